@@ -1,0 +1,236 @@
+/**
+ * The typed mockpoint client: fetch-based and runtime-agnostic. It talks to a
+ * daemon over HTTP, or straight to an app with no socket at all.
+ *
+ * @module
+ */
+import { type ErrorCode, MockpointError } from './errors.js';
+import type { JournalEntry, JournalPage } from './journal.js';
+import type { ListPage } from './store/store.js';
+
+/** Something with a Fetch-API `fetch`, e.g. the app returned by `createApp()`. */
+export interface Fetchable {
+  fetch(request: Request): Response | Promise<Response>;
+}
+
+/** Options for {@link createClient}. */
+export interface ClientOptions {
+  /**
+   * Base URL of the service, path prefix included when behind a proxy.
+   * @example 'http://localhost:16540'
+   */
+  baseUrl: string;
+  /** Admin token, sent as `Authorization: Bearer <token>`. @default undefined */
+  token?: string;
+  /**
+   * Where requests go instead of the network: an app (`createApp()`) or a fetch function.
+   * @default globalThis.fetch
+   * @example createClient({ baseUrl: 'http://app.local', app: createApp() })
+   */
+  app?: Fetchable;
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+/** An endpoint as stored, with its data typed. */
+export interface Endpoint<T = unknown> {
+  name: string;
+  data: T;
+  statusCode: number;
+  delay: number;
+}
+
+/** What defines an endpoint besides its name. */
+export interface EndpointDefinition<T = unknown> {
+  data: T;
+  /** 200–599. @default 200 */
+  statusCode?: number;
+  /** Milliseconds. @default 0 */
+  delay?: number;
+}
+
+/** Options for {@link MockpointClient.waitForRequests}. */
+export interface WaitOptions {
+  /** How many requests to wait for. @default 1 */
+  count?: number;
+  /** Give up after this many milliseconds. @default 5000 */
+  timeout?: number;
+}
+
+/** The service could not be reached at all (as opposed to answering with an error). */
+export class ConnectionError extends Error {
+  override readonly name = 'ConnectionError';
+  readonly code = 'CONNECTION_FAILED';
+  /** The URL that could not be reached. */
+  readonly url: string;
+
+  constructor(url: string, cause: unknown) {
+    super(`cannot reach mockpoint at ${url}: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.url = url;
+  }
+}
+
+/** Health check answer. */
+export interface Health {
+  status: 'ok';
+  version: string;
+  store: string;
+}
+
+/** The typed client returned by {@link createClient}. */
+export type MockpointClient = ReturnType<typeof createClient>;
+
+/** Longest single long-poll the server allows; longer waits are chained. */
+const MAX_POLL_MS = 60_000;
+
+/**
+ * Creates a client.
+ * @example
+ * const client = createClient({ baseUrl: 'http://localhost:16540' })
+ * await client.add({ name: 'hook', data: { ok: true } })
+ * const [request] = await client.waitForRequests('hook')
+ */
+export function createClient(options: ClientOptions) {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const send: (request: Request) => Promise<Response> =
+    options.fetch ??
+    (options.app ? async (request) => (options.app as Fetchable).fetch(request) : (request) => fetch(request));
+
+  const url = (path: string) => `${base}${path}`;
+  const seg = (name: string) => encodeURIComponent(name);
+
+  async function call(method: string, path: string, body?: unknown): Promise<Response> {
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const target = url(path);
+    let response: Response;
+    try {
+      response = await send(
+        new Request(target, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+      );
+    } catch (error) {
+      throw new ConnectionError(target, error);
+    }
+    if (response.ok) return response;
+    throw await toError(response, method, target);
+  }
+
+  async function json<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return (await (await call(method, path, body)).json()) as T;
+  }
+
+  return {
+    /** The base URL this client talks to. */
+    baseUrl: base,
+
+    /** The public URL of an endpoint, e.g. for the code under test. */
+    endpointUrl(name: string): string {
+      return url(`/endpoint/${seg(name)}`);
+    },
+
+    /** Creates an endpoint (`PUT /api/endpoint/add`); throws `NAME_TAKEN` when it exists. */
+    async add<T>(endpoint: { name: string } & EndpointDefinition<T>): Promise<Endpoint<T>> {
+      const { success: _success, ...record } = await json<Endpoint<T> & { success: true }>(
+        'PUT',
+        '/api/endpoint/add',
+        endpoint,
+      );
+      return record;
+    },
+
+    /** Creates or replaces an endpoint; `created` tells which. */
+    async put<T>(name: string, definition: EndpointDefinition<T>): Promise<Endpoint<T> & { created: boolean }> {
+      const response = await call('PUT', `/api/endpoints/${seg(name)}`, definition);
+      return { ...((await response.json()) as Endpoint<T>), created: response.status === 201 };
+    },
+
+    /** Reads an endpoint record; throws `NOT_FOUND` when there is none. */
+    get<T = unknown>(name: string): Promise<Endpoint<T>> {
+      return json('GET', `/api/endpoints/${seg(name)}`);
+    },
+
+    /** One page of endpoints in name order; pass `next` as `after` for the next one. */
+    list(page: { limit?: number; after?: string } = {}): Promise<ListPage> {
+      const query = new URLSearchParams();
+      if (page.limit !== undefined) query.set('limit', String(page.limit));
+      if (page.after !== undefined) query.set('after', page.after);
+      const qs = query.size ? `?${query}` : '';
+      return json('GET', `/api/endpoints${qs}`);
+    },
+
+    /** Deletes an endpoint; throws `NOT_FOUND` when there is none. */
+    async remove(name: string): Promise<void> {
+      await call('DELETE', `/api/endpoints/${seg(name)}`);
+    },
+
+    /** Removes every endpoint and every recorded request. */
+    async reset(): Promise<void> {
+      await call('DELETE', '/api/endpoints');
+    },
+
+    /** Requests received at an endpoint (known or not), oldest first. */
+    async requests(name: string): Promise<JournalEntry[]> {
+      return (await json<JournalPage>('GET', `/api/endpoints/${seg(name)}/requests`)).requests;
+    },
+
+    /** Forgets the requests recorded for a name. */
+    async clearRequests(name: string): Promise<void> {
+      await call('DELETE', `/api/endpoints/${seg(name)}/requests`);
+    },
+
+    /**
+     * Waits until at least `count` requests have arrived at `name` (server-side
+     * long-poll: no polling loop), and returns them. Throws `WAIT_TIMEOUT`, saying
+     * what did arrive, when they do not arrive in time.
+     */
+    async waitForRequests(name: string, wait: WaitOptions = {}): Promise<JournalEntry[]> {
+      const count = wait.count ?? 1;
+      const deadline = Date.now() + (wait.timeout ?? 5000);
+      for (;;) {
+        const remaining = Math.max(0, deadline - Date.now());
+        const page = await json<JournalPage>(
+          'GET',
+          `/api/endpoints/${seg(name)}/requests?count=${count}&wait=${Math.min(remaining, MAX_POLL_MS)}`,
+        );
+        if (page.complete) return page.requests;
+        if (Date.now() >= deadline) {
+          const seen = page.requests.map((r) => `${r.method} ${r.path}`).join(', ') || 'none';
+          throw new MockpointError(
+            'WAIT_TIMEOUT',
+            `expected ${count} request(s) to "${name}" within ${wait.timeout ?? 5000} ms, received ${page.requests.length} (${seen})`,
+          );
+        }
+      }
+    },
+
+    /** Sends a request to the endpoint's public URL and returns the raw response. */
+    read(name: string, init: RequestInit = {}): Promise<Response> {
+      const target = this.endpointUrl(name);
+      return send(new Request(target, init)).catch((error: unknown) => {
+        throw new ConnectionError(target, error);
+      });
+    },
+
+    /** `GET /api/health`. */
+    health(): Promise<Health> {
+      return json('GET', '/api/health');
+    },
+  };
+}
+
+async function toError(response: Response, method: string, target: string): Promise<MockpointError> {
+  const text = await response.text().catch(() => '');
+  try {
+    const body = JSON.parse(text) as { error?: { code?: string; message?: string } };
+    if (body.error?.code && body.error.message) {
+      return new MockpointError(body.error.code as ErrorCode, body.error.message, { status: response.status });
+    }
+  } catch {
+    // not a mockpoint error body: reported below
+  }
+  return new MockpointError(
+    'UNEXPECTED_RESPONSE',
+    `${method} ${target} answered ${response.status} without a mockpoint error body: ${text.slice(0, 200)}`,
+    { status: response.status },
+  );
+}

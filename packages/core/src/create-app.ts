@@ -1,0 +1,110 @@
+/**
+ * `createApp()`: the mockpoint Hono app. It never listens; the server package,
+ * `createMockServer()` or `app.request()` in a test drives it.
+ *
+ * @module
+ */
+import { Hono } from 'hono';
+import { adminToken } from './auth.js';
+import type { AppContext, ResolvedAppOptions } from './context.js';
+import { EndpointService } from './endpoints.js';
+import { isMockpointError, MockpointError } from './errors.js';
+import { RequestJournal } from './journal.js';
+import { registerAddRoute } from './routes/add.js';
+import { registerJournalRoutes } from './routes/journal.js';
+import { registerManageRoutes } from './routes/manage.js';
+import { registerReadRoutes } from './routes/read.js';
+import { registerServiceRoutes } from './routes/service.js';
+import { createSchemas, DEFAULT_MAX_DELAY_MS } from './schemas.js';
+import type { EndpointStore } from './store/store.js';
+import { MemoryStore } from './stores/memory/index.js';
+import { VERSION } from './version.js';
+
+export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
+export const DEFAULT_JOURNAL_SIZE = 100;
+export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Options for {@link createApp}. */
+export interface CreateAppOptions {
+  /**
+   * Where endpoints are kept.
+   * @default new MemoryStore()
+   * @example createApp({ store: await LevelStore.open({ dir: './data' }) })
+   */
+  store?: EndpointStore;
+  /** Largest accepted request body, in bytes. @default 5242880 (5 MiB) */
+  maxBodyBytes?: number;
+  /** Largest accepted `delay`, in milliseconds. @default 60000 */
+  maxDelayMs?: number;
+  /** Requests kept per endpoint in the journal. @default 100 */
+  journalSize?: number;
+  /** Bytes of pre-serialised responses kept in memory. @default 67108864 (64 MiB) */
+  cacheMaxBytes?: number;
+  /** When set, every `/api/*` write needs `Authorization: Bearer <adminToken>`. @default undefined (off) */
+  adminToken?: string;
+  /** Version reported by `/api/health`. @default the core package version */
+  version?: string;
+  /**
+   * Called with every unexpected error (answered as 500 INTERNAL), e.g. to report it.
+   * @example createApp({ onError: (error) => Sentry.captureException(error) })
+   */
+  onUnexpectedError?: (error: unknown, request: Request) => void;
+}
+
+/** The app returned by {@link createApp}: a Hono app plus its services. */
+export type MockpointApp = Hono & {
+  /** The store, cache and journal behind the routes. */
+  readonly mockpoint: Pick<AppContext, 'endpoints' | 'journal' | 'options'>;
+};
+
+function resolveOptions(options: CreateAppOptions): ResolvedAppOptions {
+  return {
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxDelayMs: options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS,
+    journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
+    cacheMaxBytes: options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES,
+    adminToken: options.adminToken === '' ? undefined : options.adminToken,
+    version: options.version ?? VERSION,
+  };
+}
+
+/**
+ * Creates the mockpoint app.
+ * @example
+ * const app = createApp({ store: new MemoryStore() })
+ * await app.request('/api/endpoint/add', { method: 'PUT', body: JSON.stringify({ name: 'a', data: 1 }) })
+ */
+export function createApp(options: CreateAppOptions = {}): MockpointApp {
+  const resolved = resolveOptions(options);
+  const ctx: AppContext = {
+    options: resolved,
+    endpoints: new EndpointService(options.store ?? new MemoryStore(), resolved.cacheMaxBytes),
+    journal: new RequestJournal({ size: resolved.journalSize }),
+    schemas: createSchemas({ maxDelayMs: resolved.maxDelayMs }),
+    docs: [],
+  };
+  const app = new Hono();
+
+  app.onError((error, c) => {
+    if (isMockpointError(error)) return error.toResponse();
+    options.onUnexpectedError?.(error, c.req.raw);
+    return new MockpointError('INTERNAL', 'internal error; see the server log', { cause: error }).toResponse();
+  });
+  app.notFound((c) =>
+    new MockpointError(
+      'ROUTE_NOT_FOUND',
+      `no route for ${c.req.method} ${c.req.path}; see GET /api/openapi.json`,
+    ).toResponse(),
+  );
+  if (resolved.adminToken !== undefined) app.use('/api/*', adminToken(resolved.adminToken));
+
+  registerReadRoutes(app, ctx);
+  registerAddRoute(app, ctx);
+  registerManageRoutes(app, ctx);
+  registerJournalRoutes(app, ctx);
+  registerServiceRoutes(app, ctx);
+
+  return Object.assign(app, {
+    mockpoint: { endpoints: ctx.endpoints, journal: ctx.journal, options: resolved },
+  });
+}

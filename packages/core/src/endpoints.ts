@@ -1,0 +1,92 @@
+/**
+ * The endpoint service: the store with the response cache in front of it. All
+ * reads and writes of records go through here so the cache can never serve a
+ * record the store has replaced or deleted.
+ *
+ * @module
+ */
+import { type CachedResponse, ResponseCache, toCachedResponse } from './cache.js';
+import type { EndpointRecord } from './schemas.js';
+import type { EndpointStore, ListOptions, ListPage } from './store/store.js';
+
+export class EndpointService {
+  readonly store: EndpointStore;
+  readonly cache: ResponseCache;
+  /**
+   * Bumped after every store write. A read that missed the cache only fills it
+   * when no write finished while it was reading, so a slow read can never put
+   * back a record that a concurrent replace or delete has superseded.
+   */
+  #version = 0;
+
+  constructor(store: EndpointStore, cacheMaxBytes: number) {
+    this.store = store;
+    this.cache = new ResponseCache(cacheMaxBytes);
+  }
+
+  /** The ready-to-send response for `name`, or `undefined` when there is none. */
+  async response(name: string): Promise<CachedResponse | undefined> {
+    const hit = this.cache.get(name);
+    if (hit !== undefined) return hit;
+    const version = this.#version;
+    const record = await this.store.get(name);
+    if (record === undefined) return undefined;
+    const entry = toCachedResponse(name, record.data, record.statusCode, record.delay);
+    if (version === this.#version) this.cache.set(name, entry);
+    return entry;
+  }
+
+  get(name: string): Promise<EndpointRecord | undefined> {
+    return this.store.get(name);
+  }
+
+  list(options: ListOptions): Promise<ListPage> {
+    return this.store.list(options);
+  }
+
+  /** Creates a record; `false` when the name is taken (nothing changes). */
+  async create(record: EndpointRecord): Promise<boolean> {
+    const created = await this.store.create(record);
+    if (created) this.#written(record);
+    return created;
+  }
+
+  async put(record: EndpointRecord): Promise<{ created: boolean }> {
+    try {
+      const result = await this.store.put(record);
+      this.#written(record);
+      return result;
+    } catch (error) {
+      // A failed write may still have landed: forget whatever we held.
+      this.#forget(record.name);
+      throw error;
+    }
+  }
+
+  async delete(name: string): Promise<boolean> {
+    try {
+      return await this.store.delete(name);
+    } finally {
+      this.#forget(name);
+    }
+  }
+
+  async clear(): Promise<void> {
+    try {
+      await this.store.clear();
+    } finally {
+      this.#version++;
+      this.cache.clear();
+    }
+  }
+
+  #forget(name: string): void {
+    this.#version++;
+    this.cache.delete(name);
+  }
+
+  #written(record: EndpointRecord): void {
+    this.#version++;
+    this.cache.set(record.name, toCachedResponse(record.name, record.data, record.statusCode, record.delay));
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The error model shared by every mockpoint package: one base error with a stable
+ * machine-readable `code`, the HTTP status it maps to, and the JSON body every
+ * error response uses.
+ *
+ * @module
+ */
+
+/** Every error code mockpoint answers with, mapped to its HTTP status. */
+export const ERROR_STATUS = {
+  INVALID_JSON: 400,
+  INVALID_BODY: 400,
+  INVALID_NAME: 400,
+  MISSING_DATA: 400,
+  INVALID_STATUS_CODE: 400,
+  INVALID_DELAY: 400,
+  UNKNOWN_FIELD: 400,
+  INVALID_QUERY: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  NAME_TAKEN: 409,
+  BODY_TOO_LARGE: 413,
+  INTERNAL: 500,
+  STORE_UNAVAILABLE: 503,
+  DATA_DIR_LOCKED: 503,
+  WAIT_TIMEOUT: 408,
+  UNEXPECTED_RESPONSE: 502,
+} as const;
+
+/** A stable, machine-readable error code. */
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** The JSON body of every error response. */
+export interface ErrorBody {
+  success: false;
+  error: { code: ErrorCode; message: string };
+}
+
+/** Options for {@link MockpointError}. */
+export interface MockpointErrorOptions {
+  /** HTTP status; defaults to the status registered for the code. */
+  status?: number;
+  /** The underlying error, kept for logs and error reporting. */
+  cause?: unknown;
+}
+
+/**
+ * An error with a stable `code`. Errors that reach the HTTP layer are turned
+ * into `{ success: false, error: { code, message } }` by {@link MockpointError.toResponse}.
+ */
+export class MockpointError extends Error {
+  override readonly name = 'MockpointError';
+  readonly code: ErrorCode;
+  readonly status: number;
+
+  constructor(code: ErrorCode, message: string, options: MockpointErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = options.status ?? ERROR_STATUS[code];
+  }
+
+  /** The JSON body for this error. */
+  toJSON(): ErrorBody {
+    return { success: false, error: { code: this.code, message: this.message } };
+  }
+
+  /** A complete HTTP response for this error. */
+  toResponse(): Response {
+    return new Response(JSON.stringify(this.toJSON()), {
+      status: this.status,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+  }
+}
+
+/** True for any value shaped like a {@link MockpointError} (checked by shape, not `instanceof`). */
+export function isMockpointError(value: unknown): value is MockpointError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as MockpointError).code === 'string' &&
+    typeof (value as MockpointError).toResponse === 'function'
+  );
+}

@@ -1,0 +1,53 @@
+/**
+ * @mockpoint/core: the runtime-agnostic mockpoint app, its schemas, errors,
+ * stores and typed client. No `node:` imports here; the LevelDB store lives on
+ * the `@mockpoint/core/level` subpath.
+ *
+ * @module
+ */
+
+export { type CachedResponse, ResponseCache } from './cache.js';
+export {
+  type ClientOptions,
+  ConnectionError,
+  createClient,
+  type Endpoint,
+  type EndpointDefinition,
+  type Fetchable,
+  type Health,
+  type MockpointClient,
+  type WaitOptions,
+} from './client.js';
+export type { ResolvedAppOptions } from './context.js';
+export {
+  type CreateAppOptions,
+  createApp,
+  DEFAULT_CACHE_MAX_BYTES,
+  DEFAULT_JOURNAL_SIZE,
+  DEFAULT_MAX_BODY_BYTES,
+  type MockpointApp,
+} from './create-app.js';
+export { EndpointService } from './endpoints.js';
+export {
+  ERROR_STATUS,
+  type ErrorBody,
+  type ErrorCode,
+  isMockpointError,
+  MockpointError,
+  type MockpointErrorOptions,
+} from './errors.js';
+export { type JournalEntry, type JournalPage, RequestJournal, type RequestJournalOptions } from './journal.js';
+export {
+  createSchemas,
+  DEFAULT_DELAY,
+  DEFAULT_MAX_DELAY_MS,
+  DEFAULT_STATUS_CODE,
+  type EndpointRecord,
+  isValidName,
+  NAME_PATTERN,
+  NAME_RULE,
+  type Schemas,
+} from './schemas.js';
+export { type EndpointStore, KeyedMutex, type ListOptions, type ListPage } from './store/store.js';
+export { MemoryStore } from './stores/memory/index.js';
+export { VERSION } from './version.js';

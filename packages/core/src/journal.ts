@@ -1,0 +1,150 @@
+/**
+ * The request journal: every request to `/endpoint/{name}` is kept in a bounded
+ * ring per name (known or not), and long-poll waiters are woken on arrival.
+ *
+ * @module
+ */
+
+/** One request received at `/endpoint/{name}`. */
+export interface JournalEntry {
+  /** Increasing sequence number across the whole journal. */
+  id: number;
+  method: string;
+  /** The request path, without the query string. */
+  path: string;
+  /** Query parameters; repeated keys become arrays. */
+  query: Record<string, string | string[]>;
+  /** Request headers, lower-cased names. */
+  headers: Record<string, string>;
+  /** The body as text (UTF-8), possibly truncated (see `bodyTruncated`). */
+  body: string;
+  /** True when the body was longer than the journal keeps. */
+  bodyTruncated: boolean;
+  /** The body parsed as JSON, when it parses; otherwise absent. */
+  json?: unknown;
+  /** ISO 8601 time of arrival. */
+  receivedAt: string;
+  /** The status mockpoint answered with (404 for an unknown name). */
+  statusCode: number;
+}
+
+/** The answer of a (possibly long-polling) journal read. */
+export interface JournalPage {
+  requests: JournalEntry[];
+  /** Whether at least the requested count had arrived (always true without `count`). */
+  complete: boolean;
+}
+
+/** Options for {@link RequestJournal}. */
+export interface RequestJournalOptions {
+  /** Entries kept per name; older ones are dropped. @default 100 */
+  size?: number;
+  /** Names tracked at once; the least recently used name is dropped. @default 10000 */
+  maxNames?: number;
+}
+
+interface Waiter {
+  count: number;
+  resolve: () => void;
+}
+
+interface Ring {
+  entries: JournalEntry[];
+  waiters: Set<Waiter>;
+}
+
+export class RequestJournal {
+  readonly size: number;
+  readonly maxNames: number;
+  readonly #rings = new Map<string, Ring>();
+  #nextId = 1;
+
+  constructor(options: RequestJournalOptions = {}) {
+    this.size = options.size ?? 100;
+    this.maxNames = options.maxNames ?? 10_000;
+  }
+
+  /** Appends an entry (its `id` is assigned here) and wakes the waiters it satisfies. */
+  record(name: string, entry: Omit<JournalEntry, 'id'>): JournalEntry {
+    const ring = this.#ring(name, true);
+    const full: JournalEntry = { id: this.#nextId++, ...entry };
+    ring.entries.push(full);
+    if (ring.entries.length > this.size) ring.entries.splice(0, ring.entries.length - this.size);
+    for (const waiter of ring.waiters) {
+      if (ring.entries.length >= waiter.count) waiter.resolve();
+    }
+    return full;
+  }
+
+  /** The entries for `name`, oldest first. */
+  list(name: string): JournalEntry[] {
+    return [...(this.#rings.get(name)?.entries ?? [])];
+  }
+
+  /**
+   * Resolves once `name` has at least `count` entries or `timeoutMs` passes, or
+   * when `signal` aborts (the client went away). Never polls: waiters are woken
+   * by {@link record}.
+   */
+  async wait(name: string, count: number, timeoutMs: number, signal?: AbortSignal): Promise<JournalPage> {
+    const have = this.list(name);
+    if (have.length >= count || timeoutMs <= 0 || signal?.aborted) {
+      return { requests: have, complete: have.length >= count };
+    }
+    const ring = this.#ring(name, true);
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        ring.waiters.delete(waiter);
+        resolve();
+      };
+      const waiter: Waiter = { count, resolve: done };
+      const timer = setTimeout(done, timeoutMs);
+      signal?.addEventListener('abort', done, { once: true });
+      ring.waiters.add(waiter);
+    });
+    const requests = this.list(name);
+    return { requests, complete: requests.length >= count };
+  }
+
+  /** Removes the entries for `name` (waiters stay). */
+  clear(name: string): void {
+    const ring = this.#rings.get(name);
+    if (ring) ring.entries = [];
+  }
+
+  /** Removes every entry of every name (waiters stay). */
+  clearAll(): void {
+    for (const ring of this.#rings.values()) ring.entries = [];
+  }
+
+  /** Number of waiters currently held, for tests and diagnostics. */
+  get waiterCount(): number {
+    let n = 0;
+    for (const ring of this.#rings.values()) n += ring.waiters.size;
+    return n;
+  }
+
+  #ring(name: string, touch: boolean): Ring {
+    let ring = this.#rings.get(name);
+    if (ring === undefined) {
+      ring = { entries: [], waiters: new Set() };
+      this.#rings.set(name, ring);
+      if (this.#rings.size > this.maxNames) this.#evictOne();
+    } else if (touch) {
+      this.#rings.delete(name);
+      this.#rings.set(name, ring);
+    }
+    return ring;
+  }
+
+  #evictOne(): void {
+    for (const [name, ring] of this.#rings) {
+      if (ring.waiters.size === 0) {
+        this.#rings.delete(name);
+        return;
+      }
+    }
+  }
+}

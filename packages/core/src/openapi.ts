@@ -1,0 +1,99 @@
+/**
+ * The OpenAPI 3.1 document, generated from the route docs that each route module
+ * registers next to its handler, using the same zod schemas that validate requests.
+ *
+ * @module
+ */
+import { z } from 'zod';
+
+type Method = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
+
+/** One documented response. */
+export interface ResponseDoc {
+  description: string;
+  /** JSON body schema; omitted for bodiless answers. */
+  schema?: z.ZodType;
+}
+
+/** One documented route. Paths use OpenAPI `{param}` syntax. */
+export interface RouteDoc {
+  method: Method;
+  path: string;
+  summary: string;
+  tag: 'endpoints' | 'journal' | 'read' | 'service';
+  /** Path parameters; each is a string. */
+  params?: Record<string, string>;
+  /** A zod object whose fields are query parameters. */
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Writes need the admin token when one is configured. */
+  admin?: boolean;
+  responses: Record<number, ResponseDoc>;
+}
+
+function toSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
+  return json;
+}
+
+/** Builds the OpenAPI 3.1 document for `docs`. */
+export function buildOpenApiDocument(docs: RouteDoc[], version: string, adminToken: boolean): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const doc of docs) {
+    const parameters: unknown[] = [];
+    for (const [name, description] of Object.entries(doc.params ?? {})) {
+      parameters.push({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+    }
+    for (const [name, field] of Object.entries(doc.query?.shape ?? {})) {
+      const schema = toSchema(field as z.ZodType, 'input');
+      parameters.push({ name, in: 'query', required: false, description: schema.description, schema });
+    }
+    const responses: Record<string, unknown> = {};
+    for (const [status, response] of Object.entries(doc.responses)) {
+      responses[status] = response.schema
+        ? {
+            description: response.description,
+            content: { 'application/json': { schema: toSchema(response.schema, 'output') } },
+          }
+        : { description: response.description };
+    }
+    const operation: Record<string, unknown> = {
+      operationId: `${doc.method}${doc.path.replace(/[{}]/g, '').replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase())}`,
+      summary: doc.summary,
+      tags: [doc.tag],
+      parameters,
+      responses,
+    };
+    if (doc.body) {
+      operation.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: toSchema(doc.body, 'input') } },
+      };
+    }
+    if (doc.admin && adminToken) operation.security = [{ adminToken: [] }];
+    paths[doc.path] ??= {};
+    (paths[doc.path] as Record<string, unknown>)[doc.method] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'mockpoint',
+      version,
+      description: 'Self-hosted mock endpoints: store a named JSON answer, read it back at /endpoint/{name}.',
+    },
+    tags: [
+      { name: 'read', description: 'The public endpoint URLs.' },
+      { name: 'endpoints', description: 'Create, list, replace and delete endpoints.' },
+      { name: 'journal', description: 'Requests received by each endpoint.' },
+      { name: 'service', description: 'Health and this document.' },
+    ],
+    paths,
+    components: {
+      securitySchemes: { adminToken: { type: 'http', scheme: 'bearer' } },
+    },
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * `PUT /api/endpoint/add`: the seed contract's create operation.
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import { readJsonBody } from '../body.js';
+import type { AppContext } from '../context.js';
+import { MockpointError } from '../errors.js';
+import { parseBody } from '../schemas.js';
+import { ADMIN_RESPONSES, ERROR_RESPONSES } from './responses.js';
+
+export function registerAddRoute(app: Hono, ctx: AppContext): void {
+  const { schemas, endpoints, options } = ctx;
+
+  app.put('/api/endpoint/add', async (c) => {
+    const body = await readJsonBody(c.req.raw, options.maxBodyBytes);
+    const record = parseBody(schemas.addRequest, body);
+    if (!(await endpoints.create(record))) {
+      throw new MockpointError(
+        'NAME_TAKEN',
+        `an endpoint named "${record.name}" already exists; replace it with PUT /api/endpoints/${record.name}`,
+      );
+    }
+    return c.json({ success: true as const, ...record }, 201);
+  });
+
+  ctx.docs.push({
+    method: 'put',
+    path: '/api/endpoint/add',
+    summary:
+      'Create an endpoint (fails with 409 when the name is taken). The body is parsed as JSON whatever its Content-Type.',
+    tag: 'endpoints',
+    body: schemas.addRequest,
+    admin: true,
+    responses: {
+      201: { description: 'Created and durable; echoes the stored record.', schema: schemas.addResponse },
+      ...ERROR_RESPONSES(schemas),
+      409: { description: 'The name is taken (NAME_TAKEN); nothing changed.', schema: schemas.errorBody },
+      413: { description: 'The body is larger than the limit (BODY_TOO_LARGE).', schema: schemas.errorBody },
+      ...ADMIN_RESPONSES(schemas),
+    },
+  });
+}

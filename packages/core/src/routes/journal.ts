@@ -1,0 +1,70 @@
+/**
+ * `/api/endpoints/{name}/requests`: the request journal, with long-poll.
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import type { AppContext } from '../context.js';
+import { MockpointError } from '../errors.js';
+import { ADMIN_RESPONSES, ERROR_RESPONSES } from './responses.js';
+
+/** A long-poll never holds a request longer than this. */
+export const MAX_WAIT_MS = 60_000;
+const NAME_LIMIT = 256;
+
+function journalName(name: string): string {
+  // Requests to unknown (even invalid) names are recorded, so any recorded name is readable.
+  if (name.length === 0 || name.length > NAME_LIMIT) {
+    throw new MockpointError('INVALID_NAME', `name must be 1-${NAME_LIMIT} characters`);
+  }
+  return name;
+}
+
+export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
+  const { schemas, journal } = ctx;
+
+  app.get('/api/endpoints/:name/requests', async (c) => {
+    const name = journalName(c.req.param('name'));
+    const parsed = schemas.journalQuery.safeParse(c.req.query());
+    if (!parsed.success) {
+      throw new MockpointError(
+        'INVALID_QUERY',
+        'wait must be a whole number of milliseconds >= 0 and count an integer >= 1',
+      );
+    }
+    const { wait, count } = parsed.data;
+    const page = await journal.wait(name, count, Math.min(wait, MAX_WAIT_MS), c.req.raw.signal);
+    return c.json(page);
+  });
+
+  app.delete('/api/endpoints/:name/requests', (c) => {
+    journal.clear(journalName(c.req.param('name')));
+    return c.body(null, 204);
+  });
+
+  const params = { name: 'Endpoint name (need not exist: requests to unknown names are recorded too).' };
+  ctx.docs.push(
+    {
+      method: 'get',
+      path: '/api/endpoints/{name}/requests',
+      summary:
+        'Requests received at /endpoint/{name}, oldest first. With wait, holds the answer until count requests exist or wait ms pass.',
+      tag: 'journal',
+      params,
+      query: schemas.journalQuery,
+      responses: {
+        200: { description: '`complete` tells whether `count` requests had arrived.', schema: schemas.journalPage },
+        ...ERROR_RESPONSES(schemas),
+      },
+    },
+    {
+      method: 'delete',
+      path: '/api/endpoints/{name}/requests',
+      summary: 'Forget the requests recorded for this name.',
+      tag: 'journal',
+      params,
+      admin: true,
+      responses: { 204: { description: 'Cleared.' }, ...ADMIN_RESPONSES(schemas) },
+    },
+  );
+}

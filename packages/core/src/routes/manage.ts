@@ -1,0 +1,138 @@
+/**
+ * The management API: list, read, create-or-replace and delete endpoints, and reset.
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import { readJsonBody } from '../body.js';
+import type { AppContext } from '../context.js';
+import { MockpointError } from '../errors.js';
+import { isValidName, NAME_RULE, parseBody } from '../schemas.js';
+import { ADMIN_RESPONSES, ERROR_RESPONSES, NOT_FOUND_RESPONSE } from './responses.js';
+
+/** The name from the path, or a 400 `INVALID_NAME`. */
+export function pathName(name: string): string {
+  if (!isValidName(name)) throw new MockpointError('INVALID_NAME', NAME_RULE);
+  return name;
+}
+
+function notFound(name: string): MockpointError {
+  return new MockpointError('NOT_FOUND', `no endpoint named "${name}"`);
+}
+
+export function registerManageRoutes(app: Hono, ctx: AppContext): void {
+  const { schemas, endpoints, journal, options } = ctx;
+
+  app.get('/api/endpoints', async (c) => {
+    const parsed = schemas.listQuery.safeParse(c.req.query());
+    if (!parsed.success) {
+      throw new MockpointError('INVALID_QUERY', 'limit must be an integer from 1 to 1000; after must be a name');
+    }
+    return c.json(await endpoints.list(parsed.data));
+  });
+
+  app.delete('/api/endpoints', async (c) => {
+    await endpoints.clear();
+    journal.clearAll();
+    return c.body(null, 204);
+  });
+
+  app.get('/api/endpoints/:name', async (c) => {
+    const name = pathName(c.req.param('name'));
+    const record = await endpoints.get(name);
+    if (record === undefined) throw notFound(name);
+    return c.json(record);
+  });
+
+  app.put('/api/endpoints/:name', async (c) => {
+    const name = pathName(c.req.param('name'));
+    const body = await readJsonBody(c.req.raw, options.maxBodyBytes);
+    // A record read from GET may be sent back as it is: a `name` equal to the
+    // path's is accepted, a different one is refused.
+    let fields = body;
+    if (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.hasOwn(body, 'name')) {
+      const { name: bodyName, ...rest } = body as Record<string, unknown>;
+      if (bodyName !== name) {
+        throw new MockpointError(
+          'INVALID_NAME',
+          `name in the body ("${String(bodyName)}") differs from the URL ("${name}")`,
+        );
+      }
+      fields = rest;
+    }
+    const definition = parseBody(schemas.replaceRequest, fields);
+    const { created } = await endpoints.put({ name, ...definition });
+    return c.json({ name, ...definition }, created ? 201 : 200);
+  });
+
+  app.delete('/api/endpoints/:name', async (c) => {
+    const name = pathName(c.req.param('name'));
+    if (!(await endpoints.delete(name))) throw notFound(name);
+    return c.body(null, 204);
+  });
+
+  const params = { name: 'Endpoint name.' };
+  ctx.docs.push(
+    {
+      method: 'get',
+      path: '/api/endpoints',
+      summary: 'List endpoints in name order, paginated by cursor.',
+      tag: 'endpoints',
+      query: schemas.listQuery,
+      responses: {
+        200: { description: 'One page; pass `next` as `after` for the next one.', schema: schemas.listResponse },
+        ...ERROR_RESPONSES(schemas),
+      },
+    },
+    {
+      method: 'delete',
+      path: '/api/endpoints',
+      summary: 'Remove every endpoint and every recorded request (test reset).',
+      tag: 'endpoints',
+      admin: true,
+      responses: { 204: { description: 'Everything removed.' }, ...ADMIN_RESPONSES(schemas) },
+    },
+    {
+      method: 'get',
+      path: '/api/endpoints/{name}',
+      summary: 'Read one endpoint record.',
+      tag: 'endpoints',
+      params,
+      responses: {
+        200: { description: 'The record.', schema: schemas.record },
+        ...ERROR_RESPONSES(schemas),
+        ...NOT_FOUND_RESPONSE(schemas),
+      },
+    },
+    {
+      method: 'put',
+      path: '/api/endpoints/{name}',
+      summary: 'Create or replace an endpoint. The read cache is updated before the answer.',
+      tag: 'endpoints',
+      params,
+      body: schemas.replaceRequest,
+      admin: true,
+      responses: {
+        200: { description: 'Replaced.', schema: schemas.record },
+        201: { description: 'Created.', schema: schemas.record },
+        ...ERROR_RESPONSES(schemas),
+        413: { description: 'The body is larger than the limit (BODY_TOO_LARGE).', schema: schemas.errorBody },
+        ...ADMIN_RESPONSES(schemas),
+      },
+    },
+    {
+      method: 'delete',
+      path: '/api/endpoints/{name}',
+      summary: 'Delete an endpoint (its recorded requests are kept).',
+      tag: 'endpoints',
+      params,
+      admin: true,
+      responses: {
+        204: { description: 'Deleted.' },
+        ...ERROR_RESPONSES(schemas),
+        ...NOT_FOUND_RESPONSE(schemas),
+        ...ADMIN_RESPONSES(schemas),
+      },
+    },
+  );
+}

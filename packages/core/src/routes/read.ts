@@ -1,0 +1,168 @@
+/**
+ * `/endpoint/{name}`: the public read path. Every method answers with the stored
+ * data, status and delay; every request is recorded in the journal.
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import { hasBody, readBodyText } from '../body.js';
+import type { CachedResponse } from '../cache.js';
+import type { AppContext } from '../context.js';
+import { MockpointError } from '../errors.js';
+import type { JournalEntry } from '../journal.js';
+import { isValidName } from '../schemas.js';
+
+/** Methods answered at `/endpoint/{name}`. */
+export const READ_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** HTTP forbids a body with these statuses. */
+const BODILESS_STATUS = new Set([204, 205, 304]);
+/** The journal keeps at most this much of each request body. */
+export const JOURNAL_BODY_LIMIT = 64 * 1024;
+/** Names longer than this are not recorded (they cannot be valid either). */
+const JOURNAL_NAME_LIMIT = 256;
+
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': '*',
+} as const;
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', ...CORS_HEADERS } as const;
+const NOT_FOUND_PREFIX = '{"success":false,"error":{"code":"NOT_FOUND","message":';
+
+const encoder = new TextEncoder();
+
+/** Resolves after `ms`, or early (with `false`) when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function parseQuery(url: URL): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = Object.create(null);
+  for (const [key, value] of url.searchParams) {
+    const seen = query[key];
+    query[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return { ...query };
+}
+
+async function toJournalEntry(request: Request, statusCode: number): Promise<Omit<JournalEntry, 'id'>> {
+  const url = new URL(request.url);
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  let body = '';
+  let bodyTruncated = false;
+  if (hasBody(request)) {
+    try {
+      body = await readBodyText(request, JOURNAL_BODY_LIMIT);
+    } catch (error) {
+      if (!(error instanceof MockpointError)) throw error;
+      bodyTruncated = true; // longer than the journal keeps; the answer is unaffected
+    }
+  }
+  const entry: Omit<JournalEntry, 'id'> = {
+    method: request.method,
+    path: url.pathname,
+    query: parseQuery(url),
+    headers,
+    body,
+    bodyTruncated,
+    receivedAt: new Date().toISOString(),
+    statusCode,
+  };
+  if (body !== '') {
+    try {
+      entry.json = JSON.parse(body);
+    } catch {
+      // not JSON: the text is kept as it is
+    }
+  }
+  return entry;
+}
+
+function answer(request: Request, entry: CachedResponse): Response {
+  const status = entry.statusCode;
+  if (BODILESS_STATUS.has(status)) return new Response(null, { status, headers: CORS_HEADERS });
+  if (request.method === 'HEAD') {
+    const length = String(encoder.encode(entry.body).byteLength);
+    return new Response(null, { status, headers: { ...JSON_HEADERS, 'content-length': length } });
+  }
+  return new Response(entry.body, { status, headers: JSON_HEADERS });
+}
+
+export function registerReadRoutes(app: Hono, ctx: AppContext): void {
+  const { endpoints, journal } = ctx;
+
+  app.on([...READ_METHODS], '/endpoint/:name', async (c) => {
+    const request = c.req.raw;
+    const name = c.req.param('name');
+    const entry = isValidName(name) ? await endpoints.response(name) : undefined;
+    if (name.length <= JOURNAL_NAME_LIMIT) {
+      journal.record(name, await toJournalEntry(request, entry?.statusCode ?? 404));
+    }
+    if (entry === undefined) {
+      const message = JSON.stringify(
+        `no endpoint named "${name}"; create it with PUT /api/endpoint/add or list them at GET /api/endpoints`,
+      );
+      const body = request.method === 'HEAD' ? null : `${NOT_FOUND_PREFIX}${message}}}`;
+      return new Response(body, { status: 404, headers: JSON_HEADERS });
+    }
+    // A timer, never a busy wait; cancelled when the client goes away.
+    if (entry.delay > 0 && !(await sleep(entry.delay, request.signal))) {
+      return new Response(null, { status: 499 });
+    }
+    return answer(request, entry);
+  });
+
+  // CORS preflight: open to every origin, method and header. Not journaled.
+  app.options('/endpoint/:name', (c) => {
+    const requested = c.req.header('access-control-request-headers');
+    return new Response(null, {
+      status: 204,
+      headers: {
+        ...CORS_HEADERS,
+        'access-control-allow-methods': READ_METHODS.join(', '),
+        'access-control-allow-headers': requested ?? '*',
+        'access-control-max-age': '86400',
+      },
+    });
+  });
+
+  const params = { name: 'Endpoint name.' };
+  for (const method of READ_METHODS) {
+    ctx.docs.push({
+      method: method.toLowerCase() as Lowercase<typeof method>,
+      path: '/endpoint/{name}',
+      summary: `Answer with the stored data, status and delay (${method}; the request is recorded).`,
+      tag: 'read',
+      params,
+      responses: {
+        200: {
+          description: 'The stored data (the status is the stored statusCode, 200-599).',
+          schema: ctx.schemas.record.shape.data,
+        },
+        404: { description: 'No endpoint with this name (NOT_FOUND).', schema: ctx.schemas.errorBody },
+      },
+    });
+  }
+  ctx.docs.push({
+    method: 'options',
+    path: '/endpoint/{name}',
+    summary: 'CORS preflight: every origin, method and header is allowed.',
+    tag: 'read',
+    params,
+    responses: { 204: { description: 'Preflight answer.' } },
+  });
+}

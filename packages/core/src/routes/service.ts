@@ -1,0 +1,40 @@
+/**
+ * `GET /api/health` and `GET /api/openapi.json`.
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import type { AppContext } from '../context.js';
+import { buildOpenApiDocument } from '../openapi.js';
+
+export function registerServiceRoutes(app: Hono, ctx: AppContext): void {
+  const { schemas, endpoints, options } = ctx;
+
+  app.get('/api/health', (c) =>
+    c.json({ status: 'ok' as const, version: options.version, store: endpoints.store.kind }),
+  );
+
+  let document: Record<string, unknown> | undefined;
+  app.get('/api/openapi.json', (c) => {
+    // Built on first request: every route module has registered its docs by then.
+    document ??= buildOpenApiDocument(ctx.docs, options.version, options.adminToken !== undefined);
+    return c.json(document);
+  });
+
+  ctx.docs.push(
+    {
+      method: 'get',
+      path: '/api/health',
+      summary: 'Liveness, version and store kind.',
+      tag: 'service',
+      responses: { 200: { description: 'The service is up.', schema: schemas.health } },
+    },
+    {
+      method: 'get',
+      path: '/api/openapi.json',
+      summary: 'This OpenAPI 3.1 document, generated from the validation schemas.',
+      tag: 'service',
+      responses: { 200: { description: 'The document.' } },
+    },
+  );
+}

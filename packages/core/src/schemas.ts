@@ -1,0 +1,184 @@
+/**
+ * The endpoint record and request schemas. They are the single source for both
+ * request validation and the generated OpenAPI document.
+ *
+ * @module
+ */
+import { z } from 'zod';
+import { type ErrorCode, MockpointError } from './errors.js';
+
+/** Names are 1–64 characters of `A–Z a–z 0–9 _ -` (case-sensitive). */
+export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const NAME_RULE = 'name must be 1-64 characters of A-Z a-z 0-9 _ -';
+export const DEFAULT_STATUS_CODE = 200;
+export const DEFAULT_DELAY = 0;
+/** The default upper bound for `delay`, in milliseconds. */
+export const DEFAULT_MAX_DELAY_MS = 60_000;
+
+/** A stored mock endpoint: exactly these four fields. */
+export interface EndpointRecord {
+  /** 1–64 characters of `A–Z a–z 0–9 _ -`. */
+  name: string;
+  /** Any JSON value; answered as the body of `/endpoint/{name}`. */
+  data: unknown;
+  /** HTTP status the endpoint answers with, 200–599. */
+  statusCode: number;
+  /** Milliseconds to wait before answering. */
+  delay: number;
+}
+
+/** True when `name` is a valid endpoint name. */
+export function isValidName(name: string): boolean {
+  return NAME_PATTERN.test(name);
+}
+
+/** Options that shape the schemas. */
+export interface SchemaOptions {
+  /** Upper bound for `delay` in milliseconds. @default 60000 */
+  maxDelayMs?: number;
+}
+
+/** Builds the request and record schemas for the given limits. */
+export function createSchemas(options: SchemaOptions = {}) {
+  const maxDelayMs = options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
+  const name = z.string().regex(NAME_PATTERN, NAME_RULE).describe('Endpoint name, the last segment of its URL.');
+  // `data` accepts every JSON value; presence is checked separately because a
+  // missing key and an explicit `null` must be told apart.
+  const data = z.unknown().describe('Any JSON value, answered as the response body.');
+  const statusCode = z
+    .number()
+    .int('statusCode must be an integer')
+    .min(200, 'statusCode must be an integer from 200 to 599')
+    .max(599, 'statusCode must be an integer from 200 to 599')
+    .describe('HTTP status the endpoint answers with.');
+  const delay = z
+    .number()
+    .int('delay must be a whole number of milliseconds')
+    .min(0, `delay must be from 0 to ${maxDelayMs} milliseconds`)
+    .max(maxDelayMs, `delay must be from 0 to ${maxDelayMs} milliseconds`)
+    .describe('Milliseconds to wait before answering.');
+
+  const record = z
+    .object({ name, data, statusCode, delay })
+    .meta({ title: 'EndpointRecord', description: 'A stored mock endpoint.' });
+  const definition = z.strictObject({
+    data,
+    statusCode: statusCode.default(DEFAULT_STATUS_CODE),
+    delay: delay.default(DEFAULT_DELAY),
+  });
+  const addRequest = z
+    .strictObject({
+      name,
+      data,
+      statusCode: statusCode.default(DEFAULT_STATUS_CODE),
+      delay: delay.default(DEFAULT_DELAY),
+    })
+    .meta({ title: 'AddEndpointRequest' });
+  const replaceRequest = definition.meta({ title: 'EndpointDefinition' });
+  const addResponse = z
+    .object({ success: z.literal(true), name, data, statusCode, delay })
+    .meta({ title: 'AddEndpointResponse' });
+  const listQuery = z.object({
+    limit: z.coerce.number().int().min(1).max(1000).default(100).describe('Page size, 1–1000.'),
+    after: z.string().optional().describe('Return names after this one (the `next` of the previous page).'),
+  });
+  const listResponse = z
+    .object({ endpoints: z.array(record), next: z.string().nullable() })
+    .meta({ title: 'EndpointList' });
+  const errorBody = z
+    .object({
+      success: z.literal(false),
+      error: z.object({ code: z.string(), message: z.string() }),
+    })
+    .meta({ title: 'Error' });
+  const health = z
+    .object({ status: z.literal('ok'), version: z.string(), store: z.string() })
+    .meta({ title: 'Health' });
+
+  const journalQuery = z.object({
+    wait: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe(
+        'Long-poll: hold the answer up to this many milliseconds (capped at 60000) until `count` requests exist.',
+      ),
+    count: z.coerce.number().int().min(1).default(1).describe('How many requests to wait for.'),
+  });
+  const journalEntry = z
+    .object({
+      id: z.number().int(),
+      method: z.string(),
+      path: z.string(),
+      query: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+      headers: z.record(z.string(), z.string()),
+      body: z.string(),
+      bodyTruncated: z.boolean(),
+      json: z.unknown().optional(),
+      receivedAt: z.string(),
+      statusCode: z.number().int(),
+    })
+    .meta({ title: 'RecordedRequest' });
+  const journalPage = z
+    .object({ requests: z.array(journalEntry), complete: z.boolean() })
+    .meta({ title: 'RecordedRequests' });
+
+  return {
+    name,
+    journalQuery,
+    journalEntry,
+    journalPage,
+    record,
+    addRequest,
+    replaceRequest,
+    addResponse,
+    listQuery,
+    listResponse,
+    errorBody,
+    health,
+  };
+}
+
+export type Schemas = ReturnType<typeof createSchemas>;
+
+/** Maps a field to the error code reported when it is invalid. */
+const FIELD_CODES: Record<string, ErrorCode> = {
+  name: 'INVALID_NAME',
+  statusCode: 'INVALID_STATUS_CODE',
+  delay: 'INVALID_DELAY',
+};
+
+/**
+ * Validates an already-parsed JSON body against `schema`, returning the parsed
+ * value or throwing a {@link MockpointError} with the most specific code.
+ */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new MockpointError('INVALID_BODY', 'request body must be a JSON object');
+  }
+  if (!Object.hasOwn(body, 'data')) {
+    // Checked first: `data` is required, and `null` is a value while a missing key is not.
+    throw new MockpointError('MISSING_DATA', 'data is required (any JSON value; null is allowed)');
+  }
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  if (!issue) throw new MockpointError('INVALID_BODY', 'request body is invalid');
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.join(', ');
+    throw new MockpointError(
+      'UNKNOWN_FIELD',
+      `unknown field(s): ${keys}; an endpoint has only name, data, statusCode and delay`,
+    );
+  }
+  const field = String(issue.path[0] ?? '');
+  const code = FIELD_CODES[field] ?? 'INVALID_BODY';
+  const message =
+    field === 'name'
+      ? NAME_RULE
+      : issue.code === 'invalid_type'
+        ? `${field} must be a ${issue.expected}`
+        : issue.message;
+  throw new MockpointError(code, field && !message.startsWith(field) ? `${field}: ${message}` : message);
+}

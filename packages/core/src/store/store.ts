@@ -1,0 +1,64 @@
+/**
+ * The storage contract every mockpoint store implements (memory, LevelDB, …).
+ * Stores are async-only, closable and hold plain {@link EndpointRecord}s.
+ *
+ * @module
+ */
+import type { EndpointRecord } from '../schemas.js';
+
+/** Options for {@link EndpointStore.list}. */
+export interface ListOptions {
+  /** Maximum number of records to return. */
+  limit: number;
+  /** Only names strictly after this one (in code-unit order). */
+  after?: string;
+}
+
+/** One page of records in name order. */
+export interface ListPage {
+  endpoints: EndpointRecord[];
+  /** The cursor for the next page, or `null` when this is the last one. */
+  next: string | null;
+}
+
+/** Storage for endpoint records. */
+export interface EndpointStore {
+  /** A short name shown in the health check and start-up line, e.g. `memory` or `level`. */
+  readonly kind: string;
+  /** The record, or `undefined` when no such name exists. */
+  get(name: string): Promise<EndpointRecord | undefined>;
+  /**
+   * Stores a new record. Resolves `false` (and changes nothing) when the name is
+   * taken; atomic under concurrent creates of the same name. Durable on resolve.
+   */
+  create(record: EndpointRecord): Promise<boolean>;
+  /** Creates or replaces a record; resolves whether it was `created`. Durable on resolve. */
+  put(record: EndpointRecord): Promise<{ created: boolean }>;
+  /** Removes a record; resolves whether it existed. */
+  delete(name: string): Promise<boolean>;
+  /** Records in ascending name order, paginated by cursor. */
+  list(options: ListOptions): Promise<ListPage>;
+  /** Removes every record. */
+  clear(): Promise<void>;
+  /** Releases the store's resources. Further calls reject. */
+  close(): Promise<void>;
+}
+
+/**
+ * Runs `task` after every earlier task for the same key has settled, so that a
+ * check-then-write on one name is atomic within a process.
+ */
+export class KeyedMutex {
+  readonly #tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.#tails.get(key) ?? Promise.resolve();
+    const result = previous.then(task, task);
+    const tail = result.catch(() => undefined);
+    this.#tails.set(key, tail);
+    void tail.then(() => {
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    });
+    return result;
+  }
+}

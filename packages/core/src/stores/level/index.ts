@@ -1,0 +1,125 @@
+/**
+ * A durable {@link EndpointStore} on LevelDB (the `level` package). Node only:
+ * import it from `@mockpoint/core/level` so the main entry stays runtime-agnostic.
+ *
+ * @module
+ */
+import { Level } from 'level';
+import { MockpointError } from '../../errors.js';
+import type { EndpointRecord } from '../../schemas.js';
+import { type EndpointStore, KeyedMutex, type ListOptions, type ListPage } from '../../store/store.js';
+
+/** Options for {@link LevelStore.open}. */
+export interface LevelStoreOptions {
+  /** Directory of the database; created when missing. */
+  dir: string;
+  /**
+   * fsync every write before it resolves, so an acknowledged write survives a crash.
+   * @default true
+   */
+  sync?: boolean;
+}
+
+/** Every write is fsync'd; a create checks and writes under a per-name lock. */
+export class LevelStore implements EndpointStore {
+  readonly kind = 'level';
+  readonly dir: string;
+  readonly #db: Level<string, EndpointRecord>;
+  readonly #sync: boolean;
+  readonly #locks = new KeyedMutex();
+
+  private constructor(db: Level<string, EndpointRecord>, options: LevelStoreOptions) {
+    this.#db = db;
+    this.dir = options.dir;
+    this.#sync = options.sync ?? true;
+  }
+
+  /**
+   * Opens (or creates) the database in `options.dir`.
+   * @throws MockpointError `DATA_DIR_LOCKED` when another process holds the directory.
+   * @example const store = await LevelStore.open({ dir: './data' })
+   */
+  static async open(options: LevelStoreOptions): Promise<LevelStore> {
+    const db = new Level<string, EndpointRecord>(options.dir, { keyEncoding: 'utf8', valueEncoding: 'json' });
+    try {
+      await db.open();
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause;
+      if (cause?.code === 'LEVEL_LOCKED') {
+        throw new MockpointError(
+          'DATA_DIR_LOCKED',
+          `data directory ${options.dir} is in use by another mockpoint process`,
+          { cause: error },
+        );
+      }
+      throw new MockpointError(
+        'STORE_UNAVAILABLE',
+        `cannot open the data directory ${options.dir}: ${String((cause as Error | undefined)?.message ?? error)}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    return new LevelStore(db, options);
+  }
+
+  async get(name: string): Promise<EndpointRecord | undefined> {
+    return this.#call(() => this.#db.get(name));
+  }
+
+  async create(record: EndpointRecord): Promise<boolean> {
+    // LevelDB has no put-if-absent; one process owns the directory (LOCK file), so a
+    // per-name lock in this process makes the check and the write one step.
+    return this.#locks.run(record.name, async () => {
+      if ((await this.#call(() => this.#db.has(record.name))) === true) return false;
+      await this.#call(() => this.#db.put(record.name, record, { sync: this.#sync }));
+      return true;
+    });
+  }
+
+  async put(record: EndpointRecord): Promise<{ created: boolean }> {
+    return this.#locks.run(record.name, async () => {
+      const existed = await this.#call(() => this.#db.has(record.name));
+      await this.#call(() => this.#db.put(record.name, record, { sync: this.#sync }));
+      return { created: !existed };
+    });
+  }
+
+  async delete(name: string): Promise<boolean> {
+    return this.#locks.run(name, async () => {
+      const existed = await this.#call(() => this.#db.has(name));
+      if (existed) await this.#call(() => this.#db.del(name, { sync: this.#sync }));
+      return existed;
+    });
+  }
+
+  async list({ limit, after }: ListOptions): Promise<ListPage> {
+    const range = after === undefined ? { limit: limit + 1 } : { gt: after, limit: limit + 1 };
+    const entries = await this.#call(() => this.#db.iterator(range).all());
+    const page = entries.slice(0, limit).map(([, value]) => value);
+    const next = entries.length > limit ? (page.at(-1)?.name ?? null) : null;
+    return { endpoints: page, next };
+  }
+
+  async clear(): Promise<void> {
+    await this.#call(() => this.#db.clear());
+  }
+
+  async close(): Promise<void> {
+    await this.#db.close();
+  }
+
+  async #call<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      throw new MockpointError(
+        'STORE_UNAVAILABLE',
+        `LevelDB store in ${this.dir} failed: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * An in-memory {@link EndpointStore}: for tests, `createMockServer()` and `--memory`.
+ *
+ * @module
+ */
+import { MockpointError } from '../../errors.js';
+import type { EndpointRecord } from '../../schemas.js';
+import type { EndpointStore, ListOptions, ListPage } from '../../store/store.js';
+
+/** Keeps records in a `Map` (never a plain object: names like `__proto__` are ordinary). */
+export class MemoryStore implements EndpointStore {
+  readonly kind = 'memory';
+  readonly #records = new Map<string, EndpointRecord>();
+  #closed = false;
+
+  async get(name: string): Promise<EndpointRecord | undefined> {
+    this.#assertOpen();
+    const record = this.#records.get(name);
+    return record && structuredClone(record);
+  }
+
+  async create(record: EndpointRecord): Promise<boolean> {
+    this.#assertOpen();
+    if (this.#records.has(record.name)) return false;
+    this.#records.set(record.name, structuredClone(record));
+    return true;
+  }
+
+  async put(record: EndpointRecord): Promise<{ created: boolean }> {
+    this.#assertOpen();
+    const created = !this.#records.has(record.name);
+    this.#records.set(record.name, structuredClone(record));
+    return { created };
+  }
+
+  async delete(name: string): Promise<boolean> {
+    this.#assertOpen();
+    return this.#records.delete(name);
+  }
+
+  async list({ limit, after }: ListOptions): Promise<ListPage> {
+    this.#assertOpen();
+    const names = [...this.#records.keys()].filter((n) => after === undefined || n > after).sort();
+    const page = names.slice(0, limit);
+    const endpoints = page.map((n) => structuredClone(this.#records.get(n) as EndpointRecord));
+    const next = names.length > limit ? (page.at(-1) ?? null) : null;
+    return { endpoints, next };
+  }
+
+  async clear(): Promise<void> {
+    this.#assertOpen();
+    this.#records.clear();
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new MockpointError('STORE_UNAVAILABLE', 'the memory store is closed');
+  }
+}

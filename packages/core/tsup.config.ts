@@ -1,0 +1,10 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: { index: 'src/index.ts', level: 'src/stores/level/index.ts' },
+  format: ['esm'],
+  dts: { compilerOptions: { composite: false, customConditions: [] } },
+  clean: true,
+  sourcemap: true,
+  target: 'node20',
+});

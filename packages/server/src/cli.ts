@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+/**
+ * The `mockpoint` command: parse settings, start the daemon, print one start-up
+ * line, shut down gracefully on SIGINT/SIGTERM. Errors are one line, never a stack.
+ *
+ * @module
+ */
+import { VERSION } from '@mockpoint/core';
+import { ConfigError, HELP, resolveConfig } from './config.js';
+import { startServer } from './start-server.js';
+
+function fail(message: string): never {
+  process.stderr.write(`mockpoint: error: ${message}\n`);
+  process.exit(1);
+}
+
+function isKnownFailure(error: unknown): error is Error & { code: string } {
+  return error instanceof Error && typeof (error as { code?: unknown }).code === 'string';
+}
+
+async function main(): Promise<void> {
+  let request: ReturnType<typeof resolveConfig>;
+  try {
+    request = resolveConfig({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd() });
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+  if (request.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  if (request.version) {
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
+  const { config } = request;
+  const server = await startServer(config);
+  const store = config.memory ? 'memory (nothing is written to disk)' : `level at ${config.dataDir}`;
+  const extras = [
+    request.envFile ? `settings from ${request.envFile}` : '',
+    config.adminToken ? 'admin token required for writes' : '',
+    config.serverReportingDsn ? 'server error reporting on' : '',
+  ].filter(Boolean);
+  process.stdout.write(
+    `mockpoint ${VERSION} listening on ${server.url} (store: ${store}${extras.length ? `; ${extras.join('; ')}` : ''})\n`,
+  );
+
+  let signals = 0;
+  const shutdown = (signal: NodeJS.Signals) => {
+    signals++;
+    if (signals > 1) process.exit(130); // a second Ctrl-C does not wait
+    process.stdout.write(`mockpoint: ${signal} received, shutting down\n`);
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => fail(`shutdown failed: ${(error as Error).message}`),
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+main().catch((error: unknown) => {
+  if (isKnownFailure(error)) fail(error.message);
+  fail(error instanceof Error ? error.message : String(error));
+});

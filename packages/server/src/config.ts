@@ -1,0 +1,195 @@
+/**
+ * Settings from flags, the environment and `.env` (the environment wins over the
+ * file; flags win over both). The only module that reads `process.env`.
+ *
+ * @module
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
+
+/** The resolved daemon settings. */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  /** Absolute path of the LevelDB directory; unused with `memory`. */
+  dataDir: string;
+  /** Keep endpoints in memory only (`--memory`). */
+  memory: boolean;
+  maxBodyBytes: number;
+  maxDelayMs: number;
+  journalSize: number;
+  cacheMaxBytes: number;
+  adminToken: string | undefined;
+  serverReportingDsn: string | undefined;
+  clientReportingDsn: string | undefined;
+}
+
+/** A bad setting: stops start-up with one line naming it. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly code = 'INVALID_CONFIG';
+  /** The setting at fault, e.g. `PORT` or `--port`. */
+  readonly setting: string;
+
+  constructor(setting: string, message: string) {
+    super(`${setting}: ${message}`);
+    this.setting = setting;
+  }
+}
+
+/** What the command line asked for besides settings. */
+export interface CliRequest {
+  help: boolean;
+  version: boolean;
+  config: ServerConfig;
+  /** Whether a `.env` file was read, for the start-up line. */
+  envFile: string | undefined;
+}
+
+interface SettingSpec {
+  env: string;
+  flag?: string;
+  kind: 'port' | 'int' | 'string' | 'bool';
+  min?: number;
+  max?: number;
+}
+
+const SETTINGS = {
+  port: { env: 'PORT', flag: '--port', kind: 'port' },
+  host: { env: 'HOST', flag: '--host', kind: 'string' },
+  dataDir: { env: 'DATA_DIR', flag: '--data-dir', kind: 'string' },
+  memory: { env: 'MOCKPOINT_MEMORY', flag: '--memory', kind: 'bool' },
+  maxBodyBytes: { env: 'MAX_BODY_BYTES', flag: '--max-body-bytes', kind: 'int', min: 1, max: 1024 ** 3 },
+  maxDelayMs: { env: 'MAX_DELAY_MS', flag: '--max-delay-ms', kind: 'int', min: 0, max: 24 * 3600 * 1000 },
+  journalSize: { env: 'JOURNAL_SIZE', flag: '--journal-size', kind: 'int', min: 0, max: 1_000_000 },
+  cacheMaxBytes: { env: 'CACHE_MAX_BYTES', flag: '--cache-max-bytes', kind: 'int', min: 0, max: 64 * 1024 ** 3 },
+  adminToken: { env: 'ADMIN_TOKEN', kind: 'string' },
+  serverReportingDsn: { env: 'SERVER_REPORTING_DSN', kind: 'string' },
+  clientReportingDsn: { env: 'CLIENT_REPORTING_DSN', kind: 'string' },
+} as const satisfies Record<keyof ServerConfig, SettingSpec>;
+
+export const DEFAULTS = {
+  port: 16540,
+  host: '0.0.0.0',
+  dataDir: './data',
+  memory: false,
+  maxBodyBytes: 5 * 1024 * 1024,
+  maxDelayMs: 60_000,
+  journalSize: 100,
+  cacheMaxBytes: 64 * 1024 * 1024,
+} as const;
+
+export const HELP = `mockpoint - self-hosted mock endpoints
+
+Usage: mockpoint [options]
+
+Options (each also settable by environment variable or .env):
+  --port <n>              PORT            listening port (default ${DEFAULTS.port}; 0 = any free port)
+  --host <addr>           HOST            listening address (default ${DEFAULTS.host})
+  --data-dir <dir>        DATA_DIR        LevelDB directory (default ${DEFAULTS.dataDir}, created if missing)
+  --memory                MOCKPOINT_MEMORY=1  keep endpoints in memory only (nothing on disk)
+  --max-body-bytes <n>    MAX_BODY_BYTES  largest request body (default ${DEFAULTS.maxBodyBytes})
+  --max-delay-ms <n>      MAX_DELAY_MS    largest endpoint delay (default ${DEFAULTS.maxDelayMs})
+  --journal-size <n>      JOURNAL_SIZE    requests kept per endpoint (default ${DEFAULTS.journalSize})
+  --cache-max-bytes <n>   CACHE_MAX_BYTES response cache size (default ${DEFAULTS.cacheMaxBytes})
+                          ADMIN_TOKEN     require "Authorization: Bearer <token>" for /api writes
+                          SERVER_REPORTING_DSN  report server errors to this Sentry DSN
+                          CLIENT_REPORTING_DSN  report web page errors to this Sentry DSN
+  -h, --help              show this help
+  -v, --version           show the version
+
+Values come from flags, then the environment, then ./.env (the environment wins over .env).
+`;
+
+function parseValue(setting: string, spec: SettingSpec, raw: string): number | string | boolean {
+  switch (spec.kind) {
+    case 'port': {
+      if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
+        throw new ConfigError(setting, `"${raw}" is not a port number (0-65535)`);
+      }
+      return Number(raw);
+    }
+    case 'int': {
+      const min = spec.min ?? 0;
+      const max = spec.max ?? Number.MAX_SAFE_INTEGER;
+      if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+        throw new ConfigError(setting, `"${raw}" must be a whole number from ${min} to ${max}`);
+      }
+      return Number(raw);
+    }
+    case 'bool': {
+      if (/^(1|true|yes|on)$/i.test(raw)) return true;
+      if (/^(0|false|no|off|)$/i.test(raw)) return false;
+      throw new ConfigError(setting, `"${raw}" must be true or false`);
+    }
+    default:
+      if (raw.trim() === '') throw new ConfigError(setting, 'must not be empty');
+      return raw;
+  }
+}
+
+/** Parses `argv` (without node and script) into flag values keyed by setting. */
+function parseFlags(argv: string[]): { values: Map<keyof ServerConfig, string>; help: boolean; version: boolean } {
+  const byFlag = new Map<string, keyof ServerConfig>();
+  for (const [key, spec] of Object.entries(SETTINGS) as [keyof ServerConfig, SettingSpec][]) {
+    if (spec.flag) byFlag.set(spec.flag, key);
+  }
+  const values = new Map<keyof ServerConfig, string>();
+  let help = false;
+  let version = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '-h' || arg === '--help') help = true;
+    else if (arg === '-v' || arg === '--version') version = true;
+    else {
+      const [flag, inline] = arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
+      const key = byFlag.get(flag);
+      if (key === undefined) throw new ConfigError(arg, 'unknown option; see mockpoint --help');
+      if (SETTINGS[key].kind === 'bool') values.set(key, inline ?? 'true');
+      else {
+        const value = inline ?? argv[++i];
+        if (value === undefined) throw new ConfigError(flag, 'needs a value');
+        values.set(key, value);
+      }
+    }
+  }
+  return { values, help, version };
+}
+
+/** Reads `.env` in `cwd`, if present; never overrides `env`. */
+function readEnvFile(cwd: string): { path: string | undefined; values: Record<string, string> } {
+  const path = resolve(cwd, '.env');
+  if (!existsSync(path)) return { path: undefined, values: {} };
+  try {
+    return { path, values: parseEnv(readFileSync(path, 'utf8')) as Record<string, string> };
+  } catch (error) {
+    throw new ConfigError('.env', `cannot read ${path}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Resolves the settings. Throws {@link ConfigError} naming the first bad setting.
+ * @example resolveConfig({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd() })
+ */
+export function resolveConfig(
+  input: { argv?: string[]; env?: Record<string, string | undefined>; cwd?: string } = {},
+): CliRequest {
+  const cwd = input.cwd ?? process.cwd();
+  const env = input.env ?? process.env;
+  const flags = parseFlags(input.argv ?? []);
+  const file = readEnvFile(cwd);
+  const config: Record<string, unknown> = { ...DEFAULTS };
+  for (const [key, spec] of Object.entries(SETTINGS) as [keyof ServerConfig, SettingSpec][]) {
+    const fromFlag = flags.values.get(key);
+    const fromEnv = env[spec.env] ?? file.values[spec.env];
+    if (fromFlag !== undefined) config[key] = parseValue(spec.flag ?? spec.env, spec, fromFlag);
+    else if (fromEnv !== undefined && !(spec.kind === 'string' && fromEnv === '' && !(key in DEFAULTS))) {
+      config[key] = parseValue(spec.env, spec, fromEnv);
+    }
+  }
+  config.dataDir = resolve(cwd, config.dataDir as string);
+  return { help: flags.help, version: flags.version, config: config as unknown as ServerConfig, envFile: file.path };
+}

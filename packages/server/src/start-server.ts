@@ -1,0 +1,134 @@
+/**
+ * `startServer()`: the daemon without its command line. Opens the store, builds
+ * the app, listens, and closes gracefully.
+ *
+ * @module
+ */
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { createAdaptorServer } from '@hono/node-server';
+import { createApp, type EndpointStore, MemoryStore, VERSION } from '@mockpoint/core';
+import { LevelStore } from '@mockpoint/core/level';
+import type { ServerConfig } from './config.js';
+import { DEFAULTS } from './config.js';
+import { createReporter } from './reporting.js';
+import { registerWebRoutes } from './web.js';
+
+/** Options for {@link startServer}: any {@link ServerConfig} field, defaults otherwise. */
+export interface StartServerOptions extends Partial<ServerConfig> {
+  /** Directory of the web page. @default the page shipped with this package */
+  webRoot?: string;
+  /** How long in-flight requests may take to finish on close. @default 5000 */
+  shutdownGraceMs?: number;
+}
+
+/** A listening daemon. */
+export interface RunningServer {
+  /** Base URL, e.g. `http://localhost:16540`. */
+  url: string;
+  port: number;
+  store: EndpointStore;
+  /** Stops accepting, lets in-flight requests finish within the grace period, closes the store. */
+  close(): Promise<void>;
+}
+
+/** A start-up failure with a stable code (the CLI prints its message as one line). */
+export class StartError extends Error {
+  override readonly name = 'StartError';
+  readonly code: 'PORT_IN_USE' | 'LISTEN_FAILED' | 'DATA_DIR_UNUSABLE';
+  constructor(code: StartError['code'], message: string, cause?: unknown) {
+    super(message, { cause });
+    this.code = code;
+  }
+}
+
+const DEFAULT_WEB_ROOT = fileURLToPath(new URL('./web/', import.meta.url));
+
+async function openStore(options: StartServerOptions): Promise<EndpointStore> {
+  if (options.memory) return new MemoryStore();
+  const dir = options.dataDir ?? DEFAULTS.dataDir;
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new StartError(
+      'DATA_DIR_UNUSABLE',
+      `cannot create data directory ${dir}: ${(error as Error).message}`,
+      error,
+    );
+  }
+  return LevelStore.open({ dir });
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      const where = `${host}:${port}`;
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new StartError(
+              'PORT_IN_USE',
+              `port ${port} is already in use (${where}); choose another with --port or PORT`,
+              error,
+            )
+          : new StartError('LISTEN_FAILED', `cannot listen on ${where}: ${error.message}`, error),
+      );
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/**
+ * Starts the daemon.
+ * @example const server = await startServer({ port: 0, memory: true }); await server.close()
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const port = options.port ?? DEFAULTS.port;
+  const host = options.host ?? DEFAULTS.host;
+  const store = await openStore(options);
+  const reporter = await createReporter(options.serverReportingDsn, VERSION);
+  const app = createApp({
+    store,
+    maxBodyBytes: options.maxBodyBytes,
+    maxDelayMs: options.maxDelayMs,
+    journalSize: options.journalSize,
+    cacheMaxBytes: options.cacheMaxBytes,
+    adminToken: options.adminToken,
+    onUnexpectedError: (error, request) => {
+      console.error('mockpoint: unexpected error:', error);
+      reporter?.capture(error, request);
+    },
+  });
+  registerWebRoutes(app, { root: options.webRoot ?? DEFAULT_WEB_ROOT, clientReportingDsn: options.clientReportingDsn });
+
+  // Created unbound (not `serve`) so that a listen error can be awaited and reported.
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  let address: AddressInfo;
+  try {
+    address = await listen(server, port, host);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      const done = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? 5000);
+      await done;
+      clearTimeout(grace);
+      await store.close();
+      await reporter?.flush();
+    })();
+    return closing;
+  };
+  return { url: `http://${shownHost}:${address.port}`, port: address.port, store, close };
+}
