@@ -1,11 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  ssr: { resolve: { conditions: ['@mockpoint/source'] } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', '**/dist/**', '**/*.case.test.ts', '**/fixtures/**'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // One project per package and per example; each has its own vitest.config.ts.
+    projects: ['packages/*', 'examples/*'],
   },
 });
