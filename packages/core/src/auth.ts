@@ -29,12 +29,15 @@ export function adminToken(token: string): MiddlewareHandler {
       const header = c.req.header('authorization') ?? '';
       const match = /^Bearer\s+(.+)$/i.exec(header);
       if (!match || !constantTimeEqual(match[1] as string, token)) {
-        throw new MockpointError(
+        const response = new MockpointError(
           'UNAUTHORIZED',
           header === ''
             ? 'this server requires an admin token for writes: send Authorization: Bearer <ADMIN_TOKEN>'
             : 'the admin token is wrong',
-        );
+        ).toResponse();
+        // RFC 9110 §11.6.1: a 401 carries the challenge it expects.
+        response.headers.set('www-authenticate', 'Bearer realm="mockpoint"');
+        return response;
       }
     }
     await next();

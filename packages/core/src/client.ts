@@ -97,6 +97,7 @@ export function createClient(options: ClientOptions) {
 
   const url = (path: string) => `${base}${path}`;
   const seg = (name: string) => encodeURIComponent(name);
+  const endpointUrl = (name: string) => url(`/endpoint/${seg(name)}`);
 
   async function call(method: string, path: string, body?: unknown): Promise<Response> {
     const headers: Record<string, string> = {};
@@ -124,9 +125,7 @@ export function createClient(options: ClientOptions) {
     baseUrl: base,
 
     /** The public URL of an endpoint, e.g. for the code under test. */
-    endpointUrl(name: string): string {
-      return url(`/endpoint/${seg(name)}`);
-    },
+    endpointUrl,
 
     /** Creates an endpoint (`PUT /api/endpoint/add`); throws `NAME_TAKEN` when it exists. */
     async add<T>(endpoint: { name: string } & EndpointDefinition<T>): Promise<Endpoint<T>> {
@@ -205,7 +204,8 @@ export function createClient(options: ClientOptions) {
 
     /** Sends a request to the endpoint's public URL and returns the raw response. */
     read(name: string, init: RequestInit = {}): Promise<Response> {
-      const target = this.endpointUrl(name);
+      // No `this`: the methods work when destructured from the client.
+      const target = endpointUrl(name);
       return send(new Request(target, init)).catch((error: unknown) => {
         throw new ConnectionError(target, error);
       });

@@ -28,6 +28,90 @@ export interface JournalEntry {
   statusCode: number;
 }
 
+/** The journal keeps at most this many bytes of each request body. */
+export const JOURNAL_BODY_LIMIT = 64 * 1024;
+
+/**
+ * Reads at most `limit` bytes of the body as UTF-8. Past the limit the rest of
+ * the stream is cancelled (never buffered) and the prefix is kept.
+ */
+async function readBodyPrefix(request: Request, limit: number): Promise<{ body: string; bodyTruncated: boolean }> {
+  // `request.body` rather than Content-Length: a Request built in-process
+  // (`app.request()`, the client's `app` option) carries a body without one.
+  if (request.body === null) return { body: '', bodyTruncated: false };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let bodyTruncated = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (total + value.byteLength > limit) {
+      chunks.push(value.subarray(0, limit - total));
+      total = limit;
+      bodyTruncated = true;
+      await reader.cancel().catch(() => undefined);
+      break;
+    }
+    chunks.push(value);
+    total += value.byteLength;
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  // `stream: true` drops a multi-byte character cut in half by the limit
+  // instead of turning it into U+FFFD.
+  return { body: new TextDecoder().decode(bytes, { stream: bodyTruncated }), bodyTruncated };
+}
+
+function parseQuery(url: URL): Record<string, string | string[]> {
+  // A null-prototype object while collecting, so `__proto__` is an ordinary key.
+  const query: Record<string, string | string[]> = Object.create(null);
+  for (const [key, value] of url.searchParams) {
+    const seen = query[key];
+    query[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return { ...query };
+}
+
+/**
+ * Builds the journal entry for a request to `/endpoint/{name}` (reading up to
+ * `bodyLimit` bytes of its body) answered with `statusCode`.
+ */
+export async function toJournalEntry(
+  request: Request,
+  statusCode: number,
+  bodyLimit: number = JOURNAL_BODY_LIMIT,
+): Promise<Omit<JournalEntry, 'id'>> {
+  const url = new URL(request.url);
+  const headers: Record<string, string> = Object.create(null);
+  request.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  const { body, bodyTruncated } = await readBodyPrefix(request, bodyLimit);
+  const entry: Omit<JournalEntry, 'id'> = {
+    method: request.method,
+    path: url.pathname,
+    query: parseQuery(url),
+    headers: { ...headers },
+    body,
+    bodyTruncated,
+    receivedAt: new Date().toISOString(),
+    statusCode,
+  };
+  if (body !== '' && !bodyTruncated) {
+    try {
+      entry.json = JSON.parse(body);
+    } catch {
+      // not JSON: the text is kept as it is
+    }
+  }
+  return entry;
+}
+
 /** The answer of a (possibly long-polling) journal read. */
 export interface JournalPage {
   requests: JournalEntry[];

@@ -15,14 +15,17 @@ export interface ResponseDoc {
   schema?: z.ZodType;
 }
 
+/** A path parameter: a description (any string), or the schema that validates it. */
+export type ParamDoc = string | { description: string; schema: z.ZodType };
+
 /** One documented route. Paths use OpenAPI `{param}` syntax. */
 export interface RouteDoc {
   method: Method;
   path: string;
   summary: string;
   tag: 'endpoints' | 'journal' | 'read' | 'service';
-  /** Path parameters; each is a string. */
-  params?: Record<string, string>;
+  /** Path parameters, each a string; with a schema when the route validates it. */
+  params?: Record<string, ParamDoc>;
   /** A zod object whose fields are query parameters. */
   query?: z.ZodObject;
   body?: z.ZodType;
@@ -45,8 +48,12 @@ export function buildOpenApiDocument(docs: RouteDoc[], version: string, adminTok
   const paths: Record<string, Record<string, unknown>> = {};
   for (const doc of docs) {
     const parameters: unknown[] = [];
-    for (const [name, description] of Object.entries(doc.params ?? {})) {
-      parameters.push({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+    for (const [name, param] of Object.entries(doc.params ?? {})) {
+      const { description, schema } =
+        typeof param === 'string'
+          ? { description: param, schema: { type: 'string' } }
+          : { description: param.description, schema: toSchema(param.schema, 'input') };
+      parameters.push({ name, in: 'path', required: true, description, schema });
     }
     for (const [name, field] of Object.entries(doc.query?.shape ?? {})) {
       const schema = toSchema(field as z.ZodType, 'input');

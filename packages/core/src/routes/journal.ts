@@ -4,19 +4,21 @@
  * @module
  */
 import type { Hono } from 'hono';
+import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { MockpointError } from '../errors.js';
 import { ADMIN_RESPONSES, ERROR_RESPONSES } from './responses.js';
 
 /** A long-poll never holds a request longer than this. */
 export const MAX_WAIT_MS = 60_000;
+/** Longest name the journal records (and reads); see `routes/read.ts`. */
 const NAME_LIMIT = 256;
+const NAME_RULE = `name must be 1-${NAME_LIMIT} characters`;
+// Requests to unknown (even invalid) names are recorded, so any recorded name is readable.
+const journalNameSchema = z.string().min(1, NAME_RULE).max(NAME_LIMIT, NAME_RULE);
 
 function journalName(name: string): string {
-  // Requests to unknown (even invalid) names are recorded, so any recorded name is readable.
-  if (name.length === 0 || name.length > NAME_LIMIT) {
-    throw new MockpointError('INVALID_NAME', `name must be 1-${NAME_LIMIT} characters`);
-  }
+  if (!journalNameSchema.safeParse(name).success) throw new MockpointError('INVALID_NAME', NAME_RULE);
   return name;
 }
 
@@ -42,7 +44,12 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
     return c.body(null, 204);
   });
 
-  const params = { name: 'Endpoint name (need not exist: requests to unknown names are recorded too).' };
+  const params = {
+    name: {
+      description: 'Endpoint name (need not exist: requests to unknown names are recorded too).',
+      schema: journalNameSchema,
+    },
+  };
   ctx.docs.push(
     {
       method: 'get',

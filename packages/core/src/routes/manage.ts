@@ -10,7 +10,7 @@ import { MockpointError } from '../errors.js';
 import { isValidName, NAME_RULE, parseBody } from '../schemas.js';
 import { ADMIN_RESPONSES, ERROR_RESPONSES, NOT_FOUND_RESPONSE } from './responses.js';
 
-/** The name from the path, or a 400 `INVALID_NAME`. */
+/** The name from the path, or a 400 `INVALID_NAME` (the rule of `schemas.name`). */
 export function pathName(name: string): string {
   if (!isValidName(name)) throw new MockpointError('INVALID_NAME', NAME_RULE);
   return name;
@@ -71,7 +71,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
     return c.body(null, 204);
   });
 
-  const params = { name: 'Endpoint name.' };
+  const params = { name: { description: 'Endpoint name.', schema: schemas.name } };
   ctx.docs.push(
     {
       method: 'get',

@@ -5,11 +5,9 @@
  * @module
  */
 import type { Hono } from 'hono';
-import { hasBody, readBodyText } from '../body.js';
 import type { CachedResponse } from '../cache.js';
 import type { AppContext } from '../context.js';
-import { MockpointError } from '../errors.js';
-import type { JournalEntry } from '../journal.js';
+import { toJournalEntry } from '../journal.js';
 import { isValidName } from '../schemas.js';
 
 /** Methods answered at `/endpoint/{name}`. */
@@ -17,8 +15,6 @@ export const READ_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as
 
 /** HTTP forbids a body with these statuses. */
 const BODILESS_STATUS = new Set([204, 205, 304]);
-/** The journal keeps at most this much of each request body. */
-export const JOURNAL_BODY_LIMIT = 64 * 1024;
 /** Names longer than this are not recorded (they cannot be valid either). */
 const JOURNAL_NAME_LIMIT = 256;
 
@@ -45,51 +41,6 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
     }, ms);
     signal.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-function parseQuery(url: URL): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = Object.create(null);
-  for (const [key, value] of url.searchParams) {
-    const seen = query[key];
-    query[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
-  }
-  return { ...query };
-}
-
-async function toJournalEntry(request: Request, statusCode: number): Promise<Omit<JournalEntry, 'id'>> {
-  const url = new URL(request.url);
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, key) => {
-    headers[key] = value;
-  });
-  let body = '';
-  let bodyTruncated = false;
-  if (hasBody(request)) {
-    try {
-      body = await readBodyText(request, JOURNAL_BODY_LIMIT);
-    } catch (error) {
-      if (!(error instanceof MockpointError)) throw error;
-      bodyTruncated = true; // longer than the journal keeps; the answer is unaffected
-    }
-  }
-  const entry: Omit<JournalEntry, 'id'> = {
-    method: request.method,
-    path: url.pathname,
-    query: parseQuery(url),
-    headers,
-    body,
-    bodyTruncated,
-    receivedAt: new Date().toISOString(),
-    statusCode,
-  };
-  if (body !== '') {
-    try {
-      entry.json = JSON.parse(body);
-    } catch {
-      // not JSON: the text is kept as it is
-    }
-  }
-  return entry;
 }
 
 function answer(request: Request, entry: CachedResponse): Response {

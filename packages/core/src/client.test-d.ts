@@ -1,0 +1,71 @@
+// Type tests for the typed client. Checked by `pnpm typecheck` (tsc -b includes src).
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  type ConnectionError,
+  createApp,
+  createClient,
+  type Endpoint,
+  type Health,
+  type JournalEntry,
+  type ListPage,
+  type MockpointClient,
+} from './index.js';
+
+declare const client: MockpointClient;
+interface Order {
+  id: number;
+  items: string[];
+}
+
+describe('client types', () => {
+  it('add<T>() returns Endpoint<T>', () => {
+    expectTypeOf(client.add<Order>({ name: 'o', data: { id: 1, items: [] } })).resolves.toEqualTypeOf<
+      Endpoint<Order>
+    >();
+    // T is inferred from data.
+    expectTypeOf(client.add({ name: 'o', data: { id: 1 } })).resolves.toEqualTypeOf<Endpoint<{ id: number }>>();
+    expectTypeOf(client.add({ name: 'o', data: { id: 1 } }))
+      .resolves.toHaveProperty('statusCode')
+      .toBeNumber();
+    // @ts-expect-error data must match T
+    void client.add<Order>({ name: 'o', data: { id: 'one', items: [] } });
+    // @ts-expect-error data is required
+    void client.add({ name: 'o' });
+    // @ts-expect-error statusCode is a number
+    void client.add({ name: 'o', data: 1, statusCode: '200' });
+    // @ts-expect-error an endpoint has no other fields
+    void client.add({ name: 'o', data: 1, colour: 'red' });
+  });
+
+  it('get<T>() types data; unknown by default', () => {
+    expectTypeOf(client.get<Order>('o')).resolves.toEqualTypeOf<Endpoint<Order>>();
+    expectTypeOf(client.get<Order>('o')).resolves.toHaveProperty('data').toEqualTypeOf<Order>();
+    expectTypeOf(client.get('o')).resolves.toHaveProperty('data').toBeUnknown();
+  });
+
+  it('put<T>() returns the record plus created', () => {
+    expectTypeOf(client.put('o', { data: [1, 2] })).resolves.toEqualTypeOf<Endpoint<number[]> & { created: boolean }>();
+    // @ts-expect-error put takes the name separately
+    void client.put({ name: 'o', data: 1 });
+  });
+
+  it('journal, list, health and the rest', () => {
+    expectTypeOf(client.requests('o')).resolves.toEqualTypeOf<JournalEntry[]>();
+    expectTypeOf(client.waitForRequests('o', { count: 2, timeout: 1000 })).resolves.toEqualTypeOf<JournalEntry[]>();
+    expectTypeOf(client.list({ limit: 10 })).resolves.toEqualTypeOf<ListPage>();
+    expectTypeOf(client.health()).resolves.toEqualTypeOf<Health>();
+    expectTypeOf(client.remove('o')).resolves.toBeVoid();
+    expectTypeOf(client.reset()).resolves.toBeVoid();
+    expectTypeOf(client.clearRequests('o')).resolves.toBeVoid();
+    expectTypeOf(client.read('o')).resolves.toEqualTypeOf<Response>();
+    expectTypeOf(client.endpointUrl).returns.toBeString();
+    expectTypeOf<JournalEntry['query']>().toEqualTypeOf<Record<string, string | string[]>>();
+  });
+
+  it('createClient options', () => {
+    expectTypeOf(createClient({ baseUrl: 'http://x', app: createApp() })).toEqualTypeOf<MockpointClient>();
+    // @ts-expect-error baseUrl is required
+    createClient({ token: 'x' });
+    expectTypeOf<ConnectionError['code']>().toEqualTypeOf<'CONNECTION_FAILED'>();
+  });
+});

@@ -1,0 +1,217 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { JOURNAL_BODY_LIMIT, type JournalEntry, RequestJournal, toJournalEntry } from './journal.js';
+
+function entry(method = 'POST', body = ''): Omit<JournalEntry, 'id'> {
+  return {
+    method,
+    path: '/endpoint/x',
+    query: {},
+    headers: {},
+    body,
+    bodyTruncated: false,
+    receivedAt: new Date().toISOString(),
+    statusCode: 200,
+  };
+}
+
+describe('RequestJournal', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('keeps entries per name, oldest first, with increasing ids', () => {
+    const journal = new RequestJournal();
+    journal.record('a', entry('POST', '1'));
+    journal.record('b', entry('POST', 'other'));
+    journal.record('a', entry('PUT', '2'));
+    const list = journal.list('a');
+    expect(list.map((e) => e.body)).toEqual(['1', '2']);
+    expect(list[0]!.id).toBeLessThan(list[1]!.id);
+    expect(journal.list('b').map((e) => e.body)).toEqual(['other']);
+    expect(journal.list('never')).toEqual([]);
+  });
+
+  it('keeps only the last `size` entries per name', () => {
+    const journal = new RequestJournal({ size: 3 });
+    for (let i = 1; i <= 5; i++) journal.record('a', entry('POST', String(i)));
+    expect(journal.list('a').map((e) => e.body)).toEqual(['3', '4', '5']);
+  });
+
+  it('drops the least recently used name past maxNames', () => {
+    const journal = new RequestJournal({ maxNames: 2 });
+    journal.record('a', entry());
+    journal.record('b', entry());
+    journal.record('a', entry()); // a is now the most recent
+    journal.record('c', entry());
+    expect(journal.list('b')).toEqual([]);
+    expect(journal.list('a')).toHaveLength(2);
+    expect(journal.list('c')).toHaveLength(1);
+  });
+
+  it('clear forgets one name, clearAll every name', () => {
+    const journal = new RequestJournal();
+    journal.record('a', entry());
+    journal.record('b', entry());
+    journal.clear('a');
+    expect(journal.list('a')).toEqual([]);
+    expect(journal.list('b')).toHaveLength(1);
+    journal.clearAll();
+    expect(journal.list('b')).toEqual([]);
+  });
+
+  it('wait answers at once when enough entries exist', async () => {
+    const journal = new RequestJournal();
+    journal.record('a', entry());
+    const page = await journal.wait('a', 1, 10_000);
+    expect(page.complete).toBe(true);
+    expect(page.requests).toHaveLength(1);
+    expect(journal.waiterCount).toBe(0);
+  });
+
+  it('wait resolves when the count-th entry is recorded, not before', async () => {
+    vi.useFakeTimers();
+    const journal = new RequestJournal();
+    let settled = false;
+    const pending = journal.wait('a', 2, 60_000).then((page) => {
+      settled = true;
+      return page;
+    });
+    journal.record('a', entry('POST', 'first'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(false);
+    expect(journal.waiterCount).toBe(1);
+    journal.record('a', entry('POST', 'second'));
+    const page = await pending;
+    expect(page).toMatchObject({ complete: true });
+    expect(page.requests.map((e) => e.body)).toEqual(['first', 'second']);
+    expect(journal.waiterCount).toBe(0);
+  });
+
+  it('wait times out after exactly timeoutMs with what there is', async () => {
+    vi.useFakeTimers();
+    const journal = new RequestJournal();
+    journal.record('a', entry());
+    let page: Awaited<ReturnType<RequestJournal['wait']>> | undefined;
+    void journal.wait('a', 3, 60_000).then((p) => {
+      page = p;
+    });
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(page).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(page?.complete).toBe(false);
+    expect(page?.requests).toHaveLength(1);
+    expect(journal.waiterCount).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('wakes every waiter of a name', async () => {
+    const journal = new RequestJournal();
+    const waits = [journal.wait('a', 1, 60_000), journal.wait('a', 1, 60_000), journal.wait('a', 1, 60_000)];
+    expect(journal.waiterCount).toBe(3);
+    journal.record('a', entry());
+    const pages = await Promise.all(waits);
+    expect(pages.map((p) => p.complete)).toEqual([true, true, true]);
+    expect(journal.waiterCount).toBe(0);
+  });
+
+  it('an aborted signal releases the waiter and its timer', async () => {
+    vi.useFakeTimers();
+    const journal = new RequestJournal();
+    const controller = new AbortController();
+    const pending = journal.wait('a', 1, 60_000, controller.signal);
+    expect(journal.waiterCount).toBe(1);
+    expect(vi.getTimerCount()).toBe(1);
+    controller.abort();
+    await expect(pending).resolves.toEqual({ requests: [], complete: false });
+    expect(journal.waiterCount).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('an already aborted signal or a zero timeout does not wait', async () => {
+    const journal = new RequestJournal();
+    const controller = new AbortController();
+    controller.abort();
+    await expect(journal.wait('a', 1, 60_000, controller.signal)).resolves.toMatchObject({ complete: false });
+    await expect(journal.wait('a', 1, 0)).resolves.toMatchObject({ complete: false });
+    expect(journal.waiterCount).toBe(0);
+  });
+
+  it('does not evict a name that has waiters', async () => {
+    const journal = new RequestJournal({ maxNames: 1 });
+    const pending = journal.wait('waited', 1, 60_000);
+    journal.record('other', entry());
+    journal.record('waited', entry());
+    await expect(pending).resolves.toMatchObject({ complete: true });
+  });
+});
+
+describe('toJournalEntry', () => {
+  it('records method, path, repeated query keys as arrays, headers, body and parsed JSON', async () => {
+    const request = new Request('http://x/endpoint/hook?a=1&a=2&b=3&__proto__=p', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'X-Custom': 'yes' },
+      body: '{"k":[1,2]}',
+    });
+    const e = await toJournalEntry(request, 201);
+    expect(e).toMatchObject({
+      method: 'POST',
+      path: '/endpoint/hook',
+      body: '{"k":[1,2]}',
+      bodyTruncated: false,
+      json: { k: [1, 2] },
+      statusCode: 201,
+    });
+    expect(e.query).toEqual({ a: ['1', '2'], b: '3', ['__proto__']: 'p' });
+    expect(Object.getPrototypeOf(e.query)).toBe(Object.prototype);
+    expect(e.headers['x-custom']).toBe('yes');
+    expect(e.headers['content-type']).toBe('application/json');
+    expect(new Date(e.receivedAt).toISOString()).toBe(e.receivedAt);
+  });
+
+  it('leaves json absent for a body that is not JSON, and for no body', async () => {
+    const text = await toJournalEntry(new Request('http://x/endpoint/a', { method: 'POST', body: 'hello' }), 200);
+    expect(text.body).toBe('hello');
+    expect('json' in text).toBe(false);
+    const none = await toJournalEntry(new Request('http://x/endpoint/a'), 200);
+    expect(none.body).toBe('');
+    expect('json' in none).toBe(false);
+  });
+
+  it('keeps JSON null and false as parsed values', async () => {
+    const nul = await toJournalEntry(new Request('http://x/endpoint/a', { method: 'PUT', body: 'null' }), 200);
+    expect('json' in nul).toBe(true);
+    expect(nul.json).toBeNull();
+  });
+
+  it('keeps the first 64 KiB of a longer body and flags it truncated', async () => {
+    const long = `${'a'.repeat(JOURNAL_BODY_LIMIT)}tail`;
+    const e = await toJournalEntry(new Request('http://x/endpoint/a', { method: 'POST', body: long }), 200);
+    expect(JOURNAL_BODY_LIMIT).toBe(64 * 1024);
+    expect(e.bodyTruncated).toBe(true);
+    expect(e.body).toBe('a'.repeat(JOURNAL_BODY_LIMIT));
+    expect('json' in e).toBe(false);
+    const exact = await toJournalEntry(
+      new Request('http://x/endpoint/a', { method: 'POST', body: 'b'.repeat(JOURNAL_BODY_LIMIT) }),
+      200,
+    );
+    expect(exact.bodyTruncated).toBe(false);
+    expect(exact.body).toHaveLength(JOURNAL_BODY_LIMIT);
+  });
+
+  it('reads a chunked stream body and cuts it at the limit without a broken character', async () => {
+    const encoder = new TextEncoder();
+    // Three chunks; the limit falls inside the 3-byte "€".
+    const chunks = [encoder.encode('ab'), encoder.encode('c€'), encoder.encode('rest')];
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = chunks.shift();
+        if (next) controller.enqueue(next);
+        else controller.close();
+      },
+    });
+    const request = new Request('http://x/endpoint/a', { method: 'POST', body: stream, duplex: 'half' } as RequestInit);
+    const e = await toJournalEntry(request, 200, 4);
+    expect(e.bodyTruncated).toBe(true);
+    expect(e.body).toBe('abc');
+  });
+});
