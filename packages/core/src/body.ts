@@ -10,13 +10,6 @@ function tooLarge(maxBytes: number): MockpointError {
   return new MockpointError('BODY_TOO_LARGE', `request body is larger than the limit of ${maxBytes} bytes`);
 }
 
-/** True when the request declares a body (Content-Length > 0 or a Transfer-Encoding). */
-export function hasBody(request: Request): boolean {
-  const length = request.headers.get('content-length');
-  if (length !== null) return length !== '0';
-  return request.headers.has('transfer-encoding');
-}
-
 /**
  * Reads the whole body as bytes, failing with `BODY_TOO_LARGE` as soon as more
  * than `maxBytes` arrive (the rest of the stream is cancelled, not buffered).

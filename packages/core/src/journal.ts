@@ -67,10 +67,11 @@ async function readBodyPrefix(request: Request, limit: number): Promise<{ body: 
   return { body: new TextDecoder().decode(bytes, { stream: bodyTruncated }), bodyTruncated };
 }
 
-function parseQuery(url: URL): Record<string, string | string[]> {
+/** Query parameters as a record; repeated keys become arrays. */
+export function parseQuery(params: URLSearchParams): Record<string, string | string[]> {
   // A null-prototype object while collecting, so `__proto__` is an ordinary key.
   const query: Record<string, string | string[]> = Object.create(null);
-  for (const [key, value] of url.searchParams) {
+  for (const [key, value] of params) {
     const seen = query[key];
     query[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
   }
@@ -95,7 +96,7 @@ export async function toJournalEntry(
   const entry: Omit<JournalEntry, 'id'> = {
     method: request.method,
     path: url.pathname,
-    query: parseQuery(url),
+    query: parseQuery(url.searchParams),
     headers: { ...headers },
     body,
     bodyTruncated,

@@ -7,28 +7,22 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { MockpointApp } from '../create-app.js';
+import { parseQuery } from '../journal.js';
 import { BODILESS_STATUS, readHeaders } from '../read-response.js';
 import { NAME_PATTERN } from '../schemas.js';
 
 const PREFIX = '/endpoint/';
 
-function parseQuery(search: string): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = Object.create(null);
-  for (const [key, value] of new URLSearchParams(search)) {
-    const seen = query[key];
-    query[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
-  }
-  return { ...query };
-}
-
 function flatHeaders(req: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
+  // Collected in a null-prototype object so a header named `__proto__` is kept
+  // as an ordinary key, as the Hono route's journal entries do.
+  const headers: Record<string, string> = Object.create(null);
   const raw = req.headers;
   for (const key in raw) {
     const value = raw[key];
     if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(', ') : value;
   }
-  return headers;
+  return { ...headers };
 }
 
 /**
@@ -54,7 +48,7 @@ export function createNodeListener(app: MockpointApp): RequestListener {
         journal.record(name, {
           method: 'GET',
           path: q === -1 ? url : url.slice(0, q),
-          query: q === -1 ? {} : parseQuery(url.slice(q + 1)),
+          query: q === -1 ? {} : parseQuery(new URLSearchParams(url.slice(q + 1))),
           headers: flatHeaders(req),
           body: '',
           bodyTruncated: false,

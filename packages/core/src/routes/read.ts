@@ -8,24 +8,16 @@ import type { Hono } from 'hono';
 import type { CachedResponse } from '../cache.js';
 import type { AppContext } from '../context.js';
 import { toJournalEntry } from '../journal.js';
+import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS, readHeaders } from '../read-response.js';
 import { isValidName } from '../schemas.js';
 
 /** Methods answered at `/endpoint/{name}`. */
 export const READ_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-/** HTTP forbids a body with these statuses. */
-const BODILESS_STATUS = new Set([204, 205, 304]);
 /** Names longer than this are not recorded (they cannot be valid either). */
 const JOURNAL_NAME_LIMIT = 256;
 
-const CORS_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': '*',
-} as const;
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', ...CORS_HEADERS } as const;
 const NOT_FOUND_PREFIX = '{"success":false,"error":{"code":"NOT_FOUND","message":';
-
-const encoder = new TextEncoder();
 
 /** Resolves after `ms`, or early (with `false`) when `signal` aborts. */
 function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
@@ -45,12 +37,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
 
 function answer(request: Request, entry: CachedResponse): Response {
   const status = entry.statusCode;
-  if (BODILESS_STATUS.has(status)) return new Response(null, { status, headers: CORS_HEADERS });
-  if (request.method === 'HEAD') {
-    const length = String(encoder.encode(entry.body).byteLength);
-    return new Response(null, { status, headers: { ...JSON_HEADERS, 'content-length': length } });
-  }
-  return new Response(entry.body, { status, headers: JSON_HEADERS });
+  const body = request.method === 'HEAD' || BODILESS_STATUS.has(status) ? null : entry.body;
+  return new Response(body, { status, headers: readHeaders(entry) });
 }
 
 export function registerReadRoutes(app: Hono, ctx: AppContext): void {
