@@ -50,7 +50,7 @@ export interface CliRequest {
 interface SettingSpec {
   env: string;
   flag?: string;
-  kind: 'port' | 'int' | 'string' | 'bool';
+  kind: 'port' | 'int' | 'string' | 'bool' | 'dsn';
   min?: number;
   max?: number;
 }
@@ -65,8 +65,8 @@ const SETTINGS = {
   journalSize: { env: 'JOURNAL_SIZE', flag: '--journal-size', kind: 'int', min: 0, max: 1_000_000 },
   cacheMaxBytes: { env: 'CACHE_MAX_BYTES', flag: '--cache-max-bytes', kind: 'int', min: 0, max: 64 * 1024 ** 3 },
   adminToken: { env: 'ADMIN_TOKEN', kind: 'string' },
-  serverReportingDsn: { env: 'SERVER_REPORTING_DSN', kind: 'string' },
-  clientReportingDsn: { env: 'CLIENT_REPORTING_DSN', kind: 'string' },
+  serverReportingDsn: { env: 'SERVER_REPORTING_DSN', kind: 'dsn' },
+  clientReportingDsn: { env: 'CLIENT_REPORTING_DSN', kind: 'dsn' },
 } as const satisfies Record<keyof ServerConfig, SettingSpec>;
 
 export const DEFAULTS = {
@@ -100,6 +100,7 @@ Options (each also settable by environment variable or .env):
   -v, --version           show the version
 
 Values come from flags, then the environment, then ./.env (the environment wins over .env).
+An empty environment value (e.g. ADMIN_TOKEN=) counts as unset.
 `;
 
 function parseValue(setting: string, spec: SettingSpec, raw: string): number | string | boolean {
@@ -123,6 +124,22 @@ function parseValue(setting: string, spec: SettingSpec, raw: string): number | s
       if (/^(0|false|no|off|)$/i.test(raw)) return false;
       throw new ConfigError(setting, `"${raw}" must be true or false`);
     }
+    case 'dsn': {
+      // Sentry ignores a malformed DSN silently; refuse it here so reporting is never off by accident.
+      let url: URL | undefined;
+      try {
+        url = new URL(raw);
+      } catch {
+        url = undefined;
+      }
+      if (!url || !/^https?:$/.test(url.protocol) || !url.username || !/^\/(?:.*\/)?[^/]+$/.test(url.pathname)) {
+        throw new ConfigError(
+          setting,
+          `"${raw}" is not a Sentry DSN (expected https://<public key>@<host>/<project id>)`,
+        );
+      }
+      return raw;
+    }
     default:
       if (raw.trim() === '') throw new ConfigError(setting, 'must not be empty');
       return raw;
@@ -130,7 +147,12 @@ function parseValue(setting: string, spec: SettingSpec, raw: string): number | s
 }
 
 /** Parses `argv` (without node and script) into flag values keyed by setting. */
-function parseFlags(argv: string[]): { values: Map<keyof ServerConfig, string>; help: boolean; version: boolean } {
+function parseFlags(argv: string[]): {
+  values: Map<keyof ServerConfig, string>;
+  help: boolean;
+  version: boolean;
+  error: ConfigError | undefined;
+} {
   const byFlag = new Map<string, keyof ServerConfig>();
   for (const [key, spec] of Object.entries(SETTINGS) as [keyof ServerConfig, SettingSpec][]) {
     if (spec.flag) byFlag.set(spec.flag, key);
@@ -138,6 +160,7 @@ function parseFlags(argv: string[]): { values: Map<keyof ServerConfig, string>; 
   const values = new Map<keyof ServerConfig, string>();
   let help = false;
   let version = false;
+  let error: ConfigError | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '-h' || arg === '--help') help = true;
@@ -147,16 +170,25 @@ function parseFlags(argv: string[]): { values: Map<keyof ServerConfig, string>; 
         ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
         : [arg, undefined];
       const key = byFlag.get(flag);
-      if (key === undefined) throw new ConfigError(arg, 'unknown option; see mockpoint --help');
-      if (SETTINGS[key].kind === 'bool') values.set(key, inline ?? 'true');
-      else {
-        const value = inline ?? argv[++i];
-        if (value === undefined) throw new ConfigError(flag, 'needs a value');
-        values.set(key, value);
+      if (key === undefined) {
+        error ??= new ConfigError(flag, 'unknown option; see mockpoint --help');
+      } else if (SETTINGS[key].kind === 'bool') {
+        values.set(key, inline ?? 'true');
+      } else if (inline !== undefined) {
+        values.set(key, inline);
+      } else {
+        // `--port --memory` is a missing value, not the port "--memory"; `-5` is a (bad) value.
+        const next = argv[i + 1];
+        if (next === undefined || next.startsWith('--')) {
+          error ??= new ConfigError(flag, 'needs a value');
+        } else {
+          values.set(key, next);
+          i++;
+        }
       }
     }
   }
-  return { values, help, version };
+  return { values, help, version, error };
 }
 
 /** Reads `.env` in `cwd`, if present; never overrides `env`. */
@@ -171,7 +203,9 @@ function readEnvFile(cwd: string): { path: string | undefined; values: Record<st
 }
 
 /**
- * Resolves the settings. Throws {@link ConfigError} naming the first bad setting.
+ * Resolves the settings. Throws {@link ConfigError} naming the first bad setting,
+ * unless `--help` or `--version` was asked for (those always work; `config` is then
+ * resolved from whatever is valid, defaults otherwise).
  * @example resolveConfig({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd() })
  */
 export function resolveConfig(
@@ -180,14 +214,29 @@ export function resolveConfig(
   const cwd = input.cwd ?? process.cwd();
   const env = input.env ?? process.env;
   const flags = parseFlags(input.argv ?? []);
-  const file = readEnvFile(cwd);
-  const config: Record<string, unknown> = { ...DEFAULTS };
+  const lenient = flags.help || flags.version;
+  if (flags.error && !lenient) throw flags.error;
+  let file: ReturnType<typeof readEnvFile> = { path: undefined, values: {} };
+  try {
+    file = readEnvFile(cwd);
+  } catch (error) {
+    if (!lenient) throw error;
+  }
+  const config: Record<string, unknown> = {
+    ...DEFAULTS,
+    adminToken: undefined,
+    serverReportingDsn: undefined,
+    clientReportingDsn: undefined,
+  };
   for (const [key, spec] of Object.entries(SETTINGS) as [keyof ServerConfig, SettingSpec][]) {
     const fromFlag = flags.values.get(key);
+    // The environment wins over .env, even with an empty value; an empty value means unset.
     const fromEnv = env[spec.env] ?? file.values[spec.env];
-    if (fromFlag !== undefined) config[key] = parseValue(spec.flag ?? spec.env, spec, fromFlag);
-    else if (fromEnv !== undefined && !(spec.kind === 'string' && fromEnv === '' && !(key in DEFAULTS))) {
-      config[key] = parseValue(spec.env, spec, fromEnv);
+    try {
+      if (fromFlag !== undefined) config[key] = parseValue(spec.flag ?? spec.env, spec, fromFlag);
+      else if (fromEnv !== undefined && fromEnv !== '') config[key] = parseValue(spec.env, spec, fromEnv);
+    } catch (error) {
+      if (!lenient) throw error;
     }
   }
   config.dataDir = resolve(cwd, config.dataDir as string);

@@ -5,7 +5,7 @@
  * @module
  */
 import { mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createAdaptorServer } from '@hono/node-server';
@@ -22,6 +22,14 @@ export interface StartServerOptions extends Partial<ServerConfig> {
   webRoot?: string;
   /** How long in-flight requests may take to finish on close. @default 5000 */
   shutdownGraceMs?: number;
+  /**
+   * Use this store instead of opening one from `memory` / `dataDir` (which are then
+   * ignored). The server owns it from then on: `close()` closes it, and so does a
+   * failed start. Meant for embedding and for tests (e.g. a store that fails).
+   * @default a LevelStore in `dataDir`, or a MemoryStore with `memory: true`
+   * @example startServer({ port: 0, store: new MemoryStore() })
+   */
+  store?: EndpointStore;
 }
 
 /** A listening daemon. */
@@ -47,6 +55,7 @@ export class StartError extends Error {
 const DEFAULT_WEB_ROOT = fileURLToPath(new URL('./web/', import.meta.url));
 
 async function openStore(options: StartServerOptions): Promise<EndpointStore> {
+  if (options.store) return options.store;
   if (options.memory) return new MemoryStore();
   const dir = options.dataDir ?? DEFAULTS.dataDir;
   try {
@@ -90,8 +99,9 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const port = options.port ?? DEFAULTS.port;
   const host = options.host ?? DEFAULTS.host;
-  const store = await openStore(options);
+  // The reporter first, so that a failure to load it leaves no store open.
   const reporter = await createReporter(options.serverReportingDsn, VERSION);
+  const store = await openStore(options);
   const app = createApp({
     store,
     maxBodyBytes: options.maxBodyBytes,
@@ -117,9 +127,22 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   }
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
 
+  // Keep-alive clients would hold the server open after close() until they time out:
+  // while closing, every response says `connection: close` and each finished one
+  // releases its now idle connection, so close() ends when the last response does.
   let closing: Promise<void> | undefined;
+  const inFlight = new Set<ServerResponse>();
+  server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+    inFlight.add(response);
+    if (closing && !response.headersSent) response.setHeader('connection', 'close');
+    response.once('close', () => {
+      inFlight.delete(response);
+      if (closing) setImmediate(() => server.closeIdleConnections());
+    });
+  });
   const close = () => {
     closing ??= (async () => {
+      for (const response of inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
       const done = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const grace = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? 5000);

@@ -1,0 +1,201 @@
+// resolveConfig(): defaults, flags, environment and `.env`, their precedence, and
+// a ConfigError naming the setting for every bad value.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULTS, resolveConfig } from '../src/config.js';
+
+let cwd: string; // no .env
+let withEnvFile: string;
+
+beforeAll(async () => {
+  cwd = await mkdtemp(join(tmpdir(), 'mockpoint-config-'));
+  withEnvFile = await mkdtemp(join(tmpdir(), 'mockpoint-config-env-'));
+  await writeFile(
+    join(withEnvFile, '.env'),
+    ['# settings for tests', 'PORT=7001', 'HOST=127.0.0.2', 'MAX_DELAY_MS=1234', 'ADMIN_TOKEN="from file"', ''].join(
+      '\n',
+    ),
+  );
+});
+afterAll(async () => {
+  await rm(cwd, { recursive: true, force: true });
+  await rm(withEnvFile, { recursive: true, force: true });
+});
+
+function config(argv: string[] = [], env: Record<string, string> = {}, dir = cwd) {
+  return resolveConfig({ argv, env, cwd: dir }).config;
+}
+
+/** The ConfigError thrown for these inputs. */
+function configError(argv: string[], env: Record<string, string> = {}): ConfigError {
+  try {
+    resolveConfig({ argv, env, cwd });
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error(`expected a ConfigError for ${JSON.stringify({ argv, env })}`);
+}
+
+describe('defaults', () => {
+  it('listen on 0.0.0.0:16540 with ./data resolved against the working directory', () => {
+    expect(resolveConfig({ argv: [], env: {}, cwd })).toEqual({
+      help: false,
+      version: false,
+      envFile: undefined,
+      config: {
+        port: 16540,
+        host: '0.0.0.0',
+        dataDir: join(cwd, 'data'),
+        memory: false,
+        maxBodyBytes: 5 * 1024 * 1024,
+        maxDelayMs: 60_000,
+        journalSize: 100,
+        cacheMaxBytes: 64 * 1024 * 1024,
+        adminToken: undefined,
+        serverReportingDsn: undefined,
+        clientReportingDsn: undefined,
+      },
+    });
+    expect(DEFAULTS.port).toBe(16540);
+  });
+});
+
+describe('sources', () => {
+  it('reads every flag, in both --flag value and --flag=value form', () => {
+    expect(
+      config([
+        '--port',
+        '0',
+        '--host=127.0.0.1',
+        '--data-dir',
+        'store/here',
+        '--memory',
+        '--max-body-bytes=10',
+        '--max-delay-ms',
+        '20',
+        '--journal-size',
+        '0',
+        '--cache-max-bytes=0',
+      ]),
+    ).toMatchObject({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: join(cwd, 'store/here'),
+      memory: true,
+      maxBodyBytes: 10,
+      maxDelayMs: 20,
+      journalSize: 0,
+      cacheMaxBytes: 0,
+    });
+  });
+
+  it('reads every environment variable, PORT and DATA_DIR included', () => {
+    expect(
+      config([], {
+        PORT: '8080',
+        HOST: '::1',
+        DATA_DIR: '/var/lib/mockpoint',
+        MOCKPOINT_MEMORY: 'true',
+        MAX_BODY_BYTES: '100',
+        MAX_DELAY_MS: '200',
+        JOURNAL_SIZE: '3',
+        CACHE_MAX_BYTES: '400',
+        ADMIN_TOKEN: 'secret',
+        SERVER_REPORTING_DSN: 'http://key@127.0.0.1:9/1',
+        CLIENT_REPORTING_DSN: 'https://key@sentry.example/42',
+      }),
+    ).toEqual({
+      port: 8080,
+      host: '::1',
+      dataDir: '/var/lib/mockpoint',
+      memory: true,
+      maxBodyBytes: 100,
+      maxDelayMs: 200,
+      journalSize: 3,
+      cacheMaxBytes: 400,
+      adminToken: 'secret',
+      serverReportingDsn: 'http://key@127.0.0.1:9/1',
+      clientReportingDsn: 'https://key@sentry.example/42',
+    });
+  });
+
+  it('reads .env in the working directory and reports that it did', () => {
+    const request = resolveConfig({ argv: [], env: {}, cwd: withEnvFile });
+    expect(request.envFile).toBe(join(withEnvFile, '.env'));
+    expect(request.config).toMatchObject({ port: 7001, host: '127.0.0.2', maxDelayMs: 1234, adminToken: 'from file' });
+  });
+
+  it('the environment wins over .env, and flags win over both', () => {
+    expect(config([], { PORT: '7002', ADMIN_TOKEN: 'env' }, withEnvFile)).toMatchObject({
+      port: 7002,
+      host: '127.0.0.2',
+      adminToken: 'env',
+    });
+    expect(config(['--port', '7003'], { PORT: '7002' }, withEnvFile)).toMatchObject({ port: 7003 });
+  });
+
+  it('a flag wins even over a bad environment value', () => {
+    expect(config(['--port', '1'], { PORT: 'abc' }).port).toBe(1);
+  });
+});
+
+describe('empty values', () => {
+  it('an empty optional string means off', () => {
+    expect(config([], { ADMIN_TOKEN: '', SERVER_REPORTING_DSN: '', CLIENT_REPORTING_DSN: '' })).toMatchObject({
+      adminToken: undefined,
+      serverReportingDsn: undefined,
+      clientReportingDsn: undefined,
+    });
+  });
+
+  it('an empty environment value overrides .env (the environment wins) and then counts as unset', () => {
+    expect(config([], { ADMIN_TOKEN: '', PORT: '' }, withEnvFile)).toMatchObject({
+      adminToken: undefined,
+      port: DEFAULTS.port,
+    });
+  });
+});
+
+describe('bad values throw a ConfigError naming the setting', () => {
+  const cases: [string, string[], Record<string, string>, string][] = [
+    ['port abc (env)', [], { PORT: 'abc' }, 'PORT'],
+    ['port abc (flag)', ['--port', 'abc'], {}, '--port'],
+    ['port 70000', [], { PORT: '70000' }, 'PORT'],
+    ['negative port', ['--port=-1'], {}, '--port'],
+    ['negative limit (flag)', ['--max-delay-ms', '-5'], {}, '--max-delay-ms'],
+    ['negative limit (env)', [], { JOURNAL_SIZE: '-1' }, 'JOURNAL_SIZE'],
+    ['non-integer limit', [], { MAX_BODY_BYTES: '1.5' }, 'MAX_BODY_BYTES'],
+    ['zero body limit', ['--max-body-bytes', '0'], {}, '--max-body-bytes'],
+    ['limit with a unit', [], { CACHE_MAX_BYTES: '64MB' }, 'CACHE_MAX_BYTES'],
+    ['delay limit above a day', [], { MAX_DELAY_MS: String(24 * 3600 * 1000 + 1) }, 'MAX_DELAY_MS'],
+    ['unknown flag', ['--prot', '80'], {}, '--prot'],
+    ['unknown flag with a value', ['--bogus=1'], {}, '--bogus'],
+    ['positional argument', ['8080'], {}, '8080'],
+    ['flag missing its value (last)', ['--port'], {}, '--port'],
+    ['flag missing its value (before another flag)', ['--data-dir', '--memory'], {}, '--data-dir'],
+    ['empty flag value', ['--host='], {}, '--host'],
+    ['bad boolean', [], { MOCKPOINT_MEMORY: 'maybe' }, 'MOCKPOINT_MEMORY'],
+    ['DSN that is not a URL', [], { SERVER_REPORTING_DSN: 'not a dsn' }, 'SERVER_REPORTING_DSN'],
+    ['DSN without a public key', [], { CLIENT_REPORTING_DSN: 'https://sentry.example/1' }, 'CLIENT_REPORTING_DSN'],
+    ['DSN without a project', [], { SERVER_REPORTING_DSN: 'https://key@sentry.example/' }, 'SERVER_REPORTING_DSN'],
+  ];
+
+  it.each(cases)('%s', (_label, argv, env, setting) => {
+    const error = configError(argv, env);
+    expect(error.code).toBe('INVALID_CONFIG');
+    expect(error.setting).toBe(setting);
+    expect(error.message.startsWith(`${setting}: `)).toBe(true);
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('--help and --version still work with bad settings around them', () => {
+    expect(resolveConfig({ argv: ['--bogus', '--help'], env: { PORT: 'abc' }, cwd })).toMatchObject({
+      help: true,
+      config: { port: DEFAULTS.port },
+    });
+    expect(resolveConfig({ argv: ['-v'], env: { MAX_DELAY_MS: '-1' }, cwd }).version).toBe(true);
+  });
+});

@@ -1,0 +1,233 @@
+/**
+ * Runs the built `mockpoint` CLI (`dist/cli.js`) as a real child process: in a
+ * fresh temp working directory, on `--port 0`, ready when it prints its start-up
+ * line (never a blind sleep). Every process and temp dir is tracked so a test
+ * file can end them all with {@link killAll} and {@link removeTempDirs}.
+ *
+ * @module
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The built CLI the tests run. */
+export const CLI_PATH = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+/** `mockpoint <version> listening on <url> (store: <store>)`, the daemon's readiness signal. */
+export const START_LINE = /^mockpoint (\S+) listening on (http:\/\/(\S+):(\d+)) \(store: (.*)\)$/m;
+
+/** How long a daemon may take to print its start-up line, or a process to exit. */
+const DEADLINE_MS = 15_000;
+
+const live = new Set<ChildProcess>();
+const tempDirs = new Set<string>();
+
+/** Throws a clear error when the CLI has not been built. */
+export function assertBuilt(): void {
+  if (!existsSync(CLI_PATH)) {
+    throw new Error(`${CLI_PATH} is missing: run \`pnpm build\` first (these tests spawn the built mockpoint CLI)`);
+  }
+}
+
+/** A fresh temp directory, removed by {@link removeTempDirs}. */
+export async function makeTempDir(prefix = 'mockpoint-daemon-'): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  tempDirs.add(dir);
+  return dir;
+}
+
+/** How a process ended. */
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** Options for {@link spawnCli}, {@link runCli} and {@link startDaemon}. */
+export interface CliOptions {
+  /** Arguments after `cli.js`. {@link startDaemon} adds `--port 0 --host 127.0.0.1` unless `port`/`host` are given. */
+  args?: string[];
+  /** The child's whole environment besides `PATH` (nothing else is inherited, so no stray PORT or DSN). */
+  env?: Record<string, string>;
+  /** Working directory. @default a fresh temp directory */
+  cwd?: string;
+  /** Arguments for `node` itself, e.g. `['--import', hook]`. */
+  nodeArgs?: string[];
+}
+
+/** A spawned CLI process with its collected output. */
+export interface CliProcess {
+  child: ChildProcess;
+  cwd: string;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Resolves when the process has exited and its output streams are closed. */
+  exited: Promise<ExitInfo>;
+}
+
+/** A daemon that printed its start-up line. */
+export interface Daemon extends CliProcess {
+  /** Base URL from the start-up line, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  port: number;
+  version: string;
+  /** The `(store: …)` part of the start-up line. */
+  store: string;
+  startLine: string;
+  /** Sends `signal` (default SIGTERM) and waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<ExitInfo>;
+}
+
+function withDeadline<T>(promise: Promise<T>, ms: number, what: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what()} (after ${ms} ms)`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** Spawns `node dist/cli.js ...args` and collects its output. */
+export async function spawnCli(options: CliOptions = {}): Promise<CliProcess> {
+  assertBuilt();
+  const cwd = options.cwd ?? (await makeTempDir());
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI_PATH, ...(options.args ?? [])], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  live.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<ExitInfo>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      live.delete(child);
+      resolve({ code, signal });
+    });
+  });
+  return {
+    child,
+    cwd,
+    exited,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+  };
+}
+
+/** Runs the CLI to completion (e.g. `--help`, a bad setting); killed if it outlives the deadline. */
+export async function runCli(options: CliOptions = {}): Promise<ExitInfo & { stdout: string; stderr: string }> {
+  const proc = await spawnCli(options);
+  const exit = await withDeadline(proc.exited, DEADLINE_MS, () => {
+    proc.child.kill('SIGKILL');
+    return `mockpoint ${options.args?.join(' ') ?? ''} did not exit; stdout: ${proc.stdout} stderr: ${proc.stderr}`;
+  });
+  return { ...exit, stdout: proc.stdout, stderr: proc.stderr };
+}
+
+/**
+ * Starts the daemon and resolves once it printed its start-up line; rejects (with
+ * its output) when it exits first or stays silent past the deadline.
+ */
+export async function startDaemon(options: CliOptions = {}): Promise<Daemon> {
+  const args = options.args ?? [];
+  const defaults = [
+    ...(args.some((a) => a.startsWith('--port')) || options.env?.PORT !== undefined ? [] : ['--port', '0']),
+    ...(args.some((a) => a.startsWith('--host')) ? [] : ['--host', '127.0.0.1']),
+  ];
+  const proc = await spawnCli({ ...options, args: [...defaults, ...args] });
+  const ready = new Promise<RegExpExecArray>((resolve, reject) => {
+    const check = () => {
+      const match = START_LINE.exec(proc.stdout);
+      if (match) {
+        proc.child.stdout?.off('data', check);
+        resolve(match);
+      }
+    };
+    proc.child.stdout?.on('data', check);
+    proc.exited.then((exit) =>
+      reject(
+        new Error(
+          `mockpoint exited (code ${exit.code}, signal ${exit.signal}) before it was ready; stdout: ${proc.stdout} stderr: ${proc.stderr}`,
+        ),
+      ),
+    );
+  });
+  let match: RegExpExecArray;
+  try {
+    match = await withDeadline(
+      ready,
+      DEADLINE_MS,
+      () => `mockpoint printed no start-up line; stdout: ${proc.stdout} stderr: ${proc.stderr}`,
+    );
+  } catch (error) {
+    proc.child.kill('SIGKILL');
+    await proc.exited;
+    throw error;
+  }
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill(signal);
+    return withDeadline(proc.exited, DEADLINE_MS, () => `mockpoint did not exit on ${signal}; stdout: ${proc.stdout}`);
+  };
+  return Object.assign(proc, {
+    version: match[1] as string,
+    url: match[2] as string,
+    port: Number(match[4]),
+    store: match[5] as string,
+    startLine: match[0],
+    stop,
+  });
+}
+
+/** SIGKILLs every process still running and waits for each to exit. */
+export async function killAll(): Promise<void> {
+  const waiting = [...live].map(
+    (child) =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
+  );
+  live.clear();
+  await Promise.all(waiting);
+}
+
+/** Removes every temp directory made by {@link makeTempDir}. */
+export async function removeTempDirs(): Promise<void> {
+  await Promise.all([...tempDirs].map((dir) => rm(dir, { recursive: true, force: true })));
+  tempDirs.clear();
+}
+
+/** A JSON request against a daemon; resolves the status and the parsed body (`undefined` when empty). */
+export async function requestJson(
+  url: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(url, {
+    method: init.method ?? 'GET',
+    headers: init.headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+/** `PUT /api/endpoint/add`. */
+export function addEndpoint(
+  baseUrl: string,
+  record: { name: string; data: unknown; statusCode?: number; delay?: number },
+): Promise<{ status: number; body: unknown }> {
+  return requestJson(`${baseUrl}/api/endpoint/add`, { method: 'PUT', body: record });
+}
