@@ -13,6 +13,7 @@ export interface ResolvedAppOptions {
   maxBodyBytes: number;
   maxDelayMs: number;
   journalSize: number;
+  journalMaxBytes: number;
   cacheMaxBytes: number;
   adminToken: string | undefined;
   version: string;

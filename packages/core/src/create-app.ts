@@ -22,6 +22,7 @@ import { VERSION } from './version.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 export const DEFAULT_JOURNAL_SIZE = 100;
+export const DEFAULT_JOURNAL_MAX_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Options for {@link createApp}. */
@@ -38,6 +39,8 @@ export interface CreateAppOptions {
   maxDelayMs?: number;
   /** Requests kept per endpoint in the journal. @default 100 */
   journalSize?: number;
+  /** Approximate bytes all recorded requests may take together. @default 67108864 (64 MiB) */
+  journalMaxBytes?: number;
   /** Bytes of pre-serialised responses kept in memory. @default 67108864 (64 MiB) */
   cacheMaxBytes?: number;
   /** When set, every `/api/*` write needs `Authorization: Bearer <adminToken>`. @default undefined (off) */
@@ -62,6 +65,7 @@ function resolveOptions(options: CreateAppOptions): ResolvedAppOptions {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     maxDelayMs: options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS,
     journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
+    journalMaxBytes: options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES,
     cacheMaxBytes: options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES,
     adminToken: options.adminToken === '' ? undefined : options.adminToken,
     version: options.version ?? VERSION,
@@ -79,7 +83,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   const ctx: AppContext = {
     options: resolved,
     endpoints: new EndpointService(options.store ?? new MemoryStore(), resolved.cacheMaxBytes),
-    journal: new RequestJournal({ size: resolved.journalSize }),
+    journal: new RequestJournal({ size: resolved.journalSize, maxBytes: resolved.journalMaxBytes }),
     schemas: createSchemas({ maxDelayMs: resolved.maxDelayMs }),
     docs: [],
   };

@@ -23,6 +23,7 @@ export {
   type CreateAppOptions,
   createApp,
   DEFAULT_CACHE_MAX_BYTES,
+  DEFAULT_JOURNAL_MAX_BYTES,
   DEFAULT_JOURNAL_SIZE,
   DEFAULT_MAX_BODY_BYTES,
   type MockpointApp,

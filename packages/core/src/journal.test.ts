@@ -37,6 +37,32 @@ describe('RequestJournal', () => {
     expect(journal.list('a').map((e) => e.body)).toEqual(['3', '4', '5']);
   });
 
+  it('stays under maxBytes by dropping the oldest entries of the least recently used names', () => {
+    const journal = new RequestJournal({ maxBytes: 10_000 });
+    const body = 'x'.repeat(1000); // ~2.3 KB per entry with overhead
+    journal.record('old', entry('POST', body));
+    journal.record('old', entry('POST', body));
+    journal.record('mid', entry('POST', body));
+    journal.record('new', entry('POST', body));
+    expect(journal.bytes).toBeLessThanOrEqual(10_000);
+    journal.record('new', entry('POST', body));
+    journal.record('new', entry('POST', body));
+    expect(journal.bytes).toBeLessThanOrEqual(10_000);
+    // Four entries fit. 'old' was least recently used: its entries went first.
+    expect(journal.list('old')).toHaveLength(0);
+    expect(journal.list('mid')).toHaveLength(1);
+    expect(journal.list('new')).toHaveLength(3);
+    journal.clearAll();
+    expect(journal.bytes).toBe(0);
+  });
+
+  it('keeps the newest entry even when it alone is over maxBytes', () => {
+    const journal = new RequestJournal({ maxBytes: 100 });
+    journal.record('a', entry('POST', 'first'));
+    journal.record('a', entry('POST', 'y'.repeat(500)));
+    expect(journal.list('a').map((e) => e.body.length)).toEqual([500]);
+  });
+
   it('drops the least recently used name past maxNames', () => {
     const journal = new RequestJournal({ maxNames: 2 });
     journal.record('a', entry());

@@ -126,6 +126,19 @@ export interface RequestJournalOptions {
   size?: number;
   /** Names tracked at once; the least recently used name is dropped. @default 10000 */
   maxNames?: number;
+  /**
+   * Approximate memory all entries may take together; past it the oldest entries
+   * of the least recently used names are dropped, so requests to many unknown
+   * names cannot exhaust memory. @default 67108864 (64 MiB)
+   */
+  maxBytes?: number;
+}
+
+/** Rough memory cost of an entry: its strings (UTF-16) plus a fixed overhead. */
+function entryBytes(entry: JournalEntry): number {
+  let chars = entry.body.length + entry.path.length;
+  for (const key in entry.headers) chars += key.length + (entry.headers[key] as string).length;
+  return chars * 2 + 256;
 }
 
 interface Waiter {
@@ -135,26 +148,40 @@ interface Waiter {
 
 interface Ring {
   entries: JournalEntry[];
+  /** `entryBytes` of each entry, in the same order. */
+  sizes: number[];
   waiters: Set<Waiter>;
 }
 
 export class RequestJournal {
   readonly size: number;
   readonly maxNames: number;
+  readonly maxBytes: number;
   readonly #rings = new Map<string, Ring>();
   #nextId = 1;
+  #bytes = 0;
 
   constructor(options: RequestJournalOptions = {}) {
     this.size = options.size ?? 100;
     this.maxNames = options.maxNames ?? 10_000;
+    this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  }
+
+  /** Approximate bytes held by all entries. */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   /** Appends an entry (its `id` is assigned here) and wakes the waiters it satisfies. */
   record(name: string, entry: Omit<JournalEntry, 'id'>): JournalEntry {
     const ring = this.#ring(name, true);
     const full: JournalEntry = { id: this.#nextId++, ...entry };
+    const bytes = entryBytes(full);
     ring.entries.push(full);
-    if (ring.entries.length > this.size) ring.entries.splice(0, ring.entries.length - this.size);
+    ring.sizes.push(bytes);
+    this.#bytes += bytes;
+    if (ring.entries.length > this.size) this.#dropOldest(ring, ring.entries.length - this.size);
+    if (this.#bytes > this.maxBytes) this.#shrink(ring);
     for (const waiter of ring.waiters) {
       if (ring.entries.length >= waiter.count) waiter.resolve();
     }
@@ -196,12 +223,12 @@ export class RequestJournal {
   /** Removes the entries for `name` (waiters stay). */
   clear(name: string): void {
     const ring = this.#rings.get(name);
-    if (ring) ring.entries = [];
+    if (ring) this.#dropOldest(ring, ring.entries.length);
   }
 
   /** Removes every entry of every name (waiters stay). */
   clearAll(): void {
-    for (const ring of this.#rings.values()) ring.entries = [];
+    for (const ring of this.#rings.values()) this.#dropOldest(ring, ring.entries.length);
   }
 
   /** Number of waiters currently held, for tests and diagnostics. */
@@ -214,7 +241,7 @@ export class RequestJournal {
   #ring(name: string, touch: boolean): Ring {
     let ring = this.#rings.get(name);
     if (ring === undefined) {
-      ring = { entries: [], waiters: new Set() };
+      ring = { entries: [], sizes: [], waiters: new Set() };
       this.#rings.set(name, ring);
       if (this.#rings.size > this.maxNames) this.#evictOne();
     } else if (touch) {
@@ -227,9 +254,25 @@ export class RequestJournal {
   #evictOne(): void {
     for (const [name, ring] of this.#rings) {
       if (ring.waiters.size === 0) {
+        this.#dropOldest(ring, ring.entries.length);
         this.#rings.delete(name);
         return;
       }
+    }
+  }
+
+  #dropOldest(ring: Ring, count: number): void {
+    ring.entries.splice(0, count);
+    for (const bytes of ring.sizes.splice(0, count)) this.#bytes -= bytes;
+  }
+
+  /** Drops the oldest entries, least recently used names first, until under the byte bound. */
+  #shrink(current: Ring): void {
+    for (const ring of this.#rings.values()) {
+      // The newest entry of the ring just written to is always kept.
+      const keep = ring === current ? 1 : 0;
+      while (this.#bytes > this.maxBytes && ring.entries.length > keep) this.#dropOldest(ring, 1);
+      if (this.#bytes <= this.maxBytes) return;
     }
   }
 }
