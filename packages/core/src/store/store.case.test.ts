@@ -1,0 +1,288 @@
+/**
+ * The shared contract every {@link EndpointStore} must pass. Each store's own test
+ * file calls {@link runStoreContract}; this file is excluded from direct runs by
+ * the `*.case.test.ts` pattern.
+ *
+ * @module
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EndpointRecord } from '../schemas.js';
+import type { EndpointStore } from './store.js';
+
+/** Makes a fresh, empty, open store. The contract closes it after each test. */
+export type StoreFactory = () => Promise<EndpointStore>;
+
+function record(name: string, data: unknown = { name }, statusCode = 200, delay = 0): EndpointRecord {
+  return { name, data, statusCode, delay };
+}
+
+/** Reads every record through `list` in pages of `limit`, checking each cursor. */
+async function listAll(store: EndpointStore, limit: number): Promise<{ names: string[]; pages: number }> {
+  const names: string[] = [];
+  let after: string | undefined;
+  // Bounded: no store in these tests holds more than a few hundred records.
+  for (let pages = 1; pages <= 1000; pages++) {
+    const page = await store.list(after === undefined ? { limit } : { limit, after });
+    expect(page.endpoints.length).toBeLessThanOrEqual(limit);
+    names.push(...page.endpoints.map((r) => r.name));
+    if (page.next === null) return { names, pages };
+    expect(page.next).toBe(page.endpoints.at(-1)?.name);
+    after = page.next;
+  }
+  throw new Error('list never returned next: null');
+}
+
+/** Registers the store contract suite under `describe(name)`. */
+export function runStoreContract(name: string, factory: StoreFactory): void {
+  describe(`${name}: EndpointStore contract`, () => {
+    const open: EndpointStore[] = [];
+
+    async function fresh(): Promise<EndpointStore> {
+      const store = await factory();
+      open.push(store);
+      return store;
+    }
+
+    afterEach(async () => {
+      for (const store of open.splice(0)) await store.close().catch(() => undefined);
+    });
+
+    it('get of a missing name resolves undefined', async () => {
+      const store = await fresh();
+      expect(await store.get('missing')).toBeUndefined();
+    });
+
+    it('create then get returns the same record', async () => {
+      const store = await fresh();
+      const rec = record('alpha', { hello: 'world' }, 201, 15);
+      expect(await store.create(rec)).toBe(true);
+      expect(await store.get('alpha')).toEqual(rec);
+    });
+
+    it('create on a taken name resolves false and changes nothing', async () => {
+      const store = await fresh();
+      const first = record('taken', { v: 1 }, 200, 0);
+      await store.create(first);
+      expect(await store.create(record('taken', { v: 2 }, 500, 100))).toBe(false);
+      expect(await store.get('taken')).toEqual(first);
+      expect((await store.list({ limit: 10 })).endpoints).toEqual([first]);
+    });
+
+    it('put reports created for a new name and replaced for an existing one', async () => {
+      const store = await fresh();
+      expect(await store.put(record('p', { v: 1 }))).toEqual({ created: true });
+      expect(await store.get('p')).toEqual(record('p', { v: 1 }));
+      const replacement = record('p', [1, 2, 3], 418, 7);
+      expect(await store.put(replacement)).toEqual({ created: false });
+      expect(await store.get('p')).toEqual(replacement);
+      expect((await store.list({ limit: 10 })).endpoints).toHaveLength(1);
+    });
+
+    it('delete resolves true for an existing name and false for a missing one', async () => {
+      const store = await fresh();
+      await store.create(record('gone'));
+      await store.create(record('kept'));
+      expect(await store.delete('gone')).toBe(true);
+      expect(await store.get('gone')).toBeUndefined();
+      expect(await store.delete('gone')).toBe(false);
+      expect(await store.delete('never')).toBe(false);
+      expect(await store.get('kept')).toEqual(record('kept'));
+      // A deleted name can be created again.
+      expect(await store.create(record('gone', 2))).toBe(true);
+      expect(await store.get('gone')).toEqual(record('gone', 2));
+    });
+
+    it('list returns records in code-unit name order', async () => {
+      const store = await fresh();
+      const names = ['b', 'B', 'a', 'A', '0', '9', '_', '-', 'a-b', 'a_b', 'ab', 'Z', 'zz', 'a'.repeat(64)];
+      for (const n of names) await store.create(record(n, { n }));
+      const page = await store.list({ limit: 100 });
+      const expected = [...names].sort();
+      expect(page.endpoints.map((r) => r.name)).toEqual(expected);
+      expect(page.endpoints[0]).toEqual(record(expected[0]!, { n: expected[0] }));
+      expect(page.next).toBeNull();
+    });
+
+    it('list paginates with limit, after and next across several pages', async () => {
+      const store = await fresh();
+      const names = Array.from({ length: 25 }, (_, i) => `ep-${String(i).padStart(2, '0')}`);
+      // Insert out of order: the store, not the insertion order, decides the order.
+      for (const n of [...names].reverse()) await store.create(record(n));
+
+      const first = await store.list({ limit: 10 });
+      expect(first.endpoints.map((r) => r.name)).toEqual(names.slice(0, 10));
+      expect(first.next).toBe('ep-09');
+      const second = await store.list({ limit: 10, after: 'ep-09' });
+      expect(second.endpoints.map((r) => r.name)).toEqual(names.slice(10, 20));
+      expect(second.next).toBe('ep-19');
+      const third = await store.list({ limit: 10, after: 'ep-19' });
+      expect(third.endpoints.map((r) => r.name)).toEqual(names.slice(20));
+      expect(third.next).toBeNull();
+
+      const walked = await listAll(store, 7);
+      expect(walked.names).toEqual(names);
+      expect(walked.pages).toBe(4);
+    });
+
+    it('list ends with next: null when the count is an exact multiple of the limit', async () => {
+      const store = await fresh();
+      for (let i = 0; i < 20; i++) await store.create(record(`n${String(i).padStart(2, '0')}`));
+      const first = await store.list({ limit: 10 });
+      expect(first.next).toBe('n09');
+      const last = await store.list({ limit: 10, after: 'n09' });
+      expect(last.endpoints).toHaveLength(10);
+      expect(last.next).toBeNull();
+    });
+
+    it('list after a name that does not exist starts at the next name, and past the end is empty', async () => {
+      const store = await fresh();
+      for (const n of ['a', 'c', 'e']) await store.create(record(n));
+      const page = await store.list({ limit: 10, after: 'b' });
+      expect(page.endpoints.map((r) => r.name)).toEqual(['c', 'e']);
+      expect(await store.list({ limit: 10, after: 'e' })).toEqual({ endpoints: [], next: null });
+      expect(await store.list({ limit: 10, after: 'zzz' })).toEqual({ endpoints: [], next: null });
+    });
+
+    it('list of an empty store is empty', async () => {
+      const store = await fresh();
+      expect(await store.list({ limit: 10 })).toEqual({ endpoints: [], next: null });
+    });
+
+    it('clear removes every record', async () => {
+      const store = await fresh();
+      for (let i = 0; i < 5; i++) await store.create(record(`c${i}`));
+      await store.clear();
+      expect(await store.list({ limit: 10 })).toEqual({ endpoints: [], next: null });
+      expect(await store.get('c0')).toBeUndefined();
+      expect(await store.create(record('c0', 'again'))).toBe(true);
+      expect(await store.get('c0')).toEqual(record('c0', 'again'));
+    });
+
+    it('names like __proto__, constructor, toString and hasOwnProperty are ordinary', async () => {
+      const store = await fresh();
+      const special = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype'];
+      for (const n of special) {
+        expect(await store.get(n)).toBeUndefined();
+        expect(await store.delete(n)).toBe(false);
+      }
+      for (const n of special) expect(await store.create(record(n, { n }))).toBe(true);
+      for (const n of special) expect(await store.get(n)).toEqual(record(n, { n }));
+      for (const n of special) expect(await store.create(record(n, 'dup'))).toBe(false);
+      const page = await store.list({ limit: 100 });
+      expect(page.endpoints.map((r) => r.name)).toEqual([...special].sort());
+      expect(await store.put(record('__proto__', [1]))).toEqual({ created: false });
+      expect(await store.get('__proto__')).toEqual(record('__proto__', [1]));
+      expect(await store.delete('constructor')).toBe(true);
+      expect(await store.get('constructor')).toBeUndefined();
+      expect(await store.get('toString')).toEqual(record('toString', { n: 'toString' }));
+    });
+
+    it('names are case-sensitive', async () => {
+      const store = await fresh();
+      expect(await store.create(record('Name', 'upper'))).toBe(true);
+      expect(await store.create(record('name', 'lower'))).toBe(true);
+      expect(await store.create(record('NAME', 'all'))).toBe(true);
+      expect(await store.get('Name')).toEqual(record('Name', 'upper'));
+      expect(await store.get('name')).toEqual(record('name', 'lower'));
+      expect(await store.get('nAME')).toBeUndefined();
+      expect(await store.delete('NAME')).toBe(true);
+      expect(await store.get('Name')).toEqual(record('Name', 'upper'));
+    });
+
+    it('data of every JSON kind round-trips', async () => {
+      const store = await fresh();
+      const values: Record<string, unknown> = {
+        object: { a: 1, b: 'two', c: [true, null] },
+        emptyObject: {},
+        array: [1, 'two', false, null, { x: [] }],
+        emptyArray: [],
+        string: 'plain text',
+        emptyString: '',
+        number: 42,
+        negative: -17.25,
+        large: 1.7976931348623157e308,
+        zero: 0,
+        true: true,
+        false: false,
+        null: null,
+        nested: { a: { b: { c: { d: [[[{ e: 'deep' }]]] } } } },
+        unicode: { text: 'héllo wörld — 日本語 — 🎉👍🏽', 'ключ-🔑': 'значение', escapes: '"\\\n\t\u0000\u2028' },
+        protoKeys: JSON.parse('{"__proto__":{"polluted":true},"constructor":1}'),
+      };
+      for (const [key, data] of Object.entries(values)) {
+        expect(await store.create(record(key, data, 203, 5))).toBe(true);
+      }
+      for (const [key, data] of Object.entries(values)) {
+        const got = await store.get(key);
+        expect(got).toEqual(record(key, data, 203, 5));
+        // toEqual treats some values loosely; the serialised forms must match exactly.
+        expect(JSON.stringify(got?.data)).toBe(JSON.stringify(data));
+      }
+      const listed = await store.list({ limit: 100 });
+      for (const rec of listed.endpoints) expect(JSON.stringify(rec.data)).toBe(JSON.stringify(values[rec.name]));
+      expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    });
+
+    it('records are stored by value: mutating what was passed in or returned changes nothing', async () => {
+      const store = await fresh();
+      const rec = record('copy', { list: [1, 2] });
+      await store.create(rec);
+      (rec.data as { list: number[] }).list.push(3);
+      const got = await store.get('copy');
+      expect(got?.data).toEqual({ list: [1, 2] });
+      (got!.data as { list: number[] }).list.push(4);
+      expect((await store.get('copy'))?.data).toEqual({ list: [1, 2] });
+    });
+
+    it('50 concurrent creates of the same name: exactly one succeeds, and its record is stored', async () => {
+      const store = await fresh();
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => store.create(record('race', { writer: i }, 200 + i))),
+      );
+      expect(results.filter((r) => r)).toHaveLength(1);
+      const winner = results.indexOf(true);
+      expect(await store.get('race')).toEqual(record('race', { writer: winner }, 200 + winner));
+      expect((await store.list({ limit: 100 })).endpoints).toHaveLength(1);
+    });
+
+    it('50 concurrent creates of distinct names all succeed', async () => {
+      const store = await fresh();
+      const names = Array.from({ length: 50 }, (_, i) => `d${String(i).padStart(2, '0')}`);
+      const results = await Promise.all(names.map((n) => store.create(record(n))));
+      expect(results).toEqual(names.map(() => true));
+      const walked = await listAll(store, 20);
+      expect(walked.names).toEqual(names);
+    });
+
+    it('concurrent creates and puts of one name leave one consistent record', async () => {
+      const store = await fresh();
+      const ops = Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0 ? store.create(record('mixed', { i })) : store.put(record('mixed', { i })),
+      );
+      await Promise.all(ops);
+      const got = await store.get('mixed');
+      expect(got?.name).toBe('mixed');
+      expect((await store.list({ limit: 10 })).endpoints).toEqual([got]);
+    });
+
+    it('every operation rejects after close', async () => {
+      const store = await fresh();
+      await store.create(record('before'));
+      await store.close();
+      const operations: Array<[string, () => Promise<unknown>]> = [
+        ['get', () => store.get('before')],
+        ['create', () => store.create(record('after'))],
+        ['put', () => store.put(record('after'))],
+        ['delete', () => store.delete('before')],
+        ['list', () => store.list({ limit: 10 })],
+        ['clear', () => store.clear()],
+      ];
+      for (const [label, operation] of operations) {
+        await expect(operation(), label).rejects.toMatchObject({
+          name: 'MockpointError',
+          code: 'STORE_UNAVAILABLE',
+        });
+      }
+    });
+  });
+}

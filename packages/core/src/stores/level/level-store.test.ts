@@ -1,0 +1,168 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Level } from 'level';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { MockpointError } from '../../errors.js';
+import type { EndpointRecord } from '../../schemas.js';
+import { runStoreContract } from '../../store/store.case.test.js';
+import { LevelStore } from './index.js';
+
+const dirs: string[] = [];
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'mockpoint-level-'));
+  dirs.push(dir);
+  return dir;
+}
+
+afterAll(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+runStoreContract('LevelStore', async () => LevelStore.open({ dir: await tempDir() }));
+
+function record(name: string, data: unknown, statusCode = 200, delay = 0): EndpointRecord {
+  return { name, data, statusCode, delay };
+}
+
+describe('LevelStore on disk', () => {
+  const stores: LevelStore[] = [];
+  const children: ChildProcess[] = [];
+
+  async function open(dir: string): Promise<LevelStore> {
+    const store = await LevelStore.open({ dir });
+    stores.push(store);
+    return store;
+  }
+
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    for (const child of children.splice(0)) {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL');
+        await exited;
+      }
+    }
+    for (const store of stores.splice(0)) await store.close().catch(() => undefined);
+  });
+
+  it('reports its kind and directory', async () => {
+    const dir = await tempDir();
+    const store = await open(dir);
+    expect(store.kind).toBe('level');
+    expect(store.dir).toBe(dir);
+  });
+
+  it('creates a missing data directory', async () => {
+    const dir = join(await tempDir(), 'nested', 'data');
+    const store = await open(dir);
+    expect(await store.create(record('x', 1))).toBe(true);
+  });
+
+  it('keeps every acknowledged write across close and reopen in the same directory', async () => {
+    const dir = await tempDir();
+    const first = await open(dir);
+    await first.create(record('kept', { a: [1, 'two', null] }, 201, 50));
+    await first.create(record('replaced', 'old'));
+    await first.put(record('replaced', 'new', 404, 0));
+    await first.create(record('deleted', true));
+    await first.delete('deleted');
+    await first.put(record('__proto__', { unicode: '日本語 🎉' }, 299, 60000));
+    await first.close();
+
+    const second = await open(dir);
+    expect(await second.get('kept')).toEqual(record('kept', { a: [1, 'two', null] }, 201, 50));
+    expect(await second.get('replaced')).toEqual(record('replaced', 'new', 404, 0));
+    expect(await second.get('deleted')).toBeUndefined();
+    expect(await second.get('__proto__')).toEqual(record('__proto__', { unicode: '日本語 🎉' }, 299, 60000));
+    const page = await second.list({ limit: 10 });
+    expect(page.endpoints.map((r) => r.name)).toEqual(['__proto__', 'kept', 'replaced']);
+    expect(await second.create(record('kept', 'dup'))).toBe(false);
+  });
+
+  it('clear is durable across reopen', async () => {
+    const dir = await tempDir();
+    const first = await open(dir);
+    for (let i = 0; i < 5; i++) await first.create(record(`c${i}`, i));
+    await first.clear();
+    await first.close();
+    const second = await open(dir);
+    expect(await second.list({ limit: 10 })).toEqual({ endpoints: [], next: null });
+  });
+
+  it('passes sync: true to every write by default', async () => {
+    const put = vi.spyOn(Level.prototype, 'put');
+    const del = vi.spyOn(Level.prototype, 'del');
+    const store = await open(await tempDir());
+    await store.create(record('s', 1));
+    await store.put(record('s', 2));
+    await store.delete('s');
+    expect(put).toHaveBeenCalledTimes(2);
+    for (const call of put.mock.calls) expect(call[2]).toMatchObject({ sync: true });
+    expect(del).toHaveBeenCalledTimes(1);
+    expect(del.mock.calls[0]?.[1]).toMatchObject({ sync: true });
+  });
+
+  it('a second open of a directory held in this process rejects with DATA_DIR_LOCKED', async () => {
+    const dir = await tempDir();
+    const first = await open(dir);
+    await first.create(record('held', 1));
+    const error = await LevelStore.open({ dir }).then(
+      (store) => {
+        stores.push(store);
+        throw new Error('second open unexpectedly succeeded');
+      },
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(MockpointError);
+    expect(error).toMatchObject({ code: 'DATA_DIR_LOCKED', status: 503 });
+    expect((error as Error).message).toContain('in use by another mockpoint process');
+    expect((error as Error).message).toContain(dir);
+    // The first store is unaffected, and the directory opens again once it is closed.
+    expect(await first.get('held')).toEqual(record('held', 1));
+    await first.close();
+    const again = await open(dir);
+    expect(await again.get('held')).toEqual(record('held', 1));
+  });
+
+  it('a directory held by another process rejects with DATA_DIR_LOCKED', async () => {
+    const dir = await tempDir();
+    const levelPath = createRequire(import.meta.url).resolve('level');
+    const script = `
+      const { Level } = require(${JSON.stringify(levelPath)});
+      const db = new Level(${JSON.stringify(dir)});
+      db.open().then(() => process.stdout.write('ready\\n'), (e) => { console.error(e); process.exit(1); });
+      setInterval(() => {}, 1000);
+    `;
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let stderr = '';
+    child.stderr?.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout?.on('data', (chunk) => {
+        if (String(chunk).includes('ready')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`lock holder exited with ${code}: ${stderr}`)));
+    });
+    await expect(LevelStore.open({ dir })).rejects.toMatchObject({
+      name: 'MockpointError',
+      code: 'DATA_DIR_LOCKED',
+      message: expect.stringContaining('in use by another mockpoint process'),
+    });
+  });
+
+  it('a directory that cannot be opened rejects with STORE_UNAVAILABLE, not a raw error', async () => {
+    const file = join(await tempDir(), 'not-a-dir');
+    await writeFile(file, 'plain file');
+    await expect(LevelStore.open({ dir: file })).rejects.toMatchObject({
+      name: 'MockpointError',
+      code: 'STORE_UNAVAILABLE',
+    });
+  });
+});
