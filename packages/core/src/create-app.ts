@@ -10,6 +10,7 @@ import type { AppContext, ResolvedAppOptions } from './context.js';
 import { EndpointService } from './endpoints.js';
 import { isMockpointError, MockpointError } from './errors.js';
 import { RequestJournal } from './journal.js';
+import type { RouteDoc } from './openapi.js';
 import { registerAddRoute } from './routes/add.js';
 import { registerJournalRoutes } from './routes/journal.js';
 import { registerManageRoutes } from './routes/manage.js';
@@ -60,6 +61,21 @@ export type MockpointApp = Hono & {
   readonly mockpoint: Pick<AppContext, 'endpoints' | 'journal' | 'options'>;
 };
 
+/** For each documented path, the methods it answers; matches `{param}` segments. */
+function allowedMethods(docs: RouteDoc[]): (path: string) => string[] {
+  const byPath = new Map<string, { pattern: RegExp; methods: string[] }>();
+  for (const doc of docs) {
+    let route = byPath.get(doc.path);
+    if (route === undefined) {
+      const source = doc.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
+      route = { pattern: new RegExp(`^${source}$`), methods: [] };
+      byPath.set(doc.path, route);
+    }
+    route.methods.push(doc.method.toUpperCase());
+  }
+  return (path) => [...byPath.values()].filter((r) => r.pattern.test(path)).flatMap((r) => r.methods);
+}
+
 function resolveOptions(options: CreateAppOptions): ResolvedAppOptions {
   return {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
@@ -94,12 +110,24 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
     options.onUnexpectedError?.(error, c.req.raw);
     return new MockpointError('INTERNAL', 'internal error; see the server log', { cause: error }).toResponse();
   });
-  app.notFound((c) =>
-    new MockpointError(
+  let allowed: ((path: string) => string[]) | undefined;
+  app.notFound((c) => {
+    // A known path with another method is a 405 that names the allowed methods.
+    allowed ??= allowedMethods(ctx.docs);
+    const methods = allowed(c.req.path);
+    if (methods.length > 0) {
+      const response = new MockpointError(
+        'METHOD_NOT_ALLOWED',
+        `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(', ')}`,
+      ).toResponse();
+      response.headers.set('allow', methods.join(', '));
+      return response;
+    }
+    return new MockpointError(
       'ROUTE_NOT_FOUND',
       `no route for ${c.req.method} ${c.req.path}; see GET /api/openapi.json`,
-    ).toResponse(),
-  );
+    ).toResponse();
+  });
   if (resolved.adminToken !== undefined) app.use('/api/*', adminToken(resolved.adminToken));
 
   registerReadRoutes(app, ctx);

@@ -34,3 +34,8 @@ export function readHeaders(entry: CachedResponse): Record<string, string> {
   }
   return headers;
 }
+
+/** A JSON response with the charset every mockpoint body declares. */
+export function jsonResponse(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_HEADERS['content-type'] } });
+}

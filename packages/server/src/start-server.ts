@@ -5,12 +5,12 @@
  * @module
  */
 import { mkdirSync } from 'node:fs';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { createAdaptorServer } from '@hono/node-server';
 import { createApp, type EndpointStore, MemoryStore, VERSION } from '@mockpoint/core';
 import { LevelStore } from '@mockpoint/core/level';
+import { createNodeListener } from '@mockpoint/core/node';
 import type { ServerConfig } from './config.js';
 import { DEFAULTS } from './config.js';
 import { createReporter } from './reporting.js';
@@ -117,7 +117,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   registerWebRoutes(app, { root: options.webRoot ?? DEFAULT_WEB_ROOT, clientReportingDsn: options.clientReportingDsn });
 
   // Created unbound (not `serve`) so that a listen error can be awaited and reported.
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  const server = createServer(createNodeListener(app));
   let address: AddressInfo;
   try {
     address = await listen(server, port, host);

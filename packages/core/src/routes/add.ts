@@ -7,6 +7,7 @@ import type { Hono } from 'hono';
 import { readJsonBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { MockpointError } from '../errors.js';
+import { jsonResponse } from '../read-response.js';
 import { parseBody } from '../schemas.js';
 import { ADMIN_RESPONSES, ERROR_RESPONSES } from './responses.js';
 
@@ -22,7 +23,7 @@ export function registerAddRoute(app: Hono, ctx: AppContext): void {
         `an endpoint named "${record.name}" already exists; replace it with PUT /api/endpoints/${record.name}`,
       );
     }
-    return c.json({ success: true as const, ...record }, 201);
+    return jsonResponse({ success: true as const, ...record }, 201);
   });
 
   ctx.docs.push({

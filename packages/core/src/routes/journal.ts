@@ -7,6 +7,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { MockpointError } from '../errors.js';
+import { jsonResponse } from '../read-response.js';
 import { ADMIN_RESPONSES, ERROR_RESPONSES } from './responses.js';
 
 /** A long-poll never holds a request longer than this. */
@@ -36,7 +37,7 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
     }
     const { wait, count } = parsed.data;
     const page = await journal.wait(name, count, Math.min(wait, MAX_WAIT_MS), c.req.raw.signal);
-    return c.json(page);
+    return jsonResponse(page);
   });
 
   app.delete('/api/endpoints/:name/requests', (c) => {

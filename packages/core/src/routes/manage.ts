@@ -7,6 +7,7 @@ import type { Hono } from 'hono';
 import { readJsonBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { MockpointError } from '../errors.js';
+import { jsonResponse } from '../read-response.js';
 import { isValidName, NAME_RULE, parseBody } from '../schemas.js';
 import { ADMIN_RESPONSES, ERROR_RESPONSES, NOT_FOUND_RESPONSE } from './responses.js';
 
@@ -28,7 +29,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
     if (!parsed.success) {
       throw new MockpointError('INVALID_QUERY', 'limit must be an integer from 1 to 1000; after must be a name');
     }
-    return c.json(await endpoints.list(parsed.data));
+    return jsonResponse(await endpoints.list(parsed.data));
   });
 
   app.delete('/api/endpoints', async (c) => {
@@ -41,7 +42,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
     const name = pathName(c.req.param('name'));
     const record = await endpoints.get(name);
     if (record === undefined) throw notFound(name);
-    return c.json(record);
+    return jsonResponse(record);
   });
 
   app.put('/api/endpoints/:name', async (c) => {
@@ -62,7 +63,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
     }
     const definition = parseBody(schemas.replaceRequest, fields);
     const { created } = await endpoints.put({ name, ...definition });
-    return c.json({ name, ...definition }, created ? 201 : 200);
+    return jsonResponse({ name, ...definition }, created ? 201 : 200);
   });
 
   app.delete('/api/endpoints/:name', async (c) => {

@@ -6,19 +6,20 @@
 import type { Hono } from 'hono';
 import type { AppContext } from '../context.js';
 import { buildOpenApiDocument } from '../openapi.js';
+import { jsonResponse } from '../read-response.js';
 
 export function registerServiceRoutes(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, options } = ctx;
 
   app.get('/api/health', (c) =>
-    c.json({ status: 'ok' as const, version: options.version, store: endpoints.store.kind }),
+    jsonResponse({ status: 'ok' as const, version: options.version, store: endpoints.store.kind }),
   );
 
   let document: Record<string, unknown> | undefined;
   app.get('/api/openapi.json', (c) => {
     // Built on first request: every route module has registered its docs by then.
     document ??= buildOpenApiDocument(ctx.docs, options.version, options.adminToken !== undefined);
-    return c.json(document);
+    return jsonResponse(document);
   });
 
   ctx.docs.push(
