@@ -19,6 +19,7 @@ export interface ServerConfig {
   maxBodyBytes: number;
   maxDelayMs: number;
   journalSize: number;
+  journalMaxBytes: number;
   cacheMaxBytes: number;
   adminToken: string | undefined;
   serverReportingDsn: string | undefined;
@@ -63,6 +64,7 @@ const SETTINGS = {
   maxBodyBytes: { env: 'MAX_BODY_BYTES', flag: '--max-body-bytes', kind: 'int', min: 1, max: 1024 ** 3 },
   maxDelayMs: { env: 'MAX_DELAY_MS', flag: '--max-delay-ms', kind: 'int', min: 0, max: 24 * 3600 * 1000 },
   journalSize: { env: 'JOURNAL_SIZE', flag: '--journal-size', kind: 'int', min: 0, max: 1_000_000 },
+  journalMaxBytes: { env: 'JOURNAL_MAX_BYTES', flag: '--journal-max-bytes', kind: 'int', min: 0, max: 64 * 1024 ** 3 },
   cacheMaxBytes: { env: 'CACHE_MAX_BYTES', flag: '--cache-max-bytes', kind: 'int', min: 0, max: 64 * 1024 ** 3 },
   adminToken: { env: 'ADMIN_TOKEN', kind: 'string' },
   serverReportingDsn: { env: 'SERVER_REPORTING_DSN', kind: 'dsn' },
@@ -77,6 +79,7 @@ export const DEFAULTS = {
   maxBodyBytes: 5 * 1024 * 1024,
   maxDelayMs: 60_000,
   journalSize: 100,
+  journalMaxBytes: 64 * 1024 * 1024,
   cacheMaxBytes: 64 * 1024 * 1024,
 } as const;
 
@@ -92,6 +95,7 @@ Options (each also settable by environment variable or .env):
   --max-body-bytes <n>    MAX_BODY_BYTES  largest request body (default ${DEFAULTS.maxBodyBytes})
   --max-delay-ms <n>      MAX_DELAY_MS    largest endpoint delay (default ${DEFAULTS.maxDelayMs})
   --journal-size <n>      JOURNAL_SIZE    requests kept per endpoint (default ${DEFAULTS.journalSize})
+  --journal-max-bytes <n> JOURNAL_MAX_BYTES  memory all recorded requests may use (default ${DEFAULTS.journalMaxBytes})
   --cache-max-bytes <n>   CACHE_MAX_BYTES response cache size (default ${DEFAULTS.cacheMaxBytes})
                           ADMIN_TOKEN     require "Authorization: Bearer <token>" for /api writes
                           SERVER_REPORTING_DSN  report server errors to this Sentry DSN

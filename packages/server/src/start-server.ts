@@ -107,6 +107,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     maxBodyBytes: options.maxBodyBytes,
     maxDelayMs: options.maxDelayMs,
     journalSize: options.journalSize,
+    journalMaxBytes: options.journalMaxBytes,
     cacheMaxBytes: options.cacheMaxBytes,
     adminToken: options.adminToken,
     onUnexpectedError: (error, request) => {

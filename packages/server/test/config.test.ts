@@ -53,6 +53,7 @@ describe('defaults', () => {
         maxBodyBytes: 5 * 1024 * 1024,
         maxDelayMs: 60_000,
         journalSize: 100,
+        journalMaxBytes: 64 * 1024 * 1024,
         cacheMaxBytes: 64 * 1024 * 1024,
         adminToken: undefined,
         serverReportingDsn: undefined,
@@ -78,6 +79,7 @@ describe('sources', () => {
         '20',
         '--journal-size',
         '0',
+        '--journal-max-bytes=5',
         '--cache-max-bytes=0',
       ]),
     ).toMatchObject({
@@ -88,6 +90,7 @@ describe('sources', () => {
       maxBodyBytes: 10,
       maxDelayMs: 20,
       journalSize: 0,
+      journalMaxBytes: 5,
       cacheMaxBytes: 0,
     });
   });
@@ -102,6 +105,7 @@ describe('sources', () => {
         MAX_BODY_BYTES: '100',
         MAX_DELAY_MS: '200',
         JOURNAL_SIZE: '3',
+        JOURNAL_MAX_BYTES: '7',
         CACHE_MAX_BYTES: '400',
         ADMIN_TOKEN: 'secret',
         SERVER_REPORTING_DSN: 'http://key@127.0.0.1:9/1',
@@ -115,6 +119,7 @@ describe('sources', () => {
       maxBodyBytes: 100,
       maxDelayMs: 200,
       journalSize: 3,
+      journalMaxBytes: 7,
       cacheMaxBytes: 400,
       adminToken: 'secret',
       serverReportingDsn: 'http://key@127.0.0.1:9/1',
