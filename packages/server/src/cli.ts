@@ -35,7 +35,27 @@ async function main(): Promise<void> {
     return;
   }
   const { config } = request;
-  const server = await startServer(config);
+  // Listen for signals before starting, so a stop requested while the store is
+  // opening still closes it cleanly once start-up completes.
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let signals = 0;
+  const shutdown = (signal: NodeJS.Signals) => {
+    signals++;
+    if (signals > 1) process.exit(130); // a second Ctrl-C does not wait
+    process.stdout.write(`mockpoint: ${signal} received, shutting down\n`);
+    server?.close().then(
+      () => process.exit(0),
+      (error: unknown) => fail(`shutdown failed: ${(error as Error).message}`),
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+
+  server = await startServer(config);
+  if (signals > 0) {
+    await server.close();
+    process.exit(0);
+  }
   const store = config.memory ? 'memory (nothing is written to disk)' : `level at ${config.dataDir}`;
   const extras = [
     request.envFile ? `settings from ${request.envFile}` : '',
@@ -45,19 +65,6 @@ async function main(): Promise<void> {
   process.stdout.write(
     `mockpoint ${VERSION} listening on ${server.url} (store: ${store}${extras.length ? `; ${extras.join('; ')}` : ''})\n`,
   );
-
-  let signals = 0;
-  const shutdown = (signal: NodeJS.Signals) => {
-    signals++;
-    if (signals > 1) process.exit(130); // a second Ctrl-C does not wait
-    process.stdout.write(`mockpoint: ${signal} received, shutting down\n`);
-    server.close().then(
-      () => process.exit(0),
-      (error: unknown) => fail(`shutdown failed: ${(error as Error).message}`),
-    );
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
 }
 
 main().catch((error: unknown) => {
