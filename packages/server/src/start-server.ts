@@ -128,26 +128,22 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   }
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
 
-  // Keep-alive clients would hold the server open after close() until they time out:
-  // while closing, every response says `connection: close` and each finished one
-  // releases its now idle connection, so close() ends when the last response does.
+  // Keep-alive clients would hold the server open after close() until they time out.
+  // Nothing is added to the request path for this: only once closing, new requests
+  // on kept-alive connections are told `connection: close`, and connections whose
+  // in-flight response has finished are closed as soon as they are idle.
   let closing: Promise<void> | undefined;
-  const inFlight = new Set<ServerResponse>();
-  server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
-    inFlight.add(response);
-    if (closing && !response.headersSent) response.setHeader('connection', 'close');
-    response.once('close', () => {
-      inFlight.delete(response);
-      if (closing) setImmediate(() => server.closeIdleConnections());
-    });
-  });
   const close = () => {
     closing ??= (async () => {
-      for (const response of inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
+      server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+        response.setHeader('connection', 'close');
+      });
       const done = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      const sweep = setInterval(() => server.closeIdleConnections(), 20);
       const grace = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? 5000);
       await done;
+      clearInterval(sweep);
       clearTimeout(grace);
       await store.close();
       await reporter?.flush();
