@@ -1,0 +1,64 @@
+/**
+ * `connectMockServer()`: the test-facing API over any mockpoint URL (an
+ * in-process instance, the per-run instance from the global setup, or a daemon).
+ *
+ * @module
+ */
+import { createClient, type EndpointDefinition, type MockpointClient } from '@mockpoint/core';
+import { createEndpointHandle, type MockEndpoint } from './endpoint.js';
+
+/** Options for {@link connectMockServer}. */
+export interface ConnectMockServerOptions {
+  /**
+   * Base URL of the service.
+   * @example inject('mockpoint').url
+   */
+  url: string;
+  /** Admin token, when the service requires one for writes. @default undefined */
+  token?: string;
+  /**
+   * Sends the client's requests instead of the global `fetch` (e.g. straight to an app).
+   * @default globalThis.fetch
+   */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+/**
+ * The typed client of `@mockpoint/core` with `add()` returning an endpoint
+ * handle. Every other method is the core client's, unchanged.
+ */
+export interface MockServerClient extends Omit<MockpointClient, 'add'> {
+  /** Base URL of the service, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string;
+  /**
+   * Creates an endpoint and returns its handle, whose `data` has type `T`.
+   * @throws MockpointError `NAME_TAKEN` when the name exists (use `put` to create or replace).
+   * @example const users = await mock.add<User[]>({ name: 'users', data: [] })
+   */
+  add<T>(endpoint: { name: string } & EndpointDefinition<T>): Promise<MockEndpoint<T>>;
+  /**
+   * A handle for an endpoint that already exists (e.g. added by another file on the per-run instance).
+   * @throws MockpointError `NOT_FOUND` when there is none.
+   */
+  endpoint<T = unknown>(name: string): Promise<MockEndpoint<T>>;
+}
+
+/**
+ * Connects to a running mockpoint service.
+ * @example
+ * const mock = connectMockServer(inject('mockpoint'))
+ * const hook = await mock.add({ name: 'hook', data: { ok: true } })
+ */
+export function connectMockServer(options: ConnectMockServerOptions): MockServerClient {
+  const client = createClient({ baseUrl: options.url, token: options.token, fetch: options.fetch });
+  return {
+    ...client,
+    url: client.baseUrl,
+    async add<T>(endpoint: { name: string } & EndpointDefinition<T>): Promise<MockEndpoint<T>> {
+      return createEndpointHandle(client, await client.add(endpoint));
+    },
+    async endpoint<T = unknown>(name: string): Promise<MockEndpoint<T>> {
+      return createEndpointHandle(client, await client.get<T>(name));
+    },
+  };
+}

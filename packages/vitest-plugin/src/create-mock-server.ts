@@ -1,0 +1,117 @@
+/**
+ * `createMockServer()`: an isolated mockpoint instance in this process, on
+ * 127.0.0.1 and a free port, started in a few milliseconds.
+ *
+ * @module
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import { createApp } from '@mockpoint/core';
+import { connectMockServer, type MockServerClient } from './connect.js';
+import { MockServerError } from './errors.js';
+import { type MockStoreKind, openStore } from './open-store.js';
+
+/** Options for {@link createMockServer}. */
+export interface CreateMockServerOptions {
+  /**
+   * Where endpoints are kept. `'level'` uses LevelDB in `dir`, or in a temporary
+   * directory that `close()` removes.
+   * @default 'memory'
+   * @example createMockServer({ store: 'level' })
+   */
+  store?: MockStoreKind;
+  /** LevelDB directory for `store: 'level'`; kept on close. @default a new temporary directory */
+  dir?: string;
+  /** Address to listen on. @default '127.0.0.1' */
+  host?: string;
+  /** Requests kept per endpoint in the journal. @default 100 */
+  journalSize?: number;
+  /** Largest accepted `delay`, in milliseconds. @default 60000 */
+  maxDelayMs?: number;
+  /** Largest accepted request body, in bytes. @default 5242880 (5 MiB) */
+  maxBodyBytes?: number;
+}
+
+/**
+ * A running in-process instance: the {@link MockServerClient} API plus its lifecycle.
+ * Dispose it with `close()` or `await using`.
+ */
+export interface MockServer extends MockServerClient, AsyncDisposable {
+  /** The port it listens on. */
+  readonly port: number;
+  /** The LevelDB directory when `store` is `'level'`, otherwise `undefined`. */
+  readonly dir: string | undefined;
+  /**
+   * Stops listening, drops open connections at once (keep-alive and in-flight
+   * ones), closes the store and removes its temporary directory. Idempotent.
+   */
+  close(): Promise<void>;
+}
+
+function listen(server: Server, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) =>
+      reject(new MockServerError('LISTEN_FAILED', `cannot listen on ${host}: ${error.message}`, { cause: error }));
+    server.once('error', onError);
+    server.listen(0, host, () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/**
+ * Starts a mock server.
+ * @example
+ * await using mock = await createMockServer()
+ * const hook = await mock.add({ name: 'hook', data: { ok: true } })
+ * await fetch(hook.url, { method: 'POST', body: '{}' })
+ * expect(await hook.requests()).toHaveLength(1)
+ */
+export async function createMockServer(options: CreateMockServerOptions = {}): Promise<MockServer> {
+  const host = options.host ?? '127.0.0.1';
+  const opened = await openStore(options.store ?? 'memory', options.dir);
+  const app = createApp({
+    store: opened.store,
+    journalSize: options.journalSize,
+    maxDelayMs: options.maxDelayMs,
+    maxBodyBytes: options.maxBodyBytes,
+    onUnexpectedError: (error) => console.error('mockpoint: unexpected error:', error),
+  });
+  // overrideGlobalObjects: false — a test library must not swap the test's own Request/Response.
+  const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
+  let address: AddressInfo;
+  try {
+    address = await listen(server, host);
+  } catch (error) {
+    await opened.dispose();
+    throw error;
+  }
+
+  // The typed client talks to the app directly (no socket, no keep-alive to wait for);
+  // the code under test uses the real URL. Closing aborts pending long-polls.
+  const closed = new AbortController();
+  const inProcess = async (request: Request): Promise<Response> => {
+    if (closed.signal.aborted) throw new MockServerError('SERVER_CLOSED', 'this mock server has been closed');
+    return app.fetch(new Request(request, { signal: AbortSignal.any([request.signal, closed.signal]) }));
+  };
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  const client = connectMockServer({ url, fetch: inProcess });
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      closed.abort();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A test server has nothing worth waiting for: delayed answers and idle
+      // keep-alive sockets would otherwise hold close() for seconds.
+      server.closeAllConnections();
+      await stopped;
+      await opened.dispose();
+    })();
+    return closing;
+  };
+
+  return { ...client, port: address.port, dir: opened.dir, close, [Symbol.asyncDispose]: close };
+}

@@ -1,0 +1,29 @@
+/**
+ * The one error class of `@mockpoint/vitest`, with a stable `code` to branch on.
+ *
+ * @module
+ */
+
+/** Every code a {@link MockServerError} can carry. */
+export type MockServerErrorCode =
+  /** The server could not listen (e.g. the host is not a local address). */
+  | 'LISTEN_FAILED'
+  /** A method was called on a server after `close()`. */
+  | 'SERVER_CLOSED'
+  /** `useMockServer()`'s handle was used before its `beforeAll` hook ran. */
+  | 'NOT_STARTED'
+  /** A matcher received something that is not an endpoint handle. */
+  | 'NOT_AN_ENDPOINT'
+  /** The global setup ran without a project to provide the URL to. */
+  | 'INVALID_SETUP';
+
+/** An error raised by `@mockpoint/vitest` itself (errors from the service are `MockpointError`s). */
+export class MockServerError extends Error {
+  override readonly name = 'MockServerError';
+  readonly code: MockServerErrorCode;
+
+  constructor(code: MockServerErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super(`mockpoint: ${message}`, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * `@mockpoint/vitest/global-setup`: one instance for the whole run. It starts in
+ * Vitest's main process, its URL reaches tests as `inject('mockpoint')`, it is
+ * reset before every watch-mode rerun and closed when Vitest exits. The
+ * `mockpoint()` plugin registers it; it can also be listed in `test.globalSetup`.
+ *
+ * @module
+ */
+import type { TestProject } from 'vitest/node';
+import { type CreateMockServerOptions, createMockServer } from './create-mock-server.js';
+import { MockServerError } from './errors.js';
+import { OPTIONS_KEY, PROVIDE_KEY } from './provided.js';
+
+/** The server options the plugin passed along (plain data), or none. */
+function serverOptions(project: TestProject): CreateMockServerOptions {
+  const provided = project.config.provide as Record<string, unknown> | undefined;
+  return (provided?.[OPTIONS_KEY] as CreateMockServerOptions | undefined) ?? {};
+}
+
+/**
+ * Starts the per-run instance and provides `{ url }` under `'mockpoint'`.
+ * @returns the teardown, which closes the instance.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  if (typeof project?.provide !== 'function') {
+    throw new MockServerError('INVALID_SETUP', 'the global setup needs Vitest >= 4.1 (it receives the test project)');
+  }
+  const server = await createMockServer(serverOptions(project));
+  project.provide(PROVIDE_KEY, { url: server.url });
+  // Watch mode keeps this process (and the instance) between runs: start each rerun empty.
+  project.onTestsRerun(async () => {
+    await server.reset();
+  });
+  return () => server.close();
+}

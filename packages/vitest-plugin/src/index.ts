@@ -1,0 +1,28 @@
+/**
+ * `@mockpoint/vitest`: the test-side API. `createMockServer()` for an instance
+ * in this process, the `test` fixture and `useMockServer()` for one instance
+ * per test file, `connectMockServer(inject('mockpoint'))` for the per-run
+ * instance of the `mockpoint()` plugin (`@mockpoint/vitest/plugin`), and the
+ * request matchers' types.
+ *
+ * @module
+ */
+export {
+  ConnectionError,
+  createClient,
+  type Endpoint,
+  type EndpointDefinition,
+  type JournalEntry,
+  type MockpointClient,
+  MockpointError,
+  type WaitOptions,
+} from '@mockpoint/core';
+export { expect } from 'vitest';
+export { type ConnectMockServerOptions, connectMockServer, type MockServerClient } from './connect.js';
+export { type CreateMockServerOptions, createMockServer, type MockServer } from './create-mock-server.js';
+export { isRequestRecorder, type MockEndpoint, type RequestRecorder } from './endpoint.js';
+export { MockServerError, type MockServerErrorCode } from './errors.js';
+export { it, mockServerFixture, test, type UseMockServerOptions, useMockServer } from './fixture.js';
+export { mockpointMatchers, type RequestMatch } from './matchers.js';
+export type { MockStoreKind } from './open-store.js';
+export { type MockpointProvided, PROVIDE_KEY } from './provided.js';

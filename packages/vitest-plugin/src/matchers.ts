@@ -1,0 +1,160 @@
+/**
+ * Request matchers for endpoint handles. They read the endpoint's journal at the
+ * moment of the call, so they are async: `await expect(hook).toHaveBeenRequestedTimes(1)`.
+ * To wait for requests that are still on their way, `await hook.waitForRequests()` first.
+ *
+ * @module
+ */
+import type { JournalEntry } from '@mockpoint/core';
+import type { MatcherState } from 'vitest';
+import { isRequestRecorder, type RequestRecorder } from './endpoint.js';
+import { MockServerError } from './errors.js';
+
+/**
+ * What {@link mockpointMatchers.toHaveBeenRequestedWith} compares; every field is
+ * optional and values may be asymmetric matchers (`expect.objectContaining(…)`).
+ */
+export interface RequestMatch {
+  /** HTTP method, case-insensitive. */
+  method?: string;
+  /** The body parsed as JSON, or (for a string) its raw text. */
+  body?: unknown;
+  /** A subset of the headers; names are case-insensitive. */
+  headers?: Record<string, unknown>;
+  /** A subset of the query parameters (repeated keys are arrays). */
+  query?: Record<string, unknown>;
+}
+
+/**
+ * The matchers' parameters when `expect()` received an endpoint handle; otherwise a
+ * parameter list no call can satisfy, so `expect(42).toHaveBeenRequested()` does not compile.
+ */
+type OnEndpoint<T, Args extends unknown[]> = [T] extends [RequestRecorder]
+  ? Args
+  : [mistake: 'expect() needs an endpoint handle (what mock.add() returns)'];
+
+declare module 'vitest' {
+  // The default must repeat Vitest's own declaration for the interfaces to merge.
+  // biome-ignore lint/suspicious/noExplicitAny: must match `interface Assertion<T = any>` in vitest
+  interface Assertion<T = any> {
+    /** Passes when the endpoint has received at least one request. */
+    toHaveBeenRequested(...args: OnEndpoint<T, []>): Promise<void>;
+    /** Passes when the endpoint has received exactly `times` requests. */
+    toHaveBeenRequestedTimes(...args: OnEndpoint<T, [times: number]>): Promise<void>;
+    /** Passes when at least one received request matches `expected` (all of its fields). */
+    toHaveBeenRequestedWith(...args: OnEndpoint<T, [expected: RequestMatch]>): Promise<void>;
+  }
+}
+
+/** What a matcher resolves with (Vitest's synchronous matcher result). */
+interface MatchResult {
+  pass: boolean;
+  message: () => string;
+  actual?: unknown;
+  expected?: unknown;
+}
+
+const BODY_PREVIEW = 300;
+
+async function journalOf(received: unknown, matcher: string): Promise<{ name: string; requests: JournalEntry[] }> {
+  if (!isRequestRecorder(received)) {
+    throw new MockServerError(
+      'NOT_AN_ENDPOINT',
+      `${matcher}() needs an endpoint handle (what mock.add() returns), received ${received === null ? 'null' : typeof received}`,
+    );
+  }
+  return { name: received.name, requests: await received.requests() };
+}
+
+function queryString(query: JournalEntry['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    for (const one of Array.isArray(value) ? value : [value]) params.append(key, one);
+  }
+  return params.size ? `?${params}` : '';
+}
+
+function bodyText(entry: JournalEntry): string {
+  if (entry.body === '') return '(no body)';
+  const text = entry.json === undefined ? entry.body : JSON.stringify(entry.json);
+  const cut = text.length > BODY_PREVIEW ? `${text.slice(0, BODY_PREVIEW)}…` : text;
+  return entry.bodyTruncated ? `${cut} (truncated)` : cut;
+}
+
+/** One line per request: method, path, query, body, and the headers that were asked about. */
+function describeRequests(requests: JournalEntry[], headerNames: string[] = []): string {
+  if (requests.length === 0) return '  (none)';
+  return requests
+    .map((entry, index) => {
+      const headers = headerNames.map((name) => `${name}: ${JSON.stringify(entry.headers[name] ?? null)}`);
+      const shown = headers.length ? `\n     headers: ${headers.join(', ')}` : '';
+      return `  ${index + 1}. ${entry.method} ${entry.path}${queryString(entry.query)}\n     body: ${bodyText(entry)}${shown}`;
+    })
+    .join('\n');
+}
+
+function received(requests: JournalEntry[], headerNames?: string[]): string {
+  const count = `${requests.length} request${requests.length === 1 ? '' : 's'}`;
+  return `received ${count}:\n${describeRequests(requests, headerNames)}`;
+}
+
+function matches(state: MatcherState, entry: JournalEntry, expected: RequestMatch): boolean {
+  if (expected.method !== undefined && entry.method.toUpperCase() !== expected.method.toUpperCase()) return false;
+  if (expected.body !== undefined) {
+    const value = entry.json === undefined ? entry.body : entry.json;
+    const raw = typeof expected.body === 'string' && entry.body === expected.body;
+    if (!raw && !state.equals(value, expected.body)) return false;
+  }
+  for (const [name, value] of Object.entries(expected.headers ?? {})) {
+    if (!state.equals(entry.headers[name.toLowerCase()], value)) return false;
+  }
+  for (const [key, value] of Object.entries(expected.query ?? {})) {
+    if (!state.equals(entry.query[key], value)) return false;
+  }
+  return true;
+}
+
+/** The matchers, for `expect.extend(mockpointMatchers)` (the plugin and `@mockpoint/vitest/setup` do this). */
+export const mockpointMatchers = {
+  async toHaveBeenRequested(this: MatcherState, actual: unknown): Promise<MatchResult> {
+    const { name, requests } = await journalOf(actual, 'toHaveBeenRequested');
+    const pass = requests.length > 0;
+    return {
+      pass,
+      message: () =>
+        pass
+          ? `expected endpoint "${name}" not to have been requested, but it ${received(requests)}`
+          : `expected endpoint "${name}" to have been requested, but it received no requests`,
+    };
+  },
+
+  async toHaveBeenRequestedTimes(this: MatcherState, actual: unknown, times: number): Promise<MatchResult> {
+    if (!Number.isInteger(times) || times < 0) {
+      throw new TypeError(`toHaveBeenRequestedTimes() needs a whole number >= 0, received ${String(times)}`);
+    }
+    const { name, requests } = await journalOf(actual, 'toHaveBeenRequestedTimes');
+    const pass = requests.length === times;
+    return {
+      pass,
+      actual: requests.length,
+      expected: times,
+      message: () =>
+        `expected endpoint "${name}" ${pass ? 'not ' : ''}to have been requested ${times} time${times === 1 ? '' : 's'}, ${received(requests)}`,
+    };
+  },
+
+  async toHaveBeenRequestedWith(this: MatcherState, actual: unknown, expected: RequestMatch): Promise<MatchResult> {
+    const { name, requests } = await journalOf(actual, 'toHaveBeenRequestedWith');
+    const index = requests.findIndex((entry) => matches(this, entry, expected));
+    const pass = index !== -1;
+    const headerNames = Object.keys(expected.headers ?? {}).map((h) => h.toLowerCase());
+    const wanted = this.utils.stringify(expected, undefined, { min: true });
+    return {
+      pass,
+      message: () =>
+        pass
+          ? `expected endpoint "${name}" not to have been requested with ${wanted}, but request ${index + 1} matched;\n${received(requests, headerNames)}`
+          : `expected endpoint "${name}" to have been requested with ${wanted}, but none matched;\n${received(requests, headerNames)}`,
+    };
+  },
+};

@@ -1,0 +1,64 @@
+/**
+ * `@mockpoint/vitest/plugin`: the config side. `mockpoint()` adds the per-run
+ * global setup and the matchers' setup file to a Vitest project. No server or
+ * worker code is loaded here.
+ *
+ * @module
+ */
+import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vitest/config';
+import type { CreateMockServerOptions } from './create-mock-server.js';
+import { OPTIONS_KEY } from './provided.js';
+
+// Type-only: brings the `inject('mockpoint')` and matcher typings to any program that loads the config.
+export type { RequestMatch } from './matchers.js';
+export type { MockpointProvided } from './provided.js';
+
+/** Server options that can cross into the global setup (plain data only). */
+export type SharedMockServerOptions = Pick<
+  CreateMockServerOptions,
+  'store' | 'dir' | 'journalSize' | 'maxDelayMs' | 'maxBodyBytes'
+>;
+
+/** Options for {@link mockpoint}. */
+export interface MockpointPluginOptions {
+  /**
+   * Start one instance for the whole run (global setup) and give tests its URL as
+   * `inject('mockpoint')`. `false` leaves instances to each file (the `test`
+   * fixture or `useMockServer()`), and the plugin then only adds the matchers.
+   * @default true
+   * @example mockpoint({ server: { store: 'level' } })
+   */
+  server?: boolean | SharedMockServerOptions;
+  /** Register `toHaveBeenRequested`, `toHaveBeenRequestedTimes` and `toHaveBeenRequestedWith`. @default true */
+  matchers?: boolean;
+}
+
+// The entry points sit next to this file: dist/*.js when built, src/*.ts from source.
+const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+const sibling = (name: string) => fileURLToPath(new URL(`./${name}${EXTENSION}`, import.meta.url));
+
+/**
+ * The mockpoint Vitest plugin.
+ * @example
+ * // vitest.config.ts
+ * import { defineConfig } from 'vitest/config'
+ * import { mockpoint } from '@mockpoint/vitest/plugin'
+ * export default defineConfig({ plugins: [mockpoint()] })
+ */
+export function mockpoint(options: MockpointPluginOptions = {}): Plugin {
+  const server = options.server ?? true;
+  const matchers = options.matchers ?? true;
+  return {
+    name: 'mockpoint',
+    config() {
+      const test: { globalSetup?: string[]; setupFiles?: string[]; provide?: Record<string, unknown> } = {};
+      if (server !== false) {
+        test.globalSetup = [sibling('global-setup')];
+        test.provide = { [OPTIONS_KEY]: server === true ? {} : { ...server } };
+      }
+      if (matchers) test.setupFiles = [sibling('setup')];
+      return { test };
+    },
+  };
+}

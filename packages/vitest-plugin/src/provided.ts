@@ -1,0 +1,27 @@
+/**
+ * What the per-run global setup hands to tests, and its `inject()` typing.
+ *
+ * @module
+ */
+
+/** The value of `inject('mockpoint')`. Plain data: provided values must be serializable. */
+export interface MockpointProvided {
+  /**
+   * Base URL of the per-run instance, e.g. `http://127.0.0.1:41234`.
+   * @example connectMockServer(inject('mockpoint'))
+   */
+  url: string;
+}
+
+/** The `provide`/`inject` key of the per-run instance. */
+export const PROVIDE_KEY = 'mockpoint';
+/** Key under which the plugin passes its server options to the global setup (internal). */
+export const OPTIONS_KEY = 'mockpoint:server-options';
+
+declare module 'vitest' {
+  /** Values provided by global setups; `inject('mockpoint')` is typed from here. */
+  export interface ProvidedContext {
+    /** Set by the `mockpoint()` plugin's global setup (`@mockpoint/vitest/global-setup`). */
+    mockpoint: MockpointProvided;
+  }
+}

@@ -1,0 +1,179 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConnectionError, createMockServer, type MockServer, MockServerError } from '../src/index.js';
+
+/** Resolves true when something accepts TCP connections on 127.0.0.1:port. */
+async function isListening(port: number): Promise<boolean> {
+  try {
+    await fetch(`http://127.0.0.1:${port}/api/health`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves once a fresh listener could bind the port (i.e. nothing holds it). */
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+describe('createMockServer', () => {
+  const open: MockServer[] = [];
+  afterAll(async () => {
+    await Promise.all(open.map((server) => server.close()));
+  });
+  async function start(options?: Parameters<typeof createMockServer>[0]): Promise<MockServer> {
+    const server = await createMockServer(options);
+    open.push(server);
+    return server;
+  }
+
+  it('listens on 127.0.0.1 on a free port with a memory store', async () => {
+    const mock = await start();
+    expect(mock.url).toBe(`http://127.0.0.1:${mock.port}`);
+    expect(mock.port).toBeGreaterThan(0);
+    expect(mock.dir).toBeUndefined();
+    expect(await mock.health()).toMatchObject({ status: 'ok', store: 'memory' });
+  });
+
+  it('serves what add() stored over real HTTP and records the requests', async () => {
+    const mock = await start();
+    const hook = await mock.add({ name: 'hook', data: { id: 7 }, statusCode: 202 });
+    expect(hook.url).toBe(`${mock.url}/endpoint/hook`);
+    expect(hook).toMatchObject({ name: 'hook', data: { id: 7 }, statusCode: 202, delay: 0 });
+
+    const response = await fetch(hook.url, { method: 'POST', body: JSON.stringify({ sent: true }) });
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ id: 7 });
+
+    const [request] = await hook.requests();
+    expect(request).toMatchObject({ method: 'POST', path: '/endpoint/hook', json: { sent: true } });
+    await hook.clearRequests();
+    expect(await hook.requests()).toEqual([]);
+  });
+
+  it('gives each instance its own port and its own endpoints', async () => {
+    const [a, b] = await Promise.all([start(), start()]);
+    expect(a!.port).not.toBe(b!.port);
+    await a!.add({ name: 'same', data: 'a' });
+    await b!.add({ name: 'same', data: 'b' });
+    expect(await (await fetch(a!.endpointUrl('same'))).json()).toBe('a');
+    expect(await (await fetch(b!.endpointUrl('same'))).json()).toBe('b');
+  });
+
+  it('replace() changes what the endpoint answers and updates the handle', async () => {
+    const mock = await start();
+    const flaky = await mock.add({ name: 'flaky', data: { ok: false }, statusCode: 500 });
+    expect((await fetch(flaky.url)).status).toBe(500);
+    await flaky.replace({ data: { ok: true } });
+    expect(flaky).toMatchObject({ data: { ok: true }, statusCode: 200 });
+    const response = await fetch(flaky.url);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true });
+  });
+
+  it('endpoint() returns a handle for an existing endpoint, and NOT_FOUND otherwise', async () => {
+    const mock = await start();
+    await mock.put('existing', { data: [1, 2] });
+    const handle = await mock.endpoint<number[]>('existing');
+    expect(handle.data).toEqual([1, 2]);
+    await expect(mock.endpoint('missing')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await handle.remove();
+    expect((await fetch(handle.url)).status).toBe(404);
+  });
+
+  it('reset() removes endpoints and recorded requests', async () => {
+    const mock = await start();
+    const hook = await mock.add({ name: 'hook', data: 1 });
+    await fetch(hook.url);
+    await mock.reset();
+    expect((await mock.list()).endpoints).toEqual([]);
+    expect(await hook.requests()).toEqual([]);
+  });
+
+  it('close() frees the port, is idempotent, and later calls fail with SERVER_CLOSED', async () => {
+    const mock = await createMockServer();
+    await mock.add({ name: 'a', data: 1 });
+    expect(await isListening(mock.port)).toBe(true);
+    const first = mock.close();
+    expect(mock.close()).toBe(first);
+    await first;
+    await mock.close();
+    expect(await isListening(mock.port)).toBe(false);
+    expect(await canBind(mock.port)).toBe(true);
+
+    const error = await mock.get('a').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).cause).toBeInstanceOf(MockServerError);
+    expect(((error as ConnectionError).cause as MockServerError).code).toBe('SERVER_CLOSED');
+  });
+
+  it('close() does not wait for keep-alive sockets, delayed answers or pending long-polls', async () => {
+    const mock = await createMockServer();
+    const slow = await mock.add({ name: 'slow', data: 1, delay: 30_000 });
+    // A keep-alive connection that stays idle after its request…
+    expect((await fetch(`${mock.url}/api/health`, { headers: { connection: 'keep-alive' } })).ok).toBe(true);
+    // …a request that would be answered only after 30 s…
+    const pendingRead = fetch(slow.url).then(
+      () => 'answered',
+      () => 'dropped',
+    );
+    await slow.waitForRequests();
+    // …and a long-poll that would wait 30 s.
+    const pendingWait = mock.waitForRequests('never', { timeout: 30_000 }).catch((e: unknown) => e);
+
+    const started = Date.now();
+    await mock.close();
+    // The bound is the behaviour: without dropping connections close() takes 30 s.
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(await pendingRead).toBe('dropped');
+    expect(await pendingWait).toBeInstanceOf(ConnectionError);
+  });
+
+  it('is disposed by `await using`', async () => {
+    let port = 0;
+    {
+      await using mock = await createMockServer();
+      port = mock.port;
+      expect(await isListening(port)).toBe(true);
+    }
+    expect(await isListening(port)).toBe(false);
+  });
+
+  it("store: 'level' keeps endpoints in LevelDB in a temporary directory that close() removes", async () => {
+    const mock = await createMockServer({ store: 'level' });
+    try {
+      expect(mock.dir).toBeDefined();
+      await mock.add({ name: 'durable', data: { kept: true } });
+      expect(await mock.health()).toMatchObject({ store: 'level' });
+      expect(await readdir(mock.dir!)).toContain('CURRENT');
+      expect(await (await fetch(mock.endpointUrl('durable'))).json()).toEqual({ kept: true });
+    } finally {
+      await mock.close();
+    }
+    expect(existsSync(mock.dir!)).toBe(false);
+  });
+
+  it("store: 'level' with a dir keeps the directory, and a later instance reads it back", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mockpoint-plugin-test-'));
+    try {
+      const first = await createMockServer({ store: 'level', dir });
+      await first.add({ name: 'durable', data: 'still here' });
+      await first.close();
+      expect(existsSync(dir)).toBe(true);
+
+      await using second = await createMockServer({ store: 'level', dir });
+      expect(await second.get('durable')).toMatchObject({ data: 'still here' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

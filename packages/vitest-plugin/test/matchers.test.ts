@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMockServer, type MockEndpoint, type MockServer, mockpointMatchers } from '../src/index.js';
+
+expect.extend(mockpointMatchers);
+
+describe('request matchers', () => {
+  let mock: MockServer;
+  let hook: MockEndpoint<{ ok: boolean }>;
+  let silent: MockEndpoint<null>;
+
+  beforeAll(async () => {
+    mock = await createMockServer();
+    hook = await mock.add({ name: 'hook', data: { ok: true } });
+    silent = await mock.add({ name: 'silent', data: null });
+    await fetch(`${hook.url}?page=2&tag=a&tag=b`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'X-Signature': 'sha256=abc' },
+      body: JSON.stringify({ event: 'created', id: 1 }),
+    });
+    await fetch(hook.url, { method: 'PUT', body: 'plain text' });
+  });
+  afterAll(() => mock.close());
+
+  it('toHaveBeenRequested passes with requests and fails, saying so, without', async () => {
+    await expect(hook).toHaveBeenRequested();
+    await expect(silent).not.toHaveBeenRequested();
+    await expect(expect(silent).toHaveBeenRequested()).rejects.toThrow(
+      'expected endpoint "silent" to have been requested, but it received no requests',
+    );
+    await expect(expect(hook).not.toHaveBeenRequested()).rejects.toThrow(/POST \/endpoint\/hook\?page=2&tag=a&tag=b/);
+  });
+
+  it('toHaveBeenRequestedTimes counts exactly and lists what was received', async () => {
+    await expect(hook).toHaveBeenRequestedTimes(2);
+    await expect(silent).toHaveBeenRequestedTimes(0);
+    await expect(hook).not.toHaveBeenRequestedTimes(1);
+    const failure = await expect(hook)
+      .toHaveBeenRequestedTimes(3)
+      .catch((e: Error) => e.message);
+    expect(failure).toContain('expected endpoint "hook" to have been requested 3 times, received 2 requests:');
+    expect(failure).toContain('1. POST /endpoint/hook?page=2&tag=a&tag=b');
+    expect(failure).toContain('body: {"event":"created","id":1}');
+    expect(failure).toContain('2. PUT /endpoint/hook');
+    expect(failure).toContain('body: plain text');
+    await expect(expect(hook).toHaveBeenRequestedTimes(-1)).rejects.toThrow(TypeError);
+  });
+
+  it('toHaveBeenRequestedWith matches method, JSON body, headers and query of any request', async () => {
+    await expect(hook).toHaveBeenRequestedWith({ method: 'post' });
+    await expect(hook).toHaveBeenRequestedWith({ body: { event: 'created', id: 1 } });
+    await expect(hook).toHaveBeenRequestedWith({ body: expect.objectContaining({ event: 'created' }) });
+    await expect(hook).toHaveBeenRequestedWith({ method: 'PUT', body: 'plain text' });
+    await expect(hook).toHaveBeenRequestedWith({ body: '{"event":"created","id":1}' });
+    await expect(hook).toHaveBeenRequestedWith({ headers: { 'x-signature': 'sha256=abc' } });
+    await expect(hook).toHaveBeenRequestedWith({ headers: { 'X-Signature': expect.stringMatching(/^sha256=/) } });
+    await expect(hook).toHaveBeenRequestedWith({ query: { page: '2', tag: ['a', 'b'] } });
+    // Every field must hold for the same request.
+    await expect(hook).not.toHaveBeenRequestedWith({ method: 'PUT', body: { event: 'created', id: 1 } });
+    await expect(hook).not.toHaveBeenRequestedWith({ body: { event: 'created' } });
+    await expect(hook).not.toHaveBeenRequestedWith({ query: { page: '3' } });
+  });
+
+  it('toHaveBeenRequestedWith shows the received requests and the asked-for headers on failure', async () => {
+    const failure = await expect(hook)
+      .toHaveBeenRequestedWith({ method: 'DELETE', headers: { 'X-Signature': 'sha256=zzz' } })
+      .catch((e: Error) => e.message);
+    expect(failure).toContain('expected endpoint "hook" to have been requested with');
+    expect(failure).toContain('{"headers": {"X-Signature": "sha256=zzz"}, "method": "DELETE"}');
+    expect(failure).toContain('but none matched;\nreceived 2 requests:');
+    expect(failure).toContain('1. POST /endpoint/hook');
+    expect(failure).toContain('headers: x-signature: "sha256=abc"');
+    expect(failure).toContain('headers: x-signature: null');
+
+    const negated = await expect(hook)
+      .not.toHaveBeenRequestedWith({ method: 'PUT' })
+      .catch((e: Error) => e.message);
+    expect(negated).toContain('but request 2 matched');
+  });
+
+  it('reject what is not an endpoint handle with NOT_AN_ENDPOINT', async () => {
+    await expect(expect('hook' as never).toHaveBeenRequested()).rejects.toMatchObject({ code: 'NOT_AN_ENDPOINT' });
+  });
+});

@@ -1,0 +1,60 @@
+// Type tests, checked by `tsc -b` (pnpm typecheck); never executed.
+import { expectTypeOf, inject } from 'vitest';
+import {
+  createMockServer,
+  expect,
+  type MockEndpoint,
+  type MockpointProvided,
+  type MockServer,
+  test,
+} from '../src/index.js';
+
+interface User {
+  id: number;
+  name: string;
+}
+
+test('add<T>() types the endpoint data', async () => {
+  await using mock = await createMockServer();
+
+  const users = await mock.add<User[]>({ name: 'users', data: [{ id: 1, name: 'Ada' }] });
+  expectTypeOf(users).toEqualTypeOf<MockEndpoint<User[]>>();
+  expectTypeOf(users.data).toEqualTypeOf<User[]>();
+  expectTypeOf(users.url).toBeString();
+  expectTypeOf(users.statusCode).toBeNumber();
+
+  // Inferred from the data when no type argument is given.
+  const flags = await mock.add({ name: 'flags', data: { beta: true } });
+  expectTypeOf(flags.data).toEqualTypeOf<{ beta: boolean }>();
+
+  // @ts-expect-error the data must match T
+  await mock.add<User>({ name: 'user', data: { id: 'one', name: 'Ada' } });
+  // @ts-expect-error replace() keeps the endpoint's data type
+  await users.replace({ data: 'not users' });
+  expectTypeOf(await users.replace({ data: [], statusCode: 500 })).toEqualTypeOf<MockEndpoint<User[]>>();
+
+  const [request] = await users.waitForRequests({ count: 1, timeout: 1000 });
+  expectTypeOf(request!.method).toBeString();
+  expectTypeOf(request!.json).toBeUnknown();
+});
+
+declare const hook: MockEndpoint<unknown>;
+
+test('the matchers take endpoint handles and return promises', async () => {
+  expectTypeOf(expect(hook).toHaveBeenRequested()).toEqualTypeOf<Promise<void>>();
+  expectTypeOf(expect(hook).not.toHaveBeenRequestedTimes(2)).toEqualTypeOf<Promise<void>>();
+  await expect(hook).toHaveBeenRequestedWith({ method: 'POST', body: expect.objectContaining({ id: 1 }) });
+  // @ts-expect-error only endpoint handles have requests
+  await expect(42).toHaveBeenRequested();
+  // @ts-expect-error an unknown field
+  await expect(hook).toHaveBeenRequestedWith({ status: 200 });
+});
+
+test('inject("mockpoint") is typed', () => {
+  expectTypeOf(inject('mockpoint')).toEqualTypeOf<MockpointProvided>();
+  expectTypeOf(inject('mockpoint').url).toBeString();
+});
+
+test('the fixture context has `mock`', ({ mock }) => {
+  expectTypeOf(mock).toEqualTypeOf<MockServer>();
+});

@@ -1,0 +1,52 @@
+/**
+ * The plugin, fixture and matchers inside a real Vitest: each case runs the
+ * repository's Vitest on a fixture project (test/fixtures/*) in a child process.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FIXTURES, runVitest } from './run-vitest.js';
+
+describe('Vitest integration (child Vitest on fixture projects)', { timeout: 90_000 }, () => {
+  let sync: string;
+  beforeEach(async () => {
+    sync = await mkdtemp(join(tmpdir(), 'mockpoint-sync-'));
+  });
+  afterEach(async () => {
+    await rm(sync, { recursive: true, force: true });
+  });
+
+  it('per suite: two files running at once each add "shared" on their own instance', async () => {
+    const run = await runVitest(join(FIXTURES, 'per-suite'), { MOCKPOINT_SYNC_DIR: sync });
+    expect(run.output).toMatch(/Test Files\s+2 passed \(2\)/);
+    expect(run.code, run.output).toBe(0);
+    const urls = await Promise.all(
+      ['fixture-file.url', 'use-mock-server.url'].map((f) => readFile(join(sync, f), 'utf8')),
+    );
+    expect(urls[0]).not.toBe(urls[1]);
+  });
+
+  it('per run: the global setup provides one instance to every file and closes it at the end', async () => {
+    const run = await runVitest(join(FIXTURES, 'global-setup'), { MOCKPOINT_SYNC_DIR: sync });
+    expect(run.output).toMatch(/Test Files\s+2 passed \(2\)/);
+    expect(run.code, run.output).toBe(0);
+    const [first, second] = await Promise.all(['first.url', 'second.url'].map((f) => readFile(join(sync, f), 'utf8')));
+    expect(first).toBe(second);
+    // The teardown closed it when Vitest finished.
+    await expect(fetch(`${first}/api/health`)).rejects.toThrow();
+  });
+
+  it('a failing matcher reports the requests the endpoint received', async () => {
+    const run = await runVitest(join(FIXTURES, 'failing-matcher'));
+    expect(run.code).toBe(1);
+    expect(run.output).toMatch(/Tests\s+1 failed \| 1 passed \(2\)/);
+    expect(run.output).toContain(
+      'expected endpoint "hook" to have been requested with {"body": {"event": "created", "id": 8}, "method": "PUT"}, but none matched;',
+    );
+    expect(run.output).toContain('received 2 requests:');
+    expect(run.output).toContain('1. POST /endpoint/hook?attempt=1');
+    expect(run.output).toContain('body: {"event":"created","id":7}');
+    expect(run.output).toContain('2. DELETE /endpoint/hook');
+  });
+});
