@@ -4,10 +4,10 @@
  *
  * @module
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from '@mockpoint/core';
+import { createNodeListener } from '@mockpoint/core/node';
 import { connectMockServer, type MockServerClient } from './connect.js';
 import { MockServerError } from './errors.js';
 import { type MockStoreKind, openStore } from './open-store.js';
@@ -80,7 +80,7 @@ export async function createMockServer(options: CreateMockServerOptions = {}): P
     onUnexpectedError: (error) => console.error('mockpoint: unexpected error:', error),
   });
   // overrideGlobalObjects: false — a test library must not swap the test's own Request/Response.
-  const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
+  const server = createServer(createNodeListener(app, { overrideGlobalObjects: false }));
   let address: AddressInfo;
   try {
     address = await listen(server, host);

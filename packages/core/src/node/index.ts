@@ -25,6 +25,16 @@ function flatHeaders(req: IncomingMessage): Record<string, string> {
   return { ...headers };
 }
 
+/** Options for {@link createNodeListener}. */
+export interface NodeListenerOptions {
+  /**
+   * Let `@hono/node-server` replace the global `Request`/`Response` with its faster
+   * ones. Right for a daemon; a library running inside someone's tests passes `false`.
+   * @default true
+   */
+  overrideGlobalObjects?: boolean;
+}
+
 /**
  * A `node:http` listener for `app`. A bodiless GET of `/endpoint/{name}` whose
  * answer is cached and has no delay is served straight from the cache: the same
@@ -32,8 +42,8 @@ function flatHeaders(req: IncomingMessage): Record<string, string> {
  * Fetch-API objects. Everything else goes through the Hono app.
  * @example http.createServer(createNodeListener(createApp())).listen(0)
  */
-export function createNodeListener(app: MockpointApp): RequestListener {
-  const fallback = getRequestListener(app.fetch);
+export function createNodeListener(app: MockpointApp, options: NodeListenerOptions = {}): RequestListener {
+  const fallback = getRequestListener(app.fetch, { overrideGlobalObjects: options.overrideGlobalObjects ?? true });
   const { endpoints, journal } = app.mockpoint;
 
   return (req: IncomingMessage, res: ServerResponse) => {
