@@ -1,0 +1,160 @@
+/**
+ * The page's view of the mockpoint HTTP API. Every URL is resolved against the
+ * page's own location (`document.baseURI`), so the page works behind a reverse
+ * proxy that serves it under a path prefix such as `/mock/`.
+ *
+ * @module
+ */
+
+/** A stored endpoint (the four fields of the record). */
+export interface EndpointRecord {
+  name: string;
+  data: unknown;
+  statusCode: number;
+  delay: number;
+}
+
+/** One request received at `/endpoint/{name}`. */
+export interface JournalEntry {
+  id: number;
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  headers: Record<string, string>;
+  body: string;
+  bodyTruncated: boolean;
+  json?: unknown;
+  receivedAt: string;
+  statusCode: number;
+}
+
+/** One page of the journal. */
+export interface JournalPage {
+  requests: JournalEntry[];
+  complete: boolean;
+}
+
+/** One page of the endpoint list. */
+export interface ListPage {
+  endpoints: EndpointRecord[];
+  next: string | null;
+}
+
+/** `GET /api/health`. */
+export interface Health {
+  status: 'ok';
+  version: string;
+  store: string;
+}
+
+/** An error answer from the API (`{ success: false, error: { code, message } }`) or a network failure. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  /** The server's stable code, or `NETWORK` / `BAD_RESPONSE` for failures on the way. */
+  readonly code: string;
+  readonly status: number;
+  constructor(code: string, message: string, status: number) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+const TOKEN_KEY = 'mockpoint-admin-token';
+
+/** The admin token for writes, kept for this browser tab only. */
+export const adminToken = {
+  get(): string | undefined {
+    try {
+      return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
+    } catch {
+      return undefined;
+    }
+  },
+  set(token: string): void {
+    try {
+      if (token) sessionStorage.setItem(TOKEN_KEY, token);
+      else sessionStorage.removeItem(TOKEN_KEY);
+    } catch {
+      // storage disabled: the token lasts until reload
+    }
+  },
+};
+
+/** An absolute URL for a path relative to the page (no leading slash). */
+export function pageUrl(path: string): string {
+  return new URL(path, document.baseURI).href;
+}
+
+/** The public URL of an endpoint. */
+export function endpointUrl(name: string): string {
+  return pageUrl(`endpoint/${encodeURIComponent(name)}`);
+}
+
+async function call<T>(
+  method: string,
+  path: string,
+  options: { body?: unknown; signal?: AbortSignal } = {},
+): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const token = adminToken.get();
+  if (token && method !== 'GET') headers.authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(pageUrl(path), {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+      cache: 'no-store',
+    });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError('NETWORK', 'Cannot reach the mockpoint server. Is it running?', 0);
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!response.ok) {
+    const error = (parsed as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+    if (error && typeof error.code === 'string' && typeof error.message === 'string') {
+      throw new ApiError(error.code, error.message, response.status);
+    }
+    throw new ApiError(
+      'BAD_RESPONSE',
+      `The server answered ${response.status} ${response.statusText}.`,
+      response.status,
+    );
+  }
+  return parsed as T;
+}
+
+const named = (name: string) => `api/endpoints/${encodeURIComponent(name)}`;
+
+/** The API calls the page makes. */
+export const api = {
+  health: () => call<Health>('GET', 'api/health'),
+  list: (options: { limit: number; after?: string | null }) =>
+    call<ListPage>(
+      'GET',
+      `api/endpoints?limit=${options.limit}${options.after ? `&after=${encodeURIComponent(options.after)}` : ''}`,
+    ),
+  get: (name: string) => call<EndpointRecord>('GET', named(name)),
+  /** Creates; fails with `NAME_TAKEN` when the name exists (the seed's `PUT /api/endpoint/add`). */
+  create: (record: EndpointRecord) => call<EndpointRecord>('PUT', 'api/endpoint/add', { body: record }),
+  /** Replaces (or creates) the endpoint at `name`. */
+  replace: (name: string, definition: Omit<EndpointRecord, 'name'>) =>
+    call<EndpointRecord>('PUT', named(name), { body: definition }),
+  remove: (name: string) => call<void>('DELETE', named(name)),
+  requests: (name: string, options: { wait?: number; count?: number; signal?: AbortSignal } = {}) => {
+    const query = options.wait ? `?wait=${options.wait}&count=${options.count ?? 1}` : '';
+    return call<JournalPage>('GET', `${named(name)}/requests${query}`, { signal: options.signal });
+  },
+  clearRequests: (name: string) => call<void>('DELETE', `${named(name)}/requests`),
+};

@@ -1,0 +1,86 @@
+/**
+ * A tiny DOM builder: `h('button', { type: 'button', onclick }, 'Save')`.
+ * Text is always set as text (never parsed as HTML).
+ *
+ * @module
+ */
+
+type Child = Node | string | number | false | null | undefined | Child[];
+type Props = Record<string, unknown> & { class?: string; dataset?: Record<string, string> };
+
+function append(parent: Node, child: Child): void {
+  if (child === null || child === undefined || child === false) return;
+  if (Array.isArray(child)) {
+    for (const c of child) append(parent, c);
+  } else {
+    parent.appendChild(typeof child === 'object' ? child : document.createTextNode(String(child)));
+  }
+}
+
+/**
+ * Creates an element. Props starting with `on` become listeners; names with a dash
+ * (`aria-*`), `for` and `role` are attributes (skipped when `false`); others are properties.
+ */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Props | null = null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (key === 'class') el.className = String(value);
+    else if (key === 'dataset') Object.assign(el.dataset, value);
+    else if (key.startsWith('on') && typeof value === 'function') {
+      el.addEventListener(key.slice(2), value as EventListener);
+    } else if (key.includes('-') || key === 'for' || key === 'role') {
+      if (value !== false) el.setAttribute(key, value === true ? '' : String(value));
+    } else (el as unknown as Record<string, unknown>)[key] = value;
+  }
+  for (const child of children) append(el, child);
+  return el;
+}
+
+/** Replaces the children of `el`. */
+export function replaceChildren(el: Element, ...children: Child[]): void {
+  el.replaceChildren();
+  for (const child of children) append(el, child);
+}
+
+/** Announces a short message to assistive technology and shows it briefly. */
+export function toast(message: string, kind: 'ok' | 'error' = 'ok'): void {
+  const region = document.getElementById('toast');
+  if (!region) return;
+  const item = h('div', { class: `toast toast-${kind}` }, message);
+  region.appendChild(item);
+  setTimeout(() => item.remove(), kind === 'error' ? 6000 : 2500);
+}
+
+/** Copies text to the clipboard, falling back to a selection where the Clipboard API is unavailable (plain HTTP). */
+export async function copyText(text: string): Promise<boolean> {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    // fall through to the selection fallback
+  }
+  const area = h('textarea', { value: text, readOnly: true, class: 'offscreen', 'aria-hidden': 'true' });
+  document.body.appendChild(area);
+  area.select();
+  let ok = false;
+  try {
+    ok = document.execCommand('copy');
+  } catch {
+    ok = false;
+  }
+  area.remove();
+  return ok;
+}
+
+/** Formats an ISO time as local `HH:MM:SS`. */
+export function formatTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString(undefined, { hour12: false });
+}

@@ -1,0 +1,363 @@
+/**
+ * The endpoint form, for creating (`PUT api/endpoint/add`, fails on a taken
+ * name) and for editing (`PUT api/endpoints/{name}`, replaces). Fields are
+ * checked as the user types with the server's rules; the server's own errors
+ * are shown next to the field they concern.
+ *
+ * @module
+ */
+import { ApiError, adminToken, api, type EndpointRecord, endpointUrl } from './api.js';
+import { h } from './dom.js';
+import { report } from './report.js';
+import {
+  checkInteger,
+  checkName,
+  DELAY_RANGE,
+  formatBytes,
+  type JsonResult,
+  type Problem,
+  parseJson,
+  STATUS_RANGE,
+} from './validate.js';
+
+/** Options for {@link endpointForm}. */
+export interface EndpointFormOptions {
+  mode: 'create' | 'edit';
+  /** The record being edited (edit mode). */
+  initial?: EndpointRecord;
+  onSaved(record: EndpointRecord, created: boolean): void;
+  onCancel?(): void;
+}
+
+type FieldKey = 'name' | 'data' | 'status' | 'delay';
+
+/** Which field a server error code belongs to. */
+const FIELD_OF_CODE: Record<string, FieldKey> = {
+  INVALID_NAME: 'name',
+  NAME_TAKEN: 'name',
+  INVALID_JSON: 'data',
+  MISSING_DATA: 'data',
+  INVALID_BODY: 'data',
+  BODY_TOO_LARGE: 'data',
+  INVALID_STATUS_CODE: 'status',
+  INVALID_DELAY: 'delay',
+};
+
+const COMMON_STATUSES: [number, string][] = [
+  [200, 'OK'],
+  [201, 'Created'],
+  [202, 'Accepted'],
+  [204, 'No Content'],
+  [301, 'Moved Permanently'],
+  [302, 'Found'],
+  [304, 'Not Modified'],
+  [400, 'Bad Request'],
+  [401, 'Unauthorized'],
+  [403, 'Forbidden'],
+  [404, 'Not Found'],
+  [409, 'Conflict'],
+  [422, 'Unprocessable Content'],
+  [429, 'Too Many Requests'],
+  [500, 'Internal Server Error'],
+  [502, 'Bad Gateway'],
+  [503, 'Service Unavailable'],
+  [504, 'Gateway Timeout'],
+];
+
+interface Field {
+  wrap: HTMLElement;
+  control: HTMLInputElement | HTMLTextAreaElement;
+  show(problem: Problem | Node): void;
+}
+
+function makeField(
+  id: string,
+  label: string,
+  control: HTMLInputElement | HTMLTextAreaElement,
+  hint?: Node | string,
+  extra?: Node,
+): Field {
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  control.id = id;
+  control.setAttribute('aria-describedby', hint ? `${hintId} ${errorId}` : errorId);
+  const error = h('p', { class: 'field-error', id: errorId });
+  const wrap = h(
+    'div',
+    { class: 'field', dataset: { field: id } },
+    h('label', { for: id }, label),
+    control,
+    hint ? h('p', { class: 'hint', id: hintId }, hint) : null,
+    error,
+    extra,
+  );
+  return {
+    wrap,
+    control,
+    show(problem) {
+      error.replaceChildren(problem ?? '');
+      control.setAttribute('aria-invalid', problem ? 'true' : 'false');
+      wrap.classList.toggle('invalid', Boolean(problem));
+    },
+  };
+}
+
+function describeJson(value: unknown, text: string): string {
+  const size = formatBytes(new TextEncoder().encode(text).byteLength);
+  if (Array.isArray(value)) return `Valid JSON: array of ${value.length} item${value.length === 1 ? '' : 's'}, ${size}`;
+  if (value !== null && typeof value === 'object') {
+    const n = Object.keys(value).length;
+    return `Valid JSON: object with ${n} key${n === 1 ? '' : 's'}, ${size}`;
+  }
+  return `Valid JSON: ${value === null ? 'null' : typeof value}, ${size}`;
+}
+
+/** Builds the form. */
+export function endpointForm(options: EndpointFormOptions): HTMLFormElement {
+  const editing = options.mode === 'edit';
+  const prefix = editing ? 'edit' : 'new';
+  const initial = options.initial;
+
+  const nameInput = h('input', {
+    type: 'text',
+    name: 'name',
+    autocomplete: 'off',
+    spellcheck: false,
+    autocapitalize: 'off',
+    readOnly: editing,
+    value: initial?.name ?? '',
+    placeholder: 'e.g. payment-webhook',
+  });
+  const urlPreview = h('code', { class: 'url-preview' });
+  const name = makeField(
+    `${prefix}-name`,
+    'Name',
+    nameInput,
+    editing ? 'The name cannot change; create a new endpoint for a new name.' : 'Letters, digits, _ and -, up to 64.',
+    h('p', { class: 'preview' }, 'Answers at ', urlPreview),
+  );
+
+  const dataInput = h('textarea', {
+    name: 'data',
+    rows: 9,
+    spellcheck: false,
+    autocapitalize: 'off',
+    value: initial ? JSON.stringify(initial.data, null, 2) : '{\n  "ok": true\n}',
+    class: 'code',
+  });
+  const jsonStatus = h('span', { class: 'json-status', 'aria-live': 'polite' });
+  const formatButton = h('button', { type: 'button', class: 'btn btn-small' }, 'Format');
+  const data = makeField(
+    `${prefix}-data`,
+    'Response body (JSON)',
+    dataInput,
+    undefined,
+    h('div', { class: 'json-tools' }, jsonStatus, formatButton),
+  );
+
+  const statusList = h(
+    'datalist',
+    { id: `${prefix}-status-list` },
+    COMMON_STATUSES.map(([code, text]) => h('option', { value: String(code) }, `${code} ${text}`)),
+  );
+  const statusInput = h('input', {
+    type: 'text',
+    name: 'statusCode',
+    inputMode: 'numeric',
+    autocomplete: 'off',
+    value: String(initial?.statusCode ?? 200),
+  });
+  statusInput.setAttribute('list', statusList.id);
+  const status = makeField(`${prefix}-status`, 'Status code', statusInput, '200-599');
+
+  const delayInput = h('input', {
+    type: 'text',
+    name: 'delay',
+    inputMode: 'numeric',
+    autocomplete: 'off',
+    value: String(initial?.delay ?? 0),
+  });
+  const delay = makeField(`${prefix}-delay`, 'Delay (ms)', delayInput, 'Wait before answering');
+
+  const fields: Record<FieldKey, Field> = { name, data, status, delay };
+  const formError = h('div', { class: 'form-error', role: 'alert' });
+  const submit = h(
+    'button',
+    { type: 'submit', class: 'btn btn-primary' },
+    editing ? 'Save changes' : 'Create endpoint',
+  );
+  const cancel = options.onCancel
+    ? h('button', { type: 'button', class: 'btn', onclick: () => options.onCancel?.() }, 'Cancel')
+    : null;
+
+  const form = h(
+    'form',
+    {
+      class: 'endpoint-form',
+      noValidate: true,
+      'aria-label': editing ? `Edit ${initial?.name}` : 'Create an endpoint',
+    },
+    h('div', { class: 'field-row' }, name.wrap),
+    data.wrap,
+    h('div', { class: 'field-row two' }, status.wrap, delay.wrap),
+    statusList,
+    formError,
+    h(
+      'div',
+      { class: 'form-actions' },
+      submit,
+      cancel,
+      h('span', { class: 'hint kbd-hint' }, h('kbd', null, 'Ctrl'), '+', h('kbd', null, 'Enter'), ' saves'),
+    ),
+  );
+
+  // --- checks as the user types ---
+  const checkNameField = (required: boolean) => {
+    const problem = editing ? undefined : checkName(nameInput.value, required);
+    name.show(problem);
+    urlPreview.textContent = nameInput.value && !problem ? endpointUrl(nameInput.value) : `${endpointUrl('')}{name}`;
+    return problem;
+  };
+  let lastJson: JsonResult = parseJson(dataInput.value);
+  const checkDataField = () => {
+    lastJson = parseJson(dataInput.value);
+    data.show(lastJson.ok ? undefined : lastJson.message);
+    jsonStatus.textContent = lastJson.ok ? describeJson(lastJson.value, dataInput.value) : '';
+    return lastJson.ok ? undefined : lastJson.message;
+  };
+  const checkStatusField = (required: boolean) => {
+    const problem =
+      statusInput.value === '' && !required ? undefined : checkInteger(statusInput.value, STATUS_RANGE).problem;
+    status.show(problem);
+    return problem;
+  };
+  const checkDelayField = (required: boolean) => {
+    const problem =
+      delayInput.value === '' && !required ? undefined : checkInteger(delayInput.value, DELAY_RANGE).problem;
+    delay.show(problem);
+    return problem;
+  };
+
+  // Checked on input only: a server's answer (e.g. "name taken") stays until the field is edited.
+  let jsonTimer: ReturnType<typeof setTimeout> | undefined;
+  const flushJson = () => {
+    if (jsonTimer === undefined) return;
+    clearTimeout(jsonTimer);
+    jsonTimer = undefined;
+    checkDataField();
+  };
+  nameInput.addEventListener('input', () => checkNameField(false));
+  dataInput.addEventListener('input', () => {
+    clearTimeout(jsonTimer);
+    // Large documents are checked after a short pause, small ones at once.
+    jsonTimer = setTimeout(flushJson, dataInput.value.length > 200_000 ? 250 : 0);
+  });
+  dataInput.addEventListener('blur', flushJson);
+  statusInput.addEventListener('input', () => checkStatusField(false));
+  delayInput.addEventListener('input', () => checkDelayField(false));
+  formatButton.addEventListener('click', () => {
+    const result = parseJson(dataInput.value);
+    if (result.ok) dataInput.value = JSON.stringify(result.value, null, 2);
+    checkDataField();
+    dataInput.focus();
+  });
+  form.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
+  checkNameField(false);
+  checkDataField();
+
+  const showTokenPrompt = (message: string) => {
+    const input = h('input', { type: 'password', id: `${prefix}-token`, autocomplete: 'off', class: 'token-input' });
+    const use = h('button', { type: 'button', class: 'btn btn-small' }, 'Use token and retry');
+    use.addEventListener('click', () => {
+      adminToken.set(input.value.trim());
+      form.requestSubmit();
+    });
+    formError.replaceChildren(
+      h('p', null, message),
+      h('div', { class: 'token-row' }, h('label', { for: input.id }, 'Admin token'), input, use),
+    );
+    input.focus();
+  };
+
+  let busy = false;
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (busy) return;
+    formError.replaceChildren();
+    const problems: [FieldKey, Problem][] = [
+      ['name', checkNameField(true)],
+      ['data', checkDataField()],
+      ['status', checkStatusField(true)],
+      ['delay', checkDelayField(true)],
+    ];
+    const first = problems.find(([, problem]) => problem);
+    if (first || !lastJson.ok) {
+      fields[first?.[0] ?? 'data'].control.focus();
+      return;
+    }
+    const record: EndpointRecord = {
+      name: nameInput.value,
+      data: lastJson.value,
+      statusCode: Number(statusInput.value.trim()),
+      delay: Number(delayInput.value.trim()),
+    };
+    busy = true;
+    submit.disabled = true;
+    const label = submit.textContent;
+    submit.textContent = editing ? 'Saving…' : 'Creating…';
+    try {
+      if (editing) {
+        const { name: n, ...definition } = record;
+        options.onSaved(await api.replace(n, definition), false);
+      } else {
+        options.onSaved(await api.create(record), true);
+      }
+    } catch (error) {
+      if (!(error instanceof ApiError)) {
+        report(error);
+        formError.textContent = `Something went wrong: ${(error as Error).message}`;
+      } else if (error.code === 'UNAUTHORIZED') {
+        showTokenPrompt(
+          adminToken.get()
+            ? 'The admin token was refused. Enter the server’s ADMIN_TOKEN:'
+            : 'This server needs its admin token for changes. Enter the server’s ADMIN_TOKEN:',
+        );
+      } else {
+        const key = FIELD_OF_CODE[error.code];
+        if (key === undefined) {
+          formError.textContent = error.message;
+        } else {
+          fields[key].show(messageFor(error, record.name));
+          fields[key].control.focus();
+        }
+      }
+    } finally {
+      busy = false;
+      submit.disabled = false;
+      submit.textContent = label;
+    }
+  });
+  return form;
+}
+
+function messageFor(error: ApiError, name: string): Node | string {
+  switch (error.code) {
+    case 'NAME_TAKEN':
+      return h(
+        'span',
+        null,
+        `An endpoint named “${name}” already exists. Choose another name, or `,
+        h('a', { href: `#/e/${encodeURIComponent(name)}` }, 'open it'),
+        ' to edit it.',
+      );
+    case 'BODY_TOO_LARGE':
+      return `Too large for the server: ${error.message}`;
+    default:
+      return error.message.charAt(0).toUpperCase() + error.message.slice(1);
+  }
+}

@@ -1,0 +1,260 @@
+/**
+ * Shared parts of the web page tests: the built page, a real daemon
+ * (in-process `startServer` on 127.0.0.1 port 0, memory store), Debian's
+ * Chromium driven by playwright-core, a path-prefix proxy and a fake Sentry
+ * collector. Everything listens on 127.0.0.1 only.
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { type RunningServer, type StartServerOptions, startServer } from '../src/start-server.js';
+
+/** The built page (`pnpm build` → `scripts/build-web.mjs`). */
+export const WEB_ROOT = fileURLToPath(new URL('../dist/web/', import.meta.url));
+/** Debian's Chromium; never downloaded by these tests. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Screenshots go here (gitignored) for a person to look at. */
+export const ARTIFACTS_DIR = fileURLToPath(new URL('../../../test-artifacts/web/', import.meta.url));
+
+/** Throws a clear error when the page has not been built. */
+export function assertWebBuilt(): void {
+  if (!existsSync(`${WEB_ROOT}index.html`)) {
+    throw new Error(`${WEB_ROOT}index.html is missing: run \`pnpm build\` first (these tests serve the built page)`);
+  }
+}
+
+/** Throws a clear error when Chromium is missing: the browser tests fail, never skip. */
+export function assertChromium(): void {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM_PATH}: install it with \`apt-get install chromium\` (or set CHROMIUM_PATH). ` +
+        'The web page tests drive a real browser and never download one.',
+    );
+  }
+}
+
+/** Starts a daemon serving the built page, in memory, on 127.0.0.1 and a free port. */
+export async function startWebDaemon(options: StartServerOptions = {}): Promise<RunningServer> {
+  assertWebBuilt();
+  return startServer({ port: 0, host: '127.0.0.1', memory: true, webRoot: WEB_ROOT, shutdownGraceMs: 100, ...options });
+}
+
+/** Launches headless Chromium. */
+export async function launchBrowser(): Promise<Browser> {
+  assertChromium();
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--disable-gpu', '--disable-quic'] });
+}
+
+/** A page plus every problem it reported (uncaught errors, console errors) and every URL it requested. */
+export interface WatchedPage {
+  page: Page;
+  problems: string[];
+  requests: string[];
+}
+
+/** Opens a page in a fresh context that records its errors and requests. */
+export async function openPage(
+  browser: Browser,
+  options: { width?: number; height?: number; clipboard?: boolean } = {},
+): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 860 },
+    deviceScaleFactor: 1,
+    colorScheme: 'light',
+    reducedMotion: 'reduce',
+  });
+  if (options.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const requests: string[] = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    // The browser logs every answer >= 400 (the API's 404/409/413 are expected); bad static answers are caught below.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource: the server responded')) {
+      problems.push(`console: ${message.text()}`);
+    }
+  });
+  page.on('request', (request) => requests.push(request.url()));
+  page.on('requestfailed', (request) => {
+    if (!request.url().includes('/api/')) problems.push(`request failed: ${request.url()}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400 && !/\/(api|endpoint)\//.test(response.url())) {
+      problems.push(`HTTP ${response.status()}: ${response.url()}`);
+    }
+  });
+  return { page, problems, requests };
+}
+
+/** Saves a screenshot under test-artifacts/web/. */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<string> {
+  await mkdir(ARTIFACTS_DIR, { recursive: true });
+  const path = `${ARTIFACTS_DIR}${name}.png`;
+  await page.screenshot({ path, fullPage, animations: 'disabled' });
+  return path;
+}
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+}
+
+/** A running path-prefix proxy. */
+export interface PrefixProxy {
+  /** The page's URL through the proxy, e.g. `http://127.0.0.1:40000/mock/`. */
+  url: string;
+  /** Every path the proxy was asked for. */
+  paths: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A small reverse proxy: `/mock/<rest>` is forwarded to `<target>/<rest>`,
+ * `/mock` is redirected to `/mock/` (as a real proxy must be configured to do),
+ * anything else is 404 — so an absolute URL in the page would break.
+ */
+export async function startPrefixProxy(target: string, prefix = '/mock'): Promise<PrefixProxy> {
+  const upstream = new URL(target);
+  const paths: string[] = [];
+  const server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    paths.push(path);
+    if (path === prefix || path.startsWith(`${prefix}?`)) {
+      res.writeHead(301, { location: `${prefix}/${path.slice(prefix.length)}` }).end();
+      return;
+    }
+    if (!path.startsWith(`${prefix}/`)) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not behind this proxy');
+      return;
+    }
+    const forward = httpRequest(
+      {
+        hostname: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: path.slice(prefix.length),
+        headers: { ...req.headers, host: upstream.host, 'x-forwarded-prefix': prefix },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on('error', () => {
+      if (!res.headersSent) res.writeHead(502).end();
+      else res.destroy();
+    });
+    // The browser went away (e.g. a long-poll cancelled): drop the upstream request too.
+    res.on('close', () => {
+      if (!res.writableFinished) forward.destroy();
+    });
+    req.pipe(forward);
+  });
+  const port = await listen(server);
+  return { url: `http://127.0.0.1:${port}${prefix}/`, paths, close: () => closeServer(server) };
+}
+
+/** One envelope the fake collector received. */
+export interface ReceivedEnvelope {
+  path: string;
+  /** The raw envelope: header line, then item header and payload lines. */
+  text: string;
+}
+
+/** A fake Sentry collector for browsers (CORS open). */
+export interface BrowserCollector {
+  /** `http://publickey@127.0.0.1:<port>/1`. */
+  dsn: string;
+  envelopes: ReceivedEnvelope[];
+  /** Every request, preflights included. */
+  hits: number;
+  /** The `event` payloads received so far. */
+  events(): Record<string, unknown>[];
+  close(): Promise<void>;
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks);
+  return (request.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
+}
+
+/** Starts a fake Sentry ingest server on 127.0.0.1 that answers every origin. */
+export async function startBrowserCollector(): Promise<BrowserCollector> {
+  const envelopes: ReceivedEnvelope[] = [];
+  const cors = {
+    'access-control-allow-origin': '*',
+    'access-control-allow-headers': '*',
+    'access-control-allow-methods': 'POST, OPTIONS',
+  };
+  const collector: BrowserCollector = {
+    dsn: '',
+    envelopes,
+    hits: 0,
+    events: () =>
+      envelopes.flatMap(({ text }) => {
+        const lines = text.split('\n');
+        const found: Record<string, unknown>[] = [];
+        for (let i = 1; i + 1 < lines.length; i += 2) {
+          const header = JSON.parse(lines[i] as string) as { type?: string };
+          if (header.type === 'event') found.push(JSON.parse(lines[i + 1] as string) as Record<string, unknown>);
+        }
+        return found;
+      }),
+    close: () => closeServer(server),
+  };
+  const server = createServer((request, response) => {
+    collector.hits++;
+    if (request.method === 'OPTIONS') {
+      response.writeHead(204, cors).end();
+      return;
+    }
+    readBody(request).then(
+      (text) => {
+        envelopes.push({ path: request.url ?? '', text });
+        response.writeHead(200, { ...cors, 'content-type': 'application/json' }).end('{}');
+      },
+      () => response.writeHead(400, cors).end(),
+    );
+  });
+  const port = await listen(server);
+  collector.dsn = `http://publickey@127.0.0.1:${port}/1`;
+  return collector;
+}
+
+/** Polls `check` every 50 ms until it returns a value other than `undefined`/`false`, or throws after `timeoutMs`. */
+export async function eventually<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * `expect.poll` with a deadline fit for a loaded 2-core machine (Vitest's default is 1 s).
+ * The deadline bounds a wait for the page; it is not the behaviour under test.
+ */
+export function poll<T>(check: () => T | Promise<T>): ReturnType<typeof expect.poll<T>> {
+  return expect.poll(check, { timeout: 10_000, interval: 50 });
+}

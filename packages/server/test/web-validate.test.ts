@@ -1,0 +1,127 @@
+/**
+ * The page's form checks (pure functions, run in Node): the same name rule as
+ * the server, JSON errors with their line and column, whole-number ranges and
+ * shell quoting for the curl command.
+ */
+import type { JournalEntry as CoreEntry, EndpointRecord as CoreRecord } from '@mockpoint/core';
+import { NAME_PATTERN as SERVER_NAME_PATTERN } from '@mockpoint/core';
+import { describe, expect, test } from 'vitest';
+import type { EndpointRecord, JournalEntry } from '../src/web/api.js';
+import {
+  checkInteger,
+  checkName,
+  lineColumn,
+  locateJsonError,
+  NAME_PATTERN,
+  parseJson,
+  STATUS_RANGE,
+  shellQuote,
+} from '../src/web/validate.js';
+
+// The page's API types stay assignable both ways to the server's (checked by `pnpm typecheck`).
+const toCore = (r: EndpointRecord): CoreRecord => r;
+const fromCore = (r: CoreRecord): EndpointRecord => r;
+const entryToCore = (e: JournalEntry): CoreEntry => e;
+const entryFromCore = (e: CoreEntry): JournalEntry => e;
+void [toCore, fromCore, entryToCore, entryFromCore];
+
+describe('checkName', () => {
+  test('uses exactly the server rule', () => {
+    expect(NAME_PATTERN.source).toBe(SERVER_NAME_PATTERN.source);
+    expect(NAME_PATTERN.flags).toBe(SERVER_NAME_PATTERN.flags);
+    for (const name of ['a', 'A-z_0', 'x'.repeat(64), 'x'.repeat(65), '', 'a b', 'é', 'a/b', '__proto__', 'a.b']) {
+      expect(checkName(name, true) === undefined, name).toBe(SERVER_NAME_PATTERN.test(name));
+    }
+  });
+
+  test('says what is wrong', () => {
+    expect(checkName('', false)).toBeUndefined();
+    expect(checkName('', true)).toBe('Enter a name: it becomes the last part of the URL.');
+    expect(checkName('a b/c/', true)).toBe('Only letters, digits, _ and - are allowed (not space, "/").');
+    expect(checkName('y'.repeat(70), true)).toBe('Too long: 70 characters, at most 64.');
+  });
+});
+
+describe('parseJson', () => {
+  test('accepts every JSON value', () => {
+    for (const text of ['{}', '[]', 'null', '0', '-1.5e3', '"s"', 'true', ' {"a":[1,{"b":null}]} ']) {
+      expect(parseJson(text)).toEqual({ ok: true, value: JSON.parse(text) });
+    }
+  });
+
+  test('points at the first mistake, with line and column', () => {
+    const cases: [string, string][] = [
+      ['', 'Enter a JSON value, e.g. {"ok": true}, [] or null.'],
+      ['{\n  "a": 1,\n  "b": \n}', "Invalid JSON at line 4, column 1: expected a value, found '}'."],
+      ['{"a": 1,}', 'Invalid JSON at line 1, column 9: a trailing comma is not allowed.'],
+      ['[1, 2,]', 'Invalid JSON at line 1, column 7: a trailing comma is not allowed.'],
+      ["{'a': 1}", "Invalid JSON at line 1, column 2: expected a property name in double quotes, found '''."],
+      ["['x']", 'Invalid JSON at line 1, column 2: strings need double quotes, not single quotes.'],
+      ['{"a" 1}', "Invalid JSON at line 1, column 6: expected ':' after the property name, found '1'."],
+      ['{"a": 1', "Invalid JSON at line 1, column 8: expected ',' or '}', found the end of the text."],
+      ['"abc', 'Invalid JSON at line 1, column 5: the string is not closed with ".'],
+      [
+        '"a\nb"',
+        'Invalid JSON at line 1, column 3: a line break or control character inside a string must be escaped (\\n).',
+      ],
+      ['"\\x"', 'Invalid JSON at line 1, column 2: \\x is not a JSON escape.'],
+      ['{} {}', "Invalid JSON at line 1, column 4: unexpected '{' after the end of the value."],
+      ['01', "Invalid JSON at line 1, column 2: unexpected '1' after the end of the value."],
+      ['undefined', "Invalid JSON at line 1, column 1: expected a value, found 'u'."],
+    ];
+    for (const [text, message] of cases) expect(parseJson(text), text).toEqual({ ok: false, message });
+  });
+
+  test('the scanner agrees with JSON.parse on what is valid', () => {
+    const samples = [
+      '{"a":1}',
+      '[1,[2,[3,{"x":"\\u00e9\\n"}]]]',
+      '1e5',
+      '-0',
+      '.5',
+      '1.',
+      '+1',
+      '[,]',
+      '{"a":1 "b":2}',
+      'nul',
+      'truex',
+      '"\\u12"',
+      '{"a":-}',
+      '\t\r\n[]\n',
+      '"tab\there"',
+      '[1]]',
+    ];
+    for (const text of samples) {
+      let valid = true;
+      try {
+        JSON.parse(text);
+      } catch {
+        valid = false;
+      }
+      expect(locateJsonError(text) === undefined, text).toBe(valid);
+    }
+  });
+
+  test('lineColumn counts from 1', () => {
+    expect(lineColumn('ab\ncd', 0)).toEqual({ line: 1, column: 1 });
+    expect(lineColumn('ab\ncd', 4)).toEqual({ line: 2, column: 2 });
+  });
+});
+
+describe('checkInteger', () => {
+  test('whole numbers within the range only', () => {
+    expect(checkInteger('404', STATUS_RANGE)).toEqual({ value: 404, problem: undefined });
+    expect(checkInteger(' 200 ', STATUS_RANGE).problem).toBeUndefined();
+    for (const raw of ['199', '600', '20.5', '-200', 'abc', '', '2e2']) {
+      expect(checkInteger(raw, STATUS_RANGE).problem, raw).toBe('Status code must be a whole number from 200 to 599.');
+    }
+  });
+});
+
+describe('shellQuote', () => {
+  test('leaves plain URLs alone and single-quotes the rest', () => {
+    expect(shellQuote('http://127.0.0.1:16540/endpoint/a-b_c')).toBe('http://127.0.0.1:16540/endpoint/a-b_c');
+    expect(shellQuote('http://h/x?a=1&b=2')).toBe("'http://h/x?a=1&b=2'");
+    expect(shellQuote("it's")).toBe("'it'\\''s'");
+  });
+});
