@@ -3,22 +3,22 @@
  * a real daemon: create through the form, list, detail, live journal, edit,
  * delete, validation and server errors, keyboard use and a narrow window.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
 import {
+  closeBrowser,
   eventually,
-  launchBrowser,
   openPage,
   poll,
   screenshot,
   startWebDaemon,
+  useBrowser,
   type WatchedPage,
 } from './web-support.js';
 
 let server: RunningServer;
-let browser: Browser;
-let watched: WatchedPage;
+let watched: WatchedPage | undefined;
 let page: Page;
 
 /** Small enough that the 413 test needs only a few kB; every other body here is far smaller. */
@@ -35,21 +35,22 @@ async function createViaApi(name: string, data: unknown, extra: { statusCode?: n
 
 beforeAll(async () => {
   server = await startWebDaemon({ maxBodyBytes: MAX_BODY_BYTES });
-  browser = await launchBrowser();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closeBrowser();
   await server?.close();
 });
 
 beforeEach(async () => {
+  watched = undefined;
   expect((await api('api/endpoints', { method: 'DELETE' })).status).toBe(204);
-  watched = await openPage(browser, { clipboard: true });
+  watched = await openPage(await useBrowser(), { clipboard: true });
   page = watched.page;
 });
 
 afterEach(async () => {
+  if (watched === undefined) return; // no browser: the test has already failed with the reason
   await page.context().close();
   // Nothing went wrong in the page: no uncaught error, no console error (CSP violations included).
   expect(watched.problems).toEqual([]);
@@ -126,7 +127,7 @@ describe('create', () => {
     await page.getByRole('button', { name: 'Create endpoint' }).click();
     // The first invalid field gets the focus; no create request left the page.
     await poll(() => page.evaluate(() => document.activeElement?.id)).toBe('new-data');
-    expect(watched.requests.filter((url) => url.includes('api/endpoint/add'))).toEqual([]);
+    expect(watched!.requests.filter((url) => url.includes('api/endpoint/add'))).toEqual([]);
     expect((await api('api/endpoints/broken')).status).toBe(404);
 
     // Format fixes the layout of valid JSON.
@@ -194,7 +195,7 @@ describe('list', () => {
     await poll(() => page.locator('.endpoint-list li').count()).toBe(63);
     expect(await page.locator('.endpoint-list .name').allTextContents()).toEqual(names);
     expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
-    expect(watched.requests.some((url) => url.endsWith('api/endpoints?limit=50&after=ep-049'))).toBe(true);
+    expect(watched!.requests.some((url) => url.endsWith('api/endpoints?limit=50&after=ep-049'))).toBe(true);
   });
 });
 
@@ -222,7 +223,7 @@ describe('detail', () => {
     await poll(() => page.locator('.live').textContent()).toBe('Live');
     // The page is holding a long-poll for the first request.
     await eventually(
-      () => watched.requests.some((url) => url.endsWith('api/endpoints/hook/requests?wait=25000&count=1')),
+      () => watched!.requests.some((url) => url.endsWith('api/endpoints/hook/requests?wait=25000&count=1')),
       5000,
       'the long-poll request',
     );
@@ -276,7 +277,7 @@ describe('detail', () => {
     await page.waitForURL(/#\/e\/editable$/);
     await poll(() => page.locator('.detail .badge').textContent()).toBe('404');
     await poll(() => page.locator('.endpoint-list a[aria-current="page"] .badge').textContent()).toBe('404');
-    expect(watched.requests.some((url) => url.endsWith('/api/endpoints/editable'))).toBe(true);
+    expect(watched!.requests.some((url) => url.endsWith('/api/endpoints/editable'))).toBe(true);
     const answer = await api('endpoint/editable');
     expect(answer.status).toBe(404);
     expect(await answer.json()).toEqual({ v: 2 });

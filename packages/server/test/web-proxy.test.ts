@@ -3,31 +3,29 @@
  * prefix: every URL in the page is relative, so everything still works, and the
  * page never asks for a path outside the prefix.
  */
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
 import {
-  launchBrowser,
+  closeBrowser,
   openPage,
   type PrefixProxy,
   poll,
   screenshot,
   startPrefixProxy,
   startWebDaemon,
+  useBrowser,
 } from './web-support.js';
 
 let server: RunningServer;
 let proxy: PrefixProxy;
-let browser: Browser;
 
 beforeAll(async () => {
   server = await startWebDaemon();
   proxy = await startPrefixProxy(server.url, '/mock');
-  browser = await launchBrowser();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closeBrowser();
   await proxy?.close();
   await server?.close();
 });
@@ -39,7 +37,7 @@ test('the proxy redirects /mock to /mock/ (the proxy’s job, as the docs say)',
 });
 
 test('under /mock/: create, list, detail with prefixed URLs, live journal, delete', async () => {
-  const { page, problems, requests } = await openPage(browser);
+  const { page, problems, requests } = await openPage(await useBrowser());
   const origin = new URL(proxy.url).origin;
   await page.goto(proxy.url);
   await poll(() => page.locator('#version').textContent()).toMatch(/^v\S+ · memory store$/);

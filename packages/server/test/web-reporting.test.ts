@@ -3,25 +3,23 @@
  * chunk and a thrown error reaches the (fake) collector; without it no Sentry
  * code is requested and nothing is sent.
  */
-import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
 import {
   type BrowserCollector,
+  closeBrowser,
   eventually,
-  launchBrowser,
   openPage,
   poll,
   startBrowserCollector,
   startWebDaemon,
+  useBrowser,
 } from './web-support.js';
 
-let browser: Browser;
 let collector: BrowserCollector;
 let server: RunningServer | undefined;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   collector = await startBrowserCollector();
 });
 
@@ -31,7 +29,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closeBrowser();
   await collector?.close();
 });
 
@@ -43,7 +41,7 @@ function messages(event: Record<string, unknown>): string[] {
 describe('with CLIENT_REPORTING_DSN', () => {
   test('an uncaught error in the page reaches the collector', async () => {
     server = await startWebDaemon({ clientReportingDsn: collector.dsn });
-    const { page, requests } = await openPage(browser);
+    const { page, requests } = await openPage(await useBrowser());
     await page.goto(`${server.url}/`);
     await poll(() => page.locator('#version').textContent()).toMatch(/^v/);
     await eventually(
@@ -75,7 +73,7 @@ describe('without CLIENT_REPORTING_DSN', () => {
   test('no Sentry code is requested and nothing is sent', async () => {
     server = await startWebDaemon();
     const before = collector.hits;
-    const { page, requests } = await openPage(browser);
+    const { page, requests } = await openPage(await useBrowser());
     await page.goto(`${server.url}/`);
     await poll(() => page.locator('#version').textContent()).toMatch(/^v/);
     expect(await page.locator('meta[name="mockpoint-reporting-dsn"]').count()).toBe(0);

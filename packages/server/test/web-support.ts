@@ -52,6 +52,25 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--disable-gpu', '--disable-quic'] });
 }
 
+let launched: Promise<Browser> | undefined;
+
+/**
+ * The test file's browser, launched on first use. Called from each test (or
+ * `beforeEach`), so a missing Chromium fails every browser test with the
+ * install message rather than leaving them skipped.
+ */
+export function useBrowser(): Promise<Browser> {
+  launched ??= launchBrowser();
+  return launched;
+}
+
+/** Closes the browser {@link useBrowser} launched, if any. */
+export async function closeBrowser(): Promise<void> {
+  const browser = await launched?.catch(() => undefined);
+  launched = undefined;
+  await browser?.close();
+}
+
 /** A page plus every problem it reported (uncaught errors, console errors) and every URL it requested. */
 export interface WatchedPage {
   page: Page;
