@@ -171,6 +171,17 @@ describe.each(MODES)('createClient against %s', (_mode, connect) => {
     expect(requests.map((r) => r.json)).toEqual([{ event: 1 }, { event: 2 }]);
   });
 
+  it('requests and waitForRequests with after count only newer requests', async () => {
+    await client.read('seq', { method: 'POST', body: '1' });
+    const [first] = await client.requests('seq');
+    const waiting = client.waitForRequests('seq', { after: first!.id, timeout: 5000 });
+    for (let i = 0; i < 500 && app.mockpoint.journal.waiterCount === 0; i++) await new Promise((r) => setTimeout(r, 2));
+    expect(app.mockpoint.journal.waiterCount).toBe(1);
+    await client.read('seq', { method: 'POST', body: '2' });
+    expect((await waiting).map((r) => r.json)).toEqual([2]);
+    expect((await client.requests('seq', { after: first!.id })).map((r) => r.json)).toEqual([2]);
+  });
+
   it('waitForRequests throws WAIT_TIMEOUT saying what arrived', async () => {
     await client.read('late', { method: 'PATCH' });
     const started = performance.now();

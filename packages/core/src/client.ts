@@ -54,6 +54,11 @@ export interface WaitOptions {
   count?: number;
   /** Give up after this many milliseconds. @default 5000 */
   timeout?: number;
+  /**
+   * Count only requests with a greater id: pass the last id you saw to wait for
+   * new ones. @default 0 (every recorded request counts)
+   */
+  after?: number;
 }
 
 /** The service could not be reached at all (as opposed to answering with an error). */
@@ -167,9 +172,10 @@ export function createClient(options: ClientOptions) {
       await call('DELETE', '/api/endpoints');
     },
 
-    /** Requests received at an endpoint (known or not), oldest first. */
-    async requests(name: string): Promise<JournalEntry[]> {
-      return (await json<JournalPage>('GET', `/api/endpoints/${seg(name)}/requests`)).requests;
+    /** Requests received at an endpoint (known or not), oldest first; only ids greater than `after` when given. */
+    async requests(name: string, options: { after?: number } = {}): Promise<JournalEntry[]> {
+      const qs = options.after ? `?after=${options.after}` : '';
+      return (await json<JournalPage>('GET', `/api/endpoints/${seg(name)}/requests${qs}`)).requests;
     },
 
     /** Forgets the requests recorded for a name. */
@@ -189,7 +195,7 @@ export function createClient(options: ClientOptions) {
         const remaining = Math.max(0, deadline - Date.now());
         const page = await json<JournalPage>(
           'GET',
-          `/api/endpoints/${seg(name)}/requests?count=${count}&wait=${Math.min(remaining, MAX_POLL_MS)}`,
+          `/api/endpoints/${seg(name)}/requests?count=${count}&after=${wait.after ?? 0}&wait=${Math.min(remaining, MAX_POLL_MS)}`,
         );
         if (page.complete) return page.requests;
         if (Date.now() >= deadline) {

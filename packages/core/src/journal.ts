@@ -141,8 +141,17 @@ function entryBytes(entry: JournalEntry): number {
   return chars * 2 + 256;
 }
 
+/** How many of `entries` (in id order) have an id greater than `after`. */
+function countAfter(entries: JournalEntry[], after: number): number {
+  let n = 0;
+  for (let i = entries.length - 1; i >= 0 && (entries[i] as JournalEntry).id > after; i--) n++;
+  return n;
+}
+
 interface Waiter {
   count: number;
+  /** Only entries with a greater id count. */
+  after: number;
   resolve: () => void;
 }
 
@@ -183,23 +192,25 @@ export class RequestJournal {
     if (ring.entries.length > this.size) this.#dropOldest(ring, ring.entries.length - this.size);
     if (this.#bytes > this.maxBytes) this.#shrink(ring);
     for (const waiter of ring.waiters) {
-      if (ring.entries.length >= waiter.count) waiter.resolve();
+      if (countAfter(ring.entries, waiter.after) >= waiter.count) waiter.resolve();
     }
     return full;
   }
 
-  /** The entries for `name`, oldest first. */
-  list(name: string): JournalEntry[] {
-    return [...(this.#rings.get(name)?.entries ?? [])];
+  /** The entries for `name` whose id is greater than `after`, oldest first. */
+  list(name: string, after = 0): JournalEntry[] {
+    const entries = this.#rings.get(name)?.entries ?? [];
+    return after === 0 ? [...entries] : entries.filter((entry) => entry.id > after);
   }
 
   /**
-   * Resolves once `name` has at least `count` entries or `timeoutMs` passes, or
-   * when `signal` aborts (the client went away). Never polls: waiters are woken
-   * by {@link record}.
+   * Resolves once `name` has at least `count` entries with an id greater than
+   * `after`, or `timeoutMs` passes, or `signal` aborts (the client went away).
+   * Never polls: waiters are woken by {@link record}. With `after` set to the last
+   * id seen, a caller waits for new requests even when the ring is full.
    */
-  async wait(name: string, count: number, timeoutMs: number, signal?: AbortSignal): Promise<JournalPage> {
-    const have = this.list(name);
+  async wait(name: string, count: number, timeoutMs: number, signal?: AbortSignal, after = 0): Promise<JournalPage> {
+    const have = this.list(name, after);
     if (have.length >= count || timeoutMs <= 0 || signal?.aborted) {
       return { requests: have, complete: have.length >= count };
     }
@@ -211,12 +222,12 @@ export class RequestJournal {
         ring.waiters.delete(waiter);
         resolve();
       };
-      const waiter: Waiter = { count, resolve: done };
+      const waiter: Waiter = { count, after, resolve: done };
       const timer = setTimeout(done, timeoutMs);
       signal?.addEventListener('abort', done, { once: true });
       ring.waiters.add(waiter);
     });
-    const requests = this.list(name);
+    const requests = this.list(name, after);
     return { requests, complete: requests.length >= count };
   }
 

@@ -105,6 +105,12 @@ export function createSchemas(options: SchemaOptions = {}) {
         'Long-poll: hold the answer up to this many milliseconds (capped at 60000) until `count` requests exist.',
       ),
     count: z.coerce.number().int().min(1).default(1).describe('How many requests to wait for.'),
+    after: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe('Only requests whose id is greater (pass the last id seen to wait for new ones).'),
   });
   const journalEntry = z
     .object({

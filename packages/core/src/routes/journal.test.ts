@@ -193,6 +193,27 @@ describe('journal long-poll', () => {
     expect(page.requests).toHaveLength(2);
   });
 
+  it('with after=<last id> lists only newer requests and waits for new ones even when the ring is full', async () => {
+    const app = fresh({ journalSize: 2 });
+    await app.request('/endpoint/full');
+    await app.request('/endpoint/full');
+    const seen = await journal(app, 'full');
+    const lastId = seen.requests.at(-1)!.id;
+    expect((await journal(app, 'full', `?after=${seen.requests[0]!.id}`)).requests.map((r) => r.id)).toEqual([lastId]);
+    expect((await journal(app, 'full', `?after=${lastId}`)).requests).toEqual([]);
+
+    // count=journalSize+1 could never complete; after=<last id>&count=1 does.
+    const poll = Promise.resolve(app.request(`/api/endpoints/full/requests?wait=5000&count=1&after=${lastId}`)).then(
+      async (response) => (await response.json()) as JournalPage,
+    );
+    await until(() => app.mockpoint.journal.waiterCount === 1);
+    await app.request('/endpoint/full', { method: 'POST', body: '"third"' });
+    const page = await poll;
+    expect(page.complete).toBe(true);
+    expect(page.requests.map((r) => r.json)).toEqual(['third']);
+    expect(((await app.request('/api/endpoints/full/requests?after=-1')) as Response).status).toBe(400);
+  });
+
   it('answers on time with what there is and complete:false when the wait passes', async () => {
     const app = fresh();
     await app.request('/endpoint/slow');
@@ -221,11 +242,11 @@ describe('journal long-poll', () => {
     const app = fresh();
     const wait = vi.spyOn(app.mockpoint.journal, 'wait').mockResolvedValue({ requests: [], complete: false });
     await journal(app, 'x', '?wait=600000&count=1');
-    expect(wait).toHaveBeenLastCalledWith('x', 1, 60_000, expect.any(AbortSignal));
+    expect(wait).toHaveBeenLastCalledWith('x', 1, 60_000, expect.any(AbortSignal), 0);
     await journal(app, 'x', '?wait=300&count=4');
-    expect(wait).toHaveBeenLastCalledWith('x', 4, 300, expect.any(AbortSignal));
+    expect(wait).toHaveBeenLastCalledWith('x', 4, 300, expect.any(AbortSignal), 0);
     await journal(app, 'x');
-    expect(wait).toHaveBeenLastCalledWith('x', 1, 0, expect.any(AbortSignal));
+    expect(wait).toHaveBeenLastCalledWith('x', 1, 0, expect.any(AbortSignal), 0);
   });
 
   it('wakes every concurrent waiter of one endpoint', async () => {

@@ -32,11 +32,11 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
     if (!parsed.success) {
       throw new MockpointError(
         'INVALID_QUERY',
-        'wait must be a whole number of milliseconds >= 0 and count an integer >= 1',
+        'wait must be a whole number of milliseconds >= 0, count an integer >= 1 and after a request id >= 0',
       );
     }
-    const { wait, count } = parsed.data;
-    const page = await journal.wait(name, count, Math.min(wait, MAX_WAIT_MS), c.req.raw.signal);
+    const { wait, count, after } = parsed.data;
+    const page = await journal.wait(name, count, Math.min(wait, MAX_WAIT_MS), c.req.raw.signal, after);
     return jsonResponse(page);
   });
 

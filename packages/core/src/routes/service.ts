@@ -11,12 +11,12 @@ import { jsonResponse } from '../read-response.js';
 export function registerServiceRoutes(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, options } = ctx;
 
-  app.get('/api/health', (c) =>
+  app.get('/api/health', () =>
     jsonResponse({ status: 'ok' as const, version: options.version, store: endpoints.store.kind }),
   );
 
   let document: Record<string, unknown> | undefined;
-  app.get('/api/openapi.json', (c) => {
+  app.get('/api/openapi.json', () => {
     // Built on first request: every route module has registered its docs by then.
     document ??= buildOpenApiDocument(ctx.docs, options.version, options.adminToken !== undefined);
     return jsonResponse(document);
