@@ -23,6 +23,8 @@ let page: Page;
 
 /** Small enough that the 413 test needs only a few kB; every other body here is far smaller. */
 const MAX_BODY_BYTES = 4096;
+/** A small journal ring, so a test can fill it. */
+const JOURNAL_SIZE = 3;
 
 async function api(path: string, init: RequestInit = {}): Promise<Response> {
   return fetch(`${server.url}/${path}`, init);
@@ -34,7 +36,7 @@ async function createViaApi(name: string, data: unknown, extra: { statusCode?: n
 }
 
 beforeAll(async () => {
-  server = await startWebDaemon({ maxBodyBytes: MAX_BODY_BYTES });
+  server = await startWebDaemon({ maxBodyBytes: MAX_BODY_BYTES, journalSize: JOURNAL_SIZE });
 });
 
 afterAll(async () => {
@@ -223,7 +225,7 @@ describe('detail', () => {
     await poll(() => page.locator('.live').textContent()).toBe('Live');
     // The page is holding a long-poll for the first request.
     await eventually(
-      () => watched!.requests.some((url) => url.endsWith('api/endpoints/hook/requests?wait=25000&count=1')),
+      () => watched!.requests.some((url) => url.endsWith('api/endpoints/hook/requests?wait=25000&count=1&after=0')),
       5000,
       'the long-poll request',
     );
@@ -262,6 +264,22 @@ describe('detail', () => {
     expect((await (await api('api/endpoints/hook/requests')).json()).requests).toEqual([]);
     await fetch(`${server.url}/endpoint/hook`, { method: 'DELETE' });
     await poll(() => page.locator('.journal-list .method').allTextContents()).toEqual(['DELETE']);
+  });
+
+  test('keeps long-polling (never falls back to polling) once the server ring is full', async () => {
+    await createViaApi('busy', { ok: true });
+    await page.goto(`${server.url}/#/e/busy`);
+    await poll(() => page.locator('.live').textContent()).toBe('Live');
+    for (let i = 1; i <= JOURNAL_SIZE + 2; i++) {
+      await fetch(`${server.url}/endpoint/busy?n=${i}`);
+      await poll(() => page.locator('.journal-list li').count()).toBe(i);
+    }
+    // Every read after the first is a long-poll for requests newer than the newest shown.
+    const reads = watched!.requests.filter((url) => url.includes('api/endpoints/busy/requests'));
+    expect(reads.length).toBeGreaterThan(JOURNAL_SIZE + 2);
+    expect(reads.slice(1).every((url) => /wait=25000&count=1&after=\d+$/.test(url))).toBe(true);
+    const summaries = await page.locator('.journal-list summary').allTextContents();
+    expect(summaries[0]).toContain(`n=${JOURNAL_SIZE + 2}`);
   });
 
   test('edit replaces the endpoint through PUT /api/endpoints/{name}', async () => {

@@ -152,8 +152,8 @@ export const api = {
   replace: (name: string, definition: Omit<EndpointRecord, 'name'>) =>
     call<EndpointRecord>('PUT', named(name), { body: definition }),
   remove: (name: string) => call<void>('DELETE', named(name)),
-  requests: (name: string, options: { wait?: number; count?: number; signal?: AbortSignal } = {}) => {
-    const query = options.wait ? `?wait=${options.wait}&count=${options.count ?? 1}` : '';
+  requests: (name: string, options: { wait?: number; count?: number; after?: number; signal?: AbortSignal } = {}) => {
+    const query = options.wait ? `?wait=${options.wait}&count=${options.count ?? 1}&after=${options.after ?? 0}` : '';
     return call<JournalPage>('GET', `${named(name)}/requests${query}`, { signal: options.signal });
   },
   clearRequests: (name: string) => call<void>('DELETE', `${named(name)}/requests`),

@@ -1,7 +1,7 @@
 /**
  * The live request journal of one endpoint, newest first. It long-polls
- * `api/endpoints/{name}/requests?wait=25000&count=<known+1>`: the server answers
- * as soon as a new request arrives (or after 25 s with what there is).
+ * `api/endpoints/{name}/requests?wait=25000&count=1&after=<newest id>`: the server
+ * answers as soon as a new request arrives (or after 25 s with what there is).
  *
  * @module
  */
@@ -13,8 +13,8 @@ import { formatBytes } from './validate.js';
 
 /** How long one long-poll may be held by the server. */
 export const WAIT_MS = 25_000;
-/** Polling interval once the server's ring is full (see {@link JournalView}). */
-const FULL_RING_POLL_MS = 1500;
+/** Rows kept on screen (the server's ring holds 100 per endpoint by default). */
+const MAX_ROWS = 200;
 
 function queryString(query: Record<string, string | string[]>): string {
   const params = new URLSearchParams();
@@ -112,9 +112,8 @@ function entryRow(entry: JournalEntry, fresh: boolean): HTMLLIElement {
 }
 
 /**
- * The journal panel. The server keeps a bounded ring per endpoint, so once it is
- * full a wait for `known + 1` entries cannot complete early; when an answer shows
- * new entries without reaching the count, the view polls briefly instead.
+ * The journal panel: one full read, then long-polls for requests newer than the
+ * newest shown (`after`), which works the same once the server's ring is full.
  */
 export class JournalView {
   readonly el: HTMLElement;
@@ -123,9 +122,9 @@ export class JournalView {
   readonly #state: HTMLElement;
   readonly #empty: HTMLElement;
   #abort = new AbortController();
-  #known = 0;
+  #entries: JournalEntry[] = [];
   #newestId = 0;
-  #ringFull = false;
+  #loaded = false;
 
   constructor(name: string, emptyHint: Node) {
     this.#name = name;
@@ -165,29 +164,23 @@ export class JournalView {
     this.#abort.abort();
     this.#abort = new AbortController();
     this.#apply([]);
-    this.#ringFull = false;
+    this.#loaded = false;
     this.start();
   }
 
   async #loop(signal: AbortSignal): Promise<void> {
-    let first = true;
     let failures = 0;
     while (!signal.aborted) {
       try {
-        const polling = first || this.#ringFull;
         const page = await api.requests(
           this.#name,
-          polling ? { signal } : { wait: WAIT_MS, count: this.#known + 1, signal },
+          this.#loaded ? { wait: WAIT_MS, count: 1, after: this.#newestId, signal } : { signal },
         );
         if (signal.aborted) return;
-        const newest = page.requests.at(-1)?.id ?? 0;
-        if (!first && !page.complete && newest > this.#newestId) this.#ringFull = true;
-        if (page.requests.length < this.#known) this.#ringFull = false;
-        this.#apply(page.requests, !first);
+        this.#apply(this.#loaded ? [...this.#entries, ...page.requests].slice(-MAX_ROWS) : page.requests, this.#loaded);
+        this.#loaded = true;
         failures = 0;
         this.#setState('live', 'Live');
-        first = false;
-        if (this.#ringFull) await sleep(FULL_RING_POLL_MS, signal);
       } catch (error) {
         if (signal.aborted) return;
         if (!(error instanceof ApiError)) report(error);
@@ -215,8 +208,8 @@ export class JournalView {
       .reverse()
       .map((entry) => shown.get(entry.id) ?? entryRow(entry, highlight));
     replaceChildren(this.#list, rows);
-    this.#known = requests.length;
-    this.#newestId = requests.at(-1)?.id ?? 0;
+    this.#entries = requests;
+    this.#newestId = requests.at(-1)?.id ?? this.#newestId;
     this.#empty.hidden = requests.length > 0;
   }
 }
