@@ -37,7 +37,13 @@ export {
   MockpointError,
   type MockpointErrorOptions,
 } from './errors.js';
-export { type JournalEntry, type JournalPage, RequestJournal, type RequestJournalOptions } from './journal.js';
+export {
+  type JournalEntry,
+  type JournalInput,
+  type JournalPage,
+  RequestJournal,
+  type RequestJournalOptions,
+} from './journal.js';
 export {
   createSchemas,
   DEFAULT_DELAY,

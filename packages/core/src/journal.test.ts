@@ -1,17 +1,20 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { JOURNAL_BODY_LIMIT, type JournalEntry, RequestJournal, toJournalEntry } from './journal.js';
+import {
+  captureRequest,
+  JOURNAL_BODY_LIMIT,
+  type JournalEntry,
+  type JournalInput,
+  RequestJournal,
+  toJournalEntry,
+} from './journal.js';
 
-function entry(method = 'POST', body = ''): Omit<JournalEntry, 'id'> {
-  return {
-    method,
-    path: '/endpoint/x',
-    query: {},
-    headers: {},
-    body,
-    bodyTruncated: false,
-    receivedAt: new Date().toISOString(),
-    statusCode: 200,
-  };
+function entry(method = 'POST', body = ''): JournalInput {
+  return { method, target: '/endpoint/x', rawHeaders: [], body, bodyTruncated: false, statusCode: 200 };
+}
+
+/** What the API would list for `request`: captured on the read path, formatted on read. */
+async function capture(request: Request, statusCode: number, bodyLimit?: number): Promise<JournalEntry> {
+  return toJournalEntry(1, await captureRequest(request, statusCode, bodyLimit), Date.now());
 }
 
 describe('RequestJournal', () => {
@@ -171,14 +174,14 @@ describe('RequestJournal', () => {
   });
 });
 
-describe('toJournalEntry', () => {
+describe('captureRequest and toJournalEntry', () => {
   it('records method, path, repeated query keys as arrays, headers, body and parsed JSON', async () => {
     const request = new Request('http://x/endpoint/hook?a=1&a=2&b=3&__proto__=p', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'X-Custom': 'yes' },
       body: '{"k":[1,2]}',
     });
-    const e = await toJournalEntry(request, 201);
+    const e = await capture(request, 201);
     expect(e).toMatchObject({
       method: 'POST',
       path: '/endpoint/hook',
@@ -195,28 +198,28 @@ describe('toJournalEntry', () => {
   });
 
   it('leaves json absent for a body that is not JSON, and for no body', async () => {
-    const text = await toJournalEntry(new Request('http://x/endpoint/a', { method: 'POST', body: 'hello' }), 200);
+    const text = await capture(new Request('http://x/endpoint/a', { method: 'POST', body: 'hello' }), 200);
     expect(text.body).toBe('hello');
     expect('json' in text).toBe(false);
-    const none = await toJournalEntry(new Request('http://x/endpoint/a'), 200);
+    const none = await capture(new Request('http://x/endpoint/a'), 200);
     expect(none.body).toBe('');
     expect('json' in none).toBe(false);
   });
 
   it('keeps JSON null and false as parsed values', async () => {
-    const nul = await toJournalEntry(new Request('http://x/endpoint/a', { method: 'PUT', body: 'null' }), 200);
+    const nul = await capture(new Request('http://x/endpoint/a', { method: 'PUT', body: 'null' }), 200);
     expect('json' in nul).toBe(true);
     expect(nul.json).toBeNull();
   });
 
   it('keeps the first 64 KiB of a longer body and flags it truncated', async () => {
     const long = `${'a'.repeat(JOURNAL_BODY_LIMIT)}tail`;
-    const e = await toJournalEntry(new Request('http://x/endpoint/a', { method: 'POST', body: long }), 200);
+    const e = await capture(new Request('http://x/endpoint/a', { method: 'POST', body: long }), 200);
     expect(JOURNAL_BODY_LIMIT).toBe(64 * 1024);
     expect(e.bodyTruncated).toBe(true);
     expect(e.body).toBe('a'.repeat(JOURNAL_BODY_LIMIT));
     expect('json' in e).toBe(false);
-    const exact = await toJournalEntry(
+    const exact = await capture(
       new Request('http://x/endpoint/a', { method: 'POST', body: 'b'.repeat(JOURNAL_BODY_LIMIT) }),
       200,
     );
@@ -236,8 +239,19 @@ describe('toJournalEntry', () => {
       },
     });
     const request = new Request('http://x/endpoint/a', { method: 'POST', body: stream, duplex: 'half' } as RequestInit);
-    const e = await toJournalEntry(request, 200, 4);
+    const e = await capture(request, 200, 4);
     expect(e.bodyTruncated).toBe(true);
     expect(e.body).toBe('abc');
+  });
+
+  it('formats raw headers: lower-cased names, repeats joined, __proto__ kept as a header', () => {
+    const e = toJournalEntry(
+      7,
+      { ...entry('GET'), target: '/endpoint/x?q=1', rawHeaders: ['X-Twice', 'a', 'x-twice', 'b', '__proto__', 'p'] },
+      Date.UTC(2026, 0, 2, 3, 4, 5),
+    );
+    expect(e.headers).toEqual({ 'x-twice': 'a, b', ['__proto__']: 'p' });
+    expect(Object.getPrototypeOf(e.headers)).toBe(Object.prototype);
+    expect(e).toMatchObject({ id: 7, path: '/endpoint/x', query: { q: '1' }, receivedAt: '2026-01-02T03:04:05.000Z' });
   });
 });

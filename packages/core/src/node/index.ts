@@ -7,22 +7,25 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { MockpointApp } from '../create-app.js';
-import { parseQuery } from '../journal.js';
 import { BODILESS_STATUS, readHeaders } from '../read-response.js';
 import { NAME_PATTERN } from '../schemas.js';
 
 const PREFIX = '/endpoint/';
 
-function flatHeaders(req: IncomingMessage): Record<string, string> {
-  // Collected in a null-prototype object so a header named `__proto__` is kept
-  // as an ordinary key, as the Hono route's journal entries do.
-  const headers: Record<string, string> = Object.create(null);
-  const raw = req.headers;
-  for (const key in raw) {
-    const value = raw[key];
-    if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(', ') : value;
+/**
+ * True when the raw headers announce a body (Content-Length other than 0, or a
+ * Transfer-Encoding). Scans `rawHeaders` so Node never builds `req.headers`.
+ */
+function declaresBody(rawHeaders: readonly string[]): boolean {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    if (name.length === 14 && name.toLowerCase() === 'content-length') {
+      if (rawHeaders[i + 1] !== '0') return true;
+    } else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') {
+      return true;
+    }
   }
-  return { ...headers };
+  return false;
 }
 
 /** Options for {@link createNodeListener}. */
@@ -51,18 +54,15 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
     if (req.method === 'GET' && url.startsWith(PREFIX)) {
       const q = url.indexOf('?');
       const name = q === -1 ? url.slice(PREFIX.length) : url.slice(PREFIX.length, q);
-      const headers = req.headers;
-      const bodiless = headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0';
-      const entry = bodiless && NAME_PATTERN.test(name) ? endpoints.cache.get(name) : undefined;
+      const entry = !declaresBody(req.rawHeaders) && NAME_PATTERN.test(name) ? endpoints.cache.get(name) : undefined;
       if (entry !== undefined && entry.delay === 0) {
+        // Raw parts only (no copies, no parsing): the journal formats them when read.
         journal.record(name, {
           method: 'GET',
-          path: q === -1 ? url : url.slice(0, q),
-          query: q === -1 ? {} : parseQuery(new URLSearchParams(url.slice(q + 1))),
-          headers: flatHeaders(req),
+          target: url,
+          rawHeaders: req.rawHeaders,
           body: '',
           bodyTruncated: false,
-          receivedAt: new Date().toISOString(),
           statusCode: entry.statusCode,
         });
         res.writeHead(entry.statusCode, readHeaders(entry));

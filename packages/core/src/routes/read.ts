@@ -7,7 +7,7 @@
 import type { Hono } from 'hono';
 import type { CachedResponse } from '../cache.js';
 import type { AppContext } from '../context.js';
-import { toJournalEntry } from '../journal.js';
+import { captureRequest } from '../journal.js';
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS, readHeaders } from '../read-response.js';
 import { isValidName } from '../schemas.js';
 
@@ -49,7 +49,7 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
     const name = c.req.param('name');
     const entry = isValidName(name) ? await endpoints.response(name) : undefined;
     if (name.length <= JOURNAL_NAME_LIMIT) {
-      journal.record(name, await toJournalEntry(request, entry?.statusCode ?? 404));
+      journal.record(name, await captureRequest(request, entry?.statusCode ?? 404));
     }
     if (entry === undefined) {
       const message = JSON.stringify(
