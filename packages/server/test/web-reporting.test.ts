@@ -5,22 +5,14 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
-import {
-  type BrowserCollector,
-  closeBrowser,
-  eventually,
-  openPage,
-  poll,
-  startBrowserCollector,
-  startWebDaemon,
-  useBrowser,
-} from './web-support.js';
+import { type SentryCollector, startSentryCollector } from './helpers/sentry-collector.js';
+import { closeBrowser, eventually, openPage, poll, startWebDaemon, useBrowser } from './web-support.js';
 
-let collector: BrowserCollector;
+let collector: SentryCollector;
 let server: RunningServer | undefined;
 
 beforeAll(async () => {
-  collector = await startBrowserCollector();
+  collector = await startSentryCollector();
 });
 
 afterEach(async () => {

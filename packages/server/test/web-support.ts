@@ -8,10 +8,9 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { type RunningServer, type StartServerOptions, startServer } from '../src/start-server.js';
@@ -184,75 +183,6 @@ export async function startPrefixProxy(target: string, prefix = '/mock'): Promis
   });
   const port = await listen(server);
   return { url: `http://127.0.0.1:${port}${prefix}/`, paths, close: () => closeServer(server) };
-}
-
-/** One envelope the fake collector received. */
-export interface ReceivedEnvelope {
-  path: string;
-  /** The raw envelope: header line, then item header and payload lines. */
-  text: string;
-}
-
-/** A fake Sentry collector for browsers (CORS open). */
-export interface BrowserCollector {
-  /** `http://publickey@127.0.0.1:<port>/1`. */
-  dsn: string;
-  envelopes: ReceivedEnvelope[];
-  /** Every request, preflights included. */
-  hits: number;
-  /** The `event` payloads received so far. */
-  events(): Record<string, unknown>[];
-  close(): Promise<void>;
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  const raw = Buffer.concat(chunks);
-  return (request.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
-}
-
-/** Starts a fake Sentry ingest server on 127.0.0.1 that answers every origin. */
-export async function startBrowserCollector(): Promise<BrowserCollector> {
-  const envelopes: ReceivedEnvelope[] = [];
-  const cors = {
-    'access-control-allow-origin': '*',
-    'access-control-allow-headers': '*',
-    'access-control-allow-methods': 'POST, OPTIONS',
-  };
-  const collector: BrowserCollector = {
-    dsn: '',
-    envelopes,
-    hits: 0,
-    events: () =>
-      envelopes.flatMap(({ text }) => {
-        const lines = text.split('\n');
-        const found: Record<string, unknown>[] = [];
-        for (let i = 1; i + 1 < lines.length; i += 2) {
-          const header = JSON.parse(lines[i] as string) as { type?: string };
-          if (header.type === 'event') found.push(JSON.parse(lines[i + 1] as string) as Record<string, unknown>);
-        }
-        return found;
-      }),
-    close: () => closeServer(server),
-  };
-  const server = createServer((request, response) => {
-    collector.hits++;
-    if (request.method === 'OPTIONS') {
-      response.writeHead(204, cors).end();
-      return;
-    }
-    readBody(request).then(
-      (text) => {
-        envelopes.push({ path: request.url ?? '', text });
-        response.writeHead(200, { ...cors, 'content-type': 'application/json' }).end('{}');
-      },
-      () => response.writeHead(400, cors).end(),
-    );
-  });
-  const port = await listen(server);
-  collector.dsn = `http://publickey@127.0.0.1:${port}/1`;
-  return collector;
 }
 
 /** Polls `check` every 50 ms until it returns a value other than `undefined`/`false`, or throws after `timeoutMs`. */

@@ -1,6 +1,7 @@
 /**
  * A fake Sentry ingest server on 127.0.0.1 port 0: records every envelope the SDK
  * posts (gunzipped when sent with `content-encoding: gzip`) and answers 200 `{}`.
+ * CORS is open, so the browser SDK can post to it from a page too.
  *
  * @module
  */
@@ -26,6 +27,8 @@ export interface SentryCollector {
   /** A DSN pointing at this collector, e.g. `http://publickey@127.0.0.1:40000/1`. */
   dsn: string;
   envelopes: Envelope[];
+  /** Every request received, CORS preflights included. */
+  hits: number;
   /** The payloads of every `event` item received so far. */
   events(): Record<string, unknown>[];
   close(): Promise<void>;
@@ -61,13 +64,24 @@ function parseEnvelope(path: string, text: string): Envelope {
 /** Starts a collector. */
 export async function startSentryCollector(): Promise<SentryCollector> {
   const envelopes: Envelope[] = [];
+  const cors = {
+    'access-control-allow-origin': '*',
+    'access-control-allow-headers': '*',
+    'access-control-allow-methods': 'POST, OPTIONS',
+  };
+  let hits = 0;
   const server = createServer((request, response) => {
+    hits++;
+    if (request.method === 'OPTIONS') {
+      response.writeHead(204, cors).end();
+      return;
+    }
     readBody(request).then(
       (text) => {
         envelopes.push(parseEnvelope(request.url ?? '', text));
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        response.writeHead(200, { ...cors, 'content-type': 'application/json' }).end('{}');
       },
-      () => response.writeHead(400).end(),
+      () => response.writeHead(400, cors).end(),
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -75,6 +89,9 @@ export async function startSentryCollector(): Promise<SentryCollector> {
   return {
     dsn: `http://publickey@127.0.0.1:${port}/1`,
     envelopes,
+    get hits() {
+      return hits;
+    },
     events: () =>
       envelopes.flatMap((envelope) =>
         envelope.items
