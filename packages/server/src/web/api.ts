@@ -6,46 +6,10 @@
  * @module
  */
 
-/** A stored endpoint (the four fields of the record). */
-export interface EndpointRecord {
-  name: string;
-  data: unknown;
-  statusCode: number;
-  delay: number;
-}
+// The wire types come from core (type-only: nothing of core is bundled into the page).
+import type { EndpointRecord, Health, JournalPage, ListPage } from '@mockpoint/core';
 
-/** One request received at `/endpoint/{name}`. */
-export interface JournalEntry {
-  id: number;
-  method: string;
-  path: string;
-  query: Record<string, string | string[]>;
-  headers: Record<string, string>;
-  body: string;
-  bodyTruncated: boolean;
-  json?: unknown;
-  receivedAt: string;
-  statusCode: number;
-}
-
-/** One page of the journal. */
-export interface JournalPage {
-  requests: JournalEntry[];
-  complete: boolean;
-}
-
-/** One page of the endpoint list. */
-export interface ListPage {
-  endpoints: EndpointRecord[];
-  next: string | null;
-}
-
-/** `GET /api/health`. */
-export interface Health {
-  status: 'ok';
-  version: string;
-  store: string;
-}
+export type { EndpointRecord, Health, JournalEntry, JournalPage, ListPage } from '@mockpoint/core';
 
 /** An error answer from the API (`{ success: false, error: { code, message } }`) or a network failure. */
 export class ApiError extends Error {
