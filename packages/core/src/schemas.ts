@@ -81,9 +81,19 @@ export function createSchemas(options: SchemaOptions = {}) {
   const listQuery = z.object({
     limit: z.coerce.number().int().min(1).max(1000).default(100).describe('Page size, 1–1000.'),
     after: z.string().optional().describe('Return names after this one (the `next` of the previous page).'),
+    summary: z
+      .enum(['true', 'false'])
+      .default('false')
+      .describe('With `true`, records come without `data` (name, statusCode and delay only).'),
   });
   const listResponse = z
-    .object({ endpoints: z.array(record), next: z.string().nullable() })
+    .object({
+      endpoints: z.array(record.partial({ data: true })),
+      next: z
+        .string()
+        .nullable()
+        .describe('Pass as `after` for the next page; null on the last. A page also ends early past 8 MiB.'),
+    })
     .meta({ title: 'EndpointList' });
   const errorBody = z
     .object({

@@ -91,6 +91,30 @@ describe('GET /api/endpoints', () => {
     expect((await list(app, '?limit=1')).endpoints).toHaveLength(1);
     expect((await list(app, '?limit=1000')).endpoints).toHaveLength(2);
   });
+
+  it('with summary=true leaves data out', async () => {
+    const app = createApp();
+    await app.request('/api/endpoint/add', json({ name: 'big', data: { x: 'y'.repeat(1000) }, statusCode: 201 }));
+    expect((await list(app, '?summary=true')).endpoints).toEqual([{ name: 'big', statusCode: 201, delay: 0 }]);
+    expect((await list(app, '?summary=false')).endpoints[0]?.data).toEqual({ x: 'y'.repeat(1000) });
+    const bad = await app.request('/api/endpoints?summary=yes-please');
+    expect(bad.status).toBe(400);
+    expect(await errorCode(bad)).toBe('INVALID_QUERY');
+  });
+
+  it('ends a page early past 8 MiB of records and points next at the rest', async () => {
+    const app = createApp();
+    const data = 'z'.repeat(3 * 1024 * 1024); // three records do not fit in one 8 MiB page
+    for (const name of ['r1', 'r2', 'r3', 'r4']) {
+      expect((await app.request('/api/endpoint/add', json({ name, data }))).status).toBe(201);
+    }
+    const first = await list(app, '?limit=10');
+    expect(first.endpoints.map((e) => e.name)).toEqual(['r1', 'r2']);
+    expect(first.next).toBe('r2');
+    const second = await list(app, `?limit=10&after=${first.next}`);
+    expect(second.endpoints.map((e) => e.name)).toEqual(['r3', 'r4']);
+    expect(second.next).toBeNull();
+  });
 });
 
 describe('GET /api/endpoints/{name}', () => {

@@ -7,8 +7,8 @@ import type { Hono } from 'hono';
 import { readJsonBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { MockpointError } from '../errors.js';
-import { jsonResponse } from '../read-response.js';
-import { isValidName, NAME_RULE, parseBody } from '../schemas.js';
+import { JSON_HEADERS, jsonResponse } from '../read-response.js';
+import { type EndpointRecord, isValidName, NAME_RULE, parseBody } from '../schemas.js';
 import { ADMIN_RESPONSES, ERROR_RESPONSES, NOT_FOUND_RESPONSE } from './responses.js';
 
 /** The name from the path, or a 400 `INVALID_NAME` (the rule of `schemas.name`). */
@@ -16,6 +16,9 @@ export function pathName(name: string): string {
   if (!isValidName(name)) throw new MockpointError('INVALID_NAME', NAME_RULE);
   return name;
 }
+
+/** A list page stops adding records past this many characters of JSON (it always has one). */
+export const LIST_MAX_BYTES = 8 * 1024 * 1024;
 
 function notFound(name: string): MockpointError {
   return new MockpointError('NOT_FOUND', `no endpoint named "${name}"`);
@@ -27,9 +30,32 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
   app.get('/api/endpoints', async (c) => {
     const parsed = schemas.listQuery.safeParse(c.req.query());
     if (!parsed.success) {
-      throw new MockpointError('INVALID_QUERY', 'limit must be an integer from 1 to 1000; after must be a name');
+      throw new MockpointError(
+        'INVALID_QUERY',
+        'limit must be an integer from 1 to 1000, after a name, and summary true or false',
+      );
     }
-    return jsonResponse(await endpoints.list(parsed.data));
+    const { limit, after, summary } = parsed.data;
+    const page = await endpoints.list({ limit, after });
+    // Serialised record by record, so a page of large records can end early (with
+    // `next`) instead of building one huge answer.
+    const parts: string[] = [];
+    let bytes = 0;
+    let next = page.next;
+    for (const record of page.endpoints) {
+      const json = JSON.stringify(
+        summary === 'true' ? { name: record.name, statusCode: record.statusCode, delay: record.delay } : record,
+      );
+      if (parts.length > 0 && bytes + json.length > LIST_MAX_BYTES) {
+        next = (page.endpoints[parts.length - 1] as EndpointRecord).name;
+        break;
+      }
+      parts.push(json);
+      bytes += json.length;
+    }
+    return new Response(`{"endpoints":[${parts.join(',')}],"next":${JSON.stringify(next)}}`, {
+      headers: { 'content-type': JSON_HEADERS['content-type'] },
+    });
   });
 
   app.delete('/api/endpoints', async (c) => {
