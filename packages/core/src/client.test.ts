@@ -272,6 +272,48 @@ describe('createClient errors', () => {
     }
   });
 
+  it('passes errors that already carry a code through unchanged (not as ConnectionError)', async () => {
+    const closed = Object.assign(new Error('the mock server is closed'), { code: 'SERVER_CLOSED' });
+    const client = createClient({ baseUrl: 'http://x.test', fetch: async () => Promise.reject(closed) });
+    expect(await rejection(client.health())).toBe(closed);
+    expect(await rejection(client.read('a'))).toBe(closed);
+  });
+
+  it('waitForRequests stops when its signal aborts, cancelling the pending long-poll', async () => {
+    const app = createApp();
+    const client = createClient({ baseUrl: 'http://mockpoint.test', app });
+    const controller = new AbortController();
+    const waiting = rejection(client.waitForRequests('never', { timeout: 30_000, signal: controller.signal }));
+    for (let i = 0; i < 500 && app.mockpoint.journal.waiterCount === 0; i++) await new Promise((r) => setTimeout(r, 2));
+    expect(app.mockpoint.journal.waiterCount).toBe(1);
+    controller.abort(new Error('gave up'));
+    const error = await waiting;
+    expect(error).not.toBeInstanceOf(ConnectionError);
+    expect(app.mockpoint.journal.waiterCount).toBe(0);
+  });
+
+  it('waitForRequests gives up after 4 s by default, under Vitest 5 s test timeout', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const waits: number[] = [];
+      const client = createClient({
+        baseUrl: 'http://mockpoint.test',
+        fetch: async (request) => {
+          const wait = Number(new URL(request.url).searchParams.get('wait'));
+          waits.push(wait);
+          vi.setSystemTime(Date.now() + wait);
+          return Response.json({ requests: [], complete: false });
+        },
+      });
+      const error = await rejection(client.waitForRequests('x'));
+      expect(error).toMatchObject({ code: 'WAIT_TIMEOUT' });
+      expect((error as Error).message).toContain('within 4000 ms');
+      expect(waits).toEqual([4000]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('throws UNEXPECTED_RESPONSE for an answer without a mockpoint error body', async () => {
     const client = createClient({
       baseUrl: 'http://proxy.test',

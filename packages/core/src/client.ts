@@ -5,7 +5,8 @@
  * @module
  */
 import { type ErrorCode, MockpointError } from './errors.js';
-import type { JournalEntry, JournalPage } from './journal.js';
+import type { JournalPage } from './journal.js';
+import type { JournalEntry } from './journal-entry.js';
 import type { ListPage } from './store/store.js';
 
 /** Something with a Fetch-API `fetch`, e.g. the app returned by `createApp()`. */
@@ -28,6 +29,10 @@ export interface ClientOptions {
    * @example createClient({ baseUrl: 'http://app.local', app: createApp() })
    */
   app?: Fetchable;
+  /**
+   * A fetch function to send every request with (e.g. one that adds headers or
+   * records traffic). Takes precedence over `app`. @default globalThis.fetch
+   */
   fetch?: (request: Request) => Promise<Response>;
 }
 
@@ -52,8 +57,14 @@ export interface EndpointDefinition<T = unknown> {
 export interface WaitOptions {
   /** How many requests to wait for. @default 1 */
   count?: number;
-  /** Give up after this many milliseconds. @default 5000 */
+  /**
+   * Give up after this many milliseconds, with a `WAIT_TIMEOUT` error saying what
+   * did arrive. The default stays under Vitest's 5 s test timeout, so that error
+   * is what a test reports. @default 4000
+   */
   timeout?: number;
+  /** Stops waiting (the pending long-poll is cancelled) when aborted. */
+  signal?: AbortSignal;
   /**
    * Count only requests with a greater id: pass the last id you saw to wait for
    * new ones. @default 0 (every recorded request counts)
@@ -84,6 +95,8 @@ export interface Health {
 /** The typed client returned by {@link createClient}. */
 export type MockpointClient = ReturnType<typeof createClient>;
 
+/** Default of {@link WaitOptions.timeout}. */
+const DEFAULT_WAIT_MS = 4000;
 /** Longest single long-poll the server allows; longer waits are chained. */
 const MAX_POLL_MS = 60_000;
 
@@ -104,7 +117,7 @@ export function createClient(options: ClientOptions) {
   const seg = (name: string) => encodeURIComponent(name);
   const endpointUrl = (name: string) => url(`/endpoint/${seg(name)}`);
 
-  async function call(method: string, path: string, body?: unknown): Promise<Response> {
+  async function call(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
     const headers: Record<string, string> = {};
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -112,17 +125,17 @@ export function createClient(options: ClientOptions) {
     let response: Response;
     try {
       response = await send(
-        new Request(target, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+        new Request(target, { method, headers, signal, body: body === undefined ? undefined : JSON.stringify(body) }),
       );
     } catch (error) {
-      throw new ConnectionError(target, error);
+      throw toConnectionError(target, error, signal);
     }
     if (response.ok) return response;
     throw await toError(response, method, target);
   }
 
-  async function json<T>(method: string, path: string, body?: unknown): Promise<T> {
-    return (await (await call(method, path, body)).json()) as T;
+  async function json<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    return (await (await call(method, path, body, signal)).json()) as T;
   }
 
   return {
@@ -190,19 +203,24 @@ export function createClient(options: ClientOptions) {
      */
     async waitForRequests(name: string, wait: WaitOptions = {}): Promise<JournalEntry[]> {
       const count = wait.count ?? 1;
-      const deadline = Date.now() + (wait.timeout ?? 5000);
+      const timeout = wait.timeout ?? DEFAULT_WAIT_MS;
+      const deadline = Date.now() + timeout;
       for (;;) {
+        wait.signal?.throwIfAborted();
         const remaining = Math.max(0, deadline - Date.now());
         const page = await json<JournalPage>(
           'GET',
           `/api/endpoints/${seg(name)}/requests?count=${count}&after=${wait.after ?? 0}&wait=${Math.min(remaining, MAX_POLL_MS)}`,
+          undefined,
+          wait.signal,
         );
         if (page.complete) return page.requests;
+        wait.signal?.throwIfAborted();
         if (Date.now() >= deadline) {
           const seen = page.requests.map((r) => `${r.method} ${r.path}`).join(', ') || 'none';
           throw new MockpointError(
             'WAIT_TIMEOUT',
-            `expected ${count} request(s) to "${name}" within ${wait.timeout ?? 5000} ms, received ${page.requests.length} (${seen})`,
+            `expected ${count} request(s) to "${name}" within ${timeout} ms, received ${page.requests.length} (${seen})`,
           );
         }
       }
@@ -213,7 +231,7 @@ export function createClient(options: ClientOptions) {
       // No `this`: the methods work when destructured from the client.
       const target = endpointUrl(name);
       return send(new Request(target, init)).catch((error: unknown) => {
-        throw new ConnectionError(target, error);
+        throw toConnectionError(target, error, init.signal ?? undefined);
       });
     },
 
@@ -222,6 +240,16 @@ export function createClient(options: ClientOptions) {
       return json('GET', '/api/health');
     },
   };
+}
+
+/**
+ * A failure to get any answer. Errors that already carry a string `code` (e.g. a
+ * closed in-process server) and aborts asked for by the caller pass unchanged.
+ */
+function toConnectionError(target: string, error: unknown, signal?: AbortSignal): unknown {
+  if (signal?.aborted) return error;
+  if (error instanceof Error && typeof (error as { code?: unknown }).code === 'string') return error;
+  return new ConnectionError(target, error);
 }
 
 async function toError(response: Response, method: string, target: string): Promise<MockpointError> {

@@ -28,7 +28,7 @@ describe('unmatched requests', () => {
     });
     const named = await app.request('/api/endpoints/some-name', { method: 'POST' });
     expect(named.status).toBe(405);
-    expect(named.headers.get('allow')?.split(', ').sort()).toEqual(['DELETE', 'GET', 'PUT']);
+    expect(named.headers.get('allow')?.split(', ').sort()).toEqual(['DELETE', 'GET', 'HEAD', 'PUT']);
   });
 
   it('answers 404 ROUTE_NOT_FOUND for an unknown path', async () => {

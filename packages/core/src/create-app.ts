@@ -50,7 +50,7 @@ export interface CreateAppOptions {
   version?: string;
   /**
    * Called with every unexpected error (answered as 500 INTERNAL), e.g. to report it.
-   * @example createApp({ onError: (error) => Sentry.captureException(error) })
+   * @example createApp({ onUnexpectedError: (error) => Sentry.captureException(error) })
    */
   onUnexpectedError?: (error: unknown, request: Request) => void;
 }
@@ -72,6 +72,10 @@ function allowedMethods(docs: RouteDoc[]): (path: string) => string[] {
       byPath.set(doc.path, route);
     }
     route.methods.push(doc.method.toUpperCase());
+  }
+  for (const route of byPath.values()) {
+    // Hono answers HEAD wherever it answers GET.
+    if (route.methods.includes('GET') && !route.methods.includes('HEAD')) route.methods.push('HEAD');
   }
   return (path) => [...byPath.values()].filter((r) => r.pattern.test(path)).flatMap((r) => r.methods);
 }

@@ -37,13 +37,8 @@ export {
   MockpointError,
   type MockpointErrorOptions,
 } from './errors.js';
-export {
-  type JournalEntry,
-  type JournalInput,
-  type JournalPage,
-  RequestJournal,
-  type RequestJournalOptions,
-} from './journal.js';
+export { type JournalPage, RequestJournal, type RequestJournalOptions } from './journal.js';
+export type { JournalEntry, JournalInput } from './journal-entry.js';
 export {
   createSchemas,
   DEFAULT_DELAY,

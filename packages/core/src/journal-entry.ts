@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { jsonTooDeep, readBodyPrefix } from './body.js';
 
 /** One request received at `/endpoint/{name}`, as the API lists it. */
 export interface JournalEntry {
@@ -45,6 +46,8 @@ export interface JournalInput {
 
 /** The journal keeps at most this many bytes of each request body. */
 export const JOURNAL_BODY_LIMIT = 64 * 1024;
+/** Names longer than this are neither recorded nor readable (they cannot be valid either). */
+export const JOURNAL_NAME_LIMIT = 256;
 
 /** Query parameters as a record; repeated keys become arrays. */
 export function parseQuery(params: URLSearchParams): Record<string, string | string[]> {
@@ -82,7 +85,8 @@ export function toJournalEntry(id: number, input: JournalInput, receivedAt: numb
     receivedAt: new Date(receivedAt).toISOString(),
     statusCode: input.statusCode,
   };
-  if (input.body !== '' && !input.bodyTruncated) {
+  // Too-deep JSON is kept as text only: its parsed form could not be serialised back.
+  if (input.body !== '' && !input.bodyTruncated && !jsonTooDeep(input.body)) {
     try {
       entry.json = JSON.parse(input.body);
     } catch {
@@ -90,42 +94,6 @@ export function toJournalEntry(id: number, input: JournalInput, receivedAt: numb
     }
   }
   return entry;
-}
-
-/**
- * Reads at most `limit` bytes of the body as UTF-8. Past the limit the rest of
- * the stream is cancelled (never buffered) and the prefix is kept.
- */
-async function readBodyPrefix(request: Request, limit: number): Promise<{ body: string; bodyTruncated: boolean }> {
-  // `request.body` rather than Content-Length: a Request built in-process
-  // (`app.request()`, the client's `app` option) carries a body without one.
-  if (request.body === null) return { body: '', bodyTruncated: false };
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  let bodyTruncated = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (total + value.byteLength > limit) {
-      chunks.push(value.subarray(0, limit - total));
-      total = limit;
-      bodyTruncated = true;
-      await reader.cancel().catch(() => undefined);
-      break;
-    }
-    chunks.push(value);
-    total += value.byteLength;
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  // `stream: true` drops a multi-byte character cut in half by the limit
-  // instead of turning it into U+FFFD.
-  return { body: new TextDecoder().decode(bytes, { stream: bodyTruncated }), bodyTruncated };
 }
 
 /**
@@ -142,6 +110,16 @@ export async function captureRequest(
   request.headers.forEach((value, name) => {
     rawHeaders.push(name, value);
   });
-  const { body, bodyTruncated } = await readBodyPrefix(request, bodyLimit);
-  return { method: request.method, target: url.pathname + url.search, rawHeaders, body, bodyTruncated, statusCode };
+  const { bytes, truncated } = await readBodyPrefix(request, bodyLimit);
+  // `stream: true` drops a multi-byte character cut in half by the limit instead
+  // of turning it into U+FFFD (a fresh decoder: streaming state must not leak).
+  const body = new TextDecoder().decode(bytes, { stream: truncated });
+  return {
+    method: request.method,
+    target: url.pathname + url.search,
+    rawHeaders,
+    body,
+    bodyTruncated: truncated,
+    statusCode,
+  };
 }

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RequestJournal } from './journal.js';
 import {
   captureRequest,
   JOURNAL_BODY_LIMIT,
   type JournalEntry,
   type JournalInput,
-  RequestJournal,
   toJournalEntry,
-} from './journal.js';
+} from './journal-entry.js';
 
 function entry(method = 'POST', body = ''): JournalInput {
   return { method, target: '/endpoint/x', rawHeaders: [], body, bodyTruncated: false, statusCode: 200 };
@@ -64,6 +64,38 @@ describe('RequestJournal', () => {
     journal.record('a', entry('POST', 'first'));
     journal.record('a', entry('POST', 'y'.repeat(500)));
     expect(journal.list('a').map((e) => e.body.length)).toEqual([500]);
+  });
+
+  it('reads and immediate answers never create rings, so they cannot push real journals out', async () => {
+    const journal = new RequestJournal({ maxNames: 2 });
+    journal.record('a', entry());
+    journal.record('b', entry());
+    for (const name of ['x', 'y', 'z']) {
+      expect(journal.list(name)).toEqual([]);
+      expect((await journal.wait(name, 1, 0)).complete).toBe(false);
+    }
+    expect(journal.list('a')).toHaveLength(1);
+    expect(journal.list('b')).toHaveLength(1);
+  });
+
+  it('releaseWaiters answers pending waits at once and every later one immediately', async () => {
+    const journal = new RequestJournal();
+    const pending = journal.wait('a', 1, 60_000);
+    expect(journal.waiterCount).toBe(1);
+    journal.releaseWaiters();
+    await expect(pending).resolves.toEqual({ requests: [], complete: false });
+    expect(journal.waiterCount).toBe(0);
+    await expect(journal.wait('a', 1, 60_000)).resolves.toEqual({ requests: [], complete: false });
+  });
+
+  it('keeps a too-deep JSON body as text without a parsed json field', () => {
+    const journal = new RequestJournal();
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    journal.record('a', entry('POST', deep));
+    const [e] = journal.list('a');
+    expect(e?.body).toBe(deep);
+    expect(e && 'json' in e).toBe(false);
+    expect(() => JSON.stringify(journal.list('a'))).not.toThrow();
   });
 
   it('drops the least recently used name past maxNames', () => {

@@ -8,19 +8,10 @@
  */
 import { type JournalEntry, type JournalInput, toJournalEntry } from './journal-entry.js';
 
-export {
-  captureRequest,
-  JOURNAL_BODY_LIMIT,
-  type JournalEntry,
-  type JournalInput,
-  parseQuery,
-  toJournalEntry,
-} from './journal-entry.js';
-
 /** The answer of a (possibly long-polling) journal read. */
 export interface JournalPage {
   requests: JournalEntry[];
-  /** Whether at least the requested count had arrived (always true without `count`). */
+  /** Whether at least the requested count (default 1) had arrived. */
   complete: boolean;
 }
 
@@ -44,8 +35,6 @@ interface Recorded {
   receivedAt: number;
   /** Approximate memory cost, for the byte bound. */
   bytes: number;
-  /** The formatted entry, made on first read. */
-  entry?: JournalEntry;
 }
 
 interface Waiter {
@@ -126,6 +115,7 @@ export class RequestJournal {
   #newest: Ring | undefined;
   #nextId = 1;
   #bytes = 0;
+  #closed = false;
 
   constructor(options: RequestJournalOptions = {}) {
     this.size = options.size ?? 100;
@@ -164,10 +154,8 @@ export class RequestJournal {
   list(name: string, after = 0): JournalEntry[] {
     const ring = this.#rings.get(name);
     if (ring === undefined) return [];
-    return ring.toArray(this.size, after).map((item) => {
-      item.entry ??= toJournalEntry(item.id, item.input, item.receivedAt);
-      return item.entry;
-    });
+    // Formatted on every read and not kept, so the byte bound counts all there is.
+    return ring.toArray(this.size, after).map((item) => toJournalEntry(item.id, item.input, item.receivedAt));
   }
 
   /**
@@ -177,8 +165,11 @@ export class RequestJournal {
    * id seen, a caller waits for new requests even when the ring is full.
    */
   async wait(name: string, count: number, timeoutMs: number, signal?: AbortSignal, after = 0): Promise<JournalPage> {
-    const ring = this.#ring(name);
-    if (ring.countAfter(this.size, after) < count && timeoutMs > 0 && !signal?.aborted) {
+    const have = this.#rings.get(name)?.countAfter(this.size, after) ?? 0;
+    if (have < count && timeoutMs > 0 && !signal?.aborted && !this.#closed) {
+      // Only a waiter makes a ring for a name nobody has requested yet: plain reads
+      // never create rings, so they cannot push real journals out.
+      const ring = this.#ring(name);
       await new Promise<void>((resolve) => {
         const done = () => {
           clearTimeout(timer);
@@ -194,6 +185,15 @@ export class RequestJournal {
     }
     const requests = this.list(name, after);
     return { requests, complete: requests.length >= count };
+  }
+
+  /**
+   * Answers every pending wait now (with what there is) and every later one at
+   * once: for shutting down without holding long-polls open.
+   */
+  releaseWaiters(): void {
+    this.#closed = true;
+    for (const ring of this.#rings.values()) for (const waiter of [...ring.waiters]) waiter.resolve();
   }
 
   /** Removes the entries for `name` (waiters stay). */

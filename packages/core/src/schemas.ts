@@ -158,6 +158,13 @@ export function createSchemas(options: SchemaOptions = {}) {
 
 export type Schemas = ReturnType<typeof createSchemas>;
 
+/** The rule stated when a field is invalid. */
+const FIELD_RULES: Record<string, (maxDelayMs: number) => string> = {
+  name: () => NAME_RULE,
+  statusCode: () => 'statusCode must be an integer from 200 to 599',
+  delay: (max) => `delay must be a whole number of milliseconds from 0 to ${max}`,
+};
+
 /** Maps a field to the error code reported when it is invalid. */
 const FIELD_CODES: Record<string, ErrorCode> = {
   name: 'INVALID_NAME',
@@ -169,7 +176,11 @@ const FIELD_CODES: Record<string, ErrorCode> = {
  * Validates an already-parsed JSON body against `schema`, returning the parsed
  * value or throwing a {@link MockpointError} with the most specific code.
  */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+export function parseBody<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+  maxDelayMs: number = DEFAULT_MAX_DELAY_MS,
+): z.output<S> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new MockpointError('INVALID_BODY', 'request body must be a JSON object');
   }
@@ -189,12 +200,8 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
     );
   }
   const field = String(issue.path[0] ?? '');
-  const code = FIELD_CODES[field] ?? 'INVALID_BODY';
-  const message =
-    field === 'name'
-      ? NAME_RULE
-      : issue.code === 'invalid_type'
-        ? `${field} must be a ${issue.expected}`
-        : issue.message;
-  throw new MockpointError(code, field && !message.startsWith(field) ? `${field}: ${message}` : message);
+  const code = FIELD_CODES[field];
+  if (code === undefined) throw new MockpointError('INVALID_BODY', issue.message);
+  // One fixed, complete rule per field, whatever zod's issue says.
+  throw new MockpointError(code, FIELD_RULES[field]?.(maxDelayMs) ?? issue.message);
 }

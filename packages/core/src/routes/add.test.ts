@@ -215,7 +215,8 @@ describe('PUT /api/endpoint/add: invalid input', () => {
   it('rejects a statusCode outside 200-599 or not an integer with 400 INVALID_STATUS_CODE', async () => {
     const app = createApp();
     for (const statusCode of [199, 600, 200.5, '200', null, true, 0, -200, 1e3]) {
-      await expectError(await add(app, { name: 's', data: 1, statusCode }), 400, 'INVALID_STATUS_CODE');
+      const message = await expectError(await add(app, { name: 's', data: 1, statusCode }), 400, 'INVALID_STATUS_CODE');
+      expect(message, `statusCode ${JSON.stringify(statusCode)}`).toBe('statusCode must be an integer from 200 to 599');
     }
     await expectAbsent(app, 's');
   });
@@ -223,15 +224,33 @@ describe('PUT /api/endpoint/add: invalid input', () => {
   it('rejects a delay outside 0-60000 or not an integer with 400 INVALID_DELAY', async () => {
     const app = createApp();
     for (const delay of [-1, 60_001, 1.5, '10', null, false]) {
-      await expectError(await add(app, { name: 'd', data: 1, delay }), 400, 'INVALID_DELAY');
+      const message = await expectError(await add(app, { name: 'd', data: 1, delay }), 400, 'INVALID_DELAY');
+      expect(message, `delay ${JSON.stringify(delay)}`).toBe(
+        'delay must be a whole number of milliseconds from 0 to 60000',
+      );
     }
     await expectAbsent(app, 'd');
+  });
+
+  it('refuses data nested deeper than 512 levels with 400 INVALID_BODY, and accepts 512', async () => {
+    const app = createApp();
+    const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const tooDeep = await app.request(ADD, { method: 'PUT', body: `{"name":"deep","data":${deep(600)}}` });
+    const message = await expectError(tooDeep, 400, 'INVALID_BODY');
+    expect(message).toContain('512');
+    await expectAbsent(app, 'deep');
+    // The body object itself is one level: 511 more fit.
+    const ok = await app.request(ADD, { method: 'PUT', body: `{"name":"deep","data":${deep(511)}}` });
+    expect(ok.status).toBe(201);
+    expect((await app.request('/endpoint/deep')).status).toBe(200);
   });
 
   it('honours a custom maxDelayMs', async () => {
     const strict = createApp({ maxDelayMs: 1000 });
     const message = await expectError(await add(strict, { name: 'd', data: 1, delay: 1001 }), 400, 'INVALID_DELAY');
-    expect(message).toContain('1000');
+    expect(message).toBe('delay must be a whole number of milliseconds from 0 to 1000');
+    const fraction = await expectError(await add(strict, { name: 'd', data: 1, delay: 0.5 }), 400, 'INVALID_DELAY');
+    expect(fraction).toBe('delay must be a whole number of milliseconds from 0 to 1000');
     expect((await add(strict, { name: 'd', data: 1, delay: 1000 })).status).toBe(201);
 
     const lenient = createApp({ maxDelayMs: 120_000 });

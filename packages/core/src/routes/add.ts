@@ -16,7 +16,7 @@ export function registerAddRoute(app: Hono, ctx: AppContext): void {
 
   app.put('/api/endpoint/add', async (c) => {
     const body = await readJsonBody(c.req.raw, options.maxBodyBytes);
-    const record = parseBody(schemas.addRequest, body);
+    const record = parseBody(schemas.addRequest, body, options.maxDelayMs);
     if (!(await endpoints.create(record))) {
       throw new MockpointError(
         'NAME_TAKEN',

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type CreateAppOptions, createApp, type JournalEntry, type JournalPage, type MockpointApp } from '../index.js';
-import { JOURNAL_BODY_LIMIT } from '../journal.js';
+import { JOURNAL_BODY_LIMIT } from '../journal-entry.js';
 import { MAX_WAIT_MS } from './journal.js';
 
 async function add(app: MockpointApp, body: Record<string, unknown>): Promise<void> {
@@ -212,6 +212,16 @@ describe('journal long-poll', () => {
     expect(page.complete).toBe(true);
     expect(page.requests.map((r) => r.json)).toEqual(['third']);
     expect(((await app.request('/api/endpoints/full/requests?after=-1')) as Response).status).toBe(400);
+  });
+
+  it('refuses a count larger than the journal keeps with 400 INVALID_QUERY naming JOURNAL_SIZE', async () => {
+    const app = fresh({ journalSize: 2 });
+    const response = await app.request('/api/endpoints/x/requests?wait=10&count=3');
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('INVALID_QUERY');
+    expect(body.error.message).toContain('JOURNAL_SIZE');
+    expect((await app.request('/api/endpoints/x/requests?wait=10&count=2')).status).toBe(200);
   });
 
   it('answers on time with what there is and complete:false when the wait passes', async () => {

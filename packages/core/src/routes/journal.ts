@@ -7,16 +7,15 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { MockpointError } from '../errors.js';
+import { JOURNAL_NAME_LIMIT } from '../journal-entry.js';
 import { jsonResponse } from '../read-response.js';
 import { ADMIN_RESPONSES, ERROR_RESPONSES } from './responses.js';
 
 /** A long-poll never holds a request longer than this. */
 export const MAX_WAIT_MS = 60_000;
-/** Longest name the journal records (and reads); see `routes/read.ts`. */
-const NAME_LIMIT = 256;
-const NAME_RULE = `name must be 1-${NAME_LIMIT} characters`;
+const NAME_RULE = `name must be 1-${JOURNAL_NAME_LIMIT} characters`;
 // Requests to unknown (even invalid) names are recorded, so any recorded name is readable.
-const journalNameSchema = z.string().min(1, NAME_RULE).max(NAME_LIMIT, NAME_RULE);
+const journalNameSchema = z.string().min(1, NAME_RULE).max(JOURNAL_NAME_LIMIT, NAME_RULE);
 
 function journalName(name: string): string {
   if (!journalNameSchema.safeParse(name).success) throw new MockpointError('INVALID_NAME', NAME_RULE);
@@ -24,7 +23,7 @@ function journalName(name: string): string {
 }
 
 export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
-  const { schemas, journal } = ctx;
+  const { schemas, journal, options } = ctx;
 
   app.get('/api/endpoints/:name/requests', async (c) => {
     const name = journalName(c.req.param('name'));
@@ -36,6 +35,12 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
       );
     }
     const { wait, count, after } = parsed.data;
+    if (count > options.journalSize) {
+      throw new MockpointError(
+        'INVALID_QUERY',
+        `count must be at most ${options.journalSize}: the journal keeps only the last ${options.journalSize} requests per name (JOURNAL_SIZE)`,
+      );
+    }
     const page = await journal.wait(name, count, Math.min(wait, MAX_WAIT_MS), c.req.raw.signal, after);
     return jsonResponse(page);
   });

@@ -87,7 +87,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
       }
       fields = rest;
     }
-    const definition = parseBody(schemas.replaceRequest, fields);
+    const definition = parseBody(schemas.replaceRequest, fields, options.maxDelayMs);
     const { created } = await endpoints.put({ name, ...definition });
     return jsonResponse({ name, ...definition }, created ? 201 : 200);
   });

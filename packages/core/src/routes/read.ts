@@ -7,15 +7,12 @@
 import type { Hono } from 'hono';
 import type { CachedResponse } from '../cache.js';
 import type { AppContext } from '../context.js';
-import { captureRequest } from '../journal.js';
+import { captureRequest, JOURNAL_NAME_LIMIT } from '../journal-entry.js';
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS, readHeaders } from '../read-response.js';
 import { isValidName } from '../schemas.js';
 
 /** Methods answered at `/endpoint/{name}`. */
 export const READ_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-
-/** Names longer than this are not recorded (they cannot be valid either). */
-const JOURNAL_NAME_LIMIT = 256;
 
 const NOT_FOUND_PREFIX = '{"success":false,"error":{"code":"NOT_FOUND","message":';
 
