@@ -68,6 +68,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // Known failures (a bad setting, a busy port, a locked directory) are one line;
+  // anything else is a bug, and its stack is what a report needs.
   if (isKnownFailure(error)) fail(error.message);
-  fail(error instanceof Error ? error.message : String(error));
+  process.stderr.write(
+    `mockpoint: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
 });

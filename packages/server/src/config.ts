@@ -7,6 +7,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
+import {
+  DEFAULT_CACHE_MAX_BYTES,
+  DEFAULT_JOURNAL_MAX_BYTES,
+  DEFAULT_JOURNAL_SIZE,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_DELAY_MS,
+} from '@mockpoint/core';
 
 /** The resolved daemon settings. */
 export interface ServerConfig {
@@ -71,16 +78,17 @@ const SETTINGS = {
   clientReportingDsn: { env: 'CLIENT_REPORTING_DSN', kind: 'dsn' },
 } as const satisfies Record<keyof ServerConfig, SettingSpec>;
 
+/** The daemon's defaults; the limits are core's own. */
 export const DEFAULTS = {
   port: 16540,
   host: '0.0.0.0',
   dataDir: './data',
   memory: false,
-  maxBodyBytes: 5 * 1024 * 1024,
-  maxDelayMs: 60_000,
-  journalSize: 100,
-  journalMaxBytes: 64 * 1024 * 1024,
-  cacheMaxBytes: 64 * 1024 * 1024,
+  maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+  maxDelayMs: DEFAULT_MAX_DELAY_MS,
+  journalSize: DEFAULT_JOURNAL_SIZE,
+  journalMaxBytes: DEFAULT_JOURNAL_MAX_BYTES,
+  cacheMaxBytes: DEFAULT_CACHE_MAX_BYTES,
 } as const;
 
 export const HELP = `mockpoint - self-hosted mock endpoints
@@ -104,7 +112,8 @@ Options (each also settable by environment variable or .env):
   -v, --version           show the version
 
 Values come from flags, then the environment, then ./.env (the environment wins over .env).
-An empty environment value (e.g. ADMIN_TOKEN=) counts as unset.
+An empty environment value (e.g. ADMIN_TOKEN=) counts as unset: a value in .env then applies.
+REDIS_URL is reserved for the shared Redis store, which is not implemented yet.
 `;
 
 function parseValue(setting: string, spec: SettingSpec, raw: string): number | string | boolean {
@@ -234,14 +243,23 @@ export function resolveConfig(
   };
   for (const [key, spec] of Object.entries(SETTINGS) as [keyof ServerConfig, SettingSpec][]) {
     const fromFlag = flags.values.get(key);
-    // The environment wins over .env, even with an empty value; an empty value means unset.
-    const fromEnv = env[spec.env] ?? file.values[spec.env];
+    // The environment wins over .env. An empty value means unset, so an unset
+    // `${ADMIN_TOKEN}` in a compose file cannot switch off a token kept in .env.
+    const envValue = env[spec.env];
+    const fromEnv = envValue !== undefined && envValue !== '' ? envValue : file.values[spec.env];
     try {
       if (fromFlag !== undefined) config[key] = parseValue(spec.flag ?? spec.env, spec, fromFlag);
       else if (fromEnv !== undefined && fromEnv !== '') config[key] = parseValue(spec.env, spec, fromEnv);
     } catch (error) {
       if (!lenient) throw error;
     }
+  }
+  const redisUrl = env.REDIS_URL || file.values.REDIS_URL;
+  if (redisUrl && !lenient) {
+    throw new ConfigError(
+      'REDIS_URL',
+      'the shared Redis store is not implemented yet; unset REDIS_URL to use LevelDB (or --memory)',
+    );
   }
   config.dataDir = resolve(cwd, config.dataDir as string);
   return { help: flags.help, version: flags.version, config: config as unknown as ServerConfig, envFile: file.path };

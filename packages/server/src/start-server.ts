@@ -4,9 +4,10 @@
  *
  * @module
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp, type EndpointStore, MemoryStore, VERSION } from '@mockpoint/core';
 import { LevelStore } from '@mockpoint/core/level';
@@ -54,12 +55,32 @@ export class StartError extends Error {
 
 const DEFAULT_WEB_ROOT = fileURLToPath(new URL('./web/', import.meta.url));
 
+/**
+ * Creates `dir` and its missing parents. Not `mkdirSync(dir, { recursive: true })`:
+ * on some file systems (procfs) that loops forever instead of failing.
+ */
+function ensureDir(dir: string): void {
+  try {
+    mkdirSync(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      if (!statSync(dir).isDirectory()) throw new Error('it exists and is not a directory');
+      return;
+    }
+    const parent = dirname(dir);
+    if (code !== 'ENOENT' || parent === dir) throw error;
+    ensureDir(parent);
+    mkdirSync(dir); // fails (once) if the parent still refuses it
+  }
+}
+
 async function openStore(options: StartServerOptions): Promise<EndpointStore> {
   if (options.store) return options.store;
   if (options.memory) return new MemoryStore();
   const dir = options.dataDir ?? DEFAULTS.dataDir;
   try {
-    mkdirSync(dir, { recursive: true });
+    ensureDir(dir);
   } catch (error) {
     throw new StartError(
       'DATA_DIR_UNUSABLE',
@@ -135,6 +156,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      // Long-polls answer now with what they have, instead of holding the close.
+      app.mockpoint.journal.releaseWaiters();
       server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
         response.setHeader('connection', 'close');
       });

@@ -156,11 +156,21 @@ describe('empty values', () => {
     });
   });
 
-  it('an empty environment value overrides .env (the environment wins) and then counts as unset', () => {
+  it('an empty environment value counts as unset, so the value in .env applies', () => {
+    const fromFile = config([], {}, withEnvFile);
+    expect(fromFile.adminToken).toBeDefined();
     expect(config([], { ADMIN_TOKEN: '', PORT: '' }, withEnvFile)).toMatchObject({
-      adminToken: undefined,
-      port: DEFAULTS.port,
+      adminToken: fromFile.adminToken,
+      port: fromFile.port,
     });
+  });
+});
+
+describe('REDIS_URL', () => {
+  it('stops start-up with one line: the Redis store is not implemented yet', () => {
+    expect(() => config([], { REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(ConfigError);
+    expect(() => config([], { REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(/^REDIS_URL: .*not implemented yet/);
+    expect(() => resolveConfig({ argv: ['--help'], env: { REDIS_URL: 'redis://x' }, cwd: withEnvFile })).not.toThrow();
   });
 });
 

@@ -54,6 +54,14 @@ describe('command line', () => {
     expectOneLineFailure(run, /PORT: "abc" is not a port number/);
   });
 
+  it('a data directory that cannot be created stops start-up with one line (also under /proc)', async () => {
+    expectOneLineFailure(
+      await runCli({ args: ['--data-dir', '/proc/mockpoint-nope'] }),
+      /cannot create data directory/,
+    );
+    expectOneLineFailure(await runCli({ args: ['--data-dir', '/etc/hostname/x'] }), /cannot create data directory/);
+  });
+
   it('a negative --max-delay-ms stops start-up with one line naming it', async () => {
     const run = await runCli({ args: ['--max-delay-ms', '-5'] });
     expectOneLineFailure(run, /--max-delay-ms: "-5"/);
@@ -138,6 +146,9 @@ describe('durability and the data directory', () => {
     expect(await requestJson(`${second.url}/endpoint/kept`)).toEqual({ status: 202, body: { a: [1, 2] } });
   });
 
+  // A process kill leaves the OS page cache intact, so this proves the write was
+  // handed to LevelDB before the 201; that it is fsync'd (survives power loss) is
+  // checked in core's level-store.test.ts (every write passes sync: true).
   it('an acknowledged add survives SIGKILL right after its 201', async () => {
     const cwd = await makeTempDir();
     const first = await startDaemon({ cwd });
@@ -224,5 +235,17 @@ describe('graceful shutdown', () => {
     expect(await exit).toEqual({ code: 0, signal: null });
     // Not held open by the client's idle keep-alive connections (fetch keeps them ~4 s).
     expect(performance.now() - answered).toBeLessThan(2000);
+  });
+
+  it('answers a pending long-poll at once with what there is, instead of holding the shutdown', async () => {
+    const daemon = await startDaemon();
+    const poll = requestJson(`${daemon.url}/api/endpoints/quiet/requests?wait=30000&count=1`);
+    // Let the poll reach the server before stopping it.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const stopped = performance.now();
+    const exit = daemon.stop('SIGTERM');
+    expect(await poll).toEqual({ status: 200, body: { requests: [], complete: false } });
+    expect(await exit).toEqual({ code: 0, signal: null });
+    expect(performance.now() - stopped).toBeLessThan(2000); // not the 5 s grace, let alone 30 s
   });
 });
