@@ -10,7 +10,7 @@ const WRITES: [string, string, string, (app: MockpointApp) => Promise<void>, num
   ['PUT', '/api/endpoints/w', JSON.stringify({ data: 2 }), async () => undefined, 201],
   ['DELETE', '/api/endpoints/w', '', (app) => seed(app), 204],
   ['DELETE', '/api/endpoints', '', (app) => seed(app), 204],
-  ['DELETE', '/api/endpoints/w/requests', '', async () => undefined, 204],
+  ['DELETE', '/api/endpoints/w/requests', '', (app) => journalOne(app), 204],
 ];
 
 async function seed(app: MockpointApp): Promise<void> {
@@ -20,6 +20,18 @@ async function seed(app: MockpointApp): Promise<void> {
     body: JSON.stringify({ name: 'w', data: 'seeded' }),
   });
   expect(response.status).toBe(201);
+}
+
+/** Records one request for `w`, so clearing the journal would be visible. */
+async function journalOne(app: MockpointApp): Promise<void> {
+  await app.request('/endpoint/w', { method: 'POST', body: 'hello' });
+}
+
+/** Everything a write could change: the endpoints and the journal of `w`. */
+async function snapshot(app: MockpointApp): Promise<unknown> {
+  const endpoints = await (await app.request('/api/endpoints')).json();
+  const journal = await (await app.request('/api/endpoints/w/requests')).json();
+  return { endpoints, journal };
 }
 
 function send(app: MockpointApp, method: string, path: string, body: string, authorization?: string) {
@@ -39,14 +51,14 @@ describe('admin token', () => {
     ])('answers 401 UNAUTHORIZED with %s and changes nothing', async (_label, authorization) => {
       const app = createApp({ adminToken: TOKEN });
       await prepare(app);
-      const before = await (await app.request('/api/endpoints')).json();
+      const before = await snapshot(app);
       const response = await send(app, method, path, body, authorization);
       expect(response.status).toBe(401);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
       expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
       const error = (await response.json()) as { success: boolean; error: { code: string; message: string } };
       expect(error).toEqual({ success: false, error: { code: 'UNAUTHORIZED', message: expect.any(String) } });
-      expect(await (await app.request('/api/endpoints')).json()).toEqual(before);
+      expect(await snapshot(app)).toEqual(before);
     });
 
     it('works with the right token (scheme case-insensitive)', async () => {

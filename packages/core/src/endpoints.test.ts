@@ -191,7 +191,7 @@ describe('EndpointService cache', () => {
     expect(await service.response('race')).toBeUndefined();
   });
 
-  it('a slow read that overlaps a write to another name still fills the cache correctly', async () => {
+  it('a slow read that overlaps a write to another name still fills the cache', async () => {
     const { store, service } = setup();
     await store.inner.create(record('slow', 'value'));
     const hold = store.holdNextGet();
@@ -200,8 +200,7 @@ describe('EndpointService cache', () => {
     await service.put(record('other', 'x'));
     hold.release();
     expect((await slowRead)?.body).toBe('"value"');
-    // Whether or not the overlapping read was cached, the answer is the stored record.
-    expect((await service.response('slow'))?.body).toBe('"value"');
+    expect(service.cache.get('slow')?.body).toBe('"value"');
   });
 
   it('a put that fails after writing does not leave the old record cached', async () => {

@@ -13,11 +13,12 @@ export class EndpointService {
   readonly store: EndpointStore;
   readonly cache: ResponseCache;
   /**
-   * Bumped after every store write. A read that missed the cache only fills it
-   * when no write finished while it was reading, so a slow read can never put
-   * back a record that a concurrent replace or delete has superseded.
+   * One token per name being read from the store after a cache miss. A write to
+   * that name (or a clear) withdraws it, and the read only fills the cache while
+   * its token stands: a slow read can never put back a record that a concurrent
+   * replace or delete has superseded, and writes to other names do not matter.
    */
-  #version = 0;
+  readonly #reading = new Map<string, symbol>();
 
   constructor(store: EndpointStore, cacheMaxBytes: number) {
     this.store = store;
@@ -28,12 +29,17 @@ export class EndpointService {
   async response(name: string): Promise<CachedResponse | undefined> {
     const hit = this.cache.get(name);
     if (hit !== undefined) return hit;
-    const version = this.#version;
-    const record = await this.store.get(name);
-    if (record === undefined) return undefined;
-    const entry = toCachedResponse(name, record.data, record.statusCode, record.delay);
-    if (version === this.#version) this.cache.set(name, entry);
-    return entry;
+    const token = Symbol(name);
+    this.#reading.set(name, token);
+    try {
+      const record = await this.store.get(name);
+      if (record === undefined) return undefined;
+      const entry = toCachedResponse(name, record.data, record.statusCode, record.delay);
+      if (this.#reading.get(name) === token) this.cache.set(name, entry);
+      return entry;
+    } finally {
+      if (this.#reading.get(name) === token) this.#reading.delete(name);
+    }
   }
 
   get(name: string): Promise<EndpointRecord | undefined> {
@@ -75,18 +81,18 @@ export class EndpointService {
     try {
       await this.store.clear();
     } finally {
-      this.#version++;
+      this.#reading.clear();
       this.cache.clear();
     }
   }
 
   #forget(name: string): void {
-    this.#version++;
+    this.#reading.delete(name);
     this.cache.delete(name);
   }
 
   #written(record: EndpointRecord): void {
-    this.#version++;
+    this.#reading.delete(record.name);
     this.cache.set(record.name, toCachedResponse(record.name, record.data, record.statusCode, record.delay));
   }
 }
