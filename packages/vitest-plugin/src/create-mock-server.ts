@@ -31,6 +31,16 @@ export interface CreateMockServerOptions {
   maxDelayMs?: number;
   /** Largest accepted request body, in bytes. @default 5242880 (5 MiB) */
   maxBodyBytes?: number;
+  /** Approximate bytes all recorded requests may take together. @default 67108864 (64 MiB) */
+  journalMaxBytes?: number;
+  /** Bytes of pre-serialised responses kept in memory. @default 67108864 (64 MiB) */
+  cacheMaxBytes?: number;
+  /**
+   * When set, every `/api/*` write needs `Authorization: Bearer <adminToken>`;
+   * the returned handle sends it, the code under test must too.
+   * @default undefined (off)
+   */
+  adminToken?: string;
 }
 
 /**
@@ -77,6 +87,9 @@ export async function createMockServer(options: CreateMockServerOptions = {}): P
     journalSize: options.journalSize,
     maxDelayMs: options.maxDelayMs,
     maxBodyBytes: options.maxBodyBytes,
+    journalMaxBytes: options.journalMaxBytes,
+    cacheMaxBytes: options.cacheMaxBytes,
+    adminToken: options.adminToken,
     onUnexpectedError: (error) => console.error('mockpoint: unexpected error:', error),
   });
   // overrideGlobalObjects: false — a test library must not swap the test's own Request/Response.
@@ -90,19 +103,35 @@ export async function createMockServer(options: CreateMockServerOptions = {}): P
   }
 
   // The typed client talks to the app directly (no socket, no keep-alive to wait for);
-  // the code under test uses the real URL. Closing aborts pending long-polls.
-  const closed = new AbortController();
+  // the code under test uses the real URL. Each call gets its own AbortController,
+  // tracked while it runs, so close() can abort pending long-polls (one listener per
+  // call on the caller's signal, removed when the call ends: nothing accumulates).
+  let closed = false;
+  const inFlight = new Set<AbortController>();
   const inProcess = async (request: Request): Promise<Response> => {
-    if (closed.signal.aborted) throw new MockServerError('SERVER_CLOSED', 'this mock server has been closed');
-    return app.fetch(new Request(request, { signal: AbortSignal.any([request.signal, closed.signal]) }));
+    if (closed) throw new MockServerError('SERVER_CLOSED', 'this mock server has been closed');
+    const controller = new AbortController();
+    const forward = () => controller.abort(request.signal.reason);
+    if (request.signal.aborted) forward();
+    else request.signal.addEventListener('abort', forward, { once: true });
+    inFlight.add(controller);
+    try {
+      return await app.fetch(new Request(request, { signal: controller.signal }));
+    } finally {
+      inFlight.delete(controller);
+      request.signal.removeEventListener('abort', forward);
+    }
   };
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-  const client = connectMockServer({ url, fetch: inProcess });
+  const client = connectMockServer({ url, token: options.adminToken, fetch: inProcess });
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
-      closed.abort();
+      closed = true;
+      for (const controller of inFlight) {
+        controller.abort(new MockServerError('SERVER_CLOSED', 'this mock server has been closed'));
+      }
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       // A test server has nothing worth waiting for: delayed answers and idle
       // keep-alive sockets would otherwise hold close() for seconds.

@@ -67,16 +67,42 @@ export function useMockServer(options: UseMockServerOptions = {}): MockServer {
       await current?.reset();
     });
   }
+  const started = (key: PropertyKey): MockServer => {
+    if (current === undefined) {
+      throw new MockServerError(
+        'NOT_STARTED',
+        `useMockServer(): the server starts in beforeAll; read "${String(key)}" inside a test or hook`,
+      );
+    }
+    return current;
+  };
+  const bound = (server: MockServer, value: unknown): unknown =>
+    typeof value === 'function' ? value.bind(server) : value;
+  // Every trap forwards to the started server, so `'url' in mock`, `{ ...mock }` and
+  // `Object.keys(mock)` behave as they do on the server itself.
   return new Proxy({} as MockServer, {
     get(_target, key) {
-      if (current === undefined) {
-        throw new MockServerError(
-          'NOT_STARTED',
-          `useMockServer(): the server starts in beforeAll; read "${String(key)}" inside a test or hook`,
-        );
-      }
-      const value: unknown = Reflect.get(current, key);
-      return typeof value === 'function' ? value.bind(current) : value;
+      // Not a thenable: `await mock` (or returning it from an async function) gives the handle back.
+      if (key === 'then') return undefined;
+      const server = started(key);
+      return bound(server, Reflect.get(server, key));
+    },
+    has(_target, key) {
+      return key !== 'then' && Reflect.has(started(key), key);
+    },
+    ownKeys() {
+      return Reflect.ownKeys(started('keys'));
+    },
+    getOwnPropertyDescriptor(_target, key) {
+      if (key === 'then') return undefined;
+      const server = started(key);
+      const descriptor = Reflect.getOwnPropertyDescriptor(server, key);
+      if (descriptor === undefined) return undefined;
+      // Reported configurable: the proxy's own target does not have the property
+      // (a proxy may not report a non-configurable property its target lacks).
+      return 'value' in descriptor
+        ? { ...descriptor, value: bound(server, descriptor.value), configurable: true }
+        : { ...descriptor, configurable: true };
     },
   });
 }

@@ -66,6 +66,15 @@ async function journalOf(received: unknown, matcher: string): Promise<{ name: st
   return { name: received.name, requests: await received.requests() };
 }
 
+/**
+ * `record[key]` when `key` is the record's own property, otherwise `undefined`:
+ * a header or query parameter named `constructor` or `toString` must not be
+ * found on `Object.prototype`.
+ */
+function own(record: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 function queryString(query: JournalEntry['query']): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
@@ -86,7 +95,7 @@ function describeRequests(requests: JournalEntry[], headerNames: string[] = []):
   if (requests.length === 0) return '  (none)';
   return requests
     .map((entry, index) => {
-      const headers = headerNames.map((name) => `${name}: ${JSON.stringify(entry.headers[name] ?? null)}`);
+      const headers = headerNames.map((name) => `${name}: ${JSON.stringify(own(entry.headers, name) ?? null)}`);
       const shown = headers.length ? `\n     headers: ${headers.join(', ')}` : '';
       return `  ${index + 1}. ${entry.method} ${entry.path}${queryString(entry.query)}\n     body: ${bodyText(entry)}${shown}`;
     })
@@ -106,10 +115,10 @@ function matches(state: MatcherState, entry: JournalEntry, expected: RequestMatc
     if (!raw && !state.equals(value, expected.body)) return false;
   }
   for (const [name, value] of Object.entries(expected.headers ?? {})) {
-    if (!state.equals(entry.headers[name.toLowerCase()], value)) return false;
+    if (!state.equals(own(entry.headers, name.toLowerCase()), value)) return false;
   }
   for (const [key, value] of Object.entries(expected.query ?? {})) {
-    if (!state.equals(entry.query[key], value)) return false;
+    if (!state.equals(own(entry.query, key), value)) return false;
   }
   return true;
 }

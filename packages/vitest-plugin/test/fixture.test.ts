@@ -1,5 +1,5 @@
 import { test as baseTest, describe, expect } from 'vitest';
-import { MockServerError, mockServerFixture, test, useMockServer } from '../src/index.js';
+import { type MockServer, MockServerError, mockServerFixture, test, useMockServer } from '../src/index.js';
 
 const seen: string[] = [];
 
@@ -18,6 +18,11 @@ describe('the `test` fixture', () => {
 
 describe('useMockServer()', () => {
   const mock = useMockServer({ resetAfterEach: true });
+  // A helper that starts a server the async way; its promise settles during collection.
+  const returnedFromAsync = (async () => useMockServer())().then(
+    (server) => ({ server }),
+    (error: unknown) => ({ error }),
+  );
   let collectionError: unknown;
   try {
     void mock.url;
@@ -38,6 +43,34 @@ describe('useMockServer()', () => {
 
   test('resetAfterEach removed the previous test’s endpoints', async () => {
     expect((await mock.list()).endpoints).toEqual([]);
+  });
+
+  test('behaves like the started server for `in`, spreading and Object.keys', async () => {
+    expect('url' in mock).toBe(true);
+    expect('add' in mock).toBe(true);
+    expect('nonsense' in mock).toBe(false);
+    expect(Object.keys(mock)).toEqual(expect.arrayContaining(['url', 'port', 'add', 'close', 'reset']));
+
+    const copy = { ...mock };
+    expect(copy.url).toBe(mock.url);
+    expect(copy.port).toBe(mock.port);
+    // Methods come along and still work on the server.
+    const hook = await copy.add({ name: 'spread', data: 'ok' });
+    expect(await (await fetch(hook.url)).json()).toBe('ok');
+    expect(Object.getOwnPropertyDescriptor(mock, 'url')).toMatchObject({ value: mock.url, enumerable: true });
+    expect(Object.getOwnPropertyDescriptor(mock, 'nonsense')).toBeUndefined();
+  });
+
+  test('is not a thenable: an async function can return it before the server starts', async () => {
+    expect('then' in mock).toBe(false);
+    expect(Reflect.get(mock, 'then')).toBeUndefined();
+    expect(await mock).toBe(mock);
+    // Resolved at collection time, before beforeAll: resolving reads `then`, which must not throw NOT_STARTED.
+    const outcome = await returnedFromAsync;
+    expect(outcome).not.toHaveProperty('error');
+    const { server } = outcome as { server: MockServer };
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.url).not.toBe(mock.url);
   });
 });
 

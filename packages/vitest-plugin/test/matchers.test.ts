@@ -60,6 +60,26 @@ describe('request matchers', () => {
     await expect(hook).not.toHaveBeenRequestedWith({ query: { page: '3' } });
   });
 
+  it('toHaveBeenRequestedWith finds only headers and query parameters that were sent, not Object.prototype members', async () => {
+    // `constructor`, `toString`, `hasOwnProperty` and `__proto__` exist on every plain object's prototype.
+    for (const key of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) {
+      await expect(hook, key).not.toHaveBeenRequestedWith({ headers: { [key]: expect.anything() } });
+      await expect(hook, key).not.toHaveBeenRequestedWith({ query: { [key]: expect.anything() } });
+    }
+    const failure = await expect(hook)
+      .toHaveBeenRequestedWith({ headers: { constructor: expect.anything() } })
+      .catch((e: Error) => e.message);
+    expect(failure).toContain('headers: constructor: null');
+
+    // A request that does send such names is matched.
+    const odd = await mock.add({ name: 'odd', data: null });
+    await fetch(`${odd.url}?toString=yes&constructor=1`, { headers: { constructor: 'c' } });
+    await expect(odd).toHaveBeenRequestedWith({
+      headers: { constructor: 'c' },
+      query: { toString: 'yes', constructor: '1' },
+    });
+  });
+
   it('toHaveBeenRequestedWith shows the received requests and the asked-for headers on failure', async () => {
     const failure = await expect(hook)
       .toHaveBeenRequestedWith({ method: 'DELETE', headers: { 'X-Signature': 'sha256=zzz' } })
