@@ -166,7 +166,9 @@ describe('create', () => {
     await page.getByLabel('Response body (JSON)').fill('{}');
     await page.getByLabel('Delay (ms)').fill('60001');
     await page.getByRole('button', { name: 'Create endpoint' }).click();
-    await poll(() => page.locator('#new-delay-error').textContent()).toBe('Delay must be from 0 to 60000 milliseconds');
+    await poll(() => page.locator('#new-delay-error').textContent()).toBe(
+      'Delay must be a whole number of milliseconds from 0 to 60000',
+    );
     await poll(() => page.locator('#new-data-error').textContent()).toBe('');
     expect((await api('api/endpoints/big')).status).toBe(404);
   });
@@ -190,14 +192,76 @@ describe('list', () => {
   test('is paginated with limit/after/next: 50 at first, then "Load more"', async () => {
     const names = Array.from({ length: 63 }, (_, i) => `ep-${String(i).padStart(3, '0')}`);
     for (const [index, name] of names.entries()) await createViaApi(name, index);
+    const firstPage = page.waitForResponse((answer) => new URL(answer.url()).pathname === '/api/endpoints');
     await page.goto(`${server.url}/`);
+    // The list asks for summaries: records without `data` (it shows only name, status and delay).
+    const answer = await firstPage;
+    expect(answer.url()).toBe(`${server.url}/api/endpoints?limit=50&summary=true`);
+    const listed = (await answer.json()) as { endpoints: unknown[]; next: string | null };
+    expect(listed.endpoints[0]).toEqual({ name: 'ep-000', statusCode: 200, delay: 0 });
+    expect(listed.next).toBe('ep-049');
     await poll(() => page.locator('.endpoint-list li').count()).toBe(50);
     expect(await page.locator('#list-title .count').textContent()).toBe('50+');
     await page.getByRole('button', { name: 'Load more' }).click();
     await poll(() => page.locator('.endpoint-list li').count()).toBe(63);
     expect(await page.locator('.endpoint-list .name').allTextContents()).toEqual(names);
     expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
-    expect(watched!.requests.some((url) => url.endsWith('api/endpoints?limit=50&after=ep-049'))).toBe(true);
+    expect(watched!.requests.some((url) => url.endsWith('api/endpoints?limit=50&summary=true&after=ep-049'))).toBe(
+      true,
+    );
+  });
+
+  test('a slow earlier answer never overwrites a newer list', async () => {
+    await createViaApi('first', 1);
+    // Counts the list answers the page has read. Its code continues in microtasks right
+    // after, so once a later page.evaluate() sees the count, that answer has been handled.
+    await page.addInitScript(() => {
+      const text = Response.prototype.text;
+      Response.prototype.text = async function (this: Response) {
+        const body = await text.call(this);
+        if (new URL(this.url).pathname.endsWith('/api/endpoints')) {
+          const counted = window as unknown as { listAnswers?: number };
+          counted.listAnswers = (counted.listAnswers ?? 0) + 1;
+        }
+        return body;
+      };
+    });
+    // The page's first list request is answered with the list as it was then, but only later.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let fetched!: () => void;
+    const heldFetched = new Promise<void>((resolve) => {
+      fetched = resolve;
+    });
+    let seen = 0;
+    await page.route(
+      (url) => url.pathname === '/api/endpoints',
+      async (route) => {
+        if (seen++ > 0) return route.continue();
+        const stale = await route.fetch();
+        fetched();
+        await released;
+        await route.fulfill({ response: stale });
+      },
+    );
+
+    await page.goto(`${server.url}/#/new`);
+    await heldFetched;
+    // Creating reloads the list: this newer answer arrives first.
+    await page.getByLabel('Name').fill('second');
+    await page.getByLabel('Response body (JSON)').fill('2');
+    await page.getByRole('button', { name: 'Create endpoint' }).click();
+    await page.waitForURL(/#\/e\/second$/);
+    await poll(() => page.locator('.endpoint-list .name').allTextContents()).toEqual(['first', 'second']);
+
+    release();
+    await poll(() => page.evaluate(() => (window as unknown as { listAnswers?: number }).listAnswers)).toBe(2);
+    expect(await page.locator('.endpoint-list .name').allTextContents()).toEqual(['first', 'second']);
+    expect(await page.locator('#list-title .count').textContent()).toBe('2');
+    expect(await page.locator('.endpoint-list a[aria-current="page"] .name').textContent()).toBe('second');
+    expect(seen).toBe(2);
   });
 });
 
@@ -348,7 +412,7 @@ describe('layout', () => {
     await poll(() => page.locator('.sidebar').isVisible()).toBe(true);
   });
 
-  test('the overview screenshot for the README', async () => {
+  test('the overview: list with status badges and delay, the selected endpoint, its live journal (README screenshot)', async () => {
     await createViaApi('github-webhook', { ok: true });
     await createViaApi('payment-succeeded', { id: 'pi_123', status: 'succeeded', amount: 4200 });
     await createViaApi('rate-limited', { error: 'slow down' }, { statusCode: 429 });
@@ -368,7 +432,54 @@ describe('layout', () => {
       });
     }
     await poll(() => page.locator('.journal-list li').count()).toBe(3);
-    await page.locator('.journal-list li').nth(1).locator('summary').click();
+
+    // The list: every endpoint in name order, its status badge coloured by class, a delay label only where set.
+    const rows = page.locator('.endpoint-list li');
+    await poll(() => rows.locator('.name').allTextContents()).toEqual([
+      'github-webhook',
+      'payment-succeeded',
+      'rate-limited',
+      'slow-upstream',
+      'upstream-down',
+    ]);
+    expect(await page.locator('#list-title .count').textContent()).toBe('5');
+    expect(await rows.locator('.badge').allTextContents()).toEqual(['200', '200', '429', '200', '502']);
+    expect(await rows.locator('.badge').evaluateAll((badges) => badges.map((b) => b.className))).toEqual([
+      'badge s2xx',
+      'badge s2xx',
+      'badge s4xx',
+      'badge s2xx',
+      'badge s5xx',
+    ]);
+    expect(await rows.locator('.delay').allTextContents()).toEqual(['1500 ms']);
+    expect(await page.locator('.endpoint-list a[data-name="slow-upstream"] .delay').getAttribute('title')).toBe(
+      'waits 1500 ms',
+    );
+
+    // The selected endpoint: marked in the list, its detail beside it.
+    expect(await page.locator('.endpoint-list a[aria-current="page"]').count()).toBe(1);
+    expect(await page.locator('.endpoint-list a[aria-current="page"] .name').textContent()).toBe('payment-succeeded');
+    expect(await page.locator('#detail-title').textContent()).toBe('payment-succeeded');
+    expect(await page.locator('.detail-badges').textContent()).toBe('200no delay');
+    expect(await page.locator('#detail-url').textContent()).toBe(`${server.url}/endpoint/payment-succeeded`);
+    expect(JSON.parse((await page.getByLabel('Stored response body').textContent()) ?? '')).toEqual({
+      id: 'pi_123',
+      status: 'succeeded',
+      amount: 4200,
+    });
+
+    // Its journal, newest first; the second request expanded to its headers and pretty body.
+    expect(await page.locator('.journal-list .method').allTextContents()).toEqual(['GET', 'POST', 'POST']);
+    const refund = page.locator('.journal-list li').nth(1);
+    await refund.locator('summary').click();
+    await poll(() => refund.locator('.entry-body').isVisible()).toBe(true);
+    expect(JSON.parse((await refund.locator('pre').textContent()) ?? '')).toEqual({
+      type: 'charge.refunded',
+      data: { object: { id: 'ch_9', amount: 1200 } },
+    });
+    const signature = refund.locator('tr', { has: page.locator('th', { hasText: 'stripe-signature' }) });
+    expect(await signature.locator('td').textContent()).toBe('t=1,v1=abc');
+
     await page.mouse.move(0, 0);
     await screenshot(page, 'overview', true);
   });

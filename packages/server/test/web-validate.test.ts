@@ -115,6 +115,8 @@ describe('checkInteger', () => {
     for (const raw of ['199', '600', '20.5', '-200', 'abc', '', '2e2']) {
       expect(checkInteger(raw, STATUS_RANGE).problem, raw).toBe('Status code must be a whole number from 200 to 599.');
     }
+    // An empty field has no default: it is a problem, with no value.
+    expect(checkInteger('', STATUS_RANGE).value).toBeNaN();
   });
 });
 

@@ -99,15 +99,24 @@ async function call<T>(
   return parsed as T;
 }
 
+/** A record as `GET api/endpoints?summary=true` lists it: everything but `data`. */
+export type EndpointSummary = Omit<EndpointRecord, 'data'>;
+
+/** A page of {@link EndpointSummary}s. */
+export interface SummaryPage extends Omit<ListPage, 'endpoints'> {
+  endpoints: EndpointSummary[];
+}
+
 const named = (name: string) => `api/endpoints/${encodeURIComponent(name)}`;
 
 /** The API calls the page makes. */
 export const api = {
   health: () => call<Health>('GET', 'api/health'),
+  /** One page of the list without the records' `data` (`summary=true`): the list shows only name, status and delay. */
   list: (options: { limit: number; after?: string | null }) =>
-    call<ListPage>(
+    call<SummaryPage>(
       'GET',
-      `api/endpoints?limit=${options.limit}${options.after ? `&after=${encodeURIComponent(options.after)}` : ''}`,
+      `api/endpoints?limit=${options.limit}&summary=true${options.after ? `&after=${encodeURIComponent(options.after)}` : ''}`,
     ),
   get: (name: string) => call<EndpointRecord>('GET', named(name)),
   /** Creates; fails with `NAME_TAKEN` when the name exists (the seed's `PUT /api/endpoint/add`). */

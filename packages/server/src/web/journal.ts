@@ -9,6 +9,7 @@ import { ApiError, api, type JournalEntry } from './api.js';
 import { formatTime, h, replaceChildren } from './dom.js';
 import { statusBadge } from './list.js';
 import { report } from './report.js';
+import { sleep } from './sleep.js';
 import { formatBytes } from './validate.js';
 
 /** How long one long-poll may be held by the server. */
@@ -28,20 +29,6 @@ function queryString(query: Record<string, string | string[]>): string {
 function prettyBody(entry: JournalEntry): string {
   if (entry.json !== undefined && !entry.bodyTruncated) return JSON.stringify(entry.json, null, 2);
   return entry.body;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 }
 
 /** One row: a `<details>` whose summary is the request line. */

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ApiError, api, type EndpointRecord } from './api.js';
+import { ApiError, api, type EndpointSummary } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { report } from './report.js';
 
@@ -23,10 +23,15 @@ export function statusBadge(statusCode: number): HTMLElement {
 /** The list panel. */
 export class EndpointList {
   readonly el: HTMLElement;
-  #items: EndpointRecord[] = [];
+  #items: EndpointSummary[] = [];
   #next: string | null = null;
   #selected: string | undefined;
   #loading = false;
+  /**
+   * Bumped by every load. A load applies its answer only while it is still the
+   * latest one, so a slow earlier answer never overwrites a newer list.
+   */
+  #generation = 0;
   #error: string | undefined;
   #loaded = false;
   readonly #body: HTMLElement;
@@ -57,40 +62,52 @@ export class EndpointList {
     }
   }
 
-  /** Reloads from the start, keeping as many rows as were shown. */
+  /** Reloads from the start, keeping as many rows as were shown. Supersedes any load still under way. */
   async reload(): Promise<void> {
     const limit = Math.min(MAX_LIMIT, Math.max(PAGE_SIZE, this.#items.length));
-    await this.#load(async () => {
-      const page = await api.list({ limit });
-      this.#items = page.endpoints;
-      this.#next = page.next;
-    });
+    await this.#load(
+      () => api.list({ limit }),
+      (page) => {
+        this.#items = page.endpoints;
+        this.#next = page.next;
+      },
+    );
   }
 
-  /** Appends the next page. */
+  /** Appends the next page; does nothing while another load is under way (its answer changes what "next" is). */
   async more(): Promise<void> {
     const after = this.#next;
-    if (after === null) return;
-    await this.#load(async () => {
-      const page = await api.list({ limit: PAGE_SIZE, after });
-      this.#items = [...this.#items, ...page.endpoints];
-      this.#next = page.next;
-    });
+    if (after === null || this.#loading) return;
+    await this.#load(
+      () => api.list({ limit: PAGE_SIZE, after }),
+      (page) => {
+        this.#items = [...this.#items, ...page.endpoints];
+        this.#next = page.next;
+      },
+    );
   }
 
-  async #load(work: () => Promise<void>): Promise<void> {
+  async #load<T>(fetchPage: () => Promise<T>, apply: (page: T) => void): Promise<void> {
+    const generation = ++this.#generation;
+    const current = () => generation === this.#generation;
     this.#loading = true;
     this.#render();
     try {
-      await work();
+      const page = await fetchPage();
+      if (!current()) return;
+      apply(page);
       this.#error = undefined;
       this.#loaded = true;
     } catch (error) {
+      if (!current()) return;
       if (!(error instanceof ApiError)) report(error);
       this.#error = error instanceof Error ? error.message : String(error);
     } finally {
-      this.#loading = false;
-      this.#render();
+      // Only the latest load ends the loading state; a superseded one leaves the screen alone.
+      if (current()) {
+        this.#loading = false;
+        this.#render();
+      }
     }
   }
 

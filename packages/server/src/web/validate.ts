@@ -154,7 +154,10 @@ export function parseJson(text: string): JsonResult {
   }
 }
 
-/** Checks a whole number typed in a field, in `[min, max]`. Empty means `fallback`. */
+/**
+ * Checks a whole number typed in a field, in `[min, max]`. Anything but digits
+ * (an empty field included) is a problem, with `value` `NaN`.
+ */
 export function checkInteger(
   raw: string,
   range: { min: number; max: number; label: string; unit?: string },
