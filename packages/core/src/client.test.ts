@@ -252,6 +252,24 @@ describe('createClient with an admin token', () => {
   });
 });
 
+/**
+ * A client whose server holds every long-poll for its full `wait` (moving the
+ * faked clock on by as much) and never sees a request; `waits` lists each poll's wait.
+ */
+function neverArriving() {
+  const waits: number[] = [];
+  const client = createClient({
+    baseUrl: 'http://mockpoint.test',
+    fetch: async (request) => {
+      const wait = Number(new URL(request.url).searchParams.get('wait'));
+      waits.push(wait);
+      vi.setSystemTime(Date.now() + wait);
+      return Response.json({ requests: [], complete: false });
+    },
+  });
+  return { client, waits };
+}
+
 describe('createClient errors', () => {
   it('throws ConnectionError (CONNECTION_FAILED, names the URL) when nothing listens', async () => {
     const port = await closedPort();
@@ -295,16 +313,7 @@ describe('createClient errors', () => {
   it('waitForRequests gives up after 4 s by default, under Vitest 5 s test timeout', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
-      const waits: number[] = [];
-      const client = createClient({
-        baseUrl: 'http://mockpoint.test',
-        fetch: async (request) => {
-          const wait = Number(new URL(request.url).searchParams.get('wait'));
-          waits.push(wait);
-          vi.setSystemTime(Date.now() + wait);
-          return Response.json({ requests: [], complete: false });
-        },
-      });
+      const { client, waits } = neverArriving();
       const error = await rejection(client.waitForRequests('x'));
       expect(error).toMatchObject({ code: 'WAIT_TIMEOUT' });
       expect((error as Error).message).toContain('within 4000 ms');
@@ -345,16 +354,7 @@ describe('createClient errors', () => {
   it('waitForRequests chains long-polls of at most 60 s until its timeout', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
-      const waits: number[] = [];
-      const client = createClient({
-        baseUrl: 'http://mockpoint.test',
-        fetch: async (request) => {
-          const wait = Number(new URL(request.url).searchParams.get('wait'));
-          waits.push(wait);
-          vi.setSystemTime(Date.now() + wait); // the server held the poll this long
-          return Response.json({ requests: [], complete: false });
-        },
-      });
+      const { client, waits } = neverArriving();
       const error = await rejection(client.waitForRequests('x', { timeout: 150_000 }));
       expect(error).toMatchObject({ code: 'WAIT_TIMEOUT' });
       expect(waits).toEqual([60_000, 60_000, 30_000]);
