@@ -102,7 +102,12 @@ export function createSchemas(options: SchemaOptions = {}) {
     })
     .meta({ title: 'Error' });
   const health = z
-    .object({ status: z.literal('ok'), version: z.string(), store: z.string() })
+    .object({
+      status: z.enum(['ok', 'degraded', 'unavailable']),
+      reason: z.string().optional().describe('Why the status is not `ok`.'),
+      version: z.string(),
+      store: z.string(),
+    })
     .meta({ title: 'Health' });
 
   const journalQuery = z.object({

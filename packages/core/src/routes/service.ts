@@ -11,9 +11,10 @@ import { jsonResponse } from '../read-response.js';
 export function registerServiceRoutes(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, options } = ctx;
 
-  app.get('/api/health', () =>
-    jsonResponse({ status: 'ok' as const, version: options.version, store: endpoints.store.kind }),
-  );
+  app.get('/api/health', () => {
+    const health = endpoints.store.health?.() ?? { status: 'ok' as const };
+    return jsonResponse({ ...health, version: options.version, store: endpoints.store.kind });
+  });
 
   let document: Record<string, unknown> | undefined;
   app.get('/api/openapi.json', () => {

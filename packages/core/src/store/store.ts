@@ -21,6 +21,14 @@ export interface ListPage {
   next: string | null;
 }
 
+/** What a store says of itself in `/api/health`. */
+export interface StoreHealth {
+  /** `ok`; `degraded` (serving, but something failed: see `reason`); `unavailable` (cannot serve). */
+  status: 'ok' | 'degraded' | 'unavailable';
+  /** A sentence a person can act on, when not `ok`. */
+  reason?: string;
+}
+
 /** Storage for endpoint records. */
 export interface EndpointStore {
   /** A short name shown in the health check and start-up line, e.g. `memory` or `level`. */
@@ -40,6 +48,8 @@ export interface EndpointStore {
   list(options: ListOptions): Promise<ListPage>;
   /** Removes every record. */
   clear(): Promise<void>;
+  /** The store's state; a store without the method is always `ok`. */
+  health?(): StoreHealth;
   /** Releases the store's resources. Further calls reject. */
   close(): Promise<void>;
 }

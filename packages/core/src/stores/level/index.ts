@@ -7,6 +7,7 @@
 import { Level } from 'level';
 import { MockpointError } from '../../errors.js';
 import type { EndpointRecord } from '../../schemas.js';
+import { decodeRecord, encodeRecord } from '../../store/record-codec.js';
 import { type EndpointStore, KeyedMutex, type ListOptions, type ListPage } from '../../store/store.js';
 
 /** Options for {@link LevelStore.open}. */
@@ -24,11 +25,11 @@ export interface LevelStoreOptions {
 export class LevelStore implements EndpointStore {
   readonly kind = 'level';
   readonly dir: string;
-  readonly #db: Level<string, EndpointRecord>;
+  readonly #db: Level<string, string>;
   readonly #sync: boolean;
   readonly #locks = new KeyedMutex();
 
-  private constructor(db: Level<string, EndpointRecord>, options: LevelStoreOptions) {
+  private constructor(db: Level<string, string>, options: LevelStoreOptions) {
     this.#db = db;
     this.dir = options.dir;
     this.#sync = options.sync ?? true;
@@ -40,7 +41,7 @@ export class LevelStore implements EndpointStore {
    * @example const store = await LevelStore.open({ dir: './data' })
    */
   static async open(options: LevelStoreOptions): Promise<LevelStore> {
-    const db = new Level<string, EndpointRecord>(options.dir, { keyEncoding: 'utf8', valueEncoding: 'json' });
+    const db = new Level<string, string>(options.dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
     try {
       await db.open();
     } catch (error) {
@@ -64,7 +65,8 @@ export class LevelStore implements EndpointStore {
   }
 
   async get(name: string): Promise<EndpointRecord | undefined> {
-    return this.#call(() => this.#db.get(name));
+    const text = await this.#call(() => this.#db.get(name));
+    return text === undefined ? undefined : decodeRecord(text);
   }
 
   async create(record: EndpointRecord): Promise<boolean> {
@@ -72,7 +74,7 @@ export class LevelStore implements EndpointStore {
     // per-name lock in this process makes the check and the write one step.
     return this.#locks.run(record.name, async () => {
       if ((await this.#call(() => this.#db.has(record.name))) === true) return false;
-      await this.#call(() => this.#db.put(record.name, record, { sync: this.#sync }));
+      await this.#call(() => this.#db.put(record.name, encodeRecord(record), { sync: this.#sync }));
       return true;
     });
   }
@@ -80,7 +82,7 @@ export class LevelStore implements EndpointStore {
   async put(record: EndpointRecord): Promise<{ created: boolean }> {
     return this.#locks.run(record.name, async () => {
       const existed = await this.#call(() => this.#db.has(record.name));
-      await this.#call(() => this.#db.put(record.name, record, { sync: this.#sync }));
+      await this.#call(() => this.#db.put(record.name, encodeRecord(record), { sync: this.#sync }));
       return { created: !existed };
     });
   }
@@ -96,7 +98,7 @@ export class LevelStore implements EndpointStore {
   async list({ limit, after }: ListOptions): Promise<ListPage> {
     const range = after === undefined ? { limit: limit + 1 } : { gt: after, limit: limit + 1 };
     const entries = await this.#call(() => this.#db.iterator(range).all());
-    const page = entries.slice(0, limit).map(([, value]) => value);
+    const page = entries.slice(0, limit).map(([, value]) => decodeRecord(value));
     const next = entries.length > limit ? (page.at(-1)?.name ?? null) : null;
     return { endpoints: page, next };
   }
