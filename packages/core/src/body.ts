@@ -14,35 +14,40 @@ function tooLarge(maxBytes: number): MockpointError {
 }
 
 /**
- * Reads at most `limit` bytes of the body. When more arrive, the rest of the
- * stream is cancelled (never buffered) and `truncated` is true.
+ * Reads at most `limit` bytes of the body. When more arrive, `truncated` is true
+ * and the rest is read and dropped (never buffered) up to `drainLimit` bytes in
+ * all, so the connection can carry the next request; past that the stream is
+ * cancelled.
  */
 export async function readBodyPrefix(
   request: Request,
   limit: number,
+  drainLimit: number = limit,
 ): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   // `request.body` rather than Content-Length: a Request built in-process
   // (`app.request()`, the client's `app` option) carries a body without one.
   if (request.body === null) return { bytes: new Uint8Array(0), truncated: false };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
-  let total = 0;
-  let truncated = false;
+  let kept = 0;
+  let seen = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    if (total + value.byteLength > limit) {
-      chunks.push(value.subarray(0, limit - total));
-      total = limit;
-      truncated = true;
+    seen += value.byteLength;
+    if (kept < limit) {
+      const take = Math.min(value.byteLength, limit - kept);
+      chunks.push(take === value.byteLength ? value : value.subarray(0, take));
+      kept += take;
+    }
+    if (seen > drainLimit || (seen > limit && drainLimit <= limit)) {
       await reader.cancel().catch(() => undefined);
       break;
     }
-    chunks.push(value);
-    total += value.byteLength;
   }
+  const truncated = seen > limit;
   if (chunks.length === 1) return { bytes: chunks[0] as Uint8Array, truncated };
-  const bytes = new Uint8Array(total);
+  const bytes = new Uint8Array(kept);
   let offset = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, offset);

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { type CachedResponse, ResponseCache, toCachedResponse } from './cache.js';
+import { prepareAnswers } from './endpoint-answer.js';
 
 /** An entry of exactly `bytes` bytes (the cache trusts the entry's own `bytes`). */
 function sized(bytes: number, body = '{}'): CachedResponse {
-  return { body, statusCode: 200, delay: 0, bytes };
+  return { body, statusCode: 200, delay: 0, bytes, answers: prepareAnswers(body, 200, 0) };
 }
 
 describe('toCachedResponse', () => {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { type PreparedAnswers, prepareAnswers } from './endpoint-answer.js';
 
 /** A response ready to send: the stored `data` already serialised. */
 export interface CachedResponse {
@@ -13,16 +14,24 @@ export interface CachedResponse {
   delay: number;
   /** Approximate memory cost in bytes, used for the bound. */
   bytes: number;
+  /** The answers sent for it, built once (they share `body`). */
+  answers: PreparedAnswers;
 }
 
-/** Fixed per-entry overhead added to the body size (map slot, object, name). */
-const ENTRY_OVERHEAD = 96;
+/** Fixed per-entry overhead added to the body size (map slot, objects, prepared headers). */
+const ENTRY_OVERHEAD = 512;
 
 /** Builds the cache entry for a record's fields. */
 export function toCachedResponse(name: string, data: unknown, statusCode: number, delay: number): CachedResponse {
   const body = JSON.stringify(data);
   // UTF-16 strings cost two bytes per code unit.
-  return { body, statusCode, delay, bytes: (body.length + name.length) * 2 + ENTRY_OVERHEAD };
+  return {
+    body,
+    statusCode,
+    delay,
+    bytes: (body.length + name.length) * 2 + ENTRY_OVERHEAD,
+    answers: prepareAnswers(body, statusCode, delay),
+  };
 }
 
 /** Least-recently-used eviction once the total size passes `maxBytes`. */

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { EndpointHandler } from './endpoint-handler.js';
 import type { EndpointService } from './endpoints.js';
 import type { RequestJournal } from './journal.js';
 import type { RouteDoc } from './openapi.js';
@@ -23,6 +24,8 @@ export interface AppContext {
   options: ResolvedAppOptions;
   endpoints: EndpointService;
   journal: RequestJournal;
+  /** The one implementation of a request to `/endpoint/{name}`, used by every adapter. */
+  handler: EndpointHandler;
   schemas: Schemas;
   /** Route documentation collected for the OpenAPI document. */
   docs: RouteDoc[];

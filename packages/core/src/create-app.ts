@@ -7,6 +7,7 @@
 import { Hono } from 'hono';
 import { adminToken } from './auth.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
+import { EndpointHandler } from './endpoint-handler.js';
 import { EndpointService } from './endpoints.js';
 import { isMockpointError, MockpointError } from './errors.js';
 import { RequestJournal } from './journal.js';
@@ -52,13 +53,13 @@ export interface CreateAppOptions {
    * Called with every unexpected error (answered as 500 INTERNAL), e.g. to report it.
    * @example createApp({ onUnexpectedError: (error) => Sentry.captureException(error) })
    */
-  onUnexpectedError?: (error: unknown, request: Request) => void;
+  onUnexpectedError?: (error: unknown, request: { method: string; url: string }) => void;
 }
 
 /** The app returned by {@link createApp}: a Hono app plus its services. */
 export type MockpointApp = Hono & {
   /** The store, cache and journal behind the routes. */
-  readonly mockpoint: Pick<AppContext, 'endpoints' | 'journal' | 'options'>;
+  readonly mockpoint: Pick<AppContext, 'endpoints' | 'journal' | 'handler' | 'options'>;
 };
 
 /** For each documented path, the methods it answers; matches `{param}` segments. */
@@ -100,10 +101,13 @@ function resolveOptions(options: CreateAppOptions): ResolvedAppOptions {
  */
 export function createApp(options: CreateAppOptions = {}): MockpointApp {
   const resolved = resolveOptions(options);
+  const endpoints = new EndpointService(options.store ?? new MemoryStore(), resolved.cacheMaxBytes);
+  const journal = new RequestJournal({ size: resolved.journalSize, maxBytes: resolved.journalMaxBytes });
   const ctx: AppContext = {
     options: resolved,
-    endpoints: new EndpointService(options.store ?? new MemoryStore(), resolved.cacheMaxBytes),
-    journal: new RequestJournal({ size: resolved.journalSize, maxBytes: resolved.journalMaxBytes }),
+    endpoints,
+    journal,
+    handler: new EndpointHandler({ endpoints, journal, onUnexpectedError: options.onUnexpectedError }),
     schemas: createSchemas({ maxDelayMs: resolved.maxDelayMs }),
     docs: [],
   };
@@ -141,6 +145,6 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   registerServiceRoutes(app, ctx);
 
   return Object.assign(app, {
-    mockpoint: { endpoints: ctx.endpoints, journal: ctx.journal, options: resolved },
+    mockpoint: { endpoints: ctx.endpoints, journal: ctx.journal, handler: ctx.handler, options: resolved },
   });
 }

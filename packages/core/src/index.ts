@@ -28,6 +28,8 @@ export {
   DEFAULT_MAX_BODY_BYTES,
   type MockpointApp,
 } from './create-app.js';
+export type { EndpointAnswer } from './endpoint-answer.js';
+export { EndpointHandler, type EndpointHandlerOptions, READ_METHODS } from './endpoint-handler.js';
 export { EndpointService } from './endpoints.js';
 export {
   ERROR_STATUS,
@@ -37,8 +39,8 @@ export {
   MockpointError,
   type MockpointErrorOptions,
 } from './errors.js';
-export { type JournalPage, RequestJournal, type RequestJournalOptions } from './journal.js';
-export type { JournalEntry, JournalInput } from './journal-entry.js';
+export { type Journal, type JournalPage, RequestJournal, type RequestJournalOptions } from './journal.js';
+export type { JournalEntry, RecordedRequest } from './journal-entry.js';
 export {
   createSchemas,
   DEFAULT_DELAY,

@@ -1,6 +1,6 @@
 /**
- * A recorded request, in two forms: the cheap {@link JournalInput} captured on
- * the read path (no parsing, no copying, no date formatting) and the
+ * A recorded request, in two forms: the raw {@link RecordedRequest} that the
+ * read path hands over (no parsing, no copying, no date formatting) and the
  * {@link JournalEntry} it becomes, once, when someone reads the journal.
  *
  * @module
@@ -18,8 +18,13 @@ export interface JournalEntry {
   query: Record<string, string | string[]>;
   /** Request headers, lower-cased names; repeated headers joined with `, `. */
   headers: Record<string, string>;
-  /** The body as text (UTF-8), possibly truncated (see `bodyTruncated`). */
+  /**
+   * The body: its text when the bytes are valid UTF-8, otherwise the bytes in
+   * base64 (then `bodyEncoding` is `'base64'`). Possibly truncated (see `bodyTruncated`).
+   */
   body: string;
+  /** Present, as `'base64'`, only when the body is not valid UTF-8 and `body` holds its bytes in base64. */
+  bodyEncoding?: 'base64';
   /** True when the body was longer than the journal keeps. */
   bodyTruncated: boolean;
   /** The body parsed as JSON, when it parses; otherwise absent. */
@@ -30,18 +35,20 @@ export interface JournalEntry {
   statusCode: number;
 }
 
-/** What the read path records: raw parts, turned into a {@link JournalEntry} only when read. */
-export interface JournalInput {
+/**
+ * A request to `/endpoint/{name}` as an adapter hands it to the core: raw parts
+ * only, turned into a {@link JournalEntry} when the journal is read.
+ */
+export interface RecordedRequest {
   method: string;
   /** The request target as received: path plus query string. */
   target: string;
   /** Header names and values, alternating, as received (e.g. Node's `rawHeaders`). */
   rawHeaders: readonly string[];
-  body: string;
+  /** The body's first bytes (at most {@link JOURNAL_BODY_LIMIT}), exactly as received; owned by the journal. */
+  body: Uint8Array;
+  /** True when the body was longer than `body`. */
   bodyTruncated: boolean;
-  statusCode: number;
-  /** Arrival time in milliseconds since the epoch. @default Date.now() */
-  receivedAt?: number;
 }
 
 /** The journal keeps at most this many bytes of each request body. */
@@ -71,24 +78,57 @@ function headerRecord(rawHeaders: readonly string[]): Record<string, string> {
   return { ...headers };
 }
 
-/** Turns a recorded input into the entry the API lists. */
-export function toJournalEntry(id: number, input: JournalInput, receivedAt: number): JournalEntry {
-  const q = input.target.indexOf('?');
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Base64 of `bytes`, without Node's Buffer (the core runs on every runtime). */
+export function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
+/**
+ * The body as text when it is valid UTF-8 (a character cut in half by the
+ * journal's limit is dropped, not replaced), otherwise `undefined`.
+ */
+function utf8Text(bytes: Uint8Array, truncated: boolean): string | undefined {
+  try {
+    // `stream: true` holds back an incomplete last character instead of failing on
+    // it; a fresh decoder then, so no streaming state is left behind.
+    if (truncated) return new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Turns a recorded request into the entry the API lists. */
+export function toJournalEntry(
+  id: number,
+  request: RecordedRequest,
+  statusCode: number,
+  receivedAt: number,
+): JournalEntry {
+  const q = request.target.indexOf('?');
+  const text = utf8Text(request.body, request.bodyTruncated);
   const entry: JournalEntry = {
     id,
-    method: input.method,
-    path: q === -1 ? input.target : input.target.slice(0, q),
-    query: q === -1 ? {} : parseQuery(new URLSearchParams(input.target.slice(q + 1))),
-    headers: headerRecord(input.rawHeaders),
-    body: input.body,
-    bodyTruncated: input.bodyTruncated,
+    method: request.method,
+    path: q === -1 ? request.target : request.target.slice(0, q),
+    query: q === -1 ? {} : parseQuery(new URLSearchParams(request.target.slice(q + 1))),
+    headers: headerRecord(request.rawHeaders),
+    body: text ?? toBase64(request.body),
+    bodyTruncated: request.bodyTruncated,
     receivedAt: new Date(receivedAt).toISOString(),
-    statusCode: input.statusCode,
+    statusCode,
   };
+  if (text === undefined) entry.bodyEncoding = 'base64';
   // Too-deep JSON is kept as text only: its parsed form could not be serialised back.
-  if (input.body !== '' && !input.bodyTruncated && !jsonTooDeep(input.body)) {
+  else if (text !== '' && !request.bodyTruncated && !jsonTooDeep(text)) {
     try {
-      entry.json = JSON.parse(input.body);
+      entry.json = JSON.parse(text);
     } catch {
       // not JSON: the text is kept as it is
     }
@@ -97,29 +137,24 @@ export function toJournalEntry(id: number, input: JournalInput, receivedAt: numb
 }
 
 /**
- * Captures a Fetch-API request to `/endpoint/{name}` answered with `statusCode`,
- * reading up to `bodyLimit` bytes of its body.
+ * Captures a Fetch-API request: its target, headers and the first `bodyLimit`
+ * bytes of its body. The rest of the body is read and dropped up to `drainLimit`
+ * bytes (so a keep-alive connection stays usable), and cancelled past it.
  */
 export async function captureRequest(
   request: Request,
-  statusCode: number,
   bodyLimit: number = JOURNAL_BODY_LIMIT,
-): Promise<JournalInput> {
-  const url = new URL(request.url);
+  drainLimit: number = bodyLimit,
+): Promise<RecordedRequest> {
+  const url = request.url;
+  // The target as it came, without re-encoding it through URL.
+  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+  const hash = url.indexOf('#');
+  const target = pathStart === -1 ? '/' : url.slice(pathStart, hash === -1 ? undefined : hash);
   const rawHeaders: string[] = [];
   request.headers.forEach((value, name) => {
     rawHeaders.push(name, value);
   });
-  const { bytes, truncated } = await readBodyPrefix(request, bodyLimit);
-  // `stream: true` drops a multi-byte character cut in half by the limit instead
-  // of turning it into U+FFFD (a fresh decoder: streaming state must not leak).
-  const body = new TextDecoder().decode(bytes, { stream: truncated });
-  return {
-    method: request.method,
-    target: url.pathname + url.search,
-    rawHeaders,
-    body,
-    bodyTruncated: truncated,
-    statusCode,
-  };
+  const { bytes, truncated } = await readBodyPrefix(request, bodyLimit, drainLimit);
+  return { method: request.method, target, rawHeaders, body: bytes, bodyTruncated: truncated };
 }

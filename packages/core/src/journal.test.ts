@@ -4,17 +4,19 @@ import {
   captureRequest,
   JOURNAL_BODY_LIMIT,
   type JournalEntry,
-  type JournalInput,
+  type RecordedRequest,
   toJournalEntry,
 } from './journal-entry.js';
 
-function entry(method = 'POST', body = ''): JournalInput {
-  return { method, target: '/endpoint/x', rawHeaders: [], body, bodyTruncated: false, statusCode: 200 };
+const encoder = new TextEncoder();
+
+function entry(method = 'POST', body = ''): RecordedRequest {
+  return { method, target: '/endpoint/x', rawHeaders: [], body: encoder.encode(body), bodyTruncated: false };
 }
 
 /** What the API would list for `request`: captured on the read path, formatted on read. */
 async function capture(request: Request, statusCode: number, bodyLimit?: number): Promise<JournalEntry> {
-  return toJournalEntry(1, await captureRequest(request, statusCode, bodyLimit), Date.now());
+  return toJournalEntry(1, await captureRequest(request, bodyLimit), statusCode, Date.now());
 }
 
 describe('RequestJournal', () => {
@@ -24,9 +26,9 @@ describe('RequestJournal', () => {
 
   it('keeps entries per name, oldest first, with increasing ids', () => {
     const journal = new RequestJournal();
-    journal.record('a', entry('POST', '1'));
-    journal.record('b', entry('POST', 'other'));
-    journal.record('a', entry('PUT', '2'));
+    journal.record('a', entry('POST', '1'), 200);
+    journal.record('b', entry('POST', 'other'), 200);
+    journal.record('a', entry('PUT', '2'), 200);
     const list = journal.list('a');
     expect(list.map((e) => e.body)).toEqual(['1', '2']);
     expect(list[0]!.id).toBeLessThan(list[1]!.id);
@@ -36,20 +38,20 @@ describe('RequestJournal', () => {
 
   it('keeps only the last `size` entries per name', () => {
     const journal = new RequestJournal({ size: 3 });
-    for (let i = 1; i <= 5; i++) journal.record('a', entry('POST', String(i)));
+    for (let i = 1; i <= 5; i++) journal.record('a', entry('POST', String(i)), 200);
     expect(journal.list('a').map((e) => e.body)).toEqual(['3', '4', '5']);
   });
 
   it('stays under maxBytes by dropping the oldest entries of the least recently used names', () => {
     const journal = new RequestJournal({ maxBytes: 10_000 });
-    const body = 'x'.repeat(1000); // ~2.3 KB per entry with overhead
-    journal.record('old', entry('POST', body));
-    journal.record('old', entry('POST', body));
-    journal.record('mid', entry('POST', body));
-    journal.record('new', entry('POST', body));
+    const body = 'x'.repeat(2000); // ~2.3 KB per entry with overhead (body bytes count once)
+    journal.record('old', entry('POST', body), 200);
+    journal.record('old', entry('POST', body), 200);
+    journal.record('mid', entry('POST', body), 200);
+    journal.record('new', entry('POST', body), 200);
     expect(journal.bytes).toBeLessThanOrEqual(10_000);
-    journal.record('new', entry('POST', body));
-    journal.record('new', entry('POST', body));
+    journal.record('new', entry('POST', body), 200);
+    journal.record('new', entry('POST', body), 200);
     expect(journal.bytes).toBeLessThanOrEqual(10_000);
     // Four entries fit. 'old' was least recently used: its entries went first.
     expect(journal.list('old')).toHaveLength(0);
@@ -61,15 +63,15 @@ describe('RequestJournal', () => {
 
   it('keeps the newest entry even when it alone is over maxBytes', () => {
     const journal = new RequestJournal({ maxBytes: 100 });
-    journal.record('a', entry('POST', 'first'));
-    journal.record('a', entry('POST', 'y'.repeat(500)));
+    journal.record('a', entry('POST', 'first'), 200);
+    journal.record('a', entry('POST', 'y'.repeat(500)), 200);
     expect(journal.list('a').map((e) => e.body.length)).toEqual([500]);
   });
 
   it('reads and immediate answers never create rings, so they cannot push real journals out', async () => {
     const journal = new RequestJournal({ maxNames: 2 });
-    journal.record('a', entry());
-    journal.record('b', entry());
+    journal.record('a', entry(), 200);
+    journal.record('b', entry(), 200);
     for (const name of ['x', 'y', 'z']) {
       expect(journal.list(name)).toEqual([]);
       expect((await journal.wait(name, 1, 0)).complete).toBe(false);
@@ -91,7 +93,7 @@ describe('RequestJournal', () => {
   it('keeps a too-deep JSON body as text without a parsed json field', () => {
     const journal = new RequestJournal();
     const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
-    journal.record('a', entry('POST', deep));
+    journal.record('a', entry('POST', deep), 200);
     const [e] = journal.list('a');
     expect(e?.body).toBe(deep);
     expect(e && 'json' in e).toBe(false);
@@ -100,10 +102,10 @@ describe('RequestJournal', () => {
 
   it('drops the least recently used name past maxNames', () => {
     const journal = new RequestJournal({ maxNames: 2 });
-    journal.record('a', entry());
-    journal.record('b', entry());
-    journal.record('a', entry()); // a is now the most recent
-    journal.record('c', entry());
+    journal.record('a', entry(), 200);
+    journal.record('b', entry(), 200);
+    journal.record('a', entry(), 200); // a is now the most recent
+    journal.record('c', entry(), 200);
     expect(journal.list('b')).toEqual([]);
     expect(journal.list('a')).toHaveLength(2);
     expect(journal.list('c')).toHaveLength(1);
@@ -111,8 +113,8 @@ describe('RequestJournal', () => {
 
   it('clear forgets one name, clearAll every name', () => {
     const journal = new RequestJournal();
-    journal.record('a', entry());
-    journal.record('b', entry());
+    journal.record('a', entry(), 200);
+    journal.record('b', entry(), 200);
     journal.clear('a');
     expect(journal.list('a')).toEqual([]);
     expect(journal.list('b')).toHaveLength(1);
@@ -122,7 +124,7 @@ describe('RequestJournal', () => {
 
   it('wait answers at once when enough entries exist', async () => {
     const journal = new RequestJournal();
-    journal.record('a', entry());
+    journal.record('a', entry(), 200);
     const page = await journal.wait('a', 1, 10_000);
     expect(page.complete).toBe(true);
     expect(page.requests).toHaveLength(1);
@@ -137,11 +139,11 @@ describe('RequestJournal', () => {
       settled = true;
       return page;
     });
-    journal.record('a', entry('POST', 'first'));
+    journal.record('a', entry('POST', 'first'), 200);
     await vi.advanceTimersByTimeAsync(0);
     expect(settled).toBe(false);
     expect(journal.waiterCount).toBe(1);
-    journal.record('a', entry('POST', 'second'));
+    journal.record('a', entry('POST', 'second'), 200);
     const page = await pending;
     expect(page).toMatchObject({ complete: true });
     expect(page.requests.map((e) => e.body)).toEqual(['first', 'second']);
@@ -151,7 +153,7 @@ describe('RequestJournal', () => {
   it('wait times out after exactly timeoutMs with what there is', async () => {
     vi.useFakeTimers();
     const journal = new RequestJournal();
-    journal.record('a', entry());
+    journal.record('a', entry(), 200);
     let page: Awaited<ReturnType<RequestJournal['wait']>> | undefined;
     void journal.wait('a', 3, 60_000).then((p) => {
       page = p;
@@ -169,7 +171,7 @@ describe('RequestJournal', () => {
     const journal = new RequestJournal();
     const waits = [journal.wait('a', 1, 60_000), journal.wait('a', 1, 60_000), journal.wait('a', 1, 60_000)];
     expect(journal.waiterCount).toBe(3);
-    journal.record('a', entry());
+    journal.record('a', entry(), 200);
     const pages = await Promise.all(waits);
     expect(pages.map((p) => p.complete)).toEqual([true, true, true]);
     expect(journal.waiterCount).toBe(0);
@@ -200,8 +202,8 @@ describe('RequestJournal', () => {
   it('does not evict a name that has waiters', async () => {
     const journal = new RequestJournal({ maxNames: 1 });
     const pending = journal.wait('waited', 1, 60_000);
-    journal.record('other', entry());
-    journal.record('waited', entry());
+    journal.record('other', entry(), 200);
+    journal.record('waited', entry(), 200);
     await expect(pending).resolves.toMatchObject({ complete: true });
   });
 });
@@ -260,7 +262,6 @@ describe('captureRequest and toJournalEntry', () => {
   });
 
   it('reads a chunked stream body and cuts it at the limit without a broken character', async () => {
-    const encoder = new TextEncoder();
     // Three chunks; the limit falls inside the 3-byte "€".
     const chunks = [encoder.encode('ab'), encoder.encode('c€'), encoder.encode('rest')];
     const stream = new ReadableStream<Uint8Array>({
@@ -280,6 +281,7 @@ describe('captureRequest and toJournalEntry', () => {
     const e = toJournalEntry(
       7,
       { ...entry('GET'), target: '/endpoint/x?q=1', rawHeaders: ['X-Twice', 'a', 'x-twice', 'b', '__proto__', 'p'] },
+      200,
       Date.UTC(2026, 0, 2, 3, 4, 5),
     );
     expect(e.headers).toEqual({ 'x-twice': 'a, b', ['__proto__']: 'p' });

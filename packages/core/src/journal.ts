@@ -6,13 +6,31 @@
  *
  * @module
  */
-import { type JournalEntry, type JournalInput, toJournalEntry } from './journal-entry.js';
+import { type JournalEntry, type RecordedRequest, toJournalEntry } from './journal-entry.js';
 
 /** The answer of a (possibly long-polling) journal read. */
 export interface JournalPage {
   requests: JournalEntry[];
   /** Whether at least the requested count (default 1) had arrived. */
   complete: boolean;
+}
+
+/**
+ * What the read path and the journal API need from a journal; the in-memory
+ * {@link RequestJournal} is one, a shared (e.g. Redis-backed) journal can be another.
+ */
+export interface Journal {
+  /** Records a request answered with `statusCode`; the journal owns `request` from then on. */
+  record(name: string, request: RecordedRequest, statusCode: number): void;
+  /**
+   * The entries for `name` with an id greater than `after`, oldest first; waits up
+   * to `timeoutMs` (0: not at all) until there are at least `count`, or `signal` aborts.
+   */
+  wait(name: string, count: number, timeoutMs: number, signal?: AbortSignal, after?: number): Promise<JournalPage>;
+  /** Forgets the entries of `name`. */
+  clear(name: string): void;
+  /** Answers every pending wait now, and every later one at once (for shutting down). */
+  releaseWaiters(): void;
 }
 
 /** Options for {@link RequestJournal}. */
@@ -31,7 +49,8 @@ export interface RequestJournalOptions {
 
 interface Recorded {
   id: number;
-  input: JournalInput;
+  request: RecordedRequest;
+  statusCode: number;
   receivedAt: number;
   /** Approximate memory cost, for the byte bound. */
   bytes: number;
@@ -99,14 +118,15 @@ class Ring {
   }
 }
 
-/** Rough memory cost of a recorded request: its strings (UTF-16) plus a fixed overhead. */
-function inputBytes(input: JournalInput): number {
-  let chars = input.body.length + input.target.length;
-  for (const part of input.rawHeaders) chars += part.length;
-  return chars * 2 + 256;
+/** Rough memory cost of a recorded request: its body bytes, its strings (UTF-16) and a fixed overhead. */
+function requestBytes(request: RecordedRequest): number {
+  let chars = request.target.length;
+  for (const part of request.rawHeaders) chars += part.length;
+  return request.body.byteLength + chars * 2 + 256;
 }
 
-export class RequestJournal {
+/** The in-memory journal: a bounded ring per name, bounded in names and in bytes. */
+export class RequestJournal implements Journal {
   readonly size: number;
   readonly maxNames: number;
   readonly maxBytes: number;
@@ -136,18 +156,21 @@ export class RequestJournal {
   }
 
   /** Records a request (its id is assigned here) and wakes the waiters it satisfies. Returns the id. */
-  record(name: string, input: JournalInput): number {
+  record(name: string, request: RecordedRequest, statusCode: number, receivedAt: number = Date.now()): number {
     const ring = this.#ring(name);
-    const item: Recorded = { id: this.#nextId++, input, receivedAt: input.receivedAt ?? Date.now(), bytes: 0 };
-    item.bytes = inputBytes(input);
+    const item: Recorded = { id: this.#nextId++, request, statusCode, receivedAt, bytes: requestBytes(request) };
     this.#bytes += item.bytes;
     const dropped = ring.push(item, this.size);
     if (dropped !== undefined) this.#bytes -= dropped.bytes;
     if (this.#bytes > this.maxBytes) this.#shrink(ring);
+    if (ring.waiters.size > 0) this.#wake(ring);
+    return item.id;
+  }
+
+  #wake(ring: Ring): void {
     for (const waiter of ring.waiters) {
       if (ring.countAfter(this.size, waiter.after) >= waiter.count) waiter.resolve();
     }
-    return item.id;
   }
 
   /** The entries for `name` whose id is greater than `after`, oldest first. */
@@ -155,7 +178,9 @@ export class RequestJournal {
     const ring = this.#rings.get(name);
     if (ring === undefined) return [];
     // Formatted on every read and not kept, so the byte bound counts all there is.
-    return ring.toArray(this.size, after).map((item) => toJournalEntry(item.id, item.input, item.receivedAt));
+    return ring
+      .toArray(this.size, after)
+      .map((item) => toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt));
   }
 
   /**

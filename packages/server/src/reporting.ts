@@ -7,7 +7,7 @@
 
 /** Reports unexpected errors; `flush` waits until queued reports are sent. */
 export interface ErrorReporter {
-  capture(error: unknown, request?: Request): void;
+  capture(error: unknown, request?: { method: string; url: string }): void;
   flush(timeoutMs?: number): Promise<void>;
 }
 

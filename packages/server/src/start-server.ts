@@ -5,13 +5,11 @@
  * @module
  */
 import { mkdirSync, statSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp, type EndpointStore, MemoryStore, VERSION } from '@mockpoint/core';
 import { LevelStore } from '@mockpoint/core/level';
-import { createNodeListener } from '@mockpoint/core/node';
+import { type ServedApp, serve } from '@mockpoint/core/node';
 import type { ServerConfig } from './config.js';
 import { DEFAULTS } from './config.js';
 import { createReporter } from './reporting.js';
@@ -91,28 +89,6 @@ async function openStore(options: StartServerOptions): Promise<EndpointStore> {
   return LevelStore.open({ dir });
 }
 
-function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      const where = `${host}:${port}`;
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new StartError(
-              'PORT_IN_USE',
-              `port ${port} is already in use (${where}); choose another with --port or PORT`,
-              error,
-            )
-          : new StartError('LISTEN_FAILED', `cannot listen on ${where}: ${error.message}`, error),
-      );
-    };
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      resolve(server.address() as AddressInfo);
-    });
-  });
-}
-
 /**
  * Starts the daemon.
  * @example const server = await startServer({ port: 0, memory: true }); await server.close()
@@ -138,40 +114,30 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   });
   registerWebRoutes(app, { root: options.webRoot ?? DEFAULT_WEB_ROOT, clientReportingDsn: options.clientReportingDsn });
 
-  // Created unbound (not `serve`) so that a listen error can be awaited and reported.
-  const server = createServer(createNodeListener(app));
-  let address: AddressInfo;
+  let served: ServedApp;
   try {
-    address = await listen(server, port, host);
+    served = await serve(app, { port, host });
   } catch (error) {
     await store.close();
-    throw error;
+    const where = `${host}:${port}`;
+    const cause = error as NodeJS.ErrnoException;
+    throw cause.code === 'EADDRINUSE'
+      ? new StartError(
+          'PORT_IN_USE',
+          `port ${port} is already in use (${where}); choose another with --port or PORT`,
+          error,
+        )
+      : new StartError('LISTEN_FAILED', `cannot listen on ${where}: ${cause.message}`, error);
   }
-  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
 
-  // Keep-alive clients would hold the server open after close() until they time out.
-  // Nothing is added to the request path for this: only once closing, new requests
-  // on kept-alive connections are told `connection: close`, and connections whose
-  // in-flight response has finished are closed as soon as they are idle.
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      // Long-polls answer now with what they have, instead of holding the close.
-      app.mockpoint.journal.releaseWaiters();
-      server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
-        response.setHeader('connection', 'close');
-      });
-      const done = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const sweep = setInterval(() => server.closeIdleConnections(), 20);
-      const grace = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? 5000);
-      await done;
-      clearInterval(sweep);
-      clearTimeout(grace);
+      await served.close({ graceMs: options.shutdownGraceMs ?? 5000 });
       await store.close();
       await reporter?.flush();
     })();
     return closing;
   };
-  return { url: `http://${shownHost}:${address.port}`, port: address.port, store, close };
+  return { url: served.url, port: served.port, store, close };
 }

@@ -4,10 +4,8 @@
  *
  * @module
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createApp } from '@mockpoint/core';
-import { createNodeListener } from '@mockpoint/core/node';
+import { type ServedApp, serve } from '@mockpoint/core/node';
 import { connectMockServer, type MockServerClient } from './connect.js';
 import { MockServerError } from './errors.js';
 import { type MockStoreKind, openStore } from './open-store.js';
@@ -59,18 +57,6 @@ export interface MockServer extends MockServerClient, AsyncDisposable {
   close(): Promise<void>;
 }
 
-function listen(server: Server, host: string): Promise<AddressInfo> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: Error) =>
-      reject(new MockServerError('LISTEN_FAILED', `cannot listen on ${host}: ${error.message}`, { cause: error }));
-    server.once('error', onError);
-    server.listen(0, host, () => {
-      server.off('error', onError);
-      resolve(server.address() as AddressInfo);
-    });
-  });
-}
-
 /**
  * Starts a mock server.
  * @example
@@ -92,14 +78,15 @@ export async function createMockServer(options: CreateMockServerOptions = {}): P
     adminToken: options.adminToken,
     onUnexpectedError: (error) => console.error('mockpoint: unexpected error:', error),
   });
-  // overrideGlobalObjects: false — a test library must not swap the test's own Request/Response.
-  const server = createServer(createNodeListener(app, { overrideGlobalObjects: false }));
-  let address: AddressInfo;
+  let served: ServedApp;
   try {
-    address = await listen(server, host);
+    // overrideGlobalObjects: false — a test library must not swap the test's own Request/Response.
+    served = await serve(app, { port: 0, host, overrideGlobalObjects: false });
   } catch (error) {
     await opened.dispose();
-    throw error;
+    throw new MockServerError('LISTEN_FAILED', `cannot listen on ${host}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 
   // The typed client talks to the app directly (no socket, no keep-alive to wait for);
@@ -122,7 +109,7 @@ export async function createMockServer(options: CreateMockServerOptions = {}): P
       request.signal.removeEventListener('abort', forward);
     }
   };
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${served.port}`;
   const client = connectMockServer({ url, token: options.adminToken, fetch: inProcess });
 
   let closing: Promise<void> | undefined;
@@ -132,15 +119,13 @@ export async function createMockServer(options: CreateMockServerOptions = {}): P
       for (const controller of inFlight) {
         controller.abort(new MockServerError('SERVER_CLOSED', 'this mock server has been closed'));
       }
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       // A test server has nothing worth waiting for: delayed answers and idle
       // keep-alive sockets would otherwise hold close() for seconds.
-      server.closeAllConnections();
-      await stopped;
+      await served.close({ graceMs: 0 });
       await opened.dispose();
     })();
     return closing;
   };
 
-  return { ...client, port: address.port, dir: opened.dir, close, [Symbol.asyncDispose]: close };
+  return { ...client, port: served.port, dir: opened.dir, close, [Symbol.asyncDispose]: close };
 }

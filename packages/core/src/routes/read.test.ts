@@ -318,10 +318,11 @@ describe('unexpected failures', () => {
     const message = await expectError(read, 500, 'INTERNAL');
     expect(message).not.toContain('secret');
     expect(onUnexpectedError).toHaveBeenCalledTimes(1);
-    const [reported, request] = onUnexpectedError.mock.calls[0] as [unknown, Request];
+    const [reported, request] = onUnexpectedError.mock.calls[0] as [unknown, { method: string; url: string }];
     expect(reported).toBe(failure);
-    expect(request).toBeInstanceOf(Request);
-    expect(new URL(request.url).pathname).toBe('/endpoint/boom');
+    // The method and the request target, as a Request would give them.
+    expect(request.method).toBe('GET');
+    expect(new URL(request.url, 'http://localhost').pathname).toBe('/endpoint/boom');
 
     const write = await app.request('/api/endpoint/add', { method: 'PUT', body: '{"name":"boom","data":1}' });
     await expectError(write, 500, 'INTERNAL');

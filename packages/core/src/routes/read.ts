@@ -1,20 +1,17 @@
 /**
- * `/endpoint/{name}`: the public read path. Every method answers with the stored
- * data, status and delay; every request is recorded in the journal.
+ * `/endpoint/{name}` for Fetch-API runtimes: a thin adapter that hands the
+ * request to the {@link EndpointHandler} and turns its answer into a `Response`.
+ * (On Node, `@mockpoint/core/node` answers these requests natively.)
  *
  * @module
  */
 import type { Hono } from 'hono';
-import type { CachedResponse } from '../cache.js';
 import type { AppContext } from '../context.js';
-import { captureRequest, JOURNAL_NAME_LIMIT } from '../journal-entry.js';
-import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS, readHeaders } from '../read-response.js';
-import { isValidName } from '../schemas.js';
+import type { EndpointAnswer } from '../endpoint-answer.js';
+import { READ_METHODS } from '../endpoint-handler.js';
+import { captureRequest, JOURNAL_BODY_LIMIT } from '../journal-entry.js';
 
-/** Methods answered at `/endpoint/{name}`. */
-export const READ_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-
-const NOT_FOUND_PREFIX = '{"success":false,"error":{"code":"NOT_FOUND","message":';
+export { READ_METHODS } from '../endpoint-handler.js';
 
 /** Resolves after `ms`, or early (with `false`) when `signal` aborts. */
 function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
@@ -32,48 +29,24 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   });
 }
 
-function answer(request: Request, entry: CachedResponse): Response {
-  const status = entry.statusCode;
-  const body = request.method === 'HEAD' || BODILESS_STATUS.has(status) ? null : entry.body;
-  return new Response(body, { status, headers: readHeaders(entry) });
+function toResponse(answer: EndpointAnswer): Response {
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }
 
 export function registerReadRoutes(app: Hono, ctx: AppContext): void {
-  const { endpoints, journal } = ctx;
+  const { handler, options } = ctx;
 
-  app.on([...READ_METHODS], '/endpoint/:name', async (c) => {
+  // Other methods and paths under /endpoint/ reach the app's 404/405 answers, which say the same.
+  app.on([...READ_METHODS, 'OPTIONS'], '/endpoint/:name', async (c) => {
     const request = c.req.raw;
-    const name = c.req.param('name');
-    const entry = isValidName(name) ? await endpoints.response(name) : undefined;
-    if (name.length <= JOURNAL_NAME_LIMIT) {
-      journal.record(name, await captureRequest(request, entry?.statusCode ?? 404));
-    }
-    if (entry === undefined) {
-      const message = JSON.stringify(
-        `no endpoint named "${name}"; create it with PUT /api/endpoint/add or list them at GET /api/endpoints`,
-      );
-      const body = request.method === 'HEAD' ? null : `${NOT_FOUND_PREFIX}${message}}}`;
-      return new Response(body, { status: 404, headers: JSON_HEADERS });
-    }
+    // The rest of a long body is read and dropped up to the body limit, so the connection stays usable.
+    const recorded = await captureRequest(request, JOURNAL_BODY_LIMIT, options.maxBodyBytes);
+    const answer = await handler.handle(recorded);
     // A timer, never a busy wait; cancelled when the client goes away.
-    if (entry.delay > 0 && !(await sleep(entry.delay, request.signal))) {
+    if (answer.delay > 0 && !(await sleep(answer.delay, request.signal))) {
       return new Response(null, { status: 499 });
     }
-    return answer(request, entry);
-  });
-
-  // CORS preflight: open to every origin, method and header. Not journaled.
-  app.options('/endpoint/:name', (c) => {
-    const requested = c.req.header('access-control-request-headers');
-    return new Response(null, {
-      status: 204,
-      headers: {
-        ...CORS_HEADERS,
-        'access-control-allow-methods': READ_METHODS.join(', '),
-        'access-control-allow-headers': requested ?? '*',
-        'access-control-max-age': '86400',
-      },
-    });
+    return toResponse(answer);
   });
 
   const params = { name: 'Endpoint name.' };

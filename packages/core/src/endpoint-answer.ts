@@ -1,0 +1,80 @@
+/**
+ * The answer to a request at `/endpoint/{name}`: a plain value (status, headers,
+ * body, delay) that the runtime adapters send. Answers for a stored endpoint are
+ * built once per cache entry, so serving one allocates nothing.
+ *
+ * @module
+ */
+import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from './read-response.js';
+
+/**
+ * What an adapter does with a request. Only `respond` exists today; the `kind`
+ * leaves room for others (e.g. faults that reset or hang the connection).
+ */
+export interface EndpointAnswer {
+  readonly kind: 'respond';
+  readonly status: number;
+  /** Lower-case names; Content-Length is included whenever there is a body. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body text (UTF-8 on the wire), or `null` for none. */
+  readonly body: string | null;
+  /** Milliseconds to wait before sending; 0 sends at once. */
+  readonly delay: number;
+}
+
+/** A stored endpoint's answers, for HEAD (no body) and for every other method. */
+export interface PreparedAnswers {
+  readonly full: EndpointAnswer;
+  readonly head: EndpointAnswer;
+}
+
+/** Bytes of `text` once encoded as UTF-8 (lone surrogates count as U+FFFD, 3 bytes). */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) bytes += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      // A surrogate pair is 2 code units and 4 bytes.
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 2;
+        i++;
+      } else bytes += 2;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+function answer(status: number, headers: Record<string, string>, body: string | null, delay = 0): EndpointAnswer {
+  return Object.freeze({ kind: 'respond', status, headers: Object.freeze(headers), body, delay });
+}
+
+/** The answers for a stored endpoint; HEAD keeps the Content-Length of the body it omits. */
+export function prepareAnswers(body: string, status: number, delay: number): PreparedAnswers {
+  if (BODILESS_STATUS.has(status)) {
+    const bodiless = answer(status, { ...CORS_HEADERS }, null, delay);
+    return { full: bodiless, head: bodiless };
+  }
+  const headers = { ...JSON_HEADERS, 'content-length': String(utf8Length(body)) };
+  return { full: answer(status, headers, body, delay), head: answer(status, headers, null, delay) };
+}
+
+/** A JSON error answer in the standard `{ success: false, error }` shape. */
+export function errorAnswer(
+  status: number,
+  code: string,
+  message: string,
+  options: { head?: boolean; cors?: boolean; extra?: Record<string, string> } = {},
+): EndpointAnswer {
+  const body = JSON.stringify({ success: false, error: { code, message } });
+  const base = options.cors ? JSON_HEADERS : { 'content-type': JSON_HEADERS['content-type'] };
+  const headers = { ...base, ...options.extra, 'content-length': String(utf8Length(body)) };
+  return answer(status, headers, options.head ? null : body);
+}
+
+/** An answer without a body. */
+export function emptyAnswer(status: number, headers: Record<string, string>): EndpointAnswer {
+  return answer(status, headers, null);
+}
