@@ -1,9 +1,13 @@
-// pnpm bench: mockpoint's read path against a bare node:http server sending the
-// same bytes, in the same run, on 127.0.0.1; then durable-add throughput.
-// Each server runs in its own process; the load generator (wrk when installed,
-// else autocannon) runs in another. Bounded: a few seconds per measurement.
+// pnpm bench: mockpoint's request path against a bare node:http server doing the
+// same work, in the same run, on 127.0.0.1 — a cached GET, a small JSON webhook
+// POST and 1,000 connections on a 100 ms endpoint — then memory (RSS) and
+// durable-add throughput with 1 and 50 writers. Each server runs in its own
+// process; the load generator (wrk when installed, else autocannon) in another.
+// Bounded: a few seconds per measurement.
+//
+//   BENCH_SECONDS=8 BENCH_ROUNDS=2 BENCH_ONLY=get,post,delay,adds node bench/run.mjs
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,10 +15,11 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'packages/server/dist/cli.js');
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'get,post,delay,adds').split(','));
+const work = mkdtempSync(join(tmpdir(), 'mockpoint-bench-'));
 
-// ~1 KB of JSON, status 201, as the issue asks.
+// ~1 KB of JSON, status 201: the GET answer.
 const data = {
   id: 'evt_01HZY3',
   type: 'invoice.paid',
@@ -27,7 +32,35 @@ const data = {
     note: 'x'.repeat(40),
   })),
 };
-const body = JSON.stringify(data);
+// A ~150-byte webhook, as a payment provider would POST it.
+const webhook = JSON.stringify({
+  id: 'evt_3PqR8sT2uV',
+  type: 'payment_intent.succeeded',
+  created: 1764000000,
+  data: { object: { id: 'pi_3PqR8s', amount: 2000, currency: 'usd' } },
+});
+
+const SCENARIOS = {
+  get: {
+    title: 'GET /endpoint/{name}, cached ~1 KB JSON, status 201',
+    connections: 50,
+    endpoint: { name: 'bench', data, statusCode: 201 },
+    bare: { BENCH_MODE: 'get' },
+  },
+  post: {
+    title: `POST /endpoint/{name}, ${Buffer.byteLength(webhook)}-byte JSON webhook (read, journaled)`,
+    connections: 50,
+    endpoint: { name: 'hook', data: { received: true } },
+    bare: { BENCH_MODE: 'body' },
+    script: `wrk.method = "POST"\nwrk.body = ${JSON.stringify(webhook)}\nwrk.headers["Content-Type"] = "application/json"\n`,
+  },
+  delay: {
+    title: '1,000 connections on a 100 ms endpoint (GET)',
+    connections: 1000,
+    endpoint: { name: 'slow', data: { ok: true }, delay: 100 },
+    bare: { BENCH_MODE: 'delay', BENCH_DELAY_MS: '100' },
+  },
+};
 
 function start(args, env = {}) {
   return new Promise((resolve, reject) => {
@@ -53,6 +86,13 @@ function stop({ child }) {
   });
 }
 
+/** Resident and peak resident memory of a process, in MB (Linux /proc). */
+function memory({ child }) {
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const kb = (field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1]);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
 const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
 
 function toMs(value, unit) {
@@ -60,9 +100,12 @@ function toMs(value, unit) {
 }
 
 /** Runs the load generator against `url`; returns { rps, p99Ms, errors }. */
-function load(url, seconds = DURATION_S) {
+function load(url, scenario, seconds = DURATION_S) {
+  const c = scenario.connections;
   if (hasWrk) {
-    const r = spawnSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', url], { encoding: 'utf8' });
+    const args = ['-t1', `-c${c}`, `-d${seconds}s`, '--latency', '--timeout', '10s'];
+    if (scenario.scriptFile) args.push('-s', scenario.scriptFile);
+    const r = spawnSync('wrk', [...args, url], { encoding: 'utf8' });
     const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1]);
     const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(r.stdout);
     const errors = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout);
@@ -70,89 +113,123 @@ function load(url, seconds = DURATION_S) {
     return { rps, p99Ms: p99 ? toMs(p99[1], p99[2]) : Number.NaN, errors: errors ? 'non-2xx' : socket ? socket[1] : 0 };
   }
   const bin = join(root, 'node_modules/.bin/autocannon');
-  const r = spawnSync(bin, ['-j', '-c', String(CONNECTIONS), '-d', String(seconds), url], { encoding: 'utf8' });
+  const args = ['-j', '-c', String(c), '-d', String(seconds)];
+  if (scenario.script) args.push('-m', 'POST', '-H', 'content-type=application/json', '-b', webhook);
+  const r = spawnSync(bin, [...args, url], { encoding: 'utf8' });
   const result = JSON.parse(r.stdout);
   return { rps: result.requests.average, p99Ms: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
-async function benchRead() {
-  const bare = await start([join(root, 'bench/bare-server.mjs')], { BENCH_BODY: body, BENCH_STATUS: '201' });
-  const mock = await start([cli, '--memory', '--port', '0', '--host', '127.0.0.1']);
-  const add = await fetch(`${mock.url}/api/endpoint/add`, {
-    method: 'PUT',
-    body: JSON.stringify({ name: 'bench', data, statusCode: 201 }),
-  });
+async function addEndpoint(mock, endpoint) {
+  const add = await fetch(`${mock.url}/api/endpoint/add`, { method: 'PUT', body: JSON.stringify(endpoint) });
   if (add.status !== 201) throw new Error(`add failed: ${add.status} ${await add.text()}`);
-  const check = await fetch(`${mock.url}/endpoint/bench`);
-  if ((await check.text()) !== body) throw new Error('mockpoint answered different bytes than the baseline');
+}
 
-  const mockUrl = `${mock.url}/endpoint/bench`;
-  const bareUrl = `${bare.url}/endpoint/bench`;
-  load(mockUrl, 2); // warm-up (JIT) for both
-  load(bareUrl, 2);
+/** One scenario: the same work against the bare server and mockpoint, alternating. */
+async function benchPath(key, mock) {
+  const scenario = SCENARIOS[key];
+  if (scenario.script) {
+    scenario.scriptFile = join(work, `${key}.lua`);
+    writeFileSync(scenario.scriptFile, scenario.script);
+  }
+  await addEndpoint(mock, scenario.endpoint);
+  const expected = await (await fetch(`${mock.url}/endpoint/${scenario.endpoint.name}`)).text();
+  const bare = await start([join(root, 'bench/bare-server.mjs')], {
+    ...scenario.bare,
+    BENCH_BODY: expected,
+    BENCH_STATUS: String(scenario.endpoint.statusCode ?? 200),
+  });
+  if ((await (await fetch(`${bare.url}/endpoint/x`)).text()) !== expected) {
+    throw new Error('the baseline answered different bytes than mockpoint');
+  }
+  const mockUrl = `${mock.url}/endpoint/${scenario.endpoint.name}`;
+  const bareUrl = `${bare.url}/endpoint/${scenario.endpoint.name}`;
+  load(mockUrl, scenario, 2); // warm-up (JIT) for both
+  load(bareUrl, scenario, 2);
   const rounds = [];
   for (let i = 0; i < ROUNDS; i++) {
     // Alternate the order so drift of the machine's load affects both alike.
-    const a = i % 2 === 0 ? load(bareUrl) : undefined;
-    const m = load(mockUrl);
-    const b = a ?? load(bareUrl);
+    const a = i % 2 === 0 ? load(bareUrl, scenario) : undefined;
+    const m = load(mockUrl, scenario);
+    const b = a ?? load(bareUrl, scenario);
     rounds.push({ bare: b, mock: m });
   }
-  await Promise.all([stop(bare), stop(mock)]);
+  const bareMemory = memory(bare);
+  await stop(bare);
   const avg = (pick) => rounds.reduce((sum, r) => sum + pick(r), 0) / rounds.length;
   return {
-    bare: { rps: avg((r) => r.bare.rps), p99Ms: avg((r) => r.bare.p99Ms) },
-    mock: { rps: avg((r) => r.mock.rps), p99Ms: avg((r) => r.mock.p99Ms) },
+    scenario,
+    bare: { rps: avg((r) => r.bare.rps), p99Ms: avg((r) => r.bare.p99Ms), ...bareMemory },
+    mock: { rps: avg((r) => r.mock.rps), p99Ms: avg((r) => r.mock.p99Ms), ...memory(mock) },
     errors: rounds.flatMap((r) => [r.bare.errors, r.mock.errors]).filter((e) => e),
   };
 }
 
-async function benchDurableAdds(writers = 50, seconds = 5) {
-  const dir = mkdtempSync(join(tmpdir(), 'mockpoint-bench-'));
+/** A wrk script that adds endpoints with names never used before (a run token plus a counter). */
+function addScript(token) {
+  const body = JSON.stringify(JSON.stringify(data)).slice(1, -1);
+  return `local n = 0
+request = function()
+  n = n + 1
+  return wrk.format("PUT", "/api/endpoint/add", { ["Content-Type"] = "application/json" },
+    '{"name":"${token}-' .. n .. '","data":${body}}')
+end
+`;
+}
+
+/** Durable adds by `writers` concurrent connections, each waiting for its 201 before the next add. */
+async function benchDurableAdds(writers, seconds = 5) {
+  const dir = mkdtempSync(join(work, 'level-'));
   const mock = await start([cli, '--data-dir', dir, '--port', '0', '--host', '127.0.0.1']);
-  const deadline = Date.now() + seconds * 1000;
-  let ok = 0;
-  let failed = 0;
-  const latencies = [];
-  await Promise.all(
-    Array.from({ length: writers }, async (_, w) => {
-      for (let i = 0; Date.now() < deadline; i++) {
-        const t0 = performance.now();
-        const res = await fetch(`${mock.url}/api/endpoint/add`, {
-          method: 'PUT',
-          body: JSON.stringify({ name: `w${w}-${i}`, data }),
-        });
-        await res.arrayBuffer();
-        latencies.push(performance.now() - t0);
-        if (res.status === 201) ok++;
-        else failed++;
-      }
-    }),
-  );
+  const scenario = { connections: writers, scriptFile: join(work, `add-${writers}.lua`) };
+  writeFileSync(scenario.scriptFile, addScript(`w${writers}x${Date.now().toString(36)}`));
+  const r = load(mock.url, scenario, seconds);
   await stop(mock);
-  rmSync(dir, { recursive: true, force: true });
-  latencies.sort((a, b) => a - b);
-  return {
-    writers,
-    rps: ok / seconds,
-    ok,
-    failed,
-    p99Ms: latencies[Math.floor(latencies.length * 0.99)] ?? Number.NaN,
-  };
+  return { writers, rps: r.rps, p99Ms: r.p99Ms, errors: r.errors };
 }
 
 const fmt = (n, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 console.log(
-  `mockpoint bench: Node ${process.version}, load by ${hasWrk ? 'wrk (1 thread)' : 'autocannon'}, ${CONNECTIONS} connections, ${ROUNDS} x ${DURATION_S}s per server, 127.0.0.1, ${Buffer.byteLength(body)}-byte JSON, status 201`,
+  `mockpoint bench: Node ${process.version}, load by ${hasWrk ? 'wrk (1 thread)' : 'autocannon'}, ${ROUNDS} x ${DURATION_S}s per server and path, 127.0.0.1`,
 );
-const read = await benchRead();
-console.log('\nread path  GET /endpoint/{name}');
-console.log(`  bare node:http   ${fmt(read.bare.rps).padStart(8)} req/s   p99 ${fmt(read.bare.p99Ms, 2)} ms`);
-console.log(`  mockpoint        ${fmt(read.mock.rps).padStart(8)} req/s   p99 ${fmt(read.mock.p99Ms, 2)} ms`);
-console.log(`  ratio            ${fmt(read.mock.rps / read.bare.rps, 2)} x bare node:http`);
-if (read.errors.length) console.log(`  errors: ${read.errors.join(', ')}`);
-const adds = await benchDurableAdds();
-console.log(`\ndurable adds  PUT /api/endpoint/add, LevelDB with fsync, ${adds.writers} concurrent writers`);
-console.log(`  ${fmt(adds.rps)} adds/s   p99 ${fmt(adds.p99Ms, 1)} ms   (${adds.ok} ok, ${adds.failed} failed)`);
+try {
+  const mock = await start([cli, '--memory', '--port', '0', '--host', '127.0.0.1']);
+  const idle = memory(mock);
+  const bareIdle = await start([join(root, 'bench/bare-server.mjs')]);
+  const bareIdleMemory = memory(bareIdle);
+  await stop(bareIdle);
+  const results = [];
+  for (const key of ['get', 'post', 'delay']) {
+    if (!ONLY.has(key)) continue;
+    const r = await benchPath(key, mock);
+    results.push(r);
+    console.log(`\n${r.scenario.title}, ${r.scenario.connections} connections`);
+    console.log(`  bare node:http   ${fmt(r.bare.rps).padStart(8)} req/s   p99 ${fmt(r.bare.p99Ms, 2)} ms`);
+    console.log(`  mockpoint        ${fmt(r.mock.rps).padStart(8)} req/s   p99 ${fmt(r.mock.p99Ms, 2)} ms`);
+    console.log(
+      `  ratio            ${fmt(r.mock.rps / r.bare.rps, 2)} x req/s, ${fmt(r.mock.p99Ms / r.bare.p99Ms, 2)} x p99`,
+    );
+    if (r.errors.length) console.log(`  errors: ${r.errors.join(', ')}`);
+    if (key === 'get') {
+      console.log(
+        `  memory           idle RSS ${fmt(idle.rssMb, 1)} MB (bare ${fmt(bareIdleMemory.rssMb, 1)} MB); peak RSS under this load ${fmt(r.mock.peakMb, 1)} MB (bare ${fmt(r.bare.peakMb, 1)} MB)`,
+      );
+    }
+  }
+  await stop(mock);
+  if (ONLY.has('adds')) {
+    const one = await benchDurableAdds(1);
+    const many = await benchDurableAdds(50);
+    console.log('\ndurable adds  PUT /api/endpoint/add, LevelDB with fsync');
+    for (const adds of [one, many]) {
+      console.log(
+        `  ${String(adds.writers).padStart(2)} writer${adds.writers === 1 ? ' ' : 's'}   ${fmt(adds.rps).padStart(6)} adds/s   p99 ${fmt(adds.p99Ms, 1)} ms${adds.errors ? `   errors: ${adds.errors}` : ''}`,
+      );
+    }
+    console.log(`  50 writers / 1 writer: ${fmt(many.rps / one.rps, 1)} x`);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

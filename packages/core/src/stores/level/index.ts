@@ -9,6 +9,7 @@ import { MockpointError } from '../../errors.js';
 import type { EndpointRecord } from '../../schemas.js';
 import { decodeRecord, encodeRecord } from '../../store/record-codec.js';
 import { type EndpointStore, KeyedMutex, type ListOptions, type ListPage } from '../../store/store.js';
+import { GroupCommit } from './group-commit.js';
 
 /** Options for {@link LevelStore.open}. */
 export interface LevelStoreOptions {
@@ -21,18 +22,21 @@ export interface LevelStoreOptions {
   sync?: boolean;
 }
 
-/** Every write is fsync'd; a create checks and writes under a per-name lock. */
+/**
+ * Every write is fsync'd before it resolves, with concurrent writes sharing one
+ * fsync (group commit); a create checks and writes under a per-name lock.
+ */
 export class LevelStore implements EndpointStore {
   readonly kind = 'level';
   readonly dir: string;
   readonly #db: Level<string, string>;
-  readonly #sync: boolean;
+  readonly #writes: GroupCommit;
   readonly #locks = new KeyedMutex();
 
   private constructor(db: Level<string, string>, options: LevelStoreOptions) {
     this.#db = db;
     this.dir = options.dir;
-    this.#sync = options.sync ?? true;
+    this.#writes = new GroupCommit(db, options.sync ?? true);
   }
 
   /**
@@ -74,7 +78,7 @@ export class LevelStore implements EndpointStore {
     // per-name lock in this process makes the check and the write one step.
     return this.#locks.run(record.name, async () => {
       if ((await this.#call(() => this.#db.has(record.name))) === true) return false;
-      await this.#call(() => this.#db.put(record.name, encodeRecord(record), { sync: this.#sync }));
+      await this.#call(() => this.#writes.write({ type: 'put', key: record.name, value: encodeRecord(record) }));
       return true;
     });
   }
@@ -82,7 +86,7 @@ export class LevelStore implements EndpointStore {
   async put(record: EndpointRecord): Promise<{ created: boolean }> {
     return this.#locks.run(record.name, async () => {
       const existed = await this.#call(() => this.#db.has(record.name));
-      await this.#call(() => this.#db.put(record.name, encodeRecord(record), { sync: this.#sync }));
+      await this.#call(() => this.#writes.write({ type: 'put', key: record.name, value: encodeRecord(record) }));
       return { created: !existed };
     });
   }
@@ -90,7 +94,7 @@ export class LevelStore implements EndpointStore {
   async delete(name: string): Promise<boolean> {
     return this.#locks.run(name, async () => {
       const existed = await this.#call(() => this.#db.has(name));
-      if (existed) await this.#call(() => this.#db.del(name, { sync: this.#sync }));
+      if (existed) await this.#call(() => this.#writes.write({ type: 'del', key: name }));
       return existed;
     });
   }

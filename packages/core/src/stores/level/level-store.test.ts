@@ -95,16 +95,31 @@ describe('LevelStore on disk', () => {
   });
 
   it('passes sync: true to every write by default', async () => {
-    const put = vi.spyOn(Level.prototype, 'put');
-    const del = vi.spyOn(Level.prototype, 'del');
+    const batch = vi.spyOn(Level.prototype, 'batch');
     const store = await open(await tempDir());
     await store.create(record('s', 1));
     await store.put(record('s', 2));
     await store.delete('s');
-    expect(put).toHaveBeenCalledTimes(2);
-    for (const call of put.mock.calls) expect(call[2]).toMatchObject({ sync: true });
-    expect(del).toHaveBeenCalledTimes(1);
-    expect(del.mock.calls[0]?.[1]).toMatchObject({ sync: true });
+    expect(batch.mock.calls.map((call) => (call[0] as Array<{ type: string }>).map((op) => op.type))).toEqual([
+      ['put'],
+      ['put'],
+      ['del'],
+    ]);
+    for (const call of batch.mock.calls) expect(call[1]).toMatchObject({ sync: true });
+  });
+
+  it('concurrent writes share fsyncs (group commit), and every one of them is on disk when it resolves', async () => {
+    const batch = vi.spyOn(Level.prototype, 'batch');
+    const dir = await tempDir();
+    const store = await open(dir);
+    const created = await Promise.all(Array.from({ length: 50 }, (_, i) => store.create(record(`g${i}`, i))));
+    expect(created.every(Boolean)).toBe(true);
+    // The first write goes alone; the others queue behind its fsync and go out together.
+    expect(batch.mock.calls.length).toBeLessThan(50);
+    for (const call of batch.mock.calls) expect(call[1]).toMatchObject({ sync: true });
+    await store.close();
+    const reopened = await open(dir);
+    for (let i = 0; i < 50; i++) expect(await reopened.get(`g${i}`)).toEqual(record(`g${i}`, i));
   });
 
   it('a second open of a directory held in this process rejects with DATA_DIR_LOCKED', async () => {
