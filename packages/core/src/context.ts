@@ -6,16 +6,12 @@
 import type { EndpointHandler } from './endpoint-handler.js';
 import type { EndpointService } from './endpoints.js';
 import type { RequestJournal } from './journal.js';
+import type { LimitOptions } from './limits.js';
 import type { RouteDoc } from './openapi.js';
 import type { Schemas } from './schemas.js';
 
 /** The options of {@link createApp} after defaults are applied. */
-export interface ResolvedAppOptions {
-  maxBodyBytes: number;
-  maxDelayMs: number;
-  journalSize: number;
-  journalMaxBytes: number;
-  cacheMaxBytes: number;
+export interface ResolvedAppOptions extends Required<LimitOptions> {
   adminToken: string | undefined;
   version: string;
 }

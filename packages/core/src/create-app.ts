@@ -11,40 +11,26 @@ import { EndpointHandler } from './endpoint-handler.js';
 import { EndpointService } from './endpoints.js';
 import { isMockpointError, MockpointError } from './errors.js';
 import { RequestJournal } from './journal.js';
+import { type LimitOptions, resolveLimits } from './limits.js';
 import type { RouteDoc } from './openapi.js';
 import { registerAddRoute } from './routes/add.js';
 import { registerJournalRoutes } from './routes/journal.js';
 import { registerManageRoutes } from './routes/manage.js';
 import { registerReadRoutes } from './routes/read.js';
 import { registerServiceRoutes } from './routes/service.js';
-import { createSchemas, DEFAULT_MAX_DELAY_MS } from './schemas.js';
+import { createSchemas } from './schemas.js';
 import type { EndpointStore } from './store/store.js';
 import { MemoryStore } from './stores/memory/index.js';
 import { VERSION } from './version.js';
 
-export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
-export const DEFAULT_JOURNAL_SIZE = 100;
-export const DEFAULT_JOURNAL_MAX_BYTES = 64 * 1024 * 1024;
-export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
-
-/** Options for {@link createApp}. */
-export interface CreateAppOptions {
+/** Options for {@link createApp}: the {@link LimitOptions} and the rest. */
+export interface CreateAppOptions extends LimitOptions {
   /**
    * Where endpoints are kept.
    * @default new MemoryStore()
    * @example createApp({ store: await LevelStore.open({ dir: './data' }) })
    */
   store?: EndpointStore;
-  /** Largest accepted request body, in bytes. @default 5242880 (5 MiB) */
-  maxBodyBytes?: number;
-  /** Largest accepted `delay`, in milliseconds. @default 60000 */
-  maxDelayMs?: number;
-  /** Requests kept per endpoint in the journal. @default 100 */
-  journalSize?: number;
-  /** Approximate bytes all recorded requests may take together. @default 67108864 (64 MiB) */
-  journalMaxBytes?: number;
-  /** Bytes of pre-serialised responses kept in memory. @default 67108864 (64 MiB) */
-  cacheMaxBytes?: number;
   /** When set, every `/api/*` write needs `Authorization: Bearer <adminToken>`. @default undefined (off) */
   adminToken?: string;
   /** Version reported by `/api/health`. @default the core package version */
@@ -83,11 +69,7 @@ function allowedMethods(docs: RouteDoc[]): (path: string) => string[] {
 
 function resolveOptions(options: CreateAppOptions): ResolvedAppOptions {
   return {
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    maxDelayMs: options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS,
-    journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
-    journalMaxBytes: options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES,
-    cacheMaxBytes: options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES,
+    ...resolveLimits(options),
     adminToken: options.adminToken === '' ? undefined : options.adminToken,
     version: options.version ?? VERSION,
   };

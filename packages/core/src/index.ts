@@ -19,15 +19,7 @@ export {
   type WaitOptions,
 } from './client.js';
 export type { ResolvedAppOptions } from './context.js';
-export {
-  type CreateAppOptions,
-  createApp,
-  DEFAULT_CACHE_MAX_BYTES,
-  DEFAULT_JOURNAL_MAX_BYTES,
-  DEFAULT_JOURNAL_SIZE,
-  DEFAULT_MAX_BODY_BYTES,
-  type MockpointApp,
-} from './create-app.js';
+export { type CreateAppOptions, createApp, type MockpointApp } from './create-app.js';
 export type { EndpointAnswer } from './endpoint-answer.js';
 export { EndpointHandler, type EndpointHandlerOptions, READ_METHODS } from './endpoint-handler.js';
 export { EndpointService } from './endpoints.js';
@@ -41,6 +33,17 @@ export {
 } from './errors.js';
 export { type Journal, type JournalPage, RequestJournal, type RequestJournalOptions } from './journal.js';
 export type { JournalEntry, RecordedRequest } from './journal-entry.js';
+export {
+  DEFAULT_CACHE_MAX_BYTES,
+  DEFAULT_JOURNAL_MAX_BYTES,
+  DEFAULT_JOURNAL_SIZE,
+  DEFAULT_LIMITS,
+  DEFAULT_MAX_BODY_BYTES,
+  LIMIT_KEYS,
+  type LimitOptions,
+  pickLimits,
+  resolveLimits,
+} from './limits.js';
 export {
   createSchemas,
   DEFAULT_DELAY,

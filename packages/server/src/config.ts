@@ -7,27 +7,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import {
-  DEFAULT_CACHE_MAX_BYTES,
-  DEFAULT_JOURNAL_MAX_BYTES,
-  DEFAULT_JOURNAL_SIZE,
-  DEFAULT_MAX_BODY_BYTES,
-  DEFAULT_MAX_DELAY_MS,
-} from '@mockpoint/core';
+import { DEFAULT_LIMITS, type LimitOptions } from '@mockpoint/core';
 
-/** The resolved daemon settings. */
-export interface ServerConfig {
+/** The resolved daemon settings: core's limits plus the daemon's own. */
+export interface ServerConfig extends Required<LimitOptions> {
   port: number;
   host: string;
   /** Absolute path of the LevelDB directory; unused with `memory`. */
   dataDir: string;
   /** Keep endpoints in memory only (`--memory`). */
   memory: boolean;
-  maxBodyBytes: number;
-  maxDelayMs: number;
-  journalSize: number;
-  journalMaxBytes: number;
-  cacheMaxBytes: number;
   adminToken: string | undefined;
   serverReportingDsn: string | undefined;
   clientReportingDsn: string | undefined;
@@ -58,25 +47,14 @@ export interface CliRequest {
 interface SettingSpec {
   env: string;
   flag?: string;
+  /** The flag's value in the help, e.g. `<n>`. */
+  arg?: string;
   kind: 'port' | 'int' | 'string' | 'bool' | 'dsn';
   min?: number;
   max?: number;
+  /** One line for `--help`; the default is appended when there is one. */
+  help: string;
 }
-
-const SETTINGS = {
-  port: { env: 'PORT', flag: '--port', kind: 'port' },
-  host: { env: 'HOST', flag: '--host', kind: 'string' },
-  dataDir: { env: 'DATA_DIR', flag: '--data-dir', kind: 'string' },
-  memory: { env: 'MOCKPOINT_MEMORY', flag: '--memory', kind: 'bool' },
-  maxBodyBytes: { env: 'MAX_BODY_BYTES', flag: '--max-body-bytes', kind: 'int', min: 1, max: 1024 ** 3 },
-  maxDelayMs: { env: 'MAX_DELAY_MS', flag: '--max-delay-ms', kind: 'int', min: 0, max: 24 * 3600 * 1000 },
-  journalSize: { env: 'JOURNAL_SIZE', flag: '--journal-size', kind: 'int', min: 0, max: 1_000_000 },
-  journalMaxBytes: { env: 'JOURNAL_MAX_BYTES', flag: '--journal-max-bytes', kind: 'int', min: 0, max: 64 * 1024 ** 3 },
-  cacheMaxBytes: { env: 'CACHE_MAX_BYTES', flag: '--cache-max-bytes', kind: 'int', min: 0, max: 64 * 1024 ** 3 },
-  adminToken: { env: 'ADMIN_TOKEN', kind: 'string' },
-  serverReportingDsn: { env: 'SERVER_REPORTING_DSN', kind: 'dsn' },
-  clientReportingDsn: { env: 'CLIENT_REPORTING_DSN', kind: 'dsn' },
-} as const satisfies Record<keyof ServerConfig, SettingSpec>;
 
 /** The daemon's defaults; the limits are core's own. */
 export const DEFAULTS = {
@@ -84,32 +62,97 @@ export const DEFAULTS = {
   host: '0.0.0.0',
   dataDir: './data',
   memory: false,
-  maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
-  maxDelayMs: DEFAULT_MAX_DELAY_MS,
-  journalSize: DEFAULT_JOURNAL_SIZE,
-  journalMaxBytes: DEFAULT_JOURNAL_MAX_BYTES,
-  cacheMaxBytes: DEFAULT_CACHE_MAX_BYTES,
+  ...DEFAULT_LIMITS,
 } as const;
+
+/** Every setting, once: its flag, variable, kind, bounds and help line. */
+const SETTINGS = {
+  port: { env: 'PORT', flag: '--port', arg: '<n>', kind: 'port', help: 'listening port, 0 for any free one' },
+  host: { env: 'HOST', flag: '--host', arg: '<addr>', kind: 'string', help: 'listening address' },
+  dataDir: {
+    env: 'DATA_DIR',
+    flag: '--data-dir',
+    arg: '<dir>',
+    kind: 'string',
+    help: 'LevelDB directory, created if missing',
+  },
+  memory: {
+    env: 'MOCKPOINT_MEMORY',
+    flag: '--memory',
+    kind: 'bool',
+    help: 'keep endpoints in memory only (nothing on disk)',
+  },
+  maxBodyBytes: {
+    env: 'MAX_BODY_BYTES',
+    flag: '--max-body-bytes',
+    arg: '<n>',
+    kind: 'int',
+    min: 1,
+    max: 1024 ** 3,
+    help: 'largest request body',
+  },
+  maxDelayMs: {
+    env: 'MAX_DELAY_MS',
+    flag: '--max-delay-ms',
+    arg: '<n>',
+    kind: 'int',
+    min: 0,
+    max: 24 * 3600 * 1000,
+    help: 'largest endpoint delay',
+  },
+  journalSize: {
+    env: 'JOURNAL_SIZE',
+    flag: '--journal-size',
+    arg: '<n>',
+    kind: 'int',
+    min: 0,
+    max: 1_000_000,
+    help: 'requests kept per endpoint',
+  },
+  journalMaxBytes: {
+    env: 'JOURNAL_MAX_BYTES',
+    flag: '--journal-max-bytes',
+    arg: '<n>',
+    kind: 'int',
+    min: 0,
+    max: 64 * 1024 ** 3,
+    help: 'memory all recorded requests may use',
+  },
+  cacheMaxBytes: {
+    env: 'CACHE_MAX_BYTES',
+    flag: '--cache-max-bytes',
+    arg: '<n>',
+    kind: 'int',
+    min: 0,
+    max: 64 * 1024 ** 3,
+    help: 'response cache size',
+  },
+  adminToken: { env: 'ADMIN_TOKEN', kind: 'string', help: 'require "Authorization: Bearer <token>" for /api writes' },
+  serverReportingDsn: { env: 'SERVER_REPORTING_DSN', kind: 'dsn', help: 'report server errors to this Sentry DSN' },
+  clientReportingDsn: { env: 'CLIENT_REPORTING_DSN', kind: 'dsn', help: 'report web page errors to this Sentry DSN' },
+} as const satisfies Record<keyof ServerConfig, SettingSpec>;
+
+/** The option lines of `--help`, generated from {@link SETTINGS}. */
+function settingLines(): string[] {
+  const rows = (Object.entries(SETTINGS) as [keyof ServerConfig, SettingSpec][]).map(([key, spec]) => {
+    const flag = spec.flag ? `${spec.flag}${spec.arg ? ` ${spec.arg}` : ''}` : '';
+    const env = spec.kind === 'bool' ? `${spec.env}=1` : spec.env;
+    const fallback = (DEFAULTS as Record<string, unknown>)[key];
+    const shown = fallback === undefined || typeof fallback === 'boolean' ? '' : ` (default ${fallback})`;
+    return [flag, env, `${spec.help}${shown}`] as const;
+  });
+  rows.push(['-h, --help', '', 'show this help'], ['-v, --version', '', 'show the version']);
+  const flagWidth = Math.max(...rows.map(([flag]) => flag.length)) + 2;
+  const envWidth = Math.max(...rows.map(([, env]) => env.length)) + 2;
+  return rows.map(([flag, env, text]) => `  ${flag.padEnd(flagWidth)}${env.padEnd(envWidth)}${text}`);
+}
 
 export const HELP = `mockpoint - self-hosted mock endpoints
 
 Usage: mockpoint [options]
 
 Options (each also settable by environment variable or .env):
-  --port <n>              PORT            listening port (default ${DEFAULTS.port}; 0 = any free port)
-  --host <addr>           HOST            listening address (default ${DEFAULTS.host})
-  --data-dir <dir>        DATA_DIR        LevelDB directory (default ${DEFAULTS.dataDir}, created if missing)
-  --memory                MOCKPOINT_MEMORY=1  keep endpoints in memory only (nothing on disk)
-  --max-body-bytes <n>    MAX_BODY_BYTES  largest request body (default ${DEFAULTS.maxBodyBytes})
-  --max-delay-ms <n>      MAX_DELAY_MS    largest endpoint delay (default ${DEFAULTS.maxDelayMs})
-  --journal-size <n>      JOURNAL_SIZE    requests kept per endpoint (default ${DEFAULTS.journalSize})
-  --journal-max-bytes <n> JOURNAL_MAX_BYTES  memory all recorded requests may use (default ${DEFAULTS.journalMaxBytes})
-  --cache-max-bytes <n>   CACHE_MAX_BYTES response cache size (default ${DEFAULTS.cacheMaxBytes})
-                          ADMIN_TOKEN     require "Authorization: Bearer <token>" for /api writes
-                          SERVER_REPORTING_DSN  report server errors to this Sentry DSN
-                          CLIENT_REPORTING_DSN  report web page errors to this Sentry DSN
-  -h, --help              show this help
-  -v, --version           show the version
+${settingLines().join('\n')}
 
 Values come from flags, then the environment, then ./.env (the environment wins over .env).
 An empty environment value (e.g. ADMIN_TOKEN=) counts as unset: a value in .env then applies.

@@ -7,7 +7,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createApp, type EndpointStore, MemoryStore, VERSION } from '@mockpoint/core';
+import { createApp, type EndpointStore, MemoryStore, pickLimits, VERSION } from '@mockpoint/core';
 import { LevelStore } from '@mockpoint/core/level';
 import { type ServedApp, serve } from '@mockpoint/core/node';
 import type { ServerConfig } from './config.js';
@@ -101,11 +101,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const store = await openStore(options);
   const app = createApp({
     store,
-    maxBodyBytes: options.maxBodyBytes,
-    maxDelayMs: options.maxDelayMs,
-    journalSize: options.journalSize,
-    journalMaxBytes: options.journalMaxBytes,
-    cacheMaxBytes: options.cacheMaxBytes,
+    ...pickLimits(options),
     adminToken: options.adminToken,
     onUnexpectedError: (error, request) => {
       console.error('mockpoint: unexpected error:', error);

@@ -4,14 +4,14 @@
  *
  * @module
  */
-import { createApp } from '@mockpoint/core';
+import { createApp, type LimitOptions, pickLimits } from '@mockpoint/core';
 import { type ServedApp, serve } from '@mockpoint/core/node';
 import { connectMockServer, type MockServerClient } from './connect.js';
 import { MockServerError } from './errors.js';
 import { type MockStoreKind, openStore } from './open-store.js';
 
-/** Options for {@link createMockServer}. */
-export interface CreateMockServerOptions {
+/** Options for {@link createMockServer}: core's {@link LimitOptions} and the server's own. */
+export interface CreateMockServerOptions extends LimitOptions {
   /**
    * Where endpoints are kept. `'level'` uses LevelDB in `dir`, or in a temporary
    * directory that `close()` removes.
@@ -23,16 +23,6 @@ export interface CreateMockServerOptions {
   dir?: string;
   /** Address to listen on. @default '127.0.0.1' */
   host?: string;
-  /** Requests kept per endpoint in the journal. @default 100 */
-  journalSize?: number;
-  /** Largest accepted `delay`, in milliseconds. @default 60000 */
-  maxDelayMs?: number;
-  /** Largest accepted request body, in bytes. @default 5242880 (5 MiB) */
-  maxBodyBytes?: number;
-  /** Approximate bytes all recorded requests may take together. @default 67108864 (64 MiB) */
-  journalMaxBytes?: number;
-  /** Bytes of pre-serialised responses kept in memory. @default 67108864 (64 MiB) */
-  cacheMaxBytes?: number;
   /**
    * When set, every `/api/*` write needs `Authorization: Bearer <adminToken>`;
    * the returned handle sends it, the code under test must too.
@@ -70,11 +60,7 @@ export async function createMockServer(options: CreateMockServerOptions = {}): P
   const opened = await openStore(options.store ?? 'memory', options.dir);
   const app = createApp({
     store: opened.store,
-    journalSize: options.journalSize,
-    maxDelayMs: options.maxDelayMs,
-    maxBodyBytes: options.maxBodyBytes,
-    journalMaxBytes: options.journalMaxBytes,
-    cacheMaxBytes: options.cacheMaxBytes,
+    ...pickLimits(options),
     adminToken: options.adminToken,
     onUnexpectedError: (error) => console.error('mockpoint: unexpected error:', error),
   });

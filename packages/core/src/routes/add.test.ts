@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createApp, DEFAULT_MAX_BODY_BYTES, type MockpointApp } from '../create-app.js';
+import { createApp, type MockpointApp } from '../create-app.js';
 import type { ErrorCode } from '../errors.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../limits.js';
 
 const ADD = 'http://localhost/api/endpoint/add';
 

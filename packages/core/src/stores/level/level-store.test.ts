@@ -94,22 +94,24 @@ describe('LevelStore on disk', () => {
     expect(await second.list({ limit: 10 })).toEqual({ endpoints: [], next: null });
   });
 
+  /** Level's `batch` has overloads; the array form is the one the store uses. */
+  function spyOnBatch() {
+    type ArrayBatch = (operations: Array<{ type: string }>, options: { sync?: boolean }) => Promise<void>;
+    return vi.spyOn(Level.prototype as unknown as { batch: ArrayBatch }, 'batch');
+  }
+
   it('passes sync: true to every write by default', async () => {
-    const batch = vi.spyOn(Level.prototype, 'batch');
+    const batch = spyOnBatch();
     const store = await open(await tempDir());
     await store.create(record('s', 1));
     await store.put(record('s', 2));
     await store.delete('s');
-    expect(batch.mock.calls.map((call) => (call[0] as Array<{ type: string }>).map((op) => op.type))).toEqual([
-      ['put'],
-      ['put'],
-      ['del'],
-    ]);
+    expect(batch.mock.calls.map((call) => call[0].map((op) => op.type))).toEqual([['put'], ['put'], ['del']]);
     for (const call of batch.mock.calls) expect(call[1]).toMatchObject({ sync: true });
   });
 
   it('concurrent writes share fsyncs (group commit), and every one of them is on disk when it resolves', async () => {
-    const batch = vi.spyOn(Level.prototype, 'batch');
+    const batch = spyOnBatch();
     const dir = await tempDir();
     const store = await open(dir);
     const created = await Promise.all(Array.from({ length: 50 }, (_, i) => store.create(record(`g${i}`, i))));

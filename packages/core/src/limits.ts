@@ -1,0 +1,58 @@
+/**
+ * The limits of a mockpoint instance, defined once: `createApp`, the daemon's
+ * settings and `createMockServer` all take this type.
+ *
+ * @module
+ */
+import { DEFAULT_MAX_DELAY_MS } from './schemas.js';
+
+/** The limits of one instance; every field is optional and has a default. */
+export interface LimitOptions {
+  /** Largest accepted request body, in bytes. @default 5242880 (5 MiB) */
+  maxBodyBytes?: number;
+  /** Largest accepted `delay`, in milliseconds. @default 60000 */
+  maxDelayMs?: number;
+  /** Requests kept per endpoint in the journal. @default 100 */
+  journalSize?: number;
+  /** Approximate bytes all recorded requests may take together. @default 67108864 (64 MiB) */
+  journalMaxBytes?: number;
+  /** Bytes of pre-serialised responses kept in memory. @default 67108864 (64 MiB) */
+  cacheMaxBytes?: number;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
+export const DEFAULT_JOURNAL_SIZE = 100;
+export const DEFAULT_JOURNAL_MAX_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** The default of every limit. */
+export const DEFAULT_LIMITS: Readonly<Required<LimitOptions>> = Object.freeze({
+  maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+  maxDelayMs: DEFAULT_MAX_DELAY_MS,
+  journalSize: DEFAULT_JOURNAL_SIZE,
+  journalMaxBytes: DEFAULT_JOURNAL_MAX_BYTES,
+  cacheMaxBytes: DEFAULT_CACHE_MAX_BYTES,
+});
+
+/** The names of the limits, e.g. to pick them out of a larger options object. */
+export const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as ReadonlyArray<keyof LimitOptions>;
+
+/** Every limit of `options`, defaults for the ones not set. */
+export function resolveLimits(options: LimitOptions): Required<LimitOptions> {
+  const resolved = { ...DEFAULT_LIMITS };
+  for (const key of LIMIT_KEYS) {
+    const value = options[key];
+    if (value !== undefined) resolved[key] = value;
+  }
+  return resolved;
+}
+
+/** Only the limits of `options` (the fields that are set), e.g. to pass them on. */
+export function pickLimits(options: LimitOptions): LimitOptions {
+  const picked: LimitOptions = {};
+  for (const key of LIMIT_KEYS) {
+    const value = options[key];
+    if (value !== undefined) picked[key] = value;
+  }
+  return picked;
+}
