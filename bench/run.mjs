@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const cli = join(root, 'packages/server/dist/cli.js');
+// BENCH_CLI: another build of the daemon to measure (e.g. the previous commit's, for a before/after).
+const cli = process.env.BENCH_CLI ?? join(root, 'packages/server/dist/cli.js');
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'get,post,delay,adds').split(','));

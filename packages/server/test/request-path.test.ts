@@ -1,0 +1,121 @@
+// The request path of a real daemon over real sockets: HTTP hygiene that only
+// shows on the wire (keep-alive after a long body, pipelining, encoded dot
+// segments) and the journal's exact body bytes.
+import { connect } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { addEndpoint, assertBuilt, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+
+beforeAll(() => assertBuilt());
+afterEach(() => killAll());
+afterAll(() => removeTempDirs());
+
+interface WireResponse {
+  status: number;
+  head: string;
+  body: string;
+}
+
+/** The complete responses at the start of `text` (each framed by its Content-Length). */
+function parseResponses(text: string): WireResponse[] {
+  const responses: WireResponse[] = [];
+  let rest = text;
+  for (;;) {
+    const end = rest.indexOf('\r\n\r\n');
+    if (end === -1) return responses;
+    const head = rest.slice(0, end);
+    const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+    if (rest.length < end + 4 + length) return responses;
+    responses.push({ status: Number(head.slice(9, 12)), head, body: rest.slice(end + 4, end + 4 + length) });
+    rest = rest.slice(end + 4 + length);
+  }
+}
+
+/**
+ * Writes `bytes` on one connection and collects the responses until `count` have
+ * arrived or the server closes the connection.
+ */
+function exchange(url: string, bytes: Buffer, count: number): Promise<WireResponse[]> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let text = '';
+    const done = () => {
+      socket.destroy();
+      resolve(parseResponses(text));
+    };
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+      if (parseResponses(text).length >= count) done();
+    });
+    socket.on('end', done);
+    socket.on('error', reject);
+    socket.write(bytes);
+  });
+}
+
+const statuses = (responses: WireResponse[]) => responses.map((r) => r.status);
+
+describe('the request path on the wire', () => {
+  it('a webhook body over 256 KiB keeps the connection usable for the next request', async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    await addEndpoint(daemon.url, { name: 'big', data: { ok: true } });
+    const body = Buffer.alloc(300 * 1024, 'a');
+    const request = Buffer.concat([
+      Buffer.from(`POST /endpoint/big HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`),
+      body,
+      Buffer.from('GET /endpoint/big HTTP/1.1\r\nHost: x\r\n\r\n'),
+    ]);
+    expect(statuses(await exchange(daemon.url, request, 2))).toEqual([200, 200]);
+    const journal = (await requestJson(`${daemon.url}/api/endpoints/big/requests`)).body as {
+      requests: Array<{ method: string; bodyTruncated: boolean }>;
+    };
+    expect(journal.requests.map((r) => [r.method, r.bodyTruncated])).toEqual([
+      ['POST', true],
+      ['GET', false],
+    ]);
+  });
+
+  it('pipelined add, replace and delete on one connection take effect in order', async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    const json = (method: string, path: string, body: string) =>
+      `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const pipeline = [
+      json('PUT', '/api/endpoint/add', '{"name":"piped","data":1}'),
+      json('PUT', '/api/endpoints/piped', '{"data":2}'),
+      'DELETE /api/endpoints/piped HTTP/1.1\r\nHost: x\r\n\r\n',
+    ].join('');
+    expect(statuses(await exchange(daemon.url, Buffer.from(pipeline), 3))).toEqual([201, 200, 204]);
+    expect((await requestJson(`${daemon.url}/endpoint/piped`)).status).toBe(404);
+  });
+
+  it.each([
+    '/endpoint/%2e%2e/api/endpoints',
+    '/endpoint/%2E%2E/api/endpoints',
+    '/endpoint/../api/endpoints',
+    '/endpoint/.%2e/api/endpoints',
+  ])('DELETE %s never reaches /api: nothing is deleted', async (target) => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    await addEndpoint(daemon.url, { name: 'precious', data: 1 });
+    const answers = await exchange(daemon.url, Buffer.from(`DELETE ${target} HTTP/1.1\r\nHost: x\r\n\r\n`), 1);
+    expect(statuses(answers)).toEqual([404]);
+    expect(answers[0]?.body).toContain('ROUTE_NOT_FOUND');
+    expect(await requestJson(`${daemon.url}/endpoint/precious`)).toEqual({ status: 200, body: 1 });
+  });
+
+  it('the journal keeps a body that is not UTF-8 byte for byte (base64, flagged) and UTF-8 text as text', async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    await addEndpoint(daemon.url, { name: 'bin', data: 'ok' });
+    const binary = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x41, 0xc3]);
+    await fetch(`${daemon.url}/endpoint/bin`, { method: 'POST', body: binary });
+    await fetch(`${daemon.url}/endpoint/bin`, { method: 'POST', body: 'héllo €' });
+    const journal = (await requestJson(`${daemon.url}/api/endpoints/bin/requests`)).body as {
+      requests: Array<{ body: string; bodyEncoding?: string }>;
+    };
+    const [first, second] = journal.requests;
+    expect(first?.bodyEncoding).toBe('base64');
+    expect(Buffer.from(first?.body ?? '', 'base64')).toEqual(binary);
+    expect(second).toMatchObject({ body: 'héllo €' });
+    expect(second && 'bodyEncoding' in second).toBe(false);
+  });
+});
