@@ -5,9 +5,11 @@
  * @module
  */
 
+import { jsonTextOf } from './json-text.js';
+
 /** A response ready to send: the stored `data` already serialised. */
 export interface CachedResponse {
-  /** `JSON.stringify(record.data)`. */
+  /** The stored `data`'s exact JSON text. */
   body: string;
   statusCode: number;
   delay: number;
@@ -20,7 +22,7 @@ const ENTRY_OVERHEAD = 96;
 
 /** Builds the cache entry for a record's fields. */
 export function toCachedResponse(name: string, data: unknown, statusCode: number, delay: number): CachedResponse {
-  const body = JSON.stringify(data);
+  const body = jsonTextOf(data);
   // UTF-16 strings cost two bytes per code unit.
   return { body, statusCode, delay, bytes: (body.length + name.length) * 2 + ENTRY_OVERHEAD };
 }

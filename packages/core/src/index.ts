@@ -40,6 +40,15 @@ export {
 export { type JournalPage, RequestJournal, type RequestJournalOptions } from './journal.js';
 export type { JournalEntry, JournalInput } from './journal-entry.js';
 export {
+  JsonSyntaxError,
+  type JsonSyntaxProblem,
+  JsonText,
+  jsonTextOf,
+  MAX_JSON_DEPTH,
+  type ScannedJson,
+  scanJson,
+} from './json-text.js';
+export {
   createSchemas,
   DEFAULT_DELAY,
   DEFAULT_MAX_DELAY_MS,

@@ -4,26 +4,27 @@
  * @module
  */
 import type { Hono } from 'hono';
-import { readJsonBody } from '../body.js';
+import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { MockpointError } from '../errors.js';
-import { jsonResponse } from '../read-response.js';
-import { parseBody } from '../schemas.js';
+import { jsonTextResponse } from '../read-response.js';
+import { type EndpointRecord, parseMembers } from '../schemas.js';
+import { recordJson } from '../store/record-codec.js';
 import { ADMIN_RESPONSES, ERROR_RESPONSES } from './responses.js';
 
 export function registerAddRoute(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, options } = ctx;
 
   app.put('/api/endpoint/add', async (c) => {
-    const body = await readJsonBody(c.req.raw, options.maxBodyBytes);
-    const record = parseBody(schemas.addRequest, body, options.maxDelayMs);
+    const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes);
+    const record = parseMembers(schemas.addRequest, members, options.maxDelayMs) as EndpointRecord;
     if (!(await endpoints.create(record))) {
       throw new MockpointError(
         'NAME_TAKEN',
         `an endpoint named "${record.name}" already exists; replace it with PUT /api/endpoints/${record.name}`,
       );
     }
-    return jsonResponse({ success: true as const, ...record }, 201);
+    return jsonTextResponse(`{"success":true,${recordJson(record).slice(1)}`, 201);
   });
 
   ctx.docs.push({

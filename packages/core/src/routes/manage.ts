@@ -4,11 +4,12 @@
  * @module
  */
 import type { Hono } from 'hono';
-import { readJsonBody } from '../body.js';
+import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { MockpointError } from '../errors.js';
-import { JSON_HEADERS, jsonResponse } from '../read-response.js';
-import { type EndpointRecord, isValidName, NAME_RULE, parseBody } from '../schemas.js';
+import { JSON_HEADERS, jsonTextResponse } from '../read-response.js';
+import { type EndpointRecord, isValidName, NAME_RULE, parseMembers } from '../schemas.js';
+import { recordJson, recordSummaryJson } from '../store/record-codec.js';
 import { ADMIN_RESPONSES, ERROR_RESPONSES, NOT_FOUND_RESPONSE } from './responses.js';
 
 /** The name from the path, or a 400 `INVALID_NAME` (the rule of `schemas.name`). */
@@ -43,9 +44,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
     let bytes = 0;
     let next = page.next;
     for (const record of page.endpoints) {
-      const json = JSON.stringify(
-        summary === 'true' ? { name: record.name, statusCode: record.statusCode, delay: record.delay } : record,
-      );
+      const json = summary === 'true' ? recordSummaryJson(record) : recordJson(record);
       if (parts.length > 0 && bytes + json.length > LIST_MAX_BYTES) {
         next = (page.endpoints[parts.length - 1] as EndpointRecord).name;
         break;
@@ -68,28 +67,32 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
     const name = pathName(c.req.param('name'));
     const record = await endpoints.get(name);
     if (record === undefined) throw notFound(name);
-    return jsonResponse(record);
+    return jsonTextResponse(recordJson(record));
   });
 
   app.put('/api/endpoints/:name', async (c) => {
     const name = pathName(c.req.param('name'));
-    const body = await readJsonBody(c.req.raw, options.maxBodyBytes);
+    const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes);
     // A record read from GET may be sent back as it is: a `name` equal to the
     // path's is accepted, a different one is refused.
-    let fields = body;
-    if (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.hasOwn(body, 'name')) {
-      const { name: bodyName, ...rest } = body as Record<string, unknown>;
+    const bodyNameText = members.get('name');
+    if (bodyNameText !== undefined) {
+      const bodyName: unknown = JSON.parse(bodyNameText);
       if (bodyName !== name) {
         throw new MockpointError(
           'INVALID_NAME',
           `name in the body ("${String(bodyName)}") differs from the URL ("${name}")`,
         );
       }
-      fields = rest;
+      members.delete('name');
     }
-    const definition = parseBody(schemas.replaceRequest, fields, options.maxDelayMs);
-    const { created } = await endpoints.put({ name, ...definition });
-    return jsonResponse({ name, ...definition }, created ? 201 : 200);
+    const definition = parseMembers(schemas.replaceRequest, members, options.maxDelayMs) as Omit<
+      EndpointRecord,
+      'name'
+    >;
+    const record: EndpointRecord = { name, ...definition };
+    const { created } = await endpoints.put(record);
+    return jsonTextResponse(recordJson(record), created ? 201 : 200);
   });
 
   app.delete('/api/endpoints/:name', async (c) => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Level } from 'level';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { MockpointError } from '../../errors.js';
+import { JsonText } from '../../json-text.js';
 import type { EndpointRecord } from '../../schemas.js';
 import { runStoreContract } from '../../store/store.case.test.js';
 import { LevelStore } from './index.js';
@@ -25,7 +26,7 @@ afterAll(async () => {
 runStoreContract('LevelStore', async () => LevelStore.open({ dir: await tempDir() }));
 
 function record(name: string, data: unknown, statusCode = 200, delay = 0): EndpointRecord {
-  return { name, data, statusCode, delay };
+  return { name, data: JsonText.from(data), statusCode, delay };
 }
 
 describe('LevelStore on disk', () => {
