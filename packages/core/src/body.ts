@@ -24,7 +24,19 @@ export async function readBodyPrefix(
   // `request.body` rather than Content-Length: a Request built in-process
   // (`app.request()`, the client's `app` option) carries a body without one.
   if (request.body === null) return { bytes: new Uint8Array(0), truncated: false };
-  return readStreamPrefix(request.body, limit);
+  try {
+    return await readStreamPrefix(request.body, limit);
+  } catch (error) {
+    // The body stream fails when the client hangs up mid-upload: a normal event,
+    // answered (to nobody) with a coded error, so it is neither logged nor reported.
+    throw new MockpointError(
+      'REQUEST_ABORTED',
+      'the client closed the connection before the request body was complete',
+      {
+        cause: error,
+      },
+    );
+  }
 }
 
 /** {@link readBodyPrefix} for any byte stream. */
