@@ -16,6 +16,7 @@ export interface ResolvedAppOptions {
   journalMaxBytes: number;
   cacheMaxBytes: number;
   adminToken: string | undefined;
+  allowedHosts: readonly string[];
   version: string;
 }
 

@@ -9,6 +9,7 @@ import { adminToken } from './auth.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
 import { EndpointService } from './endpoints.js';
 import { isMockpointError, MockpointError } from './errors.js';
+import { hostGuard } from './host-guard.js';
 import { RequestJournal } from './journal.js';
 import type { RouteDoc } from './openapi.js';
 import { registerAddRoute } from './routes/add.js';
@@ -44,6 +45,14 @@ export interface CreateAppOptions {
   journalMaxBytes?: number;
   /** Bytes of pre-serialised responses kept in memory. @default 67108864 (64 MiB) */
   cacheMaxBytes?: number;
+  /**
+   * Host names besides IP addresses and `localhost` that `/api/*` and the web page
+   * answer (`.example.com` also allows its subdomains); other Hosts get 403
+   * `HOST_NOT_ALLOWED`. `/endpoint/*` answers any Host.
+   * @default []
+   * @example createApp({ allowedHosts: ['mocks.internal', '.example.com'] })
+   */
+  allowedHosts?: readonly string[];
   /** When set, every `/api/*` write needs `Authorization: Bearer <adminToken>`. @default undefined (off) */
   adminToken?: string;
   /** Version reported by `/api/health`. @default the core package version */
@@ -88,6 +97,7 @@ function resolveOptions(options: CreateAppOptions): ResolvedAppOptions {
     journalMaxBytes: options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES,
     cacheMaxBytes: options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES,
     adminToken: options.adminToken === '' ? undefined : options.adminToken,
+    allowedHosts: options.allowedHosts ?? [],
     version: options.version ?? VERSION,
   };
 }
@@ -132,6 +142,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       `no route for ${c.req.method} ${c.req.path}; see GET /api/openapi.json`,
     ).toResponse();
   });
+  app.use('*', hostGuard(resolved.allowedHosts));
   if (resolved.adminToken !== undefined) app.use('/api/*', adminToken(resolved.adminToken));
 
   registerReadRoutes(app, ctx);

@@ -37,6 +37,7 @@ export {
   MockpointError,
   type MockpointErrorOptions,
 } from './errors.js';
+export { ALLOWED_HOST_RULE, isAllowedHost } from './host-guard.js';
 export { type JournalPage, RequestJournal, type RequestJournalOptions } from './journal.js';
 export type { JournalEntry, JournalInput } from './journal-entry.js';
 export {

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import {
+  ALLOWED_HOST_RULE,
   DEFAULT_CACHE_MAX_BYTES,
   DEFAULT_JOURNAL_MAX_BYTES,
   DEFAULT_JOURNAL_SIZE,
@@ -29,6 +30,8 @@ export interface ServerConfig {
   journalMaxBytes: number;
   cacheMaxBytes: number;
   adminToken: string | undefined;
+  /** Host names the admin API and web page answer besides IP addresses and `localhost`. */
+  allowedHosts: string[];
   serverReportingDsn: string | undefined;
   clientReportingDsn: string | undefined;
 }
@@ -58,7 +61,7 @@ export interface CliRequest {
 interface SettingSpec {
   env: string;
   flag?: string;
-  kind: 'port' | 'int' | 'string' | 'bool' | 'dsn';
+  kind: 'port' | 'int' | 'string' | 'bool' | 'dsn' | 'hosts';
   min?: number;
   max?: number;
 }
@@ -74,6 +77,7 @@ const SETTINGS = {
   journalMaxBytes: { env: 'JOURNAL_MAX_BYTES', flag: '--journal-max-bytes', kind: 'int', min: 0, max: 64 * 1024 ** 3 },
   cacheMaxBytes: { env: 'CACHE_MAX_BYTES', flag: '--cache-max-bytes', kind: 'int', min: 0, max: 64 * 1024 ** 3 },
   adminToken: { env: 'ADMIN_TOKEN', kind: 'string' },
+  allowedHosts: { env: 'ALLOWED_HOSTS', flag: '--allowed-hosts', kind: 'hosts' },
   serverReportingDsn: { env: 'SERVER_REPORTING_DSN', kind: 'dsn' },
   clientReportingDsn: { env: 'CLIENT_REPORTING_DSN', kind: 'dsn' },
 } as const satisfies Record<keyof ServerConfig, SettingSpec>;
@@ -89,6 +93,7 @@ export const DEFAULTS = {
   journalSize: DEFAULT_JOURNAL_SIZE,
   journalMaxBytes: DEFAULT_JOURNAL_MAX_BYTES,
   cacheMaxBytes: DEFAULT_CACHE_MAX_BYTES,
+  allowedHosts: [] as string[],
 } as const;
 
 export const HELP = `mockpoint - self-hosted mock endpoints
@@ -106,6 +111,9 @@ Options (each also settable by environment variable or .env):
   --journal-max-bytes <n> JOURNAL_MAX_BYTES  memory all recorded requests may use (default ${DEFAULTS.journalMaxBytes})
   --cache-max-bytes <n>   CACHE_MAX_BYTES response cache size (default ${DEFAULTS.cacheMaxBytes})
                           ADMIN_TOKEN     require "Authorization: Bearer <token>" for /api writes
+  --allowed-hosts <list>  ALLOWED_HOSTS   host names (comma-separated; .example.com = its subdomains too)
+                                          that /api and the web page answer besides IP addresses and
+                                          localhost (default none; /endpoint answers any Host)
                           SERVER_REPORTING_DSN  report server errors to this Sentry DSN
                           CLIENT_REPORTING_DSN  report web page errors to this Sentry DSN
   -h, --help              show this help
@@ -116,7 +124,7 @@ An empty environment value (e.g. ADMIN_TOKEN=) counts as unset: a value in .env 
 REDIS_URL is reserved for the shared Redis store, which is not implemented yet.
 `;
 
-function parseValue(setting: string, spec: SettingSpec, raw: string): number | string | boolean {
+function parseValue(setting: string, spec: SettingSpec, raw: string): number | string | boolean | string[] {
   switch (spec.kind) {
     case 'port': {
       if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
@@ -152,6 +160,20 @@ function parseValue(setting: string, spec: SettingSpec, raw: string): number | s
         );
       }
       return raw;
+    }
+    case 'hosts': {
+      const names = raw
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean);
+      const bad = names.find((name) => !ALLOWED_HOST_RULE.test(name));
+      if (bad !== undefined) {
+        throw new ConfigError(
+          setting,
+          `"${bad}" is not a host name (e.g. mocks.example.com, or .example.com for its subdomains)`,
+        );
+      }
+      return names;
     }
     default:
       if (raw.trim() === '') throw new ConfigError(setting, 'must not be empty');

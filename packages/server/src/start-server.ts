@@ -133,6 +133,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     journalMaxBytes: options.journalMaxBytes,
     cacheMaxBytes: options.cacheMaxBytes,
     adminToken: options.adminToken,
+    allowedHosts: options.allowedHosts,
     onUnexpectedError: (error, request) => {
       console.error('mockpoint: unexpected error:', error);
       reporter?.capture(error, request);
