@@ -10,7 +10,14 @@ import { MockpointError } from '../errors.js';
 import { JSON_HEADERS, jsonTextResponse } from '../read-response.js';
 import { type EndpointRecord, isValidName, NAME_RULE, parseMembers } from '../schemas.js';
 import { recordJson, recordSummaryJson } from '../store/record-codec.js';
-import { ADMIN_RESPONSES, ERROR_RESPONSES, NOT_FOUND_RESPONSE } from './responses.js';
+import {
+  ADMIN_RESPONSES,
+  BODY_RESPONSES,
+  ERROR_RESPONSES,
+  HOST_RESPONSES,
+  NOT_FOUND_RESPONSE,
+  STORE_RESPONSES,
+} from './responses.js';
 
 /** The name from the path, or a 400 `INVALID_NAME` (the rule of `schemas.name`). */
 export function pathName(name: string): string {
@@ -112,6 +119,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
       responses: {
         200: { description: 'One page; pass `next` as `after` for the next one.', schema: schemas.listResponse },
         ...ERROR_RESPONSES(schemas),
+        ...STORE_RESPONSES(schemas),
       },
     },
     {
@@ -120,7 +128,12 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
       summary: 'Remove every endpoint and every recorded request (test reset).',
       tag: 'endpoints',
       admin: true,
-      responses: { 204: { description: 'Everything removed.' }, ...ADMIN_RESPONSES(schemas) },
+      responses: {
+        204: { description: 'Everything removed.' },
+        ...HOST_RESPONSES(schemas),
+        ...ADMIN_RESPONSES(schemas),
+        ...STORE_RESPONSES(schemas),
+      },
     },
     {
       method: 'get',
@@ -132,6 +145,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
         200: { description: 'The record.', schema: schemas.record },
         ...ERROR_RESPONSES(schemas),
         ...NOT_FOUND_RESPONSE(schemas),
+        ...STORE_RESPONSES(schemas),
       },
     },
     {
@@ -146,8 +160,9 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
         200: { description: 'Replaced.', schema: schemas.record },
         201: { description: 'Created.', schema: schemas.record },
         ...ERROR_RESPONSES(schemas),
-        413: { description: 'The body is larger than the limit (BODY_TOO_LARGE).', schema: schemas.errorBody },
+        ...BODY_RESPONSES(schemas),
         ...ADMIN_RESPONSES(schemas),
+        ...STORE_RESPONSES(schemas),
       },
     },
     {
@@ -161,6 +176,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
         204: { description: 'Deleted.' },
         ...ERROR_RESPONSES(schemas),
         ...NOT_FOUND_RESPONSE(schemas),
+        ...STORE_RESPONSES(schemas),
         ...ADMIN_RESPONSES(schemas),
       },
     },
