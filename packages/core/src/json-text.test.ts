@@ -89,6 +89,11 @@ describe('scanJson', () => {
     for (const text of good) expect(JSON.parse(scanJson(text).text)).toEqual(JSON.parse(text));
   });
 
+  it('keeps lone surrogates in strings while dropping whitespace', () => {
+    expect(scanJson('[ "\ud800" , "a\udc00b" ]').text).toBe('["\ud800","a\udc00b"]');
+    expect(scanJson('{ "k" : "é 🎉" }').text).toBe('{"k":"é 🎉"}');
+  });
+
   it('says where the problem is', () => {
     expect(() => scanJson('{"a":1 x}')).toThrow(/position 7/);
   });
