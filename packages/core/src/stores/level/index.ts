@@ -110,6 +110,8 @@ export class LevelStore implements EndpointStore {
   #writeFailure: string | undefined;
   /** The first read that hit damaged data (the data stays damaged: kept until restart). */
   #readFailure: string | undefined;
+  /** How many writes have failed, so a write can tell whether one failed while it ran. */
+  #failures = 0;
   #reopening: Promise<void> | undefined;
   #closed = false;
 
@@ -272,16 +274,30 @@ export class LevelStore implements EndpointStore {
   }
 
   async #write<T>(operation: () => Promise<T>): Promise<T> {
+    const failuresBefore = this.#failures;
+    let result: T;
     try {
-      return await operation();
+      result = await operation();
     } catch (error) {
       const cause = (error as { cause?: { message?: string } }).cause;
       const reason = String(cause?.message ?? (error as Error).message).replace(/\s+/g, ' ');
-      if (!this.#closed) this.#writeFailure = reason;
+      if (!this.#closed) {
+        this.#writeFailure = reason;
+        this.#failures++;
+      }
       throw new MockpointError('STORE_UNAVAILABLE', `LevelDB store in ${this.dir} failed to write: ${reason}`, {
         cause: error,
       });
     }
+    // A write that overlapped a failed one may sit after its torn record in the
+    // log, where the next open would drop it: it is not acknowledged either.
+    if (this.#failures !== failuresBefore) {
+      throw new MockpointError(
+        'STORE_UNAVAILABLE',
+        `LevelDB store in ${this.dir}: another write failed meanwhile (${this.#writeFailure ?? 'see the log'}); this one is not acknowledged, retry it`,
+      );
+    }
+    return result;
   }
 }
 
