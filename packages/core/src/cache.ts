@@ -6,9 +6,11 @@
  */
 import { type PreparedAnswers, prepareAnswers } from './endpoint-answer.js';
 
+import { jsonTextOf } from './json-text.js';
+
 /** A response ready to send: the stored `data` already serialised. */
 export interface CachedResponse {
-  /** `JSON.stringify(record.data)`. */
+  /** The stored `data`'s exact JSON text. */
   body: string;
   statusCode: number;
   delay: number;
@@ -23,7 +25,7 @@ const ENTRY_OVERHEAD = 512;
 
 /** Builds the cache entry for a record's fields. */
 export function toCachedResponse(name: string, data: unknown, statusCode: number, delay: number): CachedResponse {
-  const body = JSON.stringify(data);
+  const body = jsonTextOf(data);
   // UTF-16 strings cost two bytes per code unit.
   return {
     body,

@@ -7,6 +7,7 @@ import {
   createApp,
   createClient,
   isMockpointError,
+  JsonText,
   type MockpointApp,
   type MockpointClient,
   MockpointError,
@@ -361,5 +362,19 @@ describe('createClient errors', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('exact data', () => {
+  it('sends a JsonText as its own text, and dataText reads the stored text back exactly', async () => {
+    const client = createClient({ baseUrl: 'http://mockpoint.test', app: createApp() });
+    const exact = '{"b":1,"2":2,"id":12345678901234567890,"n":9007199254740993,"x":1e400,"z":-0}';
+    await client.add({ name: 'exact', data: JsonText.parse(exact), statusCode: 201 });
+    expect(await client.dataText('exact')).toBe(exact);
+    expect(await (await client.read('exact')).text()).toBe(exact);
+    await client.put('exact', { data: new JsonText('[9007199254740993]') });
+    expect(await client.dataText('exact')).toBe('[9007199254740993]');
+    // The parsed form rounds what a double cannot hold: the documented caveat.
+    expect((await client.get<number[]>('exact')).data).toEqual([9007199254740992]);
   });
 });

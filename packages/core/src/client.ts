@@ -7,6 +7,7 @@
 import { type ErrorCode, MockpointError } from './errors.js';
 import type { JournalPage } from './journal.js';
 import type { JournalEntry } from './journal-entry.js';
+import { JsonText, scanJson } from './json-text.js';
 import type { ListPage } from './store/store.js';
 
 /** Something with a Fetch-API `fetch`, e.g. the app returned by `createApp()`. */
@@ -36,7 +37,12 @@ export interface ClientOptions {
   fetch?: (request: Request) => Promise<Response>;
 }
 
-/** An endpoint as stored, with its data typed. */
+/**
+ * An endpoint as stored, with its data typed. `data` is parsed into JavaScript
+ * values, so numbers beyond double precision (e.g. 64-bit ids) come back rounded
+ * here although the server keeps and serves them exactly: use
+ * {@link MockpointClient.dataText} for the exact text.
+ */
 export interface Endpoint<T = unknown> {
   name: string;
   data: T;
@@ -46,7 +52,11 @@ export interface Endpoint<T = unknown> {
 
 /** What defines an endpoint besides its name. */
 export interface EndpointDefinition<T = unknown> {
-  data: T;
+  /**
+   * The answer. A {@link JsonText} is sent as its exact text, e.g.
+   * `JsonText.parse('{"id":12345678901234567890}')` for numbers a JavaScript number cannot hold.
+   */
+  data: T | JsonText;
   /** 200–599. @default 200 */
   statusCode?: number;
   /** Milliseconds. @default 0 */
@@ -125,7 +135,7 @@ export function createClient(options: ClientOptions) {
     let response: Response;
     try {
       response = await send(
-        new Request(target, { method, headers, signal, body: body === undefined ? undefined : JSON.stringify(body) }),
+        new Request(target, { method, headers, signal, body: body === undefined ? undefined : bodyText(body) }),
       );
     } catch (error) {
       throw toConnectionError(target, error, signal);
@@ -159,6 +169,15 @@ export function createClient(options: ClientOptions) {
     async put<T>(name: string, definition: EndpointDefinition<T>): Promise<Endpoint<T> & { created: boolean }> {
       const response = await call('PUT', `/api/endpoints/${seg(name)}`, definition);
       return { ...((await response.json()) as Endpoint<T>), created: response.status === 201 };
+    },
+
+    /**
+     * The stored `data` of an endpoint as its exact JSON text (big integers,
+     * `1e400`, `-0` and key order as sent); throws `NOT_FOUND` when there is none.
+     */
+    async dataText(name: string): Promise<string> {
+      const text = await (await call('GET', `/api/endpoints/${seg(name)}`)).text();
+      return scanJson(text).members?.get('data') ?? 'null';
     },
 
     /** Reads an endpoint record; throws `NOT_FOUND` when there is none. */
@@ -240,6 +259,16 @@ export function createClient(options: ClientOptions) {
       return json('GET', '/api/health');
     },
   };
+}
+
+/** A request body as JSON text; a `data` that is a {@link JsonText} goes as its own text. */
+function bodyText(body: unknown): string {
+  if (typeof body === 'object' && body !== null && (body as { data?: unknown }).data instanceof JsonText) {
+    const { data, ...rest } = body as { data: JsonText };
+    const head = JSON.stringify(rest);
+    return head === '{}' ? `{"data":${data.text}}` : `${head.slice(0, -1)},"data":${data.text}}`;
+  }
+  return JSON.stringify(body);
 }
 
 /**

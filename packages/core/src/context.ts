@@ -13,6 +13,7 @@ import type { Schemas } from './schemas.js';
 /** The options of {@link createApp} after defaults are applied. */
 export interface ResolvedAppOptions extends Required<LimitOptions> {
   adminToken: string | undefined;
+  allowedHosts: readonly string[];
   version: string;
 }
 

@@ -10,6 +10,7 @@ import type { AppContext, ResolvedAppOptions } from './context.js';
 import { EndpointHandler } from './endpoint-handler.js';
 import { EndpointService } from './endpoints.js';
 import { isMockpointError, MockpointError } from './errors.js';
+import { hostGuard } from './host-guard.js';
 import { RequestJournal } from './journal.js';
 import { type LimitOptions, resolveLimits } from './limits.js';
 import type { RouteDoc } from './openapi.js';
@@ -31,6 +32,14 @@ export interface CreateAppOptions extends LimitOptions {
    * @example createApp({ store: await LevelStore.open({ dir: './data' }) })
    */
   store?: EndpointStore;
+  /**
+   * Host names besides IP addresses and `localhost` that `/api/*` and the web page
+   * answer (`.example.com` also allows its subdomains); other Hosts get 403
+   * `HOST_NOT_ALLOWED`. `/endpoint/*` answers any Host.
+   * @default []
+   * @example createApp({ allowedHosts: ['mocks.internal', '.example.com'] })
+   */
+  allowedHosts?: readonly string[];
   /** When set, every `/api/*` write needs `Authorization: Bearer <adminToken>`. @default undefined (off) */
   adminToken?: string;
   /** Version reported by `/api/health`. @default the core package version */
@@ -71,6 +80,7 @@ function resolveOptions(options: CreateAppOptions): ResolvedAppOptions {
   return {
     ...resolveLimits(options),
     adminToken: options.adminToken === '' ? undefined : options.adminToken,
+    allowedHosts: options.allowedHosts ?? [],
     version: options.version ?? VERSION,
   };
 }
@@ -118,6 +128,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       `no route for ${c.req.method} ${c.req.path}; see GET /api/openapi.json`,
     ).toResponse();
   });
+  app.use('*', hostGuard(resolved.allowedHosts));
   if (resolved.adminToken !== undefined) app.use('/api/*', adminToken(resolved.adminToken));
 
   registerReadRoutes(app, ctx);

@@ -16,15 +16,22 @@ export const ERROR_STATUS = {
   INVALID_DELAY: 400,
   UNKNOWN_FIELD: 400,
   INVALID_QUERY: 400,
+  INVALID_UTF8: 400,
+  DUPLICATE_KEY: 400,
+  INVALID_ENCODING: 400,
+  REQUEST_ABORTED: 400,
   UNAUTHORIZED: 401,
+  HOST_NOT_ALLOWED: 403,
   NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   NAME_TAKEN: 409,
   BODY_TOO_LARGE: 413,
+  UNSUPPORTED_ENCODING: 415,
   INTERNAL: 500,
   STORE_UNAVAILABLE: 503,
   DATA_DIR_LOCKED: 503,
+  DATA_DIR_DAMAGED: 503,
   WAIT_TIMEOUT: 408,
   UNEXPECTED_RESPONSE: 502,
 } as const;
@@ -44,6 +51,8 @@ export interface MockpointErrorOptions {
   status?: number;
   /** The underlying error, kept for logs and error reporting. */
   cause?: unknown;
+  /** Extra response headers, e.g. `accept-encoding` with a 415. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -54,11 +63,14 @@ export class MockpointError extends Error {
   override readonly name = 'MockpointError';
   readonly code: ErrorCode;
   readonly status: number;
+  /** Extra headers sent with the error response. */
+  readonly headers: Readonly<Record<string, string>> | undefined;
 
   constructor(code: ErrorCode, message: string, options: MockpointErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = options.status ?? ERROR_STATUS[code];
+    this.headers = options.headers;
   }
 
   /** The JSON body for this error. */
@@ -70,7 +82,7 @@ export class MockpointError extends Error {
   toResponse(): Response {
     return new Response(JSON.stringify(this.toJSON()), {
       status: this.status,
-      headers: { 'content-type': 'application/json; charset=utf-8' },
+      headers: { ...this.headers, 'content-type': 'application/json; charset=utf-8' },
     });
   }
 }

@@ -31,8 +31,18 @@ export {
   MockpointError,
   type MockpointErrorOptions,
 } from './errors.js';
+export { ALLOWED_HOST_RULE, isAllowedHost } from './host-guard.js';
 export { type Journal, type JournalPage, RequestJournal, type RequestJournalOptions } from './journal.js';
 export type { JournalEntry, RecordedRequest } from './journal-entry.js';
+export {
+  JsonSyntaxError,
+  type JsonSyntaxProblem,
+  JsonText,
+  jsonTextOf,
+  MAX_JSON_DEPTH,
+  type ScannedJson,
+  scanJson,
+} from './json-text.js';
 export {
   DEFAULT_CACHE_MAX_BYTES,
   DEFAULT_JOURNAL_MAX_BYTES,

@@ -31,7 +31,8 @@ export interface RouteDoc {
   body?: z.ZodType;
   /** Writes need the admin token when one is configured. */
   admin?: boolean;
-  responses: Record<number, ResponseDoc>;
+  /** By status, or by range (`4XX`) for answers whose status is the stored one. */
+  responses: Partial<Record<number | `${1 | 2 | 3 | 4 | 5}XX`, ResponseDoc>>;
 }
 
 function toSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
@@ -60,7 +61,7 @@ export function buildOpenApiDocument(docs: RouteDoc[], version: string, adminTok
       parameters.push({ name, in: 'query', required: false, description: schema.description, schema });
     }
     const responses: Record<string, unknown> = {};
-    for (const [status, response] of Object.entries(doc.responses)) {
+    for (const [status, response] of Object.entries(doc.responses) as [string, ResponseDoc][]) {
       responses[status] = response.schema
         ? {
             description: response.description,
@@ -81,7 +82,9 @@ export function buildOpenApiDocument(docs: RouteDoc[], version: string, adminTok
         content: { 'application/json': { schema: toSchema(doc.body, 'input') } },
       };
     }
-    if (doc.admin && adminToken) operation.security = [{ adminToken: [] }];
+    // Every operation states its security: writes take the admin token (only
+    // optional while none is configured), reads need nothing.
+    operation.security = doc.admin ? (adminToken ? [{ adminToken: [] }] : [{ adminToken: [] }, {}]) : [];
     paths[doc.path] ??= {};
     (paths[doc.path] as Record<string, unknown>)[doc.method] = operation;
   }
@@ -91,7 +94,9 @@ export function buildOpenApiDocument(docs: RouteDoc[], version: string, adminTok
       title: 'mockpoint',
       version,
       description: 'Self-hosted mock endpoints: store a named JSON answer, read it back at /endpoint/{name}.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
+    servers: [{ url: '/', description: 'This mockpoint server (behind a proxy, the prefix it is served under).' }],
     tags: [
       { name: 'read', description: 'The public endpoint URLs.' },
       { name: 'endpoints', description: 'Create, list, replace and delete endpoints.' },
@@ -100,7 +105,15 @@ export function buildOpenApiDocument(docs: RouteDoc[], version: string, adminTok
     ],
     paths,
     components: {
-      securitySchemes: { adminToken: { type: 'http', scheme: 'bearer' } },
+      securitySchemes: {
+        adminToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: adminToken
+            ? 'ADMIN_TOKEN is set: every /api write needs Authorization: Bearer <ADMIN_TOKEN>.'
+            : 'ADMIN_TOKEN is not set on this server, so writes are open; with it set they need Authorization: Bearer <ADMIN_TOKEN>.',
+        },
+      },
     },
   };
 }

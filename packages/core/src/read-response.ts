@@ -17,5 +17,10 @@ export const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8',
 
 /** A JSON response with the charset every mockpoint body declares. */
 export function jsonResponse(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_HEADERS['content-type'] } });
+  return jsonTextResponse(JSON.stringify(body), status);
+}
+
+/** {@link jsonResponse} for text that is JSON already (e.g. a record with its exact `data`). */
+export function jsonTextResponse(text: string, status = 200): Response {
+  return new Response(text, { status, headers: { 'content-type': JSON_HEADERS['content-type'] } });
 }

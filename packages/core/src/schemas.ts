@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { type ErrorCode, MockpointError } from './errors.js';
+import { JsonText } from './json-text.js';
 
 /** Names are 1–64 characters of `A–Z a–z 0–9 _ -` (case-sensitive). */
 export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -15,11 +16,19 @@ export const DEFAULT_DELAY = 0;
 /** The default upper bound for `delay`, in milliseconds. */
 export const DEFAULT_MAX_DELAY_MS = 60_000;
 
-/** A stored mock endpoint: exactly these four fields. */
+/**
+ * A stored mock endpoint: exactly these four fields. On the wire `data` is the
+ * JSON value itself; records made by the app and read from byte stores hold it
+ * as that value's exact text ({@link JsonText}).
+ */
 export interface EndpointRecord {
   /** 1–64 characters of `A–Z a–z 0–9 _ -`. */
   name: string;
-  /** Any JSON value; answered as the body of `/endpoint/{name}`. */
+  /**
+   * Any JSON value, answered as the body of `/endpoint/{name}`: a {@link JsonText}
+   * (served exactly as its text) or a plain JavaScript value (served as
+   * `JSON.stringify` gives it, e.g. from a record built in code).
+   */
   data: unknown;
   /** HTTP status the endpoint answers with, 200–599. */
   statusCode: number;
@@ -176,6 +185,22 @@ const FIELD_CODES: Record<string, ErrorCode> = {
   statusCode: 'INVALID_STATUS_CODE',
   delay: 'INVALID_DELAY',
 };
+
+/**
+ * Validates a body scanned into its top-level members (see `readJsonObjectBody`):
+ * `data` stays text ({@link JsonText}), the other fields are parsed.
+ */
+export function parseMembers<S extends z.ZodType>(
+  schema: S,
+  members: ReadonlyMap<string, string>,
+  maxDelayMs: number = DEFAULT_MAX_DELAY_MS,
+): z.output<S> {
+  // fromEntries makes own properties, so even a `__proto__` key is just a key.
+  const body = Object.fromEntries(
+    [...members].map(([key, text]) => [key, key === 'data' ? new JsonText(text) : JSON.parse(text)]),
+  );
+  return parseBody(schema, body, maxDelayMs);
+}
 
 /**
  * Validates an already-parsed JSON body against `schema`, returning the parsed

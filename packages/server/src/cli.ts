@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The `mockpoint` command: parse settings, start the daemon, print one start-up
- * line, shut down gracefully on SIGINT/SIGTERM. Errors are one line, never a stack.
+ * line, shut down gracefully on SIGINT/SIGTERM/SIGHUP. Errors are one line, never a stack.
  *
  * @module
  */
@@ -50,6 +50,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  // A closed terminal or a supervisor's reload signal: stop cleanly, never abruptly.
+  process.on('SIGHUP', shutdown);
 
   server = await startServer(config);
   if (signals > 0) {
@@ -62,6 +64,7 @@ async function main(): Promise<void> {
     config.adminToken ? 'admin token required for writes' : '',
     config.serverReportingDsn ? 'server error reporting on' : '',
   ].filter(Boolean);
+  for (const warning of server.warnings) process.stderr.write(`mockpoint: warning: ${warning}\n`);
   process.stdout.write(
     `mockpoint ${VERSION} listening on ${server.url} (store: ${store}${extras.length ? `; ${extras.join('; ')}` : ''})\n`,
   );

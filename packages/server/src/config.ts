@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import { DEFAULT_LIMITS, type LimitOptions } from '@mockpoint/core';
+import { ALLOWED_HOST_RULE, DEFAULT_LIMITS, type LimitOptions } from '@mockpoint/core';
 
 /** The resolved daemon settings: core's limits plus the daemon's own. */
 export interface ServerConfig extends Required<LimitOptions> {
@@ -18,6 +18,8 @@ export interface ServerConfig extends Required<LimitOptions> {
   /** Keep endpoints in memory only (`--memory`). */
   memory: boolean;
   adminToken: string | undefined;
+  /** Host names the admin API and web page answer besides IP addresses and `localhost`. */
+  allowedHosts: string[];
   serverReportingDsn: string | undefined;
   clientReportingDsn: string | undefined;
 }
@@ -49,7 +51,7 @@ interface SettingSpec {
   flag?: string;
   /** The flag's value in the help, e.g. `<n>`. */
   arg?: string;
-  kind: 'port' | 'int' | 'string' | 'bool' | 'dsn';
+  kind: 'port' | 'int' | 'string' | 'bool' | 'dsn' | 'hosts';
   min?: number;
   max?: number;
   /** One line for `--help`; the default is appended when there is one. */
@@ -128,6 +130,13 @@ const SETTINGS = {
     help: 'response cache size',
   },
   adminToken: { env: 'ADMIN_TOKEN', kind: 'string', help: 'require "Authorization: Bearer <token>" for /api writes' },
+  allowedHosts: {
+    env: 'ALLOWED_HOSTS',
+    flag: '--allowed-hosts',
+    arg: '<list>',
+    kind: 'hosts',
+    help: 'host names /api and the web page answer besides IPs and localhost (comma-separated; .example.com = its subdomains too; /endpoint answers any Host)',
+  },
   serverReportingDsn: { env: 'SERVER_REPORTING_DSN', kind: 'dsn', help: 'report server errors to this Sentry DSN' },
   clientReportingDsn: { env: 'CLIENT_REPORTING_DSN', kind: 'dsn', help: 'report web page errors to this Sentry DSN' },
 } as const satisfies Record<keyof ServerConfig, SettingSpec>;
@@ -159,7 +168,7 @@ An empty environment value (e.g. ADMIN_TOKEN=) counts as unset: a value in .env 
 REDIS_URL is reserved for the shared Redis store, which is not implemented yet.
 `;
 
-function parseValue(setting: string, spec: SettingSpec, raw: string): number | string | boolean {
+function parseValue(setting: string, spec: SettingSpec, raw: string): number | string | boolean | string[] {
   switch (spec.kind) {
     case 'port': {
       if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
@@ -195,6 +204,20 @@ function parseValue(setting: string, spec: SettingSpec, raw: string): number | s
         );
       }
       return raw;
+    }
+    case 'hosts': {
+      const names = raw
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean);
+      const bad = names.find((name) => !ALLOWED_HOST_RULE.test(name));
+      if (bad !== undefined) {
+        throw new ConfigError(
+          setting,
+          `"${bad}" is not a host name (e.g. mocks.example.com, or .example.com for its subdomains)`,
+        );
+      }
+      return names;
     }
     default:
       if (raw.trim() === '') throw new ConfigError(setting, 'must not be empty');
@@ -281,6 +304,7 @@ export function resolveConfig(
   const config: Record<string, unknown> = {
     ...DEFAULTS,
     adminToken: undefined,
+    allowedHosts: [],
     serverReportingDsn: undefined,
     clientReportingDsn: undefined,
   };

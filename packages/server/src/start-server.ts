@@ -37,6 +37,8 @@ export interface RunningServer {
   url: string;
   port: number;
   store: EndpointStore;
+  /** Things found at start-up that a person should know, one line each (e.g. damaged records skipped). */
+  warnings: string[];
   /** Stops accepting, lets in-flight requests finish within the grace period, closes the store. */
   close(): Promise<void>;
 }
@@ -103,6 +105,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     store,
     ...pickLimits(options),
     adminToken: options.adminToken,
+    allowedHosts: options.allowedHosts,
     onUnexpectedError: (error, request) => {
       console.error('mockpoint: unexpected error:', error);
       reporter?.capture(error, request);
@@ -135,5 +138,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     })();
     return closing;
   };
-  return { url: served.url, port: served.port, store, close };
+  const warnings: string[] = [];
+  if (store instanceof LevelStore && store.unreadableAtOpen > 0) {
+    warnings.push(
+      `data directory ${store.dir}: ${store.unreadableAtOpen} record(s) in the write-ahead log could not be read (damaged, or torn by a failed write) and were skipped; everything else was loaded`,
+    );
+  }
+  return { url: served.url, port: served.port, store, warnings, close };
 }

@@ -55,6 +55,7 @@ describe('defaults', () => {
         journalSize: 100,
         journalMaxBytes: 64 * 1024 * 1024,
         cacheMaxBytes: 64 * 1024 * 1024,
+        allowedHosts: [],
         adminToken: undefined,
         serverReportingDsn: undefined,
         clientReportingDsn: undefined,
@@ -108,6 +109,7 @@ describe('sources', () => {
         JOURNAL_MAX_BYTES: '7',
         CACHE_MAX_BYTES: '400',
         ADMIN_TOKEN: 'secret',
+        ALLOWED_HOSTS: 'mocks.internal,.example.com',
         SERVER_REPORTING_DSN: 'http://key@127.0.0.1:9/1',
         CLIENT_REPORTING_DSN: 'https://key@sentry.example/42',
       }),
@@ -122,6 +124,7 @@ describe('sources', () => {
       journalMaxBytes: 7,
       cacheMaxBytes: 400,
       adminToken: 'secret',
+      allowedHosts: ['mocks.internal', '.example.com'],
       serverReportingDsn: 'http://key@127.0.0.1:9/1',
       clientReportingDsn: 'https://key@sentry.example/42',
     });

@@ -79,11 +79,11 @@ describe('the request path on the wire', () => {
   it('pipelined add, replace and delete on one connection take effect in order', async () => {
     const daemon = await startDaemon({ args: ['--memory'] });
     const json = (method: string, path: string, body: string) =>
-      `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+      `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     const pipeline = [
       json('PUT', '/api/endpoint/add', '{"name":"piped","data":1}'),
       json('PUT', '/api/endpoints/piped', '{"data":2}'),
-      'DELETE /api/endpoints/piped HTTP/1.1\r\nHost: x\r\n\r\n',
+      'DELETE /api/endpoints/piped HTTP/1.1\r\nHost: localhost\r\n\r\n',
     ].join('');
     expect(statuses(await exchange(daemon.url, Buffer.from(pipeline), 3))).toEqual([201, 200, 204]);
     expect((await requestJson(`${daemon.url}/endpoint/piped`)).status).toBe(404);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApp, type MockpointApp } from '../create-app.js';
 import type { ErrorCode } from '../errors.js';
+import { JsonText } from '../json-text.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../limits.js';
 
 const ADD = 'http://localhost/api/endpoint/add';
@@ -43,7 +44,7 @@ describe('PUT /api/endpoint/add: success', () => {
     });
     expect(await app.mockpoint.endpoints.store.get('hello')).toEqual({
       name: 'hello',
-      data: { greeting: 'hi' },
+      data: new JsonText('{"greeting":"hi"}'),
       statusCode: 200,
       delay: 0,
     });
@@ -122,7 +123,7 @@ describe('PUT /api/endpoint/add: success', () => {
     expect(request.headers.get('content-type')).toBeNull();
     const response = await app.fetch(request);
     expect(response.status).toBe(201);
-    expect(await app.mockpoint.endpoints.store.get('none')).toMatchObject({ data: 'no type' });
+    expect(await app.mockpoint.endpoints.store.get('none')).toMatchObject({ data: new JsonText('"no type"') });
   });
 
   it('accepts data: null as a value', async () => {
@@ -286,7 +287,7 @@ describe('PUT /api/endpoint/add: name taken', () => {
     expect(message).toContain('dup');
     expect(await app.mockpoint.endpoints.store.get('dup')).toEqual({
       name: 'dup',
-      data: { v: 1 },
+      data: new JsonText('{"v":1}'),
       statusCode: 201,
       delay: 0,
     });
@@ -386,7 +387,7 @@ describe('PUT /api/endpoint/add: body size limit', () => {
     const request = new Request(ADD, { method: 'PUT', body: stream, duplex: 'half' } as RequestInit);
     const response = await app.fetch(request);
     expect(response.status).toBe(201);
-    expect(await app.mockpoint.endpoints.store.get('streamed')).toMatchObject({ data: { ok: true } });
+    expect(await app.mockpoint.endpoints.store.get('streamed')).toMatchObject({ data: new JsonText('{"ok":true}') });
   });
 
   it('defaults the limit to 5 MiB', async () => {

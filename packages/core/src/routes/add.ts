@@ -4,33 +4,34 @@
  * @module
  */
 import type { Hono } from 'hono';
-import { readJsonBody } from '../body.js';
+import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { MockpointError } from '../errors.js';
-import { jsonResponse } from '../read-response.js';
-import { parseBody } from '../schemas.js';
-import { ADMIN_RESPONSES, ERROR_RESPONSES } from './responses.js';
+import { jsonTextResponse } from '../read-response.js';
+import { type EndpointRecord, parseMembers } from '../schemas.js';
+import { recordJson } from '../store/record-codec.js';
+import { ADMIN_RESPONSES, BODY_RESPONSES, ERROR_RESPONSES, STORE_RESPONSES } from './responses.js';
 
 export function registerAddRoute(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, options } = ctx;
 
   app.put('/api/endpoint/add', async (c) => {
-    const body = await readJsonBody(c.req.raw, options.maxBodyBytes);
-    const record = parseBody(schemas.addRequest, body, options.maxDelayMs);
+    const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes);
+    const record = parseMembers(schemas.addRequest, members, options.maxDelayMs) as EndpointRecord;
     if (!(await endpoints.create(record))) {
       throw new MockpointError(
         'NAME_TAKEN',
         `an endpoint named "${record.name}" already exists; replace it with PUT /api/endpoints/${record.name}`,
       );
     }
-    return jsonResponse({ success: true as const, ...record }, 201);
+    return jsonTextResponse(`{"success":true,${recordJson(record).slice(1)}`, 201);
   });
 
   ctx.docs.push({
     method: 'put',
     path: '/api/endpoint/add',
     summary:
-      'Create an endpoint (fails with 409 when the name is taken). The body is parsed as JSON whatever its Content-Type.',
+      'Create an endpoint (fails with 409 when the name is taken). The body is parsed as JSON whatever its Content-Type, may be gzip or deflate encoded, and `data` is stored as its exact JSON text.',
     tag: 'endpoints',
     body: schemas.addRequest,
     admin: true,
@@ -38,8 +39,9 @@ export function registerAddRoute(app: Hono, ctx: AppContext): void {
       201: { description: 'Created and durable; echoes the stored record.', schema: schemas.addResponse },
       ...ERROR_RESPONSES(schemas),
       409: { description: 'The name is taken (NAME_TAKEN); nothing changed.', schema: schemas.errorBody },
-      413: { description: 'The body is larger than the limit (BODY_TOO_LARGE).', schema: schemas.errorBody },
+      ...BODY_RESPONSES(schemas),
       ...ADMIN_RESPONSES(schemas),
+      ...STORE_RESPONSES(schemas),
     },
   });
 }

@@ -9,7 +9,7 @@ import type { AppContext } from '../context.js';
 import { MockpointError } from '../errors.js';
 import { JOURNAL_NAME_LIMIT } from '../journal-entry.js';
 import { jsonResponse } from '../read-response.js';
-import { ADMIN_RESPONSES, ERROR_RESPONSES } from './responses.js';
+import { ADMIN_RESPONSES, ERROR_RESPONSES, HOST_RESPONSES } from './responses.js';
 
 /** A long-poll never holds a request longer than this. */
 export const MAX_WAIT_MS = 60_000;
@@ -64,7 +64,16 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
         'Requests received at /endpoint/{name}, oldest first. With wait, holds the answer until count requests exist or wait ms pass.',
       tag: 'journal',
       params,
-      query: schemas.journalQuery,
+      // The real upper bound of `count` is this server's JOURNAL_SIZE.
+      query: schemas.journalQuery.extend({
+        count: z.coerce
+          .number()
+          .int()
+          .min(1)
+          .max(Math.max(1, options.journalSize))
+          .default(1)
+          .describe(`How many requests to wait for, at most JOURNAL_SIZE (${options.journalSize} here).`),
+      }),
       responses: {
         200: { description: '`complete` tells whether `count` requests had arrived.', schema: schemas.journalPage },
         ...ERROR_RESPONSES(schemas),
@@ -77,7 +86,7 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
       tag: 'journal',
       params,
       admin: true,
-      responses: { 204: { description: 'Cleared.' }, ...ADMIN_RESPONSES(schemas) },
+      responses: { 204: { description: 'Cleared.' }, ...HOST_RESPONSES(schemas), ...ADMIN_RESPONSES(schemas) },
     },
   );
 }

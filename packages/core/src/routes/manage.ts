@@ -4,12 +4,20 @@
  * @module
  */
 import type { Hono } from 'hono';
-import { readJsonBody } from '../body.js';
+import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { MockpointError } from '../errors.js';
-import { JSON_HEADERS, jsonResponse } from '../read-response.js';
-import { type EndpointRecord, isValidName, NAME_RULE, parseBody } from '../schemas.js';
-import { ADMIN_RESPONSES, ERROR_RESPONSES, NOT_FOUND_RESPONSE } from './responses.js';
+import { JSON_HEADERS, jsonTextResponse } from '../read-response.js';
+import { type EndpointRecord, isValidName, NAME_RULE, parseMembers } from '../schemas.js';
+import { recordJson, recordSummaryJson } from '../store/record-codec.js';
+import {
+  ADMIN_RESPONSES,
+  BODY_RESPONSES,
+  ERROR_RESPONSES,
+  HOST_RESPONSES,
+  NOT_FOUND_RESPONSE,
+  STORE_RESPONSES,
+} from './responses.js';
 
 /** The name from the path, or a 400 `INVALID_NAME` (the rule of `schemas.name`). */
 export function pathName(name: string): string {
@@ -43,9 +51,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
     let bytes = 0;
     let next = page.next;
     for (const record of page.endpoints) {
-      const json = JSON.stringify(
-        summary === 'true' ? { name: record.name, statusCode: record.statusCode, delay: record.delay } : record,
-      );
+      const json = summary === 'true' ? recordSummaryJson(record) : recordJson(record);
       if (parts.length > 0 && bytes + json.length > LIST_MAX_BYTES) {
         next = (page.endpoints[parts.length - 1] as EndpointRecord).name;
         break;
@@ -68,28 +74,32 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
     const name = pathName(c.req.param('name'));
     const record = await endpoints.get(name);
     if (record === undefined) throw notFound(name);
-    return jsonResponse(record);
+    return jsonTextResponse(recordJson(record));
   });
 
   app.put('/api/endpoints/:name', async (c) => {
     const name = pathName(c.req.param('name'));
-    const body = await readJsonBody(c.req.raw, options.maxBodyBytes);
+    const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes);
     // A record read from GET may be sent back as it is: a `name` equal to the
     // path's is accepted, a different one is refused.
-    let fields = body;
-    if (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.hasOwn(body, 'name')) {
-      const { name: bodyName, ...rest } = body as Record<string, unknown>;
+    const bodyNameText = members.get('name');
+    if (bodyNameText !== undefined) {
+      const bodyName: unknown = JSON.parse(bodyNameText);
       if (bodyName !== name) {
         throw new MockpointError(
           'INVALID_NAME',
           `name in the body ("${String(bodyName)}") differs from the URL ("${name}")`,
         );
       }
-      fields = rest;
+      members.delete('name');
     }
-    const definition = parseBody(schemas.replaceRequest, fields, options.maxDelayMs);
-    const { created } = await endpoints.put({ name, ...definition });
-    return jsonResponse({ name, ...definition }, created ? 201 : 200);
+    const definition = parseMembers(schemas.replaceRequest, members, options.maxDelayMs) as Omit<
+      EndpointRecord,
+      'name'
+    >;
+    const record: EndpointRecord = { name, ...definition };
+    const { created } = await endpoints.put(record);
+    return jsonTextResponse(recordJson(record), created ? 201 : 200);
   });
 
   app.delete('/api/endpoints/:name', async (c) => {
@@ -109,6 +119,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
       responses: {
         200: { description: 'One page; pass `next` as `after` for the next one.', schema: schemas.listResponse },
         ...ERROR_RESPONSES(schemas),
+        ...STORE_RESPONSES(schemas),
       },
     },
     {
@@ -117,7 +128,12 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
       summary: 'Remove every endpoint and every recorded request (test reset).',
       tag: 'endpoints',
       admin: true,
-      responses: { 204: { description: 'Everything removed.' }, ...ADMIN_RESPONSES(schemas) },
+      responses: {
+        204: { description: 'Everything removed.' },
+        ...HOST_RESPONSES(schemas),
+        ...ADMIN_RESPONSES(schemas),
+        ...STORE_RESPONSES(schemas),
+      },
     },
     {
       method: 'get',
@@ -129,6 +145,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
         200: { description: 'The record.', schema: schemas.record },
         ...ERROR_RESPONSES(schemas),
         ...NOT_FOUND_RESPONSE(schemas),
+        ...STORE_RESPONSES(schemas),
       },
     },
     {
@@ -143,8 +160,9 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
         200: { description: 'Replaced.', schema: schemas.record },
         201: { description: 'Created.', schema: schemas.record },
         ...ERROR_RESPONSES(schemas),
-        413: { description: 'The body is larger than the limit (BODY_TOO_LARGE).', schema: schemas.errorBody },
+        ...BODY_RESPONSES(schemas),
         ...ADMIN_RESPONSES(schemas),
+        ...STORE_RESPONSES(schemas),
       },
     },
     {
@@ -158,6 +176,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
         204: { description: 'Deleted.' },
         ...ERROR_RESPONSES(schemas),
         ...NOT_FOUND_RESPONSE(schemas),
+        ...STORE_RESPONSES(schemas),
         ...ADMIN_RESPONSES(schemas),
       },
     },

@@ -10,6 +10,7 @@ import type { AppContext } from '../context.js';
 import type { EndpointAnswer } from '../endpoint-answer.js';
 import { READ_METHODS } from '../endpoint-handler.js';
 import { captureRequest, JOURNAL_BODY_LIMIT } from '../journal-entry.js';
+import type { RouteDoc } from '../openapi.js';
 
 export { READ_METHODS } from '../endpoint-handler.js';
 
@@ -57,12 +58,21 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
       summary: `Answer with the stored data, status and delay (${method}; the request is recorded).`,
       tag: 'read',
       params,
+      // The status is the stored statusCode, any of 200-599; HEAD answers without a body.
       responses: {
-        200: {
-          description: 'The stored data (the status is the stored statusCode, 200-599).',
-          schema: ctx.schemas.record.shape.data,
+        ...(Object.fromEntries(
+          (['2XX', '3XX', '4XX', '5XX'] as const).map((range) => [
+            range,
+            {
+              description: `The stored data, when the stored statusCode is ${range}${method === 'HEAD' ? ' (headers only)' : ''}.`,
+              schema: method === 'HEAD' ? undefined : ctx.schemas.record.shape.data,
+            },
+          ]),
+        ) as RouteDoc['responses']),
+        404: {
+          description: `No endpoint with this name (a NOT_FOUND error body), or the stored data of one whose statusCode is 404${method === 'HEAD' ? ' (headers only)' : ''}.`,
+          schema: method === 'HEAD' ? undefined : ctx.schemas.record.shape.data,
         },
-        404: { description: 'No endpoint with this name (NOT_FOUND).', schema: ctx.schemas.errorBody },
       },
     });
   }

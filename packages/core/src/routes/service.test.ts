@@ -1,4 +1,5 @@
 import { validate } from '@readme/openapi-parser';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
 import { createApp, type MockpointApp, NAME_PATTERN, VERSION } from '../index.js';
 import { MemoryStore } from '../stores/memory/index.js';
@@ -70,6 +71,35 @@ describe('GET /api/openapi.json', () => {
       expect(result).toMatchObject({ valid: true, specification: 'OpenAPI' });
       expect(result.warnings).toEqual([]);
     }
+  });
+
+  it('passes a second, independent checker: Redocly lint with its recommended rules, zero errors', async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    for (const app of [createApp(), createApp({ adminToken: 't' })]) {
+      const source = JSON.stringify(await openapi(app));
+      const problems = await lintFromString({ source, absoluteRef: '/openapi.json', config });
+      const errors = problems
+        .filter((problem) => problem.severity === 'error')
+        .map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`);
+      expect(errors).toEqual([]);
+    }
+  });
+
+  it('describes what the server does: any stored status, bodiless HEAD, the bound of count, servers', async () => {
+    const doc = (await openapi(createApp({ journalSize: 7 }))) as Document & {
+      servers?: { url: string }[];
+    };
+    expect(doc.servers?.[0]?.url).toBe('/');
+    for (const method of ['get', 'post', 'put', 'patch', 'delete', 'head']) {
+      const responses = operation(doc, method, '/endpoint/{name}').responses;
+      expect(Object.keys(responses).sort(), method).toEqual(['2XX', '3XX', '404', '4XX', '5XX']);
+      for (const response of Object.values(responses)) {
+        if (method === 'head') expect(response.content, 'HEAD has no body').toBeUndefined();
+        else expect(response.content?.['application/json']).toBeDefined();
+      }
+    }
+    const count = operation(doc, 'get', '/api/endpoints/{name}/requests').parameters.find((p) => p.name === 'count');
+    expect(count?.schema).toMatchObject({ minimum: 1, maximum: 7 });
   });
 
   it('documents exactly the routes the app serves', async () => {
@@ -146,7 +176,7 @@ describe('GET /api/openapi.json', () => {
     expect(operation(doc, 'put', '/api/endpoint/add').responses).toHaveProperty('409');
   });
 
-  it('marks exactly the writes as needing the token when one is configured', async () => {
+  it('declares the token as the security of every write (optional while none is configured), none for reads', async () => {
     const open = await openapi(createApp());
     const guarded = await openapi(createApp({ adminToken: 't' }));
     expect(guarded.components.securitySchemes).toHaveProperty('adminToken');
@@ -154,7 +184,7 @@ describe('GET /api/openapi.json', () => {
       for (const [path, methods] of Object.entries(doc.paths)) {
         for (const [method, op] of Object.entries(methods)) {
           const isApiWrite = path.startsWith('/api/') && !['get', 'head', 'options'].includes(method);
-          const expected = doc === guarded && isApiWrite ? [{ adminToken: [] }] : undefined;
+          const expected = isApiWrite ? (doc === guarded ? [{ adminToken: [] }] : [{ adminToken: [] }, {}]) : [];
           expect(op.security, `${method} ${path}`).toEqual(expected);
         }
       }

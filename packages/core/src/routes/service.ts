@@ -7,6 +7,7 @@ import type { Hono } from 'hono';
 import type { AppContext } from '../context.js';
 import { buildOpenApiDocument } from '../openapi.js';
 import { jsonResponse } from '../read-response.js';
+import { HOST_RESPONSES } from './responses.js';
 
 export function registerServiceRoutes(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, options } = ctx;
@@ -29,14 +30,17 @@ export function registerServiceRoutes(app: Hono, ctx: AppContext): void {
       path: '/api/health',
       summary: 'Liveness, version and store kind.',
       tag: 'service',
-      responses: { 200: { description: 'The service is up.', schema: schemas.health } },
+      responses: {
+        200: { description: 'The service answers (see `status` for the store).', schema: schemas.health },
+        ...HOST_RESPONSES(schemas),
+      },
     },
     {
       method: 'get',
       path: '/api/openapi.json',
       summary: 'This OpenAPI 3.1 document, generated from the validation schemas.',
       tag: 'service',
-      responses: { 200: { description: 'The document.' } },
+      responses: { 200: { description: 'The document.' }, ...HOST_RESPONSES(schemas) },
     },
   );
 }

@@ -6,14 +6,16 @@
  * @module
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { JsonText, jsonTextOf } from '../json-text.js';
 import type { EndpointRecord } from '../schemas.js';
 import type { EndpointStore } from './store.js';
 
 /** Makes a fresh, empty, open store. The contract closes it after each test. */
 export type StoreFactory = () => Promise<EndpointStore>;
 
+/** A record as the app makes it: `data` as its exact JSON text. */
 function record(name: string, data: unknown = { name }, statusCode = 200, delay = 0): EndpointRecord {
-  return { name, data, statusCode, delay };
+  return { name, data: JsonText.from(data), statusCode, delay };
 }
 
 /** Reads every record through `list` in pages of `limit`, checking each cursor. */
@@ -223,15 +225,28 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     });
 
-    it('records are stored by value: mutating what was passed in or returned changes nothing', async () => {
+    it('data keeps its exact JSON text: big integers, 1e400, -0, key order', async () => {
       const store = await fresh();
-      const rec = record('copy', { list: [1, 2] });
+      const text = '{"b":1,"2":2,"id":12345678901234567890,"n":9007199254740993,"huge":1e400,"neg":-0,"f":1.50}';
+      await store.create({ name: 'exact', data: new JsonText(text), statusCode: 200, delay: 0 });
+      expect(jsonTextOf((await store.get('exact'))?.data)).toBe(text);
+      await store.put({ name: 'exact', data: new JsonText(`[${text}]`), statusCode: 200, delay: 0 });
+      expect(jsonTextOf((await store.get('exact'))?.data)).toBe(`[${text}]`);
+      const [listed] = (await store.list({ limit: 10 })).endpoints;
+      expect(jsonTextOf(listed?.data)).toBe(`[${text}]`);
+    });
+
+    it('records are stored by value: mutating plain data passed in or returned changes nothing', async () => {
+      const store = await fresh();
+      // A record built in code may hold a plain value instead of JSON text.
+      const rec: EndpointRecord = { name: 'copy', data: { list: [1, 2] }, statusCode: 200, delay: 0 };
       await store.create(rec);
       (rec.data as { list: number[] }).list.push(3);
       const got = await store.get('copy');
-      expect(got?.data).toEqual({ list: [1, 2] });
-      (got!.data as { list: number[] }).list.push(4);
-      expect((await store.get('copy'))?.data).toEqual({ list: [1, 2] });
+      if (got === undefined) throw new Error('copy was not stored');
+      expect(jsonTextOf(got.data)).toBe('{"list":[1,2]}');
+      if (!(got.data instanceof JsonText)) (got.data as { list: number[] }).list.push(4);
+      expect(jsonTextOf((await store.get('copy'))?.data)).toBe('{"list":[1,2]}');
     });
 
     it('50 concurrent creates of the same name: exactly one succeeds, and its record is stored', async () => {

@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Level } from 'level';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { MockpointError } from '../../errors.js';
+import { JsonText } from '../../json-text.js';
 import type { EndpointRecord } from '../../schemas.js';
 import { runStoreContract } from '../../store/store.case.test.js';
 import { LevelStore } from './index.js';
@@ -25,7 +26,7 @@ afterAll(async () => {
 runStoreContract('LevelStore', async () => LevelStore.open({ dir: await tempDir() }));
 
 function record(name: string, data: unknown, statusCode = 200, delay = 0): EndpointRecord {
-  return { name, data, statusCode, delay };
+  return { name, data: JsonText.from(data), statusCode, delay };
 }
 
 describe('LevelStore on disk', () => {
@@ -181,5 +182,36 @@ describe('LevelStore on disk', () => {
       name: 'MockpointError',
       code: 'STORE_UNAVAILABLE',
     });
+  });
+
+  it('a directory with LevelDB files but no CURRENT is refused (DATA_DIR_DAMAGED) and left as it is', async () => {
+    const dir = await tempDir();
+    const first = await open(dir);
+    await first.create(record('kept', 1));
+    await first.close();
+    await rm(join(dir, 'CURRENT'));
+    const before = (await readdir(dir)).filter((name) => !name.startsWith('LOG')).sort();
+    const error = await LevelStore.open({ dir }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'MockpointError', code: 'DATA_DIR_DAMAGED' });
+    expect((error as Error).message).toContain(dir);
+    expect((error as Error).message).toMatch(/no CURRENT file.*nothing was changed/);
+    expect((await readdir(dir)).filter((name) => !name.startsWith('LOG')).sort()).toEqual(before);
+  });
+
+  it('counts the log records it cannot read at open; the others load', async () => {
+    const dir = await tempDir();
+    const first = await open(dir);
+    for (let i = 0; i < 12; i++) await first.create(record(`r${i}`, 'x'.repeat(100)));
+    await first.close();
+    const log = (await readdir(dir)).find((name) => name.endsWith('.log')) as string;
+    const bytes = await readFile(join(dir, log));
+    const middle = Math.floor(bytes.length / 2);
+    bytes[middle] = (bytes[middle] as number) ^ 0xff;
+    await writeFile(join(dir, log), bytes);
+    const second = await open(dir);
+    const { endpoints } = await second.list({ limit: 100 });
+    expect(second.unreadableAtOpen).toBeGreaterThan(0);
+    expect(endpoints.length + second.unreadableAtOpen).toBe(12);
+    expect(second.health()).toEqual({ status: 'ok' });
   });
 });

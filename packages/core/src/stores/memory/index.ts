@@ -4,8 +4,15 @@
  * @module
  */
 import { MockpointError } from '../../errors.js';
+import { JsonText } from '../../json-text.js';
 import type { EndpointRecord } from '../../schemas.js';
 import type { EndpointStore, ListOptions, ListPage } from '../../store/store.js';
+
+/** A record's own copy; a {@link JsonText} is immutable and shared, a plain value is cloned. */
+function copy(record: EndpointRecord): EndpointRecord {
+  const data = record.data instanceof JsonText ? record.data : structuredClone(record.data);
+  return { name: record.name, data, statusCode: record.statusCode, delay: record.delay };
+}
 
 /** Keeps records in a `Map` (never a plain object: names like `__proto__` are ordinary). */
 export class MemoryStore implements EndpointStore {
@@ -16,20 +23,20 @@ export class MemoryStore implements EndpointStore {
   async get(name: string): Promise<EndpointRecord | undefined> {
     this.#assertOpen();
     const record = this.#records.get(name);
-    return record && structuredClone(record);
+    return record && copy(record);
   }
 
   async create(record: EndpointRecord): Promise<boolean> {
     this.#assertOpen();
     if (this.#records.has(record.name)) return false;
-    this.#records.set(record.name, structuredClone(record));
+    this.#records.set(record.name, copy(record));
     return true;
   }
 
   async put(record: EndpointRecord): Promise<{ created: boolean }> {
     this.#assertOpen();
     const created = !this.#records.has(record.name);
-    this.#records.set(record.name, structuredClone(record));
+    this.#records.set(record.name, copy(record));
     return { created };
   }
 
@@ -42,7 +49,7 @@ export class MemoryStore implements EndpointStore {
     this.#assertOpen();
     const names = [...this.#records.keys()].filter((n) => after === undefined || n > after).sort();
     const page = names.slice(0, limit);
-    const endpoints = page.map((n) => structuredClone(this.#records.get(n) as EndpointRecord));
+    const endpoints = page.map((n) => copy(this.#records.get(n) as EndpointRecord));
     const next = names.length > limit ? (page.at(-1) ?? null) : null;
     return { endpoints, next };
   }

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { JsonSyntaxError, JsonText, jsonTextOf, MAX_JSON_DEPTH, scanJson } from './json-text.js';
+
+function problem(text: string, maxDepth?: number): string {
+  try {
+    scanJson(text, maxDepth);
+  } catch (error) {
+    expect(error).toBeInstanceOf(JsonSyntaxError);
+    return (error as JsonSyntaxError).problem;
+  }
+  return 'none';
+}
+
+describe('scanJson', () => {
+  it('keeps numbers and key order exactly as written', () => {
+    const text = '{"b":1,"2":2,"id":12345678901234567890,"n":9007199254740993,"x":1e400,"z":-0,"f":1.50,"e":2E-3}';
+    expect(scanJson(text).text).toBe(text);
+  });
+
+  it('drops whitespace outside strings only', () => {
+    expect(scanJson(' \n{ "a b" : [ 1 , "x  y" ,\t{ } , [ ] ] }\r\n').text).toBe('{"a b":[1,"x  y",{},[]]}');
+    expect(scanJson('  "  text  " ').text).toBe('"  text  "');
+    expect(scanJson('true').text).toBe('true');
+  });
+
+  it('returns the top-level members as minified text, in order', () => {
+    const { members } = scanJson('{ "name" : "a", "data" : { "id" : 12345678901234567890 }, "delay": 5 }');
+    expect([...(members ?? [])]).toEqual([
+      ['name', '"a"'],
+      ['data', '{"id":12345678901234567890}'],
+      ['delay', '5'],
+    ]);
+    expect(scanJson('[1]').members).toBeUndefined();
+  });
+
+  it('refuses a key twice in one object, also when spelled with escapes', () => {
+    expect(problem('{"a":1,"a":2}')).toBe('duplicate-key');
+    expect(problem('{"a":1,"\\u0061":2}')).toBe('duplicate-key');
+    expect(problem('{"x":{"a":1,"b":{"a":2}},"y":{"a":3}}')).toBe('none');
+    expect(problem('[{"a":1},{"a":2}]')).toBe('none');
+  });
+
+  it('refuses nesting deeper than the limit', () => {
+    const nest = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    expect(problem(nest(MAX_JSON_DEPTH))).toBe('none');
+    expect(problem(nest(MAX_JSON_DEPTH + 1))).toBe('too-deep');
+    expect(problem('{"a":{"b":1}}', 1)).toBe('too-deep');
+  });
+
+  it('refuses everything JSON.parse refuses', () => {
+    const bad = [
+      '',
+      ' ',
+      '{',
+      '}',
+      '[1,]',
+      '{"a":1,}',
+      '{a:1}',
+      "'x'",
+      '01',
+      '-',
+      '1.',
+      '.5',
+      '1e',
+      '+1',
+      'NaN',
+      'Infinity',
+      'tru',
+      'nul',
+      '"\\x"',
+      '"\\u12g4"',
+      '"a\nb"',
+      '"open',
+      '1 2',
+      '{"a" 1}',
+      '[1 2]',
+      '{"a":}',
+      '--1',
+      '0x10',
+    ];
+    for (const text of bad) {
+      expect(() => JSON.parse(text), text).toThrow();
+      expect(problem(text), text).toBe('syntax');
+    }
+  });
+
+  it('accepts what JSON.parse accepts, and means the same value', () => {
+    const good = ['0', '-0.0e+0', '"\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9"', '{"":""}', '[[],{}]', '"日本 🎉"', 'null'];
+    for (const text of good) expect(JSON.parse(scanJson(text).text)).toEqual(JSON.parse(text));
+  });
+
+  it('keeps lone surrogates in strings while dropping whitespace', () => {
+    expect(scanJson('[ "\ud800" , "a\udc00b" ]').text).toBe('["\ud800","a\udc00b"]');
+    expect(scanJson('{ "k" : "é 🎉" }').text).toBe('{"k":"é 🎉"}');
+  });
+
+  it('says where the problem is', () => {
+    expect(() => scanJson('{"a":1 x}')).toThrow(/position 7/);
+  });
+});
+
+describe('JsonText', () => {
+  it('parse minifies; value and toJSON give the JavaScript value', () => {
+    const text = JsonText.parse('{ "a" : [1, 2] }');
+    expect(text.text).toBe('{"a":[1,2]}');
+    expect(text.value()).toEqual({ a: [1, 2] });
+    expect(JSON.stringify({ data: text })).toBe('{"data":{"a":[1,2]}}');
+    expect(Object.isFrozen(text)).toBe(true);
+  });
+
+  it('jsonTextOf gives a JsonText its own text and a plain value its JSON', () => {
+    expect(jsonTextOf(new JsonText('12345678901234567890'))).toBe('12345678901234567890');
+    expect(jsonTextOf({ a: 1 })).toBe('{"a":1}');
+    expect(jsonTextOf(undefined)).toBe('null');
+  });
+});

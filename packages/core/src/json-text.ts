@@ -1,0 +1,362 @@
+/**
+ * Lossless JSON: a value kept as its own JSON text, and the scanner that checks
+ * and minifies such text without turning it into JavaScript values (which would
+ * round big integers, turn `1e400` into `null`, `-0` into `0` and reorder keys
+ * like `"2"` before `"b"`).
+ *
+ * @module
+ */
+
+/** JSON nested deeper than this is refused: it cannot be stored, copied or served safely. */
+export const MAX_JSON_DEPTH = 512;
+
+/**
+ * A JSON value held as its exact text (minified outside strings). Immutable, so
+ * it is shared rather than copied. `JSON.stringify` of it gives the parsed value
+ * (lossy for big numbers): code that must keep the text uses {@link JsonText.text}.
+ */
+export class JsonText {
+  /** The value's JSON text, e.g. `{"id":12345678901234567890}`. */
+  readonly text: string;
+
+  /** Wraps text that is known to be valid, minified JSON (use {@link JsonText.parse} otherwise). */
+  constructor(text: string) {
+    this.text = text;
+    Object.freeze(this);
+  }
+
+  /** Checks and minifies `text`; throws {@link JsonSyntaxError} when it is not one JSON value. */
+  static parse(text: string): JsonText {
+    return new JsonText(scanJson(text).text);
+  }
+
+  /** The text of a JavaScript value (`JSON.stringify`); `undefined` is refused. */
+  static from(value: unknown): JsonText {
+    const text = JSON.stringify(value) as string | undefined;
+    if (text === undefined) throw new TypeError('JsonText.from: the value has no JSON form');
+    return new JsonText(text);
+  }
+
+  /** The value as JavaScript (numbers beyond double precision are rounded). */
+  value(): unknown {
+    return JSON.parse(this.text);
+  }
+
+  /** For `JSON.stringify` of an object holding this text: the parsed value. */
+  toJSON(): unknown {
+    return this.value();
+  }
+}
+
+/** The JSON text of a record's `data`: a {@link JsonText}'s own text, or `JSON.stringify` of a plain value. */
+export function jsonTextOf(data: unknown): string {
+  if (data instanceof JsonText) return data.text;
+  return (JSON.stringify(data) as string | undefined) ?? 'null';
+}
+
+/** Why text is not accepted as JSON. */
+export type JsonSyntaxProblem = 'syntax' | 'duplicate-key' | 'too-deep';
+
+/** Text that is not one valid JSON value, has a duplicate key, or nests too deep. */
+export class JsonSyntaxError extends Error {
+  override readonly name = 'JsonSyntaxError';
+  readonly problem: JsonSyntaxProblem;
+  /** Offset in the text (UTF-16 code units) where the problem was found. */
+  readonly position: number;
+
+  constructor(problem: JsonSyntaxProblem, message: string, position: number) {
+    super(message);
+    this.problem = problem;
+    this.position = position;
+  }
+}
+
+/** What {@link scanJson} found. */
+export interface ScannedJson {
+  /** The value's text without whitespace outside strings. */
+  text: string;
+  /**
+   * When the value is an object: each member's minified value text by key, in
+   * the order they appear.
+   */
+  members?: Map<string, string>;
+}
+
+const Ch = {
+  Tab: 9,
+  Newline: 10,
+  Return: 13,
+  Space: 32,
+  Quote: 34,
+  Plus: 43,
+  Comma: 44,
+  Minus: 45,
+  Dot: 46,
+  Zero: 48,
+  Nine: 57,
+  Colon: 58,
+  E: 69,
+  OpenBracket: 91,
+  Backslash: 92,
+  CloseBracket: 93,
+  LowerE: 101,
+  OpenBrace: 123,
+  CloseBrace: 125,
+} as const;
+
+/**
+ * A string (kept, as `$1`) or a run of whitespace outside strings (dropped). Only
+ * applied to text the scanner has checked, where this split is unambiguous.
+ */
+const OUTSIDE_STRINGS_SPACE = /("(?:[^"\\]|\\.)*")|[ \t\n\r]+/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * Drops the whitespace outside strings of checked JSON text. On its UTF-8 bytes
+ * (a plain loop, several times faster than a regular expression on large text);
+ * text with lone surrogates, which UTF-8 cannot carry, takes the regular expression.
+ */
+function dropSpace(text: string): string {
+  const wellFormed = (text as { isWellFormed?: () => boolean }).isWellFormed?.() ?? !LONE_SURROGATE.test(text);
+  if (!wellFormed) return text.replace(OUTSIDE_STRINGS_SPACE, '$1');
+  const bytes = encoder.encode(text);
+  const out = new Uint8Array(bytes.length);
+  let j = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i] as number;
+    if (inString) {
+      out[j++] = c;
+      if (c === Ch.Backslash) out[j++] = bytes[++i] as number;
+      else if (c === Ch.Quote) inString = false;
+    } else if (!isWhitespace(c)) {
+      if (c === Ch.Quote) inString = true;
+      out[j++] = c;
+    }
+  }
+  return decoder.decode(out.subarray(0, j));
+}
+
+function isWhitespace(c: number): boolean {
+  return c === Ch.Space || c === Ch.Newline || c === Ch.Return || c === Ch.Tab;
+}
+
+function isDigit(c: number): boolean {
+  return c >= Ch.Zero && c <= Ch.Nine;
+}
+
+function isHex(c: number): boolean {
+  return isDigit(c) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+}
+
+/**
+ * Checks that `text` is exactly one JSON value (RFC 8259), with no object holding
+ * the same key twice and no nesting deeper than `maxDepth`, and returns it
+ * without whitespace outside strings. Strings and numbers are kept as written.
+ * A linear scan: no JavaScript values are built except object keys.
+ * @throws JsonSyntaxError
+ */
+export function scanJson(text: string, maxDepth: number = MAX_JSON_DEPTH): ScannedJson {
+  return new Scanner(text, maxDepth).scan();
+}
+
+class Scanner {
+  readonly #text: string;
+  readonly #maxDepth: number;
+  #pos = 0;
+  /** Whether whitespace was seen outside strings (then the text is minified). */
+  #spaced = false;
+  /** Top-level members: key and [start, end) offsets in the input. */
+  readonly #spans: [string, number, number][] = [];
+  #depth = 0;
+
+  constructor(text: string, maxDepth: number) {
+    this.#text = text;
+    this.#maxDepth = maxDepth;
+  }
+
+  scan(): ScannedJson {
+    this.#skipWhitespace();
+    let members: Map<string, string> | undefined;
+    if (this.#peek() === Ch.OpenBrace) members = new Map();
+    this.#value(members);
+    this.#skipWhitespace();
+    if (this.#pos < this.#text.length) this.#fail('unexpected text after the JSON value');
+    const minify = (part: string) => (this.#spaced ? dropSpace(part) : part);
+    const text = minify(this.#text);
+    if (members === undefined) return { text };
+    for (const [key, start, end] of this.#spans) members.set(key, minify(this.#text.slice(start, end)));
+    return { text, members };
+  }
+
+  #peek(): number {
+    return this.#pos < this.#text.length ? this.#text.charCodeAt(this.#pos) : -1;
+  }
+
+  #fail(what: string, problem: JsonSyntaxProblem = 'syntax', at: number = this.#pos): never {
+    const found =
+      at >= this.#text.length ? 'the end of the text' : `${JSON.stringify(this.#text.charAt(at))} at position ${at}`;
+    const message = problem === 'syntax' ? `${what} (found ${found})` : what;
+    throw new JsonSyntaxError(problem, message, at);
+  }
+
+  #skipWhitespace(): void {
+    const start = this.#pos;
+    while (this.#pos < this.#text.length && isWhitespace(this.#text.charCodeAt(this.#pos))) this.#pos++;
+    if (this.#pos > start) this.#spaced = true;
+  }
+
+  #value(topMembers?: Map<string, string>): void {
+    const c = this.#peek();
+    if (c === Ch.OpenBrace) this.#object(topMembers);
+    else if (c === Ch.OpenBracket) this.#array();
+    else if (c === Ch.Quote) this.#string();
+    else if (c === Ch.Minus || isDigit(c)) this.#number();
+    else if (!this.#literal('true') && !this.#literal('false') && !this.#literal('null')) {
+      this.#fail('expected a JSON value');
+    }
+  }
+
+  #enter(): void {
+    if (++this.#depth > this.#maxDepth) {
+      this.#fail(`arrays/objects nest deeper than ${this.#maxDepth} levels`, 'too-deep');
+    }
+  }
+
+  #object(members?: Map<string, string>): void {
+    this.#enter();
+    this.#pos++; // {
+    this.#skipWhitespace();
+    if (this.#peek() === Ch.CloseBrace) {
+      this.#pos++;
+      this.#depth--;
+      return;
+    }
+    const keys = new Set<string>();
+    for (;;) {
+      if (this.#peek() !== Ch.Quote) this.#fail('expected a string key in an object');
+      const keyStart = this.#pos;
+      const hasEscape = this.#string();
+      const raw = this.#text.slice(keyStart, this.#pos);
+      const key = hasEscape ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+      if (keys.has(key)) {
+        this.#fail(
+          `the key ${JSON.stringify(key)} appears twice in one object (position ${keyStart}); keys must be distinct`,
+          'duplicate-key',
+          keyStart,
+        );
+      }
+      keys.add(key);
+      this.#skipWhitespace();
+      if (this.#peek() !== Ch.Colon) this.#fail("expected ':' after an object key");
+      this.#pos++;
+      this.#skipWhitespace();
+      const valueStart = this.#pos;
+      this.#value();
+      if (members !== undefined) this.#spans.push([key, valueStart, this.#pos]);
+      this.#skipWhitespace();
+      const next = this.#peek();
+      this.#pos++;
+      if (next === Ch.CloseBrace) break;
+      if (next !== Ch.Comma) this.#fail("expected ',' or '}' in an object", 'syntax', this.#pos - 1);
+      this.#skipWhitespace();
+    }
+    this.#depth--;
+  }
+
+  #array(): void {
+    this.#enter();
+    this.#pos++; // [
+    this.#skipWhitespace();
+    if (this.#peek() === Ch.CloseBracket) {
+      this.#pos++;
+      this.#depth--;
+      return;
+    }
+    for (;;) {
+      this.#value();
+      this.#skipWhitespace();
+      const next = this.#peek();
+      this.#pos++;
+      if (next === Ch.CloseBracket) break;
+      if (next !== Ch.Comma) this.#fail("expected ',' or ']' in an array", 'syntax', this.#pos - 1);
+      this.#skipWhitespace();
+    }
+    this.#depth--;
+  }
+
+  /** Scans a string at `#pos` (a quote); returns whether it holds an escape. */
+  #string(): boolean {
+    const text = this.#text;
+    let pos = this.#pos + 1;
+    let hasEscape = false;
+    for (;;) {
+      if (pos >= text.length) {
+        this.#pos = pos;
+        this.#fail('unterminated string');
+      }
+      const c = text.charCodeAt(pos);
+      if (c === Ch.Quote) break;
+      if (c < 0x20) {
+        this.#pos = pos;
+        this.#fail('control character in a string (escape it, e.g. \\n)');
+      }
+      if (c === Ch.Backslash) {
+        hasEscape = true;
+        const e = text.charCodeAt(pos + 1);
+        if (e === 117 /* u */) {
+          for (let i = 2; i < 6; i++) {
+            if (!isHex(text.charCodeAt(pos + i))) {
+              this.#pos = pos + i;
+              this.#fail('expected four hex digits after \\u');
+            }
+          }
+          pos += 6;
+          continue;
+        }
+        // " \ / b f n r t
+        if (e !== 34 && e !== 92 && e !== 47 && e !== 98 && e !== 102 && e !== 110 && e !== 114 && e !== 116) {
+          this.#pos = pos + 1;
+          this.#fail('invalid escape in a string');
+        }
+        pos += 2;
+        continue;
+      }
+      pos++;
+    }
+    this.#pos = pos + 1;
+    return hasEscape;
+  }
+
+  #digits(): void {
+    if (!isDigit(this.#peek())) this.#fail('expected a digit');
+    while (isDigit(this.#peek())) this.#pos++;
+  }
+
+  #number(): void {
+    if (this.#peek() === Ch.Minus) this.#pos++;
+    if (this.#peek() === Ch.Zero) {
+      this.#pos++;
+      if (isDigit(this.#peek())) this.#fail('a number may not have a leading zero');
+    } else this.#digits();
+    if (this.#peek() === Ch.Dot) {
+      this.#pos++;
+      this.#digits();
+    }
+    const e = this.#peek();
+    if (e === Ch.E || e === Ch.LowerE) {
+      this.#pos++;
+      const sign = this.#peek();
+      if (sign === Ch.Plus || sign === Ch.Minus) this.#pos++;
+      this.#digits();
+    }
+  }
+
+  #literal(word: string): boolean {
+    if (!this.#text.startsWith(word, this.#pos)) return false;
+    this.#pos += word.length;
+    return true;
+  }
+}

@@ -1,0 +1,173 @@
+// Storage faults on a real disk: a full file system (a small tmpfs this test mounts,
+// as root), a data directory without its CURRENT file, a damaged log and a damaged
+// table. Nothing acknowledged is ever lost, nothing is silently replaced, and the
+// daemon says what it found: one start-up line, `degraded` in /api/health.
+import { execFileSync } from 'node:child_process';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, killAll, makeTempDir, removeTempDirs, runCli, startDaemon } from './helpers/daemon.js';
+
+const mounts: string[] = [];
+
+beforeAll(() => assertBuilt());
+afterEach(async () => {
+  await killAll();
+  for (const dir of mounts.splice(0)) execFileSync('umount', ['-l', dir]);
+});
+afterAll(() => removeTempDirs());
+
+/** Mounts a tmpfs of `size` on a fresh directory, or says why it cannot. */
+async function mountTmpfs(size: string): Promise<{ dir: string } | { reason: string }> {
+  const dir = await makeTempDir('mockpoint-tmpfs-');
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'pipe' });
+  } catch (error) {
+    return {
+      reason: `cannot mount a tmpfs here (needs root): ${String((error as { stderr?: unknown }).stderr ?? error).trim()}`,
+    };
+  }
+  mounts.push(dir);
+  return { dir };
+}
+
+async function send(url: string, method = 'GET', body?: string) {
+  const response = await fetch(url, { method, body });
+  return { status: response.status, text: await response.text() };
+}
+
+/** Data that LevelDB's log holds at full size but its tables compress well. */
+function payload(i: number): string {
+  return `{"i":${i},"pad":"${'x'.repeat(16_000)}"}`;
+}
+
+describe('a full disk', () => {
+  it('a failed write stops writes until the store reopens; nothing acknowledged before or after is lost', async (ctx) => {
+    const mounted = await mountTmpfs('1m');
+    if ('reason' in mounted) return ctx.skip(mounted.reason);
+    const filler = join(mounted.dir, 'filler');
+    await writeFile(filler, Buffer.alloc(256 * 1024, 1));
+    const dataDir = join(mounted.dir, 'data');
+    const daemon = await startDaemon({ env: { DATA_DIR: dataDir } });
+    const acknowledged = new Map<string, string>();
+    const add = async (name: string, i: number) => {
+      const result = await send(`${daemon.url}/api/endpoint/add`, 'PUT', `{"name":"${name}","data":${payload(i)}}`);
+      if (result.status === 201) acknowledged.set(name, payload(i));
+      return result;
+    };
+
+    // Fill the disk until a write fails.
+    let failed: { status: number; text: string } | undefined;
+    for (let i = 0; i < 200 && failed === undefined; i++) {
+      const result = await add(`before-${i}`, i);
+      if (result.status !== 201) failed = result;
+    }
+    expect(failed, 'the disk never filled').toBeDefined();
+    expect(failed?.status).toBe(503);
+    expect(JSON.parse(failed?.text ?? '{}').error.code).toBe('STORE_UNAVAILABLE');
+    const health = JSON.parse((await send(`${daemon.url}/api/health`)).text);
+    expect(health.status).toBe('degraded');
+    expect(health.reason).toMatch(/writes are refused/);
+    expect(acknowledged.size).toBeGreaterThan(10);
+
+    // Writes while the disk is still full: whatever is acknowledged must last.
+    for (let i = 0; i < 3; i++) await add(`full-${i}`, i);
+    // Space comes back: writes are accepted again (after the store reopened).
+    await rm(filler);
+    let after = 0;
+    for (let i = 0; i < 8; i++) if ((await add(`after-${i}`, i)).status === 201) after++;
+    expect(after, 'no write was accepted once space was free').toBeGreaterThan(0);
+    expect(JSON.parse((await send(`${daemon.url}/api/health`)).text).status).toBe('ok');
+
+    // A crash, then a restart on the same directory: every acknowledged record is there, exactly.
+    await daemon.stop('SIGKILL');
+    const restarted = await startDaemon({ env: { DATA_DIR: dataDir } });
+    const missing: string[] = [];
+    for (const [name, data] of acknowledged) {
+      const read = await send(`${restarted.url}/endpoint/${name}`);
+      if (read.status !== 200 || read.text !== data) missing.push(`${name} (${read.status})`);
+    }
+    expect(missing, `lost ${missing.length} of ${acknowledged.size} acknowledged writes`).toEqual([]);
+  });
+});
+
+describe('a data directory LevelDB cannot open as it is', () => {
+  it('without CURRENT: start-up stops with one line naming it, and nothing is replaced', async () => {
+    const dataDir = await makeTempDir();
+    const first = await startDaemon({ env: { DATA_DIR: dataDir } });
+    expect((await send(`${first.url}/api/endpoint/add`, 'PUT', '{"name":"kept","data":1}')).status).toBe(201);
+    await first.stop();
+    await rm(join(dataDir, 'CURRENT'));
+    const before = (await readdir(dataDir)).sort();
+
+    const run = await runCli({ args: ['--port', '0', '--host', '127.0.0.1'], env: { DATA_DIR: dataDir } });
+    expect(run.code).not.toBe(0);
+    const lines = run.stderr.split('\n').filter(Boolean);
+    expect(lines, run.stderr).toHaveLength(1);
+    expect(lines[0]).toContain(dataDir);
+    expect(lines[0]).toMatch(/no CURRENT file.*restore it from a backup/);
+    expect(run.stdout).not.toMatch(/listening/);
+    const after = (await readdir(dataDir)).filter((name) => name !== 'LOG' && name !== 'LOG.old' && name !== 'LOCK');
+    expect(after.sort()).toEqual(before.filter((name) => name !== 'LOG' && name !== 'LOG.old' && name !== 'LOCK'));
+  });
+});
+
+describe('damaged data', () => {
+  it('a damaged log: start-up says on one line how many records could not be read; the rest load', async () => {
+    const dataDir = await makeTempDir();
+    const first = await startDaemon({ env: { DATA_DIR: dataDir } });
+    for (let i = 0; i < 20; i++) {
+      await send(
+        `${first.url}/api/endpoint/add`,
+        'PUT',
+        `{"name":"r${i}","data":{"i":${i},"pad":"${'p'.repeat(200)}"}}`,
+      );
+    }
+    await first.stop('SIGKILL'); // the records stay in the log
+    const log = (await readdir(dataDir)).find((name) => name.endsWith('.log')) as string;
+    const bytes = await readFile(join(dataDir, log));
+    const middle = Math.floor(bytes.length / 2);
+    bytes[middle] = (bytes[middle] as number) ^ 0xff;
+    await writeFile(join(dataDir, log), bytes);
+
+    const second = await startDaemon({ env: { DATA_DIR: dataDir } });
+    const warnings = second.stderr.split('\n').filter(Boolean);
+    expect(warnings, second.stderr).toHaveLength(1);
+    const match = /(\d+) record\(s\) in the write-ahead log could not be read/.exec(warnings[0] ?? '');
+    expect(match, warnings[0]).not.toBeNull();
+    let readable = 0;
+    for (let i = 0; i < 20; i++) if ((await send(`${second.url}/endpoint/r${i}`)).status === 200) readable++;
+    expect(readable + Number(match?.[1])).toBe(20);
+    expect(readable).toBeGreaterThan(0);
+  });
+
+  it('a damaged table: reads of it answer 503 and /api/health says degraded, with the reason', async () => {
+    const dataDir = await makeTempDir();
+    const first = await startDaemon({ env: { DATA_DIR: dataDir } });
+    for (let i = 0; i < 5; i++) {
+      await send(
+        `${first.url}/api/endpoint/add`,
+        'PUT',
+        `{"name":"t${i}","data":{"i":${i},"text":"${'abc'.repeat(2000)}"}}`,
+      );
+    }
+    await first.stop();
+    // A restart turns the log into a table.
+    await (await startDaemon({ env: { DATA_DIR: dataDir } })).stop();
+    const table = (await readdir(dataDir)).find((name) => name.endsWith('.ldb')) as string;
+    expect(table).toBeDefined();
+    const bytes = await readFile(join(dataDir, table));
+    for (let at = 20; at < bytes.length / 2; at += 97) bytes[at] = (bytes[at] as number) ^ 0x5a;
+    await writeFile(join(dataDir, table), bytes);
+
+    const daemon = await startDaemon({ env: { DATA_DIR: dataDir } });
+    expect(JSON.parse((await send(`${daemon.url}/api/health`)).text).status).toBe('ok');
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await send(`${daemon.url}/api/endpoints/t${i}`)).status);
+    expect(statuses).toContain(503);
+    expect(statuses).not.toContain(500);
+    const health = JSON.parse((await send(`${daemon.url}/api/health`)).text);
+    expect(health.status).toBe('degraded');
+    expect(health.reason).toMatch(/damaged/);
+  });
+});
