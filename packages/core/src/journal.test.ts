@@ -199,6 +199,39 @@ describe('RequestJournal', () => {
     expect(journal.waiterCount).toBe(0);
   });
 
+  it('with every name held by a long-poll, a new name is recorded, its long-poll woken, its bytes counted once', async () => {
+    const journal = new RequestJournal({ maxNames: 3 });
+    const held = ['a', 'b', 'c'].map((name) => journal.wait(name, 1, 60_000));
+    const fresh = journal.wait('new', 1, 60_000);
+    journal.record('new', entry('POST', 'hello'), 200);
+    await expect(fresh).resolves.toMatchObject({ complete: true, requests: [{ body: 'hello' }] });
+    journal.record('other', entry('POST', 'x'), 200); // evicts 'new' (no waiter now), never itself
+    expect(journal.list('other')).toHaveLength(1);
+    expect(journal.list('new')).toHaveLength(0);
+    journal.clearAll();
+    expect(journal.bytes).toBe(0); // nothing counted in a ring that was evicted
+    journal.releaseWaiters();
+    await Promise.all(held);
+  });
+
+  it('refuses a long-poll past maxWaiters with TOO_MANY_WAITERS, and takes one again once a wait ends', async () => {
+    const journal = new RequestJournal({ maxWaiters: 2 });
+    const controller = new AbortController();
+    const first = journal.wait('a', 1, 60_000, controller.signal);
+    const second = journal.wait('b', 1, 60_000);
+    await expect(journal.wait('c', 1, 60_000)).rejects.toMatchObject({ code: 'TOO_MANY_WAITERS', status: 503 });
+    // A read without waiting is never refused.
+    await expect(journal.wait('c', 1, 0)).resolves.toMatchObject({ complete: false });
+    controller.abort();
+    await first;
+    expect(journal.waiterCount).toBe(1);
+    const third = journal.wait('c', 1, 60_000);
+    journal.record('b', entry(), 200);
+    journal.record('c', entry(), 200);
+    await expect(Promise.all([second, third])).resolves.toHaveLength(2);
+    expect(journal.waiterCount).toBe(0);
+  });
+
   it('does not evict a name that has waiters', async () => {
     const journal = new RequestJournal({ maxNames: 1 });
     const pending = journal.wait('waited', 1, 60_000);

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { MockpointError } from './errors.js';
 import { type JournalEntry, type RecordedRequest, toJournalEntry } from './journal-entry.js';
 
 /** The answer of a (possibly long-polling) journal read. */
@@ -39,6 +40,12 @@ export interface RequestJournalOptions {
   size?: number;
   /** Names tracked at once; the least recently used name is dropped. @default 10000 */
   maxNames?: number;
+  /**
+   * Long-poll waits held at once; one more is refused with `TOO_MANY_WAITERS` (503).
+   * Names being waited on are never evicted, so this also bounds how far past
+   * `maxNames` the journal can grow. @default 20000
+   */
+  maxWaiters?: number;
   /**
    * Approximate memory all entries may take together; past it the oldest entries
    * of the least recently used names are dropped, so requests to many unknown
@@ -129,6 +136,7 @@ function requestBytes(request: RecordedRequest): number {
 export class RequestJournal implements Journal {
   readonly size: number;
   readonly maxNames: number;
+  readonly maxWaiters: number;
   readonly maxBytes: number;
   readonly #rings = new Map<string, Ring>();
   /** The most recently touched ring, so repeated hits skip the LRU re-insert. */
@@ -136,10 +144,12 @@ export class RequestJournal implements Journal {
   #nextId = 1;
   #bytes = 0;
   #closed = false;
+  #waiterCount = 0;
 
   constructor(options: RequestJournalOptions = {}) {
     this.size = options.size ?? 100;
     this.maxNames = options.maxNames ?? 10_000;
+    this.maxWaiters = options.maxWaiters ?? 20_000;
     this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   }
 
@@ -150,9 +160,7 @@ export class RequestJournal implements Journal {
 
   /** Number of waiters currently held, for tests and diagnostics. */
   get waiterCount(): number {
-    let n = 0;
-    for (const ring of this.#rings.values()) n += ring.waiters.size;
-    return n;
+    return this.#waiterCount;
   }
 
   /** Records a request (its id is assigned here) and wakes the waiters it satisfies. Returns the id. */
@@ -192,6 +200,12 @@ export class RequestJournal implements Journal {
   async wait(name: string, count: number, timeoutMs: number, signal?: AbortSignal, after = 0): Promise<JournalPage> {
     const have = this.#rings.get(name)?.countAfter(this.size, after) ?? 0;
     if (have < count && timeoutMs > 0 && !signal?.aborted && !this.#closed) {
+      if (this.#waiterCount >= this.maxWaiters) {
+        throw new MockpointError(
+          'TOO_MANY_WAITERS',
+          `${this.#waiterCount} long-polls are already waiting (the limit); retry later, or read without wait`,
+        );
+      }
       // Only a waiter makes a ring for a name nobody has requested yet: plain reads
       // never create rings, so they cannot push real journals out.
       const ring = this.#ring(name);
@@ -199,13 +213,14 @@ export class RequestJournal implements Journal {
         const done = () => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', done);
-          ring.waiters.delete(waiter);
+          if (ring.waiters.delete(waiter)) this.#waiterCount--;
           resolve();
         };
         const waiter: Waiter = { count, after, resolve: done };
         const timer = setTimeout(done, timeoutMs);
         signal?.addEventListener('abort', done, { once: true });
         ring.waiters.add(waiter);
+        this.#waiterCount++;
       });
     }
     const requests = this.list(name, after);
@@ -238,7 +253,7 @@ export class RequestJournal implements Journal {
     if (ring === undefined) {
       ring = new Ring();
       this.#rings.set(name, ring);
-      if (this.#rings.size > this.maxNames) this.#evictOne();
+      if (this.#rings.size > this.maxNames) this.#evictOne(ring);
     } else if (ring !== this.#newest) {
       this.#rings.delete(name);
       this.#rings.set(name, ring);
@@ -247,9 +262,10 @@ export class RequestJournal implements Journal {
     return ring;
   }
 
-  #evictOne(): void {
+  /** Drops the least recently used name that nobody waits on, never `keep` (the ring just made). */
+  #evictOne(keep: Ring): void {
     for (const [name, ring] of this.#rings) {
-      if (ring.waiters.size === 0) {
+      if (ring.waiters.size === 0 && ring !== keep) {
         this.#drain(ring, ring.length);
         this.#rings.delete(name);
         return;

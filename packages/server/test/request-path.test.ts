@@ -1,7 +1,7 @@
 // The request path of a real daemon over real sockets: HTTP hygiene that only
 // shows on the wire (keep-alive after a long body, pipelining, encoded dot
 // segments) and the journal's exact body bytes.
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addEndpoint, assertBuilt, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
 
@@ -118,4 +118,37 @@ describe('the request path on the wire', () => {
     expect(second).toMatchObject({ body: 'héllo €' });
     expect(second && 'bodyEncoding' in second).toBe(false);
   });
+
+  it('with 10,000 long-polls held on distinct names, a new name is recorded and its long-poll woken', async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    const { hostname, port } = new URL(daemon.url);
+    const held: Socket[] = [];
+    try {
+      for (let batch = 0; batch < 10; batch++) {
+        await Promise.all(
+          Array.from({ length: 1000 }, (_, i) => {
+            return new Promise<void>((resolve, reject) => {
+              const socket = connect(Number(port), hostname, () => {
+                socket.write(`GET /api/endpoints/held-${batch}-${i}/requests?wait=60000 HTTP/1.1\r\nHost: x\r\n\r\n`);
+                resolve();
+              });
+              socket.on('error', reject);
+              held.push(socket);
+            });
+          }),
+        );
+      }
+      // Every hold has been sent; one more round trip lets the daemon take them all in.
+      expect((await requestJson(`${daemon.url}/api/health`)).status).toBe(200);
+      const fresh = requestJson(`${daemon.url}/api/endpoints/fresh/requests?wait=30000`);
+      // Let the new long-poll reach the daemon before its request does (it counts either way).
+      expect((await requestJson(`${daemon.url}/api/health`)).status).toBe(200);
+      await fetch(`${daemon.url}/endpoint/fresh`, { method: 'POST', body: 'ping' });
+      expect(await fresh).toMatchObject({ status: 200, body: { complete: true, requests: [{ body: 'ping' }] } });
+      const again = await requestJson(`${daemon.url}/api/endpoints/fresh/requests`);
+      expect(again.body).toMatchObject({ requests: [{ body: 'ping' }] });
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
+  }, 120_000);
 });

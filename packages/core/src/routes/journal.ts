@@ -77,6 +77,10 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
       responses: {
         200: { description: '`complete` tells whether `count` requests had arrived.', schema: schemas.journalPage },
         ...ERROR_RESPONSES(schemas),
+        503: {
+          description: 'Too many long-polls are held at once (TOO_MANY_WAITERS); retry, or read without wait.',
+          schema: schemas.errorBody,
+        },
       },
     },
     {
