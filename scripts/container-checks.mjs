@@ -35,7 +35,9 @@ let checks = 0;
 function check(condition, what, detail) {
   checks++;
   if (!condition) {
-    throw new Error(`${what}${detail === undefined ? '' : ` (got ${typeof detail === 'string' ? detail : JSON.stringify(detail)})`}`);
+    throw new Error(
+      `${what}${detail === undefined ? '' : ` (got ${typeof detail === 'string' ? detail : JSON.stringify(detail)})`}`,
+    );
   }
 }
 
@@ -62,18 +64,33 @@ function add(body, headers = {}) {
 
 function expectError(response, status, code, what) {
   check(response.status === status, `${what}: status ${status}`, response.status);
-  check(response.json?.success === false && response.json?.error?.code === code, `${what}: error code ${code}`, response.text);
-  check(typeof response.json?.error?.message === 'string' && response.json.error.message.length > 0, `${what}: a message`);
+  check(
+    response.json?.success === false && response.json?.error?.code === code,
+    `${what}: error code ${code}`,
+    response.text,
+  );
+  check(
+    typeof response.json?.error?.message === 'string' && response.json.error.message.length > 0,
+    `${what}: a message`,
+  );
 }
 
 async function contract() {
   const run = `seed-${process.pid}-${Date.now().toString(36)}`;
-  const record = { name: `${run}-paid`, data: { id: 42, paid: true, note: 'héllo ✓', list: [1, null, 'x'] }, statusCode: 201, delay: 250 };
+  const record = {
+    name: `${run}-paid`,
+    data: { id: 42, paid: true, note: 'héllo ✓', list: [1, null, 'x'] },
+    statusCode: 201,
+    delay: 250,
+  };
 
   if (values.token) {
     const refused = await call('PUT', '/api/endpoint/add', { body: JSON.stringify(record) });
     expectError(refused, 401, 'UNAUTHORIZED', 'a write without the admin token');
-    const wrong = await call('PUT', '/api/endpoint/add', { body: JSON.stringify(record), headers: { authorization: 'Bearer nope' } });
+    const wrong = await call('PUT', '/api/endpoint/add', {
+      body: JSON.stringify(record),
+      headers: { authorization: 'Bearer nope' },
+    });
     expectError(wrong, 401, 'UNAUTHORIZED', 'a write with a wrong admin token');
   }
 
@@ -98,14 +115,22 @@ async function contract() {
 
   const plain = await add(`{"name":"${run}-plain","data":null}`, { 'content-type': 'text/plain' });
   check(plain.status === 201, 'add: JSON body accepted whatever the Content-Type', plain.text);
-  check(plain.json?.statusCode === 200 && plain.json?.delay === 0 && plain.json?.data === null, 'add: defaults 200 and 0, null data kept', plain.text);
+  check(
+    plain.json?.statusCode === 200 && plain.json?.delay === 0 && plain.json?.data === null,
+    'add: defaults 200 and 0, null data kept',
+    plain.text,
+  );
   const plainRead = await call('GET', `/endpoint/${run}-plain`);
   check(plainRead.status === 200 && plainRead.text === 'null', 'read: null data with status 200', plainRead.text);
 
   const taken = await add({ name: record.name, data: 1 });
   expectError(taken, 409, 'NAME_TAKEN', 'add of a taken name');
   const unchanged = await call('GET', `/endpoint/${record.name}`);
-  check(unchanged.text === JSON.stringify(record.data) && unchanged.status === 201, 'a taken name: nothing changes', unchanged.text);
+  check(
+    unchanged.text === JSON.stringify(record.data) && unchanged.status === 201,
+    'a taken name: nothing changes',
+    unchanged.text,
+  );
 
   expectError(await add('{not json'), 400, 'INVALID_JSON', 'a body that is not JSON');
   expectError(await add({ name: 'bad name!', data: 1 }), 400, 'INVALID_NAME', 'an invalid name');
@@ -118,7 +143,12 @@ async function contract() {
   const limit = Number(values['max-body-bytes']);
   check(Number.isInteger(limit) && limit > 100, '--max-body-bytes given');
   const filler = 'x'.repeat(limit);
-  expectError(await add({ name: `${run}-big`, data: filler }), 413, 'BODY_TOO_LARGE', `a body over MAX_BODY_BYTES=${limit}`);
+  expectError(
+    await add({ name: `${run}-big`, data: filler }),
+    413,
+    'BODY_TOO_LARGE',
+    `a body over MAX_BODY_BYTES=${limit}`,
+  );
   const fits = JSON.stringify({ name: `${run}-fits`, data: '' });
   const justFits = await add(JSON.stringify({ name: `${run}-fits`, data: 'y'.repeat(limit - fits.length) }));
   check(justFits.status === 201, `a body of exactly MAX_BODY_BYTES=${limit} is accepted`, justFits.status);
@@ -128,7 +158,12 @@ async function contract() {
 
 function durableRecord(name) {
   const i = Number(name.replace(/^\D+/, ''));
-  return { name, data: { name, text: `record ${i} ✓`, nested: { list: [i, i * 2] } }, statusCode: 200 + (i % 3), delay: 0 };
+  return {
+    name,
+    data: { name, text: `record ${i} ✓`, nested: { list: [i, i * 2] } },
+    statusCode: 200 + (i % 3),
+    delay: 0,
+  };
 }
 
 async function write() {
@@ -177,7 +212,11 @@ async function readBack() {
   for (const name of names) {
     const record = durableRecord(name);
     const response = await call('GET', `/endpoint/${record.name}`);
-    check(response.status === record.statusCode, `read back ${record.name}: status ${record.statusCode}`, response.status);
+    check(
+      response.status === record.statusCode,
+      `read back ${record.name}: status ${record.statusCode}`,
+      response.status,
+    );
     check(response.text === JSON.stringify(record.data), `read back ${record.name}: data byte for byte`, response.text);
   }
 }

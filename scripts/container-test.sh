@@ -377,6 +377,18 @@ else
   redis_pid=""
 fi
 
+# e) Every validated setting reaches the daemon through the environment: a bad
+# value stops start-up with one line naming it.
+for setting in PORT=abc MAX_BODY_BYTES=-1 MAX_DELAY_MS=x JOURNAL_SIZE=-1 JOURNAL_MAX_BYTES=x CACHE_MAX_BYTES=x \
+  MOCKPOINT_MEMORY=maybe SERVER_REPORTING_DSN=not-a-dsn CLIENT_REPORTING_DSN=not-a-dsn; do
+  name=${setting%%=*}
+  buildah "${STORE[@]}" run --isolation chroot -e "$setting" "$runner" -- "${command_line[@]}" >"$work/bad.log" 2>&1 &&
+    fail "$setting did not stop start-up"
+  [ "$(grep -c '^mockpoint: ' "$work/bad.log")" = 1 ] && grep -q "^mockpoint: error: $name: " "$work/bad.log" ||
+    { cat "$work/bad.log" >&2; fail "$setting was not refused with one line naming $name"; }
+done
+log "bad values of PORT, the limits, MOCKPOINT_MEMORY and both DSNs each stop start-up with one line naming them"
+
 runs_done=$SECONDS
 buildah "${STORE[@]}" umount "$runner" >/dev/null
 buildah "${STORE[@]}" rm "$runner" >/dev/null
