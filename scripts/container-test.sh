@@ -38,6 +38,8 @@ STORE=(--root "$CACHE/storage" --runroot "$CACHE/run" --storage-driver vfs)
 tag=localhost/mockpoint:test-$$
 containers=()
 daemon_pid=""
+node_pid=""
+writer=""
 redis_pid=""
 bound=""
 
@@ -50,6 +52,9 @@ fail() {
 cleanup() {
   local status=$?
   set +e
+  # node first: killing buildah run (or unshare) alone would leave the daemon running.
+  [ -n "$node_pid" ] && kill -KILL "$node_pid" 2>/dev/null
+  [ -n "$writer" ] && kill -KILL "$writer" 2>/dev/null
   [ -n "$daemon_pid" ] && kill -KILL "$daemon_pid" 2>/dev/null && wait "$daemon_pid" 2>/dev/null
   [ -n "$bound" ] && umount "$bound"
   [ -n "$redis_pid" ] && kill -TERM "$redis_pid" 2>/dev/null && wait "$redis_pid" 2>/dev/null
@@ -269,6 +274,7 @@ stop_daemon() {
   done
   wait "$daemon_pid" || status=$?
   daemon_pid=""
+  node_pid=""
   [ "$status" = 0 ] || fail "exit code $status after SIGTERM (want 0)"
   log "SIGTERM: exited 0 after $(($(now_ms) - t0)) ms"
 }
@@ -304,6 +310,7 @@ until [ "$(wc -l <"$acked")" -ge 20 ]; do
 done
 stop_daemon
 wait "$writer" || fail "the writes during SIGTERM got an answer other than 201 or 503"
+writer=""
 grep -q 'SIGTERM received, shutting down' "$work/run1.log" || fail "the daemon did not handle SIGTERM itself"
 [ -f "$data/CURRENT" ] || fail "no LevelDB files in the volume after the first run"
 run_healthcheck && fail "the HEALTHCHECK command succeeds with no daemon running"
