@@ -178,12 +178,14 @@ mapfile -t healthcheck < <(node -e 'const t = JSON.parse(process.argv[1]).Health
   else if (t[0] === "CMD-SHELL") console.log("/bin/sh\n-c\n" + t[1]);' "$config")
 [ ${#command_line[@]} -gt 0 ] || fail "the image has no command"
 [ ${#healthcheck[@]} -gt 0 ] || fail "the image has no HEALTHCHECK"
-node -e 'const c = JSON.parse(process.argv[1]); const env = Object.fromEntries((c.Env ?? []).map((e) => e.split(/=(.*)/s)));
+# Each check that fails says what it found, in one line.
+NO='const no = (message) => { console.error(`container-test: ${message}`); process.exit(1); };'
+node -e "$NO"'const c = JSON.parse(process.argv[1]); const env = Object.fromEntries((c.Env ?? []).map((e) => e.split(/=(.*)/s)));
   const want = { HOST: "0.0.0.0", DATA_DIR: "/data" };
-  for (const [k, v] of Object.entries(want)) if (env[k] !== v) throw new Error(`ENV ${k} is ${env[k]}, not ${v}`);
-  if (!c.ExposedPorts?.["16540/tcp"]) throw new Error("16540/tcp is not exposed");
-  if (!c.Volumes?.["/data"]) throw new Error("/data is not a volume");
-  if (!c.User || /^(root|0)(:|$)/.test(c.User)) throw new Error(`USER is ${JSON.stringify(c.User)}`);' "$config" ||
+  for (const [k, v] of Object.entries(want)) if (env[k] !== v) no(`ENV ${k} is ${env[k]}, not ${v}`);
+  if (!c.ExposedPorts?.["16540/tcp"]) no("16540/tcp is not exposed");
+  if (!c.Volumes?.["/data"]) no("/data is not a volume");
+  if (!c.User || /^(root|0)(:|$)/.test(c.User)) no(`USER is ${JSON.stringify(c.User)}`);' "$config" ||
   fail "the image config is not as documented"
 log "image config: command ${command_line[*]}; user $(node -p 'JSON.parse(process.argv[1]).User' "$config"); HOST=0.0.0.0, DATA_DIR=/data, EXPOSE 16540, VOLUME /data"
 
@@ -203,7 +205,7 @@ buildah "${STORE[@]}" config --volume /data- "$runner"
 mnt=$(buildah "${STORE[@]}" mount "$runner")
 log "runtime stage contents: $(du -sh --apparent-size "$mnt/app" | cut -f1) in /app ($(du -sh --apparent-size "$mnt/app/dist" | cut -f1) dist, $(du -sh --apparent-size "$mnt/app/node_modules" | cut -f1) node_modules: $(ls "$mnt/app/node_modules/.pnpm" | grep -v '^lock.yaml$' | grep -v '^node_modules$' | sed 's/@[0-9][^_]*\(_.*\)\{0,1\}$//' | sort -u | tr '\n' ' ')"
 # Nothing of the build: no dev dependencies, no build tools, no sources, no pnpm.
-node -e 'const fs = require("node:fs");
+node -e "$NO"'const fs = require("node:fs");
   const [mnt, repo] = process.argv.slice(1);
   const installed = new Set(fs.readdirSync(`${mnt}/app/node_modules/.pnpm`).map((d) => d.replace(/@[0-9][^_]*(_.*)?$/, "").replace("+", "/")));
   const manifest = (p) => JSON.parse(fs.readFileSync(p, "utf8"));
@@ -212,9 +214,9 @@ node -e 'const fs = require("node:fs");
     ...Object.keys(manifest(`${repo}/packages/core/package.json`).devDependencies ?? {}).filter((d) => !(d in (server.dependencies ?? {})))];
   const optional = Object.keys(server.optionalDependencies ?? {});
   const bad = [...dev, ...optional, "typescript", "esbuild", "tsup", "vitest", "pnpm"].filter((d) => installed.has(d));
-  if (bad.length) throw new Error(`the image holds ${bad.join(", ")}`);
+  if (bad.length) no(`the image holds ${bad.join(", ")}`);
   for (const p of ["/src", "/usr/local/lib/node_modules/pnpm", "/app/src", "/app/node_modules/.pnpm/node_modules/.bin/tsc"])
-    if (fs.existsSync(mnt + p)) throw new Error(`the image holds ${p}`);
+    if (fs.existsSync(mnt + p)) no(`the image holds ${p}`);
   if (installed.has("@sentry/node")) console.log("container-test: note: @sentry/node is in the image (a regular dependency of @mockpoint/server on this branch)");' \
   "$mnt" "$repo" || fail "the runtime stage holds more than the server and its production dependencies"
 
