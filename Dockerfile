@@ -1,0 +1,47 @@
+# The mockpoint daemon as a container image.
+#
+#   docker build -t mockpoint .
+#   docker run -p 16540:16540 -v mockpoint-data:/data mockpoint
+#
+# Two stages: `build` installs the workspace with pnpm (from the npm registry) and
+# builds the server; the runtime stage holds only the built server and its
+# production dependencies, on the same Node 20 base, run as the base's non-root
+# `node` user. Tested without a Docker engine by scripts/container-test.sh.
+
+FROM node:20-bookworm-slim AS build
+ENV CI=true
+# pnpm from the npm registry, the version the repository pins (package.json).
+RUN npm install --global --no-fund --no-audit --no-update-notifier pnpm@10.34.9
+WORKDIR /src
+# Packages from the lockfile alone: this layer is reused until the lockfile changes.
+COPY pnpm-lock.yaml pnpm-workspace.yaml ./
+RUN pnpm fetch
+COPY . .
+RUN pnpm install --offline --frozen-lockfile
+# A Sentry DSN for the web page may be baked in at build time (SPEC §3); the
+# daemon's CLIENT_REPORTING_DSN at start time wins over it.
+ARG CLIENT_REPORTING_DSN=
+RUN pnpm --filter "@mockpoint/server..." run build
+# The server and its production dependencies only. Optional dependencies (server
+# error reporting with Sentry) are left out unless WITH_REPORTING=true.
+ARG WITH_REPORTING=false
+RUN if [ "$WITH_REPORTING" = true ]; then optional=; else optional=--no-optional; fi \
+ && pnpm --filter @mockpoint/server deploy --prod --legacy $optional /out \
+ && mkdir /out-data
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=16540 DATA_DIR=/data
+WORKDIR /app
+COPY --from=build /out /app
+# A new named volume starts as a copy of /data, so it is writable by `node`.
+COPY --from=build --chown=node:node /out-data /data
+USER node
+EXPOSE 16540
+VOLUME /data
+# Node itself, no curl: healthy when /api/health answers 2xx and the store is usable.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||16540)+'/api/health').then(async r=>{const h=await r.json();process.exit(r.ok&&h.status!=='unavailable'?0:1)},()=>process.exit(1))"]
+# Node is PID 1 (no shell in between): the daemon's own SIGTERM handler closes
+# the server and the store, then exits 0. Arguments after the image are flags.
+ENTRYPOINT ["node", "/app/dist/cli.js"]
+CMD []
