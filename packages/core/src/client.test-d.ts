@@ -6,9 +6,12 @@ import {
   createClient,
   type Endpoint,
   type Health,
+  type JournalAnswer,
   type JournalEntry,
+  type ListAnswer,
   type ListPage,
   type MockpointClient,
+  type SummaryAnswer,
 } from './index.js';
 
 declare const client: MockpointClient;
@@ -52,7 +55,12 @@ describe('client types', () => {
   it('journal, list, health and the rest', () => {
     expectTypeOf(client.requests('o')).resolves.toEqualTypeOf<JournalEntry[]>();
     expectTypeOf(client.waitForRequests('o', { count: 2, timeout: 1000 })).resolves.toEqualTypeOf<JournalEntry[]>();
-    expectTypeOf(client.list({ limit: 10 })).resolves.toEqualTypeOf<ListPage>();
+    expectTypeOf(client.list({ limit: 10 })).resolves.toEqualTypeOf<ListAnswer>();
+    expectTypeOf(client.list({ prefix: 'or' })).resolves.toExtend<ListPage & { total: number }>();
+    expectTypeOf(client.summaries({ prefix: 'or' })).resolves.toEqualTypeOf<SummaryAnswer>();
+    expectTypeOf<SummaryAnswer['endpoints'][number]>().not.toHaveProperty('data');
+    expectTypeOf(client.journal('o', { after: 3, wait: 100 })).resolves.toEqualTypeOf<JournalAnswer>();
+    expectTypeOf<JournalAnswer['journalId']>().toBeString();
     expectTypeOf(client.health()).resolves.toEqualTypeOf<Health>();
     expectTypeOf(client.remove('o')).resolves.toBeVoid();
     expectTypeOf(client.reset()).resolves.toBeVoid();

@@ -115,12 +115,12 @@ describe.each(MODES)('createClient against %s', (_mode, connect) => {
     expect(first.endpoints.map((e) => e.name)).toEqual(['a', 'b']);
     expect(first.next).toBe('b');
     const second = await client.list({ limit: 2, after: first.next ?? undefined });
-    expect(second).toEqual({ endpoints: [{ name: 'c', data: 'c', statusCode: 200, delay: 0 }], next: null });
+    expect(second).toEqual({ endpoints: [{ name: 'c', data: 'c', statusCode: 200, delay: 0 }], next: null, total: 3 });
     expect((await client.list()).endpoints).toHaveLength(3);
     await client.remove('b');
     expect((await client.list()).endpoints.map((e) => e.name)).toEqual(['a', 'c']);
     await client.reset();
-    expect(await client.list()).toEqual({ endpoints: [], next: null });
+    expect(await client.list()).toEqual({ endpoints: [], next: null, total: 0 });
   });
 
   it('throws the server error as a MockpointError with its code and status', async () => {
@@ -199,7 +199,12 @@ describe.each(MODES)('createClient against %s', (_mode, connect) => {
   });
 
   it('health and endpointUrl', async () => {
-    expect(await client.health()).toEqual({ status: 'ok', version: VERSION, store: 'memory' });
+    expect(await client.health()).toEqual({
+      status: 'ok',
+      version: VERSION,
+      store: 'memory',
+      limits: { maxDelayMs: 60_000, maxBodyBytes: 5 * 1024 * 1024, journalSize: 100 },
+    });
     expect(client.endpointUrl('a-b_c')).toBe(`${client.baseUrl}/endpoint/a-b_c`);
   });
 

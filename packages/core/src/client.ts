@@ -8,6 +8,7 @@ import { type ErrorCode, MockpointError } from './errors.js';
 import type { JournalPage } from './journal.js';
 import type { JournalEntry } from './journal-entry.js';
 import { JsonText, scanJson } from './json-text.js';
+import type { EndpointRecord } from './schemas.js';
 import type { ListPage } from './store/store.js';
 
 /** Something with a Fetch-API `fetch`, e.g. the app returned by `createApp()`. */
@@ -97,9 +98,39 @@ export class ConnectionError extends Error {
 
 /** Health check answer. */
 export interface Health {
-  status: 'ok';
+  status: 'ok' | 'degraded' | 'unavailable';
+  /** Why the status is not `ok`. */
+  reason?: string;
   version: string;
   store: string;
+  /** The server's settings that input is checked against. */
+  limits: { maxDelayMs: number; maxBodyBytes: number; journalSize: number };
+}
+
+/** What {@link MockpointClient.list} asks for. */
+export interface ListQuery {
+  /** Page size, 1–1000. @default 100 */
+  limit?: number;
+  /** Only names after this one: the `next` of the previous page. */
+  after?: string;
+  /** Only names starting with this (case-sensitive). */
+  prefix?: string;
+}
+
+/** A page of the list, with the total number of endpoints (with the prefix, when given). */
+export interface ListAnswer extends ListPage {
+  total: number;
+}
+
+/** A page of the list without the records' `data`. */
+export interface SummaryAnswer extends Omit<ListAnswer, 'endpoints'> {
+  endpoints: Omit<EndpointRecord, 'data'>[];
+}
+
+/** One read of a journal: its entries and the id of the journal they come from. */
+export interface JournalAnswer extends JournalPage {
+  /** Changes when the journal starts anew (a restarted daemon): ids start again at 1. */
+  journalId: string;
 }
 
 /** The typed client returned by {@link createClient}. */
@@ -185,13 +216,14 @@ export function createClient(options: ClientOptions) {
       return json('GET', `/api/endpoints/${seg(name)}`);
     },
 
-    /** One page of endpoints in name order; pass `next` as `after` for the next one. */
-    list(page: { limit?: number; after?: string } = {}): Promise<ListPage> {
-      const query = new URLSearchParams();
-      if (page.limit !== undefined) query.set('limit', String(page.limit));
-      if (page.after !== undefined) query.set('after', page.after);
-      const qs = query.size ? `?${query}` : '';
-      return json('GET', `/api/endpoints${qs}`);
+    /** One page of endpoints in name order, with their `total`; pass `next` as `after` for the next one. */
+    list(page: ListQuery = {}): Promise<ListAnswer> {
+      return json('GET', `/api/endpoints${listQuery(page, false)}`);
+    },
+
+    /** Like {@link list}, without the records' `data` (name, status and delay only: a small answer). */
+    summaries(page: ListQuery = {}): Promise<SummaryAnswer> {
+      return json('GET', `/api/endpoints${listQuery(page, true)}`);
     },
 
     /** Deletes an endpoint; throws `NOT_FOUND` when there is none. */
@@ -208,6 +240,23 @@ export function createClient(options: ClientOptions) {
     async requests(name: string, options: { after?: number } = {}): Promise<JournalEntry[]> {
       const qs = options.after ? `?after=${options.after}` : '';
       return (await json<JournalPage>('GET', `/api/endpoints/${seg(name)}/requests${qs}`)).requests;
+    },
+
+    /**
+     * One read of a name's journal, with the `journalId` (compare it between reads:
+     * a new one means ids started again). With `wait`, the server holds the answer
+     * up to that many ms until `count` requests newer than `after` exist.
+     */
+    journal(
+      name: string,
+      read: { after?: number; wait?: number; count?: number; signal?: AbortSignal } = {},
+    ): Promise<JournalAnswer> {
+      const query = new URLSearchParams();
+      if (read.wait) query.set('wait', String(read.wait));
+      if (read.count !== undefined) query.set('count', String(read.count));
+      if (read.after) query.set('after', String(read.after));
+      const qs = query.size ? `?${query}` : '';
+      return json('GET', `/api/endpoints/${seg(name)}/requests${qs}`, undefined, read.signal);
     },
 
     /** Forgets the requests recorded for a name. */
@@ -269,6 +318,15 @@ function bodyText(body: unknown): string {
     return head === '{}' ? `{"data":${data.text}}` : `${head.slice(0, -1)},"data":${data.text}}`;
   }
   return JSON.stringify(body);
+}
+
+function listQuery(page: ListQuery, summary: boolean): string {
+  const query = new URLSearchParams();
+  if (page.limit !== undefined) query.set('limit', String(page.limit));
+  if (page.prefix) query.set('prefix', page.prefix);
+  if (page.after !== undefined) query.set('after', page.after);
+  if (summary) query.set('summary', 'true');
+  return query.size ? `?${query}` : '';
 }
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EndpointService } from './endpoints.js';
 import type { EndpointRecord } from './schemas.js';
-import type { EndpointStore, ListOptions, ListPage } from './store/store.js';
+import type { CountOptions, EndpointStore, ListOptions, ListPage } from './store/store.js';
 import { LevelStore } from './stores/level/index.js';
 import { MemoryStore } from './stores/memory/index.js';
 
@@ -72,6 +72,10 @@ class SlowReadStore implements EndpointStore {
 
   list(options: ListOptions): Promise<ListPage> {
     return this.inner.list(options);
+  }
+
+  count(options?: CountOptions): Promise<number> {
+    return this.inner.count(options);
   }
 
   clear(): Promise<void> {

@@ -7,7 +7,7 @@
  */
 import { type CachedResponse, ResponseCache, toCachedResponse } from './cache.js';
 import type { EndpointRecord } from './schemas.js';
-import type { EndpointStore, ListOptions, ListPage } from './store/store.js';
+import type { CountOptions, EndpointStore, ListOptions, ListPage } from './store/store.js';
 
 export class EndpointService {
   readonly store: EndpointStore;
@@ -48,6 +48,10 @@ export class EndpointService {
 
   list(options: ListOptions): Promise<ListPage> {
     return this.store.list(options);
+  }
+
+  count(options?: CountOptions): Promise<number> {
+    return this.store.count(options);
   }
 
   /** Creates a record; `false` when the name is taken (nothing changes). */

@@ -15,7 +15,11 @@ export {
   type EndpointDefinition,
   type Fetchable,
   type Health,
+  type JournalAnswer,
+  type ListAnswer,
+  type ListQuery,
   type MockpointClient,
+  type SummaryAnswer,
   type WaitOptions,
 } from './client.js';
 export type { ResolvedAppOptions } from './context.js';
@@ -63,8 +67,17 @@ export {
   isValidName,
   NAME_PATTERN,
   NAME_RULE,
+  PREFIX_PATTERN,
   type Schemas,
+  STATUS_CODE_RANGE,
 } from './schemas.js';
-export { type EndpointStore, KeyedMutex, type ListOptions, type ListPage } from './store/store.js';
+export {
+  type CountOptions,
+  type EndpointStore,
+  KeyedMutex,
+  type ListOptions,
+  type ListPage,
+  type StoreHealth,
+} from './store/store.js';
 export { MemoryStore } from './stores/memory/index.js';
 export { VERSION } from './version.js';

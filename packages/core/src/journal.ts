@@ -21,6 +21,12 @@ export interface JournalPage {
  * {@link RequestJournal} is one, a shared (e.g. Redis-backed) journal can be another.
  */
 export interface Journal {
+  /**
+   * Names the journal, in every journal answer (`journalId`): it changes whenever
+   * the journal starts anew (ids start again at 1), and is the same for every
+   * reader of one journal (e.g. replicas sharing one).
+   */
+  readonly id: string;
   /** Records a request answered with `statusCode`; the journal owns `request` from then on. */
   record(name: string, request: RecordedRequest, statusCode: number): void;
   /**
@@ -134,6 +140,11 @@ function requestBytes(request: RecordedRequest): number {
 
 /** The in-memory journal: a bounded ring per name, bounded in names and in bytes. */
 export class RequestJournal implements Journal {
+  /**
+   * Names this journal: a new one (a restarted daemon) gets a new id, so a client
+   * holding an `after=<id>` cursor can tell that its cursor is stale.
+   */
+  readonly id: string = crypto.randomUUID();
   readonly size: number;
   readonly maxNames: number;
   readonly maxWaiters: number;

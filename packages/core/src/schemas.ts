@@ -7,14 +7,25 @@
 import { z } from 'zod';
 import { type ErrorCode, MockpointError } from './errors.js';
 import { JsonText } from './json-text.js';
+import {
+  DEFAULT_DELAY,
+  DEFAULT_MAX_DELAY_MS,
+  DEFAULT_STATUS_CODE,
+  NAME_PATTERN,
+  NAME_RULE,
+  PREFIX_PATTERN,
+  STATUS_CODE_RANGE,
+} from './rules.js';
 
-/** Names are 1–64 characters of `A–Z a–z 0–9 _ -` (case-sensitive). */
-export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-export const NAME_RULE = 'name must be 1-64 characters of A-Z a-z 0-9 _ -';
-export const DEFAULT_STATUS_CODE = 200;
-export const DEFAULT_DELAY = 0;
-/** The default upper bound for `delay`, in milliseconds. */
-export const DEFAULT_MAX_DELAY_MS = 60_000;
+export {
+  DEFAULT_DELAY,
+  DEFAULT_MAX_DELAY_MS,
+  DEFAULT_STATUS_CODE,
+  NAME_PATTERN,
+  NAME_RULE,
+  PREFIX_PATTERN,
+  STATUS_CODE_RANGE,
+} from './rules.js';
 
 /**
  * A stored mock endpoint: exactly these four fields. On the wire `data` is the
@@ -36,10 +47,7 @@ export interface EndpointRecord {
   delay: number;
 }
 
-/** True when `name` is a valid endpoint name. */
-export function isValidName(name: string): boolean {
-  return NAME_PATTERN.test(name);
-}
+export { isValidName } from './rules.js';
 
 /** Options that shape the schemas. */
 export interface SchemaOptions {
@@ -57,8 +65,8 @@ export function createSchemas(options: SchemaOptions = {}) {
   const statusCode = z
     .number()
     .int('statusCode must be an integer')
-    .min(200, 'statusCode must be an integer from 200 to 599')
-    .max(599, 'statusCode must be an integer from 200 to 599')
+    .min(STATUS_CODE_RANGE.min, 'statusCode must be an integer from 200 to 599')
+    .max(STATUS_CODE_RANGE.max, 'statusCode must be an integer from 200 to 599')
     .describe('HTTP status the endpoint answers with.');
   const delay = z
     .number()
@@ -90,6 +98,11 @@ export function createSchemas(options: SchemaOptions = {}) {
   const listQuery = z.object({
     limit: z.coerce.number().int().min(1).max(1000).default(100).describe('Page size, 1–1000.'),
     after: z.string().optional().describe('Return names after this one (the `next` of the previous page).'),
+    prefix: z
+      .string()
+      .regex(PREFIX_PATTERN)
+      .optional()
+      .describe('Only names starting with this (case-sensitive); `total` counts them too.'),
     summary: z
       .enum(['true', 'false'])
       .default('false')
@@ -102,6 +115,7 @@ export function createSchemas(options: SchemaOptions = {}) {
         .string()
         .nullable()
         .describe('Pass as `after` for the next page; null on the last. A page also ends early past 8 MiB.'),
+      total: z.number().int().describe('How many endpoints there are (with `prefix`: how many start with it).'),
     })
     .meta({ title: 'EndpointList' });
   const errorBody = z
@@ -116,6 +130,13 @@ export function createSchemas(options: SchemaOptions = {}) {
       reason: z.string().optional().describe('Why the status is not `ok`.'),
       version: z.string(),
       store: z.string(),
+      limits: z
+        .object({
+          maxDelayMs: z.number().int().describe('Largest accepted `delay` (MAX_DELAY_MS).'),
+          maxBodyBytes: z.number().int().describe('Largest accepted request body (MAX_BODY_BYTES).'),
+          journalSize: z.number().int().describe('Requests kept per name (JOURNAL_SIZE).'),
+        })
+        .describe('The settings a client checks its input against.'),
     })
     .meta({ title: 'Health' });
 
@@ -151,7 +172,13 @@ export function createSchemas(options: SchemaOptions = {}) {
     })
     .meta({ title: 'RecordedRequest' });
   const journalPage = z
-    .object({ requests: z.array(journalEntry), complete: z.boolean() })
+    .object({
+      requests: z.array(journalEntry),
+      complete: z.boolean(),
+      journalId: z
+        .string()
+        .describe('Names the journal; a new value means it started anew and request ids start again at 1.'),
+    })
     .meta({ title: 'RecordedRequests' });
 
   return {

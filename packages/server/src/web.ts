@@ -1,9 +1,11 @@
 /**
  * The web page at `/` and its assets under `/static/`: correct MIME types,
- * long-lived caching for content-hashed names, 404 for anything missing and no
- * way out of the asset directory.
+ * long-lived caching for content-hashed names, brotli or gzip for clients that
+ * accept it, 404 for anything missing and no way out of the asset directory.
  *
- * The page is built by `scripts/build-web.mjs` into `dist/web`. Every URL in it
+ * The page is the private `@mockpoint/web` package; its build output (with a
+ * `.br` and a `.gz` copy of each asset) is copied into `dist/web` by
+ * `scripts/copy-web.mjs`. Every URL in it
  * is relative, so it works behind a reverse proxy under a path prefix (the proxy
  * must redirect `/prefix` to `/prefix/`).
  *
@@ -12,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { MockpointError } from '@mockpoint/core';
 import type { Hono } from 'hono';
 
@@ -77,8 +80,23 @@ function reportingOrigin(dsn: string | undefined): string {
 
 interface RenderedPage {
   html: string;
+  /** The page compressed, by content coding. */
+  encoded: { br: Uint8Array<ArrayBuffer>; gzip: Uint8Array<ArrayBuffer> };
   etag: string;
   csp: string;
+}
+
+/** The content coding to answer with: brotli, then gzip, when the client accepts it (`q=0` refuses). */
+export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | undefined {
+  const accepted = new Set<string>();
+  for (const part of (acceptEncoding ?? '').toLowerCase().split(',')) {
+    const [coding, ...params] = part.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (coding && (q === undefined || Number(q.slice(2)) > 0)) accepted.add(coding.trim());
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return undefined;
 }
 
 /** Reads `index.html` and puts the reporting DSN in it (the start-time one wins over a baked one). */
@@ -111,7 +129,8 @@ async function renderPage(options: WebOptions): Promise<RenderedPage> {
     "frame-ancestors 'self'",
   ].join('; ');
   const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 22)}"`;
-  return { html, etag, csp };
+  const encoded = { br: new Uint8Array(brotliCompressSync(html)), gzip: new Uint8Array(gzipSync(html)) };
+  return { html, encoded, etag, csp };
 }
 
 /** Registers `GET /` (the page) and `GET /static/*` (its assets) on `app`. */
@@ -123,16 +142,20 @@ export function registerWebRoutes(app: Hono, options: WebOptions): void {
       page = undefined; // try again on the next request (e.g. after a build)
       throw error;
     });
-    const { html, etag, csp } = await page;
+    const { html, encoded, etag, csp } = await page;
     const headers = {
       'cache-control': 'no-cache',
       etag,
       'content-security-policy': csp,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
+      vary: 'accept-encoding',
     };
     if (c.req.header('if-none-match') === etag) return c.body(null, 304, headers);
-    return c.body(html, 200, { ...headers, 'content-type': 'text/html; charset=utf-8' });
+    const encoding = pickEncoding(c.req.header('accept-encoding'));
+    const type = { 'content-type': 'text/html; charset=utf-8' };
+    if (encoding === undefined) return c.body(html, 200, { ...headers, ...type });
+    return c.body(encoded[encoding], 200, { ...headers, ...type, 'content-encoding': encoding });
   });
 
   app.get('/static/*', async (c) => {
@@ -146,17 +169,27 @@ export function registerWebRoutes(app: Hono, options: WebOptions): void {
     // Only plain names: no `..`, no dot-files, no encoded separators.
     if (segments.length === 0 || !segments.every((s) => SAFE_SEGMENT.test(s))) throw assetNotFound(c.req.path);
     const file = join(options.root, 'static', ...segments);
+    const name = segments.at(-1) as string;
+    const headers: Record<string, string> = {
+      'content-type': MIME_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream',
+      'cache-control': HASHED_NAME.test(name) ? IMMUTABLE : 'no-cache',
+      'x-content-type-options': 'nosniff',
+      vary: 'accept-encoding',
+    };
+    // The build's compressed copy when the client takes it, else the file itself.
+    const encoding = pickEncoding(c.req.header('accept-encoding'));
+    if (encoding !== undefined) {
+      const compressed = await readFile(`${file}.${encoding === 'br' ? 'br' : 'gz'}`).catch(() => undefined);
+      if (compressed !== undefined) {
+        return c.body(new Uint8Array(compressed), 200, { ...headers, 'content-encoding': encoding });
+      }
+    }
     let bytes: Buffer;
     try {
       bytes = await readFile(file);
     } catch {
       throw assetNotFound(c.req.path);
     }
-    const name = segments.at(-1) as string;
-    return c.body(new Uint8Array(bytes), 200, {
-      'content-type': MIME_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream',
-      'cache-control': HASHED_NAME.test(name) ? IMMUTABLE : 'no-cache',
-      'x-content-type-options': 'nosniff',
-    });
+    return c.body(new Uint8Array(bytes), 200, headers);
   });
 }

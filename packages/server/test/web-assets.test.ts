@@ -10,13 +10,15 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
 import { startServer } from '../src/start-server.js';
 import { HASHED_NAME } from '../src/web.js';
 import { assertWebBuilt, startWebDaemon, WEB_ROOT } from './web-support.js';
 
-const BUILD_SCRIPT = fileURLToPath(new URL('../scripts/build-web.mjs', import.meta.url));
+/** The page's build (the private @mockpoint/web package), whose output the daemon serves. */
+const BUILD_SCRIPT = fileURLToPath(new URL('../../web/scripts/build.mjs', import.meta.url));
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 let server: RunningServer;
@@ -40,6 +42,25 @@ function rawGet(base: string, path: string): Promise<{ status: number; body: str
         body += chunk;
       });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body, type: res.headers['content-type'] }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A GET with the given Accept-Encoding (none when undefined), answering the raw bytes as sent. */
+function rawGetBytes(
+  base: string,
+  path: string,
+  acceptEncoding: string | undefined,
+): Promise<{ status: number; body: Buffer; headers: Record<string, string | string[] | undefined> }> {
+  const { hostname, port } = new URL(base);
+  const headers = acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding };
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ hostname, port, path, method: 'GET', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }));
     });
     req.on('error', reject);
     req.end();
@@ -90,7 +111,8 @@ describe('the page at /', () => {
 
 describe('/static assets', () => {
   test('hashed files: right MIME type, immutable for a year', async () => {
-    const files = await readdir(join(WEB_ROOT, 'static'));
+    // The build's compressed copies are tested below.
+    const files = (await readdir(join(WEB_ROOT, 'static'))).filter((f) => !/\.(br|gz)$/.test(f));
     const expected: Record<string, string> = {
       js: 'text/javascript; charset=utf-8',
       css: 'text/css; charset=utf-8',
@@ -107,6 +129,30 @@ describe('/static assets', () => {
       expect(answer.headers.get('cache-control'), file).toBe(ext === 'map' ? 'no-cache' : IMMUTABLE);
       expect(Buffer.from(await answer.arrayBuffer()).equals(await readFile(join(WEB_ROOT, 'static', file)))).toBe(true);
     }
+  });
+
+  test('are served compressed (brotli, else gzip) to clients that accept it, plain to others', async () => {
+    const files = (await readdir(join(WEB_ROOT, 'static'))).filter((f) => /\.(js|css)$/.test(f));
+    expect(files.length).toBeGreaterThanOrEqual(3);
+    for (const file of files) {
+      const plain = await readFile(join(WEB_ROOT, 'static', file));
+      const br = await rawGetBytes(server.url, `/static/${file}`, 'gzip, deflate, br');
+      expect(br.headers['content-encoding'], file).toBe('br');
+      expect(br.headers.vary).toBe('accept-encoding');
+      expect(brotliDecompressSync(br.body).equals(plain), file).toBe(true);
+      expect(br.body.length, file).toBeLessThan(plain.length * 0.6);
+      const gz = await rawGetBytes(server.url, `/static/${file}`, 'gzip');
+      expect(gz.headers['content-encoding'], file).toBe('gzip');
+      expect(gunzipSync(gz.body).equals(plain), file).toBe(true);
+      const none = await rawGetBytes(server.url, `/static/${file}`, undefined);
+      expect(none.headers['content-encoding'], file).toBeUndefined();
+      expect(none.body.equals(plain), file).toBe(true);
+      const refused = await rawGetBytes(server.url, `/static/${file}`, 'br;q=0, gzip');
+      expect(refused.headers['content-encoding'], file).toBe('gzip');
+    }
+    const page = await rawGetBytes(server.url, '/', 'br');
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(page.body).toString('utf8')).toBe(html);
   });
 
   test('the hashed-name rule: esbuild and hex hashes only', () => {

@@ -97,6 +97,23 @@ describe('request journal', () => {
     expect((await journal(app, 'not.valid')).requests).toHaveLength(1);
   });
 
+  it('names its journal in every answer: the same id across reads, a new one for a new journal', async () => {
+    const app = fresh();
+    await app.request('/endpoint/hook');
+    const first = (await journal(app, 'hook')) as JournalPage & { journalId: string };
+    const again = (await journal(app, 'hook', '?after=1&wait=10')) as JournalPage & { journalId: string };
+    const other = (await journal(app, 'other')) as JournalPage & { journalId: string };
+    expect(first.journalId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(again.journalId).toBe(first.journalId);
+    expect(other.journalId).toBe(first.journalId);
+    // A new app (a restarted daemon) starts ids again at 1, under another journal id.
+    const restarted = fresh();
+    await restarted.request('/endpoint/hook');
+    const after = (await journal(restarted, 'hook')) as JournalPage & { journalId: string };
+    expect(after.requests[0]?.id).toBe(first.requests[0]?.id);
+    expect(after.journalId).not.toBe(first.journalId);
+  });
+
   it('keeps only the last journalSize requests', async () => {
     const app = fresh({ journalSize: 3 });
     for (let i = 1; i <= 5; i++) await app.request(`/endpoint/ring?i=${i}`);

@@ -42,7 +42,7 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
       );
     }
     const page = await journal.wait(name, count, Math.min(wait, MAX_WAIT_MS), c.req.raw.signal, after);
-    return jsonResponse(page);
+    return jsonResponse({ ...page, journalId: journal.id });
   });
 
   app.delete('/api/endpoints/:name/requests', (c) => {
@@ -75,7 +75,11 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
           .describe(`How many requests to wait for, at most JOURNAL_SIZE (${options.journalSize} here).`),
       }),
       responses: {
-        200: { description: '`complete` tells whether `count` requests had arrived.', schema: schemas.journalPage },
+        200: {
+          description:
+            '`complete` tells whether `count` requests had arrived. `journalId` changes when the journal starts anew (e.g. the daemon restarted): request ids start again at 1, so an `after` cursor from another journal is stale.',
+          schema: schemas.journalPage,
+        },
         ...ERROR_RESPONSES(schemas),
         503: {
           description: 'Too many long-polls are held at once (TOO_MANY_WAITERS); retry, or read without wait.',

@@ -36,6 +36,34 @@ async function list(app: MockpointApp, query = ''): Promise<ListPage> {
 }
 
 describe('GET /api/endpoints', () => {
+  it('with prefix lists only names starting with it, paginated, and counts them in total', async () => {
+    const app = createApp();
+    await seed(app, ['order-paid', 'order-failed', 'order-refunded', 'Order-x', 'payment', 'ord']);
+    const first = (await list(app, '?prefix=order-&limit=2&summary=true')) as ListPage & { total: number };
+    expect(first).toEqual({
+      endpoints: [
+        { name: 'order-failed', statusCode: 200, delay: 0 },
+        { name: 'order-paid', statusCode: 200, delay: 0 },
+      ],
+      next: 'order-paid',
+      total: 3,
+    });
+    const second = (await list(app, '?prefix=order-&limit=2&after=order-paid')) as ListPage & { total: number };
+    expect(second.endpoints.map((e) => e.name)).toEqual(['order-refunded']);
+    expect(second).toMatchObject({ next: null, total: 3 });
+    expect(await list(app, '?prefix=nothing')).toEqual({ endpoints: [], next: null, total: 0 });
+    expect(((await list(app)) as ListPage & { total: number }).total).toBe(6);
+  });
+
+  it('refuses a prefix that no name can start with (400 INVALID_QUERY)', async () => {
+    const app = createApp();
+    for (const prefix of ['a.b', 'a%20b', 'x'.repeat(65)]) {
+      const response = await app.request(`/api/endpoints?prefix=${prefix}`);
+      expect(response.status, prefix).toBe(400);
+      expect(await errorCode(response)).toBe('INVALID_QUERY');
+    }
+  });
+
   it('lists every record in name order', async () => {
     const app = createApp();
     await seed(app, ['delta', 'B', 'alpha', '_u', '-d', '0', 'Alpha']);
@@ -282,7 +310,7 @@ describe('DELETE /api/endpoints/{name} and /api/endpoints', () => {
     await app.request('/endpoint/unknown');
     const response = await app.request('/api/endpoints', { method: 'DELETE' });
     expect(response.status).toBe(204);
-    expect(await list(app)).toEqual({ endpoints: [], next: null });
+    expect(await list(app)).toEqual({ endpoints: [], next: null, total: 0 });
     expect((await app.request('/endpoint/b')).status).toBe(404);
     for (const name of ['a', 'unknown']) {
       const journal = (await (await app.request(`/api/endpoints/${name}/requests`)).json()) as { requests: unknown[] };
@@ -367,6 +395,10 @@ describe.each(stores)('no stale cached answer at /endpoint/{name} (%s store)', (
     expect(first.endpoints.map((e) => e.name)).toEqual(['a', 'b', 'm']);
     expect(first.next).toBe('m');
     const second = await list(a, `?limit=3&after=${first.next}`);
-    expect(second).toEqual({ endpoints: [{ name: 'z', data: { name: 'z' }, statusCode: 200, delay: 0 }], next: null });
+    expect(second).toEqual({
+      endpoints: [{ name: 'z', data: { name: 'z' }, statusCode: 200, delay: 0 }],
+      next: null,
+      total: 4,
+    });
   });
 });

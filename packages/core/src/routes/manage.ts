@@ -40,11 +40,11 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
     if (!parsed.success) {
       throw new MockpointError(
         'INVALID_QUERY',
-        'limit must be an integer from 1 to 1000, after a name, and summary true or false',
+        'limit must be an integer from 1 to 1000, after a name, prefix up to 64 characters of A-Z a-z 0-9 _ -, and summary true or false',
       );
     }
-    const { limit, after, summary } = parsed.data;
-    const page = await endpoints.list({ limit, after });
+    const { limit, after, summary, prefix } = parsed.data;
+    const [page, total] = await Promise.all([endpoints.list({ limit, after, prefix }), endpoints.count({ prefix })]);
     // Serialised record by record, so a page of large records can end early (with
     // `next`) instead of building one huge answer.
     const parts: string[] = [];
@@ -59,7 +59,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
       parts.push(json);
       bytes += json.length;
     }
-    return new Response(`{"endpoints":[${parts.join(',')}],"next":${JSON.stringify(next)}}`, {
+    return new Response(`{"endpoints":[${parts.join(',')}],"next":${JSON.stringify(next)},"total":${total}}`, {
       headers: { 'content-type': JSON_HEADERS['content-type'] },
     });
   });
@@ -113,7 +113,8 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
     {
       method: 'get',
       path: '/api/endpoints',
-      summary: 'List endpoints in name order, paginated by cursor.',
+      summary:
+        'List endpoints in name order, paginated by cursor, optionally those with a name prefix, with their total.',
       tag: 'endpoints',
       query: schemas.listQuery,
       responses: {

@@ -291,13 +291,18 @@ describe('GET /api/health', () => {
     const response = await createApp().request('/api/health');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await response.json()).toStrictEqual({ status: 'ok', version: VERSION, store: 'memory' });
+    expect(await response.json()).toStrictEqual({
+      status: 'ok',
+      version: VERSION,
+      store: 'memory',
+      limits: { maxDelayMs: 60_000, maxBodyBytes: 5 * 1024 * 1024, journalSize: 100 },
+    });
   });
 
   it('reports a custom version and the kind of the store passed in', async () => {
     const store = Object.assign(new MemoryStore(), { kind: 'custom' }) as EndpointStore;
-    const response = await createApp({ store, version: '9.9.9-test' }).request('/api/health');
-    expect(await response.json()).toStrictEqual({ status: 'ok', version: '9.9.9-test', store: 'custom' });
+    const response = await createApp({ store, version: '9.9.9-test', maxDelayMs: 5 }).request('/api/health');
+    expect(await response.json()).toMatchObject({ status: 'ok', version: '9.9.9-test', store: 'custom' });
   });
 });
 

@@ -54,9 +54,17 @@ describe('GET /api/health', () => {
   it('answers status, version and store kind', async () => {
     const response = await createApp().request('/api/health');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok', version: VERSION, store: 'memory' });
-    const custom = createApp({ version: '9.9.9', store: new MemoryStore() });
-    expect(await (await custom.request('/api/health')).json()).toMatchObject({ version: '9.9.9' });
+    expect(await response.json()).toEqual({
+      status: 'ok',
+      version: VERSION,
+      store: 'memory',
+      limits: { maxDelayMs: 60_000, maxBodyBytes: 5 * 1024 * 1024, journalSize: 100 },
+    });
+    const custom = createApp({ version: '9.9.9', store: new MemoryStore(), maxDelayMs: 5000, journalSize: 7 });
+    expect(await (await custom.request('/api/health')).json()).toMatchObject({
+      version: '9.9.9',
+      limits: { maxDelayMs: 5000, journalSize: 7 },
+    });
   });
 });
 

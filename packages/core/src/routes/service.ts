@@ -14,7 +14,12 @@ export function registerServiceRoutes(app: Hono, ctx: AppContext): void {
 
   app.get('/api/health', () => {
     const health = endpoints.store.health?.() ?? { status: 'ok' as const };
-    return jsonResponse({ ...health, version: options.version, store: endpoints.store.kind });
+    const limits = {
+      maxDelayMs: options.maxDelayMs,
+      maxBodyBytes: options.maxBodyBytes,
+      journalSize: options.journalSize,
+    };
+    return jsonResponse({ ...health, version: options.version, store: endpoints.store.kind, limits });
   });
 
   let document: Record<string, unknown> | undefined;
@@ -28,7 +33,7 @@ export function registerServiceRoutes(app: Hono, ctx: AppContext): void {
     {
       method: 'get',
       path: '/api/health',
-      summary: 'Liveness, version and store kind.',
+      summary: 'Liveness, version, store kind and the limits input is checked against.',
       tag: 'service',
       responses: {
         200: { description: 'The service answers (see `status` for the store).', schema: schemas.health },

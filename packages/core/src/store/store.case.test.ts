@@ -150,6 +150,50 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       expect(await store.list({ limit: 10 })).toEqual({ endpoints: [], next: null });
     });
 
+    it('list with a prefix returns only names starting with it, paginated, in order', async () => {
+      const store = await fresh();
+      const names = ['a', 'ab', 'ab-1', 'ab-2', 'ab_3', 'abc', 'abd', 'Ab', 'b', 'ba', 'aa'];
+      for (const name of names) await store.create(record(name));
+      const withAb = names.filter((n) => n.startsWith('ab')).sort();
+      const pages: string[][] = [];
+      let after: string | undefined;
+      for (let i = 0; i < 10; i++) {
+        const page = await store.list({ limit: 2, prefix: 'ab', ...(after === undefined ? {} : { after }) });
+        pages.push(page.endpoints.map((r) => r.name));
+        if (page.next === null) break;
+        after = page.next;
+      }
+      expect(pages.flat()).toEqual(withAb);
+      expect(pages.at(-1)?.length).toBeGreaterThan(0);
+      // Case-sensitive; a cursor before the prefix starts at the prefix, one past it ends the list.
+      expect((await store.list({ limit: 10, prefix: 'A' })).endpoints.map((r) => r.name)).toEqual(['Ab']);
+      expect((await store.list({ limit: 10, prefix: 'b', after: 'a' })).endpoints.map((r) => r.name)).toEqual([
+        'b',
+        'ba',
+      ]);
+      expect(await store.list({ limit: 10, prefix: 'ab', after: 'abz' })).toEqual({ endpoints: [], next: null });
+      expect(await store.list({ limit: 10, prefix: 'zz' })).toEqual({ endpoints: [], next: null });
+      expect((await store.list({ limit: 100, prefix: '' })).endpoints).toHaveLength(names.length);
+    });
+
+    it('count counts every record, or those with a prefix', async () => {
+      const store = await fresh();
+      expect(await store.count()).toBe(0);
+      for (let i = 0; i < 25; i++) await store.create(record(`ep-${String(i).padStart(2, '0')}`));
+      await store.create(record('other'));
+      expect(await store.count()).toBe(26);
+      expect(await store.count({ prefix: '' })).toBe(26);
+      expect(await store.count({ prefix: 'ep-' })).toBe(25);
+      expect(await store.count({ prefix: 'ep-1' })).toBe(10);
+      expect(await store.count({ prefix: 'ep-24' })).toBe(1);
+      expect(await store.count({ prefix: 'EP' })).toBe(0);
+      await store.delete('ep-10');
+      await store.put(record('ep-1x'));
+      expect(await store.count({ prefix: 'ep-1' })).toBe(10);
+      await store.clear();
+      expect(await store.count({ prefix: 'ep-' })).toBe(0);
+    });
+
     it('clear removes every record', async () => {
       const store = await fresh();
       for (let i = 0; i < 5; i++) await store.create(record(`c${i}`));
@@ -290,6 +334,7 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         ['put', () => store.put(record('after'))],
         ['delete', () => store.delete('before')],
         ['list', () => store.list({ limit: 10 })],
+        ['count', () => store.count()],
         ['clear', () => store.clear()],
       ];
       for (const [label, operation] of operations) {

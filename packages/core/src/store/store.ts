@@ -12,6 +12,14 @@ export interface ListOptions {
   limit: number;
   /** Only names strictly after this one (in code-unit order). */
   after?: string;
+  /** Only names starting with this (case-sensitive); `''` or absent: every name. */
+  prefix?: string;
+}
+
+/** Options for {@link EndpointStore.count}. */
+export interface CountOptions {
+  /** Only names starting with this (case-sensitive); `''` or absent: every name. */
+  prefix?: string;
 }
 
 /** One page of records in name order. */
@@ -44,8 +52,10 @@ export interface EndpointStore {
   put(record: EndpointRecord): Promise<{ created: boolean }>;
   /** Removes a record; resolves whether it existed. */
   delete(name: string): Promise<boolean>;
-  /** Records in ascending name order, paginated by cursor. */
+  /** Records in ascending name order, paginated by cursor, optionally only those with a name prefix. */
   list(options: ListOptions): Promise<ListPage>;
+  /** How many records there are (with the name prefix, when given). */
+  count(options?: CountOptions): Promise<number>;
   /** Removes every record. */
   clear(): Promise<void>;
   /** The store's state; a store without the method is always `ok`. */

@@ -10,6 +10,7 @@ import { MockpointError } from '../../errors.js';
 import type { EndpointRecord } from '../../schemas.js';
 import { decodeRecord, encodeRecord } from '../../store/record-codec.js';
 import {
+  type CountOptions,
   type EndpointStore,
   KeyedMutex,
   type ListOptions,
@@ -18,6 +19,19 @@ import {
 } from '../../store/store.js';
 import { GroupCommit } from './group-commit.js';
 import { checkLogs } from './log-check.js';
+
+/**
+ * The key range of names starting with `prefix` (and after `after`). Keys are
+ * UTF-8, and names are ASCII, so every name with the prefix sorts below
+ * `prefix + U+FFFF` (bytes EF BF BF).
+ */
+function keyRange(prefix: string, after: string | undefined): { gt?: string; gte?: string; lt?: string } {
+  const range: { gt?: string; gte?: string; lt?: string } = {};
+  if (after !== undefined && after >= prefix) range.gt = after;
+  else if (prefix !== '') range.gte = prefix;
+  if (prefix !== '') range.lt = `${prefix}\uffff`;
+  return range;
+}
 
 /** Options for {@link LevelStore.open}. */
 export interface LevelStoreOptions {
@@ -181,12 +195,21 @@ export class LevelStore implements EndpointStore {
     });
   }
 
-  async list({ limit, after }: ListOptions): Promise<ListPage> {
-    const range = after === undefined ? { limit: limit + 1 } : { gt: after, limit: limit + 1 };
+  async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {
+    const range = { ...keyRange(prefix, after), limit: limit + 1 };
     const entries = await this.#read(() => this.#db.iterator(range).all());
     const page = entries.slice(0, limit).map(([key, value]) => this.#decode(key, value));
     const next = entries.length > limit ? (page.at(-1)?.name ?? null) : null;
     return { endpoints: page, next };
+  }
+
+  async count({ prefix = '' }: CountOptions = {}): Promise<number> {
+    return this.#read(async () => {
+      // Keys only, never the values: counting reads the index, not the records.
+      let n = 0;
+      for await (const _ of this.#db.keys(keyRange(prefix, undefined))) n++;
+      return n;
+    });
   }
 
   async clear(): Promise<void> {

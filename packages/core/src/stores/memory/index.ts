@@ -6,7 +6,7 @@
 import { MockpointError } from '../../errors.js';
 import { JsonText } from '../../json-text.js';
 import type { EndpointRecord } from '../../schemas.js';
-import type { EndpointStore, ListOptions, ListPage } from '../../store/store.js';
+import type { CountOptions, EndpointStore, ListOptions, ListPage } from '../../store/store.js';
 
 /** A record's own copy; a {@link JsonText} is immutable and shared, a plain value is cloned. */
 function copy(record: EndpointRecord): EndpointRecord {
@@ -45,13 +45,23 @@ export class MemoryStore implements EndpointStore {
     return this.#records.delete(name);
   }
 
-  async list({ limit, after }: ListOptions): Promise<ListPage> {
+  async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {
     this.#assertOpen();
-    const names = [...this.#records.keys()].filter((n) => after === undefined || n > after).sort();
+    const names = [...this.#records.keys()]
+      .filter((n) => (after === undefined || n > after) && n.startsWith(prefix))
+      .sort();
     const page = names.slice(0, limit);
     const endpoints = page.map((n) => copy(this.#records.get(n) as EndpointRecord));
     const next = names.length > limit ? (page.at(-1) ?? null) : null;
     return { endpoints, next };
+  }
+
+  async count({ prefix = '' }: CountOptions = {}): Promise<number> {
+    this.#assertOpen();
+    if (prefix === '') return this.#records.size;
+    let n = 0;
+    for (const name of this.#records.keys()) if (name.startsWith(prefix)) n++;
+    return n;
   }
 
   async clear(): Promise<void> {

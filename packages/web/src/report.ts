@@ -7,6 +7,8 @@
  * @module
  */
 
+import { VERSION } from '@mockpoint/core/client';
+
 const META = 'meta[name="mockpoint-reporting-dsn"]';
 
 let sink: ((error: unknown) => void) | undefined;
@@ -41,7 +43,7 @@ export function startReporting(): void {
     ({ initReporting }) => {
       removeEventListener('error', onError);
       removeEventListener('unhandledrejection', onRejection);
-      sink = initReporting({ dsn, release: `mockpoint@${__MOCKPOINT_VERSION__}` });
+      sink = initReporting({ dsn, release: `mockpoint@${VERSION}` });
       for (const error of pending ?? []) sink(error);
       pending = undefined;
     },

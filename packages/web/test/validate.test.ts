@@ -3,32 +3,22 @@
  * the server, JSON errors with their line and column, whole-number ranges and
  * shell quoting for the curl command.
  */
-import type { JournalEntry as CoreEntry, EndpointRecord as CoreRecord } from '@mockpoint/core';
-import { NAME_PATTERN as SERVER_NAME_PATTERN } from '@mockpoint/core';
+import { DEFAULT_MAX_DELAY_MS, NAME_PATTERN as SERVER_NAME_PATTERN } from '@mockpoint/core';
 import { describe, expect, test } from 'vitest';
-import type { EndpointRecord, JournalEntry } from '../src/web/api.js';
 import {
   checkInteger,
   checkName,
+  delayRange,
+  isNamePrefix,
   lineColumn,
   locateJsonError,
-  NAME_PATTERN,
   parseJson,
   STATUS_RANGE,
   shellQuote,
-} from '../src/web/validate.js';
-
-// The page's API types stay assignable both ways to the server's (checked by `pnpm typecheck`).
-const toCore = (r: EndpointRecord): CoreRecord => r;
-const fromCore = (r: CoreRecord): EndpointRecord => r;
-const entryToCore = (e: JournalEntry): CoreEntry => e;
-const entryFromCore = (e: CoreEntry): JournalEntry => e;
-void [toCore, fromCore, entryToCore, entryFromCore];
+} from '../src/validate.js';
 
 describe('checkName', () => {
   test('uses exactly the server rule', () => {
-    expect(NAME_PATTERN.source).toBe(SERVER_NAME_PATTERN.source);
-    expect(NAME_PATTERN.flags).toBe(SERVER_NAME_PATTERN.flags);
     for (const name of ['a', 'A-z_0', 'x'.repeat(64), 'x'.repeat(65), '', 'a b', 'é', 'a/b', '__proto__', 'a.b']) {
       expect(checkName(name, true) === undefined, name).toBe(SERVER_NAME_PATTERN.test(name));
     }
@@ -125,5 +115,19 @@ describe('shellQuote', () => {
     expect(shellQuote('http://127.0.0.1:16540/endpoint/a-b_c')).toBe('http://127.0.0.1:16540/endpoint/a-b_c');
     expect(shellQuote('http://h/x?a=1&b=2')).toBe("'http://h/x?a=1&b=2'");
     expect(shellQuote("it's")).toBe("'it'\\''s'");
+  });
+});
+
+describe('limits from the server', () => {
+  test('the delay range is the server’s MAX_DELAY_MS, core’s default until the server has said', () => {
+    expect(delayRange().max).toBe(DEFAULT_MAX_DELAY_MS);
+    expect(checkInteger('5000', delayRange(1000)).problem).toBe('Delay must be a whole number from 0 to 1000 ms.');
+    expect(checkInteger('1000', delayRange(1000)).problem).toBeUndefined();
+    expect(checkInteger('90000', delayRange(120_000)).problem).toBeUndefined();
+  });
+
+  test('a filter prefix is what a name can start with', () => {
+    for (const prefix of ['', 'a', 'order-', 'A_b-9']) expect(isNamePrefix(prefix), prefix).toBe(true);
+    for (const prefix of ['a b', 'a.b', '/', 'x'.repeat(65)]) expect(isNamePrefix(prefix), prefix).toBe(false);
   });
 });

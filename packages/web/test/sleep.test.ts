@@ -4,7 +4,7 @@
  */
 import { getEventListeners } from 'node:events';
 import { describe, expect, test } from 'vitest';
-import { sleep } from '../src/web/sleep.js';
+import { sleep } from '../src/sleep.js';
 
 describe('sleep(ms, signal)', () => {
   test('removes its abort listener when the time is up, so retries do not pile listeners up', async () => {

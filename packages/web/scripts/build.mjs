@@ -1,21 +1,24 @@
-// Builds the web page into dist/web: bundles src/web/main.ts and app.css with
+// Builds the web page into dist/: bundles src/main.ts (with the parts of
+// @mockpoint/core it uses: the typed client, the name rule) and src/app.css with
 // esbuild into content-hashed files under static/ (the Sentry code is a separate
-// chunk, imported only when the page has a reporting DSN) and writes index.html
-// pointing at them.
+// chunk, imported only when the page has a reporting DSN), writes a gzip and a
+// brotli copy of each asset for the daemon to serve compressed, and writes
+// index.html pointing at them. The daemon's build copies dist/ into its own.
 //
 // CLIENT_REPORTING_DSN from the environment or a .env file (in the working
 // directory, or where pnpm was started) is baked into the page as a default; the
 // daemon's own CLIENT_REPORTING_DSN at start time wins over it.
 //
-// Usage: node scripts/build-web.mjs [--out-dir <dir>]
+// Usage: node scripts/build.mjs [--out-dir <dir>]
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const srcDir = join(packageDir, 'src', 'web');
+const srcDir = join(packageDir, 'src');
 
 function option(name) {
   const i = process.argv.indexOf(name);
@@ -39,9 +42,8 @@ function escapeAttribute(value) {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-const outDir = resolve(option('--out-dir') ?? join(packageDir, 'dist', 'web'));
+const outDir = resolve(option('--out-dir') ?? join(packageDir, 'dist'));
 const staticDir = join(outDir, 'static');
-const version = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).version;
 
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(staticDir, { recursive: true });
@@ -65,7 +67,8 @@ const result = await build({
   assetNames: '[name].[hash]',
   metafile: true,
   legalComments: 'none',
-  define: { __MOCKPOINT_VERSION__: JSON.stringify(version) },
+  // Workspace packages from their TypeScript sources, like the tests.
+  conditions: ['@mockpoint/source'],
   logLevel: 'warning',
 });
 
@@ -78,12 +81,24 @@ const pick = (pattern) => {
 const js = pick(/^app\.[A-Z0-9]+\.js$/);
 const css = pick(/^app\.[A-Z0-9]+\.css$/);
 
-let html = readFileSync(join(srcDir, 'index.html'), 'utf8').replace('{{js}}', js).replace('{{css}}', css);
+let html = readFileSync(join(packageDir, 'index.html'), 'utf8').replace('{{js}}', js).replace('{{css}}', css);
 const dsn = buildTimeDsn();
 if (dsn) {
   html = html.replace('</head>', `<meta name="mockpoint-reporting-dsn" content="${escapeAttribute(dsn)}">\n</head>`);
 }
 writeFileSync(join(outDir, 'index.html'), html);
+
+// Compressed copies, served by the daemon to clients that accept them (maps stay plain).
+for (const file of outputs.filter((p) => !p.endsWith('.map'))) {
+  const bytes = readFileSync(file);
+  writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
+  writeFileSync(
+    `${file}.br`,
+    brotliCompressSync(bytes, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    }),
+  );
+}
 
 const shown = outputs
   .filter((p) => !p.endsWith('.map'))

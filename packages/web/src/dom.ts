@@ -84,3 +84,25 @@ export function formatTime(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString(undefined, { hour12: false });
 }
+
+/** Formats an ISO time as local `YYYY-MM-DD HH:MM:SS` (a journal kept for days needs the date). */
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${formatTime(iso)}`;
+}
+
+/**
+ * Says `message` to screen readers through the page's polite live region
+ * (`#announce`, always present and visually hidden), without moving the focus.
+ */
+export function announce(message: string): void {
+  const region = document.getElementById('announce');
+  if (!region) return;
+  // A change of text is what assistive technology announces: clear, then set.
+  region.textContent = '';
+  setTimeout(() => {
+    region.textContent = message;
+  }, 50);
+}

@@ -1,12 +1,12 @@
 /**
- * Form validation for the web page: the same rules the server applies, checked
- * as the user types. Pure functions (no DOM), so they are unit-tested in Node.
+ * Form validation for the web page: the rules the server applies (its name rule
+ * and limits come from @mockpoint/core), checked as the user types. Pure
+ * functions (no DOM), so they are unit-tested in Node.
  *
  * @module
  */
+import { DEFAULT_MAX_DELAY_MS, isValidName, PREFIX_PATTERN, STATUS_CODE_RANGE } from '@mockpoint/core/client';
 
-/** The server's name rule (`NAME_PATTERN` in @mockpoint/core; a test keeps them equal). */
-export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const NAME_MAX = 64;
 
 /** A field check: `undefined` when fine, otherwise the message to show. */
@@ -15,7 +15,7 @@ export type Problem = string | undefined;
 /** Checks an endpoint name; `required` decides whether an empty name is a problem yet. */
 export function checkName(name: string, required: boolean): Problem {
   if (name === '') return required ? 'Enter a name: it becomes the last part of the URL.' : undefined;
-  if (NAME_PATTERN.test(name)) return undefined;
+  if (isValidName(name)) return undefined;
   if (name.length > NAME_MAX) return `Too long: ${name.length} characters, at most ${NAME_MAX}.`;
   const bad = [...new Set(name.replace(/[A-Za-z0-9_-]/g, ''))].map((c) => (c === ' ' ? 'space' : `"${c}"`));
   return `Only letters, digits, _ and - are allowed (not ${bad.join(', ')}).`;
@@ -171,9 +171,20 @@ export function checkInteger(
 }
 
 /** Status code range the server accepts. */
-export const STATUS_RANGE = { min: 200, max: 599, label: 'Status code' } as const;
-/** Delay range; the server's upper bound is configurable, so its answer has the last word. */
-export const DELAY_RANGE = { min: 0, max: 86_400_000, label: 'Delay', unit: 'ms' } as const;
+export const STATUS_RANGE = { ...STATUS_CODE_RANGE, label: 'Status code' } as const;
+
+/**
+ * Delay range, up to the server's MAX_DELAY_MS (from `/api/health`; core's
+ * default until the page has heard from the server).
+ */
+export function delayRange(maxDelayMs: number = DEFAULT_MAX_DELAY_MS) {
+  return { min: 0, max: maxDelayMs, label: 'Delay', unit: 'ms' } as const;
+}
+
+/** True when some endpoint name can start with `prefix` (the list filter). */
+export function isNamePrefix(prefix: string): boolean {
+  return PREFIX_PATTERN.test(prefix);
+}
 
 /** Human-readable size, e.g. `1.2 kB`. */
 export function formatBytes(bytes: number): string {

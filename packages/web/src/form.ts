@@ -2,17 +2,19 @@
  * The endpoint form, for creating (`PUT api/endpoint/add`, fails on a taken
  * name) and for editing (`PUT api/endpoints/{name}`, replaces). Fields are
  * checked as the user types with the server's rules; the server's own errors
- * are shown next to the field they concern.
+ * are shown next to the field they concern. Escape cancels (an edit); the form
+ * knows whether it holds unsaved changes, so they are never lost silently.
  *
  * @module
  */
-import { ApiError, adminToken, api, type EndpointRecord, endpointUrl } from './api.js';
+import { type ApiFailure, api, type EndpointRecord, endpointUrl, isApiFailure, serverLimits } from './api.js';
 import { h } from './dom.js';
 import { report } from './report.js';
+import { tokenField } from './token-field.js';
 import {
   checkInteger,
   checkName,
-  DELAY_RANGE,
+  delayRange,
   formatBytes,
   type JsonResult,
   type Problem,
@@ -25,6 +27,8 @@ export interface EndpointFormOptions {
   mode: 'create' | 'edit';
   /** The record being edited (edit mode). */
   initial?: EndpointRecord;
+  /** A name to start with (create mode), e.g. one requests were sent to before it existed. */
+  name?: string;
   onSaved(record: EndpointRecord, created: boolean): void;
   onCancel?(): void;
 }
@@ -112,8 +116,17 @@ function describeJson(value: unknown, text: string): string {
   return `Valid JSON: ${value === null ? 'null' : typeof value}, ${size}`;
 }
 
+/** A built form. */
+export interface EndpointForm {
+  el: HTMLFormElement;
+  /** True when a field differs from what the form started with. */
+  isDirty(): boolean;
+  /** Focuses the first field to fill in. */
+  focus(): void;
+}
+
 /** Builds the form. */
-export function endpointForm(options: EndpointFormOptions): HTMLFormElement {
+export function endpointForm(options: EndpointFormOptions): EndpointForm {
   const editing = options.mode === 'edit';
   const prefix = editing ? 'edit' : 'new';
   const initial = options.initial;
@@ -125,7 +138,7 @@ export function endpointForm(options: EndpointFormOptions): HTMLFormElement {
     spellcheck: false,
     autocapitalize: 'off',
     readOnly: editing,
-    value: initial?.name ?? '',
+    value: initial?.name ?? options.name ?? '',
     placeholder: 'e.g. payment-webhook',
   });
   const urlPreview = h('code', { class: 'url-preview' });
@@ -233,7 +246,9 @@ export function endpointForm(options: EndpointFormOptions): HTMLFormElement {
   };
   const checkDelayField = (required: boolean) => {
     const problem =
-      delayInput.value === '' && !required ? undefined : checkInteger(delayInput.value, DELAY_RANGE).problem;
+      delayInput.value === '' && !required
+        ? undefined
+        : checkInteger(delayInput.value, delayRange(serverLimits.maxDelayMs)).problem;
     delay.show(problem);
     return problem;
   };
@@ -265,24 +280,16 @@ export function endpointForm(options: EndpointFormOptions): HTMLFormElement {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
       form.requestSubmit();
+    } else if (event.key === 'Escape' && options.onCancel && !event.defaultPrevented) {
+      event.preventDefault();
+      options.onCancel();
     }
   });
   checkNameField(false);
   checkDataField();
 
-  const showTokenPrompt = (message: string) => {
-    const input = h('input', { type: 'password', id: `${prefix}-token`, autocomplete: 'off', class: 'token-input' });
-    const use = h('button', { type: 'button', class: 'btn btn-small' }, 'Use token and retry');
-    use.addEventListener('click', () => {
-      adminToken.set(input.value.trim());
-      form.requestSubmit();
-    });
-    formError.replaceChildren(
-      h('p', null, message),
-      h('div', { class: 'token-row' }, h('label', { for: input.id }, 'Admin token'), input, use),
-    );
-    input.focus();
-  };
+  const controls = [nameInput, dataInput, statusInput, delayInput];
+  const startValues = controls.map((c) => c.value);
 
   let busy = false;
   form.addEventListener('submit', async (event) => {
@@ -311,22 +318,27 @@ export function endpointForm(options: EndpointFormOptions): HTMLFormElement {
     const label = submit.textContent;
     submit.textContent = editing ? 'Saving…' : 'Creating…';
     try {
+      let saved: EndpointRecord;
       if (editing) {
         const { name: n, ...definition } = record;
-        options.onSaved(await api.replace(n, definition), false);
+        const { created: _created, ...stored } = await api.put(n, definition);
+        saved = stored;
       } else {
-        options.onSaved(await api.create(record), true);
+        saved = await api.add(record);
       }
+      // What is saved is no longer an unsaved change.
+      controls.forEach((c, i) => {
+        startValues[i] = c.value;
+      });
+      options.onSaved(saved, !editing);
     } catch (error) {
-      if (!(error instanceof ApiError)) {
+      if (!isApiFailure(error)) {
         report(error);
         formError.textContent = `Something went wrong: ${(error as Error).message}`;
       } else if (error.code === 'UNAUTHORIZED') {
-        showTokenPrompt(
-          adminToken.get()
-            ? 'The admin token was refused. Enter the server’s ADMIN_TOKEN:'
-            : 'This server needs its admin token for changes. Enter the server’s ADMIN_TOKEN:',
-        );
+        formError.replaceChildren(tokenField({ id: `${prefix}-token`, onUse: () => form.requestSubmit() }));
+      } else if (error.code === 'CONNECTION_FAILED') {
+        formError.textContent = 'Cannot reach the mockpoint server. Is it running?';
       } else {
         const key = FIELD_OF_CODE[error.code];
         if (key === undefined) {
@@ -342,10 +354,14 @@ export function endpointForm(options: EndpointFormOptions): HTMLFormElement {
       submit.textContent = label;
     }
   });
-  return form;
+  return {
+    el: form,
+    isDirty: () => controls.some((c, i) => c.value !== startValues[i]),
+    focus: () => (editing || nameInput.value !== '' ? dataInput : nameInput).focus(),
+  };
 }
 
-function messageFor(error: ApiError, name: string): Node | string {
+function messageFor(error: ApiFailure, name: string): Node | string {
   switch (error.code) {
     case 'NAME_TAKEN':
       return h(

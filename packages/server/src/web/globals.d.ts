@@ -1,2 +1,0 @@
-/** The package version, set by scripts/build-web.mjs. */
-declare const __MOCKPOINT_VERSION__: string;

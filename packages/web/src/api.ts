@@ -1,0 +1,93 @@
+/**
+ * The page's view of the mockpoint HTTP API: @mockpoint/core's typed client,
+ * with its base URL resolved against the page's own location
+ * (`document.baseURI`), so the page works behind a reverse proxy that serves it
+ * under a path prefix such as `/mock/`.
+ *
+ * @module
+ */
+import {
+  ConnectionError,
+  createClient,
+  DEFAULT_MAX_DELAY_MS,
+  isMockpointError,
+  type MockpointError,
+} from '@mockpoint/core/client';
+
+export type {
+  EndpointRecord,
+  Health,
+  JournalAnswer,
+  JournalEntry,
+  SummaryAnswer,
+} from '@mockpoint/core/client';
+
+/** A record as the list shows it: everything but `data`. */
+export type EndpointSummary = import('@mockpoint/core/client').SummaryAnswer['endpoints'][number];
+
+/**
+ * An answer the page expects and explains itself: an API error (with the
+ * server's stable `code`) or no answer at all (`CONNECTION_FAILED`). Anything
+ * else is a bug in the page and is reported.
+ */
+export type ApiFailure = MockpointError | ConnectionError;
+
+/** True for an {@link ApiFailure}. */
+export function isApiFailure(error: unknown): error is ApiFailure {
+  return isMockpointError(error) || error instanceof ConnectionError;
+}
+
+/** What a person reads for a failure: the server's message, or a hint when it cannot be reached. */
+export function failureMessage(error: unknown): string {
+  if (error instanceof ConnectionError) return 'Cannot reach the mockpoint server. Is it running?';
+  return error instanceof Error ? error.message : String(error);
+}
+
+const TOKEN_KEY = 'mockpoint-admin-token';
+
+/** The admin token for writes, kept for this browser tab only. */
+export const adminToken = {
+  get(): string | undefined {
+    try {
+      return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
+    } catch {
+      return undefined;
+    }
+  },
+  set(token: string): void {
+    try {
+      if (token) sessionStorage.setItem(TOKEN_KEY, token);
+      else sessionStorage.removeItem(TOKEN_KEY);
+    } catch {
+      // storage disabled: the token lasts until reload
+    }
+  },
+};
+
+/** An absolute URL for a path relative to the page (no leading slash). */
+export function pageUrl(path: string): string {
+  return new URL(path, document.baseURI).href;
+}
+
+/**
+ * Sends every request fresh (never from the HTTP cache), with the admin token
+ * (read at each write, so a token entered later applies at once).
+ */
+function send(request: Request): Promise<Response> {
+  const token = adminToken.get();
+  if (token && request.method !== 'GET' && !request.headers.has('authorization')) {
+    request.headers.set('authorization', `Bearer ${token}`);
+  }
+  return fetch(request, { cache: 'no-store' });
+}
+
+/** The client, talking to the server that served the page. */
+export const api = createClient({ baseUrl: pageUrl('.'), fetch: send });
+
+/** The public URL of an endpoint. */
+export function endpointUrl(name: string): string {
+  return api.endpointUrl(name);
+}
+
+/** The server's limits the page checks input against; core's defaults until `/api/health` answers. */
+export const serverLimits = { maxDelayMs: DEFAULT_MAX_DELAY_MS };

@@ -1,0 +1,353 @@
+/**
+ * The detail view of one name: for an endpoint, its full URL and ready curl
+ * commands (copyable), the stored response, edit and delete; for a name with no
+ * endpoint (mistyped, deleted, not created yet), what that means and a "create
+ * it" action. Either way, the live journal of requests sent to that name.
+ *
+ * {@link DetailView.refresh} re-reads the record, so an endpoint created,
+ * changed or deleted elsewhere shows as it is now.
+ *
+ * @module
+ */
+import { api, type EndpointRecord, endpointUrl, failureMessage, isApiFailure } from './api.js';
+import { copyText, h, replaceChildren, toast } from './dom.js';
+import { type EndpointForm, endpointForm } from './form.js';
+import { JournalView } from './journal.js';
+import { statusBadge } from './list.js';
+import { report } from './report.js';
+import { tokenField } from './token-field.js';
+import { checkName, shellQuote } from './validate.js';
+
+/** What the detail view tells the rest of the page. */
+export interface DetailHooks {
+  /** The endpoint was saved (edited). */
+  onSaved(name: string): void;
+  /** The endpoint was deleted from this view. */
+  onDeleted(name: string): void;
+  /** Leave edit mode (the page decides, so unsaved changes are asked about first). */
+  onCancelEdit(): void;
+}
+
+/** Shown body is cut past this many characters (the stored value is not). */
+const PREVIEW_CHARS = 20_000;
+/** HTTP sends no body with these statuses. */
+const BODILESS = new Set([204, 205, 304]);
+
+function copyRow(label: string, text: string, id: string): HTMLElement {
+  const button = h('button', { type: 'button', class: 'btn btn-small copy', 'aria-describedby': id }, 'Copy');
+  button.addEventListener('click', async () => {
+    const ok = await copyText(text);
+    button.textContent = ok ? 'Copied ✓' : 'Copy failed';
+    toast(
+      ok ? `${label === 'URL' ? 'URL' : 'Command'} copied` : 'Could not copy; select the text instead',
+      ok ? 'ok' : 'error',
+    );
+    setTimeout(() => {
+      button.textContent = 'Copy';
+    }, 1500);
+  });
+  return h(
+    'div',
+    { class: 'copy-row' },
+    h('span', { class: 'copy-label' }, label),
+    h('code', { id, class: 'copy-text' }, text),
+    button,
+  );
+}
+
+/** A command that sends a JSON request to the endpoint (so it shows in the journal). */
+export function curlCommands(name: string): { get: string; post: string } {
+  const url = shellQuote(endpointUrl(name));
+  return {
+    get: `curl -i ${url}`,
+    post: `curl -i -X POST ${url} -H 'content-type: application/json' -d '{"hello":"world"}'`,
+  };
+}
+
+type State = { kind: 'loading' } | { kind: 'found'; record: EndpointRecord } | { kind: 'missing'; deleted: boolean };
+
+/** The detail view of `name`. */
+export class DetailView {
+  readonly name: string;
+  readonly el: HTMLElement;
+  readonly #hooks: DetailHooks;
+  readonly #title: HTMLElement;
+  readonly #summary: HTMLElement;
+  readonly #journal: JournalView;
+  #state: State = { kind: 'loading' };
+  #edit = false;
+  #form: EndpointForm | undefined;
+  #confirming = false;
+  #stopped = false;
+
+  constructor(name: string, hooks: DetailHooks) {
+    this.name = name;
+    this.#hooks = hooks;
+    this.#title = h('h2', { tabIndex: -1, class: 'detail-title', id: 'detail-title' }, name);
+    this.#summary = h('section', { class: 'panel detail', 'aria-labelledby': 'detail-title' });
+    this.#journal = new JournalView(name, h('code', { class: 'copy-text' }, curlCommands(name).post));
+    this.el = h('div', { class: 'detail-view' }, this.#summary, this.#journal.el);
+    this.#draw();
+  }
+
+  /** Loads the record and starts the journal; `edit` opens the editor once loaded. */
+  start(edit: boolean): void {
+    this.#edit = edit;
+    this.#journal.start();
+    void this.#read(true);
+  }
+
+  /** Stops the journal (leaving the view). */
+  stop(): void {
+    this.#stopped = true;
+    this.#journal.stop();
+  }
+
+  /** Opens or closes the editor (the route changed between `#/e/x` and `#/e/x/edit`). */
+  setEdit(edit: boolean): void {
+    if (edit === this.#edit) return;
+    this.#edit = edit;
+    this.#form = undefined;
+    this.#draw();
+    if (!edit) this.#title.focus({ preventScroll: true });
+  }
+
+  /** True while the editor holds changes not saved yet. */
+  isDirty(): boolean {
+    return this.#edit && this.#form?.isDirty() === true;
+  }
+
+  /**
+   * Asks, inline in the editor, whether to drop the unsaved changes: `discard`
+   * runs on "Discard changes"; "Keep editing" returns to the form.
+   */
+  confirmDiscard(discard: () => void): void {
+    const form = this.#form?.el;
+    if (!form) {
+      discard();
+      return;
+    }
+    form.parentElement?.querySelector('.discard-bar')?.remove();
+    const keep = h('button', { type: 'button', class: 'btn' }, 'Keep editing');
+    const drop = h('button', { type: 'button', class: 'btn btn-danger' }, 'Discard changes');
+    const bar = h(
+      'div',
+      { class: 'actions confirming discard-bar', role: 'group', 'aria-label': 'Unsaved changes' },
+      h('p', { class: 'confirm-text' }, 'You have unsaved changes. Discard them?'),
+      drop,
+      keep,
+    );
+    const close = () => {
+      bar.remove();
+      this.#form?.focus();
+    };
+    keep.addEventListener('click', close);
+    drop.addEventListener('click', () => {
+      this.#form = undefined;
+      bar.remove();
+      discard();
+    });
+    bar.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        close();
+      }
+    });
+    form.before(bar);
+    keep.focus();
+  }
+
+  /** Re-reads the record (live updates): an endpoint changed, created or deleted elsewhere shows as it is. */
+  async refresh(): Promise<void> {
+    if (this.#edit || this.#confirming || this.#stopped) return;
+    await this.#read(false);
+  }
+
+  async #read(first: boolean): Promise<void> {
+    let next: State;
+    try {
+      next = { kind: 'found', record: await api.get(this.name) };
+    } catch (error) {
+      if (this.#stopped) return;
+      const code = isApiFailure(error) ? error.code : undefined;
+      if (code === 'NOT_FOUND' || code === 'INVALID_NAME') {
+        next = { kind: 'missing', deleted: this.#state.kind === 'found' };
+      } else {
+        if (!isApiFailure(error)) report(error);
+        if (first) this.#showError(failureMessage(error));
+        return; // a refresh that fails leaves the view as it was; the journal shows the connection state
+      }
+    }
+    if (this.#stopped) return;
+    const before = JSON.stringify(this.#state);
+    this.#state = next;
+    if (JSON.stringify(next) === before) return;
+    if (next.kind === 'missing' && next.deleted) this.#edit = false;
+    this.#journal.setEndpointExists(next.kind === 'found');
+    this.#draw();
+    if (first && !this.#edit) this.#title.focus({ preventScroll: true });
+  }
+
+  #showError(message: string): void {
+    replaceChildren(
+      this.#summary,
+      this.#head(),
+      h('div', { class: 'notice notice-error', role: 'alert' }, `Could not load it: ${message}`),
+    );
+  }
+
+  /** The head: back link, title and badges; the same in every state, so nothing moves when the record arrives. */
+  #head(record?: EndpointRecord): HTMLElement {
+    return h(
+      'div',
+      { class: 'detail-head' },
+      h('a', { href: '#/', class: 'back' }, '← All endpoints'),
+      this.#title,
+      h(
+        'div',
+        { class: 'detail-badges' },
+        record ? statusBadge(record.statusCode) : null,
+        record ? h('span', { class: 'delay' }, record.delay > 0 ? `${record.delay} ms delay` : 'no delay') : null,
+      ),
+    );
+  }
+
+  #draw(): void {
+    const state = this.#state;
+    if (state.kind === 'loading') {
+      replaceChildren(this.#summary, this.#head(), h('p', { class: 'empty' }, 'Loading…'));
+    } else if (state.kind === 'missing') {
+      replaceChildren(this.#summary, this.#head(), this.#missing(state.deleted));
+    } else {
+      const { record } = state;
+      const commands = curlCommands(this.name);
+      replaceChildren(
+        this.#summary,
+        this.#head(record),
+        copyRow('URL', endpointUrl(this.name), 'detail-url'),
+        copyRow('GET', commands.get, 'detail-curl'),
+        copyRow('POST', commands.post, 'detail-curl-post'),
+        this.#edit ? this.#editor(record) : [this.#stored(record), this.#actions()],
+      );
+    }
+  }
+
+  /** What a name with no endpoint means, and how to create it. */
+  #missing(deleted: boolean): HTMLElement {
+    const invalid = checkName(this.name, true);
+    const said = deleted
+      ? `“${this.name}” was deleted: its URL answers 404 now.`
+      : `There is no endpoint named “${this.name}”.`;
+    return h(
+      'div',
+      { class: 'notice notice-info missing', role: 'status' },
+      h('p', null, said, ' Requests sent to it are still recorded: they are listed below.'),
+      invalid
+        ? h('p', null, `It cannot be created: ${invalid}`)
+        : h(
+            'p',
+            null,
+            h(
+              'a',
+              { class: 'btn btn-primary', href: `#/new/${encodeURIComponent(this.name)}` },
+              `Create “${this.name}”`,
+            ),
+          ),
+    );
+  }
+
+  #stored(record: EndpointRecord): HTMLElement {
+    const body = JSON.stringify(record.data, null, 2) ?? 'null';
+    const bodiless = BODILESS.has(record.statusCode);
+    return h(
+      'div',
+      { class: 'stored' },
+      h('h3', null, bodiless ? 'Stored body (not sent)' : 'Response body'),
+      bodiless
+        ? h(
+            'p',
+            { class: 'hint bodiless' },
+            `Status ${record.statusCode} answers have no body in HTTP, so this stored value is never sent. Choose another status to send it.`,
+          )
+        : null,
+      h(
+        'pre',
+        { class: bodiless ? 'code unsent' : 'code', tabIndex: 0, 'aria-label': 'Stored response body' },
+        body.length > PREVIEW_CHARS ? `${body.slice(0, PREVIEW_CHARS)}\n… (${body.length} characters)` : body,
+      ),
+    );
+  }
+
+  #actions(): HTMLElement {
+    const bar = h('div', { class: 'actions' });
+    const editButton = h('button', { type: 'button', class: 'btn' }, 'Edit');
+    const deleteButton = h('button', { type: 'button', class: 'btn btn-danger' }, 'Delete');
+    editButton.addEventListener('click', () => {
+      location.hash = `#/e/${encodeURIComponent(this.name)}/edit`;
+    });
+    deleteButton.addEventListener('click', () => this.#confirmDelete(bar));
+    replaceChildren(bar, editButton, deleteButton);
+    return bar;
+  }
+
+  /** Asks inline, so the question is keyboard- and screen-reader-friendly; Escape keeps the endpoint. */
+  #confirmDelete(bar: HTMLElement): void {
+    this.#confirming = true;
+    const confirmButton = h('button', { type: 'button', class: 'btn btn-danger' }, `Delete “${this.name}”`);
+    const cancel = h('button', { type: 'button', class: 'btn' }, 'Keep it');
+    const question = h('p', { class: 'confirm-text' }, 'Delete this endpoint? Its URL will answer 404.');
+    const problem = h('div', { class: 'form-error' });
+    const keep = () => {
+      this.#confirming = false;
+      const fresh = this.#actions();
+      bar.replaceWith(fresh);
+      fresh.querySelector<HTMLButtonElement>('.btn-danger')?.focus();
+    };
+    const remove = async () => {
+      confirmButton.disabled = true;
+      problem.replaceChildren();
+      try {
+        await api.remove(this.name);
+        this.#confirming = false;
+        toast(`Deleted ${this.name}`);
+        this.#hooks.onDeleted(this.name);
+      } catch (error) {
+        confirmButton.disabled = false;
+        if (!isApiFailure(error)) report(error);
+        if (isApiFailure(error) && error.code === 'UNAUTHORIZED') {
+          problem.replaceChildren(tokenField({ id: 'delete-token', onUse: () => void remove() }));
+        } else {
+          problem.textContent = `Could not delete: ${failureMessage(error)}`;
+          toast(`Could not delete: ${failureMessage(error)}`, 'error');
+        }
+      }
+    };
+    cancel.addEventListener('click', keep);
+    confirmButton.addEventListener('click', () => void remove());
+    bar.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        keep();
+      }
+    });
+    replaceChildren(bar, question, confirmButton, cancel, problem);
+    bar.classList.add('confirming');
+    cancel.focus();
+  }
+
+  #editor(record: EndpointRecord): HTMLElement {
+    const form = endpointForm({
+      mode: 'edit',
+      initial: record,
+      onSaved: (saved) => {
+        this.#state = { kind: 'found', record: saved };
+        toast(`Saved ${this.name}`);
+        this.#hooks.onSaved(this.name);
+      },
+      onCancel: () => this.#hooks.onCancelEdit(),
+    });
+    this.#form = form;
+    queueMicrotask(() => form.focus());
+    return h('div', { class: 'editor' }, h('h3', null, 'Edit'), form.el);
+  }
+}

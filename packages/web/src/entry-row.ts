@@ -1,0 +1,135 @@
+/**
+ * One recorded request as a journal row: a `<details>` whose summary is a
+ * one-line preview (method, path, status, size, the first bytes of the body,
+ * date and time) and whose body holds the query, headers and the full body.
+ *
+ * @module
+ */
+import type { JournalEntry } from './api.js';
+import { formatDateTime, h } from './dom.js';
+import { statusBadge } from './list.js';
+import { formatBytes } from './validate.js';
+
+/** Characters of the body shown in the one-line preview. */
+const PREVIEW_CHARS = 80;
+const TEXT_TYPES =
+  /^(text\/|application\/(json|[\w.+-]+\+json|xml|[\w.+-]+\+xml|x-www-form-urlencoded|javascript|graphql))/i;
+
+function queryString(query: Record<string, string | string[]>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    for (const v of Array.isArray(value) ? value : [value]) params.append(key, v);
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * True when the body is not text: its content type says so, or decoding it as
+ * UTF-8 produced replacement characters or control characters.
+ */
+export function isBinary(entry: JournalEntry): boolean {
+  if (entry.body === '') return false;
+  const type = entry.headers['content-type'];
+  if (type !== undefined && !TEXT_TYPES.test(type.trim())) return true;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters is the point
+  return /[\uFFFD\u0000-\u0008\u000E-\u001F]/.test(entry.body);
+}
+
+/**
+ * The body's size in bytes as sent: the Content-Length header when there is
+ * one (a binary or truncated body's text is not its size), else its UTF-8 length.
+ */
+export function bodySize(entry: JournalEntry): number {
+  const declared = Number(entry.headers['content-length']);
+  if (Number.isSafeInteger(declared) && declared >= 0) return declared;
+  return new TextEncoder().encode(entry.body).byteLength;
+}
+
+/** The start of the body on one line, for the row's summary. */
+export function bodyPreview(entry: JournalEntry): string {
+  if (entry.body === '') return '';
+  if (isBinary(entry)) return `binary data, ${formatBytes(bodySize(entry))}`;
+  const line = entry.body.replace(/\s+/g, ' ').trim();
+  return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS)}…` : line;
+}
+
+function prettyBody(entry: JournalEntry): string {
+  if (entry.json !== undefined && !entry.bodyTruncated) return JSON.stringify(entry.json, null, 2);
+  return entry.body;
+}
+
+function kvTable(rows: [string, string][]): HTMLElement {
+  return h(
+    'table',
+    { class: 'kv-table' },
+    h(
+      'tbody',
+      null,
+      rows.map(([k, v]) => h('tr', null, h('th', { scope: 'row' }, k), h('td', null, v))),
+    ),
+  );
+}
+
+function bodySection(entry: JournalEntry): Node[] {
+  const binary = isBinary(entry);
+  const heading = h(
+    'h4',
+    null,
+    'Body',
+    entry.json !== undefined ? h('span', { class: 'tag' }, 'JSON') : null,
+    binary ? h('span', { class: 'tag' }, 'binary') : null,
+    entry.bodyTruncated ? h('span', { class: 'tag tag-warn' }, 'truncated') : null,
+  );
+  if (entry.body === '') return [heading, h('p', { class: 'empty' }, '(empty)')];
+  if (binary) {
+    const type = entry.headers['content-type'] ?? 'no content type';
+    return [
+      heading,
+      h(
+        'p',
+        { class: 'empty' },
+        `${formatBytes(bodySize(entry))} of binary data (${type}): not shown as text, which would garble it.`,
+      ),
+    ];
+  }
+  return [heading, h('pre', { class: 'code', tabIndex: 0 }, prettyBody(entry))];
+}
+
+/** Builds the row for `entry`; `fresh` rows are highlighted briefly. */
+export function entryRow(entry: JournalEntry, fresh: boolean): HTMLLIElement {
+  const size = bodySize(entry);
+  const headers = Object.entries(entry.headers).sort(([a], [b]) => a.localeCompare(b));
+  const query = Object.entries(entry.query).map(([k, v]): [string, string] => [k, Array.isArray(v) ? v.join(', ') : v]);
+  const preview = bodyPreview(entry);
+  return h(
+    'li',
+    { class: fresh ? 'entry fresh' : 'entry', dataset: { id: String(entry.id) } },
+    h(
+      'details',
+      null,
+      h(
+        'summary',
+        null,
+        h('span', { class: `method m-${entry.method.toLowerCase()}` }, entry.method),
+        h('span', { class: 'path' }, `${entry.path}${queryString(entry.query)}`),
+        h(
+          'span',
+          { class: 'entry-meta' },
+          statusBadge(entry.statusCode),
+          size > 0 ? h('span', { class: 'size' }, formatBytes(size)) : null,
+          h('time', { dateTime: entry.receivedAt, title: entry.receivedAt }, formatDateTime(entry.receivedAt)),
+        ),
+        preview ? h('span', { class: 'body-preview' }, preview) : null,
+      ),
+      h(
+        'div',
+        { class: 'entry-body' },
+        query.length > 0 ? [h('h4', null, 'Query'), kvTable(query)] : null,
+        h('h4', null, `Headers (${headers.length})`),
+        kvTable(headers),
+        bodySection(entry),
+      ),
+    ),
+  );
+}

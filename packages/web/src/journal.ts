@@ -1,0 +1,181 @@
+/**
+ * The live request journal of one name (an endpoint, or a name that has none),
+ * newest first. It reads the journal once, then long-polls
+ * `api/endpoints/{name}/requests?wait=25000&count=1&after=<newest id>`: the
+ * server answers as soon as a new request arrives.
+ *
+ * Rows are updated in place: new ones are inserted at the top, old ones removed
+ * at the bottom, and rows already shown are never rebuilt or moved, so focus, a
+ * text selection and an open entry survive new requests. Each arrival is
+ * announced to screen readers through the page's polite live region.
+ *
+ * Every answer names its journal (`journalId`). After any failure the next read
+ * is a full one, and a new `journalId` (the daemon restarted: ids start again
+ * at 1) replaces the rows and says so, instead of waiting forever for ids past
+ * the old cursor.
+ *
+ * @module
+ */
+import { api, failureMessage, isApiFailure, type JournalEntry } from './api.js';
+import { announce, formatTime, h } from './dom.js';
+import { entryRow } from './entry-row.js';
+import { report } from './report.js';
+import { sleep } from './sleep.js';
+
+/** How long one long-poll may be held by the server. */
+export const WAIT_MS = 25_000;
+/** Rows kept on screen (more than the server's ring of 100 per name by default: the page keeps what it saw). */
+const MAX_ROWS = 200;
+/** Longest pause between retries: a server that is back is noticed within this. */
+const MAX_RETRY_MS = 2000;
+
+/** The journal panel. */
+export class JournalView {
+  readonly el: HTMLElement;
+  readonly #name: string;
+  readonly #list: HTMLOListElement;
+  readonly #state: HTMLElement;
+  readonly #empty: HTMLElement;
+  readonly #notice: HTMLElement;
+  #abort = new AbortController();
+  /** Ids shown, oldest first. */
+  #ids: number[] = [];
+  #journalId: string | undefined;
+  /** Whether the next read may long-poll (false at first and after a failure or a new journal). */
+  #synced = false;
+  #endpointExists = true;
+  #live = false;
+
+  constructor(name: string, emptyHint: Node) {
+    this.#name = name;
+    this.#list = h('ol', { class: 'journal-list', 'aria-label': `Requests to ${name}, newest first` });
+    this.#state = h('span', { class: 'live', role: 'status' }, 'Connecting…');
+    this.#notice = h('div', { class: 'notice notice-info journal-notice', hidden: true });
+    this.#empty = h('div', { class: 'empty journal-empty' }, h('p', null, 'No requests yet. Send one:'), emptyHint);
+    const clear = h('button', { type: 'button', class: 'btn btn-small' }, 'Clear');
+    clear.addEventListener('click', () => void this.#clear());
+    this.el = h(
+      'section',
+      { class: 'panel journal', 'aria-labelledby': 'journal-title' },
+      h('div', { class: 'panel-head' }, h('h3', { id: 'journal-title' }, 'Requests'), this.#state, clear),
+      this.#notice,
+      this.#empty,
+      this.#list,
+    );
+  }
+
+  /** Starts the long-poll loop. */
+  start(): void {
+    void this.#loop(this.#abort.signal);
+  }
+
+  /** Stops it (leaving the view). */
+  stop(): void {
+    this.#abort.abort();
+  }
+
+  /** Whether the name has an endpoint: the state says what is recorded (a deleted endpoint is not "Live"). */
+  setEndpointExists(exists: boolean): void {
+    this.#endpointExists = exists;
+    if (this.#live) this.#showLive();
+  }
+
+  async #clear(): Promise<void> {
+    try {
+      await api.clearRequests(this.#name);
+    } catch (error) {
+      if (!isApiFailure(error)) report(error);
+      this.#setState('error', `Could not clear: ${failureMessage(error)}`);
+      return;
+    }
+    // Restart the wait so that it counts from zero again.
+    this.#abort.abort();
+    this.#abort = new AbortController();
+    this.#replace([]);
+    this.#synced = false;
+    this.start();
+  }
+
+  async #loop(signal: AbortSignal): Promise<void> {
+    let failures = 0;
+    while (!signal.aborted) {
+      try {
+        const newest = this.#ids.at(-1) ?? 0;
+        const read = this.#synced ? { wait: WAIT_MS, count: 1, after: newest, signal } : { signal };
+        const page = await api.journal(this.#name, read);
+        if (signal.aborted) return;
+        if (this.#journalId !== undefined && page.journalId !== this.#journalId) {
+          // A new journal: its ids mean other requests. Show it as it is, and say why the rows changed.
+          this.#replace(page.requests);
+          this.#showNotice(
+            `The mockpoint server restarted (noticed at ${formatTime(new Date().toISOString())}): requests recorded before the restart are gone; these arrived since.`,
+          );
+          announce(`The server restarted. ${page.requests.length} request(s) since.`);
+        } else if (!this.#synced && this.#journalId === undefined) {
+          this.#replace(page.requests);
+        } else {
+          this.#add(page.requests);
+        }
+        this.#journalId = page.journalId;
+        this.#synced = true;
+        failures = 0;
+        this.#live = true;
+        this.#showLive();
+      } catch (error) {
+        if (signal.aborted) return;
+        if (!isApiFailure(error)) report(error);
+        failures++;
+        this.#synced = false; // after a failure, read everything: the server may be a new one
+        this.#live = false;
+        this.#setState('error', `Reconnecting… (${failureMessage(error)})`);
+        await sleep(Math.min(MAX_RETRY_MS, 250 * 2 ** failures), signal);
+      }
+    }
+  }
+
+  #showLive(): void {
+    if (this.#endpointExists) this.#setState('live', 'Live');
+    else this.#setState('live', 'Live: recording requests to a name with no endpoint');
+  }
+
+  #setState(kind: 'live' | 'error', text: string): void {
+    const className = `live live-${kind}`;
+    if (this.#state.className !== className) this.#state.className = className;
+    if (this.#state.textContent !== text) this.#state.textContent = text;
+  }
+
+  #showNotice(text: string): void {
+    this.#notice.textContent = text;
+    this.#notice.hidden = false;
+  }
+
+  /** Replaces every row (a first read, a clear, a new journal). */
+  #replace(requests: JournalEntry[]): void {
+    const kept = requests.slice(-MAX_ROWS);
+    this.#list.replaceChildren(...kept.map((entry) => entryRow(entry, false)).reverse());
+    this.#ids = kept.map((entry) => entry.id);
+    this.#empty.hidden = kept.length > 0;
+  }
+
+  /** Adds the requests not shown yet at the top, in place; drops the oldest rows past the limit. */
+  #add(requests: JournalEntry[]): void {
+    const newest = this.#ids.at(-1) ?? 0;
+    const fresh = requests.filter((entry) => entry.id > newest);
+    if (fresh.length === 0) return;
+    for (const entry of fresh) {
+      this.#list.prepend(entryRow(entry, true));
+      this.#ids.push(entry.id);
+    }
+    while (this.#ids.length > MAX_ROWS) {
+      this.#ids.shift();
+      this.#list.lastElementChild?.remove();
+    }
+    this.#empty.hidden = true;
+    const last = fresh.at(-1) as JournalEntry;
+    announce(
+      fresh.length === 1
+        ? `New request: ${last.method} ${last.path}`
+        : `${fresh.length} new requests, the latest ${last.method} ${last.path}`,
+    );
+  }
+}
