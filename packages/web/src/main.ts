@@ -53,6 +53,7 @@ function createPanel(list: EndpointList, name: string): { el: HTMLElement; form:
   const el = h(
     'section',
     { class: 'panel create', 'aria-labelledby': 'create-title' },
+    h('a', { href: '#/', class: 'back' }, '← All endpoints'),
     h('h2', { id: 'create-title' }, 'New endpoint'),
     h(
       'p',
