@@ -79,8 +79,9 @@ function main(): void {
   const view = h('div', { class: 'view', id: 'view' });
   replaceChildren(
     app,
-    h('aside', { class: 'sidebar', 'aria-label': 'Endpoints' }, list.el),
-    h('main', { class: 'content', id: 'main', tabIndex: -1 }, view),
+    // One <main> (the layout) on every view, the phone's list-only home included.
+    h('nav', { class: 'sidebar', 'aria-label': 'Endpoints' }, list.el),
+    h('div', { class: 'content', id: 'main', tabIndex: -1 }, view),
   );
 
   let detail: DetailView | undefined;
