@@ -205,7 +205,7 @@ test('5. a filter over 500 endpoints served by the API, the total, and live list
   await poll(() => page.locator('.live').textContent()).toBe('Live');
   expect((await fetch(`${server.url}/api/endpoints/ep-425`, { method: 'DELETE' })).status).toBe(204);
   await poll(() => page.locator('.missing').textContent()).toContain('“ep-425” was deleted');
-  expect(await page.locator('.live').textContent()).toBe('Live: recording requests to a name with no endpoint');
+  expect(await page.locator('.live').textContent()).toBe('Live (no endpoint)');
 });
 
 describe('6. the smaller points', () => {

@@ -391,7 +391,7 @@ describe('detail', () => {
     await poll(() => page.locator('.journal-list li').count()).toBe(1);
     expect(await page.locator('.journal-list .badge').textContent()).toBe('404');
     expect(await page.locator('.journal-list .body-preview').textContent()).toBe('{"order":7}');
-    expect(await page.locator('.live').textContent()).toBe('Live: recording requests to a name with no endpoint');
+    expect(await page.locator('.live').textContent()).toBe('Live (no endpoint)');
     // Live too: a second request shows up without a reload.
     await fetch(`${server.url}/endpoint/order-payd?again=1`);
     await poll(() => page.locator('.journal-list li').count()).toBe(2);

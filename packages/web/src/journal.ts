@@ -134,8 +134,14 @@ export class JournalView {
   }
 
   #showLive(): void {
-    if (this.#endpointExists) this.#setState('live', 'Live');
-    else this.#setState('live', 'Live: recording requests to a name with no endpoint');
+    if (this.#endpointExists) {
+      this.#setState('live', 'Live');
+      this.#state.removeAttribute('title');
+    } else {
+      // Still recording: requests to a name with no endpoint are answered 404 and kept.
+      this.#setState('live', 'Live (no endpoint)');
+      this.#state.title = 'Recording the requests sent to this name; it has no endpoint, so they are answered 404';
+    }
   }
 
   #setState(kind: 'live' | 'error', text: string): void {
