@@ -244,7 +244,10 @@ describe('graceful shutdown', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const stopped = performance.now();
     const exit = daemon.stop('SIGTERM');
-    expect(await poll).toEqual({ status: 200, body: { requests: [], complete: false } });
+    expect(await poll).toEqual({
+      status: 200,
+      body: { requests: [], complete: false, journalId: expect.any(String) },
+    });
     expect(await exit).toEqual({ code: 0, signal: null });
     expect(performance.now() - stopped).toBeLessThan(2000); // not the 5 s grace, let alone 30 s
   });
