@@ -161,6 +161,10 @@ test('4. rows update in place: focus, a selection and an open entry survive new 
   });
   const selected = await page.evaluate(() => getSelection()?.toString());
   expect(selected).toContain('order.paid');
+  const opened = page.locator(`.journal-list li[data-id="${await row.getAttribute('data-id')}"]`);
+  await opened.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  const top = () => opened.evaluate((el) => Math.round(el.getBoundingClientRect().top));
+  const topBefore = await top();
 
   await fetch(`${server.url}/endpoint/hook?second=1`, { method: 'PUT', body: 'plain text' });
   await fetch(`${server.url}/endpoint/hook?third=1`);
@@ -170,6 +174,8 @@ test('4. rows update in place: focus, a selection and an open entry survive new 
   );
   expect(await page.evaluate(() => getSelection()?.toString())).toBe(selected);
   expect(await page.locator('.journal-list li').nth(2).locator('details').getAttribute('open')).toBe('');
+  // The entry being read did not jump: the new rows went in above it, the view followed.
+  expect(Math.abs((await top()) - topBefore)).toBeLessThanOrEqual(2); // sub-pixel rounding only
   await poll(() => page.locator('#announce').textContent()).toMatch(/^New request: GET \/endpoint\/hook$|new requests/);
   expect(await page.locator('#announce').getAttribute('aria-live')).toBe('polite');
 });

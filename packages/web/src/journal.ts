@@ -155,6 +155,15 @@ export class JournalView {
     this.#notice.hidden = false;
   }
 
+  /** The row a person is reading: the one holding the focus, else the first open one, if it is on screen. */
+  #readingRow(): HTMLElement | undefined {
+    const focused = document.activeElement?.closest('.journal-list > li');
+    const row = (focused ?? this.#list.querySelector(':scope > li:has(> details[open])')) as HTMLElement | null;
+    if (!row || !this.#list.contains(row)) return undefined;
+    const { top, bottom } = row.getBoundingClientRect();
+    return top < window.innerHeight && bottom > 0 ? row : undefined;
+  }
+
   /** Replaces every row (a first read, a clear, a new journal). */
   #replace(requests: JournalEntry[]): void {
     const kept = requests.slice(-MAX_ROWS);
@@ -168,6 +177,9 @@ export class JournalView {
     const newest = this.#ids.at(-1) ?? 0;
     const fresh = requests.filter((entry) => entry.id > newest);
     if (fresh.length === 0) return;
+    // The row being read (focused, else open) stays where it is on screen.
+    const anchor = this.#readingRow();
+    const before = anchor?.getBoundingClientRect().top;
     for (const entry of fresh) {
       this.#list.prepend(entryRow(entry, true));
       this.#ids.push(entry.id);
@@ -177,6 +189,10 @@ export class JournalView {
       this.#list.lastElementChild?.remove();
     }
     this.#empty.hidden = true;
+    if (anchor?.isConnected && before !== undefined) {
+      const moved = anchor.getBoundingClientRect().top - before;
+      if (moved !== 0) window.scrollBy(0, moved);
+    }
     const last = fresh.at(-1) as JournalEntry;
     announce(
       fresh.length === 1
