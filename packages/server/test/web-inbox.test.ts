@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import type { RunningServer, StartServerOptions } from '../src/start-server.js';
+import { startDaemon } from './helpers/daemon.js';
 import { closeBrowser, openPage, poll, startWebDaemon, useBrowser, type WatchedPage } from './web-support.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -24,7 +25,7 @@ async function daemon(options: StartServerOptions = {}): Promise<RunningServer> 
 }
 
 async function create(
-  server: RunningServer,
+  server: { url: string },
   name: string,
   data: unknown,
   extra: { statusCode?: number; delay?: number } = {},
@@ -64,12 +65,15 @@ afterAll(async () => {
   await closeBrowser();
 });
 
-test('1. a tab open across a daemon restart reloads the journal, says so, and shows requests sent after', async () => {
+test('1. a tab open across a daemon crash and restart reloads the journal, says so, and shows requests sent after', async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'mockpoint-restart-'));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  let server = await startWebDaemon({ memory: false, dataDir });
-  const port = server.port;
-  cleanups.push(() => server.close());
+  // The real daemon process, on LevelDB: the endpoint survives, the journal starts anew (ids from 1).
+  let daemon = await startDaemon({ args: ['--data-dir', dataDir] });
+  cleanups.push(async () => {
+    await daemon.stop('SIGKILL');
+  });
+  const server = { url: daemon.url };
   await create(server, 'hook', { ok: true });
   const page = await browse();
   await page.goto(`${server.url}/#/e/hook`);
@@ -78,9 +82,9 @@ test('1. a tab open across a daemon restart reloads the journal, says so, and sh
     await fetch(`${server.url}/endpoint/hook?before=${n}`, { method: 'POST', body: `{"n":${n}}` });
   await poll(() => page.locator('.journal-list li').count()).toBe(2);
 
-  // The daemon restarts on the same port (LevelDB keeps the endpoint; the journal starts anew, ids from 1).
-  await server.close();
-  server = await startWebDaemon({ memory: false, dataDir, port });
+  // Killed with SIGKILL mid-session (a long-poll is open), then started again on the same port.
+  expect((await daemon.stop('SIGKILL')).signal).toBe('SIGKILL');
+  daemon = await startDaemon({ args: ['--data-dir', dataDir, '--port', String(daemon.port)] });
   await fetch(`${server.url}/endpoint/hook?after=1`, { method: 'POST', body: '{"n":3}' });
 
   await poll(() => page.locator('.journal-list .path').allTextContents()).toEqual(['/endpoint/hook?after=1']);
