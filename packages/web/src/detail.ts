@@ -86,6 +86,8 @@ export class DetailView {
     this.#title = h('h2', { tabIndex: -1, class: 'detail-title', id: 'detail-title' }, name);
     this.#summary = h('section', { class: 'panel detail', 'aria-labelledby': 'detail-title' });
     this.#journal = new JournalView(name, h('code', { class: 'copy-text' }, curlCommands(name).post));
+    // The journal shows once the endpoint's panel has its final height, so it never moves down (layout shift).
+    this.#journal.el.hidden = true;
     this.el = h('div', { class: 'detail-view' }, this.#summary, this.#journal.el);
     this.#draw();
   }
@@ -179,6 +181,7 @@ export class DetailView {
       }
     }
     if (this.#stopped) return;
+    this.#journal.el.hidden = false;
     const before = JSON.stringify(this.#state);
     this.#state = next;
     if (JSON.stringify(next) === before) return;
@@ -189,6 +192,7 @@ export class DetailView {
   }
 
   #showError(message: string): void {
+    this.#journal.el.hidden = false;
     replaceChildren(
       this.#summary,
       this.#head(),

@@ -158,7 +158,9 @@ export class JournalView {
   /** The row a person is reading: the one holding the focus, else the first open one, if it is on screen. */
   #readingRow(): HTMLElement | undefined {
     const focused = document.activeElement?.closest('.journal-list > li');
-    const row = (focused ?? this.#list.querySelector(':scope > li:has(> details[open])')) as HTMLElement | null;
+    // Not `:has()`: the page supports browsers without it (Firefox before 121).
+    const open = this.#list.querySelector<HTMLElement>(':scope > li > details[open]')?.parentElement;
+    const row = (focused ?? open) as HTMLElement | null | undefined;
     if (!row || !this.#list.contains(row)) return undefined;
     const { top, bottom } = row.getBoundingClientRect();
     return top < window.innerHeight && bottom > 0 ? row : undefined;
