@@ -284,6 +284,10 @@ describe('6. the smaller points', () => {
     expect(await page.locator('.journal-list .entry-body').textContent()).toContain(
       '1.5 kB of binary data (application/octet-stream)',
     );
+    // The bytes exactly as sent (the journal keeps them in base64), in hex.
+    expect(await page.locator('.journal-list pre.hex').textContent()).toMatch(
+      /^0000 {2}00 25 4a 6f 94 b9 de 03 28 4d 72 97 bc e1 06 2b\n0010 /,
+    );
   });
 
   test('with ADMIN_TOKEN and MAX_DELAY_MS: the inline token field deletes, focus goes to the list; the delay limit is the server’s', async () => {

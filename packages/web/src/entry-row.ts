@@ -25,11 +25,12 @@ function queryString(query: Record<string, string | string[]>): string {
 }
 
 /**
- * True when the body is not text: its content type says so, or decoding it as
- * UTF-8 produced replacement characters or control characters.
+ * True when the body is not text: the server sent its bytes in base64 (not
+ * valid UTF-8), its content type says so, or it holds control characters.
  */
 export function isBinary(entry: JournalEntry): boolean {
   if (entry.body === '') return false;
+  if (entry.bodyEncoding === 'base64') return true;
   const type = entry.headers['content-type'];
   if (type !== undefined && !TEXT_TYPES.test(type.trim())) return true;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters is the point
@@ -42,8 +43,31 @@ export function isBinary(entry: JournalEntry): boolean {
  */
 export function bodySize(entry: JournalEntry): number {
   const declared = Number(entry.headers['content-length']);
-  if (Number.isSafeInteger(declared) && declared >= 0) return declared;
-  return new TextEncoder().encode(entry.body).byteLength;
+  if (entry.headers['content-length'] !== undefined && Number.isSafeInteger(declared) && declared >= 0) {
+    return declared;
+  }
+  return bodyBytes(entry).byteLength;
+}
+
+/** The recorded body's bytes (all of them, or the first ones when truncated). */
+function bodyBytes(entry: JournalEntry): Uint8Array {
+  if (entry.bodyEncoding !== 'base64') return new TextEncoder().encode(entry.body);
+  try {
+    return Uint8Array.from(atob(entry.body), (c) => c.charCodeAt(0));
+  } catch {
+    return new Uint8Array(0);
+  }
+}
+
+/** The first bytes in hex, 16 a line: a look at a binary body without garbling it. */
+function hexDump(bytes: Uint8Array, max = 128): string {
+  const lines: string[] = [];
+  for (let i = 0; i < Math.min(bytes.length, max); i += 16) {
+    const row = [...bytes.subarray(i, Math.min(i + 16, max))].map((b) => b.toString(16).padStart(2, '0'));
+    lines.push(`${i.toString(16).padStart(4, '0')}  ${row.join(' ')}`);
+  }
+  if (bytes.length > max) lines.push('…');
+  return lines.join('\n');
 }
 
 /** The start of the body on one line, for the row's summary. */
@@ -89,7 +113,12 @@ function bodySection(entry: JournalEntry): Node[] {
       h(
         'p',
         { class: 'empty' },
-        `${formatBytes(bodySize(entry))} of binary data (${type}): not shown as text, which would garble it.`,
+        `${formatBytes(bodySize(entry))} of binary data (${type}): not shown as text, which would garble it. The first bytes:`,
+      ),
+      h(
+        'pre',
+        { class: 'code hex', tabIndex: 0, 'aria-label': 'First bytes of the body, in hex' },
+        hexDump(bodyBytes(entry)),
       ),
     ];
   }
