@@ -38,7 +38,9 @@ describe('exact JSON', () => {
     expect((await send(`${first.url}/endpoint/big`, 'GET')).text).toBe(EXACT);
     const record = `{"name":"big","data":${EXACT},"statusCode":201,"delay":0}`;
     expect((await send(`${first.url}/api/endpoints/big`, 'GET')).text).toBe(record);
-    expect((await send(`${first.url}/api/endpoints`, 'GET')).text).toBe(`{"endpoints":[${record}],"next":null}`);
+    expect((await send(`${first.url}/api/endpoints`, 'GET')).text).toBe(
+      `{"endpoints":[${record}],"next":null,"total":1}`,
+    );
     await first.stop();
 
     const second = await daemon(dir);
