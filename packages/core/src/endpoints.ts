@@ -1,17 +1,22 @@
 /**
  * The endpoint service: the store with the response cache in front of it. All
  * reads and writes of records go through here so the cache can never serve a
- * record the store has replaced or deleted.
+ * record the store has replaced or deleted, and so that a replace, a delete or a
+ * reset also empties the queued answers of what it touches.
  *
  * @module
  */
 import { type CachedResponse, ResponseCache, toCachedResponse } from './cache.js';
+import type { AnswerQueue } from './queue/answer-queue.js';
+import { MemoryAnswerQueue } from './queue/memory/index.js';
 import type { EndpointRecord } from './schemas.js';
 import type { EndpointStore, ListOptions, ListPage } from './store/store.js';
 
 export class EndpointService {
   readonly store: EndpointStore;
   readonly cache: ResponseCache;
+  /** Queued one-shot answers, answered before the record. */
+  readonly queue: AnswerQueue;
   /**
    * One token per name being read from the store after a cache miss. A write to
    * that name (or a clear) withdraws it, and the read only fills the cache while
@@ -20,9 +25,10 @@ export class EndpointService {
    */
   readonly #reading = new Map<string, symbol>();
 
-  constructor(store: EndpointStore, cacheMaxBytes: number) {
+  constructor(store: EndpointStore, cacheMaxBytes: number, queue: AnswerQueue = new MemoryAnswerQueue()) {
     this.store = store;
     this.cache = new ResponseCache(cacheMaxBytes);
+    this.queue = queue;
   }
 
   /** The ready-to-send response for `name`, or `undefined` when there is none. */
@@ -57,6 +63,7 @@ export class EndpointService {
     return created;
   }
 
+  /** Creates or replaces a record; its queued answers are dropped (they were meant for the old one). */
   async put(record: EndpointRecord): Promise<{ created: boolean }> {
     try {
       const result = await this.store.put(record);
@@ -66,23 +73,29 @@ export class EndpointService {
       // A failed write may still have landed: forget whatever we held.
       this.#forget(record.name);
       throw error;
+    } finally {
+      await this.queue.clear(record.name);
     }
   }
 
+  /** Deletes a record and its queued answers; `false` when there was no record. */
   async delete(name: string): Promise<boolean> {
     try {
       return await this.store.delete(name);
     } finally {
       this.#forget(name);
+      await this.queue.clear(name);
     }
   }
 
+  /** Removes every record and every queued answer. */
   async clear(): Promise<void> {
     try {
       await this.store.clear();
     } finally {
       this.#reading.clear();
       this.cache.clear();
+      await this.queue.clearAll();
     }
   }
 

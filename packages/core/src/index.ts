@@ -16,6 +16,7 @@ export {
   type Fetchable,
   type Health,
   type MockpointClient,
+  type QuietOptions,
   type WaitOptions,
 } from './client.js';
 export type { ResolvedAppOptions } from './context.js';
@@ -54,6 +55,18 @@ export {
   pickLimits,
   resolveLimits,
 } from './limits.js';
+export {
+  type AnswerQueue,
+  FAULTS,
+  type Fault,
+  MAX_ANSWER_TIMES,
+  MAX_QUEUED_ANSWERS,
+  type QueuedAnswer,
+  type QueuedAnswerInput,
+  type TakenAnswer,
+} from './queue/answer-queue.js';
+export { MemoryAnswerQueue, type MemoryAnswerQueueOptions } from './queue/memory/index.js';
+export { isJsonSubset, matchesRequest, type RequestFilter } from './request-filter.js';
 export {
   createSchemas,
   DEFAULT_DELAY,

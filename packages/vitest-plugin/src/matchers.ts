@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { JournalEntry } from '@mockpoint/core';
+import { isMockpointError, type JournalEntry, type RequestFilter } from '@mockpoint/core';
 import type { MatcherState } from 'vitest';
-import { isRequestRecorder, type RequestRecorder } from './endpoint.js';
+import { isRequestRecorder, type QuietRecorder, type RequestRecorder } from './endpoint.js';
 import { MockServerError } from './errors.js';
 
 /**
@@ -43,6 +43,12 @@ declare module 'vitest' {
     toHaveBeenRequestedTimes(...args: OnEndpoint<T, [times: number]>): Promise<void>;
     /** Passes when at least one received request matches `expected` (all of its fields). */
     toHaveBeenRequestedWith(...args: OnEndpoint<T, [expected: RequestMatch]>): Promise<void>;
+    /**
+     * Passes as soon as a request (matching `match`, when given) arrives within the
+     * next `ms` milliseconds; with `.not`, passes when none arrives in that time.
+     * @example await expect(hook).not.toHaveBeenRequestedWithin(500) // not sent again
+     */
+    toHaveBeenRequestedWithin(...args: OnEndpoint<T, [ms: number, match?: RequestFilter]>): Promise<void>;
   }
 }
 
@@ -123,6 +129,16 @@ function matches(state: MatcherState, entry: JournalEntry, expected: RequestMatc
   return true;
 }
 
+function quietRecorder(received: unknown): QuietRecorder {
+  if (!isRequestRecorder(received) || typeof (received as QuietRecorder).expectNoRequests !== 'function') {
+    throw new MockServerError(
+      'NOT_AN_ENDPOINT',
+      `toHaveBeenRequestedWithin() needs an endpoint handle (what mock.add() returns), received ${received === null ? 'null' : typeof received}`,
+    );
+  }
+  return received as QuietRecorder;
+}
+
 /** The matchers, for `expect.extend(mockpointMatchers)` (the plugin and `@mockpoint/vitest/setup` do this). */
 export const mockpointMatchers = {
   async toHaveBeenRequested(this: MatcherState, actual: unknown): Promise<MatchResult> {
@@ -164,6 +180,36 @@ export const mockpointMatchers = {
         pass
           ? `expected endpoint "${name}" not to have been requested with ${wanted}, but request ${index + 1} matched;\n${received(requests, headerNames)}`
           : `expected endpoint "${name}" to have been requested with ${wanted}, but none matched;\n${received(requests, headerNames)}`,
+    };
+  },
+
+  async toHaveBeenRequestedWithin(
+    this: MatcherState,
+    actual: unknown,
+    ms: number,
+    match?: RequestFilter,
+  ): Promise<MatchResult> {
+    if (!Number.isFinite(ms) || ms < 0) {
+      throw new TypeError(`toHaveBeenRequestedWithin() needs a number of milliseconds >= 0, received ${String(ms)}`);
+    }
+    const recorder = quietRecorder(actual);
+    const which = match === undefined ? '' : ` with ${this.utils.stringify(match, undefined, { min: true })}`;
+    try {
+      // Only requests arriving from now on count; the first one ends the wait.
+      await recorder.expectNoRequests({ within: ms, match });
+    } catch (error) {
+      if (!isMockpointError(error) || error.code !== 'UNEXPECTED_REQUEST') throw error;
+      const seen = error.message.slice(error.message.indexOf('but received ') + 'but '.length);
+      return {
+        pass: true,
+        message: () =>
+          `expected endpoint "${recorder.name}" not to have been requested${which} within ${ms} ms, but it ${seen}`,
+      };
+    }
+    return {
+      pass: false,
+      message: () =>
+        `expected endpoint "${recorder.name}" to have been requested${which} within ${ms} ms, but no request arrived`,
     };
   },
 };

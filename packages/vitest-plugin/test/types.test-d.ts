@@ -6,6 +6,7 @@ import {
   type MockEndpoint,
   type MockpointProvided,
   type MockServer,
+  type QueuedAnswer,
   test,
 } from '../src/index.js';
 
@@ -48,6 +49,19 @@ test('the matchers take endpoint handles and return promises', async () => {
   await expect(42).toHaveBeenRequested();
   // @ts-expect-error an unknown field
   await expect(hook).toHaveBeenRequestedWith({ status: 200 });
+  expectTypeOf(expect(hook).not.toHaveBeenRequestedWithin(500)).toEqualTypeOf<Promise<void>>();
+  await expect(hook).toHaveBeenRequestedWithin(500, { method: 'POST', body: { id: 1 } });
+  // @ts-expect-error the window is a number of milliseconds
+  await expect(hook).toHaveBeenRequestedWithin('500');
+  // @ts-expect-error only endpoint handles can be requested within a time
+  await expect('hook').toHaveBeenRequestedWithin(500);
+});
+
+test('queued answers are typed', async () => {
+  await hook.queue([{ statusCode: 503, times: 2 }, { fault: 'reset' }, { fault: 'hang' }, { data: { ok: true } }]);
+  // @ts-expect-error an unknown fault
+  await hook.queue([{ fault: 'explode' }]);
+  expectTypeOf(await hook.queued()).toEqualTypeOf<QueuedAnswer[]>();
 });
 
 test('inject("mockpoint") is typed', () => {
