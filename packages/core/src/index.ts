@@ -21,7 +21,7 @@ export {
 } from './client.js';
 export type { ResolvedAppOptions } from './context.js';
 export { type CreateAppOptions, createApp, type MockpointApp } from './create-app.js';
-export type { EndpointAnswer } from './endpoint-answer.js';
+export type { EndpointAnswer, FaultAnswer, RespondAnswer } from './endpoint-answer.js';
 export { EndpointHandler, type EndpointHandlerOptions, READ_METHODS } from './endpoint-handler.js';
 export { EndpointService } from './endpoints.js';
 export {

@@ -7,7 +7,7 @@
  * @module
  */
 import { MockpointError } from './errors.js';
-import { type JournalEntry, type RecordedRequest, toJournalEntry } from './journal-entry.js';
+import { type JournalEntry, type QueuedMark, type RecordedRequest, toJournalEntry } from './journal-entry.js';
 
 /** The answer of a (possibly long-polling) journal read. */
 export interface JournalPage {
@@ -21,8 +21,11 @@ export interface JournalPage {
  * {@link RequestJournal} is one, a shared (e.g. Redis-backed) journal can be another.
  */
 export interface Journal {
-  /** Records a request answered with `statusCode`; the journal owns `request` from then on. */
-  record(name: string, request: RecordedRequest, statusCode: number): void;
+  /**
+   * Records a request answered with `statusCode` (and by a queued answer, when
+   * `queued` is given); the journal owns `request` from then on.
+   */
+  record(name: string, request: RecordedRequest, statusCode: number, queued?: QueuedMark): void;
   /**
    * The entries for `name` with an id greater than `after` (and accepted by `match`),
    * oldest first; waits up to `timeoutMs` (0: not at all) until there are at least
@@ -67,6 +70,7 @@ interface Recorded {
   request: RecordedRequest;
   statusCode: number;
   receivedAt: number;
+  queued: QueuedMark | undefined;
   /** Approximate memory cost, for the byte bound. */
   bytes: number;
 }
@@ -175,9 +179,16 @@ export class RequestJournal implements Journal {
   }
 
   /** Records a request (its id is assigned here) and wakes the waiters it satisfies. Returns the id. */
-  record(name: string, request: RecordedRequest, statusCode: number, receivedAt: number = Date.now()): number {
+  record(
+    name: string,
+    request: RecordedRequest,
+    statusCode: number,
+    queued?: QueuedMark,
+    receivedAt: number = Date.now(),
+  ): number {
     const ring = this.#ring(name);
-    const item: Recorded = { id: this.#nextId++, request, statusCode, receivedAt, bytes: requestBytes(request) };
+    const id = this.#nextId++;
+    const item: Recorded = { id, request, statusCode, receivedAt, queued, bytes: requestBytes(request) };
     this.#bytes += item.bytes;
     const dropped = ring.push(item, this.size);
     if (dropped !== undefined) this.#bytes -= dropped.bytes;
@@ -192,7 +203,7 @@ export class RequestJournal implements Journal {
       if (waiter.match === undefined) {
         if (ring.countAfter(this.size, waiter.after) >= waiter.count) waiter.resolve();
       } else {
-        entry ??= toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt);
+        entry ??= toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.queued);
         if (waiter.match(entry) && ++waiter.have >= waiter.count) waiter.resolve();
       }
     }
@@ -205,7 +216,7 @@ export class RequestJournal implements Journal {
     // Formatted on every read and not kept, so the byte bound counts all there is.
     const entries = ring
       .toArray(this.size, after)
-      .map((item) => toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt));
+      .map((item) => toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.queued));
     return match === undefined ? entries : entries.filter(match);
   }
 

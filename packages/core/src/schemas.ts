@@ -120,6 +120,11 @@ export function createSchemas(options: SchemaOptions = {}) {
     })
     .meta({ title: 'Health' });
 
+  const fault = z
+    .enum(FAULTS as ['reset', 'close', 'hang'])
+    .describe(
+      'A network failure instead of an answer: reset (TCP reset, no answer), close (headers, then the connection closes partway through the body), hang (no answer until the client gives up or the queue is cleared).',
+    );
   const journalQuery = z.object({
     wait: z.coerce
       .number()
@@ -171,18 +176,15 @@ export function createSchemas(options: SchemaOptions = {}) {
       bodyTruncated: z.boolean(),
       json: z.unknown().optional(),
       receivedAt: z.string(),
-      statusCode: z.number().int(),
+      statusCode: z.number().int().describe('The status answered; 0 when a queued reset or hang sent none.'),
+      queued: z.literal(true).optional().describe('Present when a queued one-shot answer answered.'),
+      fault: fault.optional().describe('The network fault the queued answer gave, if any.'),
     })
     .meta({ title: 'RecordedRequest' });
   const journalPage = z
     .object({ requests: z.array(journalEntry), complete: z.boolean() })
     .meta({ title: 'RecordedRequests' });
 
-  const fault = z
-    .enum(FAULTS as ['reset', 'close', 'hang'])
-    .describe(
-      'A network failure instead of an answer: reset (TCP reset, no answer), close (headers, then the connection closes partway through the body), hang (no answer until the client gives up or the queue is cleared).',
-    );
   const times = z
     .number()
     .int()
