@@ -7,9 +7,9 @@
  */
 
 // The wire types come from core (type-only: nothing of core is bundled into the page).
-import type { EndpointRecord, Health, JournalPage, ListPage } from '@mockpoint/core';
+import type { EndpointRecord, Health, JournalPage, ListPage, QueuedAnswer } from '@mockpoint/core';
 
-export type { EndpointRecord, Health, JournalEntry, JournalPage, ListPage } from '@mockpoint/core';
+export type { EndpointRecord, Health, JournalEntry, JournalPage, ListPage, QueuedAnswer } from '@mockpoint/core';
 
 /** An error answer from the API (`{ success: false, error: { code, message } }`) or a network failure. */
 export class ApiError extends Error {
@@ -130,4 +130,6 @@ export const api = {
     return call<JournalPage>('GET', `${named(name)}/requests${query}`, { signal: options.signal });
   },
   clearRequests: (name: string) => call<void>('DELETE', `${named(name)}/requests`),
+  /** The one-shot answers still queued for `name`. */
+  queued: (name: string) => call<{ answers: QueuedAnswer[] }>('GET', `${named(name)}/queue`),
 };

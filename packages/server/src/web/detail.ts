@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ApiError, adminToken, api, type EndpointRecord, endpointUrl } from './api.js';
+import { ApiError, adminToken, api, type EndpointRecord, endpointUrl, type QueuedAnswer } from './api.js';
 import { copyText, h, replaceChildren, toast } from './dom.js';
 import { endpointForm } from './form.js';
 import { JournalView } from './journal.js';
@@ -52,6 +52,28 @@ export function curlCommands(name: string): { get: string; post: string } {
   };
 }
 
+/** One queued answer in a few characters: `503 ×2`, `reset`, `200 (data)`. */
+function describeAnswer(answer: QueuedAnswer): string {
+  const what = answer.fault ?? (answer.statusCode === undefined ? 'record' : String(answer.statusCode));
+  const data = Object.hasOwn(answer, 'data') && answer.fault === undefined ? ' (data)' : '';
+  const delay = answer.delay ? ` after ${answer.delay} ms` : '';
+  return `${what}${data}${delay}${answer.times > 1 ? ` ×${answer.times}` : ''}`;
+}
+
+/** A line listing the queued one-shot answers (read when the view opens); hidden when there are none. */
+function queuedLine(name: string): HTMLElement {
+  const line = h('p', { class: 'queued-line', hidden: true });
+  api.queued(name).then(
+    ({ answers }) => {
+      if (answers.length === 0) return;
+      line.textContent = `Queued one-shot answers (next first): ${answers.map(describeAnswer).join(' · ')}`;
+      line.hidden = false;
+    },
+    () => undefined, // the rest of the view shows its own errors
+  );
+  return line;
+}
+
 /** Renders the detail view for `name` into `container`; returns a function that stops it (live journal). */
 export function showDetail(container: HTMLElement, name: string, hooks: DetailHooks, edit: boolean): () => void {
   let journal: JournalView | undefined;
@@ -77,6 +99,7 @@ export function showDetail(container: HTMLElement, name: string, hooks: DetailHo
           h('span', { class: 'delay' }, record.delay > 0 ? `${record.delay} ms delay` : 'no delay'),
         ),
       ),
+      queuedLine(name),
       copyRow('URL', endpointUrl(name), 'detail-url'),
       copyRow('GET', commands.get, 'detail-curl'),
       copyRow('POST', commands.post, 'detail-curl-post'),

@@ -51,7 +51,14 @@ function entryRow(entry: JournalEntry, fresh: boolean): HTMLLIElement {
         h(
           'span',
           { class: 'entry-meta' },
-          statusBadge(entry.statusCode),
+          entry.fault === 'reset' || entry.fault === 'hang' ? null : statusBadge(entry.statusCode),
+          entry.queued
+            ? h(
+                'span',
+                { class: 'queued', title: 'answered by a queued one-shot answer' },
+                entry.fault === undefined ? 'queued' : `queued ${entry.fault}`,
+              )
+            : null,
           bodyBytes > 0 ? h('span', { class: 'size' }, formatBytes(bodyBytes)) : null,
           h('time', { dateTime: entry.receivedAt, title: entry.receivedAt }, formatTime(entry.receivedAt)),
         ),
