@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, createClient, type JournalEntry, type MockpointApp, type MockpointClient } from '../index.js';
-import { createNodeListener } from './index.js';
+import { createNodeListener, serve } from './index.js';
 
 interface Running {
   app: MockpointApp;
@@ -225,5 +225,25 @@ describe('queued answers over a real socket (createNodeListener)', () => {
     const journal = (await client.requests('hook')).map((r) => r.statusCode);
     expect(journal.lastIndexOf(503)).toBeLessThan(journal.indexOf(429));
     expect((await fetch(client.endpointUrl('hook'))).status).toBe(200);
+  });
+
+  it('hang: closing the server answers a hanging request with the record instead of holding the close', async () => {
+    const app = createApp();
+    const served = await serve(app, { overrideGlobalObjects: false });
+    const client = createClient({ baseUrl: served.url });
+    try {
+      await client.add({ name: 'hook', data: { ok: true } });
+      await client.queue('hook', [{ fault: 'hang' }]);
+      const pending = fetch(client.endpointUrl('hook'));
+      await client.waitForRequests('hook'); // journaled: it is hanging now
+      const started = Date.now();
+      // A 20 s grace period: only a released hang lets close() finish well before it.
+      await served.close({ graceMs: 20_000 });
+      expect(Date.now() - started).toBeLessThan(15_000);
+      const response = await pending;
+      expect([response.status, await response.text()]).toEqual([200, '{"ok":true}']);
+    } finally {
+      await served.close();
+    }
   });
 });

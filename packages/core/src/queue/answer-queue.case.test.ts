@@ -117,5 +117,15 @@ export function runAnswerQueueContract(name: string, factory: AnswerQueueFactory
       expect(b.aborted).toBe(true);
       expect(await queue.list('b')).toEqual([]);
     });
+
+    it('releaseHangs aborts every cleared() signal, now and later, and keeps the queued answers', async () => {
+      const queue = await fresh();
+      await queue.push('a', [{ fault: 'hang', times: 2 }]);
+      const before = queue.cleared('a');
+      queue.releaseHangs();
+      expect(before.aborted).toBe(true);
+      expect(queue.cleared('b').aborted).toBe(true);
+      expect(await queue.list('a')).toEqual([{ fault: 'hang', times: 2 }]);
+    });
   });
 }

@@ -77,4 +77,10 @@ export interface AnswerQueue {
    * {@link clearAll}): a `hang` waits on it.
    */
   cleared(name: string): AbortSignal;
+  /**
+   * Aborts every {@link cleared} signal of this process, now and from now on,
+   * without touching what is queued: hanging requests are answered, for shutting
+   * down without holding them open.
+   */
+  releaseHangs(): void;
 }

@@ -37,6 +37,7 @@ export class MemoryAnswerQueue implements AnswerQueue {
   readonly #queues = new Map<string, Held[]>();
   readonly #clearing = new Map<string, AbortController>();
   #bytes = 0;
+  #released = false;
 
   constructor(options: MemoryAnswerQueueOptions = {}) {
     this.maxAnswers = options.maxAnswers ?? MAX_QUEUED_ANSWERS;
@@ -112,12 +113,19 @@ export class MemoryAnswerQueue implements AnswerQueue {
   }
 
   cleared(name: string): AbortSignal {
+    if (this.#released) return AbortSignal.abort();
     let controller = this.#clearing.get(name);
     if (controller === undefined) {
       controller = new AbortController();
       this.#clearing.set(name, controller);
     }
     return controller.signal;
+  }
+
+  releaseHangs(): void {
+    this.#released = true;
+    for (const controller of this.#clearing.values()) controller.abort();
+    this.#clearing.clear();
   }
 
   #snapshot(queue: Held[]): QueuedAnswer[] {
