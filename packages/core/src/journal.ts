@@ -187,8 +187,14 @@ export class RequestJournal implements Journal {
     receivedAt: number = Date.now(),
   ): number {
     const ring = this.#ring(name);
-    const id = this.#nextId++;
-    const item: Recorded = { id, request, statusCode, receivedAt, queued, bytes: requestBytes(request) };
+    const item: Recorded = {
+      id: this.#nextId++,
+      request,
+      statusCode,
+      receivedAt,
+      queued,
+      bytes: requestBytes(request),
+    };
     this.#bytes += item.bytes;
     const dropped = ring.push(item, this.size);
     if (dropped !== undefined) this.#bytes -= dropped.bytes;
