@@ -1,7 +1,12 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', level: 'src/stores/level/index.ts', node: 'src/node/index.ts' },
+  entry: {
+    index: 'src/index.ts',
+    level: 'src/stores/level/index.ts',
+    node: 'src/node/index.ts',
+    defaults: 'src/defaults.ts',
+  },
   format: ['esm'],
   dts: { compilerOptions: { composite: false, customConditions: [] } },
   clean: true,

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from 'zod';
+import { DEFAULT_DELAY, DEFAULT_MAX_DELAY_MS, DEFAULT_STATUS_CODE } from './record-defaults.js';
 import { type ErrorCode, MockpointError } from './errors.js';
 import { JsonText } from './json-text.js';
 import { FAULTS, MAX_ANSWER_TIMES, MAX_QUEUED_ANSWERS, type QueuedAnswer } from './queue/answer-queue.js';
@@ -12,10 +13,7 @@ import { FAULTS, MAX_ANSWER_TIMES, MAX_QUEUED_ANSWERS, type QueuedAnswer } from 
 /** Names are 1–64 characters of `A–Z a–z 0–9 _ -` (case-sensitive). */
 export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const NAME_RULE = 'name must be 1-64 characters of A-Z a-z 0-9 _ -';
-export const DEFAULT_STATUS_CODE = 200;
-export const DEFAULT_DELAY = 0;
-/** The default upper bound for `delay`, in milliseconds. */
-export const DEFAULT_MAX_DELAY_MS = 60_000;
+export { DEFAULT_DELAY, DEFAULT_MAX_DELAY_MS, DEFAULT_STATUS_CODE };
 
 /**
  * A stored mock endpoint: exactly these four fields. On the wire `data` is the

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import { ALLOWED_HOST_RULE, DEFAULT_LIMITS, type LimitOptions } from '@mockpoint/core';
+import { ALLOWED_HOST_RULE, DEFAULT_LIMITS, type LimitOptions } from '@mockpoint/core/defaults';
 
 /** The resolved daemon settings: core's limits plus the daemon's own. */
 export interface ServerConfig extends Required<LimitOptions> {
