@@ -7,7 +7,7 @@
  */
 import { isMockpointError, type JournalEntry, type RequestFilter } from '@mockpoint/core';
 import type { MatcherState } from 'vitest';
-import { isRequestRecorder, type QuietRecorder, type RequestRecorder } from './endpoint.js';
+import { isRequestRecorder, type QuietRecorder } from './endpoint.js';
 import { MockServerError } from './errors.js';
 
 /**
@@ -26,29 +26,28 @@ export interface RequestMatch {
 }
 
 /**
- * The matchers' parameters when `expect()` received an endpoint handle; otherwise a
- * parameter list no call can satisfy, so `expect(42).toHaveBeenRequested()` does not compile.
+ * The matchers' types. They extend Chai's `Assertion`, which Vitest maps onto its
+ * own `Assertion` in every major: Vitest 4 declares `Assertion<T>` and Vitest 5
+ * `Assertion<R, T>`, and an augmentation of either fails to compile against the
+ * other (TS2428). The price: the compiler no longer refuses `expect(42)` here; the
+ * matcher does, at run time, with `NOT_AN_ENDPOINT`.
  */
-type OnEndpoint<T, Args extends unknown[]> = [T] extends [RequestRecorder]
-  ? Args
-  : [mistake: 'expect() needs an endpoint handle (what mock.add() returns)'];
-
-declare module 'vitest' {
-  // The default must repeat Vitest's own declaration for the interfaces to merge.
-  // biome-ignore lint/suspicious/noExplicitAny: must match `interface Assertion<T = any>` in vitest
-  interface Assertion<T = any> {
-    /** Passes when the endpoint has received at least one request. */
-    toHaveBeenRequested(...args: OnEndpoint<T, []>): Promise<void>;
-    /** Passes when the endpoint has received exactly `times` requests. */
-    toHaveBeenRequestedTimes(...args: OnEndpoint<T, [times: number]>): Promise<void>;
-    /** Passes when at least one received request matches `expected` (all of its fields). */
-    toHaveBeenRequestedWith(...args: OnEndpoint<T, [expected: RequestMatch]>): Promise<void>;
-    /**
-     * Passes as soon as a request (matching `match`, when given) arrives within the
-     * next `ms` milliseconds; with `.not`, passes when none arrives in that time.
-     * @example await expect(hook).not.toHaveBeenRequestedWithin(500) // not sent again
-     */
-    toHaveBeenRequestedWithin(...args: OnEndpoint<T, [ms: number, match?: RequestFilter]>): Promise<void>;
+declare global {
+  namespace Chai {
+    interface Assertion {
+      /** Passes when the endpoint has received at least one request. */
+      toHaveBeenRequested(): Promise<void>;
+      /** Passes when the endpoint has received exactly `times` requests. */
+      toHaveBeenRequestedTimes(times: number): Promise<void>;
+      /** Passes when at least one received request matches `expected` (all of its fields). */
+      toHaveBeenRequestedWith(expected: RequestMatch): Promise<void>;
+      /**
+       * Passes as soon as a request (matching `match`, when given) arrives within the
+       * next `ms` milliseconds; with `.not`, passes when none arrives in that time.
+       * @example await expect(hook).not.toHaveBeenRequestedWithin(500) // not sent again
+       */
+      toHaveBeenRequestedWithin(ms: number, match?: RequestFilter): Promise<void>;
+    }
   }
 }
 
