@@ -33,11 +33,29 @@ try {
   const packs = join(work, 'tarballs');
   must(
     'pnpm pack',
-    run('npx', ['-y', 'pnpm@10.34.9', '--filter', '@mockpoint/core', '--filter', '@mockpoint/vitest', 'pack', '--pack-destination', packs], {
-      cwd: root,
-    }),
+    run(
+      'npx',
+      [
+        '-y',
+        'pnpm@10.34.9',
+        '--filter',
+        '@mockpoint/core',
+        '--filter',
+        '@mockpoint/vitest',
+        'pack',
+        '--pack-destination',
+        packs,
+      ],
+      {
+        cwd: root,
+      },
+    ),
   );
-  const tarball = (name) => join(packs, readdirSync(packs).find((f) => f.startsWith(`mockpoint-${name}-`)));
+  const tarball = (name) =>
+    join(
+      packs,
+      readdirSync(packs).find((f) => f.startsWith(`mockpoint-${name}-`)),
+    );
 
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), '{ "private": true, "type": "module" }\n');
@@ -45,13 +63,25 @@ try {
     'npm install',
     run(
       'npm',
-      ['install', '--no-audit', '--no-fund', 'node@22', 'vitest@5', 'typescript@5.9.3', '@types/node@22', tarball('core'), tarball('vitest')],
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        'node@22',
+        'vitest@5',
+        'typescript@5.9.3',
+        '@types/node@22',
+        tarball('core'),
+        tarball('vitest'),
+      ],
       { cwd: project },
     ),
   );
   const node = join(project, 'node_modules', '.bin', 'node');
   const nodeVersion = must('node@22 --version', run(node, ['--version'])).output.trim();
-  const vitestVersion = JSON.parse(readFileSync(join(project, 'node_modules', 'vitest', 'package.json'), 'utf8')).version;
+  const vitestVersion = JSON.parse(
+    readFileSync(join(project, 'node_modules', 'vitest', 'package.json'), 'utf8'),
+  ).version;
   console.log(`vitest5: Vitest ${vitestVersion} on Node ${nodeVersion}`);
 
   // The fixture projects, pointed at the installed package instead of the sources.

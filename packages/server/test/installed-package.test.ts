@@ -3,7 +3,7 @@
 // cache (everything else comes from the npm registry), then the `mockpoint` bin.
 // Also: every import in the packed code is declared, the install stays small,
 // --version/--help load nothing heavy, and Sentry is opt-in.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
@@ -259,4 +259,56 @@ describe('pnpm add of the tarballs with the README override', () => {
     },
     INSTALL_TIMEOUT,
   );
+});
+
+describe("the Vitest plugin README's install commands", () => {
+  const TEST_FILE = [
+    "import { createMockServer } from '@mockpoint/vitest/server';",
+    "import { expect, test } from '@mockpoint/vitest';",
+    "test('an installed mock server answers and records', async () => {",
+    '  await using mock = await createMockServer();',
+    "  const hook = await mock.add({ name: 'hook', data: { ok: true } });",
+    "  expect(await (await fetch(hook.url, { method: 'POST', body: '{}' })).json()).toEqual({ ok: true });",
+    '  await expect(hook).toHaveBeenRequestedTimes(1);',
+    '});',
+    '',
+  ].join('\n');
+  const readme = () => readFileSync(fileURLToPath(new URL('../../vitest-plugin/README.md', import.meta.url)), 'utf8');
+
+  for (const manager of ['npm', 'pnpm'] as const) {
+    it(
+      `the ${manager} command installs @mockpoint/vitest and a test using it passes`,
+      async () => {
+        const command = readme()
+          .split('\n')
+          .find((line) =>
+            manager === 'npm' ? line.startsWith('npm install --save-dev ./') : line.startsWith('npm pkg set '),
+          );
+        expect(command, `no ${manager} install line in the plugin README`).toBeDefined();
+        const project = await makeTempDir(`mockpoint-plugin-${manager}-`);
+        for (const file of [packed.core, packed.vitest]) {
+          expectSuccess('cp', await run('cp', [join(tarballs, file), project], { cwd: project }));
+        }
+        const env = await withPnpmOnPath(freshEnv(await makeTempDir(`mockpoint-plugin-${manager}-home-`)));
+        expectSuccess('npm init', await run('npm', ['init', '-y'], { cwd: project, env }));
+        expectSuccess(
+          `the README ${manager} command`,
+          await run('sh', ['-c', command as string], { cwd: project, env, timeoutMs: INSTALL_TIMEOUT }),
+        );
+        writeFileSync(join(project, 'hook.test.ts'), TEST_FILE);
+        // The README's one line of configuration: the setup entry registers the matchers.
+        writeFileSync(
+          join(project, 'vitest.config.mjs'),
+          "export default { test: { setupFiles: ['@mockpoint/vitest/setup'] } };\n",
+        );
+        const result = await run(process.execPath, [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], {
+          cwd: project,
+          env: { ...env, NO_COLOR: '1', FORCE_COLOR: '0' },
+        });
+        expect(result.code, result.stdout + result.stderr).toBe(0);
+        expect(result.stdout).toMatch(/Tests\s+1 passed \(1\)/);
+      },
+      INSTALL_TIMEOUT,
+    );
+  }
 });
