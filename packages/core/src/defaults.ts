@@ -17,4 +17,5 @@ export {
   resolveLimits,
 } from './limits.js';
 export { DEFAULT_DELAY, DEFAULT_MAX_DELAY_MS, DEFAULT_STATUS_CODE } from './record-defaults.js';
+export { ALLOWED_HOST_RULE } from './host-guard.js';
 export { VERSION } from './version.js';

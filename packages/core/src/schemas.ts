@@ -5,10 +5,10 @@
  * @module
  */
 import { z } from 'zod';
-import { DEFAULT_DELAY, DEFAULT_MAX_DELAY_MS, DEFAULT_STATUS_CODE } from './record-defaults.js';
 import { type ErrorCode, MockpointError } from './errors.js';
 import { JsonText } from './json-text.js';
 import { FAULTS, MAX_ANSWER_TIMES, MAX_QUEUED_ANSWERS, type QueuedAnswer } from './queue/answer-queue.js';
+import { DEFAULT_DELAY, DEFAULT_MAX_DELAY_MS, DEFAULT_STATUS_CODE } from './record-defaults.js';
 
 /** Names are 1–64 characters of `A–Z a–z 0–9 _ -` (case-sensitive). */
 export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
