@@ -17,14 +17,16 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const INSTALL_STAMP = join(ROOT, 'node_modules', '.mockpoint-install-stamp');
 const STAMP = join('dist', '.build-stamp');
 const SHARED_INPUTS = ['tsconfig.base.json', 'pnpm-lock.yaml'];
-const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'test', '.turbo']);
-const SKIPPED_FILE = /(?:\.test\.tsx?|\.test-d\.ts|^README\.md|^vitest\.config\.ts)$/;
+// Not build inputs: tests, docs, outputs and caches (dot-directories such as tsc -b's .tsbuild).
+const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'test', 'data', 'coverage', 'test-artifacts']);
+const SKIPPED_FILE = /(?:\.test\.tsx?|\.test-d\.ts|\.tsbuildinfo|^README\.md|^vitest\.config\.ts|^\..*)$/;
 
 function inputFiles(dir) {
   return readdirSync(dir, { withFileTypes: true })
     .flatMap((entry) => {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) return SKIPPED_DIRS.has(entry.name) ? [] : inputFiles(path);
+      if (entry.isDirectory())
+        return SKIPPED_DIRS.has(entry.name) || entry.name.startsWith('.') ? [] : inputFiles(path);
       return entry.isFile() && !SKIPPED_FILE.test(entry.name) ? [path] : [];
     })
     .sort();

@@ -105,9 +105,11 @@ describe('build stamps', () => {
     writeStamp(b, root);
     expect(isBuilt(a, root) && isBuilt(b, root)).toBe(true);
 
-    // Tests and docs are not build inputs.
+    // Tests, docs and tsc -b's output are not build inputs.
     writeFileSync(join(a, 'src', 'index.test.ts'), 'test changed\n');
     writeFileSync(join(a, 'README.md'), 'docs changed\n');
+    mkdirSync(join(a, '.tsbuild'));
+    writeFileSync(join(a, '.tsbuild', 'tsconfig.tsbuildinfo'), '{}');
     expect(isBuilt(a, root) && isBuilt(b, root)).toBe(true);
 
     // A source of a: a and everything built against it are stale.
