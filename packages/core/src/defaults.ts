@@ -5,6 +5,8 @@
  *
  * @module
  */
+
+export { ALLOWED_HOST_RULE } from './host-guard.js';
 export {
   DEFAULT_CACHE_MAX_BYTES,
   DEFAULT_JOURNAL_MAX_BYTES,
@@ -17,5 +19,4 @@ export {
   resolveLimits,
 } from './limits.js';
 export { DEFAULT_DELAY, DEFAULT_MAX_DELAY_MS, DEFAULT_STATUS_CODE } from './record-defaults.js';
-export { ALLOWED_HOST_RULE } from './host-guard.js';
 export { VERSION } from './version.js';
