@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type ErrorCode, MockpointError } from './errors.js';
+import { type ErrorCode, isOwnError, MockpointError, OWN_ERROR } from './errors.js';
 import type { JournalPage } from './journal.js';
 import type { JournalEntry } from './journal-entry.js';
 import { JsonText, scanJson } from './json-text.js';
@@ -110,6 +110,7 @@ export interface QuietOptions {
 /** The service could not be reached at all (as opposed to answering with an error). */
 export class ConnectionError extends Error {
   override readonly name = 'ConnectionError';
+  readonly [OWN_ERROR] = true;
   readonly code = 'CONNECTION_FAILED';
   /** The URL that could not be reached. */
   readonly url: string;
@@ -370,12 +371,13 @@ function bodyText(body: unknown): string {
 }
 
 /**
- * A failure to get any answer. Errors that already carry a string `code` (e.g. a
- * closed in-process server) and aborts asked for by the caller pass unchanged.
+ * A failure to get any answer, as a {@link ConnectionError}, whatever the runtime
+ * made of it (Node's `TypeError: fetch failed`, Bun's error with a string `code`,
+ * Deno's `TypeError`). mockpoint's own errors (e.g. a closed in-process server)
+ * and aborts asked for by the caller pass unchanged.
  */
 function toConnectionError(target: string, error: unknown, signal?: AbortSignal): unknown {
-  if (signal?.aborted) return error;
-  if (error instanceof Error && typeof (error as { code?: unknown }).code === 'string') return error;
+  if (signal?.aborted || isOwnError(error)) return error;
   return new ConnectionError(target, error);
 }
 

@@ -50,6 +50,22 @@ export interface ErrorBody {
   error: { code: ErrorCode; message: string };
 }
 
+/**
+ * Set to `true` on every error mockpoint raises itself, in any of its packages
+ * (`MockpointError`, `ConnectionError`, the Vitest package's `MockServerError`).
+ * A registered symbol, so two copies of the packages still agree.
+ */
+export const OWN_ERROR: unique symbol = Symbol.for('mockpoint.ownError');
+
+/**
+ * True for an error mockpoint raised itself (marked with {@link OWN_ERROR}), as
+ * opposed to one from the network, the runtime or a dependency — even when
+ * those carry a string `code` too (Node's `ECONNREFUSED`, Bun's fetch errors).
+ */
+export function isOwnError(value: unknown): value is Error & { code: string } {
+  return typeof value === 'object' && value !== null && (value as { [OWN_ERROR]?: unknown })[OWN_ERROR] === true;
+}
+
 /** Options for {@link MockpointError}. */
 export interface MockpointErrorOptions {
   /** HTTP status; defaults to the status registered for the code. */
@@ -66,6 +82,7 @@ export interface MockpointErrorOptions {
  */
 export class MockpointError extends Error {
   override readonly name = 'MockpointError';
+  readonly [OWN_ERROR] = true;
   readonly code: ErrorCode;
   readonly status: number;
   /** Extra headers sent with the error response. */

@@ -29,8 +29,10 @@ export {
   type ErrorBody,
   type ErrorCode,
   isMockpointError,
+  isOwnError,
   MockpointError,
   type MockpointErrorOptions,
+  OWN_ERROR,
 } from './errors.js';
 export { ALLOWED_HOST_RULE, isAllowedHost } from './host-guard.js';
 export { type Journal, type JournalPage, RequestJournal, type RequestJournalOptions } from './journal.js';
