@@ -178,6 +178,11 @@ export class RequestJournal implements Journal {
     return this.#waiterCount;
   }
 
+  /** Number of waiters currently held for `name` (without touching its place in the LRU order). */
+  waitersFor(name: string): number {
+    return this.#rings.get(name)?.waiters.size ?? 0;
+  }
+
   /** Records a request (its id is assigned here) and wakes the waiters it satisfies. Returns the id. */
   record(
     name: string,
