@@ -58,8 +58,10 @@ function packageBinary(pkg: string, relative: string): string {
   return file;
 }
 
-const BUN = (): string => packageBinary('bun', 'bin/bun.exe');
-const DENO = (): string => packageBinary('deno', 'deno');
+/** The `bun` binary of the `bun` package. */
+export const bunBinary = (): string => packageBinary('bun', 'bin/bun.exe');
+/** The `deno` binary of the `deno` package. */
+export const denoBinary = (): string => packageBinary('deno', 'deno');
 
 function versionOf(binary: string): string {
   return execFileSync(binary, ['--version'], { encoding: 'utf8' }).split('\n')[0]?.trim() ?? 'unknown';
@@ -126,6 +128,9 @@ function probe(url: string): Target['waiters'] {
   return async (name) => (await (await fetch(`${url}/__contract/waiters/${name}`)).json()) as number;
 }
 
+/** This package's directory (the runtimes resolve `@mockpoint/*` from its node_modules). */
+export { PACKAGE_DIR };
+
 export const NODE: Runtime = {
   id: 'node',
   label: `Node ${process.version.slice(1)}`,
@@ -141,25 +146,25 @@ export const NODE: Runtime = {
 
 export const BUN_RUNTIME: Runtime = {
   id: 'bun',
-  label: `Bun ${versionOf(BUN())}`,
+  label: `Bun ${versionOf(bunBinary())}`,
   entry: '`serve()` from `@mockpoint/core/bun` (LevelDB)',
   async start() {
     const { dir, remove } = await tempDir('mockpoint-rt-bun-');
-    const running = await spawnListening(BUN(), ['entries/bun.ts', dir], PACKAGE_DIR, remove);
+    const running = await spawnListening(bunBinary(), ['entries/bun.ts', dir], PACKAGE_DIR, remove);
     return { ...running, waiters: probe(running.url) };
   },
 };
 
 export const DENO_RUNTIME: Runtime = {
   id: 'deno',
-  label: `Deno ${versionOf(DENO())
+  label: `Deno ${versionOf(denoBinary())
     .replace(/^deno /, '')
     .replace(/ .*/, '')}`,
   entry: '`serve()` from `@mockpoint/core/deno` (LevelDB)',
   async start() {
     const { dir, remove } = await tempDir('mockpoint-rt-deno-');
     const args = ['run', ...denoPermissions(dir), 'entries/deno.ts', dir];
-    const running = await spawnListening(DENO(), args, PACKAGE_DIR, remove);
+    const running = await spawnListening(denoBinary(), args, PACKAGE_DIR, remove);
     return { ...running, waiters: probe(running.url) };
   },
 };

@@ -39,23 +39,27 @@ export async function answerNoticingHangUp(
   if (first !== undefined) return first;
 
   let timer: ReturnType<typeof setInterval> | undefined;
+  let cancelled = false;
   const body = new ReadableStream<Uint8Array>({
     start(stream) {
       stream.enqueue(SPACE);
       timer = setInterval(() => stream.enqueue(SPACE), heartbeatMs);
       answer.then(
         async (response) => {
+          const bytes = new Uint8Array(await response.arrayBuffer());
           clearInterval(timer);
-          stream.enqueue(new Uint8Array(await response.arrayBuffer()));
+          if (cancelled) return;
+          stream.enqueue(bytes);
           stream.close();
         },
         (error: unknown) => {
           clearInterval(timer);
-          stream.error(error);
+          if (!cancelled) stream.error(error);
         },
       );
     },
     cancel(reason) {
+      cancelled = true;
       clearInterval(timer);
       controller.abort(reason);
     },

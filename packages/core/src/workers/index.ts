@@ -11,6 +11,7 @@
  * @module
  */
 import { type CreateAppOptions, createApp, type MockpointApp } from '../create-app.js';
+import { MockpointError } from '../errors.js';
 import { type DurableObjectStorageLike, DurableObjectStore } from '../stores/durable-object/index.js';
 import { answerNoticingHangUp } from './held-answer.js';
 
@@ -99,12 +100,10 @@ export function createWorker(options: WorkerOptions = {}): MockpointWorker {
     async fetch(request, env) {
       const namespace = env[binding] as DurableObjectNamespaceLike | undefined;
       if (namespace === undefined) {
-        return new Response(
-          `mockpoint: no Durable Object binding named ${binding}; see the Workers setup in the README`,
-          {
-            status: 500,
-          },
-        );
+        return new MockpointError(
+          'INTERNAL',
+          `no Durable Object binding named ${binding}: bind the MockpointObject class as ${binding} (see the Workers setup in the README)`,
+        ).toResponse();
       }
       return namespace.get(namespace.idFromName(objectName) as never).fetch(request);
     },
