@@ -53,6 +53,9 @@ class RemoteStore implements EndpointStore {
   list(options: ListOptions): Promise<ListPage> {
     return this.#call('list', options);
   }
+  count(options: { prefix?: string } = {}): Promise<number> {
+    return this.#call('count', options);
+  }
   async clear(): Promise<void> {
     await this.#call('clear');
   }
@@ -98,18 +101,47 @@ afterAll(async () => {
 
 runStoreContract('DurableObjectStore (workerd)', async () => new RemoteStore());
 
-describe('DurableObjectStore (workerd) on disk', () => {
-  it('an acknowledged record is there after workerd restarts on the same storage', async () => {
-    const object = randomUUID();
-    const send = async (op: string, ...args: unknown[]) =>
+async function sender(object = randomUUID()) {
+  return async (op: string, ...args: unknown[]) =>
+    (
       (await (await fetch(`${origin}/${object}`, { method: 'POST', body: JSON.stringify({ op, args }) })).json()) as {
         result: unknown;
-      };
+      }
+    ).result;
+}
+
+describe('DurableObjectStore (workerd): name prefixes', () => {
+  it('list and count only the names with a prefix, across pages and count batches', async () => {
+    const send = await sender();
+    const names = [...Array.from({ length: 1005 }, (_, i) => `order-${String(i).padStart(4, '0')}`), 'ord', 'other'];
+    // Bounded: 1,007 creates in batches of 100 concurrent requests.
+    for (let i = 0; i < names.length; i += 100) {
+      await Promise.all(
+        names.slice(i, i + 100).map((name) => send('create', { name, data: 1, statusCode: 200, delay: 0 })),
+      );
+    }
+    expect(await send('count')).toBe(1007);
+    expect(await send('count', { prefix: 'order-' })).toBe(1005);
+    expect(await send('count', { prefix: 'nothing' })).toBe(0);
+    const first = (await send('list', { limit: 2, prefix: 'ord' })) as { endpoints: { name: string }[]; next: string };
+    expect(first.endpoints.map((r) => r.name)).toEqual(['ord', 'order-0000']);
+    const second = (await send('list', { limit: 2, prefix: 'order-', after: first.next })) as {
+      endpoints: { name: string }[];
+    };
+    expect(second.endpoints.map((r) => r.name)).toEqual(['order-0001', 'order-0002']);
+    const last = (await send('list', { limit: 10, prefix: 'order-', after: 'order-1003' })) as unknown;
+    expect(last).toEqual({ endpoints: [{ name: 'order-1004', data: 1, statusCode: 200, delay: 0 }], next: null });
+  }, 90_000);
+});
+
+describe('DurableObjectStore (workerd) on disk', () => {
+  it('an acknowledged record is there after workerd restarts on the same storage', async () => {
+    const send = await sender();
     const record = { name: 'kept', data: { text: 'é 🎉' }, statusCode: 201, delay: 5 };
-    expect((await send('create', record)).result).toBe(true);
+    expect(await send('create', record)).toBe(true);
     await mf.dispose();
     await startWorkerd();
-    expect((await send('get', 'kept')).result).toEqual(record);
-    expect((await send('list', { limit: 10 })).result).toEqual({ endpoints: [record], next: null });
+    expect(await send('get', 'kept')).toEqual(record);
+    expect(await send('list', { limit: 10 })).toEqual({ endpoints: [record], next: null });
   }, 90_000);
 });

@@ -31,6 +31,8 @@ export interface DurableObjectStoreOptions {
 
 /** Most keys one `storage.delete([...])` call takes. */
 const DELETE_BATCH = 128;
+/** Keys read per `storage.list()` call while counting. */
+const COUNT_BATCH = 1000;
 
 /**
  * Keeps each record as its {@link encodeRecord} text under `<prefix><name>`.
@@ -78,14 +80,33 @@ export class DurableObjectStore implements EndpointStore {
     return this.#locks.run(name, () => this.#call(() => this.#storage.delete(this.#key(name))));
   }
 
-  async list({ limit, after }: ListOptions): Promise<ListPage> {
-    const options = { prefix: this.#prefix, limit: limit + 1 };
+  async list({ limit, after, prefix = '' }: ListOptions & { prefix?: string }): Promise<ListPage> {
+    const options = { prefix: this.#prefix + prefix, limit: limit + 1 };
     const entries = await this.#call(() =>
       this.#storage.list<string>(after === undefined ? options : { ...options, startAfter: this.#key(after) }),
     );
     const page = [...entries.values()].slice(0, limit).map(decodeRecord);
     const next = entries.size > limit ? (page.at(-1)?.name ?? null) : null;
     return { endpoints: page, next };
+  }
+
+  /** Number of records (only those whose name starts with `prefix`, when given). */
+  async count(options: { prefix?: string } = {}): Promise<number> {
+    const prefix = this.#prefix + (options.prefix ?? '');
+    let total = 0;
+    let startAfter: string | undefined;
+    // Bounded: each round reads the next batch of keys, and stops at the last one.
+    for (;;) {
+      const batch = { prefix, limit: COUNT_BATCH };
+      const keys = [
+        ...(
+          await this.#call(() => this.#storage.list(startAfter === undefined ? batch : { ...batch, startAfter }))
+        ).keys(),
+      ];
+      total += keys.length;
+      if (keys.length < COUNT_BATCH) return total;
+      startAfter = keys.at(-1);
+    }
   }
 
   async clear(): Promise<void> {
