@@ -80,7 +80,9 @@ async function spawnListening(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal })),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`${command} printed no listening line: ${output}`)),
@@ -108,12 +110,16 @@ async function spawnListening(
   });
   return {
     url,
+    /** SIGTERM, then a clean exit (0) within 20 s is part of the contract; SIGKILL otherwise. */
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      const exit = await exited;
       clearTimeout(timer);
       await cleanup();
+      if (exit.code !== 0) {
+        throw new Error(`${command} did not exit cleanly on SIGTERM (${JSON.stringify(exit)}): ${output}`);
+      }
     },
   };
 }
