@@ -96,7 +96,7 @@ describe('RequestJournal', () => {
     const a2 = journal.wait('a', 2, 60_000);
     const b = journal.wait('b', 1, 60_000);
     expect([journal.waitersFor('a'), journal.waitersFor('b'), journal.waitersFor('c')]).toEqual([2, 1, 0]);
-    journal.record('a', entry('GET'));
+    journal.record('a', entry('GET'), 200);
     await a1;
     expect([journal.waitersFor('a'), journal.waitersFor('b')]).toEqual([1, 1]);
     journal.releaseWaiters();
