@@ -1,22 +1,23 @@
 /**
- * The Bun entry: the mockpoint app on `Bun.serve`. Bun closes a connection that
+ * The Bun entry: a mockpoint app on `Bun.serve`. Bun closes a connection that
  * stays silent for its `idleTimeout` (10 s by default), which would cut long-polls
  * and delays; this entry sets it past the longest of both.
  *
  * @example
  * // server.ts — run with `bun server.ts`
+ * import { createApp } from '@mockpoint/core'
  * import { serve } from '@mockpoint/core/bun'
  * import { LevelStore } from '@mockpoint/core/level'
- * const server = serve({ port: 16540, store: await LevelStore.open({ dir: './data' }) })
- * console.log(`mockpoint listening on ${server.url}`)
+ * const served = serve(createApp({ store: await LevelStore.open({ dir: './data' }) }), { port: 16540 })
+ * console.log(`mockpoint listening on ${served.url}`)
  *
  * @module
  */
-import { createApp, type MockpointApp } from '../create-app.js';
+import type { MockpointApp } from '../create-app.js';
 import { MAX_WAIT_MS } from '../routes/journal.js';
-import { DEFAULT_HOSTNAME, DEFAULT_PORT, localUrl, type RuntimeServer, type ServeOptions } from '../serve-options.js';
+import { baseUrl, DEFAULT_HOST, type RuntimeServedApp, type RuntimeServeOptions } from '../serve-options.js';
 
-export type { RuntimeServer, ServeOptions } from '../serve-options.js';
+export type { RuntimeServedApp, RuntimeServeOptions } from '../serve-options.js';
 
 /** The part of Bun's server this entry uses (typed here: no Bun types needed). */
 interface BunServer {
@@ -37,7 +38,7 @@ declare const Bun: {
 const MAX_IDLE_SECONDS = 255;
 
 /** Options for the Bun {@link serve}. */
-export interface BunServeOptions extends ServeOptions {
+export interface BunServeOptions extends RuntimeServeOptions {
   /**
    * Seconds a connection may stay silent before Bun closes it (`0`: never).
    * @default a few seconds past the longest long-poll (60 s) and the largest delay (`maxDelayMs`); `0` past 255 s
@@ -52,23 +53,27 @@ export function idleTimeoutFor(app: MockpointApp): number {
 }
 
 /**
- * Serves a new mockpoint app with `Bun.serve`.
- * @example const server = serve({ port: 0 }); console.log(server.url)
+ * Serves `app` with `Bun.serve`.
+ * @example const served = serve(createApp(), { port: 0 }); console.log(served.url)
  */
-export function serve(options: BunServeOptions = {}): RuntimeServer {
-  const { port = DEFAULT_PORT, hostname = DEFAULT_HOSTNAME, idleTimeout, ...appOptions } = options;
-  const app = createApp(appOptions);
-  const server = Bun.serve({ port, hostname, idleTimeout: idleTimeout ?? idleTimeoutFor(app), fetch: app.fetch });
+export function serve(app: MockpointApp, options: BunServeOptions = {}): RuntimeServedApp {
+  const host = options.host ?? DEFAULT_HOST;
+  const server = Bun.serve({
+    port: options.port ?? 0,
+    hostname: host,
+    idleTimeout: options.idleTimeout ?? idleTimeoutFor(app),
+    fetch: app.fetch,
+  });
   let closing: Promise<void> | undefined;
   return {
-    app,
-    url: localUrl(hostname, server.port),
     port: server.port,
+    host,
+    url: baseUrl(host, server.port),
     close() {
       closing ??= (async () => {
+        // Long-polls answer now with what they have, instead of holding the close.
         app.mockpoint.journal.releaseWaiters();
         await server.stop();
-        await app.mockpoint.endpoints.store.close();
       })();
       return closing;
     },

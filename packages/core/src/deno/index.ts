@@ -1,20 +1,21 @@
 /**
- * The Deno entry: the mockpoint app on `Deno.serve`. Permissions: `--allow-net`
+ * The Deno entry: a mockpoint app on `Deno.serve`. Permissions: `--allow-net`
  * with the memory store; the LevelDB store (`@mockpoint/core/level`, a Node-API
- * addon) also needs `--allow-read --allow-write --allow-env --allow-ffi`.
+ * addon) also needs `--allow-read --allow-write=<data dir> --allow-env --allow-ffi`.
  *
  * @example
  * // server.ts — run with `deno run --allow-net server.ts`
+ * import { createApp } from '@mockpoint/core'
  * import { serve } from '@mockpoint/core/deno'
- * const server = serve({ port: 16540 })
- * console.log(`mockpoint listening on ${server.url}`)
+ * const served = serve(createApp(), { port: 16540 })
+ * console.log(`mockpoint listening on ${served.url}`)
  *
  * @module
  */
-import { createApp } from '../create-app.js';
-import { DEFAULT_HOSTNAME, DEFAULT_PORT, localUrl, type RuntimeServer, type ServeOptions } from '../serve-options.js';
+import type { MockpointApp } from '../create-app.js';
+import { baseUrl, DEFAULT_HOST, type RuntimeServedApp, type RuntimeServeOptions } from '../serve-options.js';
 
-export type { RuntimeServer, ServeOptions } from '../serve-options.js';
+export type { RuntimeServedApp, RuntimeServeOptions } from '../serve-options.js';
 
 /** The part of Deno's server this entry uses (typed here: no Deno types needed). */
 interface DenoServer {
@@ -30,24 +31,23 @@ declare const Deno: {
 };
 
 /**
- * Serves a new mockpoint app with `Deno.serve`.
- * @example const server = serve({ port: 0 }); console.log(server.url)
+ * Serves `app` with `Deno.serve`.
+ * @example const served = serve(createApp(), { port: 0 }); console.log(served.url)
  */
-export function serve(options: ServeOptions = {}): RuntimeServer {
-  const { port = DEFAULT_PORT, hostname = DEFAULT_HOSTNAME, ...appOptions } = options;
-  const app = createApp(appOptions);
+export function serve(app: MockpointApp, options: RuntimeServeOptions = {}): RuntimeServedApp {
+  const host = options.host ?? DEFAULT_HOST;
   // onListen replaces Deno's own "Listening on" line: the caller says what it wants.
-  const server = Deno.serve({ port, hostname, onListen: () => undefined }, app.fetch);
+  const server = Deno.serve({ port: options.port ?? 0, hostname: host, onListen: () => undefined }, app.fetch);
   let closing: Promise<void> | undefined;
   return {
-    app,
-    url: localUrl(hostname, server.addr.port),
     port: server.addr.port,
+    host,
+    url: baseUrl(host, server.addr.port),
     close() {
       closing ??= (async () => {
+        // Long-polls answer now with what they have, instead of holding the close.
         app.mockpoint.journal.releaseWaiters();
         await server.shutdown();
-        await app.mockpoint.endpoints.store.close();
       })();
       return closing;
     },
