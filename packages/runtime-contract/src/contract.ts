@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { request } from 'node:http';
 import { expect } from 'vitest';
 
 /** A running mockpoint the checks talk to. */
@@ -32,15 +33,42 @@ export interface Check {
 /** The default largest body (5 MiB), the same on every runtime. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
-async function call(target: Target, method: string, path: string, body?: unknown, init: RequestInit = {}) {
-  const response = await fetch(`${target.url}${path}`, {
-    method,
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    headers: body === undefined ? undefined : { 'content-type': 'application/json' },
-    ...init,
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/**
+ * One request on a connection of its own (`agent: false`): a reused keep-alive
+ * connection that the server closes as it idles out would fail a request for a
+ * reason no runtime can help, and keep-alive is not what the contract checks.
+ */
+export function call(
+  target: Target,
+  method: string,
+  path: string,
+  body?: unknown,
+  init: { headers?: Record<string, string>; signal?: AbortSignal } = {},
+): Promise<Answer> {
+  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  const headers = { ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers };
+  return new Promise((resolve, reject) => {
+    const req = request(`${target.url}${path}`, { method, headers, agent: false, signal: init.signal }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const answerHeaders = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+        }
+        resolve({ status: res.statusCode ?? 0, headers: answerHeaders, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
   });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text };
 }
 
 /** The error code of a mockpoint error body. */
@@ -259,7 +287,9 @@ export const CHECKS: readonly Check[] = [
     async run(target) {
       const waiters = target.waiters as (name: string) => Promise<number>;
       const client = new AbortController();
-      const polling = fetch(`${target.url}/api/endpoints/rt-gone/requests?wait=50000`, { signal: client.signal }).then(
+      const polling = call(target, 'GET', '/api/endpoints/rt-gone/requests?wait=50000', undefined, {
+        signal: client.signal,
+      }).then(
         () => 'answered',
         () => 'aborted',
       );

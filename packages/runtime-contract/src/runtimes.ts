@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Target } from './contract.js';
+import { call, type Target } from './contract.js';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -131,7 +131,7 @@ async function tempDir(prefix: string): Promise<{ dir: string; remove: () => Pro
 
 /** A `waiters` probe on the test-only route of the entries here. */
 function probe(url: string): Target['waiters'] {
-  return async (name) => (await (await fetch(`${url}/__contract/waiters/${name}`)).json()) as number;
+  return async (name) => JSON.parse((await call({ url }, 'GET', `/__contract/waiters/${name}`)).text) as number;
 }
 
 /** This package's directory (the runtimes resolve `@mockpoint/*` from its node_modules). */
