@@ -14,6 +14,7 @@ import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ErrorCode, MockpointError } from '../../errors.js';
 import type { EndpointRecord } from '../../schemas.js';
+import { decodeRecord, encodeRecord } from '../../store/record-codec.js';
 import { runStoreContract } from '../../store/store.case.test.js';
 import type { EndpointStore, ListOptions, ListPage } from '../../store/store.js';
 
@@ -39,19 +40,21 @@ class RemoteStore implements EndpointStore {
   }
 
   async get(name: string): Promise<EndpointRecord | undefined> {
-    return (await this.#call<EndpointRecord | null>('get', name)) ?? undefined;
+    const text = await this.#call<string | null>('get', name);
+    return text === null ? undefined : decodeRecord(text);
   }
   create(record: EndpointRecord): Promise<boolean> {
-    return this.#call('create', record);
+    return this.#call('create', encodeRecord(record));
   }
   put(record: EndpointRecord): Promise<{ created: boolean }> {
-    return this.#call('put', record);
+    return this.#call('put', encodeRecord(record));
   }
   delete(name: string): Promise<boolean> {
     return this.#call('delete', name);
   }
-  list(options: ListOptions): Promise<ListPage> {
-    return this.#call('list', options);
+  async list(options: ListOptions): Promise<ListPage> {
+    const page = await this.#call<{ endpoints: string[]; next: string | null }>('list', options);
+    return { endpoints: page.endpoints.map(decodeRecord), next: page.next };
   }
   count(options: { prefix?: string } = {}): Promise<number> {
     return this.#call('count', options);
@@ -117,20 +120,24 @@ describe('DurableObjectStore (workerd): name prefixes', () => {
     // Bounded: 1,007 creates in batches of 100 concurrent requests.
     for (let i = 0; i < names.length; i += 100) {
       await Promise.all(
-        names.slice(i, i + 100).map((name) => send('create', { name, data: 1, statusCode: 200, delay: 0 })),
+        names
+          .slice(i, i + 100)
+          .map((name) => send('create', encodeRecord({ name, data: 1, statusCode: 200, delay: 0 }))),
       );
     }
     expect(await send('count')).toBe(1007);
     expect(await send('count', { prefix: 'order-' })).toBe(1005);
     expect(await send('count', { prefix: 'nothing' })).toBe(0);
-    const first = (await send('list', { limit: 2, prefix: 'ord' })) as { endpoints: { name: string }[]; next: string };
-    expect(first.endpoints.map((r) => r.name)).toEqual(['ord', 'order-0000']);
-    const second = (await send('list', { limit: 2, prefix: 'order-', after: first.next })) as {
-      endpoints: { name: string }[];
-    };
-    expect(second.endpoints.map((r) => r.name)).toEqual(['order-0001', 'order-0002']);
-    const last = (await send('list', { limit: 10, prefix: 'order-', after: 'order-1003' })) as unknown;
-    expect(last).toEqual({ endpoints: [{ name: 'order-1004', data: 1, statusCode: 200, delay: 0 }], next: null });
+    const names2 = (page: unknown) => (page as { endpoints: string[] }).endpoints.map((t) => decodeRecord(t).name);
+    const first = (await send('list', { limit: 2, prefix: 'ord' })) as { endpoints: string[]; next: string };
+    expect(names2(first)).toEqual(['ord', 'order-0000']);
+    const second = await send('list', { limit: 2, prefix: 'order-', after: first.next });
+    expect(names2(second)).toEqual(['order-0001', 'order-0002']);
+    const last = await send('list', { limit: 10, prefix: 'order-', after: 'order-1003' });
+    expect(last).toEqual({
+      endpoints: [encodeRecord({ name: 'order-1004', data: 1, statusCode: 200, delay: 0 })],
+      next: null,
+    });
   }, 90_000);
 });
 
@@ -138,10 +145,10 @@ describe('DurableObjectStore (workerd) on disk', () => {
   it('an acknowledged record is there after workerd restarts on the same storage', async () => {
     const send = await sender();
     const record = { name: 'kept', data: { text: 'é 🎉' }, statusCode: 201, delay: 5 };
-    expect(await send('create', record)).toBe(true);
+    expect(await send('create', encodeRecord(record))).toBe(true);
     await mf.dispose();
     await startWorkerd();
-    expect(await send('get', 'kept')).toEqual(record);
-    expect(await send('list', { limit: 10 })).toEqual({ endpoints: [record], next: null });
+    expect(await send('get', 'kept')).toBe(encodeRecord(record));
+    expect(await send('list', { limit: 10 })).toEqual({ endpoints: [encodeRecord(record)], next: null });
   }, 90_000);
 });
