@@ -9,6 +9,7 @@ export default defineConfig({
     bun: 'src/bun/index.ts',
     deno: 'src/deno/index.ts',
     workers: 'src/workers/index.ts',
+    redis: 'src/stores/redis/index.ts',
   },
   format: ['esm'],
   dts: { compilerOptions: { composite: false, customConditions: [] } },

@@ -11,7 +11,7 @@ import { EndpointHandler } from './endpoint-handler.js';
 import { EndpointService } from './endpoints.js';
 import { isMockpointError, MockpointError } from './errors.js';
 import { hostGuard } from './host-guard.js';
-import { RequestJournal } from './journal.js';
+import { type Journal, RequestJournal } from './journal.js';
 import { type LimitOptions, resolveLimits } from './limits.js';
 import type { RouteDoc } from './openapi.js';
 import type { AnswerQueue } from './queue/answer-queue.js';
@@ -49,6 +49,12 @@ export interface CreateAppOptions extends LimitOptions {
    * @example createApp({ queue: new MemoryAnswerQueue({ maxAnswers: 10 }) })
    */
   queue?: AnswerQueue;
+  /**
+   * Where requests to `/endpoint/{name}` are recorded (and long-polls wait).
+   * @default a RequestJournal in memory, bounded by `journalSize` and `journalMaxBytes`
+   * @example createApp({ store, journal: store.openJournal() }) // with a RedisStore: shared by every replica
+   */
+  journal?: Journal;
   /** When set, every `/api/*` write needs `Authorization: Bearer <adminToken>`. @default undefined (off) */
   adminToken?: string;
   /** Version reported by `/api/health`. @default the core package version */
@@ -107,7 +113,8 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
     resolved.cacheMaxBytes,
     options.queue ?? new MemoryAnswerQueue(),
   );
-  const journal = new RequestJournal({ size: resolved.journalSize, maxBytes: resolved.journalMaxBytes });
+  const journal =
+    options.journal ?? new RequestJournal({ size: resolved.journalSize, maxBytes: resolved.journalMaxBytes });
   const ctx: AppContext = {
     options: resolved,
     endpoints,

@@ -74,6 +74,10 @@ class SlowReadStore implements EndpointStore {
     return this.inner.list(options);
   }
 
+  count(options?: { prefix?: string }): Promise<number> {
+    return this.inner.count(options);
+  }
+
   clear(): Promise<void> {
     return this.inner.clear();
   }

@@ -24,11 +24,22 @@ export class EndpointService {
    * replace or delete has superseded, and writes to other names do not matter.
    */
   readonly #reading = new Map<string, symbol>();
+  readonly #unsubscribe: (() => void) | undefined;
 
   constructor(store: EndpointStore, cacheMaxBytes: number, queue: AnswerQueue = new MemoryAnswerQueue()) {
     this.store = store;
     this.cache = new ResponseCache(cacheMaxBytes);
     this.queue = queue;
+    // A shared store: another process's write to a name withdraws what we hold for it.
+    this.#unsubscribe = store.changes?.subscribe((name) => {
+      if (name === undefined) this.#forgetAll();
+      else this.#forget(name);
+    });
+  }
+
+  /** Whether the cache may be filled now: a shared store must be delivering changes. */
+  get #cacheable(): boolean {
+    return this.store.changes?.live !== false;
   }
 
   /** The ready-to-send response for `name`, or `undefined` when there is none. */
@@ -41,7 +52,7 @@ export class EndpointService {
       const record = await this.store.get(name);
       if (record === undefined) return undefined;
       const entry = toCachedResponse(name, record.data, record.statusCode, record.delay);
-      if (this.#reading.get(name) === token) this.cache.set(name, entry);
+      if (this.#reading.get(name) === token && this.#cacheable) this.cache.set(name, entry);
       return entry;
     } finally {
       if (this.#reading.get(name) === token) this.#reading.delete(name);
@@ -58,16 +69,23 @@ export class EndpointService {
 
   /** Creates a record; `false` when the name is taken (nothing changes). */
   async create(record: EndpointRecord): Promise<boolean> {
-    const created = await this.store.create(record);
-    if (created) this.#written(record);
+    const token = this.#writing(record.name);
+    let created = false;
+    try {
+      created = await this.store.create(record);
+    } finally {
+      if (created) this.#written(record, token);
+      else if (token !== undefined && this.#reading.get(record.name) === token) this.#reading.delete(record.name);
+    }
     return created;
   }
 
   /** Creates or replaces a record; its queued answers are dropped (they were meant for the old one). */
   async put(record: EndpointRecord): Promise<{ created: boolean }> {
     try {
+      const token = this.#writing(record.name);
       const result = await this.store.put(record);
-      this.#written(record);
+      this.#written(record, token);
       return result;
     } catch (error) {
       // A failed write may still have landed: forget whatever we held.
@@ -93,10 +111,14 @@ export class EndpointService {
     try {
       await this.store.clear();
     } finally {
-      this.#reading.clear();
-      this.cache.clear();
+      this.#forgetAll();
       await this.queue.clearAll();
     }
+  }
+
+  /** Stops following the store's changes (the store itself is closed by its owner). */
+  close(): void {
+    this.#unsubscribe?.();
   }
 
   #forget(name: string): void {
@@ -104,8 +126,30 @@ export class EndpointService {
     this.cache.delete(name);
   }
 
-  #written(record: EndpointRecord): void {
+  #forgetAll(): void {
+    this.#reading.clear();
+    this.cache.clear();
+  }
+
+  /**
+   * With a shared store, a write takes a token like a read does: a change from
+   * another process that lands while our write is in flight withdraws it, and
+   * our write then does not cache a record that may already be superseded.
+   */
+  #writing(name: string): symbol | undefined {
+    if (this.store.changes === undefined) return undefined;
+    const token = Symbol(name);
+    this.#reading.set(name, token);
+    return token;
+  }
+
+  #written(record: EndpointRecord, token: symbol | undefined): void {
+    const stands = token === undefined || this.#reading.get(record.name) === token;
     this.#reading.delete(record.name);
+    if (!stands || !this.#cacheable) {
+      this.cache.delete(record.name);
+      return;
+    }
     this.cache.set(record.name, toCachedResponse(record.name, record.data, record.statusCode, record.delay));
   }
 }

@@ -80,6 +80,13 @@ export {
   NAME_RULE,
   type Schemas,
 } from './schemas.js';
-export { type EndpointStore, KeyedMutex, type ListOptions, type ListPage } from './store/store.js';
+export {
+  type EndpointStore,
+  KeyedMutex,
+  type ListOptions,
+  type ListPage,
+  type StoreChanges,
+  type StoreHealth,
+} from './store/store.js';
 export { MemoryStore } from './stores/memory/index.js';
 export { VERSION } from './version.js';

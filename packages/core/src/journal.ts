@@ -39,8 +39,12 @@ export interface Journal {
     after?: number,
     match?: (entry: JournalEntry) => boolean,
   ): Promise<JournalPage>;
-  /** Forgets the entries of `name`. */
-  clear(name: string): void;
+  /** Forgets the entries of `name` (a shared journal resolves once it has). */
+  clear(name: string): void | Promise<void>;
+  /** Forgets the entries of every name (when every endpoint is deleted). */
+  clearAll(): void | Promise<void>;
+  /** Number of long-poll waiters held by this process. */
+  readonly waiterCount: number;
   /** Answers every pending wait now, and every later one at once (for shutting down). */
   releaseWaiters(): void;
 }

@@ -65,13 +65,13 @@ async function main(): Promise<void> {
   // A closed terminal or a supervisor's reload signal: stop cleanly, never abruptly.
   process.on('SIGHUP', shutdown);
 
-  const { startServer } = await import('./start-server.js');
+  const { startServer, describeStore } = await import('./start-server.js');
   server = await startServer(config);
   if (signals > 0) {
     await server.close();
     process.exit(0);
   }
-  const store = config.memory ? 'memory (nothing is written to disk)' : `level at ${config.dataDir}`;
+  const store = describeStore(server.store, config);
   const extras = [
     request.envFile ? `settings from ${request.envFile}` : '',
     config.adminToken ? 'admin token required for writes' : '',

@@ -65,8 +65,8 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
     return jsonResponse(page);
   });
 
-  app.delete('/api/endpoints/:name/requests', (c) => {
-    journal.clear(journalName(c.req.param('name')));
+  app.delete('/api/endpoints/:name/requests', async (c) => {
+    await journal.clear(journalName(c.req.param('name')));
     return c.body(null, 204);
   });
 

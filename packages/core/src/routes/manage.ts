@@ -66,7 +66,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
 
   app.delete('/api/endpoints', async (c) => {
     await endpoints.clear();
-    journal.clearAll();
+    await journal.clearAll();
     return c.body(null, 204);
   });
 

@@ -12,6 +12,8 @@ export interface ListOptions {
   limit: number;
   /** Only names strictly after this one (in code-unit order). */
   after?: string;
+  /** Only names starting with this text. */
+  prefix?: string;
 }
 
 /** One page of records in name order. */
@@ -27,6 +29,24 @@ export interface StoreHealth {
   status: 'ok' | 'degraded' | 'unavailable';
   /** A sentence a person can act on, when not `ok`. */
   reason?: string;
+}
+
+/**
+ * How a shared store tells the cache in front of it that a record was changed by
+ * another process. Absent on stores that only this process writes.
+ */
+export interface StoreChanges {
+  /**
+   * Whether changes made elsewhere are being delivered right now. While `false`,
+   * a cache in front of the store must not hold anything (it may miss a change).
+   */
+  readonly live: boolean;
+  /**
+   * Calls `listener` with the name of every record changed elsewhere, and with
+   * `undefined` when everything may have changed (a clear, or {@link live} turned
+   * false or back to true). Returns a function that stops the calls.
+   */
+  subscribe(listener: (name: string | undefined) => void): () => void;
 }
 
 /** Storage for endpoint records. */
@@ -46,10 +66,17 @@ export interface EndpointStore {
   delete(name: string): Promise<boolean>;
   /** Records in ascending name order, paginated by cursor. */
   list(options: ListOptions): Promise<ListPage>;
+  /** Number of records (only those whose name starts with `prefix`, when given). */
+  count(options?: { prefix?: string }): Promise<number>;
   /** Removes every record. */
   clear(): Promise<void>;
   /** The store's state; a store without the method is always `ok`. */
   health?(): StoreHealth;
+  /**
+   * Writes made by other processes, for a store shared between several (Redis).
+   * A store without it is only written through this process.
+   */
+  readonly changes?: StoreChanges;
   /** Releases the store's resources. Further calls reject. */
   close(): Promise<void>;
 }

@@ -87,6 +87,16 @@ function storeUnavailable(dir: string, error: unknown, reason = (error as Error)
   return new MockpointError('STORE_UNAVAILABLE', `cannot open the data directory ${dir}: ${reason}`, { cause: error });
 }
 
+/** The key range of names starting with `prefix` (and after `after`, when given). */
+function prefixRange(prefix: string, after: string | undefined): { gt?: string; gte?: string; lt?: string } {
+  const range: { gt?: string; gte?: string; lt?: string } = {};
+  if (after !== undefined && after >= prefix) range.gt = after;
+  else if (prefix !== '') range.gte = prefix;
+  // Names are ASCII: the prefix with its last character incremented bounds the range.
+  if (prefix !== '') range.lt = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  return range;
+}
+
 /**
  * Every write is fsync'd before it resolves, with concurrent writes sharing one
  * fsync (group commit); a create checks and writes under a per-name lock.
@@ -181,12 +191,20 @@ export class LevelStore implements EndpointStore {
     });
   }
 
-  async list({ limit, after }: ListOptions): Promise<ListPage> {
-    const range = after === undefined ? { limit: limit + 1 } : { gt: after, limit: limit + 1 };
+  async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {
+    const range = { ...prefixRange(prefix, after), limit: limit + 1 };
     const entries = await this.#read(() => this.#db.iterator(range).all());
     const page = entries.slice(0, limit).map(([key, value]) => this.#decode(key, value));
     const next = entries.length > limit ? (page.at(-1)?.name ?? null) : null;
     return { endpoints: page, next };
+  }
+
+  async count({ prefix = '' }: { prefix?: string } = {}): Promise<number> {
+    let n = 0;
+    await this.#read(async () => {
+      for await (const _ of this.#db.keys(prefixRange(prefix, undefined))) n++;
+    });
+    return n;
   }
 
   async clear(): Promise<void> {

@@ -45,13 +45,22 @@ export class MemoryStore implements EndpointStore {
     return this.#records.delete(name);
   }
 
-  async list({ limit, after }: ListOptions): Promise<ListPage> {
+  async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {
     this.#assertOpen();
-    const names = [...this.#records.keys()].filter((n) => after === undefined || n > after).sort();
+    const names = [...this.#records.keys()]
+      .filter((n) => (after === undefined || n > after) && n.startsWith(prefix))
+      .sort();
     const page = names.slice(0, limit);
     const endpoints = page.map((n) => copy(this.#records.get(n) as EndpointRecord));
     const next = names.length > limit ? (page.at(-1) ?? null) : null;
     return { endpoints, next };
+  }
+
+  async count({ prefix = '' }: { prefix?: string } = {}): Promise<number> {
+    this.#assertOpen();
+    let n = 0;
+    for (const name of this.#records.keys()) if (name.startsWith(prefix)) n++;
+    return n;
   }
 
   async clear(): Promise<void> {
