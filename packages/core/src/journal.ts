@@ -45,6 +45,8 @@ export interface Journal {
   clearAll(): void | Promise<void>;
   /** Number of long-poll waiters held by this process. */
   readonly waiterCount: number;
+  /** Number of long-poll waiters held by this process for `name`. */
+  waitersFor(name: string): number;
   /** Answers every pending wait now, and every later one at once (for shutting down). */
   releaseWaiters(): void;
 }

@@ -205,6 +205,11 @@ export class RedisJournal implements Journal {
     return this.#journalId;
   }
 
+  /** Number of waiters held on this replica for `name`. */
+  waitersFor(name: string): number {
+    return this.#waiters.get(name)?.size ?? 0;
+  }
+
   /** Number of waiters held on this replica. */
   get waiterCount(): number {
     let n = 0;
