@@ -1,8 +1,8 @@
-// Lints what would be published: packs every package under packages/ (pnpm pack,
+// Lints what would be published: packs every public package under packages/ (pnpm pack,
 // as the READMEs say), then runs publint and `attw --profile esm-only`
 // (@arethetypeswrong/cli) on each tarball. Part of `pnpm lint`.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,9 +17,16 @@ function run(command, args) {
   return { ok: result.status === 0, output: `${result.stdout ?? ''}${result.stderr ?? ''}`.trim() };
 }
 
+// Private packages (the web page's sources, the runtime contract) are never published.
+const published = readdirSync(join(root, 'packages')).filter((dir) => {
+  const manifest = JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8'));
+  return manifest.private !== true;
+});
+const filters = published.flatMap((dir) => ['--filter', `./packages/${dir}`]);
+
 let failed = 0;
 try {
-  const pack = run('npx', ['-y', 'pnpm@10.34.9', '-r', '--filter', './packages/*', 'pack', '--pack-destination', dest]);
+  const pack = run('npx', ['-y', 'pnpm@10.34.9', '-r', ...filters, 'pack', '--pack-destination', dest]);
   if (!pack.ok) throw new Error(`pnpm pack failed (run pnpm build first?):\n${pack.output}`);
   for (const tarball of readdirSync(dest).filter((f) => f.endsWith('.tgz'))) {
     const file = join(dest, tarball);
