@@ -22,11 +22,15 @@ RUN pnpm install --offline --frozen-lockfile
 # daemon's CLIENT_REPORTING_DSN at start time wins over it.
 ARG CLIENT_REPORTING_DSN=
 RUN pnpm --filter "@mockpoint/server..." run build
-# The server and its production dependencies only. Optional dependencies (server
-# error reporting with Sentry) are left out unless WITH_REPORTING=true.
+# The server and its production dependencies only. Server error reporting
+# (SERVER_REPORTING_DSN) needs @sentry/node, an optional peer of the server: it is
+# added, in a folder of its own, only when WITH_REPORTING=true.
 ARG WITH_REPORTING=false
-RUN if [ "$WITH_REPORTING" = true ]; then optional=; else optional=--no-optional; fi \
- && pnpm --filter @mockpoint/server deploy --prod --legacy $optional /out \
+RUN pnpm --filter @mockpoint/server deploy --prod --legacy /out \
+ && if [ "$WITH_REPORTING" = true ]; then \
+      npm install --prefix /out/reporting --omit=dev --no-audit --no-fund @sentry/node@11 \
+      && ln -s ../reporting/node_modules/@sentry /out/node_modules/@sentry; \
+    fi \
  && mkdir /out-data
 
 FROM node:20-bookworm-slim

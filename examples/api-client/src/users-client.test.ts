@@ -53,4 +53,34 @@ describe('users client', () => {
     expect(await client.listUsers()).toEqual({ ok: false, error: { kind: 'timeout', timeoutMs: 150 } });
     expect(slow.delay).toBe(5_000);
   });
+
+  test('timeout with hang: the service accepts the connection and never answers', async ({ mock }) => {
+    await mock.put<User[]>('users', { data: [ada] });
+    await mock.queue('users', [{ fault: 'hang' }]);
+    const client = createUsersClient({ baseUrl: `${mock.url}/endpoint/`, timeoutMs: 150 });
+
+    expect(await client.listUsers()).toEqual({ ok: false, error: { kind: 'timeout', timeoutMs: 150 } });
+    // Only that one request hung: the next one gets the record.
+    expect(await client.listUsers()).toEqual({ ok: true, status: 200, value: [ada] });
+  });
+
+  test('network error with reset: the connection is reset before any answer', async ({ mock }) => {
+    await mock.put<User[]>('users', { data: [ada] });
+    await mock.queue('users', [{ fault: 'reset' }]);
+    const client = createUsersClient({ baseUrl: `${mock.url}/endpoint/` });
+
+    const result = await client.listUsers();
+
+    expect(result).toEqual({ ok: false, error: { kind: 'network', message: 'fetch failed' } });
+    const request = (await mock.requests('users')).at(-1); // the file's server is shared by its tests
+    expect(request).toMatchObject({ method: 'GET', queued: true, fault: 'reset' });
+  });
+
+  test('a body cut short with close: the status arrives, the JSON never completes', async ({ mock }) => {
+    await mock.put<User[]>('users', { data: [ada, { ...ada, id: 2 }] });
+    await mock.queue('users', [{ fault: 'close' }]);
+    const client = createUsersClient({ baseUrl: `${mock.url}/endpoint/` });
+
+    expect(await client.listUsers()).toEqual({ ok: false, error: { kind: 'network', message: 'terminated' } });
+  });
 });

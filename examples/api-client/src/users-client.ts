@@ -1,7 +1,8 @@
 /**
  * A small typed REST client for a users service. Every call resolves to a
  * result (never throws for HTTP answers): 200/201 → `ok`, 404 → `not-found`,
- * 5xx → `server`, no answer in time → `timeout`.
+ * 5xx → `server`, no answer in time → `timeout`, a connection that fails (reset,
+ * or closed partway through the body) → `network`.
  *
  * @module
  */
@@ -40,23 +41,23 @@ export function createUsersClient(options: UsersClientOptions) {
   const timeoutMs = options.timeoutMs ?? 2000;
 
   async function call<T>(path: string, init: RequestInit = {}): Promise<ApiResult<T>> {
-    let response: Response;
     try {
-      response = await fetch(new URL(path, options.baseUrl), { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      const response = await fetch(new URL(path, options.baseUrl), { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      // The body is read inside the try too: a connection can break after the status arrived.
+      const text = await response.text();
+      if (response.status === 200 || response.status === 201) {
+        return { ok: true, status: response.status, value: JSON.parse(text) as T };
+      }
+      if (response.status === 404) return { ok: false, error: { kind: 'not-found', status: 404 } };
+      if (response.status >= 500) {
+        const message = (JSON.parse(text || '{}') as { message?: string }).message ?? response.statusText;
+        return { ok: false, error: { kind: 'server', status: response.status, message } };
+      }
+      return { ok: false, error: { kind: 'unexpected', status: response.status } };
     } catch (error) {
       if ((error as Error).name === 'TimeoutError') return { ok: false, error: { kind: 'timeout', timeoutMs } };
       return { ok: false, error: { kind: 'network', message: (error as Error).message } };
     }
-    if (response.status === 200 || response.status === 201) {
-      return { ok: true, status: response.status, value: (await response.json()) as T };
-    }
-    const text = await response.text();
-    if (response.status === 404) return { ok: false, error: { kind: 'not-found', status: 404 } };
-    if (response.status >= 500) {
-      const message = (JSON.parse(text || '{}') as { message?: string }).message ?? response.statusText;
-      return { ok: false, error: { kind: 'server', status: response.status, message } };
-    }
-    return { ok: false, error: { kind: 'unexpected', status: response.status } };
   }
 
   return {

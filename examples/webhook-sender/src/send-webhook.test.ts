@@ -7,9 +7,6 @@ import { sendWebhook, verifySignature, WebhookDeliveryError } from './send-webho
 const mock = connectMockServer(inject('mockpoint'));
 const secret = 'whsec_test';
 
-/** What the receiver answers; add<Answer>() lets a test switch between the two. */
-type Answer = { received: true } | { error: string };
-
 describe('sendWebhook', () => {
   it('POSTs the event with a valid HMAC-SHA256 signature', async () => {
     const hook = await mock.add({ name: 'signed', data: { received: true } });
@@ -30,36 +27,67 @@ describe('sendWebhook', () => {
     });
   });
 
-  it('retries after a 500 and succeeds once the receiver recovers', async () => {
-    const hook = await mock.add<Answer>({ name: 'flaky', data: { error: 'boom' }, statusCode: 500 });
-    let recover!: () => void;
-    const recovered = new Promise<void>((resolve) => {
-      recover = resolve;
-    });
+  it('retries 503, 503 and succeeds on the third attempt, then sends nothing more', async () => {
+    const hook = await mock.add({ name: 'flaky', data: { received: true } });
+    // The next two requests get 503; the third gets the record (200). No race with the sender.
+    await hook.queue([{ statusCode: 503, data: { error: 'maintenance' }, times: 2 }]);
     const waits: number[] = [];
 
-    const sending = sendWebhook({
+    const delivery = await sendWebhook({
       url: hook.url,
       secret,
       event: 'order.paid',
       payload: { orderId: 7 },
       backoffMs: 100,
-      // The retry waits until the test has switched the endpoint to 200.
       sleep: async (ms) => {
         waits.push(ms);
-        await recovered;
       },
     });
-    await hook.waitForRequests({ count: 1 });
-    await hook.replace({ data: { received: true } });
-    recover();
 
-    expect(await sending).toMatchObject({ attempts: 2, status: 200 });
-    expect(waits).toEqual([100]);
-    await expect(hook).toHaveBeenRequestedTimes(2);
+    expect(delivery).toMatchObject({ attempts: 3, status: 200 });
+    expect(waits).toEqual([100, 200]);
+    const requests = await hook.requests();
+    expect(requests.map((r) => [r.statusCode, r.queued ?? false])).toEqual([
+      [503, true],
+      [503, true],
+      [200, false],
+    ]);
+    // Every attempt carries the same delivery id.
+    expect(new Set(requests.map((r) => r.headers['x-webhook-id']))).toEqual(new Set([delivery.id]));
+    // Delivered: no further attempt arrives.
+    await expect(hook).not.toHaveBeenRequestedWithin(300);
+  });
+
+  it('retries after the connection is reset (a network error, no answer at all)', async () => {
+    const hook = await mock.add({ name: 'reset-once', data: { received: true } });
+    await hook.queue([{ fault: 'reset' }]);
+
+    const delivery = await sendWebhook({
+      url: hook.url,
+      secret,
+      event: 'order.paid',
+      payload: {},
+      sleep: async () => {},
+    });
+
+    expect(delivery).toMatchObject({ attempts: 2, status: 200 });
     const [first, second] = await hook.requests();
-    expect([first!.statusCode, second!.statusCode]).toEqual([500, 200]);
-    expect(second!.headers['x-webhook-id']).toBe(first!.headers['x-webhook-id']);
+    expect(first).toMatchObject({ queued: true, fault: 'reset' });
+    expect(second).toMatchObject({ statusCode: 200 });
+  });
+
+  it('retries only the matching deliveries: a filtered wait ignores other events', async () => {
+    const hook = await mock.add({ name: 'events', data: { received: true } });
+    await hook.queue([{ statusCode: 500 }]);
+
+    const paid = hook.waitForRequests({ count: 2, match: { body: { event: 'order.paid' } } });
+    await sendWebhook({ url: hook.url, secret, event: 'order.created', payload: {}, sleep: async () => {} });
+    await sendWebhook({ url: hook.url, secret, event: 'order.paid', payload: { orderId: 1 } });
+    await sendWebhook({ url: hook.url, secret, event: 'order.paid', payload: { orderId: 2 } });
+
+    // order.created took the 500 and its retry: four requests arrived, the wait saw the two paid ones.
+    expect((await paid).map((r) => (r.json as { payload: unknown }).payload)).toEqual([{ orderId: 1 }, { orderId: 2 }]);
+    await expect(hook).toHaveBeenRequestedTimes(4);
   });
 
   it('gives up on a 503 after every retry, backing off exponentially', async () => {

@@ -19,12 +19,15 @@ export {
   type ListAnswer,
   type ListQuery,
   type MockpointClient,
+  type QuietOptions,
   type SummaryAnswer,
   type WaitOptions,
 } from './client.js';
 export { type ErrorBody, type ErrorCode, isMockpointError, MockpointError } from './errors.js';
 export type { JournalPage } from './journal.js';
-export type { JournalEntry } from './journal-entry.js';
+export type { JournalEntry, QueuedMark } from './journal-entry.js';
+export type { Fault, QueuedAnswer, QueuedAnswerInput } from './queue/answer-queue.js';
+export type { RequestFilter } from './request-filter.js';
 export {
   DEFAULT_DELAY,
   DEFAULT_MAX_DELAY_MS,

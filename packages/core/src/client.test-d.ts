@@ -11,6 +11,7 @@ import {
   type ListAnswer,
   type ListPage,
   type MockpointClient,
+  type QueuedAnswer,
   type SummaryAnswer,
 } from './index.js';
 
@@ -68,6 +69,24 @@ describe('client types', () => {
     expectTypeOf(client.read('o')).resolves.toEqualTypeOf<Response>();
     expectTypeOf(client.endpointUrl).returns.toBeString();
     expectTypeOf<JournalEntry['query']>().toEqualTypeOf<Record<string, string | string[]>>();
+  });
+
+  it('queued answers, filtered waits and quiet periods', () => {
+    expectTypeOf(client.queue('o', [{ statusCode: 503, times: 2 }, { fault: 'reset' }])).resolves.toEqualTypeOf<
+      QueuedAnswer[]
+    >();
+    // @ts-expect-error an unknown fault
+    void client.queue('o', [{ fault: 'explode' }]);
+    expectTypeOf(client.queued('o')).resolves.toEqualTypeOf<QueuedAnswer[]>();
+    expectTypeOf(client.clearQueue('o')).resolves.toBeVoid();
+    expectTypeOf(client.waitForRequests('o', { match: { method: 'POST', body: { id: 1 } } })).resolves.toEqualTypeOf<
+      JournalEntry[]
+    >();
+    expectTypeOf(client.expectNoRequests('o', { within: 500 })).resolves.toBeVoid();
+    // @ts-expect-error within is required
+    void client.expectNoRequests('o', {});
+    // @ts-expect-error header values are strings
+    void client.requests('o', { match: { headers: { 'x-n': 1 } } });
   });
 
   it('createClient options', () => {

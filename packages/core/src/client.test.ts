@@ -7,10 +7,12 @@ import {
   createApp,
   createClient,
   isMockpointError,
+  isOwnError,
   JsonText,
   type MockpointApp,
   type MockpointClient,
   MockpointError,
+  OWN_ERROR,
   VERSION,
 } from './index.js';
 
@@ -296,11 +298,37 @@ describe('createClient errors', () => {
     }
   });
 
-  it('passes errors that already carry a code through unchanged (not as ConnectionError)', async () => {
-    const closed = Object.assign(new Error('the mock server is closed'), { code: 'SERVER_CLOSED' });
-    const client = createClient({ baseUrl: 'http://x.test', fetch: async () => Promise.reject(closed) });
-    expect(await rejection(client.health())).toBe(closed);
-    expect(await rejection(client.read('a'))).toBe(closed);
+  it('wraps transport errors that carry a string code of their own (as Bun fetch errors do)', async () => {
+    // Bun rejects fetch with an Error whose `code` is e.g. 'ECONNREFUSED' (no TypeError, no cause).
+    const refused = Object.assign(new Error('Unable to connect. Is the computer able to access the url?'), {
+      code: 'ECONNREFUSED',
+    });
+    const client = createClient({ baseUrl: 'http://x.test', fetch: async () => Promise.reject(refused) });
+    for (const [call, path] of [
+      [() => client.health(), '/api/health'],
+      [() => client.read('a'), '/endpoint/a'],
+    ] as const) {
+      const error = await rejection(call());
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect(error).toMatchObject({ code: 'CONNECTION_FAILED', url: `http://x.test${path}` });
+      expect((error as Error).cause).toBe(refused);
+      expect((error as Error).message).toContain('Unable to connect');
+    }
+  });
+
+  it("passes mockpoint's own errors through unchanged (not as ConnectionError)", async () => {
+    // Like the Vitest package's MockServerError of a closed in-process server.
+    const closed = Object.assign(new Error('the mock server is closed'), { code: 'SERVER_CLOSED', [OWN_ERROR]: true });
+    const own = new MockpointError('STORE_UNAVAILABLE', 'store closed');
+    for (const error of [closed, own]) {
+      const client = createClient({ baseUrl: 'http://x.test', fetch: async () => Promise.reject(error) });
+      expect(await rejection(client.health())).toBe(error);
+      expect(await rejection(client.read('a'))).toBe(error);
+    }
+    expect(isOwnError(closed)).toBe(true);
+    expect(isOwnError(new ConnectionError('http://x.test', new Error('x')))).toBe(true);
+    expect(isOwnError(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }))).toBe(false);
+    expect(isOwnError({ [Symbol('mockpoint.ownError')]: true })).toBe(false);
   });
 
   it('waitForRequests stops when its signal aborts, cancelling the pending long-poll', async () => {

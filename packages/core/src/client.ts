@@ -4,10 +4,12 @@
  *
  * @module
  */
-import { type ErrorCode, MockpointError } from './errors.js';
+import { type ErrorCode, isOwnError, MockpointError, OWN_ERROR } from './errors.js';
 import type { JournalPage } from './journal.js';
 import type { JournalEntry } from './journal-entry.js';
 import { JsonText, scanJson } from './json-text.js';
+import type { QueuedAnswer, QueuedAnswerInput } from './queue/answer-queue.js';
+import type { RequestFilter } from './request-filter.js';
 import type { EndpointRecord } from './schemas.js';
 import type { ListPage } from './store/store.js';
 
@@ -81,11 +83,35 @@ export interface WaitOptions {
    * new ones. @default 0 (every recorded request counts)
    */
   after?: number;
+  /**
+   * Count (and return) only requests matching this filter; the server applies it,
+   * so unrelated traffic neither ends the wait nor travels back.
+   * @default undefined (every request counts)
+   * @example { method: 'POST', body: { type: 'order.paid' } }
+   */
+  match?: RequestFilter;
+}
+
+/** Options for {@link MockpointClient.expectNoRequests}. */
+export interface QuietOptions {
+  /** How long nothing may arrive, in milliseconds (chained long-polls past 60 s). */
+  within: number;
+  /**
+   * Count only requests with a greater id. @default the newest id when the call
+   * starts (only requests arriving during the window count); `0` counts every
+   * recorded request
+   */
+  after?: number;
+  /** Count only requests matching this filter. @default undefined (every request counts) */
+  match?: RequestFilter;
+  /** Stops waiting when aborted. */
+  signal?: AbortSignal;
 }
 
 /** The service could not be reached at all (as opposed to answering with an error). */
 export class ConnectionError extends Error {
   override readonly name = 'ConnectionError';
+  readonly [OWN_ERROR] = true;
   readonly code = 'CONNECTION_FAILED';
   /** The URL that could not be reached. */
   readonly url: string;
@@ -179,6 +205,23 @@ export function createClient(options: ClientOptions) {
     return (await (await call(method, path, body, signal)).json()) as T;
   }
 
+  /** One journal read; a long-poll when `wait` is given. */
+  function journalPage(
+    name: string,
+    query: { count?: number; after?: number; wait?: number; match?: RequestFilter },
+    signal?: AbortSignal,
+  ): Promise<JournalPage> {
+    const params = new URLSearchParams();
+    if (query.count !== undefined) params.set('count', String(query.count));
+    if (query.after) params.set('after', String(query.after));
+    if (query.wait !== undefined) params.set('wait', String(query.wait));
+    if (query.match !== undefined) params.set('match', JSON.stringify(query.match));
+    const qs = params.size ? `?${params}` : '';
+    return json<JournalPage>('GET', `/api/endpoints/${seg(name)}/requests${qs}`, undefined, signal);
+  }
+
+  const describeSeen = (requests: JournalEntry[]) => requests.map((r) => `${r.method} ${r.path}`).join(', ') || 'none';
+
   return {
     /** The base URL this client talks to. */
     baseUrl: base,
@@ -236,10 +279,12 @@ export function createClient(options: ClientOptions) {
       await call('DELETE', '/api/endpoints');
     },
 
-    /** Requests received at an endpoint (known or not), oldest first; only ids greater than `after` when given. */
-    async requests(name: string, options: { after?: number } = {}): Promise<JournalEntry[]> {
-      const qs = options.after ? `?after=${options.after}` : '';
-      return (await json<JournalPage>('GET', `/api/endpoints/${seg(name)}/requests${qs}`)).requests;
+    /**
+     * Requests received at an endpoint (known or not), oldest first; only ids
+     * greater than `after`, and only those matching `match`, when given.
+     */
+    async requests(name: string, options: { after?: number; match?: RequestFilter } = {}): Promise<JournalEntry[]> {
+      return (await journalPage(name, options)).requests;
     },
 
     /**
@@ -276,22 +321,76 @@ export function createClient(options: ClientOptions) {
       for (;;) {
         wait.signal?.throwIfAborted();
         const remaining = Math.max(0, deadline - Date.now());
-        const page = await json<JournalPage>(
-          'GET',
-          `/api/endpoints/${seg(name)}/requests?count=${count}&after=${wait.after ?? 0}&wait=${Math.min(remaining, MAX_POLL_MS)}`,
-          undefined,
+        const page = await journalPage(
+          name,
+          { count, after: wait.after ?? 0, wait: Math.min(remaining, MAX_POLL_MS), match: wait.match },
           wait.signal,
         );
         if (page.complete) return page.requests;
         wait.signal?.throwIfAborted();
         if (Date.now() >= deadline) {
-          const seen = page.requests.map((r) => `${r.method} ${r.path}`).join(', ') || 'none';
+          const which = wait.match === undefined ? '' : ` matching ${JSON.stringify(wait.match)}`;
           throw new MockpointError(
             'WAIT_TIMEOUT',
-            `expected ${count} request(s) to "${name}" within ${timeout} ms, received ${page.requests.length} (${seen})`,
+            `expected ${count} request(s)${which} to "${name}" within ${timeout} ms, received ${page.requests.length} (${describeSeen(page.requests)})`,
           );
         }
       }
+    },
+
+    /**
+     * Proves that no request (matching `match`, when given) arrives at `name` for
+     * `within` ms: resolves after the quiet period, and throws
+     * `UNEXPECTED_REQUEST`, naming the request, as soon as one arrives.
+     * @example await client.expectNoRequests('hook', { within: 500 }) // not sent again
+     */
+    async expectNoRequests(name: string, quiet: QuietOptions): Promise<void> {
+      if (!Number.isFinite(quiet.within) || quiet.within < 0) {
+        throw new TypeError(`expectNoRequests() needs within >= 0 milliseconds, received ${String(quiet.within)}`);
+      }
+      const started = Date.now();
+      const deadline = started + quiet.within;
+      const after = quiet.after ?? (await journalPage(name, {}, quiet.signal)).requests.at(-1)?.id ?? 0;
+      for (;;) {
+        quiet.signal?.throwIfAborted();
+        const remaining = Math.max(0, deadline - Date.now());
+        const page = await journalPage(
+          name,
+          { count: 1, after, wait: Math.min(remaining, MAX_POLL_MS), match: quiet.match },
+          quiet.signal,
+        );
+        if (page.requests.length > 0) {
+          const which = quiet.match === undefined ? '' : ` matching ${JSON.stringify(quiet.match)}`;
+          throw new MockpointError(
+            'UNEXPECTED_REQUEST',
+            `expected no request${which} to "${name}" within ${quiet.within} ms, but received ${describeSeen(page.requests)} after ${Date.now() - started} ms`,
+          );
+        }
+        quiet.signal?.throwIfAborted();
+        if (Date.now() >= deadline) return;
+      }
+    },
+
+    /**
+     * Queues one-shot answers for `name`: the next requests get them in order,
+     * each once (`times` repeats one), before the stored record answers. Absent
+     * fields fall back to the record. Resolves with everything queued now.
+     * @throws MockpointError `QUEUE_FULL` past the bound (nothing is queued).
+     * @example await client.queue('hook', [{ statusCode: 503, times: 2 }, { fault: 'reset' }])
+     */
+    async queue(name: string, answers: QueuedAnswerInput[]): Promise<QueuedAnswer[]> {
+      return (await json<{ answers: QueuedAnswer[] }>('POST', `/api/endpoints/${seg(name)}/queue`, { answers }))
+        .answers;
+    },
+
+    /** The answers still queued for `name`, first answer first (`times` is what remains). */
+    async queued(name: string): Promise<QueuedAnswer[]> {
+      return (await json<{ answers: QueuedAnswer[] }>('GET', `/api/endpoints/${seg(name)}/queue`)).answers;
+    },
+
+    /** Drops the answers queued for `name` (requests hanging on a queued `hang` are released). */
+    async clearQueue(name: string): Promise<void> {
+      await call('DELETE', `/api/endpoints/${seg(name)}/queue`);
     },
 
     /** Sends a request to the endpoint's public URL and returns the raw response. */
@@ -330,12 +429,13 @@ function listQuery(page: ListQuery, summary: boolean): string {
 }
 
 /**
- * A failure to get any answer. Errors that already carry a string `code` (e.g. a
- * closed in-process server) and aborts asked for by the caller pass unchanged.
+ * A failure to get any answer, as a {@link ConnectionError}, whatever the runtime
+ * made of it (Node's `TypeError: fetch failed`, Bun's error with a string `code`,
+ * Deno's `TypeError`). mockpoint's own errors (e.g. a closed in-process server)
+ * and aborts asked for by the caller pass unchanged.
  */
 function toConnectionError(target: string, error: unknown, signal?: AbortSignal): unknown {
-  if (signal?.aborted) return error;
-  if (error instanceof Error && typeof (error as { code?: unknown }).code === 'string') return error;
+  if (signal?.aborted || isOwnError(error)) return error;
   return new ConnectionError(target, error);
 }
 

@@ -5,7 +5,7 @@
  */
 import type { EndpointHandler } from './endpoint-handler.js';
 import type { EndpointService } from './endpoints.js';
-import type { RequestJournal } from './journal.js';
+import type { Journal } from './journal.js';
 import type { LimitOptions } from './limits.js';
 import type { RouteDoc } from './openapi.js';
 import type { Schemas } from './schemas.js';
@@ -20,7 +20,7 @@ export interface ResolvedAppOptions extends Required<LimitOptions> {
 export interface AppContext {
   options: ResolvedAppOptions;
   endpoints: EndpointService;
-  journal: RequestJournal;
+  journal: Journal;
   /** The one implementation of a request to `/endpoint/{name}`, used by every adapter. */
   handler: EndpointHandler;
   schemas: Schemas;

@@ -11,12 +11,15 @@ import { EndpointHandler } from './endpoint-handler.js';
 import { EndpointService } from './endpoints.js';
 import { isMockpointError, MockpointError } from './errors.js';
 import { hostGuard } from './host-guard.js';
-import { RequestJournal } from './journal.js';
+import { type Journal, RequestJournal } from './journal.js';
 import { type LimitOptions, resolveLimits } from './limits.js';
 import type { RouteDoc } from './openapi.js';
+import type { AnswerQueue } from './queue/answer-queue.js';
+import { MemoryAnswerQueue } from './queue/memory/index.js';
 import { registerAddRoute } from './routes/add.js';
 import { registerJournalRoutes } from './routes/journal.js';
 import { registerManageRoutes } from './routes/manage.js';
+import { registerQueueRoutes } from './routes/queue.js';
 import { registerReadRoutes } from './routes/read.js';
 import { registerServiceRoutes } from './routes/service.js';
 import { createSchemas } from './schemas.js';
@@ -40,6 +43,18 @@ export interface CreateAppOptions extends LimitOptions {
    * @example createApp({ allowedHosts: ['mocks.internal', '.example.com'] })
    */
   allowedHosts?: readonly string[];
+  /**
+   * Where queued one-shot answers are kept (`/api/endpoints/{name}/queue`).
+   * @default new MemoryAnswerQueue() (in this process, not shared between replicas)
+   * @example createApp({ queue: new MemoryAnswerQueue({ maxAnswers: 10 }) })
+   */
+  queue?: AnswerQueue;
+  /**
+   * Where requests to `/endpoint/{name}` are recorded (and long-polls wait).
+   * @default a RequestJournal in memory, bounded by `journalSize` and `journalMaxBytes`
+   * @example createApp({ store, journal: store.openJournal() }) // with a RedisStore: shared by every replica
+   */
+  journal?: Journal;
   /** When set, every `/api/*` write needs `Authorization: Bearer <adminToken>`. @default undefined (off) */
   adminToken?: string;
   /** Version reported by `/api/health`. @default the core package version */
@@ -53,7 +68,7 @@ export interface CreateAppOptions extends LimitOptions {
 
 /** The app returned by {@link createApp}: a Hono app plus its services. */
 export type MockpointApp = Hono & {
-  /** The store, cache and journal behind the routes. */
+  /** The store, cache, queue and journal behind the routes. */
   readonly mockpoint: Pick<AppContext, 'endpoints' | 'journal' | 'handler' | 'options'>;
 };
 
@@ -93,8 +108,13 @@ function resolveOptions(options: CreateAppOptions): ResolvedAppOptions {
  */
 export function createApp(options: CreateAppOptions = {}): MockpointApp {
   const resolved = resolveOptions(options);
-  const endpoints = new EndpointService(options.store ?? new MemoryStore(), resolved.cacheMaxBytes);
-  const journal = new RequestJournal({ size: resolved.journalSize, maxBytes: resolved.journalMaxBytes });
+  const endpoints = new EndpointService(
+    options.store ?? new MemoryStore(),
+    resolved.cacheMaxBytes,
+    options.queue ?? new MemoryAnswerQueue(),
+  );
+  const journal =
+    options.journal ?? new RequestJournal({ size: resolved.journalSize, maxBytes: resolved.journalMaxBytes });
   const ctx: AppContext = {
     options: resolved,
     endpoints,
@@ -134,6 +154,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   registerReadRoutes(app, ctx);
   registerAddRoute(app, ctx);
   registerManageRoutes(app, ctx);
+  registerQueueRoutes(app, ctx);
   registerJournalRoutes(app, ctx);
   registerServiceRoutes(app, ctx);
 

@@ -5,13 +5,17 @@
  *
  * @module
  */
+import type { Fault } from './queue/answer-queue.js';
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from './read-response.js';
 
 /**
- * What an adapter does with a request. Only `respond` exists today; the `kind`
- * leaves room for others (e.g. faults that reset or hang the connection).
+ * What an adapter does with a request: send a response (`respond`), or fail the
+ * request at the network level as a queued answer asks (`fault`).
  */
-export interface EndpointAnswer {
+export type EndpointAnswer = RespondAnswer | FaultAnswer;
+
+/** Send this status, these headers and this body, after `delay` ms. */
+export interface RespondAnswer {
   readonly kind: 'respond';
   readonly status: number;
   /** Lower-case names; Content-Length is included whenever there is a body. */
@@ -22,10 +26,31 @@ export interface EndpointAnswer {
   readonly delay: number;
 }
 
+/**
+ * Fail the request, after `delay` ms: `reset` the connection with nothing sent;
+ * `close` it after the status line, the headers (with the whole body's
+ * Content-Length) and half of `body`; or `hang`: send nothing until the client
+ * goes away or `release` aborts, and then send `next()`.
+ */
+export interface FaultAnswer {
+  readonly kind: 'fault';
+  readonly fault: Fault;
+  /** The status `close` sends; 0 for `reset` and `hang`. */
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The whole body `close` cuts short; `null` for none. */
+  readonly body: string | null;
+  readonly delay: number;
+  /** `hang` only: aborts when the hanging request is to be answered after all. */
+  readonly release?: AbortSignal;
+  /** `hang` only: the answer to send once `release` aborts. */
+  readonly next?: () => EndpointAnswer | Promise<EndpointAnswer>;
+}
+
 /** A stored endpoint's answers, for HEAD (no body) and for every other method. */
 export interface PreparedAnswers {
-  readonly full: EndpointAnswer;
-  readonly head: EndpointAnswer;
+  readonly full: RespondAnswer;
+  readonly head: RespondAnswer;
 }
 
 /** Bytes of `text` once encoded as UTF-8 (lone surrogates count as U+FFFD, 3 bytes). */
@@ -47,7 +72,7 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
-function answer(status: number, headers: Record<string, string>, body: string | null, delay = 0): EndpointAnswer {
+function answer(status: number, headers: Record<string, string>, body: string | null, delay = 0): RespondAnswer {
   return Object.freeze({ kind: 'respond', status, headers: Object.freeze(headers), body, delay });
 }
 

@@ -12,6 +12,8 @@ import type { EndpointService } from './endpoints.js';
 import { isMockpointError } from './errors.js';
 import type { Journal } from './journal.js';
 import { JOURNAL_NAME_LIMIT, type RecordedRequest } from './journal-entry.js';
+import type { TakenAnswer } from './queue/answer-queue.js';
+import { planQueuedAnswer, toQueuedAnswer } from './queue/queued-answer.js';
 import { CORS_HEADERS } from './read-response.js';
 import { isValidName } from './schemas.js';
 
@@ -102,6 +104,19 @@ export class EndpointHandler {
       );
     }
     if (!isValidName(name)) return this.#answer(name, request, undefined);
+    // One synchronous Map lookup when no queue is in use; the answer is taken before
+    // anything is awaited, so queued answers go out in the order requests came in.
+    if (this.#endpoints.queue.pending(name)) {
+      return this.#endpoints.queue.take(name).then(
+        (taken) => (taken === undefined ? this.#stored(name, request) : this.#queued(name, request, taken)),
+        (error: unknown) => this.#failed(error, request),
+      );
+    }
+    return this.#stored(name, request);
+  }
+
+  /** The stored record's answer (or 404): synchronous when it is cached. */
+  #stored(name: string, request: RecordedRequest): EndpointAnswer | Promise<EndpointAnswer> {
     const cached = this.#endpoints.cache.get(name);
     if (cached !== undefined) return this.#answer(name, request, cached);
     return this.#endpoints.response(name).then(
@@ -111,8 +126,34 @@ export class EndpointHandler {
   }
 
   #answer(name: string, request: RecordedRequest, entry: CachedResponse | undefined): EndpointAnswer {
-    const head = request.method === 'HEAD';
     if (name.length <= JOURNAL_NAME_LIMIT) this.#journal.record(name, request, entry?.statusCode ?? 404);
+    return this.#recordAnswer(name, request, entry);
+  }
+
+  /** A queued answer, resolved against the record; journaled with `queued: true` and its fault. */
+  async #queued(name: string, request: RecordedRequest, taken: TakenAnswer): Promise<EndpointAnswer> {
+    try {
+      const record = this.#endpoints.cache.get(name) ?? (await this.#endpoints.response(name));
+      const planned = planQueuedAnswer(name, taken, record);
+      this.#journal.record(name, request, planned.statusCode, { fault: planned.fault });
+      return toQueuedAnswer(planned, {
+        head: request.method === 'HEAD',
+        release: this.#endpoints.queue.cleared(name),
+        // A released hang gets what the record answers then (not journaled again).
+        next: () =>
+          this.#endpoints.response(name).then(
+            (entry) => this.#recordAnswer(name, request, entry),
+            (error: unknown) => this.#failed(error, request),
+          ),
+      });
+    } catch (error) {
+      return this.#failed(error, request);
+    }
+  }
+
+  /** The answer for the record `entry` (or 404), without journaling. */
+  #recordAnswer(name: string, request: RecordedRequest, entry: CachedResponse | undefined): EndpointAnswer {
+    const head = request.method === 'HEAD';
     if (entry !== undefined) return head ? entry.answers.head : entry.answers.full;
     return errorAnswer(
       404,

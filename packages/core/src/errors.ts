@@ -20,12 +20,15 @@ export const ERROR_STATUS = {
   DUPLICATE_KEY: 400,
   INVALID_ENCODING: 400,
   REQUEST_ABORTED: 400,
+  INVALID_FAULT: 400,
+  INVALID_TIMES: 400,
   UNAUTHORIZED: 401,
   HOST_NOT_ALLOWED: 403,
   NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   NAME_TAKEN: 409,
+  QUEUE_FULL: 409,
   BODY_TOO_LARGE: 413,
   UNSUPPORTED_ENCODING: 415,
   INTERNAL: 500,
@@ -35,6 +38,7 @@ export const ERROR_STATUS = {
   DATA_DIR_DAMAGED: 503,
   WAIT_TIMEOUT: 408,
   UNEXPECTED_RESPONSE: 502,
+  UNEXPECTED_REQUEST: 417,
 } as const;
 
 /** A stable, machine-readable error code. */
@@ -44,6 +48,22 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export interface ErrorBody {
   success: false;
   error: { code: ErrorCode; message: string };
+}
+
+/**
+ * Set to `true` on every error mockpoint raises itself, in any of its packages
+ * (`MockpointError`, `ConnectionError`, the Vitest package's `MockServerError`).
+ * A registered symbol, so two copies of the packages still agree.
+ */
+export const OWN_ERROR: unique symbol = Symbol.for('mockpoint.ownError');
+
+/**
+ * True for an error mockpoint raised itself (marked with {@link OWN_ERROR}), as
+ * opposed to one from the network, the runtime or a dependency — even when
+ * those carry a string `code` too (Node's `ECONNREFUSED`, Bun's fetch errors).
+ */
+export function isOwnError(value: unknown): value is Error & { code: string } {
+  return typeof value === 'object' && value !== null && (value as { [OWN_ERROR]?: unknown })[OWN_ERROR] === true;
 }
 
 /** Options for {@link MockpointError}. */
@@ -62,6 +82,7 @@ export interface MockpointErrorOptions {
  */
 export class MockpointError extends Error {
   override readonly name = 'MockpointError';
+  readonly [OWN_ERROR] = true;
   readonly code: ErrorCode;
   readonly status: number;
   /** Extra headers sent with the error response. */

@@ -19,12 +19,13 @@ export {
   type ListAnswer,
   type ListQuery,
   type MockpointClient,
+  type QuietOptions,
   type SummaryAnswer,
   type WaitOptions,
 } from './client.js';
 export type { ResolvedAppOptions } from './context.js';
 export { type CreateAppOptions, createApp, type MockpointApp } from './create-app.js';
-export type { EndpointAnswer } from './endpoint-answer.js';
+export type { EndpointAnswer, FaultAnswer, RespondAnswer } from './endpoint-answer.js';
 export { EndpointHandler, type EndpointHandlerOptions, READ_METHODS } from './endpoint-handler.js';
 export { EndpointService } from './endpoints.js';
 export {
@@ -32,12 +33,14 @@ export {
   type ErrorBody,
   type ErrorCode,
   isMockpointError,
+  isOwnError,
   MockpointError,
   type MockpointErrorOptions,
+  OWN_ERROR,
 } from './errors.js';
 export { ALLOWED_HOST_RULE, isAllowedHost } from './host-guard.js';
 export { type Journal, type JournalPage, RequestJournal, type RequestJournalOptions } from './journal.js';
-export type { JournalEntry, RecordedRequest } from './journal-entry.js';
+export type { JournalEntry, QueuedMark, RecordedRequest } from './journal-entry.js';
 export {
   JsonSyntaxError,
   type JsonSyntaxProblem,
@@ -59,6 +62,18 @@ export {
   resolveLimits,
 } from './limits.js';
 export {
+  type AnswerQueue,
+  FAULTS,
+  type Fault,
+  MAX_ANSWER_TIMES,
+  MAX_QUEUED_ANSWERS,
+  type QueuedAnswer,
+  type QueuedAnswerInput,
+  type TakenAnswer,
+} from './queue/answer-queue.js';
+export { MemoryAnswerQueue, type MemoryAnswerQueueOptions } from './queue/memory/index.js';
+export { isJsonSubset, matchesRequest, type RequestFilter } from './request-filter.js';
+export {
   createSchemas,
   DEFAULT_DELAY,
   DEFAULT_MAX_DELAY_MS,
@@ -77,6 +92,7 @@ export {
   KeyedMutex,
   type ListOptions,
   type ListPage,
+  type StoreChanges,
   type StoreHealth,
 } from './store/store.js';
 export { MemoryStore } from './stores/memory/index.js';

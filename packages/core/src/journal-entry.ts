@@ -6,6 +6,7 @@
  * @module
  */
 import { jsonTooDeep, readBodyPrefix } from './body.js';
+import type { Fault } from './queue/answer-queue.js';
 
 /** One request received at `/endpoint/{name}`, as the API lists it. */
 export interface JournalEntry {
@@ -33,6 +34,15 @@ export interface JournalEntry {
   receivedAt: string;
   /** The status mockpoint answered with (404 for an unknown name). */
   statusCode: number;
+  /** Present (true) when a queued one-shot answer answered this request. */
+  queued?: true;
+  /** The network fault a queued answer gave this request, if any. */
+  fault?: Fault;
+}
+
+/** Marks a request answered by a queued one-shot answer (and the fault it gave, if any). */
+export interface QueuedMark {
+  fault?: Fault;
 }
 
 /**
@@ -110,6 +120,7 @@ export function toJournalEntry(
   request: RecordedRequest,
   statusCode: number,
   receivedAt: number,
+  queued?: QueuedMark,
 ): JournalEntry {
   const q = request.target.indexOf('?');
   const text = utf8Text(request.body, request.bodyTruncated);
@@ -124,6 +135,10 @@ export function toJournalEntry(
     receivedAt: new Date(receivedAt).toISOString(),
     statusCode,
   };
+  if (queued !== undefined) {
+    entry.queued = true;
+    if (queued.fault !== undefined) entry.fault = queued.fault;
+  }
   if (text === undefined) entry.bodyEncoding = 'base64';
   // Too-deep JSON is kept as text only: its parsed form could not be serialised back.
   else if (text !== '' && !request.bodyTruncated && !jsonTooDeep(text)) {

@@ -90,6 +90,20 @@ describe('RequestJournal', () => {
     await expect(journal.wait('a', 1, 60_000)).resolves.toEqual({ requests: [], complete: false });
   });
 
+  it('waitersFor counts the waiters of one name', async () => {
+    const journal = new RequestJournal();
+    const a1 = journal.wait('a', 1, 60_000);
+    const a2 = journal.wait('a', 2, 60_000);
+    const b = journal.wait('b', 1, 60_000);
+    expect([journal.waitersFor('a'), journal.waitersFor('b'), journal.waitersFor('c')]).toEqual([2, 1, 0]);
+    journal.record('a', entry('GET'), 200);
+    await a1;
+    expect([journal.waitersFor('a'), journal.waitersFor('b')]).toEqual([1, 1]);
+    journal.releaseWaiters();
+    await Promise.all([a2, b]);
+    expect(journal.waitersFor('a') + journal.waitersFor('b')).toBe(0);
+  });
+
   it('keeps a too-deep JSON body as text without a parsed json field', () => {
     const journal = new RequestJournal();
     const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;

@@ -7,7 +7,7 @@
  * @module
  */
 import { MockpointError } from './errors.js';
-import { type JournalEntry, type RecordedRequest, toJournalEntry } from './journal-entry.js';
+import { type JournalEntry, type QueuedMark, type RecordedRequest, toJournalEntry } from './journal-entry.js';
 
 /** The answer of a (possibly long-polling) journal read. */
 export interface JournalPage {
@@ -27,15 +27,32 @@ export interface Journal {
    * reader of one journal (e.g. replicas sharing one).
    */
   readonly id: string;
-  /** Records a request answered with `statusCode`; the journal owns `request` from then on. */
-  record(name: string, request: RecordedRequest, statusCode: number): void;
   /**
-   * The entries for `name` with an id greater than `after`, oldest first; waits up
-   * to `timeoutMs` (0: not at all) until there are at least `count`, or `signal` aborts.
+   * Records a request answered with `statusCode` (and by a queued answer, when
+   * `queued` is given); the journal owns `request` from then on.
    */
-  wait(name: string, count: number, timeoutMs: number, signal?: AbortSignal, after?: number): Promise<JournalPage>;
-  /** Forgets the entries of `name`. */
-  clear(name: string): void;
+  record(name: string, request: RecordedRequest, statusCode: number, queued?: QueuedMark): void;
+  /**
+   * The entries for `name` with an id greater than `after` (and accepted by `match`),
+   * oldest first; waits up to `timeoutMs` (0: not at all) until there are at least
+   * `count`, or `signal` aborts.
+   */
+  wait(
+    name: string,
+    count: number,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    after?: number,
+    match?: (entry: JournalEntry) => boolean,
+  ): Promise<JournalPage>;
+  /** Forgets the entries of `name` (a shared journal resolves once it has). */
+  clear(name: string): void | Promise<void>;
+  /** Forgets the entries of every name (when every endpoint is deleted). */
+  clearAll(): void | Promise<void>;
+  /** Number of long-poll waiters held by this process. */
+  readonly waiterCount: number;
+  /** Number of long-poll waiters held by this process for `name`. */
+  waitersFor(name: string): number;
   /** Answers every pending wait now, and every later one at once (for shutting down). */
   releaseWaiters(): void;
 }
@@ -65,6 +82,7 @@ interface Recorded {
   request: RecordedRequest;
   statusCode: number;
   receivedAt: number;
+  queued: QueuedMark | undefined;
   /** Approximate memory cost, for the byte bound. */
   bytes: number;
 }
@@ -73,6 +91,9 @@ interface Waiter {
   count: number;
   /** Only entries with a greater id count. */
   after: number;
+  /** Only entries it accepts count; `have` is how many it has accepted so far. */
+  match?: (entry: JournalEntry) => boolean;
+  have: number;
   resolve: () => void;
 }
 
@@ -174,42 +195,78 @@ export class RequestJournal implements Journal {
     return this.#waiterCount;
   }
 
+  /** Number of waiters currently held for `name` (without touching its place in the LRU order). */
+  waitersFor(name: string): number {
+    return this.#rings.get(name)?.waiters.size ?? 0;
+  }
+
   /** Records a request (its id is assigned here) and wakes the waiters it satisfies. Returns the id. */
-  record(name: string, request: RecordedRequest, statusCode: number, receivedAt: number = Date.now()): number {
+  record(
+    name: string,
+    request: RecordedRequest,
+    statusCode: number,
+    queued?: QueuedMark,
+    receivedAt: number = Date.now(),
+  ): number {
     const ring = this.#ring(name);
-    const item: Recorded = { id: this.#nextId++, request, statusCode, receivedAt, bytes: requestBytes(request) };
+    const item: Recorded = {
+      id: this.#nextId++,
+      request,
+      statusCode,
+      receivedAt,
+      queued,
+      bytes: requestBytes(request),
+    };
     this.#bytes += item.bytes;
     const dropped = ring.push(item, this.size);
     if (dropped !== undefined) this.#bytes -= dropped.bytes;
     if (this.#bytes > this.maxBytes) this.#shrink(ring);
-    if (ring.waiters.size > 0) this.#wake(ring);
+    if (ring.waiters.size > 0) this.#wake(ring, item);
     return item.id;
   }
 
-  #wake(ring: Ring): void {
+  #wake(ring: Ring, item: Recorded): void {
+    let entry: JournalEntry | undefined; // formatted only when a filtering waiter needs it
     for (const waiter of ring.waiters) {
-      if (ring.countAfter(this.size, waiter.after) >= waiter.count) waiter.resolve();
+      if (waiter.match === undefined) {
+        if (ring.countAfter(this.size, waiter.after) >= waiter.count) waiter.resolve();
+      } else {
+        entry ??= toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.queued);
+        if (waiter.match(entry) && ++waiter.have >= waiter.count) waiter.resolve();
+      }
     }
   }
 
-  /** The entries for `name` whose id is greater than `after`, oldest first. */
-  list(name: string, after = 0): JournalEntry[] {
+  /** The entries for `name` whose id is greater than `after` (and that `match` accepts), oldest first. */
+  list(name: string, after = 0, match?: (entry: JournalEntry) => boolean): JournalEntry[] {
     const ring = this.#rings.get(name);
     if (ring === undefined) return [];
     // Formatted on every read and not kept, so the byte bound counts all there is.
-    return ring
+    const entries = ring
       .toArray(this.size, after)
-      .map((item) => toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt));
+      .map((item) => toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.queued));
+    return match === undefined ? entries : entries.filter(match);
   }
 
   /**
    * Resolves once `name` has at least `count` entries with an id greater than
    * `after`, or `timeoutMs` passes, or `signal` aborts (the client went away).
    * Never polls: waiters are woken by {@link record}. With `after` set to the last
-   * id seen, a caller waits for new requests even when the ring is full.
+   * id seen, a caller waits for new requests even when the ring is full. With
+   * `match`, only the entries it accepts are counted and listed.
    */
-  async wait(name: string, count: number, timeoutMs: number, signal?: AbortSignal, after = 0): Promise<JournalPage> {
-    const have = this.#rings.get(name)?.countAfter(this.size, after) ?? 0;
+  async wait(
+    name: string,
+    count: number,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    after = 0,
+    match?: (entry: JournalEntry) => boolean,
+  ): Promise<JournalPage> {
+    const have =
+      match === undefined
+        ? (this.#rings.get(name)?.countAfter(this.size, after) ?? 0)
+        : this.list(name, after, match).length;
     if (have < count && timeoutMs > 0 && !signal?.aborted && !this.#closed) {
       if (this.#waiterCount >= this.maxWaiters) {
         throw new MockpointError(
@@ -227,14 +284,14 @@ export class RequestJournal implements Journal {
           if (ring.waiters.delete(waiter)) this.#waiterCount--;
           resolve();
         };
-        const waiter: Waiter = { count, after, resolve: done };
+        const waiter: Waiter = { count, after, match, have, resolve: done };
         const timer = setTimeout(done, timeoutMs);
         signal?.addEventListener('abort', done, { once: true });
         ring.waiters.add(waiter);
         this.#waiterCount++;
       });
     }
-    const requests = this.list(name, after);
+    const requests = this.list(name, after, match);
     return { requests, complete: requests.length >= count };
   }
 

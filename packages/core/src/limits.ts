@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { DEFAULT_MAX_DELAY_MS } from './schemas.js';
+import { DEFAULT_MAX_DELAY_MS } from './record-defaults.js';
 
 /** The limits of one instance; every field is optional and has a default. */
 export interface LimitOptions {

@@ -13,10 +13,7 @@ export const NAME_RULE = 'name must be 1-64 characters of A-Z a-z 0-9 _ -';
 export const PREFIX_PATTERN = /^[A-Za-z0-9_-]{0,64}$/;
 /** The status codes an endpoint may answer with. */
 export const STATUS_CODE_RANGE = { min: 200, max: 599 } as const;
-export const DEFAULT_STATUS_CODE = 200;
-export const DEFAULT_DELAY = 0;
-/** The default upper bound for `delay`, in milliseconds. */
-export const DEFAULT_MAX_DELAY_MS = 60_000;
+export { DEFAULT_DELAY, DEFAULT_MAX_DELAY_MS, DEFAULT_STATUS_CODE } from './record-defaults.js';
 
 /** True when `name` is a valid endpoint name. */
 export function isValidName(name: string): boolean {

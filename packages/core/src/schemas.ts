@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { type ErrorCode, MockpointError } from './errors.js';
 import { JsonText } from './json-text.js';
+import { FAULTS, MAX_ANSWER_TIMES, MAX_QUEUED_ANSWERS, type QueuedAnswer } from './queue/answer-queue.js';
 import {
   DEFAULT_DELAY,
   DEFAULT_MAX_DELAY_MS,
@@ -140,6 +141,11 @@ export function createSchemas(options: SchemaOptions = {}) {
     })
     .meta({ title: 'Health' });
 
+  const fault = z
+    .enum(FAULTS as ['reset', 'close', 'hang'])
+    .describe(
+      'A network failure instead of an answer: reset (TCP reset, no answer), close (headers, then the connection closes partway through the body), hang (no answer until the client gives up or the queue is cleared).',
+    );
   const journalQuery = z.object({
     wait: z.coerce
       .number()
@@ -156,7 +162,30 @@ export function createSchemas(options: SchemaOptions = {}) {
       .min(0)
       .default(0)
       .describe('Only requests whose id is greater (pass the last id seen to wait for new ones).'),
+    match: z
+      .string()
+      .optional()
+      .describe(
+        'A RequestFilter as JSON, e.g. {"method":"POST","body":{"type":"order.paid"}}: only matching requests are listed and counted.',
+      ),
   });
+  const requestFilter = z
+    .strictObject({
+      method: z.string().optional().describe('HTTP method, case-insensitive.'),
+      query: z
+        .record(z.string(), z.union([z.string(), z.array(z.string())]))
+        .optional()
+        .describe('Query parameters with exactly these values (a repeated key is an array).'),
+      headers: z
+        .record(z.string(), z.string())
+        .optional()
+        .describe('Headers with exactly these values; names are case-insensitive.'),
+      body: z
+        .unknown()
+        .optional()
+        .describe('A JSON subset of the body (arrays match element by element); a string also matches the raw text.'),
+    })
+    .meta({ title: 'RequestFilter', description: 'Which recorded requests count; all given fields must match.' });
   const journalEntry = z
     .object({
       id: z.number().int(),
@@ -168,7 +197,9 @@ export function createSchemas(options: SchemaOptions = {}) {
       bodyTruncated: z.boolean(),
       json: z.unknown().optional(),
       receivedAt: z.string(),
-      statusCode: z.number().int(),
+      statusCode: z.number().int().describe('The status answered; 0 when a queued reset or hang sent none.'),
+      queued: z.literal(true).optional().describe('Present when a queued one-shot answer answered.'),
+      fault: fault.optional().describe('The network fault the queued answer gave, if any.'),
     })
     .meta({ title: 'RecordedRequest' });
   const journalPage = z
@@ -181,8 +212,46 @@ export function createSchemas(options: SchemaOptions = {}) {
     })
     .meta({ title: 'RecordedRequests' });
 
+  const times = z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_ANSWER_TIMES)
+    .describe(`How many requests this answer serves, 1-${MAX_ANSWER_TIMES}.`);
+  const queuedAnswerInput = z
+    .strictObject({
+      statusCode: statusCode.optional(),
+      data: data.optional(),
+      delay: delay.optional(),
+      fault: fault.optional(),
+      times: times.default(1),
+    })
+    .meta({
+      title: 'QueuedAnswerInput',
+      description: 'One queued answer; absent statusCode, data and delay fall back to the stored record.',
+    });
+  const queueRequest = z
+    .strictObject({ answers: z.array(queuedAnswerInput).min(1).max(MAX_QUEUED_ANSWERS) })
+    .meta({ title: 'QueueRequest' });
+  const queuedAnswer = z
+    .object({
+      statusCode: statusCode.optional(),
+      data: data.optional(),
+      delay: delay.optional(),
+      fault: fault.optional(),
+      times: times.describe('How many more requests this answer serves.'),
+    })
+    .meta({ title: 'QueuedAnswer' });
+  const queuePage = z
+    .object({ answers: z.array(queuedAnswer).describe('What remains, first answer first.') })
+    .meta({ title: 'QueuedAnswers' });
+
   return {
     name,
+    requestFilter,
+    queueRequest,
+    queuedAnswer,
+    queuePage,
     journalQuery,
     journalEntry,
     journalPage,
@@ -204,6 +273,8 @@ const FIELD_RULES: Record<string, (maxDelayMs: number) => string> = {
   name: () => NAME_RULE,
   statusCode: () => 'statusCode must be an integer from 200 to 599',
   delay: (max) => `delay must be a whole number of milliseconds from 0 to ${max}`,
+  fault: () => `fault must be one of ${FAULTS.join(', ')}`,
+  times: () => `times must be an integer from 1 to ${MAX_ANSWER_TIMES}`,
 };
 
 /** Maps a field to the error code reported when it is invalid. */
@@ -211,6 +282,8 @@ const FIELD_CODES: Record<string, ErrorCode> = {
   name: 'INVALID_NAME',
   statusCode: 'INVALID_STATUS_CODE',
   delay: 'INVALID_DELAY',
+  fault: 'INVALID_FAULT',
+  times: 'INVALID_TIMES',
 };
 
 /**
@@ -261,4 +334,67 @@ export function parseBody<S extends z.ZodType>(
   if (code === undefined) throw new MockpointError('INVALID_BODY', issue.message);
   // One fixed, complete rule per field, whatever zod's issue says.
   throw new MockpointError(code, FIELD_RULES[field]?.(maxDelayMs) ?? issue.message);
+}
+
+/**
+ * Validates the body of `POST /api/endpoints/{name}/queue`, returning its answers
+ * (with `times` defaulted) or throwing a {@link MockpointError} whose message names
+ * the answer at fault, e.g. `answers[1]: statusCode must be ...`.
+ */
+export function parseQueueBody(
+  schemas: Schemas,
+  body: unknown,
+  maxDelayMs: number = DEFAULT_MAX_DELAY_MS,
+): QueuedAnswer[] {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new MockpointError('INVALID_BODY', 'request body must be a JSON object: { "answers": [ ... ] }');
+  }
+  const unknown = Object.keys(body).filter((key) => key !== 'answers');
+  if (unknown.length > 0) {
+    throw new MockpointError(
+      'UNKNOWN_FIELD',
+      `unknown field(s): ${unknown.join(', ')}; a queue request has only answers`,
+    );
+  }
+  const { answers } = body as { answers?: unknown };
+  if (!Array.isArray(answers) || answers.length === 0) {
+    throw new MockpointError('INVALID_BODY', 'answers must be a non-empty array of answers');
+  }
+  if (answers.length > MAX_QUEUED_ANSWERS) {
+    throw new MockpointError(
+      'QUEUE_FULL',
+      `at most ${MAX_QUEUED_ANSWERS} answers may be queued per name, received ${answers.length} (use times to repeat one)`,
+    );
+  }
+  const itemSchema = schemas.queueRequest.shape.answers.element;
+  return answers.map((answer: unknown, index) => {
+    const at = `answers[${index}]`;
+    if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
+      throw new MockpointError('INVALID_BODY', `${at} must be a JSON object`);
+    }
+    const result = itemSchema.safeParse(answer);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      if (issue?.code === 'unrecognized_keys') {
+        throw new MockpointError(
+          'UNKNOWN_FIELD',
+          `${at}: unknown field(s): ${issue.keys.join(', ')}; an answer has only statusCode, data, delay, fault and times`,
+        );
+      }
+      const field = String(issue?.path[0] ?? '');
+      const rule = FIELD_RULES[field]?.(maxDelayMs) ?? issue?.message ?? 'is invalid';
+      throw new MockpointError(FIELD_CODES[field] ?? 'INVALID_BODY', `${at}: ${rule}`);
+    }
+    const parsed = result.data as QueuedAnswer;
+    if (
+      (parsed.fault === 'reset' || parsed.fault === 'hang') &&
+      (Object.hasOwn(parsed, 'data') || parsed.statusCode !== undefined)
+    ) {
+      throw new MockpointError(
+        'INVALID_BODY',
+        `${at}: fault ${parsed.fault} sends no answer, so statusCode and data do not apply (only delay and times)`,
+      );
+    }
+    return parsed;
+  });
 }

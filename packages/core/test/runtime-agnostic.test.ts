@@ -128,6 +128,24 @@ describe('@mockpoint/core main entry (src)', () => {
   });
 });
 
+describe.each([
+  ['bun', 'src/bun/index.ts', 'dist/bun.js'],
+  ['deno', 'src/deno/index.ts', 'dist/deno.js'],
+  ['workers', 'src/workers/index.ts', 'dist/workers.js'],
+])('@mockpoint/core/%s (runs where Node builtins are not a given)', (_name, src, dist) => {
+  it('imports no node: module, Node builtin or level, in src and in dist', () => {
+    const entries = [join(PACKAGE_DIR, src)];
+    if (existsSync(join(PACKAGE_DIR, dist))) entries.push(join(PACKAGE_DIR, dist));
+    else if (process.env.CI) throw new Error(`${dist} is missing: run \`pnpm build\` before the tests`);
+    for (const entry of entries) {
+      const graph = walkImports(entry);
+      expect(graph.files.length).toBeGreaterThan(1);
+      expect(graph.external.filter(({ specifier }) => isBuiltin(specifier))).toEqual([]);
+      expect(graph.external.filter(({ specifier }) => isLevel(specifier))).toEqual([]);
+    }
+  });
+});
+
 describe('@mockpoint/core main entry (dist)', () => {
   const distEntry = join(DIST_DIR, 'index.js');
 

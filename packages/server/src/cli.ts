@@ -2,12 +2,16 @@
 /**
  * The `mockpoint` command: parse settings, start the daemon, print one start-up
  * line, shut down gracefully on SIGINT/SIGTERM/SIGHUP. Errors are one line, never a stack.
+ * `--help` and `--version` load neither the app nor a store: the daemon's modules
+ * are imported only once it is going to start.
  *
  * @module
  */
-import { VERSION } from '@mockpoint/core';
+import { VERSION } from '@mockpoint/core/defaults';
 import { ConfigError, HELP, resolveConfig } from './config.js';
-import { startServer } from './start-server.js';
+
+/** Signals within this long of the first are copies of it (see `shutdown`). */
+const RELAYED_SIGNAL_MS = 1000;
 
 function fail(message: string): never {
   process.stderr.write(`mockpoint: error: ${message}\n`);
@@ -37,11 +41,19 @@ async function main(): Promise<void> {
   const { config } = request;
   // Listen for signals before starting, so a stop requested while the store is
   // opening still closes it cleanly once start-up completes.
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let server: import('./start-server.js').RunningServer | undefined;
   let signals = 0;
+  let firstSignalAt = 0;
   const shutdown = (signal: NodeJS.Signals) => {
     signals++;
-    if (signals > 1) process.exit(130); // a second Ctrl-C does not wait
+    if (signals > 1) {
+      // One Ctrl-C reaches us several times: from the terminal (to the whole process
+      // group) and relayed by each wrapper (npx, pnpm). Those copies arrive together
+      // and are the same request; a second Ctrl-C a moment later does not wait.
+      if (Date.now() - firstSignalAt < RELAYED_SIGNAL_MS) return;
+      process.exit(130);
+    }
+    firstSignalAt = Date.now();
     process.stdout.write(`mockpoint: ${signal} received, shutting down\n`);
     server?.close().then(
       () => process.exit(0),
@@ -53,12 +65,13 @@ async function main(): Promise<void> {
   // A closed terminal or a supervisor's reload signal: stop cleanly, never abruptly.
   process.on('SIGHUP', shutdown);
 
+  const { startServer, describeStore } = await import('./start-server.js');
   server = await startServer(config);
   if (signals > 0) {
     await server.close();
     process.exit(0);
   }
-  const store = config.memory ? 'memory (nothing is written to disk)' : `level at ${config.dataDir}`;
+  const store = describeStore(server.store, config);
   const extras = [
     request.envFile ? `settings from ${request.envFile}` : '',
     config.adminToken ? 'admin token required for writes' : '',

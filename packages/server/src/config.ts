@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import { ALLOWED_HOST_RULE, DEFAULT_LIMITS, type LimitOptions } from '@mockpoint/core';
+import { ALLOWED_HOST_RULE, DEFAULT_LIMITS, type LimitOptions } from '@mockpoint/core/defaults';
 
 /** The resolved daemon settings: core's limits plus the daemon's own. */
 export interface ServerConfig extends Required<LimitOptions> {
@@ -17,6 +17,8 @@ export interface ServerConfig extends Required<LimitOptions> {
   dataDir: string;
   /** Keep endpoints in memory only (`--memory`). */
   memory: boolean;
+  /** The shared Redis store (`redis://`, `rediss://` or a unix socket path); wins over `dataDir`. */
+  redisUrl: string | undefined;
   adminToken: string | undefined;
   /** Host names the admin API and web page answer besides IP addresses and `localhost`. */
   allowedHosts: string[];
@@ -51,7 +53,7 @@ interface SettingSpec {
   flag?: string;
   /** The flag's value in the help, e.g. `<n>`. */
   arg?: string;
-  kind: 'port' | 'int' | 'string' | 'bool' | 'dsn' | 'hosts';
+  kind: 'port' | 'int' | 'string' | 'bool' | 'dsn' | 'hosts' | 'redis';
   min?: number;
   max?: number;
   /** One line for `--help`; the default is appended when there is one. */
@@ -83,6 +85,13 @@ const SETTINGS = {
     flag: '--memory',
     kind: 'bool',
     help: 'keep endpoints in memory only (nothing on disk)',
+  },
+  redisUrl: {
+    env: 'REDIS_URL',
+    flag: '--redis-url',
+    arg: '<url>',
+    kind: 'redis',
+    help: 'share endpoints and the journal with other replicas through Redis (redis://, rediss:// or a socket path)',
   },
   maxBodyBytes: {
     env: 'MAX_BODY_BYTES',
@@ -165,7 +174,6 @@ ${settingLines().join('\n')}
 
 Values come from flags, then the environment, then ./.env (the environment wins over .env).
 An empty environment value (e.g. ADMIN_TOKEN=) counts as unset: a value in .env then applies.
-REDIS_URL is reserved for the shared Redis store, which is not implemented yet.
 `;
 
 function parseValue(setting: string, spec: SettingSpec, raw: string): number | string | boolean | string[] {
@@ -218,6 +226,22 @@ function parseValue(setting: string, spec: SettingSpec, raw: string): number | s
         );
       }
       return names;
+    }
+    case 'redis': {
+      if (raw.startsWith('/') || /^unix:\/\/\/./.test(raw)) return raw;
+      let url: URL | undefined;
+      try {
+        url = new URL(raw);
+      } catch {
+        url = undefined;
+      }
+      if (!url || !/^rediss?:$/.test(url.protocol) || url.hostname === '') {
+        throw new ConfigError(
+          setting,
+          `"${raw}" is not a Redis URL (expected redis://host:port/db, rediss://host:port/db or an absolute unix socket path)`,
+        );
+      }
+      return raw;
     }
     default:
       if (raw.trim() === '') throw new ConfigError(setting, 'must not be empty');
@@ -305,6 +329,7 @@ export function resolveConfig(
     ...DEFAULTS,
     adminToken: undefined,
     allowedHosts: [],
+    redisUrl: undefined,
     serverReportingDsn: undefined,
     clientReportingDsn: undefined,
   };
@@ -321,12 +346,8 @@ export function resolveConfig(
       if (!lenient) throw error;
     }
   }
-  const redisUrl = env.REDIS_URL || file.values.REDIS_URL;
-  if (redisUrl && !lenient) {
-    throw new ConfigError(
-      'REDIS_URL',
-      'the shared Redis store is not implemented yet; unset REDIS_URL to use LevelDB (or --memory)',
-    );
+  if (config.redisUrl !== undefined && config.memory === true && !lenient) {
+    throw new ConfigError('REDIS_URL', 'cannot be combined with --memory / MOCKPOINT_MEMORY; choose one store');
   }
   config.dataDir = resolve(cwd, config.dataDir as string);
   return { help: flags.help, version: flags.version, config: config as unknown as ServerConfig, envFile: file.path };

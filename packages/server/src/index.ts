@@ -5,6 +5,6 @@
  * @module
  */
 export { type CliRequest, ConfigError, DEFAULTS, HELP, resolveConfig, type ServerConfig } from './config.js';
-export { createReporter, type ErrorReporter } from './reporting.js';
+export { createReporter, type ErrorReporter, REPORTING_PACKAGE, ReportingUnavailableError } from './reporting.js';
 export { type RunningServer, StartError, type StartServerOptions, startServer } from './start-server.js';
 export { registerWebRoutes, type WebOptions } from './web.js';

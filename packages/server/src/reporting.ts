@@ -2,8 +2,36 @@
  * Server error reporting with `@sentry/node`, only when `SERVER_REPORTING_DSN` is
  * set. Without a DSN the SDK is never imported, so nothing is loaded or sent.
  *
+ * The SDK is an optional peer dependency (about 80 MB installed): it is not
+ * installed with the daemon, and a DSN without it stops start-up with one line
+ * naming the package to install.
+ *
  * @module
  */
+
+/** The package that reports server errors, and how to install it next to the daemon. */
+export const REPORTING_PACKAGE = '@sentry/node';
+
+/** `SERVER_REPORTING_DSN` is set but `@sentry/node` cannot be loaded. */
+export class ReportingUnavailableError extends Error {
+  override readonly name = 'ReportingUnavailableError';
+  readonly code = 'REPORTING_UNAVAILABLE';
+  constructor(cause: unknown) {
+    super(
+      `SERVER_REPORTING_DSN is set but ${REPORTING_PACKAGE} is not installed: npm install -g ${REPORTING_PACKAGE}@11 (next to a global mockpoint; in a project: npm install ${REPORTING_PACKAGE}@11), or unset SERVER_REPORTING_DSN`,
+      { cause },
+    );
+  }
+}
+
+/** The SDK itself is missing (not one of its own dependencies). */
+function isMissingPackage(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    code === 'ERR_MODULE_NOT_FOUND' &&
+    String((error as Error).message).startsWith(`Cannot find package '${REPORTING_PACKAGE}'`)
+  );
+}
 
 /** Reports unexpected errors; `flush` waits until queued reports are sent. */
 export interface ErrorReporter {
@@ -14,7 +42,13 @@ export interface ErrorReporter {
 /** A reporter for the given DSN, or `undefined` when reporting is off. */
 export async function createReporter(dsn: string | undefined, release: string): Promise<ErrorReporter | undefined> {
   if (!dsn) return undefined;
-  const Sentry = await import('@sentry/node');
+  let Sentry: typeof import('@sentry/node');
+  try {
+    Sentry = await import('@sentry/node');
+  } catch (error) {
+    if (isMissingPackage(error)) throw new ReportingUnavailableError(error);
+    throw error;
+  }
   Sentry.init({ dsn, release: `mockpoint@${release}`, defaultIntegrations: false, tracesSampleRate: 0 });
   return {
     capture(error, request) {

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { createApp, type EndpointStore, MemoryStore, pickLimits, VERSION } from '@mockpoint/core';
 import { LevelStore } from '@mockpoint/core/level';
 import { type ServedApp, serve } from '@mockpoint/core/node';
+import { RedisStore } from '@mockpoint/core/redis';
 import type { ServerConfig } from './config.js';
 import { DEFAULTS } from './config.js';
 import { createReporter } from './reporting.js';
@@ -21,6 +22,8 @@ export interface StartServerOptions extends Partial<ServerConfig> {
   webRoot?: string;
   /** How long in-flight requests may take to finish on close. @default 5000 */
   shutdownGraceMs?: number;
+  /** How long start-up waits for `redisUrl` before it fails. @default 5000 */
+  redisConnectTimeoutMs?: number;
   /**
    * Use this store instead of opening one from `memory` / `dataDir` (which are then
    * ignored). The server owns it from then on: `close()` closes it, and so does a
@@ -46,7 +49,7 @@ export interface RunningServer {
 /** A start-up failure with a stable code (the CLI prints its message as one line). */
 export class StartError extends Error {
   override readonly name = 'StartError';
-  readonly code: 'PORT_IN_USE' | 'LISTEN_FAILED' | 'DATA_DIR_UNUSABLE';
+  readonly code: 'PORT_IN_USE' | 'LISTEN_FAILED' | 'DATA_DIR_UNUSABLE' | 'REDIS_UNREACHABLE';
   constructor(code: StartError['code'], message: string, cause?: unknown) {
     super(message, { cause });
     this.code = code;
@@ -77,6 +80,13 @@ function ensureDir(dir: string): void {
 
 async function openStore(options: StartServerOptions): Promise<EndpointStore> {
   if (options.store) return options.store;
+  if (options.redisUrl !== undefined) {
+    try {
+      return await RedisStore.open({ url: options.redisUrl, connectTimeoutMs: options.redisConnectTimeoutMs });
+    } catch (error) {
+      throw new StartError('REDIS_UNREACHABLE', `REDIS_URL: ${(error as Error).message}`, error);
+    }
+  }
   if (options.memory) return new MemoryStore();
   const dir = options.dataDir ?? DEFAULTS.dataDir;
   try {
@@ -103,6 +113,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const store = await openStore(options);
   const app = createApp({
     store,
+    // Replicas on one Redis share the journal too: a webhook to one is listed by, and wakes a long-poll on, every other.
+    journal:
+      store instanceof RedisStore
+        ? store.openJournal({ size: options.journalSize, maxBytes: options.journalMaxBytes })
+        : undefined,
     ...pickLimits(options),
     adminToken: options.adminToken,
     allowedHosts: options.allowedHosts,
@@ -145,4 +160,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     );
   }
   return { url: served.url, port: served.port, store, warnings, close };
+}
+
+/** The `(store: …)` part of the start-up line. */
+export function describeStore(store: EndpointStore, config: ServerConfig): string {
+  if (store instanceof RedisStore) {
+    const durability =
+      store.durable === false
+        ? ' - NOT durable: this Redis does not fsync every write (set appendonly yes, appendfsync always)'
+        : store.durable === true
+          ? ', appendfsync always'
+          : '';
+    return `redis at ${store.location}${durability}`;
+  }
+  return config.memory ? 'memory (nothing is written to disk)' : `level at ${config.dataDir}`;
 }

@@ -170,10 +170,30 @@ describe('empty values', () => {
 });
 
 describe('REDIS_URL', () => {
-  it('stops start-up with one line: the Redis store is not implemented yet', () => {
-    expect(() => config([], { REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(ConfigError);
-    expect(() => config([], { REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(/^REDIS_URL: .*not implemented yet/);
-    expect(() => resolveConfig({ argv: ['--help'], env: { REDIS_URL: 'redis://x' }, cwd: withEnvFile })).not.toThrow();
+  it('is off by default', () => {
+    expect(config([], {}).redisUrl).toBeUndefined();
+  });
+
+  it('accepts redis://, rediss:// and unix socket paths, from the environment or --redis-url', () => {
+    for (const url of ['redis://127.0.0.1:6379', 'redis://:pw@redis.internal:6380/2', 'rediss://cache.example:6379']) {
+      expect(config([], { REDIS_URL: url }).redisUrl).toBe(url);
+    }
+    expect(config([], { REDIS_URL: '/run/redis/redis.sock' }).redisUrl).toBe('/run/redis/redis.sock');
+    expect(config([], { REDIS_URL: 'unix:///run/redis.sock' }).redisUrl).toBe('unix:///run/redis.sock');
+    expect(config(['--redis-url', 'redis://a:1'], { REDIS_URL: 'redis://b:2' }).redisUrl).toBe('redis://a:1');
+  });
+
+  it('a value that is not a Redis URL stops start-up with one line naming it', () => {
+    for (const bad of ['http://127.0.0.1:6379', 'localhost:6379', 'redis.sock', 'redis://']) {
+      expect(() => config([], { REDIS_URL: bad })).toThrow(/^REDIS_URL: ".*" is not a Redis URL/);
+    }
+    expect(() => resolveConfig({ argv: ['--help'], env: { REDIS_URL: 'nope' }, cwd: withEnvFile })).not.toThrow();
+  });
+
+  it('together with --memory stops start-up: one store only', () => {
+    expect(() => config(['--memory'], { REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(
+      /^REDIS_URL: cannot be combined/,
+    );
   });
 });
 

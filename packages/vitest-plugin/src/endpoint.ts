@@ -4,7 +4,16 @@
  *
  * @module
  */
-import type { Endpoint, EndpointDefinition, JournalEntry, MockpointClient, WaitOptions } from '@mockpoint/core';
+import type {
+  Endpoint,
+  EndpointDefinition,
+  JournalEntry,
+  MockpointClient,
+  QueuedAnswer,
+  QueuedAnswerInput,
+  QuietOptions,
+  WaitOptions,
+} from '@mockpoint/core';
 
 /**
  * Anything whose recorded requests can be read: an endpoint handle. The
@@ -40,6 +49,23 @@ export interface MockEndpoint<T = unknown> extends RequestRecorder {
   waitForRequests(options?: WaitOptions): Promise<JournalEntry[]>;
   /** Forgets the requests recorded so far. */
   clearRequests(): Promise<void>;
+  /**
+   * Proves that no request (matching `match`, when given) arrives within `within` ms.
+   * @throws MockpointError `UNEXPECTED_REQUEST`, naming the request, as soon as one arrives.
+   * @example await hook.expectNoRequests({ within: 500 }) // the webhook is not sent again
+   */
+  expectNoRequests(options: QuietOptions): Promise<void>;
+  /**
+   * Queues one-shot answers: the next requests get them in order, each once
+   * (`times` repeats one), before the record answers; absent fields fall back to
+   * the record. A `fault` (`reset`, `close`, `hang`) fails the request at the network level.
+   * @example await hook.queue([{ statusCode: 503, times: 2 }]) // 503, 503, then the record
+   */
+  queue(answers: QueuedAnswerInput[]): Promise<QueuedAnswer[]>;
+  /** The answers still queued, first answer first. */
+  queued(): Promise<QueuedAnswer[]>;
+  /** Drops the queued answers (and releases requests hanging on a queued `hang`). */
+  clearQueue(): Promise<void>;
   /**
    * Replaces data, status and delay (e.g. a 500 that turns into a 200 between retries);
    * resolves with this handle, updated.
@@ -87,6 +113,22 @@ class EndpointHandle<T> implements MockEndpoint<T> {
     return this.#client.clearRequests(this.name);
   }
 
+  expectNoRequests(options: QuietOptions): Promise<void> {
+    return this.#client.expectNoRequests(this.name, options);
+  }
+
+  queue(answers: QueuedAnswerInput[]): Promise<QueuedAnswer[]> {
+    return this.#client.queue(this.name, answers);
+  }
+
+  queued(): Promise<QueuedAnswer[]> {
+    return this.#client.queued(this.name);
+  }
+
+  clearQueue(): Promise<void> {
+    return this.#client.clearQueue(this.name);
+  }
+
   async replace(definition: EndpointDefinition<T>): Promise<this> {
     const { created: _created, ...record } = await this.#client.put(this.name, definition);
     this.#record = record;
@@ -106,6 +148,11 @@ class EndpointHandle<T> implements MockEndpoint<T> {
 /** Wraps a stored record in a handle bound to `client`. */
 export function createEndpointHandle<T>(client: MockpointClient, record: Endpoint<T>): MockEndpoint<T> {
   return new EndpointHandle(client, record);
+}
+
+/** An endpoint handle that can also check a quiet period (what `toHaveBeenRequestedWithin` takes). */
+export interface QuietRecorder extends RequestRecorder {
+  expectNoRequests(options: QuietOptions): Promise<void>;
 }
 
 /** True for anything shaped like a {@link RequestRecorder} (by shape: handles may come from two builds). */

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { OWN_ERROR } from '@mockpoint/core';
 
 /** Every code a {@link MockServerError} can carry. */
 export type MockServerErrorCode =
@@ -20,6 +21,8 @@ export type MockServerErrorCode =
 /** An error raised by `@mockpoint/vitest` itself (errors from the service are `MockpointError`s). */
 export class MockServerError extends Error {
   override readonly name = 'MockServerError';
+  /** Marks it as mockpoint's own, so the client passes it on instead of wrapping it. */
+  readonly [OWN_ERROR] = true;
   readonly code: MockServerErrorCode;
 
   constructor(code: MockServerErrorCode, message: string, options: { cause?: unknown } = {}) {

@@ -12,15 +12,20 @@ export {
   createClient,
   type Endpoint,
   type EndpointDefinition,
+  type Fault,
   type JournalEntry,
   type MockpointClient,
   MockpointError,
+  type QueuedAnswer,
+  type QueuedAnswerInput,
+  type QuietOptions,
+  type RequestFilter,
   type WaitOptions,
 } from '@mockpoint/core';
 export { expect } from 'vitest';
 export { type ConnectMockServerOptions, connectMockServer, type MockServerClient } from './connect.js';
 export { type CreateMockServerOptions, createMockServer, type MockServer } from './create-mock-server.js';
-export { isRequestRecorder, type MockEndpoint, type RequestRecorder } from './endpoint.js';
+export { isRequestRecorder, type MockEndpoint, type QuietRecorder, type RequestRecorder } from './endpoint.js';
 export { MockServerError, type MockServerErrorCode } from './errors.js';
 export { it, mockServerFixture, test, type UseMockServerOptions, useMockServer } from './fixture.js';
 export { mockpointMatchers, type RequestMatch } from './matchers.js';

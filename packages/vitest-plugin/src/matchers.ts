@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { JournalEntry } from '@mockpoint/core';
+import { isMockpointError, type JournalEntry, type RequestFilter } from '@mockpoint/core';
 import type { MatcherState } from 'vitest';
-import { isRequestRecorder, type RequestRecorder } from './endpoint.js';
+import { isRequestRecorder, type QuietRecorder } from './endpoint.js';
 import { MockServerError } from './errors.js';
 
 /**
@@ -26,23 +26,28 @@ export interface RequestMatch {
 }
 
 /**
- * The matchers' parameters when `expect()` received an endpoint handle; otherwise a
- * parameter list no call can satisfy, so `expect(42).toHaveBeenRequested()` does not compile.
+ * The matchers' types. They extend Chai's `Assertion`, which Vitest maps onto its
+ * own `Assertion` in every major: Vitest 4 declares `Assertion<T>` and Vitest 5
+ * `Assertion<R, T>`, and an augmentation of either fails to compile against the
+ * other (TS2428). The price: the compiler no longer refuses `expect(42)` here; the
+ * matcher does, at run time, with `NOT_AN_ENDPOINT`.
  */
-type OnEndpoint<T, Args extends unknown[]> = [T] extends [RequestRecorder]
-  ? Args
-  : [mistake: 'expect() needs an endpoint handle (what mock.add() returns)'];
-
-declare module 'vitest' {
-  // The default must repeat Vitest's own declaration for the interfaces to merge.
-  // biome-ignore lint/suspicious/noExplicitAny: must match `interface Assertion<T = any>` in vitest
-  interface Assertion<T = any> {
-    /** Passes when the endpoint has received at least one request. */
-    toHaveBeenRequested(...args: OnEndpoint<T, []>): Promise<void>;
-    /** Passes when the endpoint has received exactly `times` requests. */
-    toHaveBeenRequestedTimes(...args: OnEndpoint<T, [times: number]>): Promise<void>;
-    /** Passes when at least one received request matches `expected` (all of its fields). */
-    toHaveBeenRequestedWith(...args: OnEndpoint<T, [expected: RequestMatch]>): Promise<void>;
+declare global {
+  namespace Chai {
+    interface Assertion {
+      /** Passes when the endpoint has received at least one request. */
+      toHaveBeenRequested(): Promise<void>;
+      /** Passes when the endpoint has received exactly `times` requests. */
+      toHaveBeenRequestedTimes(times: number): Promise<void>;
+      /** Passes when at least one received request matches `expected` (all of its fields). */
+      toHaveBeenRequestedWith(expected: RequestMatch): Promise<void>;
+      /**
+       * Passes as soon as a request (matching `match`, when given) arrives within the
+       * next `ms` milliseconds; with `.not`, passes when none arrives in that time.
+       * @example await expect(hook).not.toHaveBeenRequestedWithin(500) // not sent again
+       */
+      toHaveBeenRequestedWithin(ms: number, match?: RequestFilter): Promise<void>;
+    }
   }
 }
 
@@ -123,6 +128,16 @@ function matches(state: MatcherState, entry: JournalEntry, expected: RequestMatc
   return true;
 }
 
+function quietRecorder(received: unknown): QuietRecorder {
+  if (!isRequestRecorder(received) || typeof (received as QuietRecorder).expectNoRequests !== 'function') {
+    throw new MockServerError(
+      'NOT_AN_ENDPOINT',
+      `toHaveBeenRequestedWithin() needs an endpoint handle (what mock.add() returns), received ${received === null ? 'null' : typeof received}`,
+    );
+  }
+  return received as QuietRecorder;
+}
+
 /** The matchers, for `expect.extend(mockpointMatchers)` (the plugin and `@mockpoint/vitest/setup` do this). */
 export const mockpointMatchers = {
   async toHaveBeenRequested(this: MatcherState, actual: unknown): Promise<MatchResult> {
@@ -164,6 +179,36 @@ export const mockpointMatchers = {
         pass
           ? `expected endpoint "${name}" not to have been requested with ${wanted}, but request ${index + 1} matched;\n${received(requests, headerNames)}`
           : `expected endpoint "${name}" to have been requested with ${wanted}, but none matched;\n${received(requests, headerNames)}`,
+    };
+  },
+
+  async toHaveBeenRequestedWithin(
+    this: MatcherState,
+    actual: unknown,
+    ms: number,
+    match?: RequestFilter,
+  ): Promise<MatchResult> {
+    if (!Number.isFinite(ms) || ms < 0) {
+      throw new TypeError(`toHaveBeenRequestedWithin() needs a number of milliseconds >= 0, received ${String(ms)}`);
+    }
+    const recorder = quietRecorder(actual);
+    const which = match === undefined ? '' : ` with ${this.utils.stringify(match, undefined, { min: true })}`;
+    try {
+      // Only requests arriving from now on count; the first one ends the wait.
+      await recorder.expectNoRequests({ within: ms, match });
+    } catch (error) {
+      if (!isMockpointError(error) || error.code !== 'UNEXPECTED_REQUEST') throw error;
+      const seen = error.message.slice(error.message.indexOf('but received ') + 'but '.length);
+      return {
+        pass: true,
+        message: () =>
+          `expected endpoint "${recorder.name}" not to have been requested${which} within ${ms} ms, but it ${seen}`,
+      };
+    }
+    return {
+      pass: false,
+      message: () =>
+        `expected endpoint "${recorder.name}" to have been requested${which} within ${ms} ms, but no request arrived`,
     };
   },
 };

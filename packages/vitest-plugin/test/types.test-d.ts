@@ -6,6 +6,7 @@ import {
   type MockEndpoint,
   type MockpointProvided,
   type MockServer,
+  type QueuedAnswer,
   test,
 } from '../src/index.js';
 
@@ -44,10 +45,21 @@ test('the matchers take endpoint handles and return promises', async () => {
   expectTypeOf(expect(hook).toHaveBeenRequested()).toEqualTypeOf<Promise<void>>();
   expectTypeOf(expect(hook).not.toHaveBeenRequestedTimes(2)).toEqualTypeOf<Promise<void>>();
   await expect(hook).toHaveBeenRequestedWith({ method: 'POST', body: expect.objectContaining({ id: 1 }) });
-  // @ts-expect-error only endpoint handles have requests
-  await expect(42).toHaveBeenRequested();
+  // Not refused by the compiler (see matchers.ts); the matcher throws NOT_AN_ENDPOINT.
   // @ts-expect-error an unknown field
   await expect(hook).toHaveBeenRequestedWith({ status: 200 });
+  expectTypeOf(expect(hook).not.toHaveBeenRequestedWithin(500)).toEqualTypeOf<Promise<void>>();
+  await expect(hook).toHaveBeenRequestedWithin(500, { method: 'POST', body: { id: 1 } });
+  // @ts-expect-error the window is a number of milliseconds
+  await expect(hook).toHaveBeenRequestedWithin('500');
+  // expect('hook') is not refused by the compiler (see matchers.ts); the matcher throws at run time.
+});
+
+test('queued answers are typed', async () => {
+  await hook.queue([{ statusCode: 503, times: 2 }, { fault: 'reset' }, { fault: 'hang' }, { data: { ok: true } }]);
+  // @ts-expect-error an unknown fault
+  await hook.queue([{ fault: 'explode' }]);
+  expectTypeOf(await hook.queued()).toEqualTypeOf<QueuedAnswer[]>();
 });
 
 test('inject("mockpoint") is typed', () => {

@@ -19,6 +19,7 @@ export type {
   Health,
   JournalAnswer,
   JournalEntry,
+  QueuedAnswer,
   SummaryAnswer,
 } from '@mockpoint/core/client';
 

@@ -1,15 +1,17 @@
 /**
  * The detail view of one name: for an endpoint, its full URL and ready curl
- * commands (copyable), the stored response, edit and delete; for a name with no
- * endpoint (mistyped, deleted, not created yet), what that means and a "create
- * it" action. Either way, the live journal of requests sent to that name.
+ * commands (copyable), the one-shot answers queued for it, the stored response,
+ * edit and delete; for a name with no endpoint (mistyped, deleted, not created
+ * yet), what that means and a "create it" action. Either way, the live journal
+ * of requests sent to that name.
  *
- * {@link DetailView.refresh} re-reads the record, so an endpoint created,
- * changed or deleted elsewhere shows as it is now.
+ * {@link DetailView.refresh} re-reads the record and its queue, so an endpoint
+ * created, changed or deleted elsewhere, or a queued answer used up, shows as it
+ * is now.
  *
  * @module
  */
-import { api, type EndpointRecord, endpointUrl, failureMessage, isApiFailure } from './api.js';
+import { api, type EndpointRecord, endpointUrl, failureMessage, isApiFailure, type QueuedAnswer } from './api.js';
 import { copyText, h, replaceChildren, toast } from './dom.js';
 import { type EndpointForm, endpointForm } from './form.js';
 import { JournalView } from './journal.js';
@@ -64,7 +66,18 @@ export function curlCommands(name: string): { get: string; post: string } {
   };
 }
 
-type State = { kind: 'loading' } | { kind: 'found'; record: EndpointRecord } | { kind: 'missing'; deleted: boolean };
+/** One queued answer in a few characters: `503 ×2`, `reset`, `200 (data)`, `record after 50 ms`. */
+export function describeAnswer(answer: QueuedAnswer): string {
+  const what = answer.fault ?? (answer.statusCode === undefined ? 'record' : String(answer.statusCode));
+  const data = Object.hasOwn(answer, 'data') && answer.fault === undefined ? ' (data)' : '';
+  const delay = answer.delay ? ` after ${answer.delay} ms` : '';
+  return `${what}${data}${delay}${answer.times > 1 ? ` ×${answer.times}` : ''}`;
+}
+
+type State =
+  | { kind: 'loading' }
+  | { kind: 'found'; record: EndpointRecord; queued: QueuedAnswer[] }
+  | { kind: 'missing'; deleted: boolean };
 
 /** The detail view of `name`. */
 export class DetailView {
@@ -168,7 +181,9 @@ export class DetailView {
   async #read(first: boolean): Promise<void> {
     let next: State;
     try {
-      next = { kind: 'found', record: await api.get(this.name) };
+      // Both before drawing, so the queued line never pushes the view down after it shows.
+      const [record, queued] = await Promise.all([api.get(this.name), this.#readQueue()]);
+      next = { kind: 'found', record, queued };
     } catch (error) {
       if (this.#stopped) return;
       const code = isApiFailure(error) ? error.code : undefined;
@@ -189,6 +204,16 @@ export class DetailView {
     this.#journal.setEndpointExists(next.kind === 'found');
     this.#draw();
     if (first && !this.#edit) this.#title.focus({ preventScroll: true });
+  }
+
+  /** The one-shot answers queued for the name; what was known before when they cannot be read. */
+  async #readQueue(): Promise<QueuedAnswer[]> {
+    try {
+      return await api.queued(this.name);
+    } catch (error) {
+      if (!isApiFailure(error)) report(error);
+      return this.#state.kind === 'found' ? this.#state.queued : [];
+    }
   }
 
   #showError(message: string): void {
@@ -223,11 +248,18 @@ export class DetailView {
     } else if (state.kind === 'missing') {
       replaceChildren(this.#summary, this.#head(), this.#missing(state.deleted));
     } else {
-      const { record } = state;
+      const { record, queued } = state;
       const commands = curlCommands(this.name);
       replaceChildren(
         this.#summary,
         this.#head(record),
+        queued.length > 0
+          ? h(
+              'p',
+              { class: 'queued-line' },
+              `Queued one-shot answers (next first): ${queued.map(describeAnswer).join(' · ')}`,
+            )
+          : null,
         copyRow('URL', endpointUrl(this.name), 'detail-url'),
         copyRow('GET', commands.get, 'detail-curl'),
         copyRow('POST', commands.post, 'detail-curl-post'),
@@ -344,7 +376,7 @@ export class DetailView {
       mode: 'edit',
       initial: record,
       onSaved: (saved) => {
-        this.#state = { kind: 'found', record: saved };
+        this.#state = { kind: 'found', record: saved, queued: this.#state.kind === 'found' ? this.#state.queued : [] };
         toast(`Saved ${this.name}`);
         this.#hooks.onSaved(this.name);
       },

@@ -1,7 +1,8 @@
 /**
  * One recorded request as a journal row: a `<details>` whose summary is a
- * one-line preview (method, path, status, size, the first bytes of the body,
- * date and time) and whose body holds the query, headers and the full body.
+ * one-line preview (method, path, status, whether a queued answer served it,
+ * size, the first bytes of the body, date and time) and whose body holds the
+ * query, headers and the full body.
  *
  * @module
  */
@@ -145,7 +146,15 @@ export function entryRow(entry: JournalEntry, fresh: boolean): HTMLLIElement {
         h(
           'span',
           { class: 'entry-meta' },
-          statusBadge(entry.statusCode),
+          // A reset or a hang sends no status line: no status to show.
+          entry.fault === 'reset' || entry.fault === 'hang' ? null : statusBadge(entry.statusCode),
+          entry.queued
+            ? h(
+                'span',
+                { class: 'queued', title: 'answered by a queued one-shot answer' },
+                entry.fault === undefined ? 'queued' : `queued ${entry.fault}`,
+              )
+            : null,
           size > 0 ? h('span', { class: 'size' }, formatBytes(size)) : null,
           h('time', { dateTime: entry.receivedAt, title: entry.receivedAt }, formatDateTime(entry.receivedAt)),
         ),

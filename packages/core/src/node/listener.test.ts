@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type CreateAppOptions, createApp, type MockpointApp } from '../index.js';
+import type { RequestJournal } from '../journal.js';
 import { createNodeListener } from './listener.js';
 
 interface Running {
@@ -127,8 +128,8 @@ describe('createNodeListener', () => {
         ...rest,
         headers: { ...h, host: 'same' },
       });
-      const ja = native.app.mockpoint.journal.list(name).map(strip);
-      const jb = reference.app.mockpoint.journal.list(name).map(strip);
+      const ja = (native.app.mockpoint.journal as RequestJournal).list(name).map(strip);
+      const jb = (reference.app.mockpoint.journal as RequestJournal).list(name).map(strip);
       expect(ja).toEqual(jb);
     },
   );
@@ -147,7 +148,7 @@ describe('createNodeListener', () => {
     expect((await raw(r.url, '/endpoint/nope', {}, 'HEAD')).status).toBe(404);
     expect(handle).toHaveBeenCalledTimes(4);
     expect(viaHono).not.toHaveBeenCalled();
-    expect(app.mockpoint.journal.list('hot').map((e) => [e.method, e.body])).toEqual([
+    expect((app.mockpoint.journal as RequestJournal).list('hot').map((e) => [e.method, e.body])).toEqual([
       ['GET', ''],
       ['POST', 'hello'],
     ]);
@@ -157,7 +158,9 @@ describe('createNodeListener', () => {
     const r = await startNative();
     await add(r, { name: 'ok', data: 2 });
     await raw(r.url, '/endpoint/ok', { 'content-length': '2' }, 'GET', '{}');
-    expect(r.app.mockpoint.journal.list('ok')).toMatchObject([{ method: 'GET', body: '{}', json: {} }]);
+    expect((r.app.mockpoint.journal as RequestJournal).list('ok')).toMatchObject([
+      { method: 'GET', body: '{}', json: {} },
+    ]);
   });
 
   it('stops a delayed answer when the client goes away', async () => {
@@ -168,7 +171,7 @@ describe('createNodeListener', () => {
     req.on('error', () => undefined);
     req.end();
     // Wait until the request has been recorded (then its timer is set), then hang up.
-    for (let i = 0; i < 500 && r.app.mockpoint.journal.list('slow').length === 0; i++) {
+    for (let i = 0; i < 500 && (r.app.mockpoint.journal as RequestJournal).list('slow').length === 0; i++) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     const before = cleared.mock.calls.length;

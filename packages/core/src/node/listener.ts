@@ -8,9 +8,10 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { MockpointApp } from '../create-app.js';
-import { type EndpointAnswer, errorAnswer } from '../endpoint-answer.js';
+import { type EndpointAnswer, errorAnswer, type FaultAnswer } from '../endpoint-answer.js';
 import { ENDPOINT_PREFIX, type EndpointHandler } from '../endpoint-handler.js';
 import { JOURNAL_BODY_LIMIT } from '../journal-entry.js';
+import { truncatedBody } from '../queue/queued-answer.js';
 
 const EMPTY = new Uint8Array(0);
 /** A `.` or `..` path segment, literal or percent-encoded: the URL parser would resolve it. */
@@ -50,8 +51,47 @@ function endpointTarget(url: string): string | undefined {
 const TIMER = Symbol('mockpoint.delay');
 type DelayedResponse = ServerResponse & { [TIMER]?: ReturnType<typeof setTimeout> };
 
+/**
+ * A queued fault, on the socket itself: `reset` resets the connection (TCP RST,
+ * nothing sent); `close` sends the status line, the headers (with the whole
+ * body's Content-Length) and half the body, then closes the connection; `hang`
+ * sends nothing until the client goes away or the queue is cleared, and then
+ * the answer of that moment.
+ */
+function fault(res: ServerResponse, answer: FaultAnswer): void {
+  if (answer.fault === 'reset') {
+    res.socket?.resetAndDestroy();
+  } else if (answer.fault === 'close') {
+    res.writeHead(answer.status, answer.headers);
+    const part = truncatedBody(answer.body);
+    // Destroyed once the partial body is written out, so the client receives it.
+    if (part.byteLength > 0) res.write(part, () => res.destroy());
+    else {
+      res.flushHeaders();
+      res.socket?.end();
+    }
+  } else {
+    const { release, next } = answer;
+    if (release === undefined || next === undefined) return;
+    const onRelease = () => {
+      res.off('close', onClose);
+      void Promise.resolve(next()).then((later) => send(res, later));
+    };
+    const onClose = () => release.removeEventListener('abort', onRelease);
+    if (release.aborted) onRelease();
+    else {
+      release.addEventListener('abort', onRelease, { once: true });
+      res.once('close', onClose);
+    }
+  }
+}
+
 function write(res: ServerResponse, answer: EndpointAnswer): void {
   if (res.destroyed) return;
+  if (answer.kind === 'fault') {
+    fault(res, answer);
+    return;
+  }
   res.writeHead(answer.status, answer.headers);
   res.end(answer.body ?? undefined);
 }

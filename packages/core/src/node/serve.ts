@@ -71,8 +71,10 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
   let closing: Promise<void> | undefined;
   const close = ({ graceMs = 0 }: CloseOptions = {}): Promise<void> => {
     closing ??= (async () => {
-      // Long-polls answer now with what they have, instead of holding the close.
+      // Long-polls answer now with what they have, and requests hanging on a queued
+      // hang get the record's answer, instead of holding the close.
       app.mockpoint.journal.releaseWaiters();
+      app.mockpoint.endpoints.queue.releaseHangs();
       const done = new Promise<void>((resolve) => server.close(() => resolve()));
       if (graceMs <= 0) {
         server.closeAllConnections();

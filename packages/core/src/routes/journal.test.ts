@@ -269,11 +269,11 @@ describe('journal long-poll', () => {
     const app = fresh();
     const wait = vi.spyOn(app.mockpoint.journal, 'wait').mockResolvedValue({ requests: [], complete: false });
     await journal(app, 'x', '?wait=600000&count=1');
-    expect(wait).toHaveBeenLastCalledWith('x', 1, 60_000, expect.any(AbortSignal), 0);
+    expect(wait).toHaveBeenLastCalledWith('x', 1, 60_000, expect.any(AbortSignal), 0, undefined);
     await journal(app, 'x', '?wait=300&count=4');
-    expect(wait).toHaveBeenLastCalledWith('x', 4, 300, expect.any(AbortSignal), 0);
+    expect(wait).toHaveBeenLastCalledWith('x', 4, 300, expect.any(AbortSignal), 0, undefined);
     await journal(app, 'x');
-    expect(wait).toHaveBeenLastCalledWith('x', 1, 0, expect.any(AbortSignal), 0);
+    expect(wait).toHaveBeenLastCalledWith('x', 1, 0, expect.any(AbortSignal), 0, undefined);
   });
 
   it('wakes every concurrent waiter of one endpoint', async () => {

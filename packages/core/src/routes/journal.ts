@@ -7,8 +7,10 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { MockpointError } from '../errors.js';
-import { JOURNAL_NAME_LIMIT } from '../journal-entry.js';
+import { JOURNAL_NAME_LIMIT, type JournalEntry } from '../journal-entry.js';
 import { jsonResponse } from '../read-response.js';
+import { matchesRequest, type RequestFilter } from '../request-filter.js';
+import type { Schemas } from '../schemas.js';
 import { ADMIN_RESPONSES, ERROR_RESPONSES, HOST_RESPONSES } from './responses.js';
 
 /** A long-poll never holds a request longer than this. */
@@ -20,6 +22,23 @@ const journalNameSchema = z.string().min(1, NAME_RULE).max(JOURNAL_NAME_LIMIT, N
 function journalName(name: string): string {
   if (!journalNameSchema.safeParse(name).success) throw new MockpointError('INVALID_NAME', NAME_RULE);
   return name;
+}
+
+const FILTER_RULE =
+  'match must be JSON of { method?, query?, headers?, body? } (query and headers map names to strings; body is a JSON subset)';
+
+/** The `match` query parameter as a predicate, or `undefined` when absent. */
+function requestMatcher(schemas: Schemas, text: string | undefined): ((entry: JournalEntry) => boolean) | undefined {
+  if (text === undefined) return undefined;
+  let filter: unknown;
+  try {
+    filter = JSON.parse(text);
+  } catch {
+    throw new MockpointError('INVALID_QUERY', `${FILTER_RULE}; it is not valid JSON`);
+  }
+  if (!schemas.requestFilter.safeParse(filter).success) throw new MockpointError('INVALID_QUERY', FILTER_RULE);
+  // The parsed JSON itself, not zod's copy: zod drops keys such as `__proto__`.
+  return (entry) => matchesRequest(entry, filter as RequestFilter);
 }
 
 export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
@@ -35,18 +54,19 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
       );
     }
     const { wait, count, after } = parsed.data;
+    const match = requestMatcher(schemas, parsed.data.match);
     if (count > options.journalSize) {
       throw new MockpointError(
         'INVALID_QUERY',
         `count must be at most ${options.journalSize}: the journal keeps only the last ${options.journalSize} requests per name (JOURNAL_SIZE)`,
       );
     }
-    const page = await journal.wait(name, count, Math.min(wait, MAX_WAIT_MS), c.req.raw.signal, after);
+    const page = await journal.wait(name, count, Math.min(wait, MAX_WAIT_MS), c.req.raw.signal, after, match);
     return jsonResponse({ ...page, journalId: journal.id });
   });
 
-  app.delete('/api/endpoints/:name/requests', (c) => {
-    journal.clear(journalName(c.req.param('name')));
+  app.delete('/api/endpoints/:name/requests', async (c) => {
+    await journal.clear(journalName(c.req.param('name')));
     return c.body(null, 204);
   });
 
@@ -61,7 +81,7 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
       method: 'get',
       path: '/api/endpoints/{name}/requests',
       summary:
-        'Requests received at /endpoint/{name}, oldest first. With wait, holds the answer until count requests exist or wait ms pass.',
+        'Requests received at /endpoint/{name}, oldest first. With wait, holds the answer until count requests exist or wait ms pass. With match, only requests matching that filter are listed and counted.',
       tag: 'journal',
       params,
       // The real upper bound of `count` is this server's JOURNAL_SIZE.

@@ -66,7 +66,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
 
   app.delete('/api/endpoints', async (c) => {
     await endpoints.clear();
-    journal.clearAll();
+    await journal.clearAll();
     return c.body(null, 204);
   });
 
@@ -126,7 +126,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
     {
       method: 'delete',
       path: '/api/endpoints',
-      summary: 'Remove every endpoint and every recorded request (test reset).',
+      summary: 'Remove every endpoint, every queued answer and every recorded request (test reset).',
       tag: 'endpoints',
       admin: true,
       responses: {
@@ -152,7 +152,8 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
     {
       method: 'put',
       path: '/api/endpoints/{name}',
-      summary: 'Create or replace an endpoint. The read cache is updated before the answer.',
+      summary:
+        'Create or replace an endpoint. The read cache is updated before the answer; queued answers of this name are dropped.',
       tag: 'endpoints',
       params,
       body: schemas.replaceRequest,
@@ -169,7 +170,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
     {
       method: 'delete',
       path: '/api/endpoints/{name}',
-      summary: 'Delete an endpoint (its recorded requests are kept).',
+      summary: 'Delete an endpoint and its queued answers (its recorded requests are kept).',
       tag: 'endpoints',
       params,
       admin: true,

@@ -7,10 +7,11 @@
  */
 import type { Hono } from 'hono';
 import type { AppContext } from '../context.js';
-import type { EndpointAnswer } from '../endpoint-answer.js';
+import type { RespondAnswer } from '../endpoint-answer.js';
 import { READ_METHODS } from '../endpoint-handler.js';
 import { captureRequest, JOURNAL_BODY_LIMIT } from '../journal-entry.js';
 import type { RouteDoc } from '../openapi.js';
+import { faultResponse } from '../queue/queued-answer.js';
 
 export { READ_METHODS } from '../endpoint-handler.js';
 
@@ -30,7 +31,24 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   });
 }
 
-function toResponse(answer: EndpointAnswer): Response {
+/** Resolves `true` when `release` aborts (a queued hang is cleared), `false` when the client goes away first. */
+function hang(signal: AbortSignal, release: AbortSignal | undefined): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  if (release?.aborted) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (released: boolean) => () => {
+      signal.removeEventListener('abort', gone);
+      release?.removeEventListener('abort', freed);
+      resolve(released);
+    };
+    const gone = done(false);
+    const freed = done(true);
+    signal.addEventListener('abort', gone, { once: true });
+    release?.addEventListener('abort', freed, { once: true });
+  });
+}
+
+function toResponse(answer: RespondAnswer): Response {
   return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }
 
@@ -42,12 +60,20 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
     const request = c.req.raw;
     // The rest of a long body is read and dropped up to the body limit, so the connection stays usable.
     const recorded = await captureRequest(request, JOURNAL_BODY_LIMIT, options.maxBodyBytes);
-    const answer = await handler.handle(recorded);
-    // A timer, never a busy wait; cancelled when the client goes away.
-    if (answer.delay > 0 && !(await sleep(answer.delay, request.signal))) {
-      return new Response(null, { status: 499 });
+    let answer = await handler.handle(recorded);
+    for (;;) {
+      // A timer, never a busy wait; cancelled when the client goes away.
+      if (answer.delay > 0 && !(await sleep(answer.delay, request.signal))) {
+        return new Response(null, { status: 499 });
+      }
+      if (answer.kind === 'respond') return toResponse(answer);
+      // Queued faults: the Fetch API's best (see faultResponse); a released hang answers after all.
+      if (answer.fault !== 'hang') return faultResponse(answer);
+      if (!(await hang(request.signal, answer.release)) || answer.next === undefined) {
+        return new Response(null, { status: 499 });
+      }
+      answer = await answer.next();
     }
-    return toResponse(answer);
   });
 
   const params = { name: 'Endpoint name.' };
@@ -55,7 +81,7 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
     ctx.docs.push({
       method: method.toLowerCase() as Lowercase<typeof method>,
       path: '/endpoint/{name}',
-      summary: `Answer with the stored data, status and delay (${method}; the request is recorded).`,
+      summary: `Answer with the next queued answer if any (see /api/endpoints/{name}/queue), else the stored data, status and delay (${method}; the request is recorded).`,
       tag: 'read',
       params,
       // The status is the stored statusCode, any of 200-599; HEAD answers without a body.

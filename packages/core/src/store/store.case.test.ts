@@ -324,6 +324,39 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       expect((await store.list({ limit: 10 })).endpoints).toEqual([got]);
     });
 
+    it('list with a prefix pages through only the names starting with it', async () => {
+      const store = await fresh();
+      const names = ['a', 'ab', 'ab-1', 'ab-2', 'ab_3', 'abc', 'ac', 'b', 'Ab', 'aB'];
+      for (const n of names) await store.create(record(n));
+      const matching = names.filter((n) => n.startsWith('ab')).sort();
+      expect((await store.list({ limit: 100, prefix: 'ab' })).endpoints.map((r) => r.name)).toEqual(matching);
+      const first = await store.list({ limit: 2, prefix: 'ab' });
+      expect(first.endpoints.map((r) => r.name)).toEqual(matching.slice(0, 2));
+      expect(first.next).toBe(matching[1]);
+      const rest = await store.list({ limit: 10, prefix: 'ab', after: first.next! });
+      expect(rest.endpoints.map((r) => r.name)).toEqual(matching.slice(2));
+      expect(rest.next).toBeNull();
+      // An `after` before the prefix starts at the prefix; one past it is empty.
+      expect((await store.list({ limit: 100, prefix: 'ab', after: 'a' })).endpoints).toHaveLength(matching.length);
+      expect(await store.list({ limit: 10, prefix: 'ab', after: 'abd' })).toEqual({ endpoints: [], next: null });
+      expect(await store.list({ limit: 10, prefix: 'zz' })).toEqual({ endpoints: [], next: null });
+      expect((await store.list({ limit: 100, prefix: '' })).endpoints).toHaveLength(names.length);
+    });
+
+    it('count counts every record, or those whose name starts with a prefix', async () => {
+      const store = await fresh();
+      expect(await store.count()).toBe(0);
+      for (const n of ['x', 'x-1', 'x-2', 'xy', 'y', 'X']) await store.create(record(n));
+      expect(await store.count()).toBe(6);
+      expect(await store.count({ prefix: 'x' })).toBe(4);
+      expect(await store.count({ prefix: 'x-' })).toBe(2);
+      expect(await store.count({ prefix: 'z' })).toBe(0);
+      await store.delete('x-1');
+      expect(await store.count({ prefix: 'x-' })).toBe(1);
+      await store.clear();
+      expect(await store.count()).toBe(0);
+    });
+
     it('every operation rejects after close', async () => {
       const store = await fresh();
       await store.create(record('before'));

@@ -37,6 +37,24 @@ export interface StoreHealth {
   reason?: string;
 }
 
+/**
+ * How a shared store tells the cache in front of it that a record was changed by
+ * another process. Absent on stores that only this process writes.
+ */
+export interface StoreChanges {
+  /**
+   * Whether changes made elsewhere are being delivered right now. While `false`,
+   * a cache in front of the store must not hold anything (it may miss a change).
+   */
+  readonly live: boolean;
+  /**
+   * Calls `listener` with the name of every record changed elsewhere, and with
+   * `undefined` when everything may have changed (a clear, or {@link live} turned
+   * false or back to true). Returns a function that stops the calls.
+   */
+  subscribe(listener: (name: string | undefined) => void): () => void;
+}
+
 /** Storage for endpoint records. */
 export interface EndpointStore {
   /** A short name shown in the health check and start-up line, e.g. `memory` or `level`. */
@@ -60,6 +78,11 @@ export interface EndpointStore {
   clear(): Promise<void>;
   /** The store's state; a store without the method is always `ok`. */
   health?(): StoreHealth;
+  /**
+   * Writes made by other processes, for a store shared between several (Redis).
+   * A store without it is only written through this process.
+   */
+  readonly changes?: StoreChanges;
   /** Releases the store's resources. Further calls reject. */
   close(): Promise<void>;
 }

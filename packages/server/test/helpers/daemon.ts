@@ -55,6 +55,8 @@ export interface CliOptions {
   cwd?: string;
   /** Arguments for `node` itself, e.g. `['--import', hook]`. */
   nodeArgs?: string[];
+  /** Run this executable (e.g. an installed `mockpoint` bin) instead of `node dist/cli.js`. */
+  bin?: string;
 }
 
 /** A spawned CLI process with its collected output. */
@@ -90,9 +92,12 @@ function withDeadline<T>(promise: Promise<T>, ms: number, what: () => string): P
 
 /** Spawns `node dist/cli.js ...args` and collects its output. */
 export async function spawnCli(options: CliOptions = {}): Promise<CliProcess> {
-  assertBuilt();
+  if (!options.bin) assertBuilt();
   const cwd = options.cwd ?? (await makeTempDir());
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI_PATH, ...(options.args ?? [])], {
+  const [command, argv] = options.bin
+    ? [options.bin, options.args ?? []]
+    : [process.execPath, [...(options.nodeArgs ?? []), CLI_PATH, ...(options.args ?? [])]];
+  const child = spawn(command, argv, {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

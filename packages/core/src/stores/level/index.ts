@@ -20,19 +20,6 @@ import {
 import { GroupCommit } from './group-commit.js';
 import { checkLogs } from './log-check.js';
 
-/**
- * The key range of names starting with `prefix` (and after `after`). Keys are
- * UTF-8, and names are ASCII, so every name with the prefix sorts below
- * `prefix + U+FFFF` (bytes EF BF BF).
- */
-function keyRange(prefix: string, after: string | undefined): { gt?: string; gte?: string; lt?: string } {
-  const range: { gt?: string; gte?: string; lt?: string } = {};
-  if (after !== undefined && after >= prefix) range.gt = after;
-  else if (prefix !== '') range.gte = prefix;
-  if (prefix !== '') range.lt = `${prefix}\uffff`;
-  return range;
-}
-
 /** Options for {@link LevelStore.open}. */
 export interface LevelStoreOptions {
   /** Directory of the database; created when missing. */
@@ -99,6 +86,16 @@ async function openDb(dir: string): Promise<Level<string, string>> {
 
 function storeUnavailable(dir: string, error: unknown, reason = (error as Error).message): MockpointError {
   return new MockpointError('STORE_UNAVAILABLE', `cannot open the data directory ${dir}: ${reason}`, { cause: error });
+}
+
+/** The key range of names starting with `prefix` (and after `after`, when given). */
+function prefixRange(prefix: string, after: string | undefined): { gt?: string; gte?: string; lt?: string } {
+  const range: { gt?: string; gte?: string; lt?: string } = {};
+  if (after !== undefined && after >= prefix) range.gt = after;
+  else if (prefix !== '') range.gte = prefix;
+  // Names are ASCII: the prefix with its last character incremented bounds the range.
+  if (prefix !== '') range.lt = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  return range;
 }
 
 /**
@@ -196,7 +193,7 @@ export class LevelStore implements EndpointStore {
   }
 
   async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {
-    const range = { ...keyRange(prefix, after), limit: limit + 1 };
+    const range = { ...prefixRange(prefix, after), limit: limit + 1 };
     const entries = await this.#read(() => this.#db.iterator(range).all());
     const page = entries.slice(0, limit).map(([key, value]) => this.#decode(key, value));
     const next = entries.length > limit ? (page.at(-1)?.name ?? null) : null;
@@ -204,12 +201,11 @@ export class LevelStore implements EndpointStore {
   }
 
   async count({ prefix = '' }: CountOptions = {}): Promise<number> {
-    return this.#read(async () => {
-      // Keys only, never the values: counting reads the index, not the records.
-      let n = 0;
-      for await (const _ of this.#db.keys(keyRange(prefix, undefined))) n++;
-      return n;
+    let n = 0;
+    await this.#read(async () => {
+      for await (const _ of this.#db.keys(prefixRange(prefix, undefined))) n++;
     });
+    return n;
   }
 
   async clear(): Promise<void> {

@@ -58,7 +58,6 @@ export class MemoryStore implements EndpointStore {
 
   async count({ prefix = '' }: CountOptions = {}): Promise<number> {
     this.#assertOpen();
-    if (prefix === '') return this.#records.size;
     let n = 0;
     for (const name of this.#records.keys()) if (name.startsWith(prefix)) n++;
     return n;

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import type { JournalEntry } from './journal-entry.js';
+import { isJsonSubset, matchesRequest } from './request-filter.js';
+
+function entry(parts: Partial<JournalEntry> = {}): JournalEntry {
+  return {
+    id: 1,
+    method: 'POST',
+    path: '/endpoint/hook',
+    query: {},
+    headers: {},
+    body: '',
+    bodyTruncated: false,
+    receivedAt: new Date(0).toISOString(),
+    statusCode: 200,
+    ...parts,
+  };
+}
+
+describe('isJsonSubset', () => {
+  it('accepts objects with more keys, recursively', () => {
+    const actual = { event: 'order.paid', order: { id: 7, total: 12.5, lines: [1, 2] }, extra: true };
+    expect(isJsonSubset({ event: 'order.paid' }, actual)).toBe(true);
+    expect(isJsonSubset({ order: { id: 7 } }, actual)).toBe(true);
+    expect(isJsonSubset({}, actual)).toBe(true);
+    expect(isJsonSubset({ order: { id: 8 } }, actual)).toBe(false);
+    expect(isJsonSubset({ missing: null }, actual)).toBe(false);
+  });
+
+  it('matches arrays element by element, with the same length', () => {
+    expect(isJsonSubset([{ id: 1 }, { id: 2 }], [{ id: 1, a: 0 }, { id: 2 }])).toBe(true);
+    expect(isJsonSubset([{ id: 1 }], [{ id: 1 }, { id: 2 }])).toBe(false);
+    expect(isJsonSubset([2, 1], [1, 2])).toBe(false);
+    expect(isJsonSubset({ lines: [] }, { lines: {} })).toBe(false);
+  });
+
+  it('compares scalars strictly: no coercion, null is a value', () => {
+    expect(isJsonSubset(1, 1)).toBe(true);
+    expect(isJsonSubset('1', 1)).toBe(false);
+    expect(isJsonSubset(null, null)).toBe(true);
+    expect(isJsonSubset({ a: null }, { a: 0 })).toBe(false);
+    expect(isJsonSubset({ a: 1 }, null)).toBe(false);
+    expect(isJsonSubset({ a: 1 }, [1])).toBe(false);
+  });
+
+  it('looks only at own keys: __proto__ and constructor are ordinary keys', () => {
+    const expected = JSON.parse('{"__proto__":{"x":1}}') as unknown;
+    expect(isJsonSubset(expected, JSON.parse('{"__proto__":{"x":1,"y":2}}'))).toBe(true);
+    expect(isJsonSubset(expected, {})).toBe(false);
+    expect(isJsonSubset({ constructor: 'a' }, {})).toBe(false);
+  });
+});
+
+describe('matchesRequest', () => {
+  const request = entry({
+    method: 'POST',
+    query: { event: 'push', tag: ['a', 'b'] },
+    headers: { 'content-type': 'application/json', 'x-attempt': '2' },
+    body: '{"type":"order.paid","order":{"id":7}}',
+    json: { type: 'order.paid', order: { id: 7 } },
+  });
+
+  it('matches everything with an empty filter', () => {
+    expect(matchesRequest(request, {})).toBe(true);
+  });
+
+  it('compares the method case-insensitively', () => {
+    expect(matchesRequest(request, { method: 'post' })).toBe(true);
+    expect(matchesRequest(request, { method: 'GET' })).toBe(false);
+  });
+
+  it('needs every query parameter given, with its exact value', () => {
+    expect(matchesRequest(request, { query: { event: 'push' } })).toBe(true);
+    expect(matchesRequest(request, { query: { tag: ['a', 'b'] } })).toBe(true);
+    expect(matchesRequest(request, { query: { tag: 'a' } })).toBe(false);
+    expect(matchesRequest(request, { query: { event: 'pull' } })).toBe(false);
+    expect(matchesRequest(request, { query: { toString: 'x' } })).toBe(false);
+  });
+
+  it('needs every header given; names are case-insensitive, values exact', () => {
+    expect(matchesRequest(request, { headers: { 'X-Attempt': '2' } })).toBe(true);
+    expect(matchesRequest(request, { headers: { 'x-attempt': '3' } })).toBe(false);
+    expect(matchesRequest(request, { headers: { constructor: 'x' } })).toBe(false);
+  });
+
+  it('matches a JSON subset of the body', () => {
+    expect(matchesRequest(request, { body: { order: { id: 7 } } })).toBe(true);
+    expect(matchesRequest(request, { body: { order: { id: 8 } } })).toBe(false);
+    expect(matchesRequest(request, { method: 'POST', body: { type: 'order.paid' }, query: { event: 'push' } })).toBe(
+      true,
+    );
+  });
+
+  it('matches a string body by its raw text, and never a body that is not JSON by a JSON subset', () => {
+    const text = entry({ body: 'hello' });
+    expect(matchesRequest(text, { body: 'hello' })).toBe(true);
+    expect(matchesRequest(text, { body: 'hell' })).toBe(false);
+    expect(matchesRequest(text, { body: {} })).toBe(false);
+    expect(matchesRequest(entry({ body: 'hello', bodyTruncated: true }), { body: 'hello' })).toBe(false);
+  });
+
+  it('tells an explicit null body apart from no body filter', () => {
+    expect(matchesRequest(entry({ body: 'null', json: null }), { body: null })).toBe(true);
+    expect(matchesRequest(entry({ body: '' }), { body: null })).toBe(false);
+    expect(matchesRequest(entry({ body: '' }), {})).toBe(true);
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * What the contract runs on Deno: `deno run <permissions> entries/deno.ts <data dir>`.
+ * The documented Deno entry with the LevelDB store, plus a test-only route that
+ * counts the long-poll waiters of one name (for the hang-up check).
+ */
+import { createApp } from '@mockpoint/core';
+import { serve } from '@mockpoint/core/deno';
+import { LevelStore } from '@mockpoint/core/level';
+
+declare const Deno: {
+  args: string[];
+  addSignalListener(signal: 'SIGTERM', handler: () => void): void;
+  exit(code: number): never;
+};
+
+const dir = Deno.args[0];
+if (dir === undefined) throw new Error('usage: deno run … entries/deno.ts <data dir>');
+const store = await LevelStore.open({ dir });
+const app = createApp({ store });
+app.get('/__contract/waiters/:name', (c) => c.json(app.mockpoint.journal.waitersFor(c.req.param('name'))));
+const served = serve(app, { port: 0 });
+console.log(`mockpoint listening on ${served.url} (store: level)`);
+Deno.addSignalListener('SIGTERM', async () => {
+  await served.close();
+  await store.close();
+  Deno.exit(0);
+});

@@ -1,0 +1,303 @@
+/**
+ * The runtime contract: black-box HTTP checks that mockpoint must pass on every
+ * runtime it runs on. Each check talks to a base URL only, with names of its own,
+ * so all checks can run at once against one server.
+ *
+ * @module
+ */
+import { request } from 'node:http';
+import { expect } from 'vitest';
+
+/** A running mockpoint the checks talk to. */
+export interface Target {
+  /** Base URL, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  /**
+   * Long-poll waiters held for one journal name, where the runtime's entry can
+   * tell (a test-only route of the entries here; the daemon has none).
+   */
+  waiters?: (name: string) => Promise<number>;
+}
+
+/** One behaviour of the contract. */
+export interface Check {
+  /** Stable id, e.g. `seed`. */
+  id: string;
+  /** What a reader of the README table sees. */
+  title: string;
+  /** Needs {@link Target.waiters}. */
+  probe?: boolean;
+  run(target: Target): Promise<void>;
+}
+
+/** The default largest body (5 MiB), the same on every runtime. */
+const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/**
+ * One request on a connection of its own (`agent: false`): a reused keep-alive
+ * connection that the server closes as it idles out would fail a request for a
+ * reason no runtime can help, and keep-alive is not what the contract checks.
+ */
+export function call(
+  target: Target,
+  method: string,
+  path: string,
+  body?: unknown,
+  init: { headers?: Record<string, string>; signal?: AbortSignal } = {},
+): Promise<Answer> {
+  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  const headers = { ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers };
+  return new Promise((resolve, reject) => {
+    const req = request(`${target.url}${path}`, { method, headers, agent: false, signal: init.signal }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const answerHeaders = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+        }
+        resolve({ status: res.statusCode ?? 0, headers: answerHeaders, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** The error code of a mockpoint error body. */
+function codeOf(text: string): string | undefined {
+  try {
+    return (JSON.parse(text) as { error?: { code?: string } }).error?.code;
+  } catch {
+    return undefined;
+  }
+}
+
+async function add(target: Target, record: { name: string; data: unknown; statusCode?: number; delay?: number }) {
+  const answer = await call(target, 'PUT', '/api/endpoint/add', record);
+  expect(answer.status, answer.text).toBe(201);
+  return answer;
+}
+
+/** Polls `condition` every 50 ms for up to `ms`; false when it never held. */
+async function eventually(condition: () => Promise<boolean>, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  // Bounded by the deadline.
+  while (Date.now() < deadline) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return condition();
+}
+
+export const CHECKS: readonly Check[] = [
+  {
+    id: 'seed',
+    title: 'seed: add, then read the same bytes',
+    async run(target) {
+      const data = { text: 'héllo — 日本語 🎉', escapes: '"\\\n\u2028', n: -17.25, list: [1, null, true, { a: [] }] };
+      const added = await add(target, { name: 'rt-seed', data });
+      expect(JSON.parse(added.text)).toEqual({ success: true, name: 'rt-seed', data, statusCode: 200, delay: 0 });
+      const read = await call(target, 'GET', '/endpoint/rt-seed');
+      expect(read.status).toBe(200);
+      expect(read.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(read.text).toBe(JSON.stringify(data));
+    },
+  },
+  {
+    id: 'status',
+    title: 'stored status code (418, and 204 without a body)',
+    async run(target) {
+      await add(target, { name: 'rt-teapot', data: { short: 'and stout' }, statusCode: 418 });
+      await add(target, { name: 'rt-empty', data: { ignored: true }, statusCode: 204 });
+      const teapot = await call(target, 'POST', '/endpoint/rt-teapot', '{}');
+      expect([teapot.status, teapot.text]).toEqual([418, '{"short":"and stout"}']);
+      const empty = await call(target, 'GET', '/endpoint/rt-empty');
+      expect([empty.status, empty.text]).toEqual([204, '']);
+    },
+  },
+  {
+    id: 'delay',
+    title: 'delay, 12 s (past Bun’s default idle timeout)',
+    async run(target) {
+      await add(target, { name: 'rt-slow', data: 'late', delay: 12_000 });
+      const started = Date.now();
+      const read = await call(target, 'GET', '/endpoint/rt-slow');
+      // The delay is the behaviour: never earlier; no upper bound under load.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(11_900);
+      expect([read.status, read.text]).toEqual([200, '"late"']);
+    },
+  },
+  {
+    id: 'head',
+    title: 'HEAD: status and headers, no body',
+    async run(target) {
+      await add(target, { name: 'rt-head', data: { big: 'x'.repeat(1000) }, statusCode: 202 });
+      const head = await call(target, 'HEAD', '/endpoint/rt-head');
+      expect([head.status, head.text]).toEqual([202, '']);
+      expect(head.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const missing = await call(target, 'HEAD', '/endpoint/rt-head-missing');
+      expect([missing.status, missing.text]).toEqual([404, '']);
+    },
+  },
+  {
+    id: 'not-found',
+    title: '404 NOT_FOUND for an unknown name',
+    async run(target) {
+      const read = await call(target, 'GET', '/endpoint/rt-never-added');
+      expect([read.status, codeOf(read.text)]).toEqual([404, 'NOT_FOUND']);
+      const record = await call(target, 'GET', '/api/endpoints/rt-never-added');
+      expect([record.status, codeOf(record.text)]).toEqual([404, 'NOT_FOUND']);
+    },
+  },
+  {
+    id: 'conflict',
+    title: '409 NAME_TAKEN, the first record kept',
+    async run(target) {
+      await add(target, { name: 'rt-taken', data: 1 });
+      const again = await call(target, 'PUT', '/api/endpoint/add', { name: 'rt-taken', data: 2 });
+      expect([again.status, codeOf(again.text)]).toEqual([409, 'NAME_TAKEN']);
+      expect((await call(target, 'GET', '/endpoint/rt-taken')).text).toBe('1');
+    },
+  },
+  {
+    id: 'bad-request',
+    title: '400 for a bad name, bad JSON, a bad status code',
+    async run(target) {
+      const name = await call(target, 'PUT', '/api/endpoint/add', { name: 'no spaces!', data: 1 });
+      expect([name.status, codeOf(name.text)]).toEqual([400, 'INVALID_NAME']);
+      const json = await call(target, 'PUT', '/api/endpoint/add', '{"name":"rt-json",');
+      expect([json.status, codeOf(json.text)]).toEqual([400, 'INVALID_JSON']);
+      const status = await call(target, 'PUT', '/api/endpoint/add', { name: 'rt-status', data: 1, statusCode: 99 });
+      expect([status.status, codeOf(status.text)]).toEqual([400, 'INVALID_STATUS_CODE']);
+    },
+  },
+  {
+    id: 'too-large',
+    title: '413 BODY_TOO_LARGE past 5 MiB',
+    async run(target) {
+      const body = JSON.stringify({ name: 'rt-big', data: 'x'.repeat(MAX_BODY_BYTES) });
+      const big = await call(target, 'PUT', '/api/endpoint/add', body);
+      expect([big.status, codeOf(big.text)]).toEqual([413, 'BODY_TOO_LARGE']);
+      expect((await call(target, 'GET', '/api/endpoints/rt-big')).status).toBe(404);
+    },
+  },
+  {
+    id: 'management',
+    title: 'management: put, replace, get, list pages, delete',
+    async run(target) {
+      const created = await call(target, 'PUT', '/api/endpoints/rt-m-b', { data: { v: 1 } });
+      expect(created.status).toBe(201);
+      const replaced = await call(target, 'PUT', '/api/endpoints/rt-m-b', { data: { v: 2 }, statusCode: 201 });
+      expect(replaced.status).toBe(200);
+      const got = await call(target, 'GET', '/api/endpoints/rt-m-b');
+      expect(JSON.parse(got.text)).toEqual({ name: 'rt-m-b', data: { v: 2 }, statusCode: 201, delay: 0 });
+      for (const name of ['rt-m-a', 'rt-m-c']) await call(target, 'PUT', `/api/endpoints/${name}`, { data: name });
+      // Other checks add endpoints at the same time: walk every page, keep ours.
+      const names: string[] = [];
+      let after: string | null = null;
+      for (let page = 0; page < 100; page++) {
+        const query: string = after === null ? '?limit=2' : `?limit=2&after=${after}`;
+        const list = JSON.parse((await call(target, 'GET', `/api/endpoints${query}`)).text) as {
+          endpoints: { name: string }[];
+          next: string | null;
+        };
+        expect(list.endpoints.length).toBeLessThanOrEqual(2);
+        names.push(...list.endpoints.map((e) => e.name));
+        after = list.next;
+        if (after === null) break;
+      }
+      expect(after).toBeNull();
+      expect(names.filter((n) => n.startsWith('rt-m-'))).toEqual(['rt-m-a', 'rt-m-b', 'rt-m-c']);
+      expect([...names].sort()).toEqual(names);
+      const removed = await call(target, 'DELETE', '/api/endpoints/rt-m-b');
+      expect(removed.status).toBe(204);
+      expect((await call(target, 'GET', '/endpoint/rt-m-b')).status).toBe(404);
+    },
+  },
+  {
+    id: 'journal',
+    title: 'journal: method, query, headers and body recorded',
+    async run(target) {
+      await add(target, { name: 'rt-journal', data: 'ok' });
+      const sent = await call(target, 'POST', '/endpoint/rt-journal?x=1&y=two', '{"order":42}', {
+        headers: { 'content-type': 'application/json', 'x-contract': 'yes' },
+      });
+      expect(sent.status).toBe(200);
+      const page = JSON.parse((await call(target, 'GET', '/api/endpoints/rt-journal/requests')).text) as {
+        requests: Array<{
+          method: string;
+          path: string;
+          query: unknown;
+          headers: Record<string, string>;
+          body: string;
+        }>;
+      };
+      expect(page.requests).toHaveLength(1);
+      const [entry] = page.requests;
+      expect(entry).toMatchObject({ method: 'POST', path: '/endpoint/rt-journal', query: { x: '1', y: 'two' } });
+      expect(entry?.headers['x-contract']).toBe('yes');
+      expect(entry?.body).toBe('{"order":42}');
+    },
+  },
+  {
+    id: 'long-poll-woken',
+    title: 'long-poll woken by a later request',
+    async run(target) {
+      const started = Date.now();
+      const polling = call(target, 'GET', '/api/endpoints/rt-woken/requests?wait=30000&count=1');
+      // Wait until the long-poll is held where the runtime can tell; otherwise a moment.
+      if (target.waiters) {
+        expect(await eventually(async () => (await target.waiters?.('rt-woken')) === 1, 10_000)).toBe(true);
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      await call(target, 'DELETE', '/endpoint/rt-woken');
+      const answer = await polling;
+      expect(answer.status).toBe(200);
+      const page = JSON.parse(answer.text) as { complete: boolean; requests: { method: string }[] };
+      expect(page.complete).toBe(true);
+      expect(page.requests.map((r) => r.method)).toEqual(['DELETE']);
+      // Woken, not timed out: well before its 30 s wait.
+      expect(Date.now() - started).toBeLessThan(25_000);
+    },
+  },
+  {
+    id: 'long-poll-held',
+    title: 'long-poll held 15 s, then answered',
+    async run(target) {
+      const started = Date.now();
+      const answer = await call(target, 'GET', '/api/endpoints/rt-held/requests?wait=15000&count=1');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(14_900);
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.text)).toMatchObject({ requests: [], complete: false });
+    },
+  },
+  {
+    id: 'hang-up',
+    title: 'a client that hangs up releases its long-poll',
+    probe: true,
+    async run(target) {
+      const waiters = target.waiters as (name: string) => Promise<number>;
+      const client = new AbortController();
+      const polling = call(target, 'GET', '/api/endpoints/rt-gone/requests?wait=50000', undefined, {
+        signal: client.signal,
+      }).then(
+        () => 'answered',
+        () => 'aborted',
+      );
+      expect(await eventually(async () => (await waiters('rt-gone')) === 1, 10_000)).toBe(true);
+      client.abort();
+      expect(await polling).toBe('aborted');
+      // Released long before the 50 s wait would have ended it.
+      expect(await eventually(async () => (await waiters('rt-gone')) === 0, 10_000)).toBe(true);
+    },
+  },
+];

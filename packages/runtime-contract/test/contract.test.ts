@@ -1,0 +1,33 @@
+/**
+ * The runtime contract on every runtime, all at once: each runtime starts in its
+ * own suite, then every check runs concurrently against it (so the 15 s hold and
+ * the 12 s delay overlap the rest). Suites are named `<id>: <label> — <entry>`
+ * and tests by check title: the README "Runtimes" table is made from them
+ * (see ../table-reporter.ts).
+ */
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { CHECKS } from '../src/contract.js';
+import { RUNTIMES, type Running } from '../src/runtimes.js';
+
+describe.concurrent('runtime contract', () => {
+  for (const runtime of RUNTIMES) {
+    describe(`${runtime.id}: ${runtime.label} — ${runtime.entry}`, () => {
+      let running: Running | undefined;
+      beforeAll(async () => {
+        running = await runtime.start();
+      });
+      afterAll(async () => {
+        await running?.stop();
+      });
+
+      for (const check of CHECKS) {
+        // The hang-up check needs to see the waiters; the daemon has no such route.
+        if (check.probe && runtime.id === 'node') continue;
+        it(check.title, async () => {
+          if (running === undefined) throw new Error(`${runtime.label} did not start`);
+          await check.run(running);
+        });
+      }
+    });
+  }
+});

@@ -1,0 +1,314 @@
+// The daemon as people install it: the packed tarballs of @mockpoint/core and
+// @mockpoint/server, `npm install -g` into an empty prefix with a fresh HOME and npm
+// cache (everything else comes from the npm registry), then the `mockpoint` bin.
+// Also: every import in the packed code is declared, the install stays small,
+// --version/--help load nothing heavy, and Sentry is opt-in.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, killAll, makeTempDir, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import { diskUsage, expectSuccess, freshEnv, packTarballs, run, withPnpmOnPath } from './helpers/packages.js';
+import { type SentryCollector, startSentryCollector } from './helpers/sentry-collector.js';
+
+const PROBE = fileURLToPath(new URL('./fixtures/package-probe.mjs', import.meta.url));
+const REPORTING_FIXTURE = fileURLToPath(new URL('./fixtures/installed-reporting.mjs', import.meta.url));
+/** The goal for the daemon's installed footprint (issue 11). */
+const MAX_INSTALLED_BYTES = 40 * 1024 * 1024;
+const INSTALL_TIMEOUT = 300_000;
+/** Optional peers whose import is guarded, and the test below that proves the guard. */
+const GUARDED_OPTIONAL_PEERS: Record<string, string[]> = { '@mockpoint/server': ['@sentry/node'] };
+
+let tarballs: string;
+let packed: Awaited<ReturnType<typeof packTarballs>>;
+let home: string;
+let prefix: string;
+let bin: string;
+let serverDir: string;
+
+beforeAll(async () => {
+  assertBuilt();
+  tarballs = await makeTempDir('mockpoint-tarballs-');
+  packed = await packTarballs(tarballs);
+  home = await makeTempDir('mockpoint-home-');
+  prefix = await makeTempDir('mockpoint-prefix-');
+  // The README's npm command, run where the tarballs are.
+  expectSuccess(
+    'npm install -g',
+    await run('npm', ['install', '-g', '--prefix', prefix, `./${packed.core}`, `./${packed.server}`], {
+      cwd: tarballs,
+      env: freshEnv(home),
+      timeoutMs: INSTALL_TIMEOUT,
+    }),
+  );
+  bin = join(prefix, 'bin', 'mockpoint');
+  serverDir = join(prefix, 'lib', 'node_modules', '@mockpoint', 'server');
+}, INSTALL_TIMEOUT);
+
+afterAll(async () => {
+  await killAll();
+  await removeTempDirs();
+});
+
+/** Bare package names a built file imports (static, dynamic and `export … from`). */
+function importedPackages(code: string): Set<string> {
+  const names = new Set<string>();
+  const pattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"'./][^"']*)["']/g;
+  for (const [, specifier] of code.matchAll(pattern)) {
+    if (specifier === undefined || specifier.startsWith('node:') || builtinModules.includes(specifier)) continue;
+    const parts = specifier.split('/');
+    names.add(specifier.startsWith('@') ? `${parts[0]}/${parts[1]}` : (parts[0] as string));
+  }
+  return names;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
+}
+
+describe('the packed packages', () => {
+  it('every package the shipped code imports is declared (dependencies, peers, or a guarded optional peer)', async () => {
+    for (const name of ['core', 'server', 'vitest'] as const) {
+      const dir = await makeTempDir(`mockpoint-unpacked-${name}-`);
+      expectSuccess('tar', await run('tar', ['xzf', join(tarballs, packed[name]), '-C', dir], { cwd: dir }));
+      const manifest = JSON.parse(readFileSync(join(dir, 'package', 'package.json'), 'utf8'));
+      // An optional peer is not installed by default: only the imports that are
+      // guarded (loaded on demand, with a one-line error naming the package) may use one.
+      const optional = new Set(Object.keys(manifest.peerDependenciesMeta ?? {}));
+      const declared = new Set([
+        manifest.name,
+        ...Object.keys(manifest.dependencies ?? {}),
+        ...Object.keys(manifest.peerDependencies ?? {}).filter((pkg) => !optional.has(pkg)),
+        ...(GUARDED_OPTIONAL_PEERS[manifest.name] ?? []),
+      ]);
+      const code = filesUnder(join(dir, 'package', 'dist')).filter(
+        (f) => /\.(?:js|d\.ts)$/.test(f) && !f.includes('/web/'),
+      );
+      expect(code.length).toBeGreaterThan(0);
+      const undeclared = code.flatMap((file) =>
+        [...importedPackages(readFileSync(file, 'utf8'))]
+          .filter((pkg) => !declared.has(pkg))
+          .map((pkg) => `${manifest.name}: ${file.slice(dir.length)} imports ${pkg}`),
+      );
+      expect(undeclared).toEqual([]);
+      // A README and the license travel with every package; the source condition does not.
+      expect(existsSync(join(dir, 'package', 'README.md'))).toBe(true);
+      expect(existsSync(join(dir, 'package', 'LICENSE'))).toBe(true);
+      expect(JSON.stringify(manifest.exports)).not.toContain('@mockpoint/source');
+      expect(existsSync(join(dir, 'package', 'dist', '.build-stamp'))).toBe(false);
+    }
+  });
+});
+
+describe('npm install -g of the core and server tarballs', () => {
+  it(`installs no more than ${MAX_INSTALLED_BYTES / 1024 / 1024} MB, without Sentry`, () => {
+    const bytes = diskUsage(prefix);
+    console.log(`installed size of @mockpoint/core + @mockpoint/server: ${(bytes / 1024 / 1024).toFixed(1)} MB`);
+    expect(bytes).toBeLessThanOrEqual(MAX_INSTALLED_BYTES);
+    expect(existsSync(join(prefix, 'lib', 'node_modules', '@sentry'))).toBe(false);
+    expect(existsSync(join(serverDir, 'node_modules', '@sentry'))).toBe(false);
+  });
+
+  it('--version and --help print and load no store and no heavy module', async () => {
+    const cliJs = join(serverDir, 'dist', 'cli.js');
+    for (const [flag, expected] of [
+      ['--version', /^0\.\d+\.\d+\n$/],
+      ['--help', /--port/],
+    ] as const) {
+      // The bin itself, as a user runs it.
+      const plain = await run(bin, [flag], { cwd: prefix, env: freshEnv(home) });
+      expect(plain).toMatchObject({ code: 0, stderr: '' });
+      expect(plain.stdout).toMatch(expected);
+      // The same file under a probe that lists every package it resolves.
+      const probeFile = join(await makeTempDir('mockpoint-probe-'), 'packages.txt');
+      const probed = await run(process.execPath, ['--import', PROBE, cliJs, flag], {
+        cwd: prefix,
+        env: freshEnv(home, { MOCKPOINT_TEST_PACKAGE_PROBE: probeFile }),
+      });
+      expect(probed.code).toBe(0);
+      const loaded = [...new Set((await readFile(probeFile, 'utf8')).split('\n').filter(Boolean))];
+      expect(loaded).toEqual(['@mockpoint/core/defaults']);
+    }
+  });
+
+  it('mockpoint serves the web page and the seed contract from LevelDB, and stops with exit 0 on SIGINT', async () => {
+    const cwd = await makeTempDir('mockpoint-installed-run-');
+    const daemon = await startDaemon({ bin, cwd, env: freshEnv(home) });
+    expect(daemon.store).toBe(`level at ${join(cwd, 'data')}`);
+
+    const page = await fetch(`${daemon.url}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await page.text();
+    const script = /src="(static\/app\.[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${daemon.url}/${script}`);
+    expect(asset.status).toBe(200);
+    expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+
+    const record = { name: 'order-paid', data: { id: 42, paid: true }, statusCode: 201, delay: 250 };
+    const add = await fetch(`${daemon.url}/api/endpoint/add`, { method: 'PUT', body: JSON.stringify(record) });
+    expect(add.status).toBe(201);
+    expect(await add.json()).toEqual({ success: true, ...record });
+    const started = performance.now();
+    const read = await fetch(`${daemon.url}/endpoint/order-paid`);
+    expect(read.status).toBe(201);
+    expect(await read.text()).toBe('{"id":42,"paid":true}');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(240);
+    const again = await requestJson(`${daemon.url}/api/endpoint/add`, {
+      method: 'PUT',
+      body: { name: 'order-paid', data: 1 },
+    });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ success: false, error: { code: 'NAME_TAKEN' } });
+
+    expect(await daemon.stop('SIGINT')).toEqual({ code: 0, signal: null });
+    expect(daemon.stderr).toBe('');
+  });
+
+  it('SERVER_REPORTING_DSN without @sentry/node installed stops start-up with one line naming the package', async () => {
+    const result = await run(bin, ['--port', '0', '--memory'], {
+      cwd: prefix,
+      env: freshEnv(home, { SERVER_REPORTING_DSN: 'http://key@127.0.0.1:9/1' }),
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /^mockpoint: error: SERVER_REPORTING_DSN is set but @sentry\/node is not installed: npm install -g @sentry\/node@11 [^\n]*\n$/,
+    );
+  });
+
+  describe('with @sentry/node installed next to it (the README command)', () => {
+    let collector: SentryCollector;
+    beforeAll(async () => {
+      collector = await startSentryCollector();
+      expectSuccess(
+        'npm install -g @sentry/node@11',
+        await run('npm', ['install', '-g', '--prefix', prefix, '@sentry/node@11'], {
+          cwd: tarballs,
+          env: freshEnv(home),
+          timeoutMs: INSTALL_TIMEOUT,
+        }),
+      );
+    }, INSTALL_TIMEOUT);
+    afterAll(async () => {
+      await collector?.close();
+    });
+
+    it('the installed daemon starts with reporting on and sends an unexpected error to the DSN', async () => {
+      const daemon = await startDaemon({
+        bin,
+        args: ['--memory'],
+        env: freshEnv(home, { SERVER_REPORTING_DSN: collector.dsn }),
+      });
+      expect(daemon.startLine).toContain('server error reporting on');
+      expect(await daemon.stop('SIGINT')).toEqual({ code: 0, signal: null });
+
+      // An unexpected error needs a failing store, so this drives the installed
+      // package's startServer() from a script, resolving everything from the prefix.
+      const marker = `installed-${process.pid}-${Date.now()}`;
+      const result = await run(process.execPath, [REPORTING_FIXTURE], {
+        cwd: prefix,
+        env: freshEnv(home, {
+          MOCKPOINT_SERVER_DIR: serverDir,
+          MOCKPOINT_CORE_DIR: join(prefix, 'lib', 'node_modules', '@mockpoint', 'core'),
+          MOCKPOINT_TEST_DSN: collector.dsn,
+          MOCKPOINT_TEST_MARKER: marker,
+        }),
+      });
+      expect(result).toMatchObject({ code: 0, stdout: '500\n' });
+      const events = collector.events().filter((event) => JSON.stringify(event).includes(marker));
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ exception: { values: [{ type: 'Error', value: `disk on fire ${marker}` }] } });
+    });
+  });
+});
+
+describe('pnpm add of the tarballs with the README override', () => {
+  it(
+    'installs the daemon into a project and `pnpm exec mockpoint` runs',
+    async () => {
+      const project = await makeTempDir('mockpoint-pnpm-project-');
+      const pnpmHome = await makeTempDir('mockpoint-pnpm-home-');
+      for (const file of [packed.core, packed.server]) {
+        expectSuccess('cp', await run('cp', [join(tarballs, file), project], { cwd: project }));
+      }
+      const env = await withPnpmOnPath(freshEnv(pnpmHome));
+      expectSuccess('npm init', await run('npm', ['init', '-y'], { cwd: project, env }));
+      // The README's pnpm commands, word for word, through sh as a user types them.
+      const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
+      const install = readme.split('\n').find((line) => line.startsWith('npm pkg set ') && line.includes('pnpm add'));
+      expect(install).toBeDefined();
+      expectSuccess(
+        'the README pnpm command',
+        await run('sh', ['-c', install as string], { cwd: project, env, timeoutMs: INSTALL_TIMEOUT }),
+      );
+      const version = await run('sh', ['-c', 'pnpm exec mockpoint --version'], { cwd: project, env });
+      expect(version).toMatchObject({ code: 0, stdout: '0.1.0\n' });
+      const daemon = await startDaemon({
+        bin: join(project, 'node_modules', '.bin', 'mockpoint'),
+        args: ['--memory'],
+        env,
+      });
+      expect((await requestJson(`${daemon.url}/api/health`)).body).toMatchObject({ status: 'ok', store: 'memory' });
+      expect(await daemon.stop('SIGINT')).toEqual({ code: 0, signal: null });
+    },
+    INSTALL_TIMEOUT,
+  );
+});
+
+describe("the Vitest plugin README's install commands", () => {
+  const TEST_FILE = [
+    "import { createMockServer } from '@mockpoint/vitest/server';",
+    "import { expect, test } from '@mockpoint/vitest';",
+    "test('an installed mock server answers and records', async () => {",
+    '  await using mock = await createMockServer();',
+    "  const hook = await mock.add({ name: 'hook', data: { ok: true } });",
+    "  expect(await (await fetch(hook.url, { method: 'POST', body: '{}' })).json()).toEqual({ ok: true });",
+    '  await expect(hook).toHaveBeenRequestedTimes(1);',
+    '});',
+    '',
+  ].join('\n');
+  const readme = () => readFileSync(fileURLToPath(new URL('../../vitest-plugin/README.md', import.meta.url)), 'utf8');
+
+  for (const manager of ['npm', 'pnpm'] as const) {
+    it(
+      `the ${manager} command installs @mockpoint/vitest and a test using it passes`,
+      async () => {
+        const command = readme()
+          .split('\n')
+          .find((line) =>
+            manager === 'npm' ? line.startsWith('npm install --save-dev ./') : line.startsWith('npm pkg set '),
+          );
+        expect(command, `no ${manager} install line in the plugin README`).toBeDefined();
+        const project = await makeTempDir(`mockpoint-plugin-${manager}-`);
+        for (const file of [packed.core, packed.vitest]) {
+          expectSuccess('cp', await run('cp', [join(tarballs, file), project], { cwd: project }));
+        }
+        const env = await withPnpmOnPath(freshEnv(await makeTempDir(`mockpoint-plugin-${manager}-home-`)));
+        expectSuccess('npm init', await run('npm', ['init', '-y'], { cwd: project, env }));
+        expectSuccess(
+          `the README ${manager} command`,
+          await run('sh', ['-c', command as string], { cwd: project, env, timeoutMs: INSTALL_TIMEOUT }),
+        );
+        writeFileSync(join(project, 'hook.test.ts'), TEST_FILE);
+        // The README's one line of configuration: the setup entry registers the matchers.
+        writeFileSync(
+          join(project, 'vitest.config.mjs'),
+          "export default { test: { setupFiles: ['@mockpoint/vitest/setup'] } };\n",
+        );
+        const result = await run(process.execPath, [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], {
+          cwd: project,
+          env: { ...env, NO_COLOR: '1', FORCE_COLOR: '0' },
+        });
+        expect(result.code, result.stdout + result.stderr).toBe(0);
+        expect(result.stdout).toMatch(/Tests\s+1 passed \(1\)/);
+      },
+      INSTALL_TIMEOUT,
+    );
+  }
+});

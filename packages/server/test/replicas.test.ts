@@ -1,0 +1,235 @@
+// Several real `mockpoint` daemons sharing one real redis-server (Debian package,
+// unix socket, appendonly yes + appendfsync always): shared endpoints, atomic
+// creates across processes, cache invalidation across replicas, SIGKILL of a
+// replica, and Redis going away and coming back.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addEndpoint,
+  assertBuilt,
+  type Daemon,
+  killAll,
+  removeTempDirs,
+  requestJson,
+  runCli,
+  startDaemon,
+} from './helpers/daemon.js';
+import { startTestRedis, type TestRedis } from './helpers/redis.js';
+
+let redis: TestRedis;
+
+beforeAll(async () => {
+  assertBuilt();
+  redis = await startTestRedis();
+});
+afterEach(async () => {
+  await killAll();
+  redis.resume();
+  if (!redis.running) await redis.start();
+});
+afterAll(async () => {
+  await redis?.dispose();
+  await removeTempDirs();
+});
+
+/** Starts `n` daemons on the test's redis-server, each in its own working directory. */
+async function replicas(n: number): Promise<Daemon[]> {
+  return Promise.all(Array.from({ length: n }, () => startDaemon({ env: { REDIS_URL: redis.socket } })));
+}
+
+/** `GET /endpoint/{name}` on a replica: status and body text. */
+async function read(daemon: Daemon, name: string): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${daemon.url}/endpoint/${name}`);
+  return { status: response.status, text: await response.text() };
+}
+
+/** Polls `check` every 2 ms until true; rejects after `ms` (a generous bound: the real number is in `pnpm bench`). */
+async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+  const started = performance.now();
+  while (!(await check())) {
+    if (performance.now() - started > ms) throw new Error(`not true within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return performance.now() - started;
+}
+
+let unique = 0;
+/** A fresh endpoint name: the test file shares one Redis. */
+function fresh(label: string): string {
+  unique++;
+  return `${label}-${process.pid}-${unique}`;
+}
+
+describe('three daemons on one redis-server', () => {
+  it('each names the Redis store in its start-up line and /api/health', async () => {
+    const [a] = await replicas(1);
+    expect(a!.store).toBe(`redis at unix:${redis.socket}, appendfsync always`);
+    const health = await requestJson(`${a!.url}/api/health`);
+    expect(health).toMatchObject({ status: 200, body: { status: 'ok', store: 'redis' } });
+  });
+
+  it('an endpoint added on A is served byte for byte by B and C, and listed by each', async () => {
+    const [a, b, c] = await replicas(3);
+    const name = fresh('shared');
+    const data = { text: 'héllo — 日本語 🎉', list: [1, 2.5, null, true], nested: { deep: ['x'] } };
+    expect((await addEndpoint(a!.url, { name, data, statusCode: 202 })).status).toBe(201);
+    for (const daemon of [b!, c!, a!]) {
+      expect(await read(daemon, name)).toEqual({ status: 202, text: JSON.stringify(data) });
+      const listed = await requestJson(`${daemon.url}/api/endpoints?limit=1000`);
+      expect(JSON.stringify(listed.body)).toContain(`"${name}"`);
+    }
+  });
+
+  it('45 concurrent adds of one name spread over the three give exactly one 201, and all serve the winner', async () => {
+    const all = await replicas(3);
+    const name = fresh('race');
+    const results = await Promise.all(
+      Array.from({ length: 45 }, (_, i) => addEndpoint(all[i % 3]!.url, { name, data: { writer: i } })),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(44);
+    const winner = statuses.indexOf(201);
+    for (const daemon of all) expect(await read(daemon, name)).toEqual({ status: 200, text: `{"writer":${winner}}` });
+  });
+
+  it('a replace on one replica is served by the others, whose caches held the old answer, every time', async () => {
+    const all = await replicas(3);
+    const name = fresh('replace');
+    await addEndpoint(all[0]!.url, { name, data: 0 });
+    let worst = 0;
+    for (let round = 1; round <= 30; round++) {
+      // Every replica has the current answer cached (read twice: the second is a cache hit).
+      for (const daemon of all) {
+        await read(daemon, name);
+        expect(await read(daemon, name)).toEqual({ status: 200, text: String(round - 1) });
+      }
+      const writer = all[round % 3]!;
+      const put = await requestJson(`${writer.url}/api/endpoints/${name}`, { method: 'PUT', body: { data: round } });
+      expect(put.status).toBe(200);
+      for (const daemon of all) {
+        const took = await within(2000, async () => (await read(daemon, name)).text === String(round));
+        worst = Math.max(worst, took);
+      }
+    }
+    // The bound here is generous (shared CI machines); `pnpm bench` measures p50/p99/max.
+    expect(worst).toBeLessThan(2000);
+  });
+
+  it('a POST to B is listed by C and wakes a long-poll held on A; ids compare across replicas', async () => {
+    const [a, b, c] = await replicas(3);
+    const name = fresh('hook');
+    await addEndpoint(a!.url, { name, data: { ok: true } });
+    const longPoll = requestJson(`${a!.url}/api/endpoints/${name}/requests?wait=20000&count=1`);
+    // The long-poll is held on A before the webhook arrives at B.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    const hook = await fetch(`${b!.url}/endpoint/${name}?via=b`, { method: 'POST', body: '{"event":"paid"}' });
+    expect(hook.status).toBe(200);
+    const woken = await longPoll;
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(woken).toMatchObject({
+      status: 200,
+      body: { complete: true, requests: [{ method: 'POST', query: { via: 'b' }, json: { event: 'paid' } }] },
+    });
+    const first = (woken.body as { requests: { id: number }[] }).requests[0]!.id;
+    const listed = await requestJson(`${c!.url}/api/endpoints/${name}/requests`);
+    expect((listed.body as { requests: { id: number }[] }).requests.map((r) => r.id)).toEqual([first]);
+    // A second request, to C, is newer than the first by id on every replica.
+    await fetch(`${c!.url}/endpoint/${name}`, { method: 'PUT', body: 'second' });
+    const after = await requestJson(`${b!.url}/api/endpoints/${name}/requests?after=${first}&wait=10000`);
+    expect(after.body).toMatchObject({ complete: true, requests: [{ method: 'PUT', body: 'second' }] });
+    // Clearing on one replica clears it for all.
+    expect((await requestJson(`${a!.url}/api/endpoints/${name}/requests`, { method: 'DELETE' })).status).toBe(204);
+    expect((await requestJson(`${b!.url}/api/endpoints/${name}/requests`)).body).toMatchObject({ requests: [] });
+  });
+
+  it('a delete on C is a 404 on every replica, including those that had it cached', async () => {
+    const [a, b, c] = await replicas(3);
+    const name = fresh('gone');
+    await addEndpoint(a!.url, { name, data: 'here' });
+    for (const daemon of [a!, b!, c!]) {
+      await read(daemon, name);
+      expect((await read(daemon, name)).status).toBe(200);
+    }
+    expect((await requestJson(`${c!.url}/api/endpoints/${name}`, { method: 'DELETE' })).status).toBe(204);
+    for (const daemon of [a!, b!, c!]) {
+      await within(2000, async () => (await read(daemon, name)).status === 404);
+      expect((await requestJson(`${daemon.url}/api/endpoints/${name}`)).status).toBe(404);
+    }
+  });
+
+  it('a replica killed with SIGKILL restarts on the same Redis and serves everything; the others never stopped', async () => {
+    const [a, b] = await replicas(2);
+    const names = Array.from({ length: 10 }, () => fresh('kill'));
+    for (const name of names) expect((await addEndpoint(a!.url, { name, data: name })).status).toBe(201);
+    await a!.stop('SIGKILL');
+    expect((await addEndpoint(b!.url, { name: `${names[0]}-b`, data: 'while A was down' })).status).toBe(201);
+    const [again] = await replicas(1);
+    for (const name of names) expect(await read(again!, name)).toEqual({ status: 200, text: JSON.stringify(name) });
+    expect((await read(again!, `${names[0]}-b`)).text).toBe('"while A was down"');
+  });
+
+  it('Redis stopped: writes and uncached reads answer 503 STORE_UNAVAILABLE; Redis back: writes succeed, nothing acknowledged is lost', async () => {
+    const all = await replicas(3);
+    const acknowledged = new Map<string, string>();
+    for (let i = 0; i < 15; i++) {
+      const name = fresh('fault');
+      expect((await addEndpoint(all[i % 3]!.url, { name, data: i })).status).toBe(201);
+      acknowledged.set(name, String(i));
+    }
+    // Cached on every replica before Redis goes away.
+    const cached = [...acknowledged.keys()][0]!;
+    for (const daemon of all) {
+      await read(daemon, cached);
+      expect((await read(daemon, cached)).status).toBe(200);
+    }
+    await redis.stop('SIGKILL');
+    for (const daemon of all) {
+      const started = Date.now();
+      const add = await requestJson(`${daemon.url}/api/endpoint/add`, {
+        method: 'PUT',
+        body: { name: fresh('during'), data: 1 },
+      });
+      expect(add.status).toBe(503);
+      expect(add.body).toMatchObject({ success: false, error: { code: 'STORE_UNAVAILABLE' } });
+      expect((add.body as { error: { message: string } }).error.message).toContain('Redis at unix:');
+      const missing = await requestJson(`${daemon.url}/endpoint/${fresh('uncached')}`);
+      expect(missing).toMatchObject({ status: 503, body: { error: { code: 'STORE_UNAVAILABLE' } } });
+      // Bounded: answered, not held until Redis returns.
+      expect(Date.now() - started).toBeLessThan(10_000);
+      await within(5000, async () => {
+        const health = await requestJson(`${daemon.url}/api/health`);
+        return (health.body as { status: string }).status === 'unavailable';
+      });
+      // A replica that lost Redis may miss invalidations: it empties its cache rather than serve stale answers.
+      expect(await requestJson(`${daemon.url}/endpoint/${cached}`)).toMatchObject({
+        status: 503,
+        body: { error: { code: 'STORE_UNAVAILABLE' } },
+      });
+    }
+    await redis.start();
+    for (const daemon of all) {
+      await within(10_000, async () => {
+        const health = await requestJson(`${daemon.url}/api/health`);
+        return (health.body as { status: string }).status === 'ok';
+      });
+      expect((await addEndpoint(daemon.url, { name: fresh('after'), data: 'back' })).status).toBe(201);
+    }
+    for (const [name, text] of acknowledged) {
+      for (const daemon of all) expect(await read(daemon, name)).toEqual({ status: 200, text });
+    }
+  });
+
+  it('start-up with an unreachable REDIS_URL fails with one line after a bounded wait', async () => {
+    const started = Date.now();
+    const run = await runCli({ args: ['--port', '0'], env: { REDIS_URL: `${redis.dir}/no-such.sock` } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    const lines = run.stderr.split('\n').filter(Boolean);
+    expect(lines, run.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^mockpoint: error: REDIS_URL: cannot reach Redis at unix:\S+no-such\.sock within 5000 ms: /,
+    );
+    expect(Date.now() - started).toBeLessThan(14_000);
+  });
+});

@@ -1,0 +1,51 @@
+// Lints what would be published: packs every public package under packages/ (pnpm pack,
+// as the READMEs say), then runs publint and `attw --profile esm-only`
+// (@arethetypeswrong/cli) on each tarball. Part of `pnpm lint`.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const PUBLINT = 'publint@0.3.25';
+const ATTW = '@arethetypeswrong/cli@0.18.5';
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dest = mkdtempSync(join(tmpdir(), 'mockpoint-check-packages-'));
+
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: root, encoding: 'utf8', timeout: 300_000 });
+  return { ok: result.status === 0, output: `${result.stdout ?? ''}${result.stderr ?? ''}`.trim() };
+}
+
+// Private packages (the web page's sources, the runtime contract) are never published.
+const published = readdirSync(join(root, 'packages')).filter((dir) => {
+  const manifest = JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8'));
+  return manifest.private !== true;
+});
+const filters = published.flatMap((dir) => ['--filter', `./packages/${dir}`]);
+
+let failed = 0;
+try {
+  const pack = run('npx', ['-y', 'pnpm@10.34.9', '-r', ...filters, 'pack', '--pack-destination', dest]);
+  if (!pack.ok) throw new Error(`pnpm pack failed (run pnpm build first?):\n${pack.output}`);
+  for (const tarball of readdirSync(dest).filter((f) => f.endsWith('.tgz'))) {
+    const file = join(dest, tarball);
+    for (const [tool, args] of [
+      ['publint', ['-y', PUBLINT, '--strict', file]],
+      ['attw', ['-y', '-p', ATTW, 'attw', '--profile', 'esm-only', '--format', 'ascii', file]],
+    ]) {
+      const result = run('npx', args);
+      console.log(`check-packages: ${tarball}: ${tool} ${result.ok ? 'ok' : 'FAILED'}`);
+      if (!result.ok) {
+        console.log(result.output);
+        failed++;
+      }
+    }
+  }
+} finally {
+  rmSync(dest, { recursive: true, force: true });
+}
+if (failed > 0) {
+  console.error(`check-packages: ${failed} check(s) failed`);
+  process.exit(1);
+}
