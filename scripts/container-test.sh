@@ -361,7 +361,7 @@ bound=""
 # d) REDIS_URL as in the README, with a real redis-server: the seed contract on Redis.
 command -v redis-server >/dev/null || fail "redis-server is missing"
 redis_port=$(free_port)
-redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no >"$work/redis.log" 2>&1 &
+redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --dir "$work" --appendonly yes --appendfsync always >"$work/redis.log" 2>&1 &
 redis_pid=$!
 start_daemon "$work/run4.log" "REDIS_URL=redis://127.0.0.1:$redis_port" "MAX_BODY_BYTES=$limit"
 checks health "$url" --store redis

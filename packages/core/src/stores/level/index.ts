@@ -18,6 +18,7 @@ import {
   type StoreHealth,
 } from '../../store/store.js';
 import { GroupCommit } from './group-commit.js';
+import { GroupHas } from './group-has.js';
 import { checkLogs } from './log-check.js';
 
 /** Options for {@link LevelStore.open}. */
@@ -119,6 +120,8 @@ export class LevelStore implements EndpointStore {
   #db: Level<string, string>;
   /** Concurrent writes share one fsync (group commit); rebuilt with the database on reopen. */
   #writes: GroupCommit;
+  /** Concurrent existence checks share one `hasMany`; rebuilt with the database on reopen. */
+  #exists: GroupHas;
   readonly #sync: boolean;
   readonly #locks = new KeyedMutex();
   /** Why writes are refused, while they are. */
@@ -135,6 +138,8 @@ export class LevelStore implements EndpointStore {
     this.dir = options.dir;
     this.#sync = options.sync ?? true;
     this.#writes = new GroupCommit(db, this.#sync);
+    this.#exists = new GroupHas(db);
+    this.#exists = new GroupHas(db);
     this.unreadableAtOpen = unreadable;
   }
 
@@ -168,7 +173,7 @@ export class LevelStore implements EndpointStore {
     // per-name lock in this process makes the check and the write one step.
     return this.#locks.run(record.name, async () => {
       await this.#writable();
-      if ((await this.#read(() => this.#db.has(record.name))) === true) return false;
+      if ((await this.#read(() => this.#exists.has(record.name))) === true) return false;
       await this.#write(() => this.#writes.write({ type: 'put', key: record.name, value: encodeRecord(record) }));
       return true;
     });
@@ -177,7 +182,7 @@ export class LevelStore implements EndpointStore {
   async put(record: EndpointRecord): Promise<{ created: boolean }> {
     return this.#locks.run(record.name, async () => {
       await this.#writable();
-      const existed = await this.#read(() => this.#db.has(record.name));
+      const existed = await this.#read(() => this.#exists.has(record.name));
       await this.#write(() => this.#writes.write({ type: 'put', key: record.name, value: encodeRecord(record) }));
       return { created: !existed };
     });
@@ -186,7 +191,7 @@ export class LevelStore implements EndpointStore {
   async delete(name: string): Promise<boolean> {
     return this.#locks.run(name, async () => {
       await this.#writable();
-      const existed = await this.#read(() => this.#db.has(name));
+      const existed = await this.#read(() => this.#exists.has(name));
       if (existed) await this.#write(() => this.#writes.write({ type: 'del', key: name }));
       return existed;
     });
@@ -246,6 +251,7 @@ export class LevelStore implements EndpointStore {
       await this.#db.close();
       this.#db = await openDb(this.dir);
       this.#writes = new GroupCommit(this.#db, this.#sync);
+      this.#exists = new GroupHas(this.#db);
       this.#writeFailure = undefined;
     } catch (error) {
       this.#writeFailure = `reopening failed: ${(error as Error).message}`;
@@ -260,6 +266,7 @@ export class LevelStore implements EndpointStore {
           await db.open();
           this.#db = db;
           this.#writes = new GroupCommit(db, this.#sync);
+          this.#exists = new GroupHas(db);
         } catch {
           // reads fail too until a later reopen works
         }

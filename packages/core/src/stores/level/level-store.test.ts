@@ -125,6 +125,27 @@ describe('LevelStore on disk', () => {
     for (let i = 0; i < 50; i++) expect(await reopened.get(`g${i}`)).toEqual(record(`g${i}`, i));
   });
 
+  it('concurrent existence checks share one hasMany each group, and each gets its own answer', async () => {
+    const store = await open(await tempDir());
+    for (let i = 0; i < 50; i += 2) await store.create(record(`h${i}`, 'first'));
+    const hasMany = vi.spyOn(
+      Level.prototype as unknown as { hasMany: (keys: string[]) => Promise<boolean[]> },
+      'hasMany',
+    );
+    const has = vi.spyOn(Level.prototype as unknown as { has: (key: string) => Promise<boolean> }, 'has');
+    const created = await Promise.all(Array.from({ length: 50 }, (_, i) => store.create(record(`h${i}`, 'second'))));
+    // Names taken before (even i) are refused and keep their record; the others are created.
+    expect(created).toEqual(Array.from({ length: 50 }, (_, i) => i % 2 === 1));
+    for (let i = 0; i < 50; i++)
+      expect(await store.get(`h${i}`)).toEqual(record(`h${i}`, i % 2 === 0 ? 'first' : 'second'));
+    expect(has).not.toHaveBeenCalled();
+    // The first check goes alone; the others queue behind it and go out together.
+    expect(hasMany.mock.calls.length).toBeLessThan(50);
+    expect(hasMany.mock.calls.flatMap((call) => call[0]).sort()).toEqual(
+      Array.from({ length: 50 }, (_, i) => `h${i}`).sort(),
+    );
+  });
+
   it('a second open of a directory held in this process rejects with DATA_DIR_LOCKED', async () => {
     const dir = await tempDir();
     const first = await open(dir);
