@@ -36,9 +36,7 @@ describe('answerNoticingHangUp (Workers)', () => {
     const a = app();
     const request = new Request('http://w/api/endpoints/x/requests?wait=0');
     const response = await answerNoticingHangUp(request, a.fetch, HEARTBEAT_MS);
-    expect(await response.text()).toBe(
-      `{"requests":[],"complete":false,"journalId":"${a.mockpoint.journal.id}"}`,
-    );
+    expect(await response.text()).toBe(`{"requests":[],"complete":false,"journalId":"${a.mockpoint.journal.id}"}`);
   });
 
   it('answers a held long-poll at once with heartbeat spaces, then the page (valid JSON)', async () => {
