@@ -125,6 +125,32 @@ describe('the request path on the wire', () => {
     expect(await requestJson(`${daemon.url}/endpoint/precious`)).toEqual({ status: 200, body: 1 });
   });
 
+  it.each(['/x/%2e%2e/api/endpoints', '/x/../api/endpoints', '/api/x/%2E%2e/endpoints'])(
+    'DELETE %s with a local Host never reaches /api: 404 ROUTE_NOT_FOUND, nothing is deleted',
+    async (target) => {
+      const daemon = await startDaemon({ args: ['--memory'] });
+      await addEndpoint(daemon.url, { name: 'precious', data: 1 });
+      const answers = await exchange(
+        daemon.url,
+        Buffer.from(`DELETE ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`),
+        1,
+      );
+      expect(statuses(answers)).toEqual([404]);
+      expect(answers[0]?.body).toContain('ROUTE_NOT_FOUND');
+      expect(await requestJson(`${daemon.url}/endpoint/precious`)).toEqual({ status: 200, body: 1 });
+    },
+  );
+
+  it('a query holding /./ or /../ is plain data: GET /api/health?x=/./&y=/../ is answered', async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    const answers = await exchange(
+      daemon.url,
+      Buffer.from('GET /api/health?x=/./&y=/../ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'),
+      1,
+    );
+    expect(statuses(answers)).toEqual([200]);
+  });
+
   it('the journal keeps a body that is not UTF-8 byte for byte (base64, flagged) and UTF-8 text as text', async () => {
     const daemon = await startDaemon({ args: ['--memory'] });
     await addEndpoint(daemon.url, { name: 'bin', data: 'ok' });
