@@ -42,9 +42,11 @@ COPY --from=build --chown=node:node /out-data /data
 USER node
 EXPOSE 16540
 VOLUME /data
-# Node itself, no curl: healthy when /api/health answers 2xx and the store is usable.
+# Node itself, no curl: healthy when /api/health answers 2xx with status `ok`; a
+# store that is `degraded` (a read hit damaged data) is unhealthy. It asks the
+# port in PORT, so set the port with `-e PORT=…` (a `--port` flag is not seen here).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||16540)+'/api/health').then(async r=>{const h=await r.json();process.exit(r.ok&&h.status!=='unavailable'?0:1)},()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||16540)+'/api/health').then(async r=>{const h=await r.json();process.exit(r.ok&&h.status==='ok'?0:1)},()=>process.exit(1))"]
 # Node is PID 1 (no shell in between): the daemon's own SIGTERM handler closes
 # the server and the store, then exits 0. Arguments after the image are flags.
 ENTRYPOINT ["node", "/app/dist/cli.js"]

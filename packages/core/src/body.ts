@@ -9,8 +9,14 @@ import { JsonSyntaxError, MAX_JSON_DEPTH, scanJson } from './json-text.js';
 
 export { MAX_JSON_DEPTH };
 
+/**
+ * The 413 says `connection: close`: the rest of the body is not read, so the
+ * connection cannot carry another request (and is closed after the answer).
+ */
 function tooLarge(maxBytes: number): MockpointError {
-  return new MockpointError('BODY_TOO_LARGE', `request body is larger than the limit of ${maxBytes} bytes`);
+  return new MockpointError('BODY_TOO_LARGE', `request body is larger than the limit of ${maxBytes} bytes`, {
+    headers: { connection: 'close' },
+  });
 }
 
 /**

@@ -116,7 +116,7 @@ const SETTINGS = {
     flag: '--journal-size',
     arg: '<n>',
     kind: 'int',
-    min: 0,
+    min: 1,
     max: 1_000_000,
     help: 'requests kept per endpoint',
   },

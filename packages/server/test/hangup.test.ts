@@ -51,8 +51,8 @@ describe('a client that hangs up mid-upload', () => {
     const journal = await requestJson(`${daemon.url}/api/endpoints/hook/requests`);
     expect((journal.body as { requests: unknown[] }).requests).toEqual([]);
     expect((await daemon.stop()).code).toBe(0);
-    expect(daemon.stderr).not.toMatch(/unexpected error|^\s+at /m);
-    expect(daemon.stderr.split('\n').filter(Boolean).length).toBeLessThanOrEqual(6);
+    // As the README says: nothing is logged (the start-up line is on stdout).
+    expect(daemon.stderr).toBe('');
     expect(collector.envelopes.length).toBe(before);
   });
 });

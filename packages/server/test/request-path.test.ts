@@ -76,6 +76,28 @@ describe('the request path on the wire', () => {
     ]);
   });
 
+  it('a chunked /api body over MAX_BODY_BYTES gets a 413 that says the connection closes (never keep-alive then EOF)', async () => {
+    const daemon = await startDaemon({ args: ['--memory'], env: { MAX_BODY_BYTES: '100000' } });
+    const chunk = Buffer.alloc(40 * 1024, 'a');
+    const chunks = Array.from({ length: 10 }, () =>
+      Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]),
+    );
+    const request = Buffer.concat([
+      Buffer.from(
+        'PUT /api/endpoint/add HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+      ),
+      ...chunks,
+      Buffer.from('0\r\n\r\nGET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'),
+    ]);
+    const answers = await exchange(daemon.url, request, 2);
+    expect(answers[0]?.status).toBe(413);
+    expect(answers[0]?.body).toContain('BODY_TOO_LARGE');
+    // Whatever else happens, the 413 must not promise a connection that is then dropped.
+    if (answers.length === 1) expect(answers[0]?.head).toMatch(/^connection: close$/im);
+    else expect(statuses(answers)).toEqual([413, 200]);
+    expect(answers[0]?.head).not.toMatch(/^connection: keep-alive$/im);
+  });
+
   it('pipelined add, replace and delete on one connection take effect in order', async () => {
     const daemon = await startDaemon({ args: ['--memory'] });
     const json = (method: string, path: string, body: string) =>
@@ -101,6 +123,32 @@ describe('the request path on the wire', () => {
     expect(statuses(answers)).toEqual([404]);
     expect(answers[0]?.body).toContain('ROUTE_NOT_FOUND');
     expect(await requestJson(`${daemon.url}/endpoint/precious`)).toEqual({ status: 200, body: 1 });
+  });
+
+  it.each(['/x/%2e%2e/api/endpoints', '/x/../api/endpoints', '/api/x/%2E%2e/endpoints'])(
+    'DELETE %s with a local Host never reaches /api: 404 ROUTE_NOT_FOUND, nothing is deleted',
+    async (target) => {
+      const daemon = await startDaemon({ args: ['--memory'] });
+      await addEndpoint(daemon.url, { name: 'precious', data: 1 });
+      const answers = await exchange(
+        daemon.url,
+        Buffer.from(`DELETE ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`),
+        1,
+      );
+      expect(statuses(answers)).toEqual([404]);
+      expect(answers[0]?.body).toContain('ROUTE_NOT_FOUND');
+      expect(await requestJson(`${daemon.url}/endpoint/precious`)).toEqual({ status: 200, body: 1 });
+    },
+  );
+
+  it('a query holding /./ or /../ is plain data: GET /api/health?x=/./&y=/../ is answered', async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    const answers = await exchange(
+      daemon.url,
+      Buffer.from('GET /api/health?x=/./&y=/../ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'),
+      1,
+    );
+    expect(statuses(answers)).toEqual([200]);
   });
 
   it('the journal keeps a body that is not UTF-8 byte for byte (base64, flagged) and UTF-8 text as text', async () => {

@@ -225,7 +225,9 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
     const target = endpointTarget(url);
     if (target === undefined) {
       // Never let the URL parser resolve `..` into another route (e.g. from /endpoint/ into /api).
-      if (DOT_SEGMENT.test(url)) {
+      // Only the path: a query may carry `/./` or `/../` as plain data.
+      const query = url.indexOf('?');
+      if (DOT_SEGMENT.test(query === -1 ? url : url.slice(0, query))) {
         send(res, errorAnswer(404, 'ROUTE_NOT_FOUND', `no route for ${req.method} ${url}; see GET /api/openapi.json`));
       } else void fallback(req, res);
       return;

@@ -5,7 +5,7 @@
  * @module
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { MockpointApp } from '../create-app.js';
 import { createNodeListener, type NodeListenerOptions } from './listener.js';
 
@@ -67,6 +67,17 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
   // Created unbound so that a listen error can be awaited and reported.
   const server = createServer(createNodeListener(app, options));
   const address = await listen(server, options.port ?? 0, host);
+  // Per connection, not per request: closeIdleConnections() leaves a connection
+  // that never sent a byte open, so close() destroys those itself.
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  const closeIdle = (): void => {
+    server.closeIdleConnections();
+    for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+  };
 
   let closing: Promise<void> | undefined;
   const close = ({ graceMs = 0 }: CloseOptions = {}): Promise<void> => {
@@ -87,8 +98,8 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
       server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
         response.setHeader('connection', 'close');
       });
-      server.closeIdleConnections();
-      const sweep = setInterval(() => server.closeIdleConnections(), 20);
+      closeIdle();
+      const sweep = setInterval(closeIdle, 20);
       const grace = setTimeout(() => server.closeAllConnections(), graceMs);
       await done;
       clearInterval(sweep);

@@ -78,8 +78,9 @@ async function openDb(dir: string): Promise<Level<string, string>> {
       });
     }
     const reason = String(cause?.message ?? (error as Error).message).replace(/\s+/g, ' ');
-    if (existing && cause?.code === 'LEVEL_CORRUPTION')
-      throw damaged(dir, `cannot be opened as it is (${reason})`, error);
+    // A directory that already held a database and fails to open (corrupt, or
+    // CURRENT naming a missing MANIFEST) gets the same restore hint.
+    if (existing) throw damaged(dir, `cannot be opened as it is (${reason})`, error);
     throw storeUnavailable(dir, error, reason);
   }
   return db;

@@ -219,6 +219,21 @@ describe('LevelStore on disk', () => {
     expect((await readdir(dir)).filter((name) => !name.startsWith('LOG')).sort()).toEqual(before);
   });
 
+  it('a CURRENT naming a missing MANIFEST is refused as DATA_DIR_DAMAGED with the restore hint, files kept', async () => {
+    const dir = await tempDir();
+    const first = await open(dir);
+    await first.create(record('kept', 1));
+    await first.close();
+    await writeFile(join(dir, 'CURRENT'), 'MANIFEST-000099\n');
+    const before = (await readdir(dir)).filter((name) => !name.startsWith('LOG')).sort();
+    const error = await LevelStore.open({ dir }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'MockpointError', code: 'DATA_DIR_DAMAGED' });
+    expect((error as Error).message).toContain(dir);
+    expect((error as Error).message).toMatch(/cannot be opened as it is.*restore it from a backup/);
+    expect((error as Error).message).not.toContain('\n');
+    expect((await readdir(dir)).filter((name) => !name.startsWith('LOG')).sort()).toEqual(before);
+  });
+
   it('counts the log records it cannot read at open; the others load', async () => {
     const dir = await tempDir();
     const first = await open(dir);
