@@ -1,5 +1,6 @@
 // Before the tests: make sure the system parts they drive for real are present —
-// Debian's chromium (web page tests) and curl (the daemon-curl example). When one
+// Debian's chromium (web page tests), curl (the daemon-curl example), redis-server
+// (the Redis store and replicas) and nginx (the README's proxy blocks). When one
 // is missing and we are root with apt-get (a fresh machine, CI), it is installed;
 // otherwise the run stops here with one line saying what to install.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -9,7 +10,7 @@ const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const onPath = (bin) => spawnSync('sh', ['-c', `command -v ${bin}`]).status === 0;
 const missing = [];
 if (!existsSync(chromium)) missing.push('chromium');
-if (!onPath('curl')) missing.push('curl');
+for (const bin of ['curl', 'redis-server', 'nginx']) if (!onPath(bin)) missing.push(bin);
 
 function fail(message) {
   console.error(`preflight: ${message}`);
@@ -19,7 +20,7 @@ function fail(message) {
 if (missing.length > 0) {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot || !onPath('apt-get')) {
-    fail(`missing ${missing.join(' and ')}; install Debian's package(s): apt-get install ${missing.join(' ')}`);
+    fail(`missing ${missing.join(', ')}; install Debian's package(s): apt-get install ${missing.join(' ')}`);
   }
   console.log(`preflight: installing ${missing.join(' ')} with apt-get (the tests drive them for real)`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
@@ -31,4 +32,4 @@ if (missing.length > 0) {
   }
   if (!existsSync(chromium)) fail(`chromium installed but ${chromium} is still missing; set CHROMIUM_PATH`);
 }
-console.log(`preflight: chromium at ${chromium}, curl on PATH`);
+console.log(`preflight: chromium at ${chromium}; curl, redis-server and nginx on PATH`);
