@@ -14,7 +14,7 @@
  * @module
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { createClient, type RedisClientOptions } from 'redis';
+import { createClient, type RedisClientOptions } from '@redis/client';
 import { MockpointError } from '../../errors.js';
 import type { EndpointRecord } from '../../schemas.js';
 import { decodeRecord, encodeRecord } from '../../store/record-codec.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../journal-entry.js';
 import { RedisStore } from './index.js';
