@@ -1,6 +1,6 @@
 // The client's queue methods, filtered waits and quiet-period checks.
 import { describe, expect, it, vi } from 'vitest';
-import { createApp, createClient, type MockpointApp, MockpointError } from './index.js';
+import { createApp, createClient, JsonText, type MockpointApp, MockpointError } from './index.js';
 
 function setup(): { app: MockpointApp; client: ReturnType<typeof createClient> } {
   const app = createApp();
@@ -34,6 +34,15 @@ describe('client queue methods', () => {
     expect(await client.queued('hook')).toHaveLength(3);
     await client.clearQueue('hook');
     expect(await client.queued('hook')).toEqual([]);
+  });
+
+  it('queue sends a JsonText data as its exact text, and the endpoint answers those bytes', async () => {
+    const { app, client } = setup();
+    const text = '{"id":12345678901234567890,"price":1.0}';
+    await client.queue('hook', [{ statusCode: 202, data: JsonText.parse(text) }]);
+    const response = await app.request('/endpoint/hook');
+    expect(response.status).toBe(202);
+    expect(await response.text()).toBe(text);
   });
 
   it('queue throws the coded error the server answers with', async () => {

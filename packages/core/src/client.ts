@@ -7,7 +7,7 @@
 import { type ErrorCode, isOwnError, MockpointError, OWN_ERROR } from './errors.js';
 import type { JournalPage } from './journal.js';
 import type { JournalEntry } from './journal-entry.js';
-import { JsonText, scanJson } from './json-text.js';
+import { type JsonText, scanJson, stringifyExact } from './json-text.js';
 import type { QueuedAnswer, QueuedAnswerInput } from './queue/answer-queue.js';
 import type { RequestFilter } from './request-filter.js';
 import type { EndpointRecord } from './schemas.js';
@@ -374,7 +374,8 @@ export function createClient(options: ClientOptions) {
     /**
      * Queues one-shot answers for `name`: the next requests get them in order,
      * each once (`times` repeats one), before the stored record answers. Absent
-     * fields fall back to the record. Resolves with everything queued now.
+     * fields fall back to the record; a `data` that is a {@link JsonText} is sent as its
+     * exact text. Resolves with everything queued now.
      * @throws MockpointError `QUEUE_FULL` past the bound (nothing is queued).
      * @example await client.queue('hook', [{ statusCode: 503, times: 2 }, { fault: 'reset' }])
      */
@@ -409,14 +410,9 @@ export function createClient(options: ClientOptions) {
   };
 }
 
-/** A request body as JSON text; a `data` that is a {@link JsonText} goes as its own text. */
+/** A request body as JSON text; every {@link JsonText} in it (a record's or a queued answer's `data`) goes as its own text. */
 function bodyText(body: unknown): string {
-  if (typeof body === 'object' && body !== null && (body as { data?: unknown }).data instanceof JsonText) {
-    const { data, ...rest } = body as { data: JsonText };
-    const head = JSON.stringify(rest);
-    return head === '{}' ? `{"data":${data.text}}` : `${head.slice(0, -1)},"data":${data.text}}`;
-  }
-  return JSON.stringify(body);
+  return stringifyExact(body);
 }
 
 function listQuery(page: ListQuery, summary: boolean): string {

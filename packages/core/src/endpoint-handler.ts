@@ -12,7 +12,7 @@ import type { EndpointService } from './endpoints.js';
 import { isMockpointError } from './errors.js';
 import type { Journal } from './journal.js';
 import { JOURNAL_NAME_LIMIT, type RecordedRequest } from './journal-entry.js';
-import type { TakenAnswer } from './queue/answer-queue.js';
+import type { Taken } from './queue/answer-queue.js';
 import { planQueuedAnswer, toQueuedAnswer } from './queue/queued-answer.js';
 import { CORS_HEADERS } from './read-response.js';
 import { isValidName } from './schemas.js';
@@ -131,14 +131,14 @@ export class EndpointHandler {
   }
 
   /** A queued answer, resolved against the record; journaled with `queued: true` and its fault. */
-  async #queued(name: string, request: RecordedRequest, taken: TakenAnswer): Promise<EndpointAnswer> {
+  async #queued(name: string, request: RecordedRequest, taken: Taken): Promise<EndpointAnswer> {
     try {
       const record = this.#endpoints.cache.get(name) ?? (await this.#endpoints.response(name));
-      const planned = planQueuedAnswer(name, taken, record);
+      const planned = planQueuedAnswer(name, taken.answer, record);
       this.#journal.record(name, request, planned.statusCode, { fault: planned.fault });
       return toQueuedAnswer(planned, {
         head: request.method === 'HEAD',
-        release: this.#endpoints.queue.cleared(name),
+        release: taken.release,
         // A released hang gets what the record answers then (not journaled again).
         next: () =>
           this.#endpoints.response(name).then(

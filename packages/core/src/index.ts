@@ -49,6 +49,7 @@ export {
   MAX_JSON_DEPTH,
   type ScannedJson,
   scanJson,
+  stringifyExact,
 } from './json-text.js';
 export {
   DEFAULT_CACHE_MAX_BYTES,

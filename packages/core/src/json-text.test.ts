@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonSyntaxError, JsonText, jsonTextOf, MAX_JSON_DEPTH, scanJson } from './json-text.js';
+import { JsonSyntaxError, JsonText, jsonTextOf, MAX_JSON_DEPTH, scanJson, stringifyExact } from './json-text.js';
 
 function problem(text: string, maxDepth?: number): string {
   try {
@@ -94,6 +94,18 @@ describe('scanJson', () => {
     expect(scanJson('{ "k" : "é 🎉" }').text).toBe('{"k":"é 🎉"}');
   });
 
+  it('splits a top-level array into its minified elements (and nothing deeper)', () => {
+    expect(scanJson(' [ {"a" : [1, 2]} , 1.0 , "x, y" , [ ] ] ').elements).toEqual([
+      '{"a":[1,2]}',
+      '1.0',
+      '"x, y"',
+      '[]',
+    ]);
+    expect(scanJson('[]').elements).toEqual([]);
+    expect(scanJson('{"a":[1]}').elements).toBeUndefined();
+    expect(() => scanJson('[1,]')).toThrow(JsonSyntaxError);
+  });
+
   it('says where the problem is', () => {
     expect(() => scanJson('{"a":1 x}')).toThrow(/position 7/);
   });
@@ -106,6 +118,16 @@ describe('JsonText', () => {
     expect(text.value()).toEqual({ a: [1, 2] });
     expect(JSON.stringify({ data: text })).toBe('{"data":{"a":[1,2]}}');
     expect(Object.isFrozen(text)).toBe(true);
+  });
+
+  it('stringifyExact writes every JsonText inside a value as its own text', () => {
+    const big = new JsonText('{"id":12345678901234567890,"x":1.0}');
+    expect(stringifyExact({ answers: [{ data: big, times: 1 }, { data: null }] })).toBe(
+      '{"answers":[{"data":{"id":12345678901234567890,"x":1.0},"times":1},{"data":null}]}',
+    );
+    expect(stringifyExact(big)).toBe(big.text);
+    expect(stringifyExact({ a: 'plain "text"', n: [1, 2] })).toBe(JSON.stringify({ a: 'plain "text"', n: [1, 2] }));
+    expect(() => stringifyExact(undefined)).toThrow(TypeError);
   });
 
   it('jsonTextOf gives a JsonText its own text and a plain value its JSON', () => {

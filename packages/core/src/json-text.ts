@@ -54,6 +54,32 @@ export function jsonTextOf(data: unknown): string {
   return (JSON.stringify(data) as string | undefined) ?? 'null';
 }
 
+/**
+ * `JSON.stringify(value)`, except that every {@link JsonText} inside `value`
+ * goes as its own exact text (not its parsed value, as `toJSON` would give).
+ */
+export function stringifyExact(value: unknown): string {
+  const texts: string[] = [];
+  // A per-call marker no string of the value can collide with by chance.
+  const mark = `\u0000jsontext:${Math.random().toString(36).slice(2)}:`;
+  const text = JSON.stringify(value, function (this: Record<string, unknown>, key, replaced: unknown) {
+    const original = this[key];
+    if (original instanceof JsonText) {
+      texts.push(original.text);
+      return `${mark}${texts.length - 1}`;
+    }
+    return replaced;
+  }) as string | undefined;
+  if (text === undefined) throw new TypeError('stringifyExact: the value has no JSON form');
+  if (texts.length === 0) return text;
+  const quoted = JSON.stringify(mark).slice(1, -1);
+  return text.replace(new RegExp(`"${escapeRegExp(quoted)}(\\d+)"`, 'g'), (_, i: string) => texts[Number(i)] as string);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** Why text is not accepted as JSON. */
 export type JsonSyntaxProblem = 'syntax' | 'duplicate-key' | 'too-deep';
 
@@ -80,6 +106,8 @@ export interface ScannedJson {
    * the order they appear.
    */
   members?: Map<string, string>;
+  /** When the value is an array: each element's minified text, in order. */
+  elements?: string[];
 }
 
 const Ch = {
@@ -170,6 +198,8 @@ class Scanner {
   #spaced = false;
   /** Top-level members: key and [start, end) offsets in the input. */
   readonly #spans: [string, number, number][] = [];
+  /** Top-level elements: [start, end) offsets in the input. */
+  readonly #elementSpans: [number, number][] = [];
   #depth = 0;
 
   constructor(text: string, maxDepth: number) {
@@ -180,12 +210,17 @@ class Scanner {
   scan(): ScannedJson {
     this.#skipWhitespace();
     let members: Map<string, string> | undefined;
-    if (this.#peek() === Ch.OpenBrace) members = new Map();
-    this.#value(members);
+    const first = this.#peek();
+    if (first === Ch.OpenBrace) members = new Map();
+    if (first === Ch.OpenBracket) this.#array(true);
+    else this.#value(members);
     this.#skipWhitespace();
     if (this.#pos < this.#text.length) this.#fail('unexpected text after the JSON value');
     const minify = (part: string) => (this.#spaced ? dropSpace(part) : part);
     const text = minify(this.#text);
+    if (first === Ch.OpenBracket) {
+      return { text, elements: this.#elementSpans.map(([start, end]) => minify(this.#text.slice(start, end))) };
+    }
     if (members === undefined) return { text };
     for (const [key, start, end] of this.#spans) members.set(key, minify(this.#text.slice(start, end)));
     return { text, members };
@@ -266,7 +301,8 @@ class Scanner {
     this.#depth--;
   }
 
-  #array(): void {
+  /** An array; `top` collects its elements' spans (the scanned value itself). */
+  #array(top = false): void {
     this.#enter();
     this.#pos++; // [
     this.#skipWhitespace();
@@ -276,7 +312,9 @@ class Scanner {
       return;
     }
     for (;;) {
+      const start = this.#pos;
       this.#value();
+      if (top) this.#elementSpans.push([start, this.#pos]);
       this.#skipWhitespace();
       const next = this.#peek();
       this.#pos++;

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { type ErrorCode, MockpointError } from './errors.js';
-import { JsonText } from './json-text.js';
+import { JsonText, scanJson } from './json-text.js';
 import { FAULTS, MAX_ANSWER_TIMES, MAX_QUEUED_ANSWERS, type QueuedAnswer } from './queue/answer-queue.js';
 import {
   DEFAULT_DELAY,
@@ -295,11 +295,35 @@ export function parseMembers<S extends z.ZodType>(
   members: ReadonlyMap<string, string>,
   maxDelayMs: number = DEFAULT_MAX_DELAY_MS,
 ): z.output<S> {
+  return parseBody(schema, withDataText(members), maxDelayMs);
+}
+
+/** An object from scanned members: `data` as {@link JsonText}, the rest parsed. */
+function withDataText(members: ReadonlyMap<string, string>): Record<string, unknown> {
   // fromEntries makes own properties, so even a `__proto__` key is just a key.
-  const body = Object.fromEntries(
+  return Object.fromEntries(
     [...members].map(([key, text]) => [key, key === 'data' ? new JsonText(text) : JSON.parse(text)]),
   );
-  return parseBody(schema, body, maxDelayMs);
+}
+
+/**
+ * The body of `POST /api/endpoints/{name}/queue` from its scanned top-level
+ * members (see `readJsonObjectBody`), each answer's `data` kept as its exact
+ * text ({@link JsonText}); validate it with {@link parseQueueBody}.
+ */
+export function queueBodyFromMembers(members: ReadonlyMap<string, string>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [key, text] of members) {
+    if (key !== 'answers' || !text.startsWith('[')) {
+      body[key] = JSON.parse(text);
+      continue;
+    }
+    // Already checked by the body scan: this scan only splits the array and each answer.
+    body[key] = (scanJson(text).elements ?? []).map((element) =>
+      element.startsWith('{') ? withDataText(scanJson(element).members ?? new Map()) : JSON.parse(element),
+    );
+  }
+  return body;
 }
 
 /**

@@ -2,7 +2,8 @@
  * Queued one-shot answers: per endpoint name, a FIFO of answers that requests to
  * `/endpoint/{name}` consume, in order and each exactly once, before the stored
  * record answers. This file holds the contract; implementations live in folders
- * beside it (`memory/`; a shared Redis one can follow behind the same interface).
+ * beside it (`memory/` in this process; the Redis one, shared by replicas, is
+ * `RedisAnswerQueue` in `stores/redis/`).
  *
  * @module
  */
@@ -41,6 +42,17 @@ export interface QueuedAnswer extends Omit<QueuedAnswerInput, 'times'> {
 /** One use of a queued answer, taken off the queue by a request. */
 export type TakenAnswer = Omit<QueuedAnswer, 'times'>;
 
+/** What {@link AnswerQueue.take} hands a request. */
+export interface Taken {
+  answer: TakenAnswer;
+  /**
+   * Aborts when the queue of the name is cleared after this use was taken (or
+   * {@link AnswerQueue.releaseHangs} is called): a `hang` waits on it. A clear
+   * that came before the take never aborts it.
+   */
+  release: AbortSignal;
+}
+
 /** Answers queued per name at most (a `times` of 10 counts once). */
 export const MAX_QUEUED_ANSWERS = 100;
 /** Largest `times` of one answer. */
@@ -51,7 +63,7 @@ export const MAX_ANSWER_TIMES = 10_000;
  * answer use handed out by {@link AnswerQueue.take} is never handed out twice.
  */
 export interface AnswerQueue {
-  /** A short name for diagnostics, e.g. `memory`. */
+  /** A short name for diagnostics, e.g. `memory` or `redis`. */
   readonly kind: string;
   /**
    * Appends `answers` (all or none) and resolves with everything queued for
@@ -62,25 +74,26 @@ export interface AnswerQueue {
   /**
    * `false` only when `name` certainly has nothing queued. Synchronous and cheap:
    * the read path asks it on every request and pays nothing more when it says no.
+   * Once a {@link push} has resolved, it says `true` for that name.
    */
   pending(name: string): boolean;
-  /** Takes the next use of the first answer for `name` (exactly once), or `undefined`. */
-  take(name: string): Promise<TakenAnswer | undefined>;
+  /**
+   * Takes the next use of the first answer for `name` (exactly once, also across
+   * processes that share the queue), or `undefined` when nothing is queued.
+   */
+  take(name: string): Promise<Taken | undefined>;
   /** What is queued for `name`, first answer first. */
   list(name: string): Promise<QueuedAnswer[]>;
-  /** Empties the queue of `name`, and ends its hanging requests. */
+  /** Empties the queue of `name`, and ends its hanging requests (in every process sharing it). */
   clear(name: string): Promise<void>;
   /** Empties every queue, and ends every hanging request. */
   clearAll(): Promise<void>;
   /**
-   * Aborts when the queue of `name` is next cleared (by {@link clear} or
-   * {@link clearAll}): a `hang` waits on it.
-   */
-  cleared(name: string): AbortSignal;
-  /**
-   * Aborts every {@link cleared} signal of this process, now and from now on,
-   * without touching what is queued: hanging requests are answered, for shutting
-   * down without holding them open.
+   * Aborts every {@link Taken.release} signal handed out by this process, now and
+   * from now on, without touching what is queued: hanging requests are answered,
+   * for shutting down without holding them open.
    */
   releaseHangs(): void;
+  /** Lets go of what the queue holds open (connections, subscriptions); the queue is unusable after. */
+  close?(): Promise<void>;
 }

@@ -7,6 +7,7 @@
  */
 import type { CachedResponse } from '../cache.js';
 import { type EndpointAnswer, type FaultAnswer, utf8Length } from '../endpoint-answer.js';
+import { jsonTextOf } from '../json-text.js';
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from '../read-response.js';
 import type { Fault, TakenAnswer } from './answer-queue.js';
 
@@ -40,7 +41,7 @@ export function planQueuedAnswer(name: string, taken: TakenAnswer, record: Cache
   let body: string;
   if (Object.hasOwn(taken, 'data')) {
     statusCode = taken.statusCode ?? record?.statusCode ?? 200;
-    body = JSON.stringify(taken.data);
+    body = jsonTextOf(taken.data);
   } else if (record !== undefined) {
     statusCode = taken.statusCode ?? record.statusCode;
     body = record.body;

@@ -51,6 +51,29 @@ describe('/api/endpoints/{name}/queue', () => {
     expect(await response.text()).toBe('{"answers":[{"data":{"z":1,"a":null,"__proto__":{"x":true}},"times":1}]}');
   });
 
+  it('keeps queued data byte for byte: big integers, 1.0, -0, exponents and "2" before "b"', async () => {
+    const app = createApp();
+    await app.request('/api/endpoint/add', {
+      method: 'PUT',
+      body: '{"name":"hook","data":{"stored":true}}',
+    });
+    const data = '{"id":12345678901234567890,"price":1.0,"zero":-0,"big":1e400,"b":1,"2":"two"}';
+    const created = await post(
+      app,
+      'hook',
+      `{ "answers" : [ { "statusCode" : 202 , "data" : ${data} }, {"delay":1} ] }`,
+    );
+    expect(await created.text()).toBe(
+      `{"answers":[{"statusCode":202,"data":${data},"times":1},{"delay":1,"times":1}]}`,
+    );
+    const listed = await app.request('/api/endpoints/hook/queue');
+    expect(await listed.text()).toBe(`{"answers":[{"statusCode":202,"data":${data},"times":1},{"delay":1,"times":1}]}`);
+    const answered = await app.request('/endpoint/hook', { method: 'POST', body: '{}' });
+    expect(answered.status).toBe(202);
+    expect(await answered.text()).toBe(data);
+    expect(await (await app.request('/endpoint/hook')).text()).toBe('{"stored":true}');
+  });
+
   it.each([
     [
       { answers: [{ statusCode: 99 }] },

@@ -7,8 +7,9 @@
 import type { Hono } from 'hono';
 import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
-import { jsonResponse } from '../read-response.js';
-import { parseQueueBody } from '../schemas.js';
+import { queuePageJson } from '../queue/answer-json.js';
+import { jsonTextResponse } from '../read-response.js';
+import { parseQueueBody, queueBodyFromMembers } from '../schemas.js';
 import { pathName } from './manage.js';
 import { ADMIN_RESPONSES, ERROR_RESPONSES } from './responses.js';
 
@@ -18,17 +19,17 @@ export function registerQueueRoutes(app: Hono, ctx: AppContext): void {
 
   app.post('/api/endpoints/:name/queue', async (c) => {
     const name = pathName(c.req.param('name'));
-    // Checked like every management body (strict UTF-8, no duplicate keys, depth), then
-    // parsed: queued data is a JavaScript value (not yet exact text like a record's).
+    // Checked like every management body (strict UTF-8, no duplicate keys, depth);
+    // each answer's data stays its exact text, like a record's.
     const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes);
-    const body = Object.fromEntries([...members].map(([key, text]) => [key, JSON.parse(text) as unknown]));
+    const body = queueBodyFromMembers(members);
     const answers = await queue.push(name, parseQueueBody(schemas, body, options.maxDelayMs));
-    return jsonResponse({ answers }, 201);
+    return jsonTextResponse(queuePageJson(answers), 201);
   });
 
   app.get('/api/endpoints/:name/queue', async (c) => {
     const name = pathName(c.req.param('name'));
-    return jsonResponse({ answers: await queue.list(name) });
+    return jsonTextResponse(queuePageJson(await queue.list(name)));
   });
 
   app.delete('/api/endpoints/:name/queue', async (c) => {

@@ -5,7 +5,8 @@
  * @module
  */
 import { MockpointError } from '../../errors.js';
-import { type AnswerQueue, MAX_QUEUED_ANSWERS, type QueuedAnswer, type TakenAnswer } from '../answer-queue.js';
+import { jsonTextOf } from '../../json-text.js';
+import { type AnswerQueue, MAX_QUEUED_ANSWERS, type QueuedAnswer, type Taken } from '../answer-queue.js';
 
 /** Options for {@link MemoryAnswerQueue}. */
 export interface MemoryAnswerQueueOptions {
@@ -25,7 +26,7 @@ interface Held {
 
 /** Rough memory cost of one queued answer: its data as JSON text (UTF-16) plus a fixed overhead. */
 function answerBytes(answer: QueuedAnswer): number {
-  const data = answer.data === undefined ? 0 : (JSON.stringify(answer.data)?.length ?? 0);
+  const data = Object.hasOwn(answer, 'data') ? jsonTextOf(answer.data).length : 0;
   return data * 2 + 128;
 }
 
@@ -75,7 +76,7 @@ export class MemoryAnswerQueue implements AnswerQueue {
     return this.#queues.has(name);
   }
 
-  async take(name: string): Promise<TakenAnswer | undefined> {
+  async take(name: string): Promise<Taken | undefined> {
     // Synchronous from here on: no other request can see the queue in between.
     const queue = this.#queues.get(name);
     const first = queue?.[0];
@@ -88,7 +89,7 @@ export class MemoryAnswerQueue implements AnswerQueue {
       this.#bytes -= first.bytes;
       if (queue.length === 0) this.#queues.delete(name);
     }
-    return answer;
+    return { answer, release: this.#release(name) };
   }
 
   async list(name: string): Promise<QueuedAnswer[]> {
@@ -112,7 +113,8 @@ export class MemoryAnswerQueue implements AnswerQueue {
     this.#clearing.clear();
   }
 
-  cleared(name: string): AbortSignal {
+  /** Aborts when the queue of `name` is next cleared. */
+  #release(name: string): AbortSignal {
     if (this.#released) return AbortSignal.abort();
     let controller = this.#clearing.get(name);
     if (controller === undefined) {
