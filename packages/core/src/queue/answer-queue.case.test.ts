@@ -125,9 +125,10 @@ export function runAnswerQueueContract(name: string, factory: AnswerQueueFactory
       const queue = await fresh();
       const text = '{"id":12345678901234567890,"x":1.0,"z":-0,"2":"b","b":2}';
       const pushed = await queue.push('a', [{ data: new JsonText(text), times: 2 }]);
-      expect((pushed[0]?.data as JsonText).text).toBe(text);
-      expect(((await queue.list('a'))[0]?.data as JsonText).text).toBe(text);
-      expect(((await queue.take('a'))?.answer.data as JsonText).text).toBe(text);
+      const textOf = (answer: TakenAnswer | undefined) => (answer?.data as JsonText | undefined)?.text;
+      expect(textOf(pushed[0])).toBe(text);
+      expect(textOf((await queue.list('a'))[0])).toBe(text);
+      expect(textOf((await queue.take('a'))?.answer)).toBe(text);
     });
 
     it('clear empties one name and aborts the release of what was taken from it; clearAll empties all', async () => {
