@@ -7,7 +7,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createApp, type EndpointStore, MemoryStore, pickLimits, VERSION } from '@mockpoint/core';
+import { type AnswerQueue, createApp, type EndpointStore, MemoryStore, pickLimits, VERSION } from '@mockpoint/core';
 import { LevelStore } from '@mockpoint/core/level';
 import { type ServedApp, serve } from '@mockpoint/core/node';
 import { RedisStore } from '@mockpoint/core/redis';
@@ -101,6 +101,16 @@ async function openStore(options: StartServerOptions): Promise<EndpointStore> {
   return LevelStore.open({ dir });
 }
 
+/** The shared answer queue; the store is closed when it cannot be opened. */
+async function openQueue(store: RedisStore): Promise<AnswerQueue> {
+  try {
+    return await store.openAnswerQueue();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
 /**
  * Starts the daemon.
  * @example const server = await startServer({ port: 0, memory: true }); await server.close()
@@ -118,6 +128,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       store instanceof RedisStore
         ? store.openJournal({ size: options.journalSize, maxBytes: options.journalMaxBytes })
         : undefined,
+    // …and the answer queue: each queued answer is given once, whichever replica a request reaches.
+    queue: store instanceof RedisStore ? await openQueue(store) : undefined,
     ...pickLimits(options),
     adminToken: options.adminToken,
     allowedHosts: options.allowedHosts,

@@ -19,8 +19,10 @@ import { MockpointError } from '../../errors.js';
 import type { EndpointRecord } from '../../schemas.js';
 import { decodeRecord, encodeRecord } from '../../store/record-codec.js';
 import type { EndpointStore, ListOptions, ListPage, StoreChanges, StoreHealth } from '../../store/store.js';
+import { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
 import { decodeRecorded, RedisJournal, type RedisJournalOptions } from './journal.js';
 
+export { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
 export { RedisJournal, type RedisJournalOptions } from './journal.js';
 
 /** Options for {@link RedisStore.open}. */
@@ -134,6 +136,8 @@ export class RedisStore implements EndpointStore {
   readonly #timeoutMs: number;
   readonly #listeners = new Set<(name: string | undefined) => void>();
   readonly #recordedListeners = new Set<(id: number, name: string) => void>();
+  /** Called each time the subscription is up again after a drop. */
+  readonly #liveListeners = new Set<() => void>();
   readonly #prefix: string;
   #live = true;
   #lastError: string | undefined;
@@ -292,6 +296,33 @@ export class RedisStore implements EndpointStore {
     );
   }
 
+  /**
+   * The answer queue shared by every replica on this Redis (`/api/endpoints/{name}/queue`),
+   * on this store's connections: each queued answer is given exactly once, whichever
+   * replica a request reaches.
+   * @example createApp({ store, queue: await store.openAnswerQueue() })
+   */
+  async openAnswerQueue(options: Omit<RedisAnswerQueueOptions, 'keyPrefix'> = {}): Promise<RedisAnswerQueue> {
+    const store = this;
+    const queue = new RedisAnswerQueue(
+      {
+        eval: (script, keys, args) => this.#script(script, keys, args),
+        publish: (channel, message) => this.#call(() => this.#client.publish(channel, message)),
+        subscribe: (channel, listener) => this.#subscriber.subscribe(channel, listener),
+        get live() {
+          return store.changes.live;
+        },
+        onLive: (listener) => {
+          this.#liveListeners.add(listener);
+        },
+        origin: this.#origin,
+      },
+      { ...options, keyPrefix: this.#prefix },
+    );
+    await queue.start();
+    return queue;
+  }
+
   health(): StoreHealth {
     if (this.#closed) return { status: 'unavailable', reason: 'the Redis store is closed' };
     if (!this.#client.isReady || !this.#subscriber.isReady) {
@@ -314,6 +345,7 @@ export class RedisStore implements EndpointStore {
     this.#closed = true;
     this.#listeners.clear();
     this.#recordedListeners.clear();
+    this.#liveListeners.clear();
     this.#client.destroy();
     this.#subscriber.destroy();
   }
@@ -347,6 +379,7 @@ export class RedisStore implements EndpointStore {
         this.#live = true;
         this.#lastError = undefined;
         this.#emit(undefined);
+        for (const listener of this.#liveListeners) listener();
       }
     });
     this.#client.on('ready', () => {
