@@ -125,7 +125,7 @@ describe('RedisAnswerQueue across replicas', () => {
     await a.push('held', [{ fault: 'hang', times: 2 }]);
     const held = await b.take('held');
 
-    const admin = createClient({ socket: { path: redis.socket } });
+    const admin = createClient({ socket: { path: redis.socket, tls: false } });
     await admin.connect();
     try {
       // What a push and a clear leave in Redis, without their notices: what B misses while cut off.
