@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../../journal-entry.js';
+import type { JournalEntry, RecordedRequest } from '../../journal-entry.js';
 import { RedisStore } from './index.js';
 import type { RedisJournal, RedisJournalOptions } from './journal.js';
 import { startTestRedis, type TestRedis } from './redis-server.testkit.js';
@@ -108,6 +108,45 @@ describe('RedisJournal (shared by replicas on one Redis)', () => {
     expect(page.requests.map((e) => e.body)).toEqual(['first', 'second']);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(a!.waiterCount).toBe(0);
+  });
+
+  it('keeps the queued mark and the fault of a request answered from the queue, as every replica lists it', async () => {
+    const [a, b] = await replicas(2);
+    b!.record('retry', request('{"try":1}'), 503, {});
+    b!.record('retry', request('{"try":2}'), 0, { fault: 'reset' });
+    b!.record('retry', request('{"try":3}'), 200);
+    await b!.flushed();
+    const entries = (await a!.wait('retry', 3, 0)).requests;
+    expect(entries.map((e) => [e.statusCode, e.queued, e.fault])).toEqual([
+      [503, true, undefined],
+      [0, true, 'reset'],
+      [200, undefined, undefined],
+    ]);
+    expect(Object.hasOwn(entries[2]!, 'queued')).toBe(false);
+  });
+
+  it('a filtered long-poll on A counts only matching requests recorded on B; others do not end it', async () => {
+    const [a, b] = await replicas(2);
+    const paid = (entry: JournalEntry) =>
+      entry.method === 'POST' && (entry.json as { type?: string } | undefined)?.type === 'order.paid';
+    let settled = false;
+    const waiting = a!.wait('orders', 2, 20_000, undefined, 0, paid).finally(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    b!.record('orders', request('{"type":"order.created"}'), 200);
+    b!.record('orders', request('', '/endpoint/orders', 'GET'), 200);
+    b!.record('orders', request('{"type":"order.paid","n":1}'), 200);
+    await b!.flushed();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(settled).toBe(false); // one match of two: still waiting
+    b!.record('orders', request('{"type":"order.paid","n":2}'), 200);
+    const page = await waiting;
+    expect(page.complete).toBe(true);
+    expect(page.requests.map((e) => e.body)).toEqual(['{"type":"order.paid","n":1}', '{"type":"order.paid","n":2}']);
+    expect(a!.waiterCount).toBe(0);
+    // Read without waiting, the filter still applies.
+    expect((await b!.wait('orders', 1, 0, undefined, 0, paid)).requests).toHaveLength(2);
   });
 
   it('with `after` a waiter waits for requests newer than the last it saw', async () => {
