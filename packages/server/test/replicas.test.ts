@@ -143,6 +143,77 @@ describe('three daemons on one redis-server', () => {
     expect((await requestJson(`${b!.url}/api/endpoints/${name}/requests`)).body).toMatchObject({ requests: [] });
   });
 
+  it('a queue pushed through A is shared: 50 concurrent requests spread over A, B and C get each queued answer exactly once', async () => {
+    const all = await replicas(3);
+    const name = fresh('retry');
+    await addEndpoint(all[0]!.url, { name, data: { stored: true } });
+    const exact = '{"id":12345678901234567890,"price":1.0}';
+    const queued = await fetch(`${all[0]!.url}/api/endpoints/${name}/queue`, {
+      method: 'POST',
+      body: `{"answers":[{"statusCode":503,"times":20},{"statusCode":202,"data":${exact},"times":20}]}`,
+    });
+    expect(queued.status).toBe(201);
+    // Acknowledged: every replica now takes from the queue, whichever gets the first request.
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const response = await fetch(`${all[i % 3]!.url}/endpoint/${name}`, { method: 'POST', body: `{"n":${i}}` });
+        return `${response.status} ${await response.text()}`;
+      }),
+    );
+    const counts = new Map<string, number>();
+    for (const answer of answers) counts.set(answer, (counts.get(answer) ?? 0) + 1);
+    expect(Object.fromEntries(counts)).toEqual({
+      '503 {"stored":true}': 20,
+      [`202 ${exact}`]: 20,
+      '200 {"stored":true}': 10,
+    });
+    for (const daemon of all)
+      expect(await requestJson(`${daemon.url}/api/endpoints/${name}/queue`)).toMatchObject({ body: { answers: [] } });
+    // The shared journal lists all 50, the 40 queued ones marked, on every replica.
+    const journal = await requestJson(`${all[2]!.url}/api/endpoints/${name}/requests?limit=100`);
+    const entries = (journal.body as { requests: { statusCode: number; queued?: true }[] }).requests;
+    expect(entries).toHaveLength(50);
+    expect(
+      entries
+        .filter((e) => e.queued)
+        .map((e) => e.statusCode)
+        .sort(),
+    ).toEqual([...Array(20).fill(202), ...Array(20).fill(503)]);
+  });
+
+  it('a reset queued on A breaks a request to B; a hang on B is released by clearing the queue on C', async () => {
+    const [a, b, c] = await replicas(3);
+    const name = fresh('fault');
+    await addEndpoint(a!.url, { name, data: 'after the hang' });
+    const queued = await requestJson(`${a!.url}/api/endpoints/${name}/queue`, {
+      method: 'POST',
+      body: { answers: [{ fault: 'reset' }, { fault: 'hang' }] },
+    });
+    expect(queued.status).toBe(201);
+    const reset = await fetch(`${b!.url}/endpoint/${name}`).catch(
+      (error: Error & { cause?: { code?: string } }) => error,
+    );
+    expect(reset).toBeInstanceOf(TypeError);
+    expect((reset as { cause?: { code?: string } }).cause?.code).toBe('ECONNRESET');
+
+    let settled = false;
+    const hanging = fetch(`${b!.url}/endpoint/${name}`).then(async (response) => {
+      settled = true;
+      return `${response.status} ${await response.text()}`;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(settled).toBe(false);
+    expect((await requestJson(`${c!.url}/api/endpoints/${name}/queue`, { method: 'DELETE' })).status).toBe(204);
+    expect(await hanging).toBe('200 "after the hang"');
+    const journal = await requestJson(`${a!.url}/api/endpoints/${name}/requests`);
+    expect(journal.body).toMatchObject({
+      requests: [
+        { queued: true, fault: 'reset' },
+        { queued: true, fault: 'hang' },
+      ],
+    });
+  });
+
   it('a delete on C is a 404 on every replica, including those that had it cached', async () => {
     const [a, b, c] = await replicas(3);
     const name = fresh('gone');
