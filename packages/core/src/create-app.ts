@@ -47,6 +47,7 @@ export interface CreateAppOptions extends LimitOptions {
    * Where queued one-shot answers are kept (`/api/endpoints/{name}/queue`).
    * @default new MemoryAnswerQueue() (in this process, not shared between replicas)
    * @example createApp({ queue: new MemoryAnswerQueue({ maxAnswers: 10 }) })
+   * @example createApp({ store, queue: await store.openAnswerQueue() }) // with a RedisStore: shared by every replica
    */
   queue?: AnswerQueue;
   /**
