@@ -3,10 +3,10 @@
 // The nginx block is taken from README.md itself, so the documented config is
 // the tested one.
 import { readFileSync } from 'node:fs';
+import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, type Daemon, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
 import { startNginx, type TestNginx } from './helpers/nginx.js';
-import { startTestRedis, type TestRedis } from './helpers/redis.js';
 
 const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 

@@ -2,6 +2,8 @@
 // unix socket, appendonly yes + appendfsync always): shared endpoints, atomic
 // creates across processes, cache invalidation across replicas, SIGKILL of a
 // replica, and Redis going away and coming back.
+
+import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   addEndpoint,
@@ -13,7 +15,6 @@ import {
   runCli,
   startDaemon,
 } from './helpers/daemon.js';
-import { startTestRedis, type TestRedis } from './helpers/redis.js';
 
 let redis: TestRedis;
 

@@ -3,12 +3,12 @@
 // replicas, pushes seen everywhere before they are acknowledged, hangs released
 // by a clear on another replica, catching up after the subscription drops).
 import { randomUUID } from 'node:crypto';
+import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runAnswerQueueContract } from '../../queue/answer-queue.case.test.js';
 import type { RedisAnswerQueue, RedisAnswerQueueOptions } from './answer-queue.js';
 import { RedisStore } from './index.js';
-import { startTestRedis, type TestRedis } from './redis-server.testkit.js';
 
 let redis: TestRedis;
 const stores: RedisStore[] = [];

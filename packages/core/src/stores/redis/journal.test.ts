@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry, RecordedRequest } from '../../journal-entry.js';
 import { RedisStore } from './index.js';
 import type { RedisJournal, RedisJournalOptions } from './journal.js';
-import { startTestRedis, type TestRedis } from './redis-server.testkit.js';
 
 let redis: TestRedis;
 beforeAll(async () => {

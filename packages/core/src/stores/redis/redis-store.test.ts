@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EndpointService } from '../../endpoints.js';
 import type { EndpointRecord } from '../../schemas.js';
 import { runStoreContract } from '../../store/store.case.test.js';
 import { RedisStore, type RedisStoreOptions } from './index.js';
-import { startTestRedis, type TestRedis } from './redis-server.testkit.js';
 
 let redis: TestRedis;
 

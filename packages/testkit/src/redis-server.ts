@@ -1,9 +1,10 @@
 /**
- * A real `redis-server` (Debian package) for the daemon tests (the same kit as
- * core's redis-server.testkit.ts; packages do not share test files), started on a
- * unix socket in a fresh temp directory (no port races with other tests), with the durable
+ * A real `redis-server` (Debian package) started on a unix socket in a
+ * fresh temp directory (no port races with other tests), with the durable
  * configuration mockpoint documents (`appendonly yes`, `appendfsync always`).
  * Stopped by PID; restartable on the same directory to check what survived.
+ *
+ * Shared by core's store tests and the daemon tests.
  *
  * @module
  */
