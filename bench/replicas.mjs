@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { invoice } from './payloads.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'packages/server/dist/cli.js');
@@ -20,18 +21,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const REPLACES = Number(process.env.BENCH_REPLACES ?? 500);
 
-const data = {
-  id: 'evt_01HZY3',
-  type: 'invoice.paid',
-  created: 1764000000,
-  livemode: false,
-  items: Array.from({ length: 8 }, (_, i) => ({
-    sku: `SKU-${1000 + i}`,
-    qty: i + 1,
-    price: 9.99 * (i + 1),
-    note: 'x'.repeat(40),
-  })),
-};
+const data = invoice;
 const body = JSON.stringify(data);
 const children = new Set();
 

@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { invoice } from './payloads.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // BENCH_CLI: another build of the daemon to measure (e.g. the previous commit's, for a before/after).
@@ -21,18 +22,7 @@ const ONLY = new Set((process.env.BENCH_ONLY ?? 'get,post,delay,adds').split(','
 const work = mkdtempSync(join(tmpdir(), 'mockpoint-bench-'));
 
 // ~1 KB of JSON, status 201: the GET answer.
-const data = {
-  id: 'evt_01HZY3',
-  type: 'invoice.paid',
-  created: 1764000000,
-  livemode: false,
-  items: Array.from({ length: 8 }, (_, i) => ({
-    sku: `SKU-${1000 + i}`,
-    qty: i + 1,
-    price: 9.99 * (i + 1),
-    note: 'x'.repeat(40),
-  })),
-};
+const data = invoice;
 // A ~150-byte webhook, as a payment provider would POST it.
 const webhook = JSON.stringify({
   id: 'evt_3PqR8sT2uV',
