@@ -20,6 +20,7 @@ const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const REPLACES = Number(process.env.BENCH_REPLACES ?? 500);
+const QUEUE_ROUNDS = Number(process.env.BENCH_QUEUE_ROUNDS ?? 300);
 
 const data = invoice;
 const body = JSON.stringify(data);
@@ -205,6 +206,42 @@ async function benchReplaceToVisible(replicas, replaces = REPLACES) {
   };
 }
 
+/**
+ * Queued answers shared by the replicas: a push on one (acknowledged once every
+ * replica has seen it), then at once a request to another, which must get the
+ * queued answer; then a cache-hit GET on that replica as the round-trip baseline.
+ */
+async function benchQueue(replicas, rounds = QUEUE_ROUNDS) {
+  const name = 'bench-queue';
+  await add(replicas[0].url, { name, data: 'stored' });
+  const pushes = [];
+  const queuedReads = [];
+  const storedReads = [];
+  let missed = 0;
+  for (let round = 0; round < rounds; round++) {
+    const pusher = replicas[round % replicas.length];
+    const other = replicas[(round + 1) % replicas.length];
+    const t0 = performance.now();
+    const pushed = await fetch(`${pusher.url}/api/endpoints/${name}/queue`, {
+      method: 'POST',
+      body: '{"answers":[{"statusCode":503,"data":"queued"}]}',
+    });
+    await pushed.arrayBuffer();
+    const t1 = performance.now();
+    if (pushed.status !== 201) throw new Error(`push failed: ${pushed.status}`);
+    const queued = await fetch(`${other.url}/endpoint/${name}`);
+    if ((await queued.text()) !== '"queued"') missed++;
+    const t2 = performance.now();
+    await (await fetch(`${other.url}/endpoint/${name}`)).arrayBuffer();
+    storedReads.push(performance.now() - t2);
+    pushes.push(t1 - t0);
+    queuedReads.push(t2 - t1);
+  }
+  const quantile = (list, q) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * q))];
+  const summary = (list) => ({ p50: quantile(list, 0.5), p99: quantile(list, 0.99) });
+  return { rounds, missed, push: summary(pushes), queued: summary(queuedReads), stored: summary(storedReads) };
+}
+
 const fmt = (n, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
@@ -241,6 +278,20 @@ try {
   console.log(
     `  first read after the acknowledgement still answered the old data: ${visible.staleFirstReads} of ${visible.samples}`,
   );
+  const queue = await benchQueue(replicas);
+  console.log(
+    `\nqueued answers across 3 replicas (push on one, then at once a request to another), ${queue.rounds} rounds`,
+  );
+  console.log(
+    `  push acknowledged (every replica confirmed): p50 ${fmt(queue.push.p50, 2)} ms   p99 ${fmt(queue.push.p99, 2)} ms`,
+  );
+  console.log(
+    `  request answered from the queue:             p50 ${fmt(queue.queued.p50, 2)} ms   p99 ${fmt(queue.queued.p99, 2)} ms`,
+  );
+  console.log(
+    `  cache-hit GET on the same replica:           p50 ${fmt(queue.stored.p50, 2)} ms   p99 ${fmt(queue.stored.p99, 2)} ms`,
+  );
+  console.log(`  requests right after the 201 that missed the queued answer: ${queue.missed} of ${queue.rounds}`);
   await Promise.all(replicas.map(stop));
   await stop(redis);
 } finally {
