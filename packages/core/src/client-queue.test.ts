@@ -151,3 +151,41 @@ describe('client.expectNoRequests', () => {
     expect(await rejection(client.expectNoRequests('x', { within: -1 }))).toBeInstanceOf(TypeError);
   });
 });
+
+describe('client waits across a restarted journal (a new journalId)', () => {
+  /** Two apps behind one client: the second stands for the daemon after a restart (ids start again at 1). */
+  async function restartable() {
+    const before = createApp();
+    const after = createApp();
+    let current = before;
+    const client = createClient({ baseUrl: 'http://mockpoint.test', fetch: async (request) => current.fetch(request) });
+    for (let i = 0; i < 5; i++) await before.request('/endpoint/hook', { method: 'POST', body: `old ${i}` });
+    const restart = async () => {
+      current = after;
+      // The long-poll held by the old journal ends, as when its daemon goes away.
+      before.mockpoint.journal.releaseWaiters();
+    };
+    return { before, after, client, restart };
+  }
+
+  it('waitForRequests with an `after` from the old journal gets the first request of the new one', async () => {
+    const { before, after, client, restart } = await restartable();
+    const last = (await client.requests('hook')).at(-1)?.id ?? 0;
+    expect(last).toBe(5);
+    const waiting = client.waitForRequests('hook', { after: last, timeout: 10_000 });
+    await waiters(before, 1);
+    await restart();
+    await after.request('/endpoint/hook', { method: 'POST', body: 'new' });
+    const got = await waiting;
+    expect(got.map((r) => [r.id, r.body])).toEqual([[1, 'new']]);
+  });
+
+  it('expectNoRequests notices a request to the new journal, though its id is lower than the cursor', async () => {
+    const { before, after, client, restart } = await restartable();
+    const quiet = rejection(client.expectNoRequests('hook', { within: 10_000 }));
+    await waiters(before, 1);
+    await restart();
+    await after.request('/endpoint/hook', { method: 'POST', body: 'sent again' });
+    expect(await quiet).toMatchObject({ code: 'UNEXPECTED_REQUEST' });
+  });
+});

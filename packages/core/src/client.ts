@@ -210,14 +210,37 @@ export function createClient(options: ClientOptions) {
     name: string,
     query: { count?: number; after?: number; wait?: number; match?: RequestFilter },
     signal?: AbortSignal,
-  ): Promise<JournalPage> {
+  ): Promise<JournalAnswer> {
     const params = new URLSearchParams();
     if (query.count !== undefined) params.set('count', String(query.count));
     if (query.after) params.set('after', String(query.after));
     if (query.wait !== undefined) params.set('wait', String(query.wait));
     if (query.match !== undefined) params.set('match', JSON.stringify(query.match));
     const qs = params.size ? `?${params}` : '';
-    return json<JournalPage>('GET', `/api/endpoints/${seg(name)}/requests${qs}`, undefined, signal);
+    return json<JournalAnswer>('GET', `/api/endpoints/${seg(name)}/requests${qs}`, undefined, signal);
+  }
+
+  /**
+   * An `after` cursor across several reads of one journal. When the journal
+   * starts anew between reads (another `journalId`: the daemon restarted, ids
+   * begin again at 1), the cursor goes back to 0 (everything in the new journal
+   * is newer than what was seen) and the read that used the old one is stale.
+   */
+  function journalCursor(after: number, first?: JournalAnswer) {
+    let journalId = first?.journalId;
+    return {
+      after,
+      /** Whether `page` was read with a cursor from another journal (then read again). */
+      stale(page: JournalAnswer): boolean {
+        const changed = journalId !== undefined && page.journalId !== journalId;
+        journalId = page.journalId;
+        if (changed && this.after !== 0) {
+          this.after = 0;
+          return true;
+        }
+        return false;
+      },
+    };
   }
 
   const describeSeen = (requests: JournalEntry[]) => requests.map((r) => `${r.method} ${r.path}`).join(', ') || 'none';
@@ -318,14 +341,17 @@ export function createClient(options: ClientOptions) {
       const count = wait.count ?? 1;
       const timeout = wait.timeout ?? DEFAULT_WAIT_MS;
       const deadline = Date.now() + timeout;
+      const cursor = journalCursor(wait.after ?? 0);
       for (;;) {
         wait.signal?.throwIfAborted();
         const remaining = Math.max(0, deadline - Date.now());
+        const after = cursor.after;
         const page = await journalPage(
           name,
-          { count, after: wait.after ?? 0, wait: Math.min(remaining, MAX_POLL_MS), match: wait.match },
+          { count, after, wait: Math.min(remaining, MAX_POLL_MS), match: wait.match },
           wait.signal,
         );
+        if (cursor.stale(page)) continue;
         if (page.complete) return page.requests;
         wait.signal?.throwIfAborted();
         if (Date.now() >= deadline) {
@@ -350,15 +376,18 @@ export function createClient(options: ClientOptions) {
       }
       const started = Date.now();
       const deadline = started + quiet.within;
-      const after = quiet.after ?? (await journalPage(name, {}, quiet.signal)).requests.at(-1)?.id ?? 0;
+      let first: JournalAnswer | undefined;
+      if (quiet.after === undefined) first = await journalPage(name, {}, quiet.signal);
+      const cursor = journalCursor(quiet.after ?? first?.requests.at(-1)?.id ?? 0, first);
       for (;;) {
         quiet.signal?.throwIfAborted();
         const remaining = Math.max(0, deadline - Date.now());
         const page = await journalPage(
           name,
-          { count: 1, after, wait: Math.min(remaining, MAX_POLL_MS), match: quiet.match },
+          { count: 1, after: cursor.after, wait: Math.min(remaining, MAX_POLL_MS), match: quiet.match },
           quiet.signal,
         );
+        if (cursor.stale(page)) continue;
         if (page.requests.length > 0) {
           const which = quiet.match === undefined ? '' : ` matching ${JSON.stringify(quiet.match)}`;
           throw new MockpointError(
