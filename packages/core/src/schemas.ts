@@ -312,18 +312,17 @@ function withDataText(members: ReadonlyMap<string, string>): Record<string, unkn
  * text ({@link JsonText}); validate it with {@link parseQueueBody}.
  */
 export function queueBodyFromMembers(members: ReadonlyMap<string, string>): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const [key, text] of members) {
-    if (key !== 'answers' || !text.startsWith('[')) {
-      body[key] = JSON.parse(text);
-      continue;
-    }
-    // Already checked by the body scan: this scan only splits the array and each answer.
-    body[key] = (scanJson(text).elements ?? []).map((element) =>
-      element.startsWith('{') ? withDataText(scanJson(element).members ?? new Map()) : JSON.parse(element),
-    );
-  }
-  return body;
+  // fromEntries makes own properties, so a `__proto__` key is reported as unknown, not swallowed.
+  return Object.fromEntries(
+    [...members].map(([key, text]) => {
+      if (key !== 'answers' || !text.startsWith('[')) return [key, JSON.parse(text)];
+      // Already checked by the body scan: this scan only splits the array and each answer.
+      const answers = (scanJson(text).elements ?? []).map((element) =>
+        element.startsWith('{') ? withDataText(scanJson(element).members ?? new Map()) : JSON.parse(element),
+      );
+      return [key, answers];
+    }),
+  );
 }
 
 /**

@@ -85,6 +85,8 @@ describe('/api/endpoints/{name}/queue', () => {
     [{ answers: [{ times: 0 }] }, 'INVALID_TIMES', 'answers[0]: times must be an integer from 1 to 10000'],
     [{ answers: [{ status: 500 }] }, 'UNKNOWN_FIELD', 'answers[0]: unknown field(s): status'],
     [{ answers: [], extra: 1 }, 'UNKNOWN_FIELD', 'unknown field(s): extra'],
+    ['{"answers":[{}],"__proto__":{"x":1}}', 'UNKNOWN_FIELD', 'unknown field(s): __proto__'],
+    ['{"answers":[{"__proto__":{"statusCode":500}}]}', 'UNKNOWN_FIELD', 'answers[0]: unknown field(s): __proto__'],
     [{ answers: [] }, 'INVALID_BODY', 'answers must be a non-empty array'],
     [{ answers: [42] }, 'INVALID_BODY', 'answers[0] must be a JSON object'],
     [[], 'INVALID_BODY', 'request body must be a JSON object'],
