@@ -165,6 +165,11 @@ export class RedisAnswerQueue implements AnswerQueue {
   /** Release controllers per name, by the clear count their uses were taken at. */
   readonly #hangs = new Map<string, Map<number, AbortController>>();
   #released = false;
+  /** Set when the subscription came back: notices may have been missed until a reload succeeds. */
+  #stale = false;
+  #reloading = false;
+  /** Times the subscription came back. */
+  #drops = 0;
 
   /** Use `RedisStore.openAnswerQueue()`, which also subscribes and loads the queued names. */
   constructor(connection: QueueConnection, options: RedisAnswerQueueOptions) {
@@ -180,8 +185,11 @@ export class RedisAnswerQueue implements AnswerQueue {
     await this.#conn.subscribe(`${this.#prefix}queues`, (message) => this.#notice(message));
     await this.#conn.subscribe(this.#ackChannel(this.#conn.origin), (message) => this.#ack(Number(message)));
     this.#conn.onLive(() => {
-      // Notices may have been missed while the subscription was down.
-      this.#reload().catch(() => undefined);
+      // Notices may have been missed while the subscription was down: until the
+      // names are reloaded, every name may have a queue.
+      this.#stale = true;
+      this.#drops++;
+      this.#refresh();
     });
     await this.#reload();
   }
@@ -245,11 +253,12 @@ export class RedisAnswerQueue implements AnswerQueue {
   }
 
   pending(name: string): boolean {
-    // Without the subscription, notices may be missed: ask Redis on every request.
-    return this.#pending.has(name) || !this.#conn.live;
+    // Without the subscription (or until what it missed is reloaded), ask Redis on every request.
+    return this.#pending.has(name) || this.#stale || !this.#conn.live;
   }
 
   async take(name: string): Promise<Taken | undefined> {
+    if (this.#stale) this.#refresh();
     const epoch = this.#epoch;
     const reply = (await this.#conn.eval(TAKE, this.#keys(name).concat(this.#clearsKey), [name])) as unknown[];
     const clears = Number(reply[0]);
@@ -268,20 +277,27 @@ export class RedisAnswerQueue implements AnswerQueue {
   }
 
   async clear(name: string): Promise<void> {
+    const epoch = this.#epoch;
     const clears = await this.#conn.eval(
       CLEAR,
       [...this.#keys(name), this.#clearsKey, this.#channel],
       [name, this.#conn.origin],
     );
+    // Unmark now rather than when the notice comes back, unless a push notice came in
+    // meanwhile (a push after the clear is not acknowledged before this replica has
+    // read its notice, so unmarking here never hides an acknowledged push).
+    if (this.#epoch === epoch) this.#pending.delete(name);
     this.#abort(name, Number(clears));
   }
 
   async clearAll(): Promise<void> {
+    const epoch = this.#epoch;
     const clears = await this.#conn.eval(
       CLEAR_ALL,
       [this.#namesKey, this.#bytesKey, this.#clearsKey, this.#channel],
       [`${this.#prefix}queue:`, this.#conn.origin],
     );
+    if (this.#epoch === epoch) this.#pending.clear();
     for (const name of [...this.#hangs.keys()]) this.#abort(name, Number(clears));
   }
 
@@ -318,6 +334,25 @@ export class RedisAnswerQueue implements AnswerQueue {
     if (wait === undefined) return;
     wait.got++;
     if (wait.needed !== undefined && wait.got >= wait.needed) wait.done();
+  }
+
+  /** Reloads the names once (not twice at a time); a failed reload leaves them stale, and the next take tries again. */
+  #refresh(): void {
+    if (this.#reloading) return;
+    this.#reloading = true;
+    const drops = this.#drops;
+    this.#reload()
+      .then(
+        () => {
+          // Only if the subscription did not drop again while this reload ran.
+          if (this.#drops === drops) this.#stale = false;
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        this.#reloading = false;
+        if (this.#stale && this.#drops !== drops) this.#refresh();
+      });
   }
 
   /** Reloads the queued names, and releases hangs whose queue was cleared meanwhile. */
