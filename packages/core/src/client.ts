@@ -345,10 +345,9 @@ export function createClient(options: ClientOptions) {
       for (;;) {
         wait.signal?.throwIfAborted();
         const remaining = Math.max(0, deadline - Date.now());
-        const after = cursor.after;
         const page = await journalPage(
           name,
-          { count, after, wait: Math.min(remaining, MAX_POLL_MS), match: wait.match },
+          { count, after: cursor.after, wait: Math.min(remaining, MAX_POLL_MS), match: wait.match },
           wait.signal,
         );
         if (cursor.stale(page)) continue;

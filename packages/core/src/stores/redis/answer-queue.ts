@@ -165,11 +165,10 @@ export class RedisAnswerQueue implements AnswerQueue {
   /** Release controllers per name, by the clear count their uses were taken at. */
   readonly #hangs = new Map<string, Map<number, AbortController>>();
   #released = false;
-  /** Set when the subscription came back: notices may have been missed until a reload succeeds. */
-  #stale = false;
   #reloading = false;
-  /** Times the subscription came back. */
+  /** Times the subscription came back, and that count when the names were last reloaded. */
   #drops = 0;
+  #reloadedAt = 0;
 
   /** Use `RedisStore.openAnswerQueue()`, which also subscribes and loads the queued names. */
   constructor(connection: QueueConnection, options: RedisAnswerQueueOptions) {
@@ -187,7 +186,6 @@ export class RedisAnswerQueue implements AnswerQueue {
     this.#conn.onLive(() => {
       // Notices may have been missed while the subscription was down: until the
       // names are reloaded, every name may have a queue.
-      this.#stale = true;
       this.#drops++;
       this.#refresh();
     });
@@ -344,15 +342,20 @@ export class RedisAnswerQueue implements AnswerQueue {
     this.#reload()
       .then(
         () => {
-          // Only if the subscription did not drop again while this reload ran.
-          if (this.#drops === drops) this.#stale = false;
+          this.#reloadedAt = drops;
         },
         () => undefined,
       )
       .finally(() => {
         this.#reloading = false;
-        if (this.#stale && this.#drops !== drops) this.#refresh();
+        // The subscription dropped again while this reload ran: what it missed since is not in it.
+        if (this.#drops !== drops) this.#refresh();
       });
+  }
+
+  /** Whether notices may have been missed since the names were last reloaded. */
+  get #stale(): boolean {
+    return this.#reloadedAt !== this.#drops;
   }
 
   /** Reloads the queued names, and releases hangs whose queue was cleared meanwhile. */
