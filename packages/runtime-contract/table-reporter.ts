@@ -1,8 +1,8 @@
 /**
  * A Vitest reporter that turns this run's runtime-contract results into the
- * README's "Runtimes" table: printed after every run that includes the
- * contract, and written into README.md (between its runtimes-table markers) when
- * `MOCKPOINT_RUNTIMES_README=1` (`pnpm runtimes:readme`).
+ * "Runtimes" table of docs/runtimes.md: printed after every run that includes the
+ * contract, and written into docs/runtimes.md (between its runtimes-table markers)
+ * when `MOCKPOINT_RUNTIMES_DOCS=1` (`pnpm runtimes:docs`).
  *
  * @module
  */
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 
-const README = join(fileURLToPath(new URL('../..', import.meta.url)), 'README.md');
+const TARGET = join(fileURLToPath(new URL('../..', import.meta.url)), 'docs', 'runtimes.md');
 const START = '<!-- runtimes-table:start -->';
 const END = '<!-- runtimes-table:end -->';
 const PROJECT = 'runtime-contract';
@@ -79,13 +79,13 @@ export default class RuntimesTableReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     const table = renderTable(modules);
     if (table === undefined) return;
-    process.stdout.write(`\nRuntimes (README table, from this run):\n\n${table}\n\n`);
-    if (process.env.MOCKPOINT_RUNTIMES_README !== '1') return;
-    const readme = readFileSync(README, 'utf8');
-    const start = readme.indexOf(START);
-    const end = readme.indexOf(END);
-    if (start === -1 || end < start) throw new Error(`README.md has no ${START} … ${END} section`);
-    writeFileSync(README, `${readme.slice(0, start + START.length)}\n${table}\n${readme.slice(end)}`);
-    process.stdout.write('Runtimes table written to README.md\n');
+    process.stdout.write(`\nRuntimes (docs/runtimes.md table, from this run):\n\n${table}\n\n`);
+    if (process.env.MOCKPOINT_RUNTIMES_DOCS !== '1') return;
+    const doc = readFileSync(TARGET, 'utf8');
+    const start = doc.indexOf(START);
+    const end = doc.indexOf(END);
+    if (start === -1 || end < start) throw new Error(`docs/runtimes.md has no ${START} … ${END} section`);
+    writeFileSync(TARGET, `${doc.slice(0, start + START.length)}\n${table}\n${doc.slice(end)}`);
+    process.stdout.write('Runtimes table written to docs/runtimes.md\n');
   }
 }

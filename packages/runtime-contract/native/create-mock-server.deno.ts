@@ -1,6 +1,6 @@
 /**
  * `createMockServer()` under `deno test` (run by ../test/native-runners.test.ts
- * with the permissions the README documents). Not type-checked by tsc: it uses
+ * with the permissions docs/runtimes.md documents). Not type-checked by tsc: it uses
  * Deno's own test API.
  */
 import assert from 'node:assert/strict';

@@ -23,7 +23,7 @@ export interface Target {
 export interface Check {
   /** Stable id, e.g. `seed`. */
   id: string;
-  /** What a reader of the README table sees. */
+  /** What a reader of the docs/runtimes.md table sees. */
   title: string;
   /** Needs {@link Target.waiters}. */
   probe?: boolean;

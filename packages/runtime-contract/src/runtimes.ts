@@ -1,5 +1,5 @@
 /**
- * Starts mockpoint on each runtime the contract covers, the way the README tells
+ * Starts mockpoint on each runtime the contract covers, the way docs/runtimes.md tells
  * people to: the Node daemon (`mockpoint` CLI), Bun and Deno running the
  * `@mockpoint/core/bun` and `/deno` entries, and workerd (through miniflare)
  * running the `@mockpoint/core/workers` entry. Every runtime is the real binary
@@ -27,7 +27,7 @@ const ROOT_REQUIRE = createRequire(join(PACKAGE_DIR, '..', '..', 'package.json')
 const START_DEADLINE_MS = 60_000;
 
 /**
- * The Deno permissions the README documents for the Deno entry with LevelDB:
+ * The Deno permissions docs/runtimes.md documents for the Deno entry with LevelDB:
  * the network, reading (the addon and the data), writing only the data
  * directory, the environment (the addon loader reads it) and FFI (Node-API addon).
  */
@@ -41,7 +41,7 @@ export interface Runtime {
   id: string;
   /** Name and version, e.g. `Bun 1.4.5`. */
   label: string;
-  /** How mockpoint runs there, for the README table. */
+  /** How mockpoint runs there, for the docs/runtimes.md table. */
   entry: string;
   start(): Promise<Running>;
 }
@@ -175,7 +175,7 @@ export const DENO_RUNTIME: Runtime = {
   },
 };
 
-/** The compatibility date the README's wrangler settings use. */
+/** The compatibility date the wrangler settings of docs/runtimes.md use. */
 export const COMPATIBILITY_DATE = '2026-07-01';
 
 export const WORKERD_RUNTIME: Runtime = {
@@ -223,5 +223,5 @@ export const WORKERD_RUNTIME: Runtime = {
   },
 };
 
-/** Every runtime of the contract, in the README table's order. */
+/** Every runtime of the contract, in the order of the docs/runtimes.md table. */
 export const RUNTIMES: readonly Runtime[] = [NODE, BUN_RUNTIME, DENO_RUNTIME, WORKERD_RUNTIME];

@@ -2,7 +2,7 @@
  * The runtime contract on every runtime, all at once: each runtime starts in its
  * own suite, then every check runs concurrently against it (so the 15 s hold and
  * the 12 s delay overlap the rest). Suites are named `<id>: <label> — <entry>`
- * and tests by check title: the README "Runtimes" table is made from them
+ * and tests by check title: the "Runtimes" table of docs/runtimes.md is made from them
  * (see ../table-reporter.ts).
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';

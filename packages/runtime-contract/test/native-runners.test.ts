@@ -41,7 +41,7 @@ describe.concurrent('createMockServer() under other runtimes’ test runners', (
   it('deno test', async () => {
     // --no-check: tsc type-checks the packages; Deno's checker would try to migrate
     // the pnpm workspace settings into package.json. The permissions are the ones
-    // the README documents for LevelDB (writing the temp dirs createMockServer makes).
+    // docs/runtimes.md documents for LevelDB (writing the temp dirs createMockServer makes).
     const args = ['test', '--no-check', '--allow-net', '--allow-read', '--allow-write', '--allow-env', '--allow-ffi'];
     const { code, output } = await run(denoBinary(), [...args, 'native/create-mock-server.deno.ts']);
     expect(output).toMatch(/ok \| 3 passed \| 0 failed/);

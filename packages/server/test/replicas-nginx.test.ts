@@ -1,20 +1,19 @@
-// The README's "Running several replicas" example with real parts: a real nginx
-// (Debian) round-robin in front of three real daemons on one real redis-server.
-// The nginx block is taken from README.md itself, so the documented config is
-// the tested one.
+// The "Running several replicas" example (docs/replicas.md) with real parts: a real
+// nginx (Debian) round-robin in front of three real daemons on one real redis-server.
+// The nginx block is taken from docs/replicas.md itself, so the documented config
+// is the tested one.
 import { readFileSync } from 'node:fs';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, type Daemon, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
 import { startNginx, type TestNginx } from './helpers/nginx.js';
 
-const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+const REPLICAS_DOC = readFileSync(new URL('../../../docs/replicas.md', import.meta.url), 'utf8');
 
-/** The ```nginx block of the README's "Running several replicas" section. */
-function readmeNginxBlock(): string {
-  const section = README.slice(README.indexOf('## Running several replicas'));
-  const match = /```nginx\n([\s\S]*?)```/.exec(section);
-  if (!match) throw new Error('README.md has no nginx block under "Running several replicas"');
+/** The first ```nginx block of docs/replicas.md ("Running several replicas"). */
+function docNginxBlock(): string {
+  const match = /```nginx\n([\s\S]*?)```/.exec(REPLICAS_DOC);
+  if (!match) throw new Error('docs/replicas.md has no ```nginx block');
   return match[1] as string;
 }
 
@@ -26,13 +25,13 @@ beforeAll(async () => {
   assertBuilt();
   redis = await startTestRedis();
   replicas = await Promise.all([0, 1, 2].map(() => startDaemon({ env: { REDIS_URL: redis.socket } })));
-  const block = readmeNginxBlock();
+  const block = docNginxBlock();
   nginx = await startNginx((port) => {
     let config = block.replace(/listen 16540;/, `listen 127.0.0.1:${port};`);
     replicas.forEach((daemon, i) => {
       config = config.replace(`server 127.0.0.1:1654${i + 1};`, `server 127.0.0.1:${daemon.port};`);
     });
-    if (/1654\d/.test(config)) throw new Error(`README's nginx block changed shape:\n${config}`);
+    if (/1654\d/.test(config)) throw new Error(`the nginx block of docs/replicas.md changed shape:\n${config}`);
     return config;
   });
 });
@@ -57,7 +56,7 @@ async function through(
   };
 }
 
-describe('nginx round-robin in front of three replicas (the README example)', () => {
+describe('nginx round-robin in front of three replicas (the docs/replicas.md example)', () => {
   it('add through nginx, read through every replica, replace anywhere, delete anywhere', async () => {
     const add = await through('/api/endpoint/add', { method: 'PUT', body: '{"name":"hook","data":{"ok":true}}' });
     expect(add.status).toBe(201);

@@ -1,5 +1,5 @@
 /**
- * The README's nginx block, exactly as written there, in a real nginx (Debian's,
+ * The nginx block of docs/web.md, exactly as written there, in a real nginx (Debian's,
  * started by this test on a free 127.0.0.1 port with its files in a temp dir):
  * the page works under /mock/, and a 2 MB webhook through it is journaled with
  * the sender's Host and X-Forwarded-* headers.
@@ -16,18 +16,18 @@ import type { RunningServer } from '../src/start-server.js';
 import { closeBrowser, eventually, openPage, poll, startWebDaemon, useBrowser } from './web-support.js';
 
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
-const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
+const WEB_DOC = fileURLToPath(new URL('../../../docs/web.md', import.meta.url));
 
 let server: RunningServer;
 let nginx: ChildProcess | undefined;
 let dir: string;
 let base: string;
 
-/** The nginx block that follows `<!-- nginx-snippet -->` in the README. */
-async function readmeSnippet(): Promise<string> {
-  const readme = await readFile(README, 'utf8');
-  const match = /<!-- nginx-snippet -->\n```nginx\n([\s\S]*?)```/.exec(readme);
-  if (!match) throw new Error('README.md has no ```nginx block after <!-- nginx-snippet -->');
+/** The nginx block that follows `<!-- nginx-snippet -->` in docs/web.md. */
+async function docSnippet(): Promise<string> {
+  const doc = await readFile(WEB_DOC, 'utf8');
+  const match = /<!-- nginx-snippet -->\n```nginx\n([\s\S]*?)```/.exec(doc);
+  if (!match) throw new Error('docs/web.md has no ```nginx block after <!-- nginx-snippet -->');
   return match[1] as string;
 }
 
@@ -50,7 +50,7 @@ beforeAll(async () => {
   server = await startWebDaemon();
   dir = await mkdtemp(join(tmpdir(), 'mockpoint-nginx-'));
   await mkdir(join(dir, 'logs'));
-  const snippet = (await readmeSnippet()).replace('127.0.0.1:16540', `127.0.0.1:${server.port}`);
+  const snippet = (await docSnippet()).replace('127.0.0.1:16540', `127.0.0.1:${server.port}`);
   expect(snippet).toContain(`proxy_pass http://127.0.0.1:${server.port}/;`);
   const port = await freePort();
   const temp = (name: string) => `${name}_temp_path ${join(dir, name)};`;
