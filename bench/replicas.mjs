@@ -81,22 +81,19 @@ function stop({ child }) {
 
 const replica = (socket) => start([cli, '--port', '0', '--host', '127.0.0.1'], { REDIS_URL: socket });
 
-const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
+if (spawnSync('wrk', ['--version']).error !== undefined) {
+  console.error('mockpoint bench: wrk is not installed (Debian: apt-get install wrk)');
+  process.exit(1);
+}
 const toMs = (value, unit) => Number(value) * ({ us: 0.001, ms: 1, s: 1000 }[unit] ?? 1);
 
 /** Runs the load generator against `url`; returns { rps, p99Ms, errors }. */
 function load(url, seconds = DURATION_S) {
-  if (hasWrk) {
-    const r = spawnSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', url], { encoding: 'utf8' });
-    const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1]);
-    const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(r.stdout);
-    const errors = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout);
-    return { rps, p99Ms: p99 ? toMs(p99[1], p99[2]) : Number.NaN, errors: errors ? 'non-2xx' : 0 };
-  }
-  const bin = join(root, 'node_modules/.bin/autocannon');
-  const r = spawnSync(bin, ['-j', '-c', String(CONNECTIONS), '-d', String(seconds), url], { encoding: 'utf8' });
-  const result = JSON.parse(r.stdout);
-  return { rps: result.requests.average, p99Ms: result.latency.p99, errors: result.errors + result.non2xx };
+  const r = spawnSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', url], { encoding: 'utf8' });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1]);
+  const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(r.stdout);
+  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout);
+  return { rps, p99Ms: p99 ? toMs(p99[1], p99[2]) : Number.NaN, errors: errors ? 'non-2xx' : 0 };
 }
 
 async function add(url, record) {
@@ -250,7 +247,7 @@ try {
   const redis = await startRedis(dir);
   const version = spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).stdout.match(/v=(\S+)/)?.[1];
   console.log(
-    `\nreplicas on Redis ${version} (unix socket, appendonly yes, appendfsync always), Node ${process.version}, load by ${hasWrk ? 'wrk (1 thread)' : 'autocannon'}`,
+    `\nreplicas on Redis ${version} (unix socket, appendonly yes, appendfsync always), Node ${process.version}, load by wrk (1 thread)`,
   );
 
   const read = await benchRead(redis.socket);

@@ -2,7 +2,7 @@
 // same work, in the same run, on 127.0.0.1 — a cached GET, a small JSON webhook
 // POST and 1,000 connections on a 100 ms endpoint — then memory (RSS) and
 // durable-add throughput with 1 and 50 writers. Each server runs in its own
-// process; the load generator (wrk when installed, else autocannon) in another.
+// process; the load generator (wrk, Debian's `wrk` package) in another.
 // Bounded: a few seconds per measurement.
 //
 //   BENCH_SECONDS=8 BENCH_ROUNDS=2 BENCH_ONLY=get,post,delay,adds node bench/run.mjs
@@ -84,7 +84,10 @@ function memory({ child }) {
   return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
 }
 
-const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
+if (spawnSync('wrk', ['--version']).error !== undefined) {
+  console.error('mockpoint bench: wrk is not installed (Debian: apt-get install wrk)');
+  process.exit(1);
+}
 
 function toMs(value, unit) {
   return Number(value) * ({ us: 0.001, ms: 1, s: 1000 }[unit] ?? 1);
@@ -93,22 +96,14 @@ function toMs(value, unit) {
 /** Runs the load generator against `url`; returns { rps, p99Ms, errors }. */
 function load(url, scenario, seconds = DURATION_S) {
   const c = scenario.connections;
-  if (hasWrk) {
-    const args = ['-t1', `-c${c}`, `-d${seconds}s`, '--latency', '--timeout', '10s'];
-    if (scenario.scriptFile) args.push('-s', scenario.scriptFile);
-    const r = spawnSync('wrk', [...args, url], { encoding: 'utf8' });
-    const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1]);
-    const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(r.stdout);
-    const errors = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout);
-    const socket = /Socket errors: (.*)/.exec(r.stdout);
-    return { rps, p99Ms: p99 ? toMs(p99[1], p99[2]) : Number.NaN, errors: errors ? 'non-2xx' : socket ? socket[1] : 0 };
-  }
-  const bin = join(root, 'node_modules/.bin/autocannon');
-  const args = ['-j', '-c', String(c), '-d', String(seconds)];
-  if (scenario.script) args.push('-m', 'POST', '-H', 'content-type=application/json', '-b', webhook);
-  const r = spawnSync(bin, [...args, url], { encoding: 'utf8' });
-  const result = JSON.parse(r.stdout);
-  return { rps: result.requests.average, p99Ms: result.latency.p99, errors: result.errors + result.non2xx };
+  const args = ['-t1', `-c${c}`, `-d${seconds}s`, '--latency', '--timeout', '10s'];
+  if (scenario.scriptFile) args.push('-s', scenario.scriptFile);
+  const r = spawnSync('wrk', [...args, url], { encoding: 'utf8' });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1]);
+  const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(r.stdout);
+  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout);
+  const socket = /Socket errors: (.*)/.exec(r.stdout);
+  return { rps, p99Ms: p99 ? toMs(p99[1], p99[2]) : Number.NaN, errors: errors ? 'non-2xx' : socket ? socket[1] : 0 };
 }
 
 async function addEndpoint(mock, endpoint) {
@@ -183,7 +178,7 @@ const fmt = (n, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 console.log(
-  `mockpoint bench: Node ${process.version}, load by ${hasWrk ? 'wrk (1 thread)' : 'autocannon'}, ${ROUNDS} x ${DURATION_S}s per server and path, 127.0.0.1`,
+  `mockpoint bench: Node ${process.version}, load by wrk (1 thread), ${ROUNDS} x ${DURATION_S}s per server and path, 127.0.0.1`,
 );
 try {
   const mock = await start([cli, '--memory', '--port', '0', '--host', '127.0.0.1']);
