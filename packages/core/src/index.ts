@@ -6,7 +6,19 @@
  * @module
  */
 
-export { type CachedResponse, ResponseCache } from './cache.js';
+export type { EndpointAnswer, FaultAnswer, RespondAnswer } from './answer/endpoint-answer.js';
+export { EndpointHandler, type EndpointHandlerOptions, READ_METHODS } from './answer/endpoint-handler.js';
+export {
+  type AnswerQueue,
+  FAULTS,
+  type Fault,
+  MAX_ANSWER_TIMES,
+  MAX_QUEUED_ANSWERS,
+  type QueuedAnswer,
+  type QueuedAnswerInput,
+  type TakenAnswer,
+} from './answer/queue/answer-queue.js';
+export { MemoryAnswerQueue, type MemoryAnswerQueueOptions } from './answer/queue/memory/index.js';
 export {
   type ClientOptions,
   ConnectionError,
@@ -22,12 +34,25 @@ export {
   type QuietOptions,
   type SummaryAnswer,
   type WaitOptions,
-} from './client.js';
-export type { ResolvedAppOptions } from './context.js';
-export { type CreateAppOptions, createApp, type MockpointApp } from './create-app.js';
-export type { EndpointAnswer, FaultAnswer, RespondAnswer } from './endpoint-answer.js';
-export { EndpointHandler, type EndpointHandlerOptions, READ_METHODS } from './endpoint-handler.js';
-export { EndpointService } from './endpoints.js';
+} from './client/client.js';
+export { type CachedResponse, ResponseCache } from './http/cache.js';
+export type { ResolvedAppOptions } from './http/context.js';
+export { type CreateAppOptions, createApp, type MockpointApp } from './http/create-app.js';
+export { EndpointService } from './http/endpoints.js';
+export { ALLOWED_HOST_RULE, isAllowedHost } from './http/host-guard.js';
+export { type Journal, type JournalPage, RequestJournal, type RequestJournalOptions } from './journal/journal.js';
+export type { JournalEntry, QueuedMark, RecordedRequest } from './journal/journal-entry.js';
+export { isJsonSubset, matchesRequest, type RequestFilter } from './journal/request-filter.js';
+export { MemoryStore } from './store/memory/index.js';
+export {
+  type CountOptions,
+  type EndpointStore,
+  KeyedMutex,
+  type ListOptions,
+  type ListPage,
+  type StoreChanges,
+  type StoreHealth,
+} from './store/store.js';
 export {
   ERROR_STATUS,
   type ErrorBody,
@@ -37,10 +62,7 @@ export {
   MockpointError,
   type MockpointErrorOptions,
   OWN_ERROR,
-} from './errors.js';
-export { ALLOWED_HOST_RULE, isAllowedHost } from './host-guard.js';
-export { type Journal, type JournalPage, RequestJournal, type RequestJournalOptions } from './journal.js';
-export type { JournalEntry, QueuedMark, RecordedRequest } from './journal-entry.js';
+} from './wire/errors.js';
 export {
   JsonSyntaxError,
   type JsonSyntaxProblem,
@@ -50,7 +72,7 @@ export {
   type ScannedJson,
   scanJson,
   stringifyExact,
-} from './json-text.js';
+} from './wire/json-text.js';
 export {
   DEFAULT_CACHE_MAX_BYTES,
   DEFAULT_JOURNAL_MAX_BYTES,
@@ -61,19 +83,7 @@ export {
   type LimitOptions,
   pickLimits,
   resolveLimits,
-} from './limits.js';
-export {
-  type AnswerQueue,
-  FAULTS,
-  type Fault,
-  MAX_ANSWER_TIMES,
-  MAX_QUEUED_ANSWERS,
-  type QueuedAnswer,
-  type QueuedAnswerInput,
-  type TakenAnswer,
-} from './queue/answer-queue.js';
-export { MemoryAnswerQueue, type MemoryAnswerQueueOptions } from './queue/memory/index.js';
-export { isJsonSubset, matchesRequest, type RequestFilter } from './request-filter.js';
+} from './wire/limits.js';
 export {
   createSchemas,
   DEFAULT_DELAY,
@@ -86,15 +96,5 @@ export {
   PREFIX_PATTERN,
   type Schemas,
   STATUS_CODE_RANGE,
-} from './schemas.js';
-export {
-  type CountOptions,
-  type EndpointStore,
-  KeyedMutex,
-  type ListOptions,
-  type ListPage,
-  type StoreChanges,
-  type StoreHealth,
-} from './store/store.js';
-export { MemoryStore } from './stores/memory/index.js';
-export { VERSION } from './version.js';
+} from './wire/schemas.js';
+export { VERSION } from './wire/version.js';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC_ENTRY = join(PACKAGE_DIR, 'src', 'index.ts');
-const LEVEL_ENTRY = join(PACKAGE_DIR, 'src', 'stores', 'level', 'index.ts');
+const LEVEL_ENTRY = join(PACKAGE_DIR, 'src', 'store', 'level', 'index.ts');
 const DIST_DIR = join(PACKAGE_DIR, 'dist');
 
 const BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
@@ -102,7 +102,12 @@ describe('@mockpoint/core main entry (src)', () => {
 
   it('reaches the modules it re-exports', () => {
     expect(graph.files).toEqual(
-      expect.arrayContaining(['src/index.ts', 'src/create-app.ts', 'src/stores/memory/index.ts', 'src/client.ts']),
+      expect.arrayContaining([
+        'src/index.ts',
+        'src/http/create-app.ts',
+        'src/store/memory/index.ts',
+        'src/client/client.ts',
+      ]),
     );
   });
 
@@ -113,7 +118,7 @@ describe('@mockpoint/core main entry (src)', () => {
 
   it('does not reach level or the LevelDB store', () => {
     expect(graph.external.filter(({ specifier }) => isLevel(specifier))).toEqual([]);
-    expect(graph.files).not.toContain('src/stores/level/index.ts');
+    expect(graph.files).not.toContain('src/store/level/index.ts');
   });
 
   it('imports only its declared runtime dependencies', () => {
@@ -129,9 +134,9 @@ describe('@mockpoint/core main entry (src)', () => {
 });
 
 describe.each([
-  ['bun', 'src/bun/index.ts', 'dist/bun.js'],
-  ['deno', 'src/deno/index.ts', 'dist/deno.js'],
-  ['workers', 'src/workers/index.ts', 'dist/workers.js'],
+  ['bun', 'src/adapter/bun/index.ts', 'dist/bun.js'],
+  ['deno', 'src/adapter/deno/index.ts', 'dist/deno.js'],
+  ['workers', 'src/adapter/workers/index.ts', 'dist/workers.js'],
 ])('@mockpoint/core/%s (runs where Node builtins are not a given)', (_name, src, dist) => {
   it('imports no node: module, Node builtin or level, in src and in dist', () => {
     const entries = [join(PACKAGE_DIR, src)];

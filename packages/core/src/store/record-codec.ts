@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { JsonText, jsonTextOf, scanJson } from '../json-text.js';
-import type { EndpointRecord } from '../schemas.js';
+import { JsonText, jsonTextOf, scanJson } from '../wire/json-text.js';
+import type { EndpointRecord } from '../wire/schemas.js';
 
 /** The record as JSON text, `data` exactly as stored: `{"name":…,"data":…,"statusCode":…,"delay":…}`. */
 export function recordJson(record: EndpointRecord): string {

@@ -6,8 +6,8 @@
  * @module
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { JsonText, jsonTextOf } from '../json-text.js';
-import type { EndpointRecord } from '../schemas.js';
+import { JsonText, jsonTextOf } from '../wire/json-text.js';
+import type { EndpointRecord } from '../wire/schemas.js';
 import type { EndpointStore } from './store.js';
 
 /** Makes a fresh, empty, open store. The contract closes it after each test. */

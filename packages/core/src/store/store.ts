@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { EndpointRecord } from '../schemas.js';
+import type { EndpointRecord } from '../wire/schemas.js';
 
 /** Options for {@link EndpointStore.list}. */
 export interface ListOptions {

@@ -1,0 +1,255 @@
+/**
+ * The Node.js adapter: a `node:http` request listener for a mockpoint app. Every
+ * request to `/endpoint/{name}` is answered natively (no Fetch-API objects) by the
+ * app's {@link EndpointHandler}; everything else goes to the Hono app.
+ *
+ * @module
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { type EndpointAnswer, errorAnswer, type FaultAnswer } from '../../answer/endpoint-answer.js';
+import { ENDPOINT_PREFIX, type EndpointHandler } from '../../answer/endpoint-handler.js';
+import { truncatedBody } from '../../answer/queue/queued-answer.js';
+import type { MockpointApp } from '../../http/create-app.js';
+import { JOURNAL_BODY_LIMIT } from '../../journal/journal-entry.js';
+
+const EMPTY = new Uint8Array(0);
+/** A `.` or `..` path segment, literal or percent-encoded: the URL parser would resolve it. */
+const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?=[/?#]|$)/i;
+
+/**
+ * True when the raw headers announce a body (Content-Length other than 0, or a
+ * Transfer-Encoding). Scans `rawHeaders` so Node never builds `req.headers`.
+ */
+function declaresBody(rawHeaders: readonly string[]): boolean {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    if (name.length === 14 && name.toLowerCase() === 'content-length') {
+      if (rawHeaders[i + 1] !== '0') return true;
+    } else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The target to answer natively: `url` itself when it is under `/endpoint/`, the
+ * path and query of an absolute-form target (`GET http://host/endpoint/a`) under
+ * it, otherwise `undefined`.
+ */
+function endpointTarget(url: string): string | undefined {
+  if (url.startsWith(ENDPOINT_PREFIX)) return url;
+  if (url.charCodeAt(0) === 47 /* / */) return undefined;
+  const scheme = url.indexOf('://');
+  const start = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
+  return start !== -1 && url.startsWith(ENDPOINT_PREFIX, start) ? url.slice(start) : undefined;
+}
+
+// ---- sending an answer: one timer for a delay, nothing else per request ----
+
+const TIMER = Symbol('mockpoint.delay');
+type DelayedResponse = ServerResponse & { [TIMER]?: ReturnType<typeof setTimeout> };
+
+/**
+ * A queued fault, on the socket itself: `reset` resets the connection (TCP RST,
+ * nothing sent); `close` sends the status line, the headers (with the whole
+ * body's Content-Length) and half the body, then closes the connection; `hang`
+ * sends nothing until the client goes away or the queue is cleared, and then
+ * the answer of that moment.
+ */
+function fault(res: ServerResponse, answer: FaultAnswer): void {
+  if (answer.fault === 'reset') {
+    res.socket?.resetAndDestroy();
+  } else if (answer.fault === 'close') {
+    res.writeHead(answer.status, answer.headers);
+    const part = truncatedBody(answer.body);
+    // Destroyed once the partial body is written out, so the client receives it.
+    if (part.byteLength > 0) res.write(part, () => res.destroy());
+    else {
+      res.flushHeaders();
+      res.socket?.end();
+    }
+  } else {
+    const { release, next } = answer;
+    if (release === undefined || next === undefined) return;
+    const onRelease = () => {
+      res.off('close', onClose);
+      void Promise.resolve(next()).then((later) => send(res, later));
+    };
+    const onClose = () => release.removeEventListener('abort', onRelease);
+    if (release.aborted) onRelease();
+    else {
+      release.addEventListener('abort', onRelease, { once: true });
+      res.once('close', onClose);
+    }
+  }
+}
+
+function write(res: ServerResponse, answer: EndpointAnswer): void {
+  if (res.destroyed) return;
+  if (answer.kind === 'fault') {
+    fault(res, answer);
+    return;
+  }
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body ?? undefined);
+}
+
+function cancelDelay(this: DelayedResponse): void {
+  clearTimeout(this[TIMER]);
+}
+
+function send(res: ServerResponse, answer: EndpointAnswer): void {
+  if (answer.delay <= 0) {
+    write(res, answer);
+    return;
+  }
+  // Cancelled when the client goes away ('close' also fires after a normal end: harmless).
+  (res as DelayedResponse)[TIMER] = setTimeout(write, answer.delay, res, answer);
+  res.on('close', cancelDelay);
+}
+
+function answer(res: ServerResponse, result: ReturnType<EndpointHandler['handle']>): void {
+  if (result instanceof Promise) result.then((value) => send(res, value));
+  else send(res, result);
+}
+
+// ---- reading a body: the first bytes kept, the rest read and dropped ----
+
+const BODY = Symbol('mockpoint.body');
+
+interface BodyState {
+  handler: EndpointHandler;
+  res: ServerResponse;
+  target: string;
+  /** Past this many bytes in all, the request is answered and the connection closed. */
+  maxBytes: number;
+  chunks: Buffer[];
+  kept: number;
+  seen: number;
+  done: boolean;
+}
+
+type ReadingRequest = IncomingMessage & { [BODY]: BodyState };
+
+/** The kept bytes as one array the journal owns (copied once, so no socket buffer is retained). */
+function keptBytes(state: BodyState): Uint8Array {
+  const bytes = new Uint8Array(state.kept);
+  let offset = 0;
+  for (const chunk of state.chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+function finishBody(req: ReadingRequest, state: BodyState): void {
+  state.done = true;
+  const recorded = {
+    method: req.method ?? 'GET',
+    target: state.target,
+    rawHeaders: req.rawHeaders,
+    body: keptBytes(state),
+    bodyTruncated: state.seen > state.kept,
+  };
+  answer(state.res, state.handler.handle(recorded));
+}
+
+function onData(this: ReadingRequest, chunk: Buffer): void {
+  const state = this[BODY];
+  if (state.done) return;
+  state.seen += chunk.byteLength;
+  if (state.kept < JOURNAL_BODY_LIMIT) {
+    const take = Math.min(chunk.byteLength, JOURNAL_BODY_LIMIT - state.kept);
+    state.chunks.push(take === chunk.byteLength ? chunk : chunk.subarray(0, take));
+    state.kept += take;
+  }
+  if (state.seen > state.maxBytes) {
+    // Too long to read to the end: answer now and close the connection after it.
+    state.res.shouldKeepAlive = false;
+    state.res.setHeader('connection', 'close');
+    finishBody(this, state);
+  }
+}
+
+function onEnd(this: ReadingRequest): void {
+  const state = this[BODY];
+  if (!state.done) finishBody(this, state);
+}
+
+/** A client that hangs up mid-upload is a normal event: nothing is recorded or answered. */
+function onAbort(this: ReadingRequest): void {
+  this[BODY].done = true;
+}
+
+function readBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  handler: EndpointHandler,
+  target: string,
+  maxBytes: number,
+) {
+  const reading = req as ReadingRequest;
+  reading[BODY] = { handler, res, target, maxBytes, chunks: [], kept: 0, seen: 0, done: false };
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('error', onAbort);
+}
+
+/** Options for {@link createNodeListener}. */
+export interface NodeListenerOptions {
+  /**
+   * Let `@hono/node-server` replace the global `Request`/`Response` with its faster
+   * ones. Right for a daemon; a library running inside someone's tests passes `false`.
+   * @default true
+   */
+  overrideGlobalObjects?: boolean;
+}
+
+/**
+ * A `node:http` listener for `app`. Requests under `/endpoint/` (every method,
+ * with or without a body, cached or not, delayed or not) are answered natively by
+ * the app's one {@link EndpointHandler}: the same status, headers, bytes and
+ * journal entry as the Fetch route, without Fetch-API objects. Requests of one
+ * connection are handled in order, also when pipelined.
+ * @example http.createServer(createNodeListener(createApp())).listen(0)
+ */
+export function createNodeListener(app: MockpointApp, options: NodeListenerOptions = {}): RequestListener {
+  const fallback = getRequestListener(app.fetch, { overrideGlobalObjects: options.overrideGlobalObjects ?? true });
+  const { handler } = app.mockpoint;
+  const maxBytes = app.mockpoint.options.maxBodyBytes;
+
+  const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = req.url ?? '/';
+    const target = endpointTarget(url);
+    if (target === undefined) {
+      // Never let the URL parser resolve `..` into another route (e.g. from /endpoint/ into /api).
+      // Only the path: a query may carry `/./` or `/../` as plain data.
+      const query = url.indexOf('?');
+      if (DOT_SEGMENT.test(query === -1 ? url : url.slice(0, query))) {
+        send(res, errorAnswer(404, 'ROUTE_NOT_FOUND', `no route for ${req.method} ${url}; see GET /api/openapi.json`));
+      } else void fallback(req, res);
+      return;
+    }
+    if (declaresBody(req.rawHeaders)) {
+      readBody(req, res, handler, target, maxBytes);
+      return;
+    }
+    const recorded = {
+      method: req.method ?? 'GET',
+      target,
+      rawHeaders: req.rawHeaders,
+      body: EMPTY,
+      bodyTruncated: false,
+    };
+    answer(res, handler.handle(recorded));
+  };
+
+  return (req, res) => {
+    // A pipelined request waits until the answers before it are sent (Node gives its
+    // response the socket then), so add, replace and delete take effect in order.
+    if (res.socket === null) res.once('socket', () => dispatch(req, res));
+    else dispatch(req, res);
+  };
+}

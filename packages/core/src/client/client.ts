@@ -1,0 +1,482 @@
+/**
+ * The typed mockpoint client: fetch-based and runtime-agnostic. It talks to a
+ * daemon over HTTP, or straight to an app with no socket at all.
+ *
+ * @module
+ */
+
+import type { QueuedAnswer, QueuedAnswerInput } from '../answer/queue/answer-queue.js';
+import type { JournalPage } from '../journal/journal.js';
+import type { JournalEntry } from '../journal/journal-entry.js';
+import type { RequestFilter } from '../journal/request-filter.js';
+import type { ListPage } from '../store/store.js';
+import { type ErrorCode, isOwnError, MockpointError, OWN_ERROR } from '../wire/errors.js';
+import { type JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
+import type { EndpointRecord } from '../wire/schemas.js';
+
+/** Something with a Fetch-API `fetch`, e.g. the app returned by `createApp()`. */
+export interface Fetchable {
+  fetch(request: Request): Response | Promise<Response>;
+}
+
+/** Options for {@link createClient}. */
+export interface ClientOptions {
+  /**
+   * Base URL of the service, path prefix included when behind a proxy.
+   * @example 'http://localhost:16540'
+   */
+  baseUrl: string;
+  /** Admin token, sent as `Authorization: Bearer <token>`. @default undefined */
+  token?: string;
+  /**
+   * Where requests go instead of the network: an app (`createApp()`) or a fetch function.
+   * @default globalThis.fetch
+   * @example createClient({ baseUrl: 'http://app.local', app: createApp() })
+   */
+  app?: Fetchable;
+  /**
+   * A fetch function to send every request with (e.g. one that adds headers or
+   * records traffic). Takes precedence over `app`. @default globalThis.fetch
+   */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+/**
+ * An endpoint as stored, with its data typed. `data` is parsed into JavaScript
+ * values, so numbers beyond double precision (e.g. 64-bit ids) come back rounded
+ * here although the server keeps and serves them exactly: use
+ * {@link MockpointClient.dataText} for the exact text.
+ */
+export interface Endpoint<T = unknown> {
+  name: string;
+  data: T;
+  statusCode: number;
+  delay: number;
+}
+
+/** What defines an endpoint besides its name. */
+export interface EndpointDefinition<T = unknown> {
+  /**
+   * The answer. A {@link JsonText} is sent as its exact text, e.g.
+   * `JsonText.parse('{"id":12345678901234567890}')` for numbers a JavaScript number cannot hold.
+   */
+  data: T | JsonText;
+  /** 200–599. @default 200 */
+  statusCode?: number;
+  /** Milliseconds. @default 0 */
+  delay?: number;
+}
+
+/** Options for {@link MockpointClient.waitForRequests}. */
+export interface WaitOptions {
+  /** How many requests to wait for. @default 1 */
+  count?: number;
+  /**
+   * Give up after this many milliseconds, with a `WAIT_TIMEOUT` error saying what
+   * did arrive. The default stays under Vitest's 5 s test timeout, so that error
+   * is what a test reports. @default 4000
+   */
+  timeout?: number;
+  /** Stops waiting (the pending long-poll is cancelled) when aborted. */
+  signal?: AbortSignal;
+  /**
+   * Count only requests with a greater id: pass the last id you saw to wait for
+   * new ones. @default 0 (every recorded request counts)
+   */
+  after?: number;
+  /**
+   * Count (and return) only requests matching this filter; the server applies it,
+   * so unrelated traffic neither ends the wait nor travels back.
+   * @default undefined (every request counts)
+   * @example { method: 'POST', body: { type: 'order.paid' } }
+   */
+  match?: RequestFilter;
+}
+
+/** Options for {@link MockpointClient.expectNoRequests}. */
+export interface QuietOptions {
+  /** How long nothing may arrive, in milliseconds (chained long-polls past 60 s). */
+  within: number;
+  /**
+   * Count only requests with a greater id. @default the newest id when the call
+   * starts (only requests arriving during the window count); `0` counts every
+   * recorded request
+   */
+  after?: number;
+  /** Count only requests matching this filter. @default undefined (every request counts) */
+  match?: RequestFilter;
+  /** Stops waiting when aborted. */
+  signal?: AbortSignal;
+}
+
+/** The service could not be reached at all (as opposed to answering with an error). */
+export class ConnectionError extends Error {
+  override readonly name = 'ConnectionError';
+  readonly [OWN_ERROR] = true;
+  readonly code = 'CONNECTION_FAILED';
+  /** The URL that could not be reached. */
+  readonly url: string;
+
+  constructor(url: string, cause: unknown) {
+    super(`cannot reach mockpoint at ${url}: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.url = url;
+  }
+}
+
+/** Health check answer. */
+export interface Health {
+  status: 'ok' | 'degraded' | 'unavailable';
+  /** Why the status is not `ok`. */
+  reason?: string;
+  version: string;
+  store: string;
+  /** The server's settings that input is checked against. */
+  limits: { maxDelayMs: number; maxBodyBytes: number; journalSize: number };
+}
+
+/** What {@link MockpointClient.list} asks for. */
+export interface ListQuery {
+  /** Page size, 1–1000. @default 100 */
+  limit?: number;
+  /** Only names after this one: the `next` of the previous page. */
+  after?: string;
+  /** Only names starting with this (case-sensitive). */
+  prefix?: string;
+}
+
+/** A page of the list, with the total number of endpoints (with the prefix, when given). */
+export interface ListAnswer extends ListPage {
+  total: number;
+}
+
+/** A page of the list without the records' `data`. */
+export interface SummaryAnswer extends Omit<ListAnswer, 'endpoints'> {
+  endpoints: Omit<EndpointRecord, 'data'>[];
+}
+
+/** One read of a journal: its entries and the id of the journal they come from. */
+export interface JournalAnswer extends JournalPage {
+  /** Changes when the journal starts anew (a restarted daemon): ids start again at 1. */
+  journalId: string;
+}
+
+/** The typed client returned by {@link createClient}. */
+export type MockpointClient = ReturnType<typeof createClient>;
+
+/** Default of {@link WaitOptions.timeout}. */
+const DEFAULT_WAIT_MS = 4000;
+/** Longest single long-poll the server allows; longer waits are chained. */
+const MAX_POLL_MS = 60_000;
+
+/**
+ * Creates a client.
+ * @example
+ * const client = createClient({ baseUrl: 'http://localhost:16540' })
+ * await client.add({ name: 'hook', data: { ok: true } })
+ * const [request] = await client.waitForRequests('hook')
+ */
+export function createClient(options: ClientOptions) {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const send: (request: Request) => Promise<Response> =
+    options.fetch ??
+    (options.app ? async (request) => (options.app as Fetchable).fetch(request) : (request) => fetch(request));
+
+  const url = (path: string) => `${base}${path}`;
+  const seg = (name: string) => encodeURIComponent(name);
+  const endpointUrl = (name: string) => url(`/endpoint/${seg(name)}`);
+
+  async function call(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const target = url(path);
+    let response: Response;
+    try {
+      response = await send(
+        new Request(target, { method, headers, signal, body: body === undefined ? undefined : bodyText(body) }),
+      );
+    } catch (error) {
+      throw toConnectionError(target, error, signal);
+    }
+    if (response.ok) return response;
+    throw await toError(response, method, target);
+  }
+
+  async function json<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    return (await (await call(method, path, body, signal)).json()) as T;
+  }
+
+  /** One journal read; a long-poll when `wait` is given. */
+  function journalPage(
+    name: string,
+    query: { count?: number; after?: number; wait?: number; match?: RequestFilter },
+    signal?: AbortSignal,
+  ): Promise<JournalAnswer> {
+    const params = new URLSearchParams();
+    if (query.count !== undefined) params.set('count', String(query.count));
+    if (query.after) params.set('after', String(query.after));
+    if (query.wait !== undefined) params.set('wait', String(query.wait));
+    if (query.match !== undefined) params.set('match', JSON.stringify(query.match));
+    const qs = params.size ? `?${params}` : '';
+    return json<JournalAnswer>('GET', `/api/endpoints/${seg(name)}/requests${qs}`, undefined, signal);
+  }
+
+  /**
+   * An `after` cursor across several reads of one journal. When the journal
+   * starts anew between reads (another `journalId`: the daemon restarted, ids
+   * begin again at 1), the cursor goes back to 0 (everything in the new journal
+   * is newer than what was seen) and the read that used the old one is stale.
+   */
+  function journalCursor(after: number, first?: JournalAnswer) {
+    let journalId = first?.journalId;
+    return {
+      after,
+      /** Whether `page` was read with a cursor from another journal (then read again). */
+      stale(page: JournalAnswer): boolean {
+        const changed = journalId !== undefined && page.journalId !== journalId;
+        journalId = page.journalId;
+        if (changed && this.after !== 0) {
+          this.after = 0;
+          return true;
+        }
+        return false;
+      },
+    };
+  }
+
+  const describeSeen = (requests: JournalEntry[]) => requests.map((r) => `${r.method} ${r.path}`).join(', ') || 'none';
+
+  return {
+    /** The base URL this client talks to. */
+    baseUrl: base,
+
+    /** The public URL of an endpoint, e.g. for the code under test. */
+    endpointUrl,
+
+    /** Creates an endpoint (`PUT /api/endpoint/add`); throws `NAME_TAKEN` when it exists. */
+    async add<T>(endpoint: { name: string } & EndpointDefinition<T>): Promise<Endpoint<T>> {
+      const { success: _success, ...record } = await json<Endpoint<T> & { success: true }>(
+        'PUT',
+        '/api/endpoint/add',
+        endpoint,
+      );
+      return record;
+    },
+
+    /** Creates or replaces an endpoint; `created` tells which. */
+    async put<T>(name: string, definition: EndpointDefinition<T>): Promise<Endpoint<T> & { created: boolean }> {
+      const response = await call('PUT', `/api/endpoints/${seg(name)}`, definition);
+      return { ...((await response.json()) as Endpoint<T>), created: response.status === 201 };
+    },
+
+    /**
+     * The stored `data` of an endpoint as its exact JSON text (big integers,
+     * `1e400`, `-0` and key order as sent); throws `NOT_FOUND` when there is none.
+     */
+    async dataText(name: string): Promise<string> {
+      const text = await (await call('GET', `/api/endpoints/${seg(name)}`)).text();
+      return scanJson(text).members?.get('data') ?? 'null';
+    },
+
+    /** Reads an endpoint record; throws `NOT_FOUND` when there is none. */
+    get<T = unknown>(name: string): Promise<Endpoint<T>> {
+      return json('GET', `/api/endpoints/${seg(name)}`);
+    },
+
+    /** One page of endpoints in name order, with their `total`; pass `next` as `after` for the next one. */
+    list(page: ListQuery = {}): Promise<ListAnswer> {
+      return json('GET', `/api/endpoints${listQuery(page, false)}`);
+    },
+
+    /** Like {@link list}, without the records' `data` (name, status and delay only: a small answer). */
+    summaries(page: ListQuery = {}): Promise<SummaryAnswer> {
+      return json('GET', `/api/endpoints${listQuery(page, true)}`);
+    },
+
+    /** Deletes an endpoint; throws `NOT_FOUND` when there is none. */
+    async remove(name: string): Promise<void> {
+      await call('DELETE', `/api/endpoints/${seg(name)}`);
+    },
+
+    /** Removes every endpoint and every recorded request. */
+    async reset(): Promise<void> {
+      await call('DELETE', '/api/endpoints');
+    },
+
+    /**
+     * Requests received at an endpoint (known or not), oldest first; only ids
+     * greater than `after`, and only those matching `match`, when given.
+     */
+    async requests(name: string, options: { after?: number; match?: RequestFilter } = {}): Promise<JournalEntry[]> {
+      return (await journalPage(name, options)).requests;
+    },
+
+    /**
+     * One read of a name's journal, with the `journalId` (compare it between reads:
+     * a new one means ids started again). With `wait`, the server holds the answer
+     * up to that many ms until `count` requests newer than `after` exist.
+     */
+    journal(
+      name: string,
+      read: { after?: number; wait?: number; count?: number; signal?: AbortSignal } = {},
+    ): Promise<JournalAnswer> {
+      const query = new URLSearchParams();
+      if (read.wait) query.set('wait', String(read.wait));
+      if (read.count !== undefined) query.set('count', String(read.count));
+      if (read.after) query.set('after', String(read.after));
+      const qs = query.size ? `?${query}` : '';
+      return json('GET', `/api/endpoints/${seg(name)}/requests${qs}`, undefined, read.signal);
+    },
+
+    /** Forgets the requests recorded for a name. */
+    async clearRequests(name: string): Promise<void> {
+      await call('DELETE', `/api/endpoints/${seg(name)}/requests`);
+    },
+
+    /**
+     * Waits until at least `count` requests have arrived at `name` (server-side
+     * long-poll: no polling loop), and returns them. Throws `WAIT_TIMEOUT`, saying
+     * what did arrive, when they do not arrive in time.
+     */
+    async waitForRequests(name: string, wait: WaitOptions = {}): Promise<JournalEntry[]> {
+      const count = wait.count ?? 1;
+      const timeout = wait.timeout ?? DEFAULT_WAIT_MS;
+      const deadline = Date.now() + timeout;
+      const cursor = journalCursor(wait.after ?? 0);
+      for (;;) {
+        wait.signal?.throwIfAborted();
+        const remaining = Math.max(0, deadline - Date.now());
+        const page = await journalPage(
+          name,
+          { count, after: cursor.after, wait: Math.min(remaining, MAX_POLL_MS), match: wait.match },
+          wait.signal,
+        );
+        if (cursor.stale(page)) continue;
+        if (page.complete) return page.requests;
+        wait.signal?.throwIfAborted();
+        if (Date.now() >= deadline) {
+          const which = wait.match === undefined ? '' : ` matching ${JSON.stringify(wait.match)}`;
+          throw new MockpointError(
+            'WAIT_TIMEOUT',
+            `expected ${count} request(s)${which} to "${name}" within ${timeout} ms, received ${page.requests.length} (${describeSeen(page.requests)})`,
+          );
+        }
+      }
+    },
+
+    /**
+     * Proves that no request (matching `match`, when given) arrives at `name` for
+     * `within` ms: resolves after the quiet period, and throws
+     * `UNEXPECTED_REQUEST`, naming the request, as soon as one arrives.
+     * @example await client.expectNoRequests('hook', { within: 500 }) // not sent again
+     */
+    async expectNoRequests(name: string, quiet: QuietOptions): Promise<void> {
+      if (!Number.isFinite(quiet.within) || quiet.within < 0) {
+        throw new TypeError(`expectNoRequests() needs within >= 0 milliseconds, received ${String(quiet.within)}`);
+      }
+      const started = Date.now();
+      const deadline = started + quiet.within;
+      let first: JournalAnswer | undefined;
+      if (quiet.after === undefined) first = await journalPage(name, {}, quiet.signal);
+      const cursor = journalCursor(quiet.after ?? first?.requests.at(-1)?.id ?? 0, first);
+      for (;;) {
+        quiet.signal?.throwIfAborted();
+        const remaining = Math.max(0, deadline - Date.now());
+        const page = await journalPage(
+          name,
+          { count: 1, after: cursor.after, wait: Math.min(remaining, MAX_POLL_MS), match: quiet.match },
+          quiet.signal,
+        );
+        if (cursor.stale(page)) continue;
+        if (page.requests.length > 0) {
+          const which = quiet.match === undefined ? '' : ` matching ${JSON.stringify(quiet.match)}`;
+          throw new MockpointError(
+            'UNEXPECTED_REQUEST',
+            `expected no request${which} to "${name}" within ${quiet.within} ms, but received ${describeSeen(page.requests)} after ${Date.now() - started} ms`,
+          );
+        }
+        quiet.signal?.throwIfAborted();
+        if (Date.now() >= deadline) return;
+      }
+    },
+
+    /**
+     * Queues one-shot answers for `name`: the next requests get them in order,
+     * each once (`times` repeats one), before the stored record answers. Absent
+     * fields fall back to the record; a `data` that is a {@link JsonText} is sent as its
+     * exact text. Resolves with everything queued now.
+     * @throws MockpointError `QUEUE_FULL` past the bound (nothing is queued).
+     * @example await client.queue('hook', [{ statusCode: 503, times: 2 }, { fault: 'reset' }])
+     */
+    async queue(name: string, answers: QueuedAnswerInput[]): Promise<QueuedAnswer[]> {
+      return (await json<{ answers: QueuedAnswer[] }>('POST', `/api/endpoints/${seg(name)}/queue`, { answers }))
+        .answers;
+    },
+
+    /** The answers still queued for `name`, first answer first (`times` is what remains). */
+    async queued(name: string): Promise<QueuedAnswer[]> {
+      return (await json<{ answers: QueuedAnswer[] }>('GET', `/api/endpoints/${seg(name)}/queue`)).answers;
+    },
+
+    /** Drops the answers queued for `name` (requests hanging on a queued `hang` are released). */
+    async clearQueue(name: string): Promise<void> {
+      await call('DELETE', `/api/endpoints/${seg(name)}/queue`);
+    },
+
+    /** Sends a request to the endpoint's public URL and returns the raw response. */
+    read(name: string, init: RequestInit = {}): Promise<Response> {
+      // No `this`: the methods work when destructured from the client.
+      const target = endpointUrl(name);
+      return send(new Request(target, init)).catch((error: unknown) => {
+        throw toConnectionError(target, error, init.signal ?? undefined);
+      });
+    },
+
+    /** `GET /api/health`. */
+    health(): Promise<Health> {
+      return json('GET', '/api/health');
+    },
+  };
+}
+
+/** A request body as JSON text; every {@link JsonText} in it (a record's or a queued answer's `data`) goes as its own text. */
+function bodyText(body: unknown): string {
+  return stringifyExact(body);
+}
+
+function listQuery(page: ListQuery, summary: boolean): string {
+  const query = new URLSearchParams();
+  if (page.limit !== undefined) query.set('limit', String(page.limit));
+  if (page.prefix) query.set('prefix', page.prefix);
+  if (page.after !== undefined) query.set('after', page.after);
+  if (summary) query.set('summary', 'true');
+  return query.size ? `?${query}` : '';
+}
+
+/**
+ * A failure to get any answer, as a {@link ConnectionError}, whatever the runtime
+ * made of it (Node's `TypeError: fetch failed`, Bun's error with a string `code`,
+ * Deno's `TypeError`). mockpoint's own errors (e.g. a closed in-process server)
+ * and aborts asked for by the caller pass unchanged.
+ */
+function toConnectionError(target: string, error: unknown, signal?: AbortSignal): unknown {
+  if (signal?.aborted || isOwnError(error)) return error;
+  return new ConnectionError(target, error);
+}
+
+async function toError(response: Response, method: string, target: string): Promise<MockpointError> {
+  const text = await response.text().catch(() => '');
+  try {
+    const body = JSON.parse(text) as { error?: { code?: string; message?: string } };
+    if (body.error?.code && body.error.message) {
+      return new MockpointError(body.error.code as ErrorCode, body.error.message, { status: response.status });
+    }
+  } catch {
+    // not a mockpoint error body: reported below
+  }
+  return new MockpointError(
+    'UNEXPECTED_RESPONSE',
+    `${method} ${target} answered ${response.status} without a mockpoint error body: ${text.slice(0, 200)}`,
+    { status: response.status },
+  );
+}

@@ -1,0 +1,42 @@
+/**
+ * `@mockpoint/core/client`: the typed client, the error model and the input
+ * rules, without the server side (no Hono, no zod). For browsers and other
+ * places where the bundle size counts; everything here is also exported from
+ * the main entry.
+ *
+ * @module
+ */
+
+export type { Fault, QueuedAnswer, QueuedAnswerInput } from '../answer/queue/answer-queue.js';
+export type { JournalPage } from '../journal/journal.js';
+export type { JournalEntry, QueuedMark } from '../journal/journal-entry.js';
+export type { RequestFilter } from '../journal/request-filter.js';
+export { type ErrorBody, type ErrorCode, isMockpointError, MockpointError } from '../wire/errors.js';
+export {
+  DEFAULT_DELAY,
+  DEFAULT_MAX_DELAY_MS,
+  DEFAULT_STATUS_CODE,
+  isValidName,
+  NAME_PATTERN,
+  NAME_RULE,
+  PREFIX_PATTERN,
+  STATUS_CODE_RANGE,
+} from '../wire/rules.js';
+export type { EndpointRecord } from '../wire/schemas.js';
+export { VERSION } from '../wire/version.js';
+export {
+  type ClientOptions,
+  ConnectionError,
+  createClient,
+  type Endpoint,
+  type EndpointDefinition,
+  type Fetchable,
+  type Health,
+  type JournalAnswer,
+  type ListAnswer,
+  type ListQuery,
+  type MockpointClient,
+  type QuietOptions,
+  type SummaryAnswer,
+  type WaitOptions,
+} from './client.js';

@@ -1,0 +1,217 @@
+/**
+ * Reading request bodies under a byte limit that holds for chunked bodies too,
+ * not only for a declared Content-Length, and parsing them as JSON.
+ *
+ * @module
+ */
+import { MockpointError } from '../wire/errors.js';
+import { JsonSyntaxError, MAX_JSON_DEPTH, scanJson } from '../wire/json-text.js';
+
+export { MAX_JSON_DEPTH };
+
+/**
+ * The 413 says `connection: close`: the rest of the body is not read, so the
+ * connection cannot carry another request (and is closed after the answer).
+ */
+function tooLarge(maxBytes: number): MockpointError {
+  return new MockpointError('BODY_TOO_LARGE', `request body is larger than the limit of ${maxBytes} bytes`, {
+    headers: { connection: 'close' },
+  });
+}
+
+/**
+ * Reads at most `limit` bytes of the body. When more arrive, `truncated` is true
+ * and the rest is read and dropped (never buffered) up to `drainLimit` bytes in
+ * all, so the connection can carry the next request; past that the stream is
+ * cancelled.
+ */
+export async function readBodyPrefix(
+  request: Request,
+  limit: number,
+  drainLimit: number = limit,
+): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  // `request.body` rather than Content-Length: a Request built in-process
+  // (`app.request()`, the client's `app` option) carries a body without one.
+  if (request.body === null) return { bytes: new Uint8Array(0), truncated: false };
+  try {
+    return await readStreamPrefix(request.body, limit, drainLimit);
+  } catch (error) {
+    // The body stream fails when the client hangs up mid-upload: a normal event,
+    // answered (to nobody) with a coded error, so it is neither logged nor reported.
+    throw new MockpointError(
+      'REQUEST_ABORTED',
+      'the client closed the connection before the request body was complete',
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+/** {@link readBodyPrefix} for any byte stream. */
+export async function readStreamPrefix(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+  drainLimit: number = limit,
+): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let kept = 0;
+  let seen = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    seen += value.byteLength;
+    if (kept < limit) {
+      const take = Math.min(value.byteLength, limit - kept);
+      chunks.push(take === value.byteLength ? value : value.subarray(0, take));
+      kept += take;
+    }
+    if (seen > drainLimit || (seen > limit && drainLimit <= limit)) {
+      await reader.cancel().catch(() => undefined);
+      break;
+    }
+  }
+  const truncated = seen > limit;
+  if (chunks.length === 1) return { bytes: chunks[0] as Uint8Array, truncated };
+  const bytes = new Uint8Array(kept);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { bytes, truncated };
+}
+
+/**
+ * Reads the whole body as bytes, failing with `BODY_TOO_LARGE` as soon as more
+ * than `maxBytes` arrive.
+ */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
+  const { bytes, truncated } = await readBodyPrefix(request, maxBytes);
+  if (truncated) throw tooLarge(maxBytes);
+  return bytes;
+}
+
+const decoder = new TextDecoder();
+
+/** Reads the body as UTF-8 text under the limit (invalid bytes become U+FFFD). */
+export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  return decoder.decode(await readBodyBytes(request, maxBytes));
+}
+
+/**
+ * True when `text` (JSON) nests arrays/objects deeper than `max`. A linear scan
+ * that skips strings, so it costs no parsing and no recursion.
+ */
+export function jsonTooDeep(text: string, max: number = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++depth > max) return true;
+    } else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
+  }
+  return false;
+}
+
+/** The content codings a management body may use. */
+export const ACCEPTED_ENCODINGS = 'gzip, deflate';
+
+/**
+ * The body's bytes after undoing its `Content-Encoding` (gzip and deflate, via
+ * the runtime's `DecompressionStream`), with the limit applied to the compressed
+ * and to the decoded size. Other codings are refused (415) naming the ones accepted.
+ */
+export async function readDecodedBody(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const header = request.headers.get('content-encoding');
+  const codings = (header ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  if (codings.length === 0) return readBodyBytes(request, maxBytes);
+  for (const coding of codings) {
+    if (coding !== 'gzip' && coding !== 'x-gzip' && coding !== 'deflate') {
+      throw new MockpointError(
+        'UNSUPPORTED_ENCODING',
+        `Content-Encoding "${header}" is not supported; send the body uncompressed, gzip or deflate`,
+        { headers: { 'accept-encoding': ACCEPTED_ENCODINGS } },
+      );
+    }
+  }
+  let bytes = await readBodyBytes(request, maxBytes);
+  // Codings are listed in the order they were applied: undo the last first.
+  for (const coding of codings.reverse()) {
+    const format = coding === 'deflate' ? 'deflate' : 'gzip';
+    const stream = new Blob([bytes])
+      .stream()
+      .pipeThrough(new DecompressionStream(format)) as ReadableStream<Uint8Array>;
+    let decoded: { bytes: Uint8Array; truncated: boolean };
+    try {
+      decoded = await readStreamPrefix(stream, maxBytes);
+    } catch (error) {
+      throw new MockpointError(
+        'INVALID_ENCODING',
+        `request body is not valid ${coding} data (Content-Encoding: ${header}): ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    if (decoded.truncated) {
+      throw new MockpointError(
+        'BODY_TOO_LARGE',
+        `request body is larger than the limit of ${maxBytes} bytes once decoded (Content-Encoding: ${header})`,
+      );
+    }
+    bytes = decoded.bytes;
+  }
+  return bytes;
+}
+
+const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+
+/** The bytes as UTF-8 text; bytes that are not UTF-8 are a 400 `INVALID_UTF8`, never U+FFFD. */
+export function decodeUtf8(bytes: Uint8Array, what = 'request body'): string {
+  try {
+    return strictDecoder.decode(bytes);
+  } catch (error) {
+    throw new MockpointError('INVALID_UTF8', `${what} is not valid UTF-8; send JSON encoded as UTF-8`, {
+      cause: error,
+    });
+  }
+}
+
+/** Maps a scanner error to the request-body error a client sees. */
+function bodyJsonError(error: unknown): never {
+  if (!(error instanceof JsonSyntaxError)) throw error;
+  if (error.problem === 'duplicate-key') throw new MockpointError('DUPLICATE_KEY', `request body: ${error.message}`);
+  if (error.problem === 'too-deep') {
+    throw new MockpointError('INVALID_BODY', `request body nests arrays/objects deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+  throw new MockpointError('INVALID_JSON', `request body is not valid JSON: ${error.message}`);
+}
+
+/**
+ * Reads a management body (decoded, strict UTF-8) and scans it as JSON without
+ * losing anything: the top-level object's members come back as their own JSON
+ * text, so `data` can be stored exactly as sent. Parsed whatever the
+ * Content-Type says, so a bare `curl -X PUT -d '{...}'` works.
+ */
+export async function readJsonObjectBody(request: Request, maxBytes: number): Promise<Map<string, string>> {
+  const text = decodeUtf8(await readDecodedBody(request, maxBytes));
+  if (text.trim() === '') throw new MockpointError('INVALID_JSON', 'request body is empty; send a JSON object');
+  let members: Map<string, string> | undefined;
+  try {
+    members = scanJson(text).members;
+  } catch (error) {
+    bodyJsonError(error);
+  }
+  if (members === undefined) throw new MockpointError('INVALID_BODY', 'request body must be a JSON object');
+  return members;
+}

@@ -1,0 +1,29 @@
+/**
+ * What every route module receives: the services and resolved options of one app.
+ *
+ * @module
+ */
+import type { EndpointHandler } from '../answer/endpoint-handler.js';
+import type { Journal } from '../journal/journal.js';
+import type { LimitOptions } from '../wire/limits.js';
+import type { Schemas } from '../wire/schemas.js';
+import type { EndpointService } from './endpoints.js';
+import type { RouteDoc } from './openapi.js';
+
+/** The options of {@link createApp} after defaults are applied. */
+export interface ResolvedAppOptions extends Required<LimitOptions> {
+  adminToken: string | undefined;
+  allowedHosts: readonly string[];
+  version: string;
+}
+
+export interface AppContext {
+  options: ResolvedAppOptions;
+  endpoints: EndpointService;
+  journal: Journal;
+  /** The one implementation of a request to `/endpoint/{name}`, used by every adapter. */
+  handler: EndpointHandler;
+  schemas: Schemas;
+  /** Route documentation collected for the OpenAPI document. */
+  docs: RouteDoc[];
+}

@@ -1,0 +1,165 @@
+/**
+ * `createApp()`: the mockpoint Hono app. It never listens; the server package,
+ * `createMockServer()` or `app.request()` in a test drives it.
+ *
+ * @module
+ */
+import { Hono } from 'hono';
+import { EndpointHandler } from '../answer/endpoint-handler.js';
+import type { AnswerQueue } from '../answer/queue/answer-queue.js';
+import { MemoryAnswerQueue } from '../answer/queue/memory/index.js';
+import { type Journal, RequestJournal } from '../journal/journal.js';
+import { MemoryStore } from '../store/memory/index.js';
+import type { EndpointStore } from '../store/store.js';
+import { isMockpointError, MockpointError } from '../wire/errors.js';
+import { type LimitOptions, resolveLimits } from '../wire/limits.js';
+import { createSchemas } from '../wire/schemas.js';
+import { VERSION } from '../wire/version.js';
+import { adminToken } from './auth.js';
+import type { AppContext, ResolvedAppOptions } from './context.js';
+import { EndpointService } from './endpoints.js';
+import { hostGuard } from './host-guard.js';
+import type { RouteDoc } from './openapi.js';
+import { registerAddRoute } from './routes/add.js';
+import { registerJournalRoutes } from './routes/journal.js';
+import { registerManageRoutes } from './routes/manage.js';
+import { registerQueueRoutes } from './routes/queue.js';
+import { registerReadRoutes } from './routes/read.js';
+import { registerServiceRoutes } from './routes/service.js';
+
+/** Options for {@link createApp}: the {@link LimitOptions} and the rest. */
+export interface CreateAppOptions extends LimitOptions {
+  /**
+   * Where endpoints are kept.
+   * @default new MemoryStore()
+   * @example createApp({ store: await LevelStore.open({ dir: './data' }) })
+   */
+  store?: EndpointStore;
+  /**
+   * Host names besides IP addresses and `localhost` that `/api/*` and the web page
+   * answer (`.example.com` also allows its subdomains); other Hosts get 403
+   * `HOST_NOT_ALLOWED`. `/endpoint/*` answers any Host.
+   * @default []
+   * @example createApp({ allowedHosts: ['mocks.internal', '.example.com'] })
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * Where queued one-shot answers are kept (`/api/endpoints/{name}/queue`).
+   * @default new MemoryAnswerQueue() (in this process, not shared between replicas)
+   * @example createApp({ queue: new MemoryAnswerQueue({ maxAnswers: 10 }) })
+   * @example createApp({ store, queue: await store.openAnswerQueue() }) // with a RedisStore: shared by every replica
+   */
+  queue?: AnswerQueue;
+  /**
+   * Where requests to `/endpoint/{name}` are recorded (and long-polls wait).
+   * @default a RequestJournal in memory, bounded by `journalSize` and `journalMaxBytes`
+   * @example createApp({ store, journal: store.openJournal() }) // with a RedisStore: shared by every replica
+   */
+  journal?: Journal;
+  /** When set, every `/api/*` write needs `Authorization: Bearer <adminToken>`. @default undefined (off) */
+  adminToken?: string;
+  /** Version reported by `/api/health`. @default the core package version */
+  version?: string;
+  /**
+   * Called with every unexpected error (answered as 500 INTERNAL), e.g. to report it.
+   * @example createApp({ onUnexpectedError: (error) => Sentry.captureException(error) })
+   */
+  onUnexpectedError?: (error: unknown, request: { method: string; url: string }) => void;
+}
+
+/** The app returned by {@link createApp}: a Hono app plus its services. */
+export type MockpointApp = Hono & {
+  /** The store, cache, queue and journal behind the routes. */
+  readonly mockpoint: Pick<AppContext, 'endpoints' | 'journal' | 'handler' | 'options'>;
+};
+
+/** For each documented path, the methods it answers; matches `{param}` segments. */
+function allowedMethods(docs: RouteDoc[]): (path: string) => string[] {
+  const byPath = new Map<string, { pattern: RegExp; methods: string[] }>();
+  for (const doc of docs) {
+    let route = byPath.get(doc.path);
+    if (route === undefined) {
+      const source = doc.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
+      route = { pattern: new RegExp(`^${source}$`), methods: [] };
+      byPath.set(doc.path, route);
+    }
+    route.methods.push(doc.method.toUpperCase());
+  }
+  for (const route of byPath.values()) {
+    // Hono answers HEAD wherever it answers GET.
+    if (route.methods.includes('GET') && !route.methods.includes('HEAD')) route.methods.push('HEAD');
+  }
+  return (path) => [...byPath.values()].filter((r) => r.pattern.test(path)).flatMap((r) => r.methods);
+}
+
+function resolveOptions(options: CreateAppOptions): ResolvedAppOptions {
+  return {
+    ...resolveLimits(options),
+    adminToken: options.adminToken === '' ? undefined : options.adminToken,
+    allowedHosts: options.allowedHosts ?? [],
+    version: options.version ?? VERSION,
+  };
+}
+
+/**
+ * Creates the mockpoint app.
+ * @example
+ * const app = createApp({ store: new MemoryStore() })
+ * await app.request('/api/endpoint/add', { method: 'PUT', body: JSON.stringify({ name: 'a', data: 1 }) })
+ */
+export function createApp(options: CreateAppOptions = {}): MockpointApp {
+  const resolved = resolveOptions(options);
+  const endpoints = new EndpointService(
+    options.store ?? new MemoryStore(),
+    resolved.cacheMaxBytes,
+    options.queue ?? new MemoryAnswerQueue(),
+  );
+  const journal =
+    options.journal ?? new RequestJournal({ size: resolved.journalSize, maxBytes: resolved.journalMaxBytes });
+  const ctx: AppContext = {
+    options: resolved,
+    endpoints,
+    journal,
+    handler: new EndpointHandler({ endpoints, journal, onUnexpectedError: options.onUnexpectedError }),
+    schemas: createSchemas({ maxDelayMs: resolved.maxDelayMs }),
+    docs: [],
+  };
+  const app = new Hono();
+
+  app.onError((error, c) => {
+    if (isMockpointError(error)) return error.toResponse();
+    options.onUnexpectedError?.(error, c.req.raw);
+    return new MockpointError('INTERNAL', 'internal error; see the server log', { cause: error }).toResponse();
+  });
+  let allowed: ((path: string) => string[]) | undefined;
+  app.notFound((c) => {
+    // A known path with another method is a 405 that names the allowed methods.
+    allowed ??= allowedMethods(ctx.docs);
+    const methods = allowed(c.req.path);
+    if (methods.length > 0) {
+      const response = new MockpointError(
+        'METHOD_NOT_ALLOWED',
+        `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(', ')}`,
+      ).toResponse();
+      response.headers.set('allow', methods.join(', '));
+      return response;
+    }
+    return new MockpointError(
+      'ROUTE_NOT_FOUND',
+      `no route for ${c.req.method} ${c.req.path}; see GET /api/openapi.json`,
+    ).toResponse();
+  });
+  app.use('*', hostGuard(resolved.allowedHosts));
+  if (resolved.adminToken !== undefined) app.use('/api/*', adminToken(resolved.adminToken));
+
+  registerReadRoutes(app, ctx);
+  registerAddRoute(app, ctx);
+  registerManageRoutes(app, ctx);
+  registerQueueRoutes(app, ctx);
+  registerJournalRoutes(app, ctx);
+  registerServiceRoutes(app, ctx);
+
+  return Object.assign(app, {
+    mockpoint: { endpoints: ctx.endpoints, journal: ctx.journal, handler: ctx.handler, options: resolved },
+  });
+}

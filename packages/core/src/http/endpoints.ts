@@ -1,0 +1,160 @@
+/**
+ * The endpoint service: the store with the response cache in front of it. All
+ * reads and writes of records go through here so the cache can never serve a
+ * record the store has replaced or deleted, and so that a replace, a delete or a
+ * reset also empties the queued answers of what it touches.
+ *
+ * @module
+ */
+
+import type { AnswerQueue } from '../answer/queue/answer-queue.js';
+import { MemoryAnswerQueue } from '../answer/queue/memory/index.js';
+import type { CountOptions, EndpointStore, ListOptions, ListPage } from '../store/store.js';
+import type { EndpointRecord } from '../wire/schemas.js';
+import { type CachedResponse, ResponseCache, toCachedResponse } from './cache.js';
+
+export class EndpointService {
+  readonly store: EndpointStore;
+  readonly cache: ResponseCache;
+  /** Queued one-shot answers, answered before the record. */
+  readonly queue: AnswerQueue;
+  /**
+   * One token per name being read from the store after a cache miss. A write to
+   * that name (or a clear) withdraws it, and the read only fills the cache while
+   * its token stands: a slow read can never put back a record that a concurrent
+   * replace or delete has superseded, and writes to other names do not matter.
+   */
+  readonly #reading = new Map<string, symbol>();
+  readonly #unsubscribe: (() => void) | undefined;
+
+  constructor(store: EndpointStore, cacheMaxBytes: number, queue: AnswerQueue = new MemoryAnswerQueue()) {
+    this.store = store;
+    this.cache = new ResponseCache(cacheMaxBytes);
+    this.queue = queue;
+    // A shared store: another process's write to a name withdraws what we hold for it.
+    this.#unsubscribe = store.changes?.subscribe((name) => {
+      if (name === undefined) this.#forgetAll();
+      else this.#forget(name);
+    });
+  }
+
+  /** Whether the cache may be filled now: a shared store must be delivering changes. */
+  get #cacheable(): boolean {
+    return this.store.changes?.live !== false;
+  }
+
+  /** The ready-to-send response for `name`, or `undefined` when there is none. */
+  async response(name: string): Promise<CachedResponse | undefined> {
+    const hit = this.cache.get(name);
+    if (hit !== undefined) return hit;
+    const token = Symbol(name);
+    this.#reading.set(name, token);
+    try {
+      const record = await this.store.get(name);
+      if (record === undefined) return undefined;
+      const entry = toCachedResponse(name, record.data, record.statusCode, record.delay);
+      if (this.#reading.get(name) === token && this.#cacheable) this.cache.set(name, entry);
+      return entry;
+    } finally {
+      if (this.#reading.get(name) === token) this.#reading.delete(name);
+    }
+  }
+
+  get(name: string): Promise<EndpointRecord | undefined> {
+    return this.store.get(name);
+  }
+
+  list(options: ListOptions): Promise<ListPage> {
+    return this.store.list(options);
+  }
+
+  count(options?: CountOptions): Promise<number> {
+    return this.store.count(options);
+  }
+
+  /** Creates a record; `false` when the name is taken (nothing changes). */
+  async create(record: EndpointRecord): Promise<boolean> {
+    const token = this.#writing(record.name);
+    let created = false;
+    try {
+      created = await this.store.create(record);
+    } finally {
+      if (created) this.#written(record, token);
+      else if (token !== undefined && this.#reading.get(record.name) === token) this.#reading.delete(record.name);
+    }
+    return created;
+  }
+
+  /** Creates or replaces a record; its queued answers are dropped (they were meant for the old one). */
+  async put(record: EndpointRecord): Promise<{ created: boolean }> {
+    try {
+      const token = this.#writing(record.name);
+      const result = await this.store.put(record);
+      this.#written(record, token);
+      return result;
+    } catch (error) {
+      // A failed write may still have landed: forget whatever we held.
+      this.#forget(record.name);
+      throw error;
+    } finally {
+      await this.queue.clear(record.name);
+    }
+  }
+
+  /** Deletes a record and its queued answers; `false` when there was no record. */
+  async delete(name: string): Promise<boolean> {
+    try {
+      return await this.store.delete(name);
+    } finally {
+      this.#forget(name);
+      await this.queue.clear(name);
+    }
+  }
+
+  /** Removes every record and every queued answer. */
+  async clear(): Promise<void> {
+    try {
+      await this.store.clear();
+    } finally {
+      this.#forgetAll();
+      await this.queue.clearAll();
+    }
+  }
+
+  /** Stops following the store's changes (the store itself is closed by its owner). */
+  close(): void {
+    this.#unsubscribe?.();
+  }
+
+  #forget(name: string): void {
+    this.#reading.delete(name);
+    this.cache.delete(name);
+  }
+
+  #forgetAll(): void {
+    this.#reading.clear();
+    this.cache.clear();
+  }
+
+  /**
+   * With a shared store, a write takes a token like a read does: a change from
+   * another process that lands while our write is in flight withdraws it, and
+   * our write then does not cache a record that may already be superseded.
+   */
+  #writing(name: string): symbol | undefined {
+    if (this.store.changes === undefined) return undefined;
+    const token = Symbol(name);
+    this.#reading.set(name, token);
+    return token;
+  }
+
+  #written(record: EndpointRecord, token: symbol | undefined): void {
+    const stands = token === undefined || this.#reading.get(record.name) === token;
+    this.#reading.delete(record.name);
+    if (!stands || !this.#cacheable) {
+      this.cache.delete(record.name);
+      return;
+    }
+    this.cache.set(record.name, toCachedResponse(record.name, record.data, record.statusCode, record.delay));
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The Host check of the admin API and the web page: a defence against DNS
+ * rebinding (a page on a hostile name that resolves to this machine), since the
+ * admin token is off by default. `/endpoint/*` answers any Host.
+ *
+ * @module
+ */
+import type { MiddlewareHandler } from 'hono';
+import { MockpointError } from '../wire/errors.js';
+
+const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
+
+/** The host name of a Host header value: no port, lower case, no trailing dot; IPv6 without brackets. */
+export function hostName(host: string): string {
+  const value = host.trim().toLowerCase();
+  if (value.startsWith('[')) return value.slice(1, value.indexOf(']') === -1 ? undefined : value.indexOf(']'));
+  const colon = value.lastIndexOf(':');
+  const name = colon === -1 ? value : value.slice(0, colon);
+  return name.endsWith('.') ? name.slice(0, -1) : name;
+}
+
+/**
+ * True when `host` (a Host header value) is an IP address, `localhost`, or one of
+ * `allowed` (exact names; `.example.com` also allows every subdomain).
+ */
+export function isAllowedHost(host: string, allowed: readonly string[]): boolean {
+  const name = hostName(host);
+  if (name === 'localhost' || IPV4.test(name) || name.includes(':')) return true;
+  return allowed.some((entry) => {
+    const rule = entry.toLowerCase();
+    return rule.startsWith('.') ? name === rule.slice(1) || name.endsWith(rule) : name === rule;
+  });
+}
+
+/** A host name or `.suffix` rule as `ALLOWED_HOSTS` accepts it. */
+export const ALLOWED_HOST_RULE = /^\.?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i;
+
+/**
+ * Middleware refusing every request outside `/endpoint/` whose Host is not
+ * allowed. A request without a Host header never came over the network (e.g.
+ * `app.request()` or the client's `app` option in a test), so it passes.
+ */
+export function hostGuard(allowed: readonly string[]): MiddlewareHandler {
+  return async (c, next) => {
+    if (!c.req.path.startsWith('/endpoint/')) {
+      const host = c.req.header('host');
+      if (host !== undefined && !isAllowedHost(host, allowed)) {
+        throw new MockpointError(
+          'HOST_NOT_ALLOWED',
+          `Host "${hostName(host)}" is not allowed for the admin API and the web page (a DNS-rebinding defence); use an IP address or localhost, or add the name to ALLOWED_HOSTS`,
+        );
+      }
+    }
+    await next();
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * `PUT /api/endpoint/add`: the seed contract's create operation.
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import { jsonTextResponse } from '../../answer/read-response.js';
+import { recordJson } from '../../store/record-codec.js';
+import { MockpointError } from '../../wire/errors.js';
+import { type EndpointRecord, parseMembers } from '../../wire/schemas.js';
+import { readJsonObjectBody } from '../body.js';
+import type { AppContext } from '../context.js';
+import { ADMIN_RESPONSES, BODY_RESPONSES, ERROR_RESPONSES, STORE_RESPONSES } from './responses.js';
+
+export function registerAddRoute(app: Hono, ctx: AppContext): void {
+  const { schemas, endpoints, options } = ctx;
+
+  app.put('/api/endpoint/add', async (c) => {
+    const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes);
+    const record = parseMembers(schemas.addRequest, members, options.maxDelayMs) as EndpointRecord;
+    if (!(await endpoints.create(record))) {
+      throw new MockpointError(
+        'NAME_TAKEN',
+        `an endpoint named "${record.name}" already exists; replace it with PUT /api/endpoints/${record.name}`,
+      );
+    }
+    return jsonTextResponse(`{"success":true,${recordJson(record).slice(1)}`, 201);
+  });
+
+  ctx.docs.push({
+    method: 'put',
+    path: '/api/endpoint/add',
+    summary:
+      'Create an endpoint (fails with 409 when the name is taken). The body is parsed as JSON whatever its Content-Type, may be gzip or deflate encoded, and `data` is stored as its exact JSON text.',
+    tag: 'endpoints',
+    body: schemas.addRequest,
+    admin: true,
+    responses: {
+      201: { description: 'Created and durable; echoes the stored record.', schema: schemas.addResponse },
+      ...ERROR_RESPONSES(schemas),
+      409: { description: 'The name is taken (NAME_TAKEN); nothing changed.', schema: schemas.errorBody },
+      ...BODY_RESPONSES(schemas),
+      ...ADMIN_RESPONSES(schemas),
+      ...STORE_RESPONSES(schemas),
+    },
+  });
+}

@@ -1,0 +1,186 @@
+/**
+ * The management API: list, read, create-or-replace and delete endpoints, and reset.
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import { JSON_HEADERS, jsonTextResponse } from '../../answer/read-response.js';
+import { recordJson, recordSummaryJson } from '../../store/record-codec.js';
+import { MockpointError } from '../../wire/errors.js';
+import { type EndpointRecord, isValidName, NAME_RULE, parseMembers } from '../../wire/schemas.js';
+import { readJsonObjectBody } from '../body.js';
+import type { AppContext } from '../context.js';
+import {
+  ADMIN_RESPONSES,
+  BODY_RESPONSES,
+  ERROR_RESPONSES,
+  HOST_RESPONSES,
+  NOT_FOUND_RESPONSE,
+  STORE_RESPONSES,
+} from './responses.js';
+
+/** The name from the path, or a 400 `INVALID_NAME` (the rule of `schemas.name`). */
+export function pathName(name: string): string {
+  if (!isValidName(name)) throw new MockpointError('INVALID_NAME', NAME_RULE);
+  return name;
+}
+
+/** A list page stops adding records past this many characters of JSON (it always has one). */
+export const LIST_MAX_BYTES = 8 * 1024 * 1024;
+
+function notFound(name: string): MockpointError {
+  return new MockpointError('NOT_FOUND', `no endpoint named "${name}"`);
+}
+
+export function registerManageRoutes(app: Hono, ctx: AppContext): void {
+  const { schemas, endpoints, journal, options } = ctx;
+
+  app.get('/api/endpoints', async (c) => {
+    const parsed = schemas.listQuery.safeParse(c.req.query());
+    if (!parsed.success) {
+      throw new MockpointError(
+        'INVALID_QUERY',
+        'limit must be an integer from 1 to 1000, after a name, prefix up to 64 characters of A-Z a-z 0-9 _ -, and summary true or false',
+      );
+    }
+    const { limit, after, summary, prefix } = parsed.data;
+    const [page, total] = await Promise.all([endpoints.list({ limit, after, prefix }), endpoints.count({ prefix })]);
+    // Serialised record by record, so a page of large records can end early (with
+    // `next`) instead of building one huge answer.
+    const parts: string[] = [];
+    let bytes = 0;
+    let next = page.next;
+    for (const record of page.endpoints) {
+      const json = summary === 'true' ? recordSummaryJson(record) : recordJson(record);
+      if (parts.length > 0 && bytes + json.length > LIST_MAX_BYTES) {
+        next = (page.endpoints[parts.length - 1] as EndpointRecord).name;
+        break;
+      }
+      parts.push(json);
+      bytes += json.length;
+    }
+    return new Response(`{"endpoints":[${parts.join(',')}],"next":${JSON.stringify(next)},"total":${total}}`, {
+      headers: { 'content-type': JSON_HEADERS['content-type'] },
+    });
+  });
+
+  app.delete('/api/endpoints', async (c) => {
+    await endpoints.clear();
+    await journal.clearAll();
+    return c.body(null, 204);
+  });
+
+  app.get('/api/endpoints/:name', async (c) => {
+    const name = pathName(c.req.param('name'));
+    const record = await endpoints.get(name);
+    if (record === undefined) throw notFound(name);
+    return jsonTextResponse(recordJson(record));
+  });
+
+  app.put('/api/endpoints/:name', async (c) => {
+    const name = pathName(c.req.param('name'));
+    const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes);
+    // A record read from GET may be sent back as it is: a `name` equal to the
+    // path's is accepted, a different one is refused.
+    const bodyNameText = members.get('name');
+    if (bodyNameText !== undefined) {
+      const bodyName: unknown = JSON.parse(bodyNameText);
+      if (bodyName !== name) {
+        throw new MockpointError(
+          'INVALID_NAME',
+          `name in the body ("${String(bodyName)}") differs from the URL ("${name}")`,
+        );
+      }
+      members.delete('name');
+    }
+    const definition = parseMembers(schemas.replaceRequest, members, options.maxDelayMs) as Omit<
+      EndpointRecord,
+      'name'
+    >;
+    const record: EndpointRecord = { name, ...definition };
+    const { created } = await endpoints.put(record);
+    return jsonTextResponse(recordJson(record), created ? 201 : 200);
+  });
+
+  app.delete('/api/endpoints/:name', async (c) => {
+    const name = pathName(c.req.param('name'));
+    if (!(await endpoints.delete(name))) throw notFound(name);
+    return c.body(null, 204);
+  });
+
+  const params = { name: { description: 'Endpoint name.', schema: schemas.name } };
+  ctx.docs.push(
+    {
+      method: 'get',
+      path: '/api/endpoints',
+      summary:
+        'List endpoints in name order, paginated by cursor, optionally those with a name prefix, with their total.',
+      tag: 'endpoints',
+      query: schemas.listQuery,
+      responses: {
+        200: { description: 'One page; pass `next` as `after` for the next one.', schema: schemas.listResponse },
+        ...ERROR_RESPONSES(schemas),
+        ...STORE_RESPONSES(schemas),
+      },
+    },
+    {
+      method: 'delete',
+      path: '/api/endpoints',
+      summary: 'Remove every endpoint, every queued answer and every recorded request (test reset).',
+      tag: 'endpoints',
+      admin: true,
+      responses: {
+        204: { description: 'Everything removed.' },
+        ...HOST_RESPONSES(schemas),
+        ...ADMIN_RESPONSES(schemas),
+        ...STORE_RESPONSES(schemas),
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/endpoints/{name}',
+      summary: 'Read one endpoint record.',
+      tag: 'endpoints',
+      params,
+      responses: {
+        200: { description: 'The record.', schema: schemas.record },
+        ...ERROR_RESPONSES(schemas),
+        ...NOT_FOUND_RESPONSE(schemas),
+        ...STORE_RESPONSES(schemas),
+      },
+    },
+    {
+      method: 'put',
+      path: '/api/endpoints/{name}',
+      summary:
+        'Create or replace an endpoint. The read cache is updated before the answer; queued answers of this name are dropped.',
+      tag: 'endpoints',
+      params,
+      body: schemas.replaceRequest,
+      admin: true,
+      responses: {
+        200: { description: 'Replaced.', schema: schemas.record },
+        201: { description: 'Created.', schema: schemas.record },
+        ...ERROR_RESPONSES(schemas),
+        ...BODY_RESPONSES(schemas),
+        ...ADMIN_RESPONSES(schemas),
+        ...STORE_RESPONSES(schemas),
+      },
+    },
+    {
+      method: 'delete',
+      path: '/api/endpoints/{name}',
+      summary: 'Delete an endpoint and its queued answers (its recorded requests are kept).',
+      tag: 'endpoints',
+      params,
+      admin: true,
+      responses: {
+        204: { description: 'Deleted.' },
+        ...ERROR_RESPONSES(schemas),
+        ...NOT_FOUND_RESPONSE(schemas),
+        ...STORE_RESPONSES(schemas),
+        ...ADMIN_RESPONSES(schemas),
+      },
+    },
+  );
+}

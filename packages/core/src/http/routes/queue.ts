@@ -1,0 +1,85 @@
+/**
+ * `/api/endpoints/{name}/queue`: queued one-shot answers (503, 503, then the
+ * record; a reset; a hang …), consumed in order by requests to `/endpoint/{name}`.
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import { jsonTextResponse } from '../../answer/read-response.js';
+import { queuePageJson } from '../../wire/answer-json.js';
+import { parseQueueBody, queueBodyFromMembers } from '../../wire/schemas.js';
+import { readJsonObjectBody } from '../body.js';
+import type { AppContext } from '../context.js';
+import { pathName } from './manage.js';
+import { ADMIN_RESPONSES, ERROR_RESPONSES } from './responses.js';
+
+export function registerQueueRoutes(app: Hono, ctx: AppContext): void {
+  const { schemas, endpoints, options } = ctx;
+  const { queue } = endpoints;
+
+  app.post('/api/endpoints/:name/queue', async (c) => {
+    const name = pathName(c.req.param('name'));
+    // Checked like every management body (strict UTF-8, no duplicate keys, depth);
+    // each answer's data stays its exact text, like a record's.
+    const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes);
+    const body = queueBodyFromMembers(members);
+    const answers = await queue.push(name, parseQueueBody(schemas, body, options.maxDelayMs));
+    return jsonTextResponse(queuePageJson(answers), 201);
+  });
+
+  app.get('/api/endpoints/:name/queue', async (c) => {
+    const name = pathName(c.req.param('name'));
+    return jsonTextResponse(queuePageJson(await queue.list(name)));
+  });
+
+  app.delete('/api/endpoints/:name/queue', async (c) => {
+    await queue.clear(pathName(c.req.param('name')));
+    return c.body(null, 204);
+  });
+
+  const params = {
+    name: { description: 'Endpoint name (the record need not exist yet).', schema: schemas.name },
+  };
+  ctx.docs.push(
+    {
+      method: 'post',
+      path: '/api/endpoints/{name}/queue',
+      summary:
+        'Queue one-shot answers: the next requests to /endpoint/{name} get them in order, each once (times repeats one), before the stored record answers. Absent statusCode, data and delay fall back to the record; with no record and no data the answer is 404 NOT_FOUND. A replace, delete or reset of the endpoint empties the queue.',
+      tag: 'queue',
+      params,
+      body: schemas.queueRequest,
+      admin: true,
+      responses: {
+        201: { description: 'Queued; lists everything queued now.', schema: schemas.queuePage },
+        ...ERROR_RESPONSES(schemas),
+        409: {
+          description: `The queue would hold more answers than allowed (QUEUE_FULL); nothing was queued.`,
+          schema: schemas.errorBody,
+        },
+        413: { description: 'The body is larger than the limit (BODY_TOO_LARGE).', schema: schemas.errorBody },
+        ...ADMIN_RESPONSES(schemas),
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/endpoints/{name}/queue',
+      summary: 'The answers still queued for this name, first answer first (times is what remains).',
+      tag: 'queue',
+      params,
+      responses: {
+        200: { description: 'What remains.', schema: schemas.queuePage },
+        ...ERROR_RESPONSES(schemas),
+      },
+    },
+    {
+      method: 'delete',
+      path: '/api/endpoints/{name}/queue',
+      summary: 'Drop the queued answers of this name; requests hanging on a queued hang are released.',
+      tag: 'queue',
+      params,
+      admin: true,
+      responses: { 204: { description: 'Cleared.' }, ...ERROR_RESPONSES(schemas), ...ADMIN_RESPONSES(schemas) },
+    },
+  );
+}

@@ -1,0 +1,113 @@
+/**
+ * `/endpoint/{name}` for Fetch-API runtimes: a thin adapter that hands the
+ * request to the {@link EndpointHandler} and turns its answer into a `Response`.
+ * (On Node, `@mockpoint/core/node` answers these requests natively.)
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import type { RespondAnswer } from '../../answer/endpoint-answer.js';
+import { READ_METHODS } from '../../answer/endpoint-handler.js';
+import { faultResponse } from '../../answer/queue/queued-answer.js';
+import { captureRequest, JOURNAL_BODY_LIMIT } from '../../journal/journal-entry.js';
+import type { AppContext } from '../context.js';
+import type { RouteDoc } from '../openapi.js';
+
+export { READ_METHODS } from '../../answer/endpoint-handler.js';
+
+/** Resolves after `ms`, or early (with `false`) when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Resolves `true` when `release` aborts (a queued hang is cleared), `false` when the client goes away first. */
+function hang(signal: AbortSignal, release: AbortSignal | undefined): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  if (release?.aborted) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (released: boolean) => () => {
+      signal.removeEventListener('abort', gone);
+      release?.removeEventListener('abort', freed);
+      resolve(released);
+    };
+    const gone = done(false);
+    const freed = done(true);
+    signal.addEventListener('abort', gone, { once: true });
+    release?.addEventListener('abort', freed, { once: true });
+  });
+}
+
+function toResponse(answer: RespondAnswer): Response {
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}
+
+export function registerReadRoutes(app: Hono, ctx: AppContext): void {
+  const { handler, options } = ctx;
+
+  // Other methods and paths under /endpoint/ reach the app's 404/405 answers, which say the same.
+  app.on([...READ_METHODS, 'OPTIONS'], '/endpoint/:name', async (c) => {
+    const request = c.req.raw;
+    // The rest of a long body is read and dropped up to the body limit, so the connection stays usable.
+    const recorded = await captureRequest(request, JOURNAL_BODY_LIMIT, options.maxBodyBytes);
+    let answer = await handler.handle(recorded);
+    for (;;) {
+      // A timer, never a busy wait; cancelled when the client goes away.
+      if (answer.delay > 0 && !(await sleep(answer.delay, request.signal))) {
+        return new Response(null, { status: 499 });
+      }
+      if (answer.kind === 'respond') return toResponse(answer);
+      // Queued faults: the Fetch API's best (see faultResponse); a released hang answers after all.
+      if (answer.fault !== 'hang') return faultResponse(answer);
+      if (!(await hang(request.signal, answer.release)) || answer.next === undefined) {
+        return new Response(null, { status: 499 });
+      }
+      answer = await answer.next();
+    }
+  });
+
+  const params = { name: 'Endpoint name.' };
+  for (const method of READ_METHODS) {
+    ctx.docs.push({
+      method: method.toLowerCase() as Lowercase<typeof method>,
+      path: '/endpoint/{name}',
+      summary: `Answer with the next queued answer if any (see /api/endpoints/{name}/queue), else the stored data, status and delay (${method}; the request is recorded).`,
+      tag: 'read',
+      params,
+      // The status is the stored statusCode, any of 200-599; HEAD answers without a body.
+      responses: {
+        ...(Object.fromEntries(
+          (['2XX', '3XX', '4XX', '5XX'] as const).map((range) => [
+            range,
+            {
+              description: `The stored data, when the stored statusCode is ${range}${method === 'HEAD' ? ' (headers only)' : ''}.`,
+              schema: method === 'HEAD' ? undefined : ctx.schemas.record.shape.data,
+            },
+          ]),
+        ) as RouteDoc['responses']),
+        404: {
+          description: `No endpoint with this name (a NOT_FOUND error body), or the stored data of one whose statusCode is 404${method === 'HEAD' ? ' (headers only)' : ''}.`,
+          schema: method === 'HEAD' ? undefined : ctx.schemas.record.shape.data,
+        },
+      },
+    });
+  }
+  ctx.docs.push({
+    method: 'options',
+    path: '/endpoint/{name}',
+    summary: 'CORS preflight: every origin, method and header is allowed.',
+    tag: 'read',
+    params,
+    responses: { 204: { description: 'Preflight answer.' } },
+  });
+}

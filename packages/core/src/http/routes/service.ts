@@ -1,0 +1,51 @@
+/**
+ * `GET /api/health` and `GET /api/openapi.json`.
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import { jsonResponse } from '../../answer/read-response.js';
+import type { AppContext } from '../context.js';
+import { buildOpenApiDocument } from '../openapi.js';
+import { HOST_RESPONSES } from './responses.js';
+
+export function registerServiceRoutes(app: Hono, ctx: AppContext): void {
+  const { schemas, endpoints, options } = ctx;
+
+  app.get('/api/health', () => {
+    const health = endpoints.store.health?.() ?? { status: 'ok' as const };
+    const limits = {
+      maxDelayMs: options.maxDelayMs,
+      maxBodyBytes: options.maxBodyBytes,
+      journalSize: options.journalSize,
+    };
+    return jsonResponse({ ...health, version: options.version, store: endpoints.store.kind, limits });
+  });
+
+  let document: Record<string, unknown> | undefined;
+  app.get('/api/openapi.json', () => {
+    // Built on first request: every route module has registered its docs by then.
+    document ??= buildOpenApiDocument(ctx.docs, options.version, options.adminToken !== undefined);
+    return jsonResponse(document);
+  });
+
+  ctx.docs.push(
+    {
+      method: 'get',
+      path: '/api/health',
+      summary: 'Liveness, version, store kind and the limits input is checked against.',
+      tag: 'service',
+      responses: {
+        200: { description: 'The service answers (see `status` for the store).', schema: schemas.health },
+        ...HOST_RESPONSES(schemas),
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/openapi.json',
+      summary: 'This OpenAPI 3.1 document, generated from the validation schemas.',
+      tag: 'service',
+      responses: { 200: { description: 'The document.' }, ...HOST_RESPONSES(schemas) },
+    },
+  );
+}

@@ -1,0 +1,176 @@
+/**
+ * A recorded request, in two forms: the raw {@link RecordedRequest} that the
+ * read path hands over (no parsing, no copying, no date formatting) and the
+ * {@link JournalEntry} it becomes, once, when someone reads the journal.
+ *
+ * @module
+ */
+
+import type { Fault } from '../answer/queue/answer-queue.js';
+import { jsonTooDeep, readBodyPrefix } from '../http/body.js';
+
+/** One request received at `/endpoint/{name}`, as the API lists it. */
+export interface JournalEntry {
+  /** Increasing sequence number across the whole journal. */
+  id: number;
+  method: string;
+  /** The request path, without the query string. */
+  path: string;
+  /** Query parameters; repeated keys become arrays. */
+  query: Record<string, string | string[]>;
+  /** Request headers, lower-cased names; repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  /**
+   * The body: its text when the bytes are valid UTF-8, otherwise the bytes in
+   * base64 (then `bodyEncoding` is `'base64'`). Possibly truncated (see `bodyTruncated`).
+   */
+  body: string;
+  /** Present, as `'base64'`, only when the body is not valid UTF-8 and `body` holds its bytes in base64. */
+  bodyEncoding?: 'base64';
+  /** True when the body was longer than the journal keeps. */
+  bodyTruncated: boolean;
+  /** The body parsed as JSON, when it parses; otherwise absent. */
+  json?: unknown;
+  /** ISO 8601 time of arrival. */
+  receivedAt: string;
+  /** The status mockpoint answered with (404 for an unknown name). */
+  statusCode: number;
+  /** Present (true) when a queued one-shot answer answered this request. */
+  queued?: true;
+  /** The network fault a queued answer gave this request, if any. */
+  fault?: Fault;
+}
+
+/** Marks a request answered by a queued one-shot answer (and the fault it gave, if any). */
+export interface QueuedMark {
+  fault?: Fault;
+}
+
+/**
+ * A request to `/endpoint/{name}` as an adapter hands it to the core: raw parts
+ * only, turned into a {@link JournalEntry} when the journal is read.
+ */
+export interface RecordedRequest {
+  method: string;
+  /** The request target as received: path plus query string. */
+  target: string;
+  /** Header names and values, alternating, as received (e.g. Node's `rawHeaders`). */
+  rawHeaders: readonly string[];
+  /** The body's first bytes (at most {@link JOURNAL_BODY_LIMIT}), exactly as received; owned by the journal. */
+  body: Uint8Array;
+  /** True when the body was longer than `body`. */
+  bodyTruncated: boolean;
+}
+
+/** The journal keeps at most this many bytes of each request body. */
+export const JOURNAL_BODY_LIMIT = 64 * 1024;
+/** Names longer than this are neither recorded nor readable (they cannot be valid either). */
+export const JOURNAL_NAME_LIMIT = 256;
+
+/** Query parameters as a record; repeated keys become arrays. */
+export function parseQuery(params: URLSearchParams): Record<string, string | string[]> {
+  // A null-prototype object while collecting, so `__proto__` is an ordinary key.
+  const query: Record<string, string | string[]> = Object.create(null);
+  for (const [key, value] of params) {
+    const seen = query[key];
+    query[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return { ...query };
+}
+
+function headerRecord(rawHeaders: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = Object.create(null);
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = (rawHeaders[i] as string).toLowerCase();
+    const value = rawHeaders[i + 1] as string;
+    const seen = headers[name];
+    headers[name] = seen === undefined ? value : `${seen}, ${value}`;
+  }
+  return { ...headers };
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Base64 of `bytes`, without Node's Buffer (the core runs on every runtime). */
+export function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
+/**
+ * The body as text when it is valid UTF-8 (a character cut in half by the
+ * journal's limit is dropped, not replaced), otherwise `undefined`.
+ */
+function utf8Text(bytes: Uint8Array, truncated: boolean): string | undefined {
+  try {
+    // `stream: true` holds back an incomplete last character instead of failing on
+    // it; a fresh decoder then, so no streaming state is left behind.
+    if (truncated) return new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Turns a recorded request into the entry the API lists. */
+export function toJournalEntry(
+  id: number,
+  request: RecordedRequest,
+  statusCode: number,
+  receivedAt: number,
+  queued?: QueuedMark,
+): JournalEntry {
+  const q = request.target.indexOf('?');
+  const text = utf8Text(request.body, request.bodyTruncated);
+  const entry: JournalEntry = {
+    id,
+    method: request.method,
+    path: q === -1 ? request.target : request.target.slice(0, q),
+    query: q === -1 ? {} : parseQuery(new URLSearchParams(request.target.slice(q + 1))),
+    headers: headerRecord(request.rawHeaders),
+    body: text ?? toBase64(request.body),
+    bodyTruncated: request.bodyTruncated,
+    receivedAt: new Date(receivedAt).toISOString(),
+    statusCode,
+  };
+  if (queued !== undefined) {
+    entry.queued = true;
+    if (queued.fault !== undefined) entry.fault = queued.fault;
+  }
+  if (text === undefined) entry.bodyEncoding = 'base64';
+  // Too-deep JSON is kept as text only: its parsed form could not be serialised back.
+  else if (text !== '' && !request.bodyTruncated && !jsonTooDeep(text)) {
+    try {
+      entry.json = JSON.parse(text);
+    } catch {
+      // not JSON: the text is kept as it is
+    }
+  }
+  return entry;
+}
+
+/**
+ * Captures a Fetch-API request: its target, headers and the first `bodyLimit`
+ * bytes of its body. The rest of the body is read and dropped up to `drainLimit`
+ * bytes (so a keep-alive connection stays usable), and cancelled past it.
+ */
+export async function captureRequest(
+  request: Request,
+  bodyLimit: number = JOURNAL_BODY_LIMIT,
+  drainLimit: number = bodyLimit,
+): Promise<RecordedRequest> {
+  const url = request.url;
+  // The target as it came, without re-encoding it through URL.
+  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+  const hash = url.indexOf('#');
+  const target = pathStart === -1 ? '/' : url.slice(pathStart, hash === -1 ? undefined : hash);
+  const rawHeaders: string[] = [];
+  request.headers.forEach((value, name) => {
+    rawHeaders.push(name, value);
+  });
+  const { bytes, truncated } = await readBodyPrefix(request, bodyLimit, drainLimit);
+  return { method: request.method, target, rawHeaders, body: bytes, bodyTruncated: truncated };
+}

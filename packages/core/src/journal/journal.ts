@@ -1,0 +1,360 @@
+/**
+ * The request journal: every request to `/endpoint/{name}` is kept in a bounded
+ * ring per name (known or not), and long-poll waiters are woken on arrival.
+ * Recording is cheap (it sits on the read path); entries are formatted only when
+ * somebody reads them.
+ *
+ * @module
+ */
+import { MockpointError } from '../wire/errors.js';
+import { type JournalEntry, type QueuedMark, type RecordedRequest, toJournalEntry } from './journal-entry.js';
+
+/** The answer of a (possibly long-polling) journal read. */
+export interface JournalPage {
+  requests: JournalEntry[];
+  /** Whether at least the requested count (default 1) had arrived. */
+  complete: boolean;
+}
+
+/**
+ * What the read path and the journal API need from a journal; the in-memory
+ * {@link RequestJournal} is one, a shared (e.g. Redis-backed) journal can be another.
+ */
+export interface Journal {
+  /**
+   * Names the journal, in every journal answer (`journalId`): it changes whenever
+   * the journal starts anew (ids start again at 1), and is the same for every
+   * reader of one journal (e.g. replicas sharing one).
+   */
+  readonly id: string;
+  /**
+   * Records a request answered with `statusCode` (and by a queued answer, when
+   * `queued` is given); the journal owns `request` from then on.
+   */
+  record(name: string, request: RecordedRequest, statusCode: number, queued?: QueuedMark): void;
+  /**
+   * The entries for `name` with an id greater than `after` (and accepted by `match`),
+   * oldest first; waits up to `timeoutMs` (0: not at all) until there are at least
+   * `count`, or `signal` aborts.
+   */
+  wait(
+    name: string,
+    count: number,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    after?: number,
+    match?: (entry: JournalEntry) => boolean,
+  ): Promise<JournalPage>;
+  /** Forgets the entries of `name` (a shared journal resolves once it has). */
+  clear(name: string): void | Promise<void>;
+  /** Forgets the entries of every name (when every endpoint is deleted). */
+  clearAll(): void | Promise<void>;
+  /** Number of long-poll waiters held by this process. */
+  readonly waiterCount: number;
+  /** Number of long-poll waiters held by this process for `name`. */
+  waitersFor(name: string): number;
+  /** Answers every pending wait now, and every later one at once (for shutting down). */
+  releaseWaiters(): void;
+}
+
+/** Options for {@link RequestJournal}. */
+export interface RequestJournalOptions {
+  /** Entries kept per name; older ones are dropped. @default 100 */
+  size?: number;
+  /** Names tracked at once; the least recently used name is dropped. @default 10000 */
+  maxNames?: number;
+  /**
+   * Long-poll waits held at once; one more is refused with `TOO_MANY_WAITERS` (503).
+   * Names being waited on are never evicted, so this also bounds how far past
+   * `maxNames` the journal can grow. @default 20000
+   */
+  maxWaiters?: number;
+  /**
+   * Approximate memory all entries may take together; past it the oldest entries
+   * of the least recently used names are dropped, so requests to many unknown
+   * names cannot exhaust memory. @default 67108864 (64 MiB)
+   */
+  maxBytes?: number;
+}
+
+interface Recorded {
+  id: number;
+  request: RecordedRequest;
+  statusCode: number;
+  receivedAt: number;
+  queued: QueuedMark | undefined;
+  /** Approximate memory cost, for the byte bound. */
+  bytes: number;
+}
+
+interface Waiter {
+  count: number;
+  /** Only entries with a greater id count. */
+  after: number;
+  /** Only entries it accepts count; `have` is how many it has accepted so far. */
+  match?: (entry: JournalEntry) => boolean;
+  have: number;
+  resolve: () => void;
+}
+
+/** A fixed-capacity ring of recorded requests, oldest first. */
+class Ring {
+  readonly waiters = new Set<Waiter>();
+  #items: (Recorded | undefined)[] = [];
+  #start = 0;
+  #count = 0;
+
+  get length(): number {
+    return this.#count;
+  }
+
+  /** Appends; returns the oldest item when the ring was full and it had to go. */
+  push(item: Recorded, capacity: number): Recorded | undefined {
+    if (capacity <= 0) return item;
+    if (this.#count < capacity) {
+      this.#items[(this.#start + this.#count) % capacity] = item;
+      this.#count++;
+      return undefined;
+    }
+    const dropped = this.#items[this.#start];
+    this.#items[this.#start] = item;
+    this.#start = (this.#start + 1) % capacity;
+    return dropped;
+  }
+
+  /** Removes and returns the oldest item. */
+  shift(capacity: number): Recorded | undefined {
+    if (this.#count === 0) return undefined;
+    const item = this.#items[this.#start];
+    this.#items[this.#start] = undefined;
+    this.#start = (this.#start + 1) % capacity;
+    this.#count--;
+    return item;
+  }
+
+  /** Items with an id greater than `after`, oldest first. */
+  toArray(capacity: number, after = 0): Recorded[] {
+    const out: Recorded[] = [];
+    for (let i = 0; i < this.#count; i++) {
+      const item = this.#items[(this.#start + i) % capacity] as Recorded;
+      if (item.id > after) out.push(item);
+    }
+    return out;
+  }
+
+  /** How many items have an id greater than `after` (ids increase, so count from the newest). */
+  countAfter(capacity: number, after: number): number {
+    let n = 0;
+    for (let i = this.#count - 1; i >= 0 && (this.#items[(this.#start + i) % capacity] as Recorded).id > after; i--) {
+      n++;
+    }
+    return n;
+  }
+}
+
+/** Rough memory cost of a recorded request: its body bytes, its strings (UTF-16) and a fixed overhead. */
+function requestBytes(request: RecordedRequest): number {
+  let chars = request.target.length;
+  for (const part of request.rawHeaders) chars += part.length;
+  return request.body.byteLength + chars * 2 + 256;
+}
+
+/** The in-memory journal: a bounded ring per name, bounded in names and in bytes. */
+export class RequestJournal implements Journal {
+  /**
+   * Names this journal: a new one (a restarted daemon) gets a new id, so a client
+   * holding an `after=<id>` cursor can tell that its cursor is stale.
+   */
+  readonly id: string = crypto.randomUUID();
+  readonly size: number;
+  readonly maxNames: number;
+  readonly maxWaiters: number;
+  readonly maxBytes: number;
+  readonly #rings = new Map<string, Ring>();
+  /** The most recently touched ring, so repeated hits skip the LRU re-insert. */
+  #newest: Ring | undefined;
+  #nextId = 1;
+  #bytes = 0;
+  #closed = false;
+  #waiterCount = 0;
+
+  constructor(options: RequestJournalOptions = {}) {
+    this.size = options.size ?? 100;
+    this.maxNames = options.maxNames ?? 10_000;
+    this.maxWaiters = options.maxWaiters ?? 20_000;
+    this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  }
+
+  /** Approximate bytes held by all entries. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Number of waiters currently held, for tests and diagnostics. */
+  get waiterCount(): number {
+    return this.#waiterCount;
+  }
+
+  /** Number of waiters currently held for `name` (without touching its place in the LRU order). */
+  waitersFor(name: string): number {
+    return this.#rings.get(name)?.waiters.size ?? 0;
+  }
+
+  /** Records a request (its id is assigned here) and wakes the waiters it satisfies. Returns the id. */
+  record(
+    name: string,
+    request: RecordedRequest,
+    statusCode: number,
+    queued?: QueuedMark,
+    receivedAt: number = Date.now(),
+  ): number {
+    const ring = this.#ring(name);
+    const item: Recorded = {
+      id: this.#nextId++,
+      request,
+      statusCode,
+      receivedAt,
+      queued,
+      bytes: requestBytes(request),
+    };
+    this.#bytes += item.bytes;
+    const dropped = ring.push(item, this.size);
+    if (dropped !== undefined) this.#bytes -= dropped.bytes;
+    if (this.#bytes > this.maxBytes) this.#shrink(ring);
+    if (ring.waiters.size > 0) this.#wake(ring, item);
+    return item.id;
+  }
+
+  #wake(ring: Ring, item: Recorded): void {
+    let entry: JournalEntry | undefined; // formatted only when a filtering waiter needs it
+    for (const waiter of ring.waiters) {
+      if (waiter.match === undefined) {
+        if (ring.countAfter(this.size, waiter.after) >= waiter.count) waiter.resolve();
+      } else {
+        entry ??= toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.queued);
+        if (waiter.match(entry) && ++waiter.have >= waiter.count) waiter.resolve();
+      }
+    }
+  }
+
+  /** The entries for `name` whose id is greater than `after` (and that `match` accepts), oldest first. */
+  list(name: string, after = 0, match?: (entry: JournalEntry) => boolean): JournalEntry[] {
+    const ring = this.#rings.get(name);
+    if (ring === undefined) return [];
+    // Formatted on every read and not kept, so the byte bound counts all there is.
+    const entries = ring
+      .toArray(this.size, after)
+      .map((item) => toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.queued));
+    return match === undefined ? entries : entries.filter(match);
+  }
+
+  /**
+   * Resolves once `name` has at least `count` entries with an id greater than
+   * `after`, or `timeoutMs` passes, or `signal` aborts (the client went away).
+   * Never polls: waiters are woken by {@link record}. With `after` set to the last
+   * id seen, a caller waits for new requests even when the ring is full. With
+   * `match`, only the entries it accepts are counted and listed.
+   */
+  async wait(
+    name: string,
+    count: number,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    after = 0,
+    match?: (entry: JournalEntry) => boolean,
+  ): Promise<JournalPage> {
+    const have =
+      match === undefined
+        ? (this.#rings.get(name)?.countAfter(this.size, after) ?? 0)
+        : this.list(name, after, match).length;
+    if (have < count && timeoutMs > 0 && !signal?.aborted && !this.#closed) {
+      if (this.#waiterCount >= this.maxWaiters) {
+        throw new MockpointError(
+          'TOO_MANY_WAITERS',
+          `${this.#waiterCount} long-polls are already waiting (the limit); retry later, or read without wait`,
+        );
+      }
+      // Only a waiter makes a ring for a name nobody has requested yet: plain reads
+      // never create rings, so they cannot push real journals out.
+      const ring = this.#ring(name);
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', done);
+          if (ring.waiters.delete(waiter)) this.#waiterCount--;
+          resolve();
+        };
+        const waiter: Waiter = { count, after, match, have, resolve: done };
+        const timer = setTimeout(done, timeoutMs);
+        signal?.addEventListener('abort', done, { once: true });
+        ring.waiters.add(waiter);
+        this.#waiterCount++;
+      });
+    }
+    const requests = this.list(name, after, match);
+    return { requests, complete: requests.length >= count };
+  }
+
+  /**
+   * Answers every pending wait now (with what there is) and every later one at
+   * once: for shutting down without holding long-polls open.
+   */
+  releaseWaiters(): void {
+    this.#closed = true;
+    for (const ring of this.#rings.values()) for (const waiter of [...ring.waiters]) waiter.resolve();
+  }
+
+  /** Removes the entries for `name` (waiters stay). */
+  clear(name: string): void {
+    const ring = this.#rings.get(name);
+    if (ring) this.#drain(ring, ring.length);
+  }
+
+  /** Removes every entry of every name (waiters stay). */
+  clearAll(): void {
+    for (const ring of this.#rings.values()) this.#drain(ring, ring.length);
+  }
+
+  /** The ring for `name`, created if needed and marked most recently used. */
+  #ring(name: string): Ring {
+    let ring = this.#rings.get(name);
+    if (ring === undefined) {
+      ring = new Ring();
+      this.#rings.set(name, ring);
+      if (this.#rings.size > this.maxNames) this.#evictOne(ring);
+    } else if (ring !== this.#newest) {
+      this.#rings.delete(name);
+      this.#rings.set(name, ring);
+    }
+    this.#newest = ring;
+    return ring;
+  }
+
+  /** Drops the least recently used name that nobody waits on, never `keep` (the ring just made). */
+  #evictOne(keep: Ring): void {
+    for (const [name, ring] of this.#rings) {
+      if (ring.waiters.size === 0 && ring !== keep) {
+        this.#drain(ring, ring.length);
+        this.#rings.delete(name);
+        return;
+      }
+    }
+  }
+
+  #drain(ring: Ring, count: number): void {
+    for (let i = 0; i < count; i++) {
+      const item = ring.shift(this.size);
+      if (item !== undefined) this.#bytes -= item.bytes;
+    }
+  }
+
+  /** Drops the oldest entries, least recently used names first, until under the byte bound. */
+  #shrink(current: Ring): void {
+    for (const ring of this.#rings.values()) {
+      // The newest entry of the ring just written to is always kept.
+      const keep = ring === current ? 1 : 0;
+      while (this.#bytes > this.maxBytes && ring.length > keep) this.#drain(ring, 1);
+      if (this.#bytes <= this.maxBytes) return;
+    }
+  }
+}

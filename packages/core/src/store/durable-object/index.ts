@@ -1,0 +1,142 @@
+/**
+ * An {@link EndpointStore} on a Cloudflare Durable Object's storage: the store
+ * behind the Workers entry (`@mockpoint/core/workers`). It uses only the
+ * storage's key-value calls, so it runs on SQLite-backed and key-value-backed
+ * objects alike, and is typed structurally (no Workers types needed).
+ *
+ * @module
+ */
+import { MockpointError } from '../../wire/errors.js';
+import type { EndpointRecord } from '../../wire/schemas.js';
+import { decodeRecord, encodeRecord } from '../record-codec.js';
+import { type EndpointStore, KeyedMutex, type ListOptions, type ListPage } from '../store.js';
+
+/** The part of a Durable Object's `ctx.storage` this store uses. */
+export interface DurableObjectStorageLike {
+  get<T = unknown>(key: string): Promise<T | undefined>;
+  put<T>(key: string, value: T): Promise<void>;
+  delete(key: string): Promise<boolean>;
+  delete(keys: string[]): Promise<number>;
+  list<T = unknown>(options?: { prefix?: string; startAfter?: string; limit?: number }): Promise<Map<string, T>>;
+}
+
+/** Options for {@link DurableObjectStore}. */
+export interface DurableObjectStoreOptions {
+  /**
+   * Prefix of this store's keys, so the object's storage can hold other things.
+   * @default 'endpoint:'
+   */
+  prefix?: string;
+}
+
+/** Most keys one `storage.delete([...])` call takes. */
+const DELETE_BATCH = 128;
+/** Keys read per `storage.list()` call while counting. */
+const COUNT_BATCH = 1000;
+
+/**
+ * Keeps each record as its {@link encodeRecord} text under `<prefix><name>`.
+ * Storage lists keys in UTF-8 byte order, which is code-unit order for the
+ * ASCII names mockpoint allows. A Durable Object runs one request handler at a
+ * time between awaits, and a per-name lock makes each check-and-write one step;
+ * its output gate holds every answer until the writes before it are durable.
+ */
+export class DurableObjectStore implements EndpointStore {
+  readonly kind = 'durable-object';
+  readonly #storage: DurableObjectStorageLike;
+  readonly #prefix: string;
+  readonly #locks = new KeyedMutex();
+  #closed = false;
+
+  constructor(storage: DurableObjectStorageLike, options: DurableObjectStoreOptions = {}) {
+    this.#storage = storage;
+    this.#prefix = options.prefix ?? 'endpoint:';
+  }
+
+  async get(name: string): Promise<EndpointRecord | undefined> {
+    const text = await this.#call(() => this.#storage.get<string>(this.#key(name)));
+    return text === undefined ? undefined : decodeRecord(text);
+  }
+
+  create(record: EndpointRecord): Promise<boolean> {
+    return this.#locks.run(record.name, async () => {
+      const key = this.#key(record.name);
+      if ((await this.#call(() => this.#storage.get(key))) !== undefined) return false;
+      await this.#call(() => this.#storage.put(key, encodeRecord(record)));
+      return true;
+    });
+  }
+
+  put(record: EndpointRecord): Promise<{ created: boolean }> {
+    return this.#locks.run(record.name, async () => {
+      const key = this.#key(record.name);
+      const existed = (await this.#call(() => this.#storage.get(key))) !== undefined;
+      await this.#call(() => this.#storage.put(key, encodeRecord(record)));
+      return { created: !existed };
+    });
+  }
+
+  delete(name: string): Promise<boolean> {
+    return this.#locks.run(name, () => this.#call(() => this.#storage.delete(this.#key(name))));
+  }
+
+  async list({ limit, after, prefix = '' }: ListOptions & { prefix?: string }): Promise<ListPage> {
+    const options = { prefix: this.#prefix + prefix, limit: limit + 1 };
+    const entries = await this.#call(() =>
+      this.#storage.list<string>(after === undefined ? options : { ...options, startAfter: this.#key(after) }),
+    );
+    const page = [...entries.values()].slice(0, limit).map(decodeRecord);
+    const next = entries.size > limit ? (page.at(-1)?.name ?? null) : null;
+    return { endpoints: page, next };
+  }
+
+  /** Number of records (only those whose name starts with `prefix`, when given). */
+  async count(options: { prefix?: string } = {}): Promise<number> {
+    const prefix = this.#prefix + (options.prefix ?? '');
+    let total = 0;
+    let startAfter: string | undefined;
+    // Bounded: each round reads the next batch of keys, and stops at the last one.
+    for (;;) {
+      const batch = { prefix, limit: COUNT_BATCH };
+      const keys = [
+        ...(
+          await this.#call(() => this.#storage.list(startAfter === undefined ? batch : { ...batch, startAfter }))
+        ).keys(),
+      ];
+      total += keys.length;
+      if (keys.length < COUNT_BATCH) return total;
+      startAfter = keys.at(-1);
+    }
+  }
+
+  async clear(): Promise<void> {
+    // Bounded: each round deletes up to a batch of keys, and stops when none are left.
+    for (;;) {
+      const keys = [
+        ...(await this.#call(() => this.#storage.list({ prefix: this.#prefix, limit: DELETE_BATCH }))).keys(),
+      ];
+      if (keys.length === 0) return;
+      await this.#call(() => this.#storage.delete(keys));
+    }
+  }
+
+  async close(): Promise<void> {
+    // The storage belongs to the object; closing only stops this store from using it.
+    this.#closed = true;
+  }
+
+  #key(name: string): string {
+    return `${this.#prefix}${name}`;
+  }
+
+  async #call<T>(operation: () => Promise<T>): Promise<T> {
+    if (this.#closed) throw new MockpointError('STORE_UNAVAILABLE', 'the Durable Object store is closed');
+    try {
+      return await operation();
+    } catch (error) {
+      throw new MockpointError('STORE_UNAVAILABLE', `Durable Object storage failed: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
+}

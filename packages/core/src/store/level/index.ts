@@ -1,0 +1,339 @@
+/**
+ * A durable {@link EndpointStore} on LevelDB (the `level` package). Node only:
+ * import it from `@mockpoint/core/level` so the main entry stays runtime-agnostic.
+ *
+ * @module
+ */
+import { readdir } from 'node:fs/promises';
+import { Level } from 'level';
+import { MockpointError } from '../../wire/errors.js';
+import type { EndpointRecord } from '../../wire/schemas.js';
+import { decodeRecord, encodeRecord } from '../record-codec.js';
+import {
+  type CountOptions,
+  type EndpointStore,
+  KeyedMutex,
+  type ListOptions,
+  type ListPage,
+  type StoreHealth,
+} from '../store.js';
+import { GroupCommit } from './group-commit.js';
+import { GroupHas } from './group-has.js';
+import { checkLogs } from './log-check.js';
+
+/** Options for {@link LevelStore.open}. */
+export interface LevelStoreOptions {
+  /** Directory of the database; created when missing. */
+  dir: string;
+  /**
+   * fsync every write before it resolves, so an acknowledged write survives a crash.
+   * @default true
+   */
+  sync?: boolean;
+}
+
+/** Files that only LevelDB writes: a directory holding any of them is a database. */
+const LEVEL_FILE = /^(CURRENT|MANIFEST-\d+|\d+\.(log|ldb|sst))$/;
+
+/** What to do with a directory that cannot be opened as it is. */
+const RESTORE_HINT =
+  'nothing was changed; restore it from a backup, or move its files away to start with an empty store';
+
+function damaged(dir: string, what: string, cause?: unknown): MockpointError {
+  return new MockpointError('DATA_DIR_DAMAGED', `data directory ${dir} ${what}; ${RESTORE_HINT}`, { cause });
+}
+
+/**
+ * Opens the database in `dir` without ever replacing what is there: a directory
+ * that holds LevelDB files must open as it is (no `CURRENT` means no database
+ * can be found, and LevelDB would otherwise start an empty one and delete the
+ * old tables).
+ */
+async function openDb(dir: string): Promise<Level<string, string>> {
+  let files: string[] = [];
+  try {
+    files = (await readdir(dir)).filter((name) => LEVEL_FILE.test(name));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw storeUnavailable(dir, error);
+  }
+  const existing = files.length > 0;
+  if (existing && !files.includes('CURRENT')) {
+    throw damaged(
+      dir,
+      `holds LevelDB files (${files.slice(0, 3).join(', ')}…) but no CURRENT file, so it cannot be opened`,
+    );
+  }
+  const db = new Level<string, string>(dir, {
+    keyEncoding: 'utf8',
+    valueEncoding: 'utf8',
+    createIfMissing: !existing,
+  });
+  try {
+    await db.open();
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    if (cause?.code === 'LEVEL_LOCKED') {
+      throw new MockpointError('DATA_DIR_LOCKED', `data directory ${dir} is in use by another mockpoint process`, {
+        cause: error,
+      });
+    }
+    const reason = String(cause?.message ?? (error as Error).message).replace(/\s+/g, ' ');
+    // A directory that already held a database and fails to open (corrupt, or
+    // CURRENT naming a missing MANIFEST) gets the same restore hint.
+    if (existing) throw damaged(dir, `cannot be opened as it is (${reason})`, error);
+    throw storeUnavailable(dir, error, reason);
+  }
+  return db;
+}
+
+function storeUnavailable(dir: string, error: unknown, reason = (error as Error).message): MockpointError {
+  return new MockpointError('STORE_UNAVAILABLE', `cannot open the data directory ${dir}: ${reason}`, { cause: error });
+}
+
+/** The key range of names starting with `prefix` (and after `after`, when given). */
+function prefixRange(prefix: string, after: string | undefined): { gt?: string; gte?: string; lt?: string } {
+  const range: { gt?: string; gte?: string; lt?: string } = {};
+  if (after !== undefined && after >= prefix) range.gt = after;
+  else if (prefix !== '') range.gte = prefix;
+  // Names are ASCII: the prefix with its last character incremented bounds the range.
+  if (prefix !== '') range.lt = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  return range;
+}
+
+/**
+ * Every write is fsync'd before it resolves, with concurrent writes sharing one
+ * fsync (group commit); a create checks and writes under a per-name lock.
+ *
+ * A write that fails (a full disk, an I/O error) may leave a torn record in
+ * LevelDB's log, after which LevelDB would drop later writes at the next open.
+ * So after any failed write the store refuses writes (503 `STORE_UNAVAILABLE`)
+ * until it has closed and reopened the database, which replays the log up to
+ * the torn record and starts a new one. The next write tries that reopen.
+ */
+export class LevelStore implements EndpointStore {
+  readonly kind = 'level';
+  readonly dir: string;
+  /**
+   * Records in the write-ahead log that could not be read when the store was
+   * opened (damaged, or torn by a failed write); they were skipped.
+   */
+  readonly unreadableAtOpen: number;
+  #db: Level<string, string>;
+  /** Concurrent writes share one fsync (group commit); rebuilt with the database on reopen. */
+  #writes: GroupCommit;
+  /** Concurrent existence checks share one `hasMany`; rebuilt with the database on reopen. */
+  #exists: GroupHas;
+  readonly #sync: boolean;
+  readonly #locks = new KeyedMutex();
+  /** Why writes are refused, while they are. */
+  #writeFailure: string | undefined;
+  /** The first read that hit damaged data (the data stays damaged: kept until restart). */
+  #readFailure: string | undefined;
+  /** How many writes have failed, so a write can tell whether one failed while it ran. */
+  #failures = 0;
+  #reopening: Promise<void> | undefined;
+  #closed = false;
+
+  private constructor(db: Level<string, string>, options: LevelStoreOptions, unreadable: number) {
+    this.#db = db;
+    this.dir = options.dir;
+    this.#sync = options.sync ?? true;
+    this.#writes = new GroupCommit(db, this.#sync);
+    this.#exists = new GroupHas(db);
+    this.#exists = new GroupHas(db);
+    this.unreadableAtOpen = unreadable;
+  }
+
+  /**
+   * Opens (or creates) the database in `options.dir`.
+   * @throws MockpointError `DATA_DIR_LOCKED` when another process holds the directory;
+   *   `DATA_DIR_DAMAGED` when it holds LevelDB files that cannot be opened as they are.
+   * @example const store = await LevelStore.open({ dir: './data' })
+   */
+  static async open(options: LevelStoreOptions): Promise<LevelStore> {
+    const { unreadable } = await checkLogs(options.dir);
+    const db = await openDb(options.dir);
+    return new LevelStore(db, options, unreadable);
+  }
+
+  health(): StoreHealth {
+    if (this.#writeFailure !== undefined) {
+      return { status: 'degraded', reason: `writes are refused until the store reopens: ${this.#writeFailure}` };
+    }
+    if (this.#readFailure !== undefined) return { status: 'degraded', reason: this.#readFailure };
+    return { status: 'ok' };
+  }
+
+  async get(name: string): Promise<EndpointRecord | undefined> {
+    const text = await this.#read(() => this.#db.get(name));
+    return text === undefined ? undefined : this.#decode(name, text);
+  }
+
+  async create(record: EndpointRecord): Promise<boolean> {
+    // LevelDB has no put-if-absent; one process owns the directory (LOCK file), so a
+    // per-name lock in this process makes the check and the write one step.
+    return this.#locks.run(record.name, async () => {
+      await this.#writable();
+      if ((await this.#read(() => this.#exists.has(record.name))) === true) return false;
+      await this.#write(() => this.#writes.write({ type: 'put', key: record.name, value: encodeRecord(record) }));
+      return true;
+    });
+  }
+
+  async put(record: EndpointRecord): Promise<{ created: boolean }> {
+    return this.#locks.run(record.name, async () => {
+      await this.#writable();
+      const existed = await this.#read(() => this.#exists.has(record.name));
+      await this.#write(() => this.#writes.write({ type: 'put', key: record.name, value: encodeRecord(record) }));
+      return { created: !existed };
+    });
+  }
+
+  async delete(name: string): Promise<boolean> {
+    return this.#locks.run(name, async () => {
+      await this.#writable();
+      const existed = await this.#read(() => this.#exists.has(name));
+      if (existed) await this.#write(() => this.#writes.write({ type: 'del', key: name }));
+      return existed;
+    });
+  }
+
+  async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {
+    const range = { ...prefixRange(prefix, after), limit: limit + 1 };
+    const entries = await this.#read(() => this.#db.iterator(range).all());
+    const page = entries.slice(0, limit).map(([key, value]) => this.#decode(key, value));
+    const next = entries.length > limit ? (page.at(-1)?.name ?? null) : null;
+    return { endpoints: page, next };
+  }
+
+  async count({ prefix = '' }: CountOptions = {}): Promise<number> {
+    let n = 0;
+    await this.#read(async () => {
+      for await (const _ of this.#db.keys(prefixRange(prefix, undefined))) n++;
+    });
+    return n;
+  }
+
+  async clear(): Promise<void> {
+    await this.#writable();
+    // LevelDB's clear writes without fsync: a synced write after it (a delete of a
+    // key no record has) makes the whole log durable before the clear is acknowledged.
+    await this.#write(async () => {
+      await this.#db.clear();
+      await this.#writes.write({ type: 'del', key: SYNC_MARK });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#reopening?.catch(() => undefined);
+    await this.#db.close();
+  }
+
+  /** Waits for a reopen in progress; after a failed write, reopens first (or refuses). */
+  async #writable(): Promise<void> {
+    if (this.#writeFailure === undefined && this.#reopening === undefined) return;
+    this.#reopening ??= this.#reopen().finally(() => {
+      this.#reopening = undefined;
+    });
+    await this.#reopening;
+    if (this.#writeFailure !== undefined) {
+      throw new MockpointError(
+        'STORE_UNAVAILABLE',
+        `the LevelDB store in ${this.dir} refuses writes after a failed write (${this.#writeFailure}); free space or fix the disk, then retry`,
+      );
+    }
+  }
+
+  /** Closes and reopens the database, so LevelDB replays its log and starts a new one. */
+  async #reopen(): Promise<void> {
+    if (this.#writeFailure === undefined || this.#closed) return;
+    try {
+      await this.#db.close();
+      this.#db = await openDb(this.dir);
+      this.#writes = new GroupCommit(this.#db, this.#sync);
+      this.#exists = new GroupHas(this.#db);
+      this.#writeFailure = undefined;
+    } catch (error) {
+      this.#writeFailure = `reopening failed: ${(error as Error).message}`;
+      // Keep serving reads when the database can still be opened at all.
+      if (this.#db.status !== 'open') {
+        try {
+          const db = new Level<string, string>(this.dir, {
+            keyEncoding: 'utf8',
+            valueEncoding: 'utf8',
+            createIfMissing: false,
+          });
+          await db.open();
+          this.#db = db;
+          this.#writes = new GroupCommit(db, this.#sync);
+          this.#exists = new GroupHas(db);
+        } catch {
+          // reads fail too until a later reopen works
+        }
+      }
+    }
+  }
+
+  /** A stored record, or a 503 (and `degraded` health) when its bytes are damaged. */
+  #decode(name: string, text: string): EndpointRecord {
+    try {
+      return decodeRecord(text);
+    } catch (error) {
+      this.#readFailure ??= `the stored record "${name}" in ${this.dir} is damaged and cannot be read`;
+      throw new MockpointError(
+        'STORE_UNAVAILABLE',
+        `the stored record "${name}" in ${this.dir} is damaged and cannot be read`,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+
+  async #read<T>(operation: () => Promise<T>): Promise<T> {
+    await this.#reopening;
+    try {
+      return await operation();
+    } catch (error) {
+      const message = (error as Error).message;
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      if (cause?.code === 'LEVEL_CORRUPTION' || /corrupt/i.test(`${message} ${cause?.message ?? ''}`)) {
+        this.#readFailure ??= `a read hit damaged data in ${this.dir}: ${cause?.message ?? message}`;
+      }
+      throw new MockpointError('STORE_UNAVAILABLE', `LevelDB store in ${this.dir} failed: ${message}`, {
+        cause: error,
+      });
+    }
+  }
+
+  async #write<T>(operation: () => Promise<T>): Promise<T> {
+    const failuresBefore = this.#failures;
+    let result: T;
+    try {
+      result = await operation();
+    } catch (error) {
+      const cause = (error as { cause?: { message?: string } }).cause;
+      const reason = String(cause?.message ?? (error as Error).message).replace(/\s+/g, ' ');
+      if (!this.#closed) {
+        this.#writeFailure = reason;
+        this.#failures++;
+      }
+      throw new MockpointError('STORE_UNAVAILABLE', `LevelDB store in ${this.dir} failed to write: ${reason}`, {
+        cause: error,
+      });
+    }
+    // A write that overlapped a failed one may sit after its torn record in the
+    // log, where the next open would drop it: it is not acknowledged either.
+    if (this.#failures !== failuresBefore) {
+      throw new MockpointError(
+        'STORE_UNAVAILABLE',
+        `LevelDB store in ${this.dir}: another write failed meanwhile (${this.#writeFailure ?? 'see the log'}); this one is not acknowledged, retry it`,
+      );
+    }
+    return result;
+  }
+}
+
+/** A key no endpoint can have (names are `A–Z a–z 0–9 _ -`); deleted to sync the log. */
+const SYNC_MARK = '\u0000sync';

@@ -1,0 +1,148 @@
+// The Redis answer queue on a real redis-server: the queue contract, then what
+// only a queue shared by replicas has to get right (each use once across
+// replicas, pushes seen everywhere before they are acknowledged, hangs released
+// by a clear on another replica, catching up after the subscription drops).
+import { randomUUID } from 'node:crypto';
+import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
+import { createClient } from '@redis/client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runAnswerQueueContract } from '../../answer/queue/answer-queue.case.test.js';
+import type { RedisAnswerQueue, RedisAnswerQueueOptions } from './answer-queue.js';
+import { RedisStore } from './index.js';
+
+let redis: TestRedis;
+const stores: RedisStore[] = [];
+beforeAll(async () => {
+  redis = await startTestRedis();
+});
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+});
+afterAll(async () => {
+  await redis?.dispose();
+});
+
+/** `n` replicas' queues on one fresh key prefix. */
+async function replicas(
+  n: number,
+  options: Omit<RedisAnswerQueueOptions, 'keyPrefix'> = {},
+): Promise<{ queues: RedisAnswerQueue[]; keyPrefix: string }> {
+  const keyPrefix = `q-${randomUUID()}:`;
+  const queues: RedisAnswerQueue[] = [];
+  for (let i = 0; i < n; i++) {
+    const store = await RedisStore.open({ url: redis.socket, keyPrefix });
+    stores.push(store);
+    queues.push(await store.openAnswerQueue(options));
+  }
+  return { queues, keyPrefix };
+}
+
+runAnswerQueueContract('RedisAnswerQueue', async (options) => (await replicas(1, options)).queues[0]!);
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > ms) throw new Error(`not true within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('RedisAnswerQueue across replicas', () => {
+  it('once a push on A has resolved, B and C already know the name has a queue', async () => {
+    const { queues } = await replicas(3);
+    const [a, b, c] = queues as [RedisAnswerQueue, RedisAnswerQueue, RedisAnswerQueue];
+    for (let i = 0; i < 20; i++) {
+      const name = `hook-${i}`;
+      expect(b.pending(name)).toBe(false);
+      await a.push(name, [{ statusCode: 503, times: 1 }]);
+      // No waiting: the push resolved only after every replica confirmed it.
+      expect([b.pending(name), c.pending(name)]).toEqual([true, true]);
+    }
+  });
+
+  it('50 concurrent takes spread over three replicas hand out each use exactly once, in queue order', async () => {
+    const { queues } = await replicas(3);
+    await queues[0]!.push('hook', [
+      { statusCode: 500, times: 20 },
+      { statusCode: 501, times: 20 },
+    ]);
+    const taken = await Promise.all(Array.from({ length: 50 }, (_, i) => queues[i % 3]!.take('hook')));
+    const statuses = taken.map((t) => t?.answer.statusCode);
+    expect(statuses.filter((s) => s === 500)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 501)).toHaveLength(20);
+    expect(statuses.filter((s) => s === undefined)).toHaveLength(10);
+    for (const queue of queues) expect(await queue.list('hook')).toEqual([]);
+    // Each replica learns the queue is empty (by taking from it) and stops asking Redis.
+    for (const queue of queues) {
+      await queue.take('hook');
+      expect(queue.pending('hook')).toBe(false);
+    }
+  });
+
+  it('the bound counts what every replica queued; bytes are given back as uses are taken and queues cleared', async () => {
+    const { queues } = await replicas(2, { maxAnswers: 4, maxBytes: 2000 });
+    const [a, b] = queues as [RedisAnswerQueue, RedisAnswerQueue];
+    await a.push('x', [
+      { statusCode: 500, times: 1 },
+      { statusCode: 501, times: 1 },
+      { statusCode: 502, times: 1 },
+    ]);
+    expect(await b.push('x', [{ statusCode: 503, times: 1 }]).then(() => 'ok')).toBe('ok');
+    const full = await b.push('x', [{ statusCode: 504, times: 1 }]).catch((e: unknown) => e);
+    expect(full).toMatchObject({ code: 'QUEUE_FULL', status: 409 });
+    expect((full as Error).message).toContain('holds 4 answer(s); at most 4');
+
+    const big = 'y'.repeat(1500);
+    await a.push('big', [{ data: big, times: 1 }]);
+    const tooBig = await b.push('other', [{ data: big, times: 1 }]).catch((e: unknown) => e);
+    expect(tooBig).toMatchObject({ code: 'QUEUE_FULL' });
+    expect((tooBig as Error).message).toContain('more than 2000 bytes');
+    await b.take('big');
+    await b.push('other', [{ data: big, times: 1 }]);
+    await a.clear('other');
+    await b.push('big', [{ data: big, times: 1 }]);
+  });
+
+  it('a hang taken on B is released by a clear on A, by a replace-style clear of the name only', async () => {
+    const { queues } = await replicas(2);
+    const [a, b] = queues as [RedisAnswerQueue, RedisAnswerQueue];
+    await a.push('slow', [{ fault: 'hang', times: 2 }]);
+    await a.push('other', [{ fault: 'hang', times: 1 }]);
+    const held = await b.take('slow');
+    const unrelated = await b.take('other');
+    expect(held?.answer).toEqual({ fault: 'hang' });
+    await a.clear('slow');
+    await until(() => held?.release.aborted === true);
+    expect(unrelated?.release.aborted).toBe(false);
+    await a.clearAll();
+    await until(() => unrelated?.release.aborted === true);
+    expect(b.pending('slow')).toBe(false);
+  });
+
+  it('a replica whose subscription dropped reloads what it may have missed once it is back', async () => {
+    const { queues, keyPrefix } = await replicas(2);
+    const [a, b] = queues as [RedisAnswerQueue, RedisAnswerQueue];
+    await a.push('held', [{ fault: 'hang', times: 2 }]);
+    const held = await b.take('held');
+
+    const admin = createClient({ socket: { path: redis.socket, tls: false } });
+    await admin.connect();
+    try {
+      // What a push and a clear leave in Redis, without their notices: what B misses while cut off.
+      await admin.rPush(`${keyPrefix}queue:missed`, '1 {"statusCode":418}');
+      await admin.sAdd(`${keyPrefix}queue-names`, 'missed');
+      await admin.incr(`${keyPrefix}queue-clears`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(b.pending('missed')).toBe(false);
+      expect(held?.release.aborted).toBe(false);
+      // Both replicas' subscriptions drop; node-redis reconnects and resubscribes.
+      await admin.sendCommand(['CLIENT', 'KILL', 'TYPE', 'pubsub']);
+    } finally {
+      admin.destroy();
+    }
+    await until(() => b.pending('missed'));
+    await until(() => held?.release.aborted === true);
+    expect((await b.take('missed'))?.answer).toEqual({ statusCode: 418 });
+    expect(b.pending('missed')).toBe(false);
+  });
+});

@@ -1,0 +1,429 @@
+/**
+ * The answer queue shared by every replica on one Redis, so "503, 503, then
+ * 200" holds whichever replica each retry reaches: every use of a queued answer
+ * is taken by one Lua script, so it is handed out exactly once across replicas.
+ *
+ * Layout, under the store's key prefix: `queue:<name>` is a list of entries
+ * `<times> <answer JSON>` (data as its exact text), `queue-names` the set of
+ * names with something queued, `queue-bytes` the bytes of all queued answers,
+ * and `queue-clears` a counter every clear increments.
+ *
+ * Knowing cheaply whether a name has a queue ({@link RedisAnswerQueue.pending},
+ * asked on every request) is local: each replica keeps the set of queued names,
+ * loaded at start and after every reconnection, and kept current by messages on
+ * `<prefix>queues` that the scripts publish. A push resolves only once every
+ * replica subscribed to that channel has confirmed it has seen the push (or
+ * after `ackTimeoutMs`), so once `POST …/queue` has answered, the next request
+ * on any replica takes from the queue. A hang is released by a clear on any
+ * replica that came after it was taken (never by an earlier one): each use
+ * carries the clear counter as it was when taken.
+ *
+ * @module
+ */
+
+import {
+  type AnswerQueue,
+  MAX_QUEUED_ANSWERS,
+  type QueuedAnswer,
+  type Taken,
+  type TakenAnswer,
+} from '../../answer/queue/answer-queue.js';
+import { answerJson, parseAnswerJson } from '../../wire/answer-json.js';
+import { MockpointError } from '../../wire/errors.js';
+
+/** What the queue needs from the store's connections (see `RedisStore.openAnswerQueue`). */
+export interface QueueConnection {
+  /** Runs a script, bounded and mapped to STORE_UNAVAILABLE like every store operation. */
+  eval(script: string, keys: string[], args: string[]): Promise<unknown>;
+  /** Publishes on the command connection; failures are the caller's to ignore. */
+  publish(channel: string, message: string): Promise<unknown>;
+  /** Subscribes the store's subscriber connection to `channel`. */
+  subscribe(channel: string, listener: (message: string) => void): Promise<void>;
+  /** Whether messages are being delivered now (the subscription is up). */
+  readonly live: boolean;
+  /** Calls `listener` each time the subscription is up again after a drop. */
+  onLive(listener: () => void): void;
+  /** This process's id, unique among the replicas. */
+  readonly origin: string;
+}
+
+/** Options for {@link RedisAnswerQueue}. */
+export interface RedisAnswerQueueOptions {
+  /** Answers queued per name at most. @default 100 */
+  maxAnswers?: number;
+  /** Bytes all queued answers may take together (their JSON text), across replicas. @default 67108864 (64 MiB) */
+  maxBytes?: number;
+  /** Longest a push waits for every replica to confirm it has seen it. @default 1000 */
+  ackTimeoutMs?: number;
+  /** Key prefix, as the store's. */
+  keyPrefix: string;
+}
+
+/**
+ * Appends entries. KEYS: list, names, bytes, channel. ARGV: maxAnswers,
+ * maxBytes, name, message, bytes of the entries, then the entries. Returns
+ * {-1, length} or {-2, bytes} when full, else {receivers of the message, entries…}.
+ */
+const PUSH = `
+local n = #ARGV - 5
+local length = redis.call('LLEN', KEYS[1])
+if length + n > tonumber(ARGV[1]) then return {-1, length} end
+local bytes = tonumber(redis.call('GET', KEYS[3]) or '0')
+local add = tonumber(ARGV[5])
+if bytes + add > tonumber(ARGV[2]) then return {-2, bytes} end
+redis.call('RPUSH', KEYS[1], unpack(ARGV, 6))
+redis.call('SADD', KEYS[2], ARGV[3])
+redis.call('INCRBY', KEYS[3], add)
+local out = redis.call('LRANGE', KEYS[1], 0, -1)
+table.insert(out, 1, redis.call('PUBLISH', KEYS[4], ARGV[4]))
+return out`;
+
+/**
+ * Takes one use. KEYS: list, names, bytes, clears. ARGV: name. Returns {clears}
+ * when nothing is queued, else {clears, answer JSON, entries left}.
+ */
+const TAKE = `
+local clears = tonumber(redis.call('GET', KEYS[4]) or '0')
+local entry = redis.call('LINDEX', KEYS[1], 0)
+if not entry then
+  redis.call('SREM', KEYS[2], ARGV[1])
+  return {clears}
+end
+local space = string.find(entry, ' ', 1, true)
+local times = tonumber(string.sub(entry, 1, space - 1))
+local answer = string.sub(entry, space + 1)
+if times > 1 then
+  redis.call('LSET', KEYS[1], 0, (times - 1) .. ' ' .. answer)
+else
+  redis.call('LPOP', KEYS[1])
+  redis.call('DECRBY', KEYS[3], #answer)
+end
+local left = redis.call('LLEN', KEYS[1])
+if left == 0 then redis.call('SREM', KEYS[2], ARGV[1]) end
+return {clears, answer, left}`;
+
+/** Empties one queue. KEYS: list, names, bytes, clears, channel. ARGV: name, message head. Returns the clear count. */
+const CLEAR = `
+local bytes = 0
+for _, entry in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
+  bytes = bytes + #entry - string.find(entry, ' ', 1, true)
+end
+if bytes > 0 then redis.call('DECRBY', KEYS[3], bytes) end
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[1])
+local clears = redis.call('INCR', KEYS[4])
+redis.call('PUBLISH', KEYS[5], ARGV[2] .. ' c ' .. clears .. ' ' .. ARGV[1])
+return clears`;
+
+/** Empties every queue. KEYS: names, bytes, clears, channel. ARGV: list key prefix, message head. */
+const CLEAR_ALL = `
+for _, name in ipairs(redis.call('SMEMBERS', KEYS[1])) do redis.call('DEL', ARGV[1] .. name) end
+redis.call('DEL', KEYS[1], KEYS[2])
+local clears = redis.call('INCR', KEYS[3])
+redis.call('PUBLISH', KEYS[4], ARGV[2] .. ' c ' .. clears .. ' *')
+return clears`;
+
+/** KEYS: list. */
+const LIST = `return redis.call('LRANGE', KEYS[1], 0, -1)`;
+
+/** What is queued where, and the clear count. KEYS: names, clears. Returns {clears, names…}. */
+const STATE = `
+local out = redis.call('SMEMBERS', KEYS[1])
+table.insert(out, 1, tonumber(redis.call('GET', KEYS[2]) or '0'))
+return out`;
+
+/** A push waiting for the replicas' confirmations. */
+interface AckWait {
+  /** Confirmations expected; unknown until the script has answered. */
+  needed: number | undefined;
+  got: number;
+  done: () => void;
+}
+
+const NEVER = new AbortController().signal;
+const encoder = new TextEncoder();
+
+/** A queued entry as stored: `<times> <answer JSON>`. */
+function decodeEntry(entry: unknown): QueuedAnswer {
+  const text = String(entry);
+  const space = text.indexOf(' ');
+  return { ...parseAnswerJson(text.slice(space + 1)), times: Number(text.slice(0, space)) };
+}
+
+export class RedisAnswerQueue implements AnswerQueue {
+  readonly kind = 'redis';
+  readonly maxAnswers: number;
+  readonly maxBytes: number;
+  readonly #conn: QueueConnection;
+  readonly #prefix: string;
+  readonly #ackTimeoutMs: number;
+  /** Names with something queued, as far as this replica has been told. */
+  readonly #pending = new Set<string>();
+  /** Bumped by every push notice and reload: a take that found nothing only unmarks its name if none came in between. */
+  #epoch = 0;
+  readonly #acks = new Map<number, AckWait>();
+  #seq = 0;
+  /** Release controllers per name, by the clear count their uses were taken at. */
+  readonly #hangs = new Map<string, Map<number, AbortController>>();
+  #released = false;
+  #reloading = false;
+  /** Times the subscription came back, and that count when the names were last reloaded. */
+  #drops = 0;
+  #reloadedAt = 0;
+
+  /** Use `RedisStore.openAnswerQueue()`, which also subscribes and loads the queued names. */
+  constructor(connection: QueueConnection, options: RedisAnswerQueueOptions) {
+    this.#conn = connection;
+    this.#prefix = options.keyPrefix;
+    this.maxAnswers = options.maxAnswers ?? MAX_QUEUED_ANSWERS;
+    this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    this.#ackTimeoutMs = options.ackTimeoutMs ?? 1000;
+  }
+
+  /** Subscribes to the queue notices and this replica's confirmations, then loads what is queued. */
+  async start(): Promise<void> {
+    await this.#conn.subscribe(`${this.#prefix}queues`, (message) => this.#notice(message));
+    await this.#conn.subscribe(this.#ackChannel(this.#conn.origin), (message) => this.#ack(Number(message)));
+    this.#conn.onLive(() => {
+      // Notices may have been missed while the subscription was down: until the
+      // names are reloaded, every name may have a queue.
+      this.#drops++;
+      this.#refresh();
+    });
+    await this.#reload();
+  }
+
+  async push(name: string, answers: readonly QueuedAnswer[]): Promise<QueuedAnswer[]> {
+    const entries = answers.map(({ times, ...answer }) => `${times} ${answerJson(answer)}`);
+    const bytes = entries.reduce((sum, entry) => sum + encoder.encode(entry).byteLength - entry.indexOf(' ') - 1, 0);
+    const seq = ++this.#seq;
+    let done!: () => void;
+    const confirmed = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const wait: AckWait = { needed: undefined, got: 0, done };
+    this.#acks.set(seq, wait);
+    let reply: unknown[];
+    try {
+      reply = (await this.#conn.eval(
+        PUSH,
+        [...this.#keys(name), this.#channel],
+        [
+          String(this.maxAnswers),
+          String(this.maxBytes),
+          name,
+          `${this.#conn.origin} p ${seq} ${name}`,
+          String(bytes),
+          ...entries,
+        ],
+      )) as unknown[];
+    } catch (error) {
+      this.#acks.delete(seq);
+      throw error;
+    }
+    const [head, ...queued] = reply;
+    if (head === -1) {
+      this.#acks.delete(seq);
+      throw new MockpointError(
+        'QUEUE_FULL',
+        `the queue of "${name}" holds ${queued[0]} answer(s); at most ${this.maxAnswers} may be queued per name (use times to repeat one)`,
+      );
+    }
+    if (head === -2) {
+      this.#acks.delete(seq);
+      throw new MockpointError(
+        'QUEUE_FULL',
+        `queued answers would take more than ${this.maxBytes} bytes; clear some queues first`,
+      );
+    }
+    this.#pending.add(name);
+    wait.needed = Number(head);
+    if (wait.got >= wait.needed) wait.done();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      confirmed,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.#ackTimeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    this.#acks.delete(seq);
+    return queued.map(decodeEntry);
+  }
+
+  pending(name: string): boolean {
+    // Without the subscription (or until what it missed is reloaded), ask Redis on every request.
+    return this.#pending.has(name) || this.#stale || !this.#conn.live;
+  }
+
+  async take(name: string): Promise<Taken | undefined> {
+    if (this.#stale) this.#refresh();
+    const epoch = this.#epoch;
+    const reply = (await this.#conn.eval(TAKE, this.#keys(name).concat(this.#clearsKey), [name])) as unknown[];
+    const clears = Number(reply[0]);
+    if (reply.length === 1 || Number(reply[2]) === 0) {
+      // Empty now: unmark the name, unless a push notice came in meanwhile.
+      if (this.#epoch === epoch) this.#pending.delete(name);
+    }
+    if (reply.length === 1) return undefined;
+    const answer: TakenAnswer = parseAnswerJson(String(reply[1]));
+    return { answer, release: answer.fault === 'hang' ? this.#release(name, clears) : NEVER };
+  }
+
+  async list(name: string): Promise<QueuedAnswer[]> {
+    const entries = (await this.#conn.eval(LIST, [this.#listKey(name)], [])) as unknown[];
+    return entries.map(decodeEntry);
+  }
+
+  async clear(name: string): Promise<void> {
+    const epoch = this.#epoch;
+    const clears = await this.#conn.eval(
+      CLEAR,
+      [...this.#keys(name), this.#clearsKey, this.#channel],
+      [name, this.#conn.origin],
+    );
+    // Unmark now rather than when the notice comes back, unless a push notice came in
+    // meanwhile (a push after the clear is not acknowledged before this replica has
+    // read its notice, so unmarking here never hides an acknowledged push).
+    if (this.#epoch === epoch) this.#pending.delete(name);
+    this.#abort(name, Number(clears));
+  }
+
+  async clearAll(): Promise<void> {
+    const epoch = this.#epoch;
+    const clears = await this.#conn.eval(
+      CLEAR_ALL,
+      [this.#namesKey, this.#bytesKey, this.#clearsKey, this.#channel],
+      [`${this.#prefix}queue:`, this.#conn.origin],
+    );
+    if (this.#epoch === epoch) this.#pending.clear();
+    for (const name of [...this.#hangs.keys()]) this.#abort(name, Number(clears));
+  }
+
+  releaseHangs(): void {
+    this.#released = true;
+    for (const byClears of this.#hangs.values()) for (const controller of byClears.values()) controller.abort();
+    this.#hangs.clear();
+  }
+
+  /** A message on the queue channel: `<origin> p <seq> <name>` (a push) or `<origin> c <clears> <name or *>`. */
+  #notice(message: string): void {
+    const [origin, op, n] = message.split(' ', 3) as [string, string, string];
+    const name = message.slice(origin.length + op.length + n.length + 3);
+    if (op === 'p') {
+      this.#epoch++;
+      this.#pending.add(name);
+      // Confirm only now: the pusher's answer means this replica takes from the queue.
+      this.#conn.publish(this.#ackChannel(origin), n).catch(() => undefined);
+      return;
+    }
+    if (op !== 'c') return;
+    const clears = Number(n);
+    if (name === '*') {
+      this.#pending.clear();
+      for (const hung of [...this.#hangs.keys()]) this.#abort(hung, clears);
+    } else {
+      this.#pending.delete(name);
+      this.#abort(name, clears);
+    }
+  }
+
+  #ack(seq: number): void {
+    const wait = this.#acks.get(seq);
+    if (wait === undefined) return;
+    wait.got++;
+    if (wait.needed !== undefined && wait.got >= wait.needed) wait.done();
+  }
+
+  /** Reloads the names once (not twice at a time); a failed reload leaves them stale, and the next take tries again. */
+  #refresh(): void {
+    if (this.#reloading) return;
+    this.#reloading = true;
+    const drops = this.#drops;
+    this.#reload()
+      .then(
+        () => {
+          this.#reloadedAt = drops;
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        this.#reloading = false;
+        // The subscription dropped again while this reload ran: what it missed since is not in it.
+        if (this.#drops !== drops) this.#refresh();
+      });
+  }
+
+  /** Whether notices may have been missed since the names were last reloaded. */
+  get #stale(): boolean {
+    return this.#reloadedAt !== this.#drops;
+  }
+
+  /** Reloads the queued names, and releases hangs whose queue was cleared meanwhile. */
+  async #reload(): Promise<void> {
+    const epoch = ++this.#epoch;
+    const [clears, ...names] = (await this.#conn.eval(STATE, [this.#namesKey, this.#clearsKey], [])) as unknown[];
+    // A notice that came in meanwhile may be newer than the snapshot: then only add.
+    if (this.#epoch === epoch) this.#pending.clear();
+    for (const name of names) this.#pending.add(String(name));
+    for (const name of [...this.#hangs.keys()]) this.#abort(name, Number(clears));
+  }
+
+  /** The release signal of a hang taken from `name` when the clear count was `clears`. */
+  #release(name: string, clears: number): AbortSignal {
+    if (this.#released) return AbortSignal.abort();
+    let byClears = this.#hangs.get(name);
+    if (byClears === undefined) {
+      byClears = new Map();
+      this.#hangs.set(name, byClears);
+    }
+    let controller = byClears.get(clears);
+    if (controller === undefined) {
+      controller = new AbortController();
+      byClears.set(clears, controller);
+    }
+    return controller.signal;
+  }
+
+  /** Releases the hangs of `name` taken before clear number `clears`. */
+  #abort(name: string, clears: number): void {
+    const byClears = this.#hangs.get(name);
+    if (byClears === undefined) return;
+    for (const [at, controller] of byClears) {
+      if (at < clears) {
+        controller.abort();
+        byClears.delete(at);
+      }
+    }
+    if (byClears.size === 0) this.#hangs.delete(name);
+  }
+
+  #listKey(name: string): string {
+    return `${this.#prefix}queue:${name}`;
+  }
+
+  /** list, names, bytes */
+  #keys(name: string): string[] {
+    return [this.#listKey(name), this.#namesKey, this.#bytesKey];
+  }
+
+  get #namesKey(): string {
+    return `${this.#prefix}queue-names`;
+  }
+
+  get #bytesKey(): string {
+    return `${this.#prefix}queue-bytes`;
+  }
+
+  get #clearsKey(): string {
+    return `${this.#prefix}queue-clears`;
+  }
+
+  get #channel(): string {
+    return `${this.#prefix}queues`;
+  }
+
+  #ackChannel(origin: string): string {
+    return `${this.#prefix}queue-acks:${origin}`;
+  }
+}

@@ -1,0 +1,466 @@
+/**
+ * A shared {@link EndpointStore} on Redis (node-redis), so several mockpoint
+ * daemons can serve the same endpoints. Node only: import it from
+ * `@mockpoint/core/redis` so the main entry stays runtime-agnostic.
+ *
+ * Layout, under a key prefix (default `mockpoint:`): `<prefix>endpoints` is a
+ * hash of name → record text (via the record codec) and `<prefix>names` a sorted
+ * set of the names (all score 0, so ordered by bytes: code-unit order for the
+ * ASCII names mockpoint allows). Every write is one Lua script, so it is atomic
+ * across processes, and the script itself publishes the change on
+ * `<prefix>changes` before Redis answers: by the time a write is acknowledged,
+ * every other connected replica has been sent the invalidation.
+ *
+ * @module
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { createClient, type RedisClientOptions } from '@redis/client';
+import { MockpointError } from '../../wire/errors.js';
+import type { EndpointRecord } from '../../wire/schemas.js';
+import { decodeRecord, encodeRecord } from '../record-codec.js';
+import type { EndpointStore, ListOptions, ListPage, StoreChanges, StoreHealth } from '../store.js';
+import { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
+import { decodeRecorded, RedisJournal, type RedisJournalOptions } from './journal.js';
+
+export { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
+export { RedisJournal, type RedisJournalOptions } from './journal.js';
+
+/** Options for {@link RedisStore.open}. */
+export interface RedisStoreOptions {
+  /**
+   * Where Redis is: `redis://[user:password@]host[:port][/db]`, `rediss://…` (TLS),
+   * or the path of a unix socket (`/run/redis.sock` or `unix:///run/redis.sock`).
+   */
+  url: string;
+  /** Prefix of every key and of the change channel, so several setups can share one Redis. @default 'mockpoint:' */
+  keyPrefix?: string;
+  /** How long {@link RedisStore.open} waits for Redis before it fails. @default 5000 */
+  connectTimeoutMs?: number;
+  /**
+   * Longest a store operation waits for Redis before it rejects with
+   * `STORE_UNAVAILABLE` (a Redis that accepts connections but does not answer).
+   * @default 2000
+   */
+  operationTimeoutMs?: number;
+  /** Wait between reconnection attempts while Redis is unreachable. @default 200 */
+  reconnectDelayMs?: number;
+}
+
+type Client = ReturnType<typeof createClient>;
+
+/** One record, if the name is free: the record, its name in the index, the change message. */
+const CREATE = `
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+redis.call('ZADD', KEYS[2], 0, ARGV[1])
+redis.call('PUBLISH', KEYS[3], ARGV[3])
+return 1`;
+
+/** Creates or replaces; returns 1 when it created. */
+const PUT = `
+local created = redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[2], 0, ARGV[1])
+redis.call('PUBLISH', KEYS[3], ARGV[3])
+return created`;
+
+/** Deletes; returns 1 when the name existed. */
+const DELETE = `
+if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('PUBLISH', KEYS[3], ARGV[2])
+return 1`;
+
+const CLEAR = `
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('PUBLISH', KEYS[3], ARGV[1])
+return 1`;
+
+/** One page: names in the lexical range, then their records, read at one instant. */
+const LIST = `
+local names = redis.call('ZRANGE', KEYS[2], ARGV[1], ARGV[2], 'BYLEX', 'LIMIT', 0, tonumber(ARGV[3]))
+if #names == 0 then return {} end
+local values = redis.call('HMGET', KEYS[1], unpack(names))
+local out = {}
+for i = 1, #names do out[i] = values[i] end
+return out`;
+
+/** SHA1 of each script, computed once. */
+const scriptShas = new Map<string, string>();
+
+/** Where to connect, and how to show it without a password. */
+function connection(url: string): { options: RedisClientOptions; shown: string } {
+  if (url.startsWith('/') || url.startsWith('unix://')) {
+    const path = url.startsWith('unix://') ? url.slice('unix://'.length) : url;
+    return { options: { socket: { path, tls: false } }, shown: `unix:${path}` };
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new MockpointError(
+      'STORE_UNAVAILABLE',
+      `"${url}" is not a Redis URL (redis://host:port/db, rediss://…, or a unix socket path)`,
+    );
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+    throw new MockpointError(
+      'STORE_UNAVAILABLE',
+      `"${parsed.protocol}" is not a Redis URL scheme (use redis://, rediss:// or a unix socket path)`,
+    );
+  }
+  if (parsed.password !== '') parsed.password = '***';
+  return { options: { url }, shown: parsed.toString() };
+}
+
+/** The exclusive upper bound of names starting with `prefix` (ASCII names). */
+function prefixEnd(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+/** The shared store: atomic across processes, changes published to every replica. */
+export class RedisStore implements EndpointStore {
+  readonly kind = 'redis';
+  /** Where Redis is, with any password masked. */
+  readonly location: string;
+  /**
+   * Whether Redis said it fsyncs every write (`appendonly yes`, `appendfsync always`);
+   * `undefined` when it would not say (CONFIG disabled).
+   */
+  readonly durable: boolean | undefined;
+  readonly changes: StoreChanges;
+  readonly #client: Client;
+  readonly #subscriber: Client;
+  readonly #keys: [string, string, string];
+  readonly #channel: string;
+  /** Tags this process's change messages, so it skips its own. */
+  readonly #origin = randomUUID();
+  readonly #timeoutMs: number;
+  readonly #listeners = new Set<(name: string | undefined) => void>();
+  readonly #recordedListeners = new Set<(id: number, name: string) => void>();
+  /** Called each time the subscription is up again after a drop. */
+  readonly #liveListeners = new Set<() => void>();
+  readonly #prefix: string;
+  #live = true;
+  #lastError: string | undefined;
+  #closed = false;
+
+  private constructor(
+    client: Client,
+    subscriber: Client,
+    options: RedisStoreOptions,
+    location: string,
+    durable: boolean | undefined,
+  ) {
+    this.#client = client;
+    this.#subscriber = subscriber;
+    this.location = location;
+    this.durable = durable;
+    const prefix = options.keyPrefix ?? 'mockpoint:';
+    this.#prefix = prefix;
+    this.#channel = `${prefix}changes`;
+    this.#keys = [`${prefix}endpoints`, `${prefix}names`, this.#channel];
+    this.#timeoutMs = options.operationTimeoutMs ?? 2000;
+    const store = this;
+    this.changes = {
+      get live() {
+        return store.#live && !store.#closed;
+      },
+      subscribe(listener) {
+        store.#listeners.add(listener);
+        return () => store.#listeners.delete(listener);
+      },
+    };
+  }
+
+  /**
+   * Connects (a command connection and a subscriber for changes) and checks Redis answers.
+   * @throws MockpointError `STORE_UNAVAILABLE` when Redis cannot be reached within `connectTimeoutMs`.
+   * @example const store = await RedisStore.open({ url: 'redis://127.0.0.1:6379' })
+   */
+  static async open(options: RedisStoreOptions): Promise<RedisStore> {
+    const { options: target, shown } = connection(options.url);
+    const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
+    const reconnectDelayMs = options.reconnectDelayMs ?? 200;
+    const clientOptions: RedisClientOptions = {
+      ...target,
+      // Fail at once while disconnected instead of queueing: a write is answered 503, never held.
+      disableOfflineQueue: true,
+      pingInterval: 1000,
+      socket: {
+        ...target.socket,
+        connectTimeout: Math.min(connectTimeoutMs, 2000),
+        reconnectStrategy: () => reconnectDelayMs,
+      } as RedisClientOptions['socket'],
+    };
+    let lastError = 'no answer';
+    const client = createClient(clientOptions);
+    const subscriber = createClient(clientOptions);
+    // node-redis emits connection errors as events; without listeners they would crash the process.
+    const onError = (error: Error) => {
+      lastError = error.message || String(error);
+    };
+    client.on('error', onError);
+    subscriber.on('error', onError);
+
+    let store: RedisStore | undefined;
+    const ready = (async () => {
+      await Promise.all([client.connect(), subscriber.connect()]);
+      const durable = await readDurability(client);
+      store = new RedisStore(client as Client, subscriber as Client, options, shown, durable);
+      await store.#listen();
+      return store;
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new MockpointError(
+              'STORE_UNAVAILABLE',
+              `cannot reach Redis at ${shown} within ${connectTimeoutMs} ms: ${lastError}`,
+            ),
+          ),
+        connectTimeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([ready, deadline]);
+    } catch (error) {
+      ready.catch(() => undefined);
+      client.destroy();
+      subscriber.destroy();
+      if (error instanceof MockpointError) throw error;
+      throw new MockpointError('STORE_UNAVAILABLE', `cannot use Redis at ${shown}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async get(name: string): Promise<EndpointRecord | undefined> {
+    const text = await this.#call((signal) => this.#client.withAbortSignal(signal).hGet(this.#keys[0], name));
+    return text === null || text === undefined ? undefined : decodeRecord(String(text));
+  }
+
+  async create(record: EndpointRecord): Promise<boolean> {
+    const reply = await this.#eval(CREATE, [record.name, encodeRecord(record), this.#message(record.name)]);
+    return reply === 1;
+  }
+
+  async put(record: EndpointRecord): Promise<{ created: boolean }> {
+    const reply = await this.#eval(PUT, [record.name, encodeRecord(record), this.#message(record.name)]);
+    return { created: reply === 1 };
+  }
+
+  async delete(name: string): Promise<boolean> {
+    return (await this.#eval(DELETE, [name, this.#message(name)])) === 1;
+  }
+
+  async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {
+    let min = after === undefined ? '-' : `(${after}`;
+    if (prefix !== '' && (after === undefined || after < prefix)) min = `[${prefix}`;
+    const max = prefix === '' ? '+' : `(${prefixEnd(prefix)}`;
+    const values = (await this.#eval(LIST, [min, max, String(limit + 1)])) as unknown[];
+    const page = values.slice(0, limit).map((value) => decodeRecord(String(value)));
+    return { endpoints: page, next: values.length > limit ? (page.at(-1)?.name ?? null) : null };
+  }
+
+  async count({ prefix = '' }: { prefix?: string } = {}): Promise<number> {
+    const key = this.#keys[1];
+    return this.#call((signal) =>
+      prefix === ''
+        ? this.#client.withAbortSignal(signal).zCard(key)
+        : this.#client.withAbortSignal(signal).zLexCount(key, `[${prefix}`, `(${prefixEnd(prefix)}`),
+    );
+  }
+
+  async clear(): Promise<void> {
+    await this.#eval(CLEAR, [this.#message(undefined)]);
+  }
+
+  /**
+   * The request journal shared by every replica on this Redis, on this store's
+   * connections (bounds as the memory journal's).
+   * @example createApp({ store, journal: store.openJournal({ size: 100 }) })
+   */
+  openJournal(options: Omit<RedisJournalOptions, 'keyPrefix'> = {}): RedisJournal {
+    return new RedisJournal(
+      {
+        eval: (script, keys, args) => this.#script(script, keys, args),
+        onRecorded: (listener) => {
+          this.#recordedListeners.add(listener);
+        },
+        newId: () => randomUUID(),
+      },
+      { ...options, keyPrefix: this.#prefix },
+    );
+  }
+
+  /**
+   * The answer queue shared by every replica on this Redis (`/api/endpoints/{name}/queue`),
+   * on this store's connections: each queued answer is given exactly once, whichever
+   * replica a request reaches.
+   * @example createApp({ store, queue: await store.openAnswerQueue() })
+   */
+  async openAnswerQueue(options: Omit<RedisAnswerQueueOptions, 'keyPrefix'> = {}): Promise<RedisAnswerQueue> {
+    const store = this;
+    const queue = new RedisAnswerQueue(
+      {
+        eval: (script, keys, args) => this.#script(script, keys, args),
+        publish: (channel, message) => this.#call(() => this.#client.publish(channel, message)),
+        subscribe: (channel, listener) => this.#subscriber.subscribe(channel, listener),
+        get live() {
+          return store.changes.live;
+        },
+        onLive: (listener) => {
+          this.#liveListeners.add(listener);
+        },
+        origin: this.#origin,
+      },
+      { ...options, keyPrefix: this.#prefix },
+    );
+    await queue.start();
+    return queue;
+  }
+
+  health(): StoreHealth {
+    if (this.#closed) return { status: 'unavailable', reason: 'the Redis store is closed' };
+    if (!this.#client.isReady || !this.#subscriber.isReady) {
+      return {
+        status: 'unavailable',
+        reason: `cannot reach Redis at ${this.location} (${this.#lastError ?? 'disconnected'}); reconnecting`,
+      };
+    }
+    if (this.durable === false) {
+      return {
+        status: 'degraded',
+        reason: `Redis at ${this.location} does not fsync every write: acknowledged writes can be lost if Redis crashes (set appendonly yes and appendfsync always)`,
+      };
+    }
+    return { status: 'ok' };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#listeners.clear();
+    this.#recordedListeners.clear();
+    this.#liveListeners.clear();
+    this.#client.destroy();
+    this.#subscriber.destroy();
+  }
+
+  /** `<origin> <name>`, or `<origin> *` for every name. */
+  #message(name: string | undefined): string {
+    return `${this.#origin} ${name === undefined ? '*' : `=${name}`}`;
+  }
+
+  #emit(name: string | undefined): void {
+    for (const listener of this.#listeners) listener(name);
+  }
+
+  /** Subscribes to the change channel and follows both connections' state. */
+  async #listen(): Promise<void> {
+    const down = (error?: Error) => {
+      if (error) this.#lastError = error.message || String(error);
+      if (this.#live) {
+        // Changes may be missed from now on: nothing cached may be trusted.
+        this.#live = false;
+        this.#emit(undefined);
+      }
+    };
+    this.#client.on('error', down);
+    this.#subscriber.on('error', down);
+    this.#subscriber.on('reconnecting', () => down());
+    this.#subscriber.on('end', () => down());
+    this.#subscriber.on('ready', () => {
+      // node-redis resubscribes before it is ready again.
+      if (!this.#live) {
+        this.#live = true;
+        this.#lastError = undefined;
+        this.#emit(undefined);
+        for (const listener of this.#liveListeners) listener();
+      }
+    });
+    this.#client.on('ready', () => {
+      this.#lastError = undefined;
+    });
+    await this.#subscriber.subscribe(this.#channel, (message: string) => {
+      const space = message.indexOf(' ');
+      if (message.slice(0, space) === this.#origin) return;
+      const what = message.slice(space + 1);
+      this.#emit(what === '*' ? undefined : what.slice(1));
+    });
+    await this.#subscriber.subscribe(`${this.#prefix}journal:recorded`, (message: string) => {
+      if (this.#recordedListeners.size === 0) return;
+      for (const [id, name] of decodeRecorded(message)) {
+        for (const listener of this.#recordedListeners) listener(id, name);
+      }
+    });
+  }
+
+  #eval(script: string, args: string[]): Promise<unknown> {
+    return this.#script(script, this.#keys, args);
+  }
+
+  /** Runs a script by its SHA1 (EVALSHA), sending its text only when Redis does not have it yet. */
+  #script(script: string, keys: string[], args: string[]): Promise<unknown> {
+    let sha = scriptShas.get(script);
+    if (sha === undefined) {
+      sha = createHash('sha1').update(script).digest('hex');
+      scriptShas.set(script, sha);
+    }
+    const digest = sha;
+    return this.#call(async (signal) => {
+      const client = this.#client.withAbortSignal(signal);
+      try {
+        return await client.evalSha(digest, { keys, arguments: args });
+      } catch (error) {
+        if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
+        return client.eval(script, { keys, arguments: args });
+      }
+    });
+  }
+
+  /**
+   * Runs one Redis operation, bounded by the operation timeout; every failure is
+   * `STORE_UNAVAILABLE`. A write that timed out may still have landed: it was not
+   * acknowledged, so the caller answers 503 and the client may retry.
+   */
+  async #call<T>(operation: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (this.#closed) throw new MockpointError('STORE_UNAVAILABLE', 'the Redis store is closed');
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new Error(`no answer within ${this.#timeoutMs} ms`));
+      }, this.#timeoutMs);
+    });
+    const running = operation(controller.signal);
+    try {
+      return await Promise.race([running, deadline]);
+    } catch (error) {
+      running.catch(() => undefined);
+      const reason = this.#client.isReady
+        ? (error as Error).message
+        : `not connected (${this.#lastError ?? (error as Error).message})`;
+      throw new MockpointError('STORE_UNAVAILABLE', `Redis at ${this.location} is unavailable: ${reason}`, {
+        cause: error,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** Whether Redis fsyncs every write before it answers; `undefined` when it will not say. */
+async function readDurability(client: Client): Promise<boolean | undefined> {
+  try {
+    const config = (await client.configGet('append*')) as Record<string, string>;
+    if (config.appendonly === undefined) return undefined;
+    return config.appendonly === 'yes' && config.appendfsync === 'always';
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,406 @@
+/**
+ * The request journal shared by every replica on one Redis: a Redis Stream per
+ * name, bounded like the memory journal (per name, in names, in bytes), ids from
+ * one Redis counter (so `after` compares across replicas), and a notification
+ * channel that wakes long-polls on every replica.
+ *
+ * @module
+ */
+
+import type { Journal, JournalPage } from '../../journal/journal.js';
+import {
+  type JournalEntry,
+  type QueuedMark,
+  type RecordedRequest,
+  toBase64,
+  toJournalEntry,
+} from '../../journal/journal-entry.js';
+import { MockpointError } from '../../wire/errors.js';
+
+/** What the journal needs from the store's connections (see `RedisStore.openJournal`). */
+export interface JournalConnection {
+  /** Runs a script, bounded and mapped to STORE_UNAVAILABLE like every store operation. */
+  eval(script: string, keys: string[], args: string[]): Promise<unknown>;
+  /** Calls `listener(id, name)` for every request recorded by any replica (see {@link decodeRecorded}). */
+  onRecorded(listener: (id: number, name: string) => void): void;
+  /** A fresh random id, for a journal that starts anew. */
+  newId(): string;
+}
+
+/** Options for {@link RedisJournal}. */
+export interface RedisJournalOptions {
+  /** Entries kept per name. @default 100 */
+  size?: number;
+  /** Names kept at once (least recently used dropped first). @default 10000 */
+  maxNames?: number;
+  /** Approximate bytes of all entries together. @default 67108864 (64 MiB) */
+  maxBytes?: number;
+  /** Long-poll waits this replica holds at once; one more is refused with `TOO_MANY_WAITERS`. @default 20000 */
+  maxWaiters?: number;
+  /** Key prefix, as the store's. */
+  keyPrefix: string;
+}
+
+/**
+ * Appends a batch of requests. KEYS: seq, names (zset name → last id), sizes
+ * (hash name → bytes), total bytes, journal id, channel. ARGV: size, maxNames,
+ * maxBytes, stream key prefix, a fresh journal id, then name/payload pairs.
+ * Returns the journal id.
+ */
+const RECORD = `
+local size, maxNames, maxBytes, pre = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
+redis.call('SET', KEYS[5], ARGV[5], 'NX')
+local function dropOldest(name, count)
+  local old = redis.call('XRANGE', pre .. name, '-', '+', 'COUNT', count)
+  if #old == 0 then return false end
+  local ids, b = {}, 0
+  for i, entry in ipairs(old) do
+    ids[i] = entry[1]
+    b = b + tonumber(entry[2][4])
+  end
+  redis.call('XDEL', pre .. name, unpack(ids))
+  redis.call('HINCRBY', KEYS[3], name, -b)
+  redis.call('DECRBY', KEYS[4], b)
+  return true
+end
+local function dropName(name)
+  local b = tonumber(redis.call('HGET', KEYS[3], name) or '0')
+  redis.call('DEL', pre .. name)
+  redis.call('HDEL', KEYS[3], name)
+  redis.call('ZREM', KEYS[2], name)
+  redis.call('DECRBY', KEYS[4], b)
+end
+-- The batch's ids are consecutive: one INCRBY for all of them.
+local n = (#ARGV - 5) / 2
+if n < 1 then return redis.call('GET', KEYS[5]) end
+local first = redis.call('INCRBY', KEYS[1], n) - n + 1
+local names, bytes, newest, order, total = {}, {}, {}, {}, 0
+for k = 0, n - 1 do
+  local name, payload = ARGV[6 + 2 * k], ARGV[7 + 2 * k]
+  local b = #payload + 64
+  redis.call('XADD', pre .. name, (first + k) .. '-0', 'p', payload, 'b', b)
+  names[k + 1] = name
+  if bytes[name] == nil then
+    bytes[name] = 0
+    order[#order + 1] = name
+  end
+  bytes[name] = bytes[name] + b
+  newest[name] = first + k
+  total = total + b
+end
+redis.call('INCRBY', KEYS[4], total)
+for _, name in ipairs(order) do
+  redis.call('HINCRBY', KEYS[3], name, bytes[name])
+  redis.call('ZADD', KEYS[2], newest[name], name)
+  local excess = redis.call('XLEN', pre .. name) - size
+  if excess > 0 then dropOldest(name, excess) end
+end
+while redis.call('ZCARD', KEYS[2]) > maxNames do dropName(redis.call('ZRANGE', KEYS[2], 0, 0)[1]) end
+-- Past the byte bound: oldest entries of the least recently recorded names first; the
+-- newest entry of the name recorded last is always kept.
+local current = names[n]
+for guard = 1, 100000 do
+  if tonumber(redis.call('GET', KEYS[4]) or '0') <= maxBytes then break end
+  local victim = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
+  if victim == nil then break end
+  if victim == current then
+    if redis.call('XLEN', pre .. current) <= 1 then break end
+    dropOldest(current, 1)
+  elseif not dropOldest(victim, 1) or redis.call('XLEN', pre .. victim) == 0 then
+    dropName(victim)
+  end
+end
+if size <= 0 then for _, name in ipairs(order) do dropName(name) end end
+-- One message per batch: the first id and the names in order.
+redis.call('PUBLISH', KEYS[6], first .. ' ' .. cjson.encode(names))
+return redis.call('GET', KEYS[5])`;
+
+/** KEYS: stream, journal id. ARGV: exclusive start id, a fresh journal id. Returns { journal id, entries }. */
+const LIST = `
+redis.call('SET', KEYS[2], ARGV[2], 'NX')
+return { redis.call('GET', KEYS[2]), redis.call('XRANGE', KEYS[1], ARGV[1], '+') }`;
+
+/** KEYS: stream, sizes, total, names. ARGV: name. */
+const CLEAR = `
+local b = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')
+redis.call('DEL', KEYS[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[4], ARGV[1])
+redis.call('DECRBY', KEYS[3], b)
+return 1`;
+
+/** KEYS: names, sizes, total. ARGV: stream key prefix. Ids keep counting up. */
+const CLEAR_ALL = `
+for _, name in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do redis.call('DEL', ARGV[1] .. name) end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+return 1`;
+
+/** How a request travels through Redis. */
+interface Stored {
+  m: string;
+  t: string;
+  h: readonly string[];
+  /** The body bytes in base64. */
+  b: string;
+  x: boolean;
+  s: number;
+  r: number;
+  /** Answered by a queued one-shot answer. */
+  q?: QueuedMark;
+}
+
+interface Waiter {
+  name: string;
+  after: number;
+  count: number;
+  /** Ids seen after `after`: from the first read and from notifications. */
+  ids: Set<number>;
+  resolve: () => void;
+  /** Called on every notification for the name (used with a `match` filter). */
+  onNotify?: () => void;
+}
+
+/** The `(id, name)` pairs of one recorded-batch message: `<first id> <JSON array of names>`. */
+export function decodeRecorded(message: string): [number, string][] {
+  const space = message.indexOf(' ');
+  const first = Number(message.slice(0, space));
+  const names = JSON.parse(message.slice(space + 1)) as string[] | Record<string, never>;
+  // cjson encodes an empty table as {}; a batch is never empty, but be safe.
+  return Array.isArray(names) ? names.map((name, i) => [first + i, name]) : [];
+}
+
+/** Most requests one script call appends. */
+const BATCH = 256;
+/** Most requests waiting to be written; past it the oldest waiting ones are dropped (counted in `lost`). */
+const MAX_PENDING = 20_000;
+
+export class RedisJournal implements Journal {
+  readonly size: number;
+  readonly maxNames: number;
+  readonly maxBytes: number;
+  readonly maxWaiters: number;
+  readonly #connection: JournalConnection;
+  readonly #prefix: string;
+  readonly #keys: string[];
+  readonly #waiters = new Map<string, Set<Waiter>>();
+  #pending: string[] = [];
+  #flushing = false;
+  #released = false;
+  #journalId: string | undefined;
+  /** Requests that could not be written (Redis unreachable). */
+  lost = 0;
+
+  constructor(connection: JournalConnection, options: RedisJournalOptions) {
+    this.#connection = connection;
+    this.size = options.size ?? 100;
+    this.maxNames = options.maxNames ?? 10_000;
+    this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    this.maxWaiters = options.maxWaiters ?? 20_000;
+    this.#prefix = `${options.keyPrefix}journal:`;
+    this.#keys = ['seq', 'names', 'sizes', 'bytes', 'id', 'recorded'].map((k) => `${this.#prefix}${k}`);
+    connection.onRecorded((id, name) => this.#recorded(id, name));
+  }
+
+  /**
+   * The journal id last seen in Redis (shared by every replica; new when Redis lost
+   * the journal), so as of the last read or write; `''` before Redis was first reached.
+   */
+  get id(): string {
+    return this.#journalId ?? '';
+  }
+
+  /** Number of waiters held on this replica for `name`. */
+  waitersFor(name: string): number {
+    return this.#waiters.get(name)?.size ?? 0;
+  }
+
+  /** Number of waiters held on this replica. */
+  get waiterCount(): number {
+    let n = 0;
+    for (const set of this.#waiters.values()) n += set.size;
+    return n;
+  }
+
+  record(name: string, request: RecordedRequest, statusCode: number, queued?: QueuedMark): void {
+    const receivedAt = Date.now();
+    const stored: Stored = {
+      m: request.method,
+      t: request.target,
+      h: request.rawHeaders,
+      b: toBase64(request.body),
+      x: request.bodyTruncated,
+      s: statusCode,
+      r: receivedAt,
+    };
+    if (queued !== undefined) stored.q = queued;
+    this.#pending.push(name, JSON.stringify(stored));
+    if (this.#pending.length > MAX_PENDING * 2) {
+      // Redis is slower than the requests (or away): memory stays bounded.
+      this.#pending.splice(0, BATCH * 2);
+      this.lost += BATCH;
+    }
+    if (!this.#flushing) {
+      this.#flushing = true;
+      setImmediate(() => void this.#flush());
+    }
+  }
+
+  /** Resolves once everything recorded so far has been written (or given up on). */
+  async flushed(): Promise<void> {
+    while (this.#flushing || this.#pending.length > 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  async wait(
+    name: string,
+    count: number,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    after = 0,
+    match?: (entry: JournalEntry) => boolean,
+  ): Promise<JournalPage> {
+    if (timeoutMs <= 0 || signal?.aborted || this.#released) return this.#page(name, after, count, match);
+    if (this.waiterCount >= this.maxWaiters) {
+      throw new MockpointError(
+        'TOO_MANY_WAITERS',
+        `${this.waiterCount} long-polls are already waiting (the limit); retry later, or read without wait`,
+      );
+    }
+    // Registered before the first read, so a request recorded meanwhile is not missed.
+    // With a filter only re-reads decide; notifications alone never end the wait.
+    const waiter: Waiter = {
+      name,
+      after,
+      count: match === undefined ? count : Number.POSITIVE_INFINITY,
+      ids: new Set(),
+      resolve: () => undefined,
+    };
+    const woken = new Promise<void>((resolve) => {
+      waiter.resolve = resolve;
+    });
+    let set = this.#waiters.get(name);
+    if (set === undefined) {
+      set = new Set();
+      this.#waiters.set(name, set);
+    }
+    set.add(waiter);
+    const timer = setTimeout(() => waiter.resolve(), timeoutMs);
+    const onAbort = () => waiter.resolve();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      let page = await this.#page(name, after, count, match);
+      if (match !== undefined) {
+        // Notifications carry no request: re-read on each until enough match (or the wait ends).
+        while (!page.complete && !(await Promise.race([woken.then(() => true), this.#next(waiter)]))) {
+          page = await this.#page(name, after, count, match);
+        }
+        return await this.#page(name, after, count, match);
+      }
+      if (page.complete) return page;
+      for (const entry of page.requests) waiter.ids.add(entry.id);
+      if (waiter.ids.size < count) await woken;
+      return await this.#page(name, after, count);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      set.delete(waiter);
+      if (set.size === 0 && this.#waiters.get(name) === set) this.#waiters.delete(name);
+    }
+  }
+
+  async clear(name: string): Promise<void> {
+    await this.flushed();
+    await this.#connection.eval(
+      CLEAR,
+      [`${this.#prefix}n:${name}`, this.#keys[2] as string, this.#keys[3] as string, this.#keys[1] as string],
+      [name],
+    );
+  }
+
+  async clearAll(): Promise<void> {
+    await this.flushed();
+    await this.#connection.eval(
+      CLEAR_ALL,
+      [this.#keys[1] as string, this.#keys[2] as string, this.#keys[3] as string],
+      [`${this.#prefix}n:`],
+    );
+  }
+
+  releaseWaiters(): void {
+    this.#released = true;
+    for (const set of this.#waiters.values()) for (const waiter of set) waiter.resolve();
+  }
+
+  #recorded(id: number, name: string): void {
+    const set = this.#waiters.get(name);
+    if (set === undefined) return;
+    for (const waiter of set) {
+      if (id > waiter.after) {
+        waiter.onNotify?.();
+        waiter.ids.add(id);
+        if (waiter.ids.size >= waiter.count) waiter.resolve();
+      }
+    }
+  }
+
+  /** Resolves `false` at the next notification for the waiter's name. */
+  #next(waiter: Waiter): Promise<boolean> {
+    return new Promise((resolve) => {
+      waiter.onNotify = () => resolve(false);
+    });
+  }
+
+  async #page(
+    name: string,
+    after: number,
+    count: number,
+    match?: (entry: JournalEntry) => boolean,
+  ): Promise<JournalPage> {
+    const reply = (await this.#connection.eval(
+      LIST,
+      [`${this.#prefix}n:${name}`, this.#keys[4] as string],
+      [`(${after}-0`, this.#connection.newId()],
+    )) as [string, [string, string[]][]];
+    this.#journalId = reply[0];
+    const requests: JournalEntry[] = reply[1].map(([rawId, fields]) => {
+      const stored = JSON.parse(fields[1] as string) as Stored;
+      const request: RecordedRequest = {
+        method: stored.m,
+        target: stored.t,
+        rawHeaders: stored.h,
+        body: Buffer.from(stored.b, 'base64'),
+        bodyTruncated: stored.x,
+      };
+      return toJournalEntry(Number.parseInt(rawId, 10), request, stored.s, stored.r, stored.q);
+    });
+    if (match !== undefined) {
+      const matching = requests.filter(match);
+      return { requests: matching, complete: matching.length >= count };
+    }
+    return { requests, complete: requests.length >= count };
+  }
+
+  async #flush(): Promise<void> {
+    try {
+      while (this.#pending.length > 0) {
+        const batch = this.#pending.splice(0, BATCH * 2);
+        try {
+          this.#journalId = String(
+            await this.#connection.eval(RECORD, this.#keys, [
+              String(this.size),
+              String(this.maxNames),
+              String(this.maxBytes),
+              `${this.#prefix}n:`,
+              this.#connection.newId(),
+              ...batch,
+            ]),
+          );
+        } catch {
+          // Redis is unreachable: the journal is best-effort; the endpoint was answered.
+          this.lost += batch.length / 2;
+        }
+      }
+    } finally {
+      this.#flushing = false;
+    }
+  }
+}

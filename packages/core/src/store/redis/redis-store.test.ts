@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EndpointService } from '../../http/endpoints.js';
+import type { EndpointRecord } from '../../wire/schemas.js';
+import { runStoreContract } from '../store.case.test.js';
+import { RedisStore, type RedisStoreOptions } from './index.js';
+
+let redis: TestRedis;
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+});
+
+afterAll(async () => {
+  await redis?.dispose();
+});
+
+// One redis-server for the file; every store gets keys of its own.
+runStoreContract('RedisStore', () => RedisStore.open({ url: redis.socket, keyPrefix: `t-${randomUUID()}:` }));
+
+function record(name: string, data: unknown, statusCode = 200, delay = 0): EndpointRecord {
+  return { name, data, statusCode, delay };
+}
+
+/** A record as plain JSON values (stores may hold `data` as its exact JSON text). */
+function plain(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}
+
+/** Resolves once `check` is true, polling every 5 ms, or rejects after `ms`. */
+async function eventually(check: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('RedisStore', () => {
+  const stores: RedisStore[] = [];
+
+  async function open(options: Partial<RedisStoreOptions> = {}): Promise<RedisStore> {
+    const store = await RedisStore.open({ url: redis.socket, ...options });
+    stores.push(store);
+    return store;
+  }
+
+  afterEach(async () => {
+    for (const store of stores.splice(0)) await store.close();
+    redis.resume();
+    if (!redis.running) await redis.start();
+  });
+
+  it('reports its kind, where Redis is, and that this Redis fsyncs every write', async () => {
+    const store = await open({ keyPrefix: `k-${randomUUID()}:` });
+    expect(store.kind).toBe('redis');
+    expect(store.location).toBe(`unix:${redis.socket}`);
+    expect(store.durable).toBe(true);
+    expect(store.health()).toEqual({ status: 'ok' });
+  });
+
+  it('accepts unix:// socket URLs and refuses other schemes with an actionable message', async () => {
+    const store = await open({ url: `unix://${redis.socket}`, keyPrefix: `u-${randomUUID()}:` });
+    expect(await store.create(record('u', 1))).toBe(true);
+    await expect(RedisStore.open({ url: 'http://localhost:6379' })).rejects.toMatchObject({
+      code: 'STORE_UNAVAILABLE',
+      message: expect.stringContaining('redis://'),
+    });
+  });
+
+  it('two stores on one Redis (as two replicas) share records and race creates atomically', async () => {
+    const keyPrefix = `s-${randomUUID()}:`;
+    const a = await open({ keyPrefix });
+    const b = await open({ keyPrefix });
+    expect(await a.create(record('shared', { from: 'a' }))).toBe(true);
+    expect(plain(await b.get('shared'))).toEqual(record('shared', { from: 'a' }));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).create(record('race', { i }))),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await a.count()).toBe(2);
+  });
+
+  it('tells the other store of each write, delete and clear, but not of its own', async () => {
+    const keyPrefix = `c-${randomUUID()}:`;
+    const a = await open({ keyPrefix });
+    const b = await open({ keyPrefix });
+    const seenByA: (string | undefined)[] = [];
+    const seenByB: (string | undefined)[] = [];
+    a.changes.subscribe((name) => seenByA.push(name));
+    b.changes.subscribe((name) => seenByB.push(name));
+    await a.create(record('one', 1));
+    await a.put(record('one', 2));
+    await a.create(record('one', 3)); // taken: nothing changes, nothing is sent
+    await a.delete('one');
+    await a.delete('one'); // missing: nothing is sent
+    await a.clear();
+    await eventually(() => seenByB.length === 4);
+    expect(seenByB).toEqual(['one', 'one', 'one', undefined]);
+    expect(seenByA).toEqual([]);
+  });
+
+  it('an EndpointService on one store stops serving a record replaced through another', async () => {
+    const keyPrefix = `e-${randomUUID()}:`;
+    const a = new EndpointService(await open({ keyPrefix }), 1024 * 1024);
+    const b = new EndpointService(await open({ keyPrefix }), 1024 * 1024);
+    await a.create(record('cached', 'old'));
+    // A read that overlaps the create's own change message is (rightly) not cached: read until one is.
+    await eventually(() => {
+      void b.response('cached');
+      return b.cache.get('cached')?.body === '"old"';
+    });
+    await a.put(record('cached', 'new'));
+    await eventually(() => b.cache.get('cached') === undefined);
+    expect((await b.response('cached'))?.body).toBe('"new"');
+    await a.delete('cached');
+    await eventually(() => b.cache.get('cached') === undefined);
+    expect(await b.response('cached')).toBeUndefined();
+  });
+
+  it('acknowledged writes survive a Redis crash (SIGKILL) with appendfsync always', async () => {
+    const keyPrefix = `d-${randomUUID()}:`;
+    const store = await open({ keyPrefix });
+    for (let i = 0; i < 20; i++) await store.create(record(`kept-${i}`, { i, text: 'héllo 🎉' }));
+    await store.put(record('kept-0', 'replaced', 201, 5));
+    await store.delete('kept-1');
+    await redis.stop('SIGKILL');
+    await redis.start();
+    const after = await open({ keyPrefix });
+    expect(await after.count()).toBe(19);
+    expect(plain(await after.get('kept-0'))).toEqual(record('kept-0', 'replaced', 201, 5));
+    expect(plain(await after.get('kept-1'))).toBeUndefined();
+    expect(plain(await after.get('kept-19'))).toEqual(record('kept-19', { i: 19, text: 'héllo 🎉' }));
+  });
+
+  it('while Redis is down every operation rejects STORE_UNAVAILABLE within a bound; then it reconnects by itself', async () => {
+    const keyPrefix = `f-${randomUUID()}:`;
+    const store = await open({ keyPrefix, operationTimeoutMs: 1000, reconnectDelayMs: 50 });
+    const changes: (string | undefined)[] = [];
+    store.changes.subscribe((name) => changes.push(name));
+    await store.create(record('before', 1));
+    await redis.stop('SIGTERM');
+    await eventually(() => store.health().status === 'unavailable');
+    expect(store.changes.live).toBe(false);
+    expect(changes).toContain(undefined); // "forget everything" when changes may be missed
+    expect(store.health().reason).toContain('reconnecting');
+    const started = Date.now();
+    const outcomes = await Promise.allSettled([
+      store.get('before'),
+      store.create(record('during', 1)),
+      store.put(record('during', 2)),
+      store.delete('before'),
+      store.list({ limit: 10 }),
+      store.count(),
+      store.clear(),
+    ]);
+    // Generous: the bound is the operation timeout (1 s), not the reconnect loop.
+    expect(Date.now() - started).toBeLessThan(5000);
+    for (const outcome of outcomes) {
+      expect(outcome.status).toBe('rejected');
+      expect((outcome as PromiseRejectedResult).reason).toMatchObject({
+        name: 'MockpointError',
+        code: 'STORE_UNAVAILABLE',
+        message: expect.stringContaining(`Redis at unix:${redis.socket} is unavailable`),
+      });
+    }
+    await redis.start();
+    await eventually(() => store.health().status === 'ok' && store.changes.live);
+    expect(await store.create(record('after', 2))).toBe(true);
+    expect(plain(await store.get('before'))).toEqual(record('before', 1));
+  });
+
+  it('a Redis that accepts but never answers (SIGSTOP) fails operations after the operation timeout', async () => {
+    const store = await open({ keyPrefix: `p-${randomUUID()}:`, operationTimeoutMs: 500 });
+    await store.create(record('x', 1));
+    redis.pause();
+    const started = Date.now();
+    await expect(store.put(record('x', 2))).rejects.toMatchObject({
+      code: 'STORE_UNAVAILABLE',
+      message: expect.stringContaining('no answer within 500 ms'),
+    });
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(450);
+    expect(took).toBeLessThan(5000);
+    redis.resume();
+    await eventually(() => store.health().status === 'ok');
+    expect(plain(await store.get('x'))).toMatchObject({ name: 'x' });
+  });
+
+  it('open fails with one actionable message after connectTimeoutMs when Redis is unreachable', async () => {
+    const started = Date.now();
+    const error = await RedisStore.open({ url: `${redis.dir}/nothing-here.sock`, connectTimeoutMs: 600 }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    expect(error?.message).toMatch(/^cannot reach Redis at unix:\S+nothing-here\.sock within 600 ms: .*ENOENT/);
+    expect(error?.message).not.toContain('\n');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('shows a redis:// URL without its password', async () => {
+    const error = await RedisStore.open({ url: 'redis://user:secret@127.0.0.1:1/0', connectTimeoutMs: 300 }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toContain('redis://user:***@127.0.0.1:1/0');
+    expect(error?.message).not.toContain('secret');
+  });
+});

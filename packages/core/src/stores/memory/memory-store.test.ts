@@ -1,4 +1,0 @@
-import { runStoreContract } from '../../store/store.case.test.js';
-import { MemoryStore } from './index.js';
-
-runStoreContract('MemoryStore', async () => new MemoryStore());

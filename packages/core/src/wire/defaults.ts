@@ -1,0 +1,22 @@
+/**
+ * The version, the limits and their defaults, without the app: nothing here
+ * imports Hono or Zod, so a command line can print `--help` and `--version`
+ * (`@mockpoint/core/defaults`) without loading the rest.
+ *
+ * @module
+ */
+
+export { ALLOWED_HOST_RULE } from '../http/host-guard.js';
+export {
+  DEFAULT_CACHE_MAX_BYTES,
+  DEFAULT_JOURNAL_MAX_BYTES,
+  DEFAULT_JOURNAL_SIZE,
+  DEFAULT_LIMITS,
+  DEFAULT_MAX_BODY_BYTES,
+  LIMIT_KEYS,
+  type LimitOptions,
+  pickLimits,
+  resolveLimits,
+} from './limits.js';
+export { DEFAULT_DELAY, DEFAULT_MAX_DELAY_MS, DEFAULT_STATUS_CODE } from './record-defaults.js';
+export { VERSION } from './version.js';

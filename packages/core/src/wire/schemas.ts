@@ -1,0 +1,423 @@
+/**
+ * The endpoint record and request schemas. They are the single source for both
+ * request validation and the generated OpenAPI document.
+ *
+ * @module
+ */
+import { z } from 'zod';
+import { FAULTS, MAX_ANSWER_TIMES, MAX_QUEUED_ANSWERS, type QueuedAnswer } from '../answer/queue/answer-queue.js';
+import { type ErrorCode, MockpointError } from './errors.js';
+import { JsonText, scanJson } from './json-text.js';
+import {
+  DEFAULT_DELAY,
+  DEFAULT_MAX_DELAY_MS,
+  DEFAULT_STATUS_CODE,
+  NAME_PATTERN,
+  NAME_RULE,
+  PREFIX_PATTERN,
+  STATUS_CODE_RANGE,
+} from './rules.js';
+
+export {
+  DEFAULT_DELAY,
+  DEFAULT_MAX_DELAY_MS,
+  DEFAULT_STATUS_CODE,
+  NAME_PATTERN,
+  NAME_RULE,
+  PREFIX_PATTERN,
+  STATUS_CODE_RANGE,
+} from './rules.js';
+
+/**
+ * A stored mock endpoint: exactly these four fields. On the wire `data` is the
+ * JSON value itself; records made by the app and read from byte stores hold it
+ * as that value's exact text ({@link JsonText}).
+ */
+export interface EndpointRecord {
+  /** 1–64 characters of `A–Z a–z 0–9 _ -`. */
+  name: string;
+  /**
+   * Any JSON value, answered as the body of `/endpoint/{name}`: a {@link JsonText}
+   * (served exactly as its text) or a plain JavaScript value (served as
+   * `JSON.stringify` gives it, e.g. from a record built in code).
+   */
+  data: unknown;
+  /** HTTP status the endpoint answers with, 200–599. */
+  statusCode: number;
+  /** Milliseconds to wait before answering. */
+  delay: number;
+}
+
+export { isValidName } from './rules.js';
+
+/** Options that shape the schemas. */
+export interface SchemaOptions {
+  /** Upper bound for `delay` in milliseconds. @default 60000 */
+  maxDelayMs?: number;
+}
+
+/** Builds the request and record schemas for the given limits. */
+export function createSchemas(options: SchemaOptions = {}) {
+  const maxDelayMs = options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
+  const name = z.string().regex(NAME_PATTERN, NAME_RULE).describe('Endpoint name, the last segment of its URL.');
+  // `data` accepts every JSON value; presence is checked separately because a
+  // missing key and an explicit `null` must be told apart.
+  const data = z.unknown().describe('Any JSON value, answered as the response body.');
+  const statusCode = z
+    .number()
+    .int('statusCode must be an integer')
+    .min(STATUS_CODE_RANGE.min, 'statusCode must be an integer from 200 to 599')
+    .max(STATUS_CODE_RANGE.max, 'statusCode must be an integer from 200 to 599')
+    .describe('HTTP status the endpoint answers with.');
+  const delay = z
+    .number()
+    .int('delay must be a whole number of milliseconds')
+    .min(0, `delay must be from 0 to ${maxDelayMs} milliseconds`)
+    .max(maxDelayMs, `delay must be from 0 to ${maxDelayMs} milliseconds`)
+    .describe('Milliseconds to wait before answering.');
+
+  const record = z
+    .object({ name, data, statusCode, delay })
+    .meta({ title: 'EndpointRecord', description: 'A stored mock endpoint.' });
+  const definition = z.strictObject({
+    data,
+    statusCode: statusCode.default(DEFAULT_STATUS_CODE),
+    delay: delay.default(DEFAULT_DELAY),
+  });
+  const addRequest = z
+    .strictObject({
+      name,
+      data,
+      statusCode: statusCode.default(DEFAULT_STATUS_CODE),
+      delay: delay.default(DEFAULT_DELAY),
+    })
+    .meta({ title: 'AddEndpointRequest' });
+  const replaceRequest = definition.meta({ title: 'EndpointDefinition' });
+  const addResponse = z
+    .object({ success: z.literal(true), name, data, statusCode, delay })
+    .meta({ title: 'AddEndpointResponse' });
+  const listQuery = z.object({
+    limit: z.coerce.number().int().min(1).max(1000).default(100).describe('Page size, 1–1000.'),
+    after: z.string().optional().describe('Return names after this one (the `next` of the previous page).'),
+    prefix: z
+      .string()
+      .regex(PREFIX_PATTERN)
+      .optional()
+      .describe('Only names starting with this (case-sensitive); `total` counts them too.'),
+    summary: z
+      .enum(['true', 'false'])
+      .default('false')
+      .describe('With `true`, records come without `data` (name, statusCode and delay only).'),
+  });
+  const listResponse = z
+    .object({
+      endpoints: z.array(record.partial({ data: true })),
+      next: z
+        .string()
+        .nullable()
+        .describe('Pass as `after` for the next page; null on the last. A page also ends early past 8 MiB.'),
+      total: z.number().int().describe('How many endpoints there are (with `prefix`: how many start with it).'),
+    })
+    .meta({ title: 'EndpointList' });
+  const errorBody = z
+    .object({
+      success: z.literal(false),
+      error: z.object({ code: z.string(), message: z.string() }),
+    })
+    .meta({ title: 'Error' });
+  const health = z
+    .object({
+      status: z.enum(['ok', 'degraded', 'unavailable']),
+      reason: z.string().optional().describe('Why the status is not `ok`.'),
+      version: z.string(),
+      store: z.string(),
+      limits: z
+        .object({
+          maxDelayMs: z.number().int().describe('Largest accepted `delay` (MAX_DELAY_MS).'),
+          maxBodyBytes: z.number().int().describe('Largest accepted request body (MAX_BODY_BYTES).'),
+          journalSize: z.number().int().describe('Requests kept per name (JOURNAL_SIZE).'),
+        })
+        .describe('The settings a client checks its input against.'),
+    })
+    .meta({ title: 'Health' });
+
+  const fault = z
+    .enum(FAULTS as ['reset', 'close', 'hang'])
+    .describe(
+      'A network failure instead of an answer: reset (TCP reset, no answer), close (headers, then the connection closes partway through the body), hang (no answer until the client gives up or the queue is cleared).',
+    );
+  const journalQuery = z.object({
+    wait: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe(
+        'Long-poll: hold the answer up to this many milliseconds (capped at 60000) until `count` requests exist.',
+      ),
+    count: z.coerce.number().int().min(1).default(1).describe('How many requests to wait for.'),
+    after: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe('Only requests whose id is greater (pass the last id seen to wait for new ones).'),
+    match: z
+      .string()
+      .optional()
+      .describe(
+        'A RequestFilter as JSON, e.g. {"method":"POST","body":{"type":"order.paid"}}: only matching requests are listed and counted.',
+      ),
+  });
+  const requestFilter = z
+    .strictObject({
+      method: z.string().optional().describe('HTTP method, case-insensitive.'),
+      query: z
+        .record(z.string(), z.union([z.string(), z.array(z.string())]))
+        .optional()
+        .describe('Query parameters with exactly these values (a repeated key is an array).'),
+      headers: z
+        .record(z.string(), z.string())
+        .optional()
+        .describe('Headers with exactly these values; names are case-insensitive.'),
+      body: z
+        .unknown()
+        .optional()
+        .describe('A JSON subset of the body (arrays match element by element); a string also matches the raw text.'),
+    })
+    .meta({ title: 'RequestFilter', description: 'Which recorded requests count; all given fields must match.' });
+  const journalEntry = z
+    .object({
+      id: z.number().int(),
+      method: z.string(),
+      path: z.string(),
+      query: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+      headers: z.record(z.string(), z.string()),
+      body: z.string(),
+      bodyTruncated: z.boolean(),
+      json: z.unknown().optional(),
+      receivedAt: z.string(),
+      statusCode: z.number().int().describe('The status answered; 0 when a queued reset or hang sent none.'),
+      queued: z.literal(true).optional().describe('Present when a queued one-shot answer answered.'),
+      fault: fault.optional().describe('The network fault the queued answer gave, if any.'),
+    })
+    .meta({ title: 'RecordedRequest' });
+  const journalPage = z
+    .object({
+      requests: z.array(journalEntry),
+      complete: z.boolean(),
+      journalId: z
+        .string()
+        .describe('Names the journal; a new value means it started anew and request ids start again at 1.'),
+    })
+    .meta({ title: 'RecordedRequests' });
+
+  const times = z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_ANSWER_TIMES)
+    .describe(`How many requests this answer serves, 1-${MAX_ANSWER_TIMES}.`);
+  const queuedAnswerInput = z
+    .strictObject({
+      statusCode: statusCode.optional(),
+      data: data.optional(),
+      delay: delay.optional(),
+      fault: fault.optional(),
+      times: times.default(1),
+    })
+    .meta({
+      title: 'QueuedAnswerInput',
+      description: 'One queued answer; absent statusCode, data and delay fall back to the stored record.',
+    });
+  const queueRequest = z
+    .strictObject({ answers: z.array(queuedAnswerInput).min(1).max(MAX_QUEUED_ANSWERS) })
+    .meta({ title: 'QueueRequest' });
+  const queuedAnswer = z
+    .object({
+      statusCode: statusCode.optional(),
+      data: data.optional(),
+      delay: delay.optional(),
+      fault: fault.optional(),
+      times: times.describe('How many more requests this answer serves.'),
+    })
+    .meta({ title: 'QueuedAnswer' });
+  const queuePage = z
+    .object({ answers: z.array(queuedAnswer).describe('What remains, first answer first.') })
+    .meta({ title: 'QueuedAnswers' });
+
+  return {
+    name,
+    requestFilter,
+    queueRequest,
+    queuedAnswer,
+    queuePage,
+    journalQuery,
+    journalEntry,
+    journalPage,
+    record,
+    addRequest,
+    replaceRequest,
+    addResponse,
+    listQuery,
+    listResponse,
+    errorBody,
+    health,
+  };
+}
+
+export type Schemas = ReturnType<typeof createSchemas>;
+
+/** The rule stated when a field is invalid. */
+const FIELD_RULES: Record<string, (maxDelayMs: number) => string> = {
+  name: () => NAME_RULE,
+  statusCode: () => 'statusCode must be an integer from 200 to 599',
+  delay: (max) => `delay must be a whole number of milliseconds from 0 to ${max}`,
+  fault: () => `fault must be one of ${FAULTS.join(', ')}`,
+  times: () => `times must be an integer from 1 to ${MAX_ANSWER_TIMES}`,
+};
+
+/** Maps a field to the error code reported when it is invalid. */
+const FIELD_CODES: Record<string, ErrorCode> = {
+  name: 'INVALID_NAME',
+  statusCode: 'INVALID_STATUS_CODE',
+  delay: 'INVALID_DELAY',
+  fault: 'INVALID_FAULT',
+  times: 'INVALID_TIMES',
+};
+
+/**
+ * Validates a body scanned into its top-level members (see `readJsonObjectBody`):
+ * `data` stays text ({@link JsonText}), the other fields are parsed.
+ */
+export function parseMembers<S extends z.ZodType>(
+  schema: S,
+  members: ReadonlyMap<string, string>,
+  maxDelayMs: number = DEFAULT_MAX_DELAY_MS,
+): z.output<S> {
+  return parseBody(schema, withDataText(members), maxDelayMs);
+}
+
+/** An object from scanned members: `data` as {@link JsonText}, the rest parsed. */
+function withDataText(members: ReadonlyMap<string, string>): Record<string, unknown> {
+  // fromEntries makes own properties, so even a `__proto__` key is just a key.
+  return Object.fromEntries(
+    [...members].map(([key, text]) => [key, key === 'data' ? new JsonText(text) : JSON.parse(text)]),
+  );
+}
+
+/**
+ * The body of `POST /api/endpoints/{name}/queue` from its scanned top-level
+ * members (see `readJsonObjectBody`), each answer's `data` kept as its exact
+ * text ({@link JsonText}); validate it with {@link parseQueueBody}.
+ */
+export function queueBodyFromMembers(members: ReadonlyMap<string, string>): Record<string, unknown> {
+  // fromEntries makes own properties, so a `__proto__` key is reported as unknown, not swallowed.
+  return Object.fromEntries(
+    [...members].map(([key, text]) => {
+      if (key !== 'answers' || !text.startsWith('[')) return [key, JSON.parse(text)];
+      // Already checked by the body scan: this scan only splits the array and each answer.
+      const answers = (scanJson(text).elements ?? []).map((element) =>
+        element.startsWith('{') ? withDataText(scanJson(element).members ?? new Map()) : JSON.parse(element),
+      );
+      return [key, answers];
+    }),
+  );
+}
+
+/**
+ * Validates an already-parsed JSON body against `schema`, returning the parsed
+ * value or throwing a {@link MockpointError} with the most specific code.
+ */
+export function parseBody<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+  maxDelayMs: number = DEFAULT_MAX_DELAY_MS,
+): z.output<S> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new MockpointError('INVALID_BODY', 'request body must be a JSON object');
+  }
+  if (!Object.hasOwn(body, 'data')) {
+    // Checked first: `data` is required, and `null` is a value while a missing key is not.
+    throw new MockpointError('MISSING_DATA', 'data is required (any JSON value; null is allowed)');
+  }
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  if (!issue) throw new MockpointError('INVALID_BODY', 'request body is invalid');
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.join(', ');
+    throw new MockpointError(
+      'UNKNOWN_FIELD',
+      `unknown field(s): ${keys}; an endpoint has only name, data, statusCode and delay`,
+    );
+  }
+  const field = String(issue.path[0] ?? '');
+  const code = FIELD_CODES[field];
+  if (code === undefined) throw new MockpointError('INVALID_BODY', issue.message);
+  // One fixed, complete rule per field, whatever zod's issue says.
+  throw new MockpointError(code, FIELD_RULES[field]?.(maxDelayMs) ?? issue.message);
+}
+
+/**
+ * Validates the body of `POST /api/endpoints/{name}/queue`, returning its answers
+ * (with `times` defaulted) or throwing a {@link MockpointError} whose message names
+ * the answer at fault, e.g. `answers[1]: statusCode must be ...`.
+ */
+export function parseQueueBody(
+  schemas: Schemas,
+  body: unknown,
+  maxDelayMs: number = DEFAULT_MAX_DELAY_MS,
+): QueuedAnswer[] {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new MockpointError('INVALID_BODY', 'request body must be a JSON object: { "answers": [ ... ] }');
+  }
+  const unknown = Object.keys(body).filter((key) => key !== 'answers');
+  if (unknown.length > 0) {
+    throw new MockpointError(
+      'UNKNOWN_FIELD',
+      `unknown field(s): ${unknown.join(', ')}; a queue request has only answers`,
+    );
+  }
+  const { answers } = body as { answers?: unknown };
+  if (!Array.isArray(answers) || answers.length === 0) {
+    throw new MockpointError('INVALID_BODY', 'answers must be a non-empty array of answers');
+  }
+  if (answers.length > MAX_QUEUED_ANSWERS) {
+    throw new MockpointError(
+      'QUEUE_FULL',
+      `at most ${MAX_QUEUED_ANSWERS} answers may be queued per name, received ${answers.length} (use times to repeat one)`,
+    );
+  }
+  const itemSchema = schemas.queueRequest.shape.answers.element;
+  return answers.map((answer: unknown, index) => {
+    const at = `answers[${index}]`;
+    if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
+      throw new MockpointError('INVALID_BODY', `${at} must be a JSON object`);
+    }
+    const result = itemSchema.safeParse(answer);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      if (issue?.code === 'unrecognized_keys') {
+        throw new MockpointError(
+          'UNKNOWN_FIELD',
+          `${at}: unknown field(s): ${issue.keys.join(', ')}; an answer has only statusCode, data, delay, fault and times`,
+        );
+      }
+      const field = String(issue?.path[0] ?? '');
+      const rule = FIELD_RULES[field]?.(maxDelayMs) ?? issue?.message ?? 'is invalid';
+      throw new MockpointError(FIELD_CODES[field] ?? 'INVALID_BODY', `${at}: ${rule}`);
+    }
+    const parsed = result.data as QueuedAnswer;
+    if (
+      (parsed.fault === 'reset' || parsed.fault === 'hang') &&
+      (Object.hasOwn(parsed, 'data') || parsed.statusCode !== undefined)
+    ) {
+      throw new MockpointError(
+        'INVALID_BODY',
+        `${at}: fault ${parsed.fault} sends no answer, so statusCode and data do not apply (only delay and times)`,
+      );
+    }
+    return parsed;
+  });
+}
