@@ -8,16 +8,7 @@
 
 export type { EndpointAnswer, FaultAnswer, RespondAnswer } from './answer/endpoint-answer.js';
 export { EndpointHandler, type EndpointHandlerOptions, READ_METHODS } from './answer/endpoint-handler.js';
-export {
-  type AnswerQueue,
-  FAULTS,
-  type Fault,
-  MAX_ANSWER_TIMES,
-  MAX_QUEUED_ANSWERS,
-  type QueuedAnswer,
-  type QueuedAnswerInput,
-  type TakenAnswer,
-} from './answer/queue/answer-queue.js';
+export type { AnswerQueue } from './answer/queue/answer-queue.js';
 export { MemoryAnswerQueue, type MemoryAnswerQueueOptions } from './answer/queue/memory/index.js';
 export {
   type ClientOptions,
@@ -39,20 +30,28 @@ export { type CachedResponse, ResponseCache } from './http/cache.js';
 export type { ResolvedAppOptions } from './http/context.js';
 export { type CreateAppOptions, createApp, type MockpointApp } from './http/create-app.js';
 export { EndpointService } from './http/endpoints.js';
-export { ALLOWED_HOST_RULE, isAllowedHost } from './http/host-guard.js';
-export { type Journal, type JournalPage, RequestJournal, type RequestJournalOptions } from './journal/journal.js';
-export type { JournalEntry, QueuedMark, RecordedRequest } from './journal/journal-entry.js';
-export { isJsonSubset, matchesRequest, type RequestFilter } from './journal/request-filter.js';
+export { isAllowedHost } from './http/host-guard.js';
+export { type Journal, RequestJournal, type RequestJournalOptions } from './journal/journal.js';
+export type { RecordedRequest } from './journal/journal-entry.js';
+export { isJsonSubset, matchesRequest } from './journal/request-filter.js';
 export { MemoryStore } from './store/memory/index.js';
 export {
   type CountOptions,
   type EndpointStore,
   KeyedMutex,
   type ListOptions,
-  type ListPage,
   type StoreChanges,
   type StoreHealth,
 } from './store/store.js';
+export {
+  FAULTS,
+  type Fault,
+  MAX_ANSWER_TIMES,
+  MAX_QUEUED_ANSWERS,
+  type QueuedAnswer,
+  type QueuedAnswerInput,
+  type TakenAnswer,
+} from './wire/answer-json.js';
 export {
   ERROR_STATUS,
   type ErrorBody,
@@ -63,6 +62,7 @@ export {
   type MockpointErrorOptions,
   OWN_ERROR,
 } from './wire/errors.js';
+export type { JournalEntry, JournalPage, QueuedMark, RequestFilter } from './wire/journal-json.js';
 export {
   JsonSyntaxError,
   type JsonSyntaxProblem,
@@ -84,6 +84,7 @@ export {
   pickLimits,
   resolveLimits,
 } from './wire/limits.js';
+export { ALLOWED_HOST_RULE } from './wire/rules.js';
 export {
   createSchemas,
   DEFAULT_DELAY,
@@ -91,6 +92,7 @@ export {
   DEFAULT_STATUS_CODE,
   type EndpointRecord,
   isValidName,
+  type ListPage,
   NAME_PATTERN,
   NAME_RULE,
   PREFIX_PATTERN,

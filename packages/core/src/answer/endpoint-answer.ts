@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Fault } from './queue/answer-queue.js';
+import type { Fault } from '../wire/answer-json.js';
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from './read-response.js';
 
 /**

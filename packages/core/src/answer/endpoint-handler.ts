@@ -9,8 +9,9 @@
 import type { CachedResponse } from '../http/cache.js';
 import type { EndpointService } from '../http/endpoints.js';
 import type { Journal } from '../journal/journal.js';
-import { JOURNAL_NAME_LIMIT, type RecordedRequest } from '../journal/journal-entry.js';
+import type { RecordedRequest } from '../journal/journal-entry.js';
 import { isMockpointError } from '../wire/errors.js';
+import { JOURNAL_NAME_LIMIT } from '../wire/limits.js';
 import { isValidName } from '../wire/schemas.js';
 import { type EndpointAnswer, emptyAnswer, errorAnswer } from './endpoint-answer.js';
 import type { Taken } from './queue/answer-queue.js';

@@ -5,14 +5,11 @@
  * @module
  */
 
-import type { QueuedAnswer, QueuedAnswerInput } from '../answer/queue/answer-queue.js';
-import type { JournalPage } from '../journal/journal.js';
-import type { JournalEntry } from '../journal/journal-entry.js';
-import type { RequestFilter } from '../journal/request-filter.js';
-import type { ListPage } from '../store/store.js';
+import type { QueuedAnswer, QueuedAnswerInput } from '../wire/answer-json.js';
 import { type ErrorCode, isOwnError, MockpointError, OWN_ERROR } from '../wire/errors.js';
+import type { JournalEntry, JournalPage, RequestFilter } from '../wire/journal-json.js';
 import { type JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
-import type { EndpointRecord } from '../wire/schemas.js';
+import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 
 /** Something with a Fetch-API `fetch`, e.g. the app returned by `createApp()`. */
 export interface Fetchable {

@@ -7,11 +7,9 @@
  * @module
  */
 
-export type { Fault, QueuedAnswer, QueuedAnswerInput } from '../answer/queue/answer-queue.js';
-export type { JournalPage } from '../journal/journal.js';
-export type { JournalEntry, QueuedMark } from '../journal/journal-entry.js';
-export type { RequestFilter } from '../journal/request-filter.js';
+export type { Fault, QueuedAnswer, QueuedAnswerInput } from '../wire/answer-json.js';
 export { type ErrorBody, type ErrorCode, isMockpointError, MockpointError } from '../wire/errors.js';
+export type { JournalEntry, JournalPage, QueuedMark, RequestFilter } from '../wire/journal-json.js';
 export {
   DEFAULT_DELAY,
   DEFAULT_MAX_DELAY_MS,

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LevelStore } from '../store/level/index.js';
 import { MemoryStore } from '../store/memory/index.js';
-import type { CountOptions, EndpointStore, ListOptions, ListPage } from '../store/store.js';
-import type { EndpointRecord } from '../wire/schemas.js';
+import type { CountOptions, EndpointStore, ListOptions } from '../store/store.js';
+import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import { EndpointService } from './endpoints.js';
 
 function record(name: string, data: unknown, statusCode = 200, delay = 0): EndpointRecord {

@@ -9,8 +9,8 @@
 
 import type { AnswerQueue } from '../answer/queue/answer-queue.js';
 import { MemoryAnswerQueue } from '../answer/queue/memory/index.js';
-import type { CountOptions, EndpointStore, ListOptions, ListPage } from '../store/store.js';
-import type { EndpointRecord } from '../wire/schemas.js';
+import type { CountOptions, EndpointStore, ListOptions } from '../store/store.js';
+import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import { type CachedResponse, ResponseCache, toCachedResponse } from './cache.js';
 
 export class EndpointService {

@@ -32,9 +32,6 @@ export function isAllowedHost(host: string, allowed: readonly string[]): boolean
   });
 }
 
-/** A host name or `.suffix` rule as `ALLOWED_HOSTS` accepts it. */
-export const ALLOWED_HOST_RULE = /^\.?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i;
-
 /**
  * Middleware refusing every request outside `/endpoint/` whose Host is not
  * allowed. A request without a Host header never came over the network (e.g.

@@ -6,45 +6,9 @@
  * @module
  */
 
-import type { Fault } from '../answer/queue/answer-queue.js';
 import { jsonTooDeep, readBodyPrefix } from '../http/body.js';
-
-/** One request received at `/endpoint/{name}`, as the API lists it. */
-export interface JournalEntry {
-  /** Increasing sequence number across the whole journal. */
-  id: number;
-  method: string;
-  /** The request path, without the query string. */
-  path: string;
-  /** Query parameters; repeated keys become arrays. */
-  query: Record<string, string | string[]>;
-  /** Request headers, lower-cased names; repeated headers joined with `, `. */
-  headers: Record<string, string>;
-  /**
-   * The body: its text when the bytes are valid UTF-8, otherwise the bytes in
-   * base64 (then `bodyEncoding` is `'base64'`). Possibly truncated (see `bodyTruncated`).
-   */
-  body: string;
-  /** Present, as `'base64'`, only when the body is not valid UTF-8 and `body` holds its bytes in base64. */
-  bodyEncoding?: 'base64';
-  /** True when the body was longer than the journal keeps. */
-  bodyTruncated: boolean;
-  /** The body parsed as JSON, when it parses; otherwise absent. */
-  json?: unknown;
-  /** ISO 8601 time of arrival. */
-  receivedAt: string;
-  /** The status mockpoint answered with (404 for an unknown name). */
-  statusCode: number;
-  /** Present (true) when a queued one-shot answer answered this request. */
-  queued?: true;
-  /** The network fault a queued answer gave this request, if any. */
-  fault?: Fault;
-}
-
-/** Marks a request answered by a queued one-shot answer (and the fault it gave, if any). */
-export interface QueuedMark {
-  fault?: Fault;
-}
+import type { JournalEntry, QueuedMark } from '../wire/journal-json.js';
+import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
 
 /**
  * A request to `/endpoint/{name}` as an adapter hands it to the core: raw parts
@@ -61,11 +25,6 @@ export interface RecordedRequest {
   /** True when the body was longer than `body`. */
   bodyTruncated: boolean;
 }
-
-/** The journal keeps at most this many bytes of each request body. */
-export const JOURNAL_BODY_LIMIT = 64 * 1024;
-/** Names longer than this are neither recorded nor readable (they cannot be valid either). */
-export const JOURNAL_NAME_LIMIT = 256;
 
 /** Query parameters as a record; repeated keys become arrays. */
 export function parseQuery(params: URLSearchParams): Record<string, string | string[]> {

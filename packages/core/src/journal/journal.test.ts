@@ -1,12 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { JournalEntry } from '../wire/journal-json.js';
+import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
 import { RequestJournal } from './journal.js';
-import {
-  captureRequest,
-  JOURNAL_BODY_LIMIT,
-  type JournalEntry,
-  type RecordedRequest,
-  toJournalEntry,
-} from './journal-entry.js';
+import { captureRequest, type RecordedRequest, toJournalEntry } from './journal-entry.js';
 
 const encoder = new TextEncoder();
 

@@ -7,14 +7,8 @@
  * @module
  */
 import { MockpointError } from '../wire/errors.js';
-import { type JournalEntry, type QueuedMark, type RecordedRequest, toJournalEntry } from './journal-entry.js';
-
-/** The answer of a (possibly long-polling) journal read. */
-export interface JournalPage {
-  requests: JournalEntry[];
-  /** Whether at least the requested count (default 1) had arrived. */
-  complete: boolean;
-}
+import type { JournalEntry, JournalPage, QueuedMark } from '../wire/journal-json.js';
+import { type RecordedRequest, toJournalEntry } from './journal-entry.js';
 
 /**
  * What the read path and the journal API need from a journal; the in-memory

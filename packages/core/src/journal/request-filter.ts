@@ -5,28 +5,7 @@
  *
  * @module
  */
-import type { JournalEntry } from './journal-entry.js';
-
-/**
- * What a request must have to count; every field is optional and all given
- * fields must match.
- * @example { method: 'POST', headers: { 'x-event': 'order.paid' }, body: { order: { id: 7 } } }
- */
-export interface RequestFilter {
-  /** The HTTP method, case-insensitive. */
-  method?: string;
-  /** Query parameters that must be present with exactly these values (a repeated key is an array, in order). */
-  query?: Record<string, string | string[]>;
-  /** Headers that must be present with exactly these values; names are case-insensitive. */
-  headers?: Record<string, string>;
-  /**
-   * A JSON subset of the body: every key given must be present with a matching
-   * value, recursively; arrays match element by element and must have the same
-   * length; other keys of the body are ignored. A string also matches a body
-   * whose raw text is exactly that string.
-   */
-  body?: unknown;
-}
+import type { JournalEntry, RequestFilter } from '../wire/journal-json.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { EndpointRecord } from '../wire/schemas.js';
+import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 
 /** Options for {@link EndpointStore.list}. */
 export interface ListOptions {
@@ -20,13 +20,6 @@ export interface ListOptions {
 export interface CountOptions {
   /** Only names starting with this (case-sensitive); `''` or absent: every name. */
   prefix?: string;
-}
-
-/** One page of records in name order. */
-export interface ListPage {
-  endpoints: EndpointRecord[];
-  /** The cursor for the next page, or `null` when this is the last one. */
-  next: string | null;
 }
 
 /** What a store says of itself in `/api/health`. */

@@ -6,7 +6,6 @@
  * @module
  */
 
-export { ALLOWED_HOST_RULE } from '../http/host-guard.js';
 export {
   DEFAULT_CACHE_MAX_BYTES,
   DEFAULT_JOURNAL_MAX_BYTES,
@@ -19,4 +18,5 @@ export {
   resolveLimits,
 } from './limits.js';
 export { DEFAULT_DELAY, DEFAULT_MAX_DELAY_MS, DEFAULT_STATUS_CODE } from './record-defaults.js';
+export { ALLOWED_HOST_RULE } from './rules.js';
 export { VERSION } from './version.js';

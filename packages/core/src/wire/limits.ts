@@ -56,3 +56,12 @@ export function pickLimits(options: LimitOptions): LimitOptions {
   }
   return picked;
 }
+
+/** A long-poll never holds a request longer than this. */
+export const MAX_WAIT_MS = 60_000;
+
+/** The journal keeps at most this many bytes of each request body. */
+export const JOURNAL_BODY_LIMIT = 64 * 1024;
+
+/** Names longer than this are neither recorded nor readable (they cannot be valid either). */
+export const JOURNAL_NAME_LIMIT = 256;

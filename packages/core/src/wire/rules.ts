@@ -19,3 +19,6 @@ export { DEFAULT_DELAY, DEFAULT_MAX_DELAY_MS, DEFAULT_STATUS_CODE } from './reco
 export function isValidName(name: string): boolean {
   return NAME_PATTERN.test(name);
 }
+
+/** A host name or `.suffix` rule as `ALLOWED_HOSTS` accepts it. */
+export const ALLOWED_HOST_RULE = /^\.?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i;

@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from 'zod';
-import { FAULTS, MAX_ANSWER_TIMES, MAX_QUEUED_ANSWERS, type QueuedAnswer } from '../answer/queue/answer-queue.js';
+import { FAULTS, MAX_ANSWER_TIMES, MAX_QUEUED_ANSWERS, type QueuedAnswer } from './answer-json.js';
 import { type ErrorCode, MockpointError } from './errors.js';
 import { JsonText, scanJson } from './json-text.js';
 import {
@@ -420,4 +420,11 @@ export function parseQueueBody(
     }
     return parsed;
   });
+}
+
+/** One page of records in name order. */
+export interface ListPage {
+  endpoints: EndpointRecord[];
+  /** The cursor for the next page, or `null` when this is the last one. */
+  next: string | null;
 }

@@ -14,7 +14,7 @@
  * @module
  */
 import type { MockpointApp } from '../../http/create-app.js';
-import { MAX_WAIT_MS } from '../../http/routes/journal.js';
+import { MAX_WAIT_MS } from '../../wire/limits.js';
 import { baseUrl, DEFAULT_HOST, type RuntimeServedApp, type RuntimeServeOptions } from '../serve-options.js';
 
 export type { RuntimeServedApp, RuntimeServeOptions } from '../serve-options.js';

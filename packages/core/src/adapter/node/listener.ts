@@ -11,7 +11,7 @@ import { type EndpointAnswer, errorAnswer, type FaultAnswer } from '../../answer
 import { ENDPOINT_PREFIX, type EndpointHandler } from '../../answer/endpoint-handler.js';
 import { truncatedBody } from '../../answer/queue/queued-answer.js';
 import type { MockpointApp } from '../../http/create-app.js';
-import { JOURNAL_BODY_LIMIT } from '../../journal/journal-entry.js';
+import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
 
 const EMPTY = new Uint8Array(0);
 /** A `.` or `..` path segment, literal or percent-encoded: the URL parser would resolve it. */

@@ -6,8 +6,9 @@
  * @module
  */
 import { describe, expect, it } from 'vitest';
+import type { QueuedAnswer, TakenAnswer } from '../../wire/answer-json.js';
 import { JsonText } from '../../wire/json-text.js';
-import type { AnswerQueue, QueuedAnswer, TakenAnswer } from './answer-queue.js';
+import type { AnswerQueue } from './answer-queue.js';
 
 /** Makes a fresh, empty queue that allows at most `maxAnswers` answers per name. */
 export type AnswerQueueFactory = (options: { maxAnswers: number }) => Promise<AnswerQueue>;

@@ -3,44 +3,11 @@
  * `/endpoint/{name}` consume, in order and each exactly once, before the stored
  * record answers. This file holds the contract; implementations live in folders
  * beside it (`memory/` in this process; the Redis one, shared by replicas, is
- * `RedisAnswerQueue` in `stores/redis/`).
+ * `RedisAnswerQueue` in `store/redis/`).
  *
  * @module
  */
-
-/**
- * A network failure instead of an answer:
- * - `reset`: the connection is reset (TCP RST); no status line is sent.
- * - `close`: the status line and headers are sent, then the connection closes
- *   partway through the body.
- * - `hang`: nothing is sent until the client gives up or the queue is cleared.
- */
-export type Fault = 'reset' | 'close' | 'hang';
-
-/** The faults, in the order the docs list them. */
-export const FAULTS: readonly Fault[] = ['reset', 'close', 'hang'];
-
-/** One answer as a client queues it; absent fields fall back to the stored record. */
-export interface QueuedAnswerInput {
-  /** 200–599. @default the record's statusCode */
-  statusCode?: number;
-  /** Any JSON value (`null` included). @default the record's data */
-  data?: unknown;
-  /** Milliseconds before the answer (or the fault). @default the record's delay */
-  delay?: number;
-  /** A network failure instead of an answer. @default undefined (a normal answer) */
-  fault?: Fault;
-  /** How many requests this answer serves, one after the other. @default 1 */
-  times?: number;
-}
-
-/** A queued answer as the queue holds and lists it: `times` is what remains. */
-export interface QueuedAnswer extends Omit<QueuedAnswerInput, 'times'> {
-  times: number;
-}
-
-/** One use of a queued answer, taken off the queue by a request. */
-export type TakenAnswer = Omit<QueuedAnswer, 'times'>;
+import type { QueuedAnswer, TakenAnswer } from '../../wire/answer-json.js';
 
 /** What {@link AnswerQueue.take} hands a request. */
 export interface Taken {
@@ -52,11 +19,6 @@ export interface Taken {
    */
   release: AbortSignal;
 }
-
-/** Answers queued per name at most (a `times` of 10 counts once). */
-export const MAX_QUEUED_ANSWERS = 100;
-/** Largest `times` of one answer. */
-export const MAX_ANSWER_TIMES = 10_000;
 
 /**
  * Where queued answers are kept. Every method may be called concurrently; an

@@ -6,10 +6,10 @@
  * @module
  */
 import type { CachedResponse } from '../../http/cache.js';
+import type { Fault, TakenAnswer } from '../../wire/answer-json.js';
 import { jsonTextOf } from '../../wire/json-text.js';
 import { type EndpointAnswer, type FaultAnswer, utf8Length } from '../endpoint-answer.js';
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from '../read-response.js';
-import type { Fault, TakenAnswer } from './answer-queue.js';
 
 /** A queued answer resolved against the record. */
 export interface PlannedAnswer {

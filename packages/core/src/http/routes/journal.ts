@@ -6,15 +6,14 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';
-import { JOURNAL_NAME_LIMIT, type JournalEntry } from '../../journal/journal-entry.js';
-import { matchesRequest, type RequestFilter } from '../../journal/request-filter.js';
+import { matchesRequest } from '../../journal/request-filter.js';
 import { MockpointError } from '../../wire/errors.js';
+import type { JournalEntry, RequestFilter } from '../../wire/journal-json.js';
+import { JOURNAL_NAME_LIMIT, MAX_WAIT_MS } from '../../wire/limits.js';
 import type { Schemas } from '../../wire/schemas.js';
 import type { AppContext } from '../context.js';
 import { ADMIN_RESPONSES, ERROR_RESPONSES, HOST_RESPONSES } from './responses.js';
 
-/** A long-poll never holds a request longer than this. */
-export const MAX_WAIT_MS = 60_000;
 const NAME_RULE = `name must be 1-${JOURNAL_NAME_LIMIT} characters`;
 // Requests to unknown (even invalid) names are recorded, so any recorded name is readable.
 const journalNameSchema = z.string().min(1, NAME_RULE).max(JOURNAL_NAME_LIMIT, NAME_RULE);

@@ -9,7 +9,8 @@ import type { Hono } from 'hono';
 import type { RespondAnswer } from '../../answer/endpoint-answer.js';
 import { READ_METHODS } from '../../answer/endpoint-handler.js';
 import { faultResponse } from '../../answer/queue/queued-answer.js';
-import { captureRequest, JOURNAL_BODY_LIMIT } from '../../journal/journal-entry.js';
+import { captureRequest } from '../../journal/journal-entry.js';
+import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
 import type { AppContext } from '../context.js';
 import type { RouteDoc } from '../openapi.js';
 

@@ -13,10 +13,10 @@ import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ErrorCode, MockpointError } from '../../wire/errors.js';
-import type { EndpointRecord } from '../../wire/schemas.js';
+import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
 import { runStoreContract } from '../store.case.test.js';
-import type { EndpointStore, ListOptions, ListPage } from '../store.js';
+import type { EndpointStore, ListOptions } from '../store.js';
 
 let mf: Miniflare;
 let origin: string;

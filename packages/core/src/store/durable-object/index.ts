@@ -7,9 +7,9 @@
  * @module
  */
 import { MockpointError } from '../../wire/errors.js';
-import type { EndpointRecord } from '../../wire/schemas.js';
+import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
-import { type EndpointStore, KeyedMutex, type ListOptions, type ListPage } from '../store.js';
+import { type EndpointStore, KeyedMutex, type ListOptions } from '../store.js';
 
 /** The part of a Durable Object's `ctx.storage` this store uses. */
 export interface DurableObjectStorageLike {

@@ -7,16 +7,9 @@
 import { readdir } from 'node:fs/promises';
 import { Level } from 'level';
 import { MockpointError } from '../../wire/errors.js';
-import type { EndpointRecord } from '../../wire/schemas.js';
+import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
-import {
-  type CountOptions,
-  type EndpointStore,
-  KeyedMutex,
-  type ListOptions,
-  type ListPage,
-  type StoreHealth,
-} from '../store.js';
+import { type CountOptions, type EndpointStore, KeyedMutex, type ListOptions, type StoreHealth } from '../store.js';
 import { GroupCommit } from './group-commit.js';
 import { GroupHas } from './group-has.js';
 import { checkLogs } from './log-check.js';

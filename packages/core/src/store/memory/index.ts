@@ -5,8 +5,8 @@
  */
 import { MockpointError } from '../../wire/errors.js';
 import { JsonText } from '../../wire/json-text.js';
-import type { EndpointRecord } from '../../wire/schemas.js';
-import type { CountOptions, EndpointStore, ListOptions, ListPage } from '../store.js';
+import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
+import type { CountOptions, EndpointStore, ListOptions } from '../store.js';
 
 /** A record's own copy; a {@link JsonText} is immutable and shared, a plain value is cloned. */
 function copy(record: EndpointRecord): EndpointRecord {

@@ -21,14 +21,14 @@
  * @module
  */
 
+import type { AnswerQueue, Taken } from '../../answer/queue/answer-queue.js';
 import {
-  type AnswerQueue,
+  answerJson,
   MAX_QUEUED_ANSWERS,
+  parseAnswerJson,
   type QueuedAnswer,
-  type Taken,
   type TakenAnswer,
-} from '../../answer/queue/answer-queue.js';
-import { answerJson, parseAnswerJson } from '../../wire/answer-json.js';
+} from '../../wire/answer-json.js';
 import { MockpointError } from '../../wire/errors.js';
 
 /** What the queue needs from the store's connections (see `RedisStore.openAnswerQueue`). */

@@ -16,9 +16,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createClient, type RedisClientOptions } from '@redis/client';
 import { MockpointError } from '../../wire/errors.js';
-import type { EndpointRecord } from '../../wire/schemas.js';
+import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
-import type { EndpointStore, ListOptions, ListPage, StoreChanges, StoreHealth } from '../store.js';
+import type { EndpointStore, ListOptions, StoreChanges, StoreHealth } from '../store.js';
 import { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
 import { decodeRecorded, RedisJournal, type RedisJournalOptions } from './journal.js';
 

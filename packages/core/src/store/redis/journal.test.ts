@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { JournalEntry, RecordedRequest } from '../../journal/journal-entry.js';
+import type { RecordedRequest } from '../../journal/journal-entry.js';
+import type { JournalEntry } from '../../wire/journal-json.js';
 import { RedisStore } from './index.js';
 import type { RedisJournal, RedisJournalOptions } from './journal.js';
 

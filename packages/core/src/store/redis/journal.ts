@@ -7,15 +7,10 @@
  * @module
  */
 
-import type { Journal, JournalPage } from '../../journal/journal.js';
-import {
-  type JournalEntry,
-  type QueuedMark,
-  type RecordedRequest,
-  toBase64,
-  toJournalEntry,
-} from '../../journal/journal-entry.js';
+import type { Journal } from '../../journal/journal.js';
+import { type RecordedRequest, toBase64, toJournalEntry } from '../../journal/journal-entry.js';
 import { MockpointError } from '../../wire/errors.js';
+import type { JournalEntry, JournalPage, QueuedMark } from '../../wire/journal-json.js';
 
 /** What the journal needs from the store's connections (see `RedisStore.openJournal`). */
 export interface JournalConnection {

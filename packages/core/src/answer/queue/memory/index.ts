@@ -4,9 +4,11 @@
  *
  * @module
  */
+
+import { MAX_QUEUED_ANSWERS, type QueuedAnswer } from '../../../wire/answer-json.js';
 import { MockpointError } from '../../../wire/errors.js';
 import { jsonTextOf } from '../../../wire/json-text.js';
-import { type AnswerQueue, MAX_QUEUED_ANSWERS, type QueuedAnswer, type Taken } from '../answer-queue.js';
+import type { AnswerQueue, Taken } from '../answer-queue.js';
 
 /** Options for {@link MemoryAnswerQueue}. */
 export interface MemoryAnswerQueueOptions {

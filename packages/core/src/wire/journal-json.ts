@@ -1,0 +1,73 @@
+/**
+ * The request journal as it crosses the wire: the entries and pages the journal
+ * routes answer with and the filter a read or long-poll sends. The client, the
+ * routes and every journal (memory, Redis) share these shapes.
+ *
+ * @module
+ */
+import type { Fault } from './answer-json.js';
+
+/** One request received at `/endpoint/{name}`, as the API lists it. */
+export interface JournalEntry {
+  /** Increasing sequence number across the whole journal. */
+  id: number;
+  method: string;
+  /** The request path, without the query string. */
+  path: string;
+  /** Query parameters; repeated keys become arrays. */
+  query: Record<string, string | string[]>;
+  /** Request headers, lower-cased names; repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  /**
+   * The body: its text when the bytes are valid UTF-8, otherwise the bytes in
+   * base64 (then `bodyEncoding` is `'base64'`). Possibly truncated (see `bodyTruncated`).
+   */
+  body: string;
+  /** Present, as `'base64'`, only when the body is not valid UTF-8 and `body` holds its bytes in base64. */
+  bodyEncoding?: 'base64';
+  /** True when the body was longer than the journal keeps. */
+  bodyTruncated: boolean;
+  /** The body parsed as JSON, when it parses; otherwise absent. */
+  json?: unknown;
+  /** ISO 8601 time of arrival. */
+  receivedAt: string;
+  /** The status mockpoint answered with (404 for an unknown name). */
+  statusCode: number;
+  /** Present (true) when a queued one-shot answer answered this request. */
+  queued?: true;
+  /** The network fault a queued answer gave this request, if any. */
+  fault?: Fault;
+}
+
+/** Marks a request answered by a queued one-shot answer (and the fault it gave, if any). */
+export interface QueuedMark {
+  fault?: Fault;
+}
+
+/** The answer of a (possibly long-polling) journal read. */
+export interface JournalPage {
+  requests: JournalEntry[];
+  /** Whether at least the requested count (default 1) had arrived. */
+  complete: boolean;
+}
+
+/**
+ * What a request must have to count; every field is optional and all given
+ * fields must match.
+ * @example { method: 'POST', headers: { 'x-event': 'order.paid' }, body: { order: { id: 7 } } }
+ */
+export interface RequestFilter {
+  /** The HTTP method, case-insensitive. */
+  method?: string;
+  /** Query parameters that must be present with exactly these values (a repeated key is an array, in order). */
+  query?: Record<string, string | string[]>;
+  /** Headers that must be present with exactly these values; names are case-insensitive. */
+  headers?: Record<string, string>;
+  /**
+   * A JSON subset of the body: every key given must be present with a matching
+   * value, recursively; arrays match element by element and must have the same
+   * length; other keys of the body are ignored. A string also matches a body
+   * whose raw text is exactly that string.
+   */
+  body?: unknown;
+}
