@@ -42,18 +42,30 @@ function payload(i: number): string {
 }
 
 describe('a full disk', () => {
-  it('a failed write stops writes until the store reopens; nothing acknowledged before or after is lost', async (ctx) => {
-    const mounted = await mountTmpfs('1m');
+  it('refuses writes and keeps reading while the disk is full, heals by itself once space is back, and loses nothing acknowledged, even to a SIGKILL', async (ctx) => {
+    const mounted = await mountTmpfs('2m');
     if ('reason' in mounted) return ctx.skip(mounted.reason);
+    // More than the log can grow to, so that freeing it leaves room for the reopen.
     const filler = join(mounted.dir, 'filler');
-    await writeFile(filler, Buffer.alloc(256 * 1024, 1));
+    await writeFile(filler, Buffer.alloc(1280 * 1024, 1));
     const dataDir = join(mounted.dir, 'data');
-    const daemon = await startDaemon({ env: { DATA_DIR: dataDir } });
+    // No response cache: every read below is answered from the store.
+    const args = ['--data-dir', dataDir, '--cache-max-bytes', '0'];
+    const daemon = await startDaemon({ args });
     const acknowledged = new Map<string, string>();
     const add = async (name: string, i: number) => {
       const result = await send(`${daemon.url}/api/endpoint/add`, 'PUT', `{"name":"${name}","data":${payload(i)}}`);
       if (result.status === 201) acknowledged.set(name, payload(i));
       return result;
+    };
+    const health = async () => JSON.parse((await send(`${daemon.url}/api/health`)).text);
+    const unreadable = async (url: string) => {
+      const lost: string[] = [];
+      for (const [name, data] of acknowledged) {
+        const read = await send(`${url}/endpoint/${name}`);
+        if (read.status !== 200 || read.text !== data) lost.push(`${name} (${read.status})`);
+      }
+      return lost;
     };
 
     // Fill the disk until a write fails.
@@ -65,29 +77,41 @@ describe('a full disk', () => {
     expect(failed, 'the disk never filled').toBeDefined();
     expect(failed?.status).toBe(503);
     expect(JSON.parse(failed?.text ?? '{}').error.code).toBe('STORE_UNAVAILABLE');
-    const health = JSON.parse((await send(`${daemon.url}/api/health`)).text);
-    expect(health.status).toBe('degraded');
-    expect(health.reason).toMatch(/writes are refused/);
     expect(acknowledged.size).toBeGreaterThan(10);
+    const degraded = await health();
+    expect(degraded.status).toBe('degraded');
+    expect(degraded.reason).toMatch(/writes are refused.*No space left.*takes writes again by itself/);
 
-    // Writes while the disk is still full: whatever is acknowledged must last.
-    for (let i = 0; i < 3; i++) await add(`full-${i}`, i);
-    // Space comes back: writes are accepted again (after the store reopened).
+    // While the disk stays full: the store has checked for space and found none;
+    // no write is acknowledged, every read is answered from the store.
+    await expect.poll(async () => (await health()).reason, { timeout: 30_000 }).toMatch(/needs about .* free/);
+    for (let i = 0; i < 5; i++) {
+      const refused = await add(`full-${i}`, i);
+      expect(refused.status).toBe(503);
+      const message = JSON.parse(refused.text).error.message;
+      expect(message).toMatch(/free space on that disk.*no restart needed/);
+      expect(message).not.toMatch(/restore it from a backup|move its files away/);
+    }
+    expect(await unreadable(daemon.url), 'reads while writes are refused').toEqual([]);
+    expect((await send(`${daemon.url}/api/endpoints?limit=1000`)).status).toBe(200);
+    expect((await health()).status).toBe('degraded');
+
+    // Space comes back: with no write to nudge it, the store heals by itself.
     await rm(filler);
-    let after = 0;
-    for (let i = 0; i < 8; i++) if ((await add(`after-${i}`, i)).status === 201) after++;
-    expect(after, 'no write was accepted once space was free').toBeGreaterThan(0);
-    expect(JSON.parse((await send(`${daemon.url}/api/health`)).text).status).toBe('ok');
+    const freedAt = Date.now();
+    await expect.poll(async () => (await health()).status, { timeout: 30_000 }).toBe('ok');
+    const recoveredMs = Date.now() - freedAt;
+    for (let i = 0; i < 8; i++) expect((await add(`after-${i}`, i)).status).toBe(201);
+    expect(await unreadable(daemon.url), 'reads after healing').toEqual([]);
 
     // A crash, then a restart on the same directory: every acknowledged record is there, exactly.
     await daemon.stop('SIGKILL');
-    const restarted = await startDaemon({ env: { DATA_DIR: dataDir } });
-    const missing: string[] = [];
-    for (const [name, data] of acknowledged) {
-      const read = await send(`${restarted.url}/endpoint/${name}`);
-      if (read.status !== 200 || read.text !== data) missing.push(`${name} (${read.status})`);
-    }
-    expect(missing, `lost ${missing.length} of ${acknowledged.size} acknowledged writes`).toEqual([]);
+    const restarted = await startDaemon({ args });
+    const lost = await unreadable(restarted.url);
+    expect(lost, `lost ${lost.length} of ${acknowledged.size} acknowledged writes`).toEqual([]);
+    console.info(
+      `disk full: ${acknowledged.size} writes acknowledged, ${lost.length} lost; writes taken again ${recoveredMs} ms after space was freed`,
+    );
   });
 });
 

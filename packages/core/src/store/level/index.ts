@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Level } from 'level';
 import { MockpointError } from '../../wire/errors.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
@@ -13,6 +14,7 @@ import { type CountOptions, type EndpointStore, KeyedMutex, type ListOptions, ty
 import { GroupCommit } from './group-commit.js';
 import { GroupHas } from './group-has.js';
 import { checkLogs } from './log-check.js';
+import { PROBE_FILE, probeSpace, reopenBytes } from './space-probe.js';
 
 /** Options for {@link LevelStore.open}. */
 export interface LevelStoreOptions {
@@ -23,7 +25,16 @@ export interface LevelStoreOptions {
    * @default true
    */
   sync?: boolean;
+  /**
+   * After a failed write, the longest wait between two checks for the free space a
+   * reopen needs (the checks start sooner and back off to this).
+   * @default 1000
+   */
+  probeIntervalMs?: number;
 }
+
+/** The first check for space after a failed write comes this soon; later ones back off. */
+const FIRST_PROBE_MS = 100;
 
 /** Files that only LevelDB writes: a directory holding any of them is a database. */
 const LEVEL_FILE = /^(CURRENT|MANIFEST-\d+|\d+\.(log|ldb|sst))$/;
@@ -101,7 +112,10 @@ function prefixRange(prefix: string, after: string | undefined): { gt?: string; 
  * LevelDB's log, after which LevelDB would drop later writes at the next open.
  * So after any failed write the store refuses writes (503 `STORE_UNAVAILABLE`)
  * until it has closed and reopened the database, which replays the log up to
- * the torn record and starts a new one. The next write tries that reopen.
+ * the torn record and starts a new one. Reads go on meanwhile. The store heals
+ * by itself: it checks for the space a reopen needs (soon, then backing off to
+ * every `probeIntervalMs`), and reopens once that space is there — never
+ * before, since a reopen that runs out of space would stop reads too.
  */
 export class LevelStore implements EndpointStore {
   readonly kind = 'level';
@@ -124,7 +138,13 @@ export class LevelStore implements EndpointStore {
   #readFailure: string | undefined;
   /** How many writes have failed, so a write can tell whether one failed while it ran. */
   #failures = 0;
+  /** Why the last check for healing did not heal, while writes are refused. */
+  #healing: string | undefined;
   #reopening: Promise<void> | undefined;
+  #probeTimer: ReturnType<typeof setTimeout> | undefined;
+  #probing: Promise<void> | undefined;
+  #probeDelayMs = FIRST_PROBE_MS;
+  readonly #probeIntervalMs: number;
   #closed = false;
 
   private constructor(db: Level<string, string>, options: LevelStoreOptions, unreadable: number) {
@@ -133,7 +153,7 @@ export class LevelStore implements EndpointStore {
     this.#sync = options.sync ?? true;
     this.#writes = new GroupCommit(db, this.#sync);
     this.#exists = new GroupHas(db);
-    this.#exists = new GroupHas(db);
+    this.#probeIntervalMs = options.probeIntervalMs ?? 1000;
     this.unreadableAtOpen = unreadable;
   }
 
@@ -145,14 +165,14 @@ export class LevelStore implements EndpointStore {
    */
   static async open(options: LevelStoreOptions): Promise<LevelStore> {
     const { unreadable } = await checkLogs(options.dir);
+    // A space check cut short by a crash leaves its file behind.
+    await unlink(join(options.dir, PROBE_FILE)).catch(() => undefined);
     const db = await openDb(options.dir);
     return new LevelStore(db, options, unreadable);
   }
 
   health(): StoreHealth {
-    if (this.#writeFailure !== undefined) {
-      return { status: 'degraded', reason: `writes are refused until the store reopens: ${this.#writeFailure}` };
-    }
+    if (this.#writeFailure !== undefined) return { status: 'degraded', reason: this.#refusal() };
     if (this.#readFailure !== undefined) return { status: 'degraded', reason: this.#readFailure };
     return { status: 'ok' };
   }
@@ -219,52 +239,81 @@ export class LevelStore implements EndpointStore {
 
   async close(): Promise<void> {
     this.#closed = true;
+    clearTimeout(this.#probeTimer);
+    await this.#probing?.catch(() => undefined);
     await this.#reopening?.catch(() => undefined);
     await this.#db.close();
   }
 
-  /** Waits for a reopen in progress; after a failed write, reopens first (or refuses). */
+  /** What a refused write and `/api/health` say while writes are refused. */
+  #refusal(): string {
+    const every = this.#probeIntervalMs >= 1000 ? `${this.#probeIntervalMs / 1000} s` : `${this.#probeIntervalMs} ms`;
+    return (
+      `writes are refused since a write to ${this.dir} failed (${this.#writeFailure})` +
+      (this.#healing ? `; ${this.#healing}` : '') +
+      `; free space on that disk (or fix it): the store checks every ${every} and takes writes again by itself, no restart needed`
+    );
+  }
+
+  /** Waits for a reopen in progress; refuses while a failed write has not been healed. */
   async #writable(): Promise<void> {
-    if (this.#writeFailure === undefined && this.#reopening === undefined) return;
-    this.#reopening ??= this.#reopen().finally(() => {
+    await this.#reopening;
+    if (this.#writeFailure !== undefined) throw new MockpointError('STORE_UNAVAILABLE', this.#refusal());
+  }
+
+  /** Records a failed write: writes are refused from now on, and the checks for healing start. */
+  #failed(reason: string): void {
+    this.#writeFailure ??= reason;
+    this.#failures++;
+    this.#scheduleProbe();
+  }
+
+  #scheduleProbe(): void {
+    if (this.#closed || this.#probeTimer !== undefined || this.#probing !== undefined) return;
+    this.#probeTimer = setTimeout(() => {
+      this.#probeTimer = undefined;
+      this.#probing = this.#probe().finally(() => {
+        this.#probing = undefined;
+        if (this.#writeFailure !== undefined) this.#scheduleProbe();
+      });
+    }, this.#probeDelayMs);
+    this.#probeTimer.unref?.();
+    this.#probeDelayMs = Math.min(this.#probeDelayMs * 2, this.#probeIntervalMs);
+  }
+
+  /** Reopens once the space a reopen needs has been proven free. */
+  async #probe(): Promise<void> {
+    if (this.#closed || this.#writeFailure === undefined) return;
+    let bytes = 0;
+    try {
+      bytes = await reopenBytes(this.dir);
+      await probeSpace(this.dir, bytes);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      this.#healing = `reopening it needs about ${formatBytes(bytes)} free there (${code})`;
+      return;
+    }
+    if (this.#closed) return;
+    this.#reopening = this.#reopen().finally(() => {
       this.#reopening = undefined;
     });
     await this.#reopening;
-    if (this.#writeFailure !== undefined) {
-      throw new MockpointError(
-        'STORE_UNAVAILABLE',
-        `the LevelDB store in ${this.dir} refuses writes after a failed write (${this.#writeFailure}); free space or fix the disk, then retry`,
-      );
-    }
   }
 
   /** Closes and reopens the database, so LevelDB replays its log and starts a new one. */
   async #reopen(): Promise<void> {
-    if (this.#writeFailure === undefined || this.#closed) return;
     try {
       await this.#db.close();
-      this.#db = await openDb(this.dir);
-      this.#writes = new GroupCommit(this.#db, this.#sync);
-      this.#exists = new GroupHas(this.#db);
+      const db = await openLevel(this.dir);
+      this.#db = db;
+      this.#writes = new GroupCommit(db, this.#sync);
+      this.#exists = new GroupHas(db);
       this.#writeFailure = undefined;
+      this.#healing = undefined;
+      this.#probeDelayMs = FIRST_PROBE_MS;
     } catch (error) {
-      this.#writeFailure = `reopening failed: ${(error as Error).message}`;
-      // Keep serving reads when the database can still be opened at all.
-      if (this.#db.status !== 'open') {
-        try {
-          const db = new Level<string, string>(this.dir, {
-            keyEncoding: 'utf8',
-            valueEncoding: 'utf8',
-            createIfMissing: false,
-          });
-          await db.open();
-          this.#db = db;
-          this.#writes = new GroupCommit(db, this.#sync);
-          this.#exists = new GroupHas(db);
-        } catch {
-          // reads fail too until a later reopen works
-        }
-      }
+      // The database stays closed (reads fail too) until a later check reopens it.
+      this.#healing = `reopening it failed, so reads fail too until it works (${levelReason(error)})`;
     }
   }
 
@@ -308,10 +357,7 @@ export class LevelStore implements EndpointStore {
     } catch (error) {
       const cause = (error as { cause?: { message?: string } }).cause;
       const reason = String(cause?.message ?? (error as Error).message).replace(/\s+/g, ' ');
-      if (!this.#closed) {
-        this.#writeFailure = reason;
-        this.#failures++;
-      }
+      if (!this.#closed) this.#failed(reason);
       throw new MockpointError('STORE_UNAVAILABLE', `LevelDB store in ${this.dir} failed to write: ${reason}`, {
         cause: error,
       });
@@ -326,6 +372,23 @@ export class LevelStore implements EndpointStore {
     }
     return result;
   }
+}
+
+/** A database that exists opened as it is (never created), or LevelDB's error. */
+async function openLevel(dir: string): Promise<Level<string, string>> {
+  const db = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8', createIfMissing: false });
+  await db.open();
+  return db;
+}
+
+/** LevelDB's own words for a failure, on one line. */
+function levelReason(error: unknown): string {
+  const cause = (error as { cause?: { message?: string } }).cause;
+  return String(cause?.message ?? (error as Error).message).replace(/\s+/g, ' ');
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
 }
 
 /** A key no endpoint can have (names are `A–Z a–z 0–9 _ -`); deleted to sync the log. */
