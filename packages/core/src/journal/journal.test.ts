@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JournalEntry } from '../wire/journal-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
+import { runJournalContract } from './journal.case.test.js';
 import { RequestJournal } from './journal.js';
 import { captureRequest, type RecordedRequest, toJournalEntry } from './journal-entry.js';
 
@@ -15,27 +16,15 @@ async function capture(request: Request, statusCode: number, bodyLimit?: number)
   return toJournalEntry(1, await captureRequest(request, bodyLimit), statusCode, Date.now());
 }
 
+// Recording is synchronous: the writer and the reader are the same journal.
+runJournalContract('RequestJournal', async (options) => {
+  const journal = new RequestJournal(options);
+  return { writer: journal, reader: journal, flushed: async () => undefined, close: async () => undefined };
+});
+
 describe('RequestJournal', () => {
   afterEach(() => {
     vi.useRealTimers();
-  });
-
-  it('keeps entries per name, oldest first, with increasing ids', () => {
-    const journal = new RequestJournal();
-    journal.record('a', entry('POST', '1'), 200);
-    journal.record('b', entry('POST', 'other'), 200);
-    journal.record('a', entry('PUT', '2'), 200);
-    const list = journal.list('a');
-    expect(list.map((e) => e.body)).toEqual(['1', '2']);
-    expect(list[0]!.id).toBeLessThan(list[1]!.id);
-    expect(journal.list('b').map((e) => e.body)).toEqual(['other']);
-    expect(journal.list('never')).toEqual([]);
-  });
-
-  it('keeps only the last `size` entries per name', () => {
-    const journal = new RequestJournal({ size: 3 });
-    for (let i = 1; i <= 5; i++) journal.record('a', entry('POST', String(i)), 200);
-    expect(journal.list('a').map((e) => e.body)).toEqual(['3', '4', '5']);
   });
 
   it('stays under maxBytes by dropping the oldest entries of the least recently used names', () => {
@@ -76,40 +65,6 @@ describe('RequestJournal', () => {
     expect(journal.list('b')).toHaveLength(1);
   });
 
-  it('releaseWaiters answers pending waits at once and every later one immediately', async () => {
-    const journal = new RequestJournal();
-    const pending = journal.wait('a', 1, 60_000);
-    expect(journal.waiterCount).toBe(1);
-    journal.releaseWaiters();
-    await expect(pending).resolves.toEqual({ requests: [], complete: false });
-    expect(journal.waiterCount).toBe(0);
-    await expect(journal.wait('a', 1, 60_000)).resolves.toEqual({ requests: [], complete: false });
-  });
-
-  it('waitersFor counts the waiters of one name', async () => {
-    const journal = new RequestJournal();
-    const a1 = journal.wait('a', 1, 60_000);
-    const a2 = journal.wait('a', 2, 60_000);
-    const b = journal.wait('b', 1, 60_000);
-    expect([journal.waitersFor('a'), journal.waitersFor('b'), journal.waitersFor('c')]).toEqual([2, 1, 0]);
-    journal.record('a', entry('GET'), 200);
-    await a1;
-    expect([journal.waitersFor('a'), journal.waitersFor('b')]).toEqual([1, 1]);
-    journal.releaseWaiters();
-    await Promise.all([a2, b]);
-    expect(journal.waitersFor('a') + journal.waitersFor('b')).toBe(0);
-  });
-
-  it('keeps a too-deep JSON body as text without a parsed json field', () => {
-    const journal = new RequestJournal();
-    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
-    journal.record('a', entry('POST', deep), 200);
-    const [e] = journal.list('a');
-    expect(e?.body).toBe(deep);
-    expect(e && 'json' in e).toBe(false);
-    expect(() => JSON.stringify(journal.list('a'))).not.toThrow();
-  });
-
   it('drops the least recently used name past maxNames', () => {
     const journal = new RequestJournal({ maxNames: 2 });
     journal.record('a', entry(), 200);
@@ -119,45 +74,6 @@ describe('RequestJournal', () => {
     expect(journal.list('b')).toEqual([]);
     expect(journal.list('a')).toHaveLength(2);
     expect(journal.list('c')).toHaveLength(1);
-  });
-
-  it('clear forgets one name, clearAll every name', () => {
-    const journal = new RequestJournal();
-    journal.record('a', entry(), 200);
-    journal.record('b', entry(), 200);
-    journal.clear('a');
-    expect(journal.list('a')).toEqual([]);
-    expect(journal.list('b')).toHaveLength(1);
-    journal.clearAll();
-    expect(journal.list('b')).toEqual([]);
-  });
-
-  it('wait answers at once when enough entries exist', async () => {
-    const journal = new RequestJournal();
-    journal.record('a', entry(), 200);
-    const page = await journal.wait('a', 1, 10_000);
-    expect(page.complete).toBe(true);
-    expect(page.requests).toHaveLength(1);
-    expect(journal.waiterCount).toBe(0);
-  });
-
-  it('wait resolves when the count-th entry is recorded, not before', async () => {
-    vi.useFakeTimers();
-    const journal = new RequestJournal();
-    let settled = false;
-    const pending = journal.wait('a', 2, 60_000).then((page) => {
-      settled = true;
-      return page;
-    });
-    journal.record('a', entry('POST', 'first'), 200);
-    await vi.advanceTimersByTimeAsync(0);
-    expect(settled).toBe(false);
-    expect(journal.waiterCount).toBe(1);
-    journal.record('a', entry('POST', 'second'), 200);
-    const page = await pending;
-    expect(page).toMatchObject({ complete: true });
-    expect(page.requests.map((e) => e.body)).toEqual(['first', 'second']);
-    expect(journal.waiterCount).toBe(0);
   });
 
   it('wait times out after exactly timeoutMs with what there is', async () => {
@@ -177,16 +93,6 @@ describe('RequestJournal', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('wakes every waiter of a name', async () => {
-    const journal = new RequestJournal();
-    const waits = [journal.wait('a', 1, 60_000), journal.wait('a', 1, 60_000), journal.wait('a', 1, 60_000)];
-    expect(journal.waiterCount).toBe(3);
-    journal.record('a', entry(), 200);
-    const pages = await Promise.all(waits);
-    expect(pages.map((p) => p.complete)).toEqual([true, true, true]);
-    expect(journal.waiterCount).toBe(0);
-  });
-
   it('an aborted signal releases the waiter and its timer', async () => {
     vi.useFakeTimers();
     const journal = new RequestJournal();
@@ -198,15 +104,6 @@ describe('RequestJournal', () => {
     await expect(pending).resolves.toEqual({ requests: [], complete: false });
     expect(journal.waiterCount).toBe(0);
     expect(vi.getTimerCount()).toBe(0);
-  });
-
-  it('an already aborted signal or a zero timeout does not wait', async () => {
-    const journal = new RequestJournal();
-    const controller = new AbortController();
-    controller.abort();
-    await expect(journal.wait('a', 1, 60_000, controller.signal)).resolves.toMatchObject({ complete: false });
-    await expect(journal.wait('a', 1, 0)).resolves.toMatchObject({ complete: false });
-    expect(journal.waiterCount).toBe(0);
   });
 
   it('with every name held by a long-poll, a new name is recorded, its long-poll woken, its bytes counted once', async () => {
@@ -222,24 +119,6 @@ describe('RequestJournal', () => {
     expect(journal.bytes).toBe(0); // nothing counted in a ring that was evicted
     journal.releaseWaiters();
     await Promise.all(held);
-  });
-
-  it('refuses a long-poll past maxWaiters with TOO_MANY_WAITERS, and takes one again once a wait ends', async () => {
-    const journal = new RequestJournal({ maxWaiters: 2 });
-    const controller = new AbortController();
-    const first = journal.wait('a', 1, 60_000, controller.signal);
-    const second = journal.wait('b', 1, 60_000);
-    await expect(journal.wait('c', 1, 60_000)).rejects.toMatchObject({ code: 'TOO_MANY_WAITERS', status: 503 });
-    // A read without waiting is never refused.
-    await expect(journal.wait('c', 1, 0)).resolves.toMatchObject({ complete: false });
-    controller.abort();
-    await first;
-    expect(journal.waiterCount).toBe(1);
-    const third = journal.wait('c', 1, 60_000);
-    journal.record('b', entry(), 200);
-    journal.record('c', entry(), 200);
-    await expect(Promise.all([second, third])).resolves.toHaveLength(2);
-    expect(journal.waiterCount).toBe(0);
   });
 
   it('does not evict a name that has waiters', async () => {
