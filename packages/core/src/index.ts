@@ -26,13 +26,22 @@ export {
   type SummaryAnswer,
   type WaitOptions,
 } from './client/client.js';
+export type { WatchRequestsOptions } from './client/watch-requests.js';
 export { type CachedResponse, ResponseCache } from './http/cache.js';
 export type { ResolvedAppOptions } from './http/context.js';
 export { type CreateAppOptions, createApp, type MockpointApp } from './http/create-app.js';
 export { EndpointService } from './http/endpoints.js';
 export { isAllowedHost } from './http/host-guard.js';
-export { type Journal, RequestJournal, type RequestJournalOptions } from './journal/journal.js';
+export {
+  type Journal,
+  type JournalFollower,
+  type JournalSince,
+  type NamedEntry,
+  RequestJournal,
+  type RequestJournalOptions,
+} from './journal/journal.js';
 export type { RecordedRequest } from './journal/journal-entry.js';
+export type { JournalFeedOptions } from './journal/journal-feed.js';
 export { isJsonSubset, matchesRequest } from './journal/request-filter.js';
 export { MemoryStore } from './store/memory/index.js';
 export {
@@ -62,7 +71,14 @@ export {
   type MockpointErrorOptions,
   OWN_ERROR,
 } from './wire/errors.js';
-export type { JournalEntry, JournalPage, QueuedMark, RequestFilter } from './wire/journal-json.js';
+export type {
+  JournalEntry,
+  JournalEvent,
+  JournalPage,
+  LiveRequest,
+  QueuedMark,
+  RequestFilter,
+} from './wire/journal-json.js';
 export {
   JsonSyntaxError,
   type JsonSyntaxProblem,

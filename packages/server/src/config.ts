@@ -138,6 +138,15 @@ const SETTINGS = {
     max: 64 * 1024 ** 3,
     help: 'response cache size',
   },
+  maxStreams: {
+    env: 'MAX_STREAMS',
+    flag: '--max-streams',
+    arg: '<n>',
+    kind: 'int',
+    min: 0,
+    max: 1_000_000,
+    help: 'journal streams (…/requests/stream) open at once',
+  },
   adminToken: { env: 'ADMIN_TOKEN', kind: 'string', help: 'require "Authorization: Bearer <token>" for /api writes' },
   allowedHosts: {
     env: 'ALLOWED_HOSTS',

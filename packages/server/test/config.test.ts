@@ -55,6 +55,7 @@ describe('defaults', () => {
         journalSize: 100,
         journalMaxBytes: 64 * 1024 * 1024,
         cacheMaxBytes: 64 * 1024 * 1024,
+        maxStreams: 1000,
         allowedHosts: [],
         adminToken: undefined,
         serverReportingDsn: undefined,
@@ -82,6 +83,7 @@ describe('sources', () => {
         '3',
         '--journal-max-bytes=5',
         '--cache-max-bytes=0',
+        '--max-streams=4',
       ]),
     ).toMatchObject({
       port: 0,
@@ -93,6 +95,7 @@ describe('sources', () => {
       journalSize: 3,
       journalMaxBytes: 5,
       cacheMaxBytes: 0,
+      maxStreams: 4,
     });
   });
 
@@ -108,6 +111,7 @@ describe('sources', () => {
         JOURNAL_SIZE: '3',
         JOURNAL_MAX_BYTES: '7',
         CACHE_MAX_BYTES: '400',
+        MAX_STREAMS: '9',
         ADMIN_TOKEN: 'secret',
         ALLOWED_HOSTS: 'mocks.internal,.example.com',
         SERVER_REPORTING_DSN: 'http://key@127.0.0.1:9/1',
@@ -123,6 +127,7 @@ describe('sources', () => {
       journalSize: 3,
       journalMaxBytes: 7,
       cacheMaxBytes: 400,
+      maxStreams: 9,
       adminToken: 'secret',
       allowedHosts: ['mocks.internal', '.example.com'],
       serverReportingDsn: 'http://key@127.0.0.1:9/1',

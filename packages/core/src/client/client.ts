@@ -7,9 +7,10 @@
 
 import type { QueuedAnswer, QueuedAnswerInput } from '../wire/answer-json.js';
 import { type ErrorCode, isOwnError, MockpointError, OWN_ERROR } from '../wire/errors.js';
-import type { JournalEntry, JournalPage, RequestFilter } from '../wire/journal-json.js';
+import type { JournalEntry, JournalPage, LiveRequest, RequestFilter } from '../wire/journal-json.js';
 import { type JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
+import { type WatchRequestsOptions, watchRequests } from './watch-requests.js';
 
 /** Something with a Fetch-API `fetch`, e.g. the app returned by `createApp()`. */
 export interface Fetchable {
@@ -128,7 +129,7 @@ export interface Health {
   version: string;
   store: string;
   /** The server's settings that input is checked against. */
-  limits: { maxDelayMs: number; maxBodyBytes: number; journalSize: number };
+  limits: { maxDelayMs: number; maxBodyBytes: number; journalSize: number; maxStreams: number };
 }
 
 /** What {@link MockpointClient.list} asks for. */
@@ -418,6 +419,20 @@ export function createClient(options: ClientOptions) {
     /** Drops the answers queued for `name` (requests hanging on a queued `hang` are released). */
     async clearQueue(name: string): Promise<void> {
       await call('DELETE', `/api/endpoints/${seg(name)}/queue`);
+    },
+
+    /**
+     * The requests to `name` (to every name when undefined) as they arrive, from
+     * the journal stream: an async iterator that reconnects by itself and resumes
+     * without a gap or a duplicate (`Last-Event-ID`), also across a daemon restart.
+     * Ends when `signal` aborts or the loop is left.
+     * @example
+     * for await (const request of client.watchRequests('hook', { match: { method: 'POST' }, signal })) {
+     *   console.log(request.receivedAt, request.method, request.json)
+     * }
+     */
+    watchRequests(name?: string, watch: WatchRequestsOptions = {}): AsyncGenerator<LiveRequest, void, undefined> {
+      return watchRequests({ send, url, token: options.token, toError }, name, watch);
     },
 
     /** Sends a request to the endpoint's public URL and returns the raw response. */

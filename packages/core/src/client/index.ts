@@ -9,7 +9,14 @@
 
 export type { Fault, QueuedAnswer, QueuedAnswerInput } from '../wire/answer-json.js';
 export { type ErrorBody, type ErrorCode, isMockpointError, MockpointError } from '../wire/errors.js';
-export type { JournalEntry, JournalPage, QueuedMark, RequestFilter } from '../wire/journal-json.js';
+export type {
+  JournalEntry,
+  JournalEvent,
+  JournalPage,
+  LiveRequest,
+  QueuedMark,
+  RequestFilter,
+} from '../wire/journal-json.js';
 export {
   DEFAULT_DELAY,
   DEFAULT_MAX_DELAY_MS,
@@ -38,3 +45,4 @@ export {
   type SummaryAnswer,
   type WaitOptions,
 } from './client.js';
+export type { WatchRequestsOptions } from './watch-requests.js';

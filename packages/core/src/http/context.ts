@@ -5,6 +5,7 @@
  */
 import type { EndpointHandler } from '../answer/endpoint-handler.js';
 import type { Journal } from '../journal/journal.js';
+import type { JournalFeed } from '../journal/journal-feed.js';
 import type { LimitOptions } from '../wire/limits.js';
 import type { Schemas } from '../wire/schemas.js';
 import type { EndpointService } from './endpoints.js';
@@ -21,6 +22,8 @@ export interface AppContext {
   options: ResolvedAppOptions;
   endpoints: EndpointService;
   journal: Journal;
+  /** The live journal streams. */
+  feed: JournalFeed;
   /** The one implementation of a request to `/endpoint/{name}`, used by every adapter. */
   handler: EndpointHandler;
   schemas: Schemas;

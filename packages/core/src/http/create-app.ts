@@ -9,6 +9,7 @@ import { EndpointHandler } from '../answer/endpoint-handler.js';
 import type { AnswerQueue } from '../answer/queue/answer-queue.js';
 import { MemoryAnswerQueue } from '../answer/queue/memory/index.js';
 import { type Journal, RequestJournal } from '../journal/journal.js';
+import { JournalFeed, type JournalFeedOptions } from '../journal/journal-feed.js';
 import { MemoryStore } from '../store/memory/index.js';
 import type { EndpointStore } from '../store/store.js';
 import { isMockpointError, MockpointError } from '../wire/errors.js';
@@ -22,6 +23,7 @@ import { hostGuard } from './host-guard.js';
 import type { RouteDoc } from './openapi.js';
 import { registerAddRoute } from './routes/add.js';
 import { registerJournalRoutes } from './routes/journal.js';
+import { registerJournalStreamRoutes } from './routes/journal-stream.js';
 import { registerManageRoutes } from './routes/manage.js';
 import { registerQueueRoutes } from './routes/queue.js';
 import { registerReadRoutes } from './routes/read.js';
@@ -56,6 +58,12 @@ export interface CreateAppOptions extends LimitOptions {
    * @example createApp({ store, journal: store.openJournal() }) // with a RedisStore: shared by every replica
    */
   journal?: Journal;
+  /**
+   * How the journal streams (`…/requests/stream`) behave; their number is bounded by `maxStreams`.
+   * @default { heartbeatMs: 15000, maxBufferedBytes: 4194304, retryMs: 1000 }
+   * @example createApp({ journalStreams: { heartbeatMs: 5000 } }) // behind a proxy that closes idle connections after 10 s
+   */
+  journalStreams?: Omit<JournalFeedOptions, 'maxStreams'>;
   /** When set, every `/api/*` write needs `Authorization: Bearer <adminToken>`. @default undefined (off) */
   adminToken?: string;
   /** Version reported by `/api/health`. @default the core package version */
@@ -70,7 +78,7 @@ export interface CreateAppOptions extends LimitOptions {
 /** The app returned by {@link createApp}: a Hono app plus its services. */
 export type MockpointApp = Hono & {
   /** The store, cache, queue and journal behind the routes. */
-  readonly mockpoint: Pick<AppContext, 'endpoints' | 'journal' | 'handler' | 'options'>;
+  readonly mockpoint: Pick<AppContext, 'endpoints' | 'journal' | 'feed' | 'handler' | 'options'>;
 };
 
 /** For each documented path, the methods it answers; matches `{param}` segments. */
@@ -120,6 +128,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
     options: resolved,
     endpoints,
     journal,
+    feed: new JournalFeed(journal, { ...options.journalStreams, maxStreams: resolved.maxStreams }),
     handler: new EndpointHandler({ endpoints, journal, onUnexpectedError: options.onUnexpectedError }),
     schemas: createSchemas({ maxDelayMs: resolved.maxDelayMs }),
     docs: [],
@@ -157,9 +166,16 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   registerManageRoutes(app, ctx);
   registerQueueRoutes(app, ctx);
   registerJournalRoutes(app, ctx);
+  registerJournalStreamRoutes(app, ctx);
   registerServiceRoutes(app, ctx);
 
   return Object.assign(app, {
-    mockpoint: { endpoints: ctx.endpoints, journal: ctx.journal, handler: ctx.handler, options: resolved },
+    mockpoint: {
+      endpoints: ctx.endpoints,
+      journal: ctx.journal,
+      feed: ctx.feed,
+      handler: ctx.handler,
+      options: resolved,
+    },
   });
 }

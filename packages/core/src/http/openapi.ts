@@ -11,8 +11,10 @@ type Method = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
 /** One documented response. */
 export interface ResponseDoc {
   description: string;
-  /** JSON body schema; omitted for bodiless answers. */
+  /** JSON body schema (of each event's data, for a stream); omitted for bodiless answers. */
   schema?: z.ZodType;
+  /** The media type of the body. @default 'application/json' */
+  contentType?: 'application/json' | 'text/event-stream';
 }
 
 /** A path parameter: a description (any string), or the schema that validates it. */
@@ -65,7 +67,7 @@ export function buildOpenApiDocument(docs: RouteDoc[], version: string, adminTok
       responses[status] = response.schema
         ? {
             description: response.description,
-            content: { 'application/json': { schema: toSchema(response.schema, 'output') } },
+            content: { [response.contentType ?? 'application/json']: { schema: toSchema(response.schema, 'output') } },
           }
         : { description: response.description };
     }

@@ -10,6 +10,40 @@ import { MockpointError } from '../wire/errors.js';
 import type { JournalEntry, JournalPage, QueuedMark } from '../wire/journal-json.js';
 import { type RecordedRequest, toJournalEntry } from './journal-entry.js';
 
+/** Items of several rings (each oldest first) as one list in id order. */
+function byId(a: { id: number }, b: { id: number }): number {
+  return a.id - b.id;
+}
+
+/** A recorded request with the name it was sent to, as the live stream carries it. */
+export interface NamedEntry {
+  name: string;
+  entry: JournalEntry;
+}
+
+/** What {@link Journal.since} answers. */
+export interface JournalSince {
+  /** The journal the entries come from (see {@link Journal.id}). */
+  journalId: string;
+  /** The newest id recorded so far (by any name): a cursor newer than this belongs to another journal. */
+  newest: number;
+  /** The entries with a greater id than asked for, oldest first. */
+  entries: NamedEntry[];
+}
+
+/**
+ * Who follows a journal live (the journal stream's fan-out): told of every entry
+ * recorded from the moment it follows, in id order, once.
+ */
+export interface JournalFollower {
+  /** Whether entries for `name` are wanted; the others are neither formatted nor fetched. */
+  wants(name: string): boolean;
+  /** New entries, oldest first; `journalId` names the journal they belong to. */
+  entries(batch: NamedEntry[], journalId: string): void;
+  /** The journal is shutting down ({@link Journal.releaseWaiters}): nothing more will come. */
+  ended(): void;
+}
+
 /**
  * What the read path and the journal API need from a journal; the in-memory
  * {@link RequestJournal} is one, a shared (e.g. Redis-backed) journal can be another.
@@ -47,8 +81,19 @@ export interface Journal {
   readonly waiterCount: number;
   /** Number of long-poll waiters held by this process for `name`. */
   waitersFor(name: string): number;
-  /** Answers every pending wait now, and every later one at once (for shutting down). */
+  /** Answers every pending wait now, and every later one at once (for shutting down); followers are told they ended. */
   releaseWaiters(): void;
+  /**
+   * Hands every entry recorded from now on to `follower` (of the names it wants),
+   * in id order, each once, on whichever replica it was recorded. Returns the
+   * function that stops it.
+   */
+  follow(follower: JournalFollower): () => void;
+  /**
+   * The entries with an id greater than `after` (of `name`, or of every name when
+   * it is undefined), oldest first, with the journal id and the newest id so far.
+   */
+  since(after: number, name?: string): Promise<JournalSince>;
 }
 
 /** Options for {@link RequestJournal}. */
@@ -171,6 +216,7 @@ export class RequestJournal implements Journal {
   #bytes = 0;
   #closed = false;
   #waiterCount = 0;
+  readonly #followers = new Set<JournalFollower>();
 
   constructor(options: RequestJournalOptions = {}) {
     this.size = options.size ?? 100;
@@ -216,7 +262,46 @@ export class RequestJournal implements Journal {
     if (dropped !== undefined) this.#bytes -= dropped.bytes;
     if (this.#bytes > this.maxBytes) this.#shrink(ring);
     if (ring.waiters.size > 0) this.#wake(ring, item);
+    if (this.#followers.size > 0) this.#tell(name, item);
     return item.id;
+  }
+
+  /** Hands a new entry to the followers that want its name (formatted once, for all of them). */
+  #tell(name: string, item: Recorded): void {
+    let batch: NamedEntry[] | undefined;
+    for (const follower of this.#followers) {
+      if (!follower.wants(name)) continue;
+      batch ??= [{ name, entry: toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.queued) }];
+      follower.entries(batch, this.id);
+    }
+  }
+
+  follow(follower: JournalFollower): () => void {
+    if (this.#closed) {
+      follower.ended();
+      return () => undefined;
+    }
+    this.#followers.add(follower);
+    return () => {
+      this.#followers.delete(follower);
+    };
+  }
+
+  async since(after: number, name?: string): Promise<JournalSince> {
+    const newest = this.#nextId - 1;
+    if (name !== undefined) {
+      return { journalId: this.id, newest, entries: this.list(name, after).map((entry) => ({ name, entry })) };
+    }
+    const items: (Recorded & { name: string })[] = [];
+    for (const [ringName, ring] of this.#rings) {
+      for (const item of ring.toArray(this.size, after)) items.push({ ...item, name: ringName });
+    }
+    items.sort(byId);
+    const entries = items.map((item) => ({
+      name: item.name,
+      entry: toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.queued),
+    }));
+    return { journalId: this.id, newest, entries };
   }
 
   #wake(ring: Ring, item: Recorded): void {
@@ -296,6 +381,9 @@ export class RequestJournal implements Journal {
   releaseWaiters(): void {
     this.#closed = true;
     for (const ring of this.#rings.values()) for (const waiter of [...ring.waiters]) waiter.resolve();
+    const followers = [...this.#followers];
+    this.#followers.clear();
+    for (const follower of followers) follower.ended();
   }
 
   /** Removes the entries for `name` (waiters stay). */

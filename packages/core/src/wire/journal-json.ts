@@ -7,6 +7,20 @@
  */
 import type { Fault } from './answer-json.js';
 
+/** A request as the journal stream sends it (a `request` event): a journal entry and the name it was sent to. */
+export interface LiveRequest extends JournalEntry {
+  name: string;
+}
+
+/** A `journal` event of the journal stream: the journal the ids belong to, and whether it started anew. */
+export interface JournalEvent {
+  journalId: string;
+  /** True when the stream's cursor belonged to another journal (a restarted daemon): ids start again. */
+  reset: boolean;
+  /** The id after which the stream sends. */
+  after: number;
+}
+
 /** One request received at `/endpoint/{name}`, as the API lists it. */
 export interface JournalEntry {
   /** Increasing sequence number across the whole journal. */

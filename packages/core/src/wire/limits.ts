@@ -18,12 +18,15 @@ export interface LimitOptions {
   journalMaxBytes?: number;
   /** Bytes of pre-serialised responses kept in memory. @default 67108864 (64 MiB) */
   cacheMaxBytes?: number;
+  /** Journal streams (`…/requests/stream`) open at once; one more is refused with `TOO_MANY_STREAMS`. @default 1000 */
+  maxStreams?: number;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 export const DEFAULT_JOURNAL_SIZE = 100;
 export const DEFAULT_JOURNAL_MAX_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_STREAMS = 1000;
 
 /** The default of every limit. */
 export const DEFAULT_LIMITS: Readonly<Required<LimitOptions>> = Object.freeze({
@@ -32,6 +35,7 @@ export const DEFAULT_LIMITS: Readonly<Required<LimitOptions>> = Object.freeze({
   journalSize: DEFAULT_JOURNAL_SIZE,
   journalMaxBytes: DEFAULT_JOURNAL_MAX_BYTES,
   cacheMaxBytes: DEFAULT_CACHE_MAX_BYTES,
+  maxStreams: DEFAULT_MAX_STREAMS,
 });
 
 /** The names of the limits, e.g. to pick them out of a larger options object. */

@@ -136,6 +136,7 @@ export function createSchemas(options: SchemaOptions = {}) {
           maxDelayMs: z.number().int().describe('Largest accepted `delay` (MAX_DELAY_MS).'),
           maxBodyBytes: z.number().int().describe('Largest accepted request body (MAX_BODY_BYTES).'),
           journalSize: z.number().int().describe('Requests kept per name (JOURNAL_SIZE).'),
+          maxStreams: z.number().int().describe('Journal streams open at once (MAX_STREAMS).'),
         })
         .describe('The settings a client checks its input against.'),
     })
@@ -202,6 +203,30 @@ export function createSchemas(options: SchemaOptions = {}) {
       fault: fault.optional().describe('The network fault the queued answer gave, if any.'),
     })
     .meta({ title: 'RecordedRequest' });
+  const streamQuery = z.object({
+    after: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'Start after this request id (a Last-Event-ID header wins over it); 0 replays everything kept. Without either, only requests from now on.',
+      ),
+    match: journalQuery.shape.match.describe(
+      'A RequestFilter as JSON, e.g. {"method":"POST"}: only matching requests are sent.',
+    ),
+    journal: z
+      .string()
+      .optional()
+      .describe(
+        'The journalId the cursor was read from: when the journal has started anew since, the stream starts from its beginning (and says so with reset: true).',
+      ),
+  });
+  const liveRequest = journalEntry.extend({ name: z.string().describe('The name the request was sent to.') }).meta({
+    title: 'LiveRequest',
+    description:
+      'The data of a `request` event: a journal entry and its name. The event id is the entry id. Other events: `journal` ({ journalId, reset, after }: first on every stream, and again with reset true when the journal starts anew, ids starting again at 1; `after` is the id after which the stream sends) and `end` ({ reason: slow-reader | shutdown, message }: the last event before the server closes the stream). Comment lines are heartbeats.',
+  });
   const journalPage = z
     .object({
       requests: z.array(journalEntry),
@@ -255,6 +280,8 @@ export function createSchemas(options: SchemaOptions = {}) {
     journalQuery,
     journalEntry,
     journalPage,
+    streamQuery,
+    liveRequest,
     record,
     addRequest,
     replaceRequest,

@@ -18,16 +18,28 @@ const NAME_RULE = `name must be 1-${JOURNAL_NAME_LIMIT} characters`;
 // Requests to unknown (even invalid) names are recorded, so any recorded name is readable.
 const journalNameSchema = z.string().min(1, NAME_RULE).max(JOURNAL_NAME_LIMIT, NAME_RULE);
 
-function journalName(name: string): string {
+/** `name` when it can be a journal's name; `INVALID_NAME` otherwise. */
+export function journalName(name: string): string {
   if (!journalNameSchema.safeParse(name).success) throw new MockpointError('INVALID_NAME', NAME_RULE);
   return name;
 }
+
+/** The documented `{name}` of every journal route. */
+export const JOURNAL_PARAMS = {
+  name: {
+    description: 'Endpoint name (need not exist: requests to unknown names are recorded too).',
+    schema: journalNameSchema,
+  },
+};
 
 const FILTER_RULE =
   'match must be JSON of { method?, query?, headers?, body? } (query and headers map names to strings; body is a JSON subset)';
 
 /** The `match` query parameter as a predicate, or `undefined` when absent. */
-function requestMatcher(schemas: Schemas, text: string | undefined): ((entry: JournalEntry) => boolean) | undefined {
+export function requestMatcher(
+  schemas: Schemas,
+  text: string | undefined,
+): ((entry: JournalEntry) => boolean) | undefined {
   if (text === undefined) return undefined;
   let filter: unknown;
   try {
@@ -69,12 +81,7 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
     return c.body(null, 204);
   });
 
-  const params = {
-    name: {
-      description: 'Endpoint name (need not exist: requests to unknown names are recorded too).',
-      schema: journalNameSchema,
-    },
-  };
+  const params = JOURNAL_PARAMS;
   ctx.docs.push(
     {
       method: 'get',

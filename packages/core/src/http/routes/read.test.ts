@@ -295,7 +295,7 @@ describe('GET /api/health', () => {
       status: 'ok',
       version: VERSION,
       store: 'memory',
-      limits: { maxDelayMs: 60_000, maxBodyBytes: 5 * 1024 * 1024, journalSize: 100 },
+      limits: { maxDelayMs: 60_000, maxBodyBytes: 5 * 1024 * 1024, journalSize: 100, maxStreams: 1000 },
     });
   });
 

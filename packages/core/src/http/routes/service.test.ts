@@ -58,7 +58,7 @@ describe('GET /api/health', () => {
       status: 'ok',
       version: VERSION,
       store: 'memory',
-      limits: { maxDelayMs: 60_000, maxBodyBytes: 5 * 1024 * 1024, journalSize: 100 },
+      limits: { maxDelayMs: 60_000, maxBodyBytes: 5 * 1024 * 1024, journalSize: 100, maxStreams: 1000 },
     });
     const custom = createApp({ version: '9.9.9', store: new MemoryStore(), maxDelayMs: 5000, journalSize: 7 });
     expect(await (await custom.request('/api/health')).json()).toMatchObject({

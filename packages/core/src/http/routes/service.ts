@@ -18,6 +18,7 @@ export function registerServiceRoutes(app: Hono, ctx: AppContext): void {
       maxDelayMs: options.maxDelayMs,
       maxBodyBytes: options.maxBodyBytes,
       journalSize: options.journalSize,
+      maxStreams: options.maxStreams,
     };
     return jsonResponse({ ...health, version: options.version, store: endpoints.store.kind, limits });
   });

@@ -290,6 +290,9 @@ export class RedisStore implements EndpointStore {
         onRecorded: (listener) => {
           this.#recordedListeners.add(listener);
         },
+        onLive: (listener) => {
+          this.#liveListeners.add(listener);
+        },
         newId: () => randomUUID(),
       },
       { ...options, keyPrefix: this.#prefix },

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Journal } from '../../journal/journal.js';
+import type { Journal, JournalFollower, JournalSince, NamedEntry } from '../../journal/journal.js';
 import { type RecordedRequest, toBase64, toJournalEntry } from '../../journal/journal-entry.js';
 import { MockpointError } from '../../wire/errors.js';
 import type { JournalEntry, JournalPage, QueuedMark } from '../../wire/journal-json.js';
@@ -20,6 +20,8 @@ export interface JournalConnection {
   onRecorded(listener: (id: number, name: string) => void): void;
   /** A fresh random id, for a journal that starts anew. */
   newId(): string;
+  /** Calls `listener` each time the subscription is up again after a drop (notifications may have been missed). */
+  onLive?(listener: () => void): void;
 }
 
 /** Options for {@link RedisJournal}. */
@@ -130,6 +132,40 @@ for _, name in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do redis.call('DEL',
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 return 1`;
 
+/**
+ * The entries of notified ids, for live followers. KEYS: journal id, then one
+ * stream per entry. ARGV: a fresh journal id, then the entry ids. Returns
+ * { journal id, payload or false per entry } (false: already dropped by a bound).
+ */
+const FETCH = `
+redis.call('SET', KEYS[1], ARGV[1], 'NX')
+local out = { redis.call('GET', KEYS[1]) }
+for i = 2, #KEYS do
+  local found = redis.call('XRANGE', KEYS[i], ARGV[i] .. '-0', ARGV[i] .. '-0')
+  if found[1] then out[i] = found[1][2][2] else out[i] = false end
+end
+return out`;
+
+/**
+ * Entries past a cursor, of one name or of every name (those whose newest id is
+ * past it). KEYS: journal id, seq, names. ARGV: a fresh journal id, the cursor,
+ * stream key prefix, the name or ''. Returns { journal id, newest id, flat
+ * name/id/payload triples }.
+ */
+const SINCE = `
+redis.call('SET', KEYS[1], ARGV[1], 'NX')
+local names
+if ARGV[4] ~= '' then names = { ARGV[4] } else names = redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. ARGV[2], '+inf') end
+local out = {}
+for _, name in ipairs(names) do
+  for _, e in ipairs(redis.call('XRANGE', ARGV[3] .. name, '(' .. ARGV[2] .. '-0', '+')) do
+    out[#out + 1] = name
+    out[#out + 1] = e[1]
+    out[#out + 1] = e[2][2]
+  end
+end
+return { redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2]) or '0', out }`;
+
 /** How a request travels through Redis. */
 interface Stored {
   m: string;
@@ -164,6 +200,19 @@ export function decodeRecorded(message: string): [number, string][] {
   return Array.isArray(names) ? names.map((name, i) => [first + i, name]) : [];
 }
 
+/** The entry of a stream id (`<id>-0`) and its stored payload. */
+function decodeEntry(rawId: string, payload: string): JournalEntry {
+  const stored = JSON.parse(payload) as Stored;
+  const request: RecordedRequest = {
+    method: stored.m,
+    target: stored.t,
+    rawHeaders: stored.h,
+    body: Buffer.from(stored.b, 'base64'),
+    bodyTruncated: stored.x,
+  };
+  return toJournalEntry(Number.parseInt(rawId, 10), request, stored.s, stored.r, stored.q);
+}
+
 /** Most requests one script call appends. */
 const BATCH = 256;
 /** Most requests waiting to be written; past it the oldest waiting ones are dropped (counted in `lost`). */
@@ -182,6 +231,14 @@ export class RedisJournal implements Journal {
   #flushing = false;
   #released = false;
   #journalId: string | undefined;
+  readonly #followers = new Set<JournalFollower>();
+  /** Notified `(id, name)` pairs whose entries followers want, not fetched yet. */
+  #toFetch: [number, string][] = [];
+  #fetching = false;
+  /** Newest id handed to followers, and the journal it belongs to (undefined before the first). */
+  #followed: { id: number; journalId: string } | undefined;
+  /** The subscription dropped: notifications may have been missed, so followers are caught up by a read. */
+  #resync = false;
   /** Requests that could not be written (Redis unreachable). */
   lost = 0;
 
@@ -194,6 +251,11 @@ export class RedisJournal implements Journal {
     this.#prefix = `${options.keyPrefix}journal:`;
     this.#keys = ['seq', 'names', 'sizes', 'bytes', 'id', 'recorded'].map((k) => `${this.#prefix}${k}`);
     connection.onRecorded((id, name) => this.#recorded(id, name));
+    connection.onLive?.(() => {
+      if (this.#followers.size === 0 || this.#followed === undefined) return;
+      this.#resync = true;
+      void this.#pump();
+    });
   }
 
   /**
@@ -323,9 +385,124 @@ export class RedisJournal implements Journal {
   releaseWaiters(): void {
     this.#released = true;
     for (const set of this.#waiters.values()) for (const waiter of set) waiter.resolve();
+    const followers = [...this.#followers];
+    this.#followers.clear();
+    this.#toFetch = [];
+    for (const follower of followers) follower.ended();
+  }
+
+  follow(follower: JournalFollower): () => void {
+    if (this.#released) {
+      follower.ended();
+      return () => undefined;
+    }
+    this.#followers.add(follower);
+    return () => {
+      this.#followers.delete(follower);
+    };
+  }
+
+  async since(after: number, name?: string): Promise<JournalSince> {
+    const reply = (await this.#connection.eval(
+      SINCE,
+      [this.#keys[4] as string, this.#keys[0] as string, this.#keys[1] as string],
+      [this.#connection.newId(), String(after), `${this.#prefix}n:`, name ?? ''],
+    )) as [string, string, string[]];
+    this.#journalId = reply[0];
+    const flat = reply[2];
+    const entries: NamedEntry[] = [];
+    for (let i = 0; i + 2 < flat.length; i += 3) {
+      const entryName = flat[i] as string;
+      entries.push({ name: entryName, entry: decodeEntry(flat[i + 1] as string, flat[i + 2] as string) });
+    }
+    // Several names' streams, each in order: one list in id order.
+    if (name === undefined) entries.sort((a, b) => a.entry.id - b.entry.id);
+    return { journalId: reply[0], newest: Number(reply[1]), entries };
+  }
+
+  /** Whether some follower wants entries of `name`. */
+  #wanted(name: string): boolean {
+    for (const follower of this.#followers) if (follower.wants(name)) return true;
+    return false;
+  }
+
+  /**
+   * Fetches what followers want, one batch at a time, so entries are handed on in
+   * the order they were notified (which is id order: one script records and publishes).
+   */
+  async #pump(): Promise<void> {
+    if (this.#fetching) return;
+    this.#fetching = true;
+    try {
+      while ((this.#toFetch.length > 0 || this.#resync) && this.#followers.size > 0) {
+        if (this.#resync) {
+          this.#resync = false;
+          this.#toFetch = [];
+          await this.#catchUp();
+          continue;
+        }
+        const batch = this.#toFetch.splice(0, BATCH);
+        let reply: (string | null)[];
+        try {
+          reply = (await this.#connection.eval(
+            FETCH,
+            [this.#keys[4] as string, ...batch.map(([, name]) => `${this.#prefix}n:${name}`)],
+            [this.#connection.newId(), ...batch.map(([id]) => String(id))],
+          )) as (string | null)[];
+        } catch {
+          // Redis is away: read what was missed once the subscription is back.
+          this.#resync = this.#followed !== undefined;
+          return;
+        }
+        const entries: NamedEntry[] = [];
+        batch.forEach(([id, name], i) => {
+          const payload = reply[i + 1];
+          if (payload) entries.push({ name, entry: decodeEntry(`${id}-0`, payload) });
+        });
+        this.#hand(entries, reply[0] as string);
+      }
+    } finally {
+      this.#fetching = false;
+    }
+  }
+
+  /** After a dropped subscription: everything past the last handed-on id, from Redis. */
+  async #catchUp(): Promise<void> {
+    const followed = this.#followed;
+    if (followed === undefined) return;
+    let since: JournalSince;
+    try {
+      since = await this.since(followed.id);
+    } catch {
+      this.#resync = true;
+      return;
+    }
+    if (since.journalId !== followed.journalId) since = await this.since(0);
+    this.#hand(
+      since.entries.filter((e) => this.#wanted(e.name)),
+      since.journalId,
+    );
+  }
+
+  /** Hands entries to followers, each id once and in order (a new journal starts the count again). */
+  #hand(entries: NamedEntry[], journalId: string): void {
+    this.#journalId = journalId;
+    if (this.#followed?.journalId !== journalId) this.#followed = { id: 0, journalId };
+    const followed = this.#followed;
+    const fresh = entries.filter((e) => e.entry.id > followed.id);
+    if (fresh.length === 0) return;
+    followed.id = (fresh.at(-1) as NamedEntry).entry.id;
+    for (const follower of this.#followers) {
+      const wanted = fresh.filter((e) => follower.wants(e.name));
+      if (wanted.length > 0) follower.entries(wanted, journalId);
+    }
   }
 
   #recorded(id: number, name: string): void {
+    if (this.#followers.size > 0 && this.#wanted(name)) {
+      this.#toFetch.push([id, name]);
+      if (!this.#fetching) queueMicrotask(() => void this.#pump());
+    }
     const set = this.#waiters.get(name);
     if (set === undefined) return;
     for (const waiter of set) {
@@ -356,17 +533,7 @@ export class RedisJournal implements Journal {
       [`(${after}-0`, this.#connection.newId()],
     )) as [string, [string, string[]][]];
     this.#journalId = reply[0];
-    const requests: JournalEntry[] = reply[1].map(([rawId, fields]) => {
-      const stored = JSON.parse(fields[1] as string) as Stored;
-      const request: RecordedRequest = {
-        method: stored.m,
-        target: stored.t,
-        rawHeaders: stored.h,
-        body: Buffer.from(stored.b, 'base64'),
-        bodyTruncated: stored.x,
-      };
-      return toJournalEntry(Number.parseInt(rawId, 10), request, stored.s, stored.r, stored.q);
-    });
+    const requests: JournalEntry[] = reply[1].map(([rawId, fields]) => decodeEntry(rawId, fields[1] as string));
     if (match !== undefined) {
       const matching = requests.filter(match);
       return { requests: matching, complete: matching.length >= count };
