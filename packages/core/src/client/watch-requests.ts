@@ -112,6 +112,7 @@ export async function* watchRequests(
         error = thrown;
       }
       if (refused !== undefined) throw refused;
+      if (outer?.aborted) return;
       failures++;
       const retryMs = Math.min(MAX_RETRY_MS, 100 * 2 ** Math.min(failures, 5));
       options.onDisconnect?.(error, retryMs);
