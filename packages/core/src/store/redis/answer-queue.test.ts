@@ -146,3 +146,35 @@ describe('RedisAnswerQueue across replicas', () => {
     expect(b.pending('missed')).toBe(false);
   });
 });
+
+describe('RedisAnswerQueue on a stalled Redis (SIGSTOP)', () => {
+  it('takes that gave up take nothing: once Redis answers again, every queued answer is still there', async () => {
+    const own = await startTestRedis();
+    try {
+      const store = await RedisStore.open({ url: own.socket, operationTimeoutMs: 500, heartbeatMs: 60_000 });
+      stores.push(store);
+      const queue = await store.openAnswerQueue();
+      // The take script is loaded, as on a replica that has served requests.
+      await queue.push('warm', [{ statusCode: 201, times: 1 }]);
+      expect((await queue.take('warm'))?.answer.statusCode).toBe(201);
+      await queue.push('stalled', [{ statusCode: 503, times: 5 }]);
+
+      own.pause();
+      const takes = await Promise.allSettled(Array.from({ length: 5 }, () => queue.take('stalled')));
+      expect(takes.map((take) => take.status)).toEqual(Array(5).fill('rejected'));
+      for (const take of takes)
+        expect((take as PromiseRejectedResult).reason).toMatchObject({ code: 'STORE_UNAVAILABLE' });
+      expect(store.health().status).toBe('degraded');
+
+      // The five takes sent before the stall was known run now, after their callers gave up.
+      own.resume();
+      await expect.poll(() => store.health().status, { timeout: 10_000 }).toBe('ok');
+      // Commands on one connection run in order: this list runs after those takes.
+      expect(await queue.list('stalled')).toEqual([{ statusCode: 503, times: 5 }]);
+      for (let i = 0; i < 5; i++) expect((await queue.take('stalled'))?.answer.statusCode).toBe(503);
+      expect(await queue.take('stalled')).toBeUndefined();
+    } finally {
+      await own.dispose();
+    }
+  });
+});

@@ -21,6 +21,7 @@
  * @module
  */
 
+import { randomUUID } from 'node:crypto';
 import type { AnswerQueue, Taken } from '../../answer/queue/answer-queue.js';
 import {
   answerJson,
@@ -33,8 +34,17 @@ import { MockpointError } from '../../wire/errors.js';
 
 /** What the queue needs from the store's connections (see `RedisStore.openAnswerQueue`). */
 export interface QueueConnection {
-  /** Runs a script, bounded and mapped to STORE_UNAVAILABLE like every store operation. */
-  eval(script: string, keys: string[], args: string[]): Promise<unknown>;
+  /**
+   * Runs a script, bounded and mapped to STORE_UNAVAILABLE like every store operation.
+   * `onLate` gets the reply of a script that ran after all, once the call had given up.
+   */
+  eval(script: string, keys: string[], args: string[], onLate?: (reply: unknown) => void): Promise<unknown>;
+  /**
+   * The latest time on Redis's clock (ms since the epoch) at which a script sent
+   * now may still run: after it, the caller has given up on the answer. `undefined`
+   * while Redis's clock is not known.
+   */
+  deadline(): number | undefined;
   /** Publishes on the command connection; failures are the caller's to ignore. */
   publish(channel: string, message: string): Promise<unknown>;
   /** Subscribes the store's subscriber connection to `channel`. */
@@ -79,10 +89,16 @@ table.insert(out, 1, redis.call('PUBLISH', KEYS[4], ARGV[4]))
 return out`;
 
 /**
- * Takes one use. KEYS: list, names, bytes, clears. ARGV: name. Returns {clears}
- * when nothing is queued, else {clears, answer JSON, entries left}.
+ * Takes one use. KEYS: list, names, bytes, clears. ARGV: name, and optionally a
+ * deadline (ms on Redis's clock). Returns {'late'} and takes nothing when it runs
+ * after the deadline (the caller has given up: a use taken now would be lost);
+ * {clears} when nothing is queued, else {clears, answer JSON, entries left}.
  */
 const TAKE = `
+if ARGV[2] then
+  local now = redis.call('TIME')
+  if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[2]) then return {'late'} end
+end
 local clears = tonumber(redis.call('GET', KEYS[4]) or '0')
 local entry = redis.call('LINDEX', KEYS[1], 0)
 if not entry then
@@ -101,6 +117,25 @@ end
 local left = redis.call('LLEN', KEYS[1])
 if left == 0 then redis.call('SREM', KEYS[2], ARGV[1]) end
 return {clears, answer, left}`;
+
+/**
+ * Puts back a use taken by a take whose caller gave up before the answer came:
+ * first in line again. Once per take (its token), however often it is retried.
+ * KEYS: list, names, bytes, token key, channel. ARGV: name, answer JSON, notice.
+ */
+const GIVE_BACK = `
+if not redis.call('SET', KEYS[4], '1', 'NX', 'EX', 86400) then return 0 end
+local head = redis.call('LINDEX', KEYS[1], 0)
+local space = head and string.find(head, ' ', 1, true)
+if head and string.sub(head, space + 1) == ARGV[2] then
+  redis.call('LSET', KEYS[1], 0, (tonumber(string.sub(head, 1, space - 1)) + 1) .. ' ' .. ARGV[2])
+else
+  redis.call('LPUSH', KEYS[1], '1 ' .. ARGV[2])
+  redis.call('INCRBY', KEYS[3], #ARGV[2])
+end
+redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('PUBLISH', KEYS[5], ARGV[3])
+return 1`;
 
 /** Empties one queue. KEYS: list, names, bytes, clears, channel. ARGV: name, message head. Returns the clear count. */
 const CLEAR = `
@@ -141,6 +176,8 @@ interface AckWait {
 }
 
 const NEVER = new AbortController().signal;
+/** How often a use taken too late is tried to be put back (a second apart) while Redis does not answer. */
+const GIVE_BACK_ATTEMPTS = 60;
 const encoder = new TextEncoder();
 
 /** A queued entry as stored: `<times> <answer JSON>`. */
@@ -259,7 +296,19 @@ export class RedisAnswerQueue implements AnswerQueue {
   async take(name: string): Promise<Taken | undefined> {
     if (this.#stale) this.#refresh();
     const epoch = this.#epoch;
-    const reply = (await this.#conn.eval(TAKE, this.#keys(name).concat(this.#clearsKey), [name])) as unknown[];
+    const deadline = this.#conn.deadline();
+    const reply = (await this.#conn.eval(
+      TAKE,
+      this.#keys(name).concat(this.#clearsKey),
+      deadline === undefined ? [name] : [name, String(deadline)],
+      (late) => this.#giveBack(name, late as unknown[]),
+    )) as unknown[];
+    if (reply[0] === 'late') {
+      throw new MockpointError(
+        'STORE_UNAVAILABLE',
+        `Redis answered too late to take a queued answer for "${name}"; nothing was taken`,
+      );
+    }
     const clears = Number(reply[0]);
     if (reply.length === 1 || Number(reply[2]) === 0) {
       // Empty now: unmark the name, unless a push notice came in meanwhile.
@@ -268,6 +317,28 @@ export class RedisAnswerQueue implements AnswerQueue {
     if (reply.length === 1) return undefined;
     const answer: TakenAnswer = parseAnswerJson(String(reply[1]));
     return { answer, release: answer.fault === 'hang' ? this.#release(name, clears) : NEVER };
+  }
+
+  /**
+   * A take that ran although its caller had given up (it ran before its deadline,
+   * but the answer came back too late): the use was never handed to a request, so
+   * it goes back first in line. Retried while Redis does not answer, once per take.
+   */
+  #giveBack(name: string, reply: unknown[], token = randomUUID(), attempt = 1): void {
+    if (reply.length < 2 || reply[0] === 'late') return;
+    this.#conn
+      .eval(
+        GIVE_BACK,
+        [...this.#keys(name), `${this.#prefix}queue-given-back:${token}`, this.#channel],
+        [name, String(reply[1]), `${this.#conn.origin} p 0 ${name}`],
+      )
+      .then(
+        () => this.#pending.add(name),
+        () => {
+          if (this.#released || attempt >= GIVE_BACK_ATTEMPTS) return;
+          setTimeout(() => this.#giveBack(name, reply, token, attempt + 1), 1000).unref?.();
+        },
+      );
   }
 
   async list(name: string): Promise<QueuedAnswer[]> {

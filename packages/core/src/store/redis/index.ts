@@ -39,9 +39,13 @@ export interface RedisStoreOptions {
   /**
    * Longest a store operation waits for Redis before it rejects with
    * `STORE_UNAVAILABLE` (a Redis that accepts connections but does not answer).
+   * Once one has waited that long, Redis counts as stalled: health says `degraded`
+   * and operations fail at once, without waiting again, until Redis answers.
    * @default 2000
    */
   operationTimeoutMs?: number;
+  /** How often the store checks that Redis answers (and reads its clock), while connected. @default 1000 */
+  heartbeatMs?: number;
   /** Wait between reconnection attempts while Redis is unreachable. @default 200 */
   reconnectDelayMs?: number;
 }
@@ -142,6 +146,13 @@ export class RedisStore implements EndpointStore {
   #live = true;
   #lastError: string | undefined;
   #closed = false;
+  /** Since when Redis has not answered an operation or a heartbeat in time (it is connected, but stalled). */
+  #stalledSince: number | undefined;
+  #stallReason = '';
+  #heartbeat: ReturnType<typeof setInterval> | undefined;
+  #beating = false;
+  /** Redis's clock minus ours (ms), from the last heartbeat that came back quickly; `undefined` until one did. */
+  #clockOffsetMs: number | undefined;
 
   private constructor(
     client: Client,
@@ -159,6 +170,8 @@ export class RedisStore implements EndpointStore {
     this.#channel = `${prefix}changes`;
     this.#keys = [`${prefix}endpoints`, `${prefix}names`, this.#channel];
     this.#timeoutMs = options.operationTimeoutMs ?? 2000;
+    this.#heartbeat = setInterval(() => void this.#beat(), options.heartbeatMs ?? 1000);
+    this.#heartbeat.unref?.();
     const store = this;
     this.changes = {
       get live() {
@@ -207,6 +220,7 @@ export class RedisStore implements EndpointStore {
       const durable = await readDurability(client);
       store = new RedisStore(client as Client, subscriber as Client, options, shown, durable);
       await store.#listen();
+      await store.#beat();
       return store;
     })();
     let timer: NodeJS.Timeout | undefined;
@@ -226,6 +240,7 @@ export class RedisStore implements EndpointStore {
       return await Promise.race([ready, deadline]);
     } catch (error) {
       ready.catch(() => undefined);
+      if (store) clearInterval(store.#heartbeat);
       client.destroy();
       subscriber.destroy();
       if (error instanceof MockpointError) throw error;
@@ -309,7 +324,8 @@ export class RedisStore implements EndpointStore {
     const store = this;
     const queue = new RedisAnswerQueue(
       {
-        eval: (script, keys, args) => this.#script(script, keys, args),
+        eval: (script, keys, args, onLate) => this.#script(script, keys, args, onLate),
+        deadline: () => this.#deadline(),
         publish: (channel, message) => this.#call(() => this.#client.publish(channel, message)),
         subscribe: (channel, listener) => this.#subscriber.subscribe(channel, listener),
         get live() {
@@ -334,6 +350,7 @@ export class RedisStore implements EndpointStore {
         reason: `cannot reach Redis at ${this.location} (${this.#lastError ?? 'disconnected'}); reconnecting`,
       };
     }
+    if (this.#stalledSince !== undefined) return { status: 'degraded', reason: this.#stalled() };
     if (this.durable === false) {
       return {
         status: 'degraded',
@@ -346,6 +363,7 @@ export class RedisStore implements EndpointStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    clearInterval(this.#heartbeat);
     this.#listeners.clear();
     this.#recordedListeners.clear();
     this.#liveListeners.clear();
@@ -386,7 +404,9 @@ export class RedisStore implements EndpointStore {
       }
     });
     this.#client.on('ready', () => {
+      // Connected anew: Redis answered the handshake.
       this.#lastError = undefined;
+      this.#stalledSince = undefined;
     });
     await this.#subscriber.subscribe(this.#channel, (message: string) => {
       const space = message.indexOf(' ');
@@ -407,7 +427,7 @@ export class RedisStore implements EndpointStore {
   }
 
   /** Runs a script by its SHA1 (EVALSHA), sending its text only when Redis does not have it yet. */
-  #script(script: string, keys: string[], args: string[]): Promise<unknown> {
+  #script(script: string, keys: string[], args: string[], onLate?: (reply: unknown) => void): Promise<unknown> {
     let sha = scriptShas.get(script);
     if (sha === undefined) {
       sha = createHash('sha1').update(script).digest('hex');
@@ -422,7 +442,61 @@ export class RedisStore implements EndpointStore {
         if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
         return client.eval(script, { keys, arguments: args });
       }
-    });
+    }, onLate);
+  }
+
+  /**
+   * The time on Redis's clock (ms since the epoch) by which a script that starts
+   * now must have run for its answer to reach us before {@link #call} gives up:
+   * the operation timeout less a margin for the answer's way back. `undefined`
+   * while Redis's clock is not known.
+   */
+  #deadline(): number | undefined {
+    if (this.#clockOffsetMs === undefined) return undefined;
+    const margin = Math.min(500, this.#timeoutMs / 4);
+    return Math.floor(Date.now() + this.#clockOffsetMs + this.#timeoutMs - margin);
+  }
+
+  /** What health and refused operations say while Redis is stalled. */
+  #stalled(): string {
+    const seconds = ((Date.now() - (this.#stalledSince ?? Date.now())) / 1000).toFixed(1);
+    return `Redis at ${this.location} is connected but has not answered for ${seconds} s (${this.#stallReason}); operations fail at once until it answers again`;
+  }
+
+  #stall(reason: string): void {
+    if (this.#stalledSince !== undefined || this.#closed) return;
+    this.#stalledSince = Date.now();
+    this.#stallReason = reason;
+    void this.#beat();
+  }
+
+  /**
+   * Asks Redis for its clock (TIME), bounded by the operation timeout: no answer
+   * in time marks Redis as stalled; the answer, whenever it comes, ends the stall
+   * and, when it came quickly, tells how far Redis's clock is from ours.
+   */
+  async #beat(): Promise<void> {
+    if (this.#beating || this.#closed || !this.#client.isReady) return;
+    this.#beating = true;
+    const sentAt = Date.now();
+    const timer = setTimeout(
+      () => this.#stall(`no answer to a heartbeat within ${this.#timeoutMs} ms`),
+      this.#timeoutMs,
+    );
+    timer.unref?.();
+    try {
+      const [seconds, micros] = (await this.#client.sendCommand(['TIME'])) as [string, string];
+      const receivedAt = Date.now();
+      if (this.#clockOffsetMs === undefined || receivedAt - sentAt <= 100) {
+        this.#clockOffsetMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) - (sentAt + receivedAt) / 2;
+      }
+      this.#stalledSince = undefined;
+    } catch {
+      // disconnected: the connection's own state says so
+    } finally {
+      clearTimeout(timer);
+      this.#beating = false;
+    }
   }
 
   /**
@@ -430,8 +504,13 @@ export class RedisStore implements EndpointStore {
    * `STORE_UNAVAILABLE`. A write that timed out may still have landed: it was not
    * acknowledged, so the caller answers 503 and the client may retry.
    */
-  async #call<T>(operation: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async #call<T>(operation: (signal: AbortSignal) => Promise<T>, onLate?: (reply: T) => void): Promise<T> {
     if (this.#closed) throw new MockpointError('STORE_UNAVAILABLE', 'the Redis store is closed');
+    // A stalled Redis is not sent more work that would run whenever it wakes up, long after we gave up.
+    if (this.#stalledSince !== undefined) {
+      void this.#beat(); // its answer, whenever it comes, ends the stall
+      throw new MockpointError('STORE_UNAVAILABLE', this.#stalled());
+    }
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
@@ -441,10 +520,16 @@ export class RedisStore implements EndpointStore {
       }, this.#timeoutMs);
     });
     const running = operation(controller.signal);
+    let timedOut = false;
     try {
-      return await Promise.race([running, deadline]);
+      const result = await Promise.race([running, deadline]);
+      this.#stalledSince = undefined;
+      return result;
     } catch (error) {
-      running.catch(() => undefined);
+      timedOut = controller.signal.aborted;
+      if (timedOut && this.#client.isReady) this.#stall(`an operation got no answer within ${this.#timeoutMs} ms`);
+      // A command already sent still runs when Redis answers: the caller may undo it.
+      running.then((reply) => (timedOut ? onLate?.(reply) : undefined)).catch(() => undefined);
       const reason = this.#client.isReady
         ? (error as Error).message
         : `not connected (${this.#lastError ?? (error as Error).message})`;

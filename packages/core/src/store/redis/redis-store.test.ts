@@ -188,6 +188,36 @@ describe('RedisStore', () => {
     expect(plain(await store.get('x'))).toMatchObject({ name: 'x' });
   });
 
+  it('a stalled Redis (SIGSTOP): health says degraded while it does not answer, with no traffic at all; ok once it answers', async () => {
+    const store = await open({ keyPrefix: `s-${randomUUID()}:`, operationTimeoutMs: 500, heartbeatMs: 100 });
+    expect(store.health()).toEqual({ status: 'ok' });
+    redis.pause();
+    await eventually(() => store.health().status === 'degraded');
+    expect(store.health().reason).toMatch(/connected but has not answered for .* s .*operations fail at once/);
+    // Meanwhile operations fail at once: nothing more is sent to run whenever Redis wakes up.
+    const started = Date.now();
+    await expect(store.get('x')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    expect(Date.now() - started).toBeLessThan(250);
+    redis.resume();
+    await eventually(() => store.health().status === 'ok');
+    expect(await store.get('x')).toBeUndefined();
+  });
+
+  it('a stalled Redis: a request that touches the store and then the queue fails within one operation timeout, not one per operation', async () => {
+    const store = await open({ keyPrefix: `b-${randomUUID()}:`, operationTimeoutMs: 1000, heartbeatMs: 60_000 });
+    const service = new EndpointService(store, 1024 * 1024, await store.openAnswerQueue());
+    await service.put(record('bounded', 1));
+    redis.pause();
+    for (const write of [() => service.delete('bounded'), () => service.clear()]) {
+      const started = Date.now();
+      await expect(write()).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+      // Today's bound is 1000 ms; a delete used to wait it out twice (the record, then its queue).
+      expect(Date.now() - started).toBeLessThan(1700);
+    }
+    redis.resume();
+    await eventually(() => store.health().status === 'ok');
+  });
+
   it('open fails with one actionable message after connectTimeoutMs when Redis is unreachable', async () => {
     const started = Date.now();
     const error = await RedisStore.open({ url: `${redis.dir}/nothing-here.sock`, connectTimeoutMs: 600 }).then(
