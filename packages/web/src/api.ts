@@ -10,7 +10,9 @@ import {
   ConnectionError,
   createClient,
   DEFAULT_MAX_DELAY_MS,
+  type Endpoint,
   isMockpointError,
+  type JsonText,
   type MockpointError,
 } from '@mockpoint/core/client';
 
@@ -22,6 +24,14 @@ export type {
   QueuedAnswer,
   SummaryAnswer,
 } from '@mockpoint/core/client';
+export { JsonSyntaxError, JsonText, scanJson } from '@mockpoint/core/client';
+
+/**
+ * A record as the page shows and edits it: `data` is the stored JSON text
+ * exactly (never parsed into JavaScript values, which would round big numbers
+ * and reorder keys).
+ */
+export type ExactRecord = Endpoint<JsonText>;
 
 /** A record as the list shows it: everything but `data`. */
 export type EndpointSummary = import('@mockpoint/core/client').SummaryAnswer['endpoints'][number];

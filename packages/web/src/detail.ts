@@ -11,10 +11,11 @@
  *
  * @module
  */
-import { api, type EndpointRecord, endpointUrl, failureMessage, isApiFailure, type QueuedAnswer } from './api.js';
+import { api, type ExactRecord, endpointUrl, failureMessage, isApiFailure, type QueuedAnswer } from './api.js';
 import { copyText, h, replaceChildren, toast } from './dom.js';
 import { type EndpointForm, endpointForm } from './form.js';
 import { JournalView } from './journal.js';
+import { formatJson } from './json-format.js';
 import { statusBadge } from './list.js';
 import { report } from './report.js';
 import { tokenField } from './token-field.js';
@@ -76,8 +77,14 @@ export function describeAnswer(answer: QueuedAnswer): string {
 
 type State =
   | { kind: 'loading' }
-  | { kind: 'found'; record: EndpointRecord; queued: QueuedAnswer[] }
+  | { kind: 'found'; record: ExactRecord; queued: QueuedAnswer[] }
   | { kind: 'missing'; deleted: boolean };
+
+/** What is shown, as a string to compare: the data by its exact text (a JsonText's JSON form is its parsed value). */
+function stateKey(state: State): string {
+  if (state.kind !== 'found') return JSON.stringify(state);
+  return JSON.stringify({ ...state, record: { ...state.record, data: state.record.data.text } });
+}
 
 /** The detail view of `name`. */
 export class DetailView {
@@ -182,7 +189,7 @@ export class DetailView {
     let next: State;
     try {
       // Both before drawing, so the queued line never pushes the view down after it shows.
-      const [record, queued] = await Promise.all([api.get(this.name), this.#readQueue()]);
+      const [record, queued] = await Promise.all([api.getExact(this.name), this.#readQueue()]);
       next = { kind: 'found', record, queued };
     } catch (error) {
       if (this.#stopped) return;
@@ -197,9 +204,9 @@ export class DetailView {
     }
     if (this.#stopped) return;
     this.#journal.el.hidden = false;
-    const before = JSON.stringify(this.#state);
+    const before = stateKey(this.#state);
     this.#state = next;
-    if (JSON.stringify(next) === before) return;
+    if (stateKey(next) === before) return;
     if (next.kind === 'missing' && next.deleted) this.#edit = false;
     this.#journal.setEndpointExists(next.kind === 'found');
     this.#draw();
@@ -226,7 +233,7 @@ export class DetailView {
   }
 
   /** The head: back link, title and badges; the same in every state, so nothing moves when the record arrives. */
-  #head(record?: EndpointRecord): HTMLElement {
+  #head(record?: ExactRecord): HTMLElement {
     return h(
       'div',
       { class: 'detail-head' },
@@ -292,8 +299,8 @@ export class DetailView {
     );
   }
 
-  #stored(record: EndpointRecord): HTMLElement {
-    const body = JSON.stringify(record.data, null, 2) ?? 'null';
+  #stored(record: ExactRecord): HTMLElement {
+    const body = formatJson(record.data.text);
     const bodiless = BODILESS.has(record.statusCode);
     return h(
       'div',
@@ -371,7 +378,7 @@ export class DetailView {
     cancel.focus();
   }
 
-  #editor(record: EndpointRecord): HTMLElement {
+  #editor(record: ExactRecord): HTMLElement {
     const form = endpointForm({
       mode: 'edit',
       initial: record,

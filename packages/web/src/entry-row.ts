@@ -8,6 +8,7 @@
  */
 import type { JournalEntry } from './api.js';
 import { formatDateTime, h } from './dom.js';
+import { formatJson } from './json-format.js';
 import { statusBadge } from './list.js';
 import { formatBytes } from './validate.js';
 
@@ -79,8 +80,10 @@ export function bodyPreview(entry: JournalEntry): string {
   return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS)}…` : line;
 }
 
+/** The body as sent; JSON laid out one member a line, every token (number, escape, key) as written. */
 function prettyBody(entry: JournalEntry): string {
-  if (entry.json !== undefined && !entry.bodyTruncated) return JSON.stringify(entry.json, null, 2);
+  if (entry.json !== undefined && !entry.bodyTruncated && entry.bodyEncoding === undefined)
+    return formatJson(entry.body);
   return entry.body;
 }
 

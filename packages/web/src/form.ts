@@ -7,8 +7,9 @@
  *
  * @module
  */
-import { type ApiFailure, api, type EndpointRecord, endpointUrl, isApiFailure, serverLimits } from './api.js';
+import { type ApiFailure, api, type ExactRecord, endpointUrl, isApiFailure, JsonText, serverLimits } from './api.js';
 import { h } from './dom.js';
+import { formatJson } from './json-format.js';
 import { report } from './report.js';
 import { tokenField } from './token-field.js';
 import {
@@ -25,11 +26,12 @@ import {
 /** Options for {@link endpointForm}. */
 export interface EndpointFormOptions {
   mode: 'create' | 'edit';
-  /** The record being edited (edit mode). */
-  initial?: EndpointRecord;
+  /** The record being edited (edit mode), its data as the stored text. */
+  initial?: ExactRecord;
   /** A name to start with (create mode), e.g. one requests were sent to before it existed. */
   name?: string;
-  onSaved(record: EndpointRecord, created: boolean): void;
+  /** The record as saved: its data is the text that was sent. */
+  onSaved(record: ExactRecord, created: boolean): void;
   onCancel?(): void;
 }
 
@@ -155,7 +157,8 @@ export function endpointForm(options: EndpointFormOptions): EndpointForm {
     rows: 9,
     spellcheck: false,
     autocapitalize: 'off',
-    value: initial ? JSON.stringify(initial.data, null, 2) : '{\n  "ok": true\n}',
+    // The stored text laid out for reading: whitespace changes, no digit, escape or key's place does.
+    value: initial ? formatJson(initial.data.text) : '{\n  "ok": true\n}',
     class: 'code',
   });
   const jsonStatus = h('span', { class: 'json-status', 'aria-live': 'polite' });
@@ -272,7 +275,7 @@ export function endpointForm(options: EndpointFormOptions): EndpointForm {
   delayInput.addEventListener('input', () => checkDelayField(false));
   formatButton.addEventListener('click', () => {
     const result = parseJson(dataInput.value);
-    if (result.ok) dataInput.value = JSON.stringify(result.value, null, 2);
+    if (result.ok) dataInput.value = formatJson(dataInput.value);
     checkDataField();
     dataInput.focus();
   });
@@ -307,9 +310,10 @@ export function endpointForm(options: EndpointFormOptions): EndpointForm {
       fields[first?.[0] ?? 'data'].control.focus();
       return;
     }
-    const record: EndpointRecord = {
+    // The editor's text goes as it is (whitespace outside strings aside): numbers, escapes and key order as typed.
+    const record: ExactRecord = {
       name: nameInput.value,
-      data: lastJson.value,
+      data: JsonText.parse(dataInput.value),
       statusCode: Number(statusInput.value.trim()),
       delay: Number(delayInput.value.trim()),
     };
@@ -318,14 +322,10 @@ export function endpointForm(options: EndpointFormOptions): EndpointForm {
     const label = submit.textContent;
     submit.textContent = editing ? 'Saving…' : 'Creating…';
     try {
-      let saved: EndpointRecord;
-      if (editing) {
-        const { name: n, ...definition } = record;
-        const { created: _created, ...stored } = await api.put(n, definition);
-        saved = stored;
-      } else {
-        saved = await api.add(record);
-      }
+      const { name: n, ...definition } = record;
+      // The server's answer parses data into JavaScript values; what was saved is the text sent.
+      const answer = editing ? await api.put(n, definition) : await api.add(record);
+      const saved: ExactRecord = { ...record, statusCode: answer.statusCode, delay: answer.delay };
       // What is saved is no longer an unsaved change.
       controls.forEach((c, i) => {
         startValues[i] = c.value;

@@ -5,7 +5,14 @@
  *
  * @module
  */
-import { DEFAULT_MAX_DELAY_MS, isValidName, PREFIX_PATTERN, STATUS_CODE_RANGE } from '@mockpoint/core/client';
+import {
+  DEFAULT_MAX_DELAY_MS,
+  isValidName,
+  JsonSyntaxError,
+  PREFIX_PATTERN,
+  STATUS_CODE_RANGE,
+  scanJson,
+} from '@mockpoint/core/client';
 
 export const NAME_MAX = 64;
 
@@ -141,12 +148,24 @@ export function locateJsonError(text: string): { offset: number; reason: string 
   }
 }
 
-/** Parses the JSON editor's text, with a message that says where it goes wrong. */
+/**
+ * Parses the JSON editor's text, with a message that says where it goes wrong;
+ * what the server refuses beyond syntax (a key twice in one object, nesting too
+ * deep) is a mistake here too. The value is for describing the text only: the
+ * text itself is what is saved.
+ */
 export function parseJson(text: string): JsonResult {
   if (text.trim() === '') return { ok: false, message: 'Enter a JSON value, e.g. {"ok": true}, [] or null.' };
   try {
-    return { ok: true, value: JSON.parse(text) };
+    const value: unknown = JSON.parse(text);
+    scanJson(text);
+    return { ok: true, value };
   } catch (error) {
+    if (error instanceof JsonSyntaxError && error.problem !== 'syntax') {
+      const { line, column } = lineColumn(text, error.position);
+      const reason = error.message.replace(/ \(position \d+\)/, '');
+      return { ok: false, message: `Invalid JSON at line ${line}, column ${column}: ${reason}.` };
+    }
     const where = locateJsonError(text);
     if (where === undefined) return { ok: false, message: `Invalid JSON: ${(error as Error).message}` };
     const { line, column } = lineColumn(text, where.offset);

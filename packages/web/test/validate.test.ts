@@ -92,6 +92,19 @@ describe('parseJson', () => {
     }
   });
 
+  test('a key twice in one object and too deep nesting are refused, as the server does', () => {
+    expect(parseJson('{\n  "a": 1,\n  "a": 2\n}')).toEqual({
+      ok: false,
+      message: 'Invalid JSON at line 3, column 3: the key "a" appears twice in one object; keys must be distinct.',
+    });
+    expect(parseJson(`${'['.repeat(600)}${']'.repeat(600)}`)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(
+        /^Invalid JSON at line 1, column 513: arrays\/objects nest deeper than 512 levels/,
+      ),
+    });
+  });
+
   test('lineColumn counts from 1', () => {
     expect(lineColumn('ab\ncd', 0)).toEqual({ line: 1, column: 1 });
     expect(lineColumn('ab\ncd', 4)).toEqual({ line: 2, column: 2 });

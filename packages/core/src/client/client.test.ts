@@ -410,4 +410,14 @@ describe('exact data', () => {
     // The parsed form rounds what a double cannot hold: the documented caveat.
     expect((await client.get<number[]>('exact')).data).toEqual([9007199254740992]);
   });
+
+  it('getExact reads the record with its data as the stored text, escapes and key order kept', async () => {
+    const client = createClient({ baseUrl: 'http://mockpoint.test', app: createApp() });
+    const exact = '{"b":1.0,"2":"\\u00e9\\ud83d\\ude00","id":12345678901234567890,"z":-0}';
+    await client.add({ name: 'exact', data: JsonText.parse(exact), statusCode: 202, delay: 3 });
+    const record = await client.getExact('exact');
+    expect(record).toEqual({ name: 'exact', data: expect.any(JsonText), statusCode: 202, delay: 3 });
+    expect(record.data.text).toBe(exact);
+    await expect(client.getExact('missing')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
 });

@@ -8,7 +8,7 @@
 import type { QueuedAnswer, QueuedAnswerInput } from '../wire/answer-json.js';
 import { type ErrorCode, isOwnError, MockpointError, OWN_ERROR } from '../wire/errors.js';
 import type { JournalEntry, JournalPage, LiveRequest, RequestFilter } from '../wire/journal-json.js';
-import { type JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
+import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import { type WatchRequestsOptions, watchRequests } from './watch-requests.js';
 
@@ -274,6 +274,22 @@ export function createClient(options: ClientOptions) {
     async dataText(name: string): Promise<string> {
       const text = await (await call('GET', `/api/endpoints/${seg(name)}`)).text();
       return scanJson(text).members?.get('data') ?? 'null';
+    },
+
+    /**
+     * Reads an endpoint record with its `data` as a {@link JsonText}: the stored
+     * text exactly (big integers, `1.0`, `-0`, escapes and key order as sent), for
+     * code that shows or edits it; throws `NOT_FOUND` when there is none.
+     */
+    async getExact(name: string): Promise<Endpoint<JsonText>> {
+      const members = scanJson(await (await call('GET', `/api/endpoints/${seg(name)}`)).text()).members;
+      const field = (key: string) => JSON.parse(members?.get(key) ?? 'null') as unknown;
+      return {
+        name: field('name') as string,
+        data: new JsonText(members?.get('data') ?? 'null'),
+        statusCode: field('statusCode') as number,
+        delay: field('delay') as number,
+      };
     },
 
     /** Reads an endpoint record; throws `NOT_FOUND` when there is none. */

@@ -17,6 +17,7 @@ export type {
   QueuedMark,
   RequestFilter,
 } from '../wire/journal-json.js';
+export { JsonSyntaxError, JsonText, scanJson } from '../wire/json-text.js';
 export {
   DEFAULT_DELAY,
   DEFAULT_MAX_DELAY_MS,
