@@ -100,7 +100,7 @@ export {
   pickLimits,
   resolveLimits,
 } from './wire/limits.js';
-export { ALLOWED_HOST_RULE } from './wire/rules.js';
+export { ALLOWED_HOST_RULE, isOriginRule, normalizeOrigin } from './wire/rules.js';
 export {
   createSchemas,
   DEFAULT_DELAY,

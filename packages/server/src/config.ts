@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import { ALLOWED_HOST_RULE, DEFAULT_LIMITS, type LimitOptions } from '@mockpoint/core/defaults';
+import { ALLOWED_HOST_RULE, DEFAULT_LIMITS, isOriginRule, type LimitOptions } from '@mockpoint/core/defaults';
 
 /** The resolved daemon settings: core's limits plus the daemon's own. */
 export interface ServerConfig extends Required<LimitOptions> {
@@ -22,6 +22,8 @@ export interface ServerConfig extends Required<LimitOptions> {
   adminToken: string | undefined;
   /** Host names the admin API and web page answer besides IP addresses and `localhost`. */
   allowedHosts: string[];
+  /** Origins besides the daemon's own whose pages may write to `/api`. */
+  allowedOrigins: string[];
   serverReportingDsn: string | undefined;
   clientReportingDsn: string | undefined;
 }
@@ -53,7 +55,7 @@ interface SettingSpec {
   flag?: string;
   /** The flag's value in the help, e.g. `<n>`. */
   arg?: string;
-  kind: 'port' | 'int' | 'string' | 'bool' | 'dsn' | 'hosts' | 'redis';
+  kind: 'port' | 'int' | 'string' | 'bool' | 'dsn' | 'hosts' | 'origins' | 'redis';
   min?: number;
   max?: number;
   /** One line for `--help`; the default is appended when there is one. */
@@ -155,6 +157,13 @@ const SETTINGS = {
     kind: 'hosts',
     help: 'host names /api and the web page answer besides IPs and localhost (comma-separated; .example.com = its subdomains too; /endpoint answers any Host)',
   },
+  allowedOrigins: {
+    env: 'MOCKPOINT_ALLOWED_ORIGINS',
+    flag: '--allowed-origins',
+    arg: '<list>',
+    kind: 'origins',
+    help: "origins besides the daemon's own whose pages may write to /api (comma-separated, e.g. http://localhost:3000); other origins get 403 CROSS_ORIGIN",
+  },
   serverReportingDsn: { env: 'SERVER_REPORTING_DSN', kind: 'dsn', help: 'report server errors to this Sentry DSN' },
   clientReportingDsn: { env: 'CLIENT_REPORTING_DSN', kind: 'dsn', help: 'report web page errors to this Sentry DSN' },
 } as const satisfies Record<keyof ServerConfig, SettingSpec>;
@@ -235,6 +244,20 @@ function parseValue(setting: string, spec: SettingSpec, raw: string): number | s
         );
       }
       return names;
+    }
+    case 'origins': {
+      const origins = raw
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean);
+      const bad = origins.find((origin) => !isOriginRule(origin));
+      if (bad !== undefined) {
+        throw new ConfigError(
+          setting,
+          `"${bad}" is not an origin (e.g. http://localhost:3000: scheme, host and port only)`,
+        );
+      }
+      return origins;
     }
     case 'redis': {
       if (raw.startsWith('/') || /^unix:\/\/\/./.test(raw)) return raw;
@@ -338,6 +361,7 @@ export function resolveConfig(
     ...DEFAULTS,
     adminToken: undefined,
     allowedHosts: [],
+    allowedOrigins: [],
     redisUrl: undefined,
     serverReportingDsn: undefined,
     clientReportingDsn: undefined,

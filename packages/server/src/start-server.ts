@@ -133,6 +133,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     ...pickLimits(options),
     adminToken: options.adminToken,
     allowedHosts: options.allowedHosts,
+    allowedOrigins: options.allowedOrigins,
     onUnexpectedError: (error, request) => {
       console.error('mockpoint: unexpected error:', error);
       reporter?.capture(error, request);

@@ -57,6 +57,7 @@ describe('defaults', () => {
         cacheMaxBytes: 64 * 1024 * 1024,
         maxStreams: 1000,
         allowedHosts: [],
+        allowedOrigins: [],
         adminToken: undefined,
         serverReportingDsn: undefined,
         clientReportingDsn: undefined,
@@ -114,6 +115,7 @@ describe('sources', () => {
         MAX_STREAMS: '9',
         ADMIN_TOKEN: 'secret',
         ALLOWED_HOSTS: 'mocks.internal,.example.com',
+        MOCKPOINT_ALLOWED_ORIGINS: 'http://localhost:3000, https://app.example.com',
         SERVER_REPORTING_DSN: 'http://key@127.0.0.1:9/1',
         CLIENT_REPORTING_DSN: 'https://key@sentry.example/42',
       }),
@@ -130,6 +132,7 @@ describe('sources', () => {
       maxStreams: 9,
       adminToken: 'secret',
       allowedHosts: ['mocks.internal', '.example.com'],
+      allowedOrigins: ['http://localhost:3000', 'https://app.example.com'],
       serverReportingDsn: 'http://key@127.0.0.1:9/1',
       clientReportingDsn: 'https://key@sentry.example/42',
     });
@@ -224,6 +227,8 @@ describe('bad values throw a ConfigError naming the setting', () => {
     ['bad boolean', [], { MOCKPOINT_MEMORY: 'maybe' }, 'MOCKPOINT_MEMORY'],
     ['DSN that is not a URL', [], { SERVER_REPORTING_DSN: 'not a dsn' }, 'SERVER_REPORTING_DSN'],
     ['DSN without a public key', [], { CLIENT_REPORTING_DSN: 'https://sentry.example/1' }, 'CLIENT_REPORTING_DSN'],
+    ['origin with a path', [], { MOCKPOINT_ALLOWED_ORIGINS: 'http://a.test/app' }, 'MOCKPOINT_ALLOWED_ORIGINS'],
+    ['origin without a scheme', ['--allowed-origins', 'localhost:3000'], {}, '--allowed-origins'],
     ['DSN without a project', [], { SERVER_REPORTING_DSN: 'https://key@sentry.example/' }, 'SERVER_REPORTING_DSN'],
   ];
 

@@ -164,7 +164,12 @@ export async function startPrefixProxy(target: string, prefix = '/mock'): Promis
         port: upstream.port,
         method: req.method,
         path: path.slice(prefix.length),
-        headers: { ...req.headers, host: upstream.host, 'x-forwarded-prefix': prefix },
+        headers: {
+          ...req.headers,
+          host: upstream.host,
+          'x-forwarded-host': req.headers.host,
+          'x-forwarded-prefix': prefix,
+        },
       },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);

@@ -15,6 +15,7 @@ import type { RouteDoc } from './openapi.js';
 export interface ResolvedAppOptions extends Required<LimitOptions> {
   adminToken: string | undefined;
   allowedHosts: readonly string[];
+  allowedOrigins: readonly string[];
   version: string;
 }
 

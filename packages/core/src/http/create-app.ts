@@ -21,6 +21,7 @@ import type { AppContext, ResolvedAppOptions } from './context.js';
 import { EndpointService } from './endpoints.js';
 import { hostGuard } from './host-guard.js';
 import type { RouteDoc } from './openapi.js';
+import { originGuard } from './origin-guard.js';
 import { registerAddRoute } from './routes/add.js';
 import { registerJournalRoutes } from './routes/journal.js';
 import { registerJournalStreamRoutes } from './routes/journal-stream.js';
@@ -45,6 +46,15 @@ export interface CreateAppOptions extends LimitOptions {
    * @example createApp({ allowedHosts: ['mocks.internal', '.example.com'] })
    */
   allowedHosts?: readonly string[];
+  /**
+   * Origins besides the daemon's own (the request's scheme and Host) whose pages
+   * may write to `/api` (`Origin` header, e.g. `http://localhost:3000`). A write
+   * from any other origin gets 403 `CROSS_ORIGIN`; requests without `Origin`
+   * (curl, the SDKs) are not checked, nor is `/endpoint/*`.
+   * @default []
+   * @example createApp({ allowedOrigins: ['http://localhost:5173'] })
+   */
+  allowedOrigins?: readonly string[];
   /**
    * Where queued one-shot answers are kept (`/api/endpoints/{name}/queue`).
    * @default new MemoryAnswerQueue() (in this process, not shared between replicas)
@@ -105,6 +115,7 @@ function resolveOptions(options: CreateAppOptions): ResolvedAppOptions {
     ...resolveLimits(options),
     adminToken: options.adminToken === '' ? undefined : options.adminToken,
     allowedHosts: options.allowedHosts ?? [],
+    allowedOrigins: options.allowedOrigins ?? [],
     version: options.version ?? VERSION,
   };
 }
@@ -159,6 +170,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
     ).toResponse();
   });
   app.use('*', hostGuard(resolved.allowedHosts));
+  app.use('/api/*', originGuard(resolved.allowedOrigins));
   if (resolved.adminToken !== undefined) app.use('/api/*', adminToken(resolved.adminToken));
 
   registerReadRoutes(app, ctx);

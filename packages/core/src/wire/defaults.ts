@@ -18,5 +18,5 @@ export {
   resolveLimits,
 } from './limits.js';
 export { DEFAULT_DELAY, DEFAULT_MAX_DELAY_MS, DEFAULT_STATUS_CODE } from './record-defaults.js';
-export { ALLOWED_HOST_RULE } from './rules.js';
+export { ALLOWED_HOST_RULE, isOriginRule } from './rules.js';
 export { VERSION } from './version.js';

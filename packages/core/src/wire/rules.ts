@@ -22,3 +22,26 @@ export function isValidName(name: string): boolean {
 
 /** A host name or `.suffix` rule as `ALLOWED_HOSTS` accepts it. */
 export const ALLOWED_HOST_RULE = /^\.?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i;
+
+/**
+ * The serialised origin of `value` (`scheme://host[:port]`, lower case, default
+ * port dropped), or `undefined` when it is not an http(s) origin (e.g. `null`).
+ */
+export function normalizeOrigin(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  return url.origin;
+}
+
+/**
+ * A valid `allowedOrigins` entry: an http(s) origin with nothing after the
+ * host and port (`http://localhost:3000`), as browsers send it in `Origin`.
+ */
+export function isOriginRule(value: string): boolean {
+  return normalizeOrigin(value) !== undefined && /^https?:\/\/[^/?#@\s]+\/?$/i.test(value.trim());
+}

@@ -51,6 +51,11 @@ export const ADMIN_RESPONSES = (schemas: Schemas): Record<number, ResponseDoc> =
     description: 'ADMIN_TOKEN is set and the bearer token is missing or wrong (UNAUTHORIZED).',
     schema: schemas.errorBody,
   },
+  403: {
+    description:
+      'The Host is not an IP address, localhost or a name in ALLOWED_HOSTS (HOST_NOT_ALLOWED), or the request came from a page on another origin that MOCKPOINT_ALLOWED_ORIGINS does not list (CROSS_ORIGIN).',
+    schema: schemas.errorBody,
+  },
 });
 
 export const NOT_FOUND_RESPONSE = (schemas: Schemas): Record<number, ResponseDoc> => ({
