@@ -21,7 +21,7 @@ app.get('/__contract/waiters/:name', (c) => c.json(app.mockpoint.journal.waiters
 const served = serve(app, { port: 0 });
 console.log(`mockpoint listening on ${served.url} (store: level)`);
 Deno.addSignalListener('SIGTERM', async () => {
-  await served.close();
+  await served.close({ graceMs: 5000 });
   await store.close();
   Deno.exit(0);
 });

@@ -301,3 +301,47 @@ export const CHECKS: readonly Check[] = [
     },
   },
 ];
+
+/**
+ * How long each runtime's entry lets requests in flight finish when it closes:
+ * the daemon's default `shutdownGraceMs`, passed by the Bun and Deno entries.
+ */
+export const CLOSE_GRACE_MS = 5000;
+
+/** A check that closes the runtime, so it runs on an instance of its own. */
+export interface ClosingCheck extends Omit<Check, 'run' | 'probe'> {
+  run(target: Target, stop: () => Promise<void>): Promise<void>;
+}
+
+/** `'pending'` unless `promise` settles within `ms`. */
+function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | 'pending'> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const pending = new Promise<'pending'>((resolve) => {
+    timer = setTimeout(() => resolve('pending'), ms);
+  });
+  return Promise.race([promise, pending]).finally(() => clearTimeout(timer));
+}
+
+export const SHUTDOWN: ClosingCheck = {
+  id: 'shutdown-held',
+  title: 'shutdown with a request held by a queued hang: closed within the grace',
+  async run(target, stop) {
+    await add(target, { name: 'rt-closing', data: 'the record' });
+    const queued = await call(target, 'POST', '/api/endpoints/rt-closing/queue', { answers: [{ fault: 'hang' }] });
+    expect(queued.status, queued.text).toBe(201);
+    const held = call(target, 'GET', '/endpoint/rt-closing').then(
+      (answer) => `answered ${answer.status}`,
+      () => 'connection ended',
+    );
+    // The request is recorded as it takes the hang: once listed, it is held.
+    const seen = await call(target, 'GET', '/api/endpoints/rt-closing/requests?wait=20000&count=1');
+    expect(JSON.parse(seen.text)).toMatchObject({ complete: true, requests: [{ queued: true, fault: 'hang' }] });
+    expect(await settledWithin(held, 0)).toBe('pending');
+    const started = Date.now();
+    await stop();
+    // Released, not waited for: the close ends before the grace would have dropped the request.
+    expect(Date.now() - started).toBeLessThan(CLOSE_GRACE_MS);
+    // The held client is not left hanging: answered, or its connection closed.
+    expect(await settledWithin(held, CLOSE_GRACE_MS)).not.toBe('pending');
+  },
+};

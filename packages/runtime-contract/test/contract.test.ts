@@ -6,7 +6,7 @@
  * (see ../table-reporter.ts).
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { CHECKS } from '../src/contract.js';
+import { CHECKS, SHUTDOWN } from '../src/contract.js';
 import { RUNTIMES, type Running } from '../src/runtimes.js';
 
 describe.concurrent('runtime contract', () => {
@@ -28,6 +28,20 @@ describe.concurrent('runtime contract', () => {
           await check.run(running);
         });
       }
+
+      // Closing ends the runtime: this check gets an instance of its own.
+      it(SHUTDOWN.title, async () => {
+        const closing = await runtime.start();
+        let stopped = false;
+        try {
+          await SHUTDOWN.run(closing, async () => {
+            stopped = true;
+            await closing.stop();
+          });
+        } finally {
+          if (!stopped) await closing.stop().catch(() => undefined);
+        }
+      });
     });
   }
 });

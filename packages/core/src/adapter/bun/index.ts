@@ -15,9 +15,9 @@
  */
 import type { MockpointApp } from '../../http/create-app.js';
 import { MAX_WAIT_MS } from '../../wire/limits.js';
-import { baseUrl, DEFAULT_HOST, type RuntimeServedApp, type RuntimeServeOptions } from '../serve-options.js';
+import { DEFAULT_HOST, type RuntimeServedApp, type RuntimeServeOptions, servedApp } from '../lifecycle.js';
 
-export type { RuntimeServedApp, RuntimeServeOptions } from '../serve-options.js';
+export type { CloseOptions, RuntimeServedApp, RuntimeServeOptions } from '../lifecycle.js';
 
 /** The part of Bun's server this entry uses (typed here: no Bun types needed). */
 interface BunServer {
@@ -64,18 +64,10 @@ export function serve(app: MockpointApp, options: BunServeOptions = {}): Runtime
     idleTimeout: options.idleTimeout ?? idleTimeoutFor(app),
     fetch: app.fetch,
   });
-  let closing: Promise<void> | undefined;
-  return {
+  return servedApp(app, host, {
     port: server.port,
-    host,
-    url: baseUrl(host, server.port),
-    close() {
-      closing ??= (async () => {
-        // Long-polls answer now with what they have, instead of holding the close.
-        app.mockpoint.journal.releaseWaiters();
-        await server.stop();
-      })();
-      return closing;
-    },
-  };
+    // Bun's graceful stop resolves once every connection is closed; stop(true) closes them now.
+    stop: () => server.stop(),
+    drop: () => void server.stop(true),
+  });
 }

@@ -13,19 +13,21 @@
  * @module
  */
 import type { MockpointApp } from '../../http/create-app.js';
-import { baseUrl, DEFAULT_HOST, type RuntimeServedApp, type RuntimeServeOptions } from '../serve-options.js';
+import { DEFAULT_HOST, type RuntimeServedApp, type RuntimeServeOptions, servedApp } from '../lifecycle.js';
 
-export type { RuntimeServedApp, RuntimeServeOptions } from '../serve-options.js';
+export type { CloseOptions, RuntimeServedApp, RuntimeServeOptions } from '../lifecycle.js';
 
 /** The part of Deno's server this entry uses (typed here: no Deno types needed). */
 interface DenoServer {
   readonly addr: { port: number };
+  /** Resolves once the server is closed. */
+  readonly finished: Promise<void>;
   shutdown(): Promise<void>;
 }
 
 declare const Deno: {
   serve(
-    options: { port: number; hostname: string; onListen?: (addr: { port: number }) => void },
+    options: { port: number; hostname: string; signal: AbortSignal; onListen?: (addr: { port: number }) => void },
     handler: (request: Request) => Response | Promise<Response>,
   ): DenoServer;
 };
@@ -36,20 +38,21 @@ declare const Deno: {
  */
 export function serve(app: MockpointApp, options: RuntimeServeOptions = {}): RuntimeServedApp {
   const host = options.host ?? DEFAULT_HOST;
+  // Aborting the signal closes the server and every connection at once: Deno's
+  // only way to drop a connection whose handler has not answered.
+  const dropped = new AbortController();
   // onListen replaces Deno's own "Listening on" line: the caller says what it wants.
-  const server = Deno.serve({ port: options.port ?? 0, hostname: host, onListen: () => undefined }, app.fetch);
-  let closing: Promise<void> | undefined;
-  return {
+  const server = Deno.serve(
+    { port: options.port ?? 0, hostname: host, signal: dropped.signal, onListen: () => undefined },
+    app.fetch,
+  );
+  return servedApp(app, host, {
     port: server.addr.port,
-    host,
-    url: baseUrl(host, server.addr.port),
-    close() {
-      closing ??= (async () => {
-        // Long-polls answer now with what they have, instead of holding the close.
-        app.mockpoint.journal.releaseWaiters();
-        await server.shutdown();
-      })();
-      return closing;
+    // shutdown() resolves only once every handler has answered; `finished` also once dropped.
+    stop: () => {
+      server.shutdown().catch(() => undefined);
+      return server.finished;
     },
-  };
+    drop: () => dropped.abort(),
+  });
 }
