@@ -156,8 +156,12 @@ export function runAnswerQueueContract(name: string, factory: AnswerQueueFactory
       await queue.push('a', [{ fault: 'hang', times: 1 }]);
       const taken = await queue.take('a');
       expect(taken?.answer).toEqual({ fault: 'hang' });
-      // Give a shared queue time to deliver the clear's notice: it must not touch this take.
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // A later clear of another name: once its notice is in, so is the earlier one of
+      // `a` (a shared queue delivers them in order), and it must not touch this take.
+      await queue.push('b', [{ fault: 'hang', times: 1 }]);
+      const marker = await queue.take('b');
+      await queue.clear('b');
+      await expect.poll(() => marker?.release.aborted).toBe(true);
       expect(taken?.release.aborted).toBe(false);
       await queue.clear('a');
       await expect.poll(() => taken?.release.aborted).toBe(true);

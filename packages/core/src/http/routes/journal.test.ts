@@ -207,7 +207,8 @@ describe('journal long-poll', () => {
     );
     await until(() => app.mockpoint.journal.waiterCount === 1);
     await app.request('/endpoint/hook');
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // The first request is recorded (and waiters woken) before its answer: the long-poll still waits.
+    expect(app.mockpoint.journal.waiterCount).toBe(1);
     expect(done).toBe(false);
     await app.request('/endpoint/hook');
     const page = await poll;

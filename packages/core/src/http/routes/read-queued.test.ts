@@ -88,7 +88,9 @@ describe('queued answers through the Fetch-API app', () => {
     void pending.finally(() => {
       settled = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Recorded as it takes the hang: once the journal lists it, it is held, not answered.
+    const seen = await app.request('/api/endpoints/hook/requests?wait=5000&count=1');
+    expect(await seen.json()).toMatchObject({ complete: true, requests: [{ fault: 'hang' }] });
     expect(settled).toBe(false);
     controller.abort();
     expect((await pending).status).toBe(499);
