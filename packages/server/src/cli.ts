@@ -23,6 +23,10 @@ function isKnownFailure(error: unknown): error is Error & { code: string } {
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'repair') {
+    const { runRepair } = await import('./repair.js');
+    process.exit(await runRepair(process.argv.slice(3), process.cwd()));
+  }
   let request: ReturnType<typeof resolveConfig>;
   try {
     request = resolveConfig({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd() });

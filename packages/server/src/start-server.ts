@@ -172,6 +172,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       `data directory ${store.dir}: ${store.unreadableAtOpen} record(s) in the write-ahead log could not be read (damaged, or torn by a failed write) and were skipped; everything else was loaded`,
     );
   }
+  if (store instanceof LevelStore && store.damagedTables.length > 0) {
+    warnings.push(`data directory ${store.dir}: ${store.health().reason ?? 'damaged table files'}`);
+  }
   return { url: served.url, port: served.port, store, warnings, close };
 }
 

@@ -15,6 +15,10 @@ import { GroupCommit } from './group-commit.js';
 import { GroupHas } from './group-has.js';
 import { checkLogs } from './log-check.js';
 import { PROBE_FILE, probeSpace, reopenBytes } from './space-probe.js';
+import { checkTables, type DamagedTable } from './table-check.js';
+
+export { type RepairResult, repairLevelStore } from './repair.js';
+export type { DamagedTable } from './table-check.js';
 
 /** Options for {@link LevelStore.open}. */
 export interface LevelStoreOptions {
@@ -125,6 +129,12 @@ export class LevelStore implements EndpointStore {
    * opened (damaged, or torn by a failed write); they were skipped.
    */
   readonly unreadableAtOpen: number;
+  /**
+   * Table files found damaged when the store was opened (their checksums or footer
+   * do not verify): reads and writes of names in their key range fail until
+   * `mockpoint repair` has set them aside.
+   */
+  readonly damagedTables: readonly DamagedTable[];
   #db: Level<string, string>;
   /** Concurrent writes share one fsync (group commit); rebuilt with the database on reopen. */
   #writes: GroupCommit;
@@ -147,7 +157,12 @@ export class LevelStore implements EndpointStore {
   readonly #probeIntervalMs: number;
   #closed = false;
 
-  private constructor(db: Level<string, string>, options: LevelStoreOptions, unreadable: number) {
+  private constructor(
+    db: Level<string, string>,
+    options: LevelStoreOptions,
+    unreadable: number,
+    damagedTables: DamagedTable[],
+  ) {
     this.#db = db;
     this.dir = options.dir;
     this.#sync = options.sync ?? true;
@@ -155,6 +170,7 @@ export class LevelStore implements EndpointStore {
     this.#exists = new GroupHas(db);
     this.#probeIntervalMs = options.probeIntervalMs ?? 1000;
     this.unreadableAtOpen = unreadable;
+    this.damagedTables = damagedTables;
   }
 
   /**
@@ -167,12 +183,23 @@ export class LevelStore implements EndpointStore {
     const { unreadable } = await checkLogs(options.dir);
     // A space check cut short by a crash leaves its file behind.
     await unlink(join(options.dir, PROBE_FILE)).catch(() => undefined);
+    // Before the open, while LevelDB writes nothing here; tables it drops at open as
+    // obsolete (e.g. half-written by a crash mid-compaction) are not reported.
+    const damaged = await checkTables(options.dir);
     const db = await openDb(options.dir);
-    return new LevelStore(db, options, unreadable);
+    const live = new Set(await readdir(options.dir).catch(() => []));
+    return new LevelStore(
+      db,
+      options,
+      unreadable,
+      damaged.filter((table) => live.has(table.file)),
+    );
   }
 
   health(): StoreHealth {
     if (this.#writeFailure !== undefined) return { status: 'degraded', reason: this.#refusal() };
+    if (this.damagedTables.length > 0)
+      return { status: 'degraded', reason: damagedTablesReason(this.dir, this.damagedTables) };
     if (this.#readFailure !== undefined) return { status: 'degraded', reason: this.#readFailure };
     return { status: 'ok' };
   }
@@ -340,10 +367,11 @@ export class LevelStore implements EndpointStore {
     } catch (error) {
       const message = (error as Error).message;
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      if (cause?.code === 'LEVEL_CORRUPTION' || /corrupt/i.test(`${message} ${cause?.message ?? ''}`)) {
-        this.#readFailure ??= `a read hit damaged data in ${this.dir}: ${cause?.message ?? message}`;
-      }
-      throw new MockpointError('STORE_UNAVAILABLE', `LevelDB store in ${this.dir} failed: ${message}`, {
+      const corrupt = cause?.code === 'LEVEL_CORRUPTION' || /corrupt/i.test(`${message} ${cause?.message ?? ''}`);
+      if (corrupt)
+        this.#readFailure ??= `a read hit damaged data in ${this.dir}: ${cause?.message ?? message}; ${repairHint(this.dir)}`;
+      const hint = corrupt || this.damagedTables.length > 0 ? `; ${repairHint(this.dir)}` : '';
+      throw new MockpointError('STORE_UNAVAILABLE', `LevelDB store in ${this.dir} failed: ${message}${hint}`, {
         cause: error,
       });
     }
@@ -372,6 +400,17 @@ export class LevelStore implements EndpointStore {
     }
     return result;
   }
+}
+
+/** How to get a store with damaged tables going again. */
+export function repairHint(dir: string): string {
+  return `stop mockpoint and run \`mockpoint repair --data-dir ${dir}\`, which keeps every record that can still be read (see docs/reliability.md)`;
+}
+
+/** What health and the start-up warning say of damaged table files. */
+export function damagedTablesReason(dir: string, tables: readonly DamagedTable[]): string {
+  const list = tables.map((table) => `${table.file}: ${table.problem}`).join(', ');
+  return `${tables.length} table file(s) in ${dir} are damaged (${list}): the records in them cannot be read, and reads and writes of names near them fail; ${repairHint(dir)}`;
 }
 
 /** A database that exists opened as it is (never created), or LevelDB's error. */

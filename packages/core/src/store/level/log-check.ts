@@ -38,7 +38,7 @@ export function crc32c(bytes: Uint8Array, start = 0, end = bytes.length): number
 }
 
 /** LevelDB stores CRCs masked, so that a CRC of data holding CRCs stays well spread. */
-function mask(crc: number): number {
+export function mask(crc: number): number {
   return (((crc >>> 15) | (crc << 17)) + 0xa282ead8) >>> 0;
 }
 
