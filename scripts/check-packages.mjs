@@ -2,33 +2,23 @@
 // as the READMEs say), then runs publint and `attw --profile esm-only`
 // (@arethetypeswrong/cli) on each tarball. Part of `pnpm lint`.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packPublished, ROOT } from './pack-packages.mjs';
 
 const PUBLINT = 'publint@0.3.25';
 const ATTW = '@arethetypeswrong/cli@0.18.5';
-const root = fileURLToPath(new URL('..', import.meta.url));
 const dest = mkdtempSync(join(tmpdir(), 'mockpoint-check-packages-'));
 
 function run(command, args) {
-  const result = spawnSync(command, args, { cwd: root, encoding: 'utf8', timeout: 300_000 });
+  const result = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', timeout: 300_000 });
   return { ok: result.status === 0, output: `${result.stdout ?? ''}${result.stderr ?? ''}`.trim() };
 }
 
-// Private packages (the web page's sources, the runtime contract) are never published.
-const published = readdirSync(join(root, 'packages')).filter((dir) => {
-  const manifest = JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8'));
-  return manifest.private !== true;
-});
-const filters = published.flatMap((dir) => ['--filter', `./packages/${dir}`]);
-
 let failed = 0;
 try {
-  const pack = run('npx', ['-y', 'pnpm@10.34.9', '-r', ...filters, 'pack', '--pack-destination', dest]);
-  if (!pack.ok) throw new Error(`pnpm pack failed (run pnpm build first?):\n${pack.output}`);
-  for (const tarball of readdirSync(dest).filter((f) => f.endsWith('.tgz'))) {
+  for (const tarball of packPublished(dest)) {
     const file = join(dest, tarball);
     for (const [tool, args] of [
       ['publint', ['-y', PUBLINT, '--strict', file]],

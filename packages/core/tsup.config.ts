@@ -11,6 +11,7 @@ export default defineConfig({
     deno: 'src/adapter/deno/index.ts',
     workers: 'src/adapter/workers/index.ts',
     redis: 'src/store/redis/index.ts',
+    internal: 'src/internal.ts',
   },
   format: ['esm'],
   dts: { compilerOptions: { composite: false, customConditions: [] } },

@@ -7,7 +7,8 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type AnswerQueue, createApp, type EndpointStore, MemoryStore, pickLimits, VERSION } from '@mockpoint/core';
+import { type AnswerQueue, createApp, type EndpointStore, MemoryStore } from '@mockpoint/core';
+import { pickLimits, VERSION } from '@mockpoint/core/defaults';
 import { LevelStore } from '@mockpoint/core/level';
 import { type ServedApp, serve } from '@mockpoint/core/node';
 import { RedisStore } from '@mockpoint/core/redis';

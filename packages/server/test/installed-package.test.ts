@@ -18,8 +18,18 @@ const REPORTING_FIXTURE = fileURLToPath(new URL('./fixtures/installed-reporting.
 /** The goal for the daemon's installed footprint (issue 11). */
 const MAX_INSTALLED_BYTES = 40 * 1024 * 1024;
 const INSTALL_TIMEOUT = 300_000;
+/** The core's optional peers, as the README's global npm command names them. */
+const CORE_PEERS = ['level@^10', '@redis/client@^6.3.1'];
 /** Optional peers whose import is guarded, and the test below that proves the guard. */
 const GUARDED_OPTIONAL_PEERS: Record<string, string[]> = { '@mockpoint/server': ['@sentry/node'] };
+/**
+ * Optional peers that only the subpath made for them imports (`@mockpoint/core/level`
+ * needs `level`): importing any other entry never loads them, so a user of
+ * `createApp`/`createClient` installs neither.
+ */
+const SUBPATH_OPTIONAL_PEERS: Record<string, Record<string, RegExp>> = {
+  '@mockpoint/core': { level: /\/dist\/level\.js$/, '@redis/client': /\/dist\/redis\.js$/ },
+};
 
 let tarballs: string;
 let packed: Awaited<ReturnType<typeof packTarballs>>;
@@ -34,10 +44,11 @@ beforeAll(async () => {
   packed = await packTarballs(tarballs);
   home = await makeTempDir('mockpoint-home-');
   prefix = await makeTempDir('mockpoint-prefix-');
-  // The README's npm command, run where the tarballs are.
+  // The README's npm command, run where the tarballs are (with the core's optional
+  // peers, which a globally installed core tarball only finds when they are global too).
   expectSuccess(
     'npm install -g',
-    await run('npm', ['install', '-g', '--prefix', prefix, `./${packed.core}`, `./${packed.server}`], {
+    await run('npm', ['install', '-g', '--prefix', prefix, `./${packed.core}`, `./${packed.server}`, ...CORE_PEERS], {
       cwd: tarballs,
       env: freshEnv(home),
       timeoutMs: INSTALL_TIMEOUT,
@@ -71,7 +82,7 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('the packed packages', () => {
-  it('every package the shipped code imports is declared (dependencies, peers, or a guarded optional peer)', async () => {
+  it('every package the shipped code imports is declared (dependencies, peers, a guarded optional peer, or an optional peer of its own subpath)', async () => {
     for (const name of ['core', 'server', 'vitest'] as const) {
       const dir = await makeTempDir(`mockpoint-unpacked-${name}-`);
       expectSuccess('tar', await run('tar', ['xzf', join(tarballs, packed[name]), '-C', dir], { cwd: dir }));
@@ -89,9 +100,10 @@ describe('the packed packages', () => {
         (f) => /\.(?:js|d\.ts)$/.test(f) && !f.includes('/web/'),
       );
       expect(code.length).toBeGreaterThan(0);
+      const ownSubpath = SUBPATH_OPTIONAL_PEERS[manifest.name] ?? {};
       const undeclared = code.flatMap((file) =>
         [...importedPackages(readFileSync(file, 'utf8'))]
-          .filter((pkg) => !declared.has(pkg))
+          .filter((pkg) => !declared.has(pkg) && !ownSubpath[pkg]?.test(file))
           .map((pkg) => `${manifest.name}: ${file.slice(dir.length)} imports ${pkg}`),
       );
       expect(undeclared).toEqual([]);
@@ -271,6 +283,13 @@ describe("the Vitest plugin README's install commands", () => {
     "  expect(await (await fetch(hook.url, { method: 'POST', body: '{}' })).json()).toEqual({ ok: true });",
     '  await expect(hook).toHaveBeenRequestedTimes(1);',
     '});',
+    // `level` is an optional peer: not installed here, and its absence is named.
+    "test('store: level without the level package says what to install', async () => {",
+    "  await expect(createMockServer({ store: 'level' })).rejects.toMatchObject({",
+    "    code: 'MISSING_DEPENDENCY',",
+    "    message: expect.stringContaining('npm install --save-dev level@10'),",
+    '  });',
+    '});',
     '',
   ].join('\n');
   const readme = () => readFileSync(fileURLToPath(new URL('../../vitest-plugin/README.md', import.meta.url)), 'utf8');
@@ -306,7 +325,7 @@ describe("the Vitest plugin README's install commands", () => {
           env: { ...env, NO_COLOR: '1', FORCE_COLOR: '0' },
         });
         expect(result.code, result.stdout + result.stderr).toBe(0);
-        expect(result.stdout).toMatch(/Tests\s+1 passed \(1\)/);
+        expect(result.stdout).toMatch(/Tests\s+2 passed \(2\)/);
       },
       INSTALL_TIMEOUT,
     );

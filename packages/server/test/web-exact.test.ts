@@ -5,7 +5,7 @@
  * "b"), only the whitespace laid out for reading. The same for a request body
  * in the journal, the Format button and the create form.
  */
-import { scanJson } from '@mockpoint/core';
+import { scanJson } from '@mockpoint/core/client';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';

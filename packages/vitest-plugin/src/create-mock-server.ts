@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { createApp, type LimitOptions, pickLimits } from '@mockpoint/core';
+import { createApp, type LimitOptions } from '@mockpoint/core';
+import { pickLimits } from '@mockpoint/core/defaults';
 import { type ServedApp, serve } from '@mockpoint/core/node';
 import { connectMockServer, type MockServerClient } from './connect.js';
 import { MockServerError } from './errors.js';

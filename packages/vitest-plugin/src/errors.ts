@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { OWN_ERROR } from '@mockpoint/core';
+import { OWN_ERROR } from '@mockpoint/core/internal';
 
 /** Every code a {@link MockServerError} can carry. */
 export type MockServerErrorCode =
@@ -16,7 +16,9 @@ export type MockServerErrorCode =
   /** A matcher received something that is not an endpoint handle. */
   | 'NOT_AN_ENDPOINT'
   /** The global setup ran without a project to provide the URL to. */
-  | 'INVALID_SETUP';
+  | 'INVALID_SETUP'
+  /** An optional package the requested feature needs is not installed (`level` for `store: 'level'`). */
+  | 'MISSING_DEPENDENCY';
 
 /** An error raised by `@mockpoint/vitest` itself (errors from the service are `MockpointError`s). */
 export class MockServerError extends Error {

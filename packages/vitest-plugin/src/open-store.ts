@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EndpointStore, MemoryStore } from '@mockpoint/core';
+import { MockServerError } from './errors.js';
 
 /** Which store a mock server uses. */
 export type MockStoreKind = 'memory' | 'level';
@@ -27,8 +28,7 @@ export async function openStore(kind: MockStoreKind, dir: string | undefined): P
     const store = new MemoryStore();
     return { store, dir: undefined, dispose: () => store.close() };
   }
-  // Loaded only when asked for, so that memory servers never pay for LevelDB.
-  const { LevelStore } = await import('@mockpoint/core/level');
+  const LevelStore = await loadLevelStore();
   const owned = dir === undefined;
   const path = dir ?? (await mkdtemp(join(tmpdir(), 'mockpoint-')));
   let store: EndpointStore;
@@ -46,4 +46,24 @@ export async function openStore(kind: MockStoreKind, dir: string | undefined): P
       if (owned) await rm(path, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * `@mockpoint/core/level`, loaded only when asked for, so that memory servers never
+ * pay for LevelDB; `level` is an optional peer dependency, so it may be missing.
+ */
+async function loadLevelStore() {
+  try {
+    return (await import('@mockpoint/core/level')).LevelStore;
+  } catch (error) {
+    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+    if (code === 'ERR_MODULE_NOT_FOUND' && typeof message === 'string' && message.includes("'level'")) {
+      throw new MockServerError(
+        'MISSING_DEPENDENCY',
+        "store: 'level' needs the `level` package (an optional peer dependency): npm install --save-dev level@10",
+        { cause: error },
+      );
+    }
+    throw error;
+  }
 }

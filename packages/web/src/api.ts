@@ -16,15 +16,8 @@ import {
   type MockpointError,
 } from '@mockpoint/core/client';
 
-export type {
-  EndpointRecord,
-  Health,
-  JournalAnswer,
-  JournalEntry,
-  QueuedAnswer,
-  SummaryAnswer,
-} from '@mockpoint/core/client';
-export { JsonSyntaxError, JsonText, scanJson } from '@mockpoint/core/client';
+export type { JournalEntry, QueuedAnswer, SummaryAnswer } from '@mockpoint/core/client';
+export { JsonText } from '@mockpoint/core/client';
 
 /**
  * A record as the page shows and edits it: `data` is the stored JSON text

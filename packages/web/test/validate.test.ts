@@ -3,7 +3,7 @@
  * the server, JSON errors with their line and column, whole-number ranges and
  * shell quoting for the curl command.
  */
-import { DEFAULT_MAX_DELAY_MS, NAME_PATTERN as SERVER_NAME_PATTERN } from '@mockpoint/core';
+import { DEFAULT_MAX_DELAY_MS, NAME_PATTERN as SERVER_NAME_PATTERN } from '@mockpoint/core/client';
 import { describe, expect, test } from 'vitest';
 import {
   checkInteger,

@@ -9,11 +9,11 @@ import {
   type JournalAnswer,
   type JournalEntry,
   type ListAnswer,
-  type ListPage,
   type MockpointClient,
   type QueuedAnswer,
   type SummaryAnswer,
 } from '../index.js';
+import type { ListPage } from '../wire/schemas.js';
 
 declare const client: MockpointClient;
 interface Order {

@@ -7,14 +7,13 @@ import {
   createApp,
   createClient,
   isMockpointError,
-  isOwnError,
   JsonText,
   type MockpointApp,
   type MockpointClient,
   MockpointError,
-  OWN_ERROR,
-  VERSION,
 } from '../index.js';
+import { isOwnError, OWN_ERROR } from '../wire/errors.js';
+import { VERSION } from '../wire/version.js';
 
 async function listen(app: MockpointApp): Promise<{ server: Server; url: string }> {
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;

@@ -95,13 +95,6 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
   return bytes;
 }
 
-const decoder = new TextDecoder();
-
-/** Reads the body as UTF-8 text under the limit (invalid bytes become U+FFFD). */
-export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
-  return decoder.decode(await readBodyBytes(request, maxBytes));
-}
-
 /**
  * True when `text` (JSON) nests arrays/objects deeper than `max`. A linear scan
  * that skips strings, so it costs no parsing and no recursion.

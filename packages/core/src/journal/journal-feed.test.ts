@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readSse, type SseMessage } from '../client/sse-reader.js';
-import {
-  type CreateAppOptions,
-  createApp,
-  type JournalPage,
-  type JournalSince,
-  type MockpointApp,
-  RequestJournal,
-} from '../index.js';
+import { type CreateAppOptions, createApp, type JournalPage, type MockpointApp } from '../index.js';
+import { type JournalSince, RequestJournal } from './journal.js';
 
 /** An open stream: its events one at a time, each awaited (no polling, no sleeps). */
 function events(response: Response) {

@@ -18,16 +18,6 @@ import {
   STATUS_CODE_RANGE,
 } from './rules.js';
 
-export {
-  DEFAULT_DELAY,
-  DEFAULT_MAX_DELAY_MS,
-  DEFAULT_STATUS_CODE,
-  NAME_PATTERN,
-  NAME_RULE,
-  PREFIX_PATTERN,
-  STATUS_CODE_RANGE,
-} from './rules.js';
-
 /**
  * A stored mock endpoint: exactly these four fields. On the wire `data` is the
  * JSON value itself; records made by the app and read from byte stores hold it

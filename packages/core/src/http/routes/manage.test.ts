@@ -7,11 +7,11 @@ import {
   createApp,
   type EndpointRecord,
   type EndpointStore,
-  type ListPage,
   MemoryStore,
   type MockpointApp,
 } from '../../index.js';
 import { LevelStore } from '../../store/level/index.js';
+import type { ListPage } from '../../wire/schemas.js';
 
 const json = (body: unknown): RequestInit => ({ method: 'PUT', body: JSON.stringify(body) });
 

@@ -7,7 +7,8 @@ import type { Hono } from 'hono';
 import { JSON_HEADERS, jsonTextResponse } from '../../answer/read-response.js';
 import { recordJson, recordSummaryJson } from '../../store/record-codec.js';
 import { MockpointError } from '../../wire/errors.js';
-import { type EndpointRecord, isValidName, NAME_RULE, parseMembers } from '../../wire/schemas.js';
+import { NAME_RULE } from '../../wire/rules.js';
+import { type EndpointRecord, isValidName, parseMembers } from '../../wire/schemas.js';
 import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import {

@@ -14,8 +14,6 @@ import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
 import type { AppContext } from '../context.js';
 import type { RouteDoc } from '../openapi.js';
 
-export { READ_METHODS } from '../../answer/endpoint-handler.js';
-
 /** Resolves after `ms`, or early (with `false`) when `signal` aborts. */
 function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);

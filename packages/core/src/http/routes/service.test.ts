@@ -1,8 +1,10 @@
 import { validate } from '@readme/openapi-parser';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
-import { createApp, type MockpointApp, NAME_PATTERN, VERSION } from '../../index.js';
+import { createApp, type MockpointApp } from '../../index.js';
 import { MemoryStore } from '../../store/memory/index.js';
+import { NAME_PATTERN } from '../../wire/rules.js';
+import { VERSION } from '../../wire/version.js';
 
 type Operation = {
   operationId: string;
