@@ -74,14 +74,23 @@ describe('nginx round-robin in front of three replicas (the docs/replicas.md exa
       // Generous: the invalidation is sent before the replace is acknowledged, but the
       // replica applies it on its next turn of the event loop.
       if (read.text !== '{"ok":false}') {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        expect((await through('/endpoint/hook')).text).toBe('{"ok":false}');
+        await expect.poll(async () => (await through('/endpoint/hook')).text, { timeout: 5000 }).toBe('{"ok":false}');
       }
     }
 
     const del = await through('/api/endpoints/hook', { method: 'DELETE' });
     expect(del.status).toBe(204);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Once three reads in a row (one per replica, round-robin) say 404, every
+    // replica has applied the invalidation: from then on every read must.
+    await expect
+      .poll(
+        async () =>
+          [await through('/endpoint/hook'), await through('/endpoint/hook'), await through('/endpoint/hook')].map(
+            (r) => r.status,
+          ),
+        { timeout: 5000 },
+      )
+      .toEqual([404, 404, 404]);
     for (let i = 0; i < 6; i++) expect((await through('/endpoint/hook')).status).toBe(404);
   });
 
