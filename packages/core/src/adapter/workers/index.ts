@@ -102,7 +102,7 @@ export function createWorker(options: WorkerOptions = {}): MockpointWorker {
       if (namespace === undefined) {
         return new MockpointError(
           'INTERNAL',
-          `no Durable Object binding named ${binding}: bind the MockpointObject class as ${binding} (see the Workers setup in the README)`,
+          `no Durable Object binding named ${binding}: bind the MockpointObject class as ${binding} (see the Workers setup in docs/runtimes.md)`,
         ).toResponse();
       }
       return namespace.get(namespace.idFromName(objectName) as never).fetch(request);
