@@ -7,7 +7,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import { ALLOWED_HOST_RULE, DEFAULT_LIMITS, isOriginRule, type LimitOptions } from '@mockpoint/core/defaults';
+import {
+  ALLOWED_HOST_RULE,
+  DEFAULT_CONNECTION_LIMITS,
+  DEFAULT_LIMITS,
+  isOriginRule,
+  type LimitOptions,
+} from '@mockpoint/core/defaults';
 
 /** The resolved daemon settings: core's limits plus the daemon's own. */
 export interface ServerConfig extends Required<LimitOptions> {
@@ -17,6 +23,12 @@ export interface ServerConfig extends Required<LimitOptions> {
   dataDir: string;
   /** Keep endpoints in memory only (`--memory`). */
   memory: boolean;
+  /** Most connections held at once (the oldest idle ones make room for new ones). */
+  maxConnections: number;
+  /** How long a client may take to send its request headers. */
+  headersTimeoutMs: number;
+  /** How long a client may take to send its whole request, body included. */
+  requestTimeoutMs: number;
   /** The shared Redis store (`redis://`, `rediss://` or a unix socket path); wins over `dataDir`. */
   redisUrl: string | undefined;
   adminToken: string | undefined;
@@ -69,6 +81,7 @@ export const DEFAULTS = {
   dataDir: './data',
   memory: false,
   ...DEFAULT_LIMITS,
+  ...DEFAULT_CONNECTION_LIMITS,
 } as const;
 
 /** Every setting, once: its flag, variable, kind, bounds and help line. */
@@ -148,6 +161,33 @@ const SETTINGS = {
     min: 0,
     max: 1_000_000,
     help: 'journal streams (…/requests/stream) open at once',
+  },
+  maxConnections: {
+    env: 'MOCKPOINT_MAX_CONNECTIONS',
+    flag: '--max-connections',
+    arg: '<n>',
+    kind: 'int',
+    min: 1,
+    max: 1_000_000,
+    help: 'most connections held at once; above it the oldest idle ones are closed to make room',
+  },
+  headersTimeoutMs: {
+    env: 'MOCKPOINT_HEADERS_TIMEOUT_MS',
+    flag: '--headers-timeout-ms',
+    arg: '<n>',
+    kind: 'int',
+    min: 100,
+    max: 3_600_000,
+    help: 'how long a client may take to send its request headers (then 408)',
+  },
+  requestTimeoutMs: {
+    env: 'MOCKPOINT_REQUEST_TIMEOUT_MS',
+    flag: '--request-timeout-ms',
+    arg: '<n>',
+    kind: 'int',
+    min: 100,
+    max: 3_600_000,
+    help: "how long a client may take to send its whole request, body included (then 408; not the answer's time)",
   },
   adminToken: { env: 'ADMIN_TOKEN', kind: 'string', help: 'require "Authorization: Bearer <token>" for /api writes' },
   allowedHosts: {

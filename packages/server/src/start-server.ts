@@ -144,7 +144,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
   let served: ServedApp;
   try {
-    served = await serve(app, { port, host });
+    served = await serve(app, {
+      port,
+      host,
+      maxConnections: options.maxConnections,
+      headersTimeoutMs: options.headersTimeoutMs,
+      requestTimeoutMs: options.requestTimeoutMs,
+    });
   } catch (error) {
     await store.close();
     const where = `${host}:${port}`;

@@ -61,6 +61,13 @@ export function pickLimits(options: LimitOptions): LimitOptions {
   return picked;
 }
 
+/** The defaults of the Node server's connection limits (`serve()` of `@mockpoint/core/node`). */
+export const DEFAULT_CONNECTION_LIMITS = {
+  maxConnections: 10_000,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+} as const;
+
 /** A long-poll never holds a request longer than this. */
 export const MAX_WAIT_MS = 60_000;
 

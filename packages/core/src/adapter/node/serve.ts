@@ -5,9 +5,11 @@
  * @module
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { MockpointApp } from '../../http/create-app.js';
+import { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
 import { type CloseOptions, DEFAULT_HOST, type RuntimeServedApp, servedApp } from '../lifecycle.js';
+import { type ConnectionCap, capConnections } from './connection-cap.js';
 import { createNodeListener, type NodeListenerOptions } from './listener.js';
 
 export type { CloseOptions };
@@ -18,11 +20,28 @@ export interface ServeOptions extends NodeListenerOptions {
   port?: number;
   /** Address to listen on. @default '127.0.0.1' */
   host?: string;
+  /**
+   * Most connections held at once. Above it a new connection closes the oldest
+   * idle one (one that never sent a byte first, then one kept alive between
+   * requests); when every connection is busy, the new one is closed at once.
+   * @default 10000
+   */
+  maxConnections?: number;
+  /** How long a client may take to send its request headers before its connection is closed (408). @default 10000 */
+  headersTimeoutMs?: number;
+  /**
+   * How long a client may take to send its whole request, headers and body,
+   * before its connection is closed (408); the time the answer takes (a delay,
+   * a long-poll) does not count. At least `headersTimeoutMs`. @default 30000
+   */
+  requestTimeoutMs?: number;
 }
 
 /** A listening app, with its `node:http` server. */
 export interface ServedApp extends RuntimeServedApp {
   readonly server: Server;
+  /** The connections held now, oldest first, and how many were evicted or refused at the cap. */
+  readonly connections: ConnectionCap;
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
@@ -43,18 +62,28 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 export async function serve(app: MockpointApp, options: ServeOptions = {}): Promise<ServedApp> {
   const host = options.host ?? DEFAULT_HOST;
   // Created unbound so that a listen error can be awaited and reported.
-  const server = createServer(createNodeListener(app, options));
+  const maxConnections = options.maxConnections ?? DEFAULT_CONNECTION_LIMITS.maxConnections;
+  const headersTimeout = options.headersTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.headersTimeoutMs;
+  const requestTimeout = Math.max(
+    headersTimeout,
+    options.requestTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.requestTimeoutMs,
+  );
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      // Node checks the two timeouts this often (30 s by default, which would stretch them).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
+    },
+    createNodeListener(app, options),
+  );
+  const connections = capConnections(server, maxConnections);
   const address = await listen(server, options.port ?? 0, host);
-  // Per connection, not per request: closeIdleConnections() leaves a connection
-  // that never sent a byte open, so stopping destroys those itself.
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
+  // closeIdleConnections() leaves a connection that never sent a byte open, so
+  // close() destroys those itself.
   const closeIdle = (): void => {
     server.closeIdleConnections();
-    for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+    for (const socket of connections.sockets) if (socket.bytesRead === 0) socket.destroy();
   };
   const served = servedApp(app, host, {
     port: address.port,
@@ -73,5 +102,5 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
     },
     drop: () => server.closeAllConnections(),
   });
-  return { ...served, server };
+  return { ...served, server, connections };
 }
