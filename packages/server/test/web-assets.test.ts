@@ -272,6 +272,22 @@ describe('the reporting DSN', () => {
     expect(appCode).toContain(`import("./${chunk}")`);
     expect(await readFile(join(WEB_ROOT, 'static', chunk), 'utf8')).toContain('sentry');
   });
+
+  test('the page stays within its budget: what it loads is at most 60 kB gzipped', async () => {
+    const files = (await readdir(join(WEB_ROOT, 'static'))).filter((f) => f.endsWith('.gz'));
+    const sizes = await Promise.all(
+      files.map(async (f) => [f, (await readFile(join(WEB_ROOT, 'static', f))).byteLength] as const),
+    );
+    // The reporting chunk is loaded only when a reporting DSN is set: counted on its own.
+    const page = sizes.filter(([f]) => !f.startsWith('reporting.'));
+    const pageBytes = page.reduce((sum, [, n]) => sum + n, 0);
+    const reportingBytes = sizes.reduce((sum, [f, n]) => (f.startsWith('reporting.') ? sum + n : sum), 0);
+    console.log(
+      `web assets gzipped: page ${pageBytes} B (${page.map(([f, n]) => `${f} ${n}`).join(', ')}); reporting chunk ${reportingBytes} B`,
+    );
+    expect(page.length).toBeGreaterThanOrEqual(2); // the script and the stylesheet
+    expect(pageBytes).toBeLessThanOrEqual(60_000);
+  });
 });
 
 describe('an unbuilt page', () => {

@@ -13,7 +13,15 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import type { RunningServer, StartServerOptions } from '../src/start-server.js';
 import { startDaemon } from './helpers/daemon.js';
-import { closeBrowser, openPage, poll, startWebDaemon, useBrowser, type WatchedPage } from './web-support.js';
+import {
+  closeBrowser,
+  openPage,
+  poll,
+  screenshot,
+  startWebDaemon,
+  useBrowser,
+  type WatchedPage,
+} from './web-support.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 const pages: WatchedPage[] = [];
@@ -66,7 +74,7 @@ afterAll(async () => {
   await closeBrowser();
 });
 
-test('1. a tab open across a daemon crash and restart reloads the journal, says so, and shows requests sent after', async () => {
+test('1. a tab open across a daemon crash and restart keeps the rows it showed, marked "before restart", shows the new journal above them, and Clear asks first', async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'mockpoint-restart-'));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
   // The real daemon process, on LevelDB: the endpoint survives, the journal starts anew (ids from 1).
@@ -88,15 +96,43 @@ test('1. a tab open across a daemon crash and restart reloads the journal, says 
   daemon = await startDaemon({ args: ['--data-dir', dataDir, '--port', String(daemon.port)] });
   await fetch(`${server.url}/endpoint/hook?after=1`, { method: 'POST', body: '{"n":3}' });
 
-  await poll(() => page.locator('.journal-list .path').allTextContents()).toEqual(['/endpoint/hook?after=1']);
+  await poll(() => page.locator('.journal-list .path').allTextContents()).toEqual([
+    '/endpoint/hook?after=1',
+    '/endpoint/hook?before=2',
+    '/endpoint/hook?before=1',
+  ]);
   await poll(() => page.locator('.live').textContent()).toBe('Live');
   expect(await page.locator('.journal-notice').textContent()).toContain('The mockpoint server restarted');
+  // The rows from before are kept and say so; the new journal's are not marked.
+  const marks = () =>
+    page
+      .locator('.journal-list > li')
+      .evaluateAll((rows) => rows.map((row) => row.querySelector('.tag-restart')?.textContent ?? ''));
+  expect(await marks()).toEqual(['', 'before restart', 'before restart']);
   // And it keeps listening on the new journal.
   await fetch(`${server.url}/endpoint/hook?after=2`);
   await poll(() => page.locator('.journal-list .path').allTextContents()).toEqual([
     '/endpoint/hook?after=2',
     '/endpoint/hook?after=1',
+    '/endpoint/hook?before=2',
+    '/endpoint/hook?before=1',
   ]);
+  expect(await marks()).toEqual(['', '', 'before restart', 'before restart']);
+  console.log(`screenshot: ${await screenshot(page, 'journal-before-restart')}`);
+
+  // Clear asks first: "Keep them" (and Escape) leave every row; "Remove them" removes all, the old ones too.
+  await page.getByRole('button', { name: 'Clear' }).click();
+  expect(await page.locator('.clear-confirm').textContent()).toContain('Remove all 4 requests recorded for “hook”?');
+  await page.getByRole('button', { name: 'Keep them' }).click();
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await page.keyboard.press('Escape');
+  expect(await page.locator('.journal-list li').count()).toBe(4);
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Clear');
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await page.getByRole('button', { name: 'Remove them' }).click();
+  await poll(() => page.locator('.journal-list li').count()).toBe(0);
+  expect(await page.locator('.journal-notice').isHidden()).toBe(true);
+  expect((await (await fetch(`${server.url}/api/endpoints/hook/requests`)).json()).requests).toEqual([]);
 });
 
 test('3. on a 390 px phone nothing shifts while the page loads (CLS < 0.1), and "+ New" on #/new focuses the form', async () => {
@@ -167,7 +203,11 @@ test('4. rows update in place: focus, a selection and an open entry survive new 
   const row = page.locator('.journal-list li').first();
   expect(await row.locator('.body-preview').textContent()).toMatch(/^\{"event":"order\.paid","id":"ord_1",.*…$/);
   expect(await row.locator('.size').textContent()).toBe(`${body.length} B`);
-  expect(await row.locator('time').textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  // A relative time, the exact one on hover.
+  expect(await row.locator('time').textContent()).toMatch(/^(just now|\d+ s ago)$/);
+  expect(await row.locator('time').getAttribute('title')).toMatch(
+    /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \(\d{4}-.*Z\)$/,
+  );
 
   await row.locator('summary').click();
   const pre = row.locator('pre');
@@ -198,6 +238,10 @@ test('4. rows update in place: focus, a selection and an open entry survive new 
   expect(Math.abs((await top()) - topBefore)).toBeLessThanOrEqual(2); // sub-pixel rounding only
   await poll(() => page.locator('#announce').textContent()).toMatch(/^New request: GET \/endpoint\/hook$|new requests/);
   expect(await page.locator('#announce').getAttribute('aria-live')).toBe('polite');
+  // The relative time keeps up by itself (the page refreshes it every few seconds).
+  await expect
+    .poll(() => opened.locator('time').textContent(), { timeout: 20_000, interval: 200 })
+    .toMatch(/^\d+ s ago$/);
 });
 
 test('5. a filter over 500 endpoints served by the API, the total, and live list updates', async () => {

@@ -324,6 +324,7 @@ describe('detail', () => {
 
     // Clearing empties the view and the journal, and the view keeps listening.
     await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByRole('button', { name: 'Remove them' }).click();
     await poll(() => page.locator('.journal-list li').count()).toBe(0);
     expect((await (await api('api/endpoints/hook/requests')).json()).requests).toEqual([]);
     await fetch(`${server.url}/endpoint/hook`, { method: 'DELETE' });

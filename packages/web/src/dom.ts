@@ -94,6 +94,21 @@ export function formatDateTime(iso: string): string {
 }
 
 /**
+ * How long ago `iso` was, from `now`: `just now`, `12 s ago`, `5 min ago`,
+ * `3 h ago`, then the date and time. A time in the future (clocks apart) is `just now`.
+ */
+export function formatAgo(iso: string, now: number = Date.now()): string {
+  const then = new Date(iso).getTime();
+  if (Number.isNaN(then)) return iso;
+  const seconds = Math.floor((now - then) / 1000);
+  if (seconds < 5) return 'just now';
+  if (seconds < 60) return `${seconds} s ago`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
+  return formatDateTime(iso);
+}
+
+/**
  * Says `message` to screen readers through the page's polite live region
  * (`#announce`, always present and visually hidden), without moving the focus.
  */

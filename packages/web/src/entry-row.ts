@@ -7,7 +7,7 @@
  * @module
  */
 import type { JournalEntry } from './api.js';
-import { formatDateTime, h } from './dom.js';
+import { formatAgo, formatDateTime, h } from './dom.js';
 import { formatJson } from './json-format.js';
 import { statusBadge } from './list.js';
 import { formatBytes } from './validate.js';
@@ -159,7 +159,12 @@ export function entryRow(entry: JournalEntry, fresh: boolean): HTMLLIElement {
               )
             : null,
           size > 0 ? h('span', { class: 'size' }, formatBytes(size)) : null,
-          h('time', { dateTime: entry.receivedAt, title: entry.receivedAt }, formatDateTime(entry.receivedAt)),
+          // How long ago, kept current by the journal; the exact time on hover.
+          h(
+            'time',
+            { dateTime: entry.receivedAt, title: `${formatDateTime(entry.receivedAt)} (${entry.receivedAt})` },
+            formatAgo(entry.receivedAt),
+          ),
         ),
         preview ? h('span', { class: 'body-preview' }, preview) : null,
       ),

@@ -11,13 +11,16 @@
  *
  * Every answer names its journal (`journalId`). After any failure the next read
  * is a full one, and a new `journalId` (the daemon restarted: ids start again
- * at 1) replaces the rows and says so, instead of waiting forever for ids past
- * the old cursor.
+ * at 1) is read from its start instead of waiting forever for ids past the old
+ * cursor. The rows shown before stay, marked "before restart", below the new
+ * journal's, until the user clears them ("Clear" asks first).
+ *
+ * Times are relative ("12 s ago", kept current), the exact time on hover.
  *
  * @module
  */
 import { api, failureMessage, isApiFailure, type JournalEntry } from './api.js';
-import { announce, formatTime, h } from './dom.js';
+import { announce, formatAgo, formatTime, h } from './dom.js';
 import { entryRow } from './entry-row.js';
 import { report } from './report.js';
 import { sleep } from './sleep.js';
@@ -28,6 +31,8 @@ export const WAIT_MS = 25_000;
 const MAX_ROWS = 200;
 /** Longest pause between retries: a server that is back is noticed within this. */
 const MAX_RETRY_MS = 2000;
+/** How often the relative times ("12 s ago") are brought up to date. */
+const AGO_REFRESH_MS = 5000;
 
 /** The journal panel. */
 export class JournalView {
@@ -45,6 +50,9 @@ export class JournalView {
   #synced = false;
   #endpointExists = true;
   #live = false;
+  #agoTimer: ReturnType<typeof setInterval> | undefined;
+  readonly #head: HTMLElement;
+  readonly #clearButton: HTMLButtonElement;
 
   constructor(name: string, emptyHint: Node) {
     this.#name = name;
@@ -52,12 +60,19 @@ export class JournalView {
     this.#state = h('span', { class: 'live', role: 'status' }, 'Connecting…');
     this.#notice = h('div', { class: 'notice notice-info journal-notice', hidden: true });
     this.#empty = h('div', { class: 'empty journal-empty' }, h('p', null, 'No requests yet. Send one:'), emptyHint);
-    const clear = h('button', { type: 'button', class: 'btn btn-small' }, 'Clear');
-    clear.addEventListener('click', () => void this.#clear());
+    this.#clearButton = h('button', { type: 'button', class: 'btn btn-small' }, 'Clear');
+    this.#clearButton.addEventListener('click', () => this.#confirmClear());
+    this.#head = h(
+      'div',
+      { class: 'panel-head' },
+      h('h3', { id: 'journal-title' }, 'Requests'),
+      this.#state,
+      this.#clearButton,
+    );
     this.el = h(
       'section',
       { class: 'panel journal', 'aria-labelledby': 'journal-title' },
-      h('div', { class: 'panel-head' }, h('h3', { id: 'journal-title' }, 'Requests'), this.#state, clear),
+      this.#head,
       this.#notice,
       this.#empty,
       this.#list,
@@ -67,11 +82,62 @@ export class JournalView {
   /** Starts the long-poll loop. */
   start(): void {
     void this.#loop(this.#abort.signal);
+    this.#agoTimer ??= setInterval(() => this.#refreshTimes(), AGO_REFRESH_MS);
   }
 
   /** Stops it (leaving the view). */
   stop(): void {
     this.#abort.abort();
+    clearInterval(this.#agoTimer);
+    this.#agoTimer = undefined;
+  }
+
+  /** Brings every row's "… ago" up to date (the text only: the time keeps its width class, nothing moves). */
+  #refreshTimes(): void {
+    if (document.visibilityState !== 'visible') return;
+    const now = Date.now();
+    for (const time of this.#list.querySelectorAll('time')) {
+      const text = formatAgo(time.dateTime, now);
+      if (time.textContent !== text) time.textContent = text;
+    }
+  }
+
+  /** Asks inline before removing the recorded requests; Escape or "Keep them" leaves them. */
+  #confirmClear(): void {
+    const shown = this.#list.children.length;
+    const remove = h('button', { type: 'button', class: 'btn btn-small btn-danger' }, 'Remove them');
+    const keep = h('button', { type: 'button', class: 'btn btn-small' }, 'Keep them');
+    const bar = h(
+      'div',
+      { class: 'confirming clear-confirm', role: 'group', 'aria-label': 'Clear the requests' },
+      h(
+        'span',
+        { class: 'confirm-text' },
+        `Remove ${shown === 1 ? 'the 1 request' : `all ${shown} requests`} recorded for “${this.#name}”?`,
+      ),
+      remove,
+      keep,
+    );
+    const close = () => {
+      bar.replaceWith(this.#clearButton);
+      this.#clearButton.focus();
+    };
+    keep.addEventListener('click', close);
+    bar.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        close();
+      }
+    });
+    remove.addEventListener('click', async () => {
+      remove.disabled = true;
+      if (await this.#clear()) {
+        bar.replaceWith(this.#clearButton);
+        this.#clearButton.focus();
+      } else remove.disabled = false;
+    });
+    this.#clearButton.replaceWith(bar);
+    keep.focus();
   }
 
   /** Whether the name has an endpoint: the state says what is recorded (a deleted endpoint is not "Live"). */
@@ -80,20 +146,24 @@ export class JournalView {
     if (this.#live) this.#showLive();
   }
 
-  async #clear(): Promise<void> {
+  /** Removes the recorded requests (on the server, and every row shown, those before a restart too). */
+  async #clear(): Promise<boolean> {
     try {
       await api.clearRequests(this.#name);
     } catch (error) {
       if (!isApiFailure(error)) report(error);
       this.#setState('error', `Could not clear: ${failureMessage(error)}`);
-      return;
+      return false;
     }
     // Restart the wait so that it counts from zero again.
     this.#abort.abort();
     this.#abort = new AbortController();
     this.#replace([]);
+    this.#notice.hidden = true;
     this.#synced = false;
     this.start();
+    announce('Requests cleared.');
+    return true;
   }
 
   async #loop(signal: AbortSignal): Promise<void> {
@@ -105,10 +175,10 @@ export class JournalView {
         const page = await api.journal(this.#name, read);
         if (signal.aborted) return;
         if (this.#journalId !== undefined && page.journalId !== this.#journalId) {
-          // A new journal: its ids mean other requests. Show it as it is, and say why the rows changed.
-          this.#replace(page.requests);
+          // A new journal: its ids mean other requests. What was shown stays, marked; the new journal goes on top.
+          this.#restarted(page.requests);
           this.#showNotice(
-            `The mockpoint server restarted (noticed at ${formatTime(new Date().toISOString())}): requests recorded before the restart are gone; these arrived since.`,
+            `The mockpoint server restarted (noticed at ${formatTime(new Date().toISOString())}): the rows marked “before restart” were recorded by the previous run and are kept here until you clear them; the server no longer has them.`,
           );
           announce(`The server restarted. ${page.requests.length} request(s) since.`);
         } else if (!this.#synced && this.#journalId === undefined) {
@@ -174,6 +244,27 @@ export class JournalView {
     this.#empty.hidden = kept.length > 0;
   }
 
+  /**
+   * The daemon restarted: the rows shown are marked "before restart" (their ids
+   * belong to the old journal), and the new journal's requests go above them.
+   */
+  #restarted(requests: JournalEntry[]): void {
+    for (const row of this.#list.querySelectorAll<HTMLElement>(':scope > li:not(.before-restart)')) {
+      row.classList.add('before-restart');
+      delete row.dataset.id;
+      row
+        .querySelector('.entry-meta')
+        ?.prepend(
+          h('span', { class: 'tag tag-restart', title: 'Recorded before the server restarted' }, 'before restart'),
+        );
+    }
+    const kept = requests.slice(-MAX_ROWS);
+    this.#list.prepend(...kept.map((entry) => entryRow(entry, false)).reverse());
+    this.#ids = kept.map((entry) => entry.id);
+    while (this.#list.children.length > MAX_ROWS) this.#list.lastElementChild?.remove();
+    this.#empty.hidden = this.#list.children.length > 0;
+  }
+
   /** Adds the requests not shown yet at the top, in place; drops the oldest rows past the limit. */
   #add(requests: JournalEntry[]): void {
     const newest = this.#ids.at(-1) ?? 0;
@@ -186,9 +277,11 @@ export class JournalView {
       this.#list.prepend(entryRow(entry, true));
       this.#ids.push(entry.id);
     }
-    while (this.#ids.length > MAX_ROWS) {
-      this.#ids.shift();
-      this.#list.lastElementChild?.remove();
+    // The oldest rows go first: those before a restart, then this journal's.
+    while (this.#list.children.length > MAX_ROWS) {
+      const last = this.#list.lastElementChild as HTMLElement;
+      if (!last.classList.contains('before-restart')) this.#ids.shift();
+      last.remove();
     }
     this.#empty.hidden = true;
     if (anchor?.isConnected && before !== undefined) {
