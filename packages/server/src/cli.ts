@@ -22,11 +22,30 @@ function isKnownFailure(error: unknown): error is Error & { code: string } {
   return error instanceof Error && typeof (error as { code?: unknown }).code === 'string';
 }
 
+/** `mockpoint tail …`: the live journal; Ctrl-C ends it with exit code 0. */
+async function tail(argv: string[]): Promise<void> {
+  const { parseTailArgs, runTail, TAIL_HELP } = await import('./tail/tail-command.js');
+  const options = parseTailArgs(argv);
+  if (options === undefined) {
+    process.stdout.write(TAIL_HELP);
+    return;
+  }
+  const stop = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop.abort());
+  await runTail(
+    options,
+    { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) },
+    stop.signal,
+  );
+  process.exit(0);
+}
+
 async function main(): Promise<void> {
   if (process.argv[2] === 'repair') {
     const { runRepair } = await import('./repair.js');
     process.exit(await runRepair(process.argv.slice(3), process.cwd()));
   }
+  if (process.argv[2] === 'tail') return tail(process.argv.slice(3));
   let request: ReturnType<typeof resolveConfig>;
   try {
     request = resolveConfig({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd() });

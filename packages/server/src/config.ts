@@ -226,6 +226,7 @@ function settingLines(): string[] {
 export const HELP = `mockpoint - self-hosted mock endpoints
 
 Usage: mockpoint [options]
+       mockpoint tail [name] [--json] [--forward <url>]   print requests as they arrive (see tail --help)
 
 Options (each also settable by environment variable or .env):
 ${settingLines().join('\n')}

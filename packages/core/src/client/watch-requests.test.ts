@@ -1,4 +1,7 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { serve } from '../adapter/node/index.js';
 import { createApp, createClient, type JournalEvent, type LiveRequest, type MockpointApp } from '../index.js';
 
 /** A client whose requests go to whichever app is current (a "restart" swaps it). */
@@ -111,6 +114,33 @@ describe('client.watchRequests()', () => {
       [before.mockpoint.journal.id, false],
       [after.mockpoint.journal.id, true],
     ]);
+  });
+
+  it('over the network (Node fetch), an abort ends the iteration at once, also while a read is pending', async () => {
+    const app = createApp();
+    const served = await serve(app, { overrideGlobalObjects: false });
+    try {
+      const client = createClient({ baseUrl: served.url });
+      const controller = new AbortController();
+      let journals = 0;
+      const watching = (async () => {
+        for await (const _ of client.watchRequests(undefined, {
+          signal: controller.signal,
+          onJournal: () => journals++,
+        })) {
+          // nothing arrives: the loop waits on a read
+        }
+      })();
+      await expect.poll(() => journals).toBe(1);
+      // A garbage collection first: the abort must not depend on objects only the runtime holds.
+      setFlagsFromString('--expose-gc');
+      (runInNewContext('gc') as () => void)();
+      controller.abort();
+      await watching;
+      await expect.poll(() => app.mockpoint.feed.size).toBe(0);
+    } finally {
+      await served.close();
+    }
   });
 
   it('throws the server error for a bad filter instead of retrying', async () => {

@@ -67,6 +67,10 @@ export async function* watchRequests(
   while (!outer?.aborted) {
     // One controller per connection: leaving the loop (break, return, abort) closes it.
     const connection = new AbortController();
+    // Held until the connection is done: Node's fetch follows the abort signal through
+    // the Request, and a Request nobody refers to any more can be collected with it,
+    // leaving a read that an abort never ends.
+    let request: Request | undefined;
     const onAbort = () => connection.abort(outer?.reason);
     outer?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -80,7 +84,8 @@ export async function* watchRequests(
       let error: unknown;
       let refused: Error | undefined;
       try {
-        const response = await context.send(new Request(target, { headers, signal: connection.signal }));
+        request = new Request(target, { headers, signal: connection.signal });
+        const response = await context.send(request);
         if (!response.ok) {
           const failure = await context.toError(response, 'GET', target);
           if (retriable(response.status)) error = failure;
@@ -88,10 +93,10 @@ export async function* watchRequests(
         } else if (response.body !== null) {
           for await (const message of readSse(response.body)) {
             if (message.event === 'request') {
-              const request = JSON.parse(message.data) as LiveRequest;
-              after = request.id;
+              const entry = JSON.parse(message.data) as LiveRequest;
+              after = entry.id;
               failures = 0;
-              yield request;
+              yield entry;
             } else if (message.event === 'journal') {
               const event = JSON.parse(message.data) as JournalEvent;
               // Before any request arrived, the stream's own cursor is where a reconnection resumes.
@@ -120,6 +125,8 @@ export async function* watchRequests(
     } finally {
       outer?.removeEventListener('abort', onAbort);
       connection.abort();
+      // Read here, so that it is held until now.
+      if (request !== undefined) request = undefined;
     }
   }
 }
