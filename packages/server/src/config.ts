@@ -189,6 +189,15 @@ const SETTINGS = {
     max: 3_600_000,
     help: "how long a client may take to send its whole request, body included (then 408; not the answer's time)",
   },
+  maxRoutes: {
+    env: 'MOCKPOINT_MAX_ROUTES',
+    flag: '--max-routes',
+    arg: '<n>',
+    kind: 'int',
+    min: 0,
+    max: 1_000_000,
+    help: 'routes one endpoint may have',
+  },
   adminToken: { env: 'ADMIN_TOKEN', kind: 'string', help: 'require "Authorization: Bearer <token>" for /api writes' },
   allowedHosts: {
     env: 'ALLOWED_HOSTS',

@@ -14,14 +14,17 @@ import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from './read-response.js'
  */
 export type EndpointAnswer = RespondAnswer | FaultAnswer;
 
+/** Response headers of an answer: lower-case names; an array is sent as one header line per value. */
+export type AnswerHeaderMap = Readonly<Record<string, string | readonly string[]>>;
+
 /** Send this status, these headers and this body, after `delay` ms. */
 export interface RespondAnswer {
   readonly kind: 'respond';
   readonly status: number;
   /** Lower-case names; Content-Length is included whenever there is a body. */
-  readonly headers: Readonly<Record<string, string>>;
-  /** The body text (UTF-8 on the wire), or `null` for none. */
-  readonly body: string | null;
+  readonly headers: AnswerHeaderMap;
+  /** The body: text (UTF-8 on the wire) or bytes, or `null` for none. */
+  readonly body: string | Uint8Array | null;
   /** Milliseconds to wait before sending; 0 sends at once. */
   readonly delay: number;
 }
@@ -37,9 +40,9 @@ export interface FaultAnswer {
   readonly fault: Fault;
   /** The status `close` sends; 0 for `reset` and `hang`. */
   readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
+  readonly headers: AnswerHeaderMap;
   /** The whole body `close` cuts short; `null` for none. */
-  readonly body: string | null;
+  readonly body: string | Uint8Array | null;
   readonly delay: number;
   /** `hang` only: aborts when the hanging request is to be answered after all. */
   readonly release?: AbortSignal;
@@ -72,6 +75,22 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
+/**
+ * Headers for the Fetch API: the map itself when every value is one string,
+ * otherwise name/value pairs with a pair per value of an array.
+ */
+export function fetchHeaders(headers: AnswerHeaderMap): Record<string, string> | [string, string][] {
+  const names = Object.keys(headers);
+  if (names.every((name) => typeof headers[name] === 'string')) return headers as Record<string, string>;
+  const pairs: [string, string][] = [];
+  for (const name of names) {
+    const value = headers[name] as string | readonly string[];
+    if (typeof value === 'string') pairs.push([name, value]);
+    else for (const one of value) pairs.push([name, one]);
+  }
+  return pairs;
+}
+
 function answer(status: number, headers: Record<string, string>, body: string | null, delay = 0): RespondAnswer {
   return Object.freeze({ kind: 'respond', status, headers: Object.freeze(headers), body, delay });
 }
@@ -91,9 +110,10 @@ export function errorAnswer(
   status: number,
   code: string,
   message: string,
-  options: { head?: boolean; cors?: boolean; extra?: Record<string, string> } = {},
+  options: { head?: boolean; cors?: boolean; extra?: Record<string, string>; details?: Record<string, unknown> } = {},
 ): EndpointAnswer {
-  const body = JSON.stringify({ success: false, error: { code, message } });
+  const error = options.details === undefined ? { code, message } : { code, message, details: options.details };
+  const body = JSON.stringify({ success: false, error });
   const base = options.cors ? JSON_HEADERS : { 'content-type': JSON_HEADERS['content-type'] };
   const headers = { ...base, ...options.extra, 'content-length': String(utf8Length(body)) };
   return answer(status, headers, options.head ? null : body);

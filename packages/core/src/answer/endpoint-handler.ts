@@ -6,17 +6,21 @@
  *
  * @module
  */
+
 import type { CachedResponse } from '../http/cache.js';
 import type { EndpointService } from '../http/endpoints.js';
 import type { Journal } from '../journal/journal.js';
-import type { RecordedRequest } from '../journal/journal-entry.js';
+import { type AnswerMark, BY_NONE, BY_RECORD, byQueue, type RecordedRequest } from '../journal/journal-entry.js';
+import { splitEndpointTarget } from '../wire/endpoint-target.js';
 import { isMockpointError } from '../wire/errors.js';
 import { JOURNAL_NAME_LIMIT } from '../wire/limits.js';
 import { isValidName } from '../wire/schemas.js';
 import { type EndpointAnswer, emptyAnswer, errorAnswer } from './endpoint-answer.js';
 import type { Taken } from './queue/answer-queue.js';
-import { planQueuedAnswer, toQueuedAnswer } from './queue/queued-answer.js';
+import { planQueuedAnswer, type QueueFallback, toQueuedAnswer } from './queue/queued-answer.js';
 import { CORS_HEADERS } from './read-response.js';
+import { RequestView } from './request-view.js';
+import type { RouteHit, RouteTable } from './routes/route-table.js';
 
 /** Methods answered with the stored data at `/endpoint/{name}`. */
 export const READ_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -24,8 +28,7 @@ export const READ_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as
 const ALLOWED = [...READ_METHODS, 'OPTIONS'].join(', ');
 const READ = new Set<string>(READ_METHODS);
 
-/** Every target under this prefix is answered here, and nowhere else. */
-export const ENDPOINT_PREFIX = '/endpoint/';
+export { ENDPOINT_PREFIX } from '../wire/endpoint-target.js';
 
 /** Options for {@link EndpointHandler}. */
 export interface EndpointHandlerOptions {
@@ -37,26 +40,11 @@ export interface EndpointHandlerOptions {
 
 /**
  * The name in a target under {@link ENDPOINT_PREFIX}, percent-decoded; `undefined`
- * when the target is not exactly one non-empty segment below the prefix (then
- * no route matches: `/endpoint/`, `/endpoint/a/b`, `/endpoint/%2e%2e/api/...`).
+ * when the target has no name segment (`/endpoint/`, `/endpoint/%2e%2e/api/...`).
+ * Paths below the name belong to it (its subpath).
  */
 export function endpointName(target: string): string | undefined {
-  const q = target.indexOf('?');
-  const end = q === -1 ? target.length : q;
-  if (end <= ENDPOINT_PREFIX.length || !target.startsWith(ENDPOINT_PREFIX)) return undefined;
-  const slash = target.indexOf('/', ENDPOINT_PREFIX.length);
-  if (slash !== -1 && slash < end) return undefined;
-  const raw = target.slice(ENDPOINT_PREFIX.length, end);
-  let name = raw;
-  if (raw.includes('%')) {
-    try {
-      name = decodeURIComponent(raw);
-    } catch {
-      // a malformed escape stays as it is (and can never be a valid name)
-    }
-  }
-  // `.` and `..` are path steps, not names: a URL parser would leave the prefix with them.
-  return name === '.' || name === '..' ? undefined : name;
+  return splitEndpointTarget(target)?.name;
 }
 
 function pathOf(target: string): string {
@@ -90,8 +78,8 @@ export class EndpointHandler {
    * rejects: failures become error answers. The journal owns `request` afterwards.
    */
   handle(request: RecordedRequest): EndpointAnswer | Promise<EndpointAnswer> {
-    const name = endpointName(request.target);
-    if (name === undefined) {
+    const target = splitEndpointTarget(request.target);
+    if (target === undefined) {
       const path = pathOf(request.target);
       return errorAnswer(404, 'ROUTE_NOT_FOUND', `no route for ${request.method} ${path}; see GET /api/openapi.json`);
     }
@@ -104,52 +92,160 @@ export class EndpointHandler {
         { extra: { allow: ALLOWED } },
       );
     }
+    const { name, subpath } = target;
     if (!isValidName(name)) return this.#answer(name, request, undefined);
     // One synchronous Map lookup when no queue is in use; the answer is taken before
     // anything is awaited, so queued answers go out in the order requests came in.
     if (this.#endpoints.queue.pending(name)) {
       return this.#endpoints.queue.take(name).then(
-        (taken) => (taken === undefined ? this.#stored(name, request) : this.#queued(name, request, taken)),
+        (taken) =>
+          taken === undefined ? this.#routed(name, subpath, request) : this.#queued(name, subpath, request, taken),
         (error: unknown) => this.#failed(error, request),
       );
     }
-    return this.#stored(name, request);
+    return this.#routed(name, subpath, request);
+  }
+
+  /**
+   * Who answers without the queue: the first matching route, else the record
+   * (bare URL only), else 404. Synchronous when the routes (or their absence)
+   * and the record are cached.
+   */
+  #routed(name: string, subpath: string, request: RecordedRequest): EndpointAnswer | Promise<EndpointAnswer> {
+    const table = this.#endpoints.routeTables.get(name);
+    if (table === undefined) {
+      return this.#endpoints.routeTable(name).then(
+        (loaded) => this.#withRoutes(name, subpath, request, loaded),
+        (error: unknown) => this.#failed(error, request),
+      );
+    }
+    return this.#withRoutes(name, subpath, request, table);
+  }
+
+  #withRoutes(
+    name: string,
+    subpath: string,
+    request: RecordedRequest,
+    table: RouteTable | null,
+  ): EndpointAnswer | Promise<EndpointAnswer> {
+    let view: RequestView | undefined;
+    if (table !== null) {
+      view = new RequestView(request, subpath);
+      const hit = table.select(view);
+      if (hit !== undefined) return this.#routeAnswer(name, request, view, hit);
+    }
+    if (subpath === '/') return this.#stored(name, request, table, view);
+    return this.#noRoute(name, request, table, view ?? new RequestView(request, subpath));
+  }
+
+  /** A route's answer, journaled with the route's id and the pattern's parameters. */
+  #routeAnswer(name: string, request: RecordedRequest, view: RequestView, hit: RouteHit): EndpointAnswer {
+    const { route, params } = hit;
+    const seq = ++route.seq;
+    const head = request.method === 'HEAD';
+    const answer = route.answer.templated
+      ? route.answer.answer(head, { params, query: view.query, headers: view.headers, json: view.json, seq })
+      : route.answer.answer(head);
+    const mark: AnswerMark = { answeredBy: { route: route.id }, params };
+    if (route.route.answer.fault !== undefined) mark.fault = route.route.answer.fault;
+    this.#journal.record(name, request, answer.status, mark);
+    return answer;
+  }
+
+  /** `404 NO_ROUTE_MATCHED`, naming up to three near misses in `error.details`. */
+  #noRoute(name: string, request: RecordedRequest, table: RouteTable | null, view: RequestView): EndpointAnswer {
+    this.#journal.record(name, request, 404, BY_NONE);
+    const where = `${request.method} ${view.subpath}`;
+    const nearMisses = table === null ? [] : table.nearMisses(view);
+    const message =
+      table === null
+        ? `no route of "${name}" matches ${where}: it has no routes; add some with PUT /api/endpoints/${name}/routes`
+        : `no route of "${name}" matches ${where}; the nearest: ${nearMisses.map((miss) => `${miss.id} (${miss.reason})`).join('; ')}`;
+    return errorAnswer(404, 'NO_ROUTE_MATCHED', message, {
+      head: request.method === 'HEAD',
+      cors: true,
+      details: { subpath: view.subpath, nearMisses },
+    });
   }
 
   /** The stored record's answer (or 404): synchronous when it is cached. */
-  #stored(name: string, request: RecordedRequest): EndpointAnswer | Promise<EndpointAnswer> {
+  #stored(
+    name: string,
+    request: RecordedRequest,
+    table: RouteTable | null = null,
+    view?: RequestView,
+  ): EndpointAnswer | Promise<EndpointAnswer> {
     const cached = this.#endpoints.cache.get(name);
     if (cached !== undefined) return this.#answer(name, request, cached);
     return this.#endpoints.response(name).then(
-      (entry) => this.#answer(name, request, entry),
+      (entry) =>
+        entry === undefined && table !== null
+          ? this.#noRoute(name, request, table, view ?? new RequestView(request, '/'))
+          : this.#answer(name, request, entry),
       (error: unknown) => this.#failed(error, request),
     );
   }
 
   #answer(name: string, request: RecordedRequest, entry: CachedResponse | undefined): EndpointAnswer {
-    if (name.length <= JOURNAL_NAME_LIMIT) this.#journal.record(name, request, entry?.statusCode ?? 404);
+    if (name.length <= JOURNAL_NAME_LIMIT) {
+      this.#journal.record(name, request, entry?.statusCode ?? 404, entry === undefined ? BY_NONE : BY_RECORD);
+    }
     return this.#recordAnswer(name, request, entry);
   }
 
   /** A queued answer, resolved against the record; journaled with `queued: true` and its fault. */
-  async #queued(name: string, request: RecordedRequest, taken: Taken): Promise<EndpointAnswer> {
+  async #queued(name: string, subpath: string, request: RecordedRequest, taken: Taken): Promise<EndpointAnswer> {
     try {
-      const record = this.#endpoints.cache.get(name) ?? (await this.#endpoints.response(name));
-      const planned = planQueuedAnswer(name, taken.answer, record);
-      this.#journal.record(name, request, planned.statusCode, { fault: planned.fault });
+      const fallback = await this.#fallback(name, subpath, request);
+      const planned = planQueuedAnswer(name, taken.answer, fallback);
+      this.#journal.record(name, request, planned.statusCode, byQueue(planned.fault));
       return toQueuedAnswer(planned, {
         head: request.method === 'HEAD',
         release: taken.release,
-        // A released hang gets what the record answers then (not journaled again).
+        // A released hang gets what would answer then (not journaled again).
         next: () =>
-          this.#endpoints.response(name).then(
-            (entry) => this.#recordAnswer(name, request, entry),
+          this.#fallback(name, subpath, request).then(
+            (entry) =>
+              entry === undefined || 'answers' in entry
+                ? this.#recordAnswer(name, request, entry as CachedResponse | undefined)
+                : toQueuedAnswer(planQueuedAnswer(name, {}, entry), {
+                    head: request.method === 'HEAD',
+                    release: taken.release,
+                    next: () => this.#recordAnswer(name, request, undefined),
+                  }),
             (error: unknown) => this.#failed(error, request),
           ),
       });
     } catch (error) {
       return this.#failed(error, request);
     }
+  }
+
+  /**
+   * What a queued answer's absent fields fall back to: what would answer without
+   * the queue (the first matching route with a text body, else the record at the
+   * bare URL), or `undefined` when nothing would.
+   */
+  async #fallback(name: string, subpath: string, request: RecordedRequest): Promise<QueueFallback | undefined> {
+    const table = this.#endpoints.routeTables.get(name) ?? (await this.#endpoints.routeTable(name));
+    const hit = table?.select(new RequestView(request, subpath));
+    if (hit !== undefined) {
+      const answer = hit.route.answer.answer(false, {
+        params: hit.params,
+        query: {},
+        headers: {},
+        json: undefined,
+        seq: hit.route.seq,
+      });
+      if (answer.kind === 'respond' && typeof answer.body !== 'object') {
+        return { body: answer.body ?? '', statusCode: answer.status, delay: answer.delay };
+      }
+      if (answer.kind === 'respond' && answer.body === null) {
+        return { body: '', statusCode: answer.status, delay: answer.delay };
+      }
+    }
+    if (subpath !== '/') return undefined;
+    return this.#endpoints.cache.get(name) ?? (await this.#endpoints.response(name));
   }
 
   /** The answer for the record `entry` (or 404), without journaling. */

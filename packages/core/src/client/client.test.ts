@@ -205,7 +205,13 @@ describe.each(MODES)('createClient against %s', (_mode, connect) => {
       status: 'ok',
       version: VERSION,
       store: 'memory',
-      limits: { maxDelayMs: 60_000, maxBodyBytes: 5 * 1024 * 1024, journalSize: 100, maxStreams: 1000 },
+      limits: {
+        maxDelayMs: 60_000,
+        maxBodyBytes: 5 * 1024 * 1024,
+        journalSize: 100,
+        maxStreams: 1000,
+        maxRoutes: 10_000,
+      },
     });
     expect(client.endpointUrl('a-b_c')).toBe(`${client.baseUrl}/endpoint/a-b_c`);
   });

@@ -129,7 +129,7 @@ export interface Health {
   version: string;
   store: string;
   /** The server's settings that input is checked against. */
-  limits: { maxDelayMs: number; maxBodyBytes: number; journalSize: number; maxStreams: number };
+  limits: { maxDelayMs: number; maxBodyBytes: number; journalSize: number; maxStreams: number; maxRoutes: number };
 }
 
 /** What {@link MockpointClient.list} asks for. */

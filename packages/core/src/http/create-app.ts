@@ -23,6 +23,7 @@ import { hostGuard } from './host-guard.js';
 import type { RouteDoc } from './openapi.js';
 import { originGuard } from './origin-guard.js';
 import { registerAddRoute } from './routes/add.js';
+import { registerEndpointRoutes } from './routes/endpoint-routes.js';
 import { registerJournalRoutes } from './routes/journal.js';
 import { registerJournalStreamRoutes } from './routes/journal-stream.js';
 import { registerManageRoutes } from './routes/manage.js';
@@ -176,6 +177,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   registerReadRoutes(app, ctx);
   registerAddRoute(app, ctx);
   registerManageRoutes(app, ctx);
+  registerEndpointRoutes(app, ctx);
   registerQueueRoutes(app, ctx);
   registerJournalRoutes(app, ctx);
   registerJournalStreamRoutes(app, ctx);

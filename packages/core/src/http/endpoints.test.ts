@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LevelStore } from '../store/level/index.js';
 import { MemoryStore } from '../store/memory/index.js';
-import type { CountOptions, EndpointStore, ListOptions } from '../store/store.js';
+import type { CountOptions, EndpointStore, ListOptions, RoutesUpdate } from '../store/store.js';
+import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import { EndpointService } from './endpoints.js';
 
@@ -56,6 +57,14 @@ class SlowReadStore implements EndpointStore {
 
   create(record: EndpointRecord): Promise<boolean> {
     return this.inner.create(record);
+  }
+
+  getRoutes(name: string): Promise<Route[]> {
+    return this.inner.getRoutes(name);
+  }
+
+  updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]> {
+    return this.inner.updateRoutes(name, update);
   }
 
   async put(record: EndpointRecord): Promise<{ created: boolean }> {

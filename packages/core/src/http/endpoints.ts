@@ -9,7 +9,10 @@
 
 import type { AnswerQueue } from '../answer/queue/answer-queue.js';
 import { MemoryAnswerQueue } from '../answer/queue/memory/index.js';
-import type { CountOptions, EndpointStore, ListOptions } from '../store/store.js';
+import { RouteCache } from '../answer/routes/route-cache.js';
+import { RouteTable } from '../answer/routes/route-table.js';
+import type { CountOptions, EndpointStore, ListOptions, RoutesUpdate } from '../store/store.js';
+import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import { type CachedResponse, ResponseCache, toCachedResponse } from './cache.js';
 
@@ -25,11 +28,16 @@ export class EndpointService {
    * replace or delete has superseded, and writes to other names do not matter.
    */
   readonly #reading = new Map<string, symbol>();
+  /** Compiled routes by name (`null`: none), in front of the store like the response cache. */
+  readonly routeTables: RouteCache;
+  /** The same withdrawal tokens as {@link #reading}, for route reads. */
+  readonly #routeReading = new Map<string, symbol>();
   readonly #unsubscribe: (() => void) | undefined;
 
   constructor(store: EndpointStore, cacheMaxBytes: number, queue: AnswerQueue = new MemoryAnswerQueue()) {
     this.store = store;
     this.cache = new ResponseCache(cacheMaxBytes);
+    this.routeTables = new RouteCache(cacheMaxBytes);
     this.queue = queue;
     // A shared store: another process's write to a name withdraws what we hold for it.
     this.#unsubscribe = store.changes?.subscribe((name) => {
@@ -57,6 +65,40 @@ export class EndpointService {
       return entry;
     } finally {
       if (this.#reading.get(name) === token) this.#reading.delete(name);
+    }
+  }
+
+  /**
+   * The compiled routes of `name` (`null` when it has none), read and compiled
+   * once per change; the read path calls {@link RouteCache.get} first.
+   */
+  async routeTable(name: string): Promise<RouteTable | null> {
+    const hit = this.routeTables.get(name);
+    if (hit !== undefined) return hit;
+    const token = Symbol(name);
+    this.#routeReading.set(name, token);
+    try {
+      const routes = await this.store.getRoutes(name);
+      const table = routes.length === 0 ? null : new RouteTable(routes);
+      if (this.#routeReading.get(name) === token && this.#cacheable) this.routeTables.set(name, table);
+      return table;
+    } finally {
+      if (this.#routeReading.get(name) === token) this.#routeReading.delete(name);
+    }
+  }
+
+  /** The routes of `name`, in order. */
+  routes(name: string): Promise<Route[]> {
+    return this.store.getRoutes(name);
+  }
+
+  /** Changes the routes of `name` atomically (see `EndpointStore.updateRoutes`); the compiled table is dropped. */
+  async updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]> {
+    try {
+      return await this.store.updateRoutes(name, update);
+    } finally {
+      this.#routeReading.delete(name);
+      this.routeTables.delete(name);
     }
   }
 
@@ -129,11 +171,15 @@ export class EndpointService {
   #forget(name: string): void {
     this.#reading.delete(name);
     this.cache.delete(name);
+    this.#routeReading.delete(name);
+    this.routeTables.delete(name);
   }
 
   #forgetAll(): void {
     this.#reading.clear();
     this.cache.clear();
+    this.#routeReading.clear();
+    this.routeTables.clear();
   }
 
   /**

@@ -25,7 +25,7 @@ export interface RouteDoc {
   method: Method;
   path: string;
   summary: string;
-  tag: 'endpoints' | 'queue' | 'journal' | 'read' | 'service';
+  tag: 'endpoints' | 'routes' | 'queue' | 'journal' | 'read' | 'service';
   /** Path parameters, each a string; with a schema when the route validates it. */
   params?: Record<string, ParamDoc>;
   /** A zod object whose fields are query parameters. */
@@ -102,6 +102,7 @@ export function buildOpenApiDocument(docs: RouteDoc[], version: string, adminTok
     tags: [
       { name: 'read', description: 'The public endpoint URLs.' },
       { name: 'endpoints', description: 'Create, list, replace and delete endpoints.' },
+      { name: 'routes', description: 'Paths, rules, headers and any body below one endpoint: a whole fake API.' },
       { name: 'queue', description: 'One-shot answers and network faults, for retry and failure tests.' },
       { name: 'journal', description: 'Requests received by each endpoint.' },
       { name: 'service', description: 'Health and this document.' },

@@ -7,8 +7,32 @@
  */
 
 import { jsonTooDeep, readBodyPrefix } from '../http/body.js';
-import type { JournalEntry, QueuedMark } from '../wire/journal-json.js';
+import type { Fault } from '../wire/answer-json.js';
+import { splitEndpointTarget } from '../wire/endpoint-target.js';
+import type { AnsweredBy, JournalEntry, QueuedMark } from '../wire/journal-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
+
+/** How a request was answered, as the journal keeps it beside the request. */
+export interface AnswerMark {
+  answeredBy: AnsweredBy;
+  /** The matched route's parameters. */
+  params?: Record<string, string>;
+  /** The network fault given instead of an answer, if any. */
+  fault?: Fault;
+}
+
+/** Answered by the record (shared: the read path allocates nothing for it). */
+export const BY_RECORD: AnswerMark = Object.freeze({ answeredBy: 'record' });
+/** Answered by nobody: a 404 or another error. */
+export const BY_NONE: AnswerMark = Object.freeze({ answeredBy: 'none' });
+const QUEUE: AnsweredBy = Object.freeze({ queue: true as const });
+
+/** The mark of a request answered by a queued answer (with the fault it gave, if any). */
+export function byQueue(fault?: Fault): AnswerMark {
+  return fault === undefined ? { answeredBy: QUEUE } : { answeredBy: QUEUE, fault };
+}
+
+export type { QueuedMark };
 
 /**
  * A request to `/endpoint/{name}` as an adapter hands it to the core: raw parts
@@ -37,7 +61,8 @@ export function parseQuery(params: URLSearchParams): Record<string, string | str
   return { ...query };
 }
 
-function headerRecord(rawHeaders: readonly string[]): Record<string, string> {
+/** Headers as a record: lower-cased names, repeated headers joined with `, `. */
+export function headerRecord(rawHeaders: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = Object.create(null);
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = (rawHeaders[i] as string).toLowerCase();
@@ -63,7 +88,7 @@ export function toBase64(bytes: Uint8Array): string {
  * The body as text when it is valid UTF-8 (a character cut in half by the
  * journal's limit is dropped, not replaced), otherwise `undefined`.
  */
-function utf8Text(bytes: Uint8Array, truncated: boolean): string | undefined {
+export function utf8Text(bytes: Uint8Array, truncated: boolean): string | undefined {
   try {
     // `stream: true` holds back an incomplete last character instead of failing on
     // it; a fresh decoder then, so no streaming state is left behind.
@@ -80,14 +105,19 @@ export function toJournalEntry(
   request: RecordedRequest,
   statusCode: number,
   receivedAt: number,
-  queued?: QueuedMark,
+  mark: AnswerMark = BY_NONE,
 ): JournalEntry {
   const q = request.target.indexOf('?');
   const text = utf8Text(request.body, request.bodyTruncated);
+  const path = q === -1 ? request.target : request.target.slice(0, q);
+  const answeredBy = typeof mark.answeredBy === 'string' ? mark.answeredBy : { ...mark.answeredBy };
   const entry: JournalEntry = {
     id,
     method: request.method,
-    path: q === -1 ? request.target : request.target.slice(0, q),
+    path,
+    subpath: splitEndpointTarget(request.target)?.subpath ?? '/',
+    params: mark.params === undefined ? {} : { ...mark.params },
+    answeredBy,
     query: q === -1 ? {} : parseQuery(new URLSearchParams(request.target.slice(q + 1))),
     headers: headerRecord(request.rawHeaders),
     body: text ?? toBase64(request.body),
@@ -95,10 +125,8 @@ export function toJournalEntry(
     receivedAt: new Date(receivedAt).toISOString(),
     statusCode,
   };
-  if (queued !== undefined) {
-    entry.queued = true;
-    if (queued.fault !== undefined) entry.fault = queued.fault;
-  }
+  if (typeof answeredBy === 'object' && 'queue' in answeredBy) entry.queued = true;
+  if (mark.fault !== undefined) entry.fault = mark.fault;
   if (text === undefined) entry.bodyEncoding = 'base64';
   // Too-deep JSON is kept as text only: its parsed form could not be serialised back.
   else if (text !== '' && !request.bodyTruncated && !jsonTooDeep(text)) {

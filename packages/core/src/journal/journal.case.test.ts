@@ -12,7 +12,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../wire/journal-json.js';
 import type { Journal } from './journal.js';
-import type { RecordedRequest } from './journal-entry.js';
+import { byQueue, type RecordedRequest } from './journal-entry.js';
 
 /** The bounds a contract case may set; absent ones take the journal's defaults. */
 export interface JournalContractOptions {
@@ -118,10 +118,27 @@ export function runJournalContract(name: string, factory: JournalFactory): void 
       expect(deepEntry && ('json' in deepEntry || 'bodyEncoding' in deepEntry)).toBe(false);
     });
 
+    it('keeps who answered, the subpath and the route parameters of every request', async () => {
+      const { writer, reader, flushed } = await fresh();
+      const below = { ...request('x'), target: '/endpoint/api/users/42?page=2' };
+      writer.record('api', below, 201, { answeredBy: { route: 'user' }, params: { id: '42' } });
+      writer.record('api', request('y'), 200, { answeredBy: 'record' });
+      writer.record('api', { ...request('z'), target: '/endpoint/api/' }, 404, { answeredBy: 'none' });
+      writer.record('api', request('q'), 503, byQueue());
+      await flushed();
+      const entries = (await reader.wait('api', 4, 0)).requests;
+      expect(entries.map((entry) => [entry.subpath, entry.params, entry.answeredBy])).toEqual([
+        ['/users/42', { id: '42' }, { route: 'user' }],
+        ['/', {}, 'record'],
+        ['/', {}, 'none'],
+        ['/', {}, { queue: true }],
+      ]);
+    });
+
     it('marks a request answered from the queue, with its fault; other requests carry no mark', async () => {
       const { writer, reader, flushed } = await fresh();
-      writer.record('retry', request('1'), 503, {});
-      writer.record('retry', request('2'), 0, { fault: 'reset' });
+      writer.record('retry', request('1'), 503, byQueue());
+      writer.record('retry', request('2'), 0, byQueue('reset'));
       writer.record('retry', request('3'), 200);
       await flushed();
       const entries = (await reader.wait('retry', 3, 0)).requests;

@@ -7,8 +7,8 @@
  * @module
  */
 import { MockpointError } from '../wire/errors.js';
-import type { JournalEntry, JournalPage, QueuedMark } from '../wire/journal-json.js';
-import { type RecordedRequest, toJournalEntry } from './journal-entry.js';
+import type { JournalEntry, JournalPage } from '../wire/journal-json.js';
+import { type AnswerMark, type RecordedRequest, toJournalEntry } from './journal-entry.js';
 
 /** Items of several rings (each oldest first) as one list in id order. */
 function byId(a: { id: number }, b: { id: number }): number {
@@ -56,10 +56,10 @@ export interface Journal {
    */
   readonly id: string;
   /**
-   * Records a request answered with `statusCode` (and by a queued answer, when
-   * `queued` is given); the journal owns `request` from then on.
+   * Records a request answered with `statusCode`, and who answered it (`mark`);
+   * the journal owns `request` from then on.
    */
-  record(name: string, request: RecordedRequest, statusCode: number, queued?: QueuedMark): void;
+  record(name: string, request: RecordedRequest, statusCode: number, mark?: AnswerMark): void;
   /**
    * The entries for `name` with an id greater than `after` (and accepted by `match`),
    * oldest first; waits up to `timeoutMs` (0: not at all) until there are at least
@@ -121,7 +121,7 @@ interface Recorded {
   request: RecordedRequest;
   statusCode: number;
   receivedAt: number;
-  queued: QueuedMark | undefined;
+  mark: AnswerMark | undefined;
   /** Approximate memory cost, for the byte bound. */
   bytes: number;
 }
@@ -245,7 +245,7 @@ export class RequestJournal implements Journal {
     name: string,
     request: RecordedRequest,
     statusCode: number,
-    queued?: QueuedMark,
+    mark?: AnswerMark,
     receivedAt: number = Date.now(),
   ): number {
     const ring = this.#ring(name);
@@ -254,7 +254,7 @@ export class RequestJournal implements Journal {
       request,
       statusCode,
       receivedAt,
-      queued,
+      mark,
       bytes: requestBytes(request),
     };
     this.#bytes += item.bytes;
@@ -271,7 +271,7 @@ export class RequestJournal implements Journal {
     let batch: NamedEntry[] | undefined;
     for (const follower of this.#followers) {
       if (!follower.wants(name)) continue;
-      batch ??= [{ name, entry: toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.queued) }];
+      batch ??= [{ name, entry: toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.mark) }];
       follower.entries(batch, this.id);
     }
   }
@@ -299,7 +299,7 @@ export class RequestJournal implements Journal {
     items.sort(byId);
     const entries = items.map((item) => ({
       name: item.name,
-      entry: toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.queued),
+      entry: toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.mark),
     }));
     return { journalId: this.id, newest, entries };
   }
@@ -310,7 +310,7 @@ export class RequestJournal implements Journal {
       if (waiter.match === undefined) {
         if (ring.countAfter(this.size, waiter.after) >= waiter.count) waiter.resolve();
       } else {
-        entry ??= toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.queued);
+        entry ??= toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.mark);
         if (waiter.match(entry) && ++waiter.have >= waiter.count) waiter.resolve();
       }
     }
@@ -323,7 +323,7 @@ export class RequestJournal implements Journal {
     // Formatted on every read and not kept, so the byte bound counts all there is.
     const entries = ring
       .toArray(this.size, after)
-      .map((item) => toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.queued));
+      .map((item) => toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.mark));
     return match === undefined ? entries : entries.filter(match);
   }
 

@@ -1,11 +1,37 @@
 /**
- * Request filters: which recorded requests a journal read or long-poll counts.
- * Pure functions over {@link JournalEntry}, so every journal (in memory now, in
- * Redis later) applies the same rules where the requests are.
+ * THE request filter: which requests a route answers, which a queued answer
+ * takes, which a journal read or long-poll counts and what the Vitest matchers
+ * look for. One type, one matcher ({@link firstMismatch}), pure functions over
+ * a {@link FilterSubject} (a journal entry is one; the read path passes a lazy view).
  *
  * @module
  */
 import type { JournalEntry, RequestFilter } from '../wire/journal-json.js';
+import {
+  decodeSegment,
+  explainPathMismatch,
+  matchPathPattern,
+  type PathPattern,
+  parsePathPattern,
+  splitPath,
+} from '../wire/path-pattern.js';
+
+/** What the filter looks at in a request; a {@link JournalEntry} is one. */
+export interface FilterSubject {
+  readonly method: string;
+  /** The path below `/endpoint/{name}` (`/` for the bare URL). */
+  readonly subpath: string;
+  readonly query: Record<string, string | string[]>;
+  /** Lower-cased names. */
+  readonly headers: Record<string, string>;
+  readonly body: string;
+  readonly bodyTruncated: boolean;
+  /** Present only when the body parsed as JSON (or {@link NOT_JSON}). */
+  readonly json?: unknown;
+}
+
+/** A {@link FilterSubject}'s `json` when its body is not JSON (for subjects that always have the key). */
+export const NOT_JSON: unique symbol = Symbol('mockpoint.notJson');
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -34,32 +60,139 @@ export function isJsonSubset(expected: unknown, actual: unknown): boolean {
   return expected === actual;
 }
 
+/** A short JSON preview of `value` for a mismatch message. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/**
+ * Where `expected` stops being a JSON subset of `actual`, as `body.a.b is 5,
+ * route wants 10`; `undefined` when it is a subset (the rules of {@link isJsonSubset}).
+ */
+function bodyMismatch(expected: unknown, actual: unknown, at: string): string | undefined {
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual) || actual.length !== expected.length) {
+      return `${at} is ${shown(actual)}, route wants ${shown(expected)}`;
+    }
+    for (let i = 0; i < expected.length; i++) {
+      const miss = bodyMismatch(expected[i], actual[i], `${at}.${i}`);
+      if (miss !== undefined) return miss;
+    }
+    return undefined;
+  }
+  if (isObject(expected)) {
+    if (!isObject(actual)) return `${at} is ${shown(actual)}, route wants an object`;
+    for (const key of Object.keys(expected)) {
+      if (!Object.hasOwn(actual, key)) return `${at}.${key} missing`;
+      const miss = bodyMismatch(expected[key], actual[key], `${at}.${key}`);
+      if (miss !== undefined) return miss;
+    }
+    return undefined;
+  }
+  return expected === actual ? undefined : `${at} is ${shown(actual)}, route wants ${shown(expected)}`;
+}
+
 function sameValue(expected: string | string[], actual: string | string[] | undefined): boolean {
   if (actual === undefined) return false;
   if (typeof expected === 'string') return actual === expected;
   return Array.isArray(actual) && actual.length === expected.length && expected.every((v, i) => v === actual[i]);
 }
 
-/** True when `entry` matches every field of `filter`. */
-export function matchesRequest(entry: JournalEntry, filter: RequestFilter): boolean {
-  if (filter.method !== undefined && entry.method.toUpperCase() !== filter.method.toUpperCase()) return false;
+/** Parsed path patterns by source, shared by every filter (a bounded memo: patterns are few). */
+const patterns = new Map<string, PathPattern | null>();
+const MAX_PATTERNS = 1000;
+
+/** The parsed `path` of a filter, or `null` when it is not a valid pattern (then nothing matches). */
+export function filterPattern(source: string): PathPattern | null {
+  let pattern = patterns.get(source);
+  if (pattern === undefined) {
+    try {
+      pattern = parsePathPattern(source);
+    } catch {
+      pattern = null;
+    }
+    if (patterns.size >= MAX_PATTERNS) patterns.clear();
+    patterns.set(source, pattern);
+  }
+  return pattern;
+}
+
+/** The decoded segments of a subpath. */
+export function subpathSegments(subpath: string): string[] {
+  return splitPath(subpath).map(decodeSegment);
+}
+
+/** Options for {@link firstMismatch}. */
+export interface MismatchOptions {
+  /** Words for the first field that does not match; otherwise any truthy string. @default false */
+  explain?: boolean;
+  /** The path was matched already (by a route table): do not look at it again. @default false */
+  skipPath?: boolean;
+}
+
+const NO = 'no';
+
+/**
+ * The one matcher: the first field of `filter` that `subject` does not match, in
+ * the order method, path, query, headers, body (`method is GET, route wants
+ * POST`, `header x-api-key missing`, `body.amount is 5, route wants 10`), or
+ * `undefined` when every given field matches. Without `explain` the string is
+ * a constant (nothing is formatted).
+ */
+export function firstMismatch(
+  subject: FilterSubject,
+  filter: RequestFilter,
+  options: MismatchOptions = {},
+): string | undefined {
+  const explain = options.explain === true;
+  if (filter.method !== undefined && subject.method.toUpperCase() !== filter.method.toUpperCase()) {
+    return explain ? `method is ${subject.method}, route wants ${filter.method.toUpperCase()}` : NO;
+  }
+  if (filter.path !== undefined && options.skipPath !== true) {
+    const pattern = filterPattern(filter.path);
+    if (pattern === null) return explain ? `path pattern ${filter.path} is invalid` : NO;
+    const segments = subpathSegments(subject.subpath ?? '/');
+    if (matchPathPattern(pattern, segments) === undefined) {
+      return explain ? (explainPathMismatch(pattern, segments) ?? NO) : NO;
+    }
+  }
   if (filter.query !== undefined) {
     for (const key of Object.keys(filter.query)) {
-      const actual = Object.hasOwn(entry.query, key) ? entry.query[key] : undefined;
-      if (!sameValue(filter.query[key] as string | string[], actual)) return false;
+      const actual = Object.hasOwn(subject.query, key) ? subject.query[key] : undefined;
+      const expected = filter.query[key] as string | string[];
+      if (!sameValue(expected, actual)) {
+        if (!explain) return NO;
+        return actual === undefined
+          ? `query ${key} missing`
+          : `query ${key} is ${shown(actual)}, route wants ${shown(expected)}`;
+      }
     }
   }
   if (filter.headers !== undefined) {
     for (const name of Object.keys(filter.headers)) {
       const lower = name.toLowerCase();
-      const actual = Object.hasOwn(entry.headers, lower) ? entry.headers[lower] : undefined;
-      if (actual !== filter.headers[name]) return false;
+      const actual = Object.hasOwn(subject.headers, lower) ? subject.headers[lower] : undefined;
+      if (actual !== filter.headers[name]) {
+        if (!explain) return NO;
+        return actual === undefined
+          ? `header ${lower} missing`
+          : `header ${lower} is ${shown(actual)}, route wants ${shown(filter.headers[name])}`;
+      }
     }
   }
   if (Object.hasOwn(filter, 'body')) {
-    const raw = typeof filter.body === 'string' && entry.body === filter.body && !entry.bodyTruncated;
-    const json = Object.hasOwn(entry, 'json') && isJsonSubset(filter.body, entry.json);
-    if (!raw && !json) return false;
+    const raw = typeof filter.body === 'string' && subject.body === filter.body && !subject.bodyTruncated;
+    if (raw) return undefined;
+    const json = 'json' in subject ? subject.json : NOT_JSON;
+    if (json === NOT_JSON) return explain ? 'body is not JSON' : NO;
+    if (!explain) return isJsonSubset(filter.body, json) ? undefined : NO;
+    return bodyMismatch(filter.body, json, 'body');
   }
-  return true;
+  return undefined;
+}
+
+/** True when `entry` matches every field of `filter`. */
+export function matchesRequest(entry: FilterSubject, filter: RequestFilter): boolean {
+  return firstMismatch(entry, filter) === undefined;
 }

@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonText, jsonTextOf } from '../wire/json-text.js';
+import { type Route, routesJson } from '../wire/route.js';
 import type { EndpointRecord } from '../wire/schemas.js';
 import type { EndpointStore } from './store.js';
 
@@ -16,6 +17,11 @@ export type StoreFactory = () => Promise<EndpointStore>;
 /** A record as the app makes it: `data` as its exact JSON text. */
 function record(name: string, data: unknown = { name }, statusCode = 200, delay = 0): EndpointRecord {
   return { name, data: JsonText.from(data), statusCode, delay };
+}
+
+/** A route as the API stores it: `data` as its exact JSON text. */
+function route(id: string, data = `"${id}"`): Route {
+  return { id, match: { method: 'GET', path: `/${id}/:x` }, answer: { statusCode: 201, data: new JsonText(data) } };
 }
 
 /** Reads every record through `list` in pages of `limit`, checking each cursor. */
@@ -357,6 +363,65 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       expect(await store.count()).toBe(0);
     });
 
+    it('keeps routes beside the record: exact data, in order, and a name may have routes and no record', async () => {
+      const store = await fresh();
+      expect(await store.getRoutes('api')).toEqual([]);
+      const routes = [route('a', '{"big":12345678901234567890,"f":1.0,"2":-0}'), route('b', '"x"')];
+      await store.updateRoutes('api', () => routes);
+      expect(routesJson(await store.getRoutes('api'))).toBe(routesJson(routes));
+      // Routes alone make no record, and lists and counts hold records only.
+      expect(await store.get('api')).toBeUndefined();
+      expect((await store.list({ limit: 10 })).endpoints).toEqual([]);
+      expect(await store.count()).toBe(0);
+      // A record write leaves the routes; the record keeps its four fields.
+      const rec = record('api', { v: 1 });
+      await store.put(rec);
+      expect(await store.get('api')).toEqual(rec);
+      expect(routesJson(await store.getRoutes('api'))).toBe(routesJson(routes));
+      expect(await store.getRoutes('other')).toEqual([]);
+    });
+
+    it('updates routes from the current list; an empty list removes them; a throwing update writes nothing', async () => {
+      const store = await fresh();
+      await store.updateRoutes('u', () => [route('a')]);
+      const after = await store.updateRoutes('u', (current) => [...current, route('b')]);
+      expect(after.map((r) => r.id)).toEqual(['a', 'b']);
+      await expect(
+        store.updateRoutes('u', () => {
+          throw new Error('refused');
+        }),
+      ).rejects.toThrow('refused');
+      expect((await store.getRoutes('u')).map((r) => r.id)).toEqual(['a', 'b']);
+      await store.updateRoutes('u', () => []);
+      expect(await store.getRoutes('u')).toEqual([]);
+      expect(await store.delete('u')).toBe(false);
+    });
+
+    it('concurrent route updates of one name all land (each computed from the list before it)', async () => {
+      const store = await fresh();
+      await Promise.all(
+        Array.from({ length: 8 }, (_, i) => store.updateRoutes('race', (current) => [...current, route(`r${i}`)])),
+      );
+      expect((await store.getRoutes('race')).map((r) => r.id).sort()).toEqual(
+        Array.from({ length: 8 }, (_, i) => `r${i}`).sort(),
+      );
+    });
+
+    it('delete removes the routes with the record (and reports a routes-only name); clear removes every route', async () => {
+      const store = await fresh();
+      await store.put(record('both'));
+      await store.updateRoutes('both', () => [route('a')]);
+      await store.updateRoutes('only', () => [route('a')]);
+      await store.updateRoutes('kept', () => [route('a')]);
+      expect(await store.delete('both')).toBe(true);
+      expect(await store.getRoutes('both')).toEqual([]);
+      expect(await store.delete('only')).toBe(true);
+      expect(await store.getRoutes('only')).toEqual([]);
+      expect(await store.getRoutes('kept')).toHaveLength(1);
+      await store.clear();
+      expect(await store.getRoutes('kept')).toEqual([]);
+    });
+
     it('every operation rejects after close', async () => {
       const store = await fresh();
       await store.create(record('before'));
@@ -369,6 +434,8 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         ['list', () => store.list({ limit: 10 })],
         ['count', () => store.count()],
         ['clear', () => store.clear()],
+        ['getRoutes', () => store.getRoutes('before')],
+        ['updateRoutes', () => store.updateRoutes('before', () => [])],
       ];
       for (const [label, operation] of operations) {
         await expect(operation(), label).rejects.toMatchObject({

@@ -4,7 +4,14 @@
  *
  * @module
  */
+import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
+
+/**
+ * Computes a name's new route list from its current one; may throw (a limit,
+ * an unknown id), and then nothing is written.
+ */
+export type RoutesUpdate = (current: Route[]) => Route[];
 
 /** Options for {@link EndpointStore.list}. */
 export interface ListOptions {
@@ -61,13 +68,27 @@ export interface EndpointStore {
   create(record: EndpointRecord): Promise<boolean>;
   /** Creates or replaces a record; resolves whether it was `created`. Durable on resolve. */
   put(record: EndpointRecord): Promise<{ created: boolean }>;
-  /** Removes a record; resolves whether it existed. */
+  /** Removes a record and the name's routes; resolves whether either existed. */
   delete(name: string): Promise<boolean>;
+  /**
+   * The routes of `name`, in order (`[]` when it has none). Routes are kept
+   * beside the record, never in it: a name may have routes and no record, and
+   * {@link put} leaves them as they are.
+   */
+  getRoutes(name: string): Promise<Route[]>;
+  /**
+   * Replaces the routes of `name` with `update(current)`, atomically (also
+   * against other processes sharing the store): an update computed from a list
+   * that changed meanwhile is computed again. An empty result removes them.
+   * Durable on resolve; resolves with the new list. For a shared store the
+   * change is announced like a record's (see {@link changes}).
+   */
+  updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]>;
   /** Records in ascending name order, paginated by cursor, optionally only those with a name prefix. */
   list(options: ListOptions): Promise<ListPage>;
   /** How many records there are (with the name prefix, when given). */
   count(options?: CountOptions): Promise<number>;
-  /** Removes every record. */
+  /** Removes every record and every route. */
   clear(): Promise<void>;
   /** The store's state; a store without the method is always `ok`. */
   health?(): StoreHealth;

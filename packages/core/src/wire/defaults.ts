@@ -13,6 +13,7 @@ export {
   DEFAULT_JOURNAL_SIZE,
   DEFAULT_LIMITS,
   DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_ROUTES,
   LIMIT_KEYS,
   type LimitOptions,
   pickLimits,

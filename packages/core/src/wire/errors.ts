@@ -25,14 +25,24 @@ export const ERROR_STATUS = {
   UNKNOWN_SIGNATURE_SCHEME: 400,
   INVALID_SIGNATURE_SECRET: 400,
   INVALID_SIGNATURE_OPTIONS: 400,
+  INVALID_ROUTE: 400,
+  INVALID_ROUTE_ID: 400,
+  DUPLICATE_ROUTE_ID: 400,
+  INVALID_ROUTE_PATTERN: 400,
+  INVALID_MATCH: 400,
+  INVALID_ANSWER: 400,
+  INVALID_HEADER: 400,
+  INVALID_TEMPLATE: 400,
   UNAUTHORIZED: 401,
   HOST_NOT_ALLOWED: 403,
   CROSS_ORIGIN: 403,
   NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
+  NO_ROUTE_MATCHED: 404,
   METHOD_NOT_ALLOWED: 405,
   NAME_TAKEN: 409,
   QUEUE_FULL: 409,
+  TOO_MANY_ROUTES: 409,
   BODY_TOO_LARGE: 413,
   UNSUPPORTED_ENCODING: 415,
   INTERNAL: 500,
@@ -52,7 +62,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 /** The JSON body of every error response. */
 export interface ErrorBody {
   success: false;
-  error: { code: ErrorCode; message: string };
+  error: { code: ErrorCode; message: string; details?: Record<string, unknown> };
 }
 
 /**
@@ -79,6 +89,8 @@ export interface MockpointErrorOptions {
   cause?: unknown;
   /** Extra response headers, e.g. `accept-encoding` with a 415. */
   headers?: Record<string, string>;
+  /** Machine-readable specifics sent as `error.details`, e.g. `{ index: 2 }` of the route at fault. */
+  details?: Record<string, unknown>;
 }
 
 /**
@@ -92,17 +104,22 @@ export class MockpointError extends Error {
   readonly status: number;
   /** Extra headers sent with the error response. */
   readonly headers: Readonly<Record<string, string>> | undefined;
+  /** Sent as `error.details` when present. */
+  readonly details: Readonly<Record<string, unknown>> | undefined;
 
   constructor(code: ErrorCode, message: string, options: MockpointErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = options.status ?? ERROR_STATUS[code];
     this.headers = options.headers;
+    this.details = options.details;
   }
 
   /** The JSON body for this error. */
   toJSON(): ErrorBody {
-    return { success: false, error: { code: this.code, message: this.message } };
+    const error: ErrorBody['error'] = { code: this.code, message: this.message };
+    if (this.details !== undefined) error.details = { ...this.details };
+    return { success: false, error };
   }
 
   /** A complete HTTP response for this error. */

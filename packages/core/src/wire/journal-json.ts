@@ -20,6 +20,11 @@ export interface JournalEvent {
   /** The id after which the stream sends. */
   after: number;
 }
+/**
+ * Who answered a request: a queued one-shot answer, the route with this id, the
+ * stored record, or nobody (a 404 or another error).
+ */
+export type AnsweredBy = { queue: true } | { route: string } | 'record' | 'none';
 
 /** One request received at `/endpoint/{name}`, as the API lists it. */
 export interface JournalEntry {
@@ -28,6 +33,12 @@ export interface JournalEntry {
   method: string;
   /** The request path, without the query string. */
   path: string;
+  /** The path below `/endpoint/{name}`: `/` for the bare URL. */
+  subpath: string;
+  /** The parameters of the route pattern that matched (`{}` when none did). */
+  params: Record<string, string>;
+  /** Who answered: `{ queue: true }`, `{ route: id }`, `"record"` or `"none"`. */
+  answeredBy: AnsweredBy;
   /** Query parameters; repeated keys become arrays. */
   query: Record<string, string | string[]>;
   /** Request headers, lower-cased names; repeated headers joined with `, `. */
@@ -53,7 +64,7 @@ export interface JournalEntry {
   fault?: Fault;
 }
 
-/** Marks a request answered by a queued one-shot answer (and the fault it gave, if any). */
+/** Kept for journals written before answer marks: `{ fault? }` meant a queued answer. */
 export interface QueuedMark {
   fault?: Fault;
 }
@@ -66,13 +77,18 @@ export interface JournalPage {
 }
 
 /**
- * What a request must have to count; every field is optional and all given
- * fields must match.
+ * THE request filter: which requests a route answers and which a journal read,
+ * long-poll or matcher counts; every field is optional and all given fields must match.
  * @example { method: 'POST', headers: { 'x-event': 'order.paid' }, body: { order: { id: 7 } } }
  */
 export interface RequestFilter {
   /** The HTTP method, case-insensitive. */
   method?: string;
+  /**
+   * A pattern over the subpath (the path below `/endpoint/{name}`): literal
+   * segments, `:param` segments and a trailing `*`, e.g. `/repos/:owner/:repo/issues`.
+   */
+  path?: string;
   /** Query parameters that must be present with exactly these values (a repeated key is an array, in order). */
   query?: Record<string, string | string[]>;
   /** Headers that must be present with exactly these values; names are case-insensitive. */

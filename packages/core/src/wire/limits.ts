@@ -20,6 +20,8 @@ export interface LimitOptions {
   cacheMaxBytes?: number;
   /** Journal streams (`…/requests/stream`) open at once; one more is refused with `TOO_MANY_STREAMS`. @default 1000 */
   maxStreams?: number;
+  /** Routes one endpoint may have. @default 10000 */
+  maxRoutes?: number;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -27,6 +29,7 @@ export const DEFAULT_JOURNAL_SIZE = 100;
 export const DEFAULT_JOURNAL_MAX_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_MAX_STREAMS = 1000;
+export const DEFAULT_MAX_ROUTES = 10_000;
 
 /** The default of every limit. */
 export const DEFAULT_LIMITS: Readonly<Required<LimitOptions>> = Object.freeze({
@@ -36,6 +39,7 @@ export const DEFAULT_LIMITS: Readonly<Required<LimitOptions>> = Object.freeze({
   journalMaxBytes: DEFAULT_JOURNAL_MAX_BYTES,
   cacheMaxBytes: DEFAULT_CACHE_MAX_BYTES,
   maxStreams: DEFAULT_MAX_STREAMS,
+  maxRoutes: DEFAULT_MAX_ROUTES,
 });
 
 /** The names of the limits, e.g. to pick them out of a larger options object. */

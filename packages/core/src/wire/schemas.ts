@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { FAULTS, MAX_ANSWER_TIMES, MAX_QUEUED_ANSWERS, type QueuedAnswer } from './answer-json.js';
 import { type ErrorCode, MockpointError } from './errors.js';
 import { JsonText, scanJson } from './json-text.js';
+import { createRouteSchemas } from './route-schema.js';
 import {
   DEFAULT_DELAY,
   DEFAULT_MAX_DELAY_MS,
@@ -112,7 +113,16 @@ export function createSchemas(options: SchemaOptions = {}) {
   const errorBody = z
     .object({
       success: z.literal(false),
-      error: z.object({ code: z.string(), message: z.string() }),
+      error: z.object({
+        code: z.string(),
+        message: z.string(),
+        details: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe(
+            'Specifics: `index` of the route at fault; for NO_ROUTE_MATCHED, `nearMisses` (up to three routes, each with the first thing that did not match).',
+          ),
+      }),
     })
     .meta({ title: 'Error' });
   const health = z
@@ -127,6 +137,7 @@ export function createSchemas(options: SchemaOptions = {}) {
           maxBodyBytes: z.number().int().describe('Largest accepted request body (MAX_BODY_BYTES).'),
           journalSize: z.number().int().describe('Requests kept per name (JOURNAL_SIZE).'),
           maxStreams: z.number().int().describe('Journal streams open at once (MAX_STREAMS).'),
+          maxRoutes: z.number().int().describe('Routes one endpoint may have (MAX_ROUTES).'),
         })
         .describe('The settings a client checks its input against.'),
     })
@@ -163,6 +174,12 @@ export function createSchemas(options: SchemaOptions = {}) {
   const requestFilter = z
     .strictObject({
       method: z.string().optional().describe('HTTP method, case-insensitive.'),
+      path: z
+        .string()
+        .optional()
+        .describe(
+          'A pattern over the subpath (the path below /endpoint/{name}): literal segments, :param segments and a trailing *, e.g. /repos/:owner/:repo/issues.',
+        ),
       query: z
         .record(z.string(), z.union([z.string(), z.array(z.string())]))
         .optional()
@@ -182,6 +199,11 @@ export function createSchemas(options: SchemaOptions = {}) {
       id: z.number().int(),
       method: z.string(),
       path: z.string(),
+      subpath: z.string().describe('The path below /endpoint/{name}; / for the bare URL.'),
+      params: z.record(z.string(), z.string()).describe('Parameters of the route pattern that matched.'),
+      answeredBy: z
+        .union([z.object({ queue: z.literal(true) }), z.object({ route: z.string() }), z.enum(['record', 'none'])])
+        .describe('Who answered: a queued answer, the route with this id, the record, or nobody (an error).'),
       query: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
       headers: z.record(z.string(), z.string()),
       body: z.string(),
@@ -261,7 +283,10 @@ export function createSchemas(options: SchemaOptions = {}) {
     .object({ answers: z.array(queuedAnswer).describe('What remains, first answer first.') })
     .meta({ title: 'QueuedAnswers' });
 
+  const routeSchemas = createRouteSchemas({ name, data, statusCode, delay, fault, requestFilter });
+
   return {
+    ...routeSchemas,
     name,
     requestFilter,
     queueRequest,

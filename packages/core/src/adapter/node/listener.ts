@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { type EndpointAnswer, errorAnswer, type FaultAnswer } from '../../answer/endpoint-answer.js';
 import { ENDPOINT_PREFIX, type EndpointHandler } from '../../answer/endpoint-handler.js';
@@ -62,7 +62,7 @@ function fault(res: ServerResponse, answer: FaultAnswer): void {
   if (answer.fault === 'reset') {
     res.socket?.resetAndDestroy();
   } else if (answer.fault === 'close') {
-    res.writeHead(answer.status, answer.headers);
+    res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
     const part = truncatedBody(answer.body);
     // Destroyed once the partial body is written out, so the client receives it.
     if (part.byteLength > 0) res.write(part, () => res.destroy());
@@ -92,7 +92,7 @@ function write(res: ServerResponse, answer: EndpointAnswer): void {
     fault(res, answer);
     return;
   }
-  res.writeHead(answer.status, answer.headers);
+  res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
   res.end(answer.body ?? undefined);
 }
 

@@ -8,7 +8,7 @@
 import type { CachedResponse } from '../../http/cache.js';
 import type { Fault, TakenAnswer } from '../../wire/answer-json.js';
 import { jsonTextOf } from '../../wire/json-text.js';
-import { type EndpointAnswer, type FaultAnswer, utf8Length } from '../endpoint-answer.js';
+import { type EndpointAnswer, type FaultAnswer, fetchHeaders, utf8Length } from '../endpoint-answer.js';
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from '../read-response.js';
 
 /** A queued answer resolved against the record. */
@@ -22,6 +22,9 @@ export interface PlannedAnswer {
   fault?: Fault;
 }
 
+/** What a queued answer's absent fields fall back to: the record's (or a route's) answer. */
+export type QueueFallback = Pick<CachedResponse, 'body' | 'statusCode' | 'delay'>;
+
 /** The body of the 404 a queued answer without data gets when there is no record. */
 function notFoundBody(name: string): string {
   const message = `no endpoint named "${name}" and the queued answer has no data; queue data or create the endpoint`;
@@ -33,7 +36,7 @@ function notFoundBody(name: string): string {
  * when there is none): absent fields fall back to the record; with neither data
  * nor a record the answer is 404 `NOT_FOUND`.
  */
-export function planQueuedAnswer(name: string, taken: TakenAnswer, record: CachedResponse | undefined): PlannedAnswer {
+export function planQueuedAnswer(name: string, taken: TakenAnswer, record: QueueFallback | undefined): PlannedAnswer {
   const delay = taken.delay ?? record?.delay ?? 0;
   if (taken.fault === 'reset' || taken.fault === 'hang')
     return { statusCode: 0, body: null, delay, fault: taken.fault };
@@ -92,9 +95,9 @@ export function toQueuedAnswer(planned: PlannedAnswer, context: QueuedAnswerCont
 const encoder = new TextEncoder();
 
 /** The bytes of `body` that `close` sends before closing: the first half, so the client sees a cut body. */
-export function truncatedBody(body: string | null): Uint8Array {
+export function truncatedBody(body: string | Uint8Array | null): Uint8Array {
   if (body === null) return new Uint8Array(0);
-  const bytes = encoder.encode(body);
+  const bytes = typeof body === 'string' ? encoder.encode(body) : body;
   return bytes.subarray(0, Math.floor(bytes.byteLength / 2));
 }
 
@@ -115,5 +118,8 @@ export function faultResponse(answer: FaultAnswer): Response {
       controller.error(new Error(`mockpoint: queued fault ${answer.fault}`));
     },
   });
-  return new Response(body, { status: answer.fault === 'close' ? answer.status : 200, headers: answer.headers });
+  return new Response(body, {
+    status: answer.fault === 'close' ? answer.status : 200,
+    headers: fetchHeaders(answer.headers),
+  });
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Hono } from 'hono';
-import type { RespondAnswer } from '../../answer/endpoint-answer.js';
+import { fetchHeaders, type RespondAnswer } from '../../answer/endpoint-answer.js';
 import { READ_METHODS } from '../../answer/endpoint-handler.js';
 import { faultResponse } from '../../answer/queue/queued-answer.js';
 import { captureRequest } from '../../journal/journal-entry.js';
@@ -48,14 +48,18 @@ function hang(signal: AbortSignal, release: AbortSignal | undefined): Promise<bo
 }
 
 function toResponse(answer: RespondAnswer): Response {
-  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  return new Response(answer.body as ConstructorParameters<typeof Response>[0], {
+    status: answer.status,
+    headers: fetchHeaders(answer.headers),
+  });
 }
 
 export function registerReadRoutes(app: Hono, ctx: AppContext): void {
   const { handler, options } = ctx;
 
   // Other methods and paths under /endpoint/ reach the app's 404/405 answers, which say the same.
-  app.on([...READ_METHODS, 'OPTIONS'], '/endpoint/:name', async (c) => {
+  // The bare URL and every path below it reach the endpoint (its subpath).
+  app.on([...READ_METHODS, 'OPTIONS'], ['/endpoint/:name', '/endpoint/:name/*'], async (c) => {
     const request = c.req.raw;
     // The rest of a long body is read and dropped up to the body limit, so the connection stays usable.
     const recorded = await captureRequest(request, JOURNAL_BODY_LIMIT, options.maxBodyBytes);
@@ -76,11 +80,13 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
   });
 
   const params = { name: 'Endpoint name.' };
+  const below = { ...params, subpath: 'The rest of the path (may hold several segments): matched against the routes.' };
   for (const method of READ_METHODS) {
+    const body = method === 'HEAD' ? undefined : ctx.schemas.record.shape.data;
     ctx.docs.push({
       method: method.toLowerCase() as Lowercase<typeof method>,
       path: '/endpoint/{name}',
-      summary: `Answer with the next queued answer if any (see /api/endpoints/{name}/queue), else the stored data, status and delay (${method}; the request is recorded).`,
+      summary: `Answer with a matching queued answer (see /api/endpoints/{name}/queue), else the first matching route (see /api/endpoints/{name}/routes), else the stored data, status and delay (${method}; the request is recorded).`,
       tag: 'read',
       params,
       // The status is the stored statusCode, any of 200-599; HEAD answers without a body.
@@ -90,23 +96,45 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
             range,
             {
               description: `The stored data, when the stored statusCode is ${range}${method === 'HEAD' ? ' (headers only)' : ''}.`,
-              schema: method === 'HEAD' ? undefined : ctx.schemas.record.shape.data,
+              schema: body,
             },
           ]),
         ) as RouteDoc['responses']),
         404: {
           description: `No endpoint with this name (a NOT_FOUND error body), or the stored data of one whose statusCode is 404${method === 'HEAD' ? ' (headers only)' : ''}.`,
-          schema: method === 'HEAD' ? undefined : ctx.schemas.record.shape.data,
+          schema: body,
+        },
+      },
+    });
+    ctx.docs.push({
+      method: method.toLowerCase() as Lowercase<typeof method>,
+      path: '/endpoint/{name}/{subpath}',
+      summary: `Answer a path below the endpoint: a matching queued answer, else the first route whose match holds (its status, headers and body) (${method}; the request is recorded with its subpath, params and answeredBy).`,
+      tag: 'read',
+      params: below,
+      responses: {
+        ...(Object.fromEntries(
+          (['2XX', '3XX', '4XX', '5XX'] as const).map((range) => [
+            range,
+            { description: `The route's answer, when its statusCode is ${range}.` },
+          ]),
+        ) as RouteDoc['responses']),
+        404: {
+          description:
+            'No route matches (NO_ROUTE_MATCHED; error.details.nearMisses names up to three routes and the first thing that did not match), or a route answering 404.',
+          schema: ctx.schemas.errorBody,
         },
       },
     });
   }
-  ctx.docs.push({
-    method: 'options',
-    path: '/endpoint/{name}',
-    summary: 'CORS preflight: every origin, method and header is allowed.',
-    tag: 'read',
-    params,
-    responses: { 204: { description: 'Preflight answer.' } },
-  });
+  for (const path of ['/endpoint/{name}', '/endpoint/{name}/{subpath}']) {
+    ctx.docs.push({
+      method: 'options',
+      path,
+      summary: 'CORS preflight: every origin, method and header is allowed.',
+      tag: 'read',
+      params: path === '/endpoint/{name}' ? params : below,
+      responses: { 204: { description: 'Preflight answer.' } },
+    });
+  }
 }

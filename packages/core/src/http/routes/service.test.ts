@@ -36,7 +36,10 @@ async function openapi(app: MockpointApp): Promise<Document> {
 function servedRoutes(app: MockpointApp): string[] {
   const routes = app.routes
     .filter((route) => route.method !== 'ALL') // app.use() middleware
-    .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
+    .map(
+      (route) =>
+        `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, '{$1}').replace(/\/\*$/, '/{subpath}')}`,
+    );
   return [...new Set(routes)].sort();
 }
 
@@ -60,7 +63,13 @@ describe('GET /api/health', () => {
       status: 'ok',
       version: VERSION,
       store: 'memory',
-      limits: { maxDelayMs: 60_000, maxBodyBytes: 5 * 1024 * 1024, journalSize: 100, maxStreams: 1000 },
+      limits: {
+        maxDelayMs: 60_000,
+        maxBodyBytes: 5 * 1024 * 1024,
+        journalSize: 100,
+        maxStreams: 1000,
+        maxRoutes: 10_000,
+      },
     });
     const custom = createApp({ version: '9.9.9', store: new MemoryStore(), maxDelayMs: 5000, journalSize: 7 });
     expect(await (await custom.request('/api/health')).json()).toMatchObject({

@@ -19,6 +19,7 @@ export function registerServiceRoutes(app: Hono, ctx: AppContext): void {
       maxBodyBytes: options.maxBodyBytes,
       journalSize: options.journalSize,
       maxStreams: options.maxStreams,
+      maxRoutes: options.maxRoutes,
     };
     return jsonResponse({ ...health, version: options.version, store: endpoints.store.kind, limits });
   });

@@ -13,10 +13,11 @@ import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ErrorCode, MockpointError } from '../../wire/errors.js';
+import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
 import { runStoreContract } from '../store.case.test.js';
-import type { EndpointStore, ListOptions } from '../store.js';
+import { type EndpointStore, KeyedMutex, type ListOptions, type RoutesUpdate } from '../store.js';
 
 let mf: Miniflare;
 let origin: string;
@@ -26,6 +27,7 @@ let persist: string;
 class RemoteStore implements EndpointStore {
   readonly kind = 'durable-object';
   readonly #object = randomUUID();
+  readonly #routeLocks = new KeyedMutex();
 
   async #call<T>(op: string, ...args: unknown[]): Promise<T> {
     const response = await fetch(`${origin}/${this.#object}`, { method: 'POST', body: JSON.stringify({ op, args }) });
@@ -61,6 +63,16 @@ class RemoteStore implements EndpointStore {
   }
   async clear(): Promise<void> {
     await this.#call('clear');
+  }
+  async getRoutes(name: string): Promise<Route[]> {
+    return decodeRoutes(await this.#call<string>('getRoutes', name));
+  }
+  /** The update runs here, so this process is the one writer: one update of a name at a time. */
+  updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]> {
+    return this.#routeLocks.run(name, async () => {
+      const next = update(await this.getRoutes(name));
+      return decodeRoutes(await this.#call<string>('setRoutes', name, routesJson(next)));
+    });
   }
   async close(): Promise<void> {
     await this.#call('close');

@@ -7,9 +7,10 @@
  * @module
  */
 import { MockpointError } from '../../wire/errors.js';
+import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
-import { type EndpointStore, KeyedMutex, type ListOptions } from '../store.js';
+import { type EndpointStore, KeyedMutex, type ListOptions, type RoutesUpdate } from '../store.js';
 
 /** The part of a Durable Object's `ctx.storage` this store uses. */
 export interface DurableObjectStorageLike {
@@ -77,7 +78,27 @@ export class DurableObjectStore implements EndpointStore {
   }
 
   delete(name: string): Promise<boolean> {
-    return this.#locks.run(name, () => this.#call(() => this.#storage.delete(this.#key(name))));
+    const record = this.#locks.run(name, () => this.#call(() => this.#storage.delete(this.#key(name))));
+    const routes = this.#locks.run(this.#routesKey(name), () =>
+      this.#call(() => this.#storage.delete(this.#routesKey(name))),
+    );
+    return Promise.all([record, routes]).then(([a, b]) => a || b);
+  }
+
+  async getRoutes(name: string): Promise<Route[]> {
+    const text = await this.#call(() => this.#storage.get<string>(this.#routesKey(name)));
+    return text === undefined ? [] : decodeRoutes(text);
+  }
+
+  updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]> {
+    const key = this.#routesKey(name);
+    return this.#locks.run(key, async () => {
+      const text = await this.#call(() => this.#storage.get<string>(key));
+      const next = update(text === undefined ? [] : decodeRoutes(text));
+      if (next.length === 0) await this.#call(() => this.#storage.delete(key));
+      else await this.#call(() => this.#storage.put(key, routesJson(next)));
+      return next;
+    });
   }
 
   async list({ limit, after, prefix = '' }: ListOptions & { prefix?: string }): Promise<ListPage> {
@@ -110,13 +131,13 @@ export class DurableObjectStore implements EndpointStore {
   }
 
   async clear(): Promise<void> {
-    // Bounded: each round deletes up to a batch of keys, and stops when none are left.
-    for (;;) {
-      const keys = [
-        ...(await this.#call(() => this.#storage.list({ prefix: this.#prefix, limit: DELETE_BATCH }))).keys(),
-      ];
-      if (keys.length === 0) return;
-      await this.#call(() => this.#storage.delete(keys));
+    for (const prefix of [this.#prefix, this.#routesKey('')]) {
+      // Bounded: each round deletes up to a batch of keys, and stops when none are left.
+      for (;;) {
+        const keys = [...(await this.#call(() => this.#storage.list({ prefix, limit: DELETE_BATCH }))).keys()];
+        if (keys.length === 0) break;
+        await this.#call(() => this.#storage.delete(keys));
+      }
     }
   }
 
@@ -127,6 +148,11 @@ export class DurableObjectStore implements EndpointStore {
 
   #key(name: string): string {
     return `${this.#prefix}${name}`;
+  }
+
+  /** Route lists live under their own prefix, so record lists and counts never see them. */
+  #routesKey(name: string): string {
+    return `routes:${this.#prefix}${name}`;
   }
 
   async #call<T>(operation: () => Promise<T>): Promise<T> {

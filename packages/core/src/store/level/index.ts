@@ -8,9 +8,17 @@ import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Level } from 'level';
 import { MockpointError } from '../../wire/errors.js';
+import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
-import { type CountOptions, type EndpointStore, KeyedMutex, type ListOptions, type StoreHealth } from '../store.js';
+import {
+  type CountOptions,
+  type EndpointStore,
+  KeyedMutex,
+  type ListOptions,
+  type RoutesUpdate,
+  type StoreHealth,
+} from '../store.js';
 import { GroupCommit } from './group-commit.js';
 import { GroupHas } from './group-has.js';
 import { checkLogs } from './log-check.js';
@@ -103,6 +111,8 @@ function prefixRange(prefix: string, after: string | undefined): { gt?: string; 
   const range: { gt?: string; gte?: string; lt?: string } = {};
   if (after !== undefined && after >= prefix) range.gt = after;
   else if (prefix !== '') range.gte = prefix;
+  // Records only: every name sorts at or after `-`, route lists (ROUTES_KEY) before it.
+  else range.gte = FIRST_NAME;
   // Names are ASCII: the prefix with its last character incremented bounds the range.
   if (prefix !== '') range.lt = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
   return range;
@@ -230,12 +240,48 @@ export class LevelStore implements EndpointStore {
   }
 
   async delete(name: string): Promise<boolean> {
-    return this.#locks.run(name, async () => {
+    const record = this.#locks.run(name, async () => {
       await this.#writable();
       const existed = await this.#read(() => this.#exists.has(name));
       if (existed) await this.#write(() => this.#writes.write({ type: 'del', key: name }));
       return existed;
     });
+    const routes = this.#locks.run(routesKey(name), async () => {
+      await this.#writable();
+      const existed = await this.#read(() => this.#exists.has(routesKey(name)));
+      if (existed) await this.#write(() => this.#writes.write({ type: 'del', key: routesKey(name) }));
+      return existed;
+    });
+    const [hadRecord, hadRoutes] = await Promise.all([record, routes]);
+    return hadRecord || hadRoutes;
+  }
+
+  async getRoutes(name: string): Promise<Route[]> {
+    const text = await this.#read(() => this.#db.get(routesKey(name)));
+    return text === undefined ? [] : this.#decodeRoutes(name, text);
+  }
+
+  async updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]> {
+    const key = routesKey(name);
+    // One process owns the directory: a per-key lock makes the read and the write one step.
+    return this.#locks.run(key, async () => {
+      await this.#writable();
+      const text = await this.#read(() => this.#db.get(key));
+      const next = update(text === undefined ? [] : this.#decodeRoutes(name, text));
+      await this.#write(() =>
+        this.#writes.write(next.length === 0 ? { type: 'del', key } : { type: 'put', key, value: routesJson(next) }),
+      );
+      return next;
+    });
+  }
+
+  #decodeRoutes(name: string, text: string): Route[] {
+    try {
+      return decodeRoutes(text);
+    } catch (error) {
+      this.#readFailure ??= `the stored routes of "${name}" in ${this.dir} are damaged and cannot be read`;
+      throw new MockpointError('STORE_UNAVAILABLE', this.#readFailure, { cause: error });
+    }
   }
 
   async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {
@@ -432,3 +478,10 @@ function formatBytes(bytes: number): string {
 
 /** A key no endpoint can have (names are `A–Z a–z 0–9 _ -`); deleted to sync the log. */
 const SYNC_MARK = '\u0000sync';
+/** The smallest character a name can start with: records are the keys from here on. */
+const FIRST_NAME = '-';
+
+/** The key of a name's route list: it sorts before every record, so lists and counts never see it. */
+function routesKey(name: string): string {
+  return `\u0001routes:${name}`;
+}

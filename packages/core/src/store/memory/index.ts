@@ -5,8 +5,9 @@
  */
 import { MockpointError } from '../../wire/errors.js';
 import { JsonText } from '../../wire/json-text.js';
+import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
-import type { CountOptions, EndpointStore, ListOptions } from '../store.js';
+import type { CountOptions, EndpointStore, ListOptions, RoutesUpdate } from '../store.js';
 
 /** A record's own copy; a {@link JsonText} is immutable and shared, a plain value is cloned. */
 function copy(record: EndpointRecord): EndpointRecord {
@@ -18,6 +19,8 @@ function copy(record: EndpointRecord): EndpointRecord {
 export class MemoryStore implements EndpointStore {
   readonly kind = 'memory';
   readonly #records = new Map<string, EndpointRecord>();
+  /** Route lists as their stored text, so no caller shares (or mutates) what is kept. */
+  readonly #routes = new Map<string, string>();
   #closed = false;
 
   async get(name: string): Promise<EndpointRecord | undefined> {
@@ -42,7 +45,24 @@ export class MemoryStore implements EndpointStore {
 
   async delete(name: string): Promise<boolean> {
     this.#assertOpen();
-    return this.#records.delete(name);
+    const routes = this.#routes.delete(name);
+    return this.#records.delete(name) || routes;
+  }
+
+  async getRoutes(name: string): Promise<Route[]> {
+    this.#assertOpen();
+    const text = this.#routes.get(name);
+    return text === undefined ? [] : decodeRoutes(text);
+  }
+
+  async updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]> {
+    this.#assertOpen();
+    // No await between the read and the write: atomic in this process.
+    const text = this.#routes.get(name);
+    const next = update(text === undefined ? [] : decodeRoutes(text));
+    if (next.length === 0) this.#routes.delete(name);
+    else this.#routes.set(name, routesJson(next));
+    return next;
   }
 
   async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {
@@ -66,6 +86,7 @@ export class MemoryStore implements EndpointStore {
   async clear(): Promise<void> {
     this.#assertOpen();
     this.#records.clear();
+    this.#routes.clear();
   }
 
   async close(): Promise<void> {

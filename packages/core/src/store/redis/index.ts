@@ -16,9 +16,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createClient, type RedisClientOptions } from '@redis/client';
 import { MockpointError } from '../../wire/errors.js';
+import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
-import type { EndpointStore, ListOptions, StoreChanges, StoreHealth } from '../store.js';
+import type { EndpointStore, ListOptions, RoutesUpdate, StoreChanges, StoreHealth } from '../store.js';
 import { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
 import { decodeRecorded, RedisJournal, type RedisJournalOptions } from './journal.js';
 
@@ -66,15 +67,28 @@ redis.call('ZADD', KEYS[2], 0, ARGV[1])
 redis.call('PUBLISH', KEYS[3], ARGV[3])
 return created`;
 
-/** Deletes; returns 1 when the name existed. */
+/** Deletes the record and the routes; returns 1 when either existed. */
 const DELETE = `
-if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
-redis.call('ZREM', KEYS[2], ARGV[1])
+local record = redis.call('HDEL', KEYS[1], ARGV[1])
+local routes = redis.call('HDEL', KEYS[4], ARGV[1])
+if record == 0 and routes == 0 then return 0 end
+if record == 1 then redis.call('ZREM', KEYS[2], ARGV[1]) end
 redis.call('PUBLISH', KEYS[3], ARGV[2])
 return 1`;
 
+/**
+ * Replaces a name's route list if it is still the text the update was computed
+ * from (compare-and-set); returns 0, writing nothing, when it changed meanwhile.
+ */
+const SET_ROUTES = `
+local current = redis.call('HGET', KEYS[4], ARGV[1]) or ''
+if current ~= ARGV[2] then return 0 end
+if ARGV[3] == '' then redis.call('HDEL', KEYS[4], ARGV[1]) else redis.call('HSET', KEYS[4], ARGV[1], ARGV[3]) end
+redis.call('PUBLISH', KEYS[3], ARGV[4])
+return 1`;
+
 const CLEAR = `
-redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[4])
 redis.call('PUBLISH', KEYS[3], ARGV[1])
 return 1`;
 
@@ -133,7 +147,8 @@ export class RedisStore implements EndpointStore {
   readonly changes: StoreChanges;
   readonly #client: Client;
   readonly #subscriber: Client;
-  readonly #keys: [string, string, string];
+  /** The records hash, the names index, the change channel, the routes hash. */
+  readonly #keys: [string, string, string, string];
   readonly #channel: string;
   /** Tags this process's change messages, so it skips its own. */
   readonly #origin = randomUUID();
@@ -168,7 +183,7 @@ export class RedisStore implements EndpointStore {
     const prefix = options.keyPrefix ?? 'mockpoint:';
     this.#prefix = prefix;
     this.#channel = `${prefix}changes`;
-    this.#keys = [`${prefix}endpoints`, `${prefix}names`, this.#channel];
+    this.#keys = [`${prefix}endpoints`, `${prefix}names`, this.#channel, `${prefix}routes`];
     this.#timeoutMs = options.operationTimeoutMs ?? 2000;
     this.#heartbeat = setInterval(() => void this.#beat(), options.heartbeatMs ?? 1000);
     this.#heartbeat.unref?.();
@@ -269,6 +284,28 @@ export class RedisStore implements EndpointStore {
 
   async delete(name: string): Promise<boolean> {
     return (await this.#eval(DELETE, [name, this.#message(name)])) === 1;
+  }
+
+  async getRoutes(name: string): Promise<Route[]> {
+    const text = await this.#routesText(name);
+    return text === '' ? [] : decodeRoutes(text);
+  }
+
+  async updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]> {
+    // Optimistic: computed from the text read, written only if that text still stands.
+    // Bounded: each retry means another process's update landed in between.
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const text = await this.#routesText(name);
+      const next = update(text === '' ? [] : decodeRoutes(text));
+      const written = next.length === 0 ? '' : routesJson(next);
+      if ((await this.#eval(SET_ROUTES, [name, text, written, this.#message(name)])) === 1) return next;
+    }
+    throw new MockpointError('STORE_UNAVAILABLE', `the routes of "${name}" kept changing under this update; retry`);
+  }
+
+  async #routesText(name: string): Promise<string> {
+    const text = await this.#call((signal) => this.#client.withAbortSignal(signal).hGet(this.#keys[3], name));
+    return text === null || text === undefined ? '' : String(text);
   }
 
   async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {

@@ -8,7 +8,14 @@
  */
 
 import type { Journal, JournalFollower, JournalSince, NamedEntry } from '../../journal/journal.js';
-import { type RecordedRequest, toBase64, toJournalEntry } from '../../journal/journal-entry.js';
+import {
+  type AnswerMark,
+  BY_NONE,
+  byQueue,
+  type RecordedRequest,
+  toBase64,
+  toJournalEntry,
+} from '../../journal/journal-entry.js';
 import { MockpointError } from '../../wire/errors.js';
 import type { JournalEntry, JournalPage, QueuedMark } from '../../wire/journal-json.js';
 
@@ -176,8 +183,17 @@ interface Stored {
   x: boolean;
   s: number;
   r: number;
-  /** Answered by a queued one-shot answer. */
+  /** Who answered (absent: nobody, or written before marks). */
+  a?: AnswerMark;
+  /** Written before marks: answered by a queued one-shot answer. */
   q?: QueuedMark;
+}
+
+/** The mark of a stored request, also of one written before marks existed. */
+function markOf(stored: Stored): AnswerMark {
+  if (stored.a !== undefined) return stored.a;
+  if (stored.q !== undefined) return byQueue(stored.q.fault);
+  return BY_NONE;
 }
 
 interface Waiter {
@@ -210,7 +226,7 @@ function decodeEntry(rawId: string, payload: string): JournalEntry {
     body: Buffer.from(stored.b, 'base64'),
     bodyTruncated: stored.x,
   };
-  return toJournalEntry(Number.parseInt(rawId, 10), request, stored.s, stored.r, stored.q);
+  return toJournalEntry(Number.parseInt(rawId, 10), request, stored.s, stored.r, markOf(stored));
 }
 
 /** Most requests one script call appends. */
@@ -278,7 +294,7 @@ export class RedisJournal implements Journal {
     return n;
   }
 
-  record(name: string, request: RecordedRequest, statusCode: number, queued?: QueuedMark): void {
+  record(name: string, request: RecordedRequest, statusCode: number, mark?: AnswerMark): void {
     const receivedAt = Date.now();
     const stored: Stored = {
       m: request.method,
@@ -289,7 +305,7 @@ export class RedisJournal implements Journal {
       s: statusCode,
       r: receivedAt,
     };
-    if (queued !== undefined) stored.q = queued;
+    if (mark !== undefined) stored.a = mark;
     this.#pending.push(name, JSON.stringify(stored));
     if (this.#pending.length > MAX_PENDING * 2) {
       // Redis is slower than the requests (or away): memory stays bounded.

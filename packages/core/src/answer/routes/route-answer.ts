@@ -1,0 +1,145 @@
+/**
+ * A route's answer, prepared once when the routes change: the headers merged
+ * and defaulted, the body encoded and its Content-Length counted, so serving an
+ * untemplated route allocates nothing. A templated one renders its parts.
+ *
+ * @module
+ */
+
+import { jsonTextOf } from '../../wire/json-text.js';
+import type { RouteAnswer } from '../../wire/route.js';
+import { parseTemplate, type TemplatePart } from '../../wire/template-syntax.js';
+import type { AnswerHeaderMap, EndpointAnswer, FaultAnswer, RespondAnswer } from '../endpoint-answer.js';
+import { utf8Length } from '../endpoint-answer.js';
+import { BODILESS_STATUS, CORS_HEADERS } from '../read-response.js';
+import {
+  compileJsonTemplate,
+  type JsonTemplate,
+  renderHeader,
+  renderJson,
+  renderText,
+  type TemplateContext,
+} from '../template.js';
+
+/** The Content-Type of each body form when the answer's headers do not say. */
+const DEFAULT_TYPES = {
+  data: 'application/json; charset=utf-8',
+  body: 'text/plain; charset=utf-8',
+  bodyBase64: 'application/octet-stream',
+} as const;
+
+/** Bytes of base64 text, without a runtime's Buffer. */
+function fromBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+type Body = { form: keyof typeof DEFAULT_TYPES; value: string | Uint8Array } | undefined;
+
+function bodyOf(answer: RouteAnswer): Body {
+  if (Object.hasOwn(answer, 'data')) return { form: 'data', value: jsonTextOf(answer.data) };
+  if (answer.body !== undefined) return { form: 'body', value: answer.body };
+  if (answer.bodyBase64 !== undefined) return { form: 'bodyBase64', value: fromBase64(answer.bodyBase64) };
+  return undefined;
+}
+
+/** The answer's headers under lower-case names (two spellings of one name are sent as one list). */
+function lowerHeaders(answer: RouteAnswer): Map<string, string[]> {
+  const headers = new Map<string, string[]>();
+  for (const [name, value] of Object.entries(answer.headers ?? {})) {
+    const lower = name.toLowerCase();
+    const list = headers.get(lower) ?? [];
+    list.push(...(Array.isArray(value) ? value : [value]));
+    headers.set(lower, list);
+  }
+  return headers;
+}
+
+/** A prepared answer: `answer(head, context)` gives what an adapter sends. */
+export interface CompiledAnswer {
+  readonly statusCode: number;
+  /** Whether it renders per request (then `context` is needed). */
+  readonly templated: boolean;
+  /** Approximate memory cost, for the cache bound. */
+  readonly bytes: number;
+  answer(head: boolean, context?: TemplateContext): EndpointAnswer;
+}
+
+function finish(
+  status: number,
+  base: Map<string, string[]>,
+  body: string | Uint8Array | null,
+  delay: number,
+): { full: RespondAnswer; head: RespondAnswer } {
+  const headers: Record<string, string | readonly string[]> = { ...CORS_HEADERS };
+  for (const [name, values] of base) headers[name] = values.length === 1 ? (values[0] as string) : values;
+  if (body !== null) {
+    headers['content-length'] = String(typeof body === 'string' ? utf8Length(body) : body.byteLength);
+  }
+  const frozen: AnswerHeaderMap = Object.freeze(headers);
+  return {
+    full: Object.freeze({ kind: 'respond', status, headers: frozen, body, delay }),
+    head: Object.freeze({ kind: 'respond', status, headers: frozen, body: null, delay }),
+  };
+}
+
+/** Compiles a route's answer (already checked by `checkRoutes`). */
+export function compileAnswer(answer: RouteAnswer): CompiledAnswer {
+  const statusCode = answer.statusCode ?? 200;
+  const delay = answer.delay ?? 0;
+  const bodiless = BODILESS_STATUS.has(statusCode);
+  const body = bodiless ? undefined : bodyOf(answer);
+  const headers = lowerHeaders(answer);
+  if (body !== undefined && !headers.has('content-type')) headers.set('content-type', [DEFAULT_TYPES[body.form]]);
+  const size = body === undefined ? 0 : typeof body.value === 'string' ? body.value.length * 2 : body.value.byteLength;
+  const bytes = size + 256 + JSON.stringify(answer.headers ?? {}).length * 2;
+
+  if (answer.fault !== undefined) {
+    const fault = answer.fault;
+    const prepared = finish(fault === 'close' ? statusCode : 0, headers, body?.value ?? null, delay);
+    const faultAnswer: FaultAnswer = {
+      kind: 'fault',
+      fault,
+      status: fault === 'close' ? statusCode : 0,
+      headers: prepared.full.headers,
+      body: fault === 'close' ? (body?.value ?? null) : null,
+      delay,
+    };
+    return { statusCode: faultAnswer.status, templated: false, bytes, answer: () => faultAnswer };
+  }
+
+  if (answer.template !== true) {
+    const prepared = finish(statusCode, headers, body?.value ?? null, delay);
+    return { statusCode, templated: false, bytes, answer: (head) => (head ? prepared.head : prepared.full) };
+  }
+
+  const headerParts = new Map<string, TemplatePart[][]>();
+  for (const [name, values] of headers) headerParts.set(name, values.map(parseTemplate));
+  let renderBody: (context: TemplateContext) => string | Uint8Array | null = () => body?.value ?? null;
+  if (body?.form === 'data') {
+    const template: JsonTemplate = compileJsonTemplate(body.value as string);
+    renderBody = (context) => renderJson(template, context);
+  } else if (body?.form === 'body') {
+    const parts = parseTemplate(body.value as string);
+    renderBody = (context) => renderText(parts, context);
+  }
+  return {
+    statusCode,
+    templated: true,
+    bytes: bytes * 2,
+    answer(head, context) {
+      if (context === undefined) throw new TypeError('a templated answer needs its request');
+      const rendered = new Map<string, string[]>();
+      for (const [name, values] of headerParts) {
+        rendered.set(
+          name,
+          values.map((parts) => renderHeader(parts, context)),
+        );
+      }
+      const prepared = finish(statusCode, rendered, renderBody(context), delay);
+      return head ? prepared.head : prepared.full;
+    },
+  };
+}

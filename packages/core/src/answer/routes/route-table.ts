@@ -1,0 +1,166 @@
+/**
+ * An endpoint's routes compiled once per change: a segment trie over the path
+ * patterns (literal, `:param` and trailing `*` edges) gives the routes whose path
+ * fits in a few map lookups, however many routes there are; the rest of each
+ * candidate's filter is then checked in list order with the one request matcher.
+ *
+ * @module
+ */
+import { firstMismatch, subpathSegments } from '../../journal/request-filter.js';
+import {
+  explainPathMismatch,
+  matchingPrefix,
+  matchPathPattern,
+  type PathPattern,
+  parsePathPattern,
+} from '../../wire/path-pattern.js';
+import type { Route } from '../../wire/route.js';
+import type { RequestView } from '../request-view.js';
+import { type CompiledAnswer, compileAnswer } from './route-answer.js';
+
+/** One compiled route. */
+export interface CompiledRoute {
+  readonly index: number;
+  readonly id: string;
+  readonly route: Route;
+  readonly pattern: PathPattern | undefined;
+  /** Whether anything besides the path must be checked. */
+  readonly filtered: boolean;
+  readonly answer: CompiledAnswer;
+  /** How many requests it has answered in this process (the `{{seq}}` of templates). */
+  seq: number;
+}
+
+/** A route chosen for a request, with its path parameters. */
+export interface RouteHit {
+  route: CompiledRoute;
+  params: Record<string, string>;
+}
+
+/** A route that almost answered, and the first thing that did not match. */
+export interface NearMiss {
+  id: string;
+  /** Its position in the list. */
+  index: number;
+  reason: string;
+}
+
+interface TrieNode {
+  literals: Map<string, TrieNode> | undefined;
+  param: TrieNode | undefined;
+  /** Routes whose pattern ends exactly here. */
+  ends: number[];
+  /** Routes whose pattern ends here with `*` (any further segments). */
+  rest: number[];
+}
+
+function node(): TrieNode {
+  return { literals: undefined, param: undefined, ends: [], rest: [] };
+}
+
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+export class RouteTable {
+  readonly routes: readonly CompiledRoute[];
+  /** Approximate memory cost, for the cache bound. */
+  readonly bytes: number;
+  readonly #root = node();
+  /** Routes without a path: candidates for every request. */
+  readonly #anyPath: number[] = [];
+
+  constructor(routes: readonly Route[]) {
+    let bytes = 256;
+    this.routes = routes.map((route, index) => {
+      const { path, ...rest } = route.match ?? {};
+      const pattern = path === undefined ? undefined : parsePathPattern(path);
+      const answer = compileAnswer(route.answer);
+      bytes += answer.bytes + 128 + (path?.length ?? 0) * 2;
+      if (pattern === undefined) this.#anyPath.push(index);
+      else this.#insert(pattern, index);
+      return { index, id: route.id, route, pattern, filtered: Object.keys(rest).length > 0, answer, seq: 0 };
+    });
+    this.bytes = bytes;
+  }
+
+  #insert(pattern: PathPattern, index: number): void {
+    let at = this.#root;
+    for (const segment of pattern.segments) {
+      if ('literal' in segment) {
+        at.literals ??= new Map();
+        let next = at.literals.get(segment.literal);
+        if (next === undefined) {
+          next = node();
+          at.literals.set(segment.literal, next);
+        }
+        at = next;
+      } else {
+        at.param ??= node();
+        at = at.param;
+      }
+    }
+    (pattern.wildcard ? at.rest : at.ends).push(index);
+  }
+
+  /** The indices of the routes whose path fits `segments`, in list order. */
+  #candidates(segments: readonly string[]): number[] {
+    const found: number[] = [...this.#anyPath];
+    const walk = (at: TrieNode, depth: number): void => {
+      if (at.rest.length > 0) found.push(...at.rest);
+      if (depth === segments.length) {
+        if (at.ends.length > 0) found.push(...at.ends);
+        return;
+      }
+      const next = at.literals?.get(segments[depth] as string);
+      if (next !== undefined) walk(next, depth + 1);
+      if (at.param !== undefined && segments[depth] !== '') walk(at.param, depth + 1);
+    };
+    walk(this.#root, 0);
+    if (found.length > 1) found.sort((a, b) => a - b);
+    return found;
+  }
+
+  /** The first route, in list order, whose whole filter holds for `view`; `undefined` when none does. */
+  select(view: RequestView): RouteHit | undefined {
+    const segments = subpathSegments(view.subpath);
+    for (const index of this.#candidates(segments)) {
+      const route = this.routes[index] as CompiledRoute;
+      const match = route.route.match;
+      if (route.filtered && match !== undefined && firstMismatch(view, match, { skipPath: true }) !== undefined) {
+        continue;
+      }
+      const params = route.pattern === undefined ? NO_PARAMS : matchPathPattern(route.pattern, segments);
+      // The trie lets an empty segment reach a :param edge only where the pattern agrees.
+      if (params === undefined) continue;
+      return { route, params };
+    }
+    return undefined;
+  }
+
+  /**
+   * Up to `max` routes nearest to answering `view`, each with the first thing
+   * that did not match: routes whose path fits first (by how far their filter
+   * got), then by how many leading segments agree. Only on the 404 path.
+   */
+  nearMisses(view: RequestView, max = 3): NearMiss[] {
+    const segments = subpathSegments(view.subpath);
+    const ranked = this.routes.map((route) => {
+      const pathReason = route.pattern === undefined ? undefined : explainPathMismatch(route.pattern, segments);
+      let score: number;
+      let reason: string;
+      if (pathReason === undefined) {
+        const match = route.route.match ?? {};
+        reason = firstMismatch(view, match, { explain: true, skipPath: true }) ?? 'matches';
+        // Method mismatches rank below a wrong header or body on the right method.
+        score = 1000 + (reason.startsWith('method ') ? 0 : 1);
+      } else {
+        const method = route.route.match?.method;
+        const methodOk = method === undefined || method.toUpperCase() === view.method.toUpperCase();
+        score = matchingPrefix(route.pattern as PathPattern, segments) * 2 + (methodOk ? 1 : 0);
+        reason = pathReason;
+      }
+      return { score, near: { id: route.id, index: route.index, reason } };
+    });
+    ranked.sort((a, b) => b.score - a.score || a.near.index - b.near.index);
+    return ranked.slice(0, max).map((entry) => entry.near);
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * `/api/endpoints/{name}/routes`: the ordered routes that answer the paths
+ * below `/endpoint/{name}` (GET lists, PUT replaces the list atomically, POST
+ * appends, DELETE clears; `DELETE …/routes/{id}` removes one). A list with one
+ * bad route is refused whole, with the route's index.
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import { jsonTextResponse } from '../../answer/read-response.js';
+import { MockpointError } from '../../wire/errors.js';
+import type { Route } from '../../wire/route.js';
+import { routesPageJson } from '../../wire/route.js';
+import { parseRoutesBody } from '../../wire/route-schema.js';
+import { readJsonObjectBody } from '../body.js';
+import type { AppContext } from '../context.js';
+import { pathName } from './manage.js';
+import { ADMIN_RESPONSES, BODY_RESPONSES, ERROR_RESPONSES, STORE_RESPONSES } from './responses.js';
+
+function tooMany(name: string, count: number, max: number): MockpointError {
+  return new MockpointError(
+    'TOO_MANY_ROUTES',
+    `"${name}" would have ${count} routes, more than the limit ${max} (MAX_ROUTES); nothing was changed`,
+  );
+}
+
+export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
+  const { schemas, endpoints, options } = ctx;
+  const routeSchema = schemas.route;
+
+  /** The routes of a request body; indices in errors count from the body's first route. */
+  const read = async (request: Request, existingIds?: ReadonlySet<string>): Promise<Route[]> => {
+    // Checked like every management body (strict UTF-8, no duplicate keys, depth);
+    // each answer's data stays its exact text, like a record's.
+    const members = await readJsonObjectBody(request, options.maxBodyBytes);
+    return parseRoutesBody(members, routeSchema, { maxBodyBytes: options.maxBodyBytes, existingIds });
+  };
+
+  app.get('/api/endpoints/:name/routes', async (c) => {
+    const name = pathName(c.req.param('name'));
+    return jsonTextResponse(routesPageJson(await endpoints.routes(name)));
+  });
+
+  app.put('/api/endpoints/:name/routes', async (c) => {
+    const name = pathName(c.req.param('name'));
+    const routes = await read(c.req.raw);
+    if (routes.length > options.maxRoutes) throw tooMany(name, routes.length, options.maxRoutes);
+    const saved = await endpoints.updateRoutes(name, () => routes);
+    return jsonTextResponse(routesPageJson(saved));
+  });
+
+  app.post('/api/endpoints/:name/routes', async (c) => {
+    const name = pathName(c.req.param('name'));
+    // Checked against the ids there are now; checked again inside the atomic update.
+    const current = await endpoints.routes(name);
+    const added = await read(c.req.raw, new Set(current.map((route) => route.id)));
+    const saved = await endpoints.updateRoutes(name, (now) => {
+      const ids = new Set(now.map((route) => route.id));
+      const clash = added.findIndex((route) => ids.has(route.id));
+      if (clash !== -1) {
+        throw new MockpointError('DUPLICATE_ROUTE_ID', `routes[${clash}]: id "${added[clash]?.id}" is already used`, {
+          details: { index: clash },
+        });
+      }
+      if (now.length + added.length > options.maxRoutes) {
+        throw tooMany(name, now.length + added.length, options.maxRoutes);
+      }
+      return [...now, ...added];
+    });
+    return jsonTextResponse(routesPageJson(saved), 201);
+  });
+
+  app.delete('/api/endpoints/:name/routes', async (c) => {
+    await endpoints.updateRoutes(pathName(c.req.param('name')), () => []);
+    return c.body(null, 204);
+  });
+
+  app.delete('/api/endpoints/:name/routes/:id', async (c) => {
+    const name = pathName(c.req.param('name'));
+    const id = c.req.param('id');
+    await endpoints.updateRoutes(name, (now) => {
+      const next = now.filter((route) => route.id !== id);
+      if (next.length === now.length) {
+        throw new MockpointError(
+          'NOT_FOUND',
+          `"${name}" has no route with id "${id}"; list them at GET /api/endpoints/${name}/routes`,
+        );
+      }
+      return next;
+    });
+    return c.body(null, 204);
+  });
+
+  const params = {
+    name: { description: 'Endpoint name (the record need not exist).', schema: schemas.name },
+  };
+  const refused = {
+    ...ERROR_RESPONSES(schemas),
+    ...BODY_RESPONSES(schemas),
+    ...STORE_RESPONSES(schemas),
+    ...ADMIN_RESPONSES(schemas),
+  };
+  const bad = {
+    400: {
+      description:
+        'A route is invalid; nothing was changed. error.details.index names it. Codes: INVALID_ROUTE, INVALID_ROUTE_ID, DUPLICATE_ROUTE_ID, INVALID_ROUTE_PATTERN, INVALID_MATCH, INVALID_ANSWER, INVALID_HEADER, INVALID_TEMPLATE, UNKNOWN_FIELD, INVALID_STATUS_CODE, INVALID_DELAY, INVALID_FAULT (and the body codes).',
+      schema: schemas.errorBody,
+    },
+  };
+  ctx.docs.push(
+    {
+      method: 'get',
+      path: '/api/endpoints/{name}/routes',
+      summary: 'The routes of this name, in the order they are tried.',
+      tag: 'routes',
+      params,
+      responses: { 200: { description: 'The routes.', schema: schemas.routesPage }, ...ERROR_RESPONSES(schemas) },
+    },
+    {
+      method: 'put',
+      path: '/api/endpoints/{name}/routes',
+      summary:
+        'Replace the whole route list atomically. Requests to /endpoint/{name}/… are answered by a matching queued answer, else the first route whose match holds, else the record (bare URL only), else 404 NO_ROUTE_MATCHED with near misses.',
+      tag: 'routes',
+      params,
+      body: schemas.routesRequest,
+      admin: true,
+      responses: {
+        200: { description: 'Saved; the list with every id.', schema: schemas.routesPage },
+        ...refused,
+        ...bad,
+        409: { description: 'More routes than MAX_ROUTES (TOO_MANY_ROUTES).', schema: schemas.errorBody },
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/endpoints/{name}/routes',
+      summary: 'Append routes after the existing ones (all or none).',
+      tag: 'routes',
+      params,
+      body: schemas.routesRequest,
+      admin: true,
+      responses: {
+        201: { description: 'Appended; the whole list now.', schema: schemas.routesPage },
+        ...refused,
+        ...bad,
+        409: { description: 'More routes than MAX_ROUTES (TOO_MANY_ROUTES).', schema: schemas.errorBody },
+      },
+    },
+    {
+      method: 'delete',
+      path: '/api/endpoints/{name}/routes',
+      summary: 'Remove every route of this name (the record stays).',
+      tag: 'routes',
+      params,
+      admin: true,
+      responses: { 204: { description: 'Cleared.' }, ...refused },
+    },
+    {
+      method: 'delete',
+      path: '/api/endpoints/{name}/routes/{id}',
+      summary: 'Remove one route.',
+      tag: 'routes',
+      params: { ...params, id: 'The route id.' },
+      admin: true,
+      responses: {
+        204: { description: 'Removed.' },
+        404: { description: 'No route with this id (NOT_FOUND).', schema: schemas.errorBody },
+        ...refused,
+      },
+    },
+  );
+}

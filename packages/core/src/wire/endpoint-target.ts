@@ -1,0 +1,42 @@
+/**
+ * Where a request under `/endpoint/` goes: the endpoint name (the first segment
+ * below the prefix) and the subpath (everything after it, `/` for the bare URL).
+ *
+ * @module
+ */
+
+/** Every target under this prefix is answered by an endpoint, and nowhere else. */
+export const ENDPOINT_PREFIX = '/endpoint/';
+
+/** A target split into its endpoint name and subpath. */
+export interface EndpointTarget {
+  /** The first segment below the prefix, percent-decoded. */
+  name: string;
+  /** The rest of the path, without the query: `/` for the bare URL (with or without a trailing `/`). */
+  subpath: string;
+}
+
+/**
+ * The name and subpath of a target under {@link ENDPOINT_PREFIX}; `undefined`
+ * when it has no non-empty name segment (`/endpoint/`, `/endpoint//a`), or the
+ * name is a `.`/`..` path step (a URL parser would leave the prefix with them).
+ */
+export function splitEndpointTarget(target: string): EndpointTarget | undefined {
+  const q = target.indexOf('?');
+  const end = q === -1 ? target.length : q;
+  if (end <= ENDPOINT_PREFIX.length || !target.startsWith(ENDPOINT_PREFIX)) return undefined;
+  let slash = target.indexOf('/', ENDPOINT_PREFIX.length);
+  if (slash === -1 || slash > end) slash = end;
+  if (slash === ENDPOINT_PREFIX.length) return undefined;
+  const raw = target.slice(ENDPOINT_PREFIX.length, slash);
+  let name = raw;
+  if (raw.includes('%')) {
+    try {
+      name = decodeURIComponent(raw);
+    } catch {
+      // a malformed escape stays as it is (and can never be a valid name)
+    }
+  }
+  if (name === '.' || name === '..') return undefined;
+  return { name, subpath: slash >= end - 1 ? '/' : target.slice(slash, end) };
+}

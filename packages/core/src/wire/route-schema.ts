@@ -1,0 +1,136 @@
+/**
+ * The schemas of routes and answers (validation and the OpenAPI document from
+ * one source), and the parse of a routes request body into checked routes.
+ *
+ * @module
+ */
+import { z } from 'zod';
+import { type ErrorCode, MockpointError } from './errors.js';
+import { checkRoutes, type Route, type RouteInput, routesFromJson } from './route.js';
+
+/** The record schemas a route reuses. */
+export interface RouteSchemaParts {
+  name: z.ZodString;
+  data: z.ZodUnknown;
+  statusCode: z.ZodNumber;
+  delay: z.ZodNumber;
+  fault: z.ZodType;
+  requestFilter: z.ZodType;
+}
+
+/** Builds the route schemas from the record's parts. */
+export function createRouteSchemas(parts: RouteSchemaParts) {
+  const headers = z
+    .record(z.string(), z.union([z.string(), z.array(z.string())]))
+    .describe(
+      'Response headers; an array sends the header once per value (Set-Cookie). Connection, Content-Length, Keep-Alive, Transfer-Encoding, Upgrade, TE, Trailer and Proxy-Connection are refused.',
+    );
+  const routeAnswer = z
+    .strictObject({
+      statusCode: parts.statusCode.optional().describe('HTTP status, 200-599; default 200.'),
+      headers: headers.optional(),
+      data: parts.data.optional().describe('A JSON value, sent as the exact text given (application/json).'),
+      body: z.string().optional().describe('Text sent as is (text/plain; charset=utf-8 unless headers say otherwise).'),
+      bodyBase64: z.string().optional().describe('Bytes in base64 (application/octet-stream unless headers say).'),
+      delay: parts.delay.optional().describe('Milliseconds before answering; default 0.'),
+      fault: parts.fault.optional(),
+      template: z
+        .boolean()
+        .optional()
+        .describe(
+          'Render {{params.x}}, {{query.x}}, {{headers.x}}, {{body.a.b}}, {{uuid}}, {{now}}, {{seq}} in data strings, body and header values.',
+        ),
+    })
+    .meta({
+      title: 'RouteAnswer',
+      description:
+        'What a route sends; complete on its own (200, no body, no delay). At most one of data, body, bodyBase64.',
+    });
+  const route = z
+    .strictObject({
+      id: parts.name.optional().describe('Unique within the endpoint (same rule as names); generated when absent.'),
+      match: parts.requestFilter.optional().describe('Which requests it answers; absent: every request.'),
+      answer: routeAnswer,
+    })
+    .meta({ title: 'Route', description: 'One route: the first in list order whose match holds answers.' });
+  const storedRoute = z
+    .object({ id: parts.name, match: parts.requestFilter.optional(), answer: routeAnswer })
+    .meta({ title: 'StoredRoute' });
+  const routesRequest = z.strictObject({ routes: z.array(route) }).meta({ title: 'RoutesRequest' });
+  const routesPage = z.object({ routes: z.array(storedRoute) }).meta({ title: 'Routes' });
+  return { routeAnswer, route, routesRequest, routesPage };
+}
+
+/** The error code of an invalid field, by the field's name. */
+const FIELD_CODES: Record<string, ErrorCode> = {
+  statusCode: 'INVALID_STATUS_CODE',
+  delay: 'INVALID_DELAY',
+  fault: 'INVALID_FAULT',
+  id: 'INVALID_ROUTE_ID',
+  match: 'INVALID_MATCH',
+  headers: 'INVALID_HEADER',
+};
+
+/** Options for {@link parseRoutesBody}. */
+export interface ParseRoutesOptions {
+  maxBodyBytes: number;
+  /** Ids already in use (appending). */
+  existingIds?: ReadonlySet<string>;
+}
+
+/**
+ * The routes of a `{ "routes": [...] }` body (its top-level members as scanned
+ * text), checked in full: the first bad route is refused with a specific code,
+ * its index in the message (`routes[2]: …`) and in `error.details.index`.
+ */
+export function parseRoutesBody(
+  members: ReadonlyMap<string, string>,
+  schema: z.ZodType,
+  options: ParseRoutesOptions,
+): Route[] {
+  const unknown = [...members.keys()].filter((key) => key !== 'routes');
+  if (unknown.length > 0) {
+    throw new MockpointError(
+      'UNKNOWN_FIELD',
+      `unknown field(s): ${unknown.join(', ')}; the body is { "routes": [ ... ] }`,
+    );
+  }
+  const text = members.get('routes');
+  if (text === undefined || !text.startsWith('[')) {
+    throw new MockpointError(
+      'INVALID_BODY',
+      'routes must be an array of routes: { "routes": [ { "match": …, "answer": … } ] }',
+    );
+  }
+  const routes = routesFromJson(text);
+  routes.forEach((item, index) => {
+    const at = `routes[${index}]`;
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      throw new MockpointError('INVALID_ROUTE', `${at} must be an object { id?, match?, answer }`, {
+        details: { index },
+      });
+    }
+    if (!Object.hasOwn(item, 'answer')) {
+      throw new MockpointError('INVALID_ROUTE', `${at}: answer is required (use {} for an empty 200)`, {
+        details: { index },
+      });
+    }
+    const result = schema.safeParse(item);
+    if (result.success) return;
+    const issue = result.error.issues[0];
+    const where = issue?.path.map(String).join('.') ?? '';
+    if (issue?.code === 'unrecognized_keys') {
+      throw new MockpointError(
+        'UNKNOWN_FIELD',
+        `${at}${where ? `.${where}` : ''}: unknown field(s): ${issue.keys.join(', ')}`,
+        { details: { index } },
+      );
+    }
+    const field = [...(issue?.path ?? [])].reverse().find((key) => typeof key === 'string' && key in FIELD_CODES);
+    const top = String(issue?.path[0] ?? '');
+    const code = FIELD_CODES[String(field)] ?? FIELD_CODES[top] ?? 'INVALID_ROUTE';
+    throw new MockpointError(code, `${at}.${where}: ${issue?.message ?? 'is invalid'}`, { details: { index } });
+  });
+  // The parsed items themselves, not zod's copies: zod drops keys such as `__proto__`.
+  return checkRoutes(routes as RouteInput[], options);
+}

@@ -1,0 +1,263 @@
+/**
+ * Routes: the ordered list of `{ id?, match?, answer }` an endpoint answers its
+ * subpaths with. The types cross the network (API, client, stores); the checks
+ * here are the semantic ones the schema cannot state (patterns, header rules,
+ * one body form, template syntax), each with its own error code.
+ *
+ * @module
+ */
+
+import type { Fault } from './answer-json.js';
+import { MockpointError } from './errors.js';
+import type { RequestFilter } from './journal-json.js';
+import { JsonText, jsonTextOf, scanJson, stringifyExact } from './json-text.js';
+import { PathPatternError, parsePathPattern } from './path-pattern.js';
+import { NAME_PATTERN } from './rules.js';
+import { jsonStringTokens, parseTemplate, TemplateSyntaxError } from './template-syntax.js';
+
+/** Response headers of an answer: a name maps to a value, or to several (sent as repeated headers). */
+export type AnswerHeaders = Record<string, string | string[]>;
+
+/**
+ * What a route (or a queued answer) sends. Complete on its own in a route:
+ * absent `statusCode` is 200, absent `delay` 0, absent body empty. At most one
+ * of `data`, `body` and `bodyBase64`.
+ * @example { statusCode: 201, headers: { location: '/users/7' }, data: { id: 7 } }
+ */
+export interface RouteAnswer {
+  /** 200–599. @default 200 */
+  statusCode?: number;
+  /** Response headers; hop-by-hop and framing headers (Connection, Content-Length, …) are refused. */
+  headers?: AnswerHeaders;
+  /** A JSON value, sent as its exact text (`application/json` unless `headers` says otherwise). */
+  data?: unknown;
+  /** Text sent as is (`text/plain; charset=utf-8` unless `headers` says otherwise). */
+  body?: string;
+  /** Bytes, in base64 (`application/octet-stream` unless `headers` says otherwise). */
+  bodyBase64?: string;
+  /** Milliseconds before the answer. @default 0 */
+  delay?: number;
+  /** A network failure instead of an answer. */
+  fault?: Fault;
+  /** Render `{{…}}` placeholders in data strings, body and header values. @default false */
+  template?: boolean;
+}
+
+/** A route as a client sends it: `id` is generated when absent. */
+export interface RouteInput {
+  /** 1–64 characters of `A–Z a–z 0–9 _ -`, unique within the endpoint. @default generated */
+  id?: string;
+  /** Which requests it answers; absent: every request. */
+  match?: RequestFilter;
+  answer: RouteAnswer;
+}
+
+/** A stored route: it always has its id. */
+export interface Route extends RouteInput {
+  id: string;
+}
+
+/** Headers an answer may not set: they belong to the connection or to the framing of the body. */
+export const FORBIDDEN_HEADERS: ReadonlySet<string> = new Set([
+  'connection',
+  'content-length',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/** RFC 9110 token characters: what a header name may be made of. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const BODY_FORMS = ['data', 'body', 'bodyBase64'] as const;
+
+/** A fresh route id: 12 hex digits. */
+export function newRouteId(): string {
+  return crypto.randomUUID().replace(/-/g, '').slice(0, 12);
+}
+
+function fail(code: ConstructorParameters<typeof MockpointError>[0], index: number, message: string): never {
+  throw new MockpointError(code, `routes[${index}]: ${message}`, { details: { index } });
+}
+
+/** Bytes of UTF-8 text, without a runtime's Buffer. */
+const encoder = new TextEncoder();
+
+/** Checks one answer's headers: names are tokens, not hop-by-hop or framing; values have no CR, LF or NUL. */
+function checkHeaders(headers: AnswerHeaders, index: number, template: boolean): void {
+  for (const name of Object.keys(headers)) {
+    if (!HEADER_NAME.test(name)) fail('INVALID_HEADER', index, `header name "${name}" is not a valid HTTP token`);
+    if (FORBIDDEN_HEADERS.has(name.toLowerCase())) {
+      fail(
+        'INVALID_HEADER',
+        index,
+        `header ${name} is set by the server (hop-by-hop or framing: ${[...FORBIDDEN_HEADERS].join(', ')})`,
+      );
+    }
+    const value = headers[name] as string | string[];
+    for (const one of Array.isArray(value) ? value : [value]) {
+      if (/[\r\n\0]/.test(one)) fail('INVALID_HEADER', index, `header ${name} has a CR, LF or NUL in its value`);
+      if (template) checkTemplate(one, index);
+    }
+  }
+}
+
+function checkTemplate(text: string, index: number): void {
+  try {
+    parseTemplate(text);
+  } catch (error) {
+    if (error instanceof TemplateSyntaxError) fail('INVALID_TEMPLATE', index, error.message);
+    throw error;
+  }
+}
+
+/**
+ * Checks one answer beyond its schema: one body form, valid base64, a fault
+ * that sends nothing takes no status or body, header rules, template syntax,
+ * and the body within `maxBodyBytes`.
+ */
+export function checkAnswer(answer: RouteAnswer, index: number, maxBodyBytes: number): void {
+  const forms = BODY_FORMS.filter((form) => Object.hasOwn(answer, form));
+  if (forms.length > 1) fail('INVALID_ANSWER', index, `answer has ${forms.join(' and ')}; give at most one body form`);
+  if (answer.bodyBase64 !== undefined && !BASE64.test(answer.bodyBase64)) {
+    fail('INVALID_ANSWER', index, 'answer.bodyBase64 is not base64 (A-Z a-z 0-9 + /, padded with =)');
+  }
+  if ((answer.fault === 'reset' || answer.fault === 'hang') && (forms.length > 0 || answer.statusCode !== undefined)) {
+    fail('INVALID_ANSWER', index, `fault ${answer.fault} sends no answer, so statusCode and a body do not apply`);
+  }
+  const template = answer.template === true;
+  if (answer.headers !== undefined) checkHeaders(answer.headers, index, template);
+  let size = 0;
+  if (Object.hasOwn(answer, 'data')) {
+    const text = jsonTextOf(answer.data);
+    size = encoder.encode(text).byteLength;
+    if (template) for (const token of jsonStringTokens(text)) checkTemplate(token.value, index);
+  } else if (answer.body !== undefined) {
+    size = encoder.encode(answer.body).byteLength;
+    if (template) checkTemplate(answer.body, index);
+  } else if (answer.bodyBase64 !== undefined) size = Math.floor((answer.bodyBase64.length * 3) / 4);
+  if (size > maxBodyBytes) {
+    throw new MockpointError(
+      'BODY_TOO_LARGE',
+      `routes[${index}]: the answer's body is ${size} bytes, more than the limit ${maxBodyBytes}`,
+      {
+        details: { index },
+      },
+    );
+  }
+}
+
+/** Options for {@link checkRoutes}. */
+export interface CheckRoutesOptions {
+  /** Largest body of one answer. */
+  maxBodyBytes: number;
+  /** Ids the endpoint has already (an appended route may not reuse one). @default none */
+  existingIds?: ReadonlySet<string>;
+  /** The index of the first route, for messages (appending after existing routes still counts from 0). @default 0 */
+  offset?: number;
+}
+
+/**
+ * Checks routes that passed the schema and gives each its id (generated when
+ * absent). Throws the first problem as a {@link MockpointError} whose message
+ * starts with `routes[i]:` and whose `details.index` is `i`; nothing is changed then.
+ */
+export function checkRoutes(routes: readonly RouteInput[], options: CheckRoutesOptions): Route[] {
+  const ids = new Set(options.existingIds);
+  const offset = options.offset ?? 0;
+  const checked = routes.map((route, i): Route => {
+    const index = i + offset;
+    if (route.id !== undefined) {
+      if (!NAME_PATTERN.test(route.id))
+        fail('INVALID_ROUTE_ID', index, 'id must be 1-64 characters of A-Z a-z 0-9 _ -');
+      if (ids.has(route.id)) fail('DUPLICATE_ROUTE_ID', index, `id "${route.id}" is already used by another route`);
+    }
+    if (route.match?.path !== undefined) {
+      try {
+        parsePathPattern(route.match.path);
+      } catch (error) {
+        if (error instanceof PathPatternError) fail('INVALID_ROUTE_PATTERN', index, error.message);
+        throw error;
+      }
+    }
+    checkAnswer(route.answer, index, options.maxBodyBytes);
+    let id = route.id;
+    while (id === undefined || (route.id === undefined && ids.has(id))) id = newRouteId();
+    ids.add(id);
+    const out: Route = { id, answer: route.answer };
+    if (route.match !== undefined) out.match = route.match;
+    return out;
+  });
+  return checked;
+}
+
+/** The routes as JSON text, each answer's `data` exactly as it was sent: `{"routes":[…]}`. */
+export function routesPageJson(routes: readonly Route[]): string {
+  return `{"routes":${routesJson(routes)}}`;
+}
+
+/** A route list as JSON text (`data` kept exact): the form stores keep. */
+export function routesJson(routes: readonly Route[]): string {
+  return stringifyExact(routes.map(routeFields));
+}
+
+/** The route's fields in a fixed order (id, match, answer; the answer's fields in the documented order). */
+function routeFields(route: Route): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: route.id };
+  if (route.match !== undefined) out.match = route.match;
+  const answer: Record<string, unknown> = {};
+  for (const key of ANSWER_KEYS) {
+    if (Object.hasOwn(route.answer, key)) {
+      const value = route.answer[key];
+      answer[key] = key === 'data' && !(value instanceof JsonText) ? new JsonText(jsonTextOf(value)) : value;
+    }
+  }
+  out.answer = answer;
+  return out;
+}
+
+const ANSWER_KEYS = ['statusCode', 'headers', 'data', 'body', 'bodyBase64', 'delay', 'fault', 'template'] as const;
+
+/**
+ * An object from scanned JSON members, `data` kept as its exact text
+ * ({@link JsonText}); every other member parsed. Own properties only, so a
+ * `__proto__` key is a key (and is then refused as unknown).
+ */
+function answerFromMembers(members: ReadonlyMap<string, string>): Record<string, unknown> {
+  return Object.fromEntries(
+    [...members].map(([key, text]) => [key, key === 'data' ? new JsonText(text) : JSON.parse(text)]),
+  );
+}
+
+/** A route object from its JSON text, its answer's `data` kept exact. */
+function routeFromText(text: string): unknown {
+  if (!text.startsWith('{')) return JSON.parse(text);
+  const members = scanJson(text).members ?? new Map<string, string>();
+  return Object.fromEntries(
+    [...members].map(([key, value]) => [
+      key,
+      key === 'answer' && value.startsWith('{')
+        ? answerFromMembers(scanJson(value).members ?? new Map())
+        : JSON.parse(value),
+    ]),
+  );
+}
+
+/**
+ * The routes of a JSON array text (the `routes` of a request body, or what a
+ * store kept), each answer's `data` as a {@link JsonText}. Not checked: pass
+ * a request's through the schema and {@link checkRoutes}.
+ */
+export function routesFromJson(text: string): unknown[] {
+  const elements = scanJson(text).elements;
+  if (elements === undefined) return JSON.parse(text) as unknown[];
+  return elements.map(routeFromText);
+}
+
+/** A stored route list back from {@link routesJson}. */
+export function decodeRoutes(text: string): Route[] {
+  return routesFromJson(text) as Route[];
+}
