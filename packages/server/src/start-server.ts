@@ -176,7 +176,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const warnings: string[] = [];
   if (store instanceof LevelStore && store.unreadableAtOpen > 0) {
     warnings.push(
-      `data directory ${store.dir}: ${store.unreadableAtOpen} record(s) in the write-ahead log could not be read (damaged, or torn by a failed write) and were skipped; everything else was loaded`,
+      `data directory ${store.dir}: ${store.unreadableAtOpen} endpoint write(s) in the write-ahead log could not be read (damaged, or torn by a failed write) and were skipped; everything else was loaded`,
     );
   }
   if (store instanceof LevelStore && store.damagedTables.length > 0) {

@@ -157,7 +157,7 @@ describe('damaged data', () => {
     const second = await startDaemon({ env: { DATA_DIR: dataDir } });
     const warnings = second.stderr.split('\n').filter(Boolean);
     expect(warnings, second.stderr).toHaveLength(1);
-    const match = /(\d+) record\(s\) in the write-ahead log could not be read/.exec(warnings[0] ?? '');
+    const match = /(\d+) endpoint write\(s\) in the write-ahead log could not be read/.exec(warnings[0] ?? '');
     expect(match, warnings[0]).not.toBeNull();
     let readable = 0;
     for (let i = 0; i < 20; i++) if ((await send(`${second.url}/endpoint/r${i}`)).status === 200) readable++;

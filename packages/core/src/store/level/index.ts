@@ -135,7 +135,7 @@ export class LevelStore implements EndpointStore {
   readonly kind = 'level';
   readonly dir: string;
   /**
-   * Records in the write-ahead log that could not be read when the store was
+   * Endpoint writes in the write-ahead log that could not be read when the store was
    * opened (damaged, or torn by a failed write); they were skipped.
    */
   readonly unreadableAtOpen: number;
