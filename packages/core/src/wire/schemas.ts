@@ -207,6 +207,10 @@ export function createSchemas(options: SchemaOptions = {}) {
       query: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
       headers: z.record(z.string(), z.string()),
       body: z.string(),
+      bodyEncoding: z
+        .literal('base64')
+        .optional()
+        .describe('Present when the body is not UTF-8 text: `body` is then its bytes in base64.'),
       bodyTruncated: z.boolean(),
       json: z.unknown().optional(),
       receivedAt: z.string(),

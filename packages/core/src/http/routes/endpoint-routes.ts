@@ -114,7 +114,11 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
       summary: 'The routes of this name, in the order they are tried.',
       tag: 'routes',
       params,
-      responses: { 200: { description: 'The routes.', schema: schemas.routesPage }, ...ERROR_RESPONSES(schemas) },
+      responses: {
+        200: { description: 'The routes.', schema: schemas.routesPage },
+        ...ERROR_RESPONSES(schemas),
+        ...STORE_RESPONSES(schemas),
+      },
     },
     {
       method: 'put',

@@ -12,7 +12,7 @@ import type { JournalEntry, RequestFilter } from '../../wire/journal-json.js';
 import { JOURNAL_NAME_LIMIT, MAX_WAIT_MS } from '../../wire/limits.js';
 import type { Schemas } from '../../wire/schemas.js';
 import type { AppContext } from '../context.js';
-import { ADMIN_RESPONSES, ERROR_RESPONSES, HOST_RESPONSES } from './responses.js';
+import { ADMIN_RESPONSES, ERROR_RESPONSES, STORE_RESPONSES } from './responses.js';
 
 const NAME_RULE = `name must be 1-${JOURNAL_NAME_LIMIT} characters`;
 // Requests to unknown (even invalid) names are recorded, so any recorded name is readable.
@@ -108,7 +108,8 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
         },
         ...ERROR_RESPONSES(schemas),
         503: {
-          description: 'Too many long-polls are held at once (TOO_MANY_WAITERS); retry, or read without wait.',
+          description:
+            'Too many long-polls are held at once (TOO_MANY_WAITERS); retry, or read without wait. With a shared journal, also when Redis cannot serve it now (STORE_UNAVAILABLE).',
           schema: schemas.errorBody,
         },
       },
@@ -120,7 +121,12 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
       tag: 'journal',
       params,
       admin: true,
-      responses: { 204: { description: 'Cleared.' }, ...HOST_RESPONSES(schemas), ...ADMIN_RESPONSES(schemas) },
+      responses: {
+        204: { description: 'Cleared.' },
+        ...ERROR_RESPONSES(schemas),
+        ...ADMIN_RESPONSES(schemas),
+        ...STORE_RESPONSES(schemas),
+      },
     },
   );
 }

@@ -11,7 +11,7 @@ import { parseQueueBody, queueBodyFromMembers } from '../../wire/schemas.js';
 import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
-import { ADMIN_RESPONSES, ERROR_RESPONSES } from './responses.js';
+import { ADMIN_RESPONSES, BODY_RESPONSES, ERROR_RESPONSES, STORE_RESPONSES } from './responses.js';
 
 export function registerQueueRoutes(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, options } = ctx;
@@ -57,8 +57,9 @@ export function registerQueueRoutes(app: Hono, ctx: AppContext): void {
           description: `The queue would hold more answers than allowed (QUEUE_FULL); nothing was queued.`,
           schema: schemas.errorBody,
         },
-        413: { description: 'The body is larger than the limit (BODY_TOO_LARGE).', schema: schemas.errorBody },
+        ...BODY_RESPONSES(schemas),
         ...ADMIN_RESPONSES(schemas),
+        ...STORE_RESPONSES(schemas),
       },
     },
     {
@@ -70,6 +71,7 @@ export function registerQueueRoutes(app: Hono, ctx: AppContext): void {
       responses: {
         200: { description: 'What remains.', schema: schemas.queuePage },
         ...ERROR_RESPONSES(schemas),
+        ...STORE_RESPONSES(schemas),
       },
     },
     {
@@ -79,7 +81,12 @@ export function registerQueueRoutes(app: Hono, ctx: AppContext): void {
       tag: 'queue',
       params,
       admin: true,
-      responses: { 204: { description: 'Cleared.' }, ...ERROR_RESPONSES(schemas), ...ADMIN_RESPONSES(schemas) },
+      responses: {
+        204: { description: 'Cleared.' },
+        ...ERROR_RESPONSES(schemas),
+        ...ADMIN_RESPONSES(schemas),
+        ...STORE_RESPONSES(schemas),
+      },
     },
   );
 }
