@@ -1,7 +1,8 @@
 // A property-based fuzzer driven by the OpenAPI document: for every operation it
 // generates requests from the documented parameters and request body (and
 // malformed ones: wrong types, unknown fields, odd names, huge numbers, bad JSON,
-// wrong content types and encodings), sends them to createApp() over a memory
+// wrong content types and encodings, missing or wrong admin tokens, foreign
+// origins and hosts), sends them to createApp() over a memory
 // store, and checks each answer against the document: the status is one the
 // operation documents, a JSON body validates against the documented schema, and
 // nothing answers 5xx but a stored answer read at /endpoint/{name}.
@@ -144,7 +145,16 @@ interface Fuzzed {
   params: Record<string, string>;
   query: Record<string, string | undefined>;
   body?: { text: string; contentType: string | undefined; encoding: string | undefined };
+  /** Sent as Authorization; the app under test takes `Bearer ${TOKEN}`. */
+  authorization: string | undefined;
+  /** Sent as Origin: none, the app's own, or a page elsewhere. */
+  origin: string | undefined;
+  /** The URL's host: a local one, or a name the Host check refuses. */
+  host: string;
 }
+
+/** The admin token of the app under test. */
+const TOKEN = 'fuzz-token';
 
 function requestOf(operation: Operation): fc.Arbitrary<Fuzzed> {
   const path = operation.parameters.filter((p) => p.in === 'path');
@@ -173,6 +183,9 @@ function requestOf(operation: Operation): fc.Arbitrary<Fuzzed> {
     params: fc.record(Object.fromEntries(path.map((p) => [p.name, pathParam(p)]))),
     query: fc.record(Object.fromEntries(query.map((p) => [p.name, queryParam(p)]))),
     body,
+    authorization: fc.constantFrom(`Bearer ${TOKEN}`, `Bearer ${TOKEN}`, undefined, 'Bearer wrong', 'Basic eDp5', ''),
+    origin: fc.constantFrom(undefined, undefined, undefined, 'http://localhost', 'https://evil.example', 'null'),
+    host: fc.constantFrom('localhost', 'localhost', 'localhost', '127.0.0.1:16540', '[::1]', 'evil.example'),
   }) as fc.Arbitrary<Fuzzed>;
 }
 
@@ -185,9 +198,13 @@ function documented(operation: Operation, status: number): Response | undefined 
 
 /** An app with a record, a record with routes and a record with a queued answer, so names hit. */
 async function seededApp(): Promise<MockpointApp> {
-  const app = createApp();
+  const app = createApp({ adminToken: TOKEN });
   const put = (path: string, method: string, body: unknown) =>
-    app.request(path, { method, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    app.request(path, {
+      method,
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+    });
   for (const name of ['seeded', 'routed', 'queued']) {
     expect((await put(`/api/endpoints/${name}`, 'PUT', { data: { name } })).status).toBeLessThan(300);
   }
@@ -224,7 +241,9 @@ async function answerOf(
   }
 }
 
-const doc = (await (await createApp().request('/api/openapi.json')).json()) as Document;
+const doc = (await (await createApp({ adminToken: TOKEN }).request('/api/openapi.json')).json()) as Document;
+/** Every status seen, to check that the malformed requests reach the answers they aim at. */
+const seen = new Set<number>();
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
 const validators = new Map<Schema, ValidateFunction>();
 function validator(schema: Schema): ValidateFunction {
@@ -262,11 +281,14 @@ describe(`the API against its OpenAPI document (fast-check, seed ${SEED}, ${RUNS
           const headers: Record<string, string> = {};
           if (request.body?.contentType) headers['content-type'] = request.body.contentType;
           if (request.body?.encoding) headers['content-encoding'] = request.body.encoding;
-          const response = await answerOf(app, method, `http://localhost${url}`, {
+          if (request.authorization !== undefined) headers.authorization = request.authorization;
+          if (request.origin !== undefined) headers.origin = request.origin;
+          const response = await answerOf(app, method, `http://${request.host}${url}`, {
             headers,
             body: request.body?.text,
           });
-          const where = `${method.toUpperCase()} ${url} ${JSON.stringify(request.body ?? null)} → ${response.status}`;
+          const where = `${method.toUpperCase()} http://${request.host}${url} ${JSON.stringify({ ...request, params: undefined, query: undefined })} → ${response.status}`;
+          seen.add(response.status);
           const doc = documented(operation, response.status);
           const contentType = response.headers.get('content-type') ?? '';
           if (contentType.startsWith('text/event-stream')) {
@@ -291,4 +313,10 @@ describe(`the API against its OpenAPI document (fast-check, seed ${SEED}, ${RUNS
       );
     });
   }
+
+  it('the requests reached every kind of answer', () => {
+    // Created, read, bodiless, bad input, no token, refused host or origin, unknown
+    // name, bad encoding, and a queued 503 read back at /endpoint/{name}.
+    for (const status of [200, 201, 204, 400, 401, 403, 404, 415, 503]) expect(seen, String(status)).toContain(status);
+  });
 });
