@@ -137,7 +137,7 @@ describe('a data directory LevelDB cannot open as it is', () => {
 });
 
 describe('damaged data', () => {
-  it('a damaged log: start-up says on one line how many records could not be read; the rest load', async () => {
+  it('a damaged log: start-up says on one line how many endpoint writes could not be read; the rest load', async () => {
     const dataDir = await makeTempDir();
     const first = await startDaemon({ env: { DATA_DIR: dataDir } });
     for (let i = 0; i < 20; i++) {
