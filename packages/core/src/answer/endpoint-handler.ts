@@ -38,15 +38,6 @@ export interface EndpointHandlerOptions {
   onUnexpectedError?: (error: unknown, request: { method: string; url: string }) => void;
 }
 
-/**
- * The name in a target under {@link ENDPOINT_PREFIX}, percent-decoded; `undefined`
- * when the target has no name segment (`/endpoint/`, `/endpoint/%2e%2e/api/...`).
- * Paths below the name belong to it (its subpath).
- */
-export function endpointName(target: string): string | undefined {
-  return splitEndpointTarget(target)?.name;
-}
-
 function pathOf(target: string): string {
   const q = target.indexOf('?');
   return q === -1 ? target : target.slice(0, q);

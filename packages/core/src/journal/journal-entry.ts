@@ -9,7 +9,7 @@
 import { jsonTooDeep, readBodyPrefix } from '../http/body.js';
 import type { Fault } from '../wire/answer-json.js';
 import { splitEndpointTarget } from '../wire/endpoint-target.js';
-import type { AnsweredBy, JournalEntry, QueuedMark } from '../wire/journal-json.js';
+import type { AnsweredBy, JournalEntry } from '../wire/journal-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
 
 /** How a request was answered, as the journal keeps it beside the request. */
@@ -32,7 +32,6 @@ export function byQueue(fault?: Fault): AnswerMark {
   return fault === undefined ? { answeredBy: QUEUE } : { answeredBy: QUEUE, fault };
 }
 
-export type { QueuedMark };
 
 /**
  * A request to `/endpoint/{name}` as an adapter hands it to the core: raw parts

@@ -82,14 +82,6 @@ export function splitPath(subpath: string): string[] {
   return subpath.slice(1, end).split('/');
 }
 
-/** The parameter names of `pattern`, in order (`*` last when it has a wildcard). */
-export function patternParams(pattern: PathPattern): string[] {
-  const names: string[] = [];
-  for (const segment of pattern.segments) if ('param' in segment) names.push(segment.param);
-  if (pattern.wildcard) names.push('*');
-  return names;
-}
-
 /**
  * The parameters when `segments` (decoded) match `pattern`, else `undefined`.
  * Built with `Object.fromEntries`, so a parameter named `__proto__` is an own key.

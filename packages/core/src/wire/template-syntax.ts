@@ -63,11 +63,6 @@ export function parseTemplate(text: string): TemplatePart[] {
   return parts;
 }
 
-/** True when `text` has at least one placeholder (is worth rendering). */
-export function hasPlaceholder(parts: readonly TemplatePart[]): boolean {
-  return parts.some((part) => typeof part !== 'string');
-}
-
 /** A string token of JSON text: where it is, its decoded value, and whether it is an object key. */
 export interface JsonStringToken {
   start: number;
