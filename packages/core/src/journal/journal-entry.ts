@@ -32,7 +32,6 @@ export function byQueue(fault?: Fault): AnswerMark {
   return fault === undefined ? { answeredBy: QUEUE } : { answeredBy: QUEUE, fault };
 }
 
-
 /**
  * A request to `/endpoint/{name}` as an adapter hands it to the core: raw parts
  * only, turned into a {@link JournalEntry} when the journal is read.
