@@ -34,7 +34,7 @@ RUN pnpm --filter @mockpoint/server deploy --prod --legacy /out \
  && mkdir /out-data
 
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=16540 DATA_DIR=/data
+ENV NODE_ENV=production MOCKPOINT_HOST=0.0.0.0 MOCKPOINT_PORT=16540 MOCKPOINT_DATA_DIR=/data
 WORKDIR /app
 COPY --from=build /out /app
 # A new named volume starts as a copy of /data, so it is writable by `node`.
@@ -44,9 +44,9 @@ EXPOSE 16540
 VOLUME /data
 # Node itself, no curl: healthy when /api/health answers 2xx with status `ok`; a
 # store that is `degraded` (a read hit damaged data) is unhealthy. It asks the
-# port in PORT, so set the port with `-e PORT=…` (a `--port` flag is not seen here).
+# port in MOCKPOINT_PORT, so set the port with `-e MOCKPOINT_PORT=…` (a `--port` flag is not seen here).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||16540)+'/api/health').then(async r=>{const h=await r.json();process.exit(r.ok&&h.status==='ok'?0:1)},()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.MOCKPOINT_PORT||16540)+'/api/health').then(async r=>{const h=await r.json();process.exit(r.ok&&h.status==='ok'?0:1)},()=>process.exit(1))"]
 # Node is PID 1 (no shell in between): the daemon's own SIGTERM handler closes
 # the server and the store, then exits 0. Arguments after the image are flags.
 ENTRYPOINT ["node", "/app/dist/cli.js"]

@@ -79,7 +79,7 @@ function stop({ child }) {
   });
 }
 
-const replica = (socket) => start([cli, '--port', '0', '--host', '127.0.0.1'], { REDIS_URL: socket });
+const replica = (socket) => start([cli, '--port', '0', '--host', '127.0.0.1'], { MOCKPOINT_REDIS_URL: socket });
 
 if (spawnSync('wrk', ['--version']).error !== undefined) {
   console.error('mockpoint bench: wrk is not installed (Debian: apt-get install wrk)');

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const runs = Number(process.argv[2] ?? 5);
 const env = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => !/^(?:npm_|pnpm_|INIT_CWD$|PORT$)/i.test(key)),
+  Object.entries(process.env).filter(([key]) => !/^(?:npm_|pnpm_|INIT_CWD$|MOCKPOINT_PORT$)/i.test(key)),
 );
 
 function once() {

@@ -139,7 +139,7 @@ async function contract() {
   expectError(await add({ name: `${run}-x`, data: 1, delay: -1 }), 400, 'INVALID_DELAY', 'a bad delay');
   expectError(await add({ name: `${run}-x`, data: 1, extra: true }), 400, 'UNKNOWN_FIELD', 'an unknown field');
 
-  // MAX_BODY_BYTES from the container's environment: one byte over it is refused.
+  // MOCKPOINT_MAX_BODY_BYTES from the container's environment: one byte over it is refused.
   const limit = Number(values['max-body-bytes']);
   check(Number.isInteger(limit) && limit > 100, '--max-body-bytes given');
   const filler = 'x'.repeat(limit);
@@ -147,11 +147,11 @@ async function contract() {
     await add({ name: `${run}-big`, data: filler }),
     413,
     'BODY_TOO_LARGE',
-    `a body over MAX_BODY_BYTES=${limit}`,
+    `a body over MOCKPOINT_MAX_BODY_BYTES=${limit}`,
   );
   const fits = JSON.stringify({ name: `${run}-fits`, data: '' });
   const justFits = await add(JSON.stringify({ name: `${run}-fits`, data: 'y'.repeat(limit - fits.length) }));
-  check(justFits.status === 201, `a body of exactly MAX_BODY_BYTES=${limit} is accepted`, justFits.status);
+  check(justFits.status === 201, `a body of exactly MOCKPOINT_MAX_BODY_BYTES=${limit} is accepted`, justFits.status);
 
   expectError(await call('GET', `/endpoint/${run}-missing`), 404, 'NOT_FOUND', 'an unknown name');
 }

@@ -10,8 +10,8 @@
 #     built from nothing when missing.
 #  2. buildah bud --isolation chroot --pull=never of ./Dockerfile.
 #  3. buildah run of the image's own command, as `docker run` would (chroot
-#     isolation shares the host network, so PORT picks a free port instead of -p):
-#     the seed contract, the README's settings (ADMIN_TOKEN, REDIS_URL, a limit),
+#     isolation shares the host network, so MOCKPOINT_PORT picks a free port instead of -p):
+#     the seed contract, the README's settings (MOCKPOINT_ADMIN_TOKEN, MOCKPOINT_REDIS_URL, a limit),
 #     SIGTERM -> prompt exit 0, a restart on the same /data volume that reads back
 #     what was acknowledged, the HEALTHCHECK command, a non-root process, node as
 #     PID 1 of a PID namespace stopping on SIGTERM, and the image's contents.
@@ -181,13 +181,13 @@ mapfile -t healthcheck < <(node -e 'const t = JSON.parse(process.argv[1]).Health
 # Each check that fails says what it found, in one line.
 NO='const no = (message) => { console.error(`container-test: ${message}`); process.exit(1); };'
 node -e "$NO"'const c = JSON.parse(process.argv[1]); const env = Object.fromEntries((c.Env ?? []).map((e) => e.split(/=(.*)/s)));
-  const want = { HOST: "0.0.0.0", DATA_DIR: "/data" };
+  const want = { MOCKPOINT_HOST: "0.0.0.0", MOCKPOINT_DATA_DIR: "/data" };
   for (const [k, v] of Object.entries(want)) if (env[k] !== v) no(`ENV ${k} is ${env[k]}, not ${v}`);
   if (!c.ExposedPorts?.["16540/tcp"]) no("16540/tcp is not exposed");
   if (!c.Volumes?.["/data"]) no("/data is not a volume");
   if (!c.User || /^(root|0)(:|$)/.test(c.User)) no(`USER is ${JSON.stringify(c.User)}`);' "$config" ||
   fail "the image config is not as documented"
-log "image config: command ${command_line[*]}; user $(node -p 'JSON.parse(process.argv[1]).User' "$config"); HOST=0.0.0.0, DATA_DIR=/data, EXPOSE 16540, VOLUME /data"
+log "image config: command ${command_line[*]}; user $(node -p 'JSON.parse(process.argv[1]).User' "$config"); MOCKPOINT_HOST=0.0.0.0, MOCKPOINT_DATA_DIR=/data, EXPOSE 16540, VOLUME /data"
 
 # Size: the image against its base, and what the runtime stage put in /app.
 image_bytes=$(podman "${STORE[@]}" image inspect --format '{{.Size}}' "$tag")
@@ -241,7 +241,7 @@ start_daemon() {
   local out=$1
   shift
   port=$(free_port)
-  run_env=(-e "PORT=$port")
+  run_env=(-e "MOCKPOINT_PORT=$port")
   for setting in "$@"; do run_env+=(-e "$setting"); done
   buildah "${STORE[@]}" run --isolation chroot -v "$data:/data" "${run_env[@]}" "$runner" -- "${command_line[@]}" >"$out" 2>&1 &
   daemon_pid=$!
@@ -287,7 +287,7 @@ limit=65536
 count=25
 
 # a) `docker run -p 16540:16540 -v mockpoint-data:/data <image>` with a limit set.
-start_daemon "$work/run1.log" "MAX_BODY_BYTES=$limit"
+start_daemon "$work/run1.log" "MOCKPOINT_MAX_BODY_BYTES=$limit"
 uid=$(awk '/^Uid:/ { print $2 }' "/proc/$node_pid/status")
 [ "$uid" != 0 ] || fail "the daemon runs as root"
 log "the daemon runs as uid $uid"
@@ -317,9 +317,9 @@ grep -q 'SIGTERM received, shutting down' "$work/run1.log" || fail "the daemon d
 run_healthcheck && fail "the HEALTHCHECK command succeeds with no daemon running"
 log "HEALTHCHECK command fails once the daemon is gone"
 
-# b) again on the same volume, with ADMIN_TOKEN as in the README.
-start_daemon "$work/run2.log" "ADMIN_TOKEN=container-test-secret" "MAX_BODY_BYTES=$limit"
-grep -q 'admin token required for writes' "$work/run2.log" || fail "ADMIN_TOKEN did not reach the daemon"
+# b) again on the same volume, with MOCKPOINT_ADMIN_TOKEN as in the README.
+start_daemon "$work/run2.log" "MOCKPOINT_ADMIN_TOKEN=container-test-secret" "MOCKPOINT_MAX_BODY_BYTES=$limit"
+grep -q 'admin token required for writes' "$work/run2.log" || fail "MOCKPOINT_ADMIN_TOKEN did not reach the daemon"
 checks read-back "$url" --count "$count"
 checks read-back "$url" --names "$acked"
 log "restart on the same volume: all $count + $(wc -l <"$acked") acknowledged endpoints read back"
@@ -339,7 +339,7 @@ user=$(node -p 'JSON.parse(process.argv[1]).User' "$config")
 ids=$(awk -F: -v u="$user" '$1 == u || $3 == u { print $3 ":" $4; exit }' "$root/etc/passwd")
 [ -n "$ids" ] || fail "USER $user is not in the image's /etc/passwd"
 unshare --pid --fork --mount-proc="$root/proc" chroot --userspec="$ids" --groups="${ids#*:}" "$root" \
-  env -i "${image_env[@]}" "PORT=$port" sh -c "cd '$workdir' && exec \"\$@\"" sh "${command_line[@]}" >"$work/run3.log" 2>&1 &
+  env -i "${image_env[@]}" "MOCKPOINT_PORT=$port" sh -c "cd '$workdir' && exec \"\$@\"" sh "${command_line[@]}" >"$work/run3.log" 2>&1 &
 daemon_pid=$!
 waited=0
 until grep -qs ' listening on ' "$work/run3.log"; do
@@ -358,12 +358,12 @@ log "as PID 1 of its namespace, SIGTERM stops it with 0"
 umount "$root/data"
 bound=""
 
-# d) REDIS_URL as in the README, with a real redis-server: the seed contract on Redis.
+# d) MOCKPOINT_REDIS_URL as in the README, with a real redis-server: the seed contract on Redis.
 command -v redis-server >/dev/null || fail "redis-server is missing"
 redis_port=$(free_port)
 redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --dir "$work" --appendonly yes --appendfsync always >"$work/redis.log" 2>&1 &
 redis_pid=$!
-start_daemon "$work/run4.log" "REDIS_URL=redis://127.0.0.1:$redis_port" "MAX_BODY_BYTES=$limit"
+start_daemon "$work/run4.log" "MOCKPOINT_REDIS_URL=redis://127.0.0.1:$redis_port" "MOCKPOINT_MAX_BODY_BYTES=$limit"
 checks health "$url" --store redis
 checks contract "$url" --max-body-bytes "$limit"
 stop_daemon
@@ -373,7 +373,8 @@ redis_pid=""
 
 # e) Every validated setting reaches the daemon through the environment: a bad
 # value stops start-up with one line naming it.
-for setting in PORT=abc MAX_BODY_BYTES=-1 MAX_DELAY_MS=x JOURNAL_SIZE=-1 JOURNAL_MAX_BYTES=x CACHE_MAX_BYTES=x \
+for setting in MOCKPOINT_PORT=abc MOCKPOINT_MAX_BODY_BYTES=-1 MOCKPOINT_MAX_DELAY_MS=x MOCKPOINT_JOURNAL_SIZE=-1 MOCKPOINT_JOURNAL_MAX_BYTES=x MOCKPOINT_CACHE_MAX_BYTES=x \
+  MOCKPOINT_MAX_ROUTES=0 MOCKPOINT_MAX_CONNECTIONS=x MOCKPOINT_ALLOWED_ORIGINS=nope MOCKPOINT_ALLOWED_HOSTS=bad_host \
   MOCKPOINT_MEMORY=maybe SERVER_REPORTING_DSN=not-a-dsn CLIENT_REPORTING_DSN=not-a-dsn; do
   name=${setting%%=*}
   buildah "${STORE[@]}" run --isolation chroot -e "$setting" "$runner" -- "${command_line[@]}" >"$work/bad.log" 2>&1 &&
@@ -381,7 +382,7 @@ for setting in PORT=abc MAX_BODY_BYTES=-1 MAX_DELAY_MS=x JOURNAL_SIZE=-1 JOURNAL
   [ "$(grep -c '^mockpoint: ' "$work/bad.log")" = 1 ] && grep -q "^mockpoint: error: $name: " "$work/bad.log" ||
     { cat "$work/bad.log" >&2; fail "$setting was not refused with one line naming $name"; }
 done
-log "bad values of PORT, the limits, MOCKPOINT_MEMORY and both DSNs each stop start-up with one line naming them"
+log "bad values of MOCKPOINT_PORT, the limits, MOCKPOINT_MEMORY and both DSNs each stop start-up with one line naming them"
 
 runs_done=$SECONDS
 buildah "${STORE[@]}" umount "$runner" >/dev/null

@@ -24,7 +24,7 @@ afterAll(() => {
 /** The environment of a terminal: without what npm, pnpm or npx put there for the test runner. */
 function terminalEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !/^(?:npm_|pnpm_|INIT_CWD$|PORT$|VITEST)/i.test(key)),
+    Object.entries(process.env).filter(([key]) => !/^(?:npm_|pnpm_|INIT_CWD$|MOCKPOINT_PORT$|VITEST)/i.test(key)),
   );
 }
 

@@ -95,14 +95,16 @@ async function main(): Promise<void> {
     process.exit(0);
   }
   const store = describeStore(server.store, config);
+  const wildcard = config.host === '0.0.0.0' || config.host === '::';
   const extras = [
-    request.envFile ? `settings from ${request.envFile}` : '',
+    `env file: ${request.envFile ?? 'none'}`,
+    wildcard ? 'every network interface: reachable from other machines' : '',
     config.adminToken ? 'admin token required for writes' : '',
     config.serverReportingDsn ? 'server error reporting on' : '',
   ].filter(Boolean);
   for (const warning of server.warnings) process.stderr.write(`mockpoint: warning: ${warning}\n`);
   process.stdout.write(
-    `mockpoint ${VERSION} listening on ${server.url} (store: ${store}${extras.length ? `; ${extras.join('; ')}` : ''})\n`,
+    `mockpoint ${VERSION} listening on ${server.urls.join(' and ')} (store: ${store}${extras.length ? `; ${extras.join('; ')}` : ''})\n`,
   );
 }
 

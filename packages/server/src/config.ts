@@ -1,6 +1,11 @@
 /**
- * Settings from flags, the environment and `.env` (the environment wins over the
- * file; flags win over both). The only module that reads `process.env`.
+ * Settings from flags, the environment and a `.env` file (the environment wins over
+ * the file; flags win over both). The only module that reads `process.env`. Every
+ * setting is defined once, in core's settings table (`SETTINGS`); this module
+ * parses it and writes `--help` from it.
+ *
+ * Only our own `MOCKPOINT_*` names (and the seed's two `*_REPORTING_DSN`) are read:
+ * an application's `.env` with `PORT=3000` must not move the daemon.
  *
  * @module
  */
@@ -9,16 +14,21 @@ import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import {
   ALLOWED_HOST_RULE,
-  DEFAULT_CONNECTION_LIMITS,
   DEFAULT_LIMITS,
+  defaultText,
   isOriginRule,
   type LimitOptions,
+  SETTING_LIST,
+  SETTINGS,
+  type SettingName,
+  type SettingSpec,
 } from '@mockpoint/core/defaults';
 
 /** The resolved daemon settings: core's limits plus the daemon's own. */
 export interface ServerConfig extends Required<LimitOptions> {
   port: number;
-  host: string;
+  /** The listening address; `undefined` = the loopback addresses (127.0.0.1, and ::1 where the machine has it). */
+  host: string | undefined;
   /** Absolute path of the LevelDB directory; unused with `memory`. */
   dataDir: string;
   /** Keep endpoints in memory only (`--memory`). */
@@ -34,17 +44,22 @@ export interface ServerConfig extends Required<LimitOptions> {
   adminToken: string | undefined;
   /** Host names the admin API and web page answer besides IP addresses and `localhost`. */
   allowedHosts: string[];
-  /** Origins besides the daemon's own whose pages may write to `/api`. */
+  /** Origins allowed to write to `/api` besides the daemon's own. */
   allowedOrigins: string[];
   serverReportingDsn: string | undefined;
   clientReportingDsn: string | undefined;
 }
 
+// ServerConfig has exactly the settings of the table (a compile error otherwise).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const configMatchesSettings: Same<keyof ServerConfig, SettingName> = true;
+void configMatchesSettings;
+
 /** A bad setting: stops start-up with one line naming it. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
   readonly code = 'INVALID_CONFIG';
-  /** The setting at fault, e.g. `PORT` or `--port`. */
+  /** The setting at fault, e.g. `MOCKPOINT_PORT` or `--port`. */
   readonly setting: string;
 
   constructor(setting: string, message: string) {
@@ -58,175 +73,37 @@ export interface CliRequest {
   help: boolean;
   version: boolean;
   config: ServerConfig;
-  /** Whether a `.env` file was read, for the start-up line. */
+  /** The env file that was read (absolute path), for the start-up line; `undefined` when none was. */
   envFile: string | undefined;
 }
 
-interface SettingSpec {
-  env: string;
-  flag?: string;
-  /** The flag's value in the help, e.g. `<n>`. */
-  arg?: string;
-  kind: 'port' | 'int' | 'string' | 'bool' | 'dsn' | 'hosts' | 'origins' | 'redis';
-  min?: number;
-  max?: number;
-  /** One line for `--help`; the default is appended when there is one. */
-  help: string;
-}
-
-/** The daemon's defaults; the limits are core's own. */
+/** The daemon's defaults, from the settings table. */
 export const DEFAULTS = {
-  port: 16540,
-  host: '0.0.0.0',
-  dataDir: './data',
-  memory: false,
+  port: SETTINGS.port.default,
+  host: undefined,
+  dataDir: SETTINGS.dataDir.default,
+  memory: SETTINGS.memory.default,
   ...DEFAULT_LIMITS,
-  ...DEFAULT_CONNECTION_LIMITS,
+  headersTimeoutMs: SETTINGS.headersTimeoutMs.default,
+  requestTimeoutMs: SETTINGS.requestTimeoutMs.default,
 } as const;
 
-/** Every setting, once: its flag, variable, kind, bounds and help line. */
-const SETTINGS = {
-  port: { env: 'PORT', flag: '--port', arg: '<n>', kind: 'port', help: 'listening port, 0 for any free one' },
-  host: { env: 'HOST', flag: '--host', arg: '<addr>', kind: 'string', help: 'listening address' },
-  dataDir: {
-    env: 'DATA_DIR',
-    flag: '--data-dir',
-    arg: '<dir>',
-    kind: 'string',
-    help: 'LevelDB directory, created if missing',
-  },
-  memory: {
-    env: 'MOCKPOINT_MEMORY',
-    flag: '--memory',
-    kind: 'bool',
-    help: 'keep endpoints in memory only (nothing on disk)',
-  },
-  redisUrl: {
-    env: 'REDIS_URL',
-    flag: '--redis-url',
-    arg: '<url>',
-    kind: 'redis',
-    help: 'share endpoints and the journal with other replicas through Redis (redis://, rediss:// or a socket path)',
-  },
-  maxBodyBytes: {
-    env: 'MAX_BODY_BYTES',
-    flag: '--max-body-bytes',
-    arg: '<n>',
-    kind: 'int',
-    min: 1,
-    max: 1024 ** 3,
-    help: 'largest request body',
-  },
-  maxDelayMs: {
-    env: 'MAX_DELAY_MS',
-    flag: '--max-delay-ms',
-    arg: '<n>',
-    kind: 'int',
-    min: 0,
-    max: 24 * 3600 * 1000,
-    help: 'largest endpoint delay',
-  },
-  journalSize: {
-    env: 'JOURNAL_SIZE',
-    flag: '--journal-size',
-    arg: '<n>',
-    kind: 'int',
-    min: 1,
-    max: 1_000_000,
-    help: 'requests kept per endpoint',
-  },
-  journalMaxBytes: {
-    env: 'JOURNAL_MAX_BYTES',
-    flag: '--journal-max-bytes',
-    arg: '<n>',
-    kind: 'int',
-    min: 0,
-    max: 64 * 1024 ** 3,
-    help: 'memory all recorded requests may use',
-  },
-  cacheMaxBytes: {
-    env: 'CACHE_MAX_BYTES',
-    flag: '--cache-max-bytes',
-    arg: '<n>',
-    kind: 'int',
-    min: 0,
-    max: 64 * 1024 ** 3,
-    help: 'response cache size',
-  },
-  maxStreams: {
-    env: 'MAX_STREAMS',
-    flag: '--max-streams',
-    arg: '<n>',
-    kind: 'int',
-    min: 0,
-    max: 1_000_000,
-    help: 'journal streams (…/requests/stream) open at once',
-  },
-  maxConnections: {
-    env: 'MOCKPOINT_MAX_CONNECTIONS',
-    flag: '--max-connections',
-    arg: '<n>',
-    kind: 'int',
-    min: 1,
-    max: 1_000_000,
-    help: 'most connections held at once; above it the oldest idle ones are closed to make room',
-  },
-  headersTimeoutMs: {
-    env: 'MOCKPOINT_HEADERS_TIMEOUT_MS',
-    flag: '--headers-timeout-ms',
-    arg: '<n>',
-    kind: 'int',
-    min: 100,
-    max: 3_600_000,
-    help: 'how long a client may take to send its request headers (then 408)',
-  },
-  requestTimeoutMs: {
-    env: 'MOCKPOINT_REQUEST_TIMEOUT_MS',
-    flag: '--request-timeout-ms',
-    arg: '<n>',
-    kind: 'int',
-    min: 100,
-    max: 3_600_000,
-    help: "how long a client may take to send its whole request, body included (then 408; not the answer's time)",
-  },
-  maxRoutes: {
-    env: 'MOCKPOINT_MAX_ROUTES',
-    flag: '--max-routes',
-    arg: '<n>',
-    kind: 'int',
-    min: 0,
-    max: 1_000_000,
-    help: 'routes one endpoint may have',
-  },
-  adminToken: { env: 'ADMIN_TOKEN', kind: 'string', help: 'require "Authorization: Bearer <token>" for /api writes' },
-  allowedHosts: {
-    env: 'ALLOWED_HOSTS',
-    flag: '--allowed-hosts',
-    arg: '<list>',
-    kind: 'hosts',
-    help: 'host names /api and the web page answer besides IPs and localhost (comma-separated; .example.com = its subdomains too; /endpoint answers any Host)',
-  },
-  allowedOrigins: {
-    env: 'MOCKPOINT_ALLOWED_ORIGINS',
-    flag: '--allowed-origins',
-    arg: '<list>',
-    kind: 'origins',
-    help: "origins besides the daemon's own whose pages may write to /api (comma-separated, e.g. http://localhost:3000); other origins get 403 CROSS_ORIGIN",
-  },
-  serverReportingDsn: { env: 'SERVER_REPORTING_DSN', kind: 'dsn', help: 'report server errors to this Sentry DSN' },
-  clientReportingDsn: { env: 'CLIENT_REPORTING_DSN', kind: 'dsn', help: 'report web page errors to this Sentry DSN' },
-} as const satisfies Record<keyof ServerConfig, SettingSpec>;
+/** The flag that picks the env file; not a setting itself. */
+const ENV_FILE_FLAG = '--env-file';
 
-/** The option lines of `--help`, generated from {@link SETTINGS}. */
+/** The option lines of `--help`, generated from the settings table. */
 function settingLines(): string[] {
-  const rows = (Object.entries(SETTINGS) as [keyof ServerConfig, SettingSpec][]).map(([key, spec]) => {
+  const rows = SETTING_LIST.map((spec) => {
     const flag = spec.flag ? `${spec.flag}${spec.arg ? ` ${spec.arg}` : ''}` : '';
-    const env = spec.kind === 'bool' ? `${spec.env}=1` : spec.env;
-    const fallback = (DEFAULTS as Record<string, unknown>)[key];
-    const shown = fallback === undefined || typeof fallback === 'boolean' ? '' : ` (default ${fallback})`;
-    return [flag, env, `${spec.help}${shown}`] as const;
+    const env = spec.type === 'boolean' ? `${spec.env}=1` : spec.env;
+    const fallback = defaultText(spec);
+    return [flag, env, `${spec.help}${fallback === undefined ? '' : ` (default ${fallback})`}`] as const;
   });
-  rows.push(['-h, --help', '', 'show this help'], ['-v, --version', '', 'show the version']);
+  rows.push(
+    [`${ENV_FILE_FLAG} <path>`, '', 'read settings from this file instead of ./.env'],
+    ['-h, --help', '', 'show this help'],
+    ['-v, --version', '', 'show the version'],
+  );
   const flagWidth = Math.max(...rows.map(([flag]) => flag.length)) + 2;
   const envWidth = Math.max(...rows.map(([, env]) => env.length)) + 2;
   return rows.map(([flag, env, text]) => `  ${flag.padEnd(flagWidth)}${env.padEnd(envWidth)}${text}`);
@@ -237,22 +114,33 @@ export const HELP = `mockpoint - self-hosted mock endpoints
 Usage: mockpoint [options]
        mockpoint tail [name] [--json] [--forward <url>]   print requests as they arrive (see tail --help)
 
-Options (each also settable by environment variable or .env):
+Options (each also settable by environment variable, or in ./.env or --env-file):
 ${settingLines().join('\n')}
 
-Values come from flags, then the environment, then ./.env (the environment wins over .env).
-An empty environment value (e.g. ADMIN_TOKEN=) counts as unset: a value in .env then applies.
+Values come from flags, then the environment, then the env file (the environment wins over it).
+Only these names are read: an application's own PORT, HOST or REDIS_URL does not apply.
+An empty environment value (e.g. MOCKPOINT_ADMIN_TOKEN=) counts as unset: a value in the env file then applies.
 `;
 
-function parseValue(setting: string, spec: SettingSpec, raw: string): number | string | boolean | string[] {
-  switch (spec.kind) {
+type SettingValue = number | string | boolean | string[];
+
+/** A comma list, trimmed, without empty entries. */
+function commaList(raw: string): string[] {
+  return raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
+
+function parseValue(setting: string, spec: SettingSpec, raw: string): SettingValue {
+  switch (spec.type) {
     case 'port': {
       if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
         throw new ConfigError(setting, `"${raw}" is not a port number (0-65535)`);
       }
       return Number(raw);
     }
-    case 'int': {
+    case 'integer': {
       const min = spec.min ?? 0;
       const max = spec.max ?? Number.MAX_SAFE_INTEGER;
       if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
@@ -260,19 +148,14 @@ function parseValue(setting: string, spec: SettingSpec, raw: string): number | s
       }
       return Number(raw);
     }
-    case 'bool': {
+    case 'boolean': {
       if (/^(1|true|yes|on)$/i.test(raw)) return true;
       if (/^(0|false|no|off|)$/i.test(raw)) return false;
       throw new ConfigError(setting, `"${raw}" must be true or false`);
     }
     case 'dsn': {
       // Sentry ignores a malformed DSN silently; refuse it here so reporting is never off by accident.
-      let url: URL | undefined;
-      try {
-        url = new URL(raw);
-      } catch {
-        url = undefined;
-      }
+      const url = URL.canParse(raw) ? new URL(raw) : undefined;
       if (!url || !/^https?:$/.test(url.protocol) || !url.username || !/^\/(?:.*\/)?[^/]+$/.test(url.pathname)) {
         throw new ConfigError(
           setting,
@@ -282,10 +165,7 @@ function parseValue(setting: string, spec: SettingSpec, raw: string): number | s
       return raw;
     }
     case 'hosts': {
-      const names = raw
-        .split(',')
-        .map((name) => name.trim())
-        .filter(Boolean);
+      const names = commaList(raw);
       const bad = names.find((name) => !ALLOWED_HOST_RULE.test(name));
       if (bad !== undefined) {
         throw new ConfigError(
@@ -296,10 +176,7 @@ function parseValue(setting: string, spec: SettingSpec, raw: string): number | s
       return names;
     }
     case 'origins': {
-      const origins = raw
-        .split(',')
-        .map((origin) => origin.trim())
-        .filter(Boolean);
+      const origins = commaList(raw);
       const bad = origins.find((origin) => !isOriginRule(origin));
       if (bad !== undefined) {
         throw new ConfigError(
@@ -307,16 +184,11 @@ function parseValue(setting: string, spec: SettingSpec, raw: string): number | s
           `"${bad}" is not an origin (e.g. http://localhost:3000: scheme, host and port only)`,
         );
       }
-      return origins;
+      return origins.map((origin) => new URL(origin).origin);
     }
     case 'redis': {
       if (raw.startsWith('/') || /^unix:\/\/\/./.test(raw)) return raw;
-      let url: URL | undefined;
-      try {
-        url = new URL(raw);
-      } catch {
-        url = undefined;
-      }
+      const url = URL.canParse(raw) ? new URL(raw) : undefined;
       if (!url || !/^rediss?:$/.test(url.protocol) || url.hostname === '') {
         throw new ConfigError(
           setting,
@@ -331,59 +203,75 @@ function parseValue(setting: string, spec: SettingSpec, raw: string): number | s
   }
 }
 
-/** Parses `argv` (without node and script) into flag values keyed by setting. */
-function parseFlags(argv: string[]): {
-  values: Map<keyof ServerConfig, string>;
+/** What the command line holds: setting values keyed by setting, and the rest. */
+interface ParsedFlags {
+  values: Map<SettingName, string>;
+  envFile: string | undefined;
   help: boolean;
   version: boolean;
   error: ConfigError | undefined;
-} {
-  const byFlag = new Map<string, keyof ServerConfig>();
-  for (const [key, spec] of Object.entries(SETTINGS) as [keyof ServerConfig, SettingSpec][]) {
-    if (spec.flag) byFlag.set(spec.flag, key);
-  }
-  const values = new Map<keyof ServerConfig, string>();
-  let help = false;
-  let version = false;
-  let error: ConfigError | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '-h' || arg === '--help') help = true;
-    else if (arg === '-v' || arg === '--version') version = true;
-    else {
-      const [flag, inline] = arg.includes('=')
-        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-        : [arg, undefined];
-      const key = byFlag.get(flag);
-      if (key === undefined) {
-        error ??= new ConfigError(flag, 'unknown option; see mockpoint --help');
-      } else if (SETTINGS[key].kind === 'bool') {
-        values.set(key, inline ?? 'true');
-      } else if (inline !== undefined) {
-        values.set(key, inline);
-      } else {
-        // `--port --memory` is a missing value, not the port "--memory"; `-5` is a (bad) value.
-        const next = argv[i + 1];
-        if (next === undefined || next.startsWith('--')) {
-          error ??= new ConfigError(flag, 'needs a value');
-        } else {
-          values.set(key, next);
-          i++;
-        }
-      }
-    }
-  }
-  return { values, help, version, error };
 }
 
-/** Reads `.env` in `cwd`, if present; never overrides `env`. */
-function readEnvFile(cwd: string): { path: string | undefined; values: Record<string, string> } {
-  const path = resolve(cwd, '.env');
-  if (!existsSync(path)) return { path: undefined, values: {} };
+/** Parses `argv` (without node and script) into flag values keyed by setting. */
+function parseFlags(argv: string[]): ParsedFlags {
+  const byFlag = new Map<string, SettingName>();
+  for (const spec of SETTING_LIST) if (spec.flag) byFlag.set(spec.flag, spec.name);
+  const parsed: ParsedFlags = { values: new Map(), envFile: undefined, help: false, version: false, error: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '-h' || arg === '--help') {
+      parsed.help = true;
+      continue;
+    }
+    if (arg === '-v' || arg === '--version') {
+      parsed.version = true;
+      continue;
+    }
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
+    const key = byFlag.get(flag);
+    if (key === undefined && flag !== ENV_FILE_FLAG) {
+      parsed.error ??= new ConfigError(flag, 'unknown option; see mockpoint --help');
+      continue;
+    }
+    let value = inline;
+    if (key !== undefined && SETTINGS[key].type === 'boolean') value ??= 'true';
+    if (value === undefined) {
+      // `--port --memory` is a missing value, not the port "--memory"; `-5` is a (bad) value.
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) {
+        parsed.error ??= new ConfigError(flag, 'needs a value');
+        continue;
+      }
+      value = next;
+      i++;
+    }
+    if (key === undefined) parsed.envFile = value;
+    else parsed.values.set(key, value);
+  }
+  return parsed;
+}
+
+/**
+ * Reads the env file: `explicit` (from `--env-file`; must exist), else `.env` in
+ * `cwd` when there is one. Never overrides the environment.
+ */
+function readEnvFile(
+  cwd: string,
+  explicit: string | undefined,
+): { path: string | undefined; values: Record<string, string> } {
+  const setting = explicit === undefined ? '.env' : ENV_FILE_FLAG;
+  if (explicit !== undefined && explicit.trim() === '') throw new ConfigError(setting, 'must not be empty');
+  const path = resolve(cwd, explicit ?? '.env');
+  if (!existsSync(path)) {
+    if (explicit === undefined) return { path: undefined, values: {} };
+    throw new ConfigError(setting, `${path} does not exist`);
+  }
   try {
     return { path, values: parseEnv(readFileSync(path, 'utf8')) as Record<string, string> };
   } catch (error) {
-    throw new ConfigError('.env', `cannot read ${path}: ${(error as Error).message}`);
+    throw new ConfigError(setting, `cannot read ${path}: ${(error as Error).message}`);
   }
 }
 
@@ -403,34 +291,30 @@ export function resolveConfig(
   if (flags.error && !lenient) throw flags.error;
   let file: ReturnType<typeof readEnvFile> = { path: undefined, values: {} };
   try {
-    file = readEnvFile(cwd);
+    file = readEnvFile(cwd, flags.envFile);
   } catch (error) {
     if (!lenient) throw error;
   }
-  const config: Record<string, unknown> = {
-    ...DEFAULTS,
-    adminToken: undefined,
-    allowedHosts: [],
-    allowedOrigins: [],
-    redisUrl: undefined,
-    serverReportingDsn: undefined,
-    clientReportingDsn: undefined,
-  };
-  for (const [key, spec] of Object.entries(SETTINGS) as [keyof ServerConfig, SettingSpec][]) {
-    const fromFlag = flags.values.get(key);
-    // The environment wins over .env. An empty value means unset, so an unset
-    // `${ADMIN_TOKEN}` in a compose file cannot switch off a token kept in .env.
+  const config: Record<string, unknown> = {};
+  for (const spec of SETTING_LIST) {
+    config[spec.name] = spec.type === 'hosts' || spec.type === 'origins' ? [] : spec.default;
+    const fromFlag = flags.values.get(spec.name);
+    // The environment wins over the file. An empty value means unset, so an unset
+    // `${MOCKPOINT_ADMIN_TOKEN}` in a compose file cannot switch off a token kept in .env.
     const envValue = env[spec.env];
     const fromEnv = envValue !== undefined && envValue !== '' ? envValue : file.values[spec.env];
     try {
-      if (fromFlag !== undefined) config[key] = parseValue(spec.flag ?? spec.env, spec, fromFlag);
-      else if (fromEnv !== undefined && fromEnv !== '') config[key] = parseValue(spec.env, spec, fromEnv);
+      if (fromFlag !== undefined) config[spec.name] = parseValue(spec.flag ?? spec.env, spec, fromFlag);
+      else if (fromEnv !== undefined && fromEnv !== '') config[spec.name] = parseValue(spec.env, spec, fromEnv);
     } catch (error) {
       if (!lenient) throw error;
     }
   }
   if (config.redisUrl !== undefined && config.memory === true && !lenient) {
-    throw new ConfigError('REDIS_URL', 'cannot be combined with --memory / MOCKPOINT_MEMORY; choose one store');
+    throw new ConfigError(
+      SETTINGS.redisUrl.env,
+      `cannot be combined with --memory / ${SETTINGS.memory.env}; choose one store`,
+    );
   }
   config.dataDir = resolve(cwd, config.dataDir as string);
   return { help: flags.help, version: flags.version, config: config as unknown as ServerConfig, envFile: file.path };

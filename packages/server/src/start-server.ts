@@ -7,10 +7,10 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type AnswerQueue, createApp, type EndpointStore, MemoryStore } from '@mockpoint/core';
-import { pickLimits, VERSION } from '@mockpoint/core/defaults';
+import { type AnswerQueue, createApp, type EndpointStore, MemoryStore, type MockpointApp } from '@mockpoint/core';
+import { pickLimits, SETTINGS, VERSION } from '@mockpoint/core/defaults';
 import { LevelStore } from '@mockpoint/core/level';
-import { type ServedApp, serve } from '@mockpoint/core/node';
+import { type ServedApp, type ServeOptions, serve } from '@mockpoint/core/node';
 import { RedisStore } from '@mockpoint/core/redis';
 import type { ServerConfig } from './config.js';
 import { DEFAULTS } from './config.js';
@@ -37,8 +37,10 @@ export interface StartServerOptions extends Partial<ServerConfig> {
 
 /** A listening daemon. */
 export interface RunningServer {
-  /** Base URL, e.g. `http://localhost:16540`. */
+  /** Base URL of the first listening address, e.g. `http://127.0.0.1:16540`. */
   url: string;
+  /** Base URL of every listening address, e.g. `http://127.0.0.1:16540` and `http://[::1]:16540`. */
+  urls: string[];
   port: number;
   store: EndpointStore;
   /** Things found at start-up that a person should know, one line each (e.g. damaged records skipped). */
@@ -85,7 +87,7 @@ async function openStore(options: StartServerOptions): Promise<EndpointStore> {
     try {
       return await RedisStore.open({ url: options.redisUrl, connectTimeoutMs: options.redisConnectTimeoutMs });
     } catch (error) {
-      throw new StartError('REDIS_UNREACHABLE', `REDIS_URL: ${(error as Error).message}`, error);
+      throw new StartError('REDIS_UNREACHABLE', `${SETTINGS.redisUrl.env}: ${(error as Error).message}`, error);
     }
   }
   if (options.memory) return new MemoryStore();
@@ -112,13 +114,45 @@ async function openQueue(store: RedisStore): Promise<AnswerQueue> {
   }
 }
 
+/** The addresses the daemon listens on unless told otherwise: this machine only. */
+const LOOPBACK = ['127.0.0.1', '::1'] as const;
+
+/** The listen errors that mean "this machine has no such address" (no IPv6 loopback). */
+const NO_SUCH_ADDRESS = new Set(['EADDRNOTAVAIL', 'EAFNOSUPPORT']);
+
+/**
+ * Listens on `host`, or with no host on the loopback addresses: 127.0.0.1, and ::1
+ * on the same port where the machine has it (so both `curl 127.0.0.1` and
+ * `curl [::1]` reach it, and so does `localhost` whichever it resolves to).
+ */
+async function listen(
+  app: MockpointApp,
+  port: number,
+  host: string | undefined,
+  limits: Pick<ServeOptions, 'maxConnections' | 'headersTimeoutMs' | 'requestTimeoutMs'>,
+): Promise<ServedApp[]> {
+  if (host !== undefined) return [await serve(app, { ...limits, port, host })];
+  // With port 0 the port picked on 127.0.0.1 may be taken on ::1: pick again then.
+  for (let attempt = 1; ; attempt++) {
+    const v4 = await serve(app, { ...limits, port, host: LOOPBACK[0] });
+    try {
+      return [v4, await serve(app, { ...limits, port: v4.port, host: LOOPBACK[1] })];
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      if (NO_SUCH_ADDRESS.has(code)) return [v4];
+      await v4.close();
+      if (!(code === 'EADDRINUSE' && port === 0 && attempt < 5)) throw error;
+    }
+  }
+}
+
 /**
  * Starts the daemon.
  * @example const server = await startServer({ port: 0, memory: true }); await server.close()
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const port = options.port ?? DEFAULTS.port;
-  const host = options.host ?? DEFAULTS.host;
+  const host = options.host;
   // The reporter first, so that a failure to load it leaves no store open.
   const reporter = await createReporter(options.serverReportingDsn, VERSION);
   const store = await openStore(options);
@@ -142,23 +176,21 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   });
   registerWebRoutes(app, { root: options.webRoot ?? DEFAULT_WEB_ROOT, clientReportingDsn: options.clientReportingDsn });
 
-  let served: ServedApp;
+  let served: ServedApp[];
   try {
-    served = await serve(app, {
-      port,
-      host,
+    served = await listen(app, port, host, {
       maxConnections: options.maxConnections,
       headersTimeoutMs: options.headersTimeoutMs,
       requestTimeoutMs: options.requestTimeoutMs,
     });
   } catch (error) {
     await store.close();
-    const where = `${host}:${port}`;
+    const where = host === undefined ? `${LOOPBACK.join(' and ')} port ${port}` : `${host}:${port}`;
     const cause = error as NodeJS.ErrnoException;
     throw cause.code === 'EADDRINUSE'
       ? new StartError(
           'PORT_IN_USE',
-          `port ${port} is already in use (${where}); choose another with --port or PORT`,
+          `port ${port} is already in use (${where}); choose another with --port or ${SETTINGS.port.env}`,
           error,
         )
       : new StartError('LISTEN_FAILED', `cannot listen on ${where}: ${cause.message}`, error);
@@ -167,7 +199,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      await served.close({ graceMs: options.shutdownGraceMs ?? 5000 });
+      await Promise.all(served.map((one) => one.close({ graceMs: options.shutdownGraceMs ?? 5000 })));
       await store.close();
       await reporter?.flush();
     })();
@@ -182,7 +214,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   if (store instanceof LevelStore && store.damagedTables.length > 0) {
     warnings.push(`data directory ${store.dir}: ${store.health().reason ?? 'damaged table files'}`);
   }
-  return { url: served.url, port: served.port, store, warnings, close };
+  const [first] = served as [ServedApp];
+  return { url: first.url, urls: served.map((one) => one.url), port: first.port, store, warnings, close };
 }
 
 /** The `(store: …)` part of the start-up line. */

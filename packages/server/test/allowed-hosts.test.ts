@@ -1,5 +1,5 @@
 // The admin API and the web page answer only Hosts that are IP addresses,
-// localhost or listed in ALLOWED_HOSTS (a DNS-rebinding defence); /endpoint/*
+// localhost or listed in MOCKPOINT_ALLOWED_HOSTS (a DNS-rebinding defence); /endpoint/*
 // answers any Host. A real daemon, requests with a chosen Host header.
 import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ function withHost(url: string, host: string, method = 'GET', body?: string): Pro
   });
 }
 
-describe('ALLOWED_HOSTS', () => {
+describe('MOCKPOINT_ALLOWED_HOSTS', () => {
   it('by default: IP addresses and localhost only for /api and the page; /endpoint answers any Host', async () => {
     const daemon = await startDaemon({ args: ['--memory'] });
     const port = daemon.port;
@@ -38,7 +38,7 @@ describe('ALLOWED_HOSTS', () => {
     );
     expect(add.status).toBe(403);
     expect(JSON.parse(add.text).error.code).toBe('HOST_NOT_ALLOWED');
-    expect(JSON.parse(add.text).error.message).toMatch(/ALLOWED_HOSTS/);
+    expect(JSON.parse(add.text).error.message).toMatch(/MOCKPOINT_ALLOWED_HOSTS/);
     expect((await withHost(`${daemon.url}/api/endpoints`, 'evil.example')).status).toBe(403);
     expect((await withHost(`${daemon.url}/`, 'evil.example')).status).toBe(403);
     expect((await withHost(`${daemon.url}/api/endpoints/x`, 'localhost')).status).toBe(404); // nothing was added
@@ -51,7 +51,10 @@ describe('ALLOWED_HOSTS', () => {
   });
 
   it('names listed (and .suffix rules) are answered too', async () => {
-    const daemon = await startDaemon({ args: ['--memory'], env: { ALLOWED_HOSTS: 'mocks.internal, .example.com' } });
+    const daemon = await startDaemon({
+      args: ['--memory'],
+      env: { MOCKPOINT_ALLOWED_HOSTS: 'mocks.internal, .example.com' },
+    });
     for (const host of ['mocks.internal', 'MOCKS.internal:8080', 'example.com', 'a.b.example.com.']) {
       expect((await withHost(`${daemon.url}/api/health`, host)).status, host).toBe(200);
     }
@@ -61,8 +64,8 @@ describe('ALLOWED_HOSTS', () => {
   });
 
   it('a bad name stops start-up with one line naming the setting', async () => {
-    const run = await runCli({ args: ['--memory'], env: { ALLOWED_HOSTS: 'ok.example, bad host' } });
+    const run = await runCli({ args: ['--memory'], env: { MOCKPOINT_ALLOWED_HOSTS: 'ok.example, bad host' } });
     expect(run.code).toBe(1);
-    expect(run.stderr.trim()).toMatch(/^mockpoint: error: ALLOWED_HOSTS: "bad host" is not a host name/);
+    expect(run.stderr.trim()).toMatch(/^mockpoint: error: MOCKPOINT_ALLOWED_HOSTS: "bad host" is not a host name/);
   });
 });

@@ -3,8 +3,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { defaultText, SETTING_LIST } from '@mockpoint/core/defaults';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULTS, resolveConfig } from '../src/config.js';
+import { ConfigError, DEFAULTS, HELP, resolveConfig } from '../src/config.js';
 
 let cwd: string; // no .env
 let withEnvFile: string;
@@ -14,9 +15,14 @@ beforeAll(async () => {
   withEnvFile = await mkdtemp(join(tmpdir(), 'mockpoint-config-env-'));
   await writeFile(
     join(withEnvFile, '.env'),
-    ['# settings for tests', 'PORT=7001', 'HOST=127.0.0.2', 'MAX_DELAY_MS=1234', 'ADMIN_TOKEN="from file"', ''].join(
-      '\n',
-    ),
+    [
+      '# settings for tests',
+      'MOCKPOINT_PORT=7001',
+      'MOCKPOINT_HOST=127.0.0.2',
+      'MOCKPOINT_MAX_DELAY_MS=1234',
+      'MOCKPOINT_ADMIN_TOKEN="from file"',
+      '',
+    ].join('\n'),
   );
 });
 afterAll(async () => {
@@ -40,14 +46,14 @@ function configError(argv: string[], env: Record<string, string> = {}): ConfigEr
 }
 
 describe('defaults', () => {
-  it('listen on 0.0.0.0:16540 with ./data resolved against the working directory', () => {
+  it('listen on the loopback addresses (host undefined), port 16540, with ./data resolved against the working directory', () => {
     expect(resolveConfig({ argv: [], env: {}, cwd })).toEqual({
       help: false,
       version: false,
       envFile: undefined,
       config: {
         port: 16540,
-        host: '0.0.0.0',
+        host: undefined,
         dataDir: join(cwd, 'data'),
         memory: false,
         maxBodyBytes: 5 * 1024 * 1024,
@@ -55,11 +61,11 @@ describe('defaults', () => {
         journalSize: 100,
         journalMaxBytes: 64 * 1024 * 1024,
         cacheMaxBytes: 64 * 1024 * 1024,
-        maxStreams: 1000,
+        maxRoutes: 10_000,
         maxConnections: 10_000,
+        maxStreams: 1000,
         headersTimeoutMs: 10_000,
         requestTimeoutMs: 30_000,
-        maxRoutes: 10_000,
         allowedHosts: [],
         allowedOrigins: [],
         adminToken: undefined,
@@ -88,6 +94,11 @@ describe('sources', () => {
         '3',
         '--journal-max-bytes=5',
         '--cache-max-bytes=0',
+        '--max-routes',
+        '9',
+        '--max-connections=8',
+        '--allowed-origins',
+        'http://localhost:5173, HTTPS://Mocks.Example',
         '--max-streams=4',
       ]),
     ).toMatchObject({
@@ -100,30 +111,33 @@ describe('sources', () => {
       journalSize: 3,
       journalMaxBytes: 5,
       cacheMaxBytes: 0,
+      maxRoutes: 9,
+      maxConnections: 8,
+      allowedOrigins: ['http://localhost:5173', 'https://mocks.example'],
       maxStreams: 4,
     });
   });
 
-  it('reads every environment variable, PORT and DATA_DIR included', () => {
+  it('reads every environment variable, MOCKPOINT_PORT and MOCKPOINT_DATA_DIR included', () => {
     expect(
       config([], {
-        PORT: '8080',
-        HOST: '::1',
-        DATA_DIR: '/var/lib/mockpoint',
+        MOCKPOINT_PORT: '8080',
+        MOCKPOINT_HOST: '::1',
+        MOCKPOINT_DATA_DIR: '/var/lib/mockpoint',
         MOCKPOINT_MEMORY: 'true',
-        MAX_BODY_BYTES: '100',
-        MAX_DELAY_MS: '200',
-        JOURNAL_SIZE: '3',
-        JOURNAL_MAX_BYTES: '7',
-        CACHE_MAX_BYTES: '400',
-        MAX_STREAMS: '9',
-        MOCKPOINT_MAX_ROUTES: '12',
-        ADMIN_TOKEN: 'secret',
-        ALLOWED_HOSTS: 'mocks.internal,.example.com',
-        MOCKPOINT_MAX_CONNECTIONS: '50',
+        MOCKPOINT_MAX_BODY_BYTES: '100',
+        MOCKPOINT_MAX_DELAY_MS: '200',
+        MOCKPOINT_JOURNAL_SIZE: '3',
+        MOCKPOINT_JOURNAL_MAX_BYTES: '7',
+        MOCKPOINT_CACHE_MAX_BYTES: '400',
+        MOCKPOINT_MAX_ROUTES: '11',
+        MOCKPOINT_MAX_CONNECTIONS: '12',
+        MOCKPOINT_MAX_STREAMS: '9',
         MOCKPOINT_HEADERS_TIMEOUT_MS: '2000',
         MOCKPOINT_REQUEST_TIMEOUT_MS: '4000',
-        MOCKPOINT_ALLOWED_ORIGINS: 'http://localhost:3000, https://app.example.com',
+        MOCKPOINT_ALLOWED_ORIGINS: 'http://127.0.0.1:3000',
+        MOCKPOINT_ADMIN_TOKEN: 'secret',
+        MOCKPOINT_ALLOWED_HOSTS: 'mocks.internal,.example.com',
         SERVER_REPORTING_DSN: 'http://key@127.0.0.1:9/1',
         CLIENT_REPORTING_DSN: 'https://key@sentry.example/42',
       }),
@@ -137,14 +151,14 @@ describe('sources', () => {
       journalSize: 3,
       journalMaxBytes: 7,
       cacheMaxBytes: 400,
-      maxStreams: 9,
-      maxRoutes: 12,
-      adminToken: 'secret',
-      allowedHosts: ['mocks.internal', '.example.com'],
-      allowedOrigins: ['http://localhost:3000', 'https://app.example.com'],
-      maxConnections: 50,
+      maxRoutes: 11,
+      maxConnections: 12,
       headersTimeoutMs: 2000,
       requestTimeoutMs: 4000,
+      maxStreams: 9,
+      adminToken: 'secret',
+      allowedHosts: ['mocks.internal', '.example.com'],
+      allowedOrigins: ['http://127.0.0.1:3000'],
       serverReportingDsn: 'http://key@127.0.0.1:9/1',
       clientReportingDsn: 'https://key@sentry.example/42',
     });
@@ -157,85 +171,183 @@ describe('sources', () => {
   });
 
   it('the environment wins over .env, and flags win over both', () => {
-    expect(config([], { PORT: '7002', ADMIN_TOKEN: 'env' }, withEnvFile)).toMatchObject({
+    expect(config([], { MOCKPOINT_PORT: '7002', MOCKPOINT_ADMIN_TOKEN: 'env' }, withEnvFile)).toMatchObject({
       port: 7002,
       host: '127.0.0.2',
       adminToken: 'env',
     });
-    expect(config(['--port', '7003'], { PORT: '7002' }, withEnvFile)).toMatchObject({ port: 7003 });
+    expect(config(['--port', '7003'], { MOCKPOINT_PORT: '7002' }, withEnvFile)).toMatchObject({ port: 7003 });
   });
 
   it('a flag wins even over a bad environment value', () => {
-    expect(config(['--port', '1'], { PORT: 'abc' }).port).toBe(1);
+    expect(config(['--port', '1'], { MOCKPOINT_PORT: 'abc' }).port).toBe(1);
+  });
+});
+
+describe('only our own names', () => {
+  const generic = {
+    PORT: '3000',
+    HOST: '0.0.0.0',
+    DATA_DIR: '/srv/app',
+    REDIS_URL: 'redis://cache:6379',
+    ADMIN_TOKEN: 'app-token',
+    ALLOWED_HOSTS: 'app.example',
+    MAX_BODY_BYTES: '10',
+    MAX_DELAY_MS: '1',
+    JOURNAL_SIZE: '1',
+    JOURNAL_MAX_BYTES: '1',
+    CACHE_MAX_BYTES: '1',
+    MAX_STREAMS: '1',
+    MAX_ROUTES: '1',
+  };
+
+  it("generic names (PORT=3000, an app's own) are not read from the environment", () => {
+    expect(config([], generic)).toEqual(config([], {}));
+  });
+
+  it('nor from .env', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mockpoint-config-app-'));
+    try {
+      await writeFile(
+        join(dir, '.env'),
+        Object.entries(generic)
+          .map(([key, value]) => `${key}=${value}\n`)
+          .join(''),
+      );
+      const request = resolveConfig({ argv: [], env: {}, cwd: dir });
+      expect(request.envFile).toBe(join(dir, '.env'));
+      expect(request.config).toEqual({ ...config([], {}), dataDir: join(dir, 'data') });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('every setting but the two seed DSNs is named MOCKPOINT_*', () => {
+    const names = SETTING_LIST.map((spec) => spec.env);
+    expect(names.filter((name) => !name.startsWith('MOCKPOINT_'))).toEqual([
+      'SERVER_REPORTING_DSN',
+      'CLIENT_REPORTING_DSN',
+    ]);
+  });
+});
+
+describe('--env-file', () => {
+  it('reads the given file (relative to the working directory) instead of ./.env', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mockpoint-config-file-'));
+    try {
+      await writeFile(join(dir, 'mock.env'), 'MOCKPOINT_JOURNAL_SIZE=9\n');
+      for (const argv of [['--env-file', 'mock.env'], [`--env-file=${join(dir, 'mock.env')}`]]) {
+        const request = resolveConfig({ argv, env: {}, cwd: dir });
+        expect(request.envFile).toBe(join(dir, 'mock.env'));
+        expect(request.config.journalSize).toBe(9);
+      }
+      // ./.env of the working directory is then not read.
+      const request = resolveConfig({ argv: ['--env-file', join(dir, 'mock.env')], env: {}, cwd: withEnvFile });
+      expect(request.config.port).toBe(16540);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a missing file is a ConfigError naming --env-file', () => {
+    const error = configError(['--env-file', 'missing.env']);
+    expect(error.setting).toBe('--env-file');
+    expect(error.message).toBe(`--env-file: ${join(cwd, 'missing.env')} does not exist`);
+  });
+});
+
+describe('--help', () => {
+  it('lists every setting of the table with its variable, flag and default', () => {
+    for (const spec of SETTING_LIST) {
+      const line = HELP.split('\n').find((text) => text.includes(` ${spec.env}`));
+      expect(line, spec.env).toBeDefined();
+      if (spec.flag) expect(line).toContain(spec.flag);
+      const fallback = defaultText(spec);
+      if (fallback !== undefined) expect(line).toContain(`(default ${fallback})`);
+    }
+    expect(HELP).toContain('--env-file <path>');
   });
 });
 
 describe('empty values', () => {
   it('an empty optional string means off', () => {
-    expect(config([], { ADMIN_TOKEN: '', SERVER_REPORTING_DSN: '', CLIENT_REPORTING_DSN: '' })).toMatchObject({
-      adminToken: undefined,
-      serverReportingDsn: undefined,
-      clientReportingDsn: undefined,
-    });
+    expect(config([], { MOCKPOINT_ADMIN_TOKEN: '', SERVER_REPORTING_DSN: '', CLIENT_REPORTING_DSN: '' })).toMatchObject(
+      {
+        adminToken: undefined,
+        serverReportingDsn: undefined,
+        clientReportingDsn: undefined,
+      },
+    );
   });
 
   it('an empty environment value counts as unset, so the value in .env applies', () => {
     const fromFile = config([], {}, withEnvFile);
     expect(fromFile.adminToken).toBeDefined();
-    expect(config([], { ADMIN_TOKEN: '', PORT: '' }, withEnvFile)).toMatchObject({
+    expect(config([], { MOCKPOINT_ADMIN_TOKEN: '', MOCKPOINT_PORT: '' }, withEnvFile)).toMatchObject({
       adminToken: fromFile.adminToken,
       port: fromFile.port,
     });
   });
 });
 
-describe('REDIS_URL', () => {
+describe('MOCKPOINT_REDIS_URL', () => {
   it('is off by default', () => {
     expect(config([], {}).redisUrl).toBeUndefined();
   });
 
   it('accepts redis://, rediss:// and unix socket paths, from the environment or --redis-url', () => {
     for (const url of ['redis://127.0.0.1:6379', 'redis://:pw@redis.internal:6380/2', 'rediss://cache.example:6379']) {
-      expect(config([], { REDIS_URL: url }).redisUrl).toBe(url);
+      expect(config([], { MOCKPOINT_REDIS_URL: url }).redisUrl).toBe(url);
     }
-    expect(config([], { REDIS_URL: '/run/redis/redis.sock' }).redisUrl).toBe('/run/redis/redis.sock');
-    expect(config([], { REDIS_URL: 'unix:///run/redis.sock' }).redisUrl).toBe('unix:///run/redis.sock');
-    expect(config(['--redis-url', 'redis://a:1'], { REDIS_URL: 'redis://b:2' }).redisUrl).toBe('redis://a:1');
+    expect(config([], { MOCKPOINT_REDIS_URL: '/run/redis/redis.sock' }).redisUrl).toBe('/run/redis/redis.sock');
+    expect(config([], { MOCKPOINT_REDIS_URL: 'unix:///run/redis.sock' }).redisUrl).toBe('unix:///run/redis.sock');
+    expect(config(['--redis-url', 'redis://a:1'], { MOCKPOINT_REDIS_URL: 'redis://b:2' }).redisUrl).toBe('redis://a:1');
   });
 
   it('a value that is not a Redis URL stops start-up with one line naming it', () => {
     for (const bad of ['http://127.0.0.1:6379', 'localhost:6379', 'redis.sock', 'redis://']) {
-      expect(() => config([], { REDIS_URL: bad })).toThrow(/^REDIS_URL: ".*" is not a Redis URL/);
+      expect(() => config([], { MOCKPOINT_REDIS_URL: bad })).toThrow(/^MOCKPOINT_REDIS_URL: ".*" is not a Redis URL/);
     }
-    expect(() => resolveConfig({ argv: ['--help'], env: { REDIS_URL: 'nope' }, cwd: withEnvFile })).not.toThrow();
+    expect(() =>
+      resolveConfig({ argv: ['--help'], env: { MOCKPOINT_REDIS_URL: 'nope' }, cwd: withEnvFile }),
+    ).not.toThrow();
   });
 
   it('together with --memory stops start-up: one store only', () => {
-    expect(() => config(['--memory'], { REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(
-      /^REDIS_URL: cannot be combined/,
+    expect(() => config(['--memory'], { MOCKPOINT_REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(
+      /^MOCKPOINT_REDIS_URL: cannot be combined/,
     );
   });
 });
 
 describe('bad values throw a ConfigError naming the setting', () => {
   const cases: [string, string[], Record<string, string>, string][] = [
-    ['port abc (env)', [], { PORT: 'abc' }, 'PORT'],
+    ['port abc (env)', [], { MOCKPOINT_PORT: 'abc' }, 'MOCKPOINT_PORT'],
     ['port abc (flag)', ['--port', 'abc'], {}, '--port'],
-    ['port 70000', [], { PORT: '70000' }, 'PORT'],
+    ['port 70000', [], { MOCKPOINT_PORT: '70000' }, 'MOCKPOINT_PORT'],
     ['negative port', ['--port=-1'], {}, '--port'],
     ['negative limit (flag)', ['--max-delay-ms', '-5'], {}, '--max-delay-ms'],
-    ['negative limit (env)', [], { JOURNAL_SIZE: '-1' }, 'JOURNAL_SIZE'],
-    ['journal of zero requests (every journal read would fail)', [], { JOURNAL_SIZE: '0' }, 'JOURNAL_SIZE'],
-    ['non-integer limit', [], { MAX_BODY_BYTES: '1.5' }, 'MAX_BODY_BYTES'],
+    ['negative limit (env)', [], { MOCKPOINT_JOURNAL_SIZE: '-1' }, 'MOCKPOINT_JOURNAL_SIZE'],
+    [
+      'journal of zero requests (every journal read would fail)',
+      [],
+      { MOCKPOINT_JOURNAL_SIZE: '0' },
+      'MOCKPOINT_JOURNAL_SIZE',
+    ],
+    ['non-integer limit', [], { MOCKPOINT_MAX_BODY_BYTES: '1.5' }, 'MOCKPOINT_MAX_BODY_BYTES'],
     ['zero body limit', ['--max-body-bytes', '0'], {}, '--max-body-bytes'],
-    ['limit with a unit', [], { CACHE_MAX_BYTES: '64MB' }, 'CACHE_MAX_BYTES'],
-    ['delay limit above a day', [], { MAX_DELAY_MS: String(24 * 3600 * 1000 + 1) }, 'MAX_DELAY_MS'],
+    ['limit with a unit', [], { MOCKPOINT_CACHE_MAX_BYTES: '64MB' }, 'MOCKPOINT_CACHE_MAX_BYTES'],
+    ['delay limit above a day', [], { MOCKPOINT_MAX_DELAY_MS: String(24 * 3600 * 1000 + 1) }, 'MOCKPOINT_MAX_DELAY_MS'],
     ['unknown flag', ['--prot', '80'], {}, '--prot'],
     ['unknown flag with a value', ['--bogus=1'], {}, '--bogus'],
     ['positional argument', ['8080'], {}, '8080'],
     ['flag missing its value (last)', ['--port'], {}, '--port'],
     ['flag missing its value (before another flag)', ['--data-dir', '--memory'], {}, '--data-dir'],
     ['empty flag value', ['--host='], {}, '--host'],
+    ['origin with a path', [], { MOCKPOINT_ALLOWED_ORIGINS: 'http://a.example/app' }, 'MOCKPOINT_ALLOWED_ORIGINS'],
+    ['origin without a scheme', ['--allowed-origins', 'a.example'], {}, '--allowed-origins'],
+    ['zero routes', [], { MOCKPOINT_MAX_ROUTES: '0' }, 'MOCKPOINT_MAX_ROUTES'],
+    ['zero connections', ['--max-connections', '0'], {}, '--max-connections'],
     ['bad boolean', [], { MOCKPOINT_MEMORY: 'maybe' }, 'MOCKPOINT_MEMORY'],
     ['DSN that is not a URL', [], { SERVER_REPORTING_DSN: 'not a dsn' }, 'SERVER_REPORTING_DSN'],
     ['DSN without a public key', [], { CLIENT_REPORTING_DSN: 'https://sentry.example/1' }, 'CLIENT_REPORTING_DSN'],
@@ -254,10 +366,10 @@ describe('bad values throw a ConfigError naming the setting', () => {
   });
 
   it('--help and --version still work with bad settings around them', () => {
-    expect(resolveConfig({ argv: ['--bogus', '--help'], env: { PORT: 'abc' }, cwd })).toMatchObject({
+    expect(resolveConfig({ argv: ['--bogus', '--help'], env: { MOCKPOINT_PORT: 'abc' }, cwd })).toMatchObject({
       help: true,
       config: { port: DEFAULTS.port },
     });
-    expect(resolveConfig({ argv: ['-v'], env: { MAX_DELAY_MS: '-1' }, cwd }).version).toBe(true);
+    expect(resolveConfig({ argv: ['-v'], env: { MOCKPOINT_MAX_DELAY_MS: '-1' }, cwd }).version).toBe(true);
   });
 });

@@ -49,9 +49,9 @@ describe('command line', () => {
     expect(run.stdout).toBe(`${pkg.version}\n`);
   });
 
-  it('a bad PORT stops start-up with one line naming it', async () => {
-    const run = await runCli({ env: { PORT: 'abc' } });
-    expectOneLineFailure(run, /PORT: "abc" is not a port number/);
+  it('a bad MOCKPOINT_PORT stops start-up with one line naming it', async () => {
+    const run = await runCli({ env: { MOCKPOINT_PORT: 'abc' } });
+    expectOneLineFailure(run, /MOCKPOINT_PORT: "abc" is not a port number/);
   });
 
   it('a data directory that cannot be created stops start-up with one line (also under /proc)', async () => {
@@ -103,25 +103,25 @@ describe('start-up line and stores', () => {
 });
 
 describe('.env in the working directory', () => {
-  it('is read: a bad PORT there stops start-up', async () => {
+  it('is read: a bad MOCKPOINT_PORT there stops start-up', async () => {
     const cwd = await makeTempDir();
-    await writeFile(join(cwd, '.env'), 'PORT=abc\n');
-    expectOneLineFailure(await runCli({ cwd }), /PORT: "abc"/);
+    await writeFile(join(cwd, '.env'), 'MOCKPOINT_PORT=abc\n');
+    expectOneLineFailure(await runCli({ cwd }), /MOCKPOINT_PORT: "abc"/);
   });
 
   it('loses to the environment and to flags', async () => {
     const cwd = await makeTempDir();
-    await writeFile(join(cwd, '.env'), 'PORT=abc\n');
-    const fromEnv = await startDaemon({ cwd, env: { PORT: '0' }, args: ['--memory'] });
+    await writeFile(join(cwd, '.env'), 'MOCKPOINT_PORT=abc\n');
+    const fromEnv = await startDaemon({ cwd, env: { MOCKPOINT_PORT: '0' }, args: ['--memory'] });
     expect(fromEnv.port).toBeGreaterThan(0);
-    expect(fromEnv.startLine).toContain(`settings from ${join(cwd, '.env')}`);
+    expect(fromEnv.notes).toContain(`env file: ${join(cwd, '.env')}`);
     const fromFlag = await startDaemon({ cwd, args: ['--port', '0', '--memory'] });
     expect(fromFlag.port).toBeGreaterThan(0);
   });
 
-  it('sets limits: MAX_DELAY_MS there is enforced', async () => {
+  it('sets limits: MOCKPOINT_MAX_DELAY_MS there is enforced', async () => {
     const cwd = await makeTempDir();
-    await writeFile(join(cwd, '.env'), 'MAX_DELAY_MS=100\n');
+    await writeFile(join(cwd, '.env'), 'MOCKPOINT_MAX_DELAY_MS=100\n');
     const daemon = await startDaemon({ cwd, args: ['--memory'] });
     expect(await addEndpoint(daemon.url, { name: 'ok', data: 1, delay: 100 })).toMatchObject({ status: 201 });
     expect(await addEndpoint(daemon.url, { name: 'slow', data: 1, delay: 101 })).toMatchObject({

@@ -23,7 +23,7 @@ function code(text: string): string {
 }
 
 async function daemon(dataDir?: string): Promise<Daemon> {
-  return startDaemon({ env: { DATA_DIR: dataDir ?? (await makeTempDir()) } });
+  return startDaemon({ env: { MOCKPOINT_DATA_DIR: dataDir ?? (await makeTempDir()) } });
 }
 
 describe('exact JSON', () => {
@@ -105,7 +105,9 @@ describe('Content-Encoding on add and replace', () => {
   });
 
   it('the body limit holds for the decoded size: a small gzip bomb is 413', async () => {
-    const server = await startDaemon({ env: { DATA_DIR: await makeTempDir(), MAX_BODY_BYTES: '65536' } });
+    const server = await startDaemon({
+      env: { MOCKPOINT_DATA_DIR: await makeTempDir(), MOCKPOINT_MAX_BODY_BYTES: '65536' },
+    });
     const bomb = gzipSync(`{"name":"bomb","data":"${'a'.repeat(1024 * 1024)}"}`);
     expect(bomb.byteLength).toBeLessThan(65536);
     const add = await send(`${server.url}/api/endpoint/add`, 'PUT', bomb, { 'content-encoding': 'gzip' });

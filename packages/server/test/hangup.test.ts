@@ -35,7 +35,9 @@ function hangUpMidUpload(url: string, head: string, partial: string): Promise<vo
 
 describe('a client that hangs up mid-upload', () => {
   it('on add, replace and an endpoint: nothing stored or recorded, no stack, nothing sent to Sentry', async () => {
-    const daemon = await startDaemon({ env: { DATA_DIR: await makeTempDir(), SERVER_REPORTING_DSN: collector.dsn } });
+    const daemon = await startDaemon({
+      env: { MOCKPOINT_DATA_DIR: await makeTempDir(), SERVER_REPORTING_DSN: collector.dsn },
+    });
     const before = collector.envelopes.length;
     const partial = '{"name":"half","data":"';
     const sized = (path: string) => `PUT ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n`;
@@ -60,14 +62,14 @@ describe('a client that hangs up mid-upload', () => {
 describe('SIGHUP', () => {
   it('shuts down gracefully like SIGTERM: exit 0, and what was acknowledged is on disk', async () => {
     const dataDir = await makeTempDir();
-    const daemon = await startDaemon({ env: { DATA_DIR: dataDir } });
+    const daemon = await startDaemon({ env: { MOCKPOINT_DATA_DIR: dataDir } });
     expect(
       (await requestJson(`${daemon.url}/api/endpoint/add`, { method: 'PUT', body: { name: 'hup', data: 1 } })).status,
     ).toBe(201);
     const exit = await daemon.stop('SIGHUP');
     expect(exit).toEqual({ code: 0, signal: null });
     expect(daemon.stdout).toMatch(/SIGHUP received, shutting down/);
-    const again = await startDaemon({ env: { DATA_DIR: dataDir } });
+    const again = await startDaemon({ env: { MOCKPOINT_DATA_DIR: dataDir } });
     expect((await requestJson(`${again.url}/endpoint/hup`)).body).toBe(1);
   });
 });

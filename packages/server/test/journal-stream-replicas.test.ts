@@ -30,8 +30,8 @@ async function post(daemon: Daemon, name: string, body: string): Promise<void> {
 describe('journal stream on two daemons sharing one redis-server', () => {
   it('a stream on A carries the webhooks that land on B; reconnecting to B with Last-Event-ID resumes without gap or duplicate', async () => {
     const [a, b] = await Promise.all([
-      startDaemon({ env: { REDIS_URL: redis.socket } }),
-      startDaemon({ env: { REDIS_URL: redis.socket } }),
+      startDaemon({ env: { MOCKPOINT_REDIS_URL: redis.socket } }),
+      startDaemon({ env: { MOCKPOINT_REDIS_URL: redis.socket } }),
     ]);
     const name = `live-${process.pid}`;
     // The client talks to whichever replica is current; a connection can be cut from outside.

@@ -24,7 +24,7 @@ let replicas: Daemon[];
 beforeAll(async () => {
   assertBuilt();
   redis = await startTestRedis();
-  replicas = await Promise.all([0, 1, 2].map(() => startDaemon({ env: { REDIS_URL: redis.socket } })));
+  replicas = await Promise.all([0, 1, 2].map(() => startDaemon({ env: { MOCKPOINT_REDIS_URL: redis.socket } })));
   const block = docNginxBlock();
   nginx = await startNginx((port) => {
     let config = block.replace(/listen 16540;/, `listen 127.0.0.1:${port};`);

@@ -34,7 +34,7 @@ afterAll(async () => {
 
 /** Starts `n` daemons on the test's redis-server, each in its own working directory. */
 async function replicas(n: number): Promise<Daemon[]> {
-  return Promise.all(Array.from({ length: n }, () => startDaemon({ env: { REDIS_URL: redis.socket } })));
+  return Promise.all(Array.from({ length: n }, () => startDaemon({ env: { MOCKPOINT_REDIS_URL: redis.socket } })));
 }
 
 /** `GET /endpoint/{name}` on a replica: status and body text. */
@@ -292,15 +292,15 @@ describe('three daemons on one redis-server', () => {
     }
   });
 
-  it('start-up with an unreachable REDIS_URL fails with one line after a bounded wait', async () => {
+  it('start-up with an unreachable MOCKPOINT_REDIS_URL fails with one line after a bounded wait', async () => {
     const started = Date.now();
-    const run = await runCli({ args: ['--port', '0'], env: { REDIS_URL: `${redis.dir}/no-such.sock` } });
+    const run = await runCli({ args: ['--port', '0'], env: { MOCKPOINT_REDIS_URL: `${redis.dir}/no-such.sock` } });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     const lines = run.stderr.split('\n').filter(Boolean);
     expect(lines, run.stderr).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^mockpoint: error: REDIS_URL: cannot reach Redis at unix:\S+no-such\.sock within 5000 ms: /,
+      /^mockpoint: error: MOCKPOINT_REDIS_URL: cannot reach Redis at unix:\S+no-such\.sock within 5000 ms: /,
     );
     expect(Date.now() - started).toBeLessThan(14_000);
   });

@@ -76,8 +76,8 @@ describe('the request path on the wire', () => {
     ]);
   });
 
-  it('a chunked /api body over MAX_BODY_BYTES gets a 413 that says the connection closes (never keep-alive then EOF)', async () => {
-    const daemon = await startDaemon({ args: ['--memory'], env: { MAX_BODY_BYTES: '100000' } });
+  it('a chunked /api body over MOCKPOINT_MAX_BODY_BYTES gets a 413 that says the connection closes (never keep-alive then EOF)', async () => {
+    const daemon = await startDaemon({ args: ['--memory'], env: { MOCKPOINT_MAX_BODY_BYTES: '100000' } });
     const chunk = Buffer.alloc(40 * 1024, 'a');
     const chunks = Array.from({ length: 10 }, () =>
       Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]),

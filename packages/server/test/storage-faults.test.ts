@@ -118,13 +118,13 @@ describe('a full disk', () => {
 describe('a data directory LevelDB cannot open as it is', () => {
   it('without CURRENT: start-up stops with one line naming it, and nothing is replaced', async () => {
     const dataDir = await makeTempDir();
-    const first = await startDaemon({ env: { DATA_DIR: dataDir } });
+    const first = await startDaemon({ env: { MOCKPOINT_DATA_DIR: dataDir } });
     expect((await send(`${first.url}/api/endpoint/add`, 'PUT', '{"name":"kept","data":1}')).status).toBe(201);
     await first.stop();
     await rm(join(dataDir, 'CURRENT'));
     const before = (await readdir(dataDir)).sort();
 
-    const run = await runCli({ args: ['--port', '0', '--host', '127.0.0.1'], env: { DATA_DIR: dataDir } });
+    const run = await runCli({ args: ['--port', '0', '--host', '127.0.0.1'], env: { MOCKPOINT_DATA_DIR: dataDir } });
     expect(run.code).not.toBe(0);
     const lines = run.stderr.split('\n').filter(Boolean);
     expect(lines, run.stderr).toHaveLength(1);
@@ -139,7 +139,7 @@ describe('a data directory LevelDB cannot open as it is', () => {
 describe('damaged data', () => {
   it('a damaged log: start-up says on one line how many endpoint writes could not be read; the rest load', async () => {
     const dataDir = await makeTempDir();
-    const first = await startDaemon({ env: { DATA_DIR: dataDir } });
+    const first = await startDaemon({ env: { MOCKPOINT_DATA_DIR: dataDir } });
     for (let i = 0; i < 20; i++) {
       await send(
         `${first.url}/api/endpoint/add`,
@@ -154,7 +154,7 @@ describe('damaged data', () => {
     bytes[middle] = (bytes[middle] as number) ^ 0xff;
     await writeFile(join(dataDir, log), bytes);
 
-    const second = await startDaemon({ env: { DATA_DIR: dataDir } });
+    const second = await startDaemon({ env: { MOCKPOINT_DATA_DIR: dataDir } });
     const warnings = second.stderr.split('\n').filter(Boolean);
     expect(warnings, second.stderr).toHaveLength(1);
     const match = /(\d+) endpoint write\(s\) in the write-ahead log could not be read/.exec(warnings[0] ?? '');
@@ -167,7 +167,7 @@ describe('damaged data', () => {
 
   it('a damaged table: reads of it answer 503 and /api/health says degraded, with the reason', async () => {
     const dataDir = await makeTempDir();
-    const first = await startDaemon({ env: { DATA_DIR: dataDir } });
+    const first = await startDaemon({ env: { MOCKPOINT_DATA_DIR: dataDir } });
     for (let i = 0; i < 5; i++) {
       await send(
         `${first.url}/api/endpoint/add`,
@@ -177,14 +177,14 @@ describe('damaged data', () => {
     }
     await first.stop();
     // A restart turns the log into a table.
-    await (await startDaemon({ env: { DATA_DIR: dataDir } })).stop();
+    await (await startDaemon({ env: { MOCKPOINT_DATA_DIR: dataDir } })).stop();
     const table = (await readdir(dataDir)).find((name) => name.endsWith('.ldb')) as string;
     expect(table).toBeDefined();
     const bytes = await readFile(join(dataDir, table));
     for (let at = 20; at < bytes.length / 2; at += 97) bytes[at] = (bytes[at] as number) ^ 0x5a;
     await writeFile(join(dataDir, table), bytes);
 
-    const daemon = await startDaemon({ env: { DATA_DIR: dataDir } });
+    const daemon = await startDaemon({ env: { MOCKPOINT_DATA_DIR: dataDir } });
     // Found at start-up (every block's checksum is verified), not when a read first hits it.
     expect(JSON.parse((await send(`${daemon.url}/api/health`)).text)).toMatchObject({
       status: 'degraded',

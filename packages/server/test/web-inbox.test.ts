@@ -4,7 +4,7 @@
  * requests, no layout shift on a phone, rows updated in place while requests
  * arrive, a filter over 500 endpoints with live list updates, and the smaller
  * points (bodiless statuses, Escape, unsaved edits, the inline token field,
- * focus after delete, the server's MAX_DELAY_MS, binary bodies, the `<h1>`).
+ * focus after delete, the server's MOCKPOINT_MAX_DELAY_MS, binary bodies, the `<h1>`).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -334,7 +334,7 @@ describe('6. the smaller points', () => {
     );
   });
 
-  test('with ADMIN_TOKEN and MAX_DELAY_MS: the inline token field deletes, focus goes to the list; the delay limit is the server’s', async () => {
+  test('with MOCKPOINT_ADMIN_TOKEN and MOCKPOINT_MAX_DELAY_MS: the inline token field deletes, focus goes to the list; the delay limit is the server’s', async () => {
     const server = await daemon({ adminToken: 'sekret', maxDelayMs: 5000 });
     await create(server, 'guarded', 1, {}, 'sekret');
     await create(server, 'other', 2, {}, 'sekret');

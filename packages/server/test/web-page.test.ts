@@ -156,7 +156,7 @@ describe('create', () => {
     await page.waitForURL(/#\/e\/taken$/);
   });
 
-  test('server errors land on their field (413 on the body); the delay is checked against MAX_DELAY_MS', async () => {
+  test('server errors land on their field (413 on the body); the delay is checked against MOCKPOINT_MAX_DELAY_MS', async () => {
     await page.goto(`${server.url}/`);
     await page.getByLabel('Name').fill('big');
     await page.getByLabel('Response body (JSON)').fill(JSON.stringify({ text: 'x'.repeat(MAX_BODY_BYTES) }));
@@ -166,7 +166,7 @@ describe('create', () => {
     await page.getByLabel('Response body (JSON)').fill('{}');
     await page.getByLabel('Delay (ms)').fill('60001');
     await page.getByRole('button', { name: 'Create endpoint' }).click();
-    // The page knows the server's MAX_DELAY_MS (from /api/health): caught before sending.
+    // The page knows the server’s MOCKPOINT_MAX_DELAY_MS (from /api/health): caught before sending.
     await poll(() => page.locator('#new-delay-error').textContent()).toBe(
       'Delay must be a whole number from 0 to 60000 ms.',
     );

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 
 /** A running (or stopped) redis-server of a test. */
 export interface TestRedis {
-  /** The unix socket path (a valid `REDIS_URL`). */
+  /** The unix socket path (a valid `MOCKPOINT_REDIS_URL`). */
   socket: string;
   dir: string;
   /** Whether the process is running. */

@@ -36,8 +36,8 @@ export function tokenField(options: TokenFieldOptions): HTMLElement {
       'p',
       null,
       adminToken.get()
-        ? 'The admin token was refused. Enter the server’s ADMIN_TOKEN:'
-        : 'This server needs its admin token for changes. Enter the server’s ADMIN_TOKEN:',
+        ? 'The admin token was refused. Enter the server’s MOCKPOINT_ADMIN_TOKEN:'
+        : 'This server needs its admin token for changes. Enter the server’s MOCKPOINT_ADMIN_TOKEN:',
     ),
     h('div', { class: 'token-row' }, h('label', { for: options.id }, 'Admin token'), input, button),
   );

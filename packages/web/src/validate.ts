@@ -193,7 +193,7 @@ export function checkInteger(
 export const STATUS_RANGE = { ...STATUS_CODE_RANGE, label: 'Status code' } as const;
 
 /**
- * Delay range, up to the server's MAX_DELAY_MS (from `/api/health`; core's
+ * Delay range, up to the server's MOCKPOINT_MAX_DELAY_MS (from `/api/health`; core's
  * default until the page has heard from the server).
  */
 export function delayRange(maxDelayMs: number = DEFAULT_MAX_DELAY_MS) {

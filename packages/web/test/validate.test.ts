@@ -132,7 +132,7 @@ describe('shellQuote', () => {
 });
 
 describe('limits from the server', () => {
-  test('the delay range is the server’s MAX_DELAY_MS, core’s default until the server has said', () => {
+  test('the delay range is the server’s MOCKPOINT_MAX_DELAY_MS, core’s default until the server has said', () => {
     expect(delayRange().max).toBe(DEFAULT_MAX_DELAY_MS);
     expect(checkInteger('5000', delayRange(1000)).problem).toBe('Delay must be a whole number from 0 to 1000 ms.');
     expect(checkInteger('1000', delayRange(1000)).problem).toBeUndefined();

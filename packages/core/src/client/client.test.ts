@@ -206,11 +206,14 @@ describe.each(MODES)('createClient against %s', (_mode, connect) => {
       version: VERSION,
       store: 'memory',
       limits: {
-        maxDelayMs: 60_000,
         maxBodyBytes: 5 * 1024 * 1024,
+        maxDelayMs: 60_000,
         journalSize: 100,
-        maxStreams: 1000,
+        journalMaxBytes: 64 * 1024 * 1024,
+        cacheMaxBytes: 64 * 1024 * 1024,
         maxRoutes: 10_000,
+        maxConnections: 10_000,
+        maxStreams: 1000,
       },
     });
     expect(client.endpointUrl('a-b_c')).toBe(`${client.baseUrl}/endpoint/a-b_c`);

@@ -10,6 +10,7 @@ import { type ErrorCode, isOwnError, MockpointError, OWN_ERROR } from '../wire/e
 import type { JournalEntry, JournalPage, LiveRequest, RequestFilter } from '../wire/journal-json.js';
 import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
+import type { LimitName } from '../wire/settings.js';
 import { type WatchRequestsOptions, watchRequests } from './watch-requests.js';
 
 /** Something with a Fetch-API `fetch`, e.g. the app returned by `createApp()`. */
@@ -128,8 +129,8 @@ export interface Health {
   reason?: string;
   version: string;
   store: string;
-  /** The server's settings that input is checked against. */
-  limits: { maxDelayMs: number; maxBodyBytes: number; journalSize: number; maxStreams: number; maxRoutes: number };
+  /** The server's limits (every setting marked as a limit in the settings table), e.g. to check input against. */
+  limits: Record<LimitName, number>;
 }
 
 /** What {@link MockpointClient.list} asks for. */

@@ -32,7 +32,7 @@ export function adminToken(token: string): MiddlewareHandler {
         const response = new MockpointError(
           'UNAUTHORIZED',
           header === ''
-            ? 'this server requires an admin token for writes: send Authorization: Bearer <ADMIN_TOKEN>'
+            ? 'this server requires an admin token for writes: send Authorization: Bearer <MOCKPOINT_ADMIN_TOKEN>'
             : 'the admin token is wrong',
         ).toResponse();
         // RFC 9110 §11.6.1: a 401 carries the challenge it expects.

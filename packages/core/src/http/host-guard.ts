@@ -44,7 +44,7 @@ export function hostGuard(allowed: readonly string[]): MiddlewareHandler {
       if (host !== undefined && !isAllowedHost(host, allowed)) {
         throw new MockpointError(
           'HOST_NOT_ALLOWED',
-          `Host "${hostName(host)}" is not allowed for the admin API and the web page (a DNS-rebinding defence); use an IP address or localhost, or add the name to ALLOWED_HOSTS`,
+          `Host "${hostName(host)}" is not allowed for the admin API and the web page (a DNS-rebinding defence); use an IP address or localhost, or add the name to MOCKPOINT_ALLOWED_HOSTS`,
         );
       }
     }

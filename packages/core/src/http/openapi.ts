@@ -114,8 +114,8 @@ export function buildOpenApiDocument(docs: RouteDoc[], version: string, adminTok
           type: 'http',
           scheme: 'bearer',
           description: adminToken
-            ? 'ADMIN_TOKEN is set: every /api write needs Authorization: Bearer <ADMIN_TOKEN>.'
-            : 'ADMIN_TOKEN is not set on this server, so writes are open; with it set they need Authorization: Bearer <ADMIN_TOKEN>.',
+            ? 'MOCKPOINT_ADMIN_TOKEN is set: every /api write needs Authorization: Bearer <MOCKPOINT_ADMIN_TOKEN>.'
+            : 'MOCKPOINT_ADMIN_TOKEN is not set on this server, so writes are open; with it set they need Authorization: Bearer <MOCKPOINT_ADMIN_TOKEN>.',
         },
       },
     },

@@ -233,7 +233,7 @@ export class JournalFeed {
     if (this.#watchers.size >= this.maxStreams) {
       throw new MockpointError(
         'TOO_MANY_STREAMS',
-        `${this.#watchers.size} journal streams are already open (the limit, MAX_STREAMS); close one, or read the journal without streaming`,
+        `${this.#watchers.size} journal streams are already open (the limit, MOCKPOINT_MAX_STREAMS); close one, or read the journal without streaming`,
       );
     }
     const watcher = new Watcher(this, options);

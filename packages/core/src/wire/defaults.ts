@@ -21,4 +21,14 @@ export {
 } from './limits.js';
 export { DEFAULT_DELAY, DEFAULT_MAX_DELAY_MS, DEFAULT_STATUS_CODE } from './record-defaults.js';
 export { ALLOWED_HOST_RULE, isOriginRule } from './rules.js';
+export {
+  defaultText,
+  LIMIT_NAMES,
+  type LimitName,
+  SETTING_LIST,
+  SETTINGS,
+  type SettingName,
+  type SettingSpec,
+  type SettingType,
+} from './settings.js';
 export { VERSION } from './version.js';

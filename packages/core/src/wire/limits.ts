@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { DEFAULT_MAX_DELAY_MS } from './record-defaults.js';
+import { LIMIT_NAMES, type LimitName, SETTINGS } from './settings.js';
 
 /** The limits of one instance; every field is optional and has a default. */
 export interface LimitOptions {
@@ -18,32 +18,33 @@ export interface LimitOptions {
   journalMaxBytes?: number;
   /** Bytes of pre-serialised responses kept in memory. @default 67108864 (64 MiB) */
   cacheMaxBytes?: number;
+  /** Routes one endpoint name may have. @default 10000 */
+  maxRoutes?: number;
+  /** Open client connections per listening address (adapters that listen apply it). @default 10000 */
+  maxConnections?: number;
   /** Journal streams (`…/requests/stream`) open at once; one more is refused with `TOO_MANY_STREAMS`. @default 1000 */
   maxStreams?: number;
-  /** Routes one endpoint may have. @default 10000 */
-  maxRoutes?: number;
 }
 
-export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
-export const DEFAULT_JOURNAL_SIZE = 100;
-export const DEFAULT_JOURNAL_MAX_BYTES = 64 * 1024 * 1024;
-export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
-export const DEFAULT_MAX_STREAMS = 1000;
-export const DEFAULT_MAX_ROUTES = 10_000;
+// LimitOptions has exactly the limits of the settings table (a compile error otherwise).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const limitsMatchSettings: Same<keyof LimitOptions, LimitName> = true;
+void limitsMatchSettings;
 
-/** The default of every limit. */
-export const DEFAULT_LIMITS: Readonly<Required<LimitOptions>> = Object.freeze({
-  maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
-  maxDelayMs: DEFAULT_MAX_DELAY_MS,
-  journalSize: DEFAULT_JOURNAL_SIZE,
-  journalMaxBytes: DEFAULT_JOURNAL_MAX_BYTES,
-  cacheMaxBytes: DEFAULT_CACHE_MAX_BYTES,
-  maxStreams: DEFAULT_MAX_STREAMS,
-  maxRoutes: DEFAULT_MAX_ROUTES,
-});
+export const DEFAULT_MAX_BODY_BYTES = SETTINGS.maxBodyBytes.default;
+export const DEFAULT_JOURNAL_SIZE = SETTINGS.journalSize.default;
+export const DEFAULT_JOURNAL_MAX_BYTES = SETTINGS.journalMaxBytes.default;
+export const DEFAULT_CACHE_MAX_BYTES = SETTINGS.cacheMaxBytes.default;
+export const DEFAULT_MAX_STREAMS = SETTINGS.maxStreams.default;
+export const DEFAULT_MAX_ROUTES = SETTINGS.maxRoutes.default;
+
+/** The default of every limit, from the settings table. */
+export const DEFAULT_LIMITS: Readonly<Required<LimitOptions>> = Object.freeze(
+  Object.fromEntries(LIMIT_NAMES.map((name) => [name, SETTINGS[name].default])) as Required<LimitOptions>,
+);
 
 /** The names of the limits, e.g. to pick them out of a larger options object. */
-export const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as ReadonlyArray<keyof LimitOptions>;
+export const LIMIT_KEYS: ReadonlyArray<keyof LimitOptions> = LIMIT_NAMES;
 
 /** Every limit of `options`, defaults for the ones not set. */
 export function resolveLimits(options: LimitOptions): Required<LimitOptions> {
@@ -67,9 +68,9 @@ export function pickLimits(options: LimitOptions): LimitOptions {
 
 /** The defaults of the Node server's connection limits (`serve()` of `@mockpoint/core/node`). */
 export const DEFAULT_CONNECTION_LIMITS = {
-  maxConnections: 10_000,
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
+  maxConnections: SETTINGS.maxConnections.default,
+  headersTimeoutMs: SETTINGS.headersTimeoutMs.default,
+  requestTimeoutMs: SETTINGS.requestTimeoutMs.default,
 } as const;
 
 /** A long-poll never holds a request longer than this. */

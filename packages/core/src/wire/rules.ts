@@ -20,7 +20,7 @@ export function isValidName(name: string): boolean {
   return NAME_PATTERN.test(name);
 }
 
-/** A host name or `.suffix` rule as `ALLOWED_HOSTS` accepts it. */
+/** A host name or `.suffix` rule as `MOCKPOINT_ALLOWED_HOSTS` accepts it. */
 export const ALLOWED_HOST_RULE = /^\.?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i;
 
 /**

@@ -18,6 +18,7 @@ import {
   PREFIX_PATTERN,
   STATUS_CODE_RANGE,
 } from './rules.js';
+import { LIMIT_NAMES, type LimitName, SETTINGS } from './settings.js';
 
 /**
  * A stored mock endpoint: exactly these four fields. On the wire `data` is the
@@ -132,14 +133,15 @@ export function createSchemas(options: SchemaOptions = {}) {
       version: z.string(),
       store: z.string(),
       limits: z
-        .object({
-          maxDelayMs: z.number().int().describe('Largest accepted `delay` (MAX_DELAY_MS).'),
-          maxBodyBytes: z.number().int().describe('Largest accepted request body (MAX_BODY_BYTES).'),
-          journalSize: z.number().int().describe('Requests kept per name (JOURNAL_SIZE).'),
-          maxStreams: z.number().int().describe('Journal streams open at once (MAX_STREAMS).'),
-          maxRoutes: z.number().int().describe('Routes one endpoint may have (MAX_ROUTES).'),
-        })
-        .describe('The settings a client checks its input against.'),
+        .object(
+          Object.fromEntries(
+            LIMIT_NAMES.map((name) => [
+              name,
+              z.number().int().describe(`${SETTINGS[name].help} (${SETTINGS[name].env})`),
+            ]),
+          ) as Record<LimitName, z.ZodNumber>,
+        )
+        .describe("This server's limits (see docs/settings.md), e.g. for a client to check its input against."),
     })
     .meta({ title: 'Health' });
 

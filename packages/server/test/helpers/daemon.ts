@@ -16,8 +16,12 @@ import { fileURLToPath } from 'node:url';
 /** The built CLI the tests run. */
 export const CLI_PATH = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
-/** `mockpoint <version> listening on <url> (store: <store>)`, the daemon's readiness signal. */
-export const START_LINE = /^mockpoint (\S+) listening on (http:\/\/(\S+):(\d+)) \(store: (.*)\)$/m;
+/**
+ * `mockpoint <version> listening on <url>[ and <url>] (store: <store>[; …])`, the daemon's
+ * readiness signal; the URL captured is the first one.
+ */
+export const START_LINE =
+  /^mockpoint (\S+) listening on (http:\/\/(\S+):(\d+))((?: and http:\/\/\S+)*) \(store: ([^;]*)(?:; (.*))?\)$/m;
 
 /** How long a daemon may take to print its start-up line, or a process to exit. */
 const DEADLINE_MS = 15_000;
@@ -49,10 +53,15 @@ export interface ExitInfo {
 export interface CliOptions {
   /** Arguments after `cli.js`. {@link startDaemon} adds `--port 0 --host 127.0.0.1` unless `port`/`host` are given. */
   args?: string[];
-  /** The child's whole environment besides `PATH` (nothing else is inherited, so no stray PORT or DSN). */
+  /** The child's whole environment besides `PATH` (nothing else is inherited, so no stray MOCKPOINT_PORT or DSN). */
   env?: Record<string, string>;
   /** Working directory. @default a fresh temp directory */
   cwd?: string;
+  /**
+   * Leave the listening address to the daemon's own default (the loopback addresses)
+   * instead of adding `--host 127.0.0.1`. @default false
+   */
+  defaultHost?: boolean;
   /** Arguments for `node` itself, e.g. `['--import', hook]`. */
   nodeArgs?: string[];
   /** Run this executable (e.g. an installed `mockpoint` bin) instead of `node dist/cli.js`. */
@@ -74,9 +83,13 @@ export interface Daemon extends CliProcess {
   /** Base URL from the start-up line, e.g. `http://127.0.0.1:41234`. */
   url: string;
   port: number;
+  /** Every URL of the start-up line (the loopback default listens on two). */
+  urls: string[];
   version: string;
-  /** The `(store: …)` part of the start-up line. */
+  /** The `(store: …)` part of the start-up line, without the notes after it. */
   store: string;
+  /** The notes after the store, e.g. `env file: none`, `admin token required for writes`. */
+  notes: string[];
   startLine: string;
   /** Sends `signal` (default SIGTERM) and waits for the exit. */
   stop(signal?: NodeJS.Signals): Promise<ExitInfo>;
@@ -148,8 +161,8 @@ export async function runCli(options: CliOptions = {}): Promise<ExitInfo & { std
 export async function startDaemon(options: CliOptions = {}): Promise<Daemon> {
   const args = options.args ?? [];
   const defaults = [
-    ...(args.some((a) => a.startsWith('--port')) || options.env?.PORT !== undefined ? [] : ['--port', '0']),
-    ...(args.some((a) => a.startsWith('--host')) ? [] : ['--host', '127.0.0.1']),
+    ...(args.some((a) => a.startsWith('--port')) || options.env?.MOCKPOINT_PORT !== undefined ? [] : ['--port', '0']),
+    ...(args.some((a) => a.startsWith('--host')) || options.defaultHost ? [] : ['--host', '127.0.0.1']),
   ];
   const proc = await spawnCli({ ...options, args: [...defaults, ...args] });
   const ready = new Promise<RegExpExecArray>((resolve, reject) => {
@@ -189,7 +202,9 @@ export async function startDaemon(options: CliOptions = {}): Promise<Daemon> {
     version: match[1] as string,
     url: match[2] as string,
     port: Number(match[4]),
-    store: match[5] as string,
+    urls: [match[2] as string, ...(match[5] as string).split(' and ').filter(Boolean)],
+    store: match[6] as string,
+    notes: match[7]?.split('; ') ?? [],
     startLine: match[0],
     stop,
   });

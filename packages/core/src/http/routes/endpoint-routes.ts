@@ -20,7 +20,7 @@ import { ADMIN_RESPONSES, BODY_RESPONSES, ERROR_RESPONSES, STORE_RESPONSES } fro
 function tooMany(name: string, count: number, max: number): MockpointError {
   return new MockpointError(
     'TOO_MANY_ROUTES',
-    `"${name}" would have ${count} routes, more than the limit ${max} (MAX_ROUTES); nothing was changed`,
+    `"${name}" would have ${count} routes, more than the limit ${max} (MOCKPOINT_MAX_ROUTES); nothing was changed`,
   );
 }
 
@@ -133,7 +133,7 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
         200: { description: 'Saved; the list with every id.', schema: schemas.routesPage },
         ...refused,
         ...bad,
-        409: { description: 'More routes than MAX_ROUTES (TOO_MANY_ROUTES).', schema: schemas.errorBody },
+        409: { description: 'More routes than MOCKPOINT_MAX_ROUTES (TOO_MANY_ROUTES).', schema: schemas.errorBody },
       },
     },
     {
@@ -148,7 +148,7 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
         201: { description: 'Appended; the whole list now.', schema: schemas.routesPage },
         ...refused,
         ...bad,
-        409: { description: 'More routes than MAX_ROUTES (TOO_MANY_ROUTES).', schema: schemas.errorBody },
+        409: { description: 'More routes than MOCKPOINT_MAX_ROUTES (TOO_MANY_ROUTES).', schema: schemas.errorBody },
       },
     },
     {

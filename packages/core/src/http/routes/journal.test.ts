@@ -237,13 +237,13 @@ describe('journal long-poll', () => {
     expect(((await app.request('/api/endpoints/full/requests?after=-1')) as Response).status).toBe(400);
   });
 
-  it('refuses a count larger than the journal keeps with 400 INVALID_QUERY naming JOURNAL_SIZE', async () => {
+  it('refuses a count larger than the journal keeps with 400 INVALID_QUERY naming MOCKPOINT_JOURNAL_SIZE', async () => {
     const app = fresh({ journalSize: 2 });
     const response = await app.request('/api/endpoints/x/requests?wait=10&count=3');
     expect(response.status).toBe(400);
     const body = (await response.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe('INVALID_QUERY');
-    expect(body.error.message).toContain('JOURNAL_SIZE');
+    expect(body.error.message).toContain('MOCKPOINT_JOURNAL_SIZE');
     expect((await app.request('/api/endpoints/x/requests?wait=10&count=2')).status).toBe(200);
   });
 

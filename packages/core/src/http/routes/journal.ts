@@ -69,7 +69,7 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
     if (count > options.journalSize) {
       throw new MockpointError(
         'INVALID_QUERY',
-        `count must be at most ${options.journalSize}: the journal keeps only the last ${options.journalSize} requests per name (JOURNAL_SIZE)`,
+        `count must be at most ${options.journalSize}: the journal keeps only the last ${options.journalSize} requests per name (MOCKPOINT_JOURNAL_SIZE)`,
       );
     }
     const page = await journal.wait(name, count, Math.min(wait, MAX_WAIT_MS), c.req.raw.signal, after, match);
@@ -90,7 +90,7 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
         'Requests received at /endpoint/{name}, oldest first. With wait, holds the answer until count requests exist or wait ms pass. With match, only requests matching that filter are listed and counted.',
       tag: 'journal',
       params,
-      // The real upper bound of `count` is this server's JOURNAL_SIZE.
+      // The real upper bound of `count` is this server's MOCKPOINT_JOURNAL_SIZE.
       query: schemas.journalQuery.extend({
         count: z.coerce
           .number()
@@ -98,7 +98,7 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
           .min(1)
           .max(Math.max(1, options.journalSize))
           .default(1)
-          .describe(`How many requests to wait for, at most JOURNAL_SIZE (${options.journalSize} here).`),
+          .describe(`How many requests to wait for, at most MOCKPOINT_JOURNAL_SIZE (${options.journalSize} here).`),
       }),
       responses: {
         200: {

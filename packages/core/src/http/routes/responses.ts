@@ -19,7 +19,7 @@ export const ERROR_RESPONSES = (schemas: Schemas): Record<number, ResponseDoc> =
 /** Every route outside `/endpoint/` checks the Host. */
 export const HOST_RESPONSES = (schemas: Schemas): Record<number, ResponseDoc> => ({
   403: {
-    description: 'The Host is not an IP address, localhost or a name in ALLOWED_HOSTS (HOST_NOT_ALLOWED).',
+    description: 'The Host is not an IP address, localhost or a name in MOCKPOINT_ALLOWED_HOSTS (HOST_NOT_ALLOWED).',
     schema: schemas.errorBody,
   },
 });
@@ -48,12 +48,12 @@ export const BODY_RESPONSES = (schemas: Schemas): Record<number, ResponseDoc> =>
 
 export const ADMIN_RESPONSES = (schemas: Schemas): Record<number, ResponseDoc> => ({
   401: {
-    description: 'ADMIN_TOKEN is set and the bearer token is missing or wrong (UNAUTHORIZED).',
+    description: 'MOCKPOINT_ADMIN_TOKEN is set and the bearer token is missing or wrong (UNAUTHORIZED).',
     schema: schemas.errorBody,
   },
   403: {
     description:
-      'The Host is not an IP address, localhost or a name in ALLOWED_HOSTS (HOST_NOT_ALLOWED), or the request came from a page on another origin that MOCKPOINT_ALLOWED_ORIGINS does not list (CROSS_ORIGIN).',
+      'The Host is not an IP address, localhost or a name in MOCKPOINT_ALLOWED_HOSTS (HOST_NOT_ALLOWED), or the request came from a page on another origin that MOCKPOINT_ALLOWED_ORIGINS does not list (CROSS_ORIGIN).',
     schema: schemas.errorBody,
   },
 });

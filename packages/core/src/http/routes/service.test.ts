@@ -64,17 +64,27 @@ describe('GET /api/health', () => {
       version: VERSION,
       store: 'memory',
       limits: {
-        maxDelayMs: 60_000,
         maxBodyBytes: 5 * 1024 * 1024,
+        maxDelayMs: 60_000,
         journalSize: 100,
-        maxStreams: 1000,
+        journalMaxBytes: 64 * 1024 * 1024,
+        cacheMaxBytes: 64 * 1024 * 1024,
         maxRoutes: 10_000,
+        maxConnections: 10_000,
+        maxStreams: 1000,
       },
     });
-    const custom = createApp({ version: '9.9.9', store: new MemoryStore(), maxDelayMs: 5000, journalSize: 7 });
+    const custom = createApp({
+      version: '9.9.9',
+      store: new MemoryStore(),
+      maxDelayMs: 5000,
+      journalSize: 7,
+      maxRoutes: 3,
+      maxConnections: 4,
+    });
     expect(await (await custom.request('/api/health')).json()).toMatchObject({
       version: '9.9.9',
-      limits: { maxDelayMs: 5000, journalSize: 7 },
+      limits: { maxDelayMs: 5000, journalSize: 7, maxRoutes: 3, maxConnections: 4 },
     });
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { Hono } from 'hono';
 import { jsonResponse } from '../../answer/read-response.js';
+import { LIMIT_NAMES } from '../../wire/settings.js';
 import type { AppContext } from '../context.js';
 import { buildOpenApiDocument } from '../openapi.js';
 import { HOST_RESPONSES } from './responses.js';
@@ -14,13 +15,7 @@ export function registerServiceRoutes(app: Hono, ctx: AppContext): void {
 
   app.get('/api/health', () => {
     const health = endpoints.store.health?.() ?? { status: 'ok' as const };
-    const limits = {
-      maxDelayMs: options.maxDelayMs,
-      maxBodyBytes: options.maxBodyBytes,
-      journalSize: options.journalSize,
-      maxStreams: options.maxStreams,
-      maxRoutes: options.maxRoutes,
-    };
+    const limits = Object.fromEntries(LIMIT_NAMES.map((name) => [name, options[name]]));
     return jsonResponse({ ...health, version: options.version, store: endpoints.store.kind, limits });
   });
 

@@ -1,0 +1,265 @@
+/**
+ * Every setting of mockpoint, defined once: its name, environment variable, flag,
+ * type, default, bounds and help. The daemon's config parser and `--help`, the
+ * limits' defaults, the `limits` of `/api/health` and `docs/settings.md` are all
+ * generated from {@link SETTINGS}. No imports: `--help` loads nothing else.
+ *
+ * @module
+ */
+import { DEFAULT_MAX_DELAY_MS } from './record-defaults.js';
+
+/** How a setting's text value is checked and turned into a value. */
+export type SettingType =
+  /** 0–65535; 0 picks a free port. */
+  | 'port'
+  /** A whole number within `min`–`max`. */
+  | 'integer'
+  /** Any non-empty text. */
+  | 'string'
+  /** Any non-empty text that is never printed. */
+  | 'secret'
+  /** `1 true yes on` / `0 false no off`; the flag alone means true. */
+  | 'boolean'
+  /** A Sentry DSN (`https://<key>@<host>/<project>`). */
+  | 'dsn'
+  /** A comma list of host names or `.suffix` rules. */
+  | 'hosts'
+  /** A comma list of origins (`scheme://host[:port]`). */
+  | 'origins'
+  /** `redis://`, `rediss://` or an absolute unix socket path. */
+  | 'redis';
+
+/** One setting. */
+export interface SettingSpec {
+  /** The environment variable (also read from `.env`). */
+  env: string;
+  /** The command-line flag, if it has one (secrets have none: a command line is visible to every user). */
+  flag?: string;
+  /** The flag's value in `--help`, e.g. `<n>`. */
+  arg?: string;
+  type: SettingType;
+  /** The value when the setting is not given; absent = off / none. */
+  default?: number | string | boolean;
+  /** How the default reads in `--help` and the docs, when the bare value does not say it well. */
+  defaultText?: string;
+  /** Smallest accepted value (`integer`). */
+  min?: number;
+  /** Largest accepted value (`integer`). */
+  max?: number;
+  /** One line: what it sets. */
+  help: string;
+  /**
+   * A limit of one instance: part of core's `LimitOptions` (so `createApp` and
+   * `createMockServer` take it too) and listed in `/api/health` `limits`.
+   */
+  limit?: true;
+}
+
+const MiB = 1024 * 1024;
+
+/** Every setting, in the order `--help` and the docs list them. */
+export const SETTINGS = {
+  port: {
+    env: 'MOCKPOINT_PORT',
+    flag: '--port',
+    arg: '<n>',
+    type: 'port',
+    default: 16540,
+    help: 'listening port, 0 for any free one',
+  },
+  host: {
+    env: 'MOCKPOINT_HOST',
+    flag: '--host',
+    arg: '<addr>',
+    type: 'string',
+    defaultText: '127.0.0.1 and ::1 (loopback: this machine only)',
+    help: 'listening address; 0.0.0.0 shares the daemon with every network this machine is on',
+  },
+  dataDir: {
+    env: 'MOCKPOINT_DATA_DIR',
+    flag: '--data-dir',
+    arg: '<dir>',
+    type: 'string',
+    default: './data',
+    help: 'LevelDB directory, created if missing',
+  },
+  memory: {
+    env: 'MOCKPOINT_MEMORY',
+    flag: '--memory',
+    type: 'boolean',
+    default: false,
+    help: 'keep endpoints in memory only (nothing on disk)',
+  },
+  redisUrl: {
+    env: 'MOCKPOINT_REDIS_URL',
+    flag: '--redis-url',
+    arg: '<url>',
+    type: 'redis',
+    help: 'share endpoints, the journal and queued answers with other replicas through Redis (redis://, rediss:// or a socket path)',
+  },
+  maxBodyBytes: {
+    env: 'MOCKPOINT_MAX_BODY_BYTES',
+    flag: '--max-body-bytes',
+    arg: '<n>',
+    type: 'integer',
+    default: 5 * MiB,
+    defaultText: '5242880 (5 MiB)',
+    min: 1,
+    max: 1024 * MiB,
+    help: 'largest request body, in bytes',
+    limit: true,
+  },
+  maxDelayMs: {
+    env: 'MOCKPOINT_MAX_DELAY_MS',
+    flag: '--max-delay-ms',
+    arg: '<n>',
+    type: 'integer',
+    default: DEFAULT_MAX_DELAY_MS,
+    min: 0,
+    max: 24 * 3600 * 1000,
+    help: 'largest endpoint delay, in milliseconds',
+    limit: true,
+  },
+  journalSize: {
+    env: 'MOCKPOINT_JOURNAL_SIZE',
+    flag: '--journal-size',
+    arg: '<n>',
+    type: 'integer',
+    default: 100,
+    min: 1,
+    max: 1_000_000,
+    help: 'requests kept per endpoint',
+    limit: true,
+  },
+  journalMaxBytes: {
+    env: 'MOCKPOINT_JOURNAL_MAX_BYTES',
+    flag: '--journal-max-bytes',
+    arg: '<n>',
+    type: 'integer',
+    default: 64 * MiB,
+    defaultText: '67108864 (64 MiB)',
+    min: 0,
+    max: 64 * 1024 * MiB,
+    help: 'memory all recorded requests may use, in bytes',
+    limit: true,
+  },
+  cacheMaxBytes: {
+    env: 'MOCKPOINT_CACHE_MAX_BYTES',
+    flag: '--cache-max-bytes',
+    arg: '<n>',
+    type: 'integer',
+    default: 64 * MiB,
+    defaultText: '67108864 (64 MiB)',
+    min: 0,
+    max: 64 * 1024 * MiB,
+    help: 'response cache size, in bytes',
+    limit: true,
+  },
+  maxStreams: {
+    env: 'MOCKPOINT_MAX_STREAMS',
+    flag: '--max-streams',
+    arg: '<n>',
+    type: 'integer',
+    default: 1000,
+    min: 0,
+    max: 1_000_000,
+    help: 'journal streams (…/requests/stream) open at once',
+    limit: true,
+  },
+  maxRoutes: {
+    env: 'MOCKPOINT_MAX_ROUTES',
+    flag: '--max-routes',
+    arg: '<n>',
+    type: 'integer',
+    default: 10_000,
+    min: 1,
+    max: 1_000_000,
+    help: 'routes one endpoint name may have (more is refused with TOO_MANY_ROUTES)',
+    limit: true,
+  },
+  maxConnections: {
+    env: 'MOCKPOINT_MAX_CONNECTIONS',
+    flag: '--max-connections',
+    arg: '<n>',
+    type: 'integer',
+    default: 10_000,
+    min: 1,
+    max: 1_000_000,
+    help: 'most connections held at once per listening address; above it the oldest idle ones are closed to make room',
+    limit: true,
+  },
+  headersTimeoutMs: {
+    env: 'MOCKPOINT_HEADERS_TIMEOUT_MS',
+    flag: '--headers-timeout-ms',
+    arg: '<n>',
+    type: 'integer',
+    default: 10_000,
+    min: 100,
+    max: 3_600_000,
+    help: 'how long a client may take to send its request headers (then 408)',
+  },
+  requestTimeoutMs: {
+    env: 'MOCKPOINT_REQUEST_TIMEOUT_MS',
+    flag: '--request-timeout-ms',
+    arg: '<n>',
+    type: 'integer',
+    default: 30_000,
+    min: 100,
+    max: 3_600_000,
+    help: "how long a client may take to send its whole request, body included (then 408; not the answer's time)",
+  },
+  adminToken: {
+    env: 'MOCKPOINT_ADMIN_TOKEN',
+    type: 'secret',
+    help: 'require "Authorization: Bearer <token>" for /api writes',
+  },
+  allowedHosts: {
+    env: 'MOCKPOINT_ALLOWED_HOSTS',
+    flag: '--allowed-hosts',
+    arg: '<list>',
+    type: 'hosts',
+    defaultText: 'none (IP addresses and localhost only)',
+    help: 'host names /api and the web page answer besides IPs and localhost (comma-separated; .example.com = its subdomains too; /endpoint answers any Host)',
+  },
+  allowedOrigins: {
+    env: 'MOCKPOINT_ALLOWED_ORIGINS',
+    flag: '--allowed-origins',
+    arg: '<list>',
+    type: 'origins',
+    defaultText: "none (the daemon's own origin)",
+    help: "origins besides the daemon's own whose pages may write to /api (comma-separated, e.g. http://localhost:5173); other origins get 403 CROSS_ORIGIN",
+  },
+  serverReportingDsn: {
+    env: 'SERVER_REPORTING_DSN',
+    type: 'dsn',
+    help: 'report server errors to this Sentry DSN',
+  },
+  clientReportingDsn: {
+    env: 'CLIENT_REPORTING_DSN',
+    type: 'dsn',
+    help: 'report web page errors to this Sentry DSN',
+  },
+} as const satisfies Record<string, SettingSpec>;
+
+/** The name of a setting, e.g. `maxBodyBytes`. */
+export type SettingName = keyof typeof SETTINGS;
+
+/** The settings that are limits of one instance (see {@link SettingSpec.limit}). */
+export type LimitName = {
+  [K in SettingName]: (typeof SETTINGS)[K] extends { limit: true } ? K : never;
+}[SettingName];
+
+/** Every setting with its name, in table order. */
+export const SETTING_LIST: ReadonlyArray<SettingSpec & { name: SettingName }> = (
+  Object.keys(SETTINGS) as SettingName[]
+).map((name) => ({ name, ...(SETTINGS[name] as SettingSpec) }));
+
+/** The names of the limits, in table order. */
+export const LIMIT_NAMES = SETTING_LIST.filter((spec) => spec.limit).map((spec) => spec.name) as readonly LimitName[];
+
+/** How a setting's default reads for a person (`--help`, the docs); `undefined` when it is simply off. */
+export function defaultText(spec: SettingSpec): string | undefined {
+  if (spec.defaultText !== undefined) return spec.defaultText;
+  if (spec.default === undefined || typeof spec.default === 'boolean') return undefined;
+  return String(spec.default);
+}
