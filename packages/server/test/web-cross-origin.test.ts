@@ -32,6 +32,18 @@ interface Write {
 const SAMPLES: Record<string, Omit<Write, 'method' | 'path'> & { path: string }> = {
   'PUT /api/endpoint/add': { path: '/api/endpoint/add', body: '{"name":"planted","data":{"evil":true}}', ok: 201 },
   'PUT /api/endpoints/{name}': { path: '/api/endpoints/victim', body: '{"data":{"evil":true}}', ok: 200 },
+  'PUT /api/endpoints/{name}/routes': {
+    path: '/api/endpoints/victim/routes',
+    body: '{"routes":[{"id":"evil","answer":{"data":{"evil":true}}}]}',
+    ok: 200,
+  },
+  'POST /api/endpoints/{name}/routes': {
+    path: '/api/endpoints/victim/routes',
+    body: '{"routes":[{"id":"evil-2","answer":{"data":{"evil":true}}}]}',
+    ok: 201,
+  },
+  'DELETE /api/endpoints/{name}/routes/{id}': { path: '/api/endpoints/victim/routes/evil', ok: 204 },
+  'DELETE /api/endpoints/{name}/routes': { path: '/api/endpoints/victim/routes', ok: 204 },
   'POST /api/endpoints/{name}/queue': {
     path: '/api/endpoints/victim/queue',
     body: '{"answers":[{"statusCode":500,"data":{"evil":true},"times":5}]}',
@@ -92,6 +104,7 @@ async function snapshot(): Promise<string> {
   return JSON.stringify({
     endpoints: JSON.parse(await read('/api/endpoints')),
     queue: JSON.parse(await read('/api/endpoints/victim/queue')),
+    routes: JSON.parse(await read('/api/endpoints/victim/routes')),
     requests: requests.requests.map((r) => r.path),
   });
 }
