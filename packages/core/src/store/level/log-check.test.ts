@@ -55,4 +55,29 @@ describe('checkLog', () => {
     expect(damaged.unreadable).toBeGreaterThanOrEqual(batchSize);
     expect(damaged.readable + damaged.unreadable).toBe(intact.readable);
   });
+
+  it('a damaged batch whose entry count itself is damaged counts as one write, not the damaged number', async () => {
+    const log = await logOfConcurrentWrites(20);
+    const intact = checkLog(log);
+    const view = new DataView(log.buffer, log.byteOffset, log.byteLength);
+    let largest = 0;
+    let largestAt = 0;
+    for (let pos = 0; pos + 7 <= log.length; ) {
+      const length = view.getUint16(pos + 4, true);
+      if (length === 0) break;
+      if (length > largest) [largest, largestAt] = [length, pos];
+      pos += 7 + length;
+    }
+    // The largest batch's count (after the 7-byte header and the 8-byte sequence
+    // number) gains 128: still under the record's length, but no walk of its entries fits.
+    const at = largestAt + 7 + 8;
+    const count = view.getUint32(at, true);
+    log[at] = (log[at] as number) ^ 0x80;
+    expect(view.getUint32(at, true)).toBe(count ^ 0x80);
+    expect(count + 128).toBeLessThan(largest);
+    const damaged = checkLog(log);
+    // Never more skipped than were ever written.
+    expect(damaged.readable + damaged.unreadable).toBeLessThanOrEqual(intact.readable);
+    expect(damaged.unreadable).toBeGreaterThan(0);
+  });
 });

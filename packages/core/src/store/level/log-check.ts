@@ -71,6 +71,31 @@ function varint(log: Uint8Array, pos: number, end: number): { value: number; nex
 }
 
 /**
+ * Walks the entries of a WriteBatch whose payload is `log[start, end)`: how many
+ * of the first `count` entries it holds are the store's own marks, and whether
+ * exactly `count` entries end exactly at `end` (a FULL record that makes sense).
+ */
+function walkEntries(log: Uint8Array, start: number, end: number, count: number): { marks: number; exact: boolean } {
+  let marks = 0;
+  let at = start + BATCH_HEADER;
+  let i = 0;
+  for (; i < count && at < end; i++) {
+    const tag = log[at] as number;
+    if (tag !== 0 && tag !== 1) break;
+    const key = varint(log, at + 1, end);
+    if (key === undefined || key.next + key.value > end) break;
+    if (key.value > 0 && log[key.next] === INTERNAL_KEY) marks++;
+    at = key.next + key.value;
+    if (tag === 1) {
+      const value = varint(log, at, end);
+      if (value === undefined || value.next + value.value > end) break;
+      at = value.next + value.value;
+    }
+  }
+  return { marks, exact: i === count && at === end };
+}
+
+/**
  * The endpoint writes in the WriteBatch whose first piece is at `pos`: the batch's
  * entry count less the store's own marks among the entries this piece holds
  * (a FIRST piece may hold only some of them). 1 when the piece is too short to
@@ -81,21 +106,7 @@ function writesIn(log: Uint8Array, view: DataView, pos: number): number {
   const end = start + view.getUint16(pos + 4, true);
   if (end - start < BATCH_HEADER) return 1;
   const count = view.getUint32(start + 8, true);
-  let marks = 0;
-  let at = start + BATCH_HEADER;
-  for (let i = 0; i < count && at < end; i++) {
-    const tag = log[at] as number;
-    const key = varint(log, at + 1, end);
-    if (key === undefined || key.next + key.value > end) break;
-    if (key.value > 0 && log[key.next] === INTERNAL_KEY) marks++;
-    at = key.next + key.value;
-    if (tag === 1) {
-      const value = varint(log, at, end);
-      if (value === undefined) break;
-      at = value.next + value.value;
-    }
-  }
-  return Math.max(0, count - marks);
+  return Math.max(0, count - walkEntries(log, start, end, count).marks);
 }
 
 /** What one log holds, counted in endpoint writes (entries of its WriteBatches). */
@@ -110,16 +121,22 @@ export interface LogCheck {
 }
 
 /**
- * The writes a damaged record held, when its header and batch header still make
- * sense (the damage is in the entries); else 1.
+ * The endpoint writes a damaged record held, when its header and batch header
+ * still make sense (the damage is in the keys' or values' bytes): a FULL record
+ * whose entries, walked by their lengths, end exactly at its end. Anything else
+ * (the damage may be in the count or a length itself, or only the first piece of
+ * a batch is here) counts as 1: a checksum that fails means no byte of it is
+ * to be trusted further than that.
  */
 function damagedWrites(log: Uint8Array, view: DataView, pos: number, limit: number): number {
   const type = log[pos + 6] as number;
   const length = view.getUint16(pos + 4, true);
-  if ((type !== FULL && type !== FIRST) || length < BATCH_HEADER || pos + HEADER + length > limit) return 1;
-  const count = view.getUint32(pos + HEADER + 8, true);
-  // A count no record this long could hold means the count itself is damaged.
-  return count >= 1 && count <= length ? count : 1;
+  if (type !== FULL || length < BATCH_HEADER || pos + HEADER + length > limit) return 1;
+  const start = pos + HEADER;
+  const count = view.getUint32(start + 8, true);
+  if (count < 1 || count > length) return 1;
+  const walked = walkEntries(log, start, start + length, count);
+  return walked.exact ? Math.max(1, count - walked.marks) : 1;
 }
 
 /** Counts the readable and unreadable writes of one log file's bytes. */
