@@ -76,7 +76,10 @@ describe('the README start command on an installed, built clone', () => {
 
     process.kill(-(child.pid as number), 'SIGINT'); // what Ctrl-C in a terminal does
     expect(await exited).toEqual({ code: 0, signal: null });
-    expect(output).toMatch(/SIGINT received, shutting down/);
+    // The whole group gets SIGINT, and npx/pnpm also relay it to their child as
+    // SIGTERM: under load that relay can reach the daemon first. Either way the
+    // daemon must shut down gracefully (the message) and exit 0 (above).
+    expect(output).toMatch(/(?:SIGINT|SIGTERM) received, shutting down/);
   }, 90_000);
 });
 
