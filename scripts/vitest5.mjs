@@ -73,6 +73,9 @@ try {
         '@types/node@22',
         tarball('core'),
         tarball('vitest'),
+        // The global-setup fixture uses store: 'level', an optional peer of the
+        // packages: a user installs it beside them (packages/vitest-plugin/README.md).
+        'level@10',
       ],
       { cwd: project },
     ),
