@@ -27,6 +27,19 @@ async function logOfConcurrentWrites(writes: number): Promise<Buffer> {
   return readFile(join(dir, log));
 }
 
+/** The largest record, walking records from the start of the log: where it starts and its payload length. */
+function largestRecord(log: Buffer): { at: number; length: number } {
+  const view = new DataView(log.buffer, log.byteOffset, log.byteLength);
+  let largest = { at: 0, length: 0 };
+  for (let pos = 0; pos + 7 <= log.length; ) {
+    const length = view.getUint16(pos + 4, true);
+    if (length === 0) break;
+    if (length > largest.length) largest = { at: pos, length };
+    pos += 7 + length;
+  }
+  return largest;
+}
+
 describe('checkLog', () => {
   it('counts the endpoint writes inside each batch, not the batches', async () => {
     const log = await logOfConcurrentWrites(20);
@@ -39,14 +52,7 @@ describe('checkLog', () => {
     // The puts were batched: damage one byte inside the largest batch's entries.
     const intact = checkLog(log);
     const view = new DataView(log.buffer, log.byteOffset, log.byteLength);
-    let largest = 0;
-    let largestAt = 0;
-    for (let pos = 0; pos + 7 <= log.length; ) {
-      const length = view.getUint16(pos + 4, true);
-      if (length === 0) break;
-      if (length > largest) [largest, largestAt] = [length, pos];
-      pos += 7 + length;
-    }
+    const { length: largest, at: largestAt } = largestRecord(log);
     const batchSize = view.getUint32(largestAt + 7 + 8, true);
     expect(batchSize, 'group commit put several writes in one batch').toBeGreaterThan(1);
     log[largestAt + 7 + largest - 5] = (log[largestAt + 7 + largest - 5] as number) ^ 0xff;
@@ -60,14 +66,7 @@ describe('checkLog', () => {
     const log = await logOfConcurrentWrites(20);
     const intact = checkLog(log);
     const view = new DataView(log.buffer, log.byteOffset, log.byteLength);
-    let largest = 0;
-    let largestAt = 0;
-    for (let pos = 0; pos + 7 <= log.length; ) {
-      const length = view.getUint16(pos + 4, true);
-      if (length === 0) break;
-      if (length > largest) [largest, largestAt] = [length, pos];
-      pos += 7 + length;
-    }
+    const { length: largest, at: largestAt } = largestRecord(log);
     // The largest batch's count (after the 7-byte header and the 8-byte sequence
     // number) gains 128: still under the record's length, but no walk of its entries fits.
     const at = largestAt + 7 + 8;
