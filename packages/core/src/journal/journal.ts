@@ -45,6 +45,43 @@ export interface JournalFollower {
 }
 
 /**
+ * The followers of one journal, kept the same way by every implementation: a
+ * follower that arrives after {@link Followers.end} is ended at once.
+ */
+export class Followers implements Iterable<JournalFollower> {
+  readonly #set = new Set<JournalFollower>();
+  #ended = false;
+
+  get size(): number {
+    return this.#set.size;
+  }
+
+  [Symbol.iterator](): Iterator<JournalFollower> {
+    return this.#set[Symbol.iterator]();
+  }
+
+  /** Adds `follower`; returns the function that removes it. */
+  add(follower: JournalFollower): () => void {
+    if (this.#ended) {
+      follower.ended();
+      return () => undefined;
+    }
+    this.#set.add(follower);
+    return () => {
+      this.#set.delete(follower);
+    };
+  }
+
+  /** Tells every follower that nothing more will come, now and on arrival. */
+  end(): void {
+    this.#ended = true;
+    const followers = [...this.#set];
+    this.#set.clear();
+    for (const follower of followers) follower.ended();
+  }
+}
+
+/**
  * What the read path and the journal API need from a journal; the in-memory
  * {@link RequestJournal} is one, a shared (e.g. Redis-backed) journal can be another.
  */
@@ -216,7 +253,7 @@ export class RequestJournal implements Journal {
   #bytes = 0;
   #closed = false;
   #waiterCount = 0;
-  readonly #followers = new Set<JournalFollower>();
+  readonly #followers = new Followers();
 
   constructor(options: RequestJournalOptions = {}) {
     this.size = options.size ?? 100;
@@ -277,14 +314,7 @@ export class RequestJournal implements Journal {
   }
 
   follow(follower: JournalFollower): () => void {
-    if (this.#closed) {
-      follower.ended();
-      return () => undefined;
-    }
-    this.#followers.add(follower);
-    return () => {
-      this.#followers.delete(follower);
-    };
+    return this.#followers.add(follower);
   }
 
   async since(after: number, name?: string): Promise<JournalSince> {
@@ -381,9 +411,7 @@ export class RequestJournal implements Journal {
   releaseWaiters(): void {
     this.#closed = true;
     for (const ring of this.#rings.values()) for (const waiter of [...ring.waiters]) waiter.resolve();
-    const followers = [...this.#followers];
-    this.#followers.clear();
-    for (const follower of followers) follower.ended();
+    this.#followers.end();
   }
 
   /** Removes the entries for `name` (waiters stay). */

@@ -7,7 +7,13 @@
  * @module
  */
 
-import type { Journal, JournalFollower, JournalSince, NamedEntry } from '../../journal/journal.js';
+import {
+  Followers,
+  type Journal,
+  type JournalFollower,
+  type JournalSince,
+  type NamedEntry,
+} from '../../journal/journal.js';
 import {
   type AnswerMark,
   BY_NONE,
@@ -247,7 +253,7 @@ export class RedisJournal implements Journal {
   #flushing = false;
   #released = false;
   #journalId: string | undefined;
-  readonly #followers = new Set<JournalFollower>();
+  readonly #followers = new Followers();
   /** Notified `(id, name)` pairs whose entries followers want, not fetched yet. */
   #toFetch: [number, string][] = [];
   #fetching = false;
@@ -401,21 +407,12 @@ export class RedisJournal implements Journal {
   releaseWaiters(): void {
     this.#released = true;
     for (const set of this.#waiters.values()) for (const waiter of set) waiter.resolve();
-    const followers = [...this.#followers];
-    this.#followers.clear();
     this.#toFetch = [];
-    for (const follower of followers) follower.ended();
+    this.#followers.end();
   }
 
   follow(follower: JournalFollower): () => void {
-    if (this.#released) {
-      follower.ended();
-      return () => undefined;
-    }
-    this.#followers.add(follower);
-    return () => {
-      this.#followers.delete(follower);
-    };
+    return this.#followers.add(follower);
   }
 
   async since(after: number, name?: string): Promise<JournalSince> {
