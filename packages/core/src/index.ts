@@ -35,6 +35,7 @@ export {
 export type { WatchRequestsOptions } from './client/watch-requests.js';
 export { type CreateAppOptions, createApp, type MockpointApp } from './http/create-app.js';
 export type { Journal } from './journal/journal.js';
+export { type FilterSubject, firstMismatch, matchesRequest } from './journal/request-filter.js';
 export { MemoryStore } from './store/memory/index.js';
 export type { EndpointStore } from './store/store.js';
 export type { Fault, QueuedAnswer, QueuedAnswerInput } from './wire/answer-json.js';
@@ -42,4 +43,5 @@ export { type ErrorBody, type ErrorCode, isMockpointError, MockpointError } from
 export type { JournalEntry, JournalEvent, JournalPage, LiveRequest, RequestFilter } from './wire/journal-json.js';
 export { JsonSyntaxError, JsonText } from './wire/json-text.js';
 export type { LimitOptions } from './wire/limits.js';
+export type { AnswerHeaders, Route, RouteAnswer, RouteInput } from './wire/route.js';
 export type { EndpointRecord } from './wire/schemas.js';

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { createClient, type EndpointDefinition, type MockpointClient } from '@mockpoint/core';
-import { createEndpointHandle, type MockEndpoint } from './endpoint.js';
+import { createClient, type EndpointDefinition, type MockpointClient, type RouteInput } from '@mockpoint/core';
+import { createApiHandle, createEndpointHandle, type MockApi, type MockEndpoint } from './endpoint.js';
 
 /** Options for {@link connectMockServer}. */
 export interface ConnectMockServerOptions {
@@ -41,6 +41,16 @@ export interface MockServerClient extends Omit<MockpointClient, 'add'> {
    * @throws MockpointError `NOT_FOUND` when there is none.
    */
   endpoint<T = unknown>(name: string): Promise<MockEndpoint<T>>;
+  /**
+   * A handle for `name` as a whole fake API: its routes, URLs, queue and journal
+   * (no record needed). With `routes`, they replace the routes it has.
+   * @example
+   * const github = await mock.api('github', [
+   *   { match: { method: 'GET', path: '/repos/:owner/:repo' }, answer: { data: { id: 1, name: 'app' } } },
+   * ])
+   * const octokit = new Octokit({ baseUrl: github.url })
+   */
+  api(name: string, routes?: RouteInput[]): Promise<MockApi>;
 }
 
 /**
@@ -59,6 +69,10 @@ export function connectMockServer(options: ConnectMockServerOptions): MockServer
     },
     async endpoint<T = unknown>(name: string): Promise<MockEndpoint<T>> {
       return createEndpointHandle(client, await client.get<T>(name));
+    },
+    async api(name: string, routes?: RouteInput[]): Promise<MockApi> {
+      if (routes !== undefined) await client.setRoutes(name, routes);
+      return createApiHandle(client, name);
     },
   };
 }

@@ -12,6 +12,8 @@ import type {
   QueuedAnswer,
   QueuedAnswerInput,
   QuietOptions,
+  Route,
+  RouteInput,
   WaitOptions,
 } from '@mockpoint/core';
 
@@ -27,21 +29,24 @@ export interface RequestRecorder {
 }
 
 /**
- * A stored endpoint whose data has type `T`.
+ * A name and everything below it: its URLs, its routes, its queue and its
+ * journal, whether or not it has a record. What `mock.api()` returns; an
+ * endpoint handle is one too.
  * @example
- * const hook = await mock.add<{ ok: boolean }>({ name: 'hook', data: { ok: true } })
- * await sendWebhook(hook.url)
- * const [request] = await hook.waitForRequests()
+ * const github = await mock.api('github', [
+ *   { match: { method: 'GET', path: '/repos/:owner/:repo' }, answer: { data: { id: 1 } } },
+ * ])
+ * await fetch(github.urlFor('/repos/acme/app'))
+ * await expect(github).toHaveBeenRequestedWith({ path: '/repos/:owner/:repo' })
  */
-export interface MockEndpoint<T = unknown> extends RequestRecorder {
-  /** Public URL to give to the code under test. */
+export interface MockApi extends RequestRecorder {
+  /** Public URL (the bare one) to give to the code under test. */
   readonly url: string;
-  /** The data it answers with (as of the last `add`/`replace` through this handle). */
-  readonly data: T;
-  /** The status it answers with. */
-  readonly statusCode: number;
-  /** Milliseconds it waits before answering. */
-  readonly delay: number;
+  /**
+   * The URL of a path below the name, e.g. for one route.
+   * @example hook.urlFor('/users/42?page=2') // http://127.0.0.1:41234/endpoint/hook/users/42?page=2
+   */
+  urlFor(subpath: string): string;
   /**
    * Waits (server-side long-poll) until `count` requests have arrived and returns them.
    * @throws MockpointError `WAIT_TIMEOUT`, naming what did arrive, after `timeout` ms.
@@ -57,8 +62,9 @@ export interface MockEndpoint<T = unknown> extends RequestRecorder {
   expectNoRequests(options: QuietOptions): Promise<void>;
   /**
    * Queues one-shot answers: the next requests get them in order, each once
-   * (`times` repeats one), before the record answers; absent fields fall back to
-   * the record. A `fault` (`reset`, `close`, `hang`) fails the request at the network level.
+   * (`times` repeats one), before the routes and the record answer; absent fields
+   * fall back to what would answer without the queue. A `fault` (`reset`, `close`,
+   * `hang`) fails the request at the network level.
    * @example await hook.queue([{ statusCode: 503, times: 2 }]) // 503, 503, then the record
    */
   queue(answers: QueuedAnswerInput[]): Promise<QueuedAnswer[]>;
@@ -66,39 +72,55 @@ export interface MockEndpoint<T = unknown> extends RequestRecorder {
   queued(): Promise<QueuedAnswer[]>;
   /** Drops the queued answers (and releases requests hanging on a queued `hang`). */
   clearQueue(): Promise<void>;
+  /** The routes, in the order they are tried. */
+  routes(): Promise<Route[]>;
+  /** Replaces every route at once (all or none); resolves with them as stored, ids given. */
+  setRoutes(routes: RouteInput[]): Promise<Route[]>;
+  /** Appends routes after the ones there are (all or none); resolves with every route. */
+  addRoutes(routes: RouteInput[]): Promise<Route[]>;
+  /** Removes every route (the record, if any, stays). */
+  clearRoutes(): Promise<void>;
+  /** Removes the route `id`. @throws MockpointError `NOT_FOUND` when there is none. */
+  removeRoute(id: string): Promise<void>;
+}
+
+/**
+ * A stored endpoint whose data has type `T`.
+ * @example
+ * const hook = await mock.add<{ ok: boolean }>({ name: 'hook', data: { ok: true } })
+ * await sendWebhook(hook.url)
+ * const [request] = await hook.waitForRequests()
+ */
+export interface MockEndpoint<T = unknown> extends MockApi {
+  /** The data it answers with (as of the last `add`/`replace` through this handle). */
+  readonly data: T;
+  /** The status it answers with. */
+  readonly statusCode: number;
+  /** Milliseconds it waits before answering. */
+  readonly delay: number;
   /**
    * Replaces data, status and delay (e.g. a 500 that turns into a 200 between retries);
-   * resolves with this handle, updated.
+   * resolves with this handle, updated. Its routes stay.
    */
   replace(definition: EndpointDefinition<T>): Promise<this>;
-  /** Deletes the endpoint (its recorded requests stay readable). */
+  /** Deletes the endpoint and its routes (its recorded requests stay readable). */
   remove(): Promise<void>;
 }
 
-/** The {@link MockEndpoint} implementation; one per `add()`. */
-class EndpointHandle<T> implements MockEndpoint<T> {
+/** The {@link MockApi} implementation; one per `api()`. */
+class ApiHandle implements MockApi {
   readonly name: string;
   readonly url: string;
   readonly #client: MockpointClient;
-  #record: Endpoint<T>;
 
-  constructor(client: MockpointClient, record: Endpoint<T>) {
+  constructor(client: MockpointClient, name: string) {
     this.#client = client;
-    this.#record = record;
-    this.name = record.name;
-    this.url = client.endpointUrl(record.name);
+    this.name = name;
+    this.url = client.endpointUrl(name);
   }
 
-  get data(): T {
-    return this.#record.data;
-  }
-
-  get statusCode(): number {
-    return this.#record.statusCode;
-  }
-
-  get delay(): number {
-    return this.#record.delay;
+  urlFor(subpath: string): string {
+    return this.#client.endpointUrl(this.name, subpath);
   }
 
   requests(): Promise<JournalEntry[]> {
@@ -129,6 +151,60 @@ class EndpointHandle<T> implements MockEndpoint<T> {
     return this.#client.clearQueue(this.name);
   }
 
+  routes(): Promise<Route[]> {
+    return this.#client.routes(this.name);
+  }
+
+  setRoutes(routes: RouteInput[]): Promise<Route[]> {
+    return this.#client.setRoutes(this.name, routes);
+  }
+
+  addRoutes(routes: RouteInput[]): Promise<Route[]> {
+    return this.#client.addRoutes(this.name, routes);
+  }
+
+  clearRoutes(): Promise<void> {
+    return this.#client.clearRoutes(this.name);
+  }
+
+  removeRoute(id: string): Promise<void> {
+    return this.#client.removeRoute(this.name, id);
+  }
+
+  /** What test reporters and `console.log` show. */
+  toJSON(): { name: string; url: string } {
+    return { name: this.name, url: this.url };
+  }
+}
+
+/** A handle for `name` bound to `client` (the name need not have a record). */
+export function createApiHandle(client: MockpointClient, name: string): MockApi {
+  return new ApiHandle(client, name);
+}
+
+/** The {@link MockEndpoint} implementation; one per `add()`. */
+class EndpointHandle<T> extends ApiHandle implements MockEndpoint<T> {
+  readonly #client: MockpointClient;
+  #record: Endpoint<T>;
+
+  constructor(client: MockpointClient, record: Endpoint<T>) {
+    super(client, record.name);
+    this.#client = client;
+    this.#record = record;
+  }
+
+  get data(): T {
+    return this.#record.data;
+  }
+
+  get statusCode(): number {
+    return this.#record.statusCode;
+  }
+
+  get delay(): number {
+    return this.#record.delay;
+  }
+
   async replace(definition: EndpointDefinition<T>): Promise<this> {
     const { created: _created, ...record } = await this.#client.put(this.name, definition);
     this.#record = record;
@@ -140,7 +216,7 @@ class EndpointHandle<T> implements MockEndpoint<T> {
   }
 
   /** What test reporters and `console.log` show. */
-  toJSON(): Endpoint<T> & { url: string } {
+  override toJSON(): Endpoint<T> & { url: string } {
     return { ...this.#record, url: this.url };
   }
 }

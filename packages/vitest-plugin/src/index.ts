@@ -20,12 +20,21 @@ export {
   type QueuedAnswerInput,
   type QuietOptions,
   type RequestFilter,
+  type Route,
+  type RouteAnswer,
+  type RouteInput,
   type WaitOptions,
 } from '@mockpoint/core';
 export { expect } from 'vitest';
 export { type ConnectMockServerOptions, connectMockServer, type MockServerClient } from './connect.js';
 export { type CreateMockServerOptions, createMockServer, type MockServer } from './create-mock-server.js';
-export { isRequestRecorder, type MockEndpoint, type QuietRecorder, type RequestRecorder } from './endpoint.js';
+export {
+  isRequestRecorder,
+  type MockApi,
+  type MockEndpoint,
+  type QuietRecorder,
+  type RequestRecorder,
+} from './endpoint.js';
 export { MockServerError, type MockServerErrorCode } from './errors.js';
 export { it, mockServerFixture, test, type UseMockServerOptions, useMockServer } from './fixture.js';
 export { mockpointMatchers, type RequestMatch } from './matchers.js';

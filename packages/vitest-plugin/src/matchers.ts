@@ -5,19 +5,26 @@
  *
  * @module
  */
-import { isMockpointError, type JournalEntry, type RequestFilter } from '@mockpoint/core';
+import { firstMismatch, isMockpointError, type JournalEntry, type RequestFilter } from '@mockpoint/core';
 import type { MatcherState } from 'vitest';
 import { isRequestRecorder, type QuietRecorder } from './endpoint.js';
 import { MockServerError } from './errors.js';
 
 /**
- * What {@link mockpointMatchers.toHaveBeenRequestedWith} compares; every field is
- * optional and values may be asymmetric matchers (`expect.objectContaining(…)`).
+ * What {@link mockpointMatchers.toHaveBeenRequestedWith} compares: the request
+ * filter routes, queued answers and waits use (`RequestFilter`, the same
+ * matcher), whose values may also be asymmetric matchers (`expect.any(String)`).
  */
 export interface RequestMatch {
   /** HTTP method, case-insensitive. */
   method?: string;
-  /** The body parsed as JSON, or (for a string) its raw text. */
+  /** A pattern over the path below the endpoint's name: `/users/:id`, `/files/*`. */
+  path?: string;
+  /**
+   * A JSON subset of the body (other keys of the body are ignored), or a string
+   * matching the raw text. With an asymmetric matcher anywhere in it, the body
+   * (parsed, else its text) is compared whole with Vitest's equality.
+   */
   body?: unknown;
   /** A subset of the headers; names are case-insensitive. */
   headers?: Record<string, unknown>;
@@ -112,20 +119,52 @@ function received(requests: JournalEntry[], headerNames?: string[]): string {
   return `received ${count}:\n${describeRequests(requests, headerNames)}`;
 }
 
+function isAsymmetric(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { asymmetricMatch?: unknown }).asymmetricMatch === 'function'
+  );
+}
+
+/** Whether an asymmetric matcher is anywhere in `value`. */
+function hasAsymmetric(value: unknown): boolean {
+  if (isAsymmetric(value)) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.values(value).some(hasAsymmetric);
+}
+
+/**
+ * Whether `entry` matches `expected`: the plain fields through the shared
+ * request filter (`firstMismatch`, the matcher routes use), asymmetric
+ * matchers through Vitest's equality.
+ */
 function matches(state: MatcherState, entry: JournalEntry, expected: RequestMatch): boolean {
-  if (expected.method !== undefined && entry.method.toUpperCase() !== expected.method.toUpperCase()) return false;
+  const filter: RequestFilter = {};
+  // Entries, made into objects by Object.fromEntries: a `__proto__` name stays an own key.
+  const headers: [string, string][] = [];
+  const query: [string, string | string[]][] = [];
+  if (expected.method !== undefined) filter.method = expected.method;
+  if (expected.path !== undefined) filter.path = expected.path;
   if (expected.body !== undefined) {
-    const value = entry.json === undefined ? entry.body : entry.json;
-    const raw = typeof expected.body === 'string' && entry.body === expected.body;
-    if (!raw && !state.equals(value, expected.body)) return false;
+    if (hasAsymmetric(expected.body)) {
+      const value = entry.json === undefined ? entry.body : entry.json;
+      if (!state.equals(value, expected.body)) return false;
+    } else filter.body = expected.body;
   }
   for (const [name, value] of Object.entries(expected.headers ?? {})) {
-    if (!state.equals(own(entry.headers, name.toLowerCase()), value)) return false;
+    if (isAsymmetric(value)) {
+      if (!state.equals(own(entry.headers, name.toLowerCase()), value)) return false;
+    } else headers.push([name, value as string]);
   }
   for (const [key, value] of Object.entries(expected.query ?? {})) {
-    if (!state.equals(own(entry.query, key), value)) return false;
+    if (isAsymmetric(value)) {
+      if (!state.equals(own(entry.query, key), value)) return false;
+    } else query.push([key, value as string | string[]]);
   }
-  return true;
+  if (headers.length > 0) filter.headers = Object.fromEntries(headers);
+  if (query.length > 0) filter.query = Object.fromEntries(query);
+  return firstMismatch(entry, filter) === undefined;
 }
 
 function quietRecorder(received: unknown): QuietRecorder {

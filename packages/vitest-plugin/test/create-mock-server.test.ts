@@ -90,6 +90,43 @@ describe('createMockServer', () => {
     expect((await fetch(handle.url)).status).toBe(404);
   });
 
+  it('api() sets routes on a name without a record; its handle manages them and gives URLs below the name', async () => {
+    const mock = await start();
+    const github = await mock.api('github', [
+      { id: 'repo', match: { method: 'GET', path: '/repos/:owner/:repo' }, answer: { data: { full: 'a/b' } } },
+    ]);
+    expect(github.url).toBe(`${mock.url}/endpoint/github`);
+    expect(github.urlFor('/repos/a/b')).toBe(`${mock.url}/endpoint/github/repos/a/b`);
+    expect(await (await fetch(github.urlFor('/repos/a/b'))).json()).toEqual({ full: 'a/b' });
+
+    await github.addRoutes([{ id: 'teapot', match: { path: '/tea' }, answer: { statusCode: 418 } }]);
+    expect((await github.routes()).map((route) => route.id)).toEqual(['repo', 'teapot']);
+    expect((await fetch(github.urlFor('tea'))).status).toBe(418);
+    await github.removeRoute('teapot');
+    expect((await fetch(github.urlFor('/tea'))).status).toBe(404);
+    await github.setRoutes([{ id: 'all', answer: { body: 'any' } }]);
+    expect(await (await fetch(github.urlFor('/repos/a/b'))).text()).toBe('any');
+    const [first] = await github.requests();
+    expect(first).toMatchObject({ subpath: '/repos/a/b', answeredBy: { route: 'repo' } });
+    await github.clearRoutes();
+    expect(await github.routes()).toEqual([]);
+    // api() without routes leaves the ones there are.
+    await mock.setRoutes('github', [{ id: 'kept', answer: {} }]);
+    expect((await (await mock.api('github')).routes()).map((route) => route.id)).toEqual(['kept']);
+  });
+
+  it('an endpoint handle has routes too; replace() keeps them, remove() drops them', async () => {
+    const mock = await start();
+    const users = await mock.add<number[]>({ name: 'users', data: [] });
+    await users.setRoutes([{ match: { path: '/:id' }, answer: { template: true, data: { id: '{{params.id}}' } } }]);
+    expect(await (await fetch(users.urlFor('/7'))).json()).toEqual({ id: '7' });
+    await users.replace({ data: [1] });
+    expect(await (await fetch(users.urlFor('/8'))).json()).toEqual({ id: '8' });
+    expect(await (await fetch(users.url)).json()).toEqual([1]);
+    await users.remove();
+    expect(await users.routes()).toEqual([]);
+  });
+
   it('reset() removes endpoints and recorded requests', async () => {
     const mock = await start();
     const hook = await mock.add({ name: 'hook', data: 1 });

@@ -14,6 +14,13 @@ describe('the `test` fixture', () => {
     expect(mock.url).toBe(seen[0]);
     expect(await mock.get('kept')).toMatchObject({ data: 1 });
   });
+
+  test('has the route methods and api() handles', async ({ mock }) => {
+    const api = await mock.api('fixture-api', [{ match: { path: '/ping' }, answer: { body: 'pong' } }]);
+    expect(await (await fetch(api.urlFor('/ping'))).text()).toBe('pong');
+    expect(await mock.routes('fixture-api')).toHaveLength(1);
+    expect(mock.endpointUrl('fixture-api', '/ping')).toBe(api.urlFor('/ping'));
+  });
 });
 
 describe('useMockServer()', () => {

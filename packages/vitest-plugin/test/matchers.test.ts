@@ -56,7 +56,10 @@ describe('request matchers', () => {
     await expect(hook).toHaveBeenRequestedWith({ query: { page: '2', tag: ['a', 'b'] } });
     // Every field must hold for the same request.
     await expect(hook).not.toHaveBeenRequestedWith({ method: 'PUT', body: { event: 'created', id: 1 } });
-    await expect(hook).not.toHaveBeenRequestedWith({ body: { event: 'created' } });
+    // The body is a JSON subset, as in every request filter: other keys are ignored.
+    await expect(hook).toHaveBeenRequestedWith({ body: { event: 'created' } });
+    await expect(hook).not.toHaveBeenRequestedWith({ body: { event: 'deleted' } });
+    await expect(hook).not.toHaveBeenRequestedWith({ body: { event: 'created', id: 1, more: true } });
     await expect(hook).not.toHaveBeenRequestedWith({ query: { page: '3' } });
   });
 
@@ -95,6 +98,19 @@ describe('request matchers', () => {
       .not.toHaveBeenRequestedWith({ method: 'PUT' })
       .catch((e: Error) => e.message);
     expect(negated).toContain('but request 2 matched');
+  });
+
+  it('toHaveBeenRequestedWith takes a path pattern over the subpath, on a name with routes and no record', async () => {
+    const api = await mock.api('api', [{ match: { path: '/users/:id' }, answer: { data: { id: 1 } } }]);
+    await fetch(api.urlFor('/users/42?full=1'), { method: 'PATCH', body: '{"name":"Ada","role":"admin"}' });
+    await expect(api).toHaveBeenRequestedWith({ path: '/users/:id' });
+    await expect(api).toHaveBeenRequestedWith({ path: '/users/*', method: 'PATCH', query: { full: '1' } });
+    await expect(api).toHaveBeenRequestedWith({ path: '/users/42', body: { name: 'Ada' } });
+    await expect(api).not.toHaveBeenRequestedWith({ path: '/users' });
+    await expect(api).not.toHaveBeenRequestedWith({ path: '/users/:id/posts' });
+    await expect(api).not.toHaveBeenRequestedWith({ path: '/users/:id', method: 'GET' });
+    await expect(hook).not.toHaveBeenRequestedWith({ path: '/users/:id' });
+    await expect(hook).toHaveBeenRequestedWith({ path: '/' });
   });
 
   it('reject what is not an endpoint handle with NOT_AN_ENDPOINT', async () => {

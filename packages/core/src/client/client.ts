@@ -9,6 +9,7 @@ import type { QueuedAnswer, QueuedAnswerInput } from '../wire/answer-json.js';
 import { type ErrorCode, isOwnError, MockpointError, OWN_ERROR } from '../wire/errors.js';
 import type { JournalEntry, JournalPage, LiveRequest, RequestFilter } from '../wire/journal-json.js';
 import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
+import type { Route, RouteInput } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import type { LimitName } from '../wire/settings.js';
 import { type WatchRequestsOptions, watchRequests } from './watch-requests.js';
@@ -182,7 +183,7 @@ export function createClient(options: ClientOptions) {
 
   const url = (path: string) => `${base}${path}`;
   const seg = (name: string) => encodeURIComponent(name);
-  const endpointUrl = (name: string) => url(`/endpoint/${seg(name)}`);
+  const endpointUrl = (name: string, subpath = '') => url(`/endpoint/${seg(name)}${subpathOf(subpath)}`);
 
   async function call(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
     const headers: Record<string, string> = {};
@@ -249,7 +250,11 @@ export function createClient(options: ClientOptions) {
     /** The base URL this client talks to. */
     baseUrl: base,
 
-    /** The public URL of an endpoint, e.g. for the code under test. */
+    /**
+     * The public URL of an endpoint, e.g. for the code under test; with a
+     * `subpath`, the URL of that path below it (what its routes answer).
+     * @example client.endpointUrl('github', '/repos/acme/app') // http://…/endpoint/github/repos/acme/app
+     */
     endpointUrl,
 
     /** Creates an endpoint (`PUT /api/endpoint/add`); throws `NAME_TAKEN` when it exists. */
@@ -439,6 +444,43 @@ export function createClient(options: ClientOptions) {
     },
 
     /**
+     * The routes of `name`, in the order they are tried (`[]` when it has none).
+     * Each answer's `data` is parsed: use a {@link JsonText} when sending numbers
+     * a JavaScript number cannot hold.
+     */
+    async routes(name: string): Promise<Route[]> {
+      return (await json<{ routes: Route[] }>('GET', `/api/endpoints/${seg(name)}/routes`)).routes;
+    },
+
+    /**
+     * Replaces every route of `name` at once (an empty list clears them) and
+     * resolves with the routes as stored, ids generated where absent. A bad route
+     * is refused (400, `error.details.index` names it) and nothing changes.
+     * @example
+     * await client.setRoutes('github', [
+     *   { match: { method: 'GET', path: '/repos/:owner/:repo' }, answer: { data: { id: 1, name: 'app' } } },
+     * ])
+     */
+    async setRoutes(name: string, routes: RouteInput[]): Promise<Route[]> {
+      return (await json<{ routes: Route[] }>('PUT', `/api/endpoints/${seg(name)}/routes`, { routes })).routes;
+    },
+
+    /** Appends routes after those `name` has (all or none) and resolves with every route now. */
+    async addRoutes(name: string, routes: RouteInput[]): Promise<Route[]> {
+      return (await json<{ routes: Route[] }>('POST', `/api/endpoints/${seg(name)}/routes`, { routes })).routes;
+    },
+
+    /** Removes every route of `name` (its record, if any, stays). */
+    async clearRoutes(name: string): Promise<void> {
+      await call('DELETE', `/api/endpoints/${seg(name)}/routes`);
+    },
+
+    /** Removes the route `id` of `name`; throws `NOT_FOUND` when there is none. */
+    async removeRoute(name: string, id: string): Promise<void> {
+      await call('DELETE', `/api/endpoints/${seg(name)}/routes/${seg(id)}`);
+    },
+
+    /**
      * The requests to `name` (to every name when undefined) as they arrive, from
      * the journal stream: an async iterator that reconnects by itself and resumes
      * without a gap or a duplicate (`Last-Event-ID`), also across a daemon restart.
@@ -471,6 +513,12 @@ export function createClient(options: ClientOptions) {
 /** A request body as JSON text; every {@link JsonText} in it (a record's or a queued answer's `data`) goes as its own text. */
 function bodyText(body: unknown): string {
   return stringifyExact(body);
+}
+
+/** A subpath as it goes after `/endpoint/{name}`: with one leading slash, or nothing for the bare URL. */
+function subpathOf(subpath: string): string {
+  if (subpath === '' || subpath === '/') return '';
+  return subpath.startsWith('/') ? subpath : `/${subpath}`;
 }
 
 function listQuery(page: ListQuery, summary: boolean): string {

@@ -7,6 +7,7 @@
  * @module
  */
 
+export { type FilterSubject, firstMismatch, matchesRequest } from '../journal/request-filter.js';
 export type { Fault, QueuedAnswer, QueuedAnswerInput } from '../wire/answer-json.js';
 export { type ErrorBody, type ErrorCode, isMockpointError, MockpointError } from '../wire/errors.js';
 export type {
@@ -18,6 +19,7 @@ export type {
   RequestFilter,
 } from '../wire/journal-json.js';
 export { JsonSyntaxError, JsonText, scanJson } from '../wire/json-text.js';
+export type { AnswerHeaders, Route, RouteAnswer, RouteInput } from '../wire/route.js';
 export {
   DEFAULT_DELAY,
   DEFAULT_MAX_DELAY_MS,
