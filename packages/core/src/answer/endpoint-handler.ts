@@ -11,9 +11,11 @@ import type { CachedResponse } from '../http/cache.js';
 import type { EndpointService } from '../http/endpoints.js';
 import type { Journal } from '../journal/journal.js';
 import { type AnswerMark, BY_NONE, BY_RECORD, byQueue, type RecordedRequest } from '../journal/journal-entry.js';
+import { filterPattern, subpathSegments } from '../journal/request-filter.js';
 import { splitEndpointTarget } from '../wire/endpoint-target.js';
 import { isMockpointError } from '../wire/errors.js';
 import { JOURNAL_NAME_LIMIT } from '../wire/limits.js';
+import { matchPathPattern } from '../wire/path-pattern.js';
 import { isValidName } from '../wire/schemas.js';
 import { type EndpointAnswer, emptyAnswer, errorAnswer } from './endpoint-answer.js';
 import type { Taken } from './queue/answer-queue.js';
@@ -21,6 +23,7 @@ import { planQueuedAnswer, type QueueFallback, toQueuedAnswer } from './queue/qu
 import { CORS_HEADERS } from './read-response.js';
 import { RequestView } from './request-view.js';
 import type { RouteHit, RouteTable } from './routes/route-table.js';
+import type { TemplateContext } from './template.js';
 
 /** Methods answered with the stored data at `/endpoint/{name}`. */
 export const READ_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -50,6 +53,14 @@ function rawHeader(rawHeaders: readonly string[], name: string): string | undefi
     if (key.length === name.length && key.toLowerCase() === name) return rawHeaders[i + 1];
   }
   return undefined;
+}
+
+/** The parameters of a queued answer's `match.path` for this request (`{}` without one). */
+function queuedParams(taken: Taken, view: RequestView): Record<string, string> {
+  const path = taken.answer.match?.path;
+  if (path === undefined) return {};
+  const pattern = filterPattern(path);
+  return (pattern && matchPathPattern(pattern, subpathSegments(view.subpath))) || {};
 }
 
 export class EndpointHandler {
@@ -88,9 +99,10 @@ export class EndpointHandler {
     // One synchronous Map lookup when no queue is in use; the answer is taken before
     // anything is awaited, so queued answers go out in the order requests came in.
     if (this.#endpoints.queue.pending(name)) {
-      return this.#endpoints.queue.take(name).then(
+      const view = new RequestView(request, subpath);
+      return this.#endpoints.queue.take(name, view).then(
         (taken) =>
-          taken === undefined ? this.#routed(name, subpath, request) : this.#queued(name, subpath, request, taken),
+          taken === undefined ? this.#routed(name, subpath, request) : this.#queued(name, view, request, taken),
         (error: unknown) => this.#failed(error, request),
       );
     }
@@ -184,23 +196,41 @@ export class EndpointHandler {
     return this.#recordAnswer(name, request, entry);
   }
 
-  /** A queued answer, resolved against the record; journaled with `queued: true` and its fault. */
-  async #queued(name: string, subpath: string, request: RecordedRequest, taken: Taken): Promise<EndpointAnswer> {
+  /**
+   * A queued answer, resolved against what would answer without the queue;
+   * journaled as answered by the queue, with its fault and the parameters of its
+   * `match.path`.
+   */
+  async #queued(name: string, view: RequestView, request: RecordedRequest, taken: Taken): Promise<EndpointAnswer> {
     try {
-      const fallback = await this.#fallback(name, subpath, request);
-      const planned = planQueuedAnswer(name, taken.answer, fallback);
-      this.#journal.record(name, request, planned.statusCode, byQueue(planned.fault));
+      const head = request.method === 'HEAD';
+      const fallback = await this.#fallback(name, view);
+      const params = queuedParams(taken, view);
+      const context: TemplateContext = { params, query: view.query, headers: view.headers, json: view.json, seq: 1 };
+      const planned = planQueuedAnswer(
+        name,
+        taken.answer,
+        fallback,
+        taken.answer.template === true ? context : undefined,
+      );
+      const mark = byQueue(planned.fault);
+      this.#journal.record(
+        name,
+        request,
+        planned.statusCode,
+        Object.keys(params).length > 0 ? { ...mark, params } : mark,
+      );
       return toQueuedAnswer(planned, {
-        head: request.method === 'HEAD',
+        head,
         release: taken.release,
         // A released hang gets what would answer then (not journaled again).
         next: () =>
-          this.#fallback(name, subpath, request).then(
-            (entry) =>
-              entry === undefined || 'answers' in entry
-                ? this.#recordAnswer(name, request, entry as CachedResponse | undefined)
-                : toQueuedAnswer(planQueuedAnswer(name, {}, entry), {
-                    head: request.method === 'HEAD',
+          this.#fallback(name, view).then(
+            (now) =>
+              now === undefined
+                ? this.#recordAnswer(name, request, undefined)
+                : toQueuedAnswer(planQueuedAnswer(name, {}, now), {
+                    head,
                     release: taken.release,
                     next: () => this.#recordAnswer(name, request, undefined),
                   }),
@@ -214,29 +244,28 @@ export class EndpointHandler {
 
   /**
    * What a queued answer's absent fields fall back to: what would answer without
-   * the queue (the first matching route with a text body, else the record at the
-   * bare URL), or `undefined` when nothing would.
+   * the queue (the first matching route's answer, rendered for this request, else
+   * the record at the bare URL), or `undefined` when nothing would (or a route
+   * would fail with a fault).
    */
-  async #fallback(name: string, subpath: string, request: RecordedRequest): Promise<QueueFallback | undefined> {
+  async #fallback(name: string, view: RequestView): Promise<QueueFallback | undefined> {
     const table = this.#endpoints.routeTables.get(name) ?? (await this.#endpoints.routeTable(name));
-    const hit = table?.select(new RequestView(request, subpath));
+    const hit = table?.select(view);
     if (hit !== undefined) {
-      const answer = hit.route.answer.answer(false, {
-        params: hit.params,
-        query: {},
-        headers: {},
-        json: undefined,
-        seq: hit.route.seq,
-      });
-      if (answer.kind === 'respond' && typeof answer.body !== 'object') {
-        return { body: answer.body ?? '', statusCode: answer.status, delay: answer.delay };
-      }
-      if (answer.kind === 'respond' && answer.body === null) {
-        return { body: '', statusCode: answer.status, delay: answer.delay };
-      }
+      const { route, params } = hit;
+      const answer = route.answer.templated
+        ? route.answer.answer(false, {
+            params,
+            query: view.query,
+            headers: view.headers,
+            json: view.json,
+            seq: route.seq + 1,
+          })
+        : route.answer.answer(false);
+      return answer.kind === 'respond' ? answer : undefined;
     }
-    if (subpath !== '/') return undefined;
-    return this.#endpoints.cache.get(name) ?? (await this.#endpoints.response(name));
+    if (view.subpath !== '/') return undefined;
+    return (this.#endpoints.cache.get(name) ?? (await this.#endpoints.response(name)))?.answers.full;
   }
 
   /** The answer for the record `entry` (or 404), without journaling. */

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import type { RequestFilter } from './journal-json.js';
 import { JsonText, jsonTextOf, scanJson } from './json-text.js';
 
 /**
@@ -22,16 +23,38 @@ export type Fault = 'reset' | 'close' | 'hang';
 /** The faults, in the order the docs list them. */
 export const FAULTS: readonly Fault[] = ['reset', 'close', 'hang'];
 
-/** One answer as a client queues it; absent fields fall back to the stored record. */
+/**
+ * One answer as a client queues it: the one answer shape (as a route's), plus
+ * `match` and `times`. Absent fields fall back to what would answer without the
+ * queue (the first matching route, else the record at the bare URL). At most
+ * one of `data`, `body` and `bodyBase64`.
+ */
 export interface QueuedAnswerInput {
-  /** 200–599. @default the record's statusCode */
+  /**
+   * Which requests take this answer (the request filter routes use); a request
+   * that does not match leaves it queued for a later one. @default every request
+   * @example { method: 'POST', path: '/orders' }
+   */
+  match?: RequestFilter;
+  /** 200–599. @default the fallback's status (200 when there is none) */
   statusCode?: number;
-  /** Any JSON value (`null` included). @default the record's data */
+  /**
+   * Response headers; an array sends the header once per value. Hop-by-hop and
+   * framing headers are refused. @default the fallback's headers
+   */
+  headers?: Record<string, string | string[]>;
+  /** Any JSON value (`null` included), sent as its exact text. @default the fallback's body */
   data?: unknown;
-  /** Milliseconds before the answer (or the fault). @default the record's delay */
+  /** Text sent as is (`text/plain; charset=utf-8` unless `headers` says otherwise). */
+  body?: string;
+  /** Bytes, in base64 (`application/octet-stream` unless `headers` says otherwise). */
+  bodyBase64?: string;
+  /** Milliseconds before the answer (or the fault). @default the fallback's delay */
   delay?: number;
   /** A network failure instead of an answer. @default undefined (a normal answer) */
   fault?: Fault;
+  /** Render `{{…}}` placeholders in data strings, body and header values (as in routes). @default false */
+  template?: boolean;
   /** How many requests this answer serves, one after the other. @default 1 */
   times?: number;
 }
@@ -51,19 +74,29 @@ export const MAX_QUEUED_ANSWERS = 100;
 export const MAX_ANSWER_TIMES = 10_000;
 
 /**
- * An answer as JSON text, its fields in a fixed order (statusCode, data, delay,
- * fault, then times when the answer has it); absent fields are left out.
+ * An answer as JSON text, its fields in a fixed order (match first, then
+ * statusCode, headers, data, body, bodyBase64, delay, fault, template, then
+ * times when the answer has it); absent fields are left out. A text starting
+ * with `{"match":` is an answer with a match (the Redis queue's take relies on it).
  */
 export function answerJson(answer: TakenAnswer | QueuedAnswer): string {
   const parts: string[] = [];
+  if (answer.match !== undefined) parts.push(`"match":${JSON.stringify(answer.match)}`);
   if (answer.statusCode !== undefined) parts.push(`"statusCode":${answer.statusCode}`);
+  if (answer.headers !== undefined) parts.push(`"headers":${JSON.stringify(answer.headers)}`);
   if (Object.hasOwn(answer, 'data')) parts.push(`"data":${jsonTextOf(answer.data)}`);
+  if (answer.body !== undefined) parts.push(`"body":${JSON.stringify(answer.body)}`);
+  if (answer.bodyBase64 !== undefined) parts.push(`"bodyBase64":${JSON.stringify(answer.bodyBase64)}`);
   if (answer.delay !== undefined) parts.push(`"delay":${answer.delay}`);
   if (answer.fault !== undefined) parts.push(`"fault":${JSON.stringify(answer.fault)}`);
+  if (answer.template !== undefined) parts.push(`"template":${answer.template}`);
   const { times } = answer as Partial<QueuedAnswer>;
   if (times !== undefined) parts.push(`"times":${times}`);
   return `{${parts.join(',')}}`;
 }
+
+/** The start of {@link answerJson}'s text for an answer with a `match`. */
+export const MATCH_PREFIX = '{"match":';
 
 /** `{"answers":[…]}`: a queue as the routes list it. */
 export function queuePageJson(answers: readonly QueuedAnswer[]): string {
@@ -75,13 +108,23 @@ export function parseAnswerJson(text: string): TakenAnswer {
   const members = scanJson(text).members;
   if (members === undefined) throw new SyntaxError('a queued answer is not a JSON object');
   const answer: TakenAnswer = {};
+  const match = members.get('match');
+  if (match !== undefined) answer.match = JSON.parse(match) as RequestFilter;
   const statusCode = members.get('statusCode');
   if (statusCode !== undefined) answer.statusCode = Number(statusCode);
+  const headers = members.get('headers');
+  if (headers !== undefined) answer.headers = JSON.parse(headers) as Record<string, string | string[]>;
   const data = members.get('data');
   if (data !== undefined) answer.data = new JsonText(data);
+  const body = members.get('body');
+  if (body !== undefined) answer.body = JSON.parse(body) as string;
+  const bodyBase64 = members.get('bodyBase64');
+  if (bodyBase64 !== undefined) answer.bodyBase64 = JSON.parse(bodyBase64) as string;
   const delay = members.get('delay');
   if (delay !== undefined) answer.delay = Number(delay);
   const fault = members.get('fault');
   if (fault !== undefined) answer.fault = JSON.parse(fault) as Fault;
+  const template = members.get('template');
+  if (template !== undefined) answer.template = template === 'true';
   return answer;
 }

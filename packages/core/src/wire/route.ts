@@ -79,15 +79,23 @@ export function newRouteId(): string {
   return crypto.randomUUID().replace(/-/g, '').slice(0, 12);
 }
 
-function fail(code: ConstructorParameters<typeof MockpointError>[0], index: number, message: string): never {
-  throw new MockpointError(code, `routes[${index}]: ${message}`, { details: { index } });
+/** Where an answer sits, for messages: `routes[2]` or `answers[0]`. */
+export interface AnswerPlace {
+  /** The list it is in. @default 'routes' */
+  list?: 'routes' | 'answers';
+  index: number;
+}
+
+function fail(code: ConstructorParameters<typeof MockpointError>[0], at: number | AnswerPlace, message: string): never {
+  const { list = 'routes', index } = typeof at === 'number' ? { index: at } : at;
+  throw new MockpointError(code, `${list}[${index}]: ${message}`, { details: { index } });
 }
 
 /** Bytes of UTF-8 text, without a runtime's Buffer. */
 const encoder = new TextEncoder();
 
 /** Checks one answer's headers: names are tokens, not hop-by-hop or framing; values have no CR, LF or NUL. */
-function checkHeaders(headers: AnswerHeaders, index: number, template: boolean): void {
+function checkHeaders(headers: AnswerHeaders, index: number | AnswerPlace, template: boolean): void {
   for (const name of Object.keys(headers)) {
     if (!HEADER_NAME.test(name)) fail('INVALID_HEADER', index, `header name "${name}" is not a valid HTTP token`);
     if (FORBIDDEN_HEADERS.has(name.toLowerCase())) {
@@ -105,7 +113,7 @@ function checkHeaders(headers: AnswerHeaders, index: number, template: boolean):
   }
 }
 
-function checkTemplate(text: string, index: number): void {
+function checkTemplate(text: string, index: number | AnswerPlace): void {
   try {
     parseTemplate(text);
   } catch (error) {
@@ -119,7 +127,7 @@ function checkTemplate(text: string, index: number): void {
  * that sends nothing takes no status or body, header rules, template syntax,
  * and the body within `maxBodyBytes`.
  */
-export function checkAnswer(answer: RouteAnswer, index: number, maxBodyBytes: number): void {
+export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, maxBodyBytes: number): void {
   const forms = BODY_FORMS.filter((form) => Object.hasOwn(answer, form));
   if (forms.length > 1) fail('INVALID_ANSWER', index, `answer has ${forms.join(' and ')}; give at most one body form`);
   if (answer.bodyBase64 !== undefined && !BASE64.test(answer.bodyBase64)) {
@@ -140,13 +148,18 @@ export function checkAnswer(answer: RouteAnswer, index: number, maxBodyBytes: nu
     if (template) checkTemplate(answer.body, index);
   } else if (answer.bodyBase64 !== undefined) size = Math.floor((answer.bodyBase64.length * 3) / 4);
   if (size > maxBodyBytes) {
-    throw new MockpointError(
-      'BODY_TOO_LARGE',
-      `routes[${index}]: the answer's body is ${size} bytes, more than the limit ${maxBodyBytes}`,
-      {
-        details: { index },
-      },
-    );
+    fail('BODY_TOO_LARGE', index, `the answer's body is ${size} bytes, more than the limit ${maxBodyBytes}`);
+  }
+}
+
+/** Checks a filter's `path` pattern (`INVALID_ROUTE_PATTERN` when it is not one). */
+export function checkMatchPath(path: string | undefined, index: number | AnswerPlace): void {
+  if (path === undefined) return;
+  try {
+    parsePathPattern(path);
+  } catch (error) {
+    if (error instanceof PathPatternError) fail('INVALID_ROUTE_PATTERN', index, error.message);
+    throw error;
   }
 }
 
@@ -175,14 +188,7 @@ export function checkRoutes(routes: readonly RouteInput[], options: CheckRoutesO
         fail('INVALID_ROUTE_ID', index, 'id must be 1-64 characters of A-Z a-z 0-9 _ -');
       if (ids.has(route.id)) fail('DUPLICATE_ROUTE_ID', index, `id "${route.id}" is already used by another route`);
     }
-    if (route.match?.path !== undefined) {
-      try {
-        parsePathPattern(route.match.path);
-      } catch (error) {
-        if (error instanceof PathPatternError) fail('INVALID_ROUTE_PATTERN', index, error.message);
-        throw error;
-      }
-    }
+    checkMatchPath(route.match?.path, index);
     checkAnswer(route.answer, index, options.maxBodyBytes);
     let id = route.id;
     while (id === undefined || (route.id === undefined && ids.has(id))) id = newRouteId();

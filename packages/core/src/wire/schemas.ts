@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { FAULTS, MAX_ANSWER_TIMES, MAX_QUEUED_ANSWERS, type QueuedAnswer } from './answer-json.js';
 import { type ErrorCode, MockpointError } from './errors.js';
 import { JsonText, scanJson } from './json-text.js';
+import { checkAnswer, checkMatchPath } from './route.js';
 import { createRouteSchemas } from './route-schema.js';
 import {
   DEFAULT_DELAY,
@@ -261,35 +262,38 @@ export function createSchemas(options: SchemaOptions = {}) {
     .min(1)
     .max(MAX_ANSWER_TIMES)
     .describe(`How many requests this answer serves, 1-${MAX_ANSWER_TIMES}.`);
-  const queuedAnswerInput = z
-    .strictObject({
-      statusCode: statusCode.optional(),
-      data: data.optional(),
-      delay: delay.optional(),
-      fault: fault.optional(),
-      times: times.default(1),
-    })
-    .meta({
-      title: 'QueuedAnswerInput',
-      description: 'One queued answer; absent statusCode, data and delay fall back to the stored record.',
-    });
+  const routeSchemas = createRouteSchemas({ name, data, statusCode, delay, fault, requestFilter });
+  const { headers, body, bodyBase64, template } = routeSchemas.routeAnswer.shape;
+  /** The one answer shape's fields, as a queued answer has them (absent ones fall back). */
+  const queuedFields = {
+    match: requestFilter
+      .optional()
+      .describe(
+        'Which requests take this answer; a request that does not match leaves it queued. Default: every request.',
+      ),
+    statusCode: statusCode.optional(),
+    headers,
+    data: data.optional(),
+    body,
+    bodyBase64,
+    delay: delay.optional(),
+    fault: fault.optional(),
+    template,
+  };
+  const queuedAnswerInput = z.strictObject({ ...queuedFields, times: times.default(1) }).meta({
+    title: 'QueuedAnswerInput',
+    description:
+      'One queued answer (the one answer shape, plus match and times); absent fields fall back to what would answer without the queue: the first matching route, else the record at the bare URL. At most one of data, body, bodyBase64.',
+  });
   const queueRequest = z
     .strictObject({ answers: z.array(queuedAnswerInput).min(1).max(MAX_QUEUED_ANSWERS) })
     .meta({ title: 'QueueRequest' });
   const queuedAnswer = z
-    .object({
-      statusCode: statusCode.optional(),
-      data: data.optional(),
-      delay: delay.optional(),
-      fault: fault.optional(),
-      times: times.describe('How many more requests this answer serves.'),
-    })
+    .object({ ...queuedFields, times: times.describe('How many more requests this answer serves.') })
     .meta({ title: 'QueuedAnswer' });
   const queuePage = z
     .object({ answers: z.array(queuedAnswer).describe('What remains, first answer first.') })
     .meta({ title: 'QueuedAnswers' });
-
-  const routeSchemas = createRouteSchemas({ name, data, statusCode, delay, fault, requestFilter });
 
   return {
     ...routeSchemas,
@@ -332,6 +336,8 @@ const FIELD_CODES: Record<string, ErrorCode> = {
   delay: 'INVALID_DELAY',
   fault: 'INVALID_FAULT',
   times: 'INVALID_TIMES',
+  match: 'INVALID_MATCH',
+  headers: 'INVALID_HEADER',
 };
 
 /**
@@ -412,11 +418,8 @@ export function parseBody<S extends z.ZodType>(
  * (with `times` defaulted) or throwing a {@link MockpointError} whose message names
  * the answer at fault, e.g. `answers[1]: statusCode must be ...`.
  */
-export function parseQueueBody(
-  schemas: Schemas,
-  body: unknown,
-  maxDelayMs: number = DEFAULT_MAX_DELAY_MS,
-): QueuedAnswer[] {
+export function parseQueueBody(schemas: Schemas, body: unknown, limits: QueueLimits = {}): QueuedAnswer[] {
+  const maxDelayMs = limits.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new MockpointError('INVALID_BODY', 'request body must be a JSON object: { "answers": [ ... ] }');
   }
@@ -447,27 +450,47 @@ export function parseQueueBody(
     if (!result.success) {
       const issue = result.error.issues[0];
       if (issue?.code === 'unrecognized_keys') {
+        const where = issue.path.length > 0 ? `.${issue.path.map(String).join('.')}` : '';
         throw new MockpointError(
           'UNKNOWN_FIELD',
-          `${at}: unknown field(s): ${issue.keys.join(', ')}; an answer has only statusCode, data, delay, fault and times`,
+          `${at}${where}: unknown field(s): ${issue.keys.join(', ')}; an answer has only ${QUEUED_FIELDS}`,
         );
       }
       const field = String(issue?.path[0] ?? '');
-      const rule = FIELD_RULES[field]?.(maxDelayMs) ?? issue?.message ?? 'is invalid';
+      const rule =
+        FIELD_RULES[field]?.(maxDelayMs) ?? `${issue?.path.map(String).join('.')}: ${issue?.message ?? 'is invalid'}`;
       throw new MockpointError(FIELD_CODES[field] ?? 'INVALID_BODY', `${at}: ${rule}`);
     }
-    const parsed = result.data as QueuedAnswer;
+    // The item itself (zod drops keys such as `__proto__` from its copy), with `times` defaulted.
+    const parsed = { ...(answer as QueuedAnswer), times: result.data.times } as QueuedAnswer;
     if (
       (parsed.fault === 'reset' || parsed.fault === 'hang') &&
-      (Object.hasOwn(parsed, 'data') || parsed.statusCode !== undefined)
+      (Object.hasOwn(parsed, 'data') ||
+        parsed.body !== undefined ||
+        parsed.bodyBase64 !== undefined ||
+        parsed.statusCode !== undefined)
     ) {
       throw new MockpointError(
         'INVALID_BODY',
-        `${at}: fault ${parsed.fault} sends no answer, so statusCode and data do not apply (only delay and times)`,
+        `${at}: fault ${parsed.fault} sends no answer, so statusCode and a body do not apply (only delay and times)`,
       );
     }
+    const place = { list: 'answers', index } as const;
+    checkMatchPath(parsed.match?.path, place);
+    if (limits.maxBodyBytes !== undefined) checkAnswer(parsed, place, limits.maxBodyBytes);
     return parsed;
   });
+}
+
+/** The fields of a queued answer, for messages. */
+const QUEUED_FIELDS = 'match, statusCode, headers, data, body, bodyBase64, delay, fault, template and times';
+
+/** Limits {@link parseQueueBody} checks against. */
+export interface QueueLimits {
+  /** @default DEFAULT_MAX_DELAY_MS */
+  maxDelayMs?: number;
+  /** Largest body of one answer. @default unchecked */
+  maxBodyBytes?: number;
 }
 
 /** One page of records in name order. */

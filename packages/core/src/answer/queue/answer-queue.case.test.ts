@@ -6,6 +6,7 @@
  * @module
  */
 import { describe, expect, it } from 'vitest';
+import type { FilterSubject } from '../../journal/request-filter.js';
 import type { QueuedAnswer, TakenAnswer } from '../../wire/answer-json.js';
 import { JsonText } from '../../wire/json-text.js';
 import type { AnswerQueue } from './answer-queue.js';
@@ -22,9 +23,23 @@ function plain<T extends TakenAnswer>(answer: T): T {
 }
 
 /** The answer of the next take (data as a plain value), or `undefined`. */
-async function answer(queue: AnswerQueue, name: string): Promise<TakenAnswer | undefined> {
-  const taken = await queue.take(name);
+async function answer(queue: AnswerQueue, name: string, request?: FilterSubject): Promise<TakenAnswer | undefined> {
+  const taken = await queue.take(name, request);
   return taken && plain(taken.answer);
+}
+
+/** A request as the filter sees it. */
+function request(method: string, subpath: string, json?: unknown): FilterSubject {
+  const body = json === undefined ? '' : JSON.stringify(json);
+  return {
+    method,
+    subpath,
+    query: {},
+    headers: {},
+    body,
+    bodyTruncated: false,
+    ...(json === undefined ? {} : { json }),
+  };
 }
 
 /** What is queued for `name` (data as plain values). */
@@ -165,6 +180,66 @@ export function runAnswerQueueContract(name: string, factory: AnswerQueueFactory
       expect(taken?.release.aborted).toBe(false);
       await queue.clear('a');
       await expect.poll(() => taken?.release.aborted).toBe(true);
+    });
+
+    it('takes the first answer whose match holds, leaving the others queued in their place', async () => {
+      const queue = await fresh();
+      await queue.push('a', [
+        { match: { method: 'POST', path: '/orders' }, statusCode: 201, times: 2 },
+        { match: { path: '/users/:id' }, headers: { 'x-one': ['1', '2'] }, body: 'user', times: 1 },
+        { statusCode: 503, times: 1 },
+      ]);
+      // GET /users/7 skips the POST /orders answer and takes the user one.
+      expect(await answer(queue, 'a', request('GET', '/users/7'))).toEqual({
+        match: { path: '/users/:id' },
+        headers: { 'x-one': ['1', '2'] },
+        body: 'user',
+      });
+      // GET /users/8: nothing for users is left; the answer without a match is taken.
+      expect(await answer(queue, 'a', request('GET', '/users/8'))).toEqual({ statusCode: 503 });
+      // Nothing matches GET /orders: nothing is taken, and the queue keeps its answer.
+      expect(await answer(queue, 'a', request('GET', '/orders'))).toBeUndefined();
+      expect(await answer(queue, 'a')).toBeUndefined();
+      expect(queue.pending('a')).toBe(true);
+      expect(await listed(queue, 'a')).toEqual([
+        { match: { method: 'POST', path: '/orders' }, statusCode: 201, times: 2 },
+      ]);
+      expect(await answer(queue, 'a', request('POST', '/orders'))).toMatchObject({ statusCode: 201 });
+      expect(await answer(queue, 'a', request('POST', '/orders'))).toMatchObject({ statusCode: 201 });
+      expect(await answer(queue, 'a', request('POST', '/orders'))).toBeUndefined();
+      expect(await listed(queue, 'a')).toEqual([]);
+    });
+
+    it('matches the body as a JSON subset, and keeps every field of the one answer shape', async () => {
+      const queue = await fresh();
+      const full: QueuedAnswer = {
+        match: { body: { amount: 10 } },
+        statusCode: 402,
+        headers: { 'retry-after': '1' },
+        bodyBase64: 'AAEC',
+        delay: 5,
+        fault: 'close',
+        template: true,
+        times: 1,
+      };
+      await queue.push('a', [full]);
+      expect(await answer(queue, 'a', request('POST', '/', { amount: 5 }))).toBeUndefined();
+      const { times: _times, ...taken } = full;
+      expect(await answer(queue, 'a', request('POST', '/', { amount: 10, currency: 'EUR' }))).toEqual(taken);
+    });
+
+    it('hands each matching use out exactly once under concurrent takes of different requests', async () => {
+      const queue = await fresh();
+      await queue.push('a', [
+        { match: { path: '/x' }, statusCode: 500, times: 10 },
+        { statusCode: 501, times: 10 },
+      ]);
+      const takes = Array.from({ length: 30 }, (_, i) => queue.take('a', request('GET', i % 2 ? '/x' : '/y')));
+      const statuses = (await Promise.all(takes)).map((t) => t?.answer.statusCode);
+      expect(statuses.filter((s) => s === 500)).toHaveLength(10);
+      expect(statuses.filter((s) => s === 501)).toHaveLength(10);
+      expect(statuses.filter((s) => s === undefined)).toHaveLength(10);
+      expect(await listed(queue, 'a')).toEqual([]);
     });
 
     it('releaseHangs aborts every release, now and later, and keeps the queued answers', async () => {

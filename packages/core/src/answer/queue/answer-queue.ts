@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { FilterSubject } from '../../journal/request-filter.js';
 import type { QueuedAnswer, TakenAnswer } from '../../wire/answer-json.js';
 
 /** What {@link AnswerQueue.take} hands a request. */
@@ -40,10 +41,13 @@ export interface AnswerQueue {
    */
   pending(name: string): boolean;
   /**
-   * Takes the next use of the first answer for `name` (exactly once, also across
-   * processes that share the queue), or `undefined` when nothing is queued.
+   * Takes the next use of the first answer for `name` that `request` matches (an
+   * answer without `match` matches every request; exactly once, also across
+   * processes that share the queue), or `undefined` when none does. Answers it
+   * skips stay queued, in their place. Without `request`, only answers without
+   * `match` are taken.
    */
-  take(name: string): Promise<Taken | undefined>;
+  take(name: string, request?: FilterSubject): Promise<Taken | undefined>;
   /** What is queued for `name`, first answer first. */
   list(name: string): Promise<QueuedAnswer[]>;
   /** Empties the queue of `name`, and ends its hanging requests (in every process sharing it). */

@@ -5,56 +5,120 @@
  *
  * @module
  */
-import type { CachedResponse } from '../../http/cache.js';
 import type { Fault, TakenAnswer } from '../../wire/answer-json.js';
-import { jsonTextOf } from '../../wire/json-text.js';
-import { type EndpointAnswer, type FaultAnswer, fetchHeaders, utf8Length } from '../endpoint-answer.js';
+import type { RouteAnswer } from '../../wire/route.js';
+import {
+  type AnswerHeaderMap,
+  type EndpointAnswer,
+  type FaultAnswer,
+  fetchHeaders,
+  type RespondAnswer,
+  utf8Length,
+} from '../endpoint-answer.js';
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from '../read-response.js';
+import { compileAnswer } from '../routes/route-answer.js';
+import type { TemplateContext } from '../template.js';
 
-/** A queued answer resolved against the record. */
+/** A queued answer resolved against its fallback. */
 export interface PlannedAnswer {
   /** The status sent; `0` for `reset` and `hang`, which send no status line. */
   statusCode: number;
-  /** The JSON text of the body (`null` when the status forbids one or a fault sends none). */
-  body: string | null;
+  /** Lower-case names, without Content-Length and the CORS headers (added when sent). */
+  headers: AnswerHeaderMap;
+  /** The body (`null` when the status forbids one or a fault sends none). */
+  body: string | Uint8Array | null;
   /** Milliseconds before answering (or failing). */
   delay: number;
   fault?: Fault;
 }
 
-/** What a queued answer's absent fields fall back to: the record's (or a route's) answer. */
-export type QueueFallback = Pick<CachedResponse, 'body' | 'statusCode' | 'delay'>;
+/**
+ * What a queued answer's absent fields fall back to: the answer that would have
+ * been sent without the queue (the first matching route's, or the record's).
+ */
+export type QueueFallback = Pick<RespondAnswer, 'status' | 'headers' | 'body' | 'delay'>;
 
-/** The body of the 404 a queued answer without data gets when there is no record. */
+/** The body of the 404 a queued answer without a body gets when nothing else would answer. */
 function notFoundBody(name: string): string {
-  const message = `no endpoint named "${name}" and the queued answer has no data; queue data or create the endpoint`;
+  const message = `nothing of "${name}" answers this request (no record, no matching route) and the queued answer has no body; queue data, body or bodyBase64, add a route, or create the endpoint`;
   return JSON.stringify({ success: false, error: { code: 'NOT_FOUND', message } });
 }
 
+/** Headers a planned answer does not carry: they are added (or counted) when it is sent. */
+const ADDED = new Set(['content-length', ...Object.keys(CORS_HEADERS)]);
+
+function ownHeaders(headers: AnswerHeaderMap, without?: string): Record<string, string | readonly string[]> {
+  const out: Record<string, string | readonly string[]> = {};
+  for (const name of Object.keys(headers)) {
+    if (!ADDED.has(name) && name !== without) out[name] = headers[name] as string | readonly string[];
+  }
+  return out;
+}
+
+/** A no-op context for an untemplated answer. */
+const NO_CONTEXT: TemplateContext = { params: {}, query: {}, headers: {}, json: undefined, seq: 1 };
+
 /**
- * Resolves one queued answer for `name` against its cached record (`undefined`
- * when there is none): absent fields fall back to the record; with neither data
- * nor a record the answer is 404 `NOT_FOUND`.
+ * Resolves one queued answer for `name` against `fallback` (what would answer
+ * without the queue, `undefined` when nothing would): each absent field takes the
+ * fallback's (`headers` as a whole; the Content-Type follows the body). With
+ * neither a body nor a fallback the answer is 404 `NOT_FOUND`. A `template`
+ * answer renders its own parts with `context`.
  */
-export function planQueuedAnswer(name: string, taken: TakenAnswer, record: QueueFallback | undefined): PlannedAnswer {
-  const delay = taken.delay ?? record?.delay ?? 0;
-  if (taken.fault === 'reset' || taken.fault === 'hang')
-    return { statusCode: 0, body: null, delay, fault: taken.fault };
+export function planQueuedAnswer(
+  name: string,
+  taken: TakenAnswer,
+  fallback: QueueFallback | undefined,
+  context: TemplateContext = NO_CONTEXT,
+): PlannedAnswer {
+  const delay = taken.delay ?? fallback?.delay ?? 0;
+  if (taken.fault === 'reset' || taken.fault === 'hang') {
+    return { statusCode: 0, headers: {}, body: null, delay, fault: taken.fault };
+  }
+  const hasBody = Object.hasOwn(taken, 'data') || taken.body !== undefined || taken.bodyBase64 !== undefined;
+  // The answer's own parts, rendered as a route renders them (default Content-Type of its body form included).
+  const own: RouteAnswer = {};
+  if (taken.headers !== undefined) own.headers = taken.headers;
+  if (Object.hasOwn(taken, 'data')) own.data = taken.data;
+  else if (taken.body !== undefined) own.body = taken.body;
+  else if (taken.bodyBase64 !== undefined) own.bodyBase64 = taken.bodyBase64;
+  if (taken.template === true) own.template = true;
+  const rendered = (taken.headers !== undefined || hasBody) && compileAnswer(own).answer(false, context);
+  const mine = rendered && rendered.kind === 'respond' ? rendered : undefined;
+
   let statusCode: number;
-  let body: string;
-  if (Object.hasOwn(taken, 'data')) {
-    statusCode = taken.statusCode ?? record?.statusCode ?? 200;
-    body = jsonTextOf(taken.data);
-  } else if (record !== undefined) {
-    statusCode = taken.statusCode ?? record.statusCode;
-    body = record.body;
+  let body: string | Uint8Array | null;
+  let headers: Record<string, string | readonly string[]>;
+  if (hasBody && mine !== undefined) {
+    statusCode = taken.statusCode ?? fallback?.status ?? 200;
+    body = mine.body;
+    headers =
+      taken.headers !== undefined
+        ? ownHeaders(mine.headers)
+        : { ...ownHeaders(fallback?.headers ?? {}, 'content-type'), ...pick(mine.headers, 'content-type') };
+  } else if (fallback !== undefined) {
+    statusCode = taken.statusCode ?? fallback.status;
+    body = fallback.body;
+    const type = pick(fallback.headers, 'content-type');
+    headers = mine !== undefined ? { ...type, ...ownHeaders(mine.headers) } : ownHeaders(fallback.headers);
   } else {
     statusCode = 404;
     body = notFoundBody(name);
+    headers = { 'content-type': JSON_HEADERS['content-type'] };
   }
-  const planned: PlannedAnswer = { statusCode, body: BODILESS_STATUS.has(statusCode) ? null : body, delay };
+  if (BODILESS_STATUS.has(statusCode)) {
+    body = null;
+    delete headers['content-type'];
+  }
+  const planned: PlannedAnswer = { statusCode, headers, body, delay };
   if (taken.fault === 'close') planned.fault = 'close';
   return planned;
+}
+
+/** `{ [name]: value }` when `headers` has `name`, else `{}`. */
+function pick(headers: AnswerHeaderMap, name: string): Record<string, string | readonly string[]> {
+  const value = headers[name];
+  return value === undefined ? {} : { [name]: value };
 }
 
 /** Options for {@link toQueuedAnswer}. */
@@ -63,16 +127,18 @@ export interface QueuedAnswerContext {
   head: boolean;
   /** For `hang`: aborts when the queue of the name is cleared. */
   release: AbortSignal;
-  /** For `hang`: what a released request gets (the record as it is then). */
+  /** For `hang`: what a released request gets (what would answer then). */
   next: () => EndpointAnswer | Promise<EndpointAnswer>;
 }
 
 /** The {@link EndpointAnswer} for a planned queued answer. */
 export function toQueuedAnswer(planned: PlannedAnswer, context: QueuedAnswerContext): EndpointAnswer {
-  const headers: Record<string, string> =
-    planned.body === null
-      ? { ...CORS_HEADERS }
-      : { ...JSON_HEADERS, 'content-length': String(utf8Length(planned.body)) };
+  const headers: Record<string, string | readonly string[]> = { ...CORS_HEADERS, ...planned.headers };
+  if (planned.body !== null) {
+    headers['content-length'] = String(
+      typeof planned.body === 'string' ? utf8Length(planned.body) : planned.body.byteLength,
+    );
+  }
   const { statusCode: status, delay } = planned;
   if (planned.fault === undefined) {
     return { kind: 'respond', status, headers, body: context.head ? null : planned.body, delay };

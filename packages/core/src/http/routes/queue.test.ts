@@ -182,7 +182,18 @@ describe('/api/endpoints/{name}/queue', () => {
     const answers = body.properties.answers as Schema;
     const answer = answers.items;
     expect(answers.maxItems).toBe(MAX_QUEUED_ANSWERS);
-    expect(Object.keys(answer.properties).sort()).toEqual(['data', 'delay', 'fault', 'statusCode', 'times']);
+    expect(Object.keys(answer.properties).sort()).toEqual([
+      'body',
+      'bodyBase64',
+      'data',
+      'delay',
+      'fault',
+      'headers',
+      'match',
+      'statusCode',
+      'template',
+      'times',
+    ]);
     expect(answer.properties.fault?.enum).toEqual(['reset', 'close', 'hang']);
     expect(answer.additionalProperties).toBe(false);
   });

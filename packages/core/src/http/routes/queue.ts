@@ -23,7 +23,10 @@ export function registerQueueRoutes(app: Hono, ctx: AppContext): void {
     // each answer's data stays its exact text, like a record's.
     const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes);
     const body = queueBodyFromMembers(members);
-    const answers = await queue.push(name, parseQueueBody(schemas, body, options.maxDelayMs));
+    const answers = await queue.push(
+      name,
+      parseQueueBody(schemas, body, { maxDelayMs: options.maxDelayMs, maxBodyBytes: options.maxBodyBytes }),
+    );
     return jsonTextResponse(queuePageJson(answers), 201);
   });
 

@@ -23,14 +23,18 @@
 
 import { randomUUID } from 'node:crypto';
 import type { AnswerQueue, Taken } from '../../answer/queue/answer-queue.js';
+import { type FilterSubject, matchesRequest } from '../../journal/request-filter.js';
 import {
   answerJson,
+  MATCH_PREFIX,
   MAX_QUEUED_ANSWERS,
   parseAnswerJson,
   type QueuedAnswer,
   type TakenAnswer,
 } from '../../wire/answer-json.js';
 import { MockpointError } from '../../wire/errors.js';
+import type { RequestFilter } from '../../wire/journal-json.js';
+import { scanJson } from '../../wire/json-text.js';
 
 /** What the queue needs from the store's connections (see `RedisStore.openAnswerQueue`). */
 export interface QueueConnection {
@@ -89,29 +93,64 @@ table.insert(out, 1, redis.call('PUBLISH', KEYS[4], ARGV[4]))
 return out`;
 
 /**
- * Takes one use. KEYS: list, names, bytes, clears. ARGV: name, and optionally a
- * deadline (ms on Redis's clock). Returns {'late'} and takes nothing when it runs
- * after the deadline (the caller has given up: a use taken now would be lost);
- * {clears} when nothing is queued, else {clears, answer JSON, entries left}.
+ * Takes one use. KEYS: list, names, bytes, clears. ARGV: name, a deadline (ms
+ * on Redis's clock) or '', the mode, then (mode `pick`) the answer texts that
+ * match the request. Returns {'late'} and takes nothing when it runs after the
+ * deadline (the caller has given up: a use taken now would be lost); {clears}
+ * when nothing is queued. Mode `head` takes the first answer when it has no
+ * match, else returns {clears, 'choose', entries…} for the caller to pick (the
+ * matcher runs in JavaScript, once, not in Lua); mode `pick` takes the first
+ * answer without a match or among the given texts, or returns {clears, 'none',
+ * entries left}. Else {clears, answer JSON, entries left}.
  */
 const TAKE = `
-if ARGV[2] then
+if ARGV[2] ~= '' then
   local now = redis.call('TIME')
   if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[2]) then return {'late'} end
 end
 local clears = tonumber(redis.call('GET', KEYS[4]) or '0')
-local entry = redis.call('LINDEX', KEYS[1], 0)
-if not entry then
+local head = redis.call('LINDEX', KEYS[1], 0)
+if not head then
   redis.call('SREM', KEYS[2], ARGV[1])
   return {clears}
+end
+local function answerOf(entry)
+  return string.sub(entry, string.find(entry, ' ', 1, true) + 1)
+end
+local function forAny(answer)
+  return string.sub(answer, 1, 9) ~= '{"match":'
+end
+local index = nil
+local entry = nil
+if forAny(answerOf(head)) then
+  index = 0
+  entry = head
+elseif ARGV[3] == 'head' then
+  local out = redis.call('LRANGE', KEYS[1], 0, -1)
+  table.insert(out, 1, 'choose')
+  table.insert(out, 1, clears)
+  return out
+else
+  local wanted = {}
+  for i = 4, #ARGV do wanted[ARGV[i]] = true end
+  for i, one in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
+    local answer = answerOf(one)
+    if forAny(answer) or wanted[answer] then
+      index = i - 1
+      entry = one
+      break
+    end
+  end
+  if not entry then return {clears, 'none', redis.call('LLEN', KEYS[1])} end
 end
 local space = string.find(entry, ' ', 1, true)
 local times = tonumber(string.sub(entry, 1, space - 1))
 local answer = string.sub(entry, space + 1)
 if times > 1 then
-  redis.call('LSET', KEYS[1], 0, (times - 1) .. ' ' .. answer)
+  redis.call('LSET', KEYS[1], index, (times - 1) .. ' ' .. answer)
 else
-  redis.call('LPOP', KEYS[1])
+  -- The first entry equal to this one is this one: an equal entry before it would have been taken.
+  redis.call('LREM', KEYS[1], 1, entry)
   redis.call('DECRBY', KEYS[3], #answer)
 end
 local left = redis.call('LLEN', KEYS[1])
@@ -179,6 +218,12 @@ const NEVER = new AbortController().signal;
 /** How often a use taken too late is tried to be put back (a second apart) while Redis does not answer. */
 const GIVE_BACK_ATTEMPTS = 60;
 const encoder = new TextEncoder();
+
+/** The `match` of an answer's JSON text, parsed. */
+function matchOf(answer: string): RequestFilter | undefined {
+  const text = scanJson(answer).members?.get('match');
+  return text === undefined ? undefined : (JSON.parse(text) as RequestFilter);
+}
 
 /** A queued entry as stored: `<times> <answer JSON>`. */
 function decodeEntry(entry: unknown): QueuedAnswer {
@@ -293,16 +338,22 @@ export class RedisAnswerQueue implements AnswerQueue {
     return this.#pending.has(name) || this.#stale || !this.#conn.live;
   }
 
-  async take(name: string): Promise<Taken | undefined> {
+  async take(name: string, request?: FilterSubject): Promise<Taken | undefined> {
     if (this.#stale) this.#refresh();
     const epoch = this.#epoch;
-    const deadline = this.#conn.deadline();
-    const reply = (await this.#conn.eval(
-      TAKE,
-      this.#keys(name).concat(this.#clearsKey),
-      deadline === undefined ? [name] : [name, String(deadline)],
-      (late) => this.#giveBack(name, late as unknown[]),
-    )) as unknown[];
+    let reply = await this.#take(name, 'head', []);
+    if (reply[1] === 'choose') {
+      // The first answer has a match: pick, with the one matcher, the texts this request matches.
+      const texts = new Set<string>();
+      for (const entry of reply.slice(2)) {
+        const text = String(entry);
+        const answer = text.slice(text.indexOf(' ') + 1);
+        const match = answer.startsWith(MATCH_PREFIX) ? matchOf(answer) : undefined;
+        if (match !== undefined && request !== undefined && matchesRequest(request, match)) texts.add(answer);
+      }
+      reply = await this.#take(name, 'pick', [...texts]);
+    }
+    if (reply[1] === 'none') return undefined;
     if (reply[0] === 'late') {
       throw new MockpointError(
         'STORE_UNAVAILABLE',
@@ -319,13 +370,24 @@ export class RedisAnswerQueue implements AnswerQueue {
     return { answer, release: answer.fault === 'hang' ? this.#release(name, clears) : NEVER };
   }
 
+  /** One run of the take script (mode `head` or `pick`). */
+  async #take(name: string, mode: 'head' | 'pick', texts: string[]): Promise<unknown[]> {
+    const deadline = this.#conn.deadline();
+    return (await this.#conn.eval(
+      TAKE,
+      this.#keys(name).concat(this.#clearsKey),
+      [name, deadline === undefined ? '' : String(deadline), mode, ...texts],
+      (late) => this.#giveBack(name, late as unknown[]),
+    )) as unknown[];
+  }
+
   /**
    * A take that ran although its caller had given up (it ran before its deadline,
    * but the answer came back too late): the use was never handed to a request, so
    * it goes back first in line. Retried while Redis does not answer, once per take.
    */
   #giveBack(name: string, reply: unknown[], token = randomUUID(), attempt = 1): void {
-    if (reply.length < 2 || reply[0] === 'late') return;
+    if (reply.length < 2 || reply[0] === 'late' || reply[1] === 'choose' || reply[1] === 'none') return;
     this.#conn
       .eval(
         GIVE_BACK,

@@ -5,9 +5,9 @@
  * @module
  */
 
-import { MAX_QUEUED_ANSWERS, type QueuedAnswer } from '../../../wire/answer-json.js';
+import { type FilterSubject, matchesRequest } from '../../../journal/request-filter.js';
+import { answerJson, MAX_QUEUED_ANSWERS, type QueuedAnswer } from '../../../wire/answer-json.js';
 import { MockpointError } from '../../../wire/errors.js';
-import { jsonTextOf } from '../../../wire/json-text.js';
 import type { AnswerQueue, Taken } from '../answer-queue.js';
 
 /** Options for {@link MemoryAnswerQueue}. */
@@ -26,10 +26,9 @@ interface Held {
   bytes: number;
 }
 
-/** Rough memory cost of one queued answer: its data as JSON text (UTF-16) plus a fixed overhead. */
+/** Rough memory cost of one queued answer: its JSON text (UTF-16) plus a fixed overhead. */
 function answerBytes(answer: QueuedAnswer): number {
-  const data = Object.hasOwn(answer, 'data') ? jsonTextOf(answer.data).length : 0;
-  return data * 2 + 128;
+  return answerJson(answer).length * 2 + 128;
 }
 
 export class MemoryAnswerQueue implements AnswerQueue {
@@ -78,17 +77,21 @@ export class MemoryAnswerQueue implements AnswerQueue {
     return this.#queues.has(name);
   }
 
-  async take(name: string): Promise<Taken | undefined> {
+  async take(name: string, request?: FilterSubject): Promise<Taken | undefined> {
     // Synchronous from here on: no other request can see the queue in between.
     const queue = this.#queues.get(name);
-    const first = queue?.[0];
-    if (queue === undefined || first === undefined) return undefined;
-    const { times, ...answer } = first.answer;
+    if (queue === undefined) return undefined;
+    const index = queue.findIndex(
+      ({ answer }) => answer.match === undefined || (request !== undefined && matchesRequest(request, answer.match)),
+    );
+    const held = queue[index];
+    if (held === undefined) return undefined;
+    const { times, ...answer } = held.answer;
     if (times > 1) {
-      first.answer.times = times - 1;
+      held.answer.times = times - 1;
     } else {
-      queue.shift();
-      this.#bytes -= first.bytes;
+      queue.splice(index, 1);
+      this.#bytes -= held.bytes;
       if (queue.length === 0) this.#queues.delete(name);
     }
     return { answer, release: this.#release(name) };
