@@ -190,7 +190,7 @@ test('3. on a 390 px phone nothing shifts while the page loads (CLS < 0.1), and 
   await poll(() => activeId(page)).toBe('new-name');
 });
 
-test('4. rows update in place: focus, a selection and an open entry survive new requests; each is announced', async () => {
+test('4. rows update in place: focus, a selection and an open entry survive new requests (held behind "N new" while an entry is open); each is announced', async () => {
   const server = await daemon();
   await create(server, 'hook', { ok: true });
   const body = JSON.stringify({ event: 'order.paid', id: 'ord_1', note: 'x'.repeat(200) });
@@ -228,16 +228,28 @@ test('4. rows update in place: focus, a selection and an open entry survive new 
 
   await fetch(`${server.url}/endpoint/hook?second=1`, { method: 'PUT', body: 'plain text' });
   await fetch(`${server.url}/endpoint/hook?third=1`);
-  await poll(() => page.locator('.journal-list li').count()).toBe(3);
+  // An entry is open: the new rows wait behind the "2 new" button, announced, and nothing moves.
+  await poll(() => page.locator('.new-requests').textContent()).toBe('2 new ↑');
+  expect(await page.locator('.journal-list li').count()).toBe(1);
   expect(await page.evaluate(() => (document.activeElement as unknown as { marker?: string } | null)?.marker)).toBe(
     'the same node',
   );
   expect(await page.evaluate(() => getSelection()?.toString())).toBe(selected);
-  expect(await page.locator('.journal-list li').nth(2).locator('details').getAttribute('open')).toBe('');
-  // The entry being read did not jump: the new rows went in above it, the view followed.
-  expect(Math.abs((await top()) - topBefore)).toBeLessThanOrEqual(2); // sub-pixel rounding only
-  await poll(() => page.locator('#announce').textContent()).toMatch(/^New request: GET \/endpoint\/hook$|new requests/);
+  expect(await top()).toBe(topBefore);
+  await poll(() => page.locator('#announce').textContent()).toMatch(/^2 new requests, the latest GET \/endpoint\/hook/);
   expect(await page.locator('#announce').getAttribute('aria-live')).toBe('polite');
+
+  // On demand they go in above, in place: the open entry stays open and is the same node.
+  await page.locator('.new-requests').click();
+  await poll(() => page.locator('.journal-list li').count()).toBe(3);
+  expect(await page.locator('.journal-list li').nth(2).locator('details').getAttribute('open')).toBe('');
+  expect(
+    await page
+      .locator('.journal-list li')
+      .nth(2)
+      .locator('pre')
+      .evaluate((el) => (el as unknown as { marker: string }).marker),
+  ).toBe('the same node');
   // The relative time keeps up by itself (the page refreshes it every few seconds).
   await expect
     .poll(() => opened.locator('time').textContent(), { timeout: 20_000, interval: 200 })

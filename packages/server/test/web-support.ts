@@ -212,3 +212,41 @@ export async function eventually<T>(
 export function poll<T>(check: () => T | Promise<T>): ReturnType<typeof expect.poll<T>> {
   return expect.poll(check, { timeout: 10_000, interval: 50 });
 }
+
+/** The layout shifts a page reported (not those right after input), with what moved. */
+export interface LayoutShifts {
+  /** The sum of their values: the page's cumulative layout shift (CLS) since it loaded. */
+  value: number;
+  /** One line per shift: its value, the route and the elements that moved. */
+  shifts: string[];
+}
+
+/**
+ * Records every layout shift of the page from its next navigation on
+ * (Chromium's `layout-shift` performance entries); read them with {@link layoutShifts}.
+ */
+export async function watchLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node?: Node }[] };
+    const w = window as unknown as { layoutShifts: { value: number; shifts: string[] } };
+    w.layoutShifts = { value: 0, shifts: [] };
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as Shift[]) {
+        if (entry.hadRecentInput) continue;
+        w.layoutShifts.value += entry.value;
+        const nodes = entry.sources.map((s) =>
+          s.node instanceof Element ? `${s.node.tagName}.${s.node.className}` : '',
+        );
+        w.layoutShifts.shifts.push(`${entry.value.toFixed(4)} ${location.hash} ${nodes.join(' ')}`);
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+/** What {@link watchLayoutShifts} recorded so far. */
+export function layoutShifts(page: Page): Promise<LayoutShifts> {
+  return page.evaluate(() => {
+    const recorded = (window as unknown as { layoutShifts: LayoutShifts }).layoutShifts;
+    return { value: recorded.value, shifts: [...recorded.shifts] };
+  });
+}

@@ -5,9 +5,15 @@
  * server answers as soon as a new request arrives.
  *
  * Rows are updated in place: new ones are inserted at the top, old ones removed
- * at the bottom, and rows already shown are never rebuilt or moved, so focus, a
- * text selection and an open entry survive new requests. Each arrival is
- * announced to screen readers through the page's polite live region.
+ * at the bottom, and rows already shown are never rebuilt, so focus, a text
+ * selection and an open entry survive new requests. Each arrival is announced to
+ * screen readers through the page's polite live region.
+ *
+ * New rows never move what a person is using (no layout shift): while the list
+ * is in use (the pointer over it, the focus in it, an entry open, or the page
+ * scrolled into it) arrivals are held, and a "N new" button in the panel's head
+ * (its space reserved, the head sticky while the list scrolls) inserts them on
+ * demand. An idle list (or an empty one) takes new rows at once.
  *
  * Every answer names its journal (`journalId`). After any failure the next read
  * is a full one, and a new `journalId` (the daemon restarted: ids start again
@@ -43,8 +49,12 @@ export class JournalView {
   readonly #empty: HTMLElement;
   readonly #notice: HTMLElement;
   #abort = new AbortController();
-  /** Ids shown, oldest first. */
-  #ids: number[] = [];
+  /** Requests received but held (the list was in use), oldest first. */
+  #pending: JournalEntry[] = [];
+  /** The newest id received (shown or held): the cursor of the next read. */
+  #newest = 0;
+  #pointerInside = false;
+  readonly #newButton: HTMLButtonElement;
   #journalId: string | undefined;
   /** Whether the next read may long-poll (false at first and after a failure or a new journal). */
   #synced = false;
@@ -62,10 +72,21 @@ export class JournalView {
     this.#empty = h('div', { class: 'empty journal-empty' }, h('p', null, 'No requests yet. Send one:'), emptyHint);
     this.#clearButton = h('button', { type: 'button', class: 'btn btn-small' }, 'Clear');
     this.#clearButton.addEventListener('click', () => this.#confirmClear());
+    // Always laid out (hidden by visibility), so showing it moves nothing.
+    this.#newButton = h('button', { type: 'button', class: 'btn btn-small new-requests' });
+    this.#newButton.addEventListener('click', () => this.#showPending());
+    this.#setPendingButton();
+    this.#list.addEventListener('pointerenter', () => {
+      this.#pointerInside = true;
+    });
+    this.#list.addEventListener('pointerleave', () => {
+      this.#pointerInside = false;
+    });
     this.#head = h(
       'div',
-      { class: 'panel-head' },
+      { class: 'panel-head journal-head' },
       h('h3', { id: 'journal-title' }, 'Requests'),
+      this.#newButton,
       this.#state,
       this.#clearButton,
     );
@@ -170,8 +191,7 @@ export class JournalView {
     let failures = 0;
     while (!signal.aborted) {
       try {
-        const newest = this.#ids.at(-1) ?? 0;
-        const read = this.#synced ? { wait: WAIT_MS, count: 1, after: newest, signal } : { signal };
+        const read = this.#synced ? { wait: WAIT_MS, count: 1, after: this.#newest, signal } : { signal };
         const page = await api.journal(this.#name, read);
         if (signal.aborted) return;
         if (this.#journalId !== undefined && page.journalId !== this.#journalId) {
@@ -225,22 +245,13 @@ export class JournalView {
     this.#notice.hidden = false;
   }
 
-  /** The row a person is reading: the one holding the focus, else the first open one, if it is on screen. */
-  #readingRow(): HTMLElement | undefined {
-    const focused = document.activeElement?.closest('.journal-list > li');
-    // Not `:has()`: the page supports browsers without it (Firefox before 121).
-    const open = this.#list.querySelector<HTMLElement>(':scope > li > details[open]')?.parentElement;
-    const row = (focused ?? open) as HTMLElement | null | undefined;
-    if (!row || !this.#list.contains(row)) return undefined;
-    const { top, bottom } = row.getBoundingClientRect();
-    return top < window.innerHeight && bottom > 0 ? row : undefined;
-  }
-
   /** Replaces every row (a first read, a clear, a new journal). */
   #replace(requests: JournalEntry[]): void {
     const kept = requests.slice(-MAX_ROWS);
     this.#list.replaceChildren(...kept.map((entry) => entryRow(entry, false)).reverse());
-    this.#ids = kept.map((entry) => entry.id);
+    this.#newest = kept.at(-1)?.id ?? 0;
+    this.#pending = [];
+    this.#setPendingButton();
     this.#empty.hidden = kept.length > 0;
   }
 
@@ -249,6 +260,8 @@ export class JournalView {
    * belong to the old journal), and the new journal's requests go above them.
    */
   #restarted(requests: JournalEntry[]): void {
+    // Requests held back belong to the old journal: they go in with its rows.
+    if (this.#pending.length > 0) this.#insert(this.#pending.splice(0), false);
     for (const row of this.#list.querySelectorAll<HTMLElement>(':scope > li:not(.before-restart)')) {
       row.classList.add('before-restart');
       delete row.dataset.id;
@@ -260,39 +273,81 @@ export class JournalView {
     }
     const kept = requests.slice(-MAX_ROWS);
     this.#list.prepend(...kept.map((entry) => entryRow(entry, false)).reverse());
-    this.#ids = kept.map((entry) => entry.id);
+    this.#newest = kept.at(-1)?.id ?? 0;
+    this.#setPendingButton();
     while (this.#list.children.length > MAX_ROWS) this.#list.lastElementChild?.remove();
     this.#empty.hidden = this.#list.children.length > 0;
   }
 
-  /** Adds the requests not shown yet at the top, in place; drops the oldest rows past the limit. */
+  /**
+   * Whether new rows inserted now could move something a person is using: the
+   * pointer is over the list, the focus is in it, an entry is open, or the page
+   * is scrolled into it (its top above the window's).
+   */
+  #inUse(): boolean {
+    if (this.#list.children.length === 0) return false;
+    if (this.#pointerInside || this.#list.contains(document.activeElement)) return true;
+    if (this.#list.querySelector(':scope > li > details[open]')) return true;
+    return this.#list.getBoundingClientRect().top < 0;
+  }
+
+  /** Takes requests past the cursor: shown at once when the list is idle, else held behind "N new". */
   #add(requests: JournalEntry[]): void {
-    const newest = this.#ids.at(-1) ?? 0;
-    const fresh = requests.filter((entry) => entry.id > newest);
+    const fresh = requests.filter((entry) => entry.id > this.#newest);
     if (fresh.length === 0) return;
-    // The row being read (focused, else open) stays where it is on screen.
-    const anchor = this.#readingRow();
-    const before = anchor?.getBoundingClientRect().top;
-    for (const entry of fresh) {
-      this.#list.prepend(entryRow(entry, true));
-      this.#ids.push(entry.id);
-    }
-    // The oldest rows go first: those before a restart, then this journal's.
-    while (this.#list.children.length > MAX_ROWS) {
-      const last = this.#list.lastElementChild as HTMLElement;
-      if (!last.classList.contains('before-restart')) this.#ids.shift();
-      last.remove();
-    }
-    this.#empty.hidden = true;
-    if (anchor?.isConnected && before !== undefined) {
-      const moved = anchor.getBoundingClientRect().top - before;
-      if (moved !== 0) window.scrollBy(0, moved);
-    }
+    this.#newest = (fresh.at(-1) as JournalEntry).id;
     const last = fresh.at(-1) as JournalEntry;
+    if (this.#pending.length > 0 || this.#inUse()) {
+      this.#pending.push(...fresh);
+      // Held for a long time: only the newest ones can be shown anyway.
+      if (this.#pending.length > MAX_ROWS) this.#pending.splice(0, this.#pending.length - MAX_ROWS);
+      this.#setPendingButton();
+      announce(
+        `${this.#pending.length} new ${this.#pending.length === 1 ? 'request' : 'requests'}, the latest ${last.method} ${last.path}: use the “new” button to show them`,
+      );
+      return;
+    }
+    this.#insert(fresh, true);
     announce(
       fresh.length === 1
         ? `New request: ${last.method} ${last.path}`
         : `${fresh.length} new requests, the latest ${last.method} ${last.path}`,
     );
+  }
+
+  /** "N new" was pressed: the held rows go in at the top, the view goes to them, the focus to the newest. */
+  #showPending(): void {
+    const held = this.#pending.splice(0);
+    this.#setPendingButton();
+    if (held.length === 0) return;
+    this.#insert(held, true);
+    const newest = this.#list.querySelector<HTMLElement>(':scope > li summary');
+    newest?.focus({ preventScroll: true });
+    const head = this.#head.getBoundingClientRect();
+    const top = this.#list.getBoundingClientRect().top;
+    // The newest row just under the (sticky) head when the list starts above the window.
+    if (top < head.bottom) window.scrollBy(0, top - head.bottom - 8);
+    announce(`${held.length} new ${held.length === 1 ? 'request' : 'requests'} shown`);
+  }
+
+  #setPendingButton(): void {
+    const count = this.#pending.length;
+    this.#newButton.classList.toggle('is-idle', count === 0);
+    this.#newButton.disabled = count === 0;
+    this.#newButton.textContent = count === 0 ? '0 new' : `${count > 99 ? '99+' : count} new ↑`;
+    this.#newButton.setAttribute(
+      'aria-label',
+      count === 0 ? 'No new requests' : `Show ${count} new ${count === 1 ? 'request' : 'requests'}`,
+    );
+  }
+
+  /** Inserts rows at the top (newest first), dropping the oldest past the limit. */
+  #insert(entries: JournalEntry[], fresh: boolean): void {
+    for (const entry of entries) {
+      this.#list.prepend(entryRow(entry, fresh));
+    }
+    // The oldest rows go first: those before a restart, then this journal's.
+    while (this.#list.children.length > MAX_ROWS) this.#list.lastElementChild?.remove();
+    this.#empty.hidden = true;
   }
 }
