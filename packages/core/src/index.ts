@@ -45,3 +45,9 @@ export { JsonSyntaxError, JsonText } from './wire/json-text.js';
 export type { LimitOptions } from './wire/limits.js';
 export type { AnswerHeaders, Route, RouteAnswer, RouteInput } from './wire/route.js';
 export type { EndpointRecord } from './wire/schemas.js';
+export type {
+  SignatureCheckStatus,
+  SignatureInput,
+  SignatureMark,
+  SignatureView,
+} from './wire/signature-settings.js';

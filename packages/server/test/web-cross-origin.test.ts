@@ -44,6 +44,12 @@ const SAMPLES: Record<string, Omit<Write, 'method' | 'path'> & { path: string }>
   },
   'DELETE /api/endpoints/{name}/routes/{id}': { path: '/api/endpoints/victim/routes/evil', ok: 204 },
   'DELETE /api/endpoints/{name}/routes': { path: '/api/endpoints/victim/routes', ok: 204 },
+  'PUT /api/endpoints/{name}/signature': {
+    path: '/api/endpoints/victim/signature',
+    body: '{"scheme":"github","secret":"evil","enforce":true}',
+    ok: 200,
+  },
+  'DELETE /api/endpoints/{name}/signature': { path: '/api/endpoints/victim/signature', ok: 204 },
   'POST /api/endpoints/{name}/queue': {
     path: '/api/endpoints/victim/queue',
     body: '{"answers":[{"statusCode":500,"data":{"evil":true},"times":5}]}',
@@ -97,7 +103,7 @@ async function seed(): Promise<void> {
   expect(queued.status).toBe(201);
 }
 
-/** Everything a write could change: the records, the queue and the journal of `victim`. */
+/** Everything a write could change: the records, the queue, the routes, the signature check and the journal of `victim`. */
 async function snapshot(): Promise<string> {
   const read = async (path: string) => (await fetch(`${server.url}${path}`)).text();
   const requests = JSON.parse(await read('/api/endpoints/victim/requests')) as { requests: { path: string }[] };
@@ -105,6 +111,7 @@ async function snapshot(): Promise<string> {
     endpoints: JSON.parse(await read('/api/endpoints')),
     queue: JSON.parse(await read('/api/endpoints/victim/queue')),
     routes: JSON.parse(await read('/api/endpoints/victim/routes')),
+    signature: JSON.parse(await read('/api/endpoints/victim/signature')),
     requests: requests.requests.map((r) => r.path),
   });
 }

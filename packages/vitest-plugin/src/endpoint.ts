@@ -14,6 +14,8 @@ import type {
   QuietOptions,
   Route,
   RouteInput,
+  SignatureInput,
+  SignatureView,
   WaitOptions,
 } from '@mockpoint/core';
 
@@ -82,6 +84,18 @@ export interface MockApi extends RequestRecorder {
   clearRoutes(): Promise<void>;
   /** Removes the route `id`. @throws MockpointError `NOT_FOUND` when there is none. */
   removeRoute(id: string): Promise<void>;
+  /**
+   * Checks the signature of every request to this name (and below it) from now
+   * on: each recorded request gets `signature: { scheme, status, reason }` (match
+   * on it with `{ signature: 'valid' }`); with `enforce`, one that is not valid is
+   * answered `401 SIGNATURE_INVALID`. Resolves with the check, secrets masked.
+   * @example await hook.setSignature({ scheme: 'stripe', secret: 'whsec_test', enforce: true })
+   */
+  setSignature(check: SignatureInput): Promise<SignatureView>;
+  /** The signature check, secrets masked. @throws MockpointError `NOT_FOUND` when there is none. */
+  getSignature(): Promise<SignatureView>;
+  /** Stops checking signatures. */
+  removeSignature(): Promise<void>;
 }
 
 /**
@@ -165,6 +179,18 @@ class ApiHandle implements MockApi {
 
   clearRoutes(): Promise<void> {
     return this.#client.clearRoutes(this.name);
+  }
+
+  setSignature(check: SignatureInput): Promise<SignatureView> {
+    return this.#client.setSignature(this.name, check);
+  }
+
+  getSignature(): Promise<SignatureView> {
+    return this.#client.getSignature(this.name);
+  }
+
+  removeSignature(): Promise<void> {
+    return this.#client.removeSignature(this.name);
   }
 
   removeRoute(id: string): Promise<void> {

@@ -12,6 +12,7 @@ import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
 import type { Route, RouteInput } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import type { LimitName } from '../wire/settings.js';
+import type { SignatureInput, SignatureView } from '../wire/signature-settings.js';
 import { type WatchRequestsOptions, watchRequests } from './watch-requests.js';
 
 /** Something with a Fetch-API `fetch`, e.g. the app returned by `createApp()`. */
@@ -478,6 +479,28 @@ export function createClient(options: ClientOptions) {
     /** Removes the route `id` of `name`; throws `NOT_FOUND` when there is none. */
     async removeRoute(name: string, id: string): Promise<void> {
       await call('DELETE', `/api/endpoints/${seg(name)}/routes/${seg(id)}`);
+    },
+
+    /**
+     * Checks the signature of every request to `name` (and its subpaths) from now
+     * on: each journal entry gets `signature: { scheme, status, reason }`, and
+     * with `enforce` a request whose signature is not valid is answered
+     * `401 SIGNATURE_INVALID`. Resolves with the check as stored, secrets masked.
+     * @throws MockpointError `UNKNOWN_SIGNATURE_SCHEME`, `INVALID_SIGNATURE_SECRET`, `INVALID_SIGNATURE_OPTIONS`.
+     * @example await client.setSignature('hook', { scheme: 'standard', secret: 'whsec_…', enforce: true })
+     */
+    setSignature(name: string, check: SignatureInput): Promise<SignatureView> {
+      return json('PUT', `/api/endpoints/${seg(name)}/signature`, check);
+    },
+
+    /** The signature check of `name`, each secret masked; throws `NOT_FOUND` when it has none. */
+    getSignature(name: string): Promise<SignatureView> {
+      return json('GET', `/api/endpoints/${seg(name)}/signature`);
+    },
+
+    /** Stops checking the signatures of requests to `name` (nothing happens when it had no check). */
+    async removeSignature(name: string): Promise<void> {
+      await call('DELETE', `/api/endpoints/${seg(name)}/signature`);
     },
 
     /**

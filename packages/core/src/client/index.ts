@@ -31,6 +31,12 @@ export {
   STATUS_CODE_RANGE,
 } from '../wire/rules.js';
 export type { EndpointRecord } from '../wire/schemas.js';
+export type {
+  SignatureCheckStatus,
+  SignatureInput,
+  SignatureMark,
+  SignatureView,
+} from '../wire/signature-settings.js';
 export { VERSION } from '../wire/version.js';
 export {
   type ClientOptions,

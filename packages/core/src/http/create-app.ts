@@ -30,6 +30,7 @@ import { registerManageRoutes } from './routes/manage.js';
 import { registerQueueRoutes } from './routes/queue.js';
 import { registerReadRoutes } from './routes/read.js';
 import { registerServiceRoutes } from './routes/service.js';
+import { registerSignatureRoutes } from './routes/signature.js';
 
 /** Options for {@link createApp}: the {@link LimitOptions} and the rest. */
 export interface CreateAppOptions extends LimitOptions {
@@ -179,6 +180,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   registerManageRoutes(app, ctx);
   registerEndpointRoutes(app, ctx);
   registerQueueRoutes(app, ctx);
+  registerSignatureRoutes(app, ctx);
   registerJournalRoutes(app, ctx);
   registerJournalStreamRoutes(app, ctx);
   registerServiceRoutes(app, ctx);

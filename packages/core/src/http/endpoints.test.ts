@@ -7,6 +7,7 @@ import { MemoryStore } from '../store/memory/index.js';
 import type { CountOptions, EndpointStore, ListOptions, RoutesUpdate } from '../store/store.js';
 import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
+import type { SignatureSettings } from '../wire/signature-settings.js';
 import { EndpointService } from './endpoints.js';
 
 function record(name: string, data: unknown, statusCode = 200, delay = 0): EndpointRecord {
@@ -65,6 +66,14 @@ class SlowReadStore implements EndpointStore {
 
   updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]> {
     return this.inner.updateRoutes(name, update);
+  }
+
+  getSignature(name: string): Promise<SignatureSettings | undefined> {
+    return this.inner.getSignature(name);
+  }
+
+  setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
+    return this.inner.setSignature(name, settings);
   }
 
   async put(record: EndpointRecord): Promise<{ created: boolean }> {

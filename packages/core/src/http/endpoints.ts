@@ -12,8 +12,11 @@ import { MemoryAnswerQueue } from '../answer/queue/memory/index.js';
 import { RouteCache } from '../answer/routes/route-cache.js';
 import { RouteTable } from '../answer/routes/route-table.js';
 import type { CountOptions, EndpointStore, ListOptions, RoutesUpdate } from '../store/store.js';
+import { SignatureCheck } from '../webhook/signature-check.js';
+import { SignatureChecks } from '../webhook/signature-checks.js';
 import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
+import type { SignatureSettings } from '../wire/signature-settings.js';
 import { type CachedResponse, ResponseCache, toCachedResponse } from './cache.js';
 
 export class EndpointService {
@@ -32,6 +35,13 @@ export class EndpointService {
   readonly routeTables: RouteCache;
   /** The same withdrawal tokens as {@link #reading}, for route reads. */
   readonly #routeReading = new Map<string, symbol>();
+  /**
+   * Signature checks by name (`null`: none), in front of the store like the
+   * route tables; the read path asks {@link SignatureChecks.get} first.
+   */
+  readonly signatureChecks = new SignatureChecks();
+  /** The same withdrawal tokens as {@link #reading}, for signature reads. */
+  readonly #signatureReading = new Map<string, symbol>();
   readonly #unsubscribe: (() => void) | undefined;
 
   constructor(store: EndpointStore, cacheMaxBytes: number, queue: AnswerQueue = new MemoryAnswerQueue()) {
@@ -99,6 +109,37 @@ export class EndpointService {
     } finally {
       this.#routeReading.delete(name);
       this.routeTables.delete(name);
+    }
+  }
+
+  /** The signature check of `name` (`null` when it has none), read once per change. */
+  async signatureCheck(name: string): Promise<SignatureCheck | null> {
+    const hit = this.signatureChecks.get(name);
+    if (hit !== undefined) return hit;
+    const token = Symbol(name);
+    this.#signatureReading.set(name, token);
+    try {
+      const settings = await this.store.getSignature(name);
+      const check = settings === undefined ? null : new SignatureCheck(settings);
+      if (this.#signatureReading.get(name) === token && this.#cacheable) this.signatureChecks.set(name, check);
+      return check;
+    } finally {
+      if (this.#signatureReading.get(name) === token) this.#signatureReading.delete(name);
+    }
+  }
+
+  /** The signature settings of `name`, secrets included (never answered as they are). */
+  signature(name: string): Promise<SignatureSettings | undefined> {
+    return this.store.getSignature(name);
+  }
+
+  /** Sets or (with `undefined`) removes the signature check of `name`; resolves whether it had one. */
+  async setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
+    try {
+      return await this.store.setSignature(name, settings);
+    } finally {
+      this.#signatureReading.delete(name);
+      this.signatureChecks.delete(name);
     }
   }
 
@@ -173,6 +214,8 @@ export class EndpointService {
     this.cache.delete(name);
     this.#routeReading.delete(name);
     this.routeTables.delete(name);
+    this.#signatureReading.delete(name);
+    this.signatureChecks.delete(name);
   }
 
   #forgetAll(): void {
@@ -180,6 +223,8 @@ export class EndpointService {
     this.cache.clear();
     this.#routeReading.clear();
     this.routeTables.clear();
+    this.#signatureReading.clear();
+    this.signatureChecks.clear();
   }
 
   /**

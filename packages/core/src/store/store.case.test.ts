@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { JsonText, jsonTextOf } from '../wire/json-text.js';
 import { type Route, routesJson } from '../wire/route.js';
 import type { EndpointRecord } from '../wire/schemas.js';
+import type { SignatureSettings } from '../wire/signature-settings.js';
 import type { EndpointStore } from './store.js';
 
 /** Makes a fresh, empty, open store. The contract closes it after each test. */
@@ -422,6 +423,51 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       expect(await store.getRoutes('kept')).toEqual([]);
     });
 
+    it('keeps a signature check beside the record: every field, secrets in full, and put leaves it', async () => {
+      const store = await fresh();
+      expect(await store.getSignature('hook')).toBeUndefined();
+      const settings: SignatureSettings = {
+        scheme: 'hmac',
+        secrets: ['first secret', 'second "secret" \u00e9'],
+        toleranceSec: 60,
+        enforce: true,
+        hmac: { header: 'X-Signature', algorithm: 'sha512', encoding: 'base64', prefix: 'sha512=' },
+      };
+      expect(await store.setSignature('hook', settings)).toBe(false);
+      expect(await store.getSignature('hook')).toEqual(settings);
+      // A check alone makes no record; a record write leaves the check and keeps four fields.
+      expect(await store.get('hook')).toBeUndefined();
+      expect(await store.count()).toBe(0);
+      const rec = record('hook', { v: 1 });
+      await store.put(rec);
+      expect(await store.get('hook')).toEqual(rec);
+      expect(await store.getSignature('hook')).toEqual(settings);
+      const replaced: SignatureSettings = { scheme: 'github', secrets: ['s'], toleranceSec: 300, enforce: false };
+      expect(await store.setSignature('hook', replaced)).toBe(true);
+      expect(await store.getSignature('hook')).toEqual(replaced);
+      expect(await store.getSignature('other')).toBeUndefined();
+      expect(await store.setSignature('hook', undefined)).toBe(true);
+      expect(await store.getSignature('hook')).toBeUndefined();
+      expect(await store.setSignature('hook', undefined)).toBe(false);
+      expect(await store.get('hook')).toEqual(rec);
+    });
+
+    it('delete removes the signature check with the record (and reports a check-only name); clear removes every check', async () => {
+      const store = await fresh();
+      const settings: SignatureSettings = { scheme: 'stripe', secrets: ['whsec_x'], toleranceSec: 300, enforce: false };
+      await store.put(record('both'));
+      await store.setSignature('both', settings);
+      await store.setSignature('only', settings);
+      await store.setSignature('kept', settings);
+      expect(await store.delete('both')).toBe(true);
+      expect(await store.getSignature('both')).toBeUndefined();
+      expect(await store.delete('only')).toBe(true);
+      expect(await store.getSignature('only')).toBeUndefined();
+      expect(await store.getSignature('kept')).toEqual(settings);
+      await store.clear();
+      expect(await store.getSignature('kept')).toBeUndefined();
+    });
+
     it('every operation rejects after close', async () => {
       const store = await fresh();
       await store.create(record('before'));
@@ -436,6 +482,8 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         ['clear', () => store.clear()],
         ['getRoutes', () => store.getRoutes('before')],
         ['updateRoutes', () => store.updateRoutes('before', () => [])],
+        ['getSignature', () => store.getSignature('before')],
+        ['setSignature', () => store.setSignature('before', undefined)],
       ];
       for (const [label, operation] of operations) {
         await expect(operation(), label).rejects.toMatchObject({

@@ -6,6 +6,7 @@
  */
 import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
+import type { SignatureSettings } from '../wire/signature-settings.js';
 
 /**
  * Computes a name's new route list from its current one; may throw (a limit,
@@ -68,7 +69,7 @@ export interface EndpointStore {
   create(record: EndpointRecord): Promise<boolean>;
   /** Creates or replaces a record; resolves whether it was `created`. Durable on resolve. */
   put(record: EndpointRecord): Promise<{ created: boolean }>;
-  /** Removes a record and the name's routes; resolves whether either existed. */
+  /** Removes a record and the name's routes and signature check; resolves whether any existed. */
   delete(name: string): Promise<boolean>;
   /**
    * The routes of `name`, in order (`[]` when it has none). Routes are kept
@@ -84,11 +85,22 @@ export interface EndpointStore {
    * change is announced like a record's (see {@link changes}).
    */
   updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]>;
+  /**
+   * The signature check of `name` (`undefined` when it has none). Kept beside the
+   * record like routes, never in it: {@link put} leaves it as it is.
+   */
+  getSignature(name: string): Promise<SignatureSettings | undefined>;
+  /**
+   * Sets (or, with `undefined`, removes) the signature check of `name`; resolves
+   * whether it had one before. Durable on resolve; for a shared store the change
+   * is announced like a record's (see {@link changes}).
+   */
+  setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean>;
   /** Records in ascending name order, paginated by cursor, optionally only those with a name prefix. */
   list(options: ListOptions): Promise<ListPage>;
   /** How many records there are (with the name prefix, when given). */
   count(options?: CountOptions): Promise<number>;
-  /** Removes every record and every route. */
+  /** Removes every record, every route and every signature check. */
   clear(): Promise<void>;
   /** The store's state; a store without the method is always `ok`. */
   health?(): StoreHealth;

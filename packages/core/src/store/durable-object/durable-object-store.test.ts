@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ErrorCode, MockpointError } from '../../wire/errors.js';
 import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
+import type { SignatureSettings } from '../../wire/signature-settings.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
 import { runStoreContract } from '../store.case.test.js';
 import { type EndpointStore, KeyedMutex, type ListOptions, type RoutesUpdate } from '../store.js';
@@ -73,6 +74,12 @@ class RemoteStore implements EndpointStore {
       const next = update(await this.getRoutes(name));
       return decodeRoutes(await this.#call<string>('setRoutes', name, routesJson(next)));
     });
+  }
+  async getSignature(name: string): Promise<SignatureSettings | undefined> {
+    return (await this.#call<SignatureSettings | null>('getSignature', name)) ?? undefined;
+  }
+  setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
+    return this.#call('setSignature', name, settings ?? null);
   }
   async close(): Promise<void> {
     await this.#call('close');

@@ -9,6 +9,11 @@
 import { MockpointError } from '../../wire/errors.js';
 import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
+import {
+  decodeSignatureSettings,
+  type SignatureSettings,
+  signatureSettingsJson,
+} from '../../wire/signature-settings.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
 import { type EndpointStore, KeyedMutex, type ListOptions, type RoutesUpdate } from '../store.js';
 
@@ -82,7 +87,25 @@ export class DurableObjectStore implements EndpointStore {
     const routes = this.#locks.run(this.#routesKey(name), () =>
       this.#call(() => this.#storage.delete(this.#routesKey(name))),
     );
-    return Promise.all([record, routes]).then(([a, b]) => a || b);
+    const signature = this.#locks.run(this.#signatureKey(name), () =>
+      this.#call(() => this.#storage.delete(this.#signatureKey(name))),
+    );
+    return Promise.all([record, routes, signature]).then(([a, b, c]) => a || b || c);
+  }
+
+  async getSignature(name: string): Promise<SignatureSettings | undefined> {
+    const text = await this.#call(() => this.#storage.get<string>(this.#signatureKey(name)));
+    return text === undefined ? undefined : decodeSignatureSettings(text);
+  }
+
+  setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
+    const key = this.#signatureKey(name);
+    return this.#locks.run(key, async () => {
+      if (settings === undefined) return this.#call(() => this.#storage.delete(key));
+      const had = (await this.#call(() => this.#storage.get(key))) !== undefined;
+      await this.#call(() => this.#storage.put(key, signatureSettingsJson(settings)));
+      return had;
+    });
   }
 
   async getRoutes(name: string): Promise<Route[]> {
@@ -131,7 +154,7 @@ export class DurableObjectStore implements EndpointStore {
   }
 
   async clear(): Promise<void> {
-    for (const prefix of [this.#prefix, this.#routesKey('')]) {
+    for (const prefix of [this.#prefix, this.#routesKey(''), this.#signatureKey('')]) {
       // Bounded: each round deletes up to a batch of keys, and stops when none are left.
       for (;;) {
         const keys = [...(await this.#call(() => this.#storage.list({ prefix, limit: DELETE_BATCH }))).keys()];
@@ -153,6 +176,11 @@ export class DurableObjectStore implements EndpointStore {
   /** Route lists live under their own prefix, so record lists and counts never see them. */
   #routesKey(name: string): string {
     return `routes:${this.#prefix}${name}`;
+  }
+
+  /** Signature checks too live under their own prefix. */
+  #signatureKey(name: string): string {
+    return `signature:${this.#prefix}${name}`;
   }
 
   async #call<T>(operation: () => Promise<T>): Promise<T> {

@@ -10,6 +10,11 @@ import { Level } from 'level';
 import { MockpointError } from '../../wire/errors.js';
 import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
+import {
+  decodeSignatureSettings,
+  type SignatureSettings,
+  signatureSettingsJson,
+} from '../../wire/signature-settings.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
 import {
   type CountOptions,
@@ -252,8 +257,39 @@ export class LevelStore implements EndpointStore {
       if (existed) await this.#write(() => this.#writes.write({ type: 'del', key: routesKey(name) }));
       return existed;
     });
-    const [hadRecord, hadRoutes] = await Promise.all([record, routes]);
-    return hadRecord || hadRoutes;
+    const signature = this.#locks.run(signatureKey(name), async () => {
+      await this.#writable();
+      const existed = await this.#read(() => this.#exists.has(signatureKey(name)));
+      if (existed) await this.#write(() => this.#writes.write({ type: 'del', key: signatureKey(name) }));
+      return existed;
+    });
+    const [hadRecord, hadRoutes, hadSignature] = await Promise.all([record, routes, signature]);
+    return hadRecord || hadRoutes || hadSignature;
+  }
+
+  async getSignature(name: string): Promise<SignatureSettings | undefined> {
+    const text = await this.#read(() => this.#db.get(signatureKey(name)));
+    if (text === undefined) return undefined;
+    try {
+      return decodeSignatureSettings(text);
+    } catch (error) {
+      this.#readFailure ??= `the stored signature check of "${name}" in ${this.dir} is damaged and cannot be read`;
+      throw new MockpointError('STORE_UNAVAILABLE', this.#readFailure, { cause: error });
+    }
+  }
+
+  async setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
+    const key = signatureKey(name);
+    return this.#locks.run(key, async () => {
+      await this.#writable();
+      const existed = await this.#read(() => this.#exists.has(key));
+      if (settings !== undefined) {
+        await this.#write(() => this.#writes.write({ type: 'put', key, value: signatureSettingsJson(settings) }));
+      } else if (existed) {
+        await this.#write(() => this.#writes.write({ type: 'del', key }));
+      }
+      return existed;
+    });
   }
 
   async getRoutes(name: string): Promise<Route[]> {
@@ -480,6 +516,11 @@ function formatBytes(bytes: number): string {
 const SYNC_MARK = '\u0000sync';
 /** The smallest character a name can start with: records are the keys from here on. */
 const FIRST_NAME = '-';
+
+/** The key of a name's signature check: like a route list's, it sorts before every record. */
+function signatureKey(name: string): string {
+  return `\u0001signature:${name}`;
+}
 
 /** The key of a name's route list: it sorts before every record, so lists and counts never see it. */
 function routesKey(name: string): string {

@@ -7,6 +7,11 @@ import { MockpointError } from '../../wire/errors.js';
 import { JsonText } from '../../wire/json-text.js';
 import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
+import {
+  decodeSignatureSettings,
+  type SignatureSettings,
+  signatureSettingsJson,
+} from '../../wire/signature-settings.js';
 import type { CountOptions, EndpointStore, ListOptions, RoutesUpdate } from '../store.js';
 
 /** A record's own copy; a {@link JsonText} is immutable and shared, a plain value is cloned. */
@@ -21,6 +26,8 @@ export class MemoryStore implements EndpointStore {
   readonly #records = new Map<string, EndpointRecord>();
   /** Route lists as their stored text, so no caller shares (or mutates) what is kept. */
   readonly #routes = new Map<string, string>();
+  /** Signature checks as their stored text, for the same reason. */
+  readonly #signatures = new Map<string, string>();
   #closed = false;
 
   async get(name: string): Promise<EndpointRecord | undefined> {
@@ -46,7 +53,8 @@ export class MemoryStore implements EndpointStore {
   async delete(name: string): Promise<boolean> {
     this.#assertOpen();
     const routes = this.#routes.delete(name);
-    return this.#records.delete(name) || routes;
+    const signature = this.#signatures.delete(name);
+    return this.#records.delete(name) || routes || signature;
   }
 
   async getRoutes(name: string): Promise<Route[]> {
@@ -63,6 +71,20 @@ export class MemoryStore implements EndpointStore {
     if (next.length === 0) this.#routes.delete(name);
     else this.#routes.set(name, routesJson(next));
     return next;
+  }
+
+  async getSignature(name: string): Promise<SignatureSettings | undefined> {
+    this.#assertOpen();
+    const text = this.#signatures.get(name);
+    return text === undefined ? undefined : decodeSignatureSettings(text);
+  }
+
+  async setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
+    this.#assertOpen();
+    const had = this.#signatures.has(name);
+    if (settings === undefined) this.#signatures.delete(name);
+    else this.#signatures.set(name, signatureSettingsJson(settings));
+    return had;
   }
 
   async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {
@@ -87,6 +109,7 @@ export class MemoryStore implements EndpointStore {
     this.#assertOpen();
     this.#records.clear();
     this.#routes.clear();
+    this.#signatures.clear();
   }
 
   async close(): Promise<void> {

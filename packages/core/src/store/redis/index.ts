@@ -18,6 +18,11 @@ import { createClient, type RedisClientOptions } from '@redis/client';
 import { MockpointError } from '../../wire/errors.js';
 import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
+import {
+  decodeSignatureSettings,
+  type SignatureSettings,
+  signatureSettingsJson,
+} from '../../wire/signature-settings.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
 import type { EndpointStore, ListOptions, RoutesUpdate, StoreChanges, StoreHealth } from '../store.js';
 import { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
@@ -67,11 +72,12 @@ redis.call('ZADD', KEYS[2], 0, ARGV[1])
 redis.call('PUBLISH', KEYS[3], ARGV[3])
 return created`;
 
-/** Deletes the record and the routes; returns 1 when either existed. */
+/** Deletes the record, the routes and the signature check; returns 1 when any existed. */
 const DELETE = `
 local record = redis.call('HDEL', KEYS[1], ARGV[1])
 local routes = redis.call('HDEL', KEYS[4], ARGV[1])
-if record == 0 and routes == 0 then return 0 end
+local signature = redis.call('HDEL', KEYS[5], ARGV[1])
+if record == 0 and routes == 0 and signature == 0 then return 0 end
 if record == 1 then redis.call('ZREM', KEYS[2], ARGV[1]) end
 redis.call('PUBLISH', KEYS[3], ARGV[2])
 return 1`;
@@ -87,8 +93,15 @@ if ARGV[3] == '' then redis.call('HDEL', KEYS[4], ARGV[1]) else redis.call('HSET
 redis.call('PUBLISH', KEYS[3], ARGV[4])
 return 1`;
 
+/** Sets (ARGV[2] not empty) or removes a name's signature check; returns 1 when it had one. */
+const SET_SIGNATURE = `
+local had = redis.call('HEXISTS', KEYS[5], ARGV[1])
+if ARGV[2] == '' then redis.call('HDEL', KEYS[5], ARGV[1]) else redis.call('HSET', KEYS[5], ARGV[1], ARGV[2]) end
+redis.call('PUBLISH', KEYS[3], ARGV[3])
+return had`;
+
 const CLEAR = `
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[4])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[4], KEYS[5])
 redis.call('PUBLISH', KEYS[3], ARGV[1])
 return 1`;
 
@@ -147,8 +160,8 @@ export class RedisStore implements EndpointStore {
   readonly changes: StoreChanges;
   readonly #client: Client;
   readonly #subscriber: Client;
-  /** The records hash, the names index, the change channel, the routes hash. */
-  readonly #keys: [string, string, string, string];
+  /** The records hash, the names index, the change channel, the routes hash, the signature checks hash. */
+  readonly #keys: [string, string, string, string, string];
   readonly #channel: string;
   /** Tags this process's change messages, so it skips its own. */
   readonly #origin = randomUUID();
@@ -183,7 +196,7 @@ export class RedisStore implements EndpointStore {
     const prefix = options.keyPrefix ?? 'mockpoint:';
     this.#prefix = prefix;
     this.#channel = `${prefix}changes`;
-    this.#keys = [`${prefix}endpoints`, `${prefix}names`, this.#channel, `${prefix}routes`];
+    this.#keys = [`${prefix}endpoints`, `${prefix}names`, this.#channel, `${prefix}routes`, `${prefix}signatures`];
     this.#timeoutMs = options.operationTimeoutMs ?? 2000;
     this.#heartbeat = setInterval(() => void this.#beat(), options.heartbeatMs ?? 1000);
     this.#heartbeat.unref?.();
@@ -306,6 +319,16 @@ export class RedisStore implements EndpointStore {
   async #routesText(name: string): Promise<string> {
     const text = await this.#call((signal) => this.#client.withAbortSignal(signal).hGet(this.#keys[3], name));
     return text === null || text === undefined ? '' : String(text);
+  }
+
+  async getSignature(name: string): Promise<SignatureSettings | undefined> {
+    const text = await this.#call((signal) => this.#client.withAbortSignal(signal).hGet(this.#keys[4], name));
+    return text === null || text === undefined ? undefined : decodeSignatureSettings(String(text));
+  }
+
+  async setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
+    const text = settings === undefined ? '' : signatureSettingsJson(settings);
+    return (await this.#eval(SET_SIGNATURE, [name, text, this.#message(name)])) === 1;
   }
 
   async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {

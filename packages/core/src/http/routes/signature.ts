@@ -1,0 +1,99 @@
+/**
+ * `/api/endpoints/{name}/signature`: how the requests arriving at
+ * `/endpoint/{name}` are checked (PUT sets it, GET shows it with the secrets
+ * masked, DELETE removes it). Kept beside the record, like routes: the name's
+ * record need not exist, and replacing the record leaves the check.
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import { MockpointError } from '../../wire/errors.js';
+import { parseSignatureInput, signatureSchemas, signatureView } from '../../wire/signature-settings.js';
+import { readJsonObjectBody } from '../body.js';
+import type { AppContext } from '../context.js';
+import { pathName } from './manage.js';
+import { ADMIN_RESPONSES, BODY_RESPONSES, ERROR_RESPONSES, STORE_RESPONSES } from './responses.js';
+
+export function registerSignatureRoutes(app: Hono, ctx: AppContext): void {
+  const { schemas, endpoints, options } = ctx;
+
+  app.get('/api/endpoints/:name/signature', async (c) => {
+    const name = pathName(c.req.param('name'));
+    const settings = await endpoints.signature(name);
+    if (settings === undefined) {
+      throw new MockpointError(
+        'NOT_FOUND',
+        `"${name}" checks no signatures; set a check with PUT /api/endpoints/${name}/signature`,
+      );
+    }
+    return c.json(signatureView(settings));
+  });
+
+  app.put('/api/endpoints/:name/signature', async (c) => {
+    const name = pathName(c.req.param('name'));
+    const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes);
+    // fromEntries makes own properties, so a `__proto__` key is reported as unknown.
+    const body = Object.fromEntries([...members].map(([key, text]) => [key, JSON.parse(text)]));
+    const settings = await parseSignatureInput(body);
+    await endpoints.setSignature(name, settings);
+    return c.json(signatureView(settings));
+  });
+
+  app.delete('/api/endpoints/:name/signature', async (c) => {
+    await endpoints.setSignature(pathName(c.req.param('name')), undefined);
+    return c.body(null, 204);
+  });
+
+  const params = {
+    name: { description: 'Endpoint name (the record need not exist).', schema: schemas.name },
+  };
+  const refused = {
+    ...ERROR_RESPONSES(schemas),
+    ...BODY_RESPONSES(schemas),
+    ...STORE_RESPONSES(schemas),
+    ...ADMIN_RESPONSES(schemas),
+  };
+  ctx.docs.push(
+    {
+      method: 'get',
+      path: '/api/endpoints/{name}/signature',
+      summary: 'How requests to /endpoint/{name} are checked; each secret masked (never answered in full).',
+      tag: 'webhooks',
+      params,
+      responses: {
+        200: { description: 'The check.', schema: signatureSchemas.view },
+        404: { description: 'This name checks no signatures (NOT_FOUND).', schema: schemas.errorBody },
+        ...ERROR_RESPONSES(schemas),
+        ...STORE_RESPONSES(schemas),
+      },
+    },
+    {
+      method: 'put',
+      path: '/api/endpoints/{name}/signature',
+      summary:
+        'Check the signature of every request to /endpoint/{name} and its subpaths: each journal entry gets signature { scheme, status, reason }; with enforce, a request whose signature is not valid is answered 401 SIGNATURE_INVALID (and still journaled).',
+      tag: 'webhooks',
+      params,
+      body: signatureSchemas.input,
+      admin: true,
+      responses: {
+        200: { description: 'Saved; the check with each secret masked.', schema: signatureSchemas.view },
+        ...refused,
+        400: {
+          description:
+            'The check is invalid; nothing was changed. Codes: UNKNOWN_SIGNATURE_SCHEME, INVALID_SIGNATURE_SECRET (missing, both secret and secrets, or one that does not decode), INVALID_SIGNATURE_OPTIONS, UNKNOWN_FIELD (and the body codes).',
+          schema: schemas.errorBody,
+        },
+      },
+    },
+    {
+      method: 'delete',
+      path: '/api/endpoints/{name}/signature',
+      summary: 'Stop checking signatures for this name (the record and the journal stay).',
+      tag: 'webhooks',
+      params,
+      admin: true,
+      responses: { 204: { description: 'Removed (or there was none).' }, ...refused },
+    },
+  );
+}
