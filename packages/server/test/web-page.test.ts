@@ -287,11 +287,11 @@ describe('detail', () => {
     await createViaApi('hook', { thanks: true }, { statusCode: 201 });
     await page.goto(`${server.url}/#/e/hook`);
     await poll(() => page.locator('.live').textContent()).toBe('Live');
-    // The page is holding a long-poll for the first request.
+    // The page follows the journal stream.
     await eventually(
-      () => watched!.requests.some((url) => url.endsWith('api/endpoints/hook/requests?wait=25000&count=1')),
+      () => watched!.requests.some((url) => url.includes('api/endpoints/hook/requests/stream')),
       5000,
-      'the long-poll request',
+      'the journal stream',
     );
     expect(await page.locator('.journal-empty').isVisible()).toBe(true);
 
@@ -303,7 +303,7 @@ describe('detail', () => {
     });
     expect(sent.status).toBe(201);
     await poll(() => page.locator('.journal-list li').count()).toBe(1);
-    // Far sooner than the 25 s wait: the long-poll answered as the request arrived.
+    // Pushed as it was recorded.
     expect(Date.now() - started).toBeLessThan(10_000);
     const first = page.locator('.journal-list li').first();
     expect(await first.locator('summary').textContent()).toMatch(/^POST\s*\/endpoint\/hook\?source=test\s*201/);
@@ -331,7 +331,7 @@ describe('detail', () => {
     await poll(() => page.locator('.journal-list .method').allTextContents()).toEqual(['DELETE']);
   });
 
-  test('keeps long-polling (never falls back to polling) once the server ring is full', async () => {
+  test('follows the journal stream past the server ring (one read, then only the stream)', async () => {
     await createViaApi('busy', { ok: true });
     await page.goto(`${server.url}/#/e/busy`);
     await poll(() => page.locator('.live').textContent()).toBe('Live');
@@ -339,10 +339,12 @@ describe('detail', () => {
       await fetch(`${server.url}/endpoint/busy?n=${i}`);
       await poll(() => page.locator('.journal-list li').count()).toBe(i);
     }
-    // Every read after the first is a long-poll for requests newer than the newest shown.
+    // One read when the view opened; every request after it came through one stream.
     const reads = watched!.requests.filter((url) => url.includes('api/endpoints/busy/requests'));
-    expect(reads.length).toBeGreaterThan(JOURNAL_SIZE + 2);
-    expect(reads.slice(1).every((url) => /wait=25000&count=1(&after=\d+)?$/.test(url))).toBe(true);
+    expect(reads.map((url) => url.slice(server.url.length))).toEqual([
+      '/api/endpoints/busy/requests',
+      expect.stringMatching(/^\/api\/endpoints\/busy\/requests\/stream(\?journal=[\w-]+)?$/),
+    ]);
     const summaries = await page.locator('.journal-list summary').allTextContents();
     expect(summaries[0]).toContain(`n=${JOURNAL_SIZE + 2}`);
   });

@@ -54,7 +54,7 @@ test('under /mock/: create, list, detail with prefixed URLs, live journal, delet
   expect(await page.locator('#detail-curl').textContent()).toBe(`curl -i ${url}`);
   await poll(() => page.locator('.live').textContent()).toBe('Live');
 
-  // A request through the proxy shows up live (the long-poll goes through the proxy too).
+  // A request through the proxy shows up live (the journal stream goes through the proxy too).
   const answer = await fetch(`${url}?hello=1`, { method: 'POST', body: '{"n":1}' });
   expect(answer.status).toBe(200);
   expect(await answer.json()).toEqual({ via: 'proxy' });
@@ -74,7 +74,7 @@ test('under /mock/: create, list, detail with prefixed URLs, live journal, delet
   expect(requests.filter((r) => !r.startsWith(`${origin}/mock/`) && !r.startsWith('data:'))).toEqual([]);
   expect(proxy.paths.filter((p) => !p.startsWith('/mock/'))).toEqual(['/mock']);
   expect(requests.some((r) => r.includes('/mock/static/app.'))).toBe(true);
-  expect(requests.some((r) => r.includes('/mock/api/endpoints/behind-proxy/requests?wait=25000'))).toBe(true);
+  expect(requests.some((r) => r.includes('/mock/api/endpoints/behind-proxy/requests/stream'))).toBe(true);
   await page.context().close();
   expect(problems).toEqual([]);
 });

@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -136,7 +136,19 @@ export interface PrefixProxy {
   url: string;
   /** Every path the proxy was asked for. */
   paths: string[];
+  /** Every request's path and its `Last-Event-ID` header, if any. */
+  asked: { path: string; lastEventId: string | undefined }[];
+  /** Cuts every answer still being sent (an open event stream, a held long-poll): a network hiccup. */
+  cut(): void;
   close(): Promise<void>;
+}
+
+/** Options for {@link startPrefixProxy}. */
+export interface PrefixProxyOptions {
+  /** Paths (after the prefix) the proxy refuses with a 404 of its own, as a proxy configured without them would. */
+  refuse?: RegExp;
+  /** Paths (after the prefix) the proxy takes and never answers, as a proxy that buffers an event stream seems to. */
+  hold?: RegExp;
 }
 
 /**
@@ -144,12 +156,27 @@ export interface PrefixProxy {
  * `/mock` is redirected to `/mock/` (as a real proxy must be configured to do),
  * anything else is 404 — so an absolute URL in the page would break.
  */
-export async function startPrefixProxy(target: string, prefix = '/mock'): Promise<PrefixProxy> {
+export async function startPrefixProxy(
+  target: string,
+  prefix = '/mock',
+  options: PrefixProxyOptions = {},
+): Promise<PrefixProxy> {
   const upstream = new URL(target);
   const paths: string[] = [];
+  const asked: PrefixProxy['asked'] = [];
+  const open = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
     paths.push(path);
+    const lastEventId = req.headers['last-event-id'];
+    asked.push({ path, lastEventId: typeof lastEventId === 'string' ? lastEventId : undefined });
+    if (options.refuse?.test(path.slice(prefix.length))) {
+      res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>404 Not Found</h1>');
+      return;
+    }
+    open.add(res);
+    res.on('close', () => open.delete(res));
+    if (options.hold?.test(path.slice(prefix.length))) return;
     if (path === prefix || path.startsWith(`${prefix}?`)) {
       res.writeHead(301, { location: `${prefix}/${path.slice(prefix.length)}` }).end();
       return;
@@ -187,7 +214,15 @@ export async function startPrefixProxy(target: string, prefix = '/mock'): Promis
     req.pipe(forward);
   });
   const port = await listen(server);
-  return { url: `http://127.0.0.1:${port}${prefix}/`, paths, close: () => closeServer(server) };
+  return {
+    url: `http://127.0.0.1:${port}${prefix}/`,
+    paths,
+    asked,
+    cut: () => {
+      for (const res of open) res.destroy();
+    },
+    close: () => closeServer(server),
+  };
 }
 
 /** Polls `check` every 50 ms until it returns a value other than `undefined`/`false`, or throws after `timeoutMs`. */

@@ -1,8 +1,12 @@
 /**
  * The live request journal of one name (an endpoint, or a name that has none),
- * newest first. It reads the journal once, then long-polls
- * `api/endpoints/{name}/requests?wait=25000&count=1&after=<newest id>`: the
- * server answers as soon as a new request arrives.
+ * newest first. It reads the journal once, then follows the journal stream
+ * (`api/endpoints/{name}/requests/stream`, server-sent events, through core's
+ * `watchRequests`): each request is pushed as it is recorded, and a broken
+ * connection resumes after the newest id seen (`Last-Event-ID`). Where the
+ * stream is not offered (a refusal, e.g. an older daemon or a proxy that blocks
+ * it) or sends nothing (a proxy that buffers it), the page falls back to
+ * long-polling `api/endpoints/{name}/requests?wait=25000&count=1&after=<newest id>`.
  *
  * Rows are updated in place: new ones are inserted at the top, old ones removed
  * at the bottom, and rows already shown are never rebuilt, so focus, a text
@@ -37,6 +41,8 @@ export const WAIT_MS = 25_000;
 const MAX_ROWS = 200;
 /** Longest pause between retries: a server that is back is noticed within this. */
 const MAX_RETRY_MS = 2000;
+/** A stream that has sent nothing (not even its first `journal` event) this long is given up for long-polling. */
+const STREAM_SILENT_MS = 10_000;
 /** How often the relative times ("12 s ago") are brought up to date. */
 const AGO_REFRESH_MS = 5000;
 
@@ -60,6 +66,8 @@ export class JournalView {
   #synced = false;
   #endpointExists = true;
   #live = false;
+  /** Whether the journal stream is used (false once it proved unusable here: long-polling instead). */
+  #streaming = true;
   #agoTimer: ReturnType<typeof setInterval> | undefined;
   readonly #head: HTMLElement;
   readonly #clearButton: HTMLButtonElement;
@@ -191,16 +199,19 @@ export class JournalView {
     let failures = 0;
     while (!signal.aborted) {
       try {
+        if (this.#synced && this.#streaming) {
+          // Returns when left, or when the stream proved unusable (then long-polling takes over).
+          await this.#follow(signal);
+          continue;
+        }
+        this.#state.dataset.transport = this.#synced ? 'long-poll' : 'read';
         const read = this.#synced ? { wait: WAIT_MS, count: 1, after: this.#newest, signal } : { signal };
         const page = await api.journal(this.#name, read);
         if (signal.aborted) return;
         if (this.#journalId !== undefined && page.journalId !== this.#journalId) {
           // A new journal: its ids mean other requests. What was shown stays, marked; the new journal goes on top.
           this.#restarted(page.requests);
-          this.#showNotice(
-            `The mockpoint server restarted (noticed at ${formatTime(new Date().toISOString())}): the rows marked “before restart” were recorded by the previous run and are kept here until you clear them; the server no longer has them.`,
-          );
-          announce(`The server restarted. ${page.requests.length} request(s) since.`);
+          this.#noticeRestart(`${page.requests.length} request(s) since.`);
         } else if (!this.#synced && this.#journalId === undefined) {
           this.#replace(page.requests);
         } else {
@@ -221,6 +232,63 @@ export class JournalView {
         await sleep(Math.min(MAX_RETRY_MS, 250 * 2 ** failures), signal);
       }
     }
+  }
+
+  /**
+   * Follows the journal stream from the newest id shown, until `signal` aborts
+   * (it reconnects by itself meanwhile) or the stream proves unusable here.
+   */
+  async #follow(signal: AbortSignal): Promise<void> {
+    const stream = new AbortController();
+    const leave = () => stream.abort();
+    signal.addEventListener('abort', leave, { once: true });
+    let silence: ReturnType<typeof setTimeout> | undefined;
+    const expectEvent = (withinMs: number) => {
+      clearTimeout(silence);
+      silence = setTimeout(() => stream.abort(), withinMs);
+    };
+    this.#state.dataset.transport = 'stream';
+    expectEvent(STREAM_SILENT_MS);
+    try {
+      const entries = api.watchRequests(this.#name, {
+        after: this.#newest,
+        journalId: this.#journalId,
+        signal: stream.signal,
+        onJournal: (event) => {
+          clearTimeout(silence);
+          if (this.#journalId !== undefined && event.journalId !== this.#journalId) {
+            // A new journal (the daemon restarted): the stream sends it from its start.
+            this.#restarted([]);
+            this.#noticeRestart('');
+          }
+          this.#journalId = event.journalId;
+          this.#live = true;
+          this.#showLive();
+        },
+        onDisconnect: (error, retryMs) => {
+          this.#live = false;
+          this.#setState('error', `Reconnecting… (${failureMessage(error)})`);
+          expectEvent(retryMs + STREAM_SILENT_MS);
+        },
+      });
+      for await (const entry of entries) this.#add([entry]);
+    } catch (error) {
+      // Refused (not retried by the client): this server or a proxy on the way does not offer it.
+      if (!signal.aborted)
+        console.warn(`mockpoint: the journal stream was refused, long-polling instead: ${failureMessage(error)}`);
+    } finally {
+      clearTimeout(silence);
+      signal.removeEventListener('abort', leave);
+    }
+    // The stream ends only when left, refused or silent: the last two mean long-polling from now on.
+    if (!signal.aborted) this.#streaming = false;
+  }
+
+  #noticeRestart(since: string): void {
+    this.#showNotice(
+      `The mockpoint server restarted (noticed at ${formatTime(new Date().toISOString())}): the rows marked “before restart” were recorded by the previous run and are kept here until you clear them; the server no longer has them.`,
+    );
+    announce(`The server restarted.${since ? ` ${since}` : ''}`);
   }
 
   #showLive(): void {
