@@ -46,6 +46,8 @@ export interface ServerConfig extends Required<LimitOptions> {
   allowedHosts: string[];
   /** Origins allowed to write to `/api` besides the daemon's own. */
   allowedOrigins: string[];
+  /** Hosts deliveries may target besides loopback addresses. */
+  deliveryAllowHosts: string[];
   serverReportingDsn: string | undefined;
   clientReportingDsn: string | undefined;
 }

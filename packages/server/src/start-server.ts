@@ -169,6 +169,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     adminToken: options.adminToken,
     allowedHosts: options.allowedHosts,
     allowedOrigins: options.allowedOrigins,
+    deliveryAllowHosts: options.deliveryAllowHosts,
     onUnexpectedError: (error, request) => {
       console.error('mockpoint: unexpected error:', error);
       reporter?.capture(error, request);

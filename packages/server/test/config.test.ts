@@ -68,6 +68,7 @@ describe('defaults', () => {
         requestTimeoutMs: 30_000,
         allowedHosts: [],
         allowedOrigins: [],
+        deliveryAllowHosts: [],
         adminToken: undefined,
         serverReportingDsn: undefined,
         clientReportingDsn: undefined,
@@ -138,6 +139,7 @@ describe('sources', () => {
         MOCKPOINT_ALLOWED_ORIGINS: 'http://127.0.0.1:3000',
         MOCKPOINT_ADMIN_TOKEN: 'secret',
         MOCKPOINT_ALLOWED_HOSTS: 'mocks.internal,.example.com',
+        MOCKPOINT_DELIVERY_ALLOW_HOSTS: 'receiver.internal',
         SERVER_REPORTING_DSN: 'http://key@127.0.0.1:9/1',
         CLIENT_REPORTING_DSN: 'https://key@sentry.example/42',
       }),
@@ -159,6 +161,7 @@ describe('sources', () => {
       adminToken: 'secret',
       allowedHosts: ['mocks.internal', '.example.com'],
       allowedOrigins: ['http://127.0.0.1:3000'],
+      deliveryAllowHosts: ['receiver.internal'],
       serverReportingDsn: 'http://key@127.0.0.1:9/1',
       clientReportingDsn: 'https://key@sentry.example/42',
     });

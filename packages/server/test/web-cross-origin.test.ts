@@ -59,6 +59,10 @@ const SAMPLES: Record<string, Omit<Write, 'method' | 'path'> & { path: string }>
   'DELETE /api/endpoints/{name}/requests': { path: '/api/endpoints/victim/requests', ok: 204 },
   'DELETE /api/endpoints/{name}': { path: '/api/endpoints/victim', ok: 204 },
   'DELETE /api/endpoints': { path: '/api/endpoints', ok: 204 },
+  // Port 9 (discard) on loopback: nothing listens there.
+  'POST /api/deliveries': { path: '/api/deliveries', body: '{"url":"http://127.0.0.1:9/evil","data":1}', ok: 202 },
+  // No such delivery: a 404 shows the write reached its handler.
+  'DELETE /api/deliveries/{id}': { path: '/api/deliveries/dlv_none', ok: 404 },
 };
 
 let server: RunningServer;
@@ -112,6 +116,9 @@ async function snapshot(): Promise<string> {
     queue: JSON.parse(await read('/api/endpoints/victim/queue')),
     routes: JSON.parse(await read('/api/endpoints/victim/routes')),
     signature: JSON.parse(await read('/api/endpoints/victim/signature')),
+    deliveries: (JSON.parse(await read('/api/deliveries')) as { deliveries: { id: string }[] }).deliveries.map(
+      (d) => d.id,
+    ),
     requests: requests.requests.map((r) => r.path),
   });
 }

@@ -76,18 +76,22 @@ export function releaseHeld(app: MockpointApp): void {
 
 /** The served app over `listener`: the one close every runtime has. */
 export function servedApp(app: MockpointApp, host: string, listener: Listener): RuntimeServedApp {
+  // Serving starts the sender: deliveries left pending by an earlier run (a durable store) go on.
+  app.mockpoint.deliveries.start();
   let closing: Promise<void> | undefined;
   const close = ({ graceMs = 0 }: CloseOptions = {}): Promise<void> => {
     closing ??= (async () => {
       // Held requests first: a held request would otherwise keep its connection,
       // and so the close, open until the grace ends (or forever, with no grace).
       releaseHeld(app);
+      // Stops sending promptly: attempts in flight are dropped unrecorded and stay due.
+      const sending = app.mockpoint.deliveries.close();
       const stopped = listener.stop();
       let grace: ReturnType<typeof setTimeout> | undefined;
       if (graceMs <= 0) listener.drop();
       else grace = setTimeout(() => listener.drop(), graceMs);
       try {
-        await stopped;
+        await Promise.all([stopped, sending]);
       } finally {
         clearTimeout(grace);
       }

@@ -11,6 +11,8 @@ const WRITES: [string, string, string, (app: MockpointApp) => Promise<void>, num
   ['DELETE', '/api/endpoints/w', '', (app) => seed(app), 204],
   ['DELETE', '/api/endpoints', '', (app) => seed(app), 204],
   ['DELETE', '/api/endpoints/w/requests', '', (app) => journalOne(app), 204],
+  // Port 9 (discard) on loopback: nothing listens, so the delivery fails and sends nothing anywhere.
+  ['POST', '/api/deliveries', JSON.stringify({ url: 'http://127.0.0.1:9/x', data: 1 }), async () => undefined, 202],
 ];
 
 async function seed(app: MockpointApp): Promise<void> {
@@ -31,7 +33,8 @@ async function journalOne(app: MockpointApp): Promise<void> {
 async function snapshot(app: MockpointApp): Promise<unknown> {
   const endpoints = await (await app.request('/api/endpoints')).json();
   const journal = await (await app.request('/api/endpoints/w/requests')).json();
-  return { endpoints, journal };
+  const deliveries = await (await app.request('/api/deliveries')).json();
+  return { endpoints, journal, deliveries };
 }
 
 function send(app: MockpointApp, method: string, path: string, body: string, authorization?: string) {

@@ -6,6 +6,7 @@
 import type { EndpointHandler } from '../answer/endpoint-handler.js';
 import type { Journal } from '../journal/journal.js';
 import type { JournalFeed } from '../journal/journal-feed.js';
+import type { DeliveryWorker } from '../webhook/delivery-worker.js';
 import type { LimitOptions } from '../wire/limits.js';
 import type { Schemas } from '../wire/schemas.js';
 import type { EndpointService } from './endpoints.js';
@@ -16,6 +17,7 @@ export interface ResolvedAppOptions extends Required<LimitOptions> {
   adminToken: string | undefined;
   allowedHosts: readonly string[];
   allowedOrigins: readonly string[];
+  deliveryAllowHosts: readonly string[];
   version: string;
 }
 
@@ -27,6 +29,8 @@ export interface AppContext {
   feed: JournalFeed;
   /** The one implementation of a request to `/endpoint/{name}`, used by every adapter. */
   handler: EndpointHandler;
+  /** Outgoing webhook deliveries (`/api/deliveries`). */
+  deliveries: DeliveryWorker;
   schemas: Schemas;
   /** Route documentation collected for the OpenAPI document. */
   docs: RouteDoc[];

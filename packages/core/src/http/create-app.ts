@@ -12,6 +12,9 @@ import { type Journal, RequestJournal } from '../journal/journal.js';
 import { JournalFeed, type JournalFeedOptions } from '../journal/journal-feed.js';
 import { MemoryStore } from '../store/memory/index.js';
 import type { EndpointStore } from '../store/store.js';
+import type { DeliveryStore } from '../webhook/delivery-store.js';
+import { DeliveryWorker } from '../webhook/delivery-worker.js';
+import { MemoryDeliveryStore } from '../webhook/memory-delivery-store.js';
 import { isMockpointError, MockpointError } from '../wire/errors.js';
 import { type LimitOptions, resolveLimits } from '../wire/limits.js';
 import { createSchemas } from '../wire/schemas.js';
@@ -23,6 +26,7 @@ import { hostGuard } from './host-guard.js';
 import type { RouteDoc } from './openapi.js';
 import { originGuard } from './origin-guard.js';
 import { registerAddRoute } from './routes/add.js';
+import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerEndpointRoutes } from './routes/endpoint-routes.js';
 import { registerJournalRoutes } from './routes/journal.js';
 import { registerJournalStreamRoutes } from './routes/journal-stream.js';
@@ -76,6 +80,21 @@ export interface CreateAppOptions extends LimitOptions {
    * @example createApp({ journalStreams: { heartbeatMs: 5000 } }) // behind a proxy that closes idle connections after 10 s
    */
   journalStreams?: Omit<JournalFeedOptions, 'maxStreams'>;
+  /**
+   * Where outgoing webhook deliveries (`/api/deliveries`) and their pending
+   * retries are kept. The memory one does not survive the process.
+   * @default new MemoryDeliveryStore()
+   * @example createApp({ store, deliveries: await store.openDeliveries() }) // LevelDB: retries survive a restart; Redis: shared, each attempt made by one replica
+   */
+  deliveries?: DeliveryStore;
+  /**
+   * Hosts besides loopback addresses (127.0.0.0/8, ::1, localhost) that deliveries
+   * may be sent to (`.example.com` also allows its subdomains). Others are refused
+   * with `DELIVERY_HOST_NOT_ALLOWED`, so a shared daemon cannot be made to reach other machines.
+   * @default []
+   * @example createApp({ deliveryAllowHosts: ['receiver.internal'] })
+   */
+  deliveryAllowHosts?: readonly string[];
   /** When set, every `/api/*` write needs `Authorization: Bearer <adminToken>`. @default undefined (off) */
   adminToken?: string;
   /** Version reported by `/api/health`. @default the core package version */
@@ -90,7 +109,7 @@ export interface CreateAppOptions extends LimitOptions {
 /** The app returned by {@link createApp}: a Hono app plus its services. */
 export type MockpointApp = Hono & {
   /** The store, cache, queue and journal behind the routes. */
-  readonly mockpoint: Pick<AppContext, 'endpoints' | 'journal' | 'feed' | 'handler' | 'options'>;
+  readonly mockpoint: Pick<AppContext, 'endpoints' | 'journal' | 'feed' | 'handler' | 'deliveries' | 'options'>;
 };
 
 /** For each documented path, the methods it answers; matches `{param}` segments. */
@@ -118,6 +137,7 @@ function resolveOptions(options: CreateAppOptions): ResolvedAppOptions {
     adminToken: options.adminToken === '' ? undefined : options.adminToken,
     allowedHosts: options.allowedHosts ?? [],
     allowedOrigins: options.allowedOrigins ?? [],
+    deliveryAllowHosts: options.deliveryAllowHosts ?? [],
     version: options.version ?? VERSION,
   };
 }
@@ -143,6 +163,11 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
     journal,
     feed: new JournalFeed(journal, { ...options.journalStreams, maxStreams: resolved.maxStreams }),
     handler: new EndpointHandler({ endpoints, journal, onUnexpectedError: options.onUnexpectedError }),
+    deliveries: new DeliveryWorker({
+      store: options.deliveries ?? new MemoryDeliveryStore(),
+      allowHosts: resolved.deliveryAllowHosts,
+      maxBodyBytes: resolved.maxBodyBytes,
+    }),
     schemas: createSchemas({ maxDelayMs: resolved.maxDelayMs }),
     docs: [],
   };
@@ -183,6 +208,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   registerSignatureRoutes(app, ctx);
   registerJournalRoutes(app, ctx);
   registerJournalStreamRoutes(app, ctx);
+  registerDeliveryRoutes(app, ctx);
   registerServiceRoutes(app, ctx);
 
   return Object.assign(app, {
@@ -191,6 +217,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       journal: ctx.journal,
       feed: ctx.feed,
       handler: ctx.handler,
+      deliveries: ctx.deliveries,
       options: resolved,
     },
   });

@@ -25,7 +25,7 @@ export interface RouteDoc {
   method: Method;
   path: string;
   summary: string;
-  tag: 'endpoints' | 'routes' | 'queue' | 'journal' | 'read' | 'service' | 'webhooks';
+  tag: 'endpoints' | 'routes' | 'queue' | 'journal' | 'read' | 'service' | 'webhooks' | 'deliveries';
   /** Path parameters, each a string; with a schema when the route validates it. */
   params?: Record<string, ParamDoc>;
   /** A zod object whose fields are query parameters. */
@@ -106,6 +106,7 @@ export function buildOpenApiDocument(docs: RouteDoc[], version: string, adminTok
       { name: 'queue', description: 'One-shot answers and network faults, for retry and failure tests.' },
       { name: 'journal', description: 'Requests received by each endpoint.' },
       { name: 'webhooks', description: 'Check the signatures of webhooks arriving at an endpoint.' },
+      { name: 'deliveries', description: 'Signed webhook deliveries sent to a receiver under test, with retries.' },
       { name: 'service', description: 'Health and this document.' },
     ],
     paths,

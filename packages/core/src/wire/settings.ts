@@ -229,6 +229,14 @@ export const SETTINGS = {
     defaultText: "none (the daemon's own origin)",
     help: "origins besides the daemon's own whose pages may write to /api (comma-separated, e.g. http://localhost:5173); other origins get 403 CROSS_ORIGIN",
   },
+  deliveryAllowHosts: {
+    env: 'MOCKPOINT_DELIVERY_ALLOW_HOSTS',
+    flag: '--delivery-allow-hosts',
+    arg: '<list>',
+    type: 'hosts',
+    defaultText: 'none (loopback addresses only)',
+    help: 'hosts that webhook deliveries (POST /api/deliveries, mockpoint send) may target besides 127.0.0.0/8, ::1 and localhost (comma-separated; .example.com = its subdomains too)',
+  },
   serverReportingDsn: {
     env: 'SERVER_REPORTING_DSN',
     type: 'dsn',

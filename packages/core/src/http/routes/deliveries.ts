@@ -1,0 +1,146 @@
+/**
+ * `/api/deliveries`: send signed webhook deliveries to a receiver under test,
+ * with retries, and read every attempt back. The behaviour is the delivery
+ * worker's (`webhook/delivery-worker.ts`); these routes only translate.
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { jsonResponse } from '../../answer/read-response.js';
+import { deliveryPageSchema, deliveryRequestSchema, deliverySchema } from '../../wire/delivery-schema.js';
+import { MockpointError } from '../../wire/errors.js';
+import { MAX_WAIT_MS } from '../../wire/limits.js';
+import { readJsonObjectBody } from '../body.js';
+import type { AppContext } from '../context.js';
+import { ADMIN_RESPONSES, BODY_RESPONSES, HOST_RESPONSES, STORE_RESPONSES } from './responses.js';
+
+/** Deliveries `GET /api/deliveries` lists at most. */
+const MAX_LIST = 1000;
+
+const listQuery = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_LIST)
+    .optional()
+    .describe(`How many, newest first (1-${MAX_LIST}). Default 100.`),
+});
+const waitQuery = z.object({
+  wait: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_WAIT_MS)
+    .optional()
+    .describe(
+      `Wait up to this many milliseconds (at most ${MAX_WAIT_MS}) for the delivery to finish; answers as it is then.`,
+    ),
+});
+
+function query<S extends z.ZodObject>(schema: S, values: Record<string, string>, rule: string): z.output<S> {
+  const parsed = schema.safeParse(values);
+  if (!parsed.success) throw new MockpointError('INVALID_QUERY', rule);
+  return parsed.data;
+}
+
+export function registerDeliveryRoutes(app: Hono, ctx: AppContext): void {
+  const { deliveries, options, schemas } = ctx;
+
+  app.post('/api/deliveries', async (c) => {
+    // Room for the body as base64 and the other fields; the body itself is held to maxBodyBytes.
+    const members = await readJsonObjectBody(c.req.raw, Math.ceil((options.maxBodyBytes * 4) / 3) + 64 * 1024);
+    return jsonResponse(await deliveries.create(members), 202);
+  });
+
+  app.get('/api/deliveries', async (c) => {
+    const { limit } = query(listQuery, c.req.query(), `limit must be a whole number from 1 to ${MAX_LIST}`);
+    return jsonResponse(await deliveries.list(limit ?? 100));
+  });
+
+  app.get('/api/deliveries/:id', async (c) => {
+    const { wait } = query(
+      waitQuery,
+      c.req.query(),
+      `wait must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}`,
+    );
+    const id = c.req.param('id');
+    if (wait === undefined || wait === 0) return jsonResponse(await deliveries.get(id));
+    return jsonResponse(await deliveries.wait(id, wait, c.req.raw.signal));
+  });
+
+  app.delete('/api/deliveries/:id', async (c) => jsonResponse(await deliveries.cancel(c.req.param('id'))));
+
+  const params = { id: 'The delivery id (dlv_…) returned by POST /api/deliveries.' };
+  const notFound = { 404: { description: 'No such delivery (DELIVERY_NOT_FOUND).', schema: schemas.errorBody } };
+  ctx.docs.push(
+    {
+      method: 'post',
+      path: '/api/deliveries',
+      summary:
+        'Send a webhook to a receiver: signed per attempt (fresh timestamp and signature, one webhook-id), retried on its schedule (2xx done, 410 stops, Retry-After honoured), never redirected. Answers at once; attempts follow.',
+      tag: 'deliveries',
+      body: deliveryRequestSchema,
+      admin: true,
+      responses: {
+        202: { description: 'Accepted: stored, first attempt due now.', schema: deliverySchema },
+        400: {
+          description:
+            'Refused: INVALID_DELIVERY_URL, DELIVERY_HOST_NOT_ALLOWED, INVALID_RETRY, INVALID_TAMPER, INVALID_DELIVERY_TIMEOUT, INVALID_DELIVERY, INVALID_HEADER, INVALID_BODY, UNKNOWN_FIELD, UNKNOWN_SIGNATURE_SCHEME, INVALID_SIGNATURE_SECRET, INVALID_SIGNATURE_OPTIONS, INVALID_JSON.',
+          schema: schemas.errorBody,
+        },
+        ...BODY_RESPONSES(schemas),
+        ...ADMIN_RESPONSES(schemas),
+        503: {
+          description:
+            'Too many deliveries pending (TOO_MANY_DELIVERIES), or the store cannot write (STORE_UNAVAILABLE).',
+          schema: schemas.errorBody,
+        },
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/deliveries',
+      summary: 'Recent deliveries with their attempts, newest first (secrets are never listed).',
+      tag: 'deliveries',
+      query: listQuery,
+      responses: {
+        200: { description: 'Newest first.', schema: deliveryPageSchema },
+        400: { description: 'Bad limit (INVALID_QUERY).', schema: schemas.errorBody },
+        ...HOST_RESPONSES(schemas),
+        ...STORE_RESPONSES(schemas),
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/deliveries/{id}',
+      summary: 'One delivery with every attempt; with wait, long-polls until it is no longer pending.',
+      tag: 'deliveries',
+      params,
+      query: waitQuery,
+      responses: {
+        200: { description: 'The delivery.', schema: deliverySchema },
+        400: { description: 'Bad wait (INVALID_QUERY).', schema: schemas.errorBody },
+        ...HOST_RESPONSES(schemas),
+        ...notFound,
+        ...STORE_RESPONSES(schemas),
+      },
+    },
+    {
+      method: 'delete',
+      path: '/api/deliveries/{id}',
+      summary: 'Cancel a pending delivery: no further attempt is made.',
+      tag: 'deliveries',
+      params,
+      admin: true,
+      responses: {
+        200: { description: 'Cancelled.', schema: deliverySchema },
+        ...ADMIN_RESPONSES(schemas),
+        ...notFound,
+        409: { description: 'It is no longer pending (DELIVERY_FINISHED).', schema: schemas.errorBody },
+        ...STORE_RESPONSES(schemas),
+      },
+    },
+  );
+}

@@ -1,0 +1,162 @@
+/**
+ * One attempt of a delivery: the body and headers, signed afresh (a new
+ * timestamp and signature, the delivery's one id), tampered with when asked,
+ * sent with `fetch` without following redirects, and the answer (or the
+ * error) recorded within the delivery's timeout.
+ *
+ * @module
+ */
+import { readStreamPrefix } from '../http/body.js';
+import {
+  ATTEMPT_BODY_BYTES,
+  type AttemptErrorCode,
+  type DeliveryAttempt,
+  type TamperMode,
+} from '../wire/delivery-json.js';
+import { VERSION } from '../wire/version.js';
+import type { StoredDelivery } from './delivery-store.js';
+import { fromBase64, toBase64, utf8Bytes } from './hmac.js';
+import { signWebhook } from './signature.js';
+
+/** How old a `stale` timestamp is: an hour, far outside the usual five minutes of tolerance. */
+export const STALE_AGE_SEC = 3600;
+
+/** The header each scheme carries its signature in (where `tamper: "signature"` changes a character). */
+function signatureHeader(delivery: StoredDelivery): string {
+  switch (delivery.sign?.scheme) {
+    case 'standard':
+      return 'webhook-signature';
+    case 'stripe':
+      return 'stripe-signature';
+    case 'github':
+      return 'x-hub-signature-256';
+    case 'slack':
+      return 'x-slack-signature';
+    default:
+      return (delivery.sign?.hmac?.header ?? '').toLowerCase();
+  }
+}
+
+/** A secret of the same kind as `secret` that is certainly not it. */
+function otherSecret(delivery: StoredDelivery): string {
+  const random = crypto.getRandomValues(new Uint8Array(24));
+  return delivery.sign?.scheme === 'standard' ? `whsec_${toBase64(random)}` : `not-the-secret-${toBase64(random)}`;
+}
+
+/** `text` with the character 3 from the end changed (inside the encoded MAC for every scheme: before any `=` padding). */
+function changeOneCharacter(text: string): string {
+  const at = text.length - 3;
+  const replacement = text[at] === '0' ? '1' : '0';
+  return text.slice(0, at) + replacement + text.slice(at + 1);
+}
+
+/** The body and headers of one send. */
+export async function buildSend(
+  delivery: StoredDelivery,
+  tamper: TamperMode | undefined,
+  nowMs: number,
+): Promise<{ body: Uint8Array; headers: Record<string, string> }> {
+  const body = fromBase64(delivery.bodyBase64) ?? new Uint8Array(0);
+  const headers: Record<string, string> = { 'user-agent': `mockpoint/${VERSION}`, ...delivery.headers };
+  const { sign } = delivery;
+  if (sign === undefined) return { body, headers };
+  const timestamp = Math.floor(nowMs / 1000) - (tamper === 'stale' ? STALE_AGE_SEC : 0);
+  const signed = await signWebhook({
+    scheme: sign.scheme,
+    secret: tamper === 'secret' ? otherSecret(delivery) : sign.secret,
+    hmac: sign.hmac,
+    body,
+    id: delivery.webhookId,
+    timestamp,
+  });
+  Object.assign(headers, signed);
+  if (tamper === 'signature') {
+    const name = signatureHeader(delivery);
+    headers[name] = changeOneCharacter(headers[name] as string);
+  }
+  // Changed after signing: one space appended, the same JSON to a parser but other bytes.
+  const sent = tamper === 'body' ? new Uint8Array([...body, ...utf8Bytes(' ')]) : body;
+  return { body: sent, headers };
+}
+
+/** Options for {@link attemptDelivery}. */
+export interface AttemptOptions {
+  /** Aborts the attempt without recording it (shutting down): then `undefined` is resolved. */
+  signal: AbortSignal;
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch;
+  /** The tamper mode of this send. */
+  tamper: TamperMode | undefined;
+}
+
+/** Node's (undici's) error codes for a refused connection. */
+function errorCode(error: unknown): string | undefined {
+  let current = error as { code?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; current !== undefined && current !== null && depth < 4; depth++) {
+    if (typeof current.code === 'string') return current.code;
+    current = current.cause as typeof current;
+  }
+  return undefined;
+}
+
+/** Makes one send; resolves its record, or `undefined` when `options.signal` aborted it. */
+export async function attemptDelivery(
+  delivery: StoredDelivery,
+  n: number,
+  options: AttemptOptions,
+): Promise<DeliveryAttempt | undefined> {
+  const started = Date.now();
+  const { body, headers } = await buildSend(delivery, options.tamper, started);
+  const timeout = AbortSignal.timeout(delivery.timeoutMs);
+  const signal = AbortSignal.any([options.signal, timeout]);
+  const record: DeliveryAttempt = { n, at: new Date(started).toISOString(), durationMs: 0 };
+  if (options.tamper !== undefined) record.tamper = options.tamper;
+  const fail = (code: AttemptErrorCode, message: string): DeliveryAttempt => {
+    record.durationMs = Date.now() - started;
+    record.error = { code, message };
+    return record;
+  };
+  try {
+    const response = await (options.fetch ?? fetch)(delivery.url, {
+      method: delivery.method,
+      headers,
+      body: body as Uint8Array<ArrayBuffer>,
+      // Never followed: a receiver must not be able to send an attempt (and its signature) elsewhere.
+      redirect: 'manual',
+      signal,
+    });
+    record.status = response.status;
+    record.headers = Object.fromEntries(response.headers);
+    if (response.body !== null) {
+      const { bytes, truncated } = await readStreamPrefix(response.body, ATTEMPT_BODY_BYTES, 64 * ATTEMPT_BODY_BYTES);
+      record.body = new TextDecoder().decode(bytes);
+      if (truncated) record.bodyTruncated = true;
+    }
+    record.durationMs = Date.now() - started;
+    if (response.status >= 300 && response.status < 400) {
+      const location = response.headers.get('location');
+      return fail(
+        'REDIRECT_NOT_FOLLOWED',
+        `the receiver answered ${response.status}${location ? ` to ${location}` : ''}; redirects are not followed`,
+      );
+    }
+    return record;
+  } catch (error) {
+    if (options.signal.aborted) return undefined;
+    if (timeout.aborted) return fail('TIMEOUT', `no complete answer within ${delivery.timeoutMs} ms`);
+    const code = errorCode(error);
+    if (code === 'ECONNREFUSED')
+      return fail('CONNECTION_REFUSED', `connection to ${new URL(delivery.url).host} refused`);
+    const reason = code ?? (error as Error).message;
+    return fail('CONNECTION_FAILED', `the connection failed: ${reason}`);
+  }
+}
+
+/** The delay a `Retry-After` header asks for (seconds or an HTTP date), in milliseconds; `undefined` when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}

@@ -1,0 +1,87 @@
+/**
+ * Where outgoing deliveries are kept, and how an attempt is handed to exactly
+ * one sender: this file holds the contract and the stored shape; the memory
+ * implementation is beside it (`memory-delivery-store.ts`), the durable ones
+ * live with their stores (`LevelStore.openDeliveries()`, `RedisStore.openDeliveries()`).
+ *
+ * A due delivery is *claimed* before it is attempted: the claim moves its due
+ * time `leaseMs` ahead, atomically, so no other sender (another replica on the
+ * same Redis) takes the same attempt; writing the attempt's result sets the real
+ * next due time. A sender that dies mid-attempt leaves the lease to run out,
+ * after which the attempt is made again by whoever claims it then.
+ *
+ * @module
+ */
+import type {
+  DeliveryAttempt,
+  DeliveryOutcomeCode,
+  DeliverySign,
+  DeliveryState,
+  TamperMode,
+} from '../wire/delivery-json.js';
+
+/** A delivery as stored: everything needed to make the next attempt after a restart (the secret too). */
+export interface StoredDelivery {
+  id: string;
+  url: string;
+  method: 'POST' | 'PUT' | 'PATCH';
+  /** Request headers as given (the signature headers are added per attempt). */
+  headers: Record<string, string>;
+  /** The exact body bytes, base64. */
+  bodyBase64: string;
+  bodyBytes: number;
+  sign?: DeliverySign;
+  webhookId?: string;
+  tamper?: TamperMode;
+  delaysMs: number[];
+  timeoutMs: number;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+  state: DeliveryState;
+  /** Milliseconds since the epoch, while pending. */
+  nextAttemptAt?: number;
+  attempts: DeliveryAttempt[];
+  outcome?: { code: DeliveryOutcomeCode; message: string };
+  /** Incremented by every write: a write based on an older version is refused (see {@link DeliveryStore.update}). */
+  version: number;
+}
+
+/** Storage for deliveries. */
+export interface DeliveryStore {
+  /** `memory`, `level` or `redis`. */
+  readonly kind: string;
+  /** True when other processes add and claim deliveries in it too (so a sender polls it). */
+  readonly shared: boolean;
+  /** Stores a new delivery (due at its `nextAttemptAt`). Durable on resolve. */
+  create(delivery: StoredDelivery): Promise<void>;
+  /**
+   * Replaces a delivery if its stored version is still `delivery.version - 1`;
+   * resolves whether it did. Finished deliveries leave the due index. Durable on resolve.
+   */
+  update(delivery: StoredDelivery): Promise<boolean>;
+  get(id: string): Promise<StoredDelivery | undefined>;
+  /** Newest first, at most `limit`. */
+  list(limit: number): Promise<StoredDelivery[]>;
+  /**
+   * Up to `max` deliveries due at `now`, each moved `leaseMs` ahead in the due
+   * index in the same atomic step (so each is claimed by one caller).
+   */
+  claim(now: number, leaseMs: number, max: number): Promise<StoredDelivery[]>;
+  /** The earliest due time, or `undefined` when nothing is pending. */
+  nextDue(): Promise<number | undefined>;
+  /** How many deliveries are pending. */
+  pendingCount(): Promise<number>;
+  /** Lets go of what the store holds open; not the endpoint store it may belong to. */
+  close?(): Promise<void>;
+}
+
+/** Finished deliveries kept (the oldest are dropped past it). */
+export const KEPT_FINISHED_DELIVERIES = 1000;
+
+/** A fresh delivery id: `dlv_`, the creation time in base 36 (so ids sort by time), and random hex. */
+export function newDeliveryId(now: number): string {
+  const random = crypto.getRandomValues(new Uint8Array(6));
+  let hex = '';
+  for (const byte of random) hex += byte.toString(16).padStart(2, '0');
+  return `dlv_${now.toString(36).padStart(9, '0')}${hex}`;
+}

@@ -1,0 +1,55 @@
+/**
+ * Where a delivery may go. A shared daemon must not become a way to reach other
+ * machines (SSRF): by default only loopback addresses are allowed, given
+ * literally (`127.0.0.0/8`, `::1`) or as `localhost`; any other host must be
+ * listed (`MOCKPOINT_DELIVERY_ALLOW_HOSTS`). No name is resolved here, so no DNS
+ * answer can turn an allowed name into another address. Redirects are never
+ * followed (see the attempt), so a receiver cannot send an attempt elsewhere.
+ *
+ * @module
+ */
+import { MockpointError } from '../wire/errors.js';
+
+const IPV4_LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+
+/** True for `localhost` (and `*.localhost`, which RFC 6761 reserves for loopback) and loopback IP literals. */
+export function isLoopbackHost(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return (
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    IPV4_LOOPBACK.test(name) ||
+    name === '::1' ||
+    /^::ffff:127\./.test(name) ||
+    /^::ffff:7f[0-9a-f]{2}:/.test(name)
+  );
+}
+
+/** True when a host rule (`name`, or `.example.com` for it and its subdomains) allows `hostname`. */
+function ruleAllows(rule: string, hostname: string): boolean {
+  const entry = rule.toLowerCase();
+  return entry.startsWith('.') ? hostname === entry.slice(1) || hostname.endsWith(entry) : hostname === entry;
+}
+
+/**
+ * The URL a delivery may be sent to, or a coded refusal: `INVALID_DELIVERY_URL`
+ * (not an absolute http(s) URL) or `DELIVERY_HOST_NOT_ALLOWED`.
+ */
+export function checkDeliveryTarget(url: unknown, allowHosts: readonly string[]): URL {
+  if (typeof url !== 'string' || !URL.canParse(url)) {
+    throw new MockpointError('INVALID_DELIVERY_URL', 'url must be an absolute http:// or https:// URL');
+  }
+  const target = new URL(url);
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    throw new MockpointError(
+      'INVALID_DELIVERY_URL',
+      `url must be http:// or https://, not ${target.protocol.slice(0, -1)}://`,
+    );
+  }
+  const hostname = target.hostname.toLowerCase().replace(/\.$/, '');
+  if (isLoopbackHost(hostname) || allowHosts.some((rule) => ruleAllows(rule, hostname))) return target;
+  throw new MockpointError(
+    'DELIVERY_HOST_NOT_ALLOWED',
+    `deliveries may only go to loopback addresses (127.0.0.1, ::1, localhost) unless the host is listed in MOCKPOINT_DELIVERY_ALLOW_HOSTS; "${hostname}" is not`,
+  );
+}

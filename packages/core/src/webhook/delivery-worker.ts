@@ -1,0 +1,283 @@
+/**
+ * The sender of outgoing deliveries: takes new ones, claims due ones from the
+ * {@link DeliveryStore} (so with replicas each attempt is made by one of them),
+ * makes each attempt and writes its result with the next due time.
+ *
+ * It sleeps until the earliest due time; with a shared store it also looks
+ * every `pollMs` for deliveries other replicas took in. `close()` aborts the
+ * attempts in flight without recording them: they stay due, and are made
+ * again after a restart (durable stores) — nothing pending is lost.
+ *
+ * @module
+ */
+import { type Delivery, type DeliveryPage, MAX_DELIVERY_TIMEOUT_MS } from '../wire/delivery-json.js';
+import { MockpointError } from '../wire/errors.js';
+import { attemptDelivery } from './delivery-attempt.js';
+import { afterAttempt } from './delivery-policy.js';
+import { type DeliveryRequestOptions, parseDeliveryRequest } from './delivery-request.js';
+import type { DeliveryStore, StoredDelivery } from './delivery-store.js';
+
+/** Options for {@link DeliveryWorker}. */
+export interface DeliveryWorkerOptions {
+  store: DeliveryStore;
+  /** Hosts besides loopback that deliveries may target. @default [] */
+  allowHosts?: readonly string[];
+  /** Largest delivery body. */
+  maxBodyBytes: number;
+  /** Pending deliveries at most (more is refused with TOO_MANY_DELIVERIES). @default 1000 */
+  maxPending?: number;
+  /** Attempts in flight at once (per process). @default 50 */
+  maxInFlight?: number;
+  /** With a shared store: how often to look for due deliveries other replicas took in. @default 200 */
+  pollMs?: number;
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch;
+}
+
+/**
+ * How long a claimed attempt is left to its sender before another may take it:
+ * past the longest timeout an attempt may have, so a live sender is never
+ * overtaken; a sender that died leaves its attempt to be made again after it.
+ */
+const LEASE_MS = MAX_DELIVERY_TIMEOUT_MS + 10_000;
+
+/** The delivery as `/api/deliveries` reports it: no secret, times as ISO 8601. */
+export function deliveryJson(stored: StoredDelivery): Delivery {
+  const out: Delivery = {
+    id: stored.id,
+    url: stored.url,
+    method: stored.method,
+    state: stored.state,
+    retry: { delaysMs: [...stored.delaysMs] },
+    timeoutMs: stored.timeoutMs,
+    bodyBytes: stored.bodyBytes,
+    createdAt: new Date(stored.createdAt).toISOString(),
+    attempts: stored.attempts,
+  };
+  if (stored.webhookId !== undefined) out.webhookId = stored.webhookId;
+  if (stored.sign !== undefined) out.sign = { scheme: stored.sign.scheme };
+  if (stored.tamper !== undefined) out.tamper = stored.tamper;
+  if (stored.state === 'pending' && stored.nextAttemptAt !== undefined)
+    out.nextAttemptAt = new Date(stored.nextAttemptAt).toISOString();
+  if (stored.outcome !== undefined) out.outcome = stored.outcome;
+  return out;
+}
+
+export class DeliveryWorker {
+  readonly store: DeliveryStore;
+  readonly #options: Required<Omit<DeliveryWorkerOptions, 'fetch' | 'store'>> & { fetch?: typeof fetch };
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #abort = new AbortController();
+  /** Waiters per delivery id, woken by every change this process makes. */
+  readonly #waiters = new Map<string, Set<() => void>>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerAt = Number.POSITIVE_INFINITY;
+  #ticking = false;
+  #again = false;
+  #started = false;
+  #closed = false;
+
+  constructor(options: DeliveryWorkerOptions) {
+    this.store = options.store;
+    this.#options = {
+      allowHosts: options.allowHosts ?? [],
+      maxBodyBytes: options.maxBodyBytes,
+      maxPending: options.maxPending ?? 1000,
+      maxInFlight: options.maxInFlight ?? 50,
+      pollMs: options.pollMs ?? 200,
+      fetch: options.fetch,
+    };
+  }
+
+  /**
+   * Starts sending what the store holds due (after a restart, the retries still
+   * pending). Called when the app starts serving; a new delivery starts it too.
+   */
+  start(): void {
+    if (this.#started || this.#closed) return;
+    this.#started = true;
+    this.#kick();
+  }
+
+  /** Checks and stores a new delivery (`POST /api/deliveries`), due now. */
+  async create(members: ReadonlyMap<string, string>): Promise<Delivery> {
+    if (this.#closed)
+      throw new MockpointError('STORE_UNAVAILABLE', 'the server is shutting down; deliveries are not taken');
+    const options: DeliveryRequestOptions = {
+      allowHosts: this.#options.allowHosts,
+      maxBodyBytes: this.#options.maxBodyBytes,
+      now: Date.now(),
+    };
+    const delivery = await parseDeliveryRequest(members, options);
+    if ((await this.store.pendingCount()) >= this.#options.maxPending) {
+      throw new MockpointError(
+        'TOO_MANY_DELIVERIES',
+        `${this.#options.maxPending} deliveries are pending already; wait for some to finish, or cancel them (DELETE /api/deliveries/{id})`,
+      );
+    }
+    await this.store.create(delivery);
+    this.#started = true;
+    this.#kick();
+    return deliveryJson(delivery);
+  }
+
+  async get(id: string): Promise<Delivery> {
+    return deliveryJson(await this.#find(id));
+  }
+
+  async list(limit: number): Promise<DeliveryPage> {
+    return { deliveries: (await this.store.list(limit)).map(deliveryJson) };
+  }
+
+  /**
+   * The delivery once it is no longer pending, or as it is after `waitMs` (or
+   * when `signal` aborts, or the worker closes).
+   */
+  async wait(id: string, waitMs: number, signal?: AbortSignal): Promise<Delivery> {
+    const end = Date.now() + waitMs;
+    for (;;) {
+      const current = await this.#find(id);
+      const left = end - Date.now();
+      if (current.state !== 'pending' || left <= 0 || signal?.aborted || this.#closed) return deliveryJson(current);
+      // Woken by a change made here; with a shared store, another replica's change is seen by looking again.
+      await new Promise<void>((resolve) => {
+        const waiters = this.#waiters.get(id) ?? new Set();
+        this.#waiters.set(id, waiters);
+        const done = () => {
+          clearTimeout(timer);
+          waiters.delete(done);
+          if (waiters.size === 0 && this.#waiters.get(id) === waiters) this.#waiters.delete(id);
+          signal?.removeEventListener('abort', done);
+          this.#abort.signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, this.store.shared ? Math.min(left, this.#options.pollMs) : left);
+        waiters.add(done);
+        signal?.addEventListener('abort', done);
+        this.#abort.signal.addEventListener('abort', done);
+      });
+    }
+  }
+
+  /** Cancels a pending delivery: no further attempt is made. `DELIVERY_FINISHED` when it is no longer pending. */
+  async cancel(id: string): Promise<Delivery> {
+    for (;;) {
+      const current = await this.#find(id);
+      if (current.state !== 'pending') {
+        throw new MockpointError(
+          'DELIVERY_FINISHED',
+          `delivery ${id} is ${current.state} already; only a pending one can be cancelled`,
+        );
+      }
+      const next: StoredDelivery = {
+        ...current,
+        state: 'cancelled',
+        nextAttemptAt: undefined,
+        outcome: { code: 'CANCELLED', message: 'cancelled by DELETE /api/deliveries/{id}' },
+        version: current.version + 1,
+      };
+      if (await this.store.update(next)) {
+        this.#notify(id);
+        return deliveryJson(next);
+      }
+    }
+  }
+
+  /**
+   * Stops sending: attempts in flight are aborted without being recorded (they
+   * stay due), and waits are answered. Does not close the store.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#abort.abort();
+    await Promise.all([...this.#inFlight]);
+  }
+
+  async #find(id: string): Promise<StoredDelivery> {
+    const found = await this.store.get(id);
+    if (found === undefined)
+      throw new MockpointError('DELIVERY_NOT_FOUND', `no delivery ${id}; GET /api/deliveries lists them`);
+    return found;
+  }
+
+  #notify(id: string): void {
+    for (const wake of [...(this.#waiters.get(id) ?? [])]) wake();
+  }
+
+  /** Runs a tick now (or right after the one running). */
+  #kick(): void {
+    if (this.#closed) return;
+    if (this.#ticking) {
+      this.#again = true;
+      return;
+    }
+    this.#ticking = true;
+    void this.#tick().finally(() => {
+      this.#ticking = false;
+      if (this.#again) {
+        this.#again = false;
+        this.#kick();
+      }
+    });
+  }
+
+  /** Claims what is due (as many as there is room for in flight), starts them, and sets the timer for the next. */
+  async #tick(): Promise<void> {
+    try {
+      const room = this.#options.maxInFlight - this.#inFlight.size;
+      if (room > 0) {
+        const now = Date.now();
+        const claimed = await this.store.claim(now, LEASE_MS, room).catch(() => []);
+        for (const delivery of claimed) this.#track(this.#run(delivery));
+      }
+      const next = await this.store.nextDue().catch(() => undefined);
+      this.#schedule(next);
+    } catch {
+      this.#schedule(Date.now() + this.#options.pollMs);
+    }
+  }
+
+  #track(run: Promise<void>): void {
+    this.#inFlight.add(run);
+    void run.finally(() => {
+      this.#inFlight.delete(run);
+      this.#kick();
+    });
+  }
+
+  #schedule(due: number | undefined): void {
+    if (this.#closed) return;
+    let at = due ?? Number.POSITIVE_INFINITY;
+    if (this.store.shared) at = Math.min(at, Date.now() + this.#options.pollMs);
+    if (at === Number.POSITIVE_INFINITY) return;
+    if (this.#timer !== undefined && this.#timerAt <= at) return;
+    clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#timerAt = Number.POSITIVE_INFINITY;
+        this.#kick();
+      },
+      Math.max(0, at - Date.now()),
+    );
+    // A pending retry must not keep a test process alive; the daemon's server does.
+    (this.#timer as { unref?: () => void }).unref?.();
+  }
+
+  async #run(delivery: StoredDelivery): Promise<void> {
+    const duplicateSend =
+      delivery.tamper === 'duplicate' && delivery.attempts.length === 0 ? undefined : delivery.tamper;
+    const attempt = await attemptDelivery(delivery, delivery.attempts.length + 1, {
+      signal: this.#abort.signal,
+      fetch: this.#options.fetch,
+      tamper: duplicateSend,
+    });
+    if (attempt === undefined) return; // shutting down: left due, made again after a restart
+    const next = afterAttempt(delivery, attempt, Date.now());
+    // Refused when someone else changed it meanwhile (a cancel): their version stands.
+    await this.store.update(next).catch(() => false);
+    this.#notify(delivery.id);
+  }
+}
