@@ -161,8 +161,7 @@ describe.each(MODES)('createClient against %s', (_mode, connect) => {
       return requests;
     });
     // Held server-side: the long-poll is waiting, not polling.
-    for (let i = 0; i < 500 && app.mockpoint.journal.waiterCount === 0; i++) await new Promise((r) => setTimeout(r, 2));
-    expect(app.mockpoint.journal.waiterCount).toBe(1);
+    await vi.waitFor(() => expect(app.mockpoint.journal.waiterCount).toBe(1), { timeout: 5000 });
     await client.read('wh', { method: 'POST', body: '{"event":1}' });
     // Recorded (and waiters woken) before it was answered: the long-poll for two still waits.
     expect(app.mockpoint.journal.waiterCount).toBe(1);
@@ -178,8 +177,7 @@ describe.each(MODES)('createClient against %s', (_mode, connect) => {
     await client.read('seq', { method: 'POST', body: '1' });
     const [first] = await client.requests('seq');
     const waiting = client.waitForRequests('seq', { after: first!.id, timeout: 5000 });
-    for (let i = 0; i < 500 && app.mockpoint.journal.waiterCount === 0; i++) await new Promise((r) => setTimeout(r, 2));
-    expect(app.mockpoint.journal.waiterCount).toBe(1);
+    await vi.waitFor(() => expect(app.mockpoint.journal.waiterCount).toBe(1), { timeout: 5000 });
     await client.read('seq', { method: 'POST', body: '2' });
     expect((await waiting).map((r) => r.json)).toEqual([2]);
     expect((await client.requests('seq', { after: first!.id })).map((r) => r.json)).toEqual([2]);
@@ -205,6 +203,7 @@ describe.each(MODES)('createClient against %s', (_mode, connect) => {
       status: 'ok',
       version: VERSION,
       store: 'memory',
+      longPolls: 0,
       limits: {
         maxBodyBytes: 5 * 1024 * 1024,
         maxDelayMs: 60_000,
@@ -345,8 +344,7 @@ describe('createClient errors', () => {
     const client = createClient({ baseUrl: 'http://mockpoint.test', app });
     const controller = new AbortController();
     const waiting = rejection(client.waitForRequests('never', { timeout: 30_000, signal: controller.signal }));
-    for (let i = 0; i < 500 && app.mockpoint.journal.waiterCount === 0; i++) await new Promise((r) => setTimeout(r, 2));
-    expect(app.mockpoint.journal.waiterCount).toBe(1);
+    await vi.waitFor(() => expect(app.mockpoint.journal.waiterCount).toBe(1), { timeout: 5000 });
     controller.abort(new Error('gave up'));
     const error = await waiting;
     expect(error).not.toBeInstanceOf(ConnectionError);

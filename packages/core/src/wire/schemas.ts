@@ -133,6 +133,10 @@ export function createSchemas(options: SchemaOptions = {}) {
       reason: z.string().optional().describe('Why the status is not `ok`.'),
       version: z.string(),
       store: z.string(),
+      longPolls: z
+        .number()
+        .int()
+        .describe('Journal long-polls this process holds now (per replica; e.g. to see that a wait has begun).'),
       limits: z
         .object(
           Object.fromEntries(

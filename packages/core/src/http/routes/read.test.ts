@@ -270,7 +270,7 @@ describe('/endpoint/{name}: delay', () => {
     const controller = new AbortController();
     const started = performance.now();
     const pending = app.fetch(new Request('http://localhost/endpoint/slow', { signal: controller.signal }));
-    setTimeout(() => controller.abort(), 50);
+    setTimeout(() => controller.abort(), 50); // the behaviour: the client gives up while the 10 s delay runs
     const response = await pending;
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(response.status).not.toBe(200);
@@ -294,6 +294,7 @@ describe('GET /api/health', () => {
       status: 'ok',
       version: VERSION,
       store: 'memory',
+      longPolls: 0,
       limits: {
         maxBodyBytes: 5 * 1024 * 1024,
         maxDelayMs: 60_000,

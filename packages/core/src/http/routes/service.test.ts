@@ -1,6 +1,6 @@
 import { validate } from '@readme/openapi-parser';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createApp, type MockpointApp } from '../../index.js';
 import { MemoryStore } from '../../store/memory/index.js';
 import { NAME_PATTERN } from '../../wire/rules.js';
@@ -63,6 +63,7 @@ describe('GET /api/health', () => {
       status: 'ok',
       version: VERSION,
       store: 'memory',
+      longPolls: 0,
       limits: {
         maxBodyBytes: 5 * 1024 * 1024,
         maxDelayMs: 60_000,
@@ -86,6 +87,23 @@ describe('GET /api/health', () => {
       version: '9.9.9',
       limits: { maxDelayMs: 5000, journalSize: 7, maxRoutes: 3, maxConnections: 4 },
     });
+  });
+
+  it('counts the journal long-polls held now', async () => {
+    const app = createApp();
+    const longPolls = async () =>
+      ((await (await app.request('/api/health')).json()) as { longPolls: number }).longPolls;
+    const held = [
+      app.request('/api/endpoints/a/requests?wait=30000'),
+      app.request('/api/endpoints/b/requests?wait=30000'),
+    ];
+    await vi.waitFor(async () => expect(await longPolls()).toBe(2));
+    await app.request('/endpoint/a', { method: 'POST' });
+    await held[0];
+    expect(await longPolls()).toBe(1);
+    await app.request('/endpoint/b', { method: 'POST' });
+    await held[1];
+    expect(await longPolls()).toBe(0);
   });
 });
 

@@ -11,12 +11,18 @@ import { buildOpenApiDocument } from '../openapi.js';
 import { HOST_RESPONSES } from './responses.js';
 
 export function registerServiceRoutes(app: Hono, ctx: AppContext): void {
-  const { schemas, endpoints, options } = ctx;
+  const { schemas, endpoints, journal, options } = ctx;
 
   app.get('/api/health', () => {
     const health = endpoints.store.health?.() ?? { status: 'ok' as const };
     const limits = Object.fromEntries(LIMIT_NAMES.map((name) => [name, options[name]]));
-    return jsonResponse({ ...health, version: options.version, store: endpoints.store.kind, limits });
+    return jsonResponse({
+      ...health,
+      version: options.version,
+      store: endpoints.store.kind,
+      longPolls: journal.waiterCount,
+      limits,
+    });
   });
 
   let document: Record<string, unknown> | undefined;
