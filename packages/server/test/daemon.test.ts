@@ -9,6 +9,7 @@ import {
   addEndpoint,
   assertBuilt,
   killAll,
+  longPollsHeld,
   makeTempDir,
   removeTempDirs,
   requestJson,
@@ -240,8 +241,7 @@ describe('graceful shutdown', () => {
   it('answers a pending long-poll at once with what there is, instead of holding the shutdown', async () => {
     const daemon = await startDaemon();
     const poll = requestJson(`${daemon.url}/api/endpoints/quiet/requests?wait=30000&count=1`);
-    // Let the poll reach the server before stopping it.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await longPollsHeld([daemon.url], 1); // the poll is held before the server is stopped
     const stopped = performance.now();
     const exit = daemon.stop('SIGTERM');
     expect(await poll).toEqual({

@@ -23,6 +23,7 @@ function hangUpMidUpload(url: string, head: string, partial: string): Promise<vo
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => {
       socket.write(head + partial, () => {
+        // The pause is the behaviour: a hang-up once the daemon is reading the body (nothing outside says when).
         setTimeout(() => {
           socket.resetAndDestroy();
           resolve();

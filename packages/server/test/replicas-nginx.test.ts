@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { assertBuilt, type Daemon, killAll, longPollsHeld, removeTempDirs, startDaemon } from './helpers/daemon.js';
 import { startNginx, type TestNginx } from './helpers/nginx.js';
 
 const REPLICAS_DOC = readFileSync(new URL('../../../docs/replicas.md', import.meta.url), 'utf8');
@@ -98,7 +98,10 @@ describe('nginx round-robin in front of three replicas (the docs/replicas.md exa
     expect((await through('/api/endpoint/add', { method: 'PUT', body: '{"name":"pay","data":1}' })).status).toBe(201);
     // Long-polls first (round-robin spreads them over the replicas), then one webhook.
     const polls = [0, 1, 2].map(() => through('/api/endpoints/pay/requests?wait=20000&count=1'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await longPollsHeld(
+      replicas.map((daemon) => daemon.url),
+      3,
+    );
     const hook = await through('/endpoint/pay', { method: 'POST', body: '{"event":"paid"}' });
     expect(hook.status).toBe(200);
     const answers = await Promise.all(polls);

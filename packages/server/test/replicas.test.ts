@@ -4,12 +4,13 @@
 // replica, and Redis going away and coming back.
 
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   addEndpoint,
   assertBuilt,
   type Daemon,
   killAll,
+  longPollsHeld,
   removeTempDirs,
   requestJson,
   runCli,
@@ -43,13 +44,10 @@ async function read(daemon: Daemon, name: string): Promise<{ status: number; tex
   return { status: response.status, text: await response.text() };
 }
 
-/** Polls `check` every 2 ms until true; rejects after `ms` (a generous bound: the real number is in `pnpm bench`). */
+/** Resolves with how long `check` took to become true; rejects after `ms` (a generous bound: the real number is in `pnpm bench`). */
 async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
   const started = performance.now();
-  while (!(await check())) {
-    if (performance.now() - started > ms) throw new Error(`not true within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
+  await vi.waitFor(async () => expect(await check()).toBe(true), { timeout: ms, interval: 2 });
   return performance.now() - started;
 }
 
@@ -121,8 +119,7 @@ describe('three daemons on one redis-server', () => {
     const name = fresh('hook');
     await addEndpoint(a!.url, { name, data: { ok: true } });
     const longPoll = requestJson(`${a!.url}/api/endpoints/${name}/requests?wait=20000&count=1`);
-    // The long-poll is held on A before the webhook arrives at B.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await longPollsHeld([a!.url], 1); // the long-poll is held on A before the webhook arrives at B
     const started = Date.now();
     const hook = await fetch(`${b!.url}/endpoint/${name}?via=b`, { method: 'POST', body: '{"event":"paid"}' });
     expect(hook.status).toBe(200);
@@ -202,7 +199,10 @@ describe('three daemons on one redis-server', () => {
       settled = true;
       return `${response.status} ${await response.text()}`;
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The hang has been taken (it is in the journal) ...
+    await requestJson(`${a!.url}/api/endpoints/${name}/requests?wait=10000&count=2`);
+    // ... and the wait is the behaviour: it answers nothing, here for 100 ms, until the queue is cleared.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     expect(settled).toBe(false);
     expect((await requestJson(`${c!.url}/api/endpoints/${name}/queue`, { method: 'DELETE' })).status).toBe(204);
     expect(await hanging).toBe('200 "after the hang"');

@@ -12,7 +12,7 @@ import { createServer, request as httpRequest, type Server, type ServerResponse 
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { type RunningServer, type StartServerOptions, startServer } from '../src/start-server.js';
 
 /** The built page (`pnpm build` → `scripts/build-web.mjs`). */
@@ -231,13 +231,15 @@ export async function eventually<T>(
   timeoutMs: number,
   what: string,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return vi.waitFor(
+    async () => {
+      const value = await check();
+      if (value === undefined || value === false)
+        throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+      return value;
+    },
+    { timeout: timeoutMs, interval: 50 },
+  );
 }
 
 /**

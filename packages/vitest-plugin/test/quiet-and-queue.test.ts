@@ -16,6 +16,7 @@ async function keepSending<T>(url: string, method: string, settled: Promise<T>):
   });
   while (!done) {
     await fetch(url, { method });
+    // The pace is the behaviour: requests keep arriving while the matcher waits.
     await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 50))]).catch(() => undefined);
   }
   return settled;

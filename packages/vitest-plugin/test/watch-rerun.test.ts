@@ -5,7 +5,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { startVitest } from './run-vitest.js';
 
 const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
@@ -49,11 +49,12 @@ function runsDone(text: string): number {
 }
 
 async function until(check: () => boolean, what: string, output: () => string, timeoutMs = 45_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; output:\n${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await vi.waitFor(
+    () => {
+      if (!check()) throw new Error(`timed out waiting for ${what}; output:\n${output()}`);
+    },
+    { timeout: timeoutMs, interval: 50 },
+  );
 }
 
 it('resets the per-run instance before each watch-mode rerun', { timeout: 90_000 }, async () => {

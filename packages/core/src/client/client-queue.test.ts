@@ -18,8 +18,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 /** Resolves once the app holds `n` long-poll waiters. */
 async function waiters(app: MockpointApp, n: number): Promise<void> {
-  for (let i = 0; i < 1000 && app.mockpoint.journal.waiterCount !== n; i++) await new Promise((r) => setTimeout(r, 2));
-  expect(app.mockpoint.journal.waiterCount).toBe(n);
+  await vi.waitFor(() => expect(app.mockpoint.journal.waiterCount).toBe(n), { timeout: 5000 });
 }
 
 describe('client queue methods', () => {

@@ -12,6 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect, vi } from 'vitest';
 
 /** The built CLI the tests run. */
 export const CLI_PATH = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -250,4 +251,18 @@ export function addEndpoint(
   record: { name: string; data: unknown; statusCode?: number; delay?: number },
 ): Promise<{ status: number; body: unknown }> {
   return requestJson(`${baseUrl}/api/endpoint/add`, { method: 'PUT', body: record });
+}
+
+/**
+ * Resolves once the daemons at `urls` hold `count` journal long-polls between them
+ * (`longPolls` of `/api/health`): the event a test waits on before sending what wakes them.
+ */
+export async function longPollsHeld(urls: string[], count: number): Promise<void> {
+  await vi.waitFor(
+    async () => {
+      const healths = await Promise.all(urls.map((url) => requestJson(`${url}/api/health`)));
+      expect(healths.reduce((sum, health) => sum + (health.body as { longPolls: number }).longPolls, 0)).toBe(count);
+    },
+    { timeout: 10_000, interval: 20 },
+  );
 }

@@ -9,6 +9,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { vi } from 'vitest';
 
 /** A running nginx. */
 export interface TestNginx {
@@ -91,12 +92,17 @@ ${configure(port)}
     child.once('error', (error) => {
       output += String(error);
     });
-    const deadline = Date.now() + 15_000;
-    let up = false;
-    while (!up && child.exitCode === null && child.signalCode === null && Date.now() < deadline) {
-      up = await accepts(port);
-      if (!up) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    // nginx prints nothing when it is ready: wait until its port accepts (or it exits).
+    const up = await vi
+      .waitFor(
+        async () => {
+          if (child.exitCode !== null || child.signalCode !== null) return false;
+          if (!(await accepts(port))) throw new Error('nginx does not accept connections yet');
+          return true;
+        },
+        { timeout: 15_000, interval: 50 },
+      )
+      .catch(() => false);
     if (up) {
       return {
         url: `http://127.0.0.1:${port}`,

@@ -5,7 +5,7 @@
  */
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp, type MockpointApp } from '../../index.js';
 import { createNodeListener } from './index.js';
 
@@ -25,10 +25,9 @@ async function start(app: MockpointApp): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** Resolves once `condition` holds (bounded: 10 s at most). */
 async function until(condition: () => boolean): Promise<void> {
-  // Bounded: 10 s at most.
-  for (let i = 0; i < 1000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(condition()).toBe(true);
+  await vi.waitFor(() => expect(condition()).toBe(true), { timeout: 10_000 });
 }
 
 describe('a client that hangs up (Node listener, real sockets)', () => {

@@ -163,6 +163,7 @@ describe('queued answers over a real socket (createNodeListener)', () => {
     void pending.finally(() => {
       settled = true;
     });
+    // The wait is the behaviour: a hang answers nothing, here for 100 ms, until the queue is cleared.
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(settled).toBe(false);
     await client.clearQueue('hook');

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp, type MockpointApp } from '../../http/create-app.js';
 import { answerNoticingHangUp } from './held-answer.js';
 
@@ -15,10 +15,9 @@ afterEach(() => {
   for (const a of apps.splice(0)) a.mockpoint.journal.releaseWaiters();
 });
 
+/** Resolves once `condition` holds (bounded: 10 s at most). */
 async function until(condition: () => boolean): Promise<void> {
-  // Bounded: 10 s at most.
-  for (let i = 0; i < 1000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(condition()).toBe(true);
+  await vi.waitFor(() => expect(condition()).toBe(true), { timeout: 10_000 });
 }
 
 describe('answerNoticingHangUp (Workers)', () => {
@@ -45,9 +44,13 @@ describe('answerNoticingHangUp (Workers)', () => {
     const response = await answerNoticingHangUp(request, a.fetch, HEARTBEAT_MS);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    await new Promise((resolve) => setTimeout(resolve, HEARTBEAT_MS * 4));
+    // The first heartbeat space arrives before anything is recorded, then more while held.
+    const reader = (response.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (text.length < 2) text += (await reader.read()).value ?? '';
+    expect(text).toMatch(/^ +$/);
     await a.request('/endpoint/late', { method: 'POST', body: 'hi' });
-    const text = await response.text();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += chunk.value;
     expect(text).toMatch(/^ {2,}\{/);
     const page = JSON.parse(text) as { complete: boolean; requests: { body: string }[] };
     expect(page.complete).toBe(true);

@@ -1,6 +1,6 @@
 // The `match` filter of GET /api/endpoints/{name}/requests: applied where the
 // requests are, both when a page is read and when long-poll waiters are woken.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createApp, type JournalPage, type MockpointApp, type RequestFilter } from '../../index.js';
 
 function matchQuery(filter: RequestFilter | string): string {
@@ -17,13 +17,9 @@ async function send(app: MockpointApp, method: string, body?: unknown, target = 
   return app.request(target, { method, body: body === undefined ? undefined : JSON.stringify(body) });
 }
 
-/** Polls `condition` every few ms, at most `ms` long. */
-async function until(condition: () => boolean, ms = 2000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
+/** Resolves once `condition` holds, at most `ms` later. */
+async function until(condition: () => boolean, ms = 5000): Promise<void> {
+  await vi.waitFor(() => expect(condition()).toBe(true), { timeout: ms });
 }
 
 describe('journal requests ?match=', () => {

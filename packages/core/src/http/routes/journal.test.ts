@@ -21,13 +21,9 @@ async function journal(app: MockpointApp, name: string, query = ''): Promise<Jou
   return (await response.json()) as JournalPage;
 }
 
-/** Polls `condition` every few ms, at most `ms` long. */
-async function until(condition: () => boolean, ms = 2000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
+/** Resolves once `condition` holds, at most `ms` later. */
+async function until(condition: () => boolean, ms = 5000): Promise<void> {
+  await vi.waitFor(() => expect(condition()).toBe(true), { timeout: ms });
 }
 
 function fresh(options: CreateAppOptions = {}): MockpointApp {

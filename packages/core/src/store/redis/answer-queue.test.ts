@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { createClient } from '@redis/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runAnswerQueueContract } from '../../answer/queue/answer-queue.case.test.js';
 import type { RedisAnswerQueue, RedisAnswerQueueOptions } from './answer-queue.js';
 import { RedisStore } from './index.js';
@@ -40,11 +40,7 @@ async function replicas(
 runAnswerQueueContract('RedisAnswerQueue', async (options) => (await replicas(1, options)).queues[0]!);
 
 async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > ms) throw new Error(`not true within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await vi.waitFor(() => expect(check()).toBe(true), { timeout: ms });
 }
 
 describe('RedisAnswerQueue across replicas', () => {
@@ -132,7 +128,10 @@ describe('RedisAnswerQueue across replicas', () => {
       await admin.rPush(`${keyPrefix}queue:missed`, '1 {"statusCode":418}');
       await admin.sAdd(`${keyPrefix}queue-names`, 'missed');
       await admin.incr(`${keyPrefix}queue-clears`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // A push on A resolves once B has seen its notice, so B has read every notice sent
+      // before it too (one channel, in order): none told B about 'missed'.
+      await a.push('marker', [{ statusCode: 200, times: 1 }]);
+      expect(b.pending('marker')).toBe(true);
       expect(b.pending('missed')).toBe(false);
       expect(held?.release.aborted).toBe(false);
       // Both replicas' subscriptions drop; node-redis reconnects and resubscribes.

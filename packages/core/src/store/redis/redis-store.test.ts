@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EndpointService } from '../../http/endpoints.js';
 import type { EndpointRecord } from '../../wire/schemas.js';
 import { runStoreContract } from '../store.case.test.js';
@@ -28,13 +28,9 @@ function plain(value: unknown): unknown {
   return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
 }
 
-/** Resolves once `check` is true, polling every 5 ms, or rejects after `ms`. */
+/** Resolves once `check` is true, or rejects after `ms`. */
 async function eventually(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await vi.waitFor(() => expect(check()).toBe(true), { timeout: ms });
 }
 
 describe('RedisStore', () => {
