@@ -12,10 +12,10 @@
  * @module
  */
 import { api, type ExactRecord, endpointUrl, failureMessage, isApiFailure, type QueuedAnswer } from './api.js';
+import { bodyView } from './body-view.js';
 import { copyText, h, replaceChildren, toast } from './dom.js';
 import { type EndpointForm, endpointForm } from './form.js';
 import { JournalView } from './journal.js';
-import { formatJson } from './json-format.js';
 import { statusBadge } from './list.js';
 import { report } from './report.js';
 import { tokenField } from './token-field.js';
@@ -31,8 +31,6 @@ export interface DetailHooks {
   onCancelEdit(): void;
 }
 
-/** Shown body is cut past this many characters (the stored value is not). */
-const PREVIEW_CHARS = 20_000;
 /** HTTP sends no body with these statuses. */
 const BODILESS = new Set([204, 205, 304]);
 
@@ -300,7 +298,6 @@ export class DetailView {
   }
 
   #stored(record: ExactRecord): HTMLElement {
-    const body = formatJson(record.data.text);
     const bodiless = BODILESS.has(record.statusCode);
     return h(
       'div',
@@ -313,11 +310,13 @@ export class DetailView {
             `Status ${record.statusCode} answers have no body in HTTP, so this stored value is never sent. Choose another status to send it.`,
           )
         : null,
-      h(
-        'pre',
-        { class: bodiless ? 'code unsent' : 'code', tabIndex: 0, 'aria-label': 'Stored response body' },
-        body.length > PREVIEW_CHARS ? `${body.slice(0, PREVIEW_CHARS)}\n… (${body.length} characters)` : body,
-      ),
+      bodyView({
+        text: record.data.text,
+        json: true,
+        label: 'Stored response body',
+        filename: `${record.name}.json`,
+        className: bodiless ? 'unsent' : '',
+      }),
     );
   }
 

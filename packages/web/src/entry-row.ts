@@ -7,8 +7,8 @@
  * @module
  */
 import type { JournalEntry } from './api.js';
+import { bodyView } from './body-view.js';
 import { formatAgo, formatDateTime, h } from './dom.js';
-import { formatJson } from './json-format.js';
 import { statusBadge } from './list.js';
 import { formatBytes } from './validate.js';
 
@@ -80,13 +80,6 @@ export function bodyPreview(entry: JournalEntry): string {
   return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS)}…` : line;
 }
 
-/** The body as sent; JSON laid out one member a line, every token (number, escape, key) as written. */
-function prettyBody(entry: JournalEntry): string {
-  if (entry.json !== undefined && !entry.bodyTruncated && entry.bodyEncoding === undefined)
-    return formatJson(entry.body);
-  return entry.body;
-}
-
 function kvTable(rows: [string, string][]): HTMLElement {
   return h(
     'table',
@@ -126,56 +119,62 @@ function bodySection(entry: JournalEntry): Node[] {
       ),
     ];
   }
-  return [heading, h('pre', { class: 'code', tabIndex: 0 }, prettyBody(entry))];
+  // JSON laid out one member a line, every token (number, escape, key) as written; other text as sent.
+  const json = entry.json !== undefined && !entry.bodyTruncated && entry.bodyEncoding === undefined;
+  return [heading, bodyView({ text: entry.body, json, label: 'Request body', filename: `request-${entry.id}.txt` })];
 }
 
 /** Builds the row for `entry`; `fresh` rows are highlighted briefly. */
 export function entryRow(entry: JournalEntry, fresh: boolean): HTMLLIElement {
   const size = bodySize(entry);
-  const headers = Object.entries(entry.headers).sort(([a], [b]) => a.localeCompare(b));
-  const query = Object.entries(entry.query).map(([k, v]): [string, string] => [k, Array.isArray(v) ? v.join(', ') : v]);
   const preview = bodyPreview(entry);
-  return h(
-    'li',
-    { class: fresh ? 'entry fresh' : 'entry', dataset: { id: String(entry.id) } },
+  const body = h('div', { class: 'entry-body' });
+  const details = h(
+    'details',
+    null,
     h(
-      'details',
+      'summary',
       null,
+      h('span', { class: `method m-${entry.method.toLowerCase()}` }, entry.method),
+      h('span', { class: 'path' }, `${entry.path}${queryString(entry.query)}`),
       h(
-        'summary',
-        null,
-        h('span', { class: `method m-${entry.method.toLowerCase()}` }, entry.method),
-        h('span', { class: 'path' }, `${entry.path}${queryString(entry.query)}`),
+        'span',
+        { class: 'entry-meta' },
+        // A reset or a hang sends no status line: no status to show.
+        entry.fault === 'reset' || entry.fault === 'hang' ? null : statusBadge(entry.statusCode),
+        entry.queued
+          ? h(
+              'span',
+              { class: 'queued', title: 'answered by a queued one-shot answer' },
+              entry.fault === undefined ? 'queued' : `queued ${entry.fault}`,
+            )
+          : null,
+        size > 0 ? h('span', { class: 'size' }, formatBytes(size)) : null,
+        // How long ago, kept current by the journal; the exact time on hover.
         h(
-          'span',
-          { class: 'entry-meta' },
-          // A reset or a hang sends no status line: no status to show.
-          entry.fault === 'reset' || entry.fault === 'hang' ? null : statusBadge(entry.statusCode),
-          entry.queued
-            ? h(
-                'span',
-                { class: 'queued', title: 'answered by a queued one-shot answer' },
-                entry.fault === undefined ? 'queued' : `queued ${entry.fault}`,
-              )
-            : null,
-          size > 0 ? h('span', { class: 'size' }, formatBytes(size)) : null,
-          // How long ago, kept current by the journal; the exact time on hover.
-          h(
-            'time',
-            { dateTime: entry.receivedAt, title: `${formatDateTime(entry.receivedAt)} (${entry.receivedAt})` },
-            formatAgo(entry.receivedAt),
-          ),
+          'time',
+          { dateTime: entry.receivedAt, title: `${formatDateTime(entry.receivedAt)} (${entry.receivedAt})` },
+          formatAgo(entry.receivedAt),
         ),
-        preview ? h('span', { class: 'body-preview' }, preview) : null,
       ),
-      h(
-        'div',
-        { class: 'entry-body' },
-        query.length > 0 ? [h('h4', null, 'Query'), kvTable(query)] : null,
-        h('h4', null, `Headers (${headers.length})`),
-        kvTable(headers),
-        bodySection(entry),
-      ),
+      preview ? h('span', { class: 'body-preview' }, preview) : null,
     ),
+    body,
   );
+  // Built when first opened: a journal of big bodies costs nothing until one is read.
+  details.addEventListener('toggle', () => {
+    if (!details.open || body.hasChildNodes()) return;
+    const headers = Object.entries(entry.headers).sort(([a], [b]) => a.localeCompare(b));
+    const query = Object.entries(entry.query).map(([k, v]): [string, string] => [
+      k,
+      Array.isArray(v) ? v.join(', ') : v,
+    ]);
+    body.append(
+      ...(query.length > 0 ? [h('h4', null, 'Query'), kvTable(query)] : []),
+      h('h4', null, `Headers (${headers.length})`),
+      kvTable(headers),
+      ...bodySection(entry),
+    );
+  });
+  return h('li', { class: fresh ? 'entry fresh' : 'entry', dataset: { id: String(entry.id) } }, details);
 }

@@ -4,7 +4,7 @@
  */
 import { scanJson } from '@mockpoint/core/client';
 import { describe, expect, test } from 'vitest';
-import { formatJson } from '../src/json-format.js';
+import { formatJson, formatJsonSlices } from '../src/json-format.js';
 
 describe('formatJson', () => {
   test('indents by two spaces, one member or element a line, empty containers kept short', () => {
@@ -48,5 +48,20 @@ describe('formatJson', () => {
     const pretty = formatJson(text);
     expect(scanJson(pretty).text).toBe(text);
     expect(pretty.split('\n')).toHaveLength(50_000 * 4 + 2);
+  });
+});
+
+describe('formatJsonSlices', () => {
+  const text = JSON.stringify({
+    items: Array.from({ length: 50 }, (_, i) => ({ id: i, tags: ['a', []], o: {} })),
+  }).replace('"id":7', '"id":12345678901234567890');
+  test.each([1, 7, 64, 1000, Number.POSITIVE_INFINITY])('slices of %s characters join to formatJson', (size) => {
+    const slices = [...formatJsonSlices(text, size)];
+    expect(slices.join('')).toBe(formatJson(text));
+    if (size === 64) expect(slices.length).toBeGreaterThan(10);
+  });
+
+  test('a text cut short is laid out as far as it goes', () => {
+    expect([...formatJsonSlices('{"a": [1, 2, "x', 100)].join('')).toBe('{\n  "a": [\n    1,\n    2,\n    "x');
   });
 });
