@@ -66,12 +66,14 @@ export function baseUrl(host: string, port: number): string {
 }
 
 /**
- * Answers every request the app holds, now: long-polls with what they have, and
- * requests held by a queued `hang` with the answer of this moment.
+ * Answers every request the app holds, now: long-polls with what they have,
+ * requests held by a queued `hang` with the answer of this moment, and streamed
+ * answers (playing or hanging) are ended.
  */
 export function releaseHeld(app: MockpointApp): void {
   app.mockpoint.journal.releaseWaiters();
   app.mockpoint.endpoints.queue.releaseHangs();
+  app.mockpoint.streams.endAll();
 }
 
 /** The served app over `listener`: the one close every runtime has. */

@@ -6,13 +6,15 @@
  * @module
  */
 import type { Fault } from '../wire/answer-json.js';
+import type { StreamEnd } from '../wire/answer-stream.js';
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from './read-response.js';
 
 /**
- * What an adapter does with a request: send a response (`respond`), or fail the
- * request at the network level as a queued answer asks (`fault`).
+ * What an adapter does with a request: send a response (`respond`), write it
+ * event by event (`stream`), or fail the request at the network level as a
+ * queued answer asks (`fault`).
  */
-export type EndpointAnswer = RespondAnswer | FaultAnswer;
+export type EndpointAnswer = RespondAnswer | StreamAnswer | FaultAnswer;
 
 /** Response headers of an answer: lower-case names; an array is sent as one header line per value. */
 export type AnswerHeaderMap = Readonly<Record<string, string | readonly string[]>>;
@@ -26,6 +28,31 @@ export interface RespondAnswer {
   /** The body: text (UTF-8 on the wire) or bytes, or `null` for none. */
   readonly body: string | Uint8Array | null;
   /** Milliseconds to wait before sending; 0 sends at once. */
+  readonly delay: number;
+}
+
+/** One event of a streamed answer, encoded. */
+export interface StreamFrame {
+  /** The bytes written for it. */
+  readonly bytes: Uint8Array;
+  /** Milliseconds after the previous frame (after the headers, for the first). */
+  readonly delay: number;
+  /** The SSE id it carries, for `Last-Event-ID`. */
+  readonly id?: string;
+}
+
+/**
+ * Send this status and these headers after `delay` ms, then each frame after
+ * its own delay, each written and flushed at once; then `end` (see
+ * `StreamEnd`). A HEAD request's answer has no frames.
+ */
+export interface StreamAnswer {
+  readonly kind: 'stream';
+  readonly status: number;
+  /** Lower-case names; no Content-Length (the body is chunked). */
+  readonly headers: AnswerHeaderMap;
+  readonly frames: readonly StreamFrame[];
+  readonly end: StreamEnd;
   readonly delay: number;
 }
 

@@ -23,6 +23,7 @@ import { planQueuedAnswer, type QueueFallback, toQueuedAnswer } from './queue/qu
 import { CORS_HEADERS } from './read-response.js';
 import { RequestView } from './request-view.js';
 import type { RouteHit, RouteTable } from './routes/route-table.js';
+import { resumeAfter } from './stream/stream-frames.js';
 import type { TemplateContext } from './template.js';
 
 /** Methods answered with the stored data at `/endpoint/{name}`. */
@@ -146,9 +147,11 @@ export class EndpointHandler {
     const { route, params } = hit;
     const seq = ++route.seq;
     const head = request.method === 'HEAD';
-    const answer = route.answer.templated
+    let answer = route.answer.templated
       ? route.answer.answer(head, { params, query: view.query, headers: view.headers, json: view.json, seq })
       : route.answer.answer(head);
+    // A reconnecting SSE client resumes after the last event it saw.
+    if (answer.kind === 'stream') answer = resumeAfter(answer, rawHeader(request.rawHeaders, 'last-event-id'));
     const mark: AnswerMark = { answeredBy: { route: route.id }, params };
     if (route.route.answer.fault !== undefined) mark.fault = route.route.answer.fault;
     this.#journal.record(name, request, answer.status, mark);

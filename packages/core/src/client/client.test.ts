@@ -210,6 +210,8 @@ describe.each(MODES)('createClient against %s', (_mode, connect) => {
         journalSize: 100,
         journalMaxBytes: 64 * 1024 * 1024,
         cacheMaxBytes: 64 * 1024 * 1024,
+        maxStreamEvents: 10_000,
+        maxStreamMs: 600_000,
         maxRoutes: 10_000,
         maxConnections: 10_000,
         maxStreams: 1000,

@@ -4,6 +4,7 @@
  * @module
  */
 import type { EndpointHandler } from '../answer/endpoint-handler.js';
+import type { OpenStreams } from '../answer/stream/open-streams.js';
 import type { Journal } from '../journal/journal.js';
 import type { JournalFeed } from '../journal/journal-feed.js';
 import type { DeliveryWorker } from '../webhook/delivery-worker.js';
@@ -27,6 +28,8 @@ export interface AppContext {
   journal: Journal;
   /** The live journal streams. */
   feed: JournalFeed;
+  /** The streamed answers being played (ended at shutdown). */
+  streams: OpenStreams;
   /** The one implementation of a request to `/endpoint/{name}`, used by every adapter. */
   handler: EndpointHandler;
   /** Outgoing webhook deliveries (`/api/deliveries`). */

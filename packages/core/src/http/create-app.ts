@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import { EndpointHandler } from '../answer/endpoint-handler.js';
 import type { AnswerQueue } from '../answer/queue/answer-queue.js';
 import { MemoryAnswerQueue } from '../answer/queue/memory/index.js';
+import { OpenStreams } from '../answer/stream/open-streams.js';
 import { type Journal, RequestJournal } from '../journal/journal.js';
 import { JournalFeed, type JournalFeedOptions } from '../journal/journal-feed.js';
 import { MemoryStore } from '../store/memory/index.js';
@@ -109,7 +110,10 @@ export interface CreateAppOptions extends LimitOptions {
 /** The app returned by {@link createApp}: a Hono app plus its services. */
 export type MockpointApp = Hono & {
   /** The store, cache, queue and journal behind the routes. */
-  readonly mockpoint: Pick<AppContext, 'endpoints' | 'journal' | 'feed' | 'handler' | 'deliveries' | 'options'>;
+  readonly mockpoint: Pick<
+    AppContext,
+    'endpoints' | 'journal' | 'feed' | 'streams' | 'handler' | 'deliveries' | 'options'
+  >;
 };
 
 /** For each documented path, the methods it answers; matches `{param}` segments. */
@@ -162,6 +166,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
     endpoints,
     journal,
     feed: new JournalFeed(journal, { ...options.journalStreams, maxStreams: resolved.maxStreams }),
+    streams: new OpenStreams(),
     handler: new EndpointHandler({ endpoints, journal, onUnexpectedError: options.onUnexpectedError }),
     deliveries: new DeliveryWorker({
       store: options.deliveries ?? new MemoryDeliveryStore(),
@@ -216,6 +221,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       endpoints: ctx.endpoints,
       journal: ctx.journal,
       feed: ctx.feed,
+      streams: ctx.streams,
       handler: ctx.handler,
       deliveries: ctx.deliveries,
       options: resolved,

@@ -18,6 +18,10 @@ export interface LimitOptions {
   journalMaxBytes?: number;
   /** Bytes of pre-serialised responses kept in memory. @default 67108864 (64 MiB) */
   cacheMaxBytes?: number;
+  /** Events one streamed answer may have. @default 10000 */
+  maxStreamEvents?: number;
+  /** Largest sum of a streamed answer's delays, in milliseconds. @default 600000 (10 minutes) */
+  maxStreamMs?: number;
   /** Routes one endpoint name may have. @default 10000 */
   maxRoutes?: number;
   /** Open client connections per listening address (adapters that listen apply it). @default 10000 */

@@ -5,8 +5,9 @@
  * @module
  */
 import { z } from 'zod';
+import { STREAM_ENDS, STREAM_FORMATS } from './answer-stream.js';
 import { type ErrorCode, MockpointError } from './errors.js';
-import { checkRoutes, type Route, type RouteInput, routesFromJson } from './route.js';
+import { type AnswerLimits, checkRoutes, type Route, type RouteInput, routesFromJson } from './route.js';
 
 /** The record schemas a route reuses. */
 export interface RouteSchemaParts {
@@ -25,6 +26,45 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
     .describe(
       'Response headers; an array sends the header once per value (Set-Cookie). Connection, Content-Length, Keep-Alive, Transfer-Encoding, Upgrade, TE, Trailer and Proxy-Connection are refused.',
     );
+  const streamEvent = z
+    .strictObject({
+      delay: parts.delay
+        .optional()
+        .describe('Milliseconds after the previous event (after the headers, for the first); default 0.'),
+      data: parts.data
+        .optional()
+        .describe(
+          'sse and ndjson: the data. sse sends a string as text (one data: line per line), any other JSON value as its exact text.',
+        ),
+      event: z.string().optional().describe('sse: the event type (event: line).'),
+      id: z
+        .string()
+        .optional()
+        .describe('sse: the event id (id: line); a request with Last-Event-ID resumes after it.'),
+      retry: z.number().int().min(0).optional().describe('sse: reconnection time in milliseconds (retry: line).'),
+      body: z.string().optional().describe('raw: text, sent as UTF-8.'),
+      bodyBase64: z.string().optional().describe('raw: bytes, in base64.'),
+    })
+    .meta({
+      title: 'StreamEvent',
+      description: 'One event: sse takes data, event, id, retry; ndjson takes data; raw takes body or bodyBase64.',
+    });
+  const stream = z
+    .strictObject({
+      format: z
+        .enum(STREAM_FORMATS as [string, ...string[]])
+        .describe(
+          'sse (text/event-stream), ndjson (application/x-ndjson, one JSON text per line) or raw (chunks as they are).',
+        ),
+      events: z.array(streamEvent).describe('Written and flushed one by one, each after its own delay.'),
+      end: z
+        .enum(STREAM_ENDS as [string, ...string[]])
+        .optional()
+        .describe(
+          'After the last event: close (default) ends the response, hang keeps the connection open until the client leaves or the server stops, reset breaks the connection.',
+        ),
+    })
+    .meta({ title: 'AnswerStream', description: 'A streamed answer instead of a body (see docs/streams.md).' });
   const routeAnswer = z
     .strictObject({
       statusCode: parts.statusCode.optional().describe('HTTP status, 200-599; default 200.'),
@@ -32,6 +72,7 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
       data: parts.data.optional().describe('A JSON value, sent as the exact text given (application/json).'),
       body: z.string().optional().describe('Text sent as is (text/plain; charset=utf-8 unless headers say otherwise).'),
       bodyBase64: z.string().optional().describe('Bytes in base64 (application/octet-stream unless headers say).'),
+      stream: stream.optional(),
       delay: parts.delay.optional().describe('Milliseconds before answering; default 0.'),
       fault: parts.fault.optional(),
       template: z
@@ -44,7 +85,7 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
     .meta({
       title: 'RouteAnswer',
       description:
-        'What a route sends; complete on its own (200, no body, no delay). At most one of data, body, bodyBase64.',
+        'What a route sends; complete on its own (200, no body, no delay). At most one of data, body, bodyBase64, stream.',
     });
   const route = z
     .strictObject({
@@ -58,7 +99,7 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
     .meta({ title: 'StoredRoute' });
   const routesRequest = z.strictObject({ routes: z.array(route) }).meta({ title: 'RoutesRequest' });
   const routesPage = z.object({ routes: z.array(storedRoute) }).meta({ title: 'Routes' });
-  return { routeAnswer, route, routesRequest, routesPage };
+  return { stream, routeAnswer, route, routesRequest, routesPage };
 }
 
 /** The error code of an invalid field, by the field's name. */
@@ -69,11 +110,11 @@ const FIELD_CODES: Record<string, ErrorCode> = {
   id: 'INVALID_ROUTE_ID',
   match: 'INVALID_MATCH',
   headers: 'INVALID_HEADER',
+  stream: 'INVALID_STREAM',
 };
 
 /** Options for {@link parseRoutesBody}. */
-export interface ParseRoutesOptions {
-  maxBodyBytes: number;
+export interface ParseRoutesOptions extends AnswerLimits {
   /** Ids already in use (appending). */
   existingIds?: ReadonlySet<string>;
 }

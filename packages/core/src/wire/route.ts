@@ -8,11 +8,13 @@
  */
 
 import type { Fault } from './answer-json.js';
+import { type AnswerStream, checkStream, type StreamLimits, streamFromJson } from './answer-stream.js';
 import { MockpointError } from './errors.js';
 import type { RequestFilter } from './journal-json.js';
 import { JsonText, jsonTextOf, scanJson, stringifyExact } from './json-text.js';
 import { PathPatternError, parsePathPattern } from './path-pattern.js';
 import { NAME_PATTERN } from './rules.js';
+import { SETTINGS } from './settings.js';
 import { jsonStringTokens, parseTemplate, TemplateSyntaxError } from './template-syntax.js';
 
 /** Response headers of an answer: a name maps to a value, or to several (sent as repeated headers). */
@@ -35,11 +37,13 @@ export interface RouteAnswer {
   body?: string;
   /** Bytes, in base64 (`application/octet-stream` unless `headers` says otherwise). */
   bodyBase64?: string;
+  /** Events written one by one, each after its own delay, instead of a body (see docs/streams.md). */
+  stream?: AnswerStream;
   /** Milliseconds before the answer. @default 0 */
   delay?: number;
   /** A network failure instead of an answer. */
   fault?: Fault;
-  /** Render `{{…}}` placeholders in data strings, body and header values. @default false */
+  /** Render `{{…}}` placeholders in data strings, body, each stream event and header values. @default false */
   template?: boolean;
 }
 
@@ -72,7 +76,9 @@ export const FORBIDDEN_HEADERS: ReadonlySet<string> = new Set([
 /** RFC 9110 token characters: what a header name may be made of. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const BODY_FORMS = ['data', 'body', 'bodyBase64'] as const;
+const BODY_FORMS = ['data', 'body', 'bodyBase64', 'stream'] as const;
+/** HTTP forbids a body with these statuses (so a stream too). */
+const BODILESS = new Set([204, 205, 304]);
 
 /** A fresh route id: 12 hex digits. */
 export function newRouteId(): string {
@@ -122,12 +128,16 @@ function checkTemplate(text: string, index: number | AnswerPlace): void {
   }
 }
 
+/** The limits an answer is checked against: its body's bytes, and a stream's (their defaults when absent). */
+export type AnswerLimits = Pick<StreamLimits, 'maxBodyBytes'> & Partial<StreamLimits>;
+
 /**
  * Checks one answer beyond its schema: one body form, valid base64, a fault
  * that sends nothing takes no status or body, header rules, template syntax,
- * and the body within `maxBodyBytes`.
+ * the body within `maxBodyBytes`, and a stream's events and limits.
  */
-export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, maxBodyBytes: number): void {
+export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, limits: AnswerLimits): void {
+  const { maxBodyBytes } = limits;
   const forms = BODY_FORMS.filter((form) => Object.hasOwn(answer, form));
   if (forms.length > 1) fail('INVALID_ANSWER', index, `answer has ${forms.join(' and ')}; give at most one body form`);
   if (answer.bodyBase64 !== undefined && !BASE64.test(answer.bodyBase64)) {
@@ -138,6 +148,26 @@ export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, ma
   }
   const template = answer.template === true;
   if (answer.headers !== undefined) checkHeaders(answer.headers, index, template);
+  if (answer.stream !== undefined) {
+    if (answer.fault !== undefined) {
+      fail('INVALID_ANSWER', index, 'a stream ends with stream.end (close, hang or reset); fault does not apply');
+    }
+    if (answer.statusCode !== undefined && BODILESS.has(answer.statusCode)) {
+      fail('INVALID_ANSWER', index, `status ${answer.statusCode} has no body, so it cannot stream`);
+    }
+    const { list = 'routes', index: at } = typeof index === 'number' ? { index } : index;
+    checkStream(answer.stream, {
+      maxBodyBytes,
+      maxDelayMs: limits.maxDelayMs ?? SETTINGS.maxDelayMs.default,
+      maxStreamEvents: limits.maxStreamEvents ?? SETTINGS.maxStreamEvents.default,
+      maxStreamMs: limits.maxStreamMs ?? SETTINGS.maxStreamMs.default,
+      where: list === 'routes' ? `routes[${at}].answer` : `${list}[${at}]`,
+      details: { index: at },
+      template,
+      delay: answer.delay ?? 0,
+    });
+    return;
+  }
   let size = 0;
   if (Object.hasOwn(answer, 'data')) {
     const text = jsonTextOf(answer.data);
@@ -164,9 +194,7 @@ export function checkMatchPath(path: string | undefined, index: number | AnswerP
 }
 
 /** Options for {@link checkRoutes}. */
-export interface CheckRoutesOptions {
-  /** Largest body of one answer. */
-  maxBodyBytes: number;
+export interface CheckRoutesOptions extends AnswerLimits {
   /** Ids the endpoint has already (an appended route may not reuse one). @default none */
   existingIds?: ReadonlySet<string>;
   /** The index of the first route, for messages (appending after existing routes still counts from 0). @default 0 */
@@ -189,7 +217,7 @@ export function checkRoutes(routes: readonly RouteInput[], options: CheckRoutesO
       if (ids.has(route.id)) fail('DUPLICATE_ROUTE_ID', index, `id "${route.id}" is already used by another route`);
     }
     checkMatchPath(route.match?.path, index);
-    checkAnswer(route.answer, index, options.maxBodyBytes);
+    checkAnswer(route.answer, index, options);
     let id = route.id;
     while (id === undefined || (route.id === undefined && ids.has(id))) id = newRouteId();
     ids.add(id);
@@ -225,16 +253,29 @@ function routeFields(route: Route): Record<string, unknown> {
   return out;
 }
 
-const ANSWER_KEYS = ['statusCode', 'headers', 'data', 'body', 'bodyBase64', 'delay', 'fault', 'template'] as const;
+const ANSWER_KEYS = [
+  'statusCode',
+  'headers',
+  'data',
+  'body',
+  'bodyBase64',
+  'stream',
+  'delay',
+  'fault',
+  'template',
+] as const;
 
 /**
- * An object from scanned JSON members, `data` kept as its exact text
- * ({@link JsonText}); every other member parsed. Own properties only, so a
+ * An object from scanned JSON members, `data` (and each stream event's) kept
+ * as its exact text ({@link JsonText}); every other member parsed. Own properties only, so a
  * `__proto__` key is a key (and is then refused as unknown).
  */
 function answerFromMembers(members: ReadonlyMap<string, string>): Record<string, unknown> {
   return Object.fromEntries(
-    [...members].map(([key, text]) => [key, key === 'data' ? new JsonText(text) : JSON.parse(text)]),
+    [...members].map(([key, text]) => [
+      key,
+      key === 'data' ? new JsonText(text) : key === 'stream' ? streamFromJson(text) : JSON.parse(text),
+    ]),
   );
 }
 

@@ -481,7 +481,7 @@ export function parseQueueBody(schemas: Schemas, body: unknown, limits: QueueLim
     }
     const place = { list: 'answers', index } as const;
     checkMatchPath(parsed.match?.path, place);
-    if (limits.maxBodyBytes !== undefined) checkAnswer(parsed, place, limits.maxBodyBytes);
+    if (limits.maxBodyBytes !== undefined) checkAnswer(parsed, place, { maxBodyBytes: limits.maxBodyBytes });
     return parsed;
   });
 }

@@ -7,9 +7,10 @@
  */
 import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import { type EndpointAnswer, errorAnswer, type FaultAnswer } from '../../answer/endpoint-answer.js';
+import { type EndpointAnswer, errorAnswer, type FaultAnswer, type StreamAnswer } from '../../answer/endpoint-answer.js';
 import { ENDPOINT_PREFIX, type EndpointHandler } from '../../answer/endpoint-handler.js';
 import { truncatedBody } from '../../answer/queue/queued-answer.js';
+import type { OpenStreams } from '../../answer/stream/open-streams.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
 
@@ -58,7 +59,7 @@ type DelayedResponse = ServerResponse & { [TIMER]?: ReturnType<typeof setTimeout
  * sends nothing until the client goes away or the queue is cleared, and then
  * the answer of that moment.
  */
-function fault(res: ServerResponse, answer: FaultAnswer): void {
+function fault(res: ServerResponse, answer: FaultAnswer, streams: OpenStreams): void {
   if (answer.fault === 'reset') {
     res.socket?.resetAndDestroy();
   } else if (answer.fault === 'close') {
@@ -75,7 +76,7 @@ function fault(res: ServerResponse, answer: FaultAnswer): void {
     if (release === undefined || next === undefined) return;
     const onRelease = () => {
       res.off('close', onClose);
-      void Promise.resolve(next()).then((later) => send(res, later));
+      void Promise.resolve(next()).then((later) => send(res, later, streams));
     };
     const onClose = () => release.removeEventListener('abort', onRelease);
     if (release.aborted) onRelease();
@@ -86,10 +87,36 @@ function fault(res: ServerResponse, answer: FaultAnswer): void {
   }
 }
 
-function write(res: ServerResponse, answer: EndpointAnswer): void {
+/**
+ * A streamed answer: the headers at once, then each frame written as it is due
+ * (Node sends every write as its own chunk, without waiting for more); a client
+ * that leaves stops the stream.
+ */
+function stream(res: ServerResponse, answer: StreamAnswer, streams: OpenStreams): void {
+  res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
+  res.flushHeaders();
+  const playback = streams.play(answer, {
+    write: (bytes) => void res.write(bytes),
+    end: () => void res.end(),
+    // Destroyed once what was written is out (socket writes keep their order): the body breaks off.
+    reset: () => {
+      const socket = res.socket;
+      if (socket === null) res.destroy();
+      else socket.write(EMPTY, () => res.destroy());
+    },
+  });
+  // Also fires after a normal end: cancelling a finished stream does nothing.
+  res.once('close', () => playback.cancel());
+}
+
+function write(res: ServerResponse, answer: EndpointAnswer, streams: OpenStreams): void {
   if (res.destroyed) return;
   if (answer.kind === 'fault') {
-    fault(res, answer);
+    fault(res, answer, streams);
+    return;
+  }
+  if (answer.kind === 'stream') {
+    stream(res, answer, streams);
     return;
   }
   res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
@@ -100,19 +127,19 @@ function cancelDelay(this: DelayedResponse): void {
   clearTimeout(this[TIMER]);
 }
 
-function send(res: ServerResponse, answer: EndpointAnswer): void {
+function send(res: ServerResponse, answer: EndpointAnswer, streams: OpenStreams): void {
   if (answer.delay <= 0) {
-    write(res, answer);
+    write(res, answer, streams);
     return;
   }
   // Cancelled when the client goes away ('close' also fires after a normal end: harmless).
-  (res as DelayedResponse)[TIMER] = setTimeout(write, answer.delay, res, answer);
+  (res as DelayedResponse)[TIMER] = setTimeout(write, answer.delay, res, answer, streams);
   res.on('close', cancelDelay);
 }
 
-function answer(res: ServerResponse, result: ReturnType<EndpointHandler['handle']>): void {
-  if (result instanceof Promise) result.then((value) => send(res, value));
-  else send(res, result);
+function answer(res: ServerResponse, result: ReturnType<EndpointHandler['handle']>, streams: OpenStreams): void {
+  if (result instanceof Promise) result.then((value) => send(res, value, streams));
+  else send(res, result, streams);
 }
 
 // ---- reading a body: the first bytes kept, the rest read and dropped ----
@@ -121,6 +148,7 @@ const BODY = Symbol('mockpoint.body');
 
 interface BodyState {
   handler: EndpointHandler;
+  streams: OpenStreams;
   res: ServerResponse;
   target: string;
   /** Past this many bytes in all, the request is answered and the connection closed. */
@@ -153,7 +181,7 @@ function finishBody(req: ReadingRequest, state: BodyState): void {
     body: keptBytes(state),
     bodyTruncated: state.seen > state.kept,
   };
-  answer(state.res, state.handler.handle(recorded));
+  answer(state.res, state.handler.handle(recorded), state.streams);
 }
 
 function onData(this: ReadingRequest, chunk: Buffer): void {
@@ -187,11 +215,12 @@ function readBody(
   req: IncomingMessage,
   res: ServerResponse,
   handler: EndpointHandler,
+  streams: OpenStreams,
   target: string,
   maxBytes: number,
 ) {
   const reading = req as ReadingRequest;
-  reading[BODY] = { handler, res, target, maxBytes, chunks: [], kept: 0, seen: 0, done: false };
+  reading[BODY] = { handler, streams, res, target, maxBytes, chunks: [], kept: 0, seen: 0, done: false };
   req.on('data', onData);
   req.on('end', onEnd);
   req.on('error', onAbort);
@@ -217,7 +246,7 @@ export interface NodeListenerOptions {
  */
 export function createNodeListener(app: MockpointApp, options: NodeListenerOptions = {}): RequestListener {
   const fallback = getRequestListener(app.fetch, { overrideGlobalObjects: options.overrideGlobalObjects ?? true });
-  const { handler } = app.mockpoint;
+  const { handler, streams } = app.mockpoint;
   const maxBytes = app.mockpoint.options.maxBodyBytes;
 
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
@@ -228,12 +257,16 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
       // Only the path: a query may carry `/./` or `/../` as plain data.
       const query = url.indexOf('?');
       if (DOT_SEGMENT.test(query === -1 ? url : url.slice(0, query))) {
-        send(res, errorAnswer(404, 'ROUTE_NOT_FOUND', `no route for ${req.method} ${url}; see GET /api/openapi.json`));
+        send(
+          res,
+          errorAnswer(404, 'ROUTE_NOT_FOUND', `no route for ${req.method} ${url}; see GET /api/openapi.json`),
+          streams,
+        );
       } else void fallback(req, res);
       return;
     }
     if (declaresBody(req.rawHeaders)) {
-      readBody(req, res, handler, target, maxBytes);
+      readBody(req, res, handler, streams, target, maxBytes);
       return;
     }
     const recorded = {
@@ -243,7 +276,7 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
       body: EMPTY,
       bodyTruncated: false,
     };
-    answer(res, handler.handle(recorded));
+    answer(res, handler.handle(recorded), streams);
   };
 
   return (req, res) => {

@@ -9,9 +9,10 @@
 import { jsonTextOf } from '../../wire/json-text.js';
 import type { RouteAnswer } from '../../wire/route.js';
 import { parseTemplate, type TemplatePart } from '../../wire/template-syntax.js';
-import type { AnswerHeaderMap, EndpointAnswer, FaultAnswer, RespondAnswer } from '../endpoint-answer.js';
+import type { AnswerHeaderMap, EndpointAnswer, FaultAnswer, RespondAnswer, StreamAnswer } from '../endpoint-answer.js';
 import { utf8Length } from '../endpoint-answer.js';
 import { BODILESS_STATUS, CORS_HEADERS } from '../read-response.js';
+import { compileStream, STREAM_HEADERS, STREAM_TYPES } from '../stream/stream-frames.js';
 import {
   compileJsonTemplate,
   type JsonTemplate,
@@ -85,8 +86,62 @@ function finish(
   };
 }
 
+function headerMap(base: Map<string, string[]>): AnswerHeaderMap {
+  const headers: Record<string, string | readonly string[]> = { ...CORS_HEADERS };
+  for (const [name, values] of base) headers[name] = values.length === 1 ? (values[0] as string) : values;
+  return Object.freeze(headers);
+}
+
+/** A streamed answer: the stream's Content-Type and no-buffering headers unless the answer sets them. */
+function compileStreamAnswer(answer: RouteAnswer & { stream: NonNullable<RouteAnswer['stream']> }): CompiledAnswer {
+  const statusCode = answer.statusCode ?? 200;
+  const delay = answer.delay ?? 0;
+  const end = answer.stream.end ?? 'close';
+  const template = answer.template === true;
+  const headers = lowerHeaders(answer);
+  if (!headers.has('content-type')) headers.set('content-type', [STREAM_TYPES[answer.stream.format]]);
+  for (const [name, value] of Object.entries(STREAM_HEADERS)) if (!headers.has(name)) headers.set(name, [value]);
+  const stream = compileStream(answer.stream, template);
+  const bytes = stream.bytes + 256 + JSON.stringify(answer.headers ?? {}).length * 2;
+  // HEAD: the headers alone, ended at once.
+  const build = (map: AnswerHeaderMap, frames: StreamAnswer['frames'] | undefined): StreamAnswer =>
+    Object.freeze({
+      kind: 'stream',
+      status: statusCode,
+      headers: map,
+      frames: frames ?? [],
+      end: frames === undefined ? 'close' : end,
+      delay,
+    });
+  if (!template) {
+    const map = headerMap(headers);
+    const full = build(map, stream.frames());
+    const head = build(map, undefined);
+    return { statusCode, templated: false, bytes, answer: (isHead) => (isHead ? head : full) };
+  }
+  const headerParts = new Map<string, TemplatePart[][]>();
+  for (const [name, values] of headers) headerParts.set(name, values.map(parseTemplate));
+  return {
+    statusCode,
+    templated: true,
+    bytes: bytes * 2,
+    answer(head, context) {
+      if (context === undefined) throw new TypeError('a templated answer needs its request');
+      const rendered = new Map<string, string[]>();
+      for (const [name, values] of headerParts) {
+        rendered.set(
+          name,
+          values.map((parts) => renderHeader(parts, context)),
+        );
+      }
+      return build(headerMap(rendered), head ? undefined : stream.frames(context));
+    },
+  };
+}
+
 /** Compiles a route's answer (already checked by `checkRoutes`). */
 export function compileAnswer(answer: RouteAnswer): CompiledAnswer {
+  if (answer.stream !== undefined) return compileStreamAnswer({ ...answer, stream: answer.stream });
   const statusCode = answer.statusCode ?? 200;
   const delay = answer.delay ?? 0;
   const bodiless = BODILESS_STATUS.has(statusCode);

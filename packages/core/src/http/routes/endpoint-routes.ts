@@ -33,7 +33,7 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
     // Checked like every management body (strict UTF-8, no duplicate keys, depth);
     // each answer's data stays its exact text, like a record's.
     const members = await readJsonObjectBody(request, options.maxBodyBytes);
-    return parseRoutesBody(members, routeSchema, { maxBodyBytes: options.maxBodyBytes, existingIds });
+    return parseRoutesBody(members, routeSchema, { ...options, existingIds });
   };
 
   app.get('/api/endpoints/:name/routes', async (c) => {

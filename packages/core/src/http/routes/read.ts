@@ -6,9 +6,10 @@
  * @module
  */
 import type { Hono } from 'hono';
-import { fetchHeaders, type RespondAnswer } from '../../answer/endpoint-answer.js';
+import { fetchHeaders, type RespondAnswer, type StreamAnswer } from '../../answer/endpoint-answer.js';
 import { READ_METHODS } from '../../answer/endpoint-handler.js';
 import { faultResponse } from '../../answer/queue/queued-answer.js';
+import type { OpenStreams, StreamPlayback } from '../../answer/stream/open-streams.js';
 import { captureRequest } from '../../journal/journal-entry.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
 import type { AppContext } from '../context.js';
@@ -54,8 +55,40 @@ function toResponse(answer: RespondAnswer): Response {
   });
 }
 
+/**
+ * A streamed answer as a `ReadableStream`: each frame enqueued as it is due
+ * (runtimes that stream bodies send each chunk at once); `reset` errors the
+ * stream, which they turn into a broken connection. A client that leaves
+ * cancels it (or aborts the request): the stream stops and frees its timer.
+ */
+function streamResponse(answer: StreamAnswer, streams: OpenStreams, signal: AbortSignal): Response {
+  let playback: StreamPlayback | undefined;
+  const onAbort = () => playback?.cancel();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      signal.addEventListener('abort', onAbort, { once: true });
+      playback = streams.play(answer, {
+        write: (bytes) => controller.enqueue(bytes),
+        end: () => {
+          signal.removeEventListener('abort', onAbort);
+          controller.close();
+        },
+        reset: () => {
+          signal.removeEventListener('abort', onAbort);
+          controller.error(new Error('mockpoint: the streamed answer ends with reset'));
+        },
+      });
+    },
+    cancel() {
+      signal.removeEventListener('abort', onAbort);
+      playback?.cancel();
+    },
+  });
+  return new Response(body, { status: answer.status, headers: fetchHeaders(answer.headers) });
+}
+
 export function registerReadRoutes(app: Hono, ctx: AppContext): void {
-  const { handler, options } = ctx;
+  const { handler, options, streams } = ctx;
 
   // Other methods and paths under /endpoint/ reach the app's 404/405 answers, which say the same.
   // The bare URL and every path below it reach the endpoint (its subpath).
@@ -70,6 +103,7 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
         return new Response(null, { status: 499 });
       }
       if (answer.kind === 'respond') return toResponse(answer);
+      if (answer.kind === 'stream') return streamResponse(answer, streams, request.signal);
       // Queued faults: the Fetch API's best (see faultResponse); a released hang answers after all.
       if (answer.fault !== 'hang') return faultResponse(answer);
       if (!(await hang(request.signal, answer.release)) || answer.next === undefined) {

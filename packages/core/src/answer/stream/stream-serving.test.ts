@@ -1,0 +1,338 @@
+/**
+ * Streamed answers as a client sees them, through both Node adapters (the
+ * native listener and the Fetch route on @hono/node-server), read off real
+ * sockets: the bytes of each format, each event sent as it is due, resume with
+ * Last-Event-ID, templating per event, the three ends, and a client that leaves.
+ */
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect, type Socket } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createNodeListener } from '../../adapter/node/listener.js';
+import { serve } from '../../adapter/node/serve.js';
+import { createApp, type MockpointApp } from '../../index.js';
+
+const servers: Server[] = [];
+const sockets: Socket[] = [];
+
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.destroy();
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+async function listen(listener: RequestListener): Promise<number> {
+  const server = createServer(listener);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+const adapters = {
+  native: (app: MockpointApp) => listen(createNodeListener(app, { overrideGlobalObjects: false })),
+  fetch: (app: MockpointApp) => listen(getRequestListener(app.fetch, { overrideGlobalObjects: false })),
+};
+
+/** A raw HTTP/1.1 exchange: what arrived so far, and a wait for some text to arrive. */
+interface Exchange {
+  readonly text: () => string;
+  /** Resolves once `needle` has arrived (bounded by the test's timeout). */
+  until(needle: string): Promise<void>;
+  /** Resolves once the whole response has arrived. */
+  complete(): Promise<void>;
+  /** Resolves with how the connection ended: 'end' (FIN) or 'error'. */
+  readonly ended: Promise<'end' | 'error'>;
+  readonly socket: Socket;
+}
+
+function exchange(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Exchange {
+  const socket = connect(port, '127.0.0.1');
+  sockets.push(socket);
+  let received = '';
+  const waiters: { done: (text: string) => boolean; resolve: () => void }[] = [];
+  socket.setEncoding('latin1');
+  socket.on('data', (chunk: string) => {
+    received += chunk;
+    for (const waiter of [...waiters]) {
+      if (waiter.done(received)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  });
+  const ended = new Promise<'end' | 'error'>((resolve) => {
+    socket.on('end', () => resolve('end'));
+    socket.on('error', () => resolve('error'));
+    socket.on('close', () => resolve('end'));
+  });
+  const lines = [
+    `${method} ${path} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
+  socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+  const until = (done: (text: string) => boolean): Promise<void> =>
+    done(received) ? Promise.resolve() : new Promise((resolve) => waiters.push({ done, resolve }));
+  return {
+    text: () => received,
+    socket,
+    ended,
+    until: (needle) => until((text) => text.includes(needle)),
+    complete: () => until((text) => text.includes('\r\n\r\n') && dechunk(text).complete),
+  };
+}
+
+/**
+ * The body of a response: a chunked one's chunks joined, and whether the
+ * terminating chunk came (or, with a Content-Length, whether all of it came).
+ */
+function dechunk(raw: string): { head: string; body: string; complete: boolean } {
+  const split = raw.indexOf('\r\n\r\n');
+  const head = raw.slice(0, split);
+  let rest = raw.slice(split + 4);
+  const length = /\r\ncontent-length: (\d+)/i.exec(head);
+  if (length !== null) {
+    const size = Number(length[1]);
+    return { head, body: rest.slice(0, size), complete: rest.length >= size };
+  }
+  let body = '';
+  for (;;) {
+    const eol = rest.indexOf('\r\n');
+    if (eol === -1) return { head, body, complete: false };
+    const size = Number.parseInt(rest.slice(0, eol), 16);
+    if (size === 0) return { head, body, complete: true };
+    body += rest.slice(eol + 2, eol + 2 + size);
+    rest = rest.slice(eol + 2 + size + 2);
+  }
+}
+
+async function setup(adapter: keyof typeof adapters, answer: unknown, options: Parameters<typeof createApp>[0] = {}) {
+  const app = createApp(options);
+  const put = await app.request('/api/endpoints/llm/routes', {
+    method: 'PUT',
+    body: JSON.stringify({ routes: [{ id: 's', match: { path: '/chat' }, answer }] }),
+  });
+  expect(put.status, await put.clone().text()).toBe(200);
+  return { app, port: await adapters[adapter](app) };
+}
+
+describe.each(Object.keys(adapters) as (keyof typeof adapters)[])('streamed answers (%s adapter)', (adapter) => {
+  it('sends SSE events as their exact bytes, JSON data as its exact text, with no-buffering headers', async () => {
+    const app = createApp();
+    const body = `{"routes":[{"match":{"path":"/chat"},"answer":{"statusCode":201,"stream":{"format":"sse","events":[
+      {"id":"1","event":"chunk","data":{"n":12345678901234567890,"x":1.0}},
+      {"data":"line one\\nline two","retry":500},
+      {"data":"[DONE]"}]}}}]}`;
+    expect((await app.request('/api/endpoints/llm/routes', { method: 'PUT', body })).status).toBe(200);
+    const port = await adapters[adapter](app);
+    const ex = exchange(port, '/endpoint/llm/chat');
+    await ex.complete();
+    const { head, body: sent, complete } = dechunk(ex.text());
+    expect(complete).toBe(true);
+    expect(head).toMatch(/^HTTP\/1\.1 201 /);
+    expect(head.toLowerCase()).toContain('content-type: text/event-stream; charset=utf-8');
+    expect(head.toLowerCase()).toContain('cache-control: no-cache, no-transform');
+    expect(head.toLowerCase()).toContain('x-accel-buffering: no');
+    expect(head.toLowerCase()).toContain('transfer-encoding: chunked');
+    expect(sent).toBe(
+      'id: 1\nevent: chunk\ndata: {"n":12345678901234567890,"x":1.0}\n\n' +
+        'retry: 500\ndata: line one\ndata: line two\n\n' +
+        'data: [DONE]\n\n',
+    );
+    // The stored route keeps the data exact, too.
+    expect(await (await app.request('/api/endpoints/llm/routes')).text()).toContain(
+      '{"n":12345678901234567890,"x":1.0}',
+    );
+  });
+
+  it('writes each event as it is due: event 1 arrives while event 2 is still a minute away', async () => {
+    const { app, port } = await setup(adapter, {
+      stream: { format: 'sse', events: [{ data: 'one' }, { data: 'two', delay: 60_000 }] },
+    });
+    const ex = exchange(port, '/endpoint/llm/chat');
+    await ex.until('data: one\n\n');
+    expect(ex.text()).not.toContain('two');
+    expect(app.mockpoint.streams.size).toBe(1);
+    // The client leaves: the stream stops and its timer is freed at once.
+    ex.socket.destroy();
+    await expect.poll(() => app.mockpoint.streams.size).toBe(0);
+  });
+
+  it('resumes after Last-Event-ID (every event when the id is unknown)', async () => {
+    const { port } = await setup(adapter, {
+      stream: {
+        format: 'sse',
+        events: [
+          { id: 'a', data: '1' },
+          { id: 'b', data: '2' },
+          { id: 'c', data: '3' },
+        ],
+      },
+    });
+    const resumed = exchange(port, '/endpoint/llm/chat', { 'Last-Event-ID': 'b' });
+    await resumed.complete();
+    expect(dechunk(resumed.text()).body).toBe('id: c\ndata: 3\n\n');
+    const unknown = exchange(port, '/endpoint/llm/chat', { 'Last-Event-ID': 'zzz' });
+    await unknown.complete();
+    expect(dechunk(unknown.text()).body).toBe('id: a\ndata: 1\n\nid: b\ndata: 2\n\nid: c\ndata: 3\n\n');
+  });
+
+  it('sends NDJSON lines and raw chunks as they are', async () => {
+    const { port } = await setup(adapter, {
+      stream: { format: 'ndjson', events: [{ data: { a: [1, 2] } }, { data: 'text' }, { data: null }] },
+    });
+    const nd = exchange(port, '/endpoint/llm/chat');
+    await nd.complete();
+    expect(dechunk(nd.text()).head.toLowerCase()).toContain('content-type: application/x-ndjson');
+    expect(dechunk(nd.text()).body).toBe('{"a":[1,2]}\n"text"\nnull\n');
+
+    const raw = await setup(adapter, {
+      headers: { 'content-type': 'text/plain' },
+      stream: {
+        format: 'raw',
+        events: [{ body: 'héllo ' }, { bodyBase64: Buffer.from([0xff, 0x00]).toString('base64') }],
+      },
+    });
+    const ex = exchange(raw.port, '/endpoint/llm/chat');
+    await ex.complete();
+    const got = dechunk(ex.text());
+    expect(got.head.toLowerCase()).toContain('content-type: text/plain');
+    expect(Buffer.from(got.body, 'latin1')).toEqual(Buffer.concat([Buffer.from('héllo '), Buffer.from([0xff, 0x00])]));
+  });
+
+  it('renders templates per event', async () => {
+    const { port } = await setup(adapter, {
+      template: true,
+      stream: {
+        format: 'sse',
+        events: [{ data: 'hi {{query.who}}' }, { data: { who: '{{query.who}}', n: '{{seq}}' } }],
+      },
+    });
+    const ex = exchange(port, '/endpoint/llm/chat?who=ada');
+    await ex.complete();
+    expect(dechunk(ex.text()).body).toBe('data: hi ada\n\ndata: {"who":"ada","n":1}\n\n');
+  });
+
+  it('answers HEAD with the headers alone', async () => {
+    const { port } = await setup(adapter, { stream: { format: 'sse', events: [{ data: 'x' }], end: 'hang' } });
+    const ex = exchange(port, '/endpoint/llm/chat', {}, 'HEAD');
+    await ex.until('\r\n\r\n');
+    expect(ex.text()).toMatch(/^HTTP\/1\.1 200 /);
+    expect(ex.text()).not.toContain('data:');
+  });
+});
+
+// On Node the native listener answers /endpoint/*; the Fetch path's reset (a stream
+// error) is what Bun, Deno and workerd turn into a broken connection: see the runtime contract.
+describe('end reset (native listener)', () => {
+  it('end reset: the events arrive, then the connection breaks without the last chunk', async () => {
+    const { port } = await setup('native', {
+      stream: { format: 'sse', events: [{ data: 'partial' }], end: 'reset' },
+    });
+    const ex = exchange(port, '/endpoint/llm/chat');
+    await ex.ended;
+    const got = dechunk(ex.text());
+    expect(got.body).toBe('data: partial\n\n');
+    expect(got.complete).toBe(false);
+  });
+});
+
+describe('end hang and shutdown (serve)', () => {
+  it('keeps the stream open after its events until close() ends it, promptly despite a long grace', async () => {
+    const app = createApp();
+    await app.request('/api/endpoints/llm/routes', {
+      method: 'PUT',
+      body: JSON.stringify({
+        routes: [{ answer: { stream: { format: 'sse', events: [{ data: 'held' }], end: 'hang' } } }],
+      }),
+    });
+    const served = await serve(app, { overrideGlobalObjects: false });
+    const ex = exchange(served.port, '/endpoint/llm/');
+    await ex.until('data: held\n\n');
+    expect(app.mockpoint.streams.size).toBe(1);
+    expect(dechunk(ex.text()).complete).toBe(false);
+    const started = Date.now();
+    // A grace of a minute: the hanging stream must not hold the close for it.
+    await served.close({ graceMs: 60_000 });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    await ex.ended;
+    expect(dechunk(ex.text()).complete).toBe(true);
+    expect(app.mockpoint.streams.size).toBe(0);
+  });
+});
+
+describe('bad stream answers', () => {
+  const put = async (answer: unknown, options: Parameters<typeof createApp>[0] = {}) => {
+    const response = await createApp(options).request('/api/endpoints/x/routes', {
+      method: 'PUT',
+      body: JSON.stringify({ routes: [{ answer }] }),
+    });
+    return {
+      status: response.status,
+      error: ((await response.json()) as { error: { code: string; message: string } }).error,
+    };
+  };
+
+  it.each([
+    [
+      'a field of another format',
+      { format: 'ndjson', events: [{ data: 1, event: 'x' }] },
+      'INVALID_STREAM',
+      /events\[0\]: event does not apply to the ndjson format/,
+    ],
+    ['an sse event without data', { format: 'sse', events: [{ id: '1' }] }, 'INVALID_STREAM', /data is required/],
+    [
+      'a raw event with both bodies',
+      { format: 'raw', events: [{ body: 'a', bodyBase64: 'YQ==' }] },
+      'INVALID_STREAM',
+      /exactly one of body and bodyBase64/,
+    ],
+    ['bad base64', { format: 'raw', events: [{ bodyBase64: '!!' }] }, 'INVALID_STREAM', /not base64/],
+    ['an id with a newline', { format: 'sse', events: [{ id: 'a\nb', data: 1 }] }, 'INVALID_STREAM', /id may not hold/],
+    ['an unknown format', { format: 'xml', events: [] }, 'INVALID_STREAM', /stream\.format/],
+    ['an unknown end', { format: 'sse', events: [], end: 'explode' }, 'INVALID_STREAM', /stream\.end/],
+    [
+      'an event delay past the limit',
+      { format: 'sse', events: [{ data: 1, delay: 60_001 }] },
+      'INVALID_DELAY',
+      /delay/,
+    ],
+  ])('refuses %s', async (_, stream, code, message) => {
+    const { status, error } = await put({ stream });
+    expect(status).toBe(400);
+    expect(error.code).toBe(code);
+    expect(error.message).toMatch(message);
+  });
+
+  it('refuses a stream beside a body, a fault or a bodiless status', async () => {
+    const stream = { format: 'sse', events: [] };
+    expect((await put({ stream, data: 1 })).error.code).toBe('INVALID_ANSWER');
+    expect((await put({ stream, fault: 'close' })).error.code).toBe('INVALID_ANSWER');
+    expect((await put({ stream, statusCode: 204 })).error.code).toBe('INVALID_ANSWER');
+  });
+
+  it('applies the limits: events, total delay, total bytes', async () => {
+    const events = (n: number, extra = {}) => Array.from({ length: n }, () => ({ data: 'x', ...extra }));
+    const tooMany = await put({ stream: { format: 'sse', events: events(4) } }, { maxStreamEvents: 3 });
+    expect(tooMany).toMatchObject({ status: 400, error: { code: 'STREAM_TOO_LONG' } });
+    expect(tooMany.error.message).toMatch(/4 events, more than the limit 3/);
+    const tooSlow = await put(
+      { delay: 500, stream: { format: 'sse', events: events(2, { delay: 300 }) } },
+      { maxStreamMs: 1000 },
+    );
+    expect(tooSlow).toMatchObject({ status: 400, error: { code: 'STREAM_TOO_LONG' } });
+    expect(tooSlow.error.message).toMatch(/1100 ms/);
+    expect(
+      (await put({ stream: { format: 'sse', events: events(2, { delay: 300 }) } }, { maxStreamMs: 1000 })).status,
+    ).toBe(200);
+    // One event of 200 empty lines is written as 200 "data: \n" lines and a blank line: 1,401 bytes.
+    const lines = { format: 'sse', events: [{ data: '\n'.repeat(199) }] };
+    expect((await put({ stream: lines }, { maxBodyBytes: 1401 })).status).toBe(200);
+    const tooBig = await put({ stream: lines }, { maxBodyBytes: 1400 });
+    expect(tooBig).toMatchObject({ status: 413, error: { code: 'BODY_TOO_LARGE' } });
+    expect(tooBig.error.message).toMatch(/the events are 1401 bytes in all, more than the limit 1400/);
+  });
+});
