@@ -1,11 +1,12 @@
 // pnpm bench: mockpoint's request path against a bare node:http server doing the
 // same work, in the same run, on 127.0.0.1 — a cached GET, a small JSON webhook
-// POST and 1,000 connections on a 100 ms endpoint — then memory (RSS) and
-// durable-add throughput with 1 and 50 writers. Each server runs in its own
+// POST, 1,000 connections on a 100 ms endpoint and a GET of the last of 1, 100
+// and 1,000 routes on one name — then memory (RSS) and durable-add throughput
+// with 1 and 50 writers. Each server runs in its own
 // process; the load generator (wrk, Debian's `wrk` package) in another.
 // Bounded: a few seconds per measurement.
 //
-//   BENCH_SECONDS=8 BENCH_ROUNDS=2 BENCH_ONLY=get,post,delay,adds node bench/run.mjs
+//   BENCH_SECONDS=8 BENCH_ROUNDS=2 BENCH_ONLY=get,post,delay,routes,adds node bench/run.mjs
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = process.env.BENCH_CLI ?? join(root, 'packages/server/dist/cli.js');
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'get,post,delay,adds').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'get,post,delay,routes,adds').split(','));
+/** Route counts of the routes sweep. */
+const ROUTE_COUNTS = [1, 100, 1000];
 const work = mkdtempSync(join(tmpdir(), 'mockpoint-bench-'));
 
 // ~1 KB of JSON, status 201: the GET answer.
@@ -151,6 +154,58 @@ async function benchPath(key, mock) {
   };
 }
 
+/**
+ * GET of the last of `n` routes on one name (`/items/{i}/detail`, each a ~1 KB
+ * JSON answer, status 201), for each n of the sweep, against a bare server
+ * answering the same bytes; alternated like {@link benchPath}.
+ */
+async function benchRoutes(mock) {
+  const scenario = { connections: 50 };
+  const body = JSON.stringify(data);
+  const bare = await start([join(root, 'bench/bare-server.mjs')], {
+    BENCH_MODE: 'get',
+    BENCH_BODY: body,
+    BENCH_STATUS: '201',
+  });
+  const bareUrl = `${bare.url}/endpoint/api/items/0/detail`;
+  load(bareUrl, scenario, 2);
+  const results = [];
+  for (const n of ROUTE_COUNTS) {
+    const name = `routes-${n}`;
+    const routes = Array.from({ length: n }, (_, i) => ({
+      id: `r${i}`,
+      match: { method: 'GET', path: `/items/${i}/detail` },
+      answer: { statusCode: 201, data },
+    }));
+    const put = await fetch(`${mock.url}/api/endpoints/${name}/routes`, {
+      method: 'PUT',
+      body: JSON.stringify({ routes }),
+    });
+    if (put.status !== 200) throw new Error(`routes failed: ${put.status} ${await put.text()}`);
+    const mockUrl = `${mock.url}/endpoint/${name}/items/${n - 1}/detail`;
+    const got = await fetch(mockUrl);
+    if (got.status !== 201 || (await got.text()) !== body)
+      throw new Error(`the last of ${n} routes answered otherwise`);
+    load(mockUrl, scenario, 2);
+    const rounds = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const a = i % 2 === 0 ? load(bareUrl, scenario) : undefined;
+      const m = load(mockUrl, scenario);
+      const b = a ?? load(bareUrl, scenario);
+      rounds.push({ bare: b, mock: m });
+    }
+    const avg = (pick) => rounds.reduce((sum, r) => sum + pick(r), 0) / rounds.length;
+    results.push({
+      n,
+      bare: { rps: avg((r) => r.bare.rps), p99Ms: avg((r) => r.bare.p99Ms) },
+      mock: { rps: avg((r) => r.mock.rps), p99Ms: avg((r) => r.mock.p99Ms) },
+      errors: rounds.flatMap((r) => [r.bare.errors, r.mock.errors]).filter((e) => e),
+    });
+  }
+  await stop(bare);
+  return results;
+}
+
 /** A wrk script that adds endpoints with names never used before (a run token plus a counter). */
 function addScript(token) {
   const body = JSON.stringify(JSON.stringify(data)).slice(1, -1);
@@ -202,6 +257,21 @@ try {
       console.log(
         `  memory           idle RSS ${fmt(idle.rssMb, 1)} MB (bare ${fmt(bareIdleMemory.rssMb, 1)} MB); peak RSS under this load ${fmt(r.mock.peakMb, 1)} MB (bare ${fmt(r.bare.peakMb, 1)} MB)`,
       );
+    }
+  }
+  if (ONLY.has('routes')) {
+    const sweep = await benchRoutes(mock);
+    console.log(`\nGET of the last of n routes on one name, cached ~1 KB JSON, status 201, 50 connections`);
+    for (const r of sweep) {
+      console.log(
+        `  ${String(r.n).padStart(5)} route${r.n === 1 ? ' ' : 's'}  mockpoint ${fmt(r.mock.rps).padStart(8)} req/s   p99 ${fmt(r.mock.p99Ms, 2)} ms   bare ${fmt(r.bare.rps).padStart(8)} req/s   ratio ${fmt(r.mock.rps / r.bare.rps, 2)} x req/s, ${fmt(r.mock.p99Ms / r.bare.p99Ms, 2)} x p99${r.errors.length ? `   errors: ${r.errors.join(', ')}` : ''}`,
+      );
+    }
+    const first = sweep[0];
+    const last = sweep.at(-1);
+    if (first && last && last !== first) {
+      const ratio = (r) => r.mock.rps / r.bare.rps;
+      console.log(`  ${last.n} routes / 1 route: ${fmt(ratio(last) / ratio(first), 2)} x (each as a ratio to bare)`);
     }
   }
   await stop(mock);

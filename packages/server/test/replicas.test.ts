@@ -114,6 +114,50 @@ describe('three daemons on one redis-server', () => {
     expect(worst).toBeLessThan(2000);
   });
 
+  it('routes set on A answer on B and C; each later change (append, remove one, replace, clear) is seen by replicas that had the table cached', async () => {
+    const all = await replicas(3);
+    const [a, b, c] = all as [Daemon, Daemon, Daemon];
+    const name = fresh('routes');
+    const at = (daemon: Daemon, subpath: string) => read(daemon, `${name}${subpath}`);
+    const routes = (daemon: Daemon, method: string, body?: unknown, suffix = '') =>
+      requestJson(`${daemon.url}/api/endpoints/${name}/routes${suffix}`, { method, body });
+    // B and C cache "no routes" first: a table cached as empty must be dropped too.
+    expect((await at(b, '/users/1')).status).toBe(404);
+    expect((await at(c, '/users/1')).status).toBe(404);
+    // Sent as text: a big integer a double cannot hold, kept exact.
+    const put = await fetch(`${a.url}/api/endpoints/${name}/routes`, {
+      method: 'PUT',
+      body: '{"routes":[{"id":"user","match":{"path":"/users/:id"},"answer":{"data":{"id":12345678901234567890}}}]}',
+    });
+    expect(put.status).toBe(200);
+    let worst = 0;
+    const seen = async (subpath: string, expected: { status: number; text?: string }) => {
+      for (const daemon of all) {
+        const took = await within(2000, async () => {
+          const got = await at(daemon, subpath);
+          return got.status === expected.status && (expected.text === undefined || got.text === expected.text);
+        });
+        worst = Math.max(worst, took);
+      }
+    };
+    // Exact bytes on every replica (a big integer a double cannot hold).
+    await seen('/users/1', { status: 200, text: '{"id":12345678901234567890}' });
+    expect(
+      (await routes(b, 'POST', { routes: [{ id: 'tea', match: { path: '/tea' }, answer: { statusCode: 418 } }] }))
+        .status,
+    ).toBe(201);
+    await seen('/tea', { status: 418 });
+    expect((await routes(c, 'DELETE', undefined, '/user')).status).toBe(204);
+    await seen('/users/1', { status: 404 });
+    expect((await routes(a, 'PUT', { routes: [{ id: 'all', answer: { body: 'v2' } }] })).status).toBe(200);
+    await seen('/tea', { status: 200, text: 'v2' });
+    expect((await routes(b, 'DELETE')).status).toBe(204);
+    await seen('/tea', { status: 404 });
+    for (const daemon of all) expect((await routes(daemon, 'GET')).body).toEqual({ routes: [] });
+    // The bound here is generous (shared CI machines); `pnpm bench` measures the real numbers.
+    expect(worst).toBeLessThan(2000);
+  });
+
   it('a POST to B is listed by C and wakes a long-poll held on A; ids compare across replicas', async () => {
     const [a, b, c] = await replicas(3);
     const name = fresh('hook');
