@@ -26,9 +26,11 @@ export {
   type Health,
   type JournalAnswer,
   type ListAnswer,
+  type ListedRecord,
   type ListQuery,
   type MockpointClient,
   type QuietOptions,
+  type RoutesOnlyEntry,
   type SummaryAnswer,
   type WaitOptions,
 } from './client/client.js';

@@ -207,10 +207,17 @@ export class EndpointList {
           h(
             'span',
             { class: 'meta' },
-            record.delay > 0
+            'statusCode' in record && record.delay > 0
               ? h('span', { class: 'delay', title: `waits ${record.delay} ms` }, `${record.delay} ms`)
               : null,
-            statusBadge(record.statusCode),
+            record.routes === undefined
+              ? null
+              : h(
+                  'span',
+                  { class: 'routes', title: `${record.routes} route${record.routes === 1 ? '' : 's'}` },
+                  `${record.routes} route${record.routes === 1 ? '' : 's'}`,
+                ),
+            'statusCode' in record ? statusBadge(record.statusCode) : null,
           ),
         ),
       ),

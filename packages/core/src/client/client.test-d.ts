@@ -57,7 +57,7 @@ describe('client types', () => {
     expectTypeOf(client.requests('o')).resolves.toEqualTypeOf<JournalEntry[]>();
     expectTypeOf(client.waitForRequests('o', { count: 2, timeout: 1000 })).resolves.toEqualTypeOf<JournalEntry[]>();
     expectTypeOf(client.list({ limit: 10 })).resolves.toEqualTypeOf<ListAnswer>();
-    expectTypeOf(client.list({ prefix: 'or' })).resolves.toExtend<ListPage & { total: number }>();
+    expectTypeOf(client.list({ prefix: 'or' })).resolves.toExtend<{ next: ListPage['next']; total: number }>();
     expectTypeOf(client.summaries({ prefix: 'or' })).resolves.toEqualTypeOf<SummaryAnswer>();
     expectTypeOf<SummaryAnswer['endpoints'][number]>().not.toHaveProperty('data');
     expectTypeOf(client.journal('o', { after: 3, wait: 100 })).resolves.toEqualTypeOf<JournalAnswer>();

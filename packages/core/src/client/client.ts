@@ -145,14 +145,28 @@ export interface ListQuery {
   prefix?: string;
 }
 
-/** A page of the list, with the total number of endpoints (with the prefix, when given). */
-export interface ListAnswer extends ListPage {
+/** A name with routes and no record, as the list shows it. */
+export interface RoutesOnlyEntry {
+  name: string;
+  /** How many routes it has. */
+  routes: number;
+}
+
+/** A record as the list shows it: with its route count when it has routes. */
+export type ListedRecord = EndpointRecord & { routes?: number };
+
+/**
+ * A page of the list: records and names with routes and no record, in name
+ * order, with the total number of names (with the prefix, when given).
+ */
+export interface ListAnswer extends Omit<ListPage, 'endpoints'> {
+  endpoints: (ListedRecord | RoutesOnlyEntry)[];
   total: number;
 }
 
 /** A page of the list without the records' `data`. */
 export interface SummaryAnswer extends Omit<ListAnswer, 'endpoints'> {
-  endpoints: Omit<EndpointRecord, 'data'>[];
+  endpoints: (Omit<ListedRecord, 'data'> | RoutesOnlyEntry)[];
 }
 
 /** One read of a journal: its entries and the id of the journal they come from. */

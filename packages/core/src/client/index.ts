@@ -48,9 +48,11 @@ export {
   type Health,
   type JournalAnswer,
   type ListAnswer,
+  type ListedRecord,
   type ListQuery,
   type MockpointClient,
   type QuietOptions,
+  type RoutesOnlyEntry,
   type SummaryAnswer,
   type WaitOptions,
 } from './client.js';

@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LevelStore } from '../store/level/index.js';
 import { MemoryStore } from '../store/memory/index.js';
-import type { CountOptions, EndpointStore, ListOptions, RoutesUpdate } from '../store/store.js';
+import type {
+  CountOptions,
+  EndpointStore,
+  ListOptions,
+  RoutedName,
+  RouteNamesOptions,
+  RoutesUpdate,
+} from '../store/store.js';
 import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import type { SignatureSettings } from '../wire/signature-settings.js';
@@ -90,6 +97,10 @@ class SlowReadStore implements EndpointStore {
 
   list(options: ListOptions): Promise<ListPage> {
     return this.inner.list(options);
+  }
+
+  routeNames(options?: RouteNamesOptions): Promise<RoutedName[]> {
+    return this.inner.routeNames(options);
   }
 
   count(options?: CountOptions): Promise<number> {

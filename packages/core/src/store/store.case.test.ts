@@ -423,6 +423,34 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       expect(await store.getRoutes('kept')).toEqual([]);
     });
 
+    it('routeNames lists the names with routes in name order, with counts and whether each has a record', async () => {
+      const store = await fresh();
+      expect(await store.routeNames()).toEqual([]);
+      await store.put(record('b-both'));
+      await store.put(record('c-record-only'));
+      await store.updateRoutes('b-both', () => [route('x'), route('y')]);
+      await store.updateRoutes('a-only', () => [route('x')]);
+      await store.updateRoutes('__proto__', () => [route('x')]);
+      await store.updateRoutes('d-only', () => [route('x'), route('y'), route('z')]);
+      await store.updateRoutes('gone', () => [route('x')]);
+      await store.updateRoutes('gone', () => []);
+      expect(await store.routeNames()).toEqual([
+        { name: '__proto__', routes: 1, record: false },
+        { name: 'a-only', routes: 1, record: false },
+        { name: 'b-both', routes: 2, record: true },
+        { name: 'd-only', routes: 3, record: false },
+      ]);
+      expect((await store.routeNames({ after: 'a-only', limit: 1 })).map((n) => n.name)).toEqual(['b-both']);
+      expect((await store.routeNames({ after: 'a', limit: 10 })).map((n) => n.name)).toEqual([
+        'a-only',
+        'b-both',
+        'd-only',
+      ]);
+      expect((await store.routeNames({ prefix: 'd' })).map((n) => n.name)).toEqual(['d-only']);
+      expect((await store.routeNames({ prefix: 'b', after: 'b-both' })).map((n) => n.name)).toEqual([]);
+      expect(await store.routeNames({ prefix: 'zz' })).toEqual([]);
+    });
+
     it('keeps a signature check beside the record: every field, secrets in full, and put leaves it', async () => {
       const store = await fresh();
       expect(await store.getSignature('hook')).toBeUndefined();

@@ -4,6 +4,8 @@
  *
  * @module
  */
+
+import { scanJson } from '../wire/json-text.js';
 import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import type { SignatureSettings } from '../wire/signature-settings.js';
@@ -14,6 +16,16 @@ import type { SignatureSettings } from '../wire/signature-settings.js';
  */
 export type RoutesUpdate = (current: Route[]) => Route[];
 
+/** How many routes a stored route list (its JSON array text) has. */
+export function routeCount(text: string): number {
+  return scanJson(text).elements?.length ?? 0;
+}
+
+/** Whether `name` is in the range of a {@link RouteNamesOptions}. */
+export function inNameRange(name: string, options: RouteNamesOptions): boolean {
+  return (options.after === undefined || name > options.after) && name.startsWith(options.prefix ?? '');
+}
+
 /** Options for {@link EndpointStore.list}. */
 export interface ListOptions {
   /** Maximum number of records to return. */
@@ -22,6 +34,25 @@ export interface ListOptions {
   after?: string;
   /** Only names starting with this (case-sensitive); `''` or absent: every name. */
   prefix?: string;
+}
+
+/** Options for {@link EndpointStore.routeNames}. */
+export interface RouteNamesOptions {
+  /** Maximum number of names to return. @default every one */
+  limit?: number;
+  /** Only names strictly after this one (in code-unit order). */
+  after?: string;
+  /** Only names starting with this (case-sensitive); `''` or absent: every name. */
+  prefix?: string;
+}
+
+/** A name that has routes, as {@link EndpointStore.routeNames} lists it. */
+export interface RoutedName {
+  name: string;
+  /** How many routes it has (at least 1). */
+  routes: number;
+  /** Whether it also has a record. */
+  record: boolean;
 }
 
 /** Options for {@link EndpointStore.count}. */
@@ -98,6 +129,11 @@ export interface EndpointStore {
   setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean>;
   /** Records in ascending name order, paginated by cursor, optionally only those with a name prefix. */
   list(options: ListOptions): Promise<ListPage>;
+  /**
+   * The names that have routes, in ascending name order (like {@link list}), each
+   * with its route count and whether it has a record too.
+   */
+  routeNames(options?: RouteNamesOptions): Promise<RoutedName[]>;
   /** How many records there are (with the name prefix, when given). */
   count(options?: CountOptions): Promise<number>;
   /** Removes every record, every route and every signature check. */

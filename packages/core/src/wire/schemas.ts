@@ -104,12 +104,31 @@ export function createSchemas(options: SchemaOptions = {}) {
   });
   const listResponse = z
     .object({
-      endpoints: z.array(record.partial({ data: true })),
+      endpoints: z
+        .array(
+          z.union([
+            record.partial({ data: true }).extend({
+              routes: z.number().int().min(1).optional().describe('How many routes it has, when it has any.'),
+            }),
+            z
+              .object({
+                name,
+                routes: z.number().int().min(1).describe('How many routes it has.'),
+              })
+              .describe('A name with routes and no record.'),
+          ]),
+        )
+        .describe(
+          'Records (with `routes`, their route count, when they have routes) and names with routes and no record (`{ name, routes }`), in name order.',
+        ),
       next: z
         .string()
         .nullable()
         .describe('Pass as `after` for the next page; null on the last. A page also ends early past 8 MiB.'),
-      total: z.number().int().describe('How many endpoints there are (with `prefix`: how many start with it).'),
+      total: z
+        .number()
+        .int()
+        .describe('How many names there are, with a record or routes (with `prefix`: how many start with it).'),
     })
     .meta({ title: 'EndpointList' });
   const errorBody = z

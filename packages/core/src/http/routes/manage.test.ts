@@ -145,6 +145,72 @@ describe('GET /api/endpoints', () => {
   });
 });
 
+describe('GET /api/endpoints with routes', () => {
+  const routes = (n: number) => ({ routes: Array.from({ length: n }, (_, i) => ({ id: `r${i}`, answer: {} })) });
+
+  it('lists a name with routes and no record as { name, routes }, and a record with routes with its count', async () => {
+    const app = createApp();
+    await seed(app, ['b-record', 'd-both']);
+    for (const [name, n] of [
+      ['a-only', 2],
+      ['c-only', 1],
+      ['d-both', 3],
+    ] as const) {
+      expect((await app.request(`/api/endpoints/${name}/routes`, json(routes(n)))).status).toBe(200);
+    }
+    const page = (await (await app.request('/api/endpoints')).json()) as { endpoints: unknown[]; total: number };
+    expect(page).toEqual({
+      endpoints: [
+        { name: 'a-only', routes: 2 },
+        { name: 'b-record', data: { name: 'b-record' }, statusCode: 200, delay: 0 },
+        { name: 'c-only', routes: 1 },
+        { name: 'd-both', data: { name: 'd-both' }, statusCode: 200, delay: 0, routes: 3 },
+      ],
+      next: null,
+      total: 4,
+    });
+    const summary = await (await app.request('/api/endpoints?summary=true&prefix=d')).json();
+    expect(summary).toEqual({
+      endpoints: [{ name: 'd-both', statusCode: 200, delay: 0, routes: 3 }],
+      next: null,
+      total: 1,
+    });
+    // The record API keeps exactly its four fields.
+    expect(await (await app.request('/api/endpoints/d-both')).json()).toEqual({
+      name: 'd-both',
+      data: { name: 'd-both' },
+      statusCode: 200,
+      delay: 0,
+    });
+    // Cleared routes: the name is gone from the list.
+    await app.request('/api/endpoints/a-only/routes', { method: 'DELETE' });
+    expect((await list(app)).endpoints.map((e) => e.name)).toEqual(['b-record', 'c-only', 'd-both']);
+  });
+
+  it('pages over records and routes-only names together, each name once, in name order', async () => {
+    const app = createApp();
+    await seed(app, ['n01', 'n04', 'n05', 'n08']);
+    for (const name of ['n02', 'n03', 'n06', 'n07', 'n09']) {
+      await app.request(`/api/endpoints/${name}/routes`, json(routes(1)));
+    }
+    const seen: string[] = [];
+    let after: string | null = '';
+    let pages = 0;
+    while (after !== null) {
+      const page: ListPage & { total: number } = (await (
+        await app.request(`/api/endpoints?limit=2${after ? `&after=${after}` : ''}`)
+      ).json()) as ListPage & { total: number };
+      expect(page.total).toBe(9);
+      expect(page.endpoints.length).toBeLessThanOrEqual(2);
+      seen.push(...page.endpoints.map((e) => e.name));
+      after = page.next;
+      pages++;
+    }
+    expect(seen).toEqual(['n01', 'n02', 'n03', 'n04', 'n05', 'n06', 'n07', 'n08', 'n09']);
+    expect(pages).toBe(5);
+  });
+});
+
 describe('GET /api/endpoints/{name}', () => {
   it('answers the record, or 404 NOT_FOUND', async () => {
     const app = createApp();

@@ -33,6 +33,11 @@ function notFound(name: string): MockpointError {
   return new MockpointError('NOT_FOUND', `no endpoint named "${name}"`);
 }
 
+/** A record's JSON with its route count added, when it has routes. */
+function withRoutes(json: string, routes: number | undefined): string {
+  return routes === undefined ? json : `${json.slice(0, -1)},"routes":${routes}}`;
+}
+
 export function registerManageRoutes(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, journal, options } = ctx;
 
@@ -45,22 +50,43 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
       );
     }
     const { limit, after, summary, prefix } = parsed.data;
-    const [page, total] = await Promise.all([endpoints.list({ limit, after, prefix }), endpoints.count({ prefix })]);
-    // Serialised record by record, so a page of large records can end early (with
+    const [page, total, routed] = await Promise.all([
+      endpoints.list({ limit, after, prefix }),
+      endpoints.count({ prefix }),
+      endpoints.store.routeNames({ prefix }),
+    ]);
+    // Names with routes and no record are listed too, as { name, routes }, in name
+    // order among the records; a record with routes shows its route count.
+    const counts = new Map(routed.map((entry) => [entry.name, entry.routes]));
+    const entries: { name: string; json: () => string }[] = page.endpoints.map((record) => ({
+      name: record.name,
+      json: () =>
+        withRoutes(summary === 'true' ? recordSummaryJson(record) : recordJson(record), counts.get(record.name)),
+    }));
+    for (const entry of routed) {
+      if (entry.record || (after !== undefined && entry.name <= after)) continue;
+      // Past the last record of a page that is not the last: the next page lists it.
+      if (page.next !== null && entry.name > page.next) continue;
+      entries.push({ name: entry.name, json: () => `{"name":${JSON.stringify(entry.name)},"routes":${entry.routes}}` });
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const shown = entries.slice(0, limit);
+    let next = page.next !== null || entries.length > limit ? (shown.at(-1)?.name ?? null) : null;
+    // Serialised entry by entry, so a page of large records can end early (with
     // `next`) instead of building one huge answer.
     const parts: string[] = [];
     let bytes = 0;
-    let next = page.next;
-    for (const record of page.endpoints) {
-      const json = summary === 'true' ? recordSummaryJson(record) : recordJson(record);
+    for (const entry of shown) {
+      const json = entry.json();
       if (parts.length > 0 && bytes + json.length > LIST_MAX_BYTES) {
-        next = (page.endpoints[parts.length - 1] as EndpointRecord).name;
+        next = (shown[parts.length - 1] as { name: string }).name;
         break;
       }
       parts.push(json);
       bytes += json.length;
     }
-    return new Response(`{"endpoints":[${parts.join(',')}],"next":${JSON.stringify(next)},"total":${total}}`, {
+    const all = total + routed.filter((entry) => !entry.record).length;
+    return new Response(`{"endpoints":[${parts.join(',')}],"next":${JSON.stringify(next)},"total":${all}}`, {
       headers: { 'content-type': JSON_HEADERS['content-type'] },
     });
   });

@@ -18,7 +18,14 @@ import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
 import type { SignatureSettings } from '../../wire/signature-settings.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
 import { runStoreContract } from '../store.case.test.js';
-import { type EndpointStore, KeyedMutex, type ListOptions, type RoutesUpdate } from '../store.js';
+import {
+  type EndpointStore,
+  KeyedMutex,
+  type ListOptions,
+  type RoutedName,
+  type RouteNamesOptions,
+  type RoutesUpdate,
+} from '../store.js';
 
 let mf: Miniflare;
 let origin: string;
@@ -61,6 +68,9 @@ class RemoteStore implements EndpointStore {
   }
   count(options: { prefix?: string } = {}): Promise<number> {
     return this.#call('count', options);
+  }
+  routeNames(options: RouteNamesOptions = {}): Promise<RoutedName[]> {
+    return this.#call('routeNames', options);
   }
   async clear(): Promise<void> {
     await this.#call('clear');

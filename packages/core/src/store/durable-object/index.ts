@@ -15,7 +15,16 @@ import {
   signatureSettingsJson,
 } from '../../wire/signature-settings.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
-import { type EndpointStore, KeyedMutex, type ListOptions, type RoutesUpdate } from '../store.js';
+import {
+  type EndpointStore,
+  inNameRange,
+  KeyedMutex,
+  type ListOptions,
+  type RoutedName,
+  type RouteNamesOptions,
+  type RoutesUpdate,
+  routeCount,
+} from '../store.js';
 
 /** The part of a Durable Object's `ctx.storage` this store uses. */
 export interface DurableObjectStorageLike {
@@ -132,6 +141,22 @@ export class DurableObjectStore implements EndpointStore {
     const page = [...entries.values()].slice(0, limit).map(decodeRecord);
     const next = entries.size > limit ? (page.at(-1)?.name ?? null) : null;
     return { endpoints: page, next };
+  }
+
+  async routeNames(options: RouteNamesOptions = {}): Promise<RoutedName[]> {
+    const start = this.#routesKey('');
+    const list: { prefix: string; startAfter?: string; limit?: number } = { prefix: start + (options.prefix ?? '') };
+    if (options.after !== undefined) list.startAfter = this.#routesKey(options.after);
+    if (options.limit !== undefined) list.limit = options.limit;
+    const entries = await this.#call(() => this.#storage.list<string>(list));
+    const out: RoutedName[] = [];
+    for (const [key, text] of entries) {
+      const name = key.slice(start.length);
+      if (!inNameRange(name, options)) continue;
+      const record = (await this.#call(() => this.#storage.get<string>(this.#key(name)))) !== undefined;
+      out.push({ name, routes: routeCount(text), record });
+    }
+    return out;
   }
 
   /** Number of records (only those whose name starts with `prefix`, when given). */

@@ -19,9 +19,13 @@ import { decodeRecord, encodeRecord } from '../record-codec.js';
 import {
   type CountOptions,
   type EndpointStore,
+  inNameRange,
   KeyedMutex,
   type ListOptions,
+  type RoutedName,
+  type RouteNamesOptions,
   type RoutesUpdate,
+  routeCount,
   type StoreHealth,
 } from '../store.js';
 import { GroupCommit } from './group-commit.js';
@@ -326,6 +330,29 @@ export class LevelStore implements EndpointStore {
     const page = entries.slice(0, limit).map(([key, value]) => this.#decode(key, value));
     const next = entries.length > limit ? (page.at(-1)?.name ?? null) : null;
     return { endpoints: page, next };
+  }
+
+  async routeNames(options: RouteNamesOptions = {}): Promise<RoutedName[]> {
+    const start = routesKey('');
+    const range: { gt?: string; gte?: string; lt: string; limit?: number } = {
+      gte: routesKey(options.prefix ?? ''),
+      // Route-list keys end before the next key kind (`\u0001routes;`): `;` follows `:`.
+      lt: `${start.slice(0, -1)};`,
+    };
+    if (options.after !== undefined && routesKey(options.after) >= (range.gte as string)) {
+      delete range.gte;
+      range.gt = routesKey(options.after);
+    }
+    // Names with the prefix are contiguous from the range's start: the first `limit` keys hold them.
+    if (options.limit !== undefined) range.limit = options.limit;
+    const entries = await this.#read(() => this.#db.iterator(range).all());
+    const out: RoutedName[] = [];
+    for (const [key, text] of entries) {
+      const name = key.slice(start.length);
+      if (!inNameRange(name, options)) break;
+      out.push({ name, routes: routeCount(text), record: await this.#read(() => this.#exists.has(name)) });
+    }
+    return out;
   }
 
   async count({ prefix = '' }: CountOptions = {}): Promise<number> {

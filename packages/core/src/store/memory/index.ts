@@ -12,7 +12,16 @@ import {
   type SignatureSettings,
   signatureSettingsJson,
 } from '../../wire/signature-settings.js';
-import type { CountOptions, EndpointStore, ListOptions, RoutesUpdate } from '../store.js';
+import {
+  type CountOptions,
+  type EndpointStore,
+  inNameRange,
+  type ListOptions,
+  type RoutedName,
+  type RouteNamesOptions,
+  type RoutesUpdate,
+  routeCount,
+} from '../store.js';
 
 /** A record's own copy; a {@link JsonText} is immutable and shared, a plain value is cloned. */
 function copy(record: EndpointRecord): EndpointRecord {
@@ -96,6 +105,16 @@ export class MemoryStore implements EndpointStore {
     const endpoints = page.map((n) => copy(this.#records.get(n) as EndpointRecord));
     const next = names.length > limit ? (page.at(-1) ?? null) : null;
     return { endpoints, next };
+  }
+
+  async routeNames(options: RouteNamesOptions = {}): Promise<RoutedName[]> {
+    this.#assertOpen();
+    const names = [...this.#routes.keys()].filter((name) => inNameRange(name, options)).sort();
+    return names.slice(0, options.limit).map((name) => ({
+      name,
+      routes: routeCount(this.#routes.get(name) as string),
+      record: this.#records.has(name),
+    }));
   }
 
   async count({ prefix = '' }: CountOptions = {}): Promise<number> {

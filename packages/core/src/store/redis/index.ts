@@ -24,7 +24,16 @@ import {
   signatureSettingsJson,
 } from '../../wire/signature-settings.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
-import type { EndpointStore, ListOptions, RoutesUpdate, StoreChanges, StoreHealth } from '../store.js';
+import {
+  type EndpointStore,
+  type ListOptions,
+  type RoutedName,
+  type RouteNamesOptions,
+  type RoutesUpdate,
+  routeCount,
+  type StoreChanges,
+  type StoreHealth,
+} from '../store.js';
 import { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
 import { decodeRecorded, RedisJournal, type RedisJournalOptions } from './journal.js';
 
@@ -112,6 +121,27 @@ if #names == 0 then return {} end
 local values = redis.call('HMGET', KEYS[1], unpack(names))
 local out = {}
 for i = 1, #names do out[i] = values[i] end
+return out`;
+
+/**
+ * The names with routes in a range, sorted, each with its route list and
+ * whether it has a record. ARGV: after ('' for none), prefix, limit (-1: all).
+ * Returns {name, routes text, 1 or 0, …}.
+ */
+const ROUTE_NAMES = `
+local picked = {}
+for _, name in ipairs(redis.call('HKEYS', KEYS[4])) do
+  if (ARGV[1] == '' or name > ARGV[1]) and string.sub(name, 1, #ARGV[2]) == ARGV[2] then table.insert(picked, name) end
+end
+table.sort(picked)
+local limit = tonumber(ARGV[3])
+local out = {}
+for i, name in ipairs(picked) do
+  if limit >= 0 and i > limit then break end
+  table.insert(out, name)
+  table.insert(out, redis.call('HGET', KEYS[4], name))
+  table.insert(out, redis.call('HEXISTS', KEYS[1], name))
+end
 return out`;
 
 /** SHA1 of each script, computed once. */
@@ -338,6 +368,23 @@ export class RedisStore implements EndpointStore {
     const values = (await this.#eval(LIST, [min, max, String(limit + 1)])) as unknown[];
     const page = values.slice(0, limit).map((value) => decodeRecord(String(value)));
     return { endpoints: page, next: values.length > limit ? (page.at(-1)?.name ?? null) : null };
+  }
+
+  async routeNames(options: RouteNamesOptions = {}): Promise<RoutedName[]> {
+    const reply = (await this.#eval(ROUTE_NAMES, [
+      options.after ?? '',
+      options.prefix ?? '',
+      String(options.limit ?? -1),
+    ])) as unknown[];
+    const out: RoutedName[] = [];
+    for (let i = 0; i + 2 < reply.length; i += 3) {
+      out.push({
+        name: String(reply[i]),
+        routes: routeCount(String(reply[i + 1])),
+        record: Number(reply[i + 2]) === 1,
+      });
+    }
+    return out;
   }
 
   async count({ prefix = '' }: { prefix?: string } = {}): Promise<number> {
