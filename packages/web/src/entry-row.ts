@@ -9,6 +9,7 @@
 import type { JournalEntry } from './api.js';
 import { bodyView } from './body-view.js';
 import { formatAgo, formatDateTime, h } from './dom.js';
+import { entryActions, queryString } from './entry-actions.js';
 import { statusBadge } from './list.js';
 import { formatBytes } from './validate.js';
 
@@ -16,15 +17,6 @@ import { formatBytes } from './validate.js';
 const PREVIEW_CHARS = 80;
 const TEXT_TYPES =
   /^(text\/|application\/(json|[\w.+-]+\+json|xml|[\w.+-]+\+xml|x-www-form-urlencoded|javascript|graphql))/i;
-
-function queryString(query: Record<string, string | string[]>): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    for (const v of Array.isArray(value) ? value : [value]) params.append(key, v);
-  }
-  const text = params.toString();
-  return text ? `?${text}` : '';
-}
 
 /**
  * True when the body is not text: the server sent its bytes in base64 (not
@@ -124,6 +116,27 @@ function bodySection(entry: JournalEntry): Node[] {
   return [heading, bodyView({ text: entry.body, json, label: 'Request body', filename: `request-${entry.id}.txt` })];
 }
 
+/** Who answered, and what the route saw: the subpath below the endpoint's URL and the pattern's parameters. */
+function answerRows(entry: JournalEntry): [string, string][] {
+  // Journals written before answer marks have none.
+  const by = entry.answeredBy as JournalEntry['answeredBy'] | undefined;
+  if (by === undefined) return [['subpath', entry.subpath ?? entry.path]];
+  const who =
+    by === 'record'
+      ? 'the stored response'
+      : by === 'none'
+        ? `nobody (${entry.statusCode})`
+        : 'queue' in by
+          ? `a queued one-shot answer${entry.fault ? ` (${entry.fault})` : ''}`
+          : `route ${by.route}`;
+  const rows: [string, string][] = [
+    ['answered by', who],
+    ['subpath', entry.subpath],
+  ];
+  for (const [name, value] of Object.entries(entry.params ?? {})) rows.push([`:${name}`, value]);
+  return rows;
+}
+
 /** Builds the row for `entry`; `fresh` rows are highlighted briefly. */
 export function entryRow(entry: JournalEntry, fresh: boolean): HTMLLIElement {
   const size = bodySize(entry);
@@ -170,6 +183,9 @@ export function entryRow(entry: JournalEntry, fresh: boolean): HTMLLIElement {
       Array.isArray(v) ? v.join(', ') : v,
     ]);
     body.append(
+      entryActions(entry),
+      h('h4', null, 'Answer'),
+      kvTable(answerRows(entry)),
       ...(query.length > 0 ? [h('h4', null, 'Query'), kvTable(query)] : []),
       h('h4', null, `Headers (${headers.length})`),
       kvTable(headers),
