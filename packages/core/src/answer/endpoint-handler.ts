@@ -19,7 +19,7 @@ import { matchPathPattern } from '../wire/path-pattern.js';
 import { isValidName } from '../wire/schemas.js';
 import { type EndpointAnswer, emptyAnswer, errorAnswer } from './endpoint-answer.js';
 import type { Taken } from './queue/answer-queue.js';
-import { planQueuedAnswer, type QueueFallback, toQueuedAnswer } from './queue/queued-answer.js';
+import { planQueuedAnswer, type QueueFallback, queuedStream, toQueuedAnswer } from './queue/queued-answer.js';
 import { CORS_HEADERS } from './read-response.js';
 import { RequestView } from './request-view.js';
 import type { RouteHit, RouteTable } from './routes/route-table.js';
@@ -210,6 +210,21 @@ export class EndpointHandler {
       const fallback = await this.#fallback(name, view);
       const params = queuedParams(taken, view);
       const context: TemplateContext = { params, query: view.query, headers: view.headers, json: view.json, seq: 1 };
+      const { stream } = taken.answer;
+      if (stream !== undefined) {
+        const streamed = resumeAfter(
+          queuedStream({ ...taken.answer, stream }, fallback, head, context),
+          rawHeader(request.rawHeaders, 'last-event-id'),
+        );
+        const mark = byQueue();
+        this.#journal.record(
+          name,
+          request,
+          streamed.status,
+          Object.keys(params).length > 0 ? { ...mark, params } : mark,
+        );
+        return streamed;
+      }
       const planned = planQueuedAnswer(
         name,
         taken.answer,

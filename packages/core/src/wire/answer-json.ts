@@ -8,8 +8,9 @@
  *
  * @module
  */
+import { type AnswerStream, streamFromJson } from './answer-stream.js';
 import type { RequestFilter } from './journal-json.js';
-import { JsonText, jsonTextOf, scanJson } from './json-text.js';
+import { JsonText, jsonTextOf, scanJson, stringifyExact } from './json-text.js';
 
 /**
  * A network failure instead of an answer:
@@ -49,6 +50,8 @@ export interface QueuedAnswerInput {
   body?: string;
   /** Bytes, in base64 (`application/octet-stream` unless `headers` says otherwise). */
   bodyBase64?: string;
+  /** Events written one by one instead of a body (see docs/streams.md); the headers are the answer's own. */
+  stream?: AnswerStream;
   /** Milliseconds before the answer (or the fault). @default the fallback's delay */
   delay?: number;
   /** A network failure instead of an answer. @default undefined (a normal answer) */
@@ -75,7 +78,7 @@ export const MAX_ANSWER_TIMES = 10_000;
 
 /**
  * An answer as JSON text, its fields in a fixed order (match first, then
- * statusCode, headers, data, body, bodyBase64, delay, fault, template, then
+ * statusCode, headers, data, body, bodyBase64, stream, delay, fault, template, then
  * times when the answer has it); absent fields are left out. A text starting
  * with `{"match":` is an answer with a match (the Redis queue's take relies on it).
  */
@@ -87,6 +90,7 @@ export function answerJson(answer: TakenAnswer | QueuedAnswer): string {
   if (Object.hasOwn(answer, 'data')) parts.push(`"data":${jsonTextOf(answer.data)}`);
   if (answer.body !== undefined) parts.push(`"body":${JSON.stringify(answer.body)}`);
   if (answer.bodyBase64 !== undefined) parts.push(`"bodyBase64":${JSON.stringify(answer.bodyBase64)}`);
+  if (answer.stream !== undefined) parts.push(`"stream":${stringifyExact(answer.stream)}`);
   if (answer.delay !== undefined) parts.push(`"delay":${answer.delay}`);
   if (answer.fault !== undefined) parts.push(`"fault":${JSON.stringify(answer.fault)}`);
   if (answer.template !== undefined) parts.push(`"template":${answer.template}`);
@@ -120,6 +124,8 @@ export function parseAnswerJson(text: string): TakenAnswer {
   if (body !== undefined) answer.body = JSON.parse(body) as string;
   const bodyBase64 = members.get('bodyBase64');
   if (bodyBase64 !== undefined) answer.bodyBase64 = JSON.parse(bodyBase64) as string;
+  const stream = members.get('stream');
+  if (stream !== undefined) answer.stream = streamFromJson(stream) as AnswerStream;
   const delay = members.get('delay');
   if (delay !== undefined) answer.delay = Number(delay);
   const fault = members.get('fault');

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { FAULTS, MAX_ANSWER_TIMES, MAX_QUEUED_ANSWERS, type QueuedAnswer } from './answer-json.js';
+import { streamFromJson } from './answer-stream.js';
 import { type ErrorCode, MockpointError } from './errors.js';
 import { JsonText, scanJson } from './json-text.js';
 import { checkAnswer, checkMatchPath } from './route.js';
@@ -286,7 +287,7 @@ export function createSchemas(options: SchemaOptions = {}) {
     .max(MAX_ANSWER_TIMES)
     .describe(`How many requests this answer serves, 1-${MAX_ANSWER_TIMES}.`);
   const routeSchemas = createRouteSchemas({ name, data, statusCode, delay, fault, requestFilter });
-  const { headers, body, bodyBase64, template } = routeSchemas.routeAnswer.shape;
+  const { headers, body, bodyBase64, stream, template } = routeSchemas.routeAnswer.shape;
   /** The one answer shape's fields, as a queued answer has them (absent ones fall back). */
   const queuedFields = {
     match: requestFilter
@@ -299,6 +300,7 @@ export function createSchemas(options: SchemaOptions = {}) {
     data: data.optional(),
     body,
     bodyBase64,
+    stream,
     delay: delay.optional(),
     fault: fault.optional(),
     template,
@@ -306,7 +308,7 @@ export function createSchemas(options: SchemaOptions = {}) {
   const queuedAnswerInput = z.strictObject({ ...queuedFields, times: times.default(1) }).meta({
     title: 'QueuedAnswerInput',
     description:
-      'One queued answer (the one answer shape, plus match and times); absent fields fall back to what would answer without the queue: the first matching route, else the record at the bare URL. At most one of data, body, bodyBase64.',
+      'One queued answer (the one answer shape, plus match and times); absent fields fall back to what would answer without the queue: the first matching route, else the record at the bare URL. At most one of data, body, bodyBase64, stream.',
   });
   const queueRequest = z
     .strictObject({ answers: z.array(queuedAnswerInput).min(1).max(MAX_QUEUED_ANSWERS) })
@@ -361,6 +363,7 @@ const FIELD_CODES: Record<string, ErrorCode> = {
   times: 'INVALID_TIMES',
   match: 'INVALID_MATCH',
   headers: 'INVALID_HEADER',
+  stream: 'INVALID_STREAM',
 };
 
 /**
@@ -375,11 +378,14 @@ export function parseMembers<S extends z.ZodType>(
   return parseBody(schema, withDataText(members), maxDelayMs);
 }
 
-/** An object from scanned members: `data` as {@link JsonText}, the rest parsed. */
+/** An object from scanned members: `data` (and each stream event's) as {@link JsonText}, the rest parsed. */
 function withDataText(members: ReadonlyMap<string, string>): Record<string, unknown> {
   // fromEntries makes own properties, so even a `__proto__` key is just a key.
   return Object.fromEntries(
-    [...members].map(([key, text]) => [key, key === 'data' ? new JsonText(text) : JSON.parse(text)]),
+    [...members].map(([key, text]) => [
+      key,
+      key === 'data' ? new JsonText(text) : key === 'stream' ? streamFromJson(text) : JSON.parse(text),
+    ]),
   );
 }
 
@@ -480,9 +486,12 @@ export function parseQueueBody(schemas: Schemas, body: unknown, limits: QueueLim
         );
       }
       const field = String(issue?.path[0] ?? '');
+      // Inside a stream the deepest known field names the code (an event's delay is INVALID_DELAY).
+      const deepest = field === 'stream' && issue?.path.includes('delay') ? 'delay' : field;
       const rule =
-        FIELD_RULES[field]?.(maxDelayMs) ?? `${issue?.path.map(String).join('.')}: ${issue?.message ?? 'is invalid'}`;
-      throw new MockpointError(FIELD_CODES[field] ?? 'INVALID_BODY', `${at}: ${rule}`);
+        (field === 'stream' ? undefined : FIELD_RULES[field]?.(maxDelayMs)) ??
+        `${issue?.path.map(String).join('.')}: ${issue?.message ?? 'is invalid'}`;
+      throw new MockpointError(FIELD_CODES[deepest] ?? 'INVALID_BODY', `${at}: ${rule}`);
     }
     // The item itself (zod drops keys such as `__proto__` from its copy), with `times` defaulted.
     const parsed = { ...(answer as QueuedAnswer), times: result.data.times } as QueuedAnswer;
@@ -491,6 +500,7 @@ export function parseQueueBody(schemas: Schemas, body: unknown, limits: QueueLim
       (Object.hasOwn(parsed, 'data') ||
         parsed.body !== undefined ||
         parsed.bodyBase64 !== undefined ||
+        parsed.stream !== undefined ||
         parsed.statusCode !== undefined)
     ) {
       throw new MockpointError(
@@ -500,20 +510,24 @@ export function parseQueueBody(schemas: Schemas, body: unknown, limits: QueueLim
     }
     const place = { list: 'answers', index } as const;
     checkMatchPath(parsed.match?.path, place);
-    if (limits.maxBodyBytes !== undefined) checkAnswer(parsed, place, { maxBodyBytes: limits.maxBodyBytes });
+    if (limits.maxBodyBytes !== undefined) checkAnswer(parsed, place, { ...limits, maxBodyBytes: limits.maxBodyBytes });
     return parsed;
   });
 }
 
 /** The fields of a queued answer, for messages. */
-const QUEUED_FIELDS = 'match, statusCode, headers, data, body, bodyBase64, delay, fault, template and times';
+const QUEUED_FIELDS = 'match, statusCode, headers, data, body, bodyBase64, stream, delay, fault, template and times';
 
 /** Limits {@link parseQueueBody} checks against. */
 export interface QueueLimits {
   /** @default DEFAULT_MAX_DELAY_MS */
   maxDelayMs?: number;
-  /** Largest body of one answer. @default unchecked */
+  /** Largest body of one answer (a stream's events in all). @default unchecked */
   maxBodyBytes?: number;
+  /** Most events of a streamed answer. @default 10000 */
+  maxStreamEvents?: number;
+  /** Largest sum of a streamed answer's delays. @default 600000 */
+  maxStreamMs?: number;
 }
 
 /** One page of records in name order. */

@@ -13,6 +13,7 @@ import {
   type FaultAnswer,
   fetchHeaders,
   type RespondAnswer,
+  type StreamAnswer,
   utf8Length,
 } from '../endpoint-answer.js';
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from '../read-response.js';
@@ -119,6 +120,27 @@ export function planQueuedAnswer(
 function pick(headers: AnswerHeaderMap, name: string): Record<string, string | readonly string[]> {
   const value = headers[name];
   return value === undefined ? {} : { [name]: value };
+}
+
+/**
+ * A queued streamed answer: its own headers, stream and template; its status
+ * and delay fall back like any queued answer's (a bodiless status to 200).
+ */
+export function queuedStream(
+  taken: TakenAnswer & Required<Pick<TakenAnswer, 'stream'>>,
+  fallback: QueueFallback | undefined,
+  head: boolean,
+  context: TemplateContext = NO_CONTEXT,
+): StreamAnswer {
+  const status = fallback !== undefined && !BODILESS_STATUS.has(fallback.status) ? fallback.status : 200;
+  const answer: RouteAnswer = {
+    statusCode: taken.statusCode ?? status,
+    stream: taken.stream,
+    delay: taken.delay ?? fallback?.delay ?? 0,
+  };
+  if (taken.headers !== undefined) answer.headers = taken.headers;
+  if (taken.template === true) answer.template = true;
+  return compileAnswer(answer).answer(head, context) as StreamAnswer;
 }
 
 /** Options for {@link toQueuedAnswer}. */

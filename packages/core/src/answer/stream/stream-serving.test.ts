@@ -336,3 +336,42 @@ describe('bad stream answers', () => {
     expect(tooBig.error.message).toMatch(/the events are 1401 bytes in all, more than the limit 1400/);
   });
 });
+
+describe('queued streamed answers (native listener)', () => {
+  it('streams a queued answer, keeps its data exact in the queue, resumes it and refuses a bad one', async () => {
+    const app = createApp();
+    const body = `{"answers":[{"statusCode":202,"headers":{"x-run":"1"},"times":2,"stream":{"format":"sse","events":[
+      {"id":"1","data":{"big":12345678901234567890}},{"id":"2","data":"[DONE]","delay":1}]}}]}`;
+    const queued = await app.request('/api/endpoints/q/queue', { method: 'POST', body });
+    expect(queued.status, await queued.clone().text()).toBe(201);
+    const listed = await (await app.request('/api/endpoints/q/queue')).text();
+    expect(listed).toContain('"data":{"big":12345678901234567890}');
+    const port = await adapters.native(app);
+    const first = exchange(port, '/endpoint/q');
+    await first.complete();
+    const got = dechunk(first.text());
+    expect(got.head).toMatch(/^HTTP\/1\.1 202 /);
+    expect(got.head.toLowerCase()).toContain('x-run: 1');
+    expect(got.head.toLowerCase()).toContain('content-type: text/event-stream');
+    expect(got.body).toBe('id: 1\ndata: {"big":12345678901234567890}\n\nid: 2\ndata: [DONE]\n\n');
+    const resumed = exchange(port, '/endpoint/q', { 'Last-Event-ID': '1' });
+    await resumed.complete();
+    expect(dechunk(resumed.text()).body).toBe('id: 2\ndata: [DONE]\n\n');
+    const entries = (await (await app.request('/api/endpoints/q/requests')).json()) as {
+      requests: { statusCode: number; queued?: boolean }[];
+    };
+    expect(entries.requests.map((entry) => [entry.statusCode, entry.queued])).toEqual([
+      [202, true],
+      [202, true],
+    ]);
+
+    const bad = await app.request('/api/endpoints/q/queue', {
+      method: 'POST',
+      body: JSON.stringify({ answers: [{ stream: { format: 'raw', events: [{ data: 1 }] } }] }),
+    });
+    expect(bad.status).toBe(400);
+    const error = ((await bad.json()) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe('INVALID_STREAM');
+    expect(error.message).toMatch(/^answers\[0\]\.stream\.events\[0\]: data does not apply to the raw format/);
+  });
+});

@@ -23,10 +23,7 @@ export function registerQueueRoutes(app: Hono, ctx: AppContext): void {
     // each answer's data stays its exact text, like a record's.
     const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes);
     const body = queueBodyFromMembers(members);
-    const answers = await queue.push(
-      name,
-      parseQueueBody(schemas, body, { maxDelayMs: options.maxDelayMs, maxBodyBytes: options.maxBodyBytes }),
-    );
+    const answers = await queue.push(name, parseQueueBody(schemas, body, options));
     return jsonTextResponse(queuePageJson(answers), 201);
   });
 
