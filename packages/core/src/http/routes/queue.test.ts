@@ -191,6 +191,7 @@ describe('/api/endpoints/{name}/queue', () => {
       'headers',
       'match',
       'statusCode',
+      'stream',
       'template',
       'times',
     ]);
