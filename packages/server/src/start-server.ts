@@ -165,6 +165,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         : undefined,
     // …and the answer queue: each queued answer is given once, whichever replica a request reaches.
     queue: store instanceof RedisStore ? await openQueue(store) : undefined,
+    // …and deliveries: pending retries outlive a restart (LevelDB) or any replica (Redis); in memory they do not.
+    deliveries:
+      store instanceof RedisStore
+        ? store.openDeliveries()
+        : store instanceof LevelStore
+          ? await store.openDeliveries()
+          : undefined,
     ...pickLimits(options),
     adminToken: options.adminToken,
     allowedHosts: options.allowedHosts,

@@ -5,7 +5,7 @@
  * live with their stores (`LevelStore.openDeliveries()`, `RedisStore.openDeliveries()`).
  *
  * A due delivery is *claimed* before it is attempted: the claim moves its due
- * time `leaseMs` ahead, atomically, so no other sender (another replica on the
+ * time a lease ahead ({@link leaseMs}), atomically, so no other sender (another replica on the
  * same Redis) takes the same attempt; writing the attempt's result sets the real
  * next due time. A sender that dies mid-attempt leaves the lease to run out,
  * after which the attempt is made again by whoever claims it then.
@@ -63,16 +63,25 @@ export interface DeliveryStore {
   /** Newest first, at most `limit`. */
   list(limit: number): Promise<StoredDelivery[]>;
   /**
-   * Up to `max` deliveries due at `now`, each moved `leaseMs` ahead in the due
-   * index in the same atomic step (so each is claimed by one caller).
+   * Up to `max` deliveries due at `now`, each moved {@link leaseMs} ahead in the
+   * due index in the same atomic step (so each is claimed by one caller).
    */
-  claim(now: number, leaseMs: number, max: number): Promise<StoredDelivery[]>;
+  claim(now: number, max: number): Promise<StoredDelivery[]>;
   /** The earliest due time, or `undefined` when nothing is pending. */
   nextDue(): Promise<number | undefined>;
   /** How many deliveries are pending. */
   pendingCount(): Promise<number>;
   /** Lets go of what the store holds open; not the endpoint store it may belong to. */
   close?(): Promise<void>;
+}
+
+/**
+ * How long a claimed attempt is left to its sender before another may take it:
+ * past the attempt's own timeout, so a live sender is never overtaken; a sender
+ * that died leaves its attempt to be made again after it.
+ */
+export function leaseMs(delivery: Pick<StoredDelivery, 'timeoutMs'>): number {
+  return delivery.timeoutMs + 5_000;
 }
 
 /** Finished deliveries kept (the oldest are dropped past it). */

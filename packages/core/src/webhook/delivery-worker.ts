@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type Delivery, type DeliveryPage, MAX_DELIVERY_TIMEOUT_MS } from '../wire/delivery-json.js';
+import type { Delivery, DeliveryPage } from '../wire/delivery-json.js';
 import { MockpointError } from '../wire/errors.js';
 import { attemptDelivery } from './delivery-attempt.js';
 import { afterAttempt } from './delivery-policy.js';
@@ -33,13 +33,6 @@ export interface DeliveryWorkerOptions {
   /** @default globalThis.fetch */
   fetch?: typeof fetch;
 }
-
-/**
- * How long a claimed attempt is left to its sender before another may take it:
- * past the longest timeout an attempt may have, so a live sender is never
- * overtaken; a sender that died leaves its attempt to be made again after it.
- */
-const LEASE_MS = MAX_DELIVERY_TIMEOUT_MS + 10_000;
 
 /** The delivery as `/api/deliveries` reports it: no secret, times as ISO 8601. */
 export function deliveryJson(stored: StoredDelivery): Delivery {
@@ -228,7 +221,7 @@ export class DeliveryWorker {
       const room = this.#options.maxInFlight - this.#inFlight.size;
       if (room > 0) {
         const now = Date.now();
-        const claimed = await this.store.claim(now, LEASE_MS, room).catch(() => []);
+        const claimed = await this.store.claim(now, room).catch(() => []);
         for (const delivery of claimed) this.#track(this.#run(delivery));
       }
       const next = await this.store.nextDue().catch(() => undefined);

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type DeliveryStore, KEPT_FINISHED_DELIVERIES, type StoredDelivery } from './delivery-store.js';
+import { type DeliveryStore, KEPT_FINISHED_DELIVERIES, leaseMs, type StoredDelivery } from './delivery-store.js';
 
 /** Where a {@link MemoryDeliveryStore} writes through to, for durability. */
 export interface DeliveryBackend {
@@ -85,13 +85,14 @@ export class MemoryDeliveryStore implements DeliveryStore {
     return all.slice(Math.max(0, all.length - limit)).reverse();
   }
 
-  async claim(now: number, leaseMs: number, max: number): Promise<StoredDelivery[]> {
+  async claim(now: number, max: number): Promise<StoredDelivery[]> {
     const claimed: StoredDelivery[] = [];
     for (const [id, due] of this.#due) {
       if (claimed.length >= max) break;
       if (due > now) continue;
-      this.#due.set(id, now + leaseMs);
-      claimed.push(this.#deliveries.get(id) as StoredDelivery);
+      const delivery = this.#deliveries.get(id) as StoredDelivery;
+      this.#due.set(id, now + leaseMs(delivery));
+      claimed.push(delivery);
     }
     return claimed;
   }

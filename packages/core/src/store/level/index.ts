@@ -7,6 +7,7 @@
 import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Level } from 'level';
+import { type DeliveryBackend, MemoryDeliveryStore } from '../../webhook/memory-delivery-store.js';
 import { MockpointError } from '../../wire/errors.js';
 import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
@@ -367,10 +368,42 @@ export class LevelStore implements EndpointStore {
     await this.#writable();
     // LevelDB's clear writes without fsync: a synced write after it (a delete of a
     // key no record has) makes the whole log durable before the clear is acknowledged.
+    // Deliveries are not endpoints: a reset leaves them (and their pending retries).
     await this.#write(async () => {
-      await this.#db.clear();
+      await this.#db.clear({ lt: DELIVERY_FIRST });
+      await this.#db.clear({ gte: DELIVERY_END });
       await this.#writes.write({ type: 'del', key: SYNC_MARK });
     });
+  }
+
+  /**
+   * Outgoing deliveries kept in this database beside the endpoints (their keys
+   * sort outside every record range), written through with the same fsync'd
+   * group commit: an accepted delivery and its pending retries survive a crash.
+   * Loaded whole at open: the deliveries kept are bounded.
+   * @example createApp({ store, deliveries: await store.openDeliveries() })
+   */
+  async openDeliveries(): Promise<MemoryDeliveryStore> {
+    const backend: DeliveryBackend = {
+      kind: 'level',
+      load: () => this.#read(() => this.#db.values({ gte: DELIVERY_FIRST, lt: DELIVERY_END }).all()),
+      write: async (changes) => {
+        if (changes.length === 0) return;
+        await this.#writable();
+        await this.#write(() =>
+          Promise.all(
+            changes.map(({ id, text }) =>
+              this.#writes.write(
+                text === undefined
+                  ? { type: 'del', key: `${DELIVERY_FIRST}${id}` }
+                  : { type: 'put', key: `${DELIVERY_FIRST}${id}`, value: text },
+              ),
+            ),
+          ),
+        );
+      },
+    };
+    return MemoryDeliveryStore.open({ backend });
   }
 
   async close(): Promise<void> {
@@ -541,6 +574,10 @@ function formatBytes(bytes: number): string {
 
 /** A key no endpoint can have (names are `A–Z a–z 0–9 _ -`); deleted to sync the log. */
 const SYNC_MARK = '\u0000sync';
+/** Deliveries are kept under this prefix: after route lists, before every record. */
+const DELIVERY_FIRST = '\u0002delivery:';
+/** The first key after every delivery key. */
+const DELIVERY_END = '\u0002delivery;';
 /** The smallest character a name can start with: records are the keys from here on. */
 const FIRST_NAME = '-';
 

@@ -35,6 +35,7 @@ import {
   type StoreHealth,
 } from '../store.js';
 import { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
+import { RedisDeliveryStore } from './delivery-store.js';
 import { decodeRecorded, RedisJournal, type RedisJournalOptions } from './journal.js';
 
 export { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
@@ -447,6 +448,18 @@ export class RedisStore implements EndpointStore {
     );
     await queue.start();
     return queue;
+  }
+
+  /**
+   * Outgoing deliveries shared by every replica on this Redis: each attempt is
+   * claimed, and made, by one of them; pending retries outlive any replica.
+   * @example createApp({ store, deliveries: store.openDeliveries() })
+   */
+  openDeliveries(): RedisDeliveryStore {
+    return new RedisDeliveryStore(
+      { eval: (script, keys, args) => this.#script(script, keys, args) },
+      { keyPrefix: this.#prefix },
+    );
   }
 
   health(): StoreHealth {
