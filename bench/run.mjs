@@ -160,6 +160,8 @@ async function benchPath(key, mock) {
  * answering the same bytes; alternated like {@link benchPath}.
  */
 async function benchRoutes(mock) {
+  // A pooled keep-alive socket may have been closed by the server while wrk ran: retry once on a new one.
+  const request = (url, init) => fetch(url, init).catch(() => fetch(url, init));
   const scenario = { connections: 50 };
   const body = JSON.stringify(data);
   const bare = await start([join(root, 'bench/bare-server.mjs')], {
@@ -177,13 +179,13 @@ async function benchRoutes(mock) {
       match: { method: 'GET', path: `/items/${i}/detail` },
       answer: { statusCode: 201, data },
     }));
-    const put = await fetch(`${mock.url}/api/endpoints/${name}/routes`, {
+    const put = await request(`${mock.url}/api/endpoints/${name}/routes`, {
       method: 'PUT',
       body: JSON.stringify({ routes }),
     });
     if (put.status !== 200) throw new Error(`routes failed: ${put.status} ${await put.text()}`);
     const mockUrl = `${mock.url}/endpoint/${name}/items/${n - 1}/detail`;
-    const got = await fetch(mockUrl);
+    const got = await request(mockUrl);
     if (got.status !== 201 || (await got.text()) !== body)
       throw new Error(`the last of ${n} routes answered otherwise`);
     load(mockUrl, scenario, 2);
