@@ -174,9 +174,10 @@ export function entryRow(entry: JournalEntry, fresh: boolean): HTMLLIElement {
     ),
     body,
   );
-  // Built when first opened: a journal of big bodies costs nothing until one is read.
-  details.addEventListener('toggle', () => {
-    if (!details.open || body.hasChildNodes()) return;
+  // Built when first opened (at the click, so it is there as the entry opens; or when opened otherwise):
+  // a journal of big bodies costs nothing until one is read.
+  const build = () => {
+    if (body.hasChildNodes()) return;
     const headers = Object.entries(entry.headers).sort(([a], [b]) => a.localeCompare(b));
     const query = Object.entries(entry.query).map(([k, v]): [string, string] => [
       k,
@@ -191,6 +192,10 @@ export function entryRow(entry: JournalEntry, fresh: boolean): HTMLLIElement {
       kvTable(headers),
       ...bodySection(entry),
     );
+  };
+  details.querySelector('summary')?.addEventListener('click', build);
+  details.addEventListener('toggle', () => {
+    if (details.open) build();
   });
   return h('li', { class: fresh ? 'entry fresh' : 'entry', dataset: { id: String(entry.id) } }, details);
 }
