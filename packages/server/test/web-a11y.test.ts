@@ -4,7 +4,7 @@
  * endpoint's detail with an open journal entry, the editor, the delete
  * question, a name with no endpoint, new requests held behind "N new" and an
  * empty filter; at 1280×800 and
- * 390×844, light and dark. Screenshots of each go to test-artifacts/web/ for a
+ * 360×800, light and dark. Screenshots of each go to test-artifacts/web/ for a
  * person to look at.
  */
 import { createRequire } from 'node:module';
@@ -65,7 +65,7 @@ afterAll(async () => {
 
 const SIZES = [
   { label: 'wide', width: 1280, height: 800 },
-  { label: 'phone', width: 390, height: 844 },
+  { label: 'phone', width: 360, height: 800 },
 ] as const;
 
 describe.each(SIZES)('at $width×$height', (size) => {
