@@ -41,6 +41,7 @@ export { type FilterSubject, firstMismatch, matchesRequest } from './journal/req
 export { MemoryStore } from './store/memory/index.js';
 export type { EndpointStore } from './store/store.js';
 export type { Fault, QueuedAnswer, QueuedAnswerInput } from './wire/answer-json.js';
+export type { AnswerStream, StreamEnd, StreamEvent, StreamFormat } from './wire/answer-stream.js';
 export { type ErrorBody, type ErrorCode, isMockpointError, MockpointError } from './wire/errors.js';
 export type { JournalEntry, JournalEvent, JournalPage, LiveRequest, RequestFilter } from './wire/journal-json.js';
 export { JsonSyntaxError, JsonText } from './wire/json-text.js';

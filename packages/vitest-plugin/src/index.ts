@@ -8,6 +8,7 @@
  * @module
  */
 export {
+  type AnswerStream,
   ConnectionError,
   createClient,
   type Endpoint,
@@ -23,6 +24,7 @@ export {
   type Route,
   type RouteAnswer,
   type RouteInput,
+  type StreamEvent,
   type WaitOptions,
 } from '@mockpoint/core';
 export { expect } from 'vitest';
