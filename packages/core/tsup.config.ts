@@ -12,6 +12,7 @@ export default defineConfig({
     workers: 'src/adapter/workers/index.ts',
     redis: 'src/store/redis/index.ts',
     internal: 'src/internal.ts',
+    files: 'src/files/index.ts',
   },
   format: ['esm'],
   dts: { compilerOptions: { composite: false, customConditions: [] } },

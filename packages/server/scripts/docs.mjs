@@ -1,5 +1,7 @@
 // Writes the generated parts of the reference pages from the tables they document:
 //   docs/settings.md  the settings table, from core's settings table (packages/core/src/wire/settings.ts)
+//   packages/core/schema/mockpoint.schema.json  the JSON Schema of mock files, from the API's schemas
+//     (core's files/mock-file-schema.test.ts fails when it is not current)
 // Each generated part sits between two marker comments; the prose around it is written by hand.
 // test/docs.test.ts fails when a committed part differs from what this generates.
 //
@@ -7,6 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defaultText, SETTING_LIST } from '@mockpoint/core/defaults';
+import { mockFileJsonSchemaText } from '@mockpoint/core/files';
 
 /** The repository's docs folder. */
 export const DOCS_DIR = fileURLToPath(new URL('../../../docs/', import.meta.url));
@@ -87,4 +90,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     writeFileSync(`${DOCS_DIR}${part.page}`, withPart(part));
     console.log(`docs: wrote the generated part of docs/${part.page}`);
   }
+  const schema = fileURLToPath(new URL('../../core/schema/mockpoint.schema.json', import.meta.url));
+  writeFileSync(schema, mockFileJsonSchemaText());
+  console.log('docs: wrote packages/core/schema/mockpoint.schema.json');
 }

@@ -57,19 +57,25 @@ export function jsonTextOf(data: unknown): string {
 /**
  * `JSON.stringify(value)`, except that every {@link JsonText} inside `value`
  * goes as its own exact text (not its parsed value, as `toJSON` would give).
+ * With `indent`, the structure around those texts is indented like
+ * `JSON.stringify(value, null, indent)`; the texts stay as they are.
  */
-export function stringifyExact(value: unknown): string {
+export function stringifyExact(value: unknown, indent?: number): string {
   const texts: string[] = [];
   // A per-call marker no string of the value can collide with by chance.
   const mark = `\u0000jsontext:${Math.random().toString(36).slice(2)}:`;
-  const text = JSON.stringify(value, function (this: Record<string, unknown>, key, replaced: unknown) {
-    const original = this[key];
-    if (original instanceof JsonText) {
-      texts.push(original.text);
-      return `${mark}${texts.length - 1}`;
-    }
-    return replaced;
-  }) as string | undefined;
+  const text = JSON.stringify(
+    value,
+    function (this: Record<string, unknown>, key, replaced: unknown) {
+      const original = this[key];
+      if (original instanceof JsonText) {
+        texts.push(original.text);
+        return `${mark}${texts.length - 1}`;
+      }
+      return replaced;
+    },
+    indent,
+  ) as string | undefined;
   if (text === undefined) throw new TypeError('stringifyExact: the value has no JSON form');
   if (texts.length === 0) return text;
   const quoted = JSON.stringify(mark).slice(1, -1);

@@ -1,0 +1,176 @@
+/**
+ * The admin API calls a mock file needs (read, write and list endpoints with
+ * their routes and queued answers), each `data` kept as its exact text. Over
+ * any fetch: a daemon's URL, or an app in this process.
+ *
+ * @module
+ */
+import type { QueuedAnswer } from '../wire/answer-json.js';
+import { type ErrorCode, MockpointError } from '../wire/errors.js';
+import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
+import { decodeRoutes, routesJson } from '../wire/route.js';
+import { queueBodyFromMembers } from '../wire/schemas.js';
+import type { MockFileEndpoint } from './parse-mock-file.js';
+
+/** Which daemon (or app) to talk to. */
+export interface AdminTarget {
+  /** Base URL, e.g. `http://127.0.0.1:16540`. */
+  url: string;
+  /** The admin token, sent as a bearer token on every call. @default none */
+  token?: string;
+  /** How requests are sent. @default the global fetch */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+/** What a name holds on the server, in a mock file's terms. */
+export type EndpointState = MockFileEndpoint;
+
+/** One admin call; answers the body text, or `undefined` for a 404 when `missingOk`. */
+async function call(
+  target: AdminTarget,
+  method: string,
+  path: string,
+  body?: string,
+  missingOk = false,
+): Promise<string | undefined> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (target.token) headers.authorization = `Bearer ${target.token}`;
+  const url = `${target.url.replace(/\/+$/, '')}${path}`;
+  const send = target.fetch ?? ((request: Request) => fetch(request));
+  let response: Response;
+  try {
+    response = await send(new Request(url, { method, headers, body }));
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== undefined && error instanceof MockpointError) throw error;
+    throw new MockpointError('UNEXPECTED_RESPONSE', `${method} ${url} failed: ${(error as Error).message}`, {
+      cause: error,
+      status: 502,
+    });
+  }
+  const text = await response.text();
+  if (response.ok) return text;
+  if (response.status === 404 && missingOk) return undefined;
+  let code: ErrorCode = 'UNEXPECTED_RESPONSE';
+  let message = `${method} ${url} answered ${response.status}: ${text.slice(0, 200)}`;
+  try {
+    const parsed = JSON.parse(text) as { error?: { code?: string; message?: string } };
+    if (parsed.error?.code && parsed.error.message) {
+      code = parsed.error.code as ErrorCode;
+      message = parsed.error.message;
+    }
+  } catch {
+    // not a mockpoint error body: reported as it is
+  }
+  throw new MockpointError(code, message, { status: response.status });
+}
+
+const seg = encodeURIComponent;
+
+/** Every endpoint name with a record, in name order. */
+export async function listNames(target: AdminTarget): Promise<string[]> {
+  const names: string[] = [];
+  let after: string | null = '';
+  while (after !== null) {
+    const query = new URLSearchParams({ limit: '1000', summary: 'true' });
+    if (after) query.set('after', after);
+    const page = JSON.parse((await call(target, 'GET', `/api/endpoints?${query}`)) as string) as {
+      endpoints: { name: string }[];
+      next: string | null;
+    };
+    for (const endpoint of page.endpoints) names.push(endpoint.name);
+    after = page.next;
+  }
+  return names;
+}
+
+/** What `name` holds now: its record (exact), routes and queued answers. */
+export async function readState(target: AdminTarget, name: string): Promise<EndpointState> {
+  const [recordText, routesText, queueText] = await Promise.all([
+    call(target, 'GET', `/api/endpoints/${seg(name)}`, undefined, true),
+    call(target, 'GET', `/api/endpoints/${seg(name)}/routes`),
+    call(target, 'GET', `/api/endpoints/${seg(name)}/queue`),
+  ]);
+  const state: EndpointState = { name, routes: [], queue: [] };
+  if (recordText !== undefined) {
+    const members = scanJson(recordText).members ?? new Map<string, string>();
+    state.record = {
+      data: new JsonText(members.get('data') ?? 'null'),
+      statusCode: JSON.parse(members.get('statusCode') ?? '200') as number,
+      delay: JSON.parse(members.get('delay') ?? '0') as number,
+    };
+  }
+  state.routes = decodeRoutes(scanJson(routesText as string).members?.get('routes') ?? '[]');
+  const queue = queueBodyFromMembers(scanJson(queueText as string).members ?? new Map()).answers;
+  state.queue = (queue as QueuedAnswer[] | undefined) ?? [];
+  return state;
+}
+
+const QUEUE_KEYS = ['statusCode', 'data', 'delay', 'fault', 'times'] as const;
+
+/** A queued answer with its fields in one order, `data` as exact text. */
+function queueFields(answer: QueuedAnswer): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of QUEUE_KEYS) {
+    if (!Object.hasOwn(answer, key)) continue;
+    const value = answer[key];
+    out[key] = key === 'data' && !(value instanceof JsonText) ? JsonText.from(value) : value;
+  }
+  return out;
+}
+
+/** One text for a state, equal exactly when two states answer the same. */
+export function stateKey(state: EndpointState): string {
+  const record = state.record;
+  return stringifyExact({
+    record: record && { data: record.data, statusCode: record.statusCode, delay: record.delay },
+    routes: new JsonText(routesJson(state.routes)),
+    queue: state.queue.map(queueFields),
+  });
+}
+
+/** The state as an endpoint of a mock file (the JSON form: `data` exact; empty routes and queue left out). */
+export function stateEntry(state: EndpointState): Record<string, unknown> {
+  const out: Record<string, unknown> = { name: state.name };
+  if (state.record) {
+    out.data = state.record.data;
+    out.statusCode = state.record.statusCode;
+    out.delay = state.record.delay;
+  }
+  // Decoded from their stored form: fields in the documented order, each answer's data exact.
+  if (state.routes.length > 0) out.routes = decodeRoutes(routesJson(state.routes));
+  if (state.queue.length > 0) out.queue = state.queue.map(queueFields);
+  return out;
+}
+
+/**
+ * Makes `name` hold exactly `desired`: the record (or none), the routes, the
+ * queued answers. `current` is what it holds now, when known.
+ */
+export async function writeState(target: AdminTarget, desired: EndpointState, current?: EndpointState): Promise<void> {
+  const path = `/api/endpoints/${seg(desired.name)}`;
+  const { record } = desired;
+  if (record) {
+    await call(
+      target,
+      'PUT',
+      path,
+      stringifyExact({ data: record.data, statusCode: record.statusCode, delay: record.delay }),
+    );
+  } else if (current === undefined || current.record !== undefined) {
+    // Removes the record and the routes; the routes are written again below.
+    await call(target, 'DELETE', path, undefined, true);
+  }
+  await call(target, 'PUT', `${path}/routes`, `{"routes":${routesJson(desired.routes)}}`);
+  if (current === undefined || current.queue.length > 0) await call(target, 'DELETE', `${path}/queue`);
+  if (desired.queue.length > 0) {
+    await call(target, 'POST', `${path}/queue`, stringifyExact({ answers: desired.queue.map(queueFields) }));
+  }
+}
+
+/** Removes `name`: its record, routes and queued answers. */
+export async function removeState(target: AdminTarget, name: string): Promise<void> {
+  const path = `/api/endpoints/${seg(name)}`;
+  await call(target, 'DELETE', path, undefined, true);
+  await call(target, 'DELETE', `${path}/queue`);
+}

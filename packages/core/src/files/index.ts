@@ -1,0 +1,24 @@
+/**
+ * @mockpoint/core/files: mock endpoints kept as files (`mockpoint.yaml` /
+ * `mockpoint.json`): read and check one, apply it to a daemon, export a daemon
+ * into one, and the format's JSON Schema. Node only (it reads files).
+ *
+ * @module
+ */
+export type { AdminTarget } from './admin-calls.js';
+export { type ApplyOptions, type ApplyPlan, applyChanges, applyMockFile, describePlan } from './apply-mock-file.js';
+export { type ExportOptions, exportMockFile } from './export-mock-file.js';
+export { type LoadMockFileOptions, loadMockFile } from './load-mock-file.js';
+export {
+  createMockFileSchema,
+  MOCK_FILE_VERSION,
+  mockFileJsonSchema,
+  mockFileJsonSchemaText,
+} from './mock-file-schema.js';
+export {
+  formatPath,
+  type MockFile,
+  type MockFileEndpoint,
+  type ParseMockFileOptions,
+  parseMockFile,
+} from './parse-mock-file.js';

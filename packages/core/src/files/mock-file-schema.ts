@@ -1,0 +1,56 @@
+/**
+ * The schema of a mock file (`mockpoint.yaml` / `mockpoint.json`), built from
+ * the very schemas that validate the admin API (an endpoint's fields, a route,
+ * a queued answer), and the JSON Schema generated from it for editors.
+ *
+ * @module
+ */
+import { z } from 'zod';
+import { createSchemas } from '../wire/schemas.js';
+
+/** The one version of the format there is. */
+export const MOCK_FILE_VERSION = 1;
+
+/** Builds the zod schema of a mock file. */
+export function createMockFileSchema() {
+  const s = createSchemas();
+  const endpoint = z
+    .strictObject({
+      name: s.name,
+      data: s.record.shape.data.optional().describe('The record\'s body: any JSON value, or { "$file": "./x.json" }.'),
+      statusCode: s.record.shape.statusCode.optional().describe('HTTP status of the record, 200-599; default 200.'),
+      delay: s.record.shape.delay.optional().describe('Milliseconds before the record answers; default 0.'),
+      routes: z.array(s.route).optional().describe('The routes below /endpoint/{name}, first match answers.'),
+      queue: z
+        .array(s.queueRequest.shape.answers.element)
+        .optional()
+        .describe('One-shot answers given before routes and record, first first.'),
+    })
+    .meta({
+      title: 'MockFileEndpoint',
+      description:
+        "One endpoint: a record (when data, statusCode or delay is given), routes and queued answers, in the API's own shapes.",
+    });
+  return z
+    .strictObject({
+      $schema: z.string().optional().describe('The JSON Schema of this file, for editors.'),
+      version: z.literal(MOCK_FILE_VERSION).describe('The format version: 1.'),
+      endpoints: z.array(endpoint).describe('The endpoints this file defines; names are unique.'),
+    })
+    .meta({ title: 'MockFile', description: 'Mock endpoints kept as a file: mockpoint.yaml or mockpoint.json.' });
+}
+
+/** The JSON Schema (draft 2020-12) of a mock file, as published in `schema/mockpoint.schema.json`. */
+export function mockFileJsonSchema(): Record<string, unknown> {
+  const { $schema, ...rest } = z.toJSONSchema(createMockFileSchema(), {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
+  return { $schema, ...rest };
+}
+
+/** The JSON Schema as the text of the published file (two-space indent, final newline). */
+export function mockFileJsonSchemaText(): string {
+  return `${JSON.stringify(mockFileJsonSchema(), null, 2)}\n`;
+}

@@ -1,0 +1,334 @@
+/**
+ * Reads the text of a mock file (YAML, or JSON) into checked endpoints: the
+ * same checks the admin API makes, every `data` kept as its exact JSON text.
+ * Each problem is one {@link MockpointError} naming the file, the line and
+ * column, and the path in the document (`endpoints[2].routes[0].match.path`).
+ *
+ * @module
+ */
+import { type Document, isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
+import type { QueuedAnswer } from '../wire/answer-json.js';
+import { type ErrorCode, MockpointError } from '../wire/errors.js';
+import { JsonSyntaxError, JsonText, scanJson } from '../wire/json-text.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_ROUTES } from '../wire/limits.js';
+import { checkRoutes, type Route, type RouteInput } from '../wire/route.js';
+import { createSchemas, parseQueueBody } from '../wire/schemas.js';
+import { exactJsonText, NotJsonError } from './exact-yaml.js';
+import { createMockFileSchema } from './mock-file-schema.js';
+
+/** One endpoint of a mock file, checked. */
+export interface MockFileEndpoint {
+  name: string;
+  /** The record, when the file gives `data`, `statusCode` or `delay` (absent fields: null, 200, 0). */
+  record?: { data: JsonText; statusCode: number; delay: number };
+  /** The routes, each with its id (absent ids are `route-1`, `route-2`, … by position: stable across loads). */
+  routes: Route[];
+  /** Queued answers, `times` defaulted. */
+  queue: QueuedAnswer[];
+}
+
+/** A checked mock file. */
+export interface MockFile {
+  version: 1;
+  endpoints: MockFileEndpoint[];
+}
+
+/** Options for {@link parseMockFile}. */
+export interface ParseMockFileOptions {
+  /** The file's name, for messages. @default 'mockpoint.yaml' */
+  file?: string;
+  /** How to read the text. @default by the name: `.json` is JSON, anything else YAML */
+  format?: 'json' | 'yaml';
+  /**
+   * Reads a `{ "$file": "./x.json" }` reference (a path relative to the mock
+   * file's folder, already checked not to leave it). Without it, `$file` is refused.
+   * @default undefined
+   */
+  readFile?: (relativePath: string) => string;
+  /** The largest body of one answer. @default 5 MiB */
+  maxBodyBytes?: number;
+  /** The most routes of one endpoint. @default 10000 */
+  maxRoutes?: number;
+}
+
+type Path = (string | number)[];
+
+/** `endpoints[2].routes[0].match.path` */
+export function formatPath(path: readonly (string | number | symbol)[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out || '(document)';
+}
+
+/** Where in the file a path's node starts (the closest existing ancestor's, when it has none). */
+function positionOf(
+  doc: Document,
+  counter: LineCounter,
+  path: readonly PropertyKey[],
+): { line: number; column: number } {
+  for (let n = path.length; n >= 0; n--) {
+    const node = n === 0 ? doc.contents : (doc.getIn(path.slice(0, n) as Path, true) as Node | undefined);
+    if (node && typeof node === 'object' && 'range' in node && node.range) return positionAt(counter, node.range[0]);
+  }
+  return { line: 1, column: 1 };
+}
+
+function positionAt(counter: LineCounter, offset: number): { line: number; column: number } {
+  const { line, col } = counter.linePos(offset);
+  return { line, column: col };
+}
+
+interface Where {
+  file: string;
+  line: number;
+  column: number;
+  path?: string;
+}
+
+function fileError(code: ErrorCode, where: Where, message: string, reason?: string): MockpointError {
+  const at = `${where.file}:${where.line}:${where.column}`;
+  const details: Record<string, unknown> = { file: where.file, line: where.line, column: where.column };
+  if (where.path !== undefined) details.path = where.path;
+  if (reason !== undefined) details.reason = reason;
+  return new MockpointError(code, `${at}: ${where.path === undefined ? '' : `${where.path}: `}${message}`, {
+    details,
+  });
+}
+
+/** The error code of a bad field (the API's own), by the field's name. */
+const FIELD_REASONS: Record<string, string> = {
+  name: 'INVALID_NAME',
+  statusCode: 'INVALID_STATUS_CODE',
+  delay: 'INVALID_DELAY',
+  fault: 'INVALID_FAULT',
+  times: 'INVALID_TIMES',
+  id: 'INVALID_ROUTE_ID',
+  match: 'INVALID_MATCH',
+  headers: 'INVALID_HEADER',
+  version: 'INVALID_VERSION',
+};
+
+/** Whether `path` is one of the places that hold a `data` value. */
+function isDataPath(path: Path): boolean {
+  const n = path.length;
+  if (path[0] !== 'endpoints' || path[n - 1] !== 'data') return false;
+  if (n === 3) return true; // endpoints[i].data
+  if (n === 5) return path[2] === 'queue'; // endpoints[i].queue[k].data
+  return n === 6 && path[2] === 'routes' && path[4] === 'answer'; // endpoints[i].routes[j].answer.data
+}
+
+/**
+ * Parses and checks a mock file.
+ * @throws MockpointError `MOCK_FILE_SYNTAX` (not YAML/JSON, a duplicate key) or
+ *   `MOCK_FILE_INVALID` (`details.reason` holds the API's code for the field, e.g. `INVALID_STATUS_CODE`)
+ * @example parseMockFile('version: 1\nendpoints:\n  - name: hello\n    data: { id: 12345678901234567890 }\n')
+ */
+export function parseMockFile(text: string, options: ParseMockFileOptions = {}): MockFile {
+  const file = options.file ?? 'mockpoint.yaml';
+  const json = (options.format ?? (/\.json$/i.test(file) ? 'json' : 'yaml')) === 'json';
+  const counter = new LineCounter();
+  const source = text.replace(/^\uFEFF/, '');
+  if (json) {
+    try {
+      scanJson(source);
+    } catch (error) {
+      if (!(error instanceof JsonSyntaxError)) throw error;
+      counter.addNewLine(0);
+      for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) counter.addNewLine(i + 1);
+      throw fileError('MOCK_FILE_SYNTAX', { file, ...positionAt(counter, error.position) }, error.message);
+    }
+  }
+  const doc = parseDocument(source, { lineCounter: counter, keepSourceTokens: true, prettyErrors: false });
+  const [problem] = doc.errors;
+  if (problem) {
+    const first = problem.message.split('\n')[0] ?? problem.message;
+    throw fileError('MOCK_FILE_SYNTAX', { file, ...positionAt(counter, problem.pos[0]) }, first, problem.code);
+  }
+  const at = (path: readonly PropertyKey[]): Where => ({
+    file,
+    ...positionOf(doc, counter, path),
+    path: formatPath(path as Path),
+  });
+
+  const readData = (node: Node | null, path: Path): JsonText => {
+    if (node !== null && isMap(node) && node.items.length === 1) {
+      const [pair] = node.items;
+      const key = pair?.key as Node | undefined;
+      if (key && isScalar(key) && key.value === '$file')
+        return readReferenced(pair?.value as Node | null, [...path, '$file']);
+    }
+    try {
+      return new JsonText(scanJson(exactJsonText(node, doc, source)).text);
+    } catch (error) {
+      if (error instanceof NotJsonError) {
+        const range = error.node.range;
+        const position = range ? positionAt(counter, range[0]) : positionOf(doc, counter, path);
+        throw fileError(
+          'MOCK_FILE_INVALID',
+          { file, ...position, path: formatPath(path) },
+          error.message,
+          'INVALID_DATA',
+        );
+      }
+      if (error instanceof JsonSyntaxError)
+        throw fileError('MOCK_FILE_INVALID', at(path), error.message, 'INVALID_DATA');
+      throw error;
+    }
+  };
+
+  const readReferenced = (node: Node | null, path: Path): JsonText => {
+    const ref = node !== null && isScalar(node) ? node.value : undefined;
+    if (typeof ref !== 'string' || ref === '') {
+      throw fileError(
+        'MOCK_FILE_INVALID',
+        at(path),
+        '$file must be a path relative to this file',
+        'INVALID_FILE_REFERENCE',
+      );
+    }
+    if (!options.readFile) {
+      throw fileError(
+        'MOCK_FILE_INVALID',
+        at(path),
+        '$file references are read only from a file on disk',
+        'INVALID_FILE_REFERENCE',
+      );
+    }
+    let content: string;
+    try {
+      content = options.readFile(ref);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      const reason = code === 'FILE_OUTSIDE' ? 'FILE_OUTSIDE' : 'FILE_UNREADABLE';
+      throw fileError('MOCK_FILE_INVALID', at(path), (error as Error).message, reason);
+    }
+    try {
+      return JsonText.parse(content.replace(/^\uFEFF/, ''));
+    } catch (error) {
+      if (!(error instanceof JsonSyntaxError)) throw error;
+      throw fileError('MOCK_FILE_INVALID', at(path), `${ref} is not one JSON value: ${error.message}`, 'INVALID_DATA');
+    }
+  };
+
+  const toValue = (node: Node | null, path: Path): unknown => {
+    if (isDataPath(path)) return readData(node, path);
+    if (node === null) return null;
+    const resolved = isAlias(node) ? (node.resolve(doc) as Node | undefined) : node;
+    if (resolved === undefined) throw fileError('MOCK_FILE_SYNTAX', at(path), 'an alias that names no anchor');
+    if (isMap(resolved)) {
+      const entries = resolved.items.map((pair) => {
+        const key = pair.key as Node | null;
+        const name = key !== null && isScalar(key) ? key.value : undefined;
+        if (typeof name !== 'string' && typeof name !== 'number') {
+          throw fileError('MOCK_FILE_INVALID', at(path), 'keys must be strings', 'INVALID_BODY');
+        }
+        const keyText = String(name);
+        return [keyText, toValue(pair.value as Node | null, [...path, keyText])] as const;
+      });
+      // fromEntries makes own properties: a `__proto__` key is a key, refused as unknown.
+      return Object.fromEntries(entries);
+    }
+    if (isSeq(resolved)) return resolved.items.map((item, index) => toValue(item as Node | null, [...path, index]));
+    if (isScalar(resolved)) return resolved.value;
+    return null;
+  };
+
+  const value = toValue(doc.contents as Node | null, []);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw fileError(
+      'MOCK_FILE_INVALID',
+      at([]),
+      'a mock file is an object: { version: 1, endpoints: [ … ] }',
+      'INVALID_BODY',
+    );
+  }
+  if (!Object.hasOwn(value, 'version')) {
+    throw fileError('MOCK_FILE_INVALID', at([]), 'version is required (version: 1)', 'INVALID_VERSION');
+  }
+  const result = createMockFileSchema().safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const path = (issue?.path ?? []) as PropertyKey[];
+    if (issue?.code === 'unrecognized_keys') {
+      throw fileError('MOCK_FILE_INVALID', at(path), `unknown field(s): ${issue.keys.join(', ')}`, 'UNKNOWN_FIELD');
+    }
+    const field = [...path].reverse().find((key) => typeof key === 'string' && key in FIELD_REASONS);
+    const reason = field === undefined ? 'INVALID_BODY' : FIELD_REASONS[field as string];
+    throw fileError('MOCK_FILE_INVALID', at(path), issue?.message ?? 'is invalid', reason);
+  }
+
+  const schemas = createSchemas();
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxRoutes = options.maxRoutes ?? DEFAULT_MAX_ROUTES;
+  const names = new Map<string, number>();
+  const input = (value as { endpoints: Record<string, unknown>[] }).endpoints;
+  const endpoints = input.map((entry, i): MockFileEndpoint => {
+    const name = entry.name as string;
+    const seen = names.get(name);
+    if (seen !== undefined) {
+      throw fileError(
+        'MOCK_FILE_INVALID',
+        at(['endpoints', i, 'name']),
+        `"${name}" is already defined by endpoints[${seen}]`,
+        'NAME_TAKEN',
+      );
+    }
+    names.set(name, i);
+    const out: MockFileEndpoint = { name, routes: [], queue: [] };
+    if (Object.hasOwn(entry, 'data') || entry.statusCode !== undefined || entry.delay !== undefined) {
+      out.record = {
+        data: (entry.data as JsonText | undefined) ?? new JsonText('null'),
+        statusCode: (entry.statusCode as number | undefined) ?? 200,
+        delay: (entry.delay as number | undefined) ?? 0,
+      };
+    }
+    const routes = (entry.routes as RouteInput[] | undefined) ?? [];
+    if (routes.length > maxRoutes) {
+      throw fileError(
+        'MOCK_FILE_INVALID',
+        at(['endpoints', i, 'routes']),
+        `${routes.length} routes, more than the limit ${maxRoutes}`,
+        'TOO_MANY_ROUTES',
+      );
+    }
+    try {
+      out.routes = checkRoutes(withStableIds(routes), { maxBodyBytes });
+    } catch (error) {
+      if (!(error instanceof MockpointError)) throw error;
+      const index = Number(error.details?.index ?? 0);
+      const message = error.message.replace(/^routes\[\d+\]:?\s*/, '');
+      throw fileError('MOCK_FILE_INVALID', at(['endpoints', i, 'routes', index]), message, error.code);
+    }
+    if (Array.isArray(entry.queue) && entry.queue.length > 0) {
+      try {
+        out.queue = parseQueueBody(schemas, { answers: entry.queue });
+      } catch (error) {
+        if (!(error instanceof MockpointError)) throw error;
+        const index = Number(/^answers\[(\d+)\]/.exec(error.message)?.[1] ?? 0);
+        const message = error.message.replace(/^answers\[\d+\]:?\s*/, '');
+        throw fileError('MOCK_FILE_INVALID', at(['endpoints', i, 'queue', index]), message, error.code);
+      }
+    }
+    return out;
+  });
+  return { version: 1, endpoints };
+}
+
+/**
+ * Routes without an id get `route-1`, `route-2`, … by their position (skipping
+ * ids the file uses): the same file gives the same ids on every load, so
+ * journal entries' `answeredBy` and a re-apply's diff are stable.
+ */
+function withStableIds(routes: readonly RouteInput[]): RouteInput[] {
+  const taken = new Set(routes.map((route) => route.id).filter((id) => id !== undefined));
+  let next = 1;
+  return routes.map((route) => {
+    if (route.id !== undefined) return route;
+    while (taken.has(`route-${next}`)) next++;
+    const id = `route-${next++}`;
+    return { ...route, id };
+  });
+}
