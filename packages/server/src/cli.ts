@@ -40,7 +40,40 @@ async function tail(argv: string[]): Promise<void> {
   process.exit(0);
 }
 
+/** The subcommands that run once and exit with their code; each lives in its own module. */
+const COMMANDS: Record<
+  string,
+  () => Promise<
+    (argv: string[], io: import('./commands/command-args.js').CommandIo, env: NodeJS.ProcessEnv) => Promise<number>
+  >
+> = {
+  validate: async () => (await import('./commands/validate-command.js')).runValidate,
+  apply: async () => (await import('./commands/apply-command.js')).runApply,
+  export: async () => (await import('./commands/export-command.js')).runExport,
+};
+
+/** Runs a subcommand of {@link COMMANDS}: a usage error exits 2, a failure 1, both as one line. */
+async function command(name: string, argv: string[]): Promise<never> {
+  const run = await (COMMANDS[name] as () => ReturnType<(typeof COMMANDS)[string]>)();
+  const io = {
+    out: (text: string) => process.stdout.write(text),
+    err: (line: string) => process.stderr.write(`${line}\n`),
+  };
+  try {
+    process.exitCode = await run(argv, io, process.env);
+  } catch (error) {
+    if (!isKnownFailure(error)) throw error;
+    process.stderr.write(`mockpoint ${name}: error: ${error.message}\n`);
+    process.exitCode = error.code === 'INVALID_ARGUMENT' ? 2 : 1;
+  }
+  // Let standard output drain (a piped export) before exiting.
+  await new Promise<void>((done) => process.stdout.write('', () => done()));
+  process.exit();
+}
+
 async function main(): Promise<void> {
+  const sub = process.argv[2];
+  if (sub !== undefined && Object.hasOwn(COMMANDS, sub)) return command(sub, process.argv.slice(3));
   if (process.argv[2] === 'repair') {
     const { runRepair } = await import('./repair.js');
     process.exit(await runRepair(process.argv.slice(3), process.cwd()));
@@ -100,6 +133,7 @@ async function main(): Promise<void> {
     `env file: ${request.envFile ?? 'none'}`,
     wildcard ? 'every network interface: reachable from other machines' : '',
     config.adminToken ? 'admin token required for writes' : '',
+    config.configFile ? `mock file ${config.configFile}${config.watchConfig ? ' (watched)' : ''}` : '',
     config.serverReportingDsn ? 'server error reporting on' : '',
   ].filter(Boolean);
   for (const warning of server.warnings) process.stderr.write(`mockpoint: warning: ${warning}\n`);

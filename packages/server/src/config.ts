@@ -39,6 +39,10 @@ export interface ServerConfig extends Required<LimitOptions> {
   headersTimeoutMs: number;
   /** How long a client may take to send its whole request, body included. */
   requestTimeoutMs: number;
+  /** A mock file loaded at start (`--config`), resolved against the working directory. */
+  configFile: string | undefined;
+  /** Reapply {@link configFile} when it changes (`--watch`). */
+  watchConfig: boolean;
   /** The shared Redis store (`redis://`, `rediss://` or a unix socket path); wins over `dataDir`. */
   redisUrl: string | undefined;
   adminToken: string | undefined;
@@ -115,6 +119,9 @@ export const HELP = `mockpoint - self-hosted mock endpoints
 
 Usage: mockpoint [options]
        mockpoint tail [name] [--json] [--forward <url>]   print requests as they arrive (see tail --help)
+       mockpoint validate <file>                          check a mock file (mockpoint.yaml / .json)
+       mockpoint apply <file> [--prune] [--dry-run]        make a running daemon hold a mock file
+       mockpoint export [--names a,b] > mockpoint.json     a running daemon's endpoints as a mock file
 
 Options (each also settable by environment variable, or in ./.env or --env-file):
 ${settingLines().join('\n')}
@@ -319,5 +326,12 @@ export function resolveConfig(
     );
   }
   config.dataDir = resolve(cwd, config.dataDir as string);
+  if (typeof config.configFile === 'string') config.configFile = resolve(cwd, config.configFile);
+  if (config.watchConfig === true && config.configFile === undefined && !lenient) {
+    throw new ConfigError(
+      SETTINGS.watchConfig.flag ?? SETTINGS.watchConfig.env,
+      'needs a file to watch: --config <file>',
+    );
+  }
   return { help: flags.help, version: flags.version, config: config as unknown as ServerConfig, envFile: file.path };
 }

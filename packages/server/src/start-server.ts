@@ -14,6 +14,7 @@ import { type ServedApp, type ServeOptions, serve } from '@mockpoint/core/node';
 import { RedisStore } from '@mockpoint/core/redis';
 import type { ServerConfig } from './config.js';
 import { DEFAULTS } from './config.js';
+import { type LoadedMockFile, loadAndWatch } from './mock-file/watch-mock-file.js';
 import { createReporter } from './reporting.js';
 import { registerWebRoutes } from './web.js';
 
@@ -33,6 +34,11 @@ export interface StartServerOptions extends Partial<ServerConfig> {
    * @example startServer({ port: 0, store: new MemoryStore() })
    */
   store?: EndpointStore;
+  /**
+   * Where the lines about reloads of a watched `configFile` go (one per reload).
+   * @default standard error
+   */
+  onConfigReload?: (line: string) => void;
 }
 
 /** A listening daemon. */
@@ -184,6 +190,26 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   });
   registerWebRoutes(app, { root: options.webRoot ?? DEFAULT_WEB_ROOT, clientReportingDsn: options.clientReportingDsn });
 
+  // The mock file is in before the first request can arrive; a bad one stops start-up.
+  let mockFile: LoadedMockFile | undefined;
+  if (options.configFile !== undefined) {
+    try {
+      mockFile = await loadAndWatch(
+        options.configFile,
+        { url: 'http://localhost', token: options.adminToken, fetch: async (request) => app.fetch(request) },
+        {
+          watch: options.watchConfig,
+          maxBodyBytes: options.maxBodyBytes,
+          maxRoutes: options.maxRoutes,
+          report: options.onConfigReload ?? ((line) => process.stderr.write(`${line}\n`)),
+        },
+      );
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+  }
+
   let served: ServedApp[];
   try {
     served = await listen(app, port, host, {
@@ -192,6 +218,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       requestTimeoutMs: options.requestTimeoutMs,
     });
   } catch (error) {
+    await mockFile?.close();
     await store.close();
     const where = host === undefined ? `${LOOPBACK.join(' and ')} port ${port}` : `${host}:${port}`;
     const cause = error as NodeJS.ErrnoException;
@@ -207,6 +234,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      await mockFile?.close();
       await Promise.all(served.map((one) => one.close({ graceMs: options.shutdownGraceMs ?? 5000 })));
       await store.close();
       await reporter?.flush();

@@ -6,6 +6,7 @@
  */
 import { createApp, type LimitOptions } from '@mockpoint/core';
 import { pickLimits } from '@mockpoint/core/defaults';
+import { applyMockFile, loadMockFile } from '@mockpoint/core/files';
 import { type ServedApp, serve } from '@mockpoint/core/node';
 import { connectMockServer, type MockServerClient } from './connect.js';
 import { MockServerError } from './errors.js';
@@ -30,6 +31,14 @@ export interface CreateMockServerOptions extends LimitOptions {
    * @default undefined (off)
    */
   adminToken?: string;
+  /**
+   * A mock file (`mockpoint.yaml` or `.json`, relative to the working directory)
+   * loaded before the server is handed out; a bad file makes this throw with its
+   * `file:line:column`, path and code. Tests can add more per test.
+   * @default undefined (start empty)
+   * @example createMockServer({ config: 'mockpoint.yaml' })
+   */
+  config?: string;
 }
 
 /**
@@ -98,6 +107,16 @@ export async function createMockServer(options: CreateMockServerOptions = {}): P
   };
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${served.port}`;
   const client = connectMockServer({ url, token: options.adminToken, fetch: inProcess });
+  if (options.config !== undefined) {
+    try {
+      const file = loadMockFile(options.config, { maxBodyBytes: options.maxBodyBytes, maxRoutes: options.maxRoutes });
+      await applyMockFile(file, { url, token: options.adminToken, fetch: inProcess });
+    } catch (error) {
+      await served.close({ graceMs: 0 });
+      await opened.dispose();
+      throw error;
+    }
+  }
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {

@@ -6,6 +6,8 @@
  *
  * @module
  */
+import { resolve } from 'node:path';
+import { applyMockFile, loadMockFile } from '@mockpoint/core/files';
 import type { TestProject } from 'vitest/node';
 import { type CreateMockServerOptions, createMockServer } from './create-mock-server.js';
 import { MockServerError } from './errors.js';
@@ -14,7 +16,10 @@ import { OPTIONS_KEY, PROVIDE_KEY } from './provided.js';
 /** The server options the plugin passed along (plain data), or none. */
 function serverOptions(project: TestProject): CreateMockServerOptions {
   const provided = project.config.provide as Record<string, unknown> | undefined;
-  return (provided?.[OPTIONS_KEY] as CreateMockServerOptions | undefined) ?? {};
+  const options = (provided?.[OPTIONS_KEY] as CreateMockServerOptions | undefined) ?? {};
+  // A mock file is named relative to the Vitest root, wherever Vitest was started from.
+  if (options.config !== undefined) return { ...options, config: resolve(project.config.root, options.config) };
+  return options;
 }
 
 /**
@@ -25,11 +30,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (typeof project?.provide !== 'function') {
     throw new MockServerError('INVALID_SETUP', 'the global setup needs Vitest >= 4.1 (it receives the test project)');
   }
-  const server = await createMockServer(serverOptions(project));
+  const options = serverOptions(project);
+  const server = await createMockServer(options);
   project.provide(PROVIDE_KEY, { url: server.url });
   // Watch mode keeps this process (and the instance) between runs: start each rerun empty.
   project.onTestsRerun(async () => {
     await server.reset();
+    // …with the mock file as it is now.
+    if (options.config !== undefined) {
+      await applyMockFile(loadMockFile(options.config), { url: server.url, fetch: (request) => fetch(request) });
+    }
   });
   return () => server.close();
 }

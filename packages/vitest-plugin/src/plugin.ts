@@ -17,7 +17,7 @@ export type { MockpointProvided } from './provided.js';
 /** Server options that can cross into the global setup (plain data only). */
 export type SharedMockServerOptions = Pick<
   CreateMockServerOptions,
-  'store' | 'dir' | 'journalSize' | 'maxDelayMs' | 'maxBodyBytes'
+  'store' | 'dir' | 'journalSize' | 'maxDelayMs' | 'maxBodyBytes' | 'config'
 >;
 
 /** Options for {@link mockpoint}. */
@@ -30,6 +30,14 @@ export interface MockpointPluginOptions {
    * @example mockpoint({ server: { store: 'level' } })
    */
   server?: boolean | SharedMockServerOptions;
+  /**
+   * A mock file (`mockpoint.yaml` or `.json`, relative to the Vitest root) the
+   * run's instance starts with, and starts with again on every watch-mode rerun.
+   * Shorthand for `server: { config }`.
+   * @default undefined
+   * @example mockpoint({ config: 'mockpoint.yaml' })
+   */
+  config?: string;
   /** Register `toHaveBeenRequested`, `toHaveBeenRequestedTimes` and `toHaveBeenRequestedWith`. @default true */
   matchers?: boolean;
 }
@@ -55,7 +63,9 @@ export function mockpoint(options: MockpointPluginOptions = {}): Plugin {
       const test: { globalSetup?: string[]; setupFiles?: string[]; provide?: Record<string, unknown> } = {};
       if (server !== false) {
         test.globalSetup = [sibling('global-setup')];
-        test.provide = { [OPTIONS_KEY]: server === true ? {} : { ...server } };
+        const shared: SharedMockServerOptions = server === true ? {} : { ...server };
+        if (options.config !== undefined) shared.config = options.config;
+        test.provide = { [OPTIONS_KEY]: shared };
       }
       if (matchers) test.setupFiles = [sibling('setup')];
       return { test };

@@ -97,6 +97,20 @@ export const SETTINGS = {
     type: 'redis',
     help: 'share endpoints, the journal and queued answers with other replicas through Redis (redis://, rediss:// or a socket path)',
   },
+  configFile: {
+    env: 'MOCKPOINT_CONFIG',
+    flag: '--config',
+    arg: '<file>',
+    type: 'string',
+    help: 'load endpoints from this mock file (mockpoint.yaml or .json) at start; it wins for the names it defines (see docs/files.md)',
+  },
+  watchConfig: {
+    env: 'MOCKPOINT_WATCH',
+    flag: '--watch',
+    type: 'boolean',
+    default: false,
+    help: 'reapply the --config file when it changes; a file with errors is reported and not applied',
+  },
   maxBodyBytes: {
     env: 'MOCKPOINT_MAX_BODY_BYTES',
     flag: '--max-body-bytes',
