@@ -74,6 +74,8 @@ describe('defaults', () => {
         adminToken: undefined,
         serverReportingDsn: undefined,
         clientReportingDsn: undefined,
+        configFile: undefined,
+        watchConfig: false,
       },
     });
     expect(DEFAULTS.port).toBe(16540);
@@ -144,6 +146,8 @@ describe('sources', () => {
         MOCKPOINT_ADMIN_TOKEN: 'secret',
         MOCKPOINT_ALLOWED_HOSTS: 'mocks.internal,.example.com',
         MOCKPOINT_DELIVERY_ALLOW_HOSTS: 'receiver.internal',
+        MOCKPOINT_CONFIG: 'mocks/mockpoint.yaml',
+        MOCKPOINT_WATCH: '1',
         SERVER_REPORTING_DSN: 'http://key@127.0.0.1:9/1',
         CLIENT_REPORTING_DSN: 'https://key@sentry.example/42',
       }),
@@ -168,6 +172,8 @@ describe('sources', () => {
       allowedHosts: ['mocks.internal', '.example.com'],
       allowedOrigins: ['http://127.0.0.1:3000'],
       deliveryAllowHosts: ['receiver.internal'],
+      configFile: join(cwd, 'mocks/mockpoint.yaml'),
+      watchConfig: true,
       serverReportingDsn: 'http://key@127.0.0.1:9/1',
       clientReportingDsn: 'https://key@sentry.example/42',
     });
@@ -279,6 +285,14 @@ describe('--help', () => {
 });
 
 describe('empty values', () => {
+  it('--watch without --config is a ConfigError naming --watch', () => {
+    expect(configError(['--watch']).message).toBe('--watch: needs a file to watch: --config <file>');
+    expect(config(['--watch', '--config', 'm.yaml'])).toMatchObject({
+      watchConfig: true,
+      configFile: join(cwd, 'm.yaml'),
+    });
+  });
+
   it('an empty optional string means off', () => {
     expect(config([], { MOCKPOINT_ADMIN_TOKEN: '', SERVER_REPORTING_DSN: '', CLIENT_REPORTING_DSN: '' })).toMatchObject(
       {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { QueuedAnswer } from '../wire/answer-json.js';
+import { answerJson, type QueuedAnswer } from '../wire/answer-json.js';
 import { type ErrorCode, MockpointError } from '../wire/errors.js';
 import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
 import { decodeRoutes, routesJson } from '../wire/route.js';
@@ -106,17 +106,9 @@ export async function readState(target: AdminTarget, name: string): Promise<Endp
   return state;
 }
 
-const QUEUE_KEYS = ['statusCode', 'data', 'delay', 'fault', 'times'] as const;
-
-/** A queued answer with its fields in one order, `data` as exact text. */
-function queueFields(answer: QueuedAnswer): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of QUEUE_KEYS) {
-    if (!Object.hasOwn(answer, key)) continue;
-    const value = answer[key];
-    out[key] = key === 'data' && !(value instanceof JsonText) ? JsonText.from(value) : value;
-  }
-  return out;
+/** A queued answer as exact JSON text, its fields in the one documented order. */
+function queueFields(answer: QueuedAnswer): JsonText {
+  return new JsonText(answerJson(answer));
 }
 
 /** One text for a state, equal exactly when two states answer the same. */
