@@ -178,6 +178,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         : store instanceof LevelStore
           ? await store.openDeliveries()
           : undefined,
+    // …and the webhook ids already seen, so a replay to another replica is told as one.
+    replays: store instanceof RedisStore ? store.openReplayGuard() : undefined,
     ...pickLimits(options),
     adminToken: options.adminToken,
     allowedHosts: options.allowedHosts,

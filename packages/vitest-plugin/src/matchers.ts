@@ -5,7 +5,13 @@
  *
  * @module
  */
-import { firstMismatch, isMockpointError, type JournalEntry, type RequestFilter } from '@mockpoint/core';
+import {
+  firstMismatch,
+  isMockpointError,
+  type JournalEntry,
+  type RequestFilter,
+  type SignatureCheckStatus,
+} from '@mockpoint/core';
 import type { MatcherState } from 'vitest';
 import { isRequestRecorder, type QuietRecorder } from './endpoint.js';
 import { MockServerError } from './errors.js';
@@ -30,6 +36,8 @@ export interface RequestMatch {
   headers?: Record<string, unknown>;
   /** A subset of the query parameters (repeated keys are arrays). */
   query?: Record<string, unknown>;
+  /** The outcome of the endpoint's signature check: `valid`, `invalid`, `missing`, `stale` or `replayed`. */
+  signature?: SignatureCheckStatus;
 }
 
 /**
@@ -109,7 +117,10 @@ function describeRequests(requests: JournalEntry[], headerNames: string[] = []):
     .map((entry, index) => {
       const headers = headerNames.map((name) => `${name}: ${JSON.stringify(own(entry.headers, name) ?? null)}`);
       const shown = headers.length ? `\n     headers: ${headers.join(', ')}` : '';
-      return `  ${index + 1}. ${entry.method} ${entry.path}${queryString(entry.query)}\n     body: ${bodyText(entry)}${shown}`;
+      const signature = entry.signature
+        ? `\n     signature: ${entry.signature.status} (${entry.signature.reason})`
+        : '';
+      return `  ${index + 1}. ${entry.method} ${entry.path}${queryString(entry.query)}\n     body: ${bodyText(entry)}${shown}${signature}`;
     })
     .join('\n');
 }
@@ -146,6 +157,7 @@ function matches(state: MatcherState, entry: JournalEntry, expected: RequestMatc
   const query: [string, string | string[]][] = [];
   if (expected.method !== undefined) filter.method = expected.method;
   if (expected.path !== undefined) filter.path = expected.path;
+  if (expected.signature !== undefined) filter.signature = expected.signature;
   if (expected.body !== undefined) {
     if (hasAsymmetric(expected.body)) {
       const value = entry.json === undefined ? entry.body : entry.json;

@@ -12,6 +12,8 @@ import type { EndpointService } from '../http/endpoints.js';
 import type { Journal } from '../journal/journal.js';
 import { type AnswerMark, BY_NONE, BY_RECORD, byQueue, type RecordedRequest } from '../journal/journal-entry.js';
 import { filterPattern, subpathSegments } from '../journal/request-filter.js';
+import { MemoryReplayGuard, type ReplayGuard } from '../webhook/replay-guard.js';
+import type { SignatureCheck } from '../webhook/signature-check.js';
 import { splitEndpointTarget } from '../wire/endpoint-target.js';
 import { isMockpointError } from '../wire/errors.js';
 import { JOURNAL_NAME_LIMIT } from '../wire/limits.js';
@@ -38,6 +40,11 @@ export { ENDPOINT_PREFIX } from '../wire/endpoint-target.js';
 export interface EndpointHandlerOptions {
   endpoints: EndpointService;
   journal: Journal;
+  /**
+   * Remembers the delivery ids of validly signed requests, to tell a replay.
+   * @default new MemoryReplayGuard() (this process only)
+   */
+  replays?: ReplayGuard;
   /** Called with a failure that is not a {@link MockpointError}; the answer is then 500 INTERNAL. */
   onUnexpectedError?: (error: unknown, request: { method: string; url: string }) => void;
 }
@@ -68,10 +75,12 @@ export class EndpointHandler {
   readonly #endpoints: EndpointService;
   readonly #journal: Journal;
   readonly #onUnexpectedError: EndpointHandlerOptions['onUnexpectedError'];
+  readonly #replays: ReplayGuard;
 
   constructor(options: EndpointHandlerOptions) {
     this.#endpoints = options.endpoints;
     this.#journal = options.journal;
+    this.#replays = options.replays ?? new MemoryReplayGuard();
     this.#onUnexpectedError = options.onUnexpectedError;
   }
 
@@ -97,6 +106,47 @@ export class EndpointHandler {
     }
     const { name, subpath } = target;
     if (!isValidName(name)) return this.#answer(name, request, undefined);
+    // One synchronous Map lookup when the name is known to check no signatures.
+    const check = this.#endpoints.signatureChecks.get(name);
+    if (check !== null) return this.#signed(name, subpath, request, check);
+    return this.#unsigned(name, subpath, request);
+  }
+
+  /**
+   * A request to a name that checks signatures (or may: `known` is `undefined`
+   * until the store has been asked): judged over its exact bytes before anyone
+   * answers it, so the journal entry, the routes' and the queue's filters see
+   * the outcome. With `enforce`, anything but `valid` is answered 401 (and journaled).
+   */
+  async #signed(
+    name: string,
+    subpath: string,
+    request: RecordedRequest,
+    known: SignatureCheck | undefined,
+  ): Promise<EndpointAnswer> {
+    try {
+      const check = known ?? (await this.#endpoints.signatureCheck(name));
+      if (check !== null) {
+        const mark = await check.check(name, request, this.#replays);
+        request.signature = mark;
+        if (check.enforce && mark.status !== 'valid') {
+          this.#journal.record(name, request, 401, BY_NONE);
+          return errorAnswer(
+            401,
+            'SIGNATURE_INVALID',
+            `the ${mark.scheme} signature is ${mark.status}: ${mark.reason}. "${name}" enforces signatures (PUT /api/endpoints/${name}/signature); sign with one of its secrets, or set enforce: false to record without refusing`,
+            { head: request.method === 'HEAD', cors: true, details: { ...mark } },
+          );
+        }
+      }
+    } catch (error) {
+      return this.#failed(error, request);
+    }
+    return this.#unsigned(name, subpath, request);
+  }
+
+  /** Who answers once any signature is judged: the queue, the routes, the record. */
+  #unsigned(name: string, subpath: string, request: RecordedRequest): EndpointAnswer | Promise<EndpointAnswer> {
     // One synchronous Map lookup when no queue is in use; the answer is taken before
     // anything is awaited, so queued answers go out in the order requests came in.
     if (this.#endpoints.queue.pending(name)) {

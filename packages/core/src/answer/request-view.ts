@@ -8,6 +8,7 @@
 import { jsonTooDeep } from '../http/body.js';
 import { headerRecord, parseQuery, type RecordedRequest, utf8Text } from '../journal/journal-entry.js';
 import { type FilterSubject, NOT_JSON } from '../journal/request-filter.js';
+import type { SignatureMark } from '../wire/signature-settings.js';
 
 export class RequestView implements FilterSubject {
   readonly method: string;
@@ -43,6 +44,10 @@ export class RequestView implements FilterSubject {
   get body(): string {
     this.#body ??= utf8Text(this.#request.body, this.#request.bodyTruncated) ?? '';
     return this.#body;
+  }
+
+  get signature(): SignatureMark | undefined {
+    return this.#request.signature;
   }
 
   get bodyTruncated(): boolean {

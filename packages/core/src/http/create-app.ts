@@ -16,6 +16,7 @@ import type { EndpointStore } from '../store/store.js';
 import type { DeliveryStore } from '../webhook/delivery-store.js';
 import { DeliveryWorker } from '../webhook/delivery-worker.js';
 import { MemoryDeliveryStore } from '../webhook/memory-delivery-store.js';
+import type { ReplayGuard } from '../webhook/replay-guard.js';
 import { isMockpointError, MockpointError } from '../wire/errors.js';
 import { type LimitOptions, resolveLimits } from '../wire/limits.js';
 import { createSchemas } from '../wire/schemas.js';
@@ -96,6 +97,13 @@ export interface CreateAppOptions extends LimitOptions {
    * @example createApp({ deliveryAllowHosts: ['receiver.internal'] })
    */
   deliveryAllowHosts?: readonly string[];
+  /**
+   * Where the delivery ids of validly signed requests are remembered (for the
+   * tolerance of each name's signature check), to tell a replayed delivery.
+   * @default new MemoryReplayGuard() (this process only, at most 100000 ids)
+   * @example createApp({ store, replays: store.openReplayGuard() }) // with a RedisStore: shared by every replica
+   */
+  replays?: ReplayGuard;
   /** When set, every `/api/*` write needs `Authorization: Bearer <adminToken>`. @default undefined (off) */
   adminToken?: string;
   /** Version reported by `/api/health`. @default the core package version */
@@ -167,7 +175,12 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
     journal,
     feed: new JournalFeed(journal, { ...options.journalStreams, maxStreams: resolved.maxStreams }),
     streams: new OpenStreams(),
-    handler: new EndpointHandler({ endpoints, journal, onUnexpectedError: options.onUnexpectedError }),
+    handler: new EndpointHandler({
+      endpoints,
+      journal,
+      replays: options.replays,
+      onUnexpectedError: options.onUnexpectedError,
+    }),
     deliveries: new DeliveryWorker({
       store: options.deliveries ?? new MemoryDeliveryStore(),
       allowHosts: resolved.deliveryAllowHosts,

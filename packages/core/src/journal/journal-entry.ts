@@ -11,6 +11,7 @@ import type { Fault } from '../wire/answer-json.js';
 import { splitEndpointTarget } from '../wire/endpoint-target.js';
 import type { AnsweredBy, JournalEntry } from '../wire/journal-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
+import type { SignatureMark } from '../wire/signature-settings.js';
 
 /** How a request was answered, as the journal keeps it beside the request. */
 export interface AnswerMark {
@@ -46,6 +47,8 @@ export interface RecordedRequest {
   body: Uint8Array;
   /** True when the body was longer than `body`. */
   bodyTruncated: boolean;
+  /** The outcome of the name's signature check, set by the handler before anyone answers (absent: no check). */
+  signature?: SignatureMark;
 }
 
 /** Query parameters as a record; repeated keys become arrays. */
@@ -125,6 +128,7 @@ export function toJournalEntry(
   };
   if (typeof answeredBy === 'object' && 'queue' in answeredBy) entry.queued = true;
   if (mark.fault !== undefined) entry.fault = mark.fault;
+  if (request.signature !== undefined) entry.signature = { ...request.signature };
   if (text === undefined) entry.bodyEncoding = 'base64';
   // Too-deep JSON is kept as text only: its parsed form could not be serialised back.
   else if (text !== '' && !request.bodyTruncated && !jsonTooDeep(text)) {

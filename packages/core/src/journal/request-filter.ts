@@ -28,6 +28,8 @@ export interface FilterSubject {
   readonly bodyTruncated: boolean;
   /** Present only when the body parsed as JSON (or {@link NOT_JSON}). */
   readonly json?: unknown;
+  /** The outcome of the name's signature check; absent when it has none. */
+  readonly signature?: { readonly status: string };
 }
 
 /** A {@link FilterSubject}'s `json` when its body is not JSON (for subjects that always have the key). */
@@ -135,7 +137,7 @@ const NO = 'no';
 
 /**
  * The one matcher: the first field of `filter` that `subject` does not match, in
- * the order method, path, query, headers, body (`method is GET, route wants
+ * the order method, signature, path, query, headers, body (`method is GET, route wants
  * POST`, `header x-api-key missing`, `body.amount is 5, route wants 10`), or
  * `undefined` when every given field matches. Without `explain` the string is
  * a constant (nothing is formatted).
@@ -148,6 +150,12 @@ export function firstMismatch(
   const explain = options.explain === true;
   if (filter.method !== undefined && subject.method.toUpperCase() !== filter.method.toUpperCase()) {
     return explain ? `method is ${subject.method}, route wants ${filter.method.toUpperCase()}` : NO;
+  }
+  if (filter.signature !== undefined && subject.signature?.status !== filter.signature) {
+    if (!explain) return NO;
+    return subject.signature === undefined
+      ? `signature not checked (the name has no signature check), route wants ${filter.signature}`
+      : `signature is ${subject.signature.status}, route wants ${filter.signature}`;
   }
   if (filter.path !== undefined && options.skipPath !== true) {
     const pattern = filterPattern(filter.path);

@@ -293,9 +293,9 @@ function secretNote(match: number, keyCount: number): string {
 }
 
 function mismatch(what: string, signatures: number, secrets: number, body: Uint8Array): string {
-  const sigs = signatures === 1 ? 'the signature' : `none of ${signatures} signatures`;
+  const sigs = signatures === 1 ? 'the signature does not match' : `none of ${signatures} signatures matches`;
   const keys = secrets === 1 ? 'the secret' : `any of ${secrets} secrets`;
-  return `${what}: ${sigs} matches ${keys} over the ${body.length} body bytes received (body changed, or signed with another secret)`;
+  return `${what}: ${sigs} ${keys} over the ${body.length} body bytes received (body changed, or signed with another secret)`;
 }
 
 function standardContent(id: string, timestamp: string, body: Uint8Array): Uint8Array {

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Fault } from './answer-json.js';
+import type { SignatureCheckStatus, SignatureMark } from './signature-settings.js';
 
 /** A request as the journal stream sends it (a `request` event): a journal entry and the name it was sent to. */
 export interface LiveRequest extends JournalEntry {
@@ -62,6 +63,11 @@ export interface JournalEntry {
   queued?: true;
   /** The network fault a queued answer gave this request, if any. */
   fault?: Fault;
+  /**
+   * Present when the name checks signatures (`PUT /api/endpoints/{name}/signature`):
+   * the scheme, `valid`, `invalid`, `missing`, `stale` or `replayed`, and why.
+   */
+  signature?: SignatureMark;
 }
 
 /** Kept for journals written before answer marks: `{ fault? }` meant a queued answer. */
@@ -100,4 +106,10 @@ export interface RequestFilter {
    * whose raw text is exactly that string.
    */
   body?: unknown;
+  /**
+   * The outcome of the name's signature check: `valid`, `invalid`, `missing`,
+   * `stale` or `replayed`. A request to a name without a check has none, so it
+   * never matches.
+   */
+  signature?: SignatureCheckStatus;
 }

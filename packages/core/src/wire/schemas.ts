@@ -21,6 +21,7 @@ import {
   STATUS_CODE_RANGE,
 } from './rules.js';
 import { LIMIT_NAMES, type LimitName, SETTINGS } from './settings.js';
+import { SIGNATURE_STATUSES, signatureSchemas } from './signature-settings.js';
 
 /**
  * A stored mock endpoint: exactly these four fields. On the wire `data` is the
@@ -219,6 +220,12 @@ export function createSchemas(options: SchemaOptions = {}) {
         .unknown()
         .optional()
         .describe('A JSON subset of the body (arrays match element by element); a string also matches the raw text.'),
+      signature: z
+        .enum(SIGNATURE_STATUSES)
+        .optional()
+        .describe(
+          "The outcome of the name's signature check (valid, invalid, missing, stale, replayed); requests to a name without a check never match.",
+        ),
     })
     .meta({ title: 'RequestFilter', description: 'Which recorded requests count; all given fields must match.' });
   const journalEntry = z
@@ -244,6 +251,7 @@ export function createSchemas(options: SchemaOptions = {}) {
       statusCode: z.number().int().describe('The status answered; 0 when a queued reset or hang sent none.'),
       queued: z.literal(true).optional().describe('Present when a queued one-shot answer answered.'),
       fault: fault.optional().describe('The network fault the queued answer gave, if any.'),
+      signature: signatureSchemas.mark.optional(),
     })
     .meta({ title: 'RecordedRequest' });
   const streamQuery = z.object({

@@ -83,7 +83,7 @@ describe('journal requests ?match=', () => {
 
   it.each([
     ['{', 'not valid JSON'],
-    ['[]', 'match must be JSON of { method?, query?, headers?, body? }'],
+    ['[]', 'match must be JSON of { method?, path?, query?, headers?, body?, signature? }'],
     ['{"methods":"GET"}', 'match must be JSON'],
     ['{"headers":{"a":1}}', 'match must be JSON'],
     ['{"query":{"a":[1]}}', 'match must be JSON'],

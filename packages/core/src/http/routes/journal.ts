@@ -33,7 +33,7 @@ export const JOURNAL_PARAMS = {
 };
 
 const FILTER_RULE =
-  'match must be JSON of { method?, query?, headers?, body? } (query and headers map names to strings; body is a JSON subset)';
+  'match must be JSON of { method?, path?, query?, headers?, body?, signature? } (query and headers map names to strings; body is a JSON subset; signature is valid, invalid, missing, stale or replayed)';
 
 /** The `match` query parameter as a predicate, or `undefined` when absent. */
 export function requestMatcher(

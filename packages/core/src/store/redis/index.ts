@@ -37,6 +37,7 @@ import {
 import { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
 import { RedisDeliveryStore } from './delivery-store.js';
 import { decodeRecorded, RedisJournal, type RedisJournalOptions } from './journal.js';
+import { RedisReplayGuard } from './replay-guard.js';
 
 export { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
 export { RedisJournal, type RedisJournalOptions } from './journal.js';
@@ -420,6 +421,23 @@ export class RedisStore implements EndpointStore {
       },
       { ...options, keyPrefix: this.#prefix },
     );
+  }
+
+  /**
+   * The memory of webhook delivery ids shared by every replica on this Redis, so a
+   * signed delivery replayed to another replica is `replayed` too. Ids expire
+   * with their check's tolerance.
+   * @example createApp({ store, replays: store.openReplayGuard() })
+   */
+  openReplayGuard(): RedisReplayGuard {
+    return new RedisReplayGuard(this.#prefix, async (key, ttlSec) => {
+      const reply = await this.#call((signal) =>
+        this.#client
+          .withAbortSignal(signal)
+          .set(key, '1', { condition: 'NX', expiration: { type: 'EX', value: ttlSec } }),
+      );
+      return reply !== null;
+    });
   }
 
   /**

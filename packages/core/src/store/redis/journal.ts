@@ -24,6 +24,7 @@ import {
 } from '../../journal/journal-entry.js';
 import { MockpointError } from '../../wire/errors.js';
 import type { JournalEntry, JournalPage, QueuedMark } from '../../wire/journal-json.js';
+import type { SignatureMark } from '../../wire/signature-settings.js';
 
 /** What the journal needs from the store's connections (see `RedisStore.openJournal`). */
 export interface JournalConnection {
@@ -193,6 +194,8 @@ interface Stored {
   a?: AnswerMark;
   /** Written before marks: answered by a queued one-shot answer. */
   q?: QueuedMark;
+  /** The signature check's outcome, when the name checks signatures. */
+  g?: SignatureMark;
 }
 
 /** The mark of a stored request, also of one written before marks existed. */
@@ -232,6 +235,7 @@ function decodeEntry(rawId: string, payload: string): JournalEntry {
     body: Buffer.from(stored.b, 'base64'),
     bodyTruncated: stored.x,
   };
+  if (stored.g !== undefined) request.signature = stored.g;
   return toJournalEntry(Number.parseInt(rawId, 10), request, stored.s, stored.r, markOf(stored));
 }
 
@@ -312,6 +316,7 @@ export class RedisJournal implements Journal {
       r: receivedAt,
     };
     if (mark !== undefined) stored.a = mark;
+    if (request.signature !== undefined) stored.g = request.signature;
     this.#pending.push(name, JSON.stringify(stored));
     if (this.#pending.length > MAX_PENDING * 2) {
       // Redis is slower than the requests (or away): memory stays bounded.
