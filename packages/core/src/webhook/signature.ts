@@ -316,6 +316,22 @@ function secretKey(scheme: SignatureScheme, secret: unknown): Uint8Array {
   if (typeof secret !== 'string' || secret === '') {
     throw new MockpointError('INVALID_SIGNATURE_SECRET', 'the signing secret must be a non-empty string');
   }
+  // The same key bytes for the same secret, so `hmac` can reuse what it prepared for them.
+  const cacheKey = `${scheme === 'standard' ? 's' : 't'}${secret}`;
+  let key = keyCache.get(cacheKey);
+  if (key === undefined) {
+    key = decodeSecret(scheme, secret);
+    if (keyCache.size >= KEY_CACHE_SIZE) keyCache.clear();
+    keyCache.set(cacheKey, key);
+  }
+  return key;
+}
+
+/** Secrets' key bytes by secret (and whether it is a `standard` one); cleared when full. */
+const keyCache = new Map<string, Uint8Array>();
+const KEY_CACHE_SIZE = 1000;
+
+function decodeSecret(scheme: SignatureScheme, secret: string): Uint8Array {
   if (scheme !== 'standard') return utf8Bytes(secret);
   const encoded = secret.startsWith('whsec_') ? secret.slice(6) : secret;
   const key = fromBase64(encoded);
