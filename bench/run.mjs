@@ -6,8 +6,9 @@
 // process; the load generator (wrk, Debian's `wrk` package) in another.
 // Bounded: a few seconds per measurement.
 //
-//   BENCH_SECONDS=8 BENCH_ROUNDS=2 BENCH_ONLY=get,post,delay,routes,adds node bench/run.mjs
+//   BENCH_SECONDS=8 BENCH_ROUNDS=2 BENCH_ONLY=get,post,signed,delay,routes,adds node bench/run.mjs
 import { spawn, spawnSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = process.env.BENCH_CLI ?? join(root, 'packages/server/dist/cli.js');
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'get,post,delay,routes,adds').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'get,post,signed,delay,routes,adds').split(','));
 /** Route counts of the routes sweep. */
 const ROUTE_COUNTS = [1, 100, 1000];
 const work = mkdtempSync(join(tmpdir(), 'mockpoint-bench-'));
@@ -34,6 +35,9 @@ const webhook = JSON.stringify({
   data: { object: { id: 'pi_3PqR8s', amount: 2000, currency: 'usd' } },
 });
 
+/** The secret of the signed scenario (GitHub's scheme: no timestamp, so one signature stays valid). */
+const SIGNING_SECRET = 'bench webhook secret';
+
 const SCENARIOS = {
   get: {
     title: 'GET /endpoint/{name}, cached ~1 KB JSON, status 201',
@@ -47,6 +51,14 @@ const SCENARIOS = {
     endpoint: { name: 'hook', data: { received: true } },
     bare: { BENCH_MODE: 'body' },
     script: `wrk.method = "POST"\nwrk.body = ${JSON.stringify(webhook)}\nwrk.headers["Content-Type"] = "application/json"\n`,
+  },
+  signed: {
+    title: `POST /endpoint/{name}, the same webhook with a GitHub signature the endpoint checks (valid)`,
+    connections: 50,
+    endpoint: { name: 'signed-hook', data: { received: true } },
+    signature: { scheme: 'github', secret: SIGNING_SECRET },
+    bare: { BENCH_MODE: 'body' },
+    script: `wrk.method = "POST"\nwrk.body = ${JSON.stringify(webhook)}\nwrk.headers["Content-Type"] = "application/json"\nwrk.headers["X-Hub-Signature-256"] = "sha256=${createHmac('sha256', SIGNING_SECRET).update(webhook).digest('hex')}"\n`,
   },
   delay: {
     title: '1,000 connections on a 100 ms endpoint (GET)',
@@ -122,6 +134,11 @@ async function benchPath(key, mock) {
     writeFileSync(scenario.scriptFile, scenario.script);
   }
   await addEndpoint(mock, scenario.endpoint);
+  if (scenario.signature) {
+    const url = `${mock.url}/api/endpoints/${scenario.endpoint.name}/signature`;
+    const put = await fetch(url, { method: 'PUT', body: JSON.stringify(scenario.signature) });
+    if (put.status !== 200) throw new Error(`signature check failed to set: ${put.status} ${await put.text()}`);
+  }
   const expected = await (await fetch(`${mock.url}/endpoint/${scenario.endpoint.name}`)).text();
   const bare = await start([join(root, 'bench/bare-server.mjs')], {
     ...scenario.bare,
@@ -244,7 +261,7 @@ try {
   const bareIdleMemory = memory(bareIdle);
   await stop(bareIdle);
   const results = [];
-  for (const key of ['get', 'post', 'delay']) {
+  for (const key of ['get', 'post', 'signed', 'delay']) {
     if (!ONLY.has(key)) continue;
     const r = await benchPath(key, mock);
     results.push(r);
@@ -275,6 +292,13 @@ try {
       const ratio = (r) => r.mock.rps / r.bare.rps;
       console.log(`  ${last.n} routes / 1 route: ${fmt(ratio(last) / ratio(first), 2)} x (each as a ratio to bare)`);
     }
+  }
+  const post = results.find((r) => r.scenario === SCENARIOS.post);
+  const signed = results.find((r) => r.scenario === SCENARIOS.signed);
+  if (post && signed) {
+    // Each against its own bare run, so drift of the machine's load between the two cancels out.
+    const cost = 1 - signed.mock.rps / signed.bare.rps / (post.mock.rps / post.bare.rps);
+    console.log(`\nchecking a signature costs ${fmt(cost * 100, 1)} % of the webhook POST's req/s (vs bare, each)`);
   }
   await stop(mock);
   if (ONLY.has('adds')) {
