@@ -300,6 +300,49 @@ export const CHECKS: readonly Check[] = [
       expect(await eventually(async () => (await waiters('rt-gone')) === 0, 10_000)).toBe(true);
     },
   },
+  {
+    id: 'stream',
+    title: 'streamed answer: each SSE event sent as it is due, Last-Event-ID resumes',
+    async run(target) {
+      const stream = {
+        format: 'sse',
+        events: [
+          { id: '1', data: { n: 1 } },
+          { id: '2', data: 'two', delay: 4000 },
+        ],
+      };
+      const put = await call(target, 'PUT', '/api/endpoints/rt-stream/routes', { routes: [{ answer: { stream } }] });
+      expect(put.status, put.text).toBe(200);
+      // Event 1 must arrive while event 2 is still 4 s away: read as it comes.
+      const first = await new Promise<{ early: string; whole: Promise<string> }>((resolve, reject) => {
+        const req = request(`${target.url}/endpoint/rt-stream/`, { agent: false }, (res) => {
+          let text = '';
+          let resolved = false;
+          const whole = new Promise<string>((done, failed) => {
+            res.on('end', () => done(text));
+            res.on('error', failed);
+          });
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            text += chunk;
+            if (!resolved && text.includes('\n\n')) {
+              resolved = true;
+              resolve({ early: text, whole });
+            }
+          });
+          expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(first.early).toBe('id: 1\ndata: {"n":1}\n\n');
+      expect(await first.whole).toBe('id: 1\ndata: {"n":1}\n\nid: 2\ndata: two\n\n');
+      const resumed = await call(target, 'GET', '/endpoint/rt-stream/', undefined, {
+        headers: { 'last-event-id': '1' },
+      });
+      expect(resumed.text).toBe('id: 2\ndata: two\n\n');
+    },
+  },
 ];
 
 /**
