@@ -40,8 +40,17 @@ export type { Journal } from './journal/journal.js';
 export { type FilterSubject, firstMismatch, matchesRequest } from './journal/request-filter.js';
 export { MemoryStore } from './store/memory/index.js';
 export type { EndpointStore } from './store/store.js';
+export type { DeliveryStore } from './webhook/delivery-store.js';
 export type { Fault, QueuedAnswer, QueuedAnswerInput } from './wire/answer-json.js';
 export type { AnswerStream, StreamEnd, StreamEvent, StreamFormat } from './wire/answer-stream.js';
+export type {
+  Delivery,
+  DeliveryAttempt,
+  DeliveryInput,
+  DeliverySign,
+  DeliveryState,
+  TamperMode,
+} from './wire/delivery-json.js';
 export { type ErrorBody, type ErrorCode, isMockpointError, MockpointError } from './wire/errors.js';
 export type { JournalEntry, JournalEvent, JournalPage, LiveRequest, RequestFilter } from './wire/journal-json.js';
 export { JsonSyntaxError, JsonText } from './wire/json-text.js';

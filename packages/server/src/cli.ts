@@ -71,6 +71,21 @@ async function command(name: string, argv: string[]): Promise<never> {
   process.exit();
 }
 
+/** `mockpoint send URL …`: one signed delivery; exits 0 when it did what was asked. */
+async function send(argv: string[]): Promise<void> {
+  const { parseSendArgs, runSend, SEND_HELP } = await import('./send/send-command.js');
+  const options = parseSendArgs(argv);
+  if (options === undefined) {
+    process.stdout.write(SEND_HELP);
+    return;
+  }
+  const code = await runSend(options, {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+  });
+  process.exit(code);
+}
+
 async function main(): Promise<void> {
   const sub = process.argv[2];
   if (sub !== undefined && Object.hasOwn(COMMANDS, sub)) return command(sub, process.argv.slice(3));
@@ -79,6 +94,7 @@ async function main(): Promise<void> {
     process.exit(await runRepair(process.argv.slice(3), process.cwd()));
   }
   if (process.argv[2] === 'tail') return tail(process.argv.slice(3));
+  if (process.argv[2] === 'send') return send(process.argv.slice(3));
   let request: ReturnType<typeof resolveConfig>;
   try {
     request = resolveConfig({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd() });

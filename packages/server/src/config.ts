@@ -122,6 +122,7 @@ Usage: mockpoint [options]
        mockpoint validate <file>                          check a mock file (mockpoint.yaml / .json)
        mockpoint apply <file> [--prune] [--dry-run]        make a running daemon hold a mock file
        mockpoint export [--names a,b] > mockpoint.json     a running daemon's endpoints as a mock file
+       mockpoint send <url> [--data <json>] [--sign <scheme> --secret <s>]  send a signed webhook (see send --help)
 
 Options (each also settable by environment variable, or in ./.env or --env-file):
 ${settingLines().join('\n')}

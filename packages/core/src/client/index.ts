@@ -10,6 +10,14 @@
 export { type FilterSubject, firstMismatch, matchesRequest } from '../journal/request-filter.js';
 export type { Fault, QueuedAnswer, QueuedAnswerInput } from '../wire/answer-json.js';
 export type { AnswerStream, StreamEnd, StreamEvent, StreamFormat } from '../wire/answer-stream.js';
+export type {
+  Delivery,
+  DeliveryAttempt,
+  DeliveryInput,
+  DeliverySign,
+  DeliveryState,
+  TamperMode,
+} from '../wire/delivery-json.js';
 export { type ErrorBody, type ErrorCode, isMockpointError, MockpointError } from '../wire/errors.js';
 export type {
   JournalEntry,
