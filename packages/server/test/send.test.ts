@@ -42,8 +42,9 @@ async function receiver(fail = 0): Promise<{ url: string; bodies: string[] }> {
       res.writeHead(valid(req.headers, body) ? 200 : 401).end();
     });
   });
-  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server?.address() as AddressInfo).port}/hook`, bodies };
+  const listening = server;
+  await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(listening.address() as AddressInfo).port}/hook`, bodies };
 }
 
 it('sends the file data signed, prints each attempt (a retry after a 503) and exits 0 once delivered', async () => {
