@@ -50,6 +50,7 @@ const COMMANDS: Record<
   validate: async () => (await import('./commands/validate-command.js')).runValidate,
   apply: async () => (await import('./commands/apply-command.js')).runApply,
   export: async () => (await import('./commands/export-command.js')).runExport,
+  import: async () => (await import('./commands/import-command.js')).runImport,
 };
 
 /** Runs a subcommand of {@link COMMANDS}: a usage error exits 2, a failure 1, both as one line. */

@@ -123,6 +123,7 @@ Usage: mockpoint [options]
        mockpoint apply <file> [--prune] [--dry-run]        make a running daemon hold a mock file
        mockpoint export [--names a,b] > mockpoint.json     a running daemon's endpoints as a mock file
        mockpoint send <url> [--data <json>] [--sign <scheme> --secret <s>]  send a signed webhook (see send --help)
+       mockpoint import openapi.yaml --name <name>        an OpenAPI document as a mock file of routes
 
 Options (each also settable by environment variable, or in ./.env or --env-file):
 ${settingLines().join('\n')}

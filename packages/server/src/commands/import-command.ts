@@ -1,0 +1,55 @@
+/**
+ * `mockpoint import OPENAPI --name NAME [--out FILE]`: an OpenAPI 3.0/3.1 or
+ * Swagger 2.0 document as a mock file with one endpoint whose routes answer
+ * each operation (see openapi/openapi-routes.ts). The file written is checked
+ * like any mock file before it is written.
+ *
+ * @module
+ */
+import { writeFileSync } from 'node:fs';
+import { parseMockFile } from '@mockpoint/core/files';
+import { openApiRoutes } from '../openapi/openapi-routes.js';
+import { type CommandIo, parseArgs, UsageError } from './command-args.js';
+
+export const IMPORT_HELP = `Usage: mockpoint import <openapi.yaml|json> --name <name> [--out mockpoint.json]
+
+Turns an OpenAPI 3.0/3.1 or Swagger 2.0 document into a mock file: one endpoint <name> with a route
+per operation (GET /pets/{petId} answers at /endpoint/<name>/pets/:petId), answering the first
+success response's example, or a value sampled from its schema when it has none. The same document
+always gives the same file. Start a daemon with it (mockpoint --config FILE) or apply it.
+
+Options:
+  --name <name>      the endpoint's name (required)
+  --out <file>       write to this file instead of standard output
+  -h, --help         this help
+`;
+
+export async function runImport(argv: readonly string[], io: CommandIo): Promise<number> {
+  const args = parseArgs('import', argv, { values: ['--name', '--out'] });
+  if (args.help) {
+    io.out(IMPORT_HELP);
+    return 0;
+  }
+  const [source] = args.positionals;
+  const name = args.values.get('--name');
+  if (source === undefined || args.positionals.length !== 1) {
+    throw new UsageError('import needs one OpenAPI document: mockpoint import openapi.yaml --name petstore');
+  }
+  if (name === undefined || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
+    throw new UsageError('--name is required: 1-64 characters of A-Z a-z 0-9 _ -');
+  }
+  let routes: Awaited<ReturnType<typeof openApiRoutes>>;
+  try {
+    routes = await openApiRoutes(source);
+  } catch (error) {
+    throw Object.assign(new Error(`${source}: not a readable OpenAPI document: ${(error as Error).message}`), {
+      code: 'OPENAPI_UNREADABLE',
+    });
+  }
+  const text = `${JSON.stringify({ version: 1, endpoints: [{ name, routes }] }, null, 2)}\n`;
+  parseMockFile(text, { file: args.values.get('--out') ?? 'import.json', format: 'json' });
+  const out = args.values.get('--out');
+  if (out === undefined) io.out(text);
+  else writeFileSync(out, text);
+  return 0;
+}
