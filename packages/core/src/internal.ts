@@ -5,4 +5,5 @@
  * @module
  */
 
-export { OWN_ERROR } from './wire/errors.js';
+export { ERROR_LIST, ERRORS, type ErrorSpec } from './wire/error-codes.js';
+export { isOwnError, MockpointError, type MockpointErrorOptions, OWN_ERROR } from './wire/errors.js';

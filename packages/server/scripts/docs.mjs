@@ -2,6 +2,7 @@
 //   docs/settings.md  the settings table, from core's settings table (packages/core/src/wire/settings.ts)
 //   packages/core/schema/mockpoint.schema.json  the JSON Schema of mock files, from the API's schemas
 //     (core's files/mock-file-schema.test.ts fails when it is not current)
+//   docs/errors.md    the error table, from core's error registry (packages/core/src/wire/error-codes.ts)
 // Each generated part sits between two marker comments; the prose around it is written by hand.
 // test/docs.test.ts fails when a committed part differs from what this generates.
 //
@@ -10,6 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defaultText, SETTING_LIST } from '@mockpoint/core/defaults';
 import { mockFileJsonSchemaText } from '@mockpoint/core/files';
+import { ERROR_LIST } from '@mockpoint/core/internal';
 
 /** The repository's docs folder. */
 export const DOCS_DIR = fileURLToPath(new URL('../../../docs/', import.meta.url));
@@ -55,6 +57,21 @@ export function settingsTable() {
   ].join('\n');
 }
 
+/** Who raises each kind of error, as the table says it. */
+const SOURCE_TEXT = { server: 'server', client: 'client', cli: '`mockpoint` CLI', vitest: '`@mockpoint/vitest`' };
+
+/** The error table of docs/errors.md: one row per code of the registry. */
+export function errorsTable() {
+  const rows = ERROR_LIST.map((spec) =>
+    [`\`${spec.code}\``, spec.status ?? '', SOURCE_TEXT[spec.from ?? 'server'], spec.when, spec.fix].map(cell),
+  );
+  return [
+    '| code | status | raised by | when | what to do |',
+    '|---|---|---|---|---|',
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
+}
+
 /**
  * Every generated part: the page in docs/, the first words of its opening and
  * closing marker comments, and its text.
@@ -62,6 +79,7 @@ export function settingsTable() {
 export function generatedParts() {
   return [
     { page: 'settings.md', start: '<!-- settings table:', end: '<!-- end of settings table', text: settingsTable() },
+    { page: 'errors.md', start: '<!-- errors table:', end: '<!-- end of errors table', text: errorsTable() },
   ];
 }
 

@@ -8,6 +8,7 @@
  * @module
  */
 import { VERSION } from '@mockpoint/core/defaults';
+import { isOwnError } from '@mockpoint/core/internal';
 import { ConfigError, HELP, resolveConfig } from './config.js';
 
 /** Signals within this long of the first are copies of it (see `shutdown`). */
@@ -16,10 +17,6 @@ const RELAYED_SIGNAL_MS = 1000;
 function fail(message: string): never {
   process.stderr.write(`mockpoint: error: ${message}\n`);
   process.exit(1);
-}
-
-function isKnownFailure(error: unknown): error is Error & { code: string } {
-  return error instanceof Error && typeof (error as { code?: unknown }).code === 'string';
 }
 
 /** `mockpoint tail …`: the live journal; Ctrl-C ends it with exit code 0. */
@@ -63,7 +60,7 @@ async function command(name: string, argv: string[]): Promise<never> {
   try {
     process.exitCode = await run(argv, io, process.env);
   } catch (error) {
-    if (!isKnownFailure(error)) throw error;
+    if (!isOwnError(error)) throw error;
     process.stderr.write(`mockpoint ${name}: error: ${error.message}\n`);
     process.exitCode = error.code === 'INVALID_ARGUMENT' ? 2 : 1;
   }
@@ -162,7 +159,7 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   // Known failures (a bad setting, a busy port, a locked directory) are one line;
   // anything else is a bug, and its stack is what a report needs.
-  if (isKnownFailure(error)) fail(error.message);
+  if (isOwnError(error)) fail(error.message);
   process.stderr.write(
     `mockpoint: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
   );

@@ -23,6 +23,7 @@ import {
   type SettingName,
   type SettingSpec,
 } from '@mockpoint/core/defaults';
+import { MockpointError } from '@mockpoint/core/internal';
 
 /** The resolved daemon settings: core's limits plus the daemon's own. */
 export interface ServerConfig extends Required<LimitOptions> {
@@ -62,14 +63,14 @@ const configMatchesSettings: Same<keyof ServerConfig, SettingName> = true;
 void configMatchesSettings;
 
 /** A bad setting: stops start-up with one line naming it. */
-export class ConfigError extends Error {
+export class ConfigError extends MockpointError {
   override readonly name = 'ConfigError';
-  readonly code = 'INVALID_CONFIG';
+  declare readonly code: 'INVALID_CONFIG';
   /** The setting at fault, e.g. `MOCKPOINT_PORT` or `--port`. */
   readonly setting: string;
 
   constructor(setting: string, message: string) {
-    super(`${setting}: ${message}`);
+    super('INVALID_CONFIG', `${setting}: ${message}`);
     this.setting = setting;
   }
 }

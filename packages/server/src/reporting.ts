@@ -8,16 +8,18 @@
  *
  * @module
  */
+import { MockpointError } from '@mockpoint/core/internal';
 
 /** The package that reports server errors, and how to install it next to the daemon. */
 export const REPORTING_PACKAGE = '@sentry/node';
 
 /** `SERVER_REPORTING_DSN` is set but `@sentry/node` cannot be loaded. */
-export class ReportingUnavailableError extends Error {
+export class ReportingUnavailableError extends MockpointError {
   override readonly name = 'ReportingUnavailableError';
-  readonly code = 'REPORTING_UNAVAILABLE';
+  declare readonly code: 'REPORTING_UNAVAILABLE';
   constructor(cause: unknown) {
     super(
+      'REPORTING_UNAVAILABLE',
       `SERVER_REPORTING_DSN is set but ${REPORTING_PACKAGE} is not installed: npm install -g ${REPORTING_PACKAGE}@11 (next to a global mockpoint; in a project: npm install ${REPORTING_PACKAGE}@11), or unset SERVER_REPORTING_DSN`,
       { cause },
     );

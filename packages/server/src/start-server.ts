@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AnswerQueue, createApp, type EndpointStore, MemoryStore, type MockpointApp } from '@mockpoint/core';
 import { pickLimits, SETTINGS, VERSION } from '@mockpoint/core/defaults';
+import { MockpointError } from '@mockpoint/core/internal';
 import { LevelStore } from '@mockpoint/core/level';
 import { type ServedApp, type ServeOptions, serve } from '@mockpoint/core/node';
 import { RedisStore } from '@mockpoint/core/redis';
@@ -56,12 +57,11 @@ export interface RunningServer {
 }
 
 /** A start-up failure with a stable code (the CLI prints its message as one line). */
-export class StartError extends Error {
+export class StartError extends MockpointError {
   override readonly name = 'StartError';
-  readonly code: 'PORT_IN_USE' | 'LISTEN_FAILED' | 'DATA_DIR_UNUSABLE' | 'REDIS_UNREACHABLE';
+  declare readonly code: 'PORT_IN_USE' | 'LISTEN_FAILED' | 'DATA_DIR_UNUSABLE' | 'REDIS_UNREACHABLE';
   constructor(code: StartError['code'], message: string, cause?: unknown) {
-    super(message, { cause });
-    this.code = code;
+    super(code, message, { cause });
   }
 }
 

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SETTING_LIST } from '@mockpoint/core/defaults';
+import { ERROR_LIST } from '@mockpoint/core/internal';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script without type declarations
 import { committedPart, DOCS_DIR, generatedParts } from '../scripts/docs.mjs';
@@ -19,6 +20,13 @@ describe('docs/ generated parts', () => {
     const text = readFileSync(join(DOCS_DIR, 'settings.md'), 'utf8');
     for (const spec of SETTING_LIST) {
       expect(text).toMatch(new RegExp(`^\\| \`${spec.name}\` \\| \`${spec.env}\` \\|`, 'm'));
+    }
+  });
+
+  it('docs/errors.md has one row per code of the error registry, with its status', () => {
+    const text = readFileSync(join(DOCS_DIR, 'errors.md'), 'utf8');
+    for (const spec of ERROR_LIST) {
+      expect(text).toMatch(new RegExp(`^\\| \`${spec.code}\` \\| ${spec.status ?? ''} \\|`, 'm'));
     }
   });
 });

@@ -20,7 +20,10 @@ export type MockServerErrorCode =
   /** An optional package the requested feature needs is not installed (`level` for `store: 'level'`). */
   | 'MISSING_DEPENDENCY';
 
-/** An error raised by `@mockpoint/vitest` itself (errors from the service are `MockpointError`s). */
+/**
+ * An error raised by `@mockpoint/vitest` itself (errors from the service are
+ * `MockpointError`s); its codes are in core's error registry.
+ */
 export class MockServerError extends Error {
   override readonly name = 'MockServerError';
   /** Marks it as mockpoint's own, so the client passes it on instead of wrapping it. */

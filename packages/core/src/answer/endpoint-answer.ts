@@ -7,6 +7,7 @@
  */
 import type { Fault } from '../wire/answer-json.js';
 import type { StreamEnd } from '../wire/answer-stream.js';
+import type { ErrorCode } from '../wire/error-codes.js';
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from './read-response.js';
 
 /**
@@ -135,7 +136,7 @@ export function prepareAnswers(body: string, status: number, delay: number): Pre
 /** A JSON error answer in the standard `{ success: false, error }` shape. */
 export function errorAnswer(
   status: number,
-  code: string,
+  code: ErrorCode,
   message: string,
   options: { head?: boolean; cors?: boolean; extra?: Record<string, string>; details?: Record<string, unknown> } = {},
 ): EndpointAnswer {

@@ -115,7 +115,7 @@ export interface QuietOptions {
 export class ConnectionError extends Error {
   override readonly name = 'ConnectionError';
   readonly [OWN_ERROR] = true;
-  readonly code = 'CONNECTION_FAILED';
+  readonly code = 'CONNECTION_FAILED' satisfies ErrorCode;
   /** The URL that could not be reached. */
   readonly url: string;
 
@@ -132,6 +132,8 @@ export interface Health {
   reason?: string;
   version: string;
   store: string;
+  /** Journal long-polls the server (this replica) holds now. */
+  longPolls: number;
   /** The server's limits (every setting marked as a limit in the settings table), e.g. to check input against. */
   limits: Record<LimitName, number>;
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from 'zod';
+import type { ErrorCode } from '../wire/error-codes.js';
 
 type Method = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
 
@@ -15,6 +16,8 @@ export interface ResponseDoc {
   schema?: z.ZodType;
   /** The media type of the body. @default 'application/json' */
   contentType?: 'application/json' | 'text/event-stream';
+  /** The error codes this response may carry (made by `errorResponses` from the registry): `error.code` is one of them. */
+  errors?: readonly ErrorCode[];
 }
 
 /** A path parameter: a description (any string), or the schema that validates it. */
@@ -46,6 +49,20 @@ function toSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unk
   return json;
 }
 
+/** An error body schema whose `error.code` is one of `codes` (the schema as is without them). */
+function withCodes(schema: Record<string, unknown>, codes: readonly ErrorCode[] | undefined): Record<string, unknown> {
+  if (codes === undefined) return schema;
+  const properties = schema.properties as { error: { properties: Record<string, unknown> } };
+  const error = properties.error;
+  return {
+    ...schema,
+    properties: {
+      ...properties,
+      error: { ...error, properties: { ...error.properties, code: { type: 'string', enum: [...codes] } } },
+    },
+  };
+}
+
 /** Builds the OpenAPI 3.1 document for `docs`. */
 export function buildOpenApiDocument(docs: RouteDoc[], version: string, adminToken: boolean): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -67,7 +84,11 @@ export function buildOpenApiDocument(docs: RouteDoc[], version: string, adminTok
       responses[status] = response.schema
         ? {
             description: response.description,
-            content: { [response.contentType ?? 'application/json']: { schema: toSchema(response.schema, 'output') } },
+            content: {
+              [response.contentType ?? 'application/json']: {
+                schema: withCodes(toSchema(response.schema, 'output'), response.errors),
+              },
+            },
           }
         : { description: response.description };
     }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { MockpointError } from '@mockpoint/core/internal';
 
 /** Where a command writes. */
 export interface CommandIo {
@@ -12,9 +13,12 @@ export interface CommandIo {
 }
 
 /** A bad argument: one line, exit 2. */
-export class UsageError extends Error {
+export class UsageError extends MockpointError {
   override readonly name = 'UsageError';
-  readonly code = 'INVALID_ARGUMENT';
+  declare readonly code: 'INVALID_ARGUMENT';
+  constructor(message: string) {
+    super('INVALID_ARGUMENT', message);
+  }
 }
 
 /** What a command accepts. */

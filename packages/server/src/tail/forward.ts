@@ -9,6 +9,7 @@
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LiveRequest } from '@mockpoint/core';
+import { MockpointError } from '@mockpoint/core/internal';
 
 /** Headers that belong to one connection (RFC 9110 §7.6.1), plus the ones the new request sets itself. */
 const NOT_FORWARDED = new Set([
@@ -27,9 +28,12 @@ const NOT_FORWARDED = new Set([
 ]);
 
 /** A forward that could not be made (the message says why). */
-export class ForwardError extends Error {
+export class ForwardError extends MockpointError {
   override readonly name = 'ForwardError';
-  readonly code = 'FORWARD_FAILED';
+  declare readonly code: 'FORWARD_FAILED';
+  constructor(message: string) {
+    super('FORWARD_FAILED', message);
+  }
 }
 
 /** The part of the request path below `/endpoint/{name}` (`/` for the bare URL): the entry's `subpath` when it has one. */

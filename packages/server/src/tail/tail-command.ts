@@ -8,6 +8,7 @@
  * @module
  */
 import { createClient, type LiveRequest, type RequestFilter } from '@mockpoint/core';
+import { MockpointError } from '@mockpoint/core/internal';
 import { forward } from './forward.js';
 import { tailLine } from './tail-line.js';
 
@@ -47,9 +48,12 @@ Reconnects by itself (resuming where it was); Ctrl-C ends it.
 `;
 
 /** A bad `tail` argument: one line, exit 1. */
-export class TailUsageError extends Error {
+export class TailUsageError extends MockpointError {
   override readonly name = 'TailUsageError';
-  readonly code = 'INVALID_ARGUMENT';
+  declare readonly code: 'INVALID_ARGUMENT';
+  constructor(message: string) {
+    super('INVALID_ARGUMENT', message);
+  }
 }
 
 /** The options from the arguments after `tail`; `undefined` for `--help`. */

@@ -10,7 +10,7 @@ import { MockpointError } from '../../wire/errors.js';
 import { type EndpointRecord, parseMembers } from '../../wire/schemas.js';
 import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
-import { ADMIN_RESPONSES, BODY_RESPONSES, ERROR_RESPONSES, STORE_RESPONSES } from './responses.js';
+import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
 export function registerAddRoute(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, options } = ctx;
@@ -37,11 +37,7 @@ export function registerAddRoute(app: Hono, ctx: AppContext): void {
     admin: true,
     responses: {
       201: { description: 'Created and durable; echoes the stored record.', schema: schemas.addResponse },
-      ...ERROR_RESPONSES(schemas),
-      409: { description: 'The name is taken (NAME_TAKEN); nothing changed.', schema: schemas.errorBody },
-      ...BODY_RESPONSES(schemas),
-      ...ADMIN_RESPONSES(schemas),
-      ...STORE_RESPONSES(schemas),
+      ...errorResponses(schemas, REQUEST_ERRORS, 'NAME_TAKEN', BODY_ERRORS, ADMIN_ERRORS, STORE_ERRORS),
     },
   });
 }

@@ -13,7 +13,7 @@ import { MockpointError } from '../../wire/errors.js';
 import { MAX_WAIT_MS } from '../../wire/limits.js';
 import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
-import { ADMIN_RESPONSES, BODY_RESPONSES, HOST_RESPONSES, STORE_RESPONSES } from './responses.js';
+import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, HOST_ERRORS, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
 /** Deliveries `GET /api/deliveries` lists at most. */
 const MAX_LIST = 1000;
@@ -73,7 +73,6 @@ export function registerDeliveryRoutes(app: Hono, ctx: AppContext): void {
   app.delete('/api/deliveries/:id', async (c) => jsonResponse(await deliveries.cancel(c.req.param('id'))));
 
   const params = { id: 'The delivery id (dlv_…) returned by POST /api/deliveries.' };
-  const notFound = { 404: { description: 'No such delivery (DELIVERY_NOT_FOUND).', schema: schemas.errorBody } };
   ctx.docs.push(
     {
       method: 'post',
@@ -85,18 +84,29 @@ export function registerDeliveryRoutes(app: Hono, ctx: AppContext): void {
       admin: true,
       responses: {
         202: { description: 'Accepted: stored, first attempt due now.', schema: deliverySchema },
-        400: {
-          description:
-            'Refused: INVALID_DELIVERY_URL, DELIVERY_HOST_NOT_ALLOWED, INVALID_RETRY, INVALID_TAMPER, INVALID_DELIVERY_TIMEOUT, INVALID_DELIVERY, INVALID_HEADER, INVALID_BODY, UNKNOWN_FIELD, UNKNOWN_SIGNATURE_SCHEME, INVALID_SIGNATURE_SECRET, INVALID_SIGNATURE_OPTIONS, INVALID_JSON.',
-          schema: schemas.errorBody,
-        },
-        ...BODY_RESPONSES(schemas),
-        ...ADMIN_RESPONSES(schemas),
-        503: {
-          description:
-            'Too many deliveries pending (TOO_MANY_DELIVERIES), or the store cannot write (STORE_UNAVAILABLE).',
-          schema: schemas.errorBody,
-        },
+        ...errorResponses(
+          schemas,
+          REQUEST_ERRORS,
+          [
+            'INVALID_DELIVERY_URL',
+            'DELIVERY_HOST_NOT_ALLOWED',
+            'INVALID_RETRY',
+            'INVALID_TAMPER',
+            'INVALID_DELIVERY_TIMEOUT',
+            'INVALID_DELIVERY',
+            'INVALID_HEADER',
+            'INVALID_BODY',
+            'UNKNOWN_FIELD',
+            'UNKNOWN_SIGNATURE_SCHEME',
+            'INVALID_SIGNATURE_SECRET',
+            'INVALID_SIGNATURE_OPTIONS',
+            'INVALID_JSON',
+          ],
+          BODY_ERRORS,
+          ADMIN_ERRORS,
+          'TOO_MANY_DELIVERIES',
+          STORE_ERRORS,
+        ),
       },
     },
     {
@@ -107,9 +117,7 @@ export function registerDeliveryRoutes(app: Hono, ctx: AppContext): void {
       query: listQuery,
       responses: {
         200: { description: 'Newest first.', schema: deliveryPageSchema },
-        400: { description: 'Bad limit (INVALID_QUERY).', schema: schemas.errorBody },
-        ...HOST_RESPONSES(schemas),
-        ...STORE_RESPONSES(schemas),
+        ...errorResponses(schemas, 'INVALID_QUERY', HOST_ERRORS, STORE_ERRORS),
       },
     },
     {
@@ -121,10 +129,7 @@ export function registerDeliveryRoutes(app: Hono, ctx: AppContext): void {
       query: waitQuery,
       responses: {
         200: { description: 'The delivery.', schema: deliverySchema },
-        400: { description: 'Bad wait (INVALID_QUERY).', schema: schemas.errorBody },
-        ...HOST_RESPONSES(schemas),
-        ...notFound,
-        ...STORE_RESPONSES(schemas),
+        ...errorResponses(schemas, 'INVALID_QUERY', HOST_ERRORS, 'DELIVERY_NOT_FOUND', STORE_ERRORS),
       },
     },
     {
@@ -136,10 +141,7 @@ export function registerDeliveryRoutes(app: Hono, ctx: AppContext): void {
       admin: true,
       responses: {
         200: { description: 'Cancelled.', schema: deliverySchema },
-        ...ADMIN_RESPONSES(schemas),
-        ...notFound,
-        409: { description: 'It is no longer pending (DELIVERY_FINISHED).', schema: schemas.errorBody },
-        ...STORE_RESPONSES(schemas),
+        ...errorResponses(schemas, ADMIN_ERRORS, 'DELIVERY_NOT_FOUND', 'DELIVERY_FINISHED', STORE_ERRORS),
       },
     },
   );

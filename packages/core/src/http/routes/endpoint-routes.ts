@@ -15,7 +15,7 @@ import { parseRoutesBody } from '../../wire/route-schema.js';
 import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
-import { ADMIN_RESPONSES, BODY_RESPONSES, ERROR_RESPONSES, STORE_RESPONSES } from './responses.js';
+import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
 function tooMany(name: string, count: number, max: number): MockpointError {
   return new MockpointError(
@@ -94,19 +94,21 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
   const params = {
     name: { description: 'Endpoint name (the record need not exist).', schema: schemas.name },
   };
-  const refused = {
-    ...ERROR_RESPONSES(schemas),
-    ...BODY_RESPONSES(schemas),
-    ...STORE_RESPONSES(schemas),
-    ...ADMIN_RESPONSES(schemas),
-  };
-  const bad = {
-    400: {
-      description:
-        'A route is invalid; nothing was changed. error.details.index names it. Codes: INVALID_ROUTE, INVALID_ROUTE_ID, DUPLICATE_ROUTE_ID, INVALID_ROUTE_PATTERN, INVALID_MATCH, INVALID_ANSWER, INVALID_HEADER, INVALID_TEMPLATE, UNKNOWN_FIELD, INVALID_STATUS_CODE, INVALID_DELAY, INVALID_FAULT (and the body codes).',
-      schema: schemas.errorBody,
-    },
-  };
+  const refused = [REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS];
+  // A route is invalid: nothing is changed, and error.details.index names it.
+  const bad = [
+    'INVALID_ROUTE',
+    'INVALID_ROUTE_ID',
+    'DUPLICATE_ROUTE_ID',
+    'INVALID_ROUTE_PATTERN',
+    'INVALID_MATCH',
+    'INVALID_ANSWER',
+    'INVALID_HEADER',
+    'INVALID_TEMPLATE',
+    'INVALID_STREAM',
+    'STREAM_TOO_LONG',
+    'TOO_MANY_ROUTES',
+  ] as const;
   ctx.docs.push(
     {
       method: 'get',
@@ -116,8 +118,7 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
       params,
       responses: {
         200: { description: 'The routes.', schema: schemas.routesPage },
-        ...ERROR_RESPONSES(schemas),
-        ...STORE_RESPONSES(schemas),
+        ...errorResponses(schemas, REQUEST_ERRORS, STORE_ERRORS),
       },
     },
     {
@@ -131,9 +132,7 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
       admin: true,
       responses: {
         200: { description: 'Saved; the list with every id.', schema: schemas.routesPage },
-        ...refused,
-        ...bad,
-        409: { description: 'More routes than MOCKPOINT_MAX_ROUTES (TOO_MANY_ROUTES).', schema: schemas.errorBody },
+        ...errorResponses(schemas, ...refused, bad),
       },
     },
     {
@@ -146,9 +145,7 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
       admin: true,
       responses: {
         201: { description: 'Appended; the whole list now.', schema: schemas.routesPage },
-        ...refused,
-        ...bad,
-        409: { description: 'More routes than MOCKPOINT_MAX_ROUTES (TOO_MANY_ROUTES).', schema: schemas.errorBody },
+        ...errorResponses(schemas, ...refused, bad),
       },
     },
     {
@@ -158,7 +155,7 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
       tag: 'routes',
       params,
       admin: true,
-      responses: { 204: { description: 'Cleared.' }, ...refused },
+      responses: { 204: { description: 'Cleared.' }, ...errorResponses(schemas, ...refused) },
     },
     {
       method: 'delete',
@@ -169,8 +166,7 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
       admin: true,
       responses: {
         204: { description: 'Removed.' },
-        404: { description: 'No route with this id (NOT_FOUND).', schema: schemas.errorBody },
-        ...refused,
+        ...errorResponses(schemas, 'NOT_FOUND', ...refused),
       },
     },
   );

@@ -8,7 +8,7 @@ import type { Context, Hono } from 'hono';
 import { MockpointError } from '../../wire/errors.js';
 import type { AppContext } from '../context.js';
 import { JOURNAL_PARAMS, journalName, requestMatcher } from './journal.js';
-import { ERROR_RESPONSES } from './responses.js';
+import { errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
 /**
  * No cache and no transformation anywhere on the way (`no-transform` also keeps
@@ -60,12 +60,7 @@ export function registerJournalStreamRoutes(app: Hono, ctx: AppContext): void {
       schema: schemas.liveRequest,
       contentType: 'text/event-stream' as const,
     },
-    ...ERROR_RESPONSES(schemas),
-    503: {
-      description:
-        'Too many streams are open (TOO_MANY_STREAMS, see `limits.maxStreams` in /api/health), or the store cannot be read (STORE_UNAVAILABLE).',
-      schema: schemas.errorBody,
-    },
+    ...errorResponses(schemas, REQUEST_ERRORS, 'TOO_MANY_STREAMS', STORE_ERRORS),
   };
   ctx.docs.push(
     {

@@ -12,7 +12,7 @@ import type { JournalEntry, RequestFilter } from '../../wire/journal-json.js';
 import { JOURNAL_NAME_LIMIT, MAX_WAIT_MS } from '../../wire/limits.js';
 import type { Schemas } from '../../wire/schemas.js';
 import type { AppContext } from '../context.js';
-import { ADMIN_RESPONSES, ERROR_RESPONSES, STORE_RESPONSES } from './responses.js';
+import { ADMIN_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
 const NAME_RULE = `name must be 1-${JOURNAL_NAME_LIMIT} characters`;
 // Requests to unknown (even invalid) names are recorded, so any recorded name is readable.
@@ -106,12 +106,7 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
             '`complete` tells whether `count` requests had arrived. `journalId` changes when the journal starts anew (e.g. the daemon restarted): request ids start again at 1, so an `after` cursor from another journal is stale.',
           schema: schemas.journalPage,
         },
-        ...ERROR_RESPONSES(schemas),
-        503: {
-          description:
-            'Too many long-polls are held at once (TOO_MANY_WAITERS); retry, or read without wait. With a shared journal, also when Redis cannot serve it now (STORE_UNAVAILABLE).',
-          schema: schemas.errorBody,
-        },
+        ...errorResponses(schemas, REQUEST_ERRORS, 'TOO_MANY_WAITERS', STORE_ERRORS),
       },
     },
     {
@@ -123,9 +118,7 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
       admin: true,
       responses: {
         204: { description: 'Cleared.' },
-        ...ERROR_RESPONSES(schemas),
-        ...ADMIN_RESPONSES(schemas),
-        ...STORE_RESPONSES(schemas),
+        ...errorResponses(schemas, REQUEST_ERRORS, ADMIN_ERRORS, STORE_ERRORS),
       },
     },
   );

@@ -11,14 +11,7 @@ import { NAME_RULE } from '../../wire/rules.js';
 import { type EndpointRecord, isValidName, parseMembers } from '../../wire/schemas.js';
 import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
-import {
-  ADMIN_RESPONSES,
-  BODY_RESPONSES,
-  ERROR_RESPONSES,
-  HOST_RESPONSES,
-  NOT_FOUND_RESPONSE,
-  STORE_RESPONSES,
-} from './responses.js';
+import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, HOST_ERRORS, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
 /** The name from the path, or a 400 `INVALID_NAME` (the rule of `schemas.name`). */
 export function pathName(name: string): string {
@@ -146,8 +139,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
       query: schemas.listQuery,
       responses: {
         200: { description: 'One page; pass `next` as `after` for the next one.', schema: schemas.listResponse },
-        ...ERROR_RESPONSES(schemas),
-        ...STORE_RESPONSES(schemas),
+        ...errorResponses(schemas, REQUEST_ERRORS, STORE_ERRORS),
       },
     },
     {
@@ -158,9 +150,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
       admin: true,
       responses: {
         204: { description: 'Everything removed.' },
-        ...HOST_RESPONSES(schemas),
-        ...ADMIN_RESPONSES(schemas),
-        ...STORE_RESPONSES(schemas),
+        ...errorResponses(schemas, HOST_ERRORS, ADMIN_ERRORS, STORE_ERRORS),
       },
     },
     {
@@ -171,9 +161,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
       params,
       responses: {
         200: { description: 'The record.', schema: schemas.record },
-        ...ERROR_RESPONSES(schemas),
-        ...NOT_FOUND_RESPONSE(schemas),
-        ...STORE_RESPONSES(schemas),
+        ...errorResponses(schemas, REQUEST_ERRORS, 'NOT_FOUND', STORE_ERRORS),
       },
     },
     {
@@ -188,10 +176,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
       responses: {
         200: { description: 'Replaced.', schema: schemas.record },
         201: { description: 'Created.', schema: schemas.record },
-        ...ERROR_RESPONSES(schemas),
-        ...BODY_RESPONSES(schemas),
-        ...ADMIN_RESPONSES(schemas),
-        ...STORE_RESPONSES(schemas),
+        ...errorResponses(schemas, REQUEST_ERRORS, BODY_ERRORS, ADMIN_ERRORS, STORE_ERRORS),
       },
     },
     {
@@ -203,10 +188,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
       admin: true,
       responses: {
         204: { description: 'Deleted.' },
-        ...ERROR_RESPONSES(schemas),
-        ...NOT_FOUND_RESPONSE(schemas),
-        ...STORE_RESPONSES(schemas),
-        ...ADMIN_RESPONSES(schemas),
+        ...errorResponses(schemas, REQUEST_ERRORS, 'NOT_FOUND', STORE_ERRORS, ADMIN_ERRORS),
       },
     },
   );

@@ -11,7 +11,7 @@ import { parseQueueBody, queueBodyFromMembers } from '../../wire/schemas.js';
 import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
-import { ADMIN_RESPONSES, BODY_RESPONSES, ERROR_RESPONSES, STORE_RESPONSES } from './responses.js';
+import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
 export function registerQueueRoutes(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, options } = ctx;
@@ -52,14 +52,14 @@ export function registerQueueRoutes(app: Hono, ctx: AppContext): void {
       admin: true,
       responses: {
         201: { description: 'Queued; lists everything queued now.', schema: schemas.queuePage },
-        ...ERROR_RESPONSES(schemas),
-        409: {
-          description: `The queue would hold more answers than allowed (QUEUE_FULL); nothing was queued.`,
-          schema: schemas.errorBody,
-        },
-        ...BODY_RESPONSES(schemas),
-        ...ADMIN_RESPONSES(schemas),
-        ...STORE_RESPONSES(schemas),
+        ...errorResponses(
+          schemas,
+          REQUEST_ERRORS,
+          ['INVALID_STREAM', 'STREAM_TOO_LONG', 'QUEUE_FULL'],
+          BODY_ERRORS,
+          ADMIN_ERRORS,
+          STORE_ERRORS,
+        ),
       },
     },
     {
@@ -70,8 +70,7 @@ export function registerQueueRoutes(app: Hono, ctx: AppContext): void {
       params,
       responses: {
         200: { description: 'What remains.', schema: schemas.queuePage },
-        ...ERROR_RESPONSES(schemas),
-        ...STORE_RESPONSES(schemas),
+        ...errorResponses(schemas, REQUEST_ERRORS, STORE_ERRORS),
       },
     },
     {
@@ -83,9 +82,7 @@ export function registerQueueRoutes(app: Hono, ctx: AppContext): void {
       admin: true,
       responses: {
         204: { description: 'Cleared.' },
-        ...ERROR_RESPONSES(schemas),
-        ...ADMIN_RESPONSES(schemas),
-        ...STORE_RESPONSES(schemas),
+        ...errorResponses(schemas, REQUEST_ERRORS, ADMIN_ERRORS, STORE_ERRORS),
       },
     },
   );

@@ -14,6 +14,7 @@ import { captureRequest } from '../../journal/journal-entry.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
 import type { AppContext } from '../context.js';
 import type { RouteDoc } from '../openapi.js';
+import { describeErrors, errorResponses } from './responses.js';
 
 /** Resolves after `ms`, or early (with `false`) when `signal` aborts. */
 function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
@@ -117,6 +118,11 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
   const below = { ...params, subpath: 'The rest of the path (may hold several segments): matched against the routes.' };
   for (const method of READ_METHODS) {
     const body = method === 'HEAD' ? undefined : ctx.schemas.record.shape.data;
+    // A check with enforce refuses a badly signed request (HEAD: without the body).
+    const refusedSignature =
+      method === 'HEAD'
+        ? { 401: { description: describeErrors(['SIGNATURE_INVALID']) } }
+        : errorResponses(ctx.schemas, 'SIGNATURE_INVALID');
     ctx.docs.push({
       method: method.toLowerCase() as Lowercase<typeof method>,
       path: '/endpoint/{name}',
@@ -134,8 +140,9 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
             },
           ]),
         ) as RouteDoc['responses']),
+        ...refusedSignature,
         404: {
-          description: `No endpoint with this name (a NOT_FOUND error body), or the stored data of one whose statusCode is 404${method === 'HEAD' ? ' (headers only)' : ''}.`,
+          description: `${describeErrors(['NOT_FOUND'])} Or the stored data of one whose statusCode is 404${method === 'HEAD' ? ' (headers only)' : ''}.`,
           schema: body,
         },
       },
@@ -153,10 +160,11 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
             { description: `The route's answer, when its statusCode is ${range}.` },
           ]),
         ) as RouteDoc['responses']),
+        ...refusedSignature,
         404: {
-          description:
-            'No route matches (NO_ROUTE_MATCHED; error.details.nearMisses names up to three routes and the first thing that did not match), or a route answering 404.',
+          description: `${describeErrors(['NOT_FOUND', 'NO_ROUTE_MATCHED'])} Or a route answering 404 with its own body.`,
           schema: ctx.schemas.errorBody,
+          errors: ['NOT_FOUND', 'NO_ROUTE_MATCHED'],
         },
       },
     });

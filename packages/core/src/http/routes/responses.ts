@@ -1,63 +1,76 @@
 /**
- * Response docs shared by several routes.
+ * The error responses of each operation, named by code and described from the
+ * error registry (wire/error-codes.ts): a route lists the codes it may answer,
+ * never their statuses or prose.
  *
  * @module
  */
 
+import { ERRORS, type ErrorCode } from '../../wire/error-codes.js';
 import type { Schemas } from '../../wire/schemas.js';
 import type { ResponseDoc } from '../openapi.js';
 
-export const ERROR_RESPONSES = (schemas: Schemas): Record<number, ResponseDoc> => ({
-  400: {
-    description:
-      'Invalid input: INVALID_JSON, INVALID_BODY, INVALID_NAME, MISSING_DATA, INVALID_STATUS_CODE, INVALID_DELAY, UNKNOWN_FIELD, INVALID_QUERY, DUPLICATE_KEY, INVALID_UTF8, INVALID_ENCODING, INVALID_FAULT or INVALID_TIMES.',
-    schema: schemas.errorBody,
-  },
-  ...HOST_RESPONSES(schemas),
-});
-
 /** Every route outside `/endpoint/` checks the Host. */
-export const HOST_RESPONSES = (schemas: Schemas): Record<number, ResponseDoc> => ({
-  403: {
-    description: 'The Host is not an IP address, localhost or a name in MOCKPOINT_ALLOWED_HOSTS (HOST_NOT_ALLOWED).',
-    schema: schemas.errorBody,
-  },
-});
+export const HOST_ERRORS = ['HOST_NOT_ALLOWED'] as const satisfies readonly ErrorCode[];
+
+/** What any `/api` request may be refused with for its input. */
+export const REQUEST_ERRORS = [
+  'INVALID_JSON',
+  'INVALID_BODY',
+  'INVALID_NAME',
+  'MISSING_DATA',
+  'INVALID_STATUS_CODE',
+  'INVALID_DELAY',
+  'UNKNOWN_FIELD',
+  'INVALID_QUERY',
+  'DUPLICATE_KEY',
+  'INVALID_UTF8',
+  'INVALID_ENCODING',
+  'INVALID_FAULT',
+  'INVALID_TIMES',
+  ...HOST_ERRORS,
+] as const satisfies readonly ErrorCode[];
 
 /** What a route that reads or writes the store may also answer. */
-export const STORE_RESPONSES = (schemas: Schemas): Record<number, ResponseDoc> => ({
-  503: {
-    description:
-      'The store cannot serve this now (STORE_UNAVAILABLE), e.g. writes after a failed write, or damaged data.',
-    schema: schemas.errorBody,
-  },
-});
+export const STORE_ERRORS = ['STORE_UNAVAILABLE'] as const satisfies readonly ErrorCode[];
 
-/** What an add or a replace may also answer about its body. */
-export const BODY_RESPONSES = (schemas: Schemas): Record<number, ResponseDoc> => ({
-  413: {
-    description: 'The body is larger than the limit, before or after decoding (BODY_TOO_LARGE).',
-    schema: schemas.errorBody,
-  },
-  415: {
-    description:
-      'The Content-Encoding is not gzip or deflate (UNSUPPORTED_ENCODING); the Accept-Encoding header lists those accepted.',
-    schema: schemas.errorBody,
-  },
-});
+/** What an operation with a body may also answer about it. */
+export const BODY_ERRORS = ['BODY_TOO_LARGE', 'UNSUPPORTED_ENCODING'] as const satisfies readonly ErrorCode[];
 
-export const ADMIN_RESPONSES = (schemas: Schemas): Record<number, ResponseDoc> => ({
-  401: {
-    description: 'MOCKPOINT_ADMIN_TOKEN is set and the bearer token is missing or wrong (UNAUTHORIZED).',
-    schema: schemas.errorBody,
-  },
-  403: {
-    description:
-      'The Host is not an IP address, localhost or a name in MOCKPOINT_ALLOWED_HOSTS (HOST_NOT_ALLOWED), or the request came from a page on another origin that MOCKPOINT_ALLOWED_ORIGINS does not list (CROSS_ORIGIN).',
-    schema: schemas.errorBody,
-  },
-});
+/** What a write (admin) may also answer. */
+export const ADMIN_ERRORS = ['UNAUTHORIZED', ...HOST_ERRORS, 'CROSS_ORIGIN'] as const satisfies readonly ErrorCode[];
 
-export const NOT_FOUND_RESPONSE = (schemas: Schemas): Record<number, ResponseDoc> => ({
-  404: { description: 'No endpoint with this name (NOT_FOUND).', schema: schemas.errorBody },
-});
+/** Registry prose without its links to docs/ pages (they point nowhere from the OpenAPI document). */
+function plain(text: string): string {
+  return text.replace(/ \(\[[^\]]*\]\([^)]*\)\)/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+}
+
+/** The description of an error response: each code with when it happens. */
+export function describeErrors(codes: readonly ErrorCode[]): string {
+  return codes.map((code) => `${code}: ${plain(ERRORS[code].when)}.`).join(' ');
+}
+
+/**
+ * The error responses of an operation that may answer `codes` (lists or single
+ * codes, duplicates allowed), one per status, each naming its codes.
+ * @example responses: { 201: created, ...errorResponses(schemas, REQUEST_ERRORS, ADMIN_ERRORS, 'NAME_TAKEN') }
+ */
+export function errorResponses(
+  schemas: Schemas,
+  ...codes: (ErrorCode | readonly ErrorCode[])[]
+): Record<number, ResponseDoc> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set(codes.flat())) {
+    const status = (ERRORS[code] as { status?: number }).status;
+    if (status === undefined) throw new Error(`${code} is not answered over HTTP (it has no status)`);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, list]) => [
+        status,
+        { description: describeErrors(list), schema: schemas.errorBody, errors: list },
+      ]),
+  );
+}

@@ -141,7 +141,7 @@ describe('GET /api/openapi.json', () => {
     expect(doc.servers?.[0]?.url).toBe('/');
     for (const method of ['get', 'post', 'put', 'patch', 'delete', 'head']) {
       const responses = operation(doc, method, '/endpoint/{name}').responses;
-      expect(Object.keys(responses).sort(), method).toEqual(['2XX', '3XX', '404', '4XX', '5XX']);
+      expect(Object.keys(responses).sort(), method).toEqual(['2XX', '3XX', '401', '404', '4XX', '5XX']);
       for (const response of Object.values(responses)) {
         if (method === 'head') expect(response.content, 'HEAD has no body').toBeUndefined();
         else expect(response.content?.['application/json']).toBeDefined();

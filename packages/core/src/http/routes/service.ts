@@ -8,7 +8,7 @@ import { jsonResponse } from '../../answer/read-response.js';
 import { LIMIT_NAMES } from '../../wire/settings.js';
 import type { AppContext } from '../context.js';
 import { buildOpenApiDocument } from '../openapi.js';
-import { HOST_RESPONSES } from './responses.js';
+import { errorResponses, HOST_ERRORS } from './responses.js';
 
 export function registerServiceRoutes(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, journal, options } = ctx;
@@ -40,7 +40,7 @@ export function registerServiceRoutes(app: Hono, ctx: AppContext): void {
       tag: 'service',
       responses: {
         200: { description: 'The service answers (see `status` for the store).', schema: schemas.health },
-        ...HOST_RESPONSES(schemas),
+        ...errorResponses(schemas, HOST_ERRORS),
       },
     },
     {
@@ -48,7 +48,7 @@ export function registerServiceRoutes(app: Hono, ctx: AppContext): void {
       path: '/api/openapi.json',
       summary: 'This OpenAPI 3.1 document, generated from the validation schemas.',
       tag: 'service',
-      responses: { 200: { description: 'The document.' }, ...HOST_RESPONSES(schemas) },
+      responses: { 200: { description: 'The document.' }, ...errorResponses(schemas, HOST_ERRORS) },
     },
   );
 }

@@ -12,7 +12,7 @@ import { parseSignatureInput, signatureSchemas, signatureView } from '../../wire
 import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
-import { ADMIN_RESPONSES, BODY_RESPONSES, ERROR_RESPONSES, STORE_RESPONSES } from './responses.js';
+import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
 export function registerSignatureRoutes(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, options } = ctx;
@@ -47,12 +47,7 @@ export function registerSignatureRoutes(app: Hono, ctx: AppContext): void {
   const params = {
     name: { description: 'Endpoint name (the record need not exist).', schema: schemas.name },
   };
-  const refused = {
-    ...ERROR_RESPONSES(schemas),
-    ...BODY_RESPONSES(schemas),
-    ...STORE_RESPONSES(schemas),
-    ...ADMIN_RESPONSES(schemas),
-  };
+  const refused = [REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS];
   ctx.docs.push(
     {
       method: 'get',
@@ -62,9 +57,7 @@ export function registerSignatureRoutes(app: Hono, ctx: AppContext): void {
       params,
       responses: {
         200: { description: 'The check.', schema: signatureSchemas.view },
-        404: { description: 'This name checks no signatures (NOT_FOUND).', schema: schemas.errorBody },
-        ...ERROR_RESPONSES(schemas),
-        ...STORE_RESPONSES(schemas),
+        ...errorResponses(schemas, REQUEST_ERRORS, 'NOT_FOUND', STORE_ERRORS),
       },
     },
     {
@@ -78,12 +71,13 @@ export function registerSignatureRoutes(app: Hono, ctx: AppContext): void {
       admin: true,
       responses: {
         200: { description: 'Saved; the check with each secret masked.', schema: signatureSchemas.view },
-        ...refused,
-        400: {
-          description:
-            'The check is invalid; nothing was changed. Codes: UNKNOWN_SIGNATURE_SCHEME, INVALID_SIGNATURE_SECRET (missing, both secret and secrets, or one that does not decode), INVALID_SIGNATURE_OPTIONS, UNKNOWN_FIELD (and the body codes).',
-          schema: schemas.errorBody,
-        },
+        ...errorResponses(
+          schemas,
+          ...refused,
+          'UNKNOWN_SIGNATURE_SCHEME',
+          'INVALID_SIGNATURE_SECRET',
+          'INVALID_SIGNATURE_OPTIONS',
+        ),
       },
     },
     {
@@ -93,7 +87,7 @@ export function registerSignatureRoutes(app: Hono, ctx: AppContext): void {
       tag: 'webhooks',
       params,
       admin: true,
-      responses: { 204: { description: 'Removed (or there was none).' }, ...refused },
+      responses: { 204: { description: 'Removed (or there was none).' }, ...errorResponses(schemas, ...refused) },
     },
   );
 }
