@@ -13,10 +13,11 @@ import {
   type Endpoint,
   isMockpointError,
   type JsonText,
-  type MockpointError,
+  MockpointError,
+  scanJson,
 } from '@mockpoint/core/client';
 
-export type { JournalEntry, QueuedAnswer, SummaryAnswer } from '@mockpoint/core/client';
+export type { JournalEntry, QueuedAnswer, Route, SummaryAnswer } from '@mockpoint/core/client';
 export { JsonText } from '@mockpoint/core/client';
 
 /**
@@ -95,3 +96,48 @@ export function endpointUrl(name: string): string {
 
 /** The server's limits the page checks input against; core's defaults until `/api/health` answers. */
 export const serverLimits = { maxDelayMs: DEFAULT_MAX_DELAY_MS };
+
+/**
+ * Sends a request through the page's fetch and resolves with the answer's text;
+ * a failure throws like the client does ({@link ApiFailure}).
+ */
+async function sendText(method: string, path: string, body?: string): Promise<string> {
+  const target = pageUrl(path);
+  const headers = body === undefined ? undefined : { 'content-type': 'application/json' };
+  let response: Response;
+  try {
+    response = await send(new Request(target, { method, headers, body }));
+  } catch (error) {
+    throw new ConnectionError(target, error);
+  }
+  const text = await response.text();
+  if (response.ok) return text;
+  let failure: { code?: string; message?: string } | undefined;
+  try {
+    failure = (JSON.parse(text) as { error?: { code?: string; message?: string } }).error;
+  } catch {
+    // not a mockpoint error body
+  }
+  if (failure?.code && failure.message) {
+    throw new MockpointError(failure.code as MockpointError['code'], failure.message, { status: response.status });
+  }
+  throw new MockpointError('UNEXPECTED_RESPONSE', `${method} ${target} answered ${response.status}`, {
+    status: response.status,
+  });
+}
+
+const routesPath = (name: string) => `api/endpoints/${encodeURIComponent(name)}/routes`;
+
+/** The routes of `name` as the exact JSON text of the list the server holds (`[]` when none). */
+export async function routesText(name: string): Promise<string> {
+  return scanJson(await sendText('GET', routesPath(name))).members?.get('routes') ?? '[]';
+}
+
+/**
+ * Replaces the routes of `name` with `text`, the list exactly as typed: it goes
+ * into the body as is (never parsed and re-serialised, so big integers and key
+ * order in `data` survive); a bad list throws the server's error.
+ */
+export async function putRoutesText(name: string, text: string): Promise<void> {
+  await sendText('PUT', routesPath(name), `{"routes":${text}}`);
+}

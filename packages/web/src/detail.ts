@@ -18,6 +18,7 @@ import { type EndpointForm, endpointForm } from './form.js';
 import { JournalView } from './journal.js';
 import { statusBadge } from './list.js';
 import { report } from './report.js';
+import { RoutesView } from './routes-view.js';
 import { tokenField } from './token-field.js';
 import { checkName, shellQuote } from './validate.js';
 
@@ -76,7 +77,7 @@ export function describeAnswer(answer: QueuedAnswer): string {
 type State =
   | { kind: 'loading' }
   | { kind: 'found'; record: ExactRecord; queued: QueuedAnswer[] }
-  | { kind: 'missing'; deleted: boolean };
+  | { kind: 'missing'; deleted: boolean; routes: number };
 
 /** What is shown, as a string to compare: the data by its exact text (a JsonText's JSON form is its parsed value). */
 function stateKey(state: State): string {
@@ -92,6 +93,7 @@ export class DetailView {
   readonly #title: HTMLElement;
   readonly #summary: HTMLElement;
   readonly #journal: JournalView;
+  readonly #routes: RoutesView;
   #state: State = { kind: 'loading' };
   #edit = false;
   #form: EndpointForm | undefined;
@@ -106,7 +108,9 @@ export class DetailView {
     this.#journal = new JournalView(name, h('code', { class: 'copy-text' }, curlCommands(name).post));
     // The journal shows once the endpoint's panel has its final height, so it never moves down (layout shift).
     this.#journal.el.hidden = true;
-    this.el = h('div', { class: 'detail-view' }, this.#summary, this.#journal.el);
+    this.#routes = new RoutesView(name);
+    this.#routes.el.hidden = true;
+    this.el = h('div', { class: 'detail-view' }, this.#summary, this.#routes.el, this.#journal.el);
     this.#draw();
   }
 
@@ -185,6 +189,7 @@ export class DetailView {
 
   async #read(first: boolean): Promise<void> {
     let next: State;
+    const routes = this.#routes.load();
     try {
       // Both before drawing, so the queued line never pushes the view down after it shows.
       const [record, queued] = await Promise.all([api.getExact(this.name), this.#readQueue()]);
@@ -193,7 +198,7 @@ export class DetailView {
       if (this.#stopped) return;
       const code = isApiFailure(error) ? error.code : undefined;
       if (code === 'NOT_FOUND' || code === 'INVALID_NAME') {
-        next = { kind: 'missing', deleted: this.#state.kind === 'found' };
+        next = { kind: 'missing', deleted: this.#state.kind === 'found', routes: (await routes) ?? 0 };
       } else {
         if (!isApiFailure(error)) report(error);
         if (first) this.#showError(failureMessage(error));
@@ -202,6 +207,7 @@ export class DetailView {
     }
     if (this.#stopped) return;
     this.#journal.el.hidden = false;
+    this.#routes.el.hidden = (await routes) === undefined;
     const before = stateKey(this.#state);
     this.#state = next;
     if (stateKey(next) === before) return;
@@ -251,7 +257,7 @@ export class DetailView {
     if (state.kind === 'loading') {
       replaceChildren(this.#summary, this.#head(), h('p', { class: 'empty' }, 'Loading…'));
     } else if (state.kind === 'missing') {
-      replaceChildren(this.#summary, this.#head(), this.#missing(state.deleted));
+      replaceChildren(this.#summary, this.#head(), this.#missing(state.deleted, state.routes));
     } else {
       const { record, queued } = state;
       const commands = curlCommands(this.name);
@@ -274,11 +280,14 @@ export class DetailView {
   }
 
   /** What a name with no endpoint means, and how to create it. */
-  #missing(deleted: boolean): HTMLElement {
+  #missing(deleted: boolean, routes: number): HTMLElement {
     const invalid = checkName(this.name, true);
-    const said = deleted
-      ? `“${this.name}” was deleted: its URL answers 404 now.`
-      : `There is no endpoint named “${this.name}”.`;
+    const said =
+      routes > 0
+        ? `“${this.name}” has no stored response: it answers by its ${routes === 1 ? 'route' : `${routes} routes`}, listed below.`
+        : deleted
+          ? `“${this.name}” was deleted: its URL answers 404 now.`
+          : `There is no endpoint named “${this.name}”.`;
     return h(
       'div',
       { class: 'notice notice-info missing', role: 'status' },

@@ -1,0 +1,169 @@
+/**
+ * The routes of one name, in its detail view: each route's id, the method and
+ * path it matches and the status it answers; an editor holding the list as JSON
+ * text exactly as typed (Save sends that text, never parsed and re-serialised,
+ * so big integers in `data` survive); Clear, asked first, removes them all.
+ *
+ * @module
+ */
+import { api, failureMessage, isApiFailure, putRoutesText, type Route, routesText } from './api.js';
+import { h, replaceChildren, toast } from './dom.js';
+import { statusBadge } from './list.js';
+import { report } from './report.js';
+import { tokenField } from './token-field.js';
+
+/** One route in a line: its id, what it matches, what it answers. */
+function routeRow(route: Route): HTMLElement {
+  const method = route.match?.method?.toUpperCase() ?? 'ANY';
+  const path = route.match?.path ?? 'any path';
+  return h(
+    'li',
+    null,
+    h('code', { class: 'route-id' }, route.id),
+    h('span', { class: 'route-match' }, `${method} ${path}`),
+    route.answer.fault === undefined
+      ? statusBadge(route.answer.statusCode ?? 200)
+      : h('span', { class: 'route-fault' }, route.answer.fault),
+  );
+}
+
+/** The routes panel of `name`. */
+export class RoutesView {
+  readonly el: HTMLElement;
+  readonly #name: string;
+  readonly #list: HTMLElement;
+  readonly #text: HTMLTextAreaElement;
+  readonly #problem: HTMLElement;
+  readonly #save: HTMLButtonElement;
+  readonly #clearButton: HTMLButtonElement;
+  /** The text last read from the server: the editor follows it until the user changes it. */
+  #loaded = '';
+
+  constructor(name: string) {
+    this.#name = name;
+    this.#list = h('div', { class: 'route-list-body' });
+    this.#text = h('textarea', {
+      id: 'routes-text',
+      name: 'routes',
+      rows: 8,
+      spellcheck: false,
+      autocapitalize: 'off',
+      autocomplete: 'off',
+      class: 'code',
+      'aria-describedby': 'routes-problem',
+    });
+    this.#problem = h('div', { class: 'form-error', id: 'routes-problem', role: 'alert' });
+    this.#save = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Save routes');
+    this.#clearButton = h('button', { type: 'button', class: 'btn btn-danger' }, 'Clear routes');
+    this.#clearButton.addEventListener('click', () => this.#confirmClear());
+    const form = h(
+      'form',
+      { class: 'routes-form', noValidate: true },
+      h('label', { for: 'routes-text' }, 'Routes (JSON list, tried in order)'),
+      this.#text,
+      this.#problem,
+      h('div', { class: 'actions' }, this.#save, this.#clearButton),
+    );
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.#put();
+    });
+    this.el = h(
+      'section',
+      { class: 'panel routes-panel', 'aria-labelledby': 'routes-title' },
+      h('h3', { id: 'routes-title' }, 'Routes'),
+      this.#list,
+      form,
+    );
+  }
+
+  /** Reads the routes; resolves with how many there are (undefined when they cannot be read). */
+  async load(): Promise<number | undefined> {
+    let text: string;
+    try {
+      text = await routesText(this.#name);
+    } catch (error) {
+      if (!isApiFailure(error)) report(error);
+      return undefined;
+    }
+    this.#show(text);
+    return (JSON.parse(text) as Route[]).length;
+  }
+
+  #show(text: string): void {
+    const routes = JSON.parse(text) as Route[];
+    replaceChildren(
+      this.#list,
+      routes.length > 0
+        ? h('ul', { class: 'route-list' }, routes.map(routeRow))
+        : h('p', { class: 'empty' }, 'No routes: every request gets the stored response.'),
+    );
+    if (this.#text.value === this.#loaded) this.#text.value = text;
+    this.#loaded = text;
+    this.#clearButton.disabled = routes.length === 0;
+  }
+
+  async #put(): Promise<void> {
+    this.#save.disabled = true;
+    this.#problem.replaceChildren();
+    try {
+      await putRoutesText(this.#name, this.#text.value);
+      this.#loaded = this.#text.value;
+      toast(`Saved the routes of ${this.#name}`);
+      await this.load();
+    } catch (error) {
+      this.#fail('save', error, () => void this.#put());
+    } finally {
+      this.#save.disabled = false;
+    }
+  }
+
+  #fail(what: string, error: unknown, retry: () => void): void {
+    if (!isApiFailure(error)) report(error);
+    const code = isApiFailure(error) ? `${error.code}: ` : '';
+    this.#problem.textContent = `Could not ${what}: ${code}${failureMessage(error)}`;
+    if (isApiFailure(error) && error.code === 'UNAUTHORIZED') {
+      this.#problem.append(tokenField({ id: 'routes-token', onUse: retry }));
+    }
+  }
+
+  /** Asks inline before removing the routes; Escape or "Keep them" leaves them. */
+  #confirmClear(): void {
+    const remove = h('button', { type: 'button', class: 'btn btn-danger' }, 'Remove them');
+    const keep = h('button', { type: 'button', class: 'btn' }, 'Keep them');
+    const bar = h(
+      'div',
+      { class: 'confirming clear-confirm', role: 'group', 'aria-label': 'Clear the routes' },
+      h('span', { class: 'confirm-text' }, `Remove every route of “${this.#name}”?`),
+      remove,
+      keep,
+    );
+    const close = () => {
+      bar.replaceWith(this.#clearButton);
+      this.#clearButton.focus();
+    };
+    keep.addEventListener('click', close);
+    bar.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        close();
+      }
+    });
+    remove.addEventListener('click', async () => {
+      remove.disabled = true;
+      this.#problem.replaceChildren();
+      try {
+        await api.clearRoutes(this.#name);
+        this.#text.value = this.#loaded;
+        toast(`Cleared the routes of ${this.#name}`);
+        close();
+        await this.load();
+      } catch (error) {
+        remove.disabled = false;
+        this.#fail('clear', error, () => remove.click());
+      }
+    });
+    this.#clearButton.replaceWith(bar);
+    keep.focus();
+  }
+}
