@@ -121,14 +121,14 @@ test('1. a tab open across a daemon crash and restart keeps the rows it showed, 
   console.log(`screenshot: ${await screenshot(page, 'journal-before-restart')}`);
 
   // Clear asks first: "Keep them" (and Escape) leave every row; "Remove them" removes all, the old ones too.
-  await page.getByRole('button', { name: 'Clear' }).click();
+  await page.getByRole('button', { name: 'Clear', exact: true }).click();
   expect(await page.locator('.clear-confirm').textContent()).toContain('Remove all 4 requests recorded for “hook”?');
   await page.getByRole('button', { name: 'Keep them' }).click();
-  await page.getByRole('button', { name: 'Clear' }).click();
+  await page.getByRole('button', { name: 'Clear', exact: true }).click();
   await page.keyboard.press('Escape');
   expect(await page.locator('.journal-list li').count()).toBe(4);
   expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Clear');
-  await page.getByRole('button', { name: 'Clear' }).click();
+  await page.getByRole('button', { name: 'Clear', exact: true }).click();
   await page.getByRole('button', { name: 'Remove them' }).click();
   await poll(() => page.locator('.journal-list li').count()).toBe(0);
   expect(await page.locator('.journal-notice').isHidden()).toBe(true);

@@ -323,7 +323,7 @@ describe('detail', () => {
     await screenshot(page, 'detail-journal');
 
     // Clearing empties the view and the journal, and the view keeps listening.
-    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByRole('button', { name: 'Clear', exact: true }).click();
     await page.getByRole('button', { name: 'Remove them' }).click();
     await poll(() => page.locator('.journal-list li').count()).toBe(0);
     expect((await (await api('api/endpoints/hook/requests')).json()).requests).toEqual([]);
