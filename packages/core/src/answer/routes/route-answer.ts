@@ -93,6 +93,21 @@ function headerMap(base: Map<string, string[]>): AnswerHeaderMap {
 }
 
 /** A streamed answer: the stream's Content-Type and no-buffering headers unless the answer sets them. */
+/** Parses each header value of a templated answer once; the result renders them for one request. */
+function compileHeaderTemplates(headers: Map<string, string[]>): (context: TemplateContext) => Map<string, string[]> {
+  const parts = new Map<string, TemplatePart[][]>();
+  for (const [name, values] of headers) parts.set(name, values.map(parseTemplate));
+  return (context) => {
+    const rendered = new Map<string, string[]>();
+    for (const [name, values] of parts)
+      rendered.set(
+        name,
+        values.map((value) => renderHeader(value, context)),
+      );
+    return rendered;
+  };
+}
+
 function compileStreamAnswer(answer: RouteAnswer & { stream: NonNullable<RouteAnswer['stream']> }): CompiledAnswer {
   const statusCode = answer.statusCode ?? 200;
   const delay = answer.delay ?? 0;
@@ -119,21 +134,14 @@ function compileStreamAnswer(answer: RouteAnswer & { stream: NonNullable<RouteAn
     const head = build(map, undefined);
     return { statusCode, templated: false, bytes, answer: (isHead) => (isHead ? head : full) };
   }
-  const headerParts = new Map<string, TemplatePart[][]>();
-  for (const [name, values] of headers) headerParts.set(name, values.map(parseTemplate));
+  const renderHeaders = compileHeaderTemplates(headers);
   return {
     statusCode,
     templated: true,
     bytes: bytes * 2,
     answer(head, context) {
       if (context === undefined) throw new TypeError('a templated answer needs its request');
-      const rendered = new Map<string, string[]>();
-      for (const [name, values] of headerParts) {
-        rendered.set(
-          name,
-          values.map((parts) => renderHeader(parts, context)),
-        );
-      }
+      const rendered = renderHeaders(context);
       return build(headerMap(rendered), head ? undefined : stream.frames(context));
     },
   };
@@ -170,8 +178,7 @@ export function compileAnswer(answer: RouteAnswer): CompiledAnswer {
     return { statusCode, templated: false, bytes, answer: (head) => (head ? prepared.head : prepared.full) };
   }
 
-  const headerParts = new Map<string, TemplatePart[][]>();
-  for (const [name, values] of headers) headerParts.set(name, values.map(parseTemplate));
+  const renderHeaders = compileHeaderTemplates(headers);
   let renderBody: (context: TemplateContext) => string | Uint8Array | null = () => body?.value ?? null;
   if (body?.form === 'data') {
     const template: JsonTemplate = compileJsonTemplate(body.value as string);
@@ -186,13 +193,7 @@ export function compileAnswer(answer: RouteAnswer): CompiledAnswer {
     bytes: bytes * 2,
     answer(head, context) {
       if (context === undefined) throw new TypeError('a templated answer needs its request');
-      const rendered = new Map<string, string[]>();
-      for (const [name, values] of headerParts) {
-        rendered.set(
-          name,
-          values.map((parts) => renderHeader(parts, context)),
-        );
-      }
+      const rendered = renderHeaders(context);
       const prepared = finish(statusCode, rendered, renderBody(context), delay);
       return head ? prepared.head : prepared.full;
     },
