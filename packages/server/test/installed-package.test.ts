@@ -143,7 +143,8 @@ describe('npm install -g of the core and server tarballs', () => {
       });
       expect(probed.code).toBe(0);
       const loaded = [...new Set((await readFile(probeFile, 'utf8')).split('\n').filter(Boolean))];
-      expect(loaded).toEqual(['@mockpoint/core/defaults']);
+      // The settings table and the error classes (the CLI's errors are MockpointErrors): no app, no store.
+      expect(loaded).toEqual(['@mockpoint/core/defaults', '@mockpoint/core/internal']);
     }
   });
 

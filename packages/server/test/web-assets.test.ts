@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { ERRORS } from '@mockpoint/core/internal';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
 import { startServer } from '../src/start-server.js';
@@ -269,6 +270,8 @@ describe('the reporting DSN', () => {
     const chunk = files.find((f) => /^reporting\.[A-Z2-7]{8}\.js$/.test(f)) as string;
     const appCode = await readFile(join(WEB_ROOT, 'static', app), 'utf8');
     expect(appCode.toLowerCase()).not.toContain('sentry');
+    // The page takes error codes and statuses from core, never the registry's prose (docs only).
+    expect(appCode).not.toContain(ERRORS.INVALID_BODY.when);
     expect(appCode).toContain(`import("./${chunk}")`);
     expect(await readFile(join(WEB_ROOT, 'static', chunk), 'utf8')).toContain('sentry');
   });

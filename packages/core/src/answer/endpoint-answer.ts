@@ -7,7 +7,7 @@
  */
 import type { Fault } from '../wire/answer-json.js';
 import type { StreamEnd } from '../wire/answer-stream.js';
-import type { ErrorCode } from '../wire/error-codes.js';
+import type { ErrorCode } from '../wire/error-status.js';
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from './read-response.js';
 
 /**

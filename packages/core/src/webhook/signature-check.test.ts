@@ -95,7 +95,7 @@ describe('each scheme: signed by the module and by an independent computation', 
     const name = await hook({ scheme: 'stripe', secret: TEXT_SECRET });
     const own = await signWebhook({ scheme: 'stripe', secret: TEXT_SECRET, body: BODY });
     expect((await post(name, BODY, own)).status).toBe(200);
-    expect((await post(name, BODY, independent.stripe(now() - 1, BODY))).status).toBe(200);
+    expect((await post(name, BODY, independent.stripe(now() - 60, BODY))).status).toBe(200);
     expect((await statuses(name)).map((s) => s?.status)).toEqual(['valid', 'valid']);
   });
 
@@ -111,7 +111,7 @@ describe('each scheme: signed by the module and by an independent computation', 
     const name = await hook({ scheme: 'slack', secret: TEXT_SECRET });
     const own = await signWebhook({ scheme: 'slack', secret: TEXT_SECRET, body: BODY });
     expect((await post(name, BODY, own)).status).toBe(200);
-    expect((await post(name, BODY, independent.slack(now() - 2, BODY))).status).toBe(200);
+    expect((await post(name, BODY, independent.slack(now() - 60, BODY))).status).toBe(200);
     expect((await statuses(name)).map((s) => s?.status)).toEqual(['valid', 'valid']);
   });
 

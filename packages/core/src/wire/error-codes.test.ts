@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../http/create-app.js';
-import { ERROR_LIST, ERRORS, type ErrorCode } from './error-codes.js';
+import { ERROR_LIST, ERROR_STATUS, ERRORS, type ErrorCode } from './error-codes.js';
 
 type ErrorResponse = {
   description: string;
@@ -90,9 +90,7 @@ describe('the error registry', () => {
             expect(ERRORS, code).toHaveProperty(code);
             named.add(code);
             // Named under the status the registry gives it.
-            expect(String((ERRORS[code as ErrorCode] as { status?: number }).status), `${code} under ${status}`).toBe(
-              status,
-            );
+            expect(String(ERROR_STATUS[code as ErrorCode]), `${code} under ${status}`).toBe(status);
           }
         }
       }

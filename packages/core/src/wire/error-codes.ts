@@ -1,19 +1,21 @@
 /**
  * The error registry: every stable error code of every mockpoint package, with the
- * HTTP status it answers with, when it happens and what a person can do about it.
- * The OpenAPI error responses and docs/errors.md are generated from it; adding a
- * code is one entry here (then `pnpm docs`).
+ * HTTP status it answers with (error-status.ts, light enough for a browser), when
+ * it happens and what a person can do about it (here). The OpenAPI error responses
+ * and docs/errors.md are generated from it; adding a code is one line in
+ * error-status.ts and one entry here (the compiler requires both), then `pnpm docs`.
  *
  * @module
  */
+import { ERROR_STATUS, type ErrorCode } from './error-status.js';
+
+export { ERROR_STATUS, type ErrorCode } from './error-status.js';
 
 /** Who raises an error: the server answers it over HTTP; the others throw it in-process. */
 export type ErrorSource = 'server' | 'client' | 'cli' | 'vitest';
 
-/** One entry of {@link ERRORS}. */
-export interface ErrorSpec {
-  /** The HTTP status of the answer (a server error), or the one the client reports; absent for a process that never answers. */
-  status?: number;
+/** One entry of {@link ERRORS}: what a person reads about a code. */
+export interface ErrorProse {
   /** When it happens. */
   when: string;
   /** What to do about it. */
@@ -24,266 +26,215 @@ export interface ErrorSpec {
 
 /** Every error code, in the order docs/errors.md lists them. */
 export const ERRORS = {
-  INVALID_JSON: { status: 400, when: 'the body is empty or not JSON', fix: 'send a JSON object' },
+  INVALID_JSON: { when: 'the body is empty or not JSON', fix: 'send a JSON object' },
   INVALID_BODY: {
-    status: 400,
     when: 'the body is JSON but not an object, or nests deeper than 512 levels',
     fix: 'send a JSON object, nested less deeply',
   },
   INVALID_NAME: {
-    status: 400,
     when: 'the name breaks the name rule ([api.md](api.md#the-seed-contract))',
     fix: 'use 1–64 characters of `A-Z a-z 0-9 _ -`',
   },
-  MISSING_DATA: { status: 400, when: '`data` is absent', fix: 'add `data` (any JSON, `null` included)' },
-  INVALID_STATUS_CODE: { status: 400, when: '`statusCode` is not an integer 200–599', fix: 'use 200–599' },
+  MISSING_DATA: { when: '`data` is absent', fix: 'add `data` (any JSON, `null` included)' },
+  INVALID_STATUS_CODE: { when: '`statusCode` is not an integer 200–599', fix: 'use 200–599' },
   INVALID_DELAY: {
-    status: 400,
     when: '`delay` is not an integer 0–`MOCKPOINT_MAX_DELAY_MS`',
     fix: 'use a whole number of milliseconds within the limit (`/api/health` `limits`)',
   },
   UNKNOWN_FIELD: {
-    status: 400,
     when: 'the body has a field the operation does not take (a misspelling, usually)',
     fix: 'remove or correct the field the message names',
   },
   INVALID_QUERY: {
-    status: 400,
     when: 'bad `limit`/`after`/`prefix` or `wait`/`count`/`match` query parameters',
     fix: 'correct the parameter the message names (see /api/openapi.json)',
   },
   INVALID_UTF8: {
-    status: 400,
     when: 'an add or replace body has bytes that are not UTF-8',
     fix: 'send UTF-8 text (binary goes in an answer as `bodyBase64`)',
   },
   DUPLICATE_KEY: {
-    status: 400,
     when: 'an object in the body holds the same key twice',
     fix: 'keep one of the two keys',
   },
   INVALID_ENCODING: {
-    status: 400,
     when: 'a `Content-Encoding: gzip`/`deflate` body is not valid gzip/deflate data',
     fix: 'compress the body with the encoding named, or send it uncompressed',
   },
   REQUEST_ABORTED: {
-    status: 400,
     when: 'the client hung up before its body was complete (nobody sees it; nothing is logged)',
     fix: 'nothing: the request was not taken',
   },
   INVALID_FAULT: {
-    status: 400,
     when: "a queued answer's `fault` is not `reset`, `close` or `hang`",
     fix: 'use `reset`, `close` or `hang`',
   },
   INVALID_TIMES: {
-    status: 400,
     when: "a queued answer's `times` is not an integer 1–10000",
     fix: 'use a whole number 1–10000',
   },
   UNKNOWN_SIGNATURE_SCHEME: {
-    status: 400,
     when: 'a webhook signature scheme that is not `standard`, `stripe`, `github`, `slack` or `hmac` ([webhooks.md](webhooks.md))',
     fix: 'use one of the five schemes',
   },
   INVALID_SIGNATURE_SECRET: {
-    status: 400,
     when: 'a webhook signing secret that is empty, or a `standard` secret that is not `whsec_` + base64; a signature check with neither (or both of) `secret` and `secrets`',
     fix: 'give one `secret` (or `secrets`) in the form the scheme takes',
   },
   INVALID_SIGNATURE_OPTIONS: {
-    status: 400,
     when: 'an `hmac` scheme without a valid header name, algorithm (`sha256`, `sha1`, `sha512`) or encoding (`hex`, `base64`); a timestamp or tolerance that is not a whole number of seconds ≥ 0',
     fix: 'correct the option the message names',
   },
   INVALID_ROUTE: {
-    status: 400,
     when: 'a route is not an object or has no `answer` ([routes.md](routes.md)); `error.details.index` is the route at fault',
     fix: 'give each route `{ method?, path, match?, answer }`',
   },
   INVALID_ROUTE_ID: {
-    status: 400,
     when: "a route's `id` is not 1–64 characters of the name rule",
     fix: 'use a valid id',
   },
-  DUPLICATE_ROUTE_ID: { status: 400, when: 'two routes of one name share an `id`', fix: 'give each route its own id' },
+  DUPLICATE_ROUTE_ID: { when: 'two routes of one name share an `id`', fix: 'give each route its own id' },
   INVALID_ROUTE_PATTERN: {
-    status: 400,
     when: "a route's `path` is not a valid pattern (e.g. a repeated `:param`)",
     fix: 'correct the pattern ([routes.md](routes.md))',
   },
   INVALID_MATCH: {
-    status: 400,
     when: 'a `match` request filter is malformed',
     fix: 'correct the filter ([routes.md](routes.md))',
   },
   INVALID_ANSWER: {
-    status: 400,
     when: 'an answer with two body forms, bad base64, or a body with `reset`/`hang`',
     fix: 'give one of `data`, `body`, `bodyBase64`, and none with a fault',
   },
   INVALID_HEADER: {
-    status: 400,
     when: 'an answer header with a refused name or CR/LF/NUL in its value',
     fix: 'remove the header or the control characters',
   },
   INVALID_TEMPLATE: {
-    status: 400,
     when: 'a template placeholder that does not parse or names nothing known',
     fix: 'correct the placeholder the message names ([routes.md](routes.md))',
   },
   INVALID_DELIVERY: {
-    status: 400,
     when: "a delivery's `method` is not POST, PUT or PATCH, or `sign` is not `{ scheme, secret }` ([webhooks.md](webhooks.md#send-signed-deliveries))",
     fix: 'correct the field the message names ([webhooks.md](webhooks.md))',
   },
   INVALID_DELIVERY_URL: {
-    status: 400,
     when: "a delivery's `url` is not an absolute http(s) URL",
     fix: 'give the full URL of the receiver',
   },
   DELIVERY_HOST_NOT_ALLOWED: {
-    status: 400,
     when: "a delivery's host is not a loopback address and not in `MOCKPOINT_DELIVERY_ALLOW_HOSTS`",
     fix: 'add the host to `MOCKPOINT_DELIVERY_ALLOW_HOSTS`',
   },
   INVALID_RETRY: {
-    status: 400,
     when: '`retry` is not `"standard"` or `{ delaysMs }` with at most 20 delays of 48 h together',
     fix: 'shorten the retry schedule as the message says',
   },
   INVALID_TAMPER: {
-    status: 400,
     when: 'an unknown `tamper`, a tamper without `sign`, `stale` with a scheme that has no timestamp, or a tamper with `retry`',
     fix: 'correct `tamper` as the message says',
   },
   INVALID_DELIVERY_TIMEOUT: {
-    status: 400,
     when: '`timeoutMs` is not a whole number 1–300000',
     fix: 'use the range the message gives',
   },
   INVALID_STREAM: {
-    status: 400,
     when: 'a streamed answer (`stream`) with a bad format, event or `end`',
     fix: 'correct the stream as the message says ([routes.md](routes.md))',
   },
   STREAM_TOO_LONG: {
-    status: 400,
     when: 'a streamed answer with more events than `MOCKPOINT_MAX_STREAM_EVENTS`, or delays adding up to more than `MOCKPOINT_MAX_STREAM_MS`',
     fix: 'shorten the stream, or raise the limit',
   },
   MOCK_FILE_UNREADABLE: {
-    status: 400,
     from: 'cli',
     when: 'a mock file ([files.md](files.md)) cannot be read; the message starts with `file:line:column: path:`',
     fix: 'check the path and its permissions',
   },
   MOCK_FILE_SYNTAX: {
-    status: 400,
     from: 'cli',
     when: 'a mock file is not YAML or JSON, or holds a key twice',
     fix: 'correct the file at the line and column the message names',
   },
   MOCK_FILE_INVALID: {
-    status: 400,
     from: 'cli',
     when: "a mock file does not describe valid endpoints; `error.details.reason` is the API's own code for the field (e.g. `INVALID_STATUS_CODE`, `INVALID_DATA`, `NAME_TAKEN`, `FILE_OUTSIDE`)",
     fix: 'correct the field at the path the message names',
   },
   UNAUTHORIZED: {
-    status: 401,
     when: '`MOCKPOINT_ADMIN_TOKEN` is set and a write lacks the right bearer token',
     fix: 'send `Authorization: Bearer <MOCKPOINT_ADMIN_TOKEN>`',
   },
   SIGNATURE_INVALID: {
-    status: 401,
     when: 'a request to `/endpoint/{name}` whose signature check has `enforce: true` is not signed validly (`missing`, `invalid`, `stale` or `replayed`); the message gives the reason; the request is still journaled ([webhooks.md](webhooks.md#check-what-arrives))',
     fix: 'sign the request with the secret the check has (or turn `enforce` off)',
   },
   HOST_NOT_ALLOWED: {
-    status: 403,
     when: '`/api/*` or the page with a `Host` that is not an IP, `localhost` or in `MOCKPOINT_ALLOWED_HOSTS`',
     fix: 'add the host name to `MOCKPOINT_ALLOWED_HOSTS`',
   },
   CROSS_ORIGIN: {
-    status: 403,
     when: 'an `/api` write from a page on another origin not in `MOCKPOINT_ALLOWED_ORIGINS` ([safety.md](safety.md))',
     fix: 'add the origin to `MOCKPOINT_ALLOWED_ORIGINS`',
   },
-  NOT_FOUND: { status: 404, when: 'no endpoint with that name', fix: 'create it first (`PUT /api/endpoint/add`)' },
+  NOT_FOUND: { when: 'no endpoint with that name', fix: 'create it first (`PUT /api/endpoint/add`)' },
   ROUTE_NOT_FOUND: {
-    status: 404,
     when: 'no such route (or static asset)',
     fix: 'check the path against /api/openapi.json',
   },
   DELIVERY_NOT_FOUND: {
-    status: 404,
     when: 'no delivery with that id (`/api/deliveries/{id}`)',
     fix: '`GET /api/deliveries` lists them',
   },
   NO_ROUTE_MATCHED: {
-    status: 404,
     when: 'the endpoint has routes and none matches the request; `error.details` names the nearest',
     fix: 'add a route, or correct the request ([routes.md](routes.md))',
   },
   METHOD_NOT_ALLOWED: {
-    status: 405,
     when: 'a known path with another method; the `Allow` header lists the right ones',
     fix: 'use a method from `Allow`',
   },
   NAME_TAKEN: {
-    status: 409,
     when: '`PUT /api/endpoint/add` with a name that exists; nothing changes',
     fix: 'replace it (`PUT /api/endpoints/{name}`) or pick another name',
   },
   QUEUE_FULL: {
-    status: 409,
     when: 'queuing would pass 100 answers for the name (or 64 MiB of queued answers in all, across replicas with Redis); nothing is queued',
     fix: 'let queued answers be used, or clear the queue',
   },
   TOO_MANY_ROUTES: {
-    status: 409,
     when: 'an endpoint would have more than `MOCKPOINT_MAX_ROUTES` routes',
     fix: 'remove routes, or raise `MOCKPOINT_MAX_ROUTES`',
   },
   DELIVERY_FINISHED: {
-    status: 409,
     when: '`DELETE /api/deliveries/{id}` of a delivery that is no longer pending',
     fix: 'nothing: it has ended (see its `state`)',
   },
   BODY_TOO_LARGE: {
-    status: 413,
     when: 'the body is over `MOCKPOINT_MAX_BODY_BYTES` (checked while streaming, not only from Content-Length; after decoding too)',
     fix: 'send less, or raise `MOCKPOINT_MAX_BODY_BYTES`',
   },
   UNSUPPORTED_ENCODING: {
-    status: 415,
     when: 'an add or replace body with a `Content-Encoding` other than gzip or deflate',
     fix: 'send gzip, deflate or no encoding (`Accept-Encoding` lists them)',
   },
   INTERNAL: {
-    status: 500,
     when: 'a bug; reported to `SERVER_REPORTING_DSN` when set',
     fix: 'report it, with the server log',
   },
   STORE_UNAVAILABLE: {
-    status: 503,
     when: 'the store failed or is closed; after a failed write, until it has reopened; damaged data',
     fix: 'retry; see `/api/health` `reason` and the server log',
   },
   TOO_MANY_WAITERS: {
-    status: 503,
     when: '20,000 journal long-polls are already held',
     fix: 'retry, or read without `wait`',
   },
   TOO_MANY_STREAMS: {
-    status: 503,
     when: '`MOCKPOINT_MAX_STREAMS` journal streams are already open ([live.md](live.md))',
     fix: 'close one, or read the journal without streaming',
   },
   TOO_MANY_DELIVERIES: {
-    status: 503,
     when: '1000 deliveries are pending already',
     fix: 'wait for some to finish, or cancel them (`DELETE /api/deliveries/{id}`)',
   },
@@ -293,19 +244,16 @@ export const ERRORS = {
     fix: 'start the server, or correct the base URL',
   },
   WAIT_TIMEOUT: {
-    status: 408,
     from: 'client',
     when: 'nothing (or too little) arrived in time; the message lists what did arrive',
     fix: 'check what sends the request, or wait longer (`timeout`)',
   },
   UNEXPECTED_REQUEST: {
-    status: 417,
     from: 'client',
     when: '`expectNoRequests` saw a request, named in the message',
     fix: 'find what sent it',
   },
   UNEXPECTED_RESPONSE: {
-    status: 502,
     from: 'client',
     when: 'an answer without a mockpoint error body (e.g. from a proxy in between)',
     fix: 'check the base URL points at mockpoint',
@@ -332,13 +280,11 @@ export const ERRORS = {
     fix: 'fix its permissions, or set `MOCKPOINT_DATA_DIR`',
   },
   DATA_DIR_LOCKED: {
-    status: 503,
     from: 'cli',
     when: 'the data directory is in use by another mockpoint process',
     fix: 'stop the other one, or use another directory',
   },
   DATA_DIR_DAMAGED: {
-    status: 503,
     from: 'cli',
     when: 'the data directory is damaged; it is never silently replaced',
     fix: 'run `mockpoint repair` ([reliability.md](reliability.md))',
@@ -383,18 +329,18 @@ export const ERRORS = {
     when: "an optional package the feature needs is not installed (`level` for `store: 'level'`)",
     fix: 'install the package the message names',
   },
-} as const satisfies Record<string, ErrorSpec>;
+} as const satisfies Record<ErrorCode, ErrorProse>;
 
-/** A stable, machine-readable error code. */
-export type ErrorCode = keyof typeof ERRORS;
+/** One code of the registry: its status (from {@link ERROR_STATUS}) and its prose. */
+export interface ErrorSpec extends ErrorProse {
+  /** The HTTP status of the answer (a server error), or the one the client reports; absent for a process that never answers. */
+  status?: number;
+}
 
 /** Every code with its entry, in registry order. */
-export const ERROR_LIST: readonly (ErrorSpec & { code: ErrorCode })[] = Object.entries(ERRORS).map(([code, spec]) => ({
-  code: code as ErrorCode,
-  ...spec,
-}));
-
-/** Every error code mapped to its HTTP status (500 for those raised without one). */
-export const ERROR_STATUS = Object.fromEntries(ERROR_LIST.map((spec) => [spec.code, spec.status ?? 500])) as Readonly<
-  Record<ErrorCode, number>
->;
+export const ERROR_LIST: readonly (ErrorSpec & { code: ErrorCode })[] = (Object.keys(ERROR_STATUS) as ErrorCode[]).map(
+  (code) => {
+    const status = ERROR_STATUS[code];
+    return status === null ? { code, ...ERRORS[code] } : { code, status, ...ERRORS[code] };
+  },
+);

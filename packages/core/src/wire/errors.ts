@@ -7,9 +7,9 @@
  * @module
  */
 
-import { ERROR_STATUS, type ErrorCode } from './error-codes.js';
+import { ERROR_STATUS, type ErrorCode } from './error-status.js';
 
-export { ERROR_LIST, ERROR_STATUS, ERRORS, type ErrorCode, type ErrorSource, type ErrorSpec } from './error-codes.js';
+export { ERROR_STATUS, type ErrorCode } from './error-status.js';
 
 /** The JSON body of every error response. */
 export interface ErrorBody {
@@ -63,7 +63,7 @@ export class MockpointError extends Error {
   constructor(code: ErrorCode, message: string, options: MockpointErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.status = options.status ?? ERROR_STATUS[code];
+    this.status = options.status ?? ERROR_STATUS[code] ?? 500;
     this.headers = options.headers;
     this.details = options.details;
   }

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { ERRORS, type ErrorCode } from '../../wire/error-codes.js';
+import { ERROR_STATUS, ERRORS, type ErrorCode } from '../../wire/error-codes.js';
 import type { Schemas } from '../../wire/schemas.js';
 import type { ResponseDoc } from '../openapi.js';
 
@@ -61,8 +61,8 @@ export function errorResponses(
 ): Record<number, ResponseDoc> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of new Set(codes.flat())) {
-    const status = (ERRORS[code] as { status?: number }).status;
-    if (status === undefined) throw new Error(`${code} is not answered over HTTP (it has no status)`);
+    const status = ERROR_STATUS[code];
+    if (status === null) throw new Error(`${code} is not answered over HTTP (it has no status)`);
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return Object.fromEntries(
