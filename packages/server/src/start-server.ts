@@ -153,6 +153,25 @@ async function listen(
 }
 
 /**
+ * The LevelDB store's durable deliveries; when damaged data keeps them from being
+ * read, the daemon still starts (degraded, as health says) with deliveries kept in
+ * memory, and says so in one line: `mockpoint repair` is the way back.
+ */
+async function openLevelDeliveries(
+  store: LevelStore,
+): Promise<Awaited<ReturnType<LevelStore['openDeliveries']>> | undefined> {
+  try {
+    return await store.openDeliveries();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    console.error(
+      `mockpoint: warning: the pending deliveries could not be read (${reason}); new deliveries are kept in memory until the data directory is repaired (mockpoint repair)`,
+    );
+    return undefined;
+  }
+}
+
+/**
  * Starts the daemon.
  * @example const server = await startServer({ port: 0, memory: true }); await server.close()
  */
@@ -176,7 +195,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       store instanceof RedisStore
         ? store.openDeliveries()
         : store instanceof LevelStore
-          ? await store.openDeliveries()
+          ? await openLevelDeliveries(store)
           : undefined,
     // …and the webhook ids already seen, so a replay to another replica is told as one.
     replays: store instanceof RedisStore ? store.openReplayGuard() : undefined,

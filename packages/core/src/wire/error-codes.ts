@@ -161,6 +161,11 @@ export const ERRORS = {
     when: "a mock file does not describe valid endpoints; `error.details.reason` is the API's own code for the field (e.g. `INVALID_STATUS_CODE`, `INVALID_DATA`, `NAME_TAKEN`, `FILE_OUTSIDE`)",
     fix: 'correct the field at the path the message names',
   },
+  OPENAPI_UNREADABLE: {
+    from: 'cli',
+    when: '`mockpoint import` was given a file that cannot be read, is not YAML/JSON, is not OpenAPI 2.0/3.0/3.1, or has a `$ref` that points at nothing',
+    fix: 'correct the file as the message says ([files.md](files.md))',
+  },
   UNAUTHORIZED: {
     when: '`MOCKPOINT_ADMIN_TOKEN` is set and a write lacks the right bearer token',
     fix: 'send `Authorization: Bearer <MOCKPOINT_ADMIN_TOKEN>`',

@@ -9,7 +9,8 @@
 
 import { ERROR_STATUS, type ErrorCode } from './error-status.js';
 
-export { ERROR_STATUS, type ErrorCode } from './error-status.js';
+export type { ErrorCode } from './error-status.js';
+
 
 /** The JSON body of every error response. */
 export interface ErrorBody {

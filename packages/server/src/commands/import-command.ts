@@ -8,6 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseMockFile } from '@mockpoint/core/files';
+import { MockpointError } from '@mockpoint/core/internal';
 import { openApiRoutes } from '../openapi/openapi-routes.js';
 import { type CommandIo, parseArgs, UsageError } from './command-args.js';
 
@@ -42,9 +43,13 @@ export async function runImport(argv: readonly string[], io: CommandIo): Promise
   try {
     routes = await openApiRoutes(source);
   } catch (error) {
-    throw Object.assign(new Error(`${source}: not a readable OpenAPI document: ${(error as Error).message}`), {
-      code: 'OPENAPI_UNREADABLE',
-    });
+    throw new MockpointError(
+      'OPENAPI_UNREADABLE',
+      `${source}: not a readable OpenAPI document: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   }
   const text = `${JSON.stringify({ version: 1, endpoints: [{ name, routes }] }, null, 2)}\n`;
   parseMockFile(text, { file: args.values.get('--out') ?? 'import.json', format: 'json' });

@@ -3,13 +3,13 @@
  * one route per operation, its path from the template (`/pets/{petId}` →
  * `/pets/:petId`), its method, and the first success response's example, or a
  * value sampled from its schema when there is none. Parsed and dereferenced by
- * @readme/openapi-parser, sampled by openapi-sampler (deterministic: the same
+ * load-openapi.ts, sampled by openapi-sampler (deterministic: the same
  * document gives the same routes).
  *
  * @module
  */
-import { dereference } from '@readme/openapi-parser';
 import { sample } from 'openapi-sampler';
+import { loadOpenApi } from './load-openapi.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
@@ -84,7 +84,7 @@ function routeId(operationId: unknown, method: string, path: string, taken: Set<
  * paths with fewer parameters first, so `/pets/mine` answers before `/pets/{id}`.
  */
 export async function openApiRoutes(path: string): Promise<ImportedRoute[]> {
-  const doc = (await dereference(path)) as Json;
+  const doc = await loadOpenApi(path);
   const swagger2 = typeof doc.swagger === 'string';
   const paths = (doc.paths ?? {}) as Record<string, Json>;
   const taken = new Set<string>();

@@ -1,0 +1,61 @@
+/**
+ * Reads an OpenAPI document (3.0, 3.1, or Swagger 2.0; YAML or JSON) and replaces
+ * every `$ref` with what it points at: `#/…` pointers into the document, and
+ * `other.yaml#/…` into files beside it. A reference that points back into itself
+ * (a recursive schema) is left as an empty schema at its second visit, which is
+ * all that sampling needs. Small on purpose: the import needs values, not validation.
+ *
+ * @module
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { parse } from 'yaml';
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Follows a JSON pointer (`/components/schemas/Pet`) into `doc`. */
+function pointer(doc: unknown, path: string, ref: string): unknown {
+  let node = doc;
+  for (const raw of path.split('/').slice(1)) {
+    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    if (!isObject(node) && !Array.isArray(node)) throw new Error(`$ref ${ref} points at nothing`);
+    node = (node as Json)[key];
+    if (node === undefined) throw new Error(`$ref ${ref} points at nothing`);
+  }
+  return node;
+}
+
+/** The document at `path`, every `$ref` resolved. */
+export async function loadOpenApi(path: string): Promise<Json> {
+  const files = new Map<string, unknown>();
+  const read = async (file: string): Promise<unknown> => {
+    if (!files.has(file)) files.set(file, parse(await readFile(file, 'utf8')));
+    return files.get(file);
+  };
+  const walk = async (node: unknown, file: string, seen: readonly string[]): Promise<unknown> => {
+    if (Array.isArray(node)) return Promise.all(node.map((item) => walk(item, file, seen)));
+    if (!isObject(node)) return node;
+    if (typeof node.$ref === 'string') {
+      const [target = '', fragment = ''] = node.$ref.split('#', 2);
+      const targetFile = target === '' ? file : resolve(dirname(file), target);
+      const key = `${targetFile}#${fragment}`;
+      if (seen.includes(key)) return {};
+      return walk(pointer(await read(targetFile), fragment, node.$ref), targetFile, [...seen, key]);
+    }
+    const out: Json = {};
+    for (const [key, value] of Object.entries(node)) out[key] = await walk(value, file, seen);
+    return out;
+  };
+  const file = resolve(path);
+  const doc = await read(file);
+  const version = isObject(doc) ? (doc.openapi ?? doc.swagger) : undefined;
+  if (!isObject(doc) || typeof version !== 'string' || !/^(2\.0|3\.[01]\.\d+)$/.test(version)) {
+    throw new Error('it has no `openapi: 3.0.x`/`3.1.x` or `swagger: "2.0"` field');
+  }
+  if (!isObject(doc.paths)) throw new Error('it has no `paths` object');
+  return (await walk(doc, file, [])) as Json;
+}
