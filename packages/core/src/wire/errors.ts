@@ -11,7 +11,6 @@ import { ERROR_STATUS, type ErrorCode } from './error-status.js';
 
 export type { ErrorCode } from './error-status.js';
 
-
 /** The JSON body of every error response. */
 export interface ErrorBody {
   success: false;
