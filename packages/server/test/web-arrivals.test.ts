@@ -84,6 +84,8 @@ test('with the pointer on the list, arrivals wait behind "N new": nothing moves 
 
   // The pointer rests on the third row, as one about to click it.
   const third = page.locator('.journal-list li').nth(2).locator('summary');
+  // The endpoint's view (record, routes panel) may push the journal below the fold: bring the row into view first.
+  await third.scrollIntoViewIfNeeded();
   const box = (await third.boundingBox()) as { x: number; y: number; width: number; height: number };
   const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
   await page.mouse.move(x, y);
