@@ -89,7 +89,8 @@ try {
 
   // The fixture projects, pointed at the installed package instead of the sources.
   cpSync(fixtures, join(project, 'fixtures'), { recursive: true });
-  for (const dir of ['per-suite', 'global-setup', 'failing-matcher']) {
+  const projects = readdirSync(fixtures, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  for (const { name: dir } of projects) {
     const config = join(project, 'fixtures', dir, 'vitest.config.ts');
     const text = readFileSync(config, 'utf8')
       .replace("'../../../src/plugin.js'", "'@mockpoint/vitest/plugin'")
