@@ -39,6 +39,15 @@ export interface CreateMockServerOptions extends LimitOptions {
    * @example createMockServer({ config: 'mockpoint.yaml' })
    */
   config?: string;
+  /**
+   * Hosts besides loopback addresses (127.0.0.0/8, ::1, localhost) that deliveries
+   * (`deliver()`, `POST /api/deliveries`) may target: a name, or `.example.com` for
+   * it and its subdomains. Others are refused with `DELIVERY_HOST_NOT_ALLOWED`, as
+   * the daemon's `MOCKPOINT_DELIVERY_ALLOW_HOSTS` does.
+   * @default [] (loopback only)
+   * @example createMockServer({ deliveryAllowHosts: ['receiver.internal'] })
+   */
+  deliveryAllowHosts?: readonly string[];
 }
 
 /**
@@ -72,6 +81,7 @@ export async function createMockServer(options: CreateMockServerOptions = {}): P
     store: opened.store,
     ...pickLimits(options),
     adminToken: options.adminToken,
+    deliveryAllowHosts: options.deliveryAllowHosts,
     onUnexpectedError: (error) => console.error('mockpoint: unexpected error:', error),
   });
   let served: ServedApp;

@@ -17,7 +17,7 @@ export type { MockpointProvided } from './provided.js';
 /** Server options that can cross into the global setup (plain data only). */
 export type SharedMockServerOptions = Pick<
   CreateMockServerOptions,
-  'store' | 'dir' | 'journalSize' | 'maxDelayMs' | 'maxBodyBytes' | 'config'
+  'store' | 'dir' | 'journalSize' | 'maxDelayMs' | 'maxBodyBytes' | 'config' | 'deliveryAllowHosts'
 >;
 
 /** Options for {@link mockpoint}. */

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -233,6 +234,36 @@ describe('createMockServer', () => {
       expect(await isListening(port)).toBe(true);
     }
     expect(await isListening(port)).toBe(false);
+  });
+
+  it('deliveryAllowHosts lets deliveries reach a host besides loopback; without it that host is refused', async () => {
+    const received: string[] = [];
+    const receiver = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk));
+      req.on('end', () => {
+        received.push(body);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      // 0.0.0.0 is not a loopback address by the rule, yet a connection to it reaches this machine.
+      const url = `http://0.0.0.0:${(receiver.address() as AddressInfo).port}/hook`;
+      const strict = await start();
+      await expect(strict.deliver({ url, data: { n: 1 } })).rejects.toMatchObject({
+        code: 'DELIVERY_HOST_NOT_ALLOWED',
+      });
+
+      const open = await start({ deliveryAllowHosts: ['0.0.0.0'] });
+      const sent = await open.deliver({ url, data: { n: 2 } });
+      const done = await open.waitForDelivery(sent.id, { timeout: 20_000 });
+      expect([done.state, done.attempts[0]?.status]).toEqual(['delivered', 204]);
+      expect(received).toEqual(['{"n":2}']);
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   it("store: 'level' keeps endpoints in LevelDB in a temporary directory that close() removes", async () => {

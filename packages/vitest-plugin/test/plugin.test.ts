@@ -20,8 +20,12 @@ describe('mockpoint() plugin', () => {
   });
 
   it('passes server options to the global setup as plain data', () => {
-    const test = testConfig(mockpoint({ server: { store: 'level', journalSize: 5 } }));
-    expect(test.provide).toEqual({ 'mockpoint:server-options': { store: 'level', journalSize: 5 } });
+    const test = testConfig(
+      mockpoint({ server: { store: 'level', journalSize: 5, deliveryAllowHosts: ['.internal'] } }),
+    );
+    expect(test.provide).toEqual({
+      'mockpoint:server-options': { store: 'level', journalSize: 5, deliveryAllowHosts: ['.internal'] },
+    });
     expect(() => structuredClone(test.provide)).not.toThrow();
   });
 
