@@ -12,6 +12,7 @@ import {
   type MockpointClient,
   MockpointError,
 } from '../index.js';
+import { EXPECTED_DEFAULT_LIMITS } from '../test-support/expected-health.js';
 import { isOwnError, OWN_ERROR } from '../wire/errors.js';
 import { VERSION } from '../wire/version.js';
 
@@ -204,18 +205,7 @@ describe.each(MODES)('createClient against %s', (_mode, connect) => {
       version: VERSION,
       store: 'memory',
       longPolls: 0,
-      limits: {
-        maxBodyBytes: 5 * 1024 * 1024,
-        maxDelayMs: 60_000,
-        journalSize: 100,
-        journalMaxBytes: 64 * 1024 * 1024,
-        cacheMaxBytes: 64 * 1024 * 1024,
-        maxStreamEvents: 10_000,
-        maxStreamMs: 600_000,
-        maxRoutes: 10_000,
-        maxConnections: 10_000,
-        maxStreams: 1000,
-      },
+      limits: EXPECTED_DEFAULT_LIMITS,
     });
     expect(client.endpointUrl('a-b_c')).toBe(`${client.baseUrl}/endpoint/a-b_c`);
   });

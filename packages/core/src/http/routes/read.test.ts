@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryStore } from '../../store/memory/index.js';
 import type { EndpointStore } from '../../store/store.js';
+import { EXPECTED_DEFAULT_LIMITS } from '../../test-support/expected-health.js';
 import { type ErrorCode, MockpointError } from '../../wire/errors.js';
 import type { EndpointRecord } from '../../wire/schemas.js';
 import { VERSION } from '../../wire/version.js';
@@ -295,18 +296,7 @@ describe('GET /api/health', () => {
       version: VERSION,
       store: 'memory',
       longPolls: 0,
-      limits: {
-        maxBodyBytes: 5 * 1024 * 1024,
-        maxDelayMs: 60_000,
-        journalSize: 100,
-        journalMaxBytes: 64 * 1024 * 1024,
-        cacheMaxBytes: 64 * 1024 * 1024,
-        maxStreamEvents: 10_000,
-        maxStreamMs: 600_000,
-        maxRoutes: 10_000,
-        maxConnections: 10_000,
-        maxStreams: 1000,
-      },
+      limits: EXPECTED_DEFAULT_LIMITS,
     });
   });
 

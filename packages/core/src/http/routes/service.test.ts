@@ -3,6 +3,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it, vi } from 'vitest';
 import { createApp, type MockpointApp } from '../../index.js';
 import { MemoryStore } from '../../store/memory/index.js';
+import { EXPECTED_DEFAULT_LIMITS } from '../../test-support/expected-health.js';
 import { NAME_PATTERN } from '../../wire/rules.js';
 import { VERSION } from '../../wire/version.js';
 
@@ -64,18 +65,7 @@ describe('GET /api/health', () => {
       version: VERSION,
       store: 'memory',
       longPolls: 0,
-      limits: {
-        maxBodyBytes: 5 * 1024 * 1024,
-        maxDelayMs: 60_000,
-        journalSize: 100,
-        journalMaxBytes: 64 * 1024 * 1024,
-        cacheMaxBytes: 64 * 1024 * 1024,
-        maxStreamEvents: 10_000,
-        maxStreamMs: 600_000,
-        maxRoutes: 10_000,
-        maxConnections: 10_000,
-        maxStreams: 1000,
-      },
+      limits: EXPECTED_DEFAULT_LIMITS,
     });
     const custom = createApp({
       version: '9.9.9',
