@@ -257,15 +257,13 @@ export class EndpointHandler {
   async #queued(name: string, view: RequestView, request: RecordedRequest, taken: Taken): Promise<EndpointAnswer> {
     try {
       const head = request.method === 'HEAD';
-      const fallback = await this.#fallback(name, view);
+      const lastEventId = rawHeader(request.rawHeaders, 'last-event-id');
+      const fallback = await this.#fallback(name, view, lastEventId);
       const params = queuedParams(taken, view);
       const context: TemplateContext = { params, query: view.query, headers: view.headers, json: view.json, seq: 1 };
       const { stream } = taken.answer;
       if (stream !== undefined) {
-        const streamed = resumeAfter(
-          queuedStream({ ...taken.answer, stream }, fallback, head, context),
-          rawHeader(request.rawHeaders, 'last-event-id'),
-        );
+        const streamed = resumeAfter(queuedStream({ ...taken.answer, stream }, fallback, head, context), lastEventId);
         const mark = byQueue();
         this.#journal.record(
           name,
@@ -293,7 +291,7 @@ export class EndpointHandler {
         release: taken.release,
         // A released hang gets what would answer then (not journaled again).
         next: () =>
-          this.#fallback(name, view).then(
+          this.#fallback(name, view, lastEventId).then(
             (now) =>
               now === undefined
                 ? this.#recordAnswer(name, request, undefined)
@@ -312,11 +310,15 @@ export class EndpointHandler {
 
   /**
    * What a queued answer's absent fields fall back to: what would answer without
-   * the queue (the first matching route's answer, rendered for this request, else
-   * the record at the bare URL), or `undefined` when nothing would (or a route
-   * would fail with a fault).
+   * the queue (the first matching route's answer, rendered for this request and
+   * a stream resumed after `lastEventId`, else the record at the bare URL), or
+   * `undefined` when nothing would (or a route would fail with a fault).
    */
-  async #fallback(name: string, view: RequestView): Promise<QueueFallback | undefined> {
+  async #fallback(
+    name: string,
+    view: RequestView,
+    lastEventId: string | undefined,
+  ): Promise<QueueFallback | undefined> {
     const table = this.#endpoints.routeTables.get(name) ?? (await this.#endpoints.routeTable(name));
     const hit = table?.select(view);
     if (hit !== undefined) {
@@ -330,6 +332,7 @@ export class EndpointHandler {
             seq: route.seq + 1,
           })
         : route.answer.answer(false);
+      if (answer.kind === 'stream') return resumeAfter(answer, lastEventId);
       return answer.kind === 'respond' ? answer : undefined;
     }
     if (view.subpath !== '/') return undefined;

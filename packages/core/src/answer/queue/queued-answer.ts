@@ -18,6 +18,7 @@ import {
 } from '../endpoint-answer.js';
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from '../read-response.js';
 import { compileAnswer } from '../routes/route-answer.js';
+import { STREAM_HEADERS } from '../stream/stream-frames.js';
 import type { TemplateContext } from '../template.js';
 
 /** A queued answer resolved against its fallback. */
@@ -31,13 +32,30 @@ export interface PlannedAnswer {
   /** Milliseconds before answering (or failing). */
   delay: number;
   fault?: Fault;
+  /**
+   * The events sent instead of a body: the fallback's, when it streams and the
+   * queued answer has no body of its own (`body` is then `null`).
+   */
+  stream?: Pick<StreamAnswer, 'frames' | 'end'>;
 }
 
 /**
  * What a queued answer's absent fields fall back to: the answer that would have
- * been sent without the queue (the first matching route's, or the record's).
+ * been sent without the queue (the first matching route's, or the record's),
+ * which may stream.
  */
-export type QueueFallback = Pick<RespondAnswer, 'status' | 'headers' | 'body' | 'delay'>;
+export type QueueFallback = Pick<RespondAnswer, 'kind' | 'status' | 'headers' | 'body' | 'delay'> | StreamAnswer;
+
+/** The bytes a streamed answer writes, all of them (what a `close` fault cuts in half). */
+function streamBytes(frames: StreamAnswer['frames']): Uint8Array {
+  const all = new Uint8Array(frames.reduce((sum, frame) => sum + frame.bytes.byteLength, 0));
+  let at = 0;
+  for (const frame of frames) {
+    all.set(frame.bytes, at);
+    at += frame.bytes.byteLength;
+  }
+  return all;
+}
 
 /** The body of the 404 a queued answer without a body gets when nothing else would answer. */
 function notFoundBody(name: string): string {
@@ -63,8 +81,10 @@ const NO_CONTEXT: TemplateContext = { params: {}, query: {}, headers: {}, json: 
  * Resolves one queued answer for `name` against `fallback` (what would answer
  * without the queue, `undefined` when nothing would): each absent field takes the
  * fallback's (`headers` as a whole; the Content-Type follows the body). With
- * neither a body nor a fallback the answer is 404 `NOT_FOUND`. A `template`
- * answer renders its own parts with `context`.
+ * neither a body nor a fallback the answer is 404 `NOT_FOUND`. A fallback that
+ * streams lends its events (as `stream`) in place of a body; a `close` fault
+ * cuts them, written out as one body, in half. A `template` answer renders its
+ * own parts with `context`.
  */
 export function planQueuedAnswer(
   name: string,
@@ -90,6 +110,7 @@ export function planQueuedAnswer(
   let statusCode: number;
   let body: string | Uint8Array | null;
   let headers: Record<string, string | readonly string[]>;
+  let stream: PlannedAnswer['stream'];
   if (hasBody && mine !== undefined) {
     statusCode = taken.statusCode ?? fallback?.status ?? 200;
     body = mine.body;
@@ -99,7 +120,12 @@ export function planQueuedAnswer(
         : { ...ownHeaders(fallback?.headers ?? {}, 'content-type'), ...pick(mine.headers, 'content-type') };
   } else if (fallback !== undefined) {
     statusCode = taken.statusCode ?? fallback.status;
-    body = fallback.body;
+    if (fallback.kind === 'respond') body = fallback.body;
+    else if (taken.fault === 'close') body = streamBytes(fallback.frames);
+    else {
+      body = null;
+      stream = { frames: fallback.frames, end: fallback.end };
+    }
     const type = pick(fallback.headers, 'content-type');
     headers = mine !== undefined ? { ...type, ...ownHeaders(mine.headers) } : ownHeaders(fallback.headers);
   } else {
@@ -107,11 +133,17 @@ export function planQueuedAnswer(
     body = notFoundBody(name);
     headers = { 'content-type': JSON_HEADERS['content-type'] };
   }
+  if (stream !== undefined) {
+    // Own headers replace the fallback's, but a stream still must not be buffered on the way.
+    for (const [name, value] of Object.entries(STREAM_HEADERS)) headers[name] ??= value;
+  }
   if (BODILESS_STATUS.has(statusCode)) {
     body = null;
+    stream = undefined;
     delete headers['content-type'];
   }
   const planned: PlannedAnswer = { statusCode, headers, body, delay };
+  if (stream !== undefined) planned.stream = stream;
   if (taken.fault === 'close') planned.fault = 'close';
   return planned;
 }
@@ -128,7 +160,7 @@ function pick(headers: AnswerHeaderMap, name: string): Record<string, string | r
  */
 export function queuedStream(
   taken: TakenAnswer & Required<Pick<TakenAnswer, 'stream'>>,
-  fallback: QueueFallback | undefined,
+  fallback: Pick<QueueFallback, 'status' | 'delay'> | undefined,
   head: boolean,
   context: TemplateContext = NO_CONTEXT,
 ): StreamAnswer {
@@ -163,6 +195,13 @@ export function toQueuedAnswer(planned: PlannedAnswer, context: QueuedAnswerCont
   }
   const { statusCode: status, delay } = planned;
   if (planned.fault === undefined) {
+    const { stream } = planned;
+    if (stream !== undefined) {
+      // HEAD: the headers alone, ended at once (as a route's streamed answer).
+      return context.head
+        ? { kind: 'stream', status, headers, frames: [], end: 'close', delay }
+        : { kind: 'stream', status, headers, frames: stream.frames, end: stream.end, delay };
+    }
     return { kind: 'respond', status, headers, body: context.head ? null : planned.body, delay };
   }
   if (planned.fault === 'hang') {

@@ -6,18 +6,17 @@
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { connect, type Socket } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
+import { closeExchanges, dechunk, exchange } from '@mockpoint/testkit/raw-http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeListener } from '../../adapter/node/listener.js';
 import { serve } from '../../adapter/node/serve.js';
 import { createApp, type MockpointApp } from '../../index.js';
 
 const servers: Server[] = [];
-const sockets: Socket[] = [];
 
 afterEach(async () => {
-  for (const socket of sockets.splice(0)) socket.destroy();
+  closeExchanges();
   for (const server of servers.splice(0)) {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
@@ -35,79 +34,6 @@ const adapters = {
   native: (app: MockpointApp) => listen(createNodeListener(app, { overrideGlobalObjects: false })),
   fetch: (app: MockpointApp) => listen(getRequestListener(app.fetch, { overrideGlobalObjects: false })),
 };
-
-/** A raw HTTP/1.1 exchange: what arrived so far, and a wait for some text to arrive. */
-interface Exchange {
-  readonly text: () => string;
-  /** Resolves once `needle` has arrived (bounded by the test's timeout). */
-  until(needle: string): Promise<void>;
-  /** Resolves once the whole response has arrived. */
-  complete(): Promise<void>;
-  /** Resolves with how the connection ended: 'end' (FIN) or 'error'. */
-  readonly ended: Promise<'end' | 'error'>;
-  readonly socket: Socket;
-}
-
-function exchange(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Exchange {
-  const socket = connect(port, '127.0.0.1');
-  sockets.push(socket);
-  let received = '';
-  const waiters: { done: (text: string) => boolean; resolve: () => void }[] = [];
-  socket.setEncoding('latin1');
-  socket.on('data', (chunk: string) => {
-    received += chunk;
-    for (const waiter of [...waiters]) {
-      if (waiter.done(received)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve();
-      }
-    }
-  });
-  const ended = new Promise<'end' | 'error'>((resolve) => {
-    socket.on('end', () => resolve('end'));
-    socket.on('error', () => resolve('error'));
-    socket.on('close', () => resolve('end'));
-  });
-  const lines = [
-    `${method} ${path} HTTP/1.1`,
-    'Host: 127.0.0.1',
-    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
-  ];
-  socket.write(`${lines.join('\r\n')}\r\n\r\n`);
-  const until = (done: (text: string) => boolean): Promise<void> =>
-    done(received) ? Promise.resolve() : new Promise((resolve) => waiters.push({ done, resolve }));
-  return {
-    text: () => received,
-    socket,
-    ended,
-    until: (needle) => until((text) => text.includes(needle)),
-    complete: () => until((text) => text.includes('\r\n\r\n') && dechunk(text).complete),
-  };
-}
-
-/**
- * The body of a response: a chunked one's chunks joined, and whether the
- * terminating chunk came (or, with a Content-Length, whether all of it came).
- */
-function dechunk(raw: string): { head: string; body: string; complete: boolean } {
-  const split = raw.indexOf('\r\n\r\n');
-  const head = raw.slice(0, split);
-  let rest = raw.slice(split + 4);
-  const length = /\r\ncontent-length: (\d+)/i.exec(head);
-  if (length !== null) {
-    const size = Number(length[1]);
-    return { head, body: rest.slice(0, size), complete: rest.length >= size };
-  }
-  let body = '';
-  for (;;) {
-    const eol = rest.indexOf('\r\n');
-    if (eol === -1) return { head, body, complete: false };
-    const size = Number.parseInt(rest.slice(0, eol), 16);
-    if (size === 0) return { head, body, complete: true };
-    body += rest.slice(eol + 2, eol + 2 + size);
-    rest = rest.slice(eol + 2 + size + 2);
-  }
-}
 
 async function setup(adapter: keyof typeof adapters, answer: unknown, options: Parameters<typeof createApp>[0] = {}) {
   const app = createApp(options);
