@@ -6,41 +6,13 @@
  * list takes them at once.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import type { RunningServer } from '../src/start-server.js';
-import {
-  closeBrowser,
-  layoutShifts,
-  openPage,
-  poll,
-  screenshot,
-  startWebDaemon,
-  useBrowser,
-  type WatchedPage,
-  watchLayoutShifts,
-} from './web-support.js';
+import { expect, test } from 'vitest';
+import { layoutShifts, poll, screenshot, useWebTest, watchLayoutShifts } from './web-support.js';
 
-let server: RunningServer;
-const pages: WatchedPage[] = [];
-
-beforeAll(async () => {
-  server = await startWebDaemon();
-});
-
-afterEach(async () => {
-  for (const watched of pages.splice(0)) {
-    await watched.page.context().close();
-    expect(watched.problems).toEqual([]);
-  }
-});
-
-afterAll(async () => {
-  await closeBrowser();
-  await server?.close();
-});
+const web = useWebTest();
 
 async function endpointWithRequests(name: string, count: number): Promise<void> {
-  const added = await fetch(`${server.url}/api/endpoint/add`, {
+  const added = await fetch(`${web.server.url}/api/endpoint/add`, {
     method: 'PUT',
     body: JSON.stringify({ name, data: { ok: true } }),
   });
@@ -49,7 +21,7 @@ async function endpointWithRequests(name: string, count: number): Promise<void> 
 }
 
 async function send(name: string, label: string): Promise<void> {
-  const response = await fetch(`${server.url}/endpoint/${name}?n=${label}`, {
+  const response = await fetch(`${web.server.url}/endpoint/${name}?n=${label}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ event: 'order.paid', label }),
@@ -58,10 +30,9 @@ async function send(name: string, label: string): Promise<void> {
 }
 
 async function open(name: string, size: { width: number; height: number }): Promise<Page> {
-  const watched = await openPage(await useBrowser(), size);
-  pages.push(watched);
+  const watched = await web.open(size);
   await watchLayoutShifts(watched.page);
-  await watched.page.goto(`${server.url}/#/e/${name}`);
+  await watched.page.goto(`${web.server.url}/#/e/${name}`);
   await poll(() => watched.page.locator('.live').textContent()).toBe('Live');
   return watched.page;
 }

@@ -6,51 +6,25 @@
  * record; the bounds are generous (a loaded 2-core machine) and name a freeze.
  */
 import { readFile } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import type { RunningServer } from '../src/start-server.js';
-import {
-  closeBrowser,
-  openPage,
-  poll,
-  screenshot,
-  startWebDaemon,
-  useBrowser,
-  type WatchedPage,
-} from './web-support.js';
+import { expect, test } from 'vitest';
+import { poll, screenshot, useWebTest } from './web-support.js';
 
-let server: RunningServer;
-const pages: WatchedPage[] = [];
+const web = useWebTest();
 
 /** About 4.9 MB of minified JSON (the daemon's body limit is 5 MiB), with integers a double cannot hold. */
 const DATA = JSON.stringify({
   items: Array.from({ length: 33_000 }, (_, i) => ({ id: i, name: `item-${i}`, price: 0, note: 'x'.repeat(80) })),
 }).replaceAll('"price":0', '"price":12345678901234567890');
 
-beforeAll(async () => {
-  server = await startWebDaemon();
-});
-
-afterEach(async () => {
-  for (const watched of pages.splice(0)) {
-    await watched.page.context().close();
-    expect(watched.problems).toEqual([]);
-  }
-});
-
-afterAll(async () => {
-  await closeBrowser();
-  await server?.close();
-});
-
 test('a 5 MB stored body and a 5 MB request: a laid-out preview at once, "Show all" in slices, "Download raw" exact', async () => {
   expect(DATA.length).toBeGreaterThan(4_800_000);
   expect(DATA.length).toBeLessThan(5 * 1024 * 1024);
-  const add = await fetch(`${server.url}/api/endpoint/add`, {
+  const add = await fetch(`${web.server.url}/api/endpoint/add`, {
     method: 'PUT',
     body: `{"name":"big","data":${DATA}}`,
   });
   expect(add.status).toBe(201);
-  const sent = await fetch(`${server.url}/endpoint/big`, {
+  const sent = await fetch(`${web.server.url}/endpoint/big`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: DATA,
@@ -58,8 +32,7 @@ test('a 5 MB stored body and a 5 MB request: a laid-out preview at once, "Show a
   expect(sent.status).toBe(200);
   await sent.arrayBuffer();
 
-  const watched = await openPage(await useBrowser(), { width: 1280, height: 860 });
-  pages.push(watched);
+  const watched = await web.open({ width: 1280, height: 860 });
   const { page } = watched;
   await page.addInitScript(() => {
     const w = window as unknown as { longest: number };
@@ -71,7 +44,7 @@ test('a 5 MB stored body and a 5 MB request: a laid-out preview at once, "Show a
   const longest = () => page.evaluate(() => (window as unknown as { longest: number }).longest);
 
   const started = Date.now();
-  await page.goto(`${server.url}/#/e/big`);
+  await page.goto(`${web.server.url}/#/e/big`);
   const stored = page.getByLabel('Stored response body');
   await poll(() => stored.count()).toBe(1);
   await poll(() => page.locator('.journal-list li').count()).toBe(1);

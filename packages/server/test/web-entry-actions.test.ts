@@ -8,13 +8,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import type { RunningServer } from '../src/start-server.js';
-import { closeBrowser, openPage, poll, startWebDaemon, useBrowser, type WatchedPage } from './web-support.js';
+import { afterEach, beforeAll, expect, test } from 'vitest';
+import { poll, useWebTest } from './web-support.js';
 
 const run = promisify(execFile);
-let server: RunningServer;
-const pages: WatchedPage[] = [];
+const web = useWebTest();
 
 interface Entry {
   id: number;
@@ -27,7 +25,8 @@ interface Entry {
 }
 
 async function journal(): Promise<Entry[]> {
-  return ((await (await fetch(`${server.url}/api/endpoints/hook/requests`)).json()) as { requests: Entry[] }).requests;
+  return ((await (await fetch(`${web.server.url}/api/endpoints/hook/requests`)).json()) as { requests: Entry[] })
+    .requests;
 }
 
 /** What a resend must keep: everything but the id, the time and the headers curl or fetch set themselves. */
@@ -44,13 +43,12 @@ function sent(entry: Entry, extra: string[] = []) {
 }
 
 beforeAll(async () => {
-  server = await startWebDaemon();
-  const add = await fetch(`${server.url}/api/endpoint/add`, {
+  const add = await fetch(`${web.server.url}/api/endpoint/add`, {
     method: 'PUT',
     body: JSON.stringify({ name: 'hook', data: { ok: true } }),
   });
   expect(add.status).toBe(201);
-  const routes = await fetch(`${server.url}/api/endpoints/hook/routes`, {
+  const routes = await fetch(`${web.server.url}/api/endpoints/hook/routes`, {
     method: 'PUT',
     body: JSON.stringify({
       routes: [{ id: 'order', match: { method: 'POST', path: '/orders/:id' }, answer: { statusCode: 201, data: {} } }],
@@ -60,22 +58,12 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  for (const watched of pages.splice(0)) {
-    await watched.page.context().close();
-    expect(watched.problems).toEqual([]);
-  }
-  await fetch(`${server.url}/api/endpoints/hook/requests`, { method: 'DELETE' });
-});
-
-afterAll(async () => {
-  await closeBrowser();
-  await server?.close();
+  await fetch(`${web.server.url}/api/endpoints/hook/requests`, { method: 'DELETE' });
 });
 
 async function openEntry(): Promise<Page> {
-  const watched = await openPage(await useBrowser(), { clipboard: true });
-  pages.push(watched);
-  await watched.page.goto(`${server.url}/#/e/hook`);
+  const watched = await web.open({ clipboard: true });
+  await watched.page.goto(`${web.server.url}/#/e/hook`);
   await poll(() => watched.page.locator('.journal-list li').count()).toBe(1);
   await watched.page.locator('.journal-list summary').first().click();
   await poll(() => watched.page.locator('.entry-actions').count()).toBe(1);
@@ -86,7 +74,7 @@ const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readTe
 
 test('a JSON request answered by a route: who answered, copy body, copy as curl (run with curl), replay', async () => {
   const body = '{"order": 12345678901234567890, "note":"it\'s \\"quoted\\" $HOME `x`"}';
-  const first = await fetch(`${server.url}/endpoint/hook/orders/42?x=1&x=2&y=%20sp`, {
+  const first = await fetch(`${web.server.url}/endpoint/hook/orders/42?x=1&x=2&y=%20sp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-signature': "t=1,v1='abc'" },
     body,
@@ -123,7 +111,7 @@ test('a JSON request answered by a route: who answered, copy body, copy as curl 
 
 test('a binary body goes through base64 -d byte for byte; a truncated body offers neither curl nor replay', async () => {
   const bytes = Buffer.from([0, 255, 1, 2, 0x80, 10, 13, 39]);
-  await fetch(`${server.url}/endpoint/hook`, {
+  await fetch(`${web.server.url}/endpoint/hook`, {
     method: 'PUT',
     headers: { 'content-type': 'application/octet-stream' },
     body: bytes,
@@ -139,8 +127,8 @@ test('a binary body goes through base64 -d byte for byte; a truncated body offer
   expect(Buffer.from(resent?.body ?? '', 'base64')).toEqual(bytes);
   expect(sent(resent as Entry)).toEqual(sent(original as Entry));
 
-  await fetch(`${server.url}/api/endpoints/hook/requests`, { method: 'DELETE' });
-  await fetch(`${server.url}/endpoint/hook`, { method: 'POST', body: 'y'.repeat(100 * 1024) });
+  await fetch(`${web.server.url}/api/endpoints/hook/requests`, { method: 'DELETE' });
+  await fetch(`${web.server.url}/endpoint/hook`, { method: 'POST', body: 'y'.repeat(100 * 1024) });
   await page.reload();
   await poll(() => page.locator('.journal-list li').count()).toBe(1);
   await page.locator('.journal-list summary').first().click();

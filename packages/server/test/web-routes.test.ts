@@ -4,28 +4,18 @@
  * as JSON text exactly as typed (a big integer in `data` is served byte for
  * byte); a bad route shows the server's code; Clear removes them.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { RunningServer } from '../src/start-server.js';
-import { closeBrowser, openPage, poll, startWebDaemon, useBrowser } from './web-support.js';
+import { expect, test } from 'vitest';
+import { poll, useWebTest } from './web-support.js';
 
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startWebDaemon();
-});
-
-afterAll(async () => {
-  await closeBrowser();
-  await server?.close();
-});
+const web = useWebTest();
 
 async function storedRoutes(name: string): Promise<{ id: string }[]> {
-  const response = await fetch(`${server.url}/api/endpoints/${name}/routes`);
+  const response = await fetch(`${web.server.url}/api/endpoints/${name}/routes`);
   return ((await response.json()) as { routes: { id: string }[] }).routes;
 }
 
 test('lists, edits exactly, refuses a bad route and clears the routes of a name', async () => {
-  const put = await fetch(`${server.url}/api/endpoints/fake-api/routes`, {
+  const put = await fetch(`${web.server.url}/api/endpoints/fake-api/routes`, {
     method: 'PUT',
     body: JSON.stringify({
       routes: [
@@ -36,34 +26,28 @@ test('lists, edits exactly, refuses a bad route and clears the routes of a name'
   });
   expect(put.status).toBe(200);
 
-  const watched = await openPage(await useBrowser());
-  const { page } = watched;
-  try {
-    await page.goto(`${server.url}/#/e/fake-api`);
-    const rows = page.locator('.route-list li');
-    await poll(() => rows.allTextContents()).toEqual(['userGET /users/:id200', 'goneANY /old410']);
-    expect(await page.locator('.missing').textContent()).toContain('it answers by its 2 routes');
+  const { page } = await web.open();
+  await page.goto(`${web.server.url}/#/e/fake-api`);
+  const rows = page.locator('.route-list li');
+  await poll(() => rows.allTextContents()).toEqual(['userGET /users/:id200', 'goneANY /old410']);
+  expect(await page.locator('.missing').textContent()).toContain('it answers by its 2 routes');
 
-    const typed =
-      '[{"id":"big","match":{"method":"GET","path":"/big"},"answer":{"data":{"n":12345678901234567890,"x":1.0}}}]';
-    await page.locator('#routes-text').fill(typed);
-    await page.getByRole('button', { name: 'Save routes' }).click();
-    await poll(() => rows.allTextContents()).toEqual(['bigGET /big200']);
-    const served = await fetch(`${server.url}/endpoint/fake-api/big`);
-    expect(served.status).toBe(200);
-    expect(await served.text()).toBe('{"n":12345678901234567890,"x":1.0}');
+  const typed =
+    '[{"id":"big","match":{"method":"GET","path":"/big"},"answer":{"data":{"n":12345678901234567890,"x":1.0}}}]';
+  await page.locator('#routes-text').fill(typed);
+  await page.getByRole('button', { name: 'Save routes' }).click();
+  await poll(() => rows.allTextContents()).toEqual(['bigGET /big200']);
+  const served = await fetch(`${web.server.url}/endpoint/fake-api/big`);
+  expect(served.status).toBe(200);
+  expect(await served.text()).toBe('{"n":12345678901234567890,"x":1.0}');
 
-    await page.locator('#routes-text').fill('[{"answer":{}},{"match":{"path":"users"},"answer":{}}]');
-    await page.getByRole('button', { name: 'Save routes' }).click();
-    await poll(() => page.locator('#routes-problem').textContent()).toMatch(/INVALID_ROUTE_PATTERN: .*routes\[1\]/);
-    expect((await storedRoutes('fake-api')).map((route) => route.id)).toEqual(['big']);
+  await page.locator('#routes-text').fill('[{"answer":{}},{"match":{"path":"users"},"answer":{}}]');
+  await page.getByRole('button', { name: 'Save routes' }).click();
+  await poll(() => page.locator('#routes-problem').textContent()).toMatch(/INVALID_ROUTE_PATTERN: .*routes\[1\]/);
+  expect((await storedRoutes('fake-api')).map((route) => route.id)).toEqual(['big']);
 
-    await page.getByRole('button', { name: 'Clear routes' }).click();
-    await page.getByRole('button', { name: 'Remove them' }).click();
-    await poll(() => storedRoutes('fake-api')).toEqual([]);
-    await poll(() => rows.count()).toBe(0);
-    expect(watched.problems).toEqual([]);
-  } finally {
-    await page.context().close();
-  }
+  await page.getByRole('button', { name: 'Clear routes' }).click();
+  await page.getByRole('button', { name: 'Remove them' }).click();
+  await poll(() => storedRoutes('fake-api')).toEqual([]);
+  await poll(() => rows.count()).toBe(0);
 });

@@ -12,7 +12,7 @@ import { createServer, request as httpRequest, type Server, type ServerResponse 
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { expect, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
 import { type RunningServer, type StartServerOptions, startServer } from '../src/start-server.js';
 
 /** The built page (`pnpm build` → `scripts/build-web.mjs`). */
@@ -109,6 +109,52 @@ export async function openPage(
     }
   });
   return { page, problems, requests };
+}
+
+/** A test file's daemon and browser pages, from {@link useWebTest}. */
+export interface WebTest {
+  /** The daemon (started before the file's first test). */
+  readonly server: RunningServer;
+  /**
+   * Opens a page ({@link openPage}); it is closed after the test, and the test
+   * fails if the page reported a problem (an uncaught error, a console error, a
+   * static file that did not load) that `allow` does not match.
+   */
+  open(options?: Parameters<typeof openPage>[1]): Promise<WatchedPage>;
+}
+
+/**
+ * The set-up every web page test file shares: a daemon ({@link startWebDaemon}
+ * with `options`) for the file, pages closed and checked for problems after
+ * each test, then the browser and the daemon stopped. Call it at the top of a file.
+ */
+export function useWebTest(options: StartServerOptions = {}, check: { allow?: RegExp } = {}): WebTest {
+  let server: RunningServer | undefined;
+  const pages: WatchedPage[] = [];
+  beforeAll(async () => {
+    server = await startWebDaemon(options);
+  });
+  afterEach(async () => {
+    for (const watched of pages.splice(0)) {
+      await watched.page.context().close();
+      expect(watched.problems.filter((problem) => !check.allow?.test(problem))).toEqual([]);
+    }
+  });
+  afterAll(async () => {
+    await closeBrowser();
+    await server?.close();
+  });
+  return {
+    get server() {
+      if (server === undefined) throw new Error('the web daemon has not started (useWebTest runs it in beforeAll)');
+      return server;
+    },
+    async open(pageOptions) {
+      const watched = await openPage(await useBrowser(), pageOptions);
+      pages.push(watched);
+      return watched;
+    },
+  };
 }
 
 /** Saves a screenshot under test-artifacts/web/. */
