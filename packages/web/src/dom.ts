@@ -121,3 +121,66 @@ export function announce(message: string): void {
     region.textContent = message;
   }, 50);
 }
+
+/** What {@link confirmBar} asks. */
+export interface ConfirmBarOptions {
+  /** The question, e.g. `Remove every route of “hook”?`. */
+  text: string;
+  /** The bar's accessible name, e.g. `Clear the routes`. */
+  label: string;
+  /**
+   * Runs on the confirming button (disabled meanwhile); resolves `true` when done
+   * (the bar gives way to `button` again, focused) or `false` to stay asking.
+   */
+  onConfirm(): Promise<boolean>;
+  /** The confirming button's text. @default 'Remove them' */
+  confirm?: string;
+  /** The cancelling button's text. @default 'Keep them' */
+  keep?: string;
+}
+
+/** The bar {@link confirmBar} put in place of its button. */
+export interface ConfirmBar {
+  el: HTMLElement;
+  /** Confirms again (after a refused attempt, e.g. once an admin token is given). */
+  confirm(): void;
+}
+
+/**
+ * Asks inline before a destructive action: puts a bar (the question, a danger
+ * button, a keep button) in place of `button` and focuses "keep"; "keep" or
+ * Escape puts `button` back. Buttons are as small as `button` (`btn-small`).
+ */
+export function confirmBar(button: HTMLButtonElement, options: ConfirmBarOptions): ConfirmBar {
+  const size = button.classList.contains('btn-small') ? ' btn-small' : '';
+  const yes = h('button', { type: 'button', class: `btn${size} btn-danger` }, options.confirm ?? 'Remove them');
+  const keep = h('button', { type: 'button', class: `btn${size}` }, options.keep ?? 'Keep them');
+  const el = h(
+    'div',
+    { class: 'confirming clear-confirm', role: 'group', 'aria-label': options.label },
+    h('span', { class: 'confirm-text' }, options.text),
+    yes,
+    keep,
+  );
+  const close = () => {
+    if (!el.isConnected) return;
+    el.replaceWith(button);
+    button.focus();
+  };
+  const confirm = async () => {
+    yes.disabled = true;
+    if (await options.onConfirm()) close();
+    else yes.disabled = false;
+  };
+  keep.addEventListener('click', close);
+  yes.addEventListener('click', () => void confirm());
+  el.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      close();
+    }
+  });
+  button.replaceWith(el);
+  keep.focus();
+  return { el, confirm: () => void confirm() };
+}

@@ -1,15 +1,16 @@
 /**
  * One recorded request as a journal row: a `<details>` whose summary is a
- * one-line preview (method, path, status, whether a queued answer served it,
- * size, the first bytes of the body, date and time) and whose body holds the
- * query, headers and the full body.
+ * one-line preview (method, path with its subpath set apart, status, who
+ * answered, the signature check's outcome, size, the first bytes of the body,
+ * date and time) and whose body holds the query, headers and the full body.
  *
  * @module
  */
 import type { JournalEntry } from './api.js';
 import { bodyView } from './body-view.js';
 import { formatAgo, formatDateTime, h } from './dom.js';
-import { entryActions, queryString } from './entry-actions.js';
+import { entryActions } from './entry-actions.js';
+import { answeredMark, pathLine, signatureMark, signatureRows } from './entry-marks.js';
 import { statusBadge } from './list.js';
 import { formatBytes } from './validate.js';
 
@@ -120,7 +121,7 @@ function bodySection(entry: JournalEntry): Node[] {
 function answerRows(entry: JournalEntry): [string, string][] {
   // Journals written before answer marks have none.
   const by = entry.answeredBy as JournalEntry['answeredBy'] | undefined;
-  if (by === undefined) return [['subpath', entry.subpath ?? entry.path]];
+  if (by === undefined) return [['subpath', entry.subpath ?? entry.path], ...signatureRows(entry)];
   const who =
     by === 'record'
       ? 'the stored response'
@@ -132,6 +133,7 @@ function answerRows(entry: JournalEntry): [string, string][] {
   const rows: [string, string][] = [
     ['answered by', who],
     ['subpath', entry.subpath],
+    ...signatureRows(entry),
   ];
   for (const [name, value] of Object.entries(entry.params ?? {})) rows.push([`:${name}`, value]);
   return rows;
@@ -149,19 +151,14 @@ export function entryRow(entry: JournalEntry, fresh: boolean): HTMLLIElement {
       'summary',
       null,
       h('span', { class: `method m-${entry.method.toLowerCase()}` }, entry.method),
-      h('span', { class: 'path' }, `${entry.path}${queryString(entry.query)}`),
+      pathLine(entry),
       h(
         'span',
         { class: 'entry-meta' },
         // A reset or a hang sends no status line: no status to show.
         entry.fault === 'reset' || entry.fault === 'hang' ? null : statusBadge(entry.statusCode),
-        entry.queued
-          ? h(
-              'span',
-              { class: 'queued', title: 'answered by a queued one-shot answer' },
-              entry.fault === undefined ? 'queued' : `queued ${entry.fault}`,
-            )
-          : null,
+        answeredMark(entry),
+        signatureMark(entry),
         size > 0 ? h('span', { class: 'size' }, formatBytes(size)) : null,
         // How long ago, kept current by the journal; the exact time on hover.
         h(

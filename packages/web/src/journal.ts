@@ -30,7 +30,7 @@
  * @module
  */
 import { api, failureMessage, isApiFailure, type JournalEntry } from './api.js';
-import { announce, formatAgo, formatTime, h } from './dom.js';
+import { announce, confirmBar, formatAgo, formatTime, h } from './dom.js';
 import { entryRow } from './entry-row.js';
 import { report } from './report.js';
 import { sleep } from './sleep.js';
@@ -134,39 +134,11 @@ export class JournalView {
   /** Asks inline before removing the recorded requests; Escape or "Keep them" leaves them. */
   #confirmClear(): void {
     const shown = this.#list.children.length;
-    const remove = h('button', { type: 'button', class: 'btn btn-small btn-danger' }, 'Remove them');
-    const keep = h('button', { type: 'button', class: 'btn btn-small' }, 'Keep them');
-    const bar = h(
-      'div',
-      { class: 'confirming clear-confirm', role: 'group', 'aria-label': 'Clear the requests' },
-      h(
-        'span',
-        { class: 'confirm-text' },
-        `Remove ${shown === 1 ? 'the 1 request' : `all ${shown} requests`} recorded for “${this.#name}”?`,
-      ),
-      remove,
-      keep,
-    );
-    const close = () => {
-      bar.replaceWith(this.#clearButton);
-      this.#clearButton.focus();
-    };
-    keep.addEventListener('click', close);
-    bar.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        close();
-      }
+    confirmBar(this.#clearButton, {
+      text: `Remove ${shown === 1 ? 'the 1 request' : `all ${shown} requests`} recorded for “${this.#name}”?`,
+      label: 'Clear the requests',
+      onConfirm: () => this.#clear(),
     });
-    remove.addEventListener('click', async () => {
-      remove.disabled = true;
-      if (await this.#clear()) {
-        bar.replaceWith(this.#clearButton);
-        this.#clearButton.focus();
-      } else remove.disabled = false;
-    });
-    this.#clearButton.replaceWith(bar);
-    keep.focus();
   }
 
   /** Whether the name has an endpoint: the state says what is recorded (a deleted endpoint is not "Live"). */

@@ -7,7 +7,7 @@
  * @module
  */
 import { api, failureMessage, isApiFailure, putRoutesText, type Route, routesText } from './api.js';
-import { h, replaceChildren, toast } from './dom.js';
+import { confirmBar, h, replaceChildren, toast } from './dom.js';
 import { statusBadge } from './list.js';
 import { report } from './report.js';
 import { tokenField } from './token-field.js';
@@ -129,41 +129,22 @@ export class RoutesView {
 
   /** Asks inline before removing the routes; Escape or "Keep them" leaves them. */
   #confirmClear(): void {
-    const remove = h('button', { type: 'button', class: 'btn btn-danger' }, 'Remove them');
-    const keep = h('button', { type: 'button', class: 'btn' }, 'Keep them');
-    const bar = h(
-      'div',
-      { class: 'confirming clear-confirm', role: 'group', 'aria-label': 'Clear the routes' },
-      h('span', { class: 'confirm-text' }, `Remove every route of “${this.#name}”?`),
-      remove,
-      keep,
-    );
-    const close = () => {
-      bar.replaceWith(this.#clearButton);
-      this.#clearButton.focus();
-    };
-    keep.addEventListener('click', close);
-    bar.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        close();
-      }
-    });
-    remove.addEventListener('click', async () => {
-      remove.disabled = true;
-      this.#problem.replaceChildren();
-      try {
-        await api.clearRoutes(this.#name);
+    const bar = confirmBar(this.#clearButton, {
+      text: `Remove every route of “${this.#name}”?`,
+      label: 'Clear the routes',
+      onConfirm: async () => {
+        this.#problem.replaceChildren();
+        try {
+          await api.clearRoutes(this.#name);
+        } catch (error) {
+          this.#fail('clear', error, () => bar.confirm());
+          return false;
+        }
         this.#text.value = this.#loaded;
         toast(`Cleared the routes of ${this.#name}`);
-        close();
-        await this.load();
-      } catch (error) {
-        remove.disabled = false;
-        this.#fail('clear', error, () => remove.click());
-      }
+        void this.load();
+        return true;
+      },
     });
-    this.#clearButton.replaceWith(bar);
-    keep.focus();
   }
 }

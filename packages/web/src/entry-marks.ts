@@ -1,0 +1,70 @@
+/**
+ * The marks of one journal row, compact enough for a 360 px phone: the path
+ * with its subpath set apart (the part below `/endpoint/{name}`, which routes
+ * match), who answered (`queued`, `route <id>`, `record`, `none`) and, where the
+ * name checks signatures, the outcome (`signature valid` … `replayed`) with the
+ * reason on hover and in the opened entry.
+ *
+ * @module
+ */
+import type { JournalEntry } from './api.js';
+import { h } from './dom.js';
+import { queryString } from './entry-actions.js';
+
+/**
+ * The request's path and query as one line: the endpoint's own URL muted (it
+ * gives way first when the line is cut), the subpath and query as they came.
+ * Its text is the path and query exactly.
+ */
+export function pathLine(entry: JournalEntry): HTMLElement {
+  const query = queryString(entry.query);
+  const subpath = entry.subpath;
+  if (subpath === undefined || subpath === '/' || !entry.path.endsWith(subpath)) {
+    return h('span', { class: 'path' }, `${entry.path}${query}`);
+  }
+  return h(
+    'span',
+    { class: 'path path-split' },
+    h('span', { class: 'path-base' }, entry.path.slice(0, entry.path.length - subpath.length)),
+    h('span', { class: 'subpath', title: `subpath ${subpath}` }, `${subpath}${query}`),
+  );
+}
+
+/** Who answered, in a word or two; the journal of an older daemon may not say (then only `queued` is known). */
+export function answeredMark(entry: JournalEntry): HTMLElement | null {
+  const by = entry.answeredBy as JournalEntry['answeredBy'] | undefined;
+  if ((by !== undefined && typeof by === 'object' && 'queue' in by) || (by === undefined && entry.queued)) {
+    return h(
+      'span',
+      { class: 'queued', title: 'answered by a queued one-shot answer' },
+      entry.fault === undefined ? 'queued' : `queued ${entry.fault}`,
+    );
+  }
+  if (by === undefined) return null;
+  if (by === 'record') return h('span', { class: 'by', title: 'answered by the stored response' }, 'record');
+  if (by === 'none') {
+    return h(
+      'span',
+      { class: 'by by-none', title: 'no queued answer, route or stored response answered it' },
+      'none',
+    );
+  }
+  return h('span', { class: 'by by-route', title: `answered by route ${by.route}` }, `route ${by.route}`);
+}
+
+/** The outcome of the name's signature check, the reason on hover; nothing when the name checks none. */
+export function signatureMark(entry: JournalEntry): HTMLElement | null {
+  const mark = entry.signature;
+  if (mark === undefined) return null;
+  return h(
+    'span',
+    { class: `sig sig-${mark.status}`, title: `${mark.scheme}: ${mark.reason}` },
+    `signature ${mark.status}`,
+  );
+}
+
+/** The signature check's outcome for the opened entry's answer table. */
+export function signatureRows(entry: JournalEntry): [string, string][] {
+  const mark = entry.signature;
+  return mark === undefined ? [] : [['signature', `${mark.status} (${mark.scheme}): ${mark.reason}`]];
+}
