@@ -43,11 +43,7 @@ export function answeredMark(entry: JournalEntry): HTMLElement | null {
   if (by === undefined) return null;
   if (by === 'record') return h('span', { class: 'by', title: 'answered by the stored response' }, 'record');
   if (by === 'none') {
-    return h(
-      'span',
-      { class: 'by by-none', title: 'no queued answer, route or stored response answered it' },
-      'none',
-    );
+    return h('span', { class: 'by by-none', title: 'no queued answer, route or stored response answered it' }, 'none');
   }
   return h('span', { class: 'by by-route', title: `answered by route ${by.route}` }, `route ${by.route}`);
 }

@@ -130,11 +130,7 @@ function answerRows(entry: JournalEntry): [string, string][] {
         : 'queue' in by
           ? `a queued one-shot answer${entry.fault ? ` (${entry.fault})` : ''}`
           : `route ${by.route}`;
-  const rows: [string, string][] = [
-    ['answered by', who],
-    ['subpath', entry.subpath],
-    ...signatureRows(entry),
-  ];
+  const rows: [string, string][] = [['answered by', who], ['subpath', entry.subpath], ...signatureRows(entry)];
   for (const [name, value] of Object.entries(entry.params ?? {})) rows.push([`:${name}`, value]);
   return rows;
 }
