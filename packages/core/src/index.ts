@@ -35,6 +35,7 @@ export {
   type WaitOptions,
 } from './client/client.js';
 export type { WatchRequestsOptions } from './client/watch-requests.js';
+export { type ApiEncoders, type Encoder, gzipEncoder } from './http/api-encoding.js';
 export { type CreateAppOptions, createApp, type MockpointApp } from './http/create-app.js';
 export type { Journal } from './journal/journal.js';
 export { type FilterSubject, firstMismatch, matchesRequest } from './journal/request-filter.js';

@@ -146,6 +146,8 @@ export interface ListQuery {
   after?: string;
   /** Only names starting with this (case-sensitive). */
   prefix?: string;
+  /** Only endpoints whose name or data (its JSON text) contains this, ignoring case (reads every record). */
+  contains?: string;
 }
 
 /** A name with routes and no record, as the list shows it. */
@@ -620,6 +622,7 @@ function listQuery(page: ListQuery, summary: boolean): string {
   const query = new URLSearchParams();
   if (page.limit !== undefined) query.set('limit', String(page.limit));
   if (page.prefix) query.set('prefix', page.prefix);
+  if (page.contains) query.set('contains', page.contains);
   if (page.after !== undefined) query.set('after', page.after);
   if (summary) query.set('summary', 'true');
   return query.size ? `?${query}` : '';

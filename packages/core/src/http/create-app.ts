@@ -21,6 +21,7 @@ import { isMockpointError, MockpointError } from '../wire/errors.js';
 import { type LimitOptions, resolveLimits } from '../wire/limits.js';
 import { createSchemas } from '../wire/schemas.js';
 import { VERSION } from '../wire/version.js';
+import { type ApiEncoders, apiEncoding } from './api-encoding.js';
 import { adminToken } from './auth.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
 import { EndpointService } from './endpoints.js';
@@ -37,6 +38,7 @@ import { registerQueueRoutes } from './routes/queue.js';
 import { registerReadRoutes } from './routes/read.js';
 import { registerServiceRoutes } from './routes/service.js';
 import { registerSignatureRoutes } from './routes/signature.js';
+import { registerUnknownNameRoutes } from './routes/unknown-names.js';
 
 /** Options for {@link createApp}: the {@link LimitOptions} and the rest. */
 export interface CreateAppOptions extends LimitOptions {
@@ -104,6 +106,14 @@ export interface CreateAppOptions extends LimitOptions {
    * @example createApp({ store, replays: store.openReplayGuard() }) // with a RedisStore: shared by every replica
    */
   replays?: ReplayGuard;
+  /**
+   * Content codings for `/api` JSON answers of 1 KiB or more, given to clients that
+   * accept them (`Accept-Encoding`); never `/endpoint/*` answers nor event streams.
+   * `GET` answers carry an `ETag` (and `If-None-Match` gets `304`) either way.
+   * @default {} (answers are sent uncompressed)
+   * @example createApp({ apiEncoders: { gzip: gzipEncoder } })
+   */
+  apiEncoders?: ApiEncoders;
   /** When set, every `/api/*` write needs `Authorization: Bearer <adminToken>`. @default undefined (off) */
   adminToken?: string;
   /** Version reported by `/api/health`. @default the core package version */
@@ -217,6 +227,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   app.use('*', hostGuard(resolved.allowedHosts));
   app.use('/api/*', originGuard(resolved.allowedOrigins));
   if (resolved.adminToken !== undefined) app.use('/api/*', adminToken(resolved.adminToken));
+  app.use('/api/*', apiEncoding({ encoders: options.apiEncoders }));
 
   registerReadRoutes(app, ctx);
   registerAddRoute(app, ctx);
@@ -226,6 +237,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   registerSignatureRoutes(app, ctx);
   registerJournalRoutes(app, ctx);
   registerJournalStreamRoutes(app, ctx);
+  registerUnknownNameRoutes(app, ctx);
   registerDeliveryRoutes(app, ctx);
   registerServiceRoutes(app, ctx);
 

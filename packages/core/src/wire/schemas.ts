@@ -99,6 +99,13 @@ export function createSchemas(options: SchemaOptions = {}) {
       .regex(PREFIX_PATTERN)
       .optional()
       .describe('Only names starting with this (case-sensitive); `total` counts them too.'),
+    contains: z
+      .string()
+      .max(200)
+      .optional()
+      .describe(
+        'Only endpoints whose name or stored data (its JSON text) contains this, ignoring case; `total` counts them. Reads every record.',
+      ),
     summary: z
       .enum(['true', 'false'])
       .default('false')

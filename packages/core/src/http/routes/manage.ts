@@ -11,6 +11,7 @@ import { NAME_RULE } from '../../wire/rules.js';
 import { type EndpointRecord, isValidName, parseMembers } from '../../wire/schemas.js';
 import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
+import { listContaining } from '../list-contains.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, HOST_ERRORS, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
 /** The name from the path, or a 400 `INVALID_NAME` (the rule of `schemas.name`). */
@@ -39,10 +40,20 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
     if (!parsed.success) {
       throw new MockpointError(
         'INVALID_QUERY',
-        'limit must be an integer from 1 to 1000, after a name, prefix up to 64 characters of A-Z a-z 0-9 _ -, and summary true or false',
+        'limit must be an integer from 1 to 1000, after a name, prefix up to 64 characters of A-Z a-z 0-9 _ -, contains up to 200 characters, and summary true or false',
       );
     }
-    const { limit, after, summary, prefix } = parsed.data;
+    const { limit, after, summary, prefix, contains } = parsed.data;
+    if (contains !== undefined && contains !== '') {
+      const text = await listContaining(endpoints.store, {
+        contains,
+        prefix,
+        after,
+        limit,
+        summary: summary === 'true',
+      });
+      return jsonTextResponse(text);
+    }
     const [page, total, routed] = await Promise.all([
       endpoints.list({ limit, after, prefix }),
       endpoints.count({ prefix }),
@@ -134,7 +145,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
       method: 'get',
       path: '/api/endpoints',
       summary:
-        'List endpoints in name order, paginated by cursor, optionally those with a name prefix, with their total.',
+        'List endpoints in name order, paginated by cursor, optionally those with a name prefix or containing a text in name or data, with their total.',
       tag: 'endpoints',
       query: schemas.listQuery,
       responses: {

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../index.js';
+import { MAX_UNKNOWN_NAMES, type UnknownName } from './unknown-names.js';
+
+async function inbox(app: ReturnType<typeof createApp>): Promise<UnknownName[]> {
+  const response = await app.request('/api/requests/unknown');
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { names: UnknownName[] }).names;
+}
+
+describe('GET /api/requests/unknown', () => {
+  it('lists names that received requests and have no record nor routes, newest first, with their count', async () => {
+    const app = createApp();
+    expect((await app.request('/api/endpoints/order-paid', { method: 'PUT', body: '{"data":1}' })).status).toBe(201);
+    const routes = await app.request('/api/endpoints/api/routes', {
+      method: 'PUT',
+      body: '{"routes":[{"answer":{}}]}',
+    });
+    expect(routes.status).toBe(200);
+    await app.request('/endpoint/order-payd', { method: 'POST', body: '{}' });
+    await app.request('/endpoint/order-paid', { method: 'POST', body: '{}' });
+    await app.request('/endpoint/api/users');
+    await app.request('/endpoint/ordr-paid', { method: 'PUT' });
+    await app.request('/endpoint/order-payd', { method: 'POST', body: '{}' });
+    await app.request(`/endpoint/${'x'.repeat(65)}`); // not a valid name: it could never be created
+    const names = await inbox(app);
+    expect(names.map(({ name, requests, lastMethod }) => ({ name, requests, lastMethod }))).toEqual([
+      { name: 'order-payd', requests: 2, lastMethod: 'POST' },
+      { name: 'ordr-paid', requests: 1, lastMethod: 'PUT' },
+    ]);
+    expect(Date.parse(names[0]?.lastReceivedAt ?? '')).toBeGreaterThan(Date.now() - 60_000);
+
+    // Created: no longer unknown. Its journal cleared: gone too.
+    expect((await app.request('/api/endpoints/order-payd', { method: 'PUT', body: '{"data":1}' })).status).toBe(201);
+    expect((await app.request('/api/endpoints/ordr-paid/requests', { method: 'DELETE' })).status).toBe(204);
+    expect(await inbox(app)).toEqual([]);
+  });
+
+  it(`lists at most ${MAX_UNKNOWN_NAMES} names, the most recently requested`, async () => {
+    const app = createApp();
+    for (let i = 0; i < MAX_UNKNOWN_NAMES + 5; i++) await app.request(`/endpoint/n-${i}`);
+    const names = await inbox(app);
+    expect(names).toHaveLength(MAX_UNKNOWN_NAMES);
+    expect(names[0]?.name).toBe(`n-${MAX_UNKNOWN_NAMES + 4}`);
+    expect(names.at(-1)?.name).toBe('n-5');
+  });
+});
