@@ -55,6 +55,8 @@ export interface StreamAnswer {
   readonly frames: readonly StreamFrame[];
   readonly end: StreamEnd;
   readonly delay: number;
+  /** `hang` only: aborts when the endpoint changes; the stream then ends normally. */
+  readonly release?: AbortSignal;
 }
 
 /**

@@ -20,6 +20,7 @@ import { JOURNAL_NAME_LIMIT } from '../wire/limits.js';
 import { matchPathPattern } from '../wire/path-pattern.js';
 import { isValidName } from '../wire/schemas.js';
 import { type EndpointAnswer, emptyAnswer, errorAnswer } from './endpoint-answer.js';
+import type { EndpointChanges } from './endpoint-changes.js';
 import type { Taken } from './queue/answer-queue.js';
 import { planQueuedAnswer, type QueueFallback, queuedStream, toQueuedAnswer } from './queue/queued-answer.js';
 import { CORS_HEADERS } from './read-response.js';
@@ -201,7 +202,9 @@ export class EndpointHandler {
       ? route.answer.answer(head, { params, query: view.query, headers: view.headers, json: view.json, seq })
       : route.answer.answer(head);
     // A reconnecting SSE client resumes after the last event it saw.
-    if (answer.kind === 'stream') answer = resumeAfter(answer, rawHeader(request.rawHeaders, 'last-event-id'));
+    if (answer.kind === 'stream') {
+      answer = this.#held(name, resumeAfter(answer, rawHeader(request.rawHeaders, 'last-event-id')));
+    }
     const mark: AnswerMark = { answeredBy: { route: route.id }, params };
     if (route.route.answer.fault !== undefined) mark.fault = route.route.answer.fault;
     this.#journal.record(name, request, answer.status, mark);
@@ -263,7 +266,10 @@ export class EndpointHandler {
       const context: TemplateContext = { params, query: view.query, headers: view.headers, json: view.json, seq: 1 };
       const { stream } = taken.answer;
       if (stream !== undefined) {
-        const streamed = resumeAfter(queuedStream({ ...taken.answer, stream }, fallback, head, context), lastEventId);
+        const streamed = this.#held(
+          name,
+          resumeAfter(queuedStream({ ...taken.answer, stream }, fallback, head, context), lastEventId),
+        );
         const mark = byQueue();
         this.#journal.record(
           name,
@@ -286,7 +292,7 @@ export class EndpointHandler {
         planned.statusCode,
         Object.keys(params).length > 0 ? { ...mark, params } : mark,
       );
-      return toQueuedAnswer(planned, {
+      const queued = toQueuedAnswer(planned, {
         head,
         release: taken.release,
         // A released hang gets what would answer then (not journaled again).
@@ -295,14 +301,18 @@ export class EndpointHandler {
             (now) =>
               now === undefined
                 ? this.#recordAnswer(name, request, undefined)
-                : toQueuedAnswer(planQueuedAnswer(name, {}, now), {
-                    head,
-                    release: taken.release,
-                    next: () => this.#recordAnswer(name, request, undefined),
-                  }),
+                : this.#held(
+                    name,
+                    toQueuedAnswer(planQueuedAnswer(name, {}, now), {
+                      head,
+                      release: taken.release,
+                      next: () => this.#recordAnswer(name, request, undefined),
+                    }),
+                  ),
             (error: unknown) => this.#failed(error, request),
           ),
       });
+      return queued.kind === 'stream' ? this.#held(name, queued) : queued;
     } catch (error) {
       return this.#failed(error, request);
     }
@@ -337,6 +347,12 @@ export class EndpointHandler {
     }
     if (view.subpath !== '/') return undefined;
     return (this.#endpoints.cache.get(name) ?? (await this.#endpoints.response(name)))?.answers.full;
+  }
+
+  /** A stream that ends with `hang` is let go at the next change of `name` (see {@link EndpointChanges}). */
+  #held<A extends EndpointAnswer>(name: string, answer: A): A {
+    if (answer.kind !== 'stream' || answer.end !== 'hang') return answer;
+    return { ...answer, release: this.#endpoints.changes.signal(name) };
   }
 
   /** The answer for the record `entry` (or 404), without journaling. */

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { EndpointChanges } from '../answer/endpoint-changes.js';
 import type { AnswerQueue } from '../answer/queue/answer-queue.js';
 import { MemoryAnswerQueue } from '../answer/queue/memory/index.js';
 import { RouteCache } from '../answer/routes/route-cache.js';
@@ -42,7 +43,13 @@ export class EndpointService {
   readonly signatureChecks = new SignatureChecks();
   /** The same withdrawal tokens as {@link #reading}, for signature reads. */
   readonly #signatureReading = new Map<string, symbol>();
+  /**
+   * A signal per name that aborts at its next change, made here or by another
+   * replica: a streamed answer that ends with `hang` is let go on it.
+   */
+  readonly changes = new EndpointChanges();
   readonly #unsubscribe: (() => void) | undefined;
+  readonly #unsubscribeQueue: () => void;
 
   constructor(store: EndpointStore, cacheMaxBytes: number, queue: AnswerQueue = new MemoryAnswerQueue()) {
     this.store = store;
@@ -53,7 +60,10 @@ export class EndpointService {
     this.#unsubscribe = store.changes?.subscribe((name) => {
       if (name === undefined) this.#forgetAll();
       else this.#forget(name);
+      this.changes.changed(name);
     });
+    // Pushes and clears, from this process or (a shared queue) any other.
+    this.#unsubscribeQueue = queue.onChange((name) => this.changes.changed(name));
   }
 
   /** Whether the cache may be filled now: a shared store must be delivering changes. */
@@ -109,6 +119,7 @@ export class EndpointService {
     } finally {
       this.#routeReading.delete(name);
       this.routeTables.delete(name);
+      this.changes.changed(name);
     }
   }
 
@@ -140,6 +151,7 @@ export class EndpointService {
     } finally {
       this.#signatureReading.delete(name);
       this.signatureChecks.delete(name);
+      this.changes.changed(name);
     }
   }
 
@@ -162,8 +174,10 @@ export class EndpointService {
     try {
       created = await this.store.create(record);
     } finally {
-      if (created) this.#written(record, token);
-      else if (token !== undefined && this.#reading.get(record.name) === token) this.#reading.delete(record.name);
+      if (created) {
+        this.#written(record, token);
+        this.changes.changed(record.name);
+      } else if (token !== undefined && this.#reading.get(record.name) === token) this.#reading.delete(record.name);
     }
     return created;
   }
@@ -180,6 +194,7 @@ export class EndpointService {
       this.#forget(record.name);
       throw error;
     } finally {
+      this.changes.changed(record.name);
       await this.queue.clear(record.name);
     }
   }
@@ -190,6 +205,7 @@ export class EndpointService {
       return await this.store.delete(name);
     } finally {
       this.#forget(name);
+      this.changes.changed(name);
       await this.queue.clear(name);
     }
   }
@@ -200,6 +216,7 @@ export class EndpointService {
       await this.store.clear();
     } finally {
       this.#forgetAll();
+      this.changes.changed(undefined);
       await this.queue.clearAll();
     }
   }
@@ -207,6 +224,7 @@ export class EndpointService {
   /** Stops following the store's changes (the store itself is closed by its owner). */
   close(): void {
     this.#unsubscribe?.();
+    this.#unsubscribeQueue();
   }
 
   #forget(name: string): void {

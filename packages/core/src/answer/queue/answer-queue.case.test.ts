@@ -251,5 +251,26 @@ export function runAnswerQueueContract(name: string, factory: AnswerQueueFactory
       expect((await queue.take('a'))?.release.aborted).toBe(true);
       expect(await listed(queue, 'a')).toEqual([{ fault: 'hang', times: 1 }]);
     });
+
+    it('announces each push and clear once (a clear of every queue as undefined), never a take', async () => {
+      const queue = await fresh();
+      const seen: (string | undefined)[] = [];
+      const stop = queue.onChange((changed) => seen.push(changed));
+      await queue.push('a', [{ statusCode: 503, times: 2 }]);
+      // A shared queue announces through its notices, which may come after the call answers.
+      await expect.poll(() => seen).toEqual(['a']);
+      await queue.take('a');
+      await queue.clear('a');
+      await expect.poll(() => seen).toEqual(['a', 'a']);
+      await queue.clearAll();
+      await expect.poll(() => seen).toEqual(['a', 'a', undefined]);
+      stop();
+      // Stopped: not told of this push (which answers once this process has seen its notice).
+      await queue.push('b', [{ statusCode: 503, times: 1 }]);
+      const after = queue.onChange((changed) => seen.push(changed));
+      await queue.push('c', [{ statusCode: 503, times: 1 }]);
+      await expect.poll(() => seen).toEqual(['a', 'a', undefined, 'c']);
+      after();
+    });
   });
 }

@@ -60,6 +60,13 @@ export interface AnswerQueue {
    * for shutting down without holding them open.
    */
   releaseHangs(): void;
+  /**
+   * Calls `listener` after each change of a name's queue: a push or a clear
+   * (`undefined`: every queue was cleared, or changes may have been missed).
+   * A shared queue announces the changes made by every process sharing it, each
+   * once. Taking an answer is not a change. Returns a function that stops the calls.
+   */
+  onChange(listener: (name: string | undefined) => void): () => void;
   /** Lets go of what the queue holds open (connections, subscriptions); the queue is unusable after. */
   close?(): Promise<void>;
 }

@@ -7,6 +7,8 @@
  * The open streams of one app are kept here so that shutdown ends them all
  * promptly (a `hang` would otherwise hold its connection, and so the close,
  * open), and a client that leaves stops its stream and frees its timer at once.
+ * A `hang` also ends, normally, when its answer's `release` aborts (the
+ * endpoint changed).
  *
  * @module
  */
@@ -35,6 +37,8 @@ class Playback implements StreamPlayback {
   #next = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #done = false;
+  /** Listening on the answer's `release` while hanging. */
+  #onRelease: (() => void) | undefined;
 
   constructor(owner: OpenStreams, answer: StreamAnswer, sink: StreamSink) {
     this.#owner = owner;
@@ -63,7 +67,10 @@ class Playback implements StreamPlayback {
     }
     if (this.#done) return;
     const { end } = this.#answer;
-    if (end === 'hang') return;
+    if (end === 'hang') {
+      this.#hang();
+      return;
+    }
     this.#finish();
     if (end === 'close') this.#sink.end();
     else this.#sink.reset();
@@ -73,7 +80,19 @@ class Playback implements StreamPlayback {
     this.#finish();
   }
 
-  /** Shutdown: ends the response normally, whatever is left. */
+  /** Sends nothing more until the client leaves, shutdown, or `release` (at once if it came already). */
+  #hang(): void {
+    const { release } = this.#answer;
+    if (release === undefined) return;
+    if (release.aborted) {
+      this.endNow();
+      return;
+    }
+    this.#onRelease = () => this.endNow();
+    release.addEventListener('abort', this.#onRelease, { once: true });
+  }
+
+  /** Shutdown or release: ends the response normally, whatever is left. */
   endNow(): void {
     if (this.#done) return;
     this.#finish();
@@ -84,6 +103,10 @@ class Playback implements StreamPlayback {
     this.#done = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    if (this.#onRelease !== undefined) {
+      this.#answer.release?.removeEventListener('abort', this.#onRelease);
+      this.#onRelease = undefined;
+    }
     this.#owner.forget(this);
   }
 }

@@ -247,6 +247,7 @@ export class RedisAnswerQueue implements AnswerQueue {
   #seq = 0;
   /** Release controllers per name, by the clear count their uses were taken at. */
   readonly #hangs = new Map<string, Map<number, AbortController>>();
+  readonly #listeners = new Set<(name: string | undefined) => void>();
   #released = false;
   #reloading = false;
   /** Times the subscription came back, and that count when the names were last reloaded. */
@@ -271,6 +272,7 @@ export class RedisAnswerQueue implements AnswerQueue {
       // names are reloaded, every name may have a queue.
       this.#drops++;
       this.#refresh();
+      this.#emit(undefined);
     });
     await this.#reload();
   }
@@ -448,6 +450,7 @@ export class RedisAnswerQueue implements AnswerQueue {
       this.#pending.add(name);
       // Confirm only now: the pusher's answer means this replica takes from the queue.
       this.#conn.publish(this.#ackChannel(origin), n).catch(() => undefined);
+      this.#emit(name);
       return;
     }
     if (op !== 'c') return;
@@ -455,10 +458,22 @@ export class RedisAnswerQueue implements AnswerQueue {
     if (name === '*') {
       this.#pending.clear();
       for (const hung of [...this.#hangs.keys()]) this.#abort(hung, clears);
+      this.#emit(undefined);
     } else {
       this.#pending.delete(name);
       this.#abort(name, clears);
+      this.#emit(name);
     }
+  }
+
+  /** Every replica's pushes and clears reach it here, through the notices (this replica's own too). */
+  onChange(listener: (name: string | undefined) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #emit(name: string | undefined): void {
+    for (const listener of this.#listeners) listener(name);
   }
 
   #ack(seq: number): void {

@@ -38,6 +38,7 @@ export class MemoryAnswerQueue implements AnswerQueue {
   // A Map, never a plain object: `__proto__` is an ordinary name.
   readonly #queues = new Map<string, Held[]>();
   readonly #clearing = new Map<string, AbortController>();
+  readonly #listeners = new Set<(name: string | undefined) => void>();
   #bytes = 0;
   #released = false;
 
@@ -70,6 +71,7 @@ export class MemoryAnswerQueue implements AnswerQueue {
     queue.push(...held);
     this.#queues.set(name, queue);
     this.#bytes += bytes;
+    this.#emit(name);
     return this.#snapshot(queue);
   }
 
@@ -109,6 +111,7 @@ export class MemoryAnswerQueue implements AnswerQueue {
     }
     this.#clearing.get(name)?.abort();
     this.#clearing.delete(name);
+    this.#emit(name);
   }
 
   async clearAll(): Promise<void> {
@@ -116,6 +119,16 @@ export class MemoryAnswerQueue implements AnswerQueue {
     this.#bytes = 0;
     for (const controller of this.#clearing.values()) controller.abort();
     this.#clearing.clear();
+    this.#emit(undefined);
+  }
+
+  onChange(listener: (name: string | undefined) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #emit(name: string | undefined): void {
+    for (const listener of this.#listeners) listener(name);
   }
 
   /** Aborts when the queue of `name` is next cleared. */
