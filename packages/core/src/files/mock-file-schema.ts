@@ -6,14 +6,17 @@
  * @module
  */
 import { z } from 'zod';
-import { createSchemas } from '../wire/schemas.js';
+import { createSchemas, type Schemas } from '../wire/schemas.js';
 
 /** The one version of the format there is. */
 export const MOCK_FILE_VERSION = 1;
 
-/** Builds the zod schema of a mock file. */
-export function createMockFileSchema() {
-  const s = createSchemas();
+/**
+ * Builds the zod schema of a mock file from the API's schemas (a daemon passes
+ * its own, so its limits show).
+ * @param s the API's schemas @default createSchemas() (the default limits)
+ */
+export function createMockFileSchema(s: Schemas = createSchemas()) {
   const endpoint = z
     .strictObject({
       name: s.name,
@@ -40,9 +43,12 @@ export function createMockFileSchema() {
     .meta({ title: 'MockFile', description: 'Mock endpoints kept as a file: mockpoint.yaml or mockpoint.json.' });
 }
 
-/** The JSON Schema (draft 2020-12) of a mock file, as published in `schema/mockpoint.schema.json`. */
-export function mockFileJsonSchema(): Record<string, unknown> {
-  const { $schema, ...rest } = z.toJSONSchema(createMockFileSchema(), {
+/**
+ * The JSON Schema (draft 2020-12) of a mock file, as published in
+ * `schema/mockpoint.schema.json` (default limits) and served at `GET /api/config.schema.json`.
+ */
+export function mockFileJsonSchema(schemas?: Schemas): Record<string, unknown> {
+  const { $schema, ...rest } = z.toJSONSchema(createMockFileSchema(schemas), {
     target: 'draft-2020-12',
     io: 'input',
     unrepresentable: 'any',

@@ -1,6 +1,9 @@
 import { validate } from '@readme/openapi-parser';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it, vi } from 'vitest';
+import { mockFileJsonSchemaText } from '../../files/mock-file-schema.js';
+import { parseMockFile } from '../../files/parse-mock-file.js';
 import { createApp, type MockpointApp } from '../../index.js';
 import { MemoryStore } from '../../store/memory/index.js';
 import { EXPECTED_DEFAULT_LIMITS } from '../../test-support/expected-health.js';
@@ -228,5 +231,35 @@ describe('GET /api/openapi.json', () => {
         }
       }
     }
+  });
+});
+
+describe('GET /api/config.schema.json', () => {
+  const good = {
+    version: 1,
+    endpoints: [
+      { name: 'user', data: { id: 1 }, statusCode: 201, delay: 50 },
+      { name: 'api', routes: [{ match: { method: 'GET', path: '/users/:id' }, answer: { statusCode: 404 } }] },
+    ],
+  };
+
+  it("serves the mock file's JSON Schema: a validator compiles it, accepts a good file and refuses a bad one", async () => {
+    const response = await createApp().request('/api/config.schema.json');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const text = await response.text();
+    // With the default limits it is the published file, byte for byte (apart from the final newline).
+    expect(`${JSON.stringify(JSON.parse(text), null, 2)}\n`).toBe(mockFileJsonSchemaText());
+    const validate = new Ajv2020({ strict: false }).compile(JSON.parse(text));
+    expect(validate(good), JSON.stringify(validate.errors)).toBe(true);
+    expect(parseMockFile(JSON.stringify(good), { file: 'good.json' }).endpoints).toHaveLength(2);
+    expect(validate({ version: 1, endpoints: [{ name: 'a', statusCode: 700 }] })).toBe(false);
+  });
+
+  it("carries the server's own limits", async () => {
+    const doc = await (await createApp({ maxDelayMs: 10 }).request('/api/config.schema.json')).json();
+    const validate = new Ajv2020({ strict: false }).compile(doc as Record<string, unknown>);
+    expect(validate(good)).toBe(false);
+    expect(JSON.stringify(validate.errors)).toContain('delay');
   });
 });

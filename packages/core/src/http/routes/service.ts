@@ -1,10 +1,11 @@
 /**
- * `GET /api/health` and `GET /api/openapi.json`.
+ * `GET /api/health`, `GET /api/openapi.json` and `GET /api/config.schema.json`.
  *
  * @module
  */
 import type { Hono } from 'hono';
 import { jsonResponse } from '../../answer/read-response.js';
+import { mockFileJsonSchema } from '../../files/mock-file-schema.js';
 import { LIMIT_NAMES } from '../../wire/settings.js';
 import type { AppContext } from '../context.js';
 import { buildOpenApiDocument } from '../openapi.js';
@@ -32,6 +33,14 @@ export function registerServiceRoutes(app: Hono, ctx: AppContext): void {
     return jsonResponse(document);
   });
 
+  // The mock file's JSON Schema, from this app's own schemas (its limits), for
+  // editors pointed at a running daemon (`$schema: http://localhost:16540/api/config.schema.json`).
+  let fileSchema: Record<string, unknown> | undefined;
+  app.get('/api/config.schema.json', () => {
+    fileSchema ??= mockFileJsonSchema(schemas);
+    return jsonResponse(fileSchema);
+  });
+
   ctx.docs.push(
     {
       method: 'get',
@@ -49,6 +58,14 @@ export function registerServiceRoutes(app: Hono, ctx: AppContext): void {
       summary: 'This OpenAPI 3.1 document, generated from the validation schemas.',
       tag: 'service',
       responses: { 200: { description: 'The document.' }, ...errorResponses(schemas, HOST_ERRORS) },
+    },
+    {
+      method: 'get',
+      path: '/api/config.schema.json',
+      summary:
+        "The JSON Schema (draft 2020-12) of a mock file (mockpoint.yaml / .json), generated from the API's schemas with this server's limits.",
+      tag: 'service',
+      responses: { 200: { description: 'The JSON Schema.' }, ...errorResponses(schemas, HOST_ERRORS) },
     },
   );
 }
