@@ -182,6 +182,35 @@ describe('mockpoint validate | apply | export', () => {
     expect(await answers()).toEqual(before);
   });
 
+  it('export as YAML (--out x.yaml or --format yaml) → reset → apply → export gives the same bytes', async () => {
+    const cwd = await makeTempDir();
+    writeFileSync(join(cwd, 'mockpoint.yaml'), FILE);
+    const daemon = await startDaemon({ cwd, args: ['--memory', '--config', 'mockpoint.yaml'] });
+    const cli = (...args: string[]) => runCli({ cwd, args: [...args, '--url', daemon.url] });
+
+    expect((await cli('export', '--out', 'export.yaml')).code).toBe(0);
+    const yaml = readFileSync(join(cwd, 'export.yaml'), 'utf8');
+    expect(yaml).toContain('data: {"id":123456789012345678901234567890,"2":-0,"price":1.50,"tags":["a","caf\\u00e9"]}');
+    expect((await cli('export', '--format', 'yaml')).stdout).toBe(yaml);
+    expect((await runCli({ cwd, args: ['validate', 'export.yaml'] })).code).toBe(0);
+
+    expect((await fetch(`${daemon.url}/api/endpoints`, { method: 'DELETE' })).status).toBe(204);
+    await fetch(`${daemon.url}/api/endpoints/github/queue`, { method: 'DELETE' });
+    expect((await body(`${daemon.url}/endpoint/big`)).status).toBe(404);
+    const applied = await cli('apply', 'export.yaml');
+    expect(applied.stdout).toBe('+ big\n+ github\n2 created, 0 changed, 0 removed, 0 unchanged\n');
+    expect((await cli('export', '--format', 'yaml')).stdout).toBe(yaml);
+    // The answers of the original file, byte for byte.
+    expect(await body(`${daemon.url}/endpoint/big`)).toMatchObject({
+      status: 201,
+      text: '{"id":123456789012345678901234567890,"2":-0,"price":1.50,"tags":["a","caf\\u00e9"]}',
+    });
+    expect(await body(`${daemon.url}/endpoint/github/repos/a/b`)).toMatchObject({ status: 503, text: '{"retry":1}' });
+    const route = await body(`${daemon.url}/endpoint/github/repos/octo/cat`);
+    expect(route.text).toBe('{"full_name":"octo/cat","stars":98765432109876543210}');
+    expect((await cli('export', '--format', 'toml')).code).toBe(2);
+  });
+
   it('each subcommand has a --help; an unknown option is a one-line usage error (exit 2)', async () => {
     for (const sub of ['validate', 'apply', 'export']) {
       const help = await runCli({ args: [sub, '--help'] });

@@ -1,22 +1,37 @@
 /**
- * A daemon's endpoints as a mock file (JSON): the exact state, so that
+ * A daemon's endpoints as a mock file (JSON or YAML): the exact state, so that
  * export → reset → apply answers the same bytes.
  *
  * @module
  */
-import { stringifyExact } from '../wire/json-text.js';
+import { parseAnswerJson } from '../wire/answer-json.js';
+import { JsonText, stringifyExact } from '../wire/json-text.js';
 import { type AdminTarget, listNames, readState, stateEntry } from './admin-calls.js';
 import { MOCK_FILE_VERSION } from './mock-file-schema.js';
+import { stringifyYamlExact } from './yaml-text.js';
 
 /** Options for {@link exportMockFile}. */
 export interface ExportOptions {
   /** Only these names (they need not have a record: routes-only names are found too). @default every name with a record */
   names?: readonly string[];
+  /** The file's format. @default 'json' */
+  format?: 'json' | 'yaml';
+}
+
+/** A queued answer (exact JSON text) as an object of its fields, `data` still exact: block YAML reads better. */
+function queueEntry(answer: unknown): unknown {
+  if (!(answer instanceof JsonText)) return answer;
+  const { times } = JSON.parse(answer.text) as { times?: number };
+  const fields: Record<string, unknown> = { ...parseAnswerJson(answer.text) };
+  if (times !== undefined) fields.times = times;
+  return fields;
 }
 
 /**
- * The text of a mock file (JSON, two-space indent; every `data` as its exact
- * minified text) holding the target's endpoints in name order.
+ * The text of a mock file holding the target's endpoints in name order, every
+ * `data` as its exact minified JSON text: JSON with a two-space indent, or YAML
+ * (block style, each `data` in JSON flow form, which the reader keeps as written).
+ * @example await exportMockFile({ url: 'http://127.0.0.1:16540' }, { format: 'yaml' })
  */
 export async function exportMockFile(target: AdminTarget, options: ExportOptions = {}): Promise<string> {
   const names = options.names ?? (await listNames(target));
@@ -25,6 +40,10 @@ export async function exportMockFile(target: AdminTarget, options: ExportOptions
     const state = await readState(target, name);
     if (!state.record && state.routes.length === 0 && state.queue.length === 0) continue;
     endpoints.push(stateEntry(state));
+  }
+  if (options.format === 'yaml') {
+    for (const entry of endpoints) if (Array.isArray(entry.queue)) entry.queue = entry.queue.map(queueEntry);
+    return stringifyYamlExact({ version: MOCK_FILE_VERSION, endpoints });
   }
   return `${stringifyExact({ version: MOCK_FILE_VERSION, endpoints }, 2)}\n`;
 }
