@@ -120,7 +120,9 @@ describe.each(SIZES)('at $width×$height', (size) => {
 
     await page.goto(`${server.url}/`);
     await page.getByLabel('Filter endpoints').fill('zzz');
-    await poll(() => page.locator('.list-body .empty').textContent()).toBe('No endpoint name starts with “zzz”.');
+    await poll(() => page.locator('.list-body .empty').textContent()).toBe(
+      'No endpoint has “zzz” in its name or body.',
+    );
     await check('empty-filter');
 
     await page.context().close();

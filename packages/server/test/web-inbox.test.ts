@@ -267,12 +267,12 @@ test('5. a filter over 500 endpoints served by the API, the total, and live list
   await poll(() => page.locator('#list-title .count').textContent()).toBe('500');
   expect(await page.locator('.endpoint-list li').count()).toBe(50);
 
-  const filtered = page.waitForResponse((r) => r.url().includes('prefix=ep-42'));
+  const filtered = page.waitForResponse((r) => r.url().includes('contains=ep-42'));
   await page.getByLabel('Filter endpoints').fill('ep-42');
   expect((await filtered).status()).toBe(200);
   const expected = names.filter((n) => n.startsWith('ep-42'));
   await poll(() => page.locator('.endpoint-list .name').allTextContents()).toEqual(expected);
-  expect(await page.locator('#list-title .count').textContent()).toBe('10 starting with “ep-42”');
+  expect(await page.locator('#list-title .count').textContent()).toBe('10 containing “ep-42”');
 
   // Endpoints added and deleted elsewhere show up without a reload.
   await create(server, 'ep-42x', 2);

@@ -11,6 +11,7 @@ import { bodyView } from './body-view.js';
 import { formatAgo, formatDateTime, h } from './dom.js';
 import { entryActions } from './entry-actions.js';
 import { answeredMark, pathLine, signatureMark, signatureRows } from './entry-marks.js';
+import { rememberEntry } from './journal-filter.js';
 import { statusBadge } from './list.js';
 import { formatBytes } from './validate.js';
 
@@ -190,5 +191,7 @@ export function entryRow(entry: JournalEntry, fresh: boolean): HTMLLIElement {
   details.addEventListener('toggle', () => {
     if (details.open) build();
   });
-  return h('li', { class: fresh ? 'entry fresh' : 'entry', dataset: { id: String(entry.id) } }, details);
+  const row = h('li', { class: fresh ? 'entry fresh' : 'entry', dataset: { id: String(entry.id) } }, details);
+  rememberEntry(row, entry);
+  return row;
 }

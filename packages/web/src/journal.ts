@@ -32,6 +32,7 @@
 import { api, failureMessage, isApiFailure, type JournalEntry } from './api.js';
 import { announce, confirmBar, formatAgo, formatTime, h } from './dom.js';
 import { entryRow } from './entry-row.js';
+import { JournalFilter } from './journal-filter.js';
 import { report } from './report.js';
 import { sleep } from './sleep.js';
 
@@ -102,6 +103,7 @@ export class JournalView {
       'section',
       { class: 'panel journal', 'aria-labelledby': 'journal-title' },
       this.#head,
+      new JournalFilter(this.#list).el,
       this.#notice,
       this.#empty,
       this.#list,

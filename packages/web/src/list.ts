@@ -1,21 +1,23 @@
 /**
- * The endpoint list, in name order: filtered by a name prefix on the server
- * (`prefix`), paginated with `limit`/`after`/`next`, with the `total`, and kept
+ * The endpoint list, in name order: filtered on the server by any part of the
+ * name or the stored body, ignoring case (`contains`), paginated with `limit`/`after`/`next`, with the `total`, and kept
  * up to date by {@link EndpointList.refresh} (endpoints added or deleted
  * elsewhere, e.g. by tests, appear and disappear by themselves).
  *
  * @module
  */
 import { api, type EndpointSummary, failureMessage, isApiFailure, type SummaryAnswer } from './api.js';
+import { conditionalGet } from './conditional-get.js';
 import { h, replaceChildren } from './dom.js';
 import { report } from './report.js';
-import { isNamePrefix } from './validate.js';
 
 /** Endpoints fetched per page. */
 export const PAGE_SIZE = 50;
 const MAX_LIMIT = 1000;
 /** Pause after the last keystroke in the filter before asking the server. */
 const FILTER_DEBOUNCE_MS = 150;
+/** The longest filter the server takes. */
+const MAX_FILTER = 200;
 
 /** A status badge, coloured by class (2xx, 3xx, 4xx, 5xx). */
 export function statusBadge(statusCode: number): HTMLElement {
@@ -39,7 +41,7 @@ export class EndpointList {
   #items: EndpointSummary[] = [];
   #next: string | null = null;
   #total = 0;
-  #prefix = '';
+  #contains = '';
   #selected: string | undefined;
   #loading = false;
   /**
@@ -55,7 +57,6 @@ export class EndpointList {
   readonly #body: HTMLElement;
   readonly #count: HTMLElement;
   readonly #filter: HTMLInputElement;
-  readonly #filterError: HTMLElement;
 
   constructor(options: EndpointListOptions) {
     this.#count = h('span', { class: 'count' });
@@ -68,10 +69,9 @@ export class EndpointList {
       autocomplete: 'off',
       spellcheck: false,
       autocapitalize: 'off',
-      placeholder: 'Name starts with…',
-      'aria-describedby': 'list-filter-error',
+      placeholder: 'Name or body contains…',
+      maxLength: MAX_FILTER,
     });
-    this.#filterError = h('p', { class: 'field-error', id: 'list-filter-error' });
     this.#filter.addEventListener('input', () => {
       clearTimeout(this.#filterTimer);
       this.#filterTimer = setTimeout(() => this.#applyFilter(), FILTER_DEBOUNCE_MS);
@@ -92,7 +92,6 @@ export class EndpointList {
         { class: 'list-filter', role: 'search' },
         h('label', { for: 'list-filter' }, 'Filter endpoints'),
         this.#filter,
-        this.#filterError,
       ),
       this.#body,
     );
@@ -110,9 +109,13 @@ export class EndpointList {
   /** Reloads from the start, keeping as many rows as were shown. Supersedes any load still under way. */
   async reload(): Promise<void> {
     const limit = Math.min(MAX_LIMIT, Math.max(PAGE_SIZE, this.#items.length));
-    const prefix = this.#prefix;
+    // In the client's order (limit, contains, summary), so the URLs are the same as `api.summaries`'.
+    const query = new URLSearchParams({ limit: String(limit) });
+    if (this.#contains !== '') query.set('contains', this.#contains);
+    query.set('summary', 'true');
     await this.#load(
-      () => api.summaries({ limit, prefix }),
+      // Polled every few seconds: conditional, so an unchanged list is a 304 with no body.
+      async () => (await conditionalGet<SummaryAnswer>(`api/endpoints?${query}`)).value,
       (page) => {
         this.#items = page.endpoints;
         this.#next = page.next;
@@ -131,9 +134,9 @@ export class EndpointList {
   async more(): Promise<void> {
     const after = this.#next;
     if (after === null || this.#loading) return;
-    const prefix = this.#prefix;
+    const contains = this.#contains;
     await this.#load(
-      () => api.summaries({ limit: PAGE_SIZE, after, prefix }),
+      () => api.summaries({ limit: PAGE_SIZE, after, contains }),
       (page) => {
         this.#items = [...this.#items, ...page.endpoints];
         this.#next = page.next;
@@ -143,16 +146,9 @@ export class EndpointList {
   }
 
   #applyFilter(): void {
-    const prefix = this.#filter.value.trim();
-    if (!isNamePrefix(prefix)) {
-      this.#filterError.textContent = 'Names have only letters, digits, _ and -, up to 64: no name starts like this.';
-      this.#filter.setAttribute('aria-invalid', 'true');
-      return;
-    }
-    this.#filterError.textContent = '';
-    this.#filter.setAttribute('aria-invalid', 'false');
-    if (prefix === this.#prefix) return;
-    this.#prefix = prefix;
+    const contains = this.#filter.value.trim().slice(0, MAX_FILTER);
+    if (contains === this.#contains) return;
+    this.#contains = contains;
     this.#items = [];
     void this.reload();
   }
@@ -182,12 +178,12 @@ export class EndpointList {
 
   #countText(): string {
     if (!this.#loaded) return '';
-    if (this.#prefix === '') return String(this.#total);
-    return `${this.#total} starting with “${this.#prefix}”`;
+    if (this.#contains === '') return String(this.#total);
+    return `${this.#total} containing “${this.#contains}”`;
   }
 
   #render(): void {
-    const state = JSON.stringify([this.#items, this.#next, this.#total, this.#prefix, this.#error, this.#loaded]);
+    const state = JSON.stringify([this.#items, this.#next, this.#total, this.#contains, this.#error, this.#loaded]);
     if (state === this.#drawn) return;
     this.#drawn = state;
     const n = this.#items.length;
@@ -249,9 +245,9 @@ export class EndpointList {
         ? h(
             'p',
             { class: 'empty' },
-            this.#prefix === ''
+            this.#contains === ''
               ? 'No endpoints yet. Create the first one with “+ New”.'
-              : `No endpoint name starts with “${this.#prefix}”.`,
+              : `No endpoint has “${this.#contains}” in its name or body.`,
           )
         : null,
       n === 0 && !this.#loaded && !this.#error ? h('p', { class: 'empty' }, 'Loading…') : null,

@@ -9,9 +9,11 @@
  * @module
  */
 import { api, failureMessage, isApiFailure, serverLimits } from './api.js';
+import { DeliveriesView } from './deliveries.js';
 import { DetailView } from './detail.js';
 import { h, replaceChildren, toast } from './dom.js';
 import { type EndpointForm, endpointForm } from './form.js';
+import { UnknownNames } from './inbox.js';
 import { EndpointList } from './list.js';
 import { report, startReporting } from './report.js';
 
@@ -20,7 +22,11 @@ startReporting();
 /** How often the list and the shown endpoint are re-read while the page is visible. */
 const REFRESH_MS = 3000;
 
-type Route = { view: 'home' } | { view: 'new'; name: string } | { view: 'detail'; name: string; edit: boolean };
+type Route =
+  | { view: 'home' }
+  | { view: 'deliveries' }
+  | { view: 'new'; name: string }
+  | { view: 'detail'; name: string; edit: boolean };
 
 function decode(part: string): string {
   try {
@@ -33,6 +39,7 @@ function decode(part: string): string {
 function parseRoute(hash: string): Route {
   const detail = /^#\/e\/([^/]+)(\/edit)?$/.exec(hash);
   if (detail) return { view: 'detail', name: decode(detail[1] as string), edit: Boolean(detail[2]) };
+  if (hash === '#/deliveries') return { view: 'deliveries' };
   const create = /^#\/new(?:\/([^/]*))?$/.exec(hash);
   if (create) return { view: 'new', name: decode(create[1] ?? '') };
   return { view: 'home' };
@@ -76,15 +83,22 @@ function main(): void {
       document.getElementById('create-title')?.scrollIntoView({ block: 'start' });
     },
   });
+  const inbox = new UnknownNames({
+    onCreated: (name) => {
+      void list.reload();
+      location.hash = detailHash(name);
+    },
+  });
   const view = h('div', { class: 'view', id: 'view' });
   replaceChildren(
     app,
     // One <main> (the layout) on every view, the phone's list-only home included.
-    h('nav', { class: 'sidebar', 'aria-label': 'Endpoints' }, list.el),
+    h('nav', { class: 'sidebar', 'aria-label': 'Endpoints' }, list.el, inbox.el),
     h('div', { class: 'content', id: 'main', tabIndex: -1 }, view),
   );
 
   let detail: DetailView | undefined;
+  let deliveries: DeliveriesView | undefined;
   /** The fragment the page shows, to go back to when leaving would lose unsaved edits. */
   let shown = location.hash;
   let focusListAfterDelete = false;
@@ -93,6 +107,10 @@ function main(): void {
     shown = location.hash;
     const current = parseRoute(location.hash);
     document.body.dataset.view = current.view;
+    if (current.view !== 'deliveries') {
+      deliveries?.stop();
+      deliveries = undefined;
+    }
     if (current.view === 'detail') {
       list.select(current.name);
       document.title = `${current.name} · mockpoint`;
@@ -123,6 +141,16 @@ function main(): void {
     detail?.stop();
     detail = undefined;
     list.select(undefined);
+    if (current.view === 'deliveries') {
+      create = undefined;
+      document.title = 'Deliveries · mockpoint';
+      if (deliveries === undefined) {
+        deliveries = new DeliveriesView();
+        replaceChildren(view, deliveries.el);
+        deliveries.start();
+      }
+      return;
+    }
     document.title = current.view === 'new' ? 'New endpoint · mockpoint' : 'mockpoint';
     const panel = createPanel(list, current.view === 'new' ? current.name : '');
     create = panel.form;
@@ -153,11 +181,13 @@ function main(): void {
   });
   route();
   void list.reload();
+  void inbox.refresh();
 
   // Live updates: endpoints added, changed or deleted elsewhere (tests, other tabs) show up by themselves.
   const refresh = () => {
     if (document.visibilityState !== 'visible') return;
     void list.refresh();
+    void inbox.refresh();
     void detail?.refresh();
   };
   setInterval(refresh, REFRESH_MS);
