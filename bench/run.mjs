@@ -108,17 +108,23 @@ function toMs(value, unit) {
   return Number(value) * ({ us: 0.001, ms: 1, s: 1000 }[unit] ?? 1);
 }
 
-/** Runs the load generator against `url`; returns { rps, p99Ms, errors }. */
+/** Runs the load generator against `url`; returns { rps, requests, p99Ms, errors }. */
 function load(url, scenario, seconds = DURATION_S) {
   const c = scenario.connections;
   const args = ['-t1', `-c${c}`, `-d${seconds}s`, '--latency', '--timeout', '10s'];
   if (scenario.scriptFile) args.push('-s', scenario.scriptFile);
   const r = spawnSync('wrk', [...args, url], { encoding: 'utf8' });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1]);
+  const requests = Number(/(\d+) requests in/.exec(r.stdout)?.[1]);
   const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(r.stdout);
   const errors = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout);
   const socket = /Socket errors: (.*)/.exec(r.stdout);
-  return { rps, p99Ms: p99 ? toMs(p99[1], p99[2]) : Number.NaN, errors: errors ? 'non-2xx' : socket ? socket[1] : 0 };
+  return {
+    rps,
+    requests,
+    p99Ms: p99 ? toMs(p99[1], p99[2]) : Number.NaN,
+    errors: errors ? 'non-2xx' : socket ? socket[1] : 0,
+  };
 }
 
 async function addEndpoint(mock, endpoint) {
@@ -248,6 +254,45 @@ async function benchDurableAdds(writers, seconds = 5) {
   return { writers, rps: r.rps, p99Ms: r.p99Ms, errors: r.errors };
 }
 
+/** CPU time (user + system, µs) the process has used so far (Linux /proc; clock ticks of 10 ms). */
+function cpuMicros({ child }) {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/**
+ * The checked and the unchecked webhook POST against the same daemon, alternated
+ * in short runs (each twice per round), so the machine's load drifts alike for
+ * both: the ratio of req/s (sums) and the daemon's CPU time per request (medians,
+ * which depend less on how busy the machine is than req/s do).
+ */
+function signedVsPlain(mock) {
+  const runs = { post: [], signed: [] };
+  for (let i = 0; i < ROUNDS * 2; i++) {
+    for (const key of i % 2 === 0 ? ['post', 'signed'] : ['signed', 'post']) {
+      const scenario = SCENARIOS[key];
+      const before = cpuMicros(mock);
+      const r = load(
+        `${mock.url}/endpoint/${scenario.endpoint.name}`,
+        scenario,
+        Math.max(2, Math.round(DURATION_S / 2)),
+      );
+      runs[key].push({ rps: r.rps, us: (cpuMicros(mock) - before) / r.requests });
+    }
+  }
+  const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const sum = (list) => list.reduce((total, r) => total + r.rps, 0);
+  const plainUs = median(runs.post.map((r) => r.us));
+  const signedUs = median(runs.signed.map((r) => r.us));
+  return {
+    runs: runs.post.length,
+    rpsRatio: sum(runs.signed) / sum(runs.post),
+    plainUs,
+    signedUs,
+    cpuRatio: signedUs / plainUs,
+  };
+}
+
 const fmt = (n, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
@@ -299,6 +344,10 @@ try {
     // Each against its own bare run, so drift of the machine's load between the two cancels out.
     const cost = 1 - signed.mock.rps / signed.bare.rps / (post.mock.rps / post.bare.rps);
     console.log(`\nchecking a signature costs ${fmt(cost * 100, 1)} % of the webhook POST's req/s (vs bare, each)`);
+    const direct = signedVsPlain(mock);
+    console.log(
+      `  the same daemon, checked vs unchecked POST alternated ${direct.runs} x: ${fmt(direct.rpsRatio, 2)} x req/s; CPU per request ${fmt(direct.signedUs, 1)} µs vs ${fmt(direct.plainUs, 1)} µs (${fmt(direct.cpuRatio, 2)} x, medians)`,
+    );
   }
   await stop(mock);
   if (ONLY.has('adds')) {

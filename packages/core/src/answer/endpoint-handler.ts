@@ -19,6 +19,7 @@ import { isMockpointError } from '../wire/errors.js';
 import { JOURNAL_NAME_LIMIT } from '../wire/limits.js';
 import { matchPathPattern } from '../wire/path-pattern.js';
 import { isValidName } from '../wire/schemas.js';
+import type { SignatureMark } from '../wire/signature-settings.js';
 import { type EndpointAnswer, emptyAnswer, errorAnswer } from './endpoint-answer.js';
 import type { EndpointChanges } from './endpoint-changes.js';
 import type { Taken } from './queue/answer-queue.js';
@@ -89,8 +90,11 @@ export class EndpointHandler {
    * Records `request` and answers it: synchronously when the endpoint is cached
    * (or the request is not a read), otherwise once the store has been asked. Never
    * rejects: failures become error answers. The journal owns `request` afterwards.
+   * `wholeBody`: the whole body when it is longer than `request.body` and the
+   * adapter kept it (see {@link EndpointHandler.readsWholeBody}), for the
+   * signature check only; it is not kept.
    */
-  handle(request: RecordedRequest): EndpointAnswer | Promise<EndpointAnswer> {
+  handle(request: RecordedRequest, wholeBody?: Uint8Array): EndpointAnswer | Promise<EndpointAnswer> {
     const target = splitEndpointTarget(request.target);
     if (target === undefined) {
       const path = pathOf(request.target);
@@ -109,39 +113,73 @@ export class EndpointHandler {
     if (!isValidName(name)) return this.#answer(name, request, undefined);
     // One synchronous Map lookup when the name is known to check no signatures.
     const check = this.#endpoints.signatureChecks.get(name);
-    if (check !== null) return this.#signed(name, subpath, request, check);
-    return this.#unsigned(name, subpath, request);
+    if (check === null) return this.#unsigned(name, subpath, request);
+    if (check !== undefined) return this.#signed(name, subpath, request, check, wholeBody);
+    return this.#endpoints.signatureCheck(name).then(
+      (loaded) =>
+        loaded === null
+          ? this.#unsigned(name, subpath, request)
+          : this.#signed(name, subpath, request, loaded, wholeBody),
+      (error: unknown) => this.#failed(error, request),
+    );
   }
 
   /**
-   * A request to a name that checks signatures (or may: `known` is `undefined`
-   * until the store has been asked): judged over its exact bytes before anyone
-   * answers it, so the journal entry, the routes' and the queue's filters see
-   * the outcome. With `enforce`, anything but `valid` is answered 401 (and journaled).
+   * Whether an adapter should keep the whole of a body longer than the journal's
+   * copy of a request to `name` (up to `maxBodyBytes`) and pass it to
+   * {@link EndpointHandler.handle}: when the name checks signatures, or may (its
+   * check is not known in this process yet). Asked only once a body outgrows the
+   * journal's copy.
    */
-  async #signed(
+  readsWholeBody(name: string): boolean {
+    return this.#endpoints.signatureChecks.get(name) !== null;
+  }
+
+  /**
+   * A request to a name that checks signatures: judged over its exact bytes
+   * before anyone answers it, so the journal entry, the routes' and the queue's
+   * filters see the outcome. With `enforce`, anything but `valid` is answered 401
+   * (and journaled). Synchronous when the check is (see {@link SignatureCheck.check}).
+   */
+  #signed(
     name: string,
     subpath: string,
     request: RecordedRequest,
-    known: SignatureCheck | undefined,
-  ): Promise<EndpointAnswer> {
+    check: SignatureCheck,
+    wholeBody: Uint8Array | undefined,
+  ): EndpointAnswer | Promise<EndpointAnswer> {
+    let mark: SignatureMark | Promise<SignatureMark>;
     try {
-      const check = known ?? (await this.#endpoints.signatureCheck(name));
-      if (check !== null) {
-        const mark = await check.check(name, request, this.#replays);
-        request.signature = mark;
-        if (check.enforce && mark.status !== 'valid') {
-          this.#journal.record(name, request, 401, BY_NONE);
-          return errorAnswer(
-            401,
-            'SIGNATURE_INVALID',
-            `the ${mark.scheme} signature is ${mark.status}: ${mark.reason}. "${name}" enforces signatures (PUT /api/endpoints/${name}/signature); sign with one of its secrets, or set enforce: false to record without refusing`,
-            { head: request.method === 'HEAD', cors: true, details: { ...mark } },
-          );
-        }
-      }
+      mark = check.check(name, request, this.#replays, wholeBody);
     } catch (error) {
       return this.#failed(error, request);
+    }
+    if (mark instanceof Promise) {
+      return mark.then(
+        (later) => this.#judged(name, subpath, request, check, later),
+        (error: unknown) => this.#failed(error, request),
+      );
+    }
+    return this.#judged(name, subpath, request, check, mark);
+  }
+
+  /** The answer once the signature is judged: 401 when enforced and not valid, else the normal one. */
+  #judged(
+    name: string,
+    subpath: string,
+    request: RecordedRequest,
+    check: SignatureCheck,
+    mark: SignatureMark,
+  ): EndpointAnswer | Promise<EndpointAnswer> {
+    request.signature = mark;
+    if (check.enforce && mark.status !== 'valid') {
+      this.#journal.record(name, request, 401, BY_NONE);
+      return errorAnswer(
+        401,
+        'SIGNATURE_INVALID',
+        `the ${mark.scheme} signature is ${mark.status}: ${mark.reason}. "${name}" enforces signatures (PUT /api/endpoints/${name}/signature); sign with one of its secrets, or set enforce: false to record without refusing`,
+        { head: request.method === 'HEAD', cors: true, details: { ...mark } },
+      );
     }
     return this.#unsigned(name, subpath, request);
   }

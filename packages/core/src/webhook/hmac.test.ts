@@ -1,8 +1,9 @@
 // Both HMAC paths: node:crypto (Node, Bun, Deno) and crypto.subtle (Workers),
 // against HMACs written out here with node:crypto directly.
 import { createHmac, randomBytes } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HMAC_ALGORITHMS, type HmacAlgorithm, hmac, subtleHmac } from './hmac.js';
+import { HMAC_ALGORITHMS, type HmacAlgorithm, hmac, hmacNow, subtleHmac } from './hmac.js';
 
 describe('hmac', () => {
   it.each(Object.keys(HMAC_ALGORITHMS) as HmacAlgorithm[])(
@@ -17,6 +18,32 @@ describe('hmac', () => {
         expect(Buffer.from(fast).equals(expected)).toBe(true);
         expect(Buffer.from(subtle).equals(expected)).toBe(true);
       }
+    },
+  );
+
+  // hmacNow computes small contents as two one-shot hashes over prepared pads
+  // (RFC 2104 by hand), large ones and non-ASCII prefixes through createHmac.
+  it.each(Object.keys(HMAC_ALGORITHMS) as HmacAlgorithm[])(
+    '%s: hmacNow gives the HMAC of prefix + body for any key, prefix and body',
+    (algorithm) => {
+      const check = (key: Uint8Array, prefix: string, body: Uint8Array) => {
+        const expected = createHmac(algorithm, key).update(prefix).update(body).digest('hex');
+        expect(Buffer.from(hmacNow(algorithm, key, prefix, body) as Uint8Array).toString('hex')).toBe(expected);
+      };
+      fc.assert(
+        fc.property(
+          // Keys shorter than, as long as and longer than a block (64 or 128 bytes).
+          fc.uint8Array({ minLength: 1, maxLength: 300 }),
+          fc.string({ unit: fc.constantFrom('a', '.', '1', 'é', '€'), maxLength: 40 }),
+          fc.uint8Array({ maxLength: 600 }),
+          check,
+        ),
+        { numRuns: 300 },
+      );
+      // The same key again (its pads are reused), and bodies around the one-shot limit (64 KiB).
+      const key = randomBytes(20);
+      for (const length of [0, 65_536 - 11, 65_536 - 10, 65_536, 200_000])
+        check(key, 'msg_1.1700.', randomBytes(length));
     },
   );
 });

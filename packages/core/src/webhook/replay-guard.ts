@@ -11,8 +11,10 @@ export interface ReplayGuard {
   /**
    * Records that `key` was seen now, for `ttlSec` seconds; resolves `true` when it
    * had already been seen within its time (a replay), `false` when it is new.
+   * A guard in this process answers at once (no promise), so a checked request
+   * can be answered in the same turn.
    */
-  seen(key: string, ttlSec: number): Promise<boolean>;
+  seen(key: string, ttlSec: number): boolean | Promise<boolean>;
 }
 
 /** Options for {@link MemoryReplayGuard}. */
@@ -42,7 +44,7 @@ export class MemoryReplayGuard implements ReplayGuard {
     return this.#until.size;
   }
 
-  async seen(key: string, ttlSec: number): Promise<boolean> {
+  seen(key: string, ttlSec: number): boolean {
     const now = this.#now();
     const until = this.#until.get(key);
     if (until !== undefined && until > now) return true;

@@ -205,14 +205,79 @@ describe('what is not valid', () => {
     await post(fresh, BODY, good);
     expect((await statuses(fresh)).map((s) => s?.status)).toEqual(['invalid', 'valid']);
   });
+});
 
-  it('a body longer than the journal keeps is invalid, saying why', async () => {
-    const name = await hook({ scheme: 'github', secret: TEXT_SECRET });
-    const big = Buffer.alloc(JOURNAL_BODY_LIMIT + 10, 'a');
-    await post(name, big, independent.github(big));
-    const [mark] = await statuses(name);
-    expect(mark).toMatchObject({ status: 'invalid' });
-    expect(mark?.reason).toContain(`longer than the ${JOURNAL_BODY_LIMIT} bytes`);
+describe('bodies longer than the journal keeps (64 KiB): checked over every byte received', () => {
+  const MB = 1_000_000;
+  /** 1 MB of JSON-ish text whose last byte differs in `tampered`. */
+  const big = Buffer.alloc(MB, '{"pad":"0123456789abcdef"}');
+  const tampered = Buffer.from(big);
+  tampered[MB - 1] ^= 1;
+  const SCHEMES = {
+    standard: () => ({
+      check: { scheme: 'standard', secret: WHSEC },
+      headers: independent.standard('msg_big', now(), big),
+    }),
+    stripe: () => ({ check: { scheme: 'stripe', secret: TEXT_SECRET }, headers: independent.stripe(now(), big) }),
+    github: () => ({ check: { scheme: 'github', secret: TEXT_SECRET }, headers: independent.github(big) }),
+    slack: () => ({ check: { scheme: 'slack', secret: TEXT_SECRET }, headers: independent.slack(now(), big) }),
+    hmac: () => ({
+      check: { scheme: 'hmac', secret: TEXT_SECRET, hmac: HMAC_SETTINGS },
+      headers: independent.hmac(big),
+    }),
+  } as const;
+
+  it.each(Object.keys(SCHEMES) as (keyof typeof SCHEMES)[])(
+    '%s: a 1 MB body is valid, and invalid when its last byte changed; the journal keeps its first 64 KiB',
+    async (scheme) => {
+      const { check, headers } = SCHEMES[scheme]();
+      const name = await hook(check);
+      expect((await post(name, big, headers)).status).toBe(200);
+      expect((await post(name, tampered, headers)).status).toBe(200);
+      expect((await statuses(name)).map((s) => s?.status)).toEqual(['valid', 'invalid']);
+      const [entry] = await client.requests(name);
+      expect(entry?.bodyTruncated).toBe(true);
+      expect(entry?.body).toBe(big.subarray(0, JOURNAL_BODY_LIMIT).toString());
+    },
+  );
+
+  it('the same through the Fetch route (Bun, Deno, Workers, app.fetch)', async () => {
+    const app = createApp();
+    const direct = createClient({ baseUrl: 'http://127.0.0.1', app });
+    await direct.put('big', { data: { received: true } });
+    await direct.setSignature('big', { scheme: 'stripe', secret: TEXT_SECRET, enforce: true });
+    const send = (body: Buffer) =>
+      app.fetch(
+        new Request('http://127.0.0.1/endpoint/big', {
+          method: 'POST',
+          headers: independent.stripe(now() - 1, big),
+          body,
+        }),
+      );
+    expect((await send(big)).status).toBe(200);
+    expect((await send(tampered)).status).toBe(401);
+    const entries = await direct.requests('big');
+    expect(entries.map((entry) => entry.signature?.status)).toEqual(['valid', 'invalid']);
+    expect(entries.map((entry) => entry.bodyTruncated)).toEqual([true, true]);
+  });
+
+  it('a body over MOCKPOINT_MAX_BODY_BYTES cannot be checked: invalid, saying why', async () => {
+    const small = await serve(createApp({ maxBodyBytes: 100_000 }), { overrideGlobalObjects: false });
+    try {
+      const admin = createClient({ baseUrl: small.url });
+      await admin.put('capped', { data: { received: true } });
+      await admin.setSignature('capped', { scheme: 'github', secret: TEXT_SECRET });
+      const body = big.subarray(0, 200_000);
+      await fetch(`${small.url}/endpoint/capped`, { method: 'POST', headers: independent.github(body), body }).catch(
+        () => undefined, // the server may close the connection before the whole upload is sent
+      );
+      await expect.poll(async () => (await admin.requests('capped')).length, { timeout: 10_000 }).toBe(1);
+      const mark = (await admin.requests('capped'))[0]?.signature;
+      expect(mark).toMatchObject({ scheme: 'github', status: 'invalid' });
+      expect(mark?.reason).toContain('longer than MOCKPOINT_MAX_BODY_BYTES');
+    } finally {
+      await small.close();
+    }
   });
 });
 

@@ -6,10 +6,9 @@
  * @module
  */
 import type { RecordedRequest } from '../journal/journal-entry.js';
-import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
 import type { SignatureMark, SignatureSettings } from '../wire/signature-settings.js';
 import type { ReplayGuard } from './replay-guard.js';
-import { deliveryId, type SignatureScheme, verifyWebhook } from './signature.js';
+import { type HeaderReader, type VerifyResult, WebhookVerifier } from './signature.js';
 
 /** The headers whose value identifies a delivery of a scheme without an id header: the signature itself (with its timestamp). */
 const SIGNATURE_AS_ID: Readonly<Record<string, string | undefined>> = {
@@ -17,37 +16,42 @@ const SIGNATURE_AS_ID: Readonly<Record<string, string | undefined>> = {
   slack: 'x-slack-signature',
 };
 
-/** The headers each scheme reads (the `hmac` scheme: its own). */
-const SCHEME_HEADERS: Readonly<Record<SignatureScheme, readonly string[]>> = {
-  standard: ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'svix-id', 'svix-timestamp', 'svix-signature'],
-  stripe: ['stripe-signature'],
-  github: ['x-hub-signature-256', 'x-hub-signature', 'x-github-delivery'],
-  slack: ['x-slack-request-timestamp', 'x-slack-signature'],
-  hmac: [],
-};
+/**
+ * Reads header `name` (lower case) from raw headers, without building a record
+ * or lower-casing every name; repeated ones joined with `, ` (as the journal shows them).
+ */
+function rawHeaderReader(rawHeaders: readonly string[]): HeaderReader {
+  return (name) => {
+    let value: string | undefined;
+    for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+      if (!sameName(rawHeaders[i] as string, name)) continue;
+      const next = rawHeaders[i + 1] as string;
+      value = value === undefined ? next : `${value}, ${next}`;
+    }
+    return value;
+  };
+}
+
+/** Whether header name `raw` (any case) is `lower` (lower case). */
+function sameName(raw: string, lower: string): boolean {
+  if (raw.length !== lower.length) return false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    const l = lower.charCodeAt(i);
+    if (c !== l && !(l >= 97 && l <= 122 && c === l - 32)) return false;
+  }
+  return true;
+}
 
 export class SignatureCheck {
   readonly settings: SignatureSettings;
-  /** The lower-case names of the headers the scheme reads: only these are looked at. */
-  readonly #wanted: ReadonlySet<string>;
+  readonly #verifier: WebhookVerifier;
 
+  /** Throws a {@link MockpointError} when the settings are bad (as `PUT …/signature` does before storing them). */
   constructor(settings: SignatureSettings) {
     this.settings = settings;
-    const own = settings.hmac === undefined ? [] : [settings.hmac.header.toLowerCase()];
-    this.#wanted = new Set([...SCHEME_HEADERS[settings.scheme], ...own]);
-  }
-
-  /** The headers the scheme reads, lower-cased names, repeated ones joined with `, ` (as the journal shows them). */
-  #headers(rawHeaders: readonly string[]): Record<string, string> {
-    const headers: Record<string, string> = Object.create(null);
-    for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-      const name = (rawHeaders[i] as string).toLowerCase();
-      if (!this.#wanted.has(name)) continue;
-      const value = rawHeaders[i + 1] as string;
-      const seen = headers[name];
-      headers[name] = seen === undefined ? value : `${seen}, ${value}`;
-    }
-    return headers;
+    const { scheme, secrets, toleranceSec, hmac } = settings;
+    this.#verifier = new WebhookVerifier({ scheme, secrets, toleranceSec, hmac });
   }
 
   /** Whether a request whose signature is not valid is answered 401. */
@@ -56,34 +60,60 @@ export class SignatureCheck {
   }
 
   /**
-   * Judges `request` sent to `name`. A valid signature's delivery id (the
-   * `webhook-id`/`svix-id`, `X-GitHub-Delivery`; for Stripe and Slack the signed
-   * header itself, which holds its timestamp) is remembered in `replays` for the
-   * tolerance; seen again within it, the request is `replayed`. The generic
-   * `hmac` scheme carries no id or timestamp: it is never `replayed`.
+   * Judges `request` sent to `name`, over `wholeBody` when the adapter kept the
+   * whole of a body longer than the journal's copy (else over `request.body`).
+   * A valid signature's delivery id (the `webhook-id`/`svix-id`,
+   * `X-GitHub-Delivery`; for Stripe and Slack the signed header itself, which
+   * holds its timestamp) is remembered in `replays` for the tolerance; seen again
+   * within it, the request is `replayed`. The generic `hmac` scheme carries no id
+   * or timestamp: it is never `replayed`. Synchronous where the runtime has
+   * `node:crypto` and the replay memory answers at once.
    */
-  async check(name: string, request: RecordedRequest, replays: ReplayGuard): Promise<SignatureMark> {
-    const { scheme, secrets, toleranceSec, hmac } = this.settings;
-    if (request.bodyTruncated) {
+  check(
+    name: string,
+    request: RecordedRequest,
+    replays: ReplayGuard,
+    wholeBody?: Uint8Array,
+  ): SignatureMark | Promise<SignatureMark> {
+    const { scheme } = this.settings;
+    if (request.bodyTruncated && wholeBody === undefined) {
       return {
         scheme,
         status: 'invalid',
-        reason: `the body is longer than the ${JOURNAL_BODY_LIMIT} bytes mockpoint keeps of a request, so its signature cannot be checked`,
+        reason:
+          'the body is longer than MOCKPOINT_MAX_BODY_BYTES, the most mockpoint reads of a request, so its signature cannot be checked',
       };
     }
-    const headers = this.#headers(request.rawHeaders);
-    const result = await verifyWebhook({ scheme, secrets, hmac, headers, body: request.body, toleranceSec });
+    const headers = rawHeaderReader(request.rawHeaders);
+    const result = this.#verifier.verify(headers, wholeBody ?? request.body);
+    return result instanceof Promise
+      ? result.then((verified) => this.#replayed(name, headers, verified, replays))
+      : this.#replayed(name, headers, result, replays);
+  }
+
+  /** A valid result's delivery id looked up in (and added to) the replay memory. */
+  #replayed(
+    name: string,
+    headers: HeaderReader,
+    result: VerifyResult,
+    replays: ReplayGuard,
+  ): SignatureMark | Promise<SignatureMark> {
+    const { scheme, toleranceSec } = this.settings;
     if (result.status !== 'valid') return { scheme, status: result.status, reason: result.reason };
     const asId = SIGNATURE_AS_ID[scheme];
-    const id = asId === undefined ? deliveryId(scheme, headers) : headers[asId];
-    if (id !== undefined && (await replays.seen(`${name}\n${scheme}\n${id}`, toleranceSec))) {
-      const what = asId === undefined ? `delivery id ${JSON.stringify(id)}` : 'the same signature and timestamp';
-      return {
-        scheme,
-        status: 'replayed',
-        reason: `signature matches, but ${what} arrived before within the last ${toleranceSec} s (a replayed delivery)`,
-      };
-    }
-    return { scheme, status: 'valid', reason: result.reason };
+    const id = asId === undefined ? result.id : headers(asId);
+    const valid: SignatureMark = { scheme, status: 'valid', reason: result.reason };
+    if (id === undefined) return valid;
+    const what = asId === undefined ? `delivery id ${JSON.stringify(id)}` : 'the same signature and timestamp';
+    const replayed = (seen: boolean): SignatureMark =>
+      seen
+        ? {
+            scheme,
+            status: 'replayed',
+            reason: `signature matches, but ${what} arrived before within the last ${toleranceSec} s (a replayed delivery)`,
+          }
+        : valid;
+    const seen = replays.seen(`${name}\n${scheme}\n${id}`, toleranceSec);
+    return typeof seen === 'boolean' ? replayed(seen) : seen.then(replayed);
   }
 }

@@ -20,6 +20,7 @@ import {
   HMAC_ALGORITHMS,
   type HmacAlgorithm,
   hmac,
+  hmacNow,
   toBase64,
   toHex,
   utf8Bytes,
@@ -106,8 +107,12 @@ const ID_HEADERS: Readonly<Record<SignatureScheme, readonly string[]>> = {
 
 /** The id a request carries for the scheme (`webhook-id`/`svix-id`, `X-GitHub-Delivery`), for replay detection. */
 export function deliveryId(scheme: SignatureScheme, headers: VerifyOptions['headers']): string | undefined {
-  for (const name of ID_HEADERS[checkScheme(scheme)]) {
-    const value = header(headers, name);
+  return readDeliveryId(checkScheme(scheme), (name) => header(headers, name));
+}
+
+function readDeliveryId(scheme: SignatureScheme, header: HeaderReader): string | undefined {
+  for (const name of ID_HEADERS[scheme]) {
+    const value = header(name);
     if (value !== undefined) return value;
   }
   return undefined;
@@ -155,137 +160,229 @@ export async function signWebhook(options: SignOptions): Promise<Record<string, 
  * anything wrong with the request itself is a result, never a throw.
  */
 export async function verifyWebhook(options: VerifyOptions): Promise<VerifyResult> {
-  const scheme = checkScheme(options.scheme);
-  const secrets = [...(options.secret === undefined ? [] : [options.secret]), ...(options.secrets ?? [])];
-  if (secrets.length === 0)
-    throw new MockpointError('INVALID_SIGNATURE_SECRET', 'give a secret (or secrets) to check signatures with');
-  const keys = secrets.map((secret) => secretKey(scheme, secret));
+  const verifier = new WebhookVerifier(options);
   const now = checkSeconds(options.now ?? Math.floor(Date.now() / 1000), 'now');
-  const tolerance = checkSeconds(options.toleranceSec ?? DEFAULT_TOLERANCE_SEC, 'toleranceSec');
-  const settings = scheme === 'hmac' ? hmacSettings(options.hmac) : undefined;
-  const { headers, body } = options;
-  const id = deliveryId(scheme, headers);
-  const result = (status: SignatureStatus, reason: string): VerifyResult => ({ status, reason, id });
+  const { headers } = options;
+  return verifier.verify((name) => header(headers, name), options.body, now);
+}
 
-  switch (scheme) {
-    case 'standard': {
-      const svix =
-        header(headers, 'webhook-signature') === undefined && header(headers, 'svix-signature') !== undefined;
-      const prefix = svix ? 'svix' : 'webhook';
-      const names = [`${prefix}-id`, `${prefix}-timestamp`, `${prefix}-signature`];
-      const [msgId, timestamp, signature] = names.map((name) => header(headers, name));
-      const absent = names.filter((_, i) => [msgId, timestamp, signature][i] === undefined);
-      if (absent.length > 0) return result('missing', `no ${absent.join(', ')} header`);
-      const seconds = parseSeconds(timestamp as string);
-      if (seconds === undefined)
-        return result('invalid', `${prefix}-timestamp ${quote(timestamp as string)} is not a Unix time in seconds`);
-      const candidates = (signature as string)
-        .split(' ')
-        .filter((entry) => entry.startsWith('v1,'))
-        .map((entry) => fromBase64(entry.slice(3)));
-      if (candidates.length === 0) return result('invalid', `${prefix}-signature has no v1, entry`);
-      const content = standardContent(msgId as string, timestamp as string, body);
-      const match = await findMatch(keys, candidates, (key) => hmac('sha256', key, content));
-      if (match === undefined)
-        return result('invalid', mismatch(`${prefix}-signature`, candidates.length, keys.length, body));
-      return judgeTime(result, seconds, now, tolerance, `${prefix}-timestamp`, match, keys.length);
+/** The settings of a {@link WebhookVerifier}: {@link VerifyOptions} without the request. */
+export type VerifierOptions = Omit<VerifyOptions, 'headers' | 'body' | 'now'>;
+
+/** A request header by its lower-case name. */
+export type HeaderReader = (name: string) => string | undefined;
+
+/** What is left to do once the headers are read: a MAC per key over `prefix` + body, compared with `candidates`. */
+interface MacPlan {
+  algorithm: HmacAlgorithm;
+  /** The text signed before the body (`id.timestamp.`, `t.`, `v0:ts:` or nothing). */
+  prefix: string;
+  /** The signatures sent (`undefined`: one that does not decode, never matching). */
+  candidates: (Uint8Array | undefined)[];
+  /** The header the signatures came in, as a reason names it. */
+  what: string;
+  /** The signed timestamp (Unix seconds) and how a reason names it; `undefined` for schemes without one. */
+  seconds: number | undefined;
+  when: string;
+  /** The delivery id the request carries, if any. */
+  id: string | undefined;
+}
+
+/**
+ * The check of one scheme with its secrets, settings validated and secrets
+ * decoded once: {@link WebhookVerifier.verify} per request. Where the runtime has
+ * `node:crypto` it answers synchronously (no promise on the webhook POST path);
+ * elsewhere through `crypto.subtle`, with a promise.
+ */
+export class WebhookVerifier {
+  readonly scheme: SignatureScheme;
+  readonly #keys: Uint8Array[];
+  readonly #tolerance: number;
+  readonly #hmac: Required<HmacSchemeOptions> | undefined;
+
+  /** Throws a {@link MockpointError} for bad settings (see {@link verifyWebhook}). */
+  constructor(options: VerifierOptions) {
+    const scheme = checkScheme(options.scheme);
+    const secrets = [...(options.secret === undefined ? [] : [options.secret]), ...(options.secrets ?? [])];
+    if (secrets.length === 0)
+      throw new MockpointError('INVALID_SIGNATURE_SECRET', 'give a secret (or secrets) to check signatures with');
+    this.scheme = scheme;
+    this.#keys = secrets.map((secret) => secretKey(scheme, secret));
+    this.#tolerance = checkSeconds(options.toleranceSec ?? DEFAULT_TOLERANCE_SEC, 'toleranceSec');
+    this.#hmac = scheme === 'hmac' ? hmacSettings(options.hmac) : undefined;
+  }
+
+  /**
+   * Judges a request with these headers and exact body bytes at `now` (Unix
+   * seconds): a result at once where `node:crypto` computes the MACs, else a promise.
+   */
+  verify(
+    header: HeaderReader,
+    body: Uint8Array,
+    now: number = Math.floor(Date.now() / 1000),
+  ): VerifyResult | Promise<VerifyResult> {
+    const plan = this.#plan(header);
+    if ('status' in plan) return plan;
+    const keys = this.#keys;
+    for (let i = 0; i < keys.length; i++) {
+      const expected = hmacNow(plan.algorithm, keys[i] as Uint8Array, plan.prefix, body);
+      if (expected === undefined) return this.#verifyLater(plan, body, now);
+      if (matchesAny(expected, plan.candidates)) return this.#judge(plan, i, body, now);
     }
-    case 'stripe': {
-      const value = header(headers, 'stripe-signature');
-      if (value === undefined) return result('missing', 'no Stripe-Signature header');
-      const pairs = value.split(',').map((pair) => {
-        const at = pair.indexOf('=');
-        return at < 0 ? ['', pair] : [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
-      });
-      const timestamp = pairs.find(([k]) => k === 't')?.[1];
-      if (timestamp === undefined) return result('invalid', 'Stripe-Signature has no t= timestamp');
-      const seconds = parseSeconds(timestamp);
-      if (seconds === undefined)
-        return result('invalid', `Stripe-Signature t=${quote(timestamp)} is not a Unix time in seconds`);
-      const candidates = pairs.filter(([k]) => k === 'v1').map(([, v]) => fromHex(v as string));
-      if (candidates.length === 0) return result('invalid', 'Stripe-Signature has no v1= signature');
-      const content = concatBytes(utf8Bytes(`${timestamp}.`), body);
-      const match = await findMatch(keys, candidates, (key) => hmac('sha256', key, content));
-      if (match === undefined)
-        return result('invalid', mismatch('Stripe-Signature', candidates.length, keys.length, body));
-      return judgeTime(result, seconds, now, tolerance, 'the Stripe-Signature timestamp', match, keys.length);
+    return this.#judge(plan, undefined, body, now);
+  }
+
+  async #verifyLater(plan: MacPlan, body: Uint8Array, now: number): Promise<VerifyResult> {
+    const content = plan.prefix === '' ? body : concatBytes(utf8Bytes(plan.prefix), body);
+    for (let i = 0; i < this.#keys.length; i++) {
+      if (matchesAny(await hmac(plan.algorithm, this.#keys[i] as Uint8Array, content), plan.candidates))
+        return this.#judge(plan, i, body, now);
     }
-    case 'github': {
-      const value = header(headers, 'x-hub-signature-256');
-      if (value === undefined) {
-        const legacy =
-          header(headers, 'x-hub-signature') === undefined
-            ? ''
-            : ' (only the SHA-1 X-Hub-Signature, which is not checked)';
-        return result('missing', `no X-Hub-Signature-256 header${legacy}`);
+    return this.#judge(plan, undefined, body, now);
+  }
+
+  /** The result once the index of the matching key (or none) is known. */
+  #judge(plan: MacPlan, match: number | undefined, body: Uint8Array, now: number): VerifyResult {
+    const keyCount = this.#keys.length;
+    const { id } = plan;
+    if (match === undefined)
+      return { status: 'invalid', reason: mismatch(plan.what, plan.candidates.length, keyCount, body), id };
+    if (plan.seconds === undefined)
+      return { status: 'valid', reason: `${plan.what} matches${secretNote(match, keyCount)}`, id };
+    const age = now - plan.seconds;
+    const tolerance = this.#tolerance;
+    if (Math.abs(age) > tolerance) {
+      const when = age > 0 ? `${age} s old` : `${-age} s in the future`;
+      return {
+        status: 'stale',
+        reason: `signature matches but ${plan.when} is ${when} (tolerance ${tolerance} s)`,
+        id,
+      };
+    }
+    return { status: 'valid', reason: `signature matches${secretNote(match, keyCount)}`, id };
+  }
+
+  /** Reads the scheme's headers: a result when they already decide it (missing, malformed), else what to compute. */
+  #plan(header: HeaderReader): VerifyResult | MacPlan {
+    const { scheme } = this;
+    const id = readDeliveryId(scheme, header);
+    const result = (status: SignatureStatus, reason: string): VerifyResult => ({ status, reason, id });
+    switch (scheme) {
+      case 'standard': {
+        const svix = header('webhook-signature') === undefined && header('svix-signature') !== undefined;
+        const prefix = svix ? 'svix' : 'webhook';
+        const names = [`${prefix}-id`, `${prefix}-timestamp`, `${prefix}-signature`];
+        const [msgId, timestamp, signature] = names.map((name) => header(name));
+        const absent = names.filter((_, i) => [msgId, timestamp, signature][i] === undefined);
+        if (absent.length > 0) return result('missing', `no ${absent.join(', ')} header`);
+        const seconds = parseSeconds(timestamp as string);
+        if (seconds === undefined)
+          return result('invalid', `${prefix}-timestamp ${quote(timestamp as string)} is not a Unix time in seconds`);
+        const candidates = (signature as string)
+          .split(' ')
+          .filter((entry) => entry.startsWith('v1,'))
+          .map((entry) => fromBase64(entry.slice(3)));
+        if (candidates.length === 0) return result('invalid', `${prefix}-signature has no v1, entry`);
+        return {
+          algorithm: 'sha256',
+          prefix: `${msgId}.${timestamp}.`,
+          candidates,
+          what: `${prefix}-signature`,
+          seconds,
+          when: `${prefix}-timestamp`,
+          id,
+        };
       }
-      if (!value.startsWith('sha256=')) return result('invalid', 'X-Hub-Signature-256 does not start with sha256=');
-      const match = await findMatch(keys, [fromHex(value.slice(7))], (key) => hmac('sha256', key, body));
-      if (match === undefined) return result('invalid', mismatch('X-Hub-Signature-256', 1, keys.length, body));
-      return result('valid', `X-Hub-Signature-256 matches${secretNote(match, keys.length)}`);
-    }
-    case 'slack': {
-      const timestamp = header(headers, 'x-slack-request-timestamp');
-      const value = header(headers, 'x-slack-signature');
-      const absent = [
-        ...(value === undefined ? ['X-Slack-Signature'] : []),
-        ...(timestamp === undefined ? ['X-Slack-Request-Timestamp'] : []),
-      ];
-      if (value === undefined || timestamp === undefined) return result('missing', `no ${absent.join(', ')} header`);
-      const seconds = parseSeconds(timestamp);
-      if (seconds === undefined)
-        return result('invalid', `X-Slack-Request-Timestamp ${quote(timestamp)} is not a Unix time in seconds`);
-      if (!value.startsWith('v0=')) return result('invalid', 'X-Slack-Signature does not start with v0=');
-      const content = concatBytes(utf8Bytes(`v0:${timestamp}:`), body);
-      const match = await findMatch(keys, [fromHex(value.slice(3))], (key) => hmac('sha256', key, content));
-      if (match === undefined) return result('invalid', mismatch('X-Slack-Signature', 1, keys.length, body));
-      return judgeTime(result, seconds, now, tolerance, 'X-Slack-Request-Timestamp', match, keys.length);
-    }
-    case 'hmac': {
-      const { header: name, algorithm, encoding, prefix } = settings as Required<HmacSchemeOptions>;
-      const value = header(headers, name);
-      if (value === undefined) return result('missing', `no ${name} header`);
-      if (!value.startsWith(prefix)) return result('invalid', `${name} does not start with ${quote(prefix)}`);
-      const encoded = value.slice(prefix.length);
-      const candidate = encoding === 'hex' ? fromHex(encoded) : fromBase64(encoded);
-      const match = await findMatch(keys, [candidate], (key) => hmac(algorithm, key, body));
-      if (match === undefined) return result('invalid', mismatch(name, 1, keys.length, body));
-      return result('valid', `${name} matches${secretNote(match, keys.length)}`);
+      case 'stripe': {
+        const value = header('stripe-signature');
+        if (value === undefined) return result('missing', 'no Stripe-Signature header');
+        const pairs = value.split(',').map((pair) => {
+          const at = pair.indexOf('=');
+          return at < 0 ? ['', pair] : [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+        });
+        const timestamp = pairs.find(([k]) => k === 't')?.[1];
+        if (timestamp === undefined) return result('invalid', 'Stripe-Signature has no t= timestamp');
+        const seconds = parseSeconds(timestamp);
+        if (seconds === undefined)
+          return result('invalid', `Stripe-Signature t=${quote(timestamp)} is not a Unix time in seconds`);
+        const candidates = pairs.filter(([k]) => k === 'v1').map(([, v]) => fromHex(v as string));
+        if (candidates.length === 0) return result('invalid', 'Stripe-Signature has no v1= signature');
+        return {
+          algorithm: 'sha256',
+          prefix: `${timestamp}.`,
+          candidates,
+          what: 'Stripe-Signature',
+          seconds,
+          when: 'the Stripe-Signature timestamp',
+          id,
+        };
+      }
+      case 'github': {
+        const value = header('x-hub-signature-256');
+        if (value === undefined) {
+          const legacy =
+            header('x-hub-signature') === undefined ? '' : ' (only the SHA-1 X-Hub-Signature, which is not checked)';
+          return result('missing', `no X-Hub-Signature-256 header${legacy}`);
+        }
+        if (!value.startsWith('sha256=')) return result('invalid', 'X-Hub-Signature-256 does not start with sha256=');
+        return {
+          algorithm: 'sha256',
+          prefix: '',
+          candidates: [fromHex(value.slice(7))],
+          what: 'X-Hub-Signature-256',
+          seconds: undefined,
+          when: '',
+          id,
+        };
+      }
+      case 'slack': {
+        const timestamp = header('x-slack-request-timestamp');
+        const value = header('x-slack-signature');
+        const absent = [
+          ...(value === undefined ? ['X-Slack-Signature'] : []),
+          ...(timestamp === undefined ? ['X-Slack-Request-Timestamp'] : []),
+        ];
+        if (value === undefined || timestamp === undefined) return result('missing', `no ${absent.join(', ')} header`);
+        const seconds = parseSeconds(timestamp);
+        if (seconds === undefined)
+          return result('invalid', `X-Slack-Request-Timestamp ${quote(timestamp)} is not a Unix time in seconds`);
+        if (!value.startsWith('v0=')) return result('invalid', 'X-Slack-Signature does not start with v0=');
+        return {
+          algorithm: 'sha256',
+          prefix: `v0:${timestamp}:`,
+          candidates: [fromHex(value.slice(3))],
+          what: 'X-Slack-Signature',
+          seconds,
+          when: 'X-Slack-Request-Timestamp',
+          id,
+        };
+      }
+      case 'hmac': {
+        const { header: name, algorithm, encoding, prefix } = this.#hmac as Required<HmacSchemeOptions>;
+        const value = header(name);
+        if (value === undefined) return result('missing', `no ${name} header`);
+        if (!value.startsWith(prefix)) return result('invalid', `${name} does not start with ${quote(prefix)}`);
+        const encoded = value.slice(prefix.length);
+        return {
+          algorithm,
+          prefix: '',
+          candidates: [encoding === 'hex' ? fromHex(encoded) : fromBase64(encoded)],
+          what: name,
+          seconds: undefined,
+          when: '',
+          id,
+        };
+      }
     }
   }
 }
 
-/** The index of the first key whose MAC equals one of the candidates (each compared in constant time). */
-async function findMatch(
-  keys: Uint8Array[],
-  candidates: (Uint8Array | undefined)[],
-  mac: (key: Uint8Array) => Promise<Uint8Array>,
-): Promise<number | undefined> {
-  for (let i = 0; i < keys.length; i++) {
-    const expected = await mac(keys[i] as Uint8Array);
-    let found = false;
-    for (const candidate of candidates)
-      if (candidate !== undefined && constantTimeEqual(expected, candidate)) found = true;
-    if (found) return i;
-  }
-  return undefined;
-}
-
-function judgeTime(
-  result: (status: SignatureStatus, reason: string) => VerifyResult,
-  seconds: number,
-  now: number,
-  tolerance: number,
-  what: string,
-  match: number,
-  keyCount: number,
-): VerifyResult {
-  const age = now - seconds;
-  if (Math.abs(age) > tolerance) {
-    const when = age > 0 ? `${age} s old` : `${-age} s in the future`;
-    return result('stale', `signature matches but ${what} is ${when} (tolerance ${tolerance} s)`);
-  }
-  return result('valid', `signature matches${secretNote(match, keyCount)}`);
+/** True when `expected` equals one of the candidates (each compared in constant time, all of them looked at). */
+function matchesAny(expected: Uint8Array, candidates: readonly (Uint8Array | undefined)[]): boolean {
+  let found = false;
+  for (const candidate of candidates)
+    if (candidate !== undefined && constantTimeEqual(expected, candidate)) found = true;
+  return found;
 }
 
 function secretNote(match: number, keyCount: number): string {

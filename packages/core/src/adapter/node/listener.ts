@@ -12,6 +12,7 @@ import { ENDPOINT_PREFIX, type EndpointHandler } from '../../answer/endpoint-han
 import { truncatedBody } from '../../answer/queue/queued-answer.js';
 import type { OpenStreams } from '../../answer/stream/open-streams.js';
 import type { MockpointApp } from '../../http/create-app.js';
+import { splitEndpointTarget } from '../../wire/endpoint-target.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
 
 const EMPTY = new Uint8Array(0);
@@ -143,6 +144,7 @@ function answer(res: ServerResponse, result: ReturnType<EndpointHandler['handle'
 }
 
 // ---- reading a body: the first bytes kept, the rest read and dropped ----
+// (or, for a name that checks signatures, kept whole up to maxBytes for the check)
 
 const BODY = Symbol('mockpoint.body');
 
@@ -153,6 +155,8 @@ interface BodyState {
   target: string;
   /** Past this many bytes in all, the request is answered and the connection closed. */
   maxBytes: number;
+  /** Bytes kept at most: the journal's copy, or `maxBytes` once the handler wants the whole body. */
+  keep: number;
   chunks: Buffer[];
   kept: number;
   seen: number;
@@ -161,11 +165,15 @@ interface BodyState {
 
 type ReadingRequest = IncomingMessage & { [BODY]: BodyState };
 
-/** The kept bytes as one array the journal owns (copied once, so no socket buffer is retained). */
-function keptBytes(state: BodyState): Uint8Array {
-  const bytes = new Uint8Array(state.kept);
+/** The first `length` kept bytes as one new array (copied, so no socket buffer is retained). */
+function keptBytes(state: BodyState, length: number = state.kept): Uint8Array {
+  const bytes = new Uint8Array(length);
   let offset = 0;
   for (const chunk of state.chunks) {
+    if (offset + chunk.byteLength > length) {
+      bytes.set(chunk.subarray(0, length - offset), offset);
+      break;
+    }
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
@@ -174,22 +182,36 @@ function keptBytes(state: BodyState): Uint8Array {
 
 function finishBody(req: ReadingRequest, state: BodyState): void {
   state.done = true;
+  // A body kept whole (complete, within maxBytes) goes to the signature check; the journal gets its own first bytes.
+  const whole = state.kept > JOURNAL_BODY_LIMIT && state.seen === state.kept ? keptBytes(state) : undefined;
+  const body = keptBytes(state, Math.min(state.kept, JOURNAL_BODY_LIMIT));
   const recorded = {
     method: req.method ?? 'GET',
     target: state.target,
     rawHeaders: req.rawHeaders,
-    body: keptBytes(state),
-    bodyTruncated: state.seen > state.kept,
+    body,
+    bodyTruncated: state.seen > body.byteLength,
   };
-  answer(state.res, state.handler.handle(recorded), state.streams);
+  answer(state.res, state.handler.handle(recorded, whole), state.streams);
+}
+
+/** Whether the body of a request to `target` is kept whole for its name's signature check. */
+function readsWholeBody(state: BodyState): boolean {
+  const name = splitEndpointTarget(state.target)?.name;
+  return name !== undefined && state.handler.readsWholeBody(name);
 }
 
 function onData(this: ReadingRequest, chunk: Buffer): void {
   const state = this[BODY];
   if (state.done) return;
+  const before = state.seen;
   state.seen += chunk.byteLength;
-  if (state.kept < JOURNAL_BODY_LIMIT) {
-    const take = Math.min(chunk.byteLength, JOURNAL_BODY_LIMIT - state.kept);
+  // Asked once, when the body first outgrows the journal's copy.
+  if (before <= JOURNAL_BODY_LIMIT && state.seen > JOURNAL_BODY_LIMIT && readsWholeBody(state)) {
+    state.keep = state.maxBytes;
+  }
+  if (state.kept < state.keep) {
+    const take = Math.min(chunk.byteLength, state.keep - state.kept);
     state.chunks.push(take === chunk.byteLength ? chunk : chunk.subarray(0, take));
     state.kept += take;
   }
@@ -220,7 +242,8 @@ function readBody(
   maxBytes: number,
 ) {
   const reading = req as ReadingRequest;
-  reading[BODY] = { handler, streams, res, target, maxBytes, chunks: [], kept: 0, seen: 0, done: false };
+  const keep = JOURNAL_BODY_LIMIT;
+  reading[BODY] = { handler, streams, res, target, maxBytes, keep, chunks: [], kept: 0, seen: 0, done: false };
   req.on('data', onData);
   req.on('end', onEnd);
   req.on('error', onAbort);

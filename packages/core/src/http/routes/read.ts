@@ -95,9 +95,21 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
   // The bare URL and every path below it reach the endpoint (its subpath).
   app.on([...READ_METHODS, 'OPTIONS'], ['/endpoint/:name', '/endpoint/:name/*'], async (c) => {
     const request = c.req.raw;
-    // The rest of a long body is read and dropped up to the body limit, so the connection stays usable.
-    const recorded = await captureRequest(request, JOURNAL_BODY_LIMIT, options.maxBodyBytes);
-    let answer = await handler.handle(recorded);
+    // The rest of a long body is read and dropped up to the body limit, so the connection stays usable;
+    // for a name that checks signatures it is kept, for the check (the journal keeps its first bytes).
+    const whole = handler.readsWholeBody(c.req.param('name'));
+    const recorded = await captureRequest(
+      request,
+      whole ? options.maxBodyBytes : JOURNAL_BODY_LIMIT,
+      options.maxBodyBytes,
+    );
+    let wholeBody: Uint8Array | undefined;
+    if (recorded.body.byteLength > JOURNAL_BODY_LIMIT) {
+      if (!recorded.bodyTruncated) wholeBody = recorded.body;
+      recorded.body = recorded.body.slice(0, JOURNAL_BODY_LIMIT);
+      recorded.bodyTruncated = true;
+    }
+    let answer = await handler.handle(recorded, wholeBody);
     for (;;) {
       // A timer, never a busy wait; cancelled when the client goes away.
       if (answer.delay > 0 && !(await sleep(answer.delay, request.signal))) {
