@@ -212,7 +212,7 @@ describe('bodies longer than the journal keeps (64 KiB): checked over every byte
   /** 1 MB of JSON-ish text whose last byte differs in `tampered`. */
   const big = Buffer.alloc(MB, '{"pad":"0123456789abcdef"}');
   const tampered = Buffer.from(big);
-  tampered[MB - 1] ^= 1;
+  tampered[MB - 1] = (tampered[MB - 1] as number) ^ 1;
   const SCHEMES = {
     standard: () => ({
       check: { scheme: 'standard', secret: WHSEC },
@@ -231,7 +231,7 @@ describe('bodies longer than the journal keeps (64 KiB): checked over every byte
     '%s: a 1 MB body is valid, and invalid when its last byte changed; the journal keeps its first 64 KiB',
     async (scheme) => {
       const { check, headers } = SCHEMES[scheme]();
-      const name = await hook(check);
+      const name = await hook(check as Parameters<MockpointClient['setSignature']>[1]);
       expect((await post(name, big, headers)).status).toBe(200);
       expect((await post(name, tampered, headers)).status).toBe(200);
       expect((await statuses(name)).map((s) => s?.status)).toEqual(['valid', 'invalid']);

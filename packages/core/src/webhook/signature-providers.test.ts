@@ -16,7 +16,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedApp, serve } from '../adapter/node/index.js';
 import { createApp, createClient, type MockpointApp, type MockpointClient } from '../index.js';
-import type { Delivery } from '../wire/delivery-json.js';
+import type { Delivery, DeliveryInput } from '../wire/delivery-json.js';
 import { signWebhook } from './signature.js';
 
 const STANDARD_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
@@ -100,8 +100,8 @@ afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
 });
 
-async function deliver(request: Record<string, unknown>): Promise<Delivery> {
-  const sent = await client.deliver(request as Parameters<MockpointClient['deliver']>[0]);
+async function deliver(request: DeliveryInput): Promise<Delivery> {
+  const sent = await client.deliver(request);
   return client.waitForDelivery(sent.id);
 }
 
