@@ -53,6 +53,8 @@ export interface ServerConfig extends Required<LimitOptions> {
   allowedOrigins: string[];
   /** Hosts deliveries may target besides loopback addresses. */
   deliveryAllowHosts: string[];
+  /** Hosts proxy routes may forward to; empty: proxying is off. */
+  proxyAllowHosts: string[];
   serverReportingDsn: string | undefined;
   clientReportingDsn: string | undefined;
 }

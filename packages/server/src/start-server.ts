@@ -207,6 +207,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     deliveryAllowHosts: options.deliveryAllowHosts,
     // /api JSON answers compressed for clients that take it (a journal shrinks about fourfold).
     apiEncoders: nodeApiEncoders,
+    proxyAllowHosts: options.proxyAllowHosts,
     onUnexpectedError: (error, request) => {
       console.error('mockpoint: unexpected error:', error);
       reporter?.capture(error, request);

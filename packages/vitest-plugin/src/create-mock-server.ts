@@ -32,6 +32,14 @@ export interface CreateMockServerOptions extends LimitOptions {
    */
   adminToken?: string;
   /**
+   * Hosts proxy routes may forward to (`.example.com` also allows its
+   * subdomains); a loopback or private address only when the address itself is
+   * listed, e.g. a local upstream: `['127.0.0.1']`.
+   * @default [] (proxying off)
+   * @example createMockServer({ proxyAllowHosts: ['127.0.0.1'] })
+   */
+  proxyAllowHosts?: readonly string[];
+  /**
    * A mock file (`mockpoint.yaml` or `.json`, relative to the working directory)
    * loaded before the server is handed out; a bad file makes this throw with its
    * `file:line:column`, path and code. Tests can add more per test.
@@ -82,6 +90,7 @@ export async function createMockServer(options: CreateMockServerOptions = {}): P
     ...pickLimits(options),
     adminToken: options.adminToken,
     deliveryAllowHosts: options.deliveryAllowHosts,
+    proxyAllowHosts: options.proxyAllowHosts,
     onUnexpectedError: (error) => console.error('mockpoint: unexpected error:', error),
   });
   let served: ServedApp;

@@ -15,7 +15,7 @@ import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from './read-response.js'
  * event by event (`stream`), or fail the request at the network level as a
  * queued answer asks (`fault`).
  */
-export type EndpointAnswer = RespondAnswer | StreamAnswer | FaultAnswer;
+export type EndpointAnswer = RespondAnswer | StreamAnswer | FaultAnswer | RelayAnswer;
 
 /** Response headers of an answer: lower-case names; an array is sent as one header line per value. */
 export type AnswerHeaderMap = Readonly<Record<string, string | readonly string[]>>;
@@ -78,6 +78,20 @@ export interface FaultAnswer {
   readonly release?: AbortSignal;
   /** `hang` only: the answer to send once `release` aborts. */
   readonly next?: () => EndpointAnswer | Promise<EndpointAnswer>;
+}
+
+/**
+ * A proxy route's answer: the upstream's status and headers, then its body
+ * passed on chunk by chunk as it arrives (`null`: none). An adapter that cannot
+ * send it (the client left) cancels the body, which stops the upstream request.
+ */
+export interface RelayAnswer {
+  readonly kind: 'relay';
+  readonly status: number;
+  /** Lower-case names, as the upstream sent them (hop-by-hop ones left out). */
+  readonly headers: AnswerHeaderMap;
+  readonly body: ReadableStream<Uint8Array> | null;
+  readonly delay: 0;
 }
 
 /** A stored endpoint's answers, for HEAD (no body) and for every other method. */

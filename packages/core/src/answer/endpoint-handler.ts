@@ -22,6 +22,8 @@ import { isValidName } from '../wire/schemas.js';
 import type { SignatureMark } from '../wire/signature-settings.js';
 import { type EndpointAnswer, emptyAnswer, errorAnswer } from './endpoint-answer.js';
 import type { EndpointChanges } from './endpoint-changes.js';
+import { proxyRouteAnswer } from './proxy/proxy-route.js';
+import type { ProxySettings } from './proxy/proxy-settings.js';
 import type { Taken } from './queue/answer-queue.js';
 import { planQueuedAnswer, type QueueFallback, queuedStream, toQueuedAnswer } from './queue/queued-answer.js';
 import { CORS_HEADERS } from './read-response.js';
@@ -49,6 +51,8 @@ export interface EndpointHandlerOptions {
   replays?: ReplayGuard;
   /** Called with a failure that is not a {@link MockpointError}; the answer is then 500 INTERNAL. */
   onUnexpectedError?: (error: unknown, request: { method: string; url: string }) => void;
+  /** How proxy routes reach their upstreams. @default proxying off (every host refused), over fetch */
+  proxy?: ProxySettings;
 }
 
 function pathOf(target: string): string {
@@ -78,8 +82,10 @@ export class EndpointHandler {
   readonly #journal: Journal;
   readonly #onUnexpectedError: EndpointHandlerOptions['onUnexpectedError'];
   readonly #replays: ReplayGuard;
+  readonly #proxy: ProxySettings | undefined;
 
   constructor(options: EndpointHandlerOptions) {
+    this.#proxy = options.proxy;
     this.#endpoints = options.endpoints;
     this.#journal = options.journal;
     this.#replays = options.replays ?? new MemoryReplayGuard();
@@ -232,8 +238,28 @@ export class EndpointHandler {
   }
 
   /** A route's answer, journaled with the route's id and the pattern's parameters. */
-  #routeAnswer(name: string, request: RecordedRequest, view: RequestView, hit: RouteHit): EndpointAnswer {
+  #routeAnswer(
+    name: string,
+    request: RecordedRequest,
+    view: RequestView,
+    hit: RouteHit,
+  ): EndpointAnswer | Promise<EndpointAnswer> {
     const { route, params } = hit;
+    const { proxy } = route.route.answer;
+    if (proxy !== undefined) {
+      return proxyRouteAnswer({
+        name,
+        request,
+        subpath: view.subpath,
+        routeId: route.id,
+        params,
+        proxy,
+        settings: this.#proxy,
+        endpoints: this.#endpoints,
+        journal: this.#journal,
+        onUnexpectedError: (error) => this.#onUnexpectedError?.(error, { method: request.method, url: request.target }),
+      });
+    }
     const seq = ++route.seq;
     const head = request.method === 'HEAD';
     let answer = route.answer.templated
@@ -369,6 +395,8 @@ export class EndpointHandler {
   ): Promise<QueueFallback | undefined> {
     const table = this.#endpoints.routeTables.get(name) ?? (await this.#endpoints.routeTable(name));
     const hit = table?.select(view);
+    // A proxy route answers only over the network, so nothing stands in for the queue's absent fields.
+    if (hit?.route.route.answer.proxy !== undefined) return undefined;
     if (hit !== undefined) {
       const { route, params } = hit;
       const answer = route.answer.templated

@@ -4,6 +4,7 @@
  * @module
  */
 import type { EndpointHandler } from '../answer/endpoint-handler.js';
+import type { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import type { OpenStreams } from '../answer/stream/open-streams.js';
 import type { Journal } from '../journal/journal.js';
 import type { JournalFeed } from '../journal/journal-feed.js';
@@ -19,6 +20,7 @@ export interface ResolvedAppOptions extends Required<LimitOptions> {
   allowedHosts: readonly string[];
   allowedOrigins: readonly string[];
   deliveryAllowHosts: readonly string[];
+  proxyAllowHosts: readonly string[];
   version: string;
 }
 
@@ -32,6 +34,8 @@ export interface AppContext {
   streams: OpenStreams;
   /** The one implementation of a request to `/endpoint/{name}`, used by every adapter. */
   handler: EndpointHandler;
+  /** What proxy routes may reach, and how. */
+  proxy: ProxySettings;
   /** Outgoing webhook deliveries (`/api/deliveries`). */
   deliveries: DeliveryWorker;
   schemas: Schemas;

@@ -6,6 +6,8 @@
  */
 import { Hono } from 'hono';
 import { EndpointHandler } from '../answer/endpoint-handler.js';
+import { ProxySettings } from '../answer/proxy/proxy-settings.js';
+import type { Upstream } from '../answer/proxy/upstream.js';
 import type { AnswerQueue } from '../answer/queue/answer-queue.js';
 import { MemoryAnswerQueue } from '../answer/queue/memory/index.js';
 import { OpenStreams } from '../answer/stream/open-streams.js';
@@ -100,6 +102,21 @@ export interface CreateAppOptions extends LimitOptions {
    */
   deliveryAllowHosts?: readonly string[];
   /**
+   * Hosts proxy routes (`answer: { proxy: { url } }`) may forward to
+   * (`.example.com` also allows its subdomains); empty: proxying is off. A loopback,
+   * private or link-local address is reached only when the address itself is
+   * listed (`127.0.0.1`), also when a listed name resolves to it.
+   * @default [] (proxying off)
+   * @example createApp({ proxyAllowHosts: ['api.example.com', '127.0.0.1'] })
+   */
+  proxyAllowHosts?: readonly string[];
+  /**
+   * How proxy routes send requests. Serving on Node (`@mockpoint/core/node`) uses one
+   * that checks every address a name resolves to; elsewhere `fetch`.
+   * @default fetchUpstream (Node adapters: nodeUpstream)
+   */
+  upstream?: Upstream;
+  /**
    * Where the delivery ids of validly signed requests are remembered (for the
    * tolerance of each name's signature check), to tell a replayed delivery.
    * @default new MemoryReplayGuard() (this process only, at most 100000 ids)
@@ -130,7 +147,7 @@ export type MockpointApp = Hono & {
   /** The store, cache, queue and journal behind the routes. */
   readonly mockpoint: Pick<
     AppContext,
-    'endpoints' | 'journal' | 'feed' | 'streams' | 'handler' | 'deliveries' | 'options'
+    'endpoints' | 'journal' | 'feed' | 'streams' | 'handler' | 'deliveries' | 'options' | 'proxy'
   >;
 };
 
@@ -160,6 +177,7 @@ function resolveOptions(options: CreateAppOptions): ResolvedAppOptions {
     allowedHosts: options.allowedHosts ?? [],
     allowedOrigins: options.allowedOrigins ?? [],
     deliveryAllowHosts: options.deliveryAllowHosts ?? [],
+    proxyAllowHosts: options.proxyAllowHosts ?? [],
     version: options.version ?? VERSION,
   };
 }
@@ -179,7 +197,14 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   );
   const journal =
     options.journal ?? new RequestJournal({ size: resolved.journalSize, maxBytes: resolved.journalMaxBytes });
+  const proxy = new ProxySettings({
+    allowHosts: resolved.proxyAllowHosts,
+    upstream: options.upstream,
+    maxRecordBytes: resolved.maxBodyBytes,
+    maxRoutes: resolved.maxRoutes,
+  });
   const ctx: AppContext = {
+    proxy,
     options: resolved,
     endpoints,
     journal,
@@ -190,6 +215,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       journal,
       replays: options.replays,
       onUnexpectedError: options.onUnexpectedError,
+      proxy,
     }),
     deliveries: new DeliveryWorker({
       store: options.deliveries ?? new MemoryDeliveryStore(),
@@ -250,6 +276,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       handler: ctx.handler,
       deliveries: ctx.deliveries,
       options: resolved,
+      proxy,
     },
   });
 }

@@ -9,7 +9,7 @@
 import { jsonTooDeep, readBodyPrefix } from '../http/body.js';
 import type { Fault } from '../wire/answer-json.js';
 import { splitEndpointTarget } from '../wire/endpoint-target.js';
-import type { AnsweredBy, JournalEntry } from '../wire/journal-json.js';
+import type { AnsweredBy, JournalEntry, UpstreamOutcome } from '../wire/journal-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
 import type { SignatureMark } from '../wire/signature-settings.js';
 
@@ -20,6 +20,8 @@ export interface AnswerMark {
   params?: Record<string, string>;
   /** The network fault given instead of an answer, if any. */
   fault?: Fault;
+  /** A proxy route's upstream and its answer. */
+  upstream?: UpstreamOutcome;
 }
 
 /** Answered by the record (shared: the read path allocates nothing for it). */
@@ -128,6 +130,7 @@ export function toJournalEntry(
   };
   if (typeof answeredBy === 'object' && 'queue' in answeredBy) entry.queued = true;
   if (mark.fault !== undefined) entry.fault = mark.fault;
+  if (mark.upstream !== undefined) entry.upstream = structuredClone(mark.upstream);
   if (request.signature !== undefined) entry.signature = { ...request.signature };
   if (text === undefined) entry.bodyEncoding = 'base64';
   // Too-deep JSON is kept as text only: its parsed form could not be serialised back.

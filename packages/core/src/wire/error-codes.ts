@@ -114,6 +114,10 @@ export const ERRORS = {
     when: 'a template placeholder that does not parse or names nothing known',
     fix: 'correct the placeholder the message names ([routes.md](routes.md))',
   },
+  INVALID_PROXY: {
+    when: 'a proxy answer with other answer fields beside it, a URL that is not absolute http(s) or has a query, user or fragment, or a bad header name in `redact`/`matchHeaders`',
+    fix: 'give `{ "proxy": { "url": "https://host/base" } }` alone ([files.md](files.md#record-and-replay))',
+  },
   INVALID_DELIVERY: {
     when: "a delivery's `method` is not POST, PUT or PATCH, or `sign` is not `{ scheme, secret }` ([webhooks.md](webhooks.md#send-signed-deliveries))",
     fix: 'correct the field the message names ([webhooks.md](webhooks.md))',
@@ -181,6 +185,10 @@ export const ERRORS = {
   CROSS_ORIGIN: {
     when: 'an `/api` write from a page on another origin not in `MOCKPOINT_ALLOWED_ORIGINS` ([safety.md](safety.md))',
     fix: 'add the origin to `MOCKPOINT_ALLOWED_ORIGINS`',
+  },
+  PROXY_HOST_NOT_ALLOWED: {
+    when: "a proxy answer's host is not in `MOCKPOINT_PROXY_ALLOW_HOSTS` (proxying is off without it), or it resolves to a loopback, private or link-local address that is not listed itself",
+    fix: 'list the host in `MOCKPOINT_PROXY_ALLOW_HOSTS`; for a loopback or private address list the address itself (`127.0.0.1`)',
   },
   NOT_FOUND: { when: 'no endpoint with that name', fix: 'create it first (`PUT /api/endpoint/add`)' },
   ROUTE_NOT_FOUND: {
@@ -262,6 +270,14 @@ export const ERRORS = {
     from: 'client',
     when: 'an answer without a mockpoint error body (e.g. from a proxy in between)',
     fix: 'check the base URL points at mockpoint',
+  },
+  UPSTREAM_FAILED: {
+    when: "a proxy route's upstream could not be reached or broke off before its headers (the reason is in the message)",
+    fix: 'check that the upstream in `proxy.url` is up and reachable from the server',
+  },
+  UPSTREAM_TIMEOUT: {
+    when: "a proxy route's upstream sent no status and headers within `proxy.timeoutMs` (30 s by default)",
+    fix: 'check the upstream, or raise `proxy.timeoutMs`',
   },
   INVALID_CONFIG: {
     from: 'cli',

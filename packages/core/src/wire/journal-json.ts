@@ -27,6 +27,18 @@ export interface JournalEvent {
  */
 export type AnsweredBy = { queue: true } | { route: string } | 'record' | 'none';
 
+/** What a proxy route's upstream answered (see docs/files.md#record-and-replay). */
+export interface UpstreamOutcome {
+  /** The URL the request was forwarded to. */
+  url: string;
+  /** The upstream's status (absent when it gave none). */
+  statusCode?: number;
+  /** The upstream's headers: lower-case names, repeated ones as a list. */
+  headers?: Record<string, string | string[]>;
+  /** The code of the failure (`UPSTREAM_FAILED`, `UPSTREAM_TIMEOUT`, `PROXY_HOST_NOT_ALLOWED`) when there is no upstream answer. */
+  error?: string;
+}
+
 /** One request received at `/endpoint/{name}`, as the API lists it. */
 export interface JournalEntry {
   /** Increasing sequence number across the whole journal. */
@@ -68,6 +80,8 @@ export interface JournalEntry {
    * the scheme, `valid`, `invalid`, `missing`, `stale` or `replayed`, and why.
    */
   signature?: SignatureMark;
+  /** Present when a proxy route answered: where the request went and what the upstream answered. */
+  upstream?: UpstreamOutcome;
 }
 
 /** Kept for journals written before answer marks: `{ fault? }` meant a queued answer. */

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { STREAM_ENDS, STREAM_FORMATS } from './answer-stream.js';
 import { type ErrorCode, MockpointError } from './errors.js';
+import { MAX_PROXY_TIMEOUT_MS } from './proxy-answer.js';
 import { type AnswerLimits, checkRoutes, type Route, type RouteInput, routesFromJson } from './route.js';
 
 /** The record schemas a route reuses. */
@@ -65,6 +66,38 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
         ),
     })
     .meta({ title: 'AnswerStream', description: 'A streamed answer instead of a body (see docs/streams.md).' });
+  const headerNames = z.array(z.string());
+  const proxy = z
+    .strictObject({
+      url: z
+        .string()
+        .describe(
+          'The upstream, an absolute http(s) URL (no query, user or fragment); the subpath is appended and the query kept. Its host must be in MOCKPOINT_PROXY_ALLOW_HOSTS.',
+        ),
+      record: z
+        .boolean()
+        .optional()
+        .describe('Keep each distinct request and its answer as a route before this one; default false.'),
+      redact: headerNames
+        .optional()
+        .describe(
+          'Headers written to a recording as "<redacted>", besides Authorization, Cookie, Set-Cookie and X-Api-Key.',
+        ),
+      matchHeaders: headerNames
+        .optional()
+        .describe("Request headers whose values join each recorded route's match; default none."),
+      timeoutMs: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_PROXY_TIMEOUT_MS)
+        .optional()
+        .describe('Milliseconds to wait for the upstream status and headers (504 UPSTREAM_TIMEOUT); default 30000.'),
+    })
+    .meta({
+      title: 'ProxyAnswer',
+      description: "Forward the request to an upstream and answer with the upstream's answer (routes only).",
+    });
   const routeAnswer = z
     .strictObject({
       statusCode: parts.statusCode.optional().describe('HTTP status, 200-599; default 200.'),
@@ -81,6 +114,7 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
         .describe(
           'Render {{params.x}}, {{query.x}}, {{headers.x}}, {{body.a.b}}, {{uuid}}, {{now}}, {{seq}} in data strings, body and header values.',
         ),
+      proxy: proxy.optional().describe('Forward to an upstream instead (the whole answer: no other field beside it).'),
     })
     .meta({
       title: 'RouteAnswer',
@@ -111,6 +145,7 @@ const FIELD_CODES: Record<string, ErrorCode> = {
   match: 'INVALID_MATCH',
   headers: 'INVALID_HEADER',
   stream: 'INVALID_STREAM',
+  proxy: 'INVALID_PROXY',
 };
 
 /** Options for {@link parseRoutesBody}. */

@@ -13,6 +13,7 @@ import { MockpointError } from './errors.js';
 import type { RequestFilter } from './journal-json.js';
 import { JsonText, jsonTextOf, scanJson, stringifyExact } from './json-text.js';
 import { PathPatternError, parsePathPattern } from './path-pattern.js';
+import { checkProxyAnswer, type ProxyAnswer } from './proxy-answer.js';
 import { NAME_PATTERN } from './rules.js';
 import { SETTINGS } from './settings.js';
 import { jsonStringTokens, parseTemplate, TemplateSyntaxError } from './template-syntax.js';
@@ -45,6 +46,12 @@ export interface RouteAnswer {
   fault?: Fault;
   /** Render `{{…}}` placeholders in data strings, body, each stream event and header values. @default false */
   template?: boolean;
+  /**
+   * Routes only: forward the request to an upstream and answer with its answer
+   * (the whole answer: no other field beside it). Off unless the host is allowed
+   * (`MOCKPOINT_PROXY_ALLOW_HOSTS`); see docs/files.md#record-and-replay.
+   */
+  proxy?: ProxyAnswer;
 }
 
 /** A route as a client sends it: `id` is generated when absent. */
@@ -129,7 +136,11 @@ function checkTemplate(text: string, index: number | AnswerPlace): void {
 }
 
 /** The limits an answer is checked against: its body's bytes, and a stream's (their defaults when absent). */
-export type AnswerLimits = Pick<StreamLimits, 'maxBodyBytes'> & Partial<StreamLimits>;
+export type AnswerLimits = Pick<StreamLimits, 'maxBodyBytes'> &
+  Partial<StreamLimits> & {
+    /** Hosts a proxy answer may name; absent: not checked here (a mock file is checked by the server it is applied to). */
+    proxyAllowHosts?: readonly string[];
+  };
 
 /**
  * Checks one answer beyond its schema: one body form, valid base64, a fault
@@ -138,6 +149,11 @@ export type AnswerLimits = Pick<StreamLimits, 'maxBodyBytes'> & Partial<StreamLi
  */
 export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, limits: AnswerLimits): void {
   const { maxBodyBytes } = limits;
+  if (answer.proxy !== undefined) {
+    const { list = 'routes', index: at } = typeof index === 'number' ? { index } : index;
+    checkProxyAnswer(answer as Record<string, unknown>, `${list}[${at}].answer`, limits.proxyAllowHosts, at);
+    return;
+  }
   const forms = BODY_FORMS.filter((form) => Object.hasOwn(answer, form));
   if (forms.length > 1) fail('INVALID_ANSWER', index, `answer has ${forms.join(' and ')}; give at most one body form`);
   if (answer.bodyBase64 !== undefined && !BASE64.test(answer.bodyBase64)) {
@@ -263,6 +279,7 @@ const ANSWER_KEYS = [
   'delay',
   'fault',
   'template',
+  'proxy',
 ] as const;
 
 /**

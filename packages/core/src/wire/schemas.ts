@@ -259,6 +259,15 @@ export function createSchemas(options: SchemaOptions = {}) {
       queued: z.literal(true).optional().describe('Present when a queued one-shot answer answered.'),
       fault: fault.optional().describe('The network fault the queued answer gave, if any.'),
       signature: signatureSchemas.mark.optional(),
+      upstream: z
+        .object({
+          url: z.string().describe('Where the request was forwarded.'),
+          statusCode: z.number().int().optional().describe("The upstream's status."),
+          headers: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+          error: z.string().optional().describe('The error code when the upstream gave no answer.'),
+        })
+        .optional()
+        .describe('Present when a proxy route answered: the upstream and its answer.'),
     })
     .meta({ title: 'RecordedRequest' });
   const streamQuery = z.object({

@@ -274,6 +274,14 @@ export const SETTINGS = {
     defaultText: 'none (loopback addresses only)',
     help: 'hosts that webhook deliveries (POST /api/deliveries, mockpoint send) may target besides 127.0.0.0/8, ::1 and localhost (comma-separated; .example.com = its subdomains too)',
   },
+  proxyAllowHosts: {
+    env: 'MOCKPOINT_PROXY_ALLOW_HOSTS',
+    flag: '--proxy-allow-hosts',
+    arg: '<list>',
+    type: 'hosts',
+    defaultText: 'none (proxying off)',
+    help: 'hosts that proxy routes may forward to (comma-separated; .example.com = its subdomains too); a loopback, private or link-local address is reached only when the address itself is listed (127.0.0.1)',
+  },
   serverReportingDsn: {
     env: 'SERVER_REPORTING_DSN',
     type: 'dsn',

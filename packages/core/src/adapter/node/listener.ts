@@ -7,13 +7,20 @@
  */
 import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import { type EndpointAnswer, errorAnswer, type FaultAnswer, type StreamAnswer } from '../../answer/endpoint-answer.js';
+import {
+  type EndpointAnswer,
+  errorAnswer,
+  type FaultAnswer,
+  type RelayAnswer,
+  type StreamAnswer,
+} from '../../answer/endpoint-answer.js';
 import { ENDPOINT_PREFIX, type EndpointHandler } from '../../answer/endpoint-handler.js';
 import { truncatedBody } from '../../answer/queue/queued-answer.js';
 import type { OpenStreams } from '../../answer/stream/open-streams.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { splitEndpointTarget } from '../../wire/endpoint-target.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
+import { nodeUpstream } from './node-upstream.js';
 
 const EMPTY = new Uint8Array(0);
 /** A `.` or `..` path segment, literal or percent-encoded: the URL parser would resolve it. */
@@ -110,8 +117,50 @@ function stream(res: ServerResponse, answer: StreamAnswer, streams: OpenStreams)
   res.once('close', () => playback.cancel());
 }
 
+/**
+ * A proxy route's answer: the upstream's status and headers, then its body
+ * chunk by chunk as it arrives, waiting for the client to take each one. A
+ * client that leaves cancels the upstream body; an upstream that breaks off
+ * breaks the client's connection (the status has been sent).
+ */
+function relay(res: ServerResponse, answer: RelayAnswer): void {
+  res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
+  if (answer.body === null) {
+    res.end();
+    return;
+  }
+  const reader = answer.body.getReader();
+  let finished = false;
+  res.once('close', () => {
+    if (!finished) reader.cancel().catch(() => undefined);
+  });
+  const pump = (): void => {
+    reader.read().then(
+      ({ done, value }) => {
+        if (done) {
+          finished = true;
+          res.end();
+        } else if (res.write(value)) pump();
+        else res.once('drain', pump);
+      },
+      () => {
+        finished = true;
+        res.destroy();
+      },
+    );
+  };
+  pump();
+}
+
 function write(res: ServerResponse, answer: EndpointAnswer, streams: OpenStreams): void {
-  if (res.destroyed) return;
+  if (res.destroyed) {
+    if (answer.kind === 'relay') answer.body?.cancel().catch(() => undefined);
+    return;
+  }
+  if (answer.kind === 'relay') {
+    relay(res, answer);
+    return;
+  }
   if (answer.kind === 'fault') {
     fault(res, answer, streams);
     return;
@@ -269,7 +318,9 @@ export interface NodeListenerOptions {
  */
 export function createNodeListener(app: MockpointApp, options: NodeListenerOptions = {}): RequestListener {
   const fallback = getRequestListener(app.fetch, { overrideGlobalObjects: options.overrideGlobalObjects ?? true });
-  const { handler, streams } = app.mockpoint;
+  const { handler, streams, proxy } = app.mockpoint;
+  // Proxy routes resolve names here and check every address before connecting.
+  proxy.preferUpstream(nodeUpstream);
   const maxBytes = app.mockpoint.options.maxBodyBytes;
 
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {

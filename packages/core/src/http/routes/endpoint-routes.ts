@@ -107,6 +107,8 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
     'INVALID_TEMPLATE',
     'INVALID_STREAM',
     'STREAM_TOO_LONG',
+    'INVALID_PROXY',
+    'PROXY_HOST_NOT_ALLOWED',
     'TOO_MANY_ROUTES',
   ] as const;
   ctx.docs.push(

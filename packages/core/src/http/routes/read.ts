@@ -117,6 +117,9 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
       }
       if (answer.kind === 'respond') return toResponse(answer);
       if (answer.kind === 'stream') return streamResponse(answer, streams, request.signal);
+      if (answer.kind === 'relay') {
+        return new Response(answer.body, { status: answer.status, headers: fetchHeaders(answer.headers) });
+      }
       // Queued faults: the Fetch API's best (see faultResponse); a released hang answers after all.
       if (answer.fault !== 'hang') return faultResponse(answer);
       if (!(await hang(request.signal, answer.release)) || answer.next === undefined) {
@@ -178,6 +181,8 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
           schema: ctx.schemas.errorBody,
           errors: ['NOT_FOUND', 'NO_ROUTE_MATCHED'],
         },
+        // A proxy route: its upstream's answer, or one of these.
+        ...errorResponses(ctx.schemas, 'PROXY_HOST_NOT_ALLOWED', 'UPSTREAM_FAILED', 'UPSTREAM_TIMEOUT'),
       },
     });
   }

@@ -1,0 +1,123 @@
+/**
+ * A recording: one distinct request (method, subpath, query, the proxy's
+ * `matchHeaders`, body) and the upstream's complete answer, as a route that
+ * answers the same request again without the upstream. The answer is exact:
+ * JSON already in its minified form as `data`, other text as `body`, anything
+ * else as `bodyBase64`. Secrets never get in: Authorization, Cookie,
+ * Set-Cookie, X-Api-Key and the proxy's `redact` headers are `"<redacted>"`.
+ *
+ * @module
+ */
+import { headerRecord, parseQuery, type RecordedRequest, toBase64, utf8Text } from '../../journal/journal-entry.js';
+import type { RequestFilter } from '../../wire/journal-json.js';
+import { JsonText, scanJson } from '../../wire/json-text.js';
+import { ALWAYS_REDACTED, type ProxyAnswer, REDACTED } from '../../wire/proxy-answer.js';
+import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../../wire/route.js';
+import { BODILESS_STATUS } from '../read-response.js';
+import type { CompleteAnswer } from './proxy-relay.js';
+
+/** The lower-case names a recording redacts for `proxy`. */
+export function redactedNames(proxy: ProxyAnswer): Set<string> {
+  return new Set([...ALWAYS_REDACTED, ...(proxy.redact ?? []).map((name) => name.toLowerCase())]);
+}
+
+/** A subpath as a path pattern that matches only itself (`:` and `*` escaped; literals are compared decoded). */
+export function literalPattern(subpath: string): string {
+  const segments = subpath.split('/').slice(1);
+  return `/${segments
+    .map((segment) => {
+      let decoded = segment;
+      try {
+        decoded = decodeURIComponent(segment);
+      } catch {
+        // a malformed escape is compared as it is
+      }
+      return /^[A-Za-z0-9._~!$&'()+,;=@-]*$/.test(decoded)
+        ? decoded
+        : encodeURIComponent(decoded).replace(/\*/g, '%2A');
+    })
+    .join('/')}`;
+}
+
+/** The JSON media types: `application/json`, `application/problem+json`, … */
+function isJsonType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const type = (contentType.split(';')[0] ?? '').trim().toLowerCase();
+  return type === 'application/json' || type.endsWith('+json');
+}
+
+/** The answer's body in the form that keeps its bytes exactly. */
+function exactBody(
+  body: Uint8Array,
+  contentType: string | undefined,
+): Pick<RouteAnswer, 'data' | 'body' | 'bodyBase64'> {
+  if (body.byteLength === 0) return {};
+  const text = utf8Text(body, false);
+  if (text === undefined) return { bodyBase64: toBase64(body) };
+  if (isJsonType(contentType)) {
+    try {
+      // Only text that is minified already: whitespace outside strings would not survive as data.
+      if (scanJson(text).text === text) return { data: new JsonText(text) };
+    } catch {
+      // not JSON after all: kept as text
+    }
+  }
+  return { body: text };
+}
+
+/** Why a request cannot be recorded, or `undefined` when it can. */
+export function unrecordable(request: RecordedRequest, status: number): string | undefined {
+  if (status < 200 || status > 599) return `status ${status} is outside 200-599`;
+  if (request.body.byteLength > 0 && utf8Text(request.body, false) === undefined) {
+    return 'the request body is not UTF-8 text, which a route cannot match exactly';
+  }
+  return undefined;
+}
+
+/** A short stable id for a request: `rec-` and 12 hex digits of its SHA-256. */
+async function recordingId(key: unknown): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(JSON.stringify(key)));
+  const hex = [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `rec-${hex.slice(0, 12)}`;
+}
+
+/** The route that answers `request` as the upstream did (the same request, the same id, always). */
+export async function recordedRoute(
+  request: RecordedRequest,
+  subpath: string,
+  proxy: ProxyAnswer,
+  complete: CompleteAnswer,
+): Promise<Route> {
+  const redacted = redactedNames(proxy);
+  const match: RequestFilter = { method: request.method, path: literalPattern(subpath) };
+  const q = request.target.indexOf('?');
+  if (q !== -1 && q < request.target.length - 1) {
+    match.query = parseQuery(new URLSearchParams(request.target.slice(q + 1)));
+  }
+  const sent = headerRecord(request.rawHeaders);
+  const chosen: Record<string, string> = {};
+  for (const name of proxy.matchHeaders ?? []) {
+    const lower = name.toLowerCase();
+    if (!redacted.has(lower) && Object.hasOwn(sent, lower)) chosen[lower] = sent[lower] as string;
+  }
+  if (Object.keys(chosen).length > 0) match.headers = chosen;
+  const text = utf8Text(request.body, false) ?? '';
+  if (text !== '' || ['POST', 'PUT', 'PATCH'].includes(request.method)) match.body = text;
+
+  const headers: AnswerHeaders = {};
+  for (const [name, value] of complete.headers) {
+    const lower = name.toLowerCase();
+    if (FORBIDDEN_HEADERS.has(lower)) continue;
+    const kept = redacted.has(lower) ? REDACTED : value;
+    const seen = headers[lower];
+    headers[lower] = seen === undefined ? kept : Array.isArray(seen) ? [...seen, kept] : [seen, kept];
+  }
+  const answer: RouteAnswer = { statusCode: complete.status };
+  if (Object.keys(headers).length > 0) answer.headers = headers;
+  if (!BODILESS_STATUS.has(complete.status) && request.method !== 'HEAD') {
+    const type = headers['content-type'];
+    Object.assign(answer, exactBody(complete.body, Array.isArray(type) ? type[0] : type));
+  }
+  const id = await recordingId([match.method, match.path, match.query ?? {}, chosen, text]);
+  return { id, match, answer };
+}
