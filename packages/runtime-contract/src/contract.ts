@@ -343,6 +343,32 @@ export const CHECKS: readonly Check[] = [
       expect(resumed.text).toBe('id: 2\ndata: two\n\n');
     },
   },
+  {
+    id: 'stream-reset',
+    title: 'streamed answer with end reset: every event arrives, then the body breaks (an error, not an end)',
+    async run(target) {
+      const stream = { format: 'raw', events: [{ body: 'partial ' }, { body: 'more', delay: 300 }], end: 'reset' };
+      const put = await call(target, 'PUT', '/api/endpoints/rt-reset/routes', { routes: [{ answer: { stream } }] });
+      expect(put.status, put.text).toBe(200);
+      // How the client's read of the body finished: 'end' is a complete body, anything else a broken one.
+      const outcome = await new Promise<{ text: string; how: string }>((resolve) => {
+        let text = '';
+        const req = request(`${target.url}/endpoint/rt-reset/`, { agent: false }, (res) => {
+          res.setEncoding('latin1');
+          res.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          res.on('end', () => resolve({ text, how: res.complete ? 'end' : 'cut short' }));
+          res.on('error', (error) => resolve({ text, how: `error: ${error.message}` }));
+          res.on('close', () => resolve({ text, how: res.complete ? 'end' : 'closed before the end' }));
+        });
+        req.on('error', (error) => resolve({ text, how: `error: ${error.message}` }));
+        req.end();
+      });
+      expect(outcome.text).toBe('partial more');
+      expect(outcome.how).not.toBe('end');
+    },
+  },
 ];
 
 /**

@@ -57,14 +57,36 @@ function toResponse(answer: RespondAnswer): Response {
 }
 
 /**
+ * workerd's `FixedLengthStream` (an identity stream that must carry exactly
+ * `length` bytes), where the runtime has it: `undefined` on Bun, Deno and Node.
+ */
+type FixedLengthStreamClass = new (length: number) => TransformStream<Uint8Array, Uint8Array>;
+const FixedLength = (globalThis as { FixedLengthStream?: FixedLengthStreamClass }).FixedLengthStream;
+
+/**
  * A streamed answer as a `ReadableStream`: each frame enqueued as it is due
- * (runtimes that stream bodies send each chunk at once); `reset` errors the
- * stream, which they turn into a broken connection. A client that leaves
+ * (runtimes that stream bodies send each chunk at once). A client that leaves
  * cancels it (or aborts the request): the stream stops and frees its timer.
+ *
+ * `reset` errors the stream, which Bun and Deno turn into a broken connection
+ * (Bun a TCP reset, Deno a close without the last chunk). An error drops the
+ * frames still queued in the stream, so it waits until the runtime has taken
+ * the last one (its next pull). workerd ends an errored chunked body normally,
+ * so there the body is sent with a Content-Length one byte past its frames
+ * (`FixedLengthStream`): the error then closes the connection short of it, and
+ * the client sees a truncated body.
  */
 function streamResponse(answer: StreamAnswer, streams: OpenStreams, signal: AbortSignal): Response {
   let playback: StreamPlayback | undefined;
+  let resetting = false;
   const onAbort = () => playback?.cancel();
+  let failing = false;
+  // One turn of the event loop later: Bun writes a frame it has taken out only then.
+  const fail = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    if (failing) return;
+    failing = true;
+    setTimeout(() => controller.error(new Error('mockpoint: the streamed answer ends with reset')), 0);
+  };
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       signal.addEventListener('abort', onAbort, { once: true });
@@ -76,16 +98,28 @@ function streamResponse(answer: StreamAnswer, streams: OpenStreams, signal: Abor
         },
         reset: () => {
           signal.removeEventListener('abort', onAbort);
-          controller.error(new Error('mockpoint: the streamed answer ends with reset'));
+          resetting = true;
+          // Nothing queued: the runtime has taken every frame.
+          if ((controller.desiredSize ?? 0) > 0) fail(controller);
         },
       });
+    },
+    pull(controller) {
+      if (resetting) fail(controller);
     },
     cancel() {
       signal.removeEventListener('abort', onAbort);
       playback?.cancel();
     },
   });
-  return new Response(body, { status: answer.status, headers: fetchHeaders(answer.headers) });
+  const headers = fetchHeaders(answer.headers);
+  if (answer.end !== 'reset' || FixedLength === undefined || answer.frames.length === 0) {
+    return new Response(body, { status: answer.status, headers });
+  }
+  const length = answer.frames.reduce((sum, frame) => sum + frame.bytes.byteLength, 0) + 1;
+  const fixed = new FixedLength(length);
+  body.pipeTo(fixed.writable).catch(() => undefined);
+  return new Response(fixed.readable, { status: answer.status, headers });
 }
 
 export function registerReadRoutes(app: Hono, ctx: AppContext): void {
