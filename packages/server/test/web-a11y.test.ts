@@ -7,33 +7,11 @@
  * 360×800, light and dark. Screenshots of each go to test-artifacts/web/ for a
  * person to look at.
  */
-import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
-import { closeBrowser, openPage, poll, screenshot, startWebDaemon, useBrowser } from './web-support.js';
-
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
+import { axeViolations, closeBrowser, openPage, poll, screenshot, startWebDaemon, useBrowser } from './web-support.js';
 
 let server: RunningServer;
-
-interface Violation {
-  id: string;
-  impact: string;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** axe's violations on the page as it is now, as `rule: help (targets)` lines. */
-async function violations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<unknown> } }).axe;
-    const result = (await axe.run(document, { resultTypes: ['violations'] })) as { violations: Violation[] };
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes }));
-  });
-  return found.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 beforeAll(async () => {
   server = await startWebDaemon();
@@ -76,7 +54,7 @@ describe.each(SIZES)('at $width×$height', (size) => {
     const found: Record<string, string[]> = {};
     const check = async (view: string) => {
       await page.mouse.move(0, 0);
-      found[view] = await violations(page);
+      found[view] = await axeViolations(page);
       await screenshot(page, name(view));
     };
 

@@ -5,7 +5,7 @@
  * least 24×24 CSS px (WCAG 2.2 target size, minimum).
  */
 import { expect, test } from 'vitest';
-import { poll, screenshot, useWebTest } from './web-support.js';
+import { poll, screenshot, smallTargets, useWebTest } from './web-support.js';
 
 const web = useWebTest();
 
@@ -40,25 +40,5 @@ test('at 360 px a request with a long header name, path and query fits, and ever
   expect(box.x + box.width).toBeLessThanOrEqual(360);
 
   // Every button, link, summary and field in view, sized for a finger (at least 24×24 CSS px).
-  const small = await page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('button, a[href], summary, input, select, textarea')]
-      // Shown (the skip link waits off-screen until focused, then is large enough).
-      .filter(
-        (el) =>
-          el.offsetParent !== null &&
-          getComputedStyle(el).visibility !== 'hidden' &&
-          el.getBoundingClientRect().right > 0,
-      )
-      .map((el) => {
-        const r = el.getBoundingClientRect();
-        return {
-          what: `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 30)}"`,
-          w: r.width,
-          h: r.height,
-        };
-      })
-      .filter((t) => t.w < 24 || t.h < 24)
-      .map((t) => `${t.what} ${t.w.toFixed(0)}×${t.h.toFixed(0)}`),
-  );
-  expect(small).toEqual([]);
+  expect(await smallTargets(page)).toEqual([]);
 });

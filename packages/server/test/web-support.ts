@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, request as httpRequest, type Server, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -332,4 +333,42 @@ export function layoutShifts(page: Page): Promise<LayoutShifts> {
     const recorded = (window as unknown as { layoutShifts: LayoutShifts }).layoutShifts;
     return { value: recorded.value, shifts: [...recorded.shifts] };
   });
+}
+
+const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
+
+/** axe-core's violations (any impact) on the page as it is now, as `impact rule: help (targets)` lines. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const found = await page.evaluate(async () => {
+    type Violation = { id: string; impact: string; help: string; nodes: { target: string[] }[] };
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<unknown> } }).axe;
+    const result = (await axe.run(document, { resultTypes: ['violations'] })) as { violations: Violation[] };
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes }));
+  });
+  return found.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+/** The controls in view smaller than 24×24 CSS px (WCAG 2.2 target size, minimum), as `tag "text" w×h`. */
+export function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('button, a[href], summary, input, select, textarea')]
+      // Shown (the skip link waits off-screen until focused, then is large enough).
+      .filter(
+        (el) =>
+          el.offsetParent !== null &&
+          getComputedStyle(el).visibility !== 'hidden' &&
+          el.getBoundingClientRect().right > 0,
+      )
+      .map((el) => {
+        const r = el.getBoundingClientRect();
+        return {
+          what: `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 30)}"`,
+          w: r.width,
+          h: r.height,
+        };
+      })
+      .filter((t) => t.w < 24 || t.h < 24)
+      .map((t) => `${t.what} ${t.w.toFixed(0)}×${t.h.toFixed(0)}`),
+  );
 }
