@@ -1,6 +1,7 @@
 /**
  * The web page's routes editor, in a real browser against a real daemon: a
- * name with routes and no record opens a view listing them; the list is edited
+ * name with routes and no record opens a view listing them (with each route's
+ * response headers and streamed answer); the list is edited
  * as JSON text exactly as typed (a big integer in `data` is served byte for
  * byte); a bad route shows the server's code; Clear removes them.
  */
@@ -21,6 +22,14 @@ test('lists, edits exactly, refuses a bad route and clears the routes of a name'
       routes: [
         { id: 'user', match: { method: 'GET', path: '/users/:id' }, answer: { statusCode: 200, data: { id: 1 } } },
         { id: 'gone', match: { path: '/old' }, answer: { statusCode: 410 } },
+        {
+          id: 'events',
+          match: { path: '/events' },
+          answer: {
+            headers: { 'x-trace': 'abc', 'cache-control': 'no-store' },
+            stream: { format: 'ndjson', events: [{ data: { n: 1 } }], end: 'hang' },
+          },
+        },
       ],
     }),
   });
@@ -29,8 +38,15 @@ test('lists, edits exactly, refuses a bad route and clears the routes of a name'
   const { page } = await web.open();
   await page.goto(`${web.server.url}/#/e/fake-api`);
   const rows = page.locator('.route-list li');
-  await poll(() => rows.allTextContents()).toEqual(['userGET /users/:id200', 'goneANY /old410']);
-  expect(await page.locator('.missing').textContent()).toContain('it answers by its 2 routes');
+  await poll(() => rows.allTextContents()).toEqual([
+    'userGET /users/:id200',
+    'goneANY /old410',
+    'eventsANY /events200headers: x-trace, cache-controlstream: ndjson, 1 event, then hang',
+  ]);
+  expect(await rows.nth(2).locator('.answer-headers').getAttribute('title')).toBe(
+    'x-trace: abc\ncache-control: no-store',
+  );
+  expect(await page.locator('.missing').textContent()).toContain('it answers by its 3 routes');
 
   const typed =
     '[{"id":"big","match":{"method":"GET","path":"/big"},"answer":{"data":{"n":12345678901234567890,"x":1.0}}}]';

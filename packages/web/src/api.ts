@@ -17,7 +17,15 @@ import {
   scanJson,
 } from '@mockpoint/core/client';
 
-export type { JournalEntry, QueuedAnswer, Route, SummaryAnswer } from '@mockpoint/core/client';
+export type {
+  JournalEntry,
+  QueuedAnswer,
+  Route,
+  RouteAnswer,
+  SignatureInput,
+  SignatureView,
+  SummaryAnswer,
+} from '@mockpoint/core/client';
 export { JsonText } from '@mockpoint/core/client';
 
 /**
@@ -140,4 +148,22 @@ export async function routesText(name: string): Promise<string> {
  */
 export async function putRoutesText(name: string, text: string): Promise<void> {
   await sendText('PUT', routesPath(name), `{"routes":${text}}`);
+}
+
+const queuePath = (name: string) => `api/endpoints/${encodeURIComponent(name)}/queue`;
+
+/** The answers queued for `name`, each as the exact JSON text the server lists (`data` byte for byte), next first. */
+export async function queueTexts(name: string): Promise<string[]> {
+  const answers = scanJson(await sendText('GET', queuePath(name))).members?.get('answers') ?? '[]';
+  return scanJson(answers).elements ?? [];
+}
+
+/**
+ * Queues `text` for `name`, exactly as typed: one answer (a JSON object) or a
+ * list of them goes into the body as is (never parsed and re-serialised, so big
+ * integers and key order in `data` survive); a bad answer throws the server's error.
+ */
+export async function queueText(name: string, text: string): Promise<void> {
+  const list = text.trimStart().startsWith('[');
+  await sendText('POST', queuePath(name), list ? `{"answers":${text}}` : `{"answers":[${text}]}`);
 }

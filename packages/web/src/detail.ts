@@ -1,24 +1,28 @@
 /**
  * The detail view of one name: for an endpoint, its full URL and ready curl
- * commands (copyable), the one-shot answers queued for it, the stored response,
- * edit and delete; for a name with no endpoint (mistyped, deleted, not created
- * yet), what that means and a "create it" action. Either way, the live journal
- * of requests sent to that name.
+ * commands (copyable), the stored response, edit and delete; for a name with no
+ * endpoint (mistyped, deleted, not created yet), what that means and a "create
+ * it" action. Either way, the panels of what answers besides the record and how
+ * requests are checked — queued answers (queue-view.ts), routes
+ * (routes-view.ts), the signature check (signature-view.ts) — and the live
+ * journal of requests sent to that name.
  *
- * {@link DetailView.refresh} re-reads the record and its queue, so an endpoint
+ * {@link DetailView.refresh} re-reads the record and the panels, so an endpoint
  * created, changed or deleted elsewhere, or a queued answer used up, shows as it
  * is now.
  *
  * @module
  */
-import { api, type ExactRecord, endpointUrl, failureMessage, isApiFailure, type QueuedAnswer } from './api.js';
+import { api, type ExactRecord, endpointUrl, failureMessage, isApiFailure } from './api.js';
 import { bodyView } from './body-view.js';
 import { copyText, h, replaceChildren, toast } from './dom.js';
 import { type EndpointForm, endpointForm } from './form.js';
 import { JournalView } from './journal.js';
 import { statusBadge } from './list.js';
+import { QueueView } from './queue-view.js';
 import { report } from './report.js';
 import { RoutesView } from './routes-view.js';
+import { SignatureCheckView } from './signature-view.js';
 import { tokenField } from './token-field.js';
 import { checkName, shellQuote } from './validate.js';
 
@@ -66,17 +70,9 @@ export function curlCommands(name: string): { get: string; post: string } {
   };
 }
 
-/** One queued answer in a few characters: `503 ×2`, `reset`, `200 (data)`, `record after 50 ms`. */
-export function describeAnswer(answer: QueuedAnswer): string {
-  const what = answer.fault ?? (answer.statusCode === undefined ? 'record' : String(answer.statusCode));
-  const data = Object.hasOwn(answer, 'data') && answer.fault === undefined ? ' (data)' : '';
-  const delay = answer.delay ? ` after ${answer.delay} ms` : '';
-  return `${what}${data}${delay}${answer.times > 1 ? ` ×${answer.times}` : ''}`;
-}
-
 type State =
   | { kind: 'loading' }
-  | { kind: 'found'; record: ExactRecord; queued: QueuedAnswer[] }
+  | { kind: 'found'; record: ExactRecord }
   | { kind: 'missing'; deleted: boolean; routes: number };
 
 /** What is shown, as a string to compare: the data by its exact text (a JsonText's JSON form is its parsed value). */
@@ -94,6 +90,8 @@ export class DetailView {
   readonly #summary: HTMLElement;
   readonly #journal: JournalView;
   readonly #routes: RoutesView;
+  readonly #queue: QueueView;
+  readonly #signature: SignatureCheckView;
   #state: State = { kind: 'loading' };
   #edit = false;
   #form: EndpointForm | undefined;
@@ -109,8 +107,21 @@ export class DetailView {
     // The journal shows once the endpoint's panel has its final height, so it never moves down (layout shift).
     this.#journal.el.hidden = true;
     this.#routes = new RoutesView(name);
+    this.#queue = new QueueView(name);
+    this.#signature = new SignatureCheckView(name);
+    // Each panel shows once read (hidden when it cannot be read, e.g. for a name that cannot exist).
+    this.#queue.el.hidden = true;
     this.#routes.el.hidden = true;
-    this.el = h('div', { class: 'detail-view' }, this.#summary, this.#routes.el, this.#journal.el);
+    this.#signature.el.hidden = true;
+    this.el = h(
+      'div',
+      { class: 'detail-view' },
+      this.#summary,
+      this.#queue.el,
+      this.#routes.el,
+      this.#signature.el,
+      this.#journal.el,
+    );
     this.#draw();
   }
 
@@ -190,10 +201,10 @@ export class DetailView {
   async #read(first: boolean): Promise<void> {
     let next: State;
     const routes = this.#routes.load();
+    const queue = this.#queue.load();
+    const signature = this.#signature.load();
     try {
-      // Both before drawing, so the queued line never pushes the view down after it shows.
-      const [record, queued] = await Promise.all([api.getExact(this.name), this.#readQueue()]);
-      next = { kind: 'found', record, queued };
+      next = { kind: 'found', record: await api.getExact(this.name) };
     } catch (error) {
       if (this.#stopped) return;
       const code = isApiFailure(error) ? error.code : undefined;
@@ -206,8 +217,13 @@ export class DetailView {
       }
     }
     if (this.#stopped) return;
+    // Every panel has its height before the journal shows, so the journal never moves down (layout shift).
+    const [queued, routeCount, checked] = await Promise.all([queue, routes, signature]);
+    if (this.#stopped) return;
+    this.#queue.el.hidden = queued === undefined;
+    this.#routes.el.hidden = routeCount === undefined;
+    this.#signature.el.hidden = checked === undefined;
     this.#journal.el.hidden = false;
-    this.#routes.el.hidden = (await routes) === undefined;
     const before = stateKey(this.#state);
     this.#state = next;
     if (stateKey(next) === before) return;
@@ -215,16 +231,6 @@ export class DetailView {
     this.#journal.setEndpointExists(next.kind === 'found');
     this.#draw();
     if (first && !this.#edit) this.#title.focus({ preventScroll: true });
-  }
-
-  /** The one-shot answers queued for the name; what was known before when they cannot be read. */
-  async #readQueue(): Promise<QueuedAnswer[]> {
-    try {
-      return await api.queued(this.name);
-    } catch (error) {
-      if (!isApiFailure(error)) report(error);
-      return this.#state.kind === 'found' ? this.#state.queued : [];
-    }
   }
 
   #showError(message: string): void {
@@ -259,18 +265,11 @@ export class DetailView {
     } else if (state.kind === 'missing') {
       replaceChildren(this.#summary, this.#head(), this.#missing(state.deleted, state.routes));
     } else {
-      const { record, queued } = state;
+      const { record } = state;
       const commands = curlCommands(this.name);
       replaceChildren(
         this.#summary,
         this.#head(record),
-        queued.length > 0
-          ? h(
-              'p',
-              { class: 'queued-line' },
-              `Queued one-shot answers (next first): ${queued.map(describeAnswer).join(' · ')}`,
-            )
-          : null,
         copyRow('URL', endpointUrl(this.name), 'detail-url'),
         copyRow('GET', commands.get, 'detail-curl'),
         copyRow('POST', commands.post, 'detail-curl-post'),
@@ -391,7 +390,7 @@ export class DetailView {
       mode: 'edit',
       initial: record,
       onSaved: (saved) => {
-        this.#state = { kind: 'found', record: saved, queued: this.#state.kind === 'found' ? this.#state.queued : [] };
+        this.#state = { kind: 'found', record: saved };
         toast(`Saved ${this.name}`);
         this.#hooks.onSaved(this.name);
       },

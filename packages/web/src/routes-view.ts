@@ -1,18 +1,19 @@
 /**
  * The routes of one name, in its detail view: each route's id, the method and
- * path it matches and the status it answers; an editor holding the list as JSON
+ * path it matches, the status it answers and its response headers and stream; an editor holding the list as JSON
  * text exactly as typed (Save sends that text, never parsed and re-serialised,
  * so big integers in `data` survive); Clear, asked first, removes them all.
  *
  * @module
  */
+import { answerMarks } from './answer-marks.js';
 import { api, failureMessage, isApiFailure, putRoutesText, type Route, routesText } from './api.js';
 import { confirmBar, h, replaceChildren, toast } from './dom.js';
 import { statusBadge } from './list.js';
 import { report } from './report.js';
 import { tokenField } from './token-field.js';
 
-/** One route in a line: its id, what it matches, what it answers. */
+/** One route in a line: its id, what it matches, what it answers (with its headers and stream, if any). */
 function routeRow(route: Route): HTMLElement {
   const method = route.match?.method?.toUpperCase() ?? 'ANY';
   const path = route.match?.path ?? 'any path';
@@ -24,6 +25,7 @@ function routeRow(route: Route): HTMLElement {
     route.answer.fault === undefined
       ? statusBadge(route.answer.statusCode ?? 200)
       : h('span', { class: 'route-fault' }, route.answer.fault),
+    answerMarks(route.answer),
   );
 }
 
