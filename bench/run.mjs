@@ -7,13 +7,14 @@
 // Bounded: a few seconds per measurement.
 //
 //   BENCH_SECONDS=8 BENCH_ROUNDS=2 BENCH_ONLY=get,post,signed,delay,routes,adds node bench/run.mjs
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { invoice } from './payloads.mjs';
+import { start, stop } from './server-process.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // BENCH_CLI: another build of the daemon to measure (e.g. the previous commit's, for a before/after).
@@ -67,30 +68,6 @@ const SCENARIOS = {
     bare: { BENCH_MODE: 'delay', BENCH_DELAY_MS: '100' },
   },
 };
-
-function start(args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/[^\s]+)/.exec(out);
-      if (match) resolve({ child, url: match[1].replace('localhost', '127.0.0.1') });
-    });
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code} before listening`)));
-  });
-}
-
-function stop({ child }) {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.once('exit', resolve);
-    child.kill('SIGTERM');
-  });
-}
 
 /** Resident and peak resident memory of a process, in MB (Linux /proc). */
 function memory({ child }) {

@@ -6,8 +6,9 @@
 //    with the same setTimeout chain, in the same run. Reported as a ratio (mockpoint / bare).
 // 2. The live journal's fan-out: BENCH_WATCHERS followers (default 100) of
 //    /api/requests/stream while webhooks are POSTed at BENCH_RATE per second (default 2,000)
-//    for BENCH_SECONDS (default 2); every follower must see every entry; the delay from
-//    sending a webhook to each follower receiving its entry, p50/p99.
+//    for BENCH_SECONDS (default 2) by BENCH_SENDERS processes (default 4) on keep-alive
+//    connections; the rate offered and the rate answered are reported as measured. Every follower
+//    must see every entry; the delay from sending a webhook to each follower receiving it, p50/p99.
 //
 // The load average is printed with each line: the machine may be shared.
 //
@@ -17,6 +18,7 @@ import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { start, stop } from './server-process.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = process.env.BENCH_CLI ?? join(root, 'packages/server/dist/cli.js');
@@ -25,32 +27,9 @@ const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 100);
 const RATE = Number(process.env.BENCH_RATE ?? 2000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const SENDERS = Number(process.env.BENCH_SENDERS ?? 4);
 const EVENTS = 10;
 const GAP_MS = 10;
-
-function start(args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/[^\s]+)/.exec(out);
-      if (match) resolve({ child, url: match[1].replace('localhost', '127.0.0.1') });
-    });
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code} before listening`)));
-  });
-}
-
-function stop({ child }) {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.once('exit', resolve);
-    child.kill('SIGTERM');
-  });
-}
 
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
@@ -231,6 +210,57 @@ async function followers() {
   process.exit(0);
 }
 
+/**
+ * One sender, in a process of its own: POSTs webhooks n = BENCH_INDEX, +SENDERS, ... below
+ * BENCH_TOTAL, paced in 10 ms ticks at RATE / SENDERS per second on keep-alive connections, then
+ * prints when it began, when it had offered the last one, when the last answer came (epoch ms),
+ * and how many were answered 2xx or failed.
+ */
+async function sender() {
+  const url = process.env.BENCH_URL;
+  const total = Number(process.env.BENCH_TOTAL);
+  const index = Number(process.env.BENCH_INDEX);
+  const mine = [];
+  for (let n = index; n < total; n += SENDERS) mine.push(n);
+  const rate = RATE / SENDERS;
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const body = JSON.stringify({ type: 'payment_intent.succeeded', data: { amount: 2000 } });
+  let ok = 0;
+  let failed = 0;
+  let last = 0;
+  const post = (n) =>
+    new Promise((resolve) => {
+      const req = request(`${url}/endpoint/hook?n=${n}&t=${now().toFixed(3)}`, { method: 'POST', agent }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode < 300) ok++;
+          else failed++;
+          last = now();
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        failed++;
+        resolve();
+      });
+      req.end(body);
+    });
+  const perTick = Math.max(1, Math.round(rate / 100));
+  const pending = [];
+  const first = now();
+  const began = performance.now();
+  for (let i = 0; i < mine.length; i += perTick) {
+    for (const n of mine.slice(i, i + perTick)) pending.push(post(n));
+    const wait = began + ((i + perTick) / rate) * 1000 - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+  const offered = now();
+  await Promise.all(pending);
+  agent.destroy();
+  console.log(JSON.stringify({ first, offered, last, ok, failed }));
+  process.exit(0);
+}
+
 async function fanOut() {
   const mock = await start([cli, '--memory', '--port', '0', '--host', '127.0.0.1', '--journal-size', '100000']);
   try {
@@ -249,37 +279,35 @@ async function fanOut() {
     });
     const finished = new Promise((resolve) => child.once('exit', resolve));
     await ready;
-    const agent = new Agent({ keepAlive: true, maxSockets: 50 });
-    const body = JSON.stringify({ type: 'payment_intent.succeeded', data: { amount: 2000 } });
-    const post = (n) =>
-      new Promise((resolve, reject) => {
-        const req = request(
-          `${mock.url}/endpoint/hook?n=${n}&t=${now().toFixed(3)}`,
-          { method: 'POST', agent },
-          (res) => {
-            res.resume();
-            res.on('end', resolve);
-          },
-        );
-        req.on('error', reject);
-        req.end(body);
+    // The webhooks come from SENDERS processes of their own, each offering its share of the rate
+    // on keep-alive connections: one Node process alone cannot offer 2,000 POSTs/s on a busy machine.
+    const senders = Array.from({ length: SENDERS }, (_, index) => {
+      const sender = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
+        env: {
+          ...process.env,
+          BENCH_SENDER: '1',
+          BENCH_URL: mock.url,
+          BENCH_TOTAL: String(total),
+          BENCH_INDEX: String(index),
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
       });
-    // Paced in 10 ms ticks: RATE / 100 requests per tick.
-    const perTick = Math.max(1, Math.round(RATE / 100));
-    const pending = [];
-    const began = performance.now();
-    for (let n = 0; n < total; n += perTick) {
-      for (let k = n; k < Math.min(total, n + perTick); k++) pending.push(post(k));
-      const wait = began + ((n + perTick) / RATE) * 1000 - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    }
-    await Promise.all(pending);
-    const sendSeconds = (performance.now() - began) / 1000;
-    agent.destroy();
+      let said = '';
+      sender.stdout.on('data', (chunk) => {
+        said += chunk;
+      });
+      return new Promise((resolve) => sender.once('exit', () => resolve(JSON.parse(said))));
+    });
+    const sent = await Promise.all(senders);
     await finished;
     const result = JSON.parse(out.slice(out.indexOf('{')));
+    const first = Math.min(...sent.map((s) => s.first));
+    const offeredS = (Math.max(...sent.map((s) => s.offered)) - first) / 1000;
+    const answeredS = (Math.max(...sent.map((s) => s.last)) - first) / 1000;
+    const ok = sent.reduce((sum, s) => sum + s.ok, 0);
+    const failed = sent.reduce((sum, s) => sum + s.failed, 0);
     console.log(
-      `journal stream fan-out: ${WATCHERS} followers of /api/requests/stream (in their own process), ${total} webhooks sent at ${(total / sendSeconds).toFixed(0)}/s (target ${RATE}/s), load ${load()}:\n` +
+      `journal stream fan-out: ${WATCHERS} followers of /api/requests/stream (in their own process), ${total} webhooks from ${SENDERS} sender processes, target ${RATE}/s: offered ${(total / offeredS).toFixed(0)}/s, answered ${(ok / answeredS).toFixed(0)}/s (${ok} answered, ${failed} failed), load ${load()}:\n` +
         `  ${result.complete}/${WATCHERS} followers saw every entry; delivery lag (send to follower) p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, max ${result.max.toFixed(1)} ms`,
     );
   } finally {
@@ -289,6 +317,7 @@ async function fanOut() {
 
 if (process.env.BENCH_BARE_SSE === '1') bareSse();
 else if (process.env.BENCH_FOLLOWERS === '1') await followers();
+else if (process.env.BENCH_SENDER === '1') await sender();
 else {
   const only = new Set((process.env.BENCH_ONLY ?? 'stream,fanout').split(','));
   if (only.has('stream')) await streamedAnswer();

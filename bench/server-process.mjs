@@ -1,0 +1,33 @@
+// Starting and stopping the servers a benchmark measures, each a Node process of its own: the
+// mockpoint CLI or a bare node:http server. Shared by bench/run.mjs and bench/streams.mjs.
+import { spawn } from 'node:child_process';
+
+/**
+ * Spawns `node ...args` with `env` added and resolves with `{ child, url }` once it prints
+ * `listening on <url>`; rejects when it exits first (with what it printed).
+ */
+export function start(args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\/\/[^\s]+)/.exec(out);
+      if (match) resolve({ child, url: match[1].replace('localhost', '127.0.0.1') });
+    });
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code} before listening: ${out}`)));
+  });
+}
+
+/** Stops a started server with SIGTERM (by its PID) and resolves once it has exited. */
+export function stop({ child }) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.removeAllListeners('exit');
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+}
