@@ -41,6 +41,12 @@ export type { Journal } from './journal/journal.js';
 export { type FilterSubject, firstMismatch, matchesRequest } from './journal/request-filter.js';
 export { MemoryStore } from './store/memory/index.js';
 export type { EndpointStore } from './store/store.js';
+export {
+  type DeliverySend,
+  fetchDeliverySend,
+  type SendAnswer,
+  type SendRequest,
+} from './webhook/delivery-send.js';
 export type { DeliveryStore } from './webhook/delivery-store.js';
 export type { Fault, QueuedAnswer, QueuedAnswerInput } from './wire/answer-json.js';
 export type { AnswerStream, StreamEnd, StreamEvent, StreamFormat } from './wire/answer-stream.js';

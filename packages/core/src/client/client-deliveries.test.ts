@@ -56,6 +56,8 @@ it('waitForDelivery() throws WAIT_TIMEOUT naming the attempts while it is still 
   const target = await receiver([500]);
   const mock = client();
   const sent = await mock.deliver({ url: target.url, body: 'x', retry: { delaysMs: [3_600_000] } });
+  // The first attempt made (on a busy machine it may take longer than the wait below).
+  await expect.poll(async () => (await mock.delivery(sent.id)).attempts.length, { timeout: 15_000 }).toBe(1);
   await expect(mock.waitForDelivery(sent.id, { timeout: 300 })).rejects.toMatchObject({
     code: 'WAIT_TIMEOUT',
     message: expect.stringContaining('attempts: 500'),

@@ -15,6 +15,7 @@ import { type Journal, RequestJournal } from '../journal/journal.js';
 import { JournalFeed, type JournalFeedOptions } from '../journal/journal-feed.js';
 import { MemoryStore } from '../store/memory/index.js';
 import type { EndpointStore } from '../store/store.js';
+import type { DeliverySend } from '../webhook/delivery-send.js';
 import type { DeliveryStore } from '../webhook/delivery-store.js';
 import { DeliveryWorker } from '../webhook/delivery-worker.js';
 import { MemoryDeliveryStore } from '../webhook/memory-delivery-store.js';
@@ -93,6 +94,14 @@ export interface CreateAppOptions extends LimitOptions {
    * @example createApp({ store, deliveries: await store.openDeliveries() }) // LevelDB: retries survive a restart; Redis: shared, each attempt made by one replica
    */
   deliveries?: DeliveryStore;
+  /**
+   * How deliveries' requests go out. `fetch` runs everywhere; on Node,
+   * `nodeDeliverySend()` from `@mockpoint/core/node` takes several times less CPU
+   * per request (the daemon uses it).
+   * @default fetchDeliverySend()
+   * @example createApp({ deliverySend: nodeDeliverySend() })
+   */
+  deliverySend?: DeliverySend;
   /**
    * Hosts besides loopback addresses (127.0.0.0/8, ::1, localhost) that deliveries
    * may be sent to (`.example.com` also allows its subdomains). Others are refused
@@ -221,6 +230,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       store: options.deliveries ?? new MemoryDeliveryStore(),
       allowHosts: resolved.deliveryAllowHosts,
       maxBodyBytes: resolved.maxBodyBytes,
+      send: options.deliverySend,
     }),
     schemas: createSchemas({ maxDelayMs: resolved.maxDelayMs }),
     docs: [],

@@ -1,19 +1,14 @@
 /**
  * One attempt of a delivery: the body and headers, signed afresh (a new
  * timestamp and signature, the delivery's one id), tampered with when asked,
- * sent with `fetch` without following redirects, and the answer (or the
+ * sent by a transport (`fetch`, or Node's own) without following redirects, and the answer (or the
  * error) recorded within the delivery's timeout.
  *
  * @module
  */
-import { readStreamPrefix } from '../http/body.js';
-import {
-  ATTEMPT_BODY_BYTES,
-  type AttemptErrorCode,
-  type DeliveryAttempt,
-  type TamperMode,
-} from '../wire/delivery-json.js';
+import type { AttemptErrorCode, DeliveryAttempt, TamperMode } from '../wire/delivery-json.js';
 import { VERSION } from '../wire/version.js';
+import { type DeliverySend, fetchDeliverySend } from './delivery-send.js';
 import type { StoredDelivery } from './delivery-store.js';
 import { fromBase64, toBase64, utf8Bytes } from './hmac.js';
 import { signWebhook } from './signature.js';
@@ -83,8 +78,8 @@ export async function buildSend(
 export interface AttemptOptions {
   /** Aborts the attempt without recording it (shutting down): then `undefined` is resolved. */
   signal: AbortSignal;
-  /** @default globalThis.fetch */
-  fetch?: typeof fetch;
+  /** How the request goes out. @default fetchDeliverySend() */
+  send?: DeliverySend;
   /** The tamper mode of this send. */
   tamper: TamperMode | undefined;
 }
@@ -99,6 +94,8 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+const defaultSend = fetchDeliverySend();
+
 /** Makes one send; resolves its record, or `undefined` when `options.signal` aborted it. */
 export async function attemptDelivery(
   delivery: StoredDelivery,
@@ -107,8 +104,16 @@ export async function attemptDelivery(
 ): Promise<DeliveryAttempt | undefined> {
   const started = Date.now();
   const { body, headers } = await buildSend(delivery, options.tamper, started);
-  const timeout = AbortSignal.timeout(delivery.timeoutMs);
-  const signal = AbortSignal.any([options.signal, timeout]);
+  // One controller per attempt, aborted by its timeout or by the shutdown (cheaper than AbortSignal.any).
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error(`no complete answer within ${delivery.timeoutMs} ms`));
+  }, delivery.timeoutMs);
+  const onShutdown = () => controller.abort(options.signal.reason);
+  if (options.signal.aborted) onShutdown();
+  else options.signal.addEventListener('abort', onShutdown, { once: true });
   const record: DeliveryAttempt = { n, at: new Date(started).toISOString(), durationMs: 0 };
   if (options.tamper !== undefined) record.tamper = options.tamper;
   const fail = (code: AttemptErrorCode, message: string): DeliveryAttempt => {
@@ -117,38 +122,39 @@ export async function attemptDelivery(
     return record;
   };
   try {
-    const response = await (options.fetch ?? fetch)(delivery.url, {
+    const answer = await (options.send ?? defaultSend)({
+      url: delivery.url,
       method: delivery.method,
       headers,
-      body: body as Uint8Array<ArrayBuffer>,
-      // Never followed: a receiver must not be able to send an attempt (and its signature) elsewhere.
-      redirect: 'manual',
-      signal,
+      body,
+      signal: controller.signal,
     });
-    record.status = response.status;
-    record.headers = Object.fromEntries(response.headers);
-    if (response.body !== null) {
-      const { bytes, truncated } = await readStreamPrefix(response.body, ATTEMPT_BODY_BYTES, 64 * ATTEMPT_BODY_BYTES);
-      record.body = new TextDecoder().decode(bytes);
-      if (truncated) record.bodyTruncated = true;
+    record.status = answer.status;
+    record.headers = answer.headers;
+    if (answer.body !== undefined) {
+      record.body = new TextDecoder().decode(answer.body);
+      if (answer.bodyTruncated) record.bodyTruncated = true;
     }
     record.durationMs = Date.now() - started;
-    if (response.status >= 300 && response.status < 400) {
-      const location = response.headers.get('location');
+    if (answer.status >= 300 && answer.status < 400) {
+      const location = answer.headers.location;
       return fail(
         'REDIRECT_NOT_FOLLOWED',
-        `the receiver answered ${response.status}${location ? ` to ${location}` : ''}; redirects are not followed`,
+        `the receiver answered ${answer.status}${location ? ` to ${location}` : ''}; redirects are not followed`,
       );
     }
     return record;
   } catch (error) {
     if (options.signal.aborted) return undefined;
-    if (timeout.aborted) return fail('TIMEOUT', `no complete answer within ${delivery.timeoutMs} ms`);
+    if (timedOut) return fail('TIMEOUT', `no complete answer within ${delivery.timeoutMs} ms`);
     const code = errorCode(error);
     if (code === 'ECONNREFUSED')
       return fail('CONNECTION_REFUSED', `connection to ${new URL(delivery.url).host} refused`);
     const reason = code ?? (error as Error).message;
     return fail('CONNECTION_FAILED', `the connection failed: ${reason}`);
+  } finally {
+    clearTimeout(timer);
+    options.signal.removeEventListener('abort', onShutdown);
   }
 }
 

@@ -1,9 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type MockpointApp } from '../http/create-app.js';
 import type { Delivery } from '../wire/delivery-json.js';
+import type { DeliverySend } from './delivery-send.js';
+import { nodeDeliverySend } from './node-delivery-send.js';
 
 const SECRET_KEY = Buffer.from('a test key of thirty-two bytes!!');
 const SECRET = `whsec_${SECRET_KEY.toString('base64')}`;
@@ -73,8 +75,11 @@ afterEach(async () => {
   }
 });
 
+/** The transport of the running describe: the default (fetch), or node:http. */
+let transport: (DeliverySend & { close?: () => void }) | undefined;
+
 function newApp(options: Parameters<typeof createApp>[0] = {}): MockpointApp {
-  const app = createApp(options);
+  const app = createApp({ deliverySend: transport, ...options });
   apps.push(app);
   return app;
 }
@@ -94,7 +99,18 @@ async function deliver(app: MockpointApp, body: unknown): Promise<Delivery> {
   return (await done.json()) as Delivery;
 }
 
-describe('POST /api/deliveries', () => {
+// Every case for each transport: fetch (the default, every runtime) and node:http (the daemon's).
+describe.each([
+  ['fetch', () => undefined],
+  ['node:http', () => nodeDeliverySend()],
+] as const)('POST /api/deliveries (%s)', (_, makeTransport) => {
+  beforeEach(() => {
+    transport = makeTransport();
+  });
+  afterEach(() => {
+    transport?.close?.();
+  });
+
   it('sends the exact data bytes signed with Standard Webhooks, verified by node:crypto at the receiver', async () => {
     const target = await receiver(verifying());
     const app = newApp();
@@ -266,6 +282,38 @@ describe('POST /api/deliveries', () => {
     expect(elsewhere.received).toHaveLength(0);
   });
 
+  it("records the receiver's headers and body: 16 KiB of it kept, an endless one cut off", async () => {
+    const target = await receiver((received, res) => {
+      const kind = received.body.toString();
+      if (kind === 'short') res.writeHead(400, { 'x-why': 'bad field' }).end('no such field: amount');
+      else if (kind === 'long') res.writeHead(500).end('a'.repeat(20_000));
+      else if (kind === 'none') res.writeHead(204).end();
+      else {
+        // Never ends: read up to 1 MiB, then the connection is dropped (not a timeout).
+        res.writeHead(200);
+        const chunk = 'b'.repeat(65_536);
+        const more = () => {
+          while (!res.destroyed && res.write(chunk));
+          if (!res.destroyed) res.once('drain', more);
+        };
+        more();
+      }
+    });
+    const app = newApp();
+    const short = await deliver(app, { url: target.url, body: 'short' });
+    expect(short.attempts[0]).toMatchObject({ status: 400, body: 'no such field: amount' });
+    expect(short.attempts[0]?.headers?.['x-why']).toBe('bad field');
+    expect(short.attempts[0]?.bodyTruncated).toBeUndefined();
+    const long = await deliver(app, { url: target.url, body: 'long' });
+    expect(long.attempts[0]).toMatchObject({ status: 500, body: 'a'.repeat(16_384), bodyTruncated: true });
+    const none = await deliver(app, { url: target.url, body: 'none' });
+    expect(none.attempts[0]?.status).toBe(204);
+    expect(none.attempts[0]?.body).toBeUndefined();
+    const endless = await deliver(app, { url: target.url, body: 'endless', timeoutMs: 20_000 });
+    expect(endless.attempts[0]).toMatchObject({ status: 200, body: 'b'.repeat(16_384), bodyTruncated: true });
+    expect(endless.state).toBe('delivered');
+  });
+
   it('records a refused connection', async () => {
     const target = await receiver(() => undefined);
     await new Promise((resolve) => target.server.close(resolve));
@@ -326,5 +374,32 @@ describe('POST /api/deliveries', () => {
     const app = newApp({ deliveryAllowHosts: ['.receiver.test'] });
     const response = await post(app, { url: 'http://hooks.receiver.test:9/x', data: 1 });
     expect(response.status).toBe(202);
+  });
+});
+
+describe('the node:http transport', () => {
+  it('sends again on a fresh connection when a kept-alive one is closed as it is reused', async () => {
+    const connections = new Map<object, number>();
+    const target = await receiver((received, res) => {
+      const socket = res.socket as object;
+      const n = (connections.get(socket) ?? 0) + 1;
+      connections.set(socket, n);
+      // The second request on a connection finds it closed (a receiver's idle timeout, as it races a reuse).
+      if (n === 2) res.socket?.destroy();
+      else res.writeHead(204).end();
+    });
+    transport = nodeDeliverySend();
+    try {
+      const app = newApp();
+      expect((await deliver(app, { url: target.url, data: 1 })).state).toBe('delivered');
+      const second = await deliver(app, { url: target.url, data: 2 });
+      expect(second.attempts).toHaveLength(1);
+      expect(second.attempts[0]?.status).toBe(204);
+      expect(target.received.map((r) => r.body.toString())).toEqual(['1', '2', '2']);
+      expect(connections.size).toBe(2);
+    } finally {
+      transport.close?.();
+      transport = undefined;
+    }
   });
 });

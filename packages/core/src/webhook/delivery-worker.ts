@@ -15,6 +15,7 @@ import { MockpointError } from '../wire/errors.js';
 import { attemptDelivery } from './delivery-attempt.js';
 import { afterAttempt } from './delivery-policy.js';
 import { type DeliveryRequestOptions, parseDeliveryRequest } from './delivery-request.js';
+import type { DeliverySend } from './delivery-send.js';
 import type { DeliveryStore, StoredDelivery } from './delivery-store.js';
 
 /** Options for {@link DeliveryWorker}. */
@@ -30,8 +31,8 @@ export interface DeliveryWorkerOptions {
   maxInFlight?: number;
   /** With a shared store: how often to look for due deliveries other replicas took in. @default 200 */
   pollMs?: number;
-  /** @default globalThis.fetch */
-  fetch?: typeof fetch;
+  /** How each attempt's request goes out. @default fetchDeliverySend() (`fetch`) */
+  send?: DeliverySend;
 }
 
 /** The delivery as `/api/deliveries` reports it: no secret, times as ISO 8601. */
@@ -58,9 +59,11 @@ export function deliveryJson(stored: StoredDelivery): Delivery {
 
 export class DeliveryWorker {
   readonly store: DeliveryStore;
-  readonly #options: Required<Omit<DeliveryWorkerOptions, 'fetch' | 'store'>> & { fetch?: typeof fetch };
+  readonly #options: Required<Omit<DeliveryWorkerOptions, 'send' | 'store'>> & { send?: DeliverySend };
   readonly #inFlight = new Set<Promise<void>>();
   readonly #abort = new AbortController();
+  /** One per attempt in flight, aborted by close() (not listeners on one shared signal: 50 in flight would be 50 of them). */
+  readonly #stops = new Set<AbortController>();
   /** Waiters per delivery id, woken by every change this process makes. */
   readonly #waiters = new Map<string, Set<() => void>>();
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -78,7 +81,7 @@ export class DeliveryWorker {
       maxPending: options.maxPending ?? 1000,
       maxInFlight: options.maxInFlight ?? 50,
       pollMs: options.pollMs ?? 200,
-      fetch: options.fetch,
+      send: options.send,
     };
   }
 
@@ -184,6 +187,7 @@ export class DeliveryWorker {
     this.#closed = true;
     clearTimeout(this.#timer);
     this.#abort.abort();
+    for (const stop of this.#stops) stop.abort();
     await Promise.all([...this.#inFlight]);
   }
 
@@ -262,11 +266,19 @@ export class DeliveryWorker {
   async #run(delivery: StoredDelivery): Promise<void> {
     const duplicateSend =
       delivery.tamper === 'duplicate' && delivery.attempts.length === 0 ? undefined : delivery.tamper;
-    const attempt = await attemptDelivery(delivery, delivery.attempts.length + 1, {
-      signal: this.#abort.signal,
-      fetch: this.#options.fetch,
-      tamper: duplicateSend,
-    });
+    const stop = new AbortController();
+    if (this.#closed) stop.abort(); // claimed by a tick that ran into close()
+    this.#stops.add(stop);
+    let attempt: Awaited<ReturnType<typeof attemptDelivery>>;
+    try {
+      attempt = await attemptDelivery(delivery, delivery.attempts.length + 1, {
+        signal: stop.signal,
+        send: this.#options.send,
+        tamper: duplicateSend,
+      });
+    } finally {
+      this.#stops.delete(stop);
+    }
     if (attempt === undefined) return; // shutting down: left due, made again after a restart
     const next = afterAttempt(delivery, attempt, Date.now());
     // Refused when someone else changed it meanwhile (a cancel): their version stands.

@@ -1,9 +1,15 @@
 /**
- * @mockpoint/core/node: serving a mockpoint app on `node:http`. Node only.
+ * @mockpoint/core/node: serving a mockpoint app on `node:http`, and sending its
+ * deliveries with it. Node only.
  *
  * @module
  */
 
+export {
+  type NodeDeliverySend,
+  type NodeDeliverySendOptions,
+  nodeDeliverySend,
+} from '../../webhook/node-delivery-send.js';
 export { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
 export type { ConnectionCap } from './connection-cap.js';
 export { createNodeListener, type NodeListenerOptions } from './listener.js';
