@@ -100,10 +100,11 @@ async function deliver(app: MockpointApp, body: unknown): Promise<Delivery> {
 }
 
 // Every case for each transport: fetch (the default, every runtime) and node:http (the daemon's).
-describe.each([
+const TRANSPORTS: [string, () => typeof transport][] = [
   ['fetch', () => undefined],
   ['node:http', () => nodeDeliverySend()],
-] as const)('POST /api/deliveries (%s)', (_, makeTransport) => {
+];
+describe.each(TRANSPORTS)('POST /api/deliveries (%s)', (_, makeTransport) => {
   beforeEach(() => {
     transport = makeTransport();
   });
@@ -380,7 +381,7 @@ describe.each([
 describe('the node:http transport', () => {
   it('sends again on a fresh connection when a kept-alive one is closed as it is reused', async () => {
     const connections = new Map<object, number>();
-    const target = await receiver((received, res) => {
+    const target = await receiver((_, res) => {
       const socket = res.socket as object;
       const n = (connections.get(socket) ?? 0) + 1;
       connections.set(socket, n);
