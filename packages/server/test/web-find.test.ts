@@ -100,6 +100,8 @@ describe('finding things', () => {
       expect(await page.locator('.filter-count').textContent()).toBe('2 of 4 shown');
       expect(await axeViolations(page)).toEqual([]);
       expect(await overflowX(page)).toBe(0);
+      // The journal's head at the top, so the screenshot shows the filtered rows.
+      await page.locator('.journal').evaluate((el) => el.scrollIntoView({ block: 'start' }));
       await screenshot(page, `find-journal-filter-${width}`);
       await filter.fill('');
       await poll(() => page.locator('.journal-list > li:not([hidden])').count()).toBe(4);
