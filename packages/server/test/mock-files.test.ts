@@ -3,7 +3,7 @@
 // file:line:column and path, `--watch` reapplies an edit and keeps the last good
 // version when an edit is bad, and `validate`, `apply` (diff, dry run, prune) and
 // `export` → reset → `apply` (the same bytes) as real processes.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { killAll, makeTempDir, removeTempDirs, runCli, startDaemon } from './helpers/daemon.js';
@@ -115,6 +115,32 @@ describe('mockpoint --config', () => {
     expect(refusal[0]).toContain(`${path}:`);
     expect((await body(`${daemon.url}/endpoint/a`)).text).toBe('12345678901234567890');
     expect((await body(`${daemon.url}/endpoint/c`)).text).toBe('3');
+  });
+
+  it('--watch reapplies when a $file fixture changes, not only the mock file', async () => {
+    const cwd = await makeTempDir();
+    mkdirSync(join(cwd, 'fixtures'));
+    const fixture = join(cwd, 'fixtures', 'user.json');
+    writeFileSync(fixture, '{"id":1}');
+    writeFileSync(
+      join(cwd, 'mockpoint.yaml'),
+      'version: 1\nendpoints:\n  - name: user\n    data: { $file: ./fixtures/user.json }\n  - name: plain\n    data: 0\n',
+    );
+    const daemon = await startDaemon({ cwd, args: ['--memory', '--config', 'mockpoint.yaml', '--watch'] });
+    expect((await body(`${daemon.url}/endpoint/user`)).text).toBe('{"id":1}');
+
+    save(fixture, '{"id":12345678901234567890}');
+    await expect.poll(() => daemon.stderr, { timeout: 10_000 }).toContain('reloaded: changed user');
+    expect((await body(`${daemon.url}/endpoint/user`)).text).toBe('{"id":12345678901234567890}');
+
+    // A bad fixture is refused like a bad mock file; fixing it applies it.
+    save(fixture, '{"id":');
+    await expect.poll(() => daemon.stderr, { timeout: 10_000 }).toContain('not applied, the last good version stays');
+    expect((await body(`${daemon.url}/endpoint/user`)).text).toBe('{"id":12345678901234567890}');
+    save(fixture, '{"id":3}');
+    await expect
+      .poll(() => body(`${daemon.url}/endpoint/user`).then((r) => r.text), { timeout: 10_000 })
+      .toBe('{"id":3}');
   });
 });
 

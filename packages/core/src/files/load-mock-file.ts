@@ -9,8 +9,15 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { MockpointError } from '../wire/errors.js';
 import { type MockFile, type ParseMockFileOptions, parseMockFile } from './parse-mock-file.js';
 
-/** Options for {@link loadMockFile}: the limits of {@link parseMockFile}. */
-export type LoadMockFileOptions = Pick<ParseMockFileOptions, 'maxBodyBytes' | 'maxRoutes'>;
+/** Options for {@link loadMockFile}: the limits of {@link parseMockFile}, and who hears of `$file` reads. */
+export interface LoadMockFileOptions extends Pick<ParseMockFileOptions, 'maxBodyBytes' | 'maxRoutes'> {
+  /**
+   * Called with the absolute path of each `$file` fixture read (also when the
+   * file turns out to be bad): a watcher watches these too.
+   * @default undefined
+   */
+  onFileRead?: (absolutePath: string) => void;
+}
 
 /** A `$file` reference that leaves the mock file's folder. */
 class OutsideError extends Error {
@@ -18,7 +25,7 @@ class OutsideError extends Error {
 }
 
 /** Reads `ref` relative to `folder`, refusing any path (or link) that leads outside it. */
-function readInside(folder: string, ref: string): string {
+function readInside(folder: string, ref: string, onFileRead?: (absolutePath: string) => void): string {
   const root = realpathSync(folder);
   const target = resolve(root, ref);
   const outside = (path: string) => {
@@ -28,6 +35,7 @@ function readInside(folder: string, ref: string): string {
   if (isAbsolute(ref) || outside(target)) {
     throw new OutsideError(`${ref} is outside the mock file's folder (${root}); $file paths stay inside it`);
   }
+  onFileRead?.(target);
   let real: string;
   try {
     real = realpathSync(target);
@@ -37,6 +45,7 @@ function readInside(folder: string, ref: string): string {
   if (outside(real)) {
     throw new OutsideError(`${ref} leads outside the mock file's folder (${root}) through a link`);
   }
+  if (real !== target) onFileRead?.(real);
   return readFileSync(real, 'utf8');
 }
 
@@ -61,5 +70,6 @@ export function loadMockFile(path: string, options: LoadMockFileOptions = {}): M
     );
   }
   const folder = dirname(resolve(path));
-  return parseMockFile(text, { ...options, file: path, readFile: (ref) => readInside(folder, ref) });
+  const { onFileRead, ...limits } = options;
+  return parseMockFile(text, { ...limits, file: path, readFile: (ref) => readInside(folder, ref, onFileRead) });
 }

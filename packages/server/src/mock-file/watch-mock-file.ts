@@ -1,14 +1,14 @@
 /**
  * `--config FILE [--watch]`: the mock file loaded into the daemon at start
  * (it wins for the names it defines; other names are kept), and reapplied on
- * change: the new version is read and checked whole first, so an edit with an
- * error (or a half-written save) is reported in one line and applies nothing,
- * and the last good version stays.
+ * change of the file or of a `$file` fixture it reads: the new version is read
+ * and checked whole first, so an edit with an error (or a half-written save)
+ * is reported in one line and applies nothing, and the last good version stays.
  *
  * @module
  */
 import { type FSWatcher, watch } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import {
   type AdminTarget,
   type ApplyPlan,
@@ -58,17 +58,47 @@ export async function loadAndWatch(
   options: WatchOptions = {},
 ): Promise<LoadedMockFile> {
   const report = options.report ?? (() => {});
-  let good = loadMockFile(path, options);
-  const plan = await applyMockFile(good, target);
-  let watcher: FSWatcher | undefined;
+  // The absolute paths whose change means a reload: the mock file and the `$file` fixtures it read.
+  let watched = new Set<string>([resolve(path)]);
+  // One watcher per folder that holds a watched file: editors save by writing a new file and renaming it over the old one.
+  const watchers = new Map<string, FSWatcher>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   let closed = false;
 
+  const load = (): MockFile => {
+    const read = new Set<string>([resolve(path)]);
+    let ok = false;
+    try {
+      const file = loadMockFile(path, { ...options, onFileRead: (fixture) => read.add(fixture) });
+      ok = true;
+      return file;
+    } finally {
+      // A bad load stops at its first error: the fixtures it did not reach stay watched.
+      watched = ok ? read : new Set([...watched, ...read]);
+      if (options.watch) watchFolders();
+    }
+  };
+  const stop = () => {
+    closed = true;
+    clearTimeout(timer);
+    for (const watcher of watchers.values()) watcher.close();
+    watchers.clear();
+  };
+  let good: MockFile;
+  let plan: ApplyPlan;
+  try {
+    good = load();
+    plan = await applyMockFile(good, target);
+  } catch (error) {
+    stop(); // a bad file stops start-up: nothing is left watching
+    throw error;
+  }
+
   const reload = async () => {
     let next: MockFile;
     try {
-      next = loadMockFile(path, options);
+      next = load();
     } catch (error) {
       report(`mockpoint: ${path} not applied, the last good version stays: ${(error as Error).message}`);
       return;
@@ -82,24 +112,36 @@ export async function loadAndWatch(
     }
   };
 
-  if (options.watch) {
-    // The folder, not the file: editors save by writing a new file and renaming it over the old one.
-    const name = basename(path);
-    watcher = watch(dirname(path), (_event, changed) => {
-      if (closed || (changed !== null && changed !== name)) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        running = running.then(reload);
-      }, options.settleMs ?? 50);
-    });
+  function watchFolders(): void {
+    const folders = new Set([...watched].map((file) => dirname(file)));
+    for (const [folder, watcher] of watchers) {
+      if (folders.has(folder)) continue;
+      watcher.close();
+      watchers.delete(folder);
+    }
+    for (const folder of folders) {
+      if (watchers.has(folder) || closed) continue;
+      let watcher: FSWatcher;
+      try {
+        watcher = watch(folder, (_event, changed) => {
+          if (closed || (changed !== null && !watched.has(resolve(folder, changed)))) return;
+          clearTimeout(timer);
+          timer = setTimeout(() => {
+            running = running.then(reload);
+          }, options.settleMs ?? 50);
+        });
+      } catch {
+        continue; // a fixture's folder that is gone: the next load reports the missing file
+      }
+      watchers.set(folder, watcher);
+    }
   }
+
   return {
     plan,
     current: () => good,
     close: async () => {
-      closed = true;
-      clearTimeout(timer);
-      watcher?.close();
+      stop();
       await running;
     },
   };
