@@ -2,13 +2,16 @@
 // mock file of routes: examples, schema samples, path templates, literal paths
 // before parameters; the same document gives the same file; and a daemon started
 // with the file answers each operation.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { killAll, makeTempDir, removeTempDirs, runCli, startDaemon } from './helpers/daemon.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/openapi/', import.meta.url));
+/** A public OpenAPI document from @readme/oas-examples (a dev dependency: real APIs' documents, MIT). */
+const example = (path: string) => createRequire(import.meta.url).resolve(`@readme/oas-examples/${path}`);
 
 afterEach(async () => {
   await killAll();
@@ -27,10 +30,16 @@ describe('mockpoint import', () => {
     // Deterministic: the same document, the same file.
     expect((await runCli({ cwd, args })).stdout).toBe(text);
     const routes = JSON.parse(text).endpoints[0].routes as { id: string; match: { method: string; path: string } }[];
-    expect(routes.map((route) => `${route.id} ${route.match.method} ${route.match.path}`)).toEqual([
+    const shown = (route: { id: string; match: { method: string; path: string; headers?: { prefer: string } } }) =>
+      `${route.id} ${route.match.method} ${route.match.path}${route.match.headers ? ` prefer: ${route.match.headers.prefer}` : ''}`;
+    // Each other documented response and named example is a route before the operation's own, picked by Prefer.
+    expect(routes.map(shown)).toEqual([
       'listPets GET /pets',
+      'createPet-rex POST /pets prefer: example=rex',
+      'createPet-201-rex POST /pets prefer: code=201, example=rex',
       'createPet POST /pets',
       'myPets GET /pets/mine',
+      'showPetById-404 GET /pets/:petId prefer: code=404',
       'showPetById GET /pets/:petId',
     ]);
 
@@ -44,6 +53,44 @@ describe('mockpoint import', () => {
     // No example: sampled from the schema ($ref dereferenced).
     expect(await get('/pets/mine')).toEqual({ status: 200, json: { id: 0, name: 'string', tag: 'string' } });
     expect(await get('/pets')).toEqual({ status: 200, json: [{ id: 0, name: 'string', tag: 'string' }] });
+    // Prefer: code=404 picks the documented 404 (no body); an undocumented code answers the default.
+    const notFound = await fetch(`${daemon.url}/endpoint/pets/pets/42`, { headers: { prefer: 'code=404' } });
+    expect({ status: notFound.status, text: await notFound.text() }).toEqual({ status: 404, text: '' });
+    expect(await get('/pets/42', { headers: { prefer: 'code=418' } })).toMatchObject({ status: 200 });
+    expect(await get('/pets', { method: 'POST', headers: { prefer: 'example=rex' } })).toMatchObject({ status: 201 });
+  });
+
+  it('real public documents: Train Travel (3.1) and STAPI (3.0, 120 operations); Prefer picks the documented answers', async () => {
+    const cwd = await makeTempDir();
+    const trains = await runCli({ cwd, args: ['import', example('3.1/json/train-travel.json'), '--name', 'trains'] });
+    expect(trains.code, trains.stderr).toBe(0);
+    const stapi = await runCli({ cwd, args: ['import', example('3.0/json/star-trek.json'), '--name', 'stapi'] });
+    expect(stapi.code, stapi.stderr).toBe(0);
+    const endpoints = [...JSON.parse(trains.stdout).endpoints, ...JSON.parse(stapi.stdout).endpoints];
+    writeFileSync(join(cwd, 'mockpoint.json'), JSON.stringify({ version: 1, endpoints }));
+    // Every operation has its default route (no Prefer): 7 in Train Travel, 120 in STAPI.
+    const defaults = (i: number) =>
+      (endpoints[i].routes as { match: { headers?: unknown } }[]).filter((route) => !route.match.headers).length;
+    expect([defaults(0), defaults(1)]).toEqual([7, 120]);
+
+    const daemon = await startDaemon({ cwd, args: ['--memory', '--config', 'mockpoint.json'] });
+    const call = async (path: string, init: RequestInit = {}) => {
+      const response = await fetch(`${daemon.url}/endpoint/${path}`, init);
+      return { status: response.status, type: response.headers.get('content-type'), json: await response.json() };
+    };
+    const booking = 'trains/bookings/1725ff48-ab45-4bb5-9d02-88745177dedb';
+    expect(await call(booking)).toMatchObject({ status: 200, type: 'application/json' });
+    expect(await call(booking, { headers: { prefer: 'code=404' } })).toMatchObject({
+      status: 404,
+      type: 'application/problem+json',
+      json: { title: 'Not Found', status: 404 },
+    });
+    const pay = (prefer?: string) =>
+      call(`${booking}/payment`, { method: 'POST', ...(prefer ? { headers: { prefer } } : {}) });
+    expect((await pay()).json.source.object).toBe('card');
+    expect((await pay('example=Bank')).json.source.object).toBe('bank_account');
+    expect((await pay('code=200, example=Bank')).json.source.object).toBe('bank_account');
+    expect((await call('stapi/animal?uid=1')).status).toBe(200);
   });
 
   it('Swagger 2.0: examples by media type, parameter names made pattern-safe, bodiless answers', async () => {

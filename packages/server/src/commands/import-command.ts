@@ -18,6 +18,8 @@ Turns an OpenAPI 3.0/3.1 or Swagger 2.0 document into a mock file: one endpoint 
 per operation (GET /pets/{petId} answers at /endpoint/<name>/pets/:petId), answering the first
 success response's example, or a value sampled from its schema when it has none. The same document
 always gives the same file. Start a daemon with it (mockpoint --config FILE) or apply it.
+A request header Prefer: code=404, Prefer: example=<name> or Prefer: code=404, example=<name> picks
+another documented response (each is a route of its own in the file).
 
 Options:
   --name <name>      the endpoint's name (required)

@@ -2,9 +2,12 @@
  * An OpenAPI document (3.0, 3.1 or Swagger 2.0) as the routes of one endpoint:
  * one route per operation, its path from the template (`/pets/{petId}` →
  * `/pets/:petId`), its method, and the first success response's example, or a
- * value sampled from its schema when there is none. Parsed and dereferenced by
- * load-openapi.ts, sampled by openapi-sampler (deterministic: the same
- * document gives the same routes).
+ * value sampled from its schema when there is none. Each other documented
+ * response, and each named example, is one more route before it that a
+ * `Prefer: code=404` / `Prefer: example=name` / `Prefer: code=404, example=name`
+ * request header picks (Prism's convention, matched by the one request filter).
+ * Parsed and dereferenced by load-openapi.ts, sampled by openapi-sampler
+ * (deterministic: the same document gives the same routes).
  *
  * @module
  */
@@ -18,7 +21,7 @@ type Json = Record<string, unknown>;
 /** One route of the import, in the mock file's shape. */
 export interface ImportedRoute {
   id: string;
-  match: { method: string; path: string };
+  match: { method: string; path: string; headers?: { prefer: string } };
   answer: { statusCode: number; headers?: Record<string, string>; data?: unknown };
 }
 
@@ -41,38 +44,112 @@ function pickResponse(responses: Json): [number, Json] | undefined {
   return [code === 'default' ? 200 : Number(code), responses[code] as Json];
 }
 
-/** The body of a response: an example, else a sample of its schema; `undefined` when it has no JSON body. */
-function responseBody(response: Json, swagger2: boolean): { type: string; data: unknown } | undefined {
+/** A response's JSON media type and its content (OpenAPI 3) or the response itself (Swagger 2.0). */
+function jsonMedia(response: Json, swagger2: boolean): { type: string; media: Json } | undefined {
   if (swagger2) {
     const examples = response.examples as Json | undefined;
     const type = Object.keys(examples ?? {}).find(isJsonType);
-    if (type !== undefined) return { type, data: examples?.[type] };
-    const schema = response.schema as Json | undefined;
-    return schema ? { type: 'application/json', data: sampled(schema) } : undefined;
+    return { type: type ?? 'application/json', media: response };
   }
   const content = (response.content ?? {}) as Record<string, Json>;
   const type = Object.keys(content).find(isJsonType);
-  if (type === undefined) return undefined;
-  const media = content[type] as Json;
-  if (media.example !== undefined) return { type, data: media.example };
+  return type === undefined ? undefined : { type, media: content[type] as Json };
+}
+
+/**
+ * The body of a response: the named example when `example` is given, else its
+ * example (or first of its examples), else a sample of its schema; `undefined`
+ * when it has no JSON body.
+ */
+function responseBody(
+  response: Json,
+  swagger2: boolean,
+  example?: string,
+): { type: string; data: unknown } | undefined {
+  const found = jsonMedia(response, swagger2);
+  if (found === undefined) return undefined;
+  const { type, media } = found;
+  if (swagger2) {
+    const examples = media.examples as Json | undefined;
+    if (examples && Object.hasOwn(examples, type)) return { type, data: examples[type] };
+    const schema = media.schema as Json | undefined;
+    return schema ? { type, data: sampled(schema) } : undefined;
+  }
   const examples = media.examples as Record<string, Json> | undefined;
-  const first = examples ? Object.values(examples).find((example) => example.value !== undefined) : undefined;
+  if (example !== undefined) return { type, data: examples?.[example]?.value };
+  if (media.example !== undefined) return { type, data: media.example };
+  const first = examples ? Object.values(examples).find((item) => item.value !== undefined) : undefined;
   if (first) return { type, data: first.value };
   const schema = media.schema as Json | undefined;
   return schema ? { type, data: sampled(schema) } : undefined;
+}
+
+/** The names of a response's examples that have a value (OpenAPI 3 `examples`), in document order. */
+function exampleNames(response: Json, swagger2: boolean): string[] {
+  if (swagger2) return [];
+  const examples = jsonMedia(response, false)?.media.examples as Record<string, Json> | undefined;
+  return Object.entries(examples ?? {})
+    .filter(([, item]) => item?.value !== undefined)
+    .map(([name]) => name);
+}
+
+/** The answer of a response with status `statusCode` (its example `example`, when given). */
+function answerOf(statusCode: number, response: Json | undefined, swagger2: boolean, example?: string) {
+  const answer: ImportedRoute['answer'] = { statusCode: statusCode >= 200 && statusCode <= 599 ? statusCode : 200 };
+  const body = response ? responseBody(response, swagger2, example) : undefined;
+  if (body !== undefined && body.data !== undefined) {
+    answer.headers = { 'content-type': body.type };
+    answer.data = body.data;
+  }
+  return answer;
+}
+
+/**
+ * The `Prefer` header values an operation answers besides its default, each
+ * with its answer: `code=N` for every other documented status (200–599),
+ * `example=name` for the default response's named examples, and
+ * `code=N, example=name` for every response's.
+ */
+function preferredAnswers(
+  responses: Json,
+  picked: [number, Json] | undefined,
+  swagger2: boolean,
+): { prefer: string; suffix: string; answer: ImportedRoute['answer'] }[] {
+  const out: { prefer: string; suffix: string; answer: ImportedRoute['answer'] }[] = [];
+  for (const [key, response] of Object.entries(responses)) {
+    if (!/^\d{3}$/.test(key) || Number(key) < 200 || Number(key) > 599) continue;
+    const code = Number(key);
+    const isDefault = picked !== undefined && picked[1] === response;
+    const names = exampleNames(response as Json, swagger2);
+    if (isDefault) {
+      for (const name of names) {
+        out.push({ prefer: `example=${name}`, suffix: name, answer: answerOf(code, response as Json, swagger2, name) });
+      }
+    } else {
+      out.push({ prefer: `code=${code}`, suffix: key, answer: answerOf(code, response as Json, swagger2) });
+    }
+    for (const name of names) {
+      out.push({
+        prefer: `code=${code}, example=${name}`,
+        suffix: `${key}-${name}`,
+        answer: answerOf(code, response as Json, swagger2, name),
+      });
+    }
+  }
+  return out;
 }
 
 function sampled(schema: Json): unknown {
   return sample(schema as Parameters<typeof sample>[0], { skipReadOnly: false, skipWriteOnly: true, quiet: true });
 }
 
-/** A route id from an operationId (the name rule: 1–64 of A–Z a–z 0–9 _ -), unique among `taken`. */
-function routeId(operationId: unknown, method: string, path: string, taken: Set<string>): string {
+/** A route id from `text` (the name rule: 1–64 of A–Z a–z 0–9 _ -), unique among `taken`. */
+function routeId(text: string, fallback: string, taken: Set<string>): string {
   const base =
-    (typeof operationId === 'string' ? operationId : `${method}${path}`)
+    text
       .replace(/[^A-Za-z0-9_-]+/g, '-')
       .replace(/^-+|-+$/g, '')
-      .slice(0, 56) || method;
+      .slice(0, 56) || fallback;
   let id = base;
   for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
   taken.add(id);
@@ -93,19 +170,30 @@ export async function openApiRoutes(path: string): Promise<ImportedRoute[]> {
     for (const method of METHODS) {
       const operation = item[method] as Json | undefined;
       if (!operation) continue;
-      const picked = pickResponse((operation.responses ?? {}) as Json);
-      const statusCode = picked?.[0] ?? 200;
-      const body = picked ? responseBody(picked[1], swagger2) : undefined;
-      const answer: ImportedRoute['answer'] = { statusCode: statusCode >= 200 && statusCode <= 599 ? statusCode : 200 };
-      if (body !== undefined && body.data !== undefined) {
-        answer.headers = { 'content-type': body.type };
-        answer.data = body.data;
+      const responses = (operation.responses ?? {}) as Json;
+      const picked = pickResponse(responses);
+      const params = (template.match(/\{/g) ?? []).length;
+      const pattern = routePath(template);
+      const id = routeId(
+        typeof operation.operationId === 'string' ? operation.operationId : `${method}${template}`,
+        method,
+        taken,
+      );
+      // The Prefer routes first: they match the same requests as the default route, and more.
+      for (const alternative of preferredAnswers(responses, picked, swagger2)) {
+        routes.push({
+          id: routeId(`${id}-${alternative.suffix}`, id, taken),
+          match: { method: method.toUpperCase(), path: pattern, headers: { prefer: alternative.prefer } },
+          answer: alternative.answer,
+          params,
+          order: routes.length,
+        });
       }
       routes.push({
-        id: routeId(operation.operationId, method, template, taken),
-        match: { method: method.toUpperCase(), path: routePath(template) },
-        answer,
-        params: (template.match(/\{/g) ?? []).length,
+        id,
+        match: { method: method.toUpperCase(), path: pattern },
+        answer: answerOf(picked?.[0] ?? 200, picked?.[1], swagger2),
+        params,
         order: routes.length,
       });
     }
