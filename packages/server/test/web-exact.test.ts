@@ -7,12 +7,10 @@
  */
 import { scanJson } from '@mockpoint/core/client';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
-import type { RunningServer } from '../src/start-server.js';
-import { closeBrowser, openPage, poll, startWebDaemon, useBrowser, type WatchedPage } from './web-support.js';
+import { beforeEach, expect, test } from 'vitest';
+import { poll, useWebTest } from './web-support.js';
 
-let server: RunningServer;
-let watched: WatchedPage | undefined;
+const web = useWebTest();
 let page: Page;
 
 /** Everything JSON.parse + JSON.stringify would change: rounded, shortened, unescaped, reordered. */
@@ -38,13 +36,13 @@ const PRETTY = [
 
 /** The stored `data` of `name`, as the API's text (not parsed). */
 async function storedText(name: string): Promise<string | undefined> {
-  const response = await fetch(`${server.url}/api/endpoints/${name}`);
+  const response = await fetch(`${web.server.url}/api/endpoints/${name}`);
   expect(response.status).toBe(200);
   return scanJson(await response.text()).members?.get('data');
 }
 
 async function putRaw(name: string, dataText: string): Promise<void> {
-  const response = await fetch(`${server.url}/api/endpoints/${name}`, {
+  const response = await fetch(`${web.server.url}/api/endpoints/${name}`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
     body: `{"data":${dataText},"statusCode":200}`,
@@ -52,33 +50,16 @@ async function putRaw(name: string, dataText: string): Promise<void> {
   expect(response.ok).toBe(true);
 }
 
-beforeAll(async () => {
-  server = await startWebDaemon();
-});
-
-afterAll(async () => {
-  await closeBrowser();
-  await server?.close();
-});
-
 beforeEach(async () => {
-  watched = undefined;
-  expect((await fetch(`${server.url}/api/endpoints`, { method: 'DELETE' })).status).toBe(204);
-  watched = await openPage(await useBrowser());
-  page = watched.page;
-});
-
-afterEach(async () => {
-  if (watched === undefined) return;
-  await page.context().close();
-  expect(watched.problems).toEqual([]);
+  expect((await fetch(`${web.server.url}/api/endpoints`, { method: 'DELETE' })).status).toBe(204);
+  ({ page } = await web.open());
 });
 
 test('view → edit → save → API read keeps the stored text byte for byte', async () => {
   await putRaw('exact', EXACT);
   expect(await storedText('exact')).toBe(EXACT);
 
-  await page.goto(`${server.url}/#/e/exact`);
+  await page.goto(`${web.server.url}/#/e/exact`);
   const shown = page.locator('.stored pre');
   await poll(() => shown.textContent()).toBe(PRETTY);
 
@@ -90,7 +71,7 @@ test('view → edit → save → API read keeps the stored text byte for byte', 
   await page.waitForURL(/#\/e\/exact$/);
   await poll(() => shown.textContent()).toBe(PRETTY);
   expect(await storedText('exact')).toBe(EXACT);
-  expect(await (await fetch(`${server.url}/endpoint/exact`)).text()).toBe(EXACT);
+  expect(await (await fetch(`${web.server.url}/endpoint/exact`)).text()).toBe(EXACT);
 
   // Edited: the change is saved, every other token stays as it was.
   await page.getByRole('button', { name: 'Edit' }).click();
@@ -107,7 +88,7 @@ test('view → edit → save → API read keeps the stored text byte for byte', 
 
 test('a change elsewhere to a digit a double cannot hold shows on the next refresh', async () => {
   await putRaw('drift', '{"id":12345678901234567890}');
-  await page.goto(`${server.url}/#/e/drift`);
+  await page.goto(`${web.server.url}/#/e/drift`);
   const shown = page.locator('.stored pre');
   await poll(() => shown.textContent()).toBe('{\n  "id": 12345678901234567890\n}');
   // Both numbers are the same double: only a comparison of the text notices the change.
@@ -116,7 +97,7 @@ test('a change elsewhere to a digit a double cannot hold shows on the next refre
 });
 
 test('Format lays out the editor text without changing a token; the create form saves what was typed', async () => {
-  await page.goto(`${server.url}/#/new`);
+  await page.goto(`${web.server.url}/#/new`);
   await page.getByLabel('Name').fill('typed');
   const editor = page.getByLabel('Response body (JSON)');
   await editor.fill(EXACT);
@@ -129,21 +110,21 @@ test('Format lays out the editor text without changing a token; the create form 
 });
 
 test('a key twice in one object is flagged before saving, as the server would refuse it', async () => {
-  await page.goto(`${server.url}/#/new`);
+  await page.goto(`${web.server.url}/#/new`);
   await page.getByLabel('Name').fill('twice');
   await page.getByLabel('Response body (JSON)').fill('{\n  "a": 1,\n  "a": 2\n}');
   await page.getByRole('button', { name: 'Create endpoint' }).click();
   await poll(() => page.locator('#new-data-error').textContent()).toBe(
     'Invalid JSON at line 3, column 3: the key "a" appears twice in one object; keys must be distinct.',
   );
-  expect((await fetch(`${server.url}/api/endpoints/twice`)).status).toBe(404);
+  expect((await fetch(`${web.server.url}/api/endpoints/twice`)).status).toBe(404);
 });
 
 test('a JSON request body in the journal shows its own tokens', async () => {
   await putRaw('hook', '{}');
-  await page.goto(`${server.url}/#/e/hook`);
+  await page.goto(`${web.server.url}/#/e/hook`);
   await poll(() => page.locator('.live').textContent()).toBe('Live');
-  const sent = await fetch(`${server.url}/endpoint/hook`, {
+  const sent = await fetch(`${web.server.url}/endpoint/hook`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: EXACT,
