@@ -37,6 +37,26 @@ async function tail(argv: string[]): Promise<void> {
   process.exit(0);
 }
 
+/** `mockpoint record …`: records through a running daemon until Ctrl-C, then writes the mock file. */
+async function record(argv: string[]): Promise<never> {
+  const { runRecord } = await import('./record/record-command.js');
+  const stop = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop.abort());
+  const io = {
+    out: (text: string) => process.stdout.write(text),
+    err: (line: string) => process.stderr.write(`${line}\n`),
+  };
+  try {
+    process.exitCode = await runRecord(argv, io, process.env, stop.signal);
+  } catch (error) {
+    if (!isOwnError(error)) throw error;
+    process.stderr.write(`mockpoint record: error: ${error.message}\n`);
+    process.exitCode = error.code === 'INVALID_ARGUMENT' ? 2 : 1;
+  }
+  await new Promise<void>((done) => process.stdout.write('', () => done()));
+  process.exit();
+}
+
 /** The subcommands that run once and exit with their code; each lives in its own module. */
 const COMMANDS: Record<
   string,
@@ -93,6 +113,7 @@ async function main(): Promise<void> {
   }
   if (process.argv[2] === 'tail') return tail(process.argv.slice(3));
   if (process.argv[2] === 'send') return send(process.argv.slice(3));
+  if (process.argv[2] === 'record') return record(process.argv.slice(3));
   let request: ReturnType<typeof resolveConfig>;
   try {
     request = resolveConfig({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd() });

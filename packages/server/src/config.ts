@@ -127,6 +127,7 @@ Usage: mockpoint [options]
        mockpoint export [--names a,b] > mockpoint.json     a running daemon's endpoints as a mock file
        mockpoint send <url> [--data <json>] [--sign <scheme> --secret <s>]  send a signed webhook (see send --help)
        mockpoint import openapi.yaml --name <name>        an OpenAPI document as a mock file of routes
+       mockpoint record --upstream <url> --name <name> [--out <file>]  record an API through a running daemon
 
 Options (each also settable by environment variable, or in ./.env or --env-file):
 ${settingLines().join('\n')}
