@@ -110,6 +110,44 @@ describe('deliveries on LevelDB', () => {
   });
 });
 
+describe('deliveries at shutdown', () => {
+  it('SIGTERM stops sending at once, mid-attempt, and the restarted daemon makes that attempt again', async () => {
+    let open = false;
+    const held: Array<() => void> = [];
+    // The first attempt is held unanswered (its timeout is a minute); after the restart, 200.
+    const received: Attempted[] = [];
+    const hold = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        received.push({ id: String(req.headers['webhook-id']), headers: req.headers });
+        if (open) res.writeHead(200).end();
+        else held.push(() => res.destroy());
+      });
+    });
+    await new Promise<void>((resolve) => hold.listen(0, '127.0.0.1', resolve));
+    servers.push(hold);
+    const url = `http://127.0.0.1:${(hold.address() as AddressInfo).port}/hook`;
+    const cwd = await makeTempDir();
+    const first = await startDaemon({ cwd });
+    const accepted = await deliver(first.url, { url, timeoutMs: 60_000 });
+    await expect.poll(() => received.length, { timeout: 15_000 }).toBe(1);
+
+    const stopping = Date.now();
+    expect(await first.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    // Promptly: not after the attempt's minute-long timeout.
+    expect(Date.now() - stopping).toBeLessThan(20_000);
+    for (const drop of held) drop();
+    open = true;
+
+    const second = await startDaemon({ cwd });
+    const done = await waitDone(second.url, accepted.id);
+    expect(done.state).toBe('delivered');
+    // The attempt cut short was not recorded; it was made again.
+    expect(done.attempts.map((a) => a.status)).toEqual([200]);
+    expect(received.map((r) => r.id)).toEqual([accepted.webhookId, accepted.webhookId]);
+  });
+});
+
 describe('deliveries on two replicas sharing one redis-server', () => {
   it('each attempt is made by exactly one replica', async () => {
     // Every delivery fails twice, then succeeds: three attempts each, counted by webhook-id.
