@@ -97,10 +97,22 @@ async function send(argv: string[]): Promise<void> {
     process.stdout.write(SEND_HELP);
     return;
   }
-  const code = await runSend(options, {
-    out: (line) => process.stdout.write(`${line}\n`),
-    err: (line) => process.stderr.write(`${line}\n`),
-  });
+  // Sent from here, a delivery obeys the same MOCKPOINT_DELIVERY_ALLOW_HOSTS (env or .env) as the daemon.
+  let deliveryAllowHosts: string[] = [];
+  if (options.daemon === undefined) {
+    try {
+      deliveryAllowHosts = resolveConfig({ env: process.env, cwd: process.cwd() }).config.deliveryAllowHosts;
+    } catch (error) {
+      if (error instanceof ConfigError) fail(error.message);
+      throw error;
+    }
+  }
+  const { nodeDeliverySend } = await import('@mockpoint/core/node');
+  const io = {
+    out: (line: string) => process.stdout.write(`${line}\n`),
+    err: (line: string) => process.stderr.write(`${line}\n`),
+  };
+  const code = await runSend(options, io, { deliveryAllowHosts, deliverySend: nodeDeliverySend() });
   process.exit(code);
 }
 

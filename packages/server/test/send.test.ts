@@ -43,7 +43,7 @@ async function receiver(fail = 0): Promise<{ url: string; bodies: string[] }> {
     });
   });
   const listening = server;
-  await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => listening.listen(0, '0.0.0.0', resolve));
   return { url: `http://127.0.0.1:${(listening.address() as AddressInfo).port}/hook`, bodies };
 }
 
@@ -95,4 +95,20 @@ it('sends through a daemon with --daemon', async () => {
   expect(run.code, run.stderr).toBe(0);
   const listed = (await (await fetch(`${daemon.url}/api/deliveries`)).json()) as { deliveries: { state: string }[] };
   expect(listed.deliveries.map((d) => d.state)).toEqual(['delivered']);
+});
+
+it('without --daemon obeys MOCKPOINT_DELIVERY_ALLOW_HOSTS: another host is refused unless listed', async () => {
+  const target = await receiver();
+  // 0.0.0.0 reaches this machine but is not a loopback address: like any other host, it must be listed.
+  const url = target.url.replace('127.0.0.1', '0.0.0.0');
+  const args = ['send', url, '--data', '{}', '--sign', 'standard', '--secret', SECRET];
+  const refused = await runCli({ args });
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toMatch(
+    /^mockpoint: error: deliveries may only go to loopback addresses .*MOCKPOINT_DELIVERY_ALLOW_HOSTS; "0.0.0.0" is not\n$/,
+  );
+  expect(target.bodies).toEqual([]);
+  const allowed = await runCli({ args, env: { MOCKPOINT_DELIVERY_ALLOW_HOSTS: '0.0.0.0' } });
+  expect(allowed.code, allowed.stderr).toBe(0);
+  expect(target.bodies).toEqual(['{}']);
 });

@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import {
+  type CreateAppOptions,
   createApp,
   createClient,
   type Delivery,
@@ -20,8 +21,9 @@ import {
 
 export const SEND_HELP = `Usage: mockpoint send <url> [options]
 
-Sends one webhook delivery to <url> (a receiver on this machine), signed afresh
-on every attempt, and prints each attempt. Exits 0 when it was delivered (with
+Sends one webhook delivery to <url> (a receiver on this machine, or on a host
+listed in MOCKPOINT_DELIVERY_ALLOW_HOSTS), signed afresh on every attempt, and
+prints each attempt. Exits 0 when it was delivered (with
 --tamper: when the receiver rejected it), 1 otherwise.
 
 Body (one of):
@@ -198,10 +200,20 @@ export function succeeded(delivery: Delivery): boolean {
   return last?.status !== undefined && last.error === undefined && (last.status < 200 || last.status >= 300);
 }
 
-/** Sends, prints each attempt, and resolves the exit code. Errors from the server (a refusal) reject. */
-export async function runSend(options: SendOptions, io: Pick<SendIo, 'out' | 'err'>): Promise<number> {
+/** What a delivery sent from this process (no `--daemon`) obeys: the daemon's own settings. */
+export type LocalSendSettings = Pick<CreateAppOptions, 'deliveryAllowHosts' | 'deliverySend'>;
+
+/**
+ * Sends, prints each attempt, and resolves the exit code. Errors from the server (a refusal) reject.
+ * Without `--daemon` the delivery is made here, under `local` (MOCKPOINT_DELIVERY_ALLOW_HOSTS, as a daemon would).
+ */
+export async function runSend(
+  options: SendOptions,
+  io: Pick<SendIo, 'out' | 'err'>,
+  local: LocalSendSettings = {},
+): Promise<number> {
   let app: MockpointApp | undefined;
-  if (options.daemon === undefined) app = createApp();
+  if (options.daemon === undefined) app = createApp(local);
   const client = createClient({ baseUrl: options.daemon ?? 'http://mockpoint.local', token: options.token, app });
   try {
     const sent = await client.deliver(options.input);
