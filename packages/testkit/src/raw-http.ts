@@ -1,11 +1,13 @@
 /**
  * Raw HTTP/1.1 exchanges over a real socket, for tests that must see exactly
  * what a server writes: each byte as it arrives, chunked framing, and whether
- * the body ended normally or the connection broke.
+ * the body ended normally or the connection broke; and the listening server
+ * they talk to.
  *
  * @module
  */
-import { connect, type Socket } from 'node:net';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 
 /** A raw HTTP/1.1 exchange: what arrived so far, and waits for more. */
 export interface Exchange {
@@ -21,6 +23,25 @@ export interface Exchange {
 }
 
 const open = new Set<Socket>();
+const servers = new Set<Server>();
+
+/** Serves `listener` on 127.0.0.1 at a free port and resolves with the port; {@link closeListeners} closes it. */
+export async function listen(listener: RequestListener): Promise<number> {
+  const server = createServer(listener);
+  servers.add(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+/** Closes every server {@link listen} started, cutting the connections still open (call it in `afterEach`). */
+export async function closeListeners(): Promise<void> {
+  const closing = [...servers];
+  servers.clear();
+  for (const server of closing) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
 
 /** Destroys every socket {@link exchange} opened (call it in `afterEach`). */
 export function closeExchanges(): void {

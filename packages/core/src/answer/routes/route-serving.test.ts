@@ -2,49 +2,33 @@
  * Routes as a client sees them, through both adapters (the native Node listener
  * and the Fetch route), which must agree byte for byte.
  */
-import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
+import { closeListeners } from '@mockpoint/testkit/raw-http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNodeListener } from '../../adapter/node/listener.js';
 import { createApp, type JournalEntry, type MockpointApp } from '../../index.js';
+import { NODE_ADAPTER_NAMES, NODE_ADAPTERS, type NodeAdapter } from '../../test-support/node-adapters.js';
 
-const servers: Server[] = [];
+afterEach(closeListeners);
 
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
-
-async function listen(listener: RequestListener): Promise<string> {
-  const server = createServer(listener);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+/** Serves `app` through `adapter`; resolves with its URL. */
+async function serve(adapter: NodeAdapter, app: MockpointApp): Promise<string> {
+  return `http://127.0.0.1:${await NODE_ADAPTERS[adapter](app)}`;
 }
 
-const adapters = {
-  native: (app: MockpointApp) => listen(createNodeListener(app, { overrideGlobalObjects: false })),
-  fetch: (app: MockpointApp) => listen(getRequestListener(app.fetch, { overrideGlobalObjects: false })),
-};
-
-async function setup(adapter: keyof typeof adapters, routes: unknown[], record?: unknown) {
+async function setup(adapter: NodeAdapter, routes: unknown[], record?: unknown) {
   const app = createApp();
   if (record !== undefined) {
     await app.request('/api/endpoints/api', { method: 'PUT', body: JSON.stringify({ data: record }) });
   }
   const put = await app.request('/api/endpoints/api/routes', { method: 'PUT', body: JSON.stringify({ routes }) });
   expect(put.status).toBe(200);
-  return { app, url: await adapters[adapter](app) };
+  return { app, url: await serve(adapter, app) };
 }
 
 async function journal(app: MockpointApp): Promise<JournalEntry[]> {
   return ((await (await app.request('/api/endpoints/api/requests')).json()) as { requests: JournalEntry[] }).requests;
 }
 
-describe.each(Object.keys(adapters) as (keyof typeof adapters)[])('routes (%s adapter)', (adapter) => {
+describe.each(NODE_ADAPTER_NAMES)('routes (%s adapter)', (adapter) => {
   it('answers subpaths with the first route, in list order, whose whole match holds', async () => {
     const { app, url } = await setup(adapter, [
       {

@@ -6,42 +6,23 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getRequestListener } from '@hono/node-server';
-import { closeExchanges, dechunk, type Exchange, exchange } from '@mockpoint/testkit/raw-http';
+import { closeExchanges, closeListeners, dechunk, type Exchange, exchange } from '@mockpoint/testkit/raw-http';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeListener } from '../../adapter/node/listener.js';
 import { createApp, type MockpointApp } from '../../index.js';
 import { LevelStore } from '../../store/level/index.js';
 import { RedisStore } from '../../store/redis/index.js';
+import { NODE_ADAPTER_NAMES, NODE_ADAPTERS } from '../../test-support/node-adapters.js';
 
-const servers: Server[] = [];
 const cleanups: (() => Promise<void>)[] = [];
 
 afterEach(async () => {
   closeExchanges();
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+  await closeListeners();
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-async function listen(listener: RequestListener): Promise<number> {
-  const server = createServer(listener);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
-
-const adapters = {
-  native: (app: MockpointApp) => listen(createNodeListener(app, { overrideGlobalObjects: false })),
-  fetch: (app: MockpointApp) => listen(getRequestListener(app.fetch, { overrideGlobalObjects: false })),
-};
 
 const HANG = { stream: { format: 'sse', events: [{ data: 'held' }], end: 'hang' } };
 
@@ -71,12 +52,12 @@ async function endsNormally(ex: Exchange): Promise<void> {
   expect(dechunk(ex.text())).toMatchObject({ body: 'data: held\n\n', complete: true });
 }
 
-describe.each(Object.keys(adapters) as (keyof typeof adapters)[])('end hang, memory store (%s adapter)', (adapter) => {
+describe.each(NODE_ADAPTER_NAMES)('end hang, memory store (%s adapter)', (adapter) => {
   it('is let go when the routes of its name change, not when another name’s do', async () => {
     const app = createApp();
     await hangingRoute(app);
     await hangingRoute(app, 'other');
-    const port = await adapters[adapter](app);
+    const port = await NODE_ADAPTERS[adapter](app);
     const ex = await held(port);
     // Changed synchronously with the answer of the write: had it let go, the stream would be gone.
     await call(app, 'PUT', '/api/endpoints/other/routes', { routes: [] });
@@ -91,7 +72,7 @@ describe.each(Object.keys(adapters) as (keyof typeof adapters)[])('end hang, mem
   it('is let go when its queue is pushed to or cleared, or its record replaced', async () => {
     const app = createApp();
     await hangingRoute(app);
-    const port = await adapters[adapter](app);
+    const port = await NODE_ADAPTERS[adapter](app);
     const pushed = await held(port);
     await call(app, 'POST', '/api/endpoints/feed/queue', { answers: [{ match: { method: 'DELETE' }, data: 1 }] });
     await endsNormally(pushed);
@@ -106,7 +87,7 @@ describe.each(Object.keys(adapters) as (keyof typeof adapters)[])('end hang, mem
   it('a queued streamed hang is let go by a route change; one that began after the change is not', async () => {
     const app = createApp();
     await call(app, 'POST', '/api/endpoints/feed/queue', { answers: [{ ...HANG, times: 2 }] });
-    const port = await adapters[adapter](app);
+    const port = await NODE_ADAPTERS[adapter](app);
     const first = await held(port);
     await call(app, 'PUT', '/api/endpoints/feed/routes', { routes: [{ answer: { data: 1 } }] });
     await endsNormally(first);
@@ -126,7 +107,7 @@ describe('end hang, LevelDB store', () => {
     cleanups.push(() => store.close());
     const app = createApp({ store });
     await hangingRoute(app);
-    const port = await adapters.native(app);
+    const port = await NODE_ADAPTERS.native(app);
     const first = await held(port);
     await call(app, 'POST', '/api/endpoints/feed/routes', { routes: [{ match: { method: 'DELETE' }, answer: {} }] });
     await endsNormally(first);
@@ -155,7 +136,7 @@ describe('end hang, Redis: two replicas', () => {
     const keyPrefix = `hang-${randomUUID()}:`;
     const [a, b] = [await replica(keyPrefix), await replica(keyPrefix)];
     await hangingRoute(b);
-    const port = await adapters.native(a);
+    const port = await NODE_ADAPTERS.native(a);
     // Replaced on b: a learns it over the store's change channel.
     const routed = await held(port);
     await hangingRoute(b);

@@ -4,48 +4,28 @@
  * sockets: the bytes of each format, each event sent as it is due, resume with
  * Last-Event-ID, templating per event, the three ends, and a client that leaves.
  */
-import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
-import { closeExchanges, dechunk, exchange } from '@mockpoint/testkit/raw-http';
+import { closeExchanges, closeListeners, dechunk, exchange } from '@mockpoint/testkit/raw-http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNodeListener } from '../../adapter/node/listener.js';
 import { serve } from '../../adapter/node/serve.js';
-import { createApp, type MockpointApp } from '../../index.js';
-
-const servers: Server[] = [];
+import { createApp } from '../../index.js';
+import { NODE_ADAPTER_NAMES, NODE_ADAPTERS, type NodeAdapter } from '../../test-support/node-adapters.js';
 
 afterEach(async () => {
   closeExchanges();
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+  await closeListeners();
 });
 
-async function listen(listener: RequestListener): Promise<number> {
-  const server = createServer(listener);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
-
-const adapters = {
-  native: (app: MockpointApp) => listen(createNodeListener(app, { overrideGlobalObjects: false })),
-  fetch: (app: MockpointApp) => listen(getRequestListener(app.fetch, { overrideGlobalObjects: false })),
-};
-
-async function setup(adapter: keyof typeof adapters, answer: unknown, options: Parameters<typeof createApp>[0] = {}) {
+async function setup(adapter: NodeAdapter, answer: unknown, options: Parameters<typeof createApp>[0] = {}) {
   const app = createApp(options);
   const put = await app.request('/api/endpoints/llm/routes', {
     method: 'PUT',
     body: JSON.stringify({ routes: [{ id: 's', match: { path: '/chat' }, answer }] }),
   });
   expect(put.status, await put.clone().text()).toBe(200);
-  return { app, port: await adapters[adapter](app) };
+  return { app, port: await NODE_ADAPTERS[adapter](app) };
 }
 
-describe.each(Object.keys(adapters) as (keyof typeof adapters)[])('streamed answers (%s adapter)', (adapter) => {
+describe.each(NODE_ADAPTER_NAMES)('streamed answers (%s adapter)', (adapter) => {
   it('sends SSE events as their exact bytes, JSON data as its exact text, with no-buffering headers', async () => {
     const app = createApp();
     const body = `{"routes":[{"match":{"path":"/chat"},"answer":{"statusCode":201,"stream":{"format":"sse","events":[
@@ -53,7 +33,7 @@ describe.each(Object.keys(adapters) as (keyof typeof adapters)[])('streamed answ
       {"data":"line one\\nline two","retry":500},
       {"data":"[DONE]"}]}}}]}`;
     expect((await app.request('/api/endpoints/llm/routes', { method: 'PUT', body })).status).toBe(200);
-    const port = await adapters[adapter](app);
+    const port = await NODE_ADAPTERS[adapter](app);
     const ex = exchange(port, '/endpoint/llm/chat');
     await ex.complete();
     const { head, body: sent, complete } = dechunk(ex.text());
@@ -272,7 +252,7 @@ describe('queued streamed answers (native listener)', () => {
     expect(queued.status, await queued.clone().text()).toBe(201);
     const listed = await (await app.request('/api/endpoints/q/queue')).text();
     expect(listed).toContain('"data":{"big":12345678901234567890}');
-    const port = await adapters.native(app);
+    const port = await NODE_ADAPTERS.native(app);
     const first = exchange(port, '/endpoint/q');
     await first.complete();
     const got = dechunk(first.text());
