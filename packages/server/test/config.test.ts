@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultText, SETTING_LIST } from '@mockpoint/core/defaults';
+import { EXPECTED_DEFAULT_LIMITS } from '@mockpoint/testkit/expected-health';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULTS, HELP, resolveConfig } from '../src/config.js';
 
@@ -56,16 +57,7 @@ describe('defaults', () => {
         host: undefined,
         dataDir: join(cwd, 'data'),
         memory: false,
-        maxBodyBytes: 5 * 1024 * 1024,
-        maxDelayMs: 60_000,
-        journalSize: 100,
-        journalMaxBytes: 64 * 1024 * 1024,
-        cacheMaxBytes: 64 * 1024 * 1024,
-        maxStreamEvents: 10_000,
-        maxStreamMs: 600_000,
-        maxRoutes: 10_000,
-        maxConnections: 10_000,
-        maxStreams: 1000,
+        ...EXPECTED_DEFAULT_LIMITS,
         headersTimeoutMs: 10_000,
         requestTimeoutMs: 30_000,
         allowedHosts: [],

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { createServer } from 'node:net';
 import { serve } from '@hono/node-server';
+import { EXPECTED_DEFAULT_LIMITS } from '@mockpoint/testkit/expected-health';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ConnectionError,
@@ -12,7 +13,6 @@ import {
   type MockpointClient,
   MockpointError,
 } from '../index.js';
-import { EXPECTED_DEFAULT_LIMITS } from '../test-support/expected-health.js';
 import { isOwnError, OWN_ERROR } from '../wire/errors.js';
 import { VERSION } from '../wire/version.js';
 

@@ -1,7 +1,7 @@
+import { EXPECTED_DEFAULT_LIMITS } from '@mockpoint/testkit/expected-health';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryStore } from '../../store/memory/index.js';
 import type { EndpointStore } from '../../store/store.js';
-import { EXPECTED_DEFAULT_LIMITS } from '../../test-support/expected-health.js';
 import { type ErrorCode, MockpointError } from '../../wire/errors.js';
 import type { EndpointRecord } from '../../wire/schemas.js';
 import { VERSION } from '../../wire/version.js';

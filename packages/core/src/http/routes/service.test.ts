@@ -1,3 +1,4 @@
+import { EXPECTED_DEFAULT_LIMITS } from '@mockpoint/testkit/expected-health';
 import { validate } from '@readme/openapi-parser';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -6,7 +7,6 @@ import { mockFileJsonSchemaText } from '../../files/mock-file-schema.js';
 import { parseMockFile } from '../../files/parse-mock-file.js';
 import { createApp, type MockpointApp } from '../../index.js';
 import { MemoryStore } from '../../store/memory/index.js';
-import { EXPECTED_DEFAULT_LIMITS } from '../../test-support/expected-health.js';
 import { NAME_PATTERN } from '../../wire/rules.js';
 import { VERSION } from '../../wire/version.js';
 
