@@ -5,5 +5,6 @@
  * @module
  */
 
+export { NOT_FORWARDED } from './http/hop-by-hop.js';
 export { ERROR_LIST, ERRORS, type ErrorSpec } from './wire/error-codes.js';
 export { isOwnError, MockpointError, type MockpointErrorOptions, OWN_ERROR } from './wire/errors.js';

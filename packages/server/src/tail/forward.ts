@@ -9,23 +9,7 @@
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LiveRequest } from '@mockpoint/core';
-import { MockpointError } from '@mockpoint/core/internal';
-
-/** Headers that belong to one connection (RFC 9110 §7.6.1), plus the ones the new request sets itself. */
-const NOT_FORWARDED = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  'content-length',
-  'expect',
-]);
+import { MockpointError, NOT_FORWARDED } from '@mockpoint/core/internal';
 
 /** A forward that could not be made (the message says why). */
 export class ForwardError extends MockpointError {

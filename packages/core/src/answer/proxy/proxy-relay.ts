@@ -1,6 +1,6 @@
 /**
  * A proxy route answering a request: the request forwarded (method, subpath,
- * query, headers but the hop-by-hop ones and Host, the exact body), the
+ * query, headers but the hop-by-hop ones, Host and Expect, the exact body), the
  * upstream's status and headers given back at once and its body passed on as it
  * arrives. Failures are answered with stable codes: `PROXY_HOST_NOT_ALLOWED`
  * (403), `UPSTREAM_FAILED` (502, with the reason), `UPSTREAM_TIMEOUT` (504).
@@ -8,27 +8,13 @@
  *
  * @module
  */
+import { NOT_FORWARDED } from '../../http/hop-by-hop.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
 import { isMockpointError } from '../../wire/errors.js';
 import type { UpstreamOutcome } from '../../wire/journal-json.js';
 import { DEFAULT_PROXY_TIMEOUT_MS, type ProxyAnswer, upstreamUrl } from '../../wire/proxy-answer.js';
 import { type EndpointAnswer, errorAnswer, type RelayAnswer } from '../endpoint-answer.js';
 import type { Upstream } from './upstream.js';
-
-/** Hop-by-hop headers (RFC 9110 §7.6.1) and the ones the connection to the upstream sets itself. */
-const NOT_FORWARDED = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authorization',
-  'proxy-authenticate',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  'content-length',
-]);
 
 /** Header names a `Connection` header lists: hop-by-hop for this connection only. */
 function connectionListed(lines: readonly (readonly [string, string])[]): Set<string> {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type ServedApp, serve } from '../../adapter/node/index.js';
 import { type CreateAppOptions, createApp } from '../../http/create-app.js';
 import type { JournalEntry } from '../../wire/journal-json.js';
+import { fetchUpstream } from './upstream.js';
 
 interface Seen {
   method: string;
@@ -117,6 +118,25 @@ describe('a proxy route', () => {
       statusCode: 201,
       headers: { 'x-upstream': 'yes', 'set-cookie': ['a=1', 'b=2'] },
     });
+  });
+
+  it.each([
+    ['node:http', {}],
+    ['fetch', { upstream: fetchUpstream }],
+  ] as const)('sends a body that came with Expect: 100-continue without the Expect (%s upstream)', async (_, given) => {
+    const up = await upstream((_req, res) => res.end('ok'));
+    const { url } = await mockpoint({ proxyAllowHosts: ['127.0.0.1'], ...given });
+    expect((await putRoutes(url, 'api', [{ answer: { proxy: { url: up.url } } }])).status).toBe(200);
+    const response = await new Promise<IncomingMessage>((resolve, reject) => {
+      const sent = request(`${url}/endpoint/api/upload`, { method: 'PUT', headers: { expect: '100-continue' } });
+      sent.once('continue', () => sent.end('the body'));
+      sent.once('response', resolve).once('error', reject);
+    });
+    expect(response.statusCode).toBe(200);
+    expect(Buffer.concat(await response.toArray()).toString()).toBe('ok');
+    const names = (up.seen[0]?.rawHeaders ?? []).filter((_, i) => i % 2 === 0).map((name) => name.toLowerCase());
+    expect(names).not.toContain('expect');
+    expect(up.seen[0]?.body.toString()).toBe('the body');
   });
 
   it('streams the body: the first chunk reaches the client before the upstream has sent the rest', async () => {
