@@ -9,7 +9,6 @@ import {
   DEFAULT_MAX_DELAY_MS,
   isValidName,
   JsonSyntaxError,
-  PREFIX_PATTERN,
   STATUS_CODE_RANGE,
   scanJson,
 } from '@mockpoint/core/client';
@@ -198,11 +197,6 @@ export const STATUS_RANGE = { ...STATUS_CODE_RANGE, label: 'Status code' } as co
  */
 export function delayRange(maxDelayMs: number = DEFAULT_MAX_DELAY_MS) {
   return { min: 0, max: maxDelayMs, label: 'Delay', unit: 'ms' } as const;
-}
-
-/** True when some endpoint name can start with `prefix` (the list filter). */
-export function isNamePrefix(prefix: string): boolean {
-  return PREFIX_PATTERN.test(prefix);
 }
 
 /** Human-readable size, e.g. `1.2 kB`. */

@@ -9,7 +9,6 @@ import {
   checkInteger,
   checkName,
   delayRange,
-  isNamePrefix,
   lineColumn,
   locateJsonError,
   parseJson,
@@ -137,10 +136,5 @@ describe('limits from the server', () => {
     expect(checkInteger('5000', delayRange(1000)).problem).toBe('Delay must be a whole number from 0 to 1000 ms.');
     expect(checkInteger('1000', delayRange(1000)).problem).toBeUndefined();
     expect(checkInteger('90000', delayRange(120_000)).problem).toBeUndefined();
-  });
-
-  test('a filter prefix is what a name can start with', () => {
-    for (const prefix of ['', 'a', 'order-', 'A_b-9']) expect(isNamePrefix(prefix), prefix).toBe(true);
-    for (const prefix of ['a b', 'a.b', '/', 'x'.repeat(65)]) expect(isNamePrefix(prefix), prefix).toBe(false);
   });
 });
