@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { invoice } from './payloads.mjs';
+import { start as startProcess, stop } from './server-process.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'packages/server/dist/cli.js');
@@ -53,31 +54,8 @@ function startRedis(dir) {
   });
 }
 
-function start(args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.add(child);
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/[^\s]+)/.exec(out);
-      if (match) resolve({ child, url: match[1].replace('localhost', '127.0.0.1') });
-    });
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code} before listening: ${out}`)));
-  });
-}
-
-function stop({ child }) {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.removeAllListeners('exit');
-    child.once('exit', resolve);
-    child.kill('SIGTERM');
-  });
-}
+/** A mockpoint or bare server process, killed in the `finally` below should the run stop early. */
+const start = (args, env = {}) => startProcess(args, env, children);
 
 const replica = (socket) => start([cli, '--port', '0', '--host', '127.0.0.1'], { MOCKPOINT_REDIS_URL: socket });
 
