@@ -7,6 +7,7 @@
  * @module
  */
 import type { AttemptErrorCode, DeliveryAttempt, TamperMode } from '../wire/delivery-json.js';
+import { connectionErrorCode } from '../wire/errors.js';
 import { VERSION } from '../wire/version.js';
 import { type DeliverySend, fetchDeliverySend } from './delivery-send.js';
 import type { StoredDelivery } from './delivery-store.js';
@@ -84,16 +85,6 @@ export interface AttemptOptions {
   tamper: TamperMode | undefined;
 }
 
-/** Node's (undici's) error codes for a refused connection. */
-function errorCode(error: unknown): string | undefined {
-  let current = error as { code?: unknown; cause?: unknown } | undefined;
-  for (let depth = 0; current !== undefined && current !== null && depth < 4; depth++) {
-    if (typeof current.code === 'string') return current.code;
-    current = current.cause as typeof current;
-  }
-  return undefined;
-}
-
 const defaultSend = fetchDeliverySend();
 
 /** Makes one send; resolves its record, or `undefined` when `options.signal` aborted it. */
@@ -147,7 +138,7 @@ export async function attemptDelivery(
   } catch (error) {
     if (options.signal.aborted) return undefined;
     if (timedOut) return fail('TIMEOUT', `no complete answer within ${delivery.timeoutMs} ms`);
-    const code = errorCode(error);
+    const code = connectionErrorCode(error);
     if (code === 'ECONNREFUSED')
       return fail('CONNECTION_REFUSED', `connection to ${new URL(delivery.url).host} refused`);
     const reason = code ?? (error as Error).message;

@@ -93,3 +93,16 @@ export function isMockpointError(value: unknown): value is MockpointError {
     typeof (value as MockpointError).toResponse === 'function'
   );
 }
+
+/**
+ * Node's (and undici's) error code of a failed connection (`ECONNREFUSED`, `ENOTFOUND`, …), looking
+ * through `cause`s: `fetch` wraps it in a TypeError. `undefined` when no code is found.
+ */
+export function connectionErrorCode(error: unknown): string | undefined {
+  let current = error as { code?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; current !== undefined && current !== null && depth < 4; depth++) {
+    if (typeof current.code === 'string') return current.code;
+    current = current.cause as typeof current;
+  }
+  return undefined;
+}

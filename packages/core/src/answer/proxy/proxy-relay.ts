@@ -10,7 +10,7 @@
  */
 import { NOT_FORWARDED } from '../../http/hop-by-hop.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
-import { isMockpointError } from '../../wire/errors.js';
+import { connectionErrorCode, isMockpointError } from '../../wire/errors.js';
 import type { UpstreamOutcome } from '../../wire/journal-json.js';
 import { DEFAULT_PROXY_TIMEOUT_MS, type ProxyAnswer, upstreamUrl } from '../../wire/proxy-answer.js';
 import { type EndpointAnswer, errorAnswer, type RelayAnswer } from '../endpoint-answer.js';
@@ -52,16 +52,6 @@ function relayHeaders(lines: readonly (readonly [string, string])[]): Record<str
     headers[lower] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
   }
   return { ...headers };
-}
-
-/** Node's (and undici's) error code of a failed connection, looking through `cause`s. */
-function errorCode(error: unknown): string | undefined {
-  let current = error as { code?: unknown; cause?: unknown } | undefined;
-  for (let depth = 0; current !== undefined && current !== null && depth < 4; depth++) {
-    if (typeof current.code === 'string') return current.code;
-    current = current.cause as typeof current;
-  }
-  return undefined;
 }
 
 const REASONS: Record<string, string> = {
@@ -192,7 +182,7 @@ export async function relay(request: RecordedRequest, proxy: ProxyAnswer, option
     if (controller.signal.aborted) {
       return failed(504, 'UPSTREAM_TIMEOUT', `the upstream ${origin} sent no answer within ${timeoutMs} ms`);
     }
-    const code = errorCode(error);
+    const code = connectionErrorCode(error);
     const reason = code === undefined ? (error as Error).message : `${REASONS[code] ?? 'failed'} (${code})`;
     return failed(502, 'UPSTREAM_FAILED', `the upstream ${origin} could not be reached: ${reason}`);
   }
