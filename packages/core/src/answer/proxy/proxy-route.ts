@@ -22,6 +22,8 @@ import { recordedRoute, unrecordable } from './recording.js';
 export interface ProxyRouteRequest {
   name: string;
   request: RecordedRequest;
+  /** The whole body when it is longer than `request.body` (the journal's first bytes) and the adapter kept it. */
+  wholeBody: Uint8Array | undefined;
   /** The request's subpath, as received. */
   subpath: string;
   /** The proxy route's id (recordings go in front of it). */
@@ -60,6 +62,7 @@ async function keep(at: ProxyRouteRequest, settings: ProxySettings, complete: Co
 export async function proxyRouteAnswer(at: ProxyRouteRequest): Promise<EndpointAnswer> {
   const settings = at.settings ?? OFF;
   const relayed = await relay(at.request, at.proxy, {
+    wholeBody: at.wholeBody,
     upstream: settings.upstream,
     allowHosts: settings.allowHosts,
     subpath: at.subpath,

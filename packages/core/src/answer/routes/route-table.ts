@@ -67,6 +67,11 @@ export class RouteTable {
   readonly #root = node();
   /** Routes without a path: candidates for every request. */
   readonly #anyPath: number[] = [];
+  /**
+   * Whether a request may need its whole body (not only the journal's first
+   * bytes): a proxy route forwards the exact body.
+   */
+  readonly readsWholeBody: boolean;
 
   constructor(routes: readonly Route[]) {
     let bytes = 256;
@@ -80,6 +85,7 @@ export class RouteTable {
       return { index, id: route.id, route, pattern, filtered: Object.keys(rest).length > 0, answer, seq: 0 };
     });
     this.bytes = bytes;
+    this.readsWholeBody = routes.some((route) => route.answer.proxy !== undefined);
   }
 
   #insert(pattern: PathPattern, index: number): void {
