@@ -18,6 +18,7 @@ import { splitEndpointTarget } from '../wire/endpoint-target.js';
 import { isMockpointError } from '../wire/errors.js';
 import { JOURNAL_NAME_LIMIT } from '../wire/limits.js';
 import { matchPathPattern } from '../wire/path-pattern.js';
+import type { ValidationMark } from '../wire/route-validation.js';
 import { isValidName } from '../wire/schemas.js';
 import type { SignatureMark } from '../wire/signature-settings.js';
 import { type EndpointAnswer, emptyAnswer, errorAnswer } from './endpoint-answer.js';
@@ -262,12 +263,25 @@ export class EndpointHandler {
     wholeBody: Uint8Array | undefined,
   ): EndpointAnswer | Promise<EndpointAnswer> {
     const { route, params } = hit;
+    let validation: ValidationMark | undefined;
+    if (route.validator !== undefined) {
+      validation = route.validator.check({
+        query: view.query,
+        headers: view.headers,
+        params,
+        body: request.bodyTruncated ? wholeBody : request.body,
+      });
+      if (validation.errors.length > 0 && route.validator.validation.mode === 'enforce') {
+        return this.#invalid(name, request, route.id, params, validation);
+      }
+    }
     const { proxy } = route.route.answer;
     if (proxy !== undefined) {
       return proxyRouteAnswer({
         name,
         request,
         wholeBody,
+        validation,
         subpath: view.subpath,
         routeId: route.id,
         params,
@@ -289,8 +303,29 @@ export class EndpointHandler {
     }
     const mark: AnswerMark = { answeredBy: { route: route.id }, params };
     if (route.route.answer.fault !== undefined) mark.fault = route.route.answer.fault;
+    if (validation !== undefined) mark.validation = validation;
     this.#journal.record(name, request, answer.status, mark);
     return answer;
+  }
+
+  /** `400 REQUEST_INVALID` from a route that enforces its schemas, the errors in `error.details.errors`. */
+  #invalid(
+    name: string,
+    request: RecordedRequest,
+    routeId: string,
+    params: Record<string, string>,
+    validation: ValidationMark,
+  ): EndpointAnswer {
+    this.#journal.record(name, request, 400, { answeredBy: { route: routeId }, params, validation });
+    const [first] = validation.errors;
+    const count = validation.total ?? validation.errors.length;
+    const where = first === undefined ? '' : `${first.in}${first.path}: ${first.message}`;
+    return errorAnswer(
+      400,
+      'REQUEST_INVALID',
+      `the request does not fit the schemas of route ${routeId} of "${name}" (${count} error${count === 1 ? '' : 's'}; the first: ${where}); its validate.mode is enforce: send what they ask for, or set mode report to answer anyway`,
+      { head: request.method === 'HEAD', cors: true, details: { ...validation } },
+    );
   }
 
   /** `404 NO_ROUTE_MATCHED`, naming up to three near misses in `error.details`. */

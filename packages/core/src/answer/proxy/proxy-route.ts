@@ -9,10 +9,11 @@
  */
 import type { EndpointService } from '../../http/endpoints.js';
 import type { Journal } from '../../journal/journal.js';
-import type { RecordedRequest } from '../../journal/journal-entry.js';
+import type { AnswerMark, RecordedRequest } from '../../journal/journal-entry.js';
 import { isMockpointError } from '../../wire/errors.js';
 import type { ProxyAnswer } from '../../wire/proxy-answer.js';
 import { checkRoutes } from '../../wire/route.js';
+import type { ValidationMark } from '../../wire/route-validation.js';
 import type { EndpointAnswer } from '../endpoint-answer.js';
 import { type CompleteAnswer, relay } from './proxy-relay.js';
 import { ProxySettings } from './proxy-settings.js';
@@ -24,6 +25,8 @@ export interface ProxyRouteRequest {
   request: RecordedRequest;
   /** The whole body when it is longer than `request.body` (the journal's first bytes) and the adapter kept it. */
   wholeBody: Uint8Array | undefined;
+  /** The route's request validation outcome (`report` mode, or no errors), for the journal. */
+  validation?: ValidationMark | undefined;
   /** The request's subpath, as received. */
   subpath: string;
   /** The proxy route's id (recordings go in front of it). */
@@ -69,10 +72,8 @@ export async function proxyRouteAnswer(at: ProxyRouteRequest): Promise<EndpointA
     maxRecordBytes: settings.maxRecordBytes,
     onComplete: at.proxy.record === true ? (complete) => void keep(at, settings, complete) : undefined,
   });
-  at.journal.record(at.name, at.request, relayed.status, {
-    answeredBy: { route: at.routeId },
-    params: at.params,
-    upstream: relayed.upstream,
-  });
+  const mark: AnswerMark = { answeredBy: { route: at.routeId }, params: at.params, upstream: relayed.upstream };
+  if (at.validation !== undefined) mark.validation = at.validation;
+  at.journal.record(at.name, at.request, relayed.status, mark);
   return relayed.answer;
 }
