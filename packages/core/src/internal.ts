@@ -5,6 +5,5 @@
  * @module
  */
 
-export { RequestValidator } from './answer/routes/request-validator.js';
 export { ERROR_LIST, ERRORS, type ErrorSpec } from './wire/error-codes.js';
 export { isOwnError, MockpointError, type MockpointErrorOptions, OWN_ERROR } from './wire/errors.js';

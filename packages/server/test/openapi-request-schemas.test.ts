@@ -1,11 +1,9 @@
 // An operation's request as route schemas: OpenAPI 3.0 / Swagger 2.0 schemas rewritten into
 // JSON Schema 2020-12, parameters gathered into object schemas, and the result checked by the
-// same validator the routes use.
-import { RequestValidator } from '@mockpoint/core/internal';
+// validator of a route of a real app.
+import { createApp } from '@mockpoint/core';
 import { describe, expect, it } from 'vitest';
 import { requestValidation, toJsonSchema } from '../src/openapi/request-schemas.js';
-
-const encoder = new TextEncoder();
 
 describe('toJsonSchema', () => {
   it('3.0: nullable adds null to type and enum; boolean exclusive bounds become numbers; readOnly is not required', () => {
@@ -38,7 +36,7 @@ describe('toJsonSchema', () => {
 });
 
 describe('requestValidation', () => {
-  it('Swagger 2.0: the body parameter and typed query/path/header parameters; the validator reads them', () => {
+  it('Swagger 2.0: the body parameter and typed query/path/header parameters; a route checks with them', async () => {
     const item = { parameters: [{ name: 'user-id', in: 'path', required: true, type: 'integer' }] };
     const operation = {
       parameters: [
@@ -58,21 +56,20 @@ describe('requestValidation', () => {
       params: { type: 'object', properties: { user_id: { type: 'integer' } }, required: ['user_id'] },
       headers: { type: 'object', properties: { 'x-trace': { type: 'string' } }, required: ['x-trace'] },
     });
-    const validator = new RequestValidator(validate as NonNullable<typeof validate>);
-    const fits = validator.check({
-      query: { limit: '10' },
-      headers: { 'x-trace': 't' },
-      params: { user_id: '7' },
-      body: encoder.encode('{"name":"Ann"}'),
+    // The same schemas on a route of an app: the request that fits is answered, the other refused.
+    const app = createApp();
+    const routes = [{ match: { method: 'POST', path: '/users/:user_id' }, validate, answer: { statusCode: 201 } }];
+    const put = await app.request('/api/endpoints/api/routes', { method: 'PUT', body: JSON.stringify({ routes }) });
+    expect(put.status, await put.text()).toBe(200);
+    const fits = await app.request('/endpoint/api/users/7?limit=10', {
+      method: 'POST',
+      headers: { 'x-trace': 't', 'content-type': 'application/json' },
+      body: '{"name":"Ann"}',
     });
-    expect(fits.errors).toEqual([]);
-    const wrong = validator.check({
-      query: { limit: '99' },
-      headers: {},
-      params: { user_id: 'me' },
-      body: encoder.encode('{}'),
-    });
-    expect(wrong.errors.map((error) => `${error.in} ${error.path}`)).toEqual([
+    expect(fits.status).toBe(201);
+    const wrong = await app.request('/endpoint/api/users/me?limit=99', { method: 'POST', body: '{}' });
+    const { error } = (await wrong.json()) as { error: { details: { errors: { in: string; path: string }[] } } };
+    expect(error.details.errors.map((each) => `${each.in} ${each.path}`)).toEqual([
       'params /user_id',
       'query /limit',
       'headers ',

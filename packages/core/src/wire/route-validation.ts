@@ -35,7 +35,7 @@ export interface RouteValidation {
   mode: (typeof VALIDATION_MODES)[number];
   /**
    * The schema of the body parsed as JSON (a body whose Content-Type is not JSON is
-   * not checked against it). An empty body passes unless `bodyRequired`.
+   * checked only when it parses as JSON all the same). An empty body passes unless `bodyRequired`.
    */
   body?: JsonSchema;
   /** Refuse an empty body. @default false */
@@ -81,7 +81,9 @@ export const routeValidationSchemas = {
         .describe(
           'report: answer as usual and list the errors in the journal entry (validation.errors); enforce: answer 400 REQUEST_INVALID with them.',
         ),
-      body: schema.optional().describe('The schema of the JSON body (not checked when the Content-Type is not JSON).'),
+      body: schema
+        .optional()
+        .describe('The schema of the JSON body (sent as another Content-Type, checked only when it parses as JSON).'),
       bodyRequired: z.boolean().optional().describe('Refuse an empty body; default false.'),
       query: schema
         .optional()
