@@ -134,7 +134,12 @@ describe('mockpoint import --validate', () => {
       args: ['import', example('3.1/json/train-travel.json'), '--name', 't', '--validate', 'on'],
     });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--validate is report or enforce');
+    expect(bad.stderr).toContain('--validate is off, report or enforce');
+    const off = await runCli({
+      cwd,
+      args: ['import', example('3.1/json/train-travel.json'), '--name', 'trains', '--validate', 'off'],
+    });
+    expect(off.stdout).toBe(plain.stdout);
   });
 
   it('enforce (Train Travel 3.1) answers 400 REQUEST_INVALID; report (STAPI 3.0) answers and journals the errors', async () => {

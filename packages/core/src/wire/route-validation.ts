@@ -11,8 +11,11 @@
  */
 import { z } from 'zod';
 
-/** What a request that does not fit gets: `report` answers normally and journals the errors; `enforce` answers 400. */
-export const VALIDATION_MODES = ['report', 'enforce'] as const;
+/**
+ * What a request that does not fit gets: `report` answers normally and journals the
+ * errors; `enforce` answers 400; `off` checks nothing (the schemas kept, to turn back on).
+ */
+export const VALIDATION_MODES = ['off', 'report', 'enforce'] as const;
 
 /** The parts of a request a route may check, as an error's `in` names them. */
 export const VALIDATION_PARTS = ['body', 'query', 'params', 'headers'] as const;
@@ -31,7 +34,7 @@ export type JsonSchema = Record<string, unknown> | boolean;
  * @example { mode: 'enforce', body: { type: 'object', required: ['name'] }, query: { type: 'object', properties: { limit: { type: 'integer' } } } }
  */
 export interface RouteValidation {
-  /** `report`: answer as usual, the journal entry lists the errors; `enforce`: answer `400 REQUEST_INVALID`. */
+  /** `report`: answer as usual, the journal entry lists the errors; `enforce`: answer `400 REQUEST_INVALID`; `off`: no check. */
   mode: (typeof VALIDATION_MODES)[number];
   /**
    * The schema of the body parsed as JSON (a body whose Content-Type is not JSON is
@@ -79,7 +82,7 @@ export const routeValidationSchemas = {
       mode: z
         .enum(VALIDATION_MODES)
         .describe(
-          'report: answer as usual and list the errors in the journal entry (validation.errors); enforce: answer 400 REQUEST_INVALID with them.',
+          'report: answer as usual and list the errors in the journal entry (validation.errors); enforce: answer 400 REQUEST_INVALID with them; off: check nothing (the schemas are kept).',
         ),
       body: schema
         .optional()

@@ -12,7 +12,7 @@ import { MockpointError } from '@mockpoint/core/internal';
 import { openApiRoutes } from '../openapi/openapi-routes.js';
 import { type CommandIo, parseArgs, UsageError } from './command-args.js';
 
-export const IMPORT_HELP = `Usage: mockpoint import <openapi.yaml|json> --name <name> [--out mockpoint.json] [--validate report|enforce]
+export const IMPORT_HELP = `Usage: mockpoint import <openapi.yaml|json> --name <name> [--out mockpoint.json] [--validate off|report|enforce]
 
 Turns an OpenAPI 3.0/3.1 or Swagger 2.0 document into a mock file: one endpoint <name> with a route
 per operation (GET /pets/{petId} answers at /endpoint/<name>/pets/:petId), answering the first
@@ -46,12 +46,13 @@ export async function runImport(argv: readonly string[], io: CommandIo): Promise
     throw new UsageError('--name is required: 1-64 characters of A-Z a-z 0-9 _ -');
   }
   const validate = args.values.get('--validate');
-  if (validate !== undefined && validate !== 'report' && validate !== 'enforce') {
-    throw new UsageError(`--validate is report or enforce, not "${validate}"`);
+  if (validate !== undefined && validate !== 'off' && validate !== 'report' && validate !== 'enforce') {
+    throw new UsageError(`--validate is off, report or enforce, not "${validate}"`);
   }
   let routes: Awaited<ReturnType<typeof openApiRoutes>>;
   try {
-    routes = await openApiRoutes(source, validate === undefined ? {} : { validate });
+    // off: the file as without the flag (no validate field).
+    routes = await openApiRoutes(source, validate === undefined || validate === 'off' ? {} : { validate });
   } catch (error) {
     throw new MockpointError(
       'OPENAPI_UNREADABLE',

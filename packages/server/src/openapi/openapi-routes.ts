@@ -162,8 +162,8 @@ function routeId(text: string, fallback: string, taken: Set<string>): string {
 
 /** Options for {@link openApiRoutes}. */
 export interface OpenApiRoutesOptions {
-  /** Give each route its operation's request schemas with this mode. @default off (no `validate`) */
-  validate?: RouteValidation['mode'];
+  /** Give each route its operation's request schemas with this mode. @default no `validate` */
+  validate?: Exclude<RouteValidation['mode'], 'off'>;
 }
 
 /**

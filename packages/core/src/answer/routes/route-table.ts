@@ -85,7 +85,8 @@ export class RouteTable {
       bytes += answer.bytes + 128 + (path?.length ?? 0) * 2;
       if (pattern === undefined) this.#anyPath.push(index);
       else this.#insert(pattern, index);
-      const validator = route.validate === undefined ? undefined : new RequestValidator(route.validate);
+      const validate = route.validate;
+      const validator = validate === undefined || validate.mode === 'off' ? undefined : new RequestValidator(validate);
       if (route.validate !== undefined) bytes += JSON.stringify(route.validate).length * 2;
       const filtered = Object.keys(rest).length > 0;
       return { index, id: route.id, route, pattern, filtered, answer, validator, seq: 0 };

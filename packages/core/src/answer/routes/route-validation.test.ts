@@ -156,6 +156,12 @@ describe('a route validate field', () => {
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('INVALID_VALIDATION');
     }
     const unknown = await put({ mode: 'report', cookies: {} });
+    // off: kept, checks nothing.
+    expect((await put({ mode: 'off', body: false })).status).toBe(200);
+    expect((await app.request('/endpoint/api', { method: 'POST', body: '{}' })).status).toBe(200);
+    const [entry] = ((await (await app.request('/api/endpoints/api/requests')).json()) as { requests: JournalEntry[] })
+      .requests;
+    expect(entry?.validation).toBeUndefined();
     expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('UNKNOWN_FIELD');
     // Kept and answered back as it was given.
     expect((await put({ mode: 'report', query: true })).status).toBe(200);
