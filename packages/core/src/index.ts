@@ -63,6 +63,7 @@ export type { JournalEntry, JournalEvent, JournalPage, LiveRequest, RequestFilte
 export { JsonSyntaxError, JsonText } from './wire/json-text.js';
 export type { LimitOptions } from './wire/limits.js';
 export type { AnswerHeaders, Route, RouteAnswer, RouteInput } from './wire/route.js';
+export type { JsonSchema, RouteValidation, ValidationIssue, ValidationMark } from './wire/route-validation.js';
 export type { EndpointRecord } from './wire/schemas.js';
 export type {
   SignatureCheckStatus,

@@ -248,6 +248,31 @@ export const CHECKS: readonly Check[] = [
     },
   },
   {
+    id: 'route-validation',
+    title: 'route validation: JSON Schemas checked without code generation (enforce 400, report journals)',
+    async run(target) {
+      const body = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } };
+      const query = { type: 'object', properties: { limit: { type: 'integer', maximum: 100 } } };
+      const routes = [
+        { match: { path: '/strict' }, validate: { mode: 'enforce', body, query }, answer: { statusCode: 201 } },
+        { match: { path: '/lenient' }, validate: { mode: 'report', body, query }, answer: { statusCode: 202 } },
+      ];
+      const put = await call(target, 'PUT', '/api/endpoints/rt-validate/routes', { routes });
+      expect(put.status, put.text).toBe(200);
+      expect((await call(target, 'POST', '/endpoint/rt-validate/strict?limit=5', { name: 'Rex' })).status).toBe(201);
+      const refused = await call(target, 'POST', '/endpoint/rt-validate/strict?limit=500', { name: 7 });
+      expect(refused.status).toBe(400);
+      expect(codeOf(refused.text)).toBe('REQUEST_INVALID');
+      expect((await call(target, 'POST', '/endpoint/rt-validate/lenient?limit=x', {})).status).toBe(202);
+      const page = JSON.parse((await call(target, 'GET', '/api/endpoints/rt-validate/requests')).text) as {
+        requests: { validation?: { errors: { in: string; path: string }[] } }[];
+      };
+      expect(
+        page.requests.map((entry) => entry.validation?.errors.map((error) => `${error.in} ${error.path}`)),
+      ).toEqual([[], ['query /limit', 'body /name'], ['query /limit', 'body ']]);
+    },
+  },
+  {
     id: 'long-poll-woken',
     title: 'long-poll woken by a later request',
     async run(target) {

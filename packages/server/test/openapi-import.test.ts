@@ -114,3 +114,103 @@ describe('mockpoint import', () => {
     expect((await runCli({ args: ['import', join(FIXTURES, 'swagger-2.0.json')] })).code).toBe(2);
   });
 });
+
+describe('mockpoint import --validate', () => {
+  const uuid = 'efdbb9d1-02c2-4bc3-afb7-6788d8782b1e';
+  const trip = (query: string) => `trains/trips?origin=${uuid}&destination=${uuid}${query}`;
+  const booking = (body: unknown, type = 'application/json'): RequestInit => ({
+    method: 'POST',
+    headers: { 'content-type': type },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const good = { trip_id: uuid, passenger_name: 'Ann', has_bicycle: true };
+
+  it('off by default: the same file as before, no validate field; another mode is a usage error', async () => {
+    const cwd = await makeTempDir();
+    const plain = await runCli({ cwd, args: ['import', example('3.1/json/train-travel.json'), '--name', 'trains'] });
+    expect(plain.stdout).not.toContain('"validate"');
+    const bad = await runCli({
+      cwd,
+      args: ['import', example('3.1/json/train-travel.json'), '--name', 't', '--validate', 'on'],
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--validate is off, report or enforce');
+    const off = await runCli({
+      cwd,
+      args: ['import', example('3.1/json/train-travel.json'), '--name', 'trains', '--validate', 'off'],
+    });
+    expect(off.stdout).toBe(plain.stdout);
+  });
+
+  it('enforce (Train Travel 3.1) answers 400 REQUEST_INVALID; report (STAPI 3.0) answers and journals the errors', async () => {
+    const cwd = await makeTempDir();
+    const imported = async (doc: string, name: string, mode: string) => {
+      const run = await runCli({ cwd, args: ['import', example(doc), '--name', name, '--validate', mode] });
+      expect(run.code, run.stderr).toBe(0);
+      return JSON.parse(run.stdout).endpoints[0];
+    };
+    const endpoints = [
+      await imported('3.1/json/train-travel.json', 'trains', 'enforce'),
+      await imported('3.0/json/star-trek.json', 'stapi', 'report'),
+      await imported('3.0/json/request-examples.json', 'headers', 'enforce'),
+    ];
+    // Carried onto the routes: the JSON body schema (dereferenced, readOnly not required), query and path parameters.
+    const create = endpoints[0].routes.find((route: { id: string }) => route.id === 'create-booking');
+    expect(create.validate).toMatchObject({ mode: 'enforce', bodyRequired: true, body: { type: 'object' } });
+    writeFileSync(join(cwd, 'mockpoint.json'), JSON.stringify({ version: 1, endpoints }));
+    const daemon = await startDaemon({ cwd, args: ['--memory', '--config', 'mockpoint.json'] });
+    const call = async (path: string, init: RequestInit = {}) => {
+      const response = await fetch(`${daemon.url}/endpoint/${path}`, init);
+      const json = (await response.json()) as { error?: { code: string; details: { errors: unknown[] } } };
+      return { status: response.status, code: json.error?.code, errors: json.error?.details.errors };
+    };
+
+    // Requests that fit are answered as before.
+    expect((await call(trip('&date=2024-02-01T09:00:00Z&bicycles=true'))).status).toBe(200);
+    expect((await call('trains/bookings', booking(good))).status).toBe(201);
+    // A body in the other documented type (XML) is not held to the JSON schema.
+    expect((await call('trains/bookings', booking('<booking/>', 'application/xml'))).status).toBe(201);
+    expect((await call(`trains/bookings/${uuid}`)).status).toBe(200);
+
+    // Each kind of invalid request is refused with what did not fit.
+    const query = await call(trip('&date=tomorrow&bicycles=maybe'));
+    expect(query).toMatchObject({ status: 400, code: 'REQUEST_INVALID' });
+    expect(query.errors).toEqual([
+      { in: 'query', path: '/date', message: expect.stringContaining('date-time') },
+      { in: 'query', path: '/bicycles', message: expect.stringContaining('boolean') },
+    ]);
+    expect((await call(`trains/trips?origin=${uuid}`)).errors).toEqual([
+      expect.objectContaining({ in: 'query', path: '', message: expect.stringContaining('destination') }),
+      expect.objectContaining({ in: 'query', path: '', message: expect.stringContaining('date') }),
+    ]);
+    expect((await call('trains/bookings/42')).errors).toEqual([
+      expect.objectContaining({ in: 'params', path: '/bookingId' }),
+    ]);
+    expect((await call('trains/bookings', booking({ ...good, trip_id: 'x', has_dog: 'yes' }))).errors).toEqual([
+      expect.objectContaining({ in: 'body', path: '/trip_id' }),
+      expect.objectContaining({ in: 'body', path: '/has_dog' }),
+    ]);
+    expect((await call('trains/bookings', booking(''))).errors).toEqual([
+      { in: 'body', path: '', message: 'a body is required' },
+    ]);
+    // request-examples.json: a required header (param5).
+    const user = { ...booking({ id: 1234, email: 'test@example.com', name: 'Test user name' }), method: 'PATCH' };
+    const headers = await call('headers/parameterExamples/a/b', user);
+    expect(headers).toMatchObject({ status: 400, errors: [expect.objectContaining({ in: 'headers', path: '' })] });
+    const withHeader = { ...user, headers: { 'content-type': 'application/json', param5: 'x' } };
+    expect((await call('headers/parameterExamples/a/b', withHeader)).status).toBe(200);
+
+    // report: answered as usual, the journal entry lists the errors.
+    expect((await call('stapi/animal?uid=ANMA0000001')).status).toBe(200);
+    expect((await call('stapi/animal')).status).toBe(200);
+    expect((await call('stapi/animal/search?pageNumber=two')).status).toBe(200);
+    const page = (await (await fetch(`${daemon.url}/api/endpoints/stapi/requests`)).json()) as {
+      requests: { validation?: { errors: { in: string; path: string; message: string }[] } }[];
+    };
+    expect(page.requests.map((entry) => entry.validation?.errors.map((error) => `${error.in} ${error.path}`))).toEqual([
+      [],
+      ['query '],
+      ['query /pageNumber'],
+    ]);
+  });
+});

@@ -97,3 +97,21 @@ test('at 360 px the marks fit and the subpath stays in view when the path is cut
     expect(box.x + box.width).toBeLessThanOrEqual(360);
   }
 });
+
+test("an opened entry answered by a validating route lists what did not fit the route's schemas", async () => {
+  const query = { type: 'object', properties: { limit: { type: 'integer' } } };
+  await api('endpoints/checked/routes', 'PUT', {
+    routes: [{ id: 'list', match: { path: '/items' }, validate: { mode: 'report', query }, answer: {} }],
+  });
+  expect((await fetch(`${web.server.url}/endpoint/checked/items?limit=ten`)).status).toBe(200);
+  const { page } = await web.open();
+  await page.goto(`${web.server.url}/#/e/checked`);
+  await poll(() => page.locator('.journal-list li').count()).toBe(1);
+  await page.locator('.journal-list summary').first().click();
+  const answer = page.locator('.journal-list .entry-body .kv-table').first();
+  await poll(() => answer.locator('tr').allTextContents()).toEqual([
+    'answered byroute list',
+    'subpath/items',
+    expect.stringMatching(/^validationquery\/limit: .*integer/),
+  ]);
+});

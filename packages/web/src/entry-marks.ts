@@ -64,3 +64,15 @@ export function signatureRows(entry: JournalEntry): [string, string][] {
   const mark = entry.signature;
   return mark === undefined ? [] : [['signature', `${mark.status} (${mark.scheme}): ${mark.reason}`]];
 }
+
+/** The answering route's request validation for the opened entry: `fits`, or each error (`body /name: …`). */
+export function validationRows(entry: JournalEntry): [string, string][] {
+  const mark = entry.validation;
+  if (mark === undefined) return [];
+  if (mark.errors.length === 0) return [['validation', "fits the route's schemas"]];
+  const more = mark.total === undefined ? '' : ` (${mark.total} in all)`;
+  return mark.errors.map((error, i): [string, string] => [
+    i === 0 ? `validation${more}` : 'validation',
+    `${error.in}${error.path}: ${error.message}`,
+  ]);
+}

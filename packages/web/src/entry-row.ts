@@ -10,7 +10,7 @@ import type { JournalEntry } from './api.js';
 import { bodyView } from './body-view.js';
 import { formatAgo, formatDateTime, h } from './dom.js';
 import { entryActions } from './entry-actions.js';
-import { answeredMark, pathLine, signatureMark, signatureRows } from './entry-marks.js';
+import { answeredMark, pathLine, signatureMark, signatureRows, validationRows } from './entry-marks.js';
 import { rememberEntry } from './journal-filter.js';
 import { statusBadge } from './list.js';
 import { formatBytes } from './validate.js';
@@ -131,7 +131,12 @@ function answerRows(entry: JournalEntry): [string, string][] {
         : 'queue' in by
           ? `a queued one-shot answer${entry.fault ? ` (${entry.fault})` : ''}`
           : `route ${by.route}`;
-  const rows: [string, string][] = [['answered by', who], ['subpath', entry.subpath], ...signatureRows(entry)];
+  const rows: [string, string][] = [
+    ['answered by', who],
+    ['subpath', entry.subpath],
+    ...signatureRows(entry),
+    ...validationRows(entry),
+  ];
   for (const [name, value] of Object.entries(entry.params ?? {})) rows.push([`:${name}`, value]);
   return rows;
 }

@@ -18,6 +18,7 @@ import { splitEndpointTarget } from '../wire/endpoint-target.js';
 import { isMockpointError } from '../wire/errors.js';
 import { JOURNAL_NAME_LIMIT } from '../wire/limits.js';
 import { matchPathPattern } from '../wire/path-pattern.js';
+import type { ValidationMark } from '../wire/route-validation.js';
 import { isValidName } from '../wire/schemas.js';
 import type { SignatureMark } from '../wire/signature-settings.js';
 import { type EndpointAnswer, emptyAnswer, errorAnswer } from './endpoint-answer.js';
@@ -98,7 +99,7 @@ export class EndpointHandler {
    * rejects: failures become error answers. The journal owns `request` afterwards.
    * `wholeBody`: the whole body when it is longer than `request.body` and the
    * adapter kept it (see {@link EndpointHandler.readsWholeBody}), for the
-   * signature check only; it is not kept.
+   * signature check and a proxy route's upstream; it is not kept.
    */
   handle(request: RecordedRequest, wholeBody?: Uint8Array): EndpointAnswer | Promise<EndpointAnswer> {
     const target = splitEndpointTarget(request.target);
@@ -119,12 +120,12 @@ export class EndpointHandler {
     if (!isValidName(name)) return this.#answer(name, request, undefined);
     // One synchronous Map lookup when the name is known to check no signatures.
     const check = this.#endpoints.signatureChecks.get(name);
-    if (check === null) return this.#unsigned(name, subpath, request);
+    if (check === null) return this.#unsigned(name, subpath, request, wholeBody);
     if (check !== undefined) return this.#signed(name, subpath, request, check, wholeBody);
     return this.#endpoints.signatureCheck(name).then(
       (loaded) =>
         loaded === null
-          ? this.#unsigned(name, subpath, request)
+          ? this.#unsigned(name, subpath, request, wholeBody)
           : this.#signed(name, subpath, request, loaded, wholeBody),
       (error: unknown) => this.#failed(error, request),
     );
@@ -133,12 +134,14 @@ export class EndpointHandler {
   /**
    * Whether an adapter should keep the whole of a body longer than the journal's
    * copy of a request to `name` (up to `maxBodyBytes`) and pass it to
-   * {@link EndpointHandler.handle}: when the name checks signatures, or may (its
-   * check is not known in this process yet). Asked only once a body outgrows the
-   * journal's copy.
+   * {@link EndpointHandler.handle}: when the name checks signatures or has a
+   * route that reads the whole body (a proxy route), or may (either is not known
+   * in this process yet). Asked only once a body outgrows the journal's copy.
    */
   readsWholeBody(name: string): boolean {
-    return this.#endpoints.signatureChecks.get(name) !== null;
+    if (this.#endpoints.signatureChecks.get(name) !== null) return true;
+    const table = this.#endpoints.routeTables.get(name);
+    return table === undefined || table?.readsWholeBody === true;
   }
 
   /**
@@ -162,11 +165,11 @@ export class EndpointHandler {
     }
     if (mark instanceof Promise) {
       return mark.then(
-        (later) => this.#judged(name, subpath, request, check, later),
+        (later) => this.#judged(name, subpath, request, check, later, wholeBody),
         (error: unknown) => this.#failed(error, request),
       );
     }
-    return this.#judged(name, subpath, request, check, mark);
+    return this.#judged(name, subpath, request, check, mark, wholeBody);
   }
 
   /** The answer once the signature is judged: 401 when enforced and not valid, else the normal one. */
@@ -176,6 +179,7 @@ export class EndpointHandler {
     request: RecordedRequest,
     check: SignatureCheck,
     mark: SignatureMark,
+    wholeBody: Uint8Array | undefined,
   ): EndpointAnswer | Promise<EndpointAnswer> {
     request.signature = mark;
     if (check.enforce && mark.status !== 'valid') {
@@ -187,22 +191,29 @@ export class EndpointHandler {
         { head: request.method === 'HEAD', cors: true, details: { ...mark } },
       );
     }
-    return this.#unsigned(name, subpath, request);
+    return this.#unsigned(name, subpath, request, wholeBody);
   }
 
   /** Who answers once any signature is judged: the queue, the routes, the record. */
-  #unsigned(name: string, subpath: string, request: RecordedRequest): EndpointAnswer | Promise<EndpointAnswer> {
+  #unsigned(
+    name: string,
+    subpath: string,
+    request: RecordedRequest,
+    wholeBody: Uint8Array | undefined,
+  ): EndpointAnswer | Promise<EndpointAnswer> {
     // One synchronous Map lookup when no queue is in use; the answer is taken before
     // anything is awaited, so queued answers go out in the order requests came in.
     if (this.#endpoints.queue.pending(name)) {
       const view = new RequestView(request, subpath);
       return this.#endpoints.queue.take(name, view).then(
         (taken) =>
-          taken === undefined ? this.#routed(name, subpath, request) : this.#queued(name, view, request, taken),
+          taken === undefined
+            ? this.#routed(name, subpath, request, wholeBody)
+            : this.#queued(name, view, request, taken),
         (error: unknown) => this.#failed(error, request),
       );
     }
-    return this.#routed(name, subpath, request);
+    return this.#routed(name, subpath, request, wholeBody);
   }
 
   /**
@@ -210,15 +221,20 @@ export class EndpointHandler {
    * (bare URL only), else 404. Synchronous when the routes (or their absence)
    * and the record are cached.
    */
-  #routed(name: string, subpath: string, request: RecordedRequest): EndpointAnswer | Promise<EndpointAnswer> {
+  #routed(
+    name: string,
+    subpath: string,
+    request: RecordedRequest,
+    wholeBody: Uint8Array | undefined,
+  ): EndpointAnswer | Promise<EndpointAnswer> {
     const table = this.#endpoints.routeTables.get(name);
     if (table === undefined) {
       return this.#endpoints.routeTable(name).then(
-        (loaded) => this.#withRoutes(name, subpath, request, loaded),
+        (loaded) => this.#withRoutes(name, subpath, request, loaded, wholeBody),
         (error: unknown) => this.#failed(error, request),
       );
     }
-    return this.#withRoutes(name, subpath, request, table);
+    return this.#withRoutes(name, subpath, request, table, wholeBody);
   }
 
   #withRoutes(
@@ -226,12 +242,13 @@ export class EndpointHandler {
     subpath: string,
     request: RecordedRequest,
     table: RouteTable | null,
+    wholeBody: Uint8Array | undefined,
   ): EndpointAnswer | Promise<EndpointAnswer> {
     let view: RequestView | undefined;
     if (table !== null) {
       view = new RequestView(request, subpath);
       const hit = table.select(view);
-      if (hit !== undefined) return this.#routeAnswer(name, request, view, hit);
+      if (hit !== undefined) return this.#routeAnswer(name, request, view, hit, wholeBody);
     }
     if (subpath === '/') return this.#stored(name, request, table, view);
     return this.#noRoute(name, request, table, view ?? new RequestView(request, subpath));
@@ -243,13 +260,28 @@ export class EndpointHandler {
     request: RecordedRequest,
     view: RequestView,
     hit: RouteHit,
+    wholeBody: Uint8Array | undefined,
   ): EndpointAnswer | Promise<EndpointAnswer> {
     const { route, params } = hit;
+    let validation: ValidationMark | undefined;
+    if (route.validator !== undefined) {
+      validation = route.validator.check({
+        query: view.query,
+        headers: view.headers,
+        params,
+        body: request.bodyTruncated ? wholeBody : request.body,
+      });
+      if (validation.errors.length > 0 && route.validator.validation.mode === 'enforce') {
+        return this.#invalid(name, request, route.id, params, validation);
+      }
+    }
     const { proxy } = route.route.answer;
     if (proxy !== undefined) {
       return proxyRouteAnswer({
         name,
         request,
+        wholeBody,
+        validation,
         subpath: view.subpath,
         routeId: route.id,
         params,
@@ -271,8 +303,29 @@ export class EndpointHandler {
     }
     const mark: AnswerMark = { answeredBy: { route: route.id }, params };
     if (route.route.answer.fault !== undefined) mark.fault = route.route.answer.fault;
+    if (validation !== undefined) mark.validation = validation;
     this.#journal.record(name, request, answer.status, mark);
     return answer;
+  }
+
+  /** `400 REQUEST_INVALID` from a route that enforces its schemas, the errors in `error.details.errors`. */
+  #invalid(
+    name: string,
+    request: RecordedRequest,
+    routeId: string,
+    params: Record<string, string>,
+    validation: ValidationMark,
+  ): EndpointAnswer {
+    this.#journal.record(name, request, 400, { answeredBy: { route: routeId }, params, validation });
+    const [first] = validation.errors;
+    const count = validation.total ?? validation.errors.length;
+    const where = first === undefined ? '' : `${first.in}${first.path}: ${first.message}`;
+    return errorAnswer(
+      400,
+      'REQUEST_INVALID',
+      `the request does not fit the schemas of route ${routeId} of "${name}" (${count} error${count === 1 ? '' : 's'}; the first: ${where}); its validate.mode is enforce: send what they ask for, or set mode report to answer anyway`,
+      { head: request.method === 'HEAD', cors: true, details: { ...validation } },
+    );
   }
 
   /** `404 NO_ROUTE_MATCHED`, naming up to three near misses in `error.details`. */

@@ -11,6 +11,7 @@ import type { Fault } from '../wire/answer-json.js';
 import { splitEndpointTarget } from '../wire/endpoint-target.js';
 import type { AnsweredBy, JournalEntry, UpstreamOutcome } from '../wire/journal-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
+import type { ValidationMark } from '../wire/route-validation.js';
 import type { SignatureMark } from '../wire/signature-settings.js';
 
 /** How a request was answered, as the journal keeps it beside the request. */
@@ -22,6 +23,8 @@ export interface AnswerMark {
   fault?: Fault;
   /** A proxy route's upstream and its answer. */
   upstream?: UpstreamOutcome;
+  /** The answering route's request validation: the errors (none when the request fits). */
+  validation?: ValidationMark;
 }
 
 /** Answered by the record (shared: the read path allocates nothing for it). */
@@ -131,6 +134,7 @@ export function toJournalEntry(
   if (typeof answeredBy === 'object' && 'queue' in answeredBy) entry.queued = true;
   if (mark.fault !== undefined) entry.fault = mark.fault;
   if (mark.upstream !== undefined) entry.upstream = structuredClone(mark.upstream);
+  if (mark.validation !== undefined) entry.validation = structuredClone(mark.validation);
   if (request.signature !== undefined) entry.signature = { ...request.signature };
   if (text === undefined) entry.bodyEncoding = 'base64';
   // Too-deep JSON is kept as text only: its parsed form could not be serialised back.

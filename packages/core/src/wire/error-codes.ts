@@ -118,6 +118,14 @@ export const ERRORS = {
     when: 'a proxy answer with other answer fields beside it, a URL that is not absolute http(s) or has a query, user or fragment, or a bad header name in `redact`/`matchHeaders`',
     fix: 'give `{ "proxy": { "url": "https://host/base" } }` alone ([files.md](files.md#record-and-replay))',
   },
+  INVALID_VALIDATION: {
+    when: "a route's `validate` is not `{ mode: report | enforce, body?, bodyRequired?, query?, params?, headers? }` with JSON Schemas (objects or booleans)",
+    fix: 'correct the field the message names ([files.md](files.md#request-validation))',
+  },
+  REQUEST_INVALID: {
+    when: "a request to `/endpoint/{name}` does not fit the schemas of the route that matched it, and the route's `validate.mode` is `enforce`; `error.details.errors` lists what did not fit (`in`, `path`, `message`); the request is still journaled",
+    fix: 'send what the schemas ask for (or set the mode to `report` to answer anyway and see the errors in the journal)',
+  },
   INVALID_DELIVERY: {
     when: "a delivery's `method` is not POST, PUT or PATCH, or `sign` is not `{ scheme, secret }` ([webhooks.md](webhooks.md#send-signed-deliveries))",
     fix: 'correct the field the message names ([webhooks.md](webhooks.md))',

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Fault } from './answer-json.js';
+import type { ValidationMark } from './route-validation.js';
 import type { SignatureCheckStatus, SignatureMark } from './signature-settings.js';
 
 /** A request as the journal stream sends it (a `request` event): a journal entry and the name it was sent to. */
@@ -82,6 +83,11 @@ export interface JournalEntry {
   signature?: SignatureMark;
   /** Present when a proxy route answered: where the request went and what the upstream answered. */
   upstream?: UpstreamOutcome;
+  /**
+   * Present when the route that answered validates requests (its `validate`):
+   * what did not fit its schemas, `{ in, path, message }` each; none when the request fits.
+   */
+  validation?: ValidationMark;
 }
 
 /** Kept for journals written before answer marks: `{ fault? }` meant a queued answer. */

@@ -9,6 +9,7 @@ import { STREAM_ENDS, STREAM_FORMATS } from './answer-stream.js';
 import { type ErrorCode, MockpointError } from './errors.js';
 import { MAX_PROXY_TIMEOUT_MS } from './proxy-answer.js';
 import { type AnswerLimits, checkRoutes, type Route, type RouteInput, routesFromJson } from './route.js';
+import { routeValidationSchemas } from './route-validation.js';
 
 /** The record schemas a route reuses. */
 export interface RouteSchemaParts {
@@ -125,11 +126,17 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
     .strictObject({
       id: parts.name.optional().describe('Unique within the endpoint (same rule as names); generated when absent.'),
       match: parts.requestFilter.optional().describe('Which requests it answers; absent: every request.'),
+      validate: routeValidationSchemas.validate.optional(),
       answer: routeAnswer,
     })
     .meta({ title: 'Route', description: 'One route: the first in list order whose match holds answers.' });
   const storedRoute = z
-    .object({ id: parts.name, match: parts.requestFilter.optional(), answer: routeAnswer })
+    .object({
+      id: parts.name,
+      match: parts.requestFilter.optional(),
+      validate: routeValidationSchemas.validate.optional(),
+      answer: routeAnswer,
+    })
     .meta({ title: 'StoredRoute' });
   const routesRequest = z.strictObject({ routes: z.array(route) }).meta({ title: 'RoutesRequest' });
   const routesPage = z.object({ routes: z.array(storedRoute) }).meta({ title: 'Routes' });
@@ -146,6 +153,7 @@ const FIELD_CODES: Record<string, ErrorCode> = {
   headers: 'INVALID_HEADER',
   stream: 'INVALID_STREAM',
   proxy: 'INVALID_PROXY',
+  validate: 'INVALID_VALIDATION',
 };
 
 /** Options for {@link parseRoutesBody}. */
@@ -182,7 +190,7 @@ export function parseRoutesBody(
   routes.forEach((item, index) => {
     const at = `routes[${index}]`;
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      throw new MockpointError('INVALID_ROUTE', `${at} must be an object { id?, match?, answer }`, {
+      throw new MockpointError('INVALID_ROUTE', `${at} must be an object { id?, match?, validate?, answer }`, {
         details: { index },
       });
     }

@@ -14,6 +14,7 @@ import type { RequestFilter } from './journal-json.js';
 import { JsonText, jsonTextOf, scanJson, stringifyExact } from './json-text.js';
 import { PathPatternError, parsePathPattern } from './path-pattern.js';
 import { checkProxyAnswer, type ProxyAnswer } from './proxy-answer.js';
+import type { RouteValidation } from './route-validation.js';
 import { NAME_PATTERN } from './rules.js';
 import { SETTINGS } from './settings.js';
 import { jsonStringTokens, parseTemplate, TemplateSyntaxError } from './template-syntax.js';
@@ -60,6 +61,8 @@ export interface RouteInput {
   id?: string;
   /** Which requests it answers; absent: every request. */
   match?: RequestFilter;
+  /** Check each request it answers against JSON Schemas (`report` or `enforce`); absent: not checked. */
+  validate?: RouteValidation;
   answer: RouteAnswer;
 }
 
@@ -239,6 +242,7 @@ export function checkRoutes(routes: readonly RouteInput[], options: CheckRoutesO
     ids.add(id);
     const out: Route = { id, answer: route.answer };
     if (route.match !== undefined) out.match = route.match;
+    if (route.validate !== undefined) out.validate = route.validate;
     return out;
   });
   return checked;
@@ -254,10 +258,11 @@ export function routesJson(routes: readonly Route[]): string {
   return stringifyExact(routes.map(routeFields));
 }
 
-/** The route's fields in a fixed order (id, match, answer; the answer's fields in the documented order). */
+/** The route's fields in a fixed order (id, match, validate, answer; the answer's fields in the documented order). */
 function routeFields(route: Route): Record<string, unknown> {
   const out: Record<string, unknown> = { id: route.id };
   if (route.match !== undefined) out.match = route.match;
+  if (route.validate !== undefined) out.validate = route.validate;
   const answer: Record<string, unknown> = {};
   for (const key of ANSWER_KEYS) {
     if (Object.hasOwn(route.answer, key)) {

@@ -11,6 +11,7 @@ import { type ErrorCode, MockpointError } from './errors.js';
 import { JsonText, scanJson } from './json-text.js';
 import { checkAnswer, checkMatchPath } from './route.js';
 import { createRouteSchemas } from './route-schema.js';
+import { routeValidationSchemas } from './route-validation.js';
 import {
   DEFAULT_DELAY,
   DEFAULT_MAX_DELAY_MS,
@@ -268,6 +269,7 @@ export function createSchemas(options: SchemaOptions = {}) {
         })
         .optional()
         .describe('Present when a proxy route answered: the upstream and its answer.'),
+      validation: routeValidationSchemas.mark.optional(),
     })
     .meta({ title: 'RecordedRequest' });
   const streamQuery = z.object({

@@ -12,7 +12,7 @@ import { MockpointError } from '@mockpoint/core/internal';
 import { openApiRoutes } from '../openapi/openapi-routes.js';
 import { type CommandIo, parseArgs, UsageError } from './command-args.js';
 
-export const IMPORT_HELP = `Usage: mockpoint import <openapi.yaml|json> --name <name> [--out mockpoint.json]
+export const IMPORT_HELP = `Usage: mockpoint import <openapi.yaml|json> --name <name> [--out mockpoint.json] [--validate off|report|enforce]
 
 Turns an OpenAPI 3.0/3.1 or Swagger 2.0 document into a mock file: one endpoint <name> with a route
 per operation (GET /pets/{petId} answers at /endpoint/<name>/pets/:petId), answering the first
@@ -20,15 +20,19 @@ success response's example, or a value sampled from its schema when it has none.
 always gives the same file. Start a daemon with it (mockpoint --config FILE) or apply it.
 A request header Prefer: code=404, Prefer: example=<name> or Prefer: code=404, example=<name> picks
 another documented response (each is a route of its own in the file).
+With --validate, each route also checks requests against the operation's schemas (JSON body, query,
+path and header parameters): report answers as usual and lists the errors in the journal entry;
+enforce answers 400 REQUEST_INVALID with them.
 
 Options:
   --name <name>      the endpoint's name (required)
   --out <file>       write to this file instead of standard output
+  --validate <mode>  report or enforce: check requests against the document (default: off)
   -h, --help         this help
 `;
 
 export async function runImport(argv: readonly string[], io: CommandIo): Promise<number> {
-  const args = parseArgs('import', argv, { values: ['--name', '--out'] });
+  const args = parseArgs('import', argv, { values: ['--name', '--out', '--validate'] });
   if (args.help) {
     io.out(IMPORT_HELP);
     return 0;
@@ -41,9 +45,14 @@ export async function runImport(argv: readonly string[], io: CommandIo): Promise
   if (name === undefined || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
     throw new UsageError('--name is required: 1-64 characters of A-Z a-z 0-9 _ -');
   }
+  const validate = args.values.get('--validate');
+  if (validate !== undefined && validate !== 'off' && validate !== 'report' && validate !== 'enforce') {
+    throw new UsageError(`--validate is off, report or enforce, not "${validate}"`);
+  }
   let routes: Awaited<ReturnType<typeof openApiRoutes>>;
   try {
-    routes = await openApiRoutes(source);
+    // off: the file as without the flag (no validate field).
+    routes = await openApiRoutes(source, validate === undefined || validate === 'off' ? {} : { validate });
   } catch (error) {
     throw new MockpointError(
       'OPENAPI_UNREADABLE',

@@ -11,8 +11,10 @@
  *
  * @module
  */
+import type { RouteValidation } from '@mockpoint/core';
 import { sample } from 'openapi-sampler';
 import { loadOpenApi } from './load-openapi.js';
+import { requestValidation } from './request-schemas.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
@@ -22,6 +24,8 @@ type Json = Record<string, unknown>;
 export interface ImportedRoute {
   id: string;
   match: { method: string; path: string; headers?: { prefer: string } };
+  /** With `--validate`: the operation's request schemas. */
+  validate?: RouteValidation;
   answer: { statusCode: number; headers?: Record<string, string>; data?: unknown };
 }
 
@@ -156,13 +160,21 @@ function routeId(text: string, fallback: string, taken: Set<string>): string {
   return id;
 }
 
+/** Options for {@link openApiRoutes}. */
+export interface OpenApiRoutesOptions {
+  /** Give each route its operation's request schemas with this mode. @default no `validate` */
+  validate?: Exclude<RouteValidation['mode'], 'off'>;
+}
+
 /**
  * The routes of the OpenAPI document at `path` (a file or URL the parser reads):
  * paths with fewer parameters first, so `/pets/mine` answers before `/pets/{id}`.
  */
-export async function openApiRoutes(path: string): Promise<ImportedRoute[]> {
+export async function openApiRoutes(path: string, options: OpenApiRoutesOptions = {}): Promise<ImportedRoute[]> {
   const doc = await loadOpenApi(path);
   const swagger2 = typeof doc.swagger === 'string';
+  // 3.0 and 2.0 schemas are draft 4 with extensions; 3.1's are 2020-12 already.
+  const draft4 = swagger2 || String(doc.openapi).startsWith('3.0');
   const paths = (doc.paths ?? {}) as Record<string, Json>;
   const taken = new Set<string>();
   const routes: (ImportedRoute & { params: number; order: number })[] = [];
@@ -179,11 +191,16 @@ export async function openApiRoutes(path: string): Promise<ImportedRoute[]> {
         method,
         taken,
       );
+      const validate =
+        options.validate === undefined
+          ? undefined
+          : requestValidation(item, operation, { mode: options.validate, swagger2, draft4 });
       // The Prefer routes first: they match the same requests as the default route, and more.
       for (const alternative of preferredAnswers(responses, picked, swagger2)) {
         routes.push({
           id: routeId(`${id}-${alternative.suffix}`, id, taken),
           match: { method: method.toUpperCase(), path: pattern, headers: { prefer: alternative.prefer } },
+          ...(validate && { validate }),
           answer: alternative.answer,
           params,
           order: routes.length,
@@ -192,6 +209,7 @@ export async function openApiRoutes(path: string): Promise<ImportedRoute[]> {
       routes.push({
         id,
         match: { method: method.toUpperCase(), path: pattern },
+        ...(validate && { validate }),
         answer: answerOf(picked?.[0] ?? 200, picked?.[1], swagger2),
         params,
         order: routes.length,

@@ -75,6 +75,11 @@ export interface CompleteAnswer {
 
 /** Options for {@link relay}. */
 export interface RelayOptions {
+  /**
+   * The whole body when it is longer than `request.body` (the journal's first
+   * bytes): the adapter keeps it, up to the body limit, for a name with a proxy route.
+   */
+  wholeBody?: Uint8Array | undefined;
   upstream: Upstream;
   allowHosts: readonly string[];
   /** The request's subpath (as received, not decoded). */
@@ -138,11 +143,13 @@ export async function relay(request: RecordedRequest, proxy: ProxyAnswer, option
     status,
     upstream: { url, error: code },
   });
-  if (request.bodyTruncated) {
+  const sent = request.bodyTruncated ? options.wholeBody : request.body;
+  if (sent === undefined) {
+    // The adapter keeps a body whole up to the body limit (MOCKPOINT_MAX_BODY_BYTES); past it, only the first bytes.
     return failed(
       413,
       'BODY_TOO_LARGE',
-      `a proxied request's body is passed on up to ${request.body.byteLength} bytes; this one is longer`,
+      "a proxied request's body is passed on whole up to the body limit (MOCKPOINT_MAX_BODY_BYTES); this one is longer",
     );
   }
   const timeoutMs = proxy.timeoutMs ?? DEFAULT_PROXY_TIMEOUT_MS;
@@ -153,7 +160,7 @@ export async function relay(request: RecordedRequest, proxy: ProxyAnswer, option
       url,
       method: request.method,
       headers: endToEndHeaders(request.rawHeaders),
-      body: request.body.byteLength === 0 ? null : request.body,
+      body: sent.byteLength === 0 ? null : sent,
       allowHosts: options.allowHosts,
       signal: controller.signal,
     });

@@ -199,6 +199,57 @@ describe('a proxy route', () => {
   });
 });
 
+describe("a proxied request body past the journal's copy (64 KiB)", () => {
+  /** 1 MiB of bytes that are not UTF-8 text, so nothing on the way may decode them. */
+  function bigBody(size = 1024 * 1024): Buffer {
+    const bytes = Buffer.alloc(size);
+    for (let i = 0; i < size; i++) bytes[i] = (i * 251 + (i >> 8)) & 0xff;
+    return bytes;
+  }
+
+  it('reaches the upstream byte for byte, up to the body limit (Node adapter)', async () => {
+    const up = await upstream((_req, res, body) => res.end(String(body.byteLength)));
+    const { url } = await mockpoint();
+    await putRoutes(url, 'big', [{ id: 'up', answer: { proxy: { url: up.url } } }]);
+    // A first request makes the name known here (no signature check), as on a running daemon.
+    expect((await fetch(`${url}/endpoint/big/warm`, { method: 'POST', body: 'x' })).status).toBe(200);
+    const body = bigBody();
+    const response = await fetch(`${url}/endpoint/big/upload`, { method: 'POST', body });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(String(body.byteLength));
+    expect(up.seen[1]?.body.equals(body)).toBe(true);
+    const [, entry] = await journal(url, 'big');
+    // The journal keeps its first bytes only, as for any request.
+    expect(entry).toMatchObject({ statusCode: 200, bodyTruncated: true, answeredBy: { route: 'up' } });
+  });
+
+  it('reaches the upstream byte for byte through the Fetch route too (Bun, Deno, workerd)', async () => {
+    const up = await upstream((_req, res, body) => res.end(String(body.byteLength)));
+    const app = createApp({ proxyAllowHosts: ['127.0.0.1'] });
+    await app.request('/api/endpoints/big/routes', {
+      method: 'PUT',
+      body: JSON.stringify({ routes: [{ answer: { proxy: { url: up.url } } }] }),
+    });
+    expect((await app.request('/endpoint/big/warm', { method: 'PUT', body: 'x' })).status).toBe(200);
+    const body = bigBody();
+    const response = await app.request('/endpoint/big/upload', { method: 'PUT', body });
+    expect(response.status).toBe(200);
+    expect(up.seen[1]?.body.equals(body)).toBe(true);
+  });
+
+  it('answers 413 BODY_TOO_LARGE past the body limit, and the upstream is not reached', async () => {
+    const up = await upstream((_req, res) => res.end('reached'));
+    const { url } = await mockpoint({ proxyAllowHosts: ['127.0.0.1'], maxBodyBytes: 256 * 1024 });
+    await putRoutes(url, 'big', [{ answer: { proxy: { url: up.url } } }]);
+    const response = await fetch(`${url}/endpoint/big/upload`, { method: 'POST', body: bigBody(300 * 1024) });
+    expect(response.status).toBe(413);
+    const error = ((await response.json()) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe('BODY_TOO_LARGE');
+    expect(error.message).toContain('MOCKPOINT_MAX_BODY_BYTES');
+    expect(up.seen).toHaveLength(0);
+  });
+});
+
 describe('proxy safety', () => {
   it('is off unless hosts are allowed: a proxy route is refused with PROXY_HOST_NOT_ALLOWED', async () => {
     const { url } = await mockpoint({});

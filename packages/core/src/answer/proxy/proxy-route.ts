@@ -9,10 +9,11 @@
  */
 import type { EndpointService } from '../../http/endpoints.js';
 import type { Journal } from '../../journal/journal.js';
-import type { RecordedRequest } from '../../journal/journal-entry.js';
+import type { AnswerMark, RecordedRequest } from '../../journal/journal-entry.js';
 import { isMockpointError } from '../../wire/errors.js';
 import type { ProxyAnswer } from '../../wire/proxy-answer.js';
 import { checkRoutes } from '../../wire/route.js';
+import type { ValidationMark } from '../../wire/route-validation.js';
 import type { EndpointAnswer } from '../endpoint-answer.js';
 import { type CompleteAnswer, relay } from './proxy-relay.js';
 import { ProxySettings } from './proxy-settings.js';
@@ -22,6 +23,10 @@ import { recordedRoute, unrecordable } from './recording.js';
 export interface ProxyRouteRequest {
   name: string;
   request: RecordedRequest;
+  /** The whole body when it is longer than `request.body` (the journal's first bytes) and the adapter kept it. */
+  wholeBody: Uint8Array | undefined;
+  /** The route's request validation outcome (`report` mode, or no errors), for the journal. */
+  validation?: ValidationMark | undefined;
   /** The request's subpath, as received. */
   subpath: string;
   /** The proxy route's id (recordings go in front of it). */
@@ -60,16 +65,15 @@ async function keep(at: ProxyRouteRequest, settings: ProxySettings, complete: Co
 export async function proxyRouteAnswer(at: ProxyRouteRequest): Promise<EndpointAnswer> {
   const settings = at.settings ?? OFF;
   const relayed = await relay(at.request, at.proxy, {
+    wholeBody: at.wholeBody,
     upstream: settings.upstream,
     allowHosts: settings.allowHosts,
     subpath: at.subpath,
     maxRecordBytes: settings.maxRecordBytes,
     onComplete: at.proxy.record === true ? (complete) => void keep(at, settings, complete) : undefined,
   });
-  at.journal.record(at.name, at.request, relayed.status, {
-    answeredBy: { route: at.routeId },
-    params: at.params,
-    upstream: relayed.upstream,
-  });
+  const mark: AnswerMark = { answeredBy: { route: at.routeId }, params: at.params, upstream: relayed.upstream };
+  if (at.validation !== undefined) mark.validation = at.validation;
+  at.journal.record(at.name, at.request, relayed.status, mark);
   return relayed.answer;
 }

@@ -16,6 +16,7 @@ import {
 } from '../../wire/path-pattern.js';
 import type { Route } from '../../wire/route.js';
 import type { RequestView } from '../request-view.js';
+import { RequestValidator } from './request-validator.js';
 import { type CompiledAnswer, compileAnswer } from './route-answer.js';
 
 /** One compiled route. */
@@ -27,6 +28,8 @@ export interface CompiledRoute {
   /** Whether anything besides the path must be checked. */
   readonly filtered: boolean;
   readonly answer: CompiledAnswer;
+  /** The route's request validation (its schemas compiled on first use), when it has one. */
+  readonly validator: RequestValidator | undefined;
   /** How many requests it has answered in this process (the `{{seq}}` of templates). */
   seq: number;
 }
@@ -67,6 +70,11 @@ export class RouteTable {
   readonly #root = node();
   /** Routes without a path: candidates for every request. */
   readonly #anyPath: number[] = [];
+  /**
+   * Whether a request may need its whole body (not only the journal's first
+   * bytes): a proxy route forwards the exact body, a validating route checks it.
+   */
+  readonly readsWholeBody: boolean;
 
   constructor(routes: readonly Route[]) {
     let bytes = 256;
@@ -77,9 +85,16 @@ export class RouteTable {
       bytes += answer.bytes + 128 + (path?.length ?? 0) * 2;
       if (pattern === undefined) this.#anyPath.push(index);
       else this.#insert(pattern, index);
-      return { index, id: route.id, route, pattern, filtered: Object.keys(rest).length > 0, answer, seq: 0 };
+      const validate = route.validate;
+      const validator = validate === undefined || validate.mode === 'off' ? undefined : new RequestValidator(validate);
+      if (route.validate !== undefined) bytes += JSON.stringify(route.validate).length * 2;
+      const filtered = Object.keys(rest).length > 0;
+      return { index, id: route.id, route, pattern, filtered, answer, validator, seq: 0 };
     });
     this.bytes = bytes;
+    this.readsWholeBody = this.routes.some(
+      (route) => route.route.answer.proxy !== undefined || route.validator?.readsBody === true,
+    );
   }
 
   #insert(pattern: PathPattern, index: number): void {

@@ -108,6 +108,7 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
     'INVALID_STREAM',
     'STREAM_TOO_LONG',
     'INVALID_PROXY',
+    'INVALID_VALIDATION',
     'PROXY_HOST_NOT_ALLOWED',
     'TOO_MANY_ROUTES',
   ] as const;

@@ -215,8 +215,14 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
           schema: ctx.schemas.errorBody,
           errors: ['NOT_FOUND', 'NO_ROUTE_MATCHED'],
         },
-        // A proxy route: its upstream's answer, or one of these.
-        ...errorResponses(ctx.schemas, 'PROXY_HOST_NOT_ALLOWED', 'UPSTREAM_FAILED', 'UPSTREAM_TIMEOUT'),
+        // A proxy route: its upstream's answer, or one of these; a route that enforces its schemas: 400.
+        ...errorResponses(
+          ctx.schemas,
+          'REQUEST_INVALID',
+          'PROXY_HOST_NOT_ALLOWED',
+          'UPSTREAM_FAILED',
+          'UPSTREAM_TIMEOUT',
+        ),
       },
     });
   }

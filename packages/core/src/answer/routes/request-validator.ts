@@ -1,0 +1,189 @@
+/**
+ * A route's request validation, compiled once per route (not per request) with
+ * `@cfworker/json-schema`: an interpreter, so it runs where code generation is
+ * not allowed (workerd forbids `new Function`/`eval`, which ajv's compiled
+ * validators need). Query, path parameters and headers arrive as strings, so
+ * each is first read as the type its property's schema names.
+ *
+ * @module
+ */
+import { type OutputUnit, Validator } from '@cfworker/json-schema';
+import { jsonTooDeep } from '../../http/body.js';
+import {
+  type JsonSchema,
+  MAX_VALIDATION_ERRORS,
+  type RouteValidation,
+  type ValidationIssue,
+  type ValidationMark,
+  type ValidationPart,
+} from '../../wire/route-validation.js';
+
+/** The parts of a request the validator reads (a {@link RequestView} has them). */
+export interface ValidatedRequest {
+  query: Record<string, string | string[]>;
+  headers: Record<string, string>;
+  params: Record<string, string>;
+  /** The whole body's bytes, or `undefined` when only its first bytes were kept. */
+  body: Uint8Array | undefined;
+}
+
+/** Keywords whose errors only say that something beneath them failed (that error is listed itself). */
+const CONTAINERS = new Set(['properties', 'patternProperties', 'items', 'prefixItems', 'allOf', '$ref', 'false']);
+
+/** Characters of one error message at most. */
+const MAX_MESSAGE = 300;
+
+/** `#/a/b` → `/a/b`. */
+function pointer(location: string): string {
+  return location.startsWith('#') ? location.slice(1) : location;
+}
+
+/** The errors a person can act on: the failing keywords themselves, not each schema around them. */
+function issues(part: ValidationPart, units: readonly OutputUnit[]): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  for (const unit of units) {
+    if (CONTAINERS.has(unit.keyword)) continue;
+    // Inside an anyOf/oneOf, each branch's failure is noise: the anyOf's own error says it.
+    if (/\/(?:anyOf|oneOf)\/\d+\//.test(unit.keywordLocation)) continue;
+    // A message quotes the schema's enum or const: a long list is cut short.
+    const message = unit.error.length > MAX_MESSAGE ? `${unit.error.slice(0, MAX_MESSAGE)}…` : unit.error;
+    out.push({ in: part, path: pointer(unit.instanceLocation), message });
+  }
+  return out;
+}
+
+function typesOf(schema: unknown): string[] {
+  if (typeof schema !== 'object' || schema === null) return [];
+  const type = (schema as { type?: unknown }).type;
+  return Array.isArray(type) ? type.filter((item) => typeof item === 'string') : typeof type === 'string' ? [type] : [];
+}
+
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** A string read as the type `schema` names: a number, a boolean, or left as it is. */
+function scalar(value: string, schema: unknown): unknown {
+  const types = typesOf(schema);
+  if (types.includes('string') || types.length === 0) return value;
+  if ((types.includes('integer') || types.includes('number')) && NUMBER.test(value)) return Number(value);
+  if (types.includes('boolean') && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
+/**
+ * The values of a query, parameters or headers read as their properties'
+ * schemas say: an array property takes repeated values (a header's, comma-separated).
+ */
+function coerce(
+  values: Record<string, string | string[]>,
+  schema: JsonSchema,
+  part: ValidationPart,
+): Record<string, unknown> {
+  const properties =
+    typeof schema === 'object'
+      ? ((schema.properties ?? {}) as Record<string, unknown>)
+      : ({} as Record<string, unknown>);
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
+    if (typesOf(property).includes('array')) {
+      const items = (property as { items?: unknown }).items;
+      const list = Array.isArray(value)
+        ? value
+        : part === 'headers'
+          ? value.split(',').map((item) => item.trim())
+          : [value];
+      out[key] = list.map((item) => scalar(item, items));
+    } else {
+      out[key] = Array.isArray(value) ? value.map((item) => scalar(item, property)) : scalar(value, property);
+    }
+  }
+  return out;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** `application/json`, `application/problem+json`, …; an absent type counts as JSON. */
+function isJsonType(type: string | undefined): boolean {
+  return type === undefined || /^application\/(?:[\w.+-]+\+)?json\b/i.test(type.trim());
+}
+
+/** A compiled schema, or the reason it could not be compiled (reported with every request). */
+type Compiled = Validator | string;
+
+function compile(schema: JsonSchema): Compiled {
+  try {
+    const validator = new Validator(schema as Record<string, unknown>, '2020-12', false);
+    // References are resolved on first use: try once, so a broken $ref shows here, not per request.
+    validator.validate(null);
+    return validator;
+  } catch (error) {
+    return `the route's schema cannot be used: ${(error as Error).message.split('\n')[0]}`;
+  }
+}
+
+/** One route's validation, each schema compiled on first use and kept. */
+export class RequestValidator {
+  readonly validation: RouteValidation;
+  /** Whether the check needs the whole body (there is a body schema, or an empty body is refused). */
+  readonly readsBody: boolean;
+  readonly #compiled = new Map<ValidationPart, Compiled>();
+
+  constructor(validation: RouteValidation) {
+    this.validation = validation;
+    this.readsBody = validation.body !== undefined || validation.bodyRequired === true;
+  }
+
+  #run(part: ValidationPart, schema: JsonSchema, value: unknown): ValidationIssue[] {
+    let compiled = this.#compiled.get(part);
+    if (compiled === undefined) {
+      compiled = compile(schema);
+      this.#compiled.set(part, compiled);
+    }
+    if (typeof compiled === 'string') return [{ in: part, path: '', message: compiled }];
+    const result = compiled.validate(value);
+    return result.valid ? [] : issues(part, result.errors);
+  }
+
+  #body(request: ValidatedRequest): ValidationIssue[] {
+    const { body: schema, bodyRequired } = this.validation;
+    const bytes = request.body;
+    if (bytes === undefined) {
+      return [{ in: 'body', path: '', message: 'the body is longer than the body limit, so it was not checked' }];
+    }
+    if (bytes.byteLength === 0) {
+      return bodyRequired === true ? [{ in: 'body', path: '', message: 'a body is required' }] : [];
+    }
+    if (schema === undefined) return [];
+    // Sent as JSON (or untyped), it must be JSON; sent as another type (XML, a form), it is held to
+    // the schema only when it parses as JSON anyway (curl -d and fetch with a string send JSON so).
+    const asJson = isJsonType(request.headers['content-type']);
+    let text: string;
+    try {
+      text = decoder.decode(bytes);
+    } catch {
+      return asJson ? [{ in: 'body', path: '', message: 'the body is not UTF-8 text, so not JSON' }] : [];
+    }
+    if (jsonTooDeep(text)) return [{ in: 'body', path: '', message: 'the body nests too deeply to check' }];
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return asJson ? [{ in: 'body', path: '', message: 'the body is not JSON' }] : [];
+    }
+    return this.#run('body', schema, json);
+  }
+
+  /** The request's errors (none when it fits), at most {@link MAX_VALIDATION_ERRORS} listed. */
+  check(request: ValidatedRequest): ValidationMark {
+    const { query, params, headers } = this.validation;
+    const errors: ValidationIssue[] = [];
+    if (params !== undefined) errors.push(...this.#run('params', params, coerce(request.params, params, 'params')));
+    if (query !== undefined) errors.push(...this.#run('query', query, coerce(request.query, query, 'query')));
+    if (headers !== undefined) {
+      errors.push(...this.#run('headers', headers, coerce(request.headers, headers, 'headers')));
+    }
+    if (this.readsBody) errors.push(...this.#body(request));
+    if (errors.length <= MAX_VALIDATION_ERRORS) return { errors };
+    return { errors: errors.slice(0, MAX_VALIDATION_ERRORS), total: errors.length };
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * A route's request validation as a client sees it, through both adapters (the
+ * native Node listener and the Fetch route): `report` answers and journals the
+ * errors, `enforce` answers 400 REQUEST_INVALID, and a body past the journal's
+ * 64 KiB is checked whole.
+ */
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createNodeListener } from '../../adapter/node/listener.js';
+import { createApp, type JournalEntry, type MockpointApp } from '../../index.js';
+
+const servers: Server[] = [];
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+async function listen(listener: RequestListener): Promise<string> {
+  const server = createServer(listener);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const adapters = {
+  native: (app: MockpointApp) => listen(createNodeListener(app, { overrideGlobalObjects: false })),
+  fetch: (app: MockpointApp) => listen(getRequestListener(app.fetch, { overrideGlobalObjects: false })),
+};
+
+const validate = (mode: 'report' | 'enforce') => ({
+  mode,
+  body: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, tags: { type: 'array' } } },
+  bodyRequired: true,
+  query: { type: 'object', properties: { dryRun: { type: 'boolean' } } },
+  params: { type: 'object', properties: { owner: { type: 'string', pattern: '^[a-z]+$' } } },
+  headers: { type: 'object', required: ['x-tenant'] },
+});
+
+async function setup(adapter: keyof typeof adapters, mode: 'report' | 'enforce') {
+  const app = createApp();
+  const routes = [
+    {
+      id: 'create',
+      match: { method: 'POST', path: '/owners/:owner/pets' },
+      validate: validate(mode),
+      answer: { statusCode: 201, data: { ok: true } },
+    },
+    { id: 'plain', match: { path: '/plain' }, answer: { data: 'plain' } },
+  ];
+  const put = await app.request('/api/endpoints/api/routes', { method: 'PUT', body: JSON.stringify({ routes }) });
+  expect(put.status, await put.text()).toBe(200);
+  return { app, url: await adapters[adapter](app) };
+}
+
+async function journal(app: MockpointApp): Promise<JournalEntry[]> {
+  return ((await (await app.request('/api/endpoints/api/requests')).json()) as { requests: JournalEntry[] }).requests;
+}
+
+const good = {
+  method: 'POST',
+  headers: { 'x-tenant': 't1', 'content-type': 'application/json' },
+  body: '{"name":"Rex"}',
+};
+
+/** One request per kind of invalid: body, query, params, headers. */
+const invalid: [string, string, RequestInit][] = [
+  ['body', '/owners/ann/pets', { ...good, body: '{"tags":"x"}' }],
+  ['query', '/owners/ann/pets?dryRun=maybe', good],
+  ['params', '/owners/ANN/pets', good],
+  ['headers', '/owners/ann/pets', { ...good, headers: { 'content-type': 'application/json' } }],
+];
+
+describe.each(Object.keys(adapters) as (keyof typeof adapters)[])('route validation (%s adapter)', (adapter) => {
+  it('passes a request that fits; its journal entry says so (no errors); a route without validate has no mark', async () => {
+    const { app, url } = await setup(adapter, 'enforce');
+    const response = await fetch(`${url}/endpoint/api/owners/ann/pets?dryRun=true`, good);
+    expect([response.status, await response.json()]).toEqual([201, { ok: true }]);
+    await fetch(`${url}/endpoint/api/plain`);
+    const [checked, plain] = await journal(app);
+    expect(checked?.validation).toEqual({ errors: [] });
+    expect(plain?.validation).toBeUndefined();
+  });
+
+  it('report: answers as usual, and the journal entry lists each kind of error', async () => {
+    const { app, url } = await setup(adapter, 'report');
+    for (const [, path, init] of invalid) {
+      expect((await fetch(`${url}/endpoint/api${path}`, init)).status).toBe(201);
+    }
+    const entries = await journal(app);
+    expect(entries.map((entry) => entry.validation?.errors.map((error) => error.in))).toEqual([
+      ['body', 'body'],
+      ['query'],
+      ['params'],
+      ['headers'],
+    ]);
+    expect(entries[0]?.validation?.errors.map((error) => error.path)).toEqual(['', '/tags']);
+    expect(entries[1]?.validation?.errors[0]).toMatchObject({ in: 'query', path: '/dryRun' });
+  });
+
+  it('enforce: answers 400 REQUEST_INVALID with the errors in error.details, and journals the request', async () => {
+    const { app, url } = await setup(adapter, 'enforce');
+    for (const [part, path, init] of invalid) {
+      const response = await fetch(`${url}/endpoint/api${path}`, init);
+      expect(response.status).toBe(400);
+      const { error } = (await response.json()) as {
+        error: { code: string; message: string; details: { errors: { in: string }[] } };
+      };
+      expect(error.code).toBe('REQUEST_INVALID');
+      expect(error.message).toContain('route create');
+      expect(error.details.errors[0]?.in).toBe(part);
+    }
+    const empty = await fetch(`${url}/endpoint/api/owners/ann/pets`, { ...good, body: '' });
+    expect(((await empty.json()) as { error: { details: unknown } }).error.details).toEqual({
+      errors: [{ in: 'body', path: '', message: 'a body is required' }],
+    });
+    const entries = await journal(app);
+    expect(entries.map((entry) => [entry.statusCode, entry.answeredBy])).toEqual(
+      Array.from({ length: 5 }, () => [400, { route: 'create' }]),
+    );
+  });
+
+  it('checks a body past the journal copy (64 KiB) whole', async () => {
+    const { app, url } = await setup(adapter, 'enforce');
+    // A first request makes the name known here, as on a running daemon.
+    await fetch(`${url}/endpoint/api/plain`);
+    const long = JSON.stringify({ name: 'Rex', tags: Array.from({ length: 20_000 }, (_, i) => `tag-${i}`) });
+    expect(long.length).toBeGreaterThan(128 * 1024);
+    expect((await fetch(`${url}/endpoint/api/owners/ann/pets`, { ...good, body: long })).status).toBe(201);
+    const wrong = `${long.slice(0, -1)},"name":7}`;
+    const refused = await fetch(`${url}/endpoint/api/owners/ann/pets`, { ...good, body: wrong });
+    expect(refused.status).toBe(400);
+    const entries = await journal(app);
+    expect(entries[1]).toMatchObject({ bodyTruncated: true, validation: { errors: [] } });
+    expect(entries[2]?.validation?.errors).toEqual([
+      { in: 'body', path: '/name', message: expect.stringContaining('string') },
+    ]);
+  });
+});
+
+describe('a route validate field', () => {
+  it('is refused with INVALID_VALIDATION when it is not { mode, schemas }', async () => {
+    const app = createApp();
+    const put = (validate: unknown) =>
+      app.request('/api/endpoints/api/routes', {
+        method: 'PUT',
+        body: JSON.stringify({ routes: [{ validate, answer: {} }] }),
+      });
+    for (const bad of [{ mode: 'strict' }, { mode: 'report', body: 'object' }]) {
+      const response = await put(bad);
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('INVALID_VALIDATION');
+    }
+    const unknown = await put({ mode: 'report', cookies: {} });
+    // off: kept, checks nothing.
+    expect((await put({ mode: 'off', body: false })).status).toBe(200);
+    expect((await app.request('/endpoint/api', { method: 'POST', body: '{}' })).status).toBe(200);
+    const [entry] = ((await (await app.request('/api/endpoints/api/requests')).json()) as { requests: JournalEntry[] })
+      .requests;
+    expect(entry?.validation).toBeUndefined();
+    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('UNKNOWN_FIELD');
+    // Kept and answered back as it was given.
+    expect((await put({ mode: 'report', query: true })).status).toBe(200);
+    const routes = (await (await app.request('/api/endpoints/api/routes')).json()) as { routes: unknown[] };
+    expect(routes.routes[0]).toMatchObject({ validate: { mode: 'report', query: true }, answer: {} });
+  });
+});
