@@ -3,7 +3,17 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HMAC_ALGORITHMS, type HmacAlgorithm, hmac, hmacNow, subtleHmac } from './hmac.js';
+import {
+  HMAC_ALGORITHMS,
+  type HmacAlgorithm,
+  hexSpells,
+  hmac,
+  hmacNow,
+  latin1Equal,
+  latin1FromBase64,
+  macNow,
+  subtleHmac,
+} from './hmac.js';
 
 describe('hmac', () => {
   it.each(Object.keys(HMAC_ALGORITHMS) as HmacAlgorithm[])(
@@ -46,4 +56,34 @@ describe('hmac', () => {
         check(key, 'msg_1.1700.', randomBytes(length));
     },
   );
+
+  // The check compares a MAC (latin1 text) with a signature where it lies in the header.
+  it('hexSpells: hex of the MAC in either case matches, anything else does not, at any position', () => {
+    const mac = macNow('sha256', randomBytes(20), '', randomBytes(100)) as string;
+    const hex = Buffer.from(mac, 'latin1').toString('hex');
+    expect(hexSpells(mac, hex)).toBe(true);
+    expect(hexSpells(mac, `sha256=${hex}`, 7)).toBe(true);
+    expect(hexSpells(mac, hex.toUpperCase())).toBe(true);
+    expect(hexSpells(mac, `${hex}0`)).toBe(false);
+    expect(hexSpells(mac, hex.slice(0, -2))).toBe(false);
+    expect(hexSpells(mac, `sha256=${hex}`, 6)).toBe(false);
+    for (let i = 0; i < hex.length; i++) {
+      const other = hex[i] === '0' ? '1' : '0';
+      expect(hexSpells(mac, hex.slice(0, i) + other + hex.slice(i + 1)), `digit ${i} changed`).toBe(false);
+      expect(hexSpells(mac, `${hex.slice(0, i)}g${hex.slice(i + 1)}`), `digit ${i} not hex`).toBe(false);
+    }
+  });
+
+  it('latin1Equal and latin1FromBase64: the decoded signature equals the MAC, one byte off does not', () => {
+    const mac = macNow('sha256', randomBytes(20), 'msg_1.1700.', randomBytes(100)) as string;
+    const base64 = Buffer.from(mac, 'latin1').toString('base64');
+    expect(latin1Equal(mac, latin1FromBase64(base64) as string)).toBe(true);
+    expect(latin1FromBase64(`${base64}=`)).toBeUndefined();
+    expect(latin1FromBase64(base64.replace(/.$/, '!'))).toBeUndefined();
+    for (let i = 0; i < mac.length; i++) {
+      const changed = mac.slice(0, i) + String.fromCharCode(mac.charCodeAt(i) ^ 1) + mac.slice(i + 1);
+      expect(latin1Equal(mac, changed), `byte ${i} changed`).toBe(false);
+    }
+    expect(latin1Equal(mac, mac.slice(1))).toBe(false);
+  });
 });

@@ -23,7 +23,7 @@ interface NodeHmac {
 
 interface NodeHmacState {
   update(data: Uint8Array | string): NodeHmacState;
-  digest(): Uint8Array;
+  digest(encoding: 'latin1'): string;
 }
 
 /**
@@ -62,6 +62,21 @@ export function hmacNow(
   prefix: string,
   body: Uint8Array,
 ): Uint8Array | undefined {
+  const mac = macNow(algorithm, key, prefix, body);
+  return mac === undefined ? undefined : latin1Bytes(mac);
+}
+
+/**
+ * {@link hmacNow} as a `latin1` string (one character per byte), as the webhook
+ * check compares it: no byte array is made for it. `undefined` where the runtime
+ * has no `node:crypto`.
+ */
+export function macNow(
+  algorithm: HmacAlgorithm,
+  key: Uint8Array,
+  prefix: string,
+  body: Uint8Array,
+): string | undefined {
   if (nodeCrypto === undefined) return undefined;
   const hash = nodeCrypto.hash;
   if (hash !== undefined && body.length + prefix.length <= ONE_SHOT_MAX_BYTES && isAscii(prefix)) {
@@ -75,8 +90,7 @@ export function hmacNow(
   }
   const state = nodeCrypto.createHmac(algorithm, secret);
   if (prefix !== '') state.update(prefix);
-  const digest = state.update(body).digest();
-  return new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength);
+  return state.update(body).digest('latin1');
 }
 
 /** A key's HMAC pads for one hash function: the inner pad block, and the outer one with room for the inner digest. */
@@ -87,7 +101,13 @@ interface Pads {
 
 const padsByKey = new WeakMap<Uint8Array, Partial<Record<HmacAlgorithm, Pads>>>();
 
+/** The pads used last, so a run of requests checked with one secret looks nothing up. */
+let lastKey: Uint8Array | undefined;
+let lastAlgorithm: HmacAlgorithm | undefined;
+let lastPads: Pads | undefined;
+
 function padsOf(hash: NonNullable<NodeHmac['hash']>, algorithm: HmacAlgorithm, key: Uint8Array): Pads {
+  if (key === lastKey && algorithm === lastAlgorithm) return lastPads as Pads;
   let byAlgorithm = padsByKey.get(key);
   if (byAlgorithm === undefined) {
     byAlgorithm = {};
@@ -107,11 +127,18 @@ function padsOf(hash: NonNullable<NodeHmac['hash']>, algorithm: HmacAlgorithm, k
     }
     byAlgorithm[algorithm] = pads;
   }
+  lastKey = key;
+  lastAlgorithm = algorithm;
+  lastPads = pads;
   return pads;
 }
 
 /** Reused for the inner hash's input (inner pad, prefix, body); grown as needed up to {@link ONE_SHOT_MAX_BYTES}. */
 let scratch = new Uint8Array(4096);
+/** The inner hash's input: `scratch` up to its length, kept while inputs keep that length (a view costs an allocation). */
+let input = scratch.subarray(0, 0);
+/** Whose inner pad `scratch` begins with now. */
+let scratchPads: Pads | undefined;
 
 /**
  * HMAC (RFC 2104) as two one-shot hashes over the key's prepared pads: about a
@@ -124,18 +151,26 @@ function oneShotHmac(
   key: Uint8Array,
   prefix: string,
   body: Uint8Array,
-): Uint8Array {
+): string {
   const pads = padsOf(hash, algorithm, key);
   const block = pads.inner.length;
   const length = block + prefix.length + body.length;
-  if (scratch.length < length) scratch = new Uint8Array(Math.max(length, scratch.length * 2));
-  scratch.set(pads.inner, 0);
+  if (scratch.length < length) {
+    scratch = new Uint8Array(Math.max(length, scratch.length * 2));
+    input = scratch.subarray(0, 0);
+    scratchPads = undefined;
+  }
+  if (input.length !== length) input = scratch.subarray(0, length);
+  if (scratchPads !== pads) {
+    scratch.set(pads.inner, 0);
+    scratchPads = pads;
+  }
   for (let i = 0; i < prefix.length; i++) scratch[block + i] = prefix.charCodeAt(i);
   scratch.set(body, block + prefix.length);
-  const inner = hash(algorithm, scratch.subarray(0, length), 'latin1');
+  const inner = hash(algorithm, input, 'latin1');
   const outer = pads.outer;
   for (let i = 0; i < inner.length; i++) outer[block + i] = inner.charCodeAt(i);
-  return latin1Bytes(hash(algorithm, outer, 'latin1'));
+  return hash(algorithm, outer, 'latin1');
 }
 
 /** The bytes of a string whose characters are all below 256 (a `latin1` digest). */
@@ -163,15 +198,40 @@ export async function subtleHmac(algorithm: HmacAlgorithm, key: Uint8Array, data
 }
 
 /**
- * True when both byte strings are equal. Every byte is looked at whatever the
- * earlier ones were, so the time taken does not tell an attacker how much of a
- * guessed signature was right. (Lengths are public: signatures have fixed sizes.)
+ * True when `a` and `b`, byte strings as `latin1` text (a MAC, a decoded
+ * signature), are equal. Every character is looked at whatever the earlier ones
+ * were, so the time taken does not tell an attacker how much of a guessed
+ * signature was right. (Lengths are public: signatures have fixed sizes.)
  */
-export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
+export function latin1Equal(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
   let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= (a[i] as number) ^ (b[i] as number);
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return difference === 0;
+}
+
+/**
+ * True when `text` from index `at` on is hex (either case) spelling the bytes of
+ * `mac` (`latin1` text), every digit looked at as in {@link latin1Equal}: the
+ * signature is compared where it lies in the header, without cutting it out or
+ * decoding it into an array first. Text that is not hex never matches.
+ */
+export function hexSpells(mac: string, text: string, at = 0): boolean {
+  if (text.length - at !== mac.length * 2) return false;
+  let difference = 0;
+  for (let i = 0; i < mac.length; i++) {
+    // A digit that is not hex (-1) sets bits no byte has: never equal.
+    const byte = (hexDigit(text.charCodeAt(at + 2 * i)) << 4) | hexDigit(text.charCodeAt(at + 2 * i + 1));
+    difference |= byte ^ mac.charCodeAt(i);
+  }
+  return difference === 0;
+}
+
+/** `bytes` as `latin1` text, one character per byte (a MAC from `crypto.subtle`, to compare like {@link macNow}'s). */
+export function latin1Text(bytes: Uint8Array): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; i++) text += String.fromCharCode(bytes[i] as number);
+  return text;
 }
 
 /** The bytes of `parts` one after the other. */
@@ -201,19 +261,6 @@ export function toHex(bytes: Uint8Array): string {
   return out;
 }
 
-/** The bytes of a hex string (either case), or `undefined` if it is not hex. */
-export function fromHex(text: string): Uint8Array | undefined {
-  if (text.length % 2 !== 0) return undefined;
-  const out = new Uint8Array(text.length / 2);
-  for (let i = 0; i < out.length; i++) {
-    const high = hexDigit(text.charCodeAt(i * 2));
-    const low = hexDigit(text.charCodeAt(i * 2 + 1));
-    if (high < 0 || low < 0) return undefined;
-    out[i] = high * 16 + low;
-  }
-  return out;
-}
-
 /** The value of one hex digit's character code, or -1. */
 function hexDigit(code: number): number {
   if (code >= 48 && code <= 57) return code - 48; // 0-9
@@ -229,11 +276,16 @@ export function toBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
 /** The bytes of standard padded base64, or `undefined` if the text is not that. */
 export function fromBase64(text: string): Uint8Array | undefined {
-  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return undefined;
-  const binary = atob(text);
-  const out = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-  return out;
+  const binary = latin1FromBase64(text);
+  return binary === undefined ? undefined : latin1Bytes(binary);
+}
+
+/** The bytes of standard padded base64 as `latin1` text, or `undefined` if the text is not that. */
+export function latin1FromBase64(text: string): string | undefined {
+  if (text.length % 4 !== 0 || !BASE64.test(text)) return undefined;
+  return atob(text);
 }

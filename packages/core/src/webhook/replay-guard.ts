@@ -30,8 +30,18 @@ export interface MemoryReplayGuardOptions {
  */
 export class MemoryReplayGuard implements ReplayGuard {
   readonly maxIds: number;
-  /** Key → the time (ms) it is forgotten at; insertion order is first-seen order. */
+  /** Key → the time (ms) it is forgotten at. */
   readonly #until = new Map<string, number>();
+  /**
+   * The keys in the order they were recorded, each with the time it is
+   * forgotten at, oldest first from `#head` on: the sweep's queue. (Deleting
+   * from the front of a `Map` and iterating it again skips every deleted slot
+   * until the table is rebuilt: at 100,000 ids that cost ~100 µs per request.)
+   * An entry whose key was recorded again later is skipped.
+   */
+  #keys: string[] = [];
+  #times: number[] = [];
+  #head = 0;
   readonly #now: () => number;
 
   constructor(options: MemoryReplayGuardOptions = {}, now: () => number = Date.now) {
@@ -48,13 +58,28 @@ export class MemoryReplayGuard implements ReplayGuard {
     const now = this.#now();
     const until = this.#until.get(key);
     if (until !== undefined && until > now) return true;
-    this.#until.delete(key);
-    this.#until.set(key, now + Math.max(ttlSec, 1) * 1000);
+    const time = now + Math.max(ttlSec, 1) * 1000;
+    this.#until.set(key, time);
+    this.#keys.push(key);
+    this.#times.push(time);
     // Sweep from the oldest: expired ones, then any past the bound.
-    for (const [oldest, time] of this.#until) {
-      if (time > now && this.#until.size <= this.maxIds) break;
-      this.#until.delete(oldest);
+    const keys = this.#keys;
+    const times = this.#times;
+    let head = this.#head;
+    while (head < keys.length) {
+      const oldest = keys[head] as string;
+      const forgetAt = times[head] as number;
+      if (forgetAt > now && this.#until.size <= this.maxIds) break;
+      if (this.#until.get(oldest) === forgetAt) this.#until.delete(oldest);
+      head++;
     }
+    // Drop the swept part of the queue once it is most of it.
+    if (head > 1024 && head * 2 > keys.length) {
+      this.#keys = keys.slice(head);
+      this.#times = times.slice(head);
+      head = 0;
+    }
+    this.#head = head;
     return false;
   }
 }

@@ -16,6 +16,9 @@ const SIGNATURE_AS_ID: Readonly<Record<string, string | undefined>> = {
   slack: 'x-slack-signature',
 };
 
+/** Valid marks kept per check at most (a verifier's valid reasons: one per secret, with and without a timestamp). */
+const MAX_VALID_MARKS = 64;
+
 /**
  * Reads header `name` (lower case) from raw headers, without building a record
  * or lower-casing every name; repeated ones joined with `, ` (as the journal shows them).
@@ -46,6 +49,7 @@ function sameName(raw: string, lower: string): boolean {
 export class SignatureCheck {
   readonly settings: SignatureSettings;
   readonly #verifier: WebhookVerifier;
+  readonly #validMarks = new Map<string, SignatureMark>();
 
   /** Throws a {@link MockpointError} when the settings are bad (as `PUT …/signature` does before storing them). */
   constructor(settings: SignatureSettings) {
@@ -102,18 +106,33 @@ export class SignatureCheck {
     if (result.status !== 'valid') return { scheme, status: result.status, reason: result.reason };
     const asId = SIGNATURE_AS_ID[scheme];
     const id = asId === undefined ? result.id : headers(asId);
-    const valid: SignatureMark = { scheme, status: 'valid', reason: result.reason };
+    const valid = this.#valid(result.reason);
     if (id === undefined) return valid;
-    const what = asId === undefined ? `delivery id ${JSON.stringify(id)}` : 'the same signature and timestamp';
-    const replayed = (seen: boolean): SignatureMark =>
-      seen
-        ? {
-            scheme,
-            status: 'replayed',
-            reason: `signature matches, but ${what} arrived before within the last ${toleranceSec} s (a replayed delivery)`,
-          }
-        : valid;
     const seen = replays.seen(`${name}\n${scheme}\n${id}`, toleranceSec);
-    return typeof seen === 'boolean' ? replayed(seen) : seen.then(replayed);
+    if (typeof seen === 'boolean') return seen ? this.#replay(id, asId) : valid;
+    return seen.then((later) => (later ? this.#replay(id, asId) : valid));
+  }
+
+  /**
+   * The mark of a valid signature with this reason: one frozen object per reason
+   * (a verifier has a few, made once), so a valid request allocates none.
+   */
+  #valid(reason: string): SignatureMark {
+    let mark = this.#validMarks.get(reason);
+    if (mark === undefined) {
+      mark = Object.freeze({ scheme: this.settings.scheme, status: 'valid', reason });
+      if (this.#validMarks.size < MAX_VALID_MARKS) this.#validMarks.set(reason, mark);
+    }
+    return mark;
+  }
+
+  #replay(id: string, asId: string | undefined): SignatureMark {
+    const { scheme, toleranceSec } = this.settings;
+    const what = asId === undefined ? `delivery id ${JSON.stringify(id)}` : 'the same signature and timestamp';
+    return {
+      scheme,
+      status: 'replayed',
+      reason: `signature matches, but ${what} arrived before within the last ${toleranceSec} s (a replayed delivery)`,
+    };
   }
 }

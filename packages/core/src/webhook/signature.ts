@@ -14,13 +14,15 @@
 import { MockpointError } from '../wire/errors.js';
 import {
   concatBytes,
-  constantTimeEqual,
   fromBase64,
-  fromHex,
   HMAC_ALGORITHMS,
   type HmacAlgorithm,
+  hexSpells,
   hmac,
-  hmacNow,
+  latin1Equal,
+  latin1FromBase64,
+  latin1Text,
+  macNow,
   toBase64,
   toHex,
   utf8Bytes,
@@ -95,6 +97,9 @@ export interface VerifyResult {
 
 /** The default of {@link VerifyOptions.toleranceSec}. */
 export const DEFAULT_TOLERANCE_SEC = 300;
+
+/** GitHub's signature header, as a reason names it. */
+const GITHUB_HEADER = 'X-Hub-Signature-256';
 
 /** The header each scheme carries its delivery id in, if it has one. */
 const ID_HEADERS: Readonly<Record<SignatureScheme, readonly string[]>> = {
@@ -177,8 +182,14 @@ interface MacPlan {
   algorithm: HmacAlgorithm;
   /** The text signed before the body (`id.timestamp.`, `t.`, `v0:ts:` or nothing). */
   prefix: string;
-  /** The signatures sent (`undefined`: one that does not decode, never matching). */
-  candidates: (Uint8Array | undefined)[];
+  /**
+   * The signatures sent: hex text as it came (compared digit by digit) when `hex`,
+   * else the decoded bytes as `latin1` text (`undefined`: one that does not decode, never matching).
+   */
+  candidates: (string | undefined)[];
+  hex: boolean;
+  /** Where the hex digits start in each candidate (after `sha256=`, `v0=` or the `hmac` prefix). */
+  at: number;
   /** The header the signatures came in, as a reason names it. */
   what: string;
   /** The signed timestamp (Unix seconds) and how a reason names it; `undefined` for schemes without one. */
@@ -199,6 +210,9 @@ export class WebhookVerifier {
   readonly #keys: Uint8Array[];
   readonly #tolerance: number;
   readonly #hmac: Required<HmacSchemeOptions> | undefined;
+  /** The reason of a valid result by the index of the secret that matched: for schemes with a timestamp, and without (made once, not per request). */
+  readonly #signatureMatches: string[];
+  readonly #headerMatches: string[];
 
   /** Throws a {@link MockpointError} for bad settings (see {@link verifyWebhook}). */
   constructor(options: VerifierOptions) {
@@ -210,46 +224,46 @@ export class WebhookVerifier {
     this.#keys = secrets.map((secret) => secretKey(scheme, secret));
     this.#tolerance = checkSeconds(options.toleranceSec ?? DEFAULT_TOLERANCE_SEC, 'toleranceSec');
     this.#hmac = scheme === 'hmac' ? hmacSettings(options.hmac) : undefined;
+    const notes = this.#keys.map((_, i) => secretNote(i, this.#keys.length));
+    const header = this.#hmac === undefined ? GITHUB_HEADER : this.#hmac.header;
+    this.#signatureMatches = notes.map((note) => `signature matches${note}`);
+    this.#headerMatches = notes.map((note) => `${header} matches${note}`);
   }
 
   /**
    * Judges a request with these headers and exact body bytes at `now` (Unix
-   * seconds): a result at once where `node:crypto` computes the MACs, else a promise.
+   * seconds; the current time, read only by schemes with a timestamp): a result
+   * at once where `node:crypto` computes the MACs, else a promise.
    */
-  verify(
-    header: HeaderReader,
-    body: Uint8Array,
-    now: number = Math.floor(Date.now() / 1000),
-  ): VerifyResult | Promise<VerifyResult> {
+  verify(header: HeaderReader, body: Uint8Array, now?: number): VerifyResult | Promise<VerifyResult> {
     const plan = this.#plan(header);
     if ('status' in plan) return plan;
     const keys = this.#keys;
     for (let i = 0; i < keys.length; i++) {
-      const expected = hmacNow(plan.algorithm, keys[i] as Uint8Array, plan.prefix, body);
+      const expected = macNow(plan.algorithm, keys[i] as Uint8Array, plan.prefix, body);
       if (expected === undefined) return this.#verifyLater(plan, body, now);
-      if (matchesAny(expected, plan.candidates)) return this.#judge(plan, i, body, now);
+      if (matchesAny(expected, plan)) return this.#judge(plan, i, body, now);
     }
     return this.#judge(plan, undefined, body, now);
   }
 
-  async #verifyLater(plan: MacPlan, body: Uint8Array, now: number): Promise<VerifyResult> {
+  async #verifyLater(plan: MacPlan, body: Uint8Array, now: number | undefined): Promise<VerifyResult> {
     const content = plan.prefix === '' ? body : concatBytes(utf8Bytes(plan.prefix), body);
     for (let i = 0; i < this.#keys.length; i++) {
-      if (matchesAny(await hmac(plan.algorithm, this.#keys[i] as Uint8Array, content), plan.candidates))
+      if (matchesAny(latin1Text(await hmac(plan.algorithm, this.#keys[i] as Uint8Array, content)), plan))
         return this.#judge(plan, i, body, now);
     }
     return this.#judge(plan, undefined, body, now);
   }
 
   /** The result once the index of the matching key (or none) is known. */
-  #judge(plan: MacPlan, match: number | undefined, body: Uint8Array, now: number): VerifyResult {
+  #judge(plan: MacPlan, match: number | undefined, body: Uint8Array, now: number | undefined): VerifyResult {
     const keyCount = this.#keys.length;
     const { id } = plan;
     if (match === undefined)
       return { status: 'invalid', reason: mismatch(plan.what, plan.candidates.length, keyCount, body), id };
-    if (plan.seconds === undefined)
-      return { status: 'valid', reason: `${plan.what} matches${secretNote(match, keyCount)}`, id };
-    const age = now - plan.seconds;
+    if (plan.seconds === undefined) return { status: 'valid', reason: this.#headerMatches[match] as string, id };
+    const age = (now ?? Math.floor(Date.now() / 1000)) - plan.seconds;
     const tolerance = this.#tolerance;
     if (Math.abs(age) > tolerance) {
       const when = age > 0 ? `${age} s old` : `${-age} s in the future`;
@@ -259,14 +273,13 @@ export class WebhookVerifier {
         id,
       };
     }
-    return { status: 'valid', reason: `signature matches${secretNote(match, keyCount)}`, id };
+    return { status: 'valid', reason: this.#signatureMatches[match] as string, id };
   }
 
   /** Reads the scheme's headers: a result when they already decide it (missing, malformed), else what to compute. */
   #plan(header: HeaderReader): VerifyResult | MacPlan {
     const { scheme } = this;
     const id = readDeliveryId(scheme, header);
-    const result = (status: SignatureStatus, reason: string): VerifyResult => ({ status, reason, id });
     switch (scheme) {
       case 'standard': {
         const svix = header('webhook-signature') === undefined && header('svix-signature') !== undefined;
@@ -274,19 +287,25 @@ export class WebhookVerifier {
         const names = [`${prefix}-id`, `${prefix}-timestamp`, `${prefix}-signature`];
         const [msgId, timestamp, signature] = names.map((name) => header(name));
         const absent = names.filter((_, i) => [msgId, timestamp, signature][i] === undefined);
-        if (absent.length > 0) return result('missing', `no ${absent.join(', ')} header`);
+        if (absent.length > 0) return { status: 'missing', reason: `no ${absent.join(', ')} header`, id };
         const seconds = parseSeconds(timestamp as string);
         if (seconds === undefined)
-          return result('invalid', `${prefix}-timestamp ${quote(timestamp as string)} is not a Unix time in seconds`);
+          return {
+            status: 'invalid',
+            reason: `${prefix}-timestamp ${quote(timestamp as string)} is not a Unix time in seconds`,
+            id,
+          };
         const candidates = (signature as string)
           .split(' ')
           .filter((entry) => entry.startsWith('v1,'))
-          .map((entry) => fromBase64(entry.slice(3)));
-        if (candidates.length === 0) return result('invalid', `${prefix}-signature has no v1, entry`);
+          .map((entry) => latin1FromBase64(entry.slice(3)));
+        if (candidates.length === 0) return { status: 'invalid', reason: `${prefix}-signature has no v1, entry`, id };
         return {
           algorithm: 'sha256',
           prefix: `${msgId}.${timestamp}.`,
           candidates,
+          hex: false,
+          at: 0,
           what: `${prefix}-signature`,
           seconds,
           when: `${prefix}-timestamp`,
@@ -295,22 +314,28 @@ export class WebhookVerifier {
       }
       case 'stripe': {
         const value = header('stripe-signature');
-        if (value === undefined) return result('missing', 'no Stripe-Signature header');
+        if (value === undefined) return { status: 'missing', reason: 'no Stripe-Signature header', id };
         const pairs = value.split(',').map((pair) => {
           const at = pair.indexOf('=');
           return at < 0 ? ['', pair] : [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
         });
         const timestamp = pairs.find(([k]) => k === 't')?.[1];
-        if (timestamp === undefined) return result('invalid', 'Stripe-Signature has no t= timestamp');
+        if (timestamp === undefined) return { status: 'invalid', reason: 'Stripe-Signature has no t= timestamp', id };
         const seconds = parseSeconds(timestamp);
         if (seconds === undefined)
-          return result('invalid', `Stripe-Signature t=${quote(timestamp)} is not a Unix time in seconds`);
-        const candidates = pairs.filter(([k]) => k === 'v1').map(([, v]) => fromHex(v as string));
-        if (candidates.length === 0) return result('invalid', 'Stripe-Signature has no v1= signature');
+          return {
+            status: 'invalid',
+            reason: `Stripe-Signature t=${quote(timestamp)} is not a Unix time in seconds`,
+            id,
+          };
+        const candidates = pairs.filter(([k]) => k === 'v1').map(([, v]) => v as string);
+        if (candidates.length === 0) return { status: 'invalid', reason: 'Stripe-Signature has no v1= signature', id };
         return {
           algorithm: 'sha256',
           prefix: `${timestamp}.`,
           candidates,
+          hex: true,
+          at: 0,
           what: 'Stripe-Signature',
           seconds,
           when: 'the Stripe-Signature timestamp',
@@ -322,14 +347,17 @@ export class WebhookVerifier {
         if (value === undefined) {
           const legacy =
             header('x-hub-signature') === undefined ? '' : ' (only the SHA-1 X-Hub-Signature, which is not checked)';
-          return result('missing', `no X-Hub-Signature-256 header${legacy}`);
+          return { status: 'missing', reason: `no X-Hub-Signature-256 header${legacy}`, id };
         }
-        if (!value.startsWith('sha256=')) return result('invalid', 'X-Hub-Signature-256 does not start with sha256=');
+        if (!value.startsWith('sha256='))
+          return { status: 'invalid', reason: 'X-Hub-Signature-256 does not start with sha256=', id };
         return {
           algorithm: 'sha256',
           prefix: '',
-          candidates: [fromHex(value.slice(7))],
-          what: 'X-Hub-Signature-256',
+          candidates: [value],
+          hex: true,
+          at: 7,
+          what: GITHUB_HEADER,
           seconds: undefined,
           when: '',
           id,
@@ -342,15 +370,23 @@ export class WebhookVerifier {
           ...(value === undefined ? ['X-Slack-Signature'] : []),
           ...(timestamp === undefined ? ['X-Slack-Request-Timestamp'] : []),
         ];
-        if (value === undefined || timestamp === undefined) return result('missing', `no ${absent.join(', ')} header`);
+        if (value === undefined || timestamp === undefined)
+          return { status: 'missing', reason: `no ${absent.join(', ')} header`, id };
         const seconds = parseSeconds(timestamp);
         if (seconds === undefined)
-          return result('invalid', `X-Slack-Request-Timestamp ${quote(timestamp)} is not a Unix time in seconds`);
-        if (!value.startsWith('v0=')) return result('invalid', 'X-Slack-Signature does not start with v0=');
+          return {
+            status: 'invalid',
+            reason: `X-Slack-Request-Timestamp ${quote(timestamp)} is not a Unix time in seconds`,
+            id,
+          };
+        if (!value.startsWith('v0='))
+          return { status: 'invalid', reason: 'X-Slack-Signature does not start with v0=', id };
         return {
           algorithm: 'sha256',
           prefix: `v0:${timestamp}:`,
-          candidates: [fromHex(value.slice(3))],
+          candidates: [value],
+          hex: true,
+          at: 3,
           what: 'X-Slack-Signature',
           seconds,
           when: 'X-Slack-Request-Timestamp',
@@ -360,13 +396,15 @@ export class WebhookVerifier {
       case 'hmac': {
         const { header: name, algorithm, encoding, prefix } = this.#hmac as Required<HmacSchemeOptions>;
         const value = header(name);
-        if (value === undefined) return result('missing', `no ${name} header`);
-        if (!value.startsWith(prefix)) return result('invalid', `${name} does not start with ${quote(prefix)}`);
-        const encoded = value.slice(prefix.length);
+        if (value === undefined) return { status: 'missing', reason: `no ${name} header`, id };
+        if (!value.startsWith(prefix))
+          return { status: 'invalid', reason: `${name} does not start with ${quote(prefix)}`, id };
         return {
           algorithm,
           prefix: '',
-          candidates: [encoding === 'hex' ? fromHex(encoded) : fromBase64(encoded)],
+          candidates: [encoding === 'hex' ? value : latin1FromBase64(value.slice(prefix.length))],
+          hex: encoding === 'hex',
+          at: encoding === 'hex' ? prefix.length : 0,
           what: name,
           seconds: undefined,
           when: '',
@@ -377,11 +415,15 @@ export class WebhookVerifier {
   }
 }
 
-/** True when `expected` equals one of the candidates (each compared in constant time, all of them looked at). */
-function matchesAny(expected: Uint8Array, candidates: readonly (Uint8Array | undefined)[]): boolean {
+/** True when the MAC (`latin1` text) equals one of the plan's candidates (each compared in constant time, all of them looked at). */
+function matchesAny(expected: string, plan: MacPlan): boolean {
+  const { candidates, hex, at } = plan;
   let found = false;
-  for (const candidate of candidates)
-    if (candidate !== undefined && constantTimeEqual(expected, candidate)) found = true;
+  for (let i = 0; i < candidates.length; i++) {
+    const candidate = candidates[i];
+    if (candidate !== undefined && (hex ? hexSpells(expected, candidate, at) : latin1Equal(expected, candidate)))
+      found = true;
+  }
   return found;
 }
 
