@@ -119,7 +119,7 @@ export const ERRORS = {
     fix: 'give `{ "proxy": { "url": "https://host/base" } }` alone ([files.md](files.md#record-and-replay))',
   },
   INVALID_VALIDATION: {
-    when: "a route's `validate` is not `{ mode: report | enforce, body?, bodyRequired?, query?, params?, headers? }` with JSON Schemas (objects or booleans)",
+    when: "a route's `validate` is not `{ mode: off | report | enforce, body?, bodyRequired?, query?, params?, headers? }` with JSON Schemas (objects or booleans), or one of its schemas has a `#/…` `$ref` that points at nothing in it",
     fix: 'correct the field the message names ([files.md](files.md#request-validation))',
   },
   REQUEST_INVALID: {

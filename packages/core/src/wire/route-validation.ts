@@ -71,8 +71,58 @@ export interface ValidationMark {
   total?: number;
 }
 
+/** Keywords whose values are data, not schemas: a `$ref` inside them is not a reference. */
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples', 'example']);
+/** Keywords whose values map names to schemas (a property may be called `default`). */
+const NAMED_SCHEMAS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+
+/** The value at a JSON Pointer fragment (`#/$defs/pet`) of `root`, or `undefined`. */
+function atPointer(root: unknown, fragment: string): unknown {
+  let at: unknown = root;
+  for (const raw of fragment.slice(2).split('/')) {
+    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    if (at === null || typeof at !== 'object' || !Object.hasOwn(at, key)) return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}
+
+/**
+ * The first `$ref` of the form `#/…` that points at nothing, so a typo is refused when
+ * the route is saved rather than reported with every request. A pointer is resolved in
+ * the nearest enclosing schema with an `$id` (or the root); other references (anchors,
+ * other documents) are left to the validator.
+ */
+export function unresolvedLocalRef(schema: unknown): string | undefined {
+  const walk = (node: unknown, root: unknown, names = false): string | undefined => {
+    if (node === null || typeof node !== 'object') return undefined;
+    if (Array.isArray(node)) {
+      for (const item of node) {
+        const found = walk(item, root);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    }
+    const object = node as Record<string, unknown>;
+    const base = !names && typeof object.$id === 'string' ? object : root;
+    const ref = object.$ref;
+    if (!names && typeof ref === 'string' && ref.startsWith('#/') && atPointer(base, ref) === undefined) return ref;
+    for (const [key, value] of Object.entries(object)) {
+      if (!names && DATA_KEYWORDS.has(key)) continue;
+      const found = walk(value, base, !names && NAMED_SCHEMAS.has(key));
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return walk(schema, schema);
+}
+
 const schema = z
   .union([z.boolean(), z.record(z.string(), z.unknown())])
+  .superRefine((value, ctx) => {
+    const ref = unresolvedLocalRef(value);
+    if (ref !== undefined) ctx.addIssue({ code: 'custom', message: `$ref "${ref}" points at nothing in this schema` });
+  })
   .describe('A JSON Schema (2020-12): an object, or true/false.');
 
 /** The zod schemas of a route's `validate`, for the API's validation and its OpenAPI document. */

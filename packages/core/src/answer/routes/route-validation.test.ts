@@ -168,4 +168,26 @@ describe('a route validate field', () => {
     const routes = (await (await app.request('/api/endpoints/api/routes')).json()) as { routes: unknown[] };
     expect(routes.routes[0]).toMatchObject({ validate: { mode: 'report', query: true }, answer: {} });
   });
+
+  it('is refused with INVALID_VALIDATION when a #/ reference points at nothing, naming it', async () => {
+    const app = createApp();
+    const put = (body: unknown) =>
+      app.request('/api/endpoints/api/routes', {
+        method: 'PUT',
+        body: JSON.stringify({ routes: [{ validate: { mode: 'enforce', body }, answer: {} }] }),
+      });
+    const typo = await put({ $defs: { pet: { type: 'object' } }, properties: { pet: { $ref: '#/$defs/pett' } } });
+    expect(typo.status).toBe(400);
+    const { error } = (await typo.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe('INVALID_VALIDATION');
+    expect(error.message).toContain('#/$defs/pett');
+    // Data that looks like a reference, a property named "default", and a pointer that resolves are fine.
+    const fine = await put({
+      $defs: { 'a/b': { type: 'string' } },
+      properties: { default: { $ref: '#/$defs/a~1b' }, kind: { const: { $ref: '#/nowhere' } } },
+    });
+    expect(fine.status, await fine.text()).toBe(200);
+    // A pointer inside a property named "default" is still checked.
+    expect((await put({ properties: { default: { $ref: '#/$defs/none' } } })).status).toBe(400);
+  });
 });
