@@ -3,7 +3,7 @@ import type { JournalEntry } from '../wire/journal-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
 import { runJournalContract } from './journal.case.test.js';
 import { RequestJournal } from './journal.js';
-import { captureRequest, type RecordedRequest, toJournalEntry } from './journal-entry.js';
+import { BY_RECORD, captureRequest, type RecordedRequest, toJournalEntry } from './journal-entry.js';
 
 const encoder = new TextEncoder();
 
@@ -44,6 +44,25 @@ describe('RequestJournal', () => {
     expect(journal.list('new')).toHaveLength(3);
     journal.clearAll();
     expect(journal.bytes).toBe(0);
+  });
+
+  it("counts a mark's validation errors and upstream headers against maxBytes, and nothing for the record's mark", () => {
+    const journal = new RequestJournal();
+    journal.record('a', entry(), 200);
+    const plain = journal.bytes;
+    journal.record('a', entry(), 200, BY_RECORD);
+    expect(journal.bytes).toBe(plain * 2);
+    const message = 'm'.repeat(300);
+    const errors = Array.from({ length: 20 }, () => ({ in: 'body' as const, path: '/items/0', message }));
+    journal.record('a', entry(), 400, { answeredBy: { route: 'r' }, validation: { errors } });
+    expect(journal.bytes - plain * 2).toBeGreaterThan(plain + 20 * 300 * 2);
+    const before = journal.bytes;
+    const headers = { 'set-cookie': ['a'.repeat(1000), 'b'.repeat(1000)], server: 'upstream' };
+    journal.record('a', entry(), 200, {
+      answeredBy: { route: 'p' },
+      upstream: { url: 'http://up', statusCode: 200, headers },
+    });
+    expect(journal.bytes - before).toBeGreaterThan(plain + 2000 * 2);
   });
 
   it('keeps the newest entry even when it alone is over maxBytes', () => {

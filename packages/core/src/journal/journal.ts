@@ -235,6 +235,24 @@ function requestBytes(request: RecordedRequest): number {
   return request.body.byteLength + chars * 2 + 256;
 }
 
+/**
+ * Rough memory cost of what a mark adds beyond its shared parts: a proxied request's
+ * upstream headers and a validated request's errors (up to 20 messages). Zero for the
+ * record's and the queue's marks, so the read path does no work here.
+ */
+function markBytes(mark: AnswerMark | undefined): number {
+  if (mark === undefined || (mark.upstream === undefined && mark.validation === undefined)) return 0;
+  let chars = 0;
+  if (mark.upstream !== undefined) {
+    chars += mark.upstream.url.length;
+    for (const [name, value] of Object.entries(mark.upstream.headers ?? {})) {
+      chars += name.length + (typeof value === 'string' ? value.length : value.join('').length);
+    }
+  }
+  for (const issue of mark.validation?.errors ?? []) chars += issue.path.length + issue.message.length + 16;
+  return chars * 2 + 64;
+}
+
 /** The in-memory journal: a bounded ring per name, bounded in names and in bytes. */
 export class RequestJournal implements Journal {
   /**
@@ -292,7 +310,7 @@ export class RequestJournal implements Journal {
       statusCode,
       receivedAt,
       mark,
-      bytes: requestBytes(request),
+      bytes: requestBytes(request) + markBytes(mark),
     };
     this.#bytes += item.bytes;
     const dropped = ring.push(item, this.size);
