@@ -4,33 +4,12 @@
  * errors, `enforce` answers 400 REQUEST_INVALID, and a body past the journal's
  * 64 KiB is checked whole.
  */
-import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
+import { closeListeners } from '@mockpoint/testkit/raw-http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNodeListener } from '../../adapter/node/listener.js';
-import { createApp, type JournalEntry, type MockpointApp } from '../../index.js';
+import { createApp, type JournalEntry } from '../../index.js';
+import { NODE_ADAPTER_NAMES, NODE_ADAPTERS, type NodeAdapter } from '../../test-support/node-adapters.js';
 
-const servers: Server[] = [];
-
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
-
-async function listen(listener: RequestListener): Promise<string> {
-  const server = createServer(listener);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-const adapters = {
-  native: (app: MockpointApp) => listen(createNodeListener(app, { overrideGlobalObjects: false })),
-  fetch: (app: MockpointApp) => listen(getRequestListener(app.fetch, { overrideGlobalObjects: false })),
-};
+afterEach(closeListeners);
 
 const validate = (mode: 'report' | 'enforce') => ({
   mode,
@@ -41,7 +20,7 @@ const validate = (mode: 'report' | 'enforce') => ({
   headers: { type: 'object', required: ['x-tenant'] },
 });
 
-async function setup(adapter: keyof typeof adapters, mode: 'report' | 'enforce') {
+async function setup(adapter: NodeAdapter, mode: 'report' | 'enforce') {
   const app = createApp();
   const routes = [
     {
@@ -54,7 +33,7 @@ async function setup(adapter: keyof typeof adapters, mode: 'report' | 'enforce')
   ];
   const put = await app.request('/api/endpoints/api/routes', { method: 'PUT', body: JSON.stringify({ routes }) });
   expect(put.status, await put.text()).toBe(200);
-  return { app, url: await adapters[adapter](app) };
+  return { app, url: `http://127.0.0.1:${await NODE_ADAPTERS[adapter](app)}` };
 }
 
 async function journal(app: MockpointApp): Promise<JournalEntry[]> {
@@ -75,7 +54,7 @@ const invalid: [string, string, RequestInit][] = [
   ['headers', '/owners/ann/pets', { ...good, headers: { 'content-type': 'application/json' } }],
 ];
 
-describe.each(Object.keys(adapters) as (keyof typeof adapters)[])('route validation (%s adapter)', (adapter) => {
+describe.each(NODE_ADAPTER_NAMES)('route validation (%s adapter)', (adapter) => {
   it('passes a request that fits; its journal entry says so (no errors); a route without validate has no mark', async () => {
     const { app, url } = await setup(adapter, 'enforce');
     const response = await fetch(`${url}/endpoint/api/owners/ann/pets?dryRun=true`, good);
