@@ -6,7 +6,7 @@
  */
 import { closeListeners } from '@mockpoint/testkit/raw-http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp, type JournalEntry } from '../../index.js';
+import { createApp, type JournalEntry, type MockpointApp } from '../../index.js';
 import { NODE_ADAPTER_NAMES, NODE_ADAPTERS, type NodeAdapter } from '../../test-support/node-adapters.js';
 
 afterEach(closeListeners);
