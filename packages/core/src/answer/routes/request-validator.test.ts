@@ -101,4 +101,47 @@ describe('RequestValidator', () => {
     const [error] = validator.check(request({})).errors;
     expect(error?.message).toMatch(/^the route's schema cannot be used: /);
   });
+
+  it('never calls a request that fails a false subschema fitting (no error listed would let enforce answer it)', () => {
+    const cases: [RouteValidation['body'], string][] = [
+      [{ type: 'object', properties: { admin: false } }, '{"admin":true}'],
+      [false, '{}'],
+      [{ type: 'array', prefixItems: [{ type: 'integer' }], items: false }, '[1,2]'],
+    ];
+    for (const [body, sent] of cases) {
+      const { errors } = new RequestValidator({ mode: 'enforce', body }).check(request({ body: sent }));
+      expect(errors.length, `${JSON.stringify(body)} with ${sent}`).toBeGreaterThan(0);
+      expect(errors[0]?.in).toBe('body');
+    }
+    const fine = new RequestValidator({ mode: 'enforce', body: { properties: { admin: false } } });
+    expect(fine.check(request({ body: '{"name":"x"}' })).errors).toEqual([]);
+  });
+
+  it('reads a query, parameter or header as the type behind a $ref, in allOf/anyOf/oneOf (OpenAPI 3.1 nullable)', () => {
+    const validator = new RequestValidator({
+      mode: 'enforce',
+      query: {
+        $defs: { limit: { type: 'integer', maximum: 100 }, ids: { type: 'array', items: { $ref: '#/$defs/limit' } } },
+        type: 'object',
+        properties: {
+          limit: { $ref: '#/$defs/limit' },
+          offset: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
+          exact: { oneOf: [{ type: 'boolean' }] },
+          ids: { $ref: '#/$defs/ids' },
+        },
+      },
+      params: { allOf: [{ type: 'object', properties: { petId: { allOf: [{ type: 'integer' }] } } }] },
+    });
+    const sent = request({
+      query: { limit: '10', offset: '5', exact: 'true', ids: ['1', '2'] },
+      params: { petId: '7' },
+    });
+    expect(validator.check(sent).errors).toEqual([]);
+    const wrong = validator.check(request({ query: { limit: '1000', ids: ['x'] }, params: { petId: 'seven' } }));
+    expect(wrong.errors.map((error) => `${error.in} ${error.path}`).sort()).toEqual([
+      'params /petId',
+      'query /ids/0',
+      'query /limit',
+    ]);
+  });
 });

@@ -28,7 +28,7 @@ export interface ValidatedRequest {
 }
 
 /** Keywords whose errors only say that something beneath them failed (that error is listed itself). */
-const CONTAINERS = new Set(['properties', 'patternProperties', 'items', 'prefixItems', 'allOf', '$ref', 'false']);
+const CONTAINERS = new Set(['properties', 'patternProperties', 'items', 'prefixItems', 'allOf', '$ref']);
 
 /** Characters of one error message at most. */
 const MAX_MESSAGE = 300;
@@ -52,17 +52,61 @@ function issues(part: ValidationPart, units: readonly OutputUnit[]): ValidationI
   return out;
 }
 
-function typesOf(schema: unknown): string[] {
-  if (typeof schema !== 'object' || schema === null) return [];
-  const type = (schema as { type?: unknown }).type;
-  return Array.isArray(type) ? type.filter((item) => typeof item === 'string') : typeof type === 'string' ? [type] : [];
+type SchemaObject = Record<string, unknown>;
+
+/** How many `$ref`s and subschema levels are followed to find a value's type. */
+const MAX_TYPE_DEPTH = 8;
+
+/** `schema` with its `#/…` `$ref` followed in `root` (a few times at most); an object, or `undefined`. */
+function resolved(schema: unknown, root: unknown): SchemaObject | undefined {
+  let at = schema;
+  for (let i = 0; i < MAX_TYPE_DEPTH && typeof at === 'object' && at !== null; i++) {
+    const ref = (at as SchemaObject).$ref;
+    if (typeof ref !== 'string' || !ref.startsWith('#')) return at as SchemaObject;
+    let target: unknown = root;
+    for (const raw of ref.slice(1).split('/').slice(1)) {
+      const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+      target = typeof target === 'object' && target !== null ? (target as SchemaObject)[key] : undefined;
+    }
+    at = target;
+  }
+  return typeof at === 'object' && at !== null ? (at as SchemaObject) : undefined;
+}
+
+/** `schema` and the subschemas a value must or may also fit (allOf, anyOf, oneOf), `$ref`s followed. */
+function branches(schema: unknown, root: unknown, depth = 0): SchemaObject[] {
+  const at = resolved(schema, root);
+  if (at === undefined) return [];
+  const out = [at];
+  if (depth >= MAX_TYPE_DEPTH) return out;
+  for (const keyword of ['allOf', 'anyOf', 'oneOf']) {
+    const list = at[keyword];
+    if (Array.isArray(list)) for (const item of list) out.push(...branches(item, root, depth + 1));
+  }
+  return out;
+}
+
+/** The types a schema names, also behind `$ref` and in its allOf/anyOf/oneOf (OpenAPI 3.1's nullable). */
+function typesOf(schema: unknown, root: unknown): string[] {
+  const types: string[] = [];
+  for (const branch of branches(schema, root)) {
+    const type = branch.type;
+    if (typeof type === 'string') types.push(type);
+    else if (Array.isArray(type)) for (const item of type) if (typeof item === 'string') types.push(item);
+  }
+  return types;
+}
+
+/** The first `items` schema among a schema's branches. */
+function itemsOf(schema: unknown, root: unknown): unknown {
+  return branches(schema, root).find((branch) => branch.items !== undefined)?.items;
 }
 
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /** A string read as the type `schema` names: a number, a boolean, or left as it is. */
-function scalar(value: string, schema: unknown): unknown {
-  const types = typesOf(schema);
+function scalar(value: string, schema: unknown, root: unknown): unknown {
+  const types = typesOf(schema, root);
   if (types.includes('string') || types.length === 0) return value;
   if ((types.includes('integer') || types.includes('number')) && NUMBER.test(value)) return Number(value);
   if (types.includes('boolean') && (value === 'true' || value === 'false')) return value === 'true';
@@ -78,23 +122,31 @@ function coerce(
   schema: JsonSchema,
   part: ValidationPart,
 ): Record<string, unknown> {
-  const properties =
-    typeof schema === 'object'
-      ? ((schema.properties ?? {}) as Record<string, unknown>)
-      : ({} as Record<string, unknown>);
+  // Each name's schema: from the part's schema and its allOf/anyOf/oneOf, `$ref`s followed.
+  const propertyOf = (key: string): unknown => {
+    for (const branch of branches(schema, schema)) {
+      const properties = branch.properties;
+      if (typeof properties === 'object' && properties !== null && Object.hasOwn(properties, key)) {
+        return (properties as SchemaObject)[key];
+      }
+    }
+    return undefined;
+  };
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
-    const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
-    if (typesOf(property).includes('array')) {
-      const items = (property as { items?: unknown }).items;
+    const property = propertyOf(key);
+    if (typesOf(property, schema).includes('array')) {
+      const items = itemsOf(property, schema);
       const list = Array.isArray(value)
         ? value
         : part === 'headers'
           ? value.split(',').map((item) => item.trim())
           : [value];
-      out[key] = list.map((item) => scalar(item, items));
+      out[key] = list.map((item) => scalar(item, items, schema));
     } else {
-      out[key] = Array.isArray(value) ? value.map((item) => scalar(item, property)) : scalar(value, property);
+      out[key] = Array.isArray(value)
+        ? value.map((item) => scalar(item, property, schema))
+        : scalar(value, property, schema);
     }
   }
   return out;
@@ -141,7 +193,18 @@ export class RequestValidator {
     }
     if (typeof compiled === 'string') return [{ in: part, path: '', message: compiled }];
     const result = compiled.validate(value);
-    return result.valid ? [] : issues(part, result.errors);
+    if (result.valid) return [];
+    const listed = issues(part, result.errors);
+    if (listed.length > 0) return listed;
+    // Never "invalid" with nothing listed (that would let an enforced request through): name the deepest error.
+    const deepest = result.errors.at(-1);
+    return [
+      {
+        in: part,
+        path: pointer(deepest?.instanceLocation ?? ''),
+        message: deepest?.error ?? 'does not fit the schema',
+      },
+    ];
   }
 
   #body(request: ValidatedRequest): ValidationIssue[] {
