@@ -29,6 +29,25 @@ describe('toJsonSchema', () => {
     });
   });
 
+  it('3.0: properties named like keywords (nullable, example, enum) are schemas, converted like any other', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        nullable: { type: 'boolean' },
+        example: { type: 'string', nullable: true },
+        enum: { type: 'string', enum: ['a'], nullable: true },
+      },
+    };
+    expect(toJsonSchema(schema, true)).toEqual({
+      type: 'object',
+      properties: {
+        nullable: { type: 'boolean' },
+        example: { type: ['string', 'null'] },
+        enum: { type: ['string', 'null'], enum: ['a', null] },
+      },
+    });
+  });
+
   it('3.1: left as it is (already 2020-12), but for readOnly', () => {
     const schema = { type: ['string', 'null'], exclusiveMinimum: 0, nullable: true };
     expect(toJsonSchema(schema, false)).toEqual(schema);

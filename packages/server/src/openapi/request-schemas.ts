@@ -43,6 +43,11 @@ function isJsonType(type: string): boolean {
   return /^application\/(?:[\w.+-]+\+)?json\b/i.test(type);
 }
 
+/** Keywords that hold values, not schemas. */
+const VALUE_KEYWORDS = new Set(['example', 'examples', 'enum', 'default', 'const']);
+/** Keywords that map names to schemas. */
+const NAMED_SCHEMAS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+
 /**
  * A schema in 2020-12: for 3.0 and 2.0, `nullable: true` adds `null` to `type`
  * (and to `enum`), a boolean `exclusiveMinimum`/`exclusiveMaximum` becomes the
@@ -53,9 +58,13 @@ export function toJsonSchema(schema: unknown, draft4: boolean): unknown {
   if (!isObject(schema)) return schema;
   const out: Json = {};
   for (const [key, value] of Object.entries(schema)) {
-    // `example`, `enum`, `default` and `const` hold values, not schemas.
-    out[key] =
-      key === 'example' || key === 'enum' || key === 'default' || key === 'const' ? value : toJsonSchema(value, draft4);
+    if (VALUE_KEYWORDS.has(key)) out[key] = value;
+    else if (NAMED_SCHEMAS.has(key) && isObject(value)) {
+      // A map of names to schemas: a property may be called `nullable` or `example`.
+      const named: Json = {};
+      for (const [name, item] of Object.entries(value)) named[name] = toJsonSchema(item, draft4);
+      out[key] = named;
+    } else out[key] = toJsonSchema(value, draft4);
   }
   if (draft4) {
     if (out.nullable === true) {
