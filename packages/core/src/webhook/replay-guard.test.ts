@@ -57,6 +57,21 @@ describe('MemoryReplayGuard', () => {
     expect(replays.seen('a', 300)).toBe(true);
   });
 
+  it('keeps its queue bounded when a long-lived id holds the head and short-lived ids are recorded again and again', () => {
+    const { replays, clock } = guard(100);
+    replays.seen('long', 3_600);
+    for (let round = 0; round < 200; round++) {
+      for (let i = 0; i < 50; i++) replays.seen(`short-${i}`, 1);
+      clock.now += 1_001; // every short id expired; 'long' has not
+    }
+    // 10,001 records: without compaction the queue would hold them all behind 'long'.
+    expect(replays.queued).toBeLessThanOrEqual(2 * 100 + 1024 + 1);
+    expect(replays.size).toBeLessThanOrEqual(101);
+    expect(replays.seen('long', 3_600)).toBe(true);
+    expect(replays.seen('short-0', 1)).toBe(false);
+    expect(replays.seen('short-0', 1)).toBe(true);
+  });
+
   it('stays within maxIds under a long run of fresh ids, and still tells the recent ones', () => {
     const { replays, clock } = guard(1_000);
     for (let i = 0; i < 20_000; i++) {

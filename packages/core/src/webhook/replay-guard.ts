@@ -80,6 +80,34 @@ export class MemoryReplayGuard implements ReplayGuard {
       head = 0;
     }
     this.#head = head;
+    // Names with different tolerances share the queue: a long-lived id at its head stops the sweep
+    // while short-lived ids, recorded again after they expire, leave entries behind it. Past twice
+    // the bound, keep only the entries still current (amortised: at most once per maxIds records).
+    if (this.#keys.length - head > 2 * this.maxIds + 1024) this.#compact(now);
     return false;
+  }
+
+  /** The length of the sweep's queue (stale entries included), for tests. */
+  get queued(): number {
+    return this.#keys.length - this.#head;
+  }
+
+  #compact(now: number): void {
+    const keys: string[] = [];
+    const times: number[] = [];
+    for (let i = this.#head; i < this.#keys.length; i++) {
+      const key = this.#keys[i] as string;
+      const time = this.#times[i] as number;
+      if (this.#until.get(key) !== time) continue;
+      if (time <= now) {
+        this.#until.delete(key);
+        continue;
+      }
+      keys.push(key);
+      times.push(time);
+    }
+    this.#keys = keys;
+    this.#times = times;
+    this.#head = 0;
   }
 }
