@@ -104,13 +104,52 @@ function itemsOf(schema: unknown, root: unknown): unknown {
 
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
-/** A string read as the type `schema` names: a number, a boolean, or left as it is. */
-function scalar(value: string, schema: unknown, root: unknown): unknown {
-  const types = typesOf(schema, root);
+/** A string read as one of `types`: a number, a boolean, or left as it is. */
+function scalar(value: string, types: readonly string[]): unknown {
   if (types.includes('string') || types.length === 0) return value;
   if ((types.includes('integer') || types.includes('number')) && NUMBER.test(value)) return Number(value);
   if (types.includes('boolean') && (value === 'true' || value === 'false')) return value === 'true';
   return value;
+}
+
+/** How one name's string values are read: as a list (repeated values) or one value, of these types. */
+interface Reading {
+  array: boolean;
+  /** The types of the value, or of each item of a list. */
+  types: readonly string[];
+}
+
+/** A value the schema says nothing of: one string, as sent. */
+const AS_SENT: Reading = { array: false, types: [] };
+
+/**
+ * How each name of a part is read, worked out from the schema once per name
+ * (`$ref`s followed, allOf/anyOf/oneOf looked through) and kept with the schema
+ * (only the names it describes, so the memory is bounded by the schema, not by requests).
+ */
+function readingsOf(schema: JsonSchema): (key: string) => Reading {
+  const known = new Map<string, Reading>();
+  return (key) => {
+    let reading = known.get(key);
+    if (reading === undefined) {
+      let property: unknown;
+      for (const branch of branches(schema, schema)) {
+        const properties = branch.properties;
+        if (typeof properties === 'object' && properties !== null && Object.hasOwn(properties, key)) {
+          property = (properties as SchemaObject)[key];
+          break;
+        }
+      }
+      // Names the schema does not describe come from the client: kept as they are, and not remembered.
+      if (property === undefined) return AS_SENT;
+      const types = typesOf(property, schema);
+      reading = types.includes('array')
+        ? { array: true, types: typesOf(itemsOf(property, schema), schema) }
+        : { array: false, types };
+      known.set(key, reading);
+    }
+    return reading;
+  };
 }
 
 /**
@@ -119,34 +158,21 @@ function scalar(value: string, schema: unknown, root: unknown): unknown {
  */
 function coerce(
   values: Record<string, string | string[]>,
-  schema: JsonSchema,
+  reading: (key: string) => Reading,
   part: ValidationPart,
 ): Record<string, unknown> {
-  // Each name's schema: from the part's schema and its allOf/anyOf/oneOf, `$ref`s followed.
-  const propertyOf = (key: string): unknown => {
-    for (const branch of branches(schema, schema)) {
-      const properties = branch.properties;
-      if (typeof properties === 'object' && properties !== null && Object.hasOwn(properties, key)) {
-        return (properties as SchemaObject)[key];
-      }
-    }
-    return undefined;
-  };
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
-    const property = propertyOf(key);
-    if (typesOf(property, schema).includes('array')) {
-      const items = itemsOf(property, schema);
+    const { array, types } = reading(key);
+    if (array) {
       const list = Array.isArray(value)
         ? value
         : part === 'headers'
           ? value.split(',').map((item) => item.trim())
           : [value];
-      out[key] = list.map((item) => scalar(item, items, schema));
+      out[key] = list.map((item) => scalar(item, types));
     } else {
-      out[key] = Array.isArray(value)
-        ? value.map((item) => scalar(item, property, schema))
-        : scalar(value, property, schema);
+      out[key] = Array.isArray(value) ? value.map((item) => scalar(item, types)) : scalar(value, types);
     }
   }
   return out;
@@ -179,6 +205,8 @@ export class RequestValidator {
   /** Whether the check needs the whole body (there is a body schema, or an empty body is refused). */
   readonly readsBody: boolean;
   readonly #compiled = new Map<ValidationPart, Compiled>();
+  /** How each part's names are read, worked out on first use (see {@link readingsOf}). */
+  readonly #readings = new Map<ValidationPart, (key: string) => Reading>();
 
   constructor(validation: RouteValidation) {
     this.validation = validation;
@@ -236,14 +264,25 @@ export class RequestValidator {
     return this.#run('body', schema, json);
   }
 
+  /** The part's string values read as its schema's properties say. */
+  #coerce(part: 'params' | 'query' | 'headers', schema: JsonSchema, values: Record<string, string | string[]>) {
+    let reading = this.#readings.get(part);
+    if (reading === undefined) {
+      reading = readingsOf(schema);
+      this.#readings.set(part, reading);
+    }
+    return coerce(values, reading, part);
+  }
+
   /** The request's errors (none when it fits), at most {@link MAX_VALIDATION_ERRORS} listed. */
   check(request: ValidatedRequest): ValidationMark {
     const { query, params, headers } = this.validation;
     const errors: ValidationIssue[] = [];
-    if (params !== undefined) errors.push(...this.#run('params', params, coerce(request.params, params, 'params')));
-    if (query !== undefined) errors.push(...this.#run('query', query, coerce(request.query, query, 'query')));
+    if (params !== undefined)
+      errors.push(...this.#run('params', params, this.#coerce('params', params, request.params)));
+    if (query !== undefined) errors.push(...this.#run('query', query, this.#coerce('query', query, request.query)));
     if (headers !== undefined) {
-      errors.push(...this.#run('headers', headers, coerce(request.headers, headers, 'headers')));
+      errors.push(...this.#run('headers', headers, this.#coerce('headers', headers, request.headers)));
     }
     if (this.readsBody) errors.push(...this.#body(request));
     if (errors.length <= MAX_VALIDATION_ERRORS) return { errors };
