@@ -39,9 +39,18 @@ function otherSecret(delivery: StoredDelivery): string {
   return delivery.sign?.scheme === 'standard' ? `whsec_${toBase64(random)}` : `not-the-secret-${toBase64(random)}`;
 }
 
-/** `text` with the character 3 from the end changed (inside the encoded MAC for every scheme: before any `=` padding). */
+/**
+ * `text` with one character of its encoded MAC changed: the third from the end
+ * once any `=` padding is passed over. Every scheme ends its header with the MAC.
+ * In hex every digit carries 4 bits of it; in base64 every character but the last
+ * before the padding carries 6, while that last one carries only 2 or 4, the rest
+ * dropped by a decoder (so changing it could leave the MAC as it was, and the
+ * signature valid).
+ */
 function changeOneCharacter(text: string): string {
-  const at = text.length - 3;
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '=') end--;
+  const at = end - 3;
   const replacement = text[at] === '0' ? '1' : '0';
   return text.slice(0, at) + replacement + text.slice(at + 1);
 }
