@@ -60,7 +60,8 @@ describe('tamper: "signature" never sends a valid signature', () => {
     for (let i = 0; i < 300; i++) {
       const body = randomBytes(1 + (i % 97));
       const { headers } = await buildSend(delivery(sign, body), 'signature', nowMs);
-      const header = (name: string) => headers[name] ?? headers[Object.keys(headers).find((k) => k.toLowerCase() === name) ?? ''];
+      const header = (name: string) =>
+        headers[name] ?? headers[Object.keys(headers).find((k) => k.toLowerCase() === name) ?? ''];
       const untampered = await buildSend(delivery(sign, body), undefined, nowMs);
       expect(headers).not.toEqual(untampered.headers);
       statuses.add((await verifier.verify(header, body, Math.floor(nowMs / 1000))).status);

@@ -20,7 +20,7 @@ import { FORBIDDEN_HEADERS } from '../wire/route.js';
 import { newDeliveryId, type StoredDelivery } from './delivery-store.js';
 import { checkDeliveryTarget } from './delivery-target.js';
 import { fromBase64, toBase64, utf8Bytes } from './hmac.js';
-import { signWebhook } from './signature.js';
+import { signWebhook, TIMED_SCHEMES } from './signature.js';
 
 /** What {@link parseDeliveryRequest} needs besides the body. */
 export interface DeliveryRequestOptions {
@@ -47,8 +47,6 @@ const FIELDS = new Set([
 const SIGN_FIELDS = new Set(['scheme', 'secret', 'hmac', 'id']);
 const METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** Schemes whose signature carries a timestamp (so `stale` applies). */
-const TIMED_SCHEMES = new Set(['standard', 'stripe', 'slack']);
 
 function refuse(code: ErrorCode, message: string): never {
   throw new MockpointError(code, message);

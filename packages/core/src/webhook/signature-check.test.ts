@@ -8,7 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedApp, serve } from '../adapter/node/index.js';
 import { createApp, createClient, type JournalEntry, type MockpointClient } from '../index.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
+import type { SignatureSettings } from '../wire/signature-settings.js';
+import { MemoryReplayGuard } from './replay-guard.js';
 import { signWebhook } from './signature.js';
+import { SignatureCheck, UNTIMED_ID_MEMORY_SEC } from './signature-check.js';
 
 const KEY = randomBytes(32);
 const WHSEC = `whsec_${KEY.toString('base64')}`;
@@ -198,6 +201,25 @@ describe('what is not valid', () => {
     await post(github, BODY, independent.github(BODY, 'delivery-2'));
     expect((await statuses(github)).map((s) => s?.status)).toEqual(['valid', 'replayed', 'valid']);
 
+    // Replays are known by what was verified, not by the header's text: the same
+    // hex signature in capitals, or with another (bogus) v1 beside it, is the same delivery.
+    const stripeCase = await hook({ scheme: 'stripe', secret: TEXT_SECRET });
+    const original = independent.stripe(now(), BODY);
+    const [t, v1] = (original['Stripe-Signature'] as string).split(',') as [string, string];
+    await post(stripeCase, BODY, original);
+    await post(stripeCase, BODY, { 'Stripe-Signature': `${t},${v1.toUpperCase().replace('V1=', 'v1=')}` });
+    await post(stripeCase, BODY, { 'Stripe-Signature': `${t},v1=${'0'.repeat(64)},${v1}` });
+    expect((await statuses(stripeCase)).map((s) => s?.status)).toEqual(['valid', 'replayed', 'replayed']);
+
+    const slackCase = await hook({ scheme: 'slack', secret: TEXT_SECRET });
+    const slackSigned = independent.slack(now(), BODY);
+    await post(slackCase, BODY, slackSigned);
+    await post(slackCase, BODY, {
+      ...slackSigned,
+      'X-Slack-Signature': `v0=${(slackSigned['X-Slack-Signature'] as string).slice(3).toUpperCase()}`,
+    });
+    expect((await statuses(slackCase)).map((s) => s?.status)).toEqual(['valid', 'replayed']);
+
     // An invalid request does not use up its id: the real delivery after it is valid.
     const fresh = await hook({ scheme: 'standard', secret: WHSEC });
     const good = independent.standard('msg_late', now(), BODY);
@@ -386,5 +408,47 @@ describe('the request filter: signature', () => {
     );
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('INVALID_QUERY');
+  });
+});
+
+describe('how long a delivery is remembered', () => {
+  /** A check of `scheme` with a 60 s tolerance, and a replay memory on a clock the test moves. */
+  function checker(check: Omit<SignatureSettings, 'toleranceSec' | 'enforce'>) {
+    let clockMs = Date.now();
+    const memory = new MemoryReplayGuard({}, () => clockMs);
+    const signatureCheck = new SignatureCheck({ ...check, toleranceSec: 60, enforce: false });
+    return {
+      judge: (headers: Record<string, string>) => {
+        const request = {
+          method: 'POST',
+          target: '/',
+          rawHeaders: Object.entries(headers).flat(),
+          body: new Uint8Array(BODY),
+          bodyTruncated: false,
+        };
+        return Promise.resolve(signatureCheck.check('hook', request, memory)).then((mark) => mark.status);
+      },
+      later: (seconds: number) => {
+        clockMs += seconds * 1000;
+      },
+    };
+  }
+
+  it('GitHub ids (no timestamp, so never stale) are remembered for a day, not the tolerance', async () => {
+    const { judge, later } = checker({ scheme: 'github', secrets: [TEXT_SECRET] });
+    const signed = independent.github(BODY, 'delivery-9');
+    expect(await judge(signed)).toBe('valid');
+    later(3600);
+    expect(await judge(signed)).toBe('replayed');
+    later(UNTIMED_ID_MEMORY_SEC);
+    expect(await judge(signed)).toBe('valid');
+  });
+
+  it('ids of schemes with a timestamp are remembered for the tolerance (a later replay is stale)', async () => {
+    const { judge, later } = checker({ scheme: 'standard', secrets: [WHSEC] });
+    const signed = independent.standard('msg_tol', now(), BODY);
+    expect(await judge(signed)).toBe('valid');
+    later(30);
+    expect(await judge(signed)).toBe('replayed');
   });
 });

@@ -8,13 +8,14 @@
 import type { RecordedRequest } from '../journal/journal-entry.js';
 import type { SignatureMark, SignatureSettings } from '../wire/signature-settings.js';
 import type { ReplayGuard } from './replay-guard.js';
-import { type HeaderReader, type VerifyResult, WebhookVerifier } from './signature.js';
+import { type HeaderReader, TIMED_SCHEMES, type VerifyResult, WebhookVerifier } from './signature.js';
 
-/** The headers whose value identifies a delivery of a scheme without an id header: the signature itself (with its timestamp). */
-const SIGNATURE_AS_ID: Readonly<Record<string, string | undefined>> = {
-  stripe: 'stripe-signature',
-  slack: 'x-slack-signature',
-};
+/**
+ * How long the id of a delivery whose signature carries no timestamp (GitHub's
+ * `X-GitHub-Delivery`) is remembered: a day, since such a replay never turns
+ * `stale` (the in-process memory's bound on ids still applies).
+ */
+export const UNTIMED_ID_MEMORY_SEC = 86_400;
 
 /** Valid marks kept per check at most (a verifier's valid reasons: one per secret, with and without a timestamp). */
 const MAX_VALID_MARKS = 64;
@@ -67,9 +68,9 @@ export class SignatureCheck {
    * Judges `request` sent to `name`, over `wholeBody` when the adapter kept the
    * whole of a body longer than the journal's copy (else over `request.body`).
    * A valid signature's delivery id (the `webhook-id`/`svix-id`,
-   * `X-GitHub-Delivery`; for Stripe and Slack the signed header itself, which
-   * holds its timestamp) is remembered in `replays` for the tolerance; seen again
-   * within it, the request is `replayed`. The generic `hmac` scheme carries no id
+   * `X-GitHub-Delivery`; for Stripe and Slack the MAC that was verified, which
+   * covers its timestamp) is remembered in `replays`; seen again while
+   * remembered, the request is `replayed`. The generic `hmac` scheme carries no id
    * or timestamp: it is never `replayed`. Synchronous where the runtime has
    * `node:crypto` and the replay memory answers at once.
    */
@@ -88,29 +89,30 @@ export class SignatureCheck {
           'the body is longer than MOCKPOINT_MAX_BODY_BYTES, the most mockpoint reads of a request, so its signature cannot be checked',
       };
     }
-    const headers = rawHeaderReader(request.rawHeaders);
-    const result = this.#verifier.verify(headers, wholeBody ?? request.body);
+    const result = this.#verifier.verify(rawHeaderReader(request.rawHeaders), wholeBody ?? request.body);
     return result instanceof Promise
-      ? result.then((verified) => this.#replayed(name, headers, verified, replays))
-      : this.#replayed(name, headers, result, replays);
+      ? result.then((verified) => this.#replayed(name, verified, replays))
+      : this.#replayed(name, result, replays);
   }
 
-  /** A valid result's delivery id looked up in (and added to) the replay memory. */
-  #replayed(
-    name: string,
-    headers: HeaderReader,
-    result: VerifyResult,
-    replays: ReplayGuard,
-  ): SignatureMark | Promise<SignatureMark> {
+  /**
+   * A valid result's delivery looked up in (and added to) the replay memory: by
+   * its id where the scheme sends one, else (Stripe, Slack) by the MAC that was
+   * verified, so a replay is known however its signature is spelled. Ids of a
+   * scheme with a timestamp are remembered for the tolerance (a replay after it
+   * is `stale`), others for {@link UNTIMED_ID_MEMORY_SEC}.
+   */
+  #replayed(name: string, result: VerifyResult, replays: ReplayGuard): SignatureMark | Promise<SignatureMark> {
     const { scheme, toleranceSec } = this.settings;
     if (result.status !== 'valid') return { scheme, status: result.status, reason: result.reason };
-    const asId = SIGNATURE_AS_ID[scheme];
-    const id = asId === undefined ? result.id : headers(asId);
+    const id = result.id;
+    const key = id ?? result.verified;
     const valid = this.#valid(result.reason);
-    if (id === undefined) return valid;
-    const seen = replays.seen(`${name}\n${scheme}\n${id}`, toleranceSec);
-    if (typeof seen === 'boolean') return seen ? this.#replay(id, asId) : valid;
-    return seen.then((later) => (later ? this.#replay(id, asId) : valid));
+    if (key === undefined || scheme === 'hmac') return valid;
+    const timed = TIMED_SCHEMES.has(scheme);
+    const seen = replays.seen(`${name}\n${scheme}\n${key}`, timed ? toleranceSec : UNTIMED_ID_MEMORY_SEC);
+    if (typeof seen === 'boolean') return seen ? this.#replay(id, timed) : valid;
+    return seen.then((later) => (later ? this.#replay(id, timed) : valid));
   }
 
   /**
@@ -126,13 +128,14 @@ export class SignatureCheck {
     return mark;
   }
 
-  #replay(id: string, asId: string | undefined): SignatureMark {
+  #replay(id: string | undefined, timed: boolean): SignatureMark {
     const { scheme, toleranceSec } = this.settings;
-    const what = asId === undefined ? `delivery id ${JSON.stringify(id)}` : 'the same signature and timestamp';
+    const what = id === undefined ? 'the same signed timestamp and body' : `delivery id ${JSON.stringify(id)}`;
+    const within = timed ? `${toleranceSec} s` : `${UNTIMED_ID_MEMORY_SEC / 3600} h`;
     return {
       scheme,
       status: 'replayed',
-      reason: `signature matches, but ${what} arrived before within the last ${toleranceSec} s (a replayed delivery)`,
+      reason: `signature matches, but ${what} arrived before within the last ${within} (a replayed delivery)`,
     };
   }
 }

@@ -34,6 +34,9 @@ export const SIGNATURE_SCHEMES = ['standard', 'stripe', 'github', 'slack', 'hmac
 /** One of {@link SIGNATURE_SCHEMES}. */
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 
+/** Schemes whose signature carries a timestamp (so `stale` applies, and a replay turns stale in time). */
+export const TIMED_SCHEMES: ReadonlySet<SignatureScheme> = new Set<SignatureScheme>(['standard', 'stripe', 'slack']);
+
 /** The outcome of a check. `replayed` is decided by the caller, from {@link VerifyResult.id}. */
 export type SignatureStatus = 'valid' | 'invalid' | 'missing' | 'stale';
 
@@ -93,6 +96,13 @@ export interface VerifyResult {
   reason: string;
   /** The id the scheme identifies the delivery by (for replay detection), if the request carries one. */
   id: string | undefined;
+  /**
+   * On a valid result of {@link WebhookVerifier.verify} (never of {@link verifyWebhook}), the MAC of what was verified under the first secret (as
+   * `latin1` text, whichever secret matched): for schemes that send no id (Stripe,
+   * Slack) it names the delivery for replay detection. It covers the timestamp and
+   * the body, and not how the signature was spelled (hex case, other entries beside it).
+   */
+  verified?: string;
 }
 
 /** The default of {@link VerifyOptions.toleranceSec}. */
@@ -168,7 +178,9 @@ export async function verifyWebhook(options: VerifyOptions): Promise<VerifyResul
   const verifier = new WebhookVerifier(options);
   const now = checkSeconds(options.now ?? Math.floor(Date.now() / 1000), 'now');
   const { headers } = options;
-  return verifier.verify((name) => header(headers, name), options.body, now);
+  // `verified` (a MAC under the first secret) stays inside: the replay memory's business.
+  const { status, reason, id } = await verifier.verify((name) => header(headers, name), options.body, now);
+  return { status, reason, id };
 }
 
 /** The settings of a {@link WebhookVerifier}: {@link VerifyOptions} without the request. */
@@ -239,30 +251,41 @@ export class WebhookVerifier {
     const plan = this.#plan(header);
     if ('status' in plan) return plan;
     const keys = this.#keys;
+    let first: string | undefined;
     for (let i = 0; i < keys.length; i++) {
       const expected = macNow(plan.algorithm, keys[i] as Uint8Array, plan.prefix, body);
       if (expected === undefined) return this.#verifyLater(plan, body, now);
-      if (matchesAny(expected, plan)) return this.#judge(plan, i, body, now);
+      first ??= expected;
+      if (matchesAny(expected, plan)) return this.#judge(plan, i, first, body, now);
     }
-    return this.#judge(plan, undefined, body, now);
+    return this.#judge(plan, undefined, first, body, now);
   }
 
   async #verifyLater(plan: MacPlan, body: Uint8Array, now: number | undefined): Promise<VerifyResult> {
     const content = plan.prefix === '' ? body : concatBytes(utf8Bytes(plan.prefix), body);
+    let first: string | undefined;
     for (let i = 0; i < this.#keys.length; i++) {
-      if (matchesAny(latin1Text(await hmac(plan.algorithm, this.#keys[i] as Uint8Array, content)), plan))
-        return this.#judge(plan, i, body, now);
+      const expected = latin1Text(await hmac(plan.algorithm, this.#keys[i] as Uint8Array, content));
+      first ??= expected;
+      if (matchesAny(expected, plan)) return this.#judge(plan, i, first, body, now);
     }
-    return this.#judge(plan, undefined, body, now);
+    return this.#judge(plan, undefined, first, body, now);
   }
 
-  /** The result once the index of the matching key (or none) is known. */
-  #judge(plan: MacPlan, match: number | undefined, body: Uint8Array, now: number | undefined): VerifyResult {
+  /** The result once the index of the matching key (or none) is known; `first` is the MAC under the first key. */
+  #judge(
+    plan: MacPlan,
+    match: number | undefined,
+    first: string | undefined,
+    body: Uint8Array,
+    now: number | undefined,
+  ): VerifyResult {
     const keyCount = this.#keys.length;
     const { id } = plan;
     if (match === undefined)
       return { status: 'invalid', reason: mismatch(plan.what, plan.candidates.length, keyCount, body), id };
-    if (plan.seconds === undefined) return { status: 'valid', reason: this.#headerMatches[match] as string, id };
+    if (plan.seconds === undefined)
+      return { status: 'valid', reason: this.#headerMatches[match] as string, id, verified: first };
     const age = (now ?? Math.floor(Date.now() / 1000)) - plan.seconds;
     const tolerance = this.#tolerance;
     if (Math.abs(age) > tolerance) {
@@ -273,7 +296,7 @@ export class WebhookVerifier {
         id,
       };
     }
-    return { status: 'valid', reason: this.#signatureMatches[match] as string, id };
+    return { status: 'valid', reason: this.#signatureMatches[match] as string, id, verified: first };
   }
 
   /** Reads the scheme's headers: a result when they already decide it (missing, malformed), else what to compute. */

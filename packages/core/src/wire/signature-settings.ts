@@ -31,7 +31,7 @@ export interface SignatureSettings {
   scheme: SignatureScheme;
   /** Any of these may have signed (key rotation); at least one. */
   secrets: string[];
-  /** How far (seconds) a signed timestamp may be from now, and how long an id is remembered for replays. */
+  /** How far (seconds) a signed timestamp may be from now, and how long the id of a scheme with a timestamp is remembered for replays. */
   toleranceSec: number;
   /** Answer `401 SIGNATURE_INVALID` to a request whose signature is not valid. */
   enforce: boolean;
