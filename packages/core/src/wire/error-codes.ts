@@ -118,6 +118,10 @@ export const ERRORS = {
     when: 'a proxy answer with other answer fields beside it, a URL that is not absolute http(s) or has a query, user or fragment, or a bad header name in `redact`/`matchHeaders`',
     fix: 'give `{ "proxy": { "url": "https://host/base" } }` alone ([files.md](files.md#record-and-replay))',
   },
+  PROXY_PATH_OUTSIDE_BASE: {
+    when: "a request to a proxy route whose path would leave the upstream URL's base path once decoded and resolved: `..` segments (also as `%2e%2e`), or `/` and `\\` given as `%2f`/`%5c` (or a raw `\\`)",
+    fix: 'send the path without them; a proxy route forwards only below its URL (give the route a URL with a shorter path to reach more)',
+  },
   INVALID_VALIDATION: {
     when: "a route's `validate` is not `{ mode: off | report | enforce, body?, bodyRequired?, query?, params?, headers? }` with JSON Schemas (objects or booleans), or one of its schemas has a `#/…` `$ref` that points at nothing in it",
     fix: 'correct the field the message names ([files.md](files.md#request-validation))',
