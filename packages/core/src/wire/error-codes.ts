@@ -62,7 +62,7 @@ export const ERRORS = {
     fix: 'compress the body with the encoding named, or send it uncompressed',
   },
   REQUEST_ABORTED: {
-    when: 'the client hung up before its body was complete (nobody sees it; nothing is logged)',
+    when: "the client hung up before its body was complete (nobody sees it; nothing is logged), or before a proxy route's upstream answered (the journal entry says so, status 499; the upstream request is aborted)",
     fix: 'nothing: the request was not taken',
   },
   INVALID_FAULT: {

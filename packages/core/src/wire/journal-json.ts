@@ -39,7 +39,7 @@ export interface UpstreamOutcome {
   /**
    * The code of the failure when there is no upstream answer: `UPSTREAM_FAILED`, `UPSTREAM_TIMEOUT`,
    * `PROXY_HOST_NOT_ALLOWED`, `PROXY_PATH_OUTSIDE_BASE` (not sent: the path would leave the base;
-   * `url` is then the proxy's).
+   * `url` is then the proxy's), `REQUEST_ABORTED` (the client left first; status 499).
    */
   error?: string;
 }

@@ -15,7 +15,7 @@ import type { ErrorCode } from '../../wire/error-status.js';
 import { connectionErrorCode, isMockpointError } from '../../wire/errors.js';
 import type { UpstreamOutcome } from '../../wire/journal-json.js';
 import { DEFAULT_PROXY_TIMEOUT_MS, type ProxyAnswer, upstreamUrl } from '../../wire/proxy-answer.js';
-import { type EndpointAnswer, errorAnswer, type RelayAnswer } from '../endpoint-answer.js';
+import { type ClientGone, type EndpointAnswer, errorAnswer, type RelayAnswer } from '../endpoint-answer.js';
 import type { Upstream } from './upstream.js';
 import { containedSubpath } from './upstream-path.js';
 
@@ -87,6 +87,8 @@ export interface RelayOptions {
   allowHosts: readonly string[];
   /** The request's subpath (as received, not decoded). */
   subpath: string;
+  /** A signal of the client leaving: the upstream request is aborted then, not held to `timeoutMs`. */
+  gone?: ClientGone | undefined;
   /** Called with the complete answer once its last byte is passed on (`proxy.record` only). */
   onComplete?: (answer: CompleteAnswer) => void;
   /** Most bytes of a body kept for `onComplete`; a longer answer is passed on but not handed over. */
@@ -168,6 +170,11 @@ export async function relay(request: RecordedRequest, proxy: ProxyAnswer, option
   const timeoutMs = proxy.timeoutMs ?? DEFAULT_PROXY_TIMEOUT_MS;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
+  // The client leaving aborts the upstream request too (its headers or its body, whichever is under way).
+  const left = options.gone?.();
+  const leave = () => controller.abort();
+  left?.addEventListener('abort', leave, { once: true });
+  if (left?.aborted) controller.abort();
   try {
     const response = await options.upstream({
       url,
@@ -197,8 +204,13 @@ export async function relay(request: RecordedRequest, proxy: ProxyAnswer, option
     return { answer, status: response.status, upstream: { url, statusCode: response.status, headers } };
   } catch (error) {
     clearTimeout(timer);
+    left?.removeEventListener('abort', leave);
     if (isMockpointError(error)) return failed(error.status, error.code, error.message);
     const origin = new URL(url).origin;
+    if (left?.aborted) {
+      // Nobody reads this answer; the journal tells what happened.
+      return failed(499, 'REQUEST_ABORTED', `the client left before the upstream ${origin} answered`);
+    }
     if (controller.signal.aborted) {
       return failed(504, 'UPSTREAM_TIMEOUT', `the upstream ${origin} sent no answer within ${timeoutMs} ms`);
     }
