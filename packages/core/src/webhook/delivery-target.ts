@@ -9,6 +9,7 @@
  * @module
  */
 import { MockpointError } from '../wire/errors.js';
+import { hostAllowed, normalHost, urlPort } from '../wire/host-rules.js';
 
 const IPV4_LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 
@@ -23,12 +24,6 @@ export function isLoopbackHost(hostname: string): boolean {
     /^::ffff:127\./.test(name) ||
     /^::ffff:7f[0-9a-f]{2}:/.test(name)
   );
-}
-
-/** True when a host rule (`name`, or `.example.com` for it and its subdomains) allows `hostname`. */
-function ruleAllows(rule: string, hostname: string): boolean {
-  const entry = rule.toLowerCase();
-  return entry.startsWith('.') ? hostname === entry.slice(1) || hostname.endsWith(entry) : hostname === entry;
 }
 
 /**
@@ -46,8 +41,8 @@ export function checkDeliveryTarget(url: unknown, allowHosts: readonly string[])
       `url must be http:// or https://, not ${target.protocol.slice(0, -1)}://`,
     );
   }
-  const hostname = target.hostname.toLowerCase().replace(/\.$/, '');
-  if (isLoopbackHost(hostname) || allowHosts.some((rule) => ruleAllows(rule, hostname))) return target;
+  const hostname = normalHost(target.hostname);
+  if (isLoopbackHost(hostname) || hostAllowed(hostname, urlPort(target), allowHosts)) return target;
   throw new MockpointError(
     'DELIVERY_HOST_NOT_ALLOWED',
     `deliveries may only go to loopback addresses (127.0.0.1, ::1, localhost) unless the host is listed in MOCKPOINT_DELIVERY_ALLOW_HOSTS; "${hostname}" is not`,
