@@ -219,6 +219,7 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
         ...errorResponses(
           ctx.schemas,
           'REQUEST_INVALID',
+          'PROXY_PATH_OUTSIDE_BASE',
           'PROXY_HOST_NOT_ALLOWED',
           'UPSTREAM_FAILED',
           'UPSTREAM_TIMEOUT',
