@@ -2,8 +2,12 @@
  * Where a delivery may go. A shared daemon must not become a way to reach other
  * machines (SSRF): by default only loopback addresses are allowed, given
  * literally (`127.0.0.0/8`, `::1`) or as `localhost`; any other host must be
- * listed (`MOCKPOINT_DELIVERY_ALLOW_HOSTS`). No name is resolved here, so no DNS
- * answer can turn an allowed name into another address. Redirects are never
+ * listed (`MOCKPOINT_DELIVERY_ALLOW_HOSTS`). `localhost` is a name the system
+ * resolves, so the Node transport checks that it resolves to loopback addresses
+ * only (node-delivery-send.ts). Names below it (`a.localhost`) are not taken as
+ * loopback: RFC 6761 only asks resolvers to keep them on loopback, and many
+ * (glibc without systemd-resolved) pass them to DNS, whose answer could be any
+ * address; they are allowed only when listed, like any name. Redirects are never
  * followed (see the attempt), so a receiver cannot send an attempt elsewhere.
  *
  * @module
@@ -13,12 +17,11 @@ import { hostAllowed, normalHost, urlPort } from '../wire/host-rules.js';
 
 const IPV4_LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 
-/** True for `localhost` (and `*.localhost`, which RFC 6761 reserves for loopback) and loopback IP literals. */
+/** True for `localhost` (resolved to loopback only, see above) and loopback IP literals. */
 export function isLoopbackHost(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/^\[|\]$/g, '');
   return (
     name === 'localhost' ||
-    name.endsWith('.localhost') ||
     IPV4_LOOPBACK.test(name) ||
     name === '::1' ||
     /^::ffff:127\./.test(name) ||
