@@ -65,6 +65,7 @@ export type { LimitOptions } from './wire/limits.js';
 export type { AnswerHeaders, Route, RouteAnswer, RouteInput } from './wire/route.js';
 export type { JsonSchema, RouteValidation, ValidationIssue, ValidationMark } from './wire/route-validation.js';
 export type { EndpointRecord } from './wire/schemas.js';
+export { maskCredentials, reportedUrl } from './wire/shown-url.js';
 export type {
   SignatureCheckStatus,
   SignatureInput,

@@ -13,9 +13,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import {
-  ALLOWED_HOST_RULE,
   DEFAULT_LIMITS,
   defaultText,
+  HOST_RULE_FORMS,
+  isHostRule,
   isOriginRule,
   type LimitOptions,
   SETTING_LIST,
@@ -181,12 +182,9 @@ function parseValue(setting: string, spec: SettingSpec, raw: string): SettingVal
     }
     case 'hosts': {
       const names = commaList(raw);
-      const bad = names.find((name) => !ALLOWED_HOST_RULE.test(name));
+      const bad = names.find((name) => !isHostRule(name));
       if (bad !== undefined) {
-        throw new ConfigError(
-          setting,
-          `"${bad}" is not a host name (e.g. mocks.example.com, or .example.com for its subdomains)`,
-        );
+        throw new ConfigError(setting, `"${bad}" is not a host rule: give ${HOST_RULE_FORMS}`);
       }
       return names;
     }

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { reportedUrl } from '@mockpoint/core';
 import { MockpointError } from '@mockpoint/core/internal';
 
 /** The package that reports server errors, and how to install it next to the daemon. */
@@ -55,7 +56,8 @@ export async function createReporter(dsn: string | undefined, release: string): 
   return {
     capture(error, request) {
       Sentry.withScope((scope) => {
-        if (request) scope.setContext('request', { method: request.method, url: request.url });
+        // Never a query string or credentials: they carry tokens and personal data.
+        if (request) scope.setContext('request', { method: request.method, url: reportedUrl(request.url) });
         Sentry.captureException(error);
       });
     },

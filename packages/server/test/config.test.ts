@@ -373,6 +373,16 @@ describe('bad values throw a ConfigError naming the setting', () => {
     ['origin with a path', [], { MOCKPOINT_ALLOWED_ORIGINS: 'http://a.test/app' }, 'MOCKPOINT_ALLOWED_ORIGINS'],
     ['origin without a scheme', ['--allowed-origins', 'localhost:3000'], {}, '--allowed-origins'],
     ['DSN without a project', [], { SERVER_REPORTING_DSN: 'https://key@sentry.example/' }, 'SERVER_REPORTING_DSN'],
+    ['host rule with a path', [], { MOCKPOINT_PROXY_ALLOW_HOSTS: 'api.example.com/v1' }, 'MOCKPOINT_PROXY_ALLOW_HOSTS'],
+    ['host rule with a port of 0', [], { MOCKPOINT_ALLOWED_HOSTS: 'mocks.internal:0' }, 'MOCKPOINT_ALLOWED_HOSTS'],
+    [
+      'host rule with a port too big',
+      [],
+      { MOCKPOINT_PROXY_ALLOW_HOSTS: '127.0.0.1:65536' },
+      'MOCKPOINT_PROXY_ALLOW_HOSTS',
+    ],
+    ['IPv6 rule that is none', [], { MOCKPOINT_DELIVERY_ALLOW_HOSTS: '[::g]' }, 'MOCKPOINT_DELIVERY_ALLOW_HOSTS'],
+    ['host rule with a scheme', ['--delivery-allow-hosts', 'http://a.example'], {}, '--delivery-allow-hosts'],
   ];
 
   it.each(cases)('%s', (_label, argv, env, setting) => {
@@ -381,6 +391,21 @@ describe('bad values throw a ConfigError naming the setting', () => {
     expect(error.setting).toBe(setting);
     expect(error.message.startsWith(`${setting}: `)).toBe(true);
     expect(error.message).not.toContain('\n');
+  });
+
+  it('takes IPv6 addresses and host:port entries in the three host lists (one rule)', () => {
+    const entries = '127.0.0.1:8080,::1,[::1]:9090,.example.com:8443,Mocks.Internal.';
+    const { config: parsed } = resolveConfig({
+      argv: [],
+      env: {
+        MOCKPOINT_ALLOWED_HOSTS: entries,
+        MOCKPOINT_DELIVERY_ALLOW_HOSTS: entries,
+        MOCKPOINT_PROXY_ALLOW_HOSTS: entries,
+      },
+      cwd,
+    });
+    const list = ['127.0.0.1:8080', '::1', '[::1]:9090', '.example.com:8443', 'Mocks.Internal.'];
+    expect(parsed).toMatchObject({ allowedHosts: list, deliveryAllowHosts: list, proxyAllowHosts: list });
   });
 
   it('--help and --version still work with bad settings around them', () => {

@@ -60,7 +60,7 @@ describe('in process', () => {
     expect(collector.envelopes).toEqual([]);
   });
 
-  it('with a DSN: the 500 is standard and the collector receives the event with the message', async () => {
+  it('with a DSN: the 500 is standard and the collector receives the event with the message, the URL without its query', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const marker = `marker-${process.pid}-${Date.now()}`;
     const server = await startServer({
@@ -70,7 +70,10 @@ describe('in process', () => {
       serverReportingDsn: collector.dsn,
     });
     try {
-      expect(await requestJson(`${server.url}/endpoint/boom`)).toEqual({ status: 500, body: INTERNAL_BODY });
+      expect(await requestJson(`${server.url}/endpoint/boom?token=s3cret-${marker}`)).toEqual({
+        status: 500,
+        body: INTERNAL_BODY,
+      });
     } finally {
       await server.close(); // flushes the reporter
     }
@@ -81,6 +84,7 @@ describe('in process', () => {
       exception: { values: [{ type: 'Error', value: `disk on fire ${marker}` }] },
       contexts: { request: { method: 'GET', url: expect.stringMatching(/\/endpoint\/boom$/) } },
     });
+    expect(JSON.stringify(event)).not.toContain('s3cret');
     expect(collector.envelopes.some((envelope) => envelope.path.startsWith('/api/1/envelope/'))).toBe(true);
   });
 });

@@ -149,6 +149,13 @@ export function prepareAnswers(body: string, status: number, delay: number): Pre
   return { full: answer(status, headers, body, delay), head: answer(status, headers, null, delay) };
 }
 
+/**
+ * Makes a signal that aborts once the client of a request has left (disconnected
+ * before its answer was sent); called only when some work can be stopped then
+ * (a proxy route's upstream request), so other requests pay nothing for it.
+ */
+export type ClientGone = () => AbortSignal;
+
 /** A JSON error answer in the standard `{ success: false, error }` shape. */
 export function errorAnswer(
   status: number,

@@ -21,7 +21,7 @@ import { matchPathPattern } from '../wire/path-pattern.js';
 import type { ValidationMark } from '../wire/route-validation.js';
 import { isValidName } from '../wire/schemas.js';
 import type { SignatureMark } from '../wire/signature-settings.js';
-import { type EndpointAnswer, emptyAnswer, errorAnswer } from './endpoint-answer.js';
+import { type ClientGone, type EndpointAnswer, emptyAnswer, errorAnswer } from './endpoint-answer.js';
 import type { EndpointChanges } from './endpoint-changes.js';
 import { proxyRouteAnswer } from './proxy/proxy-route.js';
 import type { ProxySettings } from './proxy/proxy-settings.js';
@@ -99,9 +99,15 @@ export class EndpointHandler {
    * rejects: failures become error answers. The journal owns `request` afterwards.
    * `wholeBody`: the whole body when it is longer than `request.body` and the
    * adapter kept it (see {@link EndpointHandler.readsWholeBody}), for the
-   * signature check and a proxy route's upstream; it is not kept.
+   * signature check and a proxy route's upstream; it is not kept. `gone`: makes
+   * (when first needed) a signal that aborts once the client has left, so that
+   * work done for it alone stops (a proxy route's upstream request).
    */
-  handle(request: RecordedRequest, wholeBody?: Uint8Array): EndpointAnswer | Promise<EndpointAnswer> {
+  handle(
+    request: RecordedRequest,
+    wholeBody?: Uint8Array,
+    gone?: ClientGone,
+  ): EndpointAnswer | Promise<EndpointAnswer> {
     const target = splitEndpointTarget(request.target);
     if (target === undefined) {
       const path = pathOf(request.target);
@@ -120,13 +126,13 @@ export class EndpointHandler {
     if (!isValidName(name)) return this.#answer(name, request, undefined);
     // One synchronous Map lookup when the name is known to check no signatures.
     const check = this.#endpoints.signatureChecks.get(name);
-    if (check === null) return this.#unsigned(name, subpath, request, wholeBody);
-    if (check !== undefined) return this.#signed(name, subpath, request, check, wholeBody);
+    if (check === null) return this.#unsigned(name, subpath, request, wholeBody, gone);
+    if (check !== undefined) return this.#signed(name, subpath, request, check, wholeBody, gone);
     return this.#endpoints.signatureCheck(name).then(
       (loaded) =>
         loaded === null
-          ? this.#unsigned(name, subpath, request, wholeBody)
-          : this.#signed(name, subpath, request, loaded, wholeBody),
+          ? this.#unsigned(name, subpath, request, wholeBody, gone)
+          : this.#signed(name, subpath, request, loaded, wholeBody, gone),
       (error: unknown) => this.#failed(error, request),
     );
   }
@@ -156,6 +162,7 @@ export class EndpointHandler {
     request: RecordedRequest,
     check: SignatureCheck,
     wholeBody: Uint8Array | undefined,
+    gone: ClientGone | undefined,
   ): EndpointAnswer | Promise<EndpointAnswer> {
     let mark: SignatureMark | Promise<SignatureMark>;
     try {
@@ -165,11 +172,11 @@ export class EndpointHandler {
     }
     if (mark instanceof Promise) {
       return mark.then(
-        (later) => this.#judged(name, subpath, request, check, later, wholeBody),
+        (later) => this.#judged(name, subpath, request, check, later, wholeBody, gone),
         (error: unknown) => this.#failed(error, request),
       );
     }
-    return this.#judged(name, subpath, request, check, mark, wholeBody);
+    return this.#judged(name, subpath, request, check, mark, wholeBody, gone);
   }
 
   /** The answer once the signature is judged: 401 when enforced and not valid, else the normal one. */
@@ -180,6 +187,7 @@ export class EndpointHandler {
     check: SignatureCheck,
     mark: SignatureMark,
     wholeBody: Uint8Array | undefined,
+    gone: ClientGone | undefined,
   ): EndpointAnswer | Promise<EndpointAnswer> {
     request.signature = mark;
     if (check.enforce && mark.status !== 'valid') {
@@ -191,7 +199,7 @@ export class EndpointHandler {
         { head: request.method === 'HEAD', cors: true, details: { ...mark } },
       );
     }
-    return this.#unsigned(name, subpath, request, wholeBody);
+    return this.#unsigned(name, subpath, request, wholeBody, gone);
   }
 
   /** Who answers once any signature is judged: the queue, the routes, the record. */
@@ -200,6 +208,7 @@ export class EndpointHandler {
     subpath: string,
     request: RecordedRequest,
     wholeBody: Uint8Array | undefined,
+    gone: ClientGone | undefined,
   ): EndpointAnswer | Promise<EndpointAnswer> {
     // One synchronous Map lookup when no queue is in use; the answer is taken before
     // anything is awaited, so queued answers go out in the order requests came in.
@@ -208,12 +217,12 @@ export class EndpointHandler {
       return this.#endpoints.queue.take(name, view).then(
         (taken) =>
           taken === undefined
-            ? this.#routed(name, subpath, request, wholeBody)
+            ? this.#routed(name, subpath, request, wholeBody, gone)
             : this.#queued(name, view, request, taken),
         (error: unknown) => this.#failed(error, request),
       );
     }
-    return this.#routed(name, subpath, request, wholeBody);
+    return this.#routed(name, subpath, request, wholeBody, gone);
   }
 
   /**
@@ -226,15 +235,16 @@ export class EndpointHandler {
     subpath: string,
     request: RecordedRequest,
     wholeBody: Uint8Array | undefined,
+    gone: ClientGone | undefined,
   ): EndpointAnswer | Promise<EndpointAnswer> {
     const table = this.#endpoints.routeTables.get(name);
     if (table === undefined) {
       return this.#endpoints.routeTable(name).then(
-        (loaded) => this.#withRoutes(name, subpath, request, loaded, wholeBody),
+        (loaded) => this.#withRoutes(name, subpath, request, loaded, wholeBody, gone),
         (error: unknown) => this.#failed(error, request),
       );
     }
-    return this.#withRoutes(name, subpath, request, table, wholeBody);
+    return this.#withRoutes(name, subpath, request, table, wholeBody, gone);
   }
 
   #withRoutes(
@@ -243,12 +253,13 @@ export class EndpointHandler {
     request: RecordedRequest,
     table: RouteTable | null,
     wholeBody: Uint8Array | undefined,
+    gone: ClientGone | undefined,
   ): EndpointAnswer | Promise<EndpointAnswer> {
     let view: RequestView | undefined;
     if (table !== null) {
       view = new RequestView(request, subpath);
       const hit = table.select(view);
-      if (hit !== undefined) return this.#routeAnswer(name, request, view, hit, wholeBody);
+      if (hit !== undefined) return this.#routeAnswer(name, request, view, hit, wholeBody, gone);
     }
     if (subpath === '/') return this.#stored(name, request, table, view);
     return this.#noRoute(name, request, table, view ?? new RequestView(request, subpath));
@@ -261,6 +272,7 @@ export class EndpointHandler {
     view: RequestView,
     hit: RouteHit,
     wholeBody: Uint8Array | undefined,
+    gone: ClientGone | undefined,
   ): EndpointAnswer | Promise<EndpointAnswer> {
     const { route, params } = hit;
     let validation: ValidationMark | undefined;
@@ -283,6 +295,7 @@ export class EndpointHandler {
         wholeBody,
         validation,
         subpath: view.subpath,
+        gone,
         routeId: route.id,
         params,
         proxy,

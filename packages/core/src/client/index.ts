@@ -40,6 +40,7 @@ export {
   STATUS_CODE_RANGE,
 } from '../wire/rules.js';
 export type { EndpointRecord } from '../wire/schemas.js';
+export { maskCredentials, reportedUrl } from '../wire/shown-url.js';
 export type {
   SignatureCheckStatus,
   SignatureInput,

@@ -52,8 +52,9 @@ export interface CreateAppOptions extends LimitOptions {
    */
   store?: EndpointStore;
   /**
-   * Host names besides IP addresses and `localhost` that `/api/*` and the web page
-   * answer (`.example.com` also allows its subdomains); other Hosts get 403
+   * Hosts besides IP addresses and `localhost` that `/api/*` and the web page
+   * answer (host rules, wire/host-rules.ts: `.example.com` also allows its
+   * subdomains, `name:port` that port only); other Hosts get 403
    * `HOST_NOT_ALLOWED`. `/endpoint/*` answers any Host.
    * @default []
    * @example createApp({ allowedHosts: ['mocks.internal', '.example.com'] })
@@ -104,7 +105,8 @@ export interface CreateAppOptions extends LimitOptions {
   deliverySend?: DeliverySend;
   /**
    * Hosts besides loopback addresses (127.0.0.0/8, ::1, localhost) that deliveries
-   * may be sent to (`.example.com` also allows its subdomains). Others are refused
+   * may be sent to (host rules, wire/host-rules.ts: `.example.com` also allows its
+   * subdomains, `host:port` that port only, IPv6 as `::1` or `[::1]`). Others are refused
    * with `DELIVERY_HOST_NOT_ALLOWED`, so a shared daemon cannot be made to reach other machines.
    * @default []
    * @example createApp({ deliveryAllowHosts: ['receiver.internal'] })
@@ -112,11 +114,12 @@ export interface CreateAppOptions extends LimitOptions {
   deliveryAllowHosts?: readonly string[];
   /**
    * Hosts proxy routes (`answer: { proxy: { url } }`) may forward to
-   * (`.example.com` also allows its subdomains); empty: proxying is off. A loopback,
-   * private or link-local address is reached only when the address itself is
-   * listed (`127.0.0.1`), also when a listed name resolves to it.
+   * (host rules, wire/host-rules.ts: `.example.com` also allows its subdomains,
+   * `host:port` that port only); empty: proxying is off. A loopback, private or
+   * link-local address is reached only when the address itself is listed
+   * (`127.0.0.1`, or `127.0.0.1:8080` for one port), also when a listed name resolves to it.
    * @default [] (proxying off)
-   * @example createApp({ proxyAllowHosts: ['api.example.com', '127.0.0.1'] })
+   * @example createApp({ proxyAllowHosts: ['api.example.com', '127.0.0.1:8080'] })
    */
   proxyAllowHosts?: readonly string[];
   /**

@@ -7,6 +7,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { MockpointError } from '../wire/errors.js';
+import { hostAllowed } from '../wire/host-rules.js';
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
@@ -19,17 +20,24 @@ export function hostName(host: string): string {
   return name.endsWith('.') ? name.slice(0, -1) : name;
 }
 
+/** The port of a Host header value, or `defaultPort` when it names none. */
+function hostPort(host: string, defaultPort: number): number | undefined {
+  const value = host.trim();
+  const colon = value.lastIndexOf(':');
+  if (colon === -1 || value.lastIndexOf(']') > colon) return defaultPort;
+  const port = value.slice(colon + 1);
+  return /^\d{1,5}$/.test(port) ? Number(port) : undefined;
+}
+
 /**
- * True when `host` (a Host header value) is an IP address, `localhost`, or one of
- * `allowed` (exact names; `.example.com` also allows every subdomain).
+ * True when `host` (a Host header value) is an IP address, `localhost`, or
+ * allowed by one of `allowed` (the allow-list rule of wire/host-rules.ts: a
+ * listed port allows that port only; a Host without a port is at `defaultPort`).
  */
-export function isAllowedHost(host: string, allowed: readonly string[]): boolean {
+export function isAllowedHost(host: string, allowed: readonly string[], defaultPort = 80): boolean {
   const name = hostName(host);
   if (name === 'localhost' || IPV4.test(name) || name.includes(':')) return true;
-  return allowed.some((entry) => {
-    const rule = entry.toLowerCase();
-    return rule.startsWith('.') ? name === rule.slice(1) || name.endsWith(rule) : name === rule;
-  });
+  return hostAllowed(name, hostPort(host, defaultPort), allowed);
 }
 
 /**
@@ -41,7 +49,7 @@ export function hostGuard(allowed: readonly string[]): MiddlewareHandler {
   return async (c, next) => {
     if (!c.req.path.startsWith('/endpoint/')) {
       const host = c.req.header('host');
-      if (host !== undefined && !isAllowedHost(host, allowed)) {
+      if (host !== undefined && !isAllowedHost(host, allowed, c.req.url.startsWith('https:') ? 443 : 80)) {
         throw new MockpointError(
           'HOST_NOT_ALLOWED',
           `Host "${hostName(host)}" is not allowed for the admin API and the web page (a DNS-rebinding defence); use an IP address or localhost, or add the name to MOCKPOINT_ALLOWED_HOSTS`,

@@ -8,6 +8,7 @@
  */
 import type { AttemptErrorCode, DeliveryAttempt, TamperMode } from '../wire/delivery-json.js';
 import { connectionErrorCode } from '../wire/errors.js';
+import { maskCredentials } from '../wire/shown-url.js';
 import { VERSION } from '../wire/version.js';
 import { type DeliverySend, fetchDeliverySend } from './delivery-send.js';
 import type { StoredDelivery } from './delivery-store.js';
@@ -140,7 +141,7 @@ export async function attemptDelivery(
       const location = answer.headers.location;
       return fail(
         'REDIRECT_NOT_FOLLOWED',
-        `the receiver answered ${answer.status}${location ? ` to ${location}` : ''}; redirects are not followed`,
+        `the receiver answered ${answer.status}${location ? ` to ${maskCredentials(location)}` : ''}; redirects are not followed`,
       );
     }
     return record;

@@ -2,33 +2,31 @@
  * Where a delivery may go. A shared daemon must not become a way to reach other
  * machines (SSRF): by default only loopback addresses are allowed, given
  * literally (`127.0.0.0/8`, `::1`) or as `localhost`; any other host must be
- * listed (`MOCKPOINT_DELIVERY_ALLOW_HOSTS`). No name is resolved here, so no DNS
- * answer can turn an allowed name into another address. Redirects are never
+ * listed (`MOCKPOINT_DELIVERY_ALLOW_HOSTS`). `localhost` is a name the system
+ * resolves, so the Node transport checks that it resolves to loopback addresses
+ * only (node-delivery-send.ts). Names below it (`a.localhost`) are not taken as
+ * loopback: RFC 6761 only asks resolvers to keep them on loopback, and many
+ * (glibc without systemd-resolved) pass them to DNS, whose answer could be any
+ * address; they are allowed only when listed, like any name. Redirects are never
  * followed (see the attempt), so a receiver cannot send an attempt elsewhere.
  *
  * @module
  */
 import { MockpointError } from '../wire/errors.js';
+import { hostAllowed, normalHost, urlPort } from '../wire/host-rules.js';
 
 const IPV4_LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 
-/** True for `localhost` (and `*.localhost`, which RFC 6761 reserves for loopback) and loopback IP literals. */
+/** True for `localhost` (resolved to loopback only, see above) and loopback IP literals. */
 export function isLoopbackHost(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/^\[|\]$/g, '');
   return (
     name === 'localhost' ||
-    name.endsWith('.localhost') ||
     IPV4_LOOPBACK.test(name) ||
     name === '::1' ||
     /^::ffff:127\./.test(name) ||
     /^::ffff:7f[0-9a-f]{2}:/.test(name)
   );
-}
-
-/** True when a host rule (`name`, or `.example.com` for it and its subdomains) allows `hostname`. */
-function ruleAllows(rule: string, hostname: string): boolean {
-  const entry = rule.toLowerCase();
-  return entry.startsWith('.') ? hostname === entry.slice(1) || hostname.endsWith(entry) : hostname === entry;
 }
 
 /**
@@ -46,8 +44,8 @@ export function checkDeliveryTarget(url: unknown, allowHosts: readonly string[])
       `url must be http:// or https://, not ${target.protocol.slice(0, -1)}://`,
     );
   }
-  const hostname = target.hostname.toLowerCase().replace(/\.$/, '');
-  if (isLoopbackHost(hostname) || allowHosts.some((rule) => ruleAllows(rule, hostname))) return target;
+  const hostname = normalHost(target.hostname);
+  if (isLoopbackHost(hostname) || hostAllowed(hostname, urlPort(target), allowHosts)) return target;
   throw new MockpointError(
     'DELIVERY_HOST_NOT_ALLOWED',
     `deliveries may only go to loopback addresses (127.0.0.1, ::1, localhost) unless the host is listed in MOCKPOINT_DELIVERY_ALLOW_HOSTS; "${hostname}" is not`,

@@ -12,6 +12,7 @@
  */
 import type { Delivery, DeliveryPage } from '../wire/delivery-json.js';
 import { MockpointError } from '../wire/errors.js';
+import { maskCredentials } from '../wire/shown-url.js';
 import { attemptDelivery } from './delivery-attempt.js';
 import { afterAttempt } from './delivery-policy.js';
 import { type DeliveryRequestOptions, parseDeliveryRequest } from './delivery-request.js';
@@ -35,11 +36,11 @@ export interface DeliveryWorkerOptions {
   send?: DeliverySend;
 }
 
-/** The delivery as `/api/deliveries` reports it: no secret, times as ISO 8601. */
+/** The delivery as `/api/deliveries` reports it: no secret (nor the URL's user and password), times as ISO 8601. */
 export function deliveryJson(stored: StoredDelivery): Delivery {
   const out: Delivery = {
     id: stored.id,
-    url: stored.url,
+    url: maskCredentials(stored.url),
     method: stored.method,
     state: stored.state,
     retry: { delaysMs: [...stored.delaysMs] },

@@ -11,8 +11,10 @@
  *
  * @module
  */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { ATTEMPT_BODY_BYTES } from '../wire/delivery-json.js';
 import {
   ATTEMPT_DRAIN_BYTES,
@@ -21,6 +23,7 @@ import {
   type SendAnswer,
   type SendRequest,
 } from './delivery-send.js';
+import { isLoopbackHost } from './delivery-target.js';
 
 /** Options for {@link nodeDeliverySend}. */
 export interface NodeDeliverySendOptions {
@@ -61,6 +64,37 @@ export function nodeDeliverySend(options: NodeDeliverySendOptions = {}): NodeDel
   });
 }
 
+/**
+ * A lookup for `localhost`, allowed as loopback without being listed: it must
+ * resolve to loopback addresses only (a hosts file or resolver that says
+ * otherwise is refused, `ELOOPBACKONLY`), checked right before connecting.
+ */
+export function loopbackOnlyLookup(resolve: typeof dnsLookup = dnsLookup): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error !== null) {
+        callback(error, '', 0);
+        return;
+      }
+      const other = addresses.find(({ address }) => !isLoopbackHost(address));
+      if (other !== undefined || addresses.length === 0) {
+        const refused: NodeJS.ErrnoException = new Error(
+          `${hostname} resolves to ${other?.address ?? 'nothing'}, not a loopback address; list the receiver's host in MOCKPOINT_DELIVERY_ALLOW_HOSTS to send there`,
+        );
+        refused.code = 'ELOOPBACKONLY';
+        callback(refused, '', 0);
+        return;
+      }
+      const first = addresses[0] as LookupAddress;
+      if ((options as { all?: boolean }).all === true) {
+        (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, addresses);
+      } else callback(null, first.address, first.family);
+    });
+  };
+}
+
+const LOOPBACK_ONLY = loopbackOnlyLookup();
+
 function sendOnce(request: SendRequest, http: HttpAgent, https: HttpsAgent): Promise<SendAnswer> {
   const { signal } = request;
   return new Promise<SendAnswer>((resolve, reject) => {
@@ -83,9 +117,15 @@ function sendOnce(request: SendRequest, http: HttpAgent, https: HttpsAgent): Pro
       settle(signal.reason);
     };
     const headers: Record<string, string> = { ...request.headers, 'content-length': String(request.body.byteLength) };
+    const hostname = new URL(request.url).hostname.toLowerCase().replace(/\.$/, '');
     const req = (secure ? httpsRequest : httpRequest)(
       request.url,
-      { method: request.method, headers, agent: secure ? https : http },
+      {
+        method: request.method,
+        headers,
+        agent: secure ? https : http,
+        ...(hostname === 'localhost' ? { lookup: LOOPBACK_ONLY } : {}),
+      },
       (res) => {
         responded = true;
         readAnswer(res, () => req.destroy(), settle);

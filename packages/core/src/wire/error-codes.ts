@@ -62,7 +62,7 @@ export const ERRORS = {
     fix: 'compress the body with the encoding named, or send it uncompressed',
   },
   REQUEST_ABORTED: {
-    when: 'the client hung up before its body was complete (nobody sees it; nothing is logged)',
+    when: "the client hung up before its body was complete (nobody sees it; nothing is logged), or before a proxy route's upstream answered (the journal entry says so, status 499; the upstream request is aborted)",
     fix: 'nothing: the request was not taken',
   },
   INVALID_FAULT: {
@@ -117,6 +117,10 @@ export const ERRORS = {
   INVALID_PROXY: {
     when: 'a proxy answer with other answer fields beside it, a URL that is not absolute http(s) or has a query, user or fragment, or a bad header name in `redact`/`matchHeaders`',
     fix: 'give `{ "proxy": { "url": "https://host/base" } }` alone ([files.md](files.md#record-and-replay))',
+  },
+  PROXY_PATH_OUTSIDE_BASE: {
+    when: "a request to a proxy route whose path would leave the upstream URL's base path once decoded and resolved: `..` segments (also as `%2e%2e`), or `/` and `\\` given as `%2f`/`%5c` (or a raw `\\`)",
+    fix: 'send the path without them; a proxy route forwards only below its URL (give the route a URL with a shorter path to reach more)',
   },
   INVALID_VALIDATION: {
     when: "a route's `validate` is not `{ mode: off | report | enforce, body?, bodyRequired?, query?, params?, headers? }` with JSON Schemas (objects or booleans), or one of its schemas has a `#/…` `$ref` that points at nothing in it",

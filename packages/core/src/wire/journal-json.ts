@@ -36,7 +36,11 @@ export interface UpstreamOutcome {
   statusCode?: number;
   /** The upstream's headers: lower-case names, repeated ones as a list. */
   headers?: Record<string, string | string[]>;
-  /** The code of the failure (`UPSTREAM_FAILED`, `UPSTREAM_TIMEOUT`, `PROXY_HOST_NOT_ALLOWED`) when there is no upstream answer. */
+  /**
+   * The code of the failure when there is no upstream answer: `UPSTREAM_FAILED`, `UPSTREAM_TIMEOUT`,
+   * `PROXY_HOST_NOT_ALLOWED`, `PROXY_PATH_OUTSIDE_BASE` (not sent: the path would leave the base;
+   * `url` is then the proxy's), `REQUEST_ABORTED` (the client left first; status 499).
+   */
   error?: string;
 }
 

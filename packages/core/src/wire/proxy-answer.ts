@@ -8,6 +8,7 @@
  * @module
  */
 import { MockpointError } from './errors.js';
+import { hostAllowed, normalHost, urlPort } from './host-rules.js';
 
 /**
  * Forward the request to an upstream; with `record`, keep each distinct request's
@@ -53,35 +54,22 @@ export const MAX_PROXY_TIMEOUT_MS = 600_000;
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** The host of a URL as allow lists compare it: lower case, no brackets around IPv6, no trailing dot. */
-export function normalHost(hostname: string): string {
-  return hostname
-    .toLowerCase()
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '');
-}
-
-/**
- * True when `hostname` is listed in `allowHosts`: exactly, or under a `.example.com`
- * rule (the name and its subdomains). An IP address must be listed as written in a URL.
- */
-export function hostListed(hostname: string, allowHosts: readonly string[]): boolean {
-  const host = normalHost(hostname);
-  return allowHosts.some((rule) => {
-    const entry = normalHost(rule);
-    return entry.startsWith('.') ? host === entry.slice(1) || host.endsWith(entry) : host === entry;
-  });
-}
-
 function refuse(code: 'INVALID_PROXY' | 'PROXY_HOST_NOT_ALLOWED', where: string, message: string, index?: number) {
   return new MockpointError(code, `${where}: ${message}`, index === undefined ? {} : { details: { index } });
 }
 
-/** The message of a host that is not allowed: what to set to allow it. */
-export function hostNotAllowedMessage(hostname: string, allowHosts: readonly string[]): string {
+/** `host:port` as an allow list writes it (IPv6 in brackets). */
+function hostAndPort(hostname: string, port: number): string {
+  const host = normalHost(hostname);
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** The message of a host that is not allowed (at `port`): what to set to allow it. */
+export function hostNotAllowedMessage(hostname: string, port: number, allowHosts: readonly string[]): string {
+  const at = hostAndPort(hostname, port);
   return allowHosts.length === 0
-    ? `proxying is off on this server: list "${normalHost(hostname)}" in MOCKPOINT_PROXY_ALLOW_HOSTS (createMockServer: proxyAllowHosts) to allow it`
-    : `"${normalHost(hostname)}" is not in MOCKPOINT_PROXY_ALLOW_HOSTS (${allowHosts.join(', ')}); add it to allow it`;
+    ? `proxying is off on this server: list "${normalHost(hostname)}" (every port) or "${at}" in MOCKPOINT_PROXY_ALLOW_HOSTS (createMockServer: proxyAllowHosts) to allow it`
+    : `"${at}" is not allowed by MOCKPOINT_PROXY_ALLOW_HOSTS (${allowHosts.join(', ')}); add "${normalHost(hostname)}" (every port) or "${at}"`;
 }
 
 /**
@@ -123,8 +111,8 @@ export function checkProxyAnswer(
       throw refuse('INVALID_PROXY', where, `proxy.${list}: "${bad}" is not a header name`, index);
     }
   }
-  if (allowHosts !== undefined && !hostListed(url.hostname, allowHosts)) {
-    throw refuse('PROXY_HOST_NOT_ALLOWED', where, hostNotAllowedMessage(url.hostname, allowHosts), index);
+  if (allowHosts !== undefined && !hostAllowed(url.hostname, urlPort(url), allowHosts)) {
+    throw refuse('PROXY_HOST_NOT_ALLOWED', where, hostNotAllowedMessage(url.hostname, urlPort(url), allowHosts), index);
   }
 }
 

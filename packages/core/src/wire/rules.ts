@@ -20,9 +20,6 @@ export function isValidName(name: string): boolean {
   return NAME_PATTERN.test(name);
 }
 
-/** A host name or `.suffix` rule as `MOCKPOINT_ALLOWED_HOSTS` accepts it. */
-export const ALLOWED_HOST_RULE = /^\.?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i;
-
 /**
  * The serialised origin of `value` (`scheme://host[:port]`, lower case, default
  * port dropped), or `undefined` when it is not an http(s) origin (e.g. `null`).

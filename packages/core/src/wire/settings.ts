@@ -256,7 +256,7 @@ export const SETTINGS = {
     arg: '<list>',
     type: 'hosts',
     defaultText: 'none (IP addresses and localhost only)',
-    help: 'host names /api and the web page answer besides IPs and localhost (comma-separated; .example.com = its subdomains too; /endpoint answers any Host)',
+    help: 'hosts /api and the web page answer besides IPs and localhost (comma-separated host rules, see docs/safety.md#host-allow-lists: name, .example.com = its subdomains too, IP, each with an optional :port; /endpoint answers any Host)',
   },
   allowedOrigins: {
     env: 'MOCKPOINT_ALLOWED_ORIGINS',
@@ -272,7 +272,7 @@ export const SETTINGS = {
     arg: '<list>',
     type: 'hosts',
     defaultText: 'none (loopback addresses only)',
-    help: 'hosts that webhook deliveries (POST /api/deliveries, mockpoint send) may target besides 127.0.0.0/8, ::1 and localhost (comma-separated; .example.com = its subdomains too)',
+    help: 'hosts that webhook deliveries (POST /api/deliveries, mockpoint send) may target besides loopback addresses (comma-separated host rules, see docs/safety.md#host-allow-lists: name, .example.com = its subdomains too, IP such as ::1 or [::1], each with an optional :port that then is the only one allowed)',
   },
   proxyAllowHosts: {
     env: 'MOCKPOINT_PROXY_ALLOW_HOSTS',
@@ -280,7 +280,7 @@ export const SETTINGS = {
     arg: '<list>',
     type: 'hosts',
     defaultText: 'none (proxying off)',
-    help: 'hosts that proxy routes may forward to (comma-separated; .example.com = its subdomains too); a loopback, private or link-local address is reached only when the address itself is listed (127.0.0.1)',
+    help: 'hosts that proxy routes may forward to (comma-separated host rules, see docs/safety.md#host-allow-lists: name, .example.com = its subdomains too, IP, each with an optional :port that then is the only one allowed); a loopback, private or link-local address is reached only when the address itself is listed (127.0.0.1:8080 for one port)',
   },
   serverReportingDsn: {
     env: 'SERVER_REPORTING_DSN',

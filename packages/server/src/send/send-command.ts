@@ -17,6 +17,7 @@ import {
   type DeliveryInput,
   JsonText,
   type MockpointApp,
+  maskCredentials,
 } from '@mockpoint/core';
 
 export const SEND_HELP = `Usage: mockpoint send <url> [options]
@@ -170,7 +171,10 @@ export function parseSendArgs(
         break;
       default:
         if (arg.startsWith('-')) throw new SendUsageError(`unknown option ${arg} (see mockpoint send --help)`);
-        if (input.url !== undefined) throw new SendUsageError(`one URL at most; received ${input.url} and ${arg}`);
+        if (input.url !== undefined)
+          throw new SendUsageError(
+            `one URL at most; received ${maskCredentials(input.url)} and ${maskCredentials(arg)}`,
+          );
         input.url = arg;
     }
   }

@@ -8,6 +8,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import {
+  type ClientGone,
   type EndpointAnswer,
   errorAnswer,
   type FaultAnswer,
@@ -192,6 +193,20 @@ function answer(res: ServerResponse, result: ReturnType<EndpointHandler['handle'
   else send(res, result, streams);
 }
 
+/** A signal, made when first asked for, that aborts when `res` closes before its answer was all sent. */
+function clientGone(res: ServerResponse): ClientGone {
+  return () => {
+    const controller = new AbortController();
+    if (res.destroyed) controller.abort();
+    else {
+      res.once('close', () => {
+        if (!res.writableFinished) controller.abort();
+      });
+    }
+    return controller.signal;
+  };
+}
+
 // ---- reading a body: the first bytes kept, the rest read and dropped ----
 // (or, for a name that checks signatures, kept whole up to maxBytes for the check)
 
@@ -241,7 +256,7 @@ function finishBody(req: ReadingRequest, state: BodyState): void {
     body,
     bodyTruncated: state.seen > body.byteLength,
   };
-  answer(state.res, state.handler.handle(recorded, whole), state.streams);
+  answer(state.res, state.handler.handle(recorded, whole, clientGone(state.res)), state.streams);
 }
 
 /** Whether the body of a request to `target` is kept whole for its name's signature check. */
@@ -350,7 +365,7 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
       body: EMPTY,
       bodyTruncated: false,
     };
-    answer(res, handler.handle(recorded), streams);
+    answer(res, handler.handle(recorded, undefined, clientGone(res)), streams);
   };
 
   return (req, res) => {

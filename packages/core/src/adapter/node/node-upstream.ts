@@ -13,9 +13,10 @@ import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import { checkUpstreamHost, type Upstream, type UpstreamRequest } from '../../answer/proxy/upstream.js';
 import { checkUpstreamAddress } from '../../answer/proxy/upstream-address.js';
+import { urlPort } from '../../wire/host-rules.js';
 
 /** A lookup that refuses a name when any address it resolves to may not be reached. */
-function checkedLookup(allowHosts: readonly string[]): LookupFunction {
+function checkedLookup(port: number, allowHosts: readonly string[]): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error !== null) {
@@ -23,7 +24,7 @@ function checkedLookup(allowHosts: readonly string[]): LookupFunction {
         return;
       }
       try {
-        for (const { address } of addresses) checkUpstreamAddress(hostname, address, allowHosts);
+        for (const { address } of addresses) checkUpstreamAddress(hostname, address, port, allowHosts);
       } catch (refused) {
         callback(refused as NodeJS.ErrnoException, '', 0);
         return;
@@ -61,7 +62,7 @@ export const nodeUpstream: Upstream = (request) =>
     const outgoing = send(url, {
       method: request.method,
       headers: outgoingHeaders(request.headers),
-      lookup: checkedLookup(request.allowHosts),
+      lookup: checkedLookup(urlPort(url), request.allowHosts),
       signal: request.signal,
     });
     outgoing.once('error', reject);

@@ -2,7 +2,8 @@
  * A proxy route answering a request: the request forwarded (method, subpath,
  * query, headers but the hop-by-hop ones, Host and Expect, the exact body), the
  * upstream's status and headers given back at once and its body passed on as it
- * arrives. Failures are answered with stable codes: `PROXY_HOST_NOT_ALLOWED`
+ * arrives. Failures are answered with stable codes: `PROXY_PATH_OUTSIDE_BASE`
+ * (400, a path that would leave the upstream's base path), `PROXY_HOST_NOT_ALLOWED`
  * (403), `UPSTREAM_FAILED` (502, with the reason), `UPSTREAM_TIMEOUT` (504).
  * With `record`, the complete answer is handed to `onComplete` once sent.
  *
@@ -10,11 +11,13 @@
  */
 import { NOT_FORWARDED } from '../../http/hop-by-hop.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
+import type { ErrorCode } from '../../wire/error-status.js';
 import { connectionErrorCode, isMockpointError } from '../../wire/errors.js';
 import type { UpstreamOutcome } from '../../wire/journal-json.js';
 import { DEFAULT_PROXY_TIMEOUT_MS, type ProxyAnswer, upstreamUrl } from '../../wire/proxy-answer.js';
-import { type EndpointAnswer, errorAnswer, type RelayAnswer } from '../endpoint-answer.js';
+import { type ClientGone, type EndpointAnswer, errorAnswer, type RelayAnswer } from '../endpoint-answer.js';
 import type { Upstream } from './upstream.js';
+import { containedSubpath } from './upstream-path.js';
 
 /** Header names a `Connection` header lists: hop-by-hop for this connection only. */
 function connectionListed(lines: readonly (readonly [string, string])[]): Set<string> {
@@ -84,6 +87,8 @@ export interface RelayOptions {
   allowHosts: readonly string[];
   /** The request's subpath (as received, not decoded). */
   subpath: string;
+  /** A signal of the client leaving: the upstream request is aborted then, not held to `timeoutMs`. */
+  gone?: ClientGone | undefined;
   /** Called with the complete answer once its last byte is passed on (`proxy.record` only). */
   onComplete?: (answer: CompleteAnswer) => void;
   /** Most bytes of a body kept for `onComplete`; a longer answer is passed on but not handed over. */
@@ -136,13 +141,23 @@ function teeForRecording(
 /** Forwards `request` as `proxy` says and answers with the upstream's answer (or a coded error). */
 export async function relay(request: RecordedRequest, proxy: ProxyAnswer, options: RelayOptions): Promise<Relayed> {
   const head = request.method === 'HEAD';
-  const q = request.target.indexOf('?');
-  const url = upstreamUrl(proxy.url, options.subpath, q === -1 ? '' : request.target.slice(q));
-  const failed = (status: number, code: Parameters<typeof errorAnswer>[1], message: string): Relayed => ({
+  const refused = (url: string, status: number, code: ErrorCode, message: string): Relayed => ({
     answer: errorAnswer(status, code, message, { head, cors: true }),
     status,
     upstream: { url, error: code },
   });
+  const subpath = containedSubpath(options.subpath);
+  if (subpath === undefined) {
+    return refused(
+      proxy.url,
+      400,
+      'PROXY_PATH_OUTSIDE_BASE',
+      `the path ${options.subpath} would leave the proxy's base path ${new URL(proxy.url).pathname} once decoded (.. segments, also as %2e%2e, %2f, %5c or \\); a proxy route forwards only below its URL`,
+    );
+  }
+  const q = request.target.indexOf('?');
+  const url = upstreamUrl(proxy.url, subpath, q === -1 ? '' : request.target.slice(q));
+  const failed = (status: number, code: ErrorCode, message: string): Relayed => refused(url, status, code, message);
   const sent = request.bodyTruncated ? options.wholeBody : request.body;
   if (sent === undefined) {
     // The adapter keeps a body whole up to the body limit (MOCKPOINT_MAX_BODY_BYTES); past it, only the first bytes.
@@ -155,6 +170,11 @@ export async function relay(request: RecordedRequest, proxy: ProxyAnswer, option
   const timeoutMs = proxy.timeoutMs ?? DEFAULT_PROXY_TIMEOUT_MS;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
+  // The client leaving aborts the upstream request too (its headers or its body, whichever is under way).
+  const left = options.gone?.();
+  const leave = () => controller.abort();
+  left?.addEventListener('abort', leave, { once: true });
+  if (left?.aborted) controller.abort();
   try {
     const response = await options.upstream({
       url,
@@ -184,8 +204,13 @@ export async function relay(request: RecordedRequest, proxy: ProxyAnswer, option
     return { answer, status: response.status, upstream: { url, statusCode: response.status, headers } };
   } catch (error) {
     clearTimeout(timer);
+    left?.removeEventListener('abort', leave);
     if (isMockpointError(error)) return failed(error.status, error.code, error.message);
     const origin = new URL(url).origin;
+    if (left?.aborted) {
+      // Nobody reads this answer; the journal tells what happened.
+      return failed(499, 'REQUEST_ABORTED', `the client left before the upstream ${origin} answered`);
+    }
     if (controller.signal.aborted) {
       return failed(504, 'UPSTREAM_TIMEOUT', `the upstream ${origin} sent no answer within ${timeoutMs} ms`);
     }

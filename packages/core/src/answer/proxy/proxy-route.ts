@@ -14,7 +14,7 @@ import { isMockpointError } from '../../wire/errors.js';
 import type { ProxyAnswer } from '../../wire/proxy-answer.js';
 import { checkRoutes } from '../../wire/route.js';
 import type { ValidationMark } from '../../wire/route-validation.js';
-import type { EndpointAnswer } from '../endpoint-answer.js';
+import type { ClientGone, EndpointAnswer } from '../endpoint-answer.js';
 import { type CompleteAnswer, relay } from './proxy-relay.js';
 import { ProxySettings } from './proxy-settings.js';
 import { recordedRoute, unrecordable } from './recording.js';
@@ -29,6 +29,8 @@ export interface ProxyRouteRequest {
   validation?: ValidationMark | undefined;
   /** The request's subpath, as received. */
   subpath: string;
+  /** A signal of the client leaving: the upstream request is aborted then. */
+  gone?: ClientGone | undefined;
   /** The proxy route's id (recordings go in front of it). */
   routeId: string;
   params: Record<string, string>;
@@ -69,6 +71,7 @@ export async function proxyRouteAnswer(at: ProxyRouteRequest): Promise<EndpointA
     upstream: settings.upstream,
     allowHosts: settings.allowHosts,
     subpath: at.subpath,
+    gone: at.gone,
     maxRecordBytes: settings.maxRecordBytes,
     onComplete: at.proxy.record === true ? (complete) => void keep(at, settings, complete) : undefined,
   });

@@ -36,11 +36,19 @@ describe('nonPublicKind', () => {
 
 describe('checkUpstreamAddress', () => {
   it('lets a non-public address through only when the address itself is listed', () => {
-    expect(() => checkUpstreamAddress('api.internal', '10.0.0.5', ['api.internal'])).toThrow(
+    expect(() => checkUpstreamAddress('api.internal', '10.0.0.5', 443, ['api.internal'])).toThrow(
       /api\.internal resolves to 10\.0\.0\.5, a private address/,
     );
-    expect(() => checkUpstreamAddress('api.internal', '10.0.0.5', ['api.internal', '10.0.0.5'])).not.toThrow();
-    expect(() => checkUpstreamAddress('localhost', '::1', ['0:0:0:0:0:0:0:1'])).not.toThrow();
-    expect(() => checkUpstreamAddress('api.example.com', '93.184.216.34', [])).not.toThrow();
+    expect(() => checkUpstreamAddress('api.internal', '10.0.0.5', 443, ['api.internal', '10.0.0.5'])).not.toThrow();
+    expect(() => checkUpstreamAddress('localhost', '::1', 80, ['0:0:0:0:0:0:0:1'])).not.toThrow();
+    expect(() => checkUpstreamAddress('api.example.com', '93.184.216.34', 443, [])).not.toThrow();
+  });
+
+  it('with a port listed, lets the address through at that port only', () => {
+    expect(() => checkUpstreamAddress('localhost', '127.0.0.1', 8080, ['127.0.0.1:8080'])).not.toThrow();
+    expect(() => checkUpstreamAddress('localhost', '127.0.0.1', 6379, ['127.0.0.1:8080'])).toThrow(
+      /listed in MOCKPOINT_PROXY_ALLOW_HOSTS \(e\.g\. 127\.0\.0\.1:6379 for this port only/,
+    );
+    expect(() => checkUpstreamAddress('localhost', '::1', 8080, ['[::1]:8080'])).not.toThrow();
   });
 });

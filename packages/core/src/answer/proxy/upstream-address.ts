@@ -9,7 +9,7 @@
  * @module
  */
 import { MockpointError } from '../../wire/errors.js';
-import { normalHost } from '../../wire/proxy-answer.js';
+import { addressListed, normalHost } from '../../wire/host-rules.js';
 
 /** The four bytes of an IPv4 address in dotted form, or `undefined`. */
 function ipv4Bytes(text: string): number[] | undefined {
@@ -83,26 +83,25 @@ export function nonPublicKind(address: string): string | undefined {
   return undefined;
 }
 
-/** True when `a` and `b` are the same address (IPv6 compared by value; `::ffff:127.0.0.1` and `127.0.0.1` stay apart). */
-function sameAddress(a: string, b: string): boolean {
-  const x = normalHost(a);
-  const y = normalHost(b);
-  if (x === y) return true;
-  const gx = ipv4Bytes(x) === undefined ? ipv6Groups(x) : undefined;
-  const gy = ipv4Bytes(y) === undefined ? ipv6Groups(y) : undefined;
-  return gx !== undefined && gy !== undefined && gx.every((group, i) => group === gy[i]);
-}
-
 /**
- * Checks an address `hostname` resolved to before connecting: a non-public one
- * must itself be listed in `allowHosts`; `PROXY_HOST_NOT_ALLOWED` otherwise.
+ * Checks an address `hostname` resolved to before connecting to it at `port`: a
+ * non-public one must itself be listed in `allowHosts` (without a port, or with
+ * this one; IPv6 compared by value, `::ffff:127.0.0.1` and `127.0.0.1` apart);
+ * `PROXY_HOST_NOT_ALLOWED` otherwise.
  */
-export function checkUpstreamAddress(hostname: string, address: string, allowHosts: readonly string[]): void {
+export function checkUpstreamAddress(
+  hostname: string,
+  address: string,
+  port: number,
+  allowHosts: readonly string[],
+): void {
   const kind = nonPublicKind(address);
-  if (kind === undefined || allowHosts.some((rule) => sameAddress(rule, address))) return;
-  const via = sameAddress(hostname, address) ? `${normalHost(address)} is` : `${hostname} resolves to ${address},`;
+  if (kind === undefined || addressListed(address, port, allowHosts)) return;
+  const host = normalHost(address);
+  const via = normalHost(hostname) === host ? `${host} is` : `${hostname} resolves to ${address},`;
+  const listed = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
   throw new MockpointError(
     'PROXY_HOST_NOT_ALLOWED',
-    `${via} a ${kind} address; a proxy reaches one only when the address itself is listed in MOCKPOINT_PROXY_ALLOW_HOSTS (e.g. ${normalHost(address)})`,
+    `${via} a ${kind} address; a proxy reaches one only when the address itself is listed in MOCKPOINT_PROXY_ALLOW_HOSTS (e.g. ${listed} for this port only, or ${host} for all)`,
   );
 }

@@ -7,7 +7,8 @@
  * @module
  */
 import { MockpointError } from '../../wire/errors.js';
-import { hostListed, hostNotAllowedMessage, normalHost } from '../../wire/proxy-answer.js';
+import { hostAllowed, normalHost, urlPort } from '../../wire/host-rules.js';
+import { hostNotAllowedMessage } from '../../wire/proxy-answer.js';
 import { checkUpstreamAddress, nonPublicKind } from './upstream-address.js';
 
 /** A request to forward. */
@@ -43,10 +44,11 @@ export type Upstream = (request: UpstreamRequest) => Promise<UpstreamResponse>;
 /** Refuses a host that is not listed, and an address literal that is non-public and not listed itself. */
 export function checkUpstreamHost(url: URL, allowHosts: readonly string[]): void {
   const host = normalHost(url.hostname);
-  if (!hostListed(host, allowHosts)) {
-    throw new MockpointError('PROXY_HOST_NOT_ALLOWED', hostNotAllowedMessage(host, allowHosts));
+  const port = urlPort(url);
+  if (!hostAllowed(host, port, allowHosts)) {
+    throw new MockpointError('PROXY_HOST_NOT_ALLOWED', hostNotAllowedMessage(host, port, allowHosts));
   }
-  if (nonPublicKind(host) !== 'reserved') checkUpstreamAddress(host, host, allowHosts);
+  if (nonPublicKind(host) !== 'reserved') checkUpstreamAddress(host, host, port, allowHosts);
 }
 
 /**

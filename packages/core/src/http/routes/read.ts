@@ -143,7 +143,7 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
       recorded.body = recorded.body.slice(0, JOURNAL_BODY_LIMIT);
       recorded.bodyTruncated = true;
     }
-    let answer = await handler.handle(recorded, wholeBody);
+    let answer = await handler.handle(recorded, wholeBody, () => request.signal);
     for (;;) {
       // A timer, never a busy wait; cancelled when the client goes away.
       if (answer.delay > 0 && !(await sleep(answer.delay, request.signal))) {
@@ -219,6 +219,7 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
         ...errorResponses(
           ctx.schemas,
           'REQUEST_INVALID',
+          'PROXY_PATH_OUTSIDE_BASE',
           'PROXY_HOST_NOT_ALLOWED',
           'UPSTREAM_FAILED',
           'UPSTREAM_TIMEOUT',
