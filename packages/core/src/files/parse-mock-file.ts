@@ -6,13 +6,24 @@
  *
  * @module
  */
-import { type Document, isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
+import {
+  type Alias,
+  type Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  parseDocument,
+} from 'yaml';
 import type { QueuedAnswer } from '../wire/answer-json.js';
 import { type ErrorCode, MockpointError } from '../wire/errors.js';
 import { JsonSyntaxError, JsonText, scanJson } from '../wire/json-text.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_ROUTES } from '../wire/limits.js';
 import { checkRoutes, type Route, type RouteInput } from '../wire/route.js';
 import { createSchemas, parseQueueBody } from '../wire/schemas.js';
+import { AliasBudget, AliasLimitError } from './alias-budget.js';
 import { exactJsonText, NotJsonError } from './exact-yaml.js';
 import { createMockFileSchema } from './mock-file-schema.js';
 
@@ -88,11 +99,18 @@ interface Where {
   path?: string;
 }
 
-function fileError(code: ErrorCode, where: Where, message: string, reason?: string): MockpointError {
+function fileError(
+  code: ErrorCode,
+  where: Where,
+  message: string,
+  reason?: string | Record<string, unknown>,
+): MockpointError {
   const at = `${where.file}:${where.line}:${where.column}`;
   const details: Record<string, unknown> = { file: where.file, line: where.line, column: where.column };
   if (where.path !== undefined) details.path = where.path;
-  if (reason !== undefined) details.reason = reason;
+  // A reason code (`details.reason`), or more details.
+  if (typeof reason === 'string') details.reason = reason;
+  else if (reason !== undefined) Object.assign(details, reason);
   return new MockpointError(code, `${at}: ${where.path === undefined ? '' : `${where.path}: `}${message}`, {
     details,
   });
@@ -153,7 +171,11 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
     path: formatPath(path as Path),
   });
 
-  const readData = (node: Node | null, path: Path): JsonText => {
+  const aliases = new AliasBudget(doc);
+  // Where the outermost alias being expanded is used: an AliasLimitError is reported there.
+  let aliasPath: Path = [];
+
+  const readData = (node: Node | null, path: Path, via: Alias | undefined): JsonText => {
     if (node !== null && isMap(node) && node.items.length === 1) {
       const [pair] = node.items;
       const key = pair?.key as Node | undefined;
@@ -161,7 +183,7 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
         return readReferenced(pair?.value as Node | null, [...path, '$file']);
     }
     try {
-      return new JsonText(scanJson(exactJsonText(node, doc, source)).text);
+      return new JsonText(scanJson(exactJsonText(node, source, aliases, via)).text);
     } catch (error) {
       if (error instanceof NotJsonError) {
         const range = error.node.range;
@@ -213,11 +235,25 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
     }
   };
 
-  const toValue = (node: Node | null, path: Path): unknown => {
-    if (isDataPath(path)) return readData(node, path);
+  /** `via`: the outermost alias being expanded, whose budget each node reached spends. */
+  const toValue = (node: Node | null, path: Path, via?: Alias): unknown => {
+    if (isDataPath(path)) {
+      if (via === undefined) aliasPath = path; // aliases inside data are reported at the data
+      return readData(node, path, via);
+    }
     if (node === null) return null;
-    const resolved = isAlias(node) ? (node.resolve(doc) as Node | undefined) : node;
-    if (resolved === undefined) throw fileError('MOCK_FILE_SYNTAX', at(path), 'an alias that names no anchor');
+    let resolved = node;
+    let outer = via;
+    if (isAlias(node)) {
+      if (outer === undefined) {
+        outer = node;
+        aliasPath = path;
+      }
+      const target = aliases.resolve(node);
+      if (target === undefined) throw fileError('MOCK_FILE_SYNTAX', at(path), 'an alias that names no anchor');
+      resolved = target;
+    }
+    aliases.node(outer);
     if (isMap(resolved)) {
       const entries = resolved.items.map((pair) => {
         const key = pair.key as Node | null;
@@ -226,17 +262,29 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
           throw fileError('MOCK_FILE_INVALID', at(path), 'keys must be strings', 'INVALID_BODY');
         }
         const keyText = String(name);
-        return [keyText, toValue(pair.value as Node | null, [...path, keyText])] as const;
+        return [keyText, toValue(pair.value as Node | null, [...path, keyText], outer)] as const;
       });
       // fromEntries makes own properties: a `__proto__` key is a key, refused as unknown.
       return Object.fromEntries(entries);
     }
-    if (isSeq(resolved)) return resolved.items.map((item, index) => toValue(item as Node | null, [...path, index]));
+    if (isSeq(resolved)) {
+      return resolved.items.map((item, index) => toValue(item as Node | null, [...path, index], outer));
+    }
     if (isScalar(resolved)) return resolved.value;
     return null;
   };
 
-  const value = toValue(doc.contents as Node | null, []);
+  let value: unknown;
+  try {
+    value = toValue(doc.contents as Node | null, []);
+  } catch (error) {
+    if (!(error instanceof AliasLimitError)) throw error;
+    const range = error.alias.range;
+    const position = range ? positionAt(counter, range[0]) : positionOf(doc, counter, aliasPath);
+    throw fileError('MOCK_FILE_ALIAS_LIMIT', { file, ...position, path: formatPath(aliasPath) }, error.message, {
+      alias: error.alias.source,
+    });
+  }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw fileError(
       'MOCK_FILE_INVALID',
