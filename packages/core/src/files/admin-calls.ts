@@ -11,6 +11,7 @@ import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
 import { decodeRoutes, routesJson } from '../wire/route.js';
 import { queueBodyFromMembers } from '../wire/schemas.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
+import { writeBodies } from './write-bodies.js';
 
 /** Which daemon (or app) to talk to. */
 export interface AdminTarget {
@@ -141,23 +142,15 @@ export function stateEntry(state: EndpointState): Record<string, unknown> {
  */
 export async function writeState(target: AdminTarget, desired: EndpointState, current?: EndpointState): Promise<void> {
   const path = `/api/endpoints/${seg(desired.name)}`;
-  const { record } = desired;
-  if (record) {
-    await call(
-      target,
-      'PUT',
-      path,
-      stringifyExact({ data: record.data, statusCode: record.statusCode, delay: record.delay }),
-    );
-  } else if (current === undefined || current.record !== undefined) {
+  const bodies = writeBodies(desired);
+  if (bodies.record !== undefined) await call(target, 'PUT', path, bodies.record);
+  else if (current === undefined || current.record !== undefined) {
     // Removes the record and the routes; the routes are written again below.
     await call(target, 'DELETE', path, undefined, true);
   }
-  await call(target, 'PUT', `${path}/routes`, `{"routes":${routesJson(desired.routes)}}`);
+  await call(target, 'PUT', `${path}/routes`, bodies.routes);
   if (current === undefined || current.queue.length > 0) await call(target, 'DELETE', `${path}/queue`);
-  if (desired.queue.length > 0) {
-    await call(target, 'POST', `${path}/queue`, stringifyExact({ answers: desired.queue.map(queueFields) }));
-  }
+  if (bodies.queue !== undefined) await call(target, 'POST', `${path}/queue`, bodies.queue);
 }
 
 /** Removes `name`: its record, routes and queued answers. */

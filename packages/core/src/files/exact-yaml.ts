@@ -7,8 +7,9 @@
  *
  * @module
  */
-import { type Document, isAlias, isMap, isScalar, isSeq, type Node } from 'yaml';
+import { type Alias, isAlias, isMap, isScalar, isSeq, type Node } from 'yaml';
 import { JsonSyntaxError, scanJson } from '../wire/json-text.js';
+import type { AliasBudget } from './alias-budget.js';
 
 /** A value in `data` that has no JSON form, with the node at fault. */
 export class NotJsonError extends Error {
@@ -26,28 +27,42 @@ const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 /**
  * The exact, minified JSON text of `node`. `source` is the document's text:
  * when the node's own text is valid JSON (a flow collection or a quoted string
- * in JSON form, or any node of a `.json` file) that text is kept.
+ * in JSON form, or any node of a `.json` file) that text is kept. Aliases are
+ * resolved through `aliases`, which counts what they expand to; `via` is the
+ * outermost alias being expanded (none at the top).
  * @throws NotJsonError for a value JSON cannot hold (`0x1F`, `.inf`, a date, a non-string key)
+ * @throws AliasLimitError when aliases expand past the file's budget
  */
-export function exactJsonText(node: Node | null, doc: Document, source: string): string {
+export function exactJsonText(node: Node | null, source: string, aliases: AliasBudget, via?: Alias): string {
   if (node === null) return 'null';
-  const resolved = isAlias(node) ? (node.resolve(doc) as Node | undefined) : node;
-  if (resolved === undefined) throw new NotJsonError(node, 'an alias that names no anchor');
+  let resolved = node;
+  let outer = via;
+  if (isAlias(node)) {
+    outer ??= node;
+    const target = aliases.resolve(node);
+    if (target === undefined) throw new NotJsonError(node, 'an alias that names no anchor');
+    resolved = target;
+  }
+  aliases.node(outer);
   if (resolved.range && (isMap(resolved) || isSeq(resolved) || isScalar(resolved))) {
     const own = source.slice(resolved.range[0], resolved.range[1]);
     if (own.startsWith('{') || own.startsWith('[') || own.startsWith('"')) {
       try {
-        return scanJson(own).text;
+        const text = scanJson(own).text;
+        aliases.text(outer, text.length);
+        return text;
       } catch (error) {
         if (!(error instanceof JsonSyntaxError) || error.problem !== 'syntax') throw error;
         // YAML, not JSON, as written (a comment, a plain string, a YAML escape): built from the nodes below.
       }
     }
   }
-  return built(resolved, doc, source);
+  const text = built(resolved, source, aliases, outer);
+  if (!isMap(resolved) && !isSeq(resolved)) aliases.text(outer, text.length);
+  return text;
 }
 
-function built(node: Node, doc: Document, source: string): string {
+function built(node: Node, source: string, aliases: AliasBudget, via: Alias | undefined): string {
   if (isMap(node)) {
     const members = node.items.map((pair) => {
       const key = pair.key as Node | null;
@@ -55,11 +70,15 @@ function built(node: Node, doc: Document, source: string): string {
       if (typeof keyValue !== 'string') {
         throw new NotJsonError(key ?? node, 'a key that is not a string (JSON object keys are strings: quote it)');
       }
-      return `${JSON.stringify(keyValue)}:${exactJsonText(pair.value as Node | null, doc, source)}`;
+      const keyText = JSON.stringify(keyValue);
+      aliases.text(via, keyText.length);
+      return `${keyText}:${exactJsonText(pair.value as Node | null, source, aliases, via)}`;
     });
     return `{${members.join(',')}}`;
   }
-  if (isSeq(node)) return `[${node.items.map((item) => exactJsonText(item as Node | null, doc, source)).join(',')}]`;
+  if (isSeq(node)) {
+    return `[${node.items.map((item) => exactJsonText(item as Node | null, source, aliases, via)).join(',')}]`;
+  }
   if (isScalar(node)) {
     const { value } = node;
     if (value === null) return 'null';

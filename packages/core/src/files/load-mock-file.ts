@@ -4,10 +4,12 @@
  *
  * @module
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { MockpointError } from '../wire/errors.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../wire/limits.js';
 import { type MockFile, type ParseMockFileOptions, parseMockFile } from './parse-mock-file.js';
+import { decodeStrictUtf8, InvalidUtf8Error } from './utf8.js';
 
 /** Options for {@link loadMockFile}: the limits of {@link parseMockFile}, and who hears of `$file` reads. */
 export interface LoadMockFileOptions extends Pick<ParseMockFileOptions, 'maxBodyBytes' | 'maxRoutes'> {
@@ -24,8 +26,21 @@ class OutsideError extends Error {
   readonly code = 'FILE_OUTSIDE';
 }
 
-/** Reads `ref` relative to `folder`, refusing any path (or link) that leads outside it. */
-function readInside(folder: string, ref: string, onFileRead?: (absolutePath: string) => void): string {
+/** A `$file` fixture larger than any body the daemon takes. */
+class TooLargeError extends Error {
+  readonly code = 'BODY_TOO_LARGE';
+}
+
+/**
+ * Reads `ref` relative to `folder`, refusing any path (or link) that leads
+ * outside it, and a file over `maxBytes` before reading it.
+ */
+function readInside(
+  folder: string,
+  ref: string,
+  maxBytes: number,
+  onFileRead?: (absolutePath: string) => void,
+): Uint8Array {
   const root = realpathSync(folder);
   const target = resolve(root, ref);
   const outside = (path: string) => {
@@ -46,7 +61,29 @@ function readInside(folder: string, ref: string, onFileRead?: (absolutePath: str
     throw new OutsideError(`${ref} leads outside the mock file's folder (${root}) through a link`);
   }
   if (real !== target) onFileRead?.(real);
-  return readFileSync(real, 'utf8');
+  let size: number;
+  try {
+    size = statSync(real).size;
+  } catch (error) {
+    throw new Error(`cannot read ${ref}: ${(error as Error).message}`);
+  }
+  if (size > maxBytes) {
+    throw new TooLargeError(`${ref} is ${size} bytes, more than the body limit ${maxBytes} (MOCKPOINT_MAX_BODY_BYTES)`);
+  }
+  return readFileSync(real);
+}
+
+/** The line and column (both from 1, the column in bytes) of byte `offset`. */
+function bytePosition(bytes: Uint8Array, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < offset; i++) {
+    if (bytes[i] === 0x0a) {
+      line++;
+      start = i + 1;
+    }
+  }
+  return { line, column: offset - start + 1 };
 }
 
 /**
@@ -56,9 +93,9 @@ function readInside(folder: string, ref: string, onFileRead?: (absolutePath: str
  * @example const file = loadMockFile('mockpoint.yaml')
  */
 export function loadMockFile(path: string, options: LoadMockFileOptions = {}): MockFile {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (error) {
     throw new MockpointError(
       'MOCK_FILE_UNREADABLE',
@@ -69,7 +106,24 @@ export function loadMockFile(path: string, options: LoadMockFileOptions = {}): M
       },
     );
   }
+  let text: string;
+  try {
+    text = decodeStrictUtf8(bytes);
+  } catch (error) {
+    if (!(error instanceof InvalidUtf8Error)) throw error;
+    const { line, column } = bytePosition(bytes, error.offset);
+    throw new MockpointError(
+      'MOCK_FILE_SYNTAX',
+      `${path}:${line}:${column}: byte ${error.offset} is not valid UTF-8; save the file as UTF-8`,
+      { details: { file: path, line, column, offset: error.offset, reason: 'INVALID_UTF8' } },
+    );
+  }
   const folder = dirname(resolve(path));
   const { onFileRead, ...limits } = options;
-  return parseMockFile(text, { ...limits, file: path, readFile: (ref) => readInside(folder, ref, onFileRead) });
+  const maxBytes = limits.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  return parseMockFile(text, {
+    ...limits,
+    file: path,
+    readFile: (ref) => readInside(folder, ref, maxBytes, onFileRead),
+  });
 }

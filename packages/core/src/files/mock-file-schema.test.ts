@@ -47,6 +47,26 @@ describe('mockpoint.schema.json', () => {
     expect(parseMockFile(JSON.stringify(good), { file: 'x.json' }).endpoints).toHaveLength(2);
   });
 
+  it('accepts { $file } for data, body and bodyBase64, as the loader does (with a reader)', () => {
+    const file = {
+      version: 1,
+      endpoints: [
+        {
+          name: 'files',
+          data: { $file: 'user.json' },
+          routes: [{ answer: { body: { $file: 'page.html' } } }, { answer: { bodyBase64: { $file: 'logo.png' } } }],
+          queue: [{ body: { $file: 'page.html' } }, { bodyBase64: { $file: 'logo.png' } }],
+        },
+      ],
+    };
+    expect(validate(file), JSON.stringify(validate.errors)).toBe(true);
+    const parsed = parseMockFile(JSON.stringify(file), { file: 'x.json', readFile: () => '{"id":1}' });
+    expect(parsed.endpoints[0]?.routes[1]?.answer.bodyBase64).toBe(btoa('{"id":1}'));
+    expect(validate({ version: 1, endpoints: [{ name: 'a', queue: [{ body: { $file: 'x', more: 1 } }] }] })).toBe(
+      false,
+    );
+  });
+
   it.each(bad)('refuses %s, as the loader does', (_what, file) => {
     expect(validate(file)).toBe(false);
     expect(() => parseMockFile(JSON.stringify(file), { file: 'x.json' })).toThrow(

@@ -53,7 +53,51 @@ export function mockFileJsonSchema(schemas?: Schemas): Record<string, unknown> {
     io: 'input',
     unrepresentable: 'any',
   }) as Record<string, unknown>;
-  return { $schema, ...rest };
+  return withFileReferences({ $schema, ...rest });
+}
+
+type JsonSchema = Record<string, unknown>;
+
+/** `{ "$file": "…" }`: a file beside the mock file whose content stands in for the value. */
+function fileReference(what: string): JsonSchema {
+  return {
+    type: 'object',
+    properties: { $file: { type: 'string', minLength: 1, description: `A path relative to the mock file: ${what}.` } },
+    required: ['$file'],
+    additionalProperties: false,
+  };
+}
+
+const FILE_FORMS = {
+  body: fileReference('its text, exactly (UTF-8)'),
+  bodyBase64: fileReference('its bytes'),
+} as const;
+
+/**
+ * The API's answer schemas take `body` and `bodyBase64` as strings; in a mock
+ * file each may also be `{ "$file": "./x" }` (parse-mock-file.ts reads it), so
+ * editors accept what the reader does.
+ */
+function withFileReferences(schema: JsonSchema): JsonSchema {
+  const child = (node: unknown, ...keys: string[]): JsonSchema | undefined => {
+    let at = node;
+    for (const key of keys) at = (at as JsonSchema | undefined)?.[key];
+    return typeof at === 'object' && at !== null ? (at as JsonSchema) : undefined;
+  };
+  const endpoint = child(schema, 'properties', 'endpoints', 'items', 'properties');
+  const answers = [
+    child(endpoint, 'routes', 'items', 'properties', 'answer', 'properties'),
+    child(endpoint, 'queue', 'items', 'properties'),
+  ];
+  for (const properties of answers) {
+    for (const field of ['body', 'bodyBase64'] as const) {
+      const property = child(properties, field);
+      if (!properties || !property) throw new Error(`the mock file schema has no answer ${field} to extend`);
+      const { description, ...form } = property;
+      properties[field] = { description, anyOf: [form, FILE_FORMS[field]] };
+    }
+  }
+  return schema;
 }
 
 /** The JSON Schema as the text of the published file (two-space indent, final newline). */

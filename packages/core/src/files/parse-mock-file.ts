@@ -6,15 +6,30 @@
  *
  * @module
  */
-import { type Document, isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
+import {
+  type Alias,
+  type Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  parseDocument,
+} from 'yaml';
+import { utf8Length } from '../answer/endpoint-answer.js';
+import { toBase64 } from '../journal/journal-entry.js';
 import type { QueuedAnswer } from '../wire/answer-json.js';
 import { type ErrorCode, MockpointError } from '../wire/errors.js';
 import { JsonSyntaxError, JsonText, scanJson } from '../wire/json-text.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_ROUTES } from '../wire/limits.js';
 import { checkRoutes, type Route, type RouteInput } from '../wire/route.js';
 import { createSchemas, parseQueueBody } from '../wire/schemas.js';
+import { AliasBudget, AliasLimitError } from './alias-budget.js';
 import { exactJsonText, NotJsonError } from './exact-yaml.js';
 import { createMockFileSchema } from './mock-file-schema.js';
+import { decodeStrictUtf8, InvalidUtf8Error } from './utf8.js';
+import { writeBodies } from './write-bodies.js';
 
 /** One endpoint of a mock file, checked. */
 export interface MockFileEndpoint {
@@ -41,10 +56,11 @@ export interface ParseMockFileOptions {
   format?: 'json' | 'yaml';
   /**
    * Reads a `{ "$file": "./x.json" }` reference (a path relative to the mock
-   * file's folder, already checked not to leave it). Without it, `$file` is refused.
+   * file's folder, already checked not to leave it): its bytes (text is
+   * checked to be UTF-8), or its text. Without it, `$file` is refused.
    * @default undefined
    */
-  readFile?: (relativePath: string) => string;
+  readFile?: (relativePath: string) => Uint8Array | string;
   /** The largest body of one answer. @default 5 MiB */
   maxBodyBytes?: number;
   /** The most routes of one endpoint. @default 10000 */
@@ -88,11 +104,18 @@ interface Where {
   path?: string;
 }
 
-function fileError(code: ErrorCode, where: Where, message: string, reason?: string): MockpointError {
+function fileError(
+  code: ErrorCode,
+  where: Where,
+  message: string,
+  reason?: string | Record<string, unknown>,
+): MockpointError {
   const at = `${where.file}:${where.line}:${where.column}`;
   const details: Record<string, unknown> = { file: where.file, line: where.line, column: where.column };
   if (where.path !== undefined) details.path = where.path;
-  if (reason !== undefined) details.reason = reason;
+  // A reason code (`details.reason`), or more details.
+  if (typeof reason === 'string') details.reason = reason;
+  else if (reason !== undefined) Object.assign(details, reason);
   return new MockpointError(code, `${at}: ${where.path === undefined ? '' : `${where.path}: `}${message}`, {
     details,
   });
@@ -111,13 +134,24 @@ const FIELD_REASONS: Record<string, string> = {
   version: 'INVALID_VERSION',
 };
 
-/** Whether `path` is one of the places that hold a `data` value. */
-function isDataPath(path: Path): boolean {
+/** Which answer field `path` is (`data`, `body` or `bodyBase64`: the places a `$file` may stand), if any. */
+function answerField(path: Path): 'data' | 'body' | 'bodyBase64' | undefined {
   const n = path.length;
-  if (path[0] !== 'endpoints' || path[n - 1] !== 'data') return false;
-  if (n === 3) return true; // endpoints[i].data
-  if (n === 5) return path[2] === 'queue'; // endpoints[i].queue[k].data
-  return n === 6 && path[2] === 'routes' && path[4] === 'answer'; // endpoints[i].routes[j].answer.data
+  const last = path[n - 1];
+  if (path[0] !== 'endpoints' || (last !== 'data' && last !== 'body' && last !== 'bodyBase64')) return undefined;
+  if (n === 3) return last === 'data' ? last : undefined; // endpoints[i].data (a record has data only)
+  if (n === 5 && path[2] === 'queue') return last; // endpoints[i].queue[k].data
+  if (n === 6 && path[2] === 'routes' && path[4] === 'answer') return last; // endpoints[i].routes[j].answer.data
+  return undefined;
+}
+
+/** `{ $file: … }`: the reference's node, else `undefined`. */
+function fileReference(node: Node | null): { value: Node | null } | undefined {
+  if (node === null || !isMap(node) || node.items.length !== 1) return undefined;
+  const [pair] = node.items;
+  const key = pair?.key as Node | undefined;
+  if (!key || !isScalar(key) || key.value !== '$file') return undefined;
+  return { value: (pair?.value as Node | null | undefined) ?? null };
 }
 
 /**
@@ -153,15 +187,29 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
     path: formatPath(path as Path),
   });
 
-  const readData = (node: Node | null, path: Path): JsonText => {
-    if (node !== null && isMap(node) && node.items.length === 1) {
-      const [pair] = node.items;
-      const key = pair?.key as Node | undefined;
-      if (key && isScalar(key) && key.value === '$file')
-        return readReferenced(pair?.value as Node | null, [...path, '$file']);
+  const aliases = new AliasBudget(doc);
+  // Where the outermost alias being expanded is used: an AliasLimitError is reported there.
+  let aliasPath: Path = [];
+
+  const readData = (node: Node | null, path: Path, via: Alias | undefined): JsonText => {
+    const reference = fileReference(node);
+    if (reference) {
+      const ref = [...path, '$file'];
+      const content = readReferenced(reference.value, ref);
+      try {
+        return JsonText.parse(fixtureText(content, ref).replace(/^\uFEFF/, ''));
+      } catch (error) {
+        if (!(error instanceof JsonSyntaxError)) throw error;
+        throw fileError(
+          'MOCK_FILE_INVALID',
+          at(ref),
+          `${content.ref} is not one JSON value: ${error.message}`,
+          'INVALID_DATA',
+        );
+      }
     }
     try {
-      return new JsonText(scanJson(exactJsonText(node, doc, source)).text);
+      return new JsonText(scanJson(exactJsonText(node, source, aliases, via)).text);
     } catch (error) {
       if (error instanceof NotJsonError) {
         const range = error.node.range;
@@ -179,7 +227,8 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
     }
   };
 
-  const readReferenced = (node: Node | null, path: Path): JsonText => {
+  /** The content of a `$file` reference at `path`, with the reference as written. */
+  const readReferenced = (node: Node | null, path: Path): { ref: string; content: Uint8Array | string } => {
     const ref = node !== null && isScalar(node) ? node.value : undefined;
     if (typeof ref !== 'string' || ref === '') {
       throw fileError(
@@ -197,27 +246,65 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
         'INVALID_FILE_REFERENCE',
       );
     }
-    let content: string;
     try {
-      content = options.readFile(ref);
+      return { ref, content: options.readFile(ref) };
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      const reason = code === 'FILE_OUTSIDE' ? 'FILE_OUTSIDE' : 'FILE_UNREADABLE';
+      const reason = code === 'FILE_OUTSIDE' || code === 'BODY_TOO_LARGE' ? code : 'FILE_UNREADABLE';
       throw fileError('MOCK_FILE_INVALID', at(path), (error as Error).message, reason);
-    }
-    try {
-      return JsonText.parse(content.replace(/^\uFEFF/, ''));
-    } catch (error) {
-      if (!(error instanceof JsonSyntaxError)) throw error;
-      throw fileError('MOCK_FILE_INVALID', at(path), `${ref} is not one JSON value: ${error.message}`, 'INVALID_DATA');
     }
   };
 
-  const toValue = (node: Node | null, path: Path): unknown => {
-    if (isDataPath(path)) return readData(node, path);
+  /** A fixture's text: its bytes as strict UTF-8 (`INVALID_UTF8` with the offset otherwise). */
+  const fixtureText = ({ ref, content }: { ref: string; content: Uint8Array | string }, path: Path): string => {
+    if (typeof content === 'string') return content;
+    try {
+      return decodeStrictUtf8(content);
+    } catch (error) {
+      if (!(error instanceof InvalidUtf8Error)) throw error;
+      throw fileError(
+        'MOCK_FILE_INVALID',
+        at(path),
+        `${ref}: byte ${error.offset} is not valid UTF-8 (a body is text; read bytes with bodyBase64: { $file: ${ref} })`,
+        { reason: 'INVALID_UTF8', offset: error.offset },
+      );
+    }
+  };
+
+  /** `body: { $file }` is the file's text exactly; `bodyBase64: { $file }` its bytes. */
+  const readBody = (node: Node | null, path: Path, field: 'body' | 'bodyBase64'): unknown => {
+    const reference = fileReference(node);
+    if (!reference) return undefined;
+    const ref = [...path, '$file'];
+    const content = readReferenced(reference.value, ref);
+    if (field === 'body') return fixtureText(content, ref);
+    return toBase64(typeof content.content === 'string' ? new TextEncoder().encode(content.content) : content.content);
+  };
+
+  /** `via`: the outermost alias being expanded, whose budget each node reached spends. */
+  const toValue = (node: Node | null, path: Path, via?: Alias): unknown => {
+    const field = answerField(path);
+    if (field === 'data') {
+      if (via === undefined) aliasPath = path; // aliases inside data are reported at the data
+      return readData(node, path, via);
+    }
+    if (field !== undefined) {
+      const body = readBody(node, path, field);
+      if (body !== undefined) return body;
+    }
     if (node === null) return null;
-    const resolved = isAlias(node) ? (node.resolve(doc) as Node | undefined) : node;
-    if (resolved === undefined) throw fileError('MOCK_FILE_SYNTAX', at(path), 'an alias that names no anchor');
+    let resolved = node;
+    let outer = via;
+    if (isAlias(node)) {
+      if (outer === undefined) {
+        outer = node;
+        aliasPath = path;
+      }
+      const target = aliases.resolve(node);
+      if (target === undefined) throw fileError('MOCK_FILE_SYNTAX', at(path), 'an alias that names no anchor');
+      resolved = target;
+    }
+    aliases.node(outer);
     if (isMap(resolved)) {
       const entries = resolved.items.map((pair) => {
         const key = pair.key as Node | null;
@@ -226,17 +313,29 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
           throw fileError('MOCK_FILE_INVALID', at(path), 'keys must be strings', 'INVALID_BODY');
         }
         const keyText = String(name);
-        return [keyText, toValue(pair.value as Node | null, [...path, keyText])] as const;
+        return [keyText, toValue(pair.value as Node | null, [...path, keyText], outer)] as const;
       });
       // fromEntries makes own properties: a `__proto__` key is a key, refused as unknown.
       return Object.fromEntries(entries);
     }
-    if (isSeq(resolved)) return resolved.items.map((item, index) => toValue(item as Node | null, [...path, index]));
+    if (isSeq(resolved)) {
+      return resolved.items.map((item, index) => toValue(item as Node | null, [...path, index], outer));
+    }
     if (isScalar(resolved)) return resolved.value;
     return null;
   };
 
-  const value = toValue(doc.contents as Node | null, []);
+  let value: unknown;
+  try {
+    value = toValue(doc.contents as Node | null, []);
+  } catch (error) {
+    if (!(error instanceof AliasLimitError)) throw error;
+    const range = error.alias.range;
+    const position = range ? positionAt(counter, range[0]) : positionOf(doc, counter, aliasPath);
+    throw fileError('MOCK_FILE_ALIAS_LIMIT', { file, ...position, path: formatPath(aliasPath) }, error.message, {
+      alias: error.alias.source,
+    });
+  }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw fileError(
       'MOCK_FILE_INVALID',
@@ -311,6 +410,23 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
         const message = error.message.replace(/^answers\[\d+\]:?\s*/, '');
         throw fileError('MOCK_FILE_INVALID', at(['endpoints', i, 'queue', index]), message, error.code);
       }
+    }
+    // The admin writes that apply this endpoint, each within the body limit the daemon holds them to.
+    const bodies = writeBodies(out);
+    const writes = [
+      ['data', 'PUT', '', bodies.record],
+      ['routes', 'PUT', '/routes', bodies.routes],
+      ['queue', 'POST', '/queue', bodies.queue],
+    ] as const;
+    for (const [field, method, suffix, body] of writes) {
+      const size = body === undefined ? 0 : utf8Length(body);
+      if (size <= maxBodyBytes) continue;
+      throw fileError(
+        'MOCK_FILE_INVALID',
+        at(['endpoints', i, field]),
+        `${method} /api/endpoints/${name}${suffix} would send ${size} bytes, more than the body limit ${maxBodyBytes} (MOCKPOINT_MAX_BODY_BYTES)`,
+        'BODY_TOO_LARGE',
+      );
     }
     return out;
   });

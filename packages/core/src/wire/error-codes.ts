@@ -177,6 +177,11 @@ export const ERRORS = {
     when: "a mock file does not describe valid endpoints; `error.details.reason` is the API's own code for the field (e.g. `INVALID_STATUS_CODE`, `INVALID_DATA`, `NAME_TAKEN`, `FILE_OUTSIDE`)",
     fix: 'correct the field at the path the message names',
   },
+  MOCK_FILE_ALIAS_LIMIT: {
+    from: 'cli',
+    when: 'YAML aliases in a mock file expand past 100,000 nodes or 16 MiB of text (a "billion laughs" document), or an alias is inside the node it names; `error.details.alias` is the alias',
+    fix: 'write the repeated part out, nest fewer aliases, or read big values with `$file`',
+  },
   OPENAPI_UNREADABLE: {
     from: 'cli',
     when: '`mockpoint import` was given a file that cannot be read, is not YAML/JSON, is not OpenAPI 2.0/3.0/3.1, or has a `$ref` that points at nothing',

@@ -7,6 +7,7 @@
  * @module
  */
 import { writeFileSync } from 'node:fs';
+import { DEFAULT_MAX_BODY_BYTES } from '@mockpoint/core/defaults';
 import { parseMockFile } from '@mockpoint/core/files';
 import { MockpointError } from '@mockpoint/core/internal';
 import { openApiRoutes } from '../openapi/openapi-routes.js';
@@ -49,10 +50,10 @@ export async function runImport(argv: readonly string[], io: CommandIo): Promise
   if (validate !== undefined && validate !== 'off' && validate !== 'report' && validate !== 'enforce') {
     throw new UsageError(`--validate is off, report or enforce, not "${validate}"`);
   }
-  let routes: Awaited<ReturnType<typeof openApiRoutes>>;
+  let imported: Awaited<ReturnType<typeof openApiRoutes>>;
   try {
     // off: the file as without the flag (no validate field).
-    routes = await openApiRoutes(source, validate === undefined || validate === 'off' ? {} : { validate });
+    imported = await openApiRoutes(source, validate === undefined || validate === 'off' ? {} : { validate });
   } catch (error) {
     throw new MockpointError(
       'OPENAPI_UNREADABLE',
@@ -62,8 +63,23 @@ export async function runImport(argv: readonly string[], io: CommandIo): Promise
       },
     );
   }
+  const { routes, skipped } = imported;
+  for (const operation of skipped) {
+    const id = operation.operationId === undefined ? '' : ` (${operation.operationId})`;
+    io.err(`mockpoint import: skipped ${operation.method} ${operation.path}${id}: ${operation.reason}`);
+  }
+  if (skipped.length > 0) {
+    io.err(`mockpoint import: ${skipped.length} operation(s) skipped, ${routes.length} route(s) written`);
+  }
   const text = `${JSON.stringify({ version: 1, endpoints: [{ name, routes }] }, null, 2)}\n`;
-  parseMockFile(text, { file: args.values.get('--out') ?? 'import.json', format: 'json' });
+  // Checked as any mock file, but for the body limit: a daemon's is its own (MOCKPOINT_MAX_BODY_BYTES).
+  parseMockFile(text, { file: args.values.get('--out') ?? 'import.json', format: 'json', maxBodyBytes: Infinity });
+  const routesBytes = Buffer.byteLength(JSON.stringify({ routes }));
+  if (routesBytes > DEFAULT_MAX_BODY_BYTES) {
+    io.err(
+      `mockpoint import: the routes take ${routesBytes} bytes, more than the default body limit ${DEFAULT_MAX_BODY_BYTES}: start the daemon with MOCKPOINT_MAX_BODY_BYTES=${Math.ceil((routesBytes * 1.1) / 1048576) * 1048576} or more to apply the file`,
+    );
+  }
   const out = args.values.get('--out');
   if (out === undefined) io.out(text);
   else writeFileSync(out, text);

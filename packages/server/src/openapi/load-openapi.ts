@@ -17,6 +17,22 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * A document's text as a value: JSON (GitHub's 13 MB description) with
+ * JSON.parse, several times faster than a YAML parser reading the same text;
+ * anything else as YAML.
+ */
+function parseText(text: string): unknown {
+  if (/^\s*[{[]/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // YAML in flow style, or not valid: the YAML parser reads it or says why.
+    }
+  }
+  return parse(text);
+}
+
 /** Follows a JSON pointer (`/components/schemas/Pet`) into `doc`. */
 function pointer(doc: unknown, path: string, ref: string): unknown {
   let node = doc;
@@ -33,7 +49,7 @@ function pointer(doc: unknown, path: string, ref: string): unknown {
 export async function loadOpenApi(path: string): Promise<Json> {
   const files = new Map<string, unknown>();
   const read = async (file: string): Promise<unknown> => {
-    if (!files.has(file)) files.set(file, parse(await readFile(file, 'utf8')));
+    if (!files.has(file)) files.set(file, parseText(await readFile(file, 'utf8')));
     return files.get(file);
   };
   const walk = async (node: unknown, file: string, seen: readonly string[]): Promise<unknown> => {

@@ -12,6 +12,7 @@
  * @module
  */
 import type { RouteValidation } from '@mockpoint/core';
+import { PathPatternError, parsePathPattern } from '@mockpoint/core/internal';
 import { sample } from 'openapi-sampler';
 import { loadOpenApi } from './load-openapi.js';
 import { requestValidation } from './request-schemas.js';
@@ -166,11 +167,47 @@ export interface OpenApiRoutesOptions {
   validate?: Exclude<RouteValidation['mode'], 'off'>;
 }
 
+/** An operation the import leaves out, and why. */
+export interface SkippedOperation {
+  method: string;
+  /** The path template as the document writes it. */
+  path: string;
+  operationId?: string;
+  reason: string;
+}
+
+/** What {@link openApiRoutes} answers. */
+export interface ImportedRoutes {
+  routes: ImportedRoute[];
+  /** Operations no route can express (e.g. two parameters in one segment), in document order. */
+  skipped: SkippedOperation[];
+}
+
+/**
+ * Why no route pattern can express `template`, or `undefined` when one can: a
+ * route's `:param` is a whole segment, so `/compare/{base}...{head}` or
+ * `/files/{name}.json` (a parameter with text in its segment) has no route.
+ */
+function inexpressible(template: string, pattern: string): string | undefined {
+  const mixed = template.split('/').find((segment) => /\{[^}]*\}/.test(segment) && !/^\{[^}]*\}$/.test(segment));
+  if (mixed !== undefined) {
+    return `segment "${mixed}" mixes parameters with other text; a route parameter is a whole segment (/:name)`;
+  }
+  try {
+    parsePathPattern(pattern);
+    return undefined;
+  } catch (error) {
+    if (error instanceof PathPatternError) return error.message;
+    throw error;
+  }
+}
+
 /**
  * The routes of the OpenAPI document at `path` (a file or URL the parser reads):
  * paths with fewer parameters first, so `/pets/mine` answers before `/pets/{id}`.
+ * Operations whose path no route can express are listed in `skipped`, with the reason.
  */
-export async function openApiRoutes(path: string, options: OpenApiRoutesOptions = {}): Promise<ImportedRoute[]> {
+export async function openApiRoutes(path: string, options: OpenApiRoutesOptions = {}): Promise<ImportedRoutes> {
   const doc = await loadOpenApi(path);
   const swagger2 = typeof doc.swagger === 'string';
   // 3.0 and 2.0 schemas are draft 4 with extensions; 3.1's are 2020-12 already.
@@ -178,14 +215,26 @@ export async function openApiRoutes(path: string, options: OpenApiRoutesOptions 
   const paths = (doc.paths ?? {}) as Record<string, Json>;
   const taken = new Set<string>();
   const routes: (ImportedRoute & { params: number; order: number })[] = [];
+  const skipped: SkippedOperation[] = [];
   for (const [template, item] of Object.entries(paths)) {
+    const pattern = routePath(template);
+    const problem = inexpressible(template, pattern);
     for (const method of METHODS) {
       const operation = item[method] as Json | undefined;
       if (!operation) continue;
+      if (problem !== undefined) {
+        const { operationId } = operation;
+        skipped.push({
+          method: method.toUpperCase(),
+          path: template,
+          ...(typeof operationId === 'string' && { operationId }),
+          reason: problem,
+        });
+        continue;
+      }
       const responses = (operation.responses ?? {}) as Json;
       const picked = pickResponse(responses);
       const params = (template.match(/\{/g) ?? []).length;
-      const pattern = routePath(template);
       const id = routeId(
         typeof operation.operationId === 'string' ? operation.operationId : `${method}${template}`,
         method,
@@ -217,5 +266,5 @@ export async function openApiRoutes(path: string, options: OpenApiRoutesOptions 
     }
   }
   routes.sort((a, b) => a.params - b.params || a.order - b.order);
-  return routes.map(({ params: _params, order: _order, ...route }) => route);
+  return { routes: routes.map(({ params: _params, order: _order, ...route }) => route), skipped };
 }
