@@ -31,7 +31,7 @@ import { CORS_HEADERS } from './read-response.js';
 import { RequestView } from './request-view.js';
 import type { RouteHit, RouteTable } from './routes/route-table.js';
 import { resumeAfter } from './stream/stream-frames.js';
-import { RenderBudget, type TemplateContext } from './template.js';
+import { BODY_NOT_READ, RenderBudget, type TemplateContext } from './template.js';
 
 /** Methods answered with the stored data at `/endpoint/{name}`. */
 export const READ_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -141,14 +141,26 @@ export class EndpointHandler {
   /**
    * Whether an adapter should keep the whole of a body longer than the journal's
    * copy of a request to `name` (up to `maxBodyBytes`) and pass it to
-   * {@link EndpointHandler.handle}: when the name checks signatures or has a
-   * route that reads the whole body (a proxy route), or may (either is not known
-   * in this process yet). Asked only once a body outgrows the journal's copy.
+   * {@link EndpointHandler.handle}: when the name checks signatures, has queued
+   * answers (they may match or render the body) or a route that reads the body
+   * (a proxy, validation, a body match, a `{{body…}}` template). Asked only once
+   * a body outgrows the journal's copy; a name whose routes or signature check
+   * are not known in this process yet is looked up (a Promise), so a plain
+   * record answer never holds more than the journal's copy. The adapter reads no
+   * further until it has the answer.
    */
-  readsWholeBody(name: string): boolean {
-    if (this.#endpoints.signatureChecks.get(name) !== null) return true;
+  readsWholeBody(name: string): boolean | Promise<boolean> {
+    if (!isValidName(name)) return false;
+    if (this.#endpoints.queue.pending(name)) return true;
+    const check = this.#endpoints.signatureChecks.get(name);
+    if (check !== undefined && check !== null) return true;
     const table = this.#endpoints.routeTables.get(name);
-    return table === undefined || table?.readsWholeBody === true;
+    if (check === null && table !== undefined) return table?.readsWholeBody === true;
+    return Promise.all([this.#endpoints.signatureCheck(name), this.#endpoints.routeTable(name)]).then(
+      ([loaded, routes]) => loaded !== null || routes?.readsWholeBody === true,
+      // The store failed: the request will be answered with that failure; keep nothing more.
+      () => false,
+    );
   }
 
   /**
@@ -211,7 +223,7 @@ export class EndpointHandler {
     // One synchronous Map lookup when no queue is in use; the answer is taken before
     // anything is awaited, so queued answers go out in the order requests came in.
     if (this.#endpoints.queue.pending(name)) {
-      const view = new RequestView(request, subpath);
+      const view = this.#view(request, subpath, wholeBody);
       return this.#endpoints.queue.take(name, view).then(
         (taken) =>
           taken === undefined
@@ -253,12 +265,12 @@ export class EndpointHandler {
   ): EndpointAnswer | Promise<EndpointAnswer> {
     let view: RequestView | undefined;
     if (table !== null) {
-      view = new RequestView(request, subpath);
+      view = this.#view(request, subpath, wholeBody);
       const hit = table.select(view);
       if (hit !== undefined) return this.#routeAnswer(name, request, view, hit, wholeBody);
     }
     if (subpath === '/') return this.#stored(name, request, table, view);
-    return this.#noRoute(name, request, table, view ?? new RequestView(request, subpath));
+    return this.#noRoute(name, request, table, view ?? this.#view(request, subpath, wholeBody));
   }
 
   /** A route's answer, journaled with the route's id and the pattern's parameters. */
@@ -320,10 +332,17 @@ export class EndpointHandler {
     return answer;
   }
 
+  /** The request as routes, the queue and templates see it: the whole body where it was kept. */
+  #view(request: RecordedRequest, subpath: string, wholeBody: Uint8Array | undefined): RequestView {
+    return new RequestView(request, subpath, wholeBody, this.#maxBodyBytes);
+  }
+
   /** What templates look up for one request, with a fresh render budget (the body limit). */
   #context(params: Record<string, string>, view: RequestView, seq: number): TemplateContext {
     const budget = new RenderBudget(this.#maxBodyBytes);
-    return { params, query: view.query, headers: view.headers, json: view.json, seq, budget };
+    // A body cut at the body limit is not rendered as if it were empty: {{body…}} fails on it.
+    const json = view.bodyTruncated ? BODY_NOT_READ : view.json;
+    return { params, query: view.query, headers: view.headers, json, seq, budget };
   }
 
   /**
@@ -399,7 +418,7 @@ export class EndpointHandler {
     return this.#endpoints.response(name).then(
       (entry) =>
         entry === undefined && table !== null
-          ? this.#noRoute(name, request, table, view ?? new RequestView(request, '/'))
+          ? this.#noRoute(name, request, table, view ?? this.#view(request, '/', undefined))
           : this.#answer(name, request, entry),
       (error: unknown) => this.#failed(error, request),
     );

@@ -50,12 +50,19 @@ function tooLarge(limit: number): MockpointError {
   );
 }
 
+/**
+ * A {@link TemplateContext}'s `json` when the body is longer than the body limit
+ * and was not read whole: `{{body…}}` then fails with `BODY_TOO_LARGE` rather
+ * than render as if the body were empty.
+ */
+export const BODY_NOT_READ: unique symbol = Symbol('mockpoint.bodyNotRead');
+
 /** What placeholders are looked up in. */
 export interface TemplateContext {
   readonly params: Readonly<Record<string, string>>;
   readonly query: Readonly<Record<string, string | string[]>>;
   readonly headers: Readonly<Record<string, string>>;
-  /** The body parsed as JSON, or {@link NOT_JSON}. */
+  /** The body parsed as JSON, {@link NOT_JSON}, or {@link BODY_NOT_READ}. */
   readonly json: unknown;
   /** How many requests the route has answered, this one included. */
   readonly seq: number;
@@ -83,6 +90,12 @@ export function lookup(placeholder: Placeholder, context: TemplateContext): unkn
     case 'seq':
       return context.seq;
     case 'body': {
+      if (context.json === BODY_NOT_READ) {
+        throw new MockpointError(
+          'BODY_TOO_LARGE',
+          'its template reads {{body}}, and the request body is longer than the body limit (MOCKPOINT_MAX_BODY_BYTES), the most mockpoint reads of a request; send a smaller body, or raise MOCKPOINT_MAX_BODY_BYTES',
+        );
+      }
       let value = context.json === NOT_JSON ? undefined : context.json;
       for (const key of placeholder.path) value = own(value, key);
       return value;
