@@ -15,8 +15,8 @@ import { filterPattern, subpathSegments } from '../journal/request-filter.js';
 import { MemoryReplayGuard, type ReplayGuard } from '../webhook/replay-guard.js';
 import type { SignatureCheck } from '../webhook/signature-check.js';
 import { splitEndpointTarget } from '../wire/endpoint-target.js';
-import { isMockpointError } from '../wire/errors.js';
-import { JOURNAL_NAME_LIMIT } from '../wire/limits.js';
+import { isMockpointError, MockpointError } from '../wire/errors.js';
+import { DEFAULT_MAX_BODY_BYTES, JOURNAL_NAME_LIMIT } from '../wire/limits.js';
 import { matchPathPattern } from '../wire/path-pattern.js';
 import type { ValidationMark } from '../wire/route-validation.js';
 import { isValidName } from '../wire/schemas.js';
@@ -31,7 +31,7 @@ import { CORS_HEADERS } from './read-response.js';
 import { RequestView } from './request-view.js';
 import type { RouteHit, RouteTable } from './routes/route-table.js';
 import { resumeAfter } from './stream/stream-frames.js';
-import type { TemplateContext } from './template.js';
+import { BODY_NOT_READ, RenderBudget, type TemplateContext } from './template.js';
 
 /** Methods answered with the stored data at `/endpoint/{name}`. */
 export const READ_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -54,6 +54,11 @@ export interface EndpointHandlerOptions {
   onUnexpectedError?: (error: unknown, request: { method: string; url: string }) => void;
   /** How proxy routes reach their upstreams. @default proxying off (every host refused), over fetch */
   proxy?: ProxySettings;
+  /**
+   * The body limit: also the most bytes a templated answer renders for one request.
+   * @default 5242880 (5 MiB)
+   */
+  maxBodyBytes?: number;
 }
 
 function pathOf(target: string): string {
@@ -84,9 +89,11 @@ export class EndpointHandler {
   readonly #onUnexpectedError: EndpointHandlerOptions['onUnexpectedError'];
   readonly #replays: ReplayGuard;
   readonly #proxy: ProxySettings | undefined;
+  readonly #maxBodyBytes: number;
 
   constructor(options: EndpointHandlerOptions) {
     this.#proxy = options.proxy;
+    this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.#endpoints = options.endpoints;
     this.#journal = options.journal;
     this.#replays = options.replays ?? new MemoryReplayGuard();
@@ -140,14 +147,26 @@ export class EndpointHandler {
   /**
    * Whether an adapter should keep the whole of a body longer than the journal's
    * copy of a request to `name` (up to `maxBodyBytes`) and pass it to
-   * {@link EndpointHandler.handle}: when the name checks signatures or has a
-   * route that reads the whole body (a proxy route), or may (either is not known
-   * in this process yet). Asked only once a body outgrows the journal's copy.
+   * {@link EndpointHandler.handle}: when the name checks signatures, has queued
+   * answers (they may match or render the body) or a route that reads the body
+   * (a proxy, validation, a body match, a `{{body…}}` template). Asked only once
+   * a body outgrows the journal's copy; a name whose routes or signature check
+   * are not known in this process yet is looked up (a Promise), so a plain
+   * record answer never holds more than the journal's copy. The adapter reads no
+   * further until it has the answer.
    */
-  readsWholeBody(name: string): boolean {
-    if (this.#endpoints.signatureChecks.get(name) !== null) return true;
+  readsWholeBody(name: string): boolean | Promise<boolean> {
+    if (!isValidName(name)) return false;
+    if (this.#endpoints.queue.pending(name)) return true;
+    const check = this.#endpoints.signatureChecks.get(name);
+    if (check !== undefined && check !== null) return true;
     const table = this.#endpoints.routeTables.get(name);
-    return table === undefined || table?.readsWholeBody === true;
+    if (check === null && table !== undefined) return table?.readsWholeBody === true;
+    return Promise.all([this.#endpoints.signatureCheck(name), this.#endpoints.routeTable(name)]).then(
+      ([loaded, routes]) => loaded !== null || routes?.readsWholeBody === true,
+      // The store failed: the request will be answered with that failure; keep nothing more.
+      () => false,
+    );
   }
 
   /**
@@ -213,7 +232,7 @@ export class EndpointHandler {
     // One synchronous Map lookup when no queue is in use; the answer is taken before
     // anything is awaited, so queued answers go out in the order requests came in.
     if (this.#endpoints.queue.pending(name)) {
-      const view = new RequestView(request, subpath);
+      const view = this.#view(request, subpath, wholeBody);
       return this.#endpoints.queue.take(name, view).then(
         (taken) =>
           taken === undefined
@@ -257,12 +276,12 @@ export class EndpointHandler {
   ): EndpointAnswer | Promise<EndpointAnswer> {
     let view: RequestView | undefined;
     if (table !== null) {
-      view = new RequestView(request, subpath);
+      view = this.#view(request, subpath, wholeBody);
       const hit = table.select(view);
       if (hit !== undefined) return this.#routeAnswer(name, request, view, hit, wholeBody, gone);
     }
     if (subpath === '/') return this.#stored(name, request, table, view);
-    return this.#noRoute(name, request, table, view ?? new RequestView(request, subpath));
+    return this.#noRoute(name, request, table, view ?? this.#view(request, subpath, wholeBody));
   }
 
   /** A route's answer, journaled with the route's id and the pattern's parameters. */
@@ -307,18 +326,61 @@ export class EndpointHandler {
     }
     const seq = ++route.seq;
     const head = request.method === 'HEAD';
-    let answer = route.answer.templated
-      ? route.answer.answer(head, { params, query: view.query, headers: view.headers, json: view.json, seq })
-      : route.answer.answer(head);
+    const mark: AnswerMark = { answeredBy: { route: route.id }, params };
+    if (validation !== undefined) mark.validation = validation;
+    let answer: EndpointAnswer;
+    try {
+      answer = route.answer.templated
+        ? route.answer.answer(head, this.#context(params, view, seq))
+        : route.answer.answer(head);
+    } catch (error) {
+      return this.#renderFailed(name, request, mark, `route ${route.id}`, error, { route: route.id });
+    }
     // A reconnecting SSE client resumes after the last event it saw.
     if (answer.kind === 'stream') {
       answer = this.#held(name, resumeAfter(answer, rawHeader(request.rawHeaders, 'last-event-id')));
     }
-    const mark: AnswerMark = { answeredBy: { route: route.id }, params };
     if (route.route.answer.fault !== undefined) mark.fault = route.route.answer.fault;
-    if (validation !== undefined) mark.validation = validation;
     this.#journal.record(name, request, answer.status, mark);
     return answer;
+  }
+
+  /** The request as routes, the queue and templates see it: the whole body where it was kept. */
+  #view(request: RecordedRequest, subpath: string, wholeBody: Uint8Array | undefined): RequestView {
+    return new RequestView(request, subpath, wholeBody, this.#maxBodyBytes);
+  }
+
+  /** What templates look up for one request, with a fresh render budget (the body limit). */
+  #context(params: Record<string, string>, view: RequestView, seq: number): TemplateContext {
+    const budget = new RenderBudget(this.#maxBodyBytes);
+    // A body cut at the body limit is not rendered as if it were empty: {{body…}} fails on it.
+    const json = view.bodyTruncated ? BODY_NOT_READ : view.json;
+    return { params, query: view.query, headers: view.headers, json, seq, budget };
+  }
+
+  /**
+   * A templated answer that could not be rendered for this request (a coded
+   * error such as `TEMPLATE_TOO_LARGE`; anything else is `INTERNAL`), journaled
+   * with its status; `what` names the answer in the message.
+   */
+  #renderFailed(
+    name: string,
+    request: RecordedRequest,
+    mark: AnswerMark,
+    what: string,
+    error: unknown,
+    details: Record<string, unknown>,
+  ): EndpointAnswer {
+    if (!isMockpointError(error)) {
+      this.#journal.record(name, request, 500, mark);
+      return this.#failed(error, request);
+    }
+    this.#journal.record(name, request, error.status, mark);
+    return errorAnswer(error.status, error.code, `${what} of "${name}": ${error.message}`, {
+      head: request.method === 'HEAD',
+      cors: true,
+      details: { ...error.details, ...details },
+    });
   }
 
   /** `400 REQUEST_INVALID` from a route that enforces its schemas, the errors in `error.details.errors`. */
@@ -369,7 +431,7 @@ export class EndpointHandler {
     return this.#endpoints.response(name).then(
       (entry) =>
         entry === undefined && table !== null
-          ? this.#noRoute(name, request, table, view ?? new RequestView(request, '/'))
+          ? this.#noRoute(name, request, table, view ?? this.#view(request, '/', undefined))
           : this.#answer(name, request, entry),
       (error: unknown) => this.#failed(error, request),
     );
@@ -393,28 +455,23 @@ export class EndpointHandler {
       const lastEventId = rawHeader(request.rawHeaders, 'last-event-id');
       const fallback = await this.#fallback(name, view, lastEventId);
       const params = queuedParams(taken, view);
-      const context: TemplateContext = { params, query: view.query, headers: view.headers, json: view.json, seq: 1 };
+      const context = this.#context(params, view, 1);
+      const queuedMark = Object.keys(params).length > 0 ? { ...byQueue(), params } : byQueue();
       const { stream } = taken.answer;
-      if (stream !== undefined) {
-        const streamed = this.#held(
-          name,
-          resumeAfter(queuedStream({ ...taken.answer, stream }, fallback, head, context), lastEventId),
-        );
-        const mark = byQueue();
-        this.#journal.record(
-          name,
-          request,
-          streamed.status,
-          Object.keys(params).length > 0 ? { ...mark, params } : mark,
-        );
-        return streamed;
+      let planned: ReturnType<typeof planQueuedAnswer>;
+      try {
+        if (stream !== undefined) {
+          const streamed = this.#held(
+            name,
+            resumeAfter(queuedStream({ ...taken.answer, stream }, fallback, head, context), lastEventId),
+          );
+          this.#journal.record(name, request, streamed.status, queuedMark);
+          return streamed;
+        }
+        planned = planQueuedAnswer(name, taken.answer, fallback, taken.answer.template === true ? context : undefined);
+      } catch (error) {
+        return this.#renderFailed(name, request, queuedMark, 'the queued answer', error, {});
       }
-      const planned = planQueuedAnswer(
-        name,
-        taken.answer,
-        fallback,
-        taken.answer.template === true ? context : undefined,
-      );
       const mark = byQueue(planned.fault);
       this.#journal.record(
         name,
@@ -465,15 +522,22 @@ export class EndpointHandler {
     if (hit?.route.route.answer.proxy !== undefined) return undefined;
     if (hit !== undefined) {
       const { route, params } = hit;
-      const answer = route.answer.templated
-        ? route.answer.answer(false, {
-            params,
-            query: view.query,
-            headers: view.headers,
-            json: view.json,
-            seq: route.seq + 1,
-          })
-        : route.answer.answer(false);
+      let answer: EndpointAnswer;
+      try {
+        answer = route.answer.templated
+          ? route.answer.answer(false, this.#context(params, view, route.seq + 1))
+          : route.answer.answer(false);
+      } catch (error) {
+        // Named here: the queued answer's message says whose template it was.
+        if (!isMockpointError(error)) throw error;
+        throw new MockpointError(
+          error.code,
+          `route ${route.id}, whose answer the queued answer falls back to: ${error.message}`,
+          {
+            details: { ...error.details, route: route.id },
+          },
+        );
+      }
       if (answer.kind === 'stream') return resumeAfter(answer, lastEventId);
       return answer.kind === 'respond' ? answer : undefined;
     }

@@ -14,16 +14,26 @@ export class RequestView implements FilterSubject {
   readonly method: string;
   readonly subpath: string;
   readonly #request: RecordedRequest;
+  /** The whole body when the adapter kept it (longer than the journal's copy). */
+  readonly #whole: Uint8Array | undefined;
+  readonly #maxBodyBytes: number | undefined;
   #query: Record<string, string | string[]> | undefined;
   #headers: Record<string, string> | undefined;
   #body: string | undefined;
   #json: unknown = undefined;
   #jsonRead = false;
 
-  constructor(request: RecordedRequest, subpath: string) {
+  /**
+   * `wholeBody`: the whole body, when it is longer than `request.body` (the
+   * journal's copy) and was kept; `maxBodyBytes`: the most of a body that is
+   * read, for messages about a body longer than that.
+   */
+  constructor(request: RecordedRequest, subpath: string, wholeBody?: Uint8Array, maxBodyBytes?: number) {
     this.method = request.method;
     this.subpath = subpath;
     this.#request = request;
+    this.#whole = request.bodyTruncated ? wholeBody : undefined;
+    this.#maxBodyBytes = maxBodyBytes;
   }
 
   get query(): Record<string, string | string[]> {
@@ -42,7 +52,7 @@ export class RequestView implements FilterSubject {
 
   /** The body as text (empty when it is not UTF-8: a filter's raw-text match then fails). */
   get body(): string {
-    this.#body ??= utf8Text(this.#request.body, this.#request.bodyTruncated) ?? '';
+    this.#body ??= utf8Text(this.#whole ?? this.#request.body, this.bodyTruncated) ?? '';
     return this.#body;
   }
 
@@ -50,8 +60,15 @@ export class RequestView implements FilterSubject {
     return this.#request.signature;
   }
 
+  /** True when only the first bytes of the body were read (it is longer than the body limit). */
   get bodyTruncated(): boolean {
-    return this.#request.bodyTruncated;
+    return this.#request.bodyTruncated && this.#whole === undefined;
+  }
+
+  /** How much of a body is read, in words (see {@link FilterSubject.bodyLimit}). */
+  get bodyLimit(): string {
+    const bytes = this.#maxBodyBytes === undefined ? '' : ` of ${this.#maxBodyBytes} bytes`;
+    return `the body limit${bytes} (MOCKPOINT_MAX_BODY_BYTES), the most read of a request`;
   }
 
   /** The body parsed as JSON, or {@link NOT_JSON}. */
@@ -60,7 +77,7 @@ export class RequestView implements FilterSubject {
       this.#jsonRead = true;
       this.#json = NOT_JSON;
       const text = this.body;
-      if (text !== '' && !this.#request.bodyTruncated && !jsonTooDeep(text)) {
+      if (text !== '' && !this.bodyTruncated && !jsonTooDeep(text)) {
         try {
           this.#json = JSON.parse(text);
         } catch {

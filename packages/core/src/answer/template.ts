@@ -8,17 +8,66 @@
  */
 
 import { NOT_JSON } from '../journal/request-filter.js';
+import { MockpointError } from '../wire/errors.js';
 import { jsonStringTokens, type Placeholder, parseTemplate, type TemplatePart } from '../wire/template-syntax.js';
+import { utf8Length } from './endpoint-answer.js';
+
+/**
+ * The bytes one answer's templates may render in all (its headers, its body or
+ * every event of its stream): the body limit, since the largest body mockpoint
+ * accepts is also the largest it renders. Counted piece by piece as the text
+ * grows, so rendering stops as soon as the bound is passed and a template that
+ * repeats a large request value never builds the huge text. One per request.
+ */
+export class RenderBudget {
+  readonly limit: number;
+  #left: number;
+
+  constructor(limit: number) {
+    this.limit = limit;
+    this.#left = limit;
+  }
+
+  /** `text`, counted; past the limit a `TEMPLATE_TOO_LARGE` error (the caller says which answer). */
+  spend(text: string): string {
+    this.#left -= utf8Length(text);
+    if (this.#left < 0) throw tooLarge(this.limit);
+    return text;
+  }
+
+  /** Counts `bytes` more (e.g. the quotes around a JSON string). */
+  add(bytes: number): void {
+    this.#left -= bytes;
+    if (this.#left < 0) throw tooLarge(this.limit);
+  }
+}
+
+function tooLarge(limit: number): MockpointError {
+  return new MockpointError(
+    'TEMPLATE_TOO_LARGE',
+    `its template renders more than ${limit} bytes for this request, the most an answer may render (the body limit, MOCKPOINT_MAX_BODY_BYTES); render less of the request (a field such as {{body.id}} rather than the whole {{body}}, or fewer repeats), send a smaller request, or raise MOCKPOINT_MAX_BODY_BYTES`,
+    { details: { limit } },
+  );
+}
+
+/**
+ * A {@link TemplateContext}'s `json` when the body is longer than the body limit
+ * and was not read whole: `{{body…}}` then fails with `BODY_TOO_LARGE` rather
+ * than render as if the body were empty.
+ */
+export const BODY_NOT_READ: unique symbol = Symbol('mockpoint.bodyNotRead');
 
 /** What placeholders are looked up in. */
 export interface TemplateContext {
   readonly params: Readonly<Record<string, string>>;
   readonly query: Readonly<Record<string, string | string[]>>;
   readonly headers: Readonly<Record<string, string>>;
-  /** The body parsed as JSON, or {@link NOT_JSON}. */
+  /** The body parsed as JSON, {@link NOT_JSON}, or {@link BODY_NOT_READ}. */
   readonly json: unknown;
   /** How many requests the route has answered, this one included. */
   readonly seq: number;
+  /** What this answer may still render (one per request, shared by its headers, body and events). */
+  readonly budget: RenderBudget;
 }
 
 /** An own property, or `undefined` (never a prototype's). */
@@ -41,6 +90,12 @@ export function lookup(placeholder: Placeholder, context: TemplateContext): unkn
     case 'seq':
       return context.seq;
     case 'body': {
+      if (context.json === BODY_NOT_READ) {
+        throw new MockpointError(
+          'BODY_TOO_LARGE',
+          'its template reads {{body}}, and the request body is longer than the body limit (MOCKPOINT_MAX_BODY_BYTES), the most mockpoint reads of a request; send a smaller body, or raise MOCKPOINT_MAX_BODY_BYTES',
+        );
+      }
       let value = context.json === NOT_JSON ? undefined : context.json;
       for (const key of placeholder.path) value = own(value, key);
       return value;
@@ -57,11 +112,17 @@ function asText(value: unknown): string {
   return JSON.stringify(value) ?? '';
 }
 
-/** Renders parsed parts as text. */
+/** Renders parsed parts as text, within the context's budget. */
 export function renderText(parts: readonly TemplatePart[], context: TemplateContext): string {
+  const { budget } = context;
   let out = '';
-  for (const part of parts) out += typeof part === 'string' ? part : asText(lookup(part, context));
+  for (const part of parts) out += budget.spend(typeof part === 'string' ? part : asText(lookup(part, context)));
   return out;
+}
+
+/** A JSON string's text without its quotes (escaping is per character, so pieces escape apart). */
+function jsonEscaped(text: string): string {
+  return JSON.stringify(text).slice(1, -1);
 }
 
 /** A JSON text whose string tokens are templates, compiled once. */
@@ -87,16 +148,25 @@ export function compileJsonTemplate(text: string): JsonTemplate {
   return out;
 }
 
-/** Renders a compiled JSON template into JSON text. */
+/** Renders a compiled JSON template into JSON text, within the context's budget. */
 export function renderJson(template: JsonTemplate, context: TemplateContext): string {
+  const { budget } = context;
   let out = '';
   for (const piece of template) {
-    if (typeof piece === 'string') out += piece;
+    if (typeof piece === 'string') out += budget.spend(piece);
     else if (piece.single !== undefined) {
       const value = lookup(piece.single, context);
       // A missing value renders as empty: the empty string.
-      out += value === undefined ? '""' : (JSON.stringify(value) ?? '""');
-    } else out += JSON.stringify(renderText(piece.parts, context));
+      out += budget.spend(value === undefined ? '""' : (JSON.stringify(value) ?? '""'));
+    } else {
+      // Escaped piece by piece, so a repeated placeholder is stopped before the whole string exists.
+      budget.add(2);
+      out += '"';
+      for (const part of piece.parts) {
+        out += budget.spend(jsonEscaped(typeof part === 'string' ? part : asText(lookup(part, context))));
+      }
+      out += '"';
+    }
   }
   return out;
 }

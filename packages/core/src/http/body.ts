@@ -29,12 +29,13 @@ export async function readBodyPrefix(
   request: Request,
   limit: number,
   drainLimit: number = limit,
+  keepAll?: KeepAll,
 ): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   // `request.body` rather than Content-Length: a Request built in-process
   // (`app.request()`, the client's `app` option) carries a body without one.
   if (request.body === null) return { bytes: new Uint8Array(0), truncated: false };
   try {
-    return await readStreamPrefix(request.body, limit, drainLimit);
+    return await readStreamPrefix(request.body, limit, drainLimit, keepAll);
   } catch (error) {
     // The body stream fails when the client hangs up mid-upload: a normal event,
     // answered (to nobody) with a coded error, so it is neither logged nor reported.
@@ -48,20 +49,33 @@ export async function readBodyPrefix(
   }
 }
 
+/**
+ * Asked once, when a body first outgrows the `limit` of {@link readBodyPrefix}:
+ * `true` keeps all of it up to `drainLimit` (nothing more is read until it answers).
+ */
+export type KeepAll = () => boolean | Promise<boolean>;
+
 /** {@link readBodyPrefix} for any byte stream. */
 export async function readStreamPrefix(
   body: ReadableStream<Uint8Array>,
-  limit: number,
-  drainLimit: number = limit,
+  initialLimit: number,
+  drainLimit: number = initialLimit,
+  keepAll?: KeepAll,
 ): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
+  let limit = initialLimit;
   let kept = 0;
   let seen = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    const before = seen;
     seen += value.byteLength;
+    if (keepAll !== undefined && before <= initialLimit && seen > initialLimit) {
+      const all = keepAll();
+      if (all === true || (all !== false && (await all))) limit = drainLimit;
+    }
     if (kept < limit) {
       const take = Math.min(value.byteLength, limit - kept);
       chunks.push(take === value.byteLength ? value : value.subarray(0, take));

@@ -228,6 +228,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       replays: options.replays,
       onUnexpectedError: options.onUnexpectedError,
       proxy,
+      maxBodyBytes: resolved.maxBodyBytes,
     }),
     deliveries: new DeliveryWorker({
       store: options.deliveries ?? new MemoryDeliveryStore(),

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { jsonTooDeep, readBodyPrefix } from '../http/body.js';
+import { jsonTooDeep, type KeepAll, readBodyPrefix } from '../http/body.js';
 import type { Fault } from '../wire/answer-json.js';
 import { splitEndpointTarget } from '../wire/endpoint-target.js';
 import type { AnsweredBy, JournalEntry, UpstreamOutcome } from '../wire/journal-json.js';
@@ -151,12 +151,15 @@ export function toJournalEntry(
 /**
  * Captures a Fetch-API request: its target, headers and the first `bodyLimit`
  * bytes of its body. The rest of the body is read and dropped up to `drainLimit`
- * bytes (so a keep-alive connection stays usable), and cancelled past it.
+ * bytes (so a keep-alive connection stays usable), and cancelled past it; kept
+ * up to `drainLimit` instead when `keepAll` says so (asked once the body
+ * outgrows `bodyLimit`).
  */
 export async function captureRequest(
   request: Request,
   bodyLimit: number = JOURNAL_BODY_LIMIT,
   drainLimit: number = bodyLimit,
+  keepAll?: KeepAll,
 ): Promise<RecordedRequest> {
   const url = request.url;
   // The target as it came, without re-encoding it through URL.
@@ -167,6 +170,6 @@ export async function captureRequest(
   request.headers.forEach((value, name) => {
     rawHeaders.push(name, value);
   });
-  const { bytes, truncated } = await readBodyPrefix(request, bodyLimit, drainLimit);
+  const { bytes, truncated } = await readBodyPrefix(request, bodyLimit, drainLimit, keepAll);
   return { method: request.method, target, rawHeaders, body: bytes, bodyTruncated: truncated };
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import type { JournalEntry, RequestFilter } from '../wire/journal-json.js';
+import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
 import {
   decodeSegment,
   explainPathMismatch,
@@ -26,6 +27,11 @@ export interface FilterSubject {
   readonly headers: Record<string, string>;
   readonly body: string;
   readonly bodyTruncated: boolean;
+  /**
+   * How much of a body is kept, in words, for the message about a truncated
+   * one. @default the journal's first 65536 bytes
+   */
+  readonly bodyLimit?: string;
   /** Present only when the body parsed as JSON (or {@link NOT_JSON}). */
   readonly json?: unknown;
   /** The outcome of the name's signature check; absent when it has none. */
@@ -193,6 +199,11 @@ export function firstMismatch(
     const raw = typeof filter.body === 'string' && subject.body === filter.body && !subject.bodyTruncated;
     if (raw) return undefined;
     const json = 'json' in subject ? subject.json : NOT_JSON;
+    if (json === NOT_JSON && subject.bodyTruncated) {
+      // Never compared as if it were all there: the message says how much was read.
+      if (!explain) return NO;
+      return `body is longer than ${subject.bodyLimit ?? `the ${JOURNAL_BODY_LIMIT} bytes the journal keeps of it`}, so it is not compared`;
+    }
     if (json === NOT_JSON) return explain ? 'body is not JSON' : NO;
     if (!explain) return isJsonSubset(filter.body, json) ? undefined : NO;
     return bodyMismatch(filter.body, json, 'body');

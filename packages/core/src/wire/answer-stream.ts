@@ -8,7 +8,13 @@
  */
 import { MockpointError } from './errors.js';
 import { JsonText, jsonTextOf, scanJson } from './json-text.js';
-import { jsonStringTokens, parseTemplate, TemplateSyntaxError } from './template-syntax.js';
+import {
+  jsonStringTokens,
+  minRenderedBytes,
+  minRenderedJsonBytes,
+  parseTemplate,
+  TemplateSyntaxError,
+} from './template-syntax.js';
 
 /** How the events are written: server-sent events, one JSON text per line, or bytes as they are. */
 export type StreamFormat = 'sse' | 'ndjson' | 'raw';
@@ -205,6 +211,25 @@ export function checkStream(
       { details },
     );
   }
+}
+
+/**
+ * The fewest bytes a templated stream's events render for any request: the
+ * events with placeholders only (the others are sent as they are). Its syntax
+ * is checked already.
+ */
+export function minRenderedStreamBytes(stream: AnswerStream): number {
+  let bytes = 0;
+  for (const event of stream.events) {
+    if (stream.format === 'raw') {
+      if (event.body?.includes('{{')) bytes += minRenderedBytes(event.body);
+      continue;
+    }
+    const text = stream.format === 'sse' ? sseDataText(event.data) : jsonTextOf(event.data);
+    if (!text.includes('{{')) continue;
+    bytes += stream.format === 'sse' && isTextData(event.data) ? minRenderedBytes(text) : minRenderedJsonBytes(text);
+  }
+  return bytes;
 }
 
 /**

@@ -252,6 +252,10 @@ export const ERRORS = {
     when: 'a bug; reported to `SERVER_REPORTING_DSN` when set',
     fix: 'report it, with the server log',
   },
+  TEMPLATE_TOO_LARGE: {
+    when: 'a templated answer would render more than `MOCKPOINT_MAX_BODY_BYTES` for this request (headers, body and stream events together), e.g. `{{body}}` repeated over a large body; rendering stops at the limit',
+    fix: 'render less of the request (`{{body.id}}` rather than `{{body}}`, fewer repeats), send a smaller request, or raise `MOCKPOINT_MAX_BODY_BYTES` ([routes.md](routes.md#templates))',
+  },
   STORE_UNAVAILABLE: {
     when: 'the store failed or is closed; after a failed write, until it has reopened; damaged data',
     fix: 'retry; see `/api/health` `reason` and the server log',

@@ -8,7 +8,13 @@
  */
 
 import type { Fault } from './answer-json.js';
-import { type AnswerStream, checkStream, type StreamLimits, streamFromJson } from './answer-stream.js';
+import {
+  type AnswerStream,
+  checkStream,
+  minRenderedStreamBytes,
+  type StreamLimits,
+  streamFromJson,
+} from './answer-stream.js';
 import { MockpointError } from './errors.js';
 import type { RequestFilter } from './journal-json.js';
 import { JsonText, jsonTextOf, scanJson, stringifyExact } from './json-text.js';
@@ -17,7 +23,13 @@ import { checkProxyAnswer, type ProxyAnswer } from './proxy-answer.js';
 import type { RouteValidation } from './route-validation.js';
 import { NAME_PATTERN } from './rules.js';
 import { SETTINGS } from './settings.js';
-import { jsonStringTokens, parseTemplate, TemplateSyntaxError } from './template-syntax.js';
+import {
+  jsonStringTokens,
+  minRenderedBytes,
+  minRenderedJsonBytes,
+  parseTemplate,
+  TemplateSyntaxError,
+} from './template-syntax.js';
 
 /** Response headers of an answer: a name maps to a value, or to several (sent as repeated headers). */
 export type AnswerHeaders = Record<string, string | string[]>;
@@ -185,6 +197,7 @@ export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, li
       template,
       delay: answer.delay ?? 0,
     });
+    if (template) checkRenderedSize(answer, index, maxBodyBytes);
     return;
   }
   let size = 0;
@@ -198,6 +211,30 @@ export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, li
   } else if (answer.bodyBase64 !== undefined) size = Math.floor((answer.bodyBase64.length * 3) / 4);
   if (size > maxBodyBytes) {
     fail('BODY_TOO_LARGE', index, `the answer's body is ${size} bytes, more than the limit ${maxBodyBytes}`);
+  }
+  if (template) checkRenderedSize(answer, index, maxBodyBytes);
+}
+
+/**
+ * A templated answer whose templates render more than `maxBodyBytes` for any
+ * request (literal text and fixed-width placeholders alone: a request's values
+ * may be empty) is refused now: every request would get `TEMPLATE_TOO_LARGE`.
+ * Its syntax is checked already.
+ */
+function checkRenderedSize(answer: RouteAnswer, index: number | AnswerPlace, maxBodyBytes: number): void {
+  let least = 0;
+  for (const value of Object.values(answer.headers ?? {})) {
+    for (const one of Array.isArray(value) ? value : [value]) least += minRenderedBytes(one);
+  }
+  if (answer.stream !== undefined) least += minRenderedStreamBytes(answer.stream);
+  else if (Object.hasOwn(answer, 'data')) least += minRenderedJsonBytes(jsonTextOf(answer.data));
+  else if (answer.body !== undefined) least += minRenderedBytes(answer.body);
+  if (least > maxBodyBytes) {
+    fail(
+      'BODY_TOO_LARGE',
+      index,
+      `the answer's template renders at least ${least} bytes for any request (its text, {{uuid}} 36 bytes and {{now}} 24 each), more than the limit ${maxBodyBytes} (MOCKPOINT_MAX_BODY_BYTES) of what one answer may render`,
+    );
   }
 }
 

@@ -86,3 +86,56 @@ export function jsonStringTokens(text: string): JsonStringToken[] {
   }
   return tokens;
 }
+
+const encoder = new TextEncoder();
+
+/**
+ * The fewest bytes a placeholder renders as text: every request gets a 36-byte
+ * `{{uuid}}`, a 24-byte `{{now}}` and at least one digit of `{{seq}}`; a value of
+ * the request may be missing (empty).
+ */
+const MIN_BYTES: Readonly<Record<PlaceholderSource, number>> = {
+  uuid: 36,
+  now: 24,
+  seq: 1,
+  params: 0,
+  query: 0,
+  headers: 0,
+  body: 0,
+};
+
+/** The fewest UTF-8 bytes parsed `parts` render for any request (literal text and fixed-width placeholders). */
+function minPartsBytes(parts: readonly TemplatePart[]): number {
+  let bytes = 0;
+  for (const part of parts)
+    bytes += typeof part === 'string' ? encoder.encode(part).byteLength : MIN_BYTES[part.source];
+  return bytes;
+}
+
+/** The fewest UTF-8 bytes the (valid) template `text` renders for any request. */
+export function minRenderedBytes(text: string): number {
+  return minPartsBytes(parseTemplate(text));
+}
+
+/**
+ * The fewest UTF-8 bytes valid JSON text renders when its string tokens are
+ * templates: the text outside them as it is, each templated token as a JSON
+ * string (quotes and at least its parts), or a token that is one placeholder as
+ * the value itself (at least one byte; a string with its quotes for `{{uuid}}`
+ * and `{{now}}`).
+ */
+export function minRenderedJsonBytes(text: string): number {
+  let bytes = encoder.encode(text).byteLength;
+  for (const token of jsonStringTokens(text)) {
+    const parts = parseTemplate(token.value);
+    if (!parts.some((part) => typeof part !== 'string')) continue;
+    const only = parts.length === 1 && !token.key ? parts[0] : undefined;
+    // A single {{uuid}} or {{now}} is a JSON string (quoted); {{seq}} a number; others any value.
+    let least = 2 + minPartsBytes(parts);
+    if (only !== undefined && typeof only !== 'string') {
+      least = only.source === 'uuid' || only.source === 'now' ? MIN_BYTES[only.source] + 2 : 1;
+    }
+    bytes += least - encoder.encode(text.slice(token.start, token.end)).byteLength;
+  }
+  return bytes;
+}

@@ -208,7 +208,7 @@ function clientGone(res: ServerResponse): ClientGone {
 }
 
 // ---- reading a body: the first bytes kept, the rest read and dropped ----
-// (or, for a name that checks signatures, kept whole up to maxBytes for the check)
+// (or, where the answer needs it, kept whole up to maxBytes: see EndpointHandler.readsWholeBody)
 
 const BODY = Symbol('mockpoint.body');
 
@@ -221,10 +221,14 @@ interface BodyState {
   maxBytes: number;
   /** Bytes kept at most: the journal's copy, or `maxBytes` once the handler wants the whole body. */
   keep: number;
-  chunks: Buffer[];
+  chunks: Uint8Array[];
   kept: number;
   seen: number;
   done: boolean;
+  /** The handler is being asked whether to keep the whole body: reading is paused until it answers. */
+  deciding: boolean;
+  /** The body ended while `deciding`: it is finished once the handler has answered. */
+  ended: boolean;
 }
 
 type ReadingRequest = IncomingMessage & { [BODY]: BodyState };
@@ -259,10 +263,36 @@ function finishBody(req: ReadingRequest, state: BodyState): void {
   answer(state.res, state.handler.handle(recorded, whole, clientGone(state.res)), state.streams);
 }
 
-/** Whether the body of a request to `target` is kept whole for its name's signature check. */
-function readsWholeBody(state: BodyState): boolean {
+/** Whether the body of a request to `target` is kept whole (a Promise while the name is looked up). */
+function readsWholeBody(state: BodyState): boolean | Promise<boolean> {
   const name = splitEndpointTarget(state.target)?.name;
   return name !== undefined && state.handler.readsWholeBody(name);
+}
+
+/**
+ * Asks once, when the body first outgrows the journal's copy, whether to keep
+ * all of it. While a name is looked up, the request is paused (TCP holds the
+ * rest back) and only the chunk at hand is kept; a "no" drops what is past the
+ * journal's copy.
+ */
+function decideKeep(req: ReadingRequest, state: BodyState): void {
+  const whole = readsWholeBody(state);
+  if (whole === true) state.keep = state.maxBytes;
+  if (typeof whole === 'boolean') return;
+  state.deciding = true;
+  state.keep = state.maxBytes;
+  req.pause();
+  void whole.then((keepWhole) => {
+    state.deciding = false;
+    if (!keepWhole) {
+      state.keep = JOURNAL_BODY_LIMIT;
+      state.chunks = [keptBytes(state, Math.min(state.kept, JOURNAL_BODY_LIMIT))];
+      state.kept = state.chunks[0]?.byteLength ?? 0;
+    }
+    if (state.done) return;
+    if (state.ended) finishBody(req, state);
+    else req.resume();
+  });
 }
 
 function onData(this: ReadingRequest, chunk: Buffer): void {
@@ -270,10 +300,7 @@ function onData(this: ReadingRequest, chunk: Buffer): void {
   if (state.done) return;
   const before = state.seen;
   state.seen += chunk.byteLength;
-  // Asked once, when the body first outgrows the journal's copy.
-  if (before <= JOURNAL_BODY_LIMIT && state.seen > JOURNAL_BODY_LIMIT && readsWholeBody(state)) {
-    state.keep = state.maxBytes;
-  }
+  if (before <= JOURNAL_BODY_LIMIT && state.seen > JOURNAL_BODY_LIMIT) decideKeep(this, state);
   if (state.kept < state.keep) {
     const take = Math.min(chunk.byteLength, state.keep - state.kept);
     state.chunks.push(take === chunk.byteLength ? chunk : chunk.subarray(0, take));
@@ -289,7 +316,8 @@ function onData(this: ReadingRequest, chunk: Buffer): void {
 
 function onEnd(this: ReadingRequest): void {
   const state = this[BODY];
-  if (!state.done) finishBody(this, state);
+  if (state.deciding) state.ended = true;
+  else if (!state.done) finishBody(this, state);
 }
 
 /** A client that hangs up mid-upload is a normal event: nothing is recorded or answered. */
@@ -307,7 +335,20 @@ function readBody(
 ) {
   const reading = req as ReadingRequest;
   const keep = JOURNAL_BODY_LIMIT;
-  reading[BODY] = { handler, streams, res, target, maxBytes, keep, chunks: [], kept: 0, seen: 0, done: false };
+  reading[BODY] = {
+    handler,
+    streams,
+    res,
+    target,
+    maxBytes,
+    keep,
+    chunks: [],
+    kept: 0,
+    seen: 0,
+    done: false,
+    deciding: false,
+    ended: false,
+  };
   req.on('data', onData);
   req.on('end', onEnd);
   req.on('error', onAbort);

@@ -237,6 +237,21 @@ describe("a proxied request body past the journal's copy (64 KiB)", () => {
     expect(up.seen[1]?.body.equals(body)).toBe(true);
   });
 
+  it('records a 70 KB POST with its whole body, and replays it', async () => {
+    const up = await upstream((_req, res, body) => res.end(`got ${body.byteLength}`));
+    const { url } = await mockpoint();
+    await putRoutes(url, 'rec', [{ id: 'proxy', answer: { proxy: { url: up.url, record: true } } }]);
+    const body = JSON.stringify({ text: 'y'.repeat(70_000) });
+    const ask = () => fetch(`${url}/endpoint/rec/big`, { method: 'POST', body });
+    expect(await (await ask()).text()).toBe(`got ${body.length}`);
+    await expect.poll(() => routeIds(url, 'rec')).toHaveLength(2);
+    const again = await ask();
+    expect([again.status, await again.text()]).toEqual([200, `got ${body.length}`]);
+    expect(up.seen).toHaveLength(1);
+    const [recorded] = await routeIds(url, 'rec');
+    expect((await journal(url, 'rec'))[1]?.answeredBy).toEqual({ route: recorded });
+  });
+
   it('answers 413 BODY_TOO_LARGE past the body limit, and the upstream is not reached', async () => {
     const up = await upstream((_req, res) => res.end('reached'));
     const { url } = await mockpoint({ proxyAllowHosts: ['127.0.0.1'], maxBodyBytes: 256 * 1024 });

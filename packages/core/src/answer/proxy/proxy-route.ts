@@ -46,9 +46,11 @@ const OFF = new ProxySettings({ maxRecordBytes: 0, maxRoutes: 0 });
 
 /** Keeps a complete answer as a route in front of the proxy route (once per distinct request). */
 async function keep(at: ProxyRouteRequest, settings: ProxySettings, complete: CompleteAnswer): Promise<void> {
-  if (unrecordable(at.request, complete.status) !== undefined) return;
+  // The whole body, as it was sent upstream (the journal keeps only its first bytes).
+  const body = at.wholeBody ?? at.request.body;
+  if (unrecordable(body, complete.status) !== undefined) return;
   try {
-    const route = await recordedRoute(at.request, at.subpath, at.proxy, complete);
+    const route = await recordedRoute(at.request, body, at.subpath, at.proxy, complete);
     // Checked like any route a client sends (header rules, body size).
     const [checked] = checkRoutes([route], { maxBodyBytes: settings.maxRecordBytes });
     if (checked === undefined) return;

@@ -65,10 +65,10 @@ function exactBody(
   return { body: text };
 }
 
-/** Why a request cannot be recorded, or `undefined` when it can. */
-export function unrecordable(request: RecordedRequest, status: number): string | undefined {
+/** Why a request with (the whole of) `body` cannot be recorded, or `undefined` when it can. */
+export function unrecordable(body: Uint8Array, status: number): string | undefined {
   if (status < 200 || status > 599) return `status ${status} is outside 200-599`;
-  if (request.body.byteLength > 0 && utf8Text(request.body, false) === undefined) {
+  if (body.byteLength > 0 && utf8Text(body, false) === undefined) {
     return 'the request body is not UTF-8 text, which a route cannot match exactly';
   }
   return undefined;
@@ -81,9 +81,13 @@ async function recordingId(key: unknown): Promise<string> {
   return `rec-${hex.slice(0, 12)}`;
 }
 
-/** The route that answers `request` as the upstream did (the same request, the same id, always). */
+/**
+ * The route that answers `request` as the upstream did (the same request, the
+ * same id, always); `body` is its whole body (`request.body` is the journal's copy).
+ */
 export async function recordedRoute(
   request: RecordedRequest,
+  body: Uint8Array,
   subpath: string,
   proxy: ProxyAnswer,
   complete: CompleteAnswer,
@@ -101,7 +105,7 @@ export async function recordedRoute(
     if (!redacted.has(lower) && Object.hasOwn(sent, lower)) chosen[lower] = sent[lower] as string;
   }
   if (Object.keys(chosen).length > 0) match.headers = chosen;
-  const text = utf8Text(request.body, false) ?? '';
+  const text = utf8Text(body, false) ?? '';
   if (text !== '' || ['POST', 'PUT', 'PATCH'].includes(request.method)) match.body = text;
 
   const headers: AnswerHeaders = {};

@@ -19,7 +19,7 @@ import {
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from '../read-response.js';
 import { compileAnswer } from '../routes/route-answer.js';
 import { STREAM_HEADERS } from '../stream/stream-frames.js';
-import type { TemplateContext } from '../template.js';
+import { RenderBudget, type TemplateContext } from '../template.js';
 
 /** A queued answer resolved against its fallback. */
 export interface PlannedAnswer {
@@ -74,8 +74,15 @@ function ownHeaders(headers: AnswerHeaderMap, without?: string): Record<string, 
   return out;
 }
 
-/** A no-op context for an untemplated answer. */
-const NO_CONTEXT: TemplateContext = { params: {}, query: {}, headers: {}, json: undefined, seq: 1 };
+/** A no-op context for an untemplated answer (which renders nothing). */
+const NO_CONTEXT: TemplateContext = {
+  params: {},
+  query: {},
+  headers: {},
+  json: undefined,
+  seq: 1,
+  budget: new RenderBudget(Number.POSITIVE_INFINITY),
+};
 
 /**
  * Resolves one queued answer for `name` against `fallback` (what would answer

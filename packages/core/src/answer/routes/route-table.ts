@@ -14,7 +14,7 @@ import {
   type PathPattern,
   parsePathPattern,
 } from '../../wire/path-pattern.js';
-import type { Route } from '../../wire/route.js';
+import type { Route, RouteAnswer } from '../../wire/route.js';
 import type { RequestView } from '../request-view.js';
 import { RequestValidator } from './request-validator.js';
 import { type CompiledAnswer, compileAnswer } from './route-answer.js';
@@ -61,6 +61,14 @@ function node(): TrieNode {
   return { literals: undefined, param: undefined, ends: [], rest: [] };
 }
 
+/** A `{{body}}` or `{{body.…}}` placeholder (spaces allowed inside the braces). */
+const BODY_PLACEHOLDER = /\{\{\s*body\s*(?:\.|\}\})/;
+
+/** Whether a templated answer reads the request body (in a header, its body or a stream event). */
+function readsBodyTemplate(answer: RouteAnswer): boolean {
+  return answer.template === true && BODY_PLACEHOLDER.test(JSON.stringify(answer));
+}
+
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 export class RouteTable {
@@ -72,7 +80,9 @@ export class RouteTable {
   readonly #anyPath: number[] = [];
   /**
    * Whether a request may need its whole body (not only the journal's first
-   * bytes): a proxy route forwards the exact body, a validating route checks it.
+   * bytes): a proxy route forwards the exact body, a validating route checks it,
+   * a route matching the body compares it (every route before the answering one
+   * is tried), a template reading `{{body…}}` renders it.
    */
   readonly readsWholeBody: boolean;
 
@@ -93,7 +103,11 @@ export class RouteTable {
     });
     this.bytes = bytes;
     this.readsWholeBody = this.routes.some(
-      (route) => route.route.answer.proxy !== undefined || route.validator?.readsBody === true,
+      (route) =>
+        route.route.answer.proxy !== undefined ||
+        route.validator?.readsBody === true ||
+        (route.route.match !== undefined && Object.hasOwn(route.route.match, 'body')) ||
+        readsBodyTemplate(route.route.answer),
     );
   }
 

@@ -130,12 +130,10 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
   app.on([...READ_METHODS, 'OPTIONS'], ['/endpoint/:name', '/endpoint/:name/*'], async (c) => {
     const request = c.req.raw;
     // The rest of a long body is read and dropped up to the body limit, so the connection stays usable;
-    // for a name that checks signatures it is kept, for the check (the journal keeps its first bytes).
-    const whole = handler.readsWholeBody(c.req.param('name'));
-    const recorded = await captureRequest(
-      request,
-      whole ? options.maxBodyBytes : JOURNAL_BODY_LIMIT,
-      options.maxBodyBytes,
+    // where the answer needs it (see readsWholeBody) it is kept (the journal keeps its first bytes).
+    const name = c.req.param('name');
+    const recorded = await captureRequest(request, JOURNAL_BODY_LIMIT, options.maxBodyBytes, () =>
+      handler.readsWholeBody(name),
     );
     let wholeBody: Uint8Array | undefined;
     if (recorded.body.byteLength > JOURNAL_BODY_LIMIT) {
