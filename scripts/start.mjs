@@ -1,4 +1,4 @@
-// The first half of `pnpm start`: make the clone ready to run the daemon, quietly
+// The first half of `pnpm start` (and of `pnpm mockpoint <command>`): make the clone ready to run the daemon, quietly
 // and only as far as needed, then exit so the shell can `exec` the daemon.
 // - Installs only when pnpm-lock.yaml differs from the last install (build-state.mjs),
 //   and then only what the daemon needs: @mockpoint/server, the workspace packages
@@ -17,8 +17,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DAEMON_FILTER, DAEMON_PACKAGES, isBuilt, isInstalled, ROOT, writeInstallStamp } from './build-state.mjs';
 
+// On stderr: `pnpm -s mockpoint export > file.json` (the same script) keeps stdout for the command.
 function say(message) {
-  process.stdout.write(`start: ${message}\n`);
+  process.stderr.write(`start: ${message}\n`);
 }
 
 /** The pnpm running this script, or the one package.json names (through npx). */
