@@ -155,7 +155,9 @@ describe('the CLI from a clone: pnpm mockpoint <command>', () => {
         child.once('error', reject);
         child.once('close', (code) => resolve({ code, stdout, stderr }));
       });
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'packages', 'server', 'package.json'), 'utf8')) as { version: string };
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'packages', 'server', 'package.json'), 'utf8')) as {
+      version: string;
+    };
     const version = await run(['--version']);
     expect(version.code, version.stderr).toBe(0);
     expect(version.stdout).toBe(`${pkg.version}\n`);
