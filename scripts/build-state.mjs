@@ -16,6 +16,19 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const INSTALL_STAMP = join(ROOT, 'node_modules', '.mockpoint-install-stamp');
 const STAMP = join('dist', '.build-stamp');
+
+/**
+ * What `pnpm start` installs: the daemon and the workspace packages it depends on
+ * (pnpm's `<package>...`), with their own dependencies; pnpm adds the root's.
+ */
+export const DAEMON_FILTER = '@mockpoint/server...';
+
+/** What the daemon runs from, in build order. */
+export const DAEMON_PACKAGES = [
+  { name: '@mockpoint/core', dir: join(ROOT, 'packages', 'core') },
+  { name: '@mockpoint/web', dir: join(ROOT, 'packages', 'web') },
+  { name: '@mockpoint/server', dir: join(ROOT, 'packages', 'server') },
+];
 const SHARED_INPUTS = ['tsconfig.base.json', 'pnpm-lock.yaml'];
 // Not build inputs: tests, docs, outputs and caches (dot-directories such as tsc -b's .tsbuild).
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'test', 'data', 'coverage', 'test-artifacts']);

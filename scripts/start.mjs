@@ -1,24 +1,25 @@
-// The first half of `pnpm start`: make the clone ready to run the daemon, quietly
+// The first half of `pnpm start` (and of `pnpm mockpoint <command>`): make the clone ready to run the daemon, quietly
 // and only as far as needed, then exit so the shell can `exec` the daemon.
-// - Installs only when pnpm-lock.yaml differs from the last install (build-state.mjs).
+// - Installs only when pnpm-lock.yaml differs from the last install (build-state.mjs),
+//   and then only what the daemon needs: @mockpoint/server, the workspace packages
+//   it builds from (core, web) and their own dependencies, build tools included
+//   (tsup, typescript, esbuild, declared by the packages that build with them), and
+//   the root's (pnpm always installs those: lint and test tools), but not the
+//   runtimes only the runtime contract runs on (bun, deno) nor the examples.
+//   `pnpm test` installs the rest.
 // - Builds only the packages the daemon needs whose sources changed since their
-//   last build (see build-state.mjs); the build's output is shown only on failure.
-// Prints nothing when there is nothing to do. Node built-ins only: on a fresh clone
-// this runs before anything is installed.
+//   last build (see build-state.mjs).
+// Says in one line what it does, when it does anything; the output of pnpm install
+// and of the build is shown only when they fail. Node built-ins only: on a fresh
+// clone this runs before anything is installed.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isBuilt, isInstalled, ROOT, writeInstallStamp } from './build-state.mjs';
+import { DAEMON_FILTER, DAEMON_PACKAGES, isBuilt, isInstalled, ROOT, writeInstallStamp } from './build-state.mjs';
 
-/** What the daemon runs from, in build order. */
-const DAEMON_PACKAGES = [
-  { name: '@mockpoint/core', dir: join(ROOT, 'packages', 'core') },
-  { name: '@mockpoint/web', dir: join(ROOT, 'packages', 'web') },
-  { name: '@mockpoint/server', dir: join(ROOT, 'packages', 'server') },
-];
-
+// On stderr: `pnpm -s mockpoint export > file.json` (the same script) keeps stdout for the command.
 function say(message) {
-  process.stdout.write(`start: ${message}\n`);
+  process.stderr.write(`start: ${message}\n`);
 }
 
 /** The pnpm running this script, or the one package.json names (through npx). */
@@ -31,18 +32,19 @@ function pnpmCommand() {
   return ['npx', ['-y', manager]];
 }
 
-function runPnpm(args, { quiet }) {
+/** Runs pnpm with its output kept, to be shown only if it fails. */
+function runPnpm(args) {
   const [command, prefix] = pnpmCommand();
   return new Promise((resolve, reject) => {
     const child = spawn(command, [...prefix, ...args], {
       cwd: ROOT,
-      stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout?.on('data', (chunk) => {
+    child.stdout.on('data', (chunk) => {
       output += chunk;
     });
-    child.stderr?.on('data', (chunk) => {
+    child.stderr.on('data', (chunk) => {
       output += chunk;
     });
     child.once('error', reject);
@@ -56,21 +58,23 @@ function fail(message, output = '') {
   process.exit(1);
 }
 
-if (!isInstalled()) {
-  say(existsSync(join(ROOT, 'node_modules')) ? 'pnpm-lock.yaml changed; installing' : 'installing dependencies');
-  const result = await runPnpm(['install', '--frozen-lockfile'], { quiet: false });
-  if (!result.ok) fail(`pnpm install failed (${result.code})`);
-  writeInstallStamp(); // also done by the postinstall, unless scripts are off
-}
-
-const stale = DAEMON_PACKAGES.filter((pkg) => !isBuilt(pkg.dir));
-if (stale.length > 0) {
+const install = !isInstalled();
+const stale = DAEMON_PACKAGES.filter((pkg) => install || !isBuilt(pkg.dir));
+if (install || stale.length > 0) {
   const names = stale.map((pkg) => pkg.name);
   const listed = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
-  say(`building ${listed} (sources changed since the last build)`);
-  const started = Date.now();
+  const why = !install
+    ? 'sources changed since the last build'
+    : existsSync(join(ROOT, 'node_modules'))
+      ? 'pnpm-lock.yaml changed'
+      : 'first run';
+  say(`${install ? "installing the daemon's dependencies and building" : 'building'} ${listed} (${why}) …`);
+  if (install) {
+    const result = await runPnpm(['install', '--frozen-lockfile', '--filter', DAEMON_FILTER]);
+    if (!result.ok) fail(`pnpm install failed (${result.code}); its output is above`, result.output);
+    writeInstallStamp();
+  }
   const filters = names.flatMap((name) => ['--filter', name]);
-  const result = await runPnpm([...filters, 'run', 'build'], { quiet: true });
+  const result = await runPnpm([...filters, 'run', 'build']);
   if (!result.ok) fail(`the build failed (${result.code}); its output is above`, result.output);
-  say(`built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -4,7 +4,7 @@
 // terminal sends it) ends every layer with exit 0. Timing is measured by
 // `pnpm bench` (bench/start.mjs), not here.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -133,4 +133,35 @@ describe('build stamps', () => {
     expect(inputHash(a, root)).not.toBe(hash);
     expect([isBuilt(a, root), isBuilt(b, root)]).toEqual([false, false]);
   });
+});
+
+describe('the CLI from a clone: pnpm mockpoint <command>', () => {
+  it('runs the built mockpoint with the arguments given, its output alone on stdout with -s', async () => {
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+        const child = spawn('npx', ['-y', 'pnpm@10.34.9', '-s', 'mockpoint', ...args], {
+          cwd: ROOT,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: terminalEnv(),
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk) => {
+          stdout += chunk;
+        });
+        child.stderr.on('data', (chunk) => {
+          stderr += chunk;
+        });
+        child.once('error', reject);
+        child.once('close', (code) => resolve({ code, stdout, stderr }));
+      });
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'packages', 'server', 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const version = await run(['--version']);
+    expect(version.code, version.stderr).toBe(0);
+    expect(version.stdout).toBe(`${pkg.version}\n`);
+    const help = await run(['tail', '--help']);
+    expect(help.stdout).toMatch(/^Usage: mockpoint tail \[name\] \[options\]\n/);
+  }, 240_000); // two npx + pnpm start-ups: over 30 s each on the shared 2-core machine
 });

@@ -20,8 +20,6 @@ import { call, type Target } from './contract.js';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
-/** The repository root: the runtimes are its devDependencies. */
-const ROOT_REQUIRE = createRequire(join(PACKAGE_DIR, '..', '..', 'package.json'));
 
 /** How long a runtime may take to say it listens (generous: CI shares 2 cores). */
 const START_DEADLINE_MS = 60_000;
@@ -53,7 +51,7 @@ export interface Running extends Target {
 
 /** The path of a runtime binary shipped in an npm package (its optional dependency holds the real file). */
 function packageBinary(pkg: string, relative: string): string {
-  const file = join(dirname(ROOT_REQUIRE.resolve(`${pkg}/package.json`)), relative);
+  const file = join(dirname(require.resolve(`${pkg}/package.json`)), relative);
   if (!existsSync(file)) throw new Error(`${file} is missing: run \`pnpm install\` (it installs ${pkg})`);
   return file;
 }
@@ -180,7 +178,7 @@ export const COMPATIBILITY_DATE = '2026-07-01';
 
 export const WORKERD_RUNTIME: Runtime = {
   id: 'workerd',
-  label: `workerd ${ROOT_REQUIRE('miniflare/package.json').dependencies.workerd as string}`,
+  label: `workerd ${require('miniflare/package.json').dependencies.workerd as string}`,
   entry: '`@mockpoint/core/workers`: one Durable Object, its storage as the store (miniflare)',
   async start() {
     const [{ build }, { Miniflare }] = await Promise.all([import('esbuild'), import('miniflare')]);

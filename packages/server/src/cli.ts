@@ -9,6 +9,7 @@
  */
 import { VERSION } from '@mockpoint/core/defaults';
 import { isOwnError } from '@mockpoint/core/internal';
+import { type CommandName, closestCommand, isCommand } from './commands/command-list.js';
 import { ConfigError, HELP, resolveConfig } from './config.js';
 
 /** Signals within this long of the first are copies of it (see `shutdown`). */
@@ -19,66 +20,19 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-/** `mockpoint tail …`: the live journal; Ctrl-C ends it with exit code 0. */
-async function tail(argv: string[]): Promise<void> {
-  const { parseTailArgs, runTail, TAIL_HELP } = await import('./tail/tail-command.js');
-  const options = parseTailArgs(argv);
-  if (options === undefined) {
-    process.stdout.write(TAIL_HELP);
-    return;
-  }
-  const stop = new AbortController();
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop.abort());
-  await runTail(
-    options,
-    { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) },
-    stop.signal,
-  );
-  process.exit(0);
-}
-
-/** `mockpoint record …`: records through a running daemon until Ctrl-C, then writes the mock file. */
-async function record(argv: string[]): Promise<never> {
-  const { runRecord } = await import('./record/record-command.js');
-  const stop = new AbortController();
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop.abort());
-  const io = {
-    out: (text: string) => process.stdout.write(text),
-    err: (line: string) => process.stderr.write(`${line}\n`),
-  };
-  try {
-    process.exitCode = await runRecord(argv, io, process.env, stop.signal);
-  } catch (error) {
-    if (!isOwnError(error)) throw error;
-    process.stderr.write(`mockpoint record: error: ${error.message}\n`);
-    process.exitCode = error.code === 'INVALID_ARGUMENT' ? 2 : 1;
-  }
-  await new Promise<void>((done) => process.stdout.write('', () => done()));
-  process.exit();
-}
-
-/** The subcommands that run once and exit with their code; each lives in its own module. */
-const COMMANDS: Record<
-  string,
-  () => Promise<
-    (argv: string[], io: import('./commands/command-args.js').CommandIo, env: NodeJS.ProcessEnv) => Promise<number>
-  >
-> = {
-  validate: async () => (await import('./commands/validate-command.js')).runValidate,
-  apply: async () => (await import('./commands/apply-command.js')).runApply,
-  export: async () => (await import('./commands/export-command.js')).runExport,
-  import: async () => (await import('./commands/import-command.js')).runImport,
+/** Where the subcommands write. */
+const IO = {
+  out: (text: string) => process.stdout.write(text),
+  err: (line: string) => process.stderr.write(`${line}\n`),
 };
 
-/** Runs a subcommand of {@link COMMANDS}: a usage error exits 2, a failure 1, both as one line. */
-async function command(name: string, argv: string[]): Promise<never> {
-  const run = await (COMMANDS[name] as () => ReturnType<(typeof COMMANDS)[string]>)();
-  const io = {
-    out: (text: string) => process.stdout.write(text),
-    err: (line: string) => process.stderr.write(`${line}\n`),
-  };
+/**
+ * Runs subcommand `name`: a usage error (INVALID_ARGUMENT) exits 2, any other of
+ * our errors 1, both as one line `mockpoint <name>: error: …`, never a stack.
+ */
+async function runCommand(name: CommandName, run: () => Promise<number>): Promise<never> {
   try {
-    process.exitCode = await run(argv, io, process.env);
+    process.exitCode = await run();
   } catch (error) {
     if (!isOwnError(error)) throw error;
     process.stderr.write(`mockpoint ${name}: error: ${error.message}\n`);
@@ -89,43 +43,74 @@ async function command(name: string, argv: string[]): Promise<never> {
   process.exit();
 }
 
-/** `mockpoint send URL …`: one signed delivery; exits 0 when it did what was asked. */
-async function send(argv: string[]): Promise<void> {
-  const { parseSendArgs, runSend, SEND_HELP } = await import('./send/send-command.js');
-  const options = parseSendArgs(argv);
+/** An AbortSignal that Ctrl-C (and SIGTERM, SIGHUP) aborts: the end of a command that runs until stopped. */
+function stopSignal(): AbortSignal {
+  const stop = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop.abort());
+  return stop.signal;
+}
+
+/** `mockpoint tail …`: the live journal; Ctrl-C ends it with exit code 0. */
+async function tail(argv: string[]): Promise<number> {
+  const { parseTailArgs, runTail, TAIL_HELP } = await import('./tail/tail-command.js');
+  const options = parseTailArgs(argv, process.env);
   if (options === undefined) {
-    process.stdout.write(SEND_HELP);
-    return;
+    IO.out(TAIL_HELP);
+    return 0;
+  }
+  await runTail(options, { out: (line) => IO.out(`${line}\n`), err: IO.err }, stopSignal());
+  return 0;
+}
+
+/** `mockpoint record …`: records through a running daemon until Ctrl-C, then writes the mock file. */
+async function record(argv: string[]): Promise<number> {
+  const { runRecord } = await import('./record/record-command.js');
+  return runRecord(argv, IO, process.env, stopSignal());
+}
+
+/** `mockpoint send URL …`: one signed delivery; exits 0 when it did what was asked. */
+async function send(argv: string[]): Promise<number> {
+  const { parseSendArgs, runSend, SEND_HELP } = await import('./send/send-command.js');
+  const options = parseSendArgs(argv, undefined, process.env);
+  if (options === undefined) {
+    IO.out(SEND_HELP);
+    return 0;
   }
   // Sent from here, a delivery obeys the same MOCKPOINT_DELIVERY_ALLOW_HOSTS (env or .env) as the daemon.
-  let deliveryAllowHosts: string[] = [];
-  if (options.daemon === undefined) {
-    try {
-      deliveryAllowHosts = resolveConfig({ env: process.env, cwd: process.cwd() }).config.deliveryAllowHosts;
-    } catch (error) {
-      if (error instanceof ConfigError) fail(error.message);
-      throw error;
-    }
-  }
+  const deliveryAllowHosts =
+    options.url === undefined ? resolveConfig({ env: process.env, cwd: process.cwd() }).config.deliveryAllowHosts : [];
   const { nodeDeliverySend } = await import('@mockpoint/core/node');
-  const io = {
-    out: (line: string) => process.stdout.write(`${line}\n`),
-    err: (line: string) => process.stderr.write(`${line}\n`),
-  };
-  const code = await runSend(options, io, { deliveryAllowHosts, deliverySend: nodeDeliverySend() });
-  process.exit(code);
+  return runSend(
+    options,
+    { out: (line) => IO.out(`${line}\n`), err: IO.err },
+    { deliveryAllowHosts, deliverySend: nodeDeliverySend() },
+  );
 }
+
+/** Every subcommand's runner, keyed like the list `--help` prints (a compile error when one is missing). */
+const RUNNERS: Record<CommandName, (argv: string[]) => Promise<number>> = {
+  tail,
+  send,
+  record,
+  repair: async (argv) => (await import('./repair.js')).runRepair(argv, process.cwd()),
+  validate: async (argv) => (await import('./commands/validate-command.js')).runValidate(argv, IO),
+  apply: async (argv) => (await import('./commands/apply-command.js')).runApply(argv, IO, process.env),
+  export: async (argv) => (await import('./commands/export-command.js')).runExport(argv, IO, process.env),
+  import: async (argv) => (await import('./commands/import-command.js')).runImport(argv, IO),
+};
 
 async function main(): Promise<void> {
   const sub = process.argv[2];
-  if (sub !== undefined && Object.hasOwn(COMMANDS, sub)) return command(sub, process.argv.slice(3));
-  if (process.argv[2] === 'repair') {
-    const { runRepair } = await import('./repair.js');
-    process.exit(await runRepair(process.argv.slice(3), process.cwd()));
+  if (sub !== undefined && isCommand(sub)) {
+    return runCommand(sub, () => RUNNERS[sub](process.argv.slice(3)));
   }
-  if (process.argv[2] === 'tail') return tail(process.argv.slice(3));
-  if (process.argv[2] === 'send') return send(process.argv.slice(3));
-  if (process.argv[2] === 'record') return record(process.argv.slice(3));
+  if (sub !== undefined && !sub.startsWith('-')) {
+    // The daemon takes only options: a bare word is a command, mistyped or unknown.
+    const closest = closestCommand(sub);
+    fail(
+      `unknown command "${sub}"${closest ? `; did you mean "${closest}"?` : ''} (the commands: ${Object.keys(RUNNERS).join(', ')}; see mockpoint --help)`,
+    );
+  }
   let request: ReturnType<typeof resolveConfig>;
   try {
     request = resolveConfig({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd() });

@@ -25,6 +25,7 @@ import {
   type SettingSpec,
 } from '@mockpoint/core/defaults';
 import { MockpointError } from '@mockpoint/core/internal';
+import { usageBlock } from './commands/command-list.js';
 
 /** The resolved daemon settings: core's limits plus the daemon's own. */
 export interface ServerConfig extends Required<LimitOptions> {
@@ -121,14 +122,9 @@ function settingLines(): string[] {
 
 export const HELP = `mockpoint - self-hosted mock endpoints
 
-Usage: mockpoint [options]
-       mockpoint tail [name] [--json] [--forward <url>]   print requests as they arrive (see tail --help)
-       mockpoint validate <file>                          check a mock file (mockpoint.yaml / .json)
-       mockpoint apply <file> [--prune] [--dry-run]        make a running daemon hold a mock file
-       mockpoint export [--names a,b] > mockpoint.json     a running daemon's endpoints as a mock file
-       mockpoint send <url> [--data <json>] [--sign <scheme> --secret <s>]  send a signed webhook (see send --help)
-       mockpoint import openapi.yaml --name <name>        an OpenAPI document as a mock file of routes
-       mockpoint record --upstream <url> --name <name> [--out <file>]  record an API through a running daemon
+${usageBlock({ usage: '[options]', summary: 'run the daemon' })}
+
+Each command has its own --help (mockpoint tail --help).
 
 Options (each also settable by environment variable, or in ./.env or --env-file):
 ${settingLines().join('\n')}

@@ -247,8 +247,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   } catch (error) {
     await mockFile?.close();
     await store.close();
-    const where = host === undefined ? `${LOOPBACK.join(' and ')} port ${port}` : `${host}:${port}`;
-    const cause = error as NodeJS.ErrnoException;
+    const cause = error as NodeJS.ErrnoException & { address?: string };
+    // The address that failed (with the loopback default, one of two), as the error names it.
+    const address = cause.address ?? host ?? LOOPBACK.join(' and ');
+    const where = `${address.includes(':') ? `[${address}]` : address}:${port}`;
     throw cause.code === 'EADDRINUSE'
       ? new StartError(
           'PORT_IN_USE',

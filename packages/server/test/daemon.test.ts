@@ -38,7 +38,7 @@ describe('command line', () => {
   it('--help prints the usage and exits 0', async () => {
     const run = await runCli({ args: ['--help'] });
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^Usage: mockpoint \[options\]$/m);
+    expect(run.stdout).toMatch(/^Usage: mockpoint \[options\] +run the daemon$/m);
     expect(run.stdout).toContain('--port');
     expect(run.stderr).toBe('');
   });

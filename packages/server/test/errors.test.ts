@@ -8,7 +8,6 @@ import { ConfigError } from '../src/config.js';
 import { ReportingUnavailableError } from '../src/reporting.js';
 import { StartError } from '../src/start-server.js';
 import { ForwardError } from '../src/tail/forward.js';
-import { TailUsageError } from '../src/tail/tail-command.js';
 
 describe('the CLI errors', () => {
   it.each([
@@ -16,7 +15,6 @@ describe('the CLI errors', () => {
     ['StartError', new StartError('PORT_IN_USE', 'port 1 is in use'), 'PORT_IN_USE'],
     ['ReportingUnavailableError', new ReportingUnavailableError(new Error('missing')), 'REPORTING_UNAVAILABLE'],
     ['ForwardError', new ForwardError('http://x: refused'), 'FORWARD_FAILED'],
-    ['TailUsageError', new TailUsageError('unknown option --x'), 'INVALID_ARGUMENT'],
     ['UsageError', new UsageError('unknown option --x'), 'INVALID_ARGUMENT'],
   ])('%s is a MockpointError with a registered code', (name, error, code) => {
     expect(error).toBeInstanceOf(MockpointError);

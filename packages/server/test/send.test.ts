@@ -82,11 +82,11 @@ it('refuses a bad scheme with one line and exit 1, sending nothing', async () =>
   const target = await receiver();
   const run = await runCli({ args: ['send', target.url, '--data', '{}', '--sign', 'rot13', '--secret', 'x'] });
   expect(run.code).toBe(1);
-  expect(run.stderr).toMatch(/^mockpoint: error: unknown signature scheme "rot13"[^\n]*\n$/);
+  expect(run.stderr).toMatch(/^mockpoint send: error: unknown signature scheme "rot13"[^\n]*\n$/);
   expect(target.bodies).toEqual([]);
 });
 
-it('sends through a daemon with --daemon', async () => {
+it('sends through a daemon with --daemon (the alias of --url)', async () => {
   const target = await receiver();
   const daemon = await startDaemon({ args: ['--memory'] });
   const run = await runCli({
@@ -97,7 +97,7 @@ it('sends through a daemon with --daemon', async () => {
   expect(listed.deliveries.map((d) => d.state)).toEqual(['delivered']);
 });
 
-it('without --daemon obeys MOCKPOINT_DELIVERY_ALLOW_HOSTS: another host is refused unless listed', async () => {
+it('without --url obeys MOCKPOINT_DELIVERY_ALLOW_HOSTS: another host is refused unless listed', async () => {
   const target = await receiver();
   // 0.0.0.0 reaches this machine but is not a loopback address: like any other host, it must be listed.
   const url = target.url.replace('127.0.0.1', '0.0.0.0');
@@ -105,7 +105,7 @@ it('without --daemon obeys MOCKPOINT_DELIVERY_ALLOW_HOSTS: another host is refus
   const refused = await runCli({ args });
   expect(refused.code).toBe(1);
   expect(refused.stderr).toMatch(
-    /^mockpoint: error: deliveries may only go to loopback addresses .*MOCKPOINT_DELIVERY_ALLOW_HOSTS; "0.0.0.0" is not\n$/,
+    /^mockpoint send: error: deliveries may only go to loopback addresses .*MOCKPOINT_DELIVERY_ALLOW_HOSTS; "0.0.0.0" is not\n$/,
   );
   expect(target.bodies).toEqual([]);
   const allowed = await runCli({ args, env: { MOCKPOINT_DELIVERY_ALLOW_HOSTS: '0.0.0.0' } });

@@ -147,9 +147,11 @@ describe('mockpoint tail', () => {
     expect((await tail.exited).code).toBe(0);
   });
 
-  it('refuses a bad argument with one line and exit code 1', async () => {
+  it('refuses a bad argument with one line and exit code 2', async () => {
     const tail = await spawnCli({ args: ['tail', '--match', '{nope'] });
-    expect((await tail.exited).code).toBe(1);
-    expect(tail.stderr.trim()).toBe(`mockpoint: error: --match must be JSON, e.g. '{"method":"POST"}'; received {nope`);
+    expect((await tail.exited).code).toBe(2);
+    expect(tail.stderr.trim()).toBe(
+      `mockpoint tail: error: --match must be JSON, e.g. '{"method":"POST"}'; received {nope`,
+    );
   });
 });

@@ -5,7 +5,7 @@
  * @module
  */
 import { applyMockFile, describePlan, loadMockFile } from '@mockpoint/core/files';
-import { type CommandIo, DAEMON_OPTIONS, daemonTarget, parseArgs, UsageError } from './command-args.js';
+import { type CommandIo, DAEMON_OPTIONS, daemonTarget, optionsHelp, parseArgs, UsageError } from './command-args.js';
 
 export const APPLY_HELP = `Usage: mockpoint apply <file> [options]
 
@@ -13,12 +13,11 @@ Makes a running daemon hold what the mock file defines: for each name in the fil
 routes and queued answers become the file's (names not in the file are kept unless --prune).
 Prints the diff: "+ name" created, "~ name" changed, "- name" removed, then a count.
 
-Options:
-  --prune            remove the endpoints the file does not define
-  --dry-run          print the diff only; change nothing
-${DAEMON_OPTIONS}
-  -h, --help         this help
-`;
+${optionsHelp([
+  ['--prune', '', 'remove the endpoints the file does not define'],
+  ['--dry-run', '', 'print the diff only; change nothing'],
+  ...DAEMON_OPTIONS,
+])}`;
 
 export async function runApply(
   argv: readonly string[],

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { SETTINGS } from '@mockpoint/core/defaults';
 import { MockpointError } from '@mockpoint/core/internal';
 
 /** Where a command writes. */
@@ -67,19 +68,50 @@ export function parseArgs(command: string, argv: readonly string[], spec: ArgSpe
   return parsed;
 }
 
-/** The daemon to talk to: `--url` (default http://localhost:16540) and `--token` (or MOCKPOINT_ADMIN_TOKEN). */
+/** The variable naming the daemon the commands talk to (theirs, not a daemon setting). */
+export const URL_ENV = 'MOCKPOINT_URL';
+
+/** The daemon the commands talk to unless told otherwise. */
+export const DEFAULT_DAEMON_URL = 'http://localhost:16540';
+
+/** The daemon to talk to: `--url` (or MOCKPOINT_URL, default http://localhost:16540) and `--token` (or MOCKPOINT_ADMIN_TOKEN). */
 export function daemonTarget(
   args: ParsedArgs,
   env: Record<string, string | undefined>,
 ): { url: string; token?: string } {
-  const url = args.values.get('--url') ?? env.MOCKPOINT_URL ?? 'http://localhost:16540';
+  const flag = args.values.has('--url') ? '--url' : env[URL_ENV] ? URL_ENV : undefined;
+  const url = args.values.get('--url') ?? (env[URL_ENV] || DEFAULT_DAEMON_URL);
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
-    throw new UsageError(`--url must be an http(s) URL, e.g. http://localhost:16540; received ${url}`);
+    throw new UsageError(`${flag ?? '--url'} must be an http(s) URL, e.g. ${DEFAULT_DAEMON_URL}; received ${url}`);
   }
-  const token = args.values.get('--token') ?? (env.MOCKPOINT_ADMIN_TOKEN || undefined);
+  const token = args.values.get('--token') ?? (env[SETTINGS.adminToken.env] || undefined);
   return token === undefined ? { url } : { url, token };
 }
 
-/** The help lines of the daemon options every networked command shares. */
-export const DAEMON_OPTIONS = `  --url <url>        the daemon (default http://localhost:16540, or MOCKPOINT_URL)
-  --token <token>    the admin token, when the daemon requires one (default MOCKPOINT_ADMIN_TOKEN)`;
+/**
+ * One option in a command's help: the flag, the environment variable it falls back to
+ * ('' when none; a row without a flag is a variable the command reads), and what it does
+ * (continuation lines after a newline).
+ */
+export type OptionRow = readonly [flag: string, env: string, text: string];
+
+/** The options every command that talks to a daemon shares. */
+export const DAEMON_OPTIONS: readonly OptionRow[] = [
+  ['--url <url>', URL_ENV, `the daemon (default ${DEFAULT_DAEMON_URL})`],
+  ['--token <token>', SETTINGS.adminToken.env, 'the admin token, when the daemon requires one'],
+];
+
+/** A command's "Options:" block in aligned columns (flag, variable, text), `-h, --help` last. */
+export function optionsHelp(rows: readonly OptionRow[]): string {
+  const all = [...rows, ['-h, --help', '', 'this help'] as const];
+  const flagWidth = Math.max(...all.map(([flag]) => flag.length)) + 2;
+  const envWidth = Math.max(...all.map(([, env]) => env.length));
+  const textColumn = 2 + flagWidth + (envWidth === 0 ? 0 : envWidth + 2);
+  const lines = all.map(([flag, env, text]) => {
+    const [first, ...more] = text.split('\n');
+    const head = `  ${flag.padEnd(flagWidth)}${envWidth === 0 ? '' : env.padEnd(envWidth + 2)}${first}`;
+    return [head, ...more.map((line) => `${' '.repeat(textColumn)}${line}`)].join('\n');
+  });
+  const header = envWidth === 0 ? 'Options:' : 'Options (and the environment variable each falls back to):';
+  return `${header}\n${lines.join('\n')}\n`;
+}

@@ -11,7 +11,7 @@ import { DEFAULT_MAX_BODY_BYTES } from '@mockpoint/core/defaults';
 import { parseMockFile } from '@mockpoint/core/files';
 import { MockpointError } from '@mockpoint/core/internal';
 import { openApiRoutes } from '../openapi/openapi-routes.js';
-import { type CommandIo, parseArgs, UsageError } from './command-args.js';
+import { type CommandIo, optionsHelp, parseArgs, UsageError } from './command-args.js';
 
 export const IMPORT_HELP = `Usage: mockpoint import <openapi.yaml|json> --name <name> [--out mockpoint.json] [--validate off|report|enforce]
 
@@ -25,12 +25,11 @@ With --validate, each route also checks requests against the operation's schemas
 path and header parameters): report answers as usual and lists the errors in the journal entry;
 enforce answers 400 REQUEST_INVALID with them.
 
-Options:
-  --name <name>      the endpoint's name (required)
-  --out <file>       write to this file instead of standard output
-  --validate <mode>  report or enforce: check requests against the document (default: off)
-  -h, --help         this help
-`;
+${optionsHelp([
+  ['--name <name>', '', "the endpoint's name (required)"],
+  ['--out <file>', '', 'write to this file instead of standard output'],
+  ['--validate <mode>', '', 'report or enforce: check requests against the document (default: off)'],
+])}`;
 
 export async function runImport(argv: readonly string[], io: CommandIo): Promise<number> {
   const args = parseArgs('import', argv, { values: ['--name', '--out', '--validate'] });

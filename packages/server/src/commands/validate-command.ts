@@ -6,7 +6,7 @@
  * @module
  */
 import { loadMockFile } from '@mockpoint/core/files';
-import { type CommandIo, parseArgs, UsageError } from './command-args.js';
+import { type CommandIo, optionsHelp, parseArgs, UsageError } from './command-args.js';
 
 export const VALIDATE_HELP = `Usage: mockpoint validate <file>...
 
@@ -14,9 +14,7 @@ Checks mock files (mockpoint.yaml or .json) as --config and apply would, without
 Prints one line per file: "ok" with what it defines, or the error with its file:line:column and path.
 Exit code 0 when every file is valid, 1 otherwise.
 
-Options:
-  -h, --help         this help
-`;
+${optionsHelp([])}`;
 
 export async function runValidate(argv: readonly string[], io: CommandIo): Promise<number> {
   const args = parseArgs('validate', argv, {});

@@ -9,9 +9,17 @@
  */
 import { writeFileSync } from 'node:fs';
 import { createClient, type LiveRequest } from '@mockpoint/core';
+import { SETTINGS } from '@mockpoint/core/defaults';
 import { exportMockFile } from '@mockpoint/core/files';
 import { MockpointError } from '@mockpoint/core/internal';
-import { type CommandIo, DAEMON_OPTIONS, daemonTarget, parseArgs, UsageError } from '../commands/command-args.js';
+import {
+  type CommandIo,
+  DAEMON_OPTIONS,
+  daemonTarget,
+  optionsHelp,
+  parseArgs,
+  UsageError,
+} from '../commands/command-args.js';
 
 /** The id of the proxy route `record` adds (and removes when stopped). */
 export const RECORD_ROUTE_ID = 'mockpoint-record';
@@ -23,19 +31,17 @@ the upstream, answered as it answers, and each distinct one is kept as a route. 
 stops: the endpoint then replays only what was recorded (anything else: 404
 NO_ROUTE_MATCHED, never the network) and is written as a mock file.
 
-The daemon must allow the upstream's host: MOCKPOINT_PROXY_ALLOW_HOSTS (a loopback or
+The daemon must allow the upstream's host: ${SETTINGS.proxyAllowHosts.env} (a loopback or
 private address itself, e.g. 127.0.0.1).
 
-Options:
-  --upstream <url>       the API to record, e.g. https://api.example.com/v1
-  --name <name>          the endpoint to record into
-  --out <file>           write the mock file here (default: standard output)
-  --redact <h1,h2>       more headers never written (Authorization, Cookie, Set-Cookie
-                         and X-Api-Key never are)
-  --match-headers <a,b>  request headers whose values tell recordings apart
-${DAEMON_OPTIONS}
-  -h, --help             this help
-`;
+${optionsHelp([
+  ['--upstream <url>', '', 'the API to record, e.g. https://api.example.com/v1'],
+  ['--name <name>', '', 'the endpoint to record into'],
+  ['--out <file>', '', 'write the mock file here (default: standard output)'],
+  ['--redact <h1,h2>', '', 'more headers never written (Authorization, Cookie, Set-Cookie\nand X-Api-Key never are)'],
+  ['--match-headers <a,b>', '', 'request headers whose values tell recordings apart'],
+  ...DAEMON_OPTIONS,
+])}`;
 
 function list(text: string | undefined): string[] | undefined {
   const names = text

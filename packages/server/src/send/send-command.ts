@@ -1,7 +1,7 @@
 /**
  * `mockpoint send URL`: one signed webhook delivery to a receiver under test,
  * with retries and tampering, printing each attempt as it is made. Sent from
- * this process (no daemon needed), or through a daemon with `--daemon URL`
+ * this process (no daemon needed), or through a daemon with `--url URL` (alias `--daemon`)
  * (its retries then survive this command). Exits 0 when the delivery did what
  * was asked: delivered, or — with `--tamper` — rejected by the receiver.
  *
@@ -19,44 +19,39 @@ import {
   type MockpointApp,
   maskCredentials,
 } from '@mockpoint/core';
+import { SETTINGS } from '@mockpoint/core/defaults';
+import { optionsHelp, UsageError } from '../commands/command-args.js';
 
 export const SEND_HELP = `Usage: mockpoint send <url> [options]
 
 Sends one webhook delivery to <url> (a receiver on this machine, or on a host
-listed in MOCKPOINT_DELIVERY_ALLOW_HOSTS), signed afresh on every attempt, and
+listed in ${SETTINGS.deliveryAllowHosts.env}), signed afresh on every attempt, and
 prints each attempt. Exits 0 when it was delivered (with
---tamper: when the receiver rejected it), 1 otherwise.
+--tamper: when the receiver rejected it), 1 otherwise, 2 for a bad argument.
 
-Body (one of):
-  --data <json|@file>      JSON, sent as its exact text (application/json)
-  --body <text|@file>      text, sent as is
-  --file <path>            the file's bytes (application/octet-stream)
-Signing:
-  --sign <scheme>          standard, stripe, github, slack or hmac
-  --secret <secret>        the signing secret (standard: whsec_<base64>)
-  --hmac-header <name>     the header of the hmac scheme (sha256, hex)
-  --tamper <mode>          send a bad delivery: body, signature, secret, stale, duplicate
-Delivery:
-  -H, --header 'Name: v'   a request header (repeatable)
-  --method <m>             POST (default), PUT or PATCH
-  --retry <schedule>       "standard", or delays in ms before each retry, e.g. 100,1000
-  --timeout <ms>           per attempt (default 15000)
-  --daemon <url>           send through this mockpoint daemon instead of from here
-  --token <token>          the daemon's admin token, when it needs one
-  --json                   print the finished delivery as JSON
-  -h, --help               this help
-`;
-
-/** A bad `send` argument: one line, exit 1. */
-export class SendUsageError extends Error {
-  override readonly name = 'SendUsageError';
-  readonly code = 'INVALID_ARGUMENT';
-}
+${optionsHelp([
+  ['--data <json|@file>', '', 'body: JSON, sent as its exact text (application/json)'],
+  ['--body <text|@file>', '', 'body: text, sent as is'],
+  ['--file <path>', '', "body: the file's bytes (application/octet-stream)"],
+  ['--sign <scheme>', '', 'standard, stripe, github, slack or hmac'],
+  ['--secret <secret>', '', 'the signing secret (standard: whsec_<base64>)'],
+  ['--hmac-header <name>', '', 'the header of the hmac scheme (sha256, hex)'],
+  ['--tamper <mode>', '', 'send a bad delivery: body, signature, secret, stale, duplicate'],
+  ['-H, --header <Name: v>', '', 'a request header (repeatable)'],
+  ['--method <m>', '', 'POST (default), PUT or PATCH'],
+  ['--retry <schedule>', '', '"standard", or delays in ms before each retry, e.g. 100,1000'],
+  ['--timeout <ms>', '', 'per attempt (default 15000)'],
+  ['--url <url>', '', 'send through this mockpoint daemon instead of from here\n(--daemon <url> is the same)'],
+  ['--token <token>', SETTINGS.adminToken.env, "the daemon's admin token, when it needs one"],
+  ['--json', '', 'print the finished delivery as JSON'],
+  ['', SETTINGS.deliveryAllowHosts.env, 'sent from here: the hosts it may reach besides loopback (as the daemon)'],
+])}`;
 
 /** What the arguments ask for. */
 export interface SendOptions {
   input: DeliveryInput;
-  daemon: string | undefined;
+  /** The daemon to send through (`--url`, or its alias `--daemon`); sent from this process when undefined. */
+  url: string | undefined;
   token: string | undefined;
   json: boolean;
 }
@@ -74,6 +69,7 @@ const NODE_IO: Pick<SendIo, 'readFile'> = { readFile: (path) => readFileSync(pat
 export function parseSendArgs(
   argv: readonly string[],
   io: Pick<SendIo, 'readFile'> = NODE_IO,
+  env: Record<string, string | undefined> = {},
 ): SendOptions | undefined {
   const args = [...argv];
   const input: Partial<DeliveryInput> = {};
@@ -81,14 +77,14 @@ export function parseSendArgs(
   let scheme: string | undefined;
   let secret: string | undefined;
   let hmacHeader: string | undefined;
-  let daemon: string | undefined;
+  let url: string | undefined;
   let token: string | undefined;
   let json = false;
   const read = (flag: string, text: string): Buffer => {
     try {
       return io.readFile(text);
     } catch (error) {
-      throw new SendUsageError(`${flag}: cannot read ${text}: ${(error as Error).message}`);
+      throw new UsageError(`${flag}: cannot read ${text}: ${(error as Error).message}`);
     }
   };
   const textOrFile = (flag: string, text: string) =>
@@ -104,7 +100,7 @@ export function parseSendArgs(
     const flag = arg.startsWith('--') && eq !== -1 ? arg.slice(0, eq) : arg;
     const value = () => {
       const given = flag !== arg ? arg.slice(eq + 1) : args.shift();
-      if (given === undefined || given === '') throw new SendUsageError(`${flag} needs a value`);
+      if (given === undefined || given === '') throw new UsageError(`${flag} needs a value`);
       return given;
     };
     switch (flag) {
@@ -113,7 +109,7 @@ export function parseSendArgs(
         try {
           input.data = JsonText.parse(text);
         } catch (error) {
-          throw new SendUsageError(`--data is not JSON: ${(error as Error).message}`);
+          throw new UsageError(`--data is not JSON: ${(error as Error).message}`);
         }
         break;
       }
@@ -127,7 +123,7 @@ export function parseSendArgs(
       case '--header': {
         const text = value();
         const colon = text.indexOf(':');
-        if (colon <= 0) throw new SendUsageError(`${flag} must be 'Name: value'; received ${text}`);
+        if (colon <= 0) throw new UsageError(`${flag} must be 'Name: value'; received ${text}`);
         headers[text.slice(0, colon).trim()] = text.slice(colon + 1).trim();
         break;
       }
@@ -152,7 +148,7 @@ export function parseSendArgs(
         else {
           const delays = text.split(',').map((part) => Number(part.trim()));
           if (delays.some((delay) => !Number.isInteger(delay) || delay < 0)) {
-            throw new SendUsageError(
+            throw new UsageError(
               `--retry must be "standard" or milliseconds separated by commas, e.g. 100,1000; received ${text}`,
             );
           }
@@ -163,29 +159,34 @@ export function parseSendArgs(
       case '--timeout':
         input.timeoutMs = Number(value());
         break;
-      case '--daemon':
-        daemon = value().replace(/\/+$/, '');
+      case '--url':
+      case '--daemon': {
+        const text = value();
+        if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) {
+          throw new UsageError(`${flag} must be an http(s) URL, e.g. http://localhost:16540; received ${text}`);
+        }
+        url = text.replace(/\/+$/, '');
         break;
+      }
       case '--token':
         token = value();
         break;
       default:
-        if (arg.startsWith('-')) throw new SendUsageError(`unknown option ${arg} (see mockpoint send --help)`);
+        if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg} (see mockpoint send --help)`);
         if (input.url !== undefined)
-          throw new SendUsageError(
-            `one URL at most; received ${maskCredentials(input.url)} and ${maskCredentials(arg)}`,
-          );
+          throw new UsageError(`one URL at most; received ${maskCredentials(input.url)} and ${maskCredentials(arg)}`);
         input.url = arg;
     }
   }
-  if (input.url === undefined) throw new SendUsageError('give the receiver URL: mockpoint send <url> (see --help)');
-  if ((scheme === undefined) !== (secret === undefined)) throw new SendUsageError('--sign and --secret go together');
+  if (input.url === undefined) throw new UsageError('give the receiver URL: mockpoint send <url> (see --help)');
+  if ((scheme === undefined) !== (secret === undefined)) throw new UsageError('--sign and --secret go together');
   if (scheme !== undefined && secret !== undefined) {
     input.sign = { scheme: scheme as NonNullable<DeliveryInput['sign']>['scheme'], secret };
     if (hmacHeader !== undefined) input.sign.hmac = { header: hmacHeader };
   }
   if (Object.keys(headers).length > 0) input.headers = headers;
-  return { input: input as DeliveryInput, daemon, token, json };
+  token ??= url === undefined ? undefined : env[SETTINGS.adminToken.env] || undefined;
+  return { input: input as DeliveryInput, url, token, json };
 }
 
 /** One attempt as a line: `#1 503 in 12 ms` or `#2 TIMEOUT in 15001 ms: …`. */
@@ -204,12 +205,12 @@ export function succeeded(delivery: Delivery): boolean {
   return last?.status !== undefined && last.error === undefined && (last.status < 200 || last.status >= 300);
 }
 
-/** What a delivery sent from this process (no `--daemon`) obeys: the daemon's own settings. */
+/** What a delivery sent from this process (no `--url`) obeys: the daemon's own settings. */
 export type LocalSendSettings = Pick<CreateAppOptions, 'deliveryAllowHosts' | 'deliverySend'>;
 
 /**
  * Sends, prints each attempt, and resolves the exit code. Errors from the server (a refusal) reject.
- * Without `--daemon` the delivery is made here, under `local` (MOCKPOINT_DELIVERY_ALLOW_HOSTS, as a daemon would).
+ * Without `--url` the delivery is made here, under `local` (MOCKPOINT_DELIVERY_ALLOW_HOSTS, as a daemon would).
  */
 export async function runSend(
   options: SendOptions,
@@ -217,8 +218,8 @@ export async function runSend(
   local: LocalSendSettings = {},
 ): Promise<number> {
   let app: MockpointApp | undefined;
-  if (options.daemon === undefined) app = createApp(local);
-  const client = createClient({ baseUrl: options.daemon ?? 'http://mockpoint.local', token: options.token, app });
+  if (options.url === undefined) app = createApp(local);
+  const client = createClient({ baseUrl: options.url ?? 'http://mockpoint.local', token: options.token, app });
   try {
     const sent = await client.deliver(options.input);
     io.err(`mockpoint send: delivery ${sent.id} to ${sent.url}${sent.webhookId ? ` (id ${sent.webhookId})` : ''}`);

@@ -1,14 +1,15 @@
 /**
  * `mockpoint tail [name] [--match JSON] [--json] [--forward URL] [--url DAEMON] [--token T]`:
  * the live journal in a terminal. One line per request (or NDJSON with `--json`),
- * reconnecting by itself with `Last-Event-ID`; with `--forward`, each request is
+ * reconnecting by itself with `Last-Event-ID` (a line per attempt while the daemon
+ * cannot be reached); with `--forward`, each request is
  * sent again to a local URL and the local answer's status printed. Forwarding
  * failures are reported and never stop the tail.
  *
  * @module
  */
 import { createClient, type LiveRequest, type RequestFilter } from '@mockpoint/core';
-import { MockpointError } from '@mockpoint/core/internal';
+import { DAEMON_OPTIONS, daemonTarget, optionsHelp, parseArgs, UsageError } from '../commands/command-args.js';
 import { forward } from './forward.js';
 import { tailLine } from './tail-line.js';
 
@@ -34,74 +35,51 @@ export const TAIL_HELP = `Usage: mockpoint tail [name] [options]
 
 Prints each request to a mockpoint daemon as it arrives (every name, or one).
 
-Options:
-  --match <json>     only requests matching this filter, e.g. '{"method":"POST"}'
-  --json             print each request as one line of JSON (NDJSON, for jq)
-  --forward <url>    send each request again to this URL (method, subpath appended,
-                     query, headers but hop-by-hop ones and Host, the exact body)
-                     and print the local answer's status
-  --url <url>        the daemon (default http://localhost:16540)
-  --token <token>    the admin token, when the daemon requires one
-  -h, --help         this help
-
-Reconnects by itself (resuming where it was); Ctrl-C ends it.
+${optionsHelp([
+  ['--match <json>', '', `only requests matching this filter, e.g. '{"method":"POST"}'`],
+  ['--json', '', 'print each request as one line of JSON (NDJSON, for jq)'],
+  [
+    '--forward <url>',
+    '',
+    "send each request again to this URL (method, subpath appended,\nquery, headers but hop-by-hop ones and Host, the exact body)\nand print the local answer's status",
+  ],
+  ...DAEMON_OPTIONS,
+])}
+When the daemon cannot be reached it says so and tries again (a line per attempt, waiting
+longer each time up to 2 s), resuming where it was; Ctrl-C ends it.
 `;
 
-/** A bad `tail` argument: one line, exit 1. */
-export class TailUsageError extends MockpointError {
-  override readonly name = 'TailUsageError';
-  declare readonly code: 'INVALID_ARGUMENT';
-  constructor(message: string) {
-    super('INVALID_ARGUMENT', message);
-  }
-}
-
 /** The options from the arguments after `tail`; `undefined` for `--help`. */
-export function parseTailArgs(argv: readonly string[]): TailOptions | undefined {
-  const options: TailOptions = { json: false, url: 'http://localhost:16540' };
-  const args = [...argv];
-  while (args.length > 0) {
-    const arg = args.shift() as string;
-    if (arg === '-h' || arg === '--help') return undefined;
-    if (arg === '--json') {
-      options.json = true;
-      continue;
+export function parseTailArgs(
+  argv: readonly string[],
+  env: Record<string, string | undefined> = {},
+): TailOptions | undefined {
+  const args = parseArgs('tail', argv, { values: ['--match', '--forward', '--url', '--token'], switches: ['--json'] });
+  if (args.help) return undefined;
+  if (args.positionals.length > 1) {
+    throw new UsageError(`one name at most; received ${args.positionals[0]} and ${args.positionals[1]}`);
+  }
+  const target = daemonTarget(args, env);
+  const options: TailOptions = { json: args.switches.has('--json'), url: target.url.replace(/\/+$/, '') };
+  if (target.token !== undefined) options.token = target.token;
+  const [name] = args.positionals;
+  if (name !== undefined) options.name = name;
+  const match = args.values.get('--match');
+  if (match !== undefined) {
+    try {
+      options.match = JSON.parse(match) as RequestFilter;
+    } catch {
+      throw new UsageError(`--match must be JSON, e.g. '{"method":"POST"}'; received ${match}`);
     }
-    const eq = arg.indexOf('=');
-    const flag = arg.startsWith('--') && eq !== -1 ? arg.slice(0, eq) : arg;
-    const value = () => {
-      const given = flag !== arg ? arg.slice(eq + 1) : args.shift();
-      if (given === undefined || given === '') throw new TailUsageError(`${flag} needs a value`);
-      return given;
-    };
-    if (flag === '--match') {
-      const text = value();
-      try {
-        options.match = JSON.parse(text) as RequestFilter;
-      } catch {
-        throw new TailUsageError(`--match must be JSON, e.g. '{"method":"POST"}'; received ${text}`);
-      }
-    } else if (flag === '--forward') options.forward = httpUrl('--forward', value());
-    else if (flag === '--url') options.url = httpUrl('--url', value()).href.replace(/\/+$/, '');
-    else if (flag === '--token') options.token = value();
-    else if (arg.startsWith('-')) throw new TailUsageError(`unknown option ${arg} (see mockpoint tail --help)`);
-    else if (options.name === undefined) options.name = arg;
-    else throw new TailUsageError(`one name at most; received ${options.name} and ${arg}`);
+  }
+  const forwardTo = args.values.get('--forward');
+  if (forwardTo !== undefined) {
+    if (!URL.canParse(forwardTo) || !/^https?:$/.test(new URL(forwardTo).protocol)) {
+      throw new UsageError(`--forward must be an http:// or https:// URL; received ${forwardTo}`);
+    }
+    options.forward = new URL(forwardTo);
   }
   return options;
-}
-
-function httpUrl(flag: string, text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new TailUsageError(`${flag} must be an http:// or https:// URL; received ${text}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TailUsageError(`${flag} must be an http:// or https:// URL; received ${text}`);
-  }
-  return url;
 }
 
 /**
@@ -112,21 +90,25 @@ export async function runTail(options: TailOptions, io: TailIo, signal: AbortSig
   const client = createClient({ baseUrl: options.url, token: options.token });
   const what = options.name === undefined ? 'every name' : `"${options.name}"`;
   let connected = false;
-  let lost = false;
+  let attempts = 0;
   const requests = client.watchRequests(options.name, {
     match: options.match,
     signal,
     onJournal: (event) => {
       if (!connected) io.err(`mockpoint tail: watching ${what} on ${options.url}; Ctrl-C to stop`);
       else if (event.reset) io.err('mockpoint tail: the journal started anew (the daemon restarted); following it');
-      else if (lost) io.err('mockpoint tail: reconnected');
+      else if (attempts > 0) io.err('mockpoint tail: reconnected');
       connected = true;
-      lost = false;
+      attempts = 0;
     },
     onDisconnect: (error, retryMs) => {
-      // Said once per outage, not at every attempt.
-      if (!lost) io.err(`mockpoint tail: ${describe(error)}; reconnecting (every ${retryMs} ms at first)`);
-      lost = true;
+      // A line per attempt, so that a tail that cannot reach its daemon never looks like one that is waiting.
+      attempts++;
+      const what = connected ? `lost the daemon at ${options.url}` : `cannot reach the daemon at ${options.url}`;
+      const again = connected ? 'reconnecting' : 'trying again';
+      io.err(
+        `mockpoint tail: ${what}: ${describe(error)}; ${again} in ${seconds(retryMs)} (attempt ${attempts}; Ctrl-C to stop)`,
+      );
     },
   });
   for await (const request of requests) {
@@ -148,7 +130,14 @@ async function relay(base: URL, request: LiveRequest, json: boolean, io: TailIo)
   }
 }
 
+/** Why a connection failed, in a few words: the network error's code when there is one. */
 function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.startsWith('cannot reach') || message.startsWith('the ') ? message : `connection lost: ${message}`;
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause as { code?: string; message?: string } | undefined;
+  if (error.message === 'fetch failed' && cause) return cause.code ?? cause.message ?? error.message;
+  return error.message;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
 }

@@ -1,0 +1,78 @@
+/**
+ * The subcommands of `mockpoint`, in the order `--help` lists them: what the
+ * dispatcher in cli.ts runs (one runner per name, checked by the compiler) and
+ * what `--help` prints, so no command can be missing from either. Also the
+ * closest name to a mistyped one.
+ *
+ * @module
+ */
+
+/** A subcommand as `--help` shows it. */
+interface CommandEntry {
+  /** The arguments after the name, e.g. `[name] [--json]`. */
+  usage: string;
+  /** What it does, in a few words. */
+  summary: string;
+}
+
+export const COMMANDS = {
+  tail: { usage: '[name] [--json] [--forward <url>]', summary: 'print requests as they arrive' },
+  validate: { usage: '<file>', summary: 'check a mock file (mockpoint.yaml / .json)' },
+  apply: { usage: '<file> [--prune] [--dry-run]', summary: 'make a running daemon hold a mock file' },
+  export: { usage: '[--names a,b] > mockpoint.json', summary: "a running daemon's endpoints as a mock file" },
+  send: { usage: '<url> [--data <json>] [--sign <scheme> --secret <s>]', summary: 'send a signed webhook' },
+  import: { usage: 'openapi.yaml --name <name>', summary: 'an OpenAPI document as a mock file of routes' },
+  record: {
+    usage: '--upstream <url> --name <name> [--out <file>]',
+    summary: 'record an API through a running daemon',
+  },
+  repair: { usage: '--data-dir <dir>', summary: 'repair a damaged LevelDB data directory (daemon stopped)' },
+} as const satisfies Record<string, CommandEntry>;
+
+export type CommandName = keyof typeof COMMANDS;
+
+export function isCommand(word: string): word is CommandName {
+  return Object.hasOwn(COMMANDS, word);
+}
+
+/** The `Usage:` block of `mockpoint --help`: the daemon's own line, then every subcommand, aligned. */
+export function usageBlock(daemon: { usage: string; summary: string }): string {
+  const rows = [
+    [`mockpoint ${daemon.usage}`, daemon.summary],
+    ...Object.entries(COMMANDS).map(([name, entry]) => [`mockpoint ${name} ${entry.usage}`, entry.summary]),
+  ] as const;
+  const width = Math.max(...rows.map(([usage]) => usage.length)) + 2;
+  return rows
+    .map(([usage, summary], i) => `${i === 0 ? 'Usage: ' : '       '}${usage.padEnd(width)}${summary}`)
+    .join('\n');
+}
+
+/** Edit distance between two short words (insertions, deletions, substitutions, adjacent swaps). */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const row = d[i] as number[];
+      const above = d[i - 1] as number[];
+      row[j] = Math.min((above[j] as number) + 1, (row[j - 1] as number) + 1, (above[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
+      }
+    }
+  }
+  return (d[a.length] as number[])[b.length] as number;
+}
+
+/** The command `word` was most likely meant to be, when one is close (at most 2 edits, or a prefix). */
+export function closestCommand(word: string): CommandName | undefined {
+  const lower = word.toLowerCase();
+  let best: { name: CommandName; cost: number } | undefined;
+  for (const name of Object.keys(COMMANDS) as CommandName[]) {
+    const cost = name.startsWith(lower) && lower.length >= 2 ? 0 : distance(lower, name);
+    if (cost <= 2 && (best === undefined || cost < best.cost)) best = { name, cost };
+  }
+  return best?.name;
+}

@@ -1,0 +1,176 @@
+// The `mockpoint` command line as a person meets it, through the built CLI: every
+// parse error is one line with exit code 2 (never a stack), a mistyped command is
+// named as one with the closest suggested, `--help` lists every command, each
+// command's help is aligned and names the environment variables it reads, `tail`
+// honours MOCKPOINT_URL and says where and how it retries, `send --url` (alias
+// `--daemon`), and a busy port is named by the one address that was busy.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../src/commands/command-list.js';
+import { type CliProcess, killAll, removeTempDirs, runCli, spawnCli, startDaemon } from './helpers/daemon.js';
+
+const STACK_FRAME = /^\s+at /m;
+
+afterEach(killAll);
+afterAll(removeTempDirs);
+
+function oneLine(run: { stderr: string }): string {
+  const lines = run.stderr.split('\n').filter((line) => line !== '');
+  expect(lines, run.stderr).toHaveLength(1);
+  expect(run.stderr).not.toMatch(STACK_FRAME);
+  return lines[0] as string;
+}
+
+async function stderrUntil(proc: CliProcess, check: (text: string) => boolean): Promise<string> {
+  await expect.poll(() => check(proc.stderr), { timeout: 10_000, interval: 20 }).toBe(true);
+  return proc.stderr;
+}
+
+/** A port nothing listens on (it was just free). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('parse errors', () => {
+  it.each([
+    [['send', 'http://127.0.0.1:9/', '--data'], 'mockpoint send: error: --data needs a value'],
+    [['send', 'http://127.0.0.1:9/', '--bogus'], 'mockpoint send: error: unknown option --bogus'],
+    [['send', '--data', '{}'], 'mockpoint send: error: give the receiver URL'],
+    [['tail', '--match', '{nope'], `mockpoint tail: error: --match must be JSON`],
+    [['tail', '--bogus'], 'mockpoint tail: error: --bogus: unknown option'],
+    [['tail', '--url', 'ftp://x'], 'mockpoint tail: error: --url must be an http(s) URL'],
+    [['tail', '--url'], 'mockpoint tail: error: --url needs a value'],
+    [['record', '--upstream'], 'mockpoint record: error: --upstream needs a value'],
+    [['export', '--format', 'xml'], 'mockpoint export: error: --format must be json or yaml'],
+    [['apply'], 'mockpoint apply: error: apply needs one file'],
+    [['validate', '--x'], 'mockpoint validate: error: --x: unknown option'],
+    [['import', 'a.yaml', '--name'], 'mockpoint import: error: --name needs a value'],
+  ])('mockpoint %j: one line with exit code 2, no stack', async (args, start) => {
+    const run = await runCli({ args });
+    expect(oneLine(run)).toContain(start);
+    expect(run.code).toBe(2);
+  });
+
+  it('a mistyped command is called an unknown command, with the closest one suggested', async () => {
+    const run = await runCli({ args: ['taill'] });
+    expect(oneLine(run)).toMatch(/^mockpoint: error: unknown command "taill"; did you mean "tail"\?/);
+    expect(run.code).toBe(1);
+    const far = await runCli({ args: ['frobnicate'] });
+    expect(oneLine(far)).toMatch(/^mockpoint: error: unknown command "frobnicate" \(the commands: tail, /);
+  });
+});
+
+describe('help', () => {
+  it('mockpoint --help lists every command, repair included', async () => {
+    const run = await runCli({ args: ['--help'] });
+    expect(run.code).toBe(0);
+    for (const name of Object.keys(COMMANDS)) expect(run.stdout).toMatch(new RegExp(`^ +mockpoint ${name} `, 'm'));
+    expect(run.stdout).toMatch(/mockpoint repair --data-dir <dir> +repair a damaged LevelDB data directory/);
+  });
+
+  /** The column where each option's description starts (continuation lines included). */
+  function textColumns(help: string): number[] {
+    const block = help.slice(help.indexOf('\nOptions')).split('\n').slice(2);
+    const lines = block.slice(0, block.indexOf(''));
+    expect(lines.length).toBeGreaterThan(0);
+    return lines.map((line) => {
+      const gaps = [...line.matchAll(/ {2,}(?=\S)/g)];
+      const last = gaps.at(-1) as RegExpExecArray;
+      return last.index + last[0].length;
+    });
+  }
+
+  it.each(Object.keys(COMMANDS).filter((name) => name !== 'repair'))(
+    'mockpoint %s --help: the options in aligned columns',
+    async (name) => {
+      const run = await runCli({ args: [name, '--help'] });
+      expect(run.code).toBe(0);
+      expect(new Set(textColumns(run.stdout)), run.stdout).toHaveLength(1);
+    },
+  );
+
+  it.each([
+    ['tail', ['MOCKPOINT_URL', 'MOCKPOINT_ADMIN_TOKEN']],
+    ['export', ['MOCKPOINT_URL', 'MOCKPOINT_ADMIN_TOKEN']],
+    ['apply', ['MOCKPOINT_URL', 'MOCKPOINT_ADMIN_TOKEN']],
+    ['record', ['MOCKPOINT_URL', 'MOCKPOINT_ADMIN_TOKEN', 'MOCKPOINT_PROXY_ALLOW_HOSTS']],
+    ['send', ['MOCKPOINT_ADMIN_TOKEN', 'MOCKPOINT_DELIVERY_ALLOW_HOSTS']],
+  ])('mockpoint %s --help names the environment variables it reads', async (name, variables) => {
+    const run = await runCli({ args: [name, '--help'] });
+    for (const variable of variables) expect(run.stdout).toContain(variable);
+  });
+
+  it('send --help names --url, and --daemon as its alias', async () => {
+    const run = await runCli({ args: ['send', '--help'] });
+    expect(run.stdout).toMatch(/^ {2}--url <url> +send through this mockpoint daemon/m);
+    expect(run.stdout).toContain('(--daemon <url> is the same)');
+  });
+});
+
+describe('tail and its daemon', () => {
+  it('honours MOCKPOINT_URL like the other commands', async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    const tail = await spawnCli({ args: ['tail'], env: { MOCKPOINT_URL: daemon.url } });
+    await stderrUntil(tail, (text) => text.includes(`watching every name on ${daemon.url}`));
+    tail.child.kill('SIGINT');
+    expect((await tail.exited).code).toBe(0);
+  });
+
+  it('with no daemon, names the URL and says each retry, waiting longer each time', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const tail = await spawnCli({ args: ['tail', '--url', url] });
+    const text = await stderrUntil(tail, (out) => out.includes('(attempt 4;'));
+    const lines = text.split('\n').filter(Boolean);
+    const retries = lines.map((line) =>
+      /^mockpoint tail: cannot reach the daemon at (\S+): ECONNREFUSED; trying again in ([\d.]+) s \(attempt (\d+); Ctrl-C to stop\)$/.exec(
+        line,
+      ),
+    );
+    expect(retries.every(Boolean), text).toBe(true);
+    expect(retries.map((match) => match?.[1])).toEqual(retries.map(() => url));
+    const waits = retries.map((match) => Number(match?.[2]));
+    expect(waits.slice(0, 4)).toEqual([0.2, 0.4, 0.8, 1.6]);
+    tail.child.kill('SIGINT');
+    expect((await tail.exited).code).toBe(0);
+  });
+});
+
+describe('send through a daemon', () => {
+  it('--url sends through the daemon (and --daemon is the same)', async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    const receiver: Server = createServer((_, res) => res.end('ok'));
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const target = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      for (const flag of ['--url', '--daemon']) {
+        const run = await runCli({ args: ['send', target, '--body', flag, flag, daemon.url] });
+        expect(run.code, run.stderr).toBe(0);
+      }
+      const listed = (await (await fetch(`${daemon.url}/api/deliveries`)).json()) as { deliveries: unknown[] };
+      expect(listed.deliveries).toHaveLength(2);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+});
+
+describe('a busy port', () => {
+  it('names the one address that was busy, not both loopback addresses', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '::1', resolve));
+    try {
+      const port = (blocker.address() as AddressInfo).port;
+      const run = await runCli({ args: ['--port', String(port), '--memory'] });
+      const line = oneLine(run);
+      expect(line).toContain(`port ${port} is already in use ([::1]:${port})`);
+      expect(line).not.toContain('127.0.0.1');
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+});

@@ -1,0 +1,145 @@
+// What `pnpm start` installs on a fresh clone: pnpm's `--filter @mockpoint/server...`
+// (the daemon, the workspace packages it builds from, their dependencies) plus the
+// root's own, which pnpm always installs. Worked out here from pnpm-lock.yaml, the
+// way pnpm does: neither Bun nor Deno (the runtime contract's) may be in it,
+// and every build tool the daemon's packages build with must be. And every bin of
+// a workspace package is a committed file, so that pnpm can link it before a build.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs script without type declarations
+import { DAEMON_FILTER, DAEMON_PACKAGES, ROOT } from './build-state.mjs';
+
+interface Manifest {
+  name: string;
+  bin?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+}
+
+const LOCK = readFileSync(join(ROOT, 'pnpm-lock.yaml'), 'utf8');
+
+function manifest(dir: string): Manifest {
+  return JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as Manifest;
+}
+
+function workspaceDirs(): string[] {
+  return [
+    ...LOCK.slice(LOCK.indexOf('\nimporters:\n'), LOCK.indexOf('\npackages:\n')).matchAll(/^ {2}(\S[^:]*):$/gm),
+  ].map((match) => match[1] as string);
+}
+
+/** The lockfile's `snapshots:` entries: each installed package and what it depends on. */
+function snapshots(): Map<string, string[]> {
+  const section = LOCK.slice(LOCK.indexOf('\nsnapshots:\n'));
+  const result = new Map<string, string[]>();
+  let current: string[] | undefined;
+  for (const line of section.split('\n')) {
+    const key = /^ {2}(\S.*):$/.exec(line);
+    if (key) {
+      current = [];
+      result.set((key[1] as string).replace(/^'|'$/g, ''), current);
+      continue;
+    }
+    const dep = /^ {6}('?[^:']+'?): (\S+)$/.exec(line);
+    if (dep && current) current.push(`${(dep[1] as string).replace(/'/g, '')}@${dep[2]}`);
+  }
+  return result;
+}
+
+/** The lockfile's importer section of `dir`: each dependency as name@resolved version. */
+function importerDeps(dir: string): string[] {
+  const start = LOCK.indexOf(`\n  ${dir}:\n`);
+  const rest = LOCK.slice(start + 1)
+    .split('\n')
+    .slice(1);
+  const end = rest.findIndex((line) => /^ {0,2}\S/.test(line));
+  const block = rest.slice(0, end);
+  const deps: string[] = [];
+  for (let i = 0; i < block.length; i++) {
+    const name = /^ {6}('?[^:']+'?):$/.exec(block[i] as string);
+    const version = /^ {8}version: (\S+)$/.exec(block[i + 2] ?? '') ?? /^ {8}version: (\S+)$/.exec(block[i + 1] ?? '');
+    if (name && version && !(version[1] as string).startsWith('link:')) {
+      deps.push(`${(name[1] as string).replace(/'/g, '')}@${version[1]}`);
+    }
+  }
+  return deps;
+}
+
+/** The workspace packages the start filter selects: the daemon and its workspace dependencies. */
+function selectedDirs(): string[] {
+  const byName = new Map(workspaceDirs().map((dir) => [manifest(dir).name, dir]));
+  const root = (DAEMON_FILTER as string).replace(/\.\.\.$/, '');
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    const dir = byName.get(name);
+    if (dir === undefined || seen.has(dir)) return;
+    seen.add(dir);
+    const m = manifest(dir);
+    for (const [dep, spec] of Object.entries({ ...m.dependencies, ...m.devDependencies })) {
+      if (spec.startsWith('workspace:')) visit(dep);
+    }
+  };
+  visit(root);
+  return ['.', ...seen];
+}
+
+/** Every package (name@version) that installing `dirs` installs. */
+function installed(dirs: string[]): Set<string> {
+  const graph = snapshots();
+  const names = new Set<string>();
+  const queue = dirs.flatMap(importerDeps);
+  const seen = new Set<string>();
+  while (queue.length > 0) {
+    const id = queue.pop() as string;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    names.add(id.slice(0, id.indexOf('@', 1)));
+    for (const dep of graph.get(id) ?? []) queue.push(dep);
+  }
+  return names;
+}
+
+describe('what pnpm start installs', () => {
+  it('the daemon and its workspace packages, not the examples, the vitest plugin or the runtime contract', () => {
+    const dirs = selectedDirs();
+    expect(dirs).toEqual(expect.arrayContaining(['.', 'packages/server', 'packages/core', 'packages/web']));
+    for (const pkg of DAEMON_PACKAGES as { dir: string }[]) expect(dirs).toContain(pkg.dir.slice(ROOT.length));
+    expect(dirs.filter((dir) => dir.startsWith('examples/') || dir === 'packages/runtime-contract')).toEqual([]);
+  });
+
+  it('neither Bun nor Deno, and every build tool the daemon builds with', () => {
+    const names = installed(selectedDirs());
+    expect(names.size).toBeGreaterThan(50); // the parse found the lockfile's graph
+    // (workerd, through miniflare, still is: core's Durable Object store test needs it.)
+    for (const runtime of ['bun', 'deno', '@oven/bun-linux-x64', '@deno/linux-x64-glibc']) {
+      expect(names.has(runtime), runtime).toBe(false);
+    }
+    for (const tool of ['tsup', 'typescript', 'esbuild', '@types/node']) expect(names.has(tool), tool).toBe(true);
+    // …and pnpm test's full install has them all.
+    const everything = installed(workspaceDirs());
+    for (const runtime of ['bun', 'deno', 'miniflare', 'workerd']) expect(everything.has(runtime), runtime).toBe(true);
+  });
+
+  it('each workspace package that builds with tsup declares tsup and typescript itself', () => {
+    for (const dir of workspaceDirs().filter((d) => existsSync(join(ROOT, d, 'tsup.config.ts')))) {
+      expect(Object.keys(manifest(dir).devDependencies ?? {}), dir).toEqual(
+        expect.arrayContaining(['tsup', 'typescript', '@types/node']),
+      );
+    }
+  });
+});
+
+describe('bins', () => {
+  it('every bin of a workspace package is a committed file, not build output', () => {
+    const bins = workspaceDirs().flatMap((dir) =>
+      Object.values(manifest(dir).bin ?? {}).map((file) => join(dir, file)),
+    );
+    expect(bins.length).toBeGreaterThan(0);
+    for (const bin of bins) {
+      expect(bin, bin).not.toMatch(/(^|\/)dist\//);
+      expect(existsSync(join(ROOT, bin)), bin).toBe(true);
+    }
+  });
+});
