@@ -8,7 +8,7 @@
  * routes answer) and offered a stored response, not "create it".
  */
 import { beforeAll, describe, expect, test } from 'vitest';
-import { poll, screenshot, useWebTest } from './web-support.js';
+import { axeViolations, poll, screenshot, useWebTest } from './web-support.js';
 
 const web = useWebTest();
 const NAME = 'checkout-hook';
@@ -66,6 +66,9 @@ describe.each([
     for (const panel of ['.queue-panel', '.routes-panel', '.signature-panel']) {
       expect(await top(panel), panel).toBeGreaterThan(journal);
     }
+    // With a route's JSON open, still accessible.
+    await page.locator('.route-json summary').first().click();
+    expect(await axeViolations(page)).toEqual([]);
   });
 });
 
@@ -80,6 +83,7 @@ test('the endpoint list shows how many requests each endpoint holds, and keeps i
   expect(await row('counted').locator('.requests').getAttribute('title')).toBe('2 requests recorded');
   expect(await row('counted-never').locator('.requests').count()).toBe(0);
   await poll(() => row(NAME).locator('.requests').textContent()).toBe('3 req');
+  expect(await axeViolations(page)).toEqual([]);
   // Live: a request sent now shows in the count without a reload.
   await fetch(`${web.server.url}/endpoint/counted-never`);
   await poll(() => row('counted-never').locator('.requests').textContent()).toBe('1 req');
@@ -149,6 +153,7 @@ test('a name with routes and no record shows its routes and offers a stored resp
   const nameField = page.getByLabel('Name', { exact: true });
   expect(await nameField.inputValue()).toBe('routes-only');
   expect(await nameField.evaluate((el) => (el as HTMLInputElement).readOnly)).toBe(true);
+  expect(await axeViolations(page)).toEqual([]);
   await page.getByLabel('Response body (JSON)').fill('{"fallback": true}');
   await page.getByRole('button', { name: 'Save stored response' }).click();
   await poll(() => page.locator('#detail-url').textContent()).toBe(`${web.server.url}/endpoint/routes-only`);
