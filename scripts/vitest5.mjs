@@ -121,6 +121,15 @@ try {
     failing.output.includes('received 2 requests:');
   console.log(`vitest5: failing-matcher: ${reported ? 'fails as it should, with the requests' : 'FAILED'}`);
   if (!reported) failures.push(`failing-matcher:\n${failing.output}`);
+  // A matcher left without `await` must fail the test that did it, not surface later as an unhandled rejection.
+  const unawaited = runFixture('unawaited-matcher');
+  const blamed =
+    unawaited.code === 1 &&
+    /Tests\s+2 failed \| 1 passed \(3\)/.test(unawaited.output) &&
+    unawaited.output.includes('expect(endpoint "hook").toHaveBeenRequestedTimes(1) was not awaited') &&
+    !unawaited.output.includes('Unhandled');
+  console.log(`vitest5: unawaited-matcher: ${blamed ? 'fails the test that forgot the await' : 'FAILED'}`);
+  if (!blamed) failures.push(`unawaited-matcher:\n${unawaited.output}`);
 
   // Types: the fixtures (matchers, fixture context, inject) compile against Vitest 5.
   writeFileSync(

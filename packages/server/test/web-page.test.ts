@@ -195,11 +195,11 @@ describe('list', () => {
     for (const [index, name] of names.entries()) await createViaApi(name, index);
     const firstPage = page.waitForResponse((answer) => new URL(answer.url()).pathname === '/api/endpoints');
     await page.goto(`${server.url}/`);
-    // The list asks for summaries: records without `data` (it shows only name, status and delay).
+    // The list asks for summaries: records without `data` (it shows only name, status and delay), with request counts.
     const answer = await firstPage;
-    expect(answer.url()).toBe(`${server.url}/api/endpoints?limit=50&summary=true`);
+    expect(answer.url()).toBe(`${server.url}/api/endpoints?limit=50&summary=true&requests=true`);
     const listed = (await answer.json()) as { endpoints: unknown[]; next: string | null };
-    expect(listed.endpoints[0]).toEqual({ name: 'ep-000', statusCode: 200, delay: 0 });
+    expect(listed.endpoints[0]).toEqual({ name: 'ep-000', statusCode: 200, delay: 0, requests: 0 });
     expect(listed.next).toBe('ep-049');
     await poll(() => page.locator('.endpoint-list li').count()).toBe(50);
     // The total comes with the first page.
@@ -208,9 +208,9 @@ describe('list', () => {
     await poll(() => page.locator('.endpoint-list li').count()).toBe(63);
     expect(await page.locator('.endpoint-list .name').allTextContents()).toEqual(names);
     expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
-    expect(watched!.requests.some((url) => url.endsWith('api/endpoints?limit=50&after=ep-049&summary=true'))).toBe(
-      true,
-    );
+    expect(
+      watched!.requests.some((url) => url.endsWith('api/endpoints?limit=50&after=ep-049&summary=true&requests=true')),
+    ).toBe(true);
   });
 
   test('a slow earlier answer never overwrites a newer list', async () => {

@@ -38,21 +38,21 @@ test('lists, edits exactly, refuses a bad route and clears the routes of a name'
   const { page } = await web.open();
   await page.goto(`${web.server.url}/#/e/fake-api`);
   const rows = page.locator('.route-list li');
-  await poll(() => rows.allTextContents()).toEqual([
-    'userGET /users/:id200',
+  await poll(() => rows.locator('.route-line').allTextContents()).toEqual([
+    'userGET /users/:id200data',
     'goneANY /old410',
     'eventsANY /events200headers: x-trace, cache-controlstream: ndjson, 1 event, then hang',
   ]);
   expect(await rows.nth(2).locator('.answer-headers').getAttribute('title')).toBe(
     'x-trace: abc\ncache-control: no-store',
   );
-  expect(await page.locator('.missing').textContent()).toContain('it answers by its 3 routes');
+  expect(await page.locator('.missing').textContent()).toContain('“fake-api” answers by its 3 routes');
 
   const typed =
     '[{"id":"big","match":{"method":"GET","path":"/big"},"answer":{"data":{"n":12345678901234567890,"x":1.0}}}]';
   await page.locator('#routes-text').fill(typed);
   await page.getByRole('button', { name: 'Save routes' }).click();
-  await poll(() => rows.allTextContents()).toEqual(['bigGET /big200']);
+  await poll(() => rows.locator('.route-line').allTextContents()).toEqual(['bigGET /big200data']);
   const served = await fetch(`${web.server.url}/endpoint/fake-api/big`);
   expect(served.status).toBe(200);
   expect(await served.text()).toBe('{"n":12345678901234567890,"x":1.0}');

@@ -15,6 +15,8 @@ export type MockServerErrorCode =
   | 'NOT_STARTED'
   /** A matcher received something that is not an endpoint handle. */
   | 'NOT_AN_ENDPOINT'
+  /** A request matcher was called without `await` (the test that did it fails with this). */
+  | 'MATCHER_NOT_AWAITED'
   /** The global setup ran without a project to provide the URL to. */
   | 'INVALID_SETUP'
   /** An optional package the requested feature needs is not installed (`level` for `store: 'level'`). */

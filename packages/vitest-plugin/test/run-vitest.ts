@@ -32,9 +32,14 @@ export function startVitest(
   return { child, output: () => output };
 }
 
-/** `vitest run --root <root>`; kills the child after `timeoutMs`. */
-export function runVitest(root: string, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<VitestRun> {
-  const { child, output } = startVitest(['run', '--root', root], env);
+/** `vitest run --root <root> <args>`; kills the child after `timeoutMs`. */
+export function runVitest(
+  root: string,
+  env: Record<string, string> = {},
+  timeoutMs = 60_000,
+  args: string[] = [],
+): Promise<VitestRun> {
+  const { child, output } = startVitest(['run', '--root', root, ...args], env);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

@@ -49,4 +49,37 @@ describe('Vitest integration (child Vitest on fixture projects)', { timeout: 90_
     expect(run.output).toContain('body: {"event":"created","id":7}');
     expect(run.output).toContain('2. DELETE /endpoint/hook');
   });
+
+  it('an un-awaited matcher fails the test that forgot the await, naming the matcher', async () => {
+    const report = join(sync, 'report.json');
+    const run = await runVitest(join(FIXTURES, 'unawaited-matcher'), {}, 60_000, [
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+    ]);
+    expect(run.code, run.output).toBe(1);
+    // Reported in the test that made the mistake, not as an unhandled rejection blamed on a later test.
+    expect(run.output).not.toContain('Unhandled');
+    const results = (
+      JSON.parse(await readFile(report, 'utf8')) as {
+        testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[];
+      }
+    ).testResults.flatMap((file) => file.assertionResults);
+    expect(results.map(({ title, status }) => [title, status])).toEqual([
+      ['passes: every matcher awaited', 'passed'],
+      ['forgets await on a matcher that fails', 'failed'],
+      ['forgets await on a negated matcher', 'failed'],
+    ]);
+    const [, failing, negated] = results.map((result) => result.failureMessages.join('\n'));
+    expect(failing).toContain('mockpoint: expect(endpoint "hook").toHaveBeenRequestedTimes(1) was not awaited');
+    // With what became of it, and the stack from the line that forgot the `await`.
+    expect(failing).toMatch(
+      / (It had not finished when the test ended|It passed, but too late to count|It failed, too late to fail the test: .*)\.?\n/,
+    );
+    expect(failing).toMatch(/unawaited\.test\.ts:15:16/);
+    expect(negated).toContain(
+      'expect(endpoint "hook").not.toHaveBeenRequestedWith({ method: \'PUT\' }) was not awaited',
+    );
+    expect(negated).toMatch(/unawaited\.test\.ts:23:20/);
+  });
 });

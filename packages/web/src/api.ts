@@ -103,7 +103,7 @@ export function endpointUrl(name: string): string {
 }
 
 /** The server's limits the page checks input against; core's defaults until `/api/health` answers. */
-export const serverLimits = { maxDelayMs: DEFAULT_MAX_DELAY_MS };
+export const serverLimits = { maxDelayMs: DEFAULT_MAX_DELAY_MS, journalSize: 100 };
 
 /**
  * Sends a request through the page's fetch and resolves with the answer's text;

@@ -1,11 +1,13 @@
 /**
- * The detail view of one name: for an endpoint, its full URL and ready curl
- * commands (copyable), the stored response, edit and delete; for a name with no
- * endpoint (mistyped, deleted, not created yet), what that means and a "create
- * it" action. Either way, the panels of what answers besides the record and how
- * requests are checked — queued answers (queue-view.ts), routes
- * (routes-view.ts), the signature check (signature-view.ts) — and the live
- * journal of requests sent to that name.
+ * The detail view of one name. First, what a person opens it for: the name,
+ * its URL (copyable), edit and delete, then the live journal of requests sent
+ * to it — on screen without scrolling on a desktop and on a phone. Below them:
+ * the stored response with ready curl commands (copyable), then the panels of
+ * what answers besides the record and how requests are checked — queued
+ * answers (queue-view.ts), routes (routes-view.ts), the signature check
+ * (signature-view.ts). A name with no record says what it is: one answered by
+ * its routes is offered a stored response (added in place); one with nothing
+ * (mistyped, deleted, not created yet) is offered "create it".
  *
  * {@link DetailView.refresh} re-reads the record and the panels, so an endpoint
  * created, changed or deleted elsewhere, or a queued answer used up, shows as it
@@ -88,6 +90,8 @@ export class DetailView {
   readonly #hooks: DetailHooks;
   readonly #title: HTMLElement;
   readonly #summary: HTMLElement;
+  /** The stored response and the curl commands, below the journal. */
+  readonly #response: HTMLElement;
   readonly #journal: JournalView;
   readonly #routes: RoutesView;
   readonly #queue: QueueView;
@@ -103,8 +107,10 @@ export class DetailView {
     this.#hooks = hooks;
     this.#title = h('h2', { tabIndex: -1, class: 'detail-title', id: 'detail-title' }, name);
     this.#summary = h('section', { class: 'panel detail', 'aria-labelledby': 'detail-title' });
+    this.#response = h('section', { class: 'panel response-panel', 'aria-labelledby': 'response-title' });
+    this.#response.hidden = true;
     this.#journal = new JournalView(name, h('code', { class: 'copy-text' }, curlCommands(name).post));
-    // The journal shows once the endpoint's panel has its final height, so it never moves down (layout shift).
+    // The journal shows once the panel above it has its final height, so it never moves down (layout shift).
     this.#journal.el.hidden = true;
     this.#routes = new RoutesView(name);
     this.#queue = new QueueView(name);
@@ -117,10 +123,11 @@ export class DetailView {
       'div',
       { class: 'detail-view' },
       this.#summary,
+      this.#journal.el,
+      this.#response,
       this.#queue.el,
       this.#routes.el,
       this.#signature.el,
-      this.#journal.el,
     );
     this.#draw();
   }
@@ -217,20 +224,21 @@ export class DetailView {
       }
     }
     if (this.#stopped) return;
-    // Every panel has its height before the journal shows, so the journal never moves down (layout shift).
+    const before = stateKey(this.#state);
+    this.#state = next;
+    if (stateKey(next) !== before) {
+      if (next.kind === 'missing' && next.deleted) this.#edit = false;
+      this.#journal.setEndpointExists(next.kind === 'found');
+      this.#draw();
+      if (first && !this.#edit) this.#title.focus({ preventScroll: true });
+    }
+    // The panel above the journal has its final height: the journal shows, and the panels below it as they are read.
+    this.#journal.el.hidden = false;
     const [queued, routeCount, checked] = await Promise.all([queue, routes, signature]);
     if (this.#stopped) return;
     this.#queue.el.hidden = queued === undefined;
     this.#routes.el.hidden = routeCount === undefined;
     this.#signature.el.hidden = checked === undefined;
-    this.#journal.el.hidden = false;
-    const before = stateKey(this.#state);
-    this.#state = next;
-    if (stateKey(next) === before) return;
-    if (next.kind === 'missing' && next.deleted) this.#edit = false;
-    this.#journal.setEndpointExists(next.kind === 'found');
-    this.#draw();
-    if (first && !this.#edit) this.#title.focus({ preventScroll: true });
   }
 
   #showError(message: string): void {
@@ -260,10 +268,15 @@ export class DetailView {
 
   #draw(): void {
     const state = this.#state;
+    this.#response.hidden = state.kind !== 'found' || this.#edit;
     if (state.kind === 'loading') {
       replaceChildren(this.#summary, this.#head(), h('p', { class: 'empty' }, 'Loading…'));
     } else if (state.kind === 'missing') {
-      replaceChildren(this.#summary, this.#head(), this.#missing(state.deleted, state.routes));
+      replaceChildren(
+        this.#summary,
+        this.#head(),
+        this.#edit && state.routes > 0 ? this.#adder() : this.#missing(state.deleted, state.routes),
+      );
     } else {
       const { record } = state;
       const commands = curlCommands(this.name);
@@ -271,22 +284,25 @@ export class DetailView {
         this.#summary,
         this.#head(record),
         copyRow('URL', endpointUrl(this.name), 'detail-url'),
+        this.#edit ? this.#editor(record) : this.#actions(),
+      );
+      replaceChildren(
+        this.#response,
+        this.#stored(record),
+        h('h4', null, 'Send a request'),
         copyRow('GET', commands.get, 'detail-curl'),
         copyRow('POST', commands.post, 'detail-curl-post'),
-        this.#edit ? this.#editor(record) : [this.#stored(record), this.#actions()],
       );
     }
   }
 
-  /** What a name with no endpoint means, and how to create it. */
+  /** What a name with no endpoint means, and how to create it (or, for one answered by its routes, add a stored response). */
   #missing(deleted: boolean, routes: number): HTMLElement {
+    if (routes > 0) return this.#routed(routes);
     const invalid = checkName(this.name, true);
-    const said =
-      routes > 0
-        ? `“${this.name}” has no stored response: it answers by its ${routes === 1 ? 'route' : `${routes} routes`}, listed below.`
-        : deleted
-          ? `“${this.name}” was deleted: its URL answers 404 now.`
-          : `There is no endpoint named “${this.name}”.`;
+    const said = deleted
+      ? `“${this.name}” was deleted: its URL answers 404 now.`
+      : `There is no endpoint named “${this.name}”.`;
     return h(
       'div',
       { class: 'notice notice-info missing', role: 'status' },
@@ -305,12 +321,50 @@ export class DetailView {
     );
   }
 
+  /** A name answered by its routes alone: what answers, and a stored response to add for requests no route matches. */
+  #routed(routes: number): HTMLElement {
+    const add = h('button', { type: 'button', class: 'btn btn-primary' }, 'Add a stored response');
+    add.addEventListener('click', () => {
+      location.hash = `#/e/${encodeURIComponent(this.name)}/edit`;
+    });
+    return h(
+      'div',
+      { class: 'notice notice-info missing', role: 'status' },
+      h(
+        'p',
+        null,
+        `“${this.name}” answers by its ${routes === 1 ? 'route' : `${routes} routes`} (listed below, after its requests). `,
+        'A request no route matches is answered 404 NO_ROUTE_MATCHED; a stored response would answer it instead.',
+      ),
+      h('p', null, add),
+    );
+  }
+
+  /** The form that adds a stored response to a name answered by its routes (its name fixed). */
+  #adder(): HTMLElement {
+    const form = endpointForm({
+      mode: 'create',
+      name: this.name,
+      fixedName: true,
+      onSaved: (saved) => {
+        this.#state = { kind: 'found', record: saved };
+        this.#journal.setEndpointExists(true);
+        toast(`Added a stored response to ${this.name}`);
+        this.#hooks.onSaved(this.name);
+      },
+      onCancel: () => this.#hooks.onCancelEdit(),
+    });
+    this.#form = form;
+    queueMicrotask(() => form.focus());
+    return h('div', { class: 'editor' }, h('h3', null, 'Add a stored response'), form.el);
+  }
+
   #stored(record: ExactRecord): HTMLElement {
     const bodiless = BODILESS.has(record.statusCode);
     return h(
       'div',
       { class: 'stored' },
-      h('h3', null, bodiless ? 'Stored body (not sent)' : 'Response body'),
+      h('h3', { id: 'response-title' }, bodiless ? 'Stored body (not sent)' : 'Response body'),
       bodiless
         ? h(
             'p',

@@ -30,6 +30,8 @@ export interface EndpointFormOptions {
   initial?: ExactRecord;
   /** A name to start with (create mode), e.g. one requests were sent to before it existed. */
   name?: string;
+  /** The name cannot change (create mode): a stored response added to a name answered by its routes. */
+  fixedName?: boolean;
   /** The record as saved: its data is the text that was sent. */
   onSaved(record: ExactRecord, created: boolean): void;
   onCancel?(): void;
@@ -130,7 +132,8 @@ export interface EndpointForm {
 /** Builds the form. */
 export function endpointForm(options: EndpointFormOptions): EndpointForm {
   const editing = options.mode === 'edit';
-  const prefix = editing ? 'edit' : 'new';
+  const fixed = editing || options.fixedName === true;
+  const prefix = editing ? 'edit' : options.fixedName ? 'add' : 'new';
   const initial = options.initial;
 
   const nameInput = h('input', {
@@ -139,7 +142,7 @@ export function endpointForm(options: EndpointFormOptions): EndpointForm {
     autocomplete: 'off',
     spellcheck: false,
     autocapitalize: 'off',
-    readOnly: editing,
+    readOnly: fixed,
     value: initial?.name ?? options.name ?? '',
     placeholder: 'e.g. payment-webhook',
   });
@@ -148,7 +151,11 @@ export function endpointForm(options: EndpointFormOptions): EndpointForm {
     `${prefix}-name`,
     'Name',
     nameInput,
-    editing ? 'The name cannot change; create a new endpoint for a new name.' : 'Letters, digits, _ and -, up to 64.',
+    editing
+      ? 'The name cannot change; create a new endpoint for a new name.'
+      : fixed
+        ? 'The name of the routes it joins.'
+        : 'Letters, digits, _ and -, up to 64.',
     h('p', { class: 'preview' }, 'Answers at ', urlPreview),
   );
 
@@ -200,7 +207,7 @@ export function endpointForm(options: EndpointFormOptions): EndpointForm {
   const submit = h(
     'button',
     { type: 'submit', class: 'btn btn-primary' },
-    editing ? 'Save changes' : 'Create endpoint',
+    editing ? 'Save changes' : fixed ? 'Save stored response' : 'Create endpoint',
   );
   const cancel = options.onCancel
     ? h('button', { type: 'button', class: 'btn', onclick: () => options.onCancel?.() }, 'Cancel')
@@ -211,7 +218,11 @@ export function endpointForm(options: EndpointFormOptions): EndpointForm {
     {
       class: 'endpoint-form',
       noValidate: true,
-      'aria-label': editing ? `Edit ${initial?.name}` : 'Create an endpoint',
+      'aria-label': editing
+        ? `Edit ${initial?.name}`
+        : fixed
+          ? `Add a stored response to ${options.name}`
+          : 'Create an endpoint',
     },
     h('div', { class: 'field-row' }, name.wrap),
     data.wrap,

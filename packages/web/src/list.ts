@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { api, type EndpointSummary, failureMessage, isApiFailure, type SummaryAnswer } from './api.js';
+import { api, type EndpointSummary, failureMessage, isApiFailure, type SummaryAnswer, serverLimits } from './api.js';
 import { conditionalGet } from './conditional-get.js';
 import { h, replaceChildren } from './dom.js';
 import { report } from './report.js';
@@ -26,6 +26,14 @@ export function statusBadge(statusCode: number): HTMLElement {
     { class: `badge s${Math.floor(statusCode / 100)}xx`, title: `answers with status ${statusCode}` },
     String(statusCode),
   );
+}
+
+/** How many requests the journal holds for a name, when any (none: nothing shown). */
+function requestCount(requests: number | undefined): HTMLElement | null {
+  if (!requests) return null;
+  const what = `${requests} request${requests === 1 ? '' : 's'} recorded`;
+  const kept = requests >= serverLimits.journalSize ? ` (the newest ${serverLimits.journalSize} are kept)` : '';
+  return h('span', { class: 'requests', title: `${what}${kept}` }, `${requests} req`);
 }
 
 /** Options for {@link EndpointList}. */
@@ -109,10 +117,11 @@ export class EndpointList {
   /** Reloads from the start, keeping as many rows as were shown. Supersedes any load still under way. */
   async reload(): Promise<void> {
     const limit = Math.min(MAX_LIMIT, Math.max(PAGE_SIZE, this.#items.length));
-    // In the client's order (limit, contains, summary), so the URLs are the same as `api.summaries`'.
+    // In the client's order (limit, contains, summary, requests), so the URLs are the same as `api.summaries`'.
     const query = new URLSearchParams({ limit: String(limit) });
     if (this.#contains !== '') query.set('contains', this.#contains);
     query.set('summary', 'true');
+    query.set('requests', 'true');
     await this.#load(
       // Polled every few seconds: conditional, so an unchanged list is a 304 with no body.
       async () => (await conditionalGet<SummaryAnswer>(`api/endpoints?${query}`)).value,
@@ -136,7 +145,7 @@ export class EndpointList {
     if (after === null || this.#loading) return;
     const contains = this.#contains;
     await this.#load(
-      () => api.summaries({ limit: PAGE_SIZE, after, contains }),
+      () => api.summaries({ limit: PAGE_SIZE, after, contains, requests: true }),
       (page) => {
         this.#items = [...this.#items, ...page.endpoints];
         this.#next = page.next;
@@ -206,6 +215,7 @@ export class EndpointList {
             'statusCode' in record && record.delay > 0
               ? h('span', { class: 'delay', title: `waits ${record.delay} ms` }, `${record.delay} ms`)
               : null,
+            requestCount(record.requests),
             record.routes === undefined
               ? null
               : h(

@@ -196,6 +196,7 @@ function main(): void {
   api.health().then(
     (health) => {
       serverLimits.maxDelayMs = health.limits.maxDelayMs;
+      serverLimits.journalSize = health.limits.journalSize;
       if (version) version.textContent = `v${health.version} · ${health.store} store`;
     },
     (error: unknown) => {

@@ -1,31 +1,64 @@
 /**
- * The routes of one name, in its detail view: each route's id, the method and
- * path it matches, the status it answers and its response headers and stream; an editor holding the list as JSON
- * text exactly as typed (Save sends that text, never parsed and re-serialised,
- * so big integers in `data` survive); Clear, asked first, removes them all.
+ * The routes of one name, in its detail view: a line per route (its id, the
+ * method and path it matches, the status and body it answers, its response
+ * headers and stream) with its exact JSON text laid out when opened; an editor
+ * holding the list as JSON text, laid out for reading with every token as stored
+ * (Save sends the text as typed, never parsed and re-serialised, so big integers
+ * in `data` survive); Clear, asked first, removes them all.
  *
  * @module
  */
+
+import { scanJson } from '@mockpoint/core/client';
 import { answerMarks } from './answer-marks.js';
 import { api, failureMessage, isApiFailure, putRoutesText, type Route, routesText } from './api.js';
 import { confirmBar, h, replaceChildren, toast } from './dom.js';
+import { formatJson } from './json-format.js';
 import { statusBadge } from './list.js';
 import { report } from './report.js';
 import { tokenField } from './token-field.js';
 
-/** One route in a line: its id, what it matches, what it answers (with its headers and stream, if any). */
-function routeRow(route: Route): HTMLElement {
+/** What a route answers with, in a word or two (none for a bodiless answer or a fault). */
+function bodyKind(answer: Route['answer']): string | undefined {
+  if (answer.proxy !== undefined) return `proxy: ${answer.proxy.url}`;
+  if (Object.hasOwn(answer, 'data')) return 'data';
+  if (answer.body !== undefined) return 'text body';
+  if (answer.bodyBase64 !== undefined) return 'bytes';
+  return undefined;
+}
+
+/**
+ * One route: a line (its id, what it matches, what it answers: status, body,
+ * headers, stream) and, when opened, its exact JSON text laid out.
+ */
+function routeRow(text: string): HTMLElement {
+  // Parsed for the line only; the text itself is what is shown as JSON.
+  const route = JSON.parse(text) as Route;
   const method = route.match?.method?.toUpperCase() ?? 'ANY';
   const path = route.match?.path ?? 'any path';
+  const kind = bodyKind(route.answer);
   return h(
     'li',
-    null,
-    h('code', { class: 'route-id' }, route.id),
-    h('span', { class: 'route-match' }, `${method} ${path}`),
-    route.answer.fault === undefined
-      ? statusBadge(route.answer.statusCode ?? 200)
-      : h('span', { class: 'route-fault' }, route.answer.fault),
-    answerMarks(route.answer),
+    { class: 'route-row' },
+    h(
+      'div',
+      { class: 'route-line' },
+      h('code', { class: 'route-id' }, route.id),
+      h('span', { class: 'route-match' }, `${method} ${path}`),
+      route.answer.fault === undefined
+        ? route.answer.proxy === undefined
+          ? statusBadge(route.answer.statusCode ?? 200)
+          : null
+        : h('span', { class: 'route-fault' }, route.answer.fault),
+      kind === undefined ? null : h('span', { class: 'answer-mark' }, kind),
+      answerMarks(route.answer),
+    ),
+    h(
+      'details',
+      { class: 'queue-json route-json' },
+      h('summary', { 'aria-label': `Route ${route.id} as JSON` }, 'JSON'),
+      h('pre', { class: 'code', tabIndex: 0, 'aria-label': `Route ${route.id}, exact JSON` }, formatJson(text)),
+    ),
   );
 }
 
@@ -38,8 +71,10 @@ export class RoutesView {
   readonly #problem: HTMLElement;
   readonly #save: HTMLButtonElement;
   readonly #clearButton: HTMLButtonElement;
-  /** The text last read from the server: the editor follows it until the user changes it. */
+  /** The text last read from the server, laid out: the editor follows it until the user changes it. */
   #loaded = '';
+  /** The exact text the list shows. */
+  #shown: string | undefined;
 
   constructor(name: string) {
     this.#name = name;
@@ -89,19 +124,25 @@ export class RoutesView {
       return undefined;
     }
     this.#show(text);
-    return (JSON.parse(text) as Route[]).length;
+    return scanJson(text).elements?.length ?? 0;
   }
 
   #show(text: string): void {
-    const routes = JSON.parse(text) as Route[];
-    replaceChildren(
-      this.#list,
-      routes.length > 0
-        ? h('ul', { class: 'route-list' }, routes.map(routeRow))
-        : h('p', { class: 'empty' }, 'No routes: every request gets the stored response.'),
-    );
-    if (this.#text.value === this.#loaded) this.#text.value = text;
-    this.#loaded = text;
+    const routes = scanJson(text).elements ?? [];
+    // Drawn again only when the routes changed, so an opened route stays open.
+    if (text !== this.#shown) {
+      this.#shown = text;
+      replaceChildren(
+        this.#list,
+        routes.length > 0
+          ? h('ul', { class: 'route-list' }, routes.map(routeRow))
+          : h('p', { class: 'empty' }, 'No routes: every request gets the stored response.'),
+      );
+    }
+    // The editor holds the list laid out for reading: whitespace changes, no token does.
+    const laidOut = formatJson(text);
+    if (this.#text.value === this.#loaded) this.#text.value = laidOut;
+    this.#loaded = laidOut;
     this.#clearButton.disabled = routes.length === 0;
   }
 

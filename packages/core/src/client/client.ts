@@ -148,6 +148,8 @@ export interface ListQuery {
   prefix?: string;
   /** Only endpoints whose name or data (its JSON text) contains this, ignoring case (reads every record). */
   contains?: string;
+  /** Give each listed name `requests`: how many requests its journal holds (up to the journal's size). */
+  requests?: boolean;
 }
 
 /** A name with routes and no record, as the list shows it. */
@@ -155,10 +157,15 @@ export interface RoutesOnlyEntry {
   name: string;
   /** How many routes it has. */
   routes: number;
+  /** With `requests: true`: how many requests its journal holds. */
+  requests?: number;
 }
 
-/** A record as the list shows it: with its route count when it has routes. */
-export type ListedRecord = EndpointRecord & { routes?: number };
+/**
+ * A record as the list shows it: with its route count when it has routes, and
+ * with `requests: true` how many requests its journal holds.
+ */
+export type ListedRecord = EndpointRecord & { routes?: number; requests?: number };
 
 /**
  * A page of the list: records and names with routes and no record, in name
@@ -625,6 +632,7 @@ function listQuery(page: ListQuery, summary: boolean): string {
   if (page.contains) query.set('contains', page.contains);
   if (page.after !== undefined) query.set('after', page.after);
   if (summary) query.set('summary', 'true');
+  if (page.requests) query.set('requests', 'true');
   return query.size ? `?${query}` : '';
 }
 

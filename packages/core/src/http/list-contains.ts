@@ -9,6 +9,7 @@
 import { recordJson, recordSummaryJson } from '../store/record-codec.js';
 import type { EndpointStore } from '../store/store.js';
 import { jsonTextOf } from '../wire/json-text.js';
+import { withMember } from './list-member.js';
 
 /** Records read from the store per step of the scan. */
 const SCAN_PAGE = 1000;
@@ -24,6 +25,8 @@ export interface ContainsQuery {
   limit: number;
   /** Records without `data`. */
   summary: boolean;
+  /** When given, each shown name gets `requests`: what this answers for the page's names, in order. */
+  requestCounts?: (names: readonly string[]) => Promise<number[]>;
 }
 
 /** One listed item, serialised when shown. */
@@ -53,8 +56,7 @@ export async function listContaining(store: EndpointStore, query: ContainsQuery)
     for (const record of page.endpoints) {
       if (!has(record.name, needle) && !has(jsonTextOf(record.data), needle)) continue;
       const json = query.summary ? recordSummaryJson(record) : recordJson(record);
-      const routes = counts.get(record.name);
-      found.push({ name: record.name, json: routes === undefined ? json : `${json.slice(0, -1)},"routes":${routes}}` });
+      found.push({ name: record.name, json: withMember(json, 'routes', counts.get(record.name)) });
     }
     if (page.next === null) break;
     cursor = page.next;
@@ -69,5 +71,7 @@ export async function listContaining(store: EndpointStore, query: ContainsQuery)
   const rest = after === undefined ? found : found.filter((entry) => entry.name > after);
   const shown = rest.slice(0, query.limit);
   const next = rest.length > shown.length ? (shown.at(-1) as Found).name : null;
-  return `{"endpoints":[${shown.map((entry) => entry.json).join(',')}],"next":${JSON.stringify(next)},"total":${found.length}}`;
+  const held = await query.requestCounts?.(shown.map((entry) => entry.name));
+  const parts = shown.map((entry, index) => withMember(entry.json, 'requests', held?.[index]));
+  return `{"endpoints":[${parts.join(',')}],"next":${JSON.stringify(next)},"total":${found.length}}`;
 }

@@ -288,6 +288,28 @@ export function runJournalContract(name: string, factory: JournalFactory): void 
       expect(bodies((await reader.wait('ring', 1, 0)).requests)).toEqual(['3', '4', '5']);
     });
 
+    it('counts the requests it holds per name, in the order asked, within `size`, for every reader', async () => {
+      const { writer, reader, flushed } = await fresh({ size: 3 });
+      for (let i = 1; i <= 5; i++) writer.record('busy', request(String(i)), 200);
+      writer.record('once', request('1'), 200);
+      await flushed();
+      expect(await reader.counts(['once', 'never', 'busy'])).toEqual([1, 0, 3]);
+      expect(await reader.counts([])).toEqual([]);
+      await reader.clear('busy');
+      expect(await writer.counts(['busy', 'once'])).toEqual([0, 1]);
+    });
+
+    it('counting a name does not keep it from being dropped as the least recently recorded', async () => {
+      const { writer, reader, flushed } = await fresh({ maxNames: 2 });
+      writer.record('one', request('1'), 200);
+      writer.record('two', request('2'), 200);
+      await flushed();
+      expect(await reader.counts(['one'])).toEqual([1]);
+      writer.record('three', request('3'), 200);
+      await flushed();
+      expect(await reader.counts(['one', 'two', 'three'])).toEqual([0, 1, 1]);
+    });
+
     it('keeps at most `maxNames` names, dropping the one recorded least recently', async () => {
       const { writer, reader, flushed } = await fresh({ maxNames: 2 });
       for (const name of ['one', 'two', 'three']) writer.record(name, request(name), 200);

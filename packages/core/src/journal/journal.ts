@@ -131,6 +131,11 @@ export interface Journal {
    * it is undefined), oldest first, with the journal id and the newest id so far.
    */
   since(after: number, name?: string): Promise<JournalSince>;
+  /**
+   * How many requests the journal holds for each of `names` (at most its size
+   * per name), in the same order; reading them marks no name as used.
+   */
+  counts(names: readonly string[]): Promise<number[]>;
 }
 
 /** Options for {@link RequestJournal}. */
@@ -350,6 +355,10 @@ export class RequestJournal implements Journal {
       entry: toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.mark),
     }));
     return { journalId: this.id, newest, entries };
+  }
+
+  async counts(names: readonly string[]): Promise<number[]> {
+    return names.map((name) => this.#rings.get(name)?.length ?? 0);
   }
 
   #wake(ring: Ring, item: Recorded): void {

@@ -361,6 +361,11 @@ export const ERRORS = {
     when: 'a matcher received something that is not an endpoint handle',
     fix: 'pass the handle from `mock.endpoint()`',
   },
+  MATCHER_NOT_AWAITED: {
+    from: 'vitest',
+    when: 'a request matcher (`toHaveBeenRequested…`) was called without `await`; the test that did it fails',
+    fix: 'write `await expect(handle).toHaveBeenRequested…(…)`',
+  },
   INVALID_SETUP: {
     from: 'vitest',
     when: 'the global setup ran without a project to provide the URL to (Vitest < 4.1)',

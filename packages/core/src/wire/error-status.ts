@@ -92,6 +92,7 @@ export const ERROR_STATUS = {
   SERVER_CLOSED: null,
   NOT_STARTED: null,
   NOT_AN_ENDPOINT: null,
+  MATCHER_NOT_AWAITED: null,
   INVALID_SETUP: null,
   MISSING_DEPENDENCY: null,
 } as const satisfies Record<string, number | null>;

@@ -111,7 +111,19 @@ export function createSchemas(options: SchemaOptions = {}) {
       .enum(['true', 'false'])
       .default('false')
       .describe('With `true`, records come without `data` (name, statusCode and delay only).'),
+    requests: z
+      .enum(['true', 'false'])
+      .default('false')
+      .describe(
+        'With `true`, each listed name has `requests`: how many requests its journal holds (at most `MOCKPOINT_JOURNAL_SIZE`).',
+      ),
   });
+  const listedRequests = z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('With `requests=true`: how many requests the journal holds for the name (the newest, up to its size).');
   const listResponse = z
     .object({
       endpoints: z
@@ -119,11 +131,13 @@ export function createSchemas(options: SchemaOptions = {}) {
           z.union([
             record.partial({ data: true }).extend({
               routes: z.number().int().min(1).optional().describe('How many routes it has, when it has any.'),
+              requests: listedRequests,
             }),
             z
               .object({
                 name,
                 routes: z.number().int().min(1).describe('How many routes it has.'),
+                requests: listedRequests,
               })
               .describe('A name with routes and no record.'),
           ]),

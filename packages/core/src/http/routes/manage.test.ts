@@ -130,6 +130,39 @@ describe('GET /api/endpoints', () => {
     expect(await errorCode(bad)).toBe('INVALID_QUERY');
   });
 
+  it('with requests=true gives each listed name the number of requests its journal holds, filtered or not', async () => {
+    const app = createApp({ journalSize: 3 });
+    await seed(app, ['busy', 'quiet']);
+    await app.request('/api/endpoints/routed/routes', json({ routes: [{ answer: {} }] }));
+    for (let i = 0; i < 5; i++) await app.request('/endpoint/busy', { method: 'POST', body: String(i) });
+    await app.request('/endpoint/routed/x');
+    const counts = (page: { endpoints: { name: string; requests?: number }[] }) =>
+      page.endpoints.map((entry) => [entry.name, entry.requests]);
+    // At most the journal's size (3 here): what it holds, not every request ever made.
+    expect(counts(await list(app, '?summary=true&requests=true'))).toEqual([
+      ['busy', 3],
+      ['quiet', 0],
+      ['routed', 1],
+    ]);
+    expect(counts(await list(app, '?requests=true&contains=u'))).toEqual([
+      ['busy', 3],
+      ['quiet', 0],
+      ['routed', 1],
+    ]);
+    expect((await list(app, '?summary=true&requests=true&limit=1&after=busy')).endpoints).toEqual([
+      { name: 'quiet', statusCode: 200, delay: 0, requests: 0 },
+    ]);
+    // Without it, the answer is as before.
+    expect(counts(await list(app, '?summary=true'))).toEqual([
+      ['busy', undefined],
+      ['quiet', undefined],
+      ['routed', undefined],
+    ]);
+    const bad = await app.request('/api/endpoints?requests=yes');
+    expect(bad.status).toBe(400);
+    expect(await errorCode(bad)).toBe('INVALID_QUERY');
+  });
+
   it('ends a page early past 8 MiB of records and points next at the rest', async () => {
     const app = createApp();
     const data = 'z'.repeat(3 * 1024 * 1024); // three records do not fit in one 8 MiB page

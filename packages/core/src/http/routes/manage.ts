@@ -12,6 +12,7 @@ import { type EndpointRecord, isValidName, parseMembers } from '../../wire/schem
 import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { listContaining } from '../list-contains.js';
+import { withMember } from '../list-member.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, HOST_ERRORS, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
 /** The name from the path, or a 400 `INVALID_NAME` (the rule of `schemas.name`). */
@@ -27,11 +28,6 @@ function notFound(name: string): MockpointError {
   return new MockpointError('NOT_FOUND', `no endpoint named "${name}"`);
 }
 
-/** A record's JSON with its route count added, when it has routes. */
-function withRoutes(json: string, routes: number | undefined): string {
-  return routes === undefined ? json : `${json.slice(0, -1)},"routes":${routes}}`;
-}
-
 export function registerManageRoutes(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, journal, options } = ctx;
 
@@ -43,7 +39,9 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
         'limit must be an integer from 1 to 1000, after a name, prefix up to 64 characters of A-Z a-z 0-9 _ -, contains up to 200 characters, and summary true or false',
       );
     }
-    const { limit, after, summary, prefix, contains } = parsed.data;
+    const { limit, after, summary, prefix, contains, requests } = parsed.data;
+    // How many requests the journal holds for each name shown (one read for the page, when asked).
+    const requestCounts = requests === 'true' ? (names: readonly string[]) => journal.counts(names) : undefined;
     if (contains !== undefined && contains !== '') {
       const text = await listContaining(endpoints.store, {
         contains,
@@ -51,6 +49,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
         after,
         limit,
         summary: summary === 'true',
+        requestCounts,
       });
       return jsonTextResponse(text);
     }
@@ -65,7 +64,11 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
     const entries: { name: string; json: () => string }[] = page.endpoints.map((record) => ({
       name: record.name,
       json: () =>
-        withRoutes(summary === 'true' ? recordSummaryJson(record) : recordJson(record), counts.get(record.name)),
+        withMember(
+          summary === 'true' ? recordSummaryJson(record) : recordJson(record),
+          'routes',
+          counts.get(record.name),
+        ),
     }));
     for (const entry of routed) {
       if (entry.record || (after !== undefined && entry.name <= after)) continue;
@@ -76,12 +79,13 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const shown = entries.slice(0, limit);
     let next = page.next !== null || entries.length > limit ? (shown.at(-1)?.name ?? null) : null;
+    const held = await requestCounts?.(shown.map((entry) => entry.name));
     // Serialised entry by entry, so a page of large records can end early (with
     // `next`) instead of building one huge answer.
     const parts: string[] = [];
     let bytes = 0;
-    for (const entry of shown) {
-      const json = entry.json();
+    for (const [index, entry] of shown.entries()) {
+      const json = withMember(entry.json(), 'requests', held?.[index]);
       if (parts.length > 0 && bytes + json.length > LIST_MAX_BYTES) {
         next = (shown[parts.length - 1] as { name: string }).name;
         break;

@@ -180,6 +180,12 @@ for _, name in ipairs(names) do
 end
 return { redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2]) or '0', out }`;
 
+/** KEYS: one stream per name. Returns the length of each (0 for a name with none). */
+const COUNTS = `
+local out = {}
+for i, key in ipairs(KEYS) do out[i] = redis.call('XLEN', key) end
+return out`;
+
 /** How a request travels through Redis. */
 interface Stored {
   m: string;
@@ -436,6 +442,17 @@ export class RedisJournal implements Journal {
     // Several names' streams, each in order: one list in id order.
     if (name === undefined) entries.sort((a, b) => a.entry.id - b.entry.id);
     return { journalId: reply[0], newest: Number(reply[1]), entries };
+  }
+
+  async counts(names: readonly string[]): Promise<number[]> {
+    if (names.length === 0) return [];
+    await this.flushed();
+    const reply = (await this.#connection.eval(
+      COUNTS,
+      names.map((name) => `${this.#prefix}n:${name}`),
+      [],
+    )) as number[];
+    return reply.map(Number);
   }
 
   /** Whether some follower wants entries of `name`. */
