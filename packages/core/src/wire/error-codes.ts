@@ -123,7 +123,7 @@ export const ERRORS = {
     fix: 'send the path without them; a proxy route forwards only below its URL (give the route a URL with a shorter path to reach more)',
   },
   INVALID_VALIDATION: {
-    when: "a route's `validate` is not `{ mode: off | report | enforce, body?, bodyRequired?, query?, params?, headers? }` with JSON Schemas (objects or booleans), or one of its schemas has a `#/…` `$ref` that points at nothing in it",
+    when: "a route's `validate` is not `{ mode: off | report | enforce, body?, bodyRequired?, query?, params?, headers? }` with JSON Schemas (objects or booleans), or one of its schemas has a `#/…` `$ref` that points at nothing in it, a `pattern` RE2 cannot run (lookaround, backreferences), or a `$ref` cycle that stays on one value",
     fix: 'correct the field the message names ([files.md](files.md#request-validation))',
   },
   REQUEST_INVALID: {

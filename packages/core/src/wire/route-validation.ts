@@ -10,6 +10,7 @@
  * @module
  */
 import { z } from 'zod';
+import { schemaProblem } from './schema-check.js';
 
 /**
  * What a request that does not fit gets: `report` answers normally and journals the
@@ -121,7 +122,12 @@ const schema = z
   .union([z.boolean(), z.record(z.string(), z.unknown())])
   .superRefine((value, ctx) => {
     const ref = unresolvedLocalRef(value);
-    if (ref !== undefined) ctx.addIssue({ code: 'custom', message: `$ref "${ref}" points at nothing in this schema` });
+    if (ref !== undefined) {
+      ctx.addIssue({ code: 'custom', message: `$ref "${ref}" points at nothing in this schema` });
+      return;
+    }
+    const problem = schemaProblem(value);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
   })
   .describe('A JSON Schema (2020-12): an object, or true/false.');
 

@@ -145,3 +145,90 @@ describe('RequestValidator', () => {
     ]);
   });
 });
+
+describe('RequestValidator on hostile requests and schemas: every check bounded', () => {
+  const body = (schema: RouteValidation['body'], sent: unknown) =>
+    new RequestValidator({ mode: 'enforce', body: schema }).check(request({ body: JSON.stringify(sent) })).errors;
+
+  it('runs pattern and patternProperties by RE2: the ReDoS classic ^(a+)+$ answers at once, in a body and a query', () => {
+    const hostile = `${'a'.repeat(31)}!`;
+    const schema = { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } };
+    expect(body(schema, { s: hostile })).toEqual([
+      { in: 'body', path: '/s', message: 'String does not match pattern.' },
+    ]);
+    expect(body(schema, { s: 'a'.repeat(100_000) })).toEqual([]);
+    const query = new RequestValidator({ mode: 'report', query: schema });
+    expect(query.check(request({ query: { s: hostile } })).errors).toMatchObject([{ in: 'query', path: '/s' }]);
+    const names = { patternProperties: { '^(a+)+$': { type: 'integer' } } };
+    expect(body(names, { [hostile]: 'x', aaa: 'y' })).toMatchObject([{ path: '/aaa' }]);
+    // ECMAScript syntax as JSON Schema has it: \d, classes, \u{…}, named groups, unanchored search.
+    const syntax = { items: { type: 'string', pattern: '(?<y>\\d{4})-[\\w.]+\\u{1F600}' } };
+    expect(body(syntax, ['on 2024-a.b😀 ok'])).toEqual([]);
+    expect(body(syntax, ['24-a😀'])).toHaveLength(1);
+  });
+
+  it('finds duplicates among 80,000 items (uniqueItems) by a structural hash: key order does not matter', () => {
+    const items = Array.from({ length: 80_000 }, (_, i) => ({ id: i, tags: ['a', i % 7] }));
+    items.push({ tags: ['a', 79_999 % 7], id: 79_999 } as (typeof items)[number]);
+    expect(body({ uniqueItems: true }, items)).toEqual([
+      { in: 'body', path: '', message: 'Duplicate items at indexes 79999 and 80000.' },
+    ]);
+    expect(body({ uniqueItems: true }, [1, '1', 1.5, [1], { a: 1 }])).toEqual([]);
+    expect(body({ uniqueItems: true }, [{ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] }])).toHaveLength(1);
+  });
+
+  it('checks items against a 20,000-object enum through a set; the message quotes the enum cut short', () => {
+    const values = Array.from({ length: 20_000 }, (_, i) => ({ code: i, name: `n${i}` }));
+    const schema = { type: 'array', items: { enum: values } };
+    expect(body(schema, [{ name: 'n7', code: 7 }, values[19_999]])).toEqual([]);
+    const sent = Array.from({ length: 300 }, (_, i) => ({ code: -i, name: 'x' }));
+    const validator = new RequestValidator({ mode: 'enforce', body: schema });
+    const mark = validator.check(request({ body: JSON.stringify(sent) }));
+    expect(mark.total).toBe(300);
+    expect(mark.errors[0]).toMatchObject({ in: 'body', path: '/0' });
+    expect(mark.errors[0]?.message.length).toBeLessThan(400);
+    expect(body({ const: { a: [1, 2] } }, { a: [1, 2] })).toEqual([]);
+    expect(body({ const: { a: [1, 2] } }, { a: [2, 1] })).toHaveLength(1);
+  });
+
+  it('answers a stored $ref cycle (saved before the check at save) with an error, never a stack overflow', () => {
+    const cycles: RouteValidation['body'][] = [
+      { $ref: '#' },
+      { $defs: { a: { allOf: [{ $ref: '#/$defs/b' }] }, b: { anyOf: [{ $ref: '#/$defs/a' }] } }, $ref: '#/$defs/a' },
+    ];
+    for (const schema of cycles) {
+      const errors = body(schema, { x: 1 });
+      expect(errors).toHaveLength(1);
+      expect(errors[0]?.message).toContain('(a $ref cycle that stays on one value?)');
+    }
+  });
+
+  it('keeps a recursive tree schema working 300 levels deep (the validator before overflowed the stack there)', () => {
+    const tree = {
+      $defs: { node: { type: 'object', properties: { child: { $ref: '#/$defs/node' }, n: { type: 'integer' } } } },
+      $ref: '#/$defs/node',
+    };
+    let deep: Record<string, unknown> = { n: 0 };
+    for (let i = 1; i < 300; i++) deep = { n: i, child: deep };
+    expect(body(tree, deep)).toEqual([]);
+    let bad: Record<string, unknown> = { n: 'x' };
+    for (let i = 1; i < 300; i++) bad = { n: i, child: bad };
+    expect(body(tree, bad)).toMatchObject([{ path: `${'/child'.repeat(299)}/n` }]);
+  });
+
+  it('stops a schema whose anyOf branches each recurse (exponential in the depth) at its step bound', () => {
+    const branch = { type: 'object', properties: { c: { $ref: '#' } } };
+    const schema = { anyOf: [branch, branch] };
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 40; i++) deep = { c: deep };
+    const errors = body(schema, deep);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.message).toMatch(/^checking the request took more than [\d,]+ steps of the schema/);
+    expect(body(schema, { c: { c: {} } })).toEqual([]);
+  });
+
+  it('does not assert the url format, whose regular expression backtracks exponentially', () => {
+    expect(body({ format: 'url' }, `http://${'a'.repeat(40)}_`)).toEqual([]);
+    expect(body({ format: 'email' }, 'not an email')).toHaveLength(1);
+  });
+});

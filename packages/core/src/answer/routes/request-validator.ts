@@ -1,13 +1,14 @@
 /**
- * A route's request validation, compiled once per route (not per request) with
- * `@cfworker/json-schema`: an interpreter, so it runs where code generation is
- * not allowed (workerd forbids `new Function`/`eval`, which ajv's compiled
- * validators need). Query, path parameters and headers arrive as strings, so
- * each is first read as the type its property's schema names.
+ * A route's request validation, compiled once per route (not per request) for
+ * the interpreter in json-schema/ (a port of `@cfworker/json-schema`'s), so it
+ * runs where code generation is not allowed (workerd forbids `new Function`/`eval`,
+ * which ajv's compiled validators need), and every check is bounded: patterns run
+ * by RE2, equality through canonical texts, steps and depth counted. Query, path
+ * parameters and headers arrive as strings, so each is first read as the type its
+ * property's schema names.
  *
  * @module
  */
-import { type OutputUnit, Validator } from '@cfworker/json-schema';
 import { jsonTooDeep } from '../../http/body.js';
 import {
   type JsonSchema,
@@ -17,6 +18,9 @@ import {
   type ValidationMark,
   type ValidationPart,
 } from '../../wire/route-validation.js';
+import type { OutputUnit, ValidationResult } from './json-schema/schema-output.js';
+import { Run, SchemaLimitError, SchemaProgram } from './json-schema/schema-program.js';
+import { validate } from './json-schema/validate.js';
 
 /** The parts of a request the validator reads (a {@link RequestView} has them). */
 export interface ValidatedRequest {
@@ -26,9 +30,6 @@ export interface ValidatedRequest {
   /** The whole body's bytes, or `undefined` when only its first bytes were kept. */
   body: Uint8Array | undefined;
 }
-
-/** Keywords whose errors only say that something beneath them failed (that error is listed itself). */
-const CONTAINERS = new Set(['properties', 'patternProperties', 'items', 'prefixItems', 'allOf', '$ref']);
 
 /** Characters of one error message at most. */
 const MAX_MESSAGE = 300;
@@ -42,7 +43,6 @@ function pointer(location: string): string {
 function issues(part: ValidationPart, units: readonly OutputUnit[]): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   for (const unit of units) {
-    if (CONTAINERS.has(unit.keyword)) continue;
     // Inside an anyOf/oneOf, each branch's failure is noise: the anyOf's own error says it.
     if (/\/(?:anyOf|oneOf)\/\d+\//.test(unit.keywordLocation)) continue;
     // A message quotes the schema's enum or const: a long list is cut short.
@@ -186,17 +186,25 @@ function isJsonType(type: string | undefined): boolean {
 }
 
 /** A compiled schema, or the reason it could not be compiled (reported with every request). */
-type Compiled = Validator | string;
+type Compiled = SchemaProgram | string;
 
 function compile(schema: JsonSchema): Compiled {
   try {
-    const validator = new Validator(schema as Record<string, unknown>, '2020-12', false);
+    const program = new SchemaProgram(schema);
     // References are resolved on first use: try once, so a broken $ref shows here, not per request.
-    validator.validate(null);
-    return validator;
+    validate(null, program.root, new Run(program));
+    return program;
   } catch (error) {
-    return `the route's schema cannot be used: ${(error as Error).message.split('\n')[0]}`;
+    return failure(error);
   }
+}
+
+/** The message of a check that could not finish. */
+function failure(error: unknown): string {
+  if (error instanceof SchemaLimitError) return error.message;
+  // The depth bound keeps far from the stack's end; should a runtime's stack be smaller, still an error, not a throw.
+  if (error instanceof RangeError) return 'the schema nests too deeply to check this request';
+  return `the route's schema cannot be used: ${(error as Error).message.split('\n')[0]}`;
 }
 
 /** One route's validation, each schema compiled on first use and kept. */
@@ -220,7 +228,13 @@ export class RequestValidator {
       this.#compiled.set(part, compiled);
     }
     if (typeof compiled === 'string') return [{ in: part, path: '', message: compiled }];
-    const result = compiled.validate(value);
+    let result: ValidationResult;
+    try {
+      result = validate(value, compiled.root, new Run(compiled));
+    } catch (error) {
+      // A bound met (steps, depth), or a schema saved before it was checked as it is now.
+      return [{ in: part, path: '', message: failure(error) }];
+    }
     if (result.valid) return [];
     const listed = issues(part, result.errors);
     if (listed.length > 0) return listed;

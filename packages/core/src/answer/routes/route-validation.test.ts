@@ -170,3 +170,55 @@ describe('a route validate field', () => {
     expect((await put({ properties: { default: { $ref: '#/$defs/none' } } })).status).toBe(400);
   });
 });
+
+describe('a route validate field checked when saved', () => {
+  const put = (body: unknown, part = 'body') =>
+    createApp().request('/api/endpoints/api/routes', {
+      method: 'PUT',
+      body: JSON.stringify({ routes: [{ validate: { mode: 'enforce', [part]: body }, answer: {} }] }),
+    });
+  const refusal = async (response: Response) => {
+    expect(response.status).toBe(400);
+    return ((await response.json()) as { error: { code: string; message: string } }).error;
+  };
+
+  it('refuses a pattern RE2 cannot run (lookaround, backreferences), naming the pattern and why', async () => {
+    const lookahead = await refusal(await put({ properties: { s: { type: 'string', pattern: '^(?=a)a+$' } } }));
+    expect(lookahead.code).toBe('INVALID_VALIDATION');
+    expect(lookahead.message).toContain('"^(?=a)a+$"');
+    expect(lookahead.message).toContain('#/properties/s/pattern');
+    expect(lookahead.message).toContain('lookahead');
+    const named = await refusal(await put({ patternProperties: { '(\\w)\\k<x>': true } }, 'query'));
+    expect(named.message).toContain('backreferences');
+    const numbered = await refusal(await put({ items: { pattern: '(a)\\1' } }));
+    expect(numbered.message).toContain('(a)\\\\1');
+    // The ReDoS classic is a fine pattern for RE2: it is kept, and run in linear time.
+    expect((await put({ properties: { s: { pattern: '^(a+)+$' } } })).status).toBe(200);
+  });
+
+  it('refuses a $ref cycle that stays on one value, naming it; a tree whose nodes hold nodes is fine', async () => {
+    const self = await refusal(await put({ $ref: '#' }));
+    expect(self.code).toBe('INVALID_VALIDATION');
+    expect(self.message).toContain('$ref cycle # → #');
+    const pair = await refusal(
+      await put(
+        { $defs: { a: { allOf: [{ $ref: '#/$defs/b' }] }, b: { anyOf: [{ type: 'null' }, { $ref: '#/$defs/a' }] } } },
+        'headers',
+      ),
+    );
+    expect(pair.message).toContain('#/$defs/a → #/$defs/a/allOf/0 → #/$defs/b → #/$defs/b/anyOf/1 → #/$defs/a');
+    const anchored = await refusal(await put({ $defs: { n: { $anchor: 'n', not: { $ref: '#n' } } }, $ref: '#n' }));
+    expect(anchored.message).toContain('$ref cycle');
+    const tree = {
+      $defs: {
+        node: {
+          type: 'object',
+          properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } },
+          additionalProperties: { $ref: '#' },
+        },
+      },
+      $ref: '#/$defs/node',
+    };
+    expect((await put(tree)).status).toBe(200);
+  });
+});
