@@ -1,7 +1,7 @@
 /**
  * A JSON Schema (2020-12) interpreter: `@cfworker/json-schema`'s `validate`
- * (MIT, Jeremy Danyow), ported so that every step is bounded. Its errors (the
- * "basic" output units) and its keyword semantics are the same; what differs:
+ * (MIT, Jeremy Danyow; the notice is in packages/core/THIRD_PARTY_NOTICES.md),
+ * ported so that every step is bounded. Its errors (the "basic" output units) and its keyword semantics are the same; what differs:
  * `pattern`/`patternProperties` run by RE2 in linear time; `enum`, `const` and
  * `uniqueItems` look values up by a structural hash; every schema applied
  * counts a step and a level of depth ({@link Run}); the `url` format, whose
