@@ -52,8 +52,13 @@ export interface DeliveryStore {
   readonly kind: string;
   /** True when other processes add and claim deliveries in it too (so a sender polls it). */
   readonly shared: boolean;
-  /** Stores a new delivery (due at its `nextAttemptAt`). Durable on resolve. */
-  create(delivery: StoredDelivery): Promise<void>;
+  /**
+   * Stores a new delivery (due at its `nextAttemptAt`) unless `maxPending`
+   * deliveries are pending already; resolves whether it stored it. The count and
+   * the create are one atomic step (concurrent creates never pass the limit, also
+   * across the processes sharing the store). Durable on resolve.
+   */
+  create(delivery: StoredDelivery, maxPending: number): Promise<boolean>;
   /**
    * Replaces a delivery if its stored version is still `delivery.version - 1`;
    * resolves whether it did. Finished deliveries leave the due index. Durable on resolve.

@@ -105,13 +105,13 @@ export class DeliveryWorker {
       now: Date.now(),
     };
     const delivery = await parseDeliveryRequest(members, options);
-    if ((await this.store.pendingCount()) >= this.#options.maxPending) {
+    // Counted and stored in one step by the store: concurrent creates never pass the limit.
+    if (!(await this.store.create(delivery, this.#options.maxPending))) {
       throw new MockpointError(
         'TOO_MANY_DELIVERIES',
         `${this.#options.maxPending} deliveries are pending already; wait for some to finish, or cancel them (DELETE /api/deliveries/{id})`,
       );
     }
-    await this.store.create(delivery);
     this.#started = true;
     this.#kick();
     return deliveryJson(delivery);

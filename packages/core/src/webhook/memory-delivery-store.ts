@@ -35,6 +35,8 @@ export class MemoryDeliveryStore implements DeliveryStore {
   /** Pending ids and when each is due (moved ahead while claimed). */
   readonly #due = new Map<string, number>();
   #finished = 0;
+  /** Creates counted against the pending limit whose write has not resolved yet. */
+  #reserved = 0;
 
   constructor(options: MemoryDeliveryStoreOptions = {}) {
     this.#backend = options.backend;
@@ -51,10 +53,18 @@ export class MemoryDeliveryStore implements DeliveryStore {
     return store;
   }
 
-  async create(delivery: StoredDelivery): Promise<void> {
-    await this.#backend?.write([{ id: delivery.id, text: JSON.stringify(delivery) }]);
+  async create(delivery: StoredDelivery, maxPending: number): Promise<boolean> {
+    // Counted and reserved before the write's await: concurrent creates see each other's reservations.
+    if (this.#due.size + this.#reserved >= maxPending) return false;
+    this.#reserved++;
+    try {
+      await this.#backend?.write([{ id: delivery.id, text: JSON.stringify(delivery) }]);
+    } finally {
+      this.#reserved--;
+    }
     this.#hold(delivery);
     await this.#trim();
+    return true;
   }
 
   async update(delivery: StoredDelivery): Promise<boolean> {
