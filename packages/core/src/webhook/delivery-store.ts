@@ -41,6 +41,13 @@ export interface StoredDelivery {
   /** Milliseconds since the epoch, while pending. */
   nextAttemptAt?: number;
   attempts: DeliveryAttempt[];
+  /**
+   * The attempt being made: written (durably) before its request goes out, and
+   * replaced by its result. Still set when its sender stopped first: the next
+   * sender records it as `INTERRUPTED` before making the next attempt, so the
+   * history never lacks an attempt that was sent.
+   */
+  sending?: { n: number; at: number };
   outcome?: { code: DeliveryOutcomeCode; message: string };
   /** Incremented by every write: a write based on an older version is refused (see {@link DeliveryStore.update}). */
   version: number;

@@ -49,7 +49,10 @@ export class MemoryDeliveryStore implements DeliveryStore {
     const store = new MemoryDeliveryStore(options);
     const loaded = (await options.backend.load()).map((text) => JSON.parse(text) as StoredDelivery);
     loaded.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    for (const delivery of loaded) store.#hold(delivery);
+    // An attempt left `sending` was cut short with the process that made it (one process opens
+    // a data directory): no lease to wait out, it is due at once (and recorded as interrupted).
+    for (const delivery of loaded)
+      store.#hold(delivery.sending === undefined ? delivery : { ...delivery, nextAttemptAt: delivery.sending.at });
     return store;
   }
 
