@@ -185,7 +185,7 @@ describe('RedisAnswerQueue on a stalled Redis (SIGSTOP)', () => {
  * STORE_UNAVAILABLE, as when Redis dies between running a script and answering.
  */
 async function lossyQueue(keyPrefix: string, lose: () => boolean): Promise<RedisAnswerQueue> {
-  const client = createClient({ socket: { path: redis.socket } });
+  const client = createClient({ socket: { path: redis.socket, tls: false } });
   client.on('error', () => undefined);
   await client.connect();
   const subscriber = client.duplicate();
