@@ -35,7 +35,37 @@ interface DeliveryBody {
   id: string;
   state: string;
   webhookId: string;
-  attempts: { n: number; status?: number }[];
+  attempts: { n: number; status?: number; error?: { code: string } }[];
+}
+
+/** A receiver that holds every request unanswered until `open()`, then answers 200 (also the held ones). */
+async function holdingReceiver() {
+  const received: Attempted[] = [];
+  const held: Array<() => void> = [];
+  let opened = false;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received.push({ id: String(req.headers['webhook-id']), headers: req.headers });
+      if (opened) res.writeHead(200).end();
+      else held.push(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push(server);
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    open() {
+      opened = true;
+      for (const drop of held.splice(0)) drop();
+    },
+  };
+}
+
+/** What each attempt of the history says: its number and its status or error code. */
+function history(delivery: DeliveryBody): Array<[number, number | string | undefined]> {
+  return delivery.attempts.map((a) => [a.n, a.status ?? a.error?.code]);
 }
 
 async function deliver(base: string, body: Record<string, unknown>): Promise<DeliveryBody> {
@@ -110,6 +140,49 @@ describe('deliveries on LevelDB', () => {
   });
 });
 
+describe('an attempt sent by a daemon killed before it recorded the result', () => {
+  it('on LevelDB: the restarted daemon records it as INTERRUPTED before the next attempt (none sent is missing)', async () => {
+    const target = await holdingReceiver();
+    const cwd = await makeTempDir();
+    const first = await startDaemon({ cwd });
+    const accepted = await deliver(first.url, { url: target.url, timeoutMs: 60_000 });
+    // The request is out (the receiver holds it); the daemon dies before any answer.
+    await expect.poll(() => target.received.length, { timeout: 15_000 }).toBe(1);
+    await first.stop('SIGKILL');
+    target.open();
+
+    const second = await startDaemon({ cwd });
+    const done = await waitDone(second.url, accepted.id);
+    expect(done.state).toBe('delivered');
+    expect(history(done)).toEqual([
+      [1, 'INTERRUPTED'],
+      [2, 200],
+    ]);
+    // Every request the receiver got is in the history.
+    expect(done.attempts).toHaveLength(target.received.length);
+  });
+
+  it('on Redis: the replica that takes it over records it as INTERRUPTED before the next attempt', async () => {
+    const target = await holdingReceiver();
+    const env = { MOCKPOINT_REDIS_URL: redis.socket };
+    const first = await startDaemon({ env });
+    // A 3 s timeout: the lease (timeout + 5 s) runs out 8 s after the claim.
+    const accepted = await deliver(first.url, { url: target.url, timeoutMs: 3000 });
+    await expect.poll(() => target.received.length, { timeout: 15_000 }).toBe(1);
+    await first.stop('SIGKILL');
+    target.open();
+
+    const second = await startDaemon({ env });
+    const done = await waitDone(second.url, accepted.id);
+    expect(done.state).toBe('delivered');
+    expect(history(done)).toEqual([
+      [1, 'INTERRUPTED'],
+      [2, 200],
+    ]);
+    expect(done.attempts).toHaveLength(target.received.length);
+  });
+});
+
 describe('deliveries at shutdown', () => {
   it('SIGTERM stops sending at once, mid-attempt, and the restarted daemon makes that attempt again', async () => {
     let open = false;
@@ -142,8 +215,11 @@ describe('deliveries at shutdown', () => {
     const second = await startDaemon({ cwd });
     const done = await waitDone(second.url, accepted.id);
     expect(done.state).toBe('delivered');
-    // The attempt cut short was not recorded; it was made again.
-    expect(done.attempts.map((a) => a.status)).toEqual([200]);
+    // The attempt cut short is in the history (no result: INTERRUPTED), then the one made after the restart.
+    expect(history(done)).toEqual([
+      [1, 'INTERRUPTED'],
+      [2, 200],
+    ]);
     expect(received.map((r) => r.id)).toEqual([accepted.webhookId, accepted.webhookId]);
   });
 });

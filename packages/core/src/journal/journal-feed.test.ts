@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readSse, type SseMessage } from '../client/sse-reader.js';
 import { type CreateAppOptions, createApp, type JournalPage, type MockpointApp } from '../index.js';
-import { type JournalSince, RequestJournal } from './journal.js';
+import { JOURNAL_READ_PAGE, type JournalSince, RequestJournal } from './journal.js';
 
 /** An open stream: its events one at a time, each awaited (no polling, no sleeps). */
 function events(response: Response) {
@@ -112,10 +112,40 @@ describe('journal stream', () => {
     await byQuery.close();
   });
 
+  it('sends a big backlog (after=0) a page at a time, the event loop running between pages, in order', async () => {
+    const pages: number[] = [];
+    class CountingJournal extends RequestJournal {
+      override async since(after: number, name?: string, limit?: number): Promise<JournalSince> {
+        const since = await super.since(after, name, limit);
+        pages.push(since.entries.length);
+        return since;
+      }
+    }
+    const app = fresh({ journal: new CountingJournal({ size: 1000 }) });
+    for (let i = 0; i < 1000; i++) await hit(app, 'hook', { method: 'POST', body: String(i) });
+    let turned = false;
+    setTimeout(() => {
+      turned = true;
+    }, 0);
+    const stream = await open(app, '/api/requests/stream?after=0');
+    await stream.next(); // the journal event
+    const ids: number[] = [];
+    for (let i = 0; i < 1000; i++) ids.push(Number((await stream.next()).id));
+    // A timer set before the stream opened ran before its backlog was read: the read did not hold the loop.
+    expect(turned).toBe(true);
+    expect(ids).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+    expect(Math.max(...pages)).toBeLessThanOrEqual(JOURNAL_READ_PAGE);
+    await stream.close();
+  });
+
   it('sends a request that arrives during the first read once, not twice (read and live)', async () => {
     // A journal on which a request arrives while a stream's first read is under way.
     class BusyJournal extends RequestJournal {
-      override async since(after: number, name?: string): Promise<JournalSince> {
+      #arrived = false;
+      override async since(after: number, name?: string, limit?: number): Promise<JournalSince> {
+        // Once, during the first of the reads a stream's start makes.
+        if (this.#arrived) return super.since(after, name, limit);
+        this.#arrived = true;
         this.record(
           'hook',
           {
@@ -127,7 +157,7 @@ describe('journal stream', () => {
           },
           200,
         );
-        return super.since(after, name);
+        return super.since(after, name, limit);
       }
     }
     const app = fresh({ journal: new BusyJournal() });

@@ -18,7 +18,7 @@
 import { MockpointError } from '../wire/errors.js';
 import type { JournalEntry } from '../wire/journal-json.js';
 import { DEFAULT_MAX_STREAMS } from '../wire/limits.js';
-import type { Journal, JournalFollower, NamedEntry } from './journal.js';
+import { type Journal, type JournalFollower, type NamedEntry, readJournalPaged } from './journal.js';
 import { SSE_HEARTBEAT, sseEvent } from './sse-frames.js';
 
 /** Options for {@link JournalFeed}. */
@@ -100,6 +100,11 @@ class Watcher {
       this.backlog.push({ batch, journalId });
       return;
     }
+    this.send(batch, journalId);
+  }
+
+  /** Sends a batch now (a page of the first read, while live batches still wait in the backlog). */
+  send(batch: NamedEntry[], journalId: string): void {
     if (journalId !== this.journalId) {
       this.journalId = journalId;
       this.lastId = 0;
@@ -262,21 +267,25 @@ export class JournalFeed {
 
   async #start(watcher: Watcher, options: FeedStreamOptions): Promise<void> {
     const fromNow = options.after === undefined;
-    let since = await this.#journal.since(fromNow ? Number.MAX_SAFE_INTEGER : (options.after as number), options.name);
-    let after = options.after ?? since.newest;
+    // Only the journal id and the newest id: the entries are read below, a page at a time.
+    const head = await this.#journal.since(Number.MAX_SAFE_INTEGER, options.name);
+    let after = options.after ?? head.newest;
     // A cursor of another journal (named so, or past anything this one has recorded): everything here is newer.
     const stale =
-      !fromNow && ((options.journalId !== undefined && options.journalId !== since.journalId) || after > since.newest);
-    if (stale) {
-      since = await this.#journal.since(0, options.name);
-      after = 0;
+      !fromNow && ((options.journalId !== undefined && options.journalId !== head.journalId) || after > head.newest);
+    if (stale) after = 0;
+    watcher.journalId = head.journalId;
+    watcher.lastId = after;
+    watcher.push(journalFrame(head.journalId, stale, after, this.retryMs));
+    if (!fromNow) {
+      // The backlog a page at a time, the event loop running between pages; live entries
+      // recorded meanwhile wait in the watcher's backlog and go out after it, in order.
+      await readJournalPaged(this.#journal, after, options.name, (since) =>
+        watcher.send(since.entries, since.journalId),
+      );
     }
     const backlog = watcher.backlog ?? [];
     watcher.backlog = undefined;
-    watcher.journalId = since.journalId;
-    watcher.lastId = after;
-    watcher.push(journalFrame(since.journalId, stale, after, this.retryMs));
-    watcher.deliver(since.entries, since.journalId);
     for (const { batch, journalId } of backlog) watcher.deliver(batch, journalId);
   }
 

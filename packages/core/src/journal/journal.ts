@@ -128,14 +128,42 @@ export interface Journal {
   follow(follower: JournalFollower): () => void;
   /**
    * The entries with an id greater than `after` (of `name`, or of every name when
-   * it is undefined), oldest first, with the journal id and the newest id so far.
+   * it is undefined), oldest first, with the journal id and the newest id so far;
+   * at most `limit` of them (the oldest past `after`: read on from the last one's
+   * id), so that a reader of the whole journal formats it a page at a time.
    */
-  since(after: number, name?: string): Promise<JournalSince>;
+  since(after: number, name?: string, limit?: number): Promise<JournalSince>;
   /**
    * How many requests the journal holds for each of `names` (at most its size
    * per name), in the same order; reading them marks no name as used.
    */
   counts(names: readonly string[]): Promise<number[]>;
+}
+
+/** Entries formatted per page when the whole journal is read (the inbox, a stream's backlog). */
+export const JOURNAL_READ_PAGE = 250;
+
+/**
+ * Reads every entry past `after` a page ({@link JOURNAL_READ_PAGE}) at a time,
+ * handing each page to `page` and letting the event loop run between pages, so
+ * that reading a big journal never holds up the requests being served.
+ */
+export async function readJournalPaged(
+  journal: Journal,
+  after: number,
+  name: string | undefined,
+  page: (since: JournalSince) => void,
+): Promise<void> {
+  let cursor = after;
+  for (;;) {
+    const since = await journal.since(cursor, name, JOURNAL_READ_PAGE);
+    page(since);
+    const last = since.entries.at(-1);
+    if (since.entries.length < JOURNAL_READ_PAGE || last === undefined) return;
+    cursor = last.entry.id;
+    // A macrotask turn: requests that came in meanwhile are answered before the next page.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
 }
 
 /** Options for {@link RequestJournal}. */
@@ -221,6 +249,23 @@ class Ring {
       if (item.id > after) out.push(item);
     }
     return out;
+  }
+
+  /** The `i`-th item, oldest first. */
+  at(capacity: number, i: number): Recorded {
+    return this.#items[(this.#start + i) % capacity] as Recorded;
+  }
+
+  /** The index of the oldest item with an id greater than `after` (`length` when none): a binary search, ids increase. */
+  indexAfter(capacity: number, after: number): number {
+    let low = 0;
+    let high = this.#count;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.at(capacity, middle).id > after) high = middle;
+      else low = middle + 1;
+    }
+    return low;
   }
 
   /** How many items have an id greater than `after` (ids increase, so count from the newest). */
@@ -340,16 +385,12 @@ export class RequestJournal implements Journal {
     return this.#followers.add(follower);
   }
 
-  async since(after: number, name?: string): Promise<JournalSince> {
+  async since(after: number, name?: string, limit = Number.POSITIVE_INFINITY): Promise<JournalSince> {
     const newest = this.#nextId - 1;
-    if (name !== undefined) {
-      return { journalId: this.id, newest, entries: this.list(name, after).map((entry) => ({ name, entry })) };
-    }
-    const items: (Recorded & { name: string })[] = [];
-    for (const [ringName, ring] of this.#rings) {
-      for (const item of ring.toArray(this.size, after)) items.push({ ...item, name: ringName });
-    }
-    items.sort(byId);
+    const one = name === undefined ? undefined : this.#rings.get(name);
+    const rings: Iterable<[string, Ring]> = name === undefined ? this.#rings : one === undefined ? [] : [[name, one]];
+    // Only the page asked for is collected and formatted (formatting is what costs).
+    const items = Number.isFinite(limit) ? this.#page(rings, after, limit) : this.#all(rings, after);
     const entries = items.map((item) => ({
       name: item.name,
       entry: toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.mark),
@@ -359,6 +400,41 @@ export class RequestJournal implements Journal {
 
   async counts(names: readonly string[]): Promise<number[]> {
     return names.map((name) => this.#rings.get(name)?.length ?? 0);
+  }
+
+  /** Every item past `after` of `rings`, in id order. */
+  #all(rings: Iterable<[string, Ring]>, after: number): (Recorded & { name: string })[] {
+    const items: (Recorded & { name: string })[] = [];
+    for (const [ringName, ring] of rings) {
+      for (const item of ring.toArray(this.size, after)) items.push({ ...item, name: ringName });
+    }
+    return items.sort(byId);
+  }
+
+  /**
+   * The oldest `limit` items past `after` of `rings`, in id order: a merge of the
+   * rings (each in id order) from where each passes `after`, so a page costs its
+   * own size times the number of names, not the whole journal and a sort.
+   */
+  #page(rings: Iterable<[string, Ring]>, after: number, limit: number): (Recorded & { name: string })[] {
+    const cursors: { name: string; ring: Ring; i: number }[] = [];
+    for (const [ringName, ring] of rings) {
+      const i = ring.indexAfter(this.size, after);
+      if (i < ring.length) cursors.push({ name: ringName, ring, i });
+    }
+    const items: (Recorded & { name: string })[] = [];
+    while (items.length < limit && cursors.length > 0) {
+      let best = 0;
+      for (let c = 1; c < cursors.length; c++) {
+        const cursor = cursors[c] as (typeof cursors)[number];
+        const chosen = cursors[best] as (typeof cursors)[number];
+        if (cursor.ring.at(this.size, cursor.i).id < chosen.ring.at(this.size, chosen.i).id) best = c;
+      }
+      const cursor = cursors[best] as (typeof cursors)[number];
+      items.push({ ...cursor.ring.at(this.size, cursor.i), name: cursor.name });
+      if (++cursor.i >= cursor.ring.length) cursors.splice(best, 1);
+    }
+    return items;
   }
 
   #wake(ring: Ring, item: Recorded): void {

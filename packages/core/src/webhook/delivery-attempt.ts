@@ -159,6 +159,36 @@ export async function attemptDelivery(
   }
 }
 
+/**
+ * The record of an attempt that was sent but whose result was never written
+ * (its sender was killed or shut down, or the delivery was cancelled meanwhile).
+ */
+export function interruptedAttempt(sending: { n: number; at: number }): DeliveryAttempt {
+  return {
+    n: sending.n,
+    at: new Date(sending.at).toISOString(),
+    durationMs: 0,
+    error: {
+      code: 'INTERRUPTED',
+      message:
+        'sent, but no result was recorded: the sender stopped (killed or shut down) or the delivery was cancelled while it was in flight; the receiver may have received it',
+    },
+  };
+}
+
+/** Attempts that got a result (an `INTERRUPTED` one does not use up a retry: it is made again). */
+export function completedAttempts(delivery: Pick<StoredDelivery, 'attempts'>): number {
+  let count = 0;
+  for (const attempt of delivery.attempts) if (attempt.error?.code !== 'INTERRUPTED') count++;
+  return count;
+}
+
+/** The delivery with an attempt left `sending` by a sender that stopped recorded as interrupted (same version). */
+export function settleInterrupted(delivery: StoredDelivery): StoredDelivery {
+  if (delivery.sending === undefined) return delivery;
+  return { ...delivery, attempts: [...delivery.attempts, interruptedAttempt(delivery.sending)], sending: undefined };
+}
+
 /** The delay a `Retry-After` header asks for (seconds or an HTTP date), in milliseconds; `undefined` when absent or unreadable. */
 export function retryAfterMs(value: string | undefined, nowMs: number): number | undefined {
   if (value === undefined) return undefined;

@@ -8,7 +8,7 @@
  * @module
  */
 import { type DeliveryAttempt, MAX_RETRY_SPAN_MS } from '../wire/delivery-json.js';
-import { retryAfterMs } from './delivery-attempt.js';
+import { completedAttempts, retryAfterMs } from './delivery-attempt.js';
 import type { StoredDelivery } from './delivery-store.js';
 
 /** The delivery after `attempt` (which it does not contain yet), one version on. */
@@ -16,13 +16,16 @@ export function afterAttempt(delivery: StoredDelivery, attempt: DeliveryAttempt,
   const next: StoredDelivery = {
     ...delivery,
     attempts: [...delivery.attempts, attempt],
+    sending: undefined,
     version: delivery.version + 1,
   };
   next.nextAttemptAt = undefined;
   const ok =
     attempt.error === undefined && attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300;
 
-  if (delivery.tamper === 'duplicate' && next.attempts.length === 1) {
+  // Interrupted attempts (sent, result never recorded) are in the history but use up no retry.
+  const completed = completedAttempts(next);
+  if (delivery.tamper === 'duplicate' && completed === 1) {
     // The first send was the original; the duplicate (same id) goes out at once.
     next.nextAttemptAt = nowMs;
     return next;
@@ -33,10 +36,10 @@ export function afterAttempt(delivery: StoredDelivery, attempt: DeliveryAttempt,
   if (delivery.tamper !== undefined)
     return finish(next, 'failed', 'RETRIES_EXHAUSTED', `${what} (tampered deliveries are not retried)`);
 
-  const retriesUsed = next.attempts.length - 1;
+  const retriesUsed = completed - 1;
   const scheduled = delivery.delaysMs[retriesUsed];
   if (scheduled === undefined) {
-    const tries = next.attempts.length === 1 ? '1 attempt' : `${next.attempts.length} attempts`;
+    const tries = completed === 1 ? '1 attempt' : `${completed} attempts`;
     return finish(next, 'failed', 'RETRIES_EXHAUSTED', `${what}; no retry left after ${tries}`);
   }
   const asked = retryAfterMs(attempt.headers?.['retry-after'], nowMs);

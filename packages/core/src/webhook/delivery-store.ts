@@ -41,6 +41,13 @@ export interface StoredDelivery {
   /** Milliseconds since the epoch, while pending. */
   nextAttemptAt?: number;
   attempts: DeliveryAttempt[];
+  /**
+   * The attempt being made: written (durably) before its request goes out, and
+   * replaced by its result. Still set when its sender stopped first: the next
+   * sender records it as `INTERRUPTED` before making the next attempt, so the
+   * history never lacks an attempt that was sent.
+   */
+  sending?: { n: number; at: number };
   outcome?: { code: DeliveryOutcomeCode; message: string };
   /** Incremented by every write: a write based on an older version is refused (see {@link DeliveryStore.update}). */
   version: number;
@@ -52,8 +59,13 @@ export interface DeliveryStore {
   readonly kind: string;
   /** True when other processes add and claim deliveries in it too (so a sender polls it). */
   readonly shared: boolean;
-  /** Stores a new delivery (due at its `nextAttemptAt`). Durable on resolve. */
-  create(delivery: StoredDelivery): Promise<void>;
+  /**
+   * Stores a new delivery (due at its `nextAttemptAt`) unless `maxPending`
+   * deliveries are pending already; resolves whether it stored it. The count and
+   * the create are one atomic step (concurrent creates never pass the limit, also
+   * across the processes sharing the store). Durable on resolve.
+   */
+  create(delivery: StoredDelivery, maxPending: number): Promise<boolean>;
   /**
    * Replaces a delivery if its stored version is still `delivery.version - 1`;
    * resolves whether it did. Finished deliveries leave the due index. Durable on resolve.

@@ -4,20 +4,23 @@
  * makes each attempt and writes its result with the next due time.
  *
  * It sleeps until the earliest due time; with a shared store it also looks
- * every `pollMs` for deliveries other replicas took in. `close()` aborts the
- * attempts in flight without recording them: they stay due, and are made
- * again after a restart (durable stores) — nothing pending is lost.
+ * every `pollMs` for deliveries other replicas took in. Each attempt is written
+ * as `sending` before it goes out and replaced by its result after; an attempt
+ * whose sender stopped first (killed, or `close()`, which aborts the attempts in
+ * flight) is recorded as `INTERRUPTED` by the next sender, which then makes it
+ * again (after a restart, with durable stores) — nothing pending is lost, and no
+ * request that went out is missing from the history.
  *
  * @module
  */
 import type { Delivery, DeliveryPage } from '../wire/delivery-json.js';
 import { MockpointError } from '../wire/errors.js';
 import { maskCredentials } from '../wire/shown-url.js';
-import { attemptDelivery } from './delivery-attempt.js';
+import { attemptDelivery, completedAttempts, settleInterrupted } from './delivery-attempt.js';
 import { afterAttempt } from './delivery-policy.js';
 import { type DeliveryRequestOptions, parseDeliveryRequest } from './delivery-request.js';
 import type { DeliverySend } from './delivery-send.js';
-import type { DeliveryStore, StoredDelivery } from './delivery-store.js';
+import { type DeliveryStore, leaseMs, type StoredDelivery } from './delivery-store.js';
 
 /** Options for {@link DeliveryWorker}. */
 export interface DeliveryWorkerOptions {
@@ -54,6 +57,8 @@ export function deliveryJson(stored: StoredDelivery): Delivery {
   if (stored.tamper !== undefined) out.tamper = stored.tamper;
   if (stored.state === 'pending' && stored.nextAttemptAt !== undefined)
     out.nextAttemptAt = new Date(stored.nextAttemptAt).toISOString();
+  if (stored.sending !== undefined)
+    out.sending = { n: stored.sending.n, at: new Date(stored.sending.at).toISOString() };
   if (stored.outcome !== undefined) out.outcome = stored.outcome;
   return out;
 }
@@ -106,13 +111,13 @@ export class DeliveryWorker {
       now: Date.now(),
     };
     const delivery = await parseDeliveryRequest(members, options);
-    if ((await this.store.pendingCount()) >= this.#options.maxPending) {
+    // Counted and stored in one step by the store: concurrent creates never pass the limit.
+    if (!(await this.store.create(delivery, this.#options.maxPending))) {
       throw new MockpointError(
         'TOO_MANY_DELIVERIES',
         `${this.#options.maxPending} deliveries are pending already; wait for some to finish, or cancel them (DELETE /api/deliveries/{id})`,
       );
     }
-    await this.store.create(delivery);
     this.#started = true;
     this.#kick();
     return deliveryJson(delivery);
@@ -167,7 +172,8 @@ export class DeliveryWorker {
         );
       }
       const next: StoredDelivery = {
-        ...current,
+        // An attempt in flight now has no result to record: it is in the history as interrupted.
+        ...settleInterrupted(current),
         state: 'cancelled',
         nextAttemptAt: undefined,
         outcome: { code: 'CANCELLED', message: 'cancelled by DELETE /api/deliveries/{id}' },
@@ -181,8 +187,8 @@ export class DeliveryWorker {
   }
 
   /**
-   * Stops sending: attempts in flight are aborted without being recorded (they
-   * stay due), and waits are answered. Does not close the store.
+   * Stops sending: attempts in flight are aborted, left `sending` (they stay
+   * due, and are recorded as interrupted when made again), and waits are answered. Does not close the store.
    */
   async close(): Promise<void> {
     this.#closed = true;
@@ -264,9 +270,22 @@ export class DeliveryWorker {
     (this.#timer as { unref?: () => void }).unref?.();
   }
 
-  async #run(delivery: StoredDelivery): Promise<void> {
+  async #run(claimed: StoredDelivery): Promise<void> {
+    // The attempt is written as `sending` before it goes out (an attempt its sender
+    // did not live to record is recorded as interrupted first), so the history
+    // never lacks a request the receiver may have got. Still due at the lease's end.
+    const settled = settleInterrupted(claimed);
+    const now = Date.now();
+    const delivery: StoredDelivery = {
+      ...settled,
+      sending: { n: settled.attempts.length + 1, at: now },
+      nextAttemptAt: now + leaseMs(settled),
+      version: settled.version + 1,
+    };
+    // Refused when someone else changed it meanwhile (a cancel); unwritable: due again at the claim's lease end.
+    if (!(await this.store.update(delivery).catch(() => false))) return;
     const duplicateSend =
-      delivery.tamper === 'duplicate' && delivery.attempts.length === 0 ? undefined : delivery.tamper;
+      delivery.tamper === 'duplicate' && completedAttempts(delivery) === 0 ? undefined : delivery.tamper;
     const stop = new AbortController();
     if (this.#closed) stop.abort(); // claimed by a tick that ran into close()
     this.#stops.add(stop);
@@ -280,7 +299,8 @@ export class DeliveryWorker {
     } finally {
       this.#stops.delete(stop);
     }
-    if (attempt === undefined) return; // shutting down: left due, made again after a restart
+    // Shutting down: left `sending` and due; recorded as interrupted and made again after a restart.
+    if (attempt === undefined) return;
     const next = afterAttempt(delivery, attempt, Date.now());
     // Refused when someone else changed it meanwhile (a cancel): their version stands.
     await this.store.update(next).catch(() => false);

@@ -35,6 +35,8 @@ export class MemoryDeliveryStore implements DeliveryStore {
   /** Pending ids and when each is due (moved ahead while claimed). */
   readonly #due = new Map<string, number>();
   #finished = 0;
+  /** Creates counted against the pending limit whose write has not resolved yet. */
+  #reserved = 0;
 
   constructor(options: MemoryDeliveryStoreOptions = {}) {
     this.#backend = options.backend;
@@ -47,14 +49,25 @@ export class MemoryDeliveryStore implements DeliveryStore {
     const store = new MemoryDeliveryStore(options);
     const loaded = (await options.backend.load()).map((text) => JSON.parse(text) as StoredDelivery);
     loaded.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    for (const delivery of loaded) store.#hold(delivery);
+    // An attempt left `sending` was cut short with the process that made it (one process opens
+    // a data directory): no lease to wait out, it is due at once (and recorded as interrupted).
+    for (const delivery of loaded)
+      store.#hold(delivery.sending === undefined ? delivery : { ...delivery, nextAttemptAt: delivery.sending.at });
     return store;
   }
 
-  async create(delivery: StoredDelivery): Promise<void> {
-    await this.#backend?.write([{ id: delivery.id, text: JSON.stringify(delivery) }]);
+  async create(delivery: StoredDelivery, maxPending: number): Promise<boolean> {
+    // Counted and reserved before the write's await: concurrent creates see each other's reservations.
+    if (this.#due.size + this.#reserved >= maxPending) return false;
+    this.#reserved++;
+    try {
+      await this.#backend?.write([{ id: delivery.id, text: JSON.stringify(delivery) }]);
+    } finally {
+      this.#reserved--;
+    }
     this.#hold(delivery);
     await this.#trim();
+    return true;
   }
 
   async update(delivery: StoredDelivery): Promise<boolean> {

@@ -88,7 +88,13 @@ export interface DeliveryInput {
 }
 
 /** Why an attempt got no usable answer (or a redirect, which is never followed). */
-export type AttemptErrorCode = 'TIMEOUT' | 'CONNECTION_REFUSED' | 'CONNECTION_FAILED' | 'REDIRECT_NOT_FOLLOWED';
+export type AttemptErrorCode =
+  | 'TIMEOUT'
+  | 'CONNECTION_REFUSED'
+  | 'CONNECTION_FAILED'
+  | 'REDIRECT_NOT_FOLLOWED'
+  /** Sent, but its sender stopped (killed, shut down) or the delivery was cancelled before the result was recorded. */
+  | 'INTERRUPTED';
 
 /** One attempt, as recorded. */
 export interface DeliveryAttempt {
@@ -136,6 +142,12 @@ export interface Delivery {
   /** When the next attempt is due, while pending. */
   nextAttemptAt?: string;
   attempts: DeliveryAttempt[];
+  /**
+   * The attempt going out now, recorded before it is sent: its number and when it
+   * started. Its result takes its place in `attempts`; when its sender stopped
+   * first, it enters `attempts` as `INTERRUPTED` before the next attempt.
+   */
+  sending?: { n: number; at: string };
   /** How it ended, once finished. */
   outcome?: { code: DeliveryOutcomeCode; message: string };
 }

@@ -72,7 +72,7 @@ const attempt = z.object({
   bodyTruncated: z.boolean().optional(),
   error: z
     .object({
-      code: z.enum(['TIMEOUT', 'CONNECTION_REFUSED', 'CONNECTION_FAILED', 'REDIRECT_NOT_FOLLOWED']),
+      code: z.enum(['TIMEOUT', 'CONNECTION_REFUSED', 'CONNECTION_FAILED', 'REDIRECT_NOT_FOLLOWED', 'INTERRUPTED']),
       message: z.string(),
     })
     .optional(),
@@ -94,6 +94,7 @@ export const deliverySchema = z.object({
   createdAt: z.string(),
   nextAttemptAt: z.string().optional(),
   attempts: z.array(attempt),
+  sending: z.object({ n: z.number().int(), at: z.string() }).optional(),
   outcome: z
     .object({ code: z.enum(['DELIVERED', 'GONE', 'RETRIES_EXHAUSTED', 'CANCELLED']), message: z.string() })
     .optional(),

@@ -40,7 +40,13 @@ const RAISED = [
 /** Codes of Node, LevelDB and other libraries, which mockpoint compares against but never raises. */
 const FOREIGN = /^(E[A-Z]+|ERR_[A-Z_]+|LEVEL_[A-Z_]+)$/;
 /** How a delivery attempt ended (wire/delivery-json.ts `AttemptErrorCode`): reported in the delivery, not raised. */
-const ATTEMPT_OUTCOMES = new Set(['TIMEOUT', 'CONNECTION_REFUSED', 'CONNECTION_FAILED', 'REDIRECT_NOT_FOLLOWED']);
+const ATTEMPT_OUTCOMES = new Set([
+  'TIMEOUT',
+  'CONNECTION_REFUSED',
+  'CONNECTION_FAILED',
+  'REDIRECT_NOT_FOLLOWED',
+  'INTERRUPTED',
+]);
 /** Why a mock file is invalid (`error.details.reason` of MOCK_FILE_INVALID), not a code of its own. */
 const MOCK_FILE_REASONS = new Set(['FILE_OUTSIDE', 'FILE_UNREADABLE', 'INVALID_DATA', 'INVALID_FILE_REFERENCE']);
 

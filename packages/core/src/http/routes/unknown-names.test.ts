@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../index.js';
+import { JOURNAL_READ_PAGE, type JournalSince, RequestJournal } from '../../journal/journal.js';
 import { MAX_UNKNOWN_NAMES, type UnknownName } from './unknown-names.js';
 
 async function inbox(app: ReturnType<typeof createApp>): Promise<UnknownName[]> {
@@ -43,5 +44,32 @@ describe('GET /api/requests/unknown', () => {
     expect(names).toHaveLength(MAX_UNKNOWN_NAMES);
     expect(names[0]?.name).toBe(`n-${MAX_UNKNOWN_NAMES + 4}`);
     expect(names.at(-1)?.name).toBe('n-5');
+  });
+});
+
+describe('GET /api/requests/unknown on a big journal', () => {
+  it('reads the journal a page at a time and lets the event loop run between pages', async () => {
+    // Counts how many entries each read of the journal formats.
+    const pages: number[] = [];
+    class CountingJournal extends RequestJournal {
+      override async since(after: number, name?: string, limit?: number): Promise<JournalSince> {
+        const since = await super.since(after, name, limit);
+        pages.push(since.entries.length);
+        return since;
+      }
+    }
+    const app = createApp({ journal: new CountingJournal({ size: 1000 }) });
+    for (let i = 0; i < 1000; i++) await app.request(`/endpoint/typo-${i % 10}`, { method: 'POST', body: '{}' });
+    let turned = false;
+    setTimeout(() => {
+      turned = true;
+    }, 0);
+    const names = await inbox(app);
+    // A timer set before the read ran before it answered: the read did not hold the event loop throughout.
+    expect(turned).toBe(true);
+    expect(names).toHaveLength(10);
+    expect(names.reduce((sum, one) => sum + one.requests, 0)).toBe(1000);
+    expect(Math.max(...pages)).toBeLessThanOrEqual(JOURNAL_READ_PAGE);
+    expect(pages.reduce((sum, n) => sum + n, 0)).toBe(1000);
   });
 });

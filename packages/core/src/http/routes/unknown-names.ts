@@ -8,6 +8,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';
+import { readJournalPaged } from '../../journal/journal.js';
 import { isValidName } from '../../wire/schemas.js';
 import type { AppContext } from '../context.js';
 import { errorResponses, HOST_ERRORS, STORE_ERRORS } from './responses.js';
@@ -40,20 +41,32 @@ export function registerUnknownNameRoutes(app: Hono, ctx: AppContext): void {
   const { journal, endpoints, schemas } = ctx;
 
   app.get('/api/requests/unknown', async () => {
-    const [since, routed] = await Promise.all([journal.since(0), endpoints.store.routeNames()]);
+    const routed = await endpoints.store.routeNames();
     const withRoutes = new Set(routed.map((entry) => entry.name));
-    const byName = new Map<string, UnknownName>();
-    // Newest first: the first entry seen of a name is its newest.
-    for (let i = since.entries.length - 1; i >= 0; i--) {
-      const { name, entry } = since.entries[i] as (typeof since.entries)[number];
-      const seen = byName.get(name);
-      if (seen !== undefined) seen.requests++;
-      else if (isValidName(name) && !withRoutes.has(name)) {
-        byName.set(name, { name, requests: 1, lastReceivedAt: entry.receivedAt, lastMethod: entry.method });
+    // Oldest first, a page at a time (the event loop runs between pages): a later entry of a name is newer.
+    const byName = new Map<string, UnknownName & { newestId: number }>();
+    await readJournalPaged(journal, 0, undefined, (since) => {
+      for (const { name, entry } of since.entries) {
+        const seen = byName.get(name);
+        if (seen !== undefined) {
+          seen.requests++;
+          seen.newestId = entry.id;
+          seen.lastReceivedAt = entry.receivedAt;
+          seen.lastMethod = entry.method;
+        } else if (isValidName(name) && !withRoutes.has(name)) {
+          byName.set(name, {
+            name,
+            requests: 1,
+            lastReceivedAt: entry.receivedAt,
+            lastMethod: entry.method,
+            newestId: entry.id,
+          });
+        }
       }
-    }
+    });
+    const newestFirst = [...byName.values()].sort((a, b) => b.newestId - a.newestId);
     const names: UnknownName[] = [];
-    for (const candidate of byName.values()) {
+    for (const { newestId: _, ...candidate } of newestFirst) {
       if (names.length >= MAX_UNKNOWN_NAMES) break;
       if ((await endpoints.get(candidate.name)) === undefined) names.push(candidate);
     }

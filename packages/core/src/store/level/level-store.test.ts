@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Level } from 'level';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { runDeliveryStoreContract } from '../../webhook/delivery-store.case.test.js';
 import { MockpointError } from '../../wire/errors.js';
 import { JsonText } from '../../wire/json-text.js';
 import type { EndpointRecord } from '../../wire/schemas.js';
@@ -24,6 +25,12 @@ afterAll(async () => {
 });
 
 runStoreContract('LevelStore', async () => LevelStore.open({ dir: await tempDir() }));
+
+// Deliveries on disk (each write durable before it resolves), through the shared contract.
+runDeliveryStoreContract('LevelStore deliveries', async () => {
+  const store = await LevelStore.open({ dir: await tempDir() });
+  return { store: await store.openDeliveries(), close: () => store.close() };
+});
 
 function record(name: string, data: unknown, statusCode = 200, delay = 0): EndpointRecord {
   return { name, data: JsonText.from(data), statusCode, delay };

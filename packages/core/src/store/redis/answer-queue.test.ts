@@ -7,7 +7,8 @@ import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server'
 import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runAnswerQueueContract } from '../../answer/queue/answer-queue.case.test.js';
-import type { RedisAnswerQueue, RedisAnswerQueueOptions } from './answer-queue.js';
+import { MockpointError } from '../../wire/errors.js';
+import { type QueueConnection, RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
 import { RedisStore } from './index.js';
 
 let redis: TestRedis;
@@ -176,4 +177,149 @@ describe('RedisAnswerQueue on a stalled Redis (SIGSTOP)', () => {
       await own.dispose();
     }
   });
+});
+
+/**
+ * A queue on its own connections to the test's redis-server whose take scripts
+ * run, but whose replies are lost when `lose()` says so: the caller sees
+ * STORE_UNAVAILABLE, as when Redis dies between running a script and answering.
+ */
+async function lossyQueue(keyPrefix: string, lose: () => boolean): Promise<RedisAnswerQueue> {
+  const client = createClient({ socket: { path: redis.socket, tls: false } });
+  client.on('error', () => undefined);
+  await client.connect();
+  const subscriber = client.duplicate();
+  subscriber.on('error', () => undefined);
+  await subscriber.connect();
+  clients.push(client, subscriber);
+  const connection: QueueConnection = {
+    async eval(script, keys, args) {
+      const reply = await client.eval(script, { keys, arguments: args });
+      const isTake = keys.some((key) => key.endsWith('queue-clears')) && args.some((a) => a === 'head' || a === 'pick');
+      if (isTake && lose()) throw new MockpointError('STORE_UNAVAILABLE', 'the reply was lost (test)');
+      return reply;
+    },
+    deadline: () => undefined,
+    publish: (channel, message) => client.publish(channel, message),
+    subscribe: (channel, listener) => subscriber.subscribe(channel, listener),
+    live: true,
+    onLive: () => undefined,
+    origin: randomUUID(),
+  };
+  const queue = new RedisAnswerQueue(connection, { keyPrefix });
+  await queue.start();
+  return queue;
+}
+const clients: Array<{ destroy(): void }> = [];
+afterEach(() => {
+  for (const client of clients.splice(0)) client.destroy();
+});
+
+/** Uses queued for `name`, all answers together. */
+async function usesLeft(queue: RedisAnswerQueue, name: string): Promise<number> {
+  return (await queue.list(name)).reduce((sum, answer) => sum + answer.times, 0);
+}
+
+describe('RedisAnswerQueue when a take ran but its reply was lost', () => {
+  it('the use goes back first in line: nothing acknowledged is consumed without being served', async () => {
+    let lost = 0;
+    // Every third take loses its reply (the script ran: the use was taken in Redis).
+    let takes = 0;
+    const queue = await lossyQueue(`q-${randomUUID()}:`, () => {
+      takes++;
+      if (takes % 3 !== 0) return false;
+      lost++;
+      return true;
+    });
+    await queue.push('hook', [
+      { statusCode: 500, times: 10 },
+      { statusCode: 501, times: 10 },
+    ]);
+    const served: number[] = [];
+    // Bounded: 20 uses, every third take failing, so at most 30 takes plus a few.
+    for (let i = 0; i < 60 && served.length < 20; i++) {
+      try {
+        const taken = await queue.take('hook');
+        if (taken !== undefined) served.push(taken.answer.statusCode ?? 0);
+      } catch (error) {
+        expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE' });
+        // The failed take's use is back before the next take is made.
+        await expect.poll(() => usesLeft(queue, 'hook')).toBe(20 - served.length);
+      }
+    }
+    expect(lost).toBeGreaterThan(5);
+    expect(served).toEqual([...Array(10).fill(500), ...Array(10).fill(501)]);
+    expect(await queue.list('hook')).toEqual([]);
+  });
+});
+
+describe('RedisAnswerQueue while redis-server is SIGKILLed mid-load', () => {
+  it('every acknowledged use is served exactly once or still queued after three kills and restarts', async () => {
+    const own = await startTestRedis();
+    try {
+      const keyPrefix = `q-${randomUUID()}:`;
+      const store = await RedisStore.open({
+        url: own.socket,
+        keyPrefix,
+        operationTimeoutMs: 1000,
+        reconnectDelayMs: 50,
+      });
+      stores.push(store);
+      const total = 900;
+      const queue = await store.openAnswerQueue({ maxAnswers: total });
+      // Each answer is queued once (times 1), with its number as its body: a use served twice, or lost, shows.
+      for (let chunk = 0; chunk < total / 100; chunk++) {
+        await queue.push(
+          'load',
+          Array.from({ length: 100 }, (_, i) => ({
+            statusCode: 200,
+            times: 1,
+            body: String(chunk * 100 + i),
+          })),
+        );
+      }
+      const served: string[] = [];
+      let failed = 0;
+      let stop = false;
+      // Eight takers in a loop, as eight requests at a time; a failed take is a 503 to its request.
+      const takers = Array.from({ length: 8 }, async () => {
+        while (!stop) {
+          try {
+            const taken = await queue.take('load');
+            if (taken === undefined) return;
+            served.push(String(taken.answer.body));
+          } catch {
+            failed++;
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        }
+      });
+      // Kill redis-server three times mid-load (each after another 150 uses were served), restarting it at once.
+      for (let kill = 1; kill <= 3; kill++) {
+        await expect.poll(() => served.length, { timeout: 60_000, interval: 5 }).toBeGreaterThanOrEqual(kill * 150);
+        await own.stop('SIGKILL');
+        await own.start();
+      }
+      await Promise.race([
+        Promise.all(takers),
+        expect.poll(() => served.length + failed, { timeout: 120_000 }).toBeGreaterThan(total * 10),
+      ]);
+      stop = true;
+      await Promise.all(takers);
+      // Uses whose take failed are put back once Redis answers: wait for them, then take what is left.
+      await expect
+        .poll(async () => served.length + (await usesLeft(queue, 'load').catch(() => -1)), { timeout: 30_000 })
+        .toBe(total);
+      for (;;) {
+        const taken = await queue.take('load');
+        if (taken === undefined) break;
+        served.push(String(taken.answer.body));
+      }
+      expect(failed).toBeGreaterThan(0);
+      expect(served).toHaveLength(total);
+      expect(new Set(served).size).toBe(total);
+    } finally {
+      await own.dispose();
+    }
+  }, 240_000);
 });

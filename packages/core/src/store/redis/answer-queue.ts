@@ -38,11 +38,8 @@ import { scanJson } from '../../wire/json-text.js';
 
 /** What the queue needs from the store's connections (see `RedisStore.openAnswerQueue`). */
 export interface QueueConnection {
-  /**
-   * Runs a script, bounded and mapped to STORE_UNAVAILABLE like every store operation.
-   * `onLate` gets the reply of a script that ran after all, once the call had given up.
-   */
-  eval(script: string, keys: string[], args: string[], onLate?: (reply: unknown) => void): Promise<unknown>;
+  /** Runs a script, bounded and mapped to STORE_UNAVAILABLE like every store operation. */
+  eval(script: string, keys: string[], args: string[]): Promise<unknown>;
   /**
    * The latest time on Redis's clock (ms since the epoch) at which a script sent
    * now may still run: after it, the caller has given up on the answer. `undefined`
@@ -93,10 +90,13 @@ table.insert(out, 1, redis.call('PUBLISH', KEYS[4], ARGV[4]))
 return out`;
 
 /**
- * Takes one use. KEYS: list, names, bytes, clears. ARGV: name, a deadline (ms
- * on Redis's clock) or '', the mode, then (mode `pick`) the answer texts that
- * match the request. Returns {'late'} and takes nothing when it runs after the
- * deadline (the caller has given up: a use taken now would be lost); {clears}
+ * Takes one use. KEYS: list, names, bytes, clears, the take's own key. ARGV:
+ * name, a deadline (ms on Redis's clock) or '', the mode, then (mode `pick`)
+ * the answer texts that match the request. Returns {'late'} and takes nothing
+ * when it runs after the deadline, or after the take was settled by
+ * {@link GIVE_BACK} (the caller has given up: a use taken now would be lost). A
+ * use taken is also written to the take's key (for an hour), so that a caller
+ * that never got the reply can put it back by the take's id; {clears}
  * when nothing is queued. Mode `head` takes the first answer when it has no
  * match, else returns {clears, 'choose', entries…} for the caller to pick (the
  * matcher runs in JavaScript, once, not in Lua); mode `pick` takes the first
@@ -108,6 +108,7 @@ if ARGV[2] ~= '' then
   local now = redis.call('TIME')
   if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[2]) then return {'late'} end
 end
+if redis.call('EXISTS', KEYS[5]) == 1 then return {'late'} end
 local clears = tonumber(redis.call('GET', KEYS[4]) or '0')
 local head = redis.call('LINDEX', KEYS[1], 0)
 if not head then
@@ -155,22 +156,28 @@ else
 end
 local left = redis.call('LLEN', KEYS[1])
 if left == 0 then redis.call('SREM', KEYS[2], ARGV[1]) end
+redis.call('SET', KEYS[5], answer, 'EX', 3600)
 return {clears, answer, left}`;
 
 /**
- * Puts back a use taken by a take whose caller gave up before the answer came:
- * first in line again. Once per take (its token), however often it is retried.
- * KEYS: list, names, bytes, token key, channel. ARGV: name, answer JSON, notice.
+ * Settles a take whose caller never got its reply (Redis died, or answered too
+ * late): the use it took, if it ran, goes back first in line; if it has not run,
+ * it never takes anything (it finds its key settled). Once per take, however
+ * often it is retried. KEYS: list, names, bytes, the take's key, channel. ARGV:
+ * name, notice. Returns 1 when a use went back.
  */
 const GIVE_BACK = `
-if not redis.call('SET', KEYS[4], '1', 'NX', 'EX', 86400) then return 0 end
+local answer = redis.call('GET', KEYS[4])
+if answer == '' then return 0 end
+redis.call('SET', KEYS[4], '', 'EX', 3600)
+if not answer then return 0 end
 local head = redis.call('LINDEX', KEYS[1], 0)
 local space = head and string.find(head, ' ', 1, true)
-if head and string.sub(head, space + 1) == ARGV[2] then
-  redis.call('LSET', KEYS[1], 0, (tonumber(string.sub(head, 1, space - 1)) + 1) .. ' ' .. ARGV[2])
+if head and string.sub(head, space + 1) == answer then
+  redis.call('LSET', KEYS[1], 0, (tonumber(string.sub(head, 1, space - 1)) + 1) .. ' ' .. answer)
 else
-  redis.call('LPUSH', KEYS[1], '1 ' .. ARGV[2])
-  redis.call('INCRBY', KEYS[3], #ARGV[2])
+  redis.call('LPUSH', KEYS[1], '1 ' .. answer)
+  redis.call('INCRBY', KEYS[3], #answer)
 end
 redis.call('SADD', KEYS[2], ARGV[1])
 redis.call('PUBLISH', KEYS[5], ARGV[3])
@@ -197,6 +204,9 @@ local clears = redis.call('INCR', KEYS[3])
 redis.call('PUBLISH', KEYS[4], ARGV[2] .. ' c ' .. clears .. ' *')
 return clears`;
 
+/** KEYS: a served take's key, no longer needed. */
+const SERVED = `return redis.call('DEL', KEYS[1])`;
+
 /** KEYS: list. */
 const LIST = `return redis.call('LRANGE', KEYS[1], 0, -1)`;
 
@@ -215,8 +225,8 @@ interface AckWait {
 }
 
 const NEVER = new AbortController().signal;
-/** How often a use taken too late is tried to be put back (a second apart) while Redis does not answer. */
-const GIVE_BACK_ATTEMPTS = 60;
+/** How often a take whose reply never came is settled (a second apart) while Redis does not answer: 10 minutes. */
+const GIVE_BACK_ATTEMPTS = 600;
 const encoder = new TextEncoder();
 
 /** The `match` of an answer's JSON text, parsed. */
@@ -372,35 +382,43 @@ export class RedisAnswerQueue implements AnswerQueue {
     return { answer, release: answer.fault === 'hang' ? this.#release(name, clears) : NEVER };
   }
 
-  /** One run of the take script (mode `head` or `pick`). */
+  /**
+   * One run of the take script (mode `head` or `pick`), under an id of its own.
+   * When no reply comes (Redis died after running it, or answered too late), the
+   * request is answered 503 and the take is settled by its id: what it took goes
+   * back first in line, so a use is never consumed without being served.
+   */
   async #take(name: string, mode: 'head' | 'pick', texts: string[]): Promise<unknown[]> {
     const deadline = this.#conn.deadline();
-    return (await this.#conn.eval(
-      TAKE,
-      this.#keys(name).concat(this.#clearsKey),
-      [name, deadline === undefined ? '' : String(deadline), mode, ...texts],
-      (late) => this.#giveBack(name, late as unknown[]),
-    )) as unknown[];
+    const key = `${this.#prefix}queue-taken:${randomUUID()}`;
+    let reply: unknown[];
+    try {
+      reply = (await this.#conn.eval(
+        TAKE,
+        [...this.#keys(name), this.#clearsKey, key],
+        [name, deadline === undefined ? '' : String(deadline), mode, ...texts],
+      )) as unknown[];
+    } catch (error) {
+      this.#giveBack(name, key);
+      throw error;
+    }
+    // Served from here on (the answer is in hand): its key is no longer needed.
+    if (reply.length >= 3 && reply[1] !== 'choose' && reply[1] !== 'none')
+      this.#conn.eval(SERVED, [key], []).catch(() => undefined);
+    return reply;
   }
 
-  /**
-   * A take that ran although its caller had given up (it ran before its deadline,
-   * but the answer came back too late): the use was never handed to a request, so
-   * it goes back first in line. Retried while Redis does not answer, once per take.
-   */
-  #giveBack(name: string, reply: unknown[], token = randomUUID(), attempt = 1): void {
-    if (reply.length < 2 || reply[0] === 'late' || reply[1] === 'choose' || reply[1] === 'none') return;
+  /** Settles a take whose reply never came (see {@link GIVE_BACK}); retried a second apart while Redis does not answer. */
+  #giveBack(name: string, key: string, attempt = 1): void {
     this.#conn
-      .eval(
-        GIVE_BACK,
-        [...this.#keys(name), `${this.#prefix}queue-given-back:${token}`, this.#channel],
-        [name, String(reply[1]), `${this.#conn.origin} p 0 ${name}`],
-      )
+      .eval(GIVE_BACK, [...this.#keys(name), key, this.#channel], [name, `${this.#conn.origin} p 0 ${name}`])
       .then(
-        () => this.#pending.add(name),
+        (back) => {
+          if (Number(back) === 1) this.#pending.add(name);
+        },
         () => {
           if (this.#released || attempt >= GIVE_BACK_ATTEMPTS) return;
-          setTimeout(() => this.#giveBack(name, reply, token, attempt + 1), 1000).unref?.();
+          setTimeout(() => this.#giveBack(name, key, attempt + 1), 1000).unref?.();
         },
       );
   }

@@ -26,8 +26,12 @@ export interface DeliveryConnection {
   eval(script: string, keys: string[], args: string[]): Promise<unknown>;
 }
 
-/** KEYS: json, version, due, created, lease. ARGV: id, json, due, created, lease. */
+/**
+ * KEYS: json, version, due, created, lease. ARGV: id, json, due, created, lease, max pending.
+ * Returns 0 (and stores nothing) when max pending are pending already, else 1.
+ */
 const CREATE = `
+if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[1], '1')
 redis.call('HSET', KEYS[5], ARGV[1], ARGV[5])
@@ -108,9 +112,9 @@ export class RedisDeliveryStore implements DeliveryStore {
     this.#keep = options.keepFinished ?? KEPT_FINISHED_DELIVERIES;
   }
 
-  async create(delivery: StoredDelivery): Promise<void> {
+  async create(delivery: StoredDelivery, maxPending: number): Promise<boolean> {
     const { json, version, due, created, lease } = this.#keys;
-    await this.#connection.eval(
+    const reply = await this.#connection.eval(
       CREATE,
       [json, version, due, created, lease],
       [
@@ -119,8 +123,10 @@ export class RedisDeliveryStore implements DeliveryStore {
         String(delivery.nextAttemptAt ?? delivery.createdAt),
         String(delivery.createdAt),
         String(leaseMs(delivery)),
+        String(maxPending),
       ],
     );
+    return Number(reply) === 1;
   }
 
   async update(delivery: StoredDelivery): Promise<boolean> {

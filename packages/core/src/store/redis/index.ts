@@ -450,7 +450,7 @@ export class RedisStore implements EndpointStore {
     const store = this;
     const queue = new RedisAnswerQueue(
       {
-        eval: (script, keys, args, onLate) => this.#script(script, keys, args, onLate),
+        eval: (script, keys, args) => this.#script(script, keys, args),
         deadline: () => this.#deadline(),
         publish: (channel, message) => this.#call(() => this.#client.publish(channel, message)),
         subscribe: (channel, listener) => this.#subscriber.subscribe(channel, listener),
@@ -565,7 +565,7 @@ export class RedisStore implements EndpointStore {
   }
 
   /** Runs a script by its SHA1 (EVALSHA), sending its text only when Redis does not have it yet. */
-  #script(script: string, keys: string[], args: string[], onLate?: (reply: unknown) => void): Promise<unknown> {
+  #script(script: string, keys: string[], args: string[]): Promise<unknown> {
     let sha = scriptShas.get(script);
     if (sha === undefined) {
       sha = createHash('sha1').update(script).digest('hex');
@@ -580,7 +580,7 @@ export class RedisStore implements EndpointStore {
         if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
         return client.eval(script, { keys, arguments: args });
       }
-    }, onLate);
+    });
   }
 
   /**
@@ -642,7 +642,7 @@ export class RedisStore implements EndpointStore {
    * `STORE_UNAVAILABLE`. A write that timed out may still have landed: it was not
    * acknowledged, so the caller answers 503 and the client may retry.
    */
-  async #call<T>(operation: (signal: AbortSignal) => Promise<T>, onLate?: (reply: T) => void): Promise<T> {
+  async #call<T>(operation: (signal: AbortSignal) => Promise<T>): Promise<T> {
     if (this.#closed) throw new MockpointError('STORE_UNAVAILABLE', 'the Redis store is closed');
     // A stalled Redis is not sent more work that would run whenever it wakes up, long after we gave up.
     if (this.#stalledSince !== undefined) {
@@ -658,16 +658,16 @@ export class RedisStore implements EndpointStore {
       }, this.#timeoutMs);
     });
     const running = operation(controller.signal);
-    let timedOut = false;
     try {
       const result = await Promise.race([running, deadline]);
       this.#stalledSince = undefined;
       return result;
     } catch (error) {
-      timedOut = controller.signal.aborted;
+      const timedOut = controller.signal.aborted;
       if (timedOut && this.#client.isReady) this.#stall(`an operation got no answer within ${this.#timeoutMs} ms`);
-      // A command already sent still runs when Redis answers: the caller may undo it.
-      running.then((reply) => (timedOut ? onLate?.(reply) : undefined)).catch(() => undefined);
+      // A command already sent still runs when Redis answers: a caller that must undo it
+      // does so by what the command itself wrote (the answer queue settles a take by its id).
+      running.catch(() => undefined);
       const reason = this.#client.isReady
         ? (error as Error).message
         : `not connected (${this.#lastError ?? (error as Error).message})`;

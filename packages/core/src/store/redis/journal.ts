@@ -426,7 +426,7 @@ export class RedisJournal implements Journal {
     return this.#followers.add(follower);
   }
 
-  async since(after: number, name?: string): Promise<JournalSince> {
+  async since(after: number, name?: string, limit = Number.POSITIVE_INFINITY): Promise<JournalSince> {
     const reply = (await this.#connection.eval(
       SINCE,
       [this.#keys[4] as string, this.#keys[0] as string, this.#keys[1] as string],
@@ -434,13 +434,15 @@ export class RedisJournal implements Journal {
     )) as [string, string, string[]];
     this.#journalId = reply[0];
     const flat = reply[2];
-    const entries: NamedEntry[] = [];
+    const raw: { name: string; id: number; rawId: string; payload: string }[] = [];
     for (let i = 0; i + 2 < flat.length; i += 3) {
-      const entryName = flat[i] as string;
-      entries.push({ name: entryName, entry: decodeEntry(flat[i + 1] as string, flat[i + 2] as string) });
+      const rawId = flat[i + 1] as string;
+      raw.push({ name: flat[i] as string, id: Number.parseInt(rawId, 10), rawId, payload: flat[i + 2] as string });
     }
-    // Several names' streams, each in order: one list in id order.
-    if (name === undefined) entries.sort((a, b) => a.entry.id - b.entry.id);
+    // Several names' streams, each in order: one list in id order; only the page asked for is decoded.
+    if (name === undefined) raw.sort((a, b) => a.id - b.id);
+    if (raw.length > limit) raw.length = limit;
+    const entries: NamedEntry[] = raw.map((one) => ({ name: one.name, entry: decodeEntry(one.rawId, one.payload) }));
     return { journalId: reply[0], newest: Number(reply[1]), entries };
   }
 
