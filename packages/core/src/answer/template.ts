@@ -8,6 +8,7 @@
  */
 
 import { NOT_JSON } from '../journal/request-filter.js';
+import { headerSafeText } from '../wire/http-header.js';
 import { jsonStringTokens, type Placeholder, parseTemplate, type TemplatePart } from '../wire/template-syntax.js';
 
 /** What placeholders are looked up in. */
@@ -101,7 +102,17 @@ export function renderJson(template: JsonTemplate, context: TemplateContext): st
   return out;
 }
 
-/** A rendered header value: CR, LF and NUL from the request become spaces (no header injection). */
+/**
+ * A rendered header value, always sendable (no header injection, nothing HTTP
+ * cannot carry): what a placeholder inserts has every character past visible
+ * ASCII percent-encoded, as UTF-8 (`€` → `%E2%82%AC`, CR LF → `%0D%0A`), or,
+ * from a request header, as the bytes it came as. The literal parts were
+ * checked when the answer was saved.
+ */
 export function renderHeader(parts: readonly TemplatePart[], context: TemplateContext): string {
-  return renderText(parts, context).replace(/[\r\n\0]/g, ' ');
+  let out = '';
+  for (const part of parts) {
+    out += typeof part === 'string' ? part : headerSafeText(asText(lookup(part, context)), part.source === 'headers');
+  }
+  return out;
 }

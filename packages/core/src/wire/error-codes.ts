@@ -107,8 +107,8 @@ export const ERRORS = {
     fix: 'give one of `data`, `body`, `bodyBase64`, and none with a fault',
   },
   INVALID_HEADER: {
-    when: 'an answer header with a refused name or CR/LF/NUL in its value',
-    fix: 'remove the header or the control characters',
+    when: 'an answer or delivery header with a refused name, or a value with a character past visible ASCII (a control character, DEL, `é`, `€`, U+2028)',
+    fix: 'remove the header, or percent-encode the text: a value holds tab, space and visible ASCII ([routes.md](routes.md#a-route))',
   },
   INVALID_TEMPLATE: {
     when: 'a template placeholder that does not parse or names nothing known',
@@ -242,6 +242,10 @@ export const ERRORS = {
   INTERNAL: {
     when: 'a bug; reported to `SERVER_REPORTING_DSN` when set',
     fix: 'report it, with the server log',
+  },
+  ANSWER_NOT_SENDABLE: {
+    when: 'a route or queued answer kept by an earlier version has a header HTTP cannot carry (a value with a control character or a character past U+00FF); `INVALID_HEADER` refuses such values now',
+    fix: 'save the answer again with values HTTP can carry (percent-encode other text) ([routes.md](routes.md))',
   },
   STORE_UNAVAILABLE: {
     when: 'the store failed or is closed; after a failed write, until it has reopened; damaged data',

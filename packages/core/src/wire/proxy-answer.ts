@@ -8,6 +8,7 @@
  * @module
  */
 import { MockpointError } from './errors.js';
+import { isHeaderName } from './http-header.js';
 
 /**
  * Forward the request to an upstream; with `record`, keep each distinct request's
@@ -50,8 +51,6 @@ export const ALWAYS_REDACTED: readonly string[] = ['authorization', 'cookie', 's
 export const DEFAULT_PROXY_TIMEOUT_MS = 30_000;
 /** The largest {@link ProxyAnswer.timeoutMs}. */
 export const MAX_PROXY_TIMEOUT_MS = 600_000;
-
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** The host of a URL as allow lists compare it: lower case, no brackets around IPv6, no trailing dot. */
 export function normalHost(hostname: string): string {
@@ -118,7 +117,7 @@ export function checkProxyAnswer(
     );
   }
   for (const list of ['redact', 'matchHeaders'] as const) {
-    const bad = (proxy[list] ?? []).find((name) => !HEADER_NAME.test(name));
+    const bad = (proxy[list] ?? []).find((name) => !isHeaderName(name));
     if (bad !== undefined) {
       throw refuse('INVALID_PROXY', where, `proxy.${list}: "${bad}" is not a header name`, index);
     }
