@@ -566,8 +566,21 @@ export class EndpointHandler {
   #failed(error: unknown, request: RecordedRequest): EndpointAnswer {
     const head = request.method === 'HEAD';
     if (isMockpointError(error)) return errorAnswer(error.status, error.code, error.message, { head });
-    this.#onUnexpectedError?.(error, { method: request.method, url: request.target });
+    this.reportUnexpected(error, { method: request.method, url: request.target });
     return errorAnswer(500, 'INTERNAL', 'internal error; see the server log', { head });
+  }
+
+  /**
+   * Reports a failure no answer accounts for (e.g. one an adapter met while
+   * sending an answer) to `onUnexpectedError`. A reporter that throws is
+   * ignored: reporting must never be what takes a request, or the process, down.
+   */
+  reportUnexpected(error: unknown, request: { method: string; url: string }): void {
+    try {
+      this.#onUnexpectedError?.(error, request);
+    } catch {
+      // nothing more can be done for it here
+    }
   }
 
   /** CORS preflight: open to every origin, method and header. Not journaled. */

@@ -9,6 +9,7 @@
 
 import { NOT_JSON } from '../journal/request-filter.js';
 import { MockpointError } from '../wire/errors.js';
+import { headerSafeText } from '../wire/http-header.js';
 import { jsonStringTokens, type Placeholder, parseTemplate, type TemplatePart } from '../wire/template-syntax.js';
 import { utf8Length } from './endpoint-answer.js';
 
@@ -171,7 +172,20 @@ export function renderJson(template: JsonTemplate, context: TemplateContext): st
   return out;
 }
 
-/** A rendered header value: CR, LF and NUL from the request become spaces (no header injection). */
+/**
+ * A rendered header value, always sendable (no header injection, nothing HTTP
+ * cannot carry): what a placeholder inserts has every character past visible
+ * ASCII percent-encoded, as UTF-8 (`€` → `%E2%82%AC`, CR LF → `%0D%0A`), or,
+ * from a request header, as the bytes it came as. The literal parts were
+ * checked when the answer was saved. Counted in the context's budget, as sent.
+ */
 export function renderHeader(parts: readonly TemplatePart[], context: TemplateContext): string {
-  return renderText(parts, context).replace(/[\r\n\0]/g, ' ');
+  const { budget } = context;
+  let out = '';
+  for (const part of parts) {
+    out += budget.spend(
+      typeof part === 'string' ? part : headerSafeText(asText(lookup(part, context)), part.source === 'headers'),
+    );
+  }
+  return out;
 }

@@ -168,3 +168,19 @@ describe('errors name the file, line, column and path', () => {
     });
   });
 });
+
+describe('answer headers follow the one header rule', () => {
+  it.each([
+    ['a route', '    routes:\n      - answer:\n          headers: { x-e: "\\u20acuro" }\n'],
+    ['a route (a control character)', '    routes:\n      - answer:\n          headers: { x-e: "a\\u0001b" }\n'],
+    ['a queued answer', '    queue:\n      - headers: { x-e: "\\u20acuro" }\n        body: b\n'],
+    [
+      'a streamed answer',
+      '    routes:\n      - answer:\n          headers: { x-e: "\\u2028" }\n          stream: { format: ndjson, events: [{ data: 1 }] }\n',
+    ],
+  ])('refuses a value HTTP cannot carry in %s, as the API does', (_, yaml) => {
+    const error = failure(`version: 1\nendpoints:\n  - name: h\n${yaml}`);
+    expect(error.code).toBe('MOCK_FILE_INVALID');
+    expect(error.details).toMatchObject({ reason: 'INVALID_HEADER' });
+  });
+});

@@ -16,6 +16,7 @@ import {
   type TamperMode,
 } from '../wire/delivery-json.js';
 import { type ErrorCode, MockpointError } from '../wire/errors.js';
+import { HEADER_VALUE_RULE, headerNameProblem, headerValueProblem } from '../wire/http-header.js';
 import { FORBIDDEN_HEADERS } from '../wire/route.js';
 import { newDeliveryId, type StoredDelivery } from './delivery-store.js';
 import { checkDeliveryTarget } from './delivery-target.js';
@@ -46,7 +47,6 @@ const FIELDS = new Set([
 ]);
 const SIGN_FIELDS = new Set(['scheme', 'secret', 'hmac', 'id']);
 const METHODS = new Set(['POST', 'PUT', 'PATCH']);
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 function refuse(code: ErrorCode, message: string): never {
   throw new MockpointError(code, message);
@@ -152,13 +152,14 @@ function checkHeaders(value: unknown): Record<string, string> {
   if (!isObject(value)) refuse('INVALID_HEADER', 'headers must be an object of header names to string values');
   const headers: Record<string, string> = {};
   for (const [name, one] of Object.entries(value)) {
-    if (!HEADER_NAME.test(name)) refuse('INVALID_HEADER', `header name "${name}" is not a valid HTTP token`);
+    const bad = headerNameProblem(name);
+    if (bad !== undefined) refuse('INVALID_HEADER', bad);
     if (FORBIDDEN_HEADERS.has(name.toLowerCase()) || name.toLowerCase() === 'host') {
       refuse('INVALID_HEADER', `header ${name} is set by the sender (host, hop-by-hop or framing)`);
     }
-    if (typeof one !== 'string' || /[\r\n\0]/.test(one)) {
-      refuse('INVALID_HEADER', `header ${name} must be a string without CR, LF or NUL`);
-    }
+    if (typeof one !== 'string') refuse('INVALID_HEADER', `header ${name} must be a string`);
+    const problem = headerValueProblem(one);
+    if (problem !== undefined) refuse('INVALID_HEADER', `header ${name} ${problem}`);
     headers[name] = one;
   }
   return headers;
@@ -169,8 +170,12 @@ async function checkSign(value: unknown): Promise<DeliverySign> {
   const unknown = Object.keys(value).filter((key) => !SIGN_FIELDS.has(key));
   if (unknown.length > 0)
     refuse('UNKNOWN_FIELD', `unknown field(s) in sign: ${unknown.join(', ')}; sign has scheme, secret, hmac and id`);
-  if (value.id !== undefined && (typeof value.id !== 'string' || value.id === '' || /[\r\n\0]/.test(value.id))) {
-    refuse('INVALID_DELIVERY', 'sign.id must be a non-empty string without CR, LF or NUL');
+  // The id is sent as a header value (webhook-id, x-github-delivery).
+  if (
+    value.id !== undefined &&
+    (typeof value.id !== 'string' || value.id === '' || headerValueProblem(value.id) !== undefined)
+  ) {
+    refuse('INVALID_DELIVERY', `sign.id must be a non-empty string that a header can carry: ${HEADER_VALUE_RULE}`);
   }
   const sign = value as unknown as DeliverySign;
   // Signing once checks the scheme, the secret and the hmac settings with the module's own codes.

@@ -12,6 +12,7 @@
  */
 
 import { MockpointError } from '../wire/errors.js';
+import { headerNameProblem, headerValueProblem } from '../wire/http-header.js';
 import {
   concatBytes,
   fromBase64,
@@ -506,12 +507,10 @@ function decodeSecret(scheme: SignatureScheme, secret: string): Uint8Array {
   return key;
 }
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
 function hmacSettings(options: HmacSchemeOptions | undefined): Required<HmacSchemeOptions> {
   const bad = (message: string) => new MockpointError('INVALID_SIGNATURE_OPTIONS', message);
-  if (options === undefined || typeof options.header !== 'string' || !HEADER_NAME.test(options.header)) {
-    throw bad('the hmac scheme needs hmac.header, a valid HTTP header name');
+  if (options === undefined || typeof options.header !== 'string' || headerNameProblem(options.header) !== undefined) {
+    throw bad('the hmac scheme needs hmac.header, a valid HTTP header name (a token, not __proto__)');
   }
   const algorithm = options.algorithm ?? 'sha256';
   if (!Object.hasOwn(HMAC_ALGORITHMS, algorithm)) {
@@ -522,6 +521,9 @@ function hmacSettings(options: HmacSchemeOptions | undefined): Required<HmacSche
     throw bad(`hmac.encoding ${quote(String(encoding))} is not hex or base64`);
   const prefix = options.prefix ?? '';
   if (typeof prefix !== 'string') throw bad('hmac.prefix must be a string');
+  // The prefix starts the signature header's value when a delivery is signed.
+  const problem = headerValueProblem(prefix);
+  if (problem !== undefined) throw bad(`hmac.prefix ${problem}`);
   return { header: options.header.toLowerCase(), algorithm, encoding, prefix };
 }
 
@@ -539,7 +541,8 @@ function parseSeconds(text: string): number | undefined {
 
 function header(headers: VerifyOptions['headers'], name: string): string | undefined {
   if (headers instanceof Headers) return headers.get(name) ?? undefined;
-  const direct = headers[name];
+  // Own keys only: a header named `__proto__` or `constructor` is a header like any other.
+  const direct = Object.hasOwn(headers, name) ? headers[name] : undefined;
   if (direct !== undefined) return direct;
   for (const key of Object.keys(headers)) if (key.toLowerCase() === name) return headers[key];
   return undefined;

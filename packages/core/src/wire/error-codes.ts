@@ -107,8 +107,8 @@ export const ERRORS = {
     fix: 'give one of `data`, `body`, `bodyBase64`, and none with a fault',
   },
   INVALID_HEADER: {
-    when: 'an answer header with a refused name or CR/LF/NUL in its value',
-    fix: 'remove the header or the control characters',
+    when: 'an answer or delivery header with a refused name, or a value with a character past visible ASCII (a control character, DEL, `é`, `€`, U+2028)',
+    fix: 'remove the header, or percent-encode the text: a value holds tab, space and visible ASCII ([routes.md](routes.md#a-route))',
   },
   INVALID_TEMPLATE: {
     when: 'a template placeholder that does not parse or names nothing known',
@@ -255,6 +255,10 @@ export const ERRORS = {
   TEMPLATE_TOO_LARGE: {
     when: 'a templated answer would render more than `MOCKPOINT_MAX_BODY_BYTES` for this request (headers, body and stream events together), e.g. `{{body}}` repeated over a large body; rendering stops at the limit',
     fix: 'render less of the request (`{{body.id}}` rather than `{{body}}`, fewer repeats), send a smaller request, or raise `MOCKPOINT_MAX_BODY_BYTES` ([routes.md](routes.md#templates))',
+  },
+  ANSWER_NOT_SENDABLE: {
+    when: 'a route or queued answer kept by an earlier version has a header HTTP cannot carry (a value with a control character or a character past U+00FF); `INVALID_HEADER` refuses such values now',
+    fix: 'save the answer again with values HTTP can carry (percent-encode other text) ([routes.md](routes.md))',
   },
   STORE_UNAVAILABLE: {
     when: 'the store failed or is closed; after a failed write, until it has reopened; damaged data',

@@ -9,6 +9,7 @@
  */
 import { MockpointError } from './errors.js';
 import { hostAllowed, normalHost, urlPort } from './host-rules.js';
+import { isHeaderName } from './http-header.js';
 
 /**
  * Forward the request to an upstream; with `record`, keep each distinct request's
@@ -51,8 +52,6 @@ export const ALWAYS_REDACTED: readonly string[] = ['authorization', 'cookie', 's
 export const DEFAULT_PROXY_TIMEOUT_MS = 30_000;
 /** The largest {@link ProxyAnswer.timeoutMs}. */
 export const MAX_PROXY_TIMEOUT_MS = 600_000;
-
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 function refuse(code: 'INVALID_PROXY' | 'PROXY_HOST_NOT_ALLOWED', where: string, message: string, index?: number) {
   return new MockpointError(code, `${where}: ${message}`, index === undefined ? {} : { details: { index } });
@@ -106,7 +105,7 @@ export function checkProxyAnswer(
     );
   }
   for (const list of ['redact', 'matchHeaders'] as const) {
-    const bad = (proxy[list] ?? []).find((name) => !HEADER_NAME.test(name));
+    const bad = (proxy[list] ?? []).find((name) => !isHeaderName(name));
     if (bad !== undefined) {
       throw refuse('INVALID_PROXY', where, `proxy.${list}: "${bad}" is not a header name`, index);
     }

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { STREAM_ENDS, STREAM_FORMATS } from './answer-stream.js';
 import { type ErrorCode, MockpointError } from './errors.js';
+import { HEADER_NAME_PATTERN, HEADER_VALUE_PATTERN, headerNameProblem, headerValueProblem } from './http-header.js';
 import { MAX_PROXY_TIMEOUT_MS } from './proxy-answer.js';
 import { type AnswerLimits, checkRoutes, type Route, type RouteInput, routesFromJson } from './route.js';
 import { routeValidationSchemas } from './route-validation.js';
@@ -23,10 +24,20 @@ export interface RouteSchemaParts {
 
 /** Builds the route schemas from the record's parts. */
 export function createRouteSchemas(parts: RouteSchemaParts) {
+  // The one header rule (http-header.ts), so every answer (route, queue, stream, mock file) refuses alike.
+  const headerName = z
+    .string()
+    .regex(HEADER_NAME_PATTERN, { error: (issue) => headerNameProblem(String(issue.input)) })
+    .refine((name) => headerNameProblem(name) === undefined, {
+      error: (issue) => headerNameProblem(String(issue.input)),
+    });
+  const headerValue = z.string().regex(HEADER_VALUE_PATTERN, {
+    error: (issue) => headerValueProblem(String(issue.input)) ?? 'is not a valid header value',
+  });
   const headers = z
-    .record(z.string(), z.union([z.string(), z.array(z.string())]))
+    .record(headerName, z.union([headerValue, z.array(headerValue)]))
     .describe(
-      'Response headers; an array sends the header once per value (Set-Cookie). Connection, Content-Length, Keep-Alive, Transfer-Encoding, Upgrade, TE, Trailer and Proxy-Connection are refused.',
+      'Response headers; an array sends the header once per value (Set-Cookie). Connection, Content-Length, Keep-Alive, Transfer-Encoding, Upgrade, TE, Trailer and Proxy-Connection are refused. A value holds tab, space and visible ASCII only (percent-encode other text).',
     );
   const streamEvent = z
     .strictObject({

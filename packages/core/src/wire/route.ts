@@ -16,6 +16,7 @@ import {
   streamFromJson,
 } from './answer-stream.js';
 import { MockpointError } from './errors.js';
+import { headerNameProblem, headerValueProblem } from './http-header.js';
 import type { RequestFilter } from './journal-json.js';
 import { JsonText, jsonTextOf, scanJson, stringifyExact } from './json-text.js';
 import { PathPatternError, parsePathPattern } from './path-pattern.js';
@@ -95,8 +96,6 @@ export const FORBIDDEN_HEADERS: ReadonlySet<string> = new Set([
   'upgrade',
 ]);
 
-/** RFC 9110 token characters: what a header name may be made of. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const BODY_FORMS = ['data', 'body', 'bodyBase64', 'stream'] as const;
 /** HTTP forbids a body with these statuses (so a stream too). */
@@ -122,10 +121,15 @@ function fail(code: ConstructorParameters<typeof MockpointError>[0], at: number 
 /** Bytes of UTF-8 text, without a runtime's Buffer. */
 const encoder = new TextEncoder();
 
-/** Checks one answer's headers: names are tokens, not hop-by-hop or framing; values have no CR, LF or NUL. */
+/**
+ * Checks one answer's headers: names are tokens, not hop-by-hop or framing;
+ * values hold only what HTTP can send (see `http-header.ts`), so that no stored
+ * answer can fail when it is sent.
+ */
 function checkHeaders(headers: AnswerHeaders, index: number | AnswerPlace, template: boolean): void {
   for (const name of Object.keys(headers)) {
-    if (!HEADER_NAME.test(name)) fail('INVALID_HEADER', index, `header name "${name}" is not a valid HTTP token`);
+    const bad = headerNameProblem(name);
+    if (bad !== undefined) fail('INVALID_HEADER', index, bad);
     if (FORBIDDEN_HEADERS.has(name.toLowerCase())) {
       fail(
         'INVALID_HEADER',
@@ -135,7 +139,8 @@ function checkHeaders(headers: AnswerHeaders, index: number | AnswerPlace, templ
     }
     const value = headers[name] as string | string[];
     for (const one of Array.isArray(value) ? value : [value]) {
-      if (/[\r\n\0]/.test(one)) fail('INVALID_HEADER', index, `header ${name} has a CR, LF or NUL in its value`);
+      const problem = headerValueProblem(one);
+      if (problem !== undefined) fail('INVALID_HEADER', index, `header ${name} ${problem}`);
       if (template) checkTemplate(one, index);
     }
   }

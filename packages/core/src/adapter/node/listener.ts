@@ -13,12 +13,14 @@ import {
   errorAnswer,
   type FaultAnswer,
   type RelayAnswer,
+  type RespondAnswer,
   type StreamAnswer,
 } from '../../answer/endpoint-answer.js';
 import { ENDPOINT_PREFIX, type EndpointHandler } from '../../answer/endpoint-handler.js';
 import { truncatedBody } from '../../answer/queue/queued-answer.js';
 import type { OpenStreams } from '../../answer/stream/open-streams.js';
 import type { MockpointApp } from '../../http/create-app.js';
+import type { RecordedRequest } from '../../journal/journal-entry.js';
 import { splitEndpointTarget } from '../../wire/endpoint-target.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
 import { nodeUpstream } from './node-upstream.js';
@@ -58,6 +60,39 @@ function endpointTarget(url: string): string | undefined {
 
 // ---- sending an answer: one timer for a delay, nothing else per request ----
 
+/** What sending needs besides the response: the open streams, and where a failure is reported. */
+interface Outlet {
+  readonly streams: OpenStreams;
+  readonly handler: EndpointHandler;
+}
+
+const LAST_RESORT_MESSAGE = 'internal error: the answer could not be sent; see the server log';
+
+/**
+ * The last resort for one request, whatever failed while answering it (the
+ * handler, a head Node refuses to write, a timer, a promise): the failure is
+ * reported, and this client alone gets 500 `INTERNAL` as JSON, or, once its
+ * status line is out, a destroyed connection. Nothing here may throw: no
+ * request can take the process down.
+ */
+function lastResort(res: ServerResponse, out: Outlet, error: unknown): void {
+  const req = res.req as IncomingMessage | undefined;
+  out.handler.reportUnexpected(error, { method: req?.method ?? 'GET', url: req?.url ?? '' });
+  if (res.headersSent || res.writableEnded || res.destroyed) {
+    res.destroy();
+    return;
+  }
+  try {
+    const failed = errorAnswer(500, 'INTERNAL', LAST_RESORT_MESSAGE, { head: req?.method === 'HEAD' }) as RespondAnswer;
+    // Whatever a failed writeHead left set is dropped: the error answer's own headers only.
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    res.writeHead(failed.status, failed.headers as OutgoingHttpHeaders);
+    res.end(failed.body ?? undefined);
+  } catch {
+    res.destroy();
+  }
+}
+
 const TIMER = Symbol('mockpoint.delay');
 type DelayedResponse = ServerResponse & { [TIMER]?: ReturnType<typeof setTimeout> };
 
@@ -68,7 +103,7 @@ type DelayedResponse = ServerResponse & { [TIMER]?: ReturnType<typeof setTimeout
  * sends nothing until the client goes away or the queue is cleared, and then
  * the answer of that moment.
  */
-function fault(res: ServerResponse, answer: FaultAnswer, streams: OpenStreams): void {
+function fault(res: ServerResponse, answer: FaultAnswer, out: Outlet): void {
   if (answer.fault === 'reset') {
     res.socket?.resetAndDestroy();
   } else if (answer.fault === 'close') {
@@ -85,7 +120,15 @@ function fault(res: ServerResponse, answer: FaultAnswer, streams: OpenStreams): 
     if (release === undefined || next === undefined) return;
     const onRelease = () => {
       res.off('close', onClose);
-      void Promise.resolve(next()).then((later) => send(res, later, streams));
+      // An abort listener: a throw here would be the process's, so every failure goes to the last resort.
+      try {
+        Promise.resolve(next()).then(
+          (later) => send(res, later, out),
+          (error: unknown) => lastResort(res, out, error),
+        );
+      } catch (error) {
+        lastResort(res, out, error);
+      }
     };
     const onClose = () => release.removeEventListener('abort', onRelease);
     if (release.aborted) onRelease();
@@ -101,11 +144,18 @@ function fault(res: ServerResponse, answer: FaultAnswer, streams: OpenStreams): 
  * (Node sends every write as its own chunk, without waiting for more); a client
  * that leaves stops the stream.
  */
-function stream(res: ServerResponse, answer: StreamAnswer, streams: OpenStreams): void {
+function stream(res: ServerResponse, answer: StreamAnswer, out: Outlet): void {
   res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
   res.flushHeaders();
-  const playback = streams.play(answer, {
-    write: (bytes) => void res.write(bytes),
+  const playback = out.streams.play(answer, {
+    // Frames are written from timers: a failure there goes to the last resort, not to the process.
+    write: (bytes) => {
+      try {
+        res.write(bytes);
+      } catch (error) {
+        lastResort(res, out, error);
+      }
+    },
     end: () => void res.end(),
     // Destroyed once what was written is out (socket writes keep their order): the body breaks off.
     reset: () => {
@@ -153,7 +203,16 @@ function relay(res: ServerResponse, answer: RelayAnswer): void {
   pump();
 }
 
-function write(res: ServerResponse, answer: EndpointAnswer, streams: OpenStreams): void {
+/** Sends `answer`; any failure (e.g. a head Node refuses) goes to {@link lastResort}. */
+function write(res: ServerResponse, answer: EndpointAnswer, out: Outlet): void {
+  try {
+    writeAnswer(res, answer, out);
+  } catch (error) {
+    lastResort(res, out, error);
+  }
+}
+
+function writeAnswer(res: ServerResponse, answer: EndpointAnswer, out: Outlet): void {
   if (res.destroyed) {
     if (answer.kind === 'relay') answer.body?.cancel().catch(() => undefined);
     return;
@@ -163,11 +222,11 @@ function write(res: ServerResponse, answer: EndpointAnswer, streams: OpenStreams
     return;
   }
   if (answer.kind === 'fault') {
-    fault(res, answer, streams);
+    fault(res, answer, out);
     return;
   }
   if (answer.kind === 'stream') {
-    stream(res, answer, streams);
+    stream(res, answer, out);
     return;
   }
   res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
@@ -178,19 +237,31 @@ function cancelDelay(this: DelayedResponse): void {
   clearTimeout(this[TIMER]);
 }
 
-function send(res: ServerResponse, answer: EndpointAnswer, streams: OpenStreams): void {
+function send(res: ServerResponse, answer: EndpointAnswer, out: Outlet): void {
   if (answer.delay <= 0) {
-    write(res, answer, streams);
+    write(res, answer, out);
     return;
   }
   // Cancelled when the client goes away ('close' also fires after a normal end: harmless).
-  (res as DelayedResponse)[TIMER] = setTimeout(write, answer.delay, res, answer, streams);
+  (res as DelayedResponse)[TIMER] = setTimeout(write, answer.delay, res, answer, out);
   res.on('close', cancelDelay);
 }
 
-function answer(res: ServerResponse, result: ReturnType<EndpointHandler['handle']>, streams: OpenStreams): void {
-  if (result instanceof Promise) result.then((value) => send(res, value, streams));
-  else send(res, result, streams);
+/** Asks the handler for the answer to `recorded` and sends it; a throw or a rejection goes to {@link lastResort}. */
+function answer(res: ServerResponse, out: Outlet, recorded: RecordedRequest, whole?: Uint8Array): void {
+  let result: ReturnType<EndpointHandler['handle']>;
+  try {
+    result = out.handler.handle(recorded, whole, clientGone(res));
+  } catch (error) {
+    lastResort(res, out, error);
+    return;
+  }
+  if (result instanceof Promise) {
+    result.then(
+      (value) => send(res, value, out),
+      (error: unknown) => lastResort(res, out, error),
+    );
+  } else send(res, result, out);
 }
 
 /** A signal, made when first asked for, that aborts when `res` closes before its answer was all sent. */
@@ -213,8 +284,7 @@ function clientGone(res: ServerResponse): ClientGone {
 const BODY = Symbol('mockpoint.body');
 
 interface BodyState {
-  handler: EndpointHandler;
-  streams: OpenStreams;
+  out: Outlet;
   res: ServerResponse;
   target: string;
   /** Past this many bytes in all, the request is answered and the connection closed. */
@@ -260,13 +330,13 @@ function finishBody(req: ReadingRequest, state: BodyState): void {
     body,
     bodyTruncated: state.seen > body.byteLength,
   };
-  answer(state.res, state.handler.handle(recorded, whole, clientGone(state.res)), state.streams);
+  answer(state.res, state.out, recorded, whole);
 }
 
 /** Whether the body of a request to `target` is kept whole (a Promise while the name is looked up). */
 function readsWholeBody(state: BodyState): boolean | Promise<boolean> {
   const name = splitEndpointTarget(state.target)?.name;
-  return name !== undefined && state.handler.readsWholeBody(name);
+  return name !== undefined && state.out.handler.readsWholeBody(name);
 }
 
 /**
@@ -325,19 +395,11 @@ function onAbort(this: ReadingRequest): void {
   this[BODY].done = true;
 }
 
-function readBody(
-  req: IncomingMessage,
-  res: ServerResponse,
-  handler: EndpointHandler,
-  streams: OpenStreams,
-  target: string,
-  maxBytes: number,
-) {
+function readBody(req: IncomingMessage, res: ServerResponse, out: Outlet, target: string, maxBytes: number) {
   const reading = req as ReadingRequest;
   const keep = JOURNAL_BODY_LIMIT;
   reading[BODY] = {
-    handler,
-    streams,
+    out,
     res,
     target,
     maxBytes,
@@ -375,6 +437,7 @@ export interface NodeListenerOptions {
 export function createNodeListener(app: MockpointApp, options: NodeListenerOptions = {}): RequestListener {
   const fallback = getRequestListener(app.fetch, { overrideGlobalObjects: options.overrideGlobalObjects ?? true });
   const { handler, streams, proxy } = app.mockpoint;
+  const out: Outlet = { handler, streams };
   // Proxy routes resolve names here and check every address before connecting.
   proxy.preferUpstream(nodeUpstream);
   const maxBytes = app.mockpoint.options.maxBodyBytes;
@@ -390,13 +453,14 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
         send(
           res,
           errorAnswer(404, 'ROUTE_NOT_FOUND', `no route for ${req.method} ${url}; see GET /api/openapi.json`),
-          streams,
+          out,
         );
-      } else void fallback(req, res);
+        // The Hono app answers its own errors; this catches what fails while its Response is written.
+      } else fallback(req, res).catch((error: unknown) => lastResort(res, out, error));
       return;
     }
     if (declaresBody(req.rawHeaders)) {
-      readBody(req, res, handler, streams, target, maxBytes);
+      readBody(req, res, out, target, maxBytes);
       return;
     }
     const recorded = {
@@ -406,7 +470,7 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
       body: EMPTY,
       bodyTruncated: false,
     };
-    answer(res, handler.handle(recorded, undefined, clientGone(res)), streams);
+    answer(res, out, recorded);
   };
 
   return (req, res) => {

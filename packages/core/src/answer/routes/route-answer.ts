@@ -6,11 +6,12 @@
  * @module
  */
 
+import { unsendableHeader } from '../../wire/http-header.js';
 import { jsonTextOf } from '../../wire/json-text.js';
 import type { RouteAnswer } from '../../wire/route.js';
 import { parseTemplate, type TemplatePart } from '../../wire/template-syntax.js';
 import type { AnswerHeaderMap, EndpointAnswer, FaultAnswer, RespondAnswer, StreamAnswer } from '../endpoint-answer.js';
-import { utf8Length } from '../endpoint-answer.js';
+import { errorAnswer, utf8Length } from '../endpoint-answer.js';
 import { BODILESS_STATUS, CORS_HEADERS } from '../read-response.js';
 import { compileStream, STREAM_HEADERS, STREAM_TYPES } from '../stream/stream-frames.js';
 import {
@@ -147,8 +148,31 @@ function compileStreamAnswer(answer: RouteAnswer & { stream: NonNullable<RouteAn
   };
 }
 
-/** Compiles a route's answer (already checked by `checkRoutes`). */
+/**
+ * An answer that cannot be sent as it was kept (an earlier version saved header
+ * values it now refuses): every request gets 500 `ANSWER_NOT_SENDABLE` saying
+ * why, instead of a failure while its head is written.
+ */
+function notSendable(problem: string): CompiledAnswer {
+  const message = `this answer cannot be sent: ${problem}. It was saved by an earlier version that did not check header values; save it again with values HTTP can carry`;
+  const full = errorAnswer(500, 'ANSWER_NOT_SENDABLE', message, { cors: true });
+  const head = errorAnswer(500, 'ANSWER_NOT_SENDABLE', message, { cors: true, head: true });
+  return {
+    statusCode: 500,
+    templated: false,
+    bytes: 512 + message.length * 2,
+    answer: (isHead) => (isHead ? head : full),
+  };
+}
+
+/**
+ * Compiles a route's answer (already checked by `checkRoutes`; one kept before
+ * header values were checked answers 500 `ANSWER_NOT_SENDABLE`).
+ */
 export function compileAnswer(answer: RouteAnswer): CompiledAnswer {
+  // Checked once per compile, never per request; a templated value's placeholders render sendable.
+  const problem = answer.headers === undefined ? undefined : unsendableHeader(answer.headers);
+  if (problem !== undefined) return notSendable(problem);
   if (answer.stream !== undefined) return compileStreamAnswer({ ...answer, stream: answer.stream });
   const statusCode = answer.statusCode ?? 200;
   const delay = answer.delay ?? 0;

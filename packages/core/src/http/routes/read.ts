@@ -213,7 +213,8 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
           schema: ctx.schemas.errorBody,
           errors: ['NOT_FOUND', 'NO_ROUTE_MATCHED'],
         },
-        // A proxy route: its upstream's answer, or one of these; a route that enforces its schemas: 400.
+        // A proxy route: its upstream's answer, or one of these; a route that enforces its schemas: 400;
+        // a route kept by an earlier version with a header HTTP cannot carry: 500.
         ...errorResponses(
           ctx.schemas,
           'REQUEST_INVALID',
@@ -221,6 +222,7 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
           'PROXY_HOST_NOT_ALLOWED',
           'UPSTREAM_FAILED',
           'UPSTREAM_TIMEOUT',
+          'ANSWER_NOT_SENDABLE',
         ),
       },
     });
