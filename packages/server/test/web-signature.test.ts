@@ -6,11 +6,19 @@
  * refused settings shown with the API's code, removed after asking.
  */
 import { createHmac } from 'node:crypto';
+import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import { poll, useWebTest } from './web-support.js';
 
 const web = useWebTest();
 const SECRET = 'page-secret-0123456789abcd';
+
+/** How many arrivals the "N new" button holds (0 when it is hidden). */
+async function pendingCount(page: Page): Promise<number> {
+  const button = page.locator('.new-requests');
+  if (!(await button.isVisible())) return 0;
+  return Number.parseInt((await button.textContent()) ?? '0', 10) || 0;
+}
 
 async function check(name: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${web.server.url}/api/endpoints/${name}/signature`);
@@ -68,6 +76,10 @@ test('set, shown masked, enforced, refused with a code, removed', async () => {
     fetch(`${web.server.url}/endpoint/signed`, { method: 'POST', body, headers });
   expect((await send({ 'x-sig': signature })).status).toBe(200);
   expect((await send({})).status).toBe(401);
+  // The check is set below the requests, so the page is scrolled past the list's top: arrivals are
+  // held behind "N new" (nothing moves under the reader); pressing it shows them.
+  await poll(async () => (await page.locator('.journal-list .sig').count()) + (await pendingCount(page))).toBe(2);
+  if (await page.locator('.new-requests').isVisible()) await page.locator('.new-requests').click();
   await poll(() => page.locator('.journal-list .sig').allTextContents()).toEqual([
     'signature missing',
     'signature valid',
