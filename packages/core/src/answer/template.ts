@@ -183,9 +183,20 @@ export function renderHeader(parts: readonly TemplatePart[], context: TemplateCo
   const { budget } = context;
   let out = '';
   for (const part of parts) {
-    out += budget.spend(
-      typeof part === 'string' ? part : headerSafeText(asText(lookup(part, context)), part.source === 'headers'),
-    );
+    // Literal parts are visible ASCII (checked when saved): a byte a character.
+    if (typeof part === 'string') {
+      budget.add(part.length);
+      out += part;
+      continue;
+    }
+    // What a placeholder inserts is counted before it is encoded (each character is at least
+    // a byte), so a value far past the budget is refused without encoding it; then what the
+    // encoding added (it is ASCII: a byte a character).
+    const text = asText(lookup(part, context));
+    budget.add(text.length);
+    const safe = headerSafeText(text, part.source === 'headers');
+    budget.add(safe.length - text.length);
+    out += safe;
   }
   return out;
 }

@@ -274,6 +274,8 @@ export class DeliveryWorker {
     // The attempt is written as `sending` before it goes out (an attempt its sender
     // did not live to record is recorded as interrupted first), so the history
     // never lacks a request the receiver may have got. Still due at the lease's end.
+    // Claimed by a tick that ran into close(): not sent, so not written as sending either.
+    if (this.#closed) return;
     const settled = settleInterrupted(claimed);
     const now = Date.now();
     const delivery: StoredDelivery = {

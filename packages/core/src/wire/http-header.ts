@@ -75,15 +75,24 @@ function hex(byte: number): string {
   return `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
 }
 
-function percentEncoded(character: string, bytes: boolean): string {
-  const code = character.charCodeAt(0);
-  // A request header's characters are its bytes (U+0000-U+00FF): one byte each.
-  if (bytes && character.length === 1 && code <= 0xff) return hex(code);
+/** A run of characters the value rule does not allow, percent-encoded (see {@link headerSafeText}). */
+function percentEncoded(run: string, bytes: boolean): string {
   let out = '';
+  if (bytes) {
+    // A request header's characters are its bytes (U+0000-U+00FF): one byte each (any other as UTF-8).
+    for (const character of run) {
+      const code = character.charCodeAt(0);
+      out += code <= 0xff ? hex(code) : percentEncoded(character, false);
+    }
+    return out;
+  }
   // A lone surrogate is encoded as U+FFFD (EF BF BD), as everywhere text becomes UTF-8.
-  for (const byte of encoder.encode(character)) out += hex(byte);
+  for (const byte of encoder.encode(run)) out += hex(byte);
   return out;
 }
+
+/** Runs of characters a saved header value may not hold. */
+const NOT_ASCII_RUNS = /[^\t\x20-\x7e]+/g;
 
 /**
  * `text` made sendable in a header value: each character the value rule does
@@ -96,9 +105,7 @@ function percentEncoded(character: string, bytes: boolean): string {
  */
 export function headerSafeText(text: string, bytes = false): string {
   if (!NOT_ASCII_TEXT.test(text)) return text;
-  let out = '';
-  for (const character of text) out += NOT_ASCII_TEXT.test(character) ? percentEncoded(character, bytes) : character;
-  return out;
+  return text.replace(NOT_ASCII_RUNS, (run) => percentEncoded(run, bytes));
 }
 
 /**

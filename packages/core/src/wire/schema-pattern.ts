@@ -13,6 +13,8 @@ import { RE2JS } from 're2js';
 /** A compiled pattern: `test` finds it anywhere in a string, as JSON Schema's `pattern` does. */
 export interface SchemaPattern {
   test(text: string): boolean;
+  /** The size of RE2's program: matching costs about the text's length times (a constant plus) this. */
+  programSize(): number;
 }
 
 /** Characters of a pattern at most (RE2's program grows with it; a real pattern is far shorter). */

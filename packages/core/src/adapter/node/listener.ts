@@ -84,9 +84,10 @@ function lastResort(res: ServerResponse, out: Outlet, error: unknown): void {
   }
   try {
     const failed = errorAnswer(500, 'INTERNAL', LAST_RESORT_MESSAGE, { head: req?.method === 'HEAD' }) as RespondAnswer;
-    // Whatever a failed writeHead left set is dropped: the error answer's own headers only.
+    // Whatever a failed writeHead left set is dropped: the error answer's own headers only, and
+    // its own reason phrase (Node keeps the one the failed call set: "500 Created").
     for (const name of res.getHeaderNames()) res.removeHeader(name);
-    res.writeHead(failed.status, failed.headers as OutgoingHttpHeaders);
+    res.writeHead(failed.status, 'Internal Server Error', failed.headers as OutgoingHttpHeaders);
     res.end(failed.body ?? undefined);
   } catch {
     res.destroy();

@@ -41,7 +41,9 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
     }
     const { limit, after, summary, prefix, contains, requests } = parsed.data;
     // How many requests the journal holds for each name shown (one read for the page, when asked).
-    const requestCounts = requests === 'true' ? (names: readonly string[]) => journal.counts(names) : undefined;
+    // A journal of one's own written before `counts` existed (plain JavaScript) gives lists without counts, not a 500.
+    const countable = typeof journal.counts === 'function';
+    const requestCounts = requests === 'true' && countable ? journal.counts.bind(journal) : undefined;
     if (contains !== undefined && contains !== '') {
       const text = await listContaining(endpoints.store, {
         contains,

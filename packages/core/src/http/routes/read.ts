@@ -214,7 +214,8 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
           errors: ['NOT_FOUND', 'NO_ROUTE_MATCHED'],
         },
         // A proxy route: its upstream's answer, or one of these; a route that enforces its schemas: 400;
-        // a route kept by an earlier version with a header HTTP cannot carry: 500.
+        // a route kept by an earlier version with a header HTTP cannot carry, or a template that
+        // would render past the body limit: 500.
         ...errorResponses(
           ctx.schemas,
           'REQUEST_INVALID',
@@ -223,6 +224,7 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
           'UPSTREAM_FAILED',
           'UPSTREAM_TIMEOUT',
           'ANSWER_NOT_SENDABLE',
+          'TEMPLATE_TOO_LARGE',
         ),
       },
     });

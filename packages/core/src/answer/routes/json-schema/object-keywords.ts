@@ -135,7 +135,7 @@ export function objectKeywords(
     for (const [pattern, subschema] of Object.entries(schema.patternProperties as Record<string, unknown>)) {
       const regex = run.program.pattern(pattern);
       for (const key of keys) {
-        run.step(1 + (key.length >> 6));
+        run.step(run.program.patternSteps(regex, key.length));
         if (!regex.test(key)) continue;
         const result = validate(
           instance[key],

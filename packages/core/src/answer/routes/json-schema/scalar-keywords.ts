@@ -71,8 +71,9 @@ export function stringKeywords(instance: string, schema: Schema, run: Run, frame
       fail('maxLength', `String is too long (${length} > ${maxLength}).`);
   }
   if (typeof pattern === 'string') {
-    run.step(1 + (instance.length >> 6));
-    if (!run.program.pattern(pattern).test(instance)) fail('pattern', 'String does not match pattern.');
+    const regex = run.program.pattern(pattern);
+    run.step(run.program.patternSteps(regex, instance.length));
+    if (!regex.test(instance)) fail('pattern', 'String does not match pattern.');
   }
   if (typeof name === 'string') {
     const check = FORMATS[name];
