@@ -138,6 +138,34 @@ describe('journal stream', () => {
     await stream.close();
   });
 
+  it('stops reading the backlog once the stream has ended (a slow reader), not page after page for nobody', async () => {
+    const reads: number[] = [];
+    class CountingJournal extends RequestJournal {
+      override async since(after: number, name?: string, limit?: number): Promise<JournalSince> {
+        reads.push(after);
+        return super.since(after, name, limit);
+      }
+    }
+    const journal = new CountingJournal({ size: 1000 });
+    const body = new TextEncoder().encode('x'.repeat(1024));
+    for (let i = 0; i < 1000; i++) {
+      journal.record(
+        'hook',
+        { method: 'POST', target: '/endpoint/hook', rawHeaders: [], body, bodyTruncated: false },
+        200,
+      );
+    }
+    const app = fresh({ journal, journalStreams: { maxBufferedBytes: 64 * 1024 } });
+    const stream = await open(app, '/api/requests/stream?after=0');
+    const rest = await stream.rest();
+    expect((rest.at(-1) as SseMessage).event).toBe('end');
+    expect(data(rest.at(-1) as SseMessage)).toMatchObject({ reason: 'slow-reader' });
+    // One macrotask turn: the pager waits exactly one between pages, so a next page would have been asked for by now.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // The head (journal id, newest id), then the first page, which overflowed the buffer: nothing more.
+    expect(reads).toEqual([Number.MAX_SAFE_INTEGER, 0]);
+  });
+
   it('sends a request that arrives during the first read once, not twice (read and live)', async () => {
     // A journal on which a request arrives while a stream's first read is under way.
     class BusyJournal extends RequestJournal {

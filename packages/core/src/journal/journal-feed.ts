@@ -94,6 +94,11 @@ class Watcher {
     return this.#pending.length === 0 && !this.#ending;
   }
 
+  /** Whether it ended (its reader left, fell behind, or the feed closed): nothing more goes out. */
+  get ending(): boolean {
+    return this.#ending;
+  }
+
   /** Sends the entries of a batch past the cursor (a new journal resets the cursor, and says so). */
   deliver(batch: NamedEntry[], journalId: string): void {
     if (this.backlog !== undefined) {
@@ -280,9 +285,11 @@ export class JournalFeed {
     if (!fromNow) {
       // The backlog a page at a time, the event loop running between pages; live entries
       // recorded meanwhile wait in the watcher's backlog and go out after it, in order.
-      await readJournalPaged(this.#journal, after, options.name, (since) =>
-        watcher.send(since.entries, since.journalId),
-      );
+      // A stream that ended meanwhile (its reader left, or fell behind) reads no further page.
+      await readJournalPaged(this.#journal, after, options.name, (since) => {
+        watcher.send(since.entries, since.journalId);
+        return !watcher.ending;
+      });
     }
     const backlog = watcher.backlog ?? [];
     watcher.backlog = undefined;

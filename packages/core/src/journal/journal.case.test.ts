@@ -11,7 +11,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../wire/journal-json.js';
-import type { Journal } from './journal.js';
+import { JOURNAL_READ_PAGE, type Journal, readJournalPaged } from './journal.js';
 import { byQueue, type RecordedRequest } from './journal-entry.js';
 
 /** The bounds a contract case may set; absent ones take the journal's defaults. */
@@ -339,6 +339,41 @@ export function runJournalContract(name: string, factory: JournalFactory): void 
       expect((await writer.wait('y', 1, 0)).requests).toHaveLength(1);
       await reader.clearAll();
       expect((await writer.wait('y', 1, 0)).requests).toEqual([]);
+    });
+
+    it('a paged read over many names hands every entry once, in id order, a page at a time', async () => {
+      const { writer, reader, flushed } = await fresh({ size: 20 });
+      // 120 names, 6 entries each, recorded interleaved so every page mixes names.
+      for (let round = 0; round < 6; round++) {
+        for (let n = 0; n < 120; n++) writer.record(`n${(n * 7 + round) % 120}`, request(`${round}:${n}`), 200);
+      }
+      await flushed();
+      const pages: number[][] = [];
+      const named: string[] = [];
+      await readJournalPaged(reader, 0, undefined, (since) => {
+        pages.push(since.entries.map((e) => e.entry.id));
+        for (const e of since.entries) named.push(`${e.name}=${e.entry.body}`);
+        return true;
+      });
+      const ids = pages.flat();
+      expect(ids).toHaveLength(720);
+      expect(new Set(ids).size).toBe(720);
+      expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+      expect(pages.map((page) => page.length)).toEqual([
+        JOURNAL_READ_PAGE,
+        JOURNAL_READ_PAGE,
+        720 - 2 * JOURNAL_READ_PAGE,
+      ]);
+      expect(named[0]).toBe('n0=0:0');
+      expect(named[719]).toBe(`n${(119 * 7 + 5) % 120}=5:119`);
+      // A page from a cursor in the middle, of every name and of one name.
+      const middle = ids[300] as number;
+      expect((await reader.since(middle, undefined, 5)).entries.map((e) => e.entry.id)).toEqual(ids.slice(301, 306));
+      const one = await reader.since(0, 'n3', 4);
+      expect(one.entries.map((e) => `${e.name}=${e.entry.body}`)).toEqual(
+        named.filter((s) => s.startsWith('n3=')).slice(0, 4),
+      );
+      expect((await reader.since(ids[719] as number)).entries).toEqual([]);
     });
 
     it('has one id for every reader, unchanged by recording', async () => {

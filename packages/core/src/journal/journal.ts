@@ -146,18 +146,19 @@ export const JOURNAL_READ_PAGE = 250;
 /**
  * Reads every entry past `after` a page ({@link JOURNAL_READ_PAGE}) at a time,
  * handing each page to `page` and letting the event loop run between pages, so
- * that reading a big journal never holds up the requests being served.
+ * that reading a big journal never holds up the requests being served. `page`
+ * answers whether to read on: `false` (its reader is gone) stops the read there.
  */
 export async function readJournalPaged(
   journal: Journal,
   after: number,
   name: string | undefined,
-  page: (since: JournalSince) => void,
+  page: (since: JournalSince) => boolean,
 ): Promise<void> {
   let cursor = after;
   for (;;) {
     const since = await journal.since(cursor, name, JOURNAL_READ_PAGE);
-    page(since);
+    if (!page(since)) return;
     const last = since.entries.at(-1);
     if (since.entries.length < JOURNAL_READ_PAGE || last === undefined) return;
     cursor = last.entry.id;
@@ -275,6 +276,65 @@ class Ring {
       n++;
     }
     return n;
+  }
+}
+
+/** Where a merge of rings stands in one ring: its next item (`i`) and that item's id. */
+interface RingCursor {
+  name: string;
+  ring: Ring;
+  i: number;
+  id: number;
+}
+
+/** A binary min-heap of ring cursors by their next id: the smallest is read, advanced and sifted down. */
+class CursorHeap {
+  readonly #items: RingCursor[] = [];
+
+  /** The cursor with the smallest next id. */
+  peek(): RingCursor | undefined {
+    return this.#items[0];
+  }
+
+  push(cursor: RingCursor): void {
+    const items = this.#items;
+    let i = items.length;
+    items.push(cursor);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      const above = items[parent] as RingCursor;
+      if (above.id <= cursor.id) break;
+      items[i] = above;
+      i = parent;
+    }
+    items[i] = cursor;
+  }
+
+  /** Removes the smallest. */
+  pop(): void {
+    const last = this.#items.pop();
+    if (last !== undefined && this.#items.length > 0) {
+      this.#items[0] = last;
+      this.sift();
+    }
+  }
+
+  /** Restores the order after the smallest's id grew. */
+  sift(): void {
+    const items = this.#items;
+    const top = items[0] as RingCursor;
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= items.length) break;
+      const right = items[child + 1];
+      if (right !== undefined && right.id < (items[child] as RingCursor).id) child++;
+      const below = items[child] as RingCursor;
+      if (below.id >= top.id) break;
+      items[i] = below;
+      i = child;
+    }
+    items[i] = top;
   }
 }
 
@@ -413,26 +473,25 @@ export class RequestJournal implements Journal {
 
   /**
    * The oldest `limit` items past `after` of `rings`, in id order: a merge of the
-   * rings (each in id order) from where each passes `after`, so a page costs its
-   * own size times the number of names, not the whole journal and a sort.
+   * rings (each in id order) from where each passes `after`, through a heap keyed
+   * by each ring's next id: a page costs a binary search per ring with items past
+   * `after` (a ring without costs one comparison of its newest id) plus its own size
+   * times log(names), instead of its size times the number of names.
    */
   #page(rings: Iterable<[string, Ring]>, after: number, limit: number): (Recorded & { name: string })[] {
-    const cursors: { name: string; ring: Ring; i: number }[] = [];
+    const heap = new CursorHeap();
     for (const [ringName, ring] of rings) {
+      if (ring.length === 0 || ring.at(this.size, ring.length - 1).id <= after) continue;
       const i = ring.indexAfter(this.size, after);
-      if (i < ring.length) cursors.push({ name: ringName, ring, i });
+      heap.push({ name: ringName, ring, i, id: ring.at(this.size, i).id });
     }
     const items: (Recorded & { name: string })[] = [];
-    while (items.length < limit && cursors.length > 0) {
-      let best = 0;
-      for (let c = 1; c < cursors.length; c++) {
-        const cursor = cursors[c] as (typeof cursors)[number];
-        const chosen = cursors[best] as (typeof cursors)[number];
-        if (cursor.ring.at(this.size, cursor.i).id < chosen.ring.at(this.size, chosen.i).id) best = c;
-      }
-      const cursor = cursors[best] as (typeof cursors)[number];
+    for (let cursor = heap.peek(); items.length < limit && cursor !== undefined; cursor = heap.peek()) {
       items.push({ ...cursor.ring.at(this.size, cursor.i), name: cursor.name });
-      if (++cursor.i >= cursor.ring.length) cursors.splice(best, 1);
+      if (++cursor.i < cursor.ring.length) {
+        cursor.id = cursor.ring.at(this.size, cursor.i).id;
+        heap.sift();
+      } else heap.pop();
     }
     return items;
   }

@@ -63,6 +63,7 @@ export function registerUnknownNameRoutes(app: Hono, ctx: AppContext): void {
           });
         }
       }
+      return true;
     });
     const newestFirst = [...byName.values()].sort((a, b) => b.newestId - a.newestId);
     const names: UnknownName[] = [];

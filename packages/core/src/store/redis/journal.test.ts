@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runJournalContract } from '../../journal/journal.case.test.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
 import { RedisStore } from './index.js';
-import type { RedisJournal, RedisJournalOptions } from './journal.js';
+import { RedisJournal, type RedisJournalOptions } from './journal.js';
 
 let redis: TestRedis;
 beforeAll(async () => {
@@ -76,6 +76,42 @@ describe('RedisJournal (shared by replicas on one Redis)', () => {
     const ids = all.map((e) => e.id);
     expect([...ids].sort((x, y) => x - y)).toEqual(ids);
     expect((await c!.wait('n', 1, 0, undefined, ids[0])).requests.map((e) => e.body)).toEqual(['2', '3']);
+  });
+
+  it('a page of every name fetches only that page from Redis, not every entry past the cursor', async () => {
+    const raw = createClient({ socket: { path: redis.socket, tls: false } });
+    raw.on('error', () => undefined);
+    await raw.connect();
+    /** Entries each script call answered with (the SINCE script's flat name/id/payload triples). */
+    const returned: number[] = [];
+    const journal = new RedisJournal(
+      {
+        eval: async (script, keys, args) => {
+          const reply = await raw.eval(script, { keys, arguments: args });
+          if (script.includes('ZRANGEBYSCORE')) returned.push(((reply as unknown[])[2] as unknown[]).length / 3);
+          return reply;
+        },
+        onRecorded: () => undefined,
+        newId: () => randomUUID(),
+      },
+      { keyPrefix: `jp-${randomUUID()}:`, size: 50 },
+    );
+    try {
+      for (let round = 0; round < 30; round++) {
+        for (let n = 0; n < 20; n++) journal.record(`n${n}`, request(`${round}`), 200);
+      }
+      await journal.flushed();
+      const page = await journal.since(0, undefined, 10);
+      expect(page.entries.map((e) => e.entry.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      const next = await journal.since(595, undefined, 10);
+      expect(next.entries.map((e) => e.entry.id)).toEqual([596, 597, 598, 599, 600]);
+      const one = await journal.since(0, 'n1', 3);
+      expect(one.entries.map((e) => e.entry.id)).toEqual([2, 22, 42]);
+      // 20 names × 30 entries past the cursor: only the page asked for comes back.
+      expect(returned).toEqual([10, 5, 3]);
+    } finally {
+      raw.destroy();
+    }
   });
 
   it('journalId is shared by every replica, stable, and new once Redis has lost the journal', async () => {

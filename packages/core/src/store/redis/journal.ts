@@ -161,21 +161,79 @@ end
 return out`;
 
 /**
- * Entries past a cursor, of one name or of every name (those whose newest id is
- * past it). KEYS: journal id, seq, names. ARGV: a fresh journal id, the cursor,
- * stream key prefix, the name or ''. Returns { journal id, newest id, flat
- * name/id/payload triples }.
+ * The oldest entries past a cursor, at most a limit of them, of one name or of
+ * every name (those whose newest id is past it). Of every name, the streams are
+ * merged through a heap keyed by each one's next id: only each stream's first
+ * entry past the cursor and the page's own entries are read, and only the page
+ * comes back. KEYS: journal id, seq, names. ARGV: a fresh journal id, the cursor,
+ * stream key prefix, the name or '', the limit (-1: none). Returns { journal id,
+ * newest id, flat name/id/payload triples in id order }.
  */
 const SINCE = `
 redis.call('SET', KEYS[1], ARGV[1], 'NX')
-local names
-if ARGV[4] ~= '' then names = { ARGV[4] } else names = redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. ARGV[2], '+inf') end
+local pre, limit = ARGV[3], tonumber(ARGV[5])
 local out = {}
-for _, name in ipairs(names) do
-  for _, e in ipairs(redis.call('XRANGE', ARGV[3] .. name, '(' .. ARGV[2] .. '-0', '+')) do
-    out[#out + 1] = name
-    out[#out + 1] = e[1]
-    out[#out + 1] = e[2][2]
+local function add(name, e)
+  out[#out + 1] = name
+  out[#out + 1] = e[1]
+  out[#out + 1] = e[2][2]
+end
+if limit == 0 then
+elseif ARGV[4] ~= '' then
+  local entries
+  if limit > 0 then
+    entries = redis.call('XRANGE', pre .. ARGV[4], '(' .. ARGV[2] .. '-0', '+', 'COUNT', limit)
+  else
+    entries = redis.call('XRANGE', pre .. ARGV[4], '(' .. ARGV[2] .. '-0', '+')
+  end
+  for _, e in ipairs(entries) do add(ARGV[4], e) end
+else
+  -- heap[i] = { id, name, entry }: the next entry of one stream; the smallest id on top.
+  local heap = {}
+  local function nextOf(name, from)
+    local e = redis.call('XRANGE', pre .. name, '(' .. from, '+', 'COUNT', 1)[1]
+    if e then return { tonumber(string.match(e[1], '^%d+')), name, e } end
+    return nil
+  end
+  local function push(item)
+    local i = #heap + 1
+    while i > 1 do
+      local parent = math.floor(i / 2)
+      if heap[parent][1] <= item[1] then break end
+      heap[i] = heap[parent]
+      i = parent
+    end
+    heap[i] = item
+  end
+  local function down()
+    local n = #heap
+    if n == 0 then return end
+    local item, i = heap[1], 1
+    while true do
+      local child = 2 * i
+      if child > n then break end
+      if child < n and heap[child + 1][1] < heap[child][1] then child = child + 1 end
+      if heap[child][1] >= item[1] then break end
+      heap[i] = heap[child]
+      i = child
+    end
+    heap[i] = item
+  end
+  for _, name in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. ARGV[2], '+inf')) do
+    local item = nextOf(name, ARGV[2] .. '-0')
+    if item then push(item) end
+  end
+  while #heap > 0 and (limit < 0 or #out < 3 * limit) do
+    local top = heap[1]
+    add(top[2], top[3])
+    local item = nextOf(top[2], top[3][1])
+    if item then
+      heap[1] = item
+    else
+      heap[1] = heap[#heap]
+      heap[#heap] = nil
+    end
+    down()
   end
 end
 return { redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2]) or '0', out }`;
@@ -430,19 +488,21 @@ export class RedisJournal implements Journal {
     const reply = (await this.#connection.eval(
       SINCE,
       [this.#keys[4] as string, this.#keys[0] as string, this.#keys[1] as string],
-      [this.#connection.newId(), String(after), `${this.#prefix}n:`, name ?? ''],
+      [
+        this.#connection.newId(),
+        String(after),
+        `${this.#prefix}n:`,
+        name ?? '',
+        Number.isFinite(limit) ? String(Math.max(0, Math.floor(limit))) : '-1',
+      ],
     )) as [string, string, string[]];
     this.#journalId = reply[0];
+    // Already the page asked for, in id order (the script merges the names' streams).
     const flat = reply[2];
-    const raw: { name: string; id: number; rawId: string; payload: string }[] = [];
+    const entries: NamedEntry[] = [];
     for (let i = 0; i + 2 < flat.length; i += 3) {
-      const rawId = flat[i + 1] as string;
-      raw.push({ name: flat[i] as string, id: Number.parseInt(rawId, 10), rawId, payload: flat[i + 2] as string });
+      entries.push({ name: flat[i] as string, entry: decodeEntry(flat[i + 1] as string, flat[i + 2] as string) });
     }
-    // Several names' streams, each in order: one list in id order; only the page asked for is decoded.
-    if (name === undefined) raw.sort((a, b) => a.id - b.id);
-    if (raw.length > limit) raw.length = limit;
-    const entries: NamedEntry[] = raw.map((one) => ({ name: one.name, entry: decodeEntry(one.rawId, one.payload) }));
     return { journalId: reply[0], newest: Number(reply[1]), entries };
   }
 
