@@ -66,7 +66,9 @@ describe('MOCKPOINT_ALLOWED_HOSTS', () => {
   it('a bad name stops start-up with one line naming the setting', async () => {
     const run = await runCli({ args: ['--memory'], env: { MOCKPOINT_ALLOWED_HOSTS: 'ok.example, bad host' } });
     expect(run.code).toBe(1);
-    expect(run.stderr.trim()).toMatch(/^mockpoint: error: MOCKPOINT_ALLOWED_HOSTS: "bad host" is not a host rule: give a name/);
-    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr.trim()).toMatch(
+      /^mockpoint: error: MOCKPOINT_ALLOWED_HOSTS: "bad host" is not a host rule: give a name/,
+    );
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
