@@ -186,6 +186,23 @@ describe('RedisAnswerQueue on a stalled Redis (SIGSTOP)', () => {
     }
   });
 
+  it('while redis-server is down (SIGKILL), takes are refused before sending and leave nothing to settle', async () => {
+    const own = await startTestRedis();
+    try {
+      const store = await RedisStore.open({ url: own.socket, operationTimeoutMs: 500, reconnectDelayMs: 50 });
+      stores.push(store);
+      const queue = await store.openAnswerQueue();
+      await queue.push('down', [{ statusCode: 503, times: 3 }]);
+      await own.stop('SIGKILL');
+      await expect.poll(() => store.health().status).toBe('unavailable');
+      const takes = await Promise.allSettled(Array.from({ length: 50 }, () => queue.take('down')));
+      for (const take of takes) expect((take as PromiseRejectedResult).reason).toBeInstanceOf(NotSentError);
+      expect(queue.unsettled).toBe(0);
+    } finally {
+      await own.dispose();
+    }
+  });
+
   it('closing the store drops what was left to settle; takes after it are refused before sending', async () => {
     const own = await startTestRedis();
     try {

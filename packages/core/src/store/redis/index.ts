@@ -14,7 +14,7 @@
  * @module
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { createClient, type RedisClientOptions } from '@redis/client';
+import { ClientClosedError, ClientOfflineError, createClient, type RedisClientOptions } from '@redis/client';
 import { MockpointError } from '../../wire/errors.js';
 import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
@@ -678,9 +678,11 @@ export class RedisStore implements EndpointStore {
       const reason = this.#client.isReady
         ? (error as Error).message
         : `not connected (${this.#lastError ?? (error as Error).message})`;
-      throw new MockpointError('STORE_UNAVAILABLE', `Redis at ${this.location} is unavailable: ${reason}`, {
-        cause: error,
-      });
+      const message = `Redis at ${this.location} is unavailable: ${reason}`;
+      // The client refuses a command while it is not connected without queueing it (disableOfflineQueue).
+      if (error instanceof ClientOfflineError || error instanceof ClientClosedError)
+        throw new NotSentError(message, error);
+      throw new MockpointError('STORE_UNAVAILABLE', message, { cause: error });
     } finally {
       clearTimeout(timer);
     }
