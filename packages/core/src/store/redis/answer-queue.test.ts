@@ -10,6 +10,7 @@ import { runAnswerQueueContract } from '../../answer/queue/answer-queue.case.tes
 import { MockpointError } from '../../wire/errors.js';
 import { type QueueConnection, RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
 import { RedisStore } from './index.js';
+import { NotSentError } from './not-sent.js';
 
 let redis: TestRedis;
 const stores: RedisStore[] = [];
@@ -165,14 +166,60 @@ describe('RedisAnswerQueue on a stalled Redis (SIGSTOP)', () => {
       for (const take of takes)
         expect((take as PromiseRejectedResult).reason).toMatchObject({ code: 'STORE_UNAVAILABLE' });
       expect(store.health().status).toBe('degraded');
+      // The five were sent: they wait to be settled. Takes while the stall is known are
+      // refused before sending, and leave nothing to settle.
+      expect(queue.unsettled).toBe(5);
+      const refused = await Promise.allSettled(Array.from({ length: 50 }, () => queue.take('stalled')));
+      for (const take of refused) expect((take as PromiseRejectedResult).reason).toBeInstanceOf(NotSentError);
+      expect(queue.unsettled).toBe(5);
 
       // The five takes sent before the stall was known run now, after their callers gave up.
       own.resume();
       await expect.poll(() => store.health().status, { timeout: 10_000 }).toBe('ok');
+      await expect.poll(() => queue.unsettled, { timeout: 5000 }).toBe(0);
       // Commands on one connection run in order: this list runs after those takes.
       expect(await queue.list('stalled')).toEqual([{ statusCode: 503, times: 5 }]);
       for (let i = 0; i < 5; i++) expect((await queue.take('stalled'))?.answer.statusCode).toBe(503);
       expect(await queue.take('stalled')).toBeUndefined();
+    } finally {
+      await own.dispose();
+    }
+  });
+
+  it('while redis-server is down (SIGKILL), takes are refused before sending and leave nothing to settle', async () => {
+    const own = await startTestRedis();
+    try {
+      const store = await RedisStore.open({ url: own.socket, operationTimeoutMs: 500, reconnectDelayMs: 50 });
+      stores.push(store);
+      const queue = await store.openAnswerQueue();
+      await queue.push('down', [{ statusCode: 503, times: 3 }]);
+      await own.stop('SIGKILL');
+      // Until the command connection has seen the kill, a take may still be sent (and is kept to settle).
+      await expect.poll(() => queue.take('down').catch((error: unknown) => error)).toBeInstanceOf(NotSentError);
+      const before = queue.unsettled;
+      const takes = await Promise.allSettled(Array.from({ length: 50 }, () => queue.take('down')));
+      for (const take of takes) expect((take as PromiseRejectedResult).reason).toBeInstanceOf(NotSentError);
+      expect(queue.unsettled).toBe(before);
+    } finally {
+      await own.dispose();
+    }
+  });
+
+  it('closing the store drops what was left to settle; takes after it are refused before sending', async () => {
+    const own = await startTestRedis();
+    try {
+      const store = await RedisStore.open({ url: own.socket, operationTimeoutMs: 500, heartbeatMs: 60_000 });
+      stores.push(store);
+      const queue = await store.openAnswerQueue();
+      await queue.push('closing', [{ statusCode: 503, times: 3 }]);
+      own.pause();
+      await expect(queue.take('closing')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+      expect(queue.unsettled).toBe(1);
+      await store.close();
+      expect(queue.unsettled).toBe(0);
+      await expect(queue.take('closing')).rejects.toBeInstanceOf(NotSentError);
+      expect(queue.unsettled).toBe(0);
+      own.resume();
     } finally {
       await own.dispose();
     }
@@ -250,6 +297,146 @@ describe('RedisAnswerQueue when a take ran but its reply was lost', () => {
     expect(lost).toBeGreaterThan(5);
     expect(served).toEqual([...Array(10).fill(500), ...Array(10).fill(501)]);
     expect(await queue.list('hook')).toEqual([]);
+  });
+});
+
+/** Whether a script call is a take's settlement (GIVE_BACK: its fourth key is the take's own). */
+function isGiveBack(keys: string[]): boolean {
+  return keys.length === 5 && keys[3]!.includes('queue-taken:');
+}
+
+/**
+ * A queue on its own connections whose calls the "store" refuses before sending
+ * while `refusing()` says so (as RedisStore does while closed or stalled), and
+ * whose take replies are lost when `lose()` says so. Counts the settlements
+ * (GIVE_BACK) tried, how many were in flight at most at once, and how many
+ * failed in Redis itself.
+ */
+async function refusingQueue(
+  keyPrefix: string,
+  refusing: (giveBack: boolean) => boolean,
+  lose: () => boolean = () => false,
+  options: Omit<RedisAnswerQueueOptions, 'keyPrefix'> = {},
+): Promise<{ queue: RedisAnswerQueue; giveBacks: { tried: number; inFlight: number; most: number; failed: number } }> {
+  const client = createClient({ socket: { path: redis.socket, tls: false } });
+  client.on('error', () => undefined);
+  await client.connect();
+  const subscriber = client.duplicate();
+  subscriber.on('error', () => undefined);
+  await subscriber.connect();
+  clients.push(client, subscriber);
+  const giveBacks = { tried: 0, inFlight: 0, most: 0, failed: 0 };
+  const connection: QueueConnection = {
+    async eval(script, keys, args) {
+      const giveBack = isGiveBack(keys);
+      if (giveBack) giveBacks.tried++;
+      if (refusing(giveBack)) throw new NotSentError('Redis is stalled (test): nothing was sent');
+      if (giveBack) giveBacks.most = Math.max(giveBacks.most, ++giveBacks.inFlight);
+      try {
+        const reply = await client.eval(script, { keys, arguments: args }).catch((error: unknown) => {
+          if (giveBack) giveBacks.failed++;
+          throw error;
+        });
+        const isTake =
+          keys.some((key) => key.endsWith('queue-clears')) && args.some((a) => a === 'head' || a === 'pick');
+        if (isTake && lose()) throw new MockpointError('STORE_UNAVAILABLE', 'the reply was lost (test)');
+        return reply;
+      } finally {
+        if (giveBack) giveBacks.inFlight--;
+      }
+    },
+    deadline: () => undefined,
+    publish: (channel, message) => client.publish(channel, message),
+    subscribe: (channel, listener) => subscriber.subscribe(channel, listener),
+    live: true,
+    onLive: () => undefined,
+    origin: randomUUID(),
+  };
+  const queue = new RedisAnswerQueue(connection, { ...options, keyPrefix });
+  await queue.start();
+  return { queue, giveBacks };
+}
+
+describe('RedisAnswerQueue settling takes whose reply never came', () => {
+  it('takes the store refused before sending leave nothing to settle: no GIVE_BACK is tried', async () => {
+    let refusing = false;
+    const { queue, giveBacks } = await refusingQueue(`q-${randomUUID()}:`, () => refusing);
+    await queue.push('polled', [{ statusCode: 503, times: 3 }]);
+    refusing = true;
+    // A client polling a queued name while Redis is stalled: 200 requests, each a 503.
+    const takes = await Promise.allSettled(Array.from({ length: 200 }, () => queue.take('polled')));
+    for (const take of takes) expect((take as PromiseRejectedResult).reason).toBeInstanceOf(NotSentError);
+    expect(giveBacks.tried).toBe(0);
+    expect(queue.unsettled).toBe(0);
+    refusing = false;
+    expect(await queue.list('polled')).toEqual([{ statusCode: 503, times: 3 }]);
+  });
+
+  it('sent takes whose reply was lost are settled by one loop, one GIVE_BACK at a time, once Redis takes calls again', async () => {
+    let refusing = false;
+    let losing = false;
+    const { queue, giveBacks } = await refusingQueue(
+      `q-${randomUUID()}:`,
+      () => refusing,
+      () => losing,
+    );
+    await queue.push('lost', [{ statusCode: 500, times: 30 }]);
+    losing = true;
+    // 20 takes ran in Redis, all at once, and none of their replies came back.
+    const takes = await Promise.allSettled(Array.from({ length: 20 }, () => queue.take('lost')));
+    expect(takes.every((take) => take.status === 'rejected')).toBe(true);
+    losing = false;
+    // Settled in order, one at a time: the uses go back.
+    await expect.poll(() => usesLeft(queue, 'lost')).toBe(30);
+    expect(giveBacks.most).toBe(1);
+    expect(queue.unsettled).toBe(0);
+
+    // Ten more takes run, then Redis stalls before replying: their settlements are refused, and retried by the one loop.
+    losing = true;
+    const tried = giveBacks.tried;
+    const sent = Array.from({ length: 10 }, () => queue.take('lost'));
+    refusing = true; // every take above was sent (a call is refused, or sent, at once)
+    const stalled = await Promise.allSettled(sent);
+    expect(stalled.every((take) => take.status === 'rejected')).toBe(true);
+    expect(queue.unsettled).toBe(10);
+    // Each round stops at the first refused settlement, so tries grow by one a round, not by one per take.
+    await expect.poll(() => giveBacks.tried, { timeout: 5000 }).toBeGreaterThanOrEqual(tried + 2);
+    expect(giveBacks.tried).toBeLessThanOrEqual(tried + 5);
+    refusing = false;
+    await expect.poll(() => queue.unsettled, { timeout: 5000 }).toBe(0);
+    expect(await usesLeft(queue, 'lost')).toBe(30);
+    expect(giveBacks.most).toBe(1);
+    expect(giveBacks.failed).toBe(0);
+  });
+
+  it('keeps at most maxUnsettled takes to settle: past it the oldest is dropped, with a warning', async () => {
+    let refusing = false;
+    const { queue } = await refusingQueue(
+      `q-${randomUUID()}:`,
+      (giveBack) => giveBack && refusing,
+      () => true,
+      { maxUnsettled: 100 },
+    );
+    await queue.push('many', [{ statusCode: 500, times: 101 }]);
+    refusing = true;
+    const warnings: string[] = [];
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation((warning) => {
+      warnings.push(String(warning));
+    });
+    try {
+      // 101 takes ran and lost their replies while every settlement is refused.
+      await Promise.allSettled(Array.from({ length: 101 }, () => queue.take('many')));
+      expect(queue.unsettled).toBe(100);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain('"many"');
+      expect(warnings[0]).toContain('more than 100 takes were waiting to be settled');
+    } finally {
+      warn.mockRestore();
+    }
+    refusing = false;
+    // The 100 kept are put back; the dropped one's use is gone.
+    await expect.poll(() => queue.unsettled, { timeout: 5000 }).toBe(0);
+    expect(await usesLeft(queue, 'many')).toBe(100);
   });
 });
 

@@ -35,10 +35,15 @@ import {
 import { MockpointError } from '../../wire/errors.js';
 import type { RequestFilter } from '../../wire/journal-json.js';
 import { scanJson } from '../../wire/json-text.js';
+import { NotSentError } from './not-sent.js';
 
 /** What the queue needs from the store's connections (see `RedisStore.openAnswerQueue`). */
 export interface QueueConnection {
-  /** Runs a script, bounded and mapped to STORE_UNAVAILABLE like every store operation. */
+  /**
+   * Runs a script, bounded and mapped to STORE_UNAVAILABLE like every store
+   * operation; rejects with a {@link NotSentError} when it was refused before
+   * anything was sent (the script never runs).
+   */
   eval(script: string, keys: string[], args: string[]): Promise<unknown>;
   /**
    * The latest time on Redis's clock (ms since the epoch) at which a script sent
@@ -66,6 +71,11 @@ export interface RedisAnswerQueueOptions {
   maxBytes?: number;
   /** Longest a push waits for every replica to confirm it has seen it. @default 1000 */
   ackTimeoutMs?: number;
+  /**
+   * Takes whose reply never came kept to settle at most; past it the oldest is
+   * dropped, with a warning (its use, if it took one, is lost). @default 10000
+   */
+  maxUnsettled?: number;
   /** Key prefix, as the store's. */
   keyPrefix: string;
 }
@@ -180,7 +190,7 @@ else
   redis.call('INCRBY', KEYS[3], #answer)
 end
 redis.call('SADD', KEYS[2], ARGV[1])
-redis.call('PUBLISH', KEYS[5], ARGV[3])
+redis.call('PUBLISH', KEYS[5], ARGV[2])
 return 1`;
 
 /** Empties one queue. KEYS: list, names, bytes, clears, channel. ARGV: name, message head. Returns the clear count. */
@@ -225,8 +235,8 @@ interface AckWait {
 }
 
 const NEVER = new AbortController().signal;
-/** How often a take whose reply never came is settled (a second apart) while Redis does not answer: 10 minutes. */
-const GIVE_BACK_ATTEMPTS = 600;
+/** How long a take whose reply never came is kept to settle, tried a second apart while Redis does not answer. */
+const SETTLE_FOR_MS = 10 * 60 * 1000;
 const encoder = new TextEncoder();
 
 /** The `match` of an answer's JSON text, parsed. */
@@ -249,6 +259,7 @@ export class RedisAnswerQueue implements AnswerQueue {
   readonly #conn: QueueConnection;
   readonly #prefix: string;
   readonly #ackTimeoutMs: number;
+  readonly #maxUnsettled: number;
   /** Names with something queued, as far as this replica has been told. */
   readonly #pending = new Set<string>();
   /** Bumped by every push notice and reload: a take that found nothing only unmarks its name if none came in between. */
@@ -263,6 +274,12 @@ export class RedisAnswerQueue implements AnswerQueue {
   /** Times the subscription came back, and that count when the names were last reloaded. */
   #drops = 0;
   #reloadedAt = 0;
+  /** Takes whose reply never came, to settle (by the take's key), oldest first. */
+  readonly #unsettled = new Map<string, { name: string; since: number }>();
+  /** Whether the one settling loop runs (or waits to retry). */
+  #settling = false;
+  #settleTimer: NodeJS.Timeout | undefined;
+  #closed = false;
 
   /** Use `RedisStore.openAnswerQueue()`, which also subscribes and loads the queued names. */
   constructor(connection: QueueConnection, options: RedisAnswerQueueOptions) {
@@ -271,6 +288,7 @@ export class RedisAnswerQueue implements AnswerQueue {
     this.maxAnswers = options.maxAnswers ?? MAX_QUEUED_ANSWERS;
     this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
     this.#ackTimeoutMs = options.ackTimeoutMs ?? 1000;
+    this.#maxUnsettled = options.maxUnsettled ?? 10_000;
   }
 
   /** Subscribes to the queue notices and this replica's confirmations, then loads what is queued. */
@@ -386,7 +404,8 @@ export class RedisAnswerQueue implements AnswerQueue {
    * One run of the take script (mode `head` or `pick`), under an id of its own.
    * When no reply comes (Redis died after running it, or answered too late), the
    * request is answered 503 and the take is settled by its id: what it took goes
-   * back first in line, so a use is never consumed without being served.
+   * back first in line, so a use is never consumed without being served. A take
+   * refused before it was sent ran nowhere: there is nothing to settle.
    */
   async #take(name: string, mode: 'head' | 'pick', texts: string[]): Promise<unknown[]> {
     const deadline = this.#conn.deadline();
@@ -399,7 +418,7 @@ export class RedisAnswerQueue implements AnswerQueue {
         [name, deadline === undefined ? '' : String(deadline), mode, ...texts],
       )) as unknown[];
     } catch (error) {
-      this.#giveBack(name, key);
+      if (!(error instanceof NotSentError)) this.#unsettle(name, key);
       throw error;
     }
     // Served from here on (the answer is in hand): its key is no longer needed.
@@ -408,19 +427,70 @@ export class RedisAnswerQueue implements AnswerQueue {
     return reply;
   }
 
-  /** Settles a take whose reply never came (see {@link GIVE_BACK}); retried a second apart while Redis does not answer. */
-  #giveBack(name: string, key: string, attempt = 1): void {
-    this.#conn
-      .eval(GIVE_BACK, [...this.#keys(name), key, this.#channel], [name, `${this.#conn.origin} p 0 ${name}`])
-      .then(
-        (back) => {
-          if (Number(back) === 1) this.#pending.add(name);
-        },
-        () => {
-          if (this.#released || attempt >= GIVE_BACK_ATTEMPTS) return;
-          setTimeout(() => this.#giveBack(name, key, attempt + 1), 1000).unref?.();
-        },
-      );
+  /** Takes sent whose reply never came, not settled yet. */
+  get unsettled(): number {
+    return this.#unsettled.size;
+  }
+
+  /** Keeps a take to settle (bounded: past `maxUnsettled`, the oldest is dropped), and starts the loop. */
+  #unsettle(name: string, key: string): void {
+    if (this.#closed) return;
+    this.#unsettled.set(key, { name, since: Date.now() });
+    if (this.#unsettled.size > this.#maxUnsettled) {
+      const [oldest, take] = this.#unsettled.entries().next().value as [string, { name: string }];
+      this.#unsettled.delete(oldest);
+      this.#lost(take.name, `more than ${this.#maxUnsettled} takes were waiting to be settled`);
+    }
+    if (!this.#settling) void this.#settle();
+  }
+
+  /**
+   * The one loop that settles takes whose reply never came (see {@link GIVE_BACK}),
+   * oldest first, one at a time; at the first failure it waits a second and starts
+   * again, so a Redis that does not answer costs one call a second, however many
+   * takes wait. A take not settled within {@link SETTLE_FOR_MS} is dropped.
+   */
+  async #settle(): Promise<void> {
+    this.#settling = true;
+    for (const [key, { name, since }] of this.#unsettled) {
+      if (this.#closed) return;
+      if (Date.now() - since > SETTLE_FOR_MS) {
+        this.#unsettled.delete(key);
+        this.#lost(name, `Redis did not answer for ${SETTLE_FOR_MS / 60_000} minutes`);
+        continue;
+      }
+      let back: unknown;
+      try {
+        back = await this.#conn.eval(
+          GIVE_BACK,
+          [...this.#keys(name), key, this.#channel],
+          [name, `${this.#conn.origin} p 0 ${name}`],
+        );
+      } catch {
+        if (this.#closed) return;
+        this.#settleTimer = setTimeout(() => void this.#settle(), 1000);
+        this.#settleTimer.unref?.();
+        return;
+      }
+      this.#unsettled.delete(key);
+      if (Number(back) === 1) this.#pending.add(name);
+    }
+    this.#settling = false;
+  }
+
+  /** Says that a take was dropped unsettled: if it had taken a use, that use is gone. */
+  #lost(name: string, why: string): void {
+    process.emitWarning(
+      `a take from the queue of "${name}" whose reply never came was not settled (${why}): if it took a queued answer, that use is lost`,
+      { code: 'MOCKPOINT_QUEUE_UNSETTLED' },
+    );
+  }
+
+  /** Stops settling (called when the store closes): takes not settled yet are left as they are. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#settleTimer);
+    this.#unsettled.clear();
   }
 
   async list(name: string): Promise<QueuedAnswer[]> {

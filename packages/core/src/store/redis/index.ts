@@ -14,7 +14,7 @@
  * @module
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { createClient, type RedisClientOptions } from '@redis/client';
+import { ClientClosedError, ClientOfflineError, createClient, type RedisClientOptions } from '@redis/client';
 import { MockpointError } from '../../wire/errors.js';
 import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
@@ -37,6 +37,7 @@ import {
 import { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
 import { RedisDeliveryStore } from './delivery-store.js';
 import { decodeRecorded, RedisJournal, type RedisJournalOptions } from './journal.js';
+import { NotSentError } from './not-sent.js';
 import { RedisReplayGuard } from './replay-guard.js';
 
 export { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
@@ -202,6 +203,8 @@ export class RedisStore implements EndpointStore {
   readonly #recordedListeners = new Set<(id: number, name: string) => void>();
   /** Called each time the subscription is up again after a drop. */
   readonly #liveListeners = new Set<() => void>();
+  /** The answer queues opened on this store: closed with it (their settling stops). */
+  readonly #queues = new Set<RedisAnswerQueue>();
   readonly #prefix: string;
   #live = true;
   #lastError: string | undefined;
@@ -464,6 +467,7 @@ export class RedisStore implements EndpointStore {
       },
       { ...options, keyPrefix: this.#prefix },
     );
+    this.#queues.add(queue);
     await queue.start();
     return queue;
   }
@@ -505,6 +509,8 @@ export class RedisStore implements EndpointStore {
     this.#listeners.clear();
     this.#recordedListeners.clear();
     this.#liveListeners.clear();
+    for (const queue of this.#queues) void queue.close();
+    this.#queues.clear();
     this.#client.destroy();
     this.#subscriber.destroy();
   }
@@ -643,11 +649,12 @@ export class RedisStore implements EndpointStore {
    * acknowledged, so the caller answers 503 and the client may retry.
    */
   async #call<T>(operation: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    if (this.#closed) throw new MockpointError('STORE_UNAVAILABLE', 'the Redis store is closed');
+    // Refused before sending (NotSentError): the operation never runs, there is nothing to undo.
+    if (this.#closed) throw new NotSentError('the Redis store is closed');
     // A stalled Redis is not sent more work that would run whenever it wakes up, long after we gave up.
     if (this.#stalledSince !== undefined) {
       void this.#beat(); // its answer, whenever it comes, ends the stall
-      throw new MockpointError('STORE_UNAVAILABLE', this.#stalled());
+      throw new NotSentError(this.#stalled());
     }
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
@@ -671,9 +678,11 @@ export class RedisStore implements EndpointStore {
       const reason = this.#client.isReady
         ? (error as Error).message
         : `not connected (${this.#lastError ?? (error as Error).message})`;
-      throw new MockpointError('STORE_UNAVAILABLE', `Redis at ${this.location} is unavailable: ${reason}`, {
-        cause: error,
-      });
+      const message = `Redis at ${this.location} is unavailable: ${reason}`;
+      // The client refuses a command while it is not connected without queueing it (disableOfflineQueue).
+      if (error instanceof ClientOfflineError || error instanceof ClientClosedError)
+        throw new NotSentError(message, error);
+      throw new MockpointError('STORE_UNAVAILABLE', message, { cause: error });
     } finally {
       clearTimeout(timer);
     }
