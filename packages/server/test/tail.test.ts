@@ -21,7 +21,8 @@ async function output(
   stream: 'stdout' | 'stderr',
   check: (text: string) => boolean,
 ): Promise<string> {
-  await expect.poll(() => check(proc[stream]), { timeout: 10_000, interval: 20 }).toBe(true);
+  // Generous: a tail process start-up and its reconnect share 2 cores with the rest of the suite in CI.
+  await expect.poll(() => check(proc[stream]), { timeout: 25_000, interval: 20 }).toBe(true);
   return proc[stream];
 }
 
