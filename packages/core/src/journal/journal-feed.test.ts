@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readSse, type SseMessage } from '../client/sse-reader.js';
 import { type CreateAppOptions, createApp, type JournalPage, type MockpointApp } from '../index.js';
+import { countingJournal } from '../test-support/counting-journal.js';
 import { JOURNAL_READ_PAGE, type JournalSince, RequestJournal } from './journal.js';
 
 /** An open stream: its events one at a time, each awaited (no polling, no sleeps). */
@@ -113,15 +114,8 @@ describe('journal stream', () => {
   });
 
   it('sends a big backlog (after=0) a page at a time, the event loop running between pages, in order', async () => {
-    const pages: number[] = [];
-    class CountingJournal extends RequestJournal {
-      override async since(after: number, name?: string, limit?: number): Promise<JournalSince> {
-        const since = await super.since(after, name, limit);
-        pages.push(since.entries.length);
-        return since;
-      }
-    }
-    const app = fresh({ journal: new CountingJournal({ size: 1000 }) });
+    const { journal, pages } = countingJournal({ size: 1000 });
+    const app = fresh({ journal });
     for (let i = 0; i < 1000; i++) await hit(app, 'hook', { method: 'POST', body: String(i) });
     let turned = false;
     setTimeout(() => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../index.js';
-import { JOURNAL_READ_PAGE, type JournalSince, RequestJournal } from '../../journal/journal.js';
+import { JOURNAL_READ_PAGE } from '../../journal/journal.js';
+import { countingJournal } from '../../test-support/counting-journal.js';
 import { MAX_UNKNOWN_NAMES, type UnknownName } from './unknown-names.js';
 
 async function inbox(app: ReturnType<typeof createApp>): Promise<UnknownName[]> {
@@ -50,15 +51,8 @@ describe('GET /api/requests/unknown', () => {
 describe('GET /api/requests/unknown on a big journal', () => {
   it('reads the journal a page at a time and lets the event loop run between pages', async () => {
     // Counts how many entries each read of the journal formats.
-    const pages: number[] = [];
-    class CountingJournal extends RequestJournal {
-      override async since(after: number, name?: string, limit?: number): Promise<JournalSince> {
-        const since = await super.since(after, name, limit);
-        pages.push(since.entries.length);
-        return since;
-      }
-    }
-    const app = createApp({ journal: new CountingJournal({ size: 1000 }) });
+    const { journal, pages } = countingJournal({ size: 1000 });
+    const app = createApp({ journal });
     for (let i = 0; i < 1000; i++) await app.request(`/endpoint/typo-${i % 10}`, { method: 'POST', body: '{}' });
     let turned = false;
     setTimeout(() => {
