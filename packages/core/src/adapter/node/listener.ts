@@ -1,29 +1,22 @@
 /**
  * The Node.js adapter: a `node:http` request listener for a mockpoint app. Every
- * request to `/endpoint/{name}` is answered natively (no Fetch-API objects) by the
- * app's {@link EndpointHandler}; everything else goes to the Hono app.
+ * request to `/endpoint/{name}` is read here and answered by the app's
+ * {@link EndpointHandler}, whose answer goes out through the Node sink
+ * (`sink.ts`, no Fetch-API objects); everything else goes to the Hono app.
  *
  * @module
  */
-import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import {
-  type ClientGone,
-  type EndpointAnswer,
-  errorAnswer,
-  type FaultAnswer,
-  type RelayAnswer,
-  type RespondAnswer,
-  type StreamAnswer,
-} from '../../answer/endpoint-answer.js';
+import { type ClientGone, errorAnswer } from '../../answer/endpoint-answer.js';
 import { ENDPOINT_PREFIX, type EndpointHandler } from '../../answer/endpoint-handler.js';
-import { truncatedBody } from '../../answer/queue/queued-answer.js';
-import type { OpenStreams } from '../../answer/stream/open-streams.js';
+import { type AnswerSink, sendAnswer } from '../../answer/sink.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
 import { splitEndpointTarget } from '../../wire/endpoint-target.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
 import { nodeUpstream } from './node-upstream.js';
+import { createNodeSink } from './sink.js';
 
 const EMPTY = new Uint8Array(0);
 /** A `.` or `..` path segment, literal or percent-encoded: the URL parser would resolve it. */
@@ -58,211 +51,21 @@ function endpointTarget(url: string): string | undefined {
   return start !== -1 && url.startsWith(ENDPOINT_PREFIX, start) ? url.slice(start) : undefined;
 }
 
-// ---- sending an answer: one timer for a delay, nothing else per request ----
+// ---- answering: the handler's answer through the Node sink ----
 
-/** What sending needs besides the response: the open streams, and where a failure is reported. */
+/** What answering needs besides the response: the handler, and the sink that sends. */
 interface Outlet {
-  readonly streams: OpenStreams;
   readonly handler: EndpointHandler;
+  readonly sink: AnswerSink<ServerResponse, void>;
 }
 
-const LAST_RESORT_MESSAGE = 'internal error: the answer could not be sent; see the server log';
-
-/**
- * The last resort for one request, whatever failed while answering it (the
- * handler, a head Node refuses to write, a timer, a promise): the failure is
- * reported, and this client alone gets 500 `INTERNAL` as JSON, or, once its
- * status line is out, a destroyed connection. Nothing here may throw: no
- * request can take the process down.
- */
-function lastResort(res: ServerResponse, out: Outlet, error: unknown): void {
-  const req = res.req as IncomingMessage | undefined;
-  out.handler.reportUnexpected(error, { method: req?.method ?? 'GET', url: req?.url ?? '' });
-  if (res.headersSent || res.writableEnded || res.destroyed) {
-    res.destroy();
-    return;
-  }
-  try {
-    const failed = errorAnswer(500, 'INTERNAL', LAST_RESORT_MESSAGE, { head: req?.method === 'HEAD' }) as RespondAnswer;
-    // Whatever a failed writeHead left set is dropped: the error answer's own headers only, and
-    // its own reason phrase (Node keeps the one the failed call set: "500 Created").
-    for (const name of res.getHeaderNames()) res.removeHeader(name);
-    res.writeHead(failed.status, 'Internal Server Error', failed.headers as OutgoingHttpHeaders);
-    res.end(failed.body ?? undefined);
-  } catch {
-    res.destroy();
-  }
-}
-
-const TIMER = Symbol('mockpoint.delay');
-type DelayedResponse = ServerResponse & { [TIMER]?: ReturnType<typeof setTimeout> };
-
-/**
- * A queued fault, on the socket itself: `reset` resets the connection (TCP RST,
- * nothing sent); `close` sends the status line, the headers (with the whole
- * body's Content-Length) and half the body, then closes the connection; `hang`
- * sends nothing until the client goes away or the queue is cleared, and then
- * the answer of that moment.
- */
-function fault(res: ServerResponse, answer: FaultAnswer, out: Outlet): void {
-  if (answer.fault === 'reset') {
-    res.socket?.resetAndDestroy();
-  } else if (answer.fault === 'close') {
-    res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
-    const part = truncatedBody(answer.body);
-    // Destroyed once the partial body is written out, so the client receives it.
-    if (part.byteLength > 0) res.write(part, () => res.destroy());
-    else {
-      res.flushHeaders();
-      res.socket?.end();
-    }
-  } else {
-    const { release, next } = answer;
-    if (release === undefined || next === undefined) return;
-    const onRelease = () => {
-      res.off('close', onClose);
-      // An abort listener: a throw here would be the process's, so every failure goes to the last resort.
-      try {
-        Promise.resolve(next()).then(
-          (later) => send(res, later, out),
-          (error: unknown) => lastResort(res, out, error),
-        );
-      } catch (error) {
-        lastResort(res, out, error);
-      }
-    };
-    const onClose = () => release.removeEventListener('abort', onRelease);
-    if (release.aborted) onRelease();
-    else {
-      release.addEventListener('abort', onRelease, { once: true });
-      res.once('close', onClose);
-    }
-  }
-}
-
-/**
- * A streamed answer: the headers at once, then each frame written as it is due
- * (Node sends every write as its own chunk, without waiting for more); a client
- * that leaves stops the stream.
- */
-function stream(res: ServerResponse, answer: StreamAnswer, out: Outlet): void {
-  res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
-  res.flushHeaders();
-  const playback = out.streams.play(answer, {
-    // Frames are written from timers: a failure there goes to the last resort, not to the process.
-    write: (bytes) => {
-      try {
-        res.write(bytes);
-      } catch (error) {
-        lastResort(res, out, error);
-      }
-    },
-    end: () => void res.end(),
-    // Destroyed once what was written is out (socket writes keep their order): the body breaks off.
-    reset: () => {
-      const socket = res.socket;
-      if (socket === null) res.destroy();
-      else socket.write(EMPTY, () => res.destroy());
-    },
-  });
-  // Also fires after a normal end: cancelling a finished stream does nothing.
-  res.once('close', () => playback.cancel());
-}
-
-/**
- * A proxy route's answer: the upstream's status and headers, then its body
- * chunk by chunk as it arrives, waiting for the client to take each one. A
- * client that leaves cancels the upstream body; an upstream that breaks off
- * breaks the client's connection (the status has been sent).
- */
-function relay(res: ServerResponse, answer: RelayAnswer): void {
-  res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
-  if (answer.body === null) {
-    res.end();
-    return;
-  }
-  const reader = answer.body.getReader();
-  let finished = false;
-  res.once('close', () => {
-    if (!finished) reader.cancel().catch(() => undefined);
-  });
-  const pump = (): void => {
-    reader.read().then(
-      ({ done, value }) => {
-        if (done) {
-          finished = true;
-          res.end();
-        } else if (res.write(value)) pump();
-        else res.once('drain', pump);
-      },
-      () => {
-        finished = true;
-        res.destroy();
-      },
-    );
-  };
-  pump();
-}
-
-/** Sends `answer`; any failure (e.g. a head Node refuses) goes to {@link lastResort}. */
-function write(res: ServerResponse, answer: EndpointAnswer, out: Outlet): void {
-  try {
-    writeAnswer(res, answer, out);
-  } catch (error) {
-    lastResort(res, out, error);
-  }
-}
-
-function writeAnswer(res: ServerResponse, answer: EndpointAnswer, out: Outlet): void {
-  if (res.destroyed) {
-    if (answer.kind === 'relay') answer.body?.cancel().catch(() => undefined);
-    return;
-  }
-  if (answer.kind === 'relay') {
-    relay(res, answer);
-    return;
-  }
-  if (answer.kind === 'fault') {
-    fault(res, answer, out);
-    return;
-  }
-  if (answer.kind === 'stream') {
-    stream(res, answer, out);
-    return;
-  }
-  res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
-  res.end(answer.body ?? undefined);
-}
-
-function cancelDelay(this: DelayedResponse): void {
-  clearTimeout(this[TIMER]);
-}
-
-function send(res: ServerResponse, answer: EndpointAnswer, out: Outlet): void {
-  if (answer.delay <= 0) {
-    write(res, answer, out);
-    return;
-  }
-  // Cancelled when the client goes away ('close' also fires after a normal end: harmless).
-  (res as DelayedResponse)[TIMER] = setTimeout(write, answer.delay, res, answer, out);
-  res.on('close', cancelDelay);
-}
-
-/** Asks the handler for the answer to `recorded` and sends it; a throw or a rejection goes to {@link lastResort}. */
+/** Asks the handler for the answer to `recorded` and sends it; a throw or a rejection goes to the sink's last resort. */
 function answer(res: ServerResponse, out: Outlet, recorded: RecordedRequest, whole?: Uint8Array): void {
-  let result: ReturnType<EndpointHandler['handle']>;
   try {
-    result = out.handler.handle(recorded, whole, clientGone(res));
+    sendAnswer(out.handler.handle(recorded, whole, clientGone(res)), out.sink, res);
   } catch (error) {
-    lastResort(res, out, error);
-    return;
+    out.sink.fail(res, error);
   }
-  if (result instanceof Promise) {
-    result.then(
-      (value) => send(res, value, out),
-      (error: unknown) => lastResort(res, out, error),
-    );
-  } else send(res, result, out);
 }
 
 /** A signal, made when first asked for, that aborts when `res` closes before its answer was all sent. */
@@ -438,7 +241,10 @@ export interface NodeListenerOptions {
 export function createNodeListener(app: MockpointApp, options: NodeListenerOptions = {}): RequestListener {
   const fallback = getRequestListener(app.fetch, { overrideGlobalObjects: options.overrideGlobalObjects ?? true });
   const { handler, streams, proxy } = app.mockpoint;
-  const out: Outlet = { handler, streams };
+  const out: Outlet = {
+    handler,
+    sink: createNodeSink({ streams, report: (error, request) => handler.reportUnexpected(error, request) }),
+  };
   // Proxy routes resolve names here and check every address before connecting.
   proxy.preferUpstream(nodeUpstream);
   const maxBytes = app.mockpoint.options.maxBodyBytes;
@@ -451,13 +257,13 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
       // Only the path: a query may carry `/./` or `/../` as plain data.
       const query = url.indexOf('?');
       if (DOT_SEGMENT.test(query === -1 ? url : url.slice(0, query))) {
-        send(
-          res,
+        sendAnswer(
           errorAnswer(404, 'ROUTE_NOT_FOUND', `no route for ${req.method} ${url}; see GET /api/openapi.json`),
-          out,
+          out.sink,
+          res,
         );
         // The Hono app answers its own errors; this catches what fails while its Response is written.
-      } else fallback(req, res).catch((error: unknown) => lastResort(res, out, error));
+      } else fallback(req, res).catch((error: unknown) => out.sink.fail(res, error));
       return;
     }
     if (declaresBody(req.rawHeaders)) {

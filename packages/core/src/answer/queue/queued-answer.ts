@@ -1,7 +1,7 @@
 /**
  * What a request answered by a queued answer gets: the queued fields with the
  * stored record's as fallback, as an {@link EndpointAnswer} every adapter sends
- * (`respond`) or performs (`fault`), and the Fetch-API stand-in for a fault.
+ * (`respond`) or performs (`fault`).
  *
  * @module
  */
@@ -10,8 +10,6 @@ import type { RouteAnswer } from '../../wire/route.js';
 import {
   type AnswerHeaderMap,
   type EndpointAnswer,
-  type FaultAnswer,
-  fetchHeaders,
   type RespondAnswer,
   type StreamAnswer,
   utf8Length,
@@ -233,27 +231,4 @@ export function truncatedBody(body: string | Uint8Array | null): Uint8Array {
   if (body === null) return new Uint8Array(0);
   const bytes = typeof body === 'string' ? encoder.encode(body) : body;
   return bytes.subarray(0, Math.floor(bytes.byteLength / 2));
-}
-
-/**
- * The Fetch-API stand-in for `reset` and `close`: the headers, then part of the
- * body (none for `reset`), then a stream error, which runtimes that stream bodies
- * (Bun, Deno, workerd) turn into an aborted connection. A Fetch handler cannot
- * refuse to send a status line, so `reset` arrives as a 200 whose body breaks
- * before its first byte. (The Node adapter resets or closes the socket itself.)
- */
-export function faultResponse(answer: FaultAnswer): Response {
-  const sent = answer.fault === 'close' ? truncatedBody(answer.body) : new Uint8Array(0);
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (sent.byteLength > 0) controller.enqueue(sent);
-    },
-    pull(controller) {
-      controller.error(new Error(`mockpoint: queued fault ${answer.fault}`));
-    },
-  });
-  return new Response(body, {
-    status: answer.fault === 'close' ? answer.status : 200,
-    headers: fetchHeaders(answer.headers),
-  });
 }

@@ -1,0 +1,170 @@
+/**
+ * The {@link AnswerSink} on the Fetch API (Bun, Deno, workerd, and Node's Hono
+ * path): every kind of answer as a `Response`. The request's handle is its abort
+ * signal, which aborts when its client goes away.
+ *
+ * @module
+ */
+import {
+  type FaultAnswer,
+  fetchHeaders,
+  type RelayAnswer,
+  type RespondAnswer,
+  type StreamAnswer,
+} from '../../answer/endpoint-answer.js';
+import { truncatedBody } from '../../answer/queue/queued-answer.js';
+import type { AnswerSink } from '../../answer/sink.js';
+import type { OpenStreams, StreamPlayback } from '../../answer/stream/open-streams.js';
+
+/** Resolves `true` after `ms`, or early with `false` when `signal` aborts. */
+function wait(signal: AbortSignal, ms: number): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Resolves `true` when `release` aborts (a queued hang is cleared), `false` when the client goes away first. */
+function hold(signal: AbortSignal, release: AbortSignal | undefined): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  if (release?.aborted) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (released: boolean) => () => {
+      signal.removeEventListener('abort', gone);
+      release?.removeEventListener('abort', freed);
+      resolve(released);
+    };
+    const gone = done(false);
+    const freed = done(true);
+    signal.addEventListener('abort', gone, { once: true });
+    release?.addEventListener('abort', freed, { once: true });
+  });
+}
+
+function respond(_signal: AbortSignal, answer: RespondAnswer): Response {
+  return new Response(answer.body as ConstructorParameters<typeof Response>[0], {
+    status: answer.status,
+    headers: fetchHeaders(answer.headers),
+  });
+}
+
+function relay(_signal: AbortSignal, answer: RelayAnswer): Response {
+  return new Response(answer.body, { status: answer.status, headers: fetchHeaders(answer.headers) });
+}
+
+/**
+ * The Fetch API's stand-in for `reset` and `close`: the headers, then part of
+ * the body (none for `reset`), then a stream error, which runtimes that stream
+ * bodies (Bun, Deno, workerd) turn into an aborted connection. A Fetch handler
+ * cannot refuse to send a status line, so `reset` arrives as a 200 whose body
+ * breaks before its first byte. (The Node sink resets or closes the socket itself.)
+ */
+function fault(_signal: AbortSignal, answer: FaultAnswer): Response {
+  const sent = answer.fault === 'close' ? truncatedBody(answer.body) : new Uint8Array(0);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (sent.byteLength > 0) controller.enqueue(sent);
+    },
+    pull(controller) {
+      controller.error(new Error(`mockpoint: queued fault ${answer.fault}`));
+    },
+  });
+  return new Response(body, {
+    status: answer.fault === 'close' ? answer.status : 200,
+    headers: fetchHeaders(answer.headers),
+  });
+}
+
+/**
+ * workerd's `FixedLengthStream` (an identity stream that must carry exactly
+ * `length` bytes), where the runtime has it: `undefined` on Bun, Deno and Node.
+ */
+type FixedLengthStreamClass = new (length: number) => TransformStream<Uint8Array, Uint8Array>;
+const FixedLength = (globalThis as { FixedLengthStream?: FixedLengthStreamClass }).FixedLengthStream;
+
+/**
+ * A streamed answer as a `ReadableStream`: each frame enqueued as it is due
+ * (runtimes that stream bodies send each chunk at once). A client that leaves
+ * cancels it (or aborts the request): the stream stops and frees its timer.
+ *
+ * `reset` errors the stream, which Bun and Deno turn into a broken connection
+ * (Bun a TCP reset, Deno a close without the last chunk). An error drops the
+ * frames still queued in the stream, so it waits until the runtime has taken
+ * the last one (its next pull). workerd ends an errored chunked body normally,
+ * so there the body is sent with a Content-Length one byte past its frames
+ * (`FixedLengthStream`): the error then closes the connection short of it, and
+ * the client sees a truncated body.
+ */
+function streamResponse(answer: StreamAnswer, streams: OpenStreams, signal: AbortSignal): Response {
+  let playback: StreamPlayback | undefined;
+  let resetting = false;
+  const onAbort = () => playback?.cancel();
+  let failing = false;
+  // One turn of the event loop later: Bun writes a frame it has taken out only then.
+  const fail = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    if (failing) return;
+    failing = true;
+    setTimeout(() => controller.error(new Error('mockpoint: the streamed answer ends with reset')), 0);
+  };
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      signal.addEventListener('abort', onAbort, { once: true });
+      playback = streams.play(answer, {
+        write: (bytes) => controller.enqueue(bytes),
+        end: () => {
+          signal.removeEventListener('abort', onAbort);
+          controller.close();
+        },
+        reset: () => {
+          signal.removeEventListener('abort', onAbort);
+          resetting = true;
+          // Nothing queued: the runtime has taken every frame.
+          if ((controller.desiredSize ?? 0) > 0) fail(controller);
+        },
+      });
+    },
+    pull(controller) {
+      if (resetting) fail(controller);
+    },
+    cancel() {
+      signal.removeEventListener('abort', onAbort);
+      playback?.cancel();
+    },
+  });
+  const headers = fetchHeaders(answer.headers);
+  if (answer.end !== 'reset' || FixedLength === undefined || answer.frames.length === 0) {
+    return new Response(body, { status: answer.status, headers });
+  }
+  const length = answer.frames.reduce((sum, frame) => sum + frame.bytes.byteLength, 0) + 1;
+  const fixed = new FixedLength(length);
+  body.pipeTo(fixed.writable).catch(() => undefined);
+  return new Response(fixed.readable, { status: answer.status, headers });
+}
+
+/**
+ * The sink for one app's requests on a Fetch runtime. A failure is thrown on,
+ * to the app's error handler (500 `INTERNAL`).
+ */
+export function createFetchSink(streams: OpenStreams): AnswerSink<AbortSignal, Response> {
+  return {
+    respond,
+    stream: (signal, answer) => streamResponse(answer, streams, signal),
+    fault,
+    relay,
+    wait,
+    hold,
+    // The client left before its answer: 499, as nginx logs it (nobody receives it).
+    gone: () => new Response(null, { status: 499 }),
+    fail: (_signal, error) => {
+      throw error;
+    },
+  };
+}

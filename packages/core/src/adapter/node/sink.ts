@@ -1,0 +1,196 @@
+/**
+ * The {@link AnswerSink} on `node:http`: every kind of answer written straight
+ * to a `ServerResponse` (and its socket, for faults), without Fetch-API objects.
+ *
+ * @module
+ */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import {
+  errorAnswer,
+  type FaultAnswer,
+  type RelayAnswer,
+  type RespondAnswer,
+  type StreamAnswer,
+} from '../../answer/endpoint-answer.js';
+import { truncatedBody } from '../../answer/queue/queued-answer.js';
+import type { AnswerSink } from '../../answer/sink.js';
+import type { OpenStreams } from '../../answer/stream/open-streams.js';
+
+const EMPTY = new Uint8Array(0);
+const LAST_RESORT_MESSAGE = 'internal error: the answer could not be sent; see the server log';
+
+/** What the Node sink needs of its app. */
+export interface NodeSinkOptions {
+  /** The app's open streams, which play streamed answers. */
+  readonly streams: OpenStreams;
+  /** Reports a failure no answer accounts for; must not throw. */
+  readonly report: (error: unknown, request: { method: string; url: string }) => void;
+}
+
+/**
+ * The last resort for one request, whatever failed while answering it (the
+ * handler, a head Node refuses to write, a timer, a promise): the failure is
+ * reported, and this client alone gets 500 `INTERNAL` as JSON, or, once its
+ * status line is out, a destroyed connection. Nothing here may throw: no
+ * request can take the process down.
+ */
+export function lastResort(res: ServerResponse, report: NodeSinkOptions['report'], error: unknown): void {
+  const req = res.req as IncomingMessage | undefined;
+  report(error, { method: req?.method ?? 'GET', url: req?.url ?? '' });
+  if (res.headersSent || res.writableEnded || res.destroyed) {
+    res.destroy();
+    return;
+  }
+  try {
+    const failed = errorAnswer(500, 'INTERNAL', LAST_RESORT_MESSAGE, { head: req?.method === 'HEAD' }) as RespondAnswer;
+    // Whatever a failed writeHead left set is dropped: the error answer's own headers only, and
+    // its own reason phrase (Node keeps the one the failed call set: "500 Created").
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    res.writeHead(failed.status, 'Internal Server Error', failed.headers as OutgoingHttpHeaders);
+    res.end(failed.body ?? undefined);
+  } catch {
+    res.destroy();
+  }
+}
+
+/**
+ * A queued fault on the socket itself: `reset` resets the connection (TCP RST,
+ * nothing sent); `close` sends the status line, the headers (with the whole
+ * body's Content-Length) and half the body, then closes the connection.
+ */
+function fault(res: ServerResponse, answer: FaultAnswer): void {
+  if (res.destroyed) return;
+  if (answer.fault === 'reset') {
+    res.socket?.resetAndDestroy();
+    return;
+  }
+  res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
+  const part = truncatedBody(answer.body);
+  // Destroyed once the partial body is written out, so the client receives it.
+  if (part.byteLength > 0) res.write(part, () => res.destroy());
+  else {
+    res.flushHeaders();
+    res.socket?.end();
+  }
+}
+
+/**
+ * A proxy route's answer: the upstream's status and headers, then its body
+ * chunk by chunk as it arrives, waiting for the client to take each one. A
+ * client that leaves cancels the upstream body; an upstream that breaks off
+ * breaks the client's connection (the status has been sent).
+ */
+function relay(res: ServerResponse, answer: RelayAnswer): void {
+  if (res.destroyed) {
+    answer.body?.cancel().catch(() => undefined);
+    return;
+  }
+  res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
+  if (answer.body === null) {
+    res.end();
+    return;
+  }
+  const reader = answer.body.getReader();
+  let finished = false;
+  res.once('close', () => {
+    if (!finished) reader.cancel().catch(() => undefined);
+  });
+  const pump = (): void => {
+    reader.read().then(
+      ({ done, value }) => {
+        if (done) {
+          finished = true;
+          res.end();
+        } else if (res.write(value)) pump();
+        else res.once('drain', pump);
+      },
+      () => {
+        finished = true;
+        res.destroy();
+      },
+    );
+  };
+  pump();
+}
+
+/** Resolves `true` after `ms`, `false` when `res` closes first (the timer cleared). */
+function wait(res: ServerResponse, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      res.off('close', onClose);
+      resolve(true);
+    }, ms);
+    res.once('close', onClose);
+  });
+}
+
+/** Resolves `true` when `release` aborts, `false` when `res` closes first. */
+function hold(res: ServerResponse, release: AbortSignal | undefined): Promise<boolean> {
+  if (res.destroyed) return Promise.resolve(false);
+  if (release?.aborted) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const onRelease = () => {
+      res.off('close', onClose);
+      resolve(true);
+    };
+    const onClose = () => {
+      release?.removeEventListener('abort', onRelease);
+      resolve(false);
+    };
+    release?.addEventListener('abort', onRelease, { once: true });
+    res.once('close', onClose);
+  });
+}
+
+/** The sink for one app's requests (one object: a request allocates nothing for it). */
+export function createNodeSink(options: NodeSinkOptions): AnswerSink<ServerResponse, void> {
+  const { streams, report } = options;
+  const fail = (res: ServerResponse, error: unknown) => lastResort(res, report, error);
+  return {
+    respond(res, answer) {
+      if (res.destroyed) return;
+      res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
+      res.end(answer.body ?? undefined);
+    },
+    /**
+     * The headers at once, then each frame written as it is due (Node sends every
+     * write as its own chunk, without waiting for more); a client that leaves
+     * stops the stream.
+     */
+    stream(res, answer: StreamAnswer) {
+      if (res.destroyed) return;
+      res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
+      res.flushHeaders();
+      const playback = streams.play(answer, {
+        // Frames are written from timers: a failure there goes to the last resort, not to the process.
+        write: (bytes) => {
+          try {
+            res.write(bytes);
+          } catch (error) {
+            fail(res, error);
+          }
+        },
+        end: () => void res.end(),
+        // Destroyed once what was written is out (socket writes keep their order): the body breaks off.
+        reset: () => {
+          const socket = res.socket;
+          if (socket === null) res.destroy();
+          else socket.write(EMPTY, () => res.destroy());
+        },
+      });
+      // Also fires after a normal end: cancelling a finished stream does nothing.
+      res.once('close', () => playback.cancel());
+    },
+    fault,
+    relay,
+    wait,
+    hold,
+    // The connection is gone: there is no one to answer.
+    gone: () => undefined,
+    fail,
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * The routes' step: the first route that matches answers (its prepared answer,
+ * rendered for this request when templated; a proxy route relays to its
+ * upstream), journaled with the route's id and the pattern's parameters. Also
+ * what a queued answer falls back to ({@link routeFallback}).
+ *
+ * @module
+ */
+import type { AnswerMark } from '../../journal/journal-entry.js';
+import { isMockpointError, MockpointError } from '../../wire/errors.js';
+import type { EndpointAnswer, RespondAnswer, StreamAnswer } from '../endpoint-answer.js';
+import { proxyRouteAnswer } from '../proxy/proxy-route.js';
+import type { RouteHit } from '../routes/route-table.js';
+import { resumeAfter } from '../stream/stream-frames.js';
+import type { Exchange } from './exchange.js';
+import { after, type Step, type Verdict } from './step.js';
+import { renderFailed } from './verdicts.js';
+
+/** A proxy route: relayed, and journaled by the relay once the upstream has answered. */
+function relayed(exchange: Exchange, hit: RouteHit, proxy: NonNullable<RouteHit['route']['route']['answer']['proxy']>) {
+  const { parts, name, request } = exchange;
+  const answer = proxyRouteAnswer({
+    name,
+    request,
+    wholeBody: exchange.wholeBody,
+    validation: exchange.validation,
+    subpath: exchange.view.subpath,
+    gone: exchange.gone,
+    routeId: hit.route.id,
+    params: hit.params,
+    proxy,
+    settings: parts.proxy,
+    endpoints: parts.endpoints,
+    journal: parts.journal,
+    onUnexpectedError: (error) => parts.report(error, { method: request.method, url: request.target }),
+  });
+  return answer.then((relay): Verdict => ({ answer: relay }));
+}
+
+function answered(exchange: Exchange, hit: RouteHit): Verdict | Promise<Verdict> {
+  const { route, params } = hit;
+  const { proxy } = route.route.answer;
+  if (proxy !== undefined) return relayed(exchange, hit, proxy);
+  const seq = ++route.seq;
+  const mark: AnswerMark = { answeredBy: { route: route.id }, params };
+  if (exchange.validation !== undefined) mark.validation = exchange.validation;
+  let answer: EndpointAnswer;
+  try {
+    answer = route.answer.templated
+      ? route.answer.answer(exchange.head, exchange.context(params, seq))
+      : route.answer.answer(exchange.head);
+  } catch (error) {
+    return renderFailed(exchange, mark, `route ${route.id}`, error, { route: route.id });
+  }
+  // A reconnecting SSE client resumes after the last event it saw.
+  if (answer.kind === 'stream') answer = resumeAfter(answer, exchange.lastEventId);
+  if (route.route.answer.fault !== undefined) mark.fault = route.route.answer.fault;
+  return { answer, mark };
+}
+
+export const routeStep: Step = {
+  name: 'routes',
+  run(exchange) {
+    return after(exchange.routes(), (table) => {
+      const hit = exchange.hit(table);
+      return hit === undefined ? undefined : answered(exchange, hit);
+    });
+  },
+};
+
+/**
+ * What a queued answer's absent fields fall back to from the routes: the
+ * matching route's answer, rendered for this request (its `{{seq}}` the next
+ * one, not taken) and a stream resumed after the client's last event;
+ * `undefined` when no route matches; `null` when the matching route has no
+ * answer to lend (a proxy route answers only over the network; a fault).
+ */
+export function routeFallback(
+  exchange: Exchange,
+  hit: RouteHit | undefined,
+): RespondAnswer | StreamAnswer | null | undefined {
+  if (hit === undefined) return undefined;
+  const { route, params } = hit;
+  if (route.route.answer.proxy !== undefined) return null;
+  let answer: EndpointAnswer;
+  try {
+    answer = route.answer.templated
+      ? route.answer.answer(false, exchange.context(params, route.seq + 1))
+      : route.answer.answer(false);
+  } catch (error) {
+    // Named here: the queued answer's message says whose template it was.
+    if (!isMockpointError(error)) throw error;
+    throw new MockpointError(
+      error.code,
+      `route ${route.id}, whose answer the queued answer falls back to: ${error.message}`,
+      {
+        details: { ...error.details, route: route.id },
+      },
+    );
+  }
+  if (answer.kind === 'stream') return resumeAfter(answer, exchange.lastEventId);
+  return answer.kind === 'respond' ? answer : null;
+}

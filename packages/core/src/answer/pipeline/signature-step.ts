@@ -1,0 +1,44 @@
+/**
+ * The first step: a name that checks signatures has each request judged over
+ * its exact bytes before anyone answers it, so the journal entry and the
+ * filters of the queue and the routes see the outcome. With `enforce`, anything
+ * but `valid` is answered `401 SIGNATURE_INVALID` (and journaled).
+ *
+ * @module
+ */
+import { BY_NONE } from '../../journal/journal-entry.js';
+import type { SignatureCheck } from '../../webhook/signature-check.js';
+import type { SignatureMark } from '../../wire/signature-settings.js';
+import { errorAnswer } from '../endpoint-answer.js';
+import type { Exchange } from './exchange.js';
+import { after, type Maybe, type Step, type Verdict } from './step.js';
+
+function judge(exchange: Exchange, check: SignatureCheck): Maybe<Verdict | undefined> {
+  const { name, request } = exchange;
+  const mark = check.check(name, request, exchange.parts.replays, exchange.wholeBody);
+  return after(mark, (judged: SignatureMark) => {
+    request.signature = judged;
+    if (!check.enforce || judged.status === 'valid') return undefined;
+    const answer = errorAnswer(
+      401,
+      'SIGNATURE_INVALID',
+      `the ${judged.scheme} signature is ${judged.status}: ${judged.reason}. "${name}" enforces signatures (PUT /api/endpoints/${name}/signature); sign with one of its secrets, or set enforce: false to record without refusing`,
+      { head: exchange.head, cors: true, details: { ...judged } },
+    );
+    return { answer, mark: BY_NONE };
+  });
+}
+
+export const signatureStep: Step = {
+  name: 'signature check',
+  run(exchange) {
+    const { endpoints } = exchange.parts;
+    // One synchronous Map lookup when the name is known to check no signatures.
+    const check = endpoints.signatureChecks.get(exchange.name);
+    if (check === null) return undefined;
+    if (check !== undefined) return judge(exchange, check);
+    return endpoints
+      .signatureCheck(exchange.name)
+      .then((loaded) => (loaded === null ? undefined : judge(exchange, loaded)));
+  },
+};
