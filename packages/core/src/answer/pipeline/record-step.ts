@@ -22,6 +22,12 @@ export function recordVerdict(exchange: Exchange, entry: CachedResponse | undefi
   };
 }
 
+/** The record, looked up in the store: a name with routes but no record passes (no route matched). */
+async function stored(table: RouteTable | null, exchange: Exchange): Promise<Verdict | undefined> {
+  const entry = await exchange.parts.endpoints.response(exchange.name);
+  return entry === undefined && table !== null ? undefined : recordVerdict(exchange, entry);
+}
+
 export const recordStep: Step = {
   name: 'record',
   run(exchange) {
@@ -30,16 +36,11 @@ export const recordStep: Step = {
     // Synchronous when the record is cached: the hot path.
     const cached = endpoints.cache.get(exchange.name);
     if (cached !== undefined) return recordVerdict(exchange, cached);
-    return after(exchange.routes(), (table) =>
-      endpoints
-        .response(exchange.name)
-        // A name with routes but no record: no route matched.
-        .then((entry) => (entry === undefined && table !== null ? undefined : recordVerdict(exchange, entry))),
-    );
+    return after(exchange.routes(), stored, exchange);
   },
 };
 
-function noRoute(exchange: Exchange, table: RouteTable | null): Verdict {
+function noRoute(table: RouteTable | null, exchange: Exchange): Verdict {
   const { name, request } = exchange;
   const view = exchange.view;
   const where = `${request.method} ${view.subpath}`;
@@ -58,5 +59,5 @@ function noRoute(exchange: Exchange, table: RouteTable | null): Verdict {
 
 export const noRouteStep: Step = {
   name: 'no route matched',
-  run: (exchange) => after(exchange.routes(), (table) => noRoute(exchange, table)),
+  run: (exchange) => after(exchange.routes(), noRoute, exchange),
 };

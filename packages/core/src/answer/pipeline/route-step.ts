@@ -10,7 +10,7 @@ import type { AnswerMark } from '../../journal/journal-entry.js';
 import { isMockpointError, MockpointError } from '../../wire/errors.js';
 import type { EndpointAnswer, RespondAnswer, StreamAnswer } from '../endpoint-answer.js';
 import { proxyRouteAnswer } from '../proxy/proxy-route.js';
-import type { RouteHit } from '../routes/route-table.js';
+import type { RouteHit, RouteTable } from '../routes/route-table.js';
 import { resumeAfter } from '../stream/stream-frames.js';
 import type { Exchange } from './exchange.js';
 import { after, type Step, type Verdict } from './step.js';
@@ -58,14 +58,14 @@ function answered(exchange: Exchange, hit: RouteHit): Verdict | Promise<Verdict>
   return { answer, mark };
 }
 
+function routed(table: RouteTable | null, exchange: Exchange): Verdict | Promise<Verdict> | undefined {
+  const hit = exchange.hit(table);
+  return hit === undefined ? undefined : answered(exchange, hit);
+}
+
 export const routeStep: Step = {
   name: 'routes',
-  run(exchange) {
-    return after(exchange.routes(), (table) => {
-      const hit = exchange.hit(table);
-      return hit === undefined ? undefined : answered(exchange, hit);
-    });
-  },
+  run: (exchange) => after(exchange.routes(), routed, exchange),
 };
 
 /**

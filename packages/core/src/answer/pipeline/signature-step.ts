@@ -14,19 +14,28 @@ import type { Exchange } from './exchange.js';
 import { after, type Maybe, type Step, type Verdict } from './step.js';
 
 function judge(exchange: Exchange, check: SignatureCheck): Maybe<Verdict | undefined> {
-  const { name, request } = exchange;
-  const mark = check.check(name, request, exchange.parts.replays, exchange.wholeBody);
-  return after(mark, (judged: SignatureMark) => {
-    request.signature = judged;
-    if (!check.enforce || judged.status === 'valid') return undefined;
-    const answer = errorAnswer(
-      401,
-      'SIGNATURE_INVALID',
-      `the ${judged.scheme} signature is ${judged.status}: ${judged.reason}. "${name}" enforces signatures (PUT /api/endpoints/${name}/signature); sign with one of its secrets, or set enforce: false to record without refusing`,
-      { head: exchange.head, cors: true, details: { ...judged } },
-    );
-    return { answer, mark: BY_NONE };
-  });
+  const mark = check.check(exchange.name, exchange.request, exchange.parts.replays, exchange.wholeBody);
+  return after(mark, check.enforce ? enforced : judged, exchange);
+}
+
+/** The request marked with the outcome; the next step answers. */
+function judged(mark: SignatureMark, exchange: Exchange): undefined {
+  exchange.request.signature = mark;
+  return undefined;
+}
+
+/** The request marked with the outcome; anything but `valid` answered 401. */
+function enforced(mark: SignatureMark, exchange: Exchange): Verdict | undefined {
+  judged(mark, exchange);
+  if (mark.status === 'valid') return undefined;
+  const { name } = exchange;
+  const answer = errorAnswer(
+    401,
+    'SIGNATURE_INVALID',
+    `the ${mark.scheme} signature is ${mark.status}: ${mark.reason}. "${name}" enforces signatures (PUT /api/endpoints/${name}/signature); sign with one of its secrets, or set enforce: false to record without refusing`,
+    { head: exchange.head, cors: true, details: { ...mark } },
+  );
+  return { answer, mark: BY_NONE };
 }
 
 export const signatureStep: Step = {

@@ -35,9 +35,16 @@ export interface Step {
   run(exchange: Exchange): Maybe<Verdict | undefined>;
 }
 
-/** `next(value)` now when `value` is there, else once it is. */
-export function after<T, U>(value: Maybe<T>, next: (value: T) => Maybe<U>): Maybe<U> {
-  return value instanceof Promise ? value.then(next) : next(value);
+/**
+ * `next(value, exchange)` now when `value` is there, else once it is. `next` is
+ * a module-level function, not a closure: a request allocates nothing for it.
+ */
+export function after<T, U>(
+  value: Maybe<T>,
+  next: (value: T, exchange: Exchange) => Maybe<U>,
+  exchange: Exchange,
+): Maybe<U> {
+  return value instanceof Promise ? value.then((ready) => next(ready, exchange)) : next(value, exchange);
 }
 
 /** Asks `steps` in order, from `from`, until one gives a verdict; the last step always gives one. */

@@ -8,6 +8,7 @@
  */
 import type { ValidationMark } from '../../wire/route-validation.js';
 import { errorAnswer } from '../endpoint-answer.js';
+import type { RouteTable } from '../routes/route-table.js';
 import type { Exchange } from './exchange.js';
 import { after, type Step, type Verdict } from './step.js';
 
@@ -30,25 +31,25 @@ function refused(
   return { answer, mark: { answeredBy: { route: routeId }, params, validation } };
 }
 
+function validate(table: RouteTable | null, exchange: Exchange): Verdict | undefined {
+  const hit = exchange.hit(table);
+  const validator = hit?.route.validator;
+  if (hit === undefined || validator === undefined) return undefined;
+  const { request, view } = exchange;
+  const validation = validator.check({
+    query: view.query,
+    headers: view.headers,
+    params: hit.params,
+    body: request.bodyTruncated ? exchange.wholeBody : request.body,
+  });
+  exchange.validation = validation;
+  if (validation.errors.length > 0 && validator.validation.mode === 'enforce') {
+    return refused(exchange, hit.route.id, hit.params, validation);
+  }
+  return undefined;
+}
+
 export const validationStep: Step = {
   name: 'request validation',
-  run(exchange) {
-    return after(exchange.routes(), (table) => {
-      const hit = exchange.hit(table);
-      const validator = hit?.route.validator;
-      if (hit === undefined || validator === undefined) return undefined;
-      const { request, view } = exchange;
-      const validation = validator.check({
-        query: view.query,
-        headers: view.headers,
-        params: hit.params,
-        body: request.bodyTruncated ? exchange.wholeBody : request.body,
-      });
-      exchange.validation = validation;
-      if (validation.errors.length > 0 && validator.validation.mode === 'enforce') {
-        return refused(exchange, hit.route.id, hit.params, validation);
-      }
-      return undefined;
-    });
-  },
+  run: (exchange) => after(exchange.routes(), validate, exchange),
 };
