@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { isBase64 } from './base64.js';
 import { MockpointError } from './errors.js';
 import { JsonText, jsonTextOf, scanJson } from './json-text.js';
 import {
@@ -86,7 +87,6 @@ export interface StreamLimits {
   maxStreamMs: number;
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const encoder = new TextEncoder();
 
 /** The text an SSE event's `data` is sent as: a string as itself, other JSON as its exact text. */
@@ -174,7 +174,7 @@ export function checkStream(
         if (options.template) checkTemplate(event.body, fail);
       } else {
         const base64 = event.bodyBase64 as string;
-        if (!BASE64.test(base64)) fail('bodyBase64 is not base64 (A-Z a-z 0-9 + /, padded with =)');
+        if (!isBase64(base64)) fail('bodyBase64 is not base64 (A-Z a-z 0-9 + /, padded with =)');
         bytes += Math.floor((base64.length * 3) / 4);
       }
       return;
