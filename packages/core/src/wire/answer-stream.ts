@@ -9,13 +9,7 @@
 import { isBase64 } from './base64.js';
 import { MockpointError } from './errors.js';
 import { JsonText, jsonTextOf, scanJson } from './json-text.js';
-import {
-  jsonStringTokens,
-  minRenderedBytes,
-  minRenderedJsonBytes,
-  parseTemplate,
-  TemplateSyntaxError,
-} from './template-syntax.js';
+import { jsonStringTokens, minRenderedBytes, minRenderedJsonBytes, templateSyntaxProblem } from './template-syntax.js';
 
 /** How the events are written: server-sent events, one JSON text per line, or bytes as they are. */
 export type StreamFormat = 'sse' | 'ndjson' | 'raw';
@@ -116,12 +110,8 @@ function sseFrameBytes(event: StreamEvent, data: string): number {
 }
 
 function checkTemplate(text: string, fail: (message: string) => never): void {
-  try {
-    parseTemplate(text);
-  } catch (error) {
-    if (error instanceof TemplateSyntaxError) fail(error.message);
-    throw error;
-  }
+  const problem = templateSyntaxProblem(text);
+  if (problem !== undefined) fail(problem);
 }
 
 /**

@@ -25,13 +25,7 @@ import { checkProxyAnswer, type ProxyAnswer } from './proxy-answer.js';
 import type { RouteValidation } from './route-validation.js';
 import { NAME_PATTERN } from './rules.js';
 import { SETTINGS } from './settings.js';
-import {
-  jsonStringTokens,
-  minRenderedBytes,
-  minRenderedJsonBytes,
-  parseTemplate,
-  TemplateSyntaxError,
-} from './template-syntax.js';
+import { jsonStringTokens, minRenderedBytes, minRenderedJsonBytes, templateSyntaxProblem } from './template-syntax.js';
 
 /** Response headers of an answer: a name maps to a value, or to several (sent as repeated headers). */
 export type AnswerHeaders = Record<string, string | string[]>;
@@ -147,12 +141,8 @@ function checkHeaders(headers: AnswerHeaders, index: number | AnswerPlace, templ
 }
 
 function checkTemplate(text: string, index: number | AnswerPlace): void {
-  try {
-    parseTemplate(text);
-  } catch (error) {
-    if (error instanceof TemplateSyntaxError) fail('INVALID_TEMPLATE', index, error.message);
-    throw error;
-  }
+  const problem = templateSyntaxProblem(text);
+  if (problem !== undefined) fail('INVALID_TEMPLATE', index, problem);
 }
 
 /** The limits an answer is checked against: its body's bytes, and a stream's (their defaults when absent). */
