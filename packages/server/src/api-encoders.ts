@@ -1,9 +1,9 @@
 /**
  * The content codings the daemon offers for `/api` JSON answers, from
  * `node:zlib` (off the main thread): brotli at quality 5 and gzip (level 6) for
- * clients without brotli. On a 139 kB journal brotli 5 took about as long as
- * gzip (both some milliseconds on the loaded 2-core machine; quality 11 took
- * over 2 s) and came out a third smaller (8.2 kB against 12.1 kB).
+ * clients without brotli: brotli 5 costs about what gzip does and compresses
+ * better, higher qualities cost far more time (the measurement is in
+ * docs/performance.md).
  *
  * @module
  */
@@ -14,7 +14,7 @@ import type { ApiEncoders } from '@mockpoint/core';
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
-/** Brotli quality 0–11: 5 costs about what gzip does and compresses a third better; 11 is hundreds of times slower. */
+/** Brotli quality 0–11: 5 costs about what gzip does and compresses better; 11 is far slower (docs/performance.md). */
 const BROTLI_QUALITY = 5;
 
 /** brotli and gzip through node:zlib. */

@@ -52,7 +52,7 @@ function stopSignal(): AbortSignal {
 
 /** `mockpoint tail …`: the live journal; Ctrl-C ends it with exit code 0. */
 async function tail(argv: string[]): Promise<number> {
-  const { parseTailArgs, runTail, TAIL_HELP } = await import('./tail/tail-command.js');
+  const { parseTailArgs, runTail, TAIL_HELP } = await import('./commands/tail-command.js');
   const options = parseTailArgs(argv, process.env);
   if (options === undefined) {
     IO.out(TAIL_HELP);
@@ -64,13 +64,13 @@ async function tail(argv: string[]): Promise<number> {
 
 /** `mockpoint record …`: records through a running daemon until Ctrl-C, then writes the mock file. */
 async function record(argv: string[]): Promise<number> {
-  const { runRecord } = await import('./record/record-command.js');
+  const { runRecord } = await import('./commands/record-command.js');
   return runRecord(argv, IO, process.env, stopSignal());
 }
 
 /** `mockpoint send URL …`: one signed delivery; exits 0 when it did what was asked. */
 async function send(argv: string[]): Promise<number> {
-  const { parseSendArgs, runSend, SEND_HELP } = await import('./send/send-command.js');
+  const { parseSendArgs, runSend, SEND_HELP } = await import('./commands/send-command.js');
   const options = parseSendArgs(argv, undefined, process.env);
   if (options === undefined) {
     IO.out(SEND_HELP);

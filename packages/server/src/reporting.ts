@@ -2,7 +2,7 @@
  * Server error reporting with `@sentry/node`, only when `SERVER_REPORTING_DSN` is
  * set. Without a DSN the SDK is never imported, so nothing is loaded or sent.
  *
- * The SDK is an optional peer dependency (about 80 MB installed): it is not
+ * The SDK is an optional peer dependency (large: its size is in docs/performance.md): it is not
  * installed with the daemon, and a DSN without it stops start-up with one line
  * naming the package to install.
  *

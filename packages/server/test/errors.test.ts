@@ -4,10 +4,10 @@ import { MockpointError } from '@mockpoint/core';
 import { ERRORS, isOwnError } from '@mockpoint/core/internal';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/commands/command-args.js';
+import { ForwardError } from '../src/commands/tail-forward.js';
 import { ConfigError } from '../src/config.js';
 import { ReportingUnavailableError } from '../src/reporting.js';
 import { StartError } from '../src/start-server.js';
-import { ForwardError } from '../src/tail/forward.js';
 
 describe('the CLI errors', () => {
   it.each([

@@ -17,7 +17,7 @@
  */
 import { api, type ExactRecord, endpointUrl, failureMessage, isApiFailure } from './api.js';
 import { bodyView } from './body-view.js';
-import { copyText, h, replaceChildren, toast } from './dom.js';
+import { copyText, h, onEscape, replaceChildren, toast } from './dom.js';
 import { type EndpointForm, endpointForm } from './form.js';
 import { JournalView } from './journal.js';
 import { statusBadge } from './list.js';
@@ -189,12 +189,7 @@ export class DetailView {
       bar.remove();
       discard();
     });
-    bar.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        close();
-      }
-    });
+    onEscape(bar, close);
     form.before(bar);
     keep.focus();
   }
@@ -428,12 +423,7 @@ export class DetailView {
     };
     cancel.addEventListener('click', keep);
     confirmButton.addEventListener('click', () => void remove());
-    bar.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        keep();
-      }
-    });
+    onEscape(bar, keep);
     replaceChildren(bar, question, confirmButton, cancel, problem);
     bar.classList.add('confirming');
     cancel.focus();

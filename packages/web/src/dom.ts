@@ -41,6 +41,16 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return el;
 }
 
+/** Calls `action` when Escape is pressed inside `el`, marking the key handled (`preventDefault`). */
+export function onEscape(el: HTMLElement, action: () => void): void {
+  el.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      action();
+    }
+  });
+}
+
 /** Replaces the children of `el`. */
 export function replaceChildren(el: Element, ...children: Child[]): void {
   el.replaceChildren();
@@ -174,12 +184,7 @@ export function confirmBar(button: HTMLButtonElement, options: ConfirmBarOptions
   };
   keep.addEventListener('click', close);
   yes.addEventListener('click', () => void confirm());
-  el.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      close();
-    }
-  });
+  onEscape(el, close);
   button.replaceWith(el);
   keep.focus();
   return { el, confirm: () => void confirm() };

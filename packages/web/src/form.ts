@@ -110,6 +110,11 @@ function makeField(
   };
 }
 
+/** A number field of the endpoint form: a text input with the numeric keyboard on phones. */
+function numberInput(name: string, value: number): HTMLInputElement {
+  return h('input', { type: 'text', name, inputMode: 'numeric', autocomplete: 'off', value: String(value) });
+}
+
 function describeJson(value: unknown, text: string): string {
   const size = formatBytes(new TextEncoder().encode(text).byteLength);
   if (Array.isArray(value)) return `Valid JSON: array of ${value.length} item${value.length === 1 ? '' : 's'}, ${size}`;
@@ -183,23 +188,11 @@ export function endpointForm(options: EndpointFormOptions): EndpointForm {
     { id: `${prefix}-status-list` },
     COMMON_STATUSES.map(([code, text]) => h('option', { value: String(code) }, `${code} ${text}`)),
   );
-  const statusInput = h('input', {
-    type: 'text',
-    name: 'statusCode',
-    inputMode: 'numeric',
-    autocomplete: 'off',
-    value: String(initial?.statusCode ?? 200),
-  });
+  const statusInput = numberInput('statusCode', initial?.statusCode ?? 200);
   statusInput.setAttribute('list', statusList.id);
   const status = makeField(`${prefix}-status`, 'Status code', statusInput, '200-599');
 
-  const delayInput = h('input', {
-    type: 'text',
-    name: 'delay',
-    inputMode: 'numeric',
-    autocomplete: 'off',
-    value: String(initial?.delay ?? 0),
-  });
+  const delayInput = numberInput('delay', initial?.delay ?? 0);
   const delay = makeField(`${prefix}-delay`, 'Delay (ms)', delayInput, 'Wait before answering');
 
   const fields: Record<FieldKey, Field> = { name, data, status, delay };

@@ -9,12 +9,12 @@
  * @module
  */
 import { answerMarks } from './answer-marks.js';
-import { api, failureMessage, isApiFailure, type QueuedAnswer, queueText, queueTexts } from './api.js';
+import { api, isApiFailure, type QueuedAnswer, queueText, queueTexts } from './api.js';
 import { confirmBar, h, replaceChildren, toast } from './dom.js';
 import { formatJson } from './json-format.js';
 import { statusBadge } from './list.js';
 import { report } from './report.js';
-import { tokenField } from './token-field.js';
+import { showWriteFailure } from './write-failure.js';
 
 const FAULTS = ['reset', 'close', 'hang'] as const;
 
@@ -182,12 +182,7 @@ export class QueueView {
   }
 
   #fail(what: string, error: unknown, retry: () => void): void {
-    if (!isApiFailure(error)) report(error);
-    const code = isApiFailure(error) ? `${error.code}: ` : '';
-    this.#problem.textContent = `Could not ${what}: ${code}${failureMessage(error)}`;
-    if (isApiFailure(error) && error.code === 'UNAUTHORIZED') {
-      this.#problem.append(tokenField({ id: 'queue-token', onUse: retry }));
-    }
+    showWriteFailure(this.#problem, what, error, 'queue-token', retry);
   }
 
   /** Asks inline before dropping the queue; Escape or "Keep them" leaves it. */

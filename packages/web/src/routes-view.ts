@@ -11,12 +11,12 @@
 
 import { scanJson } from '@mockpoint/core/client';
 import { answerMarks } from './answer-marks.js';
-import { api, failureMessage, isApiFailure, putRoutesText, type Route, routesText } from './api.js';
+import { api, isApiFailure, putRoutesText, type Route, routesText } from './api.js';
 import { confirmBar, h, replaceChildren, toast } from './dom.js';
 import { formatJson } from './json-format.js';
 import { statusBadge } from './list.js';
 import { report } from './report.js';
-import { tokenField } from './token-field.js';
+import { showWriteFailure } from './write-failure.js';
 
 /** What a route answers with, in a word or two (none for a bodiless answer or a fault). */
 function bodyKind(answer: Route['answer']): string | undefined {
@@ -162,12 +162,7 @@ export class RoutesView {
   }
 
   #fail(what: string, error: unknown, retry: () => void): void {
-    if (!isApiFailure(error)) report(error);
-    const code = isApiFailure(error) ? `${error.code}: ` : '';
-    this.#problem.textContent = `Could not ${what}: ${code}${failureMessage(error)}`;
-    if (isApiFailure(error) && error.code === 'UNAUTHORIZED') {
-      this.#problem.append(tokenField({ id: 'routes-token', onUse: retry }));
-    }
+    showWriteFailure(this.#problem, what, error, 'routes-token', retry);
   }
 
   /** Asks inline before removing the routes; Escape or "Keep them" leaves them. */

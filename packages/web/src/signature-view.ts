@@ -8,10 +8,10 @@
  *
  * @module
  */
-import { api, failureMessage, isApiFailure, type SignatureInput, type SignatureView } from './api.js';
-import { confirmBar, h, replaceChildren, toast } from './dom.js';
+import { api, isApiFailure, type SignatureInput, type SignatureView } from './api.js';
+import { confirmBar, h, onEscape, toast } from './dom.js';
 import { report } from './report.js';
-import { tokenField } from './token-field.js';
+import { showWriteFailure } from './write-failure.js';
 
 const SCHEMES = ['standard', 'stripe', 'github', 'slack', 'hmac'] as const;
 
@@ -145,12 +145,7 @@ export class SignatureCheckView {
       event.preventDefault();
       void this.#put();
     });
-    this.#form.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        this.#open(false);
-      }
-    });
+    onEscape(this.#form, () => this.#open(false));
     this.#toggle = h(
       'button',
       { type: 'button', class: 'btn', 'aria-expanded': 'false', 'aria-controls': 'signature-form' },
@@ -257,12 +252,7 @@ export class SignatureCheckView {
   }
 
   #fail(what: string, error: unknown, retry: () => void): void {
-    if (!isApiFailure(error)) report(error);
-    const code = isApiFailure(error) ? `${error.code}: ` : '';
-    replaceChildren(this.#problem, `Could not ${what}: ${code}${failureMessage(error)}`);
-    if (isApiFailure(error) && error.code === 'UNAUTHORIZED') {
-      this.#problem.append(tokenField({ id: 'signature-token', onUse: retry }));
-    }
+    showWriteFailure(this.#problem, what, error, 'signature-token', retry);
   }
 
   /** Asks inline before removing the check; Escape or "Keep it" leaves it. */

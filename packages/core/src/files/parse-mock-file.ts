@@ -18,8 +18,8 @@ import {
   parseDocument,
 } from 'yaml';
 import { utf8Length } from '../answer/endpoint-answer.js';
-import { toBase64 } from '../journal/journal-entry.js';
 import type { QueuedAnswer } from '../wire/answer-json.js';
+import { toBase64 } from '../wire/base64.js';
 import { type ErrorCode, MockpointError } from '../wire/errors.js';
 import { JsonSyntaxError, JsonText, scanJson } from '../wire/json-text.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_ROUTES } from '../wire/limits.js';

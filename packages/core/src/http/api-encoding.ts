@@ -10,6 +10,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { BODILESS_STATUS } from '../answer/read-response.js';
+import { toBase64Url } from '../wire/base64.js';
 
 /** Compresses a whole answer body. */
 export type Encoder = (bytes: Uint8Array) => Promise<Uint8Array>;
@@ -67,16 +68,10 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
   });
 }
 
-function base64url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
 /** A weak validator for a JSON text: the first 128 bits of its SHA-256. */
 export async function weakEtag(bytes: Uint8Array): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-  return `W/"${base64url(digest.subarray(0, 16))}"`;
+  return `W/"${toBase64Url(digest.subarray(0, 16))}"`;
 }
 
 function addVary(headers: Headers, value: string): void {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { concatBytes } from '../wire/concat-bytes.js';
 import { MockpointError } from '../wire/errors.js';
 import { JsonSyntaxError, MAX_JSON_DEPTH, scanJson } from '../wire/json-text.js';
 
@@ -88,13 +89,7 @@ export async function readStreamPrefix(
   }
   const truncated = seen > limit;
   if (chunks.length === 1) return { bytes: chunks[0] as Uint8Array, truncated };
-  const bytes = new Uint8Array(kept);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { bytes, truncated };
+  return { bytes: concatBytes(chunks, kept), truncated };
 }
 
 /**

@@ -14,7 +14,7 @@ import { RouteCache } from '../answer/routes/route-cache.js';
 import { RouteTable } from '../answer/routes/route-table.js';
 import type { CountOptions, EndpointStore, ListOptions, RoutesUpdate } from '../store/store.js';
 import { SignatureCheck } from '../webhook/signature-check.js';
-import { SignatureChecks } from '../webhook/signature-checks.js';
+import { SignatureCheckCache } from '../webhook/signature-check-cache.js';
 import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import type { SignatureSettings } from '../wire/signature-settings.js';
@@ -38,9 +38,9 @@ export class EndpointService {
   readonly #routeReading = new Map<string, symbol>();
   /**
    * Signature checks by name (`null`: none), in front of the store like the
-   * route tables; the read path asks {@link SignatureChecks.get} first.
+   * route tables; the read path asks {@link SignatureCheckCache.get} first.
    */
-  readonly signatureChecks = new SignatureChecks();
+  readonly signatureChecks = new SignatureCheckCache();
   /** The same withdrawal tokens as {@link #reading}, for signature reads. */
   readonly #signatureReading = new Map<string, symbol>();
   /**

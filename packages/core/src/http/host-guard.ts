@@ -7,37 +7,29 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { MockpointError } from '../wire/errors.js';
-import { hostAllowed } from '../wire/host-rules.js';
+import { hostAllowed, splitHostPort } from '../wire/host-rules.js';
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
-/** The host name of a Host header value: no port, lower case, no trailing dot; IPv6 without brackets. */
+/** The host name of a Host header value, as the allow lists compare it (wire/host-rules.ts `splitHostPort`). */
 export function hostName(host: string): string {
-  const value = host.trim().toLowerCase();
-  if (value.startsWith('[')) return value.slice(1, value.indexOf(']') === -1 ? undefined : value.indexOf(']'));
-  const colon = value.lastIndexOf(':');
-  const name = colon === -1 ? value : value.slice(0, colon);
-  return name.endsWith('.') ? name.slice(0, -1) : name;
-}
-
-/** The port of a Host header value, or `defaultPort` when it names none. */
-function hostPort(host: string, defaultPort: number): number | undefined {
-  const value = host.trim();
-  const colon = value.lastIndexOf(':');
-  if (colon === -1 || value.lastIndexOf(']') > colon) return defaultPort;
-  const port = value.slice(colon + 1);
-  return /^\d{1,5}$/.test(port) ? Number(port) : undefined;
+  return splitHostPort(host)?.host ?? host.trim().toLowerCase();
 }
 
 /**
  * True when `host` (a Host header value) is an IP address, `localhost`, or
  * allowed by one of `allowed` (the allow-list rule of wire/host-rules.ts: a
- * listed port allows that port only; a Host without a port is at `defaultPort`).
+ * listed port allows that port only; a Host without a port is at `defaultPort`,
+ * one whose port is not a number matches rules without a port only). A Host
+ * that cannot be read (`[::1`) is allowed by nothing.
  */
 export function isAllowedHost(host: string, allowed: readonly string[], defaultPort = 80): boolean {
-  const name = hostName(host);
+  const split = splitHostPort(host);
+  if (split === undefined) return false;
+  const { host: name, port } = split;
   if (name === 'localhost' || IPV4.test(name) || name.includes(':')) return true;
-  return hostAllowed(name, hostPort(host, defaultPort), allowed);
+  const at = port === undefined ? defaultPort : /^\d{1,5}$/.test(port) ? Number(port) : undefined;
+  return hostAllowed(name, at, allowed);
 }
 
 /**

@@ -8,6 +8,7 @@
 
 import { jsonTooDeep, type KeepAll, readBodyPrefix } from '../http/body.js';
 import type { Fault } from '../wire/answer-json.js';
+import { toBase64 } from '../wire/base64.js';
 import { splitEndpointTarget } from '../wire/endpoint-target.js';
 import type { AnsweredBy, JournalEntry, UpstreamOutcome } from '../wire/journal-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
@@ -80,15 +81,6 @@ export function headerRecord(rawHeaders: readonly string[]): Record<string, stri
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Base64 of `bytes`, without Node's Buffer (the core runs on every runtime). */
-export function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
-}
 
 /**
  * The body as text when it is valid UTF-8 (a character cut in half by the

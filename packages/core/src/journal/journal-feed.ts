@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { concatBytes } from '../wire/concat-bytes.js';
 import { MockpointError } from '../wire/errors.js';
 import type { JournalEntry } from '../wire/journal-json.js';
 import { DEFAULT_MAX_STREAMS } from '../wire/limits.js';
@@ -56,17 +57,6 @@ const END_MESSAGES: Record<FeedEndReason, string> = {
     'this reader fell too far behind and was dropped; reconnect with Last-Event-ID to resume from the journal',
   shutdown: 'the server is shutting down',
 };
-
-function concat(chunks: Uint8Array[], bytes: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const out = new Uint8Array(bytes);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
-}
 
 /** One open stream. */
 class Watcher {
@@ -162,7 +152,8 @@ class Watcher {
   /** Hands everything pending to the stream as one chunk, or waits until there is something. */
   pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> | undefined {
     if (this.#pending.length > 0) {
-      const chunk = concat(this.#pending, this.#pendingBytes);
+      const chunk =
+        this.#pending.length === 1 ? (this.#pending[0] as Uint8Array) : concatBytes(this.#pending, this.#pendingBytes);
       this.#pending = [];
       this.#pendingBytes = 0;
       controller.enqueue(chunk);

@@ -6,10 +6,10 @@
 // hash and encoding, by the module's verifier.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { toBase64 } from '../wire/base64.js';
 import type { DeliverySign } from '../wire/delivery-json.js';
 import { buildSend } from './delivery-attempt.js';
 import type { StoredDelivery } from './delivery-store.js';
-import { toBase64 } from './hmac.js';
 import { WebhookVerifier } from './signature.js';
 
 const WHSEC = `whsec_${randomBytes(32).toString('base64')}`;

@@ -5,6 +5,8 @@
  *
  * @module
  */
+
+import { fromBase64, toBase64 } from '../wire/base64.js';
 import {
   DEFAULT_DELIVERY_TIMEOUT_MS,
   type DeliverySign,
@@ -20,7 +22,7 @@ import { HEADER_VALUE_RULE, headerNameProblem, headerValueProblem } from '../wir
 import { FORBIDDEN_HEADERS } from '../wire/route.js';
 import { newDeliveryId, type StoredDelivery } from './delivery-store.js';
 import { checkDeliveryTarget } from './delivery-target.js';
-import { fromBase64, toBase64, utf8Bytes } from './hmac.js';
+import { utf8Bytes } from './hmac.js';
 import { signWebhook, TIMED_SCHEMES } from './signature.js';
 
 /** What {@link parseDeliveryRequest} needs besides the body. */

@@ -3,6 +3,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { latin1FromBase64 } from '../wire/base64.js';
 import {
   HMAC_ALGORITHMS,
   type HmacAlgorithm,
@@ -10,7 +11,6 @@ import {
   hmac,
   hmacNow,
   latin1Equal,
-  latin1FromBase64,
   macNow,
   subtleHmac,
 } from './hmac.js';

@@ -1,7 +1,7 @@
 /**
  * The byte-level parts of webhook signing: HMAC through `node:crypto` where the
  * runtime has it and Web Crypto elsewhere (so it runs on Node, Bun, Deno and
- * workerd alike), hex and base64 without `Buffer`, and a
+ * workerd alike), hex without `Buffer` (base64 is wire/base64.ts), and a
  * comparison that does not stop at the first differing byte.
  *
  * @module
@@ -234,19 +234,6 @@ export function latin1Text(bytes: Uint8Array): string {
   return text;
 }
 
-/** The bytes of `parts` one after the other. */
-export function concatBytes(...parts: Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
 const utf8 = new TextEncoder();
 
 /** The UTF-8 bytes of a string. */
@@ -267,25 +254,4 @@ function hexDigit(code: number): number {
   if (code >= 97 && code <= 102) return code - 87; // a-f
   if (code >= 65 && code <= 70) return code - 55; // A-F
   return -1;
-}
-
-/** Standard (padded) base64 of `bytes`. */
-export function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/** The bytes of standard padded base64, or `undefined` if the text is not that. */
-export function fromBase64(text: string): Uint8Array | undefined {
-  const binary = latin1FromBase64(text);
-  return binary === undefined ? undefined : latin1Bytes(binary);
-}
-
-/** The bytes of standard padded base64 as `latin1` text, or `undefined` if the text is not that. */
-export function latin1FromBase64(text: string): string | undefined {
-  if (text.length % 4 !== 0 || !BASE64.test(text)) return undefined;
-  return atob(text);
 }

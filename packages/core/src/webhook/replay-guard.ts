@@ -36,7 +36,8 @@ export class MemoryReplayGuard implements ReplayGuard {
    * The keys in the order they were recorded, each with the time it is
    * forgotten at, oldest first from `#head` on: the sweep's queue. (Deleting
    * from the front of a `Map` and iterating it again skips every deleted slot
-   * until the table is rebuilt: at 100,000 ids that cost ~100 µs per request.)
+   * until the table is rebuilt, a cost that grows with the ids kept; the figures
+   * are in docs/performance.md.)
    * An entry whose key was recorded again later is skipped.
    */
   #keys: string[] = [];

@@ -11,20 +11,18 @@
  * @module
  */
 
+import { fromBase64, latin1FromBase64, toBase64 } from '../wire/base64.js';
+import { concatBytes } from '../wire/concat-bytes.js';
 import { MockpointError } from '../wire/errors.js';
 import { headerNameProblem, headerValueProblem } from '../wire/http-header.js';
 import {
-  concatBytes,
-  fromBase64,
   HMAC_ALGORITHMS,
   type HmacAlgorithm,
   hexSpells,
   hmac,
   latin1Equal,
-  latin1FromBase64,
   latin1Text,
   macNow,
-  toBase64,
   toHex,
   utf8Bytes,
 } from './hmac.js';
@@ -147,7 +145,7 @@ export async function signWebhook(options: SignOptions): Promise<Record<string, 
       return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': `v1,${toBase64(mac)}` };
     }
     case 'stripe': {
-      const mac = await hmac('sha256', key, concatBytes(utf8Bytes(`${timestamp}.`), body));
+      const mac = await hmac('sha256', key, concatBytes([utf8Bytes(`${timestamp}.`), body]));
       return { 'stripe-signature': `t=${timestamp},v1=${toHex(mac)}` };
     }
     case 'github': {
@@ -158,7 +156,7 @@ export async function signWebhook(options: SignOptions): Promise<Record<string, 
       return headers;
     }
     case 'slack': {
-      const mac = await hmac('sha256', key, concatBytes(utf8Bytes(`v0:${timestamp}:`), body));
+      const mac = await hmac('sha256', key, concatBytes([utf8Bytes(`v0:${timestamp}:`), body]));
       return { 'x-slack-request-timestamp': String(timestamp), 'x-slack-signature': `v0=${toHex(mac)}` };
     }
     case 'hmac': {
@@ -263,7 +261,7 @@ export class WebhookVerifier {
   }
 
   async #verifyLater(plan: MacPlan, body: Uint8Array, now: number | undefined): Promise<VerifyResult> {
-    const content = plan.prefix === '' ? body : concatBytes(utf8Bytes(plan.prefix), body);
+    const content = plan.prefix === '' ? body : concatBytes([utf8Bytes(plan.prefix), body]);
     let first: string | undefined;
     for (let i = 0; i < this.#keys.length; i++) {
       const expected = latin1Text(await hmac(plan.algorithm, this.#keys[i] as Uint8Array, content));
@@ -462,7 +460,7 @@ function mismatch(what: string, signatures: number, secrets: number, body: Uint8
 }
 
 function standardContent(id: string, timestamp: string, body: Uint8Array): Uint8Array {
-  return concatBytes(utf8Bytes(`${id}.${timestamp}.`), body);
+  return concatBytes([utf8Bytes(`${id}.${timestamp}.`), body]);
 }
 
 function checkScheme(scheme: unknown): SignatureScheme {

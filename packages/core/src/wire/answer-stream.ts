@@ -6,15 +6,10 @@
  *
  * @module
  */
+import { isBase64 } from './base64.js';
 import { MockpointError } from './errors.js';
 import { JsonText, jsonTextOf, scanJson } from './json-text.js';
-import {
-  jsonStringTokens,
-  minRenderedBytes,
-  minRenderedJsonBytes,
-  parseTemplate,
-  TemplateSyntaxError,
-} from './template-syntax.js';
+import { jsonStringTokens, minRenderedBytes, minRenderedJsonBytes, templateSyntaxProblem } from './template-syntax.js';
 
 /** How the events are written: server-sent events, one JSON text per line, or bytes as they are. */
 export type StreamFormat = 'sse' | 'ndjson' | 'raw';
@@ -86,7 +81,6 @@ export interface StreamLimits {
   maxStreamMs: number;
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const encoder = new TextEncoder();
 
 /** The text an SSE event's `data` is sent as: a string as itself, other JSON as its exact text. */
@@ -116,12 +110,8 @@ function sseFrameBytes(event: StreamEvent, data: string): number {
 }
 
 function checkTemplate(text: string, fail: (message: string) => never): void {
-  try {
-    parseTemplate(text);
-  } catch (error) {
-    if (error instanceof TemplateSyntaxError) fail(error.message);
-    throw error;
-  }
+  const problem = templateSyntaxProblem(text);
+  if (problem !== undefined) fail(problem);
 }
 
 /**
@@ -174,7 +164,7 @@ export function checkStream(
         if (options.template) checkTemplate(event.body, fail);
       } else {
         const base64 = event.bodyBase64 as string;
-        if (!BASE64.test(base64)) fail('bodyBase64 is not base64 (A-Z a-z 0-9 + /, padded with =)');
+        if (!isBase64(base64)) fail('bodyBase64 is not base64 (A-Z a-z 0-9 + /, padded with =)');
         bytes += Math.floor((base64.length * 3) / 4);
       }
       return;

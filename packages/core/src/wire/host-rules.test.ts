@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { checkUpstreamHost } from '../answer/proxy/upstream.js';
 import { isAllowedHost } from '../http/host-guard.js';
 import { checkDeliveryTarget } from '../webhook/delivery-target.js';
-import { hostAllowed, isHostRule, parseHostRule } from './host-rules.js';
+import { hostAllowed, isHostRule, normalHost, parseHostRule, splitHostPort } from './host-rules.js';
 import { checkProxyAnswer } from './proxy-answer.js';
 
 /** [entry, host as a URL writes it, port, allowed] */
@@ -82,5 +82,63 @@ describe('the host allow-list rule', () => {
     expect(passes(() => checkUpstreamHost(new URL('http://127.0.0.1:8080/'), ['127.0.0.1:8080']))).toBe(true);
     expect(passes(() => checkUpstreamHost(new URL('http://127.0.0.1:6379/'), ['127.0.0.1:8080']))).toBe(false);
     expect(passes(() => checkUpstreamHost(new URL('http://[::1]:8080/'), ['::1']))).toBe(true);
+  });
+});
+
+/**
+ * [text, host, port]: the one normalisation every list and the Host check read a
+ * host through (`undefined`: malformed, allowed by nothing).
+ */
+const SPLITS: [string, string | undefined, string | undefined][] = [
+  ['mocks.internal', 'mocks.internal', undefined],
+  ['Mocks.Internal', 'mocks.internal', undefined],
+  ['mocks.internal.', 'mocks.internal', undefined],
+  ['Example.COM.:443', 'example.com', '443'],
+  [' mocks.internal:8080 ', 'mocks.internal', '8080'],
+  ['mocks.internal:', 'mocks.internal', ''],
+  ['mocks.internal:x', 'mocks.internal', 'x'],
+  ['.example.com', '.example.com', undefined],
+  ['.Example.com.:8443', '.example.com', '8443'],
+  ['10.0.0.5:8080', '10.0.0.5', '8080'],
+  ['::1', '::1', undefined],
+  ['[::1]', '::1', undefined],
+  ['[::1]:80', '::1', '80'],
+  ['[FD00:0:0::5]:8080', 'fd00::5', '8080'],
+  ['fd00:0:0::5', 'fd00::5', undefined],
+  ['[::1', undefined, undefined],
+  ['[::1]x', undefined, undefined],
+  ['[::1]:', '::1', ''],
+];
+
+describe('the one normalisation of a host', () => {
+  it.each(SPLITS)('%j is host %j, port %j', (text, host, port) => {
+    const split = splitHostPort(text);
+    expect(split?.host).toBe(host);
+    expect(split?.port).toBe(port);
+  });
+
+  it('normalHost, for a URL hostname: lower case, no brackets, no trailing dot, shortest IPv6', () => {
+    expect(normalHost('[FD00:0:0::5]')).toBe('fd00::5');
+    expect(normalHost('Mocks.Internal.')).toBe('mocks.internal');
+    expect(normalHost('10.0.0.5')).toBe('10.0.0.5');
+  });
+
+  it('a list entry and a Host header with the same text name the same host and port', () => {
+    for (const [text, host] of SPLITS) {
+      if (host === undefined || text.includes(':x') || text.endsWith(':') || host.startsWith('.')) continue;
+      const rule = parseHostRule(text);
+      expect(rule?.host, text).toBe(host);
+      const port = splitHostPort(text)?.port;
+      // The Host check answers every IP address anyway (only names are checked).
+      if (!/^[\d.]+$/.test(host) && !host.includes(':')) {
+        expect(isAllowedHost(text, [host]), text).toBe(true);
+        if (port !== undefined) expect(isAllowedHost(text, [`${host}:${Number(port) + 1}`]), text).toBe(false);
+      }
+    }
+  });
+
+  it('a Host the guard cannot read is allowed by nothing', () => {
+    expect(isAllowedHost('[evil.example', ['evil.example'])).toBe(false);
+    expect(isAllowedHost('[evil.example]x', ['evil.example'])).toBe(false);
   });
 });

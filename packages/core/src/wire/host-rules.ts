@@ -52,34 +52,40 @@ export function normalHost(hostname: string): string {
   return host.includes(':') ? (ipv6(host) ?? host) : host;
 }
 
+/**
+ * `text` (an allow-list entry or a Host header value) split into its host, as
+ * {@link normalHost} writes it, and the text after its port colon (`undefined`:
+ * none): `[::1]:8080`, `Example.COM.:443`, `.example.com:8443`, `::1` (an IPv6
+ * address without brackets has no port). `undefined` when a `[` is not closed,
+ * or something other than `:port` follows the `]`.
+ */
+export function splitHostPort(text: string): { host: string; port: string | undefined } | undefined {
+  const value = text.trim();
+  if (value.startsWith('[')) {
+    const end = value.indexOf(']');
+    const rest = value.slice(end + 1);
+    if (end === -1 || (rest !== '' && !rest.startsWith(':'))) return undefined;
+    return { host: normalHost(value.slice(1, end)), port: rest === '' ? undefined : rest.slice(1) };
+  }
+  const colon = value.indexOf(':');
+  if (colon === -1 || colon !== value.lastIndexOf(':')) return { host: normalHost(value), port: undefined };
+  return { host: normalHost(value.slice(0, colon)), port: value.slice(colon + 1) };
+}
+
 /** The rule `entry` stands for, or `undefined` when it is none of {@link HOST_RULE_FORMS}. */
 export function parseHostRule(entry: string): HostRule | undefined {
-  let text = entry.trim().toLowerCase();
-  let port: number | undefined;
-  const colons = text.split(':').length - 1;
-  if (text.startsWith('[')) {
-    const end = text.indexOf(']');
-    if (end === -1) return undefined;
-    const rest = text.slice(end + 1);
-    if (rest !== '') {
-      if (!rest.startsWith(':') || !PORT.test(rest.slice(1))) return undefined;
-      port = Number(rest.slice(1));
-    }
-    text = text.slice(1, end);
-  } else if (colons === 1) {
-    const at = text.indexOf(':');
-    if (!PORT.test(text.slice(at + 1))) return undefined;
-    port = Number(text.slice(at + 1));
-    text = text.slice(0, at);
-  }
+  const split = splitHostPort(entry);
+  if (split === undefined) return undefined;
+  const { host, port: portText } = split;
+  const port = portText === undefined ? undefined : PORT.test(portText) ? Number(portText) : 0;
   if (port !== undefined && (port < 1 || port > 65_535)) return undefined;
-  if (text.includes(':')) {
-    const address = ipv6(text);
-    return address === undefined ? undefined : { host: address, suffix: false, port };
+  if (host.includes(':')) {
+    // normalHost wrote a valid IPv6 address in its shortest form; anything else with a colon is none.
+    return ipv6(host) === host ? { host, suffix: false, port } : undefined;
   }
-  const suffix = text.startsWith('.');
-  const host = (suffix ? text.slice(1) : text).replace(/\.$/, '');
-  return NAME.test(host) ? { host, suffix, port } : undefined;
+  const suffix = host.startsWith('.');
+  const name = suffix ? host.slice(1) : host;
+  return NAME.test(name) ? { host: name, suffix, port } : undefined;
 }
 
 /** True when `entry` is a valid allow-list entry. */

@@ -15,6 +15,7 @@ import {
   type StreamLimits,
   streamFromJson,
 } from './answer-stream.js';
+import { isBase64 } from './base64.js';
 import { MockpointError } from './errors.js';
 import { headerNameProblem, headerValueProblem } from './http-header.js';
 import type { RequestFilter } from './journal-json.js';
@@ -24,13 +25,7 @@ import { checkProxyAnswer, type ProxyAnswer } from './proxy-answer.js';
 import type { RouteValidation } from './route-validation.js';
 import { NAME_PATTERN } from './rules.js';
 import { SETTINGS } from './settings.js';
-import {
-  jsonStringTokens,
-  minRenderedBytes,
-  minRenderedJsonBytes,
-  parseTemplate,
-  TemplateSyntaxError,
-} from './template-syntax.js';
+import { jsonStringTokens, minRenderedBytes, minRenderedJsonBytes, templateSyntaxProblem } from './template-syntax.js';
 
 /** Response headers of an answer: a name maps to a value, or to several (sent as repeated headers). */
 export type AnswerHeaders = Record<string, string | string[]>;
@@ -96,7 +91,6 @@ export const FORBIDDEN_HEADERS: ReadonlySet<string> = new Set([
   'upgrade',
 ]);
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const BODY_FORMS = ['data', 'body', 'bodyBase64', 'stream'] as const;
 /** HTTP forbids a body with these statuses (so a stream too). */
 const BODILESS = new Set([204, 205, 304]);
@@ -147,12 +141,8 @@ function checkHeaders(headers: AnswerHeaders, index: number | AnswerPlace, templ
 }
 
 function checkTemplate(text: string, index: number | AnswerPlace): void {
-  try {
-    parseTemplate(text);
-  } catch (error) {
-    if (error instanceof TemplateSyntaxError) fail('INVALID_TEMPLATE', index, error.message);
-    throw error;
-  }
+  const problem = templateSyntaxProblem(text);
+  if (problem !== undefined) fail('INVALID_TEMPLATE', index, problem);
 }
 
 /** The limits an answer is checked against: its body's bytes, and a stream's (their defaults when absent). */
@@ -176,7 +166,7 @@ export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, li
   }
   const forms = BODY_FORMS.filter((form) => Object.hasOwn(answer, form));
   if (forms.length > 1) fail('INVALID_ANSWER', index, `answer has ${forms.join(' and ')}; give at most one body form`);
-  if (answer.bodyBase64 !== undefined && !BASE64.test(answer.bodyBase64)) {
+  if (answer.bodyBase64 !== undefined && !isBase64(answer.bodyBase64)) {
     fail('INVALID_ANSWER', index, 'answer.bodyBase64 is not base64 (A-Z a-z 0-9 + /, padded with =)');
   }
   if ((answer.fault === 'reset' || answer.fault === 'hang') && (forms.length > 0 || answer.statusCode !== undefined)) {

@@ -139,3 +139,14 @@ export function minRenderedJsonBytes(text: string): number {
   }
   return bytes;
 }
+
+/** Why template `text` does not parse (a {@link TemplateSyntaxError}'s message), or `undefined` when it does. */
+export function templateSyntaxProblem(text: string): string | undefined {
+  try {
+    parseTemplate(text);
+    return undefined;
+  } catch (error) {
+    if (error instanceof TemplateSyntaxError) return error.message;
+    throw error;
+  }
+}

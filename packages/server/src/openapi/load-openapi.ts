@@ -18,9 +18,9 @@ function isObject(value: unknown): value is Json {
 }
 
 /**
- * A document's text as a value: JSON (GitHub's 13 MB description) with
- * JSON.parse, several times faster than a YAML parser reading the same text;
- * anything else as YAML.
+ * A document's text as a value: JSON with JSON.parse, since large descriptions
+ * (GitHub's) are JSON and a YAML parser reads them much slower (figures in
+ * docs/performance.md); anything else as YAML.
  */
 function parseText(text: string): unknown {
   if (/^\s*[{[]/.test(text)) {

@@ -11,6 +11,7 @@
  */
 import { NOT_FORWARDED } from '../../http/hop-by-hop.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
+import { concatBytes } from '../../wire/concat-bytes.js';
 import type { ErrorCode } from '../../wire/error-status.js';
 import { connectionErrorCode, isMockpointError } from '../../wire/errors.js';
 import type { UpstreamOutcome } from '../../wire/journal-json.js';
@@ -102,16 +103,6 @@ export interface Relayed {
   upstream: UpstreamOutcome;
 }
 
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
-}
-
 /** The body passed on as it is, a copy kept (up to `max` bytes) for `done` once it has all gone through. */
 function teeForRecording(
   body: ReadableStream<Uint8Array> | null,
@@ -132,7 +123,7 @@ function teeForRecording(
         controller.enqueue(chunk);
       },
       flush() {
-        if (size <= max) done(concat(chunks, size));
+        if (size <= max) done(concatBytes(chunks, size));
       },
     }),
   );

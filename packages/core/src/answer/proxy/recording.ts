@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { headerRecord, parseQuery, type RecordedRequest, toBase64, utf8Text } from '../../journal/journal-entry.js';
+import { headerRecord, parseQuery, type RecordedRequest, utf8Text } from '../../journal/journal-entry.js';
+import { toBase64 } from '../../wire/base64.js';
 import type { RequestFilter } from '../../wire/journal-json.js';
 import { JsonText, scanJson } from '../../wire/json-text.js';
 import { ALWAYS_REDACTED, type ProxyAnswer, REDACTED } from '../../wire/proxy-answer.js';

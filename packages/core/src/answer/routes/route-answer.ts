@@ -6,6 +6,7 @@
  * @module
  */
 
+import { base64Bytes } from '../../wire/base64.js';
 import { unsendableHeader } from '../../wire/http-header.js';
 import { jsonTextOf } from '../../wire/json-text.js';
 import type { RouteAnswer } from '../../wire/route.js';
@@ -30,20 +31,12 @@ const DEFAULT_TYPES = {
   bodyBase64: 'application/octet-stream',
 } as const;
 
-/** Bytes of base64 text, without a runtime's Buffer. */
-function fromBase64(text: string): Uint8Array {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
 type Body = { form: keyof typeof DEFAULT_TYPES; value: string | Uint8Array } | undefined;
 
 function bodyOf(answer: RouteAnswer): Body {
   if (Object.hasOwn(answer, 'data')) return { form: 'data', value: jsonTextOf(answer.data) };
   if (answer.body !== undefined) return { form: 'body', value: answer.body };
-  if (answer.bodyBase64 !== undefined) return { form: 'bodyBase64', value: fromBase64(answer.bodyBase64) };
+  if (answer.bodyBase64 !== undefined) return { form: 'bodyBase64', value: base64Bytes(answer.bodyBase64) };
   return undefined;
 }
 

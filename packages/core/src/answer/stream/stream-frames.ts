@@ -8,6 +8,7 @@
  */
 import { sseEvent } from '../../journal/sse-frames.js';
 import { type AnswerStream, isTextData, type StreamFormat, sseDataText } from '../../wire/answer-stream.js';
+import { base64Bytes } from '../../wire/base64.js';
 import { jsonTextOf } from '../../wire/json-text.js';
 import { parseTemplate, type TemplatePart } from '../../wire/template-syntax.js';
 import type { StreamAnswer, StreamFrame } from '../endpoint-answer.js';
@@ -31,13 +32,6 @@ export const STREAM_HEADERS: Readonly<Record<string, string>> = {
 };
 
 const encoder = new TextEncoder();
-
-function fromBase64(text: string): Uint8Array {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
 
 /** One event, ready to be written: literal bytes, or a renderer (templated). */
 type PreparedEvent =
@@ -89,7 +83,7 @@ function ndjsonFrame(event: AnswerStream['events'][number], template: boolean): 
 
 function rawFrame(event: AnswerStream['events'][number], template: boolean): PreparedEvent {
   const delay = event.delay ?? 0;
-  if (event.body === undefined) return { bytes: fromBase64(event.bodyBase64 ?? ''), delay };
+  if (event.body === undefined) return { bytes: base64Bytes(event.bodyBase64 ?? ''), delay };
   if (template) {
     const parts = parseTemplate(event.body);
     if (parts.some((part) => typeof part !== 'string')) {

@@ -15,7 +15,7 @@ import { parseRoutesBody } from '../../wire/route-schema.js';
 import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
-import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
+import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';
 
 function tooMany(name: string, count: number, max: number): MockpointError {
   return new MockpointError(
@@ -113,17 +113,16 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
     'TOO_MANY_ROUTES',
   ] as const;
   ctx.docs.push(
-    {
-      method: 'get',
-      path: '/api/endpoints/{name}/routes',
-      summary: 'The routes of this name, in the order they are tried.',
-      tag: 'routes',
-      params,
-      responses: {
-        200: { description: 'The routes.', schema: schemas.routesPage },
-        ...errorResponses(schemas, REQUEST_ERRORS, STORE_ERRORS),
+    readDoc(
+      schemas,
+      {
+        path: '/api/endpoints/{name}/routes',
+        summary: 'The routes of this name, in the order they are tried.',
+        tag: 'routes',
+        params,
       },
-    },
+      { description: 'The routes.', schema: schemas.routesPage },
+    ),
     {
       method: 'put',
       path: '/api/endpoints/{name}/routes',

@@ -12,7 +12,7 @@ import type { JournalEntry, RequestFilter } from '../../wire/journal-json.js';
 import { JOURNAL_NAME_LIMIT, MAX_WAIT_MS } from '../../wire/limits.js';
 import type { Schemas } from '../../wire/schemas.js';
 import type { AppContext } from '../context.js';
-import { ADMIN_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
+import { clearDoc, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
 const NAME_RULE = `name must be 1-${JOURNAL_NAME_LIMIT} characters`;
 // Requests to unknown (even invalid) names are recorded, so any recorded name is readable.
@@ -109,17 +109,15 @@ export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
         ...errorResponses(schemas, REQUEST_ERRORS, 'TOO_MANY_WAITERS', STORE_ERRORS),
       },
     },
-    {
-      method: 'delete',
-      path: '/api/endpoints/{name}/requests',
-      summary: 'Forget the requests recorded for this name.',
-      tag: 'journal',
-      params,
-      admin: true,
-      responses: {
-        204: { description: 'Cleared.' },
-        ...errorResponses(schemas, REQUEST_ERRORS, ADMIN_ERRORS, STORE_ERRORS),
+    clearDoc(
+      schemas,
+      {
+        path: '/api/endpoints/{name}/requests',
+        summary: 'Forget the requests recorded for this name.',
+        tag: 'journal',
+        params,
       },
-    },
+      'Cleared.',
+    ),
   );
 }

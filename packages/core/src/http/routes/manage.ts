@@ -13,7 +13,15 @@ import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { listContaining } from '../list-contains.js';
 import { withMember } from '../list-member.js';
-import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, HOST_ERRORS, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
+import {
+  ADMIN_ERRORS,
+  BODY_ERRORS,
+  errorResponses,
+  HOST_ERRORS,
+  REQUEST_ERRORS,
+  readDoc,
+  STORE_ERRORS,
+} from './responses.js';
 
 /** The name from the path, or a 400 `INVALID_NAME` (the rule of `schemas.name`). */
 export function pathName(name: string): string {
@@ -147,18 +155,17 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
 
   const params = { name: { description: 'Endpoint name.', schema: schemas.name } };
   ctx.docs.push(
-    {
-      method: 'get',
-      path: '/api/endpoints',
-      summary:
-        'List endpoints in name order, paginated by cursor, optionally those with a name prefix or containing a text in name or data, with their total.',
-      tag: 'endpoints',
-      query: schemas.listQuery,
-      responses: {
-        200: { description: 'One page; pass `next` as `after` for the next one.', schema: schemas.listResponse },
-        ...errorResponses(schemas, REQUEST_ERRORS, STORE_ERRORS),
+    readDoc(
+      schemas,
+      {
+        path: '/api/endpoints',
+        summary:
+          'List endpoints in name order, paginated by cursor, optionally those with a name prefix or containing a text in name or data, with their total.',
+        tag: 'endpoints',
+        query: schemas.listQuery,
       },
-    },
+      { description: 'One page; pass `next` as `after` for the next one.', schema: schemas.listResponse },
+    ),
     {
       method: 'delete',
       path: '/api/endpoints',
@@ -170,17 +177,17 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
         ...errorResponses(schemas, HOST_ERRORS, ADMIN_ERRORS, STORE_ERRORS),
       },
     },
-    {
-      method: 'get',
-      path: '/api/endpoints/{name}',
-      summary: 'Read one endpoint record.',
-      tag: 'endpoints',
-      params,
-      responses: {
-        200: { description: 'The record.', schema: schemas.record },
-        ...errorResponses(schemas, REQUEST_ERRORS, 'NOT_FOUND', STORE_ERRORS),
+    readDoc(
+      schemas,
+      {
+        path: '/api/endpoints/{name}',
+        summary: 'Read one endpoint record.',
+        tag: 'endpoints',
+        params,
       },
-    },
+      { description: 'The record.', schema: schemas.record },
+      'NOT_FOUND',
+    ),
     {
       method: 'put',
       path: '/api/endpoints/{name}',

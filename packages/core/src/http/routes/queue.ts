@@ -11,7 +11,15 @@ import { parseQueueBody, queueBodyFromMembers } from '../../wire/schemas.js';
 import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
-import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
+import {
+  ADMIN_ERRORS,
+  BODY_ERRORS,
+  clearDoc,
+  errorResponses,
+  REQUEST_ERRORS,
+  readDoc,
+  STORE_ERRORS,
+} from './responses.js';
 
 export function registerQueueRoutes(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, options } = ctx;
@@ -62,28 +70,25 @@ export function registerQueueRoutes(app: Hono, ctx: AppContext): void {
         ),
       },
     },
-    {
-      method: 'get',
-      path: '/api/endpoints/{name}/queue',
-      summary: 'The answers still queued for this name, first answer first (times is what remains).',
-      tag: 'queue',
-      params,
-      responses: {
-        200: { description: 'What remains.', schema: schemas.queuePage },
-        ...errorResponses(schemas, REQUEST_ERRORS, STORE_ERRORS),
+    readDoc(
+      schemas,
+      {
+        path: '/api/endpoints/{name}/queue',
+        summary: 'The answers still queued for this name, first answer first (times is what remains).',
+        tag: 'queue',
+        params,
       },
-    },
-    {
-      method: 'delete',
-      path: '/api/endpoints/{name}/queue',
-      summary: 'Drop the queued answers of this name; requests hanging on a queued hang are released.',
-      tag: 'queue',
-      params,
-      admin: true,
-      responses: {
-        204: { description: 'Cleared.' },
-        ...errorResponses(schemas, REQUEST_ERRORS, ADMIN_ERRORS, STORE_ERRORS),
+      { description: 'What remains.', schema: schemas.queuePage },
+    ),
+    clearDoc(
+      schemas,
+      {
+        path: '/api/endpoints/{name}/queue',
+        summary: 'Drop the queued answers of this name; requests hanging on a queued hang are released.',
+        tag: 'queue',
+        params,
       },
-    },
+      'Cleared.',
+    ),
   );
 }

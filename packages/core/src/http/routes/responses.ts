@@ -8,7 +8,7 @@
 
 import { ERROR_STATUS, ERRORS, type ErrorCode } from '../../wire/error-codes.js';
 import type { Schemas } from '../../wire/schemas.js';
-import type { ResponseDoc } from '../openapi.js';
+import type { ResponseDoc, RouteDoc } from '../openapi.js';
 
 /** Every route outside `/endpoint/` checks the Host. */
 export const HOST_ERRORS = ['HOST_NOT_ALLOWED'] as const satisfies readonly ErrorCode[];
@@ -73,4 +73,30 @@ export function errorResponses(
         { description: describeErrors(list), schema: schemas.errorBody, errors: list },
       ]),
   );
+}
+
+/** A route's doc without its method and answers, for {@link readDoc} and {@link clearDoc}. */
+type DocHead = Omit<RouteDoc, 'method' | 'admin' | 'responses'>;
+
+/**
+ * The doc of a read (`GET`): 200 with `ok`, or what any request and the store
+ * may answer, and `also` (e.g. `NOT_FOUND`).
+ * @example readDoc(schemas, { path: '/api/endpoints/{name}/queue', summary, tag: 'queue', params }, { description: 'What remains.', schema })
+ */
+export function readDoc(schemas: Schemas, head: DocHead, ok: ResponseDoc, ...also: ErrorCode[]): RouteDoc {
+  return {
+    method: 'get',
+    ...head,
+    responses: { 200: ok, ...errorResponses(schemas, REQUEST_ERRORS, ...also, STORE_ERRORS) },
+  };
+}
+
+/** The doc of a clear (an admin `DELETE`): 204 described as `done`, or what any request, an admin write and the store may answer. */
+export function clearDoc(schemas: Schemas, head: DocHead, done: string): RouteDoc {
+  return {
+    method: 'delete',
+    ...head,
+    admin: true,
+    responses: { 204: { description: done }, ...errorResponses(schemas, REQUEST_ERRORS, ADMIN_ERRORS, STORE_ERRORS) },
+  };
 }

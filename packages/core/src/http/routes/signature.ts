@@ -12,7 +12,7 @@ import { parseSignatureInput, signatureSchemas, signatureView } from '../../wire
 import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
-import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
+import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';
 
 export function registerSignatureRoutes(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, options } = ctx;
@@ -49,17 +49,17 @@ export function registerSignatureRoutes(app: Hono, ctx: AppContext): void {
   };
   const refused = [REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS];
   ctx.docs.push(
-    {
-      method: 'get',
-      path: '/api/endpoints/{name}/signature',
-      summary: 'How requests to /endpoint/{name} are checked; each secret masked (never answered in full).',
-      tag: 'webhooks',
-      params,
-      responses: {
-        200: { description: 'The check.', schema: signatureSchemas.view },
-        ...errorResponses(schemas, REQUEST_ERRORS, 'NOT_FOUND', STORE_ERRORS),
+    readDoc(
+      schemas,
+      {
+        path: '/api/endpoints/{name}/signature',
+        summary: 'How requests to /endpoint/{name} are checked; each secret masked (never answered in full).',
+        tag: 'webhooks',
+        params,
       },
-    },
+      { description: 'The check.', schema: signatureSchemas.view },
+      'NOT_FOUND',
+    ),
     {
       method: 'put',
       path: '/api/endpoints/{name}/signature',

@@ -19,9 +19,9 @@ import {
   BY_NONE,
   byQueue,
   type RecordedRequest,
-  toBase64,
   toJournalEntry,
 } from '../../journal/journal-entry.js';
+import { toBase64 } from '../../wire/base64.js';
 import { MockpointError } from '../../wire/errors.js';
 import type { JournalEntry, JournalPage, QueuedMark } from '../../wire/journal-json.js';
 import type { SignatureMark } from '../../wire/signature-settings.js';

@@ -6,37 +6,34 @@
  *
  * @module
  */
-import { encodePointer, type Schema } from '@cfworker/json-schema';
-import { type Evaluated, nested, type OutputUnit } from './schema-output.js';
-import type { Run } from './schema-program.js';
-import type { Validate } from './validate.js';
-
-/** Where a value's keywords are checked, and what they add to. */
-export interface KeywordFrame {
-  instanceLocation: string;
-  schemaLocation: string;
-  /** The properties or items evaluated so far (this schema's and its in-place subschemas'). */
-  evaluated: Evaluated;
-  errors: OutputUnit[];
-  /** The `$recursiveAnchor` schema in force. */
-  recursiveAnchor: Schema | null;
-}
+import { encodePointer } from '@cfworker/json-schema';
+import { type KeywordCheck, keywordFail } from './keyword-frame.js';
+import { type Evaluated, nested } from './schema-output.js';
 
 function has(instance: object, key: string): boolean {
   return Object.hasOwn(instance, key);
 }
 
-export function objectKeywords(
-  instance: Record<string, unknown>,
-  schema: Schema,
-  run: Run,
-  frame: KeywordFrame,
-  validate: Validate,
-): void {
+export const objectKeywords: KeywordCheck<Record<string, unknown>> = (instance, schema, run, frame, validate) => {
   const { instanceLocation, schemaLocation, evaluated, errors, recursiveAnchor } = frame;
-  const fail = (keyword: string, error: string, keywordLocation = `${schemaLocation}/${keyword}`) =>
-    errors.push({ instanceLocation, keyword, keywordLocation, error });
+  const fail = keywordFail(frame);
   const child = (key: string) => `${instanceLocation}/${encodePointer(key)}`;
+  /**
+   * Applies `subschema` to property `key` (the subschema at `location`): valid, it
+   * is evaluated; not, the failure is `keyword`'s with `error()` (built only then).
+   */
+  const property = (
+    key: string,
+    subschema: unknown,
+    keyword: string,
+    keywordLocation: string,
+    location: string,
+    error: () => string,
+  ) => {
+    const result = validate(instance[key], subschema, run, recursiveAnchor, child(key), location);
+    if (result.valid) evaluated[key] = true;
+    else nested(run, errors, instanceLocation, keyword, keywordLocation, result, error());
+  };
 
   if (Array.isArray(schema.required)) {
     for (const key of schema.required) {
@@ -108,26 +105,15 @@ export function objectKeywords(
     const keywordLocation = `${schemaLocation}/properties`;
     for (const [key, propertySchema] of Object.entries(schema.properties as Record<string, unknown>)) {
       if (!has(instance, key)) continue;
-      const result = validate(
-        instance[key],
-        propertySchema,
-        run,
-        recursiveAnchor,
-        child(key),
-        `${keywordLocation}/${encodePointer(key)}`,
-      );
       thisEvaluated[key] = true;
-      if (result.valid) evaluated[key] = true;
-      else
-        nested(
-          run,
-          errors,
-          instanceLocation,
-          'properties',
-          keywordLocation,
-          result,
-          `Property "${key}" does not match schema.`,
-        );
+      property(
+        key,
+        propertySchema,
+        'properties',
+        keywordLocation,
+        `${keywordLocation}/${encodePointer(key)}`,
+        () => `Property "${key}" does not match schema.`,
+      );
     }
   }
   if (schema.patternProperties !== undefined) {
@@ -137,20 +123,16 @@ export function objectKeywords(
       for (const key of keys) {
         run.step(run.program.patternSteps(regex, key.length));
         if (!regex.test(key)) continue;
-        const result = validate(
-          instance[key],
-          subschema,
-          run,
-          recursiveAnchor,
-          child(key),
-          `${keywordLocation}/${encodePointer(pattern)}`,
-        );
         thisEvaluated[key] = true;
-        if (result.valid) evaluated[key] = true;
-        else {
-          const error = `Property "${key}" matches pattern "${pattern}" but does not match associated schema.`;
-          nested(run, errors, instanceLocation, 'patternProperties', keywordLocation, result, error);
-        }
+        const location = `${keywordLocation}/${encodePointer(pattern)}`;
+        property(
+          key,
+          subschema,
+          'patternProperties',
+          keywordLocation,
+          location,
+          () => `Property "${key}" matches pattern "${pattern}" but does not match associated schema.`,
+        );
       }
     }
   }
@@ -164,18 +146,14 @@ export function objectKeywords(
     const what = rest === 'additionalProperties' ? 'additional' : 'unevaluated';
     for (const key of keys) {
       if (skip[key]) continue;
-      const result = validate(instance[key], restSchema, run, recursiveAnchor, child(key), keywordLocation);
-      if (result.valid) evaluated[key] = true;
-      else
-        nested(
-          run,
-          errors,
-          instanceLocation,
-          rest,
-          keywordLocation,
-          result,
-          `Property "${key}" does not match ${what} properties schema.`,
-        );
+      property(
+        key,
+        restSchema,
+        rest,
+        keywordLocation,
+        keywordLocation,
+        () => `Property "${key}" does not match ${what} properties schema.`,
+      );
     }
   }
-}
+};

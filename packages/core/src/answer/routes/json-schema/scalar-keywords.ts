@@ -6,7 +6,7 @@
  * @module
  */
 import { format, type Schema, ucs2length } from '@cfworker/json-schema';
-import type { KeywordFrame } from './object-keywords.js';
+import { type KeywordFrame, keywordFail } from './keyword-frame.js';
 import type { Run } from './schema-program.js';
 
 /** Formats asserted: `url`'s regular expression backtracks exponentially on a crafted string. */
@@ -41,9 +41,7 @@ function isMultipleOf(instance: number, divisor: number): boolean {
 }
 
 export function numberKeywords(instance: number, schema: Schema, frame: KeywordFrame): void {
-  const { instanceLocation, schemaLocation, errors } = frame;
-  const fail = (keyword: string, error: string) =>
-    errors.push({ instanceLocation, keyword, keywordLocation: `${schemaLocation}/${keyword}`, error });
+  const fail = keywordFail(frame);
   const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf } = schema;
   if (minimum !== undefined && instance < minimum) fail('minimum', `${instance} is less than ${minimum}.`);
   if (maximum !== undefined && instance > maximum) fail('maximum', `${instance} is greater than ${maximum}.`);
@@ -59,9 +57,7 @@ export function numberKeywords(instance: number, schema: Schema, frame: KeywordF
 }
 
 export function stringKeywords(instance: string, schema: Schema, run: Run, frame: KeywordFrame): void {
-  const { instanceLocation, schemaLocation, errors } = frame;
-  const fail = (keyword: string, error: string) =>
-    errors.push({ instanceLocation, keyword, keywordLocation: `${schemaLocation}/${keyword}`, error });
+  const fail = keywordFail(frame);
   const { minLength, maxLength, pattern, format: name } = schema;
   if (minLength !== undefined || maxLength !== undefined) {
     const length = ucs2length(instance);

@@ -18,9 +18,10 @@ export type SchemaObject = Record<string, unknown>;
 /**
  * The most steps one check may take: a step is one schema applied to one value,
  * one value looked up or compared (`enum`, `const`, `uniqueItems`),
- * or one string matched (and one more per 64 characters). About 100 ms on one core
- * of a 2 GHz machine; a schema whose `anyOf` branches each recurse costs steps
- * exponential in the body's depth, and meets it.
+ * or one string matched (and one more per 64 characters): it bounds the time a
+ * request's check may take (docs/performance.md has the figure); a schema whose
+ * `anyOf` branches each recurse costs steps exponential in the body's depth, and
+ * meets it.
  */
 export const MAX_STEPS = 200_000;
 
@@ -72,8 +73,9 @@ export class SchemaProgram {
    * Steps to charge before matching a text of `length` against `pattern`: RE2 is
    * linear in the text, but each character costs about (a constant plus) the
    * program's size, so a pattern such as `(a|ab){1,20}){1,40}` (6,443
-   * instructions) costs ~100 x what `^[a-z]+@…` (13) does per character. Charged
-   * before the match, so a costly one is stopped before it runs.
+   * instructions) costs far more per character than `^[a-z]+@…` (13; the measured
+   * ratio is in docs/performance.md). Charged before the match, so a costly one is
+   * stopped before it runs.
    */
   patternSteps(pattern: SchemaPattern, length: number): number {
     return 1 + Math.floor((length * (32 + pattern.programSize())) / 256);

@@ -12,7 +12,8 @@
  */
 import type { Schema } from '@cfworker/json-schema';
 import { arrayKeywords } from './array-keywords.js';
-import { type KeywordFrame, objectKeywords } from './object-keywords.js';
+import type { KeywordFrame } from './keyword-frame.js';
+import { objectKeywords } from './object-keywords.js';
 import { numberKeywords, stringKeywords, typeError } from './scalar-keywords.js';
 import { collect, type Evaluated, nested, type OutputUnit, type ValidationResult } from './schema-output.js';
 import type { Run } from './schema-program.js';

@@ -20,7 +20,7 @@ import {
   maskCredentials,
 } from '@mockpoint/core';
 import { SETTINGS } from '@mockpoint/core/defaults';
-import { optionsHelp, UsageError } from '../commands/command-args.js';
+import { optionsHelp, UsageError } from './command-args.js';
 
 export const SEND_HELP = `Usage: mockpoint send <url> [options]
 

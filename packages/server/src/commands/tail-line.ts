@@ -5,7 +5,7 @@
  * @module
  */
 import type { LiveRequest } from '@mockpoint/core';
-import { bodyBytes, subpathOf } from './forward.js';
+import { bodyBytes, subpathOf } from './tail-forward.js';
 
 /** `512 B`, `1.2 kB`, `3.4 MB` (decimal units, as in HTTP tooling). */
 export function formatSize(bytes: number): string {

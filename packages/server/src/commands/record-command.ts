@@ -12,14 +12,7 @@ import { createClient, type LiveRequest } from '@mockpoint/core';
 import { SETTINGS } from '@mockpoint/core/defaults';
 import { exportMockFile } from '@mockpoint/core/files';
 import { MockpointError } from '@mockpoint/core/internal';
-import {
-  type CommandIo,
-  DAEMON_OPTIONS,
-  daemonTarget,
-  optionsHelp,
-  parseArgs,
-  UsageError,
-} from '../commands/command-args.js';
+import { type CommandIo, DAEMON_OPTIONS, daemonTarget, optionsHelp, parseArgs, UsageError } from './command-args.js';
 
 /** The id of the proxy route `record` adds (and removes when stopped). */
 export const RECORD_ROUTE_ID = 'mockpoint-record';

@@ -1,5 +1,6 @@
 /**
- * The signature checks a process knows, by endpoint name, in front of the store.
+ * The cache of signature checks by endpoint name, in front of the store (as
+ * `answer/routes/route-cache.ts` is for route tables).
  *
  * @module
  */
@@ -8,10 +9,10 @@ import type { SignatureCheck } from './signature-check.js';
 /**
  * The signature checks known here by name, `null` remembering "none" so the read
  * path of a name without one asks the store nothing more. Bounded by count:
- * past {@link SignatureChecks.maxNames} the least recently set are forgotten
+ * past {@link SignatureCheckCache.maxNames} the least recently set are forgotten
  * (and read again when asked).
  */
-export class SignatureChecks {
+export class SignatureCheckCache {
   readonly maxNames: number;
   readonly #entries = new Map<string, SignatureCheck | null>();
 

@@ -9,8 +9,8 @@
  * @module
  */
 import { createClient, type LiveRequest, type RequestFilter } from '@mockpoint/core';
-import { DAEMON_OPTIONS, daemonTarget, optionsHelp, parseArgs, UsageError } from '../commands/command-args.js';
-import { forward } from './forward.js';
+import { DAEMON_OPTIONS, daemonTarget, optionsHelp, parseArgs, UsageError } from './command-args.js';
+import { forward } from './tail-forward.js';
 import { tailLine } from './tail-line.js';
 
 /** What `tail` was asked for. */

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { base64Bytes, fromBase64, isBase64, latin1FromBase64, toBase64, toBase64Url } from './base64.js';
+
+const bytes = (...values: number[]) => new Uint8Array(values);
+
+describe('base64, written once', () => {
+  it.each([
+    [bytes(), ''],
+    [bytes(0x66), 'Zg=='],
+    [bytes(0x66, 0x6f), 'Zm8='],
+    [bytes(0x66, 0x6f, 0x6f), 'Zm9v'],
+    [bytes(0xfb, 0xff, 0xfe), '+//+'],
+    [bytes(0, 255, 128, 7), 'AP+ABw=='],
+  ])('%j is %j, and back', (raw, text) => {
+    expect(toBase64(raw)).toBe(text);
+    expect(isBase64(text)).toBe(true);
+    expect(fromBase64(text)).toEqual(raw);
+    expect(base64Bytes(text)).toEqual(raw);
+    expect(latin1FromBase64(text)).toBe(String.fromCharCode(...raw));
+  });
+
+  it('encodes a body past the spread limit of String.fromCharCode', () => {
+    const big = new Uint8Array(200_000).map((_, i) => i % 251);
+    expect(fromBase64(toBase64(big))).toEqual(big);
+  });
+
+  it.each(['Zg', 'Zg=', 'Zg===', 'Z===', 'Zm9v=', 'Zm 9v', 'Zm9v\n', '-_8=', 'Zg==Zg=='])(
+    '%j is not standard padded base64',
+    (text) => {
+      expect(isBase64(text)).toBe(false);
+      expect(fromBase64(text)).toBeUndefined();
+      expect(latin1FromBase64(text)).toBeUndefined();
+    },
+  );
+
+  it('toBase64Url: the URL alphabet without padding', () => {
+    expect(toBase64Url(bytes(0xfb, 0xff, 0xfe, 0x66))).toBe('-__-Zg');
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * Base64 without Node's `Buffer` (the core runs on every runtime): standard
+ * padded base64 (RFC 4648 §4), as every `bodyBase64`, a journal's binary body
+ * and a base64 signature carry it, and the URL alphabet for ETags.
+ *
+ * @module
+ */
+
+/** Standard padded base64: whole groups of four, the last one padded with `=`. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** True when `text` is standard padded base64 (the empty text included). */
+export function isBase64(text: string): boolean {
+  return BASE64.test(text);
+}
+
+/** Standard padded base64 of `bytes`. */
+export function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  // In slices: String.fromCharCode takes its arguments on the stack.
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
+/** Base64 with the URL alphabet (`-` and `_`) and no padding (RFC 4648 §5). */
+export function toBase64Url(bytes: Uint8Array): string {
+  return toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/**
+ * The bytes of base64 text checked before (a saved `bodyBase64`), as `atob`
+ * reads it: it throws on what `atob` refuses. Unchecked text takes {@link fromBase64}.
+ */
+export function base64Bytes(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** The bytes of standard padded base64, or `undefined` if the text is not that. */
+export function fromBase64(text: string): Uint8Array | undefined {
+  return isBase64(text) ? base64Bytes(text) : undefined;
+}
+
+/** The bytes of standard padded base64 as `latin1` text (one character per byte), or `undefined` if the text is not that. */
+export function latin1FromBase64(text: string): string | undefined {
+  return isBase64(text) ? atob(text) : undefined;
+}
