@@ -1,7 +1,8 @@
 // What `pnpm start` installs on a fresh clone: pnpm's `--filter @mockpoint/server...`
 // (the daemon, the workspace packages it builds from, their dependencies) plus the
 // root's own, which pnpm always installs. Worked out here from pnpm-lock.yaml, the
-// way pnpm does: neither Bun nor Deno (the runtime contract's) may be in it,
+// way pnpm does: neither Bun, Deno nor workerd (the runtime contract's) nor
+// GitHub's OpenAPI description (packages/openapi-documents') may be in it,
 // and every build tool the daemon's packages build with must be. And every bin of
 // a workspace package is a committed file, so that pnpm can link it before a build.
 import { existsSync, readFileSync } from 'node:fs';
@@ -102,24 +103,30 @@ function installed(dirs: string[]): Set<string> {
 }
 
 describe('what pnpm start installs', () => {
-  it('the daemon and its workspace packages, not the examples, the vitest plugin or the runtime contract', () => {
+  it('the daemon and its workspace packages, not the examples, the vitest plugin, the runtime contract or the OpenAPI documents', () => {
     const dirs = selectedDirs();
     expect(dirs).toEqual(expect.arrayContaining(['.', 'packages/server', 'packages/core', 'packages/web']));
     for (const pkg of DAEMON_PACKAGES as { dir: string }[]) expect(dirs).toContain(pkg.dir.slice(ROOT.length));
-    expect(dirs.filter((dir) => dir.startsWith('examples/') || dir === 'packages/runtime-contract')).toEqual([]);
+    expect(
+      dirs.filter(
+        (dir) =>
+          dir.startsWith('examples/') || dir === 'packages/runtime-contract' || dir === 'packages/openapi-documents',
+      ),
+    ).toEqual([]);
   });
 
-  it('neither Bun nor Deno, and every build tool the daemon builds with', () => {
+  it('no other runtime (Bun, Deno, workerd), no test-only OpenAPI document, and every build tool the daemon builds with', () => {
     const names = installed(selectedDirs());
     expect(names.size).toBeGreaterThan(50); // the parse found the lockfile's graph
-    // (workerd, through miniflare, still is: core's Durable Object store test needs it.)
-    for (const runtime of ['bun', 'deno', '@oven/bun-linux-x64', '@deno/linux-x64-glibc']) {
-      expect(names.has(runtime), runtime).toBe(false);
-    }
+    const testOnly = ['bun', 'deno', '@oven/bun-linux-x64', '@deno/linux-x64-glibc', 'miniflare', 'workerd'];
+    // GitHub's description is 385 MB installed; a server test once made start install it.
+    for (const name of [...testOnly, '@octokit/openapi']) expect(names.has(name), name).toBe(false);
     for (const tool of ['tsup', 'typescript', 'esbuild', '@types/node']) expect(names.has(tool), tool).toBe(true);
     // …and pnpm test's full install has them all.
     const everything = installed(workspaceDirs());
-    for (const runtime of ['bun', 'deno', 'miniflare', 'workerd']) expect(everything.has(runtime), runtime).toBe(true);
+    for (const name of ['bun', 'deno', 'miniflare', 'workerd', '@octokit/openapi']) {
+      expect(everything.has(name), name).toBe(true);
+    }
   });
 
   it('each workspace package that builds with tsup declares tsup and typescript itself', () => {

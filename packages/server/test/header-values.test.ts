@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import type { Route } from '@mockpoint/core';
 import { LevelStore } from '@mockpoint/core/level';
+import { jsonString, prng, randomText } from '@mockpoint/testkit/random-text';
 import { closeExchanges, dechunk, exchange } from '@mockpoint/testkit/raw-http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
@@ -78,48 +79,6 @@ describe('a route kept before header values were checked (LevelDB)', () => {
     }
   });
 });
-
-/** mulberry32: a small seeded PRNG, so a failing run can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Code points of every kind a header value might be made of (a lone surrogate is one UTF-16 unit). */
-const KINDS: ((random: () => number) => string)[] = [
-  (r) => String.fromCharCode(0x20 + Math.floor(r() * 95)), // visible ASCII and space
-  () => '\t',
-  (r) => String.fromCharCode(Math.floor(r() * 0x20)), // C0 controls (CR, LF, NUL included)
-  () => '\u007f',
-  (r) => String.fromCharCode(0x80 + Math.floor(r() * 0x80)), // U+0080-U+00FF
-  () => '\u2028',
-  (r) => String.fromCharCode(0x100 + Math.floor(r() * 0xd700)), // the rest of the BMP below the surrogates
-  (r) => String.fromCodePoint(0x10000 + Math.floor(r() * 0x100000)), // astral
-  (r) => String.fromCharCode(0xd800 + Math.floor(r() * 0x800)), // a lone surrogate
-];
-
-function randomText(random: () => number, length: number): string {
-  let out = '';
-  // Mostly ASCII, so that many values are valid and their bytes get compared.
-  for (let i = 0; i < length; i++) {
-    out +=
-      random() < 0.6
-        ? (KINDS[0] as (r: () => number) => string)(random)
-        : (KINDS[Math.floor(random() * KINDS.length)] as (r: () => number) => string)(random);
-  }
-  return out;
-}
-
-/** JSON text of a string, every non-ASCII unit escaped (lone surrogates travel as `\uD800`). */
-function jsonString(text: string): string {
-  return JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
 
 const VALID_VALUE = /^[\t\x20-\x7e]*$/;
 

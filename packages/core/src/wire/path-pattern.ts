@@ -1,14 +1,22 @@
 /**
  * Subpath patterns, the `path` of a request filter: literal segments, `:param`
- * segments and a trailing `*` (`/repos/:owner/:repo/issues`, `/files/*`). Parsed
- * once, matched against a request's subpath split into decoded segments. No
- * regular expression is built from user input.
+ * segments, segments of parameters with literal text between them
+ * (`/compare/:base...:head`, `/files/:name.json`) and a trailing `*`
+ * (`/repos/:owner/:repo/issues`, `/files/*`). Parsed once, matched against a
+ * request's subpath split into decoded segments, in one left-to-right pass per
+ * segment. No regular expression is built from user input.
  *
  * @module
  */
 
-/** One segment of a pattern: a literal (compared exactly, after percent-decoding) or a named parameter. */
-export type PatternSegment = { readonly literal: string } | { readonly param: string };
+/** A literal (compared exactly, after percent-decoding) or a named parameter. */
+export type SegmentPart = { readonly literal: string } | { readonly param: string };
+
+/**
+ * One segment of a pattern: a literal, a named parameter (the whole segment),
+ * or `parts`: parameters and literals in turn, never two parameters side by side.
+ */
+export type PatternSegment = SegmentPart | { readonly parts: readonly SegmentPart[]; readonly source: string };
 
 /** A parsed subpath pattern. */
 export interface PathPattern {
@@ -24,7 +32,11 @@ export class PathPatternError extends Error {
   override readonly name = 'PathPatternError';
 }
 
-const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** The longest segment with parameters and literal text (`:base...:head`), in UTF-16 units. */
+export const MAX_MIXED_SEGMENT = 256;
+
+const NAME_START = /[A-Za-z_]/;
+const NAME_CHAR = /[A-Za-z0-9_]/;
 
 /** Percent-decodes one segment; a malformed escape leaves it as it is. */
 export function decodeSegment(segment: string): string {
@@ -37,9 +49,14 @@ export function decodeSegment(segment: string): string {
 }
 
 /**
- * Parses `source` (`/`, `/users/:id`, `/files/*`).
+ * Parses `source` (`/`, `/users/:id`, `/compare/:base...:head`, `/files/*`). In a
+ * segment, `:` followed by a letter or `_` starts a parameter, whose name runs
+ * over letters, digits and `_`; any other text is literal (a literal `:` before
+ * a letter is written `%3A`).
  * @throws PathPatternError when it does not start with `/`, has a `?` or `#`, a
- *   `*` anywhere but as the whole last segment, an invalid or repeated `:param` name.
+ *   `*` anywhere but as the whole last segment, a segment starting with `:` and
+ *   no name, a repeated `:param` name, two parameters with no literal text
+ *   between them, or a segment with parameters and text longer than {@link MAX_MIXED_SEGMENT}.
  */
 export function parsePathPattern(source: string): PathPattern {
   if (!source.startsWith('/')) throw new PathPatternError(`path "${source}" must start with /`);
@@ -56,19 +73,50 @@ export function parsePathPattern(source: string): PathPattern {
     if (part.includes('*')) {
       throw new PathPatternError(`path "${source}": * is allowed only as the whole last segment`);
     }
-    if (part.startsWith(':')) {
-      const name = part.slice(1);
-      if (!PARAM_NAME.test(name)) {
-        throw new PathPatternError(
-          `path "${source}": parameter "${part}" must be : then a letter or _ and letters, digits or _`,
-        );
-      }
-      if (seen.has(name)) throw new PathPatternError(`path "${source}": parameter :${name} appears twice`);
-      seen.add(name);
-      segments.push({ param: name });
-    } else segments.push({ literal: decodeSegment(part) });
+    if (part.startsWith(':') && !NAME_START.test(part.charAt(1))) {
+      throw new PathPatternError(
+        `path "${source}": parameter "${part}" must be : then a letter or _ and letters, digits or _`,
+      );
+    }
+    const pieces = segmentParts(source, part);
+    for (const piece of pieces) {
+      if (!('param' in piece)) continue;
+      if (seen.has(piece.param))
+        throw new PathPatternError(`path "${source}": parameter :${piece.param} appears twice`);
+      seen.add(piece.param);
+    }
+    segments.push(pieces.length === 1 ? (pieces[0] as SegmentPart) : { parts: pieces, source: part });
   });
   return { source, segments, wildcard };
+}
+
+/** The literals (decoded) and parameters of one pattern segment, in order. */
+function segmentParts(source: string, part: string): SegmentPart[] {
+  const pieces: SegmentPart[] = [];
+  let literal = '';
+  let i = 0;
+  while (i < part.length) {
+    if (part.charCodeAt(i) === 58 /* : */ && NAME_START.test(part.charAt(i + 1))) {
+      let end = i + 2;
+      while (end < part.length && NAME_CHAR.test(part.charAt(end))) end++;
+      if (literal !== '') pieces.push({ literal: decodeSegment(literal) });
+      else if (pieces.length > 0) {
+        throw new PathPatternError(
+          `path "${source}": segment "${part}" has two parameters with no literal text between them (:${(pieces.at(-1) as { param: string }).param} and :${part.slice(i + 1, end)}), so where one ends is unknown`,
+        );
+      }
+      literal = '';
+      pieces.push({ param: part.slice(i + 1, end) });
+      i = end;
+    } else literal += part.charAt(i++);
+  }
+  if (literal !== '' || pieces.length === 0) pieces.push({ literal: decodeSegment(literal) });
+  if (pieces.length > 1 && part.length > MAX_MIXED_SEGMENT) {
+    throw new PathPatternError(
+      `path "${source}": segment "${part.slice(0, 40)}…" mixes parameters and text over ${part.length} characters, more than ${MAX_MIXED_SEGMENT}`,
+    );
+  }
+  return pieces;
 }
 
 /**
@@ -83,6 +131,65 @@ export function splitPath(subpath: string): string[] {
 }
 
 /**
+ * Whether `actual` (one decoded segment) fits `parts`, its parameters pushed on
+ * `entries`. Each parameter takes a non-empty run of the segment, as short as
+ * the literal after it allows (its first occurrence after one character); a
+ * literal that ends the pattern segment must end the request's. One pass, left
+ * to right: the cost is linear in the segment's length for a bounded pattern.
+ */
+function matchParts(parts: readonly SegmentPart[], actual: string, entries: [string, string][]): boolean {
+  let start = 0;
+  let end = actual.length;
+  let first = 0;
+  let last = parts.length;
+  const head = parts[0] as SegmentPart;
+  if ('literal' in head) {
+    if (!actual.startsWith(head.literal)) return false;
+    start = head.literal.length;
+    first = 1;
+  }
+  const tail = parts[last - 1] as SegmentPart;
+  if ('literal' in tail) {
+    if (!actual.endsWith(tail.literal)) return false;
+    end -= tail.literal.length;
+    last--;
+  }
+  // parts[first..last) is a parameter, then (literal, parameter) pairs.
+  for (let i = first; i < last; i += 2) {
+    const { param } = parts[i] as { param: string };
+    if (i + 1 === last) {
+      if (end - start < 1) return false;
+      entries.push([param, actual.slice(start, end)]);
+      break;
+    }
+    const { literal } = parts[i + 1] as { literal: string };
+    const at = actual.indexOf(literal, start + 1);
+    if (at === -1 || at + literal.length > end) return false;
+    entries.push([param, actual.slice(start, at)]);
+    start = at + literal.length;
+  }
+  return true;
+}
+
+/** Whether one decoded segment fits one pattern segment, its parameters pushed on `entries`. */
+function matchSegment(segment: PatternSegment, actual: string, entries: [string, string][]): boolean {
+  if ('literal' in segment) return segment.literal === actual;
+  if ('param' in segment) {
+    if (actual === '') return false;
+    entries.push([segment.param, actual]);
+    return true;
+  }
+  return matchParts(segment.parts, actual, entries);
+}
+
+/** A pattern segment as written in words (`"issues"`, `:id`, `":base...:head"`). */
+function shownSegment(segment: PatternSegment): string {
+  if ('literal' in segment) return `"${segment.literal}"`;
+  if ('param' in segment) return `:${segment.param}`;
+  return `"${segment.source}"`;
+}
+
+/**
  * The parameters when `segments` (decoded) match `pattern`, else `undefined`.
  * Built with `Object.fromEntries`, so a parameter named `__proto__` is an own key.
  */
@@ -94,12 +201,7 @@ export function matchPathPattern(
   if (segments.length < fixed || (!pattern.wildcard && segments.length !== fixed)) return undefined;
   const entries: [string, string][] = [];
   for (let i = 0; i < fixed; i++) {
-    const segment = pattern.segments[i] as PatternSegment;
-    const actual = segments[i] as string;
-    if ('literal' in segment) {
-      if (segment.literal !== actual) return undefined;
-    } else if (actual === '') return undefined;
-    else entries.push([segment.param, actual]);
+    if (!matchSegment(pattern.segments[i] as PatternSegment, segments[i] as string, entries)) return undefined;
   }
   if (pattern.wildcard) entries.push(['*', segments.slice(fixed).join('/')]);
   return Object.fromEntries(entries);
@@ -117,8 +219,8 @@ export function explainPathMismatch(pattern: PathPattern, segments: readonly str
     if (actual === undefined) {
       return `path has ${segments.length} segment${segments.length === 1 ? '' : 's'}, route wants ${pattern.wildcard ? 'at least ' : ''}${fixed} (${pattern.source})`;
     }
-    if ('literal' in segment && segment.literal !== actual) {
-      return `segment ${i + 1} is "${actual}", route wants "${segment.literal}" (${pattern.source})`;
+    if (!('param' in segment) && !matchSegment(segment, actual, [])) {
+      return `segment ${i + 1} is "${actual}", route wants ${shownSegment(segment)} (${pattern.source})`;
     }
   }
   if (!pattern.wildcard && segments.length > fixed) {
@@ -132,7 +234,7 @@ export function matchingPrefix(pattern: PathPattern, segments: readonly string[]
   let n = 0;
   for (const segment of pattern.segments) {
     const actual = segments[n];
-    if (actual === undefined || ('literal' in segment && segment.literal !== actual)) break;
+    if (actual === undefined || (!('param' in segment) && !matchSegment(segment, actual, []))) break;
     n++;
   }
   return n;

@@ -15,7 +15,7 @@ import type { RouteValidation } from '@mockpoint/core';
 import { PathPatternError, parsePathPattern } from '@mockpoint/core/internal';
 import { sample } from 'openapi-sampler';
 import { loadOpenApi } from './load-openapi.js';
-import { requestValidation } from './request-schemas.js';
+import { paramName, requestValidation } from './request-schemas.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
@@ -30,9 +30,28 @@ export interface ImportedRoute {
   answer: { statusCode: number; headers?: Record<string, string>; data?: unknown };
 }
 
-/** `/pets/{petId}` → `/pets/:petId` (parameter names reduced to letters, digits and `_`). */
+/**
+ * `/pets/{petId}` → `/pets/:petId`, `/compare/{base}...{head}` → `/compare/:base...:head`
+ * (parameter names as {@link paramName} gives them). Literal text is kept, but
+ * a `:` (`/{name}:cancel`) and a letter, digit or `_` right after a parameter
+ * (`/{id}v2`) are percent-encoded, so that neither reads as part of a parameter.
+ */
 export function routePath(template: string): string {
-  return template.replace(/\{([^}]*)\}/g, (_, name: string) => `:${name.replace(/[^A-Za-z0-9_]/g, '_') || 'param'}`);
+  let path = '';
+  let afterParam = false;
+  for (const piece of template.split(/(\{[^}]*\})/)) {
+    if (piece.startsWith('{') && piece.endsWith('}')) {
+      path += `:${paramName(piece.slice(1, -1))}`;
+      afterParam = true;
+    } else if (piece !== '') {
+      const text = piece.replace(/:/g, '%3A');
+      path += afterParam
+        ? text.replace(/^[A-Za-z0-9_]/, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+        : text;
+      afterParam = false;
+    }
+  }
+  return path;
 }
 
 function isJsonType(type: string): boolean {
@@ -179,20 +198,15 @@ export interface SkippedOperation {
 /** What {@link openApiRoutes} answers. */
 export interface ImportedRoutes {
   routes: ImportedRoute[];
-  /** Operations no route can express (e.g. two parameters in one segment), in document order. */
+  /** Operations no route can express (e.g. two parameters with nothing between them), in document order. */
   skipped: SkippedOperation[];
 }
 
 /**
- * Why no route pattern can express `template`, or `undefined` when one can: a
- * route's `:param` is a whole segment, so `/compare/{base}...{head}` or
- * `/files/{name}.json` (a parameter with text in its segment) has no route.
+ * Why no route pattern can express `template` (as `pattern`), or `undefined`
+ * when one can: e.g. two parameters with nothing between them (`/{a}{b}`).
  */
-function inexpressible(template: string, pattern: string): string | undefined {
-  const mixed = template.split('/').find((segment) => /\{[^}]*\}/.test(segment) && !/^\{[^}]*\}$/.test(segment));
-  if (mixed !== undefined) {
-    return `segment "${mixed}" mixes parameters with other text; a route parameter is a whole segment (/:name)`;
-  }
+function inexpressible(pattern: string): string | undefined {
   try {
     parsePathPattern(pattern);
     return undefined;
@@ -218,7 +232,7 @@ export async function openApiRoutes(path: string, options: OpenApiRoutesOptions 
   const skipped: SkippedOperation[] = [];
   for (const [template, item] of Object.entries(paths)) {
     const pattern = routePath(template);
-    const problem = inexpressible(template, pattern);
+    const problem = inexpressible(pattern);
     for (const method of METHODS) {
       const operation = item[method] as Json | undefined;
       if (!operation) continue;

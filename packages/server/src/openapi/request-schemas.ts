@@ -93,9 +93,10 @@ export function toJsonSchema(schema: unknown, draft4: boolean): unknown {
   return out;
 }
 
-/** A parameter's name as the route pattern has it (see routePath). */
-function paramName(name: string): string {
-  return name.replace(/[^A-Za-z0-9_]/g, '_') || 'param';
+/** A parameter's name as the route pattern has it (see routePath): letters, digits and `_`, not starting with a digit. */
+export function paramName(name: string): string {
+  const reduced = name.replace(/[^A-Za-z0-9_]/g, '_') || 'param';
+  return /^[0-9]/.test(reduced) ? `_${reduced}` : reduced;
 }
 
 /** The operation's parameters, its own replacing the path item's of the same name and place. */

@@ -3,6 +3,8 @@
  * miniflare): every operation the contract makes is carried out by the real store
  * on a real Durable Object's storage (SQLite-backed, on disk in a temp dir), one
  * fresh object per test. The contract talks to it through {@link RemoteStore}.
+ * Here, beside the other workerd runs, rather than in core: miniflare and workerd
+ * (150 MB) are the runtime contract's dependencies, which `pnpm start` does not install.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,12 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ErrorCode, MockpointError } from '../../wire/errors.js';
-import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
-import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
-import type { SignatureSettings } from '../../wire/signature-settings.js';
-import { decodeRecord, encodeRecord } from '../record-codec.js';
-import { runStoreContract } from '../store.case.test.js';
+import { decodeRecord, encodeRecord } from '../../core/src/store/record-codec.js';
+import { runStoreContract } from '../../core/src/store/store.case.test.js';
 import {
   type EndpointStore,
   KeyedMutex,
@@ -25,7 +23,11 @@ import {
   type RoutedName,
   type RouteNamesOptions,
   type RoutesUpdate,
-} from '../store.js';
+} from '../../core/src/store/store.js';
+import { type ErrorCode, MockpointError } from '../../core/src/wire/errors.js';
+import { decodeRoutes, type Route, routesJson } from '../../core/src/wire/route.js';
+import type { EndpointRecord, ListPage } from '../../core/src/wire/schemas.js';
+import type { SignatureSettings } from '../../core/src/wire/signature-settings.js';
 
 let mf: Miniflare;
 let origin: string;
@@ -113,7 +115,7 @@ async function startWorkerd(): Promise<void> {
 
 beforeAll(async () => {
   const bundle = await build({
-    entryPoints: [fileURLToPath(new URL('./fixtures/store-worker.ts', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL('../entries/store-worker.ts', import.meta.url))],
     bundle: true,
     format: 'esm',
     platform: 'neutral',

@@ -1,0 +1,64 @@
+// Real APIs' OpenAPI documents import whole through the built CLI (`mockpoint
+// import`): GitHub's description (@octokit/openapi, 1,000+ operations, among them
+// /repos/{owner}/{repo}/compare/{base}...{head}). Every operation becomes a route;
+// nothing is skipped. The document (385 MB installed) lives in this package so
+// that `pnpm start` does not install it.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const require = createRequire(import.meta.url);
+const CLI = join(dirname(require.resolve('@mockpoint/server/package.json')), 'dist', 'cli.js');
+const folder = mkdtempSync(join(tmpdir(), 'mockpoint-openapi-documents-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+
+/** The operations of a document, as `METHOD /path`. */
+function operations(doc: { paths: Record<string, Record<string, unknown>> }): string[] {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    METHODS.filter((method) => item[method] !== undefined).map((method) => `${method.toUpperCase()} ${path}`),
+  );
+}
+
+interface ImportedRoute {
+  id: string;
+  match: { method: string; path: string; headers?: { prefer: string } };
+}
+
+/** Runs `mockpoint import <document> --name <name> --out <file>`: its stderr lines and the routes written. */
+async function importWhole(document: string, name: string): Promise<{ err: string[]; routes: ImportedRoute[] }> {
+  const out = join(folder, `${name}.json`);
+  const { stderr } = await promisify(execFile)(
+    process.execPath,
+    [CLI, 'import', document, '--name', name, '--out', out],
+    {
+      maxBuffer: 1 << 20,
+    },
+  );
+  const file = JSON.parse(readFileSync(out, 'utf8')) as { endpoints: { routes: ImportedRoute[] }[] };
+  return { err: stderr.split('\n').filter((line) => line !== ''), routes: file.endpoints[0]?.routes ?? [] };
+}
+
+describe.each([
+  ['GitHub', '@octokit/openapi/generated/api.github.com.json', 1000, '/repos/:owner/:repo/compare/:base...:head'],
+])("%s's OpenAPI document", (api, file, least, path) => {
+  it('imports whole: every operation a route, none skipped, ids unique', async () => {
+    const document = require.resolve(file);
+    const all = operations(JSON.parse(readFileSync(document, 'utf8')));
+    expect(all.length).toBeGreaterThan(least);
+    const { err, routes } = await importWhole(document, api.toLowerCase());
+    // Only the note about the daemon's body limit (a document this large makes routes over 5 MiB).
+    expect(err.filter((line) => !line.includes('more than the default body limit'))).toEqual([]);
+    // One route per operation (the Prefer routes carry a match header), with the operations' methods.
+    const own = routes.filter((route) => route.match.headers === undefined);
+    expect(own).toHaveLength(all.length);
+    expect(own.map((route) => route.match.method).sort()).toEqual(all.map((op) => op.split(' ')[0]).sort());
+    expect(new Set(routes.map((route) => route.id)).size).toBe(routes.length);
+    expect(own.map((route) => route.match.path)).toContain(path);
+  });
+});
