@@ -32,6 +32,7 @@ describe('paths with several parameters or text in one segment', () => {
         '/files/{name}.json': { get: { responses: { 200: { description: 'ok' } } } },
         '/v1/{name}:cancel': { post: { operationId: 'cancel', responses: { 200: { description: 'ok' } } } },
         '/items/{id}v2/{2nd}': { get: { operationId: 'v2', responses: { 200: { description: 'ok' } } } },
+        '/r/v{major}': { get: { operationId: 'ver', responses: { 200: { description: 'ok' } } } },
         '/glued/{a}{b}': { get: { operationId: 'glued', responses: { 200: { description: 'ok' } } } },
         '/repos/{owner}/{repo}': { get: { operationId: 'repos/get', responses: { 200: { description: 'ok' } } } },
       },
@@ -44,6 +45,7 @@ describe('paths with several parameters or text in one segment', () => {
     expect(routes.map((route) => [route.id, route.match.path])).toEqual([
       ['get-files-name-json', '/files/:name.json'],
       ['cancel', '/v1/:name%3Acancel'],
+      ['ver', '/r/%76:major'],
       ['v2', '/items/:id%762/:_2nd'],
       ['repos-get', '/repos/:owner/:repo'],
       ['repos-compare-commits', '/repos/:owner/:repo/compare/:base...:head'],
@@ -63,9 +65,11 @@ describe('paths with several parameters or text in one segment', () => {
     expect(params('get-files-name-json', '/files/a.b.json')).toEqual({ name: 'a.b' });
     expect(params('cancel', '/v1/job%3Acancel')).toEqual({ name: 'job' });
     expect(params('v2', '/items/7v2/x')).toEqual({ id: '7', _2nd: 'x' });
+    // A letter right before a parameter is escaped: a `:` after a literal letter is literal (`/items:batchGet`).
+    expect(params('ver', '/r/v10')).toEqual({ major: '10' });
     expect(run.err).toEqual([
       'mockpoint import: skipped GET /glued/{a}{b} (glued): path "/glued/:a:b": segment ":a:b" has two parameters with no literal text between them (:a and :b), so where one ends is unknown',
-      'mockpoint import: 1 operation(s) skipped, 5 route(s) written',
+      'mockpoint import: 1 operation(s) skipped, 6 route(s) written',
     ]);
   });
 });

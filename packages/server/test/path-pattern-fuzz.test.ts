@@ -34,13 +34,25 @@ function paramName(random: () => number, index: number): string {
 }
 
 /**
- * A literal as the pattern writes it: as it is (when it has no `:`, `%` or `/`
- * and is not right after a parameter with a name character first) or percent-encoded.
+ * A literal as the pattern writes it: as it is (when it has no `:`, `%` or `/`),
+ * but with a name character right after a parameter, or right before one,
+ * percent-encoded; or percent-encoded whole.
  */
-function writeLiteral(random: () => number, text: string, afterParam: boolean): { literal: string; written: string } {
+function writeLiteral(
+  random: () => number,
+  text: string,
+  afterParam: boolean,
+  beforeParam: boolean,
+): { literal: string; written: string } {
   if (random() < 0.5 && !/[:%/]/.test(text)) {
-    const first = text.charAt(0);
-    const written = afterParam && /[A-Za-z0-9_]/.test(first) ? `${percentEncoded(first)}${text.slice(1)}` : text;
+    const chars = [...text];
+    const name = (c: string | undefined) => c !== undefined && /^[A-Za-z0-9_]$/.test(c);
+    const last = chars.length - 1;
+    const written = chars
+      .map((c, i) =>
+        (afterParam && i === 0 && name(c)) || (beforeParam && i === last && name(c)) ? percentEncoded(c) : c,
+      )
+      .join('');
     return { literal: text, written };
   }
   return { literal: decoded(text), written: percentEncoded(text) };
@@ -72,14 +84,16 @@ describe('segments with several parameters, made of random code points (seeded f
       // One case in twelve has long literals, so that some segments pass the 256-character bound.
       const long = random() < 1 / 12 ? 40 : 0;
       const parts: Part[] = [];
-      if (random() < 0.5) parts.push(writeLiteral(random, randomText(random, 1 + Math.floor(random() * 4)), false));
+      if (random() < 0.5)
+        parts.push(writeLiteral(random, randomText(random, 1 + Math.floor(random() * 4)), false, true));
       for (let i = 0; i < params; i++) {
         if (i > 0 && i !== glue) {
-          parts.push(writeLiteral(random, randomText(random, 1 + long + Math.floor(random() * 5)), true));
+          parts.push(writeLiteral(random, randomText(random, 1 + long + Math.floor(random() * 5)), true, true));
         }
         parts.push({ param: paramName(random, i) });
       }
-      if (random() < 0.5) parts.push(writeLiteral(random, randomText(random, 1 + Math.floor(random() * 4)), true));
+      if (random() < 0.5)
+        parts.push(writeLiteral(random, randomText(random, 1 + Math.floor(random() * 4)), true, false));
       const segment = parts.map((part) => ('param' in part ? `:${part.param}` : part.written)).join('');
       const pattern = `/f/${segment}`;
       const why = `seed ${seed}, case ${n}, pattern ${JSON.stringify(pattern)}`;

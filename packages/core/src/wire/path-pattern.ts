@@ -51,8 +51,10 @@ export function decodeSegment(segment: string): string {
 /**
  * Parses `source` (`/`, `/users/:id`, `/compare/:base...:head`, `/files/*`). In a
  * segment, `:` followed by a letter or `_` starts a parameter, whose name runs
- * over letters, digits and `_`; any other text is literal (a literal `:` before
- * a letter is written `%3A`).
+ * over letters, digits and `_`, when it begins the segment or follows a
+ * character that cannot end a name (see `startsParam`); any other text is
+ * literal (`/items:batchGet` is one literal; a literal `:` after `.` or `-` and
+ * before a letter is written `%3A`).
  * @throws PathPatternError when it does not start with `/`, has a `?` or `#`, a
  *   `*` anywhere but as the whole last segment, a segment starting with `:` and
  *   no name, a repeated `:param` name, two parameters with no literal text
@@ -90,13 +92,31 @@ export function parsePathPattern(source: string): PathPattern {
   return { source, segments, wildcard };
 }
 
+/**
+ * Whether the `:` at `i`, after literal text, starts a parameter: at the start
+ * of the segment, or after a character that cannot end a name (`.`, `-`, `~`,
+ * a percent-escape). A `:` right after a literal letter, digit or `_` is
+ * literal, so `/v1/items:batchGet` (a Google-style custom method) keeps its
+ * colon, as it did when a parameter could only be a whole segment. (Right after
+ * a parameter, a `:` starts another, which is refused: see `segmentParts`.)
+ */
+function startsParam(part: string, i: number): boolean {
+  if (i === 0 || !NAME_CHAR.test(part.charAt(i - 1))) return true;
+  return i >= 3 && part.charCodeAt(i - 3) === 37 /* % */ && /^[0-9A-Fa-f]{2}$/.test(part.slice(i - 2, i));
+}
+
 /** The literals (decoded) and parameters of one pattern segment, in order. */
 function segmentParts(source: string, part: string): SegmentPart[] {
   const pieces: SegmentPart[] = [];
   let literal = '';
   let i = 0;
   while (i < part.length) {
-    if (part.charCodeAt(i) === 58 /* : */ && NAME_START.test(part.charAt(i + 1))) {
+    const afterParam = literal === '' && pieces.length > 0;
+    if (
+      part.charCodeAt(i) === 58 /* : */ &&
+      NAME_START.test(part.charAt(i + 1)) &&
+      (afterParam || startsParam(part, i))
+    ) {
       let end = i + 2;
       while (end < part.length && NAME_CHAR.test(part.charAt(end))) end++;
       if (literal !== '') pieces.push({ literal: decodeSegment(literal) });

@@ -30,24 +30,33 @@ export interface ImportedRoute {
   answer: { statusCode: number; headers?: Record<string, string>; data?: unknown };
 }
 
+/** `c` as a percent-escape (`v` → `%76`). */
+function escaped(c: string): string {
+  return `%${c.charCodeAt(0).toString(16).toUpperCase()}`;
+}
+
 /**
  * `/pets/{petId}` → `/pets/:petId`, `/compare/{base}...{head}` → `/compare/:base...:head`
  * (parameter names as {@link paramName} gives them). Literal text is kept, but
- * a `:` (`/{name}:cancel`) and a letter, digit or `_` right after a parameter
- * (`/{id}v2`) are percent-encoded, so that neither reads as part of a parameter.
+ * a `:` (`/{name}:cancel`), a letter, digit or `_` right after a parameter
+ * (`/{id}v2`) and one right before a parameter (`/v{major}` → `/%76:major`) are
+ * percent-encoded, so that none reads as part of a parameter, or keeps one from starting.
  */
 export function routePath(template: string): string {
   let path = '';
   let afterParam = false;
   for (const piece of template.split(/(\{[^}]*\})/)) {
     if (piece.startsWith('{') && piece.endsWith('}')) {
+      // A `:` right after a name character is literal text (`/items:batchGet`).
+      const last = path.charAt(path.length - 1);
+      if (!afterParam && /[A-Za-z0-9_]/.test(last) && !/%[0-9A-F]{2}$/.test(path)) {
+        path = path.slice(0, -1) + escaped(last);
+      }
       path += `:${paramName(piece.slice(1, -1))}`;
       afterParam = true;
     } else if (piece !== '') {
       const text = piece.replace(/:/g, '%3A');
-      path += afterParam
-        ? text.replace(/^[A-Za-z0-9_]/, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-        : text;
+      path += afterParam ? text.replace(/^[A-Za-z0-9_]/, escaped) : text;
       afterParam = false;
     }
   }
