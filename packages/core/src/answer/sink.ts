@@ -90,3 +90,21 @@ function released<To, R>(answer: FaultAnswer, sink: AnswerSink<To, R>, to: To): 
     })
     .catch((error: unknown) => sink.fail(to, error));
 }
+
+/**
+ * Resolves `true` after `ms`, or `false` as soon as `gone` fires first (the
+ * timer cleared): a sink's {@link AnswerSink.wait}. `listen` subscribes to its
+ * runtime's "the client left" and returns the unsubscribe.
+ */
+export function delayUnlessGone(ms: number, listen: (gone: () => void) => () => void): Promise<boolean> {
+  return new Promise((resolve) => {
+    const unlisten = listen(() => {
+      clearTimeout(timer);
+      resolve(false);
+    });
+    const timer = setTimeout(() => {
+      unlisten();
+      resolve(true);
+    }, ms);
+  });
+}

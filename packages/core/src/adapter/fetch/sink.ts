@@ -13,22 +13,15 @@ import {
   type StreamAnswer,
 } from '../../answer/endpoint-answer.js';
 import { truncatedBody } from '../../answer/queue/queued-answer.js';
-import type { AnswerSink } from '../../answer/sink.js';
+import { type AnswerSink, delayUnlessGone } from '../../answer/sink.js';
 import type { OpenStreams, StreamPlayback } from '../../answer/stream/open-streams.js';
 
 /** Resolves `true` after `ms`, or early with `false` when `signal` aborts. */
 function wait(signal: AbortSignal, ms: number): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
+  return delayUnlessGone(ms, (gone) => {
+    signal.addEventListener('abort', gone, { once: true });
+    return () => signal.removeEventListener('abort', gone);
   });
 }
 

@@ -13,7 +13,7 @@ import {
   type StreamAnswer,
 } from '../../answer/endpoint-answer.js';
 import { truncatedBody } from '../../answer/queue/queued-answer.js';
-import type { AnswerSink } from '../../answer/sink.js';
+import { type AnswerSink, delayUnlessGone } from '../../answer/sink.js';
 import type { OpenStreams } from '../../answer/stream/open-streams.js';
 
 const EMPTY = new Uint8Array(0);
@@ -115,16 +115,9 @@ function relay(res: ServerResponse, answer: RelayAnswer): void {
 
 /** Resolves `true` after `ms`, `false` when `res` closes first (the timer cleared). */
 function wait(res: ServerResponse, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const onClose = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      res.off('close', onClose);
-      resolve(true);
-    }, ms);
-    res.once('close', onClose);
+  return delayUnlessGone(ms, (gone) => {
+    res.once('close', gone);
+    return () => res.off('close', gone);
   });
 }
 

@@ -102,6 +102,23 @@ function compileHeaderTemplates(headers: Map<string, string[]>): (context: Templ
   };
 }
 
+/** An answer rendered per request (its memory cost counted twice: the parts and a rendering). */
+function templated(
+  statusCode: number,
+  bytes: number,
+  render: (head: boolean, context: TemplateContext) => EndpointAnswer,
+): CompiledAnswer {
+  return {
+    statusCode,
+    templated: true,
+    bytes: bytes * 2,
+    answer(head, context) {
+      if (context === undefined) throw new TypeError('a templated answer needs its request');
+      return render(head, context);
+    },
+  };
+}
+
 function compileStreamAnswer(answer: RouteAnswer & { stream: NonNullable<RouteAnswer['stream']> }): CompiledAnswer {
   const statusCode = answer.statusCode ?? 200;
   const delay = answer.delay ?? 0;
@@ -129,16 +146,9 @@ function compileStreamAnswer(answer: RouteAnswer & { stream: NonNullable<RouteAn
     return { statusCode, templated: false, bytes, answer: (isHead) => (isHead ? head : full) };
   }
   const renderHeaders = compileHeaderTemplates(headers);
-  return {
-    statusCode,
-    templated: true,
-    bytes: bytes * 2,
-    answer(head, context) {
-      if (context === undefined) throw new TypeError('a templated answer needs its request');
-      const rendered = renderHeaders(context);
-      return build(headerMap(rendered), head ? undefined : stream.frames(context));
-    },
-  };
+  return templated(statusCode, bytes, (head, context) =>
+    build(headerMap(renderHeaders(context)), head ? undefined : stream.frames(context)),
+  );
 }
 
 /**
@@ -204,15 +214,8 @@ export function compileAnswer(answer: RouteAnswer): CompiledAnswer {
     const parts = parseTemplate(body.value as string);
     renderBody = (context) => renderText(parts, context);
   }
-  return {
-    statusCode,
-    templated: true,
-    bytes: bytes * 2,
-    answer(head, context) {
-      if (context === undefined) throw new TypeError('a templated answer needs its request');
-      const rendered = renderHeaders(context);
-      const prepared = finish(statusCode, rendered, renderBody(context), delay);
-      return head ? prepared.head : prepared.full;
-    },
-  };
+  return templated(statusCode, bytes, (head, context) => {
+    const prepared = finish(statusCode, renderHeaders(context), renderBody(context), delay);
+    return head ? prepared.head : prepared.full;
+  });
 }
