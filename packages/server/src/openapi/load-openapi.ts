@@ -52,6 +52,10 @@ export async function loadOpenApi(path: string): Promise<Json> {
     if (!files.has(file)) files.set(file, parseText(await readFile(file, 'utf8')));
     return files.get(file);
   };
+  // Each target is resolved once and shared by every reference to it: documents whose schemas
+  // refer to each other many times over (Stripe's) would otherwise be copied out exponentially.
+  // (A target met again while it is still being resolved, by another path, is resolved on that path too.)
+  const resolved = new Map<string, unknown>();
   const walk = async (node: unknown, file: string, seen: readonly string[]): Promise<unknown> => {
     if (Array.isArray(node)) return Promise.all(node.map((item) => walk(item, file, seen)));
     if (!isObject(node)) return node;
@@ -60,7 +64,10 @@ export async function loadOpenApi(path: string): Promise<Json> {
       const targetFile = target === '' ? file : resolve(dirname(file), target);
       const key = `${targetFile}#${fragment}`;
       if (seen.includes(key)) return {};
-      return walk(pointer(await read(targetFile), fragment, node.$ref), targetFile, [...seen, key]);
+      if (resolved.has(key)) return resolved.get(key);
+      const value = await walk(pointer(await read(targetFile), fragment, node.$ref), targetFile, [...seen, key]);
+      resolved.set(key, value);
+      return value;
     }
     const out: Json = {};
     for (const [key, value] of Object.entries(node)) out[key] = await walk(value, file, seen);
