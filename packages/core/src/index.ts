@@ -39,6 +39,7 @@ export { type ApiEncoders, type Encoder, gzipEncoder } from './http/api-encoding
 export { type CreateAppOptions, createApp, type MockpointApp } from './http/create-app.js';
 export type { Journal } from './journal/journal.js';
 export { type FilterSubject, firstMismatch, matchesRequest } from './journal/request-filter.js';
+export { type Backend, type BackendParts, type MemoryBackendOptions, memoryBackend } from './store/backend.js';
 export { MemoryStore } from './store/memory/index.js';
 export type { EndpointStore } from './store/store.js';
 export {

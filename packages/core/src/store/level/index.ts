@@ -35,6 +35,7 @@ import { checkLogs } from './log-check.js';
 import { PROBE_FILE, probeSpace, reopenBytes } from './space-probe.js';
 import { checkTables, type DamagedTable } from './table-check.js';
 
+export { type LevelBackendOptions, levelBackend } from './backend.js';
 export { type RepairResult, repairLevelStore } from './repair.js';
 export type { DamagedTable } from './table-check.js';
 
