@@ -19,30 +19,26 @@ import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import type { SignatureSettings } from '../wire/signature-settings.js';
 import { type CachedResponse, ResponseCache, toCachedResponse } from './cache.js';
+import { ReadTokens } from './read-tokens.js';
 
 export class EndpointService {
   readonly store: EndpointStore;
   readonly cache: ResponseCache;
   /** Queued one-shot answers, answered before the record. */
   readonly queue: AnswerQueue;
-  /**
-   * One token per name being read from the store after a cache miss. A write to
-   * that name (or a clear) withdraws it, and the read only fills the cache while
-   * its token stands: a slow read can never put back a record that a concurrent
-   * replace or delete has superseded, and writes to other names do not matter.
-   */
-  readonly #reading = new Map<string, symbol>();
+  /** The withdrawal tokens of record reads after a cache miss (see {@link ReadTokens}). */
+  readonly #reading = new ReadTokens();
   /** Compiled routes by name (`null`: none), in front of the store like the response cache. */
   readonly routeTables: RouteCache;
   /** The same withdrawal tokens as {@link #reading}, for route reads. */
-  readonly #routeReading = new Map<string, symbol>();
+  readonly #routeReading = new ReadTokens();
   /**
    * Signature checks by name (`null`: none), in front of the store like the
    * route tables; the read path asks {@link SignatureChecks.get} first.
    */
   readonly signatureChecks = new SignatureChecks();
   /** The same withdrawal tokens as {@link #reading}, for signature reads. */
-  readonly #signatureReading = new Map<string, symbol>();
+  readonly #signatureReading = new ReadTokens();
   /**
    * A signal per name that aborts at its next change, made here or by another
    * replica: a streamed answer that ends with `hang` is let go on it.
@@ -75,17 +71,16 @@ export class EndpointService {
   async response(name: string): Promise<CachedResponse | undefined> {
     const hit = this.cache.get(name);
     if (hit !== undefined) return hit;
-    const token = Symbol(name);
-    this.#reading.set(name, token);
-    try {
-      const record = await this.store.get(name);
-      if (record === undefined) return undefined;
-      const entry = toCachedResponse(name, record.data, record.statusCode, record.delay);
-      if (this.#reading.get(name) === token && this.#cacheable) this.cache.set(name, entry);
-      return entry;
-    } finally {
-      if (this.#reading.get(name) === token) this.#reading.delete(name);
-    }
+    return this.#reading.read(
+      name,
+      async () => {
+        const record = await this.store.get(name);
+        return record && toCachedResponse(name, record.data, record.statusCode, record.delay);
+      },
+      (entry) => {
+        if (entry !== undefined && this.#cacheable) this.cache.set(name, entry);
+      },
+    );
   }
 
   /**
@@ -95,16 +90,16 @@ export class EndpointService {
   async routeTable(name: string): Promise<RouteTable | null> {
     const hit = this.routeTables.get(name);
     if (hit !== undefined) return hit;
-    const token = Symbol(name);
-    this.#routeReading.set(name, token);
-    try {
-      const routes = await this.store.getRoutes(name);
-      const table = routes.length === 0 ? null : new RouteTable(routes);
-      if (this.#routeReading.get(name) === token && this.#cacheable) this.routeTables.set(name, table);
-      return table;
-    } finally {
-      if (this.#routeReading.get(name) === token) this.#routeReading.delete(name);
-    }
+    return this.#routeReading.read(
+      name,
+      async () => {
+        const routes = await this.store.getRoutes(name);
+        return routes.length === 0 ? null : new RouteTable(routes);
+      },
+      (table) => {
+        if (this.#cacheable) this.routeTables.set(name, table);
+      },
+    );
   }
 
   /** The routes of `name`, in order. */
@@ -117,7 +112,7 @@ export class EndpointService {
     try {
       return await this.store.updateRoutes(name, update);
     } finally {
-      this.#routeReading.delete(name);
+      this.#routeReading.withdraw(name);
       this.routeTables.delete(name);
       this.changes.changed(name);
     }
@@ -127,16 +122,16 @@ export class EndpointService {
   async signatureCheck(name: string): Promise<SignatureCheck | null> {
     const hit = this.signatureChecks.get(name);
     if (hit !== undefined) return hit;
-    const token = Symbol(name);
-    this.#signatureReading.set(name, token);
-    try {
-      const settings = await this.store.getSignature(name);
-      const check = settings === undefined ? null : new SignatureCheck(settings);
-      if (this.#signatureReading.get(name) === token && this.#cacheable) this.signatureChecks.set(name, check);
-      return check;
-    } finally {
-      if (this.#signatureReading.get(name) === token) this.#signatureReading.delete(name);
-    }
+    return this.#signatureReading.read(
+      name,
+      async () => {
+        const settings = await this.store.getSignature(name);
+        return settings === undefined ? null : new SignatureCheck(settings);
+      },
+      (check) => {
+        if (this.#cacheable) this.signatureChecks.set(name, check);
+      },
+    );
   }
 
   /** The signature settings of `name`, secrets included (never answered as they are). */
@@ -149,7 +144,7 @@ export class EndpointService {
     try {
       return await this.store.setSignature(name, settings);
     } finally {
-      this.#signatureReading.delete(name);
+      this.#signatureReading.withdraw(name);
       this.signatureChecks.delete(name);
       this.changes.changed(name);
     }
@@ -177,7 +172,7 @@ export class EndpointService {
       if (created) {
         this.#written(record, token);
         this.changes.changed(record.name);
-      } else if (token !== undefined && this.#reading.get(record.name) === token) this.#reading.delete(record.name);
+      } else if (token !== undefined) this.#reading.release(record.name, token);
     }
     return created;
   }
@@ -228,11 +223,11 @@ export class EndpointService {
   }
 
   #forget(name: string): void {
-    this.#reading.delete(name);
+    this.#reading.withdraw(name);
     this.cache.delete(name);
-    this.#routeReading.delete(name);
+    this.#routeReading.withdraw(name);
     this.routeTables.delete(name);
-    this.#signatureReading.delete(name);
+    this.#signatureReading.withdraw(name);
     this.signatureChecks.delete(name);
   }
 
@@ -252,14 +247,12 @@ export class EndpointService {
    */
   #writing(name: string): symbol | undefined {
     if (this.store.changes === undefined) return undefined;
-    const token = Symbol(name);
-    this.#reading.set(name, token);
-    return token;
+    return this.#reading.take(name);
   }
 
   #written(record: EndpointRecord, token: symbol | undefined): void {
-    const stands = token === undefined || this.#reading.get(record.name) === token;
-    this.#reading.delete(record.name);
+    const stands = token === undefined || this.#reading.stands(record.name, token);
+    this.#reading.withdraw(record.name);
     if (!stands || !this.#cacheable) {
       this.cache.delete(record.name);
       return;
