@@ -27,18 +27,18 @@ export class EndpointService {
   /** Queued one-shot answers, answered before the record. */
   readonly queue: AnswerQueue;
   /** The withdrawal tokens of record reads after a cache miss (see {@link ReadTokens}). */
-  readonly #reading = new ReadTokens();
+  readonly #reading: ReadTokens<CachedResponse | undefined>;
   /** Compiled routes by name (`null`: none), in front of the store like the response cache. */
   readonly routeTables: RouteCache;
   /** The same withdrawal tokens as {@link #reading}, for route reads. */
-  readonly #routeReading = new ReadTokens();
+  readonly #routeReading: ReadTokens<RouteTable | null>;
   /**
    * Signature checks by name (`null`: none), in front of the store like the
    * route tables; the read path asks {@link SignatureChecks.get} first.
    */
   readonly signatureChecks = new SignatureChecks();
   /** The same withdrawal tokens as {@link #reading}, for signature reads. */
-  readonly #signatureReading = new ReadTokens();
+  readonly #signatureReading: ReadTokens<SignatureCheck | null>;
   /**
    * A signal per name that aborts at its next change, made here or by another
    * replica: a streamed answer that ends with `hang` is let go on it.
@@ -51,6 +51,10 @@ export class EndpointService {
     this.store = store;
     this.cache = new ResponseCache(cacheMaxBytes);
     this.routeTables = new RouteCache(cacheMaxBytes);
+    const cacheable = () => this.#cacheable;
+    this.#reading = new ReadTokens(this.cache, cacheable);
+    this.#routeReading = new ReadTokens(this.routeTables, cacheable);
+    this.#signatureReading = new ReadTokens(this.signatureChecks, cacheable);
     this.queue = queue;
     // A shared store: another process's write to a name withdraws what we hold for it.
     this.#unsubscribe = store.changes?.subscribe((name) => {
@@ -68,38 +72,22 @@ export class EndpointService {
   }
 
   /** The ready-to-send response for `name`, or `undefined` when there is none. */
-  async response(name: string): Promise<CachedResponse | undefined> {
-    const hit = this.cache.get(name);
-    if (hit !== undefined) return hit;
-    return this.#reading.read(
-      name,
-      async () => {
-        const record = await this.store.get(name);
-        return record && toCachedResponse(name, record.data, record.statusCode, record.delay);
-      },
-      (entry) => {
-        if (entry !== undefined && this.#cacheable) this.cache.set(name, entry);
-      },
-    );
+  response(name: string): Promise<CachedResponse | undefined> {
+    return this.#reading.read(name, async () => {
+      const record = await this.store.get(name);
+      return record && toCachedResponse(name, record.data, record.statusCode, record.delay);
+    });
   }
 
   /**
    * The compiled routes of `name` (`null` when it has none), read and compiled
    * once per change; the read path calls {@link RouteCache.get} first.
    */
-  async routeTable(name: string): Promise<RouteTable | null> {
-    const hit = this.routeTables.get(name);
-    if (hit !== undefined) return hit;
-    return this.#routeReading.read(
-      name,
-      async () => {
-        const routes = await this.store.getRoutes(name);
-        return routes.length === 0 ? null : new RouteTable(routes);
-      },
-      (table) => {
-        if (this.#cacheable) this.routeTables.set(name, table);
-      },
-    );
+  routeTable(name: string): Promise<RouteTable | null> {
+    return this.#routeReading.read(name, async () => {
+      const routes = await this.store.getRoutes(name);
+      return routes.length === 0 ? null : new RouteTable(routes);
+    });
   }
 
   /** The routes of `name`, in order. */
@@ -108,30 +96,16 @@ export class EndpointService {
   }
 
   /** Changes the routes of `name` atomically (see `EndpointStore.updateRoutes`); the compiled table is dropped. */
-  async updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]> {
-    try {
-      return await this.store.updateRoutes(name, update);
-    } finally {
-      this.#routeReading.withdraw(name);
-      this.routeTables.delete(name);
-      this.changes.changed(name);
-    }
+  updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]> {
+    return this.#changing(name, this.#routeReading, () => this.store.updateRoutes(name, update));
   }
 
   /** The signature check of `name` (`null` when it has none), read once per change. */
-  async signatureCheck(name: string): Promise<SignatureCheck | null> {
-    const hit = this.signatureChecks.get(name);
-    if (hit !== undefined) return hit;
-    return this.#signatureReading.read(
-      name,
-      async () => {
-        const settings = await this.store.getSignature(name);
-        return settings === undefined ? null : new SignatureCheck(settings);
-      },
-      (check) => {
-        if (this.#cacheable) this.signatureChecks.set(name, check);
-      },
-    );
+  signatureCheck(name: string): Promise<SignatureCheck | null> {
+    return this.#signatureReading.read(name, async () => {
+      const settings = await this.store.getSignature(name);
+      return settings === undefined ? null : new SignatureCheck(settings);
+    });
   }
 
   /** The signature settings of `name`, secrets included (never answered as they are). */
@@ -140,12 +114,16 @@ export class EndpointService {
   }
 
   /** Sets or (with `undefined`) removes the signature check of `name`; resolves whether it had one. */
-  async setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
+  setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
+    return this.#changing(name, this.#signatureReading, () => this.store.setSignature(name, settings));
+  }
+
+  /** Runs a write to what `reads` caches of `name`; whatever it did, that is forgotten and the change announced. */
+  async #changing<T>(name: string, reads: { forget(name: string): void }, write: () => Promise<T>): Promise<T> {
     try {
-      return await this.store.setSignature(name, settings);
+      return await write();
     } finally {
-      this.#signatureReading.withdraw(name);
-      this.signatureChecks.delete(name);
+      reads.forget(name);
       this.changes.changed(name);
     }
   }
@@ -223,21 +201,15 @@ export class EndpointService {
   }
 
   #forget(name: string): void {
-    this.#reading.withdraw(name);
-    this.cache.delete(name);
-    this.#routeReading.withdraw(name);
-    this.routeTables.delete(name);
-    this.#signatureReading.withdraw(name);
-    this.signatureChecks.delete(name);
+    this.#reading.forget(name);
+    this.#routeReading.forget(name);
+    this.#signatureReading.forget(name);
   }
 
   #forgetAll(): void {
-    this.#reading.clear();
-    this.cache.clear();
-    this.#routeReading.clear();
-    this.routeTables.clear();
-    this.#signatureReading.clear();
-    this.signatureChecks.clear();
+    this.#reading.forgetAll();
+    this.#routeReading.forgetAll();
+    this.#signatureReading.forgetAll();
   }
 
   /**

@@ -6,18 +6,40 @@
  *
  * @module
  */
-export class ReadTokens {
+
+/** A cache in front of the store (`undefined`: not held). */
+export interface NameCache<T> {
+  get(name: string): T | undefined;
+  set(name: string, value: Exclude<T, undefined>): void;
+  delete(name: string): void;
+  clear(): void;
+}
+
+export class ReadTokens<T> {
   readonly #tokens = new Map<string, symbol>();
+  readonly #cache: NameCache<T>;
+  readonly #cacheable: () => boolean;
+
+  /** Tokens for reads into `cache`, filled only while `cacheable()` (a shared store delivering changes). */
+  constructor(cache: NameCache<T>, cacheable: () => boolean) {
+    this.#cache = cache;
+    this.#cacheable = cacheable;
+  }
 
   /**
-   * Reads with `load` under a fresh token for `name`; `fill` gets the value only
-   * if no write withdrew the token meanwhile. Resolves with the value either way.
+   * What the cache holds for `name`, or else what `load` reads, under a fresh
+   * token: it fills the cache (unless `undefined`) only if no write withdrew the
+   * token meanwhile.
    */
-  async read<T>(name: string, load: () => Promise<T>, fill: (value: T) => void): Promise<T> {
+  async read(name: string, load: () => Promise<T>): Promise<T> {
+    const hit = this.#cache.get(name);
+    if (hit !== undefined) return hit;
     const token = this.take(name);
     try {
       const value = await load();
-      if (this.stands(name, token)) fill(value);
+      if (value !== undefined && this.stands(name, token) && this.#cacheable()) {
+        this.#cache.set(name, value as Exclude<T, undefined>);
+      }
       return value;
     } finally {
       this.release(name, token);
@@ -46,8 +68,15 @@ export class ReadTokens {
     this.#tokens.delete(name);
   }
 
-  /** Withdraws every token (a clear). */
-  clear(): void {
+  /** Withdraws the token of `name` and drops what the cache holds for it (a write to it). */
+  forget(name: string): void {
+    this.#tokens.delete(name);
+    this.#cache.delete(name);
+  }
+
+  /** Withdraws every token and empties the cache (a clear, or changes that may have been missed). */
+  forgetAll(): void {
     this.#tokens.clear();
+    this.#cache.clear();
   }
 }

@@ -17,18 +17,16 @@ import {
   signatureSettingsJson,
 } from '../../wire/signature-settings.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
-import {
-  type CountOptions,
-  type EndpointStore,
-  inNameRange,
-  KeyedMutex,
-  type ListOptions,
-  type RoutedName,
-  type RouteNamesOptions,
-  type RoutesUpdate,
-  routeCount,
-  type StoreHealth,
+import type {
+  CountOptions,
+  EndpointStore,
+  ListOptions,
+  RoutedName,
+  RouteNamesOptions,
+  RoutesUpdate,
+  StoreHealth,
 } from '../store.js';
+import { inNameRange, KeyedMutex, routeCount } from '../store.js';
 import { type Grouped, groupCommit, groupHas, type Operation } from './grouped.js';
 import { checkLogs } from './log-check.js';
 import { PROBE_FILE, probeSpace, reopenBytes } from './space-probe.js';
