@@ -22,6 +22,7 @@ export * from './client/index.js';
 export { type ApiEncoders, type Encoder, gzipEncoder } from './http/api-encoding.js';
 export { type CreateAppOptions, createApp, type MockpointApp } from './http/create-app.js';
 export type { Journal } from './journal/journal.js';
+export { type Backend, type BackendParts, type MemoryBackendOptions, memoryBackend } from './store/backend.js';
 export { MemoryStore } from './store/memory/index.js';
 export type { EndpointStore } from './store/store.js';
 export {

@@ -153,13 +153,13 @@ async function main(): Promise<void> {
   // A closed terminal or a supervisor's reload signal: stop cleanly, never abruptly.
   process.on('SIGHUP', shutdown);
 
-  const { startServer, describeStore } = await import('./start-server.js');
+  const { startServer } = await import('./start-server.js');
   server = await startServer(config);
   if (signals > 0) {
     await server.close();
     process.exit(0);
   }
-  const store = describeStore(server.store, config);
+  const store = server.backend.describe();
   const wildcard = config.host === '0.0.0.0' || config.host === '::';
   const extras = [
     `env file: ${request.envFile ?? 'none'}`,

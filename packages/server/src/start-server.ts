@@ -1,23 +1,23 @@
 /**
- * `startServer()`: the daemon without its command line. Opens the store, builds
+ * `startServer()`: the daemon without its command line. Opens the backend, builds
  * the app, listens, and closes gracefully.
  *
  * @module
  */
-import { mkdirSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type AnswerQueue, createApp, type EndpointStore, MemoryStore, type MockpointApp } from '@mockpoint/core';
+import { type Backend, createApp, type EndpointStore, type MockpointApp, memoryBackend } from '@mockpoint/core';
 import { pickLimits, SETTINGS, VERSION } from '@mockpoint/core/defaults';
-import { MockpointError } from '@mockpoint/core/internal';
-import { LevelStore } from '@mockpoint/core/level';
 import { nodeDeliverySend, type ServedApp, type ServeOptions, serve } from '@mockpoint/core/node';
-import { RedisStore } from '@mockpoint/core/redis';
 import { nodeApiEncoders } from './api-encoders.js';
 import type { ServerConfig } from './config.js';
 import { DEFAULTS } from './config.js';
 import { type LoadedMockFile, loadAndWatch } from './mock-file/watch-mock-file.js';
+import { openBackend } from './open-backend.js';
 import { createReporter } from './reporting.js';
+import { StartError } from './start-error.js';
+
+export { StartError } from './start-error.js';
+
 import { registerWebRoutes } from './web.js';
 
 /** Options for {@link startServer}: any {@link ServerConfig} field, defaults otherwise. */
@@ -29,10 +29,16 @@ export interface StartServerOptions extends Partial<ServerConfig> {
   /** How long start-up waits for `redisUrl` before it fails. @default 5000 */
   redisConnectTimeoutMs?: number;
   /**
-   * Use this store instead of opening one from `memory` / `dataDir` (which are then
-   * ignored). The server owns it from then on: `close()` closes it, and so does a
-   * failed start. Meant for embedding and for tests (e.g. a store that fails).
-   * @default a LevelStore in `dataDir`, or a MemoryStore with `memory: true`
+   * Use this backend instead of opening one from `memory` / `dataDir` / `redisUrl`
+   * (which are then ignored). The server owns it from then on: `close()` closes it,
+   * and so does a failed start. Meant for embedding and for tests.
+   * @default openBackend(options): Redis with `redisUrl`, memory with `memory: true`, else LevelDB in `dataDir`
+   * @example startServer({ port: 0, backend: await levelBackend({ dir: './data' }) })
+   */
+  backend?: Backend;
+  /**
+   * Shorthand for `backend: memoryBackend({ store })`: this store, the other parts
+   * in memory. Meant for embedding and for tests (e.g. a store that fails).
    * @example startServer({ port: 0, store: new MemoryStore() })
    */
   store?: EndpointStore;
@@ -50,75 +56,23 @@ export interface RunningServer {
   /** Base URL of every listening address, e.g. `http://127.0.0.1:16540` and `http://[::1]:16540`. */
   urls: string[];
   port: number;
+  /** Every part of the daemon's state; `describe()` is the start-up line's `(store: …)`. */
+  backend: Backend;
+  /** The backend's store (`backend.store`). */
   store: EndpointStore;
   /** Things found at start-up that a person should know, one line each (e.g. damaged records skipped). */
   warnings: string[];
-  /** Stops accepting, lets in-flight requests finish within the grace period, closes the store. */
+  /** Stops accepting, lets in-flight requests finish within the grace period, closes the backend. */
   close(): Promise<void>;
-}
-
-/** A start-up failure with a stable code (the CLI prints its message as one line). */
-export class StartError extends MockpointError {
-  override readonly name = 'StartError';
-  declare readonly code: 'PORT_IN_USE' | 'LISTEN_FAILED' | 'DATA_DIR_UNUSABLE' | 'REDIS_UNREACHABLE';
-  constructor(code: StartError['code'], message: string, cause?: unknown) {
-    super(code, message, { cause });
-  }
 }
 
 const DEFAULT_WEB_ROOT = fileURLToPath(new URL('./web/', import.meta.url));
 
-/**
- * Creates `dir` and its missing parents. Not `mkdirSync(dir, { recursive: true })`:
- * on some file systems (procfs) that loops forever instead of failing.
- */
-function ensureDir(dir: string): void {
-  try {
-    mkdirSync(dir);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') {
-      if (!statSync(dir).isDirectory()) throw new Error('it exists and is not a directory');
-      return;
-    }
-    const parent = dirname(dir);
-    if (code !== 'ENOENT' || parent === dir) throw error;
-    ensureDir(parent);
-    mkdirSync(dir); // fails (once) if the parent still refuses it
-  }
-}
-
-async function openStore(options: StartServerOptions): Promise<EndpointStore> {
-  if (options.store) return options.store;
-  if (options.redisUrl !== undefined) {
-    try {
-      return await RedisStore.open({ url: options.redisUrl, connectTimeoutMs: options.redisConnectTimeoutMs });
-    } catch (error) {
-      throw new StartError('REDIS_UNREACHABLE', `${SETTINGS.redisUrl.env}: ${(error as Error).message}`, error);
-    }
-  }
-  if (options.memory) return new MemoryStore();
-  const dir = options.dataDir ?? DEFAULTS.dataDir;
-  try {
-    ensureDir(dir);
-  } catch (error) {
-    throw new StartError(
-      'DATA_DIR_UNUSABLE',
-      `cannot create data directory ${dir}: ${(error as Error).message}`,
-      error,
-    );
-  }
-  return LevelStore.open({ dir });
-}
-
-/** The shared answer queue; the store is closed when it cannot be opened. */
-async function openQueue(store: RedisStore): Promise<AnswerQueue> {
-  try {
-    return await store.openAnswerQueue();
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
+/** The backend given, one around the store given, or the one the settings choose. */
+async function openServerBackend(options: StartServerOptions): Promise<Backend> {
+  if (options.backend) return options.backend;
+  if (options.store) return memoryBackend({ ...pickLimits(options), store: options.store });
+  return openBackend(options);
 }
 
 /** The addresses the daemon listens on unless told otherwise: this machine only. */
@@ -154,54 +108,19 @@ async function listen(
 }
 
 /**
- * The LevelDB store's durable deliveries; when damaged data keeps them from being
- * read, the daemon still starts (degraded, as health says) with deliveries kept in
- * memory, and says so in one line: `mockpoint repair` is the way back.
- */
-async function openLevelDeliveries(
-  store: LevelStore,
-): Promise<Awaited<ReturnType<LevelStore['openDeliveries']>> | undefined> {
-  try {
-    return await store.openDeliveries();
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    console.error(
-      `mockpoint: warning: the pending deliveries could not be read (${reason}); new deliveries are kept in memory until the data directory is repaired (mockpoint repair)`,
-    );
-    return undefined;
-  }
-}
-
-/**
  * Starts the daemon.
  * @example const server = await startServer({ port: 0, memory: true }); await server.close()
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const port = options.port ?? DEFAULTS.port;
   const host = options.host;
-  // The reporter first, so that a failure to load it leaves no store open.
+  // The reporter first, so that a failure to load it leaves no backend open.
   const reporter = await createReporter(options.serverReportingDsn, VERSION);
-  const store = await openStore(options);
+  const backend = await openServerBackend(options);
   const app = createApp({
-    store,
-    // Replicas on one Redis share the journal too: a webhook to one is listed by, and wakes a long-poll on, every other.
-    journal:
-      store instanceof RedisStore
-        ? store.openJournal({ size: options.journalSize, maxBytes: options.journalMaxBytes })
-        : undefined,
-    // …and the answer queue: each queued answer is given once, whichever replica a request reaches.
-    queue: store instanceof RedisStore ? await openQueue(store) : undefined,
-    // …and deliveries: pending retries outlive a restart (LevelDB) or any replica (Redis); in memory they do not.
-    deliveries:
-      store instanceof RedisStore
-        ? store.openDeliveries()
-        : store instanceof LevelStore
-          ? await openLevelDeliveries(store)
-          : undefined,
+    backend,
     // Sent with node:http (keep-alive agents): several times less CPU per attempt than fetch.
     deliverySend: nodeDeliverySend(),
-    // …and the webhook ids already seen, so a replay to another replica is told as one.
-    replays: store instanceof RedisStore ? store.openReplayGuard() : undefined,
     ...pickLimits(options),
     adminToken: options.adminToken,
     allowedHosts: options.allowedHosts,
@@ -232,7 +151,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         },
       );
     } catch (error) {
-      await store.close();
+      await backend.close();
       throw error;
     }
   }
@@ -246,7 +165,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
   } catch (error) {
     await mockFile?.close();
-    await store.close();
+    await backend.close();
     const cause = error as NodeJS.ErrnoException & { address?: string };
     // The address that failed (with the loopback default, one of two), as the error names it.
     const address = cause.address ?? host ?? LOOPBACK.join(' and ');
@@ -265,34 +184,19 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     closing ??= (async () => {
       await mockFile?.close();
       await Promise.all(served.map((one) => one.close({ graceMs: options.shutdownGraceMs ?? 5000 })));
-      await store.close();
+      await backend.close();
       await reporter?.flush();
     })();
     return closing;
   };
-  const warnings: string[] = [];
-  if (store instanceof LevelStore && store.unreadableAtOpen > 0) {
-    warnings.push(
-      `data directory ${store.dir}: ${store.unreadableAtOpen} endpoint write(s) in the write-ahead log could not be read (damaged, or torn by a failed write) and were skipped; everything else was loaded`,
-    );
-  }
-  if (store instanceof LevelStore && store.damagedTables.length > 0) {
-    warnings.push(`data directory ${store.dir}: ${store.health().reason ?? 'damaged table files'}`);
-  }
   const [first] = served as [ServedApp];
-  return { url: first.url, urls: served.map((one) => one.url), port: first.port, store, warnings, close };
-}
-
-/** The `(store: …)` part of the start-up line. */
-export function describeStore(store: EndpointStore, config: ServerConfig): string {
-  if (store instanceof RedisStore) {
-    const durability =
-      store.durable === false
-        ? ' - NOT durable: this Redis does not fsync every write (set appendonly yes, appendfsync always)'
-        : store.durable === true
-          ? ', appendfsync always'
-          : '';
-    return `redis at ${store.location}${durability}`;
-  }
-  return config.memory ? 'memory (nothing is written to disk)' : `level at ${config.dataDir}`;
+  return {
+    url: first.url,
+    urls: served.map((one) => one.url),
+    port: first.port,
+    backend,
+    store: backend.store,
+    warnings: [...backend.warnings],
+    close,
+  };
 }

@@ -8,6 +8,7 @@ import type { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import type { OpenStreams } from '../answer/stream/open-streams.js';
 import type { Journal } from '../journal/journal.js';
 import type { JournalFeed } from '../journal/journal-feed.js';
+import type { Backend } from '../store/backend.js';
 import type { DeliveryWorker } from '../webhook/delivery-worker.js';
 import type { LimitOptions } from '../wire/limits.js';
 import type { Schemas } from '../wire/schemas.js';
@@ -26,6 +27,8 @@ export interface ResolvedAppOptions extends Required<LimitOptions> {
 
 export interface AppContext {
   options: ResolvedAppOptions;
+  /** Every part of the shared state (the parts below are built on it). */
+  backend: Backend;
   endpoints: EndpointService;
   journal: Journal;
   /** The live journal streams. */

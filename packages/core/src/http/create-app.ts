@@ -8,18 +8,11 @@ import { Hono } from 'hono';
 import { EndpointHandler } from '../answer/endpoint-handler.js';
 import { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import type { Upstream } from '../answer/proxy/upstream.js';
-import type { AnswerQueue } from '../answer/queue/answer-queue.js';
-import { MemoryAnswerQueue } from '../answer/queue/memory/index.js';
 import { OpenStreams } from '../answer/stream/open-streams.js';
-import { type Journal, RequestJournal } from '../journal/journal.js';
 import { JournalFeed, type JournalFeedOptions } from '../journal/journal-feed.js';
-import { MemoryStore } from '../store/memory/index.js';
-import type { EndpointStore } from '../store/store.js';
+import { type Backend, type BackendParts, memoryBackend } from '../store/backend.js';
 import type { DeliverySend } from '../webhook/delivery-send.js';
-import type { DeliveryStore } from '../webhook/delivery-store.js';
 import { DeliveryWorker } from '../webhook/delivery-worker.js';
-import { MemoryDeliveryStore } from '../webhook/memory-delivery-store.js';
-import type { ReplayGuard } from '../webhook/replay-guard.js';
 import { isMockpointError, MockpointError } from '../wire/errors.js';
 import { type LimitOptions, resolveLimits } from '../wire/limits.js';
 import { createSchemas } from '../wire/schemas.js';
@@ -43,14 +36,22 @@ import { registerServiceRoutes } from './routes/service.js';
 import { registerSignatureRoutes } from './routes/signature.js';
 import { registerUnknownNameRoutes } from './routes/unknown-names.js';
 
-/** Options for {@link createApp}: the {@link LimitOptions} and the rest. */
-export interface CreateAppOptions extends LimitOptions {
+/**
+ * Options for {@link createApp}: the {@link LimitOptions}, the state (a `backend`,
+ * or some of its parts, the others then made in memory) and the rest.
+ */
+export interface CreateAppOptions extends LimitOptions, Partial<BackendParts> {
   /**
-   * Where endpoints are kept.
-   * @default new MemoryStore()
-   * @example createApp({ store: await LevelStore.open({ dir: './data' }) })
+   * Every part of the shared state as one object (records, journal, queue,
+   * deliveries, replay memory). Give it, or give parts one by one (`store`,
+   * `journal`, `queue`, `deliveries`, `replays`: the others are made in memory),
+   * not both. The app does not close it: its owner does.
+   * @default memoryBackend() with the parts given
+   * @example createApp({ backend: await levelBackend({ dir: './data' }) }) // from @mockpoint/core/level
+   * @example createApp({ backend: await redisBackend({ url: 'redis://127.0.0.1:6379' }) }) // shared by every replica
+   * @example createApp({ store: new MemoryStore() })
    */
-  store?: EndpointStore;
+  backend?: Backend;
   /**
    * Hosts besides IP addresses and `localhost` that `/api/*` and the web page
    * answer (host rules, wire/host-rules.ts: `.example.com` also allows its
@@ -70,31 +71,11 @@ export interface CreateAppOptions extends LimitOptions {
    */
   allowedOrigins?: readonly string[];
   /**
-   * Where queued one-shot answers are kept (`/api/endpoints/{name}/queue`).
-   * @default new MemoryAnswerQueue() (in this process, not shared between replicas)
-   * @example createApp({ queue: new MemoryAnswerQueue({ maxAnswers: 10 }) })
-   * @example createApp({ store, queue: await store.openAnswerQueue() }) // with a RedisStore: shared by every replica
-   */
-  queue?: AnswerQueue;
-  /**
-   * Where requests to `/endpoint/{name}` are recorded (and long-polls wait).
-   * @default a RequestJournal in memory, bounded by `journalSize` and `journalMaxBytes`
-   * @example createApp({ store, journal: store.openJournal() }) // with a RedisStore: shared by every replica
-   */
-  journal?: Journal;
-  /**
    * How the journal streams (`…/requests/stream`) behave; their number is bounded by `maxStreams`.
    * @default { heartbeatMs: 15000, maxBufferedBytes: 4194304, retryMs: 1000 }
    * @example createApp({ journalStreams: { heartbeatMs: 5000 } }) // behind a proxy that closes idle connections after 10 s
    */
   journalStreams?: Omit<JournalFeedOptions, 'maxStreams'>;
-  /**
-   * Where outgoing webhook deliveries (`/api/deliveries`) and their pending
-   * retries are kept. The memory one does not survive the process.
-   * @default new MemoryDeliveryStore()
-   * @example createApp({ store, deliveries: await store.openDeliveries() }) // LevelDB: retries survive a restart; Redis: shared, each attempt made by one replica
-   */
-  deliveries?: DeliveryStore;
   /**
    * How deliveries' requests go out. `fetch` runs everywhere; on Node,
    * `nodeDeliverySend()` from `@mockpoint/core/node` takes several times less CPU
@@ -129,13 +110,6 @@ export interface CreateAppOptions extends LimitOptions {
    */
   upstream?: Upstream;
   /**
-   * Where the delivery ids of validly signed requests are remembered (for the
-   * tolerance of each name's signature check), to tell a replayed delivery.
-   * @default new MemoryReplayGuard() (this process only, at most 100000 ids)
-   * @example createApp({ store, replays: store.openReplayGuard() }) // with a RedisStore: shared by every replica
-   */
-  replays?: ReplayGuard;
-  /**
    * Content codings for `/api` JSON answers of 1 KiB or more, given to clients that
    * accept them (`Accept-Encoding`); never `/endpoint/*` answers nor event streams.
    * `GET` answers carry an `ETag` (and `If-None-Match` gets `304`) either way.
@@ -156,10 +130,10 @@ export interface CreateAppOptions extends LimitOptions {
 
 /** The app returned by {@link createApp}: a Hono app plus its services. */
 export type MockpointApp = Hono & {
-  /** The store, cache, queue and journal behind the routes. */
+  /** The backend, store, cache, queue and journal behind the routes. */
   readonly mockpoint: Pick<
     AppContext,
-    'endpoints' | 'journal' | 'feed' | 'streams' | 'handler' | 'deliveries' | 'options' | 'proxy'
+    'backend' | 'endpoints' | 'journal' | 'feed' | 'streams' | 'handler' | 'deliveries' | 'options' | 'proxy'
   >;
 };
 
@@ -182,6 +156,22 @@ function allowedMethods(docs: RouteDoc[]): (path: string) => string[] {
   return (path) => [...byPath.values()].filter((r) => r.pattern.test(path)).flatMap((r) => r.methods);
 }
 
+const PART_NAMES = ['store', 'journal', 'queue', 'deliveries', 'replays'] as const satisfies ReadonlyArray<
+  keyof BackendParts
+>;
+
+/** The app's backend: the one given, or a memory one around the parts given. */
+function appBackend(options: CreateAppOptions): Backend {
+  if (options.backend === undefined) return memoryBackend(options);
+  const given = PART_NAMES.filter((part) => options[part] !== undefined);
+  if (given.length > 0) {
+    throw new TypeError(
+      `createApp: give either \`backend\` or its parts, not both (also given: ${given.join(', ')}); build the backend with those parts instead`,
+    );
+  }
+  return options.backend;
+}
+
 function resolveOptions(options: CreateAppOptions): ResolvedAppOptions {
   return {
     ...resolveLimits(options),
@@ -202,13 +192,9 @@ function resolveOptions(options: CreateAppOptions): ResolvedAppOptions {
  */
 export function createApp(options: CreateAppOptions = {}): MockpointApp {
   const resolved = resolveOptions(options);
-  const endpoints = new EndpointService(
-    options.store ?? new MemoryStore(),
-    resolved.cacheMaxBytes,
-    options.queue ?? new MemoryAnswerQueue(),
-  );
-  const journal =
-    options.journal ?? new RequestJournal({ size: resolved.journalSize, maxBytes: resolved.journalMaxBytes });
+  const backend = appBackend(options);
+  const { journal } = backend;
+  const endpoints = new EndpointService(backend.store, resolved.cacheMaxBytes, backend.queue);
   const proxy = new ProxySettings({
     allowHosts: resolved.proxyAllowHosts,
     upstream: options.upstream,
@@ -218,6 +204,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   const ctx: AppContext = {
     proxy,
     options: resolved,
+    backend,
     endpoints,
     journal,
     feed: new JournalFeed(journal, { ...options.journalStreams, maxStreams: resolved.maxStreams }),
@@ -225,13 +212,13 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
     handler: new EndpointHandler({
       endpoints,
       journal,
-      replays: options.replays,
+      replays: backend.replays,
       onUnexpectedError: options.onUnexpectedError,
       proxy,
       maxBodyBytes: resolved.maxBodyBytes,
     }),
     deliveries: new DeliveryWorker({
-      store: options.deliveries ?? new MemoryDeliveryStore(),
+      store: backend.deliveries,
       allowHosts: resolved.deliveryAllowHosts,
       maxBodyBytes: resolved.maxBodyBytes,
       send: options.deliverySend,
@@ -283,6 +270,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
 
   return Object.assign(app, {
     mockpoint: {
+      backend,
       endpoints: ctx.endpoints,
       journal: ctx.journal,
       feed: ctx.feed,

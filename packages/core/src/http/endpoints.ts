@@ -19,30 +19,26 @@ import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import type { SignatureSettings } from '../wire/signature-settings.js';
 import { type CachedResponse, ResponseCache, toCachedResponse } from './cache.js';
+import { ReadTokens } from './read-tokens.js';
 
 export class EndpointService {
   readonly store: EndpointStore;
   readonly cache: ResponseCache;
   /** Queued one-shot answers, answered before the record. */
   readonly queue: AnswerQueue;
-  /**
-   * One token per name being read from the store after a cache miss. A write to
-   * that name (or a clear) withdraws it, and the read only fills the cache while
-   * its token stands: a slow read can never put back a record that a concurrent
-   * replace or delete has superseded, and writes to other names do not matter.
-   */
-  readonly #reading = new Map<string, symbol>();
+  /** The withdrawal tokens of record reads after a cache miss (see {@link ReadTokens}). */
+  readonly #reading: ReadTokens<CachedResponse | undefined>;
   /** Compiled routes by name (`null`: none), in front of the store like the response cache. */
   readonly routeTables: RouteCache;
   /** The same withdrawal tokens as {@link #reading}, for route reads. */
-  readonly #routeReading = new Map<string, symbol>();
+  readonly #routeReading: ReadTokens<RouteTable | null>;
   /**
    * Signature checks by name (`null`: none), in front of the store like the
    * route tables; the read path asks {@link SignatureCheckCache.get} first.
    */
   readonly signatureChecks = new SignatureCheckCache();
   /** The same withdrawal tokens as {@link #reading}, for signature reads. */
-  readonly #signatureReading = new Map<string, symbol>();
+  readonly #signatureReading: ReadTokens<SignatureCheck | null>;
   /**
    * A signal per name that aborts at its next change, made here or by another
    * replica: a streamed answer that ends with `hang` is let go on it.
@@ -55,6 +51,10 @@ export class EndpointService {
     this.store = store;
     this.cache = new ResponseCache(cacheMaxBytes);
     this.routeTables = new RouteCache(cacheMaxBytes);
+    const cacheable = () => this.#cacheable;
+    this.#reading = new ReadTokens(this.cache, cacheable);
+    this.#routeReading = new ReadTokens(this.routeTables, cacheable);
+    this.#signatureReading = new ReadTokens(this.signatureChecks, cacheable);
     this.queue = queue;
     // A shared store: another process's write to a name withdraws what we hold for it.
     this.#unsubscribe = store.changes?.subscribe((name) => {
@@ -72,39 +72,22 @@ export class EndpointService {
   }
 
   /** The ready-to-send response for `name`, or `undefined` when there is none. */
-  async response(name: string): Promise<CachedResponse | undefined> {
-    const hit = this.cache.get(name);
-    if (hit !== undefined) return hit;
-    const token = Symbol(name);
-    this.#reading.set(name, token);
-    try {
+  response(name: string): Promise<CachedResponse | undefined> {
+    return this.#reading.read(name, async () => {
       const record = await this.store.get(name);
-      if (record === undefined) return undefined;
-      const entry = toCachedResponse(name, record.data, record.statusCode, record.delay);
-      if (this.#reading.get(name) === token && this.#cacheable) this.cache.set(name, entry);
-      return entry;
-    } finally {
-      if (this.#reading.get(name) === token) this.#reading.delete(name);
-    }
+      return record && toCachedResponse(name, record.data, record.statusCode, record.delay);
+    });
   }
 
   /**
    * The compiled routes of `name` (`null` when it has none), read and compiled
    * once per change; the read path calls {@link RouteCache.get} first.
    */
-  async routeTable(name: string): Promise<RouteTable | null> {
-    const hit = this.routeTables.get(name);
-    if (hit !== undefined) return hit;
-    const token = Symbol(name);
-    this.#routeReading.set(name, token);
-    try {
+  routeTable(name: string): Promise<RouteTable | null> {
+    return this.#routeReading.read(name, async () => {
       const routes = await this.store.getRoutes(name);
-      const table = routes.length === 0 ? null : new RouteTable(routes);
-      if (this.#routeReading.get(name) === token && this.#cacheable) this.routeTables.set(name, table);
-      return table;
-    } finally {
-      if (this.#routeReading.get(name) === token) this.#routeReading.delete(name);
-    }
+      return routes.length === 0 ? null : new RouteTable(routes);
+    });
   }
 
   /** The routes of `name`, in order. */
@@ -113,30 +96,16 @@ export class EndpointService {
   }
 
   /** Changes the routes of `name` atomically (see `EndpointStore.updateRoutes`); the compiled table is dropped. */
-  async updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]> {
-    try {
-      return await this.store.updateRoutes(name, update);
-    } finally {
-      this.#routeReading.delete(name);
-      this.routeTables.delete(name);
-      this.changes.changed(name);
-    }
+  updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]> {
+    return this.#changing(name, this.#routeReading, () => this.store.updateRoutes(name, update));
   }
 
   /** The signature check of `name` (`null` when it has none), read once per change. */
-  async signatureCheck(name: string): Promise<SignatureCheck | null> {
-    const hit = this.signatureChecks.get(name);
-    if (hit !== undefined) return hit;
-    const token = Symbol(name);
-    this.#signatureReading.set(name, token);
-    try {
+  signatureCheck(name: string): Promise<SignatureCheck | null> {
+    return this.#signatureReading.read(name, async () => {
       const settings = await this.store.getSignature(name);
-      const check = settings === undefined ? null : new SignatureCheck(settings);
-      if (this.#signatureReading.get(name) === token && this.#cacheable) this.signatureChecks.set(name, check);
-      return check;
-    } finally {
-      if (this.#signatureReading.get(name) === token) this.#signatureReading.delete(name);
-    }
+      return settings === undefined ? null : new SignatureCheck(settings);
+    });
   }
 
   /** The signature settings of `name`, secrets included (never answered as they are). */
@@ -145,12 +114,16 @@ export class EndpointService {
   }
 
   /** Sets or (with `undefined`) removes the signature check of `name`; resolves whether it had one. */
-  async setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
+  setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
+    return this.#changing(name, this.#signatureReading, () => this.store.setSignature(name, settings));
+  }
+
+  /** Runs a write to what `reads` caches of `name`; whatever it did, that is forgotten and the change announced. */
+  async #changing<T>(name: string, reads: { forget(name: string): void }, write: () => Promise<T>): Promise<T> {
     try {
-      return await this.store.setSignature(name, settings);
+      return await write();
     } finally {
-      this.#signatureReading.delete(name);
-      this.signatureChecks.delete(name);
+      reads.forget(name);
       this.changes.changed(name);
     }
   }
@@ -177,7 +150,7 @@ export class EndpointService {
       if (created) {
         this.#written(record, token);
         this.changes.changed(record.name);
-      } else if (token !== undefined && this.#reading.get(record.name) === token) this.#reading.delete(record.name);
+      } else if (token !== undefined) this.#reading.release(record.name, token);
     }
     return created;
   }
@@ -228,21 +201,15 @@ export class EndpointService {
   }
 
   #forget(name: string): void {
-    this.#reading.delete(name);
-    this.cache.delete(name);
-    this.#routeReading.delete(name);
-    this.routeTables.delete(name);
-    this.#signatureReading.delete(name);
-    this.signatureChecks.delete(name);
+    this.#reading.forget(name);
+    this.#routeReading.forget(name);
+    this.#signatureReading.forget(name);
   }
 
   #forgetAll(): void {
-    this.#reading.clear();
-    this.cache.clear();
-    this.#routeReading.clear();
-    this.routeTables.clear();
-    this.#signatureReading.clear();
-    this.signatureChecks.clear();
+    this.#reading.forgetAll();
+    this.#routeReading.forgetAll();
+    this.#signatureReading.forgetAll();
   }
 
   /**
@@ -252,14 +219,12 @@ export class EndpointService {
    */
   #writing(name: string): symbol | undefined {
     if (this.store.changes === undefined) return undefined;
-    const token = Symbol(name);
-    this.#reading.set(name, token);
-    return token;
+    return this.#reading.take(name);
   }
 
   #written(record: EndpointRecord, token: symbol | undefined): void {
-    const stands = token === undefined || this.#reading.get(record.name) === token;
-    this.#reading.delete(record.name);
+    const stands = token === undefined || this.#reading.stands(record.name, token);
+    this.#reading.withdraw(record.name);
     if (!stands || !this.#cacheable) {
       this.cache.delete(record.name);
       return;

@@ -526,14 +526,8 @@ export class RequestJournal implements Journal {
    * id seen, a caller waits for new requests even when the ring is full. With
    * `match`, only the entries it accepts are counted and listed.
    */
-  async wait(
-    name: string,
-    count: number,
-    timeoutMs: number,
-    signal?: AbortSignal,
-    after = 0,
-    match?: (entry: JournalEntry) => boolean,
-  ): Promise<JournalPage> {
+  // The parameters as the Journal interface declares them.
+  async wait(...[name, count, timeoutMs, signal, after = 0, match]: Parameters<Journal['wait']>): Promise<JournalPage> {
     const have =
       match === undefined
         ? (this.#rings.get(name)?.countAfter(this.size, after) ?? 0)

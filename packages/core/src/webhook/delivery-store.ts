@@ -12,35 +12,23 @@
  *
  * @module
  */
-import type {
-  DeliveryAttempt,
-  DeliveryOutcomeCode,
-  DeliverySign,
-  DeliveryState,
-  TamperMode,
-} from '../wire/delivery-json.js';
+import type { Delivery, DeliverySign } from '../wire/delivery-json.js';
 
 /** A delivery as stored: everything needed to make the next attempt after a restart (the secret too). */
-export interface StoredDelivery {
-  id: string;
-  url: string;
-  method: 'POST' | 'PUT' | 'PATCH';
+export interface StoredDelivery
+  extends Pick<Delivery, 'id' | 'url' | 'method' | 'state' | 'webhookId' | 'tamper' | 'timeoutMs' | 'bodyBytes'>,
+    Pick<Delivery, 'attempts' | 'outcome'> {
   /** Request headers as given (the signature headers are added per attempt). */
   headers: Record<string, string>;
   /** The exact body bytes, base64. */
   bodyBase64: string;
-  bodyBytes: number;
+  /** The scheme and its secret. */
   sign?: DeliverySign;
-  webhookId?: string;
-  tamper?: TamperMode;
   delaysMs: number[];
-  timeoutMs: number;
   /** Milliseconds since the epoch. */
   createdAt: number;
-  state: DeliveryState;
   /** Milliseconds since the epoch, while pending. */
   nextAttemptAt?: number;
-  attempts: DeliveryAttempt[];
   /**
    * The attempt being made: written (durably) before its request goes out, and
    * replaced by its result. Still set when its sender stopped first: the next
@@ -48,7 +36,6 @@ export interface StoredDelivery {
    * history never lacks an attempt that was sent.
    */
   sending?: { n: number; at: number };
-  outcome?: { code: DeliveryOutcomeCode; message: string };
   /** Incremented by every write: a write based on an older version is refused (see {@link DeliveryStore.update}). */
   version: number;
 }

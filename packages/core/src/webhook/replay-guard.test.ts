@@ -3,7 +3,13 @@
 // it expired is kept for its new time (its old place in the sweep's queue is
 // skipped, never taken for the new one). A clock of our own, so no test waits.
 import { describe, expect, it } from 'vitest';
+import { runReplayGuardContract } from './replay-guard.case.test.js';
 import { MemoryReplayGuard } from './replay-guard.js';
+
+runReplayGuardContract('MemoryReplayGuard', async () => ({
+  guard: new MemoryReplayGuard(),
+  close: async () => undefined,
+}));
 
 function guard(maxIds?: number) {
   const clock = { now: 1_000_000 };

@@ -12,15 +12,15 @@ import { buildOpenApiDocument } from '../openapi.js';
 import { errorResponses, HOST_ERRORS } from './responses.js';
 
 export function registerServiceRoutes(app: Hono, ctx: AppContext): void {
-  const { schemas, endpoints, journal, options } = ctx;
+  const { schemas, backend, journal, options } = ctx;
 
   app.get('/api/health', () => {
-    const health = endpoints.store.health?.() ?? { status: 'ok' as const };
+    const health = backend.health();
     const limits = Object.fromEntries(LIMIT_NAMES.map((name) => [name, options[name]]));
     return jsonResponse({
       ...health,
       version: options.version,
-      store: endpoints.store.kind,
+      store: backend.store.kind,
       longPolls: journal.waiterCount,
       limits,
     });

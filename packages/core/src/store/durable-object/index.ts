@@ -15,16 +15,8 @@ import {
   signatureSettingsJson,
 } from '../../wire/signature-settings.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
-import {
-  type EndpointStore,
-  inNameRange,
-  KeyedMutex,
-  type ListOptions,
-  type RoutedName,
-  type RouteNamesOptions,
-  type RoutesUpdate,
-  routeCount,
-} from '../store.js';
+import type { EndpointStore, ListOptions, RoutedName, RouteNamesOptions, RoutesUpdate } from '../store.js';
+import { inNameRange, KeyedMutex, routeCount } from '../store.js';
 
 /** The part of a Durable Object's `ctx.storage` this store uses. */
 export interface DurableObjectStorageLike {

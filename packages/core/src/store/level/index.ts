@@ -17,24 +17,22 @@ import {
   signatureSettingsJson,
 } from '../../wire/signature-settings.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
-import {
-  type CountOptions,
-  type EndpointStore,
-  inNameRange,
-  KeyedMutex,
-  type ListOptions,
-  type RoutedName,
-  type RouteNamesOptions,
-  type RoutesUpdate,
-  routeCount,
-  type StoreHealth,
+import type {
+  CountOptions,
+  EndpointStore,
+  ListOptions,
+  RoutedName,
+  RouteNamesOptions,
+  RoutesUpdate,
+  StoreHealth,
 } from '../store.js';
-import { GroupCommit } from './group-commit.js';
-import { GroupHas } from './group-has.js';
+import { inNameRange, KeyedMutex, routeCount } from '../store.js';
+import { type Grouped, groupCommit, groupHas, type Operation } from './grouped.js';
 import { checkLogs } from './log-check.js';
 import { PROBE_FILE, probeSpace, reopenBytes } from './space-probe.js';
 import { checkTables, type DamagedTable } from './table-check.js';
 
+export { type LevelBackendOptions, levelBackend } from './backend.js';
 export { type RepairResult, repairLevelStore } from './repair.js';
 export type { DamagedTable } from './table-check.js';
 
@@ -157,9 +155,9 @@ export class LevelStore implements EndpointStore {
   readonly damagedTables: readonly DamagedTable[];
   #db: Level<string, string>;
   /** Concurrent writes share one fsync (group commit); rebuilt with the database on reopen. */
-  #writes: GroupCommit;
+  #writes: Grouped<Operation, void>;
   /** Concurrent existence checks share one `hasMany`; rebuilt with the database on reopen. */
-  #exists: GroupHas;
+  #exists: Grouped<string, boolean>;
   readonly #sync: boolean;
   readonly #locks = new KeyedMutex();
   /** Why writes are refused, while they are. */
@@ -186,8 +184,8 @@ export class LevelStore implements EndpointStore {
     this.#db = db;
     this.dir = options.dir;
     this.#sync = options.sync ?? true;
-    this.#writes = new GroupCommit(db, this.#sync);
-    this.#exists = new GroupHas(db);
+    this.#writes = groupCommit(db, this.#sync);
+    this.#exists = groupHas(db);
     this.#probeIntervalMs = options.probeIntervalMs ?? 1000;
     this.unreadableAtOpen = unreadable;
     this.damagedTables = damagedTables;
@@ -234,8 +232,8 @@ export class LevelStore implements EndpointStore {
     // per-name lock in this process makes the check and the write one step.
     return this.#locks.run(record.name, async () => {
       await this.#writable();
-      if ((await this.#read(() => this.#exists.has(record.name))) === true) return false;
-      await this.#write(() => this.#writes.write({ type: 'put', key: record.name, value: encodeRecord(record) }));
+      if ((await this.#read(() => this.#exists.run(record.name))) === true) return false;
+      await this.#write(() => this.#writes.run({ type: 'put', key: record.name, value: encodeRecord(record) }));
       return true;
     });
   }
@@ -243,8 +241,8 @@ export class LevelStore implements EndpointStore {
   async put(record: EndpointRecord): Promise<{ created: boolean }> {
     return this.#locks.run(record.name, async () => {
       await this.#writable();
-      const existed = await this.#read(() => this.#exists.has(record.name));
-      await this.#write(() => this.#writes.write({ type: 'put', key: record.name, value: encodeRecord(record) }));
+      const existed = await this.#read(() => this.#exists.run(record.name));
+      await this.#write(() => this.#writes.run({ type: 'put', key: record.name, value: encodeRecord(record) }));
       return { created: !existed };
     });
   }
@@ -252,20 +250,20 @@ export class LevelStore implements EndpointStore {
   async delete(name: string): Promise<boolean> {
     const record = this.#locks.run(name, async () => {
       await this.#writable();
-      const existed = await this.#read(() => this.#exists.has(name));
-      if (existed) await this.#write(() => this.#writes.write({ type: 'del', key: name }));
+      const existed = await this.#read(() => this.#exists.run(name));
+      if (existed) await this.#write(() => this.#writes.run({ type: 'del', key: name }));
       return existed;
     });
     const routes = this.#locks.run(routesKey(name), async () => {
       await this.#writable();
-      const existed = await this.#read(() => this.#exists.has(routesKey(name)));
-      if (existed) await this.#write(() => this.#writes.write({ type: 'del', key: routesKey(name) }));
+      const existed = await this.#read(() => this.#exists.run(routesKey(name)));
+      if (existed) await this.#write(() => this.#writes.run({ type: 'del', key: routesKey(name) }));
       return existed;
     });
     const signature = this.#locks.run(signatureKey(name), async () => {
       await this.#writable();
-      const existed = await this.#read(() => this.#exists.has(signatureKey(name)));
-      if (existed) await this.#write(() => this.#writes.write({ type: 'del', key: signatureKey(name) }));
+      const existed = await this.#read(() => this.#exists.run(signatureKey(name)));
+      if (existed) await this.#write(() => this.#writes.run({ type: 'del', key: signatureKey(name) }));
       return existed;
     });
     const [hadRecord, hadRoutes, hadSignature] = await Promise.all([record, routes, signature]);
@@ -287,11 +285,11 @@ export class LevelStore implements EndpointStore {
     const key = signatureKey(name);
     return this.#locks.run(key, async () => {
       await this.#writable();
-      const existed = await this.#read(() => this.#exists.has(key));
+      const existed = await this.#read(() => this.#exists.run(key));
       if (settings !== undefined) {
-        await this.#write(() => this.#writes.write({ type: 'put', key, value: signatureSettingsJson(settings) }));
+        await this.#write(() => this.#writes.run({ type: 'put', key, value: signatureSettingsJson(settings) }));
       } else if (existed) {
-        await this.#write(() => this.#writes.write({ type: 'del', key }));
+        await this.#write(() => this.#writes.run({ type: 'del', key }));
       }
       return existed;
     });
@@ -310,7 +308,7 @@ export class LevelStore implements EndpointStore {
       const text = await this.#read(() => this.#db.get(key));
       const next = update(text === undefined ? [] : this.#decodeRoutes(name, text));
       await this.#write(() =>
-        this.#writes.write(next.length === 0 ? { type: 'del', key } : { type: 'put', key, value: routesJson(next) }),
+        this.#writes.run(next.length === 0 ? { type: 'del', key } : { type: 'put', key, value: routesJson(next) }),
       );
       return next;
     });
@@ -351,7 +349,7 @@ export class LevelStore implements EndpointStore {
     for (const [key, text] of entries) {
       const name = key.slice(start.length);
       if (!inNameRange(name, options)) break;
-      out.push({ name, routes: routeCount(text), record: await this.#read(() => this.#exists.has(name)) });
+      out.push({ name, routes: routeCount(text), record: await this.#read(() => this.#exists.run(name)) });
     }
     return out;
   }
@@ -372,7 +370,7 @@ export class LevelStore implements EndpointStore {
     await this.#write(async () => {
       await this.#db.clear({ lt: DELIVERY_FIRST });
       await this.#db.clear({ gte: DELIVERY_END });
-      await this.#writes.write({ type: 'del', key: SYNC_MARK });
+      await this.#writes.run({ type: 'del', key: SYNC_MARK });
     });
   }
 
@@ -393,7 +391,7 @@ export class LevelStore implements EndpointStore {
         await this.#write(() =>
           Promise.all(
             changes.map(({ id, text }) =>
-              this.#writes.write(
+              this.#writes.run(
                 text === undefined
                   ? { type: 'del', key: `${DELIVERY_FIRST}${id}` }
                   : { type: 'put', key: `${DELIVERY_FIRST}${id}`, value: text },
@@ -475,8 +473,8 @@ export class LevelStore implements EndpointStore {
       await this.#db.close();
       const db = await openLevel(this.dir);
       this.#db = db;
-      this.#writes = new GroupCommit(db, this.#sync);
-      this.#exists = new GroupHas(db);
+      this.#writes = groupCommit(db, this.#sync);
+      this.#exists = groupHas(db);
       this.#writeFailure = undefined;
       this.#healing = undefined;
       this.#probeDelayMs = FIRST_PROBE_MS;

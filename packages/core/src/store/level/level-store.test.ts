@@ -6,11 +6,13 @@ import { join } from 'node:path';
 import { Level } from 'level';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { runDeliveryStoreContract } from '../../webhook/delivery-store.case.test.js';
+import { newDeliveryId } from '../../webhook/delivery-store.js';
 import { MockpointError } from '../../wire/errors.js';
 import { JsonText } from '../../wire/json-text.js';
 import type { EndpointRecord } from '../../wire/schemas.js';
+import { runBackendContract } from '../backend.case.test.js';
 import { runStoreContract } from '../store.case.test.js';
-import { LevelStore } from './index.js';
+import { LevelStore, levelBackend } from './index.js';
 
 const dirs: string[] = [];
 
@@ -256,5 +258,63 @@ describe('LevelStore on disk', () => {
     expect(second.unreadableAtOpen).toBeGreaterThan(0);
     expect(endpoints.length + second.unreadableAtOpen).toBe(12);
     expect(second.health()).toEqual({ status: 'ok' });
+  });
+});
+
+runBackendContract(
+  'levelBackend',
+  { kind: 'level', storeKind: 'level', describes: /^level at \S+mockpoint-level-/ },
+  async () => ({
+    backend: await levelBackend({ dir: await tempDir() }),
+  }),
+);
+
+describe('levelBackend', () => {
+  it('keeps deliveries durable: one accepted before a close is pending after the reopen', async () => {
+    const dir = await tempDir();
+    const first = await levelBackend({ dir });
+    expect(first.deliveries.kind).toBe('level');
+    const now = Date.now();
+    const delivery = {
+      id: newDeliveryId(now),
+      url: 'http://127.0.0.1:9/hook',
+      method: 'POST' as const,
+      headers: {},
+      bodyBase64: '',
+      bodyBytes: 0,
+      delaysMs: [],
+      timeoutMs: 1000,
+      createdAt: now,
+      state: 'pending' as const,
+      nextAttemptAt: now,
+      attempts: [],
+      version: 1,
+    };
+    expect(await first.deliveries.create(delivery, 10)).toBe(true);
+    await first.close();
+    const second = await levelBackend({ dir });
+    try {
+      expect(await second.deliveries.pendingCount()).toBe(1);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('deliveries that cannot be read: opens with deliveries in memory, and says so in one warning', async () => {
+    const dir = await tempDir();
+    const raw = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
+    await raw.put('\u0002delivery:damaged', '{not json');
+    await raw.close();
+    const backend = await levelBackend({ dir });
+    try {
+      expect(backend.deliveries.kind).toBe('memory');
+      expect(backend.warnings).toHaveLength(1);
+      expect(backend.warnings[0]).toMatch(
+        /^the pending deliveries could not be read \(.+\); new deliveries are kept in memory until the data directory is repaired \(mockpoint repair\)$/,
+      );
+      expect(backend.describe()).toBe(`level at ${dir}`);
+    } finally {
+      await backend.close();
+    }
   });
 });

@@ -12,16 +12,8 @@ import {
   type SignatureSettings,
   signatureSettingsJson,
 } from '../../wire/signature-settings.js';
-import {
-  type CountOptions,
-  type EndpointStore,
-  inNameRange,
-  type ListOptions,
-  type RoutedName,
-  type RouteNamesOptions,
-  type RoutesUpdate,
-  routeCount,
-} from '../store.js';
+import type { EndpointStore, ListOptions, RoutedName, RouteNamesOptions, RoutesUpdate } from '../store.js';
+import { inNameRange, routeCount } from '../store.js';
 
 /** A record's own copy; a {@link JsonText} is immutable and shared, a plain value is cloned. */
 function copy(record: EndpointRecord): EndpointRecord {
@@ -117,7 +109,7 @@ export class MemoryStore implements EndpointStore {
     }));
   }
 
-  async count({ prefix = '' }: CountOptions = {}): Promise<number> {
+  async count({ prefix = '' }: { prefix?: string } = {}): Promise<number> {
     this.#assertOpen();
     let n = 0;
     for (const name of this.#records.keys()) if (name.startsWith(prefix)) n++;

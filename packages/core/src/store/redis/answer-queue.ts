@@ -23,6 +23,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { AnswerQueue, Taken } from '../../answer/queue/answer-queue.js';
+import { QueueListeners } from '../../answer/queue/queue-listeners.js';
 import { type FilterSubject, matchesRequest } from '../../journal/request-filter.js';
 import {
   answerJson,
@@ -268,7 +269,7 @@ export class RedisAnswerQueue implements AnswerQueue {
   #seq = 0;
   /** Release controllers per name, by the clear count their uses were taken at. */
   readonly #hangs = new Map<string, Map<number, AbortController>>();
-  readonly #listeners = new Set<(name: string | undefined) => void>();
+  readonly #listeners = new QueueListeners();
   #released = false;
   #reloading = false;
   /** Times the subscription came back, and that count when the names were last reloaded. */
@@ -300,7 +301,7 @@ export class RedisAnswerQueue implements AnswerQueue {
       // names are reloaded, every name may have a queue.
       this.#drops++;
       this.#refresh();
-      this.#emit(undefined);
+      this.#listeners.emit(undefined);
     });
     await this.#reload();
   }
@@ -538,7 +539,7 @@ export class RedisAnswerQueue implements AnswerQueue {
       this.#pending.add(name);
       // Confirm only now: the pusher's answer means this replica takes from the queue.
       this.#conn.publish(this.#ackChannel(origin), n).catch(() => undefined);
-      this.#emit(name);
+      this.#listeners.emit(name);
       return;
     }
     if (op !== 'c') return;
@@ -546,22 +547,17 @@ export class RedisAnswerQueue implements AnswerQueue {
     if (name === '*') {
       this.#pending.clear();
       for (const hung of [...this.#hangs.keys()]) this.#abort(hung, clears);
-      this.#emit(undefined);
+      this.#listeners.emit(undefined);
     } else {
       this.#pending.delete(name);
       this.#abort(name, clears);
-      this.#emit(name);
+      this.#listeners.emit(name);
     }
   }
 
   /** Every replica's pushes and clears reach it here, through the notices (this replica's own too). */
   onChange(listener: (name: string | undefined) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  #emit(name: string | undefined): void {
-    for (const listener of this.#listeners) listener(name);
+    return this.#listeners.add(listener);
   }
 
   #ack(seq: number): void {

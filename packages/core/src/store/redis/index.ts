@@ -41,6 +41,7 @@ import { NotSentError } from './not-sent.js';
 import { RedisReplayGuard } from './replay-guard.js';
 
 export { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
+export { type RedisBackendOptions, redisBackend } from './backend.js';
 export { RedisJournal, type RedisJournalOptions } from './journal.js';
 
 /** Options for {@link RedisStore.open}. */

@@ -398,14 +398,8 @@ export class RedisJournal implements Journal {
     while (this.#flushing || this.#pending.length > 0) await new Promise((resolve) => setImmediate(resolve));
   }
 
-  async wait(
-    name: string,
-    count: number,
-    timeoutMs: number,
-    signal?: AbortSignal,
-    after = 0,
-    match?: (entry: JournalEntry) => boolean,
-  ): Promise<JournalPage> {
+  // The parameters as the Journal interface declares them.
+  async wait(...[name, count, timeoutMs, signal, after = 0, match]: Parameters<Journal['wait']>): Promise<JournalPage> {
     if (timeoutMs <= 0 || signal?.aborted || this.#released) return this.#page(name, after, count, match);
     if (this.waiterCount >= this.maxWaiters) {
       throw new MockpointError(

@@ -3,8 +3,9 @@ import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EndpointService } from '../../http/endpoints.js';
 import type { EndpointRecord } from '../../wire/schemas.js';
+import { runBackendContract } from '../backend.case.test.js';
 import { runStoreContract } from '../store.case.test.js';
-import { RedisStore, type RedisStoreOptions } from './index.js';
+import { RedisStore, type RedisStoreOptions, redisBackend } from './index.js';
 
 let redis: TestRedis;
 
@@ -18,6 +19,15 @@ afterAll(async () => {
 
 // One redis-server for the file; every store gets keys of its own.
 runStoreContract('RedisStore', () => RedisStore.open({ url: redis.socket, keyPrefix: `t-${randomUUID()}:` }));
+
+// The test redis-server fsyncs every write (appendfsync always) or will not say: either way it is described as redis.
+runBackendContract(
+  'redisBackend',
+  { kind: 'redis', storeKind: 'redis', describes: /^redis at unix:\S+/ },
+  async () => ({
+    backend: await redisBackend({ url: redis.socket, keyPrefix: `t-${randomUUID()}:` }),
+  }),
+);
 
 function record(name: string, data: unknown, statusCode = 200, delay = 0): EndpointRecord {
   return { name, data, statusCode, delay };

@@ -9,6 +9,7 @@ import { type FilterSubject, matchesRequest } from '../../../journal/request-fil
 import { answerJson, MAX_QUEUED_ANSWERS, type QueuedAnswer } from '../../../wire/answer-json.js';
 import { MockpointError } from '../../../wire/errors.js';
 import type { AnswerQueue, Taken } from '../answer-queue.js';
+import { QueueListeners } from '../queue-listeners.js';
 
 /** Options for {@link MemoryAnswerQueue}. */
 export interface MemoryAnswerQueueOptions {
@@ -38,7 +39,7 @@ export class MemoryAnswerQueue implements AnswerQueue {
   // A Map, never a plain object: `__proto__` is an ordinary name.
   readonly #queues = new Map<string, Held[]>();
   readonly #clearing = new Map<string, AbortController>();
-  readonly #listeners = new Set<(name: string | undefined) => void>();
+  readonly #listeners = new QueueListeners();
   #bytes = 0;
   #released = false;
 
@@ -71,7 +72,7 @@ export class MemoryAnswerQueue implements AnswerQueue {
     queue.push(...held);
     this.#queues.set(name, queue);
     this.#bytes += bytes;
-    this.#emit(name);
+    this.#listeners.emit(name);
     return this.#snapshot(queue);
   }
 
@@ -111,7 +112,7 @@ export class MemoryAnswerQueue implements AnswerQueue {
     }
     this.#clearing.get(name)?.abort();
     this.#clearing.delete(name);
-    this.#emit(name);
+    this.#listeners.emit(name);
   }
 
   async clearAll(): Promise<void> {
@@ -119,16 +120,11 @@ export class MemoryAnswerQueue implements AnswerQueue {
     this.#bytes = 0;
     for (const controller of this.#clearing.values()) controller.abort();
     this.#clearing.clear();
-    this.#emit(undefined);
+    this.#listeners.emit(undefined);
   }
 
   onChange(listener: (name: string | undefined) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  #emit(name: string | undefined): void {
-    for (const listener of this.#listeners) listener(name);
+    return this.#listeners.add(listener);
   }
 
   /** Aborts when the queue of `name` is next cleared. */

@@ -1,0 +1,87 @@
+/**
+ * The shared contract every backend factory must pass: the backend it returns
+ * has every part, the parts serve an app together, `describe()` says what it is,
+ * and `close()` closes what it opened. Each factory's own test file calls
+ * {@link runBackendContract}; this file is excluded from direct runs by the
+ * `*.case.test.ts` pattern. (Each part has its own contract suite besides.)
+ *
+ * @module
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp } from '../http/create-app.js';
+import type { Backend } from './backend.js';
+
+/** What a factory's backend must say of itself. */
+export interface BackendExpectations {
+  /** Its `kind`. */
+  kind: string;
+  /** Its `store.kind`. */
+  storeKind: string;
+  /** What `describe()` says. */
+  describes: RegExp;
+}
+
+/** Opens a fresh, empty backend; `cleanup` runs after the case (after the backend is closed). */
+export type BackendFactory = () => Promise<{ backend: Backend; cleanup?: () => Promise<void> }>;
+
+export function runBackendContract(name: string, expected: BackendExpectations, factory: BackendFactory): void {
+  describe(`${name} (backend contract)`, () => {
+    const cleanups: Array<() => Promise<void>> = [];
+    afterEach(async () => {
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    });
+    async function open(): Promise<Backend> {
+      const { backend, cleanup } = await factory();
+      cleanups.push(async () => {
+        await backend.close();
+        await cleanup?.();
+      });
+      return backend;
+    }
+
+    it('has every part, says what it is, and is healthy', async () => {
+      const backend = await open();
+      expect(backend.kind).toBe(expected.kind);
+      expect(backend.store.kind).toBe(expected.storeKind);
+      expect(backend.describe()).toMatch(expected.describes);
+      expect(backend.health()).toEqual({ status: 'ok' });
+      expect(backend.warnings).toEqual([]);
+      expect(typeof backend.journal.wait).toBe('function');
+      expect(typeof backend.queue.push).toBe('function');
+      expect(typeof backend.deliveries.create).toBe('function');
+      expect(typeof backend.replays.seen).toBe('function');
+    });
+
+    it('its parts serve an app together: the record from the store, the queue first, the journal records, health says the store', async () => {
+      const backend = await open();
+      const app = createApp({ backend });
+      const put = await app.request('/api/endpoint/add', {
+        method: 'PUT',
+        body: JSON.stringify({ name: 'hook', data: { ok: true } }),
+      });
+      expect(put.status).toBe(201);
+      expect(await backend.store.get('hook')).toMatchObject({ name: 'hook' });
+      const queued = await app.request('/api/endpoints/hook/queue', {
+        method: 'POST',
+        body: JSON.stringify({ answers: [{ statusCode: 202, data: 'once' }] }),
+      });
+      expect(queued.status).toBe(201);
+      expect((await app.request('/endpoint/hook', { method: 'POST', body: 'first' })).status).toBe(202);
+      expect(await (await app.request('/endpoint/hook', { method: 'POST', body: 'second' })).json()).toEqual({
+        ok: true,
+      });
+      await expect
+        .poll(async () => (await backend.journal.wait('hook', 2, 0)).requests.map((entry) => entry.body))
+        .toEqual(['first', 'second']);
+      const health = (await (await app.request('/api/health')).json()) as { status: string; store: string };
+      expect(health).toMatchObject({ status: 'ok', store: expected.storeKind });
+    });
+
+    it('close() closes the store', async () => {
+      const backend = await open();
+      await backend.store.put({ name: 'a', data: 1, statusCode: 200, delay: 0 });
+      await backend.close();
+      await expect(backend.store.get('a')).rejects.toThrow();
+    });
+  });
+}

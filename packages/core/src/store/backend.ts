@@ -1,0 +1,104 @@
+/**
+ * The backend: one object that owns every part of the shared state — endpoint
+ * records (with their routes and signature checks), the request journal, the
+ * answer queue, outgoing deliveries and the memory of webhook ids seen — so
+ * that `createApp({ backend })` and the daemon never ask which implementation
+ * they hold. Each implementation has one factory, beside it: {@link memoryBackend}
+ * here, `levelBackend()` in `@mockpoint/core/level`, `redisBackend()` in
+ * `@mockpoint/core/redis` (entries that only Node loads).
+ *
+ * @module
+ */
+import type { AnswerQueue } from '../answer/queue/answer-queue.js';
+import { MemoryAnswerQueue } from '../answer/queue/memory/index.js';
+import { type Journal, RequestJournal } from '../journal/journal.js';
+import type { DeliveryStore } from '../webhook/delivery-store.js';
+import { MemoryDeliveryStore } from '../webhook/memory-delivery-store.js';
+import { MemoryReplayGuard, type ReplayGuard } from '../webhook/replay-guard.js';
+import { type LimitOptions, resolveLimits } from '../wire/limits.js';
+import { MemoryStore } from './memory/index.js';
+import type { EndpointStore, StoreHealth } from './store.js';
+
+/** The parts of the shared state, each with its contract suite (`*.case.test.ts`). */
+export interface BackendParts {
+  /**
+   * Endpoint records, their routes and signature checks.
+   * @default new MemoryStore()
+   * @example createApp({ store: new MemoryStore() })
+   */
+  store: EndpointStore;
+  /**
+   * Where requests to `/endpoint/{name}` are recorded (and long-polls wait).
+   * @default a RequestJournal in memory, bounded by `journalSize` and `journalMaxBytes`
+   */
+  journal: Journal;
+  /**
+   * Where queued one-shot answers are kept (`/api/endpoints/{name}/queue`).
+   * @default new MemoryAnswerQueue() (in this process, not shared between replicas)
+   * @example createApp({ queue: new MemoryAnswerQueue({ maxAnswers: 10 }) })
+   */
+  queue: AnswerQueue;
+  /**
+   * Where outgoing webhook deliveries (`/api/deliveries`) and their pending
+   * retries are kept. The memory one does not survive the process.
+   * @default new MemoryDeliveryStore()
+   */
+  deliveries: DeliveryStore;
+  /**
+   * Where the delivery ids of validly signed requests are remembered (for the
+   * tolerance of each name's signature check), to tell a replayed delivery.
+   * @default new MemoryReplayGuard() (this process only, at most 100000 ids)
+   */
+  replays: ReplayGuard;
+  // Issue #33 (collections and state) adds its parts here: each one a field of
+  // this interface, a memory version filled in by memoryBackend(), a durable one
+  // in the factories that have it, and a contract suite run against each.
+}
+
+/** Every part of the shared state, and what start-up needs to know of them. */
+export interface Backend extends BackendParts {
+  /** Which implementation: `memory`, `level`, `redis`, … */
+  readonly kind: string;
+  /** Things found at open that a person should know, one line each (e.g. damaged records skipped). */
+  readonly warnings: readonly string[];
+  /** What the start-up line says of the state (`store: …`), e.g. `level at ./data`. */
+  describe(): string;
+  /** The state's health, as `/api/health` says it (the store's). */
+  health(): StoreHealth;
+  /** Closes every part the backend opened. */
+  close(): Promise<void>;
+}
+
+/** The journal bounds every backend's journal is made with. */
+export type JournalBounds = Pick<LimitOptions, 'journalSize' | 'journalMaxBytes'>;
+
+/** Options for {@link memoryBackend}: any part given is used as it is, the rest are made in memory. */
+export interface MemoryBackendOptions extends Partial<BackendParts>, JournalBounds {}
+
+/** The health of a store without a `health()` method: always `ok`. */
+export function storeHealth(store: EndpointStore): StoreHealth {
+  return store.health?.() ?? { status: 'ok' };
+}
+
+/**
+ * A backend in this process's memory (nothing survives it, nothing is shared
+ * between replicas); any part given in `options` is used instead of the memory one.
+ * @example createApp({ backend: memoryBackend() })
+ * @example memoryBackend({ store: durableObjectStore }) // a store of its own, the other parts in memory
+ */
+export function memoryBackend(options: MemoryBackendOptions = {}): Backend {
+  const store = options.store ?? new MemoryStore();
+  const bounds = resolveLimits(options);
+  return {
+    kind: 'memory',
+    store,
+    journal: options.journal ?? new RequestJournal({ size: bounds.journalSize, maxBytes: bounds.journalMaxBytes }),
+    queue: options.queue ?? new MemoryAnswerQueue(),
+    deliveries: options.deliveries ?? new MemoryDeliveryStore(),
+    replays: options.replays ?? new MemoryReplayGuard(),
+    warnings: [],
+    describe: () => (store.kind === 'memory' ? 'memory (nothing is written to disk)' : store.kind),
+    health: () => storeHealth(store),
+    close: () => store.close(),
+  };
+}

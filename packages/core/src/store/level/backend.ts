@@ -1,0 +1,62 @@
+/**
+ * `levelBackend()`: the {@link Backend} on a LevelDB data directory. Records and
+ * outgoing deliveries are durable there; the journal, the answer queue and the
+ * replay memory are this process's (one process opens a directory).
+ *
+ * @module
+ */
+
+import type { DeliveryStore } from '../../webhook/delivery-store.js';
+import { type Backend, type JournalBounds, memoryBackend } from '../backend.js';
+import { LevelStore, type LevelStoreOptions } from './index.js';
+
+/** Options for {@link levelBackend}: the store's and the journal's bounds. */
+export interface LevelBackendOptions extends LevelStoreOptions, JournalBounds {}
+
+/**
+ * The store's durable deliveries; when damaged data keeps them from being read,
+ * the backend still opens (degraded, as health says) with deliveries kept in
+ * memory, and says so in one warning: `mockpoint repair` is the way back.
+ */
+async function openDeliveries(store: LevelStore, warnings: string[]): Promise<DeliveryStore | undefined> {
+  try {
+    return await store.openDeliveries();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    warnings.push(
+      `the pending deliveries could not be read (${reason}); new deliveries are kept in memory until the data directory is repaired (mockpoint repair)`,
+    );
+    return undefined;
+  }
+}
+
+/** What the store found at open that a person should know. */
+function openWarnings(store: LevelStore): string[] {
+  const warnings: string[] = [];
+  if (store.unreadableAtOpen > 0) {
+    warnings.push(
+      `data directory ${store.dir}: ${store.unreadableAtOpen} endpoint write(s) in the write-ahead log could not be read (damaged, or torn by a failed write) and were skipped; everything else was loaded`,
+    );
+  }
+  if (store.damagedTables.length > 0) {
+    warnings.push(`data directory ${store.dir}: ${store.health().reason ?? 'damaged table files'}`);
+  }
+  return warnings;
+}
+
+/**
+ * Opens (or creates) the LevelDB store in `options.dir` and its durable deliveries.
+ * @throws MockpointError as {@link LevelStore.open} does.
+ * @example createApp({ backend: await levelBackend({ dir: './data' }) })
+ */
+export async function levelBackend(options: LevelBackendOptions): Promise<Backend> {
+  const store = await LevelStore.open(options);
+  const warnings = openWarnings(store);
+  const deliveries = await openDeliveries(store, warnings);
+  return {
+    ...memoryBackend({ ...options, store, deliveries }),
+    kind: 'level',
+    warnings,
+    describe: () => `level at ${store.dir}`,
+  };
+}

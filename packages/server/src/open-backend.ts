@@ -1,0 +1,96 @@
+/**
+ * `openBackend()`: the daemon's state, chosen by its settings — `redisUrl`,
+ * `memory`, or else the LevelDB `dataDir` — by a lookup on the kind. The LevelDB
+ * and Redis entries are imported only when chosen.
+ *
+ * @module
+ */
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { type Backend, memoryBackend } from '@mockpoint/core';
+import { type LimitOptions, SETTINGS } from '@mockpoint/core/defaults';
+import { DEFAULTS, type ServerConfig } from './config.js';
+import { StartError } from './start-error.js';
+
+/** The settings {@link openBackend} reads. */
+export interface BackendSettings
+  extends Pick<Partial<ServerConfig>, 'memory' | 'dataDir' | 'redisUrl'>,
+    Pick<LimitOptions, 'journalSize' | 'journalMaxBytes'> {
+  /** How long start-up waits for `redisUrl` before it fails. @default 5000 */
+  redisConnectTimeoutMs?: number;
+}
+
+/**
+ * Creates `dir` and its missing parents. Not `mkdirSync(dir, { recursive: true })`:
+ * on some file systems (procfs) that loops forever instead of failing.
+ */
+function ensureDir(dir: string): void {
+  try {
+    mkdirSync(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      if (!statSync(dir).isDirectory()) throw new Error('it exists and is not a directory');
+      return;
+    }
+    const parent = dirname(dir);
+    if (code !== 'ENOENT' || parent === dir) throw error;
+    ensureDir(parent);
+    mkdirSync(dir); // fails (once) if the parent still refuses it
+  }
+}
+
+/** The kinds of backend the daemon opens. */
+type BackendKind = 'memory' | 'level' | 'redis';
+
+/** The journal bounds of the settings. */
+function bounds(settings: BackendSettings): Pick<LimitOptions, 'journalSize' | 'journalMaxBytes'> {
+  return { journalSize: settings.journalSize, journalMaxBytes: settings.journalMaxBytes };
+}
+
+/** How each kind is opened. */
+const OPENERS: Record<BackendKind, (settings: BackendSettings) => Promise<Backend>> = {
+  memory: async (settings) => memoryBackend(bounds(settings)),
+  level: async (settings) => {
+    const dir = settings.dataDir ?? DEFAULTS.dataDir;
+    try {
+      ensureDir(dir);
+    } catch (error) {
+      throw new StartError(
+        'DATA_DIR_UNUSABLE',
+        `cannot create data directory ${dir}: ${(error as Error).message}`,
+        error,
+      );
+    }
+    const { levelBackend } = await import('@mockpoint/core/level');
+    return levelBackend({ ...bounds(settings), dir });
+  },
+  redis: async (settings) => {
+    const { redisBackend } = await import('@mockpoint/core/redis');
+    try {
+      return await redisBackend({
+        ...bounds(settings),
+        url: settings.redisUrl as string,
+        connectTimeoutMs: settings.redisConnectTimeoutMs,
+      });
+    } catch (error) {
+      throw new StartError('REDIS_UNREACHABLE', `${SETTINGS.redisUrl.env}: ${(error as Error).message}`, error);
+    }
+  },
+};
+
+/** Which kind the settings choose: Redis when it has a URL, memory when asked, LevelDB otherwise. */
+export function backendKind(settings: BackendSettings): BackendKind {
+  if (settings.redisUrl !== undefined) return 'redis';
+  return settings.memory ? 'memory' : 'level';
+}
+
+/**
+ * Opens the backend the settings choose.
+ * @throws StartError `DATA_DIR_UNUSABLE` (the data directory cannot be made) or
+ *   `REDIS_UNREACHABLE`; MockpointError as the LevelDB store's open does.
+ * @example const backend = await openBackend({ memory: true })
+ */
+export function openBackend(settings: BackendSettings): Promise<Backend> {
+  return OPENERS[backendKind(settings)](settings);
+}
