@@ -26,8 +26,14 @@ export interface AnswerSink<To, R> {
   fault(to: To, answer: FaultAnswer): R;
   /** Pass an upstream's answer on as it arrives; cancel its body if it cannot be sent. */
   relay(to: To, answer: RelayAnswer): R;
-  /** Resolves `true` after `ms`, or `false` once the client has gone (the timer freed). */
-  wait(to: To, ms: number): Promise<boolean>;
+  /**
+   * Sends `answer` with {@link sendDue} once `ms` have passed, unless the client
+   * leaves first: then the timer is freed and the request comes to
+   * {@link AnswerSink.gone}. No Promise where the runtime needs none: on Node a
+   * delayed answer costs one timer and one listener, as the hot path did before
+   * there were sinks (`bench/run.mjs`, "delay").
+   */
+  delay(to: To, ms: number, answer: EndpointAnswer): R | Promise<R>;
   /** Resolves `true` when `release` aborts, `false` once the client has gone; without `release`, only the latter. */
   hold(to: To, release: AbortSignal | undefined): Promise<boolean>;
   /** What the request comes to when its client left before the answer was sent. */
@@ -54,12 +60,15 @@ export function sendAnswer<To, R>(
     );
   }
   try {
-    if (answer.delay > 0) {
-      return sink
-        .wait(to, answer.delay)
-        .then((due) => (due ? sendNow(answer, sink, to) : sink.gone(to)))
-        .catch((error: unknown) => sink.fail(to, error));
-    }
+    return answer.delay > 0 ? sink.delay(to, answer.delay, answer) : sendNow(answer, sink, to);
+  } catch (error) {
+    return sink.fail(to, error);
+  }
+}
+
+/** Sends an answer whose delay is over (a sink's {@link AnswerSink.delay} calls it); a failure goes to {@link AnswerSink.fail}. */
+export function sendDue<To, R>(sink: AnswerSink<To, R>, to: To, answer: EndpointAnswer): R | Promise<R> {
+  try {
     return sendNow(answer, sink, to);
   } catch (error) {
     return sink.fail(to, error);
@@ -89,22 +98,4 @@ function released<To, R>(answer: FaultAnswer, sink: AnswerSink<To, R>, to: To): 
       return sendAnswer(await answer.next(), sink, to);
     })
     .catch((error: unknown) => sink.fail(to, error));
-}
-
-/**
- * Resolves `true` after `ms`, or `false` as soon as `gone` fires first (the
- * timer cleared): a sink's {@link AnswerSink.wait}. `listen` subscribes to its
- * runtime's "the client left" and returns the unsubscribe.
- */
-export function delayUnlessGone(ms: number, listen: (gone: () => void) => () => void): Promise<boolean> {
-  return new Promise((resolve) => {
-    const unlisten = listen(() => {
-      clearTimeout(timer);
-      resolve(false);
-    });
-    const timer = setTimeout(() => {
-      unlisten();
-      resolve(true);
-    }, ms);
-  });
 }

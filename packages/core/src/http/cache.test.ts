@@ -79,6 +79,29 @@ describe('ResponseCache', () => {
     expect(cache.bytes).toBe(250);
   });
 
+  it('keeps the order of use when the newest name is read again, and after the newest is deleted', () => {
+    const cache = new ResponseCache(300);
+    cache.set('a', sized(100));
+    cache.set('b', sized(100));
+    cache.set('c', sized(100));
+    // `c` is the newest: reading it again changes nothing; reading `a` then `c` again makes `b` the oldest.
+    expect(cache.get('c')).toBeDefined();
+    expect(cache.get('a')).toBeDefined();
+    expect(cache.get('c')).toBeDefined();
+    cache.set('d', sized(100));
+    expect(cache.get('b')).toBeUndefined();
+    // Deleting the newest (`d`) and setting it again puts it last; reading `a` then leaves `c` the oldest.
+    expect(cache.get('d')).toBeDefined();
+    cache.delete('d');
+    cache.set('d', sized(100));
+    expect(cache.get('a')).toBeDefined();
+    cache.set('e', sized(100));
+    expect(cache.get('c')).toBeUndefined();
+    expect(cache.get('a')).toBeDefined();
+    expect(cache.get('d')).toBeDefined();
+    expect(cache.get('e')).toBeDefined();
+  });
+
   it('evicts as many entries as needed for one large entry', () => {
     const cache = new ResponseCache(500);
     for (const name of ['a', 'b', 'c', 'd', 'e']) cache.set(name, sized(100));

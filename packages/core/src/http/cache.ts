@@ -41,6 +41,8 @@ export class ResponseCache {
   readonly maxBytes: number;
   readonly #entries = new Map<string, CachedResponse>();
   #bytes = 0;
+  /** The most recently used name: a hit on it again changes nothing (the hot path of one busy name). */
+  #newest: string | undefined;
 
   constructor(maxBytes: number) {
     this.maxBytes = maxBytes;
@@ -58,10 +60,13 @@ export class ResponseCache {
 
   get(name: string): CachedResponse | undefined {
     const entry = this.#entries.get(name);
-    if (entry !== undefined) {
-      // Re-insert to mark as most recently used (Map keeps insertion order).
+    if (entry !== undefined && name !== this.#newest) {
+      // Re-insert to mark as most recently used (Map keeps insertion order). Not for the
+      // newest already: a delete and a set on every hit cost a cached GET ~1 µs in a profile
+      // (bench/run.mjs "get", 181 of 185 samples of get() on the set).
       this.#entries.delete(name);
       this.#entries.set(name, entry);
+      this.#newest = name;
     }
     return entry;
   }
@@ -70,6 +75,7 @@ export class ResponseCache {
     this.delete(name);
     if (entry.bytes > this.maxBytes) return; // would evict everything and still not fit
     this.#entries.set(name, entry);
+    this.#newest = name;
     this.#bytes += entry.bytes;
     for (const [oldest, old] of this.#entries) {
       if (this.#bytes <= this.maxBytes) break;
@@ -82,11 +88,13 @@ export class ResponseCache {
     const entry = this.#entries.get(name);
     if (entry === undefined) return;
     this.#entries.delete(name);
+    if (name === this.#newest) this.#newest = undefined;
     this.#bytes -= entry.bytes;
   }
 
   clear(): void {
     this.#entries.clear();
+    this.#newest = undefined;
     this.#bytes = 0;
   }
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import {
+  type EndpointAnswer,
   type FaultAnswer,
   fetchHeaders,
   type RelayAnswer,
@@ -13,17 +14,8 @@ import {
   type StreamAnswer,
 } from '../../answer/endpoint-answer.js';
 import { truncatedBody } from '../../answer/queue/queued-answer.js';
-import { type AnswerSink, delayUnlessGone } from '../../answer/sink.js';
+import { type AnswerSink, sendDue } from '../../answer/sink.js';
 import type { OpenStreams, StreamPlayback } from '../../answer/stream/open-streams.js';
-
-/** Resolves `true` after `ms`, or early with `false` when `signal` aborts. */
-function wait(signal: AbortSignal, ms: number): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return delayUnlessGone(ms, (gone) => {
-    signal.addEventListener('abort', gone, { once: true });
-    return () => signal.removeEventListener('abort', gone);
-  });
-}
 
 /** Resolves `true` when `release` aborts (a queued hang is cleared), `false` when the client goes away first. */
 function hold(signal: AbortSignal, release: AbortSignal | undefined): Promise<boolean> {
@@ -142,22 +134,53 @@ function streamResponse(answer: StreamAnswer, streams: OpenStreams, signal: Abor
   return new Response(fixed.readable, { status: answer.status, headers });
 }
 
+/** The client left before its answer: 499, as nginx logs it (nobody receives it). */
+function gone(): Response {
+  return new Response(null, { status: 499 });
+}
+
+/** `answer` sent through `sink` after `ms`, or 499 as soon as `signal` aborts (the timer freed). */
+function delay(
+  sink: AnswerSink<AbortSignal, Response>,
+  signal: AbortSignal,
+  ms: number,
+  answer: EndpointAnswer,
+): Promise<Response> {
+  if (signal.aborted) return Promise.resolve(gone());
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(gone());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      // The Fetch sink's last resort throws (the runtime answers 500): a rejection here, not from a timer.
+      try {
+        resolve(sendDue(sink, signal, answer));
+      } catch (error) {
+        reject(error);
+      }
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 /**
  * The sink for one app's requests on a Fetch runtime. A failure is thrown on,
  * to the app's error handler (500 `INTERNAL`).
  */
 export function createFetchSink(streams: OpenStreams): AnswerSink<AbortSignal, Response> {
-  return {
+  const sink: AnswerSink<AbortSignal, Response> = {
     respond,
     stream: (signal, answer) => streamResponse(answer, streams, signal),
     fault,
     relay,
-    wait,
+    delay: (signal, ms, answer) => delay(sink, signal, ms, answer),
     hold,
-    // The client left before its answer: 499, as nginx logs it (nobody receives it).
-    gone: () => new Response(null, { status: 499 }),
+    gone,
     fail: (_signal, error) => {
       throw error;
     },
   };
+  return sink;
 }
