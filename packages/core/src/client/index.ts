@@ -8,7 +8,7 @@
  */
 
 export { type FilterSubject, firstMismatch, matchesRequest } from '../journal/request-filter.js';
-export type { Fault, QueuedAnswer, QueuedAnswerInput } from '../wire/answer-json.js';
+export type { AnswerContent, Fault, QueuedAnswer, QueuedAnswerInput } from '../wire/answer-json.js';
 export type { AnswerStream, StreamEnd, StreamEvent, StreamFormat } from '../wire/answer-stream.js';
 export type {
   Delivery,

@@ -25,12 +25,32 @@ export type Fault = 'reset' | 'close' | 'hang';
 export const FAULTS: readonly Fault[] = ['reset', 'close', 'hang'];
 
 /**
+ * The fields a route's answer ({@link RouteAnswer}) and a queued answer share,
+ * written once. At most one of `data`, `body` and `bodyBase64`.
+ */
+export interface AnswerContent {
+  /** Text sent as is (`text/plain; charset=utf-8` unless `headers` says otherwise). */
+  body?: string;
+  /** Bytes, in base64 (`application/octet-stream` unless `headers` says otherwise). */
+  bodyBase64?: string;
+  /**
+   * Events written one by one, each after its own delay, instead of a body (see
+   * docs/streams.md); the headers are the answer's own.
+   */
+  stream?: AnswerStream;
+  /** A network failure instead of an answer. @default undefined (a normal answer) */
+  fault?: Fault;
+  /** Render `{{…}}` placeholders in data strings, body, each stream event and header values. @default false */
+  template?: boolean;
+}
+
+/**
  * One answer as a client queues it: the one answer shape (as a route's), plus
  * `match` and `times`. Absent fields fall back to what would answer without the
  * queue (the first matching route, else the record at the bare URL). At most
  * one of `data`, `body` and `bodyBase64`.
  */
-export interface QueuedAnswerInput {
+export interface QueuedAnswerInput extends AnswerContent {
   /**
    * Which requests take this answer (the request filter routes use); a request
    * that does not match leaves it queued for a later one. @default every request
@@ -46,18 +66,8 @@ export interface QueuedAnswerInput {
   headers?: Record<string, string | string[]>;
   /** Any JSON value (`null` included), sent as its exact text. @default the fallback's body */
   data?: unknown;
-  /** Text sent as is (`text/plain; charset=utf-8` unless `headers` says otherwise). */
-  body?: string;
-  /** Bytes, in base64 (`application/octet-stream` unless `headers` says otherwise). */
-  bodyBase64?: string;
-  /** Events written one by one instead of a body (see docs/streams.md); the headers are the answer's own. */
-  stream?: AnswerStream;
   /** Milliseconds before the answer (or the fault). @default the fallback's delay */
   delay?: number;
-  /** A network failure instead of an answer. @default undefined (a normal answer) */
-  fault?: Fault;
-  /** Render `{{…}}` placeholders in data strings, body and header values (as in routes). @default false */
-  template?: boolean;
   /** How many requests this answer serves, one after the other. @default 1 */
   times?: number;
 }

@@ -7,9 +7,8 @@
  * @module
  */
 
-import type { Fault } from './answer-json.js';
+import type { AnswerContent } from './answer-json.js';
 import {
-  type AnswerStream,
   checkStream,
   minRenderedStreamBytes,
   type StreamLimits,
@@ -36,25 +35,15 @@ export type AnswerHeaders = Record<string, string | string[]>;
  * of `data`, `body` and `bodyBase64`.
  * @example { statusCode: 201, headers: { location: '/users/7' }, data: { id: 7 } }
  */
-export interface RouteAnswer {
+export interface RouteAnswer extends AnswerContent {
   /** 200–599. @default 200 */
   statusCode?: number;
   /** Response headers; hop-by-hop and framing headers (Connection, Content-Length, …) are refused. */
   headers?: AnswerHeaders;
   /** A JSON value, sent as its exact text (`application/json` unless `headers` says otherwise). */
   data?: unknown;
-  /** Text sent as is (`text/plain; charset=utf-8` unless `headers` says otherwise). */
-  body?: string;
-  /** Bytes, in base64 (`application/octet-stream` unless `headers` says otherwise). */
-  bodyBase64?: string;
-  /** Events written one by one, each after its own delay, instead of a body (see docs/streams.md). */
-  stream?: AnswerStream;
   /** Milliseconds before the answer. @default 0 */
   delay?: number;
-  /** A network failure instead of an answer. */
-  fault?: Fault;
-  /** Render `{{…}}` placeholders in data strings, body, each stream event and header values. @default false */
-  template?: boolean;
   /**
    * Routes only: forward the request to an upstream and answer with its answer
    * (the whole answer: no other field beside it). Off unless the host is allowed

@@ -57,6 +57,22 @@ export interface SettingSpec {
 
 const MiB = 1024 * 1024;
 
+/** A limit on memory in bytes: 0 to 64 GiB, 64 MiB unless set. */
+function memoryBudget<E extends string, F extends string>(env: E, flag: F, help: string) {
+  return {
+    env,
+    flag,
+    arg: '<n>',
+    type: 'integer',
+    default: 64 * MiB,
+    defaultText: '67108864 (64 MiB)',
+    min: 0,
+    max: 64 * 1024 * MiB,
+    help,
+    limit: true,
+  } as const;
+}
+
 /** Every setting, in the order `--help` and the docs list them. */
 export const SETTINGS = {
   port: {
@@ -145,30 +161,12 @@ export const SETTINGS = {
     help: 'requests kept per endpoint',
     limit: true,
   },
-  journalMaxBytes: {
-    env: 'MOCKPOINT_JOURNAL_MAX_BYTES',
-    flag: '--journal-max-bytes',
-    arg: '<n>',
-    type: 'integer',
-    default: 64 * MiB,
-    defaultText: '67108864 (64 MiB)',
-    min: 0,
-    max: 64 * 1024 * MiB,
-    help: 'memory all recorded requests may use, in bytes',
-    limit: true,
-  },
-  cacheMaxBytes: {
-    env: 'MOCKPOINT_CACHE_MAX_BYTES',
-    flag: '--cache-max-bytes',
-    arg: '<n>',
-    type: 'integer',
-    default: 64 * MiB,
-    defaultText: '67108864 (64 MiB)',
-    min: 0,
-    max: 64 * 1024 * MiB,
-    help: 'response cache size, in bytes',
-    limit: true,
-  },
+  journalMaxBytes: memoryBudget(
+    'MOCKPOINT_JOURNAL_MAX_BYTES',
+    '--journal-max-bytes',
+    'memory all recorded requests may use, in bytes',
+  ),
+  cacheMaxBytes: memoryBudget('MOCKPOINT_CACHE_MAX_BYTES', '--cache-max-bytes', 'response cache size, in bytes'),
   maxStreams: {
     env: 'MOCKPOINT_MAX_STREAMS',
     flag: '--max-streams',
