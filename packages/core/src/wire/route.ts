@@ -8,12 +8,7 @@
  */
 
 import type { AnswerContent } from './answer-json.js';
-import {
-  checkStream,
-  minRenderedStreamBytes,
-  type StreamLimits,
-  streamFromJson,
-} from './answer-stream.js';
+import { checkStream, minRenderedStreamBytes, type StreamLimits, streamFromJson } from './answer-stream.js';
 import { isBase64 } from './base64.js';
 import { MockpointError } from './errors.js';
 import { headerNameProblem, headerValueProblem } from './http-header.js';
