@@ -18,6 +18,7 @@ import type {
   SignatureView,
   WaitOptions,
 } from '@mockpoint/core';
+import { hasShape } from '@mockpoint/core/internal';
 
 /**
  * Anything whose recorded requests can be read: an endpoint handle. The
@@ -259,10 +260,5 @@ export interface QuietRecorder extends RequestRecorder {
 
 /** True for anything shaped like a {@link RequestRecorder} (by shape: handles may come from two builds). */
 export function isRequestRecorder(value: unknown): value is RequestRecorder {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as RequestRecorder).name === 'string' &&
-    typeof (value as RequestRecorder).requests === 'function'
-  );
+  return hasShape(value, { name: 'string', requests: 'function' });
 }

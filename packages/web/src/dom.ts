@@ -5,7 +5,7 @@
  * @module
  */
 
-type Child = Node | string | number | false | null | undefined | Child[];
+export type Child = Node | string | number | false | null | undefined | Child[];
 type Props = Record<string, unknown> & { class?: string; dataset?: Record<string, string> };
 
 function append(parent: Node, child: Child): void {
@@ -39,6 +39,14 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   }
   for (const child of children) append(el, child);
   return el;
+}
+
+/** Calls `action` when `form` is submitted, instead of the browser's navigation (`preventDefault`). */
+export function onSubmit(form: HTMLFormElement, action: () => void): void {
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    action();
+  });
 }
 
 /** Calls `action` when Escape is pressed inside `el`, marking the key handled (`preventDefault`). */

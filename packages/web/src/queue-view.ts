@@ -9,12 +9,11 @@
  * @module
  */
 import { answerMarks } from './answer-marks.js';
-import { api, isApiFailure, type QueuedAnswer, queueText, queueTexts } from './api.js';
-import { confirmBar, h, replaceChildren, toast } from './dom.js';
+import { api, type QueuedAnswer, queueText, queueTexts } from './api.js';
+import { h, onSubmit, replaceChildren, toast } from './dom.js';
 import { formatJson } from './json-format.js';
 import { statusBadge } from './list.js';
-import { report } from './report.js';
-import { showWriteFailure } from './write-failure.js';
+import { codeArea, PanelWrites, panel, problemSlot, readQuietly } from './panel-actions.js';
 
 const FAULTS = ['reset', 'close', 'hang'] as const;
 
@@ -73,7 +72,7 @@ export class QueueView {
   readonly #list: HTMLElement;
   readonly #count: HTMLElement;
   readonly #text: HTMLTextAreaElement;
-  readonly #problem: HTMLElement;
+  readonly #writes: PanelWrites;
   readonly #add: HTMLButtonElement;
   readonly #clearButton: HTMLButtonElement;
   /** The exact texts shown: the list is drawn again only when they change (an opened answer stays open). */
@@ -83,18 +82,15 @@ export class QueueView {
     this.#name = name;
     this.#list = h('div', { class: 'queue-body' });
     this.#count = h('span', { class: 'hint queue-count' });
-    this.#text = h('textarea', {
+    this.#text = codeArea({
       id: 'queue-text',
       name: 'answer',
       rows: 4,
-      spellcheck: false,
-      autocapitalize: 'off',
-      autocomplete: 'off',
-      class: 'code',
       placeholder: '{"statusCode": 503, "data": {"error": "busy"}, "times": 2}',
-      'aria-describedby': 'queue-hint queue-problem',
+      describedBy: 'queue-hint queue-problem',
     });
-    this.#problem = h('div', { class: 'form-error', id: 'queue-problem', role: 'alert' });
+    const problem = problemSlot('queue-problem');
+    this.#writes = new PanelWrites(problem, 'queue-token');
     this.#add = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Queue it');
     this.#clearButton = h('button', { type: 'button', class: 'btn btn-danger' }, 'Clear queue');
     this.#clearButton.addEventListener('click', () => this.#confirmClear());
@@ -117,7 +113,7 @@ export class QueueView {
         'Fields: match, statusCode, headers, data | body | bodyBase64, stream, delay, fault, template, times. Absent fields fall back to what answers without the queue. Sent exactly as typed.',
       ),
       this.#text,
-      this.#problem,
+      problem,
       h(
         'div',
         { class: 'actions' },
@@ -126,28 +122,14 @@ export class QueueView {
         this.#clearButton,
       ),
     );
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      void this.#queue(this.#text.value, this.#add);
-    });
-    this.el = h(
-      'section',
-      { class: 'panel queue-panel', 'aria-labelledby': 'queue-title' },
-      h('div', { class: 'panel-head' }, h('h3', { id: 'queue-title' }, 'Queued answers'), this.#count),
-      this.#list,
-      form,
-    );
+    onSubmit(form, () => void this.#queue(this.#text.value, this.#add));
+    this.el = panel('queue', 'Queued answers', this.#count, this.#list, form);
   }
 
   /** Reads the queue; resolves with how many answers it holds (undefined when it cannot be read). */
   async load(): Promise<number | undefined> {
-    let texts: string[];
-    try {
-      texts = await queueTexts(this.#name);
-    } catch (error) {
-      if (!isApiFailure(error)) report(error);
-      return undefined;
-    }
+    const texts = await readQuietly(() => queueTexts(this.#name));
+    if (texts === undefined) return undefined;
     this.#show(texts);
     return texts.length;
   }
@@ -167,40 +149,24 @@ export class QueueView {
   }
 
   async #queue(text: string, button: HTMLButtonElement): Promise<void> {
-    button.disabled = true;
-    this.#problem.replaceChildren();
-    try {
+    await this.#writes.run(button, 'queue', async () => {
       await queueText(this.#name, text);
       if (button === this.#add) this.#text.value = '';
       toast(`Queued for ${this.#name}`);
       await this.load();
-    } catch (error) {
-      this.#fail('queue', error, () => void this.#queue(text, button));
-    } finally {
-      button.disabled = false;
-    }
-  }
-
-  #fail(what: string, error: unknown, retry: () => void): void {
-    showWriteFailure(this.#problem, what, error, 'queue-token', retry);
+    });
   }
 
   /** Asks inline before dropping the queue; Escape or "Keep them" leaves it. */
   #confirmClear(): void {
-    const bar = confirmBar(this.#clearButton, {
+    this.#writes.confirm(this.#clearButton, {
       text: `Drop every answer queued for “${this.#name}”?`,
       label: 'Clear the queue',
-      onConfirm: async () => {
-        this.#problem.replaceChildren();
-        try {
-          await api.clearQueue(this.#name);
-        } catch (error) {
-          this.#fail('clear', error, () => bar.confirm());
-          return false;
-        }
+      what: 'clear',
+      write: () => api.clearQueue(this.#name),
+      done: async () => {
         toast(`Cleared the queue of ${this.#name}`);
         await this.load();
-        return true;
       },
     });
   }

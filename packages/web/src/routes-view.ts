@@ -11,12 +11,11 @@
 
 import { scanJson } from '@mockpoint/core/client';
 import { answerMarks } from './answer-marks.js';
-import { api, isApiFailure, putRoutesText, type Route, routesText } from './api.js';
-import { confirmBar, h, replaceChildren, toast } from './dom.js';
+import { api, putRoutesText, type Route, routesText } from './api.js';
+import { h, onSubmit, replaceChildren, toast } from './dom.js';
 import { formatJson } from './json-format.js';
 import { statusBadge } from './list.js';
-import { report } from './report.js';
-import { showWriteFailure } from './write-failure.js';
+import { codeArea, PanelWrites, panel, problemSlot, readQuietly } from './panel-actions.js';
 
 /** What a route answers with, in a word or two (none for a bodiless answer or a fault). */
 function bodyKind(answer: Route['answer']): string | undefined {
@@ -68,7 +67,7 @@ export class RoutesView {
   readonly #name: string;
   readonly #list: HTMLElement;
   readonly #text: HTMLTextAreaElement;
-  readonly #problem: HTMLElement;
+  readonly #writes: PanelWrites;
   readonly #save: HTMLButtonElement;
   readonly #clearButton: HTMLButtonElement;
   /** The text last read from the server, laid out: the editor follows it until the user changes it. */
@@ -79,17 +78,9 @@ export class RoutesView {
   constructor(name: string) {
     this.#name = name;
     this.#list = h('div', { class: 'route-list-body' });
-    this.#text = h('textarea', {
-      id: 'routes-text',
-      name: 'routes',
-      rows: 8,
-      spellcheck: false,
-      autocapitalize: 'off',
-      autocomplete: 'off',
-      class: 'code',
-      'aria-describedby': 'routes-problem',
-    });
-    this.#problem = h('div', { class: 'form-error', id: 'routes-problem', role: 'alert' });
+    this.#text = codeArea({ id: 'routes-text', name: 'routes', rows: 8, describedBy: 'routes-problem' });
+    const problem = problemSlot('routes-problem');
+    this.#writes = new PanelWrites(problem, 'routes-token');
     this.#save = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Save routes');
     this.#clearButton = h('button', { type: 'button', class: 'btn btn-danger' }, 'Clear routes');
     this.#clearButton.addEventListener('click', () => this.#confirmClear());
@@ -98,31 +89,17 @@ export class RoutesView {
       { class: 'routes-form', noValidate: true },
       h('label', { for: 'routes-text' }, 'Routes (JSON list, tried in order)'),
       this.#text,
-      this.#problem,
+      problem,
       h('div', { class: 'actions' }, this.#save, this.#clearButton),
     );
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      void this.#put();
-    });
-    this.el = h(
-      'section',
-      { class: 'panel routes-panel', 'aria-labelledby': 'routes-title' },
-      h('h3', { id: 'routes-title' }, 'Routes'),
-      this.#list,
-      form,
-    );
+    onSubmit(form, () => void this.#put());
+    this.el = panel('routes', 'Routes', null, this.#list, form);
   }
 
   /** Reads the routes; resolves with how many there are (undefined when they cannot be read). */
   async load(): Promise<number | undefined> {
-    let text: string;
-    try {
-      text = await routesText(this.#name);
-    } catch (error) {
-      if (!isApiFailure(error)) report(error);
-      return undefined;
-    }
+    const text = await readQuietly(() => routesText(this.#name));
+    if (text === undefined) return undefined;
     this.#show(text);
     return scanJson(text).elements?.length ?? 0;
   }
@@ -147,41 +124,25 @@ export class RoutesView {
   }
 
   async #put(): Promise<void> {
-    this.#save.disabled = true;
-    this.#problem.replaceChildren();
-    try {
+    await this.#writes.run(this.#save, 'save', async () => {
       await putRoutesText(this.#name, this.#text.value);
       this.#loaded = this.#text.value;
       toast(`Saved the routes of ${this.#name}`);
       await this.load();
-    } catch (error) {
-      this.#fail('save', error, () => void this.#put());
-    } finally {
-      this.#save.disabled = false;
-    }
-  }
-
-  #fail(what: string, error: unknown, retry: () => void): void {
-    showWriteFailure(this.#problem, what, error, 'routes-token', retry);
+    });
   }
 
   /** Asks inline before removing the routes; Escape or "Keep them" leaves them. */
   #confirmClear(): void {
-    const bar = confirmBar(this.#clearButton, {
+    this.#writes.confirm(this.#clearButton, {
       text: `Remove every route of “${this.#name}”?`,
       label: 'Clear the routes',
-      onConfirm: async () => {
-        this.#problem.replaceChildren();
-        try {
-          await api.clearRoutes(this.#name);
-        } catch (error) {
-          this.#fail('clear', error, () => bar.confirm());
-          return false;
-        }
+      what: 'clear',
+      write: () => api.clearRoutes(this.#name),
+      done: () => {
         this.#text.value = this.#loaded;
         toast(`Cleared the routes of ${this.#name}`);
         void this.load();
-        return true;
       },
     });
   }

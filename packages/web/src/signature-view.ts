@@ -9,9 +9,9 @@
  * @module
  */
 import { api, isApiFailure, type SignatureInput, type SignatureView } from './api.js';
-import { confirmBar, h, onEscape, toast } from './dom.js';
+import { h, onEscape, onSubmit, toast } from './dom.js';
+import { PanelWrites, panel, problemSlot } from './panel-actions.js';
 import { report } from './report.js';
-import { showWriteFailure } from './write-failure.js';
 
 const SCHEMES = ['standard', 'stripe', 'github', 'slack', 'hmac'] as const;
 
@@ -54,7 +54,7 @@ export class SignatureCheckView {
   readonly #form: HTMLFormElement;
   readonly #toggle: HTMLButtonElement;
   readonly #removeButton: HTMLButtonElement;
-  readonly #problem: HTMLElement;
+  readonly #writes: PanelWrites;
   readonly #scheme: HTMLSelectElement;
   readonly #secret: HTMLInputElement;
   readonly #tolerance: HTMLInputElement;
@@ -70,7 +70,8 @@ export class SignatureCheckView {
   constructor(name: string) {
     this.#name = name;
     this.#current = h('p', { class: 'signature-current', id: 'signature-current' });
-    this.#problem = h('div', { class: 'form-error', id: 'signature-problem', role: 'alert' });
+    const problem = problemSlot('signature-problem');
+    this.#writes = new PanelWrites(problem, 'signature-token');
     this.#scheme = select('signature-scheme', SCHEMES, 'standard');
     this.#secret = h('input', {
       type: 'password',
@@ -141,10 +142,7 @@ export class SignatureCheckView {
       this.#hmac,
       h('div', { class: 'actions' }, this.#save, cancel),
     );
-    this.#form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      void this.#put();
-    });
+    onSubmit(this.#form, () => void this.#put());
     onEscape(this.#form, () => this.#open(false));
     this.#toggle = h(
       'button',
@@ -154,13 +152,13 @@ export class SignatureCheckView {
     this.#toggle.addEventListener('click', () => this.#open(this.#form.hidden));
     this.#removeButton = h('button', { type: 'button', class: 'btn btn-danger', hidden: true }, 'Remove check');
     this.#removeButton.addEventListener('click', () => this.#confirmRemove());
-    this.el = h(
-      'section',
-      { class: 'panel signature-panel', 'aria-labelledby': 'signature-title' },
-      h('h3', { id: 'signature-title' }, 'Signature check'),
+    this.el = panel(
+      'signature',
+      'Signature check',
+      null,
       this.#current,
       h('div', { class: 'actions signature-actions' }, this.#toggle, this.#removeButton),
-      this.#problem,
+      problem,
       this.#form,
     );
   }
@@ -237,42 +235,26 @@ export class SignatureCheckView {
   }
 
   async #put(): Promise<void> {
-    this.#save.disabled = true;
-    this.#problem.replaceChildren();
-    try {
+    await this.#writes.run(this.#save, 'save the check', async () => {
       const saved = await api.setSignature(this.#name, this.#input());
       this.#show(saved);
       toast(`Signatures of ${this.#name} are checked (${saved.scheme})`);
       this.#open(false);
-    } catch (error) {
-      this.#fail('save the check', error, () => void this.#put());
-    } finally {
-      this.#save.disabled = false;
-    }
-  }
-
-  #fail(what: string, error: unknown, retry: () => void): void {
-    showWriteFailure(this.#problem, what, error, 'signature-token', retry);
+    });
   }
 
   /** Asks inline before removing the check; Escape or "Keep it" leaves it. */
   #confirmRemove(): void {
-    const bar = confirmBar(this.#removeButton, {
+    this.#writes.confirm(this.#removeButton, {
       text: `Stop checking the signatures of requests to “${this.#name}”?`,
       label: 'Remove the signature check',
       confirm: 'Remove it',
       keep: 'Keep it',
-      onConfirm: async () => {
-        this.#problem.replaceChildren();
-        try {
-          await api.removeSignature(this.#name);
-        } catch (error) {
-          this.#fail('remove the check', error, () => bar.confirm());
-          return false;
-        }
+      what: 'remove the check',
+      write: () => api.removeSignature(this.#name),
+      done: async () => {
         toast(`Signatures of ${this.#name} are no longer checked`);
         await this.load();
-        return true;
       },
     });
   }

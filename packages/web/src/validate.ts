@@ -69,51 +69,43 @@ export function locateJsonError(text: string): { offset: number; reason: string 
     }
   };
   const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+  /** An object or array after its opening bracket: members separated by commas up to `close`. */
+  const collection = (close: string, member: () => void): void => {
+    i++;
+    ws();
+    if (text[i] === close) {
+      i++;
+      return;
+    }
+    for (;;) {
+      ws();
+      if (text[i] === close) fail('a trailing comma is not allowed');
+      member();
+      ws();
+      if (text[i] === ',') i++;
+      else if (text[i] === close) {
+        i++;
+        return;
+      } else fail(`expected ',' or '${close}', found ${found()}`);
+    }
+  };
   const value = (): void => {
     ws();
     const c = text[i];
     if (c === '{') {
-      i++;
-      ws();
-      if (text[i] === '}') {
-        i++;
-        return;
-      }
-      for (;;) {
-        ws();
-        if (text[i] === '}') fail('a trailing comma is not allowed');
+      collection('}', () => {
         if (text[i] !== '"') fail(`expected a property name in double quotes, found ${found()}`);
         string();
         ws();
         if (text[i] !== ':') fail(`expected ':' after the property name, found ${found()}`);
         i++;
         value();
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') {
-          i++;
-          return;
-        } else fail(`expected ',' or '}', found ${found()}`);
-      }
+      });
+      return;
     }
     if (c === '[') {
-      i++;
-      ws();
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      for (;;) {
-        ws();
-        if (text[i] === ']') fail('a trailing comma is not allowed');
-        value();
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') {
-          i++;
-          return;
-        } else fail(`expected ',' or ']', found ${found()}`);
-      }
+      collection(']', value);
+      return;
     }
     if (c === '"') {
       string();

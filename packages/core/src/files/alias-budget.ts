@@ -10,6 +10,7 @@
  * @module
  */
 import { type Alias, type Document, isAlias, type Node, visit } from 'yaml';
+import { NodeError } from './node-error.js';
 
 /** Nodes that aliases may repeat in one file (each node of each expansion counts). */
 export const MAX_ALIAS_NODES = 100_000;
@@ -17,14 +18,9 @@ export const MAX_ALIAS_NODES = 100_000;
 /** Characters of text that aliases may resolve to in one file (16 MiB). */
 export const MAX_ALIAS_TEXT = 16 * 1024 * 1024;
 
-/** An alias whose expansion passed a limit; `alias` is the outermost alias being expanded. */
-export class AliasLimitError extends Error {
+/** An alias whose expansion passed a limit; `node` is the outermost alias being expanded. */
+export class AliasLimitError extends NodeError<Alias> {
   override readonly name = 'AliasLimitError';
-  readonly alias: Alias;
-  constructor(alias: Alias, message: string) {
-    super(message);
-    this.alias = alias;
-  }
 }
 
 /**

@@ -10,15 +10,11 @@
 import { type Alias, isAlias, isMap, isScalar, isSeq, type Node } from 'yaml';
 import { JsonSyntaxError, scanJson } from '../wire/json-text.js';
 import type { AliasBudget } from './alias-budget.js';
+import { NodeError } from './node-error.js';
 
 /** A value in `data` that has no JSON form, with the node at fault. */
-export class NotJsonError extends Error {
+export class NotJsonError extends NodeError {
   override readonly name = 'NotJsonError';
-  readonly node: Node;
-  constructor(node: Node, message: string) {
-    super(message);
-    this.node = node;
-  }
 }
 
 /** RFC 8259's number grammar. */

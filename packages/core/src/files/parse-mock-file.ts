@@ -330,10 +330,10 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
     value = toValue(doc.contents as Node | null, []);
   } catch (error) {
     if (!(error instanceof AliasLimitError)) throw error;
-    const range = error.alias.range;
+    const range = error.node.range;
     const position = range ? positionAt(counter, range[0]) : positionOf(doc, counter, aliasPath);
     throw fileError('MOCK_FILE_ALIAS_LIMIT', { file, ...position, path: formatPath(aliasPath) }, error.message, {
-      alias: error.alias.source,
+      alias: error.node.source,
     });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {

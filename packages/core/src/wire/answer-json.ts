@@ -13,18 +13,6 @@ import type { RequestFilter } from './journal-json.js';
 import { JsonText, jsonTextOf, scanJson, stringifyExact } from './json-text.js';
 
 /**
- * A network failure instead of an answer:
- * - `reset`: the connection is reset (TCP RST); no status line is sent.
- * - `close`: the status line and headers are sent, then the connection closes
- *   partway through the body.
- * - `hang`: nothing is sent until the client gives up or the queue is cleared.
- */
-export type Fault = 'reset' | 'close' | 'hang';
-
-/** The faults, in the order the docs list them. */
-export const FAULTS: readonly Fault[] = ['reset', 'close', 'hang'];
-
-/**
  * The fields a route's answer ({@link RouteAnswer}) and a queued answer share,
  * written once. At most one of `data`, `body` and `bodyBase64`.
  */
@@ -43,6 +31,18 @@ export interface AnswerContent {
   /** Render `{{…}}` placeholders in data strings, body, each stream event and header values. @default false */
   template?: boolean;
 }
+
+/**
+ * A network failure instead of an answer:
+ * - `reset`: the connection is reset (TCP RST); no status line is sent.
+ * - `close`: the status line and headers are sent, then the connection closes
+ *   partway through the body.
+ * - `hang`: nothing is sent until the client gives up or the queue is cleared.
+ */
+export type Fault = 'reset' | 'close' | 'hang';
+
+/** The faults, in the order the docs list them. */
+export const FAULTS: readonly Fault[] = ['reset', 'close', 'hang'];
 
 /**
  * One answer as a client queues it: the one answer shape (as a route's), plus

@@ -8,6 +8,7 @@
  */
 
 import { ERROR_STATUS, type ErrorCode } from './error-status.js';
+import { hasShape } from './shape.js';
 
 export type { ErrorCode } from './error-status.js';
 
@@ -86,12 +87,7 @@ export class MockpointError extends Error {
 
 /** True for any value shaped like a {@link MockpointError} (checked by shape, not `instanceof`). */
 export function isMockpointError(value: unknown): value is MockpointError {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as MockpointError).code === 'string' &&
-    typeof (value as MockpointError).toResponse === 'function'
-  );
+  return hasShape(value, { code: 'string', toResponse: 'function' });
 }
 
 /**

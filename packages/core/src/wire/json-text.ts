@@ -112,6 +112,11 @@ export interface ScannedJson {
    * the order they appear.
    */
   members?: Map<string, string>;
+  /**
+   * When the value is an object: each member's key as written, quotes and
+   * escapes included (`"\u0041"` stays so, where the key of `members` is `A`).
+   */
+  keyTexts?: Map<string, string>;
   /** When the value is an array: each element's minified text, in order. */
   elements?: string[];
 }
@@ -203,8 +208,8 @@ class Scanner {
   #pos = 0;
   /** Whether whitespace was seen outside strings (then the text is minified). */
   #spaced = false;
-  /** Top-level members: key and [start, end) offsets in the input. */
-  readonly #spans: [string, number, number][] = [];
+  /** Top-level members: key, key as written, and [start, end) offsets of the value in the input. */
+  readonly #spans: [string, string, number, number][] = [];
   /** Top-level elements: [start, end) offsets in the input. */
   readonly #elementSpans: [number, number][] = [];
   #depth = 0;
@@ -229,8 +234,12 @@ class Scanner {
       return { text, elements: this.#elementSpans.map(([start, end]) => minify(this.#text.slice(start, end))) };
     }
     if (members === undefined) return { text };
-    for (const [key, start, end] of this.#spans) members.set(key, minify(this.#text.slice(start, end)));
-    return { text, members };
+    const keyTexts = new Map<string, string>();
+    for (const [key, raw, start, end] of this.#spans) {
+      members.set(key, minify(this.#text.slice(start, end)));
+      keyTexts.set(key, raw);
+    }
+    return { text, members, keyTexts };
   }
 
   #peek(): number {
@@ -267,15 +276,33 @@ class Scanner {
     }
   }
 
-  #object(members?: Map<string, string>): void {
+  /** Enters the object or array at `#pos`; false (and already left) when it is empty. */
+  #open(close: number): boolean {
     this.#enter();
-    this.#pos++; // {
+    this.#pos++; // { or [
     this.#skipWhitespace();
-    if (this.#peek() === Ch.CloseBrace) {
-      this.#pos++;
+    if (this.#peek() !== close) return true;
+    this.#pos++;
+    this.#depth--;
+    return false;
+  }
+
+  /** After a member or element: true when a comma follows, false (and left) at `close`. */
+  #more(close: number, expected: string): boolean {
+    this.#skipWhitespace();
+    const next = this.#peek();
+    this.#pos++;
+    if (next === close) {
       this.#depth--;
-      return;
+      return false;
     }
+    if (next !== Ch.Comma) this.#fail(expected, 'syntax', this.#pos - 1);
+    this.#skipWhitespace();
+    return true;
+  }
+
+  #object(members?: Map<string, string>): void {
+    if (!this.#open(Ch.CloseBrace)) return;
     const keys = new Set<string>();
     for (;;) {
       if (this.#peek() !== Ch.Quote) this.#fail('expected a string key in an object');
@@ -297,39 +324,20 @@ class Scanner {
       this.#skipWhitespace();
       const valueStart = this.#pos;
       this.#value();
-      if (members !== undefined) this.#spans.push([key, valueStart, this.#pos]);
-      this.#skipWhitespace();
-      const next = this.#peek();
-      this.#pos++;
-      if (next === Ch.CloseBrace) break;
-      if (next !== Ch.Comma) this.#fail("expected ',' or '}' in an object", 'syntax', this.#pos - 1);
-      this.#skipWhitespace();
+      if (members !== undefined) this.#spans.push([key, raw, valueStart, this.#pos]);
+      if (!this.#more(Ch.CloseBrace, "expected ',' or '}' in an object")) return;
     }
-    this.#depth--;
   }
 
   /** An array; `top` collects its elements' spans (the scanned value itself). */
   #array(top = false): void {
-    this.#enter();
-    this.#pos++; // [
-    this.#skipWhitespace();
-    if (this.#peek() === Ch.CloseBracket) {
-      this.#pos++;
-      this.#depth--;
-      return;
-    }
+    if (!this.#open(Ch.CloseBracket)) return;
     for (;;) {
       const start = this.#pos;
       this.#value();
       if (top) this.#elementSpans.push([start, this.#pos]);
-      this.#skipWhitespace();
-      const next = this.#peek();
-      this.#pos++;
-      if (next === Ch.CloseBracket) break;
-      if (next !== Ch.Comma) this.#fail("expected ',' or ']' in an array", 'syntax', this.#pos - 1);
-      this.#skipWhitespace();
+      if (!this.#more(Ch.CloseBracket, "expected ',' or ']' in an array")) return;
     }
-    this.#depth--;
   }
 
   /** Scans a string at `#pos` (a quote); returns whether it holds an escape. */

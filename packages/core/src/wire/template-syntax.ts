@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { thrownMessage } from './shape.js';
 
 /** What a placeholder looks up. */
 export type PlaceholderSource = 'params' | 'query' | 'headers' | 'body' | 'uuid' | 'now' | 'seq';
@@ -142,11 +143,5 @@ export function minRenderedJsonBytes(text: string): number {
 
 /** Why template `text` does not parse (a {@link TemplateSyntaxError}'s message), or `undefined` when it does. */
 export function templateSyntaxProblem(text: string): string | undefined {
-  try {
-    parseTemplate(text);
-    return undefined;
-  } catch (error) {
-    if (error instanceof TemplateSyntaxError) return error.message;
-    throw error;
-  }
+  return thrownMessage(() => parseTemplate(text), TemplateSyntaxError);
 }

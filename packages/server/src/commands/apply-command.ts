@@ -13,11 +13,13 @@ Makes a running daemon hold what the mock file defines: for each name in the fil
 routes and queued answers become the file's (names not in the file are kept unless --prune).
 Prints the diff: "+ name" created, "~ name" changed, "- name" removed, then a count.
 
-${optionsHelp([
-  ['--prune', '', 'remove the endpoints the file does not define'],
-  ['--dry-run', '', 'print the diff only; change nothing'],
-  ...DAEMON_OPTIONS,
-])}`;
+${optionsHelp(
+  `
+--prune   | remove the endpoints the file does not define
+--dry-run | print the diff only; change nothing
+`,
+  DAEMON_OPTIONS,
+)}`;
 
 export async function runApply(
   argv: readonly string[],

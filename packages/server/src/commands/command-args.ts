@@ -91,24 +91,44 @@ export function daemonTarget(
 /**
  * One option in a command's help: the flag, the environment variable it falls back to
  * ('' when none; a row without a flag is a variable the command reads), and what it does
- * (continuation lines after a newline).
+ * (its lines).
  */
-export type OptionRow = readonly [flag: string, env: string, text: string];
+type OptionRow = { flag: string; env: string; text: string[] };
 
-/** The options every command that talks to a daemon shares. */
-export const DAEMON_OPTIONS: readonly OptionRow[] = [
-  ['--url <url>', URL_ENV, `the daemon (default ${DEFAULT_DAEMON_URL})`],
-  ['--token <token>', SETTINGS.adminToken.env, 'the admin token, when the daemon requires one'],
-];
+/** The options every command that talks to a daemon shares (an {@link optionsHelp} block). */
+export const DAEMON_OPTIONS = `
+--url <url>     | ${URL_ENV} | the daemon (default ${DEFAULT_DAEMON_URL})
+--token <token> | ${SETTINGS.adminToken.env} | the admin token, when the daemon requires one
+`;
 
-/** A command's "Options:" block in aligned columns (flag, variable, text), `-h, --help` last. */
-export function optionsHelp(rows: readonly OptionRow[]): string {
-  const all = [...rows, ['-h, --help', '', 'this help'] as const];
-  const flagWidth = Math.max(...all.map(([flag]) => flag.length)) + 2;
-  const envWidth = Math.max(...all.map(([, env]) => env.length));
+/**
+ * The rows of a help block: one option a line, `flag | text` or `flag | VARIABLE | text` (the
+ * environment variable it falls back to; no flag: a variable the command reads); a line
+ * `| more text` goes on the text above.
+ */
+function optionRows(block: string): OptionRow[] {
+  const rows: OptionRow[] = [];
+  for (const line of block.split('\n')) {
+    if (line.trim() === '') continue;
+    const cells = line.split(' | ').map((cell) => cell.trim());
+    const [flag = '', ...rest] = cells;
+    const last = rows.at(-1);
+    if (flag === '' && rest.length === 1 && last !== undefined) last.text.push(rest[0] as string);
+    else rows.push({ flag, env: rest.length === 2 ? (rest[0] as string) : '', text: [rest.at(-1) ?? ''] });
+  }
+  return rows;
+}
+
+/**
+ * A command's "Options:" block in aligned columns (flag, variable, text), `-h, --help` last,
+ * from blocks of rows as {@link optionRows} reads them.
+ */
+export function optionsHelp(...blocks: string[]): string {
+  const all = [...blocks.flatMap(optionRows), { flag: '-h, --help', env: '', text: ['this help'] }];
+  const flagWidth = Math.max(...all.map(({ flag }) => flag.length)) + 2;
+  const envWidth = Math.max(...all.map(({ env }) => env.length));
   const textColumn = 2 + flagWidth + (envWidth === 0 ? 0 : envWidth + 2);
-  const lines = all.map(([flag, env, text]) => {
-    const [first, ...more] = text.split('\n');
+  const lines = all.map(({ flag, env, text: [first, ...more] }) => {
     const head = `  ${flag.padEnd(flagWidth)}${envWidth === 0 ? '' : env.padEnd(envWidth + 2)}${first}`;
     return [head, ...more.map((line) => `${' '.repeat(textColumn)}${line}`)].join('\n');
   });

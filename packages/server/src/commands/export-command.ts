@@ -14,12 +14,14 @@ export const EXPORT_HELP = `Usage: mockpoint export [options] > mockpoint.json
 Writes a running daemon's endpoints (records, routes, queued answers) as a mock file in JSON or
 YAML, every data exactly as stored (big integers, key order, escapes), in name order.
 
-${optionsHelp([
-  ['--names <a,b>', '', 'only these names (also names with routes and no record)'],
-  ['--format <f>', '', 'json or yaml (default: yaml for an --out ending in .yaml/.yml, else json)'],
-  ['--out <file>', '', 'write to this file instead of standard output'],
-  ...DAEMON_OPTIONS,
-])}`;
+${optionsHelp(
+  `
+--names <a,b> | only these names (also names with routes and no record)
+--format <f>  | json or yaml (default: yaml for an --out ending in .yaml/.yml, else json)
+--out <file>  | write to this file instead of standard output
+`,
+  DAEMON_OPTIONS,
+)}`;
 
 export async function runExport(
   argv: readonly string[],

@@ -25,11 +25,11 @@ With --validate, each route also checks requests against the operation's schemas
 path and header parameters): report answers as usual and lists the errors in the journal entry;
 enforce answers 400 REQUEST_INVALID with them.
 
-${optionsHelp([
-  ['--name <name>', '', "the endpoint's name (required)"],
-  ['--out <file>', '', 'write to this file instead of standard output'],
-  ['--validate <mode>', '', 'report or enforce: check requests against the document (default: off)'],
-])}`;
+${optionsHelp(`
+--name <name>     | the endpoint's name (required)
+--out <file>      | write to this file instead of standard output
+--validate <mode> | report or enforce: check requests against the document (default: off)
+`)}`;
 
 export async function runImport(argv: readonly string[], io: CommandIo): Promise<number> {
   const args = parseArgs('import', argv, { values: ['--name', '--out', '--validate'] });

@@ -27,14 +27,17 @@ NO_ROUTE_MATCHED, never the network) and is written as a mock file.
 The daemon must allow the upstream's host: ${SETTINGS.proxyAllowHosts.env} (a loopback or
 private address itself, e.g. 127.0.0.1).
 
-${optionsHelp([
-  ['--upstream <url>', '', 'the API to record, e.g. https://api.example.com/v1'],
-  ['--name <name>', '', 'the endpoint to record into'],
-  ['--out <file>', '', 'write the mock file here (default: standard output)'],
-  ['--redact <h1,h2>', '', 'more headers never written (Authorization, Cookie, Set-Cookie\nand X-Api-Key never are)'],
-  ['--match-headers <a,b>', '', 'request headers whose values tell recordings apart'],
-  ...DAEMON_OPTIONS,
-])}`;
+${optionsHelp(
+  `
+--upstream <url>      | the API to record, e.g. https://api.example.com/v1
+--name <name>         | the endpoint to record into
+--out <file>          | write the mock file here (default: standard output)
+--redact <h1,h2>      | more headers never written (Authorization, Cookie, Set-Cookie
+                      | and X-Api-Key never are)
+--match-headers <a,b> | request headers whose values tell recordings apart
+`,
+  DAEMON_OPTIONS,
+)}`;
 
 function list(text: string | undefined): string[] | undefined {
   const names = text

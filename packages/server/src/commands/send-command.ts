@@ -29,23 +29,24 @@ listed in ${SETTINGS.deliveryAllowHosts.env}), signed afresh on every attempt, a
 prints each attempt. Exits 0 when it was delivered (with
 --tamper: when the receiver rejected it), 1 otherwise, 2 for a bad argument.
 
-${optionsHelp([
-  ['--data <json|@file>', '', 'body: JSON, sent as its exact text (application/json)'],
-  ['--body <text|@file>', '', 'body: text, sent as is'],
-  ['--file <path>', '', "body: the file's bytes (application/octet-stream)"],
-  ['--sign <scheme>', '', 'standard, stripe, github, slack or hmac'],
-  ['--secret <secret>', '', 'the signing secret (standard: whsec_<base64>)'],
-  ['--hmac-header <name>', '', 'the header of the hmac scheme (sha256, hex)'],
-  ['--tamper <mode>', '', 'send a bad delivery: body, signature, secret, stale, duplicate'],
-  ['-H, --header <Name: v>', '', 'a request header (repeatable)'],
-  ['--method <m>', '', 'POST (default), PUT or PATCH'],
-  ['--retry <schedule>', '', '"standard", or delays in ms before each retry, e.g. 100,1000'],
-  ['--timeout <ms>', '', 'per attempt (default 15000)'],
-  ['--url <url>', '', 'send through this mockpoint daemon instead of from here\n(--daemon <url> is the same)'],
-  ['--token <token>', SETTINGS.adminToken.env, "the daemon's admin token, when it needs one"],
-  ['--json', '', 'print the finished delivery as JSON'],
-  ['', SETTINGS.deliveryAllowHosts.env, 'sent from here: the hosts it may reach besides loopback (as the daemon)'],
-])}`;
+${optionsHelp(`
+--data <json|@file>    | body: JSON, sent as its exact text (application/json)
+--body <text|@file>    | body: text, sent as is
+--file <path>          | body: the file's bytes (application/octet-stream)
+--sign <scheme>        | standard, stripe, github, slack or hmac
+--secret <secret>      | the signing secret (standard: whsec_<base64>)
+--hmac-header <name>   | the header of the hmac scheme (sha256, hex)
+--tamper <mode>        | send a bad delivery: body, signature, secret, stale, duplicate
+-H, --header <Name: v> | a request header (repeatable)
+--method <m>           | POST (default), PUT or PATCH
+--retry <schedule>     | "standard", or delays in ms before each retry, e.g. 100,1000
+--timeout <ms>         | per attempt (default 15000)
+--url <url>            | send through this mockpoint daemon instead of from here
+                       | (--daemon <url> is the same)
+--token <token>        | ${SETTINGS.adminToken.env} | the daemon's admin token, when it needs one
+--json                 | print the finished delivery as JSON
+                       | ${SETTINGS.deliveryAllowHosts.env} | sent from here: the hosts it may reach besides loopback (as the daemon)
+`)}`;
 
 /** What the arguments ask for. */
 export interface SendOptions {

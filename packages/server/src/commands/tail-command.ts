@@ -35,16 +35,16 @@ export const TAIL_HELP = `Usage: mockpoint tail [name] [options]
 
 Prints each request to a mockpoint daemon as it arrives (every name, or one).
 
-${optionsHelp([
-  ['--match <json>', '', `only requests matching this filter, e.g. '{"method":"POST"}'`],
-  ['--json', '', 'print each request as one line of JSON (NDJSON, for jq)'],
-  [
-    '--forward <url>',
-    '',
-    "send each request again to this URL (method, subpath appended,\nquery, headers but hop-by-hop ones and Host, the exact body)\nand print the local answer's status",
-  ],
-  ...DAEMON_OPTIONS,
-])}
+${optionsHelp(
+  `
+--match <json>  | only requests matching this filter, e.g. '{"method":"POST"}'
+--json          | print each request as one line of JSON (NDJSON, for jq)
+--forward <url> | send each request again to this URL (method, subpath appended,
+                | query, headers but hop-by-hop ones and Host, the exact body)
+                | and print the local answer's status
+`,
+  DAEMON_OPTIONS,
+)}
 When the daemon cannot be reached it says so and tries again (a line per attempt, waiting
 longer each time up to 2 s), resuming where it was; Ctrl-C ends it.
 `;

@@ -14,7 +14,7 @@ Checks mock files (mockpoint.yaml or .json) as --config and apply would, without
 Prints one line per file: "ok" with what it defines, or the error with its file:line:column and path.
 Exit code 0 when every file is valid, 1 otherwise.
 
-${optionsHelp([])}`;
+${optionsHelp()}`;
 
 export async function runValidate(argv: readonly string[], io: CommandIo): Promise<number> {
   const args = parseArgs('validate', argv, {});

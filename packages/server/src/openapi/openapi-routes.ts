@@ -12,7 +12,7 @@
  * @module
  */
 import type { RouteValidation } from '@mockpoint/core';
-import { PathPatternError, parsePathPattern } from '@mockpoint/core/internal';
+import { PathPatternError, parsePathPattern, thrownMessage } from '@mockpoint/core/internal';
 import { sample } from 'openapi-sampler';
 import { loadOpenApi } from './load-openapi.js';
 import { paramName, requestValidation } from './request-schemas.js';
@@ -216,13 +216,7 @@ export interface ImportedRoutes {
  * when one can: e.g. two parameters with nothing between them (`/{a}{b}`).
  */
 function inexpressible(pattern: string): string | undefined {
-  try {
-    parsePathPattern(pattern);
-    return undefined;
-  } catch (error) {
-    if (error instanceof PathPatternError) return error.message;
-    throw error;
-  }
+  return thrownMessage(() => parsePathPattern(pattern), PathPatternError);
 }
 
 /**

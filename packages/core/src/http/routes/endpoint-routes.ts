@@ -14,6 +14,7 @@ import { routesPageJson } from '../../wire/route.js';
 import { parseRoutesBody } from '../../wire/route-schema.js';
 import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
+import type { RouteDoc } from '../openapi.js';
 import { pathName } from './manage.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';
 
@@ -112,6 +113,17 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
     'PROXY_HOST_NOT_ALLOWED',
     'TOO_MANY_ROUTES',
   ] as const;
+  /** The doc of a write of the whole route list (PUT replaces it, POST appends to it). */
+  const listWrite = (method: 'put' | 'post', summary: string, answered: RouteDoc['responses']): RouteDoc => ({
+    method,
+    path: '/api/endpoints/{name}/routes',
+    summary,
+    tag: 'routes',
+    params,
+    body: schemas.routesRequest,
+    admin: true,
+    responses: { ...answered, ...errorResponses(schemas, ...refused, bad) },
+  });
   ctx.docs.push(
     readDoc(
       schemas,
@@ -123,33 +135,14 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
       },
       { description: 'The routes.', schema: schemas.routesPage },
     ),
-    {
-      method: 'put',
-      path: '/api/endpoints/{name}/routes',
-      summary:
-        'Replace the whole route list atomically. Requests to /endpoint/{name}/… are answered by a matching queued answer, else the first route whose match holds, else the record (bare URL only), else 404 NO_ROUTE_MATCHED with near misses.',
-      tag: 'routes',
-      params,
-      body: schemas.routesRequest,
-      admin: true,
-      responses: {
-        200: { description: 'Saved; the list with every id.', schema: schemas.routesPage },
-        ...errorResponses(schemas, ...refused, bad),
-      },
-    },
-    {
-      method: 'post',
-      path: '/api/endpoints/{name}/routes',
-      summary: 'Append routes after the existing ones (all or none).',
-      tag: 'routes',
-      params,
-      body: schemas.routesRequest,
-      admin: true,
-      responses: {
-        201: { description: 'Appended; the whole list now.', schema: schemas.routesPage },
-        ...errorResponses(schemas, ...refused, bad),
-      },
-    },
+    listWrite(
+      'put',
+      'Replace the whole route list atomically. Requests to /endpoint/{name}/… are answered by a matching queued answer, else the first route whose match holds, else the record (bare URL only), else 404 NO_ROUTE_MATCHED with near misses.',
+      { 200: { description: 'Saved; the list with every id.', schema: schemas.routesPage } },
+    ),
+    listWrite('post', 'Append routes after the existing ones (all or none).', {
+      201: { description: 'Appended; the whole list now.', schema: schemas.routesPage },
+    }),
     {
       method: 'delete',
       path: '/api/endpoints/{name}/routes',

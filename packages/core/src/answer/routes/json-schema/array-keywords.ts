@@ -7,8 +7,30 @@
  * @module
  */
 import { JsonSet } from './json-equality.js';
-import { type KeywordCheck, keywordFail } from './keyword-frame.js';
-import { collect, nested } from './schema-output.js';
+import { type KeywordCheck, type KeywordFrame, keywordFail } from './keyword-frame.js';
+import { collect, nested, type ValidationResult } from './schema-output.js';
+import type { Run } from './schema-program.js';
+import type { Validate } from './validate.js';
+
+/** Applies the subschema at `keywordLocation` to item `j`. */
+function validateItem(
+  instance: unknown[],
+  j: number,
+  subschema: unknown,
+  keywordLocation: string,
+  run: Run,
+  frame: KeywordFrame,
+  validate: Validate,
+): ValidationResult {
+  return validate(
+    instance[j],
+    subschema,
+    run,
+    frame.recursiveAnchor,
+    `${frame.instanceLocation}/${j}`,
+    keywordLocation,
+  );
+}
 
 export const arrayKeywords: KeywordCheck<unknown[]> = (instance, schema, run, frame, validate) => {
   const { instanceLocation, schemaLocation, evaluated, errors, recursiveAnchor } = frame;
@@ -74,14 +96,7 @@ export const arrayKeywords: KeywordCheck<unknown[]> = (instance, schema, run, fr
     const keywordLocation = `${schemaLocation}/unevaluatedItems`;
     for (; i < length; i++) {
       if (evaluated[i]) continue;
-      const result = validate(
-        instance[i],
-        schema.unevaluatedItems,
-        run,
-        recursiveAnchor,
-        `${instanceLocation}/${i}`,
-        keywordLocation,
-      );
+      const result = validateItem(instance, i, schema.unevaluatedItems, keywordLocation, run, frame, validate);
       evaluated[i] = true;
       const error = 'Items did not match unevaluated items schema.';
       nested(run, errors, instanceLocation, 'unevaluatedItems', keywordLocation, result, error);
@@ -102,7 +117,7 @@ export const arrayKeywords: KeywordCheck<unknown[]> = (instance, schema, run, fr
 
 /** `contains`, `minContains`, `maxContains`. */
 const contains: KeywordCheck<unknown[]> = (instance, schema, run, frame, validate) => {
-  const { instanceLocation, schemaLocation, evaluated, errors, recursiveAnchor } = frame;
+  const { instanceLocation, schemaLocation, evaluated, errors } = frame;
   const length = instance.length;
   const { minContains, maxContains } = schema;
   const fail = keywordFail(frame);
@@ -118,14 +133,7 @@ const contains: KeywordCheck<unknown[]> = (instance, schema, run, frame, validat
   const errorsLength = errors.length;
   let contained = 0;
   for (let j = 0; j < length; j++) {
-    const result = validate(
-      instance[j],
-      schema.contains,
-      run,
-      recursiveAnchor,
-      `${instanceLocation}/${j}`,
-      keywordLocation,
-    );
+    const result = validateItem(instance, j, schema.contains, keywordLocation, run, frame, validate);
     if (result.valid) {
       evaluated[j] = true;
       contained++;
