@@ -36,14 +36,14 @@ function unsupportedEscape(source: string): string | undefined {
 /**
  * `source` compiled, or why it cannot be (a sentence naming the problem).
  * JSON Schema patterns are ECMAScript regular expressions; RE2 accepts the same
- * syntax but for lookahead, lookbehind and backreferences.
+ * syntax but for lookahead, lookbehind and backreferences. `ignoreCase` is the `i` flag.
  */
-export function compilePattern(source: string): SchemaPattern | string {
+export function compilePattern(source: string, options: { ignoreCase?: boolean } = {}): SchemaPattern | string {
   if (source.length > MAX_PATTERN_LENGTH) return `it is longer than ${MAX_PATTERN_LENGTH} characters`;
   const unsupported = unsupportedEscape(source);
   if (unsupported !== undefined) return unsupported;
   try {
-    return RE2JS.compile(RE2JS.translateRegExp(source));
+    return RE2JS.compile(RE2JS.translateRegExp(source), options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
   } catch (error) {
     const reason = (error as Error).message.replace(/^error parsing regexp: /, '');
     return `${reason} (patterns run in linear time, by RE2: lookahead, lookbehind and backreferences are not supported)`;

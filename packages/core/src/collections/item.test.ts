@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type Item,
+  indexOfId,
+  insertItem,
+  itemOf,
+  nextId,
+  parseItem,
+  patchItem,
+  replaceItem,
+  withMember,
+} from './item.js';
+
+const items = (...texts: string[]): Item[] => texts.map(itemOf);
+const item = (text: string): Item => {
+  const parsed = parseItem(text);
+  if ('problem' in parsed) throw new Error(parsed.message);
+  return parsed;
+};
+
+describe('items', () => {
+  it('an item is a JSON object; anything else is a problem with a sentence', () => {
+    expect(parseItem(' { "id" : 1 } ')).toEqual({ text: '{"id":1}', value: { id: 1 } });
+    expect(parseItem('[1]')).toMatchObject({ problem: 'not-object' });
+    expect(parseItem('{"a":')).toMatchObject({ problem: 'not-json' });
+    expect(parseItem('{"a":1,"a":2}')).toMatchObject({ problem: 'not-json' });
+  });
+
+  it('finds an item by its id as text: 1 and "1" are both id 1; items without an id, or a null one, have none', () => {
+    const list = items('{"name":"no id"}', '{"id":null}', '{"id":"1"}', '{"id":1}');
+    expect(indexOfId(list, 'id', '1')).toBe(2);
+    expect(indexOfId(list, 'id', 'null')).toBe(-1);
+    expect(indexOfId(items('{"key":"a"}'), 'key', 'a')).toBe(0);
+  });
+
+  it('the next id is 1 in an empty collection, one more than the greatest numeric id, exact beyond 2^53', () => {
+    expect(nextId([], 'id')).toBe('1');
+    expect(nextId(items('{"id":3}', '{"id":10}', '{"id":7}'), 'id')).toBe('11');
+    expect(nextId(items('{"id":9007199254740993}'), 'id')).toBe('9007199254740994');
+    expect(nextId(items('{"id":2.5}'), 'id')).toBe('3.5');
+    expect(nextId(items('{"x":1}'), 'id')).toMatch(/^"[0-9a-f-]{36}"$/);
+  });
+
+  it('a string id as the greatest makes a UUID', () => {
+    expect(JSON.parse(nextId(items('{"id":"abc"}', '{"id":"b"}'), 'id'))).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+  });
+
+  it('inserts with its own id when free, refuses a taken one, assigns one in place of a falsy id or at the end', () => {
+    const list = items('{"id":1}', '{"id":2}');
+    expect(insertItem(list, item('{"id":5,"n":12345678901234567890}'), 'id')).toEqual({
+      item: item('{"id":5,"n":12345678901234567890}'),
+    });
+    expect(insertItem(list, item('{"id":"2"}'), 'id')).toEqual({ problem: 'id-taken', id: '2' });
+    expect(insertItem(list, item('{"id":0,"a":1}'), 'id')).toMatchObject({ item: { text: '{"id":3,"a":1}' } });
+    expect(insertItem(list, item('{"a":1}'), 'id')).toMatchObject({ item: { text: '{"a":1,"id":3}' } });
+  });
+
+  it('replace keeps the id (where the body has it, else at the end), whatever the body says', () => {
+    const current = item('{"id":12345678901234567890,"a":1}');
+    expect(replaceItem(current, item('{"b":2}'), 'id').text).toBe('{"b":2,"id":12345678901234567890}');
+    expect(replaceItem(current, item('{"id":7,"b":2}'), 'id').text).toBe('{"id":12345678901234567890,"b":2}');
+  });
+
+  it('patch merges (RFC 7396) and keeps the id where it stands', () => {
+    const current = item('{"id":1,"big":12345678901234567890,"tags":["a"],"address":{"city":"X","zip":"1"}}');
+    expect(patchItem(current, item('{"id":9,"address":{"zip":null},"done":true}'), 'id').text).toBe(
+      '{"id":1,"big":12345678901234567890,"tags":["a"],"address":{"city":"X"},"done":true}',
+    );
+    expect(patchItem(current, item('{"id":null}'), 'id').text).toBe(current.text);
+  });
+
+  it('withMember sets a member in place, adds it at the end, or removes it; other members keep their text', () => {
+    expect(withMember('{"\\u0061":1.0,"b":2}', 'b', '[3]')).toBe('{"\\u0061":1.0,"b":[3]}');
+    expect(withMember('{"a":1}', 'c', '"x"')).toBe('{"a":1,"c":"x"}');
+    expect(withMember('{"a":1,"b":2}', 'a', undefined)).toBe('{"b":2}');
+  });
+});

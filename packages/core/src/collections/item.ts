@@ -1,0 +1,132 @@
+/**
+ * One item of a collection: a JSON object kept as its exact text (as `data`
+ * is), with the value parsed from it for matching and sorting only. What an
+ * item answers with is always its text; its parsed value (whose numbers beyond
+ * double precision are rounded) only decides which items answer and in what order.
+ *
+ * @module
+ */
+import { JsonSyntaxError, scanJson } from '../wire/json-text.js';
+import { mergePatchText, objectText } from './merge-patch.js';
+
+/** An item: its exact, minified JSON text (an object) and the value parsed from it. */
+export interface Item {
+  readonly text: string;
+  readonly value: Readonly<Record<string, unknown>>;
+}
+
+/** Why a text is not an item. */
+export type ItemProblem = { problem: 'not-json'; message: string } | { problem: 'not-object'; message: string };
+
+/** `text` as an item, or why it is not one (not JSON, or JSON but not an object). */
+export function parseItem(text: string): Item | ItemProblem {
+  let scanned: ReturnType<typeof scanJson>;
+  try {
+    scanned = scanJson(text);
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) return { problem: 'not-json', message: error.message };
+    throw error;
+  }
+  if (scanned.members === undefined) {
+    return { problem: 'not-object', message: 'an item is a JSON object ({…}), with its id as one of its fields' };
+  }
+  return itemOf(scanned.text);
+}
+
+/** The item of text known to be a minified JSON object. */
+export function itemOf(text: string): Item {
+  return { text, value: JSON.parse(text) as Record<string, unknown> };
+}
+
+/**
+ * `text` (an object) with member `key` set to `value` (JSON text) where it
+ * stands, added at the end when absent, or removed when `value` is undefined.
+ * Every other member keeps its text.
+ */
+export function withMember(text: string, key: string, value: string | undefined): string {
+  const { members, keyTexts } = scanJson(text);
+  const result = new Map<string, [string, string]>();
+  for (const [k, v] of members ?? []) result.set(k, [keyTexts?.get(k) ?? JSON.stringify(k), v]);
+  if (value === undefined) result.delete(key);
+  else result.set(key, [result.get(key)?.[0] ?? JSON.stringify(key), value]);
+  return objectText(result.values());
+}
+
+/** The text of member `key` of `text` (an object), as written; undefined when absent. */
+export function memberText(text: string, key: string): string | undefined {
+  return scanJson(text).members?.get(key);
+}
+
+/**
+ * Whether `item`'s id is `id` (the id from a URL): compared as text, as
+ * json-server does (`1` and `"1"` are both id 1). An item without one, or with
+ * a `null` one, has no id.
+ */
+export function hasId(item: Item, idField: string, id: string): boolean {
+  const own = item.value[idField];
+  return own !== undefined && own !== null && String(own) === id;
+}
+
+/** The index of the item whose id is `id`, or -1. */
+export function indexOfId(items: readonly Item[], idField: string, id: string): number {
+  return items.findIndex((item) => hasId(item, idField, id));
+}
+
+const INTEGER = /^-?\d+$/;
+
+/**
+ * The id a new item gets, as JSON text: `1` in an empty collection; one more
+ * than the greatest id when that is a number (exactly, for integers of any
+ * size); else a random UUID (where json-server makes a 7-character nanoid).
+ */
+export function nextId(items: readonly Item[], idField: string): string {
+  let max: unknown;
+  let maxIndex = -1;
+  // The greatest id as lodash's maxBy finds it (json-server's rule): `>` over the ids that are set.
+  items.forEach((item, index) => {
+    const id = item.value[idField];
+    if (id === undefined || id === null) return;
+    if (maxIndex === -1 || (id as number) > (max as number)) {
+      max = id;
+      maxIndex = index;
+    }
+  });
+  if (items.length === 0) return '1';
+  if (typeof max === 'number' && Number.isFinite(max)) {
+    const text = memberText((items[maxIndex] as Item).text, idField) as string;
+    return INTEGER.test(text) ? String(BigInt(text) + 1n) : String(max + 1);
+  }
+  return JSON.stringify(crypto.randomUUID());
+}
+
+/** Whether a JSON value counts as "no id given" (json-server's `doc.id || createId()`). */
+function isFalsy(value: unknown): boolean {
+  return value === undefined || value === null || value === false || value === 0 || value === '';
+}
+
+/** What {@link insertItem} made, or why not. */
+export type Inserted = { item: Item } | { problem: 'id-taken'; id: string };
+
+/**
+ * The item `body` becomes in `items`: its own id when it has one (refused when
+ * taken), else {@link nextId} (in place of a falsy id, or added at the end).
+ */
+export function insertItem(items: readonly Item[], body: Item, idField: string): Inserted {
+  const given = body.value[idField];
+  if (!isFalsy(given)) {
+    const id = String(given);
+    return indexOfId(items, idField, id) === -1 ? { item: body } : { problem: 'id-taken', id };
+  }
+  return { item: itemOf(withMember(body.text, idField, nextId(items, idField))) };
+}
+
+/** `current` replaced by `body`, keeping its id (where `body` has the id field, else at the end). */
+export function replaceItem(current: Item, body: Item, idField: string): Item {
+  return itemOf(withMember(body.text, idField, memberText(current.text, idField)));
+}
+
+/** `current` merged with `patch` (RFC 7396, an object); its id is kept whatever the patch says of it. */
+export function patchItem(current: Item, patch: Item, idField: string): Item {
+  const withoutId = Object.hasOwn(patch.value, idField) ? withMember(patch.text, idField, undefined) : patch.text;
+  return itemOf(mergePatchText(current.text, withoutId));
+}

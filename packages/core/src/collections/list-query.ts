@@ -1,0 +1,254 @@
+/**
+ * json-server's query language for a list of items (`GET /users?…`, as
+ * json-server 0.17 reads it, so that its users switch by pointing their client
+ * at mockpoint): full text `q`; filters `field=value` (repeated: any of them),
+ * `field_ne` (none of them), `field_gte`, `field_lte`, `field_like` (a regular
+ * expression, case-insensitive) over dotted paths; `_sort`/`_order` over several
+ * fields; `_page`/`_limit` (with a `Link` header) or `_start`/`_end`/`_limit`;
+ * `X-Total-Count`. Where json-server is odd, this is too (docs/state.md lists
+ * how): a filter on a field no item has is ignored; values compare as text,
+ * `_gte`/`_lte` as JavaScript's `<=` does. Where it must differ, it refuses
+ * instead of guessing: a paging number that is not a whole number, or a
+ * `_like` pattern that is not valid (patterns run by RE2, in linear time), is a
+ * problem to answer with `INVALID_QUERY`.
+ *
+ * @module
+ */
+import { compilePattern, type SchemaPattern } from '../wire/schema-pattern.js';
+import type { Item } from './item.js';
+import { hasPath, valueAt } from './json-path.js';
+
+/** The query parameters that are not filters. */
+const RESERVED = new Set(['q', '_start', '_end', '_page', '_sort', '_order', '_limit', '_embed', '_expand']);
+/** Parameters json-server leaves alone (JSONP, and jQuery's cache-buster). */
+const IGNORED = new Set(['callback', '_']);
+const OPERATOR = /_(ne|gte|lte|like)$/;
+/** A whole number as a paging parameter takes it (json-server's `parseInt`, without its leniency). */
+const WHOLE = /^-?\d{1,15}$/;
+/** `_like` patterns at most per request: each is run once per item. */
+const MAX_PATTERNS = 32;
+
+type Operator = 'eq' | 'ne' | 'gte' | 'lte' | 'like';
+
+interface Filter {
+  path: string;
+  operator: Operator;
+  values: string[];
+  patterns: SchemaPattern[];
+}
+
+/** One `_sort` field and its `_order`. */
+interface SortKey {
+  path: string;
+  descending: boolean;
+}
+
+/** A list query, read from the request's parameters by {@link parseListQuery}. */
+export interface ListQuery {
+  /** `q`, lower-cased; undefined when absent or empty. */
+  q: string | undefined;
+  filters: Filter[];
+  sort: SortKey[];
+  page: number | undefined;
+  limit: number | undefined;
+  start: number | undefined;
+  end: number | undefined;
+  /** Collections to embed (`_embed`): the items whose `<singular>Id` is this item's id. */
+  embed: string[];
+  /** Items to expand (`_expand=user`): the `users` item whose id is this item's `userId`. */
+  expand: string[];
+}
+
+/** What is wrong with a query, in a sentence (for `INVALID_QUERY`). */
+export interface QueryProblem {
+  problem: string;
+}
+
+function whole(name: string, value: string | undefined): number | undefined | QueryProblem {
+  if (value === undefined || value === '') return undefined;
+  if (!WHOLE.test(value)) return { problem: `${name} must be a whole number (got ${JSON.stringify(value)})` };
+  return Number(value);
+}
+
+/**
+ * Reads the parameters of `GET /<collection>?…` (in the order given; a
+ * repeated reserved parameter counts once, its first value).
+ */
+export function parseListQuery(params: Iterable<readonly [string, string]>): ListQuery | QueryProblem {
+  const first = new Map<string, string>();
+  const all = new Map<string, string[]>();
+  for (const [key, value] of params) {
+    if (!first.has(key)) first.set(key, value);
+    const values = all.get(key);
+    if (values) values.push(value);
+    else all.set(key, [value]);
+  }
+  const numbers: Record<'page' | 'limit' | 'start' | 'end', number | undefined> = {
+    page: undefined,
+    limit: undefined,
+    start: undefined,
+    end: undefined,
+  };
+  for (const name of ['page', 'limit', 'start', 'end'] as const) {
+    const value = whole(`_${name}`, first.get(`_${name}`));
+    if (typeof value === 'object') return value;
+    numbers[name] = value;
+  }
+  const filters: Filter[] = [];
+  let patternCount = 0;
+  for (const [key, values] of all) {
+    if (RESERVED.has(key) || IGNORED.has(key)) continue;
+    const operator = (OPERATOR.exec(key)?.[1] ?? 'eq') as Operator;
+    const path = operator === 'eq' ? key : key.slice(0, -(operator.length + 1));
+    const patterns: SchemaPattern[] = [];
+    if (operator === 'like') {
+      for (const value of values) {
+        if (++patternCount > MAX_PATTERNS) return { problem: `at most ${MAX_PATTERNS} _like patterns per request` };
+        const pattern = compilePattern(value, { ignoreCase: true });
+        if (typeof pattern === 'string') return { problem: `${key} is not a pattern mockpoint can run: ${pattern}` };
+        patterns.push(pattern);
+      }
+    }
+    filters.push({ path, operator, values, patterns });
+  }
+  const sortFields = first.get('_sort');
+  const orders = (first.get('_order') ?? '').split(',').map((order) => order.toLowerCase());
+  const q = first.get('q');
+  return {
+    q: q ? q.toLowerCase() : undefined,
+    filters,
+    sort: sortFields ? sortFields.split(',').map((path, i) => ({ path, descending: orders[i] === 'desc' })) : [],
+    ...numbers,
+    embed: all.get('_embed') ?? [],
+    expand: all.get('_expand') ?? [],
+  };
+}
+
+/** Whether `value` holds `q` anywhere (json-server's `deepQuery`: falsy values never do). */
+function deepQuery(value: unknown, q: string): boolean {
+  if (!value) return false;
+  if (Array.isArray(value)) return value.some((element) => deepQuery(element, q));
+  if (typeof value === 'object') return Object.values(value).some((member) => deepQuery(member, q));
+  return String(value).toLowerCase().includes(q);
+}
+
+/** One filter value against an item: undefined (no match) where the item has nothing at the path. */
+function test(filter: Filter, item: Item, i: number): boolean {
+  const found = valueAt(item.value, filter.path);
+  if (found === undefined || found === null) return false;
+  const value = filter.values[i] as string;
+  // As json-server compares: as text, and `_gte`/`_lte` by JavaScript's own `<=`.
+  // biome-ignore lint/suspicious/noExplicitAny: the comparison is JavaScript's, between a string and any JSON value
+  const other = found as any;
+  switch (filter.operator) {
+    case 'gte':
+      return value <= other;
+    case 'lte':
+      return value >= other;
+    case 'ne':
+      return value !== String(found);
+    case 'like':
+      return (filter.patterns[i] as SchemaPattern).test(String(found));
+    default:
+      return value === String(found);
+  }
+}
+
+function passes(filter: Filter, item: Item): boolean {
+  // `_ne`: none of the values; the others: any of them.
+  if (filter.operator === 'ne') return filter.values.every((_, i) => test(filter, item, i));
+  return filter.values.some((_, i) => test(filter, item, i));
+}
+
+/** lodash's `compareAscending`, for JSON values: `null` after the rest, missing values last. */
+function compareAscending(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  // biome-ignore lint/suspicious/noExplicitAny: JavaScript's `<` and `>` between any two JSON values, as lodash compares
+  const [x, y] = [a as any, b as any];
+  const aDefined = a !== undefined;
+  const bDefined = b !== undefined;
+  if ((b !== null && x > y) || (a === null && bDefined) || !aDefined) return 1;
+  if ((a !== null && x < y) || (b === null && aDefined) || !bDefined) return -1;
+  return 0;
+}
+
+/** The page numbers a `Link` header names (json-server's `getPage`). */
+export interface PageLinks {
+  current?: number;
+  first?: number;
+  prev?: number;
+  next?: number;
+  last?: number;
+}
+
+/** Which items a list answers with, in order, and what its headers say. */
+export interface ListResult {
+  /** Indexes into the items, in the order to answer. */
+  indexes: number[];
+  /** `X-Total-Count`: how many matched, before paging (only when paged). */
+  total: number | undefined;
+  /** The pages for `Link` (only with `_page`). */
+  pages: PageLinks | undefined;
+}
+
+/** Applies `query` to `items`: full text, filters, sort, then the page or slice. */
+export function runListQuery(items: readonly Item[], query: ListQuery): ListResult {
+  let indexes = items.map((_, i) => i);
+  const { q } = query;
+  if (q !== undefined) indexes = indexes.filter((i) => deepQuery((items[i] as Item).value, q));
+  for (const filter of query.filters) {
+    // A filter on a field that no item has is dropped (json-server's rule); operators always apply.
+    if (filter.operator === 'eq' && !items.some((item) => hasPath(item.value, filter.path))) continue;
+    indexes = indexes.filter((i) => passes(filter, items[i] as Item));
+  }
+  if (query.sort.length > 0) {
+    const keys = indexes.map((i) => query.sort.map((key) => valueAt((items[i] as Item).value, key.path)));
+    const order = indexes.map((_, k) => k);
+    order.sort((a, b) => {
+      for (let s = 0; s < query.sort.length; s++) {
+        const result = compareAscending((keys[a] as unknown[])[s], (keys[b] as unknown[])[s]);
+        if (result !== 0) return (query.sort[s] as SortKey).descending ? -result : result;
+      }
+      return a - b;
+    });
+    indexes = order.map((k) => indexes[k] as number);
+  }
+  const paged = query.end !== undefined || query.limit !== undefined || query.page !== undefined;
+  const total = paged ? indexes.length : undefined;
+  if (query.page !== undefined) {
+    const page = Math.max(query.page, 1);
+    const limit = query.limit || 10;
+    const start = (page - 1) * limit;
+    const end = page * limit;
+    const slice = indexes.slice(start, end);
+    const pages: PageLinks = {};
+    if (slice.length > 0) {
+      if (page > 1) pages.prev = page - 1;
+      if (end < indexes.length) pages.next = page + 1;
+      if (slice.length !== indexes.length) {
+        pages.current = page;
+        pages.first = 1;
+        pages.last = Math.ceil(indexes.length / limit);
+      }
+    }
+    return { indexes: slice, total, pages };
+  }
+  if (query.end !== undefined) return { indexes: indexes.slice(query.start ?? 0, query.end), total, pages: undefined };
+  if (query.limit !== undefined) {
+    const start = query.start ?? 0;
+    return { indexes: indexes.slice(start, start + query.limit), total, pages: undefined };
+  }
+  return { indexes, total, pages: undefined };
+}
+
+/**
+ * The `Link` header of a page, as json-server (Express's `res.links`) writes it:
+ * the request's full URL with its first `page=<current>` replaced, per relation.
+ */
+export function linkHeader(fullUrl: string, pages: PageLinks): string {
+  const rels = ['first', 'prev', 'next', 'last'] as const;
+  return rels
+    .filter((rel) => pages[rel] !== undefined)
+    .map((rel) => `<${fullUrl.replace(`page=${pages.current}`, `page=${pages[rel]}`)}>; rel="${rel}"`)
+    .join(', ');
+}
