@@ -156,9 +156,14 @@ function allowedMethods(docs: RouteDoc[]): (path: string) => string[] {
   return (path) => [...byPath.values()].filter((r) => r.pattern.test(path)).flatMap((r) => r.methods);
 }
 
-const PART_NAMES = ['store', 'journal', 'queue', 'deliveries', 'replays'] as const satisfies ReadonlyArray<
-  keyof BackendParts
->;
+const PART_NAMES = [
+  'store',
+  'journal',
+  'queue',
+  'deliveries',
+  'replays',
+  'collections',
+] as const satisfies ReadonlyArray<keyof BackendParts>;
 
 /** The app's backend: the one given, or a memory one around the parts given. */
 function appBackend(options: CreateAppOptions): Backend {
@@ -194,7 +199,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   const resolved = resolveOptions(options);
   const backend = appBackend(options);
   const { journal } = backend;
-  const endpoints = new EndpointService(backend.store, resolved.cacheMaxBytes, backend.queue);
+  const endpoints = new EndpointService(backend.store, resolved.cacheMaxBytes, backend.queue, backend.collections);
   const proxy = new ProxySettings({
     allowHosts: resolved.proxyAllowHosts,
     upstream: options.upstream,

@@ -12,6 +12,8 @@ import type { AnswerQueue } from '../answer/queue/answer-queue.js';
 import { MemoryAnswerQueue } from '../answer/queue/memory/index.js';
 import { RouteCache } from '../answer/routes/route-cache.js';
 import { RouteTable } from '../answer/routes/route-table.js';
+import type { CollectionStore } from '../collections/collection-store.js';
+import { MemoryCollectionStore } from '../collections/memory-collection-store.js';
 import type { CountOptions, EndpointStore, ListOptions, RoutesUpdate } from '../store/store.js';
 import { SignatureCheck } from '../webhook/signature-check.js';
 import { SignatureCheckCache } from '../webhook/signature-check-cache.js';
@@ -26,6 +28,8 @@ export class EndpointService {
   readonly cache: ResponseCache;
   /** Queued one-shot answers, answered before the record. */
   readonly queue: AnswerQueue;
+  /** Each name's collections (deleted with the name, cleared with every name). */
+  readonly collections: CollectionStore;
   /** The withdrawal tokens of record reads after a cache miss (see {@link ReadTokens}). */
   readonly #reading: ReadTokens<CachedResponse | undefined>;
   /** Compiled routes by name (`null`: none), in front of the store like the response cache. */
@@ -47,8 +51,14 @@ export class EndpointService {
   readonly #unsubscribe: (() => void) | undefined;
   readonly #unsubscribeQueue: () => void;
 
-  constructor(store: EndpointStore, cacheMaxBytes: number, queue: AnswerQueue = new MemoryAnswerQueue()) {
+  constructor(
+    store: EndpointStore,
+    cacheMaxBytes: number,
+    queue: AnswerQueue = new MemoryAnswerQueue(),
+    collections: CollectionStore = new MemoryCollectionStore(),
+  ) {
     this.store = store;
+    this.collections = collections;
     this.cache = new ResponseCache(cacheMaxBytes);
     this.routeTables = new RouteCache(cacheMaxBytes);
     const cacheable = () => this.#cacheable;
@@ -172,10 +182,11 @@ export class EndpointService {
     }
   }
 
-  /** Deletes a record and its queued answers; `false` when there was no record. */
+  /** Deletes a record, its routes, queued answers and collections; `false` when there was none of them. */
   async delete(name: string): Promise<boolean> {
     try {
-      return await this.store.delete(name);
+      const [deleted, hadCollections] = await Promise.all([this.store.delete(name), this.collections.delete(name)]);
+      return deleted || hadCollections;
     } finally {
       this.#forget(name);
       this.changes.changed(name);
@@ -183,10 +194,10 @@ export class EndpointService {
     }
   }
 
-  /** Removes every record and every queued answer. */
+  /** Removes every record, every queued answer and every collection. */
   async clear(): Promise<void> {
     try {
-      await this.store.clear();
+      await Promise.all([this.store.clear(), this.collections.clear()]);
     } finally {
       this.#forgetAll();
       this.changes.changed(undefined);

@@ -8,6 +8,7 @@
  * @module
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { itemOf } from '../collections/item.js';
 import { createApp } from '../http/create-app.js';
 import type { Backend } from './backend.js';
 
@@ -19,6 +20,8 @@ export interface BackendExpectations {
   storeKind: string;
   /** What `describe()` says. */
   describes: RegExp;
+  /** Its `collections.kind`. */
+  collectionsKind: string;
 }
 
 /** Opens a fresh, empty backend; `cleanup` runs after the case (after the backend is closed). */
@@ -50,6 +53,22 @@ export function runBackendContract(name: string, expected: BackendExpectations, 
       expect(typeof backend.queue.push).toBe('function');
       expect(typeof backend.deliveries.create).toBe('function');
       expect(typeof backend.replays.seen).toBe('function');
+      expect(backend.collections.kind).toBe(expected.collectionsKind);
+    });
+
+    it("a name's collections go with DELETE /api/endpoints/{name}; every name's with DELETE /api/endpoints", async () => {
+      const backend = await open();
+      const app = createApp({ backend });
+      for (const name of ['a', 'b', 'c']) {
+        await backend.collections.seed(name, new Map([['users', [itemOf('{"id":1}')]]]));
+      }
+      expect((await app.request('/api/endpoints/a', { method: 'DELETE' })).status).toBe(204);
+      expect((await backend.collections.get('a')).size).toBe(0);
+      expect((await app.request('/api/endpoints/a', { method: 'DELETE' })).status).toBe(404);
+      expect((await backend.collections.get('b')).size).toBe(1);
+      expect((await app.request('/api/endpoints', { method: 'DELETE' })).status).toBe(204);
+      expect((await backend.collections.get('b')).size).toBe(0);
+      expect((await backend.collections.getSeed('c')).size).toBe(0);
     });
 
     it('its parts serve an app together: the record from the store, the queue first, the journal records, health says the store', async () => {

@@ -11,6 +11,8 @@
  */
 import type { AnswerQueue } from '../answer/queue/answer-queue.js';
 import { MemoryAnswerQueue } from '../answer/queue/memory/index.js';
+import type { CollectionStore } from '../collections/collection-store.js';
+import { MemoryCollectionStore } from '../collections/memory-collection-store.js';
 import { type Journal, RequestJournal } from '../journal/journal.js';
 import type { DeliveryStore } from '../webhook/delivery-store.js';
 import { MemoryDeliveryStore } from '../webhook/memory-delivery-store.js';
@@ -50,7 +52,12 @@ export interface BackendParts {
    * @default new MemoryReplayGuard() (this process only, at most 100000 ids)
    */
   replays: ReplayGuard;
-  // Issue #33 (collections and state) adds its parts here: each one a field of
+  /**
+   * Each endpoint's collections of items and their seeds (docs/state.md).
+   * @default new MemoryCollectionStore() (this process only)
+   */
+  collections: CollectionStore;
+  // Issue #33's state machines add their part here the same way: a field of
   // this interface, a memory version filled in by memoryBackend(), a durable one
   // in the factories that have it, and a contract suite run against each.
 }
@@ -96,6 +103,7 @@ export function memoryBackend(options: MemoryBackendOptions = {}): Backend {
     queue: options.queue ?? new MemoryAnswerQueue(),
     deliveries: options.deliveries ?? new MemoryDeliveryStore(),
     replays: options.replays ?? new MemoryReplayGuard(),
+    collections: options.collections ?? new MemoryCollectionStore(),
     warnings: [],
     describe: () => (store.kind === 'memory' ? 'memory (nothing is written to disk)' : store.kind),
     health: () => storeHealth(store),

@@ -8,7 +8,12 @@ import { MemoryStore } from './memory/index.js';
 
 runBackendContract(
   'memoryBackend',
-  { kind: 'memory', storeKind: 'memory', describes: /^memory \(nothing is written to disk\)$/ },
+  {
+    kind: 'memory',
+    storeKind: 'memory',
+    collectionsKind: 'memory',
+    describes: /^memory \(nothing is written to disk\)$/,
+  },
   async () => ({ backend: memoryBackend() }),
 );
 

@@ -1,6 +1,6 @@
 /**
- * `levelBackend()`: the {@link Backend} on a LevelDB data directory. Records and
- * outgoing deliveries are durable there; the journal, the answer queue and the
+ * `levelBackend()`: the {@link Backend} on a LevelDB data directory. Records,
+ * collections and outgoing deliveries are durable there; the journal, the answer queue and the
  * replay memory are this process's (one process opens a directory).
  *
  * @module
@@ -53,8 +53,9 @@ export async function levelBackend(options: LevelBackendOptions): Promise<Backen
   const store = await LevelStore.open(options);
   const warnings = openWarnings(store);
   const deliveries = await openDeliveries(store, warnings);
+  const collections = await store.openCollections();
   return {
-    ...memoryBackend({ ...options, store, deliveries }),
+    ...memoryBackend({ ...options, store, deliveries, collections }),
     kind: 'level',
     warnings,
     describe: () => `level at ${store.dir}`,

@@ -64,10 +64,13 @@ export class Grouped<I, O> {
   }
 }
 
-/** Writes in one atomic batch (fsync'd with `sync`) per group. */
-export function groupCommit(db: Level<string, string>, sync: boolean): Grouped<Operation, void> {
-  return new Grouped<Operation, void>(async (operations) => {
-    await db.batch(operations, { sync });
+/**
+ * Writes in one atomic batch (fsync'd with `sync`) per group. A call may bring
+ * several operations that must land together: they go in the same batch.
+ */
+export function groupCommit(db: Level<string, string>, sync: boolean): Grouped<Operation | readonly Operation[], void> {
+  return new Grouped<Operation | readonly Operation[], void>(async (operations) => {
+    await db.batch(operations.flat(), { sync });
     return [];
   });
 }

@@ -7,6 +7,7 @@
 import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Level } from 'level';
+import { type CollectionLog, MemoryCollectionStore } from '../../collections/memory-collection-store.js';
 import { type DeliveryBackend, MemoryDeliveryStore } from '../../webhook/memory-delivery-store.js';
 import { MockpointError } from '../../wire/errors.js';
 import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
@@ -155,7 +156,7 @@ export class LevelStore implements EndpointStore {
   readonly damagedTables: readonly DamagedTable[];
   #db: Level<string, string>;
   /** Concurrent writes share one fsync (group commit); rebuilt with the database on reopen. */
-  #writes: Grouped<Operation, void>;
+  #writes: Grouped<Operation | readonly Operation[], void>;
   /** Concurrent existence checks share one `hasMany`; rebuilt with the database on reopen. */
   #exists: Grouped<string, boolean>;
   readonly #sync: boolean;
@@ -404,6 +405,41 @@ export class LevelStore implements EndpointStore {
     return MemoryDeliveryStore.open({ backend });
   }
 
+  /**
+   * The collections of every endpoint (see collections/), kept in this database
+   * beside the endpoints (their keys sort before every record) and written
+   * through with the same fsync'd group commit, each change in one batch.
+   * @example createApp({ backend: { ...backend, collections: await store.openCollections() } })
+   */
+  async openCollections(): Promise<MemoryCollectionStore> {
+    const log: CollectionLog = {
+      kind: 'level',
+      load: async () => {
+        const entries = await this.#read(() => this.#db.iterator({ gte: COLLECTION_FIRST, lt: COLLECTION_END }).all());
+        return entries.map(([key, value]) => [key.slice(COLLECTION_FIRST.length), value] as const);
+      },
+      write: async (changes) => {
+        if (changes.length === 0) return;
+        await this.#writable();
+        const operations = changes.map(
+          ({ key, value }): Operation =>
+            value === undefined
+              ? { type: 'del', key: `${COLLECTION_FIRST}${key}` }
+              : { type: 'put', key: `${COLLECTION_FIRST}${key}`, value },
+        );
+        await this.#write(() => this.#writes.run(operations));
+      },
+      clear: async () => {
+        await this.#writable();
+        await this.#write(async () => {
+          await this.#db.clear({ gte: COLLECTION_FIRST, lt: COLLECTION_END });
+          await this.#writes.run({ type: 'del', key: SYNC_MARK });
+        });
+      },
+    };
+    return MemoryCollectionStore.open(log);
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#probeTimer);
@@ -572,6 +608,10 @@ function formatBytes(bytes: number): string {
 
 /** A key no endpoint can have (names are `A–Z a–z 0–9 _ -`); deleted to sync the log. */
 const SYNC_MARK = '\u0000sync';
+/** Collections are kept under this prefix: after route lists and signatures, before deliveries and records. */
+const COLLECTION_FIRST = '\u0002collection:';
+/** The first key after every collection key. */
+const COLLECTION_END = '\u0002collection;';
 /** Deliveries are kept under this prefix: after route lists, before every record. */
 const DELIVERY_FIRST = '\u0002delivery:';
 /** The first key after every delivery key. */

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Level } from 'level';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { runCollectionStoreContract } from '../../collections/collection-store.case.test.js';
 import { runDeliveryStoreContract } from '../../webhook/delivery-store.case.test.js';
 import { newDeliveryId } from '../../webhook/delivery-store.js';
 import { MockpointError } from '../../wire/errors.js';
@@ -33,6 +34,25 @@ runDeliveryStoreContract('LevelStore deliveries', async () => {
   const store = await LevelStore.open({ dir: await tempDir() });
   return { store: await store.openDeliveries(), close: () => store.close() };
 });
+
+// Collections on disk: each change one fsync'd batch, everything there again after a reopen.
+runCollectionStoreContract(
+  'LevelStore collections',
+  async () => {
+    const dir = await tempDir();
+    let store = await LevelStore.open({ dir });
+    return {
+      store: await store.openCollections(),
+      reopen: async () => {
+        await store.close();
+        store = await LevelStore.open({ dir });
+        return store.openCollections();
+      },
+      close: () => store.close(),
+    };
+  },
+  { durable: true },
+);
 
 function record(name: string, data: unknown, statusCode = 200, delay = 0): EndpointRecord {
   return { name, data: JsonText.from(data), statusCode, delay };
@@ -263,7 +283,7 @@ describe('LevelStore on disk', () => {
 
 runBackendContract(
   'levelBackend',
-  { kind: 'level', storeKind: 'level', describes: /^level at \S+mockpoint-level-/ },
+  { kind: 'level', storeKind: 'level', collectionsKind: 'level', describes: /^level at \S+mockpoint-level-/ },
   async () => ({
     backend: await levelBackend({ dir: await tempDir() }),
   }),

@@ -1,6 +1,6 @@
 /**
  * `redisBackend()`: the {@link Backend} on Redis, shared by every replica that
- * opens it — records, journal, answer queue, deliveries and replay memory alike.
+ * opens it — records, journal, answer queue, deliveries, replay memory and collections alike.
  *
  * @module
  */
@@ -41,6 +41,8 @@ export async function redisBackend(options: RedisBackendOptions): Promise<Backen
       deliveries: store.openDeliveries(),
       // …and the webhook ids already seen, so a replay to another replica is told as one.
       replays: store.openReplayGuard(),
+      // …and collections: a write on any replica is compare-and-set, so none is lost.
+      collections: store.openCollections(),
       warnings: [],
       describe: () => describeRedis(store),
       health: () => storeHealth(store),

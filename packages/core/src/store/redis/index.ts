@@ -35,6 +35,7 @@ import {
   type StoreHealth,
 } from '../store.js';
 import { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
+import { RedisCollectionStore } from './collection-store.js';
 import { RedisDeliveryStore } from './delivery-store.js';
 import { decodeRecorded, RedisJournal, type RedisJournalOptions } from './journal.js';
 import { NotSentError } from './not-sent.js';
@@ -483,6 +484,15 @@ export class RedisStore implements EndpointStore {
       { eval: (script, keys, args) => this.#script(script, keys, args) },
       { keyPrefix: this.#prefix },
     );
+  }
+
+  /**
+   * The collections of every endpoint, shared by every replica on this Redis:
+   * a change is compare-and-set, so writers on any replicas never lose an item.
+   * @example createApp({ backend: { ...backend, collections: store.openCollections() } })
+   */
+  openCollections(): RedisCollectionStore {
+    return new RedisCollectionStore({ eval: (script, keys, args) => this.#script(script, keys, args) }, this.#prefix);
   }
 
   health(): StoreHealth {

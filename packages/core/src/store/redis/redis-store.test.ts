@@ -23,7 +23,7 @@ runStoreContract('RedisStore', () => RedisStore.open({ url: redis.socket, keyPre
 // The test redis-server fsyncs every write (appendfsync always) or will not say: either way it is described as redis.
 runBackendContract(
   'redisBackend',
-  { kind: 'redis', storeKind: 'redis', describes: /^redis at unix:\S+/ },
+  { kind: 'redis', storeKind: 'redis', collectionsKind: 'redis', describes: /^redis at unix:\S+/ },
   async () => ({
     backend: await redisBackend({ url: redis.socket, keyPrefix: `t-${randomUUID()}:` }),
   }),

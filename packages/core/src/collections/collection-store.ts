@@ -1,0 +1,48 @@
+/**
+ * The collections part of the backend: each endpoint's named collections of
+ * items, and their seed (what a reset returns to). Changes to one endpoint's
+ * collections run one after another (a POST's id check and its insert are one
+ * step), and a change is acknowledged only once it is written.
+ *
+ * @module
+ */
+import type { Item } from './item.js';
+
+/** An endpoint's collections: collection name → its items, in order. */
+export type Collections = ReadonlyMap<string, readonly Item[]>;
+
+/**
+ * What a change does to one collection. `put` replaces every item (creating
+ * the collection); `append` adds one at the end; `set` replaces the item at an
+ * index where it stands; `remove` takes out the item at an index.
+ */
+export type Edit = { put: readonly Item[] } | { append: Item } | { set: number; item: Item } | { remove: number };
+
+/** What a change function returns: the edit to make (none: nothing changes) and the result to resolve with. */
+export interface Change<T> {
+  edit?: Edit;
+  result: T;
+}
+
+export interface CollectionStore {
+  /** `memory`, `level`, `redis`, … */
+  readonly kind: string;
+  /** The collections of `name` as they are (an empty map when it has none). */
+  get(name: string): Promise<Collections>;
+  /**
+   * Changes collection `collection` of `name`: `change` sees its items as they
+   * are (undefined when there is no such collection) and says what to do. Changes
+   * to one name never interleave; the promise resolves once the edit is written.
+   */
+  update<T>(name: string, collection: string, change: (items: readonly Item[] | undefined) => Change<T>): Promise<T>;
+  /** Replaces every collection of `name` by `collections`, which become its seed too. */
+  seed(name: string, collections: Collections): Promise<void>;
+  /** The seed of `name` (an empty map when none was set). */
+  getSeed(name: string): Promise<Collections>;
+  /** Returns the collections of `name` to its seed. */
+  reset(name: string): Promise<void>;
+  /** Forgets the collections and the seed of `name`; whether it had any. */
+  delete(name: string): Promise<boolean>;
+  /** Forgets every name's. */
+  clear(): Promise<void>;
+}

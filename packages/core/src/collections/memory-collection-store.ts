@@ -1,0 +1,241 @@
+/**
+ * The collections of every endpoint in this process's memory; with a
+ * {@link CollectionLog} every change is also written through to it (the
+ * LevelDB store gives one) before it is acknowledged, and what the log holds
+ * is loaded at open. In the log, each item is one key (its collection's
+ * position sequence), so a POST writes one item, not its whole collection; a
+ * seed is one key holding the seed's items as a JSON array.
+ *
+ * @module
+ */
+import { KeyedMutex } from '../store/store.js';
+import { scanJson } from '../wire/json-text.js';
+import type { Change, CollectionStore, Collections, Edit } from './collection-store.js';
+import { type Item, itemOf } from './item.js';
+
+/** Where a {@link MemoryCollectionStore} writes through to, for durability. */
+export interface CollectionLog {
+  readonly kind: string;
+  /** Every key and value written (and not removed), in any order. */
+  load(): Promise<Iterable<readonly [string, string]>>;
+  /** Writes (a value) or removes (`undefined`) keys, all in one atomic, durable batch. */
+  write(changes: readonly LogChange[]): Promise<void>;
+  /** Removes every key. */
+  clear(): Promise<void>;
+}
+
+/** One key of a {@link CollectionLog} batch. */
+export interface LogChange {
+  key: string;
+  value: string | undefined;
+}
+
+/** Collection names: like endpoint names, so that they fit a URL and a log key as they are. */
+export const COLLECTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** One collection: its items and each one's position sequence (the key of its log entry). */
+interface Held {
+  items: readonly Item[];
+  sequences: readonly number[];
+  /** The next sequence to give. */
+  next: number;
+}
+
+const SEP = '\u0000';
+
+function itemKey(name: string, collection: string, sequence: number): string {
+  return `i${SEP}${name}${SEP}${collection}${SEP}${sequence.toString(16).padStart(13, '0')}`;
+}
+
+function seedKey(name: string, collection: string): string {
+  return `s${SEP}${name}${SEP}${collection}`;
+}
+
+function arrayText(items: readonly Item[]): string {
+  return `[${items.map((item) => item.text).join(',')}]`;
+}
+
+function itemsOf(arrayText: string): Item[] {
+  return (scanJson(arrayText).elements ?? []).map(itemOf);
+}
+
+function checkName(collection: string): void {
+  if (!COLLECTION_NAME.test(collection)) {
+    throw new TypeError(`collection names are 1-64 of A-Z a-z 0-9 _ - (got ${JSON.stringify(collection)})`);
+  }
+}
+
+export class MemoryCollectionStore implements CollectionStore {
+  readonly kind: string;
+  readonly #log: CollectionLog | undefined;
+  readonly #locks = new KeyedMutex();
+  /** Endpoint name → collection name → the collection. */
+  readonly #current = new Map<string, Map<string, Held>>();
+  /** Endpoint name → collection name → its seed. */
+  readonly #seeds = new Map<string, Map<string, readonly Item[]>>();
+
+  constructor(options: { log?: CollectionLog } = {}) {
+    this.#log = options.log;
+    this.kind = options.log?.kind ?? 'memory';
+  }
+
+  /** A store holding what `log` holds, writing through to it. */
+  static async open(log: CollectionLog): Promise<MemoryCollectionStore> {
+    const store = new MemoryCollectionStore({ log });
+    const entries = [...(await log.load())].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [key, value] of entries) {
+      const [kind, name, collection, sequence] = key.split(SEP) as [string, string, string, string?];
+      if (kind === 's') store.#seedsOf(name).set(collection, itemsOf(value));
+      else if (kind === 'i' && sequence !== undefined) {
+        const held = store.#collectionsOf(name).get(collection) ?? { items: [], sequences: [], next: 0 };
+        const at = Number.parseInt(sequence, 16);
+        store.#collectionsOf(name).set(collection, {
+          items: [...held.items, itemOf(value)],
+          sequences: [...held.sequences, at],
+          next: Math.max(held.next, at + 1),
+        });
+      }
+    }
+    return store;
+  }
+
+  #collectionsOf(name: string): Map<string, Held> {
+    let collections = this.#current.get(name);
+    if (collections === undefined) this.#current.set(name, (collections = new Map()));
+    return collections;
+  }
+
+  #seedsOf(name: string): Map<string, readonly Item[]> {
+    let seeds = this.#seeds.get(name);
+    if (seeds === undefined) this.#seeds.set(name, (seeds = new Map()));
+    return seeds;
+  }
+
+  async get(name: string): Promise<Collections> {
+    const collections = this.#current.get(name);
+    return new Map([...(collections ?? [])].map(([collection, held]) => [collection, held.items]));
+  }
+
+  async getSeed(name: string): Promise<Collections> {
+    return new Map(this.#seeds.get(name) ?? []);
+  }
+
+  async update<T>(
+    name: string,
+    collection: string,
+    change: (items: readonly Item[] | undefined) => Change<T>,
+  ): Promise<T> {
+    checkName(collection);
+    return this.#locks.run(name, async () => {
+      const held = this.#current.get(name)?.get(collection);
+      const { edit, result } = change(held?.items);
+      if (edit !== undefined) await this.#apply(name, collection, held, edit);
+      return result;
+    });
+  }
+
+  /** Writes `edit` through to the log, then makes it the collection's state (copy on write: readers keep theirs). */
+  async #apply(name: string, collection: string, held: Held | undefined, edit: Edit): Promise<void> {
+    const items = held?.items ?? [];
+    const sequences = held?.sequences ?? [];
+    let next = held?.next ?? 0;
+    const changes: LogChange[] = [];
+    let after: Held;
+    if ('put' in edit) {
+      for (const sequence of sequences) changes.push({ key: itemKey(name, collection, sequence), value: undefined });
+      const fresh = edit.put.map(() => next++);
+      edit.put.forEach((item, i) =>
+        changes.push({ key: itemKey(name, collection, fresh[i] as number), value: item.text }),
+      );
+      after = { items: [...edit.put], sequences: fresh, next };
+    } else if ('append' in edit) {
+      const sequence = next++;
+      changes.push({ key: itemKey(name, collection, sequence), value: edit.append.text });
+      after = { items: [...items, edit.append], sequences: [...sequences, sequence], next };
+    } else if ('set' in edit) {
+      const sequence = checkIndex(sequences, edit.set);
+      changes.push({ key: itemKey(name, collection, sequence), value: edit.item.text });
+      after = { items: items.map((item, i) => (i === edit.set ? edit.item : item)), sequences, next };
+    } else {
+      const sequence = checkIndex(sequences, edit.remove);
+      changes.push({ key: itemKey(name, collection, sequence), value: undefined });
+      after = {
+        items: items.filter((_, i) => i !== edit.remove),
+        sequences: sequences.filter((_, i) => i !== edit.remove),
+        next,
+      };
+    }
+    await this.#log?.write(changes);
+    this.#collectionsOf(name).set(collection, after);
+  }
+
+  async seed(name: string, collections: Collections): Promise<void> {
+    for (const collection of collections.keys()) checkName(collection);
+    return this.#locks.run(name, async () => {
+      const changes = this.#dropChanges(name);
+      const current = new Map<string, Held>();
+      for (const [collection, items] of collections) {
+        changes.push({ key: seedKey(name, collection), value: arrayText(items) });
+        items.forEach((item, i) => changes.push({ key: itemKey(name, collection, i), value: item.text }));
+        current.set(collection, { items: [...items], sequences: items.map((_, i) => i), next: items.length });
+      }
+      await this.#log?.write(changes);
+      this.#current.set(name, current);
+      this.#seeds.set(name, new Map([...collections].map(([collection, items]) => [collection, [...items]])));
+    });
+  }
+
+  reset(name: string): Promise<void> {
+    return this.#locks.run(name, async () => {
+      const seeds = this.#seeds.get(name) ?? new Map<string, readonly Item[]>();
+      const changes: LogChange[] = [];
+      for (const [collection, held] of this.#current.get(name) ?? []) {
+        for (const sequence of held.sequences)
+          changes.push({ key: itemKey(name, collection, sequence), value: undefined });
+      }
+      const current = new Map<string, Held>();
+      for (const [collection, items] of seeds) {
+        items.forEach((item, i) => changes.push({ key: itemKey(name, collection, i), value: item.text }));
+        current.set(collection, { items, sequences: items.map((_, i) => i), next: items.length });
+      }
+      await this.#log?.write(changes);
+      this.#current.set(name, current);
+    });
+  }
+
+  delete(name: string): Promise<boolean> {
+    return this.#locks.run(name, async () => {
+      const had = (this.#current.get(name)?.size ?? 0) > 0 || (this.#seeds.get(name)?.size ?? 0) > 0;
+      const changes = this.#dropChanges(name);
+      if (changes.length > 0) await this.#log?.write(changes);
+      this.#current.delete(name);
+      this.#seeds.delete(name);
+      return had;
+    });
+  }
+
+  /** The log changes that remove every item and seed of `name`. */
+  #dropChanges(name: string): LogChange[] {
+    const changes: LogChange[] = [];
+    for (const [collection, held] of this.#current.get(name) ?? []) {
+      for (const sequence of held.sequences)
+        changes.push({ key: itemKey(name, collection, sequence), value: undefined });
+    }
+    for (const collection of this.#seeds.get(name)?.keys() ?? []) {
+      changes.push({ key: seedKey(name, collection), value: undefined });
+    }
+    return changes;
+  }
+
+  async clear(): Promise<void> {
+    await this.#log?.clear();
+    this.#current.clear();
+    this.#seeds.clear();
+  }
+}
+
+function checkIndex(sequences: readonly number[], index: number): number {
+  const sequence = sequences[index];
+  if (sequence === undefined) throw new RangeError(`no item at index ${index}`);
+  return sequence;
+}
