@@ -13,6 +13,8 @@ export const EXPECTED_DEFAULT_LIMITS = {
   maxStreamEvents: 10_000,
   maxStreamMs: 600_000,
   maxRoutes: 10_000,
+  maxCollectionItems: 10_000,
+  maxCollectionBytes: 16 * 1024 * 1024,
   maxConnections: 10_000,
   maxStreams: 1000,
 } as const;

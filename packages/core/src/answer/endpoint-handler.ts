@@ -9,12 +9,13 @@
  * @module
  */
 
+import type { CollectionLimits } from '../collections/collection-input.js';
 import type { EndpointService } from '../http/endpoints.js';
 import type { Journal } from '../journal/journal.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
 import { MemoryReplayGuard, type ReplayGuard } from '../webhook/replay-guard.js';
 import { splitEndpointTarget } from '../wire/endpoint-target.js';
-import { DEFAULT_MAX_BODY_BYTES, JOURNAL_NAME_LIMIT } from '../wire/limits.js';
+import { DEFAULT_LIMITS, DEFAULT_MAX_BODY_BYTES, JOURNAL_NAME_LIMIT } from '../wire/limits.js';
 import { isValidName } from '../wire/schemas.js';
 import { type ClientGone, type EndpointAnswer, emptyAnswer, errorAnswer } from './endpoint-answer.js';
 import { Exchange, type PipelineParts, rawHeader } from './pipeline/exchange.js';
@@ -60,6 +61,8 @@ export interface EndpointHandlerOptions {
    * @default 5242880 (5 MiB)
    */
   maxBodyBytes?: number;
+  /** What a collection may hold (resource routes' writes). @default the settings table's */
+  collectionLimits?: CollectionLimits;
 }
 
 function pathOf(target: string): string {
@@ -79,6 +82,10 @@ export class EndpointHandler {
       replays: options.replays ?? new MemoryReplayGuard(),
       proxy: options.proxy,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      collectionLimits: options.collectionLimits ?? {
+        maxCollectionItems: DEFAULT_LIMITS.maxCollectionItems,
+        maxCollectionBytes: DEFAULT_LIMITS.maxCollectionBytes,
+      },
       report: (error, request) => this.reportUnexpected(error, request),
     };
   }

@@ -141,6 +141,28 @@ export function runCollectionStoreContract(
       expect((await store.getSeed('other')).size).toBe(0);
     });
 
+    it('seedOne replaces one collection and its seed, or removes both; the others stay as they are', async () => {
+      const { store } = await fresh();
+      await store.seed(
+        'api',
+        new Map([
+          ['users', USERS.map(itemOf)],
+          ['posts', [itemOf('{"id":1}')]],
+        ]),
+      );
+      await store.update('api', 'posts', () => ({ edit: { append: itemOf('{"id":2}') }, result: undefined }));
+      await store.seedOne('api', 'users', [itemOf('{"id":"x"}')]);
+      expect(all(await store.get('api'))).toEqual({ users: ['{"id":"x"}'], posts: ['{"id":1}', '{"id":2}'] });
+      expect(all(await store.getSeed('api'))).toEqual({ users: ['{"id":"x"}'], posts: ['{"id":1}'] });
+      await store.seedOne('api', 'tags', []);
+      expect(all(await store.get('api')).tags).toEqual([]);
+      await store.seedOne('api', 'posts', undefined);
+      expect(Object.keys(all(await store.get('api'))).sort()).toEqual(['tags', 'users']);
+      expect(Object.keys(all(await store.getSeed('api'))).sort()).toEqual(['tags', 'users']);
+      await store.reset('api');
+      expect(all(await store.get('api'))).toEqual({ users: ['{"id":"x"}'], tags: [] });
+    });
+
     it('a reset of a name without a seed empties it', async () => {
       const { store } = await fresh();
       await store.update('api', 'users', () => ({ edit: { put: [itemOf('{"id":1}')] }, result: undefined }));

@@ -8,6 +8,16 @@
  */
 import type { Item } from './item.js';
 
+/** Collection names: like endpoint names, so that they fit a URL and a storage key as they are. */
+export const COLLECTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Refuses a collection name outside {@link COLLECTION_NAME} (a store's own check; the API's is `INVALID_COLLECTION`). */
+export function checkCollectionName(collection: string): void {
+  if (!COLLECTION_NAME.test(collection)) {
+    throw new TypeError(`collection names are 1-64 of A-Z a-z 0-9 _ - (got ${JSON.stringify(collection)})`);
+  }
+}
+
 /** An endpoint's collections: collection name → its items, in order. */
 export type Collections = ReadonlyMap<string, readonly Item[]>;
 
@@ -33,10 +43,17 @@ export interface CollectionStore {
    * Changes collection `collection` of `name`: `change` sees its items as they
    * are (undefined when there is no such collection) and says what to do. Changes
    * to one name never interleave; the promise resolves once the edit is written.
+   * On a shared store `change` runs again when another replica changed the
+   * collection meanwhile: it must not do anything but compute.
    */
   update<T>(name: string, collection: string, change: (items: readonly Item[] | undefined) => Change<T>): Promise<T>;
   /** Replaces every collection of `name` by `collections`, which become its seed too. */
   seed(name: string, collections: Collections): Promise<void>;
+  /**
+   * Replaces one collection of `name` by `items`, which become its seed too
+   * (`undefined` removes the collection and its seed); the others stay as they are.
+   */
+  seedOne(name: string, collection: string, items: readonly Item[] | undefined): Promise<void>;
   /** The seed of `name` (an empty map when none was set). */
   getSeed(name: string): Promise<Collections>;
   /** Returns the collections of `name` to its seed. */

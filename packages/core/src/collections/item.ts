@@ -38,6 +38,16 @@ export function itemOf(text: string): Item {
   return { text, value: JSON.parse(text) as Record<string, unknown> };
 }
 
+/** The items of a stored collection's JSON text (an array of objects, as {@link collectionText} writes it). */
+export function itemsOf(arrayText: string): Item[] {
+  return (scanJson(arrayText).elements ?? []).map(itemOf);
+}
+
+/** The JSON text of `items`, as one array: what is stored and answered. */
+export function collectionText(items: readonly Item[]): string {
+  return `[${items.map((item) => item.text).join(',')}]`;
+}
+
 /**
  * `text` (an object) with member `key` set to `value` (JSON text) where it
  * stands, added at the end when absent, or removed when `value` is undefined.

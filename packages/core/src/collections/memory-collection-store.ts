@@ -9,9 +9,14 @@
  * @module
  */
 import { KeyedMutex } from '../store/store.js';
-import { scanJson } from '../wire/json-text.js';
-import type { Change, CollectionStore, Collections, Edit } from './collection-store.js';
-import { type Item, itemOf } from './item.js';
+import {
+  type Change,
+  type CollectionStore,
+  type Collections,
+  checkCollectionName,
+  type Edit,
+} from './collection-store.js';
+import { collectionText, type Item, itemOf, itemsOf } from './item.js';
 
 /** Where a {@link MemoryCollectionStore} writes through to, for durability. */
 export interface CollectionLog {
@@ -30,9 +35,6 @@ export interface LogChange {
   value: string | undefined;
 }
 
-/** Collection names: like endpoint names, so that they fit a URL and a log key as they are. */
-export const COLLECTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-
 /** One collection: its items and each one's position sequence (the key of its log entry). */
 interface Held {
   items: readonly Item[];
@@ -49,20 +51,6 @@ function itemKey(name: string, collection: string, sequence: number): string {
 
 function seedKey(name: string, collection: string): string {
   return `s${SEP}${name}${SEP}${collection}`;
-}
-
-function arrayText(items: readonly Item[]): string {
-  return `[${items.map((item) => item.text).join(',')}]`;
-}
-
-function itemsOf(arrayText: string): Item[] {
-  return (scanJson(arrayText).elements ?? []).map(itemOf);
-}
-
-function checkName(collection: string): void {
-  if (!COLLECTION_NAME.test(collection)) {
-    throw new TypeError(`collection names are 1-64 of A-Z a-z 0-9 _ - (got ${JSON.stringify(collection)})`);
-  }
 }
 
 export class MemoryCollectionStore implements CollectionStore {
@@ -101,13 +89,19 @@ export class MemoryCollectionStore implements CollectionStore {
 
   #collectionsOf(name: string): Map<string, Held> {
     let collections = this.#current.get(name);
-    if (collections === undefined) this.#current.set(name, (collections = new Map()));
+    if (collections === undefined) {
+      collections = new Map();
+      this.#current.set(name, collections);
+    }
     return collections;
   }
 
   #seedsOf(name: string): Map<string, readonly Item[]> {
     let seeds = this.#seeds.get(name);
-    if (seeds === undefined) this.#seeds.set(name, (seeds = new Map()));
+    if (seeds === undefined) {
+      seeds = new Map();
+      this.#seeds.set(name, seeds);
+    }
     return seeds;
   }
 
@@ -125,7 +119,7 @@ export class MemoryCollectionStore implements CollectionStore {
     collection: string,
     change: (items: readonly Item[] | undefined) => Change<T>,
   ): Promise<T> {
-    checkName(collection);
+    checkCollectionName(collection);
     return this.#locks.run(name, async () => {
       const held = this.#current.get(name)?.get(collection);
       const { edit, result } = change(held?.items);
@@ -143,10 +137,8 @@ export class MemoryCollectionStore implements CollectionStore {
     let after: Held;
     if ('put' in edit) {
       for (const sequence of sequences) changes.push({ key: itemKey(name, collection, sequence), value: undefined });
-      const fresh = edit.put.map(() => next++);
-      edit.put.forEach((item, i) =>
-        changes.push({ key: itemKey(name, collection, fresh[i] as number), value: item.text }),
-      );
+      const fresh = putItems(changes, name, collection, edit.put, next);
+      next += edit.put.length;
       after = { items: [...edit.put], sequences: fresh, next };
     } else if ('append' in edit) {
       const sequence = next++;
@@ -170,18 +162,42 @@ export class MemoryCollectionStore implements CollectionStore {
   }
 
   async seed(name: string, collections: Collections): Promise<void> {
-    for (const collection of collections.keys()) checkName(collection);
+    for (const collection of collections.keys()) checkCollectionName(collection);
     return this.#locks.run(name, async () => {
       const changes = this.#dropChanges(name);
       const current = new Map<string, Held>();
       for (const [collection, items] of collections) {
-        changes.push({ key: seedKey(name, collection), value: arrayText(items) });
-        items.forEach((item, i) => changes.push({ key: itemKey(name, collection, i), value: item.text }));
+        changes.push({ key: seedKey(name, collection), value: collectionText(items) });
+        putItems(changes, name, collection, items, 0);
         current.set(collection, { items: [...items], sequences: items.map((_, i) => i), next: items.length });
       }
       await this.#log?.write(changes);
       this.#current.set(name, current);
       this.#seeds.set(name, new Map([...collections].map(([collection, items]) => [collection, [...items]])));
+    });
+  }
+
+  async seedOne(name: string, collection: string, items: readonly Item[] | undefined): Promise<void> {
+    checkCollectionName(collection);
+    return this.#locks.run(name, async () => {
+      const changes: LogChange[] = [];
+      for (const sequence of this.#current.get(name)?.get(collection)?.sequences ?? []) {
+        changes.push({ key: itemKey(name, collection, sequence), value: undefined });
+      }
+      changes.push({ key: seedKey(name, collection), value: items === undefined ? undefined : collectionText(items) });
+      if (items !== undefined) putItems(changes, name, collection, items, 0);
+      await this.#log?.write(changes);
+      if (items === undefined) {
+        this.#current.get(name)?.delete(collection);
+        this.#seeds.get(name)?.delete(collection);
+      } else {
+        this.#collectionsOf(name).set(collection, {
+          items: [...items],
+          sequences: items.map((_, i) => i),
+          next: items.length,
+        });
+        this.#seedsOf(name).set(collection, [...items]);
+      }
     });
   }
 
@@ -195,7 +211,7 @@ export class MemoryCollectionStore implements CollectionStore {
       }
       const current = new Map<string, Held>();
       for (const [collection, items] of seeds) {
-        items.forEach((item, i) => changes.push({ key: itemKey(name, collection, i), value: item.text }));
+        putItems(changes, name, collection, items, 0);
         current.set(collection, { items, sequences: items.map((_, i) => i), next: items.length });
       }
       await this.#log?.write(changes);
@@ -232,6 +248,23 @@ export class MemoryCollectionStore implements CollectionStore {
     this.#current.clear();
     this.#seeds.clear();
   }
+}
+
+/** Adds the log changes that write `items` at sequences `first`, `first + 1`, …; returns those sequences. */
+function putItems(
+  changes: LogChange[],
+  name: string,
+  collection: string,
+  items: readonly Item[],
+  first: number,
+): number[] {
+  const sequences: number[] = [];
+  for (const item of items) {
+    const sequence = first + sequences.length;
+    changes.push({ key: itemKey(name, collection, sequence), value: item.text });
+    sequences.push(sequence);
+  }
+  return sequences;
 }
 
 function checkIndex(sequences: readonly number[], index: number): number {

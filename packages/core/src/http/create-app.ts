@@ -25,6 +25,7 @@ import { hostGuard } from './host-guard.js';
 import type { RouteDoc } from './openapi.js';
 import { originGuard } from './origin-guard.js';
 import { registerAddRoute } from './routes/add.js';
+import { registerCollectionRoutes } from './routes/collections.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerEndpointRoutes } from './routes/endpoint-routes.js';
 import { registerJournalRoutes } from './routes/journal.js';
@@ -221,6 +222,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       onUnexpectedError: options.onUnexpectedError,
       proxy,
       maxBodyBytes: resolved.maxBodyBytes,
+      collectionLimits: resolved,
     }),
     deliveries: new DeliveryWorker({
       store: backend.deliveries,
@@ -266,6 +268,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   registerManageRoutes(app, ctx);
   registerEndpointRoutes(app, ctx);
   registerQueueRoutes(app, ctx);
+  registerCollectionRoutes(app, ctx);
   registerSignatureRoutes(app, ctx);
   registerJournalRoutes(app, ctx);
   registerJournalStreamRoutes(app, ctx);

@@ -162,6 +162,14 @@ export const ERRORS = {
     when: 'a streamed answer with more events than `MOCKPOINT_MAX_STREAM_EVENTS`, or delays adding up to more than `MOCKPOINT_MAX_STREAM_MS`',
     fix: 'shorten the stream, or raise the limit',
   },
+  INVALID_COLLECTION: {
+    when: 'a collection name breaks the name rule, or a collection is not a JSON array of objects ([state.md](state.md)); `error.details` names the collection and the item',
+    fix: 'name collections with 1–64 of `A-Z a-z 0-9 _ -`, and give each a list of JSON objects',
+  },
+  INVALID_ITEM: {
+    when: 'an item written to a collection (`POST`, `PUT`, `PATCH` of a resource route) is not a JSON object',
+    fix: 'send one JSON object',
+  },
   MOCK_FILE_UNREADABLE: {
     from: 'cli',
     when: 'a mock file ([files.md](files.md)) cannot be read; the message starts with `file:line:column: path:`',
@@ -216,6 +224,14 @@ export const ERRORS = {
     when: 'no delivery with that id (`/api/deliveries/{id}`)',
     fix: '`GET /api/deliveries` lists them',
   },
+  COLLECTION_NOT_FOUND: {
+    when: 'the endpoint has no collection of that name (`/api/endpoints/{name}/collections/{collection}`)',
+    fix: '`GET /api/endpoints/{name}/collections` lists them; `PUT` one to create it',
+  },
+  ITEM_NOT_FOUND: {
+    when: 'a resource route has no item with that id in its collection ([state.md](state.md))',
+    fix: 'list the items (`GET` the collection), or create the item (`POST`)',
+  },
   NO_ROUTE_MATCHED: {
     when: 'the endpoint has routes and none matches the request; `error.details` names the nearest',
     fix: 'add a route, or correct the request ([routes.md](routes.md))',
@@ -235,6 +251,14 @@ export const ERRORS = {
   TOO_MANY_ROUTES: {
     when: 'an endpoint would have more than `MOCKPOINT_MAX_ROUTES` routes',
     fix: 'remove routes, or raise `MOCKPOINT_MAX_ROUTES`',
+  },
+  ID_TAKEN: {
+    when: 'a `POST` to a resource route gives an id that an item of the collection has; nothing changes',
+    fix: 'leave the id out (one is given) or pick another',
+  },
+  COLLECTION_TOO_LARGE: {
+    when: 'a collection would hold more than `MOCKPOINT_MAX_COLLECTION_ITEMS` items or `MOCKPOINT_MAX_COLLECTION_BYTES` of JSON; nothing changes',
+    fix: 'remove items (or reset the endpoint), or raise the limit',
   },
   DELIVERY_FINISHED: {
     when: '`DELETE /api/deliveries/{id}` of a delivery that is no longer pending',

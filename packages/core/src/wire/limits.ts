@@ -24,6 +24,10 @@ export interface LimitOptions {
   maxStreamMs?: number;
   /** Routes one endpoint name may have. @default 10000 */
   maxRoutes?: number;
+  /** Items one collection may hold. @default 10000 */
+  maxCollectionItems?: number;
+  /** Bytes of JSON text one collection's items may add up to. @default 16777216 (16 MiB) */
+  maxCollectionBytes?: number;
   /** Open client connections per listening address (adapters that listen apply it). @default 10000 */
   maxConnections?: number;
   /** Journal streams (`…/requests/stream`) open at once; one more is refused with `TOO_MANY_STREAMS`. @default 1000 */

@@ -110,6 +110,22 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
       title: 'ProxyAnswer',
       description: "Forward the request to an upstream and answer with the upstream's answer (routes only).",
     });
+  const resource = z
+    .union([
+      z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+      z.strictObject({
+        collection: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{1,64}$/)
+          .describe('The collection served.'),
+        idField: z.string().min(1).max(64).optional().describe('The field that holds each item\'s id; default "id".'),
+      }),
+    ])
+    .meta({
+      title: 'ResourceAnswer',
+      description:
+        "Serve REST over one of the endpoint's collections below the route's path, in json-server's conventions (routes only; see docs/state.md).",
+    });
   const routeAnswer = z
     .strictObject({
       statusCode: parts.statusCode.optional().describe('HTTP status, 200-599; default 200.'),
@@ -127,6 +143,11 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
           'Render {{params.x}}, {{query.x}}, {{headers.x}}, {{body.a.b}}, {{uuid}}, {{now}}, {{seq}} in data strings, body and header values.',
         ),
       proxy: proxy.optional().describe('Forward to an upstream instead (the whole answer: no other field beside it).'),
+      resource: resource
+        .optional()
+        .describe(
+          'Serve a collection as REST below the route\'s path: "users" or { collection, idField } (the whole answer: no other field beside it).',
+        ),
     })
     .meta({
       title: 'RouteAnswer',

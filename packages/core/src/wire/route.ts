@@ -45,7 +45,18 @@ export interface RouteAnswer extends AnswerContent {
    * (`MOCKPOINT_PROXY_ALLOW_HOSTS`); see docs/files.md#record-and-replay.
    */
   proxy?: ProxyAnswer;
+  /**
+   * Routes only: serve REST over one of the endpoint's collections below the
+   * route's path, in json-server's conventions (the whole answer: no other field
+   * beside it); see docs/state.md.
+   * @example 'users'
+   * @example { collection: 'users', idField: 'key' }
+   */
+  resource?: ResourceAnswer;
 }
+
+/** A resource answer: a collection's name, or the name and the field that holds each item's id. */
+export type ResourceAnswer = string | { collection: string; idField?: string };
 
 /** A route as a client sends it: `id` is generated when absent. */
 export interface RouteInput {
@@ -143,6 +154,13 @@ export type AnswerLimits = Pick<StreamLimits, 'maxBodyBytes'> &
  */
 export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, limits: AnswerLimits): void {
   const { maxBodyBytes } = limits;
+  if (answer.resource !== undefined) {
+    const others = Object.keys(answer).filter((key) => key !== 'resource');
+    if (others.length > 0) {
+      fail('INVALID_ANSWER', index, `a resource answer is the collection's; ${others.join(', ')} do not apply`);
+    }
+    return;
+  }
   if (answer.proxy !== undefined) {
     const { list = 'routes', index: at } = typeof index === 'number' ? { index } : index;
     checkProxyAnswer(answer as Record<string, unknown>, `${list}[${at}].answer`, limits.proxyAllowHosts, at);
@@ -301,6 +319,7 @@ const ANSWER_KEYS = [
   'fault',
   'template',
   'proxy',
+  'resource',
 ] as const;
 
 /**

@@ -360,9 +360,27 @@ export function createSchemas(options: SchemaOptions = {}) {
     .object({ answers: z.array(queuedAnswer).describe('What remains, first answer first.') })
     .meta({ title: 'QueuedAnswers' });
 
+  const collectionItems = z
+    .array(z.record(z.string(), z.unknown()).describe('An item: a JSON object, kept as its exact text.'))
+    .meta({ title: 'CollectionItems', description: 'The items of one collection, in order.' });
+  const collections = z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), collectionItems).meta({
+    title: 'Collections',
+    description: "An endpoint's collections by name (1-64 of A-Z a-z 0-9 _ -), in name order.",
+  });
+
+  const resetQuery = z.object({
+    journal: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe('true: also forget the requests recorded for this name (default false).'),
+  });
+
   return {
     ...routeSchemas,
     name,
+    collectionItems,
+    collections,
+    resetQuery,
     requestFilter,
     queueRequest,
     queuedAnswer,

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { CollectionLimits } from '../../collections/collection-input.js';
 import type { EndpointService } from '../../http/endpoints.js';
 import type { Journal } from '../../journal/journal.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
@@ -27,6 +28,8 @@ export interface PipelineParts {
   readonly proxy: ProxySettings | undefined;
   /** The body limit: also the most bytes a templated answer renders for one request. */
   readonly maxBodyBytes: number;
+  /** What a collection may hold (resource routes' writes). */
+  readonly collectionLimits: CollectionLimits;
   /** Reports a failure no answer accounts for; never throws. */
   readonly report: (error: unknown, request: { method: string; url: string }) => void;
 }

@@ -1,7 +1,8 @@
 /**
  * The routes' step: the first route that matches answers (its prepared answer,
  * rendered for this request when templated; a proxy route relays to its
- * upstream), journaled with the route's id and the pattern's parameters. Also
+ * upstream; a resource route serves its collection), journaled with the
+ * route's id and the pattern's parameters. Also
  * what a queued answer falls back to ({@link routeFallback}).
  *
  * @module
@@ -10,6 +11,7 @@ import type { AnswerMark } from '../../journal/journal-entry.js';
 import { isMockpointError, MockpointError } from '../../wire/errors.js';
 import type { EndpointAnswer, RespondAnswer, StreamAnswer } from '../endpoint-answer.js';
 import { proxyRouteAnswer } from '../proxy/proxy-route.js';
+import { resourceVerdict } from '../resource/resource-answer.js';
 import type { RouteHit, RouteTable } from '../routes/route-table.js';
 import { resumeAfter } from '../stream/stream-frames.js';
 import type { Exchange } from './exchange.js';
@@ -39,8 +41,9 @@ function relayed(exchange: Exchange, hit: RouteHit, proxy: NonNullable<RouteHit[
 
 function answered(exchange: Exchange, hit: RouteHit): Verdict | Promise<Verdict> {
   const { route, params } = hit;
-  const { proxy } = route.route.answer;
+  const { proxy, resource } = route.route.answer;
   if (proxy !== undefined) return relayed(exchange, hit, proxy);
+  if (resource !== undefined) return resourceVerdict(exchange, hit, resource);
   const seq = ++route.seq;
   const mark: AnswerMark = { answeredBy: { route: route.id }, params };
   if (exchange.validation !== undefined) mark.validation = exchange.validation;

@@ -80,7 +80,7 @@ export class RouteTable {
   readonly #anyPath: number[] = [];
   /**
    * Whether a request may need its whole body (not only the journal's first
-   * bytes): a proxy route forwards the exact body, a validating route checks it,
+   * bytes): a proxy route forwards the exact body, a resource route stores it, a validating route checks it,
    * a route matching the body compares it (every route before the answering one
    * is tried), a template reading `{{body…}}` renders it.
    */
@@ -90,7 +90,11 @@ export class RouteTable {
     let bytes = 256;
     this.routes = routes.map((route, index) => {
       const { path, ...rest } = route.match ?? {};
-      const pattern = path === undefined ? undefined : parsePathPattern(path);
+      let pattern = path === undefined ? undefined : parsePathPattern(path);
+      // A resource route serves its collection at its path and each item one segment below.
+      if (pattern !== undefined && route.answer.resource !== undefined && !pattern.wildcard) {
+        pattern = { ...pattern, wildcard: true };
+      }
       const answer = compileAnswer(route.answer);
       bytes += answer.bytes + 128 + (path?.length ?? 0) * 2;
       if (pattern === undefined) this.#anyPath.push(index);
@@ -105,6 +109,7 @@ export class RouteTable {
     this.readsWholeBody = this.routes.some(
       (route) =>
         route.route.answer.proxy !== undefined ||
+        route.route.answer.resource !== undefined ||
         route.validator?.readsBody === true ||
         (route.route.match !== undefined && Object.hasOwn(route.route.match, 'body')) ||
         readsBodyTemplate(route.route.answer),

@@ -91,16 +91,23 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
         ) as RouteDoc['responses']),
         ...refusedSignature,
         404: {
-          description: `${describeErrors(['NOT_FOUND', 'NO_ROUTE_MATCHED'])} Or a route answering 404 with its own body.`,
+          description: `${describeErrors(['NOT_FOUND', 'NO_ROUTE_MATCHED', 'ITEM_NOT_FOUND'])} Or a route answering 404 with its own body.`,
           schema: ctx.schemas.errorBody,
-          errors: ['NOT_FOUND', 'NO_ROUTE_MATCHED'],
+          errors: ['NOT_FOUND', 'NO_ROUTE_MATCHED', 'ITEM_NOT_FOUND'],
         },
         // A proxy route: its upstream's answer, or one of these; a route that enforces its schemas: 400;
         // a route kept by an earlier version with a header HTTP cannot carry, or a template that
-        // would render past the body limit: 500.
+        // would render past the body limit: 500; a resource route's refusals (docs/state.md).
         ...errorResponses(
           ctx.schemas,
           'REQUEST_INVALID',
+          'INVALID_QUERY',
+          'INVALID_JSON',
+          'INVALID_UTF8',
+          'INVALID_ITEM',
+          'METHOD_NOT_ALLOWED',
+          'ID_TAKEN',
+          'COLLECTION_TOO_LARGE',
           'PROXY_PATH_OUTSIDE_BASE',
           'PROXY_HOST_NOT_ALLOWED',
           'UPSTREAM_FAILED',

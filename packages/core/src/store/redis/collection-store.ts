@@ -16,11 +16,15 @@
  *
  * @module
  */
-import type { Change, CollectionStore, Collections, Edit } from '../../collections/collection-store.js';
-import { type Item, itemOf } from '../../collections/item.js';
-import { COLLECTION_NAME } from '../../collections/memory-collection-store.js';
+import {
+  type Change,
+  type CollectionStore,
+  type Collections,
+  checkCollectionName,
+  type Edit,
+} from '../../collections/collection-store.js';
+import { collectionText, type Item, itemsOf } from '../../collections/item.js';
 import { MockpointError } from '../../wire/errors.js';
-import { scanJson } from '../../wire/json-text.js';
 import { KeyedMutex } from '../store.js';
 
 /** What the store needs from the Redis connection (see `RedisStore.openCollections`). */
@@ -86,6 +90,21 @@ end
 redis.call('SADD', KEYS[4], ARGV[1])
 return had > 0 and 1 or 0`;
 
+/**
+ * KEYS: items, versions, seeds, names. ARGV: name, collection, its items' text ('' removes it and its seed).
+ */
+const REPLACE_ONE = `
+redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
+if ARGV[3] == '' then
+  redis.call('HDEL', KEYS[1], ARGV[2])
+  redis.call('HDEL', KEYS[3], ARGV[2])
+else
+  redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+  redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
+  redis.call('SADD', KEYS[4], ARGV[1])
+end
+return 1`;
+
 /** KEYS: names. ARGV: the key prefix of one name's keys (`<prefix>collections:`). Forgets every name's. */
 const CLEAR = `
 for _, name in ipairs(redis.call('SMEMBERS', KEYS[1])) do
@@ -101,16 +120,6 @@ function applyEdit(items: readonly Item[], edit: Edit): readonly Item[] {
   if ('append' in edit) return [...items, edit.append];
   if ('set' in edit) return items.map((item, i) => (i === edit.set ? edit.item : item));
   return items.filter((_, i) => i !== edit.remove);
-}
-
-function arrayText(items: readonly Item[]): string {
-  return `[${items.map((item) => item.text).join(',')}]`;
-}
-
-function checkName(collection: string): void {
-  if (!COLLECTION_NAME.test(collection)) {
-    throw new TypeError(`collection names are 1-64 of A-Z a-z 0-9 _ - (got ${JSON.stringify(collection)})`);
-  }
 }
 
 /** Tries of a compare-and-set before giving up: each retry means another replica's change landed in between. */
@@ -140,7 +149,7 @@ export class RedisCollectionStore implements CollectionStore {
     const key = `${name}\u0000${collection}`;
     const cached = this.#parsed.get(key);
     if (cached?.version === version) return cached.items;
-    const items = (scanJson(text).elements ?? []).map(itemOf);
+    const items = itemsOf(text);
     this.#parsed.set(key, { version, items });
     return items;
   }
@@ -161,7 +170,7 @@ export class RedisCollectionStore implements CollectionStore {
     const reply = (await this.#connection.eval("return redis.call('HGETALL', KEYS[1])", [seeds], [])) as unknown[];
     const collections = new Map<string, readonly Item[]>();
     for (let i = 0; i < reply.length; i += 2) {
-      collections.set(String(reply[i]), (scanJson(String(reply[i + 1])).elements ?? []).map(itemOf));
+      collections.set(String(reply[i]), itemsOf(String(reply[i + 1])));
     }
     return collections;
   }
@@ -189,7 +198,7 @@ export class RedisCollectionStore implements CollectionStore {
     collection: string,
     change: (items: readonly Item[] | undefined) => Change<T>,
   ): Promise<T> {
-    checkName(collection);
+    checkCollectionName(collection);
     return this.#locks.run(name, async () => {
       for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
         const { version, items } = await this.#read(name, collection);
@@ -199,7 +208,7 @@ export class RedisCollectionStore implements CollectionStore {
         const written = await this.#connection.eval(
           WRITE,
           this.#keys(name).filter((_, i) => i !== 2),
-          [collection, version, arrayText(next), name],
+          [collection, version, collectionText(next), name],
         );
         if (Number(written) !== 0) {
           this.#parsed.set(`${name}\u0000${collection}`, { version: String(written), items: next });
@@ -216,10 +225,16 @@ export class RedisCollectionStore implements CollectionStore {
   async seed(name: string, collections: Collections): Promise<void> {
     const pairs: string[] = [];
     for (const [collection, items] of collections) {
-      checkName(collection);
-      pairs.push(collection, arrayText(items));
+      checkCollectionName(collection);
+      pairs.push(collection, collectionText(items));
     }
     await this.#locks.run(name, () => this.#connection.eval(REPLACE, this.#keys(name), [name, 'seed', ...pairs]));
+  }
+
+  async seedOne(name: string, collection: string, items: readonly Item[] | undefined): Promise<void> {
+    checkCollectionName(collection);
+    const text = items === undefined ? '' : collectionText(items);
+    await this.#locks.run(name, () => this.#connection.eval(REPLACE_ONE, this.#keys(name), [name, collection, text]));
   }
 
   async reset(name: string): Promise<void> {

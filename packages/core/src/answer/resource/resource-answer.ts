@@ -1,0 +1,244 @@
+/**
+ * A resource route's answer (docs/state.md): REST over one of the endpoint's
+ * collections below the route's path, in json-server's conventions. At the
+ * route's path: `GET` lists (the query language of collections/list-query.ts),
+ * `POST` creates (201, with `Location`). One segment below, the item with that
+ * id: `GET`, `PUT` (replace, the id kept), `PATCH` (RFC 7396 merge), `DELETE`
+ * (200 `{}`). Every write is one atomic change of the collection (see
+ * CollectionStore.update), acknowledged once it is stored. Items are answered
+ * as their exact text.
+ *
+ * @module
+ */
+import { checkCollectionSize } from '../../collections/collection-input.js';
+import type { Change } from '../../collections/collection-store.js';
+import {
+  type Item,
+  type ItemProblem,
+  indexOfId,
+  insertItem,
+  parseItem,
+  patchItem,
+  replaceItem,
+} from '../../collections/item.js';
+import { linkHeader, parseListQuery, runListQuery } from '../../collections/list-query.js';
+import { type RelationContext, related } from '../../collections/relations.js';
+import type { AnswerMark } from '../../journal/journal-entry.js';
+import { utf8Text } from '../../journal/journal-entry.js';
+import { isMockpointError, MockpointError } from '../../wire/errors.js';
+import type { ResourceAnswer } from '../../wire/route.js';
+import { type EndpointAnswer, errorAnswer, utf8Length } from '../endpoint-answer.js';
+import { type Exchange, rawHeader } from '../pipeline/exchange.js';
+import type { Verdict } from '../pipeline/step.js';
+import { failedAnswer } from '../pipeline/verdicts.js';
+import { JSON_HEADERS } from '../read-response.js';
+import type { RouteHit } from '../routes/route-table.js';
+
+/** A resource answer with its defaults. */
+interface Resource {
+  collection: string;
+  idField: string;
+}
+
+function resourceOf(answer: ResourceAnswer): Resource {
+  return typeof answer === 'string'
+    ? { collection: answer, idField: 'id' }
+    : { collection: answer.collection, idField: answer.idField ?? 'id' };
+}
+
+/** A JSON answer (no body for HEAD, Content-Length kept). */
+function json(exchange: Exchange, status: number, text: string, extra: Record<string, string> = {}): EndpointAnswer {
+  const headers = { ...JSON_HEADERS, ...extra, 'content-length': String(utf8Length(text)) };
+  return { kind: 'respond', status, headers, body: exchange.head ? null : text, delay: 0 };
+}
+
+/** The request's full URL, as json-server builds it for `Link` and `Location` (its protocol is http). */
+function fullUrl(exchange: Exchange): string {
+  return `http://${rawHeader(exchange.request.rawHeaders, 'host') ?? 'localhost'}${exchange.request.target}`;
+}
+
+function queryOf(exchange: Exchange): URLSearchParams {
+  const target = exchange.request.target;
+  const q = target.indexOf('?');
+  return new URLSearchParams(q === -1 ? '' : target.slice(q + 1));
+}
+
+function itemNotFound(exchange: Exchange, resource: Resource, id: string): MockpointError {
+  return new MockpointError(
+    'ITEM_NOT_FOUND',
+    `collection "${resource.collection}" of "${exchange.name}" has no item whose ${resource.idField} is ${JSON.stringify(id)}`,
+    { details: { collection: resource.collection, id } },
+  );
+}
+
+/** The request body as an item: an empty body is `{}` (as json-server takes it). */
+function bodyItem(exchange: Exchange): Item {
+  const { request, wholeBody } = exchange;
+  if (request.bodyTruncated && wholeBody === undefined) {
+    throw new MockpointError('BODY_TOO_LARGE', `the body is larger than the limit ${exchange.parts.maxBodyBytes}`);
+  }
+  const text = utf8Text(wholeBody ?? request.body, false);
+  if (text === undefined) throw new MockpointError('INVALID_UTF8', 'the body is not UTF-8 text; an item is JSON');
+  const parsed = parseItem(text.trim() === '' ? '{}' : text);
+  if ('problem' in parsed) throw itemProblem(parsed);
+  return parsed;
+}
+
+function itemProblem(problem: ItemProblem): MockpointError {
+  return problem.problem === 'not-json'
+    ? new MockpointError('INVALID_JSON', `the body is not valid JSON: ${problem.message}`)
+    : new MockpointError('INVALID_ITEM', `the body is not an item: ${problem.message}`);
+}
+
+function methodNotAllowed(exchange: Exchange, allow: string): MockpointError {
+  return new MockpointError(
+    'METHOD_NOT_ALLOWED',
+    `${exchange.request.method} is not served here by a resource route; use ${allow}`,
+    { details: { allow } },
+  );
+}
+
+const COLLECTION_METHODS = 'GET, HEAD, POST';
+const ITEM_METHODS = 'GET, HEAD, PUT, PATCH, DELETE';
+
+async function list(exchange: Exchange, resource: Resource): Promise<EndpointAnswer> {
+  const query = parseListQuery(queryOf(exchange));
+  if ('problem' in query) throw new MockpointError('INVALID_QUERY', query.problem);
+  const collections = await exchange.parts.endpoints.collections.get(exchange.name);
+  const items = collections.get(resource.collection) ?? [];
+  const result = runListQuery(items, query);
+  const context = relationContext(collections, resource);
+  const texts = result.indexes.map((i) => related(items[i] as Item, query.embed, query.expand, context));
+  const extra: Record<string, string> = {};
+  if (result.total !== undefined) {
+    extra['x-total-count'] = String(result.total);
+    extra['access-control-expose-headers'] = `X-Total-Count${result.pages === undefined ? '' : ', Link'}`;
+  }
+  if (result.pages !== undefined) extra.link = linkHeader(fullUrl(exchange), result.pages);
+  return json(exchange, 200, `[${texts.join(',')}]`, extra);
+}
+
+function relationContext(collections: ReadonlyMap<string, readonly Item[]>, resource: Resource): RelationContext {
+  return {
+    collection: resource.collection,
+    idField: resource.idField,
+    find: (name) => {
+      const items = collections.get(name);
+      return items === undefined ? undefined : { items, idField: 'id' };
+    },
+  };
+}
+
+async function show(exchange: Exchange, resource: Resource, id: string): Promise<EndpointAnswer> {
+  const collections = await exchange.parts.endpoints.collections.get(exchange.name);
+  const items = collections.get(resource.collection) ?? [];
+  const item = items[indexOfId(items, resource.idField, id)];
+  if (item === undefined) throw itemNotFound(exchange, resource, id);
+  const query = queryOf(exchange);
+  const text = related(item, query.getAll('_embed'), query.getAll('_expand'), relationContext(collections, resource));
+  return json(exchange, 200, text);
+}
+
+/** Runs one atomic change of the collection; `change` throws a coded error to refuse (nothing changes). */
+function change<T>(exchange: Exchange, resource: Resource, change: (items: readonly Item[]) => Change<T>): Promise<T> {
+  return exchange.parts.endpoints.collections.update(exchange.name, resource.collection, (items) =>
+    change(items ?? []),
+  );
+}
+
+async function create(exchange: Exchange, resource: Resource): Promise<EndpointAnswer> {
+  const body = bodyItem(exchange);
+  const { collectionLimits } = exchange.parts;
+  const item = await change(exchange, resource, (items) => {
+    const inserted = insertItem(items, body, resource.idField);
+    if ('problem' in inserted) {
+      throw new MockpointError(
+        'ID_TAKEN',
+        `collection "${resource.collection}" of "${exchange.name}" has an item whose ${resource.idField} is ${JSON.stringify(inserted.id)} already; leave ${resource.idField} out to get a new one`,
+        { details: { collection: resource.collection, id: inserted.id } },
+      );
+    }
+    checkCollectionSize(resource.collection, [...items, inserted.item], collectionLimits);
+    return { edit: { append: inserted.item }, result: inserted.item };
+  });
+  const id = item.value[resource.idField];
+  return json(exchange, 201, item.text, {
+    location: `${fullUrl(exchange)}/${encodeURIComponent(String(id))}`,
+    'access-control-expose-headers': 'Location',
+  });
+}
+
+async function update(exchange: Exchange, resource: Resource, id: string, merge: boolean): Promise<EndpointAnswer> {
+  const body = bodyItem(exchange);
+  const { collectionLimits } = exchange.parts;
+  const item = await change(exchange, resource, (items) => {
+    const at = indexOfId(items, resource.idField, id);
+    const current = items[at];
+    if (current === undefined) throw itemNotFound(exchange, resource, id);
+    const next = merge ? patchItem(current, body, resource.idField) : replaceItem(current, body, resource.idField);
+    checkCollectionSize(
+      resource.collection,
+      items.map((item, i) => (i === at ? next : item)),
+      collectionLimits,
+    );
+    return { edit: { set: at, item: next }, result: next };
+  });
+  return json(exchange, 200, item.text);
+}
+
+async function remove(exchange: Exchange, resource: Resource, id: string): Promise<EndpointAnswer> {
+  await change(exchange, resource, (items) => {
+    const at = indexOfId(items, resource.idField, id);
+    if (at === -1) throw itemNotFound(exchange, resource, id);
+    return { edit: { remove: at }, result: undefined };
+  });
+  return json(exchange, 200, '{}');
+}
+
+/** What the request asks of the resource, by method and by how far below the route's path it is. */
+function answer(exchange: Exchange, resource: Resource, below: readonly string[]): Promise<EndpointAnswer> {
+  const method = exchange.request.method;
+  if (below.length === 0) {
+    if (method === 'GET' || method === 'HEAD') return list(exchange, resource);
+    if (method === 'POST') return create(exchange, resource);
+    throw methodNotAllowed(exchange, COLLECTION_METHODS);
+  }
+  if (below.length > 1) {
+    throw new MockpointError(
+      'ITEM_NOT_FOUND',
+      `a resource route serves its collection at its path and each item one segment below; ${below.join('/')} is deeper`,
+      { details: { collection: resource.collection } },
+    );
+  }
+  const id = below[0] as string;
+  if (method === 'GET' || method === 'HEAD') return show(exchange, resource, id);
+  if (method === 'PUT') return update(exchange, resource, id, false);
+  if (method === 'PATCH') return update(exchange, resource, id, true);
+  if (method === 'DELETE') return remove(exchange, resource, id);
+  throw methodNotAllowed(exchange, ITEM_METHODS);
+}
+
+/** The part of the subpath below the route's path, as segments (none: the collection itself). */
+function belowPath(exchange: Exchange, hit: RouteHit): string[] {
+  const rest = hit.params['*'] ?? exchange.view.subpath.slice(1);
+  return rest.split('/').filter((segment) => segment !== '');
+}
+
+/** The resource route `hit`'s answer to `exchange`, journaled with the route's id. */
+export async function resourceVerdict(exchange: Exchange, hit: RouteHit, resource: ResourceAnswer): Promise<Verdict> {
+  const mark: AnswerMark = { answeredBy: { route: hit.route.id }, params: hit.params };
+  if (exchange.validation !== undefined) mark.validation = exchange.validation;
+  try {
+    return { answer: await answer(exchange, resourceOf(resource), belowPath(exchange, hit)), mark };
+  } catch (error) {
+    if (!isMockpointError(error)) return { answer: failedAnswer(exchange, error), status: 500, mark };
+    const allow = error.code === 'METHOD_NOT_ALLOWED' ? { allow: String(error.details?.allow) } : undefined;
+    const failure = errorAnswer(error.status, error.code, error.message, {
+      head: exchange.head,
+      cors: true,
+      details: error.details,
+      extra: allow,
+    });
+    return { answer: failure, mark };
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Collections as a client sends them (the admin API's bodies, a mock file's
+ * `collections:`), checked once: names by the name rule, each collection a JSON
+ * array of objects, and the limits of the settings table. Every problem is a
+ * {@link MockpointError} naming the collection and the item.
+ *
+ * @module
+ */
+import { MockpointError } from '../wire/errors.js';
+import { JsonSyntaxError, scanJson } from '../wire/json-text.js';
+import type { LimitOptions } from '../wire/limits.js';
+import { COLLECTION_NAME, type Collections } from './collection-store.js';
+import { collectionText, type Item, itemOf } from './item.js';
+
+/** The limits a collection is held to. */
+export type CollectionLimits = Required<Pick<LimitOptions, 'maxCollectionItems' | 'maxCollectionBytes'>>;
+
+/** The name rule, as a sentence. */
+export const COLLECTION_NAME_RULE = 'a collection name is 1-64 of A-Z a-z 0-9 _ -';
+
+/** `collection`, checked against the name rule. @throws MockpointError `INVALID_COLLECTION` */
+export function collectionName(collection: string): string {
+  if (!COLLECTION_NAME.test(collection)) {
+    throw new MockpointError('INVALID_COLLECTION', `${COLLECTION_NAME_RULE} (got ${JSON.stringify(collection)})`, {
+      details: { collection },
+    });
+  }
+  return collection;
+}
+
+/** The JSON text of every collection, by name in name order: `{"posts":[…],"users":[…]}`. */
+export function collectionsText(collections: Collections): string {
+  const names = [...collections.keys()].sort();
+  return `{${names.map((name) => `${JSON.stringify(name)}:${collectionText(collections.get(name) ?? [])}`).join(',')}}`;
+}
+
+/**
+ * Refuses `items` when they pass a limit.
+ * @throws MockpointError `COLLECTION_TOO_LARGE`
+ */
+export function checkCollectionSize(collection: string, items: readonly Item[], limits: CollectionLimits): void {
+  if (items.length > limits.maxCollectionItems) {
+    throw new MockpointError(
+      'COLLECTION_TOO_LARGE',
+      `collection "${collection}" would hold ${items.length} items, more than the limit ${limits.maxCollectionItems} (MOCKPOINT_MAX_COLLECTION_ITEMS); nothing was changed`,
+      { details: { collection } },
+    );
+  }
+  let bytes = 2;
+  for (const item of items) bytes += item.text.length + 1;
+  if (bytes > limits.maxCollectionBytes) {
+    throw new MockpointError(
+      'COLLECTION_TOO_LARGE',
+      `collection "${collection}" would hold about ${bytes} bytes of JSON, more than the limit ${limits.maxCollectionBytes} (MOCKPOINT_MAX_COLLECTION_BYTES); nothing was changed`,
+      { details: { collection } },
+    );
+  }
+}
+
+/**
+ * One collection from its JSON text (an array of objects).
+ * @throws MockpointError `INVALID_COLLECTION` (`details.index` names the item), `COLLECTION_TOO_LARGE`
+ */
+export function parseCollection(collection: string, text: string, limits: CollectionLimits): Item[] {
+  collectionName(collection);
+  let elements: string[] | undefined;
+  try {
+    elements = scanJson(text).elements;
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    throw new MockpointError('INVALID_COLLECTION', `collection "${collection}" is not valid JSON: ${error.message}`, {
+      details: { collection },
+    });
+  }
+  if (elements === undefined) {
+    throw new MockpointError('INVALID_COLLECTION', `collection "${collection}" must be a JSON array of objects`, {
+      details: { collection },
+    });
+  }
+  const items = elements.map((element, index) => {
+    if (!element.startsWith('{')) {
+      throw new MockpointError(
+        'INVALID_COLLECTION',
+        `collection "${collection}", item ${index}: an item is a JSON object ({…}), with its id as one of its fields`,
+        { details: { collection, index } },
+      );
+    }
+    return itemOf(element);
+  });
+  checkCollectionSize(collection, items, limits);
+  return items;
+}
+
+/** Every collection of an object's members (collection name → its JSON text). */
+export function parseCollections(members: ReadonlyMap<string, string>, limits: CollectionLimits): Map<string, Item[]> {
+  const collections = new Map<string, Item[]>();
+  for (const [collection, text] of members) collections.set(collection, parseCollection(collection, text, limits));
+  return collections;
+}
