@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { jsonString, prng, randomText } from '@mockpoint/testkit/random-text';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
@@ -143,6 +143,33 @@ describe('hostile input to resource routes (seeded fuzz against the daemon)', ()
     expect(kept.length).toBeGreaterThan(100);
     // Every acknowledged item is there, byte for byte, in order.
     expect((await send(base, 'GET')).text).toBe(`[${kept.join(',')}]`);
+    // Raw bytes no fetch would send: a Latin-1 Host (Node passes it on; a Latin-1 target it refuses itself)
+    // would reach Location and Link: they name localhost instead.
+    const port = new URL(daemon.url).port;
+    for (const [method, target, host] of [
+      ['POST', '/endpoint/fuzz/items', 'h\xe9\xff'],
+      ['GET', '/endpoint/fuzz/items?_page=2&_limit=1', 'evil\xa0host'],
+    ]) {
+      const raw = await new Promise<string>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1');
+        let got = '';
+        socket.setEncoding('latin1');
+        socket.on('data', (chunk: string) => {
+          got += chunk;
+        });
+        socket.on('close', () => resolve(got));
+        socket.on('error', () => resolve(got));
+        const body = method === 'POST' ? '{}' : '';
+        socket.write(
+          Buffer.from(
+            `${method} ${target} HTTP/1.1\r\nHost: ${host}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+            'latin1',
+          ),
+        );
+      });
+      expect(raw, `${method} ${target}`).toMatch(/^HTTP\/1\.1 20[01] /);
+      expect(raw).toMatch(/\r\n(location|link): <?http:\/\/localhost\/endpoint\/fuzz\/items/);
+    }
     expect((await send(`${daemon.url}/api/health`, 'GET')).status).toBe(200);
   });
 });

@@ -345,7 +345,7 @@ export function createClient(options: ClientOptions) {
       await call('DELETE', `/api/endpoints/${seg(name)}`);
     },
 
-    /** Removes every endpoint and every recorded request. */
+    /** Removes every endpoint, collection and recorded request. */
     async reset(): Promise<void> {
       await call('DELETE', '/api/endpoints');
     },
@@ -560,6 +560,53 @@ export function createClient(options: ClientOptions) {
     /** Removes the route `id` of `name`; throws `NOT_FOUND` when there is none. */
     async removeRoute(name: string, id: string): Promise<void> {
       await call('DELETE', `/api/endpoints/${seg(name)}/routes/${seg(id)}`);
+    },
+
+    /**
+     * Every collection of `name` (`{}` when none), items parsed (use
+     * {@link collectionText} for their exact text). See docs/state.md.
+     */
+    async collections(name: string): Promise<Record<string, unknown[]>> {
+      return json('GET', `/api/endpoints/${seg(name)}/collections`);
+    },
+
+    /**
+     * Replaces every collection of `name`; what is set is also the seed that
+     * {@link resetEndpoint} returns to. Items are JSON objects (a {@link JsonText}
+     * keeps an item's exact text). Resolves with the collections as stored.
+     * @throws MockpointError `INVALID_COLLECTION`, `COLLECTION_TOO_LARGE`.
+     * @example await client.setCollections('api', { users: [{ id: 1, name: 'Ada' }] })
+     */
+    setCollections(name: string, collections: Record<string, readonly unknown[]>): Promise<Record<string, unknown[]>> {
+      return json('PUT', `/api/endpoints/${seg(name)}/collections`, collections);
+    },
+
+    /** The items of one collection of `name`, in order; throws `COLLECTION_NOT_FOUND` when there is none. */
+    collection(name: string, collection: string): Promise<unknown[]> {
+      return json('GET', `/api/endpoints/${seg(name)}/collections/${seg(collection)}`);
+    },
+
+    /** One collection's items as their exact JSON text (big integers, key order as stored). */
+    async collectionText(name: string, collection: string): Promise<string> {
+      return (await call('GET', `/api/endpoints/${seg(name)}/collections/${seg(collection)}`)).text();
+    },
+
+    /** Replaces (or creates) one collection of `name`, which becomes its seed too; the others stay. */
+    setCollection(name: string, collection: string, items: readonly unknown[]): Promise<unknown[]> {
+      return json('PUT', `/api/endpoints/${seg(name)}/collections/${seg(collection)}`, items);
+    },
+
+    /** Removes one collection of `name` and its seed; throws `COLLECTION_NOT_FOUND` when there is none. */
+    async removeCollection(name: string, collection: string): Promise<void> {
+      await call('DELETE', `/api/endpoints/${seg(name)}/collections/${seg(collection)}`);
+    },
+
+    /**
+     * Returns the collections of `name` to their seed (its routes, record and
+     * queue stay); with `journal: true` also forgets the requests recorded for it.
+     */
+    async resetEndpoint(name: string, options: { journal?: boolean } = {}): Promise<void> {
+      await call('POST', `/api/endpoints/${seg(name)}/reset${options.journal ? '?journal=true' : ''}`);
     },
 
     /**

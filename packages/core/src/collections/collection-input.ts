@@ -35,19 +35,30 @@ export function collectionsText(collections: Collections): string {
 }
 
 /**
- * Refuses `items` when they pass a limit.
+ * Refuses `items` when they pass a limit; with `replace`, as they would be with
+ * the item at `replace.at` replaced by `replace.item` (or `replace.item` added
+ * at the end, when `at` is -1), without building that list.
  * @throws MockpointError `COLLECTION_TOO_LARGE`
  */
-export function checkCollectionSize(collection: string, items: readonly Item[], limits: CollectionLimits): void {
-  if (items.length > limits.maxCollectionItems) {
+export function checkCollectionSize(
+  collection: string,
+  items: readonly Item[],
+  limits: CollectionLimits,
+  replace?: { at: number; item: Item },
+): void {
+  const count = items.length + (replace?.at === -1 ? 1 : 0);
+  if (count > limits.maxCollectionItems) {
     throw new MockpointError(
       'COLLECTION_TOO_LARGE',
-      `collection "${collection}" would hold ${items.length} items, more than the limit ${limits.maxCollectionItems} (MOCKPOINT_MAX_COLLECTION_ITEMS); nothing was changed`,
+      `collection "${collection}" would hold ${count} items, more than the limit ${limits.maxCollectionItems} (MOCKPOINT_MAX_COLLECTION_ITEMS); nothing was changed`,
       { details: { collection } },
     );
   }
   let bytes = 2;
   for (const item of items) bytes += item.text.length + 1;
+  if (replace !== undefined) {
+    bytes += replace.item.text.length + (replace.at === -1 ? 1 : -(items[replace.at]?.text.length ?? 0));
+  }
   if (bytes > limits.maxCollectionBytes) {
     throw new MockpointError(
       'COLLECTION_TOO_LARGE',

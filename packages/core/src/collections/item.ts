@@ -77,9 +77,33 @@ export function hasId(item: Item, idField: string, id: string): boolean {
   return own !== undefined && own !== null && String(own) === id;
 }
 
-/** The index of the item whose id is `id`, or -1. */
+/**
+ * Each collection's ids as text → the index of the first item with that id, by
+ * the items array (a store hands out the same array until the collection
+ * changes) and the id field: built on the first lookup, so reads find an item
+ * at once and a write pays one pass, as a scan would.
+ */
+const idIndexes = new WeakMap<readonly Item[], Map<string, Map<string, number>>>();
+
+/** The index of the item whose id is `id`, or -1 (`items` is never changed in place: see {@link idIndexes}). */
 export function indexOfId(items: readonly Item[], idField: string, id: string): number {
-  return items.findIndex((item) => hasId(item, idField, id));
+  let byField = idIndexes.get(items);
+  if (byField === undefined) {
+    byField = new Map();
+    idIndexes.set(items, byField);
+  }
+  let index = byField.get(idField);
+  if (index === undefined) {
+    index = new Map();
+    for (let i = 0; i < items.length; i++) {
+      const own = (items[i] as Item).value[idField];
+      if (own === undefined || own === null) continue;
+      const key = String(own);
+      if (!index.has(key)) index.set(key, i);
+    }
+    byField.set(idField, index);
+  }
+  return index.get(id) ?? -1;
 }
 
 const INTEGER = /^-?\d+$/;

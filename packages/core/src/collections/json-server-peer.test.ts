@@ -242,7 +242,12 @@ describe('writes, side by side with json-server 0.17.4', () => {
   };
 
   it('POST assigns the next id (at the end, or in place of a falsy one) or keeps a free one; PUT keeps the id; PATCH sets fields; DELETE answers {}', async () => {
-    const users = ourCollections().get('users') as Item[];
+    // Replaced, never changed in place: a collection's items array is immutable (as every store hands it out).
+    let users: readonly Item[] = ourCollections().get('users') as Item[];
+    const set = (at: number, next: Item) => {
+      users = users.map((user, i) => (i === at ? next : user));
+      return next.text;
+    };
     const item = (value: unknown) => {
       const parsed = parseItem(JSON.stringify(value));
       if ('problem' in parsed) throw new Error(parsed.message);
@@ -251,7 +256,7 @@ describe('writes, side by side with json-server 0.17.4', () => {
     const insert = (value: unknown) => {
       const inserted = insertItem(users, item(value), 'id');
       if (!('item' in inserted)) throw new Error('taken');
-      users.push(inserted.item);
+      users = [...users, inserted.item];
       return inserted.item.text;
     };
 
@@ -270,21 +275,19 @@ describe('writes, side by side with json-server 0.17.4', () => {
 
     theirs = await send('PUT', '/users/2', { name: 'Lovelace', id: 99 });
     const two = indexOfId(users, 'id', '2');
-    users[two] = replaceItem(users[two] as Item, item({ name: 'Lovelace', id: 99 }), 'id');
-    sameJson((users[two] as Item).text, theirs.body);
+    sameJson(set(two, replaceItem(users[two] as Item, item({ name: 'Lovelace', id: 99 }), 'id')), theirs.body);
 
     theirs = await send('PUT', '/users/3', { name: 'Z' });
     const three = indexOfId(users, 'id', '3');
-    users[three] = replaceItem(users[three] as Item, item({ name: 'Z' }), 'id');
-    sameJson((users[three] as Item).text, theirs.body);
+    sameJson(set(three, replaceItem(users[three] as Item, item({ name: 'Z' }), 'id')), theirs.body);
 
     theirs = await send('PATCH', '/users/1', { id: 50, role: 'admin' });
-    users[0] = patchItem(users[0] as Item, item({ id: 50, role: 'admin' }), 'id');
-    sameJson((users[0] as Item).text, theirs.body);
+    sameJson(set(0, patchItem(users[0] as Item, item({ id: 50, role: 'admin' }), 'id')), theirs.body);
 
     theirs = await send('DELETE', '/users/10');
     expect(theirs).toEqual({ status: 200, body: {} });
-    users.splice(indexOfId(users, 'id', '10'), 1);
+    const ten = indexOfId(users, 'id', '10');
+    users = users.filter((_, i) => i !== ten);
 
     expect((await send('DELETE', '/users/10')).status).toBe(404);
     expect((await send('PUT', '/users/10', { name: 'gone' })).status).toBe(404);

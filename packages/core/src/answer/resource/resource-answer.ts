@@ -21,7 +21,13 @@ import {
   patchItem,
   replaceItem,
 } from '../../collections/item.js';
-import { linkHeader, parseListQuery, runListQuery } from '../../collections/list-query.js';
+import {
+  type ListQuery,
+  type ListResult,
+  linkHeader,
+  parseListQuery,
+  runListQuery,
+} from '../../collections/list-query.js';
 import { type RelationContext, related } from '../../collections/relations.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { utf8Text } from '../../journal/journal-entry.js';
@@ -52,15 +58,30 @@ function json(exchange: Exchange, status: number, text: string, extra: Record<st
   return { kind: 'respond', status, headers, body: exchange.head ? null : text, delay: 0 };
 }
 
-/** The request's full URL, as json-server builds it for `Link` and `Location` (its protocol is http). */
+/** A Host header that can go back into a URL as it is; anything else is `localhost`. */
+const PLAIN_HOST = /^[A-Za-z0-9.-]{1,253}(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]{2,45}\](?::\d{1,5})?$/;
+
+/**
+ * The request's full URL, as json-server builds it for `Link` and `Location`
+ * (its protocol is http). It goes into a response header, so what the request
+ * brought is made safe there: an odd Host is `localhost`, and every character
+ * of the target outside visible ASCII is percent-encoded (one byte each: the
+ * target arrives as Latin-1), so no request can make a header Node refuses.
+ */
 function fullUrl(exchange: Exchange): string {
-  return `http://${rawHeader(exchange.request.rawHeaders, 'host') ?? 'localhost'}${exchange.request.target}`;
+  const host = rawHeader(exchange.request.rawHeaders, 'host');
+  const target = exchange.request.target.replace(/[^\x21-\x7e]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `%${code.toString(16).toUpperCase().padStart(2, '0')}` : '%3F';
+  });
+  return `http://${host !== undefined && PLAIN_HOST.test(host) ? host : 'localhost'}${target}`;
 }
 
-function queryOf(exchange: Exchange): URLSearchParams {
+/** The request's query string, without the `?`. */
+function searchOf(exchange: Exchange): string {
   const target = exchange.request.target;
   const q = target.indexOf('?');
-  return new URLSearchParams(q === -1 ? '' : target.slice(q + 1));
+  return q === -1 ? '' : target.slice(q + 1);
 }
 
 function itemNotFound(exchange: Exchange, resource: Resource, id: string): MockpointError {
@@ -101,12 +122,36 @@ function methodNotAllowed(exchange: Exchange, allow: string): MockpointError {
 const COLLECTION_METHODS = 'GET, HEAD, POST';
 const ITEM_METHODS = 'GET, HEAD, PUT, PATCH, DELETE';
 
-async function list(exchange: Exchange, resource: Resource): Promise<EndpointAnswer> {
-  const query = parseListQuery(queryOf(exchange));
+/**
+ * Lists already answered, by the items they were run on (a store hands out the
+ * same array until the collection changes: a write makes a new one, and the
+ * entries of the old one go with it) and the request's query string; at most
+ * {@link LISTS_PER_COLLECTION} per array, the oldest dropped first.
+ */
+const answeredLists = new WeakMap<readonly Item[], Map<string, { query: ListQuery; result: ListResult }>>();
+const LISTS_PER_COLLECTION = 32;
+
+/** The query and its result over `items`: run once per query string and version of the collection. */
+function listed(items: readonly Item[], search: string): { query: ListQuery; result: ListResult } {
+  let lists = answeredLists.get(items);
+  const known = lists?.get(search);
+  if (known !== undefined) return known;
+  const query = parseListQuery(new URLSearchParams(search));
   if ('problem' in query) throw new MockpointError('INVALID_QUERY', query.problem);
+  const answered = { query, result: runListQuery(items, query) };
+  if (lists === undefined) {
+    lists = new Map();
+    answeredLists.set(items, lists);
+  }
+  if (lists.size >= LISTS_PER_COLLECTION) lists.delete(lists.keys().next().value as string);
+  lists.set(search, answered);
+  return answered;
+}
+
+async function list(exchange: Exchange, resource: Resource): Promise<EndpointAnswer> {
   const collections = await exchange.parts.endpoints.collections.get(exchange.name);
   const items = collections.get(resource.collection) ?? [];
-  const result = runListQuery(items, query);
+  const { query, result } = listed(items, searchOf(exchange));
   const context = relationContext(collections, resource);
   const texts = result.indexes.map((i) => related(items[i] as Item, query.embed, query.expand, context));
   const extra: Record<string, string> = {};
@@ -134,7 +179,7 @@ async function show(exchange: Exchange, resource: Resource, id: string): Promise
   const items = collections.get(resource.collection) ?? [];
   const item = items[indexOfId(items, resource.idField, id)];
   if (item === undefined) throw itemNotFound(exchange, resource, id);
-  const query = queryOf(exchange);
+  const query = new URLSearchParams(searchOf(exchange));
   const text = related(item, query.getAll('_embed'), query.getAll('_expand'), relationContext(collections, resource));
   return json(exchange, 200, text);
 }
@@ -158,7 +203,7 @@ async function create(exchange: Exchange, resource: Resource): Promise<EndpointA
         { details: { collection: resource.collection, id: inserted.id } },
       );
     }
-    checkCollectionSize(resource.collection, [...items, inserted.item], collectionLimits);
+    checkCollectionSize(resource.collection, items, collectionLimits, { at: -1, item: inserted.item });
     return { edit: { append: inserted.item }, result: inserted.item };
   });
   const id = item.value[resource.idField];
@@ -176,11 +221,7 @@ async function update(exchange: Exchange, resource: Resource, id: string, merge:
     const current = items[at];
     if (current === undefined) throw itemNotFound(exchange, resource, id);
     const next = merge ? patchItem(current, body, resource.idField) : replaceItem(current, body, resource.idField);
-    checkCollectionSize(
-      resource.collection,
-      items.map((item, i) => (i === at ? next : item)),
-      collectionLimits,
-    );
+    checkCollectionSize(resource.collection, items, collectionLimits, { at, item: next });
     return { edit: { set: at, item: next }, result: next };
   });
   return json(exchange, 200, item.text);

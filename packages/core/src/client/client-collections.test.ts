@@ -1,0 +1,50 @@
+// The client's collection methods, against an app (no socket).
+import { describe, expect, it } from 'vitest';
+import { createApp, createClient, JsonText, MockpointError } from '../index.js';
+
+function setup() {
+  const app = createApp();
+  return { app, client: createClient({ baseUrl: 'http://mockpoint.test', app }) };
+}
+
+describe('client collection methods', () => {
+  it('setCollections, collections, collection, collectionText (exact), setCollection, removeCollection', async () => {
+    const { client } = setup();
+    expect(await client.collections('api')).toEqual({});
+    const saved = await client.setCollections('api', {
+      users: [new JsonText('{"id":1,"big":12345678901234567890}'), { id: 2, name: 'Grace' }],
+    });
+    expect(Object.keys(saved)).toEqual(['users']);
+    expect(await client.collectionText('api', 'users')).toBe(
+      '[{"id":1,"big":12345678901234567890},{"id":2,"name":"Grace"}]',
+    );
+    expect(await client.setCollection('api', 'posts', [{ id: 1 }])).toEqual([{ id: 1 }]);
+    expect(await client.collection('api', 'posts')).toEqual([{ id: 1 }]);
+    await client.removeCollection('api', 'posts');
+    const missing = await client.collection('api', 'posts').catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(MockpointError);
+    expect((missing as MockpointError).code).toBe('COLLECTION_NOT_FOUND');
+  });
+
+  it('resetEndpoint returns to the seed after resource writes, and forgets the journal only when asked', async () => {
+    const { app, client } = setup();
+    await client.setCollections('api', { todos: [{ id: 1, done: false }] });
+    await client.setRoutes('api', [{ match: { path: '/todos' }, answer: { resource: 'todos' } }]);
+    const created = await app.fetch(
+      new Request(client.endpointUrl('api', '/todos'), { method: 'POST', body: '{"title":"x"}' }),
+    );
+    expect(await created.json()).toEqual({ title: 'x', id: 2 });
+    expect(await client.collection('api', 'todos')).toHaveLength(2);
+    await client.resetEndpoint('api');
+    expect(await client.collection('api', 'todos')).toEqual([{ id: 1, done: false }]);
+    expect(await client.requests('api')).toHaveLength(1);
+    await client.resetEndpoint('api', { journal: true });
+    expect(await client.requests('api')).toHaveLength(0);
+  });
+
+  it('a bad collection is refused with its code', async () => {
+    const { client } = setup();
+    const error = await client.setCollections('api', { users: [1] }).catch((e: unknown) => e);
+    expect((error as MockpointError).code).toBe('INVALID_COLLECTION');
+  });
+});
