@@ -57,6 +57,19 @@ const SAMPLES: Record<string, Omit<Write, 'method' | 'path'> & { path: string }>
   },
   'DELETE /api/endpoints/{name}/queue': { path: '/api/endpoints/victim/queue', ok: 204 },
   'DELETE /api/endpoints/{name}/requests': { path: '/api/endpoints/victim/requests', ok: 204 },
+  'PUT /api/endpoints/{name}/collections': {
+    path: '/api/endpoints/victim/collections',
+    body: '{"users":[{"id":1,"evil":true}]}',
+    ok: 200,
+  },
+  'PUT /api/endpoints/{name}/collections/{collection}': {
+    path: '/api/endpoints/victim/collections/posts',
+    body: '[{"id":1,"evil":true}]',
+    ok: 200,
+  },
+  'POST /api/endpoints/{name}/reset': { path: '/api/endpoints/victim/reset', ok: 204 },
+  'DELETE /api/endpoints/{name}/collections/{collection}': { path: '/api/endpoints/victim/collections/posts', ok: 204 },
+  'DELETE /api/endpoints/{name}/collections': { path: '/api/endpoints/victim/collections', ok: 204 },
   'DELETE /api/endpoints/{name}': { path: '/api/endpoints/victim', ok: 204 },
   'DELETE /api/endpoints': { path: '/api/endpoints', ok: 204 },
   // Port 9 (discard) on loopback: nothing listens there.
@@ -94,7 +107,7 @@ async function documentedWrites(): Promise<string[]> {
     );
 }
 
-/** A fresh state: `victim` with a record, one recorded request and one queued answer. */
+/** A fresh state: `victim` with a record, one recorded request, one queued answer and two collections. */
 async function seed(): Promise<void> {
   expect((await fetch(`${server.url}/api/endpoints`, { method: 'DELETE' })).status).toBe(204);
   const put = await fetch(`${server.url}/api/endpoints/victim`, { method: 'PUT', body: '{"data":{"v":1}}' });
@@ -105,9 +118,14 @@ async function seed(): Promise<void> {
     body: '{"answers":[{"statusCode":202}]}',
   });
   expect(queued.status).toBe(201);
+  const collections = await fetch(`${server.url}/api/endpoints/victim/collections`, {
+    method: 'PUT',
+    body: '{"users":[{"id":1}],"posts":[]}',
+  });
+  expect(collections.status).toBe(200);
 }
 
-/** Everything a write could change: the records, the queue, the routes, the signature check and the journal of `victim`. */
+/** Everything a write could change: the records, the queue, the routes, the signature check, the collections and the journal of `victim`. */
 async function snapshot(): Promise<string> {
   const read = async (path: string) => (await fetch(`${server.url}${path}`)).text();
   const requests = JSON.parse(await read('/api/endpoints/victim/requests')) as { requests: { path: string }[] };
@@ -116,6 +134,7 @@ async function snapshot(): Promise<string> {
     queue: JSON.parse(await read('/api/endpoints/victim/queue')),
     routes: JSON.parse(await read('/api/endpoints/victim/routes')),
     signature: JSON.parse(await read('/api/endpoints/victim/signature')),
+    collections: JSON.parse(await read('/api/endpoints/victim/collections')),
     deliveries: (JSON.parse(await read('/api/deliveries')) as { deliveries: { id: string }[] }).deliveries.map(
       (d) => d.id,
     ),

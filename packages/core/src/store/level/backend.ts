@@ -6,7 +6,6 @@
  * @module
  */
 
-import type { DeliveryStore } from '../../webhook/delivery-store.js';
 import { type Backend, type JournalBounds, memoryBackend } from '../backend.js';
 import { LevelStore, type LevelStoreOptions } from './index.js';
 
@@ -14,17 +13,24 @@ import { LevelStore, type LevelStoreOptions } from './index.js';
 export interface LevelBackendOptions extends LevelStoreOptions, JournalBounds {}
 
 /**
- * The store's durable deliveries; when damaged data keeps them from being read,
- * the backend still opens (degraded, as health says) with deliveries kept in
- * memory, and says so in one warning: `mockpoint repair` is the way back.
+ * A durable part of the store (`open`); when damaged data keeps it from being
+ * read, the backend still opens (degraded, as health says) with that part kept
+ * in memory (`undefined`: memoryBackend fills it in), and says so in one
+ * warning naming `what` could not be read and `kept` in memory: `mockpoint
+ * repair` is the way back.
  */
-async function openDeliveries(store: LevelStore, warnings: string[]): Promise<DeliveryStore | undefined> {
+async function openDurable<T>(
+  open: () => Promise<T>,
+  what: string,
+  kept: string,
+  warnings: string[],
+): Promise<T | undefined> {
   try {
-    return await store.openDeliveries();
+    return await open();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     warnings.push(
-      `the pending deliveries could not be read (${reason}); new deliveries are kept in memory until the data directory is repaired (mockpoint repair)`,
+      `${what} could not be read (${reason}); ${kept} kept in memory until the data directory is repaired (mockpoint repair)`,
     );
     return undefined;
   }
@@ -52,8 +58,18 @@ function openWarnings(store: LevelStore): string[] {
 export async function levelBackend(options: LevelBackendOptions): Promise<Backend> {
   const store = await LevelStore.open(options);
   const warnings = openWarnings(store);
-  const deliveries = await openDeliveries(store, warnings);
-  const collections = await store.openCollections();
+  const deliveries = await openDurable(
+    () => store.openDeliveries(),
+    'the pending deliveries',
+    'new deliveries are',
+    warnings,
+  );
+  const collections = await openDurable(
+    () => store.openCollections(),
+    'the collections',
+    'collection writes are',
+    warnings,
+  );
   return {
     ...memoryBackend({ ...options, store, deliveries, collections }),
     kind: 'level',
