@@ -34,6 +34,9 @@ export interface Change<T> {
   result: T;
 }
 
+/** What {@link CollectionStore.update} runs: the collection's items as they are (undefined: none) → what to do. */
+export type ChangeFn<T> = (items: readonly Item[] | undefined) => Change<T>;
+
 export interface CollectionStore {
   /** `memory`, `level`, `redis`, … */
   readonly kind: string;
@@ -46,7 +49,7 @@ export interface CollectionStore {
    * On a shared store `change` runs again when another replica changed the
    * collection meanwhile: it must not do anything but compute.
    */
-  update<T>(name: string, collection: string, change: (items: readonly Item[] | undefined) => Change<T>): Promise<T>;
+  update<T>(name: string, collection: string, change: ChangeFn<T>): Promise<T>;
   /** Replaces every collection of `name` by `collections`, which become its seed too. */
   seed(name: string, collections: Collections): Promise<void>;
   /**

@@ -10,7 +10,7 @@
  */
 import { KeyedMutex } from '../store/store.js';
 import {
-  type Change,
+  type ChangeFn,
   type CollectionStore,
   type Collections,
   checkCollectionName,
@@ -114,11 +114,7 @@ export class MemoryCollectionStore implements CollectionStore {
     return new Map(this.#seeds.get(name) ?? []);
   }
 
-  async update<T>(
-    name: string,
-    collection: string,
-    change: (items: readonly Item[] | undefined) => Change<T>,
-  ): Promise<T> {
+  async update<T>(name: string, collection: string, change: ChangeFn<T>): Promise<T> {
     checkCollectionName(collection);
     return this.#locks.run(name, async () => {
       const held = this.#current.get(name)?.get(collection);

@@ -121,11 +121,7 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
         idField: z.string().min(1).max(64).optional().describe('The field that holds each item\'s id; default "id".'),
       }),
     ])
-    .meta({
-      title: 'ResourceAnswer',
-      description:
-        "Serve REST over one of the endpoint's collections below the route's path, in json-server's conventions (routes only; see docs/state.md).",
-    });
+    .meta({ title: 'ResourceAnswer', description: RESOURCE_DESCRIPTION });
   const routeAnswer = z
     .strictObject({
       statusCode: parts.statusCode.optional().describe('HTTP status, 200-599; default 200.'),
@@ -174,6 +170,10 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
   const routesPage = z.object({ routes: z.array(storedRoute) }).meta({ title: 'Routes' });
   return { stream, routeAnswer, route, routesRequest, routesPage };
 }
+
+/** What a resource answer is, in the OpenAPI document and the mock-file schema. */
+const RESOURCE_DESCRIPTION =
+  "Serve REST over one of the endpoint's collections below the route's path, in json-server's conventions (routes only; see docs/state.md).";
 
 /** The error code of an invalid field, by the field's name. */
 const FIELD_CODES: Record<string, ErrorCode> = {

@@ -8,6 +8,7 @@
  * @module
  */
 import type { Hono } from 'hono';
+import type { z } from 'zod';
 import { jsonTextResponse } from '../../answer/read-response.js';
 import {
   type CollectionLimits,
@@ -20,6 +21,7 @@ import { collectionText } from '../../collections/item.js';
 import { MockpointError } from '../../wire/errors.js';
 import { decodeUtf8, readDecodedBody, readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
+import type { RouteDoc } from '../openapi.js';
 import { pathName } from './manage.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';
 
@@ -96,6 +98,17 @@ export function registerCollectionRoutes(app: Hono, ctx: AppContext): void {
   const one = { ...params, collection: 'The collection name (1-64 of A-Z a-z 0-9 _ -).' };
   const refused = [REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS];
   const bad = ['INVALID_COLLECTION', 'COLLECTION_TOO_LARGE'] as const;
+  /** The doc of a PUT of collections (all of them, or one): the body is what is answered. */
+  const writeDoc = (path: string, summary: string, params: RouteDoc['params'], schema: z.ZodType): RouteDoc => ({
+    method: 'put',
+    path,
+    summary,
+    tag: 'collections',
+    params,
+    body: schema,
+    admin: true,
+    responses: { 200: { description: 'Saved.', schema }, ...errorResponses(schemas, ...refused, bad) },
+  });
   ctx.docs.push(
     readDoc(
       schemas,
@@ -107,20 +120,12 @@ export function registerCollectionRoutes(app: Hono, ctx: AppContext): void {
       },
       { description: 'The collections by name.', schema: schemas.collections },
     ),
-    {
-      method: 'put',
-      path: '/api/endpoints/{name}/collections',
-      summary:
-        'Replace every collection of this name; what is put is also the seed that POST /api/endpoints/{name}/reset returns to. Items are kept as their exact text.',
-      tag: 'collections',
+    writeDoc(
+      '/api/endpoints/{name}/collections',
+      'Replace every collection of this name; what is put is also the seed that POST /api/endpoints/{name}/reset returns to. Items are kept as their exact text.',
       params,
-      body: schemas.collections,
-      admin: true,
-      responses: {
-        200: { description: 'Saved.', schema: schemas.collections },
-        ...errorResponses(schemas, ...refused, bad),
-      },
-    },
+      schemas.collections,
+    ),
     {
       method: 'delete',
       path: '/api/endpoints/{name}/collections',
@@ -142,19 +147,12 @@ export function registerCollectionRoutes(app: Hono, ctx: AppContext): void {
       'INVALID_COLLECTION',
       'COLLECTION_NOT_FOUND',
     ),
-    {
-      method: 'put',
-      path: '/api/endpoints/{name}/collections/{collection}',
-      summary: 'Replace (or create) one collection, which is also its seed; the others stay as they are.',
-      tag: 'collections',
-      params: one,
-      body: schemas.collectionItems,
-      admin: true,
-      responses: {
-        200: { description: 'Saved.', schema: schemas.collectionItems },
-        ...errorResponses(schemas, ...refused, bad),
-      },
-    },
+    writeDoc(
+      '/api/endpoints/{name}/collections/{collection}',
+      'Replace (or create) one collection, which is also its seed; the others stay as they are.',
+      one,
+      schemas.collectionItems,
+    ),
     {
       method: 'delete',
       path: '/api/endpoints/{name}/collections/{collection}',

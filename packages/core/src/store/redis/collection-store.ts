@@ -17,7 +17,7 @@
  * @module
  */
 import {
-  type Change,
+  type ChangeFn,
   type CollectionStore,
   type Collections,
   checkCollectionName,
@@ -26,11 +26,7 @@ import {
 import { collectionText, type Item, itemsOf } from '../../collections/item.js';
 import { MockpointError } from '../../wire/errors.js';
 import { KeyedMutex } from '../store.js';
-
-/** What the store needs from the Redis connection (see `RedisStore.openCollections`). */
-export interface CollectionConnection {
-  eval(script: string, keys: string[], args: string[]): Promise<unknown>;
-}
+import type { ScriptConnection } from './script-connection.js';
 
 /**
  * KEYS: items, versions. ARGV: collection, the version the caller holds ('' for none).
@@ -126,15 +122,17 @@ function applyEdit(items: readonly Item[], edit: Edit): readonly Item[] {
 const MAX_TRIES = 100;
 
 export class RedisCollectionStore implements CollectionStore {
-  readonly kind = 'redis';
-  readonly #connection: CollectionConnection;
-  readonly #prefix: string;
-  readonly #locks = new KeyedMutex();
   /** `<name>\0<collection>` → the version last read and its items, parsed once per version. */
   readonly #parsed = new Map<string, { version: string; items: readonly Item[] }>();
+  /** Changes to one name in this process wait for each other (fewer compare-and-set retries). */
+  readonly #locks = new KeyedMutex();
+  readonly #connection: ScriptConnection;
+  /** `<store prefix>collections:`, the start of every key of this part. */
+  readonly #prefix: string;
+  readonly kind = 'redis';
 
   /** Use `RedisStore.openCollections()`. */
-  constructor(connection: CollectionConnection, keyPrefix: string) {
+  constructor(connection: ScriptConnection, keyPrefix: string) {
     this.#connection = connection;
     this.#prefix = `${keyPrefix}collections:`;
   }
@@ -193,11 +191,7 @@ export class RedisCollectionStore implements CollectionStore {
     return { version, items: this.#items(name, collection, version, String(text)) };
   }
 
-  async update<T>(
-    name: string,
-    collection: string,
-    change: (items: readonly Item[] | undefined) => Change<T>,
-  ): Promise<T> {
+  async update<T>(name: string, collection: string, change: ChangeFn<T>): Promise<T> {
     checkCollectionName(collection);
     return this.#locks.run(name, async () => {
       for (let attempt = 0; attempt < MAX_TRIES; attempt++) {

@@ -20,11 +20,7 @@ import {
   leaseMs,
   type StoredDelivery,
 } from '../../webhook/delivery-store.js';
-
-/** What the store needs from the Redis connection (see `RedisStore.openDeliveries`). */
-export interface DeliveryConnection {
-  eval(script: string, keys: string[], args: string[]): Promise<unknown>;
-}
+import type { ScriptConnection } from './script-connection.js';
 
 /**
  * KEYS: json, version, due, created, lease. ARGV: id, json, due, created, lease, max pending.
@@ -94,11 +90,11 @@ const COUNT = `return redis.call('ZCARD', KEYS[1])`;
 export class RedisDeliveryStore implements DeliveryStore {
   readonly kind = 'redis';
   readonly shared = true;
-  readonly #connection: DeliveryConnection;
+  readonly #connection: ScriptConnection;
   readonly #keys: { json: string; version: string; due: string; created: string; finished: string; lease: string };
   readonly #keep: number;
 
-  constructor(connection: DeliveryConnection, options: { keyPrefix: string; keepFinished?: number }) {
+  constructor(connection: ScriptConnection, options: { keyPrefix: string; keepFinished?: number }) {
     this.#connection = connection;
     const p = `${options.keyPrefix}deliveries`;
     this.#keys = {
