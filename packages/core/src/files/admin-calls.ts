@@ -1,6 +1,6 @@
 /**
  * The admin API calls a mock file needs (read, write and list endpoints with
- * their routes and queued answers), each `data` kept as its exact text. Over
+ * their routes, queued answers and collections), each `data` kept as its exact text. Over
  * any fetch: a daemon's URL, or an app in this process.
  *
  * @module
@@ -11,7 +11,7 @@ import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
 import { decodeRoutes, routesJson } from '../wire/route.js';
 import { queueBodyFromMembers } from '../wire/schemas.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
-import { writeBodies } from './write-bodies.js';
+import { collectionsBody, collectionsByName, writeBodies } from './write-bodies.js';
 
 /** Which daemon (or app) to talk to. */
 export interface AdminTarget {
@@ -87,10 +87,11 @@ export async function listNames(target: AdminTarget): Promise<string[]> {
 
 /** What `name` holds now: its record (exact), routes and queued answers. */
 export async function readState(target: AdminTarget, name: string): Promise<EndpointState> {
-  const [recordText, routesText, queueText] = await Promise.all([
+  const [recordText, routesText, queueText, collectionsText] = await Promise.all([
     call(target, 'GET', `/api/endpoints/${seg(name)}`, undefined, true),
     call(target, 'GET', `/api/endpoints/${seg(name)}/routes`),
     call(target, 'GET', `/api/endpoints/${seg(name)}/queue`),
+    call(target, 'GET', `/api/endpoints/${seg(name)}/collections`),
   ]);
   const state: EndpointState = { name, routes: [], queue: [] };
   if (recordText !== undefined) {
@@ -104,6 +105,10 @@ export async function readState(target: AdminTarget, name: string): Promise<Endp
   state.routes = decodeRoutes(scanJson(routesText as string).members?.get('routes') ?? '[]');
   const queue = queueBodyFromMembers(scanJson(queueText as string).members ?? new Map()).answers;
   state.queue = (queue as QueuedAnswer[] | undefined) ?? [];
+  const collections = scanJson(collectionsText as string).members ?? new Map<string, string>();
+  if (collections.size > 0) {
+    state.collections = new Map([...collections].map(([collection, text]) => [collection, new JsonText(text)]));
+  }
   return state;
 }
 
@@ -119,6 +124,7 @@ export function stateKey(state: EndpointState): string {
     record: record && { data: record.data, statusCode: record.statusCode, delay: record.delay },
     routes: new JsonText(routesJson(state.routes)),
     queue: state.queue.map(queueFields),
+    collections: state.collections === undefined ? null : new JsonText(collectionsBody(state.collections)),
   });
 }
 
@@ -133,6 +139,7 @@ export function stateEntry(state: EndpointState): Record<string, unknown> {
   // Decoded from their stored form: fields in the documented order, each answer's data exact.
   if (state.routes.length > 0) out.routes = decodeRoutes(routesJson(state.routes));
   if (state.queue.length > 0) out.queue = state.queue.map(queueFields);
+  if (state.collections !== undefined) out.collections = collectionsByName(state.collections);
   return out;
 }
 
@@ -151,6 +158,10 @@ export async function writeState(target: AdminTarget, desired: EndpointState, cu
   await call(target, 'PUT', `${path}/routes`, bodies.routes);
   if (current === undefined || current.queue.length > 0) await call(target, 'DELETE', `${path}/queue`);
   if (bodies.queue !== undefined) await call(target, 'POST', `${path}/queue`, bodies.queue);
+  if (bodies.collections !== undefined) await call(target, 'PUT', `${path}/collections`, bodies.collections);
+  else if (current === undefined || current.collections !== undefined) {
+    await call(target, 'DELETE', `${path}/collections`);
+  }
 }
 
 /** Removes `name`: its record, routes and queued answers. */

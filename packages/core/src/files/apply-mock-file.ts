@@ -41,7 +41,11 @@ export async function applyMockFile(
   const writes: (() => Promise<void>)[] = [];
   for (const desired of file.endpoints) {
     const current = await readState(target, desired.name);
-    const exists = existing.has(desired.name) || current.routes.length > 0 || current.queue.length > 0;
+    const exists =
+      existing.has(desired.name) ||
+      current.routes.length > 0 ||
+      current.queue.length > 0 ||
+      current.collections !== undefined;
     if (exists && stateKey(current) === stateKey(desired)) {
       plan.unchanged.push(desired.name);
       continue;

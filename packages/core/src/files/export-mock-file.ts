@@ -38,7 +38,9 @@ export async function exportMockFile(target: AdminTarget, options: ExportOptions
   const endpoints: Record<string, unknown>[] = [];
   for (const name of names) {
     const state = await readState(target, name);
-    if (!state.record && state.routes.length === 0 && state.queue.length === 0) continue;
+    if (!state.record && state.routes.length === 0 && state.queue.length === 0 && state.collections === undefined) {
+      continue;
+    }
     endpoints.push(stateEntry(state));
   }
   if (options.format === 'yaml') {

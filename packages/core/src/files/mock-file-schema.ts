@@ -28,6 +28,12 @@ export function createMockFileSchema(s: Schemas = createSchemas()) {
         .array(s.queueRequest.shape.answers.element)
         .optional()
         .describe('One-shot answers given before routes and record, first first.'),
+      collections: z
+        .record(s.collectionName, z.unknown())
+        .optional()
+        .describe(
+          'Collections of items by name (each a list of JSON objects, or { "$file": "./users.json" }), also their seed; served by resource routes (docs/state.md).',
+        ),
     })
     .meta({
       title: 'MockFileEndpoint',
@@ -85,6 +91,13 @@ function withFileReferences(schema: JsonSchema): JsonSchema {
     return typeof at === 'object' && at !== null ? (at as JsonSchema) : undefined;
   };
   const endpoint = child(schema, 'properties', 'endpoints', 'items', 'properties');
+  // A collection is kept as its exact text while the file is read (like data), so the schema the
+  // file is checked against takes any value; editors get the shape: a list of objects, or a file.
+  const collections = child(endpoint, 'collections');
+  if (!collections) throw new Error('the mock file schema has no collections to describe');
+  collections.additionalProperties = {
+    anyOf: [{ type: 'array', items: { type: 'object' } }, fileReference('a JSON array of objects, read exactly')],
+  };
   const answers = [
     child(endpoint, 'routes', 'items', 'properties', 'answer', 'properties'),
     child(endpoint, 'queue', 'items', 'properties'),

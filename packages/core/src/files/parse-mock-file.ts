@@ -18,11 +18,13 @@ import {
   parseDocument,
 } from 'yaml';
 import { utf8Length } from '../answer/endpoint-answer.js';
+import { parseCollection } from '../collections/collection-input.js';
+import { collectionText } from '../collections/item.js';
 import type { QueuedAnswer } from '../wire/answer-json.js';
 import { toBase64 } from '../wire/base64.js';
 import { type ErrorCode, MockpointError } from '../wire/errors.js';
 import { JsonSyntaxError, JsonText, scanJson } from '../wire/json-text.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_ROUTES } from '../wire/limits.js';
+import { DEFAULT_LIMITS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_ROUTES } from '../wire/limits.js';
 import { checkRoutes, type Route, type RouteInput } from '../wire/route.js';
 import { createSchemas, parseQueueBody } from '../wire/schemas.js';
 import { AliasBudget, AliasLimitError } from './alias-budget.js';
@@ -30,6 +32,12 @@ import { exactJsonText, NotJsonError } from './exact-yaml.js';
 import { createMockFileSchema } from './mock-file-schema.js';
 import { decodeStrictUtf8, InvalidUtf8Error } from './utf8.js';
 import { writeBodies } from './write-bodies.js';
+
+/** The collection limits a file is checked against (the daemon's own may be lower: it refuses then). */
+const DEFAULT_COLLECTION_LIMITS = {
+  maxCollectionItems: DEFAULT_LIMITS.maxCollectionItems,
+  maxCollectionBytes: DEFAULT_LIMITS.maxCollectionBytes,
+};
 
 /** One endpoint of a mock file, checked. */
 export interface MockFileEndpoint {
@@ -40,6 +48,8 @@ export interface MockFileEndpoint {
   routes: Route[];
   /** Queued answers, `times` defaulted. */
   queue: QueuedAnswer[];
+  /** Collections by name, each its items' exact text as one JSON array (absent: none). */
+  collections?: Map<string, JsonText>;
 }
 
 /** A checked mock file. */
@@ -138,6 +148,8 @@ const FIELD_REASONS: Record<string, string> = {
 function answerField(path: Path): 'data' | 'body' | 'bodyBase64' | undefined {
   const n = path.length;
   const last = path[n - 1];
+  // endpoints[i].collections.users: a collection is kept as its exact text, like data (and may be a $file).
+  if (path[0] === 'endpoints' && n === 4 && path[2] === 'collections') return 'data';
   if (path[0] !== 'endpoints' || (last !== 'data' && last !== 'body' && last !== 'bodyBase64')) return undefined;
   if (n === 3) return last === 'data' ? last : undefined; // endpoints[i].data (a record has data only)
   if (n === 5 && path[2] === 'queue') return last; // endpoints[i].queue[k].data
@@ -411,12 +423,26 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
         throw fileError('MOCK_FILE_INVALID', at(['endpoints', i, 'queue', index]), message, error.code);
       }
     }
+    if (entry.collections !== undefined) {
+      out.collections = new Map();
+      for (const [collection, items] of Object.entries(entry.collections as Record<string, JsonText>)) {
+        try {
+          const parsed = parseCollection(collection, items.text, DEFAULT_COLLECTION_LIMITS);
+          out.collections.set(collection, new JsonText(collectionText(parsed)));
+        } catch (error) {
+          if (!(error instanceof MockpointError)) throw error;
+          const where = at(['endpoints', i, 'collections', collection]);
+          throw fileError('MOCK_FILE_INVALID', where, error.message, error.code);
+        }
+      }
+    }
     // The admin writes that apply this endpoint, each within the body limit the daemon holds them to.
     const bodies = writeBodies(out);
     const writes = [
       ['data', 'PUT', '', bodies.record],
       ['routes', 'PUT', '/routes', bodies.routes],
       ['queue', 'POST', '/queue', bodies.queue],
+      ['collections', 'PUT', '/collections', bodies.collections],
     ] as const;
     for (const [field, method, suffix, body] of writes) {
       const size = body === undefined ? 0 : utf8Length(body);

@@ -1,7 +1,7 @@
 /**
  * The admin request bodies that write one endpoint of a mock file: the record
- * (`PUT /api/endpoints/{name}`), the routes (`PUT …/routes`) and the queued
- * answers (`POST …/queue`). `applyMockFile` sends exactly these texts, and
+ * (`PUT /api/endpoints/{name}`), the routes (`PUT …/routes`), the queued
+ * answers (`POST …/queue`) and the collections (`PUT …/collections`). `applyMockFile` sends exactly these texts, and
  * `parseMockFile` holds each to the body limit, so `validate`, `apply` and
  * `--config` refuse the same files.
  *
@@ -17,6 +17,7 @@ export interface WriteBodies {
   record?: string;
   routes: string;
   queue?: string;
+  collections?: string;
 }
 
 /** The bodies that make a daemon hold `endpoint`. */
@@ -27,5 +28,16 @@ export function writeBodies(endpoint: MockFileEndpoint): WriteBodies {
   if (endpoint.queue.length > 0) {
     bodies.queue = stringifyExact({ answers: endpoint.queue.map((answer) => new JsonText(answerJson(answer))) });
   }
+  if (endpoint.collections !== undefined) bodies.collections = collectionsBody(endpoint.collections);
   return bodies;
+}
+
+/** `{"posts":[…],"users":[…]}`: the collections by name in name order, each its exact text. */
+export function collectionsBody(collections: ReadonlyMap<string, JsonText>): string {
+  return stringifyExact(collectionsByName(collections));
+}
+
+/** The collections as an object, by name in name order (each value its exact text). */
+export function collectionsByName(collections: ReadonlyMap<string, JsonText>): Record<string, JsonText> {
+  return Object.fromEntries([...collections].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

@@ -363,7 +363,11 @@ export function createSchemas(options: SchemaOptions = {}) {
   const collectionItems = z
     .array(z.record(z.string(), z.unknown()).describe('An item: a JSON object, kept as its exact text.'))
     .meta({ title: 'CollectionItems', description: 'The items of one collection, in order.' });
-  const collections = z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), collectionItems).meta({
+  const collectionName = z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a collection name is 1-64 of A-Z a-z 0-9 _ -')
+    .describe('A collection name: 1-64 of A-Z a-z 0-9 _ -.');
+  const collections = z.record(collectionName, collectionItems).meta({
     title: 'Collections',
     description: "An endpoint's collections by name (1-64 of A-Z a-z 0-9 _ -), in name order.",
   });
@@ -379,6 +383,7 @@ export function createSchemas(options: SchemaOptions = {}) {
     ...routeSchemas,
     name,
     collectionItems,
+    collectionName,
     collections,
     resetQuery,
     requestFilter,
