@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { utf8Length } from '../answer/endpoint-answer.js';
 import { MockpointError } from '../wire/errors.js';
 import { JsonSyntaxError, scanJson } from '../wire/json-text.js';
 import type { LimitOptions } from '../wire/limits.js';
@@ -55,9 +56,10 @@ export function checkCollectionSize(
     );
   }
   let bytes = 2;
-  for (const item of items) bytes += item.text.length + 1;
+  for (const item of items) bytes += utf8Length(item.text) + 1;
   if (replace !== undefined) {
-    bytes += replace.item.text.length + (replace.at === -1 ? 1 : -(items[replace.at]?.text.length ?? 0));
+    const old = items[replace.at];
+    bytes += utf8Length(replace.item.text) + (old === undefined ? 1 : -utf8Length(old.text));
   }
   if (bytes > limits.maxCollectionBytes) {
     throw new MockpointError(

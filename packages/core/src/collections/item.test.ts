@@ -41,6 +41,26 @@ describe('items', () => {
     expect(nextId(items('{"x":1}'), 'id')).toMatch(/^"[0-9a-f-]{36}"$/);
   });
 
+  it('ids past 2^53 are compared and found by their exact text, never by the rounded double', () => {
+    const big = items('{"id":12345678901234567890}', '{"id":12345678901234567891}');
+    expect(nextId(big, 'id')).toBe('12345678901234567892');
+    expect(indexOfId(big, 'id', '12345678901234567891')).toBe(1);
+    expect(indexOfId(big, 'id', '12345678901234567000')).toBe(-1);
+    expect(insertItem(big, item('{"id":12345678901234567891}'), 'id')).toEqual({
+      problem: 'id-taken',
+      id: '12345678901234567891',
+    });
+  });
+
+  it('an id field is an own field: constructor or toString is no id an item has by itself', () => {
+    const list = items('{"n":1}');
+    expect(indexOfId(list, 'constructor', String(Object))).toBe(-1);
+    expect(insertItem(list, item('{"n":2}'), 'constructor')).toMatchObject({
+      item: { text: expect.stringMatching(/^\{"n":2,"constructor":"[0-9a-f-]{36}"\}$/) },
+    });
+    expect(nextId(items('{"toString":4}', '{"n":1}'), 'toString')).toBe('5');
+  });
+
   it('a string id as the greatest makes a UUID', () => {
     expect(JSON.parse(nextId(items('{"id":"abc"}', '{"id":"b"}'), 'id'))).toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,

@@ -67,14 +67,31 @@ export function memberText(text: string, key: string): string | undefined {
   return scanJson(text).members?.get(key);
 }
 
+/** The item's own field `field` (never one of its prototype's, such as `constructor`); undefined when absent. */
+export function ownField(item: Item, field: string): unknown {
+  return Object.hasOwn(item.value, field) ? item.value[field] : undefined;
+}
+
+/**
+ * The id of `item` as the text a URL names it by: a number by its JSON text
+ * (exact beyond 2^53: `12345678901234567891`, not its rounded double), anything
+ * else as JavaScript's `String()` gives it (json-server's `toString()`);
+ * undefined when it has none (or `null`).
+ */
+export function idText(item: Item, idField: string): string | undefined {
+  const own = ownField(item, idField);
+  if (own === undefined || own === null) return undefined;
+  if (typeof own === 'number') return memberText(item.text, idField);
+  return String(own);
+}
+
 /**
  * Whether `item`'s id is `id` (the id from a URL): compared as text, as
  * json-server does (`1` and `"1"` are both id 1). An item without one, or with
  * a `null` one, has no id.
  */
 export function hasId(item: Item, idField: string, id: string): boolean {
-  const own = item.value[idField];
-  return own !== undefined && own !== null && String(own) === id;
+  return idText(item, idField) === id;
 }
 
 /**
@@ -96,10 +113,8 @@ export function indexOfId(items: readonly Item[], idField: string, id: string): 
   if (index === undefined) {
     index = new Map();
     for (let i = 0; i < items.length; i++) {
-      const own = (items[i] as Item).value[idField];
-      if (own === undefined || own === null) continue;
-      const key = String(own);
-      if (!index.has(key)) index.set(key, i);
+      const key = idText(items[i] as Item, idField);
+      if (key !== undefined && !index.has(key)) index.set(key, i);
     }
     byField.set(idField, index);
   }
@@ -114,23 +129,33 @@ const INTEGER = /^-?\d+$/;
  * size); else a random UUID (where json-server makes a 7-character nanoid).
  */
 export function nextId(items: readonly Item[], idField: string): string {
+  if (items.length === 0) return '1';
   let max: unknown;
   let maxIndex = -1;
-  // The greatest id as lodash's maxBy finds it (json-server's rule): `>` over the ids that are set.
+  // The greatest id as lodash's maxBy finds it (json-server's rule): `>` over the ids that are set;
+  // two integers compared exactly (as BigInt from their text), where doubles could not tell them apart.
   items.forEach((item, index) => {
-    const id = item.value[idField];
+    const id = ownField(item, idField);
     if (id === undefined || id === null) return;
-    if (maxIndex === -1 || (id as number) > (max as number)) {
+    if (maxIndex === -1 || greater(item, id, items[maxIndex] as Item, max, idField)) {
       max = id;
       maxIndex = index;
     }
   });
-  if (items.length === 0) return '1';
   if (typeof max === 'number' && Number.isFinite(max)) {
     const text = memberText((items[maxIndex] as Item).text, idField) as string;
     return INTEGER.test(text) ? String(BigInt(text) + 1n) : String(max + 1);
   }
   return JSON.stringify(crypto.randomUUID());
+}
+
+/** Whether id `a` (of item `x`) is greater than id `b` (of item `y`). */
+function greater(x: Item, a: unknown, y: Item, b: unknown, idField: string): boolean {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const [ta, tb] = [memberText(x.text, idField) as string, memberText(y.text, idField) as string];
+    if (INTEGER.test(ta) && INTEGER.test(tb)) return BigInt(ta) > BigInt(tb);
+  }
+  return (a as number) > (b as number);
 }
 
 /** Whether a JSON value counts as "no id given" (json-server's `doc.id || createId()`). */
@@ -146,9 +171,9 @@ export type Inserted = { item: Item } | { problem: 'id-taken'; id: string };
  * taken), else {@link nextId} (in place of a falsy id, or added at the end).
  */
 export function insertItem(items: readonly Item[], body: Item, idField: string): Inserted {
-  const given = body.value[idField];
+  const given = ownField(body, idField);
   if (!isFalsy(given)) {
-    const id = String(given);
+    const id = idText(body, idField) as string;
     return indexOfId(items, idField, id) === -1 ? { item: body } : { problem: 'id-taken', id };
   }
   return { item: itemOf(withMember(body.text, idField, nextId(items, idField))) };
@@ -161,6 +186,6 @@ export function replaceItem(current: Item, body: Item, idField: string): Item {
 
 /** `current` merged with `patch` (RFC 7396, an object); its id is kept whatever the patch says of it. */
 export function patchItem(current: Item, patch: Item, idField: string): Item {
-  const withoutId = Object.hasOwn(patch.value, idField) ? withMember(patch.text, idField, undefined) : patch.text;
+  const withoutId = ownField(patch, idField) !== undefined ? withMember(patch.text, idField, undefined) : patch.text;
   return itemOf(mergePatchText(current.text, withoutId));
 }

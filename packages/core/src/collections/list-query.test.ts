@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Item, itemOf } from './item.js';
-import { type ListQuery, linkHeader, parseListQuery, runListQuery } from './list-query.js';
+import { type ListQuery, linkHeader, parseListQuery, QueryTooCostlyError, runListQuery } from './list-query.js';
 import { plural, related, singular } from './relations.js';
 
 const users = [
@@ -48,6 +48,23 @@ describe('the list query (json-server 0.17)', () => {
     expect(parseListQuery(new URLSearchParams('name_like=['))).toMatchObject({ problem: /name_like/ });
     const many = Array.from({ length: 33 }, () => 'a_like=x').join('&');
     expect(parseListQuery(new URLSearchParams(many))).toMatchObject({ problem: /at most 32/ });
+  });
+
+  it('bounds what one request may ask: filters, sort fields, relations, and the RE2 work of its _like patterns', () => {
+    const many = (key: (i: number) => string, n: number) =>
+      Array.from({ length: n }, (_, i) => `${key(i)}=1`).join('&');
+    expect(parseListQuery(new URLSearchParams(many((i) => `f${i}`, 65)))).toMatchObject({ problem: /64 filter/ });
+    expect(parseListQuery(new URLSearchParams(`_sort=${Array(17).fill('a').join(',')}`))).toMatchObject({
+      problem: /16 fields/,
+    });
+    expect(parseListQuery(new URLSearchParams(many((i) => `_embed=c${i}&x`, 17)))).toMatchObject({
+      problem: /16 collections/,
+    });
+    // A pattern of a few hundred characters whose RE2 program is large, over long texts: refused, not run.
+    const long = Array.from({ length: 200 }, (_, i) => itemOf(`{"id":${i},"text":"${'a'.repeat(5000)}"}`));
+    const costly = query(`text_like=${encodeURIComponent('[\\s\\S]{100}'.repeat(5))}`);
+    expect(() => runListQuery(long, costly)).toThrow(QueryTooCostlyError);
+    expect(runListQuery(long, query('text_like=^a')).indexes).toHaveLength(200);
   });
 
   it('q finds text anywhere, case-insensitive, in nested values too', () => {

@@ -27,6 +27,18 @@ const OPERATOR = /_(ne|gte|lte|like)$/;
 const WHOLE = /^-?\d{1,15}$/;
 /** `_like` patterns at most per request: each is run once per item. */
 const MAX_PATTERNS = 32;
+/** Filters (distinct parameter names), `_sort` fields, and `_embed` plus `_expand` names at most per request. */
+const MAX_FILTERS = 64;
+const MAX_SORT_FIELDS = 16;
+const MAX_RELATIONS = 16;
+/**
+ * The most RE2 work the `_like` filters of one request may do, in steps of
+ * about 256 pattern instructions × characters (as a route's JSON Schema
+ * patterns are charged): a costly pattern over a large collection is refused
+ * (`INVALID_QUERY`) instead of stalling the daemon. Typical filters take a
+ * few thousand.
+ */
+export const MAX_LIKE_STEPS = 500_000;
 
 type Operator = 'eq' | 'ne' | 'gte' | 'lte' | 'like';
 
@@ -109,18 +121,27 @@ export function parseListQuery(params: Iterable<readonly [string, string]>): Lis
         patterns.push(pattern);
       }
     }
+    if (filters.length === MAX_FILTERS) return { problem: `at most ${MAX_FILTERS} filter parameters per request` };
     filters.push({ path, operator, values, patterns });
   }
   const sortFields = first.get('_sort');
   const orders = (first.get('_order') ?? '').split(',').map((order) => order.toLowerCase());
   const q = first.get('q');
+  if (sortFields && sortFields.split(',').length > MAX_SORT_FIELDS) {
+    return { problem: `_sort names at most ${MAX_SORT_FIELDS} fields` };
+  }
+  const embed = [...new Set(all.get('_embed') ?? [])];
+  const expand = [...new Set(all.get('_expand') ?? [])];
+  if (embed.length + expand.length > MAX_RELATIONS) {
+    return { problem: `_embed and _expand name at most ${MAX_RELATIONS} collections together` };
+  }
   return {
     q: q ? q.toLowerCase() : undefined,
     filters,
     sort: sortFields ? sortFields.split(',').map((path, i) => ({ path, descending: orders[i] === 'desc' })) : [],
     ...numbers,
-    embed: all.get('_embed') ?? [],
-    expand: all.get('_expand') ?? [],
+    embed,
+    expand,
   };
 }
 
@@ -132,8 +153,18 @@ function deepQuery(value: unknown, q: string): boolean {
   return String(value).toLowerCase().includes(q);
 }
 
+/** The RE2 steps a list query's `_like` filters have spent (see {@link MAX_LIKE_STEPS}). */
+interface LikeBudget {
+  steps: number;
+}
+
+/** A list query whose `_like` filters would cost more than {@link MAX_LIKE_STEPS} over this collection. */
+export class QueryTooCostlyError extends Error {
+  override readonly name = 'QueryTooCostlyError';
+}
+
 /** One filter value against an item: undefined (no match) where the item has nothing at the path. */
-function test(filter: Filter, item: Item, i: number): boolean {
+function test(filter: Filter, item: Item, i: number, budget: LikeBudget): boolean {
   const found = valueAt(item.value, filter.path);
   if (found === undefined || found === null) return false;
   const value = filter.values[i] as string;
@@ -147,17 +178,26 @@ function test(filter: Filter, item: Item, i: number): boolean {
       return value >= other;
     case 'ne':
       return value !== String(found);
-    case 'like':
-      return (filter.patterns[i] as SchemaPattern).test(String(found));
+    case 'like': {
+      const pattern = filter.patterns[i] as SchemaPattern;
+      const text = String(found);
+      budget.steps += 1 + Math.floor((text.length * (32 + pattern.programSize())) / 256);
+      if (budget.steps > MAX_LIKE_STEPS) {
+        throw new QueryTooCostlyError(
+          `the _like patterns would take more than ${MAX_LIKE_STEPS} steps over this collection; use a simpler pattern, or another filter first`,
+        );
+      }
+      return pattern.test(text);
+    }
     default:
       return value === String(found);
   }
 }
 
-function passes(filter: Filter, item: Item): boolean {
+function passes(filter: Filter, item: Item, budget: LikeBudget): boolean {
   // `_ne`: none of the values; the others: any of them.
-  if (filter.operator === 'ne') return filter.values.every((_, i) => test(filter, item, i));
-  return filter.values.some((_, i) => test(filter, item, i));
+  if (filter.operator === 'ne') return filter.values.every((_, i) => test(filter, item, i, budget));
+  return filter.values.some((_, i) => test(filter, item, i, budget));
 }
 
 /** lodash's `compareAscending`, for JSON values: `null` after the rest, missing values last. */
@@ -191,15 +231,19 @@ export interface ListResult {
   pages: PageLinks | undefined;
 }
 
-/** Applies `query` to `items`: full text, filters, sort, then the page or slice. */
+/**
+ * Applies `query` to `items`: full text, filters, sort, then the page or slice.
+ * @throws QueryTooCostlyError when its `_like` filters would cost more than {@link MAX_LIKE_STEPS}
+ */
 export function runListQuery(items: readonly Item[], query: ListQuery): ListResult {
+  const budget: LikeBudget = { steps: 0 };
   let indexes = items.map((_, i) => i);
   const { q } = query;
   if (q !== undefined) indexes = indexes.filter((i) => deepQuery((items[i] as Item).value, q));
   for (const filter of query.filters) {
     // A filter on a field that no item has is dropped (json-server's rule); operators always apply.
     if (filter.operator === 'eq' && !items.some((item) => hasPath(item.value, filter.path))) continue;
-    indexes = indexes.filter((i) => passes(filter, items[i] as Item));
+    indexes = indexes.filter((i) => passes(filter, items[i] as Item, budget));
   }
   if (query.sort.length > 0) {
     const keys = indexes.map((i) => query.sort.map((key) => valueAt((items[i] as Item).value, key.path)));

@@ -52,6 +52,33 @@ describe('MemoryCollectionStore with a log', () => {
     expect(log.batches.at(-1)).toHaveLength(1);
   });
 
+  it('a clear waits for the changes under way, and changes asked during it wait for it: memory and the log agree', async () => {
+    const log = mapLog();
+    let release: () => void = () => undefined;
+    const slow = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const write = log.write;
+    log.write = async (changes) => {
+      await slow;
+      await write(changes);
+    };
+    const store = await MemoryCollectionStore.open(log);
+    const before = store.update('api', 'users', () => ({ edit: { put: [itemOf('{"id":1}')] }, result: 'before' }));
+    const clearing = store.clear();
+    const after = store.update('other', 'users', () => ({ edit: { put: [itemOf('{"id":2}')] }, result: 'after' }));
+    release();
+    expect(await Promise.all([before, clearing, after])).toEqual(['before', undefined, 'after']);
+    // Whichever order they took, what memory holds is what the log holds (what a restart loads).
+    const reopened = await MemoryCollectionStore.open(log);
+    for (const name of ['api', 'other']) {
+      const texts = async (from: MemoryCollectionStore) =>
+        [...(await from.get(name))].map(([collection, items]) => [collection, items.map((item) => item.text)]);
+      expect(await texts(store), name).toEqual(await texts(reopened));
+    }
+    expect((await store.get('other')).get('users')?.map((item) => item.text)).toEqual(['{"id":2}']);
+  });
+
   it('a failed write is not acknowledged and changes nothing', async () => {
     const log = mapLog();
     const store = await MemoryCollectionStore.open(log);

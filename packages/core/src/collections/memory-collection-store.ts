@@ -61,6 +61,9 @@ export class MemoryCollectionStore implements CollectionStore {
   readonly #current = new Map<string, Map<string, Held>>();
   /** Endpoint name → collection name → its seed. */
   readonly #seeds = new Map<string, Map<string, readonly Item[]>>();
+  /** Changes under way (a clear waits for them), and the clear under way (changes wait for it). */
+  readonly #running = new Set<Promise<unknown>>();
+  #clearing: Promise<void> | undefined;
 
   constructor(options: { log?: CollectionLog } = {}) {
     this.#log = options.log;
@@ -116,7 +119,7 @@ export class MemoryCollectionStore implements CollectionStore {
 
   async update<T>(name: string, collection: string, change: ChangeFn<T>): Promise<T> {
     checkCollectionName(collection);
-    return this.#locks.run(name, async () => {
+    return this.#change(name, async () => {
       const held = this.#current.get(name)?.get(collection);
       const { edit, result } = change(held?.items);
       if (edit !== undefined) await this.#apply(name, collection, held, edit);
@@ -157,9 +160,27 @@ export class MemoryCollectionStore implements CollectionStore {
     this.#collectionsOf(name).set(collection, after);
   }
 
+  /**
+   * Runs a change of `name`'s collections after the changes of `name` before it,
+   * and never while a clear runs: memory and the log then agree on what a clear
+   * removed (a change either lands before the clear, and is cleared, or after it).
+   */
+  #change<T>(name: string, task: () => Promise<T>): Promise<T> {
+    return this.#locks.run(name, async () => {
+      while (this.#clearing !== undefined) await this.#clearing;
+      const running = task();
+      this.#running.add(running);
+      try {
+        return await running;
+      } finally {
+        this.#running.delete(running);
+      }
+    });
+  }
+
   async seed(name: string, collections: Collections): Promise<void> {
     for (const collection of collections.keys()) checkCollectionName(collection);
-    return this.#locks.run(name, async () => {
+    return this.#change(name, async () => {
       const changes = this.#dropChanges(name);
       const current = new Map<string, Held>();
       for (const [collection, items] of collections) {
@@ -175,7 +196,7 @@ export class MemoryCollectionStore implements CollectionStore {
 
   async seedOne(name: string, collection: string, items: readonly Item[] | undefined): Promise<void> {
     checkCollectionName(collection);
-    return this.#locks.run(name, async () => {
+    return this.#change(name, async () => {
       const changes: LogChange[] = [];
       for (const sequence of this.#current.get(name)?.get(collection)?.sequences ?? []) {
         changes.push({ key: itemKey(name, collection, sequence), value: undefined });
@@ -198,7 +219,7 @@ export class MemoryCollectionStore implements CollectionStore {
   }
 
   reset(name: string): Promise<void> {
-    return this.#locks.run(name, async () => {
+    return this.#change(name, async () => {
       const seeds = this.#seeds.get(name) ?? new Map<string, readonly Item[]>();
       const changes: LogChange[] = [];
       for (const [collection, held] of this.#current.get(name) ?? []) {
@@ -216,7 +237,7 @@ export class MemoryCollectionStore implements CollectionStore {
   }
 
   delete(name: string): Promise<boolean> {
-    return this.#locks.run(name, async () => {
+    return this.#change(name, async () => {
       const had = (this.#current.get(name)?.size ?? 0) > 0 || (this.#seeds.get(name)?.size ?? 0) > 0;
       const changes = this.#dropChanges(name);
       if (changes.length > 0) await this.#log?.write(changes);
@@ -240,9 +261,18 @@ export class MemoryCollectionStore implements CollectionStore {
   }
 
   async clear(): Promise<void> {
-    await this.#log?.clear();
-    this.#current.clear();
-    this.#seeds.clear();
+    while (this.#clearing !== undefined) await this.#clearing;
+    this.#clearing = (async () => {
+      await Promise.allSettled([...this.#running]);
+      await this.#log?.clear();
+      this.#current.clear();
+      this.#seeds.clear();
+    })();
+    try {
+      await this.#clearing;
+    } finally {
+      this.#clearing = undefined;
+    }
   }
 }
 

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { hasId, type Item, withMember } from './item.js';
+import { hasId, type Item, ownField, withMember } from './item.js';
 
 const IRREGULAR: Record<string, string> = { person: 'people', child: 'children', man: 'men', woman: 'women' };
 const IRREGULAR_PLURAL = new Map(Object.entries(IRREGULAR).map(([one, many]) => [many, one]));
@@ -61,17 +61,17 @@ export function related(
   context: RelationContext,
 ): string {
   let text = item.text;
-  const id = item.value[context.idField];
+  const id = ownField(item, context.idField);
   const foreignKey = `${singular(context.collection)}Id`;
   for (const name of embed) {
     const others = context.find(name)?.items ?? [];
-    const matches = id === undefined ? [] : others.filter((other) => other.value[foreignKey] === id);
+    const matches = id === undefined ? [] : others.filter((other) => ownField(other, foreignKey) === id);
     text = withMember(text, name, `[${matches.map((other) => other.text).join(',')}]`);
   }
   for (const name of expand) {
     const other = context.find(plural(name));
     if (other === undefined) continue;
-    const key = item.value[`${name}Id`];
+    const key = ownField(item, `${name}Id`);
     const found =
       key === undefined || key === null ? undefined : other.items.find((o) => hasId(o, other.idField, String(key)));
     text = withMember(text, name, found?.text);

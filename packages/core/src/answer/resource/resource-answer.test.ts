@@ -126,6 +126,13 @@ describe('resource routes', () => {
     );
   });
 
+  it('an id that is a lone surrogate is stored, and Location names it (as U+FFFD) instead of failing', async () => {
+    const mock = await app();
+    const created = await send(mock, 'POST', '/posts', '{"id":"\\ud800x"}');
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe('http://mock.test/endpoint/api/posts/%EF%BF%BDx');
+  });
+
   it('an idField other than id; a collection that does not exist yet lists as [] and is made by a POST', async () => {
     const mock = await app();
     expect(await (await send(mock, 'GET', '/people/ada')).text()).toBe('{"key":"ada","name":"Ada"}');

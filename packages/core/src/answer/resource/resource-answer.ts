@@ -15,6 +15,7 @@ import type { Change } from '../../collections/collection-store.js';
 import {
   type Item,
   type ItemProblem,
+  idText,
   indexOfId,
   insertItem,
   parseItem,
@@ -26,6 +27,7 @@ import {
   type ListResult,
   linkHeader,
   parseListQuery,
+  QueryTooCostlyError,
   runListQuery,
 } from '../../collections/list-query.js';
 import { type RelationContext, related } from '../../collections/relations.js';
@@ -57,6 +59,8 @@ function json(exchange: Exchange, status: number, text: string, extra: Record<st
   const headers = { ...JSON_HEADERS, ...extra, 'content-length': String(utf8Length(text)) };
   return { kind: 'respond', status, headers, body: exchange.head ? null : text, delay: 0 };
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** A Host header that can go back into a URL as it is; anything else is `localhost`. */
 const PLAIN_HOST = /^[A-Za-z0-9.-]{1,253}(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]{2,45}\](?::\d{1,5})?$/;
@@ -138,7 +142,14 @@ function listed(items: readonly Item[], search: string): { query: ListQuery; res
   if (known !== undefined) return known;
   const query = parseListQuery(new URLSearchParams(search));
   if ('problem' in query) throw new MockpointError('INVALID_QUERY', query.problem);
-  const answered = { query, result: runListQuery(items, query) };
+  let result: ListResult;
+  try {
+    result = runListQuery(items, query);
+  } catch (error) {
+    if (error instanceof QueryTooCostlyError) throw new MockpointError('INVALID_QUERY', error.message);
+    throw error;
+  }
+  const answered = { query, result };
   if (lists === undefined) {
     lists = new Map();
     answeredLists.set(items, lists);
@@ -206,9 +217,10 @@ async function create(exchange: Exchange, resource: Resource): Promise<EndpointA
     checkCollectionSize(resource.collection, items, collectionLimits, { at: -1, item: inserted.item });
     return { edit: { append: inserted.item }, result: inserted.item };
   });
-  const id = item.value[resource.idField];
+  // Lone surrogates (a JSON string may hold one) become U+FFFD: encodeURIComponent refuses them.
+  const id = (idText(item, resource.idField) ?? '').replace(LONE_SURROGATE, '\uFFFD');
   return json(exchange, 201, item.text, {
-    location: `${fullUrl(exchange)}/${encodeURIComponent(String(id))}`,
+    location: `${fullUrl(exchange)}/${encodeURIComponent(id)}`,
     'access-control-expose-headers': 'Location',
   });
 }

@@ -8,8 +8,8 @@
  *
  * Layout, under the store's key prefix, per endpoint name: `collections:<name>`
  * (hash: collection → its items as one JSON array), `collections:<name>:version`
- * (hash: collection → a version that only grows, also across a delete, so a stale
- * compare-and-set never succeeds) and `collections:<name>:seed` (hash: collection
+ * (hash: collection → a version that only grows, also across a delete or a clear,
+ * so a stale compare-and-set never succeeds) and `collections:<name>:seed` (hash: collection
  * → its seed); `collections` is the set of names with any of them. Each read
  * sends the version it has parsed already, and a collection that has not changed
  * comes back as its version alone.
@@ -101,11 +101,17 @@ else
 end
 return 1`;
 
-/** KEYS: names. ARGV: the key prefix of one name's keys (`<prefix>collections:`). Forgets every name's. */
+/**
+ * KEYS: names. ARGV: the key prefix of one name's keys (`<prefix>collections:`).
+ * Forgets every name's collections and seeds; each version only grows (a
+ * replica's parsed copy, or its compare-and-set, from before the clear never
+ * matches what comes after it).
+ */
 const CLEAR = `
 for _, name in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   local key = ARGV[1] .. name
-  redis.call('DEL', key, key .. ':version', key .. ':seed')
+  for _, collection in ipairs(redis.call('HKEYS', key)) do redis.call('HINCRBY', key .. ':version', collection, 1) end
+  redis.call('DEL', key, key .. ':seed')
 end
 redis.call('DEL', KEYS[1])
 return 1`;
@@ -229,6 +235,7 @@ export class RedisCollectionStore implements CollectionStore {
     checkCollectionName(collection);
     const text = items === undefined ? '' : collectionText(items);
     await this.#locks.run(name, () => this.#connection.eval(REPLACE_ONE, this.#keys(name), [name, collection, text]));
+    if (items === undefined) this.#forget(name, collection);
   }
 
   async reset(name: string): Promise<void> {
@@ -237,7 +244,17 @@ export class RedisCollectionStore implements CollectionStore {
 
   async delete(name: string): Promise<boolean> {
     const had = await this.#locks.run(name, () => this.#connection.eval(REPLACE, this.#keys(name), [name, 'delete']));
+    this.#forget(name);
     return Number(had) === 1;
+  }
+
+  /** Drops this process's parsed copies of `name`'s collections (of one, when given). */
+  #forget(name: string, collection?: string): void {
+    const prefix = `${name}\u0000`;
+    for (const key of this.#parsed.keys()) {
+      if (collection === undefined ? key.startsWith(prefix) : key === `${prefix}${collection}`)
+        this.#parsed.delete(key);
+    }
   }
 
   async clear(): Promise<void> {
