@@ -3,7 +3,8 @@
 // journal): GET /items?views_gte=&_sort=&_order=&_page=&_limit= filters, sorts
 // and pages, with X-Total-Count, and keeps the answer until the next write (as
 // mockpoint keeps a list's result per version of the collection); GET /items/{id}
-// finds one; POST /items parses the body, gives it the next id and keeps it.
+// finds one; POST /items parses the body, gives it the next id and keeps it;
+// DELETE /items/{id} removes it.
 // Prints its URL when listening.
 // BENCH_ITEMS: the items, as JSON.
 import { createServer } from 'node:http';
@@ -54,6 +55,13 @@ const server = createServer((req, res) => {
       send(res, 201, JSON.stringify(item), { location: `http://${req.headers.host}${req.url}/${item.id}` });
     });
     return;
+  }
+  if (req.method === 'DELETE') {
+    const at = items.findIndex((candidate) => String(candidate.id) === id);
+    if (at === -1) return send(res, 404, '{}');
+    items.splice(at, 1);
+    lists.clear();
+    return send(res, 200, '{}');
   }
   if (id === undefined) return list(res, url.searchParams);
   const item = items.find((candidate) => String(candidate.id) === id);

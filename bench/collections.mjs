@@ -2,8 +2,8 @@
 // node:http server doing the same work in memory on parsed objects, keeping a
 // list's answer until the next write as mockpoint does (bench/bare-collection.mjs), and against json-server 0.17.4 on the same data,
 // in the same run, on 127.0.0.1: a filtered, sorted, paged list of 1,000 items,
-// a GET of one item, and POSTs of new items (json-server rewrites its whole
-// file on each). Each server is a process of its own; wrk (1 thread) loads it.
+// a GET of one item, and writes: each POST's item deleted by a later request
+// (json-server rewrites its whole file on each). Each server is a process of its own; wrk (1 thread) loads it.
 //
 //   BENCH_SECONDS=5 BENCH_ROUNDS=2 node bench/collections.mjs
 import { spawn, spawnSync } from 'node:child_process';
@@ -58,7 +58,19 @@ function load(url, { script, connections = 50 } = {}, seconds = SECONDS) {
   };
 }
 
-const POST = `wrk.method = "POST"\nwrk.body = ${JSON.stringify(NEW_ITEM)}\nwrk.headers["Content-Type"] = "application/json"\n`;
+// Each answer's Location is deleted by a later request: POSTs and DELETEs alternate, the collection stays near 1,000 items.
+const POST_DELETE = `
+local made = {}
+function request()
+  local location = table.remove(made)
+  if location then return wrk.format("DELETE", location) end
+  return wrk.format("POST", nil, { ["Content-Type"] = "application/json" }, ${JSON.stringify(NEW_ITEM)})
+end
+function response(status, headers, body)
+  local location = headers["Location"] or headers["location"]
+  if status == 201 and location then table.insert(made, (location:gsub("^https?://[^/]+", ""))) end
+end
+`;
 
 /** A fresh mockpoint daemon with `items` as collection `items` of `api`, served at /endpoint/api/items. */
 async function mockpoint() {
@@ -164,7 +176,12 @@ try {
   if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error('mockpoint and json-server list different items');
   await scenario(`GET ${LIST} (filter, sort, page 20 of 1,000)`, LIST, {}, servers);
   await scenario(`GET /items${ONE} (one item by id)`, ONE, {}, servers);
-  await scenario('POST /items (a new item each, the collection growing)', '', { script: POST }, servers);
+  await scenario(
+    'POST /items, then DELETE the item it made (writes; the collection stays near 1,000 items)',
+    '',
+    { script: POST_DELETE },
+    servers,
+  );
 } finally {
   for (const server of started) if (server.child) await stop(server);
   rmSync(work, { recursive: true, force: true });

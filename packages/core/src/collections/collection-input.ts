@@ -6,12 +6,11 @@
  *
  * @module
  */
-import { utf8Length } from '../answer/endpoint-answer.js';
 import { MockpointError } from '../wire/errors.js';
 import { JsonSyntaxError, scanJson } from '../wire/json-text.js';
 import type { LimitOptions } from '../wire/limits.js';
 import { COLLECTION_NAME, type Collections } from './collection-store.js';
-import { collectionText, type Item, itemOf } from './item.js';
+import { collectionBytes, collectionText, type Item, itemBytes, itemOf } from './item.js';
 
 /** The limits a collection is held to. */
 export type CollectionLimits = Required<Pick<LimitOptions, 'maxCollectionItems' | 'maxCollectionBytes'>>;
@@ -55,11 +54,13 @@ export function checkCollectionSize(
       { details: { collection } },
     );
   }
-  let bytes = 2;
-  for (const item of items) bytes += utf8Length(item.text) + 1;
+  let bytes = collectionBytes(items);
   if (replace !== undefined) {
     const old = items[replace.at];
-    bytes += utf8Length(replace.item.text) + (old === undefined ? 1 : -utf8Length(old.text));
+    bytes +=
+      old === undefined
+        ? itemBytes(replace.item) + (items.length > 0 ? 1 : 0)
+        : itemBytes(replace.item) - itemBytes(old);
   }
   if (bytes > limits.maxCollectionBytes) {
     throw new MockpointError(

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  applyEdit,
+  collectionBytes,
+  collectionText,
   type Item,
   indexOfId,
   insertItem,
@@ -95,5 +98,39 @@ describe('items', () => {
     expect(withMember('{"\\u0061":1.0,"b":2}', 'b', '[3]')).toBe('{"\\u0061":1.0,"b":[3]}');
     expect(withMember('{"a":1}', 'c', '"x"')).toBe('{"a":1,"c":"x"}');
     expect(withMember('{"a":1,"b":2}', 'a', undefined)).toBe('{"b":2}');
+  });
+
+  it('an edit carries what is known of the collection (its bytes, its greatest id) exactly as a fresh pass finds it', () => {
+    // Seeded walks of appends, sets and removes over ids of every kind maxBy meets: numbers (past 2^53 too),
+    // numeric strings, words, null, none; after each, the carried answers equal those of an unknown copy.
+    const ids = ['"7"', '"x"', 'null', '12345678901234567890', '12345678901234567891', '2.5', '-4'];
+    for (let seed = 1; seed <= 20; seed++) {
+      let state = seed;
+      const random = (n: number) => {
+        state = (state * 1103515245 + 12345) % 2 ** 31;
+        return (state >>> 16) % n; // the high bits: an LCG's low bits repeat in short cycles
+      };
+      let list: readonly Item[] = [];
+      // Appends mostly grow the ids (the greatest moves on), sets mostly shrink one; now and then an odd one, or none.
+      const make = (grow: boolean) => {
+        const roll = random(ids.length + 40);
+        if (roll === 0) return itemOf('{"a":"\\u00e9ü"}');
+        const id = roll < 40 ? String(grow ? list.length * 3 + roll : random(list.length)) : ids[roll - 40];
+        return itemOf(`{"id":${id},"t":"${'é'.repeat(random(4))}"}`);
+      };
+      for (let step = 0; step < 200; step++) {
+        nextId(list, 'id');
+        collectionBytes(list);
+        const roll = random(4);
+        if (list.length === 0 || roll < 2) list = applyEdit(list, { append: make(true) });
+        else if (roll === 2) list = applyEdit(list, { set: random(list.length), item: make(false) });
+        else list = applyEdit(list, { remove: random(list.length) });
+        const fresh = [...list];
+        expect(collectionBytes(list)).toBe(Buffer.byteLength(collectionText(fresh)));
+        const [carried, known] = [nextId(list, 'id'), nextId(fresh, 'id')];
+        if (known.startsWith('"')) expect(carried).toMatch(/^"[0-9a-f-]{36}"$/);
+        else expect(carried).toBe(known);
+      }
+    }
   });
 });

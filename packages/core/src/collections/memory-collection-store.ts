@@ -16,7 +16,7 @@ import {
   checkCollectionName,
   type Edit,
 } from './collection-store.js';
-import { collectionText, type Item, itemOf, itemsOf } from './item.js';
+import { applyEdit, collectionText, type Item, itemOf, itemsOf } from './item.js';
 
 /** Where a {@link MemoryCollectionStore} writes through to, for durability. */
 export interface CollectionLog {
@@ -41,6 +41,12 @@ interface Held {
   sequences: readonly number[];
   /** The next sequence to give. */
   next: number;
+}
+
+/** A collection while the log is read at open. */
+interface Filling extends Held {
+  items: Item[];
+  sequences: number[];
 }
 
 const SEP = '\u0000';
@@ -78,13 +84,16 @@ export class MemoryCollectionStore implements CollectionStore {
       const [kind, name, collection, sequence] = key.split(SEP) as [string, string, string, string?];
       if (kind === 's') store.#seedsOf(name).set(collection, itemsOf(value));
       else if (kind === 'i' && sequence !== undefined) {
-        const held = store.#collectionsOf(name).get(collection) ?? { items: [], sequences: [], next: 0 };
+        // Filled in place while opening (nobody reads it yet): one pass, not a copy per item.
+        let held = store.#collectionsOf(name).get(collection) as Filling | undefined;
+        if (held === undefined) {
+          held = { items: [], sequences: [], next: 0 };
+          store.#collectionsOf(name).set(collection, held);
+        }
         const at = Number.parseInt(sequence, 16);
-        store.#collectionsOf(name).set(collection, {
-          items: [...held.items, itemOf(value)],
-          sequences: [...held.sequences, at],
-          next: Math.max(held.next, at + 1),
-        });
+        held.items.push(itemOf(value));
+        held.sequences.push(at);
+        held.next = Math.max(held.next, at + 1);
       }
     }
     return store;
@@ -142,17 +151,17 @@ export class MemoryCollectionStore implements CollectionStore {
     } else if ('append' in edit) {
       const sequence = next++;
       changes.push({ key: itemKey(name, collection, sequence), value: edit.append.text });
-      after = { items: [...items, edit.append], sequences: [...sequences, sequence], next };
+      after = { items: applyEdit(items, edit), sequences: sequences.concat([sequence]), next };
     } else if ('set' in edit) {
       const sequence = checkIndex(sequences, edit.set);
       changes.push({ key: itemKey(name, collection, sequence), value: edit.item.text });
-      after = { items: items.map((item, i) => (i === edit.set ? edit.item : item)), sequences, next };
+      after = { items: applyEdit(items, edit), sequences, next };
     } else {
       const sequence = checkIndex(sequences, edit.remove);
       changes.push({ key: itemKey(name, collection, sequence), value: undefined });
       after = {
-        items: items.filter((_, i) => i !== edit.remove),
-        sequences: sequences.filter((_, i) => i !== edit.remove),
+        items: applyEdit(items, edit),
+        sequences: sequences.toSpliced(edit.remove, 1),
         next,
       };
     }

@@ -21,9 +21,8 @@ import {
   type CollectionStore,
   type Collections,
   checkCollectionName,
-  type Edit,
 } from '../../collections/collection-store.js';
-import { collectionText, type Item, itemsOf } from '../../collections/item.js';
+import { applyEdit, collectionText, type Item, itemsOf } from '../../collections/item.js';
 import { MockpointError } from '../../wire/errors.js';
 import { KeyedMutex } from '../store.js';
 import type { ScriptConnection } from './script-connection.js';
@@ -115,14 +114,6 @@ for _, name in ipairs(redis.call('SMEMBERS', KEYS[1])) do
 end
 redis.call('DEL', KEYS[1])
 return 1`;
-
-/** The items after `edit`. */
-function applyEdit(items: readonly Item[], edit: Edit): readonly Item[] {
-  if ('put' in edit) return edit.put;
-  if ('append' in edit) return [...items, edit.append];
-  if ('set' in edit) return items.map((item, i) => (i === edit.set ? edit.item : item));
-  return items.filter((_, i) => i !== edit.remove);
-}
 
 /** Tries of a compare-and-set before giving up: each retry means another replica's change landed in between. */
 const MAX_TRIES = 100;
