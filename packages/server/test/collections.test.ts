@@ -11,7 +11,15 @@ import { join } from 'node:path';
 import { jsonString, prng, randomText } from '@mockpoint/testkit/random-text';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import {
+  assertBuilt,
+  type Daemon,
+  killAll,
+  makeTempDir,
+  removeTempDirs,
+  runCli,
+  startDaemon,
+} from './helpers/daemon.js';
 
 let redis: TestRedis;
 
@@ -251,6 +259,61 @@ describe('side by side with json-server 0.17.4 over HTTP', () => {
         expect(ours.status, label).toBe(theirs.status);
         expect(JSON.stringify(JSON.parse(ours.text)), label).toBe(JSON.stringify(JSON.parse(theirs.text)));
         expect(ours.headers.get('x-total-count'), label).toBe(theirs.headers.get('x-total-count'));
+      }
+    } finally {
+      await peer.stop();
+    }
+  });
+
+  it('a json-server db.json, imported (mockpoint import --from json-server) or given as --config, answers as json-server does', async () => {
+    // Written as a person would: indented, a big integer and 1.50 that must stay as they are.
+    const dbText = `{
+  "posts": [
+    { "id": 1, "title": "json-server", "views": 12345678901234567890, "userId": 1 },
+    { "id": 2, "title": "mockpoint", "price": 1.50, "userId": 2 }
+  ],
+  "comments": [ { "id": 1, "body": "first", "postId": 1 } ],
+  "profile": { "name": "typicode" }
+}
+`;
+    const dir = await makeTempDir();
+    await writeFile(join(dir, 'db.json'), dbText);
+    const imported = await runCli({ args: ['import', 'db.json', '--from', 'json-server', '--name', 'js'], cwd: dir });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('2 collection(s) (posts, comments) and 1 singular resource(s)');
+    const detected = await runCli({ args: ['import', 'db.json', '--name', 'js'], cwd: dir });
+    expect(detected.stdout).toBe(imported.stdout);
+    await writeFile(join(dir, 'mockpoint.json'), imported.stdout);
+
+    const peer = await jsonServer(JSON.parse(dbText));
+    try {
+      const fromImport = await startDaemon({ args: ['--memory', '--config', 'mockpoint.json'], cwd: dir });
+      const fromDb = await startDaemon({ args: ['--memory', '--config', 'db.json'], cwd: dir });
+      // Exact: the big integer and 1.50 are served as written in db.json (json-server rounds them).
+      expect((await send(`${fromDb.url}/endpoint/db/posts`, 'GET')).text).toBe(
+        '[{"id":1,"title":"json-server","views":12345678901234567890,"userId":1},{"id":2,"title":"mockpoint","price":1.50,"userId":2}]',
+      );
+      const requests: [string, string, string?][] = [
+        ['GET', '/posts?_sort=id&_order=desc'],
+        ['GET', '/posts/1?_embed=comments'],
+        ['GET', '/comments?_expand=post'],
+        ['GET', '/profile'],
+        ['POST', '/comments', '{"body":"second","postId":2}'],
+        ['PATCH', '/posts/2', '{"title":"patched"}'],
+        ['DELETE', '/comments/1'],
+        ['GET', '/comments'],
+      ];
+      for (const [method, path, body] of requests) {
+        const theirs = await send(`${peer.url}${path}`, method, body);
+        for (const [daemon, name] of [
+          [fromImport, 'js'],
+          [fromDb, 'db'],
+        ] as const) {
+          const ours = await send(`${daemon.url}/endpoint/${name}${path}`, method, body);
+          const label = `${name}: ${method} ${path}`;
+          expect(ours.status, label).toBe(theirs.status);
+          expect(JSON.stringify(JSON.parse(ours.text)), label).toBe(JSON.stringify(JSON.parse(theirs.text)));
+        }
       }
     } finally {
       await peer.stop();

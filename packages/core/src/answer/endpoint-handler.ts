@@ -139,7 +139,9 @@ export class EndpointHandler {
 
   /** The last step: the request journaled as the verdict says; a stream that hangs let go at the name's next change. */
   #journaled(exchange: Exchange, verdict: Verdict): EndpointAnswer {
-    const { mark, answer } = verdict;
+    const { answer } = verdict;
+    let { mark } = verdict;
+    if (mark !== undefined && exchange.stateMark !== undefined) mark = { ...mark, state: exchange.stateMark };
     if (mark !== undefined && exchange.name.length <= JOURNAL_NAME_LIMIT) {
       this.#parts.journal.record(exchange.name, exchange.request, verdict.status ?? answer.status, mark);
     }

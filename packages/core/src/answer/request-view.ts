@@ -5,10 +5,12 @@
  *
  * @module
  */
+
 import { jsonTooDeep } from '../http/body.js';
 import { headerRecord, parseQuery, type RecordedRequest, utf8Text } from '../journal/journal-entry.js';
 import { type FilterSubject, NOT_JSON } from '../journal/request-filter.js';
 import type { SignatureMark } from '../wire/signature-settings.js';
+import type { States } from '../wire/state-json.js';
 
 export class RequestView implements FilterSubject {
   readonly method: string;
@@ -22,6 +24,8 @@ export class RequestView implements FilterSubject {
   #body: string | undefined;
   #json: unknown = undefined;
   #jsonRead = false;
+  /** The endpoint's scenarios as the request found them, when its routes look at them (set by the routes' step). */
+  state: { readonly before: States } | undefined;
 
   /**
    * `wholeBody`: the whole body, when it is longer than `request.body` (the

@@ -10,6 +10,7 @@
 import { NOT_JSON } from '../journal/request-filter.js';
 import { MockpointError } from '../wire/errors.js';
 import { headerSafeText } from '../wire/http-header.js';
+import { stateOf } from '../wire/state-json.js';
 import { jsonStringTokens, type Placeholder, parseTemplate, type TemplatePart } from '../wire/template-syntax.js';
 import { utf8Length } from './endpoint-answer.js';
 
@@ -69,6 +70,8 @@ export interface TemplateContext {
   readonly seq: number;
   /** What this answer may still render (one per request, shared by its headers, body and events). */
   readonly budget: RenderBudget;
+  /** The endpoint's scenarios after this answer's move, as far as its route looks at them (`{{state.x}}`; else `started`). */
+  readonly state?: Readonly<Record<string, string>>;
 }
 
 /** An own property, or `undefined` (never a prototype's). */
@@ -101,6 +104,8 @@ export function lookup(placeholder: Placeholder, context: TemplateContext): unkn
       for (const key of placeholder.path) value = own(value, key);
       return value;
     }
+    case 'state':
+      return stateOf(context.state ?? {}, placeholder.path[0] as string);
     default:
       return own(context[placeholder.source], placeholder.path[0] as string);
   }

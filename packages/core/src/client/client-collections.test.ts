@@ -47,4 +47,23 @@ describe('client collection methods', () => {
     const error = await client.setCollections('api', { users: [1] }).catch((e: unknown) => e);
     expect((error as MockpointError).code).toBe('INVALID_COLLECTION');
   });
+
+  it('state and setState: the scenarios as routes see them, set as the start a reset returns to', async () => {
+    const { app, client } = setup();
+    await client.setRoutes('api', [
+      { match: { state: 'started' }, answer: { statusCode: 503, setState: 'recovered' } },
+      { answer: { statusCode: 200 } },
+    ]);
+    expect(await client.state('api')).toEqual({ default: 'started' });
+    const call = async () => (await app.fetch(new Request(client.endpointUrl('api', '/x')))).status;
+    expect([await call(), await call()]).toEqual([503, 200]);
+    expect(await client.state('api')).toEqual({ default: 'recovered' });
+    await client.resetEndpoint('api');
+    expect(await client.state('api')).toEqual({ default: 'started' });
+    expect(await client.setState('api', 'recovered')).toEqual({ default: 'recovered' });
+    await client.resetEndpoint('api');
+    expect(await call()).toBe(200);
+    const refused = await client.setState('api', { login: 'not ok' }).catch((error: unknown) => error);
+    expect((refused as MockpointError).code).toBe('INVALID_STATE');
+  });
 });

@@ -131,7 +131,9 @@ export function runCollectionStoreContract(
       await store.seed('api', new Map([['tags', [itemOf('{"id":"a"}')]]]));
       expect(all(await store.get('api'))).toEqual({ tags: ['{"id":"a"}'] });
       await store.seed('other', new Map([['x', []]]));
+      expect((await store.names()).sort()).toEqual(['api', 'other']);
       expect(await store.delete('api')).toBe(true);
+      expect(await store.names()).toEqual(['other']);
       expect(await store.delete('api')).toBe(false);
       expect((await store.get('api')).size).toBe(0);
       expect((await store.getSeed('api')).size).toBe(0);
@@ -139,6 +141,7 @@ export function runCollectionStoreContract(
       await store.clear();
       expect((await store.get('other')).size).toBe(0);
       expect((await store.getSeed('other')).size).toBe(0);
+      expect(await store.names()).toEqual([]);
     });
 
     it('seedOne replaces one collection and its seed, or removes both; the others stay as they are', async () => {

@@ -63,6 +63,8 @@ export interface CollectionStore {
   reset(name: string): Promise<void>;
   /** Forgets the collections and the seed of `name`; whether it had any. */
   delete(name: string): Promise<boolean>;
+  /** The names that have collections or a seed, in any order. */
+  names(): Promise<string[]>;
   /** Forgets every name's. */
   clear(): Promise<void>;
 }

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { KeyedMutex } from '../store/store.js';
+import { ChangeGate } from '../store/change-gate.js';
 import {
   type ChangeFn,
   type CollectionStore,
@@ -62,14 +62,12 @@ function seedKey(name: string, collection: string): string {
 export class MemoryCollectionStore implements CollectionStore {
   readonly kind: string;
   readonly #log: CollectionLog | undefined;
-  readonly #locks = new KeyedMutex();
   /** Endpoint name → collection name → the collection. */
   readonly #current = new Map<string, Map<string, Held>>();
   /** Endpoint name → collection name → its seed. */
   readonly #seeds = new Map<string, Map<string, readonly Item[]>>();
-  /** Changes under way (a clear waits for them), and the clear under way (changes wait for it). */
-  readonly #running = new Set<Promise<unknown>>();
-  #clearing: Promise<void> | undefined;
+  /** Changes to one name run one after another (a check and its write are one step), never during a clear. */
+  readonly #gate = new ChangeGate();
 
   constructor(options: { log?: CollectionLog } = {}) {
     this.#log = options.log;
@@ -128,7 +126,7 @@ export class MemoryCollectionStore implements CollectionStore {
 
   async update<T>(name: string, collection: string, change: ChangeFn<T>): Promise<T> {
     checkCollectionName(collection);
-    return this.#change(name, async () => {
+    return this.#gate.change(name, async () => {
       const held = this.#current.get(name)?.get(collection);
       const { edit, result } = change(held?.items);
       if (edit !== undefined) await this.#apply(name, collection, held, edit);
@@ -169,27 +167,9 @@ export class MemoryCollectionStore implements CollectionStore {
     this.#collectionsOf(name).set(collection, after);
   }
 
-  /**
-   * Runs a change of `name`'s collections after the changes of `name` before it,
-   * and never while a clear runs: memory and the log then agree on what a clear
-   * removed (a change either lands before the clear, and is cleared, or after it).
-   */
-  #change<T>(name: string, task: () => Promise<T>): Promise<T> {
-    return this.#locks.run(name, async () => {
-      while (this.#clearing !== undefined) await this.#clearing;
-      const running = task();
-      this.#running.add(running);
-      try {
-        return await running;
-      } finally {
-        this.#running.delete(running);
-      }
-    });
-  }
-
   async seed(name: string, collections: Collections): Promise<void> {
     for (const collection of collections.keys()) checkCollectionName(collection);
-    return this.#change(name, async () => {
+    return this.#gate.change(name, async () => {
       const changes = this.#dropChanges(name);
       const current = new Map<string, Held>();
       for (const [collection, items] of collections) {
@@ -205,7 +185,7 @@ export class MemoryCollectionStore implements CollectionStore {
 
   async seedOne(name: string, collection: string, items: readonly Item[] | undefined): Promise<void> {
     checkCollectionName(collection);
-    return this.#change(name, async () => {
+    return this.#gate.change(name, async () => {
       const changes: LogChange[] = [];
       for (const sequence of this.#current.get(name)?.get(collection)?.sequences ?? []) {
         changes.push({ key: itemKey(name, collection, sequence), value: undefined });
@@ -228,7 +208,7 @@ export class MemoryCollectionStore implements CollectionStore {
   }
 
   reset(name: string): Promise<void> {
-    return this.#change(name, async () => {
+    return this.#gate.change(name, async () => {
       const seeds = this.#seeds.get(name) ?? new Map<string, readonly Item[]>();
       const changes: LogChange[] = [];
       for (const [collection, held] of this.#current.get(name) ?? []) {
@@ -246,7 +226,7 @@ export class MemoryCollectionStore implements CollectionStore {
   }
 
   delete(name: string): Promise<boolean> {
-    return this.#change(name, async () => {
+    return this.#gate.change(name, async () => {
       const had = (this.#current.get(name)?.size ?? 0) > 0 || (this.#seeds.get(name)?.size ?? 0) > 0;
       const changes = this.#dropChanges(name);
       if (changes.length > 0) await this.#log?.write(changes);
@@ -254,6 +234,13 @@ export class MemoryCollectionStore implements CollectionStore {
       this.#seeds.delete(name);
       return had;
     });
+  }
+
+  async names(): Promise<string[]> {
+    const names = new Set<string>();
+    for (const [name, collections] of this.#current) if (collections.size > 0) names.add(name);
+    for (const [name, seeds] of this.#seeds) if (seeds.size > 0) names.add(name);
+    return [...names];
   }
 
   /** The log changes that remove every item and seed of `name`. */
@@ -269,19 +256,12 @@ export class MemoryCollectionStore implements CollectionStore {
     return changes;
   }
 
-  async clear(): Promise<void> {
-    while (this.#clearing !== undefined) await this.#clearing;
-    this.#clearing = (async () => {
-      await Promise.allSettled([...this.#running]);
+  clear(): Promise<void> {
+    return this.#gate.clear(async () => {
       await this.#log?.clear();
       this.#current.clear();
       this.#seeds.clear();
-    })();
-    try {
-      await this.#clearing;
-    } finally {
-      this.#clearing = undefined;
-    }
+    });
   }
 }
 

@@ -8,6 +8,12 @@
 export type { AdminTarget } from './admin-calls.js';
 export { type ApplyOptions, type ApplyPlan, applyChanges, applyMockFile, describePlan } from './apply-mock-file.js';
 export { type ExportOptions, exportMockFile } from './export-mock-file.js';
+export {
+  isJsonServerDb,
+  type JsonServerImport,
+  type JsonServerImportOptions,
+  jsonServerMockFile,
+} from './json-server-db.js';
 export { type LoadMockFileOptions, loadMockFile } from './load-mock-file.js';
 export {
   createMockFileSchema,

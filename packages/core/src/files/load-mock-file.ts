@@ -5,9 +5,10 @@
  * @module
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { MockpointError } from '../wire/errors.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../wire/limits.js';
+import { isJsonServerDb, jsonServerMockFile } from './json-server-db.js';
 import { type MockFile, type ParseMockFileOptions, parseMockFile } from './parse-mock-file.js';
 import { decodeStrictUtf8, InvalidUtf8Error } from './utf8.js';
 
@@ -86,9 +87,20 @@ function bytePosition(bytes: Uint8Array, offset: number): { line: number; column
   return { line, column: offset - start + 1 };
 }
 
+/** The endpoint name a json-server database file gives: its name without `.json`, within the name rule. */
+function nameOf(path: string): string {
+  const name = basename(path, '.json')
+    .replace(/[^A-Za-z0-9_-]/g, '-')
+    .slice(0, 64);
+  return name === '' ? 'db' : name;
+}
+
 /**
  * Reads and checks the mock file at `path` (`.json` is read as JSON, anything
- * else as YAML); messages name it as given.
+ * else as YAML); messages name it as given. A `.json` file that is a
+ * json-server database (an object of arrays and objects) is read as the mock
+ * file `mockpoint import --from json-server` makes of it, its endpoint named
+ * after the file (`db.json` → `db`).
  * @throws MockpointError `MOCK_FILE_UNREADABLE`, `MOCK_FILE_SYNTAX` or `MOCK_FILE_INVALID`
  * @example const file = loadMockFile('mockpoint.yaml')
  */
@@ -118,6 +130,9 @@ export function loadMockFile(path: string, options: LoadMockFileOptions = {}): M
       { details: { file: path, line, column, offset: error.offset, reason: 'INVALID_UTF8' } },
     );
   }
+  // A json-server database (db.json) is read as the mock file it imports to: one endpoint named after the file.
+  if (path.endsWith('.json') && isJsonServerDb(text))
+    text = jsonServerMockFile(text, { name: nameOf(path), file: path }).text;
   const folder = dirname(resolve(path));
   const { onFileRead, ...limits } = options;
   const maxBytes = limits.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;

@@ -35,6 +35,7 @@ import { registerQueueRoutes } from './routes/queue.js';
 import { registerReadRoutes } from './routes/read.js';
 import { registerServiceRoutes } from './routes/service.js';
 import { registerSignatureRoutes } from './routes/signature.js';
+import { registerStateRoutes } from './routes/state.js';
 import { registerUnknownNameRoutes } from './routes/unknown-names.js';
 
 /**
@@ -200,7 +201,13 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   const resolved = resolveOptions(options);
   const backend = appBackend(options);
   const { journal } = backend;
-  const endpoints = new EndpointService(backend.store, resolved.cacheMaxBytes, backend.queue, backend.collections);
+  const endpoints = new EndpointService(
+    backend.store,
+    resolved.cacheMaxBytes,
+    backend.queue,
+    backend.collections,
+    backend.states,
+  );
   const proxy = new ProxySettings({
     allowHosts: resolved.proxyAllowHosts,
     upstream: options.upstream,
@@ -269,6 +276,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   registerEndpointRoutes(app, ctx);
   registerQueueRoutes(app, ctx);
   registerCollectionRoutes(app, ctx);
+  registerStateRoutes(app, ctx);
   registerSignatureRoutes(app, ctx);
   registerJournalRoutes(app, ctx);
   registerJournalStreamRoutes(app, ctx);

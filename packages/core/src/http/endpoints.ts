@@ -14,6 +14,8 @@ import { RouteCache } from '../answer/routes/route-cache.js';
 import { RouteTable } from '../answer/routes/route-table.js';
 import type { CollectionStore } from '../collections/collection-store.js';
 import { MemoryCollectionStore } from '../collections/memory-collection-store.js';
+import { MemoryStateStore } from '../state/memory-state-store.js';
+import type { StateStore } from '../state/state-store.js';
 import type { CountOptions, EndpointStore, ListOptions, RoutesUpdate } from '../store/store.js';
 import { SignatureCheck } from '../webhook/signature-check.js';
 import { SignatureCheckCache } from '../webhook/signature-check-cache.js';
@@ -30,6 +32,8 @@ export class EndpointService {
   readonly queue: AnswerQueue;
   /** Each name's collections (deleted with the name, cleared with every name). */
   readonly collections: CollectionStore;
+  /** Each name's state machines (deleted with the name, cleared with every name). */
+  readonly states: StateStore;
   /** The withdrawal tokens of record reads after a cache miss (see {@link ReadTokens}). */
   readonly #reading: ReadTokens<CachedResponse | undefined>;
   /** Compiled routes by name (`null`: none), in front of the store like the response cache. */
@@ -56,9 +60,11 @@ export class EndpointService {
     cacheMaxBytes: number,
     queue: AnswerQueue = new MemoryAnswerQueue(),
     collections: CollectionStore = new MemoryCollectionStore(),
+    states: StateStore = new MemoryStateStore(),
   ) {
     this.store = store;
     this.collections = collections;
+    this.states = states;
     this.cache = new ResponseCache(cacheMaxBytes);
     this.routeTables = new RouteCache(cacheMaxBytes);
     const cacheable = () => this.#cacheable;
@@ -182,11 +188,15 @@ export class EndpointService {
     }
   }
 
-  /** Deletes a record, its routes, queued answers and collections; `false` when there was none of them. */
+  /** Deletes a record, its routes, queued answers, collections and state; `false` when there was none of them. */
   async delete(name: string): Promise<boolean> {
     try {
-      const [deleted, hadCollections] = await Promise.all([this.store.delete(name), this.collections.delete(name)]);
-      return deleted || hadCollections;
+      const [deleted, hadCollections, hadStates] = await Promise.all([
+        this.store.delete(name),
+        this.collections.delete(name),
+        this.states.delete(name),
+      ]);
+      return deleted || hadCollections || hadStates;
     } finally {
       this.#forget(name);
       this.changes.changed(name);
@@ -194,10 +204,10 @@ export class EndpointService {
     }
   }
 
-  /** Removes every record, every queued answer and every collection. */
+  /** Removes every record, every queued answer, every collection and every state. */
   async clear(): Promise<void> {
     try {
-      await Promise.all([this.store.clear(), this.collections.clear()]);
+      await Promise.all([this.store.clear(), this.collections.clear(), this.states.clear()]);
     } finally {
       this.#forgetAll();
       this.changes.changed(undefined);

@@ -28,7 +28,17 @@ export interface RouteDoc {
   method: Method;
   path: string;
   summary: string;
-  tag: 'endpoints' | 'routes' | 'queue' | 'collections' | 'journal' | 'read' | 'service' | 'webhooks' | 'deliveries';
+  tag:
+    | 'endpoints'
+    | 'routes'
+    | 'queue'
+    | 'collections'
+    | 'state'
+    | 'journal'
+    | 'read'
+    | 'service'
+    | 'webhooks'
+    | 'deliveries';
   /** Path parameters, each a string; with a schema when the route validates it. */
   params?: Record<string, ParamDoc>;
   /** A zod object whose fields are query parameters. */
@@ -126,6 +136,7 @@ export function buildOpenApiDocument(docs: RouteDoc[], version: string, adminTok
       { name: 'routes', description: 'Paths, rules, headers and any body below one endpoint: a whole fake API.' },
       { name: 'queue', description: 'One-shot answers and network faults, for retry and failure tests.' },
       { name: 'collections', description: 'Collections of items an endpoint remembers, served by resource routes.' },
+      { name: 'state', description: "An endpoint's state machines (scenarios): routes match on them and move them." },
       { name: 'journal', description: 'Requests received by each endpoint.' },
       { name: 'webhooks', description: 'Check the signatures of webhooks arriving at an endpoint.' },
       { name: 'deliveries', description: 'Signed webhook deliveries sent to a receiver under test, with retries.' },

@@ -14,6 +14,7 @@ import type { AnsweredBy, JournalEntry, UpstreamOutcome } from '../wire/journal-
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
 import type { ValidationMark } from '../wire/route-validation.js';
 import type { SignatureMark } from '../wire/signature-settings.js';
+import type { StateMark } from '../wire/state-json.js';
 
 /** How a request was answered, as the journal keeps it beside the request. */
 export interface AnswerMark {
@@ -26,6 +27,8 @@ export interface AnswerMark {
   upstream?: UpstreamOutcome;
   /** The answering route's request validation: the errors (none when the request fits). */
   validation?: ValidationMark;
+  /** The scenarios the answering route looked at or moved, before and after. */
+  state?: StateMark;
 }
 
 /** Answered by the record (shared: the read path allocates nothing for it). */
@@ -127,6 +130,7 @@ export function toJournalEntry(
   if (mark.fault !== undefined) entry.fault = mark.fault;
   if (mark.upstream !== undefined) entry.upstream = structuredClone(mark.upstream);
   if (mark.validation !== undefined) entry.validation = structuredClone(mark.validation);
+  if (mark.state !== undefined) entry.state = { before: { ...mark.state.before }, after: { ...mark.state.after } };
   if (request.signature !== undefined) entry.signature = { ...request.signature };
   if (text === undefined) entry.bodyEncoding = 'base64';
   // Too-deep JSON is kept as text only: its parsed form could not be serialised back.

@@ -16,6 +16,7 @@ import {
   parsePathPattern,
   splitPath,
 } from '../wire/path-pattern.js';
+import { type States, stateOf, statesOf } from '../wire/state-json.js';
 
 /** What the filter looks at in a request; a {@link JournalEntry} is one. */
 export interface FilterSubject {
@@ -36,6 +37,8 @@ export interface FilterSubject {
   readonly json?: unknown;
   /** The outcome of the name's signature check; absent when it has none. */
   readonly signature?: { readonly status: string };
+  /** The endpoint's scenarios as the request found them (absent: every one at `started`). */
+  readonly state?: { readonly before: States };
 }
 
 /** A {@link FilterSubject}'s `json` when its body is not JSON (for subjects that always have the key). */
@@ -143,7 +146,7 @@ const NO = 'no';
 
 /**
  * The one matcher: the first field of `filter` that `subject` does not match, in
- * the order method, signature, path, query, headers, body (`method is GET, route wants
+ * the order method, signature, state, path, query, headers, body (`method is GET, route wants
  * POST`, `header x-api-key missing`, `body.amount is 5, route wants 10`), or
  * `undefined` when every given field matches. Without `explain` the string is
  * a constant (nothing is formatted).
@@ -162,6 +165,15 @@ export function firstMismatch(
     return subject.signature === undefined
       ? `signature not checked (the name has no signature check), route wants ${filter.signature}`
       : `signature is ${subject.signature.status}, route wants ${filter.signature}`;
+  }
+  if (filter.state !== undefined) {
+    const expect = statesOf(filter.state);
+    const before = subject.state?.before ?? {};
+    for (const scenario of Object.keys(expect)) {
+      const actual = stateOf(before, scenario);
+      if (actual !== expect[scenario])
+        return explain ? `state ${scenario} is ${actual}, route wants ${expect[scenario]}` : NO;
+    }
   }
   if (filter.path !== undefined && options.skipPath !== true) {
     const pattern = filterPattern(filter.path);

@@ -14,6 +14,8 @@ import { MemoryAnswerQueue } from '../answer/queue/memory/index.js';
 import type { CollectionStore } from '../collections/collection-store.js';
 import { MemoryCollectionStore } from '../collections/memory-collection-store.js';
 import { type Journal, RequestJournal } from '../journal/journal.js';
+import { MemoryStateStore } from '../state/memory-state-store.js';
+import type { StateStore } from '../state/state-store.js';
 import type { DeliveryStore } from '../webhook/delivery-store.js';
 import { MemoryDeliveryStore } from '../webhook/memory-delivery-store.js';
 import { MemoryReplayGuard, type ReplayGuard } from '../webhook/replay-guard.js';
@@ -57,9 +59,11 @@ export interface BackendParts {
    * @default new MemoryCollectionStore() (this process only)
    */
   collections: CollectionStore;
-  // Issue #33's state machines add their part here the same way: a field of
-  // this interface, a memory version filled in by memoryBackend(), a durable one
-  // in the factories that have it, and a contract suite run against each.
+  /**
+   * Each endpoint's state machines (scenarios) and their start (docs/state.md).
+   * @default new MemoryStateStore() (this process only)
+   */
+  states: StateStore;
 }
 
 /** Every part of the shared state, and what start-up needs to know of them. */
@@ -104,6 +108,7 @@ export function memoryBackend(options: MemoryBackendOptions = {}): Backend {
     deliveries: options.deliveries ?? new MemoryDeliveryStore(),
     replays: options.replays ?? new MemoryReplayGuard(),
     collections: options.collections ?? new MemoryCollectionStore(),
+    states: options.states ?? new MemoryStateStore(),
     warnings: [],
     describe: () => (store.kind === 'memory' ? 'memory (nothing is written to disk)' : store.kind),
     health: () => storeHealth(store),

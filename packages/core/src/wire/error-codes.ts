@@ -166,6 +166,10 @@ export const ERRORS = {
     when: 'a collection name breaks the name rule, or a collection is not a JSON array of objects ([state.md](state.md)); `error.details` names the collection and the item',
     fix: 'name collections with 1–64 of `A-Z a-z 0-9 _ -`, and give each a list of JSON objects',
   },
+  INVALID_STATE: {
+    when: 'a state (`match.state`, `answer.setState`, the body of `PUT …/state`) is not a value or an object of scenario → value, each 1–64 of `A-Z a-z 0-9 _ -`, or names more than 64 scenarios ([state.md](state.md))',
+    fix: 'give `"paid"` (the `default` scenario) or `{ "checkout": "paid" }`',
+  },
   INVALID_ITEM: {
     when: 'an item written to a collection (`POST`, `PUT`, `PATCH` of a resource route) is not a JSON object',
     fix: 'send one JSON object',

@@ -8,6 +8,7 @@
 import type { Fault } from './answer-json.js';
 import type { ValidationMark } from './route-validation.js';
 import type { SignatureCheckStatus, SignatureMark } from './signature-settings.js';
+import type { StateInput, StateMark } from './state-json.js';
 
 /** A request as the journal stream sends it (a `request` event): a journal entry and the name it was sent to. */
 export interface LiveRequest extends JournalEntry {
@@ -92,6 +93,8 @@ export interface JournalEntry {
    * what did not fit its schemas, `{ in, path, message }` each; none when the request fits.
    */
   validation?: ValidationMark;
+  /** Present when the route that answered looked at or moved the state: those scenarios before and after. */
+  state?: StateMark;
 }
 
 /** Kept for journals written before answer marks: `{ fault? }` meant a queued answer. */
@@ -136,4 +139,11 @@ export interface RequestFilter {
    * never matches.
    */
   signature?: SignatureCheckStatus;
+  /**
+   * The endpoint's state (docs/state.md): a value of the `default` scenario, or
+   * scenario → value; a scenario never moved is at `started`. A route matches
+   * on the state as it is when the request comes; a journal read on the state
+   * an entry saw before its answer.
+   */
+  state?: StateInput;
 }

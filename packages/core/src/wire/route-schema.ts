@@ -4,6 +4,7 @@
  *
  * @module
  */
+
 import { z } from 'zod';
 import { STREAM_ENDS, STREAM_FORMATS } from './answer-stream.js';
 import { type ErrorCode, MockpointError } from './errors.js';
@@ -11,6 +12,7 @@ import { HEADER_NAME_PATTERN, HEADER_VALUE_PATTERN, headerNameProblem, headerVal
 import { MAX_PROXY_TIMEOUT_MS } from './proxy-answer.js';
 import { type AnswerLimits, checkRoutes, type Route, type RouteInput, routesFromJson } from './route.js';
 import { routeValidationSchemas } from './route-validation.js';
+import { createStateSchemas } from './state-json.js';
 
 /** The record schemas a route reuses. */
 export interface RouteSchemaParts {
@@ -142,7 +144,12 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
       resource: resource
         .optional()
         .describe(
-          'Serve a collection as REST below the route\'s path: "users" or { collection, idField } (the whole answer: no other field beside it).',
+          'Serve a collection as REST below the route\'s path: "users" or { collection, idField } (the whole answer: no other field beside it but setState).',
+        ),
+      setState: createStateSchemas()
+        .input.optional()
+        .describe(
+          'Move the endpoint\'s state when this route answers, in one atomic step with the match: "paid" (the "default" scenario) or { checkout: "paid" }.',
         ),
     })
     .meta({
@@ -186,6 +193,7 @@ const FIELD_CODES: Record<string, ErrorCode> = {
   stream: 'INVALID_STREAM',
   proxy: 'INVALID_PROXY',
   validate: 'INVALID_VALIDATION',
+  setState: 'INVALID_STATE',
 };
 
 /** Options for {@link parseRoutesBody}. */
@@ -244,7 +252,8 @@ export function parseRoutesBody(
     }
     const field = [...(issue?.path ?? [])].reverse().find((key) => typeof key === 'string' && key in FIELD_CODES);
     const top = String(issue?.path[0] ?? '');
-    const code = FIELD_CODES[String(field)] ?? FIELD_CODES[top] ?? 'INVALID_ROUTE';
+    const matchState = top === 'match' && issue?.path[1] === 'state';
+    const code = matchState ? 'INVALID_STATE' : (FIELD_CODES[String(field)] ?? FIELD_CODES[top] ?? 'INVALID_ROUTE');
     throw new MockpointError(code, `${at}.${where}: ${issue?.message ?? 'is invalid'}`, { details: { index } });
   });
   // The parsed items themselves, not zod's copies: zod drops keys such as `__proto__`.

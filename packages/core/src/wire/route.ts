@@ -19,6 +19,7 @@ import { checkProxyAnswer, type ProxyAnswer } from './proxy-answer.js';
 import type { RouteValidation } from './route-validation.js';
 import { NAME_PATTERN } from './rules.js';
 import { SETTINGS } from './settings.js';
+import { type StateInput, stateProblem } from './state-json.js';
 import { jsonStringTokens, minRenderedBytes, minRenderedJsonBytes, templateSyntaxProblem } from './template-syntax.js';
 
 /** Response headers of an answer: a name maps to a value, or to several (sent as repeated headers). */
@@ -53,6 +54,14 @@ export interface RouteAnswer extends AnswerContent {
    * @example { collection: 'users', idField: 'key' }
    */
   resource?: ResourceAnswer;
+  /**
+   * Routes only: move the endpoint's state when this route answers, in the same
+   * atomic step as the match (a value of the `default` scenario, or scenario →
+   * value); see docs/state.md.
+   * @example 'paid'
+   * @example { checkout: 'paid' }
+   */
+  setState?: StateInput;
 }
 
 /** A resource answer: a collection's name, or the name and the field that holds each item's id. */
@@ -154,8 +163,12 @@ export type AnswerLimits = Pick<StreamLimits, 'maxBodyBytes'> &
  */
 export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, limits: AnswerLimits): void {
   const { maxBodyBytes } = limits;
+  if (answer.setState !== undefined) {
+    const problem = stateProblem(answer.setState);
+    if (problem !== undefined) fail('INVALID_STATE', index, `answer.setState: ${problem}`);
+  }
   if (answer.resource !== undefined) {
-    const others = Object.keys(answer).filter((key) => key !== 'resource');
+    const others = Object.keys(answer).filter((key) => key !== 'resource' && key !== 'setState');
     if (others.length > 0) {
       fail('INVALID_ANSWER', index, `a resource answer is the collection's; ${others.join(', ')} do not apply`);
     }
@@ -270,6 +283,10 @@ export function checkRoutes(routes: readonly RouteInput[], options: CheckRoutesO
       if (ids.has(route.id)) fail('DUPLICATE_ROUTE_ID', index, `id "${route.id}" is already used by another route`);
     }
     checkMatchPath(route.match?.path, index);
+    if (route.match?.state !== undefined) {
+      const problem = stateProblem(route.match.state);
+      if (problem !== undefined) fail('INVALID_STATE', index, `match.state: ${problem}`);
+    }
     checkAnswer(route.answer, index, options);
     let id = route.id;
     while (id === undefined || (route.id === undefined && ids.has(id))) id = newRouteId();
@@ -320,6 +337,7 @@ const ANSWER_KEYS = [
   'template',
   'proxy',
   'resource',
+  'setState',
 ] as const;
 
 /**

@@ -23,6 +23,9 @@ import {
 } from './rules.js';
 import { LIMIT_NAMES, type LimitName, SETTINGS } from './settings.js';
 import { SIGNATURE_STATUSES, signatureSchemas } from './signature-settings.js';
+import { createStateSchemas } from './state-json.js';
+
+const stateSchemas = createStateSchemas();
 
 /**
  * A stored mock endpoint: exactly these four fields. On the wire `data` is the
@@ -248,6 +251,11 @@ export function createSchemas(options: SchemaOptions = {}) {
         .describe(
           "The outcome of the name's signature check (valid, invalid, missing, stale, replayed); requests to a name without a check never match.",
         ),
+      state: stateSchemas.input
+        .optional()
+        .describe(
+          'The endpoint\'s state: a value of the "default" scenario, or scenario → value (never moved: "started"). Routes match the state as the request finds it; journal reads the state an entry saw before its answer.',
+        ),
     })
     .meta({ title: 'RequestFilter', description: 'Which recorded requests count; all given fields must match.' });
   const journalEntry = z
@@ -284,6 +292,9 @@ export function createSchemas(options: SchemaOptions = {}) {
         .optional()
         .describe('Present when a proxy route answered: the upstream and its answer.'),
       validation: routeValidationSchemas.mark.optional(),
+      state: stateSchemas.mark
+        .optional()
+        .describe('Present when the answering route looked at or moved the state: those scenarios before and after.'),
     })
     .meta({ title: 'RecordedRequest' });
   const streamQuery = z.object({
@@ -385,6 +396,7 @@ export function createSchemas(options: SchemaOptions = {}) {
     collectionItems,
     collectionName,
     collections,
+    states: stateSchemas.states,
     resetQuery,
     requestFilter,
     queueRequest,
@@ -573,6 +585,12 @@ export function parseQueueBody(schemas: Schemas, body: unknown, limits: QueueLim
     }
     const place = { list: 'answers', index } as const;
     checkMatchPath(parsed.match?.path, place);
+    if (parsed.match?.state !== undefined) {
+      throw new MockpointError(
+        'INVALID_STATE',
+        `${at}: a queued answer does not match on state (routes do: docs/state.md); put match.state on a route`,
+      );
+    }
     if (limits.maxBodyBytes !== undefined) checkAnswer(parsed, place, { ...limits, maxBodyBytes: limits.maxBodyBytes });
     return parsed;
   });

@@ -8,7 +8,7 @@
 import { thrownMessage } from './shape.js';
 
 /** What a placeholder looks up. */
-export type PlaceholderSource = 'params' | 'query' | 'headers' | 'body' | 'uuid' | 'now' | 'seq';
+export type PlaceholderSource = 'params' | 'query' | 'headers' | 'body' | 'uuid' | 'now' | 'seq' | 'state';
 
 /** One `{{…}}`: where to look, and the path of keys below it (`body.order.id` → `order`, `id`). */
 export interface Placeholder {
@@ -24,12 +24,12 @@ export class TemplateSyntaxError extends Error {
   override readonly name = 'TemplateSyntaxError';
 }
 
-const KEYED = new Set<PlaceholderSource>(['params', 'query', 'headers']);
+const KEYED = new Set<PlaceholderSource>(['params', 'query', 'headers', 'state']);
 const BARE = new Set<PlaceholderSource>(['uuid', 'now', 'seq']);
 
 /** The placeholders a template may use, for messages. */
 export const PLACEHOLDER_RULE =
-  'placeholders are {{params.NAME}}, {{query.NAME}}, {{headers.NAME}}, {{body}}, {{body.a.b}}, {{uuid}}, {{now}} and {{seq}}';
+  'placeholders are {{params.NAME}}, {{query.NAME}}, {{headers.NAME}}, {{body}}, {{body.a.b}}, {{state.SCENARIO}}, {{uuid}}, {{now}} and {{seq}}';
 
 function placeholder(inner: string, text: string): Placeholder {
   const expression = inner.trim();
@@ -103,6 +103,7 @@ const MIN_BYTES: Readonly<Record<PlaceholderSource, number>> = {
   query: 0,
   headers: 0,
   body: 0,
+  state: 0,
 };
 
 /** The fewest UTF-8 bytes parsed `parts` render for any request (literal text and fixed-width placeholders). */

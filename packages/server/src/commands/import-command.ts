@@ -1,19 +1,23 @@
 /**
- * `mockpoint import OPENAPI --name NAME [--out FILE]`: an OpenAPI 3.0/3.1 or
+ * `mockpoint import FILE --name NAME [--out FILE]`: an OpenAPI 3.0/3.1 or
  * Swagger 2.0 document as a mock file with one endpoint whose routes answer
- * each operation (see openapi/openapi-routes.ts). The file written is checked
+ * each operation (see openapi/openapi-routes.ts), or a json-server database
+ * (`--from json-server`, or detected) as one endpoint with its collections and
+ * resource routes (core's files/json-server-db.ts). The file written is checked
  * like any mock file before it is written.
  *
  * @module
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { DEFAULT_MAX_BODY_BYTES } from '@mockpoint/core/defaults';
-import { parseMockFile } from '@mockpoint/core/files';
+import { isJsonServerDb, jsonServerMockFile, parseMockFile } from '@mockpoint/core/files';
 import { MockpointError } from '@mockpoint/core/internal';
 import { openApiRoutes } from '../openapi/openapi-routes.js';
 import { type CommandIo, optionsHelp, parseArgs, UsageError } from './command-args.js';
 
 export const IMPORT_HELP = `Usage: mockpoint import <openapi.yaml|json> --name <name> [--out mockpoint.json] [--validate off|report|enforce]
+       mockpoint import <db.json> --from json-server --name <name> [--id <field>] [--out mockpoint.json]
 
 Turns an OpenAPI 3.0/3.1 or Swagger 2.0 document into a mock file: one endpoint <name> with a route
 per operation (GET /pets/{petId} answers at /endpoint/<name>/pets/:petId), answering the first
@@ -25,14 +29,21 @@ With --validate, each route also checks requests against the operation's schemas
 path and header parameters): report answers as usual and lists the errors in the journal entry;
 enforce answers 400 REQUEST_INVALID with them.
 
+With --from json-server (or a JSON file that is plainly a json-server database: an object of arrays
+and objects), each array becomes a collection, kept byte for byte, served in json-server's
+conventions by a resource route at /endpoint/<name>/<collection> (docs/state.md); each object
+(a singular resource such as "profile") is answered by a GET route with it as data.
+
 ${optionsHelp(`
 --name <name>     | the endpoint's name (required)
+--from <kind>     | openapi or json-server (default: told from the file)
+--id <field>      | json-server: the field that holds each item's id (default: id)
 --out <file>      | write to this file instead of standard output
---validate <mode> | report or enforce: check requests against the document (default: off)
+--validate <mode> | OpenAPI: report or enforce: check requests against the document (default: off)
 `)}`;
 
 export async function runImport(argv: readonly string[], io: CommandIo): Promise<number> {
-  const args = parseArgs('import', argv, { values: ['--name', '--out', '--validate'] });
+  const args = parseArgs('import', argv, { values: ['--name', '--out', '--validate', '--from', '--id'] });
   if (args.help) {
     io.out(IMPORT_HELP);
     return 0;
@@ -45,6 +56,14 @@ export async function runImport(argv: readonly string[], io: CommandIo): Promise
   if (name === undefined || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
     throw new UsageError('--name is required: 1-64 characters of A-Z a-z 0-9 _ -');
   }
+  const from = args.values.get('--from');
+  if (from !== undefined && from !== 'openapi' && from !== 'json-server') {
+    throw new UsageError(`--from is openapi or json-server, not "${from}"`);
+  }
+  if (from === 'json-server' || (from === undefined && source.endsWith('.json') && isJsonServerDb(readText(source)))) {
+    return importJsonServer(source, name, args.values, io);
+  }
+  if (args.values.has('--id')) throw new UsageError('--id is for a json-server database (--from json-server)');
   const validate = args.values.get('--validate');
   if (validate !== undefined && validate !== 'off' && validate !== 'report' && validate !== 'enforce') {
     throw new UsageError(`--validate is off, report or enforce, not "${validate}"`);
@@ -82,5 +101,34 @@ export async function runImport(argv: readonly string[], io: CommandIo): Promise
   const out = args.values.get('--out');
   if (out === undefined) io.out(text);
   else writeFileSync(out, text);
+  return 0;
+}
+
+/** The text of `file`, or `FILE_UNREADABLE`-style usage error naming it. */
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** `mockpoint import db.json --from json-server`: the database as one endpoint with collections and resource routes. */
+function importJsonServer(source: string, name: string, values: ReadonlyMap<string, string>, io: CommandIo): number {
+  if (values.has('--validate')) throw new UsageError('--validate is for an OpenAPI document');
+  const idField = values.get('--id');
+  if (idField !== undefined && (idField.length === 0 || idField.length > 64)) {
+    throw new UsageError('--id is the name of a field: 1-64 characters');
+  }
+  const imported = jsonServerMockFile(readText(source), { name, idField, file: basename(source) });
+  for (const reason of imported.skipped) io.err(`mockpoint import: skipped ${reason}`);
+  const out = values.get('--out');
+  // Checked as any mock file, but for the body limit: a daemon's is its own (MOCKPOINT_MAX_BODY_BYTES).
+  parseMockFile(imported.text, { file: out ?? 'import.json', format: 'json', maxBodyBytes: Infinity });
+  io.err(
+    `mockpoint import: ${imported.collections.length} collection(s) (${imported.collections.join(', ') || 'none'}) and ${imported.singular.length} singular resource(s) as endpoint ${name}`,
+  );
+  if (out === undefined) io.out(imported.text);
+  else writeFileSync(out, imported.text);
   return 0;
 }

@@ -12,6 +12,7 @@ import type { Journal } from '../../journal/journal.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
 import type { ReplayGuard } from '../../webhook/replay-guard.js';
 import type { ValidationMark } from '../../wire/route-validation.js';
+import type { StateMark, States } from '../../wire/state-json.js';
 import type { ClientGone } from '../endpoint-answer.js';
 import type { ProxySettings } from '../proxy/proxy-settings.js';
 import { RequestView } from '../request-view.js';
@@ -34,6 +35,9 @@ export interface PipelineParts {
   readonly report: (error: unknown, request: { method: string; url: string }) => void;
 }
 
+/** The scenarios a template sees when its route looks at none. */
+const NO_STATE: States = Object.freeze({});
+
 /** The value of header `name` (lower-case) in raw headers, or `undefined`. */
 export function rawHeader(rawHeaders: readonly string[], name: string): string | undefined {
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
@@ -52,6 +56,10 @@ export class Exchange {
   #table: RouteTable | null | undefined;
   #selected = false;
   #hit: RouteHit | undefined;
+  /** The scenarios the answering route looked at or moved, before and after (for the journal). */
+  stateMark: StateMark | undefined;
+  /** Every scenario of the endpoint after the answering route's move (`{{state.x}}`), when its routes use state. */
+  states: States | undefined;
 
   constructor(
     readonly parts: PipelineParts,
@@ -96,6 +104,16 @@ export class Exchange {
   }
 
   /**
+   * Selects again on the endpoint's scenarios as they are now (`states`): the
+   * routes' step does so when a move found the state changed meanwhile.
+   */
+  selectAt(table: RouteTable, states: States): RouteHit | undefined {
+    this.view.state = { before: states };
+    this.#selected = false;
+    return this.hit(table);
+  }
+
+  /**
    * The same request at a later moment, with nothing looked up yet: what a
    * released queued hang answers with is what would answer then.
    */
@@ -114,6 +132,7 @@ export class Exchange {
     const budget = new RenderBudget(this.parts.maxBodyBytes);
     // A body cut at the body limit is not rendered as if it were empty: {{body…}} fails on it.
     const json = view.bodyTruncated ? BODY_NOT_READ : view.json;
-    return { params, query: view.query, headers: view.headers, json, seq, budget };
+    const state = this.states ?? NO_STATE;
+    return { params, query: view.query, headers: view.headers, json, seq, budget, state };
   }
 }

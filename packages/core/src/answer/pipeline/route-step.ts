@@ -9,13 +9,14 @@
  */
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { isMockpointError, MockpointError } from '../../wire/errors.js';
+import { type States, stateOf, statesOf } from '../../wire/state-json.js';
 import type { EndpointAnswer, RespondAnswer, StreamAnswer } from '../endpoint-answer.js';
 import { proxyRouteAnswer } from '../proxy/proxy-route.js';
 import { resourceVerdict } from '../resource/resource-answer.js';
 import type { RouteHit, RouteTable } from '../routes/route-table.js';
 import { resumeAfter } from '../stream/stream-frames.js';
 import type { Exchange } from './exchange.js';
-import { after, type Step, type Verdict } from './step.js';
+import { after, type Maybe, type Step, type Verdict } from './step.js';
 import { renderFailed } from './verdicts.js';
 
 /** A proxy route: relayed, and journaled by the relay once the upstream has answered. */
@@ -61,9 +62,59 @@ function answered(exchange: Exchange, hit: RouteHit): Verdict | Promise<Verdict>
   return { answer, mark };
 }
 
-function routed(table: RouteTable | null, exchange: Exchange): Verdict | Promise<Verdict> | undefined {
+function routed(table: RouteTable | null, exchange: Exchange): Maybe<Verdict | undefined> {
+  if (table?.usesState === true) return statefully(table, exchange);
   const hit = exchange.hit(table);
   return hit === undefined ? undefined : answered(exchange, hit);
+}
+
+/** Tries of a match-and-move before giving up: each retry means another request moved the state in between. */
+const MAX_MOVES = 100;
+
+/** `states` narrowed to `scenarios` (each at its value, `started` when never moved). */
+function pick(states: States, scenarios: Iterable<string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const scenario of scenarios) out[scenario] = stateOf(states, scenario);
+  return out;
+}
+
+/**
+ * Routes that look at or move the state: the routes are selected on the
+ * scenarios as they are, and a route with `setState` moves them only from the
+ * values every `match.state` of the table saw ({@link StateStore.move}) — one
+ * atomic step, so two requests never both match `started` and both move it.
+ * When another request moved the state in between, the selection runs again on
+ * the state as it is then.
+ */
+async function statefully(table: RouteTable, exchange: Exchange): Promise<Verdict | undefined> {
+  const { states } = exchange.parts.endpoints;
+  for (let attempt = 0; attempt < MAX_MOVES; attempt++) {
+    const before = await states.get(exchange.name);
+    const hit = exchange.selectAt(table, before);
+    if (hit === undefined) return undefined;
+    const looked = hit.route.route.match?.state;
+    const moves = hit.route.route.answer.setState;
+    const seen = new Set(looked === undefined ? [] : Object.keys(statesOf(looked)));
+    if (moves === undefined) {
+      exchange.states = before;
+      if (seen.size > 0) {
+        const now = pick(before, seen);
+        exchange.stateMark = { before: now, after: now };
+      }
+      return answered(exchange, hit);
+    }
+    const to = statesOf(moves);
+    const after = await states.move(exchange.name, pick(before, table.stateScenarios), to);
+    if (after === undefined) continue;
+    for (const scenario of Object.keys(to)) seen.add(scenario);
+    exchange.states = after;
+    exchange.stateMark = { before: pick(before, seen), after: pick(after, seen) };
+    return answered(exchange, hit);
+  }
+  throw new MockpointError(
+    'STORE_UNAVAILABLE',
+    `the state of "${exchange.name}" kept moving under this request (other requests moved it ${MAX_MOVES} times meanwhile); retry`,
+  );
 }
 
 export const routeStep: Step = {

@@ -15,6 +15,7 @@ import {
   parsePathPattern,
 } from '../../wire/path-pattern.js';
 import type { Route, RouteAnswer } from '../../wire/route.js';
+import { statesOf } from '../../wire/state-json.js';
 import type { RequestView } from '../request-view.js';
 import { RequestValidator } from './request-validator.js';
 import { type CompiledAnswer, compileAnswer } from './route-answer.js';
@@ -85,6 +86,13 @@ export class RouteTable {
    * is tried), a template reading `{{body…}}` renders it.
    */
   readonly readsWholeBody: boolean;
+  /**
+   * The scenarios a route's `match.state` looks at (the state a selection
+   * depends on: a move is made only from them as they were), and whether any
+   * route looks at or moves the state at all (then the routes' step reads it first).
+   */
+  readonly stateScenarios: readonly string[];
+  readonly usesState: boolean;
 
   constructor(routes: readonly Route[]) {
     let bytes = 256;
@@ -106,6 +114,15 @@ export class RouteTable {
       return { index, id: route.id, route, pattern, filtered, answer, validator, seq: 0 };
     });
     this.bytes = bytes;
+    const looked = new Set<string>();
+    let moves = false;
+    for (const { route } of this.routes) {
+      if (route.match?.state !== undefined)
+        for (const scenario of Object.keys(statesOf(route.match.state))) looked.add(scenario);
+      if (route.answer.setState !== undefined) moves = true;
+    }
+    this.stateScenarios = [...looked];
+    this.usesState = moves || looked.size > 0;
     this.readsWholeBody = this.routes.some(
       (route) =>
         route.route.answer.proxy !== undefined ||

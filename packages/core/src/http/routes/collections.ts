@@ -3,7 +3,8 @@
  * of items (docs/state.md). GET reads them as their exact text; PUT replaces
  * them (all, or one) and makes what was put the seed a reset returns to; DELETE
  * removes them. `POST /api/endpoints/{name}/reset` returns the collections to
- * their seed (`?journal=true` also forgets the name's recorded requests).
+ * their seed and the state to its start (`?journal=true` also forgets the
+ * name's recorded requests).
  *
  * @module
  */
@@ -87,7 +88,7 @@ export function registerCollectionRoutes(app: Hono, ctx: AppContext): void {
     if (forgetJournal !== undefined && forgetJournal !== 'true' && forgetJournal !== 'false') {
       throw new MockpointError('INVALID_QUERY', `journal must be true or false (got ${JSON.stringify(forgetJournal)})`);
     }
-    await collections.reset(name);
+    await Promise.all([collections.reset(name), backend.states.reset(name)]);
     if (forgetJournal === 'true') await journal.clear(name);
     return c.body(null, 204);
   });
@@ -169,7 +170,7 @@ export function registerCollectionRoutes(app: Hono, ctx: AppContext): void {
       method: 'post',
       path: '/api/endpoints/{name}/reset',
       summary:
-        "Return this name's collections to their seed (routes, record and queue stay); with journal=true, also forget its recorded requests.",
+        "Return this name's collections to their seed and its state to its start (routes, record and queue stay); with journal=true, also forget its recorded requests.",
       tag: 'collections',
       params,
       query: schemas.resetQuery,

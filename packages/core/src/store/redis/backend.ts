@@ -4,6 +4,8 @@
  *
  * @module
  */
+
+import { MemoryStateStore } from '../../state/memory-state-store.js';
 import { type Backend, type JournalBounds, storeHealth } from '../backend.js';
 import { RedisStore, type RedisStoreOptions } from './index.js';
 
@@ -43,6 +45,8 @@ export async function redisBackend(options: RedisBackendOptions): Promise<Backen
       replays: store.openReplayGuard(),
       // …and collections: a write on any replica is compare-and-set, so none is lost.
       collections: store.openCollections(),
+      // TODO(#33, in progress this session): RedisStore.openStates(), shared by replicas.
+      states: new MemoryStateStore(),
       warnings: [],
       describe: () => describeRedis(store),
       health: () => storeHealth(store),

@@ -1,0 +1,93 @@
+/**
+ * `/api/endpoints/{name}/state`: an endpoint's state machines (docs/state.md).
+ * GET answers every scenario its routes look at or move, and every one put or
+ * moved, at its value (`started` when never moved); PUT sets scenarios, which
+ * are also the start a reset (`POST /api/endpoints/{name}/reset`) returns to.
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import { MockpointError } from '../../wire/errors.js';
+import { type States, stateOf, stateProblem, statesOf } from '../../wire/state-json.js';
+import { readJsonObjectBody } from '../body.js';
+import type { AppContext } from '../context.js';
+import { pathName } from './manage.js';
+import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';
+
+/** The body of `PUT …/state` as scenario → value, or `INVALID_STATE` saying why not. */
+function parseStates(members: ReadonlyMap<string, string>): States {
+  const states: Record<string, string> = {};
+  for (const [scenario, text] of members) {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'string') {
+      throw new MockpointError(
+        'INVALID_STATE',
+        `scenario ${JSON.stringify(scenario)}: a state value is a string, e.g. "paid"`,
+      );
+    }
+    states[scenario] = value;
+  }
+  const problem = stateProblem(states);
+  if (problem !== undefined) throw new MockpointError('INVALID_STATE', problem);
+  return states;
+}
+
+/** The scenarios in name order, as JSON text. */
+function statesJson(states: States): Response {
+  const sorted = Object.fromEntries(Object.entries(states).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return new Response(JSON.stringify(sorted), { headers: { 'content-type': 'application/json; charset=utf-8' } });
+}
+
+export function registerStateRoutes(app: Hono, ctx: AppContext): void {
+  const { backend, endpoints, schemas, options } = ctx;
+  const base = '/api/endpoints/:name/state';
+
+  app.get(base, async (c) => {
+    const name = pathName(c.req.param('name'));
+    const [states, table] = await Promise.all([backend.states.get(name), endpoints.routeTable(name)]);
+    const named = new Set(Object.keys(states));
+    for (const route of table?.routes ?? []) {
+      const { match, answer } = route.route;
+      if (match?.state !== undefined) for (const scenario of Object.keys(statesOf(match.state))) named.add(scenario);
+      if (answer.setState !== undefined)
+        for (const scenario of Object.keys(statesOf(answer.setState))) named.add(scenario);
+    }
+    return statesJson(Object.fromEntries([...named].map((scenario) => [scenario, stateOf(states, scenario)])));
+  });
+
+  app.put(base, async (c) => {
+    const name = pathName(c.req.param('name'));
+    const states = parseStates(await readJsonObjectBody(c.req.raw, options.maxBodyBytes));
+    await backend.states.put(name, states);
+    return statesJson(states);
+  });
+
+  const params = { name: { description: 'Endpoint name (the record need not exist).', schema: schemas.name } };
+  ctx.docs.push(
+    readDoc(
+      schemas,
+      {
+        path: '/api/endpoints/{name}/state',
+        summary:
+          "This name's scenarios, in name order: every one its routes look at or move and every one put or moved, at its value (started when never moved).",
+        tag: 'state',
+        params,
+      },
+      { description: 'Scenario → its value.', schema: schemas.states },
+    ),
+    {
+      method: 'put',
+      path: '/api/endpoints/{name}/state',
+      summary:
+        'Set every scenario of this name (those left out are at started); what is put is also the start that POST /api/endpoints/{name}/reset returns to.',
+      tag: 'state',
+      params,
+      body: schemas.states,
+      admin: true,
+      responses: {
+        200: { description: 'Set.', schema: schemas.states },
+        ...errorResponses(schemas, REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS, ['INVALID_STATE']),
+      },
+    },
+  );
+}

@@ -1,0 +1,45 @@
+/**
+ * Changes to one name run one after another, and never while a clear runs: a
+ * store in memory that writes through to a log (collections, state) uses one,
+ * so that memory and the log agree on what a clear removed (a change either
+ * lands before the clear, and is cleared, or after it).
+ *
+ * @module
+ */
+import { KeyedMutex } from './store.js';
+
+export class ChangeGate {
+  readonly #locks = new KeyedMutex();
+  /** Changes under way (a clear waits for them). */
+  readonly #running = new Set<Promise<unknown>>();
+  /** The clear under way (changes wait for it). */
+  #clearing: Promise<void> | undefined;
+
+  /** Runs `task` after the changes of `name` before it, and not while a clear runs. */
+  change<T>(name: string, task: () => Promise<T>): Promise<T> {
+    return this.#locks.run(name, async () => {
+      while (this.#clearing !== undefined) await this.#clearing;
+      const running = task();
+      this.#running.add(running);
+      try {
+        return await running;
+      } finally {
+        this.#running.delete(running);
+      }
+    });
+  }
+
+  /** Runs `task` once the changes under way have ended, holding new ones back until it has. */
+  async clear(task: () => Promise<void>): Promise<void> {
+    while (this.#clearing !== undefined) await this.#clearing;
+    this.#clearing = (async () => {
+      await Promise.allSettled([...this.#running]);
+      await task();
+    })();
+    try {
+      await this.#clearing;
+    } finally {
+      this.#clearing = undefined;
+    }
+  }
+}
