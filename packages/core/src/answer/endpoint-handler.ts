@@ -23,6 +23,7 @@ import { queueStep } from './pipeline/queue-step.js';
 import { noRouteStep, recordStep, recordVerdict } from './pipeline/record-step.js';
 import { routeStep } from './pipeline/route-step.js';
 import { signatureStep } from './pipeline/signature-step.js';
+import { stateStep } from './pipeline/state-step.js';
 import { runSteps, type Step, type Verdict } from './pipeline/step.js';
 import { validationStep } from './pipeline/validation-step.js';
 import { failedAnswer, heldUntilChange } from './pipeline/verdicts.js';
@@ -41,7 +42,15 @@ export { ENDPOINT_PREFIX } from '../wire/endpoint-target.js';
  * The answer pipeline, in order: each step passes or gives the verdict. A new
  * kind of answer is one step (a file in `pipeline/`) and one entry here.
  */
-const PIPELINE: readonly Step[] = [signatureStep, queueStep, validationStep, routeStep, recordStep, noRouteStep];
+const PIPELINE: readonly Step[] = [
+  signatureStep,
+  stateStep,
+  queueStep,
+  validationStep,
+  routeStep,
+  recordStep,
+  noRouteStep,
+];
 
 /** Options for {@link EndpointHandler}. */
 export interface EndpointHandlerOptions {

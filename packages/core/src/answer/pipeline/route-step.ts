@@ -88,8 +88,10 @@ function pick(states: States, scenarios: Iterable<string>): Record<string, strin
  */
 async function statefully(table: RouteTable, exchange: Exchange): Promise<Verdict | undefined> {
   const { states } = exchange.parts.endpoints;
+  // The state step read it for this request; each retry reads it again.
+  let before = exchange.view.state?.before ?? (await states.get(exchange.name));
   for (let attempt = 0; attempt < MAX_MOVES; attempt++) {
-    const before = await states.get(exchange.name);
+    if (attempt > 0) before = await states.get(exchange.name);
     const hit = exchange.selectAt(table, before);
     if (hit === undefined) return undefined;
     const looked = hit.route.route.match?.state;

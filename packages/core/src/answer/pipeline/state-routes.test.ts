@@ -132,4 +132,18 @@ describe('state machines on routes', () => {
     await mock.request('/api/endpoints/api', { method: 'DELETE' });
     expect(await stateOf(mock)).toEqual({});
   });
+
+  it('every step that selects a route sees the state: validation checks the route the state selects', async () => {
+    const mock = await withRoutes([
+      { match: { path: '/orders', state: 'locked' }, answer: { statusCode: 423 } },
+      {
+        match: { path: '/orders' },
+        validate: { mode: 'enforce', body: { type: 'object', required: ['sku'] }, bodyRequired: true },
+        answer: { statusCode: 201 },
+      },
+    ]);
+    expect((await send(mock, '/orders', { method: 'POST', body: '{}' })).status).toBe(400);
+    await mock.request('/api/endpoints/api/state', { method: 'PUT', body: '{"default":"locked"}' });
+    expect((await send(mock, '/orders', { method: 'POST', body: '{}' })).status).toBe(423);
+  });
 });
