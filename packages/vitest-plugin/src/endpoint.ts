@@ -97,6 +97,22 @@ export interface MockApi extends RequestRecorder {
   getSignature(): Promise<SignatureView>;
   /** Stops checking signatures. */
   removeSignature(): Promise<void>;
+  /**
+   * The name's scenarios (docs/state.md): every one its routes look at or
+   * move, and every one set or moved, at its value (`started` when never moved).
+   * @example expect(await api.state()).toEqual({ default: 'paid' })
+   */
+  state(): Promise<Record<string, string>>;
+  /**
+   * Sets scenarios (a value of the `default` scenario, or scenario → value; those
+   * left out are at `started`); what is set is also the start {@link reset} returns to.
+   */
+  setState(state: string | Record<string, string>): Promise<Record<string, string>>;
+  /**
+   * Returns the name's collections to their seed and its state to its start
+   * (routes, record and queue stay); `journal: true` also forgets its requests.
+   */
+  reset(options?: { journal?: boolean }): Promise<void>;
 }
 
 /**
@@ -196,6 +212,18 @@ class ApiHandle implements MockApi {
 
   removeRoute(id: string): Promise<void> {
     return this.#client.removeRoute(this.name, id);
+  }
+
+  state(): Promise<Record<string, string>> {
+    return this.#client.state(this.name);
+  }
+
+  setState(state: string | Record<string, string>): Promise<Record<string, string>> {
+    return this.#client.setState(this.name, state);
+  }
+
+  reset(options?: { journal?: boolean }): Promise<void> {
+    return this.#client.resetEndpoint(this.name, options);
   }
 
   /** What test reporters and `console.log` show. */

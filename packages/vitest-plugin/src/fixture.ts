@@ -43,6 +43,12 @@ export const it = test;
 export interface UseMockServerOptions extends CreateMockServerOptions {
   /** Remove every endpoint and recorded request after each test. @default false */
   resetAfterEach?: boolean;
+  /**
+   * After each test, return every name's collections to their seed and state to
+   * its start, and forget the recorded requests; endpoints and routes stay (a fake
+   * with memory set up once per file starts each test fresh). @default false
+   */
+  resetBetweenTests?: boolean;
 }
 
 /**
@@ -54,7 +60,7 @@ export interface UseMockServerOptions extends CreateMockServerOptions {
  * it('reads', async () => { const users = await mock.add({ name: 'users', data: [] }) })
  */
 export function useMockServer(options: UseMockServerOptions = {}): MockServer {
-  const { resetAfterEach, ...serverOptions } = options;
+  const { resetAfterEach, resetBetweenTests, ...serverOptions } = options;
   let current: MockServer | undefined;
   beforeAll(async () => {
     current = await createMockServer(serverOptions);
@@ -65,6 +71,10 @@ export function useMockServer(options: UseMockServerOptions = {}): MockServer {
   if (resetAfterEach) {
     afterEach(async () => {
       await current?.reset();
+    });
+  } else if (resetBetweenTests) {
+    afterEach(async () => {
+      await current?.resetAll({ journal: true });
     });
   }
   const started = (key: PropertyKey): MockServer => {

@@ -611,6 +611,15 @@ export function createClient(options: ClientOptions) {
     },
 
     /**
+     * Returns every name's collections to their seed and state to its start
+     * (routes, records and queues stay); with `journal: true` also forgets every
+     * recorded request. What `useMockServer({ resetBetweenTests: true })` does after each test.
+     */
+    async resetAll(options: { journal?: boolean } = {}): Promise<void> {
+      await call('POST', `/api/reset${options.journal ? '?journal=true' : ''}`);
+    },
+
+    /**
      * The scenarios of `name` (docs/state.md): every one its routes look at or
      * move, and every one set or moved, at its value (`started` when never moved).
      * @example expect(await client.state('api')).toEqual({ default: 'paid' })

@@ -91,7 +91,9 @@ export class MemoryStateStore implements StateStore {
         changes.push({ key: currentKey(name, scenario), value }, { key: startKey(name, scenario), value });
       }
       await this.#log?.write(changes);
-      this.#held.set(name, { current: { ...states }, start: { ...states } });
+      // Nothing put is no state at all (as the log then holds none of it).
+      if (Object.keys(states).length === 0) this.#held.delete(name);
+      else this.#held.set(name, { current: { ...states }, start: { ...states } });
     });
   }
 
@@ -117,6 +119,10 @@ export class MemoryStateStore implements StateStore {
       if (changes.length > 0) await this.#log?.write(changes);
       return this.#held.delete(name);
     });
+  }
+
+  async names(): Promise<string[]> {
+    return [...this.#held.keys()];
   }
 
   /** The log changes that remove every scenario and start of `name`. */

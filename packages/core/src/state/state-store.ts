@@ -39,6 +39,8 @@ export interface StateStore {
   reset(name: string): Promise<void>;
   /** Forgets the scenarios and the start of `name`; whether it had any. */
   delete(name: string): Promise<boolean>;
+  /** The names with any scenario or start, in any order. */
+  names(): Promise<string[]>;
   /** Forgets every name's. */
   clear(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 /**
  * The shared contract every backend factory must pass: the backend it returns
- * has every part, the parts serve an app together, `describe()` says what it is,
+ * has every part, the parts serve an app together, a name's collections and
+ * state go with it, `describe()` says what it is,
  * and `close()` closes what it opened. Each factory's own test file calls
  * {@link runBackendContract}; this file is excluded from direct runs by the
  * `*.case.test.ts` pattern. (Each part has its own contract suite besides.)
@@ -22,6 +23,8 @@ export interface BackendExpectations {
   describes: RegExp;
   /** Its `collections.kind`. */
   collectionsKind: string;
+  /** Its `states.kind`. @default collectionsKind (each backend keeps both parts in one place) */
+  statesKind?: string;
 }
 
 /** Opens a fresh, empty backend; `cleanup` runs after the case (after the backend is closed). */
@@ -54,6 +57,7 @@ export function runBackendContract(name: string, expected: BackendExpectations, 
       expect(typeof backend.deliveries.create).toBe('function');
       expect(typeof backend.replays.seen).toBe('function');
       expect(backend.collections.kind).toBe(expected.collectionsKind);
+      expect(backend.states.kind).toBe(expected.statesKind ?? expected.collectionsKind);
     });
 
     it("a name's collections go with DELETE /api/endpoints/{name}; every name's with DELETE /api/endpoints", async () => {
@@ -69,6 +73,23 @@ export function runBackendContract(name: string, expected: BackendExpectations, 
       expect((await app.request('/api/endpoints', { method: 'DELETE' })).status).toBe(204);
       expect((await backend.collections.get('b')).size).toBe(0);
       expect((await backend.collections.getSeed('c')).size).toBe(0);
+    });
+
+    it("a name's state goes with DELETE /api/endpoints/{name}; every name's with DELETE /api/endpoints", async () => {
+      const backend = await open();
+      const app = createApp({ backend });
+      await backend.states.put('a', { default: 'ready' });
+      await backend.states.put('b', { default: 'ready' });
+      expect(await backend.states.move('c', {}, { default: 'moved' })).toEqual({ default: 'moved' });
+      expect((await app.request('/api/endpoints/a', { method: 'DELETE' })).status).toBe(204);
+      expect(await backend.states.get('a')).toEqual({});
+      expect(await backend.states.getStart('a')).toEqual({});
+      expect((await app.request('/api/endpoints/a', { method: 'DELETE' })).status).toBe(404);
+      expect(await backend.states.get('b')).toEqual({ default: 'ready' });
+      expect((await app.request('/api/endpoints', { method: 'DELETE' })).status).toBe(204);
+      expect(await backend.states.get('b')).toEqual({});
+      expect(await backend.states.getStart('b')).toEqual({});
+      expect(await backend.states.get('c')).toEqual({});
     });
 
     it('its parts serve an app together: the record from the store, the queue first, the journal records, health says the store', async () => {

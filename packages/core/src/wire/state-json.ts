@@ -81,6 +81,8 @@ export function stateProblem(input: unknown): string | undefined {
   const entries = Object.entries(input);
   if (entries.length > MAX_SCENARIOS) return `at most ${MAX_SCENARIOS} scenarios (got ${entries.length})`;
   for (const [scenario, value] of entries) {
+    // Plain objects hold scenarios: __proto__ would set a prototype, not a scenario.
+    if (scenario === '__proto__') return '__proto__ is not a scenario name';
     if (!STATE_NAME.test(scenario) || typeof value !== 'string' || !STATE_NAME.test(value)) {
       return `${RULE} (got ${JSON.stringify(scenario)}: ${JSON.stringify(value)})`;
     }

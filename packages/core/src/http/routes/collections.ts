@@ -26,6 +26,14 @@ import type { RouteDoc } from '../openapi.js';
 import { pathName } from './manage.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';
 
+/** The `journal` query of a reset: `true` forgets the recorded requests too. */
+function journalFlag(value: string | undefined): boolean {
+  if (value !== undefined && value !== 'true' && value !== 'false') {
+    throw new MockpointError('INVALID_QUERY', `journal must be true or false (got ${JSON.stringify(value)})`);
+  }
+  return value === 'true';
+}
+
 function notFound(name: string, collection: string): MockpointError {
   return new MockpointError(
     'COLLECTION_NOT_FOUND',
@@ -84,12 +92,18 @@ export function registerCollectionRoutes(app: Hono, ctx: AppContext): void {
 
   app.post('/api/endpoints/:name/reset', async (c) => {
     const name = pathName(c.req.param('name'));
-    const forgetJournal = c.req.query('journal');
-    if (forgetJournal !== undefined && forgetJournal !== 'true' && forgetJournal !== 'false') {
-      throw new MockpointError('INVALID_QUERY', `journal must be true or false (got ${JSON.stringify(forgetJournal)})`);
-    }
+    const forgetJournal = journalFlag(c.req.query('journal'));
     await Promise.all([collections.reset(name), backend.states.reset(name)]);
-    if (forgetJournal === 'true') await journal.clear(name);
+    if (forgetJournal) await journal.clear(name);
+    return c.body(null, 204);
+  });
+
+  // Every name at once (the Vitest fixture between tests): each with collections or state is reset.
+  app.post('/api/reset', async (c) => {
+    const forgetJournal = journalFlag(c.req.query('journal'));
+    const names = new Set([...(await collections.names()), ...(await backend.states.names())]);
+    await Promise.all([...names].flatMap((name) => [collections.reset(name), backend.states.reset(name)]));
+    if (forgetJournal) await journal.clearAll();
     return c.body(null, 204);
   });
 
@@ -173,6 +187,16 @@ export function registerCollectionRoutes(app: Hono, ctx: AppContext): void {
         "Return this name's collections to their seed and its state to its start (routes, record and queue stay); with journal=true, also forget its recorded requests.",
       tag: 'collections',
       params,
+      query: schemas.resetQuery,
+      admin: true,
+      responses: { 204: { description: 'Reset.' }, ...errorResponses(schemas, ...refused) },
+    },
+    {
+      method: 'post',
+      path: '/api/reset',
+      summary:
+        "Return every name's collections to their seed and state to its start (routes, records and queues stay); with journal=true, also forget every recorded request.",
+      tag: 'collections',
       query: schemas.resetQuery,
       admin: true,
       responses: { 204: { description: 'Reset.' }, ...errorResponses(schemas, ...refused) },

@@ -1,7 +1,8 @@
 /**
  * `levelBackend()`: the {@link Backend} on a LevelDB data directory. Records,
- * collections and outgoing deliveries are durable there; the journal, the answer queue and the
- * replay memory are this process's (one process opens a directory).
+ * collections, state (scenarios) and outgoing deliveries are durable there; the
+ * journal, the answer queue and the replay memory are this process's (one
+ * process opens a directory).
  *
  * @module
  */
@@ -51,7 +52,7 @@ function openWarnings(store: LevelStore): string[] {
 }
 
 /**
- * Opens (or creates) the LevelDB store in `options.dir` and its durable deliveries.
+ * Opens (or creates) the LevelDB store in `options.dir` and its durable deliveries, collections and state.
  * @throws MockpointError as {@link LevelStore.open} does.
  * @example createApp({ backend: await levelBackend({ dir: './data' }) })
  */
@@ -70,8 +71,9 @@ export async function levelBackend(options: LevelBackendOptions): Promise<Backen
     'collection writes are',
     warnings,
   );
+  const states = await openDurable(() => store.openStates(), 'the state', 'state changes are', warnings);
   return {
-    ...memoryBackend({ ...options, store, deliveries, collections }),
+    ...memoryBackend({ ...options, store, deliveries, collections, states }),
     kind: 'level',
     warnings,
     describe: () => `level at ${store.dir}`,

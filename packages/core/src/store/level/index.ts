@@ -1,6 +1,10 @@
 /**
- * A durable {@link EndpointStore} on LevelDB (the `level` package). Node only:
- * import it from `@mockpoint/core/level` so the main entry stays runtime-agnostic.
+ * A durable {@link EndpointStore} on LevelDB (the `level` package), which also
+ * keeps the parts of the backend that are durable here — outgoing deliveries,
+ * collections and state ({@link LevelStore.openDeliveries},
+ * {@link LevelStore.openCollections}, {@link LevelStore.openStates}) — each in a
+ * key range of its own. Node only: import it from `@mockpoint/core/level` so the
+ * main entry stays runtime-agnostic.
  *
  * @module
  */
@@ -8,6 +12,7 @@ import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Level } from 'level';
 import { type CollectionLog, MemoryCollectionStore } from '../../collections/memory-collection-store.js';
+import { MemoryStateStore } from '../../state/memory-state-store.js';
 import { type DeliveryBackend, MemoryDeliveryStore } from '../../webhook/memory-delivery-store.js';
 import { MockpointError } from '../../wire/errors.js';
 import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
@@ -367,10 +372,12 @@ export class LevelStore implements EndpointStore {
     await this.#writable();
     // LevelDB's clear writes without fsync: a synced write after it (a delete of a
     // key no record has) makes the whole log durable before the clear is acknowledged.
-    // Deliveries are not endpoints: a reset leaves them (and their pending retries).
+    // Only the endpoints' keys: the other parts' ranges are each cleared by that part
+    // (collections, state, in step with what it holds in memory), or kept (deliveries
+    // are not endpoints: a reset leaves them and their pending retries).
     await this.#write(async () => {
-      await this.#db.clear({ lt: DELIVERY_FIRST });
-      await this.#db.clear({ gte: DELIVERY_END });
+      await this.#db.clear({ lt: PARTS_FIRST });
+      await this.#db.clear({ gte: FIRST_NAME });
       await this.#writes.run({ type: 'del', key: SYNC_MARK });
     });
   }
@@ -412,32 +419,48 @@ export class LevelStore implements EndpointStore {
    * @example createApp({ backend: { ...backend, collections: await store.openCollections() } })
    */
   async openCollections(): Promise<MemoryCollectionStore> {
-    const log: CollectionLog = {
+    return MemoryCollectionStore.open(this.#rangeLog(COLLECTION_FIRST, COLLECTION_END));
+  }
+
+  /**
+   * The state machines (scenarios) of every endpoint (see state/), kept in this
+   * database beside the endpoints (their keys sort before every record) and
+   * written through with the same fsync'd group commit, each change in one batch.
+   * @example createApp({ backend: { ...backend, states: await store.openStates() } })
+   */
+  async openStates(): Promise<MemoryStateStore> {
+    return MemoryStateStore.open(this.#rangeLog(STATE_FIRST, STATE_END));
+  }
+
+  /**
+   * A log over the keys from `first` (its prefix) up to `end`: loaded whole,
+   * each write one fsync'd batch of the group commit, cleared as one range.
+   */
+  #rangeLog(first: string, end: string): CollectionLog {
+    const stored = (key: string) => `${first}${key}`;
+    return {
       kind: 'level',
       load: async () => {
-        const entries = await this.#read(() => this.#db.iterator({ gte: COLLECTION_FIRST, lt: COLLECTION_END }).all());
-        return entries.map(([key, value]) => [key.slice(COLLECTION_FIRST.length), value] as const);
+        const entries = await this.#read(() => this.#db.iterator({ gte: first, lt: end }).all());
+        return entries.map(([key, value]) => [key.slice(first.length), value] as const);
       },
       write: async (changes) => {
         if (changes.length === 0) return;
         await this.#writable();
         const operations = changes.map(
           ({ key, value }): Operation =>
-            value === undefined
-              ? { type: 'del', key: `${COLLECTION_FIRST}${key}` }
-              : { type: 'put', key: `${COLLECTION_FIRST}${key}`, value },
+            value === undefined ? { type: 'del', key: stored(key) } : { type: 'put', key: stored(key), value },
         );
         await this.#write(() => this.#writes.run(operations));
       },
       clear: async () => {
         await this.#writable();
         await this.#write(async () => {
-          await this.#db.clear({ gte: COLLECTION_FIRST, lt: COLLECTION_END });
+          await this.#db.clear({ gte: first, lt: end });
           await this.#writes.run({ type: 'del', key: SYNC_MARK });
         });
       },
     };
-    return MemoryCollectionStore.open(log);
   }
 
   async close(): Promise<void> {
@@ -608,14 +631,24 @@ function formatBytes(bytes: number): string {
 
 /** A key no endpoint can have (names are `A–Z a–z 0–9 _ -`); deleted to sync the log. */
 const SYNC_MARK = '\u0000sync';
+/**
+ * The other parts kept here (collections, deliveries, state) have their keys from
+ * here: after route lists and signatures (`\u0001…`), before every record (`-`
+ * on), each part in a range of its own (`\u0002<part>:` up to `\u0002<part>;`).
+ */
+const PARTS_FIRST = '\u0002';
 /** Collections are kept under this prefix: after route lists and signatures, before deliveries and records. */
 const COLLECTION_FIRST = '\u0002collection:';
 /** The first key after every collection key. */
 const COLLECTION_END = '\u0002collection;';
-/** Deliveries are kept under this prefix: after route lists, before every record. */
+/** Deliveries are kept under this prefix: after collections, before state and every record. */
 const DELIVERY_FIRST = '\u0002delivery:';
 /** The first key after every delivery key. */
 const DELIVERY_END = '\u0002delivery;';
+/** State (each endpoint's scenarios and their start) is kept under this prefix: after deliveries, before every record. */
+const STATE_FIRST = '\u0002state:';
+/** The first key after every state key. */
+const STATE_END = '\u0002state;';
 /** The smallest character a name can start with: records are the keys from here on. */
 const FIRST_NAME = '-';
 

@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { Level } from 'level';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { runCollectionStoreContract } from '../../collections/collection-store.case.test.js';
+import { itemOf } from '../../collections/item.js';
+import { createApp } from '../../http/create-app.js';
+import { runStateStoreContract } from '../../state/state-store.case.test.js';
 import { runDeliveryStoreContract } from '../../webhook/delivery-store.case.test.js';
 import { newDeliveryId } from '../../webhook/delivery-store.js';
 import { MockpointError } from '../../wire/errors.js';
@@ -13,7 +16,7 @@ import { JsonText } from '../../wire/json-text.js';
 import type { EndpointRecord } from '../../wire/schemas.js';
 import { runBackendContract } from '../backend.case.test.js';
 import { runStoreContract } from '../store.case.test.js';
-import { LevelStore, levelBackend } from './index.js';
+import { LevelStore, levelBackend, repairLevelStore } from './index.js';
 
 const dirs: string[] = [];
 
@@ -47,6 +50,31 @@ runCollectionStoreContract(
         await store.close();
         store = await LevelStore.open({ dir });
         return store.openCollections();
+      },
+      close: () => store.close(),
+    };
+  },
+  { durable: true },
+);
+
+// State on disk: each change one fsync'd batch, everything there again after a reopen.
+// `store` is the state store open now: after a reopen the contract's last moves
+// (meant for replicas) go to the reopened one, not to the one whose database is closed.
+runStateStoreContract(
+  'LevelStore state',
+  async () => {
+    const dir = await tempDir();
+    let store = await LevelStore.open({ dir });
+    let states = await store.openStates();
+    return {
+      get store() {
+        return states;
+      },
+      reopen: async () => {
+        await store.close();
+        store = await LevelStore.open({ dir });
+        states = await store.openStates();
+        return states;
       },
       close: () => store.close(),
     };
@@ -318,6 +346,55 @@ describe('levelBackend', () => {
     } finally {
       await second.close();
     }
+  });
+
+  it('keeps state durable beside the records, never taken for one; a reset clears it durably', async () => {
+    const dir = await tempDir();
+    const first = await levelBackend({ dir });
+    expect(first.states.kind).toBe('level');
+    await first.store.put(record('api', 1));
+    await first.states.put('api', { default: 'ready' });
+    await first.states.move('api', { default: 'ready' }, { default: 'paid' });
+    await first.states.move('other', {}, { login: 'in' });
+    // Only the records are endpoints: state keys are not listed, counted, or routed.
+    expect((await first.store.list({ limit: 10 })).endpoints.map((e) => e.name)).toEqual(['api']);
+    expect(await first.store.count()).toBe(1);
+    expect(await first.store.routeNames()).toEqual([]);
+    // A reset of the records alone leaves the state to its own part.
+    await first.store.clear();
+    expect(await first.states.get('api')).toEqual({ default: 'paid' });
+    await first.close();
+
+    const second = await levelBackend({ dir });
+    try {
+      expect(await second.states.get('api')).toEqual({ default: 'paid' });
+      expect(await second.states.getStart('api')).toEqual({ default: 'ready' });
+      expect(await second.states.get('other')).toEqual({ login: 'in' });
+      expect((await createApp({ backend: second }).request('/api/endpoints', { method: 'DELETE' })).status).toBe(204);
+    } finally {
+      await second.close();
+    }
+    const third = await levelBackend({ dir });
+    try {
+      expect(await third.states.get('api')).toEqual({});
+      expect(await third.states.get('other')).toEqual({});
+    } finally {
+      await third.close();
+    }
+  });
+
+  it('mockpoint repair counts records only, not the state, collections or route lists kept beside them', async () => {
+    const dir = await tempDir();
+    const backend = await levelBackend({ dir });
+    await backend.store.put(record('a', 1));
+    await backend.store.put(record('b', 2));
+    await backend.store.updateRoutes('a', () => [
+      { id: 'r', match: { method: 'GET', path: '/r' }, answer: { statusCode: 200, data: new JsonText('1') } },
+    ]);
+    await backend.states.put('a', { default: 'ready', other: 'x' });
+    await backend.collections.seed('a', new Map([['users', [itemOf('{"id":1}')]]]));
+    await backend.close();
+    expect((await repairLevelStore(dir)).records).toBe(2);
   });
 
   it('deliveries that cannot be read: opens with deliveries in memory, and says so in one warning', async () => {

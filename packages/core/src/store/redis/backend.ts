@@ -1,11 +1,10 @@
 /**
  * `redisBackend()`: the {@link Backend} on Redis, shared by every replica that
- * opens it — records, journal, answer queue, deliveries, replay memory and collections alike.
+ * opens it — records, journal, answer queue, deliveries, replay memory, collections and state alike.
  *
  * @module
  */
 
-import { MemoryStateStore } from '../../state/memory-state-store.js';
 import { type Backend, type JournalBounds, storeHealth } from '../backend.js';
 import { RedisStore, type RedisStoreOptions } from './index.js';
 
@@ -45,8 +44,8 @@ export async function redisBackend(options: RedisBackendOptions): Promise<Backen
       replays: store.openReplayGuard(),
       // …and collections: a write on any replica is compare-and-set, so none is lost.
       collections: store.openCollections(),
-      // TODO(#33, in progress this session): RedisStore.openStates(), shared by replicas.
-      states: new MemoryStateStore(),
+      // …and state: a move checks and sets in one script, so two replicas never both move from one state.
+      states: store.openStates(),
       warnings: [],
       describe: () => describeRedis(store),
       health: () => storeHealth(store),

@@ -249,7 +249,11 @@ export class RedisCollectionStore implements CollectionStore {
   }
 
   async names(): Promise<string[]> {
-    const reply = await this.#connection.eval("return redis.call('SMEMBERS', KEYS[1])", [this.#prefix.slice(0, -1)], []);
+    const reply = await this.#connection.eval(
+      "return redis.call('SMEMBERS', KEYS[1])",
+      [this.#prefix.slice(0, -1)],
+      [],
+    );
     return (reply as unknown[]).map(String);
   }
 

@@ -40,6 +40,7 @@ import { RedisDeliveryStore } from './delivery-store.js';
 import { decodeRecorded, RedisJournal, type RedisJournalOptions } from './journal.js';
 import { NotSentError } from './not-sent.js';
 import { RedisReplayGuard } from './replay-guard.js';
+import { RedisStateStore } from './state-store.js';
 
 export { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
 export { type RedisBackendOptions, redisBackend } from './backend.js';
@@ -493,6 +494,16 @@ export class RedisStore implements EndpointStore {
    */
   openCollections(): RedisCollectionStore {
     return new RedisCollectionStore({ eval: (script, keys, args) => this.#script(script, keys, args) }, this.#prefix);
+  }
+
+  /**
+   * The state machines (scenarios) of every endpoint, shared by every replica on
+   * this Redis: a move checks and sets in one script, so of two moves from one
+   * state, on any replicas, only one lands.
+   * @example createApp({ backend: { ...backend, states: store.openStates() } })
+   */
+  openStates(): RedisStateStore {
+    return new RedisStateStore({ eval: (script, keys, args) => this.#script(script, keys, args) }, this.#prefix);
   }
 
   health(): StoreHealth {
