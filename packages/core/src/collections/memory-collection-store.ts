@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { ChangeGate } from '../store/change-gate.js';
+import { type WriteLog, WriteThroughStore } from '../store/change-gate.js';
 import {
   type ChangeFn,
   type CollectionStore,
@@ -19,21 +19,10 @@ import {
 import { applyEdit, collectionText, type Item, itemOf, itemsOf } from './item.js';
 
 /** Where a {@link MemoryCollectionStore} writes through to, for durability. */
-export interface CollectionLog {
-  readonly kind: string;
-  /** Every key and value written (and not removed), in any order. */
-  load(): Promise<Iterable<readonly [string, string]>>;
-  /** Writes (a value) or removes (`undefined`) keys, all in one atomic, durable batch. */
-  write(changes: readonly LogChange[]): Promise<void>;
-  /** Removes every key. */
-  clear(): Promise<void>;
-}
+export type CollectionLog = WriteLog;
 
 /** One key of a {@link CollectionLog} batch. */
-export interface LogChange {
-  key: string;
-  value: string | undefined;
-}
+export type LogChange = Parameters<WriteLog['write']>[0][number];
 
 /** One collection: its items and each one's position sequence (the key of its log entry). */
 interface Held {
@@ -59,20 +48,11 @@ function seedKey(name: string, collection: string): string {
   return `s${SEP}${name}${SEP}${collection}`;
 }
 
-export class MemoryCollectionStore implements CollectionStore {
-  readonly kind: string;
-  readonly #log: CollectionLog | undefined;
+export class MemoryCollectionStore extends WriteThroughStore<CollectionLog> implements CollectionStore {
   /** Endpoint name → collection name → the collection. */
   readonly #current = new Map<string, Map<string, Held>>();
   /** Endpoint name → collection name → its seed. */
   readonly #seeds = new Map<string, Map<string, readonly Item[]>>();
-  /** Changes to one name run one after another (a check and its write are one step), never during a clear. */
-  readonly #gate = new ChangeGate();
-
-  constructor(options: { log?: CollectionLog } = {}) {
-    this.#log = options.log;
-    this.kind = options.log?.kind ?? 'memory';
-  }
 
   /** A store holding what `log` holds, writing through to it. */
   static async open(log: CollectionLog): Promise<MemoryCollectionStore> {
@@ -126,7 +106,7 @@ export class MemoryCollectionStore implements CollectionStore {
 
   async update<T>(name: string, collection: string, change: ChangeFn<T>): Promise<T> {
     checkCollectionName(collection);
-    return this.#gate.change(name, async () => {
+    return this.gate.change(name, async () => {
       const held = this.#current.get(name)?.get(collection);
       const { edit, result } = change(held?.items);
       if (edit !== undefined) await this.#apply(name, collection, held, edit);
@@ -163,13 +143,13 @@ export class MemoryCollectionStore implements CollectionStore {
         next,
       };
     }
-    await this.#log?.write(changes);
+    await this.log?.write(changes);
     this.#collectionsOf(name).set(collection, after);
   }
 
   async seed(name: string, collections: Collections): Promise<void> {
     for (const collection of collections.keys()) checkCollectionName(collection);
-    return this.#gate.change(name, async () => {
+    return this.gate.change(name, async () => {
       const changes = this.#dropChanges(name);
       const current = new Map<string, Held>();
       for (const [collection, items] of collections) {
@@ -177,7 +157,7 @@ export class MemoryCollectionStore implements CollectionStore {
         putItems(changes, name, collection, items, 0);
         current.set(collection, { items: [...items], sequences: items.map((_, i) => i), next: items.length });
       }
-      await this.#log?.write(changes);
+      await this.log?.write(changes);
       this.#current.set(name, current);
       this.#seeds.set(name, new Map([...collections].map(([collection, items]) => [collection, [...items]])));
     });
@@ -185,14 +165,14 @@ export class MemoryCollectionStore implements CollectionStore {
 
   async seedOne(name: string, collection: string, items: readonly Item[] | undefined): Promise<void> {
     checkCollectionName(collection);
-    return this.#gate.change(name, async () => {
+    return this.gate.change(name, async () => {
       const changes: LogChange[] = [];
       for (const sequence of this.#current.get(name)?.get(collection)?.sequences ?? []) {
         changes.push({ key: itemKey(name, collection, sequence), value: undefined });
       }
       changes.push({ key: seedKey(name, collection), value: items === undefined ? undefined : collectionText(items) });
       if (items !== undefined) putItems(changes, name, collection, items, 0);
-      await this.#log?.write(changes);
+      await this.log?.write(changes);
       if (items === undefined) {
         this.#current.get(name)?.delete(collection);
         this.#seeds.get(name)?.delete(collection);
@@ -208,7 +188,7 @@ export class MemoryCollectionStore implements CollectionStore {
   }
 
   reset(name: string): Promise<void> {
-    return this.#gate.change(name, async () => {
+    return this.gate.change(name, async () => {
       const seeds = this.#seeds.get(name) ?? new Map<string, readonly Item[]>();
       const changes: LogChange[] = [];
       for (const [collection, held] of this.#current.get(name) ?? []) {
@@ -220,16 +200,16 @@ export class MemoryCollectionStore implements CollectionStore {
         putItems(changes, name, collection, items, 0);
         current.set(collection, { items, sequences: items.map((_, i) => i), next: items.length });
       }
-      await this.#log?.write(changes);
+      await this.log?.write(changes);
       this.#current.set(name, current);
     });
   }
 
   delete(name: string): Promise<boolean> {
-    return this.#gate.change(name, async () => {
+    return this.gate.change(name, async () => {
       const had = (this.#current.get(name)?.size ?? 0) > 0 || (this.#seeds.get(name)?.size ?? 0) > 0;
       const changes = this.#dropChanges(name);
-      if (changes.length > 0) await this.#log?.write(changes);
+      if (changes.length > 0) await this.log?.write(changes);
       this.#current.delete(name);
       this.#seeds.delete(name);
       return had;
@@ -257,8 +237,8 @@ export class MemoryCollectionStore implements CollectionStore {
   }
 
   clear(): Promise<void> {
-    return this.#gate.clear(async () => {
-      await this.#log?.clear();
+    return this.gate.clear(async () => {
+      await this.log?.clear();
       this.#current.clear();
       this.#seeds.clear();
     });

@@ -7,12 +7,13 @@
  *
  * @module
  */
-import type { CollectionLog, LogChange } from '../collections/memory-collection-store.js';
-import { ChangeGate } from '../store/change-gate.js';
+import { type WriteLog, WriteThroughStore } from '../store/change-gate.js';
 import { checkStates, type StateStore, type States, statesAt } from './state-store.js';
 
 /** Where a {@link MemoryStateStore} writes through to: keys and values, in atomic durable batches. */
-export type StateLog = CollectionLog;
+export type StateLog = WriteLog;
+
+type LogChange = Parameters<WriteLog['write']>[0][number];
 
 /** One endpoint's scenarios: as they are, and their start. */
 interface Held {
@@ -25,17 +26,8 @@ const currentKey = (name: string, scenario: string) => `c${SEP}${name}${SEP}${sc
 const startKey = (name: string, scenario: string) => `s${SEP}${name}${SEP}${scenario}`;
 const EMPTY: Held = Object.freeze({ current: Object.freeze({}), start: Object.freeze({}) });
 
-export class MemoryStateStore implements StateStore {
-  readonly kind: string;
-  readonly #log: StateLog | undefined;
+export class MemoryStateStore extends WriteThroughStore<StateLog> implements StateStore {
   readonly #held = new Map<string, Held>();
-  /** Changes to one name run one after another (a check and its write are one step), never during a clear. */
-  readonly #gate = new ChangeGate();
-
-  constructor(options: { log?: StateLog } = {}) {
-    this.#log = options.log;
-    this.kind = options.log?.kind ?? 'memory';
-  }
 
   /** A store holding what `log` holds, writing through to it. */
   static async open(log: StateLog): Promise<MemoryStateStore> {
@@ -66,7 +58,7 @@ export class MemoryStateStore implements StateStore {
 
   async move(name: string, expect: States, to: States): Promise<States | undefined> {
     checkStates(to);
-    return this.#gate.change(name, async () => {
+    return this.gate.change(name, async () => {
       const held = this.#held.get(name) ?? EMPTY;
       if (!statesAt(held.current, expect)) return undefined;
       const changes: LogChange[] = [];
@@ -77,7 +69,7 @@ export class MemoryStateStore implements StateStore {
         changes.push({ key: currentKey(name, scenario), value });
       }
       if (changes.length === 0) return held.current;
-      await this.#log?.write(changes);
+      await this.log?.write(changes);
       this.#held.set(name, { current, start: held.start });
       return current;
     });
@@ -85,12 +77,12 @@ export class MemoryStateStore implements StateStore {
 
   async put(name: string, states: States): Promise<void> {
     checkStates(states);
-    return this.#gate.change(name, async () => {
+    return this.gate.change(name, async () => {
       const changes = this.#dropChanges(name);
       for (const [scenario, value] of Object.entries(states)) {
         changes.push({ key: currentKey(name, scenario), value }, { key: startKey(name, scenario), value });
       }
-      await this.#log?.write(changes);
+      await this.log?.write(changes);
       // Nothing put is no state at all (as the log then holds none of it).
       if (Object.keys(states).length === 0) this.#held.delete(name);
       else this.#held.set(name, { current: { ...states }, start: { ...states } });
@@ -98,7 +90,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   reset(name: string): Promise<void> {
-    return this.#gate.change(name, async () => {
+    return this.gate.change(name, async () => {
       const held = this.#held.get(name);
       if (held === undefined) return;
       const changes: LogChange[] = [];
@@ -108,15 +100,15 @@ export class MemoryStateStore implements StateStore {
       for (const [scenario, value] of Object.entries(held.start)) {
         if (held.current[scenario] !== value) changes.push({ key: currentKey(name, scenario), value });
       }
-      if (changes.length > 0) await this.#log?.write(changes);
+      if (changes.length > 0) await this.log?.write(changes);
       this.#held.set(name, { current: { ...held.start }, start: held.start });
     });
   }
 
   delete(name: string): Promise<boolean> {
-    return this.#gate.change(name, async () => {
+    return this.gate.change(name, async () => {
       const changes = this.#dropChanges(name);
-      if (changes.length > 0) await this.#log?.write(changes);
+      if (changes.length > 0) await this.log?.write(changes);
       return this.#held.delete(name);
     });
   }
@@ -135,8 +127,8 @@ export class MemoryStateStore implements StateStore {
   }
 
   clear(): Promise<void> {
-    return this.#gate.clear(async () => {
-      await this.#log?.clear();
+    return this.gate.clear(async () => {
+      await this.log?.clear();
       this.#held.clear();
     });
   }

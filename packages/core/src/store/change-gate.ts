@@ -43,3 +43,30 @@ export class ChangeGate {
     }
   }
 }
+
+/** A log a store in memory writes through to (LevelDB gives one): keys and values in atomic, durable batches. */
+export interface WriteLog {
+  readonly kind: string;
+  /** Every key and value written (and not removed), in any order. */
+  load(): Promise<Iterable<readonly [string, string]>>;
+  /** Writes (a value) or removes (`undefined`) keys, all in one atomic, durable batch. */
+  write(changes: readonly { key: string; value: string | undefined }[]): Promise<void>;
+  /** Removes every key. */
+  clear(): Promise<void>;
+}
+
+/**
+ * What a store in memory that writes through to a {@link WriteLog} has: its
+ * kind (the log's, else `memory`), the log, and the gate its changes pass.
+ */
+export abstract class WriteThroughStore<Log extends WriteLog> {
+  readonly kind: string;
+  protected readonly log: Log | undefined;
+  /** Changes to one name run one after another (a check and its write are one step), never during a clear. */
+  protected readonly gate = new ChangeGate();
+
+  constructor(options: { log?: Log } = {}) {
+    this.log = options.log;
+    this.kind = options.log?.kind ?? 'memory';
+  }
+}

@@ -25,7 +25,7 @@ import {
 import { applyEdit, collectionText, type Item, itemsOf } from '../../collections/item.js';
 import { MockpointError } from '../../wire/errors.js';
 import { KeyedMutex } from '../store.js';
-import type { ScriptConnection } from './script-connection.js';
+import { type ScriptConnection, setMembers } from './script-connection.js';
 
 /**
  * KEYS: items, versions. ARGV: collection, the version the caller holds ('' for none).
@@ -248,13 +248,8 @@ export class RedisCollectionStore implements CollectionStore {
     }
   }
 
-  async names(): Promise<string[]> {
-    const reply = await this.#connection.eval(
-      "return redis.call('SMEMBERS', KEYS[1])",
-      [this.#prefix.slice(0, -1)],
-      [],
-    );
-    return (reply as unknown[]).map(String);
+  names(): Promise<string[]> {
+    return setMembers(this.#connection, this.#prefix.slice(0, -1));
   }
 
   async clear(): Promise<void> {

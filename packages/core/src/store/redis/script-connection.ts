@@ -10,3 +10,9 @@
 export interface ScriptConnection {
   eval(script: string, keys: string[], args: string[]): Promise<unknown>;
 }
+
+/** The members of the set at `key`: the names a part of the Redis backend keeps anything for. */
+export async function setMembers(connection: ScriptConnection, key: string): Promise<string[]> {
+  const reply = await connection.eval("return redis.call('SMEMBERS', KEYS[1])", [key], []);
+  return (reply as unknown[]).map(String);
+}

@@ -14,7 +14,7 @@
  */
 import { checkStates, type StateStore, type States } from '../../state/state-store.js';
 import { STARTED } from '../../wire/state-json.js';
-import type { ScriptConnection } from './script-connection.js';
+import { type ScriptConnection, setMembers } from './script-connection.js';
 
 /**
  * KEYS: current, names. ARGV: name, how many expected scenarios (n), n scenario,
@@ -135,13 +135,8 @@ export class RedisStateStore implements StateStore {
     return Number(await this.#connection.eval(DELETE, this.#keys(name), [name])) === 1;
   }
 
-  async names(): Promise<string[]> {
-    const reply = await this.#connection.eval(
-      "return redis.call('SMEMBERS', KEYS[1])",
-      [this.#prefix.slice(0, -1)],
-      [],
-    );
-    return (reply as unknown[]).map(String);
+  names(): Promise<string[]> {
+    return setMembers(this.#connection, this.#prefix.slice(0, -1));
   }
 
   async clear(): Promise<void> {
