@@ -1,7 +1,7 @@
 /**
  * axe-core (injected into the page in Debian's Chromium) finds no violation,
  * of any impact, on any view: home, the create form with an error, an
- * endpoint's detail with an open journal entry, the editor, the delete
+ * endpoint's detail with an open journal entry (and its memory panel), the editor, the delete
  * question, a name with no endpoint, new requests held behind "N new" and an
  * empty filter; at 1280×800 and
  * 360×800, light and dark. Screenshots of each go to test-artifacts/web/ for a
@@ -34,6 +34,11 @@ beforeAll(async () => {
     });
   }
   await fetch(`${server.url}/endpoint/order-payd`, { method: 'POST', body: '{"order":7}' });
+  // What the name remembers (its memory panel): a scenario and a collection.
+  const memory = (path: string, body: string) =>
+    fetch(`${server.url}/api/endpoints/payment-succeeded/${path}`, { method: 'PUT', body });
+  await memory('state', '{"checkout":"started"}');
+  await memory('collections', '{"payments":[{"id":"pi_123","amount":4200,"fee":1.50}],"refunds":[]}');
 });
 
 afterAll(async () => {
@@ -72,6 +77,7 @@ describe.each(SIZES)('at $width×$height', (size) => {
     await poll(() => page.locator('.journal-list li').count()).toBe(3);
     await poll(() => page.locator('.live').textContent()).toBe('Live');
     await page.locator('.journal-list summary').nth(1).click();
+    await poll(() => page.locator('.memory-panel').isVisible()).toBe(true);
     await check('detail');
 
     await page.getByRole('button', { name: 'Edit' }).click();

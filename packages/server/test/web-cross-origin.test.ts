@@ -68,6 +68,8 @@ const SAMPLES: Record<string, Omit<Write, 'method' | 'path'> & { path: string }>
     ok: 200,
   },
   'POST /api/endpoints/{name}/reset': { path: '/api/endpoints/victim/reset', ok: 204 },
+  'POST /api/reset': { path: '/api/reset', ok: 204 },
+  'PUT /api/endpoints/{name}/state': { path: '/api/endpoints/victim/state', body: '{"default":"evil"}', ok: 200 },
   'DELETE /api/endpoints/{name}/collections/{collection}': { path: '/api/endpoints/victim/collections/posts', ok: 204 },
   'DELETE /api/endpoints/{name}/collections': { path: '/api/endpoints/victim/collections', ok: 204 },
   'DELETE /api/endpoints/{name}': { path: '/api/endpoints/victim', ok: 204 },
@@ -107,7 +109,7 @@ async function documentedWrites(): Promise<string[]> {
     );
 }
 
-/** A fresh state: `victim` with a record, one recorded request, one queued answer and two collections. */
+/** A fresh state: `victim` with a record, one recorded request, one queued answer, two collections and a scenario. */
 async function seed(): Promise<void> {
   expect((await fetch(`${server.url}/api/endpoints`, { method: 'DELETE' })).status).toBe(204);
   const put = await fetch(`${server.url}/api/endpoints/victim`, { method: 'PUT', body: '{"data":{"v":1}}' });
@@ -123,9 +125,14 @@ async function seed(): Promise<void> {
     body: '{"users":[{"id":1}],"posts":[]}',
   });
   expect(collections.status).toBe(200);
+  const state = await fetch(`${server.url}/api/endpoints/victim/state`, {
+    method: 'PUT',
+    body: '{"default":"seeded"}',
+  });
+  expect(state.status).toBe(200);
 }
 
-/** Everything a write could change: the records, the queue, the routes, the signature check, the collections and the journal of `victim`. */
+/** Everything a write could change: the records, the queue, the routes, the signature check, the collections, the state and the journal of `victim`. */
 async function snapshot(): Promise<string> {
   const read = async (path: string) => (await fetch(`${server.url}${path}`)).text();
   const requests = JSON.parse(await read('/api/endpoints/victim/requests')) as { requests: { path: string }[] };
@@ -135,6 +142,7 @@ async function snapshot(): Promise<string> {
     routes: JSON.parse(await read('/api/endpoints/victim/routes')),
     signature: JSON.parse(await read('/api/endpoints/victim/signature')),
     collections: JSON.parse(await read('/api/endpoints/victim/collections')),
+    state: JSON.parse(await read('/api/endpoints/victim/state')),
     deliveries: (JSON.parse(await read('/api/deliveries')) as { deliveries: { id: string }[] }).deliveries.map(
       (d) => d.id,
     ),

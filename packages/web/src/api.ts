@@ -120,6 +120,11 @@ async function sendText(method: string, path: string, body?: string): Promise<st
   }
   const text = await response.text();
   if (response.ok) return text;
+  throw answerFailure(`${method} ${target}`, response.status, text);
+}
+
+/** The error a refused request throws: the server's code and message, or `UNEXPECTED_RESPONSE`. */
+function answerFailure(request: string, status: number, text: string): MockpointError {
   let failure: { code?: string; message?: string } | undefined;
   try {
     failure = (JSON.parse(text) as { error?: { code?: string; message?: string } }).error;
@@ -127,11 +132,9 @@ async function sendText(method: string, path: string, body?: string): Promise<st
     // not a mockpoint error body
   }
   if (failure?.code && failure.message) {
-    throw new MockpointError(failure.code as MockpointError['code'], failure.message, { status: response.status });
+    return new MockpointError(failure.code as MockpointError['code'], failure.message, { status });
   }
-  throw new MockpointError('UNEXPECTED_RESPONSE', `${method} ${target} answered ${response.status}`, {
-    status: response.status,
-  });
+  return new MockpointError('UNEXPECTED_RESPONSE', `${request} answered ${status}`, { status });
 }
 
 const routesPath = (name: string) => `api/endpoints/${encodeURIComponent(name)}/routes`;
@@ -166,4 +169,50 @@ export async function queueTexts(name: string): Promise<string[]> {
 export async function queueText(name: string, text: string): Promise<void> {
   const list = text.trimStart().startsWith('[');
   await sendText('POST', queuePath(name), list ? `{"answers":${text}}` : `{"answers":[${text}]}`);
+}
+
+const collectionsPath = (name: string) => `api/endpoints/${encodeURIComponent(name)}/collections`;
+
+/** The last answer of {@link collectionsText}: read again only when the server's `ETag` changes. */
+let heldCollections: { url: string; etag: string; text: string } | undefined;
+
+/**
+ * Every collection of `name` as the exact JSON text the server answers
+ * (`{"<collection>":[items…]}`, items byte for byte; `{}` when none). Read
+ * conditionally (`If-None-Match`), so an unchanged set of collections, which may
+ * be large, is not sent again on every refresh.
+ */
+export async function collectionsText(name: string): Promise<string> {
+  const url = pageUrl(collectionsPath(name));
+  const held = heldCollections?.url === url ? heldCollections : undefined;
+  const headers = held ? { 'if-none-match': held.etag } : undefined;
+  let response: Response;
+  try {
+    response = await send(new Request(url, { headers }));
+  } catch (error) {
+    throw new ConnectionError(url, error);
+  }
+  if (response.status === 304 && held) return held.text;
+  const text = await response.text();
+  if (!response.ok) throw answerFailure(`GET ${url}`, response.status, text);
+  const etag = response.headers.get('etag');
+  heldCollections = etag ? { url, etag, text } : undefined;
+  return text;
+}
+
+/** Splits the text of {@link collectionsText} into each collection's items, each as its exact text, in the server's order. */
+export function collectionItems(text: string): Map<string, string[]> {
+  const items = new Map<string, string[]>();
+  for (const [collection, list] of scanJson(text).members ?? []) items.set(collection, scanJson(list).elements ?? []);
+  return items;
+}
+
+/**
+ * Replaces (or creates) `collection` of `name` with `text`, a JSON array of
+ * objects exactly as typed (never parsed and re-serialised, so big integers
+ * and `1.50` survive); it becomes the collection's seed too. A bad list throws
+ * the server's error (`INVALID_COLLECTION`, `COLLECTION_TOO_LARGE`).
+ */
+export async function putCollectionText(name: string, collection: string, text: string): Promise<void> {
+  await sendText('PUT', `${collectionsPath(name)}/${encodeURIComponent(collection)}`, text);
 }

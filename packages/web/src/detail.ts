@@ -4,7 +4,8 @@
  * to it — on screen without scrolling on a desktop and on a phone. Below them:
  * the stored response with ready curl commands (copyable), then the panels of
  * what answers besides the record and how requests are checked — queued
- * answers (queue-view.ts), routes (routes-view.ts), the signature check
+ * answers (queue-view.ts), routes (routes-view.ts), what the name remembers
+ * (collections and state, memory-view.ts), the signature check
  * (signature-view.ts). A name with no record says what it is: one answered by
  * its routes is offered a stored response (added in place); one with nothing
  * (mistyped, deleted, not created yet) is offered "create it".
@@ -21,6 +22,7 @@ import { copyText, h, onEscape, replaceChildren, toast } from './dom.js';
 import { type EndpointForm, endpointForm } from './form.js';
 import { JournalView } from './journal.js';
 import { statusBadge } from './list.js';
+import { MemoryView } from './memory-view.js';
 import { QueueView } from './queue-view.js';
 import { report } from './report.js';
 import { RoutesView } from './routes-view.js';
@@ -95,6 +97,7 @@ export class DetailView {
   readonly #journal: JournalView;
   readonly #routes: RoutesView;
   readonly #queue: QueueView;
+  readonly #memory: MemoryView;
   readonly #signature: SignatureCheckView;
   #state: State = { kind: 'loading' };
   #edit = false;
@@ -114,10 +117,12 @@ export class DetailView {
     this.#journal.el.hidden = true;
     this.#routes = new RoutesView(name);
     this.#queue = new QueueView(name);
+    this.#memory = new MemoryView(name);
     this.#signature = new SignatureCheckView(name);
     // Each panel shows once read (hidden when it cannot be read, e.g. for a name that cannot exist).
     this.#queue.el.hidden = true;
     this.#routes.el.hidden = true;
+    this.#memory.el.hidden = true;
     this.#signature.el.hidden = true;
     this.el = h(
       'div',
@@ -127,6 +132,7 @@ export class DetailView {
       this.#response,
       this.#queue.el,
       this.#routes.el,
+      this.#memory.el,
       this.#signature.el,
     );
     this.#draw();
@@ -204,6 +210,7 @@ export class DetailView {
     let next: State;
     const routes = this.#routes.load();
     const queue = this.#queue.load();
+    const memory = this.#memory.load();
     const signature = this.#signature.load();
     try {
       next = { kind: 'found', record: await api.getExact(this.name) };
@@ -229,10 +236,12 @@ export class DetailView {
     }
     // The panel above the journal has its final height: the journal shows, and the panels below it as they are read.
     this.#journal.el.hidden = false;
-    const [queued, routeCount, checked] = await Promise.all([queue, routes, signature]);
+    const [queued, routeCount, held, checked] = await Promise.all([queue, routes, memory, signature]);
     if (this.#stopped) return;
     this.#queue.el.hidden = queued === undefined;
     this.#routes.el.hidden = routeCount === undefined;
+    // Memory shows once the name holds a collection or a scenario, and stays (quietly empty) after they go.
+    this.#memory.el.hidden = held === undefined || (held === 0 && this.#memory.el.hidden);
     this.#signature.el.hidden = checked === undefined;
   }
 
