@@ -67,10 +67,15 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
-/** Bare package names a built file imports (static, dynamic and `export … from`). */
+/**
+ * Bare package names a built file imports (static, dynamic and `export … from`):
+ * a `from "…"` counts only in a statement that starts with `import` or `export`
+ * (the bundles put each on its own line), so that code such as `"--from", "…"` does not.
+ */
 function importedPackages(code: string): Set<string> {
   const names = new Set<string>();
-  const pattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"'./][^"']*)["']/g;
+  const pattern =
+    /(?:^[ \t]*(?:import|export)\b[^;]*?\bfrom\s*|\bimport\s*\(\s*|^[ \t]*import\s+)["']([^"'./][^"']*)["']/gm;
   for (const [, specifier] of code.matchAll(pattern)) {
     if (specifier === undefined || specifier.startsWith('node:') || builtinModules.includes(specifier)) continue;
     const parts = specifier.split('/');

@@ -56,11 +56,12 @@ export async function runImport(argv: readonly string[], io: CommandIo): Promise
   if (name === undefined || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
     throw new UsageError('--name is required: 1-64 characters of A-Z a-z 0-9 _ -');
   }
-  const from = args.values.get('--from');
-  if (from !== undefined && from !== 'openapi' && from !== 'json-server') {
-    throw new UsageError(`--from is openapi or json-server, not "${from}"`);
+  // Not named `from`: in the bundle, that name then a string reads as an import to the installed-package check.
+  const kind = args.values.get('--from');
+  if (kind !== undefined && kind !== 'openapi' && kind !== 'json-server') {
+    throw new UsageError(`--from is openapi or json-server, not "${kind}"`);
   }
-  if (from === 'json-server' || (from === undefined && source.endsWith('.json') && isJsonServerDb(readText(source)))) {
+  if (kind === 'json-server' || (kind === undefined && source.endsWith('.json') && isJsonServerDb(readText(source)))) {
     return importJsonServer(source, name, args.values, io);
   }
   if (args.values.has('--id')) throw new UsageError('--id is for a json-server database (--from json-server)');
