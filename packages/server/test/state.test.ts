@@ -88,10 +88,34 @@ describe('state on two replicas (Redis)', () => {
     await send(`${a.url}/api/endpoints/${name}/reset`, 'POST');
     expect((await send(`${b.url}/endpoint/${name}/claim`, 'POST')).status).toBe(201);
   });
+
+  it('a queued answer that matches started and moves it is answered once among 30 concurrent requests on two replicas; its other uses stay queued', async () => {
+    const [a, b] = await Promise.all([0, 1].map(() => startDaemon({ env: { MOCKPOINT_REDIS_URL: redis.socket } })));
+    if (a === undefined || b === undefined) throw new Error('two replicas');
+    const name = `queued-claim-${process.pid}`;
+    await putRoutes(a, name, [{ answer: { statusCode: 409, template: true, body: '{{state.default}}' } }]);
+    const answers = JSON.stringify({
+      answers: [{ match: { state: 'started' }, statusCode: 201, setState: 'claimed', times: 5 }],
+    });
+    expect((await send(`${b.url}/api/endpoints/${name}/queue`, 'POST', answers)).status).toBe(201);
+    const replies = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => send(`${(i % 2 ? a : b).url}/endpoint/${name}/claim`, 'POST')),
+    );
+    expect(replies.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(replies.filter((r) => r.status === 409).map((r) => r.text)).toEqual(Array(29).fill('claimed'));
+    // Uses taken by a request that lost the race went back: four are left, whichever replica lists them.
+    for (const replica of [a, b]) {
+      const left = JSON.parse((await send(`${replica.url}/api/endpoints/${name}/queue`, 'GET')).text) as {
+        answers: Array<{ times: number; setState: string }>;
+      };
+      expect(left.answers.reduce((sum, one) => sum + one.times, 0)).toBe(4);
+      expect(left.answers.every((one) => one.setState === 'claimed')).toBe(true);
+    }
+  });
 });
 
 describe('hostile scenario names and values (seeded fuzz against the daemon)', () => {
-  it('random code points in PUT state, match.state, setState and journal state filters: 400 INVALID_STATE or a coded answer, the daemon up', async () => {
+  it('random code points in PUT state, match.state, setState (routes and queued answers) and journal state filters: 400 INVALID_STATE or a coded answer, the daemon up', async () => {
     const daemon = await startDaemon();
     const random = prng(0x5747e);
     const codes = new Set<string>();
@@ -106,11 +130,16 @@ describe('hostile scenario names and values (seeded fuzz against the daemon)', (
         'PUT',
         JSON.stringify({ routes: [{ match: { state: JSON.parse(state) }, answer: { setState: value } }] }),
       );
+      const queued = await send(
+        `${daemon.url}/api/endpoints/fuzz/queue`,
+        'POST',
+        JSON.stringify({ answers: [{ match: { state: JSON.parse(state) }, setState: value, statusCode: 202 }] }),
+      );
       const journal = await send(
         `${daemon.url}/api/endpoints/fuzz/requests?match=${encodeURIComponent(JSON.stringify({ state: value }))}`,
         'GET',
       );
-      for (const answer of [put, route, journal]) {
+      for (const answer of [put, route, queued, journal]) {
         if (answer.status >= 400) {
           expect(answer.status, answer.text).toBe(400);
           codes.add((JSON.parse(answer.text) as { error: { code: string } }).error.code);
@@ -127,7 +156,9 @@ describe('hostile scenario names and values (seeded fuzz against the daemon)', (
     }
     expect(
       [...codes].every((code) =>
-        ['INVALID_STATE', 'INVALID_MATCH', 'INVALID_JSON', 'INVALID_QUERY', 'INVALID_ANSWER'].includes(code),
+        ['INVALID_STATE', 'INVALID_MATCH', 'INVALID_JSON', 'INVALID_QUERY', 'INVALID_ANSWER', 'QUEUE_FULL'].includes(
+          code,
+        ),
       ),
     ).toBe(true);
     expect((await send(`${daemon.url}/api/health`, 'GET')).status).toBe(200);

@@ -11,6 +11,7 @@
 import { type AnswerStream, streamFromJson } from './answer-stream.js';
 import type { RequestFilter } from './journal-json.js';
 import { JsonText, jsonTextOf, scanJson, stringifyExact } from './json-text.js';
+import type { StateInput } from './state-json.js';
 
 /**
  * The fields a route's answer ({@link RouteAnswer}) and a queued answer share,
@@ -30,6 +31,14 @@ export interface AnswerContent {
   fault?: Fault;
   /** Render `{{…}}` placeholders in data strings, body, each stream event and header values. @default false */
   template?: boolean;
+  /**
+   * Move the endpoint's state when this answer is given, in the same atomic step
+   * as the match (a value of the `default` scenario, or scenario → value); see
+   * docs/state.md.
+   * @example 'paid'
+   * @example { checkout: 'paid' }
+   */
+  setState?: StateInput;
 }
 
 /**
@@ -88,8 +97,8 @@ export const MAX_ANSWER_TIMES = 10_000;
 
 /**
  * An answer as JSON text, its fields in a fixed order (match first, then
- * statusCode, headers, data, body, bodyBase64, stream, delay, fault, template, then
- * times when the answer has it); absent fields are left out. A text starting
+ * statusCode, headers, data, body, bodyBase64, stream, delay, fault, template,
+ * setState, then times when the answer has it); absent fields are left out. A text starting
  * with `{"match":` is an answer with a match (the Redis queue's take relies on it).
  */
 export function answerJson(answer: TakenAnswer | QueuedAnswer): string {
@@ -104,6 +113,7 @@ export function answerJson(answer: TakenAnswer | QueuedAnswer): string {
   if (answer.delay !== undefined) parts.push(`"delay":${answer.delay}`);
   if (answer.fault !== undefined) parts.push(`"fault":${JSON.stringify(answer.fault)}`);
   if (answer.template !== undefined) parts.push(`"template":${answer.template}`);
+  if (answer.setState !== undefined) parts.push(`"setState":${JSON.stringify(answer.setState)}`);
   const { times } = answer as Partial<QueuedAnswer>;
   if (times !== undefined) parts.push(`"times":${times}`);
   return `{${parts.join(',')}}`;
@@ -142,5 +152,7 @@ export function parseAnswerJson(text: string): TakenAnswer {
   if (fault !== undefined) answer.fault = JSON.parse(fault) as Fault;
   const template = members.get('template');
   if (template !== undefined) answer.template = template === 'true';
+  const setState = members.get('setState');
+  if (setState !== undefined) answer.setState = JSON.parse(setState) as StateInput;
   return answer;
 }

@@ -19,7 +19,7 @@ import { checkProxyAnswer, type ProxyAnswer } from './proxy-answer.js';
 import type { RouteValidation } from './route-validation.js';
 import { NAME_PATTERN } from './rules.js';
 import { SETTINGS } from './settings.js';
-import { type StateInput, stateProblem } from './state-json.js';
+import { stateProblem } from './state-json.js';
 import { jsonStringTokens, minRenderedBytes, minRenderedJsonBytes, templateSyntaxProblem } from './template-syntax.js';
 
 /** Response headers of an answer: a name maps to a value, or to several (sent as repeated headers). */
@@ -54,14 +54,6 @@ export interface RouteAnswer extends AnswerContent {
    * @example { collection: 'users', idField: 'key' }
    */
   resource?: ResourceAnswer;
-  /**
-   * Routes only: move the endpoint's state when this route answers, in the same
-   * atomic step as the match (a value of the `default` scenario, or scenario →
-   * value); see docs/state.md.
-   * @example 'paid'
-   * @example { checkout: 'paid' }
-   */
-  setState?: StateInput;
 }
 
 /** A resource answer: a collection's name, or the name and the field that holds each item's id. */

@@ -338,7 +338,7 @@ export function createSchemas(options: SchemaOptions = {}) {
     .max(MAX_ANSWER_TIMES)
     .describe(`How many requests this answer serves, 1-${MAX_ANSWER_TIMES}.`);
   const routeSchemas = createRouteSchemas({ name, data, statusCode, delay, fault, requestFilter });
-  const { headers, body, bodyBase64, stream, template } = routeSchemas.routeAnswer.shape;
+  const { headers, body, bodyBase64, stream, template, setState } = routeSchemas.routeAnswer.shape;
   /** The one answer shape's fields, as a queued answer has them (absent ones fall back). */
   const queuedFields = {
     match: requestFilter
@@ -355,6 +355,7 @@ export function createSchemas(options: SchemaOptions = {}) {
     delay: delay.optional(),
     fault: fault.optional(),
     template,
+    setState,
   };
   const queuedAnswerInput = z.strictObject({ ...queuedFields, times: times.default(1) }).meta({
     title: 'QueuedAnswerInput',
@@ -439,6 +440,7 @@ const FIELD_CODES: Record<string, ErrorCode> = {
   match: 'INVALID_MATCH',
   headers: 'INVALID_HEADER',
   stream: 'INVALID_STREAM',
+  setState: 'INVALID_STATE',
 };
 
 /**
@@ -561,8 +563,14 @@ export function parseQueueBody(schemas: Schemas, body: unknown, limits: QueueLim
         );
       }
       const field = String(issue?.path[0] ?? '');
-      // Inside a stream the deepest known field names the code (an event's delay is INVALID_DELAY).
-      const deepest = field === 'stream' && issue?.path.includes('delay') ? 'delay' : field;
+      // Inside a stream the deepest known field names the code (an event's delay is
+      // INVALID_DELAY); a match's state is INVALID_STATE, as setState.
+      const deepest =
+        field === 'stream' && issue?.path.includes('delay')
+          ? 'delay'
+          : field === 'match' && issue?.path[1] === 'state'
+            ? 'setState'
+            : field;
       const rule =
         (field === 'stream' ? undefined : FIELD_RULES[field]?.(maxDelayMs)) ??
         `${issue?.path.map(String).join('.')}: ${issue?.message ?? 'is invalid'}`;
@@ -585,19 +593,14 @@ export function parseQueueBody(schemas: Schemas, body: unknown, limits: QueueLim
     }
     const place = { list: 'answers', index } as const;
     checkMatchPath(parsed.match?.path, place);
-    if (parsed.match?.state !== undefined) {
-      throw new MockpointError(
-        'INVALID_STATE',
-        `${at}: a queued answer does not match on state (routes do: docs/state.md); put match.state on a route`,
-      );
-    }
     if (limits.maxBodyBytes !== undefined) checkAnswer(parsed, place, { ...limits, maxBodyBytes: limits.maxBodyBytes });
     return parsed;
   });
 }
 
 /** The fields of a queued answer, for messages. */
-const QUEUED_FIELDS = 'match, statusCode, headers, data, body, bodyBase64, stream, delay, fault, template and times';
+const QUEUED_FIELDS =
+  'match, statusCode, headers, data, body, bodyBase64, stream, delay, fault, template, setState and times';
 
 /** Limits {@link parseQueueBody} checks against. */
 export interface QueueLimits {

@@ -9,12 +9,14 @@
 import { byQueue } from '../../journal/journal-entry.js';
 import { filterPattern, subpathSegments } from '../../journal/request-filter.js';
 import { matchPathPattern } from '../../wire/path-pattern.js';
+import { statesOf } from '../../wire/state-json.js';
 import type { EndpointAnswer } from '../endpoint-answer.js';
 import type { Taken } from '../queue/answer-queue.js';
 import { planQueuedAnswer, type QueueFallback, queuedStream, toQueuedAnswer } from '../queue/queued-answer.js';
 import { resumeAfter } from '../stream/stream-frames.js';
 import type { Exchange } from './exchange.js';
 import { routeFallback } from './route-step.js';
+import { keptMoving, MAX_MOVES, pick, scenariosOf } from './state-moves.js';
 import type { Step, Verdict } from './step.js';
 import { failedAnswer, heldUntilChange, recordAnswer, renderFailed } from './verdicts.js';
 
@@ -80,15 +82,46 @@ async function queued(exchange: Exchange, taken: Taken): Promise<Verdict> {
   return { answer, status: planned.statusCode, mark: withParams ? { ...mark, params } : mark };
 }
 
+/**
+ * Takes the next queued answer this request matches. One that looks at the
+ * state (`match.state`) or moves it (`setState`) is answered with only if the
+ * scenarios it looked at are still where the take saw them, moved in the same
+ * compare-and-set (docs/state.md); else it goes back first in line and the
+ * request takes again, on the state as it is then.
+ */
+async function take(exchange: Exchange): Promise<Taken | undefined> {
+  const { queue, states } = exchange.parts.endpoints;
+  for (let attempt = 0; attempt < MAX_MOVES; attempt++) {
+    if (attempt > 0) exchange.view.state = { before: await states.get(exchange.name) };
+    const taken = await queue.take(exchange.name, exchange.view);
+    if (taken === undefined) return undefined;
+    const before = exchange.view.state?.before;
+    const { match, setState } = taken.answer;
+    if (before === undefined || (match?.state === undefined && setState === undefined)) {
+      if (before !== undefined) exchange.states = before;
+      return taken;
+    }
+    const seen = scenariosOf(match?.state);
+    const to = setState === undefined ? {} : statesOf(setState);
+    const after = setState === undefined ? before : await states.move(exchange.name, pick(before, seen), to);
+    if (after === undefined) {
+      await queue.putBack(exchange.name, taken);
+      continue;
+    }
+    for (const scenario of Object.keys(to)) seen.add(scenario);
+    exchange.states = after;
+    exchange.stateMark = { before: pick(before, seen), after: pick(after, seen) };
+    return taken;
+  }
+  throw keptMoving(exchange.name);
+}
+
 export const queueStep: Step = {
   name: 'queue',
   run(exchange) {
-    const { queue } = exchange.parts.endpoints;
     // One synchronous Map lookup when no queue is in use; the answer is taken before
-    // anything is awaited, so queued answers go out in the order requests came in.
-    if (!queue.pending(exchange.name)) return undefined;
-    return queue
-      .take(exchange.name, exchange.view)
-      .then((taken) => (taken === undefined ? undefined : queued(exchange, taken)));
+    // anything else is awaited, so queued answers go out in the order requests came in.
+    if (!exchange.parts.endpoints.queue.pending(exchange.name)) return undefined;
+    return take(exchange).then((taken) => (taken === undefined ? undefined : queued(exchange, taken)));
   },
 };

@@ -9,13 +9,14 @@
  */
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { isMockpointError, MockpointError } from '../../wire/errors.js';
-import { type States, stateOf, statesOf } from '../../wire/state-json.js';
+import { statesOf } from '../../wire/state-json.js';
 import type { EndpointAnswer, RespondAnswer, StreamAnswer } from '../endpoint-answer.js';
 import { proxyRouteAnswer } from '../proxy/proxy-route.js';
 import { resourceVerdict } from '../resource/resource-answer.js';
 import type { RouteHit, RouteTable } from '../routes/route-table.js';
 import { resumeAfter } from '../stream/stream-frames.js';
 import type { Exchange } from './exchange.js';
+import { keptMoving, MAX_MOVES, pick, scenariosOf } from './state-moves.js';
 import { after, type Maybe, type Step, type Verdict } from './step.js';
 import { renderFailed } from './verdicts.js';
 
@@ -68,16 +69,6 @@ function routed(table: RouteTable | null, exchange: Exchange): Maybe<Verdict | u
   return hit === undefined ? undefined : answered(exchange, hit);
 }
 
-/** Tries of a match-and-move before giving up: each retry means another request moved the state in between. */
-const MAX_MOVES = 100;
-
-/** `states` narrowed to `scenarios` (each at its value, `started` when never moved). */
-function pick(states: States, scenarios: Iterable<string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const scenario of scenarios) out[scenario] = stateOf(states, scenario);
-  return out;
-}
-
 /**
  * Routes that look at or move the state: the routes are selected on the
  * scenarios as they are, and a route with `setState` moves them only from the
@@ -94,9 +85,8 @@ async function statefully(table: RouteTable, exchange: Exchange): Promise<Verdic
     if (attempt > 0) before = await states.get(exchange.name);
     const hit = exchange.selectAt(table, before);
     if (hit === undefined) return undefined;
-    const looked = hit.route.route.match?.state;
     const moves = hit.route.route.answer.setState;
-    const seen = new Set(looked === undefined ? [] : Object.keys(statesOf(looked)));
+    const seen = scenariosOf(hit.route.route.match?.state);
     if (moves === undefined) {
       exchange.states = before;
       if (seen.size > 0) {
@@ -113,10 +103,7 @@ async function statefully(table: RouteTable, exchange: Exchange): Promise<Verdic
     exchange.stateMark = { before: pick(before, seen), after: pick(after, seen) };
     return answered(exchange, hit);
   }
-  throw new MockpointError(
-    'STORE_UNAVAILABLE',
-    `the state of "${exchange.name}" kept moving under this request (other requests moved it ${MAX_MOVES} times meanwhile); retry`,
-  );
+  throw keptMoving(exchange.name);
 }
 
 export const routeStep: Step = {

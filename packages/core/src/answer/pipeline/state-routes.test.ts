@@ -108,9 +108,14 @@ describe('state machines on routes', () => {
     expect(await errorOf(bad)).toMatchObject({ status: 400, code: 'INVALID_STATE' });
     const queued = await mock.request('/api/endpoints/api/queue', {
       method: 'POST',
-      body: JSON.stringify({ answers: [{ match: { state: 'started' }, statusCode: 500 }] }),
+      body: JSON.stringify({ answers: [{ match: { state: 'has space' }, statusCode: 500 }] }),
     });
     expect(await errorOf(queued)).toMatchObject({ status: 400, code: 'INVALID_STATE' });
+    const queuedMove = await mock.request('/api/endpoints/api/queue', {
+      method: 'POST',
+      body: '{"answers":[{"statusCode":500,"setState":{"__proto__":"x"}}]}',
+    });
+    expect(await errorOf(queuedMove)).toMatchObject({ status: 400, code: 'INVALID_STATE' });
     const badMove = await mock.request('/api/endpoints/api/routes', {
       method: 'PUT',
       body: JSON.stringify({ routes: [{ answer: { setState: { ok: 'x'.repeat(65) } } }] }),

@@ -52,6 +52,41 @@ export function runAnswerQueueContract(name: string, factory: AnswerQueueFactory
   describe(`${name}: AnswerQueue contract`, () => {
     const fresh = () => factory({ maxAnswers: 10 });
 
+    it('puts a taken use back first in line, setState and exact data kept', async () => {
+      const queue = await fresh();
+      await queue.push('a', [
+        { match: { method: 'GET' }, statusCode: 503, times: 1 },
+        { match: { method: 'POST' }, data: new JsonText('{"big":12345678901234567890}'), setState: 'paid', times: 2 },
+      ]);
+      const taken = await queue.take('a', request('POST', '/'));
+      expect(taken?.answer.setState).toBe('paid');
+      if (taken === undefined) throw new Error('nothing taken');
+      await queue.putBack('a', taken);
+      expect(queue.pending('a')).toBe(true);
+      const queued = await queue.list('a');
+      expect(queued.map((one) => [one.statusCode, one.times, one.setState])).toEqual([
+        [undefined, 1, 'paid'],
+        [503, 1, undefined],
+        [undefined, 1, 'paid'],
+      ]);
+      expect((queued[0]?.data as JsonText | undefined)?.text).toBe('{"big":12345678901234567890}');
+      // Taken again first, by a request it matches; then the queue goes on in order.
+      expect((await answer(queue, 'a', request('POST', '/')))?.setState).toBe('paid');
+      expect((await answer(queue, 'a', request('GET', '/')))?.statusCode).toBe(503);
+    });
+
+    it('puts a use back into an emptied queue', async () => {
+      const queue = await fresh();
+      await queue.push('a', [{ statusCode: 201, times: 1 }]);
+      const taken = await queue.take('a');
+      if (taken === undefined) throw new Error('nothing taken');
+      expect(await queue.take('a')).toBeUndefined();
+      await queue.putBack('a', taken);
+      expect(queue.pending('a')).toBe(true);
+      expect((await answer(queue, 'a'))?.statusCode).toBe(201);
+      expect(await queue.take('a')).toBeUndefined();
+    });
+
     it('hands answers out in order, each once, then nothing', async () => {
       const queue = await fresh();
       expect(queue.pending('a')).toBe(false);

@@ -48,6 +48,12 @@ export interface AnswerQueue {
    * `match` are taken.
    */
   take(name: string, request?: FilterSubject): Promise<Taken | undefined>;
+  /**
+   * Puts a use handed out by {@link take} back, first in line: the request it
+   * was taken for did not answer with it (the state it matched on moved
+   * meanwhile, see docs/state.md). A clear of the name since the take may drop it.
+   */
+  putBack(name: string, taken: Taken): Promise<void>;
   /** What is queued for `name`, first answer first. */
   list(name: string): Promise<QueuedAnswer[]>;
   /** Empties the queue of `name`, and ends its hanging requests (in every process sharing it). */

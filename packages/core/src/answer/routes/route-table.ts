@@ -70,6 +70,14 @@ function readsBodyTemplate(answer: RouteAnswer): boolean {
   return answer.template === true && BODY_PLACEHOLDER.test(JSON.stringify(answer));
 }
 
+/** A `{{state.…}}` placeholder (spaces allowed inside the braces). */
+const STATE_PLACEHOLDER = /\{\{\s*state\s*\./;
+
+/** Whether a templated answer reads the endpoint's state. */
+function readsStateTemplate(answer: RouteAnswer): boolean {
+  return answer.template === true && STATE_PLACEHOLDER.test(JSON.stringify(answer));
+}
+
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 export class RouteTable {
@@ -89,7 +97,8 @@ export class RouteTable {
   /**
    * The scenarios a route's `match.state` looks at (the state a selection
    * depends on: a move is made only from them as they were), and whether any
-   * route looks at or moves the state at all (then the routes' step reads it first).
+   * route looks at, moves or renders (`{{state.x}}`) the state at all (then the
+   * routes' step reads it first).
    */
   readonly stateScenarios: readonly string[];
   readonly usesState: boolean;
@@ -115,14 +124,14 @@ export class RouteTable {
     });
     this.bytes = bytes;
     const looked = new Set<string>();
-    let moves = false;
+    let reads = false;
     for (const { route } of this.routes) {
       if (route.match?.state !== undefined)
         for (const scenario of Object.keys(statesOf(route.match.state))) looked.add(scenario);
-      if (route.answer.setState !== undefined) moves = true;
+      if (route.answer.setState !== undefined || readsStateTemplate(route.answer)) reads = true;
     }
     this.stateScenarios = [...looked];
-    this.usesState = moves || looked.size > 0;
+    this.usesState = reads || looked.size > 0;
     this.readsWholeBody = this.routes.some(
       (route) =>
         route.route.answer.proxy !== undefined ||

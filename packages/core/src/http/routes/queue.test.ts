@@ -190,6 +190,7 @@ describe('/api/endpoints/{name}/queue', () => {
       'fault',
       'headers',
       'match',
+      'setState',
       'statusCode',
       'stream',
       'template',

@@ -177,21 +177,36 @@ return {clears, answer, left}`;
  * often it is retried. KEYS: list, names, bytes, the take's key, channel. ARGV:
  * name, notice. Returns 1 when a use went back.
  */
-const GIVE_BACK = `
+/**
+ * Lua: puts one use of `answer` first in line (one more use of the first answer
+ * when it is the same), marks the name and announces it. KEYS 1–3: list, names,
+ * bytes; ARGV[1]: name.
+ */
+const FIRST_IN_LINE = `
+local function firstInLine(answer, channel, notice)
+  local head = redis.call('LINDEX', KEYS[1], 0)
+  local space = head and string.find(head, ' ', 1, true)
+  if head and string.sub(head, space + 1) == answer then
+    redis.call('LSET', KEYS[1], 0, (tonumber(string.sub(head, 1, space - 1)) + 1) .. ' ' .. answer)
+  else
+    redis.call('LPUSH', KEYS[1], '1 ' .. answer)
+    redis.call('INCRBY', KEYS[3], #answer)
+  end
+  redis.call('SADD', KEYS[2], ARGV[1])
+  redis.call('PUBLISH', channel, notice)
+end`;
+
+const GIVE_BACK = `${FIRST_IN_LINE}
 local answer = redis.call('GET', KEYS[4])
 if answer == '' then return 0 end
 redis.call('SET', KEYS[4], '', 'EX', 3600)
 if not answer then return 0 end
-local head = redis.call('LINDEX', KEYS[1], 0)
-local space = head and string.find(head, ' ', 1, true)
-if head and string.sub(head, space + 1) == answer then
-  redis.call('LSET', KEYS[1], 0, (tonumber(string.sub(head, 1, space - 1)) + 1) .. ' ' .. answer)
-else
-  redis.call('LPUSH', KEYS[1], '1 ' .. answer)
-  redis.call('INCRBY', KEYS[3], #answer)
-end
-redis.call('SADD', KEYS[2], ARGV[1])
-redis.call('PUBLISH', KEYS[5], ARGV[2])
+firstInLine(answer, KEYS[5], ARGV[2])
+return 1`;
+
+/** Puts a use back that a request took but did not answer with. KEYS: list, names, bytes, channel. ARGV: name, notice, the answer's text. */
+const PUT_BACK = `${FIRST_IN_LINE}
+firstInLine(ARGV[3], KEYS[4], ARGV[2])
 return 1`;
 
 /** Empties one queue. KEYS: list, names, bytes, clears, channel. ARGV: name, message head. Returns the clear count. */
@@ -399,6 +414,15 @@ export class RedisAnswerQueue implements AnswerQueue {
     if (reply.length === 1) return undefined;
     const answer: TakenAnswer = parseAnswerJson(String(reply[1]));
     return { answer, release: answer.fault === 'hang' ? this.#release(name, clears) : NEVER };
+  }
+
+  async putBack(name: string, taken: Taken): Promise<void> {
+    await this.#conn.eval(
+      PUT_BACK,
+      [...this.#keys(name), this.#channel],
+      [name, `${this.#conn.origin} p 0 ${name}`, answerJson(taken.answer)],
+    );
+    this.#pending.add(name);
   }
 
   /**

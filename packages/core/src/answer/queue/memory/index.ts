@@ -100,6 +100,18 @@ export class MemoryAnswerQueue implements AnswerQueue {
     return { answer, release: this.#release(name) };
   }
 
+  async putBack(name: string, taken: Taken): Promise<void> {
+    // Aborted: the queue of the name was cleared after the take (or hangs were released).
+    if (taken.release.aborted) return;
+    const answer = { ...taken.answer, times: 1 };
+    const bytes = answerBytes(answer);
+    const queue = this.#queues.get(name) ?? [];
+    queue.unshift({ answer, bytes });
+    this.#queues.set(name, queue);
+    this.#bytes += bytes;
+    this.#listeners.emit(name);
+  }
+
   async list(name: string): Promise<QueuedAnswer[]> {
     return this.#snapshot(this.#queues.get(name) ?? []);
   }
