@@ -1,7 +1,7 @@
 // The baseline of bench/collections.mjs: a bare node:http server doing the same
 // work as a resource route, in memory, on parsed objects (no exact text, no
 // journal): GET /items?views_gte=&_sort=&_order=&_page=&_limit= filters, sorts
-// and pages, with X-Total-Count, and keeps the answer until the next write (as
+// and pages, with X-Total-Count and json-server's Link, and keeps the answer until the next write (as
 // mockpoint keeps a list's result per version of the collection); GET /items/{id}
 // finds one; POST /items parses the body, gives it the next id and keeps it;
 // DELETE /items/{id} removes it.
@@ -21,9 +21,27 @@ function send(res, status, text, extra = {}) {
 /** Answered lists by query string, until the next write. */
 const lists = new Map();
 
-function list(res, query) {
+/** json-server's Link: the request's URL with its page replaced, per relation (made per request, as mockpoint does). */
+function link(req, page, last) {
+  const url = `http://${req.headers.host}${req.url}`;
+  const at = (to) => url.replace(`_page=${page}`, `_page=${to}`);
+  const rels = [];
+  if (page > 1) rels.push(`<${at(1)}>; rel="first"`, `<${at(page - 1)}>; rel="prev"`);
+  if (page < last) rels.push(`<${at(page + 1)}>; rel="next"`, `<${at(last)}>; rel="last"`);
+  return rels.join(', ');
+}
+
+function listHeaders(req, known) {
+  return {
+    'x-total-count': known.total,
+    'access-control-expose-headers': 'X-Total-Count, Link',
+    link: link(req, known.page, known.last),
+  };
+}
+
+function list(req, res, query) {
   const known = lists.get(query.toString());
-  if (known !== undefined) return send(res, 200, known.text, { 'x-total-count': known.total });
+  if (known !== undefined) return send(res, 200, known.text, listHeaders(req, known));
   const min = Number(query.get('views_gte') ?? Number.NEGATIVE_INFINITY);
   let found = items.filter((item) => item.views >= min);
   const field = query.get('_sort');
@@ -35,9 +53,9 @@ function list(res, query) {
   const limit = Number(query.get('_limit') ?? 10);
   const page = Number(query.get('_page') ?? 1);
   found = found.slice((page - 1) * limit, page * limit);
-  const answer = { text: JSON.stringify(found), total: String(total) };
+  const answer = { text: JSON.stringify(found), total: String(total), page, last: Math.ceil(total / limit) };
   lists.set(query.toString(), answer);
-  send(res, 200, answer.text, { 'x-total-count': answer.total });
+  send(res, 200, answer.text, listHeaders(req, answer));
 }
 
 const server = createServer((req, res) => {
@@ -63,7 +81,7 @@ const server = createServer((req, res) => {
     lists.clear();
     return send(res, 200, '{}');
   }
-  if (id === undefined) return list(res, url.searchParams);
+  if (id === undefined) return list(req, res, url.searchParams);
   const item = items.find((candidate) => String(candidate.id) === id);
   if (item === undefined) return send(res, 404, '{}');
   send(res, 200, JSON.stringify(item));

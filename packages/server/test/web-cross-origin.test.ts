@@ -3,7 +3,7 @@
  * (a tiny node:http server on another port, same-site and cross-site) tries
  * every `/api` write the OpenAPI document lists. What the browser lets through
  * without a CORS preflight (POST with a text/plain body, `mode: 'no-cors'`) is
- * answered 403 CROSS_ORIGIN; PUT and DELETE cannot be sent without a preflight,
+ * answered 403 CROSS_ORIGIN; PUT, PATCH and DELETE cannot be sent without a preflight,
  * which `/api` does not grant; nothing changes either way. The daemon's own page
  * and clients without an Origin (curl, the SDKs) write as before, and a listed
  * origin may write.
@@ -66,6 +66,25 @@ const SAMPLES: Record<string, Omit<Write, 'method' | 'path'> & { path: string }>
     path: '/api/endpoints/victim/collections/posts',
     body: '[{"id":1,"evil":true}]',
     ok: 200,
+  },
+  'POST /api/endpoints/{name}/collections/{collection}/items': {
+    path: '/api/endpoints/victim/collections/users/items',
+    body: '{"evil":true}',
+    ok: 201,
+  },
+  'PUT /api/endpoints/{name}/collections/{collection}/items/{id}': {
+    path: '/api/endpoints/victim/collections/users/items/1',
+    body: '{"evil":true}',
+    ok: 200,
+  },
+  'PATCH /api/endpoints/{name}/collections/{collection}/items/{id}': {
+    path: '/api/endpoints/victim/collections/users/items/1',
+    body: '{"evil":1}',
+    ok: 200,
+  },
+  'DELETE /api/endpoints/{name}/collections/{collection}/items/{id}': {
+    path: '/api/endpoints/victim/collections/users/items/1',
+    ok: 204,
   },
   'POST /api/endpoints/{name}/reset': { path: '/api/endpoints/victim/reset', ok: 204 },
   'POST /api/reset': { path: '/api/reset', ok: 204 },
@@ -235,7 +254,7 @@ describe('a page on another origin', () => {
             expect(outcomes, key).toContain(`${key}: no-cors sent (opaque)`);
             expect(answered, key).toEqual([403]);
           } else {
-            // PUT and DELETE need a preflight, and the preflight is not granted: never sent.
+            // PUT, PATCH and DELETE need a preflight, and the preflight is not granted: never sent.
             expect(outcomes, key).toContain(`${key}: no-cors refused by the browser (TypeError)`);
             expect(outcomes, key).toContain(`${key}: cors blocked`);
             expect(

@@ -7,6 +7,7 @@
 import type {
   Endpoint,
   EndpointDefinition,
+  ItemOptions,
   JournalEntry,
   MockpointClient,
   QueuedAnswer,
@@ -19,6 +20,7 @@ import type {
   WaitOptions,
 } from '@mockpoint/core';
 import { hasShape } from '@mockpoint/core/internal';
+import { type CollectionHandle, createCollectionHandle } from './collection-handle.js';
 
 /**
  * Anything whose recorded requests can be read: an endpoint handle. The
@@ -113,6 +115,18 @@ export interface MockApi extends RequestRecorder {
    * (routes, record and queue stay); `journal: true` also forgets its requests.
    */
   reset(options?: { journal?: boolean }): Promise<void>;
+  /**
+   * A handle for one of the name's collections, typed by its items' type:
+   * `list()`, `get(id)`, `insert(item)`, `update(id, patch)` (a merge),
+   * `remove(id)`, and `replace(items)`, which also sets the collection's seed.
+   * Item writes leave the seed alone: {@link reset} takes them back.
+   * `idField` names the field that holds the ids when it is not `id`.
+   * @example
+   * const users = api.collection<User>('users')
+   * const { id } = await users.insert({ name: 'Grace' })
+   * expect(await users.get(id)).toMatchObject({ name: 'Grace' })
+   */
+  collection<T = Record<string, unknown>>(collection: string, options?: ItemOptions): CollectionHandle<T>;
 }
 
 /**
@@ -226,6 +240,10 @@ class ApiHandle implements MockApi {
     return this.#client.resetEndpoint(this.name, options);
   }
 
+  collection<T = Record<string, unknown>>(collection: string, options?: ItemOptions): CollectionHandle<T> {
+    return createCollectionHandle<T>(this.#client, this.name, collection, options);
+  }
+
   /** What test reporters and `console.log` show. */
   toJSON(): { name: string; url: string } {
     return { name: this.name, url: this.url };
@@ -284,6 +302,19 @@ export function createEndpointHandle<T>(client: MockpointClient, record: Endpoin
 /** An endpoint handle that can also check a quiet period (what `toHaveBeenRequestedWithin` takes). */
 export interface QuietRecorder extends RequestRecorder {
   expectNoRequests(options: QuietOptions): Promise<void>;
+}
+
+/** Anything whose state can be read: an endpoint handle (what `toHaveState` takes). */
+export interface StateHolder {
+  /** The endpoint name. */
+  readonly name: string;
+  /** Its scenarios at their values. */
+  state(): Promise<Record<string, string>>;
+}
+
+/** True for anything shaped like a {@link StateHolder} (by shape, as {@link isRequestRecorder}). */
+export function isStateHolder(value: unknown): value is StateHolder {
+  return hasShape(value, { name: 'string', state: 'function' });
 }
 
 /** True for anything shaped like a {@link RequestRecorder} (by shape: handles may come from two builds). */

@@ -14,7 +14,10 @@ export {
   type Endpoint,
   type EndpointDefinition,
   type Fault,
+  type ItemOptions,
   type JournalEntry,
+  JsonText,
+  type MergePatch,
   type MockpointClient,
   MockpointError,
   type QueuedAnswer,
@@ -28,6 +31,7 @@ export {
   type WaitOptions,
 } from '@mockpoint/core';
 export { expect } from 'vitest';
+export type { CollectionHandle } from './collection-handle.js';
 export { type ConnectMockServerOptions, connectMockServer, type MockServerClient } from './connect.js';
 export { type CreateMockServerOptions, createMockServer, type MockServer } from './create-mock-server.js';
 export {
@@ -36,6 +40,7 @@ export {
   type MockEndpoint,
   type QuietRecorder,
   type RequestRecorder,
+  type StateHolder,
 } from './endpoint.js';
 export { MockServerError, type MockServerErrorCode } from './errors.js';
 export { it, mockServerFixture, test, type UseMockServerOptions, useMockServer } from './fixture.js';

@@ -2,6 +2,7 @@
  * Request matchers for endpoint handles. They read the endpoint's journal at the
  * moment of the call, so they are async: `await expect(hook).toHaveBeenRequestedTimes(1)`.
  * To wait for requests that are still on their way, `await hook.waitForRequests()` first.
+ * `toHaveState` reads the endpoint's scenarios the same way.
  *
  * @module
  */
@@ -13,7 +14,7 @@ import {
   type SignatureCheckStatus,
 } from '@mockpoint/core';
 import type { MatcherState } from 'vitest';
-import { isRequestRecorder, type QuietRecorder } from './endpoint.js';
+import { isRequestRecorder, isStateHolder, type QuietRecorder } from './endpoint.js';
 import { MockServerError } from './errors.js';
 
 /**
@@ -62,6 +63,13 @@ declare global {
        * @example await expect(hook).not.toHaveBeenRequestedWithin(500) // not sent again
        */
       toHaveBeenRequestedWithin(ms: number, match?: RequestFilter): Promise<void>;
+      /**
+       * Passes when the endpoint's state is `expected`: a value of the `default`
+       * scenario, or scenario → value for the scenarios named (the others are not
+       * looked at). A scenario never moved is at `started`.
+       * @example await expect(api).toHaveState({ order: 'paid' })
+       */
+      toHaveState(expected: string | Record<string, string>): Promise<void>;
     }
   }
 }
@@ -189,6 +197,18 @@ function quietRecorder(received: unknown): QuietRecorder {
   return received as QuietRecorder;
 }
 
+/** `expected` of `toHaveState` as scenario → value, or a TypeError saying what it takes. */
+function expectedStates(expected: unknown): Record<string, unknown> {
+  if (typeof expected === 'string') return { default: expected };
+  const values = typeof expected === 'object' && expected !== null ? Object.values(expected) : [];
+  if (values.length === 0 || !values.every((value) => typeof value === 'string' || isAsymmetric(value))) {
+    throw new TypeError(
+      `toHaveState() needs a value of the default scenario ('paid') or scenario → value ({ order: 'paid' }), received ${JSON.stringify(expected) ?? String(expected)}`,
+    );
+  }
+  return expected as Record<string, unknown>;
+}
+
 /** The matchers, for `expect.extend(mockpointMatchers)` (the plugin and `@mockpoint/vitest/setup` do this). */
 export const mockpointMatchers = {
   async toHaveBeenRequested(this: MatcherState, actual: unknown): Promise<MatchResult> {
@@ -260,6 +280,37 @@ export const mockpointMatchers = {
       pass: false,
       message: () =>
         `expected endpoint "${recorder.name}" to have been requested${which} within ${ms} ms, but no request arrived`,
+    };
+  },
+
+  async toHaveState(
+    this: MatcherState,
+    actual: unknown,
+    expected: string | Record<string, string>,
+  ): Promise<MatchResult> {
+    const wanted = expectedStates(expected);
+    if (!isStateHolder(actual)) {
+      throw new MockServerError(
+        'NOT_AN_ENDPOINT',
+        `toHaveState() needs an endpoint handle (what mock.add() or mock.api() returns), received ${actual === null ? 'null' : typeof actual}`,
+      );
+    }
+    const state = await actual.state();
+    // A scenario never moved (and not looked at by any route) is at started.
+    const at = (scenario: string) => (Object.hasOwn(state, scenario) ? state[scenario] : 'started');
+    const seen = Object.fromEntries(Object.keys(wanted).map((scenario) => [scenario, at(scenario)]));
+    const differ = Object.keys(wanted).filter((scenario) => !this.equals(seen[scenario], wanted[scenario]));
+    const pass = differ.length === 0;
+    const asked = this.utils.stringify(typeof expected === 'string' ? expected : wanted, undefined, { min: true });
+    const whole = JSON.stringify(state);
+    return {
+      pass,
+      actual: seen,
+      expected: wanted,
+      message: () =>
+        pass
+          ? `expected endpoint "${actual.name}" not to have state ${asked}, but it has; its state: ${whole}`
+          : `expected endpoint "${actual.name}" to have state ${asked}, but ${differ.map((scenario) => `${scenario} is ${JSON.stringify(seen[scenario])}`).join(', ')}; its state: ${whole}`,
     };
   },
 };

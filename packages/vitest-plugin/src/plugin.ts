@@ -38,7 +38,7 @@ export interface MockpointPluginOptions {
    * @example mockpoint({ config: 'mockpoint.yaml' })
    */
   config?: string;
-  /** Register `toHaveBeenRequested`, `toHaveBeenRequestedTimes` and `toHaveBeenRequestedWith`. @default true */
+  /** Register the matchers (`toHaveBeenRequested`, `toHaveBeenRequestedTimes`, `toHaveBeenRequestedWith`, `toHaveBeenRequestedWithin`, `toHaveState`). @default true */
   matchers?: boolean;
 }
 

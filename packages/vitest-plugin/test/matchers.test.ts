@@ -113,7 +113,54 @@ describe('request matchers', () => {
     await expect(hook).toHaveBeenRequestedWith({ path: '/' });
   });
 
+  it('toHaveState compares the default scenario, or the scenarios named; a scenario never moved is at started', async () => {
+    const shop = await mock.api('shop', [
+      { match: { path: '/pay', state: { order: 'created' } }, answer: { setState: { order: 'paid' } } },
+      { match: { path: '/login' }, answer: { setState: 'in' } },
+    ]);
+    await expect(shop).toHaveState('started');
+    await expect(shop).toHaveState({ order: 'started', never: 'started' });
+    await shop.setState({ order: 'created' });
+    await fetch(shop.urlFor('/pay'), { method: 'POST' });
+    await expect(shop).toHaveState({ order: 'paid' });
+    await expect(shop).toHaveState({ order: expect.stringMatching(/^pa/) });
+    await expect(shop).not.toHaveState({ order: 'created' });
+    await expect(shop).not.toHaveState('in');
+    await fetch(shop.urlFor('/login'));
+    await expect(shop).toHaveState('in');
+    await expect(shop).toHaveState({ default: 'in', order: 'paid' });
+    await expect(shop).not.toHaveState({ default: 'in', order: 'shipped' });
+  });
+
+  it('toHaveState says which scenarios differ and lists the whole state; .not says it has it', async () => {
+    const cart = await mock.api('cart', [{ match: { state: 'started' }, answer: { setState: 'full' } }]);
+    await cart.setState({ order: 'created', login: 'in' });
+    const failure = await expect(cart)
+      .toHaveState({ order: 'paid', login: 'in' })
+      .catch((e: Error) => e.message);
+    expect(failure).toContain('expected endpoint "cart" to have state {"login": "in", "order": "paid"}');
+    expect(failure).toContain('but order is "created"');
+    expect(failure).not.toContain('login is');
+    expect(failure).toContain('its state: {"default":"started","login":"in","order":"created"}');
+    const negated = await expect(cart)
+      .not.toHaveState('started')
+      .catch((e: Error) => e.message);
+    expect(negated).toBe(
+      'expected endpoint "cart" not to have state "started", but it has; its state: {"default":"started","login":"in","order":"created"}',
+    );
+  });
+
+  it('toHaveState refuses what is not a state: a TypeError', async () => {
+    const api = await mock.api('api');
+    for (const expected of [{}, { order: 1 }, 7, null]) {
+      await expect(expect(api).toHaveState(expected as never)).rejects.toThrow(TypeError);
+    }
+  });
+
   it('reject what is not an endpoint handle with NOT_AN_ENDPOINT', async () => {
     await expect(expect('hook' as never).toHaveBeenRequested()).rejects.toMatchObject({ code: 'NOT_AN_ENDPOINT' });
+    await expect(expect({ name: 'hook' } as never).toHaveState('paid')).rejects.toMatchObject({
+      code: 'NOT_AN_ENDPOINT',
+    });
   });
 });

@@ -1,8 +1,10 @@
 // Type tests, checked by `tsc -b` (pnpm typecheck); never executed.
 import { expectTypeOf, inject } from 'vitest';
 import {
+  type CollectionHandle,
   createMockServer,
   expect,
+  JsonText,
   type MockEndpoint,
   type MockpointProvided,
   type MockServer,
@@ -53,6 +55,36 @@ test('the matchers take endpoint handles and return promises', async () => {
   // @ts-expect-error the window is a number of milliseconds
   await expect(hook).toHaveBeenRequestedWithin('500');
   // expect('hook') is not refused by the compiler (see matchers.ts); the matcher throws at run time.
+});
+
+test('collection handles are typed by the item type; toHaveState takes a value or scenarios', async () => {
+  const users = hook.collection<User>('users');
+  expectTypeOf(users).toEqualTypeOf<CollectionHandle<User>>();
+  expectTypeOf(users.list()).resolves.toEqualTypeOf<User[]>();
+  expectTypeOf(users.get(1)).resolves.toEqualTypeOf<User>();
+  expectTypeOf(users.insert({ name: 'Grace' })).resolves.toEqualTypeOf<User>();
+  expectTypeOf(users.update('1', { name: null })).resolves.toEqualTypeOf<User>();
+  expectTypeOf(users.remove(1)).resolves.toBeVoid();
+  expectTypeOf(users.replace([{ id: 1, name: 'Ada' }, new JsonText('{"id":2,"name":"G"}')])).resolves.toEqualTypeOf<
+    User[]
+  >();
+  // @ts-expect-error the item's fields have the item type's types
+  await users.insert({ name: 1 });
+  // @ts-expect-error a patch names the item type's fields
+  await users.update(1, { nickname: 'x' });
+  // @ts-expect-error replace takes whole items
+  await users.replace([{ name: 'Ada' }]);
+  expectTypeOf(hook.collection('todos', { idField: 'key' }).get('a')).resolves.toEqualTypeOf<Record<string, unknown>>();
+
+  await using mock = await createMockServer();
+  expectTypeOf((await mock.api('api')).collection<User>('users')).toEqualTypeOf<CollectionHandle<User>>();
+  expectTypeOf(mock.insertItem<User>('api', 'users', { name: 'Grace' })).resolves.toEqualTypeOf<User>();
+  expectTypeOf(mock.itemText('api', 'users', 1)).resolves.toBeString();
+
+  expectTypeOf(expect(hook).toHaveState('paid')).toEqualTypeOf<Promise<void>>();
+  expectTypeOf(expect(hook).not.toHaveState({ order: 'paid', login: 'started' })).toEqualTypeOf<Promise<void>>();
+  // @ts-expect-error a state value is a string
+  await expect(hook).toHaveState({ order: 1 });
 });
 
 test('queued answers are typed', async () => {

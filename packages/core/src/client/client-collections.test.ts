@@ -42,6 +42,49 @@ describe('client collection methods', () => {
     expect(await client.requests('api')).toHaveLength(0);
   });
 
+  it('item methods: insertItem, item, itemText, updateItem (merge, exact), replaceItem, removeItem; the seed stays', async () => {
+    const { client } = setup();
+    await client.setCollections('api', { users: [new JsonText('{"id":1,"big":12345678901234567890,"name":"Ada"}')] });
+    const made = await client.insertItem<{ id: number; name: string }>('api', 'users', { name: 'Grace' });
+    expect(made).toEqual({ name: 'Grace', id: 2 });
+    expect(await client.insertItem('api', 'users', new JsonText('{"id":3,"n":1.50}'))).toEqual({ id: 3, n: 1.5 });
+    expect(await client.itemText('api', 'users', 3)).toBe('{"id":3,"n":1.50}');
+    const patched = await client.updateItem<{ id: number; name: string; big: number }>('api', 'users', 1, {
+      name: 'Ada L.',
+    });
+    expect(patched.name).toBe('Ada L.');
+    expect(await client.itemText('api', 'users', '1')).toBe('{"id":1,"big":12345678901234567890,"name":"Ada L."}');
+    expect(await client.replaceItem('api', 'users', 2, { name: 'Grace H.' })).toEqual({ name: 'Grace H.', id: 2 });
+    expect(await client.item('api', 'users', 2)).toEqual({ name: 'Grace H.', id: 2 });
+    await client.removeItem('api', 'users', 3);
+    const codes = await Promise.all([
+      client.item('api', 'users', 3).catch((error: MockpointError) => error.code),
+      client.insertItem('api', 'users', { id: 1 }).catch((error: MockpointError) => error.code),
+      client.updateItem('api', 'users', 9, {}).catch((error: MockpointError) => error.code),
+    ]);
+    expect(codes).toEqual(['ITEM_NOT_FOUND', 'ID_TAKEN', 'ITEM_NOT_FOUND']);
+    expect(await client.collectionText('api', 'users')).toBe(
+      '[{"id":1,"big":12345678901234567890,"name":"Ada L."},{"name":"Grace H.","id":2}]',
+    );
+    await client.resetEndpoint('api');
+    expect(await client.collectionText('api', 'users')).toBe('[{"id":1,"big":12345678901234567890,"name":"Ada"}]');
+  });
+
+  it('item methods take idField, and ids that need escaping in a URL', async () => {
+    const { client } = setup();
+    await client.setCollection('api', 'files', [{ path: 'a/b c?.txt', size: 1 }]);
+    const options = { idField: 'path' };
+    expect(await client.item('api', 'files', 'a/b c?.txt', options)).toEqual({ path: 'a/b c?.txt', size: 1 });
+    await client.updateItem('api', 'files', 'a/b c?.txt', { size: 2 }, options);
+    expect(await client.insertItem('api', 'files', { path: 'x', size: 3 }, options)).toEqual({ path: 'x', size: 3 });
+    await client.removeItem('api', 'files', 'x', options);
+    expect(await client.collection('api', 'files')).toEqual([{ path: 'a/b c?.txt', size: 2 }]);
+    const refused = await client
+      .item('api', 'files', 'x', { idField: '' })
+      .catch((error: MockpointError) => error.code);
+    expect(refused).toBe('INVALID_QUERY');
+  });
+
   it('a bad collection is refused with its code', async () => {
     const { client } = setup();
     const error = await client.setCollections('api', { users: [1] }).catch((e: unknown) => e);

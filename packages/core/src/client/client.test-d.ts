@@ -8,7 +8,9 @@ import {
   type Health,
   type JournalAnswer,
   type JournalEntry,
+  JsonText,
   type ListAnswer,
+  type MergePatch,
   type MockpointClient,
   type QueuedAnswer,
   type SummaryAnswer,
@@ -87,6 +89,24 @@ describe('client types', () => {
     void client.expectNoRequests('o', {});
     // @ts-expect-error header values are strings
     void client.requests('o', { match: { headers: { 'x-n': 1 } } });
+  });
+
+  it('item methods: typed by the item type, merge patches partial and nullable', () => {
+    expectTypeOf(client.item<Order>('api', 'orders', 1)).resolves.toEqualTypeOf<Order>();
+    expectTypeOf(client.item('api', 'orders', '1')).resolves.toBeUnknown();
+    expectTypeOf(client.itemText('api', 'orders', 1, { idField: 'key' })).resolves.toBeString();
+    expectTypeOf(client.insertItem<Order>('api', 'orders', { items: ['a'] })).resolves.toEqualTypeOf<Order>();
+    expectTypeOf(client.insertItem('api', 'orders', new JsonText('{"id":1}'))).resolves.toBeUnknown();
+    // @ts-expect-error the item must be (part of) an Order
+    void client.insertItem<Order>('api', 'orders', { items: 'a' });
+    expectTypeOf(client.updateItem<Order>('api', 'orders', 1, { items: null })).resolves.toEqualTypeOf<Order>();
+    // @ts-expect-error a patch's fields are the item's
+    void client.updateItem<Order>('api', 'orders', 1, { id: 'one' });
+    expectTypeOf<MergePatch<{ a: { b: number; c: string } }>>().toEqualTypeOf<{
+      a?: { b?: number | null; c?: string | null } | null;
+    }>();
+    expectTypeOf(client.replaceItem<Order>('api', 'orders', 1, { items: [] })).resolves.toEqualTypeOf<Order>();
+    expectTypeOf(client.removeItem('api', 'orders', 1)).resolves.toBeVoid();
   });
 
   it('createClient options', () => {

@@ -69,6 +69,23 @@ export interface EndpointDefinition<T = unknown> {
   delay?: number;
 }
 
+/** Options of the item methods (`item`, `insertItem`, …): the field that holds each item's id. */
+export interface ItemOptions {
+  /** As a resource route's `idField` (1-64 characters). @default 'id' */
+  idField?: string;
+}
+
+/**
+ * A JSON Merge Patch (RFC 7396) of a `T`: any of its fields, nested objects in
+ * part, `null` to remove a field (arrays are replaced whole).
+ * @example const patch: MergePatch<User> = { address: { city: 'Paris' }, nickname: null }
+ */
+export type MergePatch<T> = T extends readonly unknown[]
+  ? T
+  : T extends object
+    ? { [K in keyof T]?: MergePatch<T[K]> | null }
+    : T;
+
 /** Options for {@link MockpointClient.waitForRequests}. */
 export interface WaitOptions {
   /** How many requests to wait for. @default 1 */
@@ -602,6 +619,75 @@ export function createClient(options: ClientOptions) {
     },
 
     /**
+     * One item of a collection of `name`, by id (as a resource route's URL names
+     * it: `1` finds `1` and `"1"`), parsed (use {@link itemText} for its exact
+     * text); `idField` names the field that holds the ids when it is not `id`.
+     * @throws MockpointError `ITEM_NOT_FOUND`.
+     * @example const user = await client.item<User>('api', 'users', 1)
+     */
+    item<T = unknown>(name: string, collection: string, id: string | number, options: ItemOptions = {}): Promise<T> {
+      return json('GET', itemPath(name, collection, id, options));
+    },
+
+    /** One item's exact JSON text (big integers, key order as stored). @throws MockpointError `ITEM_NOT_FOUND`. */
+    async itemText(name: string, collection: string, id: string | number, options: ItemOptions = {}): Promise<string> {
+      return (await call('GET', itemPath(name, collection, id, options))).text();
+    },
+
+    /**
+     * Adds an item at the end of a collection of `name` (making the collection),
+     * as a `POST` to a resource route does: its own id when it has a truthy one,
+     * else the next one. The seed stays (a reset takes the item away). A
+     * {@link JsonText} keeps the item's exact text. Resolves with the item as stored.
+     * @throws MockpointError `ID_TAKEN`, `INVALID_ITEM`, `COLLECTION_TOO_LARGE`.
+     * @example const { id } = await client.insertItem<User>('api', 'users', { name: 'Grace' })
+     */
+    insertItem<T = unknown>(
+      name: string,
+      collection: string,
+      item: Partial<NoInfer<T>> | JsonText,
+      options: ItemOptions = {},
+    ): Promise<T> {
+      return json('POST', itemPath(name, collection, undefined, options), item);
+    },
+
+    /**
+     * Replaces the item whose id is `id` by `item` (the id kept); the seed stays.
+     * @throws MockpointError `ITEM_NOT_FOUND`, `INVALID_ITEM`, `COLLECTION_TOO_LARGE`.
+     */
+    replaceItem<T = unknown>(
+      name: string,
+      collection: string,
+      id: string | number,
+      item: Partial<NoInfer<T>> | JsonText,
+      options: ItemOptions = {},
+    ): Promise<T> {
+      return json('PUT', itemPath(name, collection, id, options), item);
+    },
+
+    /**
+     * Merges `patch` into the item whose id is `id` (JSON Merge Patch, RFC 7396:
+     * nested objects merge, `null` removes a field); the id and every field the
+     * patch leaves alone keep their exact text. The seed stays.
+     * @throws MockpointError `ITEM_NOT_FOUND`, `INVALID_ITEM`, `COLLECTION_TOO_LARGE`.
+     * @example await client.updateItem<User>('api', 'users', 1, { role: 'admin' })
+     */
+    updateItem<T = unknown>(
+      name: string,
+      collection: string,
+      id: string | number,
+      patch: MergePatch<NoInfer<T>> | JsonText,
+      options: ItemOptions = {},
+    ): Promise<T> {
+      return json('PATCH', itemPath(name, collection, id, options), patch);
+    },
+
+    /** Removes the item whose id is `id`; the seed stays. @throws MockpointError `ITEM_NOT_FOUND`. */
+    async removeItem(name: string, collection: string, id: string | number, options: ItemOptions = {}): Promise<void> {
+      await call('DELETE', itemPath(name, collection, id, options));
+    },
+
+    /**
      * Returns the collections of `name` to their seed and its state to its start
      * (its routes, record and queue stay); with `journal: true` also forgets the
      * requests recorded for it.
@@ -700,6 +786,14 @@ function bodyText(body: unknown): string {
 function subpathOf(subpath: string): string {
   if (subpath === '' || subpath === '/') return '';
   return subpath.startsWith('/') ? subpath : `/${subpath}`;
+}
+
+/** The admin path of a collection's items (no id) or of one item, with its `idField` query. */
+function itemPath(name: string, collection: string, id: string | number | undefined, options: ItemOptions): string {
+  const seg = encodeURIComponent;
+  const items = `/api/endpoints/${seg(name)}/collections/${seg(collection)}/items`;
+  const query = options.idField === undefined ? '' : `?idField=${seg(options.idField)}`;
+  return `${id === undefined ? items : `${items}/${seg(String(id))}`}${query}`;
 }
 
 function listQuery(page: ListQuery, summary: boolean): string {

@@ -1,8 +1,9 @@
 /**
  * Collections as a client sends them (the admin API's bodies, a mock file's
  * `collections:`), checked once: names by the name rule, each collection a JSON
- * array of objects, and the limits of the settings table. Every problem is a
- * {@link MockpointError} naming the collection and the item.
+ * array of objects, and the limits of the settings table; and one item as a
+ * write sends it (a resource route's or the item API's body). Every problem is
+ * a {@link MockpointError} naming the collection and the item.
  *
  * @module
  */
@@ -10,7 +11,7 @@ import { MockpointError } from '../wire/errors.js';
 import { JsonSyntaxError, scanJson } from '../wire/json-text.js';
 import type { LimitOptions } from '../wire/limits.js';
 import { COLLECTION_NAME, type Collections } from './collection-store.js';
-import { collectionBytes, collectionText, type Item, itemBytes, itemOf } from './item.js';
+import { collectionBytes, collectionText, type Item, itemBytes, itemOf, parseItem } from './item.js';
 
 /** The limits a collection is held to. */
 export type CollectionLimits = Required<Pick<LimitOptions, 'maxCollectionItems' | 'maxCollectionBytes'>>;
@@ -69,6 +70,19 @@ export function checkCollectionSize(
       { details: { collection } },
     );
   }
+}
+
+/**
+ * One item as a write sends it (a body's UTF-8 text): a JSON object, kept as
+ * its exact text; an empty body is `{}` (as json-server takes it).
+ * @throws MockpointError `INVALID_JSON`, `INVALID_ITEM`
+ */
+export function parseItemBody(text: string): Item {
+  const parsed = parseItem(text.trim() === '' ? '{}' : text);
+  if (!('problem' in parsed)) return parsed;
+  throw parsed.problem === 'not-json'
+    ? new MockpointError('INVALID_JSON', `the body is not valid JSON: ${parsed.message}`)
+    : new MockpointError('INVALID_ITEM', `the body is not an item: ${parsed.message}`);
 }
 
 /**

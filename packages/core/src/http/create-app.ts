@@ -25,6 +25,7 @@ import { hostGuard } from './host-guard.js';
 import type { RouteDoc } from './openapi.js';
 import { originGuard } from './origin-guard.js';
 import { registerAddRoute } from './routes/add.js';
+import { registerCollectionItemRoutes } from './routes/collection-items.js';
 import { registerCollectionRoutes } from './routes/collections.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerEndpointRoutes } from './routes/endpoint-routes.js';
@@ -276,6 +277,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   registerEndpointRoutes(app, ctx);
   registerQueueRoutes(app, ctx);
   registerCollectionRoutes(app, ctx);
+  registerCollectionItemRoutes(app, ctx);
   registerStateRoutes(app, ctx);
   registerSignatureRoutes(app, ctx);
   registerJournalRoutes(app, ctx);

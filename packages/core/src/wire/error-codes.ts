@@ -171,7 +171,7 @@ export const ERRORS = {
     fix: 'give `"paid"` (the `default` scenario) or `{ "checkout": "paid" }`',
   },
   INVALID_ITEM: {
-    when: 'an item written to a collection (`POST`, `PUT`, `PATCH` of a resource route) is not a JSON object',
+    when: 'an item written to a collection (`POST`, `PUT`, `PATCH` of a resource route or of `…/collections/{collection}/items`) is not a JSON object',
     fix: 'send one JSON object',
   },
   MOCK_FILE_UNREADABLE: {
@@ -233,7 +233,7 @@ export const ERRORS = {
     fix: '`GET /api/endpoints/{name}/collections` lists them; `PUT` one to create it',
   },
   ITEM_NOT_FOUND: {
-    when: 'a resource route has no item with that id in its collection ([state.md](state.md))',
+    when: 'a resource route, or `…/collections/{collection}/items/{id}`, has no item with that id in its collection ([state.md](state.md))',
     fix: 'list the items (`GET` the collection), or create the item (`POST`)',
   },
   NO_ROUTE_MATCHED: {
@@ -257,7 +257,7 @@ export const ERRORS = {
     fix: 'remove routes, or raise `MOCKPOINT_MAX_ROUTES`',
   },
   ID_TAKEN: {
-    when: 'a `POST` to a resource route gives an id that an item of the collection has; nothing changes',
+    when: 'a `POST` to a resource route or to `…/collections/{collection}/items` gives an id that an item of the collection has; nothing changes',
     fix: 'leave the id out (one is given) or pick another',
   },
   COLLECTION_TOO_LARGE: {

@@ -38,6 +38,26 @@ async function errorOf(response: Response): Promise<{ status: number; code: stri
 }
 
 describe('resource routes', () => {
+  it('a list answered again after a write, of its own collection or an embedded one, is the new one', async () => {
+    const mock = await app();
+    const query = '/posts?_sort=id&_page=1&_limit=1';
+    expect(await (await send(mock, 'GET', query)).text()).toBe(
+      '[{"id":1,"title":"a","views":12345678901234567890,"userId":1}]',
+    );
+    await send(mock, 'PATCH', '/posts/1', '{"title":"A"}');
+    expect(await (await send(mock, 'GET', query)).text()).toBe(
+      '[{"id":1,"title":"A","views":12345678901234567890,"userId":1}]',
+    );
+    const embedded = '/posts?id=2&_embed=comments';
+    expect(await (await send(mock, 'GET', embedded)).text()).toBe(
+      '[{"id":2,"title":"b","views":1.50,"userId":2,"comments":[{"id":2,"postId":2,"body":"y"}]}]',
+    );
+    await send(mock, 'PATCH', '/v1/comments/2', '{"body":"z"}');
+    expect(await (await send(mock, 'GET', embedded)).text()).toBe(
+      '[{"id":2,"title":"b","views":1.50,"userId":2,"comments":[{"id":2,"postId":2,"body":"z"}]}]',
+    );
+  });
+
   it('GET lists the collection as its exact text; the query language filters, sorts and pages', async () => {
     const mock = await app();
     const all = await send(mock, 'GET', '/posts');
