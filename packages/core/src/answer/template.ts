@@ -10,6 +10,7 @@
 import { NOT_JSON } from '../journal/request-filter.js';
 import { MockpointError } from '../wire/errors.js';
 import { headerSafeText } from '../wire/http-header.js';
+import { scanJson } from '../wire/json-text.js';
 import { stateOf } from '../wire/state-json.js';
 import { jsonStringTokens, type Placeholder, parseTemplate, type TemplatePart } from '../wire/template-syntax.js';
 import { utf8Length } from './endpoint-answer.js';
@@ -72,6 +73,8 @@ export interface TemplateContext {
   readonly budget: RenderBudget;
   /** The endpoint's scenarios after this answer's move, as far as its route looks at them (`{{state.x}}`; else `started`). */
   readonly state?: Readonly<Record<string, string>>;
+  /** In a resource route, the exact JSON text of the item answered (`{{item.a.b}}`); none for a list. */
+  readonly item?: string;
 }
 
 /** An own property, or `undefined` (never a prototype's). */
@@ -82,6 +85,21 @@ function own(value: unknown, key: string): unknown {
     return value[Number(key)];
   }
   return Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/**
+ * The value at `path` in JSON `text`, exact: a string decoded, anything else as
+ * its own text (`12345678901234567890` stays that, not a rounded double);
+ * `undefined` when missing.
+ */
+function exactAt(text: string, path: readonly string[]): string | undefined {
+  let at: string | undefined = text;
+  for (const key of path) {
+    const { members, elements } = scanJson(at);
+    at = members !== undefined ? members.get(key) : /^(0|[1-9]\d*)$/.test(key) ? elements?.[Number(key)] : undefined;
+    if (at === undefined) return undefined;
+  }
+  return at.startsWith('"') ? (JSON.parse(at) as string) : at;
 }
 
 /** The value of one placeholder, or `undefined` when it is missing. */
@@ -106,6 +124,8 @@ export function lookup(placeholder: Placeholder, context: TemplateContext): unkn
     }
     case 'state':
       return stateOf(context.state ?? {}, placeholder.path[0] as string);
+    case 'item':
+      return context.item === undefined ? undefined : exactAt(context.item, placeholder.path);
     default:
       return own(context[placeholder.source], placeholder.path[0] as string);
   }

@@ -144,7 +144,7 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
       resource: resource
         .optional()
         .describe(
-          'Serve a collection as REST below the route\'s path: "users" or { collection, idField } (the whole answer: no other field beside it but setState).',
+          'Serve a collection as REST below the route\'s path: "users" or { collection, idField }. Beside it only setState, and headers added to its successful answers (with template: true, rendered with {{item.field}}, the item answered).',
         ),
       setState: createStateSchemas()
         .input.optional()

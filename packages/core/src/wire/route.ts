@@ -111,6 +111,12 @@ function fail(code: ConstructorParameters<typeof MockpointError>[0], at: number 
 /** Bytes of UTF-8 text, without a runtime's Buffer. */
 const encoder = new TextEncoder();
 
+/** What a resource answer may have beside `resource`. */
+const RESOURCE_FIELDS = new Set(['resource', 'setState', 'headers', 'template']);
+
+/** An `{{item}}` or `{{item.…}}` placeholder (spaces allowed inside the braces). */
+const ITEM_PLACEHOLDER = /\{\{\s*item\s*(?:\.|\}\})/;
+
 /**
  * Checks one answer's headers: names are tokens, not hop-by-hop or framing;
  * values hold only what HTTP can send (see `http-header.ts`), so that no stored
@@ -160,11 +166,19 @@ export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, li
     if (problem !== undefined) fail('INVALID_STATE', index, `answer.setState: ${problem}`);
   }
   if (answer.resource !== undefined) {
-    const others = Object.keys(answer).filter((key) => key !== 'resource' && key !== 'setState');
+    const others = Object.keys(answer).filter((key) => !RESOURCE_FIELDS.has(key));
     if (others.length > 0) {
-      fail('INVALID_ANSWER', index, `a resource answer is the collection's; ${others.join(', ')} do not apply`);
+      fail(
+        'INVALID_ANSWER',
+        index,
+        `a resource answer is the collection's (with headers, template and setState beside it); ${others.join(', ')} do not apply`,
+      );
     }
+    if (answer.headers !== undefined) checkHeaders(answer.headers, index, answer.template === true);
     return;
+  }
+  if (answer.template === true && ITEM_PLACEHOLDER.test(JSON.stringify(answer))) {
+    fail('INVALID_TEMPLATE', index, '{{item…}} is the item a resource route answers; this answer is not a resource');
   }
   if (answer.proxy !== undefined) {
     const { list = 'routes', index: at } = typeof index === 'number' ? { index } : index;

@@ -169,16 +169,87 @@ describe('resource routes', () => {
     expect(await (await send(mock, 'POST', '/tags', '{"name":"x"}')).text()).toBe('{"name":"x","id":1}');
   });
 
-  it('methods a resource does not serve are 405 with Allow; deeper paths are 404', async () => {
+  it('methods a resource does not serve are 405 with Allow; paths below a nested collection are 404', async () => {
     const mock = await app();
     const put = await send(mock, 'PUT', '/posts', '{}');
     expect(put.status).toBe(405);
     expect(put.headers.get('allow')).toBe('GET, HEAD, POST');
     expect((await send(mock, 'POST', '/posts/1', '{}')).headers.get('allow')).toBe('GET, HEAD, PUT, PATCH, DELETE');
-    expect(await errorOf(await send(mock, 'GET', '/posts/1/comments'))).toMatchObject({
+    expect((await send(mock, 'DELETE', '/posts/1/comments')).headers.get('allow')).toBe('GET, HEAD, POST');
+    expect(await errorOf(await send(mock, 'GET', '/posts/1/comments/1'))).toMatchObject({
       status: 404,
       code: 'ITEM_NOT_FOUND',
     });
+  });
+
+  it('a resource route adds its headers to successful answers; templated, they read {{item.field}}', async () => {
+    const mock = await app();
+    const routes = await mock.request('/api/endpoints/api/routes', {
+      method: 'PUT',
+      body: JSON.stringify({
+        routes: [
+          {
+            match: { path: '/posts' },
+            answer: {
+              resource: 'posts',
+              template: true,
+              headers: { 'X-Title': '{{item.title}}', ETag: '"{{item.id}}"', 'X-Seen': ['{{item.views}}', 'a'] },
+            },
+          },
+          { match: { path: '/users' }, answer: { resource: 'users', headers: { 'Cache-Control': 'no-store' } } },
+        ],
+      }),
+    });
+    expect(routes.status, await routes.clone().text()).toBe(200);
+    const one = await send(mock, 'GET', '/posts/1');
+    expect(one.headers.get('x-title')).toBe('a');
+    expect(one.headers.get('etag')).toBe('"1"');
+    // Exact: the big integer as written, not a rounded double.
+    expect(one.headers.get('x-seen')).toBe('12345678901234567890, a');
+    const made = await send(mock, 'POST', '/posts', '{"title":"caf\\u00e9\\r\\nX-Evil: 1"}');
+    expect(made.headers.get('x-title')).toBe('caf%C3%A9%0D%0AX-Evil: 1');
+    expect(made.headers.get('x-evil')).toBeNull();
+    // A list has no item: the placeholder renders empty; an error answer has no route headers.
+    expect((await send(mock, 'GET', '/posts')).headers.get('etag')).toBe('""');
+    expect((await send(mock, 'GET', '/posts/99')).headers.get('etag')).toBeNull();
+    expect((await send(mock, 'GET', '/users')).headers.get('cache-control')).toBe('no-store');
+    for (const answer of [
+      { resource: 'posts', data: 1 },
+      { template: true, body: '{{item.id}}' },
+    ]) {
+      const refused = await mock.request('/api/endpoints/api/routes', {
+        method: 'PUT',
+        body: JSON.stringify({ routes: [{ answer }] }),
+      });
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toMatch(
+        /INVALID_ANSWER|INVALID_TEMPLATE/,
+      );
+    }
+  });
+
+  it("nested routes: /posts/1/comments lists and adds comments whose postId is 1, as json-server's", async () => {
+    const mock = await app();
+    expect(await (await send(mock, 'GET', '/posts/1/comments')).text()).toBe('[{"id":1,"postId":1,"body":"x"}]');
+    const head = await send(mock, 'HEAD', '/posts/2/comments');
+    expect([head.status, await head.text()]).toEqual([200, '']);
+    const made = await send(mock, 'POST', '/posts/2/comments', '{"body":"z","n":12345678901234567890}');
+    expect(made.status).toBe(201);
+    expect(await made.text()).toBe('{"body":"z","n":12345678901234567890,"postId":"2","id":3}');
+    expect(made.headers.get('location')).toBe('http://mock.test/endpoint/api/posts/2/comments/3');
+    expect(await (await send(mock, 'GET', '/posts/2/comments?_sort=id&_order=desc')).text()).toBe(
+      '[{"body":"z","n":12345678901234567890,"postId":"2","id":3},{"id":2,"postId":2,"body":"y"}]',
+    );
+    for (const child of ['nothing', '%E2%80%A6', '__proto__']) {
+      for (const method of ['GET', 'POST']) {
+        expect(
+          await errorOf(await send(mock, method, `/posts/1/${child}`, method === 'POST' ? '{}' : undefined)),
+        ).toMatchObject({
+          status: 404,
+          code: 'COLLECTION_NOT_FOUND',
+        });
+      }
+    }
   });
 
   it('a write past the collection limits is 409 COLLECTION_TOO_LARGE and changes nothing', async () => {

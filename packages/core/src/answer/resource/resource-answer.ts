@@ -4,15 +4,18 @@
  * route's path: `GET` lists (the query language of collections/list-query.ts),
  * `POST` creates (201, with `Location`). One segment below, the item with that
  * id: `GET`, `PUT` (replace, the id kept), `PATCH` (RFC 7396 merge), `DELETE`
- * (200 `{}`). Every write is one atomic change of the collection
- * (collections/collection-writes.ts, shared with the admin API), acknowledged
- * once it is stored. Items are answered as their exact text.
+ * (200 `{}`). Two below, json-server's nested routes: `/posts/1/comments`
+ * lists (`GET`) or adds to (`POST`) the comments whose `postId` is `1`. Every
+ * write is one atomic change of the collection (collections/collection-writes.ts,
+ * shared with the admin API), acknowledged once it is stored. Items are
+ * answered as their exact text.
  *
  * @module
  */
 import { parseItemBody } from '../../collections/collection-input.js';
+import { COLLECTION_NAME } from '../../collections/collection-store.js';
 import { createItem, findItem, type ItemPlace, removeItem, updateItem } from '../../collections/collection-writes.js';
-import { type Item, idText } from '../../collections/item.js';
+import { type Item, idText, itemOf, withMember } from '../../collections/item.js';
 import {
   type ListQuery,
   type ListResult,
@@ -21,17 +24,19 @@ import {
   QueryTooCostlyError,
   runListQuery,
 } from '../../collections/list-query.js';
-import { type RelationContext, related } from '../../collections/relations.js';
+import { type RelationContext, related, singular } from '../../collections/relations.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { utf8Text } from '../../journal/journal-entry.js';
 import { isMockpointError, MockpointError } from '../../wire/errors.js';
-import type { ResourceAnswer } from '../../wire/route.js';
+import type { AnswerHeaders, ResourceAnswer, RouteAnswer } from '../../wire/route.js';
+import { parseTemplate, type TemplatePart } from '../../wire/template-syntax.js';
 import { type EndpointAnswer, errorAnswer, utf8Length } from '../endpoint-answer.js';
 import { type Exchange, rawHeader } from '../pipeline/exchange.js';
 import type { Verdict } from '../pipeline/step.js';
 import { failedAnswer } from '../pipeline/verdicts.js';
 import { JSON_HEADERS } from '../read-response.js';
 import type { RouteHit } from '../routes/route-table.js';
+import { renderHeader } from '../template.js';
 
 /** A resource answer with its defaults. */
 interface Resource {
@@ -156,16 +161,23 @@ function listed(items: readonly Item[], search: string): Listed {
   return answered;
 }
 
-async function list(exchange: Exchange, resource: Resource): Promise<EndpointAnswer> {
+/** An answer, and the item it answers (none for a list or a removal), which `{{item…}}` headers read. */
+interface Answered {
+  answer: EndpointAnswer;
+  item?: Item;
+}
+
+async function list(exchange: Exchange, resource: Resource, nested?: Nested): Promise<Answered> {
   const collections = await exchange.parts.endpoints.collections.get(exchange.name);
-  const items = collections.get(resource.collection) ?? [];
-  const answered = listed(items, searchOf(exchange));
+  const items = collections.get(resource.collection);
+  if (items === undefined && nested !== undefined) throw noNested(exchange, resource.collection);
+  const answered = listed(items ?? [], nested === undefined ? searchOf(exchange) : nestedSearch(exchange, nested));
   const { query, result } = answered;
   // Without _embed/_expand the body depends on this collection's version only: made once.
   let body = answered.body;
   if (body === undefined) {
     const context = relationContext(collections, resource);
-    const text = `[${result.indexes.map((i) => related(items[i] as Item, query.embed, query.expand, context)).join(',')}]`;
+    const text = `[${result.indexes.map((i) => related(items?.[i] as Item, query.embed, query.expand, context)).join(',')}]`;
     body = { text, bytes: utf8Length(text) };
     if (query.embed.length === 0 && query.expand.length === 0) answered.body = body;
   }
@@ -175,7 +187,7 @@ async function list(exchange: Exchange, resource: Resource): Promise<EndpointAns
     extra['access-control-expose-headers'] = `X-Total-Count${result.pages === undefined ? '' : ', Link'}`;
   }
   if (result.pages !== undefined) extra.link = linkHeader(fullUrl(exchange), result.pages);
-  return json(exchange, 200, body.text, extra, body.bytes);
+  return { answer: json(exchange, 200, body.text, extra, body.bytes) };
 }
 
 function relationContext(collections: ReadonlyMap<string, readonly Item[]>, resource: Resource): RelationContext {
@@ -189,47 +201,95 @@ function relationContext(collections: ReadonlyMap<string, readonly Item[]>, reso
   };
 }
 
-async function show(exchange: Exchange, resource: Resource, id: string): Promise<EndpointAnswer> {
+async function show(exchange: Exchange, resource: Resource, id: string): Promise<Answered> {
   const collections = await exchange.parts.endpoints.collections.get(exchange.name);
   const item = findItem(placeOf(exchange, resource), collections.get(resource.collection) ?? [], id);
   const query = new URLSearchParams(searchOf(exchange));
   const text = related(item, query.getAll('_embed'), query.getAll('_expand'), relationContext(collections, resource));
-  return json(exchange, 200, text);
+  return { answer: json(exchange, 200, text), item };
 }
 
-async function create(exchange: Exchange, resource: Resource): Promise<EndpointAnswer> {
-  const item = await createItem(placeOf(exchange, resource), bodyItem(exchange));
+async function create(exchange: Exchange, resource: Resource, nested?: Nested): Promise<Answered> {
+  let body = bodyItem(exchange);
+  if (nested !== undefined) {
+    const collections = await exchange.parts.endpoints.collections.get(exchange.name);
+    if (!collections.has(resource.collection)) throw noNested(exchange, resource.collection);
+    // As json-server: the parent's id as the request's URL has it, a string.
+    body = itemOf(withMember(body.text, nested.field, JSON.stringify(nested.id)));
+  }
+  const item = await createItem(placeOf(exchange, resource), body);
   // Lone surrogates (a JSON string may hold one) become U+FFFD: encodeURIComponent refuses them.
   const id = (idText(item, resource.idField) ?? '').replace(LONE_SURROGATE, '\uFFFD');
-  return json(exchange, 201, item.text, {
+  const answer = json(exchange, 201, item.text, {
     location: `${fullUrl(exchange)}/${encodeURIComponent(id)}`,
     'access-control-expose-headers': 'Location',
   });
+  return { answer, item };
 }
 
-async function update(exchange: Exchange, resource: Resource, id: string, merge: boolean): Promise<EndpointAnswer> {
+async function update(exchange: Exchange, resource: Resource, id: string, merge: boolean): Promise<Answered> {
   const body = bodyItem(exchange);
   const item = await updateItem(placeOf(exchange, resource), id, body, merge ? 'merge' : 'replace');
-  return json(exchange, 200, item.text);
+  return { answer: json(exchange, 200, item.text), item };
 }
 
-async function remove(exchange: Exchange, resource: Resource, id: string): Promise<EndpointAnswer> {
+async function remove(exchange: Exchange, resource: Resource, id: string): Promise<Answered> {
   await removeItem(placeOf(exchange, resource), id);
-  return json(exchange, 200, '{}');
+  return { answer: json(exchange, 200, '{}') };
+}
+
+/**
+ * json-server's nested routes: `/posts/1/comments` is the collection `comments`
+ * narrowed to `postId=1` (the singular of the route's collection, then `Id`).
+ */
+interface Nested {
+  /** The foreign key: `postId`. */
+  field: string;
+  /** The parent's id as the URL names it. */
+  id: string;
+}
+
+const NESTED_METHODS = 'GET, HEAD, POST';
+
+/** The request's query with the foreign key set to the parent's id (replacing any the request gave, as json-server does). */
+function nestedSearch(exchange: Exchange, nested: Nested): string {
+  const params = new URLSearchParams(searchOf(exchange));
+  params.set(nested.field, nested.id);
+  return params.toString();
+}
+
+function noNested(exchange: Exchange, collection: string): MockpointError {
+  return new MockpointError(
+    'COLLECTION_NOT_FOUND',
+    `"${exchange.name}" has no collection "${collection}" to list below an item; PUT /api/endpoints/${exchange.name}/collections/${collection} makes one`,
+    { details: { collection } },
+  );
+}
+
+/** `GET` lists, `POST` creates, the items of collection `child` whose foreign key is `id`. */
+function nestedAnswer(exchange: Exchange, resource: Resource, id: string, child: string): Promise<Answered> {
+  if (!COLLECTION_NAME.test(child)) throw noNested(exchange, child);
+  const nested = { field: `${singular(resource.collection)}Id`, id };
+  const target = { collection: child, idField: resource.idField };
+  const method = exchange.request.method;
+  if (method === 'GET' || method === 'HEAD') return list(exchange, target, nested);
+  if (method === 'POST') return create(exchange, target, nested);
+  throw methodNotAllowed(exchange, NESTED_METHODS);
 }
 
 /** What the request asks of the resource, by method and by how far below the route's path it is. */
-function answer(exchange: Exchange, resource: Resource, below: readonly string[]): Promise<EndpointAnswer> {
+function answer(exchange: Exchange, resource: Resource, below: readonly string[]): Promise<Answered> {
   const method = exchange.request.method;
   if (below.length === 0) {
     if (method === 'GET' || method === 'HEAD') return list(exchange, resource);
     if (method === 'POST') return create(exchange, resource);
     throw methodNotAllowed(exchange, COLLECTION_METHODS);
   }
-  if (below.length > 1) {
+  if (below.length === 2) return nestedAnswer(exchange, resource, below[0] as string, below[1] as string);
+  if (below.length > 2) {
     throw new MockpointError(
       'ITEM_NOT_FOUND',
-      `a resource route serves its collection at its path and each item one segment below; ${below.join('/')} is deeper`,
+      `a resource route serves its collection at its path, each item one segment below, and another collection's items of one item two below (/posts/1/comments); ${below.join('/')} is deeper`,
       { details: { collection: resource.collection } },
     );
   }
@@ -247,12 +307,52 @@ function belowPath(exchange: Exchange, hit: RouteHit): string[] {
   return rest.split('/').filter((segment) => segment !== '');
 }
 
+/** Parsed header templates, per route answer. */
+const headerTemplates = new WeakMap<RouteAnswer, ReadonlyMap<string, readonly TemplatePart[][]>>();
+
+function templatesOf(answer: RouteAnswer, headers: AnswerHeaders): ReadonlyMap<string, readonly TemplatePart[][]> {
+  let parsed = headerTemplates.get(answer);
+  if (parsed === undefined) {
+    parsed = new Map(
+      Object.entries(headers).map(([name, value]) => [
+        name.toLowerCase(),
+        (Array.isArray(value) ? value : [value]).map((one) => parseTemplate(one)),
+      ]),
+    );
+    headerTemplates.set(answer, parsed);
+  }
+  return parsed;
+}
+
+/**
+ * The route's own `headers` added to a successful answer (after the resource's:
+ * a header the route names replaces the resource's), rendered with `{{item…}}`
+ * (the item answered) when the route's answer is a template.
+ */
+function withHeaders(exchange: Exchange, hit: RouteHit, answered: Answered): EndpointAnswer {
+  const { answer } = answered;
+  const own = hit.route.route.answer;
+  if (own.headers === undefined || answer.kind !== 'respond') return answer;
+  const headers: Record<string, string | readonly string[]> = Object.assign({}, answer.headers);
+  if (own.template !== true) {
+    for (const [name, value] of Object.entries(own.headers)) headers[name.toLowerCase()] = value;
+    return { ...answer, headers };
+  }
+  const context = { ...exchange.context(hit.params, ++hit.route.seq), item: answered.item?.text };
+  for (const [name, values] of templatesOf(own, own.headers)) {
+    const rendered = values.map((parts) => renderHeader(parts, context));
+    headers[name] = rendered.length === 1 ? (rendered[0] as string) : rendered;
+  }
+  return { ...answer, headers };
+}
+
 /** The resource route `hit`'s answer to `exchange`, journaled with the route's id. */
 export async function resourceVerdict(exchange: Exchange, hit: RouteHit, resource: ResourceAnswer): Promise<Verdict> {
   const mark: AnswerMark = { answeredBy: { route: hit.route.id }, params: hit.params };
   if (exchange.validation !== undefined) mark.validation = exchange.validation;
   try {
-    return { answer: await answer(exchange, resourceOf(resource), belowPath(exchange, hit)), mark };
+    const answered = await answer(exchange, resourceOf(resource), belowPath(exchange, hit));
+    return { answer: withHeaders(exchange, hit, answered), mark };
   } catch (error) {
     if (!isMockpointError(error)) return { answer: failedAnswer(exchange, error), status: 500, mark };
     const allow = error.code === 'METHOD_NOT_ALLOWED' ? { allow: String(error.details?.allow) } : undefined;

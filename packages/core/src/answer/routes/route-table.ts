@@ -108,7 +108,7 @@ export class RouteTable {
     this.routes = routes.map((route, index) => {
       const { path, ...rest } = route.match ?? {};
       let pattern = path === undefined ? undefined : parsePathPattern(path);
-      // A resource route serves its collection at its path and each item one segment below.
+      // A resource route serves its collection at its path and what is below it (items, nested routes).
       if (pattern !== undefined && route.answer.resource !== undefined && !pattern.wildcard) {
         pattern = { ...pattern, wildcard: true };
       }
