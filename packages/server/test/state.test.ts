@@ -102,7 +102,11 @@ describe('state on two replicas (Redis)', () => {
       Array.from({ length: 30 }, (_, i) => send(`${(i % 2 ? a : b).url}/endpoint/${name}/claim`, 'POST')),
     );
     expect(replies.filter((r) => r.status === 201)).toHaveLength(1);
-    expect(replies.filter((r) => r.status === 409).map((r) => r.text)).toEqual(Array(29).fill('claimed'));
+    // The others are answered by the route; one that came while another request held the use (between
+    // its take and its put-back) did not see it, and renders the state it found (docs/state.md).
+    const others = replies.filter((r) => r.status === 409).map((r) => r.text);
+    expect(others).toHaveLength(29);
+    expect(others.every((text) => text === 'claimed' || text === 'started')).toBe(true);
     // Uses taken by a request that lost the race went back: four are left, whichever replica lists them.
     for (const replica of [a, b]) {
       const left = JSON.parse((await send(`${replica.url}/api/endpoints/${name}/queue`, 'GET')).text) as {
