@@ -81,6 +81,17 @@ export class JournalView {
     this.#empty = h('div', { class: 'empty journal-empty' }, h('p', null, 'No requests yet. Send one:'), emptyHint);
     this.#clearButton = h('button', { type: 'button', class: 'btn btn-small' }, 'Clear');
     this.#clearButton.addEventListener('click', () => this.#confirmClear());
+    // The journal as a HAR 1.2 file for devtools and other tools (docs/har.md); a relative URL, as every URL here.
+    const har = h(
+      'a',
+      {
+        class: 'btn btn-small',
+        href: `api/requests.har?name=${encodeURIComponent(name)}`,
+        download: `mockpoint-${name}.har`,
+      },
+      'HAR',
+    );
+    har.title = `Download the requests to ${name} as a HAR file`;
     // Always laid out (hidden by visibility), so showing it moves nothing.
     this.#newButton = h('button', { type: 'button', class: 'btn btn-small new-requests' });
     this.#newButton.addEventListener('click', () => this.#showPending());
@@ -97,6 +108,7 @@ export class JournalView {
       h('h3', { id: 'journal-title' }, 'Requests'),
       this.#newButton,
       this.#state,
+      har,
       this.#clearButton,
     );
     this.el = h(

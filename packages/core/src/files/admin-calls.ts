@@ -170,3 +170,9 @@ export async function removeState(target: AdminTarget, name: string): Promise<vo
   await call(target, 'DELETE', path, undefined, true);
   await call(target, 'DELETE', `${path}/queue`);
 }
+
+/** The journal as a HAR 1.2 document (`GET /api/requests.har`): every name, or only `name`. */
+export async function journalHar(target: AdminTarget, name?: string): Promise<string> {
+  const query = name === undefined ? '' : `?name=${seg(name)}`;
+  return (await call(target, 'GET', `/api/requests.har${query}`)) as string;
+}

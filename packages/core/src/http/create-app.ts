@@ -30,6 +30,7 @@ import { registerCollectionRoutes } from './routes/collections.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerEndpointRoutes } from './routes/endpoint-routes.js';
 import { registerJournalRoutes } from './routes/journal.js';
+import { registerJournalHarRoutes } from './routes/journal-har.js';
 import { registerJournalStreamRoutes } from './routes/journal-stream.js';
 import { registerManageRoutes } from './routes/manage.js';
 import { registerQueueRoutes } from './routes/queue.js';
@@ -282,6 +283,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   registerSignatureRoutes(app, ctx);
   registerJournalRoutes(app, ctx);
   registerJournalStreamRoutes(app, ctx);
+  registerJournalHarRoutes(app, ctx);
   registerUnknownNameRoutes(app, ctx);
   registerDeliveryRoutes(app, ctx);
   registerServiceRoutes(app, ctx);

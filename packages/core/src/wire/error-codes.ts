@@ -194,6 +194,11 @@ export const ERRORS = {
     when: 'YAML aliases in a mock file expand past 100,000 nodes or 16 MiB of text (a "billion laughs" document), or an alias is inside the node it names; `error.details.alias` is the alias',
     fix: 'write the repeated part out, nest fewer aliases, or read big values with `$file`',
   },
+  INVALID_HAR: {
+    from: 'cli',
+    when: '`mockpoint import --from har` was given a file that is not JSON, has no `log.entries` list, or would make more routes than a name holds ([har.md](har.md))',
+    fix: 'export the HAR again from the browser or tool (a HAR 1.2 file), or import one host at a time with `--host`',
+  },
   OPENAPI_UNREADABLE: {
     from: 'cli',
     when: '`mockpoint import` was given a file that cannot be read, is not YAML/JSON, is not OpenAPI 2.0/3.0/3.1, or has a `$ref` that points at nothing',

@@ -1,23 +1,26 @@
 /**
  * `mockpoint export [--names a,b] [--format json|yaml] [--out FILE]`: a running
  * daemon's endpoints as a mock file (every `data` exact), so export → reset →
- * apply answers the same bytes.
+ * apply answers the same bytes. With `--har`, its request journal as HAR 1.2.
  *
  * @module
  */
 import { writeFileSync } from 'node:fs';
-import { exportMockFile } from '@mockpoint/core/files';
+import { exportMockFile, journalHar } from '@mockpoint/core/files';
 import { type CommandIo, DAEMON_OPTIONS, daemonTarget, optionsHelp, parseArgs, UsageError } from './command-args.js';
 
 export const EXPORT_HELP = `Usage: mockpoint export [options] > mockpoint.json
 
 Writes a running daemon's endpoints (records, routes, queued answers) as a mock file in JSON or
 YAML, every data exactly as stored (big integers, key order, escapes), in name order.
+With --har, writes the request journal instead (every name, or those of --names) as a HAR 1.2
+file for browsers' devtools and other tools, oldest request first (docs/har.md).
 
 ${optionsHelp(
   `
 --names <a,b> | only these names (also names with routes and no record)
 --format <f>  | json or yaml (default: yaml for an --out ending in .yaml/.yml, else json)
+--har         | the request journal as HAR 1.2 instead of the mock file
 --out <file>  | write to this file instead of standard output
 `,
   DAEMON_OPTIONS,
@@ -28,7 +31,10 @@ export async function runExport(
   io: CommandIo,
   env: Record<string, string | undefined>,
 ): Promise<number> {
-  const args = parseArgs('export', argv, { values: ['--url', '--token', '--names', '--format', '--out'] });
+  const args = parseArgs('export', argv, {
+    values: ['--url', '--token', '--names', '--format', '--out'],
+    switches: ['--har'],
+  });
   if (args.help) {
     io.out(EXPORT_HELP);
     return 0;
@@ -39,10 +45,26 @@ export async function runExport(
     .map((name) => name.trim())
     .filter(Boolean);
   const out = args.values.get('--out');
+  if (args.switches.has('--har')) {
+    if (args.values.has('--format')) throw new UsageError('--format is for a mock file; a HAR file is JSON');
+    const text = await harText(daemonTarget(args, env), names);
+    if (out === undefined) io.out(text);
+    else writeFileSync(out, text);
+    return 0;
+  }
   const format = args.values.get('--format') ?? (out !== undefined && /\.ya?ml$/i.test(out) ? 'yaml' : 'json');
   if (format !== 'json' && format !== 'yaml') throw new UsageError(`--format must be json or yaml; received ${format}`);
   const text = await exportMockFile(daemonTarget(args, env), names ? { names, format } : { format });
   if (out === undefined) io.out(text);
   else writeFileSync(out, text);
   return 0;
+}
+
+/** The journal as HAR: one name's or every name's as the daemon writes it; several names', filtered from every name's. */
+async function harText(target: { url: string; token?: string }, names: string[] | undefined): Promise<string> {
+  if (names === undefined || names.length === 1) return journalHar(target, names?.[0]);
+  const har = JSON.parse(await journalHar(target)) as { log: { entries: { _mockpoint: { name: string } }[] } };
+  const wanted = new Set(names);
+  har.log.entries = har.log.entries.filter((entry) => wanted.has(entry._mockpoint.name));
+  return JSON.stringify(har);
 }

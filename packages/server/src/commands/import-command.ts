@@ -3,21 +3,24 @@
  * Swagger 2.0 document as a mock file with one endpoint whose routes answer
  * each operation (see openapi/openapi-routes.ts), or a json-server database
  * (`--from json-server`, or detected) as one endpoint with its collections and
- * resource routes (core's files/json-server-db.ts). The file written is checked
- * like any mock file before it is written.
+ * resource routes (core's files/json-server-db.ts), or a HAR 1.2 file (`--from
+ * har`, or detected) as one endpoint whose routes answer each recorded request
+ * (core's files/har-mock-file.ts). The file written is checked like any mock
+ * file before it is written.
  *
  * @module
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { DEFAULT_MAX_BODY_BYTES } from '@mockpoint/core/defaults';
-import { isJsonServerDb, jsonServerMockFile, parseMockFile } from '@mockpoint/core/files';
+import { harMockFile, isHar, isJsonServerDb, jsonServerMockFile, parseMockFile } from '@mockpoint/core/files';
 import { MockpointError } from '@mockpoint/core/internal';
 import { openApiRoutes } from '../openapi/openapi-routes.js';
 import { type CommandIo, optionsHelp, parseArgs, UsageError } from './command-args.js';
 
 export const IMPORT_HELP = `Usage: mockpoint import <openapi.yaml|json> --name <name> [--out mockpoint.json] [--validate off|report|enforce]
        mockpoint import <db.json> --from json-server --name <name> [--id <field>] [--out mockpoint.json]
+       mockpoint import <file.har> --from har --name <name> [--host <host>] [--out mockpoint.json]
 
 Turns an OpenAPI 3.0/3.1 or Swagger 2.0 document into a mock file: one endpoint <name> with a route
 per operation (GET /pets/{petId} answers at /endpoint/<name>/pets/:petId), answering the first
@@ -34,16 +37,22 @@ and objects), each array becomes a collection, kept byte for byte, served in jso
 conventions by a resource route at /endpoint/<name>/<collection> (docs/state.md); each object
 (a singular resource such as "profile") is answered by a GET route with it as data.
 
+With --from har (or a file that is plainly HAR: {"log":{"entries":[…]}}), each recorded request
+becomes a route answering it as it was answered, bytes exact (method, path, query and text body
+matched exactly; secrets redacted); a request answered differently over time answers in that order,
+the last answer staying. What cannot be carried over is listed on standard error (docs/har.md).
+
 ${optionsHelp(`
 --name <name>     | the endpoint's name (required)
---from <kind>     | openapi or json-server (default: told from the file)
+--from <kind>     | openapi, json-server or har (default: told from the file)
 --id <field>      | json-server: the field that holds each item's id (default: id)
+--host <host>     | har: only the requests sent to this host (default: every host)
 --out <file>      | write to this file instead of standard output
 --validate <mode> | OpenAPI: report or enforce: check requests against the document (default: off)
 `)}`;
 
 export async function runImport(argv: readonly string[], io: CommandIo): Promise<number> {
-  const args = parseArgs('import', argv, { values: ['--name', '--out', '--validate', '--from', '--id'] });
+  const args = parseArgs('import', argv, { values: ['--name', '--out', '--validate', '--from', '--id', '--host'] });
   if (args.help) {
     io.out(IMPORT_HELP);
     return 0;
@@ -51,16 +60,20 @@ export async function runImport(argv: readonly string[], io: CommandIo): Promise
   const [source] = args.positionals;
   const name = args.values.get('--name');
   if (source === undefined || args.positionals.length !== 1) {
-    throw new UsageError('import needs one OpenAPI document: mockpoint import openapi.yaml --name petstore');
+    throw new UsageError('import needs one file: mockpoint import openapi.yaml --name petstore');
   }
   if (name === undefined || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
     throw new UsageError('--name is required: 1-64 characters of A-Z a-z 0-9 _ -');
   }
   // Not named `from`: in the bundle, that name then a string reads as an import to the installed-package check.
   const kind = args.values.get('--from');
-  if (kind !== undefined && kind !== 'openapi' && kind !== 'json-server') {
-    throw new UsageError(`--from is openapi or json-server, not "${kind}"`);
+  if (kind !== undefined && kind !== 'openapi' && kind !== 'json-server' && kind !== 'har') {
+    throw new UsageError(`--from is openapi, json-server or har, not "${kind}"`);
   }
+  if (kind === 'har' || (kind === undefined && /\.(har|json)$/i.test(source) && isHar(readText(source)))) {
+    return importHar(source, name, args.values, io);
+  }
+  if (args.values.has('--host')) throw new UsageError('--host is for a HAR file (--from har)');
   if (kind === 'json-server' || (kind === undefined && source.endsWith('.json') && isJsonServerDb(readText(source)))) {
     return importJsonServer(source, name, args.values, io);
   }
@@ -128,6 +141,34 @@ function importJsonServer(source: string, name: string, values: ReadonlyMap<stri
   parseMockFile(imported.text, { file: out ?? 'import.json', format: 'json', maxBodyBytes: Infinity });
   io.err(
     `mockpoint import: ${imported.collections.length} collection(s) (${imported.collections.join(', ') || 'none'}) and ${imported.singular.length} singular resource(s) as endpoint ${name}`,
+  );
+  if (out === undefined) io.out(imported.text);
+  else writeFileSync(out, imported.text);
+  return 0;
+}
+
+/** `mockpoint import recording.har --from har`: the recorded requests as one endpoint's routes. */
+async function importHar(
+  source: string,
+  name: string,
+  values: ReadonlyMap<string, string>,
+  io: CommandIo,
+): Promise<number> {
+  for (const flag of ['--validate', '--id']) {
+    if (values.has(flag)) throw new UsageError(`${flag} is not for a HAR file`);
+  }
+  const host = values.get('--host');
+  const imported = await harMockFile(readText(source), {
+    name,
+    file: basename(source),
+    ...(host === undefined ? {} : { host }),
+  });
+  for (const reason of imported.skipped) io.err(`mockpoint import: left out ${reason}`);
+  const out = values.get('--out');
+  // Checked as any mock file, but for the body limit: a daemon's is its own (MOCKPOINT_MAX_BODY_BYTES).
+  parseMockFile(imported.text, { file: out ?? 'import.json', format: 'json', maxBodyBytes: Infinity });
+  io.err(
+    `mockpoint import: ${imported.imported} of ${imported.entries} entries as ${imported.routes} route(s) of endpoint ${name}${imported.hosts.length > 0 ? ` (from ${imported.hosts.join(', ')})` : ''}`,
   );
   if (out === undefined) io.out(imported.text);
   else writeFileSync(out, imported.text);

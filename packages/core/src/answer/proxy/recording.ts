@@ -47,8 +47,8 @@ function isJsonType(contentType: string | undefined): boolean {
   return type === 'application/json' || type.endsWith('+json');
 }
 
-/** The answer's body in the form that keeps its bytes exactly. */
-function exactBody(
+/** The answer's body in the form that keeps its bytes exactly (a recording's, and a HAR import's). */
+export function exactBody(
   body: Uint8Array,
   contentType: string | undefined,
 ): Pick<RouteAnswer, 'data' | 'body' | 'bodyBase64'> {

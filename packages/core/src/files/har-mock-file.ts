@@ -1,0 +1,252 @@
+/**
+ * A HAR 1.2 file (browsers' devtools, Charles, mitmproxy, mockpoint's own
+ * journal export) as a mock file: one endpoint whose routes answer each
+ * recorded request as it was answered, the way a proxy route's recording does
+ * (`answer/proxy/recording.ts`): the request's method, path, query and text
+ * body are matched exactly, the answer's bytes are kept exactly (minified JSON
+ * as `data`, other text as `body`, anything else as `bodyBase64`), framing and
+ * hop-by-hop headers are dropped and secrets are `"<redacted>"`.
+ *
+ * The same request answered the same way several times is one route. The same
+ * request answered differently is replayed in order: a scenario of its own
+ * (`har-…`) moves one step per request and the last answer stays (docs/har.md).
+ * Whatever cannot be carried over is listed in `skipped`, never dropped silently.
+ *
+ * @module
+ */
+import { exactBody, literalPattern } from '../answer/proxy/recording.js';
+import { BODILESS_STATUS } from '../answer/read-response.js';
+import { parseQuery, utf8Text } from '../journal/journal-entry.js';
+import { base64Bytes, isBase64 } from '../wire/base64.js';
+import { MockpointError } from '../wire/errors.js';
+import type { RequestFilter } from '../wire/journal-json.js';
+import { stringifyExact } from '../wire/json-text.js';
+import { ALWAYS_REDACTED, REDACTED } from '../wire/proxy-answer.js';
+import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
+
+/** Options for {@link harMockFile}. */
+export interface HarImportOptions {
+  /** The endpoint's name. */
+  name: string;
+  /** Only the entries sent to this host (`api.example.com`, or with its port); default: every entry. */
+  host?: string;
+  /** The file's name, for messages. @default 'import.har' */
+  file?: string;
+}
+
+/** What {@link harMockFile} made. */
+export interface HarImport {
+  /** The mock file, JSON. */
+  text: string;
+  /** Routes written. */
+  routes: number;
+  /** Entries read, and how many became (part of) a route. */
+  entries: number;
+  imported: number;
+  /** The hosts the imported entries were sent to, in order of first appearance. */
+  hosts: string[];
+  /** What was left out or changed, one line each: `METHOD URL: why`. */
+  skipped: string[];
+}
+
+interface HarPair {
+  name?: unknown;
+  value?: unknown;
+}
+
+interface HarEntry {
+  request?: { method?: unknown; url?: unknown; postData?: { text?: unknown; _encoding?: unknown } };
+  response?: {
+    status?: unknown;
+    headers?: HarPair[];
+    content?: { text?: unknown; encoding?: unknown; size?: unknown };
+  };
+  _mockpoint?: { subpath?: unknown };
+}
+
+/** One request's key and the answers it had, in order. */
+interface Group {
+  match: RequestFilter;
+  key: string;
+  answers: RouteAnswer[];
+  answerKeys: string[];
+}
+
+const REDACTED_NAMES = new Set(ALWAYS_REDACTED);
+/** Headers that described the bytes on the wire, not the decoded content a HAR holds. */
+const WIRE_ENCODING = new Set(['content-encoding', 'content-length', 'transfer-encoding']);
+/** Routes one import writes at most (the daemon's default route limit). */
+const MAX_ROUTES = 10_000;
+
+/** The entries of a HAR document, or `INVALID_HAR` naming the file. */
+function entriesOf(text: string, file: string): HarEntry[] {
+  let har: { log?: { entries?: unknown } };
+  try {
+    har = JSON.parse(text) as typeof har;
+  } catch (error) {
+    throw new MockpointError('INVALID_HAR', `${file}: not JSON: ${(error as Error).message}`);
+  }
+  const entries = har?.log?.entries;
+  if (!Array.isArray(entries)) {
+    throw new MockpointError(
+      'INVALID_HAR',
+      `${file}: a HAR file is {"log":{"entries":[…]}}; it has no log.entries list`,
+    );
+  }
+  return entries as HarEntry[];
+}
+
+/** True when `text` is plainly a HAR document (`{"log": {… "entries": …}}`). */
+export function isHar(text: string): boolean {
+  try {
+    const parsed = JSON.parse(text) as { log?: { entries?: unknown } };
+    return Array.isArray(parsed?.log?.entries);
+  } catch {
+    return false;
+  }
+}
+
+/** The answer's body bytes as the HAR holds them, or why not. */
+function contentBytes(content: NonNullable<HarEntry['response']>['content']): Uint8Array | string {
+  if (content === undefined || typeof content.text !== 'string') {
+    return typeof content?.size === 'number' && content.size > 0
+      ? `the HAR holds no text of its ${content.size}-byte body`
+      : new Uint8Array(0);
+  }
+  if (content.encoding === 'base64') {
+    return isBase64(content.text) ? base64Bytes(content.text) : 'its base64 body is not base64';
+  }
+  if (content.encoding !== undefined) return `its body's encoding ${JSON.stringify(content.encoding)} is not base64`;
+  return new TextEncoder().encode(content.text);
+}
+
+/** The route answer of one HAR response, or why it cannot be one. */
+function answerOf(response: HarEntry['response'], method: string): RouteAnswer | string {
+  const status = response?.status;
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 599) {
+    return `its status ${JSON.stringify(status ?? null)} is not an answer of 200-599 (a failed or redirected request?)`;
+  }
+  const headers: AnswerHeaders = {};
+  for (const pair of response?.headers ?? []) {
+    if (typeof pair?.name !== 'string' || typeof pair.value !== 'string') continue;
+    const lower = pair.name.toLowerCase();
+    // HTTP/2 pseudo-headers, framing and encodings of the wire: not headers of the answer as served here.
+    if (lower.startsWith(':') || FORBIDDEN_HEADERS.has(lower) || WIRE_ENCODING.has(lower)) continue;
+    const kept = REDACTED_NAMES.has(lower) ? REDACTED : pair.value;
+    const seen = headers[lower];
+    headers[lower] = seen === undefined ? kept : Array.isArray(seen) ? [...seen, kept] : [seen, kept];
+  }
+  const answer: RouteAnswer = { statusCode: status };
+  if (Object.keys(headers).length > 0) answer.headers = headers;
+  if (BODILESS_STATUS.has(status) || method === 'HEAD') return answer;
+  const bytes = contentBytes(response?.content);
+  if (typeof bytes === 'string') return bytes;
+  const type = headers['content-type'];
+  return Object.assign(answer, exactBody(bytes, Array.isArray(type) ? type[0] : type));
+}
+
+/** The request filter of one HAR request, or why it cannot be matched exactly. */
+function matchOf(entry: HarEntry, url: URL, method: string): RequestFilter | string {
+  const subpath = typeof entry._mockpoint?.subpath === 'string' ? entry._mockpoint.subpath : url.pathname;
+  const match: RequestFilter = { method, path: literalPattern(subpath) };
+  if (url.search.length > 1) match.query = parseQuery(url.searchParams);
+  const post = entry.request?.postData;
+  if (typeof post?.text === 'string' && post.text !== '') {
+    if (post._encoding === 'base64') {
+      const bytes = isBase64(post.text) ? base64Bytes(post.text) : undefined;
+      const text = bytes === undefined ? undefined : utf8Text(bytes, false);
+      if (text === undefined) return 'its request body is not UTF-8 text, which a route cannot match exactly';
+      match.body = text;
+    } else match.body = post.text;
+  } else if (['POST', 'PUT', 'PATCH'].includes(method)) match.body = '';
+  return match;
+}
+
+/** A short stable name for a request: 12 hex digits of its SHA-256. */
+async function digest(key: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));
+  return [...bytes.slice(0, 6)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** The routes of one request: one answer, or its answers in order through a scenario of its own. */
+async function routesOf(group: Group): Promise<Route[]> {
+  const hash = await digest(group.key);
+  if (group.answers.length === 1)
+    return [{ id: `har-${hash}`, match: group.match, answer: group.answers[0] as RouteAnswer }];
+  const scenario = `har-${hash}`;
+  return group.answers.map((answer, index) => {
+    const at = index === 0 ? 'started' : String(index + 1);
+    const step: Route = {
+      id: `har-${hash}-${index + 1}`,
+      match: { ...group.match, state: { [scenario]: at } },
+      answer,
+    };
+    if (index < group.answers.length - 1) step.answer = { ...answer, setState: { [scenario]: String(index + 2) } };
+    return step;
+  });
+}
+
+/**
+ * The mock file of a HAR document: one endpoint `name` with a route per
+ * distinct request (see the module's comment). Throws `INVALID_HAR` when the
+ * text is not a HAR document.
+ */
+export async function harMockFile(text: string, options: HarImportOptions): Promise<HarImport> {
+  const file = options.file ?? 'import.har';
+  const entries = entriesOf(text, file);
+  const groups = new Map<string, Group>();
+  const skipped: string[] = [];
+  const hosts: string[] = [];
+  let imported = 0;
+  let otherHost = 0;
+  for (const entry of entries) {
+    const method = typeof entry?.request?.method === 'string' ? entry.request.method.toUpperCase() : '';
+    const rawUrl = typeof entry?.request?.url === 'string' ? entry.request.url : '';
+    const where = `${method || '?'} ${rawUrl.slice(0, 200) || '?'}`;
+    const url = URL.canParse(rawUrl) ? new URL(rawUrl) : undefined;
+    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || !/^[A-Z]{1,16}$/.test(method)) {
+      skipped.push(`${where}: not an http(s) request with a method`);
+      continue;
+    }
+    if (options.host !== undefined && url.host !== options.host && url.hostname !== options.host) {
+      otherHost++;
+      continue;
+    }
+    const match = matchOf(entry, url, method);
+    if (typeof match === 'string') {
+      skipped.push(`${where}: ${match}`);
+      continue;
+    }
+    const answer = answerOf(entry.response, method);
+    if (typeof answer === 'string') {
+      skipped.push(`${where}: ${answer}`);
+      continue;
+    }
+    if (!hosts.includes(url.host)) hosts.push(url.host);
+    imported++;
+    const key = JSON.stringify([match.method, match.path, match.query ?? {}, match.body ?? null]);
+    let group = groups.get(key);
+    if (group === undefined) {
+      group = { match, key, answers: [], answerKeys: [] };
+      groups.set(key, group);
+    }
+    const answerKey = stringifyExact(answer);
+    // The same answer again right after itself is the same step; a change of answer is a new step.
+    if (group.answerKeys.at(-1) !== answerKey) {
+      group.answers.push(answer);
+      group.answerKeys.push(answerKey);
+    }
+  }
+  if (otherHost > 0)
+    skipped.push(`${otherHost} entr${otherHost === 1 ? 'y' : 'ies'} sent to hosts other than ${options.host}`);
+  const routes: Route[] = [];
+  for (const group of groups.values()) routes.push(...(await routesOf(group)));
+  if (routes.length > MAX_ROUTES) {
+    throw new MockpointError(
+      'INVALID_HAR',
+      `${file}: ${routes.length} routes, more than a name holds by default (${MAX_ROUTES}); import one host at a time (--host)`,
+    );
+  }
+  const body = stringifyExact({ version: 1, endpoints: [{ name: options.name, routes }] }, 2);
+  return { text: `${body}\n`, routes: routes.length, entries: entries.length, imported, hosts, skipped };
+}

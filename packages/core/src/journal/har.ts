@@ -1,0 +1,154 @@
+/**
+ * The journal as HAR 1.2 (the HTTP Archive format that browsers' devtools,
+ * Charles and mitmproxy read and write): one HAR entry per journal entry. The
+ * request is given as it arrived — method, URL, headers, query and the body's
+ * bytes (as text, or base64 with `_encoding: "base64"` where they are not UTF-8:
+ * HAR's `postData` has no encoding field of its own). The journal keeps requests
+ * and not answers, so the response holds the status mockpoint answered with and
+ * no headers or content; timings are zero (not measured), said in `comment`.
+ *
+ * @module
+ */
+import { base64Bytes } from '../wire/base64.js';
+import type { JournalEntry } from '../wire/journal-json.js';
+import type { NamedEntry } from './journal.js';
+
+/** A name and value pair of a HAR list (headers, query string, cookies). */
+export interface HarPair {
+  name: string;
+  value: string;
+}
+
+/** One HAR 1.2 entry, with mockpoint's own fields under `_mockpoint`. */
+export interface HarEntry {
+  startedDateTime: string;
+  time: number;
+  request: {
+    method: string;
+    url: string;
+    httpVersion: string;
+    cookies: HarPair[];
+    headers: HarPair[];
+    queryString: HarPair[];
+    postData?: { mimeType: string; text: string; _encoding?: 'base64' };
+    headersSize: number;
+    bodySize: number;
+    comment?: string;
+  };
+  response: {
+    status: number;
+    statusText: string;
+    httpVersion: string;
+    cookies: HarPair[];
+    headers: HarPair[];
+    content: { size: number; mimeType: string };
+    redirectURL: string;
+    headersSize: number;
+    bodySize: number;
+    comment: string;
+  };
+  cache: Record<string, never>;
+  timings: { send: number; wait: number; receive: number };
+  comment: string;
+  _mockpoint: { name: string; id: number; subpath: string; answeredBy: JournalEntry['answeredBy'] };
+}
+
+/** The first and last lines of a HAR document; the entries go between them, comma-separated. */
+export function harFrame(version: string): { head: string; tail: string } {
+  const creator = JSON.stringify({ name: 'mockpoint', version });
+  return { head: `{"log":{"version":"1.2","creator":${creator},"pages":[],"entries":[`, tail: ']}}' };
+}
+
+const RESPONSE_NOTE =
+  "mockpoint's journal keeps requests, not answers: the status is the one sent; headers and body are not kept";
+const TIMING_NOTE = 'timings are not measured by mockpoint (zero)';
+
+/** The cookies of a `Cookie` header, as HAR lists them (a pair without `=` is a name with an empty value). */
+function cookies(header: string | undefined): HarPair[] {
+  if (header === undefined) return [];
+  const pairs: HarPair[] = [];
+  for (const part of header.split(';')) {
+    const text = part.trim();
+    if (text === '') continue;
+    const eq = text.indexOf('=');
+    pairs.push(eq === -1 ? { name: text, value: '' } : { name: text.slice(0, eq), value: text.slice(eq + 1) });
+  }
+  return pairs;
+}
+
+/** The query record as HAR's list: a repeated key once per value, in the order received. */
+function queryPairs(query: JournalEntry['query']): HarPair[] {
+  const pairs: HarPair[] = [];
+  for (const [name, value] of Object.entries(query)) {
+    for (const one of Array.isArray(value) ? value : [value]) pairs.push({ name, value: one });
+  }
+  return pairs;
+}
+
+/** What RFC 3986 allows in a path and query as they are; anything else is percent-encoded (HAR's `url` is a URI). */
+const NOT_URI = /[^A-Za-z0-9\-._~:/?@!$&'()*+,;=%]/g;
+
+/**
+ * The request's URL: `http://`, its Host (`localhost` when it has none, or one
+ * that is no host), its path and its query, as a URI whatever bytes they held.
+ */
+function requestUrl(entry: JournalEntry): string {
+  const host = entry.headers.host;
+  const origin =
+    host !== undefined && URL.canParse(`http://${host}/`) ? new URL(`http://${host}/`).origin : 'http://localhost';
+  // The URL's own setters turn what is no URL text (a lone surrogate, a space) into its escapes.
+  const url = new URL(origin);
+  url.pathname = entry.path;
+  url.search = new URLSearchParams(
+    queryPairs(entry.query).map((pair): [string, string] => [pair.name, pair.value]),
+  ).toString();
+  return `${origin}${`${url.pathname}${url.search}`.replace(NOT_URI, (c) => encodeURIComponent(c))}`;
+}
+
+/** The body's size in bytes, as it was received (as far as the journal kept it). */
+function bodyBytes(entry: JournalEntry): number {
+  if (entry.bodyEncoding === 'base64') return base64Bytes(entry.body).byteLength;
+  return new TextEncoder().encode(entry.body).byteLength;
+}
+
+/** One journal entry as a HAR entry. */
+export function harEntry({ name, entry }: NamedEntry): HarEntry {
+  const size = bodyBytes(entry);
+  const request: HarEntry['request'] = {
+    method: entry.method,
+    url: requestUrl(entry),
+    httpVersion: 'HTTP/1.1',
+    cookies: cookies(entry.headers.cookie),
+    headers: Object.entries(entry.headers).map(([header, value]) => ({ name: header, value })),
+    queryString: queryPairs(entry.query),
+    headersSize: -1,
+    bodySize: entry.bodyTruncated ? -1 : size,
+  };
+  if (size > 0) {
+    request.postData = { mimeType: entry.headers['content-type'] ?? '', text: entry.body };
+    if (entry.bodyEncoding === 'base64') request.postData._encoding = 'base64';
+  }
+  if (entry.bodyTruncated)
+    request.comment = `the body was longer than the journal keeps: only its first ${size} bytes are here`;
+  return {
+    startedDateTime: entry.receivedAt,
+    time: 0,
+    request,
+    response: {
+      status: entry.statusCode,
+      statusText: '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [],
+      content: { size: 0, mimeType: 'x-unknown' },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
+      comment: RESPONSE_NOTE,
+    },
+    cache: {},
+    timings: { send: 0, wait: 0, receive: 0 },
+    comment: TIMING_NOTE,
+    _mockpoint: { name, id: entry.id, subpath: entry.subpath, answeredBy: entry.answeredBy },
+  };
+}

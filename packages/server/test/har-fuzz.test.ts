@@ -1,0 +1,114 @@
+// The journal exported as HAR with random code points in every part a request brings (seeded
+// fuzz against the built daemon on 127.0.0.1): the path, the query, a header's value, the Host
+// and the body (UTF-8 text, or bytes that are not UTF-8), sent as raw bytes. The export is JSON
+// that fits the HAR 1.2 schema (its url a URI whatever the bytes), each body is there exactly (text,
+// or its bytes as base64), and the daemon stays healthy.
+import { connect } from 'node:net';
+import { prng, randomText } from '@mockpoint/testkit/random-text';
+import * as harValidator from 'har-validator';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { assertBuilt, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
+
+beforeAll(() => assertBuilt());
+afterEach(() => killAll());
+afterAll(() => removeTempDirs());
+
+const SEED = 0x4a2;
+const REQUESTS = 60;
+
+/** Every UTF-8 byte of `text` as %XX. */
+function percentEncoded(text: string): string {
+  return [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+}
+
+/** Latin-1 text a header value may carry: no CR, LF or NUL (HTTP has no room for them). */
+function headerText(random: () => number, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    const code = random() < 0.6 ? 0x20 + Math.floor(random() * 95) : 0x80 + Math.floor(random() * 0x80);
+    out += String.fromCharCode(code);
+  }
+  return out;
+}
+
+/** Sends one request as raw bytes and resolves with the status line's code once the answer's head arrived. */
+function send(port: number, head: string, body: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(received);
+      if (status !== null && received.includes('\r\n\r\n')) {
+        socket.destroy();
+        resolve(Number(status[1]));
+      }
+    });
+    socket.on('error', reject);
+    socket.write(Buffer.concat([Buffer.from(head, 'latin1'), body]));
+  });
+}
+
+it('random code points in path, query, a header, Host and body: the HAR export is valid, each body exact, the daemon up', async () => {
+  const random = prng(SEED);
+  const dir = await makeTempDir('mockpoint-har-fuzz-');
+  const daemon = await startDaemon({ cwd: dir, args: ['--memory', '--journal-size', '200'] });
+  const sent = new Map<string, { text?: string; bytes?: Buffer }>();
+  for (let i = 0; i < REQUESTS; i++) {
+    const id = `f${i}`;
+    const bytes = random() < 0.3;
+    const body = bytes
+      ? Buffer.from(Array.from({ length: 1 + Math.floor(random() * 40) }, () => Math.floor(random() * 256)))
+      : Buffer.from(randomText(random, Math.floor(random() * 40)), 'utf8');
+    // Sent as UTF-8, a lone surrogate arrives as U+FFFD: the text the journal holds is the bytes' reading.
+    const text = body.toString('utf8');
+    sent.set(id, Buffer.from(text, 'utf8').equals(body) ? { text } : { bytes: body });
+    const path = `/endpoint/fuzz/${percentEncoded(randomText(random, 1 + Math.floor(random() * 12)))}`;
+    const query = `?${percentEncoded(randomText(random, 4))}=${percentEncoded(randomText(random, 6))}`;
+    const head = [
+      `POST ${path}${query} HTTP/1.1`,
+      `Host: ${headerText(random, 1 + Math.floor(random() * 20))}`,
+      `X-Fuzz-Id: ${id}`,
+      `X-Fuzz: ${headerText(random, Math.floor(random() * 30))}`,
+      `Content-Length: ${body.byteLength}`,
+      'Connection: close',
+      '',
+      '',
+    ].join('\r\n');
+    expect(await send(daemon.port, head, body)).toBe(404);
+  }
+
+  const response = await fetch(`${daemon.url}/api/requests.har`);
+  expect(response.status).toBe(200);
+  const har = JSON.parse(await response.text()) as {
+    log: {
+      entries: {
+        request: {
+          url: string;
+          headers: { name: string; value: string }[];
+          postData?: { text: string; _encoding?: string };
+        };
+      }[];
+    };
+  };
+  await expect(harValidator.har(har)).resolves.toBe(har);
+  expect(har.log.entries).toHaveLength(REQUESTS);
+  for (const entry of har.log.entries) {
+    expect(URL.canParse(entry.request.url)).toBe(true);
+    const id = entry.request.headers.find((header) => header.name === 'x-fuzz-id')?.value as string;
+    const expected = sent.get(id);
+    const post = entry.request.postData;
+    if (expected?.bytes !== undefined) {
+      expect(post).toMatchObject({ _encoding: 'base64' });
+      expect(Buffer.from(post?.text ?? '', 'base64')).toEqual(expected.bytes);
+    } else if (expected?.text === '') {
+      expect(post).toBeUndefined();
+    } else {
+      expect(post?.text).toBe(expected?.text);
+      expect(post?._encoding).toBeUndefined();
+    }
+  }
+  const health = await fetch(`${daemon.url}/api/health`);
+  expect(health.status).toBe(200);
+});
