@@ -9,13 +9,14 @@ import type { Fault } from '../wire/answer-json.js';
 import type { StreamEnd } from '../wire/answer-stream.js';
 import type { ErrorCode } from '../wire/error-status.js';
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from './read-response.js';
+import type { SocketScript } from './websocket/socket-script.js';
 
 /**
  * What an adapter does with a request: send a response (`respond`), write it
  * event by event (`stream`), or fail the request at the network level as a
  * queued answer asks (`fault`).
  */
-export type EndpointAnswer = RespondAnswer | StreamAnswer | FaultAnswer | RelayAnswer;
+export type EndpointAnswer = RespondAnswer | StreamAnswer | FaultAnswer | RelayAnswer | UpgradeAnswer;
 
 /** Response headers of an answer: lower-case names; an array is sent as one header line per value. */
 export type AnswerHeaderMap = Readonly<Record<string, string | readonly string[]>>;
@@ -92,6 +93,38 @@ export interface RelayAnswer {
   readonly headers: AnswerHeaderMap;
   readonly body: ReadableStream<Uint8Array> | null;
   readonly delay: 0;
+}
+
+/** The request a WebSocket connection was opened by: what its script's `match` and its journal entries read. */
+export interface SocketSession {
+  /** The endpoint name. */
+  readonly name: string;
+  /** The id of the route whose script is played. */
+  readonly route: string;
+  /** The upgrade request's target (path and query), as its journal entry has it. */
+  readonly target: string;
+  /** The path below `/endpoint/{name}`. */
+  readonly subpath: string;
+  readonly query: Record<string, string | string[]>;
+  /** The upgrade request's headers, lower-case names. */
+  readonly headers: Record<string, string>;
+  /** The subprotocol chosen (`Sec-WebSocket-Protocol` of the 101), if any. */
+  readonly protocol: string | undefined;
+}
+
+/**
+ * Accept a WebSocket upgrade (101, with these extra headers) after `delay` ms
+ * and play `script` over the connection. The route step adds the `session`
+ * for the request that upgrades; a sink that cannot upgrade answers 501.
+ */
+export interface UpgradeAnswer {
+  readonly kind: 'upgrade';
+  readonly status: 101;
+  /** Extra headers of the 101 (lower-case names). */
+  readonly headers: AnswerHeaderMap;
+  readonly script: SocketScript;
+  readonly delay: number;
+  readonly session?: SocketSession;
 }
 
 /** A stored endpoint's answers, for HEAD (no body) and for every other method. */

@@ -72,6 +72,8 @@ export interface EndpointHandlerOptions {
   maxBodyBytes?: number;
   /** What a collection may hold (resource routes' writes). @default the settings table's */
   collectionLimits?: CollectionLimits;
+  /** The app's open WebSocket connections, for their limit per name. @default no limit checked */
+  sockets?: PipelineParts['sockets'];
 }
 
 function pathOf(target: string): string {
@@ -96,6 +98,7 @@ export class EndpointHandler {
         maxCollectionBytes: DEFAULT_LIMITS.maxCollectionBytes,
       },
       report: (error, request) => this.reportUnexpected(error, request),
+      sockets: options.sockets,
     };
   }
 

@@ -8,14 +8,22 @@
  *
  * @module
  */
-import type { EndpointAnswer, FaultAnswer, RelayAnswer, RespondAnswer, StreamAnswer } from './endpoint-answer.js';
+import type {
+  EndpointAnswer,
+  FaultAnswer,
+  RelayAnswer,
+  RespondAnswer,
+  StreamAnswer,
+  UpgradeAnswer,
+} from './endpoint-answer.js';
 
 /**
  * What a runtime can do with one request's answer. `To` is the request's handle
  * on that runtime (a `ServerResponse`, a request's abort signal); `R` what an
  * answer comes to there (nothing on Node, where the sink writes; a `Response`
- * on the Fetch runtimes). Room for more: a connection upgrade (WebSocket) is
- * one more capability of the same shape.
+ * on the Fetch runtimes). A connection upgrade (WebSocket) is one capability
+ * like the others: the sink accepts the handshake its runtime's way and hands
+ * the connection to the app's one script player (`websocket/open-sockets.ts`).
  */
 export interface AnswerSink<To, R> {
   /** Send the status, headers and body. */
@@ -26,6 +34,12 @@ export interface AnswerSink<To, R> {
   fault(to: To, answer: FaultAnswer): R;
   /** Pass an upstream's answer on as it arrives; cancel its body if it cannot be sent. */
   relay(to: To, answer: RelayAnswer): R;
+  /**
+   * Accept a WebSocket upgrade (101 with the chosen subprotocol and the answer's
+   * headers) and give the connection to the script player; a request the
+   * runtime cannot upgrade here gets `501 WEBSOCKET_UNSUPPORTED`.
+   */
+  upgrade(to: To, answer: UpgradeAnswer): R;
   /**
    * Sends `answer` with {@link sendDue} once `ms` have passed, unless the client
    * leaves first: then the timer is freed and the request comes to
@@ -84,6 +98,8 @@ function sendNow<To, R>(answer: EndpointAnswer, sink: AnswerSink<To, R>, to: To)
       return sink.stream(to, answer);
     case 'relay':
       return sink.relay(to, answer);
+    case 'upgrade':
+      return sink.upgrade(to, answer);
     case 'fault':
       return answer.fault === 'hang' ? released(answer, sink, to) : sink.fault(to, answer);
   }

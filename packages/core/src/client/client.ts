@@ -6,6 +6,7 @@
  */
 
 import type { QueuedAnswer, QueuedAnswerInput } from '../wire/answer-json.js';
+import type { SocketClose, SocketFrame, SocketInfo } from '../wire/answer-websocket.js';
 import type { Delivery, DeliveryInput, DeliveryPage } from '../wire/delivery-json.js';
 import { type ErrorCode, isOwnError, MockpointError, OWN_ERROR } from '../wire/errors.js';
 import type { JournalEntry, JournalPage, LiveRequest, RequestFilter } from '../wire/journal-json.js';
@@ -577,6 +578,41 @@ export function createClient(options: ClientOptions) {
     /** Removes the route `id` of `name`; throws `NOT_FOUND` when there is none. */
     async removeRoute(name: string, id: string): Promise<void> {
       await call('DELETE', `/api/endpoints/${seg(name)}/routes/${seg(id)}`);
+    },
+
+    /**
+     * The WebSocket connections open for `name` on this server, oldest first
+     * (see docs/websocket.md). A socket lives in the server that accepted it.
+     */
+    async sockets(name: string): Promise<SocketInfo[]> {
+      return (await json<{ sockets: SocketInfo[] }>('GET', `/api/endpoints/${seg(name)}/sockets`)).sockets;
+    },
+
+    /**
+     * Sends one message now to every open connection of `name`, or to one
+     * (`connection`: its id); resolves with how many it went to.
+     * @throws MockpointError `SOCKET_NOT_FOUND` (the connection is not open here), `INVALID_WEBSOCKET`.
+     * @example await client.sendSocket('chat', { json: { type: 'notice', text: 'hi' } })
+     */
+    async sendSocket(
+      name: string,
+      frame: Omit<SocketFrame, 'delay'>,
+      options: { connection?: string } = {},
+    ): Promise<number> {
+      const body = { ...options, ...frame };
+      return (await json<{ count: number }>('POST', `/api/endpoints/${seg(name)}/sockets/send`, body)).count;
+    },
+
+    /**
+     * Closes every open connection of `name`, or one (`connection`): a close
+     * frame with `code` (default 1000) and `reason`, or `drop: true` to cut the
+     * connection without one. Resolves with how many it closed.
+     */
+    async closeSockets(
+      name: string,
+      close: Omit<SocketClose, 'delay'> & { connection?: string } = {},
+    ): Promise<number> {
+      return (await json<{ count: number }>('POST', `/api/endpoints/${seg(name)}/sockets/close`, close)).count;
     },
 
     /**

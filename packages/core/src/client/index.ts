@@ -11,6 +11,13 @@ export { type FilterSubject, firstMismatch, matchesRequest } from '../journal/re
 export type { AnswerContent, Fault, QueuedAnswer, QueuedAnswerInput } from '../wire/answer-json.js';
 export type { AnswerStream, StreamEnd, StreamEvent, StreamFormat } from '../wire/answer-stream.js';
 export type {
+  SocketClose,
+  SocketFrame,
+  SocketInfo,
+  SocketReply,
+  WebSocketAnswer,
+} from '../wire/answer-websocket.js';
+export type {
   Delivery,
   DeliveryAttempt,
   DeliveryInput,
@@ -26,6 +33,8 @@ export type {
   LiveRequest,
   QueuedMark,
   RequestFilter,
+  SocketDirection,
+  SocketMark,
 } from '../wire/journal-json.js';
 export { JsonSyntaxError, JsonText, scanJson } from '../wire/json-text.js';
 export type { AnswerHeaders, Route, RouteAnswer, RouteInput } from '../wire/route.js';

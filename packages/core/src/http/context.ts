@@ -6,6 +6,7 @@
 import type { EndpointHandler } from '../answer/endpoint-handler.js';
 import type { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import type { OpenStreams } from '../answer/stream/open-streams.js';
+import type { OpenSockets } from '../answer/websocket/open-sockets.js';
 import type { Journal } from '../journal/journal.js';
 import type { JournalFeed } from '../journal/journal-feed.js';
 import type { Backend } from '../store/backend.js';
@@ -35,6 +36,8 @@ export interface AppContext {
   feed: JournalFeed;
   /** The streamed answers being played (ended at shutdown). */
   streams: OpenStreams;
+  /** The open WebSocket connections (this process's only), and the script player. */
+  sockets: OpenSockets;
   /** The one implementation of a request to `/endpoint/{name}`, used by every adapter. */
   handler: EndpointHandler;
   /** What proxy routes may reach, and how. */

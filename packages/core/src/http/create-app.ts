@@ -9,6 +9,7 @@ import { EndpointHandler } from '../answer/endpoint-handler.js';
 import { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import type { Upstream } from '../answer/proxy/upstream.js';
 import { OpenStreams } from '../answer/stream/open-streams.js';
+import { OpenSockets } from '../answer/websocket/open-sockets.js';
 import { JournalFeed, type JournalFeedOptions } from '../journal/journal-feed.js';
 import { type Backend, type BackendParts, memoryBackend } from '../store/backend.js';
 import type { DeliverySend } from '../webhook/delivery-send.js';
@@ -37,6 +38,7 @@ import { registerQueueRoutes } from './routes/queue.js';
 import { registerReadRoutes } from './routes/read.js';
 import { registerServiceRoutes } from './routes/service.js';
 import { registerSignatureRoutes } from './routes/signature.js';
+import { registerSocketRoutes } from './routes/sockets.js';
 import { registerStateRoutes } from './routes/state.js';
 import { registerUnknownNameRoutes } from './routes/unknown-names.js';
 
@@ -137,7 +139,16 @@ export type MockpointApp = Hono & {
   /** The backend, store, cache, queue and journal behind the routes. */
   readonly mockpoint: Pick<
     AppContext,
-    'backend' | 'endpoints' | 'journal' | 'feed' | 'streams' | 'handler' | 'deliveries' | 'options' | 'proxy'
+    | 'backend'
+    | 'endpoints'
+    | 'journal'
+    | 'feed'
+    | 'streams'
+    | 'sockets'
+    | 'handler'
+    | 'deliveries'
+    | 'options'
+    | 'proxy'
   >;
 };
 
@@ -216,8 +227,21 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
     maxRecordBytes: resolved.maxBodyBytes,
     maxRoutes: resolved.maxRoutes,
   });
+  const sockets = new OpenSockets({
+    journal,
+    maxPerName: resolved.maxSocketsPerName,
+    maxFrameBytes: resolved.maxSocketFrameBytes,
+    report: (error, request) => {
+      try {
+        options.onUnexpectedError?.(error, request);
+      } catch {
+        // reporting never takes a connection down
+      }
+    },
+  });
   const ctx: AppContext = {
     proxy,
+    sockets,
     options: resolved,
     backend,
     endpoints,
@@ -232,6 +256,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       proxy,
       maxBodyBytes: resolved.maxBodyBytes,
       collectionLimits: resolved,
+      sockets,
     }),
     deliveries: new DeliveryWorker({
       store: backend.deliveries,
@@ -280,6 +305,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   registerCollectionRoutes(app, ctx);
   registerCollectionItemRoutes(app, ctx);
   registerStateRoutes(app, ctx);
+  registerSocketRoutes(app, ctx);
   registerSignatureRoutes(app, ctx);
   registerJournalRoutes(app, ctx);
   registerJournalStreamRoutes(app, ctx);
@@ -295,6 +321,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       journal: ctx.journal,
       feed: ctx.feed,
       streams: ctx.streams,
+      sockets,
       handler: ctx.handler,
       deliveries: ctx.deliveries,
       options: resolved,

@@ -34,6 +34,7 @@ export interface RouteDoc {
     | 'queue'
     | 'collections'
     | 'state'
+    | 'sockets'
     | 'journal'
     | 'read'
     | 'service'
@@ -137,6 +138,7 @@ export function buildOpenApiDocument(docs: RouteDoc[], version: string, adminTok
       { name: 'queue', description: 'One-shot answers and network faults, for retry and failure tests.' },
       { name: 'collections', description: 'Collections of items an endpoint remembers, served by resource routes.' },
       { name: 'state', description: "An endpoint's state machines (scenarios): routes match on them and move them." },
+      { name: 'sockets', description: 'WebSocket connections open on this server: list, send, close.' },
       { name: 'journal', description: 'Requests received by each endpoint.' },
       { name: 'webhooks', description: 'Check the signatures of webhooks arriving at an endpoint.' },
       { name: 'deliveries', description: 'Signed webhook deliveries sent to a receiver under test, with retries.' },

@@ -10,7 +10,7 @@ import { jsonTooDeep, type KeepAll, readBodyPrefix } from '../http/body.js';
 import type { Fault } from '../wire/answer-json.js';
 import { toBase64 } from '../wire/base64.js';
 import { splitEndpointTarget } from '../wire/endpoint-target.js';
-import type { AnsweredBy, JournalEntry, UpstreamOutcome } from '../wire/journal-json.js';
+import type { AnsweredBy, JournalEntry, SocketMark, UpstreamOutcome } from '../wire/journal-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
 import type { ValidationMark } from '../wire/route-validation.js';
 import type { SignatureMark } from '../wire/signature-settings.js';
@@ -58,6 +58,8 @@ export interface RecordedRequest {
   bodyTruncated: boolean;
   /** The outcome of the name's signature check, set by the handler before anyone answers (absent: no check). */
   signature?: SignatureMark;
+  /** A WebSocket message or close: its connection and direction (`binary`: the body is a binary frame's bytes). */
+  socket?: SocketMark & { binary?: boolean };
 }
 
 /** Query parameters as a record; repeated keys become arrays. */
@@ -109,7 +111,8 @@ export function toJournalEntry(
   mark: AnswerMark = BY_NONE,
 ): JournalEntry {
   const q = request.target.indexOf('?');
-  const text = utf8Text(request.body, request.bodyTruncated);
+  // A binary frame's bytes are base64 even when they happen to be UTF-8: the entry says what was sent.
+  const text = request.socket?.binary === true ? undefined : utf8Text(request.body, request.bodyTruncated);
   const path = q === -1 ? request.target : request.target.slice(0, q);
   const answeredBy = typeof mark.answeredBy === 'string' ? mark.answeredBy : { ...mark.answeredBy };
   const entry: JournalEntry = {
@@ -132,6 +135,10 @@ export function toJournalEntry(
   if (mark.validation !== undefined) entry.validation = structuredClone(mark.validation);
   if (mark.state !== undefined) entry.state = { before: { ...mark.state.before }, after: { ...mark.state.after } };
   if (request.signature !== undefined) entry.signature = { ...request.signature };
+  if (request.socket !== undefined) {
+    const { binary: _binary, ...socket } = request.socket;
+    entry.websocket = socket;
+  }
   if (text === undefined) entry.bodyEncoding = 'base64';
   // Too-deep JSON is kept as text only: its parsed form could not be serialised back.
   else if (text !== '' && !request.bodyTruncated && !jsonTooDeep(text)) {

@@ -39,6 +39,8 @@ export interface FilterSubject {
   readonly signature?: { readonly status: string };
   /** The endpoint's scenarios as the request found them (absent: every one at `started`). */
   readonly state?: { readonly before: States };
+  /** A WebSocket message's direction and connection; absent for a request. */
+  readonly websocket?: { readonly direction: string; readonly connection: string };
 }
 
 /** A {@link FilterSubject}'s `json` when its body is not JSON (for subjects that always have the key). */
@@ -165,6 +167,17 @@ export function firstMismatch(
     return subject.signature === undefined
       ? `signature not checked (the name has no signature check), route wants ${filter.signature}`
       : `signature is ${subject.signature.status}, route wants ${filter.signature}`;
+  }
+  if (filter.websocket !== undefined) {
+    const socket = subject.websocket;
+    if (socket === undefined) return explain ? 'not a WebSocket message, filter wants one' : NO;
+    const { direction, connection } = filter.websocket;
+    if (direction !== undefined && socket.direction !== direction) {
+      return explain ? `direction is ${socket.direction}, filter wants ${direction}` : NO;
+    }
+    if (connection !== undefined && socket.connection !== connection) {
+      return explain ? `connection is ${socket.connection}, filter wants ${connection}` : NO;
+    }
   }
   if (filter.state !== undefined) {
     const expect = statesOf(filter.state);

@@ -162,6 +162,22 @@ export const ERRORS = {
     when: 'a streamed answer with more events than `MOCKPOINT_MAX_STREAM_EVENTS`, or delays adding up to more than `MOCKPOINT_MAX_STREAM_MS`',
     fix: 'shorten the stream, or raise the limit',
   },
+  INVALID_WEBSOCKET: {
+    when: 'a WebSocket answer (`websocket`) with a bad frame, delay, close code or `match`, or a frame larger than `MOCKPOINT_MAX_SOCKET_FRAME_BYTES` ([websocket.md](websocket.md))',
+    fix: 'correct the script as the message says',
+  },
+  WEBSOCKET_REQUIRED: {
+    when: 'a request without `Upgrade: websocket` selected a route whose answer is a WebSocket script',
+    fix: 'open the URL with a WebSocket client (`ws://…`), or match the route to upgrade requests only',
+  },
+  WEBSOCKET_UNSUPPORTED: {
+    when: "a WebSocket upgrade reached a listener that cannot accept one (a bare request listener without the server's upgrade handler)",
+    fix: 'serve with `serve()` of `@mockpoint/core/node` (the daemon and `createMockServer()` do), or a runtime adapter that upgrades',
+  },
+  SOCKET_NOT_FOUND: {
+    when: 'the sockets API names a connection id that is not open on this daemon ([websocket.md](websocket.md))',
+    fix: 'list the open connections (`GET /api/endpoints/{name}/sockets`); a socket lives in the daemon that accepted it',
+  },
   INVALID_COLLECTION: {
     when: 'a collection name breaks the name rule, or a collection is not a JSON array of objects ([state.md](state.md)); `error.details` names the collection and the item',
     fix: 'name collections with 1–64 of `A-Z a-z 0-9 _ -`, and give each a list of JSON objects',
@@ -304,6 +320,10 @@ export const ERRORS = {
   TOO_MANY_STREAMS: {
     when: '`MOCKPOINT_MAX_STREAMS` journal streams are already open ([live.md](live.md))',
     fix: 'close one, or read the journal without streaming',
+  },
+  TOO_MANY_SOCKETS: {
+    when: 'the name holds `MOCKPOINT_MAX_SOCKETS_PER_NAME` WebSocket connections open already',
+    fix: 'close some (`POST /api/endpoints/{name}/sockets/close`), or raise the limit',
   },
   TOO_MANY_DELIVERIES: {
     when: '1000 deliveries are pending already',

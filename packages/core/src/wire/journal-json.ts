@@ -95,6 +95,24 @@ export interface JournalEntry {
   validation?: ValidationMark;
   /** Present when the route that answered looked at or moved the state: those scenarios before and after. */
   state?: StateMark;
+  /** Present on a WebSocket message or close (method `MESSAGE` or `CLOSE`): its connection and direction. */
+  websocket?: SocketMark;
+}
+
+/** Which way a WebSocket message went: `in` from the client, `out` from mockpoint. */
+export type SocketDirection = 'in' | 'out';
+
+/**
+ * A WebSocket journal entry's connection and direction: a message (method
+ * `MESSAGE`, `body` its exact text, or its bytes in base64 with `bodyEncoding`
+ * for a binary frame) or a close (method `CLOSE`, `body` the reason).
+ */
+export interface SocketMark {
+  direction: SocketDirection;
+  /** The connection's id (the sockets API names connections by it). */
+  connection: string;
+  /** `CLOSE` only: the close code (1005 when the close frame had none, 1006 when the connection broke without one). */
+  code?: number;
 }
 
 /** Kept for journals written before answer marks: `{ fault? }` meant a queued answer. */
@@ -146,4 +164,10 @@ export interface RequestFilter {
    * an entry saw before its answer.
    */
   state?: StateInput;
+  /**
+   * WebSocket messages only (journal entries with method `MESSAGE` or `CLOSE`):
+   * the direction (`in` from the client, `out` from mockpoint) and/or the
+   * connection's id. A request never matches it.
+   */
+  websocket?: { direction?: SocketDirection; connection?: string };
 }

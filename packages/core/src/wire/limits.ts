@@ -28,6 +28,10 @@ export interface LimitOptions {
   maxCollectionItems?: number;
   /** Bytes of JSON text one collection's items may add up to. @default 16777216 (16 MiB) */
   maxCollectionBytes?: number;
+  /** Largest WebSocket message either way, in bytes. @default 1048576 (1 MiB) */
+  maxSocketFrameBytes?: number;
+  /** WebSocket connections one endpoint name may hold open. @default 1000 */
+  maxSocketsPerName?: number;
   /** Open client connections per listening address (adapters that listen apply it). @default 10000 */
   maxConnections?: number;
   /** Journal streams (`…/requests/stream`) open at once; one more is refused with `TOO_MANY_STREAMS`. @default 1000 */

@@ -7,6 +7,7 @@
 
 import { z } from 'zod';
 import { STREAM_ENDS, STREAM_FORMATS } from './answer-stream.js';
+import { MAX_CLOSE_REASON_BYTES } from './answer-websocket.js';
 import { type ErrorCode, MockpointError } from './errors.js';
 import { HEADER_NAME_PATTERN, HEADER_VALUE_PATTERN, headerNameProblem, headerValueProblem } from './http-header.js';
 import { MAX_PROXY_TIMEOUT_MS } from './proxy-answer.js';
@@ -80,6 +81,55 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
         ),
     })
     .meta({ title: 'AnswerStream', description: 'A streamed answer instead of a body (see docs/streams.md).' });
+  const socketFrame = z
+    .strictObject({
+      delay: parts.delay
+        .optional()
+        .describe(
+          'Milliseconds after the previous frame (after the handshake, or the message answered, for the first); default 0.',
+        ),
+      text: z.string().optional().describe('A text frame.'),
+      json: parts.data.optional().describe("A text frame holding this JSON value's exact text."),
+      bytes: z.string().optional().describe('A binary frame: bytes in base64.'),
+    })
+    .meta({ title: 'SocketFrame', description: 'One message: exactly one of text, json and bytes.' });
+  const socketClose = z
+    .strictObject({
+      delay: parts.delay.optional().describe('Milliseconds after the frames before it; default 0.'),
+      code: z.number().int().optional().describe('1000–1003, 1007–1014 or 3000–4999 (RFC 6455 §7.4); default 1000.'),
+      reason: z.string().optional().describe(`At most ${MAX_CLOSE_REASON_BYTES} bytes of UTF-8.`),
+      drop: z.boolean().optional().describe('Cut the TCP connection without a close frame (no code or reason then).'),
+    })
+    .meta({ title: 'SocketClose', description: 'Close the connection: a close frame, or a dropped connection.' });
+  const websocket = z
+    .strictObject({
+      protocols: z
+        .array(z.string())
+        .optional()
+        .describe(
+          'Subprotocols spoken: the first one the client offers (Sec-WebSocket-Protocol) that is listed is chosen.',
+        ),
+      onOpen: z.array(socketFrame).optional().describe('Sent once the connection is open, each after its delay.'),
+      on: z
+        .array(
+          z.strictObject({
+            match: parts.requestFilter
+              .optional()
+              .describe(
+                "The one filter over an incoming message: body is a JSON subset of it (a string matches its exact text); path, query and headers are the upgrade request's. Absent: every message.",
+              ),
+            send: z.array(socketFrame).optional().describe('Frames sent in reply, each after its delay.'),
+            close: socketClose.optional(),
+          }),
+        )
+        .optional()
+        .describe('For each incoming message, the first entry whose match holds is played.'),
+      close: socketClose.optional().describe('Close once onOpen is sent; absent: stay open.'),
+    })
+    .meta({
+      title: 'WebSocketAnswer',
+      description: 'Accept the WebSocket upgrade and play this script (routes only; see docs/websocket.md).',
+    });
   const headerNames = z.array(z.string());
   const proxy = z
     .strictObject({
@@ -146,6 +196,11 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
         .describe(
           'Serve a collection as REST below the route\'s path: "users" or { collection, idField }. Beside it only setState, and headers added to its successful answers (with template: true, rendered with {{item.field}}, the item answered).',
         ),
+      websocket: websocket
+        .optional()
+        .describe(
+          "Accept a WebSocket upgrade (a GET with Upgrade: websocket) and play a script; beside it only delay (the handshake's), headers (of the 101) and setState. A request without the upgrade gets 426 WEBSOCKET_REQUIRED.",
+        ),
       setState: createStateSchemas()
         .input.optional()
         .describe(
@@ -175,7 +230,7 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
     .meta({ title: 'StoredRoute' });
   const routesRequest = z.strictObject({ routes: z.array(route) }).meta({ title: 'RoutesRequest' });
   const routesPage = z.object({ routes: z.array(storedRoute) }).meta({ title: 'Routes' });
-  return { stream, routeAnswer, route, routesRequest, routesPage };
+  return { stream, socketFrame, socketClose, websocket, routeAnswer, route, routesRequest, routesPage };
 }
 
 /** What a resource answer is, in the OpenAPI document and the mock-file schema. */
@@ -194,6 +249,7 @@ const FIELD_CODES: Record<string, ErrorCode> = {
   proxy: 'INVALID_PROXY',
   validate: 'INVALID_VALIDATION',
   setState: 'INVALID_STATE',
+  websocket: 'INVALID_WEBSOCKET',
 };
 
 /** Options for {@link parseRoutesBody}. */

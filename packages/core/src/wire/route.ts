@@ -9,6 +9,7 @@
 
 import type { AnswerContent } from './answer-json.js';
 import { checkStream, minRenderedStreamBytes, type StreamLimits, streamFromJson } from './answer-stream.js';
+import { checkWebSocket, type WebSocketAnswer, websocketFromJson } from './answer-websocket.js';
 import { isBase64 } from './base64.js';
 import { MockpointError } from './errors.js';
 import { headerNameProblem, headerValueProblem } from './http-header.js';
@@ -54,6 +55,13 @@ export interface RouteAnswer extends AnswerContent {
    * @example { collection: 'users', idField: 'key' }
    */
   resource?: ResourceAnswer;
+  /**
+   * Routes only: accept a WebSocket upgrade and play this script (see
+   * docs/websocket.md); beside it only `delay` (the handshake's), `headers` (of
+   * the 101) and `setState`. A request without `Upgrade: websocket` gets
+   * `426 WEBSOCKET_REQUIRED`.
+   */
+  websocket?: WebSocketAnswer;
 }
 
 /** A resource answer: a collection's name, or the name and the field that holds each item's id. */
@@ -114,6 +122,9 @@ const encoder = new TextEncoder();
 /** What a resource answer may have beside `resource`. */
 const RESOURCE_FIELDS = new Set(['resource', 'setState', 'headers', 'template']);
 
+/** What a websocket answer may have beside `websocket`. */
+const WEBSOCKET_FIELDS = new Set(['websocket', 'delay', 'headers', 'setState']);
+
 /** An `{{item}}` or `{{item.…}}` placeholder (spaces allowed inside the braces). */
 const ITEM_PLACEHOLDER = /\{\{\s*item\s*(?:\.|\}\})/;
 
@@ -150,6 +161,8 @@ function checkTemplate(text: string, index: number | AnswerPlace): void {
 /** The limits an answer is checked against: its body's bytes, and a stream's (their defaults when absent). */
 export type AnswerLimits = Pick<StreamLimits, 'maxBodyBytes'> &
   Partial<StreamLimits> & {
+    /** Largest WebSocket message a script may send. @default the settings table's */
+    maxSocketFrameBytes?: number;
     /** Hosts a proxy answer may name; absent: not checked here (a mock file is checked by the server it is applied to). */
     proxyAllowHosts?: readonly string[];
   };
@@ -175,6 +188,27 @@ export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, li
       );
     }
     if (answer.headers !== undefined) checkHeaders(answer.headers, index, answer.template === true);
+    return;
+  }
+  if (answer.websocket !== undefined) {
+    const others = Object.keys(answer).filter((key) => !WEBSOCKET_FIELDS.has(key));
+    if (others.length > 0) {
+      fail(
+        'INVALID_ANSWER',
+        index,
+        `a websocket answer is its script (with delay, headers and setState beside it); ${others.join(', ')} do not apply`,
+      );
+    }
+    if (answer.headers !== undefined) checkHeaders(answer.headers, index, false);
+    const { list = 'routes', index: at } = typeof index === 'number' ? { index } : index;
+    if (list !== 'routes') fail('INVALID_ANSWER', index, 'a websocket answer is for routes only');
+    checkWebSocket(answer.websocket, {
+      maxSocketFrameBytes: limits.maxSocketFrameBytes ?? SETTINGS.maxSocketFrameBytes.default,
+      maxDelayMs: limits.maxDelayMs ?? SETTINGS.maxDelayMs.default,
+      maxStreamEvents: limits.maxStreamEvents ?? SETTINGS.maxStreamEvents.default,
+      where: `routes[${at}].answer`,
+      details: { index: at },
+    });
     return;
   }
   if (answer.template === true && ITEM_PLACEHOLDER.test(JSON.stringify(answer))) {
@@ -289,6 +323,9 @@ export function checkRoutes(routes: readonly RouteInput[], options: CheckRoutesO
       if (ids.has(route.id)) fail('DUPLICATE_ROUTE_ID', index, `id "${route.id}" is already used by another route`);
     }
     checkMatchPath(route.match?.path, index);
+    if (route.match?.websocket !== undefined) {
+      fail('INVALID_MATCH', index, 'match.websocket selects journal entries of messages; a route matches requests');
+    }
     if (route.match?.state !== undefined) {
       const problem = stateProblem(route.match.state);
       if (problem !== undefined) fail('INVALID_STATE', index, `match.state: ${problem}`);
@@ -343,6 +380,7 @@ const ANSWER_KEYS = [
   'template',
   'proxy',
   'resource',
+  'websocket',
   'setState',
 ] as const;
 
@@ -355,7 +393,13 @@ function answerFromMembers(members: ReadonlyMap<string, string>): Record<string,
   return Object.fromEntries(
     [...members].map(([key, text]) => [
       key,
-      key === 'data' ? new JsonText(text) : key === 'stream' ? streamFromJson(text) : JSON.parse(text),
+      key === 'data'
+        ? new JsonText(text)
+        : key === 'stream'
+          ? streamFromJson(text)
+          : key === 'websocket'
+            ? websocketFromJson(text)
+            : JSON.parse(text),
     ]),
   );
 }

@@ -256,6 +256,13 @@ export function createSchemas(options: SchemaOptions = {}) {
         .describe(
           'The endpoint\'s state: a value of the "default" scenario, or scenario → value (never moved: "started"). Routes match the state as the request finds it; journal reads the state an entry saw before its answer.',
         ),
+      websocket: z
+        .strictObject({
+          direction: z.enum(['in', 'out']).optional().describe('in: from the client; out: from mockpoint.'),
+          connection: z.string().optional().describe("The connection's id."),
+        })
+        .optional()
+        .describe('WebSocket messages only (journal entries MESSAGE and CLOSE): their direction and connection.'),
     })
     .meta({ title: 'RequestFilter', description: 'Which recorded requests count; all given fields must match.' });
   const journalEntry = z
@@ -295,6 +302,16 @@ export function createSchemas(options: SchemaOptions = {}) {
       state: stateSchemas.mark
         .optional()
         .describe('Present when the answering route looked at or moved the state: those scenarios before and after.'),
+      websocket: z
+        .object({
+          direction: z.enum(['in', 'out']),
+          connection: z.string(),
+          code: z.number().int().optional().describe('CLOSE only: the close code.'),
+        })
+        .optional()
+        .describe(
+          'Present on a WebSocket message (method MESSAGE: body is its exact text, or its bytes in base64 for a binary frame) or close (method CLOSE: body is the reason).',
+        ),
     })
     .meta({ title: 'RecordedRequest' });
   const streamQuery = z.object({
@@ -384,6 +401,37 @@ export function createSchemas(options: SchemaOptions = {}) {
     description: "An endpoint's collections by name (1-64 of A-Z a-z 0-9 _ -), in name order.",
   });
 
+  const { socketFrame, socketClose } = routeSchemas;
+  const socketSend = z
+    .strictObject({
+      connection: z.string().optional().describe("One connection's id; absent: every open connection of the name."),
+      ...socketFrame.omit({ delay: true }).shape,
+    })
+    .meta({ title: 'SocketSend', description: 'One message to send now: exactly one of text, json and bytes.' });
+  const socketCloseRequest = z
+    .strictObject({
+      connection: z.string().optional().describe("One connection's id; absent: every open connection of the name."),
+      ...socketClose.omit({ delay: true }).shape,
+    })
+    .meta({ title: 'SocketCloseRequest', description: 'Close now: a close frame (code default 1000), or drop.' });
+  const socketInfo = z
+    .object({
+      id: z.string().describe("The connection's id, as its journal entries name it."),
+      route: z.string().describe('The route whose script plays on it.'),
+      subpath: z.string().describe('The path below /endpoint/{name} it was opened at.'),
+      protocol: z.string().nullable().describe('The subprotocol chosen, or null.'),
+      openedAt: z.string().describe('ISO 8601 time it opened.'),
+      received: z.number().int().describe('Messages received from the client.'),
+      sent: z.number().int().describe('Messages sent to it.'),
+    })
+    .meta({ title: 'SocketInfo' });
+  const socketsPage = z
+    .object({ sockets: z.array(socketInfo).describe('Open on this server, oldest first.') })
+    .meta({ title: 'Sockets' });
+  const socketCount = z
+    .object({ count: z.number().int().describe('How many connections it reached.') })
+    .meta({ title: 'SocketCount' });
+
   const resetQuery = z.object({
     journal: z
       .enum(['true', 'false'])
@@ -393,6 +441,10 @@ export function createSchemas(options: SchemaOptions = {}) {
 
   return {
     ...routeSchemas,
+    socketSend,
+    socketCloseRequest,
+    socketsPage,
+    socketCount,
     name,
     collectionItems,
     collectionName,

@@ -7,6 +7,7 @@
  */
 import {
   type EndpointAnswer,
+  errorAnswer,
   type FaultAnswer,
   fetchHeaders,
   type RelayAnswer,
@@ -175,6 +176,16 @@ export function createFetchSink(streams: OpenStreams): AnswerSink<AbortSignal, R
     stream: (signal, answer) => streamResponse(answer, streams, signal),
     fault,
     relay,
+    // The Fetch runtimes' own upgrades (Bun.serve, Deno.upgradeWebSocket, WebSocketPair) are not wired yet.
+    upgrade: (signal) =>
+      respond(
+        signal,
+        errorAnswer(
+          501,
+          'WEBSOCKET_UNSUPPORTED',
+          'this runtime adapter does not accept WebSocket upgrades yet; serve with Node (the daemon, createMockServer(), serve())',
+        ) as RespondAnswer,
+      ),
     delay: (signal, ms, answer) => delay(sink, signal, ms, answer),
     hold,
     gone,

@@ -11,6 +11,7 @@ import { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
 import { type CloseOptions, DEFAULT_HOST, type RuntimeServedApp, servedApp } from '../lifecycle.js';
 import { type ConnectionCap, capConnections } from './connection-cap.js';
 import { createNodeListener, type NodeListenerOptions } from './listener.js';
+import { createNodeUpgradeListener } from './upgrade.js';
 
 export type { CloseOptions };
 
@@ -77,6 +78,8 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
     },
     createNodeListener(app, options),
   );
+  // WebSocket upgrades to /endpoint/{name} go through the same pipeline (adapter/node/upgrade.ts).
+  server.on('upgrade', createNodeUpgradeListener(app));
   const connections = capConnections(server, maxConnections);
   const address = await listen(server, options.port ?? 0, host);
   // closeIdleConnections() leaves a connection that never sent a byte open, so
@@ -89,6 +92,8 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
     port: address.port,
     async stop() {
       const done = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Open WebSockets are told the server is going away (1001); drop() cuts those that do not answer.
+      app.mockpoint.sockets.closeAll();
       // Nothing is added to the request path for this: only once stopping, new requests
       // on kept-alive connections are told `connection: close`, and connections whose
       // in-flight response has finished are closed as soon as they are idle.
@@ -100,7 +105,10 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
       await done;
       clearInterval(sweep);
     },
-    drop: () => server.closeAllConnections(),
+    drop: () => {
+      app.mockpoint.sockets.dropAll();
+      server.closeAllConnections();
+    },
   });
   return { ...served, server, connections };
 }

@@ -180,6 +180,17 @@ export function createNodeSink(options: NodeSinkOptions): AnswerSink<ServerRespo
     },
     fault,
     relay,
+    // A request listener alone never upgrades: serve() hands upgrade requests to adapter/node/upgrade.ts.
+    upgrade(res) {
+      sink.respond(
+        res,
+        errorAnswer(
+          501,
+          'WEBSOCKET_UNSUPPORTED',
+          "this listener does not accept WebSocket upgrades; serve with serve() of @mockpoint/core/node, which listens for 'upgrade'",
+        ) as RespondAnswer,
+      );
+    },
     // One timer and one listener, no closure and no Promise: the delay benchmark's hot path.
     delay(res, ms, answer) {
       if (res.destroyed) return;

@@ -33,6 +33,8 @@ export interface PipelineParts {
   readonly collectionLimits: CollectionLimits;
   /** Reports a failure no answer accounts for; never throws. */
   readonly report: (error: unknown, request: { method: string; url: string }) => void;
+  /** The open WebSocket connections, counted against their limit per name (absent: no limit here). */
+  readonly sockets?: { count(name: string): number; readonly maxPerName: number };
 }
 
 /** The scenarios a template sees when its route looks at none. */

@@ -10,12 +10,19 @@
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { isMockpointError, MockpointError } from '../../wire/errors.js';
 import { statesOf } from '../../wire/state-json.js';
-import type { EndpointAnswer, RespondAnswer, StreamAnswer } from '../endpoint-answer.js';
+import {
+  type EndpointAnswer,
+  errorAnswer,
+  type RespondAnswer,
+  type StreamAnswer,
+  type UpgradeAnswer,
+} from '../endpoint-answer.js';
 import { proxyRouteAnswer } from '../proxy/proxy-route.js';
 import { resourceVerdict } from '../resource/resource-answer.js';
 import type { RouteHit, RouteTable } from '../routes/route-table.js';
 import { resumeAfter } from '../stream/stream-frames.js';
-import type { Exchange } from './exchange.js';
+import { chooseProtocol } from '../websocket/socket-script.js';
+import { type Exchange, rawHeader } from './exchange.js';
 import { keptMoving, MAX_MOVES, pick, scenariosOf } from './state-moves.js';
 import { after, type Maybe, type Step, type Verdict } from './step.js';
 import { renderFailed } from './verdicts.js';
@@ -57,10 +64,54 @@ function answered(exchange: Exchange, hit: RouteHit): Verdict | Promise<Verdict>
   } catch (error) {
     return renderFailed(exchange, mark, `route ${route.id}`, error, { route: route.id });
   }
+  if (answer.kind === 'upgrade') return upgraded(exchange, hit, answer, mark);
   // A reconnecting SSE client resumes after the last event it saw.
   if (answer.kind === 'stream') answer = resumeAfter(answer, exchange.lastEventId);
   if (route.route.answer.fault !== undefined) mark.fault = route.route.answer.fault;
   return { answer, mark };
+}
+
+/** Whether a request asks to become a WebSocket (a GET with `Upgrade: websocket`). */
+function asksUpgrade(exchange: Exchange): boolean {
+  const upgrade = rawHeader(exchange.request.rawHeaders, 'upgrade');
+  return exchange.request.method === 'GET' && upgrade !== undefined && /(^|[\s,])websocket($|[\s,])/i.test(upgrade);
+}
+
+/**
+ * A WebSocket route: an upgrade request gets the script with its session (the
+ * subprotocol chosen from those it offers); a plain request `426
+ * WEBSOCKET_REQUIRED`; one past the name's open sockets `503 TOO_MANY_SOCKETS`.
+ */
+function upgraded(exchange: Exchange, hit: RouteHit, answer: UpgradeAnswer, mark: AnswerMark): Verdict {
+  const { name, view, request } = exchange;
+  if (!asksUpgrade(exchange)) {
+    const refused = errorAnswer(
+      426,
+      'WEBSOCKET_REQUIRED',
+      `route ${hit.route.id} answers WebSocket upgrades only: open ${view.subpath} with a WebSocket client (GET with Upgrade: websocket)`,
+      { head: exchange.head, cors: true, extra: { upgrade: 'websocket' } },
+    );
+    return { answer: refused, mark };
+  }
+  const sockets = exchange.parts.sockets;
+  if (sockets !== undefined && sockets.count(name) >= sockets.maxPerName) {
+    const refused = errorAnswer(
+      503,
+      'TOO_MANY_SOCKETS',
+      `${name} holds ${sockets.maxPerName} WebSocket connections open already (MOCKPOINT_MAX_SOCKETS_PER_NAME)`,
+    );
+    return { answer: refused, mark };
+  }
+  const session = {
+    name,
+    route: hit.route.id,
+    target: request.target,
+    subpath: view.subpath,
+    query: view.query,
+    headers: view.headers,
+    protocol: chooseProtocol(rawHeader(request.rawHeaders, 'sec-websocket-protocol'), answer.script.protocols),
+  };
+  return { answer: { ...answer, session }, mark };
 }
 
 function routed(table: RouteTable | null, exchange: Exchange): Maybe<Verdict | undefined> {

@@ -11,7 +11,14 @@ import { unsendableHeader } from '../../wire/http-header.js';
 import { jsonTextOf } from '../../wire/json-text.js';
 import type { RouteAnswer } from '../../wire/route.js';
 import { parseTemplate, type TemplatePart } from '../../wire/template-syntax.js';
-import type { AnswerHeaderMap, EndpointAnswer, FaultAnswer, RespondAnswer, StreamAnswer } from '../endpoint-answer.js';
+import type {
+  AnswerHeaderMap,
+  EndpointAnswer,
+  FaultAnswer,
+  RespondAnswer,
+  StreamAnswer,
+  UpgradeAnswer,
+} from '../endpoint-answer.js';
 import { errorAnswer, utf8Length } from '../endpoint-answer.js';
 import { BODILESS_STATUS, CORS_HEADERS } from '../read-response.js';
 import { compileStream, STREAM_HEADERS, STREAM_TYPES } from '../stream/stream-frames.js';
@@ -23,6 +30,7 @@ import {
   renderText,
   type TemplateContext,
 } from '../template.js';
+import { prepareScript, scriptBytes } from '../websocket/socket-script.js';
 
 /** The Content-Type of each body form when the answer's headers do not say. */
 const DEFAULT_TYPES = {
@@ -169,6 +177,25 @@ function notSendable(problem: string): CompiledAnswer {
 }
 
 /**
+ * A WebSocket answer: the script prepared once; the route step gives each
+ * upgrade request its own copy with the session (see `pipeline/route-step.ts`).
+ */
+function compileSocketAnswer(answer: RouteAnswer, websocket: NonNullable<RouteAnswer['websocket']>): CompiledAnswer {
+  const headers: Record<string, string | readonly string[]> = {};
+  for (const [name, values] of lowerHeaders(answer))
+    headers[name] = values.length === 1 ? (values[0] as string) : values;
+  const script = prepareScript(websocket);
+  const upgrade: UpgradeAnswer = Object.freeze({
+    kind: 'upgrade',
+    status: 101,
+    headers: Object.freeze(headers),
+    script,
+    delay: answer.delay ?? 0,
+  });
+  return { statusCode: 101, templated: false, bytes: scriptBytes(script), answer: () => upgrade };
+}
+
+/**
  * Compiles a route's answer (already checked by `checkRoutes`; one kept before
  * header values were checked answers 500 `ANSWER_NOT_SENDABLE`).
  */
@@ -177,6 +204,7 @@ export function compileAnswer(answer: RouteAnswer): CompiledAnswer {
   const problem = answer.headers === undefined ? undefined : unsendableHeader(answer.headers);
   if (problem !== undefined) return notSendable(problem);
   if (answer.stream !== undefined) return compileStreamAnswer({ ...answer, stream: answer.stream });
+  if (answer.websocket !== undefined) return compileSocketAnswer(answer, answer.websocket);
   const statusCode = answer.statusCode ?? 200;
   const delay = answer.delay ?? 0;
   const bodiless = BODILESS_STATUS.has(statusCode);

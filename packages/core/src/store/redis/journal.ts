@@ -260,6 +260,8 @@ interface Stored {
   q?: QueuedMark;
   /** The signature check's outcome, when the name checks signatures. */
   g?: SignatureMark;
+  /** A WebSocket message's or close's connection and direction. */
+  w?: RecordedRequest['socket'];
 }
 
 /** The mark of a stored request, also of one written before marks existed. */
@@ -300,6 +302,7 @@ function decodeEntry(rawId: string, payload: string): JournalEntry {
     bodyTruncated: stored.x,
   };
   if (stored.g !== undefined) request.signature = stored.g;
+  if (stored.w !== undefined) request.socket = stored.w;
   return toJournalEntry(Number.parseInt(rawId, 10), request, stored.s, stored.r, markOf(stored));
 }
 
@@ -381,6 +384,7 @@ export class RedisJournal implements Journal {
     };
     if (mark !== undefined) stored.a = mark;
     if (request.signature !== undefined) stored.g = request.signature;
+    if (request.socket !== undefined) stored.w = request.socket;
     this.#pending.push(name, JSON.stringify(stored));
     if (this.#pending.length > MAX_PENDING * 2) {
       // Redis is slower than the requests (or away): memory stays bounded.

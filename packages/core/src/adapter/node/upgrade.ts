@@ -1,0 +1,254 @@
+/**
+ * WebSocket on `node:http`: the server's `'upgrade'` event. An upgrade request
+ * to `/endpoint/{name}` goes through the one answer pipeline like any request
+ * (journaled, routes selected, queued answers taken); its answer goes out
+ * through the {@link AnswerSink} here, whose `upgrade` accepts the handshake
+ * with `ws` (`noServer`) and hands the connection to the app's script player
+ * (`answer/websocket/open-sockets.ts`). Any other answer (a route that is not a
+ * WebSocket, a queued refusal, a fault) is written on the raw socket.
+ *
+ * @module
+ */
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { type WebSocket, WebSocketServer } from 'ws';
+import {
+  type EndpointAnswer,
+  errorAnswer,
+  type FaultAnswer,
+  type RespondAnswer,
+  type UpgradeAnswer,
+} from '../../answer/endpoint-answer.js';
+import { ENDPOINT_PREFIX } from '../../answer/endpoint-handler.js';
+import { truncatedBody } from '../../answer/queue/queued-answer.js';
+import { type AnswerSink, sendAnswer, sendDue } from '../../answer/sink.js';
+import type { ScriptSocket } from '../../answer/websocket/open-sockets.js';
+import type { MockpointApp } from '../../http/create-app.js';
+
+/** One upgrade request on its way to an answer. */
+interface UpgradeTo {
+  readonly req: IncomingMessage;
+  readonly socket: Duplex;
+  readonly head: Buffer;
+}
+
+const PROTOCOL = Symbol('mockpoint.protocol');
+const HEADERS = Symbol('mockpoint.headers');
+type TaggedRequest = IncomingMessage & { [PROTOCOL]?: string; [HEADERS]?: UpgradeAnswer['headers'] };
+
+const EMPTY = new Uint8Array(0);
+const encoder = new TextEncoder();
+
+/** The target under `/endpoint/` (origin or absolute form), or `undefined`. */
+function endpointTarget(url: string): string | undefined {
+  if (url.startsWith(ENDPOINT_PREFIX)) return url;
+  const scheme = url.indexOf('://');
+  const start = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
+  return start !== -1 && url.startsWith(ENDPOINT_PREFIX, start) ? url.slice(start) : undefined;
+}
+
+/** An HTTP/1.1 head (status line and headers, `connection: close`) as bytes. */
+function headOf(status: number, headers: Record<string, string | readonly string[]>): string {
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n`;
+  for (const [name, value] of Object.entries(headers)) {
+    if (name === 'connection') continue;
+    for (const one of typeof value === 'string' ? [value] : value) head += `${name}: ${one}\r\n`;
+  }
+  return `${head}connection: close\r\n\r\n`;
+}
+
+/** Writes a whole answer on the raw socket and ends it (the connection is not kept: it asked to upgrade). */
+function writeRaw(socket: Duplex, status: number, headers: RespondAnswer['headers'], body: string | Uint8Array | null) {
+  if (socket.destroyed) return;
+  socket.write(headOf(status, headers));
+  if (body !== null) socket.write(typeof body === 'string' ? encoder.encode(body) : body);
+  socket.end();
+}
+
+/** A `ws` connection as the script player's {@link ScriptSocket}. */
+function scriptSocket(ws: WebSocket): ScriptSocket {
+  return {
+    sendText: (text) => ws.send(text),
+    sendBytes: (bytes) => ws.send(bytes, { binary: true }),
+    close: (code, reason) => ws.close(code, reason),
+    // Destroys the TCP socket: no close frame.
+    terminate: () => ws.terminate(),
+    get bufferedAmount() {
+      return ws.bufferedAmount;
+    },
+  };
+}
+
+/** The sink for upgrade requests of one app. */
+function createUpgradeSink(app: MockpointApp, wss: WebSocketServer): AnswerSink<UpgradeTo, void> {
+  const { handler, sockets } = app.mockpoint;
+  const fail = (to: UpgradeTo, error: unknown): void => {
+    handler.reportUnexpected(error, { method: to.req.method ?? 'GET', url: to.req.url ?? '' });
+    const failed = errorAnswer(500, 'INTERNAL', 'internal error; see the server log') as RespondAnswer;
+    try {
+      writeRaw(to.socket, failed.status, failed.headers, failed.body);
+    } catch {
+      to.socket.destroy();
+    }
+  };
+  const sink: AnswerSink<UpgradeTo, void> = {
+    respond: (to, answer) => writeRaw(to.socket, answer.status, answer.headers, answer.body),
+    // A streamed answer to an upgrade request: its head and every frame at once (the client wanted a socket).
+    stream: (to, answer) => {
+      const bytes = answer.frames.map((frame) => frame.bytes);
+      const body = new Uint8Array(bytes.reduce((n, b) => n + b.byteLength, 0));
+      let at = 0;
+      for (const one of bytes) {
+        body.set(one, at);
+        at += one.byteLength;
+      }
+      writeRaw(to.socket, answer.status, answer.headers, body);
+    },
+    fault: (to, answer: FaultAnswer) => {
+      if (answer.fault === 'reset') {
+        const socket = to.socket as Socket;
+        if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+        else socket.destroy();
+        return;
+      }
+      if (to.socket.destroyed) return;
+      to.socket.write(headOf(answer.status, answer.headers));
+      to.socket.write(truncatedBody(answer.body), () => to.socket.destroy());
+    },
+    relay: (to, answer) => {
+      if (to.socket.destroyed) {
+        answer.body?.cancel().catch(() => undefined);
+        return;
+      }
+      to.socket.write(headOf(answer.status, answer.headers));
+      if (answer.body === null) {
+        to.socket.end();
+        return;
+      }
+      const reader = answer.body.getReader();
+      const pump = (): void => {
+        reader.read().then(
+          ({ done, value }) => {
+            if (done) to.socket.end();
+            else if (to.socket.write(value)) pump();
+            else to.socket.once('drain', pump);
+          },
+          () => to.socket.destroy(),
+        );
+      };
+      pump();
+    },
+    upgrade: (to, answer) => {
+      const { session } = answer;
+      if (to.socket.destroyed) return;
+      if (session === undefined) {
+        fail(to, new Error('a WebSocket answer without its session reached the sink'));
+        return;
+      }
+      const req = to.req as TaggedRequest;
+      if (session.protocol !== undefined) req[PROTOCOL] = session.protocol;
+      req[HEADERS] = answer.headers;
+      wss.handleUpgrade(req, to.socket, to.head, (ws) => {
+        const events = sockets.open(session, answer.script, scriptSocket(ws));
+        ws.on('message', (data, binary) => {
+          const bytes = Array.isArray(data)
+            ? Buffer.concat(data)
+            : data instanceof ArrayBuffer
+              ? new Uint8Array(data)
+              : (data as Buffer);
+          events.message(bytes, binary);
+        });
+        ws.on('close', (code, reason) => events.closed(code, reason.toString()));
+        // A protocol error (a frame past the limit: 1009, bad UTF-8: 1007) closes the connection; 'close' follows.
+        ws.on('error', () => undefined);
+      });
+    },
+    delay: (to, ms, answer: EndpointAnswer) => {
+      if (to.socket.destroyed) return;
+      const timer = setTimeout(sendDue, ms, sink, to, answer);
+      to.socket.once('close', () => clearTimeout(timer));
+    },
+    hold: (to, release) => {
+      if (to.socket.destroyed) return Promise.resolve(false);
+      if (release?.aborted) return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const onRelease = () => {
+          to.socket.off('close', onClose);
+          resolve(true);
+        };
+        const onClose = () => {
+          release?.removeEventListener('abort', onRelease);
+          resolve(false);
+        };
+        release?.addEventListener('abort', onRelease, { once: true });
+        to.socket.once('close', onClose);
+      });
+    },
+    gone: () => undefined,
+    fail,
+  };
+  return sink;
+}
+
+/** The `ws` server (no listener of its own) for one app: subprotocol and 101 headers from the answer. */
+function socketServer(app: MockpointApp): WebSocketServer {
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: app.mockpoint.sockets.maxFrameBytes,
+    perMessageDeflate: false,
+    // No client tracking: the script player holds the connections.
+    clientTracking: false,
+    handleProtocols: (_offered, req) => (req as TaggedRequest)[PROTOCOL] ?? false,
+  });
+  wss.on('headers', (headers, req) => {
+    for (const [name, value] of Object.entries((req as TaggedRequest)[HEADERS] ?? {})) {
+      for (const one of typeof value === 'string' ? [value] : value) headers.push(`${name}: ${one}`);
+    }
+  });
+  return wss;
+}
+
+/**
+ * A listener for a `node:http` server's `'upgrade'` event: upgrade requests to
+ * `/endpoint/{name}` are answered by the app's pipeline (a WebSocket route
+ * accepts them); every other upgrade gets 404.
+ * @example server.on('upgrade', createNodeUpgradeListener(app))
+ */
+export function createNodeUpgradeListener(
+  app: MockpointApp,
+): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  const wss = socketServer(app);
+  const sink = createUpgradeSink(app, wss);
+  const { handler } = app.mockpoint;
+  return (req, socket, head) => {
+    // An error on the raw socket before the handshake (the client left) must not reach the process.
+    socket.on('error', () => socket.destroy());
+    const to: UpgradeTo = { req, socket, head };
+    const target = endpointTarget(req.url ?? '/');
+    if (target === undefined) {
+      const path = (req.url ?? '/').split('?')[0];
+      sink.respond(
+        to,
+        errorAnswer(
+          404,
+          'ROUTE_NOT_FOUND',
+          `no WebSocket at ${path}: WebSockets are served under /endpoint/{name}`,
+        ) as RespondAnswer,
+      );
+      return;
+    }
+    const recorded = {
+      method: req.method ?? 'GET',
+      target,
+      rawHeaders: req.rawHeaders,
+      body: EMPTY,
+      bodyTruncated: false,
+    };
+    try {
+      sendAnswer(handler.handle(recorded), sink, to);
+    } catch (error) {
+      sink.fail(to, error);
+    }
+  };
+}

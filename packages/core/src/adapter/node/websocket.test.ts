@@ -1,0 +1,216 @@
+// WebSocket answers over real sockets: serve() with the `ws` client package.
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createApp, createClient, type JournalEntry, JsonText, type MockpointClient } from '../../index.js';
+import { type ServedApp, serve } from './index.js';
+
+interface Running {
+  served: ServedApp;
+  url: string;
+  ws: string;
+  client: MockpointClient;
+}
+
+const running: Running[] = [];
+const sockets: WebSocket[] = [];
+
+async function start(options: Parameters<typeof createApp>[0] = {}): Promise<Running> {
+  const served = await serve(createApp(options), { port: 0, overrideGlobalObjects: false });
+  const r = {
+    served,
+    url: served.url,
+    ws: served.url.replace('http', 'ws'),
+    client: createClient({ baseUrl: served.url }),
+  };
+  running.push(r);
+  return r;
+}
+
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.terminate();
+  for (const r of running.splice(0)) await r.served.close();
+});
+
+/** A client socket that collects what it receives. */
+function connect(url: string, protocols?: string | string[]) {
+  const socket = new WebSocket(url, protocols);
+  sockets.push(socket);
+  const messages: Array<{ data: string; binary: boolean }> = [];
+  const waiters: Array<() => void> = [];
+  socket.on('message', (data, binary) => {
+    messages.push({ data: binary ? (data as Buffer).toString('base64') : data.toString(), binary });
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
+  const opened = new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  const received = async (count: number): Promise<typeof messages> => {
+    while (messages.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
+    return messages;
+  };
+  return { socket, messages, opened, closed, received };
+}
+
+describe('websocket answers on Node', () => {
+  it('accepts the upgrade, plays onOpen, replies to a matching message and journals every frame both ways', async () => {
+    const { client, ws } = await start();
+    await client.setRoutes('chat', [
+      {
+        match: { path: '/room/:id' },
+        answer: {
+          websocket: {
+            protocols: ['chat.v2', 'chat.v1'],
+            onOpen: [
+              { json: new JsonText('{"type":"welcome","big":12345678901234567890}') },
+              { text: 'second', delay: 20 },
+            ],
+            on: [
+              { match: { body: { type: 'ping' } }, send: [{ json: { type: 'pong' } }, { bytes: 'AAEC/w==' }] },
+              { match: { body: 'bye' }, close: { code: 4000, reason: 'see you' } },
+            ],
+          },
+        },
+      },
+    ]);
+    const c = connect(`${ws}/endpoint/chat/room/7?x=1`, ['chat.v1', 'other']);
+    await c.opened;
+    expect(c.socket.protocol).toBe('chat.v1');
+    const first = await c.received(2);
+    expect(first).toEqual([
+      { data: '{"type":"welcome","big":12345678901234567890}', binary: false },
+      { data: 'second', binary: false },
+    ]);
+    c.socket.send(JSON.stringify({ type: 'ping', n: 1 }));
+    const replies = await c.received(4);
+    expect(replies.slice(2)).toEqual([
+      { data: '{"type":"pong"}', binary: false },
+      { data: 'AAEC/w==', binary: true },
+    ]);
+    c.socket.send('bye');
+    expect(await c.closed).toEqual({ code: 4000, reason: 'see you' });
+
+    const entries: JournalEntry[] = await client.requests('chat');
+    const shown = entries.map((e) => [e.method, e.statusCode, e.websocket?.direction, e.body, e.bodyEncoding]);
+    expect(shown).toEqual([
+      ['GET', 101, undefined, '', undefined],
+      ['MESSAGE', 0, 'out', '{"type":"welcome","big":12345678901234567890}', undefined],
+      ['MESSAGE', 0, 'out', 'second', undefined],
+      ['MESSAGE', 0, 'in', '{"type":"ping","n":1}', undefined],
+      ['MESSAGE', 0, 'out', '{"type":"pong"}', undefined],
+      ['MESSAGE', 0, 'out', 'AAEC/w==', 'base64'],
+      ['MESSAGE', 0, 'in', 'bye', undefined],
+      ['CLOSE', 0, 'out', 'see you', undefined],
+    ]);
+    const connection = entries[1]?.websocket?.connection;
+    expect(connection).toMatch(/^[0-9a-f]{12}$/);
+    expect(entries.slice(1).every((e) => e.websocket?.connection === connection)).toBe(true);
+    expect(entries[7]?.websocket?.code).toBe(4000);
+    expect(entries[3]?.subpath).toBe('/room/7');
+    expect(entries[3]?.json).toEqual({ type: 'ping', n: 1 });
+    expect(entries[1]?.answeredBy).toEqual({
+      route: entries[0]?.answeredBy && (entries[0].answeredBy as { route: string }).route,
+    });
+
+    const incoming = await client.requests('chat', {
+      match: { websocket: { direction: 'in' }, body: { type: 'ping' } },
+    });
+    expect(incoming.map((e) => e.body)).toEqual(['{"type":"ping","n":1}']);
+  });
+
+  it('answers a plain request to a websocket route with 426 WEBSOCKET_REQUIRED', async () => {
+    const { client, url } = await start();
+    await client.setRoutes('plain', [{ answer: { websocket: { onOpen: [{ text: 'hi' }] } } }]);
+    const response = await fetch(`${url}/endpoint/plain`);
+    expect(response.status).toBe(426);
+    expect(response.headers.get('upgrade')).toBe('websocket');
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('WEBSOCKET_REQUIRED');
+  });
+
+  it('refuses an upgrade with the status of a route that is not a websocket, and 404 outside /endpoint/', async () => {
+    const { client, ws } = await start();
+    await client.setRoutes('refuse', [{ answer: { statusCode: 403, data: { no: true } } }]);
+    const status = (url: string) =>
+      new Promise<number>((resolve) => {
+        const socket = new WebSocket(url);
+        sockets.push(socket);
+        socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        socket.on('error', () => undefined);
+      });
+    expect(await status(`${ws}/endpoint/refuse`)).toBe(403);
+    expect(await status(`${ws}/api/health`)).toBe(404);
+  });
+
+  it('delays the handshake, closes after onOpen, and drops without a close frame', async () => {
+    const { client, ws } = await start();
+    await client.setRoutes('faults', [
+      {
+        match: { path: '/slow' },
+        answer: { delay: 150, websocket: { onOpen: [{ text: 'late' }], close: { code: 1001 } } },
+      },
+      {
+        match: { path: '/drop' },
+        answer: { websocket: { onOpen: [{ text: 'x' }], close: { drop: true, delay: 10 } } },
+      },
+    ]);
+    const started = Date.now();
+    const slow = connect(`${ws}/endpoint/faults/slow`);
+    await slow.opened;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect((await slow.closed).code).toBe(1001);
+    expect(slow.messages.map((m) => m.data)).toEqual(['late']);
+    const dropped = connect(`${ws}/endpoint/faults/drop`);
+    expect((await dropped.closed).code).toBe(1006);
+  });
+
+  it('lists open connections, sends to one or all, closes them with a code', async () => {
+    const { client, ws, served } = await start();
+    await client.setRoutes('admin', [{ answer: { websocket: {} } }]);
+    const a = connect(`${ws}/endpoint/admin/a`);
+    const b = connect(`${ws}/endpoint/admin/b`);
+    await Promise.all([a.opened, b.opened]);
+    expect(served.port).toBeGreaterThan(0);
+    const sockets = await client.sockets('admin');
+    expect(sockets.map((s) => s.subpath).sort()).toEqual(['/a', '/b']);
+    const idOfA = sockets.find((s) => s.subpath === '/a')?.id as string;
+    expect(await client.sendSocket('admin', { json: { all: true } })).toBe(2);
+    expect(await client.sendSocket('admin', { text: 'only a' }, { connection: idOfA })).toBe(1);
+    expect((await a.received(2)).map((m) => m.data)).toEqual(['{"all":true}', 'only a']);
+    expect((await b.received(1)).map((m) => m.data)).toEqual(['{"all":true}']);
+    await expect(client.sendSocket('admin', { text: 'x' }, { connection: 'nope' })).rejects.toMatchObject({
+      code: 'SOCKET_NOT_FOUND',
+    });
+    expect(await client.closeSockets('admin', { code: 4001, reason: 'bye' })).toBe(2);
+    expect(await a.closed).toEqual({ code: 4001, reason: 'bye' });
+    expect((await b.closed).code).toBe(4001);
+  });
+
+  it('refuses a handshake past the open sockets per name (503) and closes a client past the frame size (1009)', async () => {
+    const { client, ws } = await start({ maxSocketsPerName: 1, maxSocketFrameBytes: 1000 });
+    await client.setRoutes('lim', [{ answer: { websocket: {} } }]);
+    const first = connect(`${ws}/endpoint/lim`);
+    await first.opened;
+    const second = new WebSocket(`${ws}/endpoint/lim`);
+    sockets.push(second);
+    const status = await new Promise<number>((resolve) => {
+      second.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      second.on('error', () => undefined);
+    });
+    expect(status).toBe(503);
+    first.socket.send('x'.repeat(2000));
+    expect((await first.closed).code).toBe(1009);
+  });
+
+  it('answers pings with pongs', async () => {
+    const { client, ws } = await start();
+    await client.setRoutes('ping', [{ answer: { websocket: {} } }]);
+    const c = connect(`${ws}/endpoint/ping`);
+    await c.opened;
+    const pong = new Promise<string>((resolve) => c.socket.once('pong', (data) => resolve(data.toString())));
+    c.socket.ping('hello');
+    expect(await pong).toBe('hello');
+  });
+});

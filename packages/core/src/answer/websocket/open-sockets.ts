@@ -1,0 +1,405 @@
+/**
+ * The WebSocket connections of one app, and the one script player: each
+ * runtime accepts the upgrade its own way and hands over a {@link ScriptSocket}
+ * (send text or bytes, close, terminate); everything else happens here, once
+ * for every runtime: the script's frames, each after its delay and in order;
+ * the replies to incoming messages (the first whose `match`, the one request
+ * filter, holds); a journal entry for every message and close both ways, with
+ * the exact bytes; the sockets API (list, send, close); and the limits (a
+ * client that floods is closed with 1008, one that stops reading is cut off).
+ *
+ * A socket lives in the process that accepted it: replicas sharing a Redis
+ * backend each list and reach their own connections only.
+ *
+ * @module
+ */
+
+import type { Journal } from '../../journal/journal.js';
+import type { AnswerMark, RecordedRequest } from '../../journal/journal-entry.js';
+import { type FilterSubject, firstMismatch } from '../../journal/request-filter.js';
+import type { SocketInfo } from '../../wire/answer-websocket.js';
+import { toBase64 } from '../../wire/base64.js';
+import { MockpointError } from '../../wire/errors.js';
+import type { SocketDirection } from '../../wire/journal-json.js';
+import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
+import type { SocketSession } from '../endpoint-answer.js';
+import type { PreparedClose, PreparedFrame, SocketScript } from './socket-script.js';
+
+/**
+ * What a runtime gives the player for one accepted connection: the only code
+ * written per runtime (`adapter/<runtime>/`). Every method is called only while
+ * the connection is open and must not throw for a connection closed meanwhile.
+ */
+export interface ScriptSocket {
+  /** Sends a text frame. */
+  sendText(text: string): void;
+  /** Sends a binary frame. */
+  sendBytes(bytes: Uint8Array): void;
+  /** Sends a close frame with this code and reason (the closing handshake follows). */
+  close(code: number, reason: string): void;
+  /** Cuts the TCP connection at once, without a close frame. */
+  terminate(): void;
+  /** Bytes queued to send and not yet taken by the network (a client that stops reading makes it grow). */
+  readonly bufferedAmount: number;
+}
+
+/** What the runtime calls as things happen on a connection the player holds. */
+export interface SocketEvents {
+  /** A whole message came: text (a string, or its UTF-8 bytes) or, with `binary`, bytes. */
+  message(data: string | Uint8Array, binary: boolean): void;
+  /** The connection closed, with the code and reason the close frame had (1005: none; 1006: it broke off without one). */
+  closed(code: number, reason: string): void;
+}
+
+/** Options for {@link OpenSockets}. */
+export interface OpenSocketsOptions {
+  journal: Journal;
+  /** Connections one name may hold open (one more is refused: 503 `TOO_MANY_SOCKETS`). */
+  maxPerName: number;
+  /** Largest message either way, in bytes (a runtime closes a client that sends more with 1009). */
+  maxFrameBytes: number;
+  /** Reports a failure no answer accounts for; never throws. */
+  report: (error: unknown, request: { method: string; url: string }) => void;
+}
+
+/** Messages a client may send in one second; one more closes the connection with 1008. */
+export const MAX_MESSAGES_PER_SECOND = 1000;
+
+/** Bytes waiting to be sent past which a client that does not read is cut off (at least this, or 4 frames' worth). */
+const STALL_BYTES = 16 * 1024 * 1024;
+
+const encoder = new TextEncoder();
+const textDecoder = new TextDecoder();
+const NO_HEADERS: readonly string[] = Object.freeze([]);
+
+/** A step of a connection's timeline: something to do `delay` ms after the step before. */
+interface Step {
+  readonly delay: number;
+  readonly run: () => void;
+}
+
+class Connection {
+  readonly id = crypto.randomUUID().replace(/-/g, '').slice(0, 12);
+  readonly openedAt = Date.now();
+  received = 0;
+  sent = 0;
+  /** Once closed (by either side), nothing more is sent or played. */
+  closed = false;
+  /** Set when mockpoint sent the close (or cut the connection): the close is journaled then, not when it comes back. */
+  closing = false;
+  readonly #steps: Step[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #running = false;
+  #windowStart = 0;
+  #windowCount = 0;
+  readonly #mark: AnswerMark;
+
+  constructor(
+    readonly sockets: OpenSockets,
+    readonly session: SocketSession,
+    readonly script: SocketScript,
+    readonly socket: ScriptSocket,
+  ) {
+    this.#mark = Object.freeze({ answeredBy: Object.freeze({ route: session.route }) });
+  }
+
+  /** Journals a message or a close of this connection. */
+  record(direction: SocketDirection, method: 'MESSAGE' | 'CLOSE', bytes: Uint8Array, binary: boolean, code?: number) {
+    const { session } = this;
+    const kept = bytes.byteLength > JOURNAL_BODY_LIMIT ? bytes.slice(0, JOURNAL_BODY_LIMIT) : bytes;
+    const socket: NonNullable<RecordedRequest['socket']> = { direction, connection: this.id };
+    if (binary) socket.binary = true;
+    if (code !== undefined) socket.code = code;
+    const request: RecordedRequest = {
+      method,
+      target: session.target,
+      rawHeaders: NO_HEADERS,
+      body: kept,
+      bodyTruncated: kept.byteLength < bytes.byteLength,
+      socket,
+    };
+    this.sockets.journal.record(session.name, request, 0, this.#mark);
+  }
+
+  /** Plays frames (then a close) after the steps already queued, each after its delay. */
+  play(frames: readonly PreparedFrame[], close: PreparedClose | undefined): void {
+    for (const frame of frames) this.#steps.push({ delay: frame.delay, run: () => this.send(frame.data) });
+    if (close !== undefined) this.#steps.push({ delay: close.delay, run: () => this.end(close) });
+    if (!this.#running) this.#next();
+  }
+
+  #next(): void {
+    const step = this.#steps.shift();
+    if (step === undefined || this.closed) {
+      this.#running = false;
+      return;
+    }
+    this.#running = true;
+    if (step.delay <= 0) {
+      this.#run(step);
+      return;
+    }
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#run(step);
+    }, step.delay);
+  }
+
+  #run(step: Step): void {
+    try {
+      step.run();
+    } catch (error) {
+      this.sockets.report(error, this.session);
+      this.drop();
+    }
+    this.#next();
+  }
+
+  /** Sends one message now and journals it; a client that stopped reading is cut off. */
+  send(data: string | Uint8Array): void {
+    if (this.closed || this.closing) return;
+    const binary = typeof data !== 'string';
+    if (binary) this.socket.sendBytes(data);
+    else this.socket.sendText(data);
+    this.sent++;
+    this.record('out', 'MESSAGE', binary ? data : encoder.encode(data), binary);
+    if (this.socket.bufferedAmount > this.sockets.stallBytes) this.drop();
+  }
+
+  /** Ends the connection as `close` says: a close frame, or cut without one. */
+  end(close: PreparedClose): void {
+    if (close.drop) this.drop();
+    else this.closeWith(close.code, close.reason);
+  }
+
+  closeWith(code: number, reason: string): void {
+    if (this.closed || this.closing) return;
+    this.closing = true;
+    this.#cancel();
+    this.record('out', 'CLOSE', encoder.encode(reason), false, code);
+    this.socket.close(code, reason);
+  }
+
+  /** Cuts the connection without a close frame (journaled as an outgoing close with 1006). */
+  drop(): void {
+    if (this.closed) return;
+    if (!this.closing) this.record('out', 'CLOSE', new Uint8Array(0), false, 1006);
+    this.closing = true;
+    this.#cancel();
+    this.socket.terminate();
+    this.closed = true;
+    this.sockets.forget(this);
+  }
+
+  #cancel(): void {
+    this.#steps.length = 0;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  message(data: string | Uint8Array, binary: boolean): void {
+    if (this.closed) return;
+    this.received++;
+    const bytes = typeof data === 'string' ? encoder.encode(data) : data;
+    this.record('in', 'MESSAGE', bytes, binary);
+    if (this.closing) return;
+    const now = Date.now();
+    if (now - this.#windowStart >= 1000) {
+      this.#windowStart = now;
+      this.#windowCount = 0;
+    }
+    if (++this.#windowCount > MAX_MESSAGES_PER_SECOND) {
+      this.closeWith(1008, `more than ${MAX_MESSAGES_PER_SECOND} messages a second`);
+      return;
+    }
+    if (this.script.on.length === 0) return;
+    const subject = messageSubject(
+      this,
+      binary ? undefined : typeof data === 'string' ? data : textDecoder.decode(bytes),
+      bytes,
+    );
+    const reply = this.script.on.find(
+      (one) => one.match === undefined || firstMismatch(subject, one.match) === undefined,
+    );
+    if (reply !== undefined) this.play(reply.send, reply.close);
+  }
+
+  closed_(code: number, reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.#cancel();
+    if (!this.closing) this.record('in', 'CLOSE', encoder.encode(reason), false, code);
+    this.sockets.forget(this);
+  }
+
+  // SocketEvents.closed, under the interface's name (the field `closed` is the flag).
+  get events(): SocketEvents {
+    return {
+      message: (data, binary) => this.message(data, binary),
+      closed: (code, reason) => this.closed_(code, reason),
+    };
+  }
+
+  info(): SocketInfo {
+    return {
+      id: this.id,
+      route: this.session.route,
+      subpath: this.session.subpath,
+      protocol: this.session.protocol ?? null,
+      openedAt: new Date(this.openedAt).toISOString(),
+      received: this.received,
+      sent: this.sent,
+    };
+  }
+}
+
+/**
+ * What a script's `match` reads of an incoming message: the upgrade request's
+ * path, query and headers, the message as the body (a binary message's bytes
+ * in base64, never JSON).
+ */
+function messageSubject(connection: Connection, text: string | undefined, bytes: Uint8Array): FilterSubject {
+  const { session } = connection;
+  const subject: {
+    -readonly [K in keyof FilterSubject]: FilterSubject[K];
+  } = {
+    method: 'MESSAGE',
+    subpath: session.subpath,
+    query: session.query,
+    headers: session.headers,
+    body: text ?? toBase64(bytes),
+    bodyTruncated: false,
+    websocket: { direction: 'in', connection: connection.id },
+  };
+  if (text !== undefined && text !== '') {
+    try {
+      subject.json = JSON.parse(text);
+    } catch {
+      // not JSON: matched by its text only
+    }
+  }
+  return subject;
+}
+
+/** Whom an API send or close reaches: every connection of the name, or one. */
+export interface SocketTarget {
+  /** A connection's id; absent: every open connection of the name. */
+  connection?: string;
+}
+
+/** The open WebSocket connections of one app, by name; plays every script. */
+export class OpenSockets {
+  readonly journal: Journal;
+  readonly maxPerName: number;
+  readonly maxFrameBytes: number;
+  readonly stallBytes: number;
+  readonly #report: OpenSocketsOptions['report'];
+  readonly #byName = new Map<string, Map<string, Connection>>();
+
+  constructor(options: OpenSocketsOptions) {
+    this.journal = options.journal;
+    this.maxPerName = options.maxPerName;
+    this.maxFrameBytes = options.maxFrameBytes;
+    this.stallBytes = Math.max(STALL_BYTES, 4 * options.maxFrameBytes);
+    this.#report = options.report;
+  }
+
+  /** Connections open for `name`. */
+  count(name: string): number {
+    return this.#byName.get(name)?.size ?? 0;
+  }
+
+  /** Connections open in all. */
+  get size(): number {
+    let n = 0;
+    for (const one of this.#byName.values()) n += one.size;
+    return n;
+  }
+
+  /**
+   * Takes over a connection a runtime has accepted for `session`: plays the
+   * script's `onOpen` (then its `close`), and returns what the runtime calls
+   * on each message and on close. Over the name's limit (handshakes that raced
+   * past the route step's check), the connection is closed at once with 1013.
+   */
+  open(session: SocketSession, script: SocketScript, socket: ScriptSocket): SocketEvents {
+    const connection = new Connection(this, session, script, socket);
+    let named = this.#byName.get(session.name);
+    if (named === undefined) {
+      named = new Map();
+      this.#byName.set(session.name, named);
+    }
+    named.set(connection.id, connection);
+    if (named.size > this.maxPerName) {
+      connection.closeWith(1013, 'too many connections for this name');
+      return connection.events;
+    }
+    connection.play(script.onOpen, script.close);
+    return connection.events;
+  }
+
+  /** @internal A closed connection leaves the list. */
+  forget(connection: Connection): void {
+    const named = this.#byName.get(connection.session.name);
+    if (named?.get(connection.id) !== connection) return;
+    named.delete(connection.id);
+    if (named.size === 0) this.#byName.delete(connection.session.name);
+  }
+
+  /** @internal Reports a failure while playing a script. */
+  report(error: unknown, session: SocketSession): void {
+    this.#report(error, { method: 'GET', url: session.target });
+  }
+
+  /** The open connections of `name`, oldest first. */
+  list(name: string): SocketInfo[] {
+    return [...(this.#byName.get(name)?.values() ?? [])].map((connection) => connection.info());
+  }
+
+  #targets(name: string, target: SocketTarget): Connection[] {
+    const named = this.#byName.get(name);
+    if (target.connection === undefined) return [...(named?.values() ?? [])];
+    const one = named?.get(target.connection);
+    if (one === undefined || one.closed || one.closing) {
+      throw new MockpointError(
+        'SOCKET_NOT_FOUND',
+        `no open WebSocket connection ${JSON.stringify(target.connection)} for ${name} on this server (a socket lives in the server that accepted it)`,
+      );
+    }
+    return [one];
+  }
+
+  /** Sends one message now to one connection or every one of `name`; how many it went to. */
+  send(name: string, frame: PreparedFrame, target: SocketTarget = {}): number {
+    let sent = 0;
+    for (const connection of this.#targets(name, target)) {
+      if (connection.closed || connection.closing) continue;
+      connection.send(frame.data);
+      sent++;
+    }
+    return sent;
+  }
+
+  /** Closes one connection or every one of `name` (a close frame, or cut with `drop`); how many. */
+  close(name: string, close: PreparedClose, target: SocketTarget = {}): number {
+    let closed = 0;
+    for (const connection of this.#targets(name, target)) {
+      if (connection.closed || connection.closing) continue;
+      connection.end(close);
+      closed++;
+    }
+    return closed;
+  }
+
+  /** Closes every connection (1001, going away): the server is stopping. */
+  closeAll(): void {
+    for (const named of [...this.#byName.values()]) {
+      for (const connection of [...named.values()]) connection.closeWith(1001, 'server shutting down');
+    }
+  }
+
+  /** Cuts every connection at once (a forced stop). */
+  dropAll(): void {
+    for (const named of [...this.#byName.values()]) for (const connection of [...named.values()]) connection.drop();
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * `/api/endpoints/{name}/sockets`: the WebSocket connections open for a name
+ * (docs/websocket.md): list them, send a message to one or all, close one or
+ * all (a close frame with a code, or dropped without one). A socket lives in
+ * the server that accepted it: behind several replicas, each lists and reaches
+ * its own connections only.
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import { prepareClose, prepareFrame } from '../../answer/websocket/socket-script.js';
+import { checkClose, checkFrame, type SocketClose, type SocketFrame } from '../../wire/answer-websocket.js';
+import { MockpointError } from '../../wire/errors.js';
+import { JsonText } from '../../wire/json-text.js';
+import { readJsonObjectBody } from '../body.js';
+import type { AppContext } from '../context.js';
+import { pathName } from './manage.js';
+import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc } from './responses.js';
+
+const SEND_FIELDS = new Set(['connection', 'text', 'json', 'bytes']);
+const CLOSE_FIELDS = new Set(['connection', 'code', 'reason', 'drop']);
+
+/** The body's members parsed (`json` kept as its exact text), unknown fields refused. */
+function bodyOf(members: ReadonlyMap<string, string>, fields: ReadonlySet<string>): Record<string, unknown> {
+  const unknown = [...members.keys()].filter((key) => !fields.has(key));
+  if (unknown.length > 0) throw new MockpointError('UNKNOWN_FIELD', `unknown field(s): ${unknown.join(', ')}`);
+  return Object.fromEntries(
+    [...members].map(([key, text]) => [key, key === 'json' ? new JsonText(text) : JSON.parse(text)]),
+  );
+}
+
+function connectionOf(body: Record<string, unknown>): { connection?: string } {
+  const { connection } = body;
+  if (connection === undefined) return {};
+  if (typeof connection !== 'string') throw new MockpointError('INVALID_WEBSOCKET', 'connection is a string (an id)');
+  return { connection };
+}
+
+const invalid = (message: string): never => {
+  throw new MockpointError('INVALID_WEBSOCKET', message);
+};
+
+function json(value: unknown): Response {
+  return new Response(JSON.stringify(value), { headers: { 'content-type': 'application/json; charset=utf-8' } });
+}
+
+export function registerSocketRoutes(app: Hono, ctx: AppContext): void {
+  const { sockets, schemas, options } = ctx;
+  const base = '/api/endpoints/:name/sockets';
+
+  app.get(base, (c) => json({ sockets: sockets.list(pathName(c.req.param('name'))) }));
+
+  app.post(`${base}/send`, async (c) => {
+    const name = pathName(c.req.param('name'));
+    const body = bodyOf(await readJsonObjectBody(c.req.raw, options.maxBodyBytes), SEND_FIELDS);
+    const target = connectionOf(body);
+    const { connection: _connection, ...frame } = body;
+    checkFrame(frame as SocketFrame, { maxSocketFrameBytes: sockets.maxFrameBytes, maxDelayMs: 0 }, invalid);
+    return json({ count: sockets.send(name, prepareFrame(frame as SocketFrame), target) });
+  });
+
+  app.post(`${base}/close`, async (c) => {
+    const name = pathName(c.req.param('name'));
+    const text = await c.req.raw.clone().text();
+    const body =
+      text.trim() === '' ? {} : bodyOf(await readJsonObjectBody(c.req.raw, options.maxBodyBytes), CLOSE_FIELDS);
+    const target = connectionOf(body);
+    const { connection: _connection, ...close } = body;
+    if (close.code !== undefined && typeof close.code !== 'number') invalid('code is a number');
+    if (close.reason !== undefined && typeof close.reason !== 'string') invalid('reason is a string');
+    if (close.drop !== undefined && typeof close.drop !== 'boolean') invalid('drop is true or false');
+    checkClose(close as SocketClose, 0, invalid);
+    return json({ count: sockets.close(name, prepareClose(close as SocketClose), target) });
+  });
+
+  const params = { name: { description: 'Endpoint name.', schema: schemas.name } };
+  const errors = ['INVALID_WEBSOCKET', 'SOCKET_NOT_FOUND'] as const;
+  ctx.docs.push(
+    readDoc(
+      schemas,
+      {
+        path: '/api/endpoints/{name}/sockets',
+        summary:
+          'The WebSocket connections open for this name on this server, oldest first (a socket lives in the server that accepted it; replicas each list their own).',
+        tag: 'sockets',
+        params,
+      },
+      { description: 'The open connections.', schema: schemas.socketsPage },
+    ),
+    {
+      method: 'post',
+      path: '/api/endpoints/{name}/sockets/send',
+      summary:
+        'Send one message now to one open connection (connection: its id) or to every one of this name; journaled as an outgoing message.',
+      tag: 'sockets',
+      params,
+      body: schemas.socketSend,
+      admin: true,
+      responses: {
+        200: { description: 'How many connections it went to.', schema: schemas.socketCount },
+        ...errorResponses(schemas, REQUEST_ERRORS, BODY_ERRORS, ADMIN_ERRORS, errors),
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/endpoints/{name}/sockets/close',
+      summary:
+        'Close one open connection or every one of this name: a close frame with code (default 1000) and reason, or drop: true to cut the TCP connection without one. An empty body closes all with 1000.',
+      tag: 'sockets',
+      params,
+      body: schemas.socketCloseRequest,
+      admin: true,
+      responses: {
+        200: { description: 'How many connections it closed.', schema: schemas.socketCount },
+        ...errorResponses(schemas, REQUEST_ERRORS, BODY_ERRORS, ADMIN_ERRORS, errors),
+      },
+    },
+  );
+}
