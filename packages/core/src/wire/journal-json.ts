@@ -6,6 +6,7 @@
  * @module
  */
 import type { Fault } from './answer-json.js';
+import type { GraphqlFilter, GraphqlMark } from './graphql-json.js';
 import type { ValidationMark } from './route-validation.js';
 import type { SignatureCheckStatus, SignatureMark } from './signature-settings.js';
 import type { StateInput, StateMark } from './state-json.js';
@@ -95,6 +96,8 @@ export interface JournalEntry {
   validation?: ValidationMark;
   /** Present when the route that answered looked at or moved the state: those scenarios before and after. */
   state?: StateMark;
+  /** Present when the request was a GraphQL request (docs/graphql.md): its (first) operation's name, type and variables. */
+  graphql?: GraphqlMark;
 }
 
 /** Kept for journals written before answer marks: `{ fault? }` meant a queued answer. */
@@ -146,4 +149,11 @@ export interface RequestFilter {
    * an entry saw before its answer.
    */
   state?: StateInput;
+  /**
+   * GraphQL operations (docs/graphql.md), read from the parsed document: the
+   * selected operation's name, its type and a JSON subset of its variables. A
+   * request that is not GraphQL never matches; a batch matches when one of its
+   * operations does.
+   */
+  graphql?: GraphqlFilter;
 }

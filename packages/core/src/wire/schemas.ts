@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { FAULTS, MAX_ANSWER_TIMES, MAX_QUEUED_ANSWERS, type QueuedAnswer } from './answer-json.js';
 import { streamFromJson } from './answer-stream.js';
 import { type ErrorCode, MockpointError } from './errors.js';
+import { createGraphqlSchemas } from './graphql-json.js';
 import { JsonText, scanJson } from './json-text.js';
 import { checkAnswer, checkMatchPath } from './route.js';
 import { createRouteSchemas } from './route-schema.js';
@@ -26,6 +27,7 @@ import { SIGNATURE_STATUSES, signatureSchemas } from './signature-settings.js';
 import { createStateSchemas } from './state-json.js';
 
 const stateSchemas = createStateSchemas();
+const graphqlSchemas = createGraphqlSchemas();
 
 /**
  * A stored mock endpoint: exactly these four fields. On the wire `data` is the
@@ -256,6 +258,7 @@ export function createSchemas(options: SchemaOptions = {}) {
         .describe(
           'The endpoint\'s state: a value of the "default" scenario, or scenario → value (never moved: "started"). Routes match the state as the request finds it; journal reads the state an entry saw before its answer.',
         ),
+      graphql: graphqlSchemas.filter.optional(),
     })
     .meta({ title: 'RequestFilter', description: 'Which recorded requests count; all given fields must match.' });
   const journalEntry = z
@@ -295,6 +298,7 @@ export function createSchemas(options: SchemaOptions = {}) {
       state: stateSchemas.mark
         .optional()
         .describe('Present when the answering route looked at or moved the state: those scenarios before and after.'),
+      graphql: graphqlSchemas.mark.optional(),
     })
     .meta({ title: 'RecordedRequest' });
   const streamQuery = z.object({
