@@ -6,6 +6,7 @@
  * @module
  */
 
+import { graphqlMarkOf } from '../graphql/graphql-mark.js';
 import { jsonTooDeep, type KeepAll, readBodyPrefix } from '../http/body.js';
 import type { Fault } from '../wire/answer-json.js';
 import { toBase64 } from '../wire/base64.js';
@@ -148,6 +149,8 @@ export function toJournalEntry(
       // not JSON: the text is kept as it is
     }
   }
+  const graphql = graphqlMarkOf(entry);
+  if (graphql !== undefined) entry.graphql = graphql;
   return entry;
 }
 

@@ -6,6 +6,8 @@
  *
  * @module
  */
+import { type GraphqlOperation, graphqlRequestOf } from '../graphql/graphql-request.js';
+import type { GraphqlFilter } from '../wire/graphql-json.js';
 import type { JournalEntry, RequestFilter } from '../wire/journal-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
 import {
@@ -148,7 +150,7 @@ const NO = 'no';
 
 /**
  * The one matcher: the first field of `filter` that `subject` does not match, in
- * the order method, signature, state, path, query, headers, body (`method is GET, route wants
+ * the order method, signature, state, path, query, headers, graphql, body (`method is GET, route wants
  * POST`, `header x-api-key missing`, `body.amount is 5, route wants 10`), or
  * `undefined` when every given field matches. Without `explain` the string is
  * a constant (nothing is formatted).
@@ -220,6 +222,10 @@ export function firstMismatch(
       }
     }
   }
+  if (filter.graphql !== undefined) {
+    const miss = graphqlMismatch(subject, filter.graphql, explain);
+    if (miss !== undefined) return miss;
+  }
   if (Object.hasOwn(filter, 'body')) {
     const raw = typeof filter.body === 'string' && subject.body === filter.body && !subject.bodyTruncated;
     if (raw) return undefined;
@@ -234,6 +240,45 @@ export function firstMismatch(
     return bodyMismatch(filter.body, json, 'body');
   }
   return undefined;
+}
+
+const NO_VARIABLES: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+/** Whether one operation holds every field of `filter`; the first that does not, in words (or {@link NO}). */
+function operationMismatch(operation: GraphqlOperation, filter: GraphqlFilter, explain: boolean): string | undefined {
+  if (filter.operationName !== undefined && operation.operationName !== filter.operationName) {
+    return explain
+      ? `graphql operationName is ${shown(operation.operationName)}, route wants ${shown(filter.operationName)}`
+      : NO;
+  }
+  if (filter.operationType !== undefined && operation.operationType !== filter.operationType) {
+    return explain
+      ? `graphql operationType is ${operation.operationType ?? 'none (no operation selected)'}, route wants ${filter.operationType}`
+      : NO;
+  }
+  if (filter.variables !== undefined) {
+    const variables = operation.variables ?? NO_VARIABLES;
+    if (!explain) return isJsonSubset(filter.variables, variables) ? undefined : NO;
+    return bodyMismatch(filter.variables, variables, 'graphql variables');
+  }
+  return undefined;
+}
+
+/**
+ * The `graphql` field against the request read as GraphQL (parsed only here,
+ * once per subject): not GraphQL never matches; a batch matches when one of its
+ * operations does (the message names the first operation's mismatch).
+ */
+function graphqlMismatch(subject: FilterSubject, filter: GraphqlFilter, explain: boolean): string | undefined {
+  const request = graphqlRequestOf(subject);
+  if (request === undefined) return explain ? 'not a GraphQL request' : NO;
+  let first: string | undefined;
+  for (const operation of request.operations) {
+    const miss = operationMismatch(operation, filter, explain);
+    if (miss === undefined) return undefined;
+    first ??= miss;
+  }
+  return first;
 }
 
 /** True when `entry` matches every field of `filter`. */

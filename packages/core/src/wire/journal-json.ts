@@ -6,6 +6,7 @@
  * @module
  */
 import type { Fault } from './answer-json.js';
+import type { GraphqlFilter, GraphqlMark } from './graphql-json.js';
 import type { ValidationMark } from './route-validation.js';
 import type { SignatureCheckStatus, SignatureMark } from './signature-settings.js';
 import type { StateInput, StateMark } from './state-json.js';
@@ -97,6 +98,8 @@ export interface JournalEntry {
   state?: StateMark;
   /** Present on a WebSocket message or close (method `MESSAGE` or `CLOSE`): its connection and direction. */
   websocket?: SocketMark;
+  /** Present when the request was a GraphQL request (docs/graphql.md): its (first) operation's name, type and variables. */
+  graphql?: GraphqlMark;
 }
 
 /** Which way a WebSocket message went: `in` from the client, `out` from mockpoint. */
@@ -170,4 +173,11 @@ export interface RequestFilter {
    * connection's id. A request never matches it.
    */
   websocket?: { direction?: SocketDirection; connection?: string };
+  /**
+   * GraphQL operations (docs/graphql.md), read from the parsed document: the
+   * selected operation's name, its type and a JSON subset of its variables. A
+   * request that is not GraphQL never matches; a batch matches when one of its
+   * operations does.
+   */
+  graphql?: GraphqlFilter;
 }

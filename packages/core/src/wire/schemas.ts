@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { FAULTS, MAX_ANSWER_TIMES, MAX_QUEUED_ANSWERS, type QueuedAnswer } from './answer-json.js';
 import { streamFromJson } from './answer-stream.js';
 import { type ErrorCode, MockpointError } from './errors.js';
+import { createGraphqlSchemas } from './graphql-json.js';
 import { JsonText, scanJson } from './json-text.js';
 import { checkAnswer, checkMatchPath } from './route.js';
 import { createRouteSchemas } from './route-schema.js';
@@ -26,6 +27,7 @@ import { SIGNATURE_STATUSES, signatureSchemas } from './signature-settings.js';
 import { createStateSchemas } from './state-json.js';
 
 const stateSchemas = createStateSchemas();
+const graphqlSchemas = createGraphqlSchemas();
 
 /**
  * A stored mock endpoint: exactly these four fields. On the wire `data` is the
@@ -263,6 +265,7 @@ export function createSchemas(options: SchemaOptions = {}) {
         })
         .optional()
         .describe('WebSocket messages only (journal entries MESSAGE and CLOSE): their direction and connection.'),
+      graphql: graphqlSchemas.filter.optional(),
     })
     .meta({ title: 'RequestFilter', description: 'Which recorded requests count; all given fields must match.' });
   const journalEntry = z
@@ -312,6 +315,7 @@ export function createSchemas(options: SchemaOptions = {}) {
         .describe(
           'Present on a WebSocket message (method MESSAGE: body is its exact text, or its bytes in base64 for a binary frame) or close (method CLOSE: body is the reason).',
         ),
+      graphql: graphqlSchemas.mark.optional(),
     })
     .meta({ title: 'RecordedRequest' });
   const streamQuery = z.object({

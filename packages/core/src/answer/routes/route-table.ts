@@ -138,6 +138,7 @@ export class RouteTable {
         route.route.answer.resource !== undefined ||
         route.validator?.readsBody === true ||
         (route.route.match !== undefined && Object.hasOwn(route.route.match, 'body')) ||
+        route.route.match?.graphql !== undefined ||
         readsBodyTemplate(route.route.answer),
     );
   }
