@@ -26,6 +26,7 @@ const TYPE_TEXT = {
   dsn: 'Sentry DSN',
   hosts: 'comma list of host names',
   origins: 'comma list of origins',
+  hostMap: 'comma list of host=name',
   redis: '`redis://`, `rediss://` or a socket path',
 };
 

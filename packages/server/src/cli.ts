@@ -165,6 +165,7 @@ async function main(): Promise<void> {
     `env file: ${request.envFile ?? 'none'}`,
     wildcard ? 'every network interface: reachable from other machines' : '',
     config.adminToken ? 'admin token required for writes' : '',
+    Object.keys(config.hosts).length > 0 ? `hosts mapped: ${Object.keys(config.hosts).join(', ')}` : '',
     config.configFile ? `mock file ${config.configFile}${config.watchConfig ? ' (watched)' : ''}` : '',
     config.serverReportingDsn ? 'server error reporting on' : '',
   ].filter(Boolean);

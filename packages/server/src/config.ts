@@ -19,6 +19,7 @@ import {
   isHostRule,
   isOriginRule,
   type LimitOptions,
+  parseHostMappings,
   SETTING_LIST,
   SETTINGS,
   type SettingName,
@@ -51,6 +52,8 @@ export interface ServerConfig extends Required<LimitOptions> {
   adminToken: string | undefined;
   /** Host names the admin API and web page answer besides IP addresses and `localhost`. */
   allowedHosts: string[];
+  /** Hosts that pick an endpoint (`MOCKPOINT_HOSTS`): host pattern → endpoint name. */
+  hosts: Record<string, string>;
   /** Origins allowed to write to `/api` besides the daemon's own. */
   allowedOrigins: string[];
   /** Hosts deliveries may target besides loopback addresses. */
@@ -134,7 +137,7 @@ Only these names are read: an application's own PORT, HOST or REDIS_URL does not
 An empty environment value (e.g. MOCKPOINT_ADMIN_TOKEN=) counts as unset: a value in the env file then applies.
 `;
 
-type SettingValue = number | string | boolean | string[];
+type SettingValue = number | string | boolean | string[] | Record<string, string>;
 
 /** A comma list, trimmed, without empty entries. */
 function commaList(raw: string): string[] {
@@ -194,6 +197,11 @@ function parseValue(setting: string, spec: SettingSpec, raw: string): SettingVal
         );
       }
       return origins.map((origin) => new URL(origin).origin);
+    }
+    case 'hostMap': {
+      const mappings = parseHostMappings(raw);
+      if ('problem' in mappings) throw new ConfigError(setting, mappings.problem);
+      return Object.fromEntries(mappings.map(({ host, name }) => [host, name]));
     }
     case 'redis': {
       if (raw.startsWith('/') || /^unix:\/\/\/./.test(raw)) return raw;
@@ -306,7 +314,8 @@ export function resolveConfig(
   }
   const config: Record<string, unknown> = {};
   for (const spec of SETTING_LIST) {
-    config[spec.name] = spec.type === 'hosts' || spec.type === 'origins' ? [] : spec.default;
+    config[spec.name] =
+      spec.type === 'hosts' || spec.type === 'origins' ? [] : spec.type === 'hostMap' ? {} : spec.default;
     const fromFlag = flags.values.get(spec.name);
     // The environment wins over the file. An empty value means unset, so an unset
     // `${MOCKPOINT_ADMIN_TOKEN}` in a compose file cannot switch off a token kept in .env.

@@ -124,6 +124,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     ...pickLimits(options),
     adminToken: options.adminToken,
     allowedHosts: options.allowedHosts,
+    hosts: options.hosts,
     allowedOrigins: options.allowedOrigins,
     deliveryAllowHosts: options.deliveryAllowHosts,
     // /api JSON answers compressed for clients that take it (a journal shrinks about fourfold).

@@ -61,6 +61,7 @@ describe('defaults', () => {
         headersTimeoutMs: 10_000,
         requestTimeoutMs: 30_000,
         allowedHosts: [],
+        hosts: {},
         allowedOrigins: [],
         deliveryAllowHosts: [],
         proxyAllowHosts: [],
@@ -140,6 +141,7 @@ describe('sources', () => {
         MOCKPOINT_ALLOWED_ORIGINS: 'http://127.0.0.1:3000',
         MOCKPOINT_ADMIN_TOKEN: 'secret',
         MOCKPOINT_ALLOWED_HOSTS: 'mocks.internal,.example.com',
+        MOCKPOINT_HOSTS: 'API.github.com=github,*.stripe.com=stripe',
         MOCKPOINT_DELIVERY_ALLOW_HOSTS: 'receiver.internal',
         MOCKPOINT_PROXY_ALLOW_HOSTS: 'api.example.com,127.0.0.1',
         MOCKPOINT_CONFIG: 'mocks/mockpoint.yaml',
@@ -168,6 +170,7 @@ describe('sources', () => {
       maxStreams: 9,
       adminToken: 'secret',
       allowedHosts: ['mocks.internal', '.example.com'],
+      hosts: { 'api.github.com': 'github', '*.stripe.com': 'stripe' },
       allowedOrigins: ['http://127.0.0.1:3000'],
       deliveryAllowHosts: ['receiver.internal'],
       proxyAllowHosts: ['api.example.com', '127.0.0.1'],
@@ -387,6 +390,9 @@ describe('bad values throw a ConfigError naming the setting', () => {
     ],
     ['IPv6 rule that is none', [], { MOCKPOINT_DELIVERY_ALLOW_HOSTS: '[::g]' }, 'MOCKPOINT_DELIVERY_ALLOW_HOSTS'],
     ['host rule with a scheme', ['--delivery-allow-hosts', 'http://a.example'], {}, '--delivery-allow-hosts'],
+    ['host map without a name', ['--hosts', 'api.github.com'], {}, '--hosts'],
+    ['host map with an IP', [], { MOCKPOINT_HOSTS: '127.0.0.1=local' }, 'MOCKPOINT_HOSTS'],
+    ['host mapped twice', [], { MOCKPOINT_HOSTS: 'a.test=x,A.test=y' }, 'MOCKPOINT_HOSTS'],
   ];
 
   it.each(cases)('%s', (_label, argv, env, setting) => {

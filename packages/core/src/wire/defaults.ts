@@ -6,6 +6,7 @@
  * @module
  */
 
+export { parseHostMappings } from './host-mapping.js';
 export { HOST_RULE_FORMS, isHostRule } from './host-rules.js';
 export {
   DEFAULT_CACHE_MAX_BYTES,

@@ -26,6 +26,8 @@ export type SettingType =
   | 'hosts'
   /** A comma list of origins (`scheme://host[:port]`). */
   | 'origins'
+  /** A comma list of `host=endpoint` (`api.github.com=github,*.stripe.com=stripe`). */
+  | 'hostMap'
   /** `redis://`, `rediss://` or an absolute unix socket path. */
   | 'redis';
 
@@ -278,6 +280,14 @@ export const SETTINGS = {
     type: 'hosts',
     defaultText: 'none (IP addresses and localhost only)',
     help: 'hosts /api and the web page answer besides IPs and localhost (comma-separated host rules, see docs/safety.md#host-allow-lists: name, .example.com = its subdomains too, IP, each with an optional :port; /endpoint answers any Host)',
+  },
+  hosts: {
+    env: 'MOCKPOINT_HOSTS',
+    flag: '--hosts',
+    arg: '<list>',
+    type: 'hostMap',
+    defaultText: 'none',
+    help: 'hosts that pick an endpoint: a request with that Host (or, through the forward proxy, that target) is answered by the endpoint, its whole path the subpath (comma-separated host=name, *.example.com for every name below it; see docs/https.md)',
   },
   allowedOrigins: {
     env: 'MOCKPOINT_ALLOWED_ORIGINS',

@@ -10,6 +10,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { getRequestListener } from '@hono/node-server';
 import { type ClientGone, errorAnswer } from '../../answer/endpoint-answer.js';
 import { ENDPOINT_PREFIX, type EndpointHandler } from '../../answer/endpoint-handler.js';
+import { routeByHost } from '../../answer/host-routing.js';
 import { type AnswerSink, sendAnswer } from '../../answer/sink.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
@@ -36,6 +37,15 @@ function declaresBody(rawHeaders: readonly string[]): boolean {
     }
   }
   return false;
+}
+
+/** The Host header's value, from the raw headers (so Node never builds `req.headers`). */
+function hostHeader(rawHeaders: readonly string[]): string | undefined {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    if (name.length === 4 && name.toLowerCase() === 'host') return rawHeaders[i + 1];
+  }
+  return undefined;
 }
 
 /**
@@ -248,10 +258,22 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
   // Proxy routes resolve names here and check every address before connecting.
   proxy.preferUpstream(nodeUpstream);
   const maxBytes = app.mockpoint.options.maxBodyBytes;
+  const { hosts } = app.mockpoint;
+  const { allowedHosts } = app.mockpoint.options;
 
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
-    const target = endpointTarget(url);
+    let target: string | undefined;
+    // One check when no host is mapped and the target is a path (the hot path).
+    if (hosts.size === 0 && url.charCodeAt(0) === 47 /* / */) target = endpointTarget(url);
+    else {
+      const routed = routeByHost(url, hostHeader(req.rawHeaders), hosts, allowedHosts);
+      if (typeof routed === 'object') {
+        sendAnswer(routed, out.sink, res);
+        return;
+      }
+      target = routed ?? endpointTarget(url);
+    }
     if (target === undefined) {
       // Never let the URL parser resolve `..` into another route (e.g. from /endpoint/ into /api).
       // Only the path: a query may carry `/./` or `/../` as plain data.
