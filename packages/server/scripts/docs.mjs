@@ -27,6 +27,7 @@ const TYPE_TEXT = {
   hosts: 'comma list of host names',
   origins: 'comma list of origins',
   hostMap: 'comma list of host=name',
+  serveMap: 'comma list of name=port',
   redis: '`redis://`, `rediss://` or a socket path',
 };
 

@@ -62,6 +62,7 @@ describe('defaults', () => {
         requestTimeoutMs: 30_000,
         allowedHosts: [],
         hosts: {},
+        serve: {},
         allowedOrigins: [],
         deliveryAllowHosts: [],
         proxyAllowHosts: [],
@@ -142,6 +143,7 @@ describe('sources', () => {
         MOCKPOINT_ADMIN_TOKEN: 'secret',
         MOCKPOINT_ALLOWED_HOSTS: 'mocks.internal,.example.com',
         MOCKPOINT_HOSTS: 'API.github.com=github,*.stripe.com=stripe',
+        MOCKPOINT_SERVE: 'github=8081, stripe=0',
         MOCKPOINT_DELIVERY_ALLOW_HOSTS: 'receiver.internal',
         MOCKPOINT_PROXY_ALLOW_HOSTS: 'api.example.com,127.0.0.1',
         MOCKPOINT_CONFIG: 'mocks/mockpoint.yaml',
@@ -171,6 +173,7 @@ describe('sources', () => {
       adminToken: 'secret',
       allowedHosts: ['mocks.internal', '.example.com'],
       hosts: { 'api.github.com': 'github', '*.stripe.com': 'stripe' },
+      serve: { github: 8081, stripe: 0 },
       allowedOrigins: ['http://127.0.0.1:3000'],
       deliveryAllowHosts: ['receiver.internal'],
       proxyAllowHosts: ['api.example.com', '127.0.0.1'],
@@ -393,6 +396,9 @@ describe('bad values throw a ConfigError naming the setting', () => {
     ['host map without a name', ['--hosts', 'api.github.com'], {}, '--hosts'],
     ['host map with an IP', [], { MOCKPOINT_HOSTS: '127.0.0.1=local' }, 'MOCKPOINT_HOSTS'],
     ['host mapped twice', [], { MOCKPOINT_HOSTS: 'a.test=x,A.test=y' }, 'MOCKPOINT_HOSTS'],
+    ['serve without a port', ['--serve', 'github'], {}, '--serve'],
+    ['serve with a port too big', [], { MOCKPOINT_SERVE: 'github=65536' }, 'MOCKPOINT_SERVE'],
+    ['one endpoint served twice', ['--serve', 'a=1', '--serve', 'a=2'], {}, '--serve'],
   ];
 
   it.each(cases)('%s', (_label, argv, env, setting) => {

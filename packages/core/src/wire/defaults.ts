@@ -22,7 +22,7 @@ export {
   resolveLimits,
 } from './limits.js';
 export { DEFAULT_DELAY, DEFAULT_MAX_DELAY_MS, DEFAULT_STATUS_CODE } from './record-defaults.js';
-export { isOriginRule } from './rules.js';
+export { isOriginRule, isValidName } from './rules.js';
 export {
   defaultText,
   LIMIT_NAMES,

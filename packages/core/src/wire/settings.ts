@@ -28,6 +28,8 @@ export type SettingType =
   | 'origins'
   /** A comma list of `host=endpoint` (`api.github.com=github,*.stripe.com=stripe`). */
   | 'hostMap'
+  /** A comma list of `endpoint=port` (`github=8081`); the flag may be repeated. */
+  | 'serveMap'
   /** `redis://`, `rediss://` or an absolute unix socket path. */
   | 'redis';
 
@@ -288,6 +290,14 @@ export const SETTINGS = {
     type: 'hostMap',
     defaultText: 'none',
     help: 'hosts that pick an endpoint: a request with that Host (or, through the forward proxy, that target) is answered by the endpoint, its whole path the subpath (comma-separated host=name, *.example.com for every name below it; see docs/https.md)',
+  },
+  serve: {
+    env: 'MOCKPOINT_SERVE',
+    flag: '--serve',
+    arg: '<name=port>',
+    type: 'serveMap',
+    defaultText: 'none',
+    help: 'also serve an endpoint at the root of a port of its own, every path its subpath (github=8081; repeat the flag or give a comma list; port 0 picks a free one; see docs/https.md)',
   },
   allowedOrigins: {
     env: 'MOCKPOINT_ALLOWED_ORIGINS',

@@ -14,8 +14,9 @@ import { routeByHost } from '../../answer/host-routing.js';
 import { type AnswerSink, sendAnswer } from '../../answer/sink.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
-import { splitEndpointTarget } from '../../wire/endpoint-target.js';
+import { mappedTarget, splitEndpointTarget } from '../../wire/endpoint-target.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
+import { isValidName } from '../../wire/rules.js';
 import { nodeUpstream } from './node-upstream.js';
 import { createNodeSink } from './sink.js';
 
@@ -238,6 +239,15 @@ export interface NodeListenerOptions {
    * @default true
    */
   overrideGlobalObjects?: boolean;
+  /**
+   * Serve this one endpoint at the root: every request, whatever its path or
+   * Host, is answered by it with its whole path as the subpath (`--serve
+   * github=8081`, for clients that take a host and port but no path prefix).
+   * Nothing else (no `/api`, no page) answers on this listener.
+   * @default undefined (the whole app)
+   * @example http.createServer(createNodeListener(app, { endpoint: 'github' })).listen(8081)
+   */
+  endpoint?: string;
 }
 
 /**
@@ -301,6 +311,27 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
     };
     answer(res, out, recorded);
   };
+
+  if (options.endpoint !== undefined) {
+    const name = options.endpoint;
+    if (!isValidName(name)) throw new TypeError(`createNodeListener: endpoint "${name}" is not a valid name`);
+    const dispatchOne = (req: IncomingMessage, res: ServerResponse): void => {
+      const target = mappedTarget(name, req.url ?? '/');
+      if (declaresBody(req.rawHeaders)) readBody(req, res, out, target, maxBytes);
+      else
+        answer(res, out, {
+          method: req.method ?? 'GET',
+          target,
+          rawHeaders: req.rawHeaders,
+          body: EMPTY,
+          bodyTruncated: false,
+        });
+    };
+    return (req, res) => {
+      if (res.socket === null) res.once('socket', () => dispatchOne(req, res));
+      else dispatchOne(req, res);
+    };
+  }
 
   return (req, res) => {
     // A pipelined request waits until the answers before it are sent (Node gives its
