@@ -26,6 +26,8 @@ const TYPE_TEXT = {
   dsn: 'Sentry DSN',
   hosts: 'comma list of host names',
   origins: 'comma list of origins',
+  hostMap: 'comma list of host=name',
+  serveMap: 'comma list of name=port',
   redis: '`redis://`, `rediss://` or a socket path',
 };
 

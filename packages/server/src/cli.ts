@@ -165,6 +165,8 @@ async function main(): Promise<void> {
     `env file: ${request.envFile ?? 'none'}`,
     wildcard ? 'every network interface: reachable from other machines' : '',
     config.adminToken ? 'admin token required for writes' : '',
+    Object.keys(config.hosts).length > 0 ? `hosts mapped: ${Object.keys(config.hosts).join(', ')}` : '',
+    ...Object.entries(server.endpointUrls).map(([name, url]) => `${name} served at ${url}`),
     config.configFile ? `mock file ${config.configFile}${config.watchConfig ? ' (watched)' : ''}` : '',
     config.serverReportingDsn ? 'server error reporting on' : '',
   ].filter(Boolean);

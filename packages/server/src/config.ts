@@ -18,7 +18,9 @@ import {
   HOST_RULE_FORMS,
   isHostRule,
   isOriginRule,
+  isValidName,
   type LimitOptions,
+  parseHostMappings,
   SETTING_LIST,
   SETTINGS,
   type SettingName,
@@ -51,6 +53,10 @@ export interface ServerConfig extends Required<LimitOptions> {
   adminToken: string | undefined;
   /** Host names the admin API and web page answer besides IP addresses and `localhost`. */
   allowedHosts: string[];
+  /** Hosts that pick an endpoint (`MOCKPOINT_HOSTS`): host pattern → endpoint name. */
+  hosts: Record<string, string>;
+  /** Endpoints served at the root of a port of their own (`--serve github=8081`): name → port. */
+  serve: Record<string, number>;
   /** Origins allowed to write to `/api` besides the daemon's own. */
   allowedOrigins: string[];
   /** Hosts deliveries may target besides loopback addresses. */
@@ -134,7 +140,7 @@ Only these names are read: an application's own PORT, HOST or REDIS_URL does not
 An empty environment value (e.g. MOCKPOINT_ADMIN_TOKEN=) counts as unset: a value in the env file then applies.
 `;
 
-type SettingValue = number | string | boolean | string[];
+type SettingValue = number | string | boolean | string[] | Record<string, string> | Record<string, number>;
 
 /** A comma list, trimmed, without empty entries. */
 function commaList(raw: string): string[] {
@@ -195,6 +201,29 @@ function parseValue(setting: string, spec: SettingSpec, raw: string): SettingVal
       }
       return origins.map((origin) => new URL(origin).origin);
     }
+    case 'hostMap': {
+      const mappings = parseHostMappings(raw);
+      if ('problem' in mappings) throw new ConfigError(setting, mappings.problem);
+      return Object.fromEntries(mappings.map(({ host, name }) => [host, name]));
+    }
+    case 'serveMap': {
+      const ports: Record<string, number> = {};
+      for (const entry of commaList(raw)) {
+        const eq = entry.indexOf('=');
+        const name = entry.slice(0, Math.max(0, eq)).trim();
+        const port = entry.slice(eq + 1).trim();
+        if (eq === -1 || !isValidName(name) || !/^\d{1,5}$/.test(port) || Number(port) > 65535) {
+          throw new ConfigError(
+            setting,
+            `"${entry}" is not name=port (a name of 1-64 characters of A-Z a-z 0-9 _ -, a port 0-65535)`,
+          );
+        }
+        if (Object.hasOwn(ports, name))
+          throw new ConfigError(setting, `"${name}" is served twice; give each endpoint one port`);
+        ports[name] = Number(port);
+      }
+      return ports;
+    }
     case 'redis': {
       if (raw.startsWith('/') || /^unix:\/\/\/./.test(raw)) return raw;
       const url = URL.canParse(raw) ? new URL(raw) : undefined;
@@ -220,6 +249,9 @@ interface ParsedFlags {
   version: boolean;
   error: ConfigError | undefined;
 }
+
+/** Setting types whose flag may be given more than once, each adding to the list. */
+const REPEATABLE = new Set<SettingSpec['type']>(['hostMap', 'serveMap']);
 
 /** Parses `argv` (without node and script) into flag values keyed by setting. */
 function parseFlags(argv: string[]): ParsedFlags {
@@ -257,7 +289,10 @@ function parseFlags(argv: string[]): ParsedFlags {
       i++;
     }
     if (key === undefined) parsed.envFile = value;
-    else parsed.values.set(key, value);
+    else if (REPEATABLE.has(SETTINGS[key].type) && parsed.values.has(key)) {
+      // `--serve a=8081 --serve b=8082` is one list.
+      parsed.values.set(key, `${parsed.values.get(key)},${value}`);
+    } else parsed.values.set(key, value);
   }
   return parsed;
 }
@@ -306,7 +341,12 @@ export function resolveConfig(
   }
   const config: Record<string, unknown> = {};
   for (const spec of SETTING_LIST) {
-    config[spec.name] = spec.type === 'hosts' || spec.type === 'origins' ? [] : spec.default;
+    config[spec.name] =
+      spec.type === 'hosts' || spec.type === 'origins'
+        ? []
+        : spec.type === 'hostMap' || spec.type === 'serveMap'
+          ? {}
+          : spec.default;
     const fromFlag = flags.values.get(spec.name);
     // The environment wins over the file. An empty value means unset, so an unset
     // `${MOCKPOINT_ADMIN_TOKEN}` in a compose file cannot switch off a token kept in .env.

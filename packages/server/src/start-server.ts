@@ -55,6 +55,8 @@ export interface RunningServer {
   url: string;
   /** Base URL of every listening address, e.g. `http://127.0.0.1:16540` and `http://[::1]:16540`. */
   urls: string[];
+  /** The URL of each endpoint served at the root of its own port (`--serve`), by name. */
+  endpointUrls: Record<string, string>;
   port: number;
   /** Every part of the daemon's state; `describe()` is the start-up line's `(store: …)`. */
   backend: Backend;
@@ -90,7 +92,7 @@ async function listen(
   app: MockpointApp,
   port: number,
   host: string | undefined,
-  limits: Pick<ServeOptions, 'maxConnections' | 'headersTimeoutMs' | 'requestTimeoutMs'>,
+  limits: Pick<ServeOptions, 'maxConnections' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'endpoint'>,
 ): Promise<ServedApp[]> {
   if (host !== undefined) return [await serve(app, { ...limits, port, host })];
   // With port 0 the port picked on 127.0.0.1 may be taken on ::1: pick again then.
@@ -124,6 +126,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     ...pickLimits(options),
     adminToken: options.adminToken,
     allowedHosts: options.allowedHosts,
+    hosts: options.hosts,
     allowedOrigins: options.allowedOrigins,
     deliveryAllowHosts: options.deliveryAllowHosts,
     // /api JSON answers compressed for clients that take it (a journal shrinks about fourfold).
@@ -156,27 +159,36 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     }
   }
 
-  let served: ServedApp[];
-  try {
-    served = await listen(app, port, host, {
-      maxConnections: options.maxConnections,
-      headersTimeoutMs: options.headersTimeoutMs,
-      requestTimeoutMs: options.requestTimeoutMs,
-    });
-  } catch (error) {
-    await mockFile?.close();
-    await backend.close();
-    const cause = error as NodeJS.ErrnoException & { address?: string };
-    // The address that failed (with the loopback default, one of two), as the error names it.
-    const address = cause.address ?? host ?? LOOPBACK.join(' and ');
-    const where = `${address.includes(':') ? `[${address}]` : address}:${port}`;
-    throw cause.code === 'EADDRINUSE'
-      ? new StartError(
-          'PORT_IN_USE',
-          `port ${port} is already in use (${where}); choose another with --port or ${SETTINGS.port.env}`,
-          error,
-        )
-      : new StartError('LISTEN_FAILED', `cannot listen on ${where}: ${cause.message}`, error);
+  const limits = {
+    maxConnections: options.maxConnections,
+    headersTimeoutMs: options.headersTimeoutMs,
+    requestTimeoutMs: options.requestTimeoutMs,
+  };
+  const served: ServedApp[] = [];
+  const endpointUrls: Record<string, string> = {};
+  // The daemon's port first, then each endpoint served at the root of its own (`--serve name=port`).
+  const ports: [string | undefined, number][] = [[undefined, port], ...Object.entries(options.serve ?? {})];
+  for (const [endpoint, at] of ports) {
+    try {
+      const one = await listen(app, at, host, { ...limits, endpoint });
+      served.push(...one);
+      if (endpoint !== undefined) endpointUrls[endpoint] = (one[0] as ServedApp).url;
+    } catch (error) {
+      await Promise.all(served.map((one) => one.close()));
+      await mockFile?.close();
+      await backend.close();
+      const cause = error as NodeJS.ErrnoException & { address?: string };
+      // The address that failed (with the loopback default, one of two), as the error names it.
+      const address = cause.address ?? host ?? LOOPBACK.join(' and ');
+      const where = `${address.includes(':') ? `[${address}]` : address}:${at}`;
+      const choose =
+        endpoint === undefined
+          ? `choose another with --port or ${SETTINGS.port.env}`
+          : `choose another for ${endpoint} in --serve or ${SETTINGS.serve.env}`;
+      throw cause.code === 'EADDRINUSE'
+        ? new StartError('PORT_IN_USE', `port ${at} is already in use (${where}); ${choose}`, error)
+        : new StartError('LISTEN_FAILED', `cannot listen on ${where}: ${cause.message}`, error);
+    }
   }
 
   let closing: Promise<void> | undefined;
@@ -189,10 +201,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     })();
     return closing;
   };
-  const [first] = served as [ServedApp];
+  const main = served.filter((one) => one.port === (served[0] as ServedApp).port);
+  const [first] = main as [ServedApp];
   return {
     url: first.url,
-    urls: served.map((one) => one.url),
+    urls: main.map((one) => one.url),
+    endpointUrls,
     port: first.port,
     backend,
     store: backend.store,

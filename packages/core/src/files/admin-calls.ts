@@ -87,11 +87,13 @@ export async function listNames(target: AdminTarget): Promise<string[]> {
 
 /** What `name` holds now: its record (exact), routes and queued answers. */
 export async function readState(target: AdminTarget, name: string): Promise<EndpointState> {
-  const [recordText, routesText, queueText, collectionsText] = await Promise.all([
+  const [recordText, routesText, queueText, collectionsText, hostsText] = await Promise.all([
     call(target, 'GET', `/api/endpoints/${seg(name)}`, undefined, true),
     call(target, 'GET', `/api/endpoints/${seg(name)}/routes`),
     call(target, 'GET', `/api/endpoints/${seg(name)}/queue`),
     call(target, 'GET', `/api/endpoints/${seg(name)}/collections`),
+    // A daemon older than host mappings answers 404: it holds none.
+    call(target, 'GET', `/api/endpoints/${seg(name)}/hosts`, undefined, true),
   ]);
   const state: EndpointState = { name, routes: [], queue: [] };
   if (recordText !== undefined) {
@@ -109,6 +111,11 @@ export async function readState(target: AdminTarget, name: string): Promise<Endp
   if (collections.size > 0) {
     state.collections = new Map([...collections].map(([collection, text]) => [collection, new JsonText(text)]));
   }
+  // Those of MOCKPOINT_HOSTS are the daemon's settings, not the endpoint's: a file never holds them.
+  const hosts =
+    hostsText === undefined ? [] : (JSON.parse(hostsText) as { hosts: { host: string; source: string }[] }).hosts;
+  const own = hosts.filter((entry) => entry.source === 'api').map((entry) => entry.host);
+  if (own.length > 0) state.hosts = own.sort();
   return state;
 }
 
@@ -125,6 +132,7 @@ export function stateKey(state: EndpointState): string {
     routes: new JsonText(routesJson(state.routes)),
     queue: state.queue.map(queueFields),
     collections: state.collections === undefined ? null : new JsonText(collectionsBody(state.collections)),
+    hosts: state.hosts ?? [],
   });
 }
 
@@ -140,6 +148,7 @@ export function stateEntry(state: EndpointState): Record<string, unknown> {
   if (state.routes.length > 0) out.routes = decodeRoutes(routesJson(state.routes));
   if (state.queue.length > 0) out.queue = state.queue.map(queueFields);
   if (state.collections !== undefined) out.collections = collectionsByName(state.collections);
+  if (state.hosts !== undefined) out.hosts = state.hosts;
   return out;
 }
 
@@ -162,6 +171,8 @@ export async function writeState(target: AdminTarget, desired: EndpointState, cu
   else if (current === undefined || current.collections !== undefined) {
     await call(target, 'DELETE', `${path}/collections`);
   }
+  if (bodies.hosts !== undefined) await call(target, 'PUT', `${path}/hosts`, bodies.hosts);
+  else if (current?.hosts !== undefined) await call(target, 'DELETE', `${path}/hosts`);
 }
 
 /** Removes `name`: its record, routes and queued answers. */
@@ -169,6 +180,7 @@ export async function removeState(target: AdminTarget, name: string): Promise<vo
   const path = `/api/endpoints/${seg(name)}`;
   await call(target, 'DELETE', path, undefined, true);
   await call(target, 'DELETE', `${path}/queue`);
+  await call(target, 'DELETE', `${path}/hosts`, undefined, true);
 }
 
 /** The journal as a HAR 1.2 document (`GET /api/requests.har`): every name, or only `name`. */

@@ -28,6 +28,12 @@ export function createMockFileSchema(s: Schemas = createSchemas()) {
         .array(s.queueRequest.shape.answers.element)
         .optional()
         .describe('One-shot answers given before routes and record, first first.'),
+      hosts: z
+        .array(z.string())
+        .optional()
+        .describe(
+          'Hosts that pick this endpoint: a request with that Host (or, through the forward proxy, that target) is answered here, its whole path the subpath; api.github.com, *.stripe.com (docs/https.md).',
+        ),
       collections: z
         .record(s.collectionName, z.unknown())
         .optional()

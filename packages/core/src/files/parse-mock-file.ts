@@ -23,6 +23,7 @@ import { collectionText } from '../collections/item.js';
 import type { QueuedAnswer } from '../wire/answer-json.js';
 import { toBase64 } from '../wire/base64.js';
 import { type ErrorCode, MockpointError } from '../wire/errors.js';
+import { HOST_PATTERN_FORMS, parseHostPattern } from '../wire/host-mapping.js';
 import { JsonSyntaxError, JsonText, scanJson } from '../wire/json-text.js';
 import { DEFAULT_LIMITS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_ROUTES } from '../wire/limits.js';
 import { checkRoutes, type Route, type RouteInput } from '../wire/route.js';
@@ -50,6 +51,8 @@ export interface MockFileEndpoint {
   queue: QueuedAnswer[];
   /** Collections by name, each its items' exact text as one JSON array (absent: none). */
   collections?: Map<string, JsonText>;
+  /** Hosts that pick this endpoint, as patterns (absent: none). */
+  hosts?: string[];
 }
 
 /** A checked mock file. */
@@ -142,6 +145,7 @@ const FIELD_REASONS: Record<string, string> = {
   match: 'INVALID_MATCH',
   headers: 'INVALID_HEADER',
   version: 'INVALID_VERSION',
+  hosts: 'INVALID_HOSTS',
 };
 
 /** Which answer field `path` is (`data`, `body` or `bodyBase64`: the places a `$file` may stand), if any. */
@@ -375,6 +379,7 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxRoutes = options.maxRoutes ?? DEFAULT_MAX_ROUTES;
   const names = new Map<string, number>();
+  const hostsSeen = new Map<string, number>();
   const input = (value as { endpoints: Record<string, unknown>[] }).endpoints;
   const endpoints = input.map((entry, i): MockFileEndpoint => {
     const name = entry.name as string;
@@ -436,6 +441,7 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
         }
       }
     }
+    if (Array.isArray(entry.hosts) && entry.hosts.length > 0) out.hosts = fileHosts(entry.hosts, i, hostsSeen, at);
     // The admin writes that apply this endpoint, each within the body limit the daemon holds them to.
     const bodies = writeBodies(out);
     const writes = [
@@ -443,6 +449,7 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
       ['routes', 'PUT', '/routes', bodies.routes],
       ['queue', 'POST', '/queue', bodies.queue],
       ['collections', 'PUT', '/collections', bodies.collections],
+      ['hosts', 'PUT', '/hosts', bodies.hosts],
     ] as const;
     for (const [field, method, suffix, body] of writes) {
       const size = body === undefined ? 0 : utf8Length(body);
@@ -457,6 +464,39 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
     return out;
   });
   return { version: 1, endpoints };
+}
+
+/** An endpoint's `hosts:` as patterns; a bad one, or one another endpoint of the file has, is refused at its path. */
+function fileHosts(
+  hosts: unknown[],
+  i: number,
+  seen: Map<string, number>,
+  at: (path: readonly PropertyKey[]) => Where,
+): string[] {
+  const out: string[] = [];
+  hosts.forEach((host, k) => {
+    const pattern = typeof host === 'string' ? parseHostPattern(host) : undefined;
+    if (pattern === undefined) {
+      throw fileError(
+        'MOCK_FILE_INVALID',
+        at(['endpoints', i, 'hosts', k]),
+        `${JSON.stringify(host)?.slice(0, 200)} is not a host pattern: give ${HOST_PATTERN_FORMS}`,
+        'INVALID_HOSTS',
+      );
+    }
+    const other = seen.get(pattern);
+    if (other !== undefined && other !== i) {
+      throw fileError(
+        'MOCK_FILE_INVALID',
+        at(['endpoints', i, 'hosts', k]),
+        `"${pattern}" is already mapped by endpoints[${other}]`,
+        'HOST_TAKEN',
+      );
+    }
+    seen.set(pattern, i);
+    if (!out.includes(pattern)) out.push(pattern);
+  });
+  return out.sort();
 }
 
 /**

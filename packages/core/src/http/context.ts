@@ -4,6 +4,7 @@
  * @module
  */
 import type { EndpointHandler } from '../answer/endpoint-handler.js';
+import type { HostTable } from '../answer/host-table.js';
 import type { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import type { OpenStreams } from '../answer/stream/open-streams.js';
 import type { OpenSockets } from '../answer/websocket/open-sockets.js';
@@ -40,6 +41,8 @@ export interface AppContext {
   sockets: OpenSockets;
   /** The one implementation of a request to `/endpoint/{name}`, used by every adapter. */
   handler: EndpointHandler;
+  /** Which hosts pick which endpoint. */
+  hosts: HostTable;
   /** What proxy routes may reach, and how. */
   proxy: ProxySettings;
   /** Outgoing webhook deliveries (`/api/deliveries`). */

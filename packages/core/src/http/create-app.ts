@@ -6,6 +6,7 @@
  */
 import { Hono } from 'hono';
 import { EndpointHandler } from '../answer/endpoint-handler.js';
+import { HostTable } from '../answer/host-table.js';
 import { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import type { Upstream } from '../answer/proxy/upstream.js';
 import { OpenStreams } from '../answer/stream/open-streams.js';
@@ -30,12 +31,13 @@ import { registerCollectionItemRoutes } from './routes/collection-items.js';
 import { registerCollectionRoutes } from './routes/collections.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerEndpointRoutes } from './routes/endpoint-routes.js';
+import { registerHostRoutes } from './routes/hosts.js';
 import { registerJournalRoutes } from './routes/journal.js';
 import { registerJournalHarRoutes } from './routes/journal-har.js';
 import { registerJournalStreamRoutes } from './routes/journal-stream.js';
 import { registerManageRoutes } from './routes/manage.js';
 import { registerQueueRoutes } from './routes/queue.js';
-import { registerReadRoutes } from './routes/read.js';
+import { registerMappedHosts, registerReadRoutes } from './routes/read.js';
 import { registerServiceRoutes } from './routes/service.js';
 import { registerSignatureRoutes } from './routes/signature.js';
 import { registerSocketRoutes } from './routes/sockets.js';
@@ -67,6 +69,16 @@ export interface CreateAppOptions extends LimitOptions, Partial<BackendParts> {
    * @example createApp({ allowedHosts: ['mocks.internal', '.example.com'] })
    */
   allowedHosts?: readonly string[];
+  /**
+   * Hosts that pick an endpoint, fixed for the app's life: a request with that
+   * `Host` (or, through the forward proxy, that target) is answered by the
+   * endpoint with its whole path as the subpath, and never reaches `/api` or the
+   * page. `*.stripe.com` maps every name below `stripe.com`. The admin API adds
+   * more per endpoint (`PUT /api/endpoints/{name}/hosts`). See docs/https.md.
+   * @default {}
+   * @example createApp({ hosts: { 'api.github.com': 'github', '*.stripe.com': 'stripe' } })
+   */
+  hosts?: Readonly<Record<string, string>>;
   /**
    * Origins besides the daemon's own (the request's scheme and Host) whose pages
    * may write to `/api` (`Origin` header, e.g. `http://localhost:3000`). A write
@@ -149,6 +161,7 @@ export type MockpointApp = Hono & {
     | 'deliveries'
     | 'options'
     | 'proxy'
+    | 'hosts'
   >;
 };
 
@@ -242,6 +255,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   const ctx: AppContext = {
     proxy,
     sockets,
+    hosts: new HostTable(Object.entries(options.hosts ?? {}).map(([host, name]) => ({ host, name }))),
     options: resolved,
     backend,
     endpoints,
@@ -292,12 +306,14 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       `no route for ${c.req.method} ${c.req.path}; see GET /api/openapi.json`,
     ).toResponse();
   });
+  registerMappedHosts(app, ctx);
   app.use('*', hostGuard(resolved.allowedHosts));
   app.use('/api/*', originGuard(resolved.allowedOrigins));
   if (resolved.adminToken !== undefined) app.use('/api/*', adminToken(resolved.adminToken));
   app.use('/api/*', apiEncoding({ encoders: options.apiEncoders }));
 
   registerReadRoutes(app, ctx);
+  registerHostRoutes(app, ctx);
   registerAddRoute(app, ctx);
   registerManageRoutes(app, ctx);
   registerEndpointRoutes(app, ctx);
@@ -326,6 +342,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       deliveries: ctx.deliveries,
       options: resolved,
       proxy,
+      hosts: ctx.hosts,
     },
   });
 }

@@ -39,7 +39,8 @@ export interface RouteDoc {
     | 'read'
     | 'service'
     | 'webhooks'
-    | 'deliveries';
+    | 'deliveries'
+    | 'hosts';
   /** Path parameters, each a string; with a schema when the route validates it. */
   params?: Record<string, ParamDoc>;
   /** A zod object whose fields are query parameters. */
@@ -142,6 +143,7 @@ export function buildOpenApiDocument(docs: RouteDoc[], version: string, adminTok
       { name: 'journal', description: 'Requests received by each endpoint.' },
       { name: 'webhooks', description: 'Check the signatures of webhooks arriving at an endpoint.' },
       { name: 'deliveries', description: 'Signed webhook deliveries sent to a receiver under test, with retries.' },
+      { name: 'hosts', description: 'Hosts that pick an endpoint: any client, unchanged.' },
       { name: 'service', description: 'Health and this document.' },
     ],
     paths,

@@ -6,6 +6,7 @@
  * @module
  */
 
+export { parseHostMappings } from './host-mapping.js';
 export { HOST_RULE_FORMS, isHostRule } from './host-rules.js';
 export {
   DEFAULT_CACHE_MAX_BYTES,
@@ -21,7 +22,7 @@ export {
   resolveLimits,
 } from './limits.js';
 export { DEFAULT_DELAY, DEFAULT_MAX_DELAY_MS, DEFAULT_STATUS_CODE } from './record-defaults.js';
-export { isOriginRule } from './rules.js';
+export { isOriginRule, isValidName } from './rules.js';
 export {
   defaultText,
   LIMIT_NAMES,

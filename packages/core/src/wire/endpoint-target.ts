@@ -40,3 +40,23 @@ export function splitEndpointTarget(target: string): EndpointTarget | undefined 
   if (name === '.' || name === '..') return undefined;
   return { name, subpath: slash >= end - 1 ? '/' : target.slice(slash, end) };
 }
+
+/**
+ * The target under {@link ENDPOINT_PREFIX} for a request whose host picked
+ * endpoint `name` (a valid name: nothing to encode): its whole path and query
+ * (`url` in origin or absolute form), as the subpath.
+ */
+export function mappedTarget(name: string, url: string): string {
+  let start = 0;
+  if (url.charCodeAt(0) !== 47 /* / */) {
+    const scheme = url.indexOf('://');
+    start = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
+    if (start === -1) {
+      // `http://host` or `http://host?q`: the path is `/`.
+      const q = scheme === -1 ? -1 : url.indexOf('?', scheme + 3);
+      return `${ENDPOINT_PREFIX}${name}${q === -1 ? '' : url.slice(q)}`;
+    }
+  }
+  const hash = url.indexOf('#', start);
+  return `${ENDPOINT_PREFIX}${name}${url.slice(start, hash === -1 ? undefined : hash)}`;
+}

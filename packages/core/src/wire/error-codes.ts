@@ -126,6 +126,10 @@ export const ERRORS = {
     when: "a route's `validate` is not `{ mode: off | report | enforce, body?, bodyRequired?, query?, params?, headers? }` with JSON Schemas (objects or booleans), or one of its schemas has a `#/…` `$ref` that points at nothing in it, a `pattern` RE2 cannot run (lookaround, backreferences), or a `$ref` cycle that stays on one value",
     fix: 'correct the field the message names ([files.md](files.md#request-validation))',
   },
+  INVALID_HOSTS: {
+    when: 'a `hosts` list holds something that is not a host pattern (a name, or `*.` and a name; not an IP address or `localhost`, no port), or more than 100 hosts',
+    fix: 'give host names such as `api.github.com` or `*.stripe.com` ([https.md](https.md#hosts-map-to-endpoints))',
+  },
   REQUEST_INVALID: {
     when: "a request to `/endpoint/{name}` does not fit the schemas of the route that matched it, and the route's `validate.mode` is `enforce`; `error.details.errors` lists what did not fit (`in`, `path`, `message`); the request is still journaled",
     fix: 'send what the schemas ask for (or set the mode to `report` to answer anyway and see the errors in the journal)',
@@ -232,6 +236,10 @@ export const ERRORS = {
     when: '`/api/*` or the page with a `Host` that is not an IP, `localhost` or in `MOCKPOINT_ALLOWED_HOSTS`',
     fix: 'add the host name to `MOCKPOINT_ALLOWED_HOSTS`',
   },
+  HOST_NOT_MOCKED: {
+    when: 'a request through the forward proxy (an absolute-form target) for a host that is mapped to no endpoint; `error.details.mapped` lists the mapped hosts',
+    fix: "map the host to an endpoint (`MOCKPOINT_HOSTS`, a mock file's `hosts:`, `PUT /api/endpoints/{name}/hosts`; [https.md](https.md#hosts-map-to-endpoints))",
+  },
   CROSS_ORIGIN: {
     when: 'an `/api` write from a page on another origin not in `MOCKPOINT_ALLOWED_ORIGINS` ([safety.md](safety.md))',
     fix: 'add the origin to `MOCKPOINT_ALLOWED_ORIGINS`',
@@ -268,6 +276,10 @@ export const ERRORS = {
   NAME_TAKEN: {
     when: '`PUT /api/endpoint/add` with a name that exists; nothing changes',
     fix: 'replace it (`PUT /api/endpoints/{name}`) or pick another name',
+  },
+  HOST_TAKEN: {
+    when: '`PUT /api/endpoints/{name}/hosts` with a host mapped to another endpoint (by the API, or by `MOCKPOINT_HOSTS`, which the API cannot change); nothing changes',
+    fix: 'remove the host from the other endpoint first, or pick another host',
   },
   QUEUE_FULL: {
     when: 'queuing would pass 100 answers for the name (or 64 MiB of queued answers in all, across replicas with Redis); nothing is queued',

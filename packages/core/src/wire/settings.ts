@@ -26,6 +26,10 @@ export type SettingType =
   | 'hosts'
   /** A comma list of origins (`scheme://host[:port]`). */
   | 'origins'
+  /** A comma list of `host=endpoint` (`api.github.com=github,*.stripe.com=stripe`). */
+  | 'hostMap'
+  /** A comma list of `endpoint=port` (`github=8081`); the flag may be repeated. */
+  | 'serveMap'
   /** `redis://`, `rediss://` or an absolute unix socket path. */
   | 'redis';
 
@@ -301,6 +305,22 @@ export const SETTINGS = {
     type: 'hosts',
     defaultText: 'none (IP addresses and localhost only)',
     help: 'hosts /api and the web page answer besides IPs and localhost (comma-separated host rules, see docs/safety.md#host-allow-lists: name, .example.com = its subdomains too, IP, each with an optional :port; /endpoint answers any Host)',
+  },
+  hosts: {
+    env: 'MOCKPOINT_HOSTS',
+    flag: '--hosts',
+    arg: '<list>',
+    type: 'hostMap',
+    defaultText: 'none',
+    help: 'hosts that pick an endpoint: a request with that Host (or, through the forward proxy, that target) is answered by the endpoint, its whole path the subpath (comma-separated host=name, *.example.com for every name below it; see docs/https.md)',
+  },
+  serve: {
+    env: 'MOCKPOINT_SERVE',
+    flag: '--serve',
+    arg: '<name=port>',
+    type: 'serveMap',
+    defaultText: 'none',
+    help: 'also serve an endpoint at the root of a port of its own, every path its subpath (github=8081; repeat the flag or give a comma list; port 0 picks a free one; see docs/https.md)',
   },
   allowedOrigins: {
     env: 'MOCKPOINT_ALLOWED_ORIGINS',

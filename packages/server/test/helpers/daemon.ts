@@ -163,7 +163,9 @@ export async function startDaemon(options: CliOptions = {}): Promise<Daemon> {
   const args = options.args ?? [];
   const defaults = [
     ...(args.some((a) => a.startsWith('--port')) || options.env?.MOCKPOINT_PORT !== undefined ? [] : ['--port', '0']),
-    ...(args.some((a) => a.startsWith('--host')) || options.defaultHost ? [] : ['--host', '127.0.0.1']),
+    ...(args.some((a) => a === '--host' || a.startsWith('--host=')) || options.defaultHost
+      ? []
+      : ['--host', '127.0.0.1']),
   ];
   const proc = await spawnCli({ ...options, args: [...defaults, ...args] });
   const ready = new Promise<RegExpExecArray>((resolve, reject) => {

@@ -10,11 +10,13 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { getRequestListener } from '@hono/node-server';
 import { type ClientGone, errorAnswer } from '../../answer/endpoint-answer.js';
 import { ENDPOINT_PREFIX, type EndpointHandler } from '../../answer/endpoint-handler.js';
+import { routeByHost } from '../../answer/host-routing.js';
 import { type AnswerSink, sendAnswer } from '../../answer/sink.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
-import { splitEndpointTarget } from '../../wire/endpoint-target.js';
+import { mappedTarget, splitEndpointTarget } from '../../wire/endpoint-target.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
+import { isValidName } from '../../wire/rules.js';
 import { nodeUpstream } from './node-upstream.js';
 import { createNodeSink } from './sink.js';
 
@@ -36,6 +38,15 @@ function declaresBody(rawHeaders: readonly string[]): boolean {
     }
   }
   return false;
+}
+
+/** The Host header's value, from the raw headers (so Node never builds `req.headers`). */
+function hostHeader(rawHeaders: readonly string[]): string | undefined {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    if (name.length === 4 && name.toLowerCase() === 'host') return rawHeaders[i + 1];
+  }
+  return undefined;
 }
 
 /**
@@ -228,6 +239,15 @@ export interface NodeListenerOptions {
    * @default true
    */
   overrideGlobalObjects?: boolean;
+  /**
+   * Serve this one endpoint at the root: every request, whatever its path or
+   * Host, is answered by it with its whole path as the subpath (`--serve
+   * github=8081`, for clients that take a host and port but no path prefix).
+   * Nothing else (no `/api`, no page) answers on this listener.
+   * @default undefined (the whole app)
+   * @example http.createServer(createNodeListener(app, { endpoint: 'github' })).listen(8081)
+   */
+  endpoint?: string;
 }
 
 /**
@@ -248,10 +268,22 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
   // Proxy routes resolve names here and check every address before connecting.
   proxy.preferUpstream(nodeUpstream);
   const maxBytes = app.mockpoint.options.maxBodyBytes;
+  const { hosts } = app.mockpoint;
+  const { allowedHosts } = app.mockpoint.options;
 
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
-    const target = endpointTarget(url);
+    let target: string | undefined;
+    // One check when no host is mapped and the target is a path (the hot path).
+    if (hosts.size === 0 && url.charCodeAt(0) === 47 /* / */) target = endpointTarget(url);
+    else {
+      const routed = routeByHost(url, hostHeader(req.rawHeaders), hosts, allowedHosts);
+      if (typeof routed === 'object') {
+        sendAnswer(routed, out.sink, res);
+        return;
+      }
+      target = routed ?? endpointTarget(url);
+    }
     if (target === undefined) {
       // Never let the URL parser resolve `..` into another route (e.g. from /endpoint/ into /api).
       // Only the path: a query may carry `/./` or `/../` as plain data.
@@ -279,6 +311,27 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
     };
     answer(res, out, recorded);
   };
+
+  if (options.endpoint !== undefined) {
+    const name = options.endpoint;
+    if (!isValidName(name)) throw new TypeError(`createNodeListener: endpoint "${name}" is not a valid name`);
+    const dispatchOne = (req: IncomingMessage, res: ServerResponse): void => {
+      const target = mappedTarget(name, req.url ?? '/');
+      if (declaresBody(req.rawHeaders)) readBody(req, res, out, target, maxBytes);
+      else
+        answer(res, out, {
+          method: req.method ?? 'GET',
+          target,
+          rawHeaders: req.rawHeaders,
+          body: EMPTY,
+          bodyTruncated: false,
+        });
+    };
+    return (req, res) => {
+      if (res.socket === null) res.once('socket', () => dispatchOne(req, res));
+      else dispatchOne(req, res);
+    };
+  }
 
   return (req, res) => {
     // A pipelined request waits until the answers before it are sent (Node gives its

@@ -112,6 +112,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
   app.delete('/api/endpoints', async (c) => {
     await endpoints.clear();
     await journal.clearAll();
+    ctx.hosts.clearAll();
     return c.body(null, 204);
   });
 
@@ -169,7 +170,8 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
     {
       method: 'delete',
       path: '/api/endpoints',
-      summary: 'Remove every endpoint, every queued answer and every recorded request (test reset).',
+      summary:
+        'Remove every endpoint, every queued answer, every recorded request and the hosts the API mapped (test reset).',
       tag: 'endpoints',
       admin: true,
       responses: {

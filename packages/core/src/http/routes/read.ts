@@ -11,25 +11,25 @@ import { createFetchSink } from '../../adapter/fetch/sink.js';
 import { READ_METHODS } from '../../answer/endpoint-handler.js';
 import { sendAnswer } from '../../answer/sink.js';
 import { captureRequest } from '../../journal/journal-entry.js';
+import { mappedTarget } from '../../wire/endpoint-target.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
 import type { AppContext } from '../context.js';
 import type { RouteDoc } from '../openapi.js';
 import { describeErrors, errorResponses } from './responses.js';
 
-export function registerReadRoutes(app: Hono, ctx: AppContext): void {
+/** Answers a request as endpoint `name`; `target` (path and query under /endpoint/) replaces the URL's when a host picked the name. */
+type Responder = (request: Request, name: string, target?: string) => Promise<Response>;
+
+function endpointResponder(ctx: AppContext): Responder {
   const { handler, options } = ctx;
   const sink = createFetchSink(ctx.streams);
-
-  // Other methods and paths under /endpoint/ reach the app's 404/405 answers, which say the same.
-  // The bare URL and every path below it reach the endpoint (its subpath).
-  app.on([...READ_METHODS, 'OPTIONS'], ['/endpoint/:name', '/endpoint/:name/*'], async (c) => {
-    const request = c.req.raw;
+  return async (request, name, target) => {
     // The rest of a long body is read and dropped up to the body limit, so the connection stays usable;
     // where the answer needs it (see readsWholeBody) it is kept (the journal keeps its first bytes).
-    const name = c.req.param('name');
     const recorded = await captureRequest(request, JOURNAL_BODY_LIMIT, options.maxBodyBytes, () =>
       handler.readsWholeBody(name),
     );
+    if (target !== undefined) recorded.target = target;
     let wholeBody: Uint8Array | undefined;
     if (recorded.body.byteLength > JOURNAL_BODY_LIMIT) {
       if (!recorded.bodyTruncated) wholeBody = recorded.body;
@@ -41,7 +41,33 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
       sink,
       request.signal,
     );
+  };
+}
+
+/**
+ * A request whose Host a mapping names reaches that endpoint only, whatever its
+ * path (never /api or the page): registered before the Host check and every route.
+ * With no host mapped, one check.
+ */
+export function registerMappedHosts(app: Hono, ctx: AppContext): void {
+  const respond = endpointResponder(ctx);
+  app.use('*', async (c, next) => {
+    if (ctx.hosts.size !== 0) {
+      const url = c.req.url;
+      const name = ctx.hosts.lookup(c.req.header('host') ?? new URL(url).host);
+      if (name !== undefined) return respond(c.req.raw, name, mappedTarget(name, url));
+    }
+    await next();
   });
+}
+
+export function registerReadRoutes(app: Hono, ctx: AppContext): void {
+  const respond = endpointResponder(ctx);
+  // Other methods and paths under /endpoint/ reach the app's 404/405 answers, which say the same.
+  // The bare URL and every path below it reach the endpoint (its subpath).
+  app.on([...READ_METHODS, 'OPTIONS'], ['/endpoint/:name', '/endpoint/:name/*'], (c) =>
+    respond(c.req.raw, c.req.param('name')),
+  );
 
   const params = { name: 'Endpoint name.' };
   const below = { ...params, subpath: 'The rest of the path (may hold several segments): matched against the routes.' };
@@ -118,6 +144,8 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
           'WEBSOCKET_REQUIRED',
           'TOO_MANY_SOCKETS',
           'WEBSOCKET_UNSUPPORTED',
+          // Through the forward proxy (an absolute-form target), a host that is mapped to no endpoint.
+          'HOST_NOT_MOCKED',
         ),
       },
     });

@@ -1,0 +1,69 @@
+/**
+ * Where a request goes by its host: a mapped host's endpoint (its whole path the
+ * subpath), a refusal for a proxied request to a host that is not mocked, or
+ * nowhere new (`undefined`: answered as before, by path). One reading for every
+ * place a host arrives: the Host header, an absolute-form target (a client using
+ * the daemon as its HTTP proxy).
+ *
+ * @module
+ */
+import { isAllowedHost } from '../http/host-guard.js';
+import { mappedTarget } from '../wire/endpoint-target.js';
+import { type EndpointAnswer, errorAnswer } from './endpoint-answer.js';
+import type { HostTable } from './host-table.js';
+
+/** The authority of an absolute-form target (`http://api.github.com:80/x` → `api.github.com:80`); at most 300 characters looked at. */
+export function targetAuthority(url: string): string {
+  const scheme = url.indexOf('://');
+  if (scheme === -1) return '';
+  const from = scheme + 3;
+  let end = from;
+  const stop = Math.min(url.length, from + 300);
+  while (end < stop) {
+    const c = url.charCodeAt(end);
+    if (c === 47 /* / */ || c === 63 /* ? */ || c === 35 /* # */) break;
+    end++;
+  }
+  const authority = url.slice(from, end);
+  const at = authority.lastIndexOf('@');
+  return at === -1 ? authority : authority.slice(at + 1);
+}
+
+/** The error a proxied request to an unmapped host gets: the hosts that are mapped, so the fix is plain. */
+export function hostNotMocked(host: string, hosts: HostTable): EndpointAnswer {
+  const mapped = hosts.list().map((entry) => entry.host);
+  const shown = host.length > 100 ? `${host.slice(0, 100)}…` : host;
+  return errorAnswer(
+    403,
+    'HOST_NOT_MOCKED',
+    `"${shown}" is not mapped to an endpoint (${mapped.length === 0 ? 'no host is mapped' : `mapped: ${mapped.slice(0, 20).join(', ')}`}); map it with MOCKPOINT_HOSTS, a mock file's hosts: or PUT /api/endpoints/{name}/hosts`,
+    { details: { host: shown, mapped: mapped.slice(0, 100) } },
+  );
+}
+
+/**
+ * The target under `/endpoint/` for a request to `url` with Host `host`, an
+ * answer refusing it, or `undefined` (answer it by its path, as without hosts).
+ * An absolute-form target names the host itself (the Host header is the
+ * client's to set, and a proxy goes by the target): mapped, its endpoint; the
+ * daemon's own (an IP address, `localhost`, `allowedHosts`), as before; any
+ * other, `HOST_NOT_MOCKED`.
+ */
+export function routeByHost(
+  url: string,
+  host: string | undefined,
+  hosts: HostTable,
+  allowedHosts: readonly string[],
+): string | EndpointAnswer | undefined {
+  if (url.charCodeAt(0) !== 47 /* / */ && url !== '*') {
+    const authority = targetAuthority(url);
+    const name = hosts.size === 0 ? undefined : hosts.lookup(authority);
+    if (name !== undefined) return mappedTarget(name, url);
+    if (authority === '' || isAllowedHost(authority, allowedHosts, url.startsWith('https:') ? 443 : 80))
+      return undefined;
+    return hostNotMocked(authority, hosts);
+  }
+  if (hosts.size === 0 || host === undefined) return undefined;
+  const name = hosts.lookup(host);
+  return name === undefined ? undefined : mappedTarget(name, url);
+}

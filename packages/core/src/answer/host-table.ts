@@ -1,0 +1,130 @@
+/**
+ * Which endpoint a host picks: the mappings of the settings (`MOCKPOINT_HOSTS`,
+ * `createApp({ hosts })`), fixed for the app's life, and those set per endpoint
+ * through the admin API (a mock file's `hosts:` is applied through it). Every
+ * adapter asks {@link HostTable.lookup} once per request, and only when
+ * {@link HostTable.size} is not 0, so a daemon that maps no host pays one check.
+ *
+ * @module
+ */
+import { MockpointError } from '../wire/errors.js';
+import { type HostMapping, hostOfHeader, parseHostPattern } from '../wire/host-mapping.js';
+
+/** Most hosts one endpoint may be given through the API. */
+export const MAX_HOSTS_PER_NAME = 100;
+
+/** One row of {@link HostTable.list}. */
+export interface HostEntry extends HostMapping {
+  /** `settings`: from `MOCKPOINT_HOSTS` (fixed); `api`: set through the admin API or a mock file. */
+  source: 'settings' | 'api';
+}
+
+export class HostTable {
+  /** Host pattern → entry; a `*.name` pattern is kept under its own text. */
+  readonly #entries = new Map<string, HostEntry>();
+  #wildcards = 0;
+
+  constructor(fixed: readonly HostMapping[] = []) {
+    for (const { host, name } of fixed) {
+      const pattern = parseHostPattern(host);
+      if (pattern === undefined) throw new MockpointError('INVALID_HOSTS', `"${host}" is not a host pattern`);
+      this.#add({ host: pattern, name, source: 'settings' });
+    }
+  }
+
+  /** How many hosts are mapped: 0 means no request needs a look at its Host. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /**
+   * The endpoint name `hostHeader` (a Host header value or a target's authority,
+   * port allowed) maps to: its exact name first, then the nearest `*.` pattern
+   * above it (`*.stripe.com` maps `api.stripe.com` and `a.b.stripe.com`, not
+   * `stripe.com`).
+   */
+  lookup(hostHeader: string): string | undefined {
+    const host = hostOfHeader(hostHeader);
+    if (host === undefined) return undefined;
+    const exact = this.#entries.get(host);
+    if (exact !== undefined) return exact.name;
+    if (this.#wildcards === 0) return undefined;
+    for (let dot = host.indexOf('.'); dot !== -1; dot = host.indexOf('.', dot + 1)) {
+      const entry = this.#entries.get(`*${host.slice(dot)}`);
+      if (entry !== undefined) return entry.name;
+    }
+    return undefined;
+  }
+
+  /** Every mapping, in host order. */
+  list(): HostEntry[] {
+    return [...this.#entries.values()].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
+  }
+
+  /** The hosts mapped to `name`, from both sources, in host order. */
+  hostsOf(name: string): HostEntry[] {
+    return this.list().filter((entry) => entry.name === name);
+  }
+
+  /**
+   * Replaces the hosts the API gave `name` with `hosts` (patterns, checked here).
+   * A host mapped to another name, or by the settings, is refused with
+   * `HOST_TAKEN` and nothing changes; a host the settings already map to `name` is kept as it is.
+   */
+  setHosts(name: string, hosts: readonly string[]): HostEntry[] {
+    if (hosts.length > MAX_HOSTS_PER_NAME) {
+      throw new MockpointError(
+        'INVALID_HOSTS',
+        `at most ${MAX_HOSTS_PER_NAME} hosts per endpoint; got ${hosts.length}`,
+      );
+    }
+    const patterns: string[] = [];
+    for (const host of hosts) {
+      const pattern = typeof host === 'string' ? parseHostPattern(host) : undefined;
+      if (pattern === undefined) {
+        throw new MockpointError(
+          'INVALID_HOSTS',
+          `${JSON.stringify(host).slice(0, 300)} is not a host pattern: give a host name (api.github.com) or *. and a name (*.stripe.com); not an IP address or localhost, no port`,
+        );
+      }
+      const held = this.#entries.get(pattern);
+      if (held !== undefined && held.name !== name) {
+        throw new MockpointError(
+          'HOST_TAKEN',
+          `"${pattern}" is mapped to endpoint "${held.name}"${held.source === 'settings' ? ' by MOCKPOINT_HOSTS' : ''}; remove it there first`,
+          { details: { host: pattern, name: held.name } },
+        );
+      }
+      // One the settings map to this name already stays theirs.
+      if (held?.source !== 'settings' && !patterns.includes(pattern)) patterns.push(pattern);
+    }
+    this.clearHosts(name);
+    for (const host of patterns) this.#add({ host, name, source: 'api' });
+    return this.hostsOf(name);
+  }
+
+  /** Removes the hosts the API gave `name` (those of the settings stay). */
+  clearHosts(name: string): void {
+    for (const [host, entry] of this.#entries) {
+      if (entry.name === name && entry.source === 'api') this.#remove(host);
+    }
+  }
+
+  /** Removes every host the API gave (a test reset: `DELETE /api/endpoints`). */
+  clearAll(): void {
+    for (const [host, entry] of this.#entries) if (entry.source === 'api') this.#remove(host);
+  }
+
+  #add(entry: HostEntry): void {
+    if (this.#entries.has(entry.host)) {
+      throw new MockpointError('INVALID_HOSTS', `"${entry.host}" is mapped twice; map each host to one endpoint`);
+    }
+    this.#entries.set(entry.host, entry);
+    if (entry.host.startsWith('*.')) this.#wildcards++;
+  }
+
+  #remove(host: string): void {
+    this.#entries.delete(host);
+    if (host.startsWith('*.')) this.#wildcards--;
+  }
+}

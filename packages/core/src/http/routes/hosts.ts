@@ -1,0 +1,112 @@
+/**
+ * `/api/hosts` and `/api/endpoints/{name}/hosts`: which hosts pick which
+ * endpoint (docs/https.md). The mappings of `MOCKPOINT_HOSTS` are shown and
+ * cannot be changed here; those set here last until the process ends or
+ * `DELETE /api/endpoints` (a mock file applied at start sets them again).
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { MockpointError } from '../../wire/errors.js';
+import { readJsonObjectBody } from '../body.js';
+import type { AppContext } from '../context.js';
+import { pathName } from './manage.js';
+import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc } from './responses.js';
+
+const entry = z.object({
+  host: z.string().meta({ description: 'A host name, or `*.` and a name for every name below it.' }),
+  name: z.string(),
+  source: z
+    .enum(['settings', 'api'])
+    .meta({ description: '`settings`: MOCKPOINT_HOSTS (fixed); `api`: this API or a mock file.' }),
+});
+const table = z.object({ hosts: z.array(entry) });
+const input = z.strictObject({
+  hosts: z.array(z.string()).max(100).meta({ description: 'Host patterns: `api.github.com`, `*.stripe.com`.' }),
+});
+
+/** The body of a PUT: `{ hosts: [...] }` and nothing else. */
+async function readHosts(request: Request, maxBytes: number): Promise<string[]> {
+  const members = await readJsonObjectBody(request, maxBytes);
+  for (const key of members.keys()) {
+    if (key !== 'hosts')
+      throw new MockpointError('UNKNOWN_FIELD', `unknown field "${key.slice(0, 100)}"; give { hosts: [...] }`);
+  }
+  const text = members.get('hosts');
+  const hosts: unknown = text === undefined ? undefined : JSON.parse(text);
+  if (!Array.isArray(hosts) || hosts.some((host) => typeof host !== 'string')) {
+    throw new MockpointError(
+      'INVALID_HOSTS',
+      '`hosts` must be a list of host names, e.g. { "hosts": ["api.github.com"] }',
+    );
+  }
+  return hosts as string[];
+}
+
+export function registerHostRoutes(app: Hono, ctx: AppContext): void {
+  const { schemas, hosts, options } = ctx;
+
+  app.get('/api/hosts', (c) => c.json({ hosts: hosts.list() }));
+
+  app.get('/api/endpoints/:name/hosts', (c) => {
+    const name = pathName(c.req.param('name'));
+    return c.json({ hosts: hosts.hostsOf(name) });
+  });
+
+  app.put('/api/endpoints/:name/hosts', async (c) => {
+    const name = pathName(c.req.param('name'));
+    const given = await readHosts(c.req.raw, options.maxBodyBytes);
+    return c.json({ hosts: hosts.setHosts(name, given) });
+  });
+
+  app.delete('/api/endpoints/:name/hosts', (c) => {
+    hosts.clearHosts(pathName(c.req.param('name')));
+    return c.body(null, 204);
+  });
+
+  const params = { name: { description: 'Endpoint name (the record need not exist).', schema: schemas.name } };
+  ctx.docs.push(
+    readDoc(
+      schemas,
+      {
+        path: '/api/hosts',
+        summary:
+          'Every host mapped to an endpoint: a request with that Host (or through the forward proxy, that target) is answered by the endpoint, its whole path the subpath.',
+        tag: 'hosts',
+      },
+      { description: 'The mappings, in host order.', schema: table },
+    ),
+    readDoc(
+      schemas,
+      { path: '/api/endpoints/{name}/hosts', summary: 'The hosts mapped to this endpoint.', tag: 'hosts', params },
+      { description: 'Its mappings (none: an empty list).', schema: table },
+    ),
+    {
+      method: 'put',
+      path: '/api/endpoints/{name}/hosts',
+      summary:
+        'Replace the hosts this API maps to the endpoint (those of MOCKPOINT_HOSTS stay). Kept in this process until it ends or DELETE /api/endpoints.',
+      tag: 'hosts',
+      params,
+      body: input,
+      admin: true,
+      responses: {
+        200: { description: "The endpoint's mappings now.", schema: table },
+        ...errorResponses(schemas, REQUEST_ERRORS, BODY_ERRORS, ADMIN_ERRORS, 'INVALID_HOSTS', 'HOST_TAKEN'),
+      },
+    },
+    {
+      method: 'delete',
+      path: '/api/endpoints/{name}/hosts',
+      summary: 'Remove the hosts this API mapped to the endpoint (those of MOCKPOINT_HOSTS stay).',
+      tag: 'hosts',
+      params,
+      admin: true,
+      responses: {
+        204: { description: 'Removed (or there were none).' },
+        ...errorResponses(schemas, REQUEST_ERRORS, ADMIN_ERRORS),
+      },
+    },
+  );
+}

@@ -1,0 +1,66 @@
+// Seeded fuzz of the places a host arrives (the Host header and an absolute-form
+// target, read by routeByHost and the host table) with random code points, sent
+// as raw bytes to the built daemon on 127.0.0.1 with hosts mapped: every request
+// is answered with an HTTP status (or refused by Node's parser), a request whose
+// host is a mapped name reaches the endpoint, and /api/health answers after.
+import { connect } from 'node:net';
+import { prng, randomText } from '@mockpoint/testkit/random-text';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { assertBuilt, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+
+beforeAll(() => assertBuilt());
+afterEach(() => killAll());
+afterAll(() => removeTempDirs());
+
+const SEED = 35;
+const CASES = 300;
+
+/** Sends `head` as UTF-8 bytes on a fresh connection and resolves with what came back before the close. */
+function rawRequest(port: number, head: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve(text) : reject(error)));
+    socket.on('close', () => resolve(text));
+    socket.setTimeout(5000, () => socket.destroy(new Error(`no answer to ${JSON.stringify(head).slice(0, 200)}`)));
+    socket.end(Buffer.from(head, 'utf8'));
+  });
+}
+
+it(`answers ${CASES} random hosts and targets (seed ${SEED}), and stays healthy`, async () => {
+  const daemon = await startDaemon({ args: ['--memory', '--hosts', 'api.github.com=github,*.stripe.com=stripe'] });
+  await requestJson(`${daemon.url}/api/endpoints/github`, { method: 'PUT', body: { data: 'gh' } });
+  await requestJson(`${daemon.url}/api/endpoints/stripe`, { method: 'PUT', body: { data: 'st' } });
+  const random = prng(SEED);
+  const statuses = new Map<string, number>();
+  for (let i = 0; i < CASES; i++) {
+    const noise = randomText(random, 1 + Math.floor(random() * 40));
+    // Around a mapped name half the time, so the lookup sees near misses too.
+    const host = random() < 0.5 ? noise : random() < 0.5 ? `${noise}.stripe.com` : `api.github.com${noise}`;
+    const head =
+      i % 2 === 0
+        ? `GET /x HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`
+        : `GET http://${host}/x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`;
+    const answer = await rawRequest(daemon.port, head);
+    const status = /^HTTP\/1\.1 (\d{3}) /.exec(answer)?.[1] ?? 'closed';
+    statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    expect(status === 'closed' || Number(status) < 500, `${JSON.stringify(head)} → ${answer.slice(0, 300)}`).toBe(true);
+  }
+  // Both the refusals and the mapped answers were reached.
+  expect(statuses.get('403')).toBeGreaterThan(0);
+  expect(statuses.get('404')).toBeGreaterThan(0);
+  for (const head of [
+    'GET /repos HTTP/1.1\r\nHost: a.b.stripe.com:1\r\nConnection: close\r\n\r\n',
+    'GET http://API.github.com./ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+  ]) {
+    expect(await rawRequest(daemon.port, head)).toMatch(/^HTTP\/1\.1 (200|404) /);
+  }
+  expect(
+    await rawRequest(daemon.port, 'GET http://API.github.com./ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+  ).toMatch(/"gh"$/);
+  expect((await requestJson(`${daemon.url}/api/health`)).status).toBe(200);
+});

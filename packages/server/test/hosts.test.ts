@@ -1,0 +1,137 @@
+// Hosts that pick an endpoint, against the built daemon with unmodified clients:
+// curl with --resolve (the name resolves to the daemon), with a Host header, and
+// with --proxy (curl sends the absolute-form target and resolves nothing); the
+// setting, the flag, a mock file's hosts: and the admin API; HOST_NOT_MOCKED for
+// a proxied request to an unmapped host; the Host check of /api unchanged.
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  assertBuilt,
+  type Daemon,
+  killAll,
+  makeTempDir,
+  removeTempDirs,
+  requestJson,
+  runCli,
+  startDaemon,
+} from './helpers/daemon.js';
+
+const run = promisify(execFile);
+
+beforeAll(() => assertBuilt());
+afterEach(() => killAll());
+afterAll(() => removeTempDirs());
+
+/** curl's status line and body: `-s -w` puts the status after the body. */
+async function curl(args: string[]): Promise<{ status: number; body: string }> {
+  const { stdout } = await run('curl', ['-sS', '--max-time', '10', '-w', '\n%{http_code}', ...args]);
+  const cut = stdout.lastIndexOf('\n');
+  return { status: Number(stdout.slice(cut + 1)), body: stdout.slice(0, cut) };
+}
+
+const REPO_ROUTE = {
+  routes: [
+    {
+      match: { path: '/repos/:owner/:repo' },
+      answer: { data: { full_name: '{{params.owner}}/{{params.repo}}' }, template: true },
+    },
+  ],
+};
+
+async function githubDaemon(): Promise<Daemon> {
+  const daemon = await startDaemon({
+    args: ['--memory', '--hosts', 'api.github.com=github,*.stripe.com=stripe'],
+  });
+  expect(daemon.notes).toContain('hosts mapped: api.github.com, *.stripe.com');
+  const saved = await requestJson(`${daemon.url}/api/endpoints/github/routes`, { method: 'PUT', body: REPO_ROUTE });
+  expect(saved.status).toBe(200);
+  return daemon;
+}
+
+describe('a mapped host', () => {
+  it('reaches its endpoint with its whole path, by name (--resolve), by Host header and through --proxy', async () => {
+    const daemon = await githubDaemon();
+    const byName = await curl([
+      '--resolve',
+      `api.github.com:${daemon.port}:127.0.0.1`,
+      `http://api.github.com:${daemon.port}/repos/a/b`,
+    ]);
+    expect(byName).toEqual({ status: 200, body: '{"full_name":"a/b"}' });
+    const byHeader = await curl(['-H', 'Host: API.GitHub.com', `http://127.0.0.1:${daemon.port}/repos/c/d?x=1`]);
+    expect(byHeader).toEqual({ status: 200, body: '{"full_name":"c/d"}' });
+    const proxied = await curl(['--proxy', daemon.url, 'http://api.github.com/repos/e/f']);
+    expect(proxied).toEqual({ status: 200, body: '{"full_name":"e/f"}' });
+    // The journal keeps each request with its subpath and the original host.
+    const journal = await requestJson(`${daemon.url}/api/endpoints/github/requests`);
+    const entries = (journal.body as { requests: { subpath: string; headers: Record<string, string> }[] }).requests;
+    expect(entries.map((entry) => [entry.subpath, entry.headers.host])).toEqual([
+      ['/repos/a/b', `api.github.com:${daemon.port}`],
+      ['/repos/c/d', 'API.GitHub.com'],
+      ['/repos/e/f', 'api.github.com'],
+    ]);
+  });
+
+  it('never reaches /api or the page; the daemon’s own host works as before', async () => {
+    const daemon = await githubDaemon();
+    for (const path of ['/api/health', '/', '/api/endpoints']) {
+      const answer = await curl(['-H', 'Host: api.github.com', `${daemon.url}${path}`]);
+      expect(answer.status).toBe(404);
+      expect(JSON.parse(answer.body).error.code).toBe('NO_ROUTE_MATCHED');
+    }
+    const wiped = await curl(['-X', 'DELETE', '--proxy', daemon.url, 'http://files.stripe.com/api/endpoints']);
+    expect(JSON.parse(wiped.body).error.code).toBe('NO_ROUTE_MATCHED');
+    expect((await requestJson(`${daemon.url}/api/endpoints/github/routes`)).body).toMatchObject({ routes: [{}] });
+    expect(await curl([`${daemon.url}/endpoint/github/repos/g/h`])).toEqual({
+      status: 200,
+      body: '{"full_name":"g/h"}',
+    });
+    // The daemon's own address in absolute form (a client whose proxy is the daemon) reaches /api as before.
+    expect((await curl(['--proxy', daemon.url, `${daemon.url}/api/health`])).status).toBe(200);
+    // A foreign Host on /api is still refused (DNS-rebinding defence).
+    const foreign = await curl(['-H', 'Host: evil.test', `${daemon.url}/api/health`]);
+    expect([foreign.status, JSON.parse(foreign.body).error.code]).toEqual([403, 'HOST_NOT_ALLOWED']);
+  });
+
+  it('refuses a proxied request to an unmapped host with HOST_NOT_MOCKED, listing the mapped hosts', async () => {
+    const daemon = await githubDaemon();
+    const refused = await curl(['--proxy', daemon.url, 'http://example.com/a']);
+    expect(refused.status).toBe(403);
+    const { error } = JSON.parse(refused.body);
+    expect(error.code).toBe('HOST_NOT_MOCKED');
+    expect(error.message).toContain('"example.com" is not mapped');
+    expect(error.details).toEqual({ host: 'example.com', mapped: ['*.stripe.com', 'api.github.com'] });
+    // stripe.com itself is not below *.stripe.com.
+    expect((await curl(['--proxy', daemon.url, 'http://stripe.com/'])).status).toBe(403);
+  });
+
+  it('is set by the admin API and by a mock file, and a bad setting stops start-up with one line', async () => {
+    const dir = await makeTempDir();
+    const file = join(dir, 'mockpoint.yaml');
+    await writeFile(
+      file,
+      'version: 1\nendpoints:\n  - name: slack\n    hosts: [hooks.slack.com]\n    data: { ok: true }\n',
+    );
+    const daemon = await startDaemon({ args: ['--memory', '--config', file] });
+    expect(await curl(['--proxy', daemon.url, 'http://hooks.slack.com/'])).toEqual({
+      status: 200,
+      body: '{"ok":true}',
+    });
+    const set = await requestJson(`${daemon.url}/api/endpoints/slack/hosts`, {
+      method: 'PUT',
+      body: { hosts: ['*.slack.com'] },
+    });
+    expect(set.body).toEqual({ hosts: [{ host: '*.slack.com', name: 'slack', source: 'api' }] });
+    expect((await curl(['--proxy', daemon.url, 'http://a.b.slack.com/'])).status).toBe(200);
+    expect((await curl(['--proxy', daemon.url, 'http://slack.com/'])).status).toBe(403);
+    const exported = await runCli({ args: ['export', '--url', daemon.url] });
+    expect(JSON.parse(exported.stdout).endpoints[0].hosts).toEqual(['*.slack.com']);
+
+    const bad = await runCli({ args: ['--memory'], env: { MOCKPOINT_HOSTS: 'api.github.com=github,127.0.0.1=x' } });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toContain('MOCKPOINT_HOSTS: "127.0.0.1=x" is not host=name');
+  });
+});
