@@ -47,7 +47,7 @@ function isJsonType(contentType: string | undefined): boolean {
   return type === 'application/json' || type.endsWith('+json');
 }
 
-/** The answer's body in the form that keeps its bytes exactly (a recording's, and a HAR import's). */
+/** The answer's body in the form that keeps its bytes exactly (for recordings and for HAR files). */
 export function exactBody(
   body: Uint8Array,
   contentType: string | undefined,
