@@ -351,9 +351,10 @@ export class OpenSockets {
     this.#report(error, { method: 'GET', url: session.target });
   }
 
-  /** The open connections of `name`, oldest first. */
+  /** The open connections of `name`, oldest first (those closing, their close frame sent, left out). */
   list(name: string): SocketInfo[] {
-    return [...(this.#byName.get(name)?.values() ?? [])].map((connection) => connection.info());
+    const open = [...(this.#byName.get(name)?.values() ?? [])].filter((one) => !one.closed && !one.closing);
+    return open.map((connection) => connection.info());
   }
 
   #targets(name: string, target: SocketTarget): Connection[] {
