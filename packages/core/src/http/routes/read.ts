@@ -17,8 +17,15 @@ import type { RouteDoc } from '../openapi.js';
 import { describeErrors, errorResponses } from './responses.js';
 
 export function registerReadRoutes(app: Hono, ctx: AppContext): void {
-  const { handler, options } = ctx;
-  const sink = createFetchSink(ctx.streams);
+  const { handler, options, sockets } = ctx;
+  // The request (and Hono's env: Bun's server) of an upgrade request, by its signal: what the sink's To is.
+  const upgrading = new WeakMap<AbortSignal, { request: Request; env: unknown }>();
+  const sink = createFetchSink(ctx.streams, (signal, answer) => {
+    const upgrade = sockets.fetchUpgrade;
+    const at = upgrading.get(signal);
+    if (upgrade === undefined || at === undefined || answer.session === undefined) return undefined;
+    return upgrade(at.request, at.env, { ...answer, session: answer.session });
+  });
 
   // Other methods and paths under /endpoint/ reach the app's 404/405 answers, which say the same.
   // The bare URL and every path below it reach the endpoint (its subpath).
@@ -30,6 +37,9 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
     const recorded = await captureRequest(request, JOURNAL_BODY_LIMIT, options.maxBodyBytes, () =>
       handler.readsWholeBody(name),
     );
+    if (sockets.fetchUpgrade !== undefined && request.headers.has('upgrade')) {
+      upgrading.set(request.signal, { request, env: c.env });
+    }
     let wholeBody: Uint8Array | undefined;
     if (recorded.body.byteLength > JOURNAL_BODY_LIMIT) {
       if (!recorded.bodyTruncated) wholeBody = recorded.body;
