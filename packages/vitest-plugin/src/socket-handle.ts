@@ -74,7 +74,11 @@ function messageFilter(options: MessageOptions): RequestFilter {
   return { ...options.match, method: 'MESSAGE', websocket };
 }
 
+/** Marks a socket handle across copies of this module (the setup entry's matchers and the main entry). */
+const SOCKET_HANDLE = Symbol.for('mockpoint.socketHandle');
+
 class Socket implements SocketHandle {
+  readonly [SOCKET_HANDLE] = true;
   readonly name: string;
   readonly url: string;
   readonly #client: MockpointClient;
@@ -113,7 +117,9 @@ class Socket implements SocketHandle {
 
 /** Whether `value` is a {@link SocketHandle} (what the message matchers take). */
 export function isSocketHandle(value: unknown): value is SocketHandle {
-  return value instanceof Socket;
+  return (
+    typeof value === 'object' && value !== null && (value as { [SOCKET_HANDLE]?: boolean })[SOCKET_HANDLE] === true
+  );
 }
 
 /** The {@link SocketHandle} of `name`. */
