@@ -7,6 +7,7 @@
  */
 import { request } from 'node:http';
 import { expect } from 'vitest';
+import WebSocket from 'ws';
 
 /** A running mockpoint the checks talk to. */
 export interface Target {
@@ -95,6 +96,24 @@ async function eventually(condition: () => Promise<boolean>, ms: number): Promis
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return condition();
+}
+
+/** Opens a WebSocket to `path` and collects what it receives (text, or `b64:` and the bytes in base64). */
+async function openSocket(target: Target, path: string, protocols?: string[]) {
+  const socket = new WebSocket(`${target.url.replace(/^http/, 'ws')}${path}`, protocols);
+  const received: string[] = [];
+  // Before 'open': the first frames may come with the handshake.
+  socket.on('message', (data, binary) => {
+    received.push(binary ? `b64:${(data as Buffer).toString('base64')}` : data.toString());
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  return { socket, received, closed };
 }
 
 export const CHECKS: readonly Check[] = [
@@ -332,6 +351,55 @@ export const CHECKS: readonly Check[] = [
       expect(await polling).toBe('aborted');
       // Released long before the 50 s wait would have ended it.
       expect(await eventually(async () => (await waiters('rt-gone')) === 0, 10_000)).toBe(true);
+    },
+  },
+  {
+    id: 'websocket',
+    title: 'WebSocket: upgrade, subprotocol, scripted frames both ways, close code, journal exact, 426 without upgrade',
+    async run(target) {
+      const routes = {
+        routes: [
+          {
+            answer: {
+              websocket: {
+                protocols: ['rt.v1'],
+                onOpen: [{ json: { hello: 'wörld', big: 1 } }],
+                on: [
+                  { match: { body: { op: 'ping' } }, send: [{ text: 'pong' }, { bytes: 'AP8=', delay: 20 }] },
+                  { match: { body: 'bye' }, close: { code: 4001, reason: 'done' } },
+                ],
+              },
+            },
+          },
+        ],
+      };
+      // The big integer is sent as its exact text: JSON.stringify cannot write it.
+      const text = JSON.stringify(routes).replace('"big":1}', '"big":12345678901234567890}');
+      expect((await call(target, 'PUT', '/api/endpoints/rt-ws/routes', text)).status).toBe(200);
+      const plain = await call(target, 'GET', '/endpoint/rt-ws');
+      expect(plain.status).toBe(426);
+      expect(JSON.parse(plain.text).error.code).toBe('WEBSOCKET_REQUIRED');
+      // One protocol offered: Deno reads a list "a,b" (as `ws` writes it) as one name (docs/websocket.md).
+      const client = await openSocket(target, '/endpoint/rt-ws/room?x=1', ['rt.v1']);
+      expect(client.socket.protocol).toBe('rt.v1');
+      client.socket.send('{"op":"ping","n":"日本"}');
+      expect(await eventually(async () => client.received.length >= 3, 5000)).toBe(true);
+      client.socket.send('bye');
+      expect(await client.closed).toEqual({ code: 4001, reason: 'done' });
+      expect(client.received).toEqual(['{"hello":"wörld","big":12345678901234567890}', 'pong', 'b64:AP8=']);
+      const journal = JSON.parse((await call(target, 'GET', '/api/endpoints/rt-ws/requests')).text) as {
+        requests: Array<{ method: string; body: string; bodyEncoding?: string; websocket?: { direction: string } }>;
+      };
+      const frames = journal.requests
+        .filter((entry) => entry.method === 'MESSAGE')
+        .map((entry) => [entry.websocket?.direction, entry.body, entry.bodyEncoding ?? 'text']);
+      expect(frames).toEqual([
+        ['out', '{"hello":"wörld","big":12345678901234567890}', 'text'],
+        ['in', '{"op":"ping","n":"日本"}', 'text'],
+        ['out', 'pong', 'text'],
+        ['out', 'AP8=', 'base64'],
+        ['in', 'bye', 'text'],
+      ]);
     },
   },
   {

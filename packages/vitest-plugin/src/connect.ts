@@ -6,6 +6,7 @@
  */
 import { createClient, type EndpointDefinition, type MockpointClient, type RouteInput } from '@mockpoint/core';
 import { createApiHandle, createEndpointHandle, type MockApi, type MockEndpoint } from './endpoint.js';
+import { createSocketHandle, type SocketHandle } from './socket-handle.js';
 
 /** Options for {@link connectMockServer}. */
 export interface ConnectMockServerOptions {
@@ -51,6 +52,16 @@ export interface MockServerClient extends Omit<MockpointClient, 'add'> {
    * const octokit = new Octokit({ baseUrl: github.url })
    */
   api(name: string, routes?: RouteInput[]): Promise<MockApi>;
+  /**
+   * The WebSocket side of a name (docs/websocket.md): its `ws://` URL, the
+   * connections open now, `send` and `close` from the test, and the messages
+   * journaled both ways (`waitForMessages`). Give the name a route whose
+   * answer is a `websocket` script first (`mock.api`).
+   * @example
+   * const chat = mock.socket('chat')
+   * const [joined] = await chat.waitForMessages({ match: { body: { type: 'join' } } })
+   */
+  socket(name: string): SocketHandle;
 }
 
 /**
@@ -74,5 +85,6 @@ export function connectMockServer(options: ConnectMockServerOptions): MockServer
       if (routes !== undefined) await client.setRoutes(name, routes);
       return createApiHandle(client, name);
     },
+    socket: (name: string) => createSocketHandle(client, name),
   };
 }

@@ -27,8 +27,11 @@ export {
   type Route,
   type RouteAnswer,
   type RouteInput,
+  type SocketFrame,
+  type SocketInfo,
   type StreamEvent,
   type WaitOptions,
+  type WebSocketAnswer,
 } from '@mockpoint/core';
 export { expect } from 'vitest';
 export type { CollectionHandle } from './collection-handle.js';
@@ -47,3 +50,4 @@ export { it, mockServerFixture, test, type UseMockServerOptions, useMockServer }
 export { mockpointMatchers, type RequestMatch } from './matchers.js';
 export type { MockStoreKind } from './open-store.js';
 export { type MockpointProvided, PROVIDE_KEY } from './provided.js';
+export type { MessageOptions, SocketHandle, SocketMessage, WaitMessagesOptions } from './socket-handle.js';

@@ -16,6 +16,7 @@ import {
 import type { MatcherState } from 'vitest';
 import { isRequestRecorder, isStateHolder, type QuietRecorder } from './endpoint.js';
 import { MockServerError } from './errors.js';
+import { isSocketHandle } from './socket-handle.js';
 
 /**
  * What {@link mockpointMatchers.toHaveBeenRequestedWith} compares: the request
@@ -70,6 +71,12 @@ declare global {
        * @example await expect(api).toHaveState({ order: 'paid' })
        */
       toHaveState(expected: string | Record<string, string>): Promise<void>;
+      /**
+       * Passes when the socket's clients have sent a message matching `expected`
+       * (a JSON subset of the message, its exact text, or asymmetric matchers).
+       * @example await expect(mock.socket('chat')).toHaveReceivedMessage({ type: 'join' })
+       */
+      toHaveReceivedMessage(expected: unknown): Promise<void>;
     }
   }
 }
@@ -311,6 +318,28 @@ export const mockpointMatchers = {
         pass
           ? `expected endpoint "${actual.name}" not to have state ${asked}, but it has; its state: ${whole}`
           : `expected endpoint "${actual.name}" to have state ${asked}, but ${differ.map((scenario) => `${scenario} is ${JSON.stringify(seen[scenario])}`).join(', ')}; its state: ${whole}`,
+    };
+  },
+
+  async toHaveReceivedMessage(this: MatcherState, actual: unknown, expected: unknown): Promise<MatchResult> {
+    if (!isSocketHandle(actual)) {
+      throw new MockServerError(
+        'NOT_AN_ENDPOINT',
+        `toHaveReceivedMessage() needs a socket handle (what mock.socket() returns), received ${actual === null ? 'null' : typeof actual}`,
+      );
+    }
+    const messages = await actual.messages();
+    const index = messages.findIndex((entry) => matches(this, entry, { body: expected }));
+    const pass = index !== -1;
+    const wanted = this.utils.stringify(expected, undefined, { min: true });
+    const seen =
+      messages.length === 0 ? 'no message' : messages.map((m) => `  ${m.body.slice(0, BODY_PREVIEW)}`).join('\n');
+    return {
+      pass,
+      message: () =>
+        pass
+          ? `expected socket "${actual.name}" not to have received ${wanted}, but message ${index + 1} matched;\n${seen}`
+          : `expected socket "${actual.name}" to have received ${wanted}, but none matched; received:\n${seen}`,
     };
   },
 };

@@ -121,12 +121,6 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 const encoder = new TextEncoder();
 
-/** A frame's payload: its bytes and whether it goes as a binary frame. */
-export interface FramePayload {
-  readonly data: string | Uint8Array;
-  readonly binary: boolean;
-}
-
 /** The text of a `text` or `json` frame, or `undefined` for `bytes`. */
 export function frameText(frame: SocketFrame): string | undefined {
   if (frame.text !== undefined) return frame.text;
@@ -266,12 +260,6 @@ function framesFromJson(text: string): unknown {
       [...fields].map(([name, field]) => [name, name === 'json' ? new JsonText(field) : JSON.parse(field)]),
     );
   });
-}
-
-/** A frame object from its JSON text (`json` kept exact). Not checked. */
-export function frameFromJson(text: string): unknown {
-  const [frame] = framesFromJson(`[${text}]`) as unknown[];
-  return frame;
 }
 
 /** A `websocket` answer from its JSON text, every frame's `json` kept as its exact text. Not checked. */

@@ -13,16 +13,34 @@
  *
  * @module
  */
+import type { SocketSession, UpgradeAnswer } from '../../answer/endpoint-answer.js';
+import type { FetchUpgrade, OpenSockets, ScriptSocket, SocketEvents } from '../../answer/websocket/open-sockets.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { MAX_WAIT_MS } from '../../wire/limits.js';
 import { DEFAULT_HOST, type RuntimeServedApp, type RuntimeServeOptions, servedApp } from '../lifecycle.js';
 
 export type { CloseOptions, RuntimeServedApp, RuntimeServeOptions } from '../lifecycle.js';
 
+/** What a Bun WebSocket carries from its upgrade to its handlers. */
+interface SocketData {
+  answer: UpgradeAnswer & { session: SocketSession };
+  events?: SocketEvents;
+}
+
+/** The part of Bun's `ServerWebSocket` the player uses. */
+interface BunWebSocket {
+  readonly data: SocketData;
+  send(data: string | Uint8Array): number;
+  close(code?: number, reason?: string): void;
+  terminate?(): void;
+  getBufferedAmount?(): number;
+}
+
 /** The part of Bun's server this entry uses (typed here: no Bun types needed). */
 interface BunServer {
   readonly port: number;
   stop(closeActiveConnections?: boolean): Promise<void>;
+  upgrade(request: Request, options: { data: SocketData; headers?: Record<string, string> }): boolean;
 }
 
 declare const Bun: {
@@ -30,9 +48,54 @@ declare const Bun: {
     port: number;
     hostname: string;
     idleTimeout: number;
-    fetch(request: Request): Response | Promise<Response>;
+    fetch(request: Request, server: BunServer): Response | Promise<Response>;
+    websocket: {
+      maxPayloadLength: number;
+      open(ws: BunWebSocket): void;
+      message(ws: BunWebSocket, message: string | Uint8Array): void;
+      close(ws: BunWebSocket, code: number, reason: string): void;
+    };
   }): BunServer;
 };
+
+function scriptSocket(ws: BunWebSocket): ScriptSocket {
+  return {
+    sendText: (text) => void ws.send(text),
+    sendBytes: (bytes) => void ws.send(bytes),
+    close: (code, reason) => ws.close(code, reason),
+    // Bun's terminate() cuts the connection without a close frame.
+    terminate: () => (ws.terminate === undefined ? ws.close(1011, 'dropped') : ws.terminate()),
+    get bufferedAmount() {
+      return ws.getBufferedAmount?.() ?? 0;
+    },
+  };
+}
+
+/** WebSocket upgrades on Bun: `server.upgrade` (Hono's env is the server), played on the `websocket` handlers. */
+const bunUpgrade: FetchUpgrade = (request, env, answer) => {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(answer.headers))
+    headers[name] = typeof value === 'string' ? value : value.join(', ');
+  if (answer.session.protocol !== undefined) headers['sec-websocket-protocol'] = answer.session.protocol;
+  // After a successful upgrade Bun sends the 101 itself and ignores the Response.
+  if ((env as BunServer).upgrade(request, { data: { answer }, headers })) return new Response(null);
+  return new Response('WebSocket upgrade failed', { status: 400 });
+};
+
+function websocketHandlers(sockets: OpenSockets) {
+  return {
+    maxPayloadLength: sockets.maxFrameBytes,
+    open(ws: BunWebSocket) {
+      ws.data.events = sockets.open(ws.data.answer.session, ws.data.answer.script, scriptSocket(ws));
+    },
+    message(ws: BunWebSocket, message: string | Uint8Array) {
+      ws.data.events?.message(message, typeof message !== 'string');
+    },
+    close(ws: BunWebSocket, code: number, reason: string) {
+      ws.data.events?.closed(code, reason);
+    },
+  };
+}
 
 /** Bun's largest `idleTimeout`, in seconds; `0` means none. */
 const MAX_IDLE_SECONDS = 255;
@@ -58,16 +121,25 @@ export function idleTimeoutFor(app: MockpointApp): number {
  */
 export function serve(app: MockpointApp, options: BunServeOptions = {}): RuntimeServedApp {
   const host = options.host ?? DEFAULT_HOST;
+  const { sockets } = app.mockpoint;
+  sockets.fetchUpgrade = bunUpgrade;
   const server = Bun.serve({
     port: options.port ?? 0,
     hostname: host,
     idleTimeout: options.idleTimeout ?? idleTimeoutFor(app),
     fetch: app.fetch,
+    websocket: websocketHandlers(sockets),
   });
   return servedApp(app, host, {
     port: server.port,
     // Bun's graceful stop resolves once every connection is closed; stop(true) closes them now.
-    stop: () => server.stop(),
-    drop: () => void server.stop(true),
+    stop: () => {
+      sockets.closeAll();
+      return server.stop();
+    },
+    drop: () => {
+      sockets.dropAll();
+      void server.stop(true);
+    },
   });
 }

@@ -12,7 +12,9 @@
  *
  * @module
  */
+import type { FetchUpgrade, OpenSockets } from '../../answer/websocket/open-sockets.js';
 import type { MockpointApp } from '../../http/create-app.js';
+import { playOnWebSocket, type StandardWebSocket } from '../fetch/web-socket.js';
 import { DEFAULT_HOST, type RuntimeServedApp, type RuntimeServeOptions, servedApp } from '../lifecycle.js';
 
 export type { CloseOptions, RuntimeServedApp, RuntimeServeOptions } from '../lifecycle.js';
@@ -26,6 +28,10 @@ interface DenoServer {
 }
 
 declare const Deno: {
+  upgradeWebSocket(
+    request: Request,
+    options?: { protocol?: string },
+  ): { socket: StandardWebSocket; response: Response };
   serve(
     options: { port: number; hostname: string; signal: AbortSignal; onListen?: (addr: { port: number }) => void },
     handler: (request: Request) => Response | Promise<Response>,
@@ -36,8 +42,28 @@ declare const Deno: {
  * Serves `app` with `Deno.serve`.
  * @example const served = serve(createApp(), { port: 0 }); console.log(served.url)
  */
+/** WebSocket upgrades on Deno: `Deno.upgradeWebSocket`, the script played by the app's one player. */
+function denoUpgrade(sockets: OpenSockets, upgraded: { value: boolean }): FetchUpgrade {
+  return (request, _env, answer) => {
+    upgraded.value = true;
+    const { protocol } = answer.session;
+    // Deno reads the offered list split by ", " only: from "a,b" (what the `ws` client sends) it
+    // refuses to choose b (a 500). Then no subprotocol is named, as a server that speaks none.
+    const offered = (request.headers.get('sec-websocket-protocol') ?? '').split(', ');
+    const named = protocol !== undefined && offered.includes(protocol);
+    const { socket, response } = Deno.upgradeWebSocket(request, named ? { protocol } : {});
+    playOnWebSocket(socket, sockets, answer, false);
+    for (const [name, value] of Object.entries(answer.headers)) {
+      for (const one of typeof value === 'string' ? [value] : value) response.headers.append(name, one);
+    }
+    return response;
+  };
+}
+
 export function serve(app: MockpointApp, options: RuntimeServeOptions = {}): RuntimeServedApp {
   const host = options.host ?? DEFAULT_HOST;
+  const upgraded = { value: false };
+  app.mockpoint.sockets.fetchUpgrade = denoUpgrade(app.mockpoint.sockets, upgraded);
   // Aborting the signal closes the server and every connection at once: Deno's
   // only way to drop a connection whose handler has not answered.
   const dropped = new AbortController();
@@ -50,9 +76,16 @@ export function serve(app: MockpointApp, options: RuntimeServeOptions = {}): Run
     port: server.addr.port,
     // shutdown() resolves only once every handler has answered; `finished` also once dropped.
     stop: () => {
+      app.mockpoint.sockets.closeAll();
       server.shutdown().catch(() => undefined);
       return server.finished;
     },
-    drop: () => dropped.abort(),
+    drop: () => {
+      app.mockpoint.sockets.dropAll();
+      // Once a connection was upgraded, Deno 2.9's abort throws an uncaught BadResource (the upgraded
+      // connection's resource is gone): shutdown() then, which waits for the requests in flight.
+      if (upgraded.value) server.shutdown().catch(() => undefined);
+      else dropped.abort();
+    },
   });
 }

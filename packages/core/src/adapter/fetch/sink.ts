@@ -13,6 +13,7 @@ import {
   type RelayAnswer,
   type RespondAnswer,
   type StreamAnswer,
+  type UpgradeAnswer,
 } from '../../answer/endpoint-answer.js';
 import { truncatedBody } from '../../answer/queue/queued-answer.js';
 import { type AnswerSink, sendDue } from '../../answer/sink.js';
@@ -170,20 +171,25 @@ function delay(
  * The sink for one app's requests on a Fetch runtime. A failure is thrown on,
  * to the app's error handler (500 `INTERNAL`).
  */
-export function createFetchSink(streams: OpenStreams): AnswerSink<AbortSignal, Response> {
+export function createFetchSink(
+  streams: OpenStreams,
+  /** Accepts a WebSocket upgrade for the request of `signal`; absent, or `undefined` from it: 501. */
+  upgradeOf?: (signal: AbortSignal, answer: UpgradeAnswer) => Response | undefined,
+): AnswerSink<AbortSignal, Response> {
   const sink: AnswerSink<AbortSignal, Response> = {
     respond,
     stream: (signal, answer) => streamResponse(answer, streams, signal),
     fault,
     relay,
-    // The Fetch runtimes' own upgrades (Bun.serve, Deno.upgradeWebSocket, WebSocketPair) are not wired yet.
-    upgrade: (signal) =>
+    // Each runtime's own upgrade (Bun.serve, Deno.upgradeWebSocket, WebSocketPair), set by its serve().
+    upgrade: (signal, answer) =>
+      upgradeOf?.(signal, answer) ??
       respond(
         signal,
         errorAnswer(
           501,
           'WEBSOCKET_UNSUPPORTED',
-          'this runtime adapter does not accept WebSocket upgrades yet; serve with Node (the daemon, createMockServer(), serve())',
+          "this server does not accept WebSocket upgrades: serve the app with a runtime entry's serve() (Node, Bun, Deno) or the Workers entry",
         ) as RespondAnswer,
       ),
     delay: (signal, ms, answer) => delay(sink, signal, ms, answer),

@@ -10,10 +10,35 @@
  *
  * @module
  */
+
+import type { FetchUpgrade, OpenSockets } from '../../answer/websocket/open-sockets.js';
 import { type CreateAppOptions, createApp, type MockpointApp } from '../../http/create-app.js';
 import { type DurableObjectStorageLike, DurableObjectStore } from '../../store/durable-object/index.js';
 import { MockpointError } from '../../wire/errors.js';
+import { playOnWebSocket, type StandardWebSocket } from '../fetch/web-socket.js';
 import { answerNoticingHangUp } from './held-answer.js';
+
+declare const WebSocketPair: new () => {
+  0: StandardWebSocket & { accept(): void };
+  1: StandardWebSocket & { accept(): void };
+};
+
+/** WebSocket upgrades on workerd: a `WebSocketPair`, its server end played by the app's one player. */
+function workersUpgrade(sockets: OpenSockets): FetchUpgrade {
+  return (_request, _env, answer) => {
+    const pair = new WebSocketPair();
+    const client = pair[0];
+    const server = pair[1];
+    server.accept();
+    playOnWebSocket(server, sockets, answer, true);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(answer.headers)) {
+      for (const one of typeof value === 'string' ? [value] : value) headers.append(name, one);
+    }
+    if (answer.session.protocol !== undefined) headers.set('sec-websocket-protocol', answer.session.protocol);
+    return new Response(null, { status: 101, webSocket: client, headers } as ResponseInit);
+  };
+}
 
 /** How often a held long-poll sends a space, so that a client that went away is noticed. */
 const HEARTBEAT_MS = 1000;
@@ -66,6 +91,7 @@ export function createMockpointObject<Env>(
         ...options(env),
         store: new DurableObjectStore(state.storage),
       });
+      this.app.mockpoint.sockets.fetchUpgrade = workersUpgrade(this.app.mockpoint.sockets);
     }
 
     fetch(request: Request): Promise<Response> {

@@ -22,7 +22,7 @@ import { toBase64 } from '../../wire/base64.js';
 import { MockpointError } from '../../wire/errors.js';
 import type { SocketDirection } from '../../wire/journal-json.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
-import type { SocketSession } from '../endpoint-answer.js';
+import type { SocketSession, UpgradeAnswer } from '../endpoint-answer.js';
 import type { PreparedClose, PreparedFrame, SocketScript } from './socket-script.js';
 
 /**
@@ -203,6 +203,11 @@ class Connection {
     const bytes = typeof data === 'string' ? encoder.encode(data) : data;
     this.record('in', 'MESSAGE', bytes, binary);
     if (this.closing) return;
+    // Runtimes without a payload limit of their own (Deno, workerd) hand over any size.
+    if (bytes.byteLength > this.sockets.maxFrameBytes) {
+      this.closeWith(1009, `a message is at most ${this.sockets.maxFrameBytes} bytes`);
+      return;
+    }
     const now = Date.now();
     if (now - this.#windowStart >= 1000) {
       this.#windowStart = now;
@@ -287,8 +292,23 @@ export interface SocketTarget {
   connection?: string;
 }
 
+/**
+ * How a Fetch runtime accepts an upgrade (`Bun.serve`'s `server.upgrade`,
+ * `Deno.upgradeWebSocket`, workerd's `WebSocketPair`): given the request, the
+ * runtime's `env` (Hono's `c.env`: Bun's server) and the answer with its
+ * session, it opens the connection, hands it to {@link OpenSockets.open} and
+ * returns the Response the handler gives back.
+ */
+export type FetchUpgrade = (
+  request: Request,
+  env: unknown,
+  answer: UpgradeAnswer & { session: SocketSession },
+) => Response;
+
 /** The open WebSocket connections of one app, by name; plays every script. */
 export class OpenSockets {
+  /** The Fetch runtime's upgrade, set by its `serve()` (absent: a Fetch request cannot upgrade: 501). */
+  fetchUpgrade: FetchUpgrade | undefined;
   readonly journal: Journal;
   readonly maxPerName: number;
   readonly maxFrameBytes: number;
@@ -351,9 +371,10 @@ export class OpenSockets {
     this.#report(error, { method: 'GET', url: session.target });
   }
 
-  /** The open connections of `name`, oldest first. */
+  /** The open connections of `name`, oldest first (those closing, their close frame sent, left out). */
   list(name: string): SocketInfo[] {
-    return [...(this.#byName.get(name)?.values() ?? [])].map((connection) => connection.info());
+    const open = [...(this.#byName.get(name)?.values() ?? [])].filter((one) => !one.closed && !one.closing);
+    return open.map((connection) => connection.info());
   }
 
   #targets(name: string, target: SocketTarget): Connection[] {

@@ -17,19 +17,33 @@ import type { AppContext } from '../context.js';
 import type { RouteDoc } from '../openapi.js';
 import { describeErrors, errorResponses } from './responses.js';
 
-/** Answers a request as endpoint `name`; `target` (path and query under /endpoint/) replaces the URL's when a host picked the name. */
-type Responder = (request: Request, name: string, target?: string) => Promise<Response>;
+/**
+ * Answers a request as endpoint `name`; `env` is Hono's (Bun's server: what an
+ * upgrade needs); `target` (path and query under /endpoint/) replaces the URL's
+ * when a host picked the name.
+ */
+type Responder = (request: Request, name: string, env: unknown, target?: string) => Promise<Response>;
 
 function endpointResponder(ctx: AppContext): Responder {
-  const { handler, options } = ctx;
-  const sink = createFetchSink(ctx.streams);
-  return async (request, name, target) => {
+  const { handler, options, sockets } = ctx;
+  // The request (and Hono's env: Bun's server) of an upgrade request, by its signal: what the sink's To is.
+  const upgrading = new WeakMap<AbortSignal, { request: Request; env: unknown }>();
+  const sink = createFetchSink(ctx.streams, (signal, answer) => {
+    const upgrade = sockets.fetchUpgrade;
+    const at = upgrading.get(signal);
+    if (upgrade === undefined || at === undefined || answer.session === undefined) return undefined;
+    return upgrade(at.request, at.env, { ...answer, session: answer.session });
+  });
+  return async (request, name, env, target) => {
     // The rest of a long body is read and dropped up to the body limit, so the connection stays usable;
     // where the answer needs it (see readsWholeBody) it is kept (the journal keeps its first bytes).
     const recorded = await captureRequest(request, JOURNAL_BODY_LIMIT, options.maxBodyBytes, () =>
       handler.readsWholeBody(name),
     );
     if (target !== undefined) recorded.target = target;
+    if (sockets.fetchUpgrade !== undefined && request.headers.has('upgrade')) {
+      upgrading.set(request.signal, { request, env });
+    }
     let wholeBody: Uint8Array | undefined;
     if (recorded.body.byteLength > JOURNAL_BODY_LIMIT) {
       if (!recorded.bodyTruncated) wholeBody = recorded.body;
@@ -55,7 +69,7 @@ export function registerMappedHosts(app: Hono, ctx: AppContext): void {
     if (ctx.hosts.size !== 0) {
       const url = c.req.url;
       const name = ctx.hosts.lookup(c.req.header('host') ?? new URL(url).host);
-      if (name !== undefined) return respond(c.req.raw, name, mappedTarget(name, url));
+      if (name !== undefined) return respond(c.req.raw, name, c.env, mappedTarget(name, url));
     }
     await next();
   });
@@ -66,7 +80,7 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
   // Other methods and paths under /endpoint/ reach the app's 404/405 answers, which say the same.
   // The bare URL and every path below it reach the endpoint (its subpath).
   app.on([...READ_METHODS, 'OPTIONS'], ['/endpoint/:name', '/endpoint/:name/*'], (c) =>
-    respond(c.req.raw, c.req.param('name')),
+    respond(c.req.raw, c.req.param('name'), c.env),
   );
 
   const params = { name: 'Endpoint name.' };
