@@ -15,6 +15,7 @@ export const EXPECTED_DEFAULT_LIMITS = {
   maxRoutes: 10_000,
   maxCollectionItems: 10_000,
   maxCollectionBytes: 16 * 1024 * 1024,
+  maxGraphqlSchemaBytes: 4 * 1024 * 1024,
   maxConnections: 10_000,
   maxStreams: 1000,
 } as const;

@@ -29,6 +29,7 @@ import { registerCollectionItemRoutes } from './routes/collection-items.js';
 import { registerCollectionRoutes } from './routes/collections.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerEndpointRoutes } from './routes/endpoint-routes.js';
+import { registerGraphqlRoutes } from './routes/graphql.js';
 import { registerJournalRoutes } from './routes/journal.js';
 import { registerJournalStreamRoutes } from './routes/journal-stream.js';
 import { registerManageRoutes } from './routes/manage.js';
@@ -280,6 +281,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   registerCollectionItemRoutes(app, ctx);
   registerStateRoutes(app, ctx);
   registerSignatureRoutes(app, ctx);
+  registerGraphqlRoutes(app, ctx);
   registerJournalRoutes(app, ctx);
   registerJournalStreamRoutes(app, ctx);
   registerUnknownNameRoutes(app, ctx);

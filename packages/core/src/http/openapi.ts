@@ -38,7 +38,8 @@ export interface RouteDoc {
     | 'read'
     | 'service'
     | 'webhooks'
-    | 'deliveries';
+    | 'deliveries'
+    | 'graphql';
   /** Path parameters, each a string; with a schema when the route validates it. */
   params?: Record<string, ParamDoc>;
   /** A zod object whose fields are query parameters. */
@@ -140,6 +141,10 @@ export function buildOpenApiDocument(docs: RouteDoc[], version: string, adminTok
       { name: 'journal', description: 'Requests received by each endpoint.' },
       { name: 'webhooks', description: 'Check the signatures of webhooks arriving at an endpoint.' },
       { name: 'deliveries', description: 'Signed webhook deliveries sent to a receiver under test, with retries.' },
+      {
+        name: 'graphql',
+        description: "An endpoint's GraphQL schema: schema mode answers GraphQL requests shaped by it.",
+      },
       { name: 'service', description: 'Health and this document.' },
     ],
     paths,

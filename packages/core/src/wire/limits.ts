@@ -28,6 +28,8 @@ export interface LimitOptions {
   maxCollectionItems?: number;
   /** Bytes of JSON text one collection's items may add up to. @default 16777216 (16 MiB) */
   maxCollectionBytes?: number;
+  /** UTF-8 bytes of one endpoint's GraphQL schema (SDL). @default 4194304 (4 MiB) */
+  maxGraphqlSchemaBytes?: number;
   /** Open client connections per listening address (adapters that listen apply it). @default 10000 */
   maxConnections?: number;
   /** Journal streams (`…/requests/stream`) open at once; one more is refused with `TOO_MANY_STREAMS`. @default 1000 */

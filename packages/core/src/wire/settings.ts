@@ -235,6 +235,18 @@ export const SETTINGS = {
     help: "JSON text one collection's items may add up to, in bytes (more is refused with COLLECTION_TOO_LARGE)",
     limit: true,
   },
+  maxGraphqlSchemaBytes: {
+    env: 'MOCKPOINT_MAX_GRAPHQL_SCHEMA_BYTES',
+    flag: '--max-graphql-schema-bytes',
+    arg: '<n>',
+    type: 'integer',
+    default: 4 * 1024 * 1024,
+    defaultText: '4194304 (4 MiB)',
+    min: 1024,
+    max: 256 * 1024 * 1024,
+    help: "UTF-8 bytes of one endpoint's GraphQL schema (SDL); more is refused with GRAPHQL_SCHEMA_TOO_LARGE",
+    limit: true,
+  },
   maxConnections: {
     env: 'MOCKPOINT_MAX_CONNECTIONS',
     flag: '--max-connections',
