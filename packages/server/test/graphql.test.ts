@@ -5,12 +5,23 @@
 // data, GraphQL errors, introspection), routes override single operations, the
 // schema survives SIGKILL on LevelDB, and seeded random code points in schemas
 // and operations never take the daemon down. Every process listens on 127.0.0.1.
+
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { JournalEntry } from '@mockpoint/core/client';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { buildClientSchema, buildSchema, getIntrospectionQuery, type IntrospectionQuery, printSchema } from 'graphql';
 import { batchRequests, ClientError, GraphQLClient, gql } from 'graphql-request';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import {
+  assertBuilt,
+  type Daemon,
+  killAll,
+  makeTempDir,
+  removeTempDirs,
+  runCli,
+  startDaemon,
+} from './helpers/daemon.js';
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
@@ -297,5 +308,31 @@ describe('schema mode', () => {
     expect((await fetch(`${daemon.url}/api/health`)).status).toBe(200);
     const journal = await api(daemon, 'GET', '/api/endpoints/gh/requests');
     expect(journal.status).toBe(200);
+  });
+});
+
+describe('mockpoint import --from graphql', () => {
+  it('writes a mock file holding the schema byte for byte; a daemon started with it answers from it', async () => {
+    const dir = await makeTempDir();
+    const sdl = `# schema.graphql — “kept”\r\n${SDL}`;
+    await writeFile(join(dir, 'schema.graphql'), sdl);
+    const imported = await runCli({
+      args: ['import', 'schema.graphql', '--from', 'graphql', '--name', 'gh'],
+      cwd: dir,
+    });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toEqual({ version: 1, endpoints: [{ name: 'gh', graphql: sdl }] });
+    const detected = await runCli({ args: ['import', 'schema.graphql', '--name', 'gh'], cwd: dir });
+    expect(detected.stdout).toBe(imported.stdout);
+    await writeFile(join(dir, 'mockpoint.json'), imported.stdout);
+    const daemon = await startDaemon({ args: ['--memory', '--config', 'mockpoint.json'], cwd: dir });
+    expect((await api(daemon, 'GET', '/api/endpoints/gh/graphql')).json).toEqual({ schema: sdl });
+    const client = new GraphQLClient(`${daemon.url}/endpoint/gh`);
+    expect((await client.request<Viewer>(VIEWER)).viewer.repositories).toHaveLength(2);
+
+    await writeFile(join(dir, 'bad.graphql'), 'type Query {\n  viewer: Usr\n}\n');
+    const bad = await runCli({ args: ['import', 'bad.graphql', '--name', 'gh'], cwd: dir });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/graphql.*line 2, column 11: Unknown type "Usr"/);
   });
 });

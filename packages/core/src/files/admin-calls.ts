@@ -87,11 +87,12 @@ export async function listNames(target: AdminTarget): Promise<string[]> {
 
 /** What `name` holds now: its record (exact), routes and queued answers. */
 export async function readState(target: AdminTarget, name: string): Promise<EndpointState> {
-  const [recordText, routesText, queueText, collectionsText] = await Promise.all([
+  const [recordText, routesText, queueText, collectionsText, graphqlText] = await Promise.all([
     call(target, 'GET', `/api/endpoints/${seg(name)}`, undefined, true),
     call(target, 'GET', `/api/endpoints/${seg(name)}/routes`),
     call(target, 'GET', `/api/endpoints/${seg(name)}/queue`),
     call(target, 'GET', `/api/endpoints/${seg(name)}/collections`),
+    call(target, 'GET', `/api/endpoints/${seg(name)}/graphql`, undefined, true),
   ]);
   const state: EndpointState = { name, routes: [], queue: [] };
   if (recordText !== undefined) {
@@ -109,6 +110,7 @@ export async function readState(target: AdminTarget, name: string): Promise<Endp
   if (collections.size > 0) {
     state.collections = new Map([...collections].map(([collection, text]) => [collection, new JsonText(text)]));
   }
+  if (graphqlText !== undefined) state.graphql = (JSON.parse(graphqlText) as { schema: string }).schema;
   return state;
 }
 
@@ -125,6 +127,7 @@ export function stateKey(state: EndpointState): string {
     routes: new JsonText(routesJson(state.routes)),
     queue: state.queue.map(queueFields),
     collections: state.collections === undefined ? null : new JsonText(collectionsBody(state.collections)),
+    graphql: state.graphql ?? null,
   });
 }
 
@@ -140,6 +143,7 @@ export function stateEntry(state: EndpointState): Record<string, unknown> {
   if (state.routes.length > 0) out.routes = decodeRoutes(routesJson(state.routes));
   if (state.queue.length > 0) out.queue = state.queue.map(queueFields);
   if (state.collections !== undefined) out.collections = collectionsByName(state.collections);
+  if (state.graphql !== undefined) out.graphql = state.graphql;
   return out;
 }
 
@@ -162,6 +166,9 @@ export async function writeState(target: AdminTarget, desired: EndpointState, cu
   else if (current === undefined || current.collections !== undefined) {
     await call(target, 'DELETE', `${path}/collections`);
   }
+  // After the record: deleting the record above removed the schema with the name.
+  if (bodies.graphql !== undefined) await call(target, 'PUT', `${path}/graphql`, bodies.graphql);
+  else if (current === undefined || current.graphql !== undefined) await call(target, 'DELETE', `${path}/graphql`);
 }
 
 /** Removes `name`: its record, routes and queued answers. */

@@ -45,7 +45,8 @@ export async function applyMockFile(
       existing.has(desired.name) ||
       current.routes.length > 0 ||
       current.queue.length > 0 ||
-      current.collections !== undefined;
+      current.collections !== undefined ||
+      current.graphql !== undefined;
     if (exists && stateKey(current) === stateKey(desired)) {
       plan.unchanged.push(desired.name);
       continue;

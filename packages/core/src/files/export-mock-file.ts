@@ -38,7 +38,8 @@ export async function exportMockFile(target: AdminTarget, options: ExportOptions
   const endpoints: Record<string, unknown>[] = [];
   for (const name of names) {
     const state = await readState(target, name);
-    if (!state.record && state.routes.length === 0 && state.queue.length === 0 && state.collections === undefined) {
+    const empty = state.routes.length === 0 && state.queue.length === 0 && state.collections === undefined;
+    if (!state.record && empty && state.graphql === undefined) {
       continue;
     }
     endpoints.push(stateEntry(state));

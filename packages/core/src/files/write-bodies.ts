@@ -1,7 +1,7 @@
 /**
  * The admin request bodies that write one endpoint of a mock file: the record
  * (`PUT /api/endpoints/{name}`), the routes (`PUT …/routes`), the queued
- * answers (`POST …/queue`) and the collections (`PUT …/collections`). `applyMockFile` sends exactly these texts, and
+ * answers (`POST …/queue`), the collections (`PUT …/collections`) and the GraphQL schema (`PUT …/graphql`). `applyMockFile` sends exactly these texts, and
  * `parseMockFile` holds each to the body limit, so `validate`, `apply` and
  * `--config` refuse the same files.
  *
@@ -18,6 +18,7 @@ export interface WriteBodies {
   routes: string;
   queue?: string;
   collections?: string;
+  graphql?: string;
 }
 
 /** The bodies that make a daemon hold `endpoint`. */
@@ -29,6 +30,7 @@ export function writeBodies(endpoint: MockFileEndpoint): WriteBodies {
     bodies.queue = stringifyExact({ answers: endpoint.queue.map((answer) => new JsonText(answerJson(answer))) });
   }
   if (endpoint.collections !== undefined) bodies.collections = collectionsBody(endpoint.collections);
+  if (endpoint.graphql !== undefined) bodies.graphql = JSON.stringify({ schema: endpoint.graphql });
   return bodies;
 }
 
