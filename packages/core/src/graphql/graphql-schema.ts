@@ -13,6 +13,7 @@ import {
   type GraphQLSchema,
   getLocation,
   Kind,
+  type NameNode,
   parse,
   validateSchema,
   visit,
@@ -30,16 +31,35 @@ function located(error: GraphQLError): string {
   return at === undefined ? error.message : `line ${at.line}, column ${at.column}: ${error.message}`;
 }
 
-/** `message` with the line and column of the first name it quotes, when the document holds that name. */
+/**
+ * `message` with a line and column: for `"Type.field"` the field's last
+ * definition in that type (a duplicate's second one), else the first use of the
+ * type name it quotes (an unknown type's); as it is when the document has neither.
+ */
 function whereNamed(document: DocumentNode, message: string): string {
-  const name = /"([_A-Za-z][_0-9A-Za-z]*)"/.exec(message)?.[1];
-  if (name === undefined || document.loc === undefined) return message;
+  const quoted = /"([_A-Za-z][_0-9A-Za-z]*)(?:\.([_A-Za-z][_0-9A-Za-z]*))?"/.exec(message);
+  if (quoted === null || document.loc === undefined) return message;
+  const [, type, field] = quoted;
   let start: number | undefined;
-  visit(document, {
-    [Kind.NAMED_TYPE](node) {
-      if (start === undefined && node.name.value === name) start = node.loc?.start;
-    },
-  });
+  if (field !== undefined) {
+    const inType = (node: { name: { value: string }; fields?: readonly { name: NameNode }[] }) => {
+      if (node.name.value !== type) return;
+      for (const definition of node.fields ?? [])
+        if (definition.name.value === field) start = definition.name.loc?.start;
+    };
+    visit(document, {
+      [Kind.OBJECT_TYPE_DEFINITION]: inType,
+      [Kind.OBJECT_TYPE_EXTENSION]: inType,
+      [Kind.INTERFACE_TYPE_DEFINITION]: inType,
+      [Kind.INPUT_OBJECT_TYPE_DEFINITION]: inType,
+    });
+  } else {
+    visit(document, {
+      [Kind.NAMED_TYPE](node) {
+        if (start === undefined && node.name.value === type) start = node.loc?.start;
+      },
+    });
+  }
   if (start === undefined) return message;
   const at = getLocation(document.loc.source, start);
   return `line ${at.line}, column ${at.column}: ${message}`;

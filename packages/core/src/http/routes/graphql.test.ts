@@ -79,6 +79,11 @@ describe('/api/endpoints/{name}/graphql', () => {
       code: 'INVALID_GRAPHQL_SCHEMA',
       message: 'invalid GraphQL schema: line 3, column 1: Syntax Error: Expected Name, found <EOF>.',
     });
+    // A field defined twice (as GitHub's published schema did in @octokit/graphql-schema 15.25-15.26): its second definition.
+    expect(await errorOf(await put(app, 'gh', 'type Query {\n  a: Int\n  a: Int\n}'))).toMatchObject({
+      code: 'INVALID_GRAPHQL_SCHEMA',
+      message: 'invalid GraphQL schema: line 3, column 3: Field "Query.a" can only be defined once.',
+    });
     expect(await errorOf(await put(app, 'gh', 'type User { id: ID }'))).toMatchObject({
       code: 'INVALID_GRAPHQL_SCHEMA',
       message: 'invalid GraphQL schema: Query root type must be provided.',
