@@ -9,5 +9,9 @@ export const sharedProject = defineProject({
     exclude: ['**/node_modules/**', '**/dist/**', '**/*.case.test.ts', '**/fixtures/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // graphql 16 ships CommonJS (main) and ESM (module) side by side: Vite resolves our
+    // import to the ESM one, Node resolves @graphql-tools' to the CommonJS one, and graphql
+    // refuses a schema "from another module or realm". Inlined, they resolve as ours do.
+    server: { deps: { inline: [/@graphql-tools\//] } },
   },
 });

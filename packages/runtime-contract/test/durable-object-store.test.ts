@@ -93,6 +93,12 @@ class RemoteStore implements EndpointStore {
   setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
     return this.#call('setSignature', name, settings ?? null);
   }
+  async getGraphqlSchema(name: string): Promise<string | undefined> {
+    return (await this.#call<string | null>('getGraphqlSchema', name)) ?? undefined;
+  }
+  setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
+    return this.#call('setGraphqlSchema', name, sdl ?? null);
+  }
   async close(): Promise<void> {
     await this.#call('close');
   }

@@ -1,11 +1,27 @@
 // GraphQL against the built daemon with a real GraphQL client (graphql-request):
 // routes, queued answers and journal waits pick operations by the parsed
 // document (POST JSON, GET ?query=, batched arrays), and journal entries name
-// the operation. Every process listens on 127.0.0.1.
+// the operation; schema mode answers from a stored SDL schema (deterministic
+// data, GraphQL errors, introspection), routes override single operations, the
+// schema survives SIGKILL on LevelDB, and seeded random code points in schemas
+// and operations never take the daemon down. Every process listens on 127.0.0.1.
+
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { JournalEntry } from '@mockpoint/core/client';
-import { batchRequests, GraphQLClient, gql } from 'graphql-request';
+import { prng, randomText } from '@mockpoint/testkit/random-text';
+import { buildClientSchema, buildSchema, getIntrospectionQuery, type IntrospectionQuery, printSchema } from 'graphql';
+import { batchRequests, ClientError, GraphQLClient, gql } from 'graphql-request';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import {
+  assertBuilt,
+  type Daemon,
+  killAll,
+  makeTempDir,
+  removeTempDirs,
+  runCli,
+  startDaemon,
+} from './helpers/daemon.js';
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
@@ -127,5 +143,196 @@ describe('the graphql filter', () => {
     });
     expect(put.status).toBe(400);
     expect(put.json.error.code).toBe('INVALID_MATCH');
+  });
+});
+
+const SDL = `type Repository {
+  id: ID!
+  name: String!
+  stargazerCount: Int!
+  createdAt: DateTime!
+  url: URI!
+  owner: User!
+}
+
+type User {
+  id: ID!
+  login: String!
+  repositories(first: Int): [Repository!]!
+}
+
+scalar DateTime
+scalar URI
+
+type Query {
+  viewer: User!
+  user(login: String!): User
+}
+`;
+
+const VIEWER = gql`
+  query Viewer {
+    viewer {
+      login
+      repositories(first: 5) {
+        name
+        stargazerCount
+        createdAt
+        url
+      }
+    }
+  }
+`;
+
+/** Every UTF-8 byte of `text` as %XX (a lone surrogate becomes U+FFFD's bytes, as anywhere in UTF-8). */
+function percentEncoded(text: string): string {
+  return [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+}
+
+async function putSchema(daemon: Daemon, name: string, sdl: string): Promise<number> {
+  const response = await fetch(`${daemon.url}/api/endpoints/${name}/graphql`, { method: 'PUT', body: sdl });
+  await response.text();
+  return response.status;
+}
+
+interface Viewer {
+  viewer: {
+    login: string;
+    repositories: Array<{ name: string; stargazerCount: number; createdAt: string; url: string }>;
+  };
+}
+
+describe('schema mode', () => {
+  it('answers a real client with schema-shaped, deterministic data; errors as a server gives them; introspection', async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    expect(await putSchema(daemon, 'gh', SDL)).toBe(201);
+    const client = new GraphQLClient(`${daemon.url}/endpoint/gh/graphql`);
+    const first = await client.request<Viewer>(VIEWER);
+    expect(typeof first.viewer.login).toBe('string');
+    expect(first.viewer.repositories).toHaveLength(2);
+    for (const repository of first.viewer.repositories) {
+      expect(Number.isInteger(repository.stargazerCount)).toBe(true);
+      expect(repository.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      expect(repository.url).toMatch(/^https:\/\//);
+    }
+    expect(await client.request<Viewer>(VIEWER)).toEqual(first);
+
+    const error = await client.request(gql`{ viewer { nope } }`).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ClientError);
+    expect((error as ClientError).response.status).toBe(200);
+    expect((error as ClientError).response.errors).toEqual([
+      { message: 'Cannot query field "nope" on type "User".', locations: [{ line: 1, column: 12 }] },
+    ]);
+
+    const introspection = await client.request<IntrospectionQuery>(getIntrospectionQuery());
+    expect(printSchema(buildClientSchema(introspection))).toBe(printSchema(buildSchema(SDL)));
+    const [entry] = (await api(daemon, 'GET', '/api/endpoints/gh/requests')).json.requests;
+    expect(entry?.answeredBy).toBe('graphql');
+    expect(entry?.graphql).toEqual({ operationName: 'Viewer', operationType: 'query' });
+  });
+
+  it('a route overrides one operation, templated over its variables; the others stay with the schema', async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    expect(await putSchema(daemon, 'gh', SDL)).toBe(201);
+    const routes = [
+      {
+        id: 'octocat',
+        match: { graphql: { operationName: 'UserByLogin' } },
+        answer: { template: true, data: { data: { user: { login: '{{variables.login}}', id: 'U_1' } } } },
+      },
+    ];
+    expect((await api(daemon, 'PUT', '/api/endpoints/gh/routes', { routes })).status).toBe(200);
+    const client = new GraphQLClient(`${daemon.url}/endpoint/gh`);
+    const byLogin = gql`
+      query UserByLogin($login: String!) {
+        user(login: $login) {
+          login
+          id
+        }
+      }
+    `;
+    expect(await client.request(byLogin, { login: 'monalisa' })).toEqual({ user: { login: 'monalisa', id: 'U_1' } });
+    const viaGet = new GraphQLClient(`${daemon.url}/endpoint/gh`, { method: 'GET' });
+    expect(await viaGet.request(byLogin, { login: 'hubot' })).toEqual({ user: { login: 'hubot', id: 'U_1' } });
+    const viewer = await client.request<Viewer>(VIEWER);
+    expect(viewer.viewer.repositories).toHaveLength(2);
+    const by = (await api(daemon, 'GET', '/api/endpoints/gh/requests')).json.requests.map((entry) => entry.answeredBy);
+    expect(by).toEqual([{ route: 'octocat' }, { route: 'octocat' }, 'graphql']);
+  });
+
+  it('keeps the schema byte for byte across SIGKILL right after the answer (LevelDB)', async () => {
+    const cwd = await makeTempDir();
+    const first = await startDaemon({ cwd });
+    const sdl = `# GitHub-ish, with a comment, CRLF and a description — “quoted”\r\n${SDL}`;
+    expect(await putSchema(first, 'gh', sdl)).toBe(201);
+    expect(await first.stop('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
+    const second = await startDaemon({ cwd });
+    expect((await api(second, 'GET', '/api/endpoints/gh/graphql')).json).toEqual({ schema: sdl });
+    const client = new GraphQLClient(`${second.url}/endpoint/gh`);
+    expect((await client.request<Viewer>(VIEWER)).viewer.repositories).toHaveLength(2);
+  });
+
+  it('seeded random code points in schemas, queries, operation names and variables: a code or a GraphQL answer, never a crash', async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    const random = prng(34);
+    expect(await putSchema(daemon, 'gh', SDL)).toBe(201);
+    for (let i = 0; i < 60; i++) {
+      const junk = randomText(random, 1 + Math.floor(random() * 40));
+      // A schema: the valid one with junk spliced in, or junk alone.
+      const cut = Math.floor(random() * SDL.length);
+      const sdl = random() < 0.5 ? `${SDL.slice(0, cut)}${junk}${SDL.slice(cut)}` : junk;
+      const put = await fetch(`${daemon.url}/api/endpoints/fz/graphql`, { method: 'PUT', body: sdl });
+      const putBody = (await put.json()) as { schema?: string; error?: { code: string } };
+      if (put.status === 400)
+        expect(['INVALID_GRAPHQL_SCHEMA', 'INVALID_JSON', 'INVALID_UTF8']).toContain(putBody.error?.code);
+      else {
+        expect([200, 201]).toContain(put.status);
+        expect(putBody.schema).toBe(Buffer.from(sdl, 'utf8').toString('utf8'));
+      }
+      // An operation: the viewer query with junk spliced in, a junk operation name and junk variables.
+      const query = `${VIEWER.slice(0, cut % VIEWER.length)}${junk}${VIEWER.slice(cut % VIEWER.length)}`;
+      const answer = await fetch(`${daemon.url}/endpoint/gh`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, operationName: random() < 0.5 ? junk : undefined, variables: { [junk]: junk } }),
+      });
+      expect(answer.status).toBe(200);
+      const result = (await answer.json()) as { data?: unknown; errors?: Array<{ message: string }> };
+      expect(result.data !== undefined || (result.errors?.length ?? 0) > 0).toBe(true);
+      const viaGet = await fetch(
+        `${daemon.url}/endpoint/gh?query=${percentEncoded(junk)}&variables=${percentEncoded(junk)}`,
+      );
+      expect([200, 404, 405]).toContain(viaGet.status);
+      await viaGet.text();
+    }
+    expect((await fetch(`${daemon.url}/api/health`)).status).toBe(200);
+    const journal = await api(daemon, 'GET', '/api/endpoints/gh/requests');
+    expect(journal.status).toBe(200);
+  });
+});
+
+describe('mockpoint import --from graphql', () => {
+  it('writes a mock file holding the schema byte for byte; a daemon started with it answers from it', async () => {
+    const dir = await makeTempDir();
+    const sdl = `# schema.graphql — “kept”\r\n${SDL}`;
+    await writeFile(join(dir, 'schema.graphql'), sdl);
+    const imported = await runCli({
+      args: ['import', 'schema.graphql', '--from', 'graphql', '--name', 'gh'],
+      cwd: dir,
+    });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toEqual({ version: 1, endpoints: [{ name: 'gh', graphql: sdl }] });
+    const detected = await runCli({ args: ['import', 'schema.graphql', '--name', 'gh'], cwd: dir });
+    expect(detected.stdout).toBe(imported.stdout);
+    await writeFile(join(dir, 'mockpoint.json'), imported.stdout);
+    const daemon = await startDaemon({ args: ['--memory', '--config', 'mockpoint.json'], cwd: dir });
+    expect((await api(daemon, 'GET', '/api/endpoints/gh/graphql')).json).toEqual({ schema: sdl });
+    const client = new GraphQLClient(`${daemon.url}/endpoint/gh`);
+    expect((await client.request<Viewer>(VIEWER)).viewer.repositories).toHaveLength(2);
+
+    await writeFile(join(dir, 'bad.graphql'), 'type Query {\n  viewer: Usr\n}\n');
+    const bad = await runCli({ args: ['import', 'bad.graphql', '--name', 'gh'], cwd: dir });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/graphql.*line 2, column 11: Unknown type "Usr"/);
   });
 });

@@ -17,6 +17,7 @@ export const EXPECTED_DEFAULT_LIMITS = {
   maxCollectionBytes: 16 * 1024 * 1024,
   maxSocketFrameBytes: 1024 * 1024,
   maxSocketsPerName: 1000,
+  maxGraphqlSchemaBytes: 4 * 1024 * 1024,
   maxConnections: 10_000,
   maxStreams: 1000,
 } as const;

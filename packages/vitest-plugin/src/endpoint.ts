@@ -100,6 +100,17 @@ export interface MockApi extends RequestRecorder {
   /** Stops checking signatures. */
   removeSignature(): Promise<void>;
   /**
+   * Puts the GraphQL schema (SDL) GraphQL requests to this name are answered
+   * from: deterministic data shaped by it, GraphQL errors, introspection
+   * (docs/graphql.md); routes matching `match.graphql` answer first.
+   * @example await api.setGraphqlSchema(readFileSync('schema.graphql', 'utf8'))
+   */
+  setGraphqlSchema(sdl: string): Promise<void>;
+  /** The GraphQL schema as its SDL text. @throws MockpointError `NOT_FOUND` when there is none. */
+  graphqlSchema(): Promise<string>;
+  /** Removes the GraphQL schema. */
+  removeGraphqlSchema(): Promise<void>;
+  /**
    * The name's scenarios (docs/state.md): every one its routes look at or
    * move, and every one set or moved, at its value (`started` when never moved).
    * @example expect(await api.state()).toEqual({ default: 'paid' })
@@ -222,6 +233,18 @@ class ApiHandle implements MockApi {
 
   removeSignature(): Promise<void> {
     return this.#client.removeSignature(this.name);
+  }
+
+  setGraphqlSchema(sdl: string): Promise<void> {
+    return this.#client.setGraphqlSchema(this.name, sdl);
+  }
+
+  graphqlSchema(): Promise<string> {
+    return this.#client.graphqlSchema(this.name);
+  }
+
+  removeGraphqlSchema(): Promise<void> {
+    return this.#client.removeGraphqlSchema(this.name);
   }
 
   removeRoute(id: string): Promise<void> {

@@ -8,6 +8,7 @@
  */
 import {
   firstMismatch,
+  type GraphqlFilter,
   isMockpointError,
   type JournalEntry,
   type RequestFilter,
@@ -40,6 +41,8 @@ export interface RequestMatch {
   query?: Record<string, unknown>;
   /** The outcome of the endpoint's signature check: `valid`, `invalid`, `missing`, `stale` or `replayed`. */
   signature?: SignatureCheckStatus;
+  /** A GraphQL operation: its name, type and a JSON subset of its variables (docs/graphql.md). */
+  graphql?: GraphqlFilter;
 }
 
 /**
@@ -173,6 +176,7 @@ function matches(state: MatcherState, entry: JournalEntry, expected: RequestMatc
   if (expected.method !== undefined) filter.method = expected.method;
   if (expected.path !== undefined) filter.path = expected.path;
   if (expected.signature !== undefined) filter.signature = expected.signature;
+  if (expected.graphql !== undefined) filter.graphql = expected.graphql;
   if (expected.body !== undefined) {
     if (hasAsymmetric(expected.body)) {
       const value = entry.json === undefined ? entry.body : entry.json;

@@ -42,10 +42,35 @@ export function answeredMark(entry: JournalEntry): HTMLElement | null {
   }
   if (by === undefined) return null;
   if (by === 'record') return h('span', { class: 'by', title: 'answered by the stored response' }, 'record');
+  if (by === 'graphql') return h('span', { class: 'by', title: "answered by the endpoint's GraphQL schema" }, 'schema');
   if (by === 'none') {
     return h('span', { class: 'by by-none', title: 'no queued answer, route or stored response answered it' }, 'none');
   }
   return h('span', { class: 'by by-route', title: `answered by route ${by.route}` }, `route ${by.route}`);
+}
+
+/** A GraphQL request's operation: its type and name (`query GetUser`), `+N` for the rest of a batch, variables on hover. */
+export function graphqlMark(entry: JournalEntry): HTMLElement | null {
+  const mark = entry.graphql;
+  if (mark === undefined) return null;
+  const more = mark.batch !== undefined && mark.batch.length > 1 ? ` +${mark.batch.length - 1}` : '';
+  const text = `${mark.operationType ?? 'graphql'} ${mark.operationName ?? '(anonymous)'}${more}`;
+  const title = mark.variables === undefined ? 'GraphQL operation' : `variables ${JSON.stringify(mark.variables)}`;
+  return h('span', { class: 'gql', title }, text);
+}
+
+/** A GraphQL request's operations and variables for the opened entry's answer table. */
+export function graphqlRows(entry: JournalEntry): [string, string][] {
+  const mark = entry.graphql;
+  if (mark === undefined) return [];
+  return (mark.batch ?? [mark]).flatMap((operation, index): [string, string][] => {
+    const label = mark.batch === undefined ? 'graphql' : `graphql [${index}]`;
+    const rows: [string, string][] = [
+      [label, `${operation.operationType ?? '(no operation selected)'} ${operation.operationName ?? '(anonymous)'}`],
+    ];
+    if (operation.variables !== undefined) rows.push([`${label} variables`, JSON.stringify(operation.variables)]);
+    return rows;
+  });
 }
 
 /** The outcome of the name's signature check, the reason on hover; nothing when the name checks none. */

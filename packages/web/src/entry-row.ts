@@ -10,7 +10,15 @@ import type { JournalEntry } from './api.js';
 import { bodyView } from './body-view.js';
 import { formatAgo, formatDateTime, h } from './dom.js';
 import { entryActions } from './entry-actions.js';
-import { answeredMark, pathLine, signatureMark, signatureRows, validationRows } from './entry-marks.js';
+import {
+  answeredMark,
+  graphqlMark,
+  graphqlRows,
+  pathLine,
+  signatureMark,
+  signatureRows,
+  validationRows,
+} from './entry-marks.js';
 import { rememberEntry } from './journal-filter.js';
 import { statusBadge } from './list.js';
 import { formatBytes } from './validate.js';
@@ -126,16 +134,19 @@ function answerRows(entry: JournalEntry): [string, string][] {
   const who =
     by === 'record'
       ? 'the stored response'
-      : by === 'none'
-        ? `nobody (${entry.statusCode})`
-        : 'queue' in by
-          ? `a queued one-shot answer${entry.fault ? ` (${entry.fault})` : ''}`
-          : `route ${by.route}`;
+      : by === 'graphql'
+        ? "the endpoint's GraphQL schema"
+        : by === 'none'
+          ? `nobody (${entry.statusCode})`
+          : 'queue' in by
+            ? `a queued one-shot answer${entry.fault ? ` (${entry.fault})` : ''}`
+            : `route ${by.route}`;
   const rows: [string, string][] = [
     ['answered by', who],
     ['subpath', entry.subpath],
     ...signatureRows(entry),
     ...validationRows(entry),
+    ...graphqlRows(entry),
   ];
   for (const [name, value] of Object.entries(entry.params ?? {})) rows.push([`:${name}`, value]);
   return rows;
@@ -160,6 +171,7 @@ export function entryRow(entry: JournalEntry, fresh: boolean): HTMLLIElement {
         // A reset or a hang sends no status line: no status to show.
         entry.fault === 'reset' || entry.fault === 'hang' ? null : statusBadge(entry.statusCode),
         answeredMark(entry),
+        graphqlMark(entry),
         signatureMark(entry),
         size > 0 ? h('span', { class: 'size' }, formatBytes(size)) : null,
         // How long ago, kept current by the journal; the exact time on hover.

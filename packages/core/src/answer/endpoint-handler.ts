@@ -1,7 +1,7 @@
 /**
  * "A request to `/endpoint/{name}`", once for every runtime: given the method,
  * the target, the raw headers and the body's first bytes, it runs the answer
- * pipeline (signature check → queue → validation → routes → record → no route;
+ * pipeline (signature check → state → queue → validation → routes → GraphQL schema → record → no route;
  * see `pipeline/`), records the request in the journal with the verdict and
  * returns the {@link EndpointAnswer} that an adapter sends through its sink
  * (`sink.ts`). A cached endpoint is answered synchronously.
@@ -19,6 +19,7 @@ import { DEFAULT_LIMITS, DEFAULT_MAX_BODY_BYTES, JOURNAL_NAME_LIMIT } from '../w
 import { isValidName } from '../wire/schemas.js';
 import { type ClientGone, type EndpointAnswer, emptyAnswer, errorAnswer } from './endpoint-answer.js';
 import { Exchange, type PipelineParts, rawHeader } from './pipeline/exchange.js';
+import { graphqlStep } from './pipeline/graphql-step.js';
 import { queueStep } from './pipeline/queue-step.js';
 import { noRouteStep, recordStep, recordVerdict } from './pipeline/record-step.js';
 import { routeStep } from './pipeline/route-step.js';
@@ -48,6 +49,7 @@ const PIPELINE: readonly Step[] = [
   queueStep,
   validationStep,
   routeStep,
+  graphqlStep,
   recordStep,
   noRouteStep,
 ];
@@ -178,9 +180,12 @@ export class EndpointHandler {
     const check = endpoints.signatureChecks.get(name);
     if (check !== undefined && check !== null) return true;
     const table = endpoints.routeTables.get(name);
-    if (check === null && table !== undefined) return table?.readsWholeBody === true;
-    return Promise.all([endpoints.signatureCheck(name), endpoints.routeTable(name)]).then(
-      ([loaded, routes]) => loaded !== null || routes?.readsWholeBody === true,
+    // A name with a GraphQL schema reads every query whole (a document past the journal's copy is still answered).
+    const graphql = endpoints.graphqlMocks.get(name);
+    if (graphql !== undefined && graphql !== null) return true;
+    if (check === null && table !== undefined && graphql === null) return table?.readsWholeBody === true;
+    return Promise.all([endpoints.signatureCheck(name), endpoints.routeTable(name), endpoints.graphqlMock(name)]).then(
+      ([loaded, routes, mock]) => loaded !== null || routes?.readsWholeBody === true || mock !== null,
       // The store failed: the request will be answered with that failure; keep nothing more.
       () => false,
     );

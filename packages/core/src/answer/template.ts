@@ -75,6 +75,8 @@ export interface TemplateContext {
   readonly state?: Readonly<Record<string, string>>;
   /** In a resource route, the exact JSON text of the item answered (`{{item.a.b}}`); none for a list. */
   readonly item?: string;
+  /** The GraphQL request's (first operation's) variables (`{{variables.a.b}}`), read when first asked. */
+  readonly variables?: () => unknown;
 }
 
 /** An own property, or `undefined` (never a prototype's). */
@@ -126,6 +128,11 @@ export function lookup(placeholder: Placeholder, context: TemplateContext): unkn
       return stateOf(context.state ?? {}, placeholder.path[0] as string);
     case 'item':
       return context.item === undefined ? undefined : exactAt(context.item, placeholder.path);
+    case 'variables': {
+      let value = context.variables?.();
+      for (const key of placeholder.path) value = own(value, key);
+      return value;
+    }
     default:
       return own(context[placeholder.source], placeholder.path[0] as string);
   }

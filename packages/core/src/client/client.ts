@@ -9,6 +9,7 @@ import type { QueuedAnswer, QueuedAnswerInput } from '../wire/answer-json.js';
 import type { SocketClose, SocketFrame, SocketInfo } from '../wire/answer-websocket.js';
 import type { Delivery, DeliveryInput, DeliveryPage } from '../wire/delivery-json.js';
 import { type ErrorCode, isOwnError, MockpointError, OWN_ERROR } from '../wire/errors.js';
+import type { GraphqlSchemaBody } from '../wire/graphql-json.js';
 import type { JournalEntry, JournalPage, LiveRequest, RequestFilter } from '../wire/journal-json.js';
 import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
 import type { Route, RouteInput } from '../wire/route.js';
@@ -781,6 +782,26 @@ export function createClient(options: ClientOptions) {
     /** Stops checking the signatures of requests to `name` (nothing happens when it had no check). */
     async removeSignature(name: string): Promise<void> {
       await call('DELETE', `/api/endpoints/${seg(name)}/signature`);
+    },
+
+    /**
+     * Puts the GraphQL schema (SDL) that answers GraphQL requests to `name` and
+     * its subpaths (schema mode, docs/graphql.md); kept byte for byte.
+     * @throws MockpointError `INVALID_GRAPHQL_SCHEMA` (the message gives line and column), `GRAPHQL_SCHEMA_TOO_LARGE`.
+     * @example await client.setGraphqlSchema('gh', await readFile('schema.graphql', 'utf8'))
+     */
+    async setGraphqlSchema(name: string, sdl: string): Promise<void> {
+      await call('PUT', `/api/endpoints/${seg(name)}/graphql`, { schema: sdl } satisfies GraphqlSchemaBody);
+    },
+
+    /** The GraphQL schema of `name` as its SDL text, byte for byte; throws `NOT_FOUND` when it has none. */
+    async graphqlSchema(name: string): Promise<string> {
+      return (await json<GraphqlSchemaBody>('GET', `/api/endpoints/${seg(name)}/graphql`)).schema;
+    },
+
+    /** Removes the GraphQL schema of `name` (nothing happens when it had none). */
+    async removeGraphqlSchema(name: string): Promise<void> {
+      await call('DELETE', `/api/endpoints/${seg(name)}/graphql`);
     },
 
     /**

@@ -26,6 +26,7 @@ export type {
   TamperMode,
 } from '../wire/delivery-json.js';
 export { type ErrorBody, type ErrorCode, isMockpointError, MockpointError } from '../wire/errors.js';
+export type { GraphqlFilter, GraphqlMark, GraphqlOperationMark, GraphqlSchemaBody } from '../wire/graphql-json.js';
 export type {
   JournalEntry,
   JournalEvent,

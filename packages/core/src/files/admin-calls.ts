@@ -87,13 +87,14 @@ export async function listNames(target: AdminTarget): Promise<string[]> {
 
 /** What `name` holds now: its record (exact), routes and queued answers. */
 export async function readState(target: AdminTarget, name: string): Promise<EndpointState> {
-  const [recordText, routesText, queueText, collectionsText, hostsText] = await Promise.all([
+  const [recordText, routesText, queueText, collectionsText, hostsText, graphqlText] = await Promise.all([
     call(target, 'GET', `/api/endpoints/${seg(name)}`, undefined, true),
     call(target, 'GET', `/api/endpoints/${seg(name)}/routes`),
     call(target, 'GET', `/api/endpoints/${seg(name)}/queue`),
     call(target, 'GET', `/api/endpoints/${seg(name)}/collections`),
     // A daemon older than host mappings answers 404: it holds none.
     call(target, 'GET', `/api/endpoints/${seg(name)}/hosts`, undefined, true),
+    call(target, 'GET', `/api/endpoints/${seg(name)}/graphql`, undefined, true),
   ]);
   const state: EndpointState = { name, routes: [], queue: [] };
   if (recordText !== undefined) {
@@ -116,6 +117,7 @@ export async function readState(target: AdminTarget, name: string): Promise<Endp
     hostsText === undefined ? [] : (JSON.parse(hostsText) as { hosts: { host: string; source: string }[] }).hosts;
   const own = hosts.filter((entry) => entry.source === 'api').map((entry) => entry.host);
   if (own.length > 0) state.hosts = own.sort();
+  if (graphqlText !== undefined) state.graphql = (JSON.parse(graphqlText) as { schema: string }).schema;
   return state;
 }
 
@@ -133,6 +135,7 @@ export function stateKey(state: EndpointState): string {
     queue: state.queue.map(queueFields),
     collections: state.collections === undefined ? null : new JsonText(collectionsBody(state.collections)),
     hosts: state.hosts ?? [],
+    graphql: state.graphql ?? null,
   });
 }
 
@@ -149,6 +152,7 @@ export function stateEntry(state: EndpointState): Record<string, unknown> {
   if (state.queue.length > 0) out.queue = state.queue.map(queueFields);
   if (state.collections !== undefined) out.collections = collectionsByName(state.collections);
   if (state.hosts !== undefined) out.hosts = state.hosts;
+  if (state.graphql !== undefined) out.graphql = state.graphql;
   return out;
 }
 
@@ -173,6 +177,9 @@ export async function writeState(target: AdminTarget, desired: EndpointState, cu
   }
   if (bodies.hosts !== undefined) await call(target, 'PUT', `${path}/hosts`, bodies.hosts);
   else if (current?.hosts !== undefined) await call(target, 'DELETE', `${path}/hosts`);
+  // After the record: deleting the record above removed the schema with the name.
+  if (bodies.graphql !== undefined) await call(target, 'PUT', `${path}/graphql`, bodies.graphql);
+  else if (current === undefined || current.graphql !== undefined) await call(target, 'DELETE', `${path}/graphql`);
 }
 
 /** Removes `name`: its record, routes and queued answers. */

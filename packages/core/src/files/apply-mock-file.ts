@@ -46,7 +46,8 @@ export async function applyMockFile(
       current.routes.length > 0 ||
       current.queue.length > 0 ||
       current.collections !== undefined ||
-      current.hosts !== undefined;
+      current.hosts !== undefined ||
+      current.graphql !== undefined;
     if (exists && stateKey(current) === stateKey(desired)) {
       plan.unchanged.push(desired.name);
       continue;

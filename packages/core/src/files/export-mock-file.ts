@@ -38,13 +38,8 @@ export async function exportMockFile(target: AdminTarget, options: ExportOptions
   const endpoints: Record<string, unknown>[] = [];
   for (const name of names) {
     const state = await readState(target, name);
-    if (
-      !state.record &&
-      state.routes.length === 0 &&
-      state.queue.length === 0 &&
-      state.collections === undefined &&
-      !state.hosts
-    ) {
+    const empty = state.routes.length === 0 && state.queue.length === 0 && state.collections === undefined;
+    if (!state.record && empty && state.graphql === undefined && !state.hosts) {
       continue;
     }
     endpoints.push(stateEntry(state));

@@ -40,6 +40,12 @@ export function createMockFileSchema(s: Schemas = createSchemas()) {
         .describe(
           'Collections of items by name (each a list of JSON objects, or { "$file": "./users.json" }), also their seed; served by resource routes (docs/state.md).',
         ),
+      graphql: z
+        .union([z.string(), z.strictObject({ $file: z.string() })])
+        .optional()
+        .describe(
+          'A GraphQL schema (SDL text, or { "$file": "./schema.graphql" }): GraphQL requests are answered from it (docs/graphql.md).',
+        ),
     })
     .meta({
       title: 'MockFileEndpoint',

@@ -20,6 +20,7 @@ import {
 import { utf8Length } from '../answer/endpoint-answer.js';
 import { parseCollection } from '../collections/collection-input.js';
 import { collectionText } from '../collections/item.js';
+import { buildGraphqlSchema } from '../graphql/graphql-schema.js';
 import type { QueuedAnswer } from '../wire/answer-json.js';
 import { toBase64 } from '../wire/base64.js';
 import { type ErrorCode, MockpointError } from '../wire/errors.js';
@@ -53,6 +54,8 @@ export interface MockFileEndpoint {
   collections?: Map<string, JsonText>;
   /** Hosts that pick this endpoint, as patterns (absent: none). */
   hosts?: string[];
+  /** The GraphQL schema as its SDL text, exactly (absent: none; docs/graphql.md). */
+  graphql?: string;
 }
 
 /** A checked mock file. */
@@ -154,6 +157,8 @@ function answerField(path: Path): 'data' | 'body' | 'bodyBase64' | undefined {
   const last = path[n - 1];
   // endpoints[i].collections.users: a collection is kept as its exact text, like data (and may be a $file).
   if (path[0] === 'endpoints' && n === 4 && path[2] === 'collections') return 'data';
+  // endpoints[i].graphql: SDL text, or a $file read as text (like a body).
+  if (path[0] === 'endpoints' && n === 3 && last === 'graphql') return 'body';
   if (path[0] !== 'endpoints' || (last !== 'data' && last !== 'body' && last !== 'bodyBase64')) return undefined;
   if (n === 3) return last === 'data' ? last : undefined; // endpoints[i].data (a record has data only)
   if (n === 5 && path[2] === 'queue') return last; // endpoints[i].queue[k].data
@@ -442,6 +447,19 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
       }
     }
     if (Array.isArray(entry.hosts) && entry.hosts.length > 0) out.hosts = fileHosts(entry.hosts, i, hostsSeen, at);
+    if (entry.graphql !== undefined) {
+      const where = at(['endpoints', i, 'graphql']);
+      if (typeof entry.graphql !== 'string') {
+        throw fileError('MOCK_FILE_INVALID', where, 'graphql must be SDL text or { $file }', 'INVALID_GRAPHQL_SCHEMA');
+      }
+      try {
+        buildGraphqlSchema(entry.graphql, DEFAULT_LIMITS.maxGraphqlSchemaBytes);
+      } catch (error) {
+        if (!(error instanceof MockpointError)) throw error;
+        throw fileError('MOCK_FILE_INVALID', where, error.message, error.code);
+      }
+      out.graphql = entry.graphql;
+    }
     // The admin writes that apply this endpoint, each within the body limit the daemon holds them to.
     const bodies = writeBodies(out);
     const writes = [
@@ -450,6 +468,7 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
       ['queue', 'POST', '/queue', bodies.queue],
       ['collections', 'PUT', '/collections', bodies.collections],
       ['hosts', 'PUT', '/hosts', bodies.hosts],
+      ['graphql', 'PUT', '/graphql', bodies.graphql],
     ] as const;
     for (const [field, method, suffix, body] of writes) {
       const size = body === undefined ? 0 : utf8Length(body);

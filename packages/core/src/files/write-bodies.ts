@@ -1,7 +1,7 @@
 /**
  * The admin request bodies that write one endpoint of a mock file: the record
  * (`PUT /api/endpoints/{name}`), the routes (`PUT …/routes`), the queued
- * answers (`POST …/queue`), the collections (`PUT …/collections`) and the hosts (`PUT …/hosts`). `applyMockFile` sends exactly these texts, and
+ * answers (`POST …/queue`), the collections (`PUT …/collections`), the hosts (`PUT …/hosts`) and the GraphQL schema (`PUT …/graphql`). `applyMockFile` sends exactly these texts, and
  * `parseMockFile` holds each to the body limit, so `validate`, `apply` and
  * `--config` refuse the same files.
  *
@@ -19,6 +19,7 @@ export interface WriteBodies {
   queue?: string;
   collections?: string;
   hosts?: string;
+  graphql?: string;
 }
 
 /** The bodies that make a daemon hold `endpoint`. */
@@ -31,6 +32,7 @@ export function writeBodies(endpoint: MockFileEndpoint): WriteBodies {
   }
   if (endpoint.collections !== undefined) bodies.collections = collectionsBody(endpoint.collections);
   if (endpoint.hosts !== undefined) bodies.hosts = JSON.stringify({ hosts: endpoint.hosts });
+  if (endpoint.graphql !== undefined) bodies.graphql = JSON.stringify({ schema: endpoint.graphql });
   return bodies;
 }
 

@@ -31,6 +31,7 @@ import { registerCollectionItemRoutes } from './routes/collection-items.js';
 import { registerCollectionRoutes } from './routes/collections.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerEndpointRoutes } from './routes/endpoint-routes.js';
+import { registerGraphqlRoutes } from './routes/graphql.js';
 import { registerHostRoutes } from './routes/hosts.js';
 import { registerJournalRoutes } from './routes/journal.js';
 import { registerJournalHarRoutes } from './routes/journal-har.js';
@@ -323,6 +324,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   registerStateRoutes(app, ctx);
   registerSocketRoutes(app, ctx);
   registerSignatureRoutes(app, ctx);
+  registerGraphqlRoutes(app, ctx);
   registerJournalRoutes(app, ctx);
   registerJournalStreamRoutes(app, ctx);
   registerJournalHarRoutes(app, ctx);

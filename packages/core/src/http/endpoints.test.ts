@@ -79,6 +79,14 @@ class SlowReadStore implements EndpointStore {
     return this.inner.getSignature(name);
   }
 
+  getGraphqlSchema(name: string): Promise<string | undefined> {
+    return this.inner.getGraphqlSchema(name);
+  }
+
+  setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
+    return this.inner.setGraphqlSchema(name, sdl);
+  }
+
   setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
     return this.inner.setSignature(name, settings);
   }

@@ -14,6 +14,8 @@ import { RouteCache } from '../answer/routes/route-cache.js';
 import { RouteTable } from '../answer/routes/route-table.js';
 import type { CollectionStore } from '../collections/collection-store.js';
 import { MemoryCollectionStore } from '../collections/memory-collection-store.js';
+import { GraphqlMock } from '../graphql/graphql-mock.js';
+import { GraphqlMockCache } from '../graphql/graphql-mock-cache.js';
 import { MemoryStateStore } from '../state/memory-state-store.js';
 import type { StateStore } from '../state/state-store.js';
 import type { CountOptions, EndpointStore, ListOptions, RoutesUpdate } from '../store/store.js';
@@ -47,6 +49,10 @@ export class EndpointService {
   readonly signatureChecks = new SignatureCheckCache();
   /** The same withdrawal tokens as {@link #reading}, for signature reads. */
   readonly #signatureReading: ReadTokens<SignatureCheck | null>;
+  /** Compiled GraphQL mocks by name (`null`: no schema), in front of the store like the route tables. */
+  readonly graphqlMocks = new GraphqlMockCache();
+  /** The same withdrawal tokens as {@link #reading}, for GraphQL schema reads. */
+  readonly #graphqlReading: ReadTokens<GraphqlMock | null>;
   /**
    * A signal per name that aborts at its next change, made here or by another
    * replica: a streamed answer that ends with `hang` is let go on it.
@@ -71,6 +77,7 @@ export class EndpointService {
     this.#reading = new ReadTokens(this.cache, cacheable);
     this.#routeReading = new ReadTokens(this.routeTables, cacheable);
     this.#signatureReading = new ReadTokens(this.signatureChecks, cacheable);
+    this.#graphqlReading = new ReadTokens(this.graphqlMocks, cacheable);
     this.queue = queue;
     // A shared store: another process's write to a name withdraws what we hold for it.
     this.#unsubscribe = store.changes?.subscribe((name) => {
@@ -132,6 +139,24 @@ export class EndpointService {
   /** Sets or (with `undefined`) removes the signature check of `name`; resolves whether it had one. */
   setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
     return this.#changing(name, this.#signatureReading, () => this.store.setSignature(name, settings));
+  }
+
+  /** The GraphQL mock of `name` (`null` when it has no schema), built once per change. */
+  graphqlMock(name: string): Promise<GraphqlMock | null> {
+    return this.#graphqlReading.read(name, async () => {
+      const sdl = await this.store.getGraphqlSchema(name);
+      return sdl === undefined ? null : new GraphqlMock(sdl);
+    });
+  }
+
+  /** The GraphQL schema of `name` as its SDL text (`undefined` when it has none). */
+  graphqlSchema(name: string): Promise<string | undefined> {
+    return this.store.getGraphqlSchema(name);
+  }
+
+  /** Sets (checked by the caller) or, with `undefined`, removes the GraphQL schema of `name`; resolves whether it had one. */
+  setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
+    return this.#changing(name, this.#graphqlReading, () => this.store.setGraphqlSchema(name, sdl));
   }
 
   /** Runs a write to what `reads` caches of `name`; whatever it did, that is forgotten and the change announced. */
@@ -225,12 +250,14 @@ export class EndpointService {
     this.#reading.forget(name);
     this.#routeReading.forget(name);
     this.#signatureReading.forget(name);
+    this.#graphqlReading.forget(name);
   }
 
   #forgetAll(): void {
     this.#reading.forgetAll();
     this.#routeReading.forgetAll();
     this.#signatureReading.forgetAll();
+    this.#graphqlReading.forgetAll();
   }
 
   /**

@@ -40,7 +40,8 @@ export interface RouteDoc {
     | 'service'
     | 'webhooks'
     | 'deliveries'
-    | 'hosts';
+    | 'hosts'
+    | 'graphql';
   /** Path parameters, each a string; with a schema when the route validates it. */
   params?: Record<string, ParamDoc>;
   /** A zod object whose fields are query parameters. */
@@ -144,6 +145,10 @@ export function buildOpenApiDocument(docs: RouteDoc[], version: string, adminTok
       { name: 'webhooks', description: 'Check the signatures of webhooks arriving at an endpoint.' },
       { name: 'deliveries', description: 'Signed webhook deliveries sent to a receiver under test, with retries.' },
       { name: 'hosts', description: 'Hosts that pick an endpoint: any client, unchanged.' },
+      {
+        name: 'graphql',
+        description: "An endpoint's GraphQL schema: schema mode answers GraphQL requests shaped by it.",
+      },
       { name: 'service', description: 'Health and this document.' },
     ],
     paths,

@@ -496,6 +496,32 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       expect(await store.getSignature('kept')).toBeUndefined();
     });
 
+    it('keeps a GraphQL schema beside the record byte for byte; put leaves it, delete and clear remove it', async () => {
+      const store = await fresh();
+      // Comments, blank lines, CRLF and characters past ASCII are kept as they are.
+      const sdl = '# Schéma 🚀\r\n\r\ntype Query {\n  "Ein Gruß"\n  hello: String\n}\n';
+      expect(await store.getGraphqlSchema('gql')).toBeUndefined();
+      expect(await store.setGraphqlSchema('gql', sdl)).toBe(false);
+      expect(await store.getGraphqlSchema('gql')).toBe(sdl);
+      await store.put(record('gql'));
+      expect(await store.getGraphqlSchema('gql')).toBe(sdl);
+      expect(await store.setGraphqlSchema('gql', 'type Query { a: Int }')).toBe(true);
+      expect(await store.getGraphqlSchema('gql')).toBe('type Query { a: Int }');
+      expect(await store.getGraphqlSchema('other')).toBeUndefined();
+      expect(await store.setGraphqlSchema('gql', undefined)).toBe(true);
+      expect(await store.getGraphqlSchema('gql')).toBeUndefined();
+      expect(await store.setGraphqlSchema('gql', undefined)).toBe(false);
+
+      await store.setGraphqlSchema('only', sdl);
+      await store.setGraphqlSchema('kept', sdl);
+      expect(await store.delete('only')).toBe(true);
+      expect(await store.getGraphqlSchema('only')).toBeUndefined();
+      expect(await store.getGraphqlSchema('kept')).toBe(sdl);
+      expect(await store.get('kept')).toBeUndefined();
+      await store.clear();
+      expect(await store.getGraphqlSchema('kept')).toBeUndefined();
+    });
+
     it('every operation rejects after close', async () => {
       const store = await fresh();
       await store.create(record('before'));
@@ -512,6 +538,8 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         ['updateRoutes', () => store.updateRoutes('before', () => [])],
         ['getSignature', () => store.getSignature('before')],
         ['setSignature', () => store.setSignature('before', undefined)],
+        ['getGraphqlSchema', () => store.getGraphqlSchema('before')],
+        ['setGraphqlSchema', () => store.setGraphqlSchema('before', undefined)],
       ];
       for (const [label, operation] of operations) {
         await expect(operation(), label).rejects.toMatchObject({

@@ -100,7 +100,7 @@ export interface EndpointStore {
   create(record: EndpointRecord): Promise<boolean>;
   /** Creates or replaces a record; resolves whether it was `created`. Durable on resolve. */
   put(record: EndpointRecord): Promise<{ created: boolean }>;
-  /** Removes a record and the name's routes and signature check; resolves whether any existed. */
+  /** Removes a record and the name's routes, signature check and GraphQL schema; resolves whether any existed. */
   delete(name: string): Promise<boolean>;
   /**
    * The routes of `name`, in order (`[]` when it has none). Routes are kept
@@ -127,6 +127,18 @@ export interface EndpointStore {
    * is announced like a record's (see {@link changes}).
    */
   setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean>;
+  /**
+   * The GraphQL schema of `name` as its SDL text, byte for byte as it was set
+   * (`undefined` when it has none). Kept beside the record like routes, never in
+   * it: {@link put} leaves it as it is.
+   */
+  getGraphqlSchema(name: string): Promise<string | undefined>;
+  /**
+   * Sets (or, with `undefined`, removes) the GraphQL schema of `name`; resolves
+   * whether it had one before. Durable on resolve; for a shared store the change
+   * is announced like a record's (see {@link changes}).
+   */
+  setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean>;
   /** Records in ascending name order, paginated by cursor, optionally only those with a name prefix. */
   list(options: ListOptions): Promise<ListPage>;
   /**
@@ -136,7 +148,7 @@ export interface EndpointStore {
   routeNames(options?: RouteNamesOptions): Promise<RoutedName[]>;
   /** How many records there are (with the name prefix, when given). */
   count(options?: CountOptions): Promise<number>;
-  /** Removes every record, every route and every signature check. */
+  /** Removes every record, every route, every signature check and every GraphQL schema. */
   clear(): Promise<void>;
   /** The store's state; a store without the method is always `ok`. */
   health?(): StoreHealth;

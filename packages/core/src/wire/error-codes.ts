@@ -190,6 +190,10 @@ export const ERRORS = {
     when: 'a state (`match.state`, `answer.setState`, the body of `PUT …/state`) is not a value or an object of scenario → value, each 1–64 of `A-Z a-z 0-9 _ -`, or names more than 64 scenarios ([state.md](state.md))',
     fix: 'give `"paid"` (the `default` scenario) or `{ "checkout": "paid" }`',
   },
+  INVALID_GRAPHQL_SCHEMA: {
+    when: "the schema put with `PUT /api/endpoints/{name}/graphql` (or a mock file's `graphql:`) is not valid GraphQL SDL, or not a valid schema (no `Query` type, an unknown type, …); the message gives the line and column ([graphql.md](graphql.md))",
+    fix: "correct the SDL at the line and column the message names (`graphql`'s `buildSchema` accepts it then)",
+  },
   INVALID_ITEM: {
     when: 'an item written to a collection (`POST`, `PUT`, `PATCH` of a resource route or of `…/collections/{collection}/items`) is not a JSON object',
     fix: 'send one JSON object',
@@ -300,6 +304,10 @@ export const ERRORS = {
   DELIVERY_FINISHED: {
     when: '`DELETE /api/deliveries/{id}` of a delivery that is no longer pending',
     fix: 'nothing: it has ended (see its `state`)',
+  },
+  GRAPHQL_SCHEMA_TOO_LARGE: {
+    when: 'a GraphQL schema is longer than `MOCKPOINT_MAX_GRAPHQL_SCHEMA_BYTES` of UTF-8',
+    fix: 'send a smaller schema, or raise `MOCKPOINT_MAX_GRAPHQL_SCHEMA_BYTES`',
   },
   BODY_TOO_LARGE: {
     when: 'the body is over `MOCKPOINT_MAX_BODY_BYTES` (checked while streaming, not only from Content-Length; after decoding too)',

@@ -26,9 +26,10 @@ export interface JournalEvent {
 }
 /**
  * Who answered a request: a queued one-shot answer, the route with this id, the
- * stored record, or nobody (a 404 or another error).
+ * stored record, the endpoint's GraphQL schema (schema mode, docs/graphql.md),
+ * or nobody (a 404 or another error).
  */
-export type AnsweredBy = { queue: true } | { route: string } | 'record' | 'none';
+export type AnsweredBy = { queue: true } | { route: string } | 'record' | 'graphql' | 'none';
 
 /** What a proxy route's upstream answered (see docs/files.md#record-and-replay). */
 export interface UpstreamOutcome {
@@ -57,7 +58,7 @@ export interface JournalEntry {
   subpath: string;
   /** The parameters of the route pattern that matched (`{}` when none did). */
   params: Record<string, string>;
-  /** Who answered: `{ queue: true }`, `{ route: id }`, `"record"` or `"none"`. */
+  /** Who answered: `{ queue: true }`, `{ route: id }`, `"record"`, `"graphql"` (the schema) or `"none"`. */
   answeredBy: AnsweredBy;
   /** Query parameters; repeated keys become arrays. */
   query: Record<string, string | string[]>;

@@ -32,6 +32,8 @@ export interface LimitOptions {
   maxSocketFrameBytes?: number;
   /** WebSocket connections one endpoint name may hold open. @default 1000 */
   maxSocketsPerName?: number;
+  /** UTF-8 bytes of one endpoint's GraphQL schema (SDL). @default 4194304 (4 MiB) */
+  maxGraphqlSchemaBytes?: number;
   /** Open client connections per listening address (adapters that listen apply it). @default 10000 */
   maxConnections?: number;
   /** Journal streams (`…/requests/stream`) open at once; one more is refused with `TOO_MANY_STREAMS`. @default 1000 */

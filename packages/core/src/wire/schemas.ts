@@ -276,8 +276,14 @@ export function createSchemas(options: SchemaOptions = {}) {
       subpath: z.string().describe('The path below /endpoint/{name}; / for the bare URL.'),
       params: z.record(z.string(), z.string()).describe('Parameters of the route pattern that matched.'),
       answeredBy: z
-        .union([z.object({ queue: z.literal(true) }), z.object({ route: z.string() }), z.enum(['record', 'none'])])
-        .describe('Who answered: a queued answer, the route with this id, the record, or nobody (an error).'),
+        .union([
+          z.object({ queue: z.literal(true) }),
+          z.object({ route: z.string() }),
+          z.enum(['record', 'graphql', 'none']),
+        ])
+        .describe(
+          "Who answered: a queued answer, the route with this id, the record, the endpoint's GraphQL schema, or nobody (an error).",
+        ),
       query: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
       headers: z.record(z.string(), z.string()),
       body: z.string(),

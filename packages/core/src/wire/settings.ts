@@ -262,6 +262,18 @@ export const SETTINGS = {
     help: 'WebSocket connections one endpoint name may hold open; one more handshake is refused with 503 TOO_MANY_SOCKETS',
     limit: true,
   },
+  maxGraphqlSchemaBytes: {
+    env: 'MOCKPOINT_MAX_GRAPHQL_SCHEMA_BYTES',
+    flag: '--max-graphql-schema-bytes',
+    arg: '<n>',
+    type: 'integer',
+    default: 4 * 1024 * 1024,
+    defaultText: '4194304 (4 MiB)',
+    min: 1024,
+    max: 256 * 1024 * 1024,
+    help: "UTF-8 bytes of one endpoint's GraphQL schema (SDL); more is refused with GRAPHQL_SCHEMA_TOO_LARGE",
+    limit: true,
+  },
   maxConnections: {
     env: 'MOCKPOINT_MAX_CONNECTIONS',
     flag: '--max-connections',

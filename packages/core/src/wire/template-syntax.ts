@@ -8,7 +8,17 @@
 import { thrownMessage } from './shape.js';
 
 /** What a placeholder looks up. */
-export type PlaceholderSource = 'params' | 'query' | 'headers' | 'body' | 'item' | 'uuid' | 'now' | 'seq' | 'state';
+export type PlaceholderSource =
+  | 'params'
+  | 'query'
+  | 'headers'
+  | 'body'
+  | 'item'
+  | 'variables'
+  | 'uuid'
+  | 'now'
+  | 'seq'
+  | 'state';
 
 /** One `{{…}}`: where to look, and the path of keys below it (`body.order.id` → `order`, `id`). */
 export interface Placeholder {
@@ -29,7 +39,7 @@ const BARE = new Set<PlaceholderSource>(['uuid', 'now', 'seq']);
 
 /** The placeholders a template may use, for messages. */
 export const PLACEHOLDER_RULE =
-  'placeholders are {{params.NAME}}, {{query.NAME}}, {{headers.NAME}}, {{body}}, {{body.a.b}}, {{state.SCENARIO}}, {{item.a.b}} (a resource route), {{uuid}}, {{now}} and {{seq}}';
+  'placeholders are {{params.NAME}}, {{query.NAME}}, {{headers.NAME}}, {{body}}, {{body.a.b}}, {{variables.a.b}} (a GraphQL request), {{state.SCENARIO}}, {{item.a.b}} (a resource route), {{uuid}}, {{now}} and {{seq}}';
 
 function placeholder(inner: string, text: string): Placeholder {
   const expression = inner.trim();
@@ -37,6 +47,7 @@ function placeholder(inner: string, text: string): Placeholder {
   const source = head as PlaceholderSource;
   if (BARE.has(source) && path.length === 0) return { source, path };
   if ((source === 'body' || source === 'item') && path.every((key) => key !== '')) return { source, path };
+  if (source === 'variables' && path.length > 0 && path.every((key) => key !== '')) return { source, path };
   if (KEYED.has(source) && path.length === 1 && path[0] !== '') {
     // Header names are looked up lower-cased, as the journal lists them.
     return { source, path: source === 'headers' ? [(path[0] as string).toLowerCase()] : path };
@@ -104,6 +115,7 @@ const MIN_BYTES: Readonly<Record<PlaceholderSource, number>> = {
   headers: 0,
   body: 0,
   item: 0,
+  variables: 0,
   state: 0,
 };
 

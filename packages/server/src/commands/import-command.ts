@@ -21,6 +21,7 @@ import { type CommandIo, optionsHelp, parseArgs, UsageError } from './command-ar
 export const IMPORT_HELP = `Usage: mockpoint import <openapi.yaml|json> --name <name> [--out mockpoint.json] [--validate off|report|enforce]
        mockpoint import <db.json> --from json-server --name <name> [--id <field>] [--out mockpoint.json]
        mockpoint import <file.har> --from har --name <name> [--host <host>] [--out mockpoint.json]
+       mockpoint import <schema.graphql> --from graphql --name <name> [--out mockpoint.json]
 
 Turns an OpenAPI 3.0/3.1 or Swagger 2.0 document into a mock file: one endpoint <name> with a route
 per operation (GET /pets/{petId} answers at /endpoint/<name>/pets/:petId), answering the first
@@ -42,9 +43,13 @@ becomes a route answering it as it was answered, bytes exact (method, path, quer
 matched exactly; secrets redacted); a request answered differently over time answers in that order,
 the last answer staying. What cannot be carried over is listed on standard error (docs/har.md).
 
+With --from graphql (or a .graphql / .gql file), the SDL schema becomes the endpoint's graphql:
+kept byte for byte, checked as the daemon checks it; every GraphQL request to /endpoint/<name>
+is answered from it with deterministic data, errors and introspection (docs/graphql.md).
+
 ${optionsHelp(`
 --name <name>     | the endpoint's name (required)
---from <kind>     | openapi, json-server or har (default: told from the file)
+--from <kind>     | openapi, json-server, har or graphql (default: told from the file)
 --id <field>      | json-server: the field that holds each item's id (default: id)
 --host <host>     | har: only the requests sent to this host (default: every host)
 --out <file>      | write to this file instead of standard output
@@ -67,8 +72,11 @@ export async function runImport(argv: readonly string[], io: CommandIo): Promise
   }
   // Not named `from`: in the bundle, that name then a string reads as an import to the installed-package check.
   const kind = args.values.get('--from');
-  if (kind !== undefined && kind !== 'openapi' && kind !== 'json-server' && kind !== 'har') {
-    throw new UsageError(`--from is openapi, json-server or har, not "${kind}"`);
+  if (kind !== undefined && kind !== 'openapi' && kind !== 'json-server' && kind !== 'har' && kind !== 'graphql') {
+    throw new UsageError(`--from is openapi, json-server, har or graphql, not "${kind}"`);
+  }
+  if (kind === 'graphql' || (kind === undefined && /\.(graphql|gql)$/i.test(source))) {
+    return importGraphql(source, name, args.values, io);
   }
   if (kind === 'har' || (kind === undefined && /\.(har|json)$/i.test(source) && isHar(readText(source)))) {
     return importHar(source, name, args.values, io);
@@ -125,6 +133,21 @@ function readText(file: string): string {
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
   }
+}
+
+/** `mockpoint import schema.graphql --from graphql`: the SDL as one endpoint's schema, byte for byte. */
+function importGraphql(source: string, name: string, values: ReadonlyMap<string, string>, io: CommandIo): number {
+  for (const flag of ['--validate', '--id']) {
+    if (values.has(flag)) throw new UsageError(`${flag} is not for a GraphQL schema`);
+  }
+  const text = `${JSON.stringify({ version: 1, endpoints: [{ name, graphql: readText(source) }] }, null, 2)}\n`;
+  const out = values.get('--out');
+  // Checked as any mock file (the schema is built: INVALID_GRAPHQL_SCHEMA with its line), but for the body limit.
+  parseMockFile(text, { file: out ?? 'import.json', format: 'json', maxBodyBytes: Infinity });
+  io.err(`mockpoint import: the GraphQL schema of ${basename(source)} as endpoint ${name}`);
+  if (out === undefined) io.out(text);
+  else writeFileSync(out, text);
+  return 0;
 }
 
 /** `mockpoint import db.json --from json-server`: the database as one endpoint with collections and resource routes. */

@@ -7,6 +7,7 @@
  * @module
  */
 import type { CollectionLimits } from '../../collections/collection-input.js';
+import { graphqlRequestOf } from '../../graphql/graphql-request.js';
 import type { EndpointService } from '../../http/endpoints.js';
 import type { Journal } from '../../journal/journal.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
@@ -135,6 +136,7 @@ export class Exchange {
     // A body cut at the body limit is not rendered as if it were empty: {{body…}} fails on it.
     const json = view.bodyTruncated ? BODY_NOT_READ : view.json;
     const state = this.states ?? NO_STATE;
-    return { params, query: view.query, headers: view.headers, json, seq, budget, state };
+    const variables = () => graphqlRequestOf(view)?.operations[0]?.variables;
+    return { params, query: view.query, headers: view.headers, json, seq, budget, state, variables };
   }
 }

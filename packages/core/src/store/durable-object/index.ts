@@ -91,7 +91,24 @@ export class DurableObjectStore implements EndpointStore {
     const signature = this.#locks.run(this.#signatureKey(name), () =>
       this.#call(() => this.#storage.delete(this.#signatureKey(name))),
     );
-    return Promise.all([record, routes, signature]).then(([a, b, c]) => a || b || c);
+    const graphql = this.#locks.run(this.#graphqlKey(name), () =>
+      this.#call(() => this.#storage.delete(this.#graphqlKey(name))),
+    );
+    return Promise.all([record, routes, signature, graphql]).then(([a, b, c, d]) => a || b || c || d);
+  }
+
+  async getGraphqlSchema(name: string): Promise<string | undefined> {
+    return this.#call(() => this.#storage.get<string>(this.#graphqlKey(name)));
+  }
+
+  setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
+    const key = this.#graphqlKey(name);
+    return this.#locks.run(key, async () => {
+      if (sdl === undefined) return this.#call(() => this.#storage.delete(key));
+      const had = (await this.#call(() => this.#storage.get(key))) !== undefined;
+      await this.#call(() => this.#storage.put(key, sdl));
+      return had;
+    });
   }
 
   async getSignature(name: string): Promise<SignatureSettings | undefined> {
@@ -171,7 +188,7 @@ export class DurableObjectStore implements EndpointStore {
   }
 
   async clear(): Promise<void> {
-    for (const prefix of [this.#prefix, this.#routesKey(''), this.#signatureKey('')]) {
+    for (const prefix of [this.#prefix, this.#routesKey(''), this.#signatureKey(''), this.#graphqlKey('')]) {
       // Bounded: each round deletes up to a batch of keys, and stops when none are left.
       for (;;) {
         const keys = [...(await this.#call(() => this.#storage.list({ prefix, limit: DELETE_BATCH }))).keys()];
@@ -198,6 +215,11 @@ export class DurableObjectStore implements EndpointStore {
   /** Signature checks too live under their own prefix. */
   #signatureKey(name: string): string {
     return `signature:${this.#prefix}${name}`;
+  }
+
+  /** GraphQL schemas too. */
+  #graphqlKey(name: string): string {
+    return `graphql:${this.#prefix}${name}`;
   }
 
   async #call<T>(operation: () => Promise<T>): Promise<T> {

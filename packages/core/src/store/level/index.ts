@@ -272,8 +272,24 @@ export class LevelStore implements EndpointStore {
       if (existed) await this.#write(() => this.#writes.run({ type: 'del', key: signatureKey(name) }));
       return existed;
     });
-    const [hadRecord, hadRoutes, hadSignature] = await Promise.all([record, routes, signature]);
-    return hadRecord || hadRoutes || hadSignature;
+    const graphql = this.setGraphqlSchema(name, undefined);
+    const [hadRecord, hadRoutes, hadSignature, hadGraphql] = await Promise.all([record, routes, signature, graphql]);
+    return hadRecord || hadRoutes || hadSignature || hadGraphql;
+  }
+
+  async getGraphqlSchema(name: string): Promise<string | undefined> {
+    return this.#read(() => this.#db.get(graphqlKey(name)));
+  }
+
+  async setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
+    const key = graphqlKey(name);
+    return this.#locks.run(key, async () => {
+      await this.#writable();
+      const existed = await this.#read(() => this.#exists.run(key));
+      if (sdl !== undefined) await this.#write(() => this.#writes.run({ type: 'put', key, value: sdl }));
+      else if (existed) await this.#write(() => this.#writes.run({ type: 'del', key }));
+      return existed;
+    });
   }
 
   async getSignature(name: string): Promise<SignatureSettings | undefined> {
@@ -655,6 +671,11 @@ const FIRST_NAME = '-';
 /** The key of a name's signature check: like a route list's, it sorts before every record. */
 function signatureKey(name: string): string {
   return `\u0001signature:${name}`;
+}
+
+/** The key of a name's GraphQL schema: like a route list's, it sorts before every record. */
+function graphqlKey(name: string): string {
+  return `\u0001graphql:${name}`;
 }
 
 /** The key of a name's route list: it sorts before every record, so lists and counts never see it. */

@@ -29,6 +29,8 @@ export class MemoryStore implements EndpointStore {
   readonly #routes = new Map<string, string>();
   /** Signature checks as their stored text, for the same reason. */
   readonly #signatures = new Map<string, string>();
+  /** GraphQL schemas as the SDL text set. */
+  readonly #graphql = new Map<string, string>();
   #closed = false;
 
   async get(name: string): Promise<EndpointRecord | undefined> {
@@ -55,7 +57,8 @@ export class MemoryStore implements EndpointStore {
     this.#assertOpen();
     const routes = this.#routes.delete(name);
     const signature = this.#signatures.delete(name);
-    return this.#records.delete(name) || routes || signature;
+    const graphql = this.#graphql.delete(name);
+    return this.#records.delete(name) || routes || signature || graphql;
   }
 
   async getRoutes(name: string): Promise<Route[]> {
@@ -85,6 +88,19 @@ export class MemoryStore implements EndpointStore {
     const had = this.#signatures.has(name);
     if (settings === undefined) this.#signatures.delete(name);
     else this.#signatures.set(name, signatureSettingsJson(settings));
+    return had;
+  }
+
+  async getGraphqlSchema(name: string): Promise<string | undefined> {
+    this.#assertOpen();
+    return this.#graphql.get(name);
+  }
+
+  async setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
+    this.#assertOpen();
+    const had = this.#graphql.has(name);
+    if (sdl === undefined) this.#graphql.delete(name);
+    else this.#graphql.set(name, sdl);
     return had;
   }
 
@@ -121,6 +137,7 @@ export class MemoryStore implements EndpointStore {
     this.#records.clear();
     this.#routes.clear();
     this.#signatures.clear();
+    this.#graphql.clear();
   }
 
   async close(): Promise<void> {

@@ -87,12 +87,13 @@ redis.call('ZADD', KEYS[2], 0, ARGV[1])
 redis.call('PUBLISH', KEYS[3], ARGV[3])
 return created`;
 
-/** Deletes the record, the routes and the signature check; returns 1 when any existed. */
+/** Deletes the record, the routes, the signature check and the GraphQL schema; returns 1 when any existed. */
 const DELETE = `
 local record = redis.call('HDEL', KEYS[1], ARGV[1])
 local routes = redis.call('HDEL', KEYS[4], ARGV[1])
 local signature = redis.call('HDEL', KEYS[5], ARGV[1])
-if record == 0 and routes == 0 and signature == 0 then return 0 end
+local graphql = redis.call('HDEL', KEYS[6], ARGV[1])
+if record == 0 and routes == 0 and signature == 0 and graphql == 0 then return 0 end
 if record == 1 then redis.call('ZREM', KEYS[2], ARGV[1]) end
 redis.call('PUBLISH', KEYS[3], ARGV[2])
 return 1`;
@@ -115,8 +116,15 @@ if ARGV[2] == '' then redis.call('HDEL', KEYS[5], ARGV[1]) else redis.call('HSET
 redis.call('PUBLISH', KEYS[3], ARGV[3])
 return had`;
 
+/** Sets (ARGV[2] not empty) or removes a name's GraphQL schema; returns 1 when it had one. */
+const SET_GRAPHQL = `
+local had = redis.call('HEXISTS', KEYS[6], ARGV[1])
+if ARGV[2] == '' then redis.call('HDEL', KEYS[6], ARGV[1]) else redis.call('HSET', KEYS[6], ARGV[1], ARGV[2]) end
+redis.call('PUBLISH', KEYS[3], ARGV[3])
+return had`;
+
 const CLEAR = `
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[4], KEYS[5])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[4], KEYS[5], KEYS[6])
 redis.call('PUBLISH', KEYS[3], ARGV[1])
 return 1`;
 
@@ -196,8 +204,8 @@ export class RedisStore implements EndpointStore {
   readonly changes: StoreChanges;
   readonly #client: Client;
   readonly #subscriber: Client;
-  /** The records hash, the names index, the change channel, the routes hash, the signature checks hash. */
-  readonly #keys: [string, string, string, string, string];
+  /** The records hash, the names index, the change channel, the routes hash, the signature checks hash, the GraphQL schemas hash. */
+  readonly #keys: [string, string, string, string, string, string];
   readonly #channel: string;
   /** Tags this process's change messages, so it skips its own. */
   readonly #origin = randomUUID();
@@ -234,7 +242,14 @@ export class RedisStore implements EndpointStore {
     const prefix = options.keyPrefix ?? 'mockpoint:';
     this.#prefix = prefix;
     this.#channel = `${prefix}changes`;
-    this.#keys = [`${prefix}endpoints`, `${prefix}names`, this.#channel, `${prefix}routes`, `${prefix}signatures`];
+    this.#keys = [
+      `${prefix}endpoints`,
+      `${prefix}names`,
+      this.#channel,
+      `${prefix}routes`,
+      `${prefix}signatures`,
+      `${prefix}graphql`,
+    ];
     this.#timeoutMs = options.operationTimeoutMs ?? 2000;
     this.#heartbeat = setInterval(() => void this.#beat(), options.heartbeatMs ?? 1000);
     this.#heartbeat.unref?.();
@@ -367,6 +382,16 @@ export class RedisStore implements EndpointStore {
   async setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
     const text = settings === undefined ? '' : signatureSettingsJson(settings);
     return (await this.#eval(SET_SIGNATURE, [name, text, this.#message(name)])) === 1;
+  }
+
+  async getGraphqlSchema(name: string): Promise<string | undefined> {
+    const text = await this.#call((signal) => this.#client.withAbortSignal(signal).hGet(this.#keys[5], name));
+    return text === null || text === undefined ? undefined : String(text);
+  }
+
+  async setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
+    // An empty SDL is no schema (refused at save), so '' can mean "remove".
+    return (await this.#eval(SET_GRAPHQL, [name, sdl ?? '', this.#message(name)])) === 1;
   }
 
   async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {

@@ -1,0 +1,90 @@
+/**
+ * One endpoint's schema mode: the stored SDL built once into a schema with
+ * deterministic mocks (`@graphql-tools/mock`, every value drawn from a
+ * generator seeded by the operation), and how one operation is answered:
+ * checked with the reference `validate` (GraphQL `errors` with locations, as a
+ * real server gives), then executed. Introspection is the schema's own.
+ *
+ * @module
+ */
+import { addMocksToSchema, createMockStore, type IMockStore } from '@graphql-tools/mock';
+import {
+  buildSchema,
+  type DocumentNode,
+  type ExecutionResult,
+  execute,
+  GraphQLError,
+  type GraphQLSchema,
+  validate,
+} from 'graphql';
+import type { GraphqlOperation } from './graphql-request.js';
+import { mockValues, SeededRandom, seedOf } from './mock-values.js';
+
+/** The most validation errors answered for one document (as graphql-js servers bound them). */
+const MAX_VALIDATION_ERRORS = 100;
+
+/** A request error (syntax, validation, a missing operation): `{ errors }` and no `data`, as a server answers. */
+function requestErrors(errors: readonly GraphQLError[]): ExecutionResult {
+  return { errors: [...errors] };
+}
+
+export class GraphqlMock {
+  /** The schema as stored (no mocks): what introspection and validation see. */
+  readonly schema: GraphQLSchema;
+  readonly #mocked: GraphQLSchema;
+  readonly #store: IMockStore;
+  readonly #random = new SeededRandom();
+  /** Validation outcomes by parsed document (documents are cached by text, so shared). */
+  readonly #validated = new WeakMap<DocumentNode, readonly GraphQLError[]>();
+
+  /** `sdl` was checked at save (`buildGraphqlSchema`): it builds. */
+  constructor(sdl: string) {
+    this.schema = buildSchema(sdl);
+    this.#store = createMockStore({ schema: this.schema, mocks: mockValues(this.schema, this.#random) });
+    this.#mocked = addMocksToSchema({ schema: this.schema, store: this.#store });
+  }
+
+  /**
+   * The answer to one operation: the same document, operation name and
+   * variables always give the same answer, whatever came before (the mock store
+   * starts empty and the generator from the operation's seed; execution is
+   * synchronous, so no other request runs in between).
+   */
+  answer(operation: GraphqlOperation): ExecutionResult {
+    const { document } = operation;
+    if (document instanceof GraphQLError) return requestErrors([document]);
+    let errors = this.#validated.get(document);
+    if (errors === undefined) {
+      errors = validate(this.schema, document, undefined, { maxErrors: MAX_VALIDATION_ERRORS });
+      this.#validated.set(document, errors);
+    }
+    if (errors.length > 0) return requestErrors(errors);
+    if (operation.problem !== undefined) return requestErrors([new GraphQLError(operation.problem)]);
+    this.#store.reset();
+    this.#random.reseed(
+      seedOf(`${operation.query}\u0000${operation.requestedName ?? ''}\u0000${stableJson(operation.variables)}`),
+    );
+    const result = execute({
+      schema: this.#mocked,
+      document,
+      operationName: operation.requestedName,
+      variableValues: operation.variables,
+    });
+    // Mock resolvers are synchronous; a Promise here would be a bug in that promise.
+    if (result instanceof Promise) throw new Error('mockpoint: a GraphQL mock answered asynchronously');
+    return result;
+  }
+}
+
+/** JSON with object keys sorted: variables sent in another key order are the same variables. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    return `{${Object.keys(record)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${stableJson(record[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

@@ -1,0 +1,125 @@
+/**
+ * `/api/endpoints/{name}/graphql`: the endpoint's GraphQL schema (SDL). PUT
+ * sets it (checked with `buildSchema` and `validateSchema`: 400
+ * `INVALID_GRAPHQL_SCHEMA` with line and column), GET answers it byte for byte,
+ * DELETE removes it. Kept beside the record, like routes: the record need not
+ * exist, and replacing it leaves the schema. See docs/graphql.md.
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import { buildGraphqlSchema } from '../../graphql/graphql-schema.js';
+import { MockpointError } from '../../wire/errors.js';
+import { createGraphqlSchemas } from '../../wire/graphql-json.js';
+import { decodeUtf8, readDecodedBody } from '../body.js';
+import type { AppContext } from '../context.js';
+import { pathName } from './manage.js';
+import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';
+
+const graphqlSchemas = createGraphqlSchemas();
+
+/**
+ * The SDL a PUT body carries: a JSON object `{ "schema": "…" }` when the body
+ * starts with `{` (no SDL can: a document starts with a definition, a
+ * description or a comment), otherwise the body itself, whatever its Content-Type.
+ */
+function sdlOf(text: string): string {
+  if (!text.trimStart().startsWith('{')) return text;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw new MockpointError(
+      'INVALID_JSON',
+      'the body starts with { but is not JSON; send { "schema": "…SDL…" } or the SDL itself',
+      {
+        cause: error,
+      },
+    );
+  }
+  const parsed = graphqlSchemas.body.safeParse(body);
+  if (!parsed.success) {
+    throw new MockpointError('INVALID_GRAPHQL_SCHEMA', 'a JSON body must be { "schema": "…SDL…" } and nothing else');
+  }
+  return parsed.data.schema;
+}
+
+export function registerGraphqlRoutes(app: Hono, ctx: AppContext): void {
+  const { schemas, endpoints, options } = ctx;
+
+  app.get('/api/endpoints/:name/graphql', async (c) => {
+    const name = pathName(c.req.param('name'));
+    const sdl = await endpoints.graphqlSchema(name);
+    if (sdl === undefined) {
+      throw new MockpointError(
+        'NOT_FOUND',
+        `"${name}" has no GraphQL schema; put one with PUT /api/endpoints/${name}/graphql`,
+      );
+    }
+    return c.json({ schema: sdl });
+  });
+
+  app.put('/api/endpoints/:name/graphql', async (c) => {
+    const name = pathName(c.req.param('name'));
+    const text = decodeUtf8(await readDecodedBody(c.req.raw, options.maxBodyBytes));
+    const sdl = sdlOf(text);
+    buildGraphqlSchema(sdl, options.maxGraphqlSchemaBytes);
+    const had = await endpoints.setGraphqlSchema(name, sdl);
+    return c.json({ schema: sdl }, had ? 200 : 201);
+  });
+
+  app.delete('/api/endpoints/:name/graphql', async (c) => {
+    await endpoints.setGraphqlSchema(pathName(c.req.param('name')), undefined);
+    return c.body(null, 204);
+  });
+
+  const params = {
+    name: { description: 'Endpoint name (the record need not exist).', schema: schemas.name },
+  };
+  const refused = [REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS];
+  const saved = { description: 'The schema as kept, byte for byte.', schema: graphqlSchemas.body };
+  ctx.docs.push(
+    readDoc(
+      schemas,
+      {
+        path: '/api/endpoints/{name}/graphql',
+        summary: "The endpoint's GraphQL schema (SDL), byte for byte as it was put.",
+        tag: 'graphql',
+        params,
+      },
+      saved,
+      'NOT_FOUND',
+    ),
+    {
+      method: 'put',
+      path: '/api/endpoints/{name}/graphql',
+      summary:
+        'Put the GraphQL schema that answers GraphQL requests to /endpoint/{name} and its subpaths (schema mode: deterministic data shaped by the schema, GraphQL errors, introspection; routes matching match.graphql answer first). The body is { "schema": "…SDL…" }, or the SDL itself (any body that does not start with {). Checked with buildSchema and validateSchema.',
+      tag: 'graphql',
+      params,
+      body: graphqlSchemas.body,
+      admin: true,
+      responses: {
+        200: { ...saved, description: 'Replaced.' },
+        201: { description: 'Created.', schema: graphqlSchemas.body },
+        ...errorResponses(
+          schemas,
+          ...refused,
+          'INVALID_JSON',
+          'INVALID_UTF8',
+          'INVALID_GRAPHQL_SCHEMA',
+          'GRAPHQL_SCHEMA_TOO_LARGE',
+        ),
+      },
+    },
+    {
+      method: 'delete',
+      path: '/api/endpoints/{name}/graphql',
+      summary: 'Remove the GraphQL schema (the record, routes and journal stay).',
+      tag: 'graphql',
+      params,
+      admin: true,
+      responses: { 204: { description: 'Removed (or there was none).' }, ...errorResponses(schemas, ...refused) },
+    },
+  );
+}
