@@ -6,4 +6,4 @@
  * @module
  */
 
-export { CA_CERT_FILE, CA_KEY_FILE, type LocalCa, loadOrCreateCa, localCa } from './local-ca.js';
+export { CA_CERT_FILE, CA_KEY_FILE, createCa, type LocalCa, loadOrCreateCa, localCa } from './local-ca.js';

@@ -105,6 +105,12 @@ export function localCa(certPem: string, keyPem: string, certPath?: string): Loc
   };
 }
 
+/** A new CA kept in memory only (a test server's: its clients get {@link LocalCa.certPem}). */
+export function createCa(): LocalCa {
+  const { pem, key } = rsaKey();
+  return localCa(newCaCertificate(key), pem);
+}
+
 /**
  * The CA kept in `dir`, made there on first use: `mockpoint-ca.pem` and
  * `mockpoint-ca-key.pem` (mode 0600, written whole before it is renamed into
