@@ -6,6 +6,7 @@ export default defineConfig({
     client: 'src/client/index.ts',
     level: 'src/store/level/index.ts',
     node: 'src/adapter/node/index.ts',
+    tls: 'src/adapter/node/tls/index.ts',
     defaults: 'src/wire/defaults.ts',
     bun: 'src/adapter/bun/index.ts',
     deno: 'src/adapter/deno/index.ts',

@@ -167,6 +167,8 @@ async function main(): Promise<void> {
     config.adminToken ? 'admin token required for writes' : '',
     Object.keys(config.hosts).length > 0 ? `hosts mapped: ${Object.keys(config.hosts).join(', ')}` : '',
     ...Object.entries(server.endpointUrls).map(([name, url]) => `${name} served at ${url}`),
+    server.httpsUrls.length > 0 ? `https on ${server.httpsUrls.join(' and ')} (HTTP/2 and HTTP/1.1)` : '',
+    server.caPath ? `local CA ${server.caPath}, trust it in Node with NODE_EXTRA_CA_CERTS=${server.caPath}` : '',
     config.configFile ? `mock file ${config.configFile}${config.watchConfig ? ' (watched)' : ''}` : '',
     config.serverReportingDsn ? 'server error reporting on' : '',
   ].filter(Boolean);

@@ -57,6 +57,14 @@ export interface ServerConfig extends Required<LimitOptions> {
   hosts: Record<string, string>;
   /** Endpoints served at the root of a port of their own (`--serve github=8081`): name → port. */
   serve: Record<string, number>;
+  /** Also serve HTTPS (`--https`). */
+  https: boolean;
+  /** The HTTPS port. */
+  httpsPort: number;
+  /** A certificate chain file instead of the local CA's (`--cert`), resolved against the working directory. */
+  tlsCert: string | undefined;
+  /** Its key file (`--key`). */
+  tlsKey: string | undefined;
   /** Origins allowed to write to `/api` besides the daemon's own. */
   allowedOrigins: string[];
   /** Hosts deliveries may target besides loopback addresses. */
@@ -100,6 +108,7 @@ export const DEFAULTS = {
   host: undefined,
   dataDir: SETTINGS.dataDir.default,
   memory: SETTINGS.memory.default,
+  httpsPort: SETTINGS.httpsPort.default,
   ...DEFAULT_LIMITS,
   headersTimeoutMs: SETTINGS.headersTimeoutMs.default,
   requestTimeoutMs: SETTINGS.requestTimeoutMs.default,
@@ -365,6 +374,12 @@ export function resolveConfig(
       `cannot be combined with --memory / ${SETTINGS.memory.env}; choose one store`,
     );
   }
+  if ((config.tlsCert === undefined) !== (config.tlsKey === undefined) && !lenient) {
+    const [given, missing] = config.tlsCert === undefined ? ['--key', '--cert'] : ['--cert', '--key'];
+    throw new ConfigError(given, `needs ${missing} too (a certificate and its key)`);
+  }
+  if (typeof config.tlsCert === 'string') config.tlsCert = resolve(cwd, config.tlsCert);
+  if (typeof config.tlsKey === 'string') config.tlsKey = resolve(cwd, config.tlsKey);
   config.dataDir = resolve(cwd, config.dataDir as string);
   if (typeof config.configFile === 'string') config.configFile = resolve(cwd, config.configFile);
   if (config.watchConfig === true && config.configFile === undefined && !lenient) {

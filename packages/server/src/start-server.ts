@@ -4,10 +4,19 @@
  *
  * @module
  */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Backend, createApp, type EndpointStore, type MockpointApp, memoryBackend } from '@mockpoint/core';
 import { pickLimits, SETTINGS, VERSION } from '@mockpoint/core/defaults';
-import { nodeDeliverySend, type ServedApp, type ServeOptions, serve } from '@mockpoint/core/node';
+import {
+  acceptConnect,
+  nodeDeliverySend,
+  type ServedApp,
+  type ServeOptions,
+  serve,
+  type TlsOptions,
+} from '@mockpoint/core/node';
 import { nodeApiEncoders } from './api-encoders.js';
 import type { ServerConfig } from './config.js';
 import { DEFAULTS } from './config.js';
@@ -55,6 +64,10 @@ export interface RunningServer {
   url: string;
   /** Base URL of every listening address, e.g. `http://127.0.0.1:16540` and `http://[::1]:16540`. */
   urls: string[];
+  /** The HTTPS URLs (`--https`), else empty. */
+  httpsUrls: string[];
+  /** The local CA's certificate file, when HTTPS uses it (what clients must trust). */
+  caPath: string | undefined;
   /** The URL of each endpoint served at the root of its own port (`--serve`), by name. */
   endpointUrls: Record<string, string>;
   port: number;
@@ -77,6 +90,37 @@ async function openServerBackend(options: StartServerOptions): Promise<Backend> 
   return openBackend(options);
 }
 
+/**
+ * The HTTPS certificate and key: the files of `--cert`/`--key`, or one for the
+ * daemon's own names signed by the local CA kept in the data directory (loaded
+ * only when HTTPS is asked for).
+ */
+async function tlsMaterial(
+  options: StartServerOptions,
+  app: MockpointApp,
+): Promise<{ tls: TlsOptions; caPath: string | undefined }> {
+  if (options.tlsCert !== undefined && options.tlsKey !== undefined) {
+    try {
+      const [cert, key] = await Promise.all([readFile(options.tlsCert, 'utf8'), readFile(options.tlsKey, 'utf8')]);
+      return { tls: { cert, key }, caPath: undefined };
+    } catch (error) {
+      throw new StartError('LISTEN_FAILED', `cannot read --cert/--key: ${(error as Error).message}`, error);
+    }
+  }
+  const { loadOrCreateCa } = await import('@mockpoint/core/tls');
+  const ca = await loadOrCreateCa(options.dataDir ?? resolve(DEFAULTS.dataDir));
+  const names = ['localhost', '127.0.0.1', '::1'];
+  if (options.host !== undefined && !['0.0.0.0', '::', ...names].includes(options.host)) names.push(options.host);
+  for (const allowed of options.allowedHosts ?? []) {
+    const name = allowed.replace(/^\./, '').replace(/:\d+$/, '');
+    if (/^[a-z0-9.-]+$/i.test(name) && !names.includes(name)) names.push(name);
+  }
+  // A mapped host asked for by SNI (directly, or in a CONNECT tunnel) gets a certificate of its own.
+  const certificateFor = (name: string) =>
+    app.mockpoint.hosts.lookup(name) === undefined ? undefined : ca.issue([name]);
+  return { tls: { ...ca.issue(names), certificateFor }, caPath: ca.certPath };
+}
+
 /** The addresses the daemon listens on unless told otherwise: this machine only. */
 const LOOPBACK = ['127.0.0.1', '::1'] as const;
 
@@ -92,7 +136,7 @@ async function listen(
   app: MockpointApp,
   port: number,
   host: string | undefined,
-  limits: Pick<ServeOptions, 'maxConnections' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'endpoint'>,
+  limits: Pick<ServeOptions, 'maxConnections' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'endpoint' | 'tls'>,
 ): Promise<ServedApp[]> {
   if (host !== undefined) return [await serve(app, { ...limits, port, host })];
   // With port 0 the port picked on 127.0.0.1 may be taken on ::1: pick again then.
@@ -191,6 +235,33 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     }
   }
 
+  let tls: { ca: string | undefined; urls: string[] } | undefined;
+  if (options.https) {
+    try {
+      const material = await tlsMaterial(options, app);
+      const secure = await listen(app, options.httpsPort ?? DEFAULTS.httpsPort, host, { ...limits, tls: material.tls });
+      // The daemon's own port takes CONNECT (HTTPS_PROXY) and hands mapped hosts' tunnels to the HTTPS server.
+      for (const plain of served)
+        if (plain.port === served[0]?.port) acceptConnect(plain.server, (secure[0] as ServedApp).server, app);
+      served.push(...secure);
+      tls = { ca: material.caPath, urls: secure.map((one) => one.url) };
+    } catch (error) {
+      await Promise.all(served.map((one) => one.close()));
+      await mockFile?.close();
+      await backend.close();
+      const cause = error as NodeJS.ErrnoException;
+      if (cause instanceof StartError) throw cause;
+      const at = options.httpsPort ?? DEFAULTS.httpsPort;
+      throw cause.code === 'EADDRINUSE'
+        ? new StartError(
+            'PORT_IN_USE',
+            `HTTPS port ${at} is already in use; choose another with --https-port or ${SETTINGS.httpsPort.env}`,
+            error,
+          )
+        : new StartError('LISTEN_FAILED', `cannot serve HTTPS: ${cause.message}`, error);
+    }
+  }
+
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
@@ -207,6 +278,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     url: first.url,
     urls: main.map((one) => one.url),
     endpointUrls,
+    httpsUrls: tls?.urls ?? [],
+    caPath: tls?.ca,
     port: first.port,
     backend,
     store: backend.store,

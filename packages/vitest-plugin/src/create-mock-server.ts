@@ -7,7 +7,7 @@
 import { createApp, type LimitOptions } from '@mockpoint/core';
 import { pickLimits } from '@mockpoint/core/defaults';
 import { applyMockFile, loadMockFile } from '@mockpoint/core/files';
-import { type ServedApp, serve } from '@mockpoint/core/node';
+import { type ServedApp, serve, type TlsOptions } from '@mockpoint/core/node';
 import { connectMockServer, type MockServerClient } from './connect.js';
 import { MockServerError } from './errors.js';
 import { type MockStoreKind, openStore } from './open-store.js';
@@ -56,6 +56,22 @@ export interface CreateMockServerOptions extends LimitOptions {
    * @example createMockServer({ deliveryAllowHosts: ['receiver.internal'] })
    */
   deliveryAllowHosts?: readonly string[];
+  /**
+   * Hosts that pick an endpoint: a request with that Host is answered by the
+   * endpoint with its whole path as the subpath (docs/https.md).
+   * @default {}
+   * @example createMockServer({ hosts: { 'api.github.com': 'github' } })
+   */
+  hosts?: Readonly<Record<string, string>>;
+  /**
+   * Serve HTTPS (HTTP/2 and HTTP/1.1) with a certificate for `localhost`,
+   * 127.0.0.1 and ::1 from a CA made for this server in memory: `mock.url` is
+   * `https://…` and `mock.ca` is the CA certificate its clients trust
+   * (`https.get(url, { ca: mock.ca })`, undici's `new Agent({ connect: { ca } })`). A
+   * mapped host (`hosts`) asked for by name (SNI) gets a certificate for that name.
+   * @default false
+   */
+  https?: boolean;
 }
 
 /**
@@ -67,6 +83,8 @@ export interface MockServer extends MockServerClient, AsyncDisposable {
   readonly port: number;
   /** The LevelDB directory when `store` is `'level'`, otherwise `undefined`. */
   readonly dir: string | undefined;
+  /** With `https: true`, the CA certificate (PEM) its clients must trust; otherwise `undefined`. */
+  readonly ca: string | undefined;
   /**
    * Stops listening, drops open connections at once (keep-alive and in-flight
    * ones), closes the store and removes its temporary directory. Idempotent.
@@ -91,12 +109,27 @@ export async function createMockServer(options: CreateMockServerOptions = {}): P
     adminToken: options.adminToken,
     deliveryAllowHosts: options.deliveryAllowHosts,
     proxyAllowHosts: options.proxyAllowHosts,
+    hosts: options.hosts,
     onUnexpectedError: (error) => console.error('mockpoint: unexpected error:', error),
   });
   let served: ServedApp;
+  let ca: string | undefined;
   try {
+    let tls: TlsOptions | undefined;
+    if (options.https) {
+      // Loaded only when asked for: plain servers never load the X.509 code.
+      const { createCa } = await import('@mockpoint/core/tls');
+      const authority = createCa();
+      ca = authority.certPem;
+      // A mapped host asked for by SNI gets a certificate of its own, as from the daemon.
+      const certificateFor = (name: string) =>
+        /^[a-z0-9_.-]{1,253}$/.test(name) && app.mockpoint.hosts.lookup(name) !== undefined
+          ? authority.issue([name])
+          : undefined;
+      tls = { ...authority.issue(['localhost', '127.0.0.1', '::1', host]), certificateFor };
+    }
     // overrideGlobalObjects: false — a test library must not swap the test's own Request/Response.
-    served = await serve(app, { port: 0, host, overrideGlobalObjects: false });
+    served = await serve(app, { port: 0, host, overrideGlobalObjects: false, tls });
   } catch (error) {
     await opened.dispose();
     throw new MockServerError('LISTEN_FAILED', `cannot listen on ${host}: ${(error as Error).message}`, {
@@ -124,7 +157,7 @@ export async function createMockServer(options: CreateMockServerOptions = {}): P
       request.signal.removeEventListener('abort', forward);
     }
   };
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${served.port}`;
+  const url = `${options.https ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${served.port}`;
   const client = connectMockServer({ url, token: options.adminToken, fetch: inProcess });
   if (options.config !== undefined) {
     try {
@@ -152,5 +185,5 @@ export async function createMockServer(options: CreateMockServerOptions = {}): P
     return closing;
   };
 
-  return { ...client, port: served.port, dir: opened.dir, close, [Symbol.asyncDispose]: close };
+  return { ...client, port: served.port, dir: opened.dir, ca, close, [Symbol.asyncDispose]: close };
 }

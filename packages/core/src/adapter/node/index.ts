@@ -12,6 +12,7 @@ export {
 } from '../../webhook/node-delivery-send.js';
 export { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
 export type { ConnectionCap } from './connection-cap.js';
+export { acceptConnect } from './forward-proxy.js';
 export { createNodeListener, type NodeListenerOptions } from './listener.js';
-export { type CloseOptions, type ServedApp, type ServeOptions, serve } from './serve.js';
+export { type CloseOptions, type ServedApp, type ServeOptions, serve, type TlsOptions } from './serve.js';
 export { createNodeUpgradeListener } from './upgrade.js';

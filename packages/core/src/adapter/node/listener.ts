@@ -40,11 +40,11 @@ function declaresBody(rawHeaders: readonly string[]): boolean {
   return false;
 }
 
-/** The Host header's value, from the raw headers (so Node never builds `req.headers`). */
+/** The Host header's value (HTTP/2: `:authority`), from the raw headers (so Node never builds `req.headers`). */
 function hostHeader(rawHeaders: readonly string[]): string | undefined {
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i] as string;
-    if (name.length === 4 && name.toLowerCase() === 'host') return rawHeaders[i + 1];
+    if ((name.length === 4 && name.toLowerCase() === 'host') || name === ':authority') return rawHeaders[i + 1];
   }
   return undefined;
 }

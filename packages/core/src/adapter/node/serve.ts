@@ -5,7 +5,9 @@
  * @module
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createSecureServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import { createSecureContext, type SecureContext } from 'node:tls';
 import type { MockpointApp } from '../../http/create-app.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
 import { type CloseOptions, DEFAULT_HOST, type RuntimeServedApp, servedApp } from '../lifecycle.js';
@@ -36,6 +38,73 @@ export interface ServeOptions extends NodeListenerOptions {
    * a long-poll) does not count. At least `headersTimeoutMs`. @default 30000
    */
   requestTimeoutMs?: number;
+  /**
+   * Serve HTTPS with this certificate and key (PEM), HTTP/2 and HTTP/1.1 by ALPN
+   * (`node:http2` with `allowHTTP1`). See `loadOrCreateCa()` for a local CA.
+   * @default undefined (plain HTTP/1.1)
+   */
+  tls?: TlsOptions;
+}
+
+/** HTTPS for {@link serve}. */
+export interface TlsOptions {
+  /** The default certificate chain (PEM). */
+  cert: string;
+  /** Its key (PEM). */
+  key: string;
+  /**
+   * A certificate for a name a client asks for by SNI (e.g. a mapped host, signed
+   * by the local CA), or `undefined` for the default. Each name's is made once
+   * (at most 1000 kept).
+   */
+  certificateFor?: (servername: string) => { cert: string; key: string } | undefined;
+}
+
+const MAX_SNI_CONTEXTS = 1000;
+
+/** The SNI callback: each name's context made once, from `certificateFor`. */
+function sniCallback(
+  tls: TlsOptions,
+): ((servername: string, cb: (err: Error | null, ctx?: SecureContext) => void) => void) | undefined {
+  const { certificateFor } = tls;
+  if (certificateFor === undefined) return undefined;
+  // Only names given a certificate are kept: one mapped later is asked about again.
+  const contexts = new Map<string, SecureContext>();
+  return (servername, cb) => {
+    // A name is at most 253 characters; anything longer gets the default certificate.
+    const name = servername.length > 253 ? '' : servername.toLowerCase();
+    let context = contexts.get(name);
+    if (context === undefined && name !== '') {
+      try {
+        const pair = certificateFor(name);
+        context = pair === undefined ? undefined : createSecureContext(pair);
+      } catch (error) {
+        cb(error as Error);
+        return;
+      }
+      if (context !== undefined) {
+        if (contexts.size >= MAX_SNI_CONTEXTS) contexts.delete(contexts.keys().next().value as string);
+        contexts.set(name, context);
+      }
+    }
+    cb(null, context);
+  };
+}
+
+/** Every HTTP/2 request's raw headers as HTTP/1.1 names them: `:authority` as `host`, the other pseudo-headers left out. */
+function h1Headers(raw: readonly string[]): string[] {
+  const out: string[] = [];
+  let authority: string | undefined;
+  let hasHost = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name === ':authority') authority = raw[i + 1];
+    else if (name.charCodeAt(0) !== 58 /* : */) {
+      if (name.length === 4 && name.toLowerCase() === 'host') hasHost = true;
+      out.push(name, raw[i + 1] as string);
+    }
+  }
+  return authority === undefined || hasHost ? out : ['host', authority, ...out];
 }
 
 /** A listening app, with its `node:http` server. */
@@ -69,15 +138,34 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
     headersTimeout,
     options.requestTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.requestTimeoutMs,
   );
-  const server = createServer(
-    {
-      headersTimeout,
-      requestTimeout,
-      // Node checks the two timeouts this often (30 s by default, which would stretch them).
-      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
-    },
-    createNodeListener(app, options),
-  );
+  const listener = createNodeListener(app, options);
+  const server = (
+    options.tls === undefined
+      ? createServer(
+          {
+            headersTimeout,
+            requestTimeout,
+            // Node checks the two timeouts this often (30 s by default, which would stretch them).
+            connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
+          },
+          listener,
+        )
+      : createSecureServer(
+          {
+            cert: options.tls.cert,
+            key: options.tls.key,
+            allowHTTP1: true,
+            SNICallback: sniCallback(options.tls),
+          },
+          (req, res) => {
+            // The listener, the journal and the Host check read HTTP/1.1 header names: an HTTP/2
+            // request's Host is its :authority (without it, /api would see no Host at all).
+            if (req.httpVersionMajor === 2)
+              Object.defineProperty(req, 'rawHeaders', { value: h1Headers(req.rawHeaders) });
+            listener(req as never, res as never);
+          },
+        )
+  ) as Server;
   // WebSocket upgrades to /endpoint/{name} go through the same pipeline (adapter/node/upgrade.ts).
   server.on('upgrade', createNodeUpgradeListener(app));
   const connections = capConnections(server, maxConnections);
@@ -85,7 +173,8 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
   // closeIdleConnections() leaves a connection that never sent a byte open, so
   // close() destroys those itself.
   const closeIdle = (): void => {
-    server.closeIdleConnections();
+    // An HTTP/2 server has no idle-connection sweep of its own: its sessions end with server.close().
+    if (options.tls === undefined) server.closeIdleConnections();
     for (const socket of connections.sockets) if (socket.bytesRead === 0) socket.destroy();
   };
   const served = servedApp(app, host, {
@@ -97,8 +186,9 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
       // Nothing is added to the request path for this: only once stopping, new requests
       // on kept-alive connections are told `connection: close`, and connections whose
       // in-flight response has finished are closed as soon as they are idle.
-      server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
-        response.setHeader('connection', 'close');
+      server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+        // HTTP/2 has no Connection header (setting one throws): its session ends with the server.
+        if (request.httpVersionMajor === 1) response.setHeader('connection', 'close');
       });
       closeIdle();
       const sweep = setInterval(closeIdle, 20);
@@ -107,8 +197,10 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
     },
     drop: () => {
       app.mockpoint.sockets.dropAll();
-      server.closeAllConnections();
+      if (options.tls === undefined) server.closeAllConnections();
+      else for (const socket of connections.sockets) socket.destroy();
     },
   });
-  return { ...served, server, connections };
+  const url = options.tls === undefined ? served.url : served.url.replace(/^http:/, 'https:');
+  return { ...served, url, server, connections };
 }

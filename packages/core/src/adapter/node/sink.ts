@@ -4,7 +4,9 @@
  *
  * @module
  */
+
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { constants, type ServerHttp2Stream } from 'node:http2';
 import {
   errorAnswer,
   type FaultAnswer,
@@ -60,15 +62,22 @@ export function lastResort(res: ServerResponse, report: NodeSinkOptions['report'
  */
 function fault(res: ServerResponse, answer: FaultAnswer): void {
   if (res.destroyed) return;
+  // Over HTTP/2 (the compat response of --https) a fault breaks its own stream, never the
+  // connection that other requests share: RST_STREAM is HTTP/2's reset.
+  const stream = (res as { stream?: ServerHttp2Stream }).stream;
   if (answer.fault === 'reset') {
-    res.socket?.resetAndDestroy();
+    if (stream === undefined) res.socket?.resetAndDestroy();
+    else stream.close(constants.NGHTTP2_INTERNAL_ERROR);
     return;
   }
   res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
   const part = truncatedBody(answer.body);
   // Destroyed once the partial body is written out, so the client receives it.
   if (part.byteLength > 0) res.write(part, () => res.destroy());
-  else {
+  else if (stream !== undefined) {
+    res.flushHeaders();
+    stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+  } else {
     res.flushHeaders();
     res.socket?.end();
   }

@@ -1,0 +1,140 @@
+/**
+ * The local certificate authority behind `--https`: made on first use and kept
+ * in a directory (the daemon's data directory), its key readable by its owner
+ * only, and the certificates it signs for the daemon's own names and, for the
+ * forward proxy, each mapped host. Node has no X.509 generation: node-forge
+ * writes and signs the certificates; the RSA keys come from node:crypto.
+ *
+ * @module
+ */
+import { generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import { join } from 'node:path';
+import forge from 'node-forge';
+
+/** The CA's files in its directory: the certificate (public) and its key (mode 0600). */
+export const CA_CERT_FILE = 'mockpoint-ca.pem';
+export const CA_KEY_FILE = 'mockpoint-ca-key.pem';
+
+const DAY = 86_400_000;
+
+/** A CA that can sign, and where its certificate is. */
+export interface LocalCa {
+  /** The CA certificate (PEM): what clients trust (`NODE_EXTRA_CA_CERTS`, `curl --cacert`). */
+  readonly certPem: string;
+  /** The file holding {@link certPem}, when it was kept in a directory. */
+  readonly certPath: string | undefined;
+  /** A certificate for `names` (host names and IP addresses) signed by this CA, with its key (PEM). */
+  issue(names: readonly string[]): { cert: string; key: string };
+}
+
+function rsaKey(): { pem: string; key: forge.pki.rsa.PrivateKey } {
+  // node:crypto's generator is native (forge's own is pure JavaScript and slow).
+  const { privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
+  return { pem: privateKey, key: forge.pki.privateKeyFromPem(privateKey) as forge.pki.rsa.PrivateKey };
+}
+
+function serial(): string {
+  // Positive (high bit clear), unique enough that a client never sees two certificates with one serial.
+  const bytes = randomBytes(16);
+  bytes[0] = (bytes[0] as number) & 0x7f;
+  return bytes.toString('hex');
+}
+
+function publicOf(key: forge.pki.rsa.PrivateKey): forge.pki.rsa.PublicKey {
+  return forge.pki.setRsaPublicKey(key.n, key.e);
+}
+
+function newCaCertificate(key: forge.pki.rsa.PrivateKey): string {
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = publicOf(key);
+  cert.serialNumber = serial();
+  cert.validity.notBefore = new Date(Date.now() - DAY);
+  cert.validity.notAfter = new Date(Date.now() + 3650 * DAY);
+  const name = [
+    { name: 'commonName', value: 'mockpoint local CA' },
+    { name: 'organizationName', value: 'mockpoint (this machine only)' },
+  ];
+  cert.setSubject(name);
+  cert.setIssuer(name);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: true, pathLenConstraint: 0, critical: true },
+    { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+    { name: 'subjectKeyIdentifier' },
+  ]);
+  cert.sign(key, forge.md.sha256.create());
+  return forge.pki.certificateToPem(cert);
+}
+
+/** A CA from its certificate and key (PEM). */
+export function localCa(certPem: string, keyPem: string, certPath?: string): LocalCa {
+  const caCert = forge.pki.certificateFromPem(certPem);
+  const caKey = forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey;
+  // One key for every certificate this process issues: generating one per host would cost ~50 ms each.
+  let leaf: { pem: string; key: forge.pki.rsa.PrivateKey } | undefined;
+  return {
+    certPem,
+    certPath,
+    issue(names) {
+      leaf ??= rsaKey();
+      const cert = forge.pki.createCertificate();
+      cert.publicKey = publicOf(leaf.key);
+      cert.serialNumber = serial();
+      // Clients refuse server certificates valid for more than 398 days.
+      cert.validity.notBefore = new Date(Date.now() - DAY);
+      cert.validity.notAfter = new Date(Date.now() + 397 * DAY);
+      cert.setSubject([{ name: 'commonName', value: (names[0] ?? 'localhost').slice(0, 64) }]);
+      cert.setIssuer(caCert.subject.attributes);
+      cert.setExtensions([
+        { name: 'basicConstraints', cA: false, critical: true },
+        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+        { name: 'extKeyUsage', serverAuth: true },
+        {
+          name: 'subjectAltName',
+          altNames: names.map((value) => (isIP(value) === 0 ? { type: 2, value } : { type: 7, ip: value })),
+        },
+      ]);
+      cert.sign(caKey, forge.md.sha256.create());
+      return { cert: forge.pki.certificateToPem(cert), key: leaf.pem };
+    },
+  };
+}
+
+/** A new CA kept in memory only (a test server's: its clients get {@link LocalCa.certPem}). */
+export function createCa(): LocalCa {
+  const { pem, key } = rsaKey();
+  return localCa(newCaCertificate(key), pem);
+}
+
+/**
+ * The CA kept in `dir`, made there on first use: `mockpoint-ca.pem` and
+ * `mockpoint-ca-key.pem` (mode 0600, written whole before it is renamed into
+ * place). A certificate that has expired is made anew.
+ */
+export async function loadOrCreateCa(dir: string): Promise<LocalCa> {
+  const certPath = join(dir, CA_CERT_FILE);
+  const keyPath = join(dir, CA_KEY_FILE);
+  try {
+    const [certPem, keyPem] = await Promise.all([readFile(certPath, 'utf8'), readFile(keyPath, 'utf8')]);
+    if (new Date(new X509Certificate(certPem).validTo).getTime() > Date.now() + DAY) {
+      return localCa(certPem, keyPem, certPath);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  await mkdir(dir, { recursive: true });
+  const { pem, key } = rsaKey();
+  const certPem = newCaCertificate(key);
+  const part = `.${process.pid}.part`;
+  await writeFile(keyPath + part, pem, { mode: 0o600 });
+  await chmod(keyPath + part, 0o600);
+  await rename(keyPath + part, keyPath);
+  await writeFile(certPath + part, certPem, { mode: 0o644 });
+  await rename(certPath + part, certPath);
+  return localCa(certPem, pem, certPath);
+}

@@ -1,0 +1,196 @@
+// `--https` against the built daemon with unmodified clients: curl --http2 and
+// --http1.1 with --cacert, Node's fetch and https.get in a child process that
+// trusts the CA only through NODE_EXTRA_CA_CERTS, an SSE stream and a reset fault
+// over HTTP/2, curl --proxy for an https:// URL (CONNECT, a certificate for the
+// mapped host), a CONNECT to an unmapped host refused with HOST_NOT_MOCKED; the
+// CA made once and kept (key 0600), never served.
+import { execFile } from 'node:child_process';
+import { readFile, stat } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, type Daemon, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+
+const run = promisify(execFile);
+
+beforeAll(() => assertBuilt());
+afterEach(() => killAll());
+afterAll(() => removeTempDirs());
+
+async function curl(args: string[]): Promise<{ status: number; version: string; body: string }> {
+  const { stdout } = await run('curl', ['-sS', '--max-time', '10', '-w', '\n%{http_version} %{http_code}', ...args]);
+  const cut = stdout.lastIndexOf('\n');
+  const [version, status] = stdout.slice(cut + 1).split(' ');
+  return { status: Number(status), version: version as string, body: stdout.slice(0, cut) };
+}
+
+interface HttpsDaemon extends Daemon {
+  https: string;
+  ca: string;
+}
+
+async function httpsDaemon(extra: string[] = [], cwd?: string): Promise<HttpsDaemon> {
+  const daemon = await startDaemon({
+    args: ['--memory', '--https', '--https-port', '0', '--hosts', 'api.github.com=github', ...extra],
+    cwd,
+  });
+  const https = daemon.notes.find((note) => note.startsWith('https on '))?.match(/https:\/\/\S+/)?.[0];
+  const ca = daemon.notes.find((note) => note.startsWith('local CA '))?.match(/NODE_EXTRA_CA_CERTS=(\S+)/)?.[1];
+  expect(https, daemon.startLine).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+  expect(ca).toBe(join(daemon.cwd, 'data', 'mockpoint-ca.pem'));
+  await requestJson(`${daemon.url}/api/endpoints/a`, { method: 'PUT', body: { data: { x: 1 } } });
+  return Object.assign(daemon, { https: https as string, ca: ca as string });
+}
+
+describe('--https', () => {
+  it('answers curl over HTTP/2 and HTTP/1.1 (ALPN), the admin API and the page keeping their Host check', async () => {
+    const daemon = await httpsDaemon();
+    expect(await curl(['--http2', '--cacert', daemon.ca, `${daemon.https}/endpoint/a`])).toEqual({
+      status: 200,
+      version: '2',
+      body: '{"x":1}',
+    });
+    expect(await curl(['--http1.1', '--cacert', daemon.ca, `${daemon.https}/endpoint/a`])).toMatchObject({
+      version: '1.1',
+      body: '{"x":1}',
+    });
+    expect((await curl(['--http2', '--cacert', daemon.ca, `${daemon.https}/api/health`])).status).toBe(200);
+    // HTTP/2 has no Host header: :authority is the Host the check reads.
+    const port = new URL(daemon.https).port;
+    const rebinding = await curl([
+      '--http2',
+      '--cacert',
+      daemon.ca,
+      '-k',
+      '--resolve',
+      `evil.test:${port}:127.0.0.1`,
+      `https://evil.test:${port}/api/health`,
+    ]);
+    expect([rebinding.status, JSON.parse(rebinding.body).error.code]).toEqual([403, 'HOST_NOT_ALLOWED']);
+    const journal = await requestJson(`${daemon.url}/api/endpoints/a/requests`);
+    const headers = (journal.body as { requests: { headers: Record<string, string> }[] }).requests[0]?.headers;
+    expect(headers).toMatchObject({ host: `127.0.0.1:${port}` });
+    expect(Object.keys(headers ?? {}).filter((name) => name.startsWith(':'))).toEqual([]);
+  });
+
+  it('streams SSE over HTTP/2, and a reset or close fault breaks that stream only', async () => {
+    const daemon = await httpsDaemon();
+    await requestJson(`${daemon.url}/api/endpoints/s/routes`, {
+      method: 'PUT',
+      body: {
+        routes: [
+          {
+            match: { path: '/events' },
+            answer: { stream: { format: 'sse', events: [{ data: 'one' }, { data: 'two', delay: 50 }] } },
+          },
+          { match: { path: '/reset' }, answer: { fault: 'reset' } },
+          { match: { path: '/close' }, answer: { data: { long: 'x'.repeat(1000) }, fault: 'close' } },
+        ],
+      },
+    });
+    const events = await curl(['--http2', '-N', '--cacert', daemon.ca, `${daemon.https}/endpoint/s/events`]);
+    expect(events.version).toBe('2');
+    expect(events.body).toContain('data: one\n\n');
+    expect(events.body).toContain('data: two\n\n');
+    await expect(curl(['--http2', '--cacert', daemon.ca, `${daemon.https}/endpoint/s/reset`])).rejects.toThrow(
+      /RST_STREAM|HTTP\/2 stream/,
+    );
+    // The status, the headers and half the body, then the stream breaks off.
+    await expect(curl(['--http2', '--cacert', daemon.ca, `${daemon.https}/endpoint/s/close`])).rejects.toThrow(
+      /transfer closed with \d+ bytes remaining/,
+    );
+    expect((await curl(['--http2', '--cacert', daemon.ca, `${daemon.https}/endpoint/a`])).body).toBe('{"x":1}');
+  });
+
+  it('is trusted by Node’s fetch and https.get through NODE_EXTRA_CA_CERTS alone (a child process)', async () => {
+    const daemon = await httpsDaemon();
+    const script = `
+      const https = require('node:https');
+      const viaGet = new Promise((resolve, reject) => https.get(process.argv[1] + '/endpoint/a', (res) => {
+        let body = ''; res.on('data', (c) => (body += c)); res.on('end', () => resolve(body));
+      }).on('error', reject));
+      Promise.all([fetch(process.argv[1] + '/endpoint/a').then((r) => r.text()), viaGet])
+        .then((bodies) => console.log(JSON.stringify(bodies)), (e) => { console.error(e.cause ?? e); process.exit(1); });`;
+    const env = { PATH: process.env.PATH ?? '', NODE_EXTRA_CA_CERTS: daemon.ca };
+    const { stdout } = await run(process.execPath, ['-e', script, daemon.https], { env, timeout: 15_000 });
+    expect(JSON.parse(stdout)).toEqual(['{"x":1}', '{"x":1}']);
+    // Without the CA the same client refuses the certificate.
+    await expect(
+      run(process.execPath, ['-e', script, daemon.https], { env: { PATH: env.PATH }, timeout: 15_000 }),
+    ).rejects.toThrow(/self[- ]signed|unable to verify|UNABLE_TO_GET_ISSUER/i);
+  });
+
+  it('serves a mapped https:// host through curl --proxy (CONNECT), and refuses an unmapped one', async () => {
+    const daemon = await httpsDaemon();
+    await requestJson(`${daemon.url}/api/endpoints/github/routes`, {
+      method: 'PUT',
+      body: {
+        routes: [
+          {
+            match: { path: '/repos/:o/:r' },
+            answer: { data: { full_name: '{{params.o}}/{{params.r}}' }, template: true },
+          },
+        ],
+      },
+    });
+    for (const version of ['--http2', '--http1.1']) {
+      const proxied = await curl([
+        version,
+        '--proxy',
+        daemon.url,
+        '--cacert',
+        daemon.ca,
+        'https://api.github.com/repos/a/b',
+      ]);
+      expect(proxied.body).toBe('{"full_name":"a/b"}');
+    }
+    const journal = await requestJson(`${daemon.url}/api/endpoints/github/requests`);
+    const entries = (journal.body as { requests: { subpath: string; headers: Record<string, string> }[] }).requests;
+    expect(entries.map((entry) => [entry.subpath, entry.headers.host])).toEqual([
+      ['/repos/a/b', 'api.github.com'],
+      ['/repos/a/b', 'api.github.com'],
+    ]);
+    // curl reports only the failed tunnel; the answer itself carries the code.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(daemon.port, '127.0.0.1', () =>
+        socket.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'),
+      );
+      let text = '';
+      socket.setEncoding('utf8').on('data', (chunk: string) => {
+        text += chunk;
+      });
+      socket.on('close', () => resolve(text)).on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error).toMatchObject({
+      code: 'HOST_NOT_MOCKED',
+      details: { host: 'example.com:443', mapped: ['api.github.com'] },
+    });
+  });
+
+  it('makes the CA once, keeps it (key 0600), and never serves it', async () => {
+    const first = await httpsDaemon();
+    const keyPath = join(first.cwd, 'data', 'mockpoint-ca-key.pem');
+    expect((await stat(keyPath)).mode & 0o777).toBe(0o600);
+    const pem = await readFile(first.ca, 'utf8');
+    const key = await readFile(keyPath, 'utf8');
+    for (const path of [
+      '/mockpoint-ca-key.pem',
+      '/static/mockpoint-ca-key.pem',
+      '/data/mockpoint-ca-key.pem',
+      '/static/../data/mockpoint-ca-key.pem',
+      '/api/health',
+      '/api/openapi.json',
+    ]) {
+      for (const base of [first.url, first.https]) {
+        const answer = await curl(['--path-as-is', '--cacert', first.ca, `${base}${path}`]);
+        expect(answer.body).not.toContain('PRIVATE KEY');
+        expect(answer.body).not.toContain(key.split('\n')[1]);
+      }
+    }
+    await first.stop();
+    const second = await httpsDaemon([], first.cwd);
+    expect(await readFile(second.ca, 'utf8')).toBe(pem);
+  });
+});
