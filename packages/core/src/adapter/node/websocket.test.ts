@@ -204,6 +204,27 @@ describe('websocket answers on Node', () => {
     expect((await first.closed).code).toBe(1009);
   });
 
+  it('the connection cap never evicts an open WebSocket as idle', async () => {
+    const app = createApp();
+    // Set in-process: no HTTP connection of the test's own to count against the cap.
+    const put = await app.request('/api/endpoints/cap/routes', {
+      method: 'PUT',
+      body: JSON.stringify({ routes: [{ answer: { websocket: {} } }] }),
+    });
+    expect(put.status).toBe(200);
+    const served = await serve(app, { port: 0, overrideGlobalObjects: false, maxConnections: 2 });
+    running.push({ served, url: served.url, ws: '', client: createClient({ baseUrl: served.url }) });
+    const url = served.url;
+    const ws = url.replace('http', 'ws');
+    const a = connect(`${ws}/endpoint/cap/a`);
+    const b = connect(`${ws}/endpoint/cap/b`);
+    await Promise.all([a.opened, b.opened]);
+    // A third connection finds no idle one to close: it is refused, the sockets stay open.
+    await expect(fetch(`${url}/api/health`)).rejects.toThrow();
+    expect(served.connections.refused()).toBe(1);
+    expect([a.socket.readyState, b.socket.readyState]).toEqual([WebSocket.OPEN, WebSocket.OPEN]);
+  });
+
   it('answers pings with pongs', async () => {
     const { client, ws } = await start();
     await client.setRoutes('ping', [{ answer: { websocket: {} } }]);
