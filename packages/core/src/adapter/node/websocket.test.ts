@@ -225,6 +225,29 @@ describe('websocket answers on Node', () => {
     expect([a.socket.readyState, b.socket.readyState]).toEqual([WebSocket.OPEN, WebSocket.OPEN]);
   });
 
+  it('a queued answer takes an upgrade first: a status refuses the handshake, a reset breaks it', async () => {
+    const { client, ws } = await start();
+    await client.setRoutes('queued', [{ answer: { websocket: { onOpen: [{ text: 'hi' }] } } }]);
+    await client.queue('queued', [{ statusCode: 503, data: { busy: true } }, { fault: 'reset' }]);
+    const outcome = (url: string) =>
+      new Promise<string>((resolve) => {
+        const socket = new WebSocket(url);
+        sockets.push(socket);
+        socket.on('unexpected-response', (_req, res) => resolve(`status ${res.statusCode}`));
+        socket.on('error', (error: NodeJS.ErrnoException) => resolve(`error ${error.code ?? error.message}`));
+        socket.on('open', () => resolve('open'));
+      });
+    expect(await outcome(`${ws}/endpoint/queued`)).toBe('status 503');
+    expect(await outcome(`${ws}/endpoint/queued`)).toBe('error ECONNRESET');
+    expect(await outcome(`${ws}/endpoint/queued`)).toBe('open');
+    const entries = await client.requests('queued', { match: { method: 'GET' } });
+    expect(entries.map((e) => [e.statusCode, e.queued ?? false, e.fault ?? null])).toEqual([
+      [503, true, null],
+      [0, true, 'reset'],
+      [101, false, null],
+    ]);
+  });
+
   it('answers pings with pongs', async () => {
     const { client, ws } = await start();
     await client.setRoutes('ping', [{ answer: { websocket: {} } }]);
