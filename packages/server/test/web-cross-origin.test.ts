@@ -89,6 +89,17 @@ const SAMPLES: Record<string, Omit<Write, 'method' | 'path'> & { path: string }>
   'POST /api/endpoints/{name}/reset': { path: '/api/endpoints/victim/reset', ok: 204 },
   'POST /api/reset': { path: '/api/reset', ok: 204 },
   'PUT /api/endpoints/{name}/state': { path: '/api/endpoints/victim/state', body: '{"default":"evil"}', ok: 200 },
+  // No socket open: a count of 0 shows the write reached its handler.
+  'POST /api/endpoints/{name}/sockets/send': {
+    path: '/api/endpoints/victim/sockets/send',
+    body: '{"text":"evil"}',
+    ok: 200,
+  },
+  'POST /api/endpoints/{name}/sockets/close': {
+    path: '/api/endpoints/victim/sockets/close',
+    body: '{"code":4000}',
+    ok: 200,
+  },
   'DELETE /api/endpoints/{name}/collections/{collection}': { path: '/api/endpoints/victim/collections/posts', ok: 204 },
   'DELETE /api/endpoints/{name}/collections': { path: '/api/endpoints/victim/collections', ok: 204 },
   'DELETE /api/endpoints/{name}': { path: '/api/endpoints/victim', ok: 204 },

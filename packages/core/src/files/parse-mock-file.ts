@@ -159,6 +159,10 @@ function answerField(path: Path): 'data' | 'body' | 'bodyBase64' | undefined {
   if (path[0] === 'endpoints' && n === 4 && path[2] === 'collections') return 'data';
   // endpoints[i].graphql: SDL text, or a $file read as text (like a body).
   if (path[0] === 'endpoints' && n === 3 && last === 'graphql') return 'body';
+  // A websocket frame's json (answer.websocket.onOpen[k].json, answer.websocket.on[m].send[k].json): exact, like data.
+  if (last === 'json' && path[0] === 'endpoints' && path[2] === 'routes' && path[5] === 'websocket') {
+    if ((n === 9 && path[6] === 'onOpen') || (n === 11 && path[6] === 'on' && path[8] === 'send')) return 'data';
+  }
   if (path[0] !== 'endpoints' || (last !== 'data' && last !== 'body' && last !== 'bodyBase64')) return undefined;
   if (n === 3) return last === 'data' ? last : undefined; // endpoints[i].data (a record has data only)
   if (n === 5 && path[2] === 'queue') return last; // endpoints[i].queue[k].data

@@ -71,6 +71,29 @@ export function runJournalContract(name: string, factory: JournalFactory): void 
       }
     });
 
+    it('keeps a WebSocket message: its connection and direction, a binary frame as base64 even when it is UTF-8', async () => {
+      const { writer, reader, flushed } = await fresh();
+      const message = (body: Uint8Array, socket: NonNullable<RecordedRequest['socket']>): RecordedRequest => ({
+        method: socket.code === undefined ? 'MESSAGE' : 'CLOSE',
+        target: '/endpoint/ws/room',
+        rawHeaders: [],
+        body,
+        bodyTruncated: false,
+        socket,
+      });
+      writer.record('ws', message(encoder.encode('{"a":1}'), { direction: 'in', connection: 'c1' }), 0);
+      writer.record('ws', message(encoder.encode('abc'), { direction: 'out', connection: 'c1', binary: true }), 0);
+      writer.record('ws', message(encoder.encode('bye'), { direction: 'in', connection: 'c1', code: 4000 }), 0);
+      await flushed();
+      const page = await reader.wait('ws', 3, 0);
+      expect(page.requests.map((e) => [e.method, e.body, e.bodyEncoding, e.json, e.websocket])).toEqual([
+        ['MESSAGE', '{"a":1}', undefined, { a: 1 }, { direction: 'in', connection: 'c1' }],
+        ['MESSAGE', 'YWJj', 'base64', undefined, { direction: 'out', connection: 'c1' }],
+        ['CLOSE', 'bye', undefined, undefined, { direction: 'in', connection: 'c1', code: 4000 }],
+      ]);
+      expect(page.requests.map((e) => e.subpath)).toEqual(['/room', '/room', '/room']);
+    });
+
     it('lists what was recorded per name, oldest first, with increasing ids, as the API shows it', async () => {
       const { writer, reader, flushed } = await fresh();
       writer.record('hook', request('{"event":"paid"}', '/endpoint/hook?x=1&x=2&y=3'), 201);

@@ -16,7 +16,10 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** Node sets this on a socket while a response is in flight on it. */
-type HttpSocket = Socket & { _httpMessage?: unknown };
+/** Set on a socket that became a WebSocket: busy for as long as it is open, never evicted as idle. */
+export const UPGRADED = Symbol('mockpoint.upgraded');
+
+type HttpSocket = Socket & { _httpMessage?: unknown; [UPGRADED]?: true };
 
 /** What {@link capConnections} returns: the open connections, oldest first. */
 export interface ConnectionCap {
@@ -32,7 +35,7 @@ export interface ConnectionCap {
 function oldestIdle(sockets: Set<Socket>, except: Socket): Socket | undefined {
   let kept: Socket | undefined;
   for (const socket of sockets) {
-    if (socket === except || socket.destroyed) continue;
+    if (socket === except || socket.destroyed || (socket as HttpSocket)[UPGRADED]) continue;
     if (socket.bytesRead === 0) return socket;
     kept ??= (socket as HttpSocket)._httpMessage == null ? socket : undefined;
   }

@@ -25,6 +25,7 @@ import { truncatedBody } from '../../answer/queue/queued-answer.js';
 import { type AnswerSink, sendAnswer, sendDue } from '../../answer/sink.js';
 import type { ScriptSocket } from '../../answer/websocket/open-sockets.js';
 import type { MockpointApp } from '../../http/create-app.js';
+import { UPGRADED } from './connection-cap.js';
 
 /** One upgrade request on its way to an answer. */
 interface UpgradeTo {
@@ -150,6 +151,8 @@ function createUpgradeSink(app: MockpointApp, wss: WebSocketServer): AnswerSink<
       if (session.protocol !== undefined) req[PROTOCOL] = session.protocol;
       req[HEADERS] = answer.headers;
       wss.handleUpgrade(req, to.socket, to.head, (ws) => {
+        // An open WebSocket is busy, however quiet: the connection cap never evicts it as idle.
+        (to.socket as Duplex & { [UPGRADED]?: true })[UPGRADED] = true;
         const events = sockets.open(session, answer.script, scriptSocket(ws));
         ws.on('message', (data, binary) => {
           const bytes = Array.isArray(data)

@@ -204,6 +204,50 @@ describe('websocket answers on Node', () => {
     expect((await first.closed).code).toBe(1009);
   });
 
+  it('the connection cap never evicts an open WebSocket as idle', async () => {
+    const app = createApp();
+    // Set in-process: no HTTP connection of the test's own to count against the cap.
+    const put = await app.request('/api/endpoints/cap/routes', {
+      method: 'PUT',
+      body: JSON.stringify({ routes: [{ answer: { websocket: {} } }] }),
+    });
+    expect(put.status).toBe(200);
+    const served = await serve(app, { port: 0, overrideGlobalObjects: false, maxConnections: 2 });
+    running.push({ served, url: served.url, ws: '', client: createClient({ baseUrl: served.url }) });
+    const url = served.url;
+    const ws = url.replace('http', 'ws');
+    const a = connect(`${ws}/endpoint/cap/a`);
+    const b = connect(`${ws}/endpoint/cap/b`);
+    await Promise.all([a.opened, b.opened]);
+    // A third connection finds no idle one to close: it is refused, the sockets stay open.
+    await expect(fetch(`${url}/api/health`)).rejects.toThrow();
+    expect(served.connections.refused()).toBe(1);
+    expect([a.socket.readyState, b.socket.readyState]).toEqual([WebSocket.OPEN, WebSocket.OPEN]);
+  });
+
+  it('a queued answer takes an upgrade first: a status refuses the handshake, a reset breaks it', async () => {
+    const { client, ws } = await start();
+    await client.setRoutes('queued', [{ answer: { websocket: { onOpen: [{ text: 'hi' }] } } }]);
+    await client.queue('queued', [{ statusCode: 503, data: { busy: true } }, { fault: 'reset' }]);
+    const outcome = (url: string) =>
+      new Promise<string>((resolve) => {
+        const socket = new WebSocket(url);
+        sockets.push(socket);
+        socket.on('unexpected-response', (_req, res) => resolve(`status ${res.statusCode}`));
+        socket.on('error', (error: NodeJS.ErrnoException) => resolve(`error ${error.code ?? error.message}`));
+        socket.on('open', () => resolve('open'));
+      });
+    expect(await outcome(`${ws}/endpoint/queued`)).toBe('status 503');
+    expect(await outcome(`${ws}/endpoint/queued`)).toBe('error ECONNRESET');
+    expect(await outcome(`${ws}/endpoint/queued`)).toBe('open');
+    const entries = await client.requests('queued', { match: { method: 'GET' } });
+    expect(entries.map((e) => [e.statusCode, e.queued ?? false, e.fault ?? null])).toEqual([
+      [503, true, null],
+      [0, true, 'reset'],
+      [101, false, null],
+    ]);
+  });
+
   it('answers pings with pongs', async () => {
     const { client, ws } = await start();
     await client.setRoutes('ping', [{ answer: { websocket: {} } }]);

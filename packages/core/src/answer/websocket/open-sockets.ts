@@ -72,11 +72,8 @@ const encoder = new TextEncoder();
 const textDecoder = new TextDecoder();
 const NO_HEADERS: readonly string[] = Object.freeze([]);
 
-/** A step of a connection's timeline: something to do `delay` ms after the step before. */
-interface Step {
-  readonly delay: number;
-  readonly run: () => void;
-}
+/** A step of a connection's timeline, `delay` ms after the step before: a frame to send, or a close. */
+type Step = PreparedFrame | PreparedClose;
 
 class Connection {
   readonly id = crypto.randomUUID().replace(/-/g, '').slice(0, 12);
@@ -123,8 +120,9 @@ class Connection {
 
   /** Plays frames (then a close) after the steps already queued, each after its delay. */
   play(frames: readonly PreparedFrame[], close: PreparedClose | undefined): void {
-    for (const frame of frames) this.#steps.push({ delay: frame.delay, run: () => this.send(frame.data) });
-    if (close !== undefined) this.#steps.push({ delay: close.delay, run: () => this.end(close) });
+    // The prepared frames and close themselves: playing a script allocates no step.
+    for (const frame of frames) this.#steps.push(frame);
+    if (close !== undefined) this.#steps.push(close);
     if (!this.#running) this.#next();
   }
 
@@ -147,7 +145,8 @@ class Connection {
 
   #run(step: Step): void {
     try {
-      step.run();
+      if ('code' in step) this.end(step);
+      else this.send(step);
     } catch (error) {
       this.sockets.report(error, this.session);
       this.drop();
@@ -156,13 +155,14 @@ class Connection {
   }
 
   /** Sends one message now and journals it; a client that stopped reading is cut off. */
-  send(data: string | Uint8Array): void {
+  send(frame: PreparedFrame): void {
     if (this.closed || this.closing) return;
+    const { data } = frame;
     const binary = typeof data !== 'string';
     if (binary) this.socket.sendBytes(data);
     else this.socket.sendText(data);
     this.sent++;
-    this.record('out', 'MESSAGE', binary ? data : encoder.encode(data), binary);
+    this.record('out', 'MESSAGE', frame.bytes, binary);
     if (this.socket.bufferedAmount > this.sockets.stallBytes) this.drop();
   }
 
@@ -395,7 +395,7 @@ export class OpenSockets {
     let sent = 0;
     for (const connection of this.#targets(name, target)) {
       if (connection.closed || connection.closing) continue;
-      connection.send(frame.data);
+      connection.send(frame);
       sent++;
     }
     return sent;

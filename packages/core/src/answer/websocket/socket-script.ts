@@ -15,8 +15,12 @@ import type { RequestFilter } from '../../wire/journal-json.js';
 export interface PreparedFrame {
   /** Text for a text frame, bytes for a binary frame. */
   readonly data: string | Uint8Array;
+  /** The bytes on the wire (a text frame's UTF-8), encoded once for the journal. */
+  readonly bytes: Uint8Array;
   readonly delay: number;
 }
+
+const encoder = new TextEncoder();
 
 /** A close, defaulted: code 1000 and no reason unless given. */
 export interface PreparedClose {
@@ -45,7 +49,8 @@ export interface SocketScript {
 export function prepareFrame(frame: SocketFrame): PreparedFrame {
   const text = frameText(frame);
   const data = text ?? base64Bytes(frame.bytes ?? '');
-  return Object.freeze({ data, delay: frame.delay ?? 0 });
+  const bytes = typeof data === 'string' ? encoder.encode(data) : data;
+  return Object.freeze({ data, bytes, delay: frame.delay ?? 0 });
 }
 
 /** A close with its defaults. */
