@@ -19,8 +19,9 @@ const REPORTING_FIXTURE = fileURLToPath(new URL('./fixtures/installed-reporting.
 // 42.6 MB measured (core + server, each with its own tree): YAML mock files and the OpenAPI
 // import's sampler came with #23; 45.1 MB on 2026-11-24 with collections and resource routes
 // (#33, about 0.15 MB of code; the rest of the growth since is the dependencies' own). A budget,
-// so that a heavy dependency (12 MB once) is caught.
-const MAX_INSTALLED_BYTES = 46 * 1024 * 1024;
+// so that a heavy dependency (12 MB once) is caught. node-forge (1.8 MB installed, #35: the local CA
+// of --https; Node has no X.509 generation) brought it to 47.2 MB on 2026-11-24: the budget is 48 MB.
+const MAX_INSTALLED_BYTES = 48 * 1024 * 1024;
 const INSTALL_TIMEOUT = 300_000;
 /** The core's optional peers, as the README's global npm command names them. */
 const CORE_PEERS = ['level@^10', '@redis/client@^6.3.1'];
