@@ -8,6 +8,7 @@ export default defineConfig({
     plugin: 'src/plugin.ts',
     'global-setup': 'src/global-setup.ts',
     setup: 'src/setup.ts',
+    'intercept-setup': 'src/intercept-setup.ts',
   },
   format: ['esm'],
   dts: { compilerOptions: { composite: false, customConditions: [] } },

@@ -104,23 +104,18 @@ const SAMPLES: Record<string, Omit<Write, 'method' | 'path'> & { path: string }>
   'DELETE /api/endpoints/{name}/collections': { path: '/api/endpoints/victim/collections', ok: 204 },
   'DELETE /api/endpoints/{name}': { path: '/api/endpoints/victim', ok: 204 },
   'DELETE /api/endpoints': { path: '/api/endpoints', ok: 204 },
-  // No socket is open: the write reaches its handler and sends to, or closes, none.
-  'POST /api/endpoints/{name}/sockets/send': {
-    path: '/api/endpoints/victim/sockets/send',
-    body: '{"text":"evil"}',
-    ok: 200,
-  },
-  'POST /api/endpoints/{name}/sockets/close': {
-    path: '/api/endpoints/victim/sockets/close',
-    body: '{"code":1000}',
-    ok: 200,
-  },
   'PUT /api/endpoints/{name}/hosts': {
     path: '/api/endpoints/victim/hosts',
     body: '{"hosts":["evil.example"]}',
     ok: 200,
   },
   'DELETE /api/endpoints/{name}/hosts': { path: '/api/endpoints/victim/hosts', ok: 204 },
+  'PUT /api/endpoints/{name}/graphql': {
+    path: '/api/endpoints/victim/graphql',
+    body: '{"schema":"type Query { evil: Int }"}',
+    ok: 201,
+  },
+  'DELETE /api/endpoints/{name}/graphql': { path: '/api/endpoints/victim/graphql', ok: 204 },
   // Port 9 (discard) on loopback: nothing listens there.
   'POST /api/deliveries': { path: '/api/deliveries', body: '{"url":"http://127.0.0.1:9/evil","data":1}', ok: 202 },
   // No such delivery: a 404 shows the write reached its handler.
@@ -191,6 +186,7 @@ async function snapshot(): Promise<string> {
     collections: JSON.parse(await read('/api/endpoints/victim/collections')),
     state: JSON.parse(await read('/api/endpoints/victim/state')),
     hosts: JSON.parse(await read('/api/hosts')),
+    graphql: JSON.parse(await read('/api/endpoints/victim/graphql')),
     deliveries: (JSON.parse(await read('/api/deliveries')) as { deliveries: { id: string }[] }).deliveries.map(
       (d) => d.id,
     ),

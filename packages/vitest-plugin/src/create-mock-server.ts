@@ -4,12 +4,13 @@
  *
  * @module
  */
-import { createApp, type LimitOptions } from '@mockpoint/core';
+import { createApp, type LimitOptions, type MockpointApp } from '@mockpoint/core';
 import { pickLimits } from '@mockpoint/core/defaults';
 import { applyMockFile, loadMockFile } from '@mockpoint/core/files';
 import { type ServedApp, serve, type TlsOptions } from '@mockpoint/core/node';
 import { connectMockServer, type MockServerClient } from './connect.js';
 import { MockServerError } from './errors.js';
+import { type InterceptUnmatched, startIntercept } from './intercept.js';
 import { type MockStoreKind, openStore } from './open-store.js';
 
 /** Options for {@link createMockServer}: core's {@link LimitOptions} and the server's own. */
@@ -72,6 +73,22 @@ export interface CreateMockServerOptions extends LimitOptions {
    * @default false
    */
   https?: boolean;
+  /**
+   * Origins whose requests from this process (the global `fetch`, `node:http`,
+   * `node:https`) are answered by this server in-process, with no socket and no
+   * base URL change; each origin's host picks its endpoint through `hosts` (one
+   * that maps to none is answered `403 HOST_NOT_MOCKED`). `close()` restores
+   * every client. One intercepting server at a time per process.
+   * @default [] (nothing intercepted)
+   * @example createMockServer({ hosts: { 'api.github.com': 'github' }, intercept: ['https://api.github.com'] })
+   */
+  intercept?: readonly string[];
+  /**
+   * With `intercept`: requests to other hosts go to the network (`'network'`) or
+   * fail with `HOST_NOT_MOCKED` (`'error'`); loopback addresses always go through.
+   * @default 'network'
+   */
+  interceptUnmatched?: InterceptUnmatched;
 }
 
 /**
@@ -90,6 +107,34 @@ export interface MockServer extends MockServerClient, AsyncDisposable {
    * ones), closes the store and removes its temporary directory. Idempotent.
    */
   close(): Promise<void>;
+}
+
+/** An intercepted request, answered in-process by its host's endpoint; a host mapped to none gets `403 HOST_NOT_MOCKED`. */
+async function answerIntercepted(
+  app: MockpointApp,
+  inProcess: (request: Request) => Promise<Response>,
+  request: Request,
+): Promise<Response> {
+  const { host } = new URL(request.url);
+  if (app.mockpoint.hosts.lookup(host) === undefined) {
+    const mapped = app.mockpoint.hosts.list().map((entry) => entry.host);
+    return Response.json(
+      {
+        success: false,
+        error: {
+          code: 'HOST_NOT_MOCKED',
+          message: `"${host}" is intercepted but mapped to no endpoint (mapped: ${mapped.join(', ') || 'none'}); add it to createMockServer({ hosts })`,
+          details: { host, mapped },
+        },
+      },
+      { status: 403 },
+    );
+  }
+  // fetch sends no Host header of its own: the journal keeps the host the request was for.
+  if (request.headers.has('host')) return inProcess(request);
+  const headers = new Headers(request.headers);
+  headers.set('host', host);
+  return inProcess(new Request(request, { headers }));
 }
 
 /**
@@ -170,9 +215,25 @@ export async function createMockServer(options: CreateMockServerOptions = {}): P
     }
   }
 
+  let stopIntercept: (() => void) | undefined;
+  if (options.intercept !== undefined && options.intercept.length > 0) {
+    try {
+      stopIntercept = startIntercept(
+        options.intercept,
+        (request) => answerIntercepted(app, inProcess, request),
+        options.interceptUnmatched,
+      );
+    } catch (error) {
+      await served.close({ graceMs: 0 });
+      await opened.dispose();
+      throw error;
+    }
+  }
+
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      stopIntercept?.();
       closed = true;
       for (const controller of inFlight) {
         controller.abort(new MockServerError('SERVER_CLOSED', 'this mock server has been closed'));

@@ -20,7 +20,11 @@ export type MockServerErrorCode =
   /** The global setup ran without a project to provide the URL to. */
   | 'INVALID_SETUP'
   /** An optional package the requested feature needs is not installed (`level` for `store: 'level'`). */
-  | 'MISSING_DEPENDENCY';
+  | 'MISSING_DEPENDENCY'
+  /** `intercept` has an entry that is not an origin, or another server intercepts already. */
+  | 'INVALID_INTERCEPT'
+  /** An intercepted request (`interceptUnmatched: 'error'`) for a host that is not intercepted. */
+  | 'HOST_NOT_MOCKED';
 
 /**
  * An error raised by `@mockpoint/vitest` itself (errors from the service are

@@ -8,7 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vitest/config';
 import type { CreateMockServerOptions } from './create-mock-server.js';
-import { OPTIONS_KEY } from './provided.js';
+import { INTERCEPT_KEY, type InterceptProvided, OPTIONS_KEY } from './provided.js';
 
 // Type-only: brings the `inject('mockpoint')` and matcher typings to any program that loads the config.
 export type { RequestMatch } from './matchers.js';
@@ -17,7 +17,7 @@ export type { MockpointProvided } from './provided.js';
 /** Server options that can cross into the global setup (plain data only). */
 export type SharedMockServerOptions = Pick<
   CreateMockServerOptions,
-  'store' | 'dir' | 'journalSize' | 'maxDelayMs' | 'maxBodyBytes' | 'config' | 'deliveryAllowHosts'
+  'store' | 'dir' | 'journalSize' | 'maxDelayMs' | 'maxBodyBytes' | 'config' | 'deliveryAllowHosts' | 'hosts'
 >;
 
 /** Options for {@link mockpoint}. */
@@ -40,6 +40,17 @@ export interface MockpointPluginOptions {
   config?: string;
   /** Register the matchers (`toHaveBeenRequested`, `toHaveBeenRequestedTimes`, `toHaveBeenRequestedWith`, `toHaveBeenRequestedWithin`, `toHaveState`). @default true */
   matchers?: boolean;
+  /**
+   * Origins whose requests from the tests (the global `fetch`, `node:http`,
+   * `node:https`) go to the run's instance, with no base URL change; each host
+   * picks its endpoint through `server.hosts` (docs/intercept.md). Needs the
+   * run's instance (`server` not `false`).
+   * @default [] (nothing intercepted)
+   * @example mockpoint({ server: { hosts: { 'api.github.com': 'github' } }, intercept: ['https://api.github.com'] })
+   */
+  intercept?: readonly string[];
+  /** With `intercept`: other hosts go to the network, or fail with `HOST_NOT_MOCKED`. @default 'network' */
+  interceptUnmatched?: 'network' | 'error';
 }
 
 // The entry points sit next to this file: dist/*.js when built, src/*.ts from source.
@@ -68,6 +79,14 @@ export function mockpoint(options: MockpointPluginOptions = {}): Plugin {
         test.provide = { [OPTIONS_KEY]: shared };
       }
       if (matchers) test.setupFiles = [sibling('setup')];
+      if (server !== false && options.intercept !== undefined && options.intercept.length > 0) {
+        test.setupFiles = [...(test.setupFiles ?? []), sibling('intercept-setup')];
+        const provided: InterceptProvided = {
+          origins: [...options.intercept],
+          unmatched: options.interceptUnmatched ?? 'network',
+        };
+        (test.provide as Record<string, unknown>)[INTERCEPT_KEY] = provided;
+      }
       return { test };
     },
   };

@@ -17,6 +17,13 @@ export interface MockpointProvided {
 export const PROVIDE_KEY = 'mockpoint';
 /** Key under which the plugin passes its server options to the global setup (internal). */
 export const OPTIONS_KEY = 'mockpoint:server-options';
+export const INTERCEPT_KEY = 'mockpoint:intercept';
+
+/** What the plugin's `intercept` option gives each worker. */
+export interface InterceptProvided {
+  origins: string[];
+  unmatched: 'network' | 'error';
+}
 
 declare module 'vitest' {
   /** Values provided by global setups; `inject('mockpoint')` is typed from here. */

@@ -29,6 +29,19 @@ describe('mockpoint() plugin', () => {
     expect(() => structuredClone(test.provide)).not.toThrow();
   });
 
+  it('intercept adds its setup file and gives it the origins as plain data', () => {
+    const test = testConfig(
+      mockpoint({ server: { hosts: { 'api.github.com': 'github' } }, intercept: ['https://api.github.com'] }),
+    );
+    expect(test.setupFiles?.[1]).toMatch(/[/\\]intercept-setup\.ts$/);
+    expect(existsSync(test.setupFiles?.[1] as string)).toBe(true);
+    expect(test.provide).toEqual({
+      'mockpoint:server-options': { hosts: { 'api.github.com': 'github' } },
+      'mockpoint:intercept': { origins: ['https://api.github.com'], unmatched: 'network' },
+    });
+    expect(testConfig(mockpoint({ server: false, intercept: ['https://a.test'] })).setupFiles).toHaveLength(1);
+  });
+
   it('server: false adds only the matchers; matchers: false only the server', () => {
     expect(testConfig(mockpoint({ server: false }))).toEqual({ setupFiles: [expect.stringMatching(/setup\.ts$/)] });
     const serverOnly = testConfig(mockpoint({ matchers: false }));

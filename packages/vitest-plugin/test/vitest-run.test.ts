@@ -37,6 +37,12 @@ describe('Vitest integration (child Vitest on fixture projects)', { timeout: 90_
     await expect(fetch(`${first}/api/health`)).rejects.toThrow();
   });
 
+  it("the plugin's intercept option: the tests' fetch and https.get to a fixed origin reach the run's instance", async () => {
+    const run = await runVitest(join(FIXTURES, 'intercept'));
+    expect(run.output).toMatch(/Tests\s+1 passed \(1\)/);
+    expect(run.code, run.output).toBe(0);
+  });
+
   it('a failing matcher reports the requests the endpoint received', async () => {
     const run = await runVitest(join(FIXTURES, 'failing-matcher'));
     expect(run.code).toBe(1);

@@ -453,6 +453,11 @@ export const ERRORS = {
     when: "an optional package the feature needs is not installed (`level` for `store: 'level'`)",
     fix: 'install the package the message names',
   },
+  INVALID_INTERCEPT: {
+    from: 'vitest',
+    when: '`createMockServer({ intercept })` with an entry that is not an origin (`https://api.github.com`, `https://*.stripe.com`; no path, no port), or while another server intercepts in this process',
+    fix: 'give origins only, and close the other intercepting server first ([intercept.md](intercept.md))',
+  },
 } as const satisfies Record<ErrorCode, ErrorProse>;
 
 /** One code of the registry: its status (from {@link ERROR_STATUS}) and its prose. */

@@ -114,6 +114,7 @@ export const ERROR_STATUS = {
   MATCHER_NOT_AWAITED: null,
   INVALID_SETUP: null,
   MISSING_DEPENDENCY: null,
+  INVALID_INTERCEPT: null,
 } as const satisfies Record<string, number | null>;
 
 /** A stable, machine-readable error code. */
