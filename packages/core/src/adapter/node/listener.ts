@@ -9,7 +9,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { type ClientGone, errorAnswer } from '../../answer/endpoint-answer.js';
-import { ENDPOINT_PREFIX, type EndpointHandler } from '../../answer/endpoint-handler.js';
+import type { EndpointHandler } from '../../answer/endpoint-handler.js';
 import { routeByHost } from '../../answer/host-routing.js';
 import { type AnswerSink, sendAnswer } from '../../answer/sink.js';
 import type { MockpointApp } from '../../http/create-app.js';
@@ -17,10 +17,10 @@ import type { RecordedRequest } from '../../journal/journal-entry.js';
 import { mappedTarget, splitEndpointTarget } from '../../wire/endpoint-target.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
 import { isValidName } from '../../wire/rules.js';
+import { bodilessRequest, endpointTarget } from './endpoint-request.js';
 import { nodeUpstream } from './node-upstream.js';
 import { createNodeSink } from './sink.js';
 
-const EMPTY = new Uint8Array(0);
 /** A `.` or `..` path segment, literal or percent-encoded: the URL parser would resolve it. */
 const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?=[/?#]|$)/i;
 
@@ -47,19 +47,6 @@ function hostHeader(rawHeaders: readonly string[]): string | undefined {
     if ((name.length === 4 && name.toLowerCase() === 'host') || name === ':authority') return rawHeaders[i + 1];
   }
   return undefined;
-}
-
-/**
- * The target to answer natively: `url` itself when it is under `/endpoint/`, the
- * path and query of an absolute-form target (`GET http://host/endpoint/a`) under
- * it, otherwise `undefined`.
- */
-function endpointTarget(url: string): string | undefined {
-  if (url.startsWith(ENDPOINT_PREFIX)) return url;
-  if (url.charCodeAt(0) === 47 /* / */) return undefined;
-  const scheme = url.indexOf('://');
-  const start = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
-  return start !== -1 && url.startsWith(ENDPOINT_PREFIX, start) ? url.slice(start) : undefined;
 }
 
 // ---- answering: the handler's answer through the Node sink ----
@@ -302,14 +289,7 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
       readBody(req, res, out, target, maxBytes);
       return;
     }
-    const recorded = {
-      method: req.method ?? 'GET',
-      target,
-      rawHeaders: req.rawHeaders,
-      body: EMPTY,
-      bodyTruncated: false,
-    };
-    answer(res, out, recorded);
+    answer(res, out, bodilessRequest(req, target));
   };
 
   if (options.endpoint !== undefined) {
@@ -318,14 +298,7 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
     const dispatchOne = (req: IncomingMessage, res: ServerResponse): void => {
       const target = mappedTarget(name, req.url ?? '/');
       if (declaresBody(req.rawHeaders)) readBody(req, res, out, target, maxBytes);
-      else
-        answer(res, out, {
-          method: req.method ?? 'GET',
-          target,
-          rawHeaders: req.rawHeaders,
-          body: EMPTY,
-          bodyTruncated: false,
-        });
+      else answer(res, out, bodilessRequest(req, target));
     };
     return (req, res) => {
       if (res.socket === null) res.once('socket', () => dispatchOne(req, res));

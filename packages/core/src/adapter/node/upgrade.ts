@@ -20,12 +20,12 @@ import {
   type RespondAnswer,
   type UpgradeAnswer,
 } from '../../answer/endpoint-answer.js';
-import { ENDPOINT_PREFIX } from '../../answer/endpoint-handler.js';
 import { truncatedBody } from '../../answer/queue/queued-answer.js';
 import { type AnswerSink, sendAnswer, sendDue } from '../../answer/sink.js';
 import type { ScriptSocket } from '../../answer/websocket/open-sockets.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { UPGRADED } from './connection-cap.js';
+import { bodilessRequest, endpointTarget } from './endpoint-request.js';
 
 /** One upgrade request on its way to an answer. */
 interface UpgradeTo {
@@ -38,16 +38,7 @@ const PROTOCOL = Symbol('mockpoint.protocol');
 const HEADERS = Symbol('mockpoint.headers');
 type TaggedRequest = IncomingMessage & { [PROTOCOL]?: string; [HEADERS]?: UpgradeAnswer['headers'] };
 
-const EMPTY = new Uint8Array(0);
 const encoder = new TextEncoder();
-
-/** The target under `/endpoint/` (origin or absolute form), or `undefined`. */
-function endpointTarget(url: string): string | undefined {
-  if (url.startsWith(ENDPOINT_PREFIX)) return url;
-  const scheme = url.indexOf('://');
-  const start = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
-  return start !== -1 && url.startsWith(ENDPOINT_PREFIX, start) ? url.slice(start) : undefined;
-}
 
 /** An HTTP/1.1 head (status line and headers, `connection: close`) as bytes. */
 function headOf(status: number, headers: Record<string, string | readonly string[]>): string {
@@ -241,13 +232,7 @@ export function createNodeUpgradeListener(
       );
       return;
     }
-    const recorded = {
-      method: req.method ?? 'GET',
-      target,
-      rawHeaders: req.rawHeaders,
-      body: EMPTY,
-      bodyTruncated: false,
-    };
+    const recorded = bodilessRequest(req, target);
     try {
       sendAnswer(handler.handle(recorded), sink, to);
     } catch (error) {
