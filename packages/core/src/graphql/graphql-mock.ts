@@ -52,7 +52,8 @@ export class GraphqlMock {
    */
   answer(operation: GraphqlOperation): ExecutionResult {
     const { document } = operation;
-    if (document instanceof GraphQLError) return requestErrors([document]);
+    // \`instanceof Error\`, not GraphQLError: the parser's class may be another module copy (CommonJS or ESM).
+    if (document instanceof Error) return requestErrors([document]);
     let errors = this.#validated.get(document);
     if (errors === undefined) {
       errors = validate(this.schema, document, undefined, { maxErrors: MAX_VALIDATION_ERRORS });

@@ -11,7 +11,8 @@
  *
  * @module
  */
-import { type ExecutionResult, GraphQLError } from 'graphql';
+import type { ExecutionResult } from 'graphql';
+import { GraphQLError } from 'graphql/error/GraphQLError.js';
 import type { GraphqlMock } from '../../graphql/graphql-mock.js';
 import { type GraphqlOperation, type GraphqlRequest, graphqlRequestOf } from '../../graphql/graphql-request.js';
 import { BY_GRAPHQL } from '../../journal/journal-entry.js';
