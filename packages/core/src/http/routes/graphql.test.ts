@@ -167,6 +167,30 @@ describe('schema mode', () => {
     expect(mutationOverGet.headers.get('allow')).toBe('POST');
   });
 
+  it('refuses, before executing, an operation whose nested lists would make more than 100,000 values', async () => {
+    const app = createApp();
+    await put(app, 'gh', SDL);
+    // 2^40 friends of friends: refused at once, never executed.
+    const deep = `{ users { ${'friends { '.repeat(40)}name${' }'.repeat(40)} } }`;
+    const started = performance.now();
+    const refused = (await (await gql(app, 'gh', { query: deep })).json()) as {
+      data?: unknown;
+      errors: Array<{ message: string }>;
+    };
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(refused.data).toBeUndefined();
+    expect(refused.errors[0]?.message).toMatch(/^Operation too large for a mock answer: more than 100000 values/);
+    // The same through a fragment; a shallower one is answered (2^10 names).
+    const viaFragment = `{ users { ...F } } fragment F on User { ${'friends { '.repeat(30)}name${' }'.repeat(30)} }`;
+    expect(
+      ((await (await gql(app, 'gh', { query: viaFragment })).json()) as { errors?: unknown[] }).errors,
+    ).toHaveLength(1);
+    const shallow = `{ users { ${'friends { '.repeat(9)}name${' }'.repeat(9)} } }`;
+    const answered = (await (await gql(app, 'gh', { query: shallow })).json()) as { data?: unknown; errors?: unknown };
+    expect(answered.errors).toBeUndefined();
+    expect(JSON.stringify(answered.data).match(/"name"/g)).toHaveLength(2 ** 10);
+  });
+
   it('answers introspection: the client schema built from it prints as the stored schema does', async () => {
     const app = createApp();
     await put(app, 'gh', SDL);
