@@ -50,6 +50,12 @@ const SAMPLES: Record<string, Omit<Write, 'method' | 'path'> & { path: string }>
     ok: 200,
   },
   'DELETE /api/endpoints/{name}/signature': { path: '/api/endpoints/victim/signature', ok: 204 },
+  'PUT /api/endpoints/{name}/graphql': {
+    path: '/api/endpoints/victim/graphql',
+    body: 'type Query { evil: Int }',
+    ok: 200,
+  },
+  'DELETE /api/endpoints/{name}/graphql': { path: '/api/endpoints/victim/graphql', ok: 204 },
   'POST /api/endpoints/{name}/queue': {
     path: '/api/endpoints/victim/queue',
     body: '{"answers":[{"statusCode":500,"data":{"evil":true},"times":5}]}',
@@ -128,7 +134,7 @@ async function documentedWrites(): Promise<string[]> {
     );
 }
 
-/** A fresh state: `victim` with a record, one recorded request, one queued answer, two collections and a scenario. */
+/** A fresh state: `victim` with a record, one recorded request, one queued answer, two collections, a scenario and a GraphQL schema. */
 async function seed(): Promise<void> {
   expect((await fetch(`${server.url}/api/endpoints`, { method: 'DELETE' })).status).toBe(204);
   const put = await fetch(`${server.url}/api/endpoints/victim`, { method: 'PUT', body: '{"data":{"v":1}}' });
@@ -149,9 +155,14 @@ async function seed(): Promise<void> {
     body: '{"default":"seeded"}',
   });
   expect(state.status).toBe(200);
+  const graphql = await fetch(`${server.url}/api/endpoints/victim/graphql`, {
+    method: 'PUT',
+    body: 'type Query { seeded: Int }',
+  });
+  expect(graphql.status).toBe(201);
 }
 
-/** Everything a write could change: the records, the queue, the routes, the signature check, the collections, the state and the journal of `victim`. */
+/** Everything a write could change: the records, the queue, the routes, the signature check, the collections, the state, the GraphQL schema and the journal of `victim`. */
 async function snapshot(): Promise<string> {
   const read = async (path: string) => (await fetch(`${server.url}${path}`)).text();
   const requests = JSON.parse(await read('/api/endpoints/victim/requests')) as { requests: { path: string }[] };
@@ -162,6 +173,7 @@ async function snapshot(): Promise<string> {
     signature: JSON.parse(await read('/api/endpoints/victim/signature')),
     collections: JSON.parse(await read('/api/endpoints/victim/collections')),
     state: JSON.parse(await read('/api/endpoints/victim/state')),
+    graphql: JSON.parse(await read('/api/endpoints/victim/graphql')),
     deliveries: (JSON.parse(await read('/api/deliveries')) as { deliveries: { id: string }[] }).deliveries.map(
       (d) => d.id,
     ),
