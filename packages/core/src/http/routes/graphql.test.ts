@@ -67,6 +67,30 @@ describe('/api/endpoints/{name}/graphql', () => {
     expect((await app.request('/api/endpoints/gh/graphql')).status).toBe(404);
   });
 
+  it('the endpoint list shows a name that has only a schema, in name order among the others, and counts it', async () => {
+    const app = createApp();
+    await app.request('/api/endpoint/add', { method: 'PUT', body: JSON.stringify({ name: 'b-record', data: 1 }) });
+    await put(app, 'b-record', 'type Query { a: Int }');
+    await put(app, 'a-schema', 'type Query { a: Int }');
+    await put(app, 'c-schema', 'type Query { a: Int }');
+    const list = (await (await app.request('/api/endpoints?summary=true')).json()) as {
+      endpoints: Array<{ name: string; graphql?: true }>;
+      total: number;
+    };
+    expect(list.endpoints.map((entry) => [entry.name, entry.graphql ?? false])).toEqual([
+      ['a-schema', true],
+      ['b-record', false],
+      ['c-schema', true],
+    ]);
+    expect(list.total).toBe(3);
+    const page = (await (await app.request('/api/endpoints?limit=1&after=a-schema')).json()) as {
+      endpoints: Array<{ name: string }>;
+      next: string | null;
+    };
+    expect(page.endpoints.map((entry) => entry.name)).toEqual(['b-record']);
+    expect(page.next).toBe('b-record');
+  });
+
   it('refuses an invalid schema with INVALID_GRAPHQL_SCHEMA naming the line and column, and a large one', async () => {
     const app = createApp({ maxGraphqlSchemaBytes: 2048 });
     expect(await errorOf(await put(app, 'gh', 'type Query {\n  user: Usr\n}\n'))).toMatchObject({
