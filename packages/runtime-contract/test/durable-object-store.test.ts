@@ -74,6 +74,9 @@ class RemoteStore implements EndpointStore {
   routeNames(options: RouteNamesOptions = {}): Promise<RoutedName[]> {
     return this.#call('routeNames', options);
   }
+  graphqlNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#call('graphqlNames', options);
+  }
   async clear(): Promise<void> {
     await this.#call('clear');
   }

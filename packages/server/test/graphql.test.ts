@@ -10,6 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JournalEntry } from '@mockpoint/core/client';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
+import { startTestRedis } from '@mockpoint/testkit/redis-server';
 import { buildClientSchema, buildSchema, getIntrospectionQuery, type IntrospectionQuery, printSchema } from 'graphql';
 import { batchRequests, ClientError, GraphQLClient, gql } from 'graphql-request';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -270,6 +271,45 @@ describe('schema mode', () => {
     expect((await api(second, 'GET', '/api/endpoints/gh/graphql')).json).toEqual({ schema: sdl });
     const client = new GraphQLClient(`${second.url}/endpoint/gh`);
     expect((await client.request<Viewer>(VIEWER)).viewer.repositories).toHaveLength(2);
+  });
+
+  it('two replicas on one redis-server share the schema: a put or a replace on one answers on the other', async () => {
+    const redis = await startTestRedis();
+    try {
+      const env = { MOCKPOINT_REDIS_URL: redis.socket };
+      const [a, b] = await Promise.all([startDaemon({ env }), startDaemon({ env })]);
+      if (a === undefined || b === undefined) throw new Error('two replicas');
+      const name = `gql-${process.pid}`;
+      // B looks first and finds no schema (and remembers that), then A puts one.
+      expect(
+        (await fetch(`${b.url}/endpoint/${name}`, { method: 'POST', body: '{"query":"{ viewer { login } }"}' })).status,
+      ).toBe(404);
+      expect(await putSchema(a, name, SDL)).toBe(201);
+      const onB = new GraphQLClient(`${b.url}/endpoint/${name}`);
+      await expect
+        .poll(() =>
+          onB.request<Viewer>(VIEWER).then(
+            (data) => data.viewer.repositories.length,
+            () => 0,
+          ),
+        )
+        .toBe(2);
+      expect(await putSchema(a, name, 'type Query { hello: String! }')).toBe(200);
+      await expect
+        .poll(() =>
+          onB.request<{ hello: string }>('{ hello }').then(
+            (data) => typeof data.hello,
+            () => 'not yet',
+          ),
+        )
+        .toBe('string');
+      expect((await api(b, 'GET', `/api/endpoints/${name}/graphql`)).json).toEqual({
+        schema: 'type Query { hello: String! }',
+      });
+    } finally {
+      await killAll();
+      await redis.dispose();
+    }
   });
 
   it('seeded random code points in schemas, queries, operation names and variables: a code or a GraphQL answer, never a crash', async () => {

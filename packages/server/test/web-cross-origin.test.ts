@@ -50,6 +50,12 @@ const SAMPLES: Record<string, Omit<Write, 'method' | 'path'> & { path: string }>
     ok: 200,
   },
   'DELETE /api/endpoints/{name}/signature': { path: '/api/endpoints/victim/signature', ok: 204 },
+  'PUT /api/endpoints/{name}/graphql': {
+    path: '/api/endpoints/victim/graphql',
+    body: 'type Query { evil: Int }',
+    ok: 200,
+  },
+  'DELETE /api/endpoints/{name}/graphql': { path: '/api/endpoints/victim/graphql', ok: 204 },
   'POST /api/endpoints/{name}/queue': {
     path: '/api/endpoints/victim/queue',
     body: '{"answers":[{"statusCode":500,"data":{"evil":true},"times":5}]}',
@@ -110,12 +116,6 @@ const SAMPLES: Record<string, Omit<Write, 'method' | 'path'> & { path: string }>
     ok: 200,
   },
   'DELETE /api/endpoints/{name}/hosts': { path: '/api/endpoints/victim/hosts', ok: 204 },
-  'PUT /api/endpoints/{name}/graphql': {
-    path: '/api/endpoints/victim/graphql',
-    body: '{"schema":"type Query { evil: Int }"}',
-    ok: 201,
-  },
-  'DELETE /api/endpoints/{name}/graphql': { path: '/api/endpoints/victim/graphql', ok: 204 },
   // Port 9 (discard) on loopback: nothing listens there.
   'POST /api/deliveries': { path: '/api/deliveries', body: '{"url":"http://127.0.0.1:9/evil","data":1}', ok: 202 },
   // No such delivery: a 404 shows the write reached its handler.
@@ -151,7 +151,7 @@ async function documentedWrites(): Promise<string[]> {
     );
 }
 
-/** A fresh state: `victim` with a record, one recorded request, one queued answer, two collections and a scenario. */
+/** A fresh state: `victim` with a record, one recorded request, one queued answer, two collections, a scenario and a GraphQL schema. */
 async function seed(): Promise<void> {
   expect((await fetch(`${server.url}/api/endpoints`, { method: 'DELETE' })).status).toBe(204);
   const put = await fetch(`${server.url}/api/endpoints/victim`, { method: 'PUT', body: '{"data":{"v":1}}' });
@@ -172,9 +172,14 @@ async function seed(): Promise<void> {
     body: '{"default":"seeded"}',
   });
   expect(state.status).toBe(200);
+  const graphql = await fetch(`${server.url}/api/endpoints/victim/graphql`, {
+    method: 'PUT',
+    body: 'type Query { seeded: Int }',
+  });
+  expect(graphql.status).toBe(201);
 }
 
-/** Everything a write could change: the records, the queue, the routes, the signature check, the collections, the state and the journal of `victim`. */
+/** Everything a write could change: the records, the queue, the routes, the signature check, the collections, the state, the GraphQL schema and the journal of `victim`. */
 async function snapshot(): Promise<string> {
   const read = async (path: string) => (await fetch(`${server.url}${path}`)).text();
   const requests = JSON.parse(await read('/api/endpoints/victim/requests')) as { requests: { path: string }[] };

@@ -102,3 +102,13 @@ test('inject("mockpoint") is typed', () => {
 test('the fixture context has `mock`', ({ mock }) => {
   expectTypeOf(mock).toEqualTypeOf<MockServer>();
 });
+
+test('GraphQL: the schema methods and the graphql field of toHaveBeenRequestedWith are typed', async () => {
+  expectTypeOf(hook.setGraphqlSchema('type Query { a: Int }')).toEqualTypeOf<Promise<void>>();
+  expectTypeOf(hook.graphqlSchema()).resolves.toBeString();
+  await expect(hook).toHaveBeenRequestedWith({
+    graphql: { operationName: 'A', operationType: 'query', variables: {} },
+  });
+  // @ts-expect-error an operation type is query, mutation or subscription
+  await expect(hook).toHaveBeenRequestedWith({ graphql: { operationType: 'select' } });
+});

@@ -180,6 +180,16 @@ export interface RoutesOnlyEntry {
   requests?: number;
 }
 
+/** A name with a GraphQL schema and neither a record nor routes, as the list shows it (docs/graphql.md). */
+export interface SchemaOnlyEntry {
+  name: string;
+  graphql: true;
+  /** It has none (absent), as a record without routes. */
+  routes?: undefined;
+  /** With `requests: true`: how many requests its journal holds. */
+  requests?: number;
+}
+
 /**
  * A record as the list shows it: with its route count when it has routes, and
  * with `requests: true` how many requests its journal holds.
@@ -191,13 +201,13 @@ export type ListedRecord = EndpointRecord & { routes?: number; requests?: number
  * order, with the total number of names (with the prefix, when given).
  */
 export interface ListAnswer extends Omit<ListPage, 'endpoints'> {
-  endpoints: (ListedRecord | RoutesOnlyEntry)[];
+  endpoints: (ListedRecord | RoutesOnlyEntry | SchemaOnlyEntry)[];
   total: number;
 }
 
 /** A page of the list without the records' `data`. */
 export interface SummaryAnswer extends Omit<ListAnswer, 'endpoints'> {
-  endpoints: (Omit<ListedRecord, 'data'> | RoutesOnlyEntry)[];
+  endpoints: (Omit<ListedRecord, 'data'> | RoutesOnlyEntry | SchemaOnlyEntry)[];
 }
 
 /** One read of a journal: its entries and the id of the journal they come from. */

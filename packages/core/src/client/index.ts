@@ -75,6 +75,7 @@ export {
   type MockpointClient,
   type QuietOptions,
   type RoutesOnlyEntry,
+  type SchemaOnlyEntry,
   type SummaryAnswer,
   type WaitOptions,
 } from './client.js';

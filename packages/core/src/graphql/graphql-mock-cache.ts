@@ -9,15 +9,19 @@ import type { GraphqlMock } from './graphql-mock.js';
 
 /**
  * The mocks known here by name, `null` remembering "no schema" so the read path
- * of a name without one asks the store nothing more. Bounded by count (a schema
- * such as GitHub's takes tens of MB compiled): past {@link maxNames} the least
- * recently set are forgotten, and compiled again when asked.
+ * of a name without one asks the store nothing more (as many names as the
+ * signature checks' cache: a "none" is cheap). Compiled schemas are bounded
+ * apart (one such as GitHub's takes tens of MB): past {@link maxMocks} the least
+ * recently set is forgotten, and compiled again when asked.
  */
 export class GraphqlMockCache {
+  readonly maxMocks: number;
   readonly maxNames: number;
   readonly #entries = new Map<string, GraphqlMock | null>();
+  #mocks = 0;
 
-  constructor(maxNames = 64) {
+  constructor(maxMocks = 64, maxNames = 100_000) {
+    this.maxMocks = maxMocks;
     this.maxNames = maxNames;
   }
 
@@ -27,26 +31,27 @@ export class GraphqlMockCache {
   }
 
   set(name: string, mock: GraphqlMock | null): void {
-    this.#entries.delete(name);
+    this.delete(name);
     this.#entries.set(name, mock);
-    if (this.#entries.size > this.maxNames) {
-      // Forget a compiled schema first: a "none" is cheap to keep.
-      let oldest: string | undefined;
+    if (mock !== null && ++this.#mocks > this.maxMocks) {
       for (const [key, value] of this.#entries) {
         if (value !== null) {
-          oldest = key;
+          this.delete(key);
           break;
         }
       }
-      this.#entries.delete(oldest ?? (this.#entries.keys().next().value as string));
     }
+    if (this.#entries.size > this.maxNames) this.delete(this.#entries.keys().next().value as string);
   }
 
   delete(name: string): void {
+    const had = this.#entries.get(name);
+    if (had !== undefined && had !== null) this.#mocks--;
     this.#entries.delete(name);
   }
 
   clear(): void {
     this.#entries.clear();
+    this.#mocks = 0;
   }
 }

@@ -17,6 +17,7 @@ import {
   type GraphQLSchema,
   validate,
 } from 'graphql';
+import { answerValues, MAX_ANSWER_VALUES } from './answer-size.js';
 import type { GraphqlOperation } from './graphql-request.js';
 import { mockValues, SeededRandom, seedOf } from './mock-values.js';
 
@@ -48,11 +49,13 @@ export class GraphqlMock {
    * The answer to one operation: the same document, operation name and
    * variables always give the same answer, whatever came before (the mock store
    * starts empty and the generator from the operation's seed; execution is
-   * synchronous, so no other request runs in between).
+   * synchronous, so no other request runs in between). An operation that
+   * would make more than `maxValues` values is refused before it runs.
    */
-  answer(operation: GraphqlOperation): ExecutionResult {
+  answer(operation: GraphqlOperation, maxValues: number = MAX_ANSWER_VALUES): ExecutionResult {
     const { document } = operation;
-    if (document instanceof GraphQLError) return requestErrors([document]);
+    // \`instanceof Error\`, not GraphQLError: the parser's class may be another module copy (CommonJS or ESM).
+    if (document instanceof Error) return requestErrors([document]);
     let errors = this.#validated.get(document);
     if (errors === undefined) {
       errors = validate(this.schema, document, undefined, { maxErrors: MAX_VALIDATION_ERRORS });
@@ -60,6 +63,17 @@ export class GraphqlMock {
     }
     if (errors.length > 0) return requestErrors(errors);
     if (operation.problem !== undefined) return requestErrors([new GraphQLError(operation.problem)]);
+    const selected = operation.operation;
+    if (selected !== undefined) {
+      const values = answerValues(this.schema, document, selected, maxValues);
+      if (values > maxValues) {
+        return requestErrors([
+          new GraphQLError(
+            `Operation too large for a mock answer: more than ${maxValues} values (each list has 2 items, so every nested list doubles them); ask for fewer nested lists, or answer this operation with a route.`,
+          ),
+        ]);
+      }
+    }
     this.#store.reset();
     this.#random.reseed(
       seedOf(`${operation.query}\u0000${operation.requestedName ?? ''}\u0000${stableJson(operation.variables)}`),

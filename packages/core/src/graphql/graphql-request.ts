@@ -13,7 +13,12 @@
  *
  * @module
  */
-import { type DocumentNode, GraphQLError, Kind, type OperationDefinitionNode, parse } from 'graphql';
+import type { DocumentNode, OperationDefinitionNode } from 'graphql';
+// The parser alone, not graphql's index (which loads validation and execution too): every
+// request filter may need it, so the main entry loads it; the rest loads with a schema.
+import { GraphQLError } from 'graphql/error/GraphQLError.js';
+import { Kind } from 'graphql/language/kinds.js';
+import { parse } from 'graphql/language/parser.js';
 
 /** The three operation types. */
 export type GraphqlOperationType = 'query' | 'mutation' | 'subscription';

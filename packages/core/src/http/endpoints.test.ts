@@ -111,6 +111,10 @@ class SlowReadStore implements EndpointStore {
     return this.inner.routeNames(options);
   }
 
+  graphqlNames(options?: RouteNamesOptions): Promise<string[]> {
+    return this.inner.graphqlNames(options);
+  }
+
   count(options?: CountOptions): Promise<number> {
     return this.inner.count(options);
   }

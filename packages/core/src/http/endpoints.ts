@@ -14,7 +14,7 @@ import { RouteCache } from '../answer/routes/route-cache.js';
 import { RouteTable } from '../answer/routes/route-table.js';
 import type { CollectionStore } from '../collections/collection-store.js';
 import { MemoryCollectionStore } from '../collections/memory-collection-store.js';
-import { GraphqlMock } from '../graphql/graphql-mock.js';
+import type { GraphqlMock } from '../graphql/graphql-mock.js';
 import { GraphqlMockCache } from '../graphql/graphql-mock-cache.js';
 import { MemoryStateStore } from '../state/memory-state-store.js';
 import type { StateStore } from '../state/state-store.js';
@@ -145,7 +145,10 @@ export class EndpointService {
   graphqlMock(name: string): Promise<GraphqlMock | null> {
     return this.#graphqlReading.read(name, async () => {
       const sdl = await this.store.getGraphqlSchema(name);
-      return sdl === undefined ? null : new GraphqlMock(sdl);
+      if (sdl === undefined) return null;
+      // Loaded with the first schema: graphql's execution and @graphql-tools/mock take a few hundred ms to load.
+      const { GraphqlMock } = await import('../graphql/graphql-mock.js');
+      return new GraphqlMock(sdl);
     });
   }
 

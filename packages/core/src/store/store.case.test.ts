@@ -514,6 +514,12 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
 
       await store.setGraphqlSchema('only', sdl);
       await store.setGraphqlSchema('kept', sdl);
+      await store.setGraphqlSchema('a-1', sdl);
+      await store.put(record('kept-record'));
+      expect(await store.graphqlNames()).toEqual(['a-1', 'kept', 'only']);
+      expect(await store.graphqlNames({ prefix: 'k' })).toEqual(['kept']);
+      expect(await store.graphqlNames({ after: 'a-1', limit: 1 })).toEqual(['kept']);
+      await store.setGraphqlSchema('a-1', undefined);
       expect(await store.delete('only')).toBe(true);
       expect(await store.getGraphqlSchema('only')).toBeUndefined();
       expect(await store.getGraphqlSchema('kept')).toBe(sdl);

@@ -139,6 +139,8 @@ export interface EndpointStore {
    * is announced like a record's (see {@link changes}).
    */
   setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean>;
+  /** The names that hold a GraphQL schema, in ascending name order, in the range of `options`. */
+  graphqlNames(options?: RouteNamesOptions): Promise<string[]>;
   /** Records in ascending name order, paginated by cursor, optionally only those with a name prefix. */
   list(options: ListOptions): Promise<ListPage>;
   /**

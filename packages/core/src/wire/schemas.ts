@@ -145,6 +145,13 @@ export function createSchemas(options: SchemaOptions = {}) {
                 requests: listedRequests,
               })
               .describe('A name with routes and no record.'),
+            z
+              .object({
+                name,
+                graphql: z.literal(true).describe('It holds a GraphQL schema (docs/graphql.md).'),
+                requests: listedRequests,
+              })
+              .describe('A name with a GraphQL schema and neither a record nor routes.'),
           ]),
         )
         .describe(

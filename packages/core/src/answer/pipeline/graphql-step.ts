@@ -11,7 +11,8 @@
  *
  * @module
  */
-import { type ExecutionResult, GraphQLError } from 'graphql';
+import type { ExecutionResult } from 'graphql';
+import { GraphQLError } from 'graphql/error/GraphQLError.js';
 import type { GraphqlMock } from '../../graphql/graphql-mock.js';
 import { type GraphqlOperation, type GraphqlRequest, graphqlRequestOf } from '../../graphql/graphql-request.js';
 import { BY_GRAPHQL } from '../../journal/journal-entry.js';
@@ -38,9 +39,12 @@ const SUBSCRIPTION_OVER_HTTP: ExecutionResult = {
   ],
 };
 
-function answerOne(mock: GraphqlMock, operation: GraphqlOperation): ExecutionResult {
+/** The most values one request's answers may hold together (a batch shares it). */
+const MAX_REQUEST_VALUES = 100_000;
+
+function answerOne(mock: GraphqlMock, operation: GraphqlOperation, maxValues: number): ExecutionResult {
   if (operation.operationType === 'subscription') return SUBSCRIPTION_OVER_HTTP;
-  return mock.answer(operation);
+  return mock.answer(operation, maxValues);
 }
 
 function verdictOf(exchange: Exchange, body: string, status: number): Verdict {
@@ -64,7 +68,8 @@ function answered(mock: GraphqlMock | null, exchange: Exchange): Verdict | undef
       };
     }
   }
-  const results = request.operations.map((operation) => answerOne(mock, operation));
+  const share = Math.floor(MAX_REQUEST_VALUES / request.operations.length);
+  const results = request.operations.map((operation) => answerOne(mock, operation, share));
   return verdictOf(exchange, JSON.stringify(request.batch ? results : results[0]), 200);
 }
 

@@ -67,6 +67,30 @@ describe('/api/endpoints/{name}/graphql', () => {
     expect((await app.request('/api/endpoints/gh/graphql')).status).toBe(404);
   });
 
+  it('the endpoint list shows a name that has only a schema, in name order among the others, and counts it', async () => {
+    const app = createApp();
+    await app.request('/api/endpoint/add', { method: 'PUT', body: JSON.stringify({ name: 'b-record', data: 1 }) });
+    await put(app, 'b-record', 'type Query { a: Int }');
+    await put(app, 'a-schema', 'type Query { a: Int }');
+    await put(app, 'c-schema', 'type Query { a: Int }');
+    const list = (await (await app.request('/api/endpoints?summary=true')).json()) as {
+      endpoints: Array<{ name: string; graphql?: true }>;
+      total: number;
+    };
+    expect(list.endpoints.map((entry) => [entry.name, entry.graphql ?? false])).toEqual([
+      ['a-schema', true],
+      ['b-record', false],
+      ['c-schema', true],
+    ]);
+    expect(list.total).toBe(3);
+    const page = (await (await app.request('/api/endpoints?limit=1&after=a-schema')).json()) as {
+      endpoints: Array<{ name: string }>;
+      next: string | null;
+    };
+    expect(page.endpoints.map((entry) => entry.name)).toEqual(['b-record']);
+    expect(page.next).toBe('b-record');
+  });
+
   it('refuses an invalid schema with INVALID_GRAPHQL_SCHEMA naming the line and column, and a large one', async () => {
     const app = createApp({ maxGraphqlSchemaBytes: 2048 });
     expect(await errorOf(await put(app, 'gh', 'type Query {\n  user: Usr\n}\n'))).toMatchObject({
@@ -165,6 +189,30 @@ describe('schema mode', () => {
     );
     expect(mutationOverGet.status).toBe(405);
     expect(mutationOverGet.headers.get('allow')).toBe('POST');
+  });
+
+  it('refuses, before executing, an operation whose nested lists would make more than 100,000 values', async () => {
+    const app = createApp();
+    await put(app, 'gh', SDL);
+    // 2^40 friends of friends: refused at once, never executed.
+    const deep = `{ users { ${'friends { '.repeat(40)}name${' }'.repeat(40)} } }`;
+    const started = performance.now();
+    const refused = (await (await gql(app, 'gh', { query: deep })).json()) as {
+      data?: unknown;
+      errors: Array<{ message: string }>;
+    };
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(refused.data).toBeUndefined();
+    expect(refused.errors[0]?.message).toMatch(/^Operation too large for a mock answer: more than 100000 values/);
+    // The same through a fragment; a shallower one is answered (2^10 names).
+    const viaFragment = `{ users { ...F } } fragment F on User { ${'friends { '.repeat(30)}name${' }'.repeat(30)} }`;
+    expect(
+      ((await (await gql(app, 'gh', { query: viaFragment })).json()) as { errors?: unknown[] }).errors,
+    ).toHaveLength(1);
+    const shallow = `{ users { ${'friends { '.repeat(9)}name${' }'.repeat(9)} } }`;
+    const answered = (await (await gql(app, 'gh', { query: shallow })).json()) as { data?: unknown; errors?: unknown };
+    expect(answered.errors).toBeUndefined();
+    expect(JSON.stringify(answered.data).match(/"name"/g)).toHaveLength(2 ** 10);
   });
 
   it('answers introspection: the client schema built from it prints as the stored schema does', async () => {

@@ -8,7 +8,6 @@
  * @module
  */
 import type { Hono } from 'hono';
-import { buildGraphqlSchema } from '../../graphql/graphql-schema.js';
 import { MockpointError } from '../../wire/errors.js';
 import { createGraphqlSchemas } from '../../wire/graphql-json.js';
 import { decodeUtf8, readDecodedBody } from '../body.js';
@@ -63,6 +62,8 @@ export function registerGraphqlRoutes(app: Hono, ctx: AppContext): void {
     const name = pathName(c.req.param('name'));
     const text = decodeUtf8(await readDecodedBody(c.req.raw, options.maxBodyBytes));
     const sdl = sdlOf(text);
+    // Loaded with the first schema put (graphql's schema building is not needed before).
+    const { buildGraphqlSchema } = await import('../../graphql/graphql-schema.js');
     buildGraphqlSchema(sdl, options.maxGraphqlSchemaBytes);
     const had = await endpoints.setGraphqlSchema(name, sdl);
     return c.json({ schema: sdl }, had ? 200 : 201);

@@ -63,10 +63,11 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
       });
       return jsonTextResponse(text);
     }
-    const [page, total, routed] = await Promise.all([
+    const [page, total, routed, withSchema] = await Promise.all([
       endpoints.list({ limit, after, prefix }),
       endpoints.count({ prefix }),
       endpoints.store.routeNames({ prefix }),
+      endpoints.store.graphqlNames({ prefix }),
     ]);
     // Names with routes and no record are listed too, as { name, routes }, in name
     // order among the records; a record with routes shows its route count.
@@ -86,6 +87,16 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
       if (page.next !== null && entry.name > page.next) continue;
       entries.push({ name: entry.name, json: () => `{"name":${JSON.stringify(entry.name)},"routes":${entry.routes}}` });
     }
+    // Names with a GraphQL schema and neither a record nor routes, as { name, graphql: true }, the same way.
+    const listed = new Set(routed.map((entry) => entry.name));
+    const recorded = new Set(page.endpoints.map((record) => record.name));
+    let schemaOnly = 0;
+    for (const name of withSchema) {
+      if (listed.has(name) || recorded.has(name) || (await endpoints.get(name)) !== undefined) continue;
+      schemaOnly++;
+      if ((after !== undefined && name <= after) || (page.next !== null && name > page.next)) continue;
+      entries.push({ name, json: () => `{"name":${JSON.stringify(name)},"graphql":true}` });
+    }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const shown = entries.slice(0, limit);
     let next = page.next !== null || entries.length > limit ? (shown.at(-1)?.name ?? null) : null;
@@ -103,7 +114,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
       parts.push(json);
       bytes += json.length;
     }
-    const all = total + routed.filter((entry) => !entry.record).length;
+    const all = total + routed.filter((entry) => !entry.record).length + schemaOnly;
     return new Response(`{"endpoints":[${parts.join(',')}],"next":${JSON.stringify(next)},"total":${all}}`, {
       headers: { 'content-type': JSON_HEADERS['content-type'] },
     });

@@ -38,6 +38,15 @@ describe('GET /api/requests/unknown', () => {
     expect(await inbox(app)).toEqual([]);
   });
 
+  it('does not list a name that has only a GraphQL schema: its schema answers it', async () => {
+    const app = createApp();
+    const put = await app.request('/api/endpoints/gh/graphql', { method: 'PUT', body: 'type Query { a: Int }' });
+    expect(put.status).toBe(201);
+    await app.request('/endpoint/gh', { method: 'POST', body: '{"query":"{ a }"}' });
+    await app.request('/endpoint/gj', { method: 'POST', body: '{"query":"{ a }"}' });
+    expect((await inbox(app)).map(({ name }) => name)).toEqual(['gj']);
+  });
+
   it(`lists at most ${MAX_UNKNOWN_NAMES} names, the most recently requested`, async () => {
     const app = createApp();
     for (let i = 0; i < MAX_UNKNOWN_NAMES + 5; i++) await app.request(`/endpoint/n-${i}`);

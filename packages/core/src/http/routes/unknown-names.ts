@@ -69,7 +69,9 @@ export function registerUnknownNameRoutes(app: Hono, ctx: AppContext): void {
     const names: UnknownName[] = [];
     for (const { newestId: _, ...candidate } of newestFirst) {
       if (names.length >= MAX_UNKNOWN_NAMES) break;
-      if ((await endpoints.get(candidate.name)) === undefined) names.push(candidate);
+      // A name with only a GraphQL schema is no mistyped one: its schema answers.
+      const [record, sdl] = await Promise.all([endpoints.get(candidate.name), endpoints.graphqlSchema(candidate.name)]);
+      if (record === undefined && sdl === undefined) names.push(candidate);
     }
     return jsonResponse({ names });
   });

@@ -168,6 +168,15 @@ export class DurableObjectStore implements EndpointStore {
     return out;
   }
 
+  async graphqlNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    const start = this.#graphqlKey('');
+    const list: { prefix: string; startAfter?: string; limit?: number } = { prefix: start + (options.prefix ?? '') };
+    if (options.after !== undefined) list.startAfter = this.#graphqlKey(options.after);
+    if (options.limit !== undefined) list.limit = options.limit;
+    const entries = await this.#call(() => this.#storage.list<string>(list));
+    return [...entries.keys()].map((key) => key.slice(start.length)).filter((name) => inNameRange(name, options));
+  }
+
   /** Number of records (only those whose name starts with `prefix`, when given). */
   async count(options: { prefix?: string } = {}): Promise<number> {
     const prefix = this.#prefix + (options.prefix ?? '');

@@ -376,6 +376,27 @@ export class LevelStore implements EndpointStore {
     return out;
   }
 
+  async graphqlNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    const start = graphqlKey('');
+    const range: { gt?: string; gte?: string; lt: string; limit?: number } = {
+      gte: graphqlKey(options.prefix ?? ''),
+      lt: `${start.slice(0, -1)};`,
+    };
+    if (options.after !== undefined && graphqlKey(options.after) >= (range.gte as string)) {
+      delete range.gte;
+      range.gt = graphqlKey(options.after);
+    }
+    if (options.limit !== undefined) range.limit = options.limit;
+    const keys = await this.#read(() => this.#db.keys(range).all());
+    const out: string[] = [];
+    for (const key of keys) {
+      const name = key.slice(start.length);
+      if (!inNameRange(name, options)) break;
+      out.push(name);
+    }
+    return out;
+  }
+
   async count({ prefix = '' }: CountOptions = {}): Promise<number> {
     let n = 0;
     await this.#read(async () => {

@@ -104,6 +104,12 @@ export class MemoryStore implements EndpointStore {
     return had;
   }
 
+  async graphqlNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    this.#assertOpen();
+    const names = [...this.#graphql.keys()].filter((name) => inNameRange(name, options)).sort();
+    return names.slice(0, options.limit);
+  }
+
   async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {
     this.#assertOpen();
     const names = [...this.#records.keys()]

@@ -26,6 +26,7 @@ import {
 import { decodeRecord, encodeRecord } from '../record-codec.js';
 import {
   type EndpointStore,
+  inNameRange,
   type ListOptions,
   type RoutedName,
   type RouteNamesOptions,
@@ -418,6 +419,16 @@ export class RedisStore implements EndpointStore {
       });
     }
     return out;
+  }
+
+  async graphqlNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    // Schemas are few (each one a whole API): the hash's keys, filtered and sorted here.
+    const keys = await this.#call((signal) => this.#client.withAbortSignal(signal).hKeys(this.#keys[5]));
+    const names = keys
+      .map(String)
+      .filter((name) => inNameRange(name, options))
+      .sort();
+    return names.slice(0, options.limit);
   }
 
   async count({ prefix = '' }: { prefix?: string } = {}): Promise<number> {
