@@ -85,24 +85,30 @@ function queryPairs(query: JournalEntry['query']): HarPair[] {
   return pairs;
 }
 
-/** What RFC 3986 allows in a path and query as they are; anything else is percent-encoded (HAR's `url` is a URI). */
-const NOT_URI = /[^A-Za-z0-9\-._~:/?@!$&'()*+,;=%]/g;
+/** What RFC 3986 allows in a path as it is; anything else is percent-encoded (HAR's `url` is a URI). */
+const NOT_URI = /[^A-Za-z0-9\-._~:/@!$&'()*+,;=%]/gu;
+
+/** A character as percent-encoded UTF-8 (a lone surrogate as U+FFFD's, as anywhere in UTF-8). */
+function escaped(c: string): string {
+  return encodeURIComponent(c.length === 1 && c >= '\ud800' && c <= '\udfff' ? '\ufffd' : c);
+}
 
 /**
  * The request's URL: `http://`, its Host (`localhost` when it has none, or one
- * that is no host), its path and its query, as a URI whatever bytes they held.
+ * that is no host), the path exactly as it came (no `..` or `\` resolved, as a
+ * URL parser would: the HAR names the request that was sent) escaped where it
+ * is no URI text, and the query.
  */
 function requestUrl(entry: JournalEntry): string {
   const host = entry.headers.host;
   const origin =
     host !== undefined && URL.canParse(`http://${host}/`) ? new URL(`http://${host}/`).origin : 'http://localhost';
-  // The URL's own setters turn what is no URL text (a lone surrogate, a space) into its escapes.
-  const url = new URL(origin);
-  url.pathname = entry.path;
-  url.search = new URLSearchParams(
+  const search = new URLSearchParams(
     queryPairs(entry.query).map((pair): [string, string] => [pair.name, pair.value]),
   ).toString();
-  return `${origin}${`${url.pathname}${url.search}`.replace(NOT_URI, (c) => encodeURIComponent(c))}`;
+  // A `%` that starts no escape is itself escaped: a URI has no bare `%`.
+  const path = entry.path.replace(NOT_URI, escaped).replace(/%(?![0-9A-Fa-f]{2})/g, '%25');
+  return `${origin}${path}${search === '' ? '' : `?${search}`}`;
 }
 
 /** The body's size in bytes, as it was received (as far as the journal kept it). */
