@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
-import { closeBrowser, openPage, startWebDaemon, useBrowser, type WatchedPage } from './web-support.js';
+import { closeBrowser, openPage, poll, startWebDaemon, useBrowser, type WatchedPage } from './web-support.js';
 
 let server: RunningServer;
 const pages: WatchedPage[] = [];
@@ -89,5 +89,45 @@ test('Chromium: protocol, frames both ways, binary, close code; the journal hold
     ['MESSAGE', 'in', 'bye', undefined],
     ['CLOSE', 'out', 'see you', undefined],
   ]);
+  expect(watched.problems).toEqual([]);
+});
+
+test("the page's journal shows each message's way, connection and close code, and offers no curl for them", async () => {
+  const watched = await openPage(await useBrowser());
+  pages.push(watched);
+  const { page } = watched;
+  await page.goto(`${server.url}/#/e/chat`);
+  // The test above left one handshake and seven messages and a close in the journal.
+  await poll(() => page.locator('.journal-list li').count()).toBe(8);
+  const connection = (await page.locator('.journal-list .ws').first().getAttribute('title'))?.match(
+    /connection (\S+),/,
+  )?.[1];
+  expect(connection).toBeDefined();
+  const marks = await page
+    .locator('.journal-list summary')
+    .evaluateAll((summaries) =>
+      summaries.map((summary) => [
+        summary.querySelector('.method')?.textContent,
+        summary.querySelector('.ws')?.textContent ?? null,
+      ]),
+    );
+  // Newest first.
+  expect(marks).toEqual([
+    ['CLOSE', `out → ${connection} close 4000`],
+    ['MESSAGE', `in ← ${connection}`],
+    ['MESSAGE', `in ← ${connection}`],
+    ['MESSAGE', `out → ${connection}`],
+    ['MESSAGE', `in ← ${connection}`],
+    ['MESSAGE', `out → ${connection}`],
+    ['MESSAGE', `out → ${connection}`],
+    ['GET', null],
+  ]);
+  await page.locator('.journal-list summary').first().click();
+  const opened = page.locator('.journal-list li').first();
+  await poll(() => opened.locator('.entry-actions').count()).toBe(1);
+  const text = await opened.textContent();
+  expect(text).toContain('close code4000');
+  expect(text).toContain(`connection${connection}`);
+  expect(await opened.getByRole('button', { name: 'Copy as curl' }).count()).toBe(0);
   expect(watched.problems).toEqual([]);
 });

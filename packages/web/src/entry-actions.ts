@@ -115,6 +115,8 @@ export function entryActions(entry: JournalEntry): HTMLElement {
       copyButton(entry.bodyTruncated ? 'Copy body (truncated)' : 'Copy body', () => entry.body, 'Body copied'),
     );
   }
+  // A WebSocket message is no HTTP request: nothing to send again with curl.
+  if (entry.websocket !== undefined) return bar;
   const curl = curlCommand(entry);
   if (curl === undefined) {
     bar.append(

@@ -101,3 +101,29 @@ export function validationRows(entry: JournalEntry): [string, string][] {
     `${error.in}${error.path}: ${error.message}`,
   ]);
 }
+
+/** A WebSocket message's way and connection (`in ← c1`, `out → c1`; a close adds its code), the connection on hover. */
+export function socketMark(entry: JournalEntry): HTMLElement | null {
+  const mark = entry.websocket;
+  if (mark === undefined) return null;
+  const arrow = mark.direction === 'in' ? 'in ←' : 'out →';
+  const close = entry.method === 'CLOSE' ? ` close ${mark.code ?? ''}`.trimEnd() : '';
+  const from = mark.direction === 'in' ? 'from the client' : 'from mockpoint';
+  return h(
+    'span',
+    { class: 'ws', title: `WebSocket connection ${mark.connection}, ${from}` },
+    `${arrow} ${mark.connection}${close}`,
+  );
+}
+
+/** The opened WebSocket entry's rows: its connection, its way and, for a close, the code. */
+export function socketRows(entry: JournalEntry): [string, string][] {
+  const mark = entry.websocket;
+  if (mark === undefined) return [];
+  const rows: [string, string][] = [
+    ['connection', mark.connection],
+    ['direction', mark.direction === 'in' ? 'in (from the client)' : 'out (from mockpoint)'],
+  ];
+  if (mark.code !== undefined) rows.push(['close code', String(mark.code)]);
+  return rows;
+}

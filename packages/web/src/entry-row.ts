@@ -17,6 +17,8 @@ import {
   pathLine,
   signatureMark,
   signatureRows,
+  socketMark,
+  socketRows,
   validationRows,
 } from './entry-marks.js';
 import { rememberEntry } from './journal-filter.js';
@@ -147,6 +149,7 @@ function answerRows(entry: JournalEntry): [string, string][] {
     ...signatureRows(entry),
     ...validationRows(entry),
     ...graphqlRows(entry),
+    ...socketRows(entry),
   ];
   for (const [name, value] of Object.entries(entry.params ?? {})) rows.push([`:${name}`, value]);
   return rows;
@@ -172,6 +175,7 @@ export function entryRow(entry: JournalEntry, fresh: boolean): HTMLLIElement {
         entry.fault === 'reset' || entry.fault === 'hang' ? null : statusBadge(entry.statusCode),
         answeredMark(entry),
         graphqlMark(entry),
+        socketMark(entry),
         signatureMark(entry),
         size > 0 ? h('span', { class: 'size' }, formatBytes(size)) : null,
         // How long ago, kept current by the journal; the exact time on hover.
