@@ -7,9 +7,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { MockpointError } from '../wire/errors.js';
-import { hostAllowed, splitHostPort } from '../wire/host-rules.js';
-
-const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
+import { hostAllowed, IPV4, splitHostPort } from '../wire/host-rules.js';
 
 /** The host name of a Host header value, as the allow lists compare it (wire/host-rules.ts `splitHostPort`). */
 export function hostName(host: string): string {

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { IPV4 } from './host-rules.js';
 import { isValidName } from './rules.js';
 
 /** What a host pattern may be, for error messages. */
@@ -14,7 +15,6 @@ export const HOST_PATTERN_FORMS =
 
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const NAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
-const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 /** A DNS name is at most 253 characters; a Host header longer than this plus a port maps to nothing. */
 const MAX_HOST = 253;
 const MAX_HOST_HEADER = MAX_HOST + 7;

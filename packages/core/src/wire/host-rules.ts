@@ -14,6 +14,9 @@
  * @module
  */
 
+/** A dotted IPv4 address as a Host names it (`127.0.0.1`); each part 1–3 digits, not checked against 255. */
+export const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
 /** An allow-list entry, parsed. */
 export interface HostRule {
   /** The host (normalised); for a suffix rule, the name below which all are allowed. */
