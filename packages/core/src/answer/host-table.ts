@@ -8,16 +8,10 @@
  * @module
  */
 import { MockpointError } from '../wire/errors.js';
-import { type HostMapping, hostOfHeader, parseHostPattern } from '../wire/host-mapping.js';
+import { type HostEntry, type HostMapping, hostOfHeader, parseHostPattern } from '../wire/host-mapping.js';
 
 /** Most hosts one endpoint may be given through the API. */
 export const MAX_HOSTS_PER_NAME = 100;
-
-/** One row of {@link HostTable.list}. */
-export interface HostEntry extends HostMapping {
-  /** `settings`: from `MOCKPOINT_HOSTS` (fixed); `api`: set through the admin API or a mock file. */
-  source: 'settings' | 'api';
-}
 
 export class HostTable {
   /** Host pattern → entry; a `*.name` pattern is kept under its own text. */

@@ -10,6 +10,7 @@ import type { SocketClose, SocketFrame, SocketInfo } from '../wire/answer-websoc
 import type { Delivery, DeliveryInput, DeliveryPage } from '../wire/delivery-json.js';
 import { type ErrorCode, isOwnError, MockpointError, OWN_ERROR } from '../wire/errors.js';
 import type { GraphqlSchemaBody } from '../wire/graphql-json.js';
+import type { HostEntry } from '../wire/host-mapping.js';
 import type { JournalEntry, JournalPage, LiveRequest, RequestFilter } from '../wire/journal-json.js';
 import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
 import type { Route, RouteInput } from '../wire/route.js';
@@ -812,6 +813,34 @@ export function createClient(options: ClientOptions) {
     /** Removes the GraphQL schema of `name` (nothing happens when it had none). */
     async removeGraphqlSchema(name: string): Promise<void> {
       await call('DELETE', `/api/endpoints/${seg(name)}/graphql`);
+    },
+
+    /**
+     * Every host mapped to an endpoint (docs/https.md): those of `MOCKPOINT_HOSTS`
+     * (`source: 'settings'`) and those set through the API or a mock file (`'api'`), in host order.
+     */
+    async hosts(): Promise<HostEntry[]> {
+      return (await json<{ hosts: HostEntry[] }>('GET', '/api/hosts')).hosts;
+    },
+
+    /** The hosts mapped to `name` (an empty list when none). */
+    async hostsOf(name: string): Promise<HostEntry[]> {
+      return (await json<{ hosts: HostEntry[] }>('GET', `/api/endpoints/${seg(name)}/hosts`)).hosts;
+    },
+
+    /**
+     * Replaces the hosts the API maps to `name` (`api.github.com`, `*.stripe.com`; those of
+     * `MOCKPOINT_HOSTS` stay) and answers its mappings now; `HOST_TAKEN` when another name has one.
+     * Kept by the daemon until it stops or `DELETE /api/endpoints`.
+     * @example await client.setHosts('github', ['api.github.com'])
+     */
+    async setHosts(name: string, hosts: readonly string[]): Promise<HostEntry[]> {
+      return (await json<{ hosts: HostEntry[] }>('PUT', `/api/endpoints/${seg(name)}/hosts`, { hosts })).hosts;
+    },
+
+    /** Removes the hosts the API mapped to `name` (nothing happens when it had none). */
+    async removeHosts(name: string): Promise<void> {
+      await call('DELETE', `/api/endpoints/${seg(name)}/hosts`);
     },
 
     /**

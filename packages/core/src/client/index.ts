@@ -27,6 +27,7 @@ export type {
 } from '../wire/delivery-json.js';
 export { type ErrorBody, type ErrorCode, isMockpointError, MockpointError } from '../wire/errors.js';
 export type { GraphqlFilter, GraphqlMark, GraphqlOperationMark, GraphqlSchemaBody } from '../wire/graphql-json.js';
+export type { HostEntry } from '../wire/host-mapping.js';
 export type {
   JournalEntry,
   JournalEvent,

@@ -40,6 +40,12 @@ export interface HostMapping {
   name: string;
 }
 
+/** A mapping as `/api/hosts` lists it: where it came from besides the host and the name. */
+export interface HostEntry extends HostMapping {
+  /** `settings`: from `MOCKPOINT_HOSTS` (fixed); `api`: set through the admin API or a mock file. */
+  source: 'settings' | 'api';
+}
+
 /**
  * `host=name,host=name` (the setting's text) as mappings, or a message naming
  * the first bad entry. A host given twice is refused: which name would win?
