@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Backend, createApp, type EndpointStore, type MockpointApp, memoryBackend } from '@mockpoint/core';
 import { pickLimits, SETTINGS, VERSION } from '@mockpoint/core/defaults';
+import { isOwnError } from '@mockpoint/core/internal';
 import {
   acceptConnect,
   nodeDeliverySend,
@@ -108,7 +109,12 @@ async function tlsMaterial(
     }
   }
   const { loadOrCreateCa } = await import('@mockpoint/core/tls');
-  const ca = await loadOrCreateCa(options.dataDir ?? resolve(DEFAULTS.dataDir));
+  const ca = await loadOrCreateCa(options.dataDir ?? resolve(DEFAULTS.dataDir)).catch((error: unknown) => {
+    // A key and certificate of two CAs: the message names both files and what to do.
+    if (isOwnError(error) && error.code === 'LOCAL_CA_UNUSABLE')
+      throw new StartError('LOCAL_CA_UNUSABLE', error.message, error);
+    throw error;
+  });
   const names = ['localhost', '127.0.0.1', '::1'];
   if (options.host !== undefined && !['0.0.0.0', '::', ...names].includes(options.host)) names.push(options.host);
   for (const allowed of options.allowedHosts ?? []) {

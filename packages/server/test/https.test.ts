@@ -5,12 +5,22 @@
 // mapped host), a CONNECT to an unmapped host refused with HOST_NOT_MOCKED; the
 // CA made once and kept (key 0600), never served.
 import { execFile } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
+import { copyFile, readFile, stat } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { CA_CERT_FILE, CA_KEY_FILE, loadOrCreateCa } from '@mockpoint/core/tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import {
+  assertBuilt,
+  type Daemon,
+  killAll,
+  makeTempDir,
+  removeTempDirs,
+  requestJson,
+  runCli,
+  startDaemon,
+} from './helpers/daemon.js';
 
 const run = promisify(execFile);
 
@@ -192,5 +202,30 @@ describe('--https', () => {
     await first.stop();
     const second = await httpsDaemon([], first.cwd);
     expect(await readFile(second.ca, 'utf8')).toBe(pem);
+  });
+});
+
+/** The daemon with `args` stops at start-up with one line (no stack) matching each of `patterns`. */
+async function expectRefusedStart(args: string[], cwd: string, patterns: RegExp[]): Promise<string> {
+  const run = await runCli({ args: ['--memory', '--port', '0', '--https', '--https-port', '0', ...args], cwd });
+  expect(run.code, run.stdout).toBe(1);
+  const lines = run.stderr.split('\n').filter((line) => line !== '');
+  expect(lines, run.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^mockpoint: error: /);
+  for (const pattern of patterns) expect(lines[0]).toMatch(pattern);
+  return lines[0] as string;
+}
+
+describe('--https with unusable files stops start-up with one line naming them', () => {
+  it('a local CA key that does not match its certificate (two CAs mixed)', async () => {
+    const [cwd, other] = [await makeTempDir(), await makeTempDir()];
+    const data = join(cwd, 'data');
+    await loadOrCreateCa(data);
+    await loadOrCreateCa(other);
+    await copyFile(join(other, CA_KEY_FILE), join(data, CA_KEY_FILE));
+    await expectRefusedStart([], cwd, [
+      new RegExp(`key ${join(data, CA_KEY_FILE)} does not match its certificate ${join(data, CA_CERT_FILE)}`),
+      /delete both to make a new CA/,
+    ]);
   });
 });

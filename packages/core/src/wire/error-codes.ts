@@ -398,6 +398,11 @@ export const ERRORS = {
     when: 'the data directory cannot be created or written',
     fix: 'fix its permissions, or set `MOCKPOINT_DATA_DIR`',
   },
+  LOCAL_CA_UNUSABLE: {
+    from: 'cli',
+    when: "`--https`: the local CA's files in the data directory (`mockpoint-ca.pem`, `mockpoint-ca-key.pem`) cannot be used: a key that does not match its certificate (the message names both)",
+    fix: 'delete both files to make a new CA at the next start, then trust the new `mockpoint-ca.pem`',
+  },
   DATA_DIR_LOCKED: {
     from: 'cli',
     when: 'the data directory is in use by another mockpoint process',
