@@ -13,7 +13,8 @@ export class StartError extends MockpointError {
     | 'LISTEN_FAILED'
     | 'DATA_DIR_UNUSABLE'
     | 'REDIS_UNREACHABLE'
-    | 'LOCAL_CA_UNUSABLE';
+    | 'LOCAL_CA_UNUSABLE'
+    | 'TLS_CERT_UNUSABLE';
   constructor(code: StartError['code'], message: string, cause?: unknown) {
     super(code, message, { cause });
   }

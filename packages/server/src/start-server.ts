@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Backend, createApp, type EndpointStore, type MockpointApp, memoryBackend } from '@mockpoint/core';
@@ -25,6 +24,7 @@ import { type LoadedMockFile, loadAndWatch } from './mock-file/watch-mock-file.j
 import { openBackend } from './open-backend.js';
 import { createReporter } from './reporting.js';
 import { StartError } from './start-error.js';
+import { readTlsFiles } from './tls-files.js';
 
 export { StartError } from './start-error.js';
 
@@ -101,16 +101,11 @@ async function tlsMaterial(
   app: MockpointApp,
 ): Promise<{ tls: TlsOptions; caPath: string | undefined }> {
   if (options.tlsCert !== undefined && options.tlsKey !== undefined) {
-    try {
-      const [cert, key] = await Promise.all([readFile(options.tlsCert, 'utf8'), readFile(options.tlsKey, 'utf8')]);
-      return { tls: { cert, key }, caPath: undefined };
-    } catch (error) {
-      throw new StartError('LISTEN_FAILED', `cannot read --cert/--key: ${(error as Error).message}`, error);
-    }
+    return { tls: await readTlsFiles(options.tlsCert, options.tlsKey), caPath: undefined };
   }
   const { loadOrCreateCa } = await import('@mockpoint/core/tls');
   const ca = await loadOrCreateCa(options.dataDir ?? resolve(DEFAULTS.dataDir)).catch((error: unknown) => {
-    // A key and certificate of two CAs: the message names both files and what to do.
+    // A file that is not PEM, or a key and certificate of two CAs: the message names the files and what to do.
     if (isOwnError(error) && error.code === 'LOCAL_CA_UNUSABLE')
       throw new StartError('LOCAL_CA_UNUSABLE', error.message, error);
     throw error;

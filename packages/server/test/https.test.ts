@@ -5,12 +5,13 @@
 // mapped host), a CONNECT to an unmapped host refused with HOST_NOT_MOCKED; the
 // CA made once and kept (key 0600), never served.
 import { execFile } from 'node:child_process';
-import { copyFile, readFile, stat } from 'node:fs/promises';
+import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CA_CERT_FILE, CA_KEY_FILE, loadOrCreateCa } from '@mockpoint/core/tls';
+import { CA_CERT_FILE, CA_KEY_FILE, createCa, loadOrCreateCa } from '@mockpoint/core/tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../src/start-server.js';
 import {
   assertBuilt,
   type Daemon,
@@ -225,7 +226,70 @@ describe('--https with unusable files stops start-up with one line naming them',
     await copyFile(join(other, CA_KEY_FILE), join(data, CA_KEY_FILE));
     await expectRefusedStart([], cwd, [
       new RegExp(`key ${join(data, CA_KEY_FILE)} does not match its certificate ${join(data, CA_CERT_FILE)}`),
-      /delete both to make a new CA/,
+      /; delete \S+ and \S+ to make a new CA/,
     ]);
+  });
+
+  it('a local CA file that is not PEM names that file (not an OpenSSL message alone)', async () => {
+    for (const [file, damaged] of [
+      [CA_CERT_FILE, /certificate \S+mockpoint-ca\.pem is not a PEM certificate/],
+      [CA_KEY_FILE, /key \S+mockpoint-ca-key\.pem is not a PEM private key/],
+    ] as const) {
+      const cwd = await makeTempDir();
+      await loadOrCreateCa(join(cwd, 'data'));
+      await writeFile(join(cwd, 'data', file), '-----BEGIN nonsense\n');
+      await expectRefusedStart([], cwd, [damaged, /; delete \S+ and \S+ to make a new CA/]);
+    }
+  });
+
+  it('--cert/--key: a file that cannot be read, is not PEM, or a key of another certificate names the flag and file', async () => {
+    const cwd = await makeTempDir();
+    const [one, two] = [createCa().issue(['localhost']), createCa().issue(['localhost'])];
+    await writeFile(join(cwd, 'cert.pem'), one.cert);
+    await writeFile(join(cwd, 'key.pem'), one.key);
+    await writeFile(join(cwd, 'other-key.pem'), two.key);
+    await writeFile(join(cwd, 'junk.pem'), 'not pem');
+    const cases: [string[], RegExp][] = [
+      [
+        ['--cert', 'missing.pem', '--key', 'key.pem'],
+        /--cert \(MOCKPOINT_TLS_CERT\) \S+missing\.pem: cannot read it \(ENOENT/,
+      ],
+      [
+        ['--cert', 'junk.pem', '--key', 'key.pem'],
+        /--cert \(MOCKPOINT_TLS_CERT\) \S+junk\.pem is not a PEM certificate/,
+      ],
+      [
+        ['--cert', 'cert.pem', '--key', 'junk.pem'],
+        /--key \(MOCKPOINT_TLS_KEY\) \S+junk\.pem is not an unencrypted PEM/,
+      ],
+      [
+        ['--cert', 'cert.pem', '--key', 'other-key.pem'],
+        /--key \(MOCKPOINT_TLS_KEY\) \S+other-key\.pem is not the key of --cert \(MOCKPOINT_TLS_CERT\) \S+cert\.pem/,
+      ],
+    ];
+    for (const [args, pattern] of cases) {
+      const line = await expectRefusedStart(args, cwd, [pattern]);
+      expect(line).not.toMatch(/LISTEN_FAILED|key values mismatch/);
+    }
+    // The matching pair still serves.
+    const daemon = await startDaemon({
+      args: ['--memory', '--https', '--https-port', '0', '--cert', 'cert.pem', '--key', 'key.pem'],
+      cwd,
+    });
+    expect(daemon.startLine).toMatch(/https on https:\/\/127\.0\.0\.1:\d+/);
+  });
+
+  it('each with its stable code (startServer)', async () => {
+    const cwd = await makeTempDir();
+    const base = { memory: true, port: 0, https: true, httpsPort: 0, host: '127.0.0.1' };
+    await expect(
+      startServer({ ...base, tlsCert: join(cwd, 'missing.pem'), tlsKey: join(cwd, 'missing-key.pem') }),
+    ).rejects.toMatchObject({ name: 'StartError', code: 'TLS_CERT_UNUSABLE' });
+    await loadOrCreateCa(join(cwd, 'data'));
+    await writeFile(join(cwd, 'data', CA_CERT_FILE), 'not pem');
+    await expect(startServer({ ...base, dataDir: join(cwd, 'data') })).rejects.toMatchObject({
+      name: 'StartError',
+      code: 'LOCAL_CA_UNUSABLE',
+    });
   });
 });

@@ -116,7 +116,7 @@ export function createCa(): LocalCa {
   return localCa(newCaCertificate(key), pem);
 }
 
-/** The CA's files in `dir` cannot be used (a key that does not sign its certificate): stops start-up. */
+/** The CA's files in `dir` cannot be used (not PEM, or a key that does not sign its certificate): stops start-up. */
 function unusable(message: string, cause?: unknown): MockpointError {
   return new MockpointError('LOCAL_CA_UNUSABLE', message, { cause });
 }
@@ -151,9 +151,21 @@ async function readIfThere(path: string): Promise<string | undefined> {
   }
 }
 
-/** Whether `certPem` is still valid for a day or more. */
-function fresh(certPem: string): boolean {
-  return new Date(new X509Certificate(certPem).validTo).getTime() > Date.now() + DAY;
+/** Whether `cert` is still valid for a day or more. */
+function fresh(cert: X509Certificate): boolean {
+  return new Date(cert.validTo).getTime() > Date.now() + DAY;
+}
+
+/** `parse()`, or {@link unusable} saying `what` (the file) is wrong, why, and `fix`, on one line. */
+function parsed<T>(parse: () => T, what: string, fix: string): T {
+  try {
+    return parse();
+  } catch (error) {
+    const why = String((error as Error).message)
+      .replace(/\s+/g, ' ')
+      .replace(/\.$/, '');
+    throw unusable(`${what} (${why}); ${fix}`, error);
+  }
 }
 
 /**
@@ -162,29 +174,50 @@ function fresh(certPem: string): boolean {
  * directory at once: each file is put in place only if absent (whole, never
  * replaced), the key first, and the certificate is signed for the key that
  * ended up on disk, so whichever process wins each file the pair matches.
- * A certificate that has expired is signed anew for the same key. A key that
- * does not match its certificate (files from two CAs) is refused with
- * `LOCAL_CA_UNUSABLE` naming both files.
+ * A certificate that has expired is signed anew for the same key. A file that
+ * is not PEM, or a key that does not match its certificate (files from two
+ * CAs), is refused with `LOCAL_CA_UNUSABLE`, one line naming the files.
  */
 export async function loadOrCreateCa(dir: string): Promise<LocalCa> {
   const certPath = join(dir, CA_CERT_FILE);
   const keyPath = join(dir, CA_KEY_FILE);
+  const deleteBoth = `delete ${keyPath} and ${certPath} to make a new CA at the next start, then trust the new ${CA_CERT_FILE}`;
   await mkdir(dir, { recursive: true });
   let keyPem = await readIfThere(keyPath);
   if (keyPem === undefined) keyPem = await putOnce(keyPath, rsaKey().pem, 0o600);
+  const key = parsed(
+    () => createPrivateKey(keyPem),
+    `the local CA's key ${keyPath} is not a PEM private key`,
+    deleteBoth,
+  );
   let certPem = await readIfThere(certPath);
-  if (certPem !== undefined && !fresh(certPem)) {
+  const cert =
+    certPem === undefined
+      ? undefined
+      : parsed(
+          () => new X509Certificate(certPem as string),
+          `the local CA's certificate ${certPath} is not a PEM certificate`,
+          deleteBoth,
+        );
+  if (cert !== undefined && !fresh(cert)) {
     // Expired: the next one is made below. Another process may have done the same (any of them matches the key).
     await unlink(certPath).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
     });
     certPem = undefined;
   }
-  certPem ??= await putOnce(certPath, newCaCertificate(caKeyOf(keyPem)), 0o644);
-  if (!new X509Certificate(certPem).checkPrivateKey(createPrivateKey(keyPem))) {
+  if (certPem === undefined) {
+    const forgeKey = parsed(() => caKeyOf(keyPem), `the local CA's key ${keyPath} is not an RSA key`, deleteBoth);
+    certPem = await putOnce(certPath, newCaCertificate(forgeKey), 0o644);
+  }
+  if (!new X509Certificate(certPem).checkPrivateKey(key)) {
     throw unusable(
-      `the local CA's key ${keyPath} does not match its certificate ${certPath} (files of two different CAs); delete both to make a new CA, then trust the new ${CA_CERT_FILE} again`,
+      `the local CA's key ${keyPath} does not match its certificate ${certPath} (files of two different CAs); ${deleteBoth}`,
     );
   }
-  return localCa(certPem, keyPem, certPath);
+  return parsed(
+    () => localCa(certPem, keyPem, certPath),
+    `the local CA's files ${keyPath} and ${certPath} cannot sign`,
+    deleteBoth,
+  );
 }
