@@ -103,7 +103,7 @@ async function tlsMaterial(
   if (options.tlsCert !== undefined && options.tlsKey !== undefined) {
     return { tls: await readTlsFiles(options.tlsCert, options.tlsKey), caPath: undefined };
   }
-  const { loadOrCreateCa } = await import('@mockpoint/core/tls');
+  const { loadOrCreateCa, sniCertificates } = await import('@mockpoint/core/tls');
   const ca = await loadOrCreateCa(options.dataDir ?? resolve(DEFAULTS.dataDir)).catch((error: unknown) => {
     // A file that is not PEM, or a key and certificate of two CAs: the message names the files and what to do.
     if (isOwnError(error) && error.code === 'LOCAL_CA_UNUSABLE')
@@ -116,9 +116,9 @@ async function tlsMaterial(
     const name = allowed.replace(/^\./, '').replace(/:\d+$/, '');
     if (/^[a-z0-9.-]+$/i.test(name) && !names.includes(name)) names.push(name);
   }
-  // A mapped host asked for by SNI (directly, or in a CONNECT tunnel) gets a certificate of its own.
-  const certificateFor = (name: string) =>
-    app.mockpoint.hosts.lookup(name) === undefined ? undefined : ca.issue([name]);
+  // A mapped host asked for by SNI (directly, or in a CONNECT tunnel) gets a certificate for its
+  // pattern, made once and bounded (a flood of names under `*.` signs a bounded number).
+  const certificateFor = sniCertificates(ca, { patternOf: (name) => app.mockpoint.hosts.match(name)?.host });
   return { tls: { ...ca.issue(names), certificateFor }, caPath: ca.certPath };
 }
 

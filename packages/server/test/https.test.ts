@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { connect as connectTls, type PeerCertificate } from 'node:tls';
 import { promisify } from 'node:util';
 import { CA_CERT_FILE, CA_KEY_FILE, createCa, loadOrCreateCa } from '@mockpoint/core/tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -203,6 +204,41 @@ describe('--https', () => {
     await first.stop();
     const second = await httpsDaemon([], first.cwd);
     expect(await readFile(second.ca, 'utf8')).toBe(pem);
+  });
+});
+
+/** The certificate the daemon at `port` presents for `servername` (SNI). */
+function peerCertificate(port: number, servername: string): Promise<PeerCertificate> {
+  return new Promise((resolve, reject) => {
+    const socket = connectTls({ host: '127.0.0.1', port, servername, rejectUnauthorized: false });
+    socket.once('secureConnect', () => {
+      resolve(socket.getPeerCertificate());
+      socket.destroy();
+    });
+    socket.once('error', reject);
+  });
+}
+
+describe('--https certificates by SNI', () => {
+  it('200 new names under *.stripe.com share one certificate covering them; deeper ones are bounded', async () => {
+    const daemon = await startDaemon({
+      args: ['--memory', '--https', '--https-port', '0', '--hosts', 'api.github.com=github,*.stripe.com=stripe'],
+    });
+    const port = Number(/https:\/\/127\.0\.0\.1:(\d+)/.exec(daemon.startLine)?.[1]);
+    const seen = new Set<string>();
+    for (let i = 0; i < 200; i++) {
+      const cert = await peerCertificate(port, `x${i}.stripe.com`);
+      expect(cert.subjectaltname).toBe('DNS:*.stripe.com');
+      seen.add(cert.fingerprint256);
+    }
+    // One signature, not one per name (each would cost the event loop a pure-JS RSA signing).
+    expect(seen.size).toBe(1);
+    const deeper = new Set<string>();
+    for (let i = 0; i < 100; i++) deeper.add((await peerCertificate(port, `a.y${i}.stripe.com`)).fingerprint256);
+    // At most 32 per pattern for names two labels down (the rest get the daemon's own), and a 20/s cap.
+    expect(deeper.size).toBeLessThanOrEqual(33);
+    expect((await peerCertificate(port, 'api.github.com')).subjectaltname).toBe('DNS:api.github.com');
+    expect((await requestJson(`${daemon.url}/api/health`)).status).toBe(200);
   });
 });
 
