@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Backend, createApp, type EndpointStore, type MockpointApp, memoryBackend } from '@mockpoint/core';
 import { pickLimits, SETTINGS, VERSION } from '@mockpoint/core/defaults';
+import { isOwnError } from '@mockpoint/core/internal';
 import {
   acceptConnect,
   nodeDeliverySend,
@@ -24,6 +24,7 @@ import { type LoadedMockFile, loadAndWatch } from './mock-file/watch-mock-file.j
 import { openBackend } from './open-backend.js';
 import { createReporter } from './reporting.js';
 import { StartError } from './start-error.js';
+import { readTlsFiles } from './tls-files.js';
 
 export { StartError } from './start-error.js';
 
@@ -100,24 +101,24 @@ async function tlsMaterial(
   app: MockpointApp,
 ): Promise<{ tls: TlsOptions; caPath: string | undefined }> {
   if (options.tlsCert !== undefined && options.tlsKey !== undefined) {
-    try {
-      const [cert, key] = await Promise.all([readFile(options.tlsCert, 'utf8'), readFile(options.tlsKey, 'utf8')]);
-      return { tls: { cert, key }, caPath: undefined };
-    } catch (error) {
-      throw new StartError('LISTEN_FAILED', `cannot read --cert/--key: ${(error as Error).message}`, error);
-    }
+    return { tls: await readTlsFiles(options.tlsCert, options.tlsKey), caPath: undefined };
   }
-  const { loadOrCreateCa } = await import('@mockpoint/core/tls');
-  const ca = await loadOrCreateCa(options.dataDir ?? resolve(DEFAULTS.dataDir));
+  const { loadOrCreateCa, sniCertificates } = await import('@mockpoint/core/tls');
+  const ca = await loadOrCreateCa(options.dataDir ?? resolve(DEFAULTS.dataDir)).catch((error: unknown) => {
+    // A file that is not PEM, or a key and certificate of two CAs: the message names the files and what to do.
+    if (isOwnError(error) && error.code === 'LOCAL_CA_UNUSABLE')
+      throw new StartError('LOCAL_CA_UNUSABLE', error.message, error);
+    throw error;
+  });
   const names = ['localhost', '127.0.0.1', '::1'];
   if (options.host !== undefined && !['0.0.0.0', '::', ...names].includes(options.host)) names.push(options.host);
   for (const allowed of options.allowedHosts ?? []) {
     const name = allowed.replace(/^\./, '').replace(/:\d+$/, '');
     if (/^[a-z0-9.-]+$/i.test(name) && !names.includes(name)) names.push(name);
   }
-  // A mapped host asked for by SNI (directly, or in a CONNECT tunnel) gets a certificate of its own.
-  const certificateFor = (name: string) =>
-    app.mockpoint.hosts.lookup(name) === undefined ? undefined : ca.issue([name]);
+  // A mapped host asked for by SNI (directly, or in a CONNECT tunnel) gets a certificate for its
+  // pattern, made once and bounded (a flood of names under `*.` signs a bounded number).
+  const certificateFor = sniCertificates(ca, { patternOf: (name) => app.mockpoint.hosts.match(name)?.host });
   return { tls: { ...ca.issue(names), certificateFor }, caPath: ca.certPath };
 }
 

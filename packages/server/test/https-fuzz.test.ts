@@ -3,9 +3,11 @@
 // (read by acceptConnect and the host table) and a TLS ClientHello's SNI name
 // (read by the SNI callback, which may sign a certificate). Every CONNECT is
 // answered (200 for a mapped or own host, 4xx otherwise) or closed, every
-// handshake completes or fails cleanly, and /api/health answers after.
+// handshake completes or fails cleanly, any certificate but the daemon's own
+// covers the name asked for, mapped names get one that covers them, and
+// /api/health answers after.
 import { connect as connectTcp } from 'node:net';
-import { connect as connectTls } from 'node:tls';
+import { checkServerIdentity, connect as connectTls, type PeerCertificate } from 'node:tls';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { assertBuilt, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
@@ -35,8 +37,10 @@ function firstLine(port: number, head: Buffer): Promise<string> {
   });
 }
 
-/** Whether a handshake naming `servername` completes ('ok'), fails ('failed'), or the client would not send it ('unsent'). */
-function handshake(port: number, servername: string): Promise<'ok' | 'failed' | 'unsent'> {
+/** A handshake naming `servername`: completed with the certificate presented, failed, or not sent by the client. */
+type Handshake = { outcome: 'ok'; cert: PeerCertificate } | { outcome: 'failed' | 'unsent' };
+
+function handshake(port: number, servername: string): Promise<Handshake> {
   return new Promise((resolve) => {
     let socket: ReturnType<typeof connectTls>;
     try {
@@ -48,17 +52,27 @@ function handshake(port: number, servername: string): Promise<'ok' | 'failed' | 
         ALPNProtocols: ['h2', 'http/1.1'],
       });
     } catch {
-      resolve('unsent');
+      resolve({ outcome: 'unsent' });
       return;
     }
     socket.setTimeout(5000, () => socket.destroy());
     socket.once('secureConnect', () => {
+      const cert = socket.getPeerCertificate();
       socket.destroy();
-      resolve('ok');
+      resolve({ outcome: 'ok', cert });
     });
-    socket.once('error', () => resolve('failed'));
-    socket.once('close', () => resolve('failed'));
+    socket.once('error', () => resolve({ outcome: 'failed' }));
+    socket.once('close', () => resolve({ outcome: 'failed' }));
   });
+}
+
+/** The certificate `name` got, which must cover it (its subjectaltname), as a client with the CA checks. */
+async function expectCovered(port: number, name: string): Promise<PeerCertificate> {
+  const shake = await handshake(port, name);
+  expect(shake.outcome, name).toBe('ok');
+  const { cert } = shake as { cert: PeerCertificate };
+  expect(checkServerIdentity(name, cert), `${name} got ${cert.subjectaltname}`).toBeUndefined();
+  return cert;
 }
 
 it(`answers ${CASES} random CONNECT targets and ${CASES} random SNI names (seed ${SEED}), and stays healthy`, async () => {
@@ -83,14 +97,25 @@ it(`answers ${CASES} random CONNECT targets and ${CASES} random SNI names (seed 
   }
   expect(lines.get('403')).toBeGreaterThan(0);
   expect(lines.get('200')).toBeGreaterThan(0);
+  // The daemon's own certificate (localhost is never mapped): what an unmapped name gets.
+  const own = (await expectCovered(httpsPort, 'localhost')).fingerprint256;
   const outcomes = new Map<string, number>();
   for (let i = 0; i < CASES; i++) {
     const name = near(randomText(random, 1 + Math.floor(random() * 40)));
-    const outcome = await handshake(httpsPort, name);
-    outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+    const shake = await handshake(httpsPort, name);
+    outcomes.set(shake.outcome, (outcomes.get(shake.outcome) ?? 0) + 1);
+    // Any certificate but the daemon's own was made for the name asked for: it must cover it. (Only
+    // for plain names: OpenSSL reads SNI up to a NUL, so the daemon may see a shorter name than sent.)
+    if (shake.outcome === 'ok' && shake.cert.fingerprint256 !== own && /^[a-z0-9.-]+$/i.test(name)) {
+      expect(checkServerIdentity(name, shake.cert), `${name} got ${shake.cert.subjectaltname}`).toBeUndefined();
+    }
   }
-  // A mapped name gets a certificate of its own; any other the daemon's.
   expect(outcomes.get('ok')).toBeGreaterThan(0);
-  expect(await handshake(httpsPort, 'a.b.stripe.com')).toBe('ok');
+  // Mapped names get a certificate covering them (exact, one label under *., deeper), not the daemon's.
+  for (const name of ['api.github.com', 'x.stripe.com', 'a.b.stripe.com']) {
+    expect((await expectCovered(httpsPort, name)).fingerprint256, name).not.toBe(own);
+  }
+  const unmapped = await handshake(httpsPort, 'example.com');
+  expect(unmapped.outcome === 'ok' && unmapped.cert.fingerprint256).toBe(own);
   expect((await requestJson(`${daemon.url}/api/health`)).status).toBe(200);
 });

@@ -5,12 +5,24 @@
 // mapped host), a CONNECT to an unmapped host refused with HOST_NOT_MOCKED; the
 // CA made once and kept (key 0600), never served.
 import { execFile } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
+import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { connect as connectTls, type PeerCertificate } from 'node:tls';
 import { promisify } from 'node:util';
+import { CA_CERT_FILE, CA_KEY_FILE, createCa, loadOrCreateCa } from '@mockpoint/core/tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import { startServer } from '../src/start-server.js';
+import {
+  assertBuilt,
+  type Daemon,
+  killAll,
+  makeTempDir,
+  removeTempDirs,
+  requestJson,
+  runCli,
+  startDaemon,
+} from './helpers/daemon.js';
 
 const run = promisify(execFile);
 
@@ -192,5 +204,128 @@ describe('--https', () => {
     await first.stop();
     const second = await httpsDaemon([], first.cwd);
     expect(await readFile(second.ca, 'utf8')).toBe(pem);
+  });
+});
+
+/** The certificate the daemon at `port` presents for `servername` (SNI). */
+function peerCertificate(port: number, servername: string): Promise<PeerCertificate> {
+  return new Promise((resolve, reject) => {
+    const socket = connectTls({ host: '127.0.0.1', port, servername, rejectUnauthorized: false });
+    socket.once('secureConnect', () => {
+      resolve(socket.getPeerCertificate());
+      socket.destroy();
+    });
+    socket.once('error', reject);
+  });
+}
+
+describe('--https certificates by SNI', () => {
+  it('200 new names under *.stripe.com share one certificate covering them; deeper ones are bounded', async () => {
+    const daemon = await startDaemon({
+      args: ['--memory', '--https', '--https-port', '0', '--hosts', 'api.github.com=github,*.stripe.com=stripe'],
+    });
+    const port = Number(/https:\/\/127\.0\.0\.1:(\d+)/.exec(daemon.startLine)?.[1]);
+    const seen = new Set<string>();
+    for (let i = 0; i < 200; i++) {
+      const cert = await peerCertificate(port, `x${i}.stripe.com`);
+      expect(cert.subjectaltname).toBe('DNS:*.stripe.com');
+      seen.add(cert.fingerprint256);
+    }
+    // One signature, not one per name (each would cost the event loop a pure-JS RSA signing).
+    expect(seen.size).toBe(1);
+    const deeper = new Set<string>();
+    for (let i = 0; i < 100; i++) deeper.add((await peerCertificate(port, `a.y${i}.stripe.com`)).fingerprint256);
+    // At most 32 per pattern for names two labels down (the rest get the daemon's own), and a 20/s cap.
+    expect(deeper.size).toBeLessThanOrEqual(33);
+    expect((await peerCertificate(port, 'api.github.com')).subjectaltname).toBe('DNS:api.github.com');
+    expect((await requestJson(`${daemon.url}/api/health`)).status).toBe(200);
+  });
+});
+
+/** The daemon with `args` stops at start-up with one line (no stack) matching each of `patterns`. */
+async function expectRefusedStart(args: string[], cwd: string, patterns: RegExp[]): Promise<string> {
+  const run = await runCli({ args: ['--memory', '--port', '0', '--https', '--https-port', '0', ...args], cwd });
+  expect(run.code, run.stdout).toBe(1);
+  const lines = run.stderr.split('\n').filter((line) => line !== '');
+  expect(lines, run.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^mockpoint: error: /);
+  for (const pattern of patterns) expect(lines[0]).toMatch(pattern);
+  return lines[0] as string;
+}
+
+describe('--https with unusable files stops start-up with one line naming them', () => {
+  it('a local CA key that does not match its certificate (two CAs mixed)', async () => {
+    const [cwd, other] = [await makeTempDir(), await makeTempDir()];
+    const data = join(cwd, 'data');
+    await loadOrCreateCa(data);
+    await loadOrCreateCa(other);
+    await copyFile(join(other, CA_KEY_FILE), join(data, CA_KEY_FILE));
+    await expectRefusedStart([], cwd, [
+      new RegExp(`key ${join(data, CA_KEY_FILE)} does not match its certificate ${join(data, CA_CERT_FILE)}`),
+      /; delete \S+ and \S+ to make a new CA/,
+    ]);
+  });
+
+  it('a local CA file that is not PEM names that file (not an OpenSSL message alone)', async () => {
+    for (const [file, damaged] of [
+      [CA_CERT_FILE, /certificate \S+mockpoint-ca\.pem is not a PEM certificate/],
+      [CA_KEY_FILE, /key \S+mockpoint-ca-key\.pem is not a PEM private key/],
+    ] as const) {
+      const cwd = await makeTempDir();
+      await loadOrCreateCa(join(cwd, 'data'));
+      await writeFile(join(cwd, 'data', file), '-----BEGIN nonsense\n');
+      await expectRefusedStart([], cwd, [damaged, /; delete \S+ and \S+ to make a new CA/]);
+    }
+  });
+
+  it('--cert/--key: a file that cannot be read, is not PEM, or a key of another certificate names the flag and file', async () => {
+    const cwd = await makeTempDir();
+    const [one, two] = [createCa().issue(['localhost']), createCa().issue(['localhost'])];
+    await writeFile(join(cwd, 'cert.pem'), one.cert);
+    await writeFile(join(cwd, 'key.pem'), one.key);
+    await writeFile(join(cwd, 'other-key.pem'), two.key);
+    await writeFile(join(cwd, 'junk.pem'), 'not pem');
+    const cases: [string[], RegExp][] = [
+      [
+        ['--cert', 'missing.pem', '--key', 'key.pem'],
+        /--cert \(MOCKPOINT_TLS_CERT\) \S+missing\.pem: cannot read it \(ENOENT/,
+      ],
+      [
+        ['--cert', 'junk.pem', '--key', 'key.pem'],
+        /--cert \(MOCKPOINT_TLS_CERT\) \S+junk\.pem is not a PEM certificate/,
+      ],
+      [
+        ['--cert', 'cert.pem', '--key', 'junk.pem'],
+        /--key \(MOCKPOINT_TLS_KEY\) \S+junk\.pem is not an unencrypted PEM/,
+      ],
+      [
+        ['--cert', 'cert.pem', '--key', 'other-key.pem'],
+        /--key \(MOCKPOINT_TLS_KEY\) \S+other-key\.pem is not the key of --cert \(MOCKPOINT_TLS_CERT\) \S+cert\.pem/,
+      ],
+    ];
+    for (const [args, pattern] of cases) {
+      const line = await expectRefusedStart(args, cwd, [pattern]);
+      expect(line).not.toMatch(/LISTEN_FAILED|key values mismatch/);
+    }
+    // The matching pair still serves.
+    const daemon = await startDaemon({
+      args: ['--memory', '--https', '--https-port', '0', '--cert', 'cert.pem', '--key', 'key.pem'],
+      cwd,
+    });
+    expect(daemon.startLine).toMatch(/https on https:\/\/127\.0\.0\.1:\d+/);
+  });
+
+  it('each with its stable code (startServer)', async () => {
+    const cwd = await makeTempDir();
+    const base = { memory: true, port: 0, https: true, httpsPort: 0, host: '127.0.0.1' };
+    await expect(
+      startServer({ ...base, tlsCert: join(cwd, 'missing.pem'), tlsKey: join(cwd, 'missing-key.pem') }),
+    ).rejects.toMatchObject({ name: 'StartError', code: 'TLS_CERT_UNUSABLE' });
+    await loadOrCreateCa(join(cwd, 'data'));
+    await writeFile(join(cwd, 'data', CA_CERT_FILE), 'not pem');
+    await expect(startServer({ ...base, dataDir: join(cwd, 'data') })).rejects.toMatchObject({
+      name: 'StartError',
+      code: 'LOCAL_CA_UNUSABLE',
+    });
   });
 });

@@ -163,14 +163,13 @@ export async function createMockServer(options: CreateMockServerOptions = {}): P
     let tls: TlsOptions | undefined;
     if (options.https) {
       // Loaded only when asked for: plain servers never load the X.509 code.
-      const { createCa } = await import('@mockpoint/core/tls');
+      const { createCa, sniCertificates } = await import('@mockpoint/core/tls');
       const authority = createCa();
       ca = authority.certPem;
-      // A mapped host asked for by SNI gets a certificate of its own, as from the daemon.
-      const certificateFor = (name: string) =>
-        /^[a-z0-9_.-]{1,253}$/.test(name) && app.mockpoint.hosts.lookup(name) !== undefined
-          ? authority.issue([name])
-          : undefined;
+      // A mapped host asked for by SNI gets a certificate for its pattern, as from the daemon.
+      const certificateFor = sniCertificates(authority, {
+        patternOf: (name) => app.mockpoint.hosts.match(name)?.host,
+      });
       tls = { ...authority.issue(['localhost', '127.0.0.1', '::1', host]), certificateFor };
     }
     // overrideGlobalObjects: false — a test library must not swap the test's own Request/Response.

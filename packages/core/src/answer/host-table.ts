@@ -38,14 +38,22 @@ export class HostTable {
    * `stripe.com`).
    */
   lookup(hostHeader: string): string | undefined {
+    return this.match(hostHeader)?.name;
+  }
+
+  /**
+   * The mapping {@link lookup} picks for `hostHeader`, with its pattern (`host`):
+   * the HTTPS side makes one certificate per pattern, not per name.
+   */
+  match(hostHeader: string): HostEntry | undefined {
     const host = hostOfHeader(hostHeader);
     if (host === undefined) return undefined;
     const exact = this.#entries.get(host);
-    if (exact !== undefined) return exact.name;
+    if (exact !== undefined) return exact;
     if (this.#wildcards === 0) return undefined;
     for (let dot = host.indexOf('.'); dot !== -1; dot = host.indexOf('.', dot + 1)) {
       const entry = this.#entries.get(`*${host.slice(dot)}`);
-      if (entry !== undefined) return entry.name;
+      if (entry !== undefined) return entry;
     }
     return undefined;
   }

@@ -398,6 +398,16 @@ export const ERRORS = {
     when: 'the data directory cannot be created or written',
     fix: 'fix its permissions, or set `MOCKPOINT_DATA_DIR`',
   },
+  LOCAL_CA_UNUSABLE: {
+    from: 'cli',
+    when: "`--https`: the local CA's files in the data directory (`mockpoint-ca.pem`, `mockpoint-ca-key.pem`) cannot be used: a file that is not PEM, or a key that does not match its certificate (the message names them)",
+    fix: 'delete both files to make a new CA at the next start, then trust the new `mockpoint-ca.pem`',
+  },
+  TLS_CERT_UNUSABLE: {
+    from: 'cli',
+    when: "`--cert`/`--key` (`MOCKPOINT_TLS_CERT`, `MOCKPOINT_TLS_KEY`): a file that cannot be read, is not PEM, or a key that is not the certificate's (the message names the flag and the file)",
+    fix: 'give a readable PEM certificate chain and its unencrypted key',
+  },
   DATA_DIR_LOCKED: {
     from: 'cli',
     when: 'the data directory is in use by another mockpoint process',

@@ -54,8 +54,9 @@ export interface TlsOptions {
   key: string;
   /**
    * A certificate for a name a client asks for by SNI (e.g. a mapped host, signed
-   * by the local CA), or `undefined` for the default. Each name's is made once
-   * (at most 1000 kept).
+   * by the local CA), or `undefined` for the default. Each name is asked once
+   * (at most 1000 kept); names given the same object share one context. It runs
+   * on the event loop at each new name: see `sniCertificates()` for a bounded one.
    */
   certificateFor?: (servername: string) => { cert: string; key: string } | undefined;
 }
@@ -70,6 +71,8 @@ function sniCallback(
   if (certificateFor === undefined) return undefined;
   // Only names given a certificate are kept: one mapped later is asked about again.
   const contexts = new Map<string, SecureContext>();
+  // Many names share one certificate (a `*.` pattern's): one context for each.
+  const byPair = new WeakMap<object, SecureContext>();
   return (servername, cb) => {
     // A name is at most 253 characters; anything longer gets the default certificate.
     const name = servername.length > 253 ? '' : servername.toLowerCase();
@@ -77,7 +80,10 @@ function sniCallback(
     if (context === undefined && name !== '') {
       try {
         const pair = certificateFor(name);
-        context = pair === undefined ? undefined : createSecureContext(pair);
+        if (pair !== undefined) {
+          context = byPair.get(pair) ?? createSecureContext(pair);
+          byPair.set(pair, context);
+        }
       } catch (error) {
         cb(error as Error);
         return;

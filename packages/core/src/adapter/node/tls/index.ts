@@ -7,3 +7,9 @@
  */
 
 export { CA_CERT_FILE, CA_KEY_FILE, createCa, type LocalCa, loadOrCreateCa, localCa } from './local-ca.js';
+export {
+  MAX_DEEPER_PER_PATTERN,
+  MAX_SIGNED_PER_SECOND,
+  type SniCertificatesOptions,
+  sniCertificates,
+} from './sni-certificates.js';

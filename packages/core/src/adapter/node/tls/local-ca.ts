@@ -7,11 +7,12 @@
  *
  * @module
  */
-import { generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
+import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import forge from 'node-forge';
+import { MockpointError } from '../../../wire/errors.js';
 
 /** The CA's files in its directory: the certificate (public) and its key (mode 0600). */
 export const CA_CERT_FILE = 'mockpoint-ca.pem';
@@ -44,6 +45,10 @@ function serial(): string {
   const bytes = randomBytes(16);
   bytes[0] = (bytes[0] as number) & 0x7f;
   return bytes.toString('hex');
+}
+
+function caKeyOf(pem: string): forge.pki.rsa.PrivateKey {
+  return forge.pki.privateKeyFromPem(pem) as forge.pki.rsa.PrivateKey;
 }
 
 function publicOf(key: forge.pki.rsa.PrivateKey): forge.pki.rsa.PublicKey {
@@ -111,30 +116,108 @@ export function createCa(): LocalCa {
   return localCa(newCaCertificate(key), pem);
 }
 
+/** The CA's files in `dir` cannot be used (not PEM, or a key that does not sign its certificate): stops start-up. */
+function unusable(message: string, cause?: unknown): MockpointError {
+  return new MockpointError('LOCAL_CA_UNUSABLE', message, { cause });
+}
+
 /**
- * The CA kept in `dir`, made there on first use: `mockpoint-ca.pem` and
- * `mockpoint-ca-key.pem` (mode 0600, written whole before it is renamed into
- * place). A certificate that has expired is made anew.
+ * Puts `text` at `path` only if nothing is there, whole or not at all: written
+ * to a file of this call's own, then hard-linked into place (link() fails with
+ * EEXIST instead of replacing, unlike rename()). Returns what is at `path`
+ * afterwards: `text`, or what another process (or call) put there first.
+ */
+async function putOnce(path: string, text: string, mode: number): Promise<string> {
+  const part = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.part`;
+  await writeFile(part, text, { mode, flag: 'wx' });
+  try {
+    await chmod(part, mode); // the umask may have narrowed or widened it
+    await link(part, path);
+    return text;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return await readFile(path, 'utf8');
+  } finally {
+    await unlink(part);
+  }
+}
+
+async function readIfThere(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Whether `cert` is still valid for a day or more. */
+function fresh(cert: X509Certificate): boolean {
+  return new Date(cert.validTo).getTime() > Date.now() + DAY;
+}
+
+/** `parse()`, or {@link unusable} saying `what` (the file) is wrong, why, and `fix`, on one line. */
+function parsed<T>(parse: () => T, what: string, fix: string): T {
+  try {
+    return parse();
+  } catch (error) {
+    const why = String((error as Error).message)
+      .replace(/\s+/g, ' ')
+      .replace(/\.$/, '');
+    throw unusable(`${what} (${why}); ${fix}`, error);
+  }
+}
+
+/**
+ * The CA kept in `dir`, made there on first use: `mockpoint-ca-key.pem` (mode
+ * 0600) and `mockpoint-ca.pem`. Safe when several daemons start on one fresh
+ * directory at once: each file is put in place only if absent (whole, never
+ * replaced), the key first, and the certificate is signed for the key that
+ * ended up on disk, so whichever process wins each file the pair matches.
+ * A certificate that has expired is signed anew for the same key. A file that
+ * is not PEM, or a key that does not match its certificate (files from two
+ * CAs), is refused with `LOCAL_CA_UNUSABLE`, one line naming the files.
  */
 export async function loadOrCreateCa(dir: string): Promise<LocalCa> {
   const certPath = join(dir, CA_CERT_FILE);
   const keyPath = join(dir, CA_KEY_FILE);
-  try {
-    const [certPem, keyPem] = await Promise.all([readFile(certPath, 'utf8'), readFile(keyPath, 'utf8')]);
-    if (new Date(new X509Certificate(certPem).validTo).getTime() > Date.now() + DAY) {
-      return localCa(certPem, keyPem, certPath);
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+  const deleteBoth = `delete ${keyPath} and ${certPath} to make a new CA at the next start, then trust the new ${CA_CERT_FILE}`;
   await mkdir(dir, { recursive: true });
-  const { pem, key } = rsaKey();
-  const certPem = newCaCertificate(key);
-  const part = `.${process.pid}.part`;
-  await writeFile(keyPath + part, pem, { mode: 0o600 });
-  await chmod(keyPath + part, 0o600);
-  await rename(keyPath + part, keyPath);
-  await writeFile(certPath + part, certPem, { mode: 0o644 });
-  await rename(certPath + part, certPath);
-  return localCa(certPem, pem, certPath);
+  let keyPem = await readIfThere(keyPath);
+  if (keyPem === undefined) keyPem = await putOnce(keyPath, rsaKey().pem, 0o600);
+  const key = parsed(
+    () => createPrivateKey(keyPem),
+    `the local CA's key ${keyPath} is not a PEM private key`,
+    deleteBoth,
+  );
+  let certPem = await readIfThere(certPath);
+  const cert =
+    certPem === undefined
+      ? undefined
+      : parsed(
+          () => new X509Certificate(certPem as string),
+          `the local CA's certificate ${certPath} is not a PEM certificate`,
+          deleteBoth,
+        );
+  if (cert !== undefined && !fresh(cert)) {
+    // Expired: the next one is made below. Another process may have done the same (any of them matches the key).
+    await unlink(certPath).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+    certPem = undefined;
+  }
+  if (certPem === undefined) {
+    const forgeKey = parsed(() => caKeyOf(keyPem), `the local CA's key ${keyPath} is not an RSA key`, deleteBoth);
+    certPem = await putOnce(certPath, newCaCertificate(forgeKey), 0o644);
+  }
+  if (!new X509Certificate(certPem).checkPrivateKey(key)) {
+    throw unusable(
+      `the local CA's key ${keyPath} does not match its certificate ${certPath} (files of two different CAs); ${deleteBoth}`,
+    );
+  }
+  return parsed(
+    () => localCa(certPem, keyPem, certPath),
+    `the local CA's files ${keyPath} and ${certPath} cannot sign`,
+    deleteBoth,
+  );
 }
