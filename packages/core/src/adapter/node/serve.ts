@@ -166,8 +166,12 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
           },
         )
   ) as Server;
-  // WebSocket upgrades to /endpoint/{name} go through the same pipeline (adapter/node/upgrade.ts).
-  server.on('upgrade', createNodeUpgradeListener(app));
+  // WebSocket upgrades go through the same pipeline and routing (adapter/node/upgrade.ts); any
+  // other request offering an upgrade (h2c) is answered by the same listener over HTTP/1.1.
+  server.on(
+    'upgrade',
+    createNodeUpgradeListener(app, { ...options, request: listener, requestTimeoutMs: requestTimeout }),
+  );
   const connections = capConnections(server, maxConnections);
   const address = await listen(server, options.port ?? 0, host);
   // closeIdleConnections() leaves a connection that never sent a byte open, so
@@ -198,7 +202,8 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
     drop: () => {
       app.mockpoint.sockets.dropAll();
       if (options.tls === undefined) server.closeAllConnections();
-      else for (const socket of connections.sockets) socket.destroy();
+      // Every connection, also one Node no longer tracks (answered by the upgrade listener).
+      for (const socket of connections.sockets) socket.destroy();
     },
   });
   const url = options.tls === undefined ? served.url : served.url.replace(/^http:/, 'https:');
