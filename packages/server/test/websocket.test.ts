@@ -2,6 +2,8 @@
 // a scripted conversation, the live journal stream carrying every message, a seeded fuzz of
 // random code points and bytes (the journal holds the exact bytes; the daemon keeps answering),
 // a flooding client closed with 1008 and a client that stops reading cut off.
+
+import { connect as connectTcp } from 'node:net';
 import { createClient, type LiveRequest } from '@mockpoint/core';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -136,5 +138,40 @@ describe('websocket on the daemon', () => {
     (stall as unknown as { _socket: { resume(): void } })._socket.resume();
     expect(await stallClosed).toBe(1006);
     expect((await fetch(`${daemon.url}/api/health`)).status).toBe(200);
+  }, 30_000);
+
+  it('sockets/close reads its body under MOCKPOINT_MAX_BODY_BYTES: 413 BODY_TOO_LARGE before an endless body ends', async () => {
+    const daemon = await startDaemon({ args: ['--memory'], env: { MOCKPOINT_MAX_BODY_BYTES: '100000' } });
+    const client = createClient({ baseUrl: daemon.url });
+    await client.setRoutes('lim', [{ answer: { websocket: {} } }]);
+    const socket = await open(`${daemon.url.replace('http', 'ws')}/endpoint/lim`);
+    const closed = closeOf(socket);
+    // A chunked body past the limit that never ends: the answer must not wait for (and buffer) all of it.
+    const raw = connectTcp(daemon.port, '127.0.0.1');
+    let answer = '';
+    const answered = new Promise<string>((resolve) => {
+      raw.on('data', (data) => {
+        answer += data.toString('latin1');
+        if (answer.includes('"BODY_TOO_LARGE"')) resolve(answer);
+      });
+      raw.on('close', () => resolve(answer));
+    });
+    raw.on('error', () => undefined);
+    const chunk = Buffer.alloc(64 * 1024, ' ');
+    raw.write(
+      'POST /api/endpoints/lim/sockets/close HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+    );
+    for (let i = 0; i < 3; i++)
+      raw.write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]));
+    const got = await answered;
+    expect(got).toMatch(/^HTTP\/1\.1 413 /);
+    expect(got).toContain('"BODY_TOO_LARGE"');
+    raw.destroy();
+    // Nothing was closed, and the daemon keeps answering; an empty body still closes every socket with 1000.
+    expect(socket.readyState).toBe(WebSocket.OPEN);
+    expect((await fetch(`${daemon.url}/api/health`)).status).toBe(200);
+    const empty = await fetch(`${daemon.url}/api/endpoints/lim/sockets/close`, { method: 'POST' });
+    expect(await empty.json()).toEqual({ count: 1 });
+    expect(await closed).toBe(1000);
   }, 30_000);
 });

@@ -203,11 +203,20 @@ function bodyJsonError(error: unknown): never {
  * Reads a management body (decoded, strict UTF-8) and scans it as JSON without
  * losing anything: the top-level object's members come back as their own JSON
  * text, so `data` can be stored exactly as sent. Parsed whatever the
- * Content-Type says, so a bare `curl -X PUT -d '{...}'` works.
+ * Content-Type says, so a bare `curl -X PUT -d '{...}'` works. With
+ * `emptyIsObject`, an empty (or blank) body reads as `{}`.
  */
-export async function readJsonObjectBody(request: Request, maxBytes: number): Promise<Map<string, string>> {
+export async function readJsonObjectBody(
+  request: Request,
+  maxBytes: number,
+  options: { emptyIsObject?: boolean } = {},
+): Promise<Map<string, string>> {
   const text = decodeUtf8(await readDecodedBody(request, maxBytes));
-  if (text.trim() === '') throw new MockpointError('INVALID_JSON', 'request body is empty; send a JSON object');
+  if (text.trim() === '') {
+    // Where a body is optional (`{}` by default), an empty one is read once, under the limit, like any other.
+    if (options.emptyIsObject) return new Map();
+    throw new MockpointError('INVALID_JSON', 'request body is empty; send a JSON object');
+  }
   let members: Map<string, string> | undefined;
   try {
     members = scanJson(text).members;

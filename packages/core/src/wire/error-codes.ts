@@ -65,6 +65,10 @@ export const ERRORS = {
     when: "the client hung up before its body was complete (nobody sees it; nothing is logged), or before a proxy route's upstream answered (the journal entry says so, status 499; the upstream request is aborted)",
     fix: 'nothing: the request was not taken',
   },
+  UPGRADE_BODY_UNSUPPORTED: {
+    when: 'a request offering an `Upgrade` other than WebSocket (e.g. `h2c`, which `curl --http2` offers) sent its body chunked (`Transfer-Encoding`); such a request is answered over HTTP/1.1, and a body of declared length is read as usual',
+    fix: 'send the body with a `Content-Length`, or without the `Upgrade` header',
+  },
   INVALID_FAULT: {
     when: "a queued answer's `fault` is not `reset`, `close` or `hang`",
     fix: 'use `reset`, `close` or `hang`',

@@ -6,8 +6,12 @@
  * @module
  */
 import type { IncomingMessage } from 'node:http';
+import type { EndpointAnswer } from '../../answer/endpoint-answer.js';
 import { ENDPOINT_PREFIX } from '../../answer/endpoint-handler.js';
+import { routeByHost } from '../../answer/host-routing.js';
+import type { HostTable } from '../../answer/host-table.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
+import { mappedTarget } from '../../wire/endpoint-target.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -27,4 +31,51 @@ export function endpointTarget(url: string): string | undefined {
 /** A request that brought no body, at `target`. */
 export function bodilessRequest(req: IncomingMessage, target: string): RecordedRequest {
   return { method: req.method ?? 'GET', target, rawHeaders: req.rawHeaders, body: EMPTY, bodyTruncated: false };
+}
+
+/**
+ * True when the raw headers announce a body (Content-Length other than 0, or a
+ * Transfer-Encoding). Scans `rawHeaders` so Node never builds `req.headers`.
+ */
+export function declaresBody(rawHeaders: readonly string[]): boolean {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    if (name.length === 14 && name.toLowerCase() === 'content-length') {
+      if (rawHeaders[i + 1] !== '0') return true;
+    } else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** The Host header's value (HTTP/2: `:authority`), from the raw headers (so Node never builds `req.headers`). */
+function hostHeader(rawHeaders: readonly string[]): string | undefined {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    if ((name.length === 4 && name.toLowerCase() === 'host') || name === ':authority') return rawHeaders[i + 1];
+  }
+  return undefined;
+}
+
+/** What a listener routes by: the app's host table and allowed hosts, and its one endpoint (`--serve name=port`). */
+export interface Routing {
+  readonly hosts: HostTable;
+  readonly allowedHosts: readonly string[];
+  readonly endpoint?: string | undefined;
+}
+
+/**
+ * Where a request goes, the one reading for the request listener and the
+ * upgrade listener: its target under `/endpoint/` (the listener's one endpoint,
+ * a mapped host's endpoint, or its own path), an answer refusing it (a proxied
+ * request to a host not mocked), or `undefined` (not an endpoint's: the app answers it).
+ */
+export function requestTarget(req: IncomingMessage, routing: Routing): string | EndpointAnswer | undefined {
+  const url = req.url ?? '/';
+  if (routing.endpoint !== undefined) return mappedTarget(routing.endpoint, url);
+  // One check when no host is mapped and the target is a path (the hot path).
+  if (routing.hosts.size === 0 && url.charCodeAt(0) === 47 /* / */) return endpointTarget(url);
+  const routed = routeByHost(url, hostHeader(req.rawHeaders), routing.hosts, routing.allowedHosts);
+  return routed ?? endpointTarget(url);
 }

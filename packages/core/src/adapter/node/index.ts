@@ -15,4 +15,4 @@ export type { ConnectionCap } from './connection-cap.js';
 export { acceptConnect } from './forward-proxy.js';
 export { createNodeListener, type NodeListenerOptions } from './listener.js';
 export { type CloseOptions, type ServedApp, type ServeOptions, serve, type TlsOptions } from './serve.js';
-export { createNodeUpgradeListener } from './upgrade.js';
+export { createNodeUpgradeListener, type NodeUpgradeListenerOptions } from './upgrade.js';

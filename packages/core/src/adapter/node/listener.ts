@@ -10,44 +10,18 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { getRequestListener } from '@hono/node-server';
 import { type ClientGone, errorAnswer } from '../../answer/endpoint-answer.js';
 import type { EndpointHandler } from '../../answer/endpoint-handler.js';
-import { routeByHost } from '../../answer/host-routing.js';
 import { type AnswerSink, sendAnswer } from '../../answer/sink.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
-import { mappedTarget, splitEndpointTarget } from '../../wire/endpoint-target.js';
+import { splitEndpointTarget } from '../../wire/endpoint-target.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
 import { isValidName } from '../../wire/rules.js';
-import { bodilessRequest, endpointTarget } from './endpoint-request.js';
+import { bodilessRequest, declaresBody, type Routing, requestTarget } from './endpoint-request.js';
 import { nodeUpstream } from './node-upstream.js';
 import { createNodeSink } from './sink.js';
 
 /** A `.` or `..` path segment, literal or percent-encoded: the URL parser would resolve it. */
 const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?=[/?#]|$)/i;
-
-/**
- * True when the raw headers announce a body (Content-Length other than 0, or a
- * Transfer-Encoding). Scans `rawHeaders` so Node never builds `req.headers`.
- */
-function declaresBody(rawHeaders: readonly string[]): boolean {
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i] as string;
-    if (name.length === 14 && name.toLowerCase() === 'content-length') {
-      if (rawHeaders[i + 1] !== '0') return true;
-    } else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') {
-      return true;
-    }
-  }
-  return false;
-}
-
-/** The Host header's value (HTTP/2: `:authority`), from the raw headers (so Node never builds `req.headers`). */
-function hostHeader(rawHeaders: readonly string[]): string | undefined {
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i] as string;
-    if ((name.length === 4 && name.toLowerCase() === 'host') || name === ':authority') return rawHeaders[i + 1];
-  }
-  return undefined;
-}
 
 // ---- answering: the handler's answer through the Node sink ----
 
@@ -237,6 +211,12 @@ export interface NodeListenerOptions {
   endpoint?: string;
 }
 
+/** How a Node listener with `options` routes: the app's hosts, and `options.endpoint` alone when set. */
+export function nodeRouting(app: MockpointApp, options: NodeListenerOptions): Routing {
+  const { hosts } = app.mockpoint;
+  return { hosts, allowedHosts: app.mockpoint.options.allowedHosts, endpoint: options.endpoint };
+}
+
 /**
  * A `node:http` listener for `app`. Requests under `/endpoint/` (every method,
  * with or without a body, cached or not, delayed or not) are answered natively by
@@ -255,21 +235,18 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
   // Proxy routes resolve names here and check every address before connecting.
   proxy.preferUpstream(nodeUpstream);
   const maxBytes = app.mockpoint.options.maxBodyBytes;
-  const { hosts } = app.mockpoint;
-  const { allowedHosts } = app.mockpoint.options;
+  const endpoint = options.endpoint;
+  if (endpoint !== undefined && !isValidName(endpoint)) {
+    throw new TypeError(`createNodeListener: endpoint "${endpoint}" is not a valid name`);
+  }
+  const routing = nodeRouting(app, options);
 
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
-    let target: string | undefined;
-    // One check when no host is mapped and the target is a path (the hot path).
-    if (hosts.size === 0 && url.charCodeAt(0) === 47 /* / */) target = endpointTarget(url);
-    else {
-      const routed = routeByHost(url, hostHeader(req.rawHeaders), hosts, allowedHosts);
-      if (typeof routed === 'object') {
-        sendAnswer(routed, out.sink, res);
-        return;
-      }
-      target = routed ?? endpointTarget(url);
+    const target = requestTarget(req, routing);
+    if (typeof target === 'object') {
+      sendAnswer(target, out.sink, res);
+      return;
     }
     if (target === undefined) {
       // Never let the URL parser resolve `..` into another route (e.g. from /endpoint/ into /api).
@@ -291,20 +268,6 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
     }
     answer(res, out, bodilessRequest(req, target));
   };
-
-  if (options.endpoint !== undefined) {
-    const name = options.endpoint;
-    if (!isValidName(name)) throw new TypeError(`createNodeListener: endpoint "${name}" is not a valid name`);
-    const dispatchOne = (req: IncomingMessage, res: ServerResponse): void => {
-      const target = mappedTarget(name, req.url ?? '/');
-      if (declaresBody(req.rawHeaders)) readBody(req, res, out, target, maxBytes);
-      else answer(res, out, bodilessRequest(req, target));
-    };
-    return (req, res) => {
-      if (res.socket === null) res.once('socket', () => dispatchOne(req, res));
-      else dispatchOne(req, res);
-    };
-  }
 
   return (req, res) => {
     // A pipelined request waits until the answers before it are sent (Node gives its

@@ -5,13 +5,14 @@
  * @module
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createSecureServer } from 'node:http2';
+import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import type { MockpointApp } from '../../http/create-app.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
 import { type CloseOptions, DEFAULT_HOST, type RuntimeServedApp, servedApp } from '../lifecycle.js';
 import { type ConnectionCap, capConnections } from './connection-cap.js';
+import { limitSecureServer, MAX_CONCURRENT_STREAMS } from './http2-limits.js';
 import { createNodeListener, type NodeListenerOptions } from './listener.js';
 import { createNodeUpgradeListener } from './upgrade.js';
 
@@ -145,23 +146,21 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
     options.requestTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.requestTimeoutMs,
   );
   const listener = createNodeListener(app, options);
+  // Node checks the two timeouts this often (30 s by default, which would stretch them).
+  const connectionsCheckingInterval = Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4)));
+  const timeouts = { headersTimeout, requestTimeout, connectionsCheckingInterval };
   const server = (
     options.tls === undefined
-      ? createServer(
-          {
-            headersTimeout,
-            requestTimeout,
-            // Node checks the two timeouts this often (30 s by default, which would stretch them).
-            connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
-          },
-          listener,
-        )
+      ? createServer(timeouts, listener)
       : createSecureServer(
           {
             cert: options.tls.cert,
             key: options.tls.key,
             allowHTTP1: true,
             SNICallback: sniCallback(options.tls),
+            // A TLS handshake is part of the request (Node's default allows 120 s).
+            handshakeTimeout: requestTimeout,
+            settings: { maxConcurrentStreams: MAX_CONCURRENT_STREAMS },
           },
           (req, res) => {
             // The listener, the journal and the Host check read HTTP/1.1 header names: an HTTP/2
@@ -172,8 +171,14 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
           },
         )
   ) as Server;
-  // WebSocket upgrades to /endpoint/{name} go through the same pipeline (adapter/node/upgrade.ts).
-  server.on('upgrade', createNodeUpgradeListener(app));
+  // Over TLS the timeouts are set on the http2 server, for HTTP/1.1 and HTTP/2 (adapter/node/http2-limits.ts).
+  if (options.tls !== undefined) limitSecureServer(server as unknown as Http2SecureServer, timeouts);
+  // WebSocket upgrades go through the same pipeline and routing (adapter/node/upgrade.ts); any
+  // other request offering an upgrade (h2c) is answered by the same listener over HTTP/1.1.
+  server.on(
+    'upgrade',
+    createNodeUpgradeListener(app, { ...options, request: listener, requestTimeoutMs: requestTimeout }),
+  );
   const connections = capConnections(server, maxConnections);
   const address = await listen(server, options.port ?? 0, host);
   // closeIdleConnections() leaves a connection that never sent a byte open, so
@@ -204,7 +209,8 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
     drop: () => {
       app.mockpoint.sockets.dropAll();
       if (options.tls === undefined) server.closeAllConnections();
-      else for (const socket of connections.sockets) socket.destroy();
+      // Every connection, also one Node no longer tracks (answered by the upgrade listener).
+      for (const socket of connections.sockets) socket.destroy();
     },
   });
   const url = options.tls === undefined ? served.url : served.url.replace(/^http:/, 'https:');

@@ -1,15 +1,17 @@
 /**
- * WebSocket on `node:http`: the server's `'upgrade'` event. An upgrade request
- * to `/endpoint/{name}` goes through the one answer pipeline like any request
+ * WebSocket on `node:http`: the server's `'upgrade'` event. A WebSocket
+ * handshake to an endpoint (by path, mapped host or the listener's one
+ * `endpoint`, as the request listener routes) goes through the one answer pipeline like any request
  * (journaled, routes selected, queued answers taken); its answer goes out
  * through the {@link AnswerSink} here, whose `upgrade` accepts the handshake
  * with `ws` (`noServer`) and hands the connection to the app's script player
  * (`answer/websocket/open-sockets.ts`). Any other answer (a route that is not a
- * WebSocket, a queued refusal, a fault) is written on the raw socket.
+ * WebSocket, a queued refusal, a fault) is written on the raw socket. A request
+ * offering another upgrade is answered as plain HTTP/1.1 (`plain-upgrade.ts`).
  *
  * @module
  */
-import { type IncomingMessage, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type RequestListener, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -24,8 +26,11 @@ import { truncatedBody } from '../../answer/queue/queued-answer.js';
 import { type AnswerSink, sendAnswer, sendDue } from '../../answer/sink.js';
 import type { ScriptSocket } from '../../answer/websocket/open-sockets.js';
 import type { MockpointApp } from '../../http/create-app.js';
+import { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
 import { UPGRADED } from './connection-cap.js';
-import { bodilessRequest, endpointTarget } from './endpoint-request.js';
+import { bodilessRequest, declaresBody, requestTarget } from './endpoint-request.js';
+import { createNodeListener, type NodeListenerOptions, nodeRouting } from './listener.js';
+import { answerPlain } from './plain-upgrade.js';
 
 /** One upgrade request on its way to an answer. */
 interface UpgradeTo {
@@ -203,23 +208,52 @@ function socketServer(app: MockpointApp): WebSocketServer {
   return wss;
 }
 
+/** Options for {@link createNodeUpgradeListener}: the request listener's, and what answers a request that is no WebSocket. */
+export interface NodeUpgradeListenerOptions extends NodeListenerOptions {
+  /**
+   * The server's request listener, which answers a request whose `Upgrade` is
+   * not `websocket` (e.g. `curl --http2`'s `h2c`): the offer is ignored and the
+   * request answered over HTTP/1.1. @default createNodeListener(app, options)
+   */
+  request?: RequestListener;
+  /** How long such a request may take to send its body, in ms (then its connection is closed). @default 30000 */
+  requestTimeoutMs?: number;
+}
+
 /**
- * A listener for a `node:http` server's `'upgrade'` event: upgrade requests to
- * `/endpoint/{name}` are answered by the app's pipeline (a WebSocket route
- * accepts them); every other upgrade gets 404.
- * @example server.on('upgrade', createNodeUpgradeListener(app))
+ * A listener for a `node:http` server's `'upgrade'` event. Node sends every
+ * request with an `Upgrade` header here once the event has a listener; a
+ * WebSocket handshake (`GET`, `Upgrade: websocket`, no body) goes to its
+ * target as the request listener resolves it (`/endpoint/{name}`, a mapped
+ * host, the listener's one `endpoint`) and is answered by the app's pipeline
+ * (a WebSocket route accepts it); one that reaches no endpoint gets 404. Any
+ * other request is answered by the request listener over HTTP/1.1, as if it
+ * had not offered to upgrade (see `plain-upgrade.ts`).
+ * @example server.on('upgrade', createNodeUpgradeListener(app, { request: listener }))
  */
 export function createNodeUpgradeListener(
   app: MockpointApp,
+  options: NodeUpgradeListenerOptions = {},
 ): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
   const wss = socketServer(app);
   const sink = createUpgradeSink(app, wss);
   const { handler } = app.mockpoint;
+  const routing = nodeRouting(app, options);
+  const request = options.request ?? createNodeListener(app, options);
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.requestTimeoutMs;
   return (req, socket, head) => {
     // An error on the raw socket before the handshake (the client left) must not reach the process.
     socket.on('error', () => socket.destroy());
+    if (!isWebSocketHandshake(req)) {
+      answerPlain(req, socket, head, request, requestTimeoutMs);
+      return;
+    }
     const to: UpgradeTo = { req, socket, head };
-    const target = endpointTarget(req.url ?? '/');
+    const target = requestTarget(req, routing);
+    if (typeof target === 'object') {
+      sendAnswer(target, sink, to);
+      return;
+    }
     if (target === undefined) {
       const path = (req.url ?? '/').split('?')[0];
       sink.respond(
@@ -239,4 +273,11 @@ export function createNodeUpgradeListener(
       sink.fail(to, error);
     }
   };
+}
+
+/** A WebSocket opening handshake as `ws` accepts it: `GET`, `Upgrade: websocket`, and no body. */
+function isWebSocketHandshake(req: IncomingMessage): boolean {
+  return (
+    req.method === 'GET' && req.headers.upgrade?.trim().toLowerCase() === 'websocket' && !declaresBody(req.rawHeaders)
+  );
 }

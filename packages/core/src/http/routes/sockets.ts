@@ -61,9 +61,9 @@ export function registerSocketRoutes(app: Hono, ctx: AppContext): void {
 
   app.post(`${base}/close`, async (c) => {
     const name = pathName(c.req.param('name'));
-    const text = await c.req.raw.clone().text();
-    const body =
-      text.trim() === '' ? {} : bodyOf(await readJsonObjectBody(c.req.raw, options.maxBodyBytes), CLOSE_FIELDS);
+    // Read once under the body limit: an empty body (close all with 1000) is `{}`.
+    const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes, { emptyIsObject: true });
+    const body = bodyOf(members, CLOSE_FIELDS);
     const target = connectionOf(body);
     const { connection: _connection, ...close } = body;
     if (close.code !== undefined && typeof close.code !== 'number') invalid('code is a number');

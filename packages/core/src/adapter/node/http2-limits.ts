@@ -1,0 +1,59 @@
+/**
+ * The request timeouts of `serve()` over TLS, where the server is `node:http2`'s
+ * `createSecureServer` with `allowHTTP1`.
+ *
+ * HTTP/1.1 (by ALPN): Node's HTTP/1.1 connection code runs with the http2
+ * server as its server and reads `headersTimeout`, `requestTimeout` and
+ * `connectionsCheckingInterval` off it; Node 20's Http2SecureServer ignores
+ * them as options and sets 60 s / 300 s / 30 s in its constructor, so they are
+ * set as properties before it listens (the check interval is started on 'listening').
+ *
+ * HTTP/2 has no such timeouts: a stream whose request has not arrived whole
+ * (END_STREAM) within `requestTimeout` is reset, and a session with no stream
+ * open that is quiet that long is closed (GOAWAY). The time an answer takes (a
+ * delay, a long-poll, a held request) never counts.
+ *
+ * @module
+ */
+import { constants, type Http2SecureServer, type Http2Session, type ServerHttp2Stream } from 'node:http2';
+
+/** Streams one HTTP/2 session may have open at once (RFC 9113 advises at least 100; Node's default is unlimited). */
+export const MAX_CONCURRENT_STREAMS = 100;
+
+/** The timeouts of {@link limitSecureServer}, in ms. */
+export interface RequestTimeouts {
+  headersTimeout: number;
+  requestTimeout: number;
+  connectionsCheckingInterval: number;
+}
+
+const OPEN = new Set([constants.NGHTTP2_STREAM_STATE_OPEN, constants.NGHTTP2_STREAM_STATE_HALF_CLOSED_LOCAL]);
+
+/** Resets `stream` when the client has not sent its whole request within `ms`. */
+function limitStream(stream: ServerHttp2Stream, ms: number): void {
+  const timer = setTimeout(() => {
+    if (stream.destroyed || !OPEN.has(stream.state.state as number)) return;
+    if (!stream.headersSent) stream.respond({ ':status': 408 }, { endStream: true });
+    stream.close(constants.NGHTTP2_CANCEL);
+  }, ms);
+  stream.once('close', () => clearTimeout(timer));
+}
+
+/** Closes `session` once it has been quiet for `ms` with no stream open. */
+function limitSession(session: Http2Session, ms: number): void {
+  let open = 0;
+  session.on('stream', (stream: ServerHttp2Stream) => {
+    open++;
+    stream.once('close', () => open--);
+  });
+  session.setTimeout(ms, () => {
+    if (open === 0 && !session.closed) session.close();
+  });
+}
+
+/** Applies the request timeouts to an HTTP/2 server with `allowHTTP1`, for both protocols (see the module comment). */
+export function limitSecureServer(server: Http2SecureServer, timeouts: RequestTimeouts): void {
+  Object.assign(server, timeouts);
+  server.on('session', (session) => limitSession(session, timeouts.requestTimeout));
+  server.on('stream', (stream) => limitStream(stream, timeouts.requestTimeout));
+}
