@@ -3,11 +3,10 @@
 // with --proxy (curl sends the absolute-form target and resolves nothing); the
 // setting, the flag, a mock file's hosts: and the admin API; HOST_NOT_MOCKED for
 // a proxied request to an unmapped host; the Host check of /api unchanged.
-import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { curl } from './helpers/curl.js';
 import {
   assertBuilt,
   type Daemon,
@@ -19,18 +18,9 @@ import {
   startDaemon,
 } from './helpers/daemon.js';
 
-const run = promisify(execFile);
-
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
 afterAll(() => removeTempDirs());
-
-/** curl's status line and body: `-s -w` puts the status after the body. */
-async function curl(args: string[]): Promise<{ status: number; body: string }> {
-  const { stdout } = await run('curl', ['-sS', '--max-time', '10', '-w', '\n%{http_code}', ...args]);
-  const cut = stdout.lastIndexOf('\n');
-  return { status: Number(stdout.slice(cut + 1)), body: stdout.slice(0, cut) };
-}
 
 const REPO_ROUTE = {
   routes: [

@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { CA_CERT_FILE, CA_KEY_FILE, createCa, loadOrCreateCa } from '@mockpoint/core/tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../src/start-server.js';
+import { curlVersioned as curl } from './helpers/curl.js';
 import {
   assertBuilt,
   type Daemon,
@@ -29,13 +30,6 @@ const run = promisify(execFile);
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
 afterAll(() => removeTempDirs());
-
-async function curl(args: string[]): Promise<{ status: number; version: string; body: string }> {
-  const { stdout } = await run('curl', ['-sS', '--max-time', '10', '-w', '\n%{http_version} %{http_code}', ...args]);
-  const cut = stdout.lastIndexOf('\n');
-  const [version, status] = stdout.slice(cut + 1).split(' ');
-  return { status: Number(status), version: version as string, body: stdout.slice(0, cut) };
-}
 
 interface HttpsDaemon extends Daemon {
   https: string;

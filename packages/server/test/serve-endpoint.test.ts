@@ -2,23 +2,14 @@
 // built daemon with curl: every path is its subpath (a POST with a body too),
 // nothing else answers there, the flag repeats, the setting works, and a port in
 // use stops start-up with one line naming --serve.
-import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
-import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { curl } from './helpers/curl.js';
 import { assertBuilt, killAll, removeTempDirs, requestJson, runCli, startDaemon } from './helpers/daemon.js';
-
-const run = promisify(execFile);
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
 afterAll(() => removeTempDirs());
-
-async function curl(args: string[]): Promise<{ status: number; body: string }> {
-  const { stdout } = await run('curl', ['-sS', '--max-time', '10', '-w', '\n%{http_code}', ...args]);
-  const cut = stdout.lastIndexOf('\n');
-  return { status: Number(stdout.slice(cut + 1)), body: stdout.slice(0, cut) };
-}
 
 it('serves each endpoint at the root of its own port, every path its subpath', async () => {
   const daemon = await startDaemon({ args: ['--memory', '--serve', 'github=0', '--serve', 'stripe=0'] });
