@@ -210,8 +210,11 @@ node -e "$NO"'const fs = require("node:fs");
   const installed = new Set(fs.readdirSync(`${mnt}/app/node_modules/.pnpm`).map((d) => d.replace(/@[0-9][^_]*(_.*)?$/, "").replace("+", "/")));
   const manifest = (p) => JSON.parse(fs.readFileSync(p, "utf8"));
   const server = manifest(`${repo}/packages/server/package.json`);
+  // A test-only dependency of the server or the root may also be one core runs with (graphql, ws): that one belongs.
+  const core = manifest(`${repo}/packages/core/package.json`);
+  const runtime = new Set([...Object.keys(server.dependencies ?? {}), ...Object.keys(core.dependencies ?? {})]);
   const dev = [...Object.keys(server.devDependencies ?? {}), ...Object.keys(manifest(`${repo}/package.json`).devDependencies ?? {}),
-    ...Object.keys(manifest(`${repo}/packages/core/package.json`).devDependencies ?? {}).filter((d) => !(d in (server.dependencies ?? {})))];
+    ...Object.keys(core.devDependencies ?? {})].filter((d) => !runtime.has(d));
   const optional = Object.keys(server.optionalDependencies ?? {});
   const bad = [...dev, ...optional, "typescript", "esbuild", "tsup", "vitest", "pnpm"].filter((d) => installed.has(d));
   if (bad.length) no(`the image holds ${bad.join(", ")}`);
