@@ -9,7 +9,7 @@
 // stamp, bun's version and the script are unchanged) into .tmp/binary-test.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
-import { chmod, copyFile, readdir } from 'node:fs/promises';
+import { chmod, copyFile, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VERSION } from '@mockpoint/core/defaults';
@@ -136,5 +136,17 @@ describe('the linux-x64 executable, alone in an empty folder, without node', () 
     expect(busy.stderr).toMatch(/^mockpoint: error: data directory .*data is in use by another mockpoint process/);
     expect(await requestJson(`${second.url}/endpoint/kill-0`)).toEqual({ status: 200, body: records[0]?.data });
     expect(await second.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+  });
+
+  it('leaves .env to the daemon: --env-file wins over a .env that Bun would otherwise load first', async () => {
+    const cwd = await makeTempDir('mockpoint-binary-env-');
+    await writeFile(join(cwd, '.env'), 'MOCKPOINT_JOURNAL_SIZE=not-a-number\n');
+    await writeFile(join(cwd, 'other.env'), 'MOCKPOINT_JOURNAL_SIZE=7\n');
+    const daemon = await startDaemon({ bin: exe, cwd, env, args: ['--memory', '--env-file', 'other.env'] });
+    expect(daemon.notes.join('; ')).toMatch(/env file: .*other\.env/);
+    expect(await daemon.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    const bad = await runCli({ bin: exe, cwd, env, args: ['--memory', '--port', '0'] });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^mockpoint: error: MOCKPOINT_JOURNAL_SIZE: /);
   });
 });
