@@ -149,4 +149,17 @@ describe('the linux-x64 executable, alone in an empty folder, without node', () 
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^mockpoint: error: MOCKPOINT_JOURNAL_SIZE: /);
   });
+
+  it('refuses SERVER_REPORTING_DSN with one line: the file does not carry @sentry/node', async () => {
+    const run = await runCli({
+      bin: exe,
+      cwd: await makeTempDir('mockpoint-binary-dsn-'),
+      env: { ...env, SERVER_REPORTING_DSN: 'https://key@127.0.0.1:9/1' },
+      args: ['--memory', '--port', '0'],
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'mockpoint: error: SERVER_REPORTING_DSN is set but this single executable does not include @sentry/node: for server error reporting run mockpoint from npm (npm install -g @mockpoint/server @sentry/node@11), or unset SERVER_REPORTING_DSN\n',
+    );
+  });
 });
