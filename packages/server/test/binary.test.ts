@@ -162,4 +162,29 @@ describe('the linux-x64 executable, alone in an empty folder, without node', () 
       'mockpoint: error: SERVER_REPORTING_DSN is set but this single executable does not include @sentry/node: for server error reporting run mockpoint from npm (npm install -g @mockpoint/server @sentry/node@11), or unset SERVER_REPORTING_DSN\n',
     );
   });
+
+  it('loads a mock file (--config mockpoint.yaml): the YAML parser, routes and templates are in the file too', async () => {
+    const cwd = await makeTempDir('mockpoint-binary-config-');
+    await writeFile(
+      join(cwd, 'mockpoint.yaml'),
+      [
+        'version: 1',
+        'endpoints:',
+        '  - name: github',
+        '    data: { fallback: true }',
+        '    routes:',
+        '      - match: { method: GET, path: /repos/:owner/:repo }',
+        '        answer:',
+        '          data: { full_name: "{{params.owner}}/{{params.repo}}" }',
+        '          template: true',
+        '',
+      ].join('\n'),
+    );
+    const daemon = await startDaemon({ bin: exe, cwd, env, args: ['--memory', '--config', 'mockpoint.yaml'] });
+    expect(await requestJson(`${daemon.url}/endpoint/github/repos/octo/cat`)).toEqual({
+      status: 200,
+      body: { full_name: 'octo/cat' },
+    });
+    expect(await requestJson(`${daemon.url}/endpoint/github`)).toEqual({ status: 200, body: { fallback: true } });
+  });
 });
