@@ -1,7 +1,8 @@
 // The linux-arm64 executable (`pnpm binaries`, cross-compiled on this x64 machine:
 // Bun fetched the arm64 runtime from the npm registry) run for real under qemu-user,
 // with Debian's arm64 C and C++ libraries (qemu-user, libc6-arm64-cross,
-// libstdc++6-arm64-cross; pnpm test's preflight installs them). Copied alone into
+// libstdc++6-arm64-cross; pnpm test's preflight installs them), built into .tmp/binary-test-arm64
+// (its own folder: the linux-x64 test builds beside it at the same time). Copied alone into
 // an empty folder, a PATH without node: --version, the page, the embedded arm64
 // LevelDB addon storing, and acknowledged writes through SIGKILL. The CPU is
 // emulated, so each start takes seconds (up to ~12 s on a busy 2-core machine).
@@ -23,7 +24,7 @@ import {
 } from './helpers/daemon.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const OUT = join(ROOT, '.tmp', 'binary-test');
+const OUT = join(ROOT, '.tmp', 'binary-test-arm64');
 const WEB = fileURLToPath(new URL('../dist/web/', import.meta.url));
 const QEMU = '/usr/bin/qemu-aarch64';
 const ARM64_LIBS = '/usr/aarch64-linux-gnu';
