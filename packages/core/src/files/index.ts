@@ -36,3 +36,9 @@ export {
   type ParseMockFileOptions,
   parseMockFile,
 } from './parse-mock-file.js';
+export {
+  isPostmanCollection,
+  type PostmanImport,
+  type PostmanImportOptions,
+  postmanMockFile,
+} from './postman-collection.js';
