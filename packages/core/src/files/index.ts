@@ -16,6 +16,7 @@ export {
   type JsonServerImportOptions,
   jsonServerMockFile,
 } from './json-server-db.js';
+export type { LeftOut } from './left-out.js';
 export { type LoadMockFileOptions, loadMockFile } from './load-mock-file.js';
 export {
   createMockFileSchema,
