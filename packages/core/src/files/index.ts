@@ -9,7 +9,6 @@ export { type AdminTarget, journalHar } from './admin-calls.js';
 export { type ApplyOptions, type ApplyPlan, applyChanges, applyMockFile, describePlan } from './apply-mock-file.js';
 export { type ExportOptions, exportMockFile } from './export-mock-file.js';
 export { type HarImport, type HarImportOptions, harMockFile, isHar } from './har-mock-file.js';
-export type { LeftOut } from './import-left-out.js';
 export {
   isJsonServerDb,
   type JsonServerImport,

@@ -33,12 +33,14 @@ import { BODILESS_STATUS } from '../answer/read-response.js';
 import { COLLECTION_NAME } from '../collections/collection-store.js';
 import { toBase64 } from '../wire/base64.js';
 import { MockpointError } from '../wire/errors.js';
+import { headerNameProblem, headerValueProblem } from '../wire/http-header.js';
 import type { RequestFilter } from '../wire/journal-json.js';
 import { JsonText, stringifyExact } from '../wire/json-text.js';
 import { matchPathPattern, PathPatternError, parsePathPattern, splitPath } from '../wire/path-pattern.js';
 import { DEFAULT_MAX_DELAY_MS } from '../wire/record-defaults.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
-import { IdSet, type LeftOut, slugOf } from './import-left-out.js';
+import { IdSet, safeEncode, slugOf } from './import-ids.js';
+import type { LeftOut } from './left-out.js';
 import { MOCK_FILE_VERSION } from './mock-file-schema.js';
 
 /** Options for {@link mockoonMockFile}. */
@@ -131,13 +133,6 @@ interface MockoonEnvironment {
   data?: MockoonBucket[];
   callbacks?: unknown[];
 }
-
-/** Mockoon's CORS headers (commons' `CORSHeaders`), sent to a preflight when the environment has `cors`. */
-const CORS_HEADERS: readonly [string, string][] = [
-  ['Access-Control-Allow-Origin', '*'],
-  ['Access-Control-Allow-Methods', 'GET,POST,PUT,PATCH,DELETE,HEAD,OPTIONS'],
-  ['Access-Control-Allow-Headers', 'Content-Type, Origin, Accept, Authorization, Content-Length, X-Requested-With'],
-];
 
 /** File types Mockoon renders as templates (commons' `MimeTypesWithTemplating`). */
 const TEMPLATED_TYPES = new Set([
@@ -451,7 +446,9 @@ function ruleFilters(rule: MockoonRule, path: string): RuleFilters {
       if (index === -1)
         return `params rule on ${JSON.stringify(modifier)}: the route's path has no whole segment :${modifier}`;
       if (value === '' || value.includes('/')) return 'a route parameter is never empty nor holds a /';
-      segments[index] = encodeURIComponent(value).replace(/\*/g, '%2A');
+      const encoded = safeEncode(value);
+      if (encoded === undefined) return 'the value is not text a URL can carry (a lone surrogate)';
+      segments[index] = encoded;
       return [{ path: segments.join('/') }];
     }
     case 'method':
@@ -459,16 +456,13 @@ function ruleFilters(rule: MockoonRule, path: string): RuleFilters {
         return `method rule ${JSON.stringify(value)} never matches (Mockoon compares the lower-case method)`;
       return [{ method: value.toUpperCase() }];
     case 'path': {
-      if (!value.startsWith('/') || value.includes('?'))
+      if (!value.startsWith('/') || value.includes('?')) {
         return `path rule ${JSON.stringify(value)}: only a path without a query is carried over`;
-      return [
-        {
-          path: value
-            .split('/')
-            .map((segment) => encodeURIComponent(decodeOr(segment)).replace(/\*/g, '%2A'))
-            .join('/'),
-        },
-      ];
+      }
+      const encoded = value.split('/').map((segment) => safeEncode(decodeOr(segment)));
+      if (encoded.some((segment) => segment === undefined))
+        return 'the path is not text a URL can carry (a lone surrogate)';
+      return [{ path: encoded.join('/') }];
     }
     case 'body': {
       if (modifier === '') return [{ body: value }];
@@ -668,13 +662,16 @@ class Converter {
     if (typeof env.latency === 'number' && env.latency > 0) this.latency = env.latency;
     for (const header of env.headers ?? []) {
       if (
-        typeof header?.key === 'string' &&
-        typeof header.value === 'string' &&
-        header.key !== '' &&
-        header.value !== ''
+        typeof header?.key !== 'string' ||
+        typeof header.value !== 'string' ||
+        header.key === '' ||
+        header.value === ''
       ) {
-        this.envHeaders.push([header.key, header.value]);
+        continue;
       }
+      const problem = headerNameProblem(header.key) ?? headerValueProblem(header.value);
+      if (problem !== undefined) this.out(`environment header ${JSON.stringify(header.key.slice(0, 80))}`, problem);
+      else this.envHeaders.push([header.key, header.value]);
     }
     if (env.proxyMode === true)
       this.out(
@@ -696,13 +693,19 @@ class Converter {
     this.readBuckets();
     const prefix = str(this.environment.endpointPrefix);
     for (const route of orderedRoutes(this.environment)) this.convertRoute(route, prefix);
-    if (this.environment.cors === true) this.corsRoute();
   }
 
   convertRoute(route: MockoonRoute, prefix: string): void {
     const method = str(route.method).toLowerCase();
     const endpoint = str(route.endpoint);
     const where = `${method === '' ? 'ALL' : method.toUpperCase()} /${endpoint}`;
+    if (method === 'options') {
+      this.out(
+        where,
+        "an OPTIONS request is answered by mockpoint's own CORS preflight (any origin), never by a route",
+      );
+      return;
+    }
     if (route.type === 'ws') {
       this.out(where, 'a WebSocket route is not carried over (write a websocket answer: docs/websocket.md)');
       return;
@@ -850,6 +853,14 @@ class Converter {
       if (
         typeof header?.key === 'string' &&
         typeof header.value === 'string' &&
+        (headerNameProblem(header.key) ?? headerValueProblem(header.value)) !== undefined
+      ) {
+        this.out(`${where} header ${JSON.stringify(header.key.slice(0, 80))}`, 'not a header HTTP can send');
+        continue;
+      }
+      if (
+        typeof header?.key === 'string' &&
+        typeof header.value === 'string' &&
         header.key !== '' &&
         header.value !== ''
       ) {
@@ -877,18 +888,6 @@ class Converter {
     this.routes.push({ id: this.ids.take(base), match: { path }, answer });
   }
 
-  corsRoute(): void {
-    const headers = new HeaderList();
-    for (const [key, value] of CORS_HEADERS) headers.set(key, value);
-    for (const [key, value] of this.envHeaders) {
-      if (!value.includes('{{')) headers.set(key, key.toLowerCase() === 'content-type' ? setContentType(value) : value);
-    }
-    const answer: RouteAnswer = { statusCode: 200 };
-    const kept = headers.answerHeaders();
-    if (kept !== undefined) answer.headers = kept;
-    this.routes.push({ id: this.ids.take('mockoon-cors-preflight'), match: { method: 'OPTIONS', path: '/*' }, answer });
-  }
-
   /** The answer of one Mockoon response, or `undefined` (listed) when it cannot be one. */
   answerOf(what: string, response: MockoonResponse, method: string | undefined): RouteAnswer | undefined {
     const status = typeof response.statusCode === 'number' ? response.statusCode : 200;
@@ -904,8 +903,18 @@ class Converter {
     const headers = new HeaderList();
     const headerTemplates: [string, string][] = [];
     const setHeader = (key: string, value: string) => {
+      const nameProblem = headerNameProblem(key);
+      if (nameProblem !== undefined) {
+        this.out(`${what} header ${JSON.stringify(key.slice(0, 80))}`, nameProblem);
+        return;
+      }
       if (FORBIDDEN_HEADERS.has(key.toLowerCase())) {
         this.out(`${what} header ${key}`, "hop-by-hop and framing headers are the server's");
+        return;
+      }
+      const valueProblem = headerValueProblem(value);
+      if (valueProblem !== undefined) {
+        this.out(`${what} header ${key}`, `its value ${valueProblem}`);
         return;
       }
       if (!value.includes('{{')) {

@@ -21,11 +21,13 @@
  */
 
 import { MockpointError } from '../wire/errors.js';
+import { headerNameProblem, headerValueProblem } from '../wire/http-header.js';
 import type { RequestFilter } from '../wire/journal-json.js';
 import { stringifyExact } from '../wire/json-text.js';
 import { PathPatternError, parsePathPattern } from '../wire/path-pattern.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
-import { IdSet, type LeftOut, slugOf } from './import-left-out.js';
+import { IdSet, safeEncode, slugOf } from './import-ids.js';
+import type { LeftOut } from './left-out.js';
 import { MOCK_FILE_VERSION } from './mock-file-schema.js';
 
 /** Options for {@link postmanMockFile}. */
@@ -228,8 +230,9 @@ function routePath(
     } catch {
       // a malformed escape is compared as it is
     }
-    return /^[A-Za-z0-9._~!$&'()+,;=@-]*$/.test(decoded) ? decoded : encodeURIComponent(decoded).replace(/\*/g, '%2A');
+    return safeEncode(decoded);
   });
+  if (segments.some((segment) => segment === undefined)) return 'it is not text a URL can carry (a lone surrogate)';
   const pattern = segments.join('/') || '/';
   try {
     parsePathPattern(pattern);
@@ -241,7 +244,7 @@ function routePath(
 }
 
 /** The answer of a saved example: its status, headers (framing and wire encodings left out) and exact body. */
-function answerOf(example: PostmanResponse, method: string): RouteAnswer | string {
+function answerOf(example: PostmanResponse, method: string, dropped: string[]): RouteAnswer | string {
   const code = example.code ?? 200;
   if (typeof code !== 'number' || !Number.isInteger(code) || code < 200 || code > 599) {
     return `its status ${JSON.stringify(code)} is not an answer of 200-599`;
@@ -251,7 +254,12 @@ function answerOf(example: PostmanResponse, method: string): RouteAnswer | strin
   for (const pair of Array.isArray(example.header) ? (example.header as KeyValue[]) : []) {
     if (typeof pair?.key !== 'string' || typeof pair.value !== 'string' || pair.disabled === true) continue;
     const lower = pair.key.toLowerCase();
-    if (FORBIDDEN_HEADERS.has(lower) || WIRE_HEADERS.has(lower) || !/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(lower)) continue;
+    if (FORBIDDEN_HEADERS.has(lower) || WIRE_HEADERS.has(lower)) continue;
+    const problem = headerNameProblem(pair.key) ?? headerValueProblem(pair.value);
+    if (problem !== undefined) {
+      dropped.push(`header ${JSON.stringify(pair.key.slice(0, 80))}: ${problem}`);
+      continue;
+    }
     const seen = headers[lower];
     headers[lower] = seen === undefined ? pair.value : Array.isArray(seen) ? [...seen, pair.value] : [seen, pair.value];
   }
@@ -334,7 +342,9 @@ class Converter {
     const made: Example[] = [];
     examples.forEach((example, index) => {
       const label = `${what} example ${JSON.stringify(str(example.name) || String(index + 1))}`;
-      const answer = answerOf(example, method);
+      const dropped: string[] = [];
+      const answer = answerOf(example, method, dropped);
+      for (const why of dropped) this.out(label, why);
       if (typeof answer === 'string') {
         this.out(label, answer);
         return;
@@ -417,6 +427,13 @@ export function postmanMockFile(text: string, options: PostmanImportOptions): Po
     converter.out('the collection', 'its auth is not checked: every request is answered');
   }
   converter.walk(collection.item, [], 0);
+  // A literal path before a pattern that would take it too (`/users/404` before `/users/:id`), as Postman's
+  // mock server prefers the closest match; otherwise the collection's order.
+  const params = (route: Route) =>
+    (route.match?.path ?? '').split('/').filter((segment) => segment.startsWith(':')).length;
+  const routes = converter.routes.map((route, index) => ({ route, index }));
+  routes.sort((a, b) => params(a.route) - params(b.route) || a.index - b.index);
+  converter.routes.splice(0, converter.routes.length, ...routes.map(({ route }) => route));
   const out = stringifyExact(
     { version: MOCK_FILE_VERSION, endpoints: [{ name: options.name, routes: converter.routes }] },
     2,

@@ -11,6 +11,8 @@ import { graphql } from './graphql.js';
 import { har } from './har.js';
 import type { Importer } from './importer.js';
 import { jsonServer } from './json-server.js';
+import { mockoon } from './mockoon.js';
 import { openapi } from './openapi.js';
+import { postman } from './postman.js';
 
-export const IMPORTERS: readonly Importer[] = [graphql, har, jsonServer, openapi];
+export const IMPORTERS: readonly Importer[] = [graphql, har, mockoon, postman, jsonServer, openapi];

@@ -1,16 +1,9 @@
 /**
- * What an importer could not carry over: one entry per thing, never dropped
- * silently (`mockpoint import` prints them on standard error and in `--json`;
- * `--strict` exits 1 when there is any).
+ * Ids an importer hands out: route, scenario and collection names made of a
+ * peer's names (1–64 of `A-Z a-z 0-9 _ -`), each once.
  *
  * @module
  */
-
-/** One thing an import left out: what it is (`GET /users/:id response 2: rule cookie "session"`) and why. */
-export interface LeftOut {
-  what: string;
-  why: string;
-}
 
 /** A collection or route id made of `text`: 1–64 of `A-Z a-z 0-9 _ -`, other characters as `-`. */
 export function slugOf(text: string, fallback: string): string {
@@ -30,5 +23,19 @@ export class IdSet {
     for (let n = 2; this.#taken.has(id); n++) id = `${base}-${n}`;
     this.#taken.add(id);
     return id;
+  }
+}
+
+/**
+ * One path segment as a pattern's literal: kept when it needs no escape,
+ * else percent-encoded (`*` too); `undefined` for text no URL can carry (a
+ * lone surrogate).
+ */
+export function safeEncode(segment: string): string | undefined {
+  if (/^[A-Za-z0-9._~!$&'()+,;=@-]*$/.test(segment)) return segment;
+  try {
+    return encodeURIComponent(segment).replace(/\*/g, '%2A');
+  } catch {
+    return undefined;
   }
 }
