@@ -267,7 +267,7 @@ describe('graphql-ws', () => {
     expect(status).toBe(404);
   }, 30_000);
 
-  it('seeded random code points as messages, ids, documents and variables never take the daemon down', async () => {
+  it('seeded random code points as messages, ids, documents, variables and API pushes never take the daemon down', async () => {
     const { daemon } = await startWithSchema({ MOCKPOINT_GRAPHQL_SUBSCRIPTION_EVENTS: '1' });
     const random = prng(0x6a51);
     for (let round = 0; round < 20; round++) {
@@ -295,6 +295,16 @@ describe('graphql-ws', () => {
           );
         } else socket.send(JSON.stringify({ type: text, id: text, payload: text }));
       }
+      // Pushes from the API with random operation names, ids and result text: answered, never a crash.
+      const push = await fetch(`${daemon.url}/api/endpoints/gh/sockets/send`, {
+        method: 'POST',
+        body: JSON.stringify({
+          operationName: randomText(random, 1 + Math.floor(random() * 20)),
+          subscription: random() < 0.5 ? `${round}-0` : randomText(random, 1 + Math.floor(random() * 20)),
+          next: { data: { starred: { repo: randomText(random, Math.floor(random() * 60)) } } },
+        }),
+      });
+      expect([200, 400]).toContain(push.status);
       socket.close();
       expect(await closed).toBeGreaterThanOrEqual(1000);
     }

@@ -13,6 +13,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { createCa } from '@mockpoint/core/tls';
+import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { curl } from './helpers/curl.js';
 import { assertBuilt, killAll, makeTempDir, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
@@ -148,4 +149,49 @@ describe('pass-through of unmapped hosts', () => {
     );
     expect(errorOf(unlisted).code).toBe('PROXY_HOST_NOT_ALLOWED');
   });
+
+  it('answers 150 random CONNECT and 150 random absolute-form targets (seed 3536) and reaches only the listed one', async () => {
+    let hits = 0;
+    const up = await listen(
+      createHttpServer((req, res) => {
+        hits++;
+        upstreamHandler(req, res);
+      }),
+    );
+    const daemon = await startDaemon({
+      args: ['--memory', '--https', '--https-port', '0', '--hosts', 'api.github.com=github'],
+      env: { MOCKPOINT_PROXY_PASS_THROUGH: '1', MOCKPOINT_PROXY_ALLOW_HOSTS: `127.0.0.1:${up}` },
+    });
+    const random = prng(3536);
+    const firstLine = (text: string) => (text === '' ? 'closed' : (text.split('\r\n')[0] as string));
+    let listed = 0;
+    for (let i = 0; i < 150; i++) {
+      const pick = random();
+      // Mostly random text; some near misses of the listed target; a few of the listed target itself.
+      const target =
+        pick < 0.7
+          ? randomText(random, Math.floor(random() * 80))
+          : pick < 0.9
+            ? `127.0.0.1:${up}${randomText(random, 3)}`
+            : `127.0.0.1:${up}`;
+      if (target === `127.0.0.1:${up}`) listed++;
+      const connectAnswer = firstLine(
+        await raw(
+          daemon.port,
+          `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+        ),
+      );
+      expect(connectAnswer, JSON.stringify(target)).toMatch(/^(HTTP\/1\.1 (200|4\d\d|502|504) |closed)/);
+      const absolute = firstLine(
+        await raw(daemon.port, `GET http://${target}/p HTTP/1.1\r\nHost: ${target}\r\nConnection: close\r\n\r\n`),
+      );
+      expect(absolute, JSON.stringify(target)).toMatch(/^(HTTP\/1\.1 \d{3} |closed)/);
+    }
+    // Each listed CONNECT carried one request through the tunnel; each listed absolute-form request one more.
+    expect(listed).toBeGreaterThan(0);
+    expect(hits).toBeGreaterThan(0);
+    expect(hits).toBeLessThanOrEqual(2 * listed);
+    const health = await curl([`${daemon.url}/api/health`]);
+    expect(health.status).toBe(200);
+  }, 60_000);
 });
