@@ -177,6 +177,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // /api JSON answers compressed for clients that take it (a journal shrinks about fourfold).
     apiEncoders: nodeApiEncoders,
     proxyAllowHosts: options.proxyAllowHosts,
+    proxyPassThrough: options.proxyPassThrough,
     onUnexpectedError: (error, request) => {
       console.error('mockpoint: unexpected error:', error);
       reporter?.capture(error, request);
