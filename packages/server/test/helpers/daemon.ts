@@ -25,6 +25,12 @@ export const CLI_PATH = fileURLToPath(new URL('../../dist/cli.js', import.meta.u
  */
 export const TEST_RUNTIME: 'node' | 'bun' = process.env.MOCKPOINT_TEST_RUNTIME === 'bun' ? 'bun' : 'node';
 
+/**
+ * True when the daemon runs on Bun: a test that cannot pass there is marked
+ * `it.skipIf(ON_BUN)` with its reason, and listed in docs/runtimes.md.
+ */
+export const ON_BUN = TEST_RUNTIME === 'bun';
+
 /** The binary that runs `dist/cli.js`: Node's, or the `bun` package's (a devDependency). */
 function runtimeBinary(): string {
   if (TEST_RUNTIME === 'node') return process.execPath;
