@@ -3,12 +3,14 @@
 // in-memory daemon) and Streamable HTTP at /api/mcp of the real daemon (token, Origin).
 // Each goes through a whole session: an endpoint with exact data and routes, a request
 // sent to it, waited for in the journal with the one filter, and read back exact.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { curl } from './helpers/curl.js';
-import { assertBuilt, CLI_PATH, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { assertBuilt, CLI_PATH, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
 
 const TOKEN = 'mcp-test-token';
 /** A number no double holds: it must come back as these digits. */
@@ -250,5 +252,40 @@ describe('/api/mcp (Streamable HTTP)', () => {
     ]);
     expect(foreignHost.status).toBe(403);
     expect(JSON.parse(foreignHost.body)).toMatchObject({ error: { code: 'HOST_NOT_ALLOWED' } });
+  });
+});
+
+describe('an idle daemon', () => {
+  it('loads the MCP SDK only when /api/mcp is first asked', async () => {
+    // A resolve hook (node --import) that notes every module of the MCP server the daemon loads.
+    const dir = await makeTempDir();
+    const log = join(dir, 'loaded.txt');
+    await writeFile(log, '');
+    await writeFile(
+      join(dir, 'hooks.mjs'),
+      `import { appendFileSync } from 'node:fs';
+let file;
+export function initialize(data) { file = data.file; }
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  if (/mcp-(sdk|http)/.test(resolved.url)) appendFileSync(file, resolved.url + '\\n');
+  return resolved;
+}
+`,
+    );
+    await writeFile(
+      join(dir, 'probe.mjs'),
+      `import { register } from 'node:module';
+register('./hooks.mjs', import.meta.url, { data: { file: ${JSON.stringify(log)} } });
+`,
+    );
+    const daemon = await startDaemon({ nodeArgs: ['--import', join(dir, 'probe.mjs')] });
+    await fetch(`${daemon.url}/api/endpoints/idle`, { method: 'PUT', body: '{"data":1}' });
+    expect((await fetch(`${daemon.url}/endpoint/idle`)).status).toBe(200);
+    expect(await readFile(log, 'utf8')).toBe('');
+    const client = newClient();
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${daemon.url}/api/mcp`)));
+    await client.close();
+    expect(await readFile(log, 'utf8')).toMatch(/mcp-sdk\.js/);
   });
 });

@@ -56,7 +56,7 @@ export async function runMcp(
   const [{ createClient }, { loadTools, createMcpServer }, { StdioServerTransport }] = await Promise.all([
     import('@mockpoint/core/client'),
     import('../mcp/mcp-server.js'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('../mcp/sdk.js'),
   ]);
   try {
     const tools = await loadTools(createClient({ baseUrl: target.url, token: target.token }));

@@ -37,7 +37,7 @@ export interface ApiTool {
  * An operation left out of both this table and {@link NOT_TOOLS} makes
  * {@link apiTools} throw, so a new API route cannot be forgotten here.
  */
-export const TOOL_NAMES: Readonly<Record<string, string>> = {
+const TOOL_NAMES: Readonly<Record<string, string>> = {
   'PUT /api/endpoint/add': 'create_endpoint',
   'GET /api/endpoints': 'list_endpoints',
   'DELETE /api/endpoints': 'reset_all',

@@ -8,8 +8,8 @@
  * @module
  */
 import { createClient, type Fetchable } from '@mockpoint/core/client';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { createMcpServer, loadTools, type McpTools } from './mcp-server.js';
+import { WebStandardStreamableHTTPServerTransport } from './sdk.js';
 
 /** The handler of `/api/mcp` for `app`. */
 export function mcpHttpHandler(

@@ -11,7 +11,8 @@
 import { createClient, type MockpointClient } from '@mockpoint/core/client';
 import { VERSION } from '@mockpoint/core/defaults';
 import type { AdminTarget } from '@mockpoint/core/files';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { type ApiTool, answerOf, apiTools, callApiTool, type ToolAnswer, toolError } from './api-tools.js';
+import { FILE_TOOLS, type FileTool } from './file-tools.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -20,9 +21,8 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
-import { type ApiTool, answerOf, apiTools, callApiTool, type ToolAnswer, toolError } from './api-tools.js';
-import { FILE_TOOLS, type FileTool } from './file-tools.js';
+  Server,
+} from './sdk.js';
 
 const INSTRUCTIONS = `mockpoint: mock HTTP endpoints for tests. An endpoint is a name; its public URL is /endpoint/{name}
 (and paths below it, answered by its routes). Tools mirror the admin API (/api/openapi.json) and answer its JSON
