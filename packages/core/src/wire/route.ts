@@ -15,6 +15,7 @@ import { MockpointError } from './errors.js';
 import { headerNameProblem, headerValueProblem } from './http-header.js';
 import type { RequestFilter } from './journal-json.js';
 import { JsonText, jsonTextOf, scanJson, stringifyExact } from './json-text.js';
+import { checkMcp, type McpAnswer, mcpFromJson } from './mcp-json.js';
 import { PathPatternError, parsePathPattern } from './path-pattern.js';
 import { checkProxyAnswer, type ProxyAnswer } from './proxy-answer.js';
 import type { RouteValidation } from './route-validation.js';
@@ -62,6 +63,11 @@ export interface RouteAnswer extends AnswerContent {
    * `426 WEBSOCKET_REQUIRED`.
    */
   websocket?: WebSocketAnswer;
+  /**
+   * Routes only: a fake MCP server over Streamable HTTP (docs/mcp.md): tools,
+   * resources and prompts; beside it only `setState`.
+   */
+  mcp?: McpAnswer;
 }
 
 /** A resource answer: a collection's name, or the name and the field that holds each item's id. */
@@ -124,6 +130,9 @@ const RESOURCE_FIELDS = new Set(['resource', 'setState', 'headers', 'template'])
 
 /** What a websocket answer may have beside `websocket`. */
 const WEBSOCKET_FIELDS = new Set(['websocket', 'delay', 'headers', 'setState']);
+
+/** What an mcp answer may have beside `mcp`. */
+const MCP_FIELDS = new Set(['mcp', 'setState']);
 
 /** An `{{item}}` or `{{item.…}}` placeholder (spaces allowed inside the braces). */
 const ITEM_PLACEHOLDER = /\{\{\s*item\s*(?:\.|\}\})/;
@@ -188,6 +197,20 @@ export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, li
       );
     }
     if (answer.headers !== undefined) checkHeaders(answer.headers, index, answer.template === true);
+    return;
+  }
+  if (answer.mcp !== undefined) {
+    const others = Object.keys(answer).filter((key) => !MCP_FIELDS.has(key));
+    if (others.length > 0) {
+      fail(
+        'INVALID_ANSWER',
+        index,
+        `an mcp answer is the fake server (with setState beside it); ${others.join(', ')} do not apply`,
+      );
+    }
+    const { list = 'routes', index: at } = typeof index === 'number' ? { index } : index;
+    if (list !== 'routes') fail('INVALID_ANSWER', index, 'an mcp answer is for routes only');
+    checkMcp(answer.mcp, `routes[${at}].answer.mcp`, at);
     return;
   }
   if (answer.websocket !== undefined) {
@@ -381,6 +404,7 @@ const ANSWER_KEYS = [
   'proxy',
   'resource',
   'websocket',
+  'mcp',
   'setState',
 ] as const;
 
@@ -399,7 +423,9 @@ function answerFromMembers(members: ReadonlyMap<string, string>): Record<string,
           ? streamFromJson(text)
           : key === 'websocket'
             ? websocketFromJson(text)
-            : JSON.parse(text),
+            : key === 'mcp'
+              ? mcpFromJson(text)
+              : JSON.parse(text),
     ]),
   );
 }
