@@ -118,6 +118,12 @@ async function session(client: Client): Promise<void> {
   expect(badRoute.content[0]?.text).toContain('"code":"INVALID_ROUTE"');
   const badArgs = await call(client, 'get_endpoint', { name: 'shop', extra: 1 });
   expect(badArgs.content[0]?.text).toContain('INVALID_ARGUMENT');
+  // call_endpoint reaches the endpoint's URLs only, never the admin API.
+  for (const subpath of ['/../../api/endpoints', '/%2e%2e/%2E%2E/api/endpoint/add']) {
+    const escape = await call(client, 'call_endpoint', { name: 'shop', subpath, method: 'PUT', body: '{}' });
+    expect(escape.isError, subpath).toBe(true);
+    expect(escape.content[0]?.text).toContain('INVALID_ARGUMENT');
+  }
 
   // The export holds the data exactly as stored.
   expect(await ok(client, 'export_mock_file', { names: ['shop'] })).toContain(`"id":${BIG}`);

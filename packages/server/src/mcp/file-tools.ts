@@ -132,6 +132,11 @@ export const FILE_TOOLS: readonly FileTool[] = [
       } catch {
         throw argument('"subpath" does not make a URL');
       }
+      // Dot segments (`/../`, `%2e%2e`) are resolved by the URL parser: the request must stay below the endpoint.
+      const base = `/endpoint/${encodeURIComponent(name)}`;
+      if (url.pathname !== base && !url.pathname.startsWith(`${base}/`)) {
+        throw argument(`"subpath" must stay below ${base} (no ../ segments)`);
+      }
       const send = target.fetch ?? ((request: Request) => fetch(request));
       const answer = await send(new Request(url, { method, headers, body }));
       const answerHeaders: Record<string, string> = {};
