@@ -150,6 +150,8 @@ export function speakGraphqlWs(peer: SocketPeer, options: GraphqlWsOptions): Soc
 
   /** After `intervalMs`, sends `result` (event `one.sent`), then computes the next event or completes. */
   const schedule = (id: string, one: Active, result: GraphqlWsResult | undefined) => {
+    // Ended meanwhile (the client's complete, a push, the close): no timer is left behind.
+    if (active.get(id) !== one) return;
     one.timer = setTimeout(() => {
       one.timer = undefined;
       if (!deliver(id, one, result)) return;

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { request as httpRequest, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { errorAnswer, type RespondAnswer } from '../../answer/endpoint-answer.js';
@@ -125,7 +125,7 @@ export function passThroughRequest(
 function refuse(socket: Duplex, answer: RespondAnswer): void {
   const body = typeof answer.body === 'string' ? answer.body : '';
   socket.end(
-    `HTTP/1.1 ${answer.status} ${answer.status === 403 ? 'Forbidden' : answer.status === 504 ? 'Gateway Timeout' : 'Bad Gateway'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }
 
