@@ -231,6 +231,16 @@ export const ERRORS = {
     when: '`mockpoint import --from har` was given a file that is not JSON, has no `log.entries` list, or would make more routes than a name holds ([har.md](har.md))',
     fix: 'export the HAR again from the browser or tool (a HAR 1.2 file), or import one host at a time with `--host`',
   },
+  INVALID_MOCKOON: {
+    from: 'cli',
+    when: '`mockpoint import --from mockoon` was given a file that is not JSON or not a Mockoon environment (an object with a `routes` list) ([import.md](import.md))',
+    fix: 'export the environment again from Mockoon (File → the environment file Mockoon saves), or point at that file',
+  },
+  INVALID_POSTMAN: {
+    from: 'cli',
+    when: '`mockpoint import --from postman` was given a file that is not JSON or not a Postman collection v2.1 (an object with `info` and an `item` list) ([import.md](import.md))',
+    fix: 'export the collection again from Postman as "Collection v2.1"',
+  },
   OPENAPI_UNREADABLE: {
     from: 'cli',
     when: '`mockpoint import` was given a file that cannot be read, is not YAML/JSON, is not OpenAPI 2.0/3.0/3.1, or has a `$ref` that points at nothing',
