@@ -501,6 +501,37 @@ export const CHECKS: readonly Check[] = [
       expect(outcome.how).not.toBe('end');
     },
   },
+  {
+    id: 'llm',
+    title: "llm answer: OpenAI's JSON with a tool call, Anthropic's events streamed in order",
+    async run(target) {
+      // As text: the arguments' 1.0 is kept exactly as written.
+      const routes =
+        '{"routes":[{"match":{"path":"/chat/completions"},"answer":{"llm":{"provider":"openai","api":"chat.completions","toolCalls":[{"name":"f","arguments":{"big":1.0}}]}}},' +
+        '{"match":{"path":"/v1/messages"},"answer":{"llm":{"provider":"anthropic","api":"messages","text":"Hi there"}}}]}';
+      const put = await call(target, 'PUT', '/api/endpoints/rt-llm/routes', routes);
+      expect(put.status, put.text).toBe(200);
+      const json = await call(target, 'POST', '/endpoint/rt-llm/chat/completions', { model: 'gpt-rt' });
+      expect(json.status).toBe(200);
+      expect(json.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
+      const completion = JSON.parse(json.text);
+      expect(completion.model).toBe('gpt-rt');
+      expect(completion.choices[0].message.tool_calls[0].function.arguments).toBe('{"big":1.0}');
+      const streamed = await call(target, 'POST', '/endpoint/rt-llm/v1/messages', { model: 'c', stream: true });
+      expect(streamed.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+      const events = [...streamed.text.matchAll(/^event: (\S+)$/gm)].map((match) => match[1]);
+      expect(events).toEqual([
+        'message_start',
+        'content_block_start',
+        'ping',
+        'content_block_delta',
+        'content_block_delta',
+        'content_block_stop',
+        'message_delta',
+        'message_stop',
+      ]);
+    },
+  },
 ];
 
 /**
