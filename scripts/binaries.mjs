@@ -114,8 +114,8 @@ async function build(target, out) {
     root: dirname(ENTRY),
     target: 'bun',
     minify: true,
-    // Precompiled bytecode: `--version` answers in about 10 ms instead of about 150 (the
-    // whole bundle is parsed at start otherwise).
+    // Precompiled bytecode: otherwise the whole bundle is parsed at every start, and
+    // `--version` took about 4 times as long (80 ms against 20 ms under `chrt -f`).
     bytecode: true,
     format: 'esm',
     sourcemap: 'none',
