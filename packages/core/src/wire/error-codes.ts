@@ -430,6 +430,11 @@ export const ERRORS = {
     when: "`--cert`/`--key` (`MOCKPOINT_TLS_CERT`, `MOCKPOINT_TLS_KEY`): a file that cannot be read, is not PEM, or a key that is not the certificate's (the message names the flag and the file)",
     fix: 'give a readable PEM certificate chain and its unencrypted key',
   },
+  LEVELDB_UNAVAILABLE: {
+    from: 'cli',
+    when: "the LevelDB store's native addon cannot be loaded: in a single executable, the temporary directory Bun unpacks it into (`$TMPDIR`, else `/tmp`) is not writable or is mounted `noexec`; on Node, `classic-level` has no build for this platform",
+    fix: 'set `TMPDIR` to a writable directory that allows running files (a container started with `--read-only`: `--tmpfs /tmp:exec`), or start with `--memory` or `MOCKPOINT_REDIS_URL` ([runtimes.md](runtimes.md#single-executables))',
+  },
   DATA_DIR_LOCKED: {
     from: 'cli',
     when: 'the data directory is in use by another mockpoint process',
