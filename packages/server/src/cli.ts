@@ -38,8 +38,9 @@ async function runCommand(name: CommandName, run: () => Promise<number>): Promis
     process.stderr.write(`mockpoint ${name}: error: ${error.message}\n`);
     process.exitCode = error.code === 'INVALID_ARGUMENT' ? 2 : 1;
   }
-  // Let standard output drain (a piped export) before exiting.
-  await new Promise<void>((done) => process.stdout.write('', () => done()));
+  // Let standard output drain (a piped export) before exiting: end() waits for every byte on Node
+  // and on Bun (where an empty write's callback comes before the data written earlier has gone).
+  await new Promise<void>((done) => process.stdout.end(() => done()));
   process.exit();
 }
 
