@@ -20,7 +20,7 @@ import {
 import { nodeApiEncoders } from './api-encoders.js';
 import type { ServerConfig } from './config.js';
 import { DEFAULTS } from './config.js';
-import { type LoadedMockFile, loadAndWatch } from './mock-file/watch-mock-file.js';
+import type { LoadedMockFile } from './mock-file/watch-mock-file.js';
 import { openBackend } from './open-backend.js';
 import { createReporter } from './reporting.js';
 import { StartError } from './start-error.js';
@@ -190,6 +190,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let mockFile: LoadedMockFile | undefined;
   if (options.configFile !== undefined) {
     try {
+      // Loaded only for a mock file: its checks bring the whole `graphql` package (a schema is
+      // built to be checked), about 14 MB of heap a daemon without --config never needs.
+      const { loadAndWatch } = await import('./mock-file/watch-mock-file.js');
       mockFile = await loadAndWatch(
         options.configFile,
         { url: 'http://localhost', token: options.adminToken, fetch: async (request) => app.fetch(request) },

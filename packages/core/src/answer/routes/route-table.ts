@@ -141,6 +141,7 @@ export class RouteTable {
         (route.route.match !== undefined && Object.hasOwn(route.route.match, 'body')) ||
         route.route.match?.graphql !== undefined ||
         route.route.match?.mcp !== undefined ||
+        route.route.answer.llm !== undefined ||
         readsBodyTemplate(route.route.answer),
     );
   }
