@@ -120,9 +120,9 @@ async function session(client: Client): Promise<void> {
   expect(badArgs.content[0]?.text).toContain('INVALID_ARGUMENT');
   // call_endpoint reaches the endpoint's URLs only, never the admin API.
   for (const subpath of ['/../../api/endpoints', '/%2e%2e/%2E%2E/api/endpoint/add']) {
-    const outside = await call(client, 'call_endpoint', { name: 'shop', subpath, method: 'PUT', body: '{}' });
-    expect(outside.isError, subpath).toBe(true);
-    expect(outside.content[0]?.text).toContain('INVALID_ARGUMENT');
+    const escaped = await call(client, 'call_endpoint', { name: 'shop', subpath, method: 'PUT', body: '{}' });
+    expect(escaped.isError, subpath).toBe(true);
+    expect(escaped.content[0]?.text).toContain('INVALID_ARGUMENT');
   }
 
   // The export holds the data exactly as stored.

@@ -295,15 +295,15 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
         .describe(
           "Accept a WebSocket upgrade (a GET with Upgrade: websocket) and play a script; beside it only delay (the handshake's), headers (of the 101) and setState. A request without the upgrade gets 426 WEBSOCKET_REQUIRED.",
         ),
-      mcp: createMcpSchemas(parts.data)
-        .answer.optional()
-        .describe(
-          'A fake MCP server over Streamable HTTP (POST JSON-RPC): initialize, tools/list and tools/call (results templated over {{arguments.x}}), resources, prompts, ping (routes only; beside it only setState). See docs/mcp.md.',
-        ),
       llm: llm
         .optional()
         .describe(
           "Answer as OpenAI's or Anthropic's API does (JSON or SSE, tool calls, errors); beside it only delay, headers, template (renders text) and setState.",
+        ),
+      mcp: createMcpSchemas(parts.data)
+        .answer.optional()
+        .describe(
+          'A fake MCP server over Streamable HTTP (POST JSON-RPC): initialize, tools/list and tools/call (results templated over {{arguments.x}}), resources, prompts, ping (routes only; beside it only setState). See docs/mcp.md.',
         ),
       setState: createStateSchemas()
         .input.optional()
@@ -354,8 +354,8 @@ const FIELD_CODES: Record<string, ErrorCode> = {
   validate: 'INVALID_VALIDATION',
   setState: 'INVALID_STATE',
   websocket: 'INVALID_WEBSOCKET',
-  mcp: 'INVALID_MCP',
   llm: 'INVALID_LLM',
+  mcp: 'INVALID_MCP',
 };
 
 /** Options for {@link parseRoutesBody}. */

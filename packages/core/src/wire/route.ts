@@ -65,17 +65,17 @@ export interface RouteAnswer extends AnswerContent {
    */
   websocket?: WebSocketAnswer;
   /**
-   * Routes only: a fake MCP server over Streamable HTTP (docs/mcp.md): tools,
-   * resources and prompts; beside it only `setState`.
-   */
-  mcp?: McpAnswer;
-  /**
    * Routes only: answer in an LLM provider's wire format (OpenAI Chat
    * Completions or Responses, Anthropic Messages), JSON or streamed, or one of
    * its errors (see docs/llm.md); beside it only `delay`, `headers`,
    * `template` (renders `text`) and `setState`.
    */
   llm?: LlmAnswer;
+  /**
+   * Routes only: a fake MCP server over Streamable HTTP (docs/mcp.md): tools,
+   * resources and prompts; beside it only `setState`.
+   */
+  mcp?: McpAnswer;
 }
 
 /** A resource answer: a collection's name, or the name and the field that holds each item's id. */
@@ -139,10 +139,10 @@ const RESOURCE_FIELDS = new Set(['resource', 'setState', 'headers', 'template'])
 /** What a websocket answer may have beside `websocket`. */
 const WEBSOCKET_FIELDS = new Set(['websocket', 'delay', 'headers', 'setState']);
 
-/** What an mcp answer may have beside `mcp`. */
-const MCP_FIELDS = new Set(['mcp', 'setState']);
 /** What an llm answer may have beside `llm`. */
 const LLM_FIELDS = new Set(['llm', 'delay', 'headers', 'template', 'setState']);
+/** What an mcp answer may have beside `mcp`. */
+const MCP_FIELDS = new Set(['mcp', 'setState']);
 
 /** An `{{item}}` or `{{item.…}}` placeholder (spaces allowed inside the braces). */
 const ITEM_PLACEHOLDER = /\{\{\s*item\s*(?:\.|\}\})/;
@@ -441,8 +441,8 @@ const ANSWER_KEYS = [
   'proxy',
   'resource',
   'websocket',
-  'mcp',
   'llm',
+  'mcp',
   'setState',
 ] as const;
 
@@ -461,10 +461,10 @@ function answerFromMembers(members: ReadonlyMap<string, string>): Record<string,
           ? streamFromJson(text)
           : key === 'websocket'
             ? websocketFromJson(text)
-            : key === 'mcp'
-              ? mcpFromJson(text)
-              : key === 'llm'
-                ? llmFromJson(text)
+            : key === 'llm'
+              ? llmFromJson(text)
+              : key === 'mcp'
+                ? mcpFromJson(text)
                 : JSON.parse(text),
     ]),
   );

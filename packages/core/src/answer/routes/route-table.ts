@@ -140,8 +140,8 @@ export class RouteTable {
         route.validator?.readsBody === true ||
         (route.route.match !== undefined && Object.hasOwn(route.route.match, 'body')) ||
         route.route.match?.graphql !== undefined ||
-        route.route.match?.mcp !== undefined ||
         route.route.answer.llm !== undefined ||
+        route.route.match?.mcp !== undefined ||
         readsBodyTemplate(route.route.answer),
     );
   }
