@@ -224,6 +224,7 @@ describe('Mockoon environments', () => {
         },
         { type: 'ws', endpoint: 'socket', responses: [response({})] },
         { endpoint: 'opt/:id?', responses: [response({})] },
+        { endpoint: 'nomethod', method: '', responses: [response({})] },
         { endpoint: 'random', responseMode: 'RANDOM', responses: [response({ body: 'a' }), response({ body: 'b' })] },
       ]),
       { name: 'x' },
@@ -244,6 +245,7 @@ describe('Mockoon environments', () => {
       'latency 70000 ms',
       'GET /socket',
       'GET /opt/:id?',
+      'ALL /nomethod',
       'GET /random: responseMode RANDOM',
     ]);
   });

@@ -725,8 +725,12 @@ class Converter {
       this.crudRoute(where, path, responses, base);
       return;
     }
+    if (!/^[a-z]{1,16}$/.test(method)) {
+      this.out(where, 'the route has no HTTP method (Mockoon answers no request with it)');
+      return;
+    }
     const match: RequestFilter = { path };
-    if (method !== '' && method !== 'all') match.method = method.toUpperCase();
+    if (method !== 'all') match.method = method.toUpperCase();
     const defaultIndex = Math.max(
       0,
       responses.findIndex((one) => one.default === true),
