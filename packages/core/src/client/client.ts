@@ -9,7 +9,7 @@ import type { QueuedAnswer, QueuedAnswerInput } from '../wire/answer-json.js';
 import type { SocketClose, SocketFrame, SocketInfo } from '../wire/answer-websocket.js';
 import type { Delivery, DeliveryInput, DeliveryPage } from '../wire/delivery-json.js';
 import { type ErrorCode, isOwnError, MockpointError, OWN_ERROR } from '../wire/errors.js';
-import type { GraphqlSchemaBody } from '../wire/graphql-json.js';
+import type { GraphqlPush, GraphqlSchemaBody } from '../wire/graphql-json.js';
 import type { HostEntry } from '../wire/host-mapping.js';
 import type { JournalEntry, JournalPage, LiveRequest, RequestFilter } from '../wire/journal-json.js';
 import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
@@ -613,6 +613,17 @@ export function createClient(options: ClientOptions) {
     ): Promise<number> {
       const body = { ...options, ...frame };
       return (await json<{ count: number }>('POST', `/api/endpoints/${seg(name)}/sockets/send`, body)).count;
+    },
+
+    /**
+     * Pushes an event to the active graphql-ws subscriptions of `name` (those
+     * of `operationName`, or the one `subscription` id, when given; on one
+     * `connection`, or all): a `next` with this result, and/or `complete`.
+     * Resolves with how many subscriptions it reached. See docs/graphql.md.
+     * @example await client.pushGraphql('gh', { operationName: 'OnStar', next: { data: { starred: { id: '1' } } } })
+     */
+    async pushGraphql(name: string, push: GraphqlPush): Promise<number> {
+      return (await json<{ count: number }>('POST', `/api/endpoints/${seg(name)}/sockets/send`, push)).count;
     },
 
     /**

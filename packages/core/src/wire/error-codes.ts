@@ -174,6 +174,10 @@ export const ERRORS = {
     when: 'a WebSocket answer (`websocket`) with a bad frame, delay, close code or `match`, or a frame larger than `MOCKPOINT_MAX_SOCKET_FRAME_BYTES` ([websocket.md](websocket.md))',
     fix: 'correct the script as the message says',
   },
+  INVALID_LLM: {
+    when: 'an LLM API answer (`llm`) with an api its provider does not have, a bad tool call (name, id, arguments not a JSON object), or an error answer with text ([llm.md](llm.md))',
+    fix: 'correct the answer as the message says',
+  },
   WEBSOCKET_REQUIRED: {
     when: 'a request without `Upgrade: websocket` selected a route whose answer is a WebSocket script',
     fix: 'open the URL with a WebSocket client (`ws://…`), or match the route to upgrade requests only',
@@ -256,14 +260,14 @@ export const ERRORS = {
   },
   HOST_NOT_MOCKED: {
     when: 'a request through the forward proxy (an absolute-form target) for a host that is mapped to no endpoint; `error.details.mapped` lists the mapped hosts',
-    fix: "map the host to an endpoint (`MOCKPOINT_HOSTS`, a mock file's `hosts:`, `PUT /api/endpoints/{name}/hosts`; [https.md](https.md#hosts-map-to-endpoints))",
+    fix: "map the host to an endpoint (`MOCKPOINT_HOSTS`, a mock file's `hosts:`, `PUT /api/endpoints/{name}/hosts`; [https.md](https.md#hosts-map-to-endpoints)), or pass it through to the network (`MOCKPOINT_PROXY_PASS_THROUGH` with the host in `MOCKPOINT_PROXY_ALLOW_HOSTS`)",
   },
   CROSS_ORIGIN: {
     when: 'an `/api` write from a page on another origin not in `MOCKPOINT_ALLOWED_ORIGINS` ([safety.md](safety.md))',
     fix: 'add the origin to `MOCKPOINT_ALLOWED_ORIGINS`',
   },
   PROXY_HOST_NOT_ALLOWED: {
-    when: "a proxy answer's host is not in `MOCKPOINT_PROXY_ALLOW_HOSTS` (proxying is off without it), or it resolves to a loopback, private or link-local address that is not listed itself",
+    when: "a proxy answer's host (or, with `MOCKPOINT_PROXY_PASS_THROUGH`, an unmapped host through the forward proxy) is not in `MOCKPOINT_PROXY_ALLOW_HOSTS` (proxying is off without it), or it resolves to a loopback, private or link-local address that is not listed itself",
     fix: 'list the host in `MOCKPOINT_PROXY_ALLOW_HOSTS`; for a loopback or private address list the address itself (`127.0.0.1`)',
   },
   NOT_FOUND: { when: 'no endpoint with that name', fix: 'create it first (`PUT /api/endpoint/add`)' },

@@ -8,6 +8,7 @@
  */
 
 import type { AnswerContent } from './answer-json.js';
+import { checkLlm, type LlmAnswer, llmFromJson } from './answer-llm.js';
 import { checkStream, minRenderedStreamBytes, type StreamLimits, streamFromJson } from './answer-stream.js';
 import { checkWebSocket, type WebSocketAnswer, websocketFromJson } from './answer-websocket.js';
 import { isBase64 } from './base64.js';
@@ -62,6 +63,13 @@ export interface RouteAnswer extends AnswerContent {
    * `426 WEBSOCKET_REQUIRED`.
    */
   websocket?: WebSocketAnswer;
+  /**
+   * Routes only: answer in an LLM provider's wire format (OpenAI Chat
+   * Completions or Responses, Anthropic Messages), JSON or streamed, or one of
+   * its errors (see docs/llm.md); beside it only `delay`, `headers`,
+   * `template` (renders `text`) and `setState`.
+   */
+  llm?: LlmAnswer;
 }
 
 /** A resource answer: a collection's name, or the name and the field that holds each item's id. */
@@ -124,6 +132,9 @@ const RESOURCE_FIELDS = new Set(['resource', 'setState', 'headers', 'template'])
 
 /** What a websocket answer may have beside `websocket`. */
 const WEBSOCKET_FIELDS = new Set(['websocket', 'delay', 'headers', 'setState']);
+
+/** What an llm answer may have beside `llm`. */
+const LLM_FIELDS = new Set(['llm', 'delay', 'headers', 'template', 'setState']);
 
 /** An `{{item}}` or `{{item.…}}` placeholder (spaces allowed inside the braces). */
 const ITEM_PLACEHOLDER = /\{\{\s*item\s*(?:\.|\}\})/;
@@ -208,6 +219,33 @@ export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, li
       maxStreamEvents: limits.maxStreamEvents ?? SETTINGS.maxStreamEvents.default,
       where: `routes[${at}].answer`,
       details: { index: at },
+    });
+    return;
+  }
+  if (answer.llm !== undefined) {
+    const others = Object.keys(answer).filter((key) => !LLM_FIELDS.has(key));
+    if (others.length > 0) {
+      fail(
+        'INVALID_ANSWER',
+        index,
+        `an llm answer is the provider's (with delay, headers, template and setState beside it); ${others.join(', ')} do not apply`,
+      );
+    }
+    const template = answer.template === true;
+    if (answer.headers !== undefined) checkHeaders(answer.headers, index, template);
+    const { list = 'routes', index: at } = typeof index === 'number' ? { index } : index;
+    if (list !== 'routes') fail('INVALID_ANSWER', index, 'an llm answer is for routes only');
+    if (template && ITEM_PLACEHOLDER.test(JSON.stringify(answer))) {
+      fail('INVALID_TEMPLATE', index, '{{item…}} is the item a resource route answers; this answer is not a resource');
+    }
+    checkLlm(answer.llm, {
+      maxBodyBytes,
+      maxStreamEvents: limits.maxStreamEvents ?? SETTINGS.maxStreamEvents.default,
+      maxStreamMs: limits.maxStreamMs ?? SETTINGS.maxStreamMs.default,
+      where: `routes[${at}].answer`,
+      details: { index: at },
+      template,
+      delay: answer.delay ?? 0,
     });
     return;
   }
@@ -381,6 +419,7 @@ const ANSWER_KEYS = [
   'proxy',
   'resource',
   'websocket',
+  'llm',
   'setState',
 ] as const;
 
@@ -399,7 +438,9 @@ function answerFromMembers(members: ReadonlyMap<string, string>): Record<string,
           ? streamFromJson(text)
           : key === 'websocket'
             ? websocketFromJson(text)
-            : JSON.parse(text),
+            : key === 'llm'
+              ? llmFromJson(text)
+              : JSON.parse(text),
     ]),
   );
 }

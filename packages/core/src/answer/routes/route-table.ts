@@ -139,6 +139,7 @@ export class RouteTable {
         route.validator?.readsBody === true ||
         (route.route.match !== undefined && Object.hasOwn(route.route.match, 'body')) ||
         route.route.match?.graphql !== undefined ||
+        route.route.answer.llm !== undefined ||
         readsBodyTemplate(route.route.answer),
     );
   }

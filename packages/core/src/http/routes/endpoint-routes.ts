@@ -107,6 +107,7 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
     'INVALID_HEADER',
     'INVALID_TEMPLATE',
     'INVALID_STREAM',
+    'INVALID_LLM',
     'STREAM_TOO_LONG',
     'INVALID_PROXY',
     'INVALID_VALIDATION',
