@@ -30,3 +30,10 @@ export {
   type ParseMockFileOptions,
   parseMockFile,
 } from './parse-mock-file.js';
+export {
+  isWireMock,
+  type WireMockFile,
+  type WireMockImport,
+  type WireMockImportOptions,
+  wireMockMockFile,
+} from './wiremock-mock-file.js';

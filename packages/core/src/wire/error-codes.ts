@@ -227,6 +227,11 @@ export const ERRORS = {
     when: '`mockpoint import --from har` was given a file that is not JSON, has no `log.entries` list, or would make more routes than a name holds ([har.md](har.md))',
     fix: 'export the HAR again from the browser or tool (a HAR 1.2 file), or import one host at a time with `--host`',
   },
+  INVALID_WIREMOCK: {
+    from: 'cli',
+    when: '`mockpoint import --from wiremock` was given a file that is not a WireMock mapping or `{ "mappings": [...] }`, a folder without `mappings/`, or more mappings than a name holds as routes ([import.md](import.md))',
+    fix: 'give a mapping file, a `{ "mappings": [...] }` file or the folder WireMock was started with (`--root-dir`), or split it into several names',
+  },
   OPENAPI_UNREADABLE: {
     from: 'cli',
     when: '`mockpoint import` was given a file that cannot be read, is not YAML/JSON, is not OpenAPI 2.0/3.0/3.1, or has a `$ref` that points at nothing',

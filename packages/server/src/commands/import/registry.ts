@@ -12,5 +12,6 @@ import { har } from './har.js';
 import type { Importer } from './importer.js';
 import { jsonServer } from './json-server.js';
 import { openapi } from './openapi.js';
+import { wiremock } from './wiremock.js';
 
-export const IMPORTERS: readonly Importer[] = [graphql, har, jsonServer, openapi];
+export const IMPORTERS: readonly Importer[] = [graphql, har, wiremock, jsonServer, openapi];
