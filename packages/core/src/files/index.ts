@@ -42,3 +42,10 @@ export {
   type PostmanImportOptions,
   postmanMockFile,
 } from './postman-collection.js';
+export {
+  isWireMock,
+  type WireMockFile,
+  type WireMockImport,
+  type WireMockImportOptions,
+  wireMockMockFile,
+} from './wiremock-mock-file.js';

@@ -241,6 +241,11 @@ export const ERRORS = {
     when: '`mockpoint import --from postman` was given a file that is not JSON or not a Postman collection v2.1 (an object with `info` and an `item` list) ([import.md](import.md))',
     fix: 'export the collection again from Postman as "Collection v2.1"',
   },
+  INVALID_WIREMOCK: {
+    from: 'cli',
+    when: '`mockpoint import --from wiremock` was given a file that is not a WireMock mapping or `{ "mappings": [...] }`, a folder without `mappings/`, or more mappings than a name holds as routes ([import.md](import.md))',
+    fix: 'give a mapping file, a `{ "mappings": [...] }` file or the folder WireMock was started with (`--root-dir`), or split it into several names',
+  },
   OPENAPI_UNREADABLE: {
     from: 'cli',
     when: '`mockpoint import` was given a file that cannot be read, is not YAML/JSON, is not OpenAPI 2.0/3.0/3.1, or has a `$ref` that points at nothing',
