@@ -250,6 +250,33 @@ describe('Mockoon environments', () => {
     ]);
   });
 
+  it('folders are walked once each (a folder inside itself too); more routes than a name holds is refused', () => {
+    const folders = [
+      {
+        uuid: 'f1',
+        name: 'a',
+        children: [
+          { type: 'folder', uuid: 'f1' },
+          { type: 'route', uuid: 'u0' },
+        ],
+      },
+    ];
+    const looped = environment([{ endpoint: 'x', responses: [response({ body: 'x' })] }], {
+      folders,
+      rootChildren: [
+        { type: 'folder', uuid: 'f1' },
+        { type: 'folder', uuid: 'f1' },
+      ],
+    });
+    expect(routesOf(mockoonMockFile(looped, { name: 'x' }).text).map((route) => route.answer.body)).toEqual(['x']);
+    const many = environment(
+      Array.from({ length: 10_001 }, (_, i) => ({ endpoint: `r${i}`, responses: [response({})] })),
+    );
+    expect(() => mockoonMockFile(many, { name: 'x', file: 'big.json' })).toThrow(
+      /big.json: 10001 routes, more than a name holds/,
+    );
+  });
+
   it('a file response without a reader, or an unreadable one, is left out and named', () => {
     const env = environment([{ endpoint: 'f', responses: [response({ bodyType: 'FILE', filePath: 'missing.json' })] }]);
     expect(mockoonMockFile(env, { name: 'x' }).leftOut).toEqual([
