@@ -30,6 +30,7 @@ export {
   type ParseMockFileOptions,
   parseMockFile,
 } from './parse-mock-file.js';
+export { type WireMockExport, wireMockMappings } from './wiremock-export.js';
 export {
   isWireMock,
   type WireMockFile,
