@@ -7,10 +7,9 @@
 //   BENCH_SECONDS=3 node bench/import.mjs
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { start, stop } from './server-process.mjs';
 
@@ -109,9 +108,10 @@ async function freePort() {
 
 /** WireMock from the `wiremock` npm package on the folder, once its admin API answers (at most 90 s). */
 async function wireMock(dir) {
-  const require = createRequire(join(root, 'packages/server/package.json'));
-  const pkg = require.resolve('wiremock/package.json');
-  const jar = join(dirname(pkg), 'build', `wiremock-standalone-${require('wiremock/package.json').version}.jar`);
+  // The server package's devDependency (its tests start the same jar).
+  const pkg = join(root, 'packages/server/node_modules/wiremock');
+  const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
+  const jar = join(pkg, 'build', `wiremock-standalone-${version}.jar`);
   const port = await freePort();
   const child = spawn(
     'java',
