@@ -2,16 +2,18 @@
 // same work, in the same run, on 127.0.0.1 — a cached GET, a small JSON webhook
 // POST, 1,000 connections on a 100 ms endpoint and a GET of the last of 1, 100
 // and 1,000 routes on one name — then memory (RSS) and durable-add throughput
-// with 1 and 50 writers. Each server runs in its own
-// process; the load generator (wrk, Debian's `wrk` package) in another.
-// Bounded: a few seconds per measurement.
+// with 1 and 50 writers. Then the GET, POST and delay paths with the daemon run by Bun
+// (Bun.serve) against a bare Bun.serve and a bare node:http server doing the same work.
+// Each server runs in its own process; the load generator (wrk, Debian's `wrk` package)
+// in another. Bounded: a few seconds per measurement.
 //
-//   BENCH_SECONDS=8 BENCH_ROUNDS=2 BENCH_ONLY=get,post,signed,delay,routes,adds node bench/run.mjs
+//   BENCH_SECONDS=8 BENCH_ROUNDS=2 BENCH_ONLY=get,post,signed,delay,routes,adds,bun node bench/run.mjs
 import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { invoice } from './payloads.mjs';
 import { start, stop } from './server-process.mjs';
@@ -21,7 +23,12 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = process.env.BENCH_CLI ?? join(root, 'packages/server/dist/cli.js');
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'get,post,signed,delay,routes,adds').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'get,post,signed,delay,routes,adds,bun').split(','));
+/** The `bun` binary of the `bun` package (a devDependency of the server), for the Bun rows. */
+const bun = join(
+  dirname(createRequire(join(root, 'packages/server/package.json')).resolve('bun/package.json')),
+  'bin/bun.exe',
+);
 /** Route counts of the routes sweep. */
 const ROUTE_COUNTS = [1, 100, 1000];
 const work = mkdtempSync(join(tmpdir(), 'mockpoint-bench-'));
@@ -231,6 +238,55 @@ async function benchDurableAdds(writers, seconds = 5) {
   return { writers, rps: r.rps, p99Ms: r.p99Ms, errors: r.errors };
 }
 
+/**
+ * The daemon run by Bun (`bun dist/cli.js`: Bun.serve) on one scenario, against a bare
+ * Bun.serve and a bare node:http server answering the same bytes, the three alternated
+ * in each round so that drift of the machine's load affects them alike.
+ */
+async function benchBun(key, mock) {
+  const scenario = SCENARIOS[key];
+  if (scenario.script && !scenario.scriptFile) {
+    scenario.scriptFile = join(work, `${key}.lua`);
+    writeFileSync(scenario.scriptFile, scenario.script);
+  }
+  const endpoint = { ...scenario.endpoint, name: `bun-${scenario.endpoint.name}` };
+  await addEndpoint(mock, endpoint);
+  const expected = await (await fetch(`${mock.url}/endpoint/${endpoint.name}`)).text();
+  const env = { ...scenario.bare, BENCH_BODY: expected, BENCH_STATUS: String(endpoint.statusCode ?? 200) };
+  const bareBun = await start([join(root, 'bench/bare-bun.mjs')], env, undefined, bun);
+  const bareNode = await start([join(root, 'bench/bare-server.mjs')], env);
+  for (const bare of [bareBun, bareNode]) {
+    if ((await (await fetch(`${bare.url}/endpoint/x`)).text()) !== expected) {
+      throw new Error('a baseline answered different bytes than mockpoint on Bun');
+    }
+  }
+  const urls = {
+    mock: `${mock.url}/endpoint/${endpoint.name}`,
+    bun: `${bareBun.url}/endpoint/x`,
+    node: `${bareNode.url}/endpoint/x`,
+  };
+  for (const url of Object.values(urls)) load(url, scenario, 2); // warm-up (JIT)
+  const runs = { mock: [], bun: [], node: [] };
+  for (let i = 0; i < ROUNDS; i++) {
+    const order = i % 2 === 0 ? ['bun', 'mock', 'node'] : ['node', 'mock', 'bun'];
+    for (const which of order) runs[which].push(load(urls[which], scenario));
+  }
+  await stop(bareBun);
+  await stop(bareNode);
+  const avg = (list, pick) => list.reduce((sum, r) => sum + pick(r), 0) / list.length;
+  const summary = (list) => ({ rps: avg(list, (r) => r.rps), p99Ms: avg(list, (r) => r.p99Ms) });
+  return {
+    scenario,
+    mock: summary(runs.mock),
+    bun: summary(runs.bun),
+    node: summary(runs.node),
+    errors: Object.values(runs)
+      .flat()
+      .map((r) => r.errors)
+      .filter((e) => e),
+  };
+}
+
 /** CPU time (user + system, µs) the process has used so far (Linux /proc; clock ticks of 10 ms). */
 function cpuMicros({ child }) {
   const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -350,6 +406,27 @@ try {
       );
     }
     console.log(`  50 writers / 1 writer: ${fmt(many.rps / one.rps, 1)} x`);
+  }
+  if (ONLY.has('bun') && existsSync(bun)) {
+    const version = spawnSync(bun, ['--version'], { encoding: 'utf8' }).stdout.trim();
+    const onBun = await start([cli, '--memory', '--port', '0', '--host', '127.0.0.1'], {}, undefined, bun);
+    const idleOnBun = memory(onBun);
+    console.log(`\nthe daemon run by Bun ${version} (Bun.serve), against a bare Bun.serve and a bare node:http`);
+    for (const key of ['get', 'post', 'delay']) {
+      const r = await benchBun(key, onBun);
+      console.log(`\n${r.scenario.title}, ${r.scenario.connections} connections`);
+      console.log(`  bare Bun.serve          ${fmt(r.bun.rps).padStart(8)} req/s   p99 ${fmt(r.bun.p99Ms, 2)} ms`);
+      console.log(`  bare node:http          ${fmt(r.node.rps).padStart(8)} req/s   p99 ${fmt(r.node.p99Ms, 2)} ms`);
+      console.log(`  mockpoint on Bun        ${fmt(r.mock.rps).padStart(8)} req/s   p99 ${fmt(r.mock.p99Ms, 2)} ms`);
+      console.log(
+        `  ratio                   ${fmt(r.mock.rps / r.bun.rps, 2)} x bare Bun.serve, ${fmt(r.mock.rps / r.node.rps, 2)} x bare node:http (req/s)`,
+      );
+      if (r.errors.length) console.log(`  errors: ${r.errors.join(', ')}`);
+    }
+    console.log(
+      `\n  idle RSS of the daemon on Bun ${fmt(idleOnBun.rssMb, 1)} MB (peak under this load ${fmt(memory(onBun).peakMb, 1)} MB)`,
+    );
+    await stop(onBun);
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -1,16 +1,16 @@
-// Starting and stopping the servers a benchmark measures, each a Node process of its own: the
-// mockpoint CLI or a bare node:http server. Shared by bench/run.mjs, bench/streams.mjs and bench/replicas.mjs.
+// Starting and stopping the servers a benchmark measures, each a process of its own: the
+// mockpoint CLI (on Node or Bun), a bare node:http server or a bare Bun.serve. Shared by bench/run.mjs, bench/streams.mjs and bench/replicas.mjs.
 import { spawn } from 'node:child_process';
 
 /**
- * Spawns `node ...args` with `env` added and resolves with `{ child, url }` once it prints
+ * Spawns `node ...args` (or `command ...args`, e.g. the `bun` binary) with `env` added and resolves with `{ child, url }` once it prints
  * `listening on <url>`; rejects when it exits first (with what it printed). With `children`
  * (a Set), the child is added to it at once, so that a caller can kill what it started even
  * when a start never finishes.
  */
-export function start(args, env = {}, children = undefined) {
+export function start(args, env = {}, children = undefined, command = process.execPath) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
+    const child = spawn(command, args, {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

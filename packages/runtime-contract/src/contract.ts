@@ -403,6 +403,36 @@ export const CHECKS: readonly Check[] = [
     },
   },
   {
+    id: 'graphql-ws',
+    title: 'GraphQL over graphql-ws: ack, pong, a query answered as over HTTP, a subscription event from the schema',
+    async run(target) {
+      const schema = 'type Query { version: String! }\ntype Subscription { ticks: Int! }\n';
+      expect((await call(target, 'PUT', '/api/endpoints/rt-gqlws/graphql', schema)).status).toBe(201);
+      const query = '{ version }';
+      const overHttp = await call(target, 'POST', '/endpoint/rt-gqlws', JSON.stringify({ query }));
+      const client = await openSocket(target, '/endpoint/rt-gqlws', ['graphql-transport-ws']);
+      expect(client.socket.protocol).toBe('graphql-transport-ws');
+      client.socket.send('{"type":"connection_init"}');
+      client.socket.send('{"type":"ping"}');
+      client.socket.send(JSON.stringify({ id: 'q', type: 'subscribe', payload: { query } }));
+      client.socket.send(JSON.stringify({ id: 's', type: 'subscribe', payload: { query: 'subscription { ticks }' } }));
+      expect(await eventually(async () => client.received.length >= 5, 5000)).toBe(true);
+      client.socket.send('{"id":"s","type":"complete"}');
+      client.socket.close(1000);
+      expect(client.received.slice(0, 4)).toEqual([
+        '{"type":"connection_ack"}',
+        '{"type":"pong"}',
+        `{"id":"q","type":"next","payload":${overHttp.text}}`,
+        '{"id":"q","type":"complete"}',
+      ]);
+      expect(JSON.parse(client.received[4] as string)).toMatchObject({
+        id: 's',
+        type: 'next',
+        payload: { data: { ticks: expect.any(Number) } },
+      });
+    },
+  },
+  {
     id: 'stream',
     title: 'streamed answer: each SSE event sent as it is due, Last-Event-ID resumes',
     async run(target) {

@@ -7,20 +7,21 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Backend, createApp, type EndpointStore, type MockpointApp, memoryBackend } from '@mockpoint/core';
+import type { RuntimeServedApp } from '@mockpoint/core/bun';
 import { pickLimits, SETTINGS, VERSION } from '@mockpoint/core/defaults';
 import { isOwnError } from '@mockpoint/core/internal';
 import {
   acceptConnect,
   nodeDeliverySend,
+  serve as nodeServe,
   type ServedApp,
   type ServeOptions,
-  serve,
   type TlsOptions,
 } from '@mockpoint/core/node';
 import { nodeApiEncoders } from './api-encoders.js';
 import type { ServerConfig } from './config.js';
 import { DEFAULTS } from './config.js';
-import { type LoadedMockFile, loadAndWatch } from './mock-file/watch-mock-file.js';
+import type { LoadedMockFile } from './mock-file/watch-mock-file.js';
 import { openBackend } from './open-backend.js';
 import { createReporter } from './reporting.js';
 import { StartError } from './start-error.js';
@@ -28,6 +29,7 @@ import { readTlsFiles } from './tls-files.js';
 
 export { StartError } from './start-error.js';
 
+import { registerMcpRoute } from './mcp-route.js';
 import { registerWebRoutes } from './web.js';
 
 /** Options for {@link startServer}: any {@link ServerConfig} field, defaults otherwise. */
@@ -122,6 +124,33 @@ async function tlsMaterial(
   return { tls: { ...ca.issue(names), certificateFor }, caPath: ca.certPath };
 }
 
+/** How the daemon listens on one address: `node:http`, or `Bun.serve`. */
+type Serve = (app: MockpointApp, options: ServeOptions) => Promise<RuntimeServedApp & { server?: ServedApp['server'] }>;
+
+/**
+ * The one place the runtime picks how the daemon serves. Run by Bun, with
+ * `Bun.serve` (the engine's Fetch sink, Bun's own WebSocket upgrade), unless HTTPS
+ * is asked for: HTTP/2 by ALPN and the CONNECT proxy need `node:http2`/`node:http`,
+ * so then every listener is the Node one (Bun's emulation), as on Node.
+ * `MOCKPOINT_BUN_SERVE=0` keeps the Node listeners on Bun (to compare, or as a way out).
+ */
+async function pickServe(options: StartServerOptions): Promise<Serve> {
+  const onBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
+  if (!onBun || options.https || process.env.MOCKPOINT_BUN_SERVE === '0') return nodeServe;
+  const { serve: bunServe } = await import('@mockpoint/core/bun');
+  // Bun.serve has no connection cap nor header/request timeouts: its idle timeout stands for them (docs/runtimes.md).
+  return async (app, { port, host, endpoint }) => {
+    try {
+      return bunServe(app, { port, host, endpoint });
+    } catch (error) {
+      // Node's listen errors name the address; Bun's do not.
+      throw Object.assign(error as Error, { address: host });
+    }
+  };
+}
+
+type Served = Awaited<ReturnType<Serve>>;
+
 /** The addresses the daemon listens on unless told otherwise: this machine only. */
 const LOOPBACK = ['127.0.0.1', '::1'] as const;
 
@@ -134,11 +163,12 @@ const NO_SUCH_ADDRESS = new Set(['EADDRNOTAVAIL', 'EAFNOSUPPORT']);
  * `curl [::1]` reach it, and so does `localhost` whichever it resolves to).
  */
 async function listen(
+  serve: Serve,
   app: MockpointApp,
   port: number,
   host: string | undefined,
   limits: Pick<ServeOptions, 'maxConnections' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'endpoint' | 'tls'>,
-): Promise<ServedApp[]> {
+): Promise<Served[]> {
   if (host !== undefined) return [await serve(app, { ...limits, port, host })];
   // With port 0 the port picked on 127.0.0.1 may be taken on ::1: pick again then.
   for (let attempt = 1; ; attempt++) {
@@ -177,17 +207,22 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // /api JSON answers compressed for clients that take it (a journal shrinks about fourfold).
     apiEncoders: nodeApiEncoders,
     proxyAllowHosts: options.proxyAllowHosts,
+    proxyPassThrough: options.proxyPassThrough,
     onUnexpectedError: (error, request) => {
       console.error('mockpoint: unexpected error:', error);
       reporter?.capture(error, request);
     },
   });
+  registerMcpRoute(app);
   registerWebRoutes(app, { root: options.webRoot ?? DEFAULT_WEB_ROOT, clientReportingDsn: options.clientReportingDsn });
 
   // The mock file is in before the first request can arrive; a bad one stops start-up.
   let mockFile: LoadedMockFile | undefined;
   if (options.configFile !== undefined) {
     try {
+      // Loaded only for a mock file: its checks bring the whole `graphql` package (a schema is
+      // built to be checked), about 14 MB of heap a daemon without --config never needs.
+      const { loadAndWatch } = await import('./mock-file/watch-mock-file.js');
       mockFile = await loadAndWatch(
         options.configFile,
         { url: 'http://localhost', token: options.adminToken, fetch: async (request) => app.fetch(request) },
@@ -209,15 +244,16 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     headersTimeoutMs: options.headersTimeoutMs,
     requestTimeoutMs: options.requestTimeoutMs,
   };
-  const served: ServedApp[] = [];
+  const serve = await pickServe(options);
+  const served: Served[] = [];
   const endpointUrls: Record<string, string> = {};
   // The daemon's port first, then each endpoint served at the root of its own (`--serve name=port`).
   const ports: [string | undefined, number][] = [[undefined, port], ...Object.entries(options.serve ?? {})];
   for (const [endpoint, at] of ports) {
     try {
-      const one = await listen(app, at, host, { ...limits, endpoint });
+      const one = await listen(serve, app, at, host, { ...limits, endpoint });
       served.push(...one);
-      if (endpoint !== undefined) endpointUrls[endpoint] = (one[0] as ServedApp).url;
+      if (endpoint !== undefined) endpointUrls[endpoint] = (one[0] as Served).url;
     } catch (error) {
       await Promise.all(served.map((one) => one.close()));
       await mockFile?.close();
@@ -240,10 +276,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   if (options.https) {
     try {
       const material = await tlsMaterial(options, app);
-      const secure = await listen(app, options.httpsPort ?? DEFAULTS.httpsPort, host, { ...limits, tls: material.tls });
+      const secure = await listen(serve, app, options.httpsPort ?? DEFAULTS.httpsPort, host, {
+        ...limits,
+        tls: material.tls,
+      });
       // The daemon's own port takes CONNECT (HTTPS_PROXY) and hands mapped hosts' tunnels to the HTTPS server.
       for (const plain of served)
-        if (plain.port === served[0]?.port) acceptConnect(plain.server, (secure[0] as ServedApp).server, app);
+        if (plain.port === served[0]?.port && plain.server && secure[0]?.server)
+          acceptConnect(plain.server, secure[0].server, app);
       served.push(...secure);
       tls = { ca: material.caPath, urls: secure.map((one) => one.url) };
     } catch (error) {
@@ -273,8 +313,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     })();
     return closing;
   };
-  const main = served.filter((one) => one.port === (served[0] as ServedApp).port);
-  const [first] = main as [ServedApp];
+  const main = served.filter((one) => one.port === (served[0] as Served).port);
+  const [first] = main as [Served];
   return {
     url: first.url,
     urls: main.map((one) => one.url),

@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import * as harValidator from 'har-validator';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { assertBuilt, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { assertBuilt, killAll, makeTempDir, ON_BUN, removeTempDirs, startDaemon } from './helpers/daemon.js';
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
@@ -113,21 +113,27 @@ it('random code points in path, query, a header, Host and body: the HAR export i
   expect(health.status).toBe(200);
 });
 
-it('a path is exported as it came: dot segments, backslashes and a bare % are kept (escaped where a URI needs), never resolved', async () => {
-  const dir = await makeTempDir('mockpoint-har-fuzz-');
-  const daemon = await startDaemon({ cwd: dir, args: ['--memory'] });
-  const paths = ['/endpoint/x/a\\b/%2e%2E/z%zz', '/endpoint/x/../y/q'];
-  for (const path of paths) {
+// Not on Bun (docs/runtimes.md#tests-not-run-on-bun): Bun.serve resolves dot segments before a handler sees the URL.
+it.skipIf(ON_BUN)(
+  'a path is exported as it came: dot segments, backslashes and a bare % are kept (escaped where a URI needs), never resolved',
+  async () => {
+    const dir = await makeTempDir('mockpoint-har-fuzz-');
+    const daemon = await startDaemon({ cwd: dir, args: ['--memory'] });
+    const paths = ['/endpoint/x/a\\b/%2e%2E/z%zz', '/endpoint/x/../y/q'];
+    for (const path of paths) {
+      expect(
+        await send(daemon.port, `GET ${path} HTTP/1.1\r\nHost: h.test\r\nConnection: close\r\n\r\n`, Buffer.alloc(0)),
+      ).toBe(404);
+    }
+    const har = (await (await fetch(`${daemon.url}/api/requests.har`)).json()) as {
+      log: { entries: { request: { url: string }; _mockpoint: { name: string; subpath: string } }[] };
+    };
+    await expect(harValidator.har(har)).resolves.toBe(har);
     expect(
-      await send(daemon.port, `GET ${path} HTTP/1.1\r\nHost: h.test\r\nConnection: close\r\n\r\n`, Buffer.alloc(0)),
-    ).toBe(404);
-  }
-  const har = (await (await fetch(`${daemon.url}/api/requests.har`)).json()) as {
-    log: { entries: { request: { url: string }; _mockpoint: { name: string; subpath: string } }[] };
-  };
-  await expect(harValidator.har(har)).resolves.toBe(har);
-  expect(har.log.entries.map((entry) => [entry.request.url, entry._mockpoint.name, entry._mockpoint.subpath])).toEqual([
-    ['http://h.test/endpoint/x/a%5Cb/%2e%2E/z%25zz', 'x', '/a\\b/%2e%2E/z%zz'],
-    ['http://h.test/endpoint/x/../y/q', 'x', '/../y/q'],
-  ]);
-});
+      har.log.entries.map((entry) => [entry.request.url, entry._mockpoint.name, entry._mockpoint.subpath]),
+    ).toEqual([
+      ['http://h.test/endpoint/x/a%5Cb/%2e%2E/z%25zz', 'x', '/a\\b/%2e%2E/z%zz'],
+      ['http://h.test/endpoint/x/../y/q', 'x', '/../y/q'],
+    ]);
+  },
+);

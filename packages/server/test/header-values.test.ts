@@ -11,7 +11,15 @@ import { LevelStore } from '@mockpoint/core/level';
 import { jsonString, prng, randomText } from '@mockpoint/testkit/random-text';
 import { closeExchanges, dechunk, exchange } from '@mockpoint/testkit/raw-http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import {
+  assertBuilt,
+  type Daemon,
+  killAll,
+  makeTempDir,
+  ON_BUN,
+  removeTempDirs,
+  startDaemon,
+} from './helpers/daemon.js';
 
 beforeAll(() => assertBuilt());
 afterEach(async () => {
@@ -102,89 +110,95 @@ function headerOf(lines: string[], name: string): string | undefined {
 }
 
 describe('header values made of random code points (seeded fuzz against the daemon)', () => {
-  it('never kills the daemon; each answer is the exact stored bytes or a refusal with a code', async () => {
-    const seed = 20261123;
-    const random = prng(seed);
-    const daemon = await startDaemon({ cwd: await makeTempDir() });
-    const counts = { stored: 0, refused: 0, templated: 0 };
-    const BATCHES = 12;
-    const PER_BATCH = 25;
-    for (let batch = 0; batch < BATCHES; batch++) {
-      for (let i = 0; i < PER_BATCH; i++) {
-        const n = batch * PER_BATCH + i;
-        const name = `fz-${n % 7}`;
-        const value = randomText(random, 1 + Math.floor(random() * 12));
-        const why = `seed ${seed}, case ${n}, value ${jsonString(value)}`;
-        const mode = n % 4;
-        if (mode === 0 || mode === 1) {
-          // A literal value, in a route or a queued answer.
-          const answer = `{"headers":{"x-f":${jsonString(value)}},"body":"b"}`;
-          const saved =
-            mode === 0
-              ? await send(`${daemon.url}/api/endpoints/${name}/routes`, 'PUT', `{"routes":[{"answer":${answer}}]}`)
-              : await send(`${daemon.url}/api/endpoints/${name}/queue`, 'POST', `{"answers":[${answer}]}`);
-          if (!VALID_VALUE.test(value)) {
-            expect(saved, why).toMatchObject({ status: 400, body: { error: { code: 'INVALID_HEADER' } } });
-            counts.refused++;
-            continue;
-          }
-          expect(saved.status, why).toBe(mode === 0 ? 200 : 201);
-          const got = await rawGet(daemon, `/endpoint/${name}/any`);
-          expect([got.status, headerOf(got.lines, 'x-f'), got.body], why).toEqual([
-            200,
-            value.replace(/^[ \t]+/, ''),
-            'b',
-          ]);
-          // Node trims nothing: the line carries exactly the stored bytes after "x-f: ".
-          expect(got.lines, why).toContain(`x-f: ${value}`);
-          counts.stored++;
-        } else {
-          // A templated value: the random text arrives in the path (percent-encoded UTF-8) or in a JSON body.
-          counts.templated++;
-          const inPath = mode === 2;
-          const answer = inPath
-            ? '{"template":true,"headers":{"x-f":"p={{params.id}}"},"body":"t"}'
-            : '{"template":true,"headers":{"x-f":"b={{body.h}}"},"body":"t"}';
-          const saved = await send(
-            `${daemon.url}/api/endpoints/${name}/routes`,
-            'PUT',
-            `{"routes":[{"match":{"path":"/t/:id"},"answer":${answer}}]}`,
-          );
-          expect(saved.status, why).toBe(200);
-          let got: { status: number; lines: string[]; body: string };
-          let expected: string;
-          if (inPath) {
-            const segment = [...Buffer.from(value, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
-            got = await rawGet(daemon, `/endpoint/${name}/t/${segment}`);
-            const journal = (await send(`${daemon.url}/api/endpoints/${name}/requests`, 'GET')).body as {
-              requests: { params: { id: string } }[];
-            };
-            const param = journal.requests.at(-1)?.params.id ?? '';
-            expected = `p=${rendered(param)}`;
+  // Not on Bun (docs/runtimes.md#tests-not-run-on-bun): Fetch Headers trim a value's leading and trailing whitespace.
+  it.skipIf(ON_BUN)(
+    'never kills the daemon; each answer is the exact stored bytes or a refusal with a code',
+    async () => {
+      const seed = 20261123;
+      const random = prng(seed);
+      const daemon = await startDaemon({ cwd: await makeTempDir() });
+      const counts = { stored: 0, refused: 0, templated: 0 };
+      const BATCHES = 12;
+      const PER_BATCH = 25;
+      for (let batch = 0; batch < BATCHES; batch++) {
+        for (let i = 0; i < PER_BATCH; i++) {
+          const n = batch * PER_BATCH + i;
+          const name = `fz-${n % 7}`;
+          const value = randomText(random, 1 + Math.floor(random() * 12));
+          const why = `seed ${seed}, case ${n}, value ${jsonString(value)}`;
+          const mode = n % 4;
+          if (mode === 0 || mode === 1) {
+            // A literal value, in a route or a queued answer.
+            const answer = `{"headers":{"x-f":${jsonString(value)}},"body":"b"}`;
+            const saved =
+              mode === 0
+                ? await send(`${daemon.url}/api/endpoints/${name}/routes`, 'PUT', `{"routes":[{"answer":${answer}}]}`)
+                : await send(`${daemon.url}/api/endpoints/${name}/queue`, 'POST', `{"answers":[${answer}]}`);
+            if (!VALID_VALUE.test(value)) {
+              expect(saved, why).toMatchObject({ status: 400, body: { error: { code: 'INVALID_HEADER' } } });
+              counts.refused++;
+              continue;
+            }
+            expect(saved.status, why).toBe(mode === 0 ? 200 : 201);
+            const got = await rawGet(daemon, `/endpoint/${name}/any`);
+            expect([got.status, headerOf(got.lines, 'x-f'), got.body], why).toEqual([
+              200,
+              value.replace(/^[ \t]+/, ''),
+              'b',
+            ]);
+            // Node trims nothing: the line carries exactly the stored bytes after "x-f: ".
+            expect(got.lines, why).toContain(`x-f: ${value}`);
+            counts.stored++;
           } else {
-            const response = await fetch(`${daemon.url}/endpoint/${name}/t/1`, {
-              method: 'POST',
-              body: `{"h":${jsonString(value)}}`,
-            });
-            await response.arrayBuffer();
-            got = {
-              status: response.status,
-              lines: [`x-f: ${Buffer.from(response.headers.get('x-f') ?? '', 'latin1').toString('latin1')}`],
-              body: 't',
-            };
-            expected = `b=${rendered(value)}`;
+            // A templated value: the random text arrives in the path (percent-encoded UTF-8) or in a JSON body.
+            counts.templated++;
+            const inPath = mode === 2;
+            const answer = inPath
+              ? '{"template":true,"headers":{"x-f":"p={{params.id}}"},"body":"t"}'
+              : '{"template":true,"headers":{"x-f":"b={{body.h}}"},"body":"t"}';
+            const saved = await send(
+              `${daemon.url}/api/endpoints/${name}/routes`,
+              'PUT',
+              `{"routes":[{"match":{"path":"/t/:id"},"answer":${answer}}]}`,
+            );
+            expect(saved.status, why).toBe(200);
+            let got: { status: number; lines: string[]; body: string };
+            let expected: string;
+            if (inPath) {
+              const segment = [...Buffer.from(value, 'utf8')]
+                .map((b) => `%${b.toString(16).padStart(2, '0')}`)
+                .join('');
+              got = await rawGet(daemon, `/endpoint/${name}/t/${segment}`);
+              const journal = (await send(`${daemon.url}/api/endpoints/${name}/requests`, 'GET')).body as {
+                requests: { params: { id: string } }[];
+              };
+              const param = journal.requests.at(-1)?.params.id ?? '';
+              expected = `p=${rendered(param)}`;
+            } else {
+              const response = await fetch(`${daemon.url}/endpoint/${name}/t/1`, {
+                method: 'POST',
+                body: `{"h":${jsonString(value)}}`,
+              });
+              await response.arrayBuffer();
+              got = {
+                status: response.status,
+                lines: [`x-f: ${Buffer.from(response.headers.get('x-f') ?? '', 'latin1').toString('latin1')}`],
+                body: 't',
+              };
+              expected = `b=${rendered(value)}`;
+            }
+            expect(got.status, why).toBe(200);
+            expect(headerOf(got.lines, 'x-f'), why).toBe(expected);
+            expect(VALID_VALUE.test(expected), why).toBe(true);
           }
-          expect(got.status, why).toBe(200);
-          expect(headerOf(got.lines, 'x-f'), why).toBe(expected);
-          expect(VALID_VALUE.test(expected), why).toBe(true);
         }
+        await expectAlive(daemon);
       }
-      await expectAlive(daemon);
-    }
-    // The fuzz covered every outcome.
-    expect(counts.stored).toBeGreaterThan(20);
-    expect(counts.refused).toBeGreaterThan(20);
-    expect(counts.templated).toBe((BATCHES * PER_BATCH) / 2);
-    expect(daemon.stderr).not.toContain('ERR_INVALID_CHAR');
-  });
+      // The fuzz covered every outcome.
+      expect(counts.stored).toBeGreaterThan(20);
+      expect(counts.refused).toBeGreaterThan(20);
+      expect(counts.templated).toBe((BATCHES * PER_BATCH) / 2);
+      expect(daemon.stderr).not.toContain('ERR_INVALID_CHAR');
+    },
+  );
 });

@@ -6,7 +6,7 @@
 import { connect } from 'node:net';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { assertBuilt, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import { assertBuilt, killAll, ON_BUN, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
@@ -31,7 +31,8 @@ function rawRequest(port: number, head: string): Promise<string> {
   });
 }
 
-it(`answers ${CASES} random hosts and targets (seed ${SEED}), and stays healthy`, async () => {
+// Not on Bun (docs/runtimes.md#tests-not-run-on-bun): Bun's parser answers a target holding a tab with 505.
+it.skipIf(ON_BUN)(`answers ${CASES} random hosts and targets (seed ${SEED}), and stays healthy`, async () => {
   const daemon = await startDaemon({ args: ['--memory', '--hosts', 'api.github.com=github,*.stripe.com=stripe'] });
   await requestJson(`${daemon.url}/api/endpoints/github`, { method: 'PUT', body: { data: 'gh' } });
   await requestJson(`${daemon.url}/api/endpoints/stripe`, { method: 'PUT', body: { data: 'st' } });

@@ -12,6 +12,7 @@ import {
   type Daemon,
   killAll,
   makeTempDir,
+  ON_BUN,
   removeTempDirs,
   requestJson,
   runCli,
@@ -85,17 +86,21 @@ describe('a mapped host', () => {
     expect([foreign.status, JSON.parse(foreign.body).error.code]).toEqual([403, 'HOST_NOT_ALLOWED']);
   });
 
-  it('refuses a proxied request to an unmapped host with HOST_NOT_MOCKED, listing the mapped hosts', async () => {
-    const daemon = await githubDaemon();
-    const refused = await curl(['--proxy', daemon.url, 'http://example.com/a']);
-    expect(refused.status).toBe(403);
-    const { error } = JSON.parse(refused.body);
-    expect(error.code).toBe('HOST_NOT_MOCKED');
-    expect(error.message).toContain('"example.com" is not mapped');
-    expect(error.details).toEqual({ host: 'example.com', mapped: ['*.stripe.com', 'api.github.com'] });
-    // stripe.com itself is not below *.stripe.com.
-    expect((await curl(['--proxy', daemon.url, 'http://stripe.com/'])).status).toBe(403);
-  });
+  // Not on Bun (docs/runtimes.md#tests-not-run-on-bun): Bun.serve drops an absolute-form target's authority (it reads the Host header).
+  it.skipIf(ON_BUN)(
+    'refuses a proxied request to an unmapped host with HOST_NOT_MOCKED, listing the mapped hosts',
+    async () => {
+      const daemon = await githubDaemon();
+      const refused = await curl(['--proxy', daemon.url, 'http://example.com/a']);
+      expect(refused.status).toBe(403);
+      const { error } = JSON.parse(refused.body);
+      expect(error.code).toBe('HOST_NOT_MOCKED');
+      expect(error.message).toContain('"example.com" is not mapped');
+      expect(error.details).toEqual({ host: 'example.com', mapped: ['*.stripe.com', 'api.github.com'] });
+      // stripe.com itself is not below *.stripe.com.
+      expect((await curl(['--proxy', daemon.url, 'http://stripe.com/'])).status).toBe(403);
+    },
+  );
 
   it('is set by the admin API and by a mock file, and a bad setting stops start-up with one line', async () => {
     const dir = await makeTempDir();

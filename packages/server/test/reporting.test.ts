@@ -8,7 +8,15 @@ import { MemoryStore } from '@mockpoint/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createReporter } from '../src/reporting.js';
 import { startServer } from '../src/start-server.js';
-import { assertBuilt, killAll, makeTempDir, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import {
+  assertBuilt,
+  killAll,
+  makeTempDir,
+  ON_BUN,
+  removeTempDirs,
+  requestJson,
+  startDaemon,
+} from './helpers/daemon.js';
 import { type SentryCollector, startSentryCollector } from './helpers/sentry-collector.js';
 
 const PROBE = fileURLToPath(new URL('./fixtures/sentry-probe.mjs', import.meta.url));
@@ -89,7 +97,8 @@ describe('in process', () => {
   });
 });
 
-describe('the daemon', () => {
+// Not on Bun (docs/runtimes.md#tests-not-run-on-bun): the probe is a Node `--import` hook.
+describe.skipIf(ON_BUN)('the daemon', () => {
   beforeAll(() => assertBuilt());
 
   /** Runs a daemon with the probe loaded, serves one request, stops it; resolves the `@sentry/*` modules it resolved. */

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, killAll, makeTempDir, removeTempDirs, runCli, startDaemon } from './helpers/daemon.js';
+import { assertBuilt, killAll, makeTempDir, ON_BUN, removeTempDirs, runCli, startDaemon } from './helpers/daemon.js';
 
 const mounts: string[] = [];
 
@@ -199,51 +199,55 @@ describe('damaged data', () => {
     expect(health.reason).toMatch(/damaged/);
   });
 
-  it('a damaged table footer: health says so at start, intact records are read, and `mockpoint repair` keeps them and says how many', async () => {
-    const dataDir = await makeTempDir();
-    const args = ['--data-dir', dataDir];
-    const text = (i: number) => `{"i":${i},"text":"${'abc'.repeat(500)}"}`;
-    const add = async (url: string, name: string, i: number) =>
-      (await send(`${url}/api/endpoint/add`, 'PUT', `{"name":"${name}","data":${text(i)}}`)).status;
-    // Two tables with key ranges apart: the a-… records, then the b-… records.
-    const first = await startDaemon({ args });
-    for (let i = 0; i < 10; i++) expect(await add(first.url, `a-${i}`, i)).toBe(201);
-    await first.stop();
-    const second = await startDaemon({ args }); // turns the log into the a-… table
-    const tableA = (await readdir(dataDir)).filter((name) => name.endsWith('.ldb')).sort()[0] as string;
-    for (let i = 0; i < 10; i++) expect(await add(second.url, `b-${i}`, i)).toBe(201);
-    await second.stop();
-    await (await startDaemon({ args })).stop(); // the b-… table
-    const bytes = await readFile(join(dataDir, tableA));
-    for (let at = bytes.length - 8; at < bytes.length; at++) bytes[at] = (bytes[at] as number) ^ 0xff; // the magic number
-    await writeFile(join(dataDir, tableA), bytes);
+  // Not on Bun (docs/runtimes.md#tests-not-run-on-bun): LevelDB's repair run by Bun sets the log and manifest aside too.
+  it.skipIf(ON_BUN)(
+    'a damaged table footer: health says so at start, intact records are read, and `mockpoint repair` keeps them and says how many',
+    async () => {
+      const dataDir = await makeTempDir();
+      const args = ['--data-dir', dataDir];
+      const text = (i: number) => `{"i":${i},"text":"${'abc'.repeat(500)}"}`;
+      const add = async (url: string, name: string, i: number) =>
+        (await send(`${url}/api/endpoint/add`, 'PUT', `{"name":"${name}","data":${text(i)}}`)).status;
+      // Two tables with key ranges apart: the a-… records, then the b-… records.
+      const first = await startDaemon({ args });
+      for (let i = 0; i < 10; i++) expect(await add(first.url, `a-${i}`, i)).toBe(201);
+      await first.stop();
+      const second = await startDaemon({ args }); // turns the log into the a-… table
+      const tableA = (await readdir(dataDir)).filter((name) => name.endsWith('.ldb')).sort()[0] as string;
+      for (let i = 0; i < 10; i++) expect(await add(second.url, `b-${i}`, i)).toBe(201);
+      await second.stop();
+      await (await startDaemon({ args })).stop(); // the b-… table
+      const bytes = await readFile(join(dataDir, tableA));
+      for (let at = bytes.length - 8; at < bytes.length; at++) bytes[at] = (bytes[at] as number) ^ 0xff; // the magic number
+      await writeFile(join(dataDir, tableA), bytes);
 
-    const damaged = await startDaemon({ args });
-    const health = JSON.parse((await send(`${damaged.url}/api/health`)).text);
-    expect(health.status).toBe('degraded');
-    expect(health.reason).toContain(`${tableA}: bad magic number`);
-    expect(health.reason).toContain(`mockpoint repair --data-dir ${dataDir}`);
-    expect(damaged.stderr).toContain(`${tableA}: bad magic number`);
-    for (let i = 0; i < 10; i++) expect((await send(`${damaged.url}/endpoint/b-${i}`)).text).toBe(text(i));
-    const lostRead = await send(`${damaged.url}/endpoint/a-1`);
-    expect(lostRead.status).toBe(503);
-    expect(JSON.parse(lostRead.text).error.message).toContain('mockpoint repair --data-dir');
-    await damaged.stop();
+      const damaged = await startDaemon({ args });
+      const health = JSON.parse((await send(`${damaged.url}/api/health`)).text);
+      expect(health.status).toBe('degraded');
+      expect(health.reason).toContain(`${tableA}: bad magic number`);
+      expect(health.reason).toContain(`mockpoint repair --data-dir ${dataDir}`);
+      expect(damaged.stderr).toContain(`${tableA}: bad magic number`);
+      for (let i = 0; i < 10; i++) expect((await send(`${damaged.url}/endpoint/b-${i}`)).text).toBe(text(i));
+      const lostRead = await send(`${damaged.url}/endpoint/a-1`);
+      expect(lostRead.status).toBe(503);
+      expect(JSON.parse(lostRead.text).error.message).toContain('mockpoint repair --data-dir');
+      await damaged.stop();
 
-    const repair = await runCli({ args: ['repair', '--data-dir', dataDir] });
-    expect(repair.stderr).toBe('');
-    expect(repair.code).toBe(0);
-    expect(repair.stdout).toMatch(new RegExp(`repaired .*: 10 record\\(s\\) can be read; found damaged: ${tableA}`));
-    expect(repair.stdout).toContain(`${dataDir}/lost (kept): ${tableA}`);
-    expect(await readdir(join(dataDir, 'lost'))).toContain(tableA);
+      const repair = await runCli({ args: ['repair', '--data-dir', dataDir] });
+      expect(repair.stderr).toBe('');
+      expect(repair.code).toBe(0);
+      expect(repair.stdout).toMatch(new RegExp(`repaired .*: 10 record\\(s\\) can be read; found damaged: ${tableA}`));
+      expect(repair.stdout).toContain(`${dataDir}/lost (kept): ${tableA}`);
+      expect(await readdir(join(dataDir, 'lost'))).toContain(tableA);
 
-    const repaired = await startDaemon({ args });
-    expect(JSON.parse((await send(`${repaired.url}/api/health`)).text).status).toBe('ok');
-    for (let i = 0; i < 10; i++) expect((await send(`${repaired.url}/endpoint/b-${i}`)).text).toBe(text(i));
-    expect((await send(`${repaired.url}/endpoint/a-1`)).status).toBe(404);
-    expect(await add(repaired.url, 'a-1', 1)).toBe(201);
-    expect((await send(`${repaired.url}/api/endpoints`, 'DELETE')).status).toBe(204);
-  });
+      const repaired = await startDaemon({ args });
+      expect(JSON.parse((await send(`${repaired.url}/api/health`)).text).status).toBe('ok');
+      for (let i = 0; i < 10; i++) expect((await send(`${repaired.url}/endpoint/b-${i}`)).text).toBe(text(i));
+      expect((await send(`${repaired.url}/endpoint/a-1`)).status).toBe(404);
+      expect(await add(repaired.url, 'a-1', 1)).toBe(201);
+      expect((await send(`${repaired.url}/api/endpoints`, 'DELETE')).status).toBe(204);
+    },
+  );
 
   it('`mockpoint repair` refuses a directory a daemon holds, and one without a database', async () => {
     const dataDir = await makeTempDir();

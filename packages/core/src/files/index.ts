@@ -24,12 +24,24 @@ export {
   mockFileJsonSchemaText,
 } from './mock-file-schema.js';
 export {
+  isMockoonEnvironment,
+  type MockoonImport,
+  type MockoonImportOptions,
+  mockoonMockFile,
+} from './mockoon-environment.js';
+export {
   formatPath,
   type MockFile,
   type MockFileEndpoint,
   type ParseMockFileOptions,
   parseMockFile,
 } from './parse-mock-file.js';
+export {
+  isPostmanCollection,
+  type PostmanImport,
+  type PostmanImportOptions,
+  postmanMockFile,
+} from './postman-collection.js';
 export { type WireMockExport, wireMockMappings } from './wiremock-export.js';
 export {
   isWireMock,

@@ -135,6 +135,9 @@ function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause as { code?: string; message?: string } | undefined;
   if (error.message === 'fetch failed' && cause) return cause.code ?? cause.message ?? error.message;
+  // Bun's fetch errors carry the code themselves (`ECONNREFUSED`), with a sentence after it.
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
   return error.message;
 }
 

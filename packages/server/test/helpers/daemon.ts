@@ -9,13 +9,35 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, vi } from 'vitest';
 
 /** The built CLI the tests run. */
 export const CLI_PATH = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+/**
+ * The runtime the daemon runs on: `node` (this process's binary), or `bun`
+ * (`MOCKPOINT_TEST_RUNTIME=bun`, the `server-bun` project: the `bun` package's
+ * binary, so the daemon serves with `Bun.serve`).
+ */
+export const TEST_RUNTIME: 'node' | 'bun' = process.env.MOCKPOINT_TEST_RUNTIME === 'bun' ? 'bun' : 'node';
+
+/**
+ * True when the daemon runs on Bun: a test that cannot pass there is marked
+ * `it.skipIf(ON_BUN)` with its reason, and listed in docs/runtimes.md.
+ */
+export const ON_BUN = TEST_RUNTIME === 'bun';
+
+/** The binary that runs `dist/cli.js`: Node's, or the `bun` package's (a devDependency). */
+function runtimeBinary(): string {
+  if (TEST_RUNTIME === 'node') return process.execPath;
+  const bun = join(dirname(createRequire(import.meta.url).resolve('bun/package.json')), 'bin', 'bun.exe');
+  if (!existsSync(bun)) throw new Error(`${bun} is missing: run \`pnpm install\` (it installs bun)`);
+  return bun;
+}
 
 /**
  * `mockpoint <version> listening on <url>[ and <url>] (store: <store>[; …])`, the daemon's
@@ -67,6 +89,8 @@ export interface CliOptions {
   nodeArgs?: string[];
   /** Run this executable (e.g. an installed `mockpoint` bin) instead of `node dist/cli.js`. */
   bin?: string;
+  /** How long it may take to start or to exit (an emulated CPU is slow). @default 15000 */
+  deadlineMs?: number;
 }
 
 /** A spawned CLI process with its collected output. */
@@ -104,13 +128,16 @@ function withDeadline<T>(promise: Promise<T>, ms: number, what: () => string): P
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
-/** Spawns `node dist/cli.js ...args` and collects its output. */
+/** Spawns `node dist/cli.js ...args` (or `bun`, see {@link TEST_RUNTIME}) and collects its output. */
 export async function spawnCli(options: CliOptions = {}): Promise<CliProcess> {
   if (!options.bin) assertBuilt();
   const cwd = options.cwd ?? (await makeTempDir());
+  if (options.nodeArgs !== undefined && TEST_RUNTIME !== 'node') {
+    throw new Error(`nodeArgs (${options.nodeArgs.join(' ')}) need Node: this test cannot run on ${TEST_RUNTIME}`);
+  }
   const [command, argv] = options.bin
     ? [options.bin, options.args ?? []]
-    : [process.execPath, [...(options.nodeArgs ?? []), CLI_PATH, ...(options.args ?? [])]];
+    : [runtimeBinary(), [...(options.nodeArgs ?? []), CLI_PATH, ...(options.args ?? [])]];
   const child = spawn(command, argv, {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...options.env },
@@ -148,7 +175,7 @@ export async function spawnCli(options: CliOptions = {}): Promise<CliProcess> {
 /** Runs the CLI to completion (e.g. `--help`, a bad setting); killed if it outlives the deadline. */
 export async function runCli(options: CliOptions = {}): Promise<ExitInfo & { stdout: string; stderr: string }> {
   const proc = await spawnCli(options);
-  const exit = await withDeadline(proc.exited, DEADLINE_MS, () => {
+  const exit = await withDeadline(proc.exited, options.deadlineMs ?? DEADLINE_MS, () => {
     proc.child.kill('SIGKILL');
     return `mockpoint ${options.args?.join(' ') ?? ''} did not exit; stdout: ${proc.stdout} stderr: ${proc.stderr}`;
   });
@@ -189,7 +216,7 @@ export async function startDaemon(options: CliOptions = {}): Promise<Daemon> {
   try {
     match = await withDeadline(
       ready,
-      DEADLINE_MS,
+      options.deadlineMs ?? DEADLINE_MS,
       () => `mockpoint printed no start-up line; stdout: ${proc.stdout} stderr: ${proc.stderr}`,
     );
   } catch (error) {
@@ -199,7 +226,11 @@ export async function startDaemon(options: CliOptions = {}): Promise<Daemon> {
   }
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill(signal);
-    return withDeadline(proc.exited, DEADLINE_MS, () => `mockpoint did not exit on ${signal}; stdout: ${proc.stdout}`);
+    return withDeadline(
+      proc.exited,
+      options.deadlineMs ?? DEADLINE_MS,
+      () => `mockpoint did not exit on ${signal}; stdout: ${proc.stdout}`,
+    );
   };
   return Object.assign(proc, {
     version: match[1] as string,

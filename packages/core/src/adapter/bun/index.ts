@@ -16,7 +16,9 @@
 import type { SocketSession, UpgradeAnswer } from '../../answer/endpoint-answer.js';
 import type { FetchUpgrade, OpenSockets, ScriptSocket, SocketEvents } from '../../answer/websocket/open-sockets.js';
 import type { MockpointApp } from '../../http/create-app.js';
+import { mappedTarget } from '../../wire/endpoint-target.js';
 import { MAX_WAIT_MS } from '../../wire/limits.js';
+import { isValidName } from '../../wire/rules.js';
 import { DEFAULT_HOST, type RuntimeServedApp, type RuntimeServeOptions, servedApp } from '../lifecycle.js';
 
 export type { CloseOptions, RuntimeServedApp, RuntimeServeOptions } from '../lifecycle.js';
@@ -48,7 +50,7 @@ declare const Bun: {
     port: number;
     hostname: string;
     idleTimeout: number;
-    fetch(request: Request, server: BunServer): Response | Promise<Response>;
+    fetch: BunFetch;
     websocket: {
       maxPayloadLength: number;
       open(ws: BunWebSocket): void;
@@ -107,6 +109,48 @@ export interface BunServeOptions extends RuntimeServeOptions {
    * @default a few seconds past the longest long-poll (60 s) and the largest delay (`maxDelayMs`); `0` past 255 s
    */
   idleTimeout?: number;
+  /**
+   * Serve this one endpoint at the root: every request, whatever its path or Host,
+   * is answered by it with its whole path as the subpath (the daemon's `--serve
+   * name=port`). Nothing else (no `/api`, no page) answers on this server.
+   * @default undefined (the whole app)
+   */
+  endpoint?: string;
+}
+
+type BunFetch = (request: Request, server: BunServer) => Response | Promise<Response>;
+
+/**
+ * `request` at another URL, with a server whose upgrade takes the request Bun
+ * handed over (Bun upgrades only that one).
+ */
+function moved(request: Request, server: BunServer, url: string): [Request, BunServer] {
+  const env: BunServer = {
+    port: server.port,
+    stop: (closeActive) => server.stop(closeActive),
+    upgrade: (_moved, upgrade) => server.upgrade(request, upgrade),
+  };
+  return [new Request(url, request), env];
+}
+
+/**
+ * The app's fetch as `Bun.serve` calls it. Bun makes a request's URL from its Host
+ * header; a Host no URL can hold gives a bare path, which the app would misread:
+ * that request is given `localhost` instead, as on Node (the Host check still
+ * reads the header). With `endpoint`, every request is answered by it, its URL rewritten
+ * under `/endpoint/{name}` as a mapped host's is.
+ */
+function bunFetch(app: MockpointApp, endpoint: string | undefined): BunFetch {
+  if (endpoint !== undefined && !isValidName(endpoint)) {
+    throw new TypeError(`serve: endpoint "${endpoint}" is not a valid name`);
+  }
+  return (request, server) => {
+    let url = request.url;
+    if (url.charCodeAt(0) === 47 /* / */) url = `http://localhost${url}`;
+    if (endpoint !== undefined) url = new URL(mappedTarget(endpoint, url), url).href;
+    if (url === request.url) return app.fetch(request, server);
+    return app.fetch(...moved(request, server, url));
+  };
 }
 
 /** The idle timeout that lets the longest long-poll and the largest delay finish. */
@@ -127,7 +171,7 @@ export function serve(app: MockpointApp, options: BunServeOptions = {}): Runtime
     port: options.port ?? 0,
     hostname: host,
     idleTimeout: options.idleTimeout ?? idleTimeoutFor(app),
-    fetch: app.fetch,
+    fetch: bunFetch(app, options.endpoint),
     websocket: websocketHandlers(sockets),
   });
   return servedApp(app, host, {

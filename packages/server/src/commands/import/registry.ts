@@ -11,7 +11,9 @@ import { graphql } from './graphql.js';
 import { har } from './har.js';
 import type { Importer } from './importer.js';
 import { jsonServer } from './json-server.js';
+import { mockoon } from './mockoon.js';
 import { openapi } from './openapi.js';
+import { postman } from './postman.js';
 import { wiremock } from './wiremock.js';
 
-export const IMPORTERS: readonly Importer[] = [graphql, har, wiremock, jsonServer, openapi];
+export const IMPORTERS: readonly Importer[] = [graphql, har, wiremock, mockoon, postman, jsonServer, openapi];
