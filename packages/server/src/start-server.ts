@@ -29,6 +29,7 @@ import { readTlsFiles } from './tls-files.js';
 
 export { StartError } from './start-error.js';
 
+import { registerMcpRoute } from './mcp-route.js';
 import { registerWebRoutes } from './web.js';
 
 /** Options for {@link startServer}: any {@link ServerConfig} field, defaults otherwise. */
@@ -212,6 +213,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       reporter?.capture(error, request);
     },
   });
+  registerMcpRoute(app);
   registerWebRoutes(app, { root: options.webRoot ?? DEFAULT_WEB_ROOT, clientReportingDsn: options.clientReportingDsn });
 
   // The mock file is in before the first request can arrive; a bad one stops start-up.

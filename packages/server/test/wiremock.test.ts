@@ -9,7 +9,15 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killAll, makeTempDir, removeTempDirs, runCli, startDaemon } from './helpers/daemon.js';
+import {
+  addEndpoint,
+  killAll,
+  makeTempDir,
+  removeTempDirs,
+  requestJson,
+  runCli,
+  startDaemon,
+} from './helpers/daemon.js';
 import { startWireMock, type TestWireMock } from './helpers/wiremock.js';
 
 let wiremock: TestWireMock;
@@ -358,5 +366,84 @@ describe('mockpoint import from a WireMock folder: bodies only from __files/', (
       { id: 'wiremock-1', match: { method: 'GET', path: '/ok' }, answer: { body: 'fine' } },
     ]);
     expect(run.stdout).not.toContain('secret"');
+  });
+});
+
+describe('mockpoint export --to wiremock', () => {
+  it('writes mappings a real WireMock loads and answers as mockpoint does; lists what it leaves out', async () => {
+    const daemon = await startDaemon();
+    const routes = [
+      { id: 'me', match: { method: 'GET', path: '/users/me' }, answer: { data: { me: true } } },
+      {
+        id: 'user',
+        match: { method: 'GET', path: '/users/:id' },
+        answer: { headers: { 'X-Kind': 'user' }, data: { id: 1, name: 'Zoë' } },
+      },
+      {
+        id: 'order',
+        match: { method: 'POST', path: '/orders', body: { item: 'book' } },
+        answer: { statusCode: 201, headers: { Location: '/orders/9' }, body: 'created' },
+      },
+      { id: 'files', match: { method: 'GET', path: '/files/*' }, answer: { bodyBase64: 'iVBORwD//gE=' } },
+      {
+        id: 'search',
+        match: { method: 'GET', path: '/search', query: { q: 'a' }, headers: { 'x-key': 'k' } },
+        answer: { body: 'found', headers: { 'Content-Type': 'text/csv' } },
+      },
+      {
+        id: 'job-start',
+        match: { method: 'GET', path: '/job', state: { job: 'started' } },
+        answer: { data: { state: 'queued' }, setState: { job: 'done' } },
+      },
+      {
+        id: 'job-done',
+        match: { method: 'GET', path: '/job', state: { job: 'done' } },
+        answer: { data: { state: 'done' } },
+      },
+      { id: 'users', match: { path: '/people' }, answer: { resource: 'people' } },
+      { id: 'broken', match: { path: '/broken' }, answer: { fault: 'reset' } },
+    ];
+    expect(
+      (await requestJson(`${daemon.url}/api/endpoints/api/routes`, { method: 'PUT', body: { routes } })).status,
+    ).toBe(200);
+    expect((await addEndpoint(daemon.url, { name: 'api', data: { big: 1 }, statusCode: 202 })).status).toBeLessThan(
+      300,
+    );
+    const dir = await makeTempDir('mockpoint-wiremock-export-');
+    const exported = await runCli({
+      cwd: dir,
+      args: ['export', '--to', 'wiremock', '--url', daemon.url, '--names', 'api', '--out', 'mappings.json'],
+    });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr.trim().split('\n')).toEqual([
+      'mockpoint export: left out route users: a resource answer has no WireMock form',
+      'mockpoint export: 9 WireMock mapping(s) from 1 endpoint(s)',
+    ]);
+    const { readFileSync } = await import('node:fs');
+    await wiremock.admin('DELETE', '/mappings');
+    await wiremock.admin('POST', '/mappings/import', readFileSync(join(dir, 'mappings.json'), 'utf8'));
+    await wiremock.admin('POST', '/scenarios/reset');
+    const requests: Sent[] = [
+      { path: '/users/me' },
+      { path: '/users/7' },
+      { method: 'POST', path: '/orders', body: '{"item":"book","n":1}' },
+      { method: 'POST', path: '/orders', body: '{"item":"pen"}' },
+      { path: '/files/a/b.png' },
+      { path: '/search?q=a', headers: { 'x-key': 'k' } },
+      { path: '/search?q=b', headers: { 'x-key': 'k' } },
+      { path: '/job' },
+      { path: '/job' },
+      { path: '/' },
+    ];
+    const seen = await both(`${daemon.url}/endpoint/api`, requests, ['content-type', 'x-kind', 'location']);
+    // A request neither answers: WireMock's 404 page and mockpoint's NO_ROUTE_MATCHED, the status the same.
+    const misses = [3, 6];
+    for (const index of misses) {
+      expect(seen.mockpoint[index]?.status).toBe(404);
+      expect(seen.wiremock[index]?.status).toBe(404);
+    }
+    const hits = (list: Seen[]) => list.filter((_, index) => !misses.includes(index));
+    expect(hits(seen.wiremock)).toEqual(hits(seen.mockpoint));
+    await expect(fetch(`${wiremock.url}/broken`)).rejects.toThrow();
   });
 });

@@ -877,6 +877,29 @@ export function createClient(options: ClientOptions) {
       });
     },
 
+    /**
+     * One admin API call as it is answered, error statuses included (only a
+     * failure to get any answer throws, as a {@link ConnectionError}): `path`
+     * starts with `/api/`, `body` goes as is. For tools that relay the API's
+     * own answers byte for byte (the MCP server of `mockpoint mcp`).
+     * @example const answer = await client.apiCall('GET', '/api/endpoints?limit=10')
+     */
+    apiCall(
+      method: string,
+      path: string,
+      init: { body?: string; contentType?: string; signal?: AbortSignal } = {},
+    ): Promise<Response> {
+      const headers: Record<string, string> = {};
+      if (init.body !== undefined) headers['content-type'] = init.contentType ?? 'application/json';
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      const target = url(path);
+      return send(new Request(target, { method, headers, body: init.body, signal: init.signal })).catch(
+        (error: unknown) => {
+          throw toConnectionError(target, error, init.signal);
+        },
+      );
+    },
+
     /** `GET /api/health`. */
     health(): Promise<Health> {
       return json('GET', '/api/health');

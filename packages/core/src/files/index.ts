@@ -42,6 +42,7 @@ export {
   type PostmanImportOptions,
   postmanMockFile,
 } from './postman-collection.js';
+export { type WireMockExport, wireMockMappings } from './wiremock-export.js';
 export {
   isWireMock,
   type WireMockFile,

@@ -178,6 +178,10 @@ export const ERRORS = {
     when: 'an LLM API answer (`llm`) with an api its provider does not have, a bad tool call (name, id, arguments not a JSON object), or an error answer with text ([llm.md](llm.md))',
     fix: 'correct the answer as the message says',
   },
+  INVALID_MCP: {
+    when: 'a fake MCP server answer (`mcp`) with two tools, prompts or resources of one name, a tool with both or neither of `result` and `error`, or an `inputSchema` that is not an object schema ([mcp.md](mcp.md))',
+    fix: 'correct the answer as the message says',
+  },
   WEBSOCKET_REQUIRED: {
     when: 'a request without `Upgrade: websocket` selected a route whose answer is a WebSocket script',
     fix: 'open the URL with a WebSocket client (`ws://…`), or match the route to upgrade requests only',

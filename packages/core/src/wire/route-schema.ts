@@ -20,6 +20,7 @@ import { STREAM_ENDS, STREAM_FORMATS } from './answer-stream.js';
 import { MAX_CLOSE_REASON_BYTES } from './answer-websocket.js';
 import { type ErrorCode, MockpointError } from './errors.js';
 import { HEADER_NAME_PATTERN, HEADER_VALUE_PATTERN, headerNameProblem, headerValueProblem } from './http-header.js';
+import { createMcpSchemas } from './mcp-json.js';
 import { MAX_PROXY_TIMEOUT_MS } from './proxy-answer.js';
 import { type AnswerLimits, checkRoutes, type Route, type RouteInput, routesFromJson } from './route.js';
 import { routeValidationSchemas } from './route-validation.js';
@@ -299,6 +300,11 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
         .describe(
           "Answer as OpenAI's or Anthropic's API does (JSON or SSE, tool calls, errors); beside it only delay, headers, template (renders text) and setState.",
         ),
+      mcp: createMcpSchemas(parts.data)
+        .answer.optional()
+        .describe(
+          'A fake MCP server over Streamable HTTP (POST JSON-RPC): initialize, tools/list and tools/call (results templated over {{arguments.x}}), resources, prompts, ping (routes only; beside it only setState). See docs/mcp.md.',
+        ),
       setState: createStateSchemas()
         .input.optional()
         .describe(
@@ -349,6 +355,7 @@ const FIELD_CODES: Record<string, ErrorCode> = {
   setState: 'INVALID_STATE',
   websocket: 'INVALID_WEBSOCKET',
   llm: 'INVALID_LLM',
+  mcp: 'INVALID_MCP',
 };
 
 /** Options for {@link parseRoutesBody}. */

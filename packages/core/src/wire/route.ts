@@ -16,6 +16,7 @@ import { MockpointError } from './errors.js';
 import { headerNameProblem, headerValueProblem } from './http-header.js';
 import type { RequestFilter } from './journal-json.js';
 import { JsonText, jsonTextOf, scanJson, stringifyExact } from './json-text.js';
+import { checkMcp, type McpAnswer, mcpFromJson } from './mcp-json.js';
 import { PathPatternError, parsePathPattern } from './path-pattern.js';
 import { checkProxyAnswer, type ProxyAnswer } from './proxy-answer.js';
 import type { RouteValidation } from './route-validation.js';
@@ -70,6 +71,11 @@ export interface RouteAnswer extends AnswerContent {
    * `template` (renders `text`) and `setState`.
    */
   llm?: LlmAnswer;
+  /**
+   * Routes only: a fake MCP server over Streamable HTTP (docs/mcp.md): tools,
+   * resources and prompts; beside it only `setState`.
+   */
+  mcp?: McpAnswer;
 }
 
 /** A resource answer: a collection's name, or the name and the field that holds each item's id. */
@@ -135,6 +141,8 @@ const WEBSOCKET_FIELDS = new Set(['websocket', 'delay', 'headers', 'setState']);
 
 /** What an llm answer may have beside `llm`. */
 const LLM_FIELDS = new Set(['llm', 'delay', 'headers', 'template', 'setState']);
+/** What an mcp answer may have beside `mcp`. */
+const MCP_FIELDS = new Set(['mcp', 'setState']);
 
 /** An `{{item}}` or `{{item.…}}` placeholder (spaces allowed inside the braces). */
 const ITEM_PLACEHOLDER = /\{\{\s*item\s*(?:\.|\}\})/;
@@ -199,6 +207,20 @@ export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, li
       );
     }
     if (answer.headers !== undefined) checkHeaders(answer.headers, index, answer.template === true);
+    return;
+  }
+  if (answer.mcp !== undefined) {
+    const others = Object.keys(answer).filter((key) => !MCP_FIELDS.has(key));
+    if (others.length > 0) {
+      fail(
+        'INVALID_ANSWER',
+        index,
+        `an mcp answer is the fake server (with setState beside it); ${others.join(', ')} do not apply`,
+      );
+    }
+    const { list = 'routes', index: at } = typeof index === 'number' ? { index } : index;
+    if (list !== 'routes') fail('INVALID_ANSWER', index, 'an mcp answer is for routes only');
+    checkMcp(answer.mcp, `routes[${at}].answer.mcp`, at);
     return;
   }
   if (answer.websocket !== undefined) {
@@ -420,6 +442,7 @@ const ANSWER_KEYS = [
   'resource',
   'websocket',
   'llm',
+  'mcp',
   'setState',
 ] as const;
 
@@ -440,7 +463,9 @@ function answerFromMembers(members: ReadonlyMap<string, string>): Record<string,
             ? websocketFromJson(text)
             : key === 'llm'
               ? llmFromJson(text)
-              : JSON.parse(text),
+              : key === 'mcp'
+                ? mcpFromJson(text)
+                : JSON.parse(text),
     ]),
   );
 }

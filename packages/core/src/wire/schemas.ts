@@ -10,6 +10,7 @@ import { streamFromJson } from './answer-stream.js';
 import { type ErrorCode, MockpointError } from './errors.js';
 import { createGraphqlSchemas } from './graphql-json.js';
 import { JsonText, scanJson } from './json-text.js';
+import { createMcpFilterSchema } from './mcp-json.js';
 import { checkAnswer, checkMatchPath } from './route.js';
 import { createRouteSchemas } from './route-schema.js';
 import { routeValidationSchemas } from './route-validation.js';
@@ -28,6 +29,7 @@ import { createStateSchemas } from './state-json.js';
 
 const stateSchemas = createStateSchemas();
 const graphqlSchemas = createGraphqlSchemas();
+const mcpFilter = createMcpFilterSchema();
 
 /**
  * A stored mock endpoint: exactly these four fields. On the wire `data` is the
@@ -273,6 +275,7 @@ export function createSchemas(options: SchemaOptions = {}) {
         .optional()
         .describe('WebSocket messages only (journal entries MESSAGE and CLOSE): their direction and connection.'),
       graphql: graphqlSchemas.filter.optional(),
+      mcp: mcpFilter.optional(),
     })
     .meta({ title: 'RequestFilter', description: 'Which recorded requests count; all given fields must match.' });
   const journalEntry = z

@@ -29,6 +29,7 @@ export const COMMANDS = {
     usage: '--upstream <url> --name <name> [--out <file>]',
     summary: 'record an API through a running daemon',
   },
+  mcp: { usage: '[--url <url>] [--token <t>]', summary: 'an MCP server on stdio for AI assistants' },
   repair: { usage: '--data-dir <dir>', summary: 'repair a damaged LevelDB data directory (daemon stopped)' },
 } as const satisfies Record<string, CommandEntry>;
 

@@ -17,6 +17,7 @@ import {
   type StreamAnswer,
   type UpgradeAnswer,
 } from '../endpoint-answer.js';
+import { mcpVerdict } from '../mcp/mcp-answer.js';
 import { proxyRouteAnswer } from '../proxy/proxy-route.js';
 import { resourceVerdict } from '../resource/resource-answer.js';
 import type { RouteHit, RouteTable } from '../routes/route-table.js';
@@ -50,9 +51,10 @@ function relayed(exchange: Exchange, hit: RouteHit, proxy: NonNullable<RouteHit[
 
 function answered(exchange: Exchange, hit: RouteHit): Verdict | Promise<Verdict> {
   const { route, params } = hit;
-  const { proxy, resource } = route.route.answer;
+  const { proxy, resource, mcp } = route.route.answer;
   if (proxy !== undefined) return relayed(exchange, hit, proxy);
   if (resource !== undefined) return resourceVerdict(exchange, hit, resource);
+  if (mcp !== undefined) return mcpVerdict(exchange, hit, mcp);
   const seq = ++route.seq;
   const mark: AnswerMark = { answeredBy: { route: route.id }, params };
   if (exchange.validation !== undefined) mark.validation = exchange.validation;
