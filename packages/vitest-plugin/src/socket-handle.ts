@@ -6,7 +6,14 @@
  *
  * @module
  */
-import type { JournalEntry, MockpointClient, RequestFilter, SocketFrame, SocketInfo } from '@mockpoint/core';
+import type {
+  GraphqlPush,
+  JournalEntry,
+  MockpointClient,
+  RequestFilter,
+  SocketFrame,
+  SocketInfo,
+} from '@mockpoint/core';
 
 /** A message to send: text, or one of `{ text }`, `{ json }` (sent as its JSON text), `{ bytes }` (base64). */
 export type SocketMessage = string | Omit<SocketFrame, 'delay'>;
@@ -52,6 +59,14 @@ export interface SocketHandle {
   connections(): Promise<SocketInfo[]>;
   /** Sends one message to every open connection, or one (`connection`); resolves with how many it went to. */
   send(message: SocketMessage, options?: { connection?: string }): Promise<number>;
+  /**
+   * Pushes an event to the active graphql-ws subscriptions of the name (those
+   * of `operationName`, or the one `subscription` id, when given): a `next`
+   * with this result, and/or `complete`. Resolves with how many subscriptions
+   * it reached (docs/graphql.md).
+   * @example await mock.socket('gh').push({ operationName: 'OnStar', next: { data: { starred: { id: '1' } } } })
+   */
+  push(push: GraphqlPush): Promise<number>;
   /**
    * Closes every open connection, or one: a close frame with `code` (default
    * 1000) and `reason`, or `drop: true` (cut without a close frame).
@@ -99,6 +114,10 @@ class Socket implements SocketHandle {
 
   send(message: SocketMessage, options: { connection?: string } = {}): Promise<number> {
     return this.#client.sendSocket(this.name, typeof message === 'string' ? { text: message } : message, options);
+  }
+
+  push(push: GraphqlPush): Promise<number> {
+    return this.#client.pushGraphql(this.name, push);
   }
 
   close(options: { connection?: string; code?: number; reason?: string; drop?: boolean } = {}): Promise<number> {

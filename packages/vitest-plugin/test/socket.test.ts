@@ -82,3 +82,33 @@ test('the file-scoped fixture has socket() too', async ({ mock }) => {
   client.socket.close();
   expect(await client.closed).toBe(1005);
 });
+
+describe('mock.socket().push() to graphql-ws subscriptions', () => {
+  it('pushes a next and a complete to the subscriptions of one operation', async () => {
+    await using mock = await createMockServer({ graphqlSubscriptionEvents: 0 });
+    const gh = await mock.api('gh');
+    await gh.setGraphqlSchema('type Query { a: Int }\ntype Subscription { starred: String!, ticks: Int! }\n');
+    const socket = new WebSocket(`${mock.socket('gh').url}/graphql`, 'graphql-transport-ws');
+    const received: string[] = [];
+    socket.on('message', (data) => received.push(data.toString()));
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+    });
+    socket.send('{"type":"connection_init"}');
+    socket.send('{"id":"1","type":"subscribe","payload":{"query":"subscription OnStar { starred }"}}');
+    socket.send('{"id":"2","type":"subscribe","payload":{"query":"subscription Ticks { ticks }"}}');
+    const handle = mock.socket('gh');
+    await handle.waitForMessages({ count: 2, match: { graphql: { operationType: 'subscription' } } });
+    expect(await handle.push({ operationName: 'OnStar', next: { data: { starred: 'octocat' } }, complete: true })).toBe(
+      1,
+    );
+    await handle.waitForMessages({ direction: 'out', match: { body: { id: '1', type: 'complete' } } });
+    expect(received).toEqual([
+      '{"type":"connection_ack"}',
+      '{"id":"1","type":"next","payload":{"data":{"starred":"octocat"}}}',
+      '{"id":"1","type":"complete"}',
+    ]);
+    socket.close();
+  });
+});

@@ -5,6 +5,8 @@
  *
  * @module
  */
+
+import type { AnswerMark } from '../journal/journal-entry.js';
 import type { Fault } from '../wire/answer-json.js';
 import type { StreamEnd } from '../wire/answer-stream.js';
 import type { ErrorCode } from '../wire/error-status.js';
@@ -110,6 +112,8 @@ export interface SocketSession {
   readonly headers: Record<string, string>;
   /** The subprotocol chosen (`Sec-WebSocket-Protocol` of the 101), if any. */
   readonly protocol: string | undefined;
+  /** How the journal marks its messages (absent: answered by {@link route}). */
+  readonly mark?: AnswerMark;
 }
 
 /**

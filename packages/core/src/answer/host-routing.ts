@@ -9,6 +9,7 @@
  */
 import { isAllowedHost } from '../http/host-guard.js';
 import { mappedTarget } from '../wire/endpoint-target.js';
+import { splitHostPort } from '../wire/host-rules.js';
 import { type EndpointAnswer, errorAnswer } from './endpoint-answer.js';
 import type { HostTable } from './host-table.js';
 
@@ -41,27 +42,51 @@ export function hostNotMocked(host: string, hosts: HostTable): EndpointAnswer {
   );
 }
 
+/** Whether `authority` (a port in it, else `defaultPort`) names port `port` (unknown: yes). */
+export function samePort(authority: string, defaultPort: number, port: number | undefined): boolean {
+  if (port === undefined) return true;
+  const given = splitHostPort(authority)?.port;
+  return (given === undefined || given === '' ? defaultPort : Number(given)) === port;
+}
+
+/** What {@link routeByHost} gives for an unmapped host through the proxy when passing through is on. */
+export const PASS_THROUGH: { readonly passThrough: true } = Object.freeze({ passThrough: true });
+
+/** Whether a routing is {@link PASS_THROUGH}. */
+export function isPassThrough(routed: object): routed is typeof PASS_THROUGH {
+  return routed === PASS_THROUGH;
+}
+
 /**
  * The target under `/endpoint/` for a request to `url` with Host `host`, an
  * answer refusing it, or `undefined` (answer it by its path, as without hosts).
  * An absolute-form target names the host itself (the Host header is the
  * client's to set, and a proxy goes by the target): mapped, its endpoint; the
  * daemon's own (an IP address, `localhost`, `allowedHosts`), as before; any
- * other, `HOST_NOT_MOCKED`.
+ * other, `HOST_NOT_MOCKED`, or {@link PASS_THROUGH} with `passThrough`
+ * (`MOCKPOINT_PROXY_PASS_THROUGH`: the network, as the proxy allow list allows;
+ * then the daemon's own address at another port than `passThrough.port`, the
+ * one the request came in on, is passed through too).
  */
 export function routeByHost(
   url: string,
   host: string | undefined,
   hosts: HostTable,
   allowedHosts: readonly string[],
-): string | EndpointAnswer | undefined {
+  passThrough?: { readonly port: number | undefined },
+): string | EndpointAnswer | typeof PASS_THROUGH | undefined {
   if (url.charCodeAt(0) !== 47 /* / */ && url !== '*') {
     const authority = targetAuthority(url);
     const name = hosts.size === 0 ? undefined : hosts.lookup(authority);
     if (name !== undefined) return mappedTarget(name, url);
-    if (authority === '' || isAllowedHost(authority, allowedHosts, url.startsWith('https:') ? 443 : 80))
-      return undefined;
-    return hostNotMocked(authority, hosts);
+    if (authority === '') return undefined;
+    const defaultPort = url.startsWith('https:') ? 443 : 80;
+    if (isAllowedHost(authority, allowedHosts, defaultPort)) {
+      return passThrough !== undefined && !samePort(authority, defaultPort, passThrough.port)
+        ? PASS_THROUGH
+        : undefined;
+    }
+    return passThrough !== undefined ? PASS_THROUGH : hostNotMocked(authority, hosts);
   }
   if (hosts.size === 0 || host === undefined) return undefined;
   const name = hosts.lookup(host);

@@ -77,6 +77,8 @@ export interface TemplateContext {
   readonly item?: string;
   /** The GraphQL request's (first operation's) variables (`{{variables.a.b}}`), read when first asked. */
   readonly variables?: () => unknown;
+  /** An MCP tool call's or prompt's arguments (`{{arguments.a.b}}`). */
+  readonly arguments?: unknown;
 }
 
 /** An own property, or `undefined` (never a prototype's). */
@@ -128,6 +130,11 @@ export function lookup(placeholder: Placeholder, context: TemplateContext): unkn
       return stateOf(context.state ?? {}, placeholder.path[0] as string);
     case 'item':
       return context.item === undefined ? undefined : exactAt(context.item, placeholder.path);
+    case 'arguments': {
+      let value = context.arguments;
+      for (const key of placeholder.path) value = own(value, key);
+      return value;
+    }
     case 'variables': {
       let value = context.variables?.();
       for (const key of placeholder.path) value = own(value, key);

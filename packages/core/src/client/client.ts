@@ -9,7 +9,7 @@ import type { QueuedAnswer, QueuedAnswerInput } from '../wire/answer-json.js';
 import type { SocketClose, SocketFrame, SocketInfo } from '../wire/answer-websocket.js';
 import type { Delivery, DeliveryInput, DeliveryPage } from '../wire/delivery-json.js';
 import { type ErrorCode, isOwnError, MockpointError, OWN_ERROR } from '../wire/errors.js';
-import type { GraphqlSchemaBody } from '../wire/graphql-json.js';
+import type { GraphqlPush, GraphqlSchemaBody } from '../wire/graphql-json.js';
 import type { HostEntry } from '../wire/host-mapping.js';
 import type { JournalEntry, JournalPage, LiveRequest, RequestFilter } from '../wire/journal-json.js';
 import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
@@ -616,6 +616,17 @@ export function createClient(options: ClientOptions) {
     },
 
     /**
+     * Pushes an event to the active graphql-ws subscriptions of `name` (those
+     * of `operationName`, or the one `subscription` id, when given; on one
+     * `connection`, or all): a `next` with this result, and/or `complete`.
+     * Resolves with how many subscriptions it reached. See docs/graphql.md.
+     * @example await client.pushGraphql('gh', { operationName: 'OnStar', next: { data: { starred: { id: '1' } } } })
+     */
+    async pushGraphql(name: string, push: GraphqlPush): Promise<number> {
+      return (await json<{ count: number }>('POST', `/api/endpoints/${seg(name)}/sockets/send`, push)).count;
+    },
+
+    /**
      * Closes every open connection of `name`, or one (`connection`): a close
      * frame with `code` (default 1000) and `reason`, or `drop: true` to cut the
      * connection without one. Resolves with how many it closed.
@@ -864,6 +875,29 @@ export function createClient(options: ClientOptions) {
       return send(new Request(target, init)).catch((error: unknown) => {
         throw toConnectionError(target, error, init.signal ?? undefined);
       });
+    },
+
+    /**
+     * One admin API call as it is answered, error statuses included (only a
+     * failure to get any answer throws, as a {@link ConnectionError}): `path`
+     * starts with `/api/`, `body` goes as is. For tools that relay the API's
+     * own answers byte for byte (the MCP server of `mockpoint mcp`).
+     * @example const answer = await client.apiCall('GET', '/api/endpoints?limit=10')
+     */
+    apiCall(
+      method: string,
+      path: string,
+      init: { body?: string; contentType?: string; signal?: AbortSignal } = {},
+    ): Promise<Response> {
+      const headers: Record<string, string> = {};
+      if (init.body !== undefined) headers['content-type'] = init.contentType ?? 'application/json';
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      const target = url(path);
+      return send(new Request(target, { method, headers, body: init.body, signal: init.signal })).catch(
+        (error: unknown) => {
+          throw toConnectionError(target, error, init.signal);
+        },
+      );
     },
 
     /** `GET /api/health`. */

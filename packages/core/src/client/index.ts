@@ -26,7 +26,13 @@ export type {
   TamperMode,
 } from '../wire/delivery-json.js';
 export { type ErrorBody, type ErrorCode, isMockpointError, MockpointError } from '../wire/errors.js';
-export type { GraphqlFilter, GraphqlMark, GraphqlOperationMark, GraphqlSchemaBody } from '../wire/graphql-json.js';
+export type {
+  GraphqlFilter,
+  GraphqlMark,
+  GraphqlOperationMark,
+  GraphqlPush,
+  GraphqlSchemaBody,
+} from '../wire/graphql-json.js';
 export type { HostEntry } from '../wire/host-mapping.js';
 export type {
   JournalEntry,

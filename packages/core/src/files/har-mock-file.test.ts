@@ -147,11 +147,17 @@ describe('harMockFile', () => {
     );
     expect(imported.routes).toBe(1);
     expect(imported.skipped).toEqual([
-      'GET data:text/plain,hi: not an http(s) request with a method',
-      'GET https://api.example.com/gone: its status 0 is not an answer of 200-599 (a failed or redirected request?)',
-      'GET https://api.example.com/big: the HAR holds no text of its 5000-byte body',
-      'POST https://api.example.com/upload: its request body is not UTF-8 text, which a route cannot match exactly',
-      '1 entry sent to hosts other than api.example.com',
+      { what: 'GET data:text/plain,hi', why: 'not an http(s) request with a method' },
+      {
+        what: 'GET https://api.example.com/gone',
+        why: 'its status 0 is not an answer of 200-599 (a failed or redirected request?)',
+      },
+      { what: 'GET https://api.example.com/big', why: 'the HAR holds no text of its 5000-byte body' },
+      {
+        what: 'POST https://api.example.com/upload',
+        why: 'its request body is not UTF-8 text, which a route cannot match exactly',
+      },
+      { what: '1 entry', why: 'sent to hosts other than api.example.com' },
     ]);
   });
 

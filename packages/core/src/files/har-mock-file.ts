@@ -23,6 +23,7 @@ import type { RequestFilter } from '../wire/journal-json.js';
 import { stringifyExact } from '../wire/json-text.js';
 import { ALWAYS_REDACTED, REDACTED } from '../wire/proxy-answer.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
+import type { LeftOut } from './left-out.js';
 
 /** Options for {@link harMockFile}. */
 export interface HarImportOptions {
@@ -45,8 +46,8 @@ export interface HarImport {
   imported: number;
   /** The hosts the imported entries were sent to, in order of first appearance. */
   hosts: string[];
-  /** What was left out or changed, one line each: `METHOD URL: why`. */
-  skipped: string[];
+  /** What was left out, each with why: `METHOD URL` and the reason. */
+  skipped: LeftOut[];
 }
 
 interface HarPair {
@@ -195,7 +196,7 @@ export async function harMockFile(text: string, options: HarImportOptions): Prom
   const file = options.file ?? 'import.har';
   const entries = entriesOf(text, file);
   const groups = new Map<string, Group>();
-  const skipped: string[] = [];
+  const skipped: LeftOut[] = [];
   const hosts: string[] = [];
   let imported = 0;
   let otherHost = 0;
@@ -205,7 +206,7 @@ export async function harMockFile(text: string, options: HarImportOptions): Prom
     const where = `${method || '?'} ${rawUrl.slice(0, 200) || '?'}`;
     const url = URL.canParse(rawUrl) ? new URL(rawUrl) : undefined;
     if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || !/^[A-Z]{1,16}$/.test(method)) {
-      skipped.push(`${where}: not an http(s) request with a method`);
+      skipped.push({ what: where, why: 'not an http(s) request with a method' });
       continue;
     }
     if (options.host !== undefined && url.host !== options.host && url.hostname !== options.host) {
@@ -214,12 +215,12 @@ export async function harMockFile(text: string, options: HarImportOptions): Prom
     }
     const match = matchOf(entry, url, method);
     if (typeof match === 'string') {
-      skipped.push(`${where}: ${match}`);
+      skipped.push({ what: where, why: match });
       continue;
     }
     const answer = answerOf(entry.response, method);
     if (typeof answer === 'string') {
-      skipped.push(`${where}: ${answer}`);
+      skipped.push({ what: where, why: answer });
       continue;
     }
     if (!hosts.includes(url.host)) hosts.push(url.host);
@@ -238,7 +239,10 @@ export async function harMockFile(text: string, options: HarImportOptions): Prom
     }
   }
   if (otherHost > 0)
-    skipped.push(`${otherHost} entr${otherHost === 1 ? 'y' : 'ies'} sent to hosts other than ${options.host}`);
+    skipped.push({
+      what: `${otherHost} entr${otherHost === 1 ? 'y' : 'ies'}`,
+      why: `sent to hosts other than ${options.host}`,
+    });
   const routes: Route[] = [];
   for (const group of groups.values()) routes.push(...(await routesOf(group)));
   if (routes.length > MAX_ROUTES) {

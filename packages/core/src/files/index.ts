@@ -15,6 +15,7 @@ export {
   type JsonServerImportOptions,
   jsonServerMockFile,
 } from './json-server-db.js';
+export type { LeftOut } from './left-out.js';
 export { type LoadMockFileOptions, loadMockFile } from './load-mock-file.js';
 export {
   createMockFileSchema,
@@ -23,9 +24,21 @@ export {
   mockFileJsonSchemaText,
 } from './mock-file-schema.js';
 export {
+  isMockoonEnvironment,
+  type MockoonImport,
+  type MockoonImportOptions,
+  mockoonMockFile,
+} from './mockoon-environment.js';
+export {
   formatPath,
   type MockFile,
   type MockFileEndpoint,
   type ParseMockFileOptions,
   parseMockFile,
 } from './parse-mock-file.js';
+export {
+  isPostmanCollection,
+  type PostmanImport,
+  type PostmanImportOptions,
+  postmanMockFile,
+} from './postman-collection.js';

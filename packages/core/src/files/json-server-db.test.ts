@@ -19,7 +19,9 @@ describe('json-server databases', () => {
       '{ "posts": [ {"id":1,"big":12345678901234567890,"price":1.50} ], "profile": {"name":"typicode"}, "n": 1 }';
     const made = jsonServerMockFile(db, { name: 'api' });
     expect(made).toMatchObject({ collections: ['posts'], singular: ['profile'] });
-    expect(made.skipped).toEqual(['"n" is neither an array nor an object (json-server serves no route for it)']);
+    expect(made.skipped).toEqual([
+      { what: '"n"', why: 'neither an array nor an object (json-server serves no route for it)' },
+    ]);
     const file = parseMockFile(made.text, { file: 'import.json', format: 'json', maxBodyBytes: Infinity });
     const [endpoint] = file.endpoints;
     expect(endpoint?.name).toBe('api');

@@ -11,6 +11,7 @@
 import { COLLECTION_NAME } from '../collections/collection-store.js';
 import { MockpointError } from '../wire/errors.js';
 import { JsonSyntaxError, scanJson } from '../wire/json-text.js';
+import type { LeftOut } from './left-out.js';
 import { MOCK_FILE_VERSION } from './mock-file-schema.js';
 
 /** Options for {@link jsonServerMockFile}. */
@@ -29,7 +30,7 @@ export interface JsonServerImport {
   text: string;
   collections: string[];
   singular: string[];
-  skipped: string[];
+  skipped: LeftOut[];
 }
 
 /** The top-level members of `text` when it is a JSON object, else `undefined` (not JSON, or not an object). */
@@ -72,10 +73,10 @@ export function jsonServerMockFile(text: string, options: JsonServerImportOption
   const routes: string[] = [];
   const collections: [string, string][] = [];
   const singular: string[] = [];
-  const skipped: string[] = [];
+  const skipped: LeftOut[] = [];
   for (const [key, value] of members) {
     if (!value.startsWith('[') && !value.startsWith('{')) {
-      skipped.push(`"${key}" is neither an array nor an object (json-server serves no route for it)`);
+      skipped.push({ what: `"${key}"`, why: 'neither an array nor an object (json-server serves no route for it)' });
       continue;
     }
     if (!COLLECTION_NAME.test(key)) {

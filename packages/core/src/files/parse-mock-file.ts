@@ -163,6 +163,10 @@ function answerField(path: Path): 'data' | 'body' | 'bodyBase64' | undefined {
   if (last === 'json' && path[0] === 'endpoints' && path[2] === 'routes' && path[5] === 'websocket') {
     if ((n === 9 && path[6] === 'onOpen') || (n === 11 && path[6] === 'on' && path[8] === 'send')) return 'data';
   }
+  // An llm tool call's arguments (answer.llm.toolCalls[k].arguments): exact, like data.
+  if (last === 'arguments' && n === 9 && path[0] === 'endpoints' && path[2] === 'routes' && path[5] === 'llm') {
+    if (path[4] === 'answer' && path[6] === 'toolCalls') return 'data';
+  }
   if (path[0] !== 'endpoints' || (last !== 'data' && last !== 'body' && last !== 'bodyBase64')) return undefined;
   if (n === 3) return last === 'data' ? last : undefined; // endpoints[i].data (a record has data only)
   if (n === 5 && path[2] === 'queue') return last; // endpoints[i].queue[k].data

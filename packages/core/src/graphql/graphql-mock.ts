@@ -51,8 +51,10 @@ export class GraphqlMock {
    * starts empty and the generator from the operation's seed; execution is
    * synchronous, so no other request runs in between). An operation that
    * would make more than `maxValues` values is refused before it runs.
+   * `event`: a subscription's event by index (each drawn from its own seed; a
+   * subscription executes like a query, once per event).
    */
-  answer(operation: GraphqlOperation, maxValues: number = MAX_ANSWER_VALUES): ExecutionResult {
+  answer(operation: GraphqlOperation, maxValues: number = MAX_ANSWER_VALUES, event?: number): ExecutionResult {
     const { document } = operation;
     // \`instanceof Error\`, not GraphQLError: the parser's class may be another module copy (CommonJS or ESM).
     if (document instanceof Error) return requestErrors([document]);
@@ -76,7 +78,9 @@ export class GraphqlMock {
     }
     this.#store.reset();
     this.#random.reseed(
-      seedOf(`${operation.query}\u0000${operation.requestedName ?? ''}\u0000${stableJson(operation.variables)}`),
+      seedOf(
+        `${operation.query}\u0000${operation.requestedName ?? ''}\u0000${stableJson(operation.variables)}${event === undefined ? '' : `\u0000${event}`}`,
+      ),
     );
     const result = execute({
       schema: this.#mocked,

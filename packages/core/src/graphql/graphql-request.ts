@@ -9,7 +9,8 @@
  * - `GET`/`HEAD` with `?query=` (and `operationName=`, `variables=` as JSON text);
  * - a JSON body `{ query, operationName?, variables? }`;
  * - a JSON array of those (a batch, as Apollo and graphql-request batch);
- * - a body with `Content-Type: application/graphql`: the document itself.
+ * - a body with `Content-Type: application/graphql`: the document itself;
+ * - a WebSocket message (`MESSAGE`) that is a graphql-ws `subscribe`: its payload.
  *
  * @module
  */
@@ -141,8 +142,11 @@ function operationOf(query: string, requestedName: unknown, variables: unknown):
   };
 }
 
-/** An operation from a JSON body's member; `undefined` when it is no GraphQL request (no string `query`). */
-function fromJson(member: unknown): GraphqlOperation | undefined {
+/**
+ * An operation from a JSON body's member (or a graphql-ws `subscribe`
+ * message's payload); `undefined` when it is no GraphQL request (no string `query`).
+ */
+export function graphqlOperationOf(member: unknown): GraphqlOperation | undefined {
   if (!isObject(member) || typeof member.query !== 'string') return undefined;
   return operationOf(member.query, member.operationName, member.variables);
 }
@@ -168,6 +172,13 @@ function read(source: GraphqlSource): GraphqlRequest | undefined {
     return { operations: [operationOf(query, one(source.query.operationName), variables)], batch: false };
   }
   if (source.bodyTruncated) return undefined;
+  if (source.method === 'MESSAGE') {
+    // A WebSocket message: a graphql-ws `subscribe` carries one operation in its payload.
+    const message = source.json;
+    if (!isObject(message) || message.type !== 'subscribe') return undefined;
+    const operation = graphqlOperationOf(message.payload);
+    return operation === undefined ? undefined : { operations: [operation], batch: false };
+  }
   const type = source.headers['content-type'] ?? '';
   if (type.toLowerCase().startsWith('application/graphql') && !type.toLowerCase().includes('json')) {
     return { operations: [operationOf(source.body, undefined, undefined)], batch: false };
@@ -177,13 +188,13 @@ function read(source: GraphqlSource): GraphqlRequest | undefined {
     if (json.length === 0 || json.length > MAX_BATCH) return undefined;
     const operations: GraphqlOperation[] = [];
     for (const member of json) {
-      const operation = fromJson(member);
+      const operation = graphqlOperationOf(member);
       if (operation === undefined) return undefined;
       operations.push(operation);
     }
     return { operations, batch: true };
   }
-  const operation = fromJson(json);
+  const operation = graphqlOperationOf(json);
   return operation === undefined ? undefined : { operations: [operation], batch: false };
 }
 

@@ -24,6 +24,7 @@ export interface ResolvedAppOptions extends Required<LimitOptions> {
   allowedOrigins: readonly string[];
   deliveryAllowHosts: readonly string[];
   proxyAllowHosts: readonly string[];
+  proxyPassThrough: boolean;
   version: string;
 }
 

@@ -123,6 +123,13 @@ export interface CreateAppOptions extends LimitOptions, Partial<BackendParts> {
    */
   proxyAllowHosts?: readonly string[];
   /**
+   * Through the forward proxy (Node's listener), pass a host that is mapped to
+   * no endpoint on to the network instead of refusing it with
+   * `HOST_NOT_MOCKED`; only hosts `proxyAllowHosts` allows, with its SSRF rules
+   * (`MOCKPOINT_PROXY_PASS_THROUGH`). @default false
+   */
+  proxyPassThrough?: boolean;
+  /**
    * How proxy routes send requests. Serving on Node (`@mockpoint/core/node`) uses one
    * that checks every address a name resolves to; elsewhere `fetch`.
    * @default fetchUpstream (Node adapters: nodeUpstream)
@@ -226,6 +233,7 @@ function resolveOptions(options: CreateAppOptions): ResolvedAppOptions {
     allowedOrigins: options.allowedOrigins ?? [],
     deliveryAllowHosts: options.deliveryAllowHosts ?? [],
     proxyAllowHosts: options.proxyAllowHosts ?? [],
+    proxyPassThrough: options.proxyPassThrough ?? false,
     version: options.version ?? VERSION,
   };
 }
@@ -257,6 +265,8 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
     journal,
     maxPerName: resolved.maxSocketsPerName,
     maxFrameBytes: resolved.maxSocketFrameBytes,
+    graphqlEvents: resolved.graphqlSubscriptionEvents,
+    graphqlIntervalMs: resolved.graphqlSubscriptionIntervalMs,
     report: (error, request) => {
       try {
         options.onUnexpectedError?.(error, request);

@@ -10,6 +10,7 @@ import { type GraphqlOperation, graphqlRequestOf } from '../graphql/graphql-requ
 import type { GraphqlFilter } from '../wire/graphql-json.js';
 import type { JournalEntry, RequestFilter } from '../wire/journal-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
+import type { McpFilter } from '../wire/mcp-json.js';
 import {
   decodeSegment,
   explainPathMismatch,
@@ -226,6 +227,10 @@ export function firstMismatch(
     const miss = graphqlMismatch(subject, filter.graphql, explain);
     if (miss !== undefined) return miss;
   }
+  if (filter.mcp !== undefined) {
+    const miss = mcpMismatch(subject, filter.mcp, explain);
+    if (miss !== undefined) return miss;
+  }
   if (Object.hasOwn(filter, 'body')) {
     const raw = typeof filter.body === 'string' && subject.body === filter.body && !subject.bodyTruncated;
     if (raw) return undefined;
@@ -279,6 +284,34 @@ function graphqlMismatch(subject: FilterSubject, filter: GraphqlFilter, explain:
     first ??= miss;
   }
   return first;
+}
+
+/**
+ * The `mcp` field against the request's JSON body read as one JSON-RPC message:
+ * its `method`, and for `tools/call` the tool (`params.name`). Anything else
+ * (not JSON, a batch, no method) never matches.
+ */
+function mcpMismatch(subject: FilterSubject, filter: McpFilter, explain: boolean): string | undefined {
+  const json = 'json' in subject ? subject.json : NOT_JSON;
+  const message = typeof json === 'object' && json !== null && !Array.isArray(json) ? json : undefined;
+  const method = message === undefined ? undefined : (message as { method?: unknown }).method;
+  if (typeof method !== 'string') return explain ? 'not a JSON-RPC (MCP) request' : NO;
+  if (filter.method !== undefined && method !== filter.method) {
+    return explain ? `mcp method is ${shown(method)}, route wants ${shown(filter.method)}` : NO;
+  }
+  if (filter.tool !== undefined) {
+    const params = (message as { params?: unknown }).params;
+    const tool =
+      method === 'tools/call' && typeof params === 'object' && params !== null
+        ? (params as { name?: unknown }).name
+        : undefined;
+    if (tool !== filter.tool) {
+      return explain
+        ? `mcp tool is ${typeof tool === 'string' ? shown(tool) : 'none (not a tools/call)'}, route wants ${shown(filter.tool)}`
+        : NO;
+    }
+  }
+  return undefined;
 }
 
 /** True when `entry` matches every field of `filter`. */

@@ -174,6 +174,14 @@ export const ERRORS = {
     when: 'a WebSocket answer (`websocket`) with a bad frame, delay, close code or `match`, or a frame larger than `MOCKPOINT_MAX_SOCKET_FRAME_BYTES` ([websocket.md](websocket.md))',
     fix: 'correct the script as the message says',
   },
+  INVALID_LLM: {
+    when: 'an LLM API answer (`llm`) with an api its provider does not have, a bad tool call (name, id, arguments not a JSON object), or an error answer with text ([llm.md](llm.md))',
+    fix: 'correct the answer as the message says',
+  },
+  INVALID_MCP: {
+    when: 'a fake MCP server answer (`mcp`) with two tools, prompts or resources of one name, a tool with both or neither of `result` and `error`, or an `inputSchema` that is not an object schema ([mcp.md](mcp.md))',
+    fix: 'correct the answer as the message says',
+  },
   WEBSOCKET_REQUIRED: {
     when: 'a request without `Upgrade: websocket` selected a route whose answer is a WebSocket script',
     fix: 'open the URL with a WebSocket client (`ws://…`), or match the route to upgrade requests only',
@@ -227,6 +235,16 @@ export const ERRORS = {
     when: '`mockpoint import --from har` was given a file that is not JSON, has no `log.entries` list, or would make more routes than a name holds ([har.md](har.md))',
     fix: 'export the HAR again from the browser or tool (a HAR 1.2 file), or import one host at a time with `--host`',
   },
+  INVALID_MOCKOON: {
+    from: 'cli',
+    when: '`mockpoint import --from mockoon` was given a file that is not JSON or not a Mockoon environment (an object with a `routes` list) ([import.md](import.md))',
+    fix: 'export the environment again from Mockoon (File → the environment file Mockoon saves), or point at that file',
+  },
+  INVALID_POSTMAN: {
+    from: 'cli',
+    when: '`mockpoint import --from postman` was given a file that is not JSON or not a Postman collection v2.1 (an object with `info` and an `item` list) ([import.md](import.md))',
+    fix: 'export the collection again from Postman as "Collection v2.1"',
+  },
   OPENAPI_UNREADABLE: {
     from: 'cli',
     when: '`mockpoint import` was given a file that cannot be read, is not YAML/JSON, is not OpenAPI 2.0/3.0/3.1, or has a `$ref` that points at nothing',
@@ -246,14 +264,14 @@ export const ERRORS = {
   },
   HOST_NOT_MOCKED: {
     when: 'a request through the forward proxy (an absolute-form target) for a host that is mapped to no endpoint; `error.details.mapped` lists the mapped hosts',
-    fix: "map the host to an endpoint (`MOCKPOINT_HOSTS`, a mock file's `hosts:`, `PUT /api/endpoints/{name}/hosts`; [https.md](https.md#hosts-map-to-endpoints))",
+    fix: "map the host to an endpoint (`MOCKPOINT_HOSTS`, a mock file's `hosts:`, `PUT /api/endpoints/{name}/hosts`; [https.md](https.md#hosts-map-to-endpoints)), or pass it through to the network (`MOCKPOINT_PROXY_PASS_THROUGH` with the host in `MOCKPOINT_PROXY_ALLOW_HOSTS`)",
   },
   CROSS_ORIGIN: {
     when: 'an `/api` write from a page on another origin not in `MOCKPOINT_ALLOWED_ORIGINS` ([safety.md](safety.md))',
     fix: 'add the origin to `MOCKPOINT_ALLOWED_ORIGINS`',
   },
   PROXY_HOST_NOT_ALLOWED: {
-    when: "a proxy answer's host is not in `MOCKPOINT_PROXY_ALLOW_HOSTS` (proxying is off without it), or it resolves to a loopback, private or link-local address that is not listed itself",
+    when: "a proxy answer's host (or, with `MOCKPOINT_PROXY_PASS_THROUGH`, an unmapped host through the forward proxy) is not in `MOCKPOINT_PROXY_ALLOW_HOSTS` (proxying is off without it), or it resolves to a loopback, private or link-local address that is not listed itself",
     fix: 'list the host in `MOCKPOINT_PROXY_ALLOW_HOSTS`; for a loopback or private address list the address itself (`127.0.0.1`)',
   },
   NOT_FOUND: { when: 'no endpoint with that name', fix: 'create it first (`PUT /api/endpoint/add`)' },
@@ -411,6 +429,11 @@ export const ERRORS = {
     from: 'cli',
     when: "`--cert`/`--key` (`MOCKPOINT_TLS_CERT`, `MOCKPOINT_TLS_KEY`): a file that cannot be read, is not PEM, or a key that is not the certificate's (the message names the flag and the file)",
     fix: 'give a readable PEM certificate chain and its unencrypted key',
+  },
+  LEVELDB_UNAVAILABLE: {
+    from: 'cli',
+    when: "the LevelDB store's native addon cannot be loaded: in a single executable, the temporary directory Bun unpacks it into (`$TMPDIR`, else `/tmp`) is not writable or is mounted `noexec`; on Node, `classic-level` has no build for this platform",
+    fix: 'set `TMPDIR` to a writable directory that allows running files (a container started with `--read-only`: `--tmpfs /tmp:exec`), or start with `--memory` or `MOCKPOINT_REDIS_URL` ([runtimes.md](runtimes.md#single-executables))',
   },
   DATA_DIR_LOCKED: {
     from: 'cli',

@@ -79,3 +79,21 @@ export function createGraphqlSchemas() {
     .meta({ title: 'GraphqlSchema' });
   return { filter, mark, body };
 }
+
+/**
+ * An event for the active graphql-ws subscriptions of a name, pushed through
+ * `POST /api/endpoints/{name}/sockets/send` (docs/graphql.md): `next` (a
+ * GraphQL result), `complete`, or both; only those of `operationName`, or the
+ * one `subscription` id, when given.
+ * @example { operationName: 'OnStar', next: { data: { starred: { id: '1' } } } }
+ */
+export interface GraphqlPush {
+  /** One connection's id; absent: every open connection of the name. */
+  connection?: string;
+  /** The payload of a `next` message: `{ data?, errors? }`. */
+  next?: { data?: unknown; errors?: unknown[]; extensions?: Record<string, unknown> };
+  /** End the subscriptions with a `complete` message (after `next`, if given). */
+  complete?: true;
+  operationName?: string;
+  subscription?: string;
+}

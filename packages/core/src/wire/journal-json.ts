@@ -7,6 +7,7 @@
  */
 import type { Fault } from './answer-json.js';
 import type { GraphqlFilter, GraphqlMark } from './graphql-json.js';
+import type { McpFilter } from './mcp-json.js';
 import type { ValidationMark } from './route-validation.js';
 import type { SignatureCheckStatus, SignatureMark } from './signature-settings.js';
 import type { StateInput, StateMark } from './state-json.js';
@@ -181,4 +182,10 @@ export interface RequestFilter {
    * operations does.
    */
   graphql?: GraphqlFilter;
+  /**
+   * MCP requests (JSON-RPC over Streamable HTTP, docs/mcp.md), read from the
+   * JSON body: the method (`tools/call`) and, for a tool call, the tool's name.
+   * A request that is not a JSON-RPC request never matches.
+   */
+  mcp?: McpFilter;
 }

@@ -34,6 +34,10 @@ export interface LimitOptions {
   maxSocketsPerName?: number;
   /** UTF-8 bytes of one endpoint's GraphQL schema (SDL). @default 4194304 (4 MiB) */
   maxGraphqlSchemaBytes?: number;
+  /** Events a GraphQL subscription over graphql-ws gets from the schema before `complete` (0: none). @default 3 */
+  graphqlSubscriptionEvents?: number;
+  /** Milliseconds before each of those events. @default 1000 */
+  graphqlSubscriptionIntervalMs?: number;
   /** Open client connections per listening address (adapters that listen apply it). @default 10000 */
   maxConnections?: number;
   /** Journal streams (`…/requests/stream`) open at once; one more is refused with `TOO_MANY_STREAMS`. @default 1000 */

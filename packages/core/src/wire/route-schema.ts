@@ -6,10 +6,21 @@
  */
 
 import { z } from 'zod';
+import {
+  LLM_APIS,
+  LLM_ERROR_TYPES,
+  LLM_PROVIDERS,
+  MAX_LLM_ERROR_MESSAGE_LENGTH,
+  MAX_LLM_MODEL_LENGTH,
+  MAX_LLM_RETRY_AFTER,
+  MAX_LLM_TOOL_CALLS,
+  MAX_LLM_TOOL_NAME_LENGTH,
+} from './answer-llm.js';
 import { STREAM_ENDS, STREAM_FORMATS } from './answer-stream.js';
 import { MAX_CLOSE_REASON_BYTES } from './answer-websocket.js';
 import { type ErrorCode, MockpointError } from './errors.js';
 import { HEADER_NAME_PATTERN, HEADER_VALUE_PATTERN, headerNameProblem, headerValueProblem } from './http-header.js';
+import { createMcpSchemas } from './mcp-json.js';
 import { MAX_PROXY_TIMEOUT_MS } from './proxy-answer.js';
 import { type AnswerLimits, checkRoutes, type Route, type RouteInput, routesFromJson } from './route.js';
 import { routeValidationSchemas } from './route-validation.js';
@@ -130,6 +141,89 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
       title: 'WebSocketAnswer',
       description: 'Accept the WebSocket upgrade and play this script (routes only; see docs/websocket.md).',
     });
+  const llmErrorType = z
+    .enum(LLM_ERROR_TYPES as [string, ...string[]])
+    .describe(
+      "rate_limit (429 with retry-after and the provider's rate-limit headers), overloaded (Anthropic 529, OpenAI 503), server (500), context_length (400).",
+    );
+  const llm = z
+    .strictObject({
+      provider: z.enum(LLM_PROVIDERS as [string, ...string[]]).describe('Whose wire format: openai or anthropic.'),
+      api: z
+        .enum(LLM_APIS as [string, ...string[]])
+        .describe('openai: chat.completions or responses; anthropic: messages.'),
+      text: z
+        .string()
+        .optional()
+        .describe(
+          "The assistant's text (with template: true, rendered per request), streamed a token-like chunk at a time.",
+        ),
+      toolCalls: z
+        .array(
+          z.strictObject({
+            name: z.string().max(MAX_LLM_TOOL_NAME_LENGTH).describe('The tool (function) name: A-Z a-z 0-9 _ -.'),
+            arguments: parts.data.optional().describe('A JSON object, sent as its exact text; default {}.'),
+            id: z
+              .string()
+              .max(MAX_LLM_TOOL_NAME_LENGTH)
+              .optional()
+              .describe('The call id; default a fresh call_… (OpenAI) or toolu_… (Anthropic).'),
+          }),
+        )
+        .max(MAX_LLM_TOOL_CALLS)
+        .optional()
+        .describe('Tool calls after the text (finish_reason tool_calls, stop_reason tool_use).'),
+      stream: z.boolean().optional().describe("Stream (SSE) or not; absent: as the request's stream field asks."),
+      chunkDelayMs: parts.delay.optional().describe('Milliseconds between streamed chunks; default 0.'),
+      usage: z
+        .strictObject({
+          inputTokens: z
+            .number()
+            .int()
+            .min(0)
+            .max(1e9)
+            .optional()
+            .describe("Default: the request's messages in characters / 4."),
+          outputTokens: z.number().int().min(0).max(1e9).optional().describe('Default: the number of chunks.'),
+        })
+        .optional()
+        .describe('The token counts reported.'),
+      error: z
+        .union([
+          llmErrorType,
+          z.strictObject({
+            type: llmErrorType,
+            message: z
+              .string()
+              .max(MAX_LLM_ERROR_MESSAGE_LENGTH)
+              .optional()
+              .describe("Default: the provider's wording."),
+            retryAfter: z
+              .number()
+              .int()
+              .min(0)
+              .max(MAX_LLM_RETRY_AFTER)
+              .optional()
+              .describe('Seconds in retry-after (rate_limit, overloaded); default 1.'),
+          }),
+        ])
+        .optional()
+        .describe("Answer with this error, in the provider's error shape and headers."),
+      end: z
+        .enum(['close', 'reset'])
+        .optional()
+        .describe('close (default), or reset: the connection breaks halfway through the stream (or the body).'),
+      model: z
+        .string()
+        .min(1)
+        .max(MAX_LLM_MODEL_LENGTH)
+        .optional()
+        .describe("The model the answer names; default the request's model, else a current model of the provider."),
+    })
+    .meta({
+      title: 'LlmAnswer',
+      description: "Answer in an LLM provider's exact wire format, JSON or streamed (routes only; see docs/llm.md).",
+    });
   const headerNames = z.array(z.string());
   const proxy = z
     .strictObject({
@@ -201,6 +295,16 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
         .describe(
           "Accept a WebSocket upgrade (a GET with Upgrade: websocket) and play a script; beside it only delay (the handshake's), headers (of the 101) and setState. A request without the upgrade gets 426 WEBSOCKET_REQUIRED.",
         ),
+      llm: llm
+        .optional()
+        .describe(
+          "Answer as OpenAI's or Anthropic's API does (JSON or SSE, tool calls, errors); beside it only delay, headers, template (renders text) and setState.",
+        ),
+      mcp: createMcpSchemas(parts.data)
+        .answer.optional()
+        .describe(
+          'A fake MCP server over Streamable HTTP (POST JSON-RPC): initialize, tools/list and tools/call (results templated over {{arguments.x}}), resources, prompts, ping (routes only; beside it only setState). See docs/mcp.md.',
+        ),
       setState: createStateSchemas()
         .input.optional()
         .describe(
@@ -230,7 +334,7 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
     .meta({ title: 'StoredRoute' });
   const routesRequest = z.strictObject({ routes: z.array(route) }).meta({ title: 'RoutesRequest' });
   const routesPage = z.object({ routes: z.array(storedRoute) }).meta({ title: 'Routes' });
-  return { stream, socketFrame, socketClose, websocket, routeAnswer, route, routesRequest, routesPage };
+  return { stream, socketFrame, socketClose, websocket, llm, routeAnswer, route, routesRequest, routesPage };
 }
 
 /** What a resource answer is, in the OpenAPI document and the mock-file schema. */
@@ -250,6 +354,8 @@ const FIELD_CODES: Record<string, ErrorCode> = {
   validate: 'INVALID_VALIDATION',
   setState: 'INVALID_STATE',
   websocket: 'INVALID_WEBSOCKET',
+  llm: 'INVALID_LLM',
+  mcp: 'INVALID_MCP',
 };
 
 /** Options for {@link parseRoutesBody}. */

@@ -8,6 +8,7 @@
  */
 
 import type { AnswerContent } from './answer-json.js';
+import { checkLlm, type LlmAnswer, llmFromJson } from './answer-llm.js';
 import { checkStream, minRenderedStreamBytes, type StreamLimits, streamFromJson } from './answer-stream.js';
 import { checkWebSocket, type WebSocketAnswer, websocketFromJson } from './answer-websocket.js';
 import { isBase64 } from './base64.js';
@@ -15,6 +16,7 @@ import { MockpointError } from './errors.js';
 import { headerNameProblem, headerValueProblem } from './http-header.js';
 import type { RequestFilter } from './journal-json.js';
 import { JsonText, jsonTextOf, scanJson, stringifyExact } from './json-text.js';
+import { checkMcp, type McpAnswer, mcpFromJson } from './mcp-json.js';
 import { PathPatternError, parsePathPattern } from './path-pattern.js';
 import { checkProxyAnswer, type ProxyAnswer } from './proxy-answer.js';
 import type { RouteValidation } from './route-validation.js';
@@ -62,6 +64,18 @@ export interface RouteAnswer extends AnswerContent {
    * `426 WEBSOCKET_REQUIRED`.
    */
   websocket?: WebSocketAnswer;
+  /**
+   * Routes only: answer in an LLM provider's wire format (OpenAI Chat
+   * Completions or Responses, Anthropic Messages), JSON or streamed, or one of
+   * its errors (see docs/llm.md); beside it only `delay`, `headers`,
+   * `template` (renders `text`) and `setState`.
+   */
+  llm?: LlmAnswer;
+  /**
+   * Routes only: a fake MCP server over Streamable HTTP (docs/mcp.md): tools,
+   * resources and prompts; beside it only `setState`.
+   */
+  mcp?: McpAnswer;
 }
 
 /** A resource answer: a collection's name, or the name and the field that holds each item's id. */
@@ -124,6 +138,11 @@ const RESOURCE_FIELDS = new Set(['resource', 'setState', 'headers', 'template'])
 
 /** What a websocket answer may have beside `websocket`. */
 const WEBSOCKET_FIELDS = new Set(['websocket', 'delay', 'headers', 'setState']);
+
+/** What an llm answer may have beside `llm`. */
+const LLM_FIELDS = new Set(['llm', 'delay', 'headers', 'template', 'setState']);
+/** What an mcp answer may have beside `mcp`. */
+const MCP_FIELDS = new Set(['mcp', 'setState']);
 
 /** An `{{item}}` or `{{item.…}}` placeholder (spaces allowed inside the braces). */
 const ITEM_PLACEHOLDER = /\{\{\s*item\s*(?:\.|\}\})/;
@@ -190,6 +209,20 @@ export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, li
     if (answer.headers !== undefined) checkHeaders(answer.headers, index, answer.template === true);
     return;
   }
+  if (answer.mcp !== undefined) {
+    const others = Object.keys(answer).filter((key) => !MCP_FIELDS.has(key));
+    if (others.length > 0) {
+      fail(
+        'INVALID_ANSWER',
+        index,
+        `an mcp answer is the fake server (with setState beside it); ${others.join(', ')} do not apply`,
+      );
+    }
+    const { list = 'routes', index: at } = typeof index === 'number' ? { index } : index;
+    if (list !== 'routes') fail('INVALID_ANSWER', index, 'an mcp answer is for routes only');
+    checkMcp(answer.mcp, `routes[${at}].answer.mcp`, at);
+    return;
+  }
   if (answer.websocket !== undefined) {
     const others = Object.keys(answer).filter((key) => !WEBSOCKET_FIELDS.has(key));
     if (others.length > 0) {
@@ -208,6 +241,33 @@ export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, li
       maxStreamEvents: limits.maxStreamEvents ?? SETTINGS.maxStreamEvents.default,
       where: `routes[${at}].answer`,
       details: { index: at },
+    });
+    return;
+  }
+  if (answer.llm !== undefined) {
+    const others = Object.keys(answer).filter((key) => !LLM_FIELDS.has(key));
+    if (others.length > 0) {
+      fail(
+        'INVALID_ANSWER',
+        index,
+        `an llm answer is the provider's (with delay, headers, template and setState beside it); ${others.join(', ')} do not apply`,
+      );
+    }
+    const template = answer.template === true;
+    if (answer.headers !== undefined) checkHeaders(answer.headers, index, template);
+    const { list = 'routes', index: at } = typeof index === 'number' ? { index } : index;
+    if (list !== 'routes') fail('INVALID_ANSWER', index, 'an llm answer is for routes only');
+    if (template && ITEM_PLACEHOLDER.test(JSON.stringify(answer))) {
+      fail('INVALID_TEMPLATE', index, '{{item…}} is the item a resource route answers; this answer is not a resource');
+    }
+    checkLlm(answer.llm, {
+      maxBodyBytes,
+      maxStreamEvents: limits.maxStreamEvents ?? SETTINGS.maxStreamEvents.default,
+      maxStreamMs: limits.maxStreamMs ?? SETTINGS.maxStreamMs.default,
+      where: `routes[${at}].answer`,
+      details: { index: at },
+      template,
+      delay: answer.delay ?? 0,
     });
     return;
   }
@@ -381,6 +441,8 @@ const ANSWER_KEYS = [
   'proxy',
   'resource',
   'websocket',
+  'llm',
+  'mcp',
   'setState',
 ] as const;
 
@@ -399,7 +461,11 @@ function answerFromMembers(members: ReadonlyMap<string, string>): Record<string,
           ? streamFromJson(text)
           : key === 'websocket'
             ? websocketFromJson(text)
-            : JSON.parse(text),
+            : key === 'llm'
+              ? llmFromJson(text)
+              : key === 'mcp'
+                ? mcpFromJson(text)
+                : JSON.parse(text),
     ]),
   );
 }

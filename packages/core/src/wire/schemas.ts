@@ -10,6 +10,7 @@ import { streamFromJson } from './answer-stream.js';
 import { type ErrorCode, MockpointError } from './errors.js';
 import { createGraphqlSchemas } from './graphql-json.js';
 import { JsonText, scanJson } from './json-text.js';
+import { createMcpFilterSchema } from './mcp-json.js';
 import { checkAnswer, checkMatchPath } from './route.js';
 import { createRouteSchemas } from './route-schema.js';
 import { routeValidationSchemas } from './route-validation.js';
@@ -28,6 +29,7 @@ import { createStateSchemas } from './state-json.js';
 
 const stateSchemas = createStateSchemas();
 const graphqlSchemas = createGraphqlSchemas();
+const mcpFilter = createMcpFilterSchema();
 
 /**
  * A stored mock endpoint: exactly these four fields. On the wire `data` is the
@@ -273,6 +275,7 @@ export function createSchemas(options: SchemaOptions = {}) {
         .optional()
         .describe('WebSocket messages only (journal entries MESSAGE and CLOSE): their direction and connection.'),
       graphql: graphqlSchemas.filter.optional(),
+      mcp: mcpFilter.optional(),
     })
     .meta({ title: 'RequestFilter', description: 'Which recorded requests count; all given fields must match.' });
   const journalEntry = z
@@ -419,12 +422,34 @@ export function createSchemas(options: SchemaOptions = {}) {
   });
 
   const { socketFrame, socketClose } = routeSchemas;
-  const socketSend = z
+  const socketFrameSend = z
     .strictObject({
       connection: z.string().optional().describe("One connection's id; absent: every open connection of the name."),
       ...socketFrame.omit({ delay: true }).shape,
     })
-    .meta({ title: 'SocketSend', description: 'One message to send now: exactly one of text, json and bytes.' });
+    .meta({ title: 'SocketFrameSend', description: 'One message to send now: exactly one of text, json and bytes.' });
+  const graphqlPush = z
+    .strictObject({
+      connection: z.string().optional().describe("One connection's id; absent: every open connection of the name."),
+      next: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe(
+          'A GraphQL result { data?, errors? }: the payload of a graphql-ws next message, kept as its exact text.',
+        ),
+      complete: z
+        .literal(true)
+        .optional()
+        .describe('End the subscriptions with a complete message (after next, if given).'),
+      operationName: z.string().optional().describe('Only the subscriptions of this operation.'),
+      subscription: z.string().optional().describe("Only the subscription of this id (the subscribe message's id)."),
+    })
+    .meta({
+      title: 'GraphqlPush',
+      description:
+        'An event for the active graphql-ws subscriptions (docs/graphql.md): next, complete, or both; count is the subscriptions reached.',
+    });
+  const socketSend = z.union([socketFrameSend, graphqlPush]).meta({ title: 'SocketSend' });
   const socketCloseRequest = z
     .strictObject({
       connection: z.string().optional().describe("One connection's id; absent: every open connection of the name."),
@@ -434,7 +459,9 @@ export function createSchemas(options: SchemaOptions = {}) {
   const socketInfo = z
     .object({
       id: z.string().describe("The connection's id, as its journal entries name it."),
-      route: z.string().describe('The route whose script plays on it.'),
+      route: z
+        .string()
+        .describe("The route whose script plays on it; 'graphql' for a graphql-ws connection answered by the schema."),
       subpath: z.string().describe('The path below /endpoint/{name} it was opened at.'),
       protocol: z.string().nullable().describe('The subprotocol chosen, or null.'),
       openedAt: z.string().describe('ISO 8601 time it opened.'),

@@ -15,6 +15,7 @@ export type PlaceholderSource =
   | 'body'
   | 'item'
   | 'variables'
+  | 'arguments'
   | 'uuid'
   | 'now'
   | 'seq'
@@ -39,7 +40,7 @@ const BARE = new Set<PlaceholderSource>(['uuid', 'now', 'seq']);
 
 /** The placeholders a template may use, for messages. */
 export const PLACEHOLDER_RULE =
-  'placeholders are {{params.NAME}}, {{query.NAME}}, {{headers.NAME}}, {{body}}, {{body.a.b}}, {{variables.a.b}} (a GraphQL request), {{state.SCENARIO}}, {{item.a.b}} (a resource route), {{uuid}}, {{now}} and {{seq}}';
+  'placeholders are {{params.NAME}}, {{query.NAME}}, {{headers.NAME}}, {{body}}, {{body.a.b}}, {{variables.a.b}} (a GraphQL request), {{arguments.a.b}} (an MCP tool call or prompt), {{state.SCENARIO}}, {{item.a.b}} (a resource route), {{uuid}}, {{now}} and {{seq}}';
 
 function placeholder(inner: string, text: string): Placeholder {
   const expression = inner.trim();
@@ -47,7 +48,8 @@ function placeholder(inner: string, text: string): Placeholder {
   const source = head as PlaceholderSource;
   if (BARE.has(source) && path.length === 0) return { source, path };
   if ((source === 'body' || source === 'item') && path.every((key) => key !== '')) return { source, path };
-  if (source === 'variables' && path.length > 0 && path.every((key) => key !== '')) return { source, path };
+  if ((source === 'variables' || source === 'arguments') && path.length > 0 && path.every((key) => key !== ''))
+    return { source, path };
   if (KEYED.has(source) && path.length === 1 && path[0] !== '') {
     // Header names are looked up lower-cased, as the journal lists them.
     return { source, path: source === 'headers' ? [(path[0] as string).toLowerCase()] : path };
@@ -116,6 +118,7 @@ const MIN_BYTES: Readonly<Record<PlaceholderSource, number>> = {
   body: 0,
   item: 0,
   variables: 0,
+  arguments: 0,
   state: 0,
 };
 

@@ -21,11 +21,15 @@ export const COMMANDS = {
   apply: { usage: '<file> [--prune] [--dry-run]', summary: 'make a running daemon hold a mock file' },
   export: { usage: '[--names a,b] > mockpoint.json', summary: "a running daemon's endpoints as a mock file" },
   send: { usage: '<url> [--data <json>] [--sign <scheme> --secret <s>]', summary: 'send a signed webhook' },
-  import: { usage: 'openapi.yaml --name <name>', summary: 'an OpenAPI document as a mock file of routes' },
+  import: {
+    usage: '<file|dir> --name <name> [--from <kind>]',
+    summary: "another tool's mocks or an API description as a mock file",
+  },
   record: {
     usage: '--upstream <url> --name <name> [--out <file>]',
     summary: 'record an API through a running daemon',
   },
+  mcp: { usage: '[--url <url>] [--token <t>]', summary: 'an MCP server on stdio for AI assistants' },
   repair: { usage: '--data-dir <dir>', summary: 'repair a damaged LevelDB data directory (daemon stopped)' },
 } as const satisfies Record<string, CommandEntry>;
 

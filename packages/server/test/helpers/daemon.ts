@@ -89,6 +89,8 @@ export interface CliOptions {
   nodeArgs?: string[];
   /** Run this executable (e.g. an installed `mockpoint` bin) instead of `node dist/cli.js`. */
   bin?: string;
+  /** How long it may take to start or to exit (an emulated CPU is slow). @default 15000 */
+  deadlineMs?: number;
 }
 
 /** A spawned CLI process with its collected output. */
@@ -173,7 +175,7 @@ export async function spawnCli(options: CliOptions = {}): Promise<CliProcess> {
 /** Runs the CLI to completion (e.g. `--help`, a bad setting); killed if it outlives the deadline. */
 export async function runCli(options: CliOptions = {}): Promise<ExitInfo & { stdout: string; stderr: string }> {
   const proc = await spawnCli(options);
-  const exit = await withDeadline(proc.exited, DEADLINE_MS, () => {
+  const exit = await withDeadline(proc.exited, options.deadlineMs ?? DEADLINE_MS, () => {
     proc.child.kill('SIGKILL');
     return `mockpoint ${options.args?.join(' ') ?? ''} did not exit; stdout: ${proc.stdout} stderr: ${proc.stderr}`;
   });
@@ -214,7 +216,7 @@ export async function startDaemon(options: CliOptions = {}): Promise<Daemon> {
   try {
     match = await withDeadline(
       ready,
-      DEADLINE_MS,
+      options.deadlineMs ?? DEADLINE_MS,
       () => `mockpoint printed no start-up line; stdout: ${proc.stdout} stderr: ${proc.stderr}`,
     );
   } catch (error) {
@@ -224,7 +226,11 @@ export async function startDaemon(options: CliOptions = {}): Promise<Daemon> {
   }
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill(signal);
-    return withDeadline(proc.exited, DEADLINE_MS, () => `mockpoint did not exit on ${signal}; stdout: ${proc.stdout}`);
+    return withDeadline(
+      proc.exited,
+      options.deadlineMs ?? DEADLINE_MS,
+      () => `mockpoint did not exit on ${signal}; stdout: ${proc.stdout}`,
+    );
   };
   return Object.assign(proc, {
     version: match[1] as string,

@@ -8,7 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { EndpointAnswer } from '../../answer/endpoint-answer.js';
 import { ENDPOINT_PREFIX } from '../../answer/endpoint-handler.js';
-import { routeByHost } from '../../answer/host-routing.js';
+import { type PASS_THROUGH, routeByHost } from '../../answer/host-routing.js';
 import type { HostTable } from '../../answer/host-table.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
 import { mappedTarget } from '../../wire/endpoint-target.js';
@@ -63,6 +63,8 @@ export interface Routing {
   readonly hosts: HostTable;
   readonly allowedHosts: readonly string[];
   readonly endpoint?: string | undefined;
+  /** Pass an unmapped host through the proxy to the network (`MOCKPOINT_PROXY_PASS_THROUGH`) instead of `HOST_NOT_MOCKED`. */
+  readonly passThrough?: boolean;
 }
 
 /**
@@ -71,11 +73,20 @@ export interface Routing {
  * a mapped host's endpoint, or its own path), an answer refusing it (a proxied
  * request to a host not mocked), or `undefined` (not an endpoint's: the app answers it).
  */
-export function requestTarget(req: IncomingMessage, routing: Routing): string | EndpointAnswer | undefined {
+export function requestTarget(
+  req: IncomingMessage,
+  routing: Routing,
+): string | EndpointAnswer | typeof PASS_THROUGH | undefined {
   const url = req.url ?? '/';
   if (routing.endpoint !== undefined) return mappedTarget(routing.endpoint, url);
   // One check when no host is mapped and the target is a path (the hot path).
   if (routing.hosts.size === 0 && url.charCodeAt(0) === 47 /* / */) return endpointTarget(url);
-  const routed = routeByHost(url, hostHeader(req.rawHeaders), routing.hosts, routing.allowedHosts);
+  const routed = routeByHost(
+    url,
+    hostHeader(req.rawHeaders),
+    routing.hosts,
+    routing.allowedHosts,
+    routing.passThrough ? { port: req.socket?.localPort } : undefined,
+  );
   return routed ?? endpointTarget(url);
 }

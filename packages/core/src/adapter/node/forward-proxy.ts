@@ -4,16 +4,18 @@
  * Established` and its socket handed to the HTTPS server, which terminates TLS
  * with a certificate for that host signed by the local CA (SNI, see `serve()`'s
  * `certificateFor`); the requests inside then reach the endpoint by their Host.
- * A CONNECT to any other host is refused with `HOST_NOT_MOCKED`: nothing is
- * tunnelled to the network.
+ * A CONNECT to any other host is refused with `HOST_NOT_MOCKED`, or, with
+ * `MOCKPOINT_PROXY_PASS_THROUGH`, tunnelled as bytes to the network when the
+ * proxy allow list allows it (`pass-through.ts`).
  *
  * @module
  */
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { hostNotMocked } from '../../answer/host-routing.js';
+import { hostNotMocked, samePort } from '../../answer/host-routing.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { isAllowedHost } from '../../http/host-guard.js';
+import { passThroughConnect } from './pass-through.js';
 
 /** A CONNECT target longer than this (a name is at most 253 characters, plus a port) is refused unread. */
 const MAX_TARGET = 300;
@@ -22,6 +24,13 @@ const MAX_TARGET = 300;
 function refuse(socket: Duplex, status: string, body: string): void {
   socket.end(
     `HTTP/1.1 ${status}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** The ports `server` and `secure` listen on. */
+function ownPorts(server: Server, secure: Server): number[] {
+  return [server.address(), secure.address()].flatMap((address) =>
+    address !== null && typeof address === 'object' ? [address.port] : [],
   );
 }
 
@@ -35,7 +44,18 @@ export function acceptConnect(server: Server, secure: Server, app: MockpointApp)
     socket.on('error', () => socket.destroy());
     const target = req.url ?? '';
     const mapped = target.length <= MAX_TARGET && hosts.size !== 0 ? hosts.lookup(target) : undefined;
-    if (mapped === undefined && !(target.length <= MAX_TARGET && isAllowedHost(target, options.allowedHosts, 443))) {
+    const own = mapped === undefined && target.length <= MAX_TARGET && isAllowedHost(target, options.allowedHosts, 443);
+    if (
+      mapped === undefined &&
+      options.proxyPassThrough &&
+      target.length <= MAX_TARGET &&
+      // The daemon's own address at a port it does not serve here is another server: passed through.
+      (!own || !ownPorts(server, secure).some((port) => samePort(target, 443, port)))
+    ) {
+      passThroughConnect(target, socket, head, app.mockpoint.proxy.allowHosts);
+      return;
+    }
+    if (mapped === undefined && !own) {
       const { body } = hostNotMocked(target.slice(0, MAX_TARGET), hosts) as { body: string };
       refuse(socket, '403 Forbidden', body);
       return;

@@ -10,6 +10,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { getRequestListener } from '@hono/node-server';
 import { type ClientGone, errorAnswer } from '../../answer/endpoint-answer.js';
 import type { EndpointHandler } from '../../answer/endpoint-handler.js';
+import { isPassThrough } from '../../answer/host-routing.js';
 import { type AnswerSink, sendAnswer } from '../../answer/sink.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
@@ -18,6 +19,7 @@ import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
 import { isValidName } from '../../wire/rules.js';
 import { bodilessRequest, declaresBody, type Routing, requestTarget } from './endpoint-request.js';
 import { nodeUpstream } from './node-upstream.js';
+import { passThroughRequest } from './pass-through.js';
 import { createNodeSink } from './sink.js';
 
 /** A `.` or `..` path segment, literal or percent-encoded: the URL parser would resolve it. */
@@ -214,7 +216,8 @@ export interface NodeListenerOptions {
 /** How a Node listener with `options` routes: the app's hosts, and `options.endpoint` alone when set. */
 export function nodeRouting(app: MockpointApp, options: NodeListenerOptions): Routing {
   const { hosts } = app.mockpoint;
-  return { hosts, allowedHosts: app.mockpoint.options.allowedHosts, endpoint: options.endpoint };
+  const { allowedHosts, proxyPassThrough } = app.mockpoint.options;
+  return { hosts, allowedHosts, endpoint: options.endpoint, passThrough: proxyPassThrough };
 }
 
 /**
@@ -244,6 +247,10 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
     const target = requestTarget(req, routing);
+    if (typeof target === 'object' && isPassThrough(target)) {
+      passThroughRequest(req, res, proxy.allowHosts, (refused) => sendAnswer(refused, out.sink, res));
+      return;
+    }
     if (typeof target === 'object') {
       sendAnswer(target, out.sink, res);
       return;

@@ -16,7 +16,7 @@ import { checkUpstreamAddress } from '../../answer/proxy/upstream-address.js';
 import { urlPort } from '../../wire/host-rules.js';
 
 /** A lookup that refuses a name when any address it resolves to may not be reached. */
-function checkedLookup(port: number, allowHosts: readonly string[]): LookupFunction {
+export function checkedLookup(port: number, allowHosts: readonly string[]): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error !== null) {

@@ -22,6 +22,7 @@ import {
   type RespondAnswer,
   type UpgradeAnswer,
 } from '../../answer/endpoint-answer.js';
+import { hostNotMocked, isPassThrough } from '../../answer/host-routing.js';
 import { truncatedBody } from '../../answer/queue/queued-answer.js';
 import { type AnswerSink, sendAnswer, sendDue } from '../../answer/sink.js';
 import type { ScriptSocket } from '../../answer/websocket/open-sockets.js';
@@ -238,7 +239,8 @@ export function createNodeUpgradeListener(
   const wss = socketServer(app);
   const sink = createUpgradeSink(app, wss);
   const { handler } = app.mockpoint;
-  const routing = nodeRouting(app, options);
+  // A WebSocket handshake to an unmapped host is refused (HOST_NOT_MOCKED), never passed through.
+  const routing = { ...nodeRouting(app, options), passThrough: false };
   const request = options.request ?? createNodeListener(app, options);
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.requestTimeoutMs;
   return (req, socket, head) => {
@@ -251,7 +253,8 @@ export function createNodeUpgradeListener(
     const to: UpgradeTo = { req, socket, head };
     const target = requestTarget(req, routing);
     if (typeof target === 'object') {
-      sendAnswer(target, sink, to);
+      // Never a pass-through here (its routing refuses unmapped hosts).
+      sendAnswer(isPassThrough(target) ? hostNotMocked(req.url ?? '', app.mockpoint.hosts) : target, sink, to);
       return;
     }
     if (target === undefined) {

@@ -35,7 +35,13 @@ export interface PipelineParts {
   /** Reports a failure no answer accounts for; never throws. */
   readonly report: (error: unknown, request: { method: string; url: string }) => void;
   /** The open WebSocket connections, counted against their limit per name (absent: no limit here). */
-  readonly sockets?: { count(name: string): number; readonly maxPerName: number };
+  readonly sockets?: {
+    count(name: string): number;
+    readonly maxPerName: number;
+    /** Events a graphql-ws subscription gets from the schema, and the ms before each (`MOCKPOINT_GRAPHQL_SUBSCRIPTION_*`). */
+    readonly graphqlEvents?: number;
+    readonly graphqlIntervalMs?: number;
+  };
 }
 
 /** The scenarios a template sees when its route looks at none. */

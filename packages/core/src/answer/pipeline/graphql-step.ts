@@ -18,6 +18,8 @@ import { type GraphqlOperation, type GraphqlRequest, graphqlRequestOf } from '..
 import { BY_GRAPHQL } from '../../journal/journal-entry.js';
 import { type EndpointAnswer, prepareAnswers } from '../endpoint-answer.js';
 import type { Exchange } from './exchange.js';
+import { graphqlWsVerdict } from './graphql-ws-step.js';
+import { asksUpgrade } from './route-step.js';
 import { after, type Step, type Verdict } from './step.js';
 
 /** An operation a GET may not run: GraphQL over HTTP allows only queries there. */
@@ -34,7 +36,7 @@ function notOverGet(operation: GraphqlOperation): ExecutionResult | undefined {
 const SUBSCRIPTION_OVER_HTTP: ExecutionResult = {
   errors: [
     new GraphQLError(
-      'Subscriptions are answered over graphql-ws (a WebSocket), not over HTTP; mockpoint does not serve them yet (docs/graphql.md).',
+      'Subscriptions are answered over graphql-ws: open a WebSocket to this URL with the subprotocol graphql-transport-ws (docs/graphql.md).',
     ),
   ],
 };
@@ -55,6 +57,7 @@ function verdictOf(exchange: Exchange, body: string, status: number): Verdict {
 
 function answered(mock: GraphqlMock | null, exchange: Exchange): Verdict | undefined {
   if (mock === null) return undefined;
+  if (asksUpgrade(exchange)) return graphqlWsVerdict(exchange);
   const request: GraphqlRequest | undefined = graphqlRequestOf(exchange.view);
   if (request === undefined) return undefined;
   const method = exchange.request.method;

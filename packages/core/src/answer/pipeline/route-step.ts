@@ -17,6 +17,7 @@ import {
   type StreamAnswer,
   type UpgradeAnswer,
 } from '../endpoint-answer.js';
+import { mcpVerdict } from '../mcp/mcp-answer.js';
 import { proxyRouteAnswer } from '../proxy/proxy-route.js';
 import { resourceVerdict } from '../resource/resource-answer.js';
 import type { RouteHit, RouteTable } from '../routes/route-table.js';
@@ -50,9 +51,10 @@ function relayed(exchange: Exchange, hit: RouteHit, proxy: NonNullable<RouteHit[
 
 function answered(exchange: Exchange, hit: RouteHit): Verdict | Promise<Verdict> {
   const { route, params } = hit;
-  const { proxy, resource } = route.route.answer;
+  const { proxy, resource, mcp } = route.route.answer;
   if (proxy !== undefined) return relayed(exchange, hit, proxy);
   if (resource !== undefined) return resourceVerdict(exchange, hit, resource);
+  if (mcp !== undefined) return mcpVerdict(exchange, hit, mcp);
   const seq = ++route.seq;
   const mark: AnswerMark = { answeredBy: { route: route.id }, params };
   if (exchange.validation !== undefined) mark.validation = exchange.validation;
@@ -72,7 +74,7 @@ function answered(exchange: Exchange, hit: RouteHit): Verdict | Promise<Verdict>
 }
 
 /** Whether a request asks to become a WebSocket (a GET with `Upgrade: websocket`). */
-function asksUpgrade(exchange: Exchange): boolean {
+export function asksUpgrade(exchange: Exchange): boolean {
   const upgrade = rawHeader(exchange.request.rawHeaders, 'upgrade');
   return exchange.request.method === 'GET' && upgrade !== undefined && /(^|[\s,])websocket($|[\s,])/i.test(upgrade);
 }
@@ -93,15 +95,8 @@ function upgraded(exchange: Exchange, hit: RouteHit, answer: UpgradeAnswer, mark
     );
     return { answer: refused, mark };
   }
-  const sockets = exchange.parts.sockets;
-  if (sockets !== undefined && sockets.count(name) >= sockets.maxPerName) {
-    const refused = errorAnswer(
-      503,
-      'TOO_MANY_SOCKETS',
-      `${name} holds ${sockets.maxPerName} WebSocket connections open already (MOCKPOINT_MAX_SOCKETS_PER_NAME)`,
-    );
-    return { answer: refused, mark };
-  }
+  const full = socketsFull(exchange);
+  if (full !== undefined) return { answer: full, mark };
   const session = {
     name,
     route: hit.route.id,
@@ -112,6 +107,17 @@ function upgraded(exchange: Exchange, hit: RouteHit, answer: UpgradeAnswer, mark
     protocol: chooseProtocol(rawHeader(request.rawHeaders, 'sec-websocket-protocol'), answer.script.protocols),
   };
   return { answer: { ...answer, session }, mark };
+}
+
+/** `503 TOO_MANY_SOCKETS` when the name holds as many WebSocket connections as it may. */
+export function socketsFull(exchange: Exchange): EndpointAnswer | undefined {
+  const { sockets } = exchange.parts;
+  if (sockets === undefined || sockets.count(exchange.name) < sockets.maxPerName) return undefined;
+  return errorAnswer(
+    503,
+    'TOO_MANY_SOCKETS',
+    `${exchange.name} holds ${sockets.maxPerName} WebSocket connections open already (MOCKPOINT_MAX_SOCKETS_PER_NAME)`,
+  );
 }
 
 function routed(table: RouteTable | null, exchange: Exchange): Maybe<Verdict | undefined> {

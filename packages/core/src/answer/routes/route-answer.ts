@@ -20,6 +20,7 @@ import type {
   UpgradeAnswer,
 } from '../endpoint-answer.js';
 import { errorAnswer, utf8Length } from '../endpoint-answer.js';
+import { llmAnswer } from '../llm/llm-answer.js';
 import { BODILESS_STATUS, CORS_HEADERS } from '../read-response.js';
 import { compileStream, STREAM_HEADERS, STREAM_TYPES } from '../stream/stream-frames.js';
 import {
@@ -196,6 +197,19 @@ function compileSocketAnswer(answer: RouteAnswer, websocket: NonNullable<RouteAn
 }
 
 /**
+ * An LLM API answer: rendered per request (it reads the request's model and
+ * stream fields, and gives fresh ids) into a respond or stream answer.
+ */
+function compileLlmAnswer(answer: RouteAnswer, llm: NonNullable<RouteAnswer['llm']>): CompiledAnswer {
+  const template = answer.template === true;
+  const headers = lowerHeaders(answer);
+  const renderHeaders = template ? compileHeaderTemplates(headers) : () => headers;
+  const render = llmAnswer({ llm, delay: answer.delay ?? 0, template, headers: renderHeaders });
+  const size = (llm.text?.length ?? 0) * 2 + JSON.stringify(llm.toolCalls ?? []).length * 2;
+  return templated(200, size + 1024 + JSON.stringify(answer.headers ?? {}).length * 2, render);
+}
+
+/**
  * Compiles a route's answer (already checked by `checkRoutes`; one kept before
  * header values were checked answers 500 `ANSWER_NOT_SENDABLE`).
  */
@@ -205,6 +219,7 @@ export function compileAnswer(answer: RouteAnswer): CompiledAnswer {
   if (problem !== undefined) return notSendable(problem);
   if (answer.stream !== undefined) return compileStreamAnswer({ ...answer, stream: answer.stream });
   if (answer.websocket !== undefined) return compileSocketAnswer(answer, answer.websocket);
+  if (answer.llm !== undefined) return compileLlmAnswer(answer, answer.llm);
   const statusCode = answer.statusCode ?? 200;
   const delay = answer.delay ?? 0;
   const bodiless = BODILESS_STATUS.has(statusCode);

@@ -136,9 +136,12 @@ export class RouteTable {
       (route) =>
         route.route.answer.proxy !== undefined ||
         route.route.answer.resource !== undefined ||
+        route.route.answer.mcp !== undefined ||
         route.validator?.readsBody === true ||
         (route.route.match !== undefined && Object.hasOwn(route.route.match, 'body')) ||
         route.route.match?.graphql !== undefined ||
+        route.route.answer.llm !== undefined ||
+        route.route.match?.mcp !== undefined ||
         readsBodyTemplate(route.route.answer),
     );
   }

@@ -17,7 +17,7 @@
 import type { Journal } from '../../journal/journal.js';
 import type { AnswerMark, RecordedRequest } from '../../journal/journal-entry.js';
 import { type FilterSubject, firstMismatch } from '../../journal/request-filter.js';
-import type { SocketInfo } from '../../wire/answer-websocket.js';
+import { MAX_CLOSE_REASON_BYTES, type SocketInfo } from '../../wire/answer-websocket.js';
 import { toBase64 } from '../../wire/base64.js';
 import { MockpointError } from '../../wire/errors.js';
 import type { SocketDirection } from '../../wire/journal-json.js';
@@ -51,6 +51,33 @@ export interface SocketEvents {
   closed(code: number, reason: string): void;
 }
 
+/**
+ * A connection as a protocol the server speaks itself sees it (graphql-ws,
+ * `graphql/graphql-ws.ts`): send a text message now, close with a code; both
+ * journaled like a script's.
+ */
+export interface SocketPeer {
+  readonly id: string;
+  readonly session: SocketSession;
+  /** False once either side closed (or began to): then nothing more is sent. */
+  readonly open: boolean;
+  sendText(text: string): void;
+  close(code: number, reason: string): void;
+}
+
+/** What the player hands a spoken protocol: each incoming message (after the journal and the limits), the close, and pushes from the API. */
+export interface SocketConversation {
+  /** A text message (`undefined` for a binary one: its bytes only). */
+  message(text: string | undefined, bytes: Uint8Array): void;
+  /** The connection closed: free what it holds (timers). */
+  closed(): void;
+  /** A push from the sockets API; how many receivers it reached on this connection. */
+  push?(push: unknown): number;
+}
+
+/** A protocol the server speaks on a connection instead of playing a script's replies (the script's `speaks`). */
+export type SocketProtocol = (peer: SocketPeer) => SocketConversation;
+
 /** Options for {@link OpenSockets}. */
 export interface OpenSocketsOptions {
   journal: Journal;
@@ -60,6 +87,10 @@ export interface OpenSocketsOptions {
   maxFrameBytes: number;
   /** Reports a failure no answer accounts for; never throws. */
   report: (error: unknown, request: { method: string; url: string }) => void;
+  /** Events a graphql-ws subscription gets from the schema. @default 3 */
+  graphqlEvents?: number;
+  /** Milliseconds before each of them. @default 1000 */
+  graphqlIntervalMs?: number;
 }
 
 /** Messages a client may send in one second; one more closes the connection with 1008. */
@@ -71,6 +102,24 @@ const STALL_BYTES = 16 * 1024 * 1024;
 const encoder = new TextEncoder();
 const textDecoder = new TextDecoder();
 const NO_HEADERS: readonly string[] = Object.freeze([]);
+
+/**
+ * A close reason a close frame can carry: well-formed UTF-16 (a lone surrogate
+ * becomes U+FFFD), cut at a code point to at most 123 bytes of UTF-8.
+ */
+function clipReason(reason: string): string {
+  const whole = textDecoder.decode(encoder.encode(reason));
+  if (encoder.encode(whole).byteLength <= MAX_CLOSE_REASON_BYTES) return whole;
+  let clipped = '';
+  let bytes = 0;
+  for (const char of whole) {
+    const size = encoder.encode(char).byteLength;
+    if (bytes + size > MAX_CLOSE_REASON_BYTES) break;
+    clipped += char;
+    bytes += size;
+  }
+  return clipped;
+}
 
 /** A step of a connection's timeline, `delay` ms after the step before: a frame to send, or a close. */
 type Step = PreparedFrame | PreparedClose;
@@ -90,6 +139,8 @@ class Connection {
   #windowStart = 0;
   #windowCount = 0;
   readonly #mark: AnswerMark;
+  /** The protocol spoken on it, when its answer speaks one (graphql-ws) instead of replying by script. */
+  conversation: SocketConversation | undefined;
 
   constructor(
     readonly sockets: OpenSockets,
@@ -97,7 +148,21 @@ class Connection {
     readonly script: SocketScript,
     readonly socket: ScriptSocket,
   ) {
-    this.#mark = Object.freeze({ answeredBy: Object.freeze({ route: session.route }) });
+    this.#mark = session.mark ?? Object.freeze({ answeredBy: Object.freeze({ route: session.route }) });
+  }
+
+  /** This connection as a spoken protocol sees it. */
+  peer(): SocketPeer {
+    const connection = this;
+    return {
+      id: this.id,
+      session: this.session,
+      get open() {
+        return !connection.closed && !connection.closing;
+      },
+      sendText: (text) => this.send({ data: text, bytes: encoder.encode(text), delay: 0 }),
+      close: (code, reason) => this.closeWith(code, clipReason(reason)),
+    };
   }
 
   /** Journals a message or a close of this connection. */
@@ -192,6 +257,11 @@ class Connection {
   }
 
   #cancel(): void {
+    if (this.conversation !== undefined) {
+      const conversation = this.conversation;
+      this.conversation = undefined;
+      conversation.closed();
+    }
     this.#steps.length = 0;
     clearTimeout(this.#timer);
     this.#timer = undefined;
@@ -215,6 +285,13 @@ class Connection {
     }
     if (++this.#windowCount > MAX_MESSAGES_PER_SECOND) {
       this.closeWith(1008, `more than ${MAX_MESSAGES_PER_SECOND} messages a second`);
+      return;
+    }
+    if (this.conversation !== undefined) {
+      this.conversation.message(
+        binary ? undefined : typeof data === 'string' ? data : textDecoder.decode(bytes),
+        bytes,
+      );
       return;
     }
     if (this.script.on.length === 0) return;
@@ -313,6 +390,8 @@ export class OpenSockets {
   readonly maxPerName: number;
   readonly maxFrameBytes: number;
   readonly stallBytes: number;
+  readonly graphqlEvents: number;
+  readonly graphqlIntervalMs: number;
   readonly #report: OpenSocketsOptions['report'];
   readonly #byName = new Map<string, Map<string, Connection>>();
 
@@ -321,6 +400,8 @@ export class OpenSockets {
     this.maxPerName = options.maxPerName;
     this.maxFrameBytes = options.maxFrameBytes;
     this.stallBytes = Math.max(STALL_BYTES, 4 * options.maxFrameBytes);
+    this.graphqlEvents = options.graphqlEvents ?? 3;
+    this.graphqlIntervalMs = options.graphqlIntervalMs ?? 1000;
     this.#report = options.report;
   }
 
@@ -354,6 +435,7 @@ export class OpenSockets {
       connection.closeWith(1013, 'too many connections for this name');
       return connection.events;
     }
+    if (script.speaks !== undefined) connection.conversation = script.speaks(connection.peer());
     connection.play(script.onOpen, script.close);
     return connection.events;
   }
@@ -399,6 +481,20 @@ export class OpenSockets {
       sent++;
     }
     return sent;
+  }
+
+  /**
+   * Hands a push to the spoken protocol of one connection or every one of
+   * `name` (graphql-ws: an event for its subscriptions); how many receivers it
+   * reached in all (connections playing a script take none).
+   */
+  push(name: string, push: unknown, target: SocketTarget = {}): number {
+    let reached = 0;
+    for (const connection of this.#targets(name, target)) {
+      if (connection.closed || connection.closing) continue;
+      reached += connection.conversation?.push?.(push) ?? 0;
+    }
+    return reached;
   }
 
   /** Closes one connection or every one of `name` (a close frame, or cut with `drop`); how many. */

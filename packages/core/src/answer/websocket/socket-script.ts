@@ -10,6 +10,7 @@ import type { SocketClose, SocketFrame, SocketReply, WebSocketAnswer } from '../
 import { frameText } from '../../wire/answer-websocket.js';
 import { base64Bytes } from '../../wire/base64.js';
 import type { RequestFilter } from '../../wire/journal-json.js';
+import type { SocketProtocol } from './open-sockets.js';
 
 /** One frame, ready to send. */
 export interface PreparedFrame {
@@ -43,6 +44,8 @@ export interface SocketScript {
   readonly onOpen: readonly PreparedFrame[];
   readonly on: readonly PreparedReply[];
   readonly close: PreparedClose | undefined;
+  /** A protocol the server speaks itself on the connection (graphql-ws), instead of `on`'s replies. */
+  readonly speaks?: SocketProtocol;
 }
 
 /** A frame as it goes out: its text or its bytes. */

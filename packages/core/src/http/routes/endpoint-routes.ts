@@ -107,9 +107,11 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
     'INVALID_HEADER',
     'INVALID_TEMPLATE',
     'INVALID_STREAM',
+    'INVALID_LLM',
     'STREAM_TOO_LONG',
     'INVALID_PROXY',
     'INVALID_VALIDATION',
+    'INVALID_MCP',
     'PROXY_HOST_NOT_ALLOWED',
     'TOO_MANY_ROUTES',
   ] as const;

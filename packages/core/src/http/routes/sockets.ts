@@ -9,6 +9,7 @@
  */
 import type { Hono } from 'hono';
 import { prepareClose, prepareFrame } from '../../answer/websocket/socket-script.js';
+import type { GraphqlWsPush } from '../../graphql/graphql-ws.js';
 import { checkClose, checkFrame, type SocketClose, type SocketFrame } from '../../wire/answer-websocket.js';
 import { MockpointError } from '../../wire/errors.js';
 import { JsonText } from '../../wire/json-text.js';
@@ -18,6 +19,8 @@ import { pathName } from './manage.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc } from './responses.js';
 
 const SEND_FIELDS = new Set(['connection', 'text', 'json', 'bytes']);
+/** A push to graphql-ws subscriptions instead of a frame. */
+const PUSH_FIELDS = new Set(['connection', 'next', 'complete', 'operationName', 'subscription']);
 const CLOSE_FIELDS = new Set(['connection', 'code', 'reason', 'drop']);
 
 /** The body's members parsed (`json` kept as its exact text), unknown fields refused. */
@@ -46,13 +49,50 @@ function json(value: unknown): Response {
 
 export function registerSocketRoutes(app: Hono, ctx: AppContext): void {
   const { sockets, schemas, options } = ctx;
+
+  /** `{ next?, complete?, operationName?, subscription?, connection? }`: an event for graphql-ws subscriptions. */
+  const pushed = (name: string, members: ReadonlyMap<string, string>): number => {
+    const unknown = [...members.keys()].filter((key) => !PUSH_FIELDS.has(key));
+    if (unknown.length > 0) {
+      throw new MockpointError(
+        'UNKNOWN_FIELD',
+        `unknown field(s) beside next or complete: ${unknown.join(', ')} (a push to GraphQL subscriptions takes connection, next, complete, operationName, subscription)`,
+      );
+    }
+    const body = Object.fromEntries([...members].map(([key, text]) => [key, JSON.parse(text)]));
+    const target = connectionOf(body);
+    const push: GraphqlWsPush = {};
+    const next = members.get('next');
+    if (next !== undefined) {
+      if (typeof body.next !== 'object' || body.next === null || Array.isArray(body.next)) {
+        invalid('next is a GraphQL result, an object { data?, errors? }');
+      }
+      if (new TextEncoder().encode(next).byteLength > sockets.maxFrameBytes - 1024) {
+        invalid(`next is larger than a message may be (MOCKPOINT_MAX_SOCKET_FRAME_BYTES, less 1 KiB for the envelope)`);
+      }
+      push.next = next;
+    }
+    if (body.complete !== undefined) {
+      if (body.complete !== true) invalid('complete is true (ends the subscriptions with a complete message)');
+      push.complete = true;
+    }
+    for (const key of ['operationName', 'subscription'] as const) {
+      const value = body[key];
+      if (value === undefined) continue;
+      if (typeof value !== 'string' || value === '') invalid(`${key} is a non-empty string`);
+      push[key] = value as string;
+    }
+    return sockets.push(name, push, target);
+  };
   const base = '/api/endpoints/:name/sockets';
 
   app.get(base, (c) => json({ sockets: sockets.list(pathName(c.req.param('name'))) }));
 
   app.post(`${base}/send`, async (c) => {
     const name = pathName(c.req.param('name'));
-    const body = bodyOf(await readJsonObjectBody(c.req.raw, options.maxBodyBytes), SEND_FIELDS);
+    const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes);
+    if (members.has('next') || members.has('complete')) return json({ count: pushed(name, members) });
+    const body = bodyOf(members, SEND_FIELDS);
     const target = connectionOf(body);
     const { connection: _connection, ...frame } = body;
     checkFrame(frame as SocketFrame, { maxSocketFrameBytes: sockets.maxFrameBytes, maxDelayMs: 0 }, invalid);
@@ -91,7 +131,7 @@ export function registerSocketRoutes(app: Hono, ctx: AppContext): void {
       method: 'post',
       path: '/api/endpoints/{name}/sockets/send',
       summary:
-        'Send one message now to one open connection (connection: its id) or to every one of this name; journaled as an outgoing message.',
+        'Send one message now to one open connection (connection: its id) or to every one of this name; journaled as an outgoing message. With next (a GraphQL result) or complete: true instead of a frame, an event for the active graphql-ws subscriptions (those of operationName, or the one subscription id, when given); count is then the subscriptions reached.',
       tag: 'sockets',
       params,
       body: schemas.socketSend,

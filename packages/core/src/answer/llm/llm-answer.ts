@@ -1,0 +1,126 @@
+/**
+ * A route's `llm` answer compiled into the engine's own kinds: a JSON body is a
+ * `respond` answer, a streamed one a `stream` answer of SSE frames (each chunk
+ * `chunkDelayMs` after the one before), and `end: 'reset'` the stream's own
+ * reset halfway (a JSON body: a `close` fault after half of it). No sink
+ * knows about LLMs. Rendered per request: the request's `model`, `stream` and
+ * `stream_options` are read, ids are fresh, and `text` is templated with
+ * `template: true`.
+ *
+ * @module
+ */
+import { NOT_JSON } from '../../journal/request-filter.js';
+import { sseEvent } from '../../journal/sse-frames.js';
+import { type LlmAnswer, MAX_LLM_MODEL_LENGTH } from '../../wire/answer-llm.js';
+import { SETTINGS } from '../../wire/settings.js';
+import { parseTemplate } from '../../wire/template-syntax.js';
+import type { AnswerHeaderMap, EndpointAnswer, StreamFrame } from '../endpoint-answer.js';
+import { utf8Length } from '../endpoint-answer.js';
+import { CORS_HEADERS } from '../read-response.js';
+import { STREAM_HEADERS } from '../stream/stream-frames.js';
+import { BODY_NOT_READ, renderText, type TemplateContext } from '../template.js';
+import { LIVE_SOURCE, type LlmRequest, type LlmSource, llmWire } from './llm-wire.js';
+
+/** Events a stream has besides its chunks (and per tool call), kept out of the chunk budget. */
+const OVERHEAD_EVENTS = 12;
+const CALL_OVERHEAD_EVENTS = 3;
+
+/** What the request says, from its JSON body (anything else: nothing). */
+export function llmRequestOf(json: unknown): LlmRequest {
+  if (json === NOT_JSON || json === BODY_NOT_READ || typeof json !== 'object' || json === null || Array.isArray(json)) {
+    return { includeUsage: false, inputChars: 0 };
+  }
+  const body = json as Record<string, unknown>;
+  const own = (key: string): unknown => (Object.hasOwn(body, key) ? body[key] : undefined);
+  const model = own('model');
+  const stream = own('stream');
+  const options = own('stream_options');
+  let inputChars = 0;
+  for (const key of ['messages', 'input', 'system', 'instructions']) {
+    const value = own(key);
+    if (value !== undefined)
+      inputChars += typeof value === 'string' ? value.length : (JSON.stringify(value)?.length ?? 0);
+  }
+  const out: { model?: string; stream?: boolean; includeUsage: boolean; inputChars: number } = {
+    includeUsage:
+      typeof options === 'object' &&
+      options !== null &&
+      Object.hasOwn(options, 'include_usage') &&
+      (options as Record<string, unknown>).include_usage === true,
+    inputChars,
+  };
+  if (typeof model === 'string' && model.length > 0 && model.length <= MAX_LLM_MODEL_LENGTH) out.model = model;
+  if (typeof stream === 'boolean') out.stream = stream;
+  return out;
+}
+
+/** Response headers: CORS, the provider's, then the route's own (which win). */
+function mergeHeaders(provider: Record<string, string>, own: Map<string, string[]>, extra: Record<string, string>) {
+  const headers: Record<string, string | readonly string[]> = { ...CORS_HEADERS, ...provider, ...extra };
+  for (const [name, values] of own) headers[name] = values.length === 1 ? (values[0] as string) : values;
+  return headers;
+}
+
+/** Options for {@link llmAnswer}. */
+export interface LlmAnswerOptions {
+  readonly llm: LlmAnswer;
+  /** The route's answer delay. */
+  readonly delay: number;
+  /** With `template: true`, `text` renders per request. */
+  readonly template: boolean;
+  /** The route's own headers for this request (rendered when templated). */
+  readonly headers: (context: TemplateContext) => Map<string, string[]>;
+  readonly source?: LlmSource;
+}
+
+/**
+ * The answer's renderer: `(head, context)` gives what one request gets.
+ * Streams are bounded by the default limits of events and total time (the
+ * literal text was checked against the server's own at save).
+ */
+export function llmAnswer(options: LlmAnswerOptions): (head: boolean, context: TemplateContext) => EndpointAnswer {
+  const { llm, delay } = options;
+  const source = options.source ?? LIVE_SOURCE;
+  const textParts = llm.text !== undefined && options.template ? parseTemplate(llm.text) : undefined;
+  const chunkDelay = llm.chunkDelayMs ?? 0;
+  const byEvents =
+    SETTINGS.maxStreamEvents.default - OVERHEAD_EVENTS - CALL_OVERHEAD_EVENTS * (llm.toolCalls?.length ?? 0);
+  const byTime = chunkDelay > 0 ? Math.floor((SETTINGS.maxStreamMs.default - delay) / chunkDelay) : byEvents;
+  const maxChunks = Math.max(1, Math.min(byEvents, byTime));
+  return (head, context) => {
+    const text = textParts === undefined ? llm.text : renderText(textParts, context);
+    const wire = llmWire({ answer: llm, text, request: llmRequestOf(context.json), maxChunks }, source);
+    const own = options.headers(context);
+    if (wire.kind === 'json') {
+      const headers: AnswerHeaderMap = Object.freeze(
+        mergeHeaders(wire.headers, own, { 'content-length': String(utf8Length(wire.body)) }),
+      );
+      if (llm.end === 'reset' && !head) {
+        return { kind: 'fault', fault: 'close', status: wire.status, headers, body: wire.body, delay };
+      }
+      return { kind: 'respond', status: wire.status, headers, body: head ? null : wire.body, delay };
+    }
+    const headers: AnswerHeaderMap = Object.freeze(mergeHeaders(wire.headers, own, STREAM_HEADERS));
+    let events = wire.events;
+    if (llm.end === 'reset') {
+      // Halfway: the events before the middle chunk (or, without chunks, the first half).
+      const chunks = events.flatMap((event, i) => (event.chunk ? [i] : []));
+      const cut = chunks.length > 0 ? (chunks[Math.floor(chunks.length / 2)] as number) : Math.floor(events.length / 2);
+      events = events.slice(0, cut);
+    }
+    const frames: StreamFrame[] = head
+      ? []
+      : events.map((event) => ({
+          bytes: sseEvent(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data }),
+          delay: event.chunk ? chunkDelay : 0,
+        }));
+    return {
+      kind: 'stream',
+      status: wire.status,
+      headers,
+      frames,
+      end: head ? 'close' : (llm.end ?? 'close'),
+      delay,
+    };
+  };
+}
