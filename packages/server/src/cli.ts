@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { writeSync } from 'node:fs';
 import { VERSION } from '@mockpoint/core/defaults';
 import { isOwnError } from '@mockpoint/core/internal';
 import { type CommandName, closestCommand, isCommand } from './commands/command-list.js';
@@ -16,7 +17,9 @@ import { ConfigError, HELP, resolveConfig } from './config.js';
 const RELAYED_SIGNAL_MS = 1000;
 
 function fail(message: string): never {
-  process.stderr.write(`mockpoint: error: ${message}\n`);
+  // Written at once: under Bun (the single executable), a process.stderr.write to a pipe can
+  // still be queued when process.exit ends the process, and the one line is lost.
+  writeSync(2, `mockpoint: error: ${message}\n`);
   process.exit(1);
 }
 
