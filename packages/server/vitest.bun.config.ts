@@ -11,7 +11,8 @@ export default mergeConfig(
       name: 'server-bun',
       root: import.meta.dirname,
       // Every file that starts the daemon as a process, but installed-package (it installs the packed
-      // tarballs and runs Node on them) and the web-* files (the page in Chromium, served in process).
+      // tarballs and runs Node on them), binary*.test.ts (the single executables) and the web-* files
+      // (the page in Chromium, served in process).
       // BUN_EXPLORE=1: every file, to try one more.
       include: process.env.BUN_EXPLORE
         ? ['test/**/*.test.ts']
@@ -53,6 +54,17 @@ export default mergeConfig(
             'test/websocket.test.ts',
             'test/websocket-replicas.test.ts',
             'test/wss.test.ts',
+            'test/graphql-ws.test.ts',
+            'test/import-entry.test.ts',
+            'test/import-fuzz.test.ts',
+            'test/lazy-modules.test.ts',
+            'test/llm-fuzz.test.ts',
+            'test/llm-sdk.test.ts',
+            'test/mcp.test.ts',
+            'test/mcp-fake-server.test.ts',
+            'test/mockoon-import.test.ts',
+            'test/pass-through.test.ts',
+            'test/postman-import.test.ts',
             'test/runtime-serving.test.ts',
             'test/pass-through.test.ts',
           ],

@@ -7,7 +7,15 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, killAll, makeTempDir, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import {
+  assertBuilt,
+  killAll,
+  makeTempDir,
+  ON_BUN,
+  removeTempDirs,
+  requestJson,
+  startDaemon,
+} from './helpers/daemon.js';
 
 const PROBE = fileURLToPath(new URL('./fixtures/sentry-probe.mjs', import.meta.url));
 
@@ -29,7 +37,8 @@ async function graphqlImports(args: string[], dir: string): Promise<string[]> {
   return existsSync(probeFile) ? (await readFile(probeFile, 'utf8')).split('\n').filter(Boolean) : [];
 }
 
-describe('modules the daemon loads', () => {
+// Not on Bun (docs/runtimes.md#tests-not-run-on-bun): the probe is a Node `--import` hook.
+describe.skipIf(ON_BUN)('modules the daemon loads', () => {
   beforeAll(() => assertBuilt());
 
   it('a daemon started without a mock file never loads the graphql package', async () => {

@@ -10,7 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { curl } from './helpers/curl.js';
-import { assertBuilt, CLI_PATH, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { assertBuilt, CLI_PATH, killAll, makeTempDir, ON_BUN, removeTempDirs, startDaemon } from './helpers/daemon.js';
 
 const TOKEN = 'mcp-test-token';
 /** A number no double holds: it must come back as these digits. */
@@ -261,7 +261,7 @@ describe('/api/mcp (Streamable HTTP)', () => {
   });
 });
 
-describe('an idle daemon', () => {
+describe('import_mock_file over /api/mcp', () => {
   it("import_mock_file reads no file of the daemon's machine through an OpenAPI $ref", async () => {
     const daemon = await startDaemon();
     const secret = join(await makeTempDir(), 'secret.yaml');
@@ -295,7 +295,10 @@ describe('an idle daemon', () => {
       error: { code: 'OPENAPI_UNREADABLE', message: expect.stringContaining('points outside the document') },
     });
   });
+});
 
+// Not on Bun (docs/runtimes.md#tests-not-run-on-bun): the probe is a Node `--import` hook.
+describe.skipIf(ON_BUN)('an idle daemon', () => {
   it('loads the MCP SDK only when /api/mcp is first asked', async () => {
     // A resolve hook (node --import) that notes every module of the MCP server the daemon loads.
     const dir = await makeTempDir();

@@ -61,7 +61,10 @@ function fault(_signal: AbortSignal, answer: FaultAnswer): Response {
       if (sent.byteLength > 0) controller.enqueue(sent);
     },
     pull(controller) {
-      controller.error(new Error(`mockpoint: queued fault ${answer.fault}`));
+      const error = new Error(`mockpoint: queued fault ${answer.fault}`);
+      // One turn of the event loop later when part of the body went out: Bun writes a chunk it has taken only then.
+      if (sent.byteLength === 0) controller.error(error);
+      else setTimeout(() => controller.error(error), 0);
     },
   });
   return new Response(body, {
