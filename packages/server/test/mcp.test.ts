@@ -4,6 +4,7 @@
 // Each goes through a whole session: an endpoint with exact data and routes, a request
 // sent to it, waited for in the journal with the one filter, and read back exact.
 import { readFile, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -258,6 +259,51 @@ describe('/api/mcp (Streamable HTTP)', () => {
     ]);
     expect(foreignHost.status).toBe(403);
     expect(JSON.parse(foreignHost.body)).toMatchObject({ error: { code: 'HOST_NOT_ALLOWED' } });
+  });
+});
+
+describe('call_endpoint', () => {
+  it('reads at most 4 MiB of an endless answer (a proxy route to an upstream that never ends) and says it cut it', async () => {
+    // An upstream that writes 64 KiB chunks until its client goes away.
+    const upstream = createHttpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const chunk = 'x'.repeat(64 * 1024);
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const port = (upstream.address() as { port: number }).port;
+    try {
+      const daemon = await startDaemon({
+        env: { MOCKPOINT_ADMIN_TOKEN: TOKEN, MOCKPOINT_PROXY_ALLOW_HOSTS: `127.0.0.1:${port}` },
+      });
+      const client = newClient();
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${daemon.url}/api/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+        }),
+      );
+      try {
+        await ok(client, 'put_routes', {
+          name: 'endless',
+          body: { routes: [{ id: 'up', answer: { proxy: { url: `http://127.0.0.1:${port}` } } }] },
+        });
+        const answer = JSON.parse(await ok(client, 'call_endpoint', { name: 'endless', subpath: '/stream' }));
+        expect(answer).toMatchObject({ status: 200, truncated: true, truncatedAt: 4 * 1024 * 1024 });
+        expect(answer.body).toHaveLength(4 * 1024 * 1024);
+        expect(answer.body).toMatch(/^x+$/);
+        // The daemon still answers.
+        expect((await fetch(`${daemon.url}/api/health`)).status).toBe(200);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      upstream.closeAllConnections();
+      await new Promise((resolve) => upstream.close(resolve));
+    }
   });
 });
 

@@ -10,7 +10,7 @@
 import { writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { connect } from 'node:net';
+import { connect, createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { join } from 'node:path';
 import { createCa } from '@mockpoint/core/tls';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
@@ -31,7 +31,9 @@ afterEach(() => killAll());
 afterAll(() => removeTempDirs());
 
 const servers: Server[] = [];
+const netServers: NetServer[] = [];
 afterEach(async () => {
+  for (const server of netServers.splice(0)) server.close();
   await Promise.all(
     servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve).closeAllConnections())),
   );
@@ -135,6 +137,30 @@ describe('pass-through of unmapped hosts', () => {
     // Nothing passed through is journaled: no endpoint answered it.
     const journal = await requestJson(`${daemon.url}/api/endpoints/github/requests`);
     expect((journal.body as { requests: unknown[] }).requests).toHaveLength(1);
+  });
+
+  it('answers 502 UPSTREAM_FAILED when an upstream answers 101 to a request that asked for no upgrade', async () => {
+    // A raw upstream that switches protocols whatever it is asked: Node emits neither a response
+    // nor an error for it, and the client used to wait for ever.
+    const rawUpstream = createNetServer((socket) => {
+      socket.once('data', () =>
+        socket.write('HTTP/1.1 101 Switching Protocols\r\nupgrade: x\r\nconnection: upgrade\r\n\r\n'),
+      );
+      socket.on('error', () => {});
+    });
+    netServers.push(rawUpstream);
+    await new Promise<void>((resolve) => rawUpstream.listen(0, '127.0.0.1', resolve));
+    const up = (rawUpstream.address() as { port: number }).port;
+    const daemon = await startDaemon({
+      args: ['--memory'],
+      env: { MOCKPOINT_PROXY_PASS_THROUGH: '1', MOCKPOINT_PROXY_ALLOW_HOSTS: `127.0.0.1:${up}` },
+    });
+    const answer = await curl(['--proxy', daemon.url, '--max-time', '20', `http://127.0.0.1:${up}/`]);
+    expect(answer.status).toBe(502);
+    expect(JSON.parse(answer.body).error).toMatchObject({
+      code: 'UPSTREAM_FAILED',
+      message: expect.stringContaining('101'),
+    });
   });
 
   it('tunnels a CONNECT to an allowed unmapped host as bytes: TLS ends at the upstream, not the daemon', async () => {

@@ -34,6 +34,32 @@ const FORMAT = { type: 'string', enum: ['json', 'yaml'], description: 'The mock 
 /** Largest mock file or document text a tool takes (the API's own limits apply to what it writes). */
 const MAX_TEXT = 16 * 1024 * 1024;
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+/** The most of an answer's body `call_endpoint` reads (a proxy route may relay an endless one). */
+const MAX_CALL_BODY_BYTES = 4 * 1024 * 1024;
+/** How long `call_endpoint` waits for an answer and its body (a held or endless answer must end). */
+const CALL_TIMEOUT_MS = 60_000;
+
+/** Up to `max` bytes of `answer`'s body as text (cancelled past it), and whether it was cut. */
+async function boundedText(answer: Response, max: number): Promise<{ body: string; truncated: boolean }> {
+  if (answer.body === null) return { body: '', truncated: false };
+  const reader = answer.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (size + value.byteLength > max) {
+      chunks.push(value.subarray(0, max - size));
+      truncated = true;
+      await reader.cancel();
+      break;
+    }
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  return { body: Buffer.concat(chunks).toString('utf8'), truncated };
+}
 
 function text(args: Record<string, unknown>, field: string): string {
   const value = args[field];
@@ -139,14 +165,29 @@ export const FILE_TOOLS: readonly FileTool[] = [
         throw argument(`"subpath" must stay below ${base} (no ../ segments)`);
       }
       const send = target.fetch ?? ((request: Request) => fetch(request));
-      const answer = await send(new Request(url, { method, headers, body }));
+      const signal = AbortSignal.timeout(CALL_TIMEOUT_MS);
+      let answer: Response;
+      let read: { body: string; truncated: boolean };
+      try {
+        answer = await send(new Request(url, { method, headers, body, signal }));
+        read = await boundedText(answer, MAX_CALL_BODY_BYTES);
+      } catch (error) {
+        if (!signal.aborted) throw error;
+        throw Object.assign(
+          new Error(
+            `the endpoint's answer did not end within ${CALL_TIMEOUT_MS / 1000} s (a held, delayed or endless answer); read it with curl instead`,
+          ),
+          { code: 'UPSTREAM_TIMEOUT' },
+        );
+      }
       const answerHeaders: Record<string, string> = {};
       answer.headers.forEach((value, key) => {
         answerHeaders[key] = value;
       });
-      const answerBody = await answer.text();
+      // Past MAX_CALL_BODY_BYTES the body is cut (at a byte; the last character may be broken) and said so.
+      const cut = read.truncated ? { truncated: true, truncatedAt: MAX_CALL_BODY_BYTES } : {};
       return {
-        text: JSON.stringify({ status: answer.status, headers: answerHeaders, body: answerBody }),
+        text: JSON.stringify({ status: answer.status, headers: answerHeaders, body: read.body, ...cut }),
         isError: false,
       };
     },

@@ -108,6 +108,19 @@ export function passThroughRequest(
     if (!answered && !res.headersSent) send(failure(error, target));
     else res.destroy();
   });
+  // An upstream that answers 101 to a request that asked for no upgrade: Node hands the socket
+  // here and emits neither 'response' nor 'error', so without this the client would wait forever.
+  outgoing.once('upgrade', (_upstream, socket) => {
+    answered = true;
+    socket.destroy();
+    send(
+      errorAnswer(
+        502,
+        'UPSTREAM_FAILED',
+        `${target} answered 101 Switching Protocols to a request that asked for no upgrade`,
+      ) as RespondAnswer,
+    );
+  });
   outgoing.once('response', (upstream) => {
     answered = true;
     outgoing.setTimeout(0);
