@@ -24,9 +24,11 @@ const REPORTING_FIXTURE = fileURLToPath(new URL('./fixtures/installed-reporting.
 // --https; Node has no X.509 generation) on top. 53.9 MB with #36 (LLM answers, and the MCP server: the official
 // MCP SDK as a dependency added 29.4 MB measured, 82.4 MB in all: express and its tree, a zod of
 // its own, ajv, jose, …; so its server side is vendored instead, bundled and minified into
-// dist/mcp-sdk.js, 0.16 MB, no source map, ajv left out; the SDK is a devDependency). A budget, so that a heavy
-// dependency (12 MB once) is caught.
-const MAX_INSTALLED_BYTES = 54 * 1024 * 1024;
+// dist/mcp-sdk.js, 0.16 MB, no source map, ajv left out; the SDK is a devDependency). 54.2 MB on
+// the merged main of 2026-11-25: our own code grew (importers for WireMock, Mockoon and Postman,
+// graphql-ws, pass-through, the Bun path), no new runtime dependency; the budget moved to 56 MB.
+// A budget, so that a heavy dependency (12 MB once) is caught.
+const MAX_INSTALLED_BYTES = 56 * 1024 * 1024;
 const INSTALL_TIMEOUT = 300_000;
 /** The core's optional peers, as the README's global npm command names them. */
 const CORE_PEERS = ['level@^10', '@redis/client@^6.3.1'];
