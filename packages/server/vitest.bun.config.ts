@@ -66,7 +66,6 @@ export default mergeConfig(
             'test/pass-through.test.ts',
             'test/postman-import.test.ts',
             'test/runtime-serving.test.ts',
-            'test/pass-through.test.ts',
           ],
       env: { MOCKPOINT_TEST_RUNTIME: 'bun' },
     },
