@@ -26,7 +26,7 @@ import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
 import { DEFAULT_MAX_DELAY_MS } from '../wire/record-defaults.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
 import type { LeftOut } from './left-out.js';
-import { parseMockFile } from './parse-mock-file.js';
+import { type MockFile, parseMockFile } from './parse-mock-file.js';
 
 /** One file of mappings: its name (for messages) and its text. */
 export interface WireMockFile {
@@ -56,6 +56,8 @@ export interface WireMockImport {
   scenarios: string[];
   /** What was left out, each with why. */
   skipped: LeftOut[];
+  /** The file as checked (`parseMockFile` of `text`): a caller need not check it again. */
+  parsed: MockFile;
 }
 
 /** Routes one import writes at most (the daemon's default route limit). */
@@ -588,12 +590,11 @@ const MAX_CHECKS = 500;
  * header value past ASCII, a path no pattern holds, …) is taken out of `converted` and listed with
  * the reason, so that one odd mapping never stops the import of the others.
  */
-function checked(converted: Converted[], name: string, skipped: LeftOut[]): string {
+function checked(converted: Converted[], name: string, skipped: LeftOut[]): { text: string; parsed: MockFile } {
   for (let attempt = 0; ; attempt++) {
     const text = `${stringifyExact({ version: 1, endpoints: [{ name, routes: converted.map((made) => made.route) }] }, 2)}\n`;
     try {
-      parseMockFile(text, { file: 'import.json', format: 'json', maxBodyBytes: Infinity });
-      return text;
+      return { text, parsed: parseMockFile(text, { file: 'import.json', format: 'json', maxBodyBytes: Infinity }) };
     } catch (error) {
       const path = (error as MockpointError).details?.path;
       const index = typeof path === 'string' ? /^endpoints\[0\]\.routes\[(\d+)\]/.exec(path)?.[1] : undefined;
@@ -637,7 +638,7 @@ export function wireMockMockFile(files: readonly WireMockFile[], options: WireMo
     );
   }
   converted.sort((a, b) => a.priority - b.priority || b.order - a.order);
-  const text = checked(converted, options.name, skipped);
+  const { text, parsed } = checked(converted, options.name, skipped);
   const routes = converted.map((made) => made.route);
   const used = new Set<string>();
   for (const { route } of converted) {
@@ -645,5 +646,5 @@ export function wireMockMockFile(files: readonly WireMockFile[], options: WireMo
       if (typeof state === 'object') for (const scenario of Object.keys(state)) used.add(scenario);
     }
   }
-  return { text, mappings: mappings.length, routes: routes.length, scenarios: [...used], skipped };
+  return { text, mappings: mappings.length, routes: routes.length, scenarios: [...used], skipped, parsed };
 }
