@@ -26,6 +26,7 @@ import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
 import { DEFAULT_MAX_DELAY_MS } from '../wire/record-defaults.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
 import type { LeftOut } from './left-out.js';
+import { type MockFile, parseMockFile } from './parse-mock-file.js';
 
 /** One file of mappings: its name (for messages) and its text. */
 export interface WireMockFile {
@@ -55,6 +56,8 @@ export interface WireMockImport {
   scenarios: string[];
   /** What was left out, each with why. */
   skipped: LeftOut[];
+  /** The file as checked (`parseMockFile` of `text`): a caller need not check it again. */
+  parsed: MockFile;
 }
 
 /** Routes one import writes at most (the daemon's default route limit). */
@@ -349,6 +352,7 @@ class StateNames {
 }
 
 interface Converted {
+  label: string;
   route: Route;
   priority: number;
   order: number;
@@ -385,10 +389,10 @@ function routeOf(
   // The URL: one of five forms.
   if (typeof request.url === 'string') {
     const [path = '/', query] = request.url.split(/\?(.*)/s);
-    match.path = literalPattern(path);
+    match.path = literalPattern(path.startsWith('/') ? path : `/${path}`);
     if (query !== undefined && query !== '') match.query = parseQuery(new URLSearchParams(query));
   } else if (typeof request.urlPath === 'string') {
-    match.path = literalPattern(request.urlPath);
+    match.path = literalPattern(request.urlPath.startsWith('/') ? request.urlPath : `/${request.urlPath}`);
   } else if (typeof request.urlPathTemplate === 'string') {
     const path = templatePath(request.urlPathTemplate);
     if (path === undefined) return `the urlPathTemplate ${request.urlPathTemplate} has a {parameter} inside a segment`;
@@ -575,7 +579,31 @@ function routeOf(
   ids.add(id);
   const priority = typeof mapping.value.priority === 'number' ? mapping.value.priority : DEFAULT_PRIORITY;
   const route: Route = Object.keys(match).length > 0 ? { id, match, answer } : { id, answer };
-  return { route, priority, order: mapping.order };
+  return { label, route, priority, order: mapping.order };
+}
+
+/** Checks against the mock file's rules at most this many times, one refused route out each time. */
+const MAX_CHECKS = 500;
+
+/**
+ * The mock file's text, checked as `--config` will check it: a route the daemon would refuse (a
+ * header value past ASCII, a path no pattern holds, …) is taken out of `converted` and listed with
+ * the reason, so that one odd mapping never stops the import of the others.
+ */
+function checked(converted: Converted[], name: string, skipped: LeftOut[]): { text: string; parsed: MockFile } {
+  for (let attempt = 0; ; attempt++) {
+    const text = `${stringifyExact({ version: 1, endpoints: [{ name, routes: converted.map((made) => made.route) }] }, 2)}\n`;
+    try {
+      return { text, parsed: parseMockFile(text, { file: 'import.json', format: 'json', maxBodyBytes: Infinity }) };
+    } catch (error) {
+      const path = (error as MockpointError).details?.path;
+      const index = typeof path === 'string' ? /^endpoints\[0\]\.routes\[(\d+)\]/.exec(path)?.[1] : undefined;
+      if (index === undefined || attempt >= MAX_CHECKS) throw error;
+      const [made] = converted.splice(Number(index), 1);
+      const why = (error as Error).message.replace(/^.*?endpoints\[0\]\.routes\[\d+\][^:]*: /, '');
+      skipped.push({ what: (made as Converted).label, why: `the daemon would refuse its route: ${why}` });
+    }
+  }
 }
 
 /**
@@ -593,7 +621,13 @@ export function wireMockMockFile(files: readonly WireMockFile[], options: WireMo
   const ids = new Set<string>();
   const converted: Converted[] = [];
   for (const mapping of mappings) {
-    const made = routeOf(mapping, options, scenarios, values, ids, skipped);
+    let made: Converted | string;
+    try {
+      made = routeOf(mapping, options, scenarios, values, ids, skipped);
+    } catch (error) {
+      // Text no URL can carry (a lone surrogate in a path, …): this mapping, not the import.
+      made = `it cannot be converted: ${(error as Error).message}`;
+    }
     if (typeof made === 'string') skipped.push({ what: labelOf(mapping), why: made });
     else converted.push(made);
   }
@@ -604,6 +638,7 @@ export function wireMockMockFile(files: readonly WireMockFile[], options: WireMo
     );
   }
   converted.sort((a, b) => a.priority - b.priority || b.order - a.order);
+  const { text, parsed } = checked(converted, options.name, skipped);
   const routes = converted.map((made) => made.route);
   const used = new Set<string>();
   for (const { route } of converted) {
@@ -611,6 +646,5 @@ export function wireMockMockFile(files: readonly WireMockFile[], options: WireMo
       if (typeof state === 'object') for (const scenario of Object.keys(state)) used.add(scenario);
     }
   }
-  const body = stringifyExact({ version: 1, endpoints: [{ name: options.name, routes }] }, 2);
-  return { text: `${body}\n`, mappings: mappings.length, routes: routes.length, scenarios: [...used], skipped };
+  return { text, mappings: mappings.length, routes: routes.length, scenarios: [...used], skipped, parsed };
 }

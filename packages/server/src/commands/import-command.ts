@@ -99,11 +99,13 @@ export async function runImport(
   }
   const converted = await importer.convert(source, { name, values: own });
   // Checked as any mock file, but for the body limit: a daemon's is its own (MOCKPOINT_MAX_BODY_BYTES).
-  const file = parseMockFile(converted.mockFile, {
-    file: out ?? 'import.json',
-    format: 'json',
-    maxBodyBytes: Infinity,
-  });
+  const file =
+    converted.checked ??
+    parseMockFile(converted.mockFile, {
+      file: out ?? 'import.json',
+      format: 'json',
+      maxBodyBytes: Infinity,
+    });
   report(converted, io);
   const routesBytes = Math.max(
     0,

@@ -9,7 +9,7 @@
  * @module
  */
 import { readFileSync, statSync } from 'node:fs';
-import type { LeftOut } from '@mockpoint/core/files';
+import type { LeftOut, MockFile } from '@mockpoint/core/files';
 import { UsageError } from '../command-args.js';
 
 /** The FILE or DIR given to `mockpoint import`. */
@@ -38,6 +38,8 @@ export interface Converted {
   leftOut: LeftOut[];
   /** One line for standard error: what was imported (`3 routes of endpoint api`). */
   summary: string;
+  /** The mock file already checked (`parseMockFile` of `mockFile`), when the importer did: not checked twice. */
+  checked?: MockFile;
 }
 
 /** One format `mockpoint import` reads. */

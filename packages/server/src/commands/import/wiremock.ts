@@ -87,6 +87,7 @@ __files/), fixed delay, faults, and scenarios as state machines (docs/import.md)
     return {
       mockFile: imported.text,
       leftOut: imported.skipped,
+      checked: imported.parsed,
       summary: `${imported.routes} of ${imported.mappings} mapping(s) as routes of endpoint ${name}${scenarios}`,
     };
   },
