@@ -23,6 +23,7 @@ export class StoredHosts {
   readonly #lock = new KeyedMutex();
   /** A reload failed: the next change reloads every name. */
   #stale = false;
+  #loaded = false;
   /** Resolves once the table holds what the store held at start; rejects when the store could not be read. */
   readonly ready: Promise<void>;
 
@@ -32,7 +33,17 @@ export class StoredHosts {
     store.changes?.subscribe((name) => void this.#changed(name));
     this.ready = this.#lock.run(ALL, () => this.#loadAll());
     // Whoever starts serving awaits it; nobody else must see an unhandled rejection.
-    this.ready.catch(() => undefined);
+    this.ready.then(
+      () => {
+        this.#loaded = true;
+      },
+      () => undefined,
+    );
+  }
+
+  /** Whether {@link ready} has resolved. */
+  get loaded(): boolean {
+    return this.#loaded;
   }
 
   /**
