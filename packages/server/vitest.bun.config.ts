@@ -54,6 +54,7 @@ export default mergeConfig(
             'test/websocket-replicas.test.ts',
             'test/wss.test.ts',
             'test/runtime-serving.test.ts',
+            'test/pass-through.test.ts',
           ],
       env: { MOCKPOINT_TEST_RUNTIME: 'bun' },
     },

@@ -501,6 +501,84 @@ export const CHECKS: readonly Check[] = [
       expect(outcome.how).not.toBe('end');
     },
   },
+  {
+    id: 'llm',
+    title: "llm answer: OpenAI's JSON with a tool call, Anthropic's events streamed in order",
+    async run(target) {
+      // As text: the arguments' 1.0 is kept exactly as written.
+      const routes =
+        '{"routes":[{"match":{"path":"/chat/completions"},"answer":{"llm":{"provider":"openai","api":"chat.completions","toolCalls":[{"name":"f","arguments":{"big":1.0}}]}}},' +
+        '{"match":{"path":"/v1/messages"},"answer":{"llm":{"provider":"anthropic","api":"messages","text":"Hi there"}}}]}';
+      const put = await call(target, 'PUT', '/api/endpoints/rt-llm/routes', routes);
+      expect(put.status, put.text).toBe(200);
+      const json = await call(target, 'POST', '/endpoint/rt-llm/chat/completions', { model: 'gpt-rt' });
+      expect(json.status).toBe(200);
+      expect(json.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
+      const completion = JSON.parse(json.text);
+      expect(completion.model).toBe('gpt-rt');
+      expect(completion.choices[0].message.tool_calls[0].function.arguments).toBe('{"big":1.0}');
+      const streamed = await call(target, 'POST', '/endpoint/rt-llm/v1/messages', { model: 'c', stream: true });
+      expect(streamed.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+      const events = [...streamed.text.matchAll(/^event: (\S+)$/gm)].map((match) => match[1]);
+      expect(events).toEqual([
+        'message_start',
+        'content_block_start',
+        'ping',
+        'content_block_delta',
+        'content_block_delta',
+        'content_block_stop',
+        'message_delta',
+        'message_stop',
+      ]);
+    },
+  },
+  {
+    id: 'mcp',
+    title:
+      'fake MCP server: initialize with a session id, a tool call templated over its arguments (stored number exact), JSON-RPC errors, found by the mcp filter',
+    async run(target) {
+      const tools = [
+        { name: 'echo', result: { content: [{ type: 'text', text: 'said {{arguments.text}}' }], big: 1 } },
+        { name: 'down', error: 'down: {{arguments.why}}' },
+      ];
+      const routes = JSON.stringify({ routes: [{ answer: { mcp: { tools } } }] }).replace(
+        '"big":1',
+        '"big":12345678901234567890',
+      );
+      expect((await call(target, 'PUT', '/api/endpoints/rt-mcp/routes', routes)).status).toBe(200);
+      const headers = { accept: 'application/json, text/event-stream' };
+      const rpc = (message: unknown) => call(target, 'POST', '/endpoint/rt-mcp/mcp', message, { headers });
+      const init = await rpc({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18' },
+      });
+      expect(init.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(JSON.parse(init.text).result.capabilities).toEqual({ tools: { listChanged: false } });
+      const echo = await rpc({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { text: 'wörld' } },
+      });
+      expect(echo.text).toBe(
+        '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"said wörld"}],"big":12345678901234567890}}',
+      );
+      const down = await rpc({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'down', arguments: { why: 'x' } },
+      });
+      expect(JSON.parse(down.text).result).toEqual({ content: [{ type: 'text', text: 'down: x' }], isError: true });
+      expect(JSON.parse((await rpc({ jsonrpc: '2.0', id: 4, method: 'nope' })).text).error.code).toBe(-32601);
+      expect((await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+      const match = encodeURIComponent(JSON.stringify({ mcp: { method: 'tools/call', tool: 'echo' } }));
+      const found = JSON.parse((await call(target, 'GET', `/api/endpoints/rt-mcp/requests?match=${match}`)).text);
+      expect(found.requests.map((entry: { body: string }) => JSON.parse(entry.body).id)).toEqual([2]);
+    },
+  },
 ];
 
 /**

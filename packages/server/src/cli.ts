@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { writeSync } from 'node:fs';
 import { VERSION } from '@mockpoint/core/defaults';
 import { isOwnError } from '@mockpoint/core/internal';
 import { type CommandName, closestCommand, isCommand } from './commands/command-list.js';
@@ -16,7 +17,9 @@ import { ConfigError, HELP, resolveConfig } from './config.js';
 const RELAYED_SIGNAL_MS = 1000;
 
 function fail(message: string): never {
-  process.stderr.write(`mockpoint: error: ${message}\n`);
+  // Written at once: under Bun (the single executable), a process.stderr.write to a pipe can
+  // still be queued when process.exit ends the process, and the one line is lost.
+  writeSync(2, `mockpoint: error: ${message}\n`);
   process.exit(1);
 }
 
@@ -38,8 +41,9 @@ async function runCommand(name: CommandName, run: () => Promise<number>): Promis
     process.stderr.write(`mockpoint ${name}: error: ${error.message}\n`);
     process.exitCode = error.code === 'INVALID_ARGUMENT' ? 2 : 1;
   }
-  // Let standard output drain (a piped export) before exiting.
-  await new Promise<void>((done) => process.stdout.write('', () => done()));
+  // Let standard output drain (a piped export) before exiting: end() waits for every byte on Node
+  // and on Bun (where an empty write's callback comes before the data written earlier has gone).
+  await new Promise<void>((done) => process.stdout.end(() => done()));
   process.exit();
 }
 

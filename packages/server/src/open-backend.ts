@@ -62,8 +62,18 @@ const OPENERS: Record<BackendKind, (settings: BackendSettings) => Promise<Backen
         error,
       );
     }
-    const { levelBackend } = await import('@mockpoint/core/level');
-    return levelBackend({ ...bounds(settings), dir });
+    let level: typeof import('@mockpoint/core/level');
+    try {
+      level = await import('@mockpoint/core/level');
+    } catch (error) {
+      // classic-level loads its native addon when imported; the single executable unpacks it first.
+      throw new StartError(
+        'LEVELDB_UNAVAILABLE',
+        `the LevelDB store cannot load its native addon (${(error as Error).message.split('\n')[0]}): set TMPDIR to a writable directory that allows running files, or start with --memory or MOCKPOINT_REDIS_URL`,
+        error,
+      );
+    }
+    return level.levelBackend({ ...bounds(settings), dir });
   },
   redis: async (settings) => {
     const { redisBackend } = await import('@mockpoint/core/redis');
@@ -87,8 +97,8 @@ export function backendKind(settings: BackendSettings): BackendKind {
 
 /**
  * Opens the backend the settings choose.
- * @throws StartError `DATA_DIR_UNUSABLE` (the data directory cannot be made) or
- *   `REDIS_UNREACHABLE`; MockpointError as the LevelDB store's open does.
+ * @throws StartError `DATA_DIR_UNUSABLE` (the data directory cannot be made),
+ *   `LEVELDB_UNAVAILABLE` (its native addon cannot be loaded) or `REDIS_UNREACHABLE`; MockpointError as the LevelDB store's open does.
  * @example const backend = await openBackend({ memory: true })
  */
 export function openBackend(settings: BackendSettings): Promise<Backend> {

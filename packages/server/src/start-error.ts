@@ -12,6 +12,7 @@ export class StartError extends MockpointError {
     | 'PORT_IN_USE'
     | 'LISTEN_FAILED'
     | 'DATA_DIR_UNUSABLE'
+    | 'LEVELDB_UNAVAILABLE'
     | 'REDIS_UNREACHABLE'
     | 'LOCAL_CA_UNUSABLE'
     | 'TLS_CERT_UNUSABLE';

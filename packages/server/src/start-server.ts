@@ -130,13 +130,15 @@ type Serve = (app: MockpointApp, options: ServeOptions) => Promise<RuntimeServed
 /**
  * The one place the runtime picks how the daemon serves. Run by Bun, with
  * `Bun.serve` (the engine's Fetch sink, Bun's own WebSocket upgrade), unless HTTPS
- * is asked for: HTTP/2 by ALPN and the CONNECT proxy need `node:http2`/`node:http`,
+ * or passing through (`MOCKPOINT_PROXY_PASS_THROUGH`) is asked for: HTTP/2 by ALPN and the
+ * forward proxy need `node:http2`/`node:http`,
  * so then every listener is the Node one (Bun's emulation), as on Node.
  * `MOCKPOINT_BUN_SERVE=0` keeps the Node listeners on Bun (to compare, or as a way out).
  */
 async function pickServe(options: StartServerOptions): Promise<Serve> {
   const onBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
-  if (!onBun || options.https || process.env.MOCKPOINT_BUN_SERVE === '0') return nodeServe;
+  // Passing unmapped hosts through takes the absolute-form target, which Bun.serve drops (docs/runtimes.md).
+  if (!onBun || options.https || options.proxyPassThrough || process.env.MOCKPOINT_BUN_SERVE === '0') return nodeServe;
   const { serve: bunServe } = await import('@mockpoint/core/bun');
   // Bun.serve has no connection cap nor header/request timeouts: its idle timeout stands for them (docs/runtimes.md).
   return async (app, { port, host, endpoint }) => {

@@ -187,4 +187,19 @@ describe('the linux-x64 executable, alone in an empty folder, without node', () 
     });
     expect(await requestJson(`${daemon.url}/endpoint/github`)).toEqual({ status: 200, body: { fallback: true } });
   });
+
+  it('says in one line when the LevelDB addon cannot be unpacked (TMPDIR unusable), and runs with --memory there', async () => {
+    const cwd = await makeTempDir('mockpoint-binary-tmpdir-');
+    const notADirectory = join(cwd, 'not-a-directory');
+    await writeFile(notADirectory, '');
+    const broken = { ...env, TMPDIR: notADirectory };
+    const run = await runCli({ bin: exe, cwd, env: broken, args: ['--port', '0', '--host', '127.0.0.1'] });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(
+      /^mockpoint: error: the LevelDB store cannot load its native addon \([^\n]+\): set TMPDIR to a writable directory that allows running files, or start with --memory or MOCKPOINT_REDIS_URL\n$/,
+    );
+    const memory = await startDaemon({ bin: exe, cwd, env: broken, args: ['--memory'] });
+    expect(memory.store).toMatch(/^memory/);
+  });
 });

@@ -262,6 +262,40 @@ describe('/api/mcp (Streamable HTTP)', () => {
 });
 
 describe('an idle daemon', () => {
+  it("import_mock_file reads no file of the daemon's machine through an OpenAPI $ref", async () => {
+    const daemon = await startDaemon();
+    const secret = join(await makeTempDir(), 'secret.yaml');
+    await writeFile(secret, 'not-for-mcp-clients\n');
+    const doc = {
+      openapi: '3.0.0',
+      info: { title: 'x', version: '1' },
+      paths: {
+        '/leak': {
+          get: {
+            responses: { '200': { description: 'ok', content: { 'application/json': { example: { $ref: secret } } } } },
+          },
+        },
+      },
+    };
+    const answer = await fetch(`${daemon.url}/api/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'import_mock_file', arguments: { kind: 'openapi', name: 'leak', text: JSON.stringify(doc) } },
+      }),
+    });
+    const text = await answer.text();
+    expect(text).not.toContain('not-for-mcp-clients');
+    const result = (JSON.parse(text) as { result: TextResult }).result;
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(result.content[0]?.text ?? '')).toMatchObject({
+      error: { code: 'OPENAPI_UNREADABLE', message: expect.stringContaining('points outside the document') },
+    });
+  });
+
   it('loads the MCP SDK only when /api/mcp is first asked', async () => {
     // A resolve hook (node --import) that notes every module of the MCP server the daemon loads.
     const dir = await makeTempDir();

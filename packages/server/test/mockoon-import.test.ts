@@ -150,6 +150,9 @@ describe('Mockoon environments, side by side with the Mockoon CLI 9.9.0', () => 
     expect(imported.stderr).toContain('route(s) and 1 collection(s) (People) as endpoint shop');
     const json = await runCli({ cwd: dir, args: ['import', 'environment.json', '--name', 'shop', '--json'] });
     expect(JSON.parse(json.stdout)).toMatchObject({ kind: 'mockoon', name: 'shop' });
+    expect(JSON.parse(json.stdout).leftOut).toHaveLength(5);
+    const strict = await runCli({ cwd: dir, args: ['import', 'environment.json', '--name', 'shop', '--strict'] });
+    expect(strict.code).toBe(1);
 
     const daemon = await startDaemon({ cwd: dir, args: ['--config', 'mock.json'] });
     const peer = await mockoon(join(dir, 'environment.json'));

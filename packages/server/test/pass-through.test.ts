@@ -16,7 +16,15 @@ import { createCa } from '@mockpoint/core/tls';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { curl } from './helpers/curl.js';
-import { assertBuilt, killAll, makeTempDir, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import {
+  assertBuilt,
+  killAll,
+  makeTempDir,
+  ON_BUN,
+  removeTempDirs,
+  requestJson,
+  startDaemon,
+} from './helpers/daemon.js';
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
@@ -59,23 +67,35 @@ function raw(port: number, text: string): Promise<string> {
   });
 }
 
+function urlHost(url: string): string | undefined {
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
+}
+
 function errorOf(answer: string): { code: string; message: string } {
   return JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error;
 }
 
 describe('pass-through of unmapped hosts', () => {
-  it('refuses an unmapped host with HOST_NOT_MOCKED unless MOCKPOINT_PROXY_PASS_THROUGH is on', async () => {
-    const up = await listen(createHttpServer(upstreamHandler));
-    const daemon = await startDaemon({
-      args: ['--memory', '--proxy-allow-hosts', `127.0.0.1:${up}`, '--hosts', 'api.github.com=github'],
-    });
-    const refused = await curl(['--proxy', daemon.url, 'http://unmapped.example/x']);
-    expect(refused.status).toBe(403);
-    expect(JSON.parse(refused.body).error.code).toBe('HOST_NOT_MOCKED');
-    // The daemon's own address (an IP) at another port is still the daemon's, as before.
-    const own = await curl(['--proxy', daemon.url, `http://127.0.0.1:${up}/api/health`]);
-    expect(JSON.parse(own.body)).toMatchObject({ status: 'ok' });
-  });
+  // On Bun.serve an absolute-form target's authority is dropped (docs/runtimes.md): no HOST_NOT_MOCKED there.
+  it.skipIf(ON_BUN)(
+    'refuses an unmapped host with HOST_NOT_MOCKED unless MOCKPOINT_PROXY_PASS_THROUGH is on',
+    async () => {
+      const up = await listen(createHttpServer(upstreamHandler));
+      const daemon = await startDaemon({
+        args: ['--memory', '--proxy-allow-hosts', `127.0.0.1:${up}`, '--hosts', 'api.github.com=github'],
+      });
+      const refused = await curl(['--proxy', daemon.url, 'http://unmapped.example/x']);
+      expect(refused.status).toBe(403);
+      expect(JSON.parse(refused.body).error.code).toBe('HOST_NOT_MOCKED');
+      // The daemon's own address (an IP) at another port is still the daemon's, as before.
+      const own = await curl(['--proxy', daemon.url, `http://127.0.0.1:${up}/api/health`]);
+      expect(JSON.parse(own.body)).toMatchObject({ status: 'ok' });
+    },
+  );
 
   it('sends an absolute-form request on to an allowed host and streams its answer back; others are refused', async () => {
     const up = await listen(createHttpServer(upstreamHandler));
@@ -165,6 +185,7 @@ describe('pass-through of unmapped hosts', () => {
     const random = prng(3536);
     const firstLine = (text: string) => (text === '' ? 'closed' : (text.split('\r\n')[0] as string));
     let listed = 0;
+    let sameHost = 0;
     for (let i = 0; i < 150; i++) {
       const pick = random();
       // Mostly random text; some near misses of the listed target; a few of the listed target itself.
@@ -175,6 +196,9 @@ describe('pass-through of unmapped hosts', () => {
             ? `127.0.0.1:${up}${randomText(random, 3)}`
             : `127.0.0.1:${up}`;
       if (target === `127.0.0.1:${up}`) listed++;
+      // A near miss that is still a URL of the listed host (`127.0.0.1:PORT#x`: Bun's parser takes the
+      // fragment off the absolute-form target) may reach it once too.
+      else if (urlHost(`http://${target}/p`) === `127.0.0.1:${up}`) sameHost++;
       const connectAnswer = firstLine(
         await raw(
           daemon.port,
@@ -190,7 +214,7 @@ describe('pass-through of unmapped hosts', () => {
     // Each listed CONNECT carried one request through the tunnel; each listed absolute-form request one more.
     expect(listed).toBeGreaterThan(0);
     expect(hits).toBeGreaterThan(0);
-    expect(hits).toBeLessThanOrEqual(2 * listed);
+    expect(hits).toBeLessThanOrEqual(2 * listed + sameHost);
     const health = await curl([`${daemon.url}/api/health`]);
     expect(health.status).toBe(200);
   }, 60_000);

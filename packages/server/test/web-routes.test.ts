@@ -1,7 +1,7 @@
 /**
  * The web page's routes editor, in a real browser against a real daemon: a
  * name with routes and no record opens a view listing them (with each route's
- * response headers and streamed answer); the list is edited
+ * response headers, streamed answer and LLM answer); the list is edited
  * as JSON text exactly as typed (a big integer in `data` is served byte for
  * byte); a bad route shows the server's code; Clear removes them.
  */
@@ -30,6 +30,16 @@ test('lists, edits exactly, refuses a bad route and clears the routes of a name'
             stream: { format: 'ndjson', events: [{ data: { n: 1 } }], end: 'hang' },
           },
         },
+        {
+          id: 'chat',
+          match: { path: '/v1/messages' },
+          answer: { llm: { provider: 'anthropic', api: 'messages', text: 'Hi', stream: true, end: 'reset' } },
+        },
+        {
+          id: 'busy',
+          match: { path: '/chat/completions' },
+          answer: { llm: { provider: 'anthropic', api: 'messages', error: 'overloaded' } },
+        },
       ],
     }),
   });
@@ -42,11 +52,13 @@ test('lists, edits exactly, refuses a bad route and clears the routes of a name'
     'userGET /users/:id200data',
     'goneANY /old410',
     'eventsANY /events200headers: x-trace, cache-controlstream: ndjson, 1 event, then hang',
+    'chatANY /v1/messages200llm: anthropic messages, streamed, then reset',
+    'busyANY /chat/completions529llm: anthropic messages, error overloaded',
   ]);
   expect(await rows.nth(2).locator('.answer-headers').getAttribute('title')).toBe(
     'x-trace: abc\ncache-control: no-store',
   );
-  expect(await page.locator('.missing').textContent()).toContain('“fake-api” answers by its 3 routes');
+  expect(await page.locator('.missing').textContent()).toContain('“fake-api” answers by its 5 routes');
 
   const typed =
     '[{"id":"big","match":{"method":"GET","path":"/big"},"answer":{"data":{"n":12345678901234567890,"x":1.0}}}]';

@@ -23,6 +23,37 @@ export function describeStream(stream: NonNullable<Answer['stream']>): string {
   return `stream: ${stream.format}, ${events} ${events === 1 ? 'event' : 'events'}, then ${stream.end ?? 'close'}`;
 }
 
+type Llm = NonNullable<RouteAnswer['llm']>;
+
+/** The status an llm answer's error is sent with (OpenAI's overload is a 503, Anthropic's a 529). */
+const LLM_ERROR_STATUS: Record<string, [openai: number, anthropic: number]> = {
+  rate_limit: [429, 429],
+  overloaded: [503, 529],
+  server: [500, 500],
+  context_length: [400, 400],
+};
+
+/** The status an llm answer is sent with. */
+export function llmStatus(llm: Llm): number {
+  if (llm.error === undefined) return 200;
+  const type = typeof llm.error === 'string' ? llm.error : llm.error.type;
+  return LLM_ERROR_STATUS[type]?.[llm.provider === 'openai' ? 0 : 1] ?? 500;
+}
+
+/** `llm: openai chat.completions, streamed, then reset` or `llm: anthropic messages, error rate_limit`. */
+export function describeLlm(llm: Llm): string {
+  const parts = [`llm: ${llm.provider} ${llm.api}`];
+  if (llm.error !== undefined) parts.push(`error ${typeof llm.error === 'string' ? llm.error : llm.error.type}`);
+  else {
+    if (llm.stream !== undefined) parts.push(llm.stream ? 'streamed' : 'JSON');
+    if (llm.toolCalls !== undefined && llm.toolCalls.length > 0) {
+      parts.push(`${llm.toolCalls.length} tool ${llm.toolCalls.length === 1 ? 'call' : 'calls'}`);
+    }
+    if (llm.end === 'reset') parts.push('then reset');
+  }
+  return parts.join(', ');
+}
+
 /** Chips for what the answer has besides a status: headers, a stream, a delay, templating (none for a plain answer). */
 export function answerMarks(answer: Answer): HTMLElement[] {
   const marks: HTMLElement[] = [];
@@ -37,6 +68,9 @@ export function answerMarks(answer: Answer): HTMLElement[] {
   }
   if (answer.stream !== undefined) {
     marks.push(h('span', { class: 'answer-mark answer-stream' }, describeStream(answer.stream)));
+  }
+  if ('llm' in answer && answer.llm !== undefined) {
+    marks.push(h('span', { class: 'answer-mark answer-llm' }, describeLlm(answer.llm)));
   }
   if (answer.delay) marks.push(h('span', { class: 'answer-mark' }, `after ${answer.delay} ms`));
   if (answer.template) marks.push(h('span', { class: 'answer-mark' }, 'template'));

@@ -10,7 +10,7 @@
  */
 
 import { scanJson } from '@mockpoint/core/client';
-import { answerMarks } from './answer-marks.js';
+import { answerMarks, llmStatus } from './answer-marks.js';
 import { api, putRoutesText, type Route, routesText } from './api.js';
 import { h, onSubmit, replaceChildren, toast } from './dom.js';
 import { formatJson } from './json-format.js';
@@ -46,7 +46,7 @@ function routeRow(text: string): HTMLElement {
       h('span', { class: 'route-match' }, `${method} ${path}`),
       route.answer.fault === undefined
         ? route.answer.proxy === undefined
-          ? statusBadge(route.answer.statusCode ?? 200)
+          ? statusBadge(route.answer.llm === undefined ? (route.answer.statusCode ?? 200) : llmStatus(route.answer.llm))
           : null
         : h('span', { class: 'route-fault' }, route.answer.fault),
       kind === undefined ? null : h('span', { class: 'answer-mark' }, kind),

@@ -42,3 +42,11 @@ export {
   type PostmanImportOptions,
   postmanMockFile,
 } from './postman-collection.js';
+export { type WireMockExport, wireMockMappings } from './wiremock-export.js';
+export {
+  isWireMock,
+  type WireMockFile,
+  type WireMockImport,
+  type WireMockImportOptions,
+  wireMockMockFile,
+} from './wiremock-mock-file.js';

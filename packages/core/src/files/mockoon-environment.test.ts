@@ -224,6 +224,7 @@ describe('Mockoon environments', () => {
         },
         { type: 'ws', endpoint: 'socket', responses: [response({})] },
         { endpoint: 'opt/:id?', responses: [response({})] },
+        { endpoint: 'nomethod', method: '', responses: [response({})] },
         { endpoint: 'random', responseMode: 'RANDOM', responses: [response({ body: 'a' }), response({ body: 'b' })] },
       ]),
       { name: 'x' },
@@ -244,8 +245,36 @@ describe('Mockoon environments', () => {
       'latency 70000 ms',
       'GET /socket',
       'GET /opt/:id?',
+      'ALL /nomethod',
       'GET /random: responseMode RANDOM',
     ]);
+  });
+
+  it('folders are walked once each (a folder inside itself too); more routes than a name holds is refused', () => {
+    const folders = [
+      {
+        uuid: 'f1',
+        name: 'a',
+        children: [
+          { type: 'folder', uuid: 'f1' },
+          { type: 'route', uuid: 'u0' },
+        ],
+      },
+    ];
+    const looped = environment([{ endpoint: 'x', responses: [response({ body: 'x' })] }], {
+      folders,
+      rootChildren: [
+        { type: 'folder', uuid: 'f1' },
+        { type: 'folder', uuid: 'f1' },
+      ],
+    });
+    expect(routesOf(mockoonMockFile(looped, { name: 'x' }).text).map((route) => route.answer.body)).toEqual(['x']);
+    const many = environment(
+      Array.from({ length: 10_001 }, (_, i) => ({ endpoint: `r${i}`, responses: [response({})] })),
+    );
+    expect(() => mockoonMockFile(many, { name: 'x', file: 'big.json' })).toThrow(
+      /big.json: 10001 routes, more than a name holds/,
+    );
   });
 
   it('a file response without a reader, or an unreadable one, is left out and named', () => {

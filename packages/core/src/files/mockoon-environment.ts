@@ -170,6 +170,9 @@ const MIME_TYPES: Readonly<Record<string, string>> = {
   bin: 'application/octet-stream',
 };
 
+/** Routes one import writes at most (the daemon's default route limit). */
+const MAX_ROUTES = 10_000;
+
 /** Most alternatives one response's rules may expand to (AND of fields whose JSON type is unknown). */
 const MAX_ALTERNATIVES = 16;
 
@@ -594,7 +597,11 @@ function orderedRoutes(environment: MockoonEnvironment): MockoonRoute[] {
           seen.add(route);
           out.push(route);
         }
-      } else if (child?.type === 'folder') walk(folders.get(child.uuid)?.children, depth + 1);
+      } else if (child?.type === 'folder' && !seen.has(child.uuid)) {
+        // Each folder once: a folder listed twice (or inside itself) is not walked again.
+        seen.add(child.uuid);
+        walk(folders.get(child.uuid)?.children, depth + 1);
+      }
     }
   };
   walk(environment.rootChildren, 0);
@@ -725,8 +732,12 @@ class Converter {
       this.crudRoute(where, path, responses, base);
       return;
     }
+    if (!/^[a-z]{1,16}$/.test(method)) {
+      this.out(where, 'the route has no HTTP method (Mockoon answers no request with it)');
+      return;
+    }
     const match: RequestFilter = { path };
-    if (method !== '' && method !== 'all') match.method = method.toUpperCase();
+    if (method !== 'all') match.method = method.toUpperCase();
     const defaultIndex = Math.max(
       0,
       responses.findIndex((one) => one.default === true),
@@ -1108,6 +1119,12 @@ export function mockoonMockFile(text: string, options: MockoonImportOptions): Mo
   }
   const converter = new Converter(environment, options);
   converter.convert();
+  if (converter.routes.length > MAX_ROUTES) {
+    throw new MockpointError(
+      'INVALID_MOCKOON',
+      `${file}: ${converter.routes.length} routes, more than a name holds by default (${MAX_ROUTES}); split the environment into several`,
+    );
+  }
   const endpoint: Record<string, unknown> = { name: options.name, routes: converter.routes };
   if (converter.collections.size > 0) {
     endpoint.collections = Object.fromEntries(

@@ -97,6 +97,8 @@ interface PostmanCollection {
   auth?: unknown;
 }
 
+/** Routes one import writes at most (the daemon's default route limit). */
+const MAX_ROUTES = 10_000;
 /** How deep folders may nest (a hostile file could nest without end). */
 const MAX_DEPTH = 64;
 /** Headers of the bytes on the wire, not of the decoded body an example holds. */
@@ -427,6 +429,12 @@ export function postmanMockFile(text: string, options: PostmanImportOptions): Po
     converter.out('the collection', 'its auth is not checked: every request is answered');
   }
   converter.walk(collection.item, [], 0);
+  if (converter.routes.length > MAX_ROUTES) {
+    throw new MockpointError(
+      'INVALID_POSTMAN',
+      `${file}: ${converter.routes.length} routes, more than a name holds by default (${MAX_ROUTES}); import its folders as several collections`,
+    );
+  }
   // A literal path before a pattern that would take it too (`/users/404` before `/users/:id`), as Postman's
   // mock server prefers the closest match; otherwise the collection's order.
   const params = (route: Route) =>

@@ -39,7 +39,7 @@ import { registerJournalHarRoutes } from './routes/journal-har.js';
 import { registerJournalStreamRoutes } from './routes/journal-stream.js';
 import { registerManageRoutes } from './routes/manage.js';
 import { registerQueueRoutes } from './routes/queue.js';
-import { registerMappedHosts, registerReadRoutes } from './routes/read.js';
+import { endpointResponder, type Responder, registerMappedHosts, registerReadRoutes } from './routes/read.js';
 import { registerServiceRoutes } from './routes/service.js';
 import { registerSignatureRoutes } from './routes/signature.js';
 import { registerSocketRoutes } from './routes/sockets.js';
@@ -158,27 +158,38 @@ export interface CreateAppOptions extends LimitOptions, Partial<BackendParts> {
 /** The app returned by {@link createApp}: a Hono app plus its services. */
 export type MockpointApp = Hono & {
   /** The backend, store, cache, queue and journal behind the routes. */
-  readonly mockpoint: Pick<
-    AppContext,
-    | 'backend'
-    | 'endpoints'
-    | 'journal'
-    | 'feed'
-    | 'streams'
-    | 'sockets'
-    | 'handler'
-    | 'deliveries'
-    | 'options'
-    | 'proxy'
-    | 'hosts'
-  > & {
-    /**
-     * Resolves once {@link AppContext.hosts} holds the host mappings kept in the
-     * store (set through the API before a restart, or by another replica); rejects
-     * when the store could not be read. Await it before serving.
-     */
-    readonly hostsLoaded: Promise<void>;
-  };
+  readonly mockpoint: MockpointServices;
+};
+
+/** What {@link MockpointApp.mockpoint} holds. */
+type MockpointServices = Pick<
+  AppContext,
+  | 'backend'
+  | 'endpoints'
+  | 'journal'
+  | 'feed'
+  | 'streams'
+  | 'sockets'
+  | 'handler'
+  | 'deliveries'
+  | 'options'
+  | 'proxy'
+  | 'hosts'
+> & {
+  /**
+   * Answers `request` as endpoint `name` (a valid name, not looked up by Host), exactly as
+   * `/endpoint/{name}` of the app does, without its routing: for an adapter whose runtime
+   * hands over Fetch requests (Bun). `env` is the runtime's (Bun's server: for an upgrade);
+   * `target` (path and query under /endpoint/) replaces the URL's. Errors are answered as the
+   * app answers them.
+   */
+  readonly fetchEndpoint: Responder;
+  /**
+   * Resolves once {@link AppContext.hosts} holds the host mappings kept in the
+   * store (set through the API before a restart, or by another replica); rejects
+   * when the store could not be read. Await it before serving.
+   */
+  readonly hostsLoaded: Promise<void>;
 };
 
 /** For each documented path, the methods it answers; matches `{param}` segments. */
@@ -304,11 +315,15 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   };
   const app = new Hono();
 
-  app.onError((error, c) => {
+  const errorResponse = (error: unknown, request: Request): Response => {
     if (isMockpointError(error)) return error.toResponse();
-    options.onUnexpectedError?.(error, c.req.raw);
+    options.onUnexpectedError?.(error, request);
     return new MockpointError('INTERNAL', 'internal error; see the server log', { cause: error }).toResponse();
-  });
+  };
+  app.onError((error, c) => errorResponse(error, c.req.raw));
+  const respondEndpoint = endpointResponder(ctx);
+  const fetchEndpoint: Responder = (request, name, env, target) =>
+    respondEndpoint(request, name, env, target).catch((error: unknown) => errorResponse(error, request));
   let allowed: ((path: string) => string[]) | undefined;
   app.notFound((c) => {
     // A known path with another method is a 405 that names the allowed methods.
@@ -366,6 +381,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       proxy,
       hosts: ctx.hosts,
       hostsLoaded: ctx.storedHosts.ready,
+      fetchEndpoint,
     },
   });
 }

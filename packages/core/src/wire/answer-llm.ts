@@ -145,8 +145,10 @@ export interface LlmLimits {
 
 const encoder = new TextEncoder();
 
-/** Events a stream has besides its chunks (start, block start/stop, finish, usage, terminator). */
-const STREAM_OVERHEAD_EVENTS = 8;
+/** Events a stream has besides its chunks: start, text block, finish, usage, terminator… */
+const STREAM_OVERHEAD_EVENTS = 12;
+/** …and each tool call's own (its item or block added, done, stopped). */
+const CALL_OVERHEAD_EVENTS = 3;
 
 /**
  * Checks an `llm` answer that passed the schema: the provider has the api,
@@ -213,10 +215,11 @@ export function checkLlm(
     );
   }
   if (llm.stream === false) return;
-  if (chunks + STREAM_OVERHEAD_EVENTS > options.maxStreamEvents) {
+  const events = chunks + STREAM_OVERHEAD_EVENTS + CALL_OVERHEAD_EVENTS * calls.length;
+  if (events > options.maxStreamEvents) {
     throw new MockpointError(
       'STREAM_TOO_LONG',
-      `${at}: streamed, the text and arguments are ${chunks} chunks, more than the limit ${options.maxStreamEvents} (MOCKPOINT_MAX_STREAM_EVENTS) allows; shorten the text or raise the limit`,
+      `${at}: streamed, the text and arguments are ${chunks} chunks, ${events} events in all, more than the limit ${options.maxStreamEvents} (MOCKPOINT_MAX_STREAM_EVENTS); shorten the text or raise the limit`,
       { details },
     );
   }

@@ -237,13 +237,18 @@ export const ERRORS = {
   },
   INVALID_MOCKOON: {
     from: 'cli',
-    when: '`mockpoint import --from mockoon` was given a file that is not JSON or not a Mockoon environment (an object with a `routes` list) ([import.md](import.md))',
-    fix: 'export the environment again from Mockoon (File → the environment file Mockoon saves), or point at that file',
+    when: '`mockpoint import --from mockoon` was given a file that is not JSON or not a Mockoon environment (an object with a `routes` list), or one that would make more routes than a name holds ([import.md](import.md))',
+    fix: 'export the environment again from Mockoon (File → the environment file Mockoon saves), or point at that file; split a very large one into several',
   },
   INVALID_POSTMAN: {
     from: 'cli',
-    when: '`mockpoint import --from postman` was given a file that is not JSON or not a Postman collection v2.1 (an object with `info` and an `item` list) ([import.md](import.md))',
-    fix: 'export the collection again from Postman as "Collection v2.1"',
+    when: '`mockpoint import --from postman` was given a file that is not JSON or not a Postman collection v2.1 (an object with `info` and an `item` list), or one that would make more routes than a name holds ([import.md](import.md))',
+    fix: 'export the collection again from Postman as "Collection v2.1"; import a very large one folder by folder',
+  },
+  INVALID_WIREMOCK: {
+    from: 'cli',
+    when: '`mockpoint import --from wiremock` was given a file that is not a WireMock mapping or `{ "mappings": [...] }`, a folder without `mappings/`, or more mappings than a name holds as routes ([import.md](import.md))',
+    fix: 'give a mapping file, a `{ "mappings": [...] }` file or the folder WireMock was started with (`--root-dir`), or split it into several names',
   },
   OPENAPI_UNREADABLE: {
     from: 'cli',
@@ -429,6 +434,11 @@ export const ERRORS = {
     from: 'cli',
     when: "`--cert`/`--key` (`MOCKPOINT_TLS_CERT`, `MOCKPOINT_TLS_KEY`): a file that cannot be read, is not PEM, or a key that is not the certificate's (the message names the flag and the file)",
     fix: 'give a readable PEM certificate chain and its unencrypted key',
+  },
+  LEVELDB_UNAVAILABLE: {
+    from: 'cli',
+    when: "the LevelDB store's native addon cannot be loaded: in a single executable, the temporary directory Bun unpacks it into (`$TMPDIR`, else `/tmp`) is not writable or is mounted `noexec`; on Node, `classic-level` has no build for this platform",
+    fix: 'set `TMPDIR` to a writable directory that allows running files (a container started with `--read-only`: `--tmpfs /tmp:exec`), or start with `--memory` or `MOCKPOINT_REDIS_URL` ([runtimes.md](runtimes.md#single-executables))',
   },
   DATA_DIR_LOCKED: {
     from: 'cli',

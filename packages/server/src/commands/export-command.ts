@@ -6,7 +6,7 @@
  * @module
  */
 import { writeFileSync } from 'node:fs';
-import { exportMockFile, journalHar } from '@mockpoint/core/files';
+import { exportMockFile, journalHar, parseMockFile, wireMockMappings } from '@mockpoint/core/files';
 import { type CommandIo, DAEMON_OPTIONS, daemonTarget, optionsHelp, parseArgs, UsageError } from './command-args.js';
 
 export const EXPORT_HELP = `Usage: mockpoint export [options] > mockpoint.json
@@ -15,12 +15,16 @@ Writes a running daemon's endpoints (records, routes, queued answers) as a mock 
 YAML, every data exactly as stored (big integers, key order, escapes), in name order.
 With --har, writes the request journal instead (every name, or those of --names) as a HAR 1.2
 file for browsers' devtools and other tools, oldest request first (docs/har.md).
+With --to wiremock, writes the endpoints as WireMock stub mappings ({ "mappings": [...] }, for
+WireMock's --root-dir mappings/ or POST /__admin/mappings/import): the subset WireMock can express,
+the rest listed on standard error ("mockpoint export: left out <what>: <why>"; docs/import.md).
 
 ${optionsHelp(
   `
 --names <a,b> | only these names (also names with routes and no record)
 --format <f>  | json or yaml (default: yaml for an --out ending in .yaml/.yml, else json)
 --har         | the request journal as HAR 1.2 instead of the mock file
+--to <tool>   | wiremock: the endpoints as WireMock stub mappings
 --out <file>  | write to this file instead of standard output
 `,
   DAEMON_OPTIONS,
@@ -32,7 +36,7 @@ export async function runExport(
   env: Record<string, string | undefined>,
 ): Promise<number> {
   const args = parseArgs('export', argv, {
-    values: ['--url', '--token', '--names', '--format', '--out'],
+    values: ['--url', '--token', '--names', '--format', '--out', '--to'],
     switches: ['--har'],
   });
   if (args.help) {
@@ -46,10 +50,24 @@ export async function runExport(
     .filter(Boolean);
   const out = args.values.get('--out');
   if (args.switches.has('--har')) {
+    if (args.values.has('--to')) throw new UsageError('--har and --to: one or the other');
     if (args.values.has('--format')) throw new UsageError('--format is for a mock file; a HAR file is JSON');
     const text = await harText(daemonTarget(args, env), names);
     if (out === undefined) io.out(text);
     else writeFileSync(out, text);
+    return 0;
+  }
+  const to = args.values.get('--to');
+  if (to !== undefined) {
+    if (to !== 'wiremock') throw new UsageError(`--to is wiremock, not "${to}"`);
+    if (args.values.has('--format')) throw new UsageError('--format is for a mock file; WireMock mappings are JSON');
+    const file = await exportMockFile(daemonTarget(args, env), names ? { names, format: 'json' } : { format: 'json' });
+    const { endpoints } = parseMockFile(file, { file: 'export.json', format: 'json', maxBodyBytes: Infinity });
+    const exported = wireMockMappings(endpoints);
+    for (const { what, why } of exported.skipped) io.err(`mockpoint export: left out ${what}: ${why}`);
+    io.err(`mockpoint export: ${exported.mappings} WireMock mapping(s) from ${endpoints.length} endpoint(s)`);
+    if (out === undefined) io.out(exported.text);
+    else writeFileSync(out, exported.text);
     return 0;
   }
   const format = args.values.get('--format') ?? (out !== undefined && /\.ya?ml$/i.test(out) ? 'yaml' : 'json');

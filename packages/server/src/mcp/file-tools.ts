@@ -72,12 +72,13 @@ async function importedText(kind: string, source: string, name: string): Promise
     const imported = jsonServerMockFile(source, { name });
     return { text: imported.text, notes: imported.skipped.map((reason) => `skipped ${reason}`) };
   }
-  // The OpenAPI reader takes a file (it resolves $refs relative to it): the text goes to a private temporary one.
+  // The OpenAPI reader takes a file: the text goes to a private temporary one. Its $refs into
+  // other files are refused: they would read any file of the daemon's machine (its CA key, …).
   const dir = mkdtempSync(join(tmpdir(), 'mockpoint-mcp-'));
   try {
     const file = join(dir, source.trimStart().startsWith('{') ? 'openapi.json' : 'openapi.yaml');
     writeFileSync(file, source);
-    const { routes, skipped } = await openApiRoutes(file).catch((error: unknown) => {
+    const { routes, skipped } = await openApiRoutes(file, { fileRefs: false }).catch((error: unknown) => {
       throw Object.assign(new Error(`not a readable OpenAPI document: ${(error as Error).message}`), {
         code: 'OPENAPI_UNREADABLE',
       });

@@ -61,7 +61,14 @@ export function createMcpServer(target: AdminTarget, tools: McpTools): Server {
   const client = createClient({ baseUrl: target.url, token: target.token, fetch: target.fetch });
   const server = new Server(
     { name: 'mockpoint', version: VERSION },
-    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions: INSTRUCTIONS,
+      // Used by the SDK for elicitation answers only, which this server never asks for (the build leaves ajv out).
+      jsonSchemaValidator: {
+        getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'no elicitation' }),
+      },
+    },
   );
   const apiByName = new Map(tools.api.map((tool) => [tool.name, tool]));
   const fileByName = new Map(tools.files.map((tool) => [tool.name, tool]));

@@ -4,7 +4,7 @@
  * stdio and web-standard Streamable HTTP transports, and the request schemas.
  * The build bundles this file alone, minified and without a source map, into
  * `dist/mcp-sdk.js` (tsup.config.ts): the SDK as installed brings express, its
- * own zod and more (29.4 MB measured), its server side bundled is about 0.3 MB.
+ * own zod and more (29.4 MB measured), its server side bundled is 0.16 MB (ajv left out).
  * Only `mockpoint mcp` and the first request to `/api/mcp` load it.
  *
  * @module

@@ -45,8 +45,20 @@ function pointer(doc: unknown, path: string, ref: string): unknown {
   return node;
 }
 
+/** Options for {@link loadOpenApi}. */
+export interface LoadOpenApiOptions {
+  /**
+   * Read `other.yaml#/…` references from files beside the document. Off for a
+   * document that came as text from a client (the MCP `import_mock_file` tool):
+   * a `$ref` naming a file would read any file of the daemon's machine into the answer.
+   * @default true
+   */
+  fileRefs?: boolean;
+}
+
 /** The document at `path`, every `$ref` resolved. */
-export async function loadOpenApi(path: string): Promise<Json> {
+export async function loadOpenApi(path: string, options: LoadOpenApiOptions = {}): Promise<Json> {
+  const fileRefs = options.fileRefs ?? true;
   const files = new Map<string, unknown>();
   const read = async (file: string): Promise<unknown> => {
     if (!files.has(file)) files.set(file, parseText(await readFile(file, 'utf8')));
@@ -61,6 +73,9 @@ export async function loadOpenApi(path: string): Promise<Json> {
     if (!isObject(node)) return node;
     if (typeof node.$ref === 'string') {
       const [target = '', fragment = ''] = node.$ref.split('#', 2);
+      if (target !== '' && !fileRefs) {
+        throw new Error(`$ref ${node.$ref} points outside the document: only #/… references are read here`);
+      }
       const targetFile = target === '' ? file : resolve(dirname(file), target);
       const key = `${targetFile}#${fragment}`;
       if (seen.includes(key)) return {};

@@ -14,7 +14,7 @@
 import type { RouteValidation } from '@mockpoint/core';
 import { PathPatternError, parsePathPattern, thrownMessage } from '@mockpoint/core/internal';
 import { sample } from 'openapi-sampler';
-import { loadOpenApi } from './load-openapi.js';
+import { type LoadOpenApiOptions, loadOpenApi } from './load-openapi.js';
 import { paramName, requestValidation } from './request-schemas.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
@@ -193,6 +193,8 @@ function routeId(text: string, fallback: string, taken: Set<string>): string {
 export interface OpenApiRoutesOptions {
   /** Give each route its operation's request schemas with this mode. @default no `validate` */
   validate?: Exclude<RouteValidation['mode'], 'off'>;
+  /** Read `$ref`s into other files (see {@link LoadOpenApiOptions.fileRefs}). @default true */
+  fileRefs?: boolean;
 }
 
 /** An operation the import leaves out, and why. */
@@ -225,7 +227,7 @@ function inexpressible(pattern: string): string | undefined {
  * Operations whose path no route can express are listed in `skipped`, with the reason.
  */
 export async function openApiRoutes(path: string, options: OpenApiRoutesOptions = {}): Promise<ImportedRoutes> {
-  const doc = await loadOpenApi(path);
+  const doc = await loadOpenApi(path, { fileRefs: options.fileRefs ?? true });
   const swagger2 = typeof doc.swagger === 'string';
   // 3.0 and 2.0 schemas are draft 4 with extensions; 3.1's are 2020-12 already.
   const draft4 = swagger2 || String(doc.openapi).startsWith('3.0');

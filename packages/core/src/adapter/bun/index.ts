@@ -14,9 +14,10 @@
  * @module
  */
 import type { SocketSession, UpgradeAnswer } from '../../answer/endpoint-answer.js';
+import { READ_METHODS } from '../../answer/endpoint-handler.js';
 import type { FetchUpgrade, OpenSockets, ScriptSocket, SocketEvents } from '../../answer/websocket/open-sockets.js';
 import type { MockpointApp } from '../../http/create-app.js';
-import { mappedTarget } from '../../wire/endpoint-target.js';
+import { mappedTarget, splitEndpointTarget } from '../../wire/endpoint-target.js';
 import { MAX_WAIT_MS } from '../../wire/limits.js';
 import { isValidName } from '../../wire/rules.js';
 import { DEFAULT_HOST, type RuntimeServedApp, type RuntimeServeOptions, servedApp } from '../lifecycle.js';
@@ -133,23 +134,39 @@ function moved(request: Request, server: BunServer, url: string): [Request, BunS
   return [new Request(url, request), env];
 }
 
+/** The methods `/endpoint/{name}` answers (OPTIONS: the CORS preflight); others get the app's 404/405. */
+const ENDPOINT_METHODS = new Set<string>([...READ_METHODS, 'OPTIONS']);
+
 /**
- * The app's fetch as `Bun.serve` calls it. Bun makes a request's URL from its Host
- * header; a Host no URL can hold gives a bare path, which the app would misread:
- * that request is given `localhost` instead, as on Node (the Host check still
- * reads the header). With `endpoint`, every request is answered by it, its URL rewritten
- * under `/endpoint/{name}` as a mapped host's is.
+ * The app's fetch as `Bun.serve` calls it. A request under `/endpoint/` with no host
+ * mapped goes straight to the endpoint's answer (`fetchEndpoint`: what the app's
+ * route does, without its routing and middleware, none of which applies there);
+ * everything else to the app. Bun makes a request's URL from its Host header; a
+ * Host no URL can hold gives a bare path, which the app would misread: that request
+ * is given `localhost` instead, as on Node (the Host check still reads the header).
+ * With `endpoint`, every request is answered by it, its whole path the subpath, as
+ * a mapped host's is.
  */
 function bunFetch(app: MockpointApp, endpoint: string | undefined): BunFetch {
   if (endpoint !== undefined && !isValidName(endpoint)) {
     throw new TypeError(`serve: endpoint "${endpoint}" is not a valid name`);
   }
+  const { hosts, fetchEndpoint } = app.mockpoint;
   return (request, server) => {
-    let url = request.url;
-    if (url.charCodeAt(0) === 47 /* / */) url = `http://localhost${url}`;
-    if (endpoint !== undefined) url = new URL(mappedTarget(endpoint, url), url).href;
-    if (url === request.url) return app.fetch(request, server);
-    return app.fetch(...moved(request, server, url));
+    const url = request.url;
+    if (url.charCodeAt(0) === 47 /* / */) {
+      const [rewritten, env] = moved(request, server, `http://localhost${url}`);
+      if (endpoint !== undefined) return fetchEndpoint(rewritten, endpoint, env, mappedTarget(endpoint, url));
+      return app.fetch(rewritten, env);
+    }
+    if (endpoint !== undefined) return fetchEndpoint(request, endpoint, server, mappedTarget(endpoint, url));
+    if (hosts.size === 0 && ENDPOINT_METHODS.has(request.method)) {
+      // After `http://` and the host: the path and query.
+      const target = url.slice(url.indexOf('/', 8));
+      const name = splitEndpointTarget(target)?.name;
+      if (name !== undefined) return fetchEndpoint(request, name, server);
+    }
+    return app.fetch(request, server);
   };
 }
 

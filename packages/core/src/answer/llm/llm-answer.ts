@@ -21,8 +21,9 @@ import { STREAM_HEADERS } from '../stream/stream-frames.js';
 import { BODY_NOT_READ, renderText, type TemplateContext } from '../template.js';
 import { LIVE_SOURCE, type LlmRequest, type LlmSource, llmWire } from './llm-wire.js';
 
-/** Events a stream has besides its chunks, kept out of the chunk budget. */
-const OVERHEAD_EVENTS = 16;
+/** Events a stream has besides its chunks (and per tool call), kept out of the chunk budget. */
+const OVERHEAD_EVENTS = 12;
+const CALL_OVERHEAD_EVENTS = 3;
 
 /** What the request says, from its JSON body (anything else: nothing). */
 export function llmRequestOf(json: unknown): LlmRequest {
@@ -82,7 +83,8 @@ export function llmAnswer(options: LlmAnswerOptions): (head: boolean, context: T
   const source = options.source ?? LIVE_SOURCE;
   const textParts = llm.text !== undefined && options.template ? parseTemplate(llm.text) : undefined;
   const chunkDelay = llm.chunkDelayMs ?? 0;
-  const byEvents = SETTINGS.maxStreamEvents.default - OVERHEAD_EVENTS;
+  const byEvents =
+    SETTINGS.maxStreamEvents.default - OVERHEAD_EVENTS - CALL_OVERHEAD_EVENTS * (llm.toolCalls?.length ?? 0);
   const byTime = chunkDelay > 0 ? Math.floor((SETTINGS.maxStreamMs.default - delay) / chunkDelay) : byEvents;
   const maxChunks = Math.max(1, Math.min(byEvents, byTime));
   return (head, context) => {

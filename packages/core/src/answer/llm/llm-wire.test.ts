@@ -175,6 +175,15 @@ describe('errors', () => {
     });
   });
 
+  it('the rate limit message names the model the request sent, as it is', () => {
+    // `$&`, `$'` and `{retry}` are replacement patterns or placeholders, not the model's name.
+    const model = "gpt-$&-$'-{retry}";
+    const result = wire({ provider: 'openai', api: 'chat.completions', error: 'rate_limit' }, { model });
+    expect(result.kind === 'json' && JSON.parse(result.body).error.message).toContain(
+      `Rate limit reached for ${model} in`,
+    );
+  });
+
   it('a rate limit carries retry-after and the counters at zero', () => {
     const openai = wire({
       provider: 'openai',

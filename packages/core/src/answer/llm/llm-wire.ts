@@ -446,7 +446,7 @@ function openaiError(error: LlmErrorDetail, answer: LlmAnswer, parts: LlmParts, 
   const retry = error.retryAfter ?? 1;
   const limited = error.type === 'rate_limit' || error.type === 'overloaded';
   const model = answer.model ?? parts.request.model ?? DEFAULT_MODELS.openai;
-  let message = error.message ?? shape.message.replace('{model}', model).replace('{retry}', String(retry));
+  let message = error.message ?? shape.message.replace('{retry}', String(retry)).replace('{model}', () => model);
   if (error.message === undefined && error.type === 'context_length' && answer.api === 'responses') {
     message = 'Your input exceeds the context window of this model. Please adjust your input and try again.';
   }

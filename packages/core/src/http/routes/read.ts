@@ -22,9 +22,9 @@ import { describeErrors, errorResponses } from './responses.js';
  * upgrade needs); `target` (path and query under /endpoint/) replaces the URL's
  * when a host picked the name.
  */
-type Responder = (request: Request, name: string, env: unknown, target?: string) => Promise<Response>;
+export type Responder = (request: Request, name: string, env: unknown, target?: string) => Promise<Response>;
 
-function endpointResponder(ctx: AppContext): Responder {
+export function endpointResponder(ctx: AppContext): Responder {
   const { handler, options, sockets } = ctx;
   // The request (and Hono's env: Bun's server) of an upgrade request, by its signal: what the sink's To is.
   const upgrading = new WeakMap<AbortSignal, { request: Request; env: unknown }>();

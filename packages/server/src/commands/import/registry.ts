@@ -14,5 +14,6 @@ import { jsonServer } from './json-server.js';
 import { mockoon } from './mockoon.js';
 import { openapi } from './openapi.js';
 import { postman } from './postman.js';
+import { wiremock } from './wiremock.js';
 
-export const IMPORTERS: readonly Importer[] = [graphql, har, mockoon, postman, jsonServer, openapi];
+export const IMPORTERS: readonly Importer[] = [graphql, har, wiremock, mockoon, postman, jsonServer, openapi];

@@ -1,0 +1,616 @@
+/**
+ * WireMock stub mappings as a mock file: one endpoint whose routes answer as
+ * the mappings do. A mapping file (`{ request, response }`), a
+ * `{ "mappings": [...] }` file, or every file of a `mappings/` folder as
+ * WireMock's recorder writes it, with the bodies of `__files/` given by the
+ * caller ({@link WireMockImportOptions.bodyFile}; this module reads no file).
+ *
+ * What a route expresses is carried over exactly (method, literal paths, query
+ * and header values, exact and JSON bodies, status, headers, body bytes,
+ * delays, faults, scenarios as state machines); what it does not is listed in
+ * `skipped` with the reason, never dropped silently. Regular expressions are
+ * never run: a `urlPattern` / `urlPathPattern` made of literal segments,
+ * one-segment classes (`[^/]+`, `[0-9]+`, `\d+`) and a trailing `.*` becomes a
+ * path pattern (a class becomes a `:param`, which takes any one segment: said
+ * so); any other pattern leaves its mapping out.
+ *
+ * @module
+ */
+import { literalPattern } from '../answer/proxy/recording.js';
+import { parseQuery, utf8Text } from '../journal/journal-entry.js';
+import { base64Bytes, isBase64, toBase64 } from '../wire/base64.js';
+import { MockpointError } from '../wire/errors.js';
+import { HEADER_VALUE_PATTERN, isHeaderName } from '../wire/http-header.js';
+import type { RequestFilter } from '../wire/journal-json.js';
+import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
+import { DEFAULT_MAX_DELAY_MS } from '../wire/record-defaults.js';
+import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
+import type { LeftOut } from './left-out.js';
+
+/** One file of mappings: its name (for messages) and its text. */
+export interface WireMockFile {
+  file: string;
+  text: string;
+}
+
+/** Options for {@link wireMockMockFile}. */
+export interface WireMockImportOptions {
+  /** The endpoint's name. */
+  name: string;
+  /**
+   * The bytes of a `bodyFileName` (below `__files/`), or why it cannot be read;
+   * absent: every `bodyFileName` is left out (a single file was imported, not a folder).
+   */
+  bodyFile?: (name: string) => Uint8Array | string;
+}
+
+/** What {@link wireMockMockFile} made. */
+export interface WireMockImport {
+  /** The mock file, JSON. */
+  text: string;
+  /** Mappings read, and routes written. */
+  mappings: number;
+  routes: number;
+  /** The scenarios (state machines) the routes use, as named in the file written. */
+  scenarios: string[];
+  /** What was left out, each with why. */
+  skipped: LeftOut[];
+}
+
+/** Routes one import writes at most (the daemon's default route limit). */
+const MAX_ROUTES = 10_000;
+/** WireMock's default priority (lower answers first). */
+const DEFAULT_PRIORITY = 5;
+/** Fields of a mapping that describe it and change nothing it answers. */
+const DESCRIPTIVE = new Set(['id', 'uuid', 'name', 'persistent', 'metadata', 'insertionIndex']);
+const REQUEST_FIELDS = new Set([
+  'method',
+  'url',
+  'urlPath',
+  'urlPattern',
+  'urlPathPattern',
+  'urlPathTemplate',
+  'queryParameters',
+  'headers',
+  'cookies',
+  'bodyPatterns',
+  'basicAuthCredentials',
+]);
+const RESPONSE_FIELDS = new Set([
+  'status',
+  'headers',
+  'body',
+  'jsonBody',
+  'base64Body',
+  'bodyFileName',
+  'fixedDelayMilliseconds',
+  'fault',
+  'transformers',
+]);
+/** WireMock's faults as mockpoint's, and what differs. */
+const FAULTS: Record<string, { fault: 'reset' | 'close'; differs?: string }> = {
+  CONNECTION_RESET_BY_PEER: { fault: 'reset' },
+  EMPTY_RESPONSE: { fault: 'reset', differs: 'answered as a reset connection (the client sees no answer either way)' },
+  MALFORMED_RESPONSE_CHUNK: {
+    fault: 'close',
+    differs: 'answered as close: the status, headers and half the body, then the connection closes',
+  },
+  RANDOM_DATA_THEN_CLOSE: { fault: 'reset', differs: 'answered as a reset connection, without the random bytes first' },
+};
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Whether `text` is plainly WireMock: `{ "mappings": [...] }` or one `{ request, response }` mapping. */
+export function isWireMock(text: string): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (!isObject(value)) return false;
+  if (Array.isArray(value.mappings)) return true;
+  return isObject(value.request) && isObject(value.response);
+}
+
+/** One mapping, with the exact text of its `response.jsonBody` and where it came from. */
+interface Mapping {
+  value: Json;
+  jsonBody?: string;
+  where: string;
+  order: number;
+}
+
+/** The exact (minified) text of `response.jsonBody` of a mapping's text, when it has one. */
+function jsonBodyText(mappingText: string): string | undefined {
+  const response = scanJson(mappingText).members?.get('response');
+  if (response === undefined || !response.startsWith('{')) return undefined;
+  return scanJson(response).members?.get('jsonBody');
+}
+
+/** The mappings of one file, in order. */
+function mappingsOf(file: WireMockFile, order: { next: number }): Mapping[] {
+  let scanned: ReturnType<typeof scanJson>;
+  let value: unknown;
+  try {
+    scanned = scanJson(file.text);
+    value = JSON.parse(file.text);
+  } catch (error) {
+    throw new MockpointError('INVALID_WIREMOCK', `${file.file}: not JSON: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  if (isObject(value) && Array.isArray(value.mappings)) {
+    const texts = scanJson(scanned.members?.get('mappings') as string).elements ?? [];
+    return value.mappings.map((mapping, index) => ({
+      value: isObject(mapping) ? mapping : {},
+      ...(isObject(mapping) && { jsonBody: jsonBodyText(texts[index] as string) }),
+      where: `${file.file} mappings[${index}]`,
+      order: order.next++,
+    }));
+  }
+  if (isObject(value) && isObject(value.request) && isObject(value.response)) {
+    return [{ value, jsonBody: jsonBodyText(file.text), where: file.file, order: order.next++ }];
+  }
+  throw new MockpointError(
+    'INVALID_WIREMOCK',
+    `${file.file}: not a WireMock mapping ({ "request": …, "response": … }) or { "mappings": [...] }`,
+  );
+}
+
+/** The mapping's name for messages: its `name`, else its id, else where it is. */
+function labelOf(mapping: Mapping): string {
+  const { name, id, uuid } = mapping.value;
+  const named = typeof name === 'string' ? name : typeof id === 'string' ? id : typeof uuid === 'string' ? uuid : '';
+  return `mapping ${named === '' ? mapping.where : `"${named.slice(0, 80)}" (${mapping.where})`}`;
+}
+
+/** A regex's literal text when it has no special character but escaped punctuation, else `undefined`. */
+function regexLiteral(source: string): string | undefined {
+  let out = '';
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i] as string;
+    if (ch === '\\') {
+      const next = source[++i];
+      if (next === undefined || /[A-Za-z0-9]/.test(next)) return undefined;
+      out += next;
+    } else if ('.*+?()[]{}|^$'.includes(ch)) return undefined;
+    else out += ch;
+  }
+  return out;
+}
+
+/** One-segment classes a `:param` stands for; `[^/]+` exactly, the others loosened. */
+const SEGMENT_CLASS = /^(\[\^\/\]|\[[^\]/]+\]|\\d|\\w)\+$/;
+
+/** The regex's top-level segments split on `/` (never inside a class), or `undefined` when it has a group or alternation. */
+function regexSegments(source: string): string[] | undefined {
+  const segments: string[] = [];
+  let current = '';
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i] as string;
+    if (ch === '\\') {
+      current += ch + (source[++i] ?? '');
+      continue;
+    }
+    if (inClass) {
+      if (ch === ']') inClass = false;
+      current += ch;
+      continue;
+    }
+    if (ch === '[') inClass = true;
+    else if (ch === '(' || ch === ')' || ch === '|') return undefined;
+    if (ch === '/') {
+      segments.push(current);
+      current = '';
+    } else current += ch;
+  }
+  segments.push(current);
+  return segments;
+}
+
+/**
+ * A path pattern for a URL regex (WireMock matches the whole URL), and what it
+ * loosens; or why none can stand for it.
+ */
+function regexPath(source: string, withQuery: boolean): { path: string; loosened: string[] } | string {
+  const why = `the regular expression ${JSON.stringify(source.slice(0, 200))} is not one a path pattern expresses (literal segments, one-segment classes such as [^/]+, a trailing .*); mockpoint runs no regular expression from a mapping`;
+  let body = source.replace(/^\^/, '').replace(/(?<!\\)\$$/, '');
+  if (withQuery && body.endsWith('.*') && !body.endsWith('/.*')) return why;
+  if (!body.startsWith('/')) return why;
+  body = body.slice(1);
+  const segments = regexSegments(body);
+  if (segments === undefined) return why;
+  const loosened: string[] = [];
+  const out: string[] = [];
+  let param = 0;
+  for (const [index, segment] of segments.entries()) {
+    const last = index === segments.length - 1;
+    if (last && (segment === '.*' || segment === '.+')) {
+      out.push('*');
+      if (segment === '.+') loosened.push('the trailing .+ (the * it becomes also matches nothing)');
+      break;
+    }
+    const literal = regexLiteral(segment);
+    if (literal !== undefined) {
+      if (withQuery && literal.includes('?')) return why;
+      out.push(literalPattern(`/${literal}`).slice(1));
+      continue;
+    }
+    if (SEGMENT_CLASS.test(segment)) {
+      param++;
+      out.push(`:p${param}`);
+      if (!segment.startsWith('[^/]')) loosened.push(`the segment ${segment} (a :param takes any one segment)`);
+      continue;
+    }
+    return why;
+  }
+  return { path: `/${out.join('/')}`, loosened };
+}
+
+/** A path template (`/users/{id}`) as a path pattern, or `undefined` when a `{…}` is not a whole segment. */
+function templatePath(template: string): string | undefined {
+  const segments = template.split('/').slice(1);
+  const out: string[] = [];
+  for (const segment of segments) {
+    const param = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(segment);
+    if (param !== null) out.push(`:${param[1]}`);
+    else if (segment.includes('{') || segment.includes('}')) return undefined;
+    else out.push(literalPattern(`/${segment}`).slice(1));
+  }
+  return `/${out.join('/')}`;
+}
+
+/** A simple JSONPath (`$.a.b`, `$.a[0]`) as its keys, or `undefined`. */
+function jsonPathKeys(expression: string): (string | number)[] | undefined {
+  if (!/^\$(\.[A-Za-z_][A-Za-z0-9_-]*|\[\d+\])+$/.test(expression)) return undefined;
+  return [...expression.matchAll(/\.([A-Za-z_][A-Za-z0-9_-]*)|\[(\d+)\]/g)].map((m) =>
+    m[1] !== undefined ? m[1] : Number(m[2]),
+  );
+}
+
+/** `{ a: { b: value } }` for keys `a`, `b` (no array index: a subset cannot say "element 0 of any length"). */
+function nested(keys: (string | number)[], value: unknown): Json | undefined {
+  if (keys.some((key) => typeof key === 'number')) return undefined;
+  let out: unknown = value;
+  for (const key of [...keys].reverse()) out = { [key]: out };
+  return out as Json;
+}
+
+/** Deep merge of two JSON subsets (objects only), or `undefined` when they disagree. */
+function mergeSubsets(a: unknown, b: unknown): unknown {
+  if (a === undefined) return b;
+  if (isObject(a) && isObject(b)) {
+    const out: Json = { ...a };
+    for (const [key, value] of Object.entries(b)) {
+      const merged = Object.hasOwn(out, key) ? mergeSubsets(out[key], value) : value;
+      if (merged === undefined) return undefined;
+      out[key] = merged;
+    }
+    return out;
+  }
+  return JSON.stringify(a) === JSON.stringify(b) ? a : undefined;
+}
+
+/** The body subset one `matchesJsonPath` gives, or `undefined` when it cannot be expressed. */
+function jsonPathSubset(pattern: unknown): Json | undefined {
+  if (typeof pattern === 'string') {
+    const filter =
+      /^\$\[\?\(@\.([A-Za-z_][A-Za-z0-9_.-]*)\s*==\s*('([^'\\]*)'|"([^"\\]*)"|-?\d+(\.\d+)?|true|false|null)\)\]$/.exec(
+        pattern,
+      );
+    if (filter === null) return undefined;
+    const raw = filter[2] as string;
+    const value = filter[3] ?? filter[4] ?? JSON.parse(raw);
+    return nested((filter[1] as string).split('.'), value);
+  }
+  if (isObject(pattern) && typeof pattern.expression === 'string' && Object.keys(pattern).length === 2) {
+    const keys = jsonPathKeys(pattern.expression);
+    if (keys === undefined || typeof pattern.equalTo !== 'string') return undefined;
+    return nested(keys, pattern.equalTo);
+  }
+  return undefined;
+}
+
+/** WireMock's value matcher as an exact value, or why it is not one. */
+function exactValue(matcher: unknown): string | { why: string } {
+  if (!isObject(matcher)) return { why: 'not a matcher object' };
+  const keys = Object.keys(matcher).filter((key) => key !== 'caseInsensitive' || matcher[key] !== false);
+  if (keys.length === 1 && typeof matcher.equalTo === 'string') return matcher.equalTo;
+  if (keys.length === 1 && typeof matcher.matches === 'string') {
+    const literal = regexLiteral(matcher.matches.replace(/^\^/, '').replace(/(?<!\\)\$$/, ''));
+    if (literal !== undefined) return literal;
+  }
+  const kind = Object.keys(matcher).join(', ');
+  return {
+    why: `${kind}: mockpoint's filter compares exact values (equalTo, or a matches that is a plain literal); the route matches without this condition`,
+  };
+}
+
+/** Scenario names and state values as mockpoint's (1-64 of A-Z a-z 0-9 _ -), one to one. */
+class StateNames {
+  private readonly names = new Map<string, string>();
+  private readonly taken = new Set<string>();
+  of(name: string): string {
+    const known = this.names.get(name);
+    if (known !== undefined) return known;
+    const base = name.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 56) || 'state';
+    let slug = base;
+    for (let n = 2; this.taken.has(slug); n++) slug = `${base}-${n}`;
+    this.names.set(name, slug);
+    this.taken.add(slug);
+    return slug;
+  }
+}
+
+interface Converted {
+  route: Route;
+  priority: number;
+  order: number;
+}
+
+/** The route of one mapping, or why it is left out whole; conditions it cannot carry are pushed to `skipped`. */
+function routeOf(
+  mapping: Mapping,
+  options: WireMockImportOptions,
+  scenarios: StateNames,
+  values: StateNames,
+  ids: Set<string>,
+  skipped: LeftOut[],
+): Converted | string {
+  const label = labelOf(mapping);
+  const note = (what: string, why: string) => skipped.push({ what: `${label}: ${what}`, why });
+  const { request, response } = mapping.value;
+  if (!isObject(request) || !isObject(response)) return 'a mapping has a request and a response object';
+  for (const key of Object.keys(mapping.value)) {
+    if (['request', 'response', 'priority', 'scenarioName', 'requiredScenarioState', 'newScenarioState'].includes(key))
+      continue;
+    if (DESCRIPTIVE.has(key)) continue;
+    if (key === 'postServeActions' || key === 'serveEventListeners') {
+      note(key, 'webhooks after an answer are not carried over; send them with mockpoint send or POST /api/deliveries');
+    } else note(key, 'not a field mockpoint reads');
+  }
+  if (typeof response.proxyBaseUrl === 'string') {
+    return `a proxy answer (proxyBaseUrl ${response.proxyBaseUrl.slice(0, 200)}): write a proxy route by hand, proxying is off unless the host is allowed (docs/files.md)`;
+  }
+  const match: RequestFilter = {};
+  if (typeof request.method === 'string' && request.method.toUpperCase() !== 'ANY') {
+    match.method = request.method.toUpperCase();
+  }
+  // The URL: one of five forms.
+  if (typeof request.url === 'string') {
+    const [path = '/', query] = request.url.split(/\?(.*)/s);
+    match.path = literalPattern(path);
+    if (query !== undefined && query !== '') match.query = parseQuery(new URLSearchParams(query));
+  } else if (typeof request.urlPath === 'string') {
+    match.path = literalPattern(request.urlPath);
+  } else if (typeof request.urlPathTemplate === 'string') {
+    const path = templatePath(request.urlPathTemplate);
+    if (path === undefined) return `the urlPathTemplate ${request.urlPathTemplate} has a {parameter} inside a segment`;
+    match.path = path;
+  } else if (typeof request.urlPattern === 'string' || typeof request.urlPathPattern === 'string') {
+    const withQuery = typeof request.urlPattern === 'string';
+    const source = (withQuery ? request.urlPattern : request.urlPathPattern) as string;
+    const converted = regexPath(source, withQuery);
+    if (typeof converted === 'string') return converted;
+    match.path = converted.path;
+    for (const loose of converted.loosened) note(loose, 'matched more loosely than the regular expression');
+  }
+  for (const key of Object.keys(request)) {
+    if (!REQUEST_FIELDS.has(key))
+      note(`request.${key}`, 'not a condition mockpoint checks; the route matches without it');
+  }
+  if (isObject(request.queryParameters)) {
+    for (const [key, matcher] of Object.entries(request.queryParameters)) {
+      const value = exactValue(matcher);
+      if (typeof value === 'string') match.query = { ...match.query, [key]: value };
+      else note(`query parameter ${key}`, value.why);
+    }
+  }
+  const headers: Record<string, string> = {};
+  if (isObject(request.headers)) {
+    for (const [name, matcher] of Object.entries(request.headers)) {
+      const value = exactValue(matcher);
+      if (typeof value === 'string' && isHeaderName(name)) headers[name.toLowerCase()] = value;
+      else note(`header ${name.slice(0, 80)}`, typeof value === 'string' ? 'not a header name' : value.why);
+    }
+  }
+  if (isObject(request.basicAuthCredentials)) {
+    const { username, password } = request.basicAuthCredentials;
+    headers.authorization = `Basic ${toBase64(new TextEncoder().encode(`${String(username)}:${String(password)}`))}`;
+  }
+  if (Object.keys(headers).length > 0) match.headers = headers;
+  if (isObject(request.cookies)) {
+    for (const name of Object.keys(request.cookies)) {
+      note(
+        `cookie ${name.slice(0, 80)}`,
+        "mockpoint's filter matches whole headers, not one cookie; the route matches without it",
+      );
+    }
+  }
+  if (Array.isArray(request.bodyPatterns)) {
+    let body: unknown;
+    for (const pattern of request.bodyPatterns) {
+      const add = (value: unknown, what: string) => {
+        const merged = mergeSubsets(body, value);
+        if (merged === undefined || (typeof body === 'string' && body !== value)) {
+          note(what, 'it and another body pattern cannot be one JSON subset; the route checks the first');
+        } else body = merged;
+      };
+      if (!isObject(pattern)) continue;
+      const kind = Object.keys(pattern)[0] ?? '';
+      const plain = Object.keys(pattern).filter((key) => key !== 'caseInsensitive' || pattern[key] !== false);
+      if (typeof pattern.equalTo === 'string' && plain.length === 1) {
+        if (body === undefined) body = pattern.equalTo;
+        else note('bodyPatterns equalTo', 'a second exact body cannot be checked too');
+      } else if (Object.hasOwn(pattern, 'equalToJson')) {
+        let value: unknown = pattern.equalToJson;
+        if (typeof value === 'string') {
+          try {
+            value = JSON.parse(value);
+          } catch {
+            note('bodyPatterns equalToJson', 'its JSON does not parse');
+            continue;
+          }
+        }
+        if (pattern.ignoreArrayOrder === true) {
+          note(
+            'bodyPatterns equalToJson',
+            'ignoreArrayOrder: mockpoint compares arrays in order; the route matches without this condition',
+          );
+          continue;
+        }
+        if (pattern.ignoreExtraElements !== true) {
+          note('bodyPatterns equalToJson', 'matched as a JSON subset: a body with more fields also matches');
+        }
+        add(value, 'bodyPatterns equalToJson');
+      } else if (Object.hasOwn(pattern, 'matchesJsonPath')) {
+        const subset = jsonPathSubset(pattern.matchesJsonPath);
+        if (subset === undefined) {
+          note(
+            `bodyPatterns matchesJsonPath ${JSON.stringify(pattern.matchesJsonPath).slice(0, 120)}`,
+            'only $.a.b with equalTo, or $[?(@.a == value)], is a JSON subset; the route matches without this condition',
+          );
+        } else add(subset, 'bodyPatterns matchesJsonPath');
+      } else {
+        note(
+          `bodyPatterns ${kind}`,
+          kind === 'matches' || kind === 'doesNotMatch'
+            ? 'mockpoint runs no regular expression from a mapping; the route matches without this condition'
+            : 'not a body condition mockpoint checks (exact text, a JSON subset); the route matches without it',
+        );
+      }
+    }
+    if (body !== undefined) match.body = body;
+  }
+  // The answer.
+  const answer: RouteAnswer = {};
+  for (const key of Object.keys(response)) {
+    if (RESPONSE_FIELDS.has(key)) continue;
+    if (key === 'statusMessage') note('response.statusMessage', 'the reason phrase is the standard one for the status');
+    else if (key === 'transformerParameters') continue;
+    else if (key === 'delayDistribution' || key === 'chunkedDribbleDelay') {
+      note(`response.${key}`, 'only a fixed delay is carried over (fixedDelayMilliseconds)');
+    } else note(`response.${key}`, 'not a field mockpoint reads');
+  }
+  const status = response.status ?? 200;
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 599) {
+    return `its status ${JSON.stringify(status)} is not an answer of 200-599`;
+  }
+  if (typeof response.fault === 'string') {
+    const fault = FAULTS[response.fault];
+    if (fault === undefined) return `the fault ${response.fault} is not one WireMock documents`;
+    if (fault.differs !== undefined) note(`fault ${response.fault}`, fault.differs);
+    answer.fault = fault.fault;
+  } else {
+    if (status !== 200) answer.statusCode = status;
+    if (isObject(response.headers)) {
+      const out: AnswerHeaders = {};
+      for (const [name, value] of Object.entries(response.headers)) {
+        const list = (Array.isArray(value) ? value : [value]).map(String);
+        if (FORBIDDEN_HEADERS.has(name.toLowerCase())) continue; // framing: the server sends its own
+        if (!isHeaderName(name) || name === '__proto__') {
+          note(`response header ${name.slice(0, 80)}`, 'not a header name');
+        } else if (!list.every((item) => HEADER_VALUE_PATTERN.test(item))) {
+          note(`response header ${name}`, 'its value holds characters past visible ASCII, which a header cannot carry');
+        } else out[name] = list.length === 1 ? (list[0] as string) : list;
+      }
+      if (Object.keys(out).length > 0) answer.headers = out;
+    }
+    if (typeof response.body === 'string') answer.body = response.body;
+    else if (mapping.jsonBody !== undefined) answer.data = new JsonText(mapping.jsonBody);
+    else if (typeof response.base64Body === 'string') {
+      if (!isBase64(response.base64Body)) return 'its base64Body is not base64';
+      const bytes = base64Bytes(response.base64Body);
+      if (bytes.byteLength > 0) answer.bodyBase64 = toBase64(bytes);
+    } else if (typeof response.bodyFileName === 'string') {
+      const bytes =
+        options.bodyFile?.(response.bodyFileName) ??
+        'a single file was imported: import the folder (mappings/ and __files/)';
+      if (typeof bytes === 'string') return `its bodyFileName ${response.bodyFileName.slice(0, 200)}: ${bytes}`;
+      if (bytes.byteLength > 0) {
+        const text = utf8Text(bytes, false);
+        if (text === undefined) answer.bodyBase64 = toBase64(bytes);
+        else answer.body = text;
+      }
+    }
+    if (Array.isArray(response.transformers) && response.transformers.length > 0) {
+      const template = answer.body ?? '';
+      note(
+        `response.transformers ${response.transformers.join(', ')}`,
+        /\{\{/.test(template)
+          ? `Handlebars helpers (${[...new Set([...template.matchAll(/\{\{\s*#?([A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)*)/g)].map((m) => m[1]))].slice(0, 8).join(', ')}) are not mockpoint's templates; the body is served as written`
+          : 'response templating is not carried over; the body is served as written',
+      );
+    }
+  }
+  if (typeof response.fixedDelayMilliseconds === 'number' && response.fixedDelayMilliseconds > 0) {
+    const delay = Math.round(response.fixedDelayMilliseconds);
+    if (delay > DEFAULT_MAX_DELAY_MS) {
+      note(
+        'fixedDelayMilliseconds',
+        `${delay} ms is more than the daemon's default limit; ${DEFAULT_MAX_DELAY_MS} ms written`,
+      );
+    }
+    answer.delay = Math.min(delay, DEFAULT_MAX_DELAY_MS);
+  }
+  // Scenarios: WireMock's "Started" is mockpoint's `started`.
+  const { scenarioName, requiredScenarioState, newScenarioState } = mapping.value;
+  if (typeof scenarioName === 'string') {
+    const scenario = scenarios.of(scenarioName);
+    const state = (value: string) => (value === 'Started' ? 'started' : values.of(value));
+    if (typeof requiredScenarioState === 'string') match.state = { [scenario]: state(requiredScenarioState) };
+    if (typeof newScenarioState === 'string') answer.setState = { [scenario]: state(newScenarioState) };
+  }
+  const given = [mapping.value.id, mapping.value.uuid].find(
+    (id): id is string => typeof id === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(id),
+  );
+  let id = given ?? `wiremock-${mapping.order + 1}`;
+  while (ids.has(id)) id = `wiremock-${mapping.order + 1}-${ids.size}`;
+  ids.add(id);
+  const priority = typeof mapping.value.priority === 'number' ? mapping.value.priority : DEFAULT_PRIORITY;
+  const route: Route = Object.keys(match).length > 0 ? { id, match, answer } : { id, answer };
+  return { route, priority, order: mapping.order };
+}
+
+/**
+ * The mock file of WireMock mapping files (one file, or every file of a
+ * `mappings/` folder in the order given). Routes are ordered as WireMock picks
+ * stubs: the lowest `priority` first, then the mapping added last. Throws
+ * `INVALID_WIREMOCK` when a file is not WireMock.
+ */
+export function wireMockMockFile(files: readonly WireMockFile[], options: WireMockImportOptions): WireMockImport {
+  const order = { next: 0 };
+  const mappings = files.flatMap((file) => mappingsOf(file, order));
+  const skipped: LeftOut[] = [];
+  const scenarios = new StateNames();
+  const values = new StateNames();
+  const ids = new Set<string>();
+  const converted: Converted[] = [];
+  for (const mapping of mappings) {
+    const made = routeOf(mapping, options, scenarios, values, ids, skipped);
+    if (typeof made === 'string') skipped.push({ what: labelOf(mapping), why: made });
+    else converted.push(made);
+  }
+  if (converted.length > MAX_ROUTES) {
+    throw new MockpointError(
+      'INVALID_WIREMOCK',
+      `${converted.length} mappings, more than a name holds as routes by default (${MAX_ROUTES}); import them as several names`,
+    );
+  }
+  converted.sort((a, b) => a.priority - b.priority || b.order - a.order);
+  const routes = converted.map((made) => made.route);
+  const used = new Set<string>();
+  for (const { route } of converted) {
+    for (const state of [route.match?.state, route.answer.setState]) {
+      if (typeof state === 'object') for (const scenario of Object.keys(state)) used.add(scenario);
+    }
+  }
+  const body = stringifyExact({ version: 1, endpoints: [{ name: options.name, routes }] }, 2);
+  return { text: `${body}\n`, mappings: mappings.length, routes: routes.length, scenarios: [...used], skipped };
+}

@@ -1,0 +1,124 @@
+/**
+ * A real WireMock (the jar the `wiremock` npm package ships, on the machine's
+ * Java) on a free 127.0.0.1 port, with a root directory of the test's own
+ * (`mappings/`, `__files/`): started once per test file (a JVM start is slow),
+ * ready when its admin API answers (bounded wait), stopped by PID.
+ *
+ * @module
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** A running WireMock. */
+export interface TestWireMock {
+  url: string;
+  /** Its `--root-dir`: `mappings/` and `__files/` (the recorder writes there). */
+  root: string;
+  /** POST/GET/DELETE on its admin API (`/__admin/…`), JSON in (a string as it is) and out. */
+  admin(method: string, path: string, body?: unknown): Promise<unknown>;
+  /** Stops it (SIGKILL by PID) and removes its directory. */
+  dispose(): Promise<void>;
+}
+
+/** The WireMock jar of the `wiremock` npm package. */
+function jarPath(): string {
+  const require = createRequire(import.meta.url);
+  const pkg = require.resolve('wiremock/package.json');
+  const { version } = require('wiremock/package.json') as { version: string };
+  return join(dirname(pkg), 'build', `wiremock-standalone-${version}.jar`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Waits up to `ms` for WireMock's admin API, or rejects with its output. */
+async function ready(url: string, child: ChildProcess, output: () => string, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`WireMock exited (code ${child.exitCode}): ${output()}`);
+    try {
+      const response = await fetch(`${url}/__admin/health`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`WireMock did not answer within ${ms} ms: ${output()}`);
+}
+
+export async function startWireMock(): Promise<TestWireMock> {
+  const root = await mkdtemp(join(tmpdir(), 'mockpoint-wiremock-'));
+  await mkdir(join(root, 'mappings'));
+  await mkdir(join(root, '__files'));
+  const port = await freePort();
+  const child = spawn(
+    'java',
+    [
+      '-Xms64m',
+      '-XX:TieredStopAtLevel=1',
+      '-jar',
+      jarPath(),
+      '--port',
+      String(port),
+      '--bind-address',
+      '127.0.0.1',
+      '--root-dir',
+      root,
+      '--disable-banner',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk.slice(0, 4096);
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk.slice(0, 4096);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const dispose = async () => {
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined)
+      process.kill(child.pid, 'SIGKILL');
+    await exited;
+    await rm(root, { recursive: true, force: true });
+  };
+  try {
+    await ready(url, child, () => output, 90_000);
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+  return {
+    url,
+    root,
+    async admin(method, path, body) {
+      const response = await fetch(`${url}/__admin${path}`, {
+        method,
+        ...(body === undefined
+          ? {}
+          : {
+              body: typeof body === 'string' ? body : JSON.stringify(body),
+              headers: { 'content-type': 'application/json' },
+            }),
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`WireMock ${method} ${path}: ${response.status} ${text}`);
+      return text === '' ? undefined : JSON.parse(text);
+    },
+    dispose,
+  };
+}
