@@ -102,6 +102,15 @@ class RemoteStore implements EndpointStore {
   setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
     return this.#call('setGraphqlSchema', name, sdl ?? null);
   }
+  getHosts(name: string): Promise<string[]> {
+    return this.#call('getHosts', name);
+  }
+  setHosts(name: string, hosts: readonly string[] | undefined): Promise<boolean> {
+    return this.#call('setHosts', name, hosts ?? null);
+  }
+  hostNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#call('hostNames', options);
+  }
   async close(): Promise<void> {
     await this.#call('close');
   }

@@ -218,6 +218,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   registerMcpRoute(app);
   registerWebRoutes(app, { root: options.webRoot ?? DEFAULT_WEB_ROOT, clientReportingDsn: options.clientReportingDsn });
 
+  // The hosts mapped through the API before (kept in the store) are in the table before the first request.
+  try {
+    await app.mockpoint.hostsLoaded;
+  } catch (error) {
+    await backend.close();
+    throw error;
+  }
+
   // The mock file is in before the first request can arrive; a bad one stops start-up.
   let mockFile: LoadedMockFile | undefined;
   if (options.configFile !== undefined) {

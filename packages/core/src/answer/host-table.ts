@@ -1,7 +1,8 @@
 /**
  * Which endpoint a host picks: the mappings of the settings (`MOCKPOINT_HOSTS`,
  * `createApp({ hosts })`), fixed for the app's life, and those set per endpoint
- * through the admin API (a mock file's `hosts:` is applied through it). Every
+ * through the admin API (a mock file's `hosts:` is applied through it), which
+ * are kept in the store and loaded here from it (see `StoredHosts`). Every
  * adapter asks {@link HostTable.lookup} once per request, and only when
  * {@link HostTable.size} is not 0, so a daemon that maps no host pays one check.
  *
@@ -74,6 +75,17 @@ export class HostTable {
    * `HOST_TAKEN` and nothing changes; a host the settings already map to `name` is kept as it is.
    */
   setHosts(name: string, hosts: readonly string[]): HostEntry[] {
+    this.load(name, this.check(name, hosts));
+    return this.hostsOf(name);
+  }
+
+  /**
+   * The patterns {@link setHosts} would give `name` for `hosts`, changing
+   * nothing: `INVALID_HOSTS` for a bad one or too many, `HOST_TAKEN` for one
+   * mapped to another name or by the settings (one the settings map to `name`
+   * already is left out: it stays theirs).
+   */
+  check(name: string, hosts: readonly string[]): string[] {
     if (hosts.length > MAX_HOSTS_PER_NAME) {
       throw new MockpointError(
         'INVALID_HOSTS',
@@ -97,12 +109,27 @@ export class HostTable {
           { details: { host: pattern, name: held.name } },
         );
       }
-      // One the settings map to this name already stays theirs.
       if (held?.source !== 'settings' && !patterns.includes(pattern)) patterns.push(pattern);
     }
+    return patterns;
+  }
+
+  /**
+   * Makes `patterns` the hosts the API gave `name`, as the store holds them
+   * (at start, or changed by another replica): a pattern that is not one, or is
+   * held by the settings or another name, is left out. Returns whether every
+   * pattern was taken.
+   */
+  load(name: string, patterns: readonly string[]): boolean {
     this.clearHosts(name);
-    for (const host of patterns) this.#add({ host, name, source: 'api' });
-    return this.hostsOf(name);
+    let all = true;
+    for (const host of patterns) {
+      const pattern = parseHostPattern(host);
+      const held = pattern === undefined ? undefined : this.#entries.get(pattern);
+      if (pattern === undefined || (held !== undefined && held.name !== name)) all = false;
+      else if (held === undefined) this.#add({ host: pattern, name, source: 'api' });
+    }
+    return all;
   }
 
   /** Removes the hosts the API gave `name` (those of the settings stay). */

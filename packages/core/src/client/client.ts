@@ -842,7 +842,7 @@ export function createClient(options: ClientOptions) {
     /**
      * Replaces the hosts the API maps to `name` (`api.github.com`, `*.stripe.com`; those of
      * `MOCKPOINT_HOSTS` stay) and answers its mappings now; `HOST_TAKEN` when another name has one.
-     * Kept by the daemon until it stops or `DELETE /api/endpoints`.
+     * Kept in the daemon's store (durable with LevelDB or Redis) until removed, with the name, or by `DELETE /api/endpoints`.
      * @example await client.setHosts('github', ['api.github.com'])
      */
     async setHosts(name: string, hosts: readonly string[]): Promise<HostEntry[]> {

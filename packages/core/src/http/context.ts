@@ -6,6 +6,7 @@
 import type { EndpointHandler } from '../answer/endpoint-handler.js';
 import type { HostTable } from '../answer/host-table.js';
 import type { ProxySettings } from '../answer/proxy/proxy-settings.js';
+import type { StoredHosts } from '../answer/stored-hosts.js';
 import type { OpenStreams } from '../answer/stream/open-streams.js';
 import type { OpenSockets } from '../answer/websocket/open-sockets.js';
 import type { Journal } from '../journal/journal.js';
@@ -44,6 +45,8 @@ export interface AppContext {
   handler: EndpointHandler;
   /** Which hosts pick which endpoint. */
   hosts: HostTable;
+  /** The API's host mappings in the store, mirrored in {@link hosts}. */
+  storedHosts: StoredHosts;
   /** What proxy routes may reach, and how. */
   proxy: ProxySettings;
   /** Outgoing webhook deliveries (`/api/deliveries`). */

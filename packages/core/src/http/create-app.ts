@@ -9,6 +9,7 @@ import { EndpointHandler } from '../answer/endpoint-handler.js';
 import { HostTable } from '../answer/host-table.js';
 import { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import type { Upstream } from '../answer/proxy/upstream.js';
+import { StoredHosts } from '../answer/stored-hosts.js';
 import { OpenStreams } from '../answer/stream/open-streams.js';
 import { OpenSockets } from '../answer/websocket/open-sockets.js';
 import { JournalFeed, type JournalFeedOptions } from '../journal/journal-feed.js';
@@ -183,6 +184,12 @@ type MockpointServices = Pick<
    * app answers them.
    */
   readonly fetchEndpoint: Responder;
+  /**
+   * Resolves once {@link AppContext.hosts} holds the host mappings kept in the
+   * store (set through the API before a restart, or by another replica); rejects
+   * when the store could not be read. Await it before serving.
+   */
+  readonly hostsLoaded: Promise<void>;
 };
 
 /** For each documented path, the methods it answers; matches `{param}` segments. */
@@ -275,10 +282,12 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       }
     },
   });
+  const hosts = new HostTable(Object.entries(options.hosts ?? {}).map(([host, name]) => ({ host, name })));
   const ctx: AppContext = {
     proxy,
     sockets,
-    hosts: new HostTable(Object.entries(options.hosts ?? {}).map(([host, name]) => ({ host, name }))),
+    hosts,
+    storedHosts: new StoredHosts(hosts, backend.store),
     options: resolved,
     backend,
     endpoints,
@@ -371,6 +380,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       options: resolved,
       proxy,
       hosts: ctx.hosts,
+      hostsLoaded: ctx.storedHosts.ready,
       fetchEndpoint,
     },
   });

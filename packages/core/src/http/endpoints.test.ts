@@ -115,6 +115,18 @@ class SlowReadStore implements EndpointStore {
     return this.inner.graphqlNames(options);
   }
 
+  getHosts(name: string): Promise<string[]> {
+    return this.inner.getHosts(name);
+  }
+
+  setHosts(name: string, hosts: readonly string[] | undefined): Promise<boolean> {
+    return this.inner.setHosts(name, hosts);
+  }
+
+  hostNames(options?: RouteNamesOptions): Promise<string[]> {
+    return this.inner.hostNames(options);
+  }
+
   count(options?: CountOptions): Promise<number> {
     return this.inner.count(options);
   }

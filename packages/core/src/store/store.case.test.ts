@@ -528,6 +528,43 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       expect(await store.getGraphqlSchema('kept')).toBeUndefined();
     });
 
+    it('keeps the hosts mapped to a name beside the record, in order; put leaves them, delete and clear remove them', async () => {
+      const store = await fresh();
+      expect(await store.getHosts('gh')).toEqual([]);
+      expect(await store.setHosts('gh', ['api.github.com', '*.githubusercontent.com'])).toBe(false);
+      expect(await store.getHosts('gh')).toEqual(['api.github.com', '*.githubusercontent.com']);
+      await store.put(record('gh'));
+      expect(await store.getHosts('gh')).toEqual(['api.github.com', '*.githubusercontent.com']);
+      expect(await store.setHosts('gh', ['uploads.github.com'])).toBe(true);
+      expect(await store.getHosts('gh')).toEqual(['uploads.github.com']);
+      expect(await store.getHosts('other')).toEqual([]);
+      // An empty list is none, like undefined.
+      expect(await store.setHosts('gh', [])).toBe(true);
+      expect(await store.getHosts('gh')).toEqual([]);
+      expect(await store.setHosts('gh', undefined)).toBe(false);
+
+      await store.setHosts('only', ['only.example']);
+      await store.setHosts('kept', ['kept.example']);
+      await store.setHosts('a-1', ['a.example']);
+      await store.put(record('kept-record'));
+      expect(await store.hostNames()).toEqual(['a-1', 'kept', 'only']);
+      expect(await store.hostNames({ prefix: 'k' })).toEqual(['kept']);
+      expect(await store.hostNames({ after: 'a-1', limit: 1 })).toEqual(['kept']);
+      expect(await store.setHosts('a-1', undefined)).toBe(true);
+      expect(await store.hostNames()).toEqual(['kept', 'only']);
+      // A name with only hosts: delete reports it existed.
+      expect(await store.delete('only')).toBe(true);
+      expect(await store.getHosts('only')).toEqual([]);
+      expect(await store.getHosts('kept')).toEqual(['kept.example']);
+      await store.put(record('kept'));
+      expect(await store.delete('kept')).toBe(true);
+      expect(await store.getHosts('kept')).toEqual([]);
+      await store.setHosts('kept', ['kept.example']);
+      await store.clear();
+      expect(await store.getHosts('kept')).toEqual([]);
+      expect(await store.hostNames()).toEqual([]);
+    });
+
     it('every operation rejects after close', async () => {
       const store = await fresh();
       await store.create(record('before'));
@@ -546,6 +583,9 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         ['setSignature', () => store.setSignature('before', undefined)],
         ['getGraphqlSchema', () => store.getGraphqlSchema('before')],
         ['setGraphqlSchema', () => store.setGraphqlSchema('before', undefined)],
+        ['getHosts', () => store.getHosts('before')],
+        ['setHosts', () => store.setHosts('before', undefined)],
+        ['hostNames', () => store.hostNames()],
       ];
       for (const [label, operation] of operations) {
         await expect(operation(), label).rejects.toMatchObject({

@@ -21,6 +21,20 @@ export function routeCount(text: string): number {
   return scanJson(text).elements?.length ?? 0;
 }
 
+/** A name's hosts as they are stored: a JSON array of strings; `undefined` for none. */
+export function hostsJson(hosts: readonly string[] | undefined): string | undefined {
+  return hosts === undefined || hosts.length === 0 ? undefined : JSON.stringify(hosts);
+}
+
+/** The hosts of a stored {@link hostsJson} text; throws on anything but an array of strings. */
+export function decodeHosts(text: string): string[] {
+  const value: unknown = JSON.parse(text);
+  if (!Array.isArray(value) || value.some((host) => typeof host !== 'string')) {
+    throw new TypeError('stored hosts are not a list of strings');
+  }
+  return value as string[];
+}
+
 /** Whether `name` is in the range of a {@link RouteNamesOptions}. */
 export function inNameRange(name: string, options: RouteNamesOptions): boolean {
   return (options.after === undefined || name > options.after) && name.startsWith(options.prefix ?? '');
@@ -100,7 +114,7 @@ export interface EndpointStore {
   create(record: EndpointRecord): Promise<boolean>;
   /** Creates or replaces a record; resolves whether it was `created`. Durable on resolve. */
   put(record: EndpointRecord): Promise<{ created: boolean }>;
-  /** Removes a record and the name's routes, signature check and GraphQL schema; resolves whether any existed. */
+  /** Removes a record and the name's routes, signature check, GraphQL schema and hosts; resolves whether any existed. */
   delete(name: string): Promise<boolean>;
   /**
    * The routes of `name`, in order (`[]` when it has none). Routes are kept
@@ -141,6 +155,21 @@ export interface EndpointStore {
   setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean>;
   /** The names that hold a GraphQL schema, in ascending name order, in the range of `options`. */
   graphqlNames(options?: RouteNamesOptions): Promise<string[]>;
+  /**
+   * The host patterns mapped to `name` through the API, in the order set (`[]`
+   * when none). Kept beside the record like routes, never in it: {@link put}
+   * leaves them as they are. Which host belongs to which name is the app's
+   * check (the store keeps what it is given).
+   */
+  getHosts(name: string): Promise<string[]>;
+  /**
+   * Sets (or, with `undefined` or `[]`, removes) the hosts mapped to `name`;
+   * resolves whether it had any before. Durable on resolve; for a shared store
+   * the change is announced like a record's (see {@link changes}).
+   */
+  setHosts(name: string, hosts: readonly string[] | undefined): Promise<boolean>;
+  /** The names that hold hosts, in ascending name order, in the range of `options`. */
+  hostNames(options?: RouteNamesOptions): Promise<string[]>;
   /** Records in ascending name order, paginated by cursor, optionally only those with a name prefix. */
   list(options: ListOptions): Promise<ListPage>;
   /**
@@ -150,7 +179,7 @@ export interface EndpointStore {
   routeNames(options?: RouteNamesOptions): Promise<RoutedName[]>;
   /** How many records there are (with the name prefix, when given). */
   count(options?: CountOptions): Promise<number>;
-  /** Removes every record, every route, every signature check and every GraphQL schema. */
+  /** Removes every record, every route, every signature check, every GraphQL schema and every host mapping. */
   clear(): Promise<void>;
   /** The store's state; a store without the method is always `ok`. */
   health?(): StoreHealth;

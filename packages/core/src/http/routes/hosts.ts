@@ -1,8 +1,8 @@
 /**
  * `/api/hosts` and `/api/endpoints/{name}/hosts`: which hosts pick which
  * endpoint (docs/https.md). The mappings of `MOCKPOINT_HOSTS` are shown and
- * cannot be changed here; those set here last until the process ends or
- * `DELETE /api/endpoints` (a mock file applied at start sets them again).
+ * cannot be changed here; those set here are kept in the store (durable, shared
+ * by replicas) until removed, with the endpoint, or by `DELETE /api/endpoints`.
  *
  * @module
  */
@@ -19,7 +19,7 @@ const entry = z.object({
   name: z.string(),
   source: z
     .enum(['settings', 'api'])
-    .meta({ description: '`settings`: MOCKPOINT_HOSTS (fixed); `api`: this API or a mock file.' }),
+    .meta({ description: '`settings`: MOCKPOINT_HOSTS (fixed); `api`: this API or a mock file (kept in the store).' }),
 });
 const table = z.object({ hosts: z.array(entry) });
 const input = z.strictObject({
@@ -45,7 +45,7 @@ async function readHosts(request: Request, maxBytes: number): Promise<string[]> 
 }
 
 export function registerHostRoutes(app: Hono, ctx: AppContext): void {
-  const { schemas, hosts, options } = ctx;
+  const { schemas, hosts, storedHosts, options } = ctx;
 
   app.get('/api/hosts', (c) => c.json({ hosts: hosts.list() }));
 
@@ -57,11 +57,11 @@ export function registerHostRoutes(app: Hono, ctx: AppContext): void {
   app.put('/api/endpoints/:name/hosts', async (c) => {
     const name = pathName(c.req.param('name'));
     const given = await readHosts(c.req.raw, options.maxBodyBytes);
-    return c.json({ hosts: hosts.setHosts(name, given) });
+    return c.json({ hosts: await storedHosts.set(name, given) });
   });
 
-  app.delete('/api/endpoints/:name/hosts', (c) => {
-    hosts.clearHosts(pathName(c.req.param('name')));
+  app.delete('/api/endpoints/:name/hosts', async (c) => {
+    await storedHosts.remove(pathName(c.req.param('name')));
     return c.body(null, 204);
   });
 
@@ -86,7 +86,7 @@ export function registerHostRoutes(app: Hono, ctx: AppContext): void {
       method: 'put',
       path: '/api/endpoints/{name}/hosts',
       summary:
-        'Replace the hosts this API maps to the endpoint (those of MOCKPOINT_HOSTS stay). Kept in this process until it ends or DELETE /api/endpoints.',
+        'Replace the hosts this API maps to the endpoint (those of MOCKPOINT_HOSTS stay). Kept in the store (acknowledged once written there) until removed, with the endpoint, or by DELETE /api/endpoints.',
       tag: 'hosts',
       params,
       body: input,

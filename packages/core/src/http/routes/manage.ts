@@ -123,7 +123,7 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
   app.delete('/api/endpoints', async (c) => {
     await endpoints.clear();
     await journal.clearAll();
-    ctx.hosts.clearAll();
+    await ctx.storedHosts.forgetAll();
     return c.body(null, 204);
   });
 
@@ -161,7 +161,10 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
 
   app.delete('/api/endpoints/:name', async (c) => {
     const name = pathName(c.req.param('name'));
-    if (!(await endpoints.delete(name))) throw notFound(name);
+    const deleted = await endpoints.delete(name);
+    // The store removed its hosts with it.
+    await ctx.storedHosts.forget(name);
+    if (!deleted) throw notFound(name);
     return c.body(null, 204);
   });
 

@@ -66,6 +66,8 @@ export function endpointResponder(ctx: AppContext): Responder {
 export function registerMappedHosts(app: Hono, ctx: AppContext): void {
   const respond = endpointResponder(ctx);
   app.use('*', async (c, next) => {
+    // The first requests of a Fetch runtime may come before the stored mappings are read.
+    if (!ctx.storedHosts.loaded) await ctx.storedHosts.ready.catch(() => undefined);
     if (ctx.hosts.size !== 0) {
       const url = c.req.url;
       const name = ctx.hosts.lookup(c.req.header('host') ?? new URL(url).host);

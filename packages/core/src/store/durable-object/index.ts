@@ -16,7 +16,7 @@ import {
 } from '../../wire/signature-settings.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
 import type { EndpointStore, ListOptions, RoutedName, RouteNamesOptions, RoutesUpdate } from '../store.js';
-import { inNameRange, KeyedMutex, routeCount } from '../store.js';
+import { decodeHosts, hostsJson, inNameRange, KeyedMutex, routeCount } from '../store.js';
 
 /** The part of a Durable Object's `ctx.storage` this store uses. */
 export interface DurableObjectStorageLike {
@@ -94,7 +94,35 @@ export class DurableObjectStore implements EndpointStore {
     const graphql = this.#locks.run(this.#graphqlKey(name), () =>
       this.#call(() => this.#storage.delete(this.#graphqlKey(name))),
     );
-    return Promise.all([record, routes, signature, graphql]).then(([a, b, c, d]) => a || b || c || d);
+    const hosts = this.#locks.run(this.#hostsKey(name), () =>
+      this.#call(() => this.#storage.delete(this.#hostsKey(name))),
+    );
+    return Promise.all([record, routes, signature, graphql, hosts]).then((had) => had.includes(true));
+  }
+
+  async getHosts(name: string): Promise<string[]> {
+    const text = await this.#call(() => this.#storage.get<string>(this.#hostsKey(name)));
+    return text === undefined ? [] : decodeHosts(text);
+  }
+
+  setHosts(name: string, hosts: readonly string[] | undefined): Promise<boolean> {
+    const key = this.#hostsKey(name);
+    const text = hostsJson(hosts);
+    return this.#locks.run(key, async () => {
+      if (text === undefined) return this.#call(() => this.#storage.delete(key));
+      const had = (await this.#call(() => this.#storage.get(key))) !== undefined;
+      await this.#call(() => this.#storage.put(key, text));
+      return had;
+    });
+  }
+
+  async hostNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    const start = this.#hostsKey('');
+    const list: { prefix: string; startAfter?: string; limit?: number } = { prefix: start + (options.prefix ?? '') };
+    if (options.after !== undefined) list.startAfter = this.#hostsKey(options.after);
+    if (options.limit !== undefined) list.limit = options.limit;
+    const entries = await this.#call(() => this.#storage.list<string>(list));
+    return [...entries.keys()].map((key) => key.slice(start.length)).filter((name) => inNameRange(name, options));
   }
 
   async getGraphqlSchema(name: string): Promise<string | undefined> {
@@ -197,7 +225,13 @@ export class DurableObjectStore implements EndpointStore {
   }
 
   async clear(): Promise<void> {
-    for (const prefix of [this.#prefix, this.#routesKey(''), this.#signatureKey(''), this.#graphqlKey('')]) {
+    for (const prefix of [
+      this.#prefix,
+      this.#routesKey(''),
+      this.#signatureKey(''),
+      this.#graphqlKey(''),
+      this.#hostsKey(''),
+    ]) {
       // Bounded: each round deletes up to a batch of keys, and stops when none are left.
       for (;;) {
         const keys = [...(await this.#call(() => this.#storage.list({ prefix, limit: DELETE_BATCH }))).keys()];
@@ -229,6 +263,11 @@ export class DurableObjectStore implements EndpointStore {
   /** GraphQL schemas too. */
   #graphqlKey(name: string): string {
     return `graphql:${this.#prefix}${name}`;
+  }
+
+  /** Host mappings too. */
+  #hostsKey(name: string): string {
+    return `hosts:${this.#prefix}${name}`;
   }
 
   async #call<T>(operation: () => Promise<T>): Promise<T> {

@@ -32,7 +32,7 @@ import type {
   RoutesUpdate,
   StoreHealth,
 } from '../store.js';
-import { inNameRange, KeyedMutex, routeCount } from '../store.js';
+import { decodeHosts, hostsJson, inNameRange, KeyedMutex, routeCount } from '../store.js';
 import { type Grouped, groupCommit, groupHas, type Operation } from './grouped.js';
 import { checkLogs } from './log-check.js';
 import { PROBE_FILE, probeSpace, reopenBytes } from './space-probe.js';
@@ -273,8 +273,53 @@ export class LevelStore implements EndpointStore {
       return existed;
     });
     const graphql = this.setGraphqlSchema(name, undefined);
-    const [hadRecord, hadRoutes, hadSignature, hadGraphql] = await Promise.all([record, routes, signature, graphql]);
-    return hadRecord || hadRoutes || hadSignature || hadGraphql;
+    const hosts = this.setHosts(name, undefined);
+    const had = await Promise.all([record, routes, signature, graphql, hosts]);
+    return had.includes(true);
+  }
+
+  async getHosts(name: string): Promise<string[]> {
+    const text = await this.#read(() => this.#db.get(hostsKey(name)));
+    if (text === undefined) return [];
+    try {
+      return decodeHosts(text);
+    } catch (error) {
+      this.#readFailure ??= `the stored hosts of "${name}" in ${this.dir} are damaged and cannot be read`;
+      throw new MockpointError('STORE_UNAVAILABLE', this.#readFailure, { cause: error });
+    }
+  }
+
+  async setHosts(name: string, hosts: readonly string[] | undefined): Promise<boolean> {
+    const key = hostsKey(name);
+    const text = hostsJson(hosts);
+    return this.#locks.run(key, async () => {
+      await this.#writable();
+      const existed = await this.#read(() => this.#exists.run(key));
+      if (text !== undefined) await this.#write(() => this.#writes.run({ type: 'put', key, value: text }));
+      else if (existed) await this.#write(() => this.#writes.run({ type: 'del', key }));
+      return existed;
+    });
+  }
+
+  async hostNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    const start = hostsKey('');
+    const range: { gt?: string; gte?: string; lt: string; limit?: number } = {
+      gte: hostsKey(options.prefix ?? ''),
+      lt: `${start.slice(0, -1)};`,
+    };
+    if (options.after !== undefined && hostsKey(options.after) >= (range.gte as string)) {
+      delete range.gte;
+      range.gt = hostsKey(options.after);
+    }
+    if (options.limit !== undefined) range.limit = options.limit;
+    const keys = await this.#read(() => this.#db.keys(range).all());
+    const out: string[] = [];
+    for (const key of keys) {
+      const name = key.slice(start.length);
+      if (!inNameRange(name, options)) break;
+      out.push(name);
+    }
+    return out;
   }
 
   async getGraphqlSchema(name: string): Promise<string | undefined> {
@@ -697,6 +742,11 @@ function signatureKey(name: string): string {
 /** The key of a name's GraphQL schema: like a route list's, it sorts before every record. */
 function graphqlKey(name: string): string {
   return `\u0001graphql:${name}`;
+}
+
+/** The key of a name's hosts: like a route list's, it sorts before every record. */
+function hostsKey(name: string): string {
+  return `\u0001hosts:${name}`;
 }
 
 /** The key of a name's route list: it sorts before every record, so lists and counts never see it. */

@@ -13,7 +13,7 @@ import {
   signatureSettingsJson,
 } from '../../wire/signature-settings.js';
 import type { EndpointStore, ListOptions, RoutedName, RouteNamesOptions, RoutesUpdate } from '../store.js';
-import { inNameRange, routeCount } from '../store.js';
+import { decodeHosts, hostsJson, inNameRange, routeCount } from '../store.js';
 
 /** A record's own copy; a {@link JsonText} is immutable and shared, a plain value is cloned. */
 function copy(record: EndpointRecord): EndpointRecord {
@@ -31,6 +31,8 @@ export class MemoryStore implements EndpointStore {
   readonly #signatures = new Map<string, string>();
   /** GraphQL schemas as the SDL text set. */
   readonly #graphql = new Map<string, string>();
+  /** Host mappings as their stored text. */
+  readonly #hosts = new Map<string, string>();
   #closed = false;
 
   async get(name: string): Promise<EndpointRecord | undefined> {
@@ -58,7 +60,8 @@ export class MemoryStore implements EndpointStore {
     const routes = this.#routes.delete(name);
     const signature = this.#signatures.delete(name);
     const graphql = this.#graphql.delete(name);
-    return this.#records.delete(name) || routes || signature || graphql;
+    const hosts = this.#hosts.delete(name);
+    return this.#records.delete(name) || routes || signature || graphql || hosts;
   }
 
   async getRoutes(name: string): Promise<Route[]> {
@@ -110,6 +113,27 @@ export class MemoryStore implements EndpointStore {
     return names.slice(0, options.limit);
   }
 
+  async getHosts(name: string): Promise<string[]> {
+    this.#assertOpen();
+    const text = this.#hosts.get(name);
+    return text === undefined ? [] : decodeHosts(text);
+  }
+
+  async setHosts(name: string, hosts: readonly string[] | undefined): Promise<boolean> {
+    this.#assertOpen();
+    const had = this.#hosts.has(name);
+    const text = hostsJson(hosts);
+    if (text === undefined) this.#hosts.delete(name);
+    else this.#hosts.set(name, text);
+    return had;
+  }
+
+  async hostNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    this.#assertOpen();
+    const names = [...this.#hosts.keys()].filter((name) => inNameRange(name, options)).sort();
+    return names.slice(0, options.limit);
+  }
+
   async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {
     this.#assertOpen();
     const names = [...this.#records.keys()]
@@ -144,6 +168,7 @@ export class MemoryStore implements EndpointStore {
     this.#routes.clear();
     this.#signatures.clear();
     this.#graphql.clear();
+    this.#hosts.clear();
   }
 
   async close(): Promise<void> {

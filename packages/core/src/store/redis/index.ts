@@ -25,7 +25,9 @@ import {
 } from '../../wire/signature-settings.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
 import {
+  decodeHosts,
   type EndpointStore,
+  hostsJson,
   inNameRange,
   type ListOptions,
   type RoutedName,
@@ -88,13 +90,14 @@ redis.call('ZADD', KEYS[2], 0, ARGV[1])
 redis.call('PUBLISH', KEYS[3], ARGV[3])
 return created`;
 
-/** Deletes the record, the routes, the signature check and the GraphQL schema; returns 1 when any existed. */
+/** Deletes the record, the routes, the signature check, the GraphQL schema and the hosts; returns 1 when any existed. */
 const DELETE = `
 local record = redis.call('HDEL', KEYS[1], ARGV[1])
 local routes = redis.call('HDEL', KEYS[4], ARGV[1])
 local signature = redis.call('HDEL', KEYS[5], ARGV[1])
 local graphql = redis.call('HDEL', KEYS[6], ARGV[1])
-if record == 0 and routes == 0 and signature == 0 and graphql == 0 then return 0 end
+local hosts = redis.call('HDEL', KEYS[7], ARGV[1])
+if record == 0 and routes == 0 and signature == 0 and graphql == 0 and hosts == 0 then return 0 end
 if record == 1 then redis.call('ZREM', KEYS[2], ARGV[1]) end
 redis.call('PUBLISH', KEYS[3], ARGV[2])
 return 1`;
@@ -124,8 +127,15 @@ if ARGV[2] == '' then redis.call('HDEL', KEYS[6], ARGV[1]) else redis.call('HSET
 redis.call('PUBLISH', KEYS[3], ARGV[3])
 return had`;
 
+/** Sets (ARGV[2] not empty) or removes a name's hosts; returns 1 when it had any. */
+const SET_HOSTS = `
+local had = redis.call('HEXISTS', KEYS[7], ARGV[1])
+if ARGV[2] == '' then redis.call('HDEL', KEYS[7], ARGV[1]) else redis.call('HSET', KEYS[7], ARGV[1], ARGV[2]) end
+redis.call('PUBLISH', KEYS[3], ARGV[3])
+return had`;
+
 const CLEAR = `
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[4], KEYS[5], KEYS[6])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[4], KEYS[5], KEYS[6], KEYS[7])
 redis.call('PUBLISH', KEYS[3], ARGV[1])
 return 1`;
 
@@ -205,8 +215,8 @@ export class RedisStore implements EndpointStore {
   readonly changes: StoreChanges;
   readonly #client: Client;
   readonly #subscriber: Client;
-  /** The records hash, the names index, the change channel, the routes hash, the signature checks hash, the GraphQL schemas hash. */
-  readonly #keys: [string, string, string, string, string, string];
+  /** The records hash, the names index, the change channel, the routes hash, the signature checks hash, the GraphQL schemas hash, the hosts hash. */
+  readonly #keys: [string, string, string, string, string, string, string];
   readonly #channel: string;
   /** Tags this process's change messages, so it skips its own. */
   readonly #origin = randomUUID();
@@ -250,6 +260,7 @@ export class RedisStore implements EndpointStore {
       `${prefix}routes`,
       `${prefix}signatures`,
       `${prefix}graphql`,
+      `${prefix}hosts`,
     ];
     this.#timeoutMs = options.operationTimeoutMs ?? 2000;
     this.#heartbeat = setInterval(() => void this.#beat(), options.heartbeatMs ?? 1000);
@@ -424,6 +435,25 @@ export class RedisStore implements EndpointStore {
   async graphqlNames(options: RouteNamesOptions = {}): Promise<string[]> {
     // Schemas are few (each one a whole API): the hash's keys, filtered and sorted here.
     const keys = await this.#call((signal) => this.#client.withAbortSignal(signal).hKeys(this.#keys[5]));
+    const names = keys
+      .map(String)
+      .filter((name) => inNameRange(name, options))
+      .sort();
+    return names.slice(0, options.limit);
+  }
+
+  async getHosts(name: string): Promise<string[]> {
+    const text = await this.#call((signal) => this.#client.withAbortSignal(signal).hGet(this.#keys[6], name));
+    return text === null || text === undefined ? [] : decodeHosts(String(text));
+  }
+
+  async setHosts(name: string, hosts: readonly string[] | undefined): Promise<boolean> {
+    return (await this.#eval(SET_HOSTS, [name, hostsJson(hosts) ?? '', this.#message(name)])) === 1;
+  }
+
+  async hostNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    // Names with hosts are few (each maps real hosts): the hash's keys, filtered and sorted here.
+    const keys = await this.#call((signal) => this.#client.withAbortSignal(signal).hKeys(this.#keys[6]));
     const names = keys
       .map(String)
       .filter((name) => inNameRange(name, options))

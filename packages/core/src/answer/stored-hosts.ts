@@ -1,0 +1,115 @@
+/**
+ * The hosts mapped through the API, kept in the store (durable like a GraphQL
+ * schema: written before they are acknowledged, removed with the name and by a
+ * reset) and mirrored in the {@link HostTable} every request reads. At start the
+ * table is filled from the store; on a shared store (Redis) a change another
+ * replica announces for a name reloads that name's hosts, and a possibly missed
+ * change (a clear, a dropped subscription) reloads them all.
+ *
+ * @module
+ */
+
+import type { EndpointStore } from '../store/store.js';
+import { KeyedMutex } from '../store/store.js';
+import type { HostEntry } from '../wire/host-mapping.js';
+import type { HostTable } from './host-table.js';
+
+/** One lock for every host write and reload: which host is whose is checked across names. */
+const ALL = '';
+
+export class StoredHosts {
+  readonly #table: HostTable;
+  readonly #store: EndpointStore;
+  readonly #lock = new KeyedMutex();
+  /** A reload failed: the next change reloads every name. */
+  #stale = false;
+  #loaded = false;
+  /** Resolves once the table holds what the store held at start; rejects when the store could not be read. */
+  readonly ready: Promise<void>;
+
+  constructor(table: HostTable, store: EndpointStore) {
+    this.#table = table;
+    this.#store = store;
+    store.changes?.subscribe((name) => void this.#changed(name));
+    this.ready = this.#lock.run(ALL, () => this.#loadAll());
+    // Whoever starts serving awaits it; nobody else must see an unhandled rejection.
+    this.ready.then(
+      () => {
+        this.#loaded = true;
+      },
+      () => undefined,
+    );
+  }
+
+  /** Whether {@link ready} has resolved. */
+  get loaded(): boolean {
+    return this.#loaded;
+  }
+
+  /**
+   * Replaces the hosts the API gave `name`: checked against the table, written
+   * to the store, and only then put in the table (see {@link HostTable.check}).
+   */
+  set(name: string, hosts: readonly string[]): Promise<HostEntry[]> {
+    return this.#lock.run(ALL, async () => {
+      const patterns = this.#table.check(name, hosts);
+      try {
+        await this.#store.setHosts(name, patterns);
+      } catch (error) {
+        // A write that failed may still have landed: the next change reloads every name.
+        this.#stale = true;
+        throw error;
+      }
+      this.#table.load(name, patterns);
+      return this.#table.hostsOf(name);
+    });
+  }
+
+  /** Removes the hosts the API gave `name`, from the store first. */
+  remove(name: string): Promise<void> {
+    return this.set(name, []).then(() => undefined);
+  }
+
+  /** `name` was deleted (its hosts with it, in the store): drop them from the table. */
+  forget(name: string): Promise<void> {
+    return this.#lock.run(ALL, async () => {
+      this.#table.clearHosts(name);
+    });
+  }
+
+  /** Every name was cleared in the store: drop every API mapping from the table. */
+  forgetAll(): Promise<void> {
+    return this.#lock.run(ALL, async () => {
+      this.#table.clearAll();
+    });
+  }
+
+  async #changed(name: string | undefined): Promise<void> {
+    try {
+      await this.#lock.run(ALL, async () => {
+        if (name === undefined || this.#stale) return this.#loadAll();
+        // A host another name held here may have moved: then read every name.
+        if (!this.#table.load(name, await this.#store.getHosts(name))) await this.#loadAll();
+      });
+    } catch {
+      // The store is unreachable: its return is announced as a change of everything.
+      this.#stale = true;
+    }
+  }
+
+  /** Reads every name's hosts, then swaps them into the table at once (names in order: the first keeps a host two claim). */
+  async #loadAll(): Promise<void> {
+    const loaded: Array<[string, string[]]> = [];
+    let after: string | undefined;
+    // Bounded: each round reads the next page of names, and stops at a short one.
+    for (;;) {
+      const names = await this.#store.hostNames(after === undefined ? { limit: 500 } : { limit: 500, after });
+      for (const name of names) loaded.push([name, await this.#store.getHosts(name)]);
+      if (names.length < 500) break;
+      after = names.at(-1);
+    }
+    this.#table.clearAll();
+    for (const [name, patterns] of loaded) this.#table.load(name, patterns);
+    this.#stale = false;
+  }
+}
