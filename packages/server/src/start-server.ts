@@ -219,11 +219,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   registerWebRoutes(app, { root: options.webRoot ?? DEFAULT_WEB_ROOT, clientReportingDsn: options.clientReportingDsn });
 
   // The hosts mapped through the API before (kept in the store) are in the table before the first request.
+  // A store that cannot be read whole (a damaged table) still starts, degraded as for records: the
+  // mappings that could not be read are said on one line; the next change of hosts reloads them all.
   try {
     await app.mockpoint.hostsLoaded;
   } catch (error) {
-    await backend.close();
-    throw error;
+    process.stderr.write(
+      `mockpoint: warning: the host mappings kept in the store could not be read (${(error as Error).message}); hosts mapped through the API answer again after \`mockpoint repair\` (docs/reliability.md)\n`,
+    );
   }
 
   // The mock file is in before the first request can arrive; a bad one stops start-up.

@@ -37,11 +37,15 @@ export class StoredHosts {
       () => {
         this.#loaded = true;
       },
-      () => undefined,
+      () => {
+        // A store that could not be read whole: serve what there is; the next change reloads every name.
+        this.#stale = true;
+        this.#loaded = true;
+      },
     );
   }
 
-  /** Whether {@link ready} has resolved. */
+  /** Whether {@link ready} has settled (resolved, or rejected: then the table waits for the next change). */
   get loaded(): boolean {
     return this.#loaded;
   }
