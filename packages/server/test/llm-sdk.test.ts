@@ -229,13 +229,13 @@ describe('Anthropic messages', () => {
     match: { method: 'POST', path: '/v1/messages' },
     answer: { llm: { provider: 'anthropic', api: 'messages', text: TEXT, ...extra } },
   });
-  const PARAMS = { model: 'claude-sonnet-4-5', max_tokens: 256, messages: USER };
+  const PARAMS = { model: 'claude-under-test', max_tokens: 256, messages: USER };
 
   it('a JSON message with text and a tool_use block', async () => {
     const url = await llmEndpoint('an-json', [messages({ toolCalls: [CALL] })]);
     const message = await anthropic(url).messages.create(PARAMS);
     expect(message.id).toMatch(/^msg_01[1-9A-HJ-NP-Za-km-z]{22}$/);
-    expect(message.model).toBe('claude-sonnet-4-5');
+    expect(message.model).toBe('claude-under-test');
     expect(message.stop_reason).toBe('tool_use');
     const [text, tool] = message.content;
     expect(text).toEqual({ type: 'text', text: TEXT });
