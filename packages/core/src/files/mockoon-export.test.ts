@@ -51,12 +51,15 @@ describe('mockoonEnvironment', () => {
         {
           name: 'a',
           data: { n: 1 },
-          collections: { people: [{ id: 1 }] },
+          collections: { people: [{ id: 1 }], notes: [{ id: 1, text: '{{x}}' }] },
           routes: [
             { id: 'people', match: { path: '/people' }, answer: { resource: 'people' } },
+            { id: 'notes', match: { path: '/notes' }, answer: { resource: 'notes' } },
             { id: 'any', answer: { body: 'x' } },
             { id: 'star', match: { path: '/files/*' }, answer: { body: 'x' } },
             { id: 'json', match: { path: '/j', body: { a: 1 } }, answer: { body: 'x' } },
+            { id: 'dotted', match: { path: '/d', query: { 'a.b': '1' } }, answer: { body: 'x' } },
+            { id: 'braces', match: { path: '/t', headers: { 'x-t': '{{now}}' } }, answer: { body: 'x' } },
           ],
         },
         { name: 'b', routes: [{ id: 'bin', match: { path: '/bin' }, answer: { bodyBase64: 'AAE=' } }] },
@@ -74,9 +77,13 @@ describe('mockoonEnvironment', () => {
       expect.objectContaining({ id: 'a-people', name: 'people', value: '[{"id":1}]' }),
     ]);
     expect(exported.skipped.map(({ what }) => what)).toEqual([
+      'a collection notes',
+      'a route notes',
       'a route any',
       'a route star',
       'a route json',
+      'a route dotted',
+      'a route braces',
       'b route bin',
     ]);
   });

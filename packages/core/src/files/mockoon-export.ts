@@ -38,6 +38,9 @@ const LAST_MIGRATION = 33;
 
 const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options']);
 
+/** A query parameter name Mockoon reads as itself in a rule's modifier. */
+const QUERY_KEY = /^[A-Za-z0-9_-]+$/;
+
 /** A segment Express's path syntax reads as itself, or a `:param`. */
 const PLAIN_SEGMENT = /^(?:[A-Za-z0-9._~-]+|:[A-Za-z_][A-Za-z0-9_]*)$/;
 
@@ -73,6 +76,8 @@ function rulesOf(match: Route['match']): Json[] | string {
   }
   for (const [key, value] of Object.entries(match.query ?? {})) {
     if (Array.isArray(value)) return `query ${JSON.stringify(key)} repeated: a Mockoon rule compares one value`;
+    // Mockoon reads a rule's modifier as a path into the parsed query (`a.b`, `a[0]`, `$…`).
+    if (!QUERY_KEY.test(key)) return `query ${JSON.stringify(key)}: Mockoon would read the name as a path`;
     rules.push(rule('query', key, value));
   }
   for (const [name, value] of Object.entries(match.headers ?? {})) rules.push(rule('header', name, value));
@@ -80,6 +85,8 @@ function rulesOf(match: Route['match']): Json[] | string {
     if (typeof match.body !== 'string') return 'a JSON body subset: Mockoon compares one field at a time, as text';
     rules.push(rule('body', '', match.body));
   }
+  // Mockoon renders a rule's value as a template before it compares.
+  if (rules.some(({ value }) => (value as string).includes('{{'))) return 'a value with {{: Mockoon would render it';
   return rules;
 }
 
@@ -164,6 +171,11 @@ export function mockoonEnvironment(endpoints: readonly MockFileEndpoint[], name 
     const label = (what: string) => (several ? `${endpoint.name} ${what}` : what);
     const buckets = new Map<string, string>();
     for (const [collection, items] of endpoint.collections ?? []) {
+      if (items.text.includes('{{')) {
+        // Mockoon renders a data bucket's text as a template when it starts.
+        skipped.push({ what: label(`collection ${collection}`), why: 'its text has {{: Mockoon would render it' });
+        continue;
+      }
       const id = several ? `${endpoint.name}-${collection}` : collection;
       buckets.set(collection, id);
       data.push({ uuid: uuid(), id, name: collection, documentation: '', value: items.text });
@@ -202,7 +214,7 @@ export function mockoonEnvironment(endpoints: readonly MockFileEndpoint[], name 
             : [answer.resource.collection, answer.resource.idField ?? 'id'];
         const bucket = buckets.get(collection);
         if (bucket === undefined) {
-          out(`collection ${collection} is not in the file: no data bucket to serve`);
+          out(`no data bucket for collection ${collection}`);
           continue;
         }
         if (method !== 'all' || rules.length > 0 || path.includes(':')) {
