@@ -38,6 +38,9 @@ const LAST_MIGRATION = 33;
 
 const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options']);
 
+/** A Content-Type Express sends as it is with a text body (any other it writes again with charset=utf-8). */
+const UTF8_TYPE = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+; charset=utf-8$/;
+
 /** A query parameter name Mockoon reads as itself in a rule's modifier. */
 const QUERY_KEY = /^[A-Za-z0-9_-]+$/;
 
@@ -246,13 +249,21 @@ export function mockoonEnvironment(endpoints: readonly MockFileEndpoint[], name 
       }
       const headers = headersOf(answer.headers, note);
       const type = defaultType(answer);
-      if (type !== undefined && !headers.some(({ key }) => key.toLowerCase() === 'content-type')) {
-        headers.push({ key: 'Content-Type', value: type });
+      const typed = headers.some(({ key }) => key.toLowerCase() === 'content-type');
+      if (type !== undefined && !typed) headers.push({ key: 'Content-Type', value: type });
+      const status = answer.statusCode ?? 200;
+      if (type === undefined && !typed && status !== 204 && status !== 304) {
+        note('no Content-Type', 'Mockoon sends text/html; charset=utf-8 with an empty body');
+      }
+      const given = headers.find(({ key }) => key.toLowerCase() === 'content-type');
+      if (given !== undefined && !UTF8_TYPE.test(given.value) && status !== 204 && status !== 304) {
+        // Express writes a text body's Content-Type again, with charset=utf-8.
+        note(`Content-Type ${given.value}`, 'Mockoon sends it as type; charset=utf-8');
       }
       let body = '';
       if (answer.data !== undefined) body = new JsonText(jsonTextOf(answer.data)).text;
       else if (answer.body !== undefined) body = answer.body;
-      const fields: Json = { body, statusCode: answer.statusCode ?? 200, headers, latency: answer.delay ?? 0 };
+      const fields: Json = { body, statusCode: status, headers, latency: answer.delay ?? 0 };
       if (rules.length > 0) Object.assign(fields, { rules, default: false });
       routes.push(
         route(uuid(), method, path, [response(uuid(), fields)], rules.length > 0 ? { responseMode: 'FALLBACK' } : {}),
