@@ -24,9 +24,9 @@ const cli = process.env.BENCH_CLI ?? join(root, 'packages/server/dist/cli.js');
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'get,post,signed,delay,routes,adds,bun').split(','));
-/** The `bun` binary of the `bun` package (a devDependency of the server), for the Bun rows. */
+/** The `bun` binary of the `bun` package (a devDependency of runtime-contract), for the Bun rows. */
 const bun = join(
-  dirname(createRequire(join(root, 'packages/server/package.json')).resolve('bun/package.json')),
+  dirname(createRequire(join(root, 'packages/runtime-contract/package.json')).resolve('bun/package.json')),
   'bin/bun.exe',
 );
 /** Route counts of the routes sweep. */

@@ -31,10 +31,12 @@ export const TEST_RUNTIME: 'node' | 'bun' = process.env.MOCKPOINT_TEST_RUNTIME =
  */
 export const ON_BUN = TEST_RUNTIME === 'bun';
 
-/** The binary that runs `dist/cli.js`: Node's, or the `bun` package's (a devDependency). */
+/** The binary that runs `dist/cli.js`: Node's, or the `bun` package's (a devDependency of runtime-contract). */
 function runtimeBinary(): string {
   if (TEST_RUNTIME === 'node') return process.execPath;
-  const bun = join(dirname(createRequire(import.meta.url).resolve('bun/package.json')), 'bin', 'bun.exe');
+  // The runtime contract's devDependency: not the server's, which `pnpm start` would install (about 100 MB).
+  const contract = fileURLToPath(new URL('../../../runtime-contract/package.json', import.meta.url));
+  const bun = join(dirname(createRequire(contract).resolve('bun/package.json')), 'bin', 'bun.exe');
   if (!existsSync(bun)) throw new Error(`${bun} is missing: run \`pnpm install\` (it installs bun)`);
   return bun;
 }
