@@ -29,6 +29,7 @@ export {
   type MockoonImportOptions,
   mockoonMockFile,
 } from './mockoon-environment.js';
+export { type MockoonExport, mockoonEnvironment } from './mockoon-export.js';
 export {
   formatPath,
   type MockFile,

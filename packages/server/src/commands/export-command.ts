@@ -1,12 +1,13 @@
 /**
  * `mockpoint export [--names a,b] [--format json|yaml] [--out FILE]`: a running
  * daemon's endpoints as a mock file (every `data` exact), so export → reset →
- * apply answers the same bytes. With `--har`, its request journal as HAR 1.2.
+ * apply answers the same bytes. With `--har`, its request journal as HAR 1.2;
+ * with `--to wiremock|mockoon`, the subset those tools can express.
  *
  * @module
  */
 import { writeFileSync } from 'node:fs';
-import { exportMockFile, journalHar, parseMockFile, wireMockMappings } from '@mockpoint/core/files';
+import { exportMockFile, journalHar, mockoonEnvironment, parseMockFile, wireMockMappings } from '@mockpoint/core/files';
 import { type CommandIo, DAEMON_OPTIONS, daemonTarget, optionsHelp, parseArgs, UsageError } from './command-args.js';
 
 export const EXPORT_HELP = `Usage: mockpoint export [options] > mockpoint.json
@@ -18,13 +19,17 @@ file for browsers' devtools and other tools, oldest request first (docs/har.md).
 With --to wiremock, writes the endpoints as WireMock stub mappings ({ "mappings": [...] }, for
 WireMock's --root-dir mappings/ or POST /__admin/mappings/import): the subset WireMock can express,
 the rest listed on standard error ("mockpoint export: left out <what>: <why>"; docs/import.md).
+With --to mockoon, writes them as one Mockoon environment (for mockoon-cli start --data FILE),
+the subset Mockoon can express, the rest listed the same way. --strict then exits 1 when anything
+was left out (the file is still written).
 
 ${optionsHelp(
   `
 --names <a,b> | only these names (also names with routes and no record)
 --format <f>  | json or yaml (default: yaml for an --out ending in .yaml/.yml, else json)
 --har         | the request journal as HAR 1.2 instead of the mock file
---to <tool>   | wiremock: the endpoints as WireMock stub mappings
+--to <tool>   | wiremock: the endpoints as WireMock stub mappings; mockoon: as a Mockoon environment
+--strict      | with --to: exit 1 when anything was left out
 --out <file>  | write to this file instead of standard output
 `,
   DAEMON_OPTIONS,
@@ -37,7 +42,7 @@ export async function runExport(
 ): Promise<number> {
   const args = parseArgs('export', argv, {
     values: ['--url', '--token', '--names', '--format', '--out', '--to'],
-    switches: ['--har'],
+    switches: ['--har', '--strict'],
   });
   if (args.help) {
     io.out(EXPORT_HELP);
@@ -58,17 +63,26 @@ export async function runExport(
     return 0;
   }
   const to = args.values.get('--to');
+  if (to === undefined && args.switches.has('--strict')) throw new UsageError('--strict is for --to wiremock|mockoon');
   if (to !== undefined) {
-    if (to !== 'wiremock') throw new UsageError(`--to is wiremock, not "${to}"`);
-    if (args.values.has('--format')) throw new UsageError('--format is for a mock file; WireMock mappings are JSON');
+    if (to !== 'wiremock' && to !== 'mockoon') throw new UsageError(`--to is wiremock or mockoon, not "${to}"`);
+    const tool = to === 'wiremock' ? 'WireMock mappings are' : 'a Mockoon environment is';
+    if (args.values.has('--format')) throw new UsageError(`--format is for a mock file; ${tool} JSON`);
     const file = await exportMockFile(daemonTarget(args, env), names ? { names, format: 'json' } : { format: 'json' });
     const { endpoints } = parseMockFile(file, { file: 'export.json', format: 'json', maxBodyBytes: Infinity });
-    const exported = wireMockMappings(endpoints);
+    const exported =
+      to === 'wiremock'
+        ? { ...wireMockMappings(endpoints), made: 'WireMock mapping(s)' }
+        : {
+            ...mockoonEnvironment(endpoints, names?.length === 1 ? names[0] : 'mockpoint'),
+            made: 'Mockoon route(s)',
+          };
     for (const { what, why } of exported.skipped) io.err(`mockpoint export: left out ${what}: ${why}`);
-    io.err(`mockpoint export: ${exported.mappings} WireMock mapping(s) from ${endpoints.length} endpoint(s)`);
+    const count = 'mappings' in exported ? exported.mappings : exported.routes;
+    io.err(`mockpoint export: ${count} ${exported.made} from ${endpoints.length} endpoint(s)`);
     if (out === undefined) io.out(exported.text);
     else writeFileSync(out, exported.text);
-    return 0;
+    return args.switches.has('--strict') && exported.skipped.length > 0 ? 1 : 0;
   }
   const format = args.values.get('--format') ?? (out !== undefined && /\.ya?ml$/i.test(out) ? 'yaml' : 'json');
   if (format !== 'json' && format !== 'yaml') throw new UsageError(`--format must be json or yaml; received ${format}`);

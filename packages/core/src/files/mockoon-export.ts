@@ -1,0 +1,320 @@
+/**
+ * A mock file's endpoints as ONE Mockoon environment (the JSON file the
+ * Mockoon app saves and `mockoon-cli start --data` runs): the subset Mockoon
+ * can express, with the rest listed (`skipped`), so that nobody is locked in.
+ *
+ * - Each route becomes a Mockoon route with one response, in mockpoint's
+ *   order. A route with `match.query`, `match.headers` or a text `match.body`
+ *   gets `equals` rules (`AND`) and the `FALLBACK` response mode: when they do
+ *   not match, Mockoon tries the next route, as mockpoint does.
+ * - Bodies are exact text with templating off (`disableTemplating`), and
+ *   mockpoint's default `Content-Type` is written out.
+ * - Collections become data buckets (exact text); a resource route over one
+ *   becomes a CRUD route (`crudKey` its idField).
+ * - The record becomes a route at the endpoint's root for every method, after
+ *   the routes. `endpointPrefix` is empty: with one endpoint the paths are
+ *   its subpaths (point the client at Mockoon's root); with several, each
+ *   path starts with `<name>/`.
+ *
+ * @module
+ */
+import { JsonText, jsonTextOf, stringifyExact } from '../wire/json-text.js';
+import type { Route } from '../wire/route.js';
+import type { LeftOut } from './left-out.js';
+import type { MockFileEndpoint } from './parse-mock-file.js';
+
+/** What {@link mockoonEnvironment} made. */
+export interface MockoonExport {
+  /** The environment, JSON (every body exact). */
+  text: string;
+  routes: number;
+  skipped: LeftOut[];
+}
+
+type Json = Record<string, unknown>;
+
+/** The migration the environment is written at (Mockoon CLI 9.x reads it as is). */
+const LAST_MIGRATION = 33;
+
+const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options']);
+
+/** A Content-Type Express sends as it is with a text body (any other it writes again with charset=utf-8). */
+const UTF8_TYPE = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+; charset=utf-8$/;
+
+/** A query parameter name Mockoon reads as itself in a rule's modifier. */
+const QUERY_KEY = /^[A-Za-z0-9_-]+$/;
+
+/** A segment Express's path syntax reads as itself, or a `:param`. */
+const PLAIN_SEGMENT = /^(?:[A-Za-z0-9._~-]+|:[A-Za-z_][A-Za-z0-9_]*)$/;
+
+/** A path pattern as a Mockoon route's `endpoint` (no leading slash), or why it cannot be one. */
+function endpointOf(path: string | undefined, prefix: string): string | { why: string } {
+  if (path === undefined) return { why: 'a route for every path: a Mockoon route has one path' };
+  const segments = path.split('/').slice(1).filter(Boolean);
+  for (const segment of segments) {
+    if (segment === '*') return { why: 'a trailing * is not carried over (Express reads it its own way)' };
+    if (!PLAIN_SEGMENT.test(segment)) {
+      return { why: `path segment ${JSON.stringify(segment)}: Express's path syntax would read it otherwise` };
+    }
+  }
+  return [prefix, ...segments].filter(Boolean).join('/');
+}
+
+/** Deterministic UUIDs (v4 form), so that one export is the same text twice. */
+function uuids(): () => string {
+  let next = 0;
+  return () => `00000000-0000-4000-8000-${(++next).toString(16).padStart(12, '0')}`;
+}
+
+function rule(target: string, modifier: string, value: string): Json {
+  return { target, modifier, value, invert: false, operator: 'equals' };
+}
+
+/** The Mockoon rules of a route's match (its path and method aside), or why it has none. */
+function rulesOf(match: Route['match']): Json[] | string {
+  const rules: Json[] = [];
+  if (match === undefined) return rules;
+  for (const key of ['graphql', 'signature', 'websocket', 'state'] as const) {
+    if (match[key] !== undefined) return `match.${key} has no Mockoon rule`;
+  }
+  for (const [key, value] of Object.entries(match.query ?? {})) {
+    if (Array.isArray(value)) return `query ${JSON.stringify(key)} repeated: a Mockoon rule compares one value`;
+    // Mockoon reads a rule's modifier as a path into the parsed query (`a.b`, `a[0]`, `$…`).
+    if (!QUERY_KEY.test(key)) return `query ${JSON.stringify(key)}: Mockoon would read the name as a path`;
+    rules.push(rule('query', key, value));
+  }
+  for (const [name, value] of Object.entries(match.headers ?? {})) rules.push(rule('header', name, value));
+  if (Object.hasOwn(match, 'body')) {
+    if (typeof match.body !== 'string') return 'a JSON body subset: Mockoon compares one field at a time, as text';
+    rules.push(rule('body', '', match.body));
+  }
+  // Mockoon renders a rule's value as a template before it compares.
+  if (rules.some(({ value }) => (value as string).includes('{{'))) return 'a value with {{: Mockoon would render it';
+  return rules;
+}
+
+/** The content type mockpoint sends for a body form when the answer's headers name none. */
+function defaultType(answer: Route['answer']): string | undefined {
+  if (answer.data !== undefined) return 'application/json; charset=utf-8';
+  if (answer.body !== undefined) return 'text/plain; charset=utf-8';
+  return undefined;
+}
+
+/** Mockoon headers (`[{ key, value }]`) of an answer's, the ones it cannot send noted. */
+function headersOf(
+  headers: Record<string, string | string[]> | undefined,
+  note: (what: string, why: string) => void,
+): { key: string; value: string }[] {
+  const list: { key: string; value: string }[] = [];
+  for (const [key, value] of Object.entries(headers ?? {})) {
+    const values = [value].flat();
+    if (values.length !== 1) {
+      note(`header ${key}`, 'several values: Mockoon sends one per name');
+      continue;
+    }
+    if ((values[0] as string).includes('{{')) {
+      note(`header ${key}`, 'Mockoon renders {{…}} in header values; not sent as it is');
+      continue;
+    }
+    list.push({ key, value: values[0] as string });
+  }
+  return list;
+}
+
+function response(uuid: string, fields: Json): Json {
+  return {
+    uuid,
+    body: '',
+    latency: 0,
+    statusCode: 200,
+    label: '',
+    headers: [],
+    bodyType: 'INLINE',
+    filePath: '',
+    databucketID: '',
+    sendFileAsBody: false,
+    rules: [],
+    rulesOperator: 'AND',
+    disableTemplating: true,
+    fallbackTo404: false,
+    default: true,
+    crudKey: 'id',
+    callbacks: [],
+    ...fields,
+  };
+}
+
+function route(uuid: string, method: string, endpoint: string, responses: Json[], fields: Json = {}): Json {
+  return {
+    uuid,
+    type: 'http',
+    documentation: '',
+    method,
+    endpoint,
+    responses,
+    responseMode: null,
+    streamingMode: null,
+    streamingInterval: 0,
+    ...fields,
+  };
+}
+
+/**
+ * One Mockoon environment for `endpoints` (a parsed mock file's). What Mockoon
+ * cannot express is left out, each with why (a route whole, or one part of it).
+ */
+export function mockoonEnvironment(endpoints: readonly MockFileEndpoint[], name = 'mockpoint'): MockoonExport {
+  const uuid = uuids();
+  const routes: Json[] = [];
+  const data: Json[] = [];
+  const skipped: LeftOut[] = [];
+  const several = endpoints.length > 1;
+  for (const endpoint of endpoints) {
+    const prefix = several ? endpoint.name : '';
+    const label = (what: string) => (several ? `${endpoint.name} ${what}` : what);
+    const buckets = new Map<string, string>();
+    for (const [collection, items] of endpoint.collections ?? []) {
+      if (items.text.includes('{{')) {
+        // Mockoon renders a data bucket's text as a template when it starts.
+        skipped.push({ what: label(`collection ${collection}`), why: 'its text has {{: Mockoon would render it' });
+        continue;
+      }
+      const id = several ? `${endpoint.name}-${collection}` : collection;
+      buckets.set(collection, id);
+      data.push({ uuid: uuid(), id, name: collection, documentation: '', value: items.text });
+    }
+    for (const one of endpoint.routes) {
+      const what = label(`route ${one.id}`);
+      const note = (part: string, why: string) => skipped.push({ what: `${what}: ${part}`, why });
+      const out = (why: string) => skipped.push({ what, why });
+      const path = endpointOf(one.match?.path, prefix);
+      if (typeof path !== 'string') {
+        out(path.why);
+        continue;
+      }
+      const method = one.match?.method?.toLowerCase() ?? 'all';
+      if (method !== 'all' && !METHODS.has(method)) {
+        out(`method ${one.match?.method}: Mockoon routes have ${[...METHODS].join(', ')} or all`);
+        continue;
+      }
+      const rules = rulesOf(one.match);
+      if (typeof rules === 'string') {
+        out(rules);
+        continue;
+      }
+      const answer = one.answer;
+      if ((one as { validate?: unknown }).validate !== undefined) {
+        note('validate', 'request validation against schemas is not carried over');
+      }
+      if (answer.setState !== undefined) note('setState', 'Mockoon routes keep no state machine');
+      if (answer.template === true) {
+        note('template', "mockpoint's placeholders are not Mockoon's Handlebars; the body is written as it is");
+      }
+      if (answer.resource !== undefined) {
+        const [collection, idField] =
+          typeof answer.resource === 'string'
+            ? [answer.resource, 'id']
+            : [answer.resource.collection, answer.resource.idField ?? 'id'];
+        const bucket = buckets.get(collection);
+        if (bucket === undefined) {
+          out(`no data bucket for collection ${collection}`);
+          continue;
+        }
+        if (method !== 'all' || rules.length > 0 || path.includes(':')) {
+          out('a resource route with a method, rules or parameters: a Mockoon CRUD route has none');
+          continue;
+        }
+        const headers = headersOf(answer.headers, note);
+        routes.push(
+          route(
+            uuid(),
+            '',
+            path,
+            [response(uuid(), { bodyType: 'DATABUCKET', databucketID: bucket, crudKey: idField, headers })],
+            { type: 'crud' },
+          ),
+        );
+        continue;
+      }
+      const kind = (['proxy', 'websocket', 'stream', 'llm', 'mcp', 'fault'] as const).find(
+        (key) => (answer as Record<string, unknown>)[key] !== undefined,
+      );
+      if (kind !== undefined) {
+        out(`a ${kind} answer has no Mockoon form`);
+        continue;
+      }
+      if (answer.bodyBase64 !== undefined) {
+        out('a binary body (bodyBase64): Mockoon serves inline bodies as text');
+        continue;
+      }
+      const headers = headersOf(answer.headers, note);
+      const type = defaultType(answer);
+      const typed = headers.some(({ key }) => key.toLowerCase() === 'content-type');
+      if (type !== undefined && !typed) headers.push({ key: 'Content-Type', value: type });
+      const status = answer.statusCode ?? 200;
+      if (type === undefined && !typed && status !== 204 && status !== 304) {
+        note('no Content-Type', 'Mockoon sends text/html; charset=utf-8 with an empty body');
+      }
+      const given = headers.find(({ key }) => key.toLowerCase() === 'content-type');
+      if (given !== undefined && !UTF8_TYPE.test(given.value) && status !== 204 && status !== 304) {
+        // Express writes a text body's Content-Type again, with charset=utf-8.
+        note(`Content-Type ${given.value}`, 'Mockoon sends it as type; charset=utf-8');
+      }
+      let body = '';
+      if (answer.data !== undefined) body = new JsonText(jsonTextOf(answer.data)).text;
+      else if (answer.body !== undefined) body = answer.body;
+      const fields: Json = { body, statusCode: status, headers, latency: answer.delay ?? 0 };
+      if (rules.length > 0) Object.assign(fields, { rules, default: false });
+      routes.push(
+        route(uuid(), method, path, [response(uuid(), fields)], rules.length > 0 ? { responseMode: 'FALLBACK' } : {}),
+      );
+    }
+    if (endpoint.record !== undefined) {
+      // The record answers every method at the bare URL, after the routes.
+      const fields: Json = {
+        body: endpoint.record.data.text,
+        statusCode: endpoint.record.statusCode,
+        headers: [{ key: 'Content-Type', value: 'application/json; charset=utf-8' }],
+        latency: endpoint.record.delay,
+      };
+      routes.push(route(uuid(), 'all', prefix, [response(uuid(), fields)]));
+    }
+    if (endpoint.queue.length > 0) {
+      skipped.push({ what: label('queued answers'), why: 'Mockoon has no queue of answers used once each' });
+    }
+    if (endpoint.graphql !== undefined)
+      skipped.push({ what: label('graphql schema'), why: 'Mockoon answers no GraphQL from a schema' });
+    if (endpoint.hosts !== undefined) skipped.push({ what: label('hosts'), why: 'Mockoon picks no route by Host' });
+  }
+  const environment = {
+    uuid: uuid(),
+    lastMigration: LAST_MIGRATION,
+    name,
+    endpointPrefix: '',
+    latency: 0,
+    port: 3000,
+    hostname: '',
+    folders: [],
+    routes,
+    rootChildren: routes.map((one) => ({ type: 'route', uuid: one.uuid })),
+    proxyMode: false,
+    proxyHost: '',
+    proxyRemovePrefix: false,
+    tlsOptions: {
+      enabled: false,
+      type: 'CERT',
+      pfxPath: '',
+      certPath: '',
+      keyPath: '',
+      caPath: '',
+      passphrase: '',
+    },
+    cors: true,
+    headers: [],
+    proxyReqHeaders: [],
+    proxyResHeaders: [],
+    data,
+    callbacks: [],
+  };
+  return { text: `${stringifyExact(environment, 2)}\n`, routes: routes.length, skipped };
+}

@@ -1,0 +1,203 @@
+// `mockpoint export --to mockoon` against the real Mockoon CLI 9.9.0: a real daemon's endpoint (routes, a
+// collection, its record) exported as one environment, which `mockoon-cli start --data` (a real process)
+// must accept and serve; the same requests go to both, and the status, the Content-Type and the body
+// bytes must be the same. Every process on 127.0.0.1, the Mockoon CLI killed by its PID.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addEndpoint,
+  assertBuilt,
+  killAll,
+  makeTempDir,
+  removeTempDirs,
+  requestJson,
+  runCli,
+  startDaemon,
+} from './helpers/daemon.js';
+
+beforeAll(() => assertBuilt());
+afterEach(() => killAll());
+afterAll(() => removeTempDirs());
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** The Mockoon CLI serving `environment` (a real process; at most 15 s to start), until `stop`. */
+async function mockoon(environment: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const bin = createRequire(import.meta.url).resolve('@mockoon/cli/bin/run.js');
+  let log = '';
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [bin, 'start', '--data', environment, '--port', String(port), '--hostname', '127.0.0.1', '--disable-log-to-file'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', HOME: await makeTempDir('mockoon-home-') },
+    },
+  );
+  const collect = (chunk: Buffer) => {
+    log += chunk.toString();
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  };
+  for (let i = 0; i < 300 && !log.includes('Server started'); i++) {
+    if (child.exitCode !== null) throw new Error(`the Mockoon CLI exited: ${log}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  if (!log.includes('Server started')) {
+    await stop();
+    throw new Error(`the Mockoon CLI did not start: ${log}`);
+  }
+  return { url: `http://127.0.0.1:${port}`, stop };
+}
+
+interface Sent {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+async function send(base: string, sent: Sent): Promise<{ status: number; type: string | null; bytes: Buffer }> {
+  const response = await fetch(base + sent.path, {
+    method: sent.method ?? 'GET',
+    headers: sent.headers,
+    ...(sent.body === undefined ? {} : { body: sent.body }),
+  });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  return { status: response.status, type: response.headers.get('content-type'), bytes };
+}
+
+const ROUTES = [
+  { id: 'me', match: { method: 'GET', path: '/users/me' }, answer: { data: { me: true, n: 1.5 } } },
+  {
+    id: 'user',
+    match: { method: 'GET', path: '/users/:id' },
+    answer: { headers: { 'X-Kind': 'user' }, data: { id: 1, name: 'Zoë' } },
+  },
+  {
+    id: 'order',
+    match: { method: 'POST', path: '/orders', body: 'book' },
+    answer: { statusCode: 201, headers: { Location: '/orders/9' }, body: 'created {{not a template}}' },
+  },
+  {
+    id: 'search',
+    match: { method: 'GET', path: '/search', query: { q: 'a' }, headers: { 'x-key': 'k' } },
+    answer: { body: 'found', headers: { 'Content-Type': 'text/csv; charset=utf-8' } },
+  },
+  { id: 'search-other', match: { method: 'GET', path: '/search' }, answer: { statusCode: 418, body: 'other' } },
+  { id: 'slow', match: { method: 'DELETE', path: '/slow' }, answer: { delay: 30, statusCode: 202, data: [1, 2] } },
+  { id: 'none', match: { method: 'GET', path: '/none' }, answer: { statusCode: 204 } },
+  { id: 'empty', match: { method: 'GET', path: '/empty' }, answer: { statusCode: 200 } },
+  {
+    id: 'csv',
+    match: { method: 'GET', path: '/csv' },
+    answer: { body: 'a,b', headers: { 'Content-Type': 'text/csv' } },
+  },
+  { id: 'people', match: { path: '/people' }, answer: { resource: 'people' } },
+  { id: 'broken', match: { path: '/broken' }, answer: { fault: 'reset' } },
+];
+
+const TYPES: Record<string, { ours: string | null; theirs: string }> = {
+  '/empty': { ours: null, theirs: 'text/html; charset=utf-8' },
+  '/csv': { ours: 'text/csv', theirs: 'text/csv; charset=utf-8' },
+};
+
+describe('mockpoint export --to mockoon, side by side with the Mockoon CLI 9.9.0', () => {
+  it('writes an environment the real Mockoon CLI serves as mockpoint does; lists what it leaves out', async () => {
+    const daemon = await startDaemon();
+    const put = await requestJson(`${daemon.url}/api/endpoints/api/routes`, {
+      method: 'PUT',
+      body: { routes: ROUTES },
+    });
+    expect(put.status).toBe(200);
+    const people = await fetch(`${daemon.url}/api/endpoints/api/collections/people`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: '[{"id":1,"name":"Ada"},{"id":2,"name":"Grace"}]',
+    });
+    expect(people.status).toBeLessThan(300);
+    expect((await addEndpoint(daemon.url, { name: 'api', data: { record: 1 }, statusCode: 202 })).status).toBeLessThan(
+      300,
+    );
+    const dir = await makeTempDir('mockpoint-mockoon-export-');
+    const exported = await runCli({
+      cwd: dir,
+      args: ['export', '--to', 'mockoon', '--url', daemon.url, '--names', 'api', '--out', 'environment.json'],
+    });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr.trim().split('\n')).toEqual([
+      'mockpoint export: left out route empty: no Content-Type: Mockoon sends text/html; charset=utf-8 with an empty body',
+      'mockpoint export: left out route csv: Content-Type text/csv: Mockoon sends it as type; charset=utf-8',
+      'mockpoint export: left out route broken: a fault answer has no Mockoon form',
+      'mockpoint export: 11 Mockoon route(s) from 1 endpoint(s)',
+    ]);
+    const strict = await runCli({
+      cwd: dir,
+      args: ['export', '--to', 'mockoon', '--url', daemon.url, '--names', 'api', '--strict', '--out', 'strict.json'],
+    });
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain('mockpoint export: left out route broken:');
+
+    const peer = await mockoon(join(dir, 'environment.json'));
+    try {
+      const requests: Sent[] = [
+        { path: '/users/me' },
+        { path: '/users/7' },
+        { method: 'POST', path: '/orders', headers: { 'content-type': 'text/plain' }, body: 'book' },
+        { path: '/search?q=a', headers: { 'x-key': 'k' } },
+        { path: '/search?q=b', headers: { 'x-key': 'k' } },
+        { path: '/search?q=a' },
+        { method: 'DELETE', path: '/slow' },
+        { path: '/none' },
+        { path: '/empty' },
+        { path: '/csv' },
+        { path: '/' },
+        { method: 'POST', path: '/', headers: { 'content-type': 'application/json' }, body: '{"record":2}' },
+      ];
+      for (const sent of requests) {
+        const theirs = await send(peer.url, sent);
+        const ours = await send(`${daemon.url}/endpoint/api`, sent);
+        const what = `${sent.method ?? 'GET'} ${sent.path}`;
+        // An empty 200 without a Content-Type, a type without charset=utf-8: Mockoon writes its own (listed above).
+        const type = TYPES[sent.path];
+        expect({ status: ours.status, type: ours.type }, what).toEqual({
+          status: theirs.status,
+          type: type === undefined ? theirs.type : type.ours,
+        });
+        if (type !== undefined) expect(theirs.type).toBe(type.theirs);
+        expect(ours.bytes.equals(theirs.bytes), `${what}: ${ours.bytes} vs ${theirs.bytes}`).toBe(true);
+      }
+      // The route mockpoint has no match for: a 404 from both (each its own page).
+      const miss = { method: 'POST', path: '/orders', headers: { 'content-type': 'text/plain' }, body: 'pen' };
+      expect((await send(peer.url, miss)).status).toBe(404);
+      expect((await send(`${daemon.url}/endpoint/api`, miss)).status).toBe(404);
+      // The collection as a data bucket behind a CRUD route: the same items, each server writing its own JSON.
+      for (const path of ['/people', '/people/2']) {
+        const [theirs, ours] = [await send(peer.url, { path }), await send(`${daemon.url}/endpoint/api`, { path })];
+        expect(ours.status, path).toBe(theirs.status);
+        expect(JSON.parse(ours.bytes.toString()), path).toEqual(JSON.parse(theirs.bytes.toString()));
+      }
+    } finally {
+      await peer.stop();
+    }
+    const environment = JSON.parse(await readFile(join(dir, 'environment.json'), 'utf8'));
+    expect(environment.data).toEqual([expect.objectContaining({ name: 'people' })]);
+    expect(environment.endpointPrefix).toBe('');
+  });
+});
