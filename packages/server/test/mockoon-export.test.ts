@@ -2,10 +2,7 @@
 // collection, its record) exported as one environment, which `mockoon-cli start --data` (a real process)
 // must accept and serve; the same requests go to both, and the status, the Content-Type and the body
 // bytes must be the same. Every process on 127.0.0.1, the Mockoon CLI killed by its PID.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -18,53 +15,11 @@ import {
   runCli,
   startDaemon,
 } from './helpers/daemon.js';
+import { startMockoon } from './helpers/mockoon.js';
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
 afterAll(() => removeTempDirs());
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** The Mockoon CLI serving `environment` (a real process; at most 15 s to start), until `stop`. */
-async function mockoon(environment: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const bin = createRequire(import.meta.url).resolve('@mockoon/cli/bin/run.js');
-  let log = '';
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [bin, 'start', '--data', environment, '--port', String(port), '--hostname', '127.0.0.1', '--disable-log-to-file'],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH ?? '', HOME: await makeTempDir('mockoon-home-') },
-    },
-  );
-  const collect = (chunk: Buffer) => {
-    log += chunk.toString();
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-  };
-  for (let i = 0; i < 300 && !log.includes('Server started'); i++) {
-    if (child.exitCode !== null) throw new Error(`the Mockoon CLI exited: ${log}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  if (!log.includes('Server started')) {
-    await stop();
-    throw new Error(`the Mockoon CLI did not start: ${log}`);
-  }
-  return { url: `http://127.0.0.1:${port}`, stop };
-}
 
 interface Sent {
   method?: string;
@@ -154,7 +109,7 @@ describe('mockpoint export --to mockoon, side by side with the Mockoon CLI 9.9.0
     expect(strict.code).toBe(1);
     expect(strict.stderr).toContain('mockpoint export: left out route broken:');
 
-    const peer = await mockoon(join(dir, 'environment.json'));
+    const peer = await startMockoon(join(dir, 'environment.json'));
     try {
       const requests: Sent[] = [
         { path: '/users/me' },

@@ -2,64 +2,18 @@
 // test/fixtures/mockoon/environment.json; `mockpoint import` (the real CLI, format told from the file)
 // turns the same file into a mock file a real daemon serves; the same requests go to both, and the
 // status, the headers that matter and the body bytes must be the same. Every process on 127.0.0.1.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { cp, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, killAll, makeTempDir, removeTempDirs, runCli, startDaemon } from './helpers/daemon.js';
+import { startMockoon } from './helpers/mockoon.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/mockoon/', import.meta.url));
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
 afterAll(() => removeTempDirs());
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** The Mockoon CLI serving `environment` (a real process), until `stop`. */
-async function mockoon(environment: string): Promise<{ url: string; stop: () => Promise<void>; log: () => string }> {
-  const port = await freePort();
-  const bin = createRequire(import.meta.url).resolve('@mockoon/cli/bin/run.js');
-  let log = '';
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [bin, 'start', '--data', environment, '--port', String(port), '--hostname', '127.0.0.1', '--disable-log-to-file'],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH ?? '', HOME: await makeTempDir('mockoon-home-') },
-    },
-  );
-  child.stdout?.on('data', (chunk: Buffer) => {
-    log += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    log += chunk.toString();
-  });
-  for (let i = 0; i < 300 && !log.includes('Server started'); i++) {
-    if (child.exitCode !== null) throw new Error(`the Mockoon CLI exited: ${log}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  if (!log.includes('Server started')) throw new Error(`the Mockoon CLI did not start: ${log}`);
-  return {
-    url: `http://127.0.0.1:${port}`,
-    log: () => log,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
 
 interface Sent {
   method: string;
@@ -155,7 +109,7 @@ describe('Mockoon environments, side by side with the Mockoon CLI 9.9.0', () => 
     expect(strict.code).toBe(1);
 
     const daemon = await startDaemon({ cwd: dir, args: ['--config', 'mock.json'] });
-    const peer = await mockoon(join(dir, 'environment.json'));
+    const peer = await startMockoon(join(dir, 'environment.json'));
     try {
       for (const sent of REQUESTS) {
         const theirs = await send(peer.url, sent);
