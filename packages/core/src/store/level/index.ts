@@ -302,24 +302,7 @@ export class LevelStore implements EndpointStore {
   }
 
   async hostNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    const start = hostsKey('');
-    const range: { gt?: string; gte?: string; lt: string; limit?: number } = {
-      gte: hostsKey(options.prefix ?? ''),
-      lt: `${start.slice(0, -1)};`,
-    };
-    if (options.after !== undefined && hostsKey(options.after) >= (range.gte as string)) {
-      delete range.gte;
-      range.gt = hostsKey(options.after);
-    }
-    if (options.limit !== undefined) range.limit = options.limit;
-    const keys = await this.#read(() => this.#db.keys(range).all());
-    const out: string[] = [];
-    for (const key of keys) {
-      const name = key.slice(start.length);
-      if (!inNameRange(name, options)) break;
-      out.push(name);
-    }
-    return out;
+    return this.#namesOf(hostsKey, options);
   }
 
   async getGraphqlSchema(name: string): Promise<string | undefined> {
@@ -400,18 +383,7 @@ export class LevelStore implements EndpointStore {
 
   async routeNames(options: RouteNamesOptions = {}): Promise<RoutedName[]> {
     const start = routesKey('');
-    const range: { gt?: string; gte?: string; lt: string; limit?: number } = {
-      gte: routesKey(options.prefix ?? ''),
-      // Route-list keys end before the next key kind (`\u0001routes;`): `;` follows `:`.
-      lt: `${start.slice(0, -1)};`,
-    };
-    if (options.after !== undefined && routesKey(options.after) >= (range.gte as string)) {
-      delete range.gte;
-      range.gt = routesKey(options.after);
-    }
-    // Names with the prefix are contiguous from the range's start: the first `limit` keys hold them.
-    if (options.limit !== undefined) range.limit = options.limit;
-    const entries = await this.#read(() => this.#db.iterator(range).all());
+    const entries = await this.#read(() => this.#db.iterator(nameKeyRange(routesKey, options)).all());
     const out: RoutedName[] = [];
     for (const [key, text] of entries) {
       const name = key.slice(start.length);
@@ -422,17 +394,13 @@ export class LevelStore implements EndpointStore {
   }
 
   async graphqlNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    const start = graphqlKey('');
-    const range: { gt?: string; gte?: string; lt: string; limit?: number } = {
-      gte: graphqlKey(options.prefix ?? ''),
-      lt: `${start.slice(0, -1)};`,
-    };
-    if (options.after !== undefined && graphqlKey(options.after) >= (range.gte as string)) {
-      delete range.gte;
-      range.gt = graphqlKey(options.after);
-    }
-    if (options.limit !== undefined) range.limit = options.limit;
-    const keys = await this.#read(() => this.#db.keys(range).all());
+    return this.#namesOf(graphqlKey, options);
+  }
+
+  /** The names that hold a part keyed by `keyOf` (a GraphQL schema, hosts), in the range of `options`. */
+  async #namesOf(keyOf: (name: string) => string, options: RouteNamesOptions): Promise<string[]> {
+    const start = keyOf('');
+    const keys = await this.#read(() => this.#db.keys(nameKeyRange(keyOf, options)).all());
     const out: string[] = [];
     for (const key of keys) {
       const name = key.slice(start.length);
@@ -737,6 +705,27 @@ const FIRST_NAME = '-';
 /** The key of a name's signature check: like a route list's, it sorts before every record. */
 function signatureKey(name: string): string {
   return `\u0001signature:${name}`;
+}
+
+/**
+ * The key range of the names whose part is keyed by `keyOf` (`\u0001routes:`, `\u0001graphql:`, …) in the
+ * range of `options`: from the prefix (or past `after`), up to the next key kind (`;` follows `:`). Names
+ * with the prefix are contiguous from the range's start, so the first `limit` keys hold them.
+ */
+function nameKeyRange(
+  keyOf: (name: string) => string,
+  options: RouteNamesOptions,
+): { gt?: string; gte?: string; lt: string; limit?: number } {
+  const range: { gt?: string; gte?: string; lt: string; limit?: number } = {
+    gte: keyOf(options.prefix ?? ''),
+    lt: `${keyOf('').slice(0, -1)};`,
+  };
+  if (options.after !== undefined && keyOf(options.after) >= (range.gte as string)) {
+    delete range.gte;
+    range.gt = keyOf(options.after);
+  }
+  if (options.limit !== undefined) range.limit = options.limit;
+  return range;
 }
 
 /** The key of a name's GraphQL schema: like a route list's, it sorts before every record. */
