@@ -104,6 +104,8 @@ describe('mock.socket().push() to graphql-ws subscriptions', () => {
       1,
     );
     await handle.waitForMessages({ direction: 'out', match: { body: { id: '1', type: 'complete' } } });
+    // The journal has the frames once they are written; the client reads them on its own turn of the event loop.
+    await expect.poll(() => received.length).toBe(3);
     expect(received).toEqual([
       '{"type":"connection_ack"}',
       '{"id":"1","type":"next","payload":{"data":{"starred":"octocat"}}}',

@@ -70,7 +70,11 @@ export interface ForwardResult {
   ms: number;
 }
 
-/** Sends `request` to `base` (plus its subpath); resolves with the answer's status, rejects with a {@link ForwardError}. */
+/**
+ * Sends `request` to `base` (plus its subpath); resolves with the answer's status, rejects with a {@link ForwardError}.
+ * A kept-alive connection that the local app closed (it restarted, say) is tried once more on a new one, so a
+ * restart between two webhooks loses neither.
+ */
 export function forward(base: URL, request: LiveRequest, timeoutMs = 30_000): Promise<ForwardResult> {
   if (request.bodyTruncated) {
     return Promise.reject(
@@ -83,20 +87,26 @@ export function forward(base: URL, request: LiveRequest, timeoutMs = 30_000): Pr
   const body = bodyBytes(request);
   const started = performance.now();
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const outgoing = send(
-      url,
-      { method: request.method, headers: forwardHeaders(request, body.length), timeout: timeoutMs },
-      (answer) => {
-        answer.resume(); // the answer's body is not shown; read it so the socket is freed
-        answer.on('end', () =>
-          resolve({ url: url.href, status: answer.statusCode ?? 0, ms: Math.round(performance.now() - started) }),
-        );
-        answer.on('error', (error) => reject(new ForwardError(`${url.href}: ${error.message}`)));
-      },
-    );
-    outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    outgoing.on('error', (error) => reject(new ForwardError(`${url.href}: ${error.message}`)));
-    outgoing.end(body.length > 0 ? body : undefined);
-  });
+  const attempt = (retried: boolean): Promise<ForwardResult> =>
+    new Promise((resolve, reject) => {
+      const outgoing = send(
+        url,
+        { method: request.method, headers: forwardHeaders(request, body.length), timeout: timeoutMs },
+        (answer) => {
+          answer.resume(); // the answer's body is not shown; read it so the socket is freed
+          answer.on('end', () =>
+            resolve({ url: url.href, status: answer.statusCode ?? 0, ms: Math.round(performance.now() - started) }),
+          );
+          answer.on('error', (error) => reject(new ForwardError(`${url.href}: ${error.message}`)));
+        },
+      );
+      outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+      outgoing.on('error', (error: NodeJS.ErrnoException) => {
+        // Node's documented pattern: a reused socket the server had already closed fails with ECONNRESET.
+        if (!retried && outgoing.reusedSocket && error.code === 'ECONNRESET') resolve(attempt(true));
+        else reject(new ForwardError(`${url.href}: ${error.message}`));
+      });
+      outgoing.end(body.length > 0 ? body : undefined);
+    });
+  return attempt(false);
 }
