@@ -3,6 +3,7 @@
 // before parameters; the same document gives the same file; and a daemon started
 // with the file answers each operation.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -112,6 +113,24 @@ describe('mockpoint import', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^mockpoint import: error: .*nope\.yaml: not a readable OpenAPI document: .*\n$/);
     expect((await runCli({ args: ['import', join(FIXTURES, 'swagger-2.0.json')] })).code).toBe(2);
+  });
+
+  it("a $ref that leaves the document's folder is one line, exit 1, and nothing of the file it names", async () => {
+    const cwd = await makeTempDir();
+    writeFileSync(join(cwd, 'secret.yaml'), 'Pet: { example: hunter2 }\n');
+    const folder = join(cwd, 'api');
+    await mkdir(folder);
+    const doc = readFileSync(join(FIXTURES, 'petstore-3.0.yaml'), 'utf8');
+    writeFileSync(
+      join(folder, 'openapi.yaml'),
+      doc.replace('$ref: "#/components/schemas/Pet"', '$ref: "../secret.yaml#/Pet"'),
+    );
+    const out = await runCli({ cwd, args: ['import', join(folder, 'openapi.yaml'), '--name', 'pets'] });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toMatch(
+      /^mockpoint import: error: .*: \$ref \.\.\/secret\.yaml#\/Pet is outside the document's folder .*\n$/,
+    );
+    expect(out.stdout + out.stderr).not.toContain('hunter2');
   });
 });
 

@@ -1,14 +1,15 @@
 /**
  * Reads an OpenAPI document (3.0, 3.1, or Swagger 2.0; YAML or JSON) and replaces
  * every `$ref` with what it points at: `#/…` pointers into the document, and
- * `other.yaml#/…` into files beside it. A reference that points back into itself
+ * `other.yaml#/…` into files in the document's folder (or below it; never above
+ * it, never through a link that leads out, never a URL). A reference that points back into itself
  * (a recursive schema) is left as an empty schema at its second visit, which is
  * all that sampling needs. Small on purpose: the import needs values, not validation.
  *
  * @module
  */
-import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { readFile, realpath } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 
 type Json = Record<string, unknown>;
@@ -59,10 +60,23 @@ export interface LoadOpenApiOptions {
 /** The document at `path`, every `$ref` resolved. */
 export async function loadOpenApi(path: string, options: LoadOpenApiOptions = {}): Promise<Json> {
   const fileRefs = options.fileRefs ?? true;
+  // The folder as the file system names it (no link in it), so that `relative` below compares like with like.
+  const folder = await realpath(dirname(resolve(path)));
+  const file = join(folder, basename(path));
+  const outside = (target: string) => {
+    const rel = relative(folder, target);
+    return rel === '' || rel.startsWith('..') || isAbsolute(rel);
+  };
   const files = new Map<string, unknown>();
-  const read = async (file: string): Promise<unknown> => {
-    if (!files.has(file)) files.set(file, parseText(await readFile(file, 'utf8')));
-    return files.get(file);
+  const read = async (target: string, ref?: string): Promise<unknown> => {
+    if (!files.has(target)) {
+      // The document itself may be anywhere; what it refers to stays in its folder, links followed.
+      if (ref !== undefined && outside(await realpath(target))) {
+        throw new Error(`$ref ${ref} leads outside the document's folder (${folder}) through a link`);
+      }
+      files.set(target, parseText(await readFile(target, 'utf8')));
+    }
+    return files.get(target);
   };
   // Each target is resolved once and shared by every reference to it: documents whose schemas
   // refer to each other many times over (Stripe's) would otherwise be copied out exponentially.
@@ -76,11 +90,22 @@ export async function loadOpenApi(path: string, options: LoadOpenApiOptions = {}
       if (target !== '' && !fileRefs) {
         throw new Error(`$ref ${node.$ref} points outside the document: only #/… references are read here`);
       }
+      if (target !== '' && (isAbsolute(target) || /^[a-z][a-z0-9+.-]*:/i.test(target))) {
+        throw new Error(
+          `$ref ${node.$ref} is not a path relative to the document: absolute paths and URLs are not read`,
+        );
+      }
       const targetFile = target === '' ? file : resolve(dirname(file), target);
+      if (target !== '' && outside(targetFile)) {
+        throw new Error(
+          `$ref ${node.$ref} is outside the document's folder (${folder}); file references stay inside it`,
+        );
+      }
       const key = `${targetFile}#${fragment}`;
       if (seen.includes(key)) return {};
       if (resolved.has(key)) return resolved.get(key);
-      const value = await walk(pointer(await read(targetFile), fragment, node.$ref), targetFile, [...seen, key]);
+      const doc = await read(targetFile, target === '' ? undefined : node.$ref);
+      const value = await walk(pointer(doc, fragment, node.$ref), targetFile, [...seen, key]);
       resolved.set(key, value);
       return value;
     }
@@ -88,7 +113,6 @@ export async function loadOpenApi(path: string, options: LoadOpenApiOptions = {}
     for (const [key, value] of Object.entries(node)) out[key] = await walk(value, file, seen);
     return out;
   };
-  const file = resolve(path);
   const doc = await read(file);
   const version = isObject(doc) ? (doc.openapi ?? doc.swagger) : undefined;
   if (!isObject(doc) || typeof version !== 'string' || !/^(2\.0|3\.[01]\.\d+)$/.test(version)) {
