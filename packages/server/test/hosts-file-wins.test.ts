@@ -3,15 +3,18 @@
 // (mapped through the API by an earlier run) moves to the file's endpoint at start,
 // with one line on stderr, is written to the store before the daemon listens (it
 // survives SIGKILL and a start without the file), and curl with its Host reaches
-// the file's endpoint; a --watch reload moves one too (and a rename inside the
-// file); `mockpoint apply` shows the move in its diff; a host MOCKPOINT_HOSTS maps
-// elsewhere stops start-up with one line and writes nothing, and on a reload is
-// refused with the last good version kept. Then a seeded fuzz of random code
-// points as the file's host: every line the daemon prints stays one printable line.
+// the file's endpoint; on one real redis-server a replica started with the file
+// moves it and a running replica sees the move; a --watch reload moves one too
+// (and a rename inside the file); `mockpoint apply` shows the move in its diff; a
+// host MOCKPOINT_HOSTS maps elsewhere stops start-up with one line and writes
+// nothing, and on a reload is refused with the last good version kept. Then a
+// seeded fuzz of random code points as the file's host: every line the daemon
+// prints stays one line, and each move line names a parsed pattern.
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonString, prng, randomText } from '@mockpoint/testkit/random-text';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { curl } from './helpers/curl.js';
 import {
   assertBuilt,
@@ -24,9 +27,14 @@ import {
   startDaemon,
 } from './helpers/daemon.js';
 
+let redis: TestRedis | undefined;
+
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+afterAll(async () => {
+  await redis?.dispose();
+  await removeTempDirs();
+});
 
 /** A file that maps `hosts` to `name`, whose route answers who it is. */
 function fileFor(name: string, hosts = '[api.github.com]'): string {
@@ -134,6 +142,27 @@ describe('--config maps a host the store holds for another endpoint (LevelDB)', 
     const after = await startDaemon({ cwd, args: ['--data-dir', 'data'] });
     expect((await requestJson(`${after.url}/api/endpoints/plain`)).status).toBe(404);
     expect((await requestJson(`${after.url}/api/endpoints/github/routes`)).body).toEqual({ routes: [] });
+  });
+});
+
+describe('--config on a shared store (one real redis-server)', () => {
+  it('a replica started with the file moves the host; a replica already running sees the move', async () => {
+    redis = await startTestRedis();
+    const env = { MOCKPOINT_REDIS_URL: redis.socket };
+    const running = await startDaemon({ env });
+    await mapThroughApi(running, 'gh', ['api.github.com']);
+    const cwd = await makeTempDir();
+    writeFileSync(join(cwd, 'mockpoint.yaml'), FILE);
+    const started = await startDaemon({ cwd, env, args: ['--config', 'mockpoint.yaml'] });
+    expect(moveLines(started.stderr)).toEqual([
+      `mockpoint: api.github.com moved from endpoint "gh" to "github" (${join(cwd, 'mockpoint.yaml')} maps it)`,
+    ]);
+    expect(await zen(started)).toEqual({ status: 200, body: '{"from":"github"}' });
+    await vi.waitFor(async () => expect(await zen(running)).toEqual({ status: 200, body: '{"from":"github"}' }), {
+      timeout: 5000,
+      interval: 20,
+    });
+    expect(await hostTable(running)).toEqual({ hosts: [{ host: 'api.github.com', name: 'github', source: 'api' }] });
   });
 });
 
