@@ -186,7 +186,7 @@ describe('journal long-poll', () => {
     const sentAt = performance.now();
     await app.request('/endpoint/hook', { method: 'POST', body: '{"n":1}' });
     const page = await poll;
-    expect(answeredAt - sentAt).toBeLessThan(2000); // well under the 5 s wait: woken, not timed out
+    expect(answeredAt - sentAt).toBeLessThan(4000); // under the 5 s wait (a timer: never sooner): woken, not timed out
     expect(page.complete).toBe(true);
     expect(page.requests.map((r) => r.json)).toEqual([{ n: 1 }]);
     expect(app.mockpoint.journal.waiterCount).toBe(0);
@@ -291,7 +291,7 @@ describe('journal long-poll', () => {
     const sentAt = performance.now();
     await app.request('/endpoint/fan', { method: 'POST', body: 'x' });
     const pages = await Promise.all(polls);
-    expect(performance.now() - sentAt).toBeLessThan(500);
+    expect(performance.now() - sentAt).toBeLessThan(4000); // under the 5 s wait: every waiter woken, none timed out
     expect(pages.map((p) => p.complete)).toEqual([true, true, true, true]);
     expect(app.mockpoint.journal.waiterCount).toBe(0);
   });
@@ -321,7 +321,7 @@ describe('journal long-poll', () => {
       const sentAt = performance.now();
       await fetch(`${base}/endpoint/live`, { method: 'POST', body: '{"a":1}' });
       const page = (await poll) as JournalPage;
-      expect(performance.now() - sentAt).toBeLessThan(2000); // well under the 5 s wait: woken, not timed out
+      expect(performance.now() - sentAt).toBeLessThan(4000); // under the 5 s wait (a timer: never sooner): woken, not timed out
       expect(page.requests[0]).toMatchObject({ method: 'POST', json: { a: 1 }, statusCode: 404 });
 
       const controller = new AbortController();
