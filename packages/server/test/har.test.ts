@@ -23,7 +23,7 @@ afterAll(async () => {
 
 /** The peer: a small API as a real server, with a job whose state moves on each read. */
 function startPeer(): Promise<PeerApi> {
-  return startPeerApi((request, response, body, nextJobState) => {
+  return startPeerApi((request, response, nextJobState) => {
     if (request.url === '/') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       response.end('<!doctype html><title>peer</title>');
@@ -35,12 +35,6 @@ function startPeer(): Promise<PeerApi> {
         'x-request-id': 'r-1',
       });
       response.end(gzipSync(USER));
-    } else if (request.url === '/api/logo.bin') {
-      response.writeHead(200, { 'content-type': 'application/octet-stream' });
-      response.end(LOGO);
-    } else if (request.url === '/api/users' && request.method === 'POST') {
-      response.writeHead(201, { 'content-type': 'text/plain; charset=utf-8', location: '/api/users/2' });
-      response.end(`created ${body}`);
     } else if (request.url === '/api/jobs/7') {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(`{"state":"${nextJobState()}"}`);

@@ -16,7 +16,7 @@ import {
   runCli,
   startDaemon,
 } from './helpers/daemon.js';
-import { LOGO, type PeerApi, startPeerApi, USER } from './helpers/peer-api.js';
+import { type PeerApi, startPeerApi, USER } from './helpers/peer-api.js';
 import { startWireMock, type TestWireMock } from './helpers/wiremock.js';
 
 let wiremock: TestWireMock;
@@ -31,16 +31,10 @@ afterAll(async () => {
 
 /** The peer WireMock records: a small API, with a job whose state moves on each read. */
 function startPeer(): Promise<PeerApi> {
-  return startPeerApi((request, response, body, nextJobState) => {
+  return startPeerApi((request, response, nextJobState) => {
     if (request.url === '/api/users/1') {
       response.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'r-1' });
       response.end(USER);
-    } else if (request.url === '/api/logo.bin') {
-      response.writeHead(200, { 'content-type': 'application/octet-stream' });
-      response.end(LOGO);
-    } else if (request.url === '/api/users' && request.method === 'POST') {
-      response.writeHead(201, { 'content-type': 'text/plain; charset=utf-8', location: '/api/users/2' });
-      response.end(`created ${body}`);
     } else if (request.url === '/api/jobs/7') {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(`{"id":7,"state":"${nextJobState()}"}`);

@@ -18,13 +18,8 @@ export interface PeerApi {
   reset(): void;
 }
 
-/** How a peer answers one request: `body` is the request's whole body as text, `nextJobState()` the job's next state. */
-export type PeerAnswer = (
-  request: IncomingMessage,
-  response: ServerResponse,
-  body: string,
-  nextJobState: () => string,
-) => void;
+/** How a peer answers a request for another path than the shared ones: `nextJobState()` is the job's next state. */
+export type PeerAnswer = (request: IncomingMessage, response: ServerResponse, nextJobState: () => string) => void;
 
 function bodyOf(request: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
@@ -34,12 +29,24 @@ function bodyOf(request: IncomingMessage): Promise<string> {
   });
 }
 
-/** Starts a peer on a free port of 127.0.0.1 that answers with `answer` (the caller closes `server`). */
+/**
+ * Starts a peer on a free port of 127.0.0.1 (the caller closes `server`): `GET /api/logo.bin` answers
+ * {@link LOGO}, `POST /api/users` 201 `created <body>`; every other request is the test's, through `answer`.
+ */
 export async function startPeerApi(answer: PeerAnswer): Promise<PeerApi> {
   let jobReads = 0;
   const nextJobState = (): string => JOB_STATES[Math.min(jobReads++, JOB_STATES.length - 1)] as string;
   const server = createServer(async (request, response) => {
-    answer(request, response, await bodyOf(request), nextJobState);
+    const body = await bodyOf(request);
+    if (request.url === '/api/logo.bin') {
+      response.writeHead(200, { 'content-type': 'application/octet-stream' });
+      response.end(LOGO);
+    } else if (request.url === '/api/users' && request.method === 'POST') {
+      response.writeHead(201, { 'content-type': 'text/plain; charset=utf-8', location: '/api/users/2' });
+      response.end(`created ${body}`);
+    } else {
+      answer(request, response, nextJobState);
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, reset: () => (jobReads = 0) };
