@@ -55,7 +55,9 @@ export interface StartServerOptions extends Partial<ServerConfig> {
    */
   store?: EndpointStore;
   /**
-   * Where the lines about reloads of a watched `configFile` go (one per reload).
+   * Where the lines about reloads of a watched `configFile` go (one per reload),
+   * and those about hosts the file moved from another endpoint (one per host, at
+   * start and on reloads).
    * @default standard error
    */
   onConfigReload?: (line: string) => void;

@@ -250,7 +250,8 @@ describe('journal long-poll', () => {
     const response = await app.request('/api/endpoints/slow/requests?wait=300&count=2');
     const elapsed = performance.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(2000);
+    // On time, not held to a longer limit (the cap is 60 s); 5 s leaves a busy machine room.
+    expect(elapsed).toBeLessThan(5000);
     const page = (await response.json()) as JournalPage;
     expect(page.complete).toBe(false);
     expect(page.requests).toHaveLength(1);
@@ -262,7 +263,8 @@ describe('journal long-poll', () => {
     await app.request('/endpoint/ready');
     const started = performance.now();
     const page = await journal(app, 'ready', '?wait=5000&count=1');
-    expect(performance.now() - started).toBeLessThan(2000); // well under the 5 s wait: woken, not timed out
+    // Under the 5 s wait (a timer: never sooner): woken, not timed out; 4 s leaves a busy machine room.
+    expect(performance.now() - started).toBeLessThan(4000);
     expect(page.complete).toBe(true);
   });
 
