@@ -371,8 +371,7 @@ export class RedisStore implements EndpointStore {
   }
 
   async #routesText(name: string): Promise<string> {
-    const text = await this.#call((signal) => this.#client.withAbortSignal(signal).hGet(this.#keys[3], name));
-    return text === null || text === undefined ? '' : String(text);
+    return (await this.#partText(this.#keys[3], name)) ?? '';
   }
 
   async getSignature(name: string): Promise<SignatureSettings | undefined> {
@@ -436,7 +435,7 @@ export class RedisStore implements EndpointStore {
     return this.#namesOf(this.#keys[6], options);
   }
 
-  /** A name's part in the part's hash `hash` (its signature check, GraphQL schema, hosts), as stored. */
+  /** A name's part in the part's hash `hash` (its routes, signature check, GraphQL schema, hosts), as stored. */
   async #partText(hash: string, name: string): Promise<string | undefined> {
     const text = await this.#call((signal) => this.#client.withAbortSignal(signal).hGet(hash, name));
     return text === null || text === undefined ? undefined : String(text);
