@@ -63,11 +63,11 @@ export function mappedTarget(name: string, url: string): string {
 
 /** An absolute-form request target (`GET http://user@host:80/path?q HTTP/1.1`), read by {@link absoluteTarget}. */
 export interface AbsoluteTarget {
-  /** The host and port (`host:80`, no userinfo); `undefined` when the target has no `://`. */
+  /** The host and port (`host:80`, no userinfo; at most its first 300 characters); `undefined` when the target has no `://`. */
   authority: string | undefined;
-  /** Where the authority stops in the target: its first `/`, `?` or `#`, or at most 300 characters in. */
+  /** Where the authority stops in the target: its first `/`, `?` or `#`, or the target's end. */
   authorityEnd: number;
-  /** Where the path starts in the target (its first `/` after `://`); -1 when there is none. */
+  /** Where the path starts in the target (the `/` that ends the authority); -1 when there is none (`http://host?q`). */
   path: number;
 }
 
@@ -85,15 +85,15 @@ export function absoluteTarget(url: string): AbsoluteTarget {
   if (scheme === -1) return { authority: undefined, authorityEnd: -1, path: -1 };
   const from = scheme + 3;
   let end = from;
-  const stop = Math.min(url.length, from + AUTHORITY_MAX);
-  while (end < stop) {
+  while (end < url.length) {
     const c = url.charCodeAt(end);
     if (c === 47 /* / */ || c === 63 /* ? */ || c === 35 /* # */) break;
     end++;
   }
-  const authority = url.slice(from, end);
+  // Longer than any host and port: its first 300 characters, which map nothing (a request's bytes are never copied out whole).
+  const authority = url.slice(from, Math.min(end, from + AUTHORITY_MAX));
   const at = authority.lastIndexOf('@');
-  // No `/` stands before `end`, so the path's `/` is the first one from there (even one in a query: as before).
-  const path = url.charCodeAt(end) === 47 /* / */ ? end : url.indexOf('/', end);
+  // The path is there only when a `/` ends the authority: in `http://host?q=/x` the path is empty (`/`), not `/x`.
+  const path = url.charCodeAt(end) === 47 /* / */ ? end : -1;
   return { authority: at === -1 ? authority : authority.slice(at + 1), authorityEnd: end, path };
 }
