@@ -109,8 +109,8 @@ async function freePort() {
 
 /** WireMock from the `wiremock` npm package on the folder, once its admin API answers (at most 90 s). */
 async function wireMock(dir) {
-  // The server package's devDependency (its tests start the same jar).
-  const pkg = join(root, 'packages/server/node_modules/wiremock');
+  // The server tests' devDependency (@mockpoint/server-test; they start the same jar).
+  const pkg = join(root, 'packages/server/test/node_modules/wiremock');
   const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
   const jar = join(pkg, 'build', `wiremock-standalone-${version}.jar`);
   const port = await freePort();
