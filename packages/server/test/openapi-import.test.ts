@@ -128,7 +128,7 @@ describe('mockpoint import', () => {
     const out = await runCli({ cwd, args: ['import', join(folder, 'openapi.yaml'), '--name', 'pets'] });
     expect(out.code).toBe(1);
     expect(out.stderr).toMatch(
-      /^mockpoint import: error: .*: \$ref \.\.\/secret\.yaml#\/Pet is outside the document's folder .*\n$/,
+      /^mockpoint import: error: .*: \$ref "\.\.\/secret\.yaml#\/Pet" is outside the document's folder .*\n$/,
     );
     expect(out.stdout + out.stderr).not.toContain('hunter2');
   });

@@ -52,11 +52,9 @@ async function read(daemon: Daemon, name: string): Promise<{ status: number; tex
  */
 const SEEN_WITHIN_MS = 10_000;
 
-/** Resolves with how long `check` took to become true; rejects after `ms`. */
-async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
-  const started = performance.now();
+/** Resolves once `check` is true; rejects after `ms`. */
+async function within(ms: number, check: () => Promise<boolean>): Promise<void> {
   await vi.waitFor(async () => expect(await check()).toBe(true), { timeout: ms, interval: 2 });
-  return performance.now() - started;
 }
 
 let unique = 0;
@@ -103,7 +101,6 @@ describe('three daemons on one redis-server', () => {
     const all = await replicas(3);
     const name = fresh('replace');
     await addEndpoint(all[0]!.url, { name, data: 0 });
-    let worst = 0;
     for (let round = 1; round <= 30; round++) {
       // Every replica has the current answer cached (read twice: the second is a cache hit).
       for (const daemon of all) {
@@ -114,12 +111,9 @@ describe('three daemons on one redis-server', () => {
       const put = await requestJson(`${writer.url}/api/endpoints/${name}`, { method: 'PUT', body: { data: round } });
       expect(put.status).toBe(200);
       for (const daemon of all) {
-        const took = await within(SEEN_WITHIN_MS, async () => (await read(daemon, name)).text === String(round));
-        worst = Math.max(worst, took);
+        await within(SEEN_WITHIN_MS, async () => (await read(daemon, name)).text === String(round));
       }
     }
-    // The bound here is generous (shared CI machines); `pnpm bench` measures p50/p99/max.
-    expect(worst).toBeLessThan(SEEN_WITHIN_MS);
   });
 
   it('routes set on A answer on B and C; each later change (append, remove one, replace, clear) is seen by replicas that had the table cached', async () => {
@@ -138,14 +132,12 @@ describe('three daemons on one redis-server', () => {
       body: '{"routes":[{"id":"user","match":{"path":"/users/:id"},"answer":{"data":{"id":12345678901234567890}}}]}',
     });
     expect(put.status).toBe(200);
-    let worst = 0;
     const seen = async (subpath: string, expected: { status: number; text?: string }) => {
       for (const daemon of all) {
-        const took = await within(SEEN_WITHIN_MS, async () => {
+        await within(SEEN_WITHIN_MS, async () => {
           const got = await at(daemon, subpath);
           return got.status === expected.status && (expected.text === undefined || got.text === expected.text);
         });
-        worst = Math.max(worst, took);
       }
     };
     // Exact bytes on every replica (a big integer a double cannot hold).
@@ -162,8 +154,6 @@ describe('three daemons on one redis-server', () => {
     expect((await routes(b, 'DELETE')).status).toBe(204);
     await seen('/tea', { status: 404 });
     for (const daemon of all) expect((await routes(daemon, 'GET')).body).toEqual({ routes: [] });
-    // The bound here is generous (shared CI machines); `pnpm bench` measures the real numbers.
-    expect(worst).toBeLessThan(SEEN_WITHIN_MS);
   });
 
   it('a POST to B is listed by C and wakes a long-poll held on A; ids compare across replicas', async () => {

@@ -33,6 +33,9 @@ describe('mappedTarget', () => {
     ['http://api.github.com?q=1', '/endpoint/github?q=1'],
     // A `/` in the query is not the path: the path is empty (`/`) and the query is kept whole.
     ['http://api.github.com?q=/repos/x', '/endpoint/github?q=/repos/x'],
+    // The fragment is never sent on: after a query, and with a `?` in it.
+    ['http://api.github.com?q=1#f', '/endpoint/github?q=1'],
+    ['http://api.github.com#a?b', '/endpoint/github'],
   ])('%s -> %s', (url, target) => {
     expect(mappedTarget('github', url)).toBe(target);
   });

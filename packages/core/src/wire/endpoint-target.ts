@@ -52,9 +52,11 @@ export function mappedTarget(name: string, url: string): string {
     const target = absoluteTarget(url);
     start = target.path;
     if (start === -1) {
-      // `http://host` or `http://host?q`: the path is `/`.
-      const q = target.authority === undefined ? -1 : url.indexOf('?', target.authorityEnd);
-      return `${ENDPOINT_PREFIX}${name}${q === -1 ? '' : url.slice(q)}`;
+      // `http://host`, `http://host?q` or `http://host#f`: the path is `/`; the query is kept, the fragment never.
+      const q = url.charCodeAt(target.authorityEnd) === 63 /* ? */ ? target.authorityEnd : -1;
+      if (q === -1) return `${ENDPOINT_PREFIX}${name}`;
+      const hash = url.indexOf('#', q);
+      return `${ENDPOINT_PREFIX}${name}${url.slice(q, hash === -1 ? undefined : hash)}`;
     }
   }
   const hash = url.indexOf('#', start);

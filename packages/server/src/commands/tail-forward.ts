@@ -72,8 +72,8 @@ export interface ForwardResult {
 
 /**
  * Sends `request` to `base` (plus its subpath); resolves with the answer's status, rejects with a {@link ForwardError}.
- * A kept-alive connection that the local app closed (it restarted, say) is tried once more on a new one, so a
- * restart between two webhooks loses neither.
+ * Each forward opens a connection of its own (`agent: false`): a kept-alive one that the local app closed (it
+ * restarted, say) would fail the next webhook with "socket hang up", and sending it again could deliver it twice.
  */
 export function forward(base: URL, request: LiveRequest, timeoutMs = 30_000): Promise<ForwardResult> {
   if (request.bodyTruncated) {
@@ -87,26 +87,20 @@ export function forward(base: URL, request: LiveRequest, timeoutMs = 30_000): Pr
   const body = bodyBytes(request);
   const started = performance.now();
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  const attempt = (retried: boolean): Promise<ForwardResult> =>
-    new Promise((resolve, reject) => {
-      const outgoing = send(
-        url,
-        { method: request.method, headers: forwardHeaders(request, body.length), timeout: timeoutMs },
-        (answer) => {
-          answer.resume(); // the answer's body is not shown; read it so the socket is freed
-          answer.on('end', () =>
-            resolve({ url: url.href, status: answer.statusCode ?? 0, ms: Math.round(performance.now() - started) }),
-          );
-          answer.on('error', (error) => reject(new ForwardError(`${url.href}: ${error.message}`)));
-        },
-      );
-      outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-      outgoing.on('error', (error: NodeJS.ErrnoException) => {
-        // Node's documented pattern: a reused socket the server had already closed fails with ECONNRESET.
-        if (!retried && outgoing.reusedSocket && error.code === 'ECONNRESET') resolve(attempt(true));
-        else reject(new ForwardError(`${url.href}: ${error.message}`));
-      });
-      outgoing.end(body.length > 0 ? body : undefined);
-    });
-  return attempt(false);
+  return new Promise((resolve, reject) => {
+    const outgoing = send(
+      url,
+      { method: request.method, headers: forwardHeaders(request, body.length), timeout: timeoutMs, agent: false },
+      (answer) => {
+        answer.resume(); // the answer's body is not shown; read it so the socket is freed
+        answer.on('end', () =>
+          resolve({ url: url.href, status: answer.statusCode ?? 0, ms: Math.round(performance.now() - started) }),
+        );
+        answer.on('error', (error) => reject(new ForwardError(`${url.href}: ${error.message}`)));
+      },
+    );
+    outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    outgoing.on('error', (error) => reject(new ForwardError(`${url.href}: ${error.message}`)));
+    outgoing.end(body.length > 0 ? body : undefined);
+  });
 }

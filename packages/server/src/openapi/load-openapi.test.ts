@@ -16,6 +16,7 @@ writeFileSync(secret, 'token: hunter2\n');
 const api = join(root, 'api');
 mkdirSync(join(api, 'schemas'), { recursive: true });
 writeFileSync(join(api, 'schemas', 'pet.yaml'), 'Pet:\n  type: object\n  example: { id: 7 }\n');
+writeFileSync(join(api, '..shared.yaml'), 'Pet: { type: string }\n');
 symlinkSync(secret, join(api, 'linked.yaml'));
 symlinkSync(api, join(root, 'api-link'));
 
@@ -60,6 +61,16 @@ describe('loadOpenApi: file references stay in the document folder', () => {
     });
   });
 
+  it('reads a file whose name starts with two dots: it is in the folder', async () => {
+    expect(schemaOf(await loadOpenApi(documentWith('..shared.yaml#/Pet', 'dots.yaml')))).toEqual({ type: 'string' });
+  });
+
+  it('names a refused $ref quoted, and cut at 200 characters', async () => {
+    const ref = `../${'x'.repeat(500)}.yaml#/a`;
+    const error = (await loadOpenApi(documentWith(ref, 'long.yaml')).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/^\$ref "\.\.\/x{197}…" is outside the document's folder/);
+  });
+
   it.each([
     ['a .. path', '../secret.yaml#/token', /is outside the document's folder/],
     ['a deeper .. path', 'schemas/../../secret.yaml#/token', /is outside the document's folder/],
@@ -71,7 +82,7 @@ describe('loadOpenApi: file references stay in the document folder', () => {
     const error = await loadOpenApi(documentWith(ref)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toMatch(message);
-    expect((error as Error).message).toContain(ref);
+    expect((error as Error).message).toContain(JSON.stringify(ref));
     expect((error as Error).message).not.toContain('hunter2');
   });
 });

@@ -9,10 +9,15 @@
  * @module
  */
 import { readFile, realpath } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'yaml';
 
 type Json = Record<string, unknown>;
+
+/** A `$ref` as an error message shows it: quoted, escaped and cut (a document's text is anyone's). */
+function shown(ref: string): string {
+  return JSON.stringify(ref.length > 200 ? `${ref.slice(0, 200)}…` : ref);
+}
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -39,9 +44,9 @@ function pointer(doc: unknown, path: string, ref: string): unknown {
   let node = doc;
   for (const raw of path.split('/').slice(1)) {
     const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    if (!isObject(node) && !Array.isArray(node)) throw new Error(`$ref ${ref} points at nothing`);
+    if (!isObject(node) && !Array.isArray(node)) throw new Error(`$ref ${shown(ref)} points at nothing`);
     node = (node as Json)[key];
-    if (node === undefined) throw new Error(`$ref ${ref} points at nothing`);
+    if (node === undefined) throw new Error(`$ref ${shown(ref)} points at nothing`);
   }
   return node;
 }
@@ -65,14 +70,14 @@ export async function loadOpenApi(path: string, options: LoadOpenApiOptions = {}
   const file = join(folder, basename(path));
   const outside = (target: string) => {
     const rel = relative(folder, target);
-    return rel === '' || rel.startsWith('..') || isAbsolute(rel);
+    return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
   };
   const files = new Map<string, unknown>();
   const read = async (target: string, ref?: string): Promise<unknown> => {
     if (!files.has(target)) {
       // The document itself may be anywhere; what it refers to stays in its folder, links followed.
       if (ref !== undefined && outside(await realpath(target))) {
-        throw new Error(`$ref ${ref} leads outside the document's folder (${folder}) through a link`);
+        throw new Error(`$ref ${shown(ref)} leads outside the document's folder (${folder}) through a link`);
       }
       files.set(target, parseText(await readFile(target, 'utf8')));
     }
@@ -88,17 +93,17 @@ export async function loadOpenApi(path: string, options: LoadOpenApiOptions = {}
     if (typeof node.$ref === 'string') {
       const [target = '', fragment = ''] = node.$ref.split('#', 2);
       if (target !== '' && !fileRefs) {
-        throw new Error(`$ref ${node.$ref} points outside the document: only #/… references are read here`);
+        throw new Error(`$ref ${shown(node.$ref)} points outside the document: only #/… references are read here`);
       }
       if (target !== '' && (isAbsolute(target) || /^[a-z][a-z0-9+.-]*:/i.test(target))) {
         throw new Error(
-          `$ref ${node.$ref} is not a path relative to the document: absolute paths and URLs are not read`,
+          `$ref ${shown(node.$ref)} is not a path relative to the document: absolute paths and URLs are not read`,
         );
       }
       const targetFile = target === '' ? file : resolve(dirname(file), target);
       if (target !== '' && outside(targetFile)) {
         throw new Error(
-          `$ref ${node.$ref} is outside the document's folder (${folder}); file references stay inside it`,
+          `$ref ${shown(node.$ref)} is outside the document's folder (${folder}); file references stay inside it`,
         );
       }
       const key = `${targetFile}#${fragment}`;

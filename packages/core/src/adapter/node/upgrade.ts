@@ -27,7 +27,6 @@ import { truncatedBody } from '../../answer/queue/queued-answer.js';
 import { type AnswerSink, sendAnswer, sendDue } from '../../answer/sink.js';
 import type { ScriptSocket } from '../../answer/websocket/open-sockets.js';
 import type { MockpointApp } from '../../http/create-app.js';
-import { absoluteTarget } from '../../wire/endpoint-target.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
 import { UPGRADED } from './connection-cap.js';
 import { bodilessRequest, declaresBody, requestTarget } from './endpoint-request.js';
@@ -236,8 +235,7 @@ export function createNodeUpgradeListener(
     const target = requestTarget(req, routing);
     if (typeof target === 'object') {
       // Never a pass-through here (its routing refuses unmapped hosts).
-      const host = absoluteTarget(req.url ?? '').authority ?? req.headers.host ?? '';
-      sendAnswer(isPassThrough(target) ? hostNotMocked(host, app.mockpoint.hosts) : target, sink, to);
+      sendAnswer(isPassThrough(target) ? hostNotMocked(req.url ?? '', app.mockpoint.hosts) : target, sink, to);
       return;
     }
     if (target === undefined) {

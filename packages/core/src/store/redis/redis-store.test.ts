@@ -213,7 +213,7 @@ describe('RedisStore', () => {
   });
 
   it('a stalled Redis: a request that touches the store and then the queue fails within one operation timeout, not one per operation', async () => {
-    // 2 s: one timeout (2 s) and two (4 s) stay 1.5 s either side of the bound on a busy 2-core machine.
+    // 2 s: one timeout (2 s) is 1.5 s under the 3.5 s bound, room for a busy 2-core machine; two (4 s) are over it.
     const store = await open({ keyPrefix: `b-${randomUUID()}:`, operationTimeoutMs: 2000, heartbeatMs: 60_000 });
     const service = new EndpointService(store, 1024 * 1024, await store.openAnswerQueue());
     await service.put(record('bounded', 1));
