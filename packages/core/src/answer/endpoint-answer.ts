@@ -172,6 +172,38 @@ export function fetchHeaders(headers: AnswerHeaderMap): Record<string, string> |
   return pairs;
 }
 
+/**
+ * Header maps that many requests are answered with (a cached record's, a route's
+ * that is not templated), each with its Fetch `Headers` once one was built (`null`
+ * until then).
+ */
+const reusedHeaders = new WeakMap<AnswerHeaderMap, Headers | null>();
+
+/**
+ * Marks `headers` (a frozen map) as sent with many answers: the Fetch sink then
+ * builds its `Headers` once, on the first answer, and hands that to each
+ * `Response` (which copies it) instead of a map the runtime reads and checks
+ * again for every response. Returns `headers`.
+ */
+export function reuseHeaders(headers: AnswerHeaderMap): AnswerHeaderMap {
+  if (!reusedHeaders.has(headers)) reusedHeaders.set(headers, null);
+  return headers;
+}
+
+/**
+ * Headers for a `Response`: the `Headers` built once for a map marked with
+ * {@link reuseHeaders} (built on its first use: a value the runtime refuses
+ * throws here, as the `Response` would), else {@link fetchHeaders}.
+ */
+export function responseHeaders(headers: AnswerHeaderMap): Headers | Record<string, string> | [string, string][] {
+  const built = reusedHeaders.get(headers);
+  if (built === undefined) return fetchHeaders(headers);
+  if (built !== null) return built;
+  const made = new Headers(fetchHeaders(headers));
+  reusedHeaders.set(headers, made);
+  return made;
+}
+
 function answer(status: number, headers: Record<string, string>, body: string | null, delay = 0): RespondAnswer {
   return Object.freeze({ kind: 'respond', status, headers: Object.freeze(headers), body, delay });
 }
