@@ -160,7 +160,7 @@ export function utf8Length(text: string): number {
  * Headers for the Fetch API: the map itself when every value is one string,
  * otherwise name/value pairs with a pair per value of an array.
  */
-export function fetchHeaders(headers: AnswerHeaderMap): Record<string, string> | [string, string][] {
+function fetchHeaders(headers: AnswerHeaderMap): Record<string, string> | [string, string][] {
   const names = Object.keys(headers);
   if (names.every((name) => typeof headers[name] === 'string')) return headers as Record<string, string>;
   const pairs: [string, string][] = [];
