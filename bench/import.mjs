@@ -4,7 +4,7 @@
 // (the goal: the last ≥ 0.9 × the first), and WireMock itself (the `wiremock` npm package's jar)
 // answering the same mappings, in the same run, on 127.0.0.1, wrk (1 thread, 50 connections).
 //
-//   BENCH_SECONDS=3 node bench/import.mjs
+//   BENCH_SECONDS=3 BENCH_ROUNDS=3 node bench/import.mjs
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -16,6 +16,7 @@ import { start, stop } from './server-process.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = process.env.BENCH_CLI ?? join(root, 'packages/server/dist/cli.js');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const MAPPINGS = Number(process.env.BENCH_MAPPINGS ?? 5000);
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 2000);
 const work = mkdtempSync(join(tmpdir(), 'mockpoint-bench-import-'));
@@ -108,8 +109,8 @@ async function freePort() {
 
 /** WireMock from the `wiremock` npm package on the folder, once its admin API answers (at most 90 s). */
 async function wireMock(dir) {
-  // The server package's devDependency (its tests start the same jar).
-  const pkg = join(root, 'packages/server/node_modules/wiremock');
+  // The server tests' devDependency (@mockpoint/server-test; they start the same jar).
+  const pkg = join(root, 'packages/server/test/node_modules/wiremock');
   const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
   const jar = join(pkg, 'build', `wiremock-standalone-${version}.jar`);
   const port = await freePort();
@@ -146,7 +147,7 @@ async function wireMock(dir) {
 }
 
 console.log(
-  `mockpoint bench (import): Node ${process.version}, ${fmt(MAPPINGS)} WireMock mappings, ${fmt(ENTRIES)} HAR entries, wrk (1 thread, 50 connections), ${SECONDS}s per run, 127.0.0.1`,
+  `mockpoint bench (import): Node ${process.version}, ${fmt(MAPPINGS)} WireMock mappings, ${fmt(ENTRIES)} HAR entries, wrk (1 thread, 50 connections), ${SECONDS}s per run, ${ROUNDS} rounds, 127.0.0.1`,
 );
 const started = [];
 try {
@@ -183,12 +184,22 @@ try {
     const text = await fetch(url).then((r) => r.text());
     if (!text.startsWith('{"id":')) throw new Error(`${name}: ${url} answered ${text.slice(0, 100)}`);
   }
-  // The JVM warms up (JIT) over its first seconds: a longer warm-up for WireMock.
+  // Both warm up on both routes first (the JVM's JIT over its first seconds: longer for WireMock), then
+  // the four targets are measured in turn, ROUNDS times, and each keeps its median round (as run.mjs does):
+  // a single run per target put whatever else the machine did into one of them.
   load(targets['mockpoint first route'], 1);
+  load(targets['mockpoint last route'], 1);
   load(targets['WireMock same first'], Math.max(3, SECONDS));
-  const results = {};
-  for (const [name, url] of Object.entries(targets)) results[name] = load(url);
-  console.log(`\nserving the imported mappings (GET one mapping's URL; the route list is ${fmt(routes.length)} long)`);
+  load(targets['WireMock same last'], Math.max(3, SECONDS));
+  const rounds = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, url] of Object.entries(targets)) rounds[name].push(load(url));
+  }
+  const median = (runs) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)];
+  const results = Object.fromEntries(Object.entries(rounds).map(([name, runs]) => [name, median(runs)]));
+  console.log(
+    `\nserving the imported mappings (GET one mapping's URL; the route list is ${fmt(routes.length)} long; median of ${ROUNDS} rounds)`,
+  );
   for (const [name, r] of Object.entries(results)) {
     console.log(
       `  ${name.padEnd(22)} ${fmt(r.rps).padStart(8)} req/s   p99 ${fmt(r.p99Ms, 2)} ms${r.errors ? `   non-2xx: ${r.errors}` : ''}`,

@@ -249,7 +249,8 @@ else
     const core = manifest(`${repo}/packages/core/package.json`);
     const runtime = new Set([...Object.keys(server.dependencies ?? {}), ...Object.keys(core.dependencies ?? {})]);
     const dev = [...Object.keys(server.devDependencies ?? {}), ...Object.keys(manifest(`${repo}/package.json`).devDependencies ?? {}),
-      ...Object.keys(core.devDependencies ?? {})].filter((d) => !runtime.has(d));
+      ...Object.keys(core.devDependencies ?? {}),
+      ...Object.keys(manifest(`${repo}/packages/server/test/package.json`).devDependencies ?? {})].filter((d) => !runtime.has(d));
     const optional = Object.keys(server.optionalDependencies ?? {});
     const bad = [...dev, ...optional, "typescript", "esbuild", "tsup", "vitest", "pnpm"].filter((d) => installed.has(d));
     if (bad.length) no(`the image holds ${bad.join(", ")}`);

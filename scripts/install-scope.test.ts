@@ -2,8 +2,10 @@
 // (the daemon, the workspace packages it builds from, their dependencies) plus the
 // root's own, which pnpm always installs. Worked out here from pnpm-lock.yaml, the
 // way pnpm does: neither Bun, Deno nor workerd (the runtime contract's) nor
-// GitHub's OpenAPI description (packages/openapi-documents') may be in it,
-// and every build tool the daemon's packages build with must be. And every bin of
+// GitHub's OpenAPI description (packages/openapi-documents') nor what only the
+// server's tests use (packages/server/test/package.json: SDK clients, WireMock's jar,
+// the Mockoon CLI, playwright-core, …) may be in it, and every build tool the
+// daemon's packages build with must be. And every bin of
 // a workspace package is a committed file, so that pnpm can link it before a build.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +22,16 @@ interface Manifest {
 }
 
 const LOCK = readFileSync(join(ROOT, 'pnpm-lock.yaml'), 'utf8');
+/** The private package that holds the server tests' own dependencies. */
+const SERVER_TESTS = 'packages/server/test';
+const SERVER_BUILD_DEPS = [
+  '@mockpoint/web',
+  '@modelcontextprotocol/sdk',
+  '@sentry/node',
+  '@types/node',
+  'tsup',
+  'typescript',
+];
 
 function manifest(dir: string): Manifest {
   return JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as Manifest;
@@ -127,6 +139,32 @@ describe('what pnpm start installs', () => {
     for (const name of ['bun', 'deno', 'miniflare', 'workerd', '@octokit/openapi']) {
       expect(everything.has(name), name).toBe(true);
     }
+  });
+
+  it("none of the server tests' own dependencies (@mockpoint/server-test), and the server declares only what its build and run need", () => {
+    const dirs = selectedDirs();
+    expect(dirs).not.toContain(SERVER_TESTS);
+    expect(manifest(SERVER_TESTS).name).toBe('@mockpoint/server-test');
+    // The build: tsup, typescript, @types/node; copy-web.mjs: @mockpoint/web; the vendored
+    // dist/mcp-sdk.js: @modelcontextprotocol/sdk; src/reporting.ts: @sentry/node (the optional peer
+    // it loads when SERVER_REPORTING_DSN is set). A test-only dependency goes in packages/server/test.
+    expect(Object.keys(manifest('packages/server').devDependencies ?? {}).sort()).toEqual(SERVER_BUILD_DEPS);
+    // Each test-only dependency no package that start selects declares itself (core runs with
+    // graphql and ws, and tests with json-server and har-validator) stays out, with all it brings.
+    const declared = new Set(
+      dirs.flatMap((dir) => {
+        const m = manifest(dir);
+        return Object.keys({ ...m.dependencies, ...m.devDependencies, ...m.optionalDependencies });
+      }),
+    );
+    const testOnly = Object.keys(manifest(SERVER_TESTS).devDependencies ?? {}).filter((name) => !declared.has(name));
+    expect(testOnly).toEqual(expect.arrayContaining(['openai', '@anthropic-ai/sdk', 'wiremock', 'playwright-core']));
+    const names = installed(dirs);
+    expect(testOnly.filter((name) => names.has(name))).toEqual([]);
+    // …and pnpm test's full install has them.
+    const everything = installed(workspaceDirs());
+    for (const name of testOnly.filter((n) => !n.startsWith('@mockpoint/')))
+      expect(everything.has(name), name).toBe(true);
   });
 
   it('each workspace package that builds with tsup declares tsup and typescript itself', () => {

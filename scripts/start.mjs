@@ -5,7 +5,8 @@
 //   it builds from (core, web) and their own dependencies, build tools included
 //   (tsup, typescript, esbuild, declared by the packages that build with them), and
 //   the root's (pnpm always installs those: lint and test tools), but not the
-//   runtimes only the runtime contract runs on (bun, deno) nor the examples.
+//   runtimes only the runtime contract runs on (bun, deno), the examples, nor the
+//   server tests' own tools (@mockpoint/server-test, packages/server/test/package.json).
 //   `pnpm test` installs the rest.
 // - Builds only the packages the daemon needs whose sources changed since their
 //   last build (see build-state.mjs).

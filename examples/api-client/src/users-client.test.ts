@@ -57,9 +57,11 @@ describe('users client', () => {
   test('timeout with hang: the service accepts the connection and never answers', async ({ mock }) => {
     await mock.put<User[]>('users', { data: [ada] });
     await mock.queue('users', [{ fault: 'hang' }]);
-    const client = createUsersClient({ baseUrl: `${mock.url}/endpoint/`, timeoutMs: 150 });
+    // 1 s, not 150 ms: a client that gives up before its request is even written (one CPU stall on a busy
+    // machine) leaves the hang queued, and the next request would hang instead of getting the record.
+    const client = createUsersClient({ baseUrl: `${mock.url}/endpoint/`, timeoutMs: 1000 });
 
-    expect(await client.listUsers()).toEqual({ ok: false, error: { kind: 'timeout', timeoutMs: 150 } });
+    expect(await client.listUsers()).toEqual({ ok: false, error: { kind: 'timeout', timeoutMs: 1000 } });
     // Only that one request hung: the next one gets the record.
     expect(await client.listUsers()).toEqual({ ok: true, status: 200, value: [ada] });
   });

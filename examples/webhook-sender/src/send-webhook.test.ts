@@ -131,7 +131,9 @@ describe('sendWebhook', () => {
       event: 'order.shipped',
       payload: {},
       retries: 1,
-      timeoutMs: 200,
+      // 1 s (the answer takes 10 s): an attempt abandoned before it was even written (one CPU stall on a
+      // busy machine) would never reach the mock, and the two requests counted below would be one.
+      timeoutMs: 1000,
       sleep: async () => {},
     }).catch((e: unknown) => e);
 

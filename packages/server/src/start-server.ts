@@ -55,7 +55,9 @@ export interface StartServerOptions extends Partial<ServerConfig> {
    */
   store?: EndpointStore;
   /**
-   * Where the lines about reloads of a watched `configFile` go (one per reload).
+   * Where the lines about reloads of a watched `configFile` go (one per reload),
+   * and those about hosts the file moved from another endpoint (one per host, at
+   * start and on reloads).
    * @default standard error
    */
   onConfigReload?: (line: string) => void;
@@ -259,6 +261,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   };
   const serve = await pickServe(options);
   const served: Served[] = [];
+  /** A start-up that fails once listening began closes what it opened: the listeners, the mock file, the backend. */
+  const closeOpened = async (): Promise<void> => {
+    await Promise.all(served.map((one) => one.close()));
+    await mockFile?.close();
+    await backend.close();
+  };
   const endpointUrls: Record<string, string> = {};
   // The daemon's port first, then each endpoint served at the root of its own (`--serve name=port`).
   const ports: [string | undefined, number][] = [[undefined, port], ...Object.entries(options.serve ?? {})];
@@ -268,9 +276,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       served.push(...one);
       if (endpoint !== undefined) endpointUrls[endpoint] = (one[0] as Served).url;
     } catch (error) {
-      await Promise.all(served.map((one) => one.close()));
-      await mockFile?.close();
-      await backend.close();
+      await closeOpened();
       const cause = error as NodeJS.ErrnoException & { address?: string };
       // The address that failed (with the loopback default, one of two), as the error names it.
       const address = cause.address ?? host ?? LOOPBACK.join(' and ');
@@ -300,9 +306,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       served.push(...secure);
       tls = { ca: material.caPath, urls: secure.map((one) => one.url) };
     } catch (error) {
-      await Promise.all(served.map((one) => one.close()));
-      await mockFile?.close();
-      await backend.close();
+      await closeOpened();
       const cause = error as NodeJS.ErrnoException;
       if (cause instanceof StartError) throw cause;
       const at = options.httpsPort ?? DEFAULTS.httpsPort;

@@ -234,8 +234,9 @@ describe('graceful shutdown', () => {
     const answered = performance.now();
     expect(answered - started).toBeGreaterThanOrEqual(490);
     expect(await exit).toEqual({ code: 0, signal: null });
-    // Not held open by the client's idle keep-alive connections (fetch keeps them ~4 s).
-    expect(performance.now() - answered).toBeLessThan(2000);
+    // Not held open by the client's idle keep-alive connections (fetch keeps them ~4 s): 3 s, not 2 s, leaves a
+    // busy machine room for the shutdown itself while still telling the two apart.
+    expect(performance.now() - answered).toBeLessThan(3000);
   });
 
   it('answers a pending long-poll at once with what there is, instead of holding the shutdown', async () => {
@@ -249,6 +250,7 @@ describe('graceful shutdown', () => {
       body: { requests: [], complete: false, journalId: expect.any(String) },
     });
     expect(await exit).toEqual({ code: 0, signal: null });
-    expect(performance.now() - stopped).toBeLessThan(2000); // not the 5 s grace, let alone 30 s
+    // Not the 5 s grace (a timer: never less), let alone 30 s; 4 s leaves a busy machine room for the shutdown.
+    expect(performance.now() - stopped).toBeLessThan(4000);
   });
 });

@@ -5,13 +5,12 @@
 // request body exact.
 
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as harValidator from 'har-validator';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { killAll, makeTempDir, removeTempDirs, runCli, startDaemon } from './helpers/daemon.js';
+import { LOGO, type PeerApi, startPeerApi, USER } from './helpers/peer-api.js';
 import { closeBrowser, useBrowser } from './web-support.js';
 
 afterEach(async () => {
@@ -22,23 +21,9 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
-const USER = '{"id":12345678901234567890,"name":"Zoë","tags":["a","b"]}';
-const LOGO = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe, 0x01]);
-const JOB_STATES = ['queued', 'running', 'done'];
-
-function bodyOf(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
-}
-
 /** The peer: a small API as a real server, with a job whose state moves on each read. */
-async function startPeer(): Promise<{ server: Server; url: string; reset(): void }> {
-  let jobReads = 0;
-  const server = createServer(async (request, response) => {
-    const body = await bodyOf(request);
+function startPeer(): Promise<PeerApi> {
+  return startPeerApi((request, response, nextJobState) => {
     if (request.url === '/') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       response.end('<!doctype html><title>peer</title>');
@@ -50,22 +35,13 @@ async function startPeer(): Promise<{ server: Server; url: string; reset(): void
         'x-request-id': 'r-1',
       });
       response.end(gzipSync(USER));
-    } else if (request.url === '/api/logo.bin') {
-      response.writeHead(200, { 'content-type': 'application/octet-stream' });
-      response.end(LOGO);
-    } else if (request.url === '/api/users' && request.method === 'POST') {
-      response.writeHead(201, { 'content-type': 'text/plain; charset=utf-8', location: '/api/users/2' });
-      response.end(`created ${body}`);
     } else if (request.url === '/api/jobs/7') {
-      const state = JOB_STATES[Math.min(jobReads++, JOB_STATES.length - 1)];
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(`{"state":"${state}"}`);
+      response.end(`{"state":"${nextJobState()}"}`);
     } else {
       response.writeHead(404).end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, reset: () => (jobReads = 0) };
 }
 
 interface Seen {

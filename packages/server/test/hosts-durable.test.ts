@@ -110,6 +110,7 @@ describe('host mappings across SIGKILL (LevelDB)', () => {
 
 describe('host mappings shared by replicas on one redis-server', () => {
   it('a mapping set, removed with its endpoint or reset on one replica is seen by the other; a late replica loads them', async () => {
+    // Each wait below is for a change to reach another replica through Redis: 10 s bounds it on a busy 2-core machine.
     redis = await startTestRedis();
     const env = { MOCKPOINT_REDIS_URL: redis.socket };
     const [a, b] = await Promise.all([startDaemon({ env }), startDaemon({ env })]);
@@ -118,7 +119,7 @@ describe('host mappings shared by replicas on one redis-server', () => {
     await vi.waitFor(
       async () =>
         expect(await byHost(b as Daemon, 'api.replica.example')).toEqual({ status: 200, body: '{"full_name":"a/b"}' }),
-      { timeout: 5000, interval: 20 },
+      { timeout: 10_000, interval: 20 },
     );
     const late = await startDaemon({ env });
     expect(await byHost(late, 'api.replica.example')).toEqual({ status: 200, body: '{"full_name":"a/b"}' });
@@ -127,7 +128,7 @@ describe('host mappings shared by replicas on one redis-server', () => {
     expect((await requestJson(`${(b as Daemon).url}/api/endpoints/${name}`, { method: 'DELETE' })).status).toBe(204);
     for (const replica of [a as Daemon, late]) {
       await vi.waitFor(async () => expect(await hostTable(replica)).toEqual({ hosts: [] }), {
-        timeout: 5000,
+        timeout: 10_000,
         interval: 20,
       });
     }
@@ -135,13 +136,13 @@ describe('host mappings shared by replicas on one redis-server', () => {
     // Set on the late replica, reset on a: every replica ends with none.
     await mapped(late, name, ['again.replica.example']);
     await vi.waitFor(async () => expect((await byHost(b as Daemon, 'again.replica.example')).status).toBe(200), {
-      timeout: 5000,
+      timeout: 10_000,
       interval: 20,
     });
     expect((await requestJson(`${(a as Daemon).url}/api/endpoints`, { method: 'DELETE' })).status).toBe(204);
     for (const replica of [b as Daemon, late]) {
       await vi.waitFor(async () => expect(await hostTable(replica)).toEqual({ hosts: [] }), {
-        timeout: 5000,
+        timeout: 10_000,
         interval: 20,
       });
     }

@@ -74,7 +74,7 @@ describe('nginx round-robin in front of three replicas (the docs/replicas.md exa
       // Generous: the invalidation is sent before the replace is acknowledged, but the
       // replica applies it on its next turn of the event loop.
       if (read.text !== '{"ok":false}') {
-        await expect.poll(async () => (await through('/endpoint/hook')).text, { timeout: 5000 }).toBe('{"ok":false}');
+        await expect.poll(async () => (await through('/endpoint/hook')).text).toBe('{"ok":false}');
       }
     }
 
@@ -83,12 +83,10 @@ describe('nginx round-robin in front of three replicas (the docs/replicas.md exa
     // Once three reads in a row (one per replica, round-robin) say 404, every
     // replica has applied the invalidation: from then on every read must.
     await expect
-      .poll(
-        async () =>
-          [await through('/endpoint/hook'), await through('/endpoint/hook'), await through('/endpoint/hook')].map(
-            (r) => r.status,
-          ),
-        { timeout: 5000 },
+      .poll(async () =>
+        [await through('/endpoint/hook'), await through('/endpoint/hook'), await through('/endpoint/hook')].map(
+          (r) => r.status,
+        ),
       )
       .toEqual([404, 404, 404]);
     for (let i = 0; i < 6; i++) expect((await through('/endpoint/hook')).status).toBe(404);

@@ -44,7 +44,15 @@ async function read(daemon: Daemon, name: string): Promise<{ status: number; tex
   return { status: response.status, text: await response.text() };
 }
 
-/** Resolves with how long `check` took to become true; rejects after `ms` (a generous bound: the real number is in `pnpm bench`). */
+/**
+ * How long a replica may take to see another's change. A bound on staleness, not a latency claim (the real
+ * numbers are in `pnpm bench`): 2 s was tight on a 2-core CI machine running three daemons, Redis and the
+ * rest of the suite, where a replica's pub/sub read can wait that long for the CPU. A replica that never
+ * drops its cached copy still fails (the cache has no expiry to hide it).
+ */
+const SEEN_WITHIN_MS = 10_000;
+
+/** Resolves with how long `check` took to become true; rejects after `ms`. */
 async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
   const started = performance.now();
   await vi.waitFor(async () => expect(await check()).toBe(true), { timeout: ms, interval: 2 });
@@ -106,12 +114,12 @@ describe('three daemons on one redis-server', () => {
       const put = await requestJson(`${writer.url}/api/endpoints/${name}`, { method: 'PUT', body: { data: round } });
       expect(put.status).toBe(200);
       for (const daemon of all) {
-        const took = await within(2000, async () => (await read(daemon, name)).text === String(round));
+        const took = await within(SEEN_WITHIN_MS, async () => (await read(daemon, name)).text === String(round));
         worst = Math.max(worst, took);
       }
     }
     // The bound here is generous (shared CI machines); `pnpm bench` measures p50/p99/max.
-    expect(worst).toBeLessThan(2000);
+    expect(worst).toBeLessThan(SEEN_WITHIN_MS);
   });
 
   it('routes set on A answer on B and C; each later change (append, remove one, replace, clear) is seen by replicas that had the table cached', async () => {
@@ -133,7 +141,7 @@ describe('three daemons on one redis-server', () => {
     let worst = 0;
     const seen = async (subpath: string, expected: { status: number; text?: string }) => {
       for (const daemon of all) {
-        const took = await within(2000, async () => {
+        const took = await within(SEEN_WITHIN_MS, async () => {
           const got = await at(daemon, subpath);
           return got.status === expected.status && (expected.text === undefined || got.text === expected.text);
         });
@@ -155,7 +163,7 @@ describe('three daemons on one redis-server', () => {
     await seen('/tea', { status: 404 });
     for (const daemon of all) expect((await routes(daemon, 'GET')).body).toEqual({ routes: [] });
     // The bound here is generous (shared CI machines); `pnpm bench` measures the real numbers.
-    expect(worst).toBeLessThan(2000);
+    expect(worst).toBeLessThan(SEEN_WITHIN_MS);
   });
 
   it('a POST to B is listed by C and wakes a long-poll held on A; ids compare across replicas', async () => {
@@ -269,7 +277,7 @@ describe('three daemons on one redis-server', () => {
     }
     expect((await requestJson(`${c!.url}/api/endpoints/${name}`, { method: 'DELETE' })).status).toBe(204);
     for (const daemon of [a!, b!, c!]) {
-      await within(2000, async () => (await read(daemon, name)).status === 404);
+      await within(SEEN_WITHIN_MS, async () => (await read(daemon, name)).status === 404);
       expect((await requestJson(`${daemon.url}/api/endpoints/${name}`)).status).toBe(404);
     }
   });

@@ -7,12 +7,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
+import { freePort } from './helpers/free-port.js';
 import { closeBrowser, eventually, openPage, poll, startWebDaemon, useBrowser } from './web-support.js';
 
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
@@ -29,18 +29,6 @@ async function docSnippet(): Promise<string> {
   const match = /<!-- nginx-snippet -->\n```nginx\n([\s\S]*?)```/.exec(doc);
   if (!match) throw new Error('docs/web.md has no ```nginx block after <!-- nginx-snippet -->');
   return match[1] as string;
-}
-
-/** A port that was free a moment ago (nginx cannot listen on port 0 and tell us). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 beforeAll(async () => {

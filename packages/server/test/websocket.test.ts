@@ -68,7 +68,7 @@ describe('websocket on the daemon', () => {
       ['MESSAGE', 'out', '{"result":3}'],
     ]);
     // The journal records a frame as it is sent: the client may read it a moment later.
-    await vi.waitFor(() => expect(replies).toEqual(['{"type":"ready"}', '{"result":3}']));
+    await vi.waitFor(() => expect(replies).toEqual(['{"type":"ready"}', '{"result":3}']), { timeout: 10_000 });
   });
 
   it('fuzz: random code points and bytes in incoming messages are journaled exactly; the daemon keeps answering', async () => {

@@ -5,8 +5,6 @@
 // `mockpoint export --to wiremock` loaded into WireMock answers as mockpoint did.
 
 import { writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -18,6 +16,7 @@ import {
   runCli,
   startDaemon,
 } from './helpers/daemon.js';
+import { type PeerApi, startPeerApi, USER } from './helpers/peer-api.js';
 import { startWireMock, type TestWireMock } from './helpers/wiremock.js';
 
 let wiremock: TestWireMock;
@@ -30,43 +29,20 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
-const USER = '{"id":12345678901234567890,"name":"Zoë","tags":["a","b"]}';
-const LOGO = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe, 0x01]);
-const JOB_STATES = ['queued', 'running', 'done'];
-
-function bodyOf(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
-}
-
 /** The peer WireMock records: a small API, with a job whose state moves on each read. */
-async function startPeer(): Promise<{ server: Server; url: string }> {
-  let jobReads = 0;
-  const server = createServer(async (request, response) => {
-    const body = await bodyOf(request);
+function startPeer(): Promise<PeerApi> {
+  return startPeerApi((request, response, nextJobState) => {
     if (request.url === '/api/users/1') {
       response.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'r-1' });
       response.end(USER);
-    } else if (request.url === '/api/logo.bin') {
-      response.writeHead(200, { 'content-type': 'application/octet-stream' });
-      response.end(LOGO);
-    } else if (request.url === '/api/users' && request.method === 'POST') {
-      response.writeHead(201, { 'content-type': 'text/plain; charset=utf-8', location: '/api/users/2' });
-      response.end(`created ${body}`);
     } else if (request.url === '/api/jobs/7') {
-      const state = JOB_STATES[Math.min(jobReads++, JOB_STATES.length - 1)];
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(`{"id":7,"state":"${state}"}`);
+      response.end(`{"id":7,"state":"${nextJobState()}"}`);
     } else {
       response.writeHead(404, { 'content-type': 'text/plain' });
       response.end('no');
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
 interface Sent {
@@ -75,6 +51,17 @@ interface Sent {
   headers?: Record<string, string>;
   body?: string;
 }
+
+/** What the recorder records through WireMock, and what is then played back to both. */
+const RECORDED: readonly Sent[] = [
+  { path: '/api/users/1' },
+  { path: '/api/logo.bin' },
+  { method: 'POST', path: '/api/users', headers: { 'content-type': 'text/plain' }, body: 'Ada' },
+  { path: '/api/jobs/7' },
+  { path: '/api/jobs/7' },
+  { path: '/api/jobs/7' },
+  { path: '/api/jobs/7' },
+];
 
 interface Seen {
   status: number;
@@ -113,16 +100,7 @@ describe('mockpoint import from WireMock', () => {
     try {
       await wiremock.admin('DELETE', '/mappings');
       await wiremock.admin('POST', '/recordings/start', { targetBaseUrl: peer.url, persist: true });
-      const requests: Sent[] = [
-        { path: '/api/users/1' },
-        { path: '/api/logo.bin' },
-        { method: 'POST', path: '/api/users', headers: { 'content-type': 'text/plain' }, body: 'Ada' },
-        { path: '/api/jobs/7' },
-        { path: '/api/jobs/7' },
-        { path: '/api/jobs/7' },
-        { path: '/api/jobs/7' },
-      ];
-      for (const request of requests) await send(wiremock.url, request, []);
+      for (const request of RECORDED) await send(wiremock.url, request, []);
       await wiremock.admin('POST', '/recordings/stop');
     } finally {
       peer.server.close();
@@ -140,16 +118,7 @@ describe('mockpoint import from WireMock', () => {
     const daemon = await startDaemon({ cwd: dir, args: ['--config', 'mockpoint.json'] });
     // Playback: WireMock from the same mappings it recorded, every scenario at its start.
     await wiremock.admin('POST', '/scenarios/reset');
-    const requests: Sent[] = [
-      { path: '/api/users/1' },
-      { path: '/api/logo.bin' },
-      { method: 'POST', path: '/api/users', headers: { 'content-type': 'text/plain' }, body: 'Ada' },
-      { path: '/api/jobs/7' },
-      { path: '/api/jobs/7' },
-      { path: '/api/jobs/7' },
-      { path: '/api/jobs/7' },
-    ];
-    const seen = await both(`${daemon.url}/endpoint/api`, requests, ['content-type', 'location', 'x-request-id']);
+    const seen = await both(`${daemon.url}/endpoint/api`, RECORDED, ['content-type', 'location', 'x-request-id']);
     expect(seen.mockpoint).toEqual(seen.wiremock);
     expect(Buffer.from(seen.mockpoint[0]?.body ?? '', 'hex').toString('utf8')).toBe(USER);
     expect(seen.mockpoint.slice(3).map((s) => JSON.parse(Buffer.from(s.body, 'hex').toString()).state)).toEqual([

@@ -42,7 +42,9 @@ describe('createMockServer({ config })', () => {
   });
 });
 
-describe('the plugin option config', () => {
+// A child Vitest: the bound the other child-Vitest tests have (runVitest itself gives the child 60 s; the
+// default 30 s test timeout cut that short on a busy machine).
+describe('the plugin option config', { timeout: 90_000 }, () => {
   it('the run-wide instance starts with the file', async () => {
     const run = await runVitest(join(FIXTURES, 'mock-file'));
     expect(run.output).toMatch(/Tests\s+1 passed \(1\)/);

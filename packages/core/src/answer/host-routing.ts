@@ -8,27 +8,10 @@
  * @module
  */
 import { isAllowedHost } from '../http/host-guard.js';
-import { mappedTarget } from '../wire/endpoint-target.js';
+import { absoluteTarget, mappedTarget } from '../wire/endpoint-target.js';
 import { splitHostPort } from '../wire/host-rules.js';
 import { type EndpointAnswer, errorAnswer } from './endpoint-answer.js';
 import type { HostTable } from './host-table.js';
-
-/** The authority of an absolute-form target (`http://api.github.com:80/x` → `api.github.com:80`); at most 300 characters looked at. */
-export function targetAuthority(url: string): string {
-  const scheme = url.indexOf('://');
-  if (scheme === -1) return '';
-  const from = scheme + 3;
-  let end = from;
-  const stop = Math.min(url.length, from + 300);
-  while (end < stop) {
-    const c = url.charCodeAt(end);
-    if (c === 47 /* / */ || c === 63 /* ? */ || c === 35 /* # */) break;
-    end++;
-  }
-  const authority = url.slice(from, end);
-  const at = authority.lastIndexOf('@');
-  return at === -1 ? authority : authority.slice(at + 1);
-}
 
 /** The error a proxied request to an unmapped host gets: the hosts that are mapped, so the fix is plain. */
 export function hostNotMocked(host: string, hosts: HostTable): EndpointAnswer {
@@ -76,7 +59,7 @@ export function routeByHost(
   passThrough?: { readonly port: number | undefined },
 ): string | EndpointAnswer | typeof PASS_THROUGH | undefined {
   if (url.charCodeAt(0) !== 47 /* / */ && url !== '*') {
-    const authority = targetAuthority(url);
+    const authority = absoluteTarget(url).authority ?? '';
     const name = hosts.size === 0 ? undefined : hosts.lookup(authority);
     if (name !== undefined) return mappedTarget(name, url);
     if (authority === '') return undefined;

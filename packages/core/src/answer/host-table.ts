@@ -64,6 +64,11 @@ export class HostTable {
     return [...this.#entries.values()].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
   }
 
+  /** The mapping of exactly `pattern` (no `*.` pattern above it is looked at). */
+  held(pattern: string): HostEntry | undefined {
+    return this.#entries.get(pattern);
+  }
+
   /** The hosts mapped to `name`, from both sources, in host order. */
   hostsOf(name: string): HostEntry[] {
     return this.list().filter((entry) => entry.name === name);
@@ -83,9 +88,11 @@ export class HostTable {
    * The patterns {@link setHosts} would give `name` for `hosts`, changing
    * nothing: `INVALID_HOSTS` for a bad one or too many, `HOST_TAKEN` for one
    * mapped to another name or by the settings (one the settings map to `name`
-   * already is left out: it stays theirs).
+   * already is left out: it stays theirs). With `move`, a host the API gave
+   * another name is taken too (the caller moves it: see {@link held}); one the
+   * settings map elsewhere is still refused.
    */
-  check(name: string, hosts: readonly string[]): string[] {
+  check(name: string, hosts: readonly string[], options: { move?: boolean } = {}): string[] {
     if (hosts.length > MAX_HOSTS_PER_NAME) {
       throw new MockpointError(
         'INVALID_HOSTS',
@@ -102,7 +109,7 @@ export class HostTable {
         );
       }
       const held = this.#entries.get(pattern);
-      if (held !== undefined && held.name !== name) {
+      if (held !== undefined && held.name !== name && !(options.move && held.source === 'api')) {
         throw new MockpointError(
           'HOST_TAKEN',
           `"${pattern}" is mapped to endpoint "${held.name}"${held.source === 'settings' ? ' by MOCKPOINT_HOSTS' : ''}; remove it there first`,

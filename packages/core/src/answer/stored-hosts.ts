@@ -11,7 +11,7 @@
 
 import type { EndpointStore } from '../store/store.js';
 import { KeyedMutex } from '../store/store.js';
-import type { HostEntry } from '../wire/host-mapping.js';
+import type { HostEntry, HostMove } from '../wire/host-mapping.js';
 import type { HostTable } from './host-table.js';
 
 /** One lock for every host write and reload: which host is whose is checked across names. */
@@ -57,16 +57,46 @@ export class StoredHosts {
   set(name: string, hosts: readonly string[]): Promise<HostEntry[]> {
     return this.#lock.run(ALL, async () => {
       const patterns = this.#table.check(name, hosts);
-      try {
-        await this.#store.setHosts(name, patterns);
-      } catch (error) {
-        // A write that failed may still have landed: the next change reloads every name.
-        this.#stale = true;
-        throw error;
-      }
-      this.#table.load(name, patterns);
+      await this.#write(name, patterns);
       return this.#table.hostsOf(name);
     });
+  }
+
+  /**
+   * As {@link set}, but a host the API gave another name moves to `name` (the
+   * settings' are still refused): each name it leaves is written without it
+   * first, so a crash between the writes leaves the host unmapped, never with
+   * the name it left. Answers the hosts of `name` and the moves.
+   */
+  take(name: string, hosts: readonly string[]): Promise<{ hosts: HostEntry[]; moved: HostMove[] }> {
+    return this.#lock.run(ALL, async () => {
+      const patterns = this.#table.check(name, hosts, { move: true });
+      const moved: HostMove[] = [];
+      for (const host of patterns) {
+        const held = this.#table.held(host);
+        if (held !== undefined && held.name !== name) moved.push({ host, from: held.name, to: name });
+      }
+      const taken = new Set(moved.map((move) => move.host));
+      for (const from of new Set(moved.map((move) => move.from))) {
+        // From the store, not the table: a pattern it keeps but the table left out (the settings hold it) stays kept.
+        const kept = (await this.#store.getHosts(from)).filter((host) => !taken.has(host));
+        await this.#write(from, kept);
+      }
+      await this.#write(name, patterns);
+      return { hosts: this.#table.hostsOf(name), moved };
+    });
+  }
+
+  /** Writes `patterns` as the hosts of `name` to the store, then to the table. */
+  async #write(name: string, patterns: readonly string[]): Promise<void> {
+    try {
+      await this.#store.setHosts(name, patterns);
+    } catch (error) {
+      // A write that failed may still have landed: the next change reloads every name.
+      this.#stale = true;
+      throw error;
+    }
+    this.#table.load(name, patterns);
   }
 
   /** Removes the hosts the API gave `name`, from the store first. */

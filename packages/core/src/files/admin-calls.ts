@@ -7,6 +7,7 @@
  */
 import { answerJson, type QueuedAnswer } from '../wire/answer-json.js';
 import { type ErrorCode, MockpointError } from '../wire/errors.js';
+import type { HostEntry } from '../wire/host-mapping.js';
 import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
 import { decodeRoutes, routesJson } from '../wire/route.js';
 import { queueBodyFromMembers } from '../wire/schemas.js';
@@ -83,6 +84,12 @@ export async function listNames(target: AdminTarget): Promise<string[]> {
     after = page.next;
   }
   return names;
+}
+
+/** Every host mapped on the daemon, with its endpoint and source (a daemon older than host mappings: none). */
+export async function listHosts(target: AdminTarget): Promise<HostEntry[]> {
+  const text = await call(target, 'GET', '/api/hosts', undefined, true);
+  return text === undefined ? [] : (JSON.parse(text) as { hosts: HostEntry[] }).hosts;
 }
 
 /** What `name` holds now: its record (exact), routes and queued answers. */
@@ -175,7 +182,8 @@ export async function writeState(target: AdminTarget, desired: EndpointState, cu
   else if (current === undefined || current.collections !== undefined) {
     await call(target, 'DELETE', `${path}/collections`);
   }
-  if (bodies.hosts !== undefined) await call(target, 'PUT', `${path}/hosts`, bodies.hosts);
+  // The file wins for its hosts too: one another endpoint holds through the API moves here (those of MOCKPOINT_HOSTS never).
+  if (bodies.hosts !== undefined) await call(target, 'PUT', `${path}/hosts?move=true`, bodies.hosts);
   else if (current?.hosts !== undefined) await call(target, 'DELETE', `${path}/hosts`);
   // After the record: deleting the record above removed the schema with the name.
   if (bodies.graphql !== undefined) await call(target, 'PUT', `${path}/graphql`, bodies.graphql);

@@ -32,6 +32,7 @@ describe('applyMockFile', () => {
       changed: [],
       unchanged: [],
       removed: [],
+      moved: [],
     });
     expect(await applyMockFile(file, target)).toMatchObject({ changed: [], unchanged: ['flaky', 'steady'] });
     // Half used: one of the two 503s is left, which is not what the file says.

@@ -1,12 +1,17 @@
 /**
  * Applying a mock file to a daemon (or an app in this process): the file wins
- * for the names it defines, other names are kept (or removed with `prune`).
- * First a plan (what is created, changed, unchanged, removed), then the writes.
+ * for the names it defines and for the hosts it maps (a host another endpoint
+ * holds through the API moves to the file's; one `MOCKPOINT_HOSTS` maps
+ * elsewhere is refused before anything is written), other names are kept (or
+ * removed with `prune`). First a plan (what is created, changed, unchanged,
+ * removed, which hosts move), then the writes.
  *
  * @module
  */
-import { type AdminTarget, listNames, readState, removeState, stateKey, writeState } from './admin-calls.js';
-import type { MockFile } from './parse-mock-file.js';
+import { MockpointError } from '../wire/errors.js';
+import type { HostMove } from '../wire/host-mapping.js';
+import { type AdminTarget, listHosts, listNames, readState, removeState, stateKey, writeState } from './admin-calls.js';
+import type { MockFile, MockFileEndpoint } from './parse-mock-file.js';
 
 /** What applying a file does (or did), by endpoint name. */
 export interface ApplyPlan {
@@ -14,6 +19,8 @@ export interface ApplyPlan {
   changed: string[];
   unchanged: string[];
   removed: string[];
+  /** The hosts the file maps that another endpoint held: they move to the file's endpoint. */
+  moved: HostMove[];
 }
 
 /** Options for {@link applyMockFile}. */
@@ -35,10 +42,11 @@ export async function applyMockFile(
   target: AdminTarget,
   options: ApplyOptions = {},
 ): Promise<ApplyPlan> {
-  const plan: ApplyPlan = { created: [], changed: [], unchanged: [], removed: [] };
+  const plan: ApplyPlan = { created: [], changed: [], unchanged: [], removed: [], moved: [] };
   const defined = new Set(file.endpoints.map((endpoint) => endpoint.name));
   const existing = new Set(await listNames(target));
   const writes: (() => Promise<void>)[] = [];
+  const written: MockFileEndpoint[] = [];
   for (const desired of file.endpoints) {
     const current = await readState(target, desired.name);
     const exists =
@@ -53,8 +61,10 @@ export async function applyMockFile(
       continue;
     }
     (exists ? plan.changed : plan.created).push(desired.name);
+    written.push(desired);
     writes.push(() => writeState(target, desired, current));
   }
+  plan.moved = await hostMoves(target, written);
   if (options.prune) {
     for (const name of existing) {
       if (defined.has(name)) continue;
@@ -66,17 +76,66 @@ export async function applyMockFile(
   return plan;
 }
 
-/** The plan as lines for a person: `+ name` created, `~ name` changed, `- name` removed, and a count. */
+/**
+ * The hosts `endpoints` map that another endpoint holds now: those the API gave
+ * it move (answered, for the plan); one `MOCKPOINT_HOSTS` maps elsewhere is
+ * refused with `HOST_TAKEN` here, before anything is written (the setting wins).
+ */
+async function hostMoves(target: AdminTarget, endpoints: readonly MockFileEndpoint[]): Promise<HostMove[]> {
+  if (!endpoints.some((endpoint) => endpoint.hosts !== undefined && endpoint.hosts.length > 0)) return [];
+  const held = new Map((await listHosts(target)).map((entry) => [entry.host, entry]));
+  const moves: HostMove[] = [];
+  for (const endpoint of endpoints) {
+    // The file's hosts are parsed patterns, compared as the daemon keeps them.
+    for (const host of endpoint.hosts ?? []) {
+      const entry = held.get(host);
+      if (entry === undefined || entry.name === endpoint.name) continue;
+      if (entry.source === 'settings') {
+        throw new MockpointError(
+          'HOST_TAKEN',
+          `endpoint ${quoted(endpoint.name)} maps ${host}, which MOCKPOINT_HOSTS maps to endpoint ${quoted(entry.name)}; the setting wins over a mock file: map the host in only one of them`,
+          { details: { host, name: entry.name } },
+        );
+      }
+      moves.push({ host, from: entry.name, to: endpoint.name });
+    }
+  }
+  return moves;
+}
+
+/**
+ * An endpoint name (at most 64 characters) or a host (at most 255) in quotes for a
+ * line a person reads: one read back from a daemon or a store is bounded, and
+ * anything but printable ASCII is escaped.
+ */
+function quoted(text: string, max = 64): string {
+  return JSON.stringify(text.slice(0, max)).replace(
+    /[^\x20-\x7e]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** One host move for a person: `api.github.com moved from endpoint "gh" to "github"`. */
+export function describeMove(move: HostMove, dryRun = false): string {
+  return `${quoted(move.host, 255).slice(1, -1)} ${dryRun ? 'would move' : 'moved'} from endpoint ${quoted(move.from)} to ${quoted(move.to)}`;
+}
+
+/**
+ * The plan as lines for a person: `+ name` created, `~ name` changed, `> host …`
+ * moved, `- name` removed, and a count.
+ */
 export function describePlan(plan: ApplyPlan, dryRun = false): string[] {
   const lines = [
     ...plan.created.map((name) => `+ ${name}`),
     ...plan.changed.map((name) => `~ ${name}`),
+    ...plan.moved.map((move) => `> ${describeMove(move, dryRun)}`),
     ...plan.removed.map((name) => `- ${name}`),
   ];
   const verb = dryRun ? 'would be' : '';
   const count = (n: number, what: string) => `${n} ${verb ? `${verb} ` : ''}${what}`;
+  const moved = plan.moved.length;
   lines.push(
-    `${count(plan.created.length, 'created')}, ${count(plan.changed.length, 'changed')}, ${count(plan.removed.length, 'removed')}, ${plan.unchanged.length} unchanged`,
+    `${count(plan.created.length, 'created')}, ${count(plan.changed.length, 'changed')}, ${count(plan.removed.length, 'removed')}, ${plan.unchanged.length} unchanged${moved > 0 ? `, ${moved} ${moved === 1 ? 'host' : 'hosts'} ${verb ? `${verb} ` : ''}moved` : ''}`,
   );
   return lines;
 }
@@ -87,12 +146,14 @@ export function describePlan(plan: ApplyPlan, dryRun = false): string[] {
  * `previous` defined and `next` does not are removed. Answers the plan.
  */
 export async function applyChanges(previous: MockFile, next: MockFile, target: AdminTarget): Promise<ApplyPlan> {
-  const plan: ApplyPlan = { created: [], changed: [], unchanged: [], removed: [] };
+  const plan: ApplyPlan = { created: [], changed: [], unchanged: [], removed: [], moved: [] };
   const before = new Map(previous.endpoints.map((endpoint) => [endpoint.name, stateKey(endpoint)]));
   const names = new Set(next.endpoints.map((endpoint) => endpoint.name));
+  const written = next.endpoints.filter((endpoint) => before.get(endpoint.name) !== stateKey(endpoint));
+  plan.moved = await hostMoves(target, written);
   for (const endpoint of next.endpoints) {
     const key = before.get(endpoint.name);
-    if (key === stateKey(endpoint)) {
+    if (!written.includes(endpoint)) {
       plan.unchanged.push(endpoint.name);
       continue;
     }

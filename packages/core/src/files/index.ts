@@ -5,8 +5,17 @@
  *
  * @module
  */
+
+export type { HostMove } from '../wire/host-mapping.js';
 export { type AdminTarget, journalHar } from './admin-calls.js';
-export { type ApplyOptions, type ApplyPlan, applyChanges, applyMockFile, describePlan } from './apply-mock-file.js';
+export {
+  type ApplyOptions,
+  type ApplyPlan,
+  applyChanges,
+  applyMockFile,
+  describeMove,
+  describePlan,
+} from './apply-mock-file.js';
 export { type ExportOptions, exportMockFile } from './export-mock-file.js';
 export { type HarImport, type HarImportOptions, harMockFile, isHar } from './har-mock-file.js';
 export {

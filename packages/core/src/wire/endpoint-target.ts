@@ -59,14 +59,51 @@ export function urlTarget(url: string): string {
 export function mappedTarget(name: string, url: string): string {
   let start = 0;
   if (url.charCodeAt(0) !== 47 /* / */) {
-    const scheme = url.indexOf('://');
-    start = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
+    const target = absoluteTarget(url);
+    start = target.path;
     if (start === -1) {
       // `http://host` or `http://host?q`: the path is `/`.
-      const q = scheme === -1 ? -1 : url.indexOf('?', scheme + 3);
+      const q = target.authority === undefined ? -1 : url.indexOf('?', target.authorityEnd);
       return `${ENDPOINT_PREFIX}${name}${q === -1 ? '' : url.slice(q)}`;
     }
   }
   const hash = url.indexOf('#', start);
   return `${ENDPOINT_PREFIX}${name}${url.slice(start, hash === -1 ? undefined : hash)}`;
+}
+
+/** An absolute-form request target (`GET http://user@host:80/path?q HTTP/1.1`), read by {@link absoluteTarget}. */
+export interface AbsoluteTarget {
+  /** The host and port (`host:80`, no userinfo; at most its first 300 characters); `undefined` when the target has no `://`. */
+  authority: string | undefined;
+  /** Where the authority stops in the target: its first `/`, `?` or `#`, or the target's end. */
+  authorityEnd: number;
+  /** Where the path starts in the target (the `/` that ends the authority); -1 when there is none (`http://host?q`). */
+  path: number;
+}
+
+/** The longest authority read: a host name is at most 253 characters, and a request's bytes are hostile. */
+const AUTHORITY_MAX = 300;
+
+/**
+ * The one reading of an absolute-form target (a client using the daemon as its
+ * HTTP proxy sends `http://host/path` as the target): its authority, and where
+ * the path starts. Every place that takes a host or a path from such a target
+ * reads it here.
+ */
+export function absoluteTarget(url: string): AbsoluteTarget {
+  const scheme = url.indexOf('://');
+  if (scheme === -1) return { authority: undefined, authorityEnd: -1, path: -1 };
+  const from = scheme + 3;
+  let end = from;
+  while (end < url.length) {
+    const c = url.charCodeAt(end);
+    if (c === 47 /* / */ || c === 63 /* ? */ || c === 35 /* # */) break;
+    end++;
+  }
+  // Longer than any host and port: its first 300 characters, which map nothing (a request's bytes are never copied out whole).
+  const authority = url.slice(from, Math.min(end, from + AUTHORITY_MAX));
+  const at = authority.lastIndexOf('@');
+  // The path is there only when a `/` ends the authority: in `http://host?q=/x` the path is empty (`/`), not `/x`.
+  const path = url.charCodeAt(end) === 47 /* / */ ? end : -1;
+  return { authority: at === -1 ? authority : authority.slice(at + 1), authorityEnd: end, path };
 }

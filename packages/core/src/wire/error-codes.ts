@@ -309,8 +309,8 @@ export const ERRORS = {
     fix: 'replace it (`PUT /api/endpoints/{name}`) or pick another name',
   },
   HOST_TAKEN: {
-    when: '`PUT /api/endpoints/{name}/hosts` with a host mapped to another endpoint (by the API, or by `MOCKPOINT_HOSTS`, which the API cannot change); nothing changes',
-    fix: 'remove the host from the other endpoint first, or pick another host',
+    when: '`PUT /api/endpoints/{name}/hosts` with a host mapped to another endpoint (by the API without `?move=true`, or by `MOCKPOINT_HOSTS`, which the API cannot change); or a mock file (`--config`, a `--watch` reload, `mockpoint apply`) mapping a host `MOCKPOINT_HOSTS` maps to another endpoint: nothing of the file is written (at start, the daemon does not start)',
+    fix: 'remove the host from the other endpoint first, take it with `?move=true`, or pick another host; for a file, map the host in the file or in `MOCKPOINT_HOSTS`, not both',
   },
   QUEUE_FULL: {
     when: 'queuing would pass 100 answers for the name (or 64 MiB of queued answers in all, across replicas with Redis); nothing is queued',

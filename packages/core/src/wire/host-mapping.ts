@@ -47,6 +47,19 @@ export interface HostEntry extends HostMapping {
 }
 
 /**
+ * A host taken from the endpoint that held it for another (`PUT …/hosts?move=true`,
+ * a mock file that maps it: docs/https.md "Which wins").
+ */
+export interface HostMove {
+  /** The host pattern. */
+  host: string;
+  /** The endpoint that held it. */
+  from: string;
+  /** The endpoint that holds it now. */
+  to: string;
+}
+
+/**
  * `host=name,host=name` (the setting's text) as mappings, or a message naming
  * the first bad entry. A host given twice is refused: which name would win?
  */

@@ -1,6 +1,6 @@
 /**
  * `mockpoint apply FILE [--prune] [--dry-run]`: makes a running daemon hold
- * what a mock file defines, printing the diff (created / changed / removed).
+ * what a mock file defines, printing the diff (created / changed / hosts moved / removed).
  *
  * @module
  */
@@ -10,8 +10,11 @@ import { type CommandIo, DAEMON_OPTIONS, daemonTarget, optionsHelp, parseArgs, U
 export const APPLY_HELP = `Usage: mockpoint apply <file> [options]
 
 Makes a running daemon hold what the mock file defines: for each name in the file, its record,
-routes and queued answers become the file's (names not in the file are kept unless --prune).
-Prints the diff: "+ name" created, "~ name" changed, "- name" removed, then a count.
+routes and queued answers become the file's (names not in the file are kept unless --prune), and
+each host it maps is the file's endpoint's (one another endpoint holds moves; one MOCKPOINT_HOSTS
+maps elsewhere is refused before anything is written).
+Prints the diff: "+ name" created, "~ name" changed, "> host moved from endpoint …" a host moved,
+"- name" removed, then a count.
 
 ${optionsHelp(
   `

@@ -195,7 +195,7 @@ export const FILE_TOOLS: readonly FileTool[] = [
   {
     name: 'apply_mock_file',
     description:
-      'Make the daemon hold a mock file (mockpoint.yaml / .json; its JSON Schema is /api/config.schema.json), as `mockpoint apply` does: each name it defines is written whole; answers the plan (created, changed, unchanged, removed).',
+      'Make the daemon hold a mock file (mockpoint.yaml / .json; its JSON Schema is /api/config.schema.json), as `mockpoint apply` does: each name it defines is written whole; answers the plan (created, changed, unchanged, removed, and the hosts moved from another endpoint).',
     inputSchema: {
       type: 'object',
       properties: {

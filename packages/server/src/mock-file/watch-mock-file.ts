@@ -1,6 +1,7 @@
 /**
  * `--config FILE [--watch]`: the mock file loaded into the daemon at start
- * (it wins for the names it defines; other names are kept), and reapplied on
+ * (it wins for the names it defines and the hosts it maps, each host moved from
+ * another endpoint said on one line; other names are kept), and reapplied on
  * change of the file or of a `$file` fixture it reads: the new version is read
  * and checked whole first, so an edit with an error (or a half-written save)
  * is reported in one line and applies nothing, and the last good version stays.
@@ -14,16 +15,18 @@ import {
   type ApplyPlan,
   applyChanges,
   applyMockFile,
+  describeMove,
   type LoadMockFileOptions,
   loadMockFile,
   type MockFile,
 } from '@mockpoint/core/files';
+import { isOwnError, MockpointError } from '@mockpoint/core/internal';
 
 /** Options for {@link loadAndWatch}. */
 export interface WatchOptions extends LoadMockFileOptions {
   /** Keep watching the file and reapply it on change. @default false */
   watch?: boolean;
-  /** One line for a person, per reload (applied, or refused with the reason). */
+  /** One line for a person per reload (applied, or refused with the reason), and per host the file moved. */
   report?: (line: string) => void;
   /** How long to wait for a burst of change events to end before reading. @default 50 */
   settleMs?: number;
@@ -85,6 +88,9 @@ export async function loadAndWatch(
     for (const watcher of watchers.values()) watcher.close();
     watchers.clear();
   };
+  const reportMoves = (plan: ApplyPlan) => {
+    for (const move of plan.moved) report(`mockpoint: ${describeMove(move)} (${path} maps it)`);
+  };
   let good: MockFile;
   let plan: ApplyPlan;
   try {
@@ -92,8 +98,13 @@ export async function loadAndWatch(
     plan = await applyMockFile(good, target);
   } catch (error) {
     stop(); // a bad file stops start-up: nothing is left watching
+    // A host MOCKPOINT_HOSTS maps elsewhere (checked before any write): the line names the file too.
+    if (isOwnError(error) && error.code === 'HOST_TAKEN') {
+      throw new MockpointError('HOST_TAKEN', `${path}: ${error.message}`, { cause: error });
+    }
     throw error;
   }
+  reportMoves(plan);
 
   const reload = async () => {
     let next: MockFile;
@@ -106,9 +117,16 @@ export async function loadAndWatch(
     try {
       const changes = await applyChanges(good, next, target);
       good = next;
+      reportMoves(changes);
       report(`mockpoint: ${path} reloaded: ${summary(changes)}`);
     } catch (error) {
-      report(`mockpoint: ${path} could not be applied in full: ${(error as Error).message}`);
+      // HOST_TAKEN is the check against MOCKPOINT_HOSTS, made before anything is written.
+      const untouched = isOwnError(error) && error.code === 'HOST_TAKEN';
+      report(
+        untouched
+          ? `mockpoint: ${path} not applied, the last good version stays: ${(error as Error).message}`
+          : `mockpoint: ${path} could not be applied in full: ${(error as Error).message}`,
+      );
     }
   };
 

@@ -4,22 +4,14 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { makeTempDir } from './daemon.js';
+import { freePort } from './free-port.js';
 
 /** A running Mockoon CLI: its URL, what it printed, and a stop that kills it by its PID. */
 export interface Mockoon {
   url: string;
   log(): string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** Starts the Mockoon CLI on `environment` (at most 15 s to say "Server started"; killed if it does not). */

@@ -6,10 +6,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { vi } from 'vitest';
+import { freePort } from './free-port.js';
 
 /** A running nginx. */
 export interface TestNginx {
@@ -17,17 +18,6 @@ export interface TestNginx {
   port: number;
   /** Stops it (SIGTERM: nginx's fast shutdown, workers included) and removes its directory. */
   dispose(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function accepts(port: number): Promise<boolean> {

@@ -9,9 +9,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { freePort } from './free-port.js';
 
 /** A running WireMock. */
 export interface TestWireMock {
@@ -30,17 +30,6 @@ function jarPath(): string {
   const pkg = require.resolve('wiremock/package.json');
   const { version } = require('wiremock/package.json') as { version: string };
   return join(dirname(pkg), 'build', `wiremock-standalone-${version}.jar`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Waits up to `ms` for WireMock's admin API, or rejects with its output. */

@@ -11,7 +11,7 @@ import { ENDPOINT_PREFIX } from '../../answer/endpoint-handler.js';
 import { type PASS_THROUGH, routeByHost } from '../../answer/host-routing.js';
 import type { HostTable } from '../../answer/host-table.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
-import { mappedTarget } from '../../wire/endpoint-target.js';
+import { absoluteTarget, mappedTarget } from '../../wire/endpoint-target.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -23,8 +23,7 @@ const EMPTY = new Uint8Array(0);
 export function endpointTarget(url: string): string | undefined {
   if (url.startsWith(ENDPOINT_PREFIX)) return url;
   if (url.charCodeAt(0) === 47 /* / */) return undefined;
-  const scheme = url.indexOf('://');
-  const start = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
+  const start = absoluteTarget(url).path;
   return start !== -1 && url.startsWith(ENDPOINT_PREFIX, start) ? url.slice(start) : undefined;
 }
 

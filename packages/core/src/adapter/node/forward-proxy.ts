@@ -16,16 +16,10 @@ import { hostNotMocked, samePort } from '../../answer/host-routing.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { isAllowedHost } from '../../http/host-guard.js';
 import { passThroughConnect } from './pass-through.js';
+import { refuseRaw } from './raw-answer.js';
 
 /** A CONNECT target longer than this (a name is at most 253 characters, plus a port) is refused unread. */
 const MAX_TARGET = 300;
-
-/** Writes a whole HTTP/1.1 answer on a socket that HTTP no longer owns, and closes it. */
-function refuse(socket: Duplex, status: string, body: string): void {
-  socket.end(
-    `HTTP/1.1 ${status}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-  );
-}
 
 /** The ports `server` and `secure` listen on. */
 function ownPorts(server: Server, secure: Server): number[] {
@@ -57,7 +51,7 @@ export function acceptConnect(server: Server, secure: Server, app: MockpointApp)
     }
     if (mapped === undefined && !own) {
       const { body } = hostNotMocked(target.slice(0, MAX_TARGET), hosts) as { body: string };
-      refuse(socket, '403 Forbidden', body);
+      refuseRaw(socket, 403, body);
       return;
     }
     socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');

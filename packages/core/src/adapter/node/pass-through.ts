@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { request as httpRequest, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { errorAnswer, type RespondAnswer } from '../../answer/endpoint-answer.js';
@@ -20,6 +20,7 @@ import { checkUpstreamHost } from '../../answer/proxy/upstream.js';
 import { isMockpointError } from '../../wire/errors.js';
 import { urlPort } from '../../wire/host-rules.js';
 import { checkedLookup } from './node-upstream.js';
+import { refuseRaw } from './raw-answer.js';
 
 /** Headers the pass-through leaves out (hop-by-hop), keeping Host and Content-Length as the client sent them. */
 const HOP_BY_HOP: ReadonlySet<string> = new Set([
@@ -134,12 +135,9 @@ export function passThroughRequest(
   req.pipe(outgoing);
 }
 
-/** Writes a whole HTTP/1.1 answer on a socket that HTTP no longer owns, and closes it. */
+/** Writes a refusal (an error's JSON) on a socket that HTTP no longer owns, and closes it. */
 function refuse(socket: Duplex, answer: RespondAnswer): void {
-  const body = typeof answer.body === 'string' ? answer.body : '';
-  socket.end(
-    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-  );
+  refuseRaw(socket, answer.status, typeof answer.body === 'string' ? answer.body : '');
 }
 
 /**

@@ -146,7 +146,9 @@ describe('queued answers over a real socket (createNodeListener)', () => {
     const { client } = await start();
     await client.add({ name: 'hook', data: { ok: true } });
     await client.queue('hook', [{ fault: 'hang' }]);
-    const error = await rejection(fetch(client.endpointUrl('hook'), { signal: AbortSignal.timeout(300) }));
+    // 1 s: a client that gives up before its request is even written (one CPU stall on a busy machine)
+    // leaves the hang queued, and the next request below would hang instead of getting the record.
+    const error = await rejection(fetch(client.endpointUrl('hook'), { signal: AbortSignal.timeout(1000) }));
     expect(error.name).toBe('TimeoutError');
     const [entry] = await client.requests('hook');
     expect(entry).toMatchObject({ statusCode: 0, queued: true, fault: 'hang' });

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { type IncomingMessage, type RequestListener, STATUS_CODES } from 'node:http';
+import type { IncomingMessage, RequestListener } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -27,11 +27,13 @@ import { truncatedBody } from '../../answer/queue/queued-answer.js';
 import { type AnswerSink, sendAnswer, sendDue } from '../../answer/sink.js';
 import type { ScriptSocket } from '../../answer/websocket/open-sockets.js';
 import type { MockpointApp } from '../../http/create-app.js';
+import { absoluteTarget } from '../../wire/endpoint-target.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
 import { UPGRADED } from './connection-cap.js';
 import { bodilessRequest, declaresBody, requestTarget } from './endpoint-request.js';
 import { createNodeListener, type NodeListenerOptions, nodeRouting } from './listener.js';
 import { answerPlain } from './plain-upgrade.js';
+import { rawHead, writeRaw } from './raw-answer.js';
 
 /** One upgrade request on its way to an answer. */
 interface UpgradeTo {
@@ -43,26 +45,6 @@ interface UpgradeTo {
 const PROTOCOL = Symbol('mockpoint.protocol');
 const HEADERS = Symbol('mockpoint.headers');
 type TaggedRequest = IncomingMessage & { [PROTOCOL]?: string; [HEADERS]?: UpgradeAnswer['headers'] };
-
-const encoder = new TextEncoder();
-
-/** An HTTP/1.1 head (status line and headers, `connection: close`) as bytes. */
-function headOf(status: number, headers: Record<string, string | readonly string[]>): string {
-  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n`;
-  for (const [name, value] of Object.entries(headers)) {
-    if (name === 'connection') continue;
-    for (const one of typeof value === 'string' ? [value] : value) head += `${name}: ${one}\r\n`;
-  }
-  return `${head}connection: close\r\n\r\n`;
-}
-
-/** Writes a whole answer on the raw socket and ends it (the connection is not kept: it asked to upgrade). */
-function writeRaw(socket: Duplex, status: number, headers: RespondAnswer['headers'], body: string | Uint8Array | null) {
-  if (socket.destroyed) return;
-  socket.write(headOf(status, headers));
-  if (body !== null) socket.write(typeof body === 'string' ? encoder.encode(body) : body);
-  socket.end();
-}
 
 /** A `ws` connection as the script player's {@link ScriptSocket}. */
 function scriptSocket(ws: WebSocket): ScriptSocket {
@@ -111,7 +93,7 @@ function createUpgradeSink(app: MockpointApp, wss: WebSocketServer): AnswerSink<
         return;
       }
       if (to.socket.destroyed) return;
-      to.socket.write(headOf(answer.status, answer.headers));
+      to.socket.write(rawHead(answer.status, answer.headers));
       to.socket.write(truncatedBody(answer.body), () => to.socket.destroy());
     },
     relay: (to, answer) => {
@@ -119,7 +101,7 @@ function createUpgradeSink(app: MockpointApp, wss: WebSocketServer): AnswerSink<
         answer.body?.cancel().catch(() => undefined);
         return;
       }
-      to.socket.write(headOf(answer.status, answer.headers));
+      to.socket.write(rawHead(answer.status, answer.headers));
       if (answer.body === null) {
         to.socket.end();
         return;
@@ -254,7 +236,8 @@ export function createNodeUpgradeListener(
     const target = requestTarget(req, routing);
     if (typeof target === 'object') {
       // Never a pass-through here (its routing refuses unmapped hosts).
-      sendAnswer(isPassThrough(target) ? hostNotMocked(req.url ?? '', app.mockpoint.hosts) : target, sink, to);
+      const host = absoluteTarget(req.url ?? '').authority ?? req.headers.host ?? '';
+      sendAnswer(isPassThrough(target) ? hostNotMocked(host, app.mockpoint.hosts) : target, sink, to);
       return;
     }
     if (target === undefined) {

@@ -2,6 +2,7 @@
 // a mapped Host reaches its endpoint with the whole path as the subpath, never /api;
 // the admin API reads and sets the mappings.
 import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../../store/memory/index.js';
 import { createApp } from '../create-app.js';
 
 const json = (body: unknown) => ({ method: 'PUT', body: JSON.stringify(body) });
@@ -91,6 +92,47 @@ describe('/api/hosts', () => {
     expect(await (await app.request('/api/hosts')).json()).toEqual({
       hosts: [{ host: 'api.github.com', name: 'github', source: 'settings' }],
     });
+  });
+
+  it('moves a host another endpoint holds only with move=true; the setting’s never', async () => {
+    const store = new MemoryStore();
+    // Kept for stripe but left out of the table: the setting maps it elsewhere.
+    await store.setHosts('stripe', ['*.stripe.com', 'b.test', 'api.github.com']);
+    const app = createApp({ store, hosts: { 'api.github.com': 'github' } });
+    await app.mockpoint.hostsLoaded;
+    const code = async (res: Response) => [res.status, ((await res.json()) as { error: { code: string } }).error.code];
+
+    expect(await code(await app.request('/api/endpoints/pay/hosts', json({ hosts: ['*.stripe.com'] })))).toEqual([
+      409,
+      'HOST_TAKEN',
+    ]);
+    const moved = await app.request('/api/endpoints/pay/hosts?move=true', json({ hosts: ['*.Stripe.com', 'c.test'] }));
+    expect(moved.status).toBe(200);
+    expect(await moved.json()).toEqual({
+      hosts: [
+        { host: '*.stripe.com', name: 'pay', source: 'api' },
+        { host: 'c.test', name: 'pay', source: 'api' },
+      ],
+      moved: [{ host: '*.stripe.com', from: 'stripe', to: 'pay' }],
+    });
+    // Written to the store for both names; what stripe kept (the setting's host too) stays kept.
+    expect(await store.getHosts('pay')).toEqual(['*.stripe.com', 'c.test']);
+    expect(await store.getHosts('stripe')).toEqual(['b.test', 'api.github.com']);
+    expect(await (await app.request('/api/endpoints/stripe/hosts')).json()).toEqual({
+      hosts: [{ host: 'b.test', name: 'stripe', source: 'api' }],
+    });
+    // Nothing held elsewhere: nothing moved, and the answer says so.
+    expect(await (await app.request('/api/endpoints/pay/hosts?move=true', json({ hosts: ['c.test'] }))).json()).toEqual(
+      { hosts: [{ host: 'c.test', name: 'pay', source: 'api' }], moved: [] },
+    );
+
+    const setting = await app.request('/api/endpoints/pay/hosts?move=true', json({ hosts: ['api.github.com'] }));
+    expect(await code(setting)).toEqual([409, 'HOST_TAKEN']);
+    expect(await code(await app.request('/api/endpoints/pay/hosts?move=yes', json({ hosts: [] })))).toEqual([
+      400,
+      'INVALID_QUERY',
+    ]);
+    expect(await store.getHosts('pay')).toEqual(['c.test']);
   });
 
   it('is in the OpenAPI document', async () => {

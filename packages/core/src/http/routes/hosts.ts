@@ -22,9 +22,32 @@ const entry = z.object({
     .meta({ description: '`settings`: MOCKPOINT_HOSTS (fixed); `api`: this API or a mock file (kept in the store).' }),
 });
 const table = z.object({ hosts: z.array(entry) });
+const moves = table.extend({
+  moved: z
+    .array(z.object({ host: z.string(), from: z.string(), to: z.string() }))
+    .optional()
+    .meta({ description: 'With move=true: each host taken from the endpoint that held it (`from`).' }),
+});
+const putQuery = z.object({
+  move: z.enum(['true', 'false']).optional().meta({
+    description:
+      'true: a host this API (or a mock file) gave another endpoint moves to this one, and `moved` lists each (a mock file applied does this: it wins for its hosts); false (the default): such a host is refused 409 HOST_TAKEN. A host MOCKPOINT_HOSTS maps elsewhere is refused either way.',
+  }),
+});
 const input = z.strictObject({
   hosts: z.array(z.string()).max(100).meta({ description: 'Host patterns: `api.github.com`, `*.stripe.com`.' }),
 });
+
+/** The `move` query of a PUT: `true` takes hosts other endpoints hold through the API. */
+function moveFlag(value: string | undefined): boolean {
+  if (value !== undefined && value !== 'true' && value !== 'false') {
+    throw new MockpointError(
+      'INVALID_QUERY',
+      `move must be true or false (got ${JSON.stringify(value.slice(0, 100))})`,
+    );
+  }
+  return value === 'true';
+}
 
 /** The body of a PUT: `{ hosts: [...] }` and nothing else. */
 async function readHosts(request: Request, maxBytes: number): Promise<string[]> {
@@ -56,7 +79,9 @@ export function registerHostRoutes(app: Hono, ctx: AppContext): void {
 
   app.put('/api/endpoints/:name/hosts', async (c) => {
     const name = pathName(c.req.param('name'));
+    const move = moveFlag(c.req.query('move'));
     const given = await readHosts(c.req.raw, options.maxBodyBytes);
+    if (move) return c.json(await storedHosts.take(name, given));
     return c.json({ hosts: await storedHosts.set(name, given) });
   });
 
@@ -86,13 +111,14 @@ export function registerHostRoutes(app: Hono, ctx: AppContext): void {
       method: 'put',
       path: '/api/endpoints/{name}/hosts',
       summary:
-        'Replace the hosts this API maps to the endpoint (those of MOCKPOINT_HOSTS stay). Kept in the store (acknowledged once written there) until removed, with the endpoint, or by DELETE /api/endpoints.',
+        'Replace the hosts this API maps to the endpoint (those of MOCKPOINT_HOSTS stay). Kept in the store (acknowledged once written there) until removed, with the endpoint, or by DELETE /api/endpoints. A host another endpoint holds is refused 409 HOST_TAKEN, unless move=true.',
       tag: 'hosts',
       params,
+      query: putQuery,
       body: input,
       admin: true,
       responses: {
-        200: { description: "The endpoint's mappings now.", schema: table },
+        200: { description: "The endpoint's mappings now (and, with move=true, what moved).", schema: moves },
         ...errorResponses(schemas, REQUEST_ERRORS, BODY_ERRORS, ADMIN_ERRORS, 'INVALID_HOSTS', 'HOST_TAKEN'),
       },
     },

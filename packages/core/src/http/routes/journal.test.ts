@@ -186,7 +186,7 @@ describe('journal long-poll', () => {
     const sentAt = performance.now();
     await app.request('/endpoint/hook', { method: 'POST', body: '{"n":1}' });
     const page = await poll;
-    expect(answeredAt - sentAt).toBeLessThan(2000); // well under the 5 s wait: woken, not timed out
+    expect(answeredAt - sentAt).toBeLessThan(4000); // under the 5 s wait (a timer: never sooner): woken, not timed out
     expect(page.complete).toBe(true);
     expect(page.requests.map((r) => r.json)).toEqual([{ n: 1 }]);
     expect(app.mockpoint.journal.waiterCount).toBe(0);
@@ -250,7 +250,8 @@ describe('journal long-poll', () => {
     const response = await app.request('/api/endpoints/slow/requests?wait=300&count=2');
     const elapsed = performance.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(2000);
+    // On time, not held to a longer limit (the cap is 60 s); 5 s leaves a busy machine room.
+    expect(elapsed).toBeLessThan(5000);
     const page = (await response.json()) as JournalPage;
     expect(page.complete).toBe(false);
     expect(page.requests).toHaveLength(1);
@@ -262,7 +263,8 @@ describe('journal long-poll', () => {
     await app.request('/endpoint/ready');
     const started = performance.now();
     const page = await journal(app, 'ready', '?wait=5000&count=1');
-    expect(performance.now() - started).toBeLessThan(2000); // well under the 5 s wait: woken, not timed out
+    // Under the 5 s wait (a timer: never sooner): woken, not timed out; 4 s leaves a busy machine room.
+    expect(performance.now() - started).toBeLessThan(4000);
     expect(page.complete).toBe(true);
   });
 
@@ -289,7 +291,7 @@ describe('journal long-poll', () => {
     const sentAt = performance.now();
     await app.request('/endpoint/fan', { method: 'POST', body: 'x' });
     const pages = await Promise.all(polls);
-    expect(performance.now() - sentAt).toBeLessThan(500);
+    expect(performance.now() - sentAt).toBeLessThan(4000); // under the 5 s wait: every waiter woken, none timed out
     expect(pages.map((p) => p.complete)).toEqual([true, true, true, true]);
     expect(app.mockpoint.journal.waiterCount).toBe(0);
   });
@@ -319,7 +321,7 @@ describe('journal long-poll', () => {
       const sentAt = performance.now();
       await fetch(`${base}/endpoint/live`, { method: 'POST', body: '{"a":1}' });
       const page = (await poll) as JournalPage;
-      expect(performance.now() - sentAt).toBeLessThan(2000); // well under the 5 s wait: woken, not timed out
+      expect(performance.now() - sentAt).toBeLessThan(4000); // under the 5 s wait (a timer: never sooner): woken, not timed out
       expect(page.requests[0]).toMatchObject({ method: 'POST', json: { a: 1 }, statusCode: 404 });
 
       const controller = new AbortController();

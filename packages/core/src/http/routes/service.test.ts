@@ -92,7 +92,7 @@ describe('GET /api/health', () => {
       app.request('/api/endpoints/a/requests?wait=30000'),
       app.request('/api/endpoints/b/requests?wait=30000'),
     ];
-    await vi.waitFor(async () => expect(await longPolls()).toBe(2));
+    await vi.waitFor(async () => expect(await longPolls()).toBe(2), { timeout: 10_000 });
     await app.request('/endpoint/a', { method: 'POST' });
     await held[0];
     expect(await longPolls()).toBe(1);

@@ -106,23 +106,11 @@ export class DurableObjectStore implements EndpointStore {
   }
 
   setHosts(name: string, hosts: readonly string[] | undefined): Promise<boolean> {
-    const key = this.#hostsKey(name);
-    const text = hostsJson(hosts);
-    return this.#locks.run(key, async () => {
-      if (text === undefined) return this.#call(() => this.#storage.delete(key));
-      const had = (await this.#call(() => this.#storage.get(key))) !== undefined;
-      await this.#call(() => this.#storage.put(key, text));
-      return had;
-    });
+    return this.#setPart(this.#hostsKey(name), hostsJson(hosts));
   }
 
   async hostNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    const start = this.#hostsKey('');
-    const list: { prefix: string; startAfter?: string; limit?: number } = { prefix: start + (options.prefix ?? '') };
-    if (options.after !== undefined) list.startAfter = this.#hostsKey(options.after);
-    if (options.limit !== undefined) list.limit = options.limit;
-    const entries = await this.#call(() => this.#storage.list<string>(list));
-    return [...entries.keys()].map((key) => key.slice(start.length)).filter((name) => inNameRange(name, options));
+    return this.#namesOf((name) => this.#hostsKey(name), options);
   }
 
   async getGraphqlSchema(name: string): Promise<string | undefined> {
@@ -130,13 +118,7 @@ export class DurableObjectStore implements EndpointStore {
   }
 
   setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
-    const key = this.#graphqlKey(name);
-    return this.#locks.run(key, async () => {
-      if (sdl === undefined) return this.#call(() => this.#storage.delete(key));
-      const had = (await this.#call(() => this.#storage.get(key))) !== undefined;
-      await this.#call(() => this.#storage.put(key, sdl));
-      return had;
-    });
+    return this.#setPart(this.#graphqlKey(name), sdl);
   }
 
   async getSignature(name: string): Promise<SignatureSettings | undefined> {
@@ -145,11 +127,18 @@ export class DurableObjectStore implements EndpointStore {
   }
 
   setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
-    const key = this.#signatureKey(name);
+    return this.#setPart(
+      this.#signatureKey(name),
+      settings === undefined ? undefined : signatureSettingsJson(settings),
+    );
+  }
+
+  /** Sets (`text` given) or removes the part stored at `key`; whether there was one. */
+  #setPart(key: string, text: string | undefined): Promise<boolean> {
     return this.#locks.run(key, async () => {
-      if (settings === undefined) return this.#call(() => this.#storage.delete(key));
+      if (text === undefined) return this.#call(() => this.#storage.delete(key));
       const had = (await this.#call(() => this.#storage.get(key))) !== undefined;
-      await this.#call(() => this.#storage.put(key, signatureSettingsJson(settings)));
+      await this.#call(() => this.#storage.put(key, text));
       return had;
     });
   }
@@ -182,10 +171,9 @@ export class DurableObjectStore implements EndpointStore {
 
   async routeNames(options: RouteNamesOptions = {}): Promise<RoutedName[]> {
     const start = this.#routesKey('');
-    const list: { prefix: string; startAfter?: string; limit?: number } = { prefix: start + (options.prefix ?? '') };
-    if (options.after !== undefined) list.startAfter = this.#routesKey(options.after);
-    if (options.limit !== undefined) list.limit = options.limit;
-    const entries = await this.#call(() => this.#storage.list<string>(list));
+    const entries = await this.#call(() =>
+      this.#storage.list<string>(partList((name) => this.#routesKey(name), options)),
+    );
     const out: RoutedName[] = [];
     for (const [key, text] of entries) {
       const name = key.slice(start.length);
@@ -197,11 +185,13 @@ export class DurableObjectStore implements EndpointStore {
   }
 
   async graphqlNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    const start = this.#graphqlKey('');
-    const list: { prefix: string; startAfter?: string; limit?: number } = { prefix: start + (options.prefix ?? '') };
-    if (options.after !== undefined) list.startAfter = this.#graphqlKey(options.after);
-    if (options.limit !== undefined) list.limit = options.limit;
-    const entries = await this.#call(() => this.#storage.list<string>(list));
+    return this.#namesOf((name) => this.#graphqlKey(name), options);
+  }
+
+  /** The names that hold a part keyed by `keyOf` (a GraphQL schema, hosts), in the range of `options`. */
+  async #namesOf(keyOf: (name: string) => string, options: RouteNamesOptions): Promise<string[]> {
+    const start = keyOf('');
+    const entries = await this.#call(() => this.#storage.list<string>(partList(keyOf, options)));
     return [...entries.keys()].map((key) => key.slice(start.length)).filter((name) => inNameRange(name, options));
   }
 
@@ -280,4 +270,18 @@ export class DurableObjectStore implements EndpointStore {
       });
     }
   }
+}
+
+/**
+ * The storage list options for the names whose part is keyed by `keyOf` (`routes:…`, `graphql:…`, …) in the
+ * range of `options`: the part's prefix and the name prefix, past `after`, at most `limit` keys.
+ */
+function partList(
+  keyOf: (name: string) => string,
+  options: RouteNamesOptions,
+): { prefix: string; startAfter?: string; limit?: number } {
+  const list: { prefix: string; startAfter?: string; limit?: number } = { prefix: keyOf('') + (options.prefix ?? '') };
+  if (options.after !== undefined) list.startAfter = keyOf(options.after);
+  if (options.limit !== undefined) list.limit = options.limit;
+  return list;
 }

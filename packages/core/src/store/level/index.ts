@@ -290,15 +290,7 @@ export class LevelStore implements EndpointStore {
   }
 
   async setHosts(name: string, hosts: readonly string[] | undefined): Promise<boolean> {
-    const key = hostsKey(name);
-    const text = hostsJson(hosts);
-    return this.#locks.run(key, async () => {
-      await this.#writable();
-      const existed = await this.#read(() => this.#exists.run(key));
-      if (text !== undefined) await this.#write(() => this.#writes.run({ type: 'put', key, value: text }));
-      else if (existed) await this.#write(() => this.#writes.run({ type: 'del', key }));
-      return existed;
-    });
+    return this.#setPart(hostsKey(name), hostsJson(hosts));
   }
 
   async hostNames(options: RouteNamesOptions = {}): Promise<string[]> {
@@ -310,14 +302,7 @@ export class LevelStore implements EndpointStore {
   }
 
   async setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
-    const key = graphqlKey(name);
-    return this.#locks.run(key, async () => {
-      await this.#writable();
-      const existed = await this.#read(() => this.#exists.run(key));
-      if (sdl !== undefined) await this.#write(() => this.#writes.run({ type: 'put', key, value: sdl }));
-      else if (existed) await this.#write(() => this.#writes.run({ type: 'del', key }));
-      return existed;
-    });
+    return this.#setPart(graphqlKey(name), sdl);
   }
 
   async getSignature(name: string): Promise<SignatureSettings | undefined> {
@@ -332,15 +317,16 @@ export class LevelStore implements EndpointStore {
   }
 
   async setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
-    const key = signatureKey(name);
+    return this.#setPart(signatureKey(name), settings === undefined ? undefined : signatureSettingsJson(settings));
+  }
+
+  /** Sets (`text` given) or removes the part stored at `key` (hosts, a GraphQL schema, a signature check); whether there was one. */
+  async #setPart(key: string, text: string | undefined): Promise<boolean> {
     return this.#locks.run(key, async () => {
       await this.#writable();
       const existed = await this.#read(() => this.#exists.run(key));
-      if (settings !== undefined) {
-        await this.#write(() => this.#writes.run({ type: 'put', key, value: signatureSettingsJson(settings) }));
-      } else if (existed) {
-        await this.#write(() => this.#writes.run({ type: 'del', key }));
-      }
+      if (text !== undefined) await this.#write(() => this.#writes.run({ type: 'put', key, value: text }));
+      else if (existed) await this.#write(() => this.#writes.run({ type: 'del', key }));
       return existed;
     });
   }

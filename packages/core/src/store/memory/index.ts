@@ -87,11 +87,7 @@ export class MemoryStore implements EndpointStore {
   }
 
   async setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
-    this.#assertOpen();
-    const had = this.#signatures.has(name);
-    if (settings === undefined) this.#signatures.delete(name);
-    else this.#signatures.set(name, signatureSettingsJson(settings));
-    return had;
+    return this.#setPart(this.#signatures, name, settings === undefined ? undefined : signatureSettingsJson(settings));
   }
 
   async getGraphqlSchema(name: string): Promise<string | undefined> {
@@ -100,17 +96,11 @@ export class MemoryStore implements EndpointStore {
   }
 
   async setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
-    this.#assertOpen();
-    const had = this.#graphql.has(name);
-    if (sdl === undefined) this.#graphql.delete(name);
-    else this.#graphql.set(name, sdl);
-    return had;
+    return this.#setPart(this.#graphql, name, sdl);
   }
 
   async graphqlNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    this.#assertOpen();
-    const names = [...this.#graphql.keys()].filter((name) => inNameRange(name, options)).sort();
-    return names.slice(0, options.limit);
+    return this.#namesOf(this.#graphql, options);
   }
 
   async getHosts(name: string): Promise<string[]> {
@@ -120,17 +110,26 @@ export class MemoryStore implements EndpointStore {
   }
 
   async setHosts(name: string, hosts: readonly string[] | undefined): Promise<boolean> {
-    this.#assertOpen();
-    const had = this.#hosts.has(name);
-    const text = hostsJson(hosts);
-    if (text === undefined) this.#hosts.delete(name);
-    else this.#hosts.set(name, text);
-    return had;
+    return this.#setPart(this.#hosts, name, hostsJson(hosts));
   }
 
   async hostNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#namesOf(this.#hosts, options);
+  }
+
+  /** Sets (`text` given) or removes a name's part kept in `part`; whether the name had one. */
+  #setPart(part: Map<string, string>, name: string, text: string | undefined): boolean {
     this.#assertOpen();
-    const names = [...this.#hosts.keys()].filter((name) => inNameRange(name, options)).sort();
+    const had = part.has(name);
+    if (text === undefined) part.delete(name);
+    else part.set(name, text);
+    return had;
+  }
+
+  /** The names that hold a part kept in `part` (a GraphQL schema, hosts), in the range of `options`. */
+  #namesOf(part: Map<string, string>, options: RouteNamesOptions): string[] {
+    this.#assertOpen();
+    const names = [...part.keys()].filter((name) => inNameRange(name, options)).sort();
     return names.slice(0, options.limit);
   }
 

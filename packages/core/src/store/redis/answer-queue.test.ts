@@ -176,7 +176,7 @@ describe('RedisAnswerQueue on a stalled Redis (SIGSTOP)', () => {
       // The five takes sent before the stall was known run now, after their callers gave up.
       own.resume();
       await expect.poll(() => store.health().status, { timeout: 10_000 }).toBe('ok');
-      await expect.poll(() => queue.unsettled, { timeout: 5000 }).toBe(0);
+      await expect.poll(() => queue.unsettled).toBe(0);
       // Commands on one connection run in order: this list runs after those takes.
       expect(await queue.list('stalled')).toEqual([{ statusCode: 503, times: 5 }]);
       for (let i = 0; i < 5; i++) expect((await queue.take('stalled'))?.answer.statusCode).toBe(503);
@@ -400,10 +400,10 @@ describe('RedisAnswerQueue settling takes whose reply never came', () => {
     expect(stalled.every((take) => take.status === 'rejected')).toBe(true);
     expect(queue.unsettled).toBe(10);
     // Each round stops at the first refused settlement, so tries grow by one a round, not by one per take.
-    await expect.poll(() => giveBacks.tried, { timeout: 5000 }).toBeGreaterThanOrEqual(tried + 2);
+    await expect.poll(() => giveBacks.tried).toBeGreaterThanOrEqual(tried + 2);
     expect(giveBacks.tried).toBeLessThanOrEqual(tried + 5);
     refusing = false;
-    await expect.poll(() => queue.unsettled, { timeout: 5000 }).toBe(0);
+    await expect.poll(() => queue.unsettled).toBe(0);
     expect(await usesLeft(queue, 'lost')).toBe(30);
     expect(giveBacks.most).toBe(1);
     expect(giveBacks.failed).toBe(0);
@@ -435,7 +435,7 @@ describe('RedisAnswerQueue settling takes whose reply never came', () => {
     }
     refusing = false;
     // The 100 kept are put back; the dropped one's use is gone.
-    await expect.poll(() => queue.unsettled, { timeout: 5000 }).toBe(0);
+    await expect.poll(() => queue.unsettled).toBe(0);
     expect(await usesLeft(queue, 'many')).toBe(100);
   });
 });

@@ -113,25 +113,14 @@ if ARGV[3] == '' then redis.call('HDEL', KEYS[4], ARGV[1]) else redis.call('HSET
 redis.call('PUBLISH', KEYS[3], ARGV[4])
 return 1`;
 
-/** Sets (ARGV[2] not empty) or removes a name's signature check; returns 1 when it had one. */
-const SET_SIGNATURE = `
-local had = redis.call('HEXISTS', KEYS[5], ARGV[1])
-if ARGV[2] == '' then redis.call('HDEL', KEYS[5], ARGV[1]) else redis.call('HSET', KEYS[5], ARGV[1], ARGV[2]) end
-redis.call('PUBLISH', KEYS[3], ARGV[3])
-return had`;
-
-/** Sets (ARGV[2] not empty) or removes a name's GraphQL schema; returns 1 when it had one. */
-const SET_GRAPHQL = `
-local had = redis.call('HEXISTS', KEYS[6], ARGV[1])
-if ARGV[2] == '' then redis.call('HDEL', KEYS[6], ARGV[1]) else redis.call('HSET', KEYS[6], ARGV[1], ARGV[2]) end
-redis.call('PUBLISH', KEYS[3], ARGV[3])
-return had`;
-
-/** Sets (ARGV[2] not empty) or removes a name's hosts; returns 1 when it had any. */
-const SET_HOSTS = `
-local had = redis.call('HEXISTS', KEYS[7], ARGV[1])
-if ARGV[2] == '' then redis.call('HDEL', KEYS[7], ARGV[1]) else redis.call('HSET', KEYS[7], ARGV[1], ARGV[2]) end
-redis.call('PUBLISH', KEYS[3], ARGV[3])
+/**
+ * Sets (ARGV[2] not empty) or removes a name's part in the part's hash KEYS[1] (the signature
+ * checks, the GraphQL schemas, the hosts), publishing the change on KEYS[2]; returns 1 when it had one.
+ */
+const SET_PART = `
+local had = redis.call('HEXISTS', KEYS[1], ARGV[1])
+if ARGV[2] == '' then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
+redis.call('PUBLISH', KEYS[2], ARGV[3])
 return had`;
 
 const CLEAR = `
@@ -382,28 +371,25 @@ export class RedisStore implements EndpointStore {
   }
 
   async #routesText(name: string): Promise<string> {
-    const text = await this.#call((signal) => this.#client.withAbortSignal(signal).hGet(this.#keys[3], name));
-    return text === null || text === undefined ? '' : String(text);
+    return (await this.#partText(this.#keys[3], name)) ?? '';
   }
 
   async getSignature(name: string): Promise<SignatureSettings | undefined> {
-    const text = await this.#call((signal) => this.#client.withAbortSignal(signal).hGet(this.#keys[4], name));
-    return text === null || text === undefined ? undefined : decodeSignatureSettings(String(text));
+    const text = await this.#partText(this.#keys[4], name);
+    return text === undefined ? undefined : decodeSignatureSettings(text);
   }
 
   async setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
-    const text = settings === undefined ? '' : signatureSettingsJson(settings);
-    return (await this.#eval(SET_SIGNATURE, [name, text, this.#message(name)])) === 1;
+    return this.#setPart(this.#keys[4], name, settings === undefined ? '' : signatureSettingsJson(settings));
   }
 
   async getGraphqlSchema(name: string): Promise<string | undefined> {
-    const text = await this.#call((signal) => this.#client.withAbortSignal(signal).hGet(this.#keys[5], name));
-    return text === null || text === undefined ? undefined : String(text);
+    return this.#partText(this.#keys[5], name);
   }
 
   async setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
     // An empty SDL is no schema (refused at save), so '' can mean "remove".
-    return (await this.#eval(SET_GRAPHQL, [name, sdl ?? '', this.#message(name)])) === 1;
+    return this.#setPart(this.#keys[5], name, sdl ?? '');
   }
 
   async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {
@@ -433,27 +419,39 @@ export class RedisStore implements EndpointStore {
   }
 
   async graphqlNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    // Schemas are few (each one a whole API): the hash's keys, filtered and sorted here.
-    const keys = await this.#call((signal) => this.#client.withAbortSignal(signal).hKeys(this.#keys[5]));
-    const names = keys
-      .map(String)
-      .filter((name) => inNameRange(name, options))
-      .sort();
-    return names.slice(0, options.limit);
+    return this.#namesOf(this.#keys[5], options);
   }
 
   async getHosts(name: string): Promise<string[]> {
-    const text = await this.#call((signal) => this.#client.withAbortSignal(signal).hGet(this.#keys[6], name));
-    return text === null || text === undefined ? [] : decodeHosts(String(text));
+    const text = await this.#partText(this.#keys[6], name);
+    return text === undefined ? [] : decodeHosts(text);
   }
 
   async setHosts(name: string, hosts: readonly string[] | undefined): Promise<boolean> {
-    return (await this.#eval(SET_HOSTS, [name, hostsJson(hosts) ?? '', this.#message(name)])) === 1;
+    return this.#setPart(this.#keys[6], name, hostsJson(hosts) ?? '');
   }
 
   async hostNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    // Names with hosts are few (each maps real hosts): the hash's keys, filtered and sorted here.
-    const keys = await this.#call((signal) => this.#client.withAbortSignal(signal).hKeys(this.#keys[6]));
+    return this.#namesOf(this.#keys[6], options);
+  }
+
+  /** A name's part in the part's hash `hash` (its routes, signature check, GraphQL schema, hosts), as stored. */
+  async #partText(hash: string, name: string): Promise<string | undefined> {
+    const text = await this.#call((signal) => this.#client.withAbortSignal(signal).hGet(hash, name));
+    return text === null || text === undefined ? undefined : String(text);
+  }
+
+  /** Sets (`text` not empty) or removes a name's part in `hash`, telling the other replicas; whether it had one. */
+  async #setPart(hash: string, name: string, text: string): Promise<boolean> {
+    return (await this.#script(SET_PART, [hash, this.#channel], [name, text, this.#message(name)])) === 1;
+  }
+
+  /**
+   * The names that hold a part in `hash` (a GraphQL schema, hosts), in the range of `options`. Such
+   * names are few (each one a whole API, or a map of real hosts): the hash's keys, filtered and sorted here.
+   */
+  async #namesOf(hash: string, options: RouteNamesOptions): Promise<string[]> {
+    const keys = await this.#call((signal) => this.#client.withAbortSignal(signal).hKeys(hash));
     const names = keys
       .map(String)
       .filter((name) => inNameRange(name, options))

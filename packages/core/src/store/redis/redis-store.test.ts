@@ -200,25 +200,29 @@ describe('RedisStore', () => {
     redis.pause();
     await eventually(() => store.health().status === 'degraded');
     expect(store.health().reason).toMatch(/connected but has not answered for .* s .*operations fail at once/);
-    // Meanwhile operations fail at once: nothing more is sent to run whenever Redis wakes up.
-    const started = Date.now();
-    await expect(store.get('x')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
-    expect(Date.now() - started).toBeLessThan(250);
+    // Meanwhile operations fail at once: nothing more is sent to run whenever Redis wakes up. The message
+    // is the stall's, not the operation timeout's ("no answer within 500 ms"): refused before sending, with
+    // no timer to wait out (a clock bound here was a CPU stall away from failing on a busy machine).
+    await expect(store.get('x')).rejects.toMatchObject({
+      code: 'STORE_UNAVAILABLE',
+      message: expect.stringMatching(/has not answered for .* s .*; operations fail at once until it answers again$/),
+    });
     redis.resume();
     await eventually(() => store.health().status === 'ok');
     expect(await store.get('x')).toBeUndefined();
   });
 
   it('a stalled Redis: a request that touches the store and then the queue fails within one operation timeout, not one per operation', async () => {
-    const store = await open({ keyPrefix: `b-${randomUUID()}:`, operationTimeoutMs: 1000, heartbeatMs: 60_000 });
+    // 2 s: one timeout (2 s) and two (4 s) stay 1.5 s either side of the bound on a busy 2-core machine.
+    const store = await open({ keyPrefix: `b-${randomUUID()}:`, operationTimeoutMs: 2000, heartbeatMs: 60_000 });
     const service = new EndpointService(store, 1024 * 1024, await store.openAnswerQueue());
     await service.put(record('bounded', 1));
     redis.pause();
     for (const write of [() => service.delete('bounded'), () => service.clear()]) {
       const started = Date.now();
       await expect(write()).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
-      // Today's bound is 1000 ms; a delete used to wait it out twice (the record, then its queue).
-      expect(Date.now() - started).toBeLessThan(1700);
+      // One operation timeout (2000 ms); a delete used to wait it out twice (the record, then its queue).
+      expect(Date.now() - started).toBeLessThan(3500);
     }
     redis.resume();
     await eventually(() => store.health().status === 'ok');
