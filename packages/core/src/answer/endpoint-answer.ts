@@ -160,7 +160,7 @@ export function utf8Length(text: string): number {
  * Headers for the Fetch API: the map itself when every value is one string,
  * otherwise name/value pairs with a pair per value of an array.
  */
-export function fetchHeaders(headers: AnswerHeaderMap): Record<string, string> | [string, string][] {
+function fetchHeaders(headers: AnswerHeaderMap): Record<string, string> | [string, string][] {
   const names = Object.keys(headers);
   if (names.every((name) => typeof headers[name] === 'string')) return headers as Record<string, string>;
   const pairs: [string, string][] = [];
@@ -170,6 +170,38 @@ export function fetchHeaders(headers: AnswerHeaderMap): Record<string, string> |
     else for (const one of value) pairs.push([name, one]);
   }
   return pairs;
+}
+
+/**
+ * Header maps that many requests are answered with (a cached record's, a route's
+ * that is not templated), each with its Fetch `Headers` once one was built (`null`
+ * until then).
+ */
+const reusedHeaders = new WeakMap<AnswerHeaderMap, Headers | null>();
+
+/**
+ * Marks `headers` (a frozen map) as sent with many answers: the Fetch sink then
+ * builds its `Headers` once, on the first answer, and hands that to each
+ * `Response` (which copies it) instead of a map the runtime reads and checks
+ * again for every response. Returns `headers`.
+ */
+export function reuseHeaders(headers: AnswerHeaderMap): AnswerHeaderMap {
+  if (!reusedHeaders.has(headers)) reusedHeaders.set(headers, null);
+  return headers;
+}
+
+/**
+ * Headers for a `Response`: the `Headers` built once for a map marked with
+ * {@link reuseHeaders} (built on its first use: a value the runtime refuses
+ * throws here, as the `Response` would), else {@link fetchHeaders}.
+ */
+export function responseHeaders(headers: AnswerHeaderMap): Headers | Record<string, string> | [string, string][] {
+  const built = reusedHeaders.get(headers);
+  if (built === undefined) return fetchHeaders(headers);
+  if (built !== null) return built;
+  const made = new Headers(fetchHeaders(headers));
+  reusedHeaders.set(headers, made);
+  return made;
 }
 
 function answer(status: number, headers: Record<string, string>, body: string | null, delay = 0): RespondAnswer {

@@ -14,7 +14,7 @@ import type { EndpointService } from '../http/endpoints.js';
 import type { Journal } from '../journal/journal.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
 import { MemoryReplayGuard, type ReplayGuard } from '../webhook/replay-guard.js';
-import { splitEndpointTarget } from '../wire/endpoint-target.js';
+import { type EndpointTarget, splitEndpointTarget } from '../wire/endpoint-target.js';
 import { DEFAULT_LIMITS, DEFAULT_MAX_BODY_BYTES, JOURNAL_NAME_LIMIT } from '../wire/limits.js';
 import { isValidName } from '../wire/schemas.js';
 import { type ClientGone, type EndpointAnswer, emptyAnswer, errorAnswer } from './endpoint-answer.js';
@@ -112,14 +112,17 @@ export class EndpointHandler {
    * adapter kept it (see {@link EndpointHandler.readsWholeBody}), for the
    * signature check and a proxy route's upstream; it is not kept. `gone`: makes
    * (when first needed) a signal that aborts once the client has left, so that
-   * work done for it alone stops (a proxy route's upstream request).
+   * work done for it alone stops (a proxy route's upstream request). `split`:
+   * `request.target` split already (`splitEndpointTarget`), by an adapter that
+   * had to split it to route the request here.
    */
   handle(
     request: RecordedRequest,
     wholeBody?: Uint8Array,
     gone?: ClientGone,
+    split?: EndpointTarget,
   ): EndpointAnswer | Promise<EndpointAnswer> {
-    const target = splitEndpointTarget(request.target);
+    const target = split ?? splitEndpointTarget(request.target);
     if (target === undefined) {
       const path = pathOf(request.target);
       return errorAnswer(404, 'ROUTE_NOT_FOUND', `no route for ${request.method} ${path}; see GET /api/openapi.json`);

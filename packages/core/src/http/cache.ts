@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type PreparedAnswers, prepareAnswers } from '../answer/endpoint-answer.js';
+import { type PreparedAnswers, prepareAnswers, reuseHeaders } from '../answer/endpoint-answer.js';
 
 import { jsonTextOf } from '../wire/json-text.js';
 
@@ -23,6 +23,13 @@ export interface CachedResponse {
 /** Fixed per-entry overhead added to the body size (map slot, objects, prepared headers). */
 const ENTRY_OVERHEAD = 512;
 
+/** A cached record's answers are sent many times: their headers are marked so (see reuseHeaders). */
+function reused(answers: PreparedAnswers): PreparedAnswers {
+  reuseHeaders(answers.full.headers);
+  reuseHeaders(answers.head.headers);
+  return answers;
+}
+
 /** Builds the cache entry for a record's fields. */
 export function toCachedResponse(name: string, data: unknown, statusCode: number, delay: number): CachedResponse {
   const body = jsonTextOf(data);
@@ -32,7 +39,7 @@ export function toCachedResponse(name: string, data: unknown, statusCode: number
     statusCode,
     delay,
     bytes: (body.length + name.length) * 2 + ENTRY_OVERHEAD,
-    answers: prepareAnswers(body, statusCode, delay),
+    answers: reused(prepareAnswers(body, statusCode, delay)),
   };
 }
 

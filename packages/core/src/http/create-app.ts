@@ -322,8 +322,14 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   };
   app.onError((error, c) => errorResponse(error, c.req.raw));
   const respondEndpoint = endpointResponder(ctx);
-  const fetchEndpoint: Responder = (request, name, env, target) =>
-    respondEndpoint(request, name, env, target).catch((error: unknown) => errorResponse(error, request));
+  const fetchEndpoint: Responder = (request, name, env, target, split) => {
+    try {
+      const response = respondEndpoint(request, name, env, target, split);
+      return response instanceof Promise ? response.catch((error: unknown) => errorResponse(error, request)) : response;
+    } catch (error) {
+      return errorResponse(error, request);
+    }
+  };
   let allowed: ((path: string) => string[]) | undefined;
   app.notFound((c) => {
     // A known path with another method is a 405 that names the allowed methods.

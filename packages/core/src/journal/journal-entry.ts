@@ -10,7 +10,7 @@ import { graphqlMarkOf } from '../graphql/graphql-mark.js';
 import { jsonTooDeep, type KeepAll, readBodyPrefix } from '../http/body.js';
 import type { Fault } from '../wire/answer-json.js';
 import { toBase64 } from '../wire/base64.js';
-import { splitEndpointTarget } from '../wire/endpoint-target.js';
+import { splitEndpointTarget, urlTarget } from '../wire/endpoint-target.js';
 import type { AnsweredBy, JournalEntry, SocketMark, UpstreamOutcome } from '../wire/journal-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
 import type { ValidationMark } from '../wire/route-validation.js';
@@ -156,28 +156,37 @@ export function toJournalEntry(
   return entry;
 }
 
+/** Adds one header to the raw list that is `this` (a module-level function: a request allocates no closure for it). */
+function pushHeader(this: string[], value: string, name: string): void {
+  this.push(name, value);
+}
+
 /**
- * Captures a Fetch-API request: its target, headers and the first `bodyLimit`
- * bytes of its body. The rest of the body is read and dropped up to `drainLimit`
- * bytes (so a keep-alive connection stays usable), and cancelled past it; kept
- * up to `drainLimit` instead when `keepAll` says so (asked once the body
- * outgrows `bodyLimit`).
+ * Captures a Fetch-API request: its target (`target` when given, else the URL's:
+ * see {@link urlTarget}), headers and the first `bodyLimit` bytes of its body.
+ * The rest of the body is read and dropped up to `drainLimit` bytes (so a
+ * keep-alive connection stays usable), and cancelled past it; kept up to
+ * `drainLimit` instead when `keepAll` says so (asked once the body outgrows
+ * `bodyLimit`). A request without a body is captured at once (no Promise: the
+ * cached GET is answered synchronously).
  */
-export async function captureRequest(
+export function captureRequest(
   request: Request,
   bodyLimit: number = JOURNAL_BODY_LIMIT,
   drainLimit: number = bodyLimit,
   keepAll?: KeepAll,
-): Promise<RecordedRequest> {
-  const url = request.url;
-  // The target as it came, without re-encoding it through URL.
-  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
-  const hash = url.indexOf('#');
-  const target = pathStart === -1 ? '/' : url.slice(pathStart, hash === -1 ? undefined : hash);
+  target: string = urlTarget(request.url),
+): RecordedRequest | Promise<RecordedRequest> {
   const rawHeaders: string[] = [];
-  request.headers.forEach((value, name) => {
-    rawHeaders.push(name, value);
-  });
-  const { bytes, truncated } = await readBodyPrefix(request, bodyLimit, drainLimit, keepAll);
-  return { method: request.method, target, rawHeaders, body: bytes, bodyTruncated: truncated };
+  request.headers.forEach(pushHeader, rawHeaders);
+  const method = request.method;
+  // `request.body` rather than Content-Length: a Request built in-process carries a body without one.
+  if (request.body === null) return { method, target, rawHeaders, body: new Uint8Array(0), bodyTruncated: false };
+  return readBodyPrefix(request, bodyLimit, drainLimit, keepAll).then(({ bytes, truncated }) => ({
+    method,
+    target,
+    rawHeaders,
+    body: bytes,
+    bodyTruncated: truncated,
+  }));
 }

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { endpointTarget } from '../adapter/node/endpoint-request.js';
-import { absoluteTarget, mappedTarget } from './endpoint-target.js';
+import { absoluteTarget, mappedTarget, urlTarget } from './endpoint-target.js';
 
 describe('absoluteTarget', () => {
   it.each([
@@ -48,5 +48,16 @@ describe('endpointTarget', () => {
 
   it('does not take /endpoint/ from the query of a target with no path', () => {
     expect(endpointTarget('http://127.0.0.1:16540?next=/endpoint/a')).toBeUndefined();
+  });
+});
+
+describe('urlTarget', () => {
+  it.each([
+    ['http://localhost:1234/endpoint/a/b?x=1', '/endpoint/a/b?x=1'],
+    ['http://h/endpoint/a#frag?x', '/endpoint/a'],
+    ['https://h/', '/'],
+    ['http://h', '/'],
+  ])('%s: %s', (url, target) => {
+    expect(urlTarget(url)).toBe(target);
   });
 });

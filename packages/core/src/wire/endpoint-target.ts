@@ -42,6 +42,16 @@ export function splitEndpointTarget(target: string): EndpointTarget | undefined 
 }
 
 /**
+ * The target of a Fetch request as it came (path and query, no fragment), from
+ * its absolute `url`, without re-encoding it through `URL`.
+ */
+export function urlTarget(url: string): string {
+  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+  const hash = url.indexOf('#');
+  return pathStart === -1 ? '/' : url.slice(pathStart, hash === -1 ? undefined : hash);
+}
+
+/**
  * The target under {@link ENDPOINT_PREFIX} for a request whose host picked
  * endpoint `name` (a valid name: nothing to encode): its whole path and query
  * (`url` in origin or absolute form), as the subpath.

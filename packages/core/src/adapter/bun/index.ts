@@ -17,7 +17,7 @@ import type { SocketSession, UpgradeAnswer } from '../../answer/endpoint-answer.
 import { READ_METHODS } from '../../answer/endpoint-handler.js';
 import type { FetchUpgrade, OpenSockets, ScriptSocket, SocketEvents } from '../../answer/websocket/open-sockets.js';
 import type { MockpointApp } from '../../http/create-app.js';
-import { mappedTarget, splitEndpointTarget } from '../../wire/endpoint-target.js';
+import { mappedTarget, splitEndpointTarget, urlTarget } from '../../wire/endpoint-target.js';
 import { MAX_WAIT_MS } from '../../wire/limits.js';
 import { isValidName } from '../../wire/rules.js';
 import { DEFAULT_HOST, type RuntimeServedApp, type RuntimeServeOptions, servedApp } from '../lifecycle.js';
@@ -162,9 +162,16 @@ function bunFetch(app: MockpointApp, endpoint: string | undefined): BunFetch {
     if (endpoint !== undefined) return fetchEndpoint(request, endpoint, server, mappedTarget(endpoint, url));
     if (hosts.size === 0 && ENDPOINT_METHODS.has(request.method)) {
       // After `http://` and the host: the path and query.
-      const target = url.slice(url.indexOf('/', 8));
-      const name = splitEndpointTarget(target)?.name;
-      if (name !== undefined) return fetchEndpoint(request, name, server);
+      const routed = url.slice(url.indexOf('/', 8));
+      const split = splitEndpointTarget(routed);
+      if (split !== undefined) {
+        // The target the journal records (what captureRequest would take from the URL), and the split
+        // passed on so that the handler does not split it again: only when the two agree (Bun keeps a
+        // fragment in the URL, which the journal's target leaves out).
+        const target = urlTarget(url);
+        if (target !== routed) return fetchEndpoint(request, split.name, server, target);
+        return fetchEndpoint(request, split.name, server, target, split);
+      }
     }
     return app.fetch(request, server);
   };

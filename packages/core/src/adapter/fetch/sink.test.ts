@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EndpointAnswer } from '../../answer/endpoint-answer.js';
+import { type EndpointAnswer, reuseHeaders } from '../../answer/endpoint-answer.js';
 import { sendAnswer } from '../../answer/sink.js';
 import { OpenStreams } from '../../answer/stream/open-streams.js';
 import { createFetchSink } from './sink.js';
@@ -36,5 +36,31 @@ describe('the Fetch sink: a delayed answer', () => {
     // A header value the Response constructor refuses.
     const bad: EndpointAnswer = { ...delayed(5), headers: { 'x-bad': 'a\nb' } } as EndpointAnswer;
     await expect(sendAnswer(bad, sink, new AbortController().signal)).rejects.toThrow();
+  });
+});
+
+describe('the Fetch sink: an answer whose headers are reused', () => {
+  const sink = createFetchSink(new OpenStreams());
+  const headers = reuseHeaders(
+    Object.freeze({ 'content-type': 'application/json', 'x-two': ['a', 'b'], 'content-length': '2' }),
+  );
+  const answer: EndpointAnswer = { kind: 'respond', status: 200, headers, body: '{}', delay: 0 };
+
+  it('gives every Response the same headers, each its own copy (a header set on one is not on the next)', async () => {
+    const first = sendAnswer(answer, sink, new AbortController().signal) as Response;
+    first.headers.set('x-added', 'only here');
+    const second = sendAnswer(answer, sink, new AbortController().signal) as Response;
+    expect(second.headers.has('x-added')).toBe(false);
+    for (const response of [first, second]) {
+      expect(response.headers.get('content-type')).toBe('application/json');
+      expect(response.headers.get('x-two')).toBe('a, b');
+      expect(await response.text()).toBe('{}');
+    }
+  });
+
+  it('still refuses a value the runtime cannot send, on every answer', () => {
+    const bad = reuseHeaders(Object.freeze({ 'x-bad': 'a\nb' }));
+    const refused: EndpointAnswer = { kind: 'respond', status: 200, headers: bad, body: null, delay: 0 };
+    for (let i = 0; i < 2; i++) expect(() => sendAnswer(refused, sink, new AbortController().signal)).toThrow();
   });
 });

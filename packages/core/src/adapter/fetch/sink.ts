@@ -9,9 +9,9 @@ import {
   type EndpointAnswer,
   errorAnswer,
   type FaultAnswer,
-  fetchHeaders,
   type RelayAnswer,
   type RespondAnswer,
+  responseHeaders,
   type StreamAnswer,
   type UpgradeAnswer,
 } from '../../answer/endpoint-answer.js';
@@ -39,12 +39,12 @@ function hold(signal: AbortSignal, release: AbortSignal | undefined): Promise<bo
 function respond(_signal: AbortSignal, answer: RespondAnswer): Response {
   return new Response(answer.body as ConstructorParameters<typeof Response>[0], {
     status: answer.status,
-    headers: fetchHeaders(answer.headers),
+    headers: responseHeaders(answer.headers),
   });
 }
 
 function relay(_signal: AbortSignal, answer: RelayAnswer): Response {
-  return new Response(answer.body, { status: answer.status, headers: fetchHeaders(answer.headers) });
+  return new Response(answer.body, { status: answer.status, headers: responseHeaders(answer.headers) });
 }
 
 /**
@@ -69,7 +69,7 @@ function fault(_signal: AbortSignal, answer: FaultAnswer): Response {
   });
   return new Response(body, {
     status: answer.fault === 'close' ? answer.status : 200,
-    headers: fetchHeaders(answer.headers),
+    headers: responseHeaders(answer.headers),
   });
 }
 
@@ -129,7 +129,7 @@ function streamResponse(answer: StreamAnswer, streams: OpenStreams, signal: Abor
       playback?.cancel();
     },
   });
-  const headers = fetchHeaders(answer.headers);
+  const headers = responseHeaders(answer.headers);
   if (answer.end !== 'reset' || FixedLength === undefined || answer.frames.length === 0) {
     return new Response(body, { status: answer.status, headers });
   }

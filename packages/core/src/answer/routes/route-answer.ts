@@ -19,7 +19,7 @@ import type {
   StreamAnswer,
   UpgradeAnswer,
 } from '../endpoint-answer.js';
-import { errorAnswer, utf8Length } from '../endpoint-answer.js';
+import { errorAnswer, reuseHeaders, utf8Length } from '../endpoint-answer.js';
 import { llmAnswer } from '../llm/llm-answer.js';
 import { BODILESS_STATUS, CORS_HEADERS } from '../read-response.js';
 import { compileStream, STREAM_HEADERS, STREAM_TYPES } from '../stream/stream-frames.js';
@@ -232,6 +232,7 @@ export function compileAnswer(answer: RouteAnswer): CompiledAnswer {
   if (answer.fault !== undefined) {
     const fault = answer.fault;
     const prepared = finish(fault === 'close' ? statusCode : 0, headers, body?.value ?? null, delay);
+    reuseHeaders(prepared.full.headers);
     const faultAnswer: FaultAnswer = {
       kind: 'fault',
       fault,
@@ -245,6 +246,7 @@ export function compileAnswer(answer: RouteAnswer): CompiledAnswer {
 
   if (answer.template !== true) {
     const prepared = finish(statusCode, headers, body?.value ?? null, delay);
+    reuseHeaders(prepared.full.headers);
     return { statusCode, templated: false, bytes, answer: (head) => (head ? prepared.head : prepared.full) };
   }
 

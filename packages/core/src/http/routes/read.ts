@@ -9,9 +9,10 @@
 import type { Hono } from 'hono';
 import { createFetchSink } from '../../adapter/fetch/sink.js';
 import { READ_METHODS } from '../../answer/endpoint-handler.js';
+import { rawHeader } from '../../answer/pipeline/exchange.js';
 import { sendAnswer } from '../../answer/sink.js';
-import { captureRequest } from '../../journal/journal-entry.js';
-import { mappedTarget } from '../../wire/endpoint-target.js';
+import { captureRequest, type RecordedRequest } from '../../journal/journal-entry.js';
+import { type EndpointTarget, mappedTarget } from '../../wire/endpoint-target.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
 import type { AppContext } from '../context.js';
 import type { RouteDoc } from '../openapi.js';
@@ -20,9 +21,18 @@ import { describeErrors, errorResponses } from './responses.js';
 /**
  * Answers a request as endpoint `name`; `env` is Hono's (Bun's server: what an
  * upgrade needs); `target` (path and query under /endpoint/) replaces the URL's
- * when a host picked the name.
+ * when a host picked the name, or is the URL's own when the caller has it
+ * already; `split`, when given, is `target` split (`splitEndpointTarget(target)`),
+ * so that it is not split again. A request without a body to a cached endpoint
+ * is answered synchronously (a `Response`, no Promise).
  */
-export type Responder = (request: Request, name: string, env: unknown, target?: string) => Promise<Response>;
+export type Responder = (
+  request: Request,
+  name: string,
+  env: unknown,
+  target?: string,
+  split?: EndpointTarget,
+) => Response | Promise<Response>;
 
 export function endpointResponder(ctx: AppContext): Responder {
   const { handler, options, sockets } = ctx;
@@ -34,14 +44,14 @@ export function endpointResponder(ctx: AppContext): Responder {
     if (upgrade === undefined || at === undefined || answer.session === undefined) return undefined;
     return upgrade(at.request, at.env, { ...answer, session: answer.session });
   });
-  return async (request, name, env, target) => {
-    // The rest of a long body is read and dropped up to the body limit, so the connection stays usable;
-    // where the answer needs it (see readsWholeBody) it is kept (the journal keeps its first bytes).
-    const recorded = await captureRequest(request, JOURNAL_BODY_LIMIT, options.maxBodyBytes, () =>
-      handler.readsWholeBody(name),
-    );
-    if (target !== undefined) recorded.target = target;
-    if (sockets.fetchUpgrade !== undefined && request.headers.has('upgrade')) {
+  const answer = (
+    request: Request,
+    env: unknown,
+    recorded: RecordedRequest,
+    split: EndpointTarget | undefined,
+  ): Response | Promise<Response> => {
+    // The raw list holds the Headers' own (lower-case) names: the same answer as `request.headers.has('upgrade')`.
+    if (sockets.fetchUpgrade !== undefined && rawHeader(recorded.rawHeaders, 'upgrade') !== undefined) {
       upgrading.set(request.signal, { request, env });
     }
     let wholeBody: Uint8Array | undefined;
@@ -51,10 +61,23 @@ export function endpointResponder(ctx: AppContext): Responder {
       recorded.bodyTruncated = true;
     }
     return sendAnswer(
-      handler.handle(recorded, wholeBody, () => request.signal),
+      handler.handle(recorded, wholeBody, () => request.signal, split),
       sink,
       request.signal,
     );
+  };
+  return (request, name, env, target, split) => {
+    // The rest of a long body is read and dropped up to the body limit, so the connection stays usable;
+    // where the answer needs it (see readsWholeBody) it is kept (the journal keeps its first bytes).
+    const recorded = captureRequest(
+      request,
+      JOURNAL_BODY_LIMIT,
+      options.maxBodyBytes,
+      () => handler.readsWholeBody(name),
+      target,
+    );
+    if (recorded instanceof Promise) return recorded.then((later) => answer(request, env, later, split));
+    return answer(request, env, recorded, split);
   };
 }
 
