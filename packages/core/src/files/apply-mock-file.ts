@@ -4,7 +4,9 @@
  * holds through the API moves to the file's; one `MOCKPOINT_HOSTS` maps
  * elsewhere is refused before anything is written), other names are kept (or
  * removed with `prune`). First a plan (what is created, changed, unchanged,
- * removed, which hosts move), then the writes.
+ * removed, which hosts would move), then the writes: the moves answered are
+ * those the daemon says it made (`moved` of `PUT …/hosts?move=true`), the plan's
+ * guess only with `dryRun`.
  *
  * @module
  */
