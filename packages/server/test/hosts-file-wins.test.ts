@@ -5,7 +5,8 @@
 // survives SIGKILL and a start without the file), and curl with its Host reaches
 // the file's endpoint; on one real redis-server a replica started with the file
 // moves it and a running replica sees the move; a --watch reload moves one too
-// (and a rename inside the file); `mockpoint apply` shows the move in its diff; a
+// (and a rename inside the file), and takes back on the next reload a host the API
+// took from an endpoint whose text did not change; `mockpoint apply` shows the move in its diff; a
 // host MOCKPOINT_HOSTS maps elsewhere stops start-up with one line and writes
 // nothing, and on a reload is refused with the last good version kept. Then a
 // seeded fuzz of random code points as the file's host: every line the daemon
@@ -197,6 +198,20 @@ describe('--watch', () => {
         { host: 'uploads.github.com', name: 'octo', source: 'settings' },
       ],
     });
+
+    // Taken through the API meanwhile: the next reload takes it back, though hub's text did not change.
+    const taken = await requestJson(`${daemon.url}/api/endpoints/gh/hosts?move=true`, {
+      method: 'PUT',
+      body: { hosts: ['api.github.com'] },
+    });
+    expect(taken.body).toMatchObject({ moved: [{ host: 'api.github.com', from: 'hub', to: 'gh' }] });
+    expect(await zen(daemon)).toEqual({ status: 200, body: '{"from":"gh"}' });
+    save(path, `${fileFor('hub')}  - name: plain\n    data: 2\n`);
+    await expect.poll(() => daemon.stderr, { timeout: 10_000 }).toContain('reloaded: created plain');
+    expect(moveLines(daemon.stderr).at(-1)).toBe(
+      `mockpoint: api.github.com moved from endpoint "gh" to "hub" (${path} maps it)`,
+    );
+    expect(await zen(daemon)).toEqual({ status: 200, body: '{"from":"hub"}' });
 
     // A host the setting maps elsewhere: one line, nothing applied, the last good version answers.
     save(path, fileFor('hub', '[api.github.com, uploads.github.com]'));

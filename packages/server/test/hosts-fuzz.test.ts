@@ -3,6 +3,8 @@
 // as raw bytes to the built daemon on 127.0.0.1 with hosts mapped: every request
 // is answered with an HTTP status (or refused by Node's parser), a request whose
 // host is a mapped name reaches the endpoint, and /api/health answers after.
+// Then random `move=` values of PUT …/hosts (percent-encoded code points, and
+// bytes that are no UTF-8): each refused 400 INVALID_QUERY in one bounded line.
 import { connect } from 'node:net';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -63,5 +65,55 @@ it.skipIf(ON_BUN)(`answers ${CASES} random hosts and targets (seed ${SEED}), and
   expect(
     await rawRequest(daemon.port, 'GET http://API.github.com./ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
   ).toMatch(/"gh"$/);
+  expect((await requestJson(`${daemon.url}/api/health`)).status).toBe(200);
+});
+
+const MOVE_SEED = 37;
+const MOVE_CASES = 200;
+
+/** `text` as UTF-8 bytes, every byte percent-encoded (a lone surrogate is sent as U+FFFD). */
+function percentEncoded(text: string): string {
+  return [...Buffer.from(text, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+}
+
+it(`answers ${MOVE_CASES} random move= values of PUT …/hosts (seed ${MOVE_SEED}): 400 INVALID_QUERY in one bounded line, and stays healthy`, async () => {
+  const daemon = await startDaemon({ args: ['--memory'] });
+  const random = prng(MOVE_SEED);
+  const codes = new Map<number, number>();
+  for (let i = 0; i < MOVE_CASES; i++) {
+    const noise = randomText(random, 1 + Math.floor(random() * 300));
+    // Near the two values it takes a quarter of the time; a few as bytes that are no UTF-8 at all.
+    const value =
+      i % 4 === 0
+        ? `${random() < 0.5 ? 'true' : 'false'}${noise}`
+        : i % 4 === 1
+          ? percentEncoded(noise)
+              .split('%')
+              .map((part) => (part === '' ? '' : `%${(Number.parseInt(part, 16) | 0x80).toString(16)}`))
+              .join('')
+          : percentEncoded(noise);
+    const query = i % 4 === 0 ? percentEncoded(value) : value;
+    const answer = await requestJson(`${daemon.url}/api/endpoints/fuzz/hosts?move=${query}`, {
+      method: 'PUT',
+      body: { hosts: ['fuzz.test'] },
+    });
+    codes.set(answer.status, (codes.get(answer.status) ?? 0) + 1);
+    const label = `move=${query.slice(0, 200)} → ${JSON.stringify(answer.body).slice(0, 300)}`;
+    expect(answer.status, label).toBe(400);
+    const error = (answer.body as { error: { code: string; message: string } }).error;
+    expect(error.code, label).toBe('INVALID_QUERY');
+    expect(error.message, label).toMatch(/^move must be true or false \(got "/);
+    expect(error.message.length, label).toBeLessThanOrEqual(700);
+    expect(error.message, label).toMatch(/^[\x20-\x7e]+$/);
+  }
+  expect(codes.get(400)).toBe(MOVE_CASES);
+  // Exactly true or false (percent-encoded or not): answered.
+  for (const value of ['true', 'false', percentEncoded('true'), percentEncoded('false')]) {
+    const answer = await requestJson(`${daemon.url}/api/endpoints/fuzz/hosts?move=${value}`, {
+      method: 'PUT',
+      body: { hosts: ['fuzz.test'] },
+    });
+    expect(answer.status, value).toBe(200);
+  }
   expect((await requestJson(`${daemon.url}/api/health`)).status).toBe(200);
 });

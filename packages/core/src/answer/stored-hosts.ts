@@ -56,6 +56,7 @@ export class StoredHosts {
    */
   set(name: string, hosts: readonly string[]): Promise<HostEntry[]> {
     return this.#lock.run(ALL, async () => {
+      await this.#fresh();
       const patterns = this.#table.check(name, hosts);
       await this.#write(name, patterns);
       return this.#table.hostsOf(name);
@@ -70,6 +71,8 @@ export class StoredHosts {
    */
   take(name: string, hosts: readonly string[]): Promise<{ hosts: HostEntry[]; moved: HostMove[] }> {
     return this.#lock.run(ALL, async () => {
+      // Checked and moved against what the store holds, not a table a failed read left short.
+      await this.#fresh();
       const patterns = this.#table.check(name, hosts, { move: true });
       const moved: HostMove[] = [];
       for (const host of patterns) {
@@ -85,6 +88,17 @@ export class StoredHosts {
       await this.#write(name, patterns);
       return { hosts: this.#table.hostsOf(name), moved };
     });
+  }
+
+  /**
+   * When the store could not be read whole (at start, or a write or reload that
+   * failed), reads every name's hosts again before a write checks against the
+   * table: else a host another name holds in the store would be given twice, and
+   * the next full reload would keep it for whichever name sorts first. A store
+   * still unreadable refuses the write (its error).
+   */
+  async #fresh(): Promise<void> {
+    if (this.#stale) await this.#loadAll();
   }
 
   /** Writes `patterns` as the hosts of `name` to the store, then to the table. */

@@ -7,7 +7,7 @@
  */
 import { answerJson, type QueuedAnswer } from '../wire/answer-json.js';
 import { type ErrorCode, MockpointError } from '../wire/errors.js';
-import type { HostEntry } from '../wire/host-mapping.js';
+import type { HostEntry, HostMove } from '../wire/host-mapping.js';
 import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
 import { decodeRoutes, routesJson } from '../wire/route.js';
 import { queueBodyFromMembers } from '../wire/schemas.js';
@@ -165,9 +165,14 @@ export function stateEntry(state: EndpointState): Record<string, unknown> {
 
 /**
  * Makes `name` hold exactly `desired`: the record (or none), the routes, the
- * queued answers. `current` is what it holds now, when known.
+ * queued answers. `current` is what it holds now, when known. Answers the hosts
+ * the daemon moved to `name` from other endpoints (its answer, not a guess).
  */
-export async function writeState(target: AdminTarget, desired: EndpointState, current?: EndpointState): Promise<void> {
+export async function writeState(
+  target: AdminTarget,
+  desired: EndpointState,
+  current?: EndpointState,
+): Promise<HostMove[]> {
   const path = `/api/endpoints/${seg(desired.name)}`;
   const bodies = writeBodies(desired);
   if (bodies.record !== undefined) await call(target, 'PUT', path, bodies.record);
@@ -183,11 +188,43 @@ export async function writeState(target: AdminTarget, desired: EndpointState, cu
     await call(target, 'DELETE', `${path}/collections`);
   }
   // The file wins for its hosts too: one another endpoint holds through the API moves here (those of MOCKPOINT_HOSTS never).
-  if (bodies.hosts !== undefined) await call(target, 'PUT', `${path}/hosts?move=true`, bodies.hosts);
+  let moved: HostMove[] = [];
+  if (bodies.hosts !== undefined) moved = await putHosts(target, desired.name, bodies.hosts);
   else if (current?.hosts !== undefined) await call(target, 'DELETE', `${path}/hosts`);
   // After the record: deleting the record above removed the schema with the name.
   if (bodies.graphql !== undefined) await call(target, 'PUT', `${path}/graphql`, bodies.graphql);
   else if (current === undefined || current.graphql !== undefined) await call(target, 'DELETE', `${path}/graphql`);
+  return moved;
+}
+
+/**
+ * `PUT /api/endpoints/{name}/hosts?move=true` with `body` (`{ hosts: [...] }`):
+ * answers the `moved` list of the daemon's answer. A daemon that answers no
+ * `moved` does not know `move` (older than 2026-11): it moved nothing (a host
+ * another endpoint held was refused 409 HOST_TAKEN), so nothing moved.
+ */
+export async function putHosts(target: AdminTarget, name: string, body: string): Promise<HostMove[]> {
+  const text = await call(target, 'PUT', `/api/endpoints/${seg(name)}/hosts?move=true`, body);
+  const moved = (JSON.parse(text as string) as { moved?: unknown }).moved;
+  return Array.isArray(moved) ? (moved as HostMove[]) : [];
+}
+
+/**
+ * Whether the daemon knows `PUT …/hosts?move=` (a daemon older than it would
+ * ignore the query and refuse a host another endpoint holds). Asked with a
+ * `move` value it refuses and a body it refuses: nothing is written either way
+ * (a daemon that knows `move` answers 400 INVALID_QUERY, an older one 400
+ * INVALID_HOSTS for the body).
+ */
+export async function knowsHostMove(target: AdminTarget, name: string): Promise<boolean> {
+  try {
+    await call(target, 'PUT', `/api/endpoints/${seg(name)}/hosts?move=ask`, '{}');
+  } catch (error) {
+    if (error instanceof MockpointError && error.code === 'INVALID_QUERY') return true;
+    if (error instanceof MockpointError && error.code === 'INVALID_HOSTS') return false;
+    throw error;
+  }
+  return false;
 }
 
 /** Removes `name`: its record, routes and queued answers. */

@@ -4,14 +4,27 @@
  * holds through the API moves to the file's; one `MOCKPOINT_HOSTS` maps
  * elsewhere is refused before anything is written), other names are kept (or
  * removed with `prune`). First a plan (what is created, changed, unchanged,
- * removed, which hosts move), then the writes.
+ * removed, which hosts would move), then the writes: the moves answered are
+ * those the daemon says it made (`moved` of `PUT …/hosts?move=true`), the plan's
+ * guess only with `dryRun`.
  *
  * @module
  */
 import { MockpointError } from '../wire/errors.js';
 import type { HostMove } from '../wire/host-mapping.js';
-import { type AdminTarget, listHosts, listNames, readState, removeState, stateKey, writeState } from './admin-calls.js';
+import {
+  type AdminTarget,
+  knowsHostMove,
+  listHosts,
+  listNames,
+  putHosts,
+  readState,
+  removeState,
+  stateKey,
+  writeState,
+} from './admin-calls.js';
 import type { MockFile, MockFileEndpoint } from './parse-mock-file.js';
+import { writeBodies } from './write-bodies.js';
 
 /** What applying a file does (or did), by endpoint name. */
 export interface ApplyPlan {
@@ -19,7 +32,10 @@ export interface ApplyPlan {
   changed: string[];
   unchanged: string[];
   removed: string[];
-  /** The hosts the file maps that another endpoint held: they move to the file's endpoint. */
+  /**
+   * The hosts the file maps that another endpoint held, moved to the file's
+   * endpoint: as the daemon answered its writes (with `dryRun`, as they stand now).
+   */
   moved: HostMove[];
 }
 
@@ -45,7 +61,7 @@ export async function applyMockFile(
   const plan: ApplyPlan = { created: [], changed: [], unchanged: [], removed: [], moved: [] };
   const defined = new Set(file.endpoints.map((endpoint) => endpoint.name));
   const existing = new Set(await listNames(target));
-  const writes: (() => Promise<void>)[] = [];
+  const writes: (() => Promise<HostMove[] | undefined>)[] = [];
   const written: MockFileEndpoint[] = [];
   for (const desired of file.endpoints) {
     const current = await readState(target, desired.name);
@@ -64,16 +80,46 @@ export async function applyMockFile(
     written.push(desired);
     writes.push(() => writeState(target, desired, current));
   }
-  plan.moved = await hostMoves(target, written);
+  // Before any write: a host MOCKPOINT_HOSTS maps elsewhere is refused here, and so is a daemon that cannot move.
+  const planned = await hostMoves(target, written);
   if (options.prune) {
     for (const name of existing) {
       if (defined.has(name)) continue;
       plan.removed.push(name);
-      writes.push(() => removeState(target, name));
+      writes.push(async () => {
+        await removeState(target, name);
+        return undefined;
+      });
     }
   }
-  if (!options.dryRun) for (const write of writes) await write();
+  if (options.dryRun) {
+    plan.moved = planned;
+    return plan;
+  }
+  await assertCanMove(target, planned);
+  // What the daemon answered: a host given away between the plan and the write is said too, a planned move it did not make is not.
+  for (const write of writes) plan.moved.push(...((await write()) ?? []));
   return plan;
+}
+
+/**
+ * A daemon older than `PUT …/hosts?move=true` ignores `move` and refuses a host
+ * another endpoint holds (409 HOST_TAKEN) after the file's other writes: when
+ * the plan moves a host, asked first, so such a daemon gets nothing written.
+ */
+async function assertCanMove(target: AdminTarget, planned: readonly HostMove[]): Promise<void> {
+  const first = planned[0];
+  if (first === undefined || (await knowsHostMove(target, first.to))) return;
+  throw new MockpointError(
+    'HOST_TAKEN',
+    `endpoint ${quoted(first.to)} maps ${quoted(first.host, 255).slice(1, -1)}, which endpoint ${quoted(first.from)} holds, and this daemon is too old to move a host to a mock file's endpoint (PUT /api/endpoints/{name}/hosts?move=true): nothing was written; upgrade the daemon, or remove the host from endpoint ${quoted(first.from)} first`,
+    { details: { host: first.host, name: first.from } },
+  );
+}
+
+/** Which endpoint holds each mapped host now. */
+async function hostHolders(target: AdminTarget): Promise<Map<string, string>> {
+  return new Map((await listHosts(target)).map((entry) => [entry.host, entry.name]));
 }
 
 /**
@@ -150,14 +196,24 @@ export async function applyChanges(previous: MockFile, next: MockFile, target: A
   const before = new Map(previous.endpoints.map((endpoint) => [endpoint.name, stateKey(endpoint)]));
   const names = new Set(next.endpoints.map((endpoint) => endpoint.name));
   const written = next.endpoints.filter((endpoint) => before.get(endpoint.name) !== stateKey(endpoint));
-  plan.moved = await hostMoves(target, written);
+  // The file wins on every reload: an unchanged endpoint whose hosts the API gave away meanwhile takes them back.
+  const mapping = next.endpoints.filter((endpoint) => endpoint.hosts !== undefined && endpoint.hosts.length > 0);
+  const held = mapping.length === 0 ? new Map<string, string>() : await hostHolders(target);
+  const reassert = mapping.filter(
+    (endpoint) =>
+      !written.includes(endpoint) && (endpoint.hosts ?? []).some((host) => held.get(host) !== endpoint.name),
+  );
+  await assertCanMove(target, await hostMoves(target, [...written, ...reassert]));
   for (const endpoint of next.endpoints) {
     const key = before.get(endpoint.name);
     if (!written.includes(endpoint)) {
       plan.unchanged.push(endpoint.name);
+      if (reassert.includes(endpoint)) {
+        plan.moved.push(...(await putHosts(target, endpoint.name, writeBodies(endpoint).hosts as string)));
+      }
       continue;
     }
-    await writeState(target, endpoint);
+    plan.moved.push(...(await writeState(target, endpoint)));
     (key === undefined ? plan.created : plan.changed).push(endpoint.name);
   }
   for (const endpoint of previous.endpoints) {

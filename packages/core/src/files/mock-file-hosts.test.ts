@@ -138,3 +138,109 @@ describe('applying a file that maps a host another endpoint holds', () => {
     expect(await store.getHosts(hostile)).toEqual([]);
   });
 });
+
+describe('the moves said are the moves the daemon made', () => {
+  /** A target on `app` that runs `before` once, just before the first `PUT …/hosts?move=true` reaches it. */
+  function raced(app: { request: (request: Request) => Response | Promise<Response> }, before: () => unknown) {
+    let done = false;
+    return {
+      url: 'http://app',
+      fetch: async (request: Request) => {
+        if (!done && request.method === 'PUT' && request.url.endsWith('/hosts?move=true')) {
+          done = true;
+          await before();
+        }
+        return app.request(request);
+      },
+    };
+  }
+
+  it('a host given to another endpoint between the plan and the write is said moved, from that endpoint', async () => {
+    const { app } = await appOn(new MemoryStore());
+    const target = raced(app, () =>
+      app.request('/api/endpoints/late/hosts', { method: 'PUT', body: '{"hosts":["uploads.github.com"]}' }),
+    );
+    const plan = await applyMockFile(parseMockFile(GITHUB), target);
+    expect(plan.moved).toEqual([{ host: 'uploads.github.com', from: 'late', to: 'github' }]);
+    expect(describePlan(plan)).toContain('> uploads.github.com moved from endpoint "late" to "github"');
+  });
+
+  it('a planned move the daemon did not make (the holder let go first) is not said', async () => {
+    const store = new MemoryStore();
+    await store.setHosts('gh', ['api.github.com']);
+    const { app } = await appOn(store);
+    const target = raced(app, () => app.request('/api/endpoints/gh/hosts', { method: 'DELETE' }));
+    const plan = await applyMockFile(parseMockFile(GITHUB), target);
+    expect(plan.moved).toEqual([]);
+    expect(describePlan(plan).at(-1)).toBe('1 created, 0 changed, 0 removed, 0 unchanged');
+  });
+
+  it('a reload takes back a host the API gave away from an endpoint whose text did not change', async () => {
+    const { app, target } = await appOn(new MemoryStore());
+    const file = parseMockFile(GITHUB);
+    await applyMockFile(file, target);
+    await app.request('/api/endpoints/gh/hosts?move=true', { method: 'PUT', body: '{"hosts":["api.github.com"]}' });
+    const other = parseMockFile(`${GITHUB}  - name: plain\n    data: 2\n`);
+    const changes = await applyChanges(file, other, target);
+    expect(changes).toMatchObject({ created: ['plain'], unchanged: ['github'] });
+    expect(changes.moved).toEqual([{ host: 'api.github.com', from: 'gh', to: 'github' }]);
+    expect(await (await app.request('/api/endpoints/github/hosts')).json()).toEqual({
+      hosts: [
+        { host: 'api.github.com', name: 'github', source: 'api' },
+        { host: 'uploads.github.com', name: 'github', source: 'api' },
+      ],
+    });
+  });
+
+  it('a daemon that does not know move=true gets nothing written: one HOST_TAKEN saying so', async () => {
+    const store = new MemoryStore();
+    await store.setHosts('gh', ['api.github.com']);
+    const { app } = await appOn(store);
+    // As a daemon older than move=true answers: the query is not read, `moved` never answered.
+    const older = {
+      url: 'http://app',
+      fetch: async (request: Request) => {
+        const url = new URL(request.url);
+        url.searchParams.delete('move');
+        const answer = await app.request(new Request(url, request));
+        if (!answer.ok || !url.pathname.endsWith('/hosts') || request.method !== 'PUT') return answer;
+        const { hosts } = (await answer.json()) as { hosts: unknown };
+        return Response.json({ hosts });
+      },
+    };
+    const file = parseMockFile(`${GITHUB}  - name: plain\n    data: 2\n`);
+    const error = await applyMockFile(file, older).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'HOST_TAKEN', details: { host: 'api.github.com', name: 'gh' } });
+    expect((error as Error).message).toContain('this daemon is too old to move a host');
+    expect(await store.get('github')).toBeUndefined();
+    expect(await store.get('plain')).toBeUndefined();
+    expect(await store.getHosts('gh')).toEqual(['api.github.com']);
+    // Nothing to move: it applies as before.
+    await app.request('/api/endpoints/gh/hosts', { method: 'DELETE' });
+    expect(await applyMockFile(file, older)).toMatchObject({ created: ['github', 'plain'], moved: [] });
+  });
+});
+
+describe('a store whose hosts could not be read at start', () => {
+  it('a move reads them again first: the host leaves the name the store gave it', async () => {
+    const store = new MemoryStore();
+    await store.setHosts('gh', ['api.github.com']);
+    let fail = true;
+    const hostNames = store.hostNames.bind(store);
+    // The first read of the names fails (a damaged store at start), later ones work.
+    store.hostNames = async (options) => {
+      if (fail) {
+        fail = false;
+        throw new Error('store unreadable');
+      }
+      return hostNames(options);
+    };
+    const app = createApp({ store });
+    await app.mockpoint.hostsLoaded.catch(() => undefined);
+    const target = { url: 'http://app', fetch: async (request: Request) => app.request(request) };
+    const plan = await applyMockFile(parseMockFile(GITHUB), target);
+    expect(plan.moved).toEqual([{ host: 'api.github.com', from: 'gh', to: 'github' }]);
+    expect(await store.getHosts('gh')).toEqual([]);
+    expect(await store.getHosts('github')).toEqual(['api.github.com', 'uploads.github.com']);
+  });
+});

@@ -100,7 +100,13 @@ export async function loadAndWatch(
     stop(); // a bad file stops start-up: nothing is left watching
     // A host MOCKPOINT_HOSTS maps elsewhere (checked before any write): the line names the file too.
     if (isOwnError(error) && error.code === 'HOST_TAKEN') {
-      throw new MockpointError('HOST_TAKEN', `${path}: ${error.message}`, { cause: error });
+      // Its status and details ({ host, name }) kept: the line gains the file's path, nothing is lost.
+      const { status, details } = error as { status?: number; details?: Readonly<Record<string, unknown>> };
+      throw new MockpointError('HOST_TAKEN', `${path}: ${error.message}`, {
+        cause: error,
+        ...(status === undefined ? {} : { status }),
+        ...(details === undefined ? {} : { details: { ...details } }),
+      });
     }
     throw error;
   }
@@ -120,7 +126,7 @@ export async function loadAndWatch(
       reportMoves(changes);
       report(`mockpoint: ${path} reloaded: ${summary(changes)}`);
     } catch (error) {
-      // HOST_TAKEN is the check against MOCKPOINT_HOSTS, made before anything is written.
+      // HOST_TAKEN is the check against MOCKPOINT_HOSTS (or a daemon that cannot move a host), made before anything is written.
       const untouched = isOwnError(error) && error.code === 'HOST_TAKEN';
       report(
         untouched

@@ -43,7 +43,8 @@ function moveFlag(value: string | undefined): boolean {
   if (value !== undefined && value !== 'true' && value !== 'false') {
     throw new MockpointError(
       'INVALID_QUERY',
-      `move must be true or false (got ${JSON.stringify(value.slice(0, 100))})`,
+      // Bounded, and one line whatever arrives: anything but printable ASCII escaped (U+2028 too).
+      `move must be true or false (got ${JSON.stringify(value.slice(0, 100)).replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)})`,
     );
   }
   return value === 'true';
