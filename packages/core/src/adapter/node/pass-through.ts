@@ -17,22 +17,11 @@ import type { Duplex } from 'node:stream';
 import { errorAnswer, type RespondAnswer } from '../../answer/endpoint-answer.js';
 import { endToEndHeaders } from '../../answer/proxy/proxy-relay.js';
 import { checkUpstreamHost } from '../../answer/proxy/upstream.js';
+import { CONNECTION_HEADERS } from '../../http/hop-by-hop.js';
 import { isMockpointError } from '../../wire/errors.js';
 import { urlPort } from '../../wire/host-rules.js';
 import { checkedLookup } from './node-upstream.js';
 import { refuseRaw } from './raw-answer.js';
-
-/** Headers the pass-through leaves out (hop-by-hop), keeping Host and Content-Length as the client sent them. */
-const HOP_BY_HOP: ReadonlySet<string> = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'upgrade',
-]);
 
 /** How long the target may take to accept a connection or send its headers, in ms (then 504). */
 const UPSTREAM_TIMEOUT_MS = 30_000;
@@ -98,7 +87,7 @@ export function passThroughRequest(
   }
   const outgoing = httpRequest(url, {
     method: req.method,
-    headers: flat(endToEndHeaders(req.rawHeaders, HOP_BY_HOP)) as unknown as Record<string, string>,
+    headers: flat(endToEndHeaders(req.rawHeaders, CONNECTION_HEADERS)) as unknown as Record<string, string>,
     setHost: false,
     lookup: checkedLookup(urlPort(url), allowHosts),
     timeout: UPSTREAM_TIMEOUT_MS,
@@ -125,7 +114,7 @@ export function passThroughRequest(
   outgoing.once('response', (upstream) => {
     answered = true;
     outgoing.setTimeout(0);
-    res.writeHead(upstream.statusCode ?? 502, flat(endToEndHeaders(upstream.rawHeaders, HOP_BY_HOP)));
+    res.writeHead(upstream.statusCode ?? 502, flat(endToEndHeaders(upstream.rawHeaders, CONNECTION_HEADERS)));
     upstream.pipe(res);
     upstream.once('error', () => res.destroy());
   });

@@ -232,14 +232,18 @@ function chatStream(p: Prepared): LlmWire {
   const id = `chatcmpl-${p.source.random(ALNUM, 29)}`;
   const fingerprint = `fp_${p.source.random(HEX, 10)}`;
   const includeUsage = p.parts.request.includeUsage;
+  // Every chunk, the usage one too, starts with the same fields in the same order.
+  const envelope = {
+    id,
+    object: 'chat.completion.chunk',
+    created: p.created,
+    model: p.model,
+    service_tier: 'default',
+    system_fingerprint: fingerprint,
+  };
   const chunk = (delta: Record<string, unknown>, finish: string | null): string =>
     JSON.stringify({
-      id,
-      object: 'chat.completion.chunk',
-      created: p.created,
-      model: p.model,
-      service_tier: 'default',
-      system_fingerprint: fingerprint,
+      ...envelope,
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
       ...(includeUsage ? { usage: null } : {}),
     });
@@ -259,17 +263,7 @@ function chatStream(p: Prepared): LlmWire {
   });
   events.push({ data: chunk({}, p.calls.length > 0 ? 'tool_calls' : 'stop'), chunk: false });
   if (includeUsage) {
-    const usage = {
-      id,
-      object: 'chat.completion.chunk',
-      created: p.created,
-      model: p.model,
-      service_tier: 'default',
-      system_fingerprint: fingerprint,
-      choices: [],
-      usage: chatUsage(p),
-    };
-    events.push({ data: JSON.stringify(usage), chunk: false });
+    events.push({ data: JSON.stringify({ ...envelope, choices: [], usage: chatUsage(p) }), chunk: false });
   }
   events.push({ data: '[DONE]', chunk: false });
   return { kind: 'sse', status: 200, headers: openaiHeaders(p.source, SSE_TYPE, undefined), events };
