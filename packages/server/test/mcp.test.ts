@@ -6,6 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import { join } from 'node:path';
+import { jsonString, prng, randomText } from '@mockpoint/testkit/random-text';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -340,6 +341,38 @@ describe('import_mock_file over /api/mcp', () => {
     expect(JSON.parse(result.content[0]?.text ?? '')).toMatchObject({
       error: { code: 'OPENAPI_UNREADABLE', message: expect.stringContaining('points outside the document') },
     });
+  });
+});
+
+describe('import_mock_file over /api/mcp: hostile $ref values', () => {
+  it('answers 120 seeded random $ref values (seed 38) with a tool error or an import, each message one bounded line; health answers throughout', async () => {
+    const daemon = await startDaemon();
+    const random = prng(38);
+    for (let round = 0; round < 120; round++) {
+      // Half name a file (a path, a URL, `..`), half point into the document; every one with random code points.
+      const prefix = ['../', '/etc/', 'file://', 'https://x/', '#/', ''][round % 6] as string;
+      const ref = `${prefix}${randomText(random, 1 + Math.floor(random() * (round % 10 === 0 ? 600 : 40)))}`;
+      const doc = `{"openapi":"3.0.0","info":{"title":"x","version":"1"},"paths":{"/a":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":${jsonString(ref)}}}}}}}}}}`;
+      const answer = await fetch(`${daemon.url}/api/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: round,
+          method: 'tools/call',
+          params: { name: 'import_mock_file', arguments: { kind: 'openapi', name: 'fuzz', text: doc } },
+        }),
+      });
+      expect(answer.status, ref).toBe(200);
+      const result = ((await answer.json()) as { result: TextResult }).result;
+      if (result.isError !== true) continue; // a #/ pointer to something that is there imports
+      const { error } = JSON.parse(result.content[0]?.text ?? '') as { error: { code: string; message: string } };
+      expect(error.code, ref).toBe('OPENAPI_UNREADABLE');
+      expect(error.message, ref).not.toMatch(/[\n\r\u2028\u2029]/);
+      expect(error.message.length, ref).toBeLessThan(1000);
+      if (round % 20 === 0) expect((await fetch(`${daemon.url}/api/health`)).status).toBe(200);
+    }
+    expect((await fetch(`${daemon.url}/api/health`)).status).toBe(200);
   });
 });
 

@@ -12,6 +12,7 @@
  */
 import { MockpointError } from '../wire/errors.js';
 import type { HostMove } from '../wire/host-mapping.js';
+import { quoted } from '../wire/quoted.js';
 import {
   type AdminTarget,
   knowsHostMove,
@@ -25,6 +26,9 @@ import {
 } from './admin-calls.js';
 import type { MockFile, MockFileEndpoint } from './parse-mock-file.js';
 import { writeBodies } from './write-bodies.js';
+
+/** The longest endpoint name (a name read back from a daemon or a store is shown no longer). */
+const NAME_MAX = 64;
 
 /** What applying a file does (or did), by endpoint name. */
 export interface ApplyPlan {
@@ -112,7 +116,7 @@ async function assertCanMove(target: AdminTarget, planned: readonly HostMove[]):
   if (first === undefined || (await knowsHostMove(target, first.to))) return;
   throw new MockpointError(
     'HOST_TAKEN',
-    `endpoint ${quoted(first.to)} maps ${quoted(first.host, 255).slice(1, -1)}, which endpoint ${quoted(first.from)} holds, and this daemon is too old to move a host to a mock file's endpoint (PUT /api/endpoints/{name}/hosts?move=true): nothing was written; upgrade the daemon, or remove the host from endpoint ${quoted(first.from)} first`,
+    `endpoint ${quoted(first.to, NAME_MAX)} maps ${quoted(first.host, 255).slice(1, -1)}, which endpoint ${quoted(first.from, NAME_MAX)} holds, and this daemon is too old to move a host to a mock file's endpoint (PUT /api/endpoints/{name}/hosts?move=true): nothing was written; upgrade the daemon, or remove the host from endpoint ${quoted(first.from, NAME_MAX)} first`,
     { details: { host: first.host, name: first.from } },
   );
 }
@@ -139,7 +143,7 @@ async function hostMoves(target: AdminTarget, endpoints: readonly MockFileEndpoi
       if (entry.source === 'settings') {
         throw new MockpointError(
           'HOST_TAKEN',
-          `endpoint ${quoted(endpoint.name)} maps ${host}, which MOCKPOINT_HOSTS maps to endpoint ${quoted(entry.name)}; the setting wins over a mock file: map the host in only one of them`,
+          `endpoint ${quoted(endpoint.name, NAME_MAX)} maps ${host}, which MOCKPOINT_HOSTS maps to endpoint ${quoted(entry.name, NAME_MAX)}; the setting wins over a mock file: map the host in only one of them`,
           { details: { host, name: entry.name } },
         );
       }
@@ -149,21 +153,9 @@ async function hostMoves(target: AdminTarget, endpoints: readonly MockFileEndpoi
   return moves;
 }
 
-/**
- * An endpoint name (at most 64 characters) or a host (at most 255) in quotes for a
- * line a person reads: one read back from a daemon or a store is bounded, and
- * anything but printable ASCII is escaped.
- */
-function quoted(text: string, max = 64): string {
-  return JSON.stringify(text.slice(0, max)).replace(
-    /[^\x20-\x7e]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
-
 /** One host move for a person: `api.github.com moved from endpoint "gh" to "github"`. */
 export function describeMove(move: HostMove, dryRun = false): string {
-  return `${quoted(move.host, 255).slice(1, -1)} ${dryRun ? 'would move' : 'moved'} from endpoint ${quoted(move.from)} to ${quoted(move.to)}`;
+  return `${quoted(move.host, 255).slice(1, -1)} ${dryRun ? 'would move' : 'moved'} from endpoint ${quoted(move.from, NAME_MAX)} to ${quoted(move.to, NAME_MAX)}`;
 }
 
 /**

@@ -65,10 +65,14 @@ describe('loadOpenApi: file references stay in the document folder', () => {
     expect(schemaOf(await loadOpenApi(documentWith('..shared.yaml#/Pet', 'dots.yaml')))).toEqual({ type: 'string' });
   });
 
-  it('names a refused $ref quoted, and cut at 200 characters', async () => {
+  it('names a refused $ref quoted, cut at 200 characters, in printable ASCII', async () => {
     const ref = `../${'x'.repeat(500)}.yaml#/a`;
     const error = (await loadOpenApi(documentWith(ref, 'long.yaml')).catch((e: unknown) => e)) as Error;
-    expect(error.message).toMatch(/^\$ref "\.\.\/x{197}…" is outside the document's folder/);
+    expect(error.message).toMatch(/^\$ref "\.\.\/x{197}" is outside the document's folder/);
+    const odd = (await loadOpenApi(documentWith('../a\u2028b\u202ec.yaml', 'odd.yaml')).catch(
+      (e: unknown) => e,
+    )) as Error;
+    expect(odd.message).toMatch(/^\$ref "\.\.\/a\\u2028b\\u202ec\.yaml" is outside/);
   });
 
   it.each([

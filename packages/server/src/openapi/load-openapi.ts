@@ -10,13 +10,14 @@
  */
 import { readFile, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { quoted } from '@mockpoint/core/internal';
 import { parse } from 'yaml';
 
 type Json = Record<string, unknown>;
 
-/** A `$ref` as an error message shows it: quoted, escaped and cut (a document's text is anyone's). */
+/** A `$ref` as an error message shows it: quoted, cut at 200 characters, printable ASCII only (a document's text is anyone's). */
 function shown(ref: string): string {
-  return JSON.stringify(ref.length > 200 ? `${ref.slice(0, 200)}…` : ref);
+  return quoted(ref, 200);
 }
 
 function isObject(value: unknown): value is Json {

@@ -9,6 +9,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { MockpointError } from '../../wire/errors.js';
+import { quoted } from '../../wire/quoted.js';
 import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
@@ -44,7 +45,7 @@ function moveFlag(value: string | undefined): boolean {
     throw new MockpointError(
       'INVALID_QUERY',
       // Bounded, and one line whatever arrives: anything but printable ASCII escaped (U+2028 too).
-      `move must be true or false (got ${JSON.stringify(value.slice(0, 100)).replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)})`,
+      `move must be true or false (got ${quoted(value, 100)})`,
     );
   }
   return value === 'true';
