@@ -4,7 +4,7 @@
 // as HAR (`mockpoint export --har`) fits the published HAR 1.2 schema and imports again with every
 // request body exact.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as harValidator from 'har-validator';
@@ -169,5 +169,138 @@ describe('HAR import and export', () => {
       bodies.map((body) => ['/events', body]),
     );
     expect(matches?.find((match) => match.method === 'GET')).toMatchObject({ path: '/', query: { x: ['1', '2'] } });
+  });
+
+  it('the exported journal holds the answers and times: Chromium replays it with the daemon stopped, and it imports back byte for byte', async () => {
+    const dir = await makeTempDir('mockpoint-har-');
+    const logo = Buffer.from(Array.from({ length: 256 }, (_, i) => i)); // every byte value: no text
+    const blob = Buffer.from([0x00, 0xff, 0x80, 0x7f, 0xc3, 0x28]);
+    const mock = {
+      version: 1,
+      endpoints: [
+        {
+          name: 'site',
+          routes: [
+            {
+              match: { method: 'GET', path: '/' },
+              answer: {
+                headers: { 'content-type': 'text/html; charset=utf-8' },
+                body: '<!doctype html><title>site</title>',
+              },
+            },
+            {
+              match: { method: 'GET', path: '/api/users/1' },
+              answer: { headers: { 'x-request-id': 'r-1' }, data: { id: 1, name: 'Zoë', tags: ['a', 'b'] } },
+            },
+            {
+              match: { method: 'GET', path: '/api/logo.bin' },
+              answer: { headers: { 'content-type': 'image/png' }, bodyBase64: logo.toString('base64') },
+            },
+            { match: { method: 'GET', path: '/api/slow' }, answer: { body: 'late', delay: 150 } },
+          ],
+        },
+      ],
+    };
+    writeFileSync(join(dir, 'site.json'), JSON.stringify(mock));
+    const daemon = await startDaemon({ cwd: dir, args: ['--memory', '--config', 'site.json'] });
+    // Two binary uploads to one URL, answered differently: a replay must tell them apart by their bytes.
+    const queued = await fetch(`${daemon.url}/api/endpoints/site/queue`, {
+      method: 'POST',
+      body: JSON.stringify({
+        answers: [
+          { match: { method: 'POST', path: '/api/upload' }, statusCode: 201, data: { n: 1 } },
+          {
+            match: { method: 'POST', path: '/api/upload' },
+            statusCode: 202,
+            headers: { 'content-type': 'application/octet-stream' },
+            bodyBase64: blob.toString('base64'),
+          },
+        ],
+      }),
+    });
+    expect(queued.status).toBeLessThan(300);
+
+    const site = `${daemon.url}/endpoint/site`;
+    const uploads = [
+      [1, 2, 3, 0xfe],
+      [0xff, 0xd8, 0xff, 0x00],
+    ];
+    /** What the page sees: the uploads in the order given, then the GETs; each as status, type and bytes. */
+    const visit = async (order: number[]) => {
+      const context = await browser.newContext();
+      return { context, page: await context.newPage(), order };
+    };
+    const run = async ({ page, order }: Awaited<ReturnType<typeof visit>>) => {
+      await page.goto(`${site}/`);
+      return page.evaluate(
+        async ({ uploads, order }) => {
+          const seen: Record<string, { status: number; type: string | null; bytes: number[] }> = {};
+          const keep = async (key: string, response: Response) => {
+            seen[key] = {
+              status: response.status,
+              type: response.headers.get('content-type'),
+              bytes: [...new Uint8Array(await response.arrayBuffer())],
+            };
+          };
+          for (const i of order) {
+            const body = new Uint8Array(uploads[i] as number[]);
+            await keep(`upload${i}`, await fetch('api/upload', { method: 'POST', body }));
+          }
+          for (const path of ['api/users/1', 'api/logo.bin', 'api/slow']) await keep(path, await fetch(path));
+          return seen;
+        },
+        { uploads, order },
+      );
+    };
+    const browser = await useBrowser();
+    const live = await visit([0, 1]);
+    const seenLive = await run(live);
+    await live.context.close();
+    expect(seenLive['upload0']?.status).toBe(201);
+    expect(seenLive['upload1']?.status).toBe(202);
+    expect(Buffer.from(seenLive['upload1']?.bytes ?? [])).toEqual(blob);
+    expect(Buffer.from(seenLive['api/logo.bin']?.bytes ?? [])).toEqual(logo);
+
+    const exported = await runCli({ cwd: dir, args: ['export', '--har', '--out', 'site.har', '--url', daemon.url] });
+    expect(exported.code).toBe(0);
+    const har = JSON.parse(readFileSync(join(dir, 'site.har'), 'utf8')) as {
+      log: {
+        entries: {
+          request: { url: string };
+          response: { status: number; content: { size: number; text?: string; encoding?: string } };
+          time: number;
+          timings: { wait: number; receive: number };
+        }[];
+      };
+    };
+    await expect(harValidator.har(har)).resolves.toBe(har);
+    const slow = har.log.entries.find((entry) => entry.request.url.endsWith('/api/slow'));
+    // The delay is waited before the first byte: the measured wait holds it.
+    expect(slow?.timings.wait).toBeGreaterThanOrEqual(150);
+    expect(slow?.time).toBeGreaterThanOrEqual(slow?.timings.wait ?? 0);
+    const logoEntry = har.log.entries.find((entry) => entry.request.url.endsWith('/api/logo.bin'));
+    expect(logoEntry?.response.content).toMatchObject({ size: 256, encoding: 'base64', text: logo.toString('base64') });
+    await daemon.stop();
+
+    // The daemon is gone: Chromium answers every request from the HAR alone (anything missing aborts).
+    const replay = await visit([1, 0]);
+    await replay.context.routeFromHAR(join(dir, 'site.har'), { notFound: 'abort' });
+    const seenReplayed = await run(replay);
+    await replay.context.close();
+    expect(seenReplayed).toEqual(seenLive);
+
+    // And imported back, a new daemon answers the same bytes (the binary uploads are left out, named).
+    const imported = await runCli({ cwd: dir, args: ['import', 'site.har', '--name', 'back', '--out', 'back.json'] });
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).toContain('left out POST');
+    const again = await startDaemon({ cwd: dir, args: ['--memory', '--config', 'back.json'] });
+    for (const path of ['api/users/1', 'api/logo.bin', 'api/slow']) {
+      const response = await fetch(`${again.url}/endpoint/back/${path}`);
+      expect({
+        status: response.status,
+        type: response.headers.get('content-type'),
+        bytes: [...new Uint8Array(await response.arrayBuffer())],
+      }).toEqual(seenLive[path]);
+    }
   });
 });

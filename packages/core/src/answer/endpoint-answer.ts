@@ -137,6 +137,15 @@ export interface PreparedAnswers {
   readonly head: RespondAnswer;
 }
 
+const encoder = new TextEncoder();
+
+/** The bytes of `body` that `close` sends before closing: the first half, so the client sees a cut body. */
+export function truncatedBody(body: string | Uint8Array | null): Uint8Array {
+  if (body === null) return new Uint8Array(0);
+  const bytes = typeof body === 'string' ? encoder.encode(body) : body;
+  return bytes.subarray(0, Math.floor(bytes.byteLength / 2));
+}
+
 /** Bytes of `text` once encoded as UTF-8 (lone surrogates count as U+FFFD, 3 bytes). */
 export function utf8Length(text: string): number {
   let bytes = text.length;

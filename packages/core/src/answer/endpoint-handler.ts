@@ -11,6 +11,7 @@
 
 import type { CollectionLimits } from '../collections/collection-input.js';
 import type { EndpointService } from '../http/endpoints.js';
+import { answered } from '../journal/answer-record.js';
 import type { Journal } from '../journal/journal.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
 import { MemoryReplayGuard, type ReplayGuard } from '../webhook/replay-guard.js';
@@ -122,6 +123,7 @@ export class EndpointHandler {
     gone?: ClientGone,
     split?: EndpointTarget,
   ): EndpointAnswer | Promise<EndpointAnswer> {
+    request.startedAt = performance.now();
     const target = split ?? splitEndpointTarget(request.target);
     if (target === undefined) {
       const path = pathOf(request.target);
@@ -160,6 +162,7 @@ export class EndpointHandler {
     let { mark } = verdict;
     if (mark !== undefined && exchange.stateMark !== undefined) mark = { ...mark, state: exchange.stateMark };
     if (mark !== undefined && exchange.name.length <= JOURNAL_NAME_LIMIT) {
+      answered(exchange.request, answer);
       this.#parts.journal.record(exchange.name, exchange.request, verdict.status ?? answer.status, mark);
     }
     return heldUntilChange(exchange, answer);

@@ -3,9 +3,12 @@
  * Charles and mitmproxy read and write): one HAR entry per journal entry. The
  * request is given as it arrived — method, URL, headers, query and the body's
  * bytes (as text, or base64 with `_encoding: "base64"` where they are not UTF-8:
- * HAR's `postData` has no encoding field of its own). The journal keeps requests
- * and not answers, so the response holds the status mockpoint answered with and
- * no headers or content; timings are zero (not measured), said in `comment`.
+ * HAR's `postData` has no encoding field of its own; `encoding` too, which
+ * Playwright's `routeFromHAR` reads). The response is what was sent: status,
+ * headers and body (`content.text`, base64 with `encoding` where it is not
+ * UTF-8), as far as the journal keeps it (64 KiB, said in `comment` past it);
+ * the timings are the ones measured (`wait` until the first byte, `receive`
+ * until the last).
  *
  * @module
  */
@@ -30,7 +33,7 @@ export interface HarEntry {
     cookies: HarPair[];
     headers: HarPair[];
     queryString: HarPair[];
-    postData?: { mimeType: string; text: string; _encoding?: 'base64' };
+    postData?: { mimeType: string; text: string; _encoding?: 'base64'; encoding?: 'base64' };
     headersSize: number;
     bodySize: number;
     comment?: string;
@@ -41,15 +44,15 @@ export interface HarEntry {
     httpVersion: string;
     cookies: HarPair[];
     headers: HarPair[];
-    content: { size: number; mimeType: string };
+    content: { size: number; mimeType: string; text?: string; encoding?: 'base64'; comment?: string };
     redirectURL: string;
     headersSize: number;
     bodySize: number;
-    comment: string;
+    comment?: string;
   };
   cache: Record<string, never>;
   timings: { send: number; wait: number; receive: number };
-  comment: string;
+  comment?: string;
   _mockpoint: { name: string; id: number; subpath: string; answeredBy: JournalEntry['answeredBy'] };
 }
 
@@ -59,9 +62,8 @@ export function harFrame(version: string): { head: string; tail: string } {
   return { head: `{"log":{"version":"1.2","creator":${creator},"pages":[],"entries":[`, tail: ']}}' };
 }
 
-const RESPONSE_NOTE =
-  "mockpoint's journal keeps requests, not answers: the status is the one sent; headers and body are not kept";
-const TIMING_NOTE = 'timings are not measured by mockpoint (zero)';
+const NO_RESPONSE = 'nothing was sent back (a reset or a hang): the status is 0';
+const NO_TIMINGS = 'the answer had not been sent when the journal was read: timings are zero';
 
 /** The cookies of a `Cookie` header, as HAR lists them (a pair without `=` is a name with an empty value). */
 function cookies(header: string | undefined): HarPair[] {
@@ -117,6 +119,81 @@ function bodyBytes(entry: JournalEntry): number {
   return new TextEncoder().encode(entry.body).byteLength;
 }
 
+/** The HAR's list of response headers: one pair per value, in the order sent. */
+function responseHeaders(headers: Record<string, string | string[]>): HarPair[] {
+  const pairs: HarPair[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    for (const one of Array.isArray(value) ? value : [value]) pairs.push({ name, value: one });
+  }
+  return pairs;
+}
+
+/** The response as devtools record it: what was sent, and the `Set-Cookie` cookies. */
+function harResponse(entry: JournalEntry): HarEntry['response'] {
+  const sent = entry.response;
+  const response: HarEntry['response'] = {
+    status: entry.statusCode,
+    statusText: STATUS_TEXT[entry.statusCode] ?? '',
+    httpVersion: 'HTTP/1.1',
+    cookies: [],
+    headers: [],
+    content: { size: 0, mimeType: 'x-unknown' },
+    redirectURL: '',
+    headersSize: -1,
+    bodySize: -1,
+  };
+  if (sent === undefined) {
+    response.comment = NO_RESPONSE;
+    return response;
+  }
+  response.headers = responseHeaders(sent.headers);
+  const type = sent.headers['content-type'];
+  const location = sent.headers.location;
+  if (typeof location === 'string') response.redirectURL = location;
+  const setCookie = sent.headers['set-cookie'];
+  for (const line of Array.isArray(setCookie) ? setCookie : setCookie === undefined ? [] : [setCookie]) {
+    const [pair = ''] = line.split(';');
+    const eq = pair.indexOf('=');
+    response.cookies.push(
+      eq === -1 ? { name: pair.trim(), value: '' } : { name: pair.slice(0, eq).trim(), value: pair.slice(eq + 1) },
+    );
+  }
+  response.content = {
+    size: sent.bodySize,
+    mimeType: (Array.isArray(type) ? type[0] : type) ?? 'x-unknown',
+    text: sent.body,
+  };
+  if (sent.bodyEncoding === 'base64') response.content.encoding = 'base64';
+  response.bodySize = sent.bodyTruncated ? -1 : sent.bodySize;
+  if (sent.bodyTruncated) {
+    response.content.comment = `the body was longer than the journal keeps: only its first bytes are here (${sent.bodySize} bytes were sent)`;
+  }
+  return response;
+}
+
+/** Reason phrases of the statuses answered most, as devtools show them (others: empty, as HTTP/2 has none). */
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No Content',
+  301: 'Moved Permanently',
+  302: 'Found',
+  304: 'Not Modified',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
 /** One journal entry as a HAR entry. */
 export function harEntry({ name, entry }: NamedEntry): HarEntry {
   const size = bodyBytes(entry);
@@ -132,29 +209,24 @@ export function harEntry({ name, entry }: NamedEntry): HarEntry {
   };
   if (size > 0) {
     request.postData = { mimeType: entry.headers['content-type'] ?? '', text: entry.body };
-    if (entry.bodyEncoding === 'base64') request.postData._encoding = 'base64';
+    if (entry.bodyEncoding === 'base64') {
+      request.postData._encoding = 'base64';
+      request.postData.encoding = 'base64';
+    }
   }
   if (entry.bodyTruncated)
     request.comment = `the body was longer than the journal keeps: only its first ${size} bytes are here`;
-  return {
+  const wait = entry.timings?.wait ?? 0;
+  const total = entry.timings?.total ?? wait;
+  const har: HarEntry = {
     startedDateTime: entry.receivedAt,
-    time: 0,
+    time: total,
     request,
-    response: {
-      status: entry.statusCode,
-      statusText: '',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [],
-      content: { size: 0, mimeType: 'x-unknown' },
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: -1,
-      comment: RESPONSE_NOTE,
-    },
+    response: harResponse(entry),
     cache: {},
-    timings: { send: 0, wait: 0, receive: 0 },
-    comment: TIMING_NOTE,
+    timings: { send: 0, wait, receive: Math.round((total - wait) * 1000) / 1000 },
     _mockpoint: { name, id: entry.id, subpath: entry.subpath, answeredBy: entry.answeredBy },
   };
+  if (entry.timings === undefined && entry.response !== undefined) har.comment = NO_TIMINGS;
+  return har;
 }

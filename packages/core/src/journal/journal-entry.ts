@@ -16,6 +16,7 @@ import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
 import type { ValidationMark } from '../wire/route-validation.js';
 import type { SignatureMark } from '../wire/signature-settings.js';
 import type { StateMark } from '../wire/state-json.js';
+import { type KeptAnswer, responseOf, timingsOf } from './answer-record.js';
 
 /** How a request was answered, as the journal keeps it beside the request. */
 export interface AnswerMark {
@@ -63,6 +64,23 @@ export interface RecordedRequest {
   signature?: SignatureMark;
   /** A WebSocket message or close: its connection and direction (`binary`: the body is a binary frame's bytes). */
   socket?: SocketMark & { binary?: boolean };
+  /**
+   * The host the request was sent to when it reached the endpoint through a host
+   * mapping, an absolute-form target or a `CONNECT` tunnel (set by the adapter).
+   */
+  host?: string;
+  /** What it was answered with (see `answer-record.ts`): set by the core as the answer is decided. */
+  answer?: KeptAnswer;
+  /** A relayed answer's first body chunks as they were passed on (references), and every byte's count. */
+  relayed?: Uint8Array[];
+  relayedBytes?: number;
+  /**
+   * `performance.now()` when the handler took the request (its body read), when
+   * the answer's first byte was handed to the connection, and its last.
+   */
+  startedAt?: number;
+  firstByteAt?: number;
+  doneAt?: number;
 }
 
 /** Query parameters as a record; repeated keys become arrays. */
@@ -138,6 +156,11 @@ export function toJournalEntry(
   if (mark.validation !== undefined) entry.validation = structuredClone(mark.validation);
   if (mark.state !== undefined) entry.state = { before: { ...mark.state.before }, after: { ...mark.state.after } };
   if (request.signature !== undefined) entry.signature = { ...request.signature };
+  if (request.host !== undefined) entry.host = request.host;
+  const response = responseOf(request, utf8Text);
+  if (response !== undefined) entry.response = response;
+  const timings = timingsOf(request);
+  if (timings !== undefined) entry.timings = timings;
   if (request.socket !== undefined) {
     const { binary: _binary, ...socket } = request.socket;
     entry.websocket = socket;

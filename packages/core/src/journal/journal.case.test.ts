@@ -12,6 +12,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../wire/journal-json.js';
 import { JOURNAL_READ_PAGE, type Journal, readJournalPaged } from './journal.js';
+import { answered } from './answer-record.js';
 import { byQueue, type RecordedRequest } from './journal-entry.js';
 
 /** The bounds a contract case may set; absent ones take the journal's defaults. */
@@ -92,6 +93,42 @@ export function runJournalContract(name: string, factory: JournalFactory): void 
         ['CLOSE', 'bye', undefined, undefined, { direction: 'in', connection: 'c1', code: 4000 }],
       ]);
       expect(page.requests.map((e) => e.subpath)).toEqual(['/room', '/room', '/room']);
+    });
+
+    it('keeps what was answered (headers, exact body bytes), the times measured and the host it was sent to', async () => {
+      const { writer, reader, flushed } = await fresh();
+      const sent = request('{"n":1}', '/endpoint/hook/x');
+      sent.host = 'api.stripe.com:443';
+      sent.startedAt = 100;
+      answered(sent, {
+        kind: 'respond',
+        status: 201,
+        headers: { 'content-type': 'application/octet-stream', 'set-cookie': ['a=1', 'b=2'] },
+        body: new Uint8Array([0xff, 0x00, 0x41]),
+        delay: 0,
+      });
+      // As a sink measures them (before the journal's own write, as the Node sink does for an answer sent at once).
+      sent.firstByteAt = 112.5;
+      sent.doneAt = 120.25;
+      writer.record('hook', sent, 201);
+      writer.record('hook', request('plain'), 404);
+      await flushed();
+      const [first, second] = (await reader.wait('hook', 2, 0)).requests;
+      expect(first).toMatchObject({
+        statusCode: 201,
+        host: 'api.stripe.com:443',
+        response: {
+          headers: { 'content-type': 'application/octet-stream', 'set-cookie': ['a=1', 'b=2'] },
+          body: '/wBB',
+          bodyEncoding: 'base64',
+          bodySize: 3,
+          bodyTruncated: false,
+        },
+        timings: { wait: 12.5, total: 20.25 },
+      });
+      expect(second).not.toHaveProperty('response');
+      expect(second).not.toHaveProperty('host');
+      expect(second).not.toHaveProperty('timings');
     });
 
     it('lists what was recorded per name, oldest first, with increasing ids, as the API shows it', async () => {

@@ -8,6 +8,7 @@
  */
 import { MockpointError } from '../wire/errors.js';
 import type { JournalEntry, JournalPage } from '../wire/journal-json.js';
+import { keptBytes } from './answer-record.js';
 import { type AnswerMark, type RecordedRequest, toJournalEntry } from './journal-entry.js';
 
 /** Items of several rings (each oldest first) as one list in id order. */
@@ -342,7 +343,7 @@ class CursorHeap {
 function requestBytes(request: RecordedRequest): number {
   let chars = request.target.length;
   for (const part of request.rawHeaders) chars += part.length;
-  return request.body.byteLength + chars * 2 + 256;
+  return request.body.byteLength + chars * 2 + 256 + keptBytes(request);
 }
 
 /**

@@ -102,6 +102,37 @@ export interface JournalEntry {
   websocket?: SocketMark;
   /** Present when the request was a GraphQL request (docs/graphql.md): its (first) operation's name, type and variables. */
   graphql?: GraphqlMark;
+  /**
+   * Present when the request reached the endpoint through a host mapping, an
+   * absolute-form target (a proxy client) or a `CONNECT` tunnel: the host (and
+   * port, when one was given) it was sent to.
+   */
+  host?: string;
+  /** What was sent back (absent when nothing was: a reset, a hang, a WebSocket message). */
+  response?: AnswerEntry;
+  /** The times measured for the answer, in milliseconds (absent until its first byte was sent). */
+  timings?: AnswerTimings;
+}
+
+/** The answer a journal entry keeps (its status is the entry's `statusCode`). */
+export interface AnswerEntry {
+  /** The headers sent: lower-case names, a repeated one as a list. */
+  headers: Record<string, string | string[]>;
+  /** The body: its text when UTF-8, otherwise its bytes in base64 (`bodyEncoding`); at most the journal's body limit. */
+  body: string;
+  bodyEncoding?: 'base64';
+  /** The whole body's size in bytes (also when `body` holds only its first bytes). */
+  bodySize: number;
+  /** True when the body was longer than the journal keeps (64 KiB). */
+  bodyTruncated: boolean;
+}
+
+/** Measured times of an answer, in milliseconds from when the request had arrived (its body read). */
+export interface AnswerTimings {
+  /** Until the answer's first byte (its status line) was handed to the connection: a delay is in it. */
+  wait: number;
+  /** Until its last byte was (absent while it is still being sent, e.g. a stream). */
+  total?: number;
 }
 
 /** Which way a WebSocket message went: `in` from the client, `out` from mockpoint. */

@@ -332,6 +332,29 @@ export function createSchemas(options: SchemaOptions = {}) {
           'Present on a WebSocket message (method MESSAGE: body is its exact text, or its bytes in base64 for a binary frame) or close (method CLOSE: body is the reason).',
         ),
       graphql: graphqlSchemas.mark.optional(),
+      host: z
+        .string()
+        .optional()
+        .describe(
+          'Present when the request came through a host mapping, an absolute-form target or a CONNECT tunnel: the host it was sent to.',
+        ),
+      response: z
+        .object({
+          headers: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+          body: z.string().describe('Its text when UTF-8, else its bytes in base64 (bodyEncoding); at most 64 KiB.'),
+          bodyEncoding: z.literal('base64').optional(),
+          bodySize: z.number().int().describe("The whole body's size in bytes."),
+          bodyTruncated: z.boolean(),
+        })
+        .optional()
+        .describe('What was sent back (absent when nothing was: a reset, a hang, a WebSocket message).'),
+      timings: z
+        .object({
+          wait: z.number().describe('Milliseconds until the first byte of the answer was sent (a delay is in it).'),
+          total: z.number().optional().describe('Milliseconds until its last byte was sent.'),
+        })
+        .optional()
+        .describe('Measured from when the request had arrived (its body read).'),
     })
     .meta({ title: 'RecordedRequest' });
   const streamQuery = z.object({

@@ -20,7 +20,7 @@ import { isValidName } from '../../wire/rules.js';
 import { bodilessRequest, declaresBody, type Routing, requestTarget } from './endpoint-request.js';
 import { nodeUpstream } from './node-upstream.js';
 import { passThroughRequest } from './pass-through.js';
-import { createNodeSink } from './sink.js';
+import { createNodeSink, trackAnswer } from './sink.js';
 
 /** A `.` or `..` path segment, literal or percent-encoded: the URL parser would resolve it. */
 const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?=[/?#]|$)/i;
@@ -36,6 +36,7 @@ interface Outlet {
 /** Asks the handler for the answer to `recorded` and sends it; a throw or a rejection goes to the sink's last resort. */
 function answer(res: ServerResponse, out: Outlet, recorded: RecordedRequest, whole?: Uint8Array): void {
   try {
+    trackAnswer(res, recorded);
     sendAnswer(out.handler.handle(recorded, whole, clientGone(res)), out.sink, res);
   } catch (error) {
     out.sink.fail(res, error);

@@ -17,9 +17,36 @@ import {
 import { truncatedBody } from '../../answer/queue/queued-answer.js';
 import { type AnswerSink, sendDue } from '../../answer/sink.js';
 import type { OpenStreams } from '../../answer/stream/open-streams.js';
+import { relayedChunk } from '../../journal/answer-record.js';
+import type { RecordedRequest } from '../../journal/journal-entry.js';
 
 const EMPTY = new Uint8Array(0);
 const LAST_RESORT_MESSAGE = 'internal error: the answer could not be sent; see the server log';
+
+const RECORDED = Symbol('mockpoint.recorded');
+type Tracked = ServerResponse & { [RECORDED]?: RecordedRequest };
+
+/**
+ * Has the journal's entry of `recorded` learn when its answer, sent on `res`,
+ * began and ended (and a relayed answer's first bytes): a property and one
+ * listener, no closure.
+ */
+export function trackAnswer(res: ServerResponse, recorded: RecordedRequest): void {
+  (res as Tracked)[RECORDED] = recorded;
+  res.on('finish', answerFinished);
+}
+
+/** The answer's last byte was handed to the connection. */
+function answerFinished(this: Tracked): void {
+  const recorded = this[RECORDED];
+  if (recorded !== undefined) recorded.doneAt = performance.now();
+}
+
+/** The answer's first byte (its status line) is being handed to the connection. */
+function firstByte(res: ServerResponse): void {
+  const recorded = (res as Tracked)[RECORDED];
+  if (recorded !== undefined) recorded.firstByteAt = performance.now();
+}
 
 /** What the Node sink needs of its app. */
 export interface NodeSinkOptions {
@@ -70,6 +97,7 @@ function fault(res: ServerResponse, answer: FaultAnswer): void {
     else stream.close(constants.NGHTTP2_INTERNAL_ERROR);
     return;
   }
+  firstByte(res);
   res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
   const part = truncatedBody(answer.body);
   // Destroyed once the partial body is written out, so the client receives it.
@@ -94,11 +122,13 @@ function relay(res: ServerResponse, answer: RelayAnswer): void {
     answer.body?.cancel().catch(() => undefined);
     return;
   }
+  firstByte(res);
   res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
   if (answer.body === null) {
     res.end();
     return;
   }
+  const recorded = (res as Tracked)[RECORDED];
   const reader = answer.body.getReader();
   let finished = false;
   res.once('close', () => {
@@ -110,7 +140,10 @@ function relay(res: ServerResponse, answer: RelayAnswer): void {
         if (done) {
           finished = true;
           res.end();
-        } else if (res.write(value)) pump();
+          return;
+        }
+        if (recorded !== undefined) relayedChunk(recorded, value);
+        if (res.write(value)) pump();
         else res.once('drain', pump);
       },
       () => {
@@ -155,6 +188,7 @@ export function createNodeSink(options: NodeSinkOptions): AnswerSink<ServerRespo
   const sink: AnswerSink<ServerResponse, void> = {
     respond(res, answer) {
       if (res.destroyed) return;
+      firstByte(res);
       res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
       res.end(answer.body ?? undefined);
     },
@@ -165,6 +199,7 @@ export function createNodeSink(options: NodeSinkOptions): AnswerSink<ServerRespo
      */
     stream(res, answer: StreamAnswer) {
       if (res.destroyed) return;
+      firstByte(res);
       res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
       res.flushHeaders();
       const playback = streams.play(answer, {

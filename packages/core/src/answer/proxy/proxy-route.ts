@@ -8,6 +8,7 @@
  * @module
  */
 import type { EndpointService } from '../../http/endpoints.js';
+import { answered } from '../../journal/answer-record.js';
 import type { Journal } from '../../journal/journal.js';
 import type { AnswerMark, RecordedRequest } from '../../journal/journal-entry.js';
 import { isMockpointError } from '../../wire/errors.js';
@@ -79,6 +80,7 @@ export async function proxyRouteAnswer(at: ProxyRouteRequest): Promise<EndpointA
   });
   const mark: AnswerMark = { answeredBy: { route: at.routeId }, params: at.params, upstream: relayed.upstream };
   if (at.validation !== undefined) mark.validation = at.validation;
+  answered(at.request, relayed.answer);
   at.journal.record(at.name, at.request, relayed.status, mark);
   return relayed.answer;
 }

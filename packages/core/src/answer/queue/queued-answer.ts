@@ -224,11 +224,5 @@ export function toQueuedAnswer(planned: PlannedAnswer, context: QueuedAnswerCont
   return { kind: 'fault', fault: planned.fault, status, headers, body: context.head ? null : planned.body, delay };
 }
 
-const encoder = new TextEncoder();
-
-/** The bytes of `body` that `close` sends before closing: the first half, so the client sees a cut body. */
-export function truncatedBody(body: string | Uint8Array | null): Uint8Array {
-  if (body === null) return new Uint8Array(0);
-  const bytes = typeof body === 'string' ? encoder.encode(body) : body;
-  return bytes.subarray(0, Math.floor(bytes.byteLength / 2));
-}
+// Where the sinks and the journal find it: in endpoint-answer.ts, beside the answers.
+export { truncatedBody } from '../endpoint-answer.js';

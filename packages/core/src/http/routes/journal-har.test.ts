@@ -79,11 +79,12 @@ describe('GET /api/requests.har', () => {
     expect(post?.request.bodySize).toBe(new TextEncoder().encode(text).byteLength);
     expect(post?._mockpoint.subpath).toBe('/events');
     expect(post?.response.status).toBe(404);
-    // Bytes that are not UTF-8: base64, marked, and their size is the bytes'.
+    // Bytes that are not UTF-8: base64, marked (also as Playwright's routeFromHAR reads it), and their size is the bytes'.
     expect(put?.request.postData).toEqual({
       mimeType: 'application/octet-stream',
       text: '/wD+QQ==',
       _encoding: 'base64',
+      encoding: 'base64',
     });
     expect(put?.request.bodySize).toBe(4);
     expect(get?.request.postData).toBeUndefined();

@@ -34,6 +34,19 @@ export type Responder = (
   split?: EndpointTarget,
 ) => Response | Promise<Response>;
 
+/**
+ * A Fetch runtime sends the status line as soon as it has the `Response`: the
+ * answer's first byte; a whole answer's body goes with it (as far as this side
+ * can tell: the runtime reports no end), a stream's or a relay's later.
+ */
+function handedOver(recorded: RecordedRequest, response: Response): Response {
+  const now = performance.now();
+  recorded.firstByteAt = now;
+  const kind = recorded.answer?.kind;
+  if (kind === 'respond' || kind === 'cut') recorded.doneAt = now;
+  return response;
+}
+
 export function endpointResponder(ctx: AppContext): Responder {
   const { handler, options, sockets } = ctx;
   // The request (and Hono's env: Bun's server) of an upgrade request, by its signal: what the sink's To is.
@@ -60,11 +73,14 @@ export function endpointResponder(ctx: AppContext): Responder {
       recorded.body = recorded.body.slice(0, JOURNAL_BODY_LIMIT);
       recorded.bodyTruncated = true;
     }
-    return sendAnswer(
+    const sent = sendAnswer(
       handler.handle(recorded, wholeBody, () => request.signal, split),
       sink,
       request.signal,
     );
+    return sent instanceof Promise
+      ? sent.then((response) => handedOver(recorded, response))
+      : handedOver(recorded, sent);
   };
   return (request, name, env, target, split) => {
     // The rest of a long body is read and dropped up to the body limit, so the connection stays usable;

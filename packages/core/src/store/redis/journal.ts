@@ -7,6 +7,7 @@
  * @module
  */
 
+import { responseOf, timingsOf } from '../../journal/answer-record.js';
 import {
   Followers,
   type Journal,
@@ -20,10 +21,11 @@ import {
   byQueue,
   type RecordedRequest,
   toJournalEntry,
+  utf8Text,
 } from '../../journal/journal-entry.js';
 import { toBase64 } from '../../wire/base64.js';
 import { MockpointError } from '../../wire/errors.js';
-import type { JournalEntry, JournalPage, QueuedMark } from '../../wire/journal-json.js';
+import type { AnswerEntry, AnswerTimings, JournalEntry, JournalPage, QueuedMark } from '../../wire/journal-json.js';
 import type { SignatureMark } from '../../wire/signature-settings.js';
 
 /** What the journal needs from the store's connections (see `RedisStore.openJournal`). */
@@ -262,6 +264,28 @@ interface Stored {
   g?: SignatureMark;
   /** A WebSocket message's or close's connection and direction. */
   w?: RecordedRequest['socket'];
+  /** The host it was sent to (through a mapping, absolute-form or CONNECT). */
+  o?: string;
+  /** What was sent back, and the times measured (as far as they were when the batch was written). */
+  p?: AnswerEntry;
+  i?: AnswerTimings;
+}
+
+/** A request waiting to be written: its stored form, and the request (its answer and times are read at the write). */
+interface PendingRequest {
+  stored: Stored;
+  request: RecordedRequest;
+}
+
+/** The payload of a pending request, as it is written (the answer's times measured so far). */
+function payloadOf(pending: string | PendingRequest): string {
+  if (typeof pending === 'string') return pending;
+  const { stored, request } = pending;
+  const response = responseOf(request, utf8Text);
+  if (response !== undefined) stored.p = response;
+  const timings = timingsOf(request);
+  if (timings !== undefined) stored.i = timings;
+  return JSON.stringify(stored);
 }
 
 /** The mark of a stored request, also of one written before marks existed. */
@@ -303,7 +327,11 @@ function decodeEntry(rawId: string, payload: string): JournalEntry {
   };
   if (stored.g !== undefined) request.signature = stored.g;
   if (stored.w !== undefined) request.socket = stored.w;
-  return toJournalEntry(Number.parseInt(rawId, 10), request, stored.s, stored.r, markOf(stored));
+  if (stored.o !== undefined) request.host = stored.o;
+  const entry = toJournalEntry(Number.parseInt(rawId, 10), request, stored.s, stored.r, markOf(stored));
+  if (stored.p !== undefined) entry.response = stored.p;
+  if (stored.i !== undefined) entry.timings = stored.i;
+  return entry;
 }
 
 /** Most requests one script call appends. */
@@ -320,7 +348,8 @@ export class RedisJournal implements Journal {
   readonly #prefix: string;
   readonly #keys: string[];
   readonly #waiters = new Map<string, Set<Waiter>>();
-  #pending: string[] = [];
+  /** Name and request, alternating. */
+  #pending: (string | PendingRequest)[] = [];
   #flushing = false;
   #released = false;
   #journalId: string | undefined;
@@ -385,7 +414,9 @@ export class RedisJournal implements Journal {
     if (mark !== undefined) stored.a = mark;
     if (request.signature !== undefined) stored.g = request.signature;
     if (request.socket !== undefined) stored.w = request.socket;
-    this.#pending.push(name, JSON.stringify(stored));
+    if (request.host !== undefined) stored.o = request.host;
+    // Written a turn later: by then an answer sent at once has its times.
+    this.#pending.push(name, request.answer === undefined ? JSON.stringify(stored) : { stored, request });
     if (this.#pending.length > MAX_PENDING * 2) {
       // Redis is slower than the requests (or away): memory stays bounded.
       this.#pending.splice(0, BATCH * 2);
@@ -639,7 +670,7 @@ export class RedisJournal implements Journal {
   async #flush(): Promise<void> {
     try {
       while (this.#pending.length > 0) {
-        const batch = this.#pending.splice(0, BATCH * 2);
+        const batch = this.#pending.splice(0, BATCH * 2).map(payloadOf);
         try {
           this.#journalId = String(
             await this.#connection.eval(RECORD, this.#keys, [
