@@ -11,8 +11,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../wire/journal-json.js';
-import { JOURNAL_READ_PAGE, type Journal, readJournalPaged } from './journal.js';
 import { answered } from './answer-record.js';
+import { JOURNAL_READ_PAGE, type Journal, readJournalPaged } from './journal.js';
 import { byQueue, type RecordedRequest } from './journal-entry.js';
 
 /** The bounds a contract case may set; absent ones take the journal's defaults. */
