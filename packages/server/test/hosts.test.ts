@@ -55,14 +55,23 @@ describe('a mapped host', () => {
     expect(byHeader).toEqual({ status: 200, body: '{"full_name":"c/d"}' });
     const proxied = await curl(['--proxy', daemon.url, 'http://api.github.com/repos/e/f']);
     expect(proxied).toEqual({ status: 200, body: '{"full_name":"e/f"}' });
-    // The journal keeps each request with its subpath and the original host.
+    // The journal keeps each request with its subpath and the original host, as a field of its own
+    // (the proxied one from its absolute-form target: curl sent http://api.github.com/repos/e/f).
     const journal = await requestJson(`${daemon.url}/api/endpoints/github/requests`);
-    const entries = (journal.body as { requests: { subpath: string; headers: Record<string, string> }[] }).requests;
-    expect(entries.map((entry) => [entry.subpath, entry.headers.host])).toEqual([
-      ['/repos/a/b', `api.github.com:${daemon.port}`],
-      ['/repos/c/d', 'API.GitHub.com'],
-      ['/repos/e/f', 'api.github.com'],
+    const entries = (
+      journal.body as { requests: { subpath: string; host?: string; headers: Record<string, string> }[] }
+    ).requests;
+    expect(entries.map((entry) => [entry.subpath, entry.headers.host, entry.host])).toEqual([
+      ['/repos/a/b', `api.github.com:${daemon.port}`, `api.github.com:${daemon.port}`],
+      ['/repos/c/d', 'API.GitHub.com', 'API.GitHub.com'],
+      ['/repos/e/f', 'api.github.com', 'api.github.com'],
     ]);
+    // A request to /endpoint/ itself came by way of no host: no field.
+    await fetch(`${daemon.url}/endpoint/github/repos/g/h`);
+    const all = (await requestJson(`${daemon.url}/api/endpoints/github/requests`)).body as {
+      requests: Record<string, unknown>[];
+    };
+    expect(all.requests.find((entry) => entry.subpath === '/repos/g/h')).not.toHaveProperty('host');
   });
 
   it('never reaches /api or the page; the daemon’s own host works as before', async () => {

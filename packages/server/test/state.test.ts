@@ -168,3 +168,25 @@ describe('hostile scenario names and values (seeded fuzz against the daemon)', (
     expect((await send(`${daemon.url}/api/health`, 'GET')).status).toBe(200);
   });
 });
+
+describe('the journal and the state (memory)', () => {
+  it('every entry of a name whose routes use the state carries it before and after, also when its route looked at none', async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    await putRoutes(daemon, 'flow', [
+      ...STEPS,
+      // Looks at no state: answered all the same, and the entry still says where the state stood.
+      { match: { path: '/plain' }, answer: { statusCode: 200, body: 'plain' } },
+    ]);
+    expect((await send(`${daemon.url}/endpoint/flow/step`, 'POST')).status).toBe(202);
+    expect(await send(`${daemon.url}/endpoint/flow/plain`, 'GET')).toEqual({ status: 200, text: 'plain' });
+    expect((await send(`${daemon.url}/endpoint/flow/nothing`, 'GET')).status).toBe(404);
+    const { requests } = JSON.parse((await send(`${daemon.url}/api/endpoints/flow/requests`, 'GET')).text) as {
+      requests: { subpath: string; state?: unknown }[];
+    };
+    expect(requests.map((entry) => [entry.subpath, entry.state])).toEqual([
+      ['/step', { before: { default: 'started' }, after: { default: 'one' } }],
+      ['/plain', { before: { default: 'one' }, after: { default: 'one' } }],
+      ['/nothing', { before: { default: 'one' }, after: { default: 'one' } }],
+    ]);
+  });
+});

@@ -160,7 +160,8 @@ export class EndpointHandler {
   #journaled(exchange: Exchange, verdict: Verdict): EndpointAnswer {
     const { answer } = verdict;
     let { mark } = verdict;
-    if (mark !== undefined && exchange.stateMark !== undefined) mark = { ...mark, state: exchange.stateMark };
+    const state = mark === undefined ? undefined : exchange.journalState();
+    if (mark !== undefined && state !== undefined) mark = { ...mark, state };
     if (mark !== undefined && exchange.name.length <= JOURNAL_NAME_LIMIT) {
       answered(exchange.request, answer);
       this.#parts.journal.record(exchange.name, exchange.request, verdict.status ?? answer.status, mark);

@@ -322,9 +322,9 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   };
   app.onError((error, c) => errorResponse(error, c.req.raw));
   const respondEndpoint = endpointResponder(ctx);
-  const fetchEndpoint: Responder = (request, name, env, target, split) => {
+  const fetchEndpoint: Responder = (request, name, env, target, split, host) => {
     try {
-      const response = respondEndpoint(request, name, env, target, split);
+      const response = respondEndpoint(request, name, env, target, split, host);
       return response instanceof Promise ? response.catch((error: unknown) => errorResponse(error, request)) : response;
     } catch (error) {
       return errorResponse(error, request);

@@ -96,7 +96,11 @@ export interface JournalEntry {
    * what did not fit its schemas, `{ in, path, message }` each; none when the request fits.
    */
   validation?: ValidationMark;
-  /** Present when the route that answered looked at or moved the state: those scenarios before and after. */
+  /**
+   * Present when the state was read for the request (the name's routes or queued
+   * answers use it): the scenarios the answering route looked at or moved, before
+   * and after; every scenario, unmoved, when it looked at none (or none answered).
+   */
   state?: StateMark;
   /** Present on a WebSocket message or close (method `MESSAGE` or `CLOSE`): its connection and direction. */
   websocket?: SocketMark;

@@ -320,7 +320,9 @@ export function createSchemas(options: SchemaOptions = {}) {
       validation: routeValidationSchemas.mark.optional(),
       state: stateSchemas.mark
         .optional()
-        .describe('Present when the answering route looked at or moved the state: those scenarios before and after.'),
+        .describe(
+          'Present when the state was read for the request (its routes or queued answers use it): the scenarios the answering route looked at or moved, before and after; every scenario, unmoved, when it looked at none.',
+        ),
       websocket: z
         .object({
           direction: z.enum(['in', 'out']),

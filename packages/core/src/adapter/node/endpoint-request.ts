@@ -57,6 +57,20 @@ function hostHeader(rawHeaders: readonly string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * The host a request to `target` was sent to when it came by way of a host
+ * (a mapping of its Host, an absolute-form target of a proxy client, a request
+ * in a `CONNECT` tunnel): the absolute-form's authority, else the Host header.
+ * `undefined` for a request to `/endpoint/…` itself (the hot path: one comparison)
+ * and to a listener's one endpoint.
+ */
+export function sentToHost(req: IncomingMessage, target: string, routing: Routing): string | undefined {
+  const url = req.url ?? '/';
+  if (url === target) return undefined;
+  if (url.charCodeAt(0) !== 47 /* / */) return absoluteTarget(url).authority;
+  return routing.endpoint === undefined ? hostHeader(req.rawHeaders) : undefined;
+}
+
 /** What a listener routes by: the app's host table and allowed hosts, and its one endpoint (`--serve name=port`). */
 export interface Routing {
   readonly hosts: HostTable;

@@ -17,7 +17,7 @@ import type { RecordedRequest } from '../../journal/journal-entry.js';
 import { splitEndpointTarget } from '../../wire/endpoint-target.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
 import { isValidName } from '../../wire/rules.js';
-import { bodilessRequest, declaresBody, type Routing, requestTarget } from './endpoint-request.js';
+import { bodilessRequest, declaresBody, type Routing, requestTarget, sentToHost } from './endpoint-request.js';
 import { nodeUpstream } from './node-upstream.js';
 import { passThroughRequest } from './pass-through.js';
 import { createNodeSink, trackAnswer } from './sink.js';
@@ -66,6 +66,8 @@ interface BodyState {
   out: Outlet;
   res: ServerResponse;
   target: string;
+  /** The host it was sent to, when it came by way of one (see `sentToHost`). */
+  host: string | undefined;
   /** Past this many bytes in all, the request is answered and the connection closed. */
   maxBytes: number;
   /** Bytes kept at most: the journal's copy, or `maxBytes` once the handler wants the whole body. */
@@ -102,13 +104,14 @@ function finishBody(req: ReadingRequest, state: BodyState): void {
   // A body kept whole (complete, within maxBytes) goes to the signature check; the journal gets its own first bytes.
   const whole = state.kept > JOURNAL_BODY_LIMIT && state.seen === state.kept ? keptBytes(state) : undefined;
   const body = keptBytes(state, Math.min(state.kept, JOURNAL_BODY_LIMIT));
-  const recorded = {
+  const recorded: RecordedRequest = {
     method: req.method ?? 'GET',
     target: state.target,
     rawHeaders: req.rawHeaders,
     body,
     bodyTruncated: state.seen > body.byteLength,
   };
+  if (state.host !== undefined) recorded.host = state.host;
   answer(state.res, state.out, recorded, whole);
 }
 
@@ -174,13 +177,21 @@ function onAbort(this: ReadingRequest): void {
   this[BODY].done = true;
 }
 
-function readBody(req: IncomingMessage, res: ServerResponse, out: Outlet, target: string, maxBytes: number) {
+function readBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  out: Outlet,
+  target: string,
+  maxBytes: number,
+  host: string | undefined,
+) {
   const reading = req as ReadingRequest;
   const keep = JOURNAL_BODY_LIMIT;
   reading[BODY] = {
     out,
     res,
     target,
+    host,
     maxBytes,
     keep,
     chunks: [],
@@ -270,11 +281,14 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
       } else fallback(req, res).catch((error: unknown) => out.sink.fail(res, error));
       return;
     }
+    const host = sentToHost(req, target, routing);
     if (declaresBody(req.rawHeaders)) {
-      readBody(req, res, out, target, maxBytes);
+      readBody(req, res, out, target, maxBytes, host);
       return;
     }
-    answer(res, out, bodilessRequest(req, target));
+    const recorded = bodilessRequest(req, target);
+    if (host !== undefined) recorded.host = host;
+    answer(res, out, recorded);
   };
 
   return (req, res) => {

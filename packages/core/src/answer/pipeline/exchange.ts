@@ -89,6 +89,18 @@ export class Exchange {
     return this.#view;
   }
 
+  /**
+   * The state for the journal: what the answering route looked at or moved, or,
+   * when it looked at none, every scenario as the request found it (unmoved) —
+   * whenever the state was read for this request (the name's routes or queued
+   * answers use it); `undefined` otherwise (nothing read: nothing allocated).
+   */
+  journalState(): StateMark | undefined {
+    if (this.stateMark !== undefined) return this.stateMark;
+    const before = this.#view?.state?.before;
+    return before === undefined ? undefined : { before, after: this.states ?? before };
+  }
+
   /** The name's routes (`null`: none), looked up once: synchronously when they are cached. */
   routes(): Maybe<RouteTable | null> {
     if (this.#table !== undefined) return this.#table;

@@ -32,6 +32,8 @@ export type Responder = (
   env: unknown,
   target?: string,
   split?: EndpointTarget,
+  /** The host it was sent to, when a host picked the name (the journal shows it). */
+  host?: string,
 ) => Response | Promise<Response>;
 
 /**
@@ -82,7 +84,7 @@ export function endpointResponder(ctx: AppContext): Responder {
       ? sent.then((response) => handedOver(recorded, response))
       : handedOver(recorded, sent);
   };
-  return (request, name, env, target, split) => {
+  return (request, name, env, target, split, host) => {
     // The rest of a long body is read and dropped up to the body limit, so the connection stays usable;
     // where the answer needs it (see readsWholeBody) it is kept (the journal keeps its first bytes).
     const recorded = captureRequest(
@@ -92,7 +94,13 @@ export function endpointResponder(ctx: AppContext): Responder {
       () => handler.readsWholeBody(name),
       target,
     );
-    if (recorded instanceof Promise) return recorded.then((later) => answer(request, env, later, split));
+    if (recorded instanceof Promise) {
+      return recorded.then((later) => {
+        if (host !== undefined) later.host = host;
+        return answer(request, env, later, split);
+      });
+    }
+    if (host !== undefined) recorded.host = host;
     return answer(request, env, recorded, split);
   };
 }
@@ -109,8 +117,9 @@ export function registerMappedHosts(app: Hono, ctx: AppContext): void {
     if (!ctx.storedHosts.loaded) await ctx.storedHosts.ready.catch(() => undefined);
     if (ctx.hosts.size !== 0) {
       const url = c.req.url;
-      const name = ctx.hosts.lookup(c.req.header('host') ?? new URL(url).host);
-      if (name !== undefined) return respond(c.req.raw, name, c.env, mappedTarget(name, url));
+      const host = c.req.header('host') ?? new URL(url).host;
+      const name = ctx.hosts.lookup(host);
+      if (name !== undefined) return respond(c.req.raw, name, c.env, mappedTarget(name, url), undefined, host);
     }
     await next();
   });
