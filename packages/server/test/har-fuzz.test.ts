@@ -3,11 +3,13 @@
 // and the body (UTF-8 text, or bytes that are not UTF-8), sent as raw bytes. The export is JSON
 // that fits the HAR 1.2 schema (its url a URI whatever the bytes), each body is there exactly (text,
 // or its bytes as base64), and the daemon stays healthy.
+import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import * as harValidator from 'har-validator';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { assertBuilt, killAll, makeTempDir, ON_BUN, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { assertBuilt, killAll, makeTempDir, ON_BUN, removeTempDirs, runCli, startDaemon } from './helpers/daemon.js';
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
@@ -137,3 +139,64 @@ it.skipIf(ON_BUN)(
     ]);
   },
 );
+
+it("random code points in the answers' header names and values of an imported HAR: each entry imported or left out by name, never the whole import; applied to the daemon, which stays up", async () => {
+  const random = prng(SEED + 1);
+  const dir = await makeTempDir('mockpoint-har-fuzz-');
+  const daemon = await startDaemon({ cwd: dir, args: ['--memory'] });
+  const entries = Array.from({ length: 40 }, (_, i) => ({
+    startedDateTime: '2026-11-24T10:00:00.000Z',
+    time: 1,
+    request: {
+      method: 'GET',
+      url: `https://api.example.com/f${i}`,
+      httpVersion: 'HTTP/1.1',
+      headers: [],
+      queryString: [],
+      cookies: [],
+      headersSize: -1,
+      bodySize: 0,
+    },
+    response: {
+      status: 200,
+      statusText: 'OK',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [
+        {
+          name: random() < 0.2 ? randomText(random, 1 + Math.floor(random() * 8)) : `x-f${i}`,
+          value: randomText(random, Math.floor(random() * 24)),
+        },
+      ],
+      content: { size: 2, mimeType: 'text/plain', text: `f${i}` },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: 2,
+    },
+    cache: {},
+    timings: { send: 0, wait: 0, receive: 0 },
+  }));
+  writeFileSync(
+    join(dir, 'fuzz.har'),
+    JSON.stringify({ log: { version: '1.2', creator: { name: 't', version: '1' }, entries } }),
+  );
+  const imported = await runCli({
+    cwd: dir,
+    args: ['import', 'fuzz.har', '--name', 'fz', '--apply', '--url', daemon.url],
+  });
+  expect(imported.code, imported.stderr).toBe(0);
+  const leftOut = imported.stderr.split('\n').filter((line) => line.startsWith('mockpoint import: left out GET '));
+  const summary = /(\d+) of 40 entries as (\d+) route/.exec(imported.stderr);
+  expect(summary, imported.stderr).not.toBeNull();
+  expect(Number(summary?.[1]) + leftOut.length).toBe(40);
+  // Some of each, with this seed: the fuzz reaches both sides.
+  expect(leftOut.length).toBeGreaterThan(0);
+  expect(Number(summary?.[1])).toBeGreaterThan(0);
+  for (let i = 0; i < 40; i++) {
+    const left = leftOut.some((line) => line.includes(`/f${i}:`));
+    const response = await fetch(`${daemon.url}/endpoint/fz/f${i}`);
+    expect(response.status).toBe(left ? 404 : 200);
+    if (!left) expect(await response.text()).toBe(`f${i}`);
+  }
+  expect((await fetch(`${daemon.url}/api/health`)).status).toBe(200);
+});

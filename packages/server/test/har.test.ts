@@ -303,4 +303,83 @@ describe('HAR import and export', () => {
       }).toEqual(seenLive[path]);
     }
   });
+
+  it('an import leaves out, by name, an entry whose body is over the bound (120 MB, undecoded) or whose header has CR/LF, and never writes a secret', async () => {
+    const dir = await makeTempDir('mockpoint-har-');
+    const entry = (url: string, headers: { name: string; value: string }[], content: Record<string, unknown>) => ({
+      startedDateTime: '2026-11-24T10:00:00.000Z',
+      time: 1,
+      request: {
+        method: 'GET',
+        url,
+        httpVersion: 'HTTP/1.1',
+        headers: [],
+        queryString: [],
+        cookies: [],
+        headersSize: -1,
+        bodySize: 0,
+      },
+      response: {
+        status: 200,
+        statusText: 'OK',
+        httpVersion: 'HTTP/1.1',
+        cookies: [],
+        headers,
+        redirectURL: '',
+        headersSize: -1,
+        bodySize: -1,
+        content,
+      },
+      cache: {},
+      timings: { send: 0, wait: 0, receive: 0 },
+    });
+    const secrets = [
+      { name: 'Proxy-Authorization', value: 'Basic c2VjcmV0LTE=' },
+      { name: 'X-Auth-Token', value: 'secret-2' },
+      { name: 'X-Session', value: 'secret-3' },
+    ];
+    const entries = [
+      entry('https://api.example.com/ok', [{ name: 'content-type', value: 'text/plain' }, ...secrets], {
+        size: 2,
+        mimeType: 'text/plain',
+        text: 'ok',
+      }),
+      entry('https://api.example.com/crlf', [{ name: 'x-evil', value: 'a\r\nset-cookie: pwn=1' }], {
+        size: 2,
+        mimeType: 'text/plain',
+        text: 'no',
+      }),
+      // 120 MB of base64 (90 MB of bytes): before, the import died on it (a RangeError at 400 MB of RSS).
+      entry('https://api.example.com/big', [], {
+        size: 90_000_000,
+        mimeType: 'application/octet-stream',
+        encoding: 'base64',
+        text: 'QUJD'.repeat(30_000_000),
+      }),
+    ];
+    writeFileSync(
+      join(dir, 'mixed.har'),
+      JSON.stringify({ log: { version: '1.2', creator: { name: 't', version: '1' }, entries } }),
+    );
+    const imported = await runCli({
+      cwd: dir,
+      args: ['import', 'mixed.har', '--name', 'api', '--redact', 'x-session', '--out', 'api.json'],
+      // Reading 120 MB on a loaded 2-core machine: the bound here is the machine's, not the behaviour's.
+      deadlineMs: 120_000,
+    });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('1 of 3 entries as 1 route(s) of endpoint api');
+    expect(imported.stderr).toMatch(
+      /left out GET https:\/\/api\.example\.com\/crlf: its answer's header "x-evil": has U\+000D/,
+    );
+    expect(imported.stderr).toContain(
+      'left out GET https://api.example.com/big: its body is about 90000000 bytes, over the 5242880-byte body limit',
+    );
+    const file = readFileSync(join(dir, 'api.json'), 'utf8');
+    expect(file).not.toMatch(/secret|c2VjcmV0/);
+    const daemon = await startDaemon({ cwd: dir, args: ['--memory', '--config', 'api.json'] });
+    const ok = await fetch(`${daemon.url}/endpoint/api/ok`);
+    expect(await ok.text()).toBe('ok');
+    expect(ok.headers.get('x-auth-token')).toBe('<redacted>');
+  }, 180_000);
 });

@@ -161,6 +161,79 @@ describe('harMockFile', () => {
     ]);
   });
 
+  it('never writes a secret: the headers a recording redacts, and more with redact (as record --redact)', async () => {
+    const secrets = [
+      { name: 'Authorization', value: 'Bearer s1' },
+      { name: 'Proxy-Authorization', value: 'Basic s2' },
+      { name: 'X-Auth-Token', value: 's3' },
+      { name: 'X-Access-Token', value: 's4' },
+      { name: 'Set-Cookie', value: 'sid=s5' },
+      { name: 'X-Session', value: 's6' },
+    ];
+    const text = har(
+      entry('GET', 'https://api.example.com/me', {
+        status: 200,
+        headers: [...secrets, JSON_TYPE],
+        content: { text: '{}' },
+      }),
+    );
+    const plain = await harMockFile(text, { name: 'api' });
+    expect(plain.text).not.toMatch(/s[1-5]\b/);
+    expect(plain.text).toContain('s6');
+    const more = await harMockFile(text, { name: 'api', redact: ['x-session'] });
+    expect(more.text).not.toMatch(/s[1-6]\b/);
+    const headers = JSON.parse(more.text).endpoints[0].routes[0].answer.headers;
+    expect(headers).toMatchObject({
+      authorization: '<redacted>',
+      'proxy-authorization': '<redacted>',
+      'x-auth-token': '<redacted>',
+      'x-access-token': '<redacted>',
+      'set-cookie': '<redacted>',
+      'x-session': '<redacted>',
+    });
+  });
+
+  it('leaves out an entry with a header no route can carry (CR/LF), or a body over the bound, and keeps the rest', async () => {
+    const imported = await harMockFile(
+      har(
+        entry('GET', 'https://api.example.com/ok', { status: 200, content: { text: 'ok' } }),
+        entry('GET', 'https://api.example.com/crlf', {
+          status: 200,
+          headers: [{ name: 'X-Evil', value: 'a\r\nset-cookie: pwn=1' }],
+          content: { text: 'no' },
+        }),
+        entry('GET', 'https://api.example.com/big', {
+          status: 200,
+          content: { text: 'QUJD'.repeat(1000), encoding: 'base64' },
+        }),
+        entry(
+          'POST',
+          'https://api.example.com/up',
+          { status: 204 },
+          { mimeType: 'text/plain', text: 'x'.repeat(4000) },
+        ),
+      ),
+      { name: 'api', maxBodyBytes: 2000 },
+    );
+    expect(imported.routes).toBe(1);
+    expect(imported.skipped).toEqual([
+      {
+        what: 'GET https://api.example.com/crlf',
+        why: expect.stringMatching(/^its answer's header "X-Evil": has U\+000D \(a control character\) at index 1/),
+      },
+      {
+        what: 'GET https://api.example.com/big',
+        why: 'its body is about 3000 bytes, over the 2000-byte body limit (MOCKPOINT_MAX_BODY_BYTES): no route carries it',
+      },
+      {
+        what: 'POST https://api.example.com/up',
+        why: 'its request body is at least 4000 bytes, over the 2000-byte body limit (MOCKPOINT_MAX_BODY_BYTES): no route carries it',
+      },
+    ]);
+    const ask = await served(imported.text);
+    expect(await (await ask('/ok')).text()).toBe('ok');
+  });
+
   it('refuses what is not HAR with INVALID_HAR, naming the file', async () => {
     await expect(harMockFile('{"log":{}}', { name: 'api', file: 'x.har' })).rejects.toThrow(MockpointError);
     await expect(harMockFile('nope', { name: 'api', file: 'x.har' })).rejects.toMatchObject({

@@ -14,14 +14,18 @@
  *
  * @module
  */
-import { exactBody, literalPattern } from '../answer/proxy/recording.js';
+
+import { utf8Length } from '../answer/endpoint-answer.js';
+import { exactBody, literalPattern, redactedNames } from '../answer/proxy/recording.js';
 import { BODILESS_STATUS } from '../answer/read-response.js';
 import { parseQuery, utf8Text } from '../journal/journal-entry.js';
 import { base64Bytes, isBase64 } from '../wire/base64.js';
 import { MockpointError } from '../wire/errors.js';
+import { headerNameProblem, headerValueProblem } from '../wire/http-header.js';
 import type { RequestFilter } from '../wire/journal-json.js';
 import { stringifyExact } from '../wire/json-text.js';
-import { ALWAYS_REDACTED, REDACTED } from '../wire/proxy-answer.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../wire/limits.js';
+import { REDACTED } from '../wire/proxy-answer.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
 import type { LeftOut } from './left-out.js';
 
@@ -33,6 +37,14 @@ export interface HarImportOptions {
   host?: string;
   /** The file's name, for messages. @default 'import.har' */
   file?: string;
+  /** More headers never written, beside those a recording never writes (as `record --redact`). */
+  redact?: string[];
+  /**
+   * The largest body (the answer's, or the request's) an entry may carry; one
+   * over it is left out, named, before its text is decoded.
+   * @default the daemon's body limit (5 MiB): no route could carry more
+   */
+  maxBodyBytes?: number;
 }
 
 /** What {@link harMockFile} made. */
@@ -56,7 +68,7 @@ interface HarPair {
 }
 
 interface HarEntry {
-  request?: { method?: unknown; url?: unknown; postData?: { text?: unknown; _encoding?: unknown } };
+  request?: { method?: unknown; url?: unknown; postData?: { text?: unknown; _encoding?: unknown; encoding?: unknown } };
   response?: {
     status?: unknown;
     headers?: HarPair[];
@@ -73,7 +85,6 @@ interface Group {
   answerKeys: string[];
 }
 
-const REDACTED_NAMES = new Set(ALWAYS_REDACTED);
 /** Headers that described the bytes on the wire, not the decoded content a HAR holds. */
 const WIRE_ENCODING = new Set(['content-encoding', 'content-length', 'transfer-encoding']);
 /** Routes one import writes at most (the daemon's default route limit). */
@@ -107,13 +118,26 @@ export function isHar(text: string): boolean {
   }
 }
 
+/**
+ * Why a body of `text` (base64 when `base64`) is too big for a route, or
+ * `undefined`: told from its length alone, before anything is decoded.
+ */
+function overBound(text: string, base64: boolean, bound: number, what: string): string | undefined {
+  // A UTF-16 unit is at least one byte of UTF-8; 4 base64 characters are 3 bytes.
+  const bytes = base64 ? Math.floor((text.length * 3) / 4) : text.length <= bound ? utf8Length(text) : text.length;
+  if (bytes <= bound) return undefined;
+  return `${what} is ${base64 ? 'about ' : 'at least '}${bytes} bytes, over the ${bound}-byte body limit (MOCKPOINT_MAX_BODY_BYTES): no route carries it`;
+}
+
 /** The answer's body bytes as the HAR holds them, or why not. */
-function contentBytes(content: NonNullable<HarEntry['response']>['content']): Uint8Array | string {
+function contentBytes(content: NonNullable<HarEntry['response']>['content'], bound: number): Uint8Array | string {
   if (content === undefined || typeof content.text !== 'string') {
     return typeof content?.size === 'number' && content.size > 0
       ? `the HAR holds no text of its ${content.size}-byte body`
       : new Uint8Array(0);
   }
+  const over = overBound(content.text, content.encoding === 'base64', bound, 'its body');
+  if (over !== undefined) return over;
   if (content.encoding === 'base64') {
     return isBase64(content.text) ? base64Bytes(content.text) : 'its base64 body is not base64';
   }
@@ -122,7 +146,12 @@ function contentBytes(content: NonNullable<HarEntry['response']>['content']): Ui
 }
 
 /** The route answer of one HAR response, or why it cannot be one. */
-function answerOf(response: HarEntry['response'], method: string): RouteAnswer | string {
+function answerOf(
+  response: HarEntry['response'],
+  method: string,
+  redacted: Set<string>,
+  bound: number,
+): RouteAnswer | string {
   const status = response?.status;
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 599) {
     return `its status ${JSON.stringify(status ?? null)} is not an answer of 200-599 (a failed or redirected request?)`;
@@ -133,27 +162,33 @@ function answerOf(response: HarEntry['response'], method: string): RouteAnswer |
     const lower = pair.name.toLowerCase();
     // HTTP/2 pseudo-headers, framing and encodings of the wire: not headers of the answer as served here.
     if (lower.startsWith(':') || FORBIDDEN_HEADERS.has(lower) || WIRE_ENCODING.has(lower)) continue;
-    const kept = REDACTED_NAMES.has(lower) ? REDACTED : pair.value;
+    // A header no route can carry (CR/LF, a control character, a name that is no token): this entry only is left out.
+    const problem = headerNameProblem(pair.name) ?? headerValueProblem(pair.value);
+    if (problem !== undefined) return `its answer's header ${JSON.stringify(pair.name.slice(0, 64))}: ${problem}`;
+    const kept = redacted.has(lower) ? REDACTED : pair.value;
     const seen = headers[lower];
     headers[lower] = seen === undefined ? kept : Array.isArray(seen) ? [...seen, kept] : [seen, kept];
   }
   const answer: RouteAnswer = { statusCode: status };
   if (Object.keys(headers).length > 0) answer.headers = headers;
   if (BODILESS_STATUS.has(status) || method === 'HEAD') return answer;
-  const bytes = contentBytes(response?.content);
+  const bytes = contentBytes(response?.content, bound);
   if (typeof bytes === 'string') return bytes;
   const type = headers['content-type'];
   return Object.assign(answer, exactBody(bytes, Array.isArray(type) ? type[0] : type));
 }
 
 /** The request filter of one HAR request, or why it cannot be matched exactly. */
-function matchOf(entry: HarEntry, url: URL, method: string): RequestFilter | string {
+function matchOf(entry: HarEntry, url: URL, method: string, bound: number): RequestFilter | string {
   const subpath = typeof entry._mockpoint?.subpath === 'string' ? entry._mockpoint.subpath : url.pathname;
   const match: RequestFilter = { method, path: literalPattern(subpath) };
   if (url.search.length > 1) match.query = parseQuery(url.searchParams);
   const post = entry.request?.postData;
   if (typeof post?.text === 'string' && post.text !== '') {
-    if (post._encoding === 'base64') {
+    const base64 = post._encoding === 'base64' || post.encoding === 'base64';
+    const over = overBound(post.text, base64, bound, 'its request body');
+    if (over !== undefined) return over;
+    if (base64) {
       const bytes = isBase64(post.text) ? base64Bytes(post.text) : undefined;
       const text = bytes === undefined ? undefined : utf8Text(bytes, false);
       if (text === undefined) return 'its request body is not UTF-8 text, which a route cannot match exactly';
@@ -194,6 +229,8 @@ async function routesOf(group: Group): Promise<Route[]> {
  */
 export async function harMockFile(text: string, options: HarImportOptions): Promise<HarImport> {
   const file = options.file ?? 'import.har';
+  const redacted = redactedNames(options);
+  const bound = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const entries = entriesOf(text, file);
   const groups = new Map<string, Group>();
   const skipped: LeftOut[] = [];
@@ -213,12 +250,12 @@ export async function harMockFile(text: string, options: HarImportOptions): Prom
       otherHost++;
       continue;
     }
-    const match = matchOf(entry, url, method);
+    const match = matchOf(entry, url, method, bound);
     if (typeof match === 'string') {
       skipped.push({ what: where, why: match });
       continue;
     }
-    const answer = answerOf(entry.response, method);
+    const answer = answerOf(entry.response, method, redacted, bound);
     if (typeof answer === 'string') {
       skipped.push({ what: where, why: answer });
       continue;

@@ -45,8 +45,24 @@ export interface ProxyAnswer {
 /** What a redacted header's value becomes in a recording. */
 export const REDACTED = '<redacted>';
 
-/** Headers never written to a recording, whatever `redact` says (lower case). */
-export const ALWAYS_REDACTED: readonly string[] = ['authorization', 'cookie', 'set-cookie', 'x-api-key'];
+/**
+ * Headers never written to a recording (a proxy's, `mockpoint record`'s, a HAR
+ * import's), whatever `redact` says (lower case): the one list.
+ */
+export const ALWAYS_REDACTED: readonly string[] = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'x-auth-token',
+  'x-access-token',
+];
+
+/** {@link ALWAYS_REDACTED} as a person reads it: `Authorization, Proxy-Authorization, …`. */
+export const ALWAYS_REDACTED_TEXT = ALWAYS_REDACTED.map((name) =>
+  name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => `${dash}${c.toUpperCase()}`),
+).join(', ');
 
 /** The default of {@link ProxyAnswer.timeoutMs}. */
 export const DEFAULT_PROXY_TIMEOUT_MS = 30_000;

@@ -71,6 +71,15 @@ export function parseArgs(command: string, argv: readonly string[], spec: ArgSpe
 /** The variable naming the daemon the commands talk to (theirs, not a daemon setting). */
 export const URL_ENV = 'MOCKPOINT_URL';
 
+/** A comma-separated flag value as its items (trimmed, empty ones dropped); `undefined` when none. */
+export function commaList(text: string | undefined): string[] | undefined {
+  const items = text
+    ?.split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  return items === undefined || items.length === 0 ? undefined : items;
+}
+
 /** The daemon the commands talk to unless told otherwise. */
 export const DEFAULT_DAEMON_URL = 'http://localhost:16540';
 

@@ -11,8 +11,16 @@ import { writeFileSync } from 'node:fs';
 import { createClient, type LiveRequest } from '@mockpoint/core';
 import { SETTINGS } from '@mockpoint/core/defaults';
 import { exportMockFile } from '@mockpoint/core/files';
-import { MockpointError } from '@mockpoint/core/internal';
-import { type CommandIo, DAEMON_OPTIONS, daemonTarget, optionsHelp, parseArgs, UsageError } from './command-args.js';
+import { ALWAYS_REDACTED_TEXT, MockpointError } from '@mockpoint/core/internal';
+import {
+  type CommandIo,
+  commaList,
+  DAEMON_OPTIONS,
+  daemonTarget,
+  optionsHelp,
+  parseArgs,
+  UsageError,
+} from './command-args.js';
 
 /** The id of the proxy route `record` adds (and removes when stopped). */
 export const RECORD_ROUTE_ID = 'mockpoint-record';
@@ -32,20 +40,14 @@ ${optionsHelp(
 --upstream <url>      | the API to record, e.g. https://api.example.com/v1
 --name <name>         | the endpoint to record into
 --out <file>          | write the mock file here (default: standard output)
---redact <h1,h2>      | more headers never written (Authorization, Cookie, Set-Cookie
-                      | and X-Api-Key never are)
+--redact <h1,h2>      | more headers never written
+                      | (${ALWAYS_REDACTED_TEXT} never are)
 --match-headers <a,b> | request headers whose values tell recordings apart
 `,
   DAEMON_OPTIONS,
 )}`;
 
-function list(text: string | undefined): string[] | undefined {
-  const names = text
-    ?.split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  return names === undefined || names.length === 0 ? undefined : names;
-}
+const list = commaList;
 
 /** One line per recorded request: `GET /users/7?x=1 -> 200`. */
 function recordLine(request: LiveRequest): string {

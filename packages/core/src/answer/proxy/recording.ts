@@ -17,8 +17,8 @@ import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } f
 import { BODILESS_STATUS } from '../read-response.js';
 import type { CompleteAnswer } from './proxy-relay.js';
 
-/** The lower-case names a recording redacts for `proxy`. */
-export function redactedNames(proxy: ProxyAnswer): Set<string> {
+/** The lower-case names a recording redacts for `proxy` (a proxy route, `record`, a HAR import). */
+export function redactedNames(proxy: Pick<ProxyAnswer, 'redact'>): Set<string> {
   return new Set([...ALWAYS_REDACTED, ...(proxy.redact ?? []).map((name) => name.toLowerCase())]);
 }
 
