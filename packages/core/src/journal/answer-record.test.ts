@@ -45,7 +45,7 @@ describe('the answer a journal entry keeps', () => {
   });
 
   it('is the answer itself, by reference, unless its body is over the limit: then only its first bytes', () => {
-    const small: RespondAnswer = emptyAnswer(200, { 'x-a': '1' });
+    const small = emptyAnswer(200, { 'x-a': '1' });
     expect(keptAnswer(small)).toBe(small);
     const text = 'é'.repeat(JOURNAL_BODY_LIMIT);
     const big: RespondAnswer = { kind: 'respond', status: 200, headers: {}, body: text, delay: 0 };
