@@ -24,6 +24,17 @@ export interface Tightened {
 /** Any permission for the group or others. */
 const SHARED = 0o077;
 
+/** chmod, or `false` when this user may not change the file (another user's): it stays as it is. */
+async function chmodIfOwned(path: string, mode: number): Promise<boolean> {
+  try {
+    await chmod(path, mode);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EPERM') return false;
+    throw error;
+  }
+}
+
 /**
  * Creates `dir` if missing, then sets it to 0700 and each regular file directly
  * in it to 0600. Resolves what was looser before, or `undefined` when nothing was.
@@ -32,7 +43,7 @@ export async function makePrivate(dir: string): Promise<Tightened | undefined> {
   await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const mode = (await stat(dir)).mode & 0o777;
   // Set even when equal in the shared bits: a umask may have left the owner without a bit it needs.
-  if (mode !== PRIVATE_DIR_MODE) await chmod(dir, PRIVATE_DIR_MODE);
+  if (mode !== PRIVATE_DIR_MODE) await chmodIfOwned(dir, PRIVATE_DIR_MODE);
   let files = 0;
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     if (!entry.isFile()) continue;
@@ -40,8 +51,7 @@ export async function makePrivate(dir: string): Promise<Tightened | undefined> {
     try {
       const fileMode = (await stat(path)).mode & 0o777;
       if ((fileMode & SHARED) === 0) continue;
-      await chmod(path, fileMode & ~SHARED);
-      files++;
+      if (await chmodIfOwned(path, fileMode & ~SHARED)) files++;
     } catch (error) {
       // A file LevelDB removed meanwhile (a compacted table, an old log).
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
