@@ -30,9 +30,12 @@ const noAjv: NonNullable<Options['esbuildPlugins']>[number] = {
 
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
+    entry: { index: 'src/index.ts', cli: 'src/cli.ts', 'proxy-env': 'src/proxy-env.ts' },
     format: ['esm'],
-    dts: { entry: { index: 'src/index.ts' }, compilerOptions: { composite: false, customConditions: [] } },
+    dts: {
+      entry: { index: 'src/index.ts', 'proxy-env': 'src/proxy-env.ts' },
+      compilerOptions: { composite: false, customConditions: [] },
+    },
     clean: true,
     sourcemap: true,
     target: 'node20',

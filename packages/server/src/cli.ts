@@ -159,6 +159,9 @@ async function main(): Promise<void> {
   process.on('SIGHUP', shutdown);
 
   const { startServer } = await import('./start-server.js');
+  // Every file the daemon writes (LevelDB's tables and logs, the CA) is its owner's alone, whatever
+  // the umask it was started with (docs/safety.md#files-on-disk).
+  process.umask(0o077);
   server = await startServer(config);
   if (signals > 0) {
     await server.close();

@@ -24,9 +24,9 @@ export interface BackendSettings
  * Creates `dir` and its missing parents. Not `mkdirSync(dir, { recursive: true })`:
  * on some file systems (procfs) that loops forever instead of failing.
  */
-function ensureDir(dir: string): void {
+function ensureDir(dir: string, mode = 0o777): void {
   try {
-    mkdirSync(dir);
+    mkdirSync(dir, mode);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') {
@@ -36,7 +36,7 @@ function ensureDir(dir: string): void {
     const parent = dirname(dir);
     if (code !== 'ENOENT' || parent === dir) throw error;
     ensureDir(parent);
-    mkdirSync(dir); // fails (once) if the parent still refuses it
+    mkdirSync(dir, mode); // fails (once) if the parent still refuses it
   }
 }
 
@@ -54,7 +54,8 @@ const OPENERS: Record<BackendKind, (settings: BackendSettings) => Promise<Backen
   level: async (settings) => {
     const dir = settings.dataDir ?? DEFAULTS.dataDir;
     try {
-      ensureDir(dir);
+      // Its owner's alone (levelBackend keeps it so: docs/safety.md#files-on-disk).
+      ensureDir(dir, 0o700);
     } catch (error) {
       throw new StartError(
         'DATA_DIR_UNUSABLE',

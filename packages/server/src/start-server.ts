@@ -4,7 +4,9 @@
  *
  * @module
  */
-import { resolve } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Backend, createApp, type EndpointStore, type MockpointApp, memoryBackend } from '@mockpoint/core';
 import type { RuntimeServedApp } from '@mockpoint/core/bun';
@@ -97,18 +99,20 @@ async function openServerBackend(options: StartServerOptions): Promise<Backend> 
 
 /**
  * The HTTPS certificate and key: the files of `--cert`/`--key`, or one for the
- * daemon's own names signed by the local CA kept in the data directory (loaded
- * only when HTTPS is asked for).
+ * daemon's own names signed by the local CA kept in `caDir` (the data directory,
+ * or with `--memory` a temporary folder of this run's), loaded only when HTTPS
+ * is asked for.
  */
 async function tlsMaterial(
   options: StartServerOptions,
   app: MockpointApp,
+  caDir = options.dataDir ?? resolve(DEFAULTS.dataDir),
 ): Promise<{ tls: TlsOptions; caPath: string | undefined }> {
   if (options.tlsCert !== undefined && options.tlsKey !== undefined) {
     return { tls: await readTlsFiles(options.tlsCert, options.tlsKey), caPath: undefined };
   }
   const { loadOrCreateCa, sniCertificates } = await import('@mockpoint/core/tls');
-  const ca = await loadOrCreateCa(options.dataDir ?? resolve(DEFAULTS.dataDir)).catch((error: unknown) => {
+  const ca = await loadOrCreateCa(caDir).catch((error: unknown) => {
     // A file that is not PEM, or a key and certificate of two CAs: the message names the files and what to do.
     if (isOwnError(error) && error.code === 'LOCAL_CA_UNUSABLE')
       throw new StartError('LOCAL_CA_UNUSABLE', error.message, error);
@@ -261,20 +265,72 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   };
   const serve = await pickServe(options);
   const served: Served[] = [];
+  // With --memory the local CA lives in a temporary folder of this run's, removed on close.
+  let caDir: string | undefined;
+  const removeCaDir = async (): Promise<void> => {
+    if (caDir !== undefined) await rm(caDir, { recursive: true, force: true });
+  };
   /** A start-up that fails once listening began closes what it opened: the listeners, the mock file, the backend. */
   const closeOpened = async (): Promise<void> => {
     await Promise.all(served.map((one) => one.close()));
     await mockFile?.close();
     await backend.close();
+    await removeCaDir();
   };
+
+  // Ready means ready: the CA is on disk and every port listens before any answers. The slow part
+  // (the CA's key, ~1 s on first use) comes first; the daemon's own port (where /api/health is
+  // asked) listens last, so a client that saw health answer finds the HTTPS port listening.
+  let material: { tls: TlsOptions; caPath: string | undefined } | undefined;
+  if (options.https) {
+    try {
+      if (options.memory && options.tlsCert === undefined) caDir = await mkdtemp(join(tmpdir(), 'mockpoint-ca-'));
+      material = await tlsMaterial(options, app, caDir);
+    } catch (error) {
+      await closeOpened();
+      if (error instanceof StartError) throw error;
+      throw new StartError('LISTEN_FAILED', `cannot serve HTTPS: ${(error as Error).message}`, error);
+    }
+  }
+  let tls: { ca: string | undefined; urls: string[]; servers: Served[] } | undefined;
+  if (material !== undefined) {
+    try {
+      const secure = await listen(serve, app, options.httpsPort ?? DEFAULTS.httpsPort, host, {
+        ...limits,
+        tls: material.tls,
+      });
+      served.push(...secure);
+      tls = { ca: material.caPath, urls: secure.map((one) => one.url), servers: secure };
+    } catch (error) {
+      await closeOpened();
+      const cause = error as NodeJS.ErrnoException;
+      const at = options.httpsPort ?? DEFAULTS.httpsPort;
+      throw cause.code === 'EADDRINUSE'
+        ? new StartError(
+            'PORT_IN_USE',
+            `HTTPS port ${at} is already in use; choose another with --https-port or ${SETTINGS.httpsPort.env}`,
+            error,
+          )
+        : new StartError('LISTEN_FAILED', `cannot serve HTTPS: ${cause.message}`, error);
+    }
+  }
+
   const endpointUrls: Record<string, string> = {};
-  // The daemon's port first, then each endpoint served at the root of its own (`--serve name=port`).
-  const ports: [string | undefined, number][] = [[undefined, port], ...Object.entries(options.serve ?? {})];
+  // Each endpoint served at the root of its own port (`--serve name=port`), then the daemon's port.
+  const ports: [string | undefined, number][] = [...Object.entries(options.serve ?? {}), [undefined, port]];
+  let main: Served[] = [];
   for (const [endpoint, at] of ports) {
     try {
       const one = await listen(serve, app, at, host, { ...limits, endpoint });
-      served.push(...one);
       if (endpoint !== undefined) endpointUrls[endpoint] = (one[0] as Served).url;
+      else {
+        main = one;
+        // The daemon's own port takes CONNECT (HTTPS_PROXY, and undici's proxy agent for http:// too):
+        // a mapped host's tunnel is answered inside, by the HTTPS server or the plain one.
+        const secure = tls?.servers[0]?.server;
+        for (const plain of one) if (plain.server) acceptConnect(plain.server, secure, app);
+      }
+      served.push(...one);
     } catch (error) {
       await closeOpened();
       const cause = error as NodeJS.ErrnoException & { address?: string };
@@ -291,46 +347,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     }
   }
 
-  let tls: { ca: string | undefined; urls: string[] } | undefined;
-  if (options.https) {
-    try {
-      const material = await tlsMaterial(options, app);
-      const secure = await listen(serve, app, options.httpsPort ?? DEFAULTS.httpsPort, host, {
-        ...limits,
-        tls: material.tls,
-      });
-      // The daemon's own port takes CONNECT (HTTPS_PROXY) and hands mapped hosts' tunnels to the HTTPS server.
-      for (const plain of served)
-        if (plain.port === served[0]?.port && plain.server && secure[0]?.server)
-          acceptConnect(plain.server, secure[0].server, app);
-      served.push(...secure);
-      tls = { ca: material.caPath, urls: secure.map((one) => one.url) };
-    } catch (error) {
-      await closeOpened();
-      const cause = error as NodeJS.ErrnoException;
-      if (cause instanceof StartError) throw cause;
-      const at = options.httpsPort ?? DEFAULTS.httpsPort;
-      throw cause.code === 'EADDRINUSE'
-        ? new StartError(
-            'PORT_IN_USE',
-            `HTTPS port ${at} is already in use; choose another with --https-port or ${SETTINGS.httpsPort.env}`,
-            error,
-          )
-        : new StartError('LISTEN_FAILED', `cannot serve HTTPS: ${cause.message}`, error);
-    }
-  }
-
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       await mockFile?.close();
       await Promise.all(served.map((one) => one.close({ graceMs: options.shutdownGraceMs ?? 5000 })));
       await backend.close();
+      await removeCaDir();
       await reporter?.flush();
     })();
     return closing;
   };
-  const main = served.filter((one) => one.port === (served[0] as Served).port);
   const [first] = main as [Served];
   return {
     url: first.url,

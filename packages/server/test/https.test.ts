@@ -38,8 +38,9 @@ interface HttpsDaemon extends Daemon {
 }
 
 async function httpsDaemon(extra: string[] = [], cwd?: string): Promise<HttpsDaemon> {
+  // LevelDB in the temp folder's data directory, where the CA is kept (with --memory it is not).
   const daemon = await startDaemon({
-    args: ['--memory', '--https', '--https-port', '0', '--hosts', 'api.github.com=github', ...extra],
+    args: ['--https', '--https-port', '0', '--hosts', 'api.github.com=github', ...extra],
     cwd,
   });
   const https = daemon.notes.find((note) => note.startsWith('https on '))?.match(/https:\/\/\S+/)?.[0];
@@ -250,7 +251,7 @@ describe('--https certificates by SNI', () => {
 
 /** The daemon with `args` stops at start-up with one line (no stack) matching each of `patterns`. */
 async function expectRefusedStart(args: string[], cwd: string, patterns: RegExp[]): Promise<string> {
-  const run = await runCli({ args: ['--memory', '--port', '0', '--https', '--https-port', '0', ...args], cwd });
+  const run = await runCli({ args: ['--port', '0', '--https', '--https-port', '0', ...args], cwd });
   expect(run.code, run.stdout).toBe(1);
   const lines = run.stderr.split('\n').filter((line) => line !== '');
   expect(lines, run.stderr).toHaveLength(1);
@@ -329,7 +330,7 @@ describe('--https with unusable files stops start-up with one line naming them',
     ).rejects.toMatchObject({ name: 'StartError', code: 'TLS_CERT_UNUSABLE' });
     await loadOrCreateCa(join(cwd, 'data'));
     await writeFile(join(cwd, 'data', CA_CERT_FILE), 'not pem');
-    await expect(startServer({ ...base, dataDir: join(cwd, 'data') })).rejects.toMatchObject({
+    await expect(startServer({ ...base, memory: false, dataDir: join(cwd, 'data') })).rejects.toMatchObject({
       name: 'StartError',
       code: 'LOCAL_CA_UNUSABLE',
     });

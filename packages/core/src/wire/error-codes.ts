@@ -271,6 +271,10 @@ export const ERRORS = {
     when: 'a request through the forward proxy (an absolute-form target) for a host that is mapped to no endpoint; `error.details.mapped` lists the mapped hosts',
     fix: "map the host to an endpoint (`MOCKPOINT_HOSTS`, a mock file's `hosts:`, `PUT /api/endpoints/{name}/hosts`; [https.md](https.md#hosts-map-to-endpoints)), or pass it through to the network (`MOCKPOINT_PROXY_PASS_THROUGH` with the host in `MOCKPOINT_PROXY_ALLOW_HOSTS`)",
   },
+  HTTPS_NOT_ENABLED: {
+    when: 'a `CONNECT` through the forward proxy for TLS (port 443, or a mapped host whose client then spoke TLS) to a daemon started without `--https`: it has no certificate to answer a TLS client with ([https.md](https.md#the-daemon-as-an-https-proxy-https_proxy))',
+    fix: 'start the daemon with `--https` (`MOCKPOINT_HTTPS=1`) and trust its CA, or send `http://` URLs through the proxy',
+  },
   CROSS_ORIGIN: {
     when: 'an `/api` write from a page on another origin not in `MOCKPOINT_ALLOWED_ORIGINS` ([safety.md](safety.md))',
     fix: 'add the origin to `MOCKPOINT_ALLOWED_ORIGINS`',

@@ -361,7 +361,7 @@ export const SETTINGS = {
     flag: '--https',
     type: 'boolean',
     default: false,
-    help: 'also serve HTTPS (HTTP/2 and HTTP/1.1) on --https-port, with a certificate from a local CA made on first use in the data directory (or --cert/--key); see docs/https.md',
+    help: 'also serve HTTPS (HTTP/2 and HTTP/1.1) on --https-port, with a certificate from a local CA made on first use in the data directory (with --memory in a temporary folder removed on stop; or --cert/--key); see docs/https.md',
   },
   httpsPort: {
     env: 'MOCKPOINT_HTTPS_PORT',

@@ -9,6 +9,7 @@
 
 import { type Backend, type JournalBounds, memoryBackend } from '../backend.js';
 import { LevelStore, type LevelStoreOptions } from './index.js';
+import { makePrivate, tightenedLine } from './private-dir.js';
 
 /** Options for {@link levelBackend}: the store's and the journal's bounds. */
 export interface LevelBackendOptions extends LevelStoreOptions, JournalBounds {}
@@ -52,13 +53,19 @@ function openWarnings(store: LevelStore): string[] {
 }
 
 /**
- * Opens (or creates) the LevelDB store in `options.dir` and its durable deliveries, collections and state.
+ * Opens (or creates) the LevelDB store in `options.dir` and its durable deliveries, collections and state;
+ * the folder is made its owner's alone (0700, its files 0600; a looser one is tightened and said in `warnings`).
  * @throws MockpointError as {@link LevelStore.open} does.
  * @example createApp({ backend: await levelBackend({ dir: './data' }) })
  */
 export async function levelBackend(options: LevelBackendOptions): Promise<Backend> {
+  // Secrets live here (signing and delivery secrets, the CA's key): the folder 0700, its files 0600.
+  const loose = await makePrivate(options.dir);
   const store = await LevelStore.open(options);
+  // The files the open made, under whatever umask this process has.
+  await makePrivate(options.dir);
   const warnings = openWarnings(store);
+  if (loose !== undefined) warnings.push(tightenedLine(options.dir, loose));
   const deliveries = await openDurable(
     () => store.openDeliveries(),
     'the pending deliveries',

@@ -40,7 +40,7 @@ export async function reopenBytes(dir: string): Promise<number> {
  */
 export async function probeSpace(dir: string, bytes: number): Promise<void> {
   const path = join(dir, PROBE_FILE);
-  const file = await open(path, 'w');
+  const file = await open(path, 'w', 0o600);
   try {
     for (let written = 0; written < bytes; ) {
       const { bytesWritten } = await file.write(CHUNK, 0, Math.min(CHUNK.length, bytes - written));

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import forge from 'node-forge';
 import { MockpointError } from '../../../wire/errors.js';
 
-/** The CA's files in its directory: the certificate (public) and its key (mode 0600). */
+/** The CA's files in its directory (mode 0700): the certificate (public) and its key, both mode 0600. */
 export const CA_CERT_FILE = 'mockpoint-ca.pem';
 export const CA_KEY_FILE = 'mockpoint-ca-key.pem';
 
@@ -169,8 +169,8 @@ function parsed<T>(parse: () => T, what: string, fix: string): T {
 }
 
 /**
- * The CA kept in `dir`, made there on first use: `mockpoint-ca-key.pem` (mode
- * 0600) and `mockpoint-ca.pem`. Safe when several daemons start on one fresh
+ * The CA kept in `dir` (set to mode 0700), made there on first use:
+ * `mockpoint-ca-key.pem` and `mockpoint-ca.pem` (both mode 0600). Safe when several daemons start on one fresh
  * directory at once: each file is put in place only if absent (whole, never
  * replaced), the key first, and the certificate is signed for the key that
  * ended up on disk, so whichever process wins each file the pair matches.
@@ -182,7 +182,9 @@ export async function loadOrCreateCa(dir: string): Promise<LocalCa> {
   const certPath = join(dir, CA_CERT_FILE);
   const keyPath = join(dir, CA_KEY_FILE);
   const deleteBoth = `delete ${keyPath} and ${certPath} to make a new CA at the next start, then trust the new ${CA_CERT_FILE}`;
-  await mkdir(dir, { recursive: true });
+  // The key's folder is its owner's alone (docs/safety.md#files-on-disk), whatever the umask.
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
   let keyPem = await readIfThere(keyPath);
   if (keyPem === undefined) keyPem = await putOnce(keyPath, rsaKey().pem, 0o600);
   const key = parsed(
@@ -208,7 +210,7 @@ export async function loadOrCreateCa(dir: string): Promise<LocalCa> {
   }
   if (certPem === undefined) {
     const forgeKey = parsed(() => caKeyOf(keyPem), `the local CA's key ${keyPath} is not an RSA key`, deleteBoth);
-    certPem = await putOnce(certPath, newCaCertificate(forgeKey), 0o644);
+    certPem = await putOnce(certPath, newCaCertificate(forgeKey), 0o600);
   }
   if (!new X509Certificate(certPem).checkPrivateKey(key)) {
     throw unusable(
