@@ -302,7 +302,8 @@ describe('HAR import and export', () => {
         bytes: [...new Uint8Array(await response.arrayBuffer())],
       }).toEqual(seenLive[path]);
     }
-  });
+    // Two daemons, three CLI runs and two browser contexts: ~25 s on a loaded 2-core machine.
+  }, 90_000);
 
   it('an import leaves out, by name, an entry whose body is over the bound (120 MB, undecoded) or whose header has CR/LF, and never writes a secret', async () => {
     const dir = await makeTempDir('mockpoint-har-');

@@ -52,5 +52,9 @@ describe('the answer a journal entry keeps', () => {
     const kept = keptAnswer(big);
     expect(kept).toMatchObject({ kind: 'cut', size: JOURNAL_BODY_LIMIT * 2 });
     expect(kept.kind === 'cut' && kept.body.byteLength).toBe(JOURNAL_BODY_LIMIT);
+    // The same answer served again (a cached one) is measured and cut once.
+    expect(keptAnswer(big)).toBe(kept);
+    const ascii: RespondAnswer = { kind: 'respond', status: 200, headers: {}, body: 'a'.repeat(30_000), delay: 0 };
+    expect(keptAnswer(ascii)).toBe(ascii);
   });
 });

@@ -65,15 +65,43 @@ function framesOf(frames: readonly { bytes: Uint8Array }[], limit: number): { by
 }
 
 /**
- * What the journal keeps of `answer`: the answer itself, unless its body is over
- * `limit` (then its first `limit` bytes). Called once per journaled request; for
- * the usual answer it allocates nothing.
+ * What the journal keeps of an answer whose body may be over the limit, by the
+ * answer: an answer served many times (a cached record's, a route's that is not
+ * templated) is measured and cut once, not on every request.
  */
-export function keptAnswer(answer: EndpointAnswer, limit: number = JOURNAL_BODY_LIMIT): KeptAnswer {
-  if (answer.kind !== 'respond' && answer.kind !== 'fault') return answer;
-  if (answer.body === null || within(answer.body, limit)) return answer;
-  const sent = answer.kind === 'fault' ? truncatedBody(answer.body) : answer.body;
-  return { kind: 'cut', status: answer.status, headers: answer.headers, body: cut(sent, limit), size: sizeOf(sent) };
+const keptByAnswer = new WeakMap<EndpointAnswer, KeptAnswer>();
+
+/**
+ * What the journal keeps of `answer`: the answer itself, unless its body is over
+ * the journal's limit (then its first bytes, {@link CutAnswer}). Called once per
+ * journaled request; for the usual answer it allocates nothing and scans nothing.
+ */
+export function keptAnswer(answer: EndpointAnswer): KeptAnswer {
+  // A `reset` or a `hang` sends no body: nothing of it is shown, nothing to cut.
+  if (answer.kind !== 'respond' && (answer.kind !== 'fault' || answer.fault !== 'close')) return answer;
+  const body = answer.body;
+  // At most 3 bytes per UTF-16 unit: a string this short is within the limit without counting.
+  if (body === null || (typeof body === 'string' ? body.length * 3 : body.byteLength) <= JOURNAL_BODY_LIMIT) {
+    return answer;
+  }
+  let kept = keptByAnswer.get(answer);
+  if (kept === undefined) {
+    kept = within(body, JOURNAL_BODY_LIMIT) ? answer : cutAnswer(answer, body);
+    keptByAnswer.set(answer, kept);
+  }
+  return kept;
+}
+
+/** The first bytes of an answer's body over the limit (a `close` fault's: of the half it sends), and its size. */
+function cutAnswer(answer: EndpointAnswer & { kind: 'respond' | 'fault' }, body: string | Uint8Array): CutAnswer {
+  const sent = answer.kind === 'fault' ? truncatedBody(body) : body;
+  return {
+    kind: 'cut',
+    status: answer.status,
+    headers: answer.headers,
+    body: cut(sent, JOURNAL_BODY_LIMIT),
+    size: sizeOf(sent),
+  };
 }
 
 /** Marks `request` as answered with `answer` (see {@link keptAnswer}); the journal then shows it. */
