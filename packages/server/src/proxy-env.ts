@@ -26,6 +26,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { connect as connectTcp, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { type ConnectionOptions, connect as connectTls } from 'node:tls';
 import { EnvHttpProxyAgent, setGlobalDispatcher } from 'undici';
 
@@ -141,7 +142,8 @@ class ProxyHttpAgent extends http.Agent {
     super({ keepAlive: true });
     this.#settings = settings;
   }
-  override addRequest(req: http.ClientRequest, options: AgentOptions): void {
+  // Node's Agent calls addRequest for each request (its typings leave it out).
+  addRequest(req: http.ClientRequest, options: AgentOptions): void {
     const host = String(options.host ?? 'localhost');
     const port = Number(options.port ?? 80);
     const proxy = proxyFor(this.#settings, 'http:', host, port);
@@ -182,9 +184,10 @@ class ProxyHttpsAgent extends https.Agent {
     this.#settings = settings;
   }
   override createConnection(
-    options: AgentOptions & ConnectionOptions,
-    callback?: (error: Error | null, socket?: Socket) => void,
-  ): Socket | undefined {
+    given: http.RequestOptions,
+    callback?: (error: Error | null, stream: Duplex) => void,
+  ): Duplex | null | undefined {
+    const options = given as AgentOptions & ConnectionOptions;
     const host = String(options.host ?? 'localhost');
     const port = Number(options.port ?? 443);
     const proxy = proxyFor(this.#settings, 'https:', host, port);
@@ -194,7 +197,7 @@ class ProxyHttpsAgent extends https.Agent {
     if (proxy === undefined || callback === undefined) return direct.createConnection.call(this, options, callback);
     tunnel(proxy, host, port, (error, socket) => {
       if (error !== null || socket === undefined) {
-        callback(error ?? new Error('no tunnel'));
+        callback(error ?? new Error('no tunnel'), undefined as unknown as Duplex);
         return;
       }
       const servername = options.servername ?? (/^[\d.]+$|:/.test(host) ? undefined : host);
