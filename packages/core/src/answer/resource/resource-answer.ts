@@ -15,16 +15,23 @@
 import { parseItemBody } from '../../collections/collection-input.js';
 import { COLLECTION_NAME } from '../../collections/collection-store.js';
 import { createItem, findItem, type ItemPlace, removeItem, updateItem } from '../../collections/collection-writes.js';
-import { type Item, idText, itemOf, withMember } from '../../collections/item.js';
+import { collectionBytes, type Item, idText, itemOf, withMember } from '../../collections/item.js';
 import {
   type ListQuery,
   type ListResult,
   linkHeader,
   parseListQuery,
+  parseRelations,
   QueryTooCostlyError,
   runListQuery,
 } from '../../collections/list-query.js';
-import { type RelationContext, related, singular } from '../../collections/relations.js';
+import {
+  type AnswerBudget,
+  AnswerTooLargeError,
+  type RelationContext,
+  related,
+  singular,
+} from '../../collections/relations.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { utf8Text } from '../../journal/journal-entry.js';
 import { isMockpointError, MockpointError } from '../../wire/errors.js';
@@ -177,8 +184,12 @@ async function list(exchange: Exchange, resource: Resource, nested?: Nested): Pr
   let body = answered.body;
   if (body === undefined) {
     const context = relationContext(collections, resource);
-    const text = `[${result.indexes.map((i) => related(items?.[i] as Item, query.embed, query.expand, context)).join(',')}]`;
-    body = { text, bytes: utf8Length(text) };
+    // The list's brackets and commas, then each item as it is made: refused once past the bound.
+    const budget = answerBudget(exchange, items ?? [], 2 + Math.max(0, result.indexes.length - 1));
+    const texts = result.indexes.map((i) =>
+      withinBudget(() => related(items?.[i] as Item, query.embed, query.expand, context, budget)),
+    );
+    body = { text: `[${texts.join(',')}]`, bytes: budget.used };
     if (query.embed.length === 0 && query.expand.length === 0) answered.body = body;
   }
   const extra: Record<string, string> = {};
@@ -188,6 +199,26 @@ async function list(exchange: Exchange, resource: Resource, nested?: Nested): Pr
   }
   if (result.pages !== undefined) extra.link = linkHeader(fullUrl(exchange), result.pages);
   return { answer: json(exchange, 200, body.text, extra, body.bytes) };
+}
+
+/**
+ * The bound of one resource answer: `MOCKPOINT_MAX_COLLECTION_BYTES`, or the
+ * items it is made of when they are more (held from before the limit was
+ * lowered), so an answer without relations always fits; `used` starts at
+ * `bytes` (a list's punctuation).
+ */
+function answerBudget(exchange: Exchange, items: readonly Item[], bytes: number): AnswerBudget {
+  return { limit: Math.max(exchange.parts.collectionLimits.maxCollectionBytes, collectionBytes(items)), used: bytes };
+}
+
+/** `make()`, with an answer past its bound refused as `ANSWER_TOO_LARGE`. */
+function withinBudget<T>(make: () => T): T {
+  try {
+    return make();
+  } catch (error) {
+    if (error instanceof AnswerTooLargeError) throw new MockpointError('ANSWER_TOO_LARGE', error.message);
+    throw error;
+  }
 }
 
 function relationContext(collections: ReadonlyMap<string, readonly Item[]>, resource: Resource): RelationContext {
@@ -205,8 +236,12 @@ async function show(exchange: Exchange, resource: Resource, id: string): Promise
   const collections = await exchange.parts.endpoints.collections.get(exchange.name);
   const item = findItem(placeOf(exchange, resource), collections.get(resource.collection) ?? [], id);
   const query = new URLSearchParams(searchOf(exchange));
-  const text = related(item, query.getAll('_embed'), query.getAll('_expand'), relationContext(collections, resource));
-  return { answer: json(exchange, 200, text), item };
+  const relations = parseRelations(query.getAll('_embed'), query.getAll('_expand'));
+  if ('problem' in relations) throw new MockpointError('INVALID_QUERY', relations.problem);
+  const budget = answerBudget(exchange, [item], 0);
+  const context = relationContext(collections, resource);
+  const text = withinBudget(() => related(item, relations.embed, relations.expand, context, budget));
+  return { answer: json(exchange, 200, text, {}, budget.used), item };
 }
 
 async function create(exchange: Exchange, resource: Resource, nested?: Nested): Promise<Answered> {
