@@ -50,32 +50,6 @@ export interface RelationContext {
   find(name: string): RelatedCollection | undefined;
 }
 
-/** An answer with relations that would pass its bound (see {@link AnswerBudget}). */
-export class AnswerTooLargeError extends Error {
-  override readonly name = 'AnswerTooLargeError';
-}
-
-/**
- * The UTF-8 bytes an answer may still take: relations multiply what an answer
- * holds (every listed item embeds its own copy), so each item's text is
- * charged here as it is made, and what would pass the bound is refused before
- * it is built.
- */
-export interface AnswerBudget {
-  readonly limit: number;
-  /** Bytes charged so far. */
-  used: number;
-}
-
-function charge(budget: AnswerBudget, bytes: number): void {
-  budget.used += bytes;
-  if (budget.used > budget.limit) {
-    throw new AnswerTooLargeError(
-      `the answer would be more than ${budget.limit} bytes (MOCKPOINT_MAX_COLLECTION_BYTES) with its _embed/_expand; page the list (_limit, _page) or ask for fewer relations`,
-    );
-  }
-}
-
 /** Each collection's items by the value of one field (`postId`), per items array as item.ts keeps its indexes. */
 const byField = new WeakMap<readonly Item[], Map<string, Map<unknown, Item[]>>>();
 
@@ -105,49 +79,76 @@ function itemsWith(items: readonly Item[], field: string, value: unknown): reado
   return index.get(value) ?? [];
 }
 
+/** The items of collection `name` whose foreign key is `item`'s id (`_embed=name`). */
+function embedded(item: Item, name: string, context: RelationContext): readonly Item[] {
+  const id = ownField(item, context.idField);
+  if (id === undefined) return [];
+  return itemsWith(context.find(name)?.items ?? [], `${singular(context.collection)}Id`, id);
+}
+
+/** The item `_expand=name` adds to `item`; null: the collection is absent (nothing changes); undefined: none found. */
+function expanded(item: Item, name: string, context: RelationContext): Item | undefined | null {
+  const other = context.find(plural(name));
+  if (other === undefined) return null;
+  const key = ownField(item, `${name}Id`);
+  const at = key === undefined || key === null ? -1 : indexOfId(other.items, other.idField, String(key));
+  return at === -1 ? undefined : (other.items[at] as Item);
+}
+
+/** The UTF-8 bytes a member `"name":` takes at most, with its comma. */
+function memberBytes(name: string): number {
+  return utf8Length(JSON.stringify(name)) + 2;
+}
+
+/**
+ * The UTF-8 bytes of `item`'s text with its relations ({@link related}), at
+ * most: the item and what each relation adds, counted from the sizes of the
+ * items it adds without building the text (exact, but for a field the relation
+ * replaces, counted twice). What a bound on an answer is checked against.
+ */
+export function relatedBytes(
+  item: Item,
+  embed: readonly string[],
+  expand: readonly string[],
+  context: RelationContext,
+): number {
+  let bytes = itemBytes(item);
+  for (const name of embed) {
+    const matches = embedded(item, name, context);
+    bytes += memberBytes(name) + 2 + Math.max(0, matches.length - 1);
+    for (const other of matches) bytes += itemBytes(other);
+  }
+  for (const name of expand) {
+    const found = expanded(item, name, context);
+    if (found) bytes += memberBytes(name) + itemBytes(found);
+  }
+  return bytes;
+}
+
 /**
  * `item`'s text with each `_embed` and `_expand` of the query added (in place
  * of a field of that name, or at the end); every other field keeps its text.
  * An `_expand` that finds nothing removes the field, as json-server's does.
- * With a `budget`, the text is charged to it (and what would pass its bound
- * is refused with {@link AnswerTooLargeError} before it is built).
  */
 export function related(
   item: Item,
   embed: readonly string[],
   expand: readonly string[],
   context: RelationContext,
-  budget?: AnswerBudget,
 ): string {
-  if (embed.length === 0 && expand.length === 0) {
-    if (budget !== undefined) charge(budget, itemBytes(item));
-    return item.text;
-  }
   let text = item.text;
-  let bytes = itemBytes(item);
-  const id = ownField(item, context.idField);
-  const foreignKey = `${singular(context.collection)}Id`;
   for (const name of embed) {
-    const others = context.find(name)?.items ?? [];
-    const matches = id === undefined ? [] : itemsWith(others, foreignKey, id);
-    // An upper bound of what the member adds (its key, its items and their commas), checked before it is built.
-    let adds = name.length * 6 + 6 + matches.length;
-    for (const other of matches) adds += itemBytes(other);
-    if (budget !== undefined && budget.used + bytes + adds > budget.limit) charge(budget, bytes + adds);
-    bytes += adds;
-    text = withMember(text, name, `[${matches.map((other) => other.text).join(',')}]`);
+    text = withMember(
+      text,
+      name,
+      `[${embedded(item, name, context)
+        .map((other) => other.text)
+        .join(',')}]`,
+    );
   }
   for (const name of expand) {
-    const other = context.find(plural(name));
-    if (other === undefined) continue;
-    const key = ownField(item, `${name}Id`);
-    const at = key === undefined || key === null ? -1 : indexOfId(other.items, other.idField, String(key));
-    const found = at === -1 ? undefined : (other.items[at] as Item);
-    const adds = found === undefined ? 0 : name.length * 6 + 4 + itemBytes(found);
-    if (budget !== undefined && budget.used + bytes + adds > budget.limit) charge(budget, bytes + adds);
-    bytes += adds;
-    text = withMember(text, name, found?.text);
+    const found = expanded(item, name, context);
+    if (found !== null) text = withMember(text, name, found?.text);
   }
-  if (budget !== undefined) charge(budget, utf8Length(text));
   return text;
 }

@@ -25,13 +25,7 @@ import {
   QueryTooCostlyError,
   runListQuery,
 } from '../../collections/list-query.js';
-import {
-  type AnswerBudget,
-  AnswerTooLargeError,
-  type RelationContext,
-  related,
-  singular,
-} from '../../collections/relations.js';
+import { type RelationContext, related, relatedBytes, singular } from '../../collections/relations.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { utf8Text } from '../../journal/journal-entry.js';
 import { isMockpointError, MockpointError } from '../../wire/errors.js';
@@ -184,13 +178,16 @@ async function list(exchange: Exchange, resource: Resource, nested?: Nested): Pr
   let body = answered.body;
   if (body === undefined) {
     const context = relationContext(collections, resource);
-    // The list's brackets and commas, then each item as it is made: refused once past the bound.
-    const budget = answerBudget(exchange, items ?? [], 2 + Math.max(0, result.indexes.length - 1));
-    const texts = result.indexes.map((i) =>
-      withinBudget(() => related(items?.[i] as Item, query.embed, query.expand, context, budget)),
-    );
-    body = { text: `[${texts.join(',')}]`, bytes: budget.used };
-    if (query.embed.length === 0 && query.expand.length === 0) answered.body = body;
+    const relations = query.embed.length > 0 || query.expand.length > 0;
+    if (relations) {
+      // Counted from the items' sizes before anything is built: what relations multiply is refused at no cost.
+      let bytes = 2 + Math.max(0, result.indexes.length - 1);
+      for (const i of result.indexes) bytes += relatedBytes(items?.[i] as Item, query.embed, query.expand, context);
+      checkAnswerSize(exchange, items ?? [], bytes);
+    }
+    const text = `[${result.indexes.map((i) => related(items?.[i] as Item, query.embed, query.expand, context)).join(',')}]`;
+    body = { text, bytes: utf8Length(text) };
+    if (!relations) answered.body = body;
   }
   const extra: Record<string, string> = {};
   if (result.total !== undefined) {
@@ -202,22 +199,17 @@ async function list(exchange: Exchange, resource: Resource, nested?: Nested): Pr
 }
 
 /**
- * The bound of one resource answer: `MOCKPOINT_MAX_COLLECTION_BYTES`, or the
- * items it is made of when they are more (held from before the limit was
- * lowered), so an answer without relations always fits; `used` starts at
- * `bytes` (a list's punctuation).
+ * Refuses with `ANSWER_TOO_LARGE` an answer with relations of more than
+ * `bytes`: past `MOCKPOINT_MAX_COLLECTION_BYTES`, or past the items it is made
+ * of when they are more (held from before the limit was lowered).
  */
-function answerBudget(exchange: Exchange, items: readonly Item[], bytes: number): AnswerBudget {
-  return { limit: Math.max(exchange.parts.collectionLimits.maxCollectionBytes, collectionBytes(items)), used: bytes };
-}
-
-/** `make()`, with an answer past its bound refused as `ANSWER_TOO_LARGE`. */
-function withinBudget<T>(make: () => T): T {
-  try {
-    return make();
-  } catch (error) {
-    if (error instanceof AnswerTooLargeError) throw new MockpointError('ANSWER_TOO_LARGE', error.message);
-    throw error;
+function checkAnswerSize(exchange: Exchange, items: readonly Item[], bytes: number): void {
+  const limit = Math.max(exchange.parts.collectionLimits.maxCollectionBytes, collectionBytes(items));
+  if (bytes > limit) {
+    throw new MockpointError(
+      'ANSWER_TOO_LARGE',
+      `the answer would be about ${bytes} bytes with its _embed/_expand, more than the limit ${limit} (MOCKPOINT_MAX_COLLECTION_BYTES); page the list (_limit, _page) or ask for fewer relations`,
+    );
   }
 }
 
@@ -238,10 +230,10 @@ async function show(exchange: Exchange, resource: Resource, id: string): Promise
   const query = new URLSearchParams(searchOf(exchange));
   const relations = parseRelations(query.getAll('_embed'), query.getAll('_expand'));
   if ('problem' in relations) throw new MockpointError('INVALID_QUERY', relations.problem);
-  const budget = answerBudget(exchange, [item], 0);
   const context = relationContext(collections, resource);
-  const text = withinBudget(() => related(item, relations.embed, relations.expand, context, budget));
-  return { answer: json(exchange, 200, text, {}, budget.used), item };
+  checkAnswerSize(exchange, [item], relatedBytes(item, relations.embed, relations.expand, context));
+  const text = related(item, relations.embed, relations.expand, context);
+  return { answer: json(exchange, 200, text), item };
 }
 
 async function create(exchange: Exchange, resource: Resource, nested?: Nested): Promise<Answered> {
