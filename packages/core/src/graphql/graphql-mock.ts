@@ -17,7 +17,7 @@ import {
   type GraphQLSchema,
   validate,
 } from 'graphql';
-import { answerValues, MAX_ANSWER_VALUES } from './answer-size.js';
+import { answerSize, INTROSPECTION_VALUES_PER_ELEMENT, MAX_ANSWER_VALUES, schemaElements } from './answer-size.js';
 import type { GraphqlOperation } from './graphql-request.js';
 import { mockValues, SeededRandom, seedOf } from './mock-values.js';
 
@@ -68,11 +68,23 @@ export class GraphqlMock {
     if (operation.problem !== undefined) return requestErrors([new GraphQLError(operation.problem)]);
     const selected = operation.operation;
     if (selected !== undefined) {
-      const values = answerValues(this.schema, document, selected, maxValues);
-      if (values > maxValues) {
+      // Introspection's share: one full introspection of this schema (a batch's operations share it as they share maxValues).
+      const introspectionLimit = Math.max(
+        maxValues,
+        Math.floor((schemaElements(this.schema) * INTROSPECTION_VALUES_PER_ELEMENT * maxValues) / MAX_ANSWER_VALUES),
+      );
+      const size = answerSize(this.schema, document, selected, maxValues, introspectionLimit);
+      if (size.values > maxValues) {
         return requestErrors([
           new GraphQLError(
             `Operation too large for a mock answer: more than ${maxValues} values (each list has 2 items, so every nested list doubles them); ask for fewer nested lists, or answer this operation with a route.`,
+          ),
+        ]);
+      }
+      if (size.introspected > introspectionLimit) {
+        return requestErrors([
+          new GraphQLError(
+            `Operation too large for a mock answer: its introspection would hold more than ${introspectionLimit} values (${INTROSPECTION_VALUES_PER_ELEMENT} per type, field, argument and value of the schema: one full introspection fits); ask for the schema once, not in many aliases.`,
           ),
         ]);
       }
