@@ -121,15 +121,21 @@ export function answerSize(
   let count = 0;
   let intro = 0;
   const over = () => count > limit || intro > introspectionLimit;
+  /** The fragments being spread on the path walked (the document may not be validated yet). */
+  const spreading = new Set<FragmentDefinitionNode>();
   /** The selections of `selections`, fragments spread, each with the type condition it is under. */
   const fields = function* (selections: SelectionSetNode): Generator<FieldNode> {
     for (const selection of selections.selections) {
       if (selection.kind === Kind.FIELD) yield selection;
       else if (selection.kind === Kind.INLINE_FRAGMENT) yield* fields(selection.selectionSet);
       else {
-        // Validation has refused fragment cycles, so this ends.
+        // Counted before validation: a fragment already being spread (a cycle) is left out.
         const fragment = fragments.get(selection.name.value);
-        if (fragment) yield* fields(fragment.selectionSet);
+        if (fragment && !spreading.has(fragment)) {
+          spreading.add(fragment);
+          yield* fields(fragment.selectionSet);
+          spreading.delete(fragment);
+        }
       }
     }
   };
@@ -187,9 +193,13 @@ export function answerSize(
         const on = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
         walk(selection.selectionSet, on, factor);
       } else {
-        // Validation has refused fragment cycles, so this ends.
+        // Counted before validation: a fragment already being spread (a cycle) is left out.
         const fragment = fragments.get(selection.name.value);
-        if (fragment) walk(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value), factor);
+        if (fragment && !spreading.has(fragment)) {
+          spreading.add(fragment);
+          walk(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value), factor);
+          spreading.delete(fragment);
+        }
       }
     }
   };

@@ -59,13 +59,7 @@ export class GraphqlMock {
     const { document } = operation;
     // \`instanceof Error\`, not GraphQLError: the parser's class may be another module copy (CommonJS or ESM).
     if (document instanceof Error) return requestErrors([document]);
-    let errors = this.#validated.get(document);
-    if (errors === undefined) {
-      errors = validate(this.schema, document, undefined, { maxErrors: MAX_VALIDATION_ERRORS });
-      this.#validated.set(document, errors);
-    }
-    if (errors.length > 0) return requestErrors(errors);
-    if (operation.problem !== undefined) return requestErrors([new GraphQLError(operation.problem)]);
+    // Counted before validation, which costs in proportion to the document (an operation refused here is not validated).
     const selected = operation.operation;
     if (selected !== undefined) {
       // Introspection's share: one full introspection of this schema (a batch's operations share it as they share maxValues).
@@ -89,6 +83,13 @@ export class GraphqlMock {
         ]);
       }
     }
+    let errors = this.#validated.get(document);
+    if (errors === undefined) {
+      errors = validate(this.schema, document, undefined, { maxErrors: MAX_VALIDATION_ERRORS });
+      this.#validated.set(document, errors);
+    }
+    if (errors.length > 0) return requestErrors(errors);
+    if (operation.problem !== undefined) return requestErrors([new GraphQLError(operation.problem)]);
     this.#store.reset();
     this.#random.reseed(
       seedOf(

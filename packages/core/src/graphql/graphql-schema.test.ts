@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isMockpointError } from '../wire/errors.js';
-import { buildGraphqlSchema, MAX_INTERFACE_WORK, MAX_SCHEMA_ELEMENTS } from './graphql-schema.js';
+import { buildGraphqlSchema, MAX_INTERFACE_WORK, MAX_SCHEMA_ELEMENTS, MAX_SCHEMA_TOKENS } from './graphql-schema.js';
 
 const MiB = 1024 * 1024;
 
@@ -45,5 +45,14 @@ describe('the build work of a schema, bounded at save', () => {
     });
     const fewer = Array.from({ length: MAX_SCHEMA_ELEMENTS - 1 }, (_, i) => `f${i}: Int`).join(' ');
     expect(buildGraphqlSchema(`type Query { ${fewer} }`, 4 * MiB).getQueryType()).toBeDefined();
+  });
+
+  it('stops parsing past the token bound: 900 interfaces each implementing the earlier ones (2.8 MB) are refused', () => {
+    const sdl = interfaceChain(900);
+    expect(sdl.length).toBeGreaterThan(2_700_000);
+    expect(refusal(sdl)).toMatchObject({
+      code: 'GRAPHQL_SCHEMA_TOO_COMPLEX',
+      message: expect.stringContaining(`more than ${MAX_SCHEMA_TOKENS} tokens`),
+    });
   });
 });

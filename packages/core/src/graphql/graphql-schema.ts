@@ -19,9 +19,8 @@ import {
   validateSchema,
   visit,
 } from 'graphql';
+import { utf8Length } from '../answer/endpoint-answer.js';
 import { MockpointError } from '../wire/errors.js';
-
-const encoder = new TextEncoder();
 
 /**
  * The most elements a schema may have: named types, fields, arguments, input
@@ -39,6 +38,13 @@ export const MAX_SCHEMA_ELEMENTS = 30_000;
  * the earlier ones need about 120 million (20 s and more, at every build).
  */
 export const MAX_INTERFACE_WORK = 20_000;
+
+/**
+ * The most tokens a schema's document may have: parsing stops past it, so a
+ * document of millions of names (`implements I0 & I1 & …` 400,000 times) costs
+ * no more than this to refuse. GitHub's public schema has 59,258.
+ */
+export const MAX_SCHEMA_TOKENS = 100_000;
 
 /** What a schema's build costs, counted from its document (one pass, before anything is built). */
 export interface SchemaWork {
@@ -146,7 +152,7 @@ function whereNamed(document: DocumentNode, message: string): string {
  * {@link MAX_INTERFACE_WORK}, counted before anything is built).
  */
 export function buildGraphqlSchema(sdl: string, maxBytes: number): GraphQLSchema {
-  if (sdl.length > maxBytes || encoder.encode(sdl).length > maxBytes) {
+  if (sdl.length > maxBytes || utf8Length(sdl) > maxBytes) {
     throw new MockpointError(
       'GRAPHQL_SCHEMA_TOO_LARGE',
       `the GraphQL schema is longer than ${maxBytes} bytes of UTF-8 (MOCKPOINT_MAX_GRAPHQL_SCHEMA_BYTES); nothing was changed`,
@@ -158,8 +164,15 @@ export function buildGraphqlSchema(sdl: string, maxBytes: number): GraphQLSchema
   let document: DocumentNode;
   let schema: GraphQLSchema;
   try {
-    document = parse(sdl);
+    document = parse(sdl, { maxTokens: MAX_SCHEMA_TOKENS });
   } catch (error) {
+    if (error instanceof GraphQLError && error.message.includes(`${MAX_SCHEMA_TOKENS} tokens. Parsing aborted`)) {
+      throw new MockpointError(
+        'GRAPHQL_SCHEMA_TOO_COMPLEX',
+        `the GraphQL schema is too complex to build and mock quickly: it has more than ${MAX_SCHEMA_TOKENS} tokens (names, punctuation and strings); nothing was changed`,
+        { details: { tokens: MAX_SCHEMA_TOKENS + 1 } },
+      );
+    }
     const message = error instanceof GraphQLError ? located(error) : (error as Error).message;
     throw new MockpointError('INVALID_GRAPHQL_SCHEMA', `invalid GraphQL schema: ${message}`, { cause: error });
   }
