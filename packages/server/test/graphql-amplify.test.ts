@@ -1,7 +1,7 @@
 // GraphQL schema mode under requests that amplify, against the built daemon (127.0.0.1,
 // bounded): a 2.8 MB schema of 900 interfaces each implementing the earlier ones (a PUT
 // stalled 15-22 s and the first query 30-48 s before, again after every restart), and 2,000
-// aliases of a depth-2 introspection in one 157 KB document, 4 at once, 3 times (16 s,
+// aliases of a depth-2 introspection in one 157 KB document, 12 times (16 s,
 // 54 MB and +1 GB before). Then a restart on the same data folder and its first query.
 // /api/health is asked every 200 ms throughout and must answer within 1 s; the RSS is
 // watched. MOCKPOINT_PROBE_BIN=<another build's cli.js> runs the same probe against that
@@ -33,10 +33,10 @@ function interfaceChain(n: number): string {
   return parts.join('\n');
 }
 
-/** A request that may time out: its status and size, or what went wrong. */
+/** A request that may time out (after 2 minutes: a build before the bounds took up to 48 s): its status and text, or what went wrong. */
 async function send(url: string, init: RequestInit): Promise<{ status: number; text: string }> {
   try {
-    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
+    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(120_000) });
     return { status: response.status, text: await response.text() };
   } catch (error) {
     return { status: 0, text: String(error) };
@@ -48,7 +48,9 @@ function line(what: string, report: HealthReport): string {
 }
 
 describe('GraphQL schema mode under amplifying requests (daemon)', () => {
-  it('refuses the costly schema and the aliased introspection; health answers within 1 s, across a restart', { timeout: 300_000 }, async () => {
+  it('refuses the costly schema and the aliased introspection; health answers within 1 s, across a restart', {
+    timeout: 300_000,
+  }, async () => {
     const cwd = await makeTempDir();
     const bin = process.env.MOCKPOINT_PROBE_BIN;
     const first = await startDaemon({ cwd, bin });
@@ -65,17 +67,22 @@ describe('GraphQL schema mode under amplifying requests (daemon)', () => {
     );
 
     // 2. A schema that builds, then introspection in 2,000 aliases.
-    expect((await send(schemaUrl, { method: 'PUT', body: SDL })).status).toBe(201);
+    // 201 made; 200 replaced (when the refused schema above was taken after all, as before the bound).
+    expect([200, 201]).toContain((await send(schemaUrl, { method: 'PUT', body: SDL })).status);
     const one = '__schema { types { name fields { name type { name ofType { name } } } } }';
     const query = `{ ${Array.from({ length: 2_000 }, (_, i) => `a${i}: ${one}`).join(' ')} }`;
     const body = JSON.stringify({ query });
     watch = await watchHealth(first.url, first.child.pid as number);
     const answers: { status: number; text: string }[] = [];
-    for (let round = 0; round < 3; round++) {
-      const sent = Array.from({ length: 4 }, () =>
-        send(`${first.url}/endpoint/gh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+    // One after another: each is the attack; a flood of any 157 KB document costs its parsing, bounded apart.
+    for (let round = 0; round < 12; round++) {
+      answers.push(
+        await send(`${first.url}/endpoint/gh`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        }),
       );
-      answers.push(...(await Promise.all(sent)));
     }
     reports.push(await watch.stop());
     const largest = Math.max(...answers.map((answer) => Buffer.byteLength(answer.text)));
