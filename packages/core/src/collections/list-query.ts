@@ -16,7 +16,7 @@
  */
 import { compilePattern, type SchemaPattern } from '../wire/schema-pattern.js';
 import type { Item } from './item.js';
-import { hasPath, valueAt } from './json-path.js';
+import { hasPath, pathProblem, valueAt } from './json-path.js';
 
 /** The query parameters that are not filters. */
 const RESERVED = new Set(['q', '_start', '_end', '_page', '_sort', '_order', '_limit', '_embed', '_expand']);
@@ -31,6 +31,8 @@ const MAX_PATTERNS = 32;
 const MAX_FILTERS = 64;
 const MAX_SORT_FIELDS = 16;
 const MAX_RELATIONS = 16;
+/** Filter values at most per request, all filters together: each is compared once per item. */
+const MAX_FILTER_VALUES = 1_000;
 /**
  * The most RE2 work the `_like` filters of one request may do, in steps of
  * about 256 pattern instructions × characters (as a route's JSON Schema
@@ -44,6 +46,8 @@ type Operator = 'eq' | 'ne' | 'gte' | 'lte' | 'like';
 
 interface Filter {
   path: string;
+  /** `path` split at its dots, once per request rather than once per item. */
+  segments: string[];
   operator: Operator;
   values: string[];
   patterns: SchemaPattern[];
@@ -52,6 +56,7 @@ interface Filter {
 /** One `_sort` field and its `_order`. */
 interface SortKey {
   path: string;
+  segments: string[];
   descending: boolean;
 }
 
@@ -108,6 +113,7 @@ export function parseListQuery(params: Iterable<readonly [string, string]>): Lis
   }
   const filters: Filter[] = [];
   let patternCount = 0;
+  let valueCount = 0;
   for (const [key, values] of all) {
     if (RESERVED.has(key) || IGNORED.has(key)) continue;
     const operator = (OPERATOR.exec(key)?.[1] ?? 'eq') as Operator;
@@ -122,7 +128,11 @@ export function parseListQuery(params: Iterable<readonly [string, string]>): Lis
       }
     }
     if (filters.length === MAX_FILTERS) return { problem: `at most ${MAX_FILTERS} filter parameters per request` };
-    filters.push({ path, operator, values, patterns });
+    valueCount += values.length;
+    if (valueCount > MAX_FILTER_VALUES) return { problem: `at most ${MAX_FILTER_VALUES} filter values per request` };
+    const bad = pathProblem(path);
+    if (bad !== undefined) return { problem: `the filter ${shortKey(key)}: ${bad}` };
+    filters.push({ path, segments: path.split('.'), operator, values, patterns });
   }
   const sortFields = first.get('_sort');
   const orders = (first.get('_order') ?? '').split(',').map((order) => order.toLowerCase());
@@ -130,19 +140,47 @@ export function parseListQuery(params: Iterable<readonly [string, string]>): Lis
   if (sortFields && sortFields.split(',').length > MAX_SORT_FIELDS) {
     return { problem: `_sort names at most ${MAX_SORT_FIELDS} fields` };
   }
-  const embed = [...new Set(all.get('_embed') ?? [])];
-  const expand = [...new Set(all.get('_expand') ?? [])];
-  if (embed.length + expand.length > MAX_RELATIONS) {
-    return { problem: `_embed and _expand name at most ${MAX_RELATIONS} collections together` };
+  for (const field of sortFields ? sortFields.split(',') : []) {
+    const bad = pathProblem(field);
+    if (bad !== undefined) return { problem: `the _sort field ${shortKey(field)}: ${bad}` };
   }
+  const relations = parseRelations(all.get('_embed') ?? [], all.get('_expand') ?? []);
+  if ('problem' in relations) return relations;
+  const { embed, expand } = relations;
   return {
     q: q ? q.toLowerCase() : undefined,
     filters,
-    sort: sortFields ? sortFields.split(',').map((path, i) => ({ path, descending: orders[i] === 'desc' })) : [],
+    sort: sortFields
+      ? sortFields.split(',').map((path, i) => ({ path, segments: path.split('.'), descending: orders[i] === 'desc' }))
+      : [],
     ...numbers,
     embed,
     expand,
   };
+}
+
+/** A parameter name as a message quotes it: JSON, its first 40 characters. */
+function shortKey(key: string): string {
+  return JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key);
+}
+
+/** The collections one request embeds and expands (each once), or why not. */
+export interface Relations {
+  embed: string[];
+  expand: string[];
+}
+
+/**
+ * `_embed` and `_expand` of one request, on a list and on an item alike: each
+ * name once (a repeat adds nothing to the answer), at most {@link MAX_RELATIONS}
+ * names together.
+ */
+export function parseRelations(embed: readonly string[], expand: readonly string[]): Relations | QueryProblem {
+  const relations = { embed: [...new Set(embed)], expand: [...new Set(expand)] };
+  if (relations.embed.length + relations.expand.length > MAX_RELATIONS) {
+    return { problem: `_embed and _expand name at most ${MAX_RELATIONS} collections together` };
+  }
+  return relations;
 }
 
 /** Whether `value` holds `q` anywhere (json-server's `deepQuery`: falsy values never do). */
@@ -165,7 +203,7 @@ export class QueryTooCostlyError extends Error {
 
 /** One filter value against an item: undefined (no match) where the item has nothing at the path. */
 function test(filter: Filter, item: Item, i: number, budget: LikeBudget): boolean {
-  const found = valueAt(item.value, filter.path);
+  const found = valueAt(item.value, filter.path, filter.segments);
   if (found === undefined || found === null) return false;
   const value = filter.values[i] as string;
   // As json-server compares: as text, and `_gte`/`_lte` by JavaScript's own `<=`.
@@ -242,11 +280,11 @@ export function runListQuery(items: readonly Item[], query: ListQuery): ListResu
   if (q !== undefined) indexes = indexes.filter((i) => deepQuery((items[i] as Item).value, q));
   for (const filter of query.filters) {
     // A filter on a field that no item has is dropped (json-server's rule); operators always apply.
-    if (filter.operator === 'eq' && !items.some((item) => hasPath(item.value, filter.path))) continue;
+    if (filter.operator === 'eq' && !items.some((item) => hasPath(item.value, filter.path, filter.segments))) continue;
     indexes = indexes.filter((i) => passes(filter, items[i] as Item, budget));
   }
   if (query.sort.length > 0) {
-    const keys = indexes.map((i) => query.sort.map((key) => valueAt((items[i] as Item).value, key.path)));
+    const keys = indexes.map((i) => query.sort.map((key) => valueAt((items[i] as Item).value, key.path, key.segments)));
     const order = indexes.map((_, k) => k);
     order.sort((a, b) => {
       for (let s = 0; s < query.sort.length; s++) {

@@ -9,7 +9,8 @@
  *
  * @module
  */
-import { hasId, type Item, ownField, withMember } from './item.js';
+import { utf8Length } from '../answer/endpoint-answer.js';
+import { type Item, indexOfId, itemBytes, ownField, withMember } from './item.js';
 
 const IRREGULAR: Record<string, string> = { person: 'people', child: 'children', man: 'men', woman: 'women' };
 const IRREGULAR_PLURAL = new Map(Object.entries(IRREGULAR).map(([one, many]) => [many, one]));
@@ -49,6 +50,81 @@ export interface RelationContext {
   find(name: string): RelatedCollection | undefined;
 }
 
+/** Each collection's items by the value of one field (`postId`), per items array as item.ts keeps its indexes. */
+const byField = new WeakMap<readonly Item[], Map<string, Map<unknown, Item[]>>>();
+
+/**
+ * The items of `items` whose own `field` is `value` (`===`, as a filter by
+ * `value` would find them, in their order): indexed on the first ask, so a
+ * list that embeds pays one pass over the other collection, not one per item.
+ */
+function itemsWith(items: readonly Item[], field: string, value: unknown): readonly Item[] {
+  let fields = byField.get(items);
+  if (fields === undefined) {
+    fields = new Map();
+    byField.set(items, fields);
+  }
+  let index = fields.get(field);
+  if (index === undefined) {
+    index = new Map();
+    for (const item of items) {
+      const key = ownField(item, field);
+      if (key === undefined) continue;
+      const same = index.get(key);
+      if (same === undefined) index.set(key, [item]);
+      else same.push(item);
+    }
+    fields.set(field, index);
+  }
+  return index.get(value) ?? [];
+}
+
+/** The items of collection `name` whose foreign key is `item`'s id (`_embed=name`). */
+function embedded(item: Item, name: string, context: RelationContext): readonly Item[] {
+  const id = ownField(item, context.idField);
+  if (id === undefined) return [];
+  return itemsWith(context.find(name)?.items ?? [], `${singular(context.collection)}Id`, id);
+}
+
+/** The item `_expand=name` adds to `item`; null: the collection is absent (nothing changes); undefined: none found. */
+function expanded(item: Item, name: string, context: RelationContext): Item | undefined | null {
+  const other = context.find(plural(name));
+  if (other === undefined) return null;
+  const key = ownField(item, `${name}Id`);
+  const at = key === undefined || key === null ? -1 : indexOfId(other.items, other.idField, String(key));
+  return at === -1 ? undefined : (other.items[at] as Item);
+}
+
+/** The UTF-8 bytes a member `"name":` takes at most, with its comma. */
+function memberBytes(name: string): number {
+  return utf8Length(JSON.stringify(name)) + 2;
+}
+
+/**
+ * The UTF-8 bytes of `item`'s text with its relations ({@link related}), at
+ * most: the item and what each relation adds, counted from the sizes of the
+ * items it adds without building the text (exact, but for a field the relation
+ * replaces, counted twice). What a bound on an answer is checked against.
+ */
+export function relatedBytes(
+  item: Item,
+  embed: readonly string[],
+  expand: readonly string[],
+  context: RelationContext,
+): number {
+  let bytes = itemBytes(item);
+  for (const name of embed) {
+    const matches = embedded(item, name, context);
+    bytes += memberBytes(name) + 2 + Math.max(0, matches.length - 1);
+    for (const other of matches) bytes += itemBytes(other);
+  }
+  for (const name of expand) {
+    const found = expanded(item, name, context);
+    if (found) bytes += memberBytes(name) + itemBytes(found);
+  }
+  return bytes;
+}
+
 /**
  * `item`'s text with each `_embed` and `_expand` of the query added (in place
  * of a field of that name, or at the end); every other field keeps its text.
@@ -61,20 +137,18 @@ export function related(
   context: RelationContext,
 ): string {
   let text = item.text;
-  const id = ownField(item, context.idField);
-  const foreignKey = `${singular(context.collection)}Id`;
   for (const name of embed) {
-    const others = context.find(name)?.items ?? [];
-    const matches = id === undefined ? [] : others.filter((other) => ownField(other, foreignKey) === id);
-    text = withMember(text, name, `[${matches.map((other) => other.text).join(',')}]`);
+    text = withMember(
+      text,
+      name,
+      `[${embedded(item, name, context)
+        .map((other) => other.text)
+        .join(',')}]`,
+    );
   }
   for (const name of expand) {
-    const other = context.find(plural(name));
-    if (other === undefined) continue;
-    const key = ownField(item, `${name}Id`);
-    const found =
-      key === undefined || key === null ? undefined : other.items.find((o) => hasId(o, other.idField, String(key)));
-    text = withMember(text, name, found?.text);
+    const found = expanded(item, name, context);
+    if (found !== null) text = withMember(text, name, found?.text);
   }
   return text;
 }

@@ -17,7 +17,7 @@ import {
   type GraphQLSchema,
   validate,
 } from 'graphql';
-import { answerValues, MAX_ANSWER_VALUES } from './answer-size.js';
+import { answerSize, INTROSPECTION_VALUES_PER_ELEMENT, MAX_ANSWER_VALUES, schemaElements } from './answer-size.js';
 import type { GraphqlOperation } from './graphql-request.js';
 import { mockValues, SeededRandom, seedOf } from './mock-values.js';
 
@@ -40,7 +40,8 @@ export class GraphqlMock {
 
   /** `sdl` was checked at save (`buildGraphqlSchema`): it builds. */
   constructor(sdl: string) {
-    this.schema = buildSchema(sdl);
+    // Its SDL was checked at save: not again here (a third of the build of a schema as large as GitHub's).
+    this.schema = buildSchema(sdl, { assumeValidSDL: true });
     this.#store = createMockStore({ schema: this.schema, mocks: mockValues(this.schema, this.#random) });
     this.#mocked = addMocksToSchema({ schema: this.schema, store: this.#store });
   }
@@ -58,6 +59,30 @@ export class GraphqlMock {
     const { document } = operation;
     // \`instanceof Error\`, not GraphQLError: the parser's class may be another module copy (CommonJS or ESM).
     if (document instanceof Error) return requestErrors([document]);
+    // Counted before validation, which costs in proportion to the document (an operation refused here is not validated).
+    const selected = operation.operation;
+    if (selected !== undefined) {
+      // Introspection's share: one full introspection of this schema (a batch's operations share it as they share maxValues).
+      const introspectionLimit = Math.max(
+        maxValues,
+        Math.floor((schemaElements(this.schema) * INTROSPECTION_VALUES_PER_ELEMENT * maxValues) / MAX_ANSWER_VALUES),
+      );
+      const size = answerSize(this.schema, document, selected, maxValues, introspectionLimit);
+      if (size.values > maxValues) {
+        return requestErrors([
+          new GraphQLError(
+            `Operation too large for a mock answer: more than ${maxValues} values (each list has 2 items, so every nested list doubles them); ask for fewer nested lists, or answer this operation with a route.`,
+          ),
+        ]);
+      }
+      if (size.introspected > introspectionLimit) {
+        return requestErrors([
+          new GraphQLError(
+            `Operation too large for a mock answer: its introspection would hold more than ${introspectionLimit} values (${INTROSPECTION_VALUES_PER_ELEMENT} per type, field, argument and value of the schema: one full introspection fits); ask for the schema once, not in many aliases.`,
+          ),
+        ]);
+      }
+    }
     let errors = this.#validated.get(document);
     if (errors === undefined) {
       errors = validate(this.schema, document, undefined, { maxErrors: MAX_VALIDATION_ERRORS });
@@ -65,17 +90,6 @@ export class GraphqlMock {
     }
     if (errors.length > 0) return requestErrors(errors);
     if (operation.problem !== undefined) return requestErrors([new GraphQLError(operation.problem)]);
-    const selected = operation.operation;
-    if (selected !== undefined) {
-      const values = answerValues(this.schema, document, selected, maxValues);
-      if (values > maxValues) {
-        return requestErrors([
-          new GraphQLError(
-            `Operation too large for a mock answer: more than ${maxValues} values (each list has 2 items, so every nested list doubles them); ask for fewer nested lists, or answer this operation with a route.`,
-          ),
-        ]);
-      }
-    }
     this.#store.reset();
     this.#random.reseed(
       seedOf(

@@ -13,14 +13,94 @@ import {
   type GraphQLSchema,
   getLocation,
   Kind,
+  type NamedTypeNode,
   type NameNode,
   parse,
   validateSchema,
   visit,
 } from 'graphql';
+import { utf8Length } from '../answer/endpoint-answer.js';
 import { MockpointError } from '../wire/errors.js';
 
-const encoder = new TextEncoder();
+/**
+ * The most elements a schema may have: named types, fields, arguments, input
+ * fields, enum values and union members together. Building a schema and its
+ * mocks takes time in proportion (GitHub's public schema has 12,460 and takes
+ * about a second of CPU), so the bound is about two and a half of it.
+ */
+export const MAX_SCHEMA_ELEMENTS = 30_000;
+
+/**
+ * The most work checking its interfaces may take: for every interface a type
+ * implements, the interface's fields, and its own interfaces times the type's
+ * (each must be named by the type too), as graphql's `validateSchema` checks
+ * them. GitHub's public schema needs 2,789; 900 interfaces each implementing
+ * the earlier ones need about 120 million (20 s and more, at every build).
+ */
+export const MAX_INTERFACE_WORK = 20_000;
+
+/**
+ * The most tokens a schema's document may have: parsing stops past it, so a
+ * document of millions of names (`implements I0 & I1 & …` 400,000 times) costs
+ * no more than this to refuse. GitHub's public schema has 59,258.
+ */
+export const MAX_SCHEMA_TOKENS = 100_000;
+
+/** What a schema's build costs, counted from its document (one pass, before anything is built). */
+export interface SchemaWork {
+  elements: number;
+  interfaceWork: number;
+}
+
+/** Counts {@link SchemaWork} in `document`'s definitions and extensions. */
+export function schemaWork(document: DocumentNode): SchemaWork {
+  let elements = 0;
+  const ownFields = new Map<string, number>();
+  const ownInterfaces = new Map<string, number>();
+  const implementing: [string, readonly NamedTypeNode[]][] = [];
+  for (const definition of document.definitions) {
+    if (!('name' in definition) || definition.name === undefined) continue;
+    elements++;
+    const name = definition.name.value;
+    const fields = 'fields' in definition ? (definition.fields ?? []) : [];
+    elements += fields.length;
+    for (const field of fields) elements += 'arguments' in field ? (field.arguments?.length ?? 0) : 0;
+    if ('arguments' in definition) elements += definition.arguments?.length ?? 0;
+    if ('values' in definition) elements += definition.values?.length ?? 0;
+    if ('types' in definition) elements += definition.types?.length ?? 0;
+    const interfaces = 'interfaces' in definition ? (definition.interfaces ?? []) : [];
+    ownFields.set(name, (ownFields.get(name) ?? 0) + fields.length);
+    ownInterfaces.set(name, (ownInterfaces.get(name) ?? 0) + interfaces.length);
+    if (interfaces.length > 0) implementing.push([name, interfaces]);
+  }
+  let interfaceWork = 0;
+  for (const [type, interfaces] of implementing) {
+    const count = ownInterfaces.get(type) ?? 0;
+    for (const named of interfaces) {
+      const name = named.name.value;
+      interfaceWork += 1 + (ownFields.get(name) ?? 0) + (ownInterfaces.get(name) ?? 0) * count;
+    }
+  }
+  return { elements, interfaceWork };
+}
+
+/** `GRAPHQL_SCHEMA_TOO_COMPLEX` when `document` would take more to build than the bounds allow. */
+function checkWork(document: DocumentNode): void {
+  const { elements, interfaceWork } = schemaWork(document);
+  const over =
+    elements > MAX_SCHEMA_ELEMENTS
+      ? `it has ${elements} types, fields, arguments, enum values and union members, more than ${MAX_SCHEMA_ELEMENTS}`
+      : interfaceWork > MAX_INTERFACE_WORK
+        ? `checking the interfaces its types implement would take ${interfaceWork} steps (each implemented interface's fields, and its own interfaces times the type's), more than ${MAX_INTERFACE_WORK}`
+        : undefined;
+  if (over !== undefined) {
+    throw new MockpointError(
+      'GRAPHQL_SCHEMA_TOO_COMPLEX',
+      `the GraphQL schema is too complex to build and mock quickly: ${over}; nothing was changed`,
+      { details: { elements, interfaceWork } },
+    );
+  }
+}
 
 /** A lone surrogate: text that cannot be stored as UTF-8 as it is. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -67,10 +147,12 @@ function whereNamed(document: DocumentNode, message: string): string {
 
 /**
  * The schema `sdl` describes, or `INVALID_GRAPHQL_SCHEMA` (its first problem,
- * located) / `GRAPHQL_SCHEMA_TOO_LARGE` (past `maxBytes` of UTF-8).
+ * located) / `GRAPHQL_SCHEMA_TOO_LARGE` (past `maxBytes` of UTF-8) /
+ * `GRAPHQL_SCHEMA_TOO_COMPLEX` (past {@link MAX_SCHEMA_ELEMENTS} or
+ * {@link MAX_INTERFACE_WORK}, counted before anything is built).
  */
 export function buildGraphqlSchema(sdl: string, maxBytes: number): GraphQLSchema {
-  if (sdl.length > maxBytes || encoder.encode(sdl).length > maxBytes) {
+  if (sdl.length > maxBytes || utf8Length(sdl) > maxBytes) {
     throw new MockpointError(
       'GRAPHQL_SCHEMA_TOO_LARGE',
       `the GraphQL schema is longer than ${maxBytes} bytes of UTF-8 (MOCKPOINT_MAX_GRAPHQL_SCHEMA_BYTES); nothing was changed`,
@@ -82,11 +164,19 @@ export function buildGraphqlSchema(sdl: string, maxBytes: number): GraphQLSchema
   let document: DocumentNode;
   let schema: GraphQLSchema;
   try {
-    document = parse(sdl);
+    document = parse(sdl, { maxTokens: MAX_SCHEMA_TOKENS });
   } catch (error) {
+    if (error instanceof GraphQLError && error.message.includes(`${MAX_SCHEMA_TOKENS} tokens. Parsing aborted`)) {
+      throw new MockpointError(
+        'GRAPHQL_SCHEMA_TOO_COMPLEX',
+        `the GraphQL schema is too complex to build and mock quickly: it has more than ${MAX_SCHEMA_TOKENS} tokens (names, punctuation and strings); nothing was changed`,
+        { details: { tokens: MAX_SCHEMA_TOKENS + 1 } },
+      );
+    }
     const message = error instanceof GraphQLError ? located(error) : (error as Error).message;
     throw new MockpointError('INVALID_GRAPHQL_SCHEMA', `invalid GraphQL schema: ${message}`, { cause: error });
   }
+  checkWork(document);
   try {
     schema = buildASTSchema(document);
   } catch (error) {

@@ -206,6 +206,10 @@ export const ERRORS = {
     when: "the schema put with `PUT /api/endpoints/{name}/graphql` (or a mock file's `graphql:`) is not valid GraphQL SDL, or not a valid schema (no `Query` type, an unknown type, …); the message gives the line and column ([graphql.md](graphql.md))",
     fix: "correct the SDL at the line and column the message names (`graphql`'s `buildSchema` accepts it then)",
   },
+  GRAPHQL_SCHEMA_TOO_COMPLEX: {
+    when: 'a GraphQL schema that would take too long to build ([graphql.md](graphql.md#bounds)): more than 100,000 tokens, 30,000 types, fields, arguments, enum values and union members, or 20,000 steps of interface checks (types implementing interfaces that implement many others); the message names which, `error.details` the counts; nothing is changed',
+    fix: "split the schema, or have types implement fewer interfaces (GitHub's public schema is well within every bound)",
+  },
   INVALID_ITEM: {
     when: 'an item written to a collection (`POST`, `PUT`, `PATCH` of a resource route or of `…/collections/{collection}/items`) is not a JSON object',
     fix: 'send one JSON object',
@@ -347,6 +351,10 @@ export const ERRORS = {
   UNSUPPORTED_ENCODING: {
     when: 'an add or replace body with a `Content-Encoding` other than gzip or deflate',
     fix: 'send gzip, deflate or no encoding (`Accept-Encoding` lists them)',
+  },
+  ANSWER_TOO_LARGE: {
+    when: "a resource route's answer with `_embed`/`_expand` would be more than `MOCKPOINT_MAX_COLLECTION_BYTES` of JSON (each listed item carries its own copy of what it embeds); refused before it is built ([state.md](state.md#bounds))",
+    fix: 'page the list (`_limit`, `_page`), or ask for fewer relations; or raise `MOCKPOINT_MAX_COLLECTION_BYTES`',
   },
   INTERNAL: {
     when: 'a bug; reported to `SERVER_REPORTING_DSN` when set',

@@ -287,4 +287,61 @@ describe('resource routes', () => {
     });
     expect(badName.status).toBe(400);
   });
+
+  it('bounds what relations multiply: an answer past MOCKPOINT_MAX_COLLECTION_BYTES is 422 ANSWER_TOO_LARGE, before it is built', async () => {
+    // 200 comments of one post, and a post of 20 KB: each comment expanded carries its own copy (4 MB).
+    const mock = createApp({ maxCollectionBytes: 1024 * 1024 });
+    const comments = Array.from({ length: 200 }, (_, i) => ({ id: i + 1, postId: 1 }));
+    const put = await mock.request('/api/endpoints/api/collections', {
+      method: 'PUT',
+      body: JSON.stringify({ posts: [{ id: 1, text: 'x'.repeat(20_000) }], comments }),
+    });
+    expect(put.status).toBe(200);
+    await mock.request('/api/endpoints/api/routes', {
+      method: 'PUT',
+      body: JSON.stringify({
+        routes: [
+          { match: { path: '/comments/*' }, answer: { resource: 'comments' } },
+          { match: { path: '/posts/*' }, answer: { resource: 'posts' } },
+        ],
+      }),
+    });
+    expect(await errorOf(await send(mock, 'GET', '/comments?_expand=post'))).toMatchObject({
+      status: 422,
+      code: 'ANSWER_TOO_LARGE',
+      message: expect.stringContaining('MOCKPOINT_MAX_COLLECTION_BYTES'),
+    });
+    // A page of it fits, and its Content-Length is its UTF-8 length.
+    const page = await send(mock, 'GET', '/comments?_expand=post&_limit=10');
+    expect(page.status).toBe(200);
+    const text = await page.text();
+    expect(JSON.parse(text)).toHaveLength(10);
+    expect(page.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+    // An item embedding past the bound: the post with its comments 60 times over is refused too.
+    const many = Array.from({ length: 60 }, (_, i) => `_embed=comments&_embed=c${i}`).join('&');
+    expect(await errorOf(await send(mock, 'GET', `/posts/1?${many}`))).toMatchObject({
+      status: 400,
+      code: 'INVALID_QUERY',
+      message: expect.stringContaining('at most 16'),
+    });
+    const one = await send(mock, 'GET', '/posts/1?_embed=comments&_embed=comments');
+    expect(one.status).toBe(200);
+    expect((JSON.parse(await one.text()) as { comments: unknown[] }).comments).toHaveLength(200);
+  });
+
+  it('a filter path of thousands of segments is refused with INVALID_QUERY, not read once per item', async () => {
+    const mock = await app();
+    const key = Array.from({ length: 7_000 }, () => 'a').join('.');
+    expect(await errorOf(await send(mock, 'GET', `/posts?${key}=1`))).toMatchObject({
+      status: 400,
+      code: 'INVALID_QUERY',
+      message: expect.stringContaining('at most 256 characters'),
+    });
+    expect(await errorOf(await send(mock, 'GET', `/posts?_sort=${'a.'.repeat(40)}b`))).toMatchObject({
+      status: 400,
+      code: 'INVALID_QUERY',
+      message: expect.stringContaining('at most 32 dotted segments'),
+    });
+    expect((await send(mock, 'GET', '/posts?userId=1&_sort=title')).status).toBe(200);
+  });
 });

@@ -15,16 +15,17 @@
 import { parseItemBody } from '../../collections/collection-input.js';
 import { COLLECTION_NAME } from '../../collections/collection-store.js';
 import { createItem, findItem, type ItemPlace, removeItem, updateItem } from '../../collections/collection-writes.js';
-import { type Item, idText, itemOf, withMember } from '../../collections/item.js';
+import { collectionBytes, type Item, idText, itemOf, withMember } from '../../collections/item.js';
 import {
   type ListQuery,
   type ListResult,
   linkHeader,
   parseListQuery,
+  parseRelations,
   QueryTooCostlyError,
   runListQuery,
 } from '../../collections/list-query.js';
-import { type RelationContext, related, singular } from '../../collections/relations.js';
+import { type RelationContext, related, relatedBytes, singular } from '../../collections/relations.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { utf8Text } from '../../journal/journal-entry.js';
 import { isMockpointError, MockpointError } from '../../wire/errors.js';
@@ -177,9 +178,16 @@ async function list(exchange: Exchange, resource: Resource, nested?: Nested): Pr
   let body = answered.body;
   if (body === undefined) {
     const context = relationContext(collections, resource);
+    const relations = query.embed.length > 0 || query.expand.length > 0;
+    if (relations) {
+      // Counted from the items' sizes before anything is built: what relations multiply is refused at no cost.
+      let bytes = 2 + Math.max(0, result.indexes.length - 1);
+      for (const i of result.indexes) bytes += relatedBytes(items?.[i] as Item, query.embed, query.expand, context);
+      checkAnswerSize(exchange, items ?? [], bytes);
+    }
     const text = `[${result.indexes.map((i) => related(items?.[i] as Item, query.embed, query.expand, context)).join(',')}]`;
     body = { text, bytes: utf8Length(text) };
-    if (query.embed.length === 0 && query.expand.length === 0) answered.body = body;
+    if (!relations) answered.body = body;
   }
   const extra: Record<string, string> = {};
   if (result.total !== undefined) {
@@ -188,6 +196,21 @@ async function list(exchange: Exchange, resource: Resource, nested?: Nested): Pr
   }
   if (result.pages !== undefined) extra.link = linkHeader(fullUrl(exchange), result.pages);
   return { answer: json(exchange, 200, body.text, extra, body.bytes) };
+}
+
+/**
+ * Refuses with `ANSWER_TOO_LARGE` an answer with relations of more than
+ * `bytes`: past `MOCKPOINT_MAX_COLLECTION_BYTES`, or past the items it is made
+ * of when they are more (held from before the limit was lowered).
+ */
+function checkAnswerSize(exchange: Exchange, items: readonly Item[], bytes: number): void {
+  const limit = Math.max(exchange.parts.collectionLimits.maxCollectionBytes, collectionBytes(items));
+  if (bytes > limit) {
+    throw new MockpointError(
+      'ANSWER_TOO_LARGE',
+      `the answer would be about ${bytes} bytes with its _embed/_expand, more than the limit ${limit} (MOCKPOINT_MAX_COLLECTION_BYTES); page the list (_limit, _page) or ask for fewer relations`,
+    );
+  }
 }
 
 function relationContext(collections: ReadonlyMap<string, readonly Item[]>, resource: Resource): RelationContext {
@@ -205,7 +228,11 @@ async function show(exchange: Exchange, resource: Resource, id: string): Promise
   const collections = await exchange.parts.endpoints.collections.get(exchange.name);
   const item = findItem(placeOf(exchange, resource), collections.get(resource.collection) ?? [], id);
   const query = new URLSearchParams(searchOf(exchange));
-  const text = related(item, query.getAll('_embed'), query.getAll('_expand'), relationContext(collections, resource));
+  const relations = parseRelations(query.getAll('_embed'), query.getAll('_expand'));
+  if ('problem' in relations) throw new MockpointError('INVALID_QUERY', relations.problem);
+  const context = relationContext(collections, resource);
+  checkAnswerSize(exchange, [item], relatedBytes(item, relations.embed, relations.expand, context));
+  const text = related(item, relations.embed, relations.expand, context);
   return { answer: json(exchange, 200, text), item };
 }
 

@@ -224,6 +224,32 @@ describe('schema mode', () => {
     expect(printSchema(buildClientSchema(data))).toBe(printSchema(buildSchema(SDL)));
   });
 
+  it('counts introspection in the bound: 2,000 aliases of __schema are refused before they run, one is answered', async () => {
+    const app = createApp();
+    await put(app, 'gh', SDL);
+    const one = '__schema { types { name fields { name type { name ofType { name } } } } }';
+    const aliases = Array.from({ length: 2_000 }, (_, i) => `a${i}: ${one}`).join(' ');
+    const refused = (await (await gql(app, 'gh', { query: `{ ${aliases} }` })).json()) as {
+      data?: unknown;
+      errors: Array<{ message: string }>;
+    };
+    expect(refused.data).toBeUndefined();
+    expect(refused.errors[0]?.message).toMatch(/^Operation too large for a mock answer: its introspection would hold/);
+    // Through __type and fragments too; and one of them (or a few) is answered as before.
+    const viaType = Array.from({ length: 2_000 }, (_, i) => `t${i}: __type(name: "User") { ...T }`).join(' ');
+    const fragment =
+      'fragment T on __Type { name fields { name description isDeprecated args { name } type { name kind ofType { name kind } } } }';
+    expect(
+      ((await (await gql(app, 'gh', { query: `{ ${viaType} } ${fragment}` })).json()) as { errors?: unknown[] }).errors,
+    ).toHaveLength(1);
+    const few = (await (await gql(app, 'gh', { query: `{ a: ${one} b: ${one} }` })).json()) as {
+      data?: { a: { types: unknown[] } };
+      errors?: unknown;
+    };
+    expect(few.errors).toBeUndefined();
+    expect(few.data?.a.types.length).toBeGreaterThan(10);
+  });
+
   it('lets requests that are not GraphQL pass on to the record, and answers a batch as an array', async () => {
     const app = createApp();
     await put(app, 'gh', SDL);

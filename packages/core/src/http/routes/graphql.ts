@@ -109,6 +109,7 @@ export function registerGraphqlRoutes(app: Hono, ctx: AppContext): void {
           'INVALID_JSON',
           'INVALID_UTF8',
           'INVALID_GRAPHQL_SCHEMA',
+          'GRAPHQL_SCHEMA_TOO_COMPLEX',
           'GRAPHQL_SCHEMA_TOO_LARGE',
         ),
       },

@@ -198,6 +198,7 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
           'METHOD_NOT_ALLOWED',
           'ID_TAKEN',
           'COLLECTION_TOO_LARGE',
+          'ANSWER_TOO_LARGE',
           'PROXY_PATH_OUTSIDE_BASE',
           'PROXY_HOST_NOT_ALLOWED',
           'UPSTREAM_FAILED',
