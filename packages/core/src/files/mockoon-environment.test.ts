@@ -282,7 +282,7 @@ describe('Mockoon environments', () => {
     expect(mockoonMockFile(env, { name: 'x' }).leftOut).toEqual([
       {
         what: 'GET /f response 1',
-        why: 'its file "missing.json" could not be read (relative to the environment file)',
+        why: 'its file "missing.json" could not be read',
       },
     ]);
   });

@@ -37,6 +37,7 @@ import { headerNameProblem, headerValueProblem } from '../wire/http-header.js';
 import type { RequestFilter } from '../wire/journal-json.js';
 import { JsonText, stringifyExact } from '../wire/json-text.js';
 import { matchPathPattern, PathPatternError, parsePathPattern, splitPath } from '../wire/path-pattern.js';
+import { quoted } from '../wire/quoted.js';
 import { DEFAULT_MAX_DELAY_MS } from '../wire/record-defaults.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
 import { IdSet, safeEncode, slugOf } from './import-ids.js';
@@ -51,10 +52,12 @@ export interface MockoonImportOptions {
   file?: string;
   /**
    * The bytes of a file a response serves (`filePath` as the environment has
-   * it, relative to the environment file), or `undefined` when it cannot be read.
+   * it, relative to the environment file), or why it is not read (`is outside
+   * the environment's folder (…)`), or `undefined` when it cannot be read: the
+   * CLI reads inside the environment's folder only (files/read-inside.ts).
    * Absent: every file response is left out.
    */
-  readFile?: (filePath: string) => Uint8Array | undefined;
+  readFile?: (filePath: string) => Uint8Array | string | undefined;
 }
 
 /** What {@link mockoonMockFile} made. */
@@ -979,12 +982,12 @@ class Converter {
       if (filePath === '') {
         // Mockoon serves the inline body when no file is given.
       } else if (filePath.includes('{{')) {
-        this.out(what, `its file path ${JSON.stringify(filePath)} is a template`);
+        this.out(what, `its file path ${quoted(filePath, 200)} is a template`);
         return undefined;
       } else {
-        const bytes = this.options.readFile?.(filePath);
-        if (bytes === undefined) {
-          this.out(what, `its file ${JSON.stringify(filePath)} could not be read (relative to the environment file)`);
+        const bytes = this.options.readFile?.(filePath) ?? 'could not be read';
+        if (typeof bytes === 'string') {
+          this.out(what, `its file ${quoted(filePath, 200)} ${bytes}`);
           return undefined;
         }
         const base = filePath.split(/[\\/]/).at(-1) ?? filePath;
