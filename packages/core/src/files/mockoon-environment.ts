@@ -544,6 +544,13 @@ function narrowPath(pattern: string, path: string): string | undefined {
   }
 }
 
+/** A callback as a left-out line names it: its name (else its id, its uuid), bare when plain, else quoted. */
+function callbackName(callback: Record<string, unknown>): string {
+  const name = [callback.name, callback.id, callback.uuid].find((one) => typeof one === 'string' && one !== '');
+  if (typeof name !== 'string') return '(unnamed)';
+  return /^[A-Za-z0-9_.-]{1,80}$/.test(name) ? name : quoted(name, 80);
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -690,10 +697,13 @@ class Converter {
       );
     if (env.tlsOptions?.enabled === true)
       this.out('tlsOptions', "TLS is the daemon's (docs/https.md), not an endpoint's");
-    if (Array.isArray(env.callbacks) && env.callbacks.length > 0) {
+    // Each callback by name, what it would send with it: a route here sends no request when it answers.
+    for (const callback of (Array.isArray(env.callbacks) ? env.callbacks : []).slice(0, 1000)) {
+      const one = isObject(callback) ? callback : {};
+      const method = str(one.method).toUpperCase() || 'GET';
       this.out(
-        `${env.callbacks.length} callback(s)`,
-        'callbacks are not carried over (a webhook delivery is docs/webhooks.md)',
+        `callback ${callbackName(one)}`,
+        `${method} ${quoted(str(one.uri), 200)} is not sent: a route here sends no request when it answers (a webhook delivery is docs/webhooks.md)`,
       );
     }
   }
@@ -909,8 +919,15 @@ class Converter {
       this.out(what, `status ${status} is not an answer of 200-599`);
       return undefined;
     }
-    if (Array.isArray(response.callbacks) && response.callbacks.length > 0) {
-      this.out(`${what} callbacks`, 'callbacks are not carried over (a webhook delivery is docs/webhooks.md)');
+    for (const used of (Array.isArray(response.callbacks) ? response.callbacks : []).slice(0, 100)) {
+      const uuid = isObject(used) ? used.uuid : undefined;
+      const callback = (Array.isArray(this.environment.callbacks) ? this.environment.callbacks : []).find(
+        (one) => isObject(one) && one.uuid === uuid,
+      );
+      this.out(
+        `${what} callback ${callbackName(isObject(callback) ? callback : { uuid })}`,
+        'not sent when it answers (a webhook delivery is docs/webhooks.md)',
+      );
     }
     const answer: RouteAnswer = { statusCode: status };
     const templating = response.disableTemplating !== true;
