@@ -156,3 +156,50 @@ describe('mockpoint export --to mockoon, side by side with the Mockoon CLI 9.9.0
     expect(environment.endpointPrefix).toBe('');
   });
 });
+
+describe('mockpoint export --to mockoon: binary bodies', () => {
+  it('writes each binary body as a file beside the environment; the real Mockoon CLI serves the same bytes', async () => {
+    const daemon = await startDaemon();
+    // Every byte value, a PNG header (not UTF-8), and one with its own type, one matched on a query.
+    const all = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+    const routes = [
+      { id: 'bytes', match: { method: 'GET', path: '/bytes' }, answer: { bodyBase64: all.toString('base64') } },
+      {
+        id: 'logo',
+        match: { method: 'GET', path: '/logo.png', query: { size: 'small' } },
+        answer: { statusCode: 203, headers: { 'Content-Type': 'image/png' }, bodyBase64: png.toString('base64') },
+      },
+    ];
+    const put = await requestJson(`${daemon.url}/api/endpoints/bin/routes`, { method: 'PUT', body: { routes } });
+    expect(put.status).toBe(200);
+    const dir = await makeTempDir('mockpoint-mockoon-export-bin-');
+    const exported = await runCli({
+      cwd: dir,
+      args: ['export', '--to', 'mockoon', '--url', daemon.url, '--names', 'bin', '--out', 'env.json'],
+    });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr.trim()).toBe('mockpoint export: 2 Mockoon route(s) from 1 endpoint(s)');
+    expect(await readFile(join(dir, 'env.files', '1-bytes.bin'))).toEqual(all);
+    // To standard output there is no folder to write to: the route is left out, said so.
+    const printed = await runCli({
+      cwd: dir,
+      args: ['export', '--to', 'mockoon', '--url', daemon.url, '--names', 'bin'],
+    });
+    expect(printed.stderr).toContain('mockpoint export: left out route bytes: a binary body (bodyBase64)');
+    const peer = await startMockoon(join(dir, 'env.json'));
+    try {
+      for (const sent of [{ path: '/bytes' }, { path: '/logo.png?size=small' }, { path: '/logo.png?size=big' }]) {
+        const theirs = await send(peer.url, sent);
+        const ours = await send(`${daemon.url}/endpoint/bin`, sent);
+        // The query that matches nothing: a 404 from both, each its own page.
+        expect(ours.status, sent.path).toBe(theirs.status);
+        if (ours.status === 404) continue;
+        expect(ours.type, sent.path).toBe(theirs.type);
+        expect(theirs.bytes.equals(ours.bytes), sent.path).toBe(true);
+      }
+    } finally {
+      await peer.stop();
+    }
+  }, 120_000);
+});

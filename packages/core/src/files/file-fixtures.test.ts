@@ -130,4 +130,20 @@ describe('every write within the body limit: the check validate, apply and --con
     );
     expect(queue.details).toMatchObject({ reason: 'BODY_TOO_LARGE', path: 'endpoints[0].queue' });
   });
+
+  it('routes that pass the limit together are taken up to 8 x it (the daemon takes that list), refused past it', () => {
+    const limit = { maxBodyBytes: 1000 };
+    const routes = (count: number) =>
+      Array.from(
+        { length: count },
+        (_, i) => `      - { match: { path: /r${i} }, answer: { body: "${'z'.repeat(300)}" } }`,
+      ).join('\n');
+    const file = (count: number) => `version: 1\nendpoints:\n  - name: gh\n    routes:\n${routes(count)}\n`;
+    expect(parseMockFile(file(20), limit).endpoints[0]?.routes).toHaveLength(20);
+    const over = refusal(() => parseMockFile(file(30), limit));
+    expect(over.details).toMatchObject({ reason: 'BODY_TOO_LARGE', path: 'endpoints[0].routes' });
+    expect(over.message).toMatch(
+      /PUT \/api\/endpoints\/gh\/routes would send \d+ bytes, more than the body limit 8000 \(8 x MOCKPOINT_MAX_BODY_BYTES\)/,
+    );
+  });
 });

@@ -52,6 +52,13 @@ export {
   type PostmanImportOptions,
   postmanMockFile,
 } from './postman-collection.js';
+export {
+  ReadInsideError,
+  type ReadInsideOptions,
+  type ReadRefusal,
+  readInside,
+  realPathInside,
+} from './read-inside.js';
 export { type WireMockExport, wireMockMappings } from './wiremock-export.js';
 export {
   isWireMock,

@@ -4,12 +4,13 @@
  *
  * @module
  */
-import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { MockpointError } from '../wire/errors.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../wire/limits.js';
 import { isJsonServerDb, jsonServerMockFile } from './json-server-db.js';
 import { type MockFile, type ParseMockFileOptions, parseMockFile } from './parse-mock-file.js';
+import { readInside } from './read-inside.js';
 import { decodeStrictUtf8, InvalidUtf8Error } from './utf8.js';
 
 /** Options for {@link loadMockFile}: the limits of {@link parseMockFile}, and who hears of `$file` reads. */
@@ -20,58 +21,6 @@ export interface LoadMockFileOptions extends Pick<ParseMockFileOptions, 'maxBody
    * @default undefined
    */
   onFileRead?: (absolutePath: string) => void;
-}
-
-/** A `$file` reference that leaves the mock file's folder. */
-class OutsideError extends Error {
-  readonly code = 'FILE_OUTSIDE';
-}
-
-/** A `$file` fixture larger than any body the daemon takes. */
-class TooLargeError extends Error {
-  readonly code = 'BODY_TOO_LARGE';
-}
-
-/**
- * Reads `ref` relative to `folder`, refusing any path (or link) that leads
- * outside it, and a file over `maxBytes` before reading it.
- */
-function readInside(
-  folder: string,
-  ref: string,
-  maxBytes: number,
-  onFileRead?: (absolutePath: string) => void,
-): Uint8Array {
-  const root = realpathSync(folder);
-  const target = resolve(root, ref);
-  const outside = (path: string) => {
-    const rel = relative(root, path);
-    return rel === '' || rel.startsWith('..') || isAbsolute(rel);
-  };
-  if (isAbsolute(ref) || outside(target)) {
-    throw new OutsideError(`${ref} is outside the mock file's folder (${root}); $file paths stay inside it`);
-  }
-  onFileRead?.(target);
-  let real: string;
-  try {
-    real = realpathSync(target);
-  } catch (error) {
-    throw new Error(`cannot read ${ref}: ${(error as Error).message}`);
-  }
-  if (outside(real)) {
-    throw new OutsideError(`${ref} leads outside the mock file's folder (${root}) through a link`);
-  }
-  if (real !== target) onFileRead?.(real);
-  let size: number;
-  try {
-    size = statSync(real).size;
-  } catch (error) {
-    throw new Error(`cannot read ${ref}: ${(error as Error).message}`);
-  }
-  if (size > maxBytes) {
-    throw new TooLargeError(`${ref} is ${size} bytes, more than the body limit ${maxBytes} (MOCKPOINT_MAX_BODY_BYTES)`);
-  }
-  return readFileSync(real);
 }
 
 /** The line and column (both from 1, the column in bytes) of byte `offset`. */
@@ -139,6 +88,7 @@ export function loadMockFile(path: string, options: LoadMockFileOptions = {}): M
   return parseMockFile(text, {
     ...limits,
     file: path,
-    readFile: (ref) => readInside(folder, ref, maxBytes, onFileRead),
+    readFile: (ref) =>
+      readInside(folder, ref, maxBytes, { where: "the mock file's folder", ...(onFileRead && { onFileRead }) }),
   });
 }

@@ -277,12 +277,44 @@ describe('Mockoon environments', () => {
     );
   });
 
+  it('a callback left out is named, where it is defined and on each response that calls it', () => {
+    const env = environment(
+      [
+        {
+          endpoint: 'orders',
+          method: 'post',
+          responses: [response({ statusCode: 201, callbacks: [{ uuid: 'cb1', latency: 0 }] })],
+        },
+      ],
+      {
+        callbacks: [
+          { uuid: 'cb1', id: 'x1', name: 'notify-crm', method: 'post', uri: 'https://crm.example/hook', body: '{}' },
+          { uuid: 'cb2', id: 'x2', name: 'audit log\u2028', method: 'put', uri: 'http://audit/' },
+        ],
+      },
+    );
+    expect(mockoonMockFile(env, { name: 'x' }).leftOut).toEqual([
+      {
+        what: 'callback notify-crm',
+        why: 'POST "https://crm.example/hook" is not sent: a route here sends no request when it answers (a webhook delivery is docs/webhooks.md)',
+      },
+      {
+        what: 'callback "audit log\\u2028"',
+        why: 'PUT "http://audit/" is not sent: a route here sends no request when it answers (a webhook delivery is docs/webhooks.md)',
+      },
+      {
+        what: 'POST /orders response 1 callback notify-crm',
+        why: 'not sent when it answers (a webhook delivery is docs/webhooks.md)',
+      },
+    ]);
+  });
+
   it('a file response without a reader, or an unreadable one, is left out and named', () => {
     const env = environment([{ endpoint: 'f', responses: [response({ bodyType: 'FILE', filePath: 'missing.json' })] }]);
     expect(mockoonMockFile(env, { name: 'x' }).leftOut).toEqual([
       {
         what: 'GET /f response 1',
-        why: 'its file "missing.json" could not be read (relative to the environment file)',
+        why: 'its file "missing.json" could not be read',
       },
     ]);
   });

@@ -37,6 +37,7 @@ import { headerNameProblem, headerValueProblem } from '../wire/http-header.js';
 import type { RequestFilter } from '../wire/journal-json.js';
 import { JsonText, stringifyExact } from '../wire/json-text.js';
 import { matchPathPattern, PathPatternError, parsePathPattern, splitPath } from '../wire/path-pattern.js';
+import { quoted } from '../wire/quoted.js';
 import { DEFAULT_MAX_DELAY_MS } from '../wire/record-defaults.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
 import { IdSet, safeEncode, slugOf } from './import-ids.js';
@@ -51,10 +52,12 @@ export interface MockoonImportOptions {
   file?: string;
   /**
    * The bytes of a file a response serves (`filePath` as the environment has
-   * it, relative to the environment file), or `undefined` when it cannot be read.
+   * it, relative to the environment file), or why it is not read (`is outside
+   * the environment's folder (…)`), or `undefined` when it cannot be read: the
+   * CLI reads inside the environment's folder only (files/read-inside.ts).
    * Absent: every file response is left out.
    */
-  readFile?: (filePath: string) => Uint8Array | undefined;
+  readFile?: (filePath: string) => Uint8Array | string | undefined;
 }
 
 /** What {@link mockoonMockFile} made. */
@@ -541,6 +544,13 @@ function narrowPath(pattern: string, path: string): string | undefined {
   }
 }
 
+/** A callback as a left-out line names it: its name (else its id, its uuid), bare when plain, else quoted. */
+function callbackName(callback: Record<string, unknown>): string {
+  const name = [callback.name, callback.id, callback.uuid].find((one) => typeof one === 'string' && one !== '');
+  if (typeof name !== 'string') return '(unnamed)';
+  return /^[A-Za-z0-9_.-]{1,80}$/.test(name) ? name : quoted(name, 80);
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -687,10 +697,13 @@ class Converter {
       );
     if (env.tlsOptions?.enabled === true)
       this.out('tlsOptions', "TLS is the daemon's (docs/https.md), not an endpoint's");
-    if (Array.isArray(env.callbacks) && env.callbacks.length > 0) {
+    // Each callback by name, what it would send with it: a route here sends no request when it answers.
+    for (const callback of (Array.isArray(env.callbacks) ? env.callbacks : []).slice(0, 1000)) {
+      const one = isObject(callback) ? callback : {};
+      const method = str(one.method).toUpperCase() || 'GET';
       this.out(
-        `${env.callbacks.length} callback(s)`,
-        'callbacks are not carried over (a webhook delivery is docs/webhooks.md)',
+        `callback ${callbackName(one)}`,
+        `${method} ${quoted(str(one.uri), 200)} is not sent: a route here sends no request when it answers (a webhook delivery is docs/webhooks.md)`,
       );
     }
   }
@@ -906,8 +919,15 @@ class Converter {
       this.out(what, `status ${status} is not an answer of 200-599`);
       return undefined;
     }
-    if (Array.isArray(response.callbacks) && response.callbacks.length > 0) {
-      this.out(`${what} callbacks`, 'callbacks are not carried over (a webhook delivery is docs/webhooks.md)');
+    for (const used of (Array.isArray(response.callbacks) ? response.callbacks : []).slice(0, 100)) {
+      const uuid = isObject(used) ? used.uuid : undefined;
+      const callback = (Array.isArray(this.environment.callbacks) ? this.environment.callbacks : []).find(
+        (one) => isObject(one) && one.uuid === uuid,
+      );
+      this.out(
+        `${what} callback ${callbackName(isObject(callback) ? callback : { uuid })}`,
+        'not sent when it answers (a webhook delivery is docs/webhooks.md)',
+      );
     }
     const answer: RouteAnswer = { statusCode: status };
     const templating = response.disableTemplating !== true;
@@ -979,12 +999,12 @@ class Converter {
       if (filePath === '') {
         // Mockoon serves the inline body when no file is given.
       } else if (filePath.includes('{{')) {
-        this.out(what, `its file path ${JSON.stringify(filePath)} is a template`);
+        this.out(what, `its file path ${quoted(filePath, 200)} is a template`);
         return undefined;
       } else {
-        const bytes = this.options.readFile?.(filePath);
-        if (bytes === undefined) {
-          this.out(what, `its file ${JSON.stringify(filePath)} could not be read (relative to the environment file)`);
+        const bytes = this.options.readFile?.(filePath) ?? 'could not be read';
+        if (typeof bytes === 'string') {
+          this.out(what, `its file ${quoted(filePath, 200)} ${bytes}`);
           return undefined;
         }
         const base = filePath.split(/[\\/]/).at(-1) ?? filePath;

@@ -18,8 +18,10 @@
  *
  * @module
  */
+import { base64Bytes } from '../wire/base64.js';
 import { JsonText, jsonTextOf, stringifyExact } from '../wire/json-text.js';
 import type { Route } from '../wire/route.js';
+import { slugOf } from './import-ids.js';
 import type { LeftOut } from './left-out.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
 
@@ -29,6 +31,21 @@ export interface MockoonExport {
   text: string;
   routes: number;
   skipped: LeftOut[];
+  /**
+   * The binary bodies, each a file the environment serves (`bodyType: FILE`):
+   * `path` relative to the environment file, under {@link MockoonExportOptions.filesDir}.
+   */
+  files: { path: string; bytes: Uint8Array }[];
+}
+
+/** Options for {@link mockoonEnvironment}. */
+export interface MockoonExportOptions {
+  /**
+   * The folder, relative to the environment file, binary bodies are written to
+   * as files (Mockoon serves bytes only from a file). Absent: a binary body
+   * route is left out, said so.
+   */
+  filesDir?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -163,8 +180,13 @@ function route(uuid: string, method: string, endpoint: string, responses: Json[]
  * One Mockoon environment for `endpoints` (a parsed mock file's). What Mockoon
  * cannot express is left out, each with why (a route whole, or one part of it).
  */
-export function mockoonEnvironment(endpoints: readonly MockFileEndpoint[], name = 'mockpoint'): MockoonExport {
+export function mockoonEnvironment(
+  endpoints: readonly MockFileEndpoint[],
+  name = 'mockpoint',
+  options: MockoonExportOptions = {},
+): MockoonExport {
   const uuid = uuids();
+  const files: MockoonExport['files'] = [];
   const routes: Json[] = [];
   const data: Json[] = [];
   const skipped: LeftOut[] = [];
@@ -243,11 +265,32 @@ export function mockoonEnvironment(endpoints: readonly MockFileEndpoint[], name 
         out(`a ${kind} answer has no Mockoon form`);
         continue;
       }
-      if (answer.bodyBase64 !== undefined) {
-        out('a binary body (bodyBase64): Mockoon serves inline bodies as text');
+      if (answer.bodyBase64 !== undefined && options.filesDir === undefined) {
+        out('a binary body (bodyBase64): Mockoon serves bytes from a file only; export with --out to write it beside');
         continue;
       }
       const headers = headersOf(answer.headers, note);
+      if (answer.bodyBase64 !== undefined && options.filesDir !== undefined) {
+        // Served from a file by Mockoon, as the bytes are; its Content-Type the answer's, or mockpoint's default.
+        const file = `${options.filesDir}/${files.length + 1}-${slugOf(one.id, 'route')}.bin`;
+        files.push({ path: file, bytes: base64Bytes(answer.bodyBase64) });
+        if (!headers.some(({ key }) => key.toLowerCase() === 'content-type')) {
+          headers.push({ key: 'Content-Type', value: 'application/octet-stream' });
+        }
+        const fields: Json = {
+          bodyType: 'FILE',
+          filePath: file,
+          sendFileAsBody: true,
+          statusCode: answer.statusCode ?? 200,
+          headers,
+          latency: answer.delay ?? 0,
+        };
+        if (rules.length > 0) Object.assign(fields, { rules, default: false });
+        routes.push(
+          route(uuid(), method, path, [response(uuid(), fields)], rules.length > 0 ? { responseMode: 'FALLBACK' } : {}),
+        );
+        continue;
+      }
       const type = defaultType(answer);
       const typed = headers.some(({ key }) => key.toLowerCase() === 'content-type');
       if (type !== undefined && !typed) headers.push({ key: 'Content-Type', value: type });
@@ -316,5 +359,5 @@ export function mockoonEnvironment(endpoints: readonly MockFileEndpoint[], name 
     data,
     callbacks: [],
   };
-  return { text: `${stringifyExact(environment, 2)}\n`, routes: routes.length, skipped };
+  return { text: `${stringifyExact(environment, 2)}\n`, routes: routes.length, skipped, files };
 }

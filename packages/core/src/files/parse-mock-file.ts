@@ -26,7 +26,13 @@ import { toBase64 } from '../wire/base64.js';
 import { type ErrorCode, MockpointError } from '../wire/errors.js';
 import { HOST_PATTERN_FORMS, parseHostPattern } from '../wire/host-mapping.js';
 import { JsonSyntaxError, JsonText, scanJson } from '../wire/json-text.js';
-import { DEFAULT_LIMITS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_ROUTES } from '../wire/limits.js';
+import {
+  DEFAULT_LIMITS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_ROUTES,
+  ROUTES_BODY_FACTOR,
+  routesBodyBytes,
+} from '../wire/limits.js';
 import { checkRoutes, type Route, type RouteInput } from '../wire/route.js';
 import { createSchemas, parseQueueBody } from '../wire/schemas.js';
 import { AliasBudget, AliasLimitError } from './alias-budget.js';
@@ -480,11 +486,14 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
     ] as const;
     for (const [field, method, suffix, body] of writes) {
       const size = body === undefined ? 0 : utf8Length(body);
-      if (size <= maxBodyBytes) continue;
+      // A routes list may take ROUTES_BODY_FACTOR times the body limit (the daemon takes that much there).
+      const limit = field === 'routes' ? routesBodyBytes(maxBodyBytes) : maxBodyBytes;
+      if (size <= limit) continue;
+      const times = field === 'routes' ? `${ROUTES_BODY_FACTOR} x ` : '';
       throw fileError(
         'MOCK_FILE_INVALID',
         at(['endpoints', i, field]),
-        `${method} /api/endpoints/${name}${suffix} would send ${size} bytes, more than the body limit ${maxBodyBytes} (MOCKPOINT_MAX_BODY_BYTES)`,
+        `${method} /api/endpoints/${name}${suffix} would send ${size} bytes, more than the body limit ${limit} (${times}MOCKPOINT_MAX_BODY_BYTES)`,
         'BODY_TOO_LARGE',
       );
     }

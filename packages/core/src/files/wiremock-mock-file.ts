@@ -23,6 +23,7 @@ import { MockpointError } from '../wire/errors.js';
 import { HEADER_VALUE_PATTERN, isHeaderName } from '../wire/http-header.js';
 import type { RequestFilter } from '../wire/journal-json.js';
 import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
+import { quoted } from '../wire/quoted.js';
 import { DEFAULT_MAX_DELAY_MS } from '../wire/record-defaults.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
 import type { LeftOut } from './left-out.js';
@@ -536,7 +537,7 @@ function routeOf(
       const bytes =
         options.bodyFile?.(response.bodyFileName) ??
         'a single file was imported: import the folder (mappings/ and __files/)';
-      if (typeof bytes === 'string') return `its bodyFileName ${response.bodyFileName.slice(0, 200)}: ${bytes}`;
+      if (typeof bytes === 'string') return `its bodyFileName ${quoted(response.bodyFileName, 200)}: ${bytes}`;
       if (bytes.byteLength > 0) {
         const text = utf8Text(bytes, false);
         if (text === undefined) answer.bodyBase64 = toBase64(bytes);

@@ -19,7 +19,9 @@ export {
   LIMIT_KEYS,
   type LimitOptions,
   pickLimits,
+  ROUTES_BODY_FACTOR,
   resolveLimits,
+  routesBodyBytes,
 } from './limits.js';
 export { DEFAULT_DELAY, DEFAULT_MAX_DELAY_MS, DEFAULT_STATUS_CODE } from './record-defaults.js';
 export { isOriginRule, isValidName } from './rules.js';

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { exportMockFile, journalHar, mockoonEnvironment, parseMockFile, wireMockMappings } from '@mockpoint/core/files';
 import { type CommandIo, DAEMON_OPTIONS, daemonTarget, optionsHelp, parseArgs, UsageError } from './command-args.js';
 
@@ -20,7 +21,8 @@ With --to wiremock, writes the endpoints as WireMock stub mappings ({ "mappings"
 WireMock's --root-dir mappings/ or POST /__admin/mappings/import): the subset WireMock can express,
 the rest listed on standard error ("mockpoint export: left out <what>: <why>"; docs/import.md).
 With --to mockoon, writes them as one Mockoon environment (for mockoon-cli start --data FILE),
-the subset Mockoon can express, the rest listed the same way. --strict then exits 1 when anything
+the subset Mockoon can express, the rest listed the same way; with --out, binary bodies are
+written beside it as files Mockoon serves (FILE.files/). --strict then exits 1 when anything
 was left out (the file is still written).
 
 ${optionsHelp(
@@ -74,14 +76,26 @@ export async function runExport(
       to === 'wiremock'
         ? { ...wireMockMappings(endpoints), made: 'WireMock mapping(s)' }
         : {
-            ...mockoonEnvironment(endpoints, names?.length === 1 ? names[0] : 'mockpoint'),
+            // Binary bodies go to files beside the environment (Mockoon serves bytes from a file only).
+            ...mockoonEnvironment(
+              endpoints,
+              names?.length === 1 ? names[0] : 'mockpoint',
+              out === undefined ? {} : { filesDir: `${basename(out).replace(/\.json$/i, '')}.files` },
+            ),
             made: 'Mockoon route(s)',
           };
     for (const { what, why } of exported.skipped) io.err(`mockpoint export: left out ${what}: ${why}`);
     const count = 'mappings' in exported ? exported.mappings : exported.routes;
     io.err(`mockpoint export: ${count} ${exported.made} from ${endpoints.length} endpoint(s)`);
     if (out === undefined) io.out(exported.text);
-    else writeFileSync(out, exported.text);
+    else {
+      for (const { path, bytes } of 'files' in exported ? exported.files : []) {
+        const file = join(dirname(out), path);
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, bytes);
+      }
+      writeFileSync(out, exported.text);
+    }
     return args.switches.has('--strict') && exported.skipped.length > 0 ? 1 : 0;
   }
   const format = args.values.get('--format') ?? (out !== undefined && /\.ya?ml$/i.test(out) ? 'yaml' : 'json');

@@ -11,7 +11,7 @@
  * @module
  */
 import { writeFileSync } from 'node:fs';
-import { DEFAULT_MAX_BODY_BYTES } from '@mockpoint/core/defaults';
+import { DEFAULT_MAX_BODY_BYTES, ROUTES_BODY_FACTOR, routesBodyBytes } from '@mockpoint/core/defaults';
 import { applyMockFile, describePlan, parseMockFile } from '@mockpoint/core/files';
 import { type CommandIo, DAEMON_OPTIONS, daemonTarget, optionsHelp, parseArgs, UsageError } from './command-args.js';
 import { type Converted, flagsOf, type Importer, importSource } from './import/importer.js';
@@ -113,9 +113,10 @@ export async function runImport(
       Buffer.byteLength(JSON.stringify({ routes: endpoint.routes ?? [] })),
     ),
   );
-  if (routesBytes > DEFAULT_MAX_BODY_BYTES) {
+  // A routes list may take ROUTES_BODY_FACTOR times the body limit (GitHub's description: 9 MB, within it).
+  if (routesBytes > routesBodyBytes(DEFAULT_MAX_BODY_BYTES)) {
     io.err(
-      `mockpoint import: the routes take ${routesBytes} bytes, more than the default body limit ${DEFAULT_MAX_BODY_BYTES}: start the daemon with MOCKPOINT_MAX_BODY_BYTES=${Math.ceil((routesBytes * 1.1) / 1048576) * 1048576} or more to apply the file`,
+      `mockpoint import: the routes take ${routesBytes} bytes, more than the default limit of a routes list ${routesBodyBytes(DEFAULT_MAX_BODY_BYTES)} (${ROUTES_BODY_FACTOR} x the body limit): start the daemon with MOCKPOINT_MAX_BODY_BYTES=${Math.ceil((routesBytes * 1.1) / ROUTES_BODY_FACTOR / 1048576) * 1048576} or more to apply the file`,
     );
   }
   const json = args.switches.has('--json');

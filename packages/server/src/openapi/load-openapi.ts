@@ -9,7 +9,8 @@
  * @module
  */
 import { readFile, realpath } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { ReadInsideError, realPathInside } from '@mockpoint/core/files';
 import { quoted } from '@mockpoint/core/internal';
 import { parse } from 'yaml';
 
@@ -66,22 +67,20 @@ export interface LoadOpenApiOptions {
 /** The document at `path`, every `$ref` resolved. */
 export async function loadOpenApi(path: string, options: LoadOpenApiOptions = {}): Promise<Json> {
   const fileRefs = options.fileRefs ?? true;
-  // The folder as the file system names it (no link in it), so that `relative` below compares like with like.
+  // The folder as the file system names it (no link in it): what a $ref names is checked against it.
   const folder = await realpath(dirname(resolve(path)));
   const file = join(folder, basename(path));
-  const outside = (target: string) => {
-    const rel = relative(folder, target);
-    return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+  const inside = (ref: string, target: string, from: string): string => {
+    try {
+      return realPathInside(folder, target, { where: "the document's folder", from });
+    } catch (error) {
+      if (error instanceof ReadInsideError) throw new Error(`$ref ${shown(ref)} ${error.why}`);
+      throw error;
+    }
   };
   const files = new Map<string, unknown>();
-  const read = async (target: string, ref?: string): Promise<unknown> => {
-    if (!files.has(target)) {
-      // The document itself may be anywhere; what it refers to stays in its folder, links followed.
-      if (ref !== undefined && outside(await realpath(target))) {
-        throw new Error(`$ref ${shown(ref)} leads outside the document's folder (${folder}) through a link`);
-      }
-      files.set(target, parseText(await readFile(target, 'utf8')));
-    }
+  const read = async (target: string): Promise<unknown> => {
+    if (!files.has(target)) files.set(target, parseText(await readFile(target, 'utf8')));
     return files.get(target);
   };
   // Each target is resolved once and shared by every reference to it: documents whose schemas
@@ -101,16 +100,12 @@ export async function loadOpenApi(path: string, options: LoadOpenApiOptions = {}
           `$ref ${shown(node.$ref)} is not a path relative to the document: absolute paths and URLs are not read`,
         );
       }
-      const targetFile = target === '' ? file : resolve(dirname(file), target);
-      if (target !== '' && outside(targetFile)) {
-        throw new Error(
-          `$ref ${shown(node.$ref)} is outside the document's folder (${folder}); file references stay inside it`,
-        );
-      }
+      // The document itself may be anywhere; what it refers to stays in its folder, links followed (core's realPathInside).
+      const targetFile = target === '' ? file : inside(node.$ref, target, dirname(file));
       const key = `${targetFile}#${fragment}`;
       if (seen.includes(key)) return {};
       if (resolved.has(key)) return resolved.get(key);
-      const doc = await read(targetFile, target === '' ? undefined : node.$ref);
+      const doc = await read(targetFile);
       const value = await walk(pointer(doc, fragment, node.$ref), targetFile, [...seen, key]);
       resolved.set(key, value);
       return value;

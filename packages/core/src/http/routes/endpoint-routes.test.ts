@@ -22,6 +22,26 @@ async function listed(app: MockpointApp, name: string) {
 }
 
 describe('/api/endpoints/{name}/routes', () => {
+  it('takes a routes list up to 8 x the body limit (each answer within it), and refuses one larger', async () => {
+    // A limit of 4 KiB: 20 routes of ~1 KiB each are a 20 KiB list, as GitHub's description is 9 MB of routes.
+    const app = createApp({ maxBodyBytes: 4096 });
+    const routes = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({
+        id: `r${i}`,
+        match: { path: `/r${i}` },
+        answer: { body: 'x'.repeat(1000) },
+      }));
+    const put = await send(app, 'PUT', 'big', { routes: routes(20) });
+    expect(put.status).toBe(200);
+    expect(await listed(app, 'big')).toHaveLength(20);
+    const over = await send(app, 'PUT', 'big', { routes: routes(40) });
+    expect(await errorOf(over)).toMatchObject({ status: 413, code: 'BODY_TOO_LARGE' });
+    const answerOver = await send(app, 'PUT', 'big', {
+      routes: [{ match: { path: '/a' }, answer: { body: 'x'.repeat(5000) } }],
+    });
+    expect(await errorOf(answerOver)).toMatchObject({ code: 'BODY_TOO_LARGE' });
+  });
+
   it('replaces, appends, lists, removes one and clears; ids are generated when absent', async () => {
     const app = createApp();
     const put = await send(app, 'PUT', 'gh', {

@@ -9,6 +9,7 @@
 import type { Hono } from 'hono';
 import { jsonTextResponse } from '../../answer/read-response.js';
 import { MockpointError } from '../../wire/errors.js';
+import { routesBodyBytes } from '../../wire/limits.js';
 import type { Route } from '../../wire/route.js';
 import { routesPageJson } from '../../wire/route.js';
 import { parseRoutesBody } from '../../wire/route-schema.js';
@@ -32,8 +33,9 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
   /** The routes of a request body; indices in errors count from the body's first route. */
   const read = async (request: Request, existingIds?: ReadonlySet<string>): Promise<Route[]> => {
     // Checked like every management body (strict UTF-8, no duplicate keys, depth);
-    // each answer's data stays its exact text, like a record's.
-    const members = await readJsonObjectBody(request, options.maxBodyBytes);
+    // each answer's data stays its exact text, like a record's. A list is many answers,
+    // each held to the body limit on its own: the list may take ROUTES_BODY_FACTOR times it.
+    const members = await readJsonObjectBody(request, routesBodyBytes(options.maxBodyBytes));
     return parseRoutesBody(members, routeSchema, { ...options, existingIds });
   };
 

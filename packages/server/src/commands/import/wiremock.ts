@@ -7,10 +7,10 @@
  *
  * @module
  */
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
 import { DEFAULT_MAX_BODY_BYTES } from '@mockpoint/core/defaults';
-import { isWireMock, type WireMockFile, wireMockMockFile } from '@mockpoint/core/files';
+import { isWireMock, ReadInsideError, readInside, type WireMockFile, wireMockMockFile } from '@mockpoint/core/files';
 import { MockpointError } from '@mockpoint/core/internal';
 import type { Importer } from './importer.js';
 
@@ -35,22 +35,14 @@ function jsonFiles(dir: string): string[] {
   return found;
 }
 
-/** A reader of `__files/<name>` that never leaves `__files/`. */
+/** A reader of `__files/<name>` that never leaves `__files/` (core's readInside, as every importer). */
 function bodyFileReader(filesDir: string): (name: string) => Uint8Array | string {
-  let root: string | undefined;
   return (name) => {
-    if (name.includes('\0') || isAbsolute(name) || name.split(/[\\/]/).includes('..')) {
-      return 'the name leads outside __files/';
-    }
     try {
-      root ??= realpathSync(filesDir);
-      const path = realpathSync(join(root, name));
-      if (!path.startsWith(root + sep)) return 'the name leads outside __files/ (through a link)';
-      const size = statSync(path).size;
-      if (size > DEFAULT_MAX_BODY_BYTES) return `${size} bytes, more than a body holds (${DEFAULT_MAX_BODY_BYTES})`;
-      return readFileSync(path);
+      return readInside(filesDir, name, DEFAULT_MAX_BODY_BYTES, { where: '__files/' });
     } catch (error) {
-      return `cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+      if (error instanceof ReadInsideError) return error.why;
+      throw error;
     }
   };
 }
