@@ -4,6 +4,7 @@
  * /proc/<pid>/status) at each ask. Linux only, 127.0.0.1 only.
  */
 import { readFileSync } from 'node:fs';
+import { get } from 'node:http';
 
 export interface HealthWatch {
   /** Stops asking; resolves the slowest answer (ms), the RSS before and the highest RSS seen (MB). */
@@ -26,9 +27,15 @@ export function watchHealth(url: string, pid: number): HealthWatch {
   const loop = (async () => {
     while (!stopped) {
       const started = performance.now();
-      const answer = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(30_000) });
-      await answer.arrayBuffer();
-      if (answer.status !== 200) throw new Error(`/api/health answered ${answer.status}`);
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const request = get(`${url}/api/health`, { agent: false, timeout: 30_000 }, (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode));
+        });
+        request.on('timeout', () => request.destroy(new Error('/api/health: no answer within 30 s')));
+        request.on('error', reject);
+      });
+      if (status !== 200) throw new Error(`/api/health answered ${status}`);
       worstMs = Math.max(worstMs, performance.now() - started);
       asks++;
       rssPeakMb = Math.max(rssPeakMb, rssMb(pid));
