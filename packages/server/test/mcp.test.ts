@@ -264,7 +264,7 @@ describe('/api/mcp (Streamable HTTP)', () => {
 });
 
 describe('call_endpoint', () => {
-  it('reads at most 4 MiB of an endless answer (a proxy route to an upstream that never ends) and says it cut it', async () => {
+  it('reads at most 1 MiB of an endless answer (a proxy route to an upstream that never ends) and says it cut it', async () => {
     // An upstream that writes 64 KiB chunks until its client goes away.
     const upstream = createHttpServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
@@ -293,8 +293,8 @@ describe('call_endpoint', () => {
           body: { routes: [{ id: 'up', answer: { proxy: { url: `http://127.0.0.1:${port}` } } }] },
         });
         const answer = JSON.parse(await ok(client, 'call_endpoint', { name: 'endless', subpath: '/stream' }));
-        expect(answer).toMatchObject({ status: 200, truncated: true, truncatedAt: 4 * 1024 * 1024 });
-        expect(answer.body).toHaveLength(4 * 1024 * 1024);
+        expect(answer).toMatchObject({ status: 200, truncated: true, truncatedAt: 1024 * 1024 });
+        expect(answer.body).toHaveLength(1024 * 1024);
         expect(answer.body).toMatch(/^x+$/);
         // The daemon still answers.
         expect((await fetch(`${daemon.url}/api/health`)).status).toBe(200);
@@ -341,6 +341,40 @@ describe('import_mock_file over /api/mcp', () => {
     expect(JSON.parse(result.content[0]?.text ?? '')).toMatchObject({
       error: { code: 'OPENAPI_UNREADABLE', message: expect.stringContaining('points outside the document') },
     });
+  });
+});
+
+describe('import_mock_file notes', () => {
+  it('name what a HAR and a json-server database left out, as `mockpoint import` does (not [object Object])', async () => {
+    const daemon = await startDaemon();
+    const client = newClient();
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${daemon.url}/api/mcp`)));
+    try {
+      const har = {
+        log: {
+          version: '1.2',
+          creator: { name: 'x', version: '1' },
+          entries: [
+            {
+              request: { method: 'GET', url: 'ftp://example.com/file', headers: [], queryString: [] },
+              response: { status: 200, headers: [], content: { size: 0, mimeType: 'text/plain', text: '' } },
+            },
+          ],
+        },
+      };
+      const fromHar = JSON.parse(
+        await ok(client, 'import_mock_file', { kind: 'har', name: 'rec', text: JSON.stringify(har) }),
+      ) as { notes: string[] };
+      expect(fromHar.notes).toEqual([expect.stringMatching(/^left out \S.*: not an http\(s\) request with a method$/)]);
+      const fromDb = JSON.parse(
+        await ok(client, 'import_mock_file', { kind: 'json-server', name: 'db', text: '{"posts":[],"count":3}' }),
+      ) as { notes: string[] };
+      expect(fromDb.notes).toEqual([
+        'left out "count": neither an array nor an object (json-server serves no route for it)',
+      ]);
+    } finally {
+      await client.close();
+    }
   });
 });
 

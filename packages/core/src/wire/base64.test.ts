@@ -24,7 +24,7 @@ describe('base64, written once', () => {
     expect(fromBase64(toBase64(big))).toEqual(big);
   });
 
-  it.each(['Zg', 'Zg=', 'Zg===', 'Z===', 'Zm9v=', 'Zm 9v', 'Zm9v\n', '-_8=', 'Zg==Zg=='])(
+  it.each(['Zg', 'Zg=', 'Zg===', 'Z===', 'Zm9v=', 'Zm 9v', 'Zm9v\n', '-_8=', 'Zg==Zg==', '====', 'Z=g=', '=Zg='])(
     '%j is not standard padded base64',
     (text) => {
       expect(isBase64(text)).toBe(false);
@@ -32,6 +32,18 @@ describe('base64, written once', () => {
       expect(latin1FromBase64(text)).toBeUndefined();
     },
   );
+
+  it('checks a text of 8 M characters (a 6 MiB body) in one pass, and one bad character in it', () => {
+    const big = new Uint8Array(6 * 1024 * 1024);
+    for (let i = 0; i < big.length; i++) big[i] = (i * 7) % 256;
+    const text = toBase64(big);
+    expect(text.length).toBeGreaterThan(8_000_000);
+    expect(isBase64(text)).toBe(true);
+    // Compared as one text (a deep equality of 6 M elements takes minutes).
+    expect(Buffer.from(fromBase64(text) ?? []).equals(Buffer.from(big))).toBe(true);
+    expect(isBase64(`${text.slice(0, 4_000_000)}*${text.slice(4_000_001)}`)).toBe(false);
+    expect(isBase64(`${text.slice(0, -4)}A===`)).toBe(false);
+  });
 
   it('toBase64Url: the URL alphabet without padding', () => {
     expect(toBase64Url(bytes(0xfb, 0xff, 0xfe, 0x66))).toBe('-__-Zg');

@@ -16,26 +16,47 @@ import {
   exportMockFile,
   harMockFile,
   jsonServerMockFile,
+  type LeftOut,
   parseMockFile,
 } from '@mockpoint/core/files';
 import { openApiRoutes } from '../openapi/openapi-routes.js';
+import { type AnswerBudget, escapedPrefix } from './answer-budget.js';
 import type { ToolAnswer } from './api-tools.js';
+
+/** What one call shares with the other calls of its MCP message. */
+export interface CallContext {
+  /** What the `call_endpoint` calls of the message may answer together (none: each call's own bound only). */
+  budget?: AnswerBudget;
+}
 
 /** A tool with its own call. */
 export interface FileTool {
   name: string;
   description: string;
   inputSchema: { type: 'object'; properties: Record<string, unknown>; required: string[] };
-  call(target: AdminTarget, client: MockpointClient, args: Record<string, unknown>): Promise<ToolAnswer>;
+  call(
+    target: AdminTarget,
+    client: MockpointClient,
+    args: Record<string, unknown>,
+    context?: CallContext,
+  ): Promise<ToolAnswer>;
 }
 
 const NAME = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: "The endpoint's name" };
 const FORMAT = { type: 'string', enum: ['json', 'yaml'], description: 'The mock file format (default json)' };
+/**
+ * Sampled schema nodes and answer values of one OpenAPI import (openapi-routes.ts; the CLI's is
+ * 10 M): the daemon writes the mock file's text, checks it (a YAML parse, ~1 s a MB) and answers it.
+ */
+const MAX_IMPORT_WORK = 200_000;
 /** Largest mock file or document text a tool takes (the API's own limits apply to what it writes). */
 const MAX_TEXT = 16 * 1024 * 1024;
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
-/** The most of an answer's body `call_endpoint` reads (a proxy route may relay an endless one). */
-const MAX_CALL_BODY_BYTES = 4 * 1024 * 1024;
+/**
+ * The most of an answer's body `call_endpoint` reads (a proxy route may relay an endless one),
+ * and the most characters the body takes in its text, escaped as a JSON string.
+ */
+const MAX_CALL_BODY_BYTES = 1024 * 1024;
 /** How long `call_endpoint` waits for an answer and its body (a held or endless answer must end). */
 const CALL_TIMEOUT_MS = 60_000;
 
@@ -86,17 +107,22 @@ function formatOf(args: Record<string, unknown>): 'json' | 'yaml' {
   return format;
 }
 
+/** One thing an import left out, as `mockpoint import` prints it (without its prefix). */
+function leftOutNote({ what, why }: LeftOut): string {
+  return `left out ${what}: ${why}`;
+}
+
 /** The mock file text an import makes from `source` (a document's text) of `kind`. */
 async function importedText(kind: string, source: string, name: string): Promise<{ text: string; notes: string[] }> {
   if (kind === 'graphql')
     return { text: JSON.stringify({ version: 1, endpoints: [{ name, graphql: source }] }), notes: [] };
   if (kind === 'har') {
     const imported = await harMockFile(source, { name });
-    return { text: imported.text, notes: imported.skipped.map((reason) => `left out ${reason}`) };
+    return { text: imported.text, notes: imported.skipped.map(leftOutNote) };
   }
   if (kind === 'json-server') {
     const imported = jsonServerMockFile(source, { name });
-    return { text: imported.text, notes: imported.skipped.map((reason) => `skipped ${reason}`) };
+    return { text: imported.text, notes: imported.skipped.map(leftOutNote) };
   }
   // The OpenAPI reader takes a file: the text goes to a private temporary one. Its $refs into
   // other files are refused: they would read any file of the daemon's machine (its CA key, …).
@@ -104,11 +130,13 @@ async function importedText(kind: string, source: string, name: string): Promise
   try {
     const file = join(dir, source.trimStart().startsWith('{') ? 'openapi.json' : 'openapi.yaml');
     writeFileSync(file, source);
-    const { routes, skipped } = await openApiRoutes(file, { fileRefs: false }).catch((error: unknown) => {
-      throw Object.assign(new Error(`not a readable OpenAPI document: ${(error as Error).message}`), {
-        code: 'OPENAPI_UNREADABLE',
-      });
-    });
+    const { routes, skipped } = await openApiRoutes(file, { fileRefs: false, maxWork: MAX_IMPORT_WORK }).catch(
+      (error: unknown) => {
+        throw Object.assign(new Error(`not a readable OpenAPI document: ${(error as Error).message}`), {
+          code: 'OPENAPI_UNREADABLE',
+        });
+      },
+    );
     return {
       text: JSON.stringify({ version: 1, endpoints: [{ name, routes }] }),
       notes: skipped.map((op) => `skipped ${op.method} ${op.path}: ${op.reason}`),
@@ -134,7 +162,7 @@ export const FILE_TOOLS: readonly FileTool[] = [
       },
       required: ['name'],
     },
-    async call(target, _client, args) {
+    async call(target, _client, args, context = {}) {
       const name = endpointName(args);
       const subpath = args.subpath === undefined ? '' : text(args, 'subpath');
       const method = args.method ?? 'GET';
@@ -166,12 +194,15 @@ export const FILE_TOOLS: readonly FileTool[] = [
       }
       const send = target.fetch ?? ((request: Request) => fetch(request));
       const signal = AbortSignal.timeout(CALL_TIMEOUT_MS);
+      // Reserved before the read (each byte is at least one character), what the escaped body leaves given back.
+      const reserved = context.budget ? context.budget.take(MAX_CALL_BODY_BYTES) : MAX_CALL_BODY_BYTES;
       let answer: Response;
       let read: { body: string; truncated: boolean };
       try {
         answer = await send(new Request(url, { method, headers, body, signal }));
-        read = await boundedText(answer, MAX_CALL_BODY_BYTES);
+        read = await boundedText(answer, reserved);
       } catch (error) {
+        context.budget?.giveBack(reserved);
         if (!signal.aborted) throw error;
         throw Object.assign(
           new Error(
@@ -184,10 +215,14 @@ export const FILE_TOOLS: readonly FileTool[] = [
       answer.headers.forEach((value, key) => {
         answerHeaders[key] = value;
       });
-      // Past MAX_CALL_BODY_BYTES the body is cut (at a byte; the last character may be broken) and said so.
-      const cut = read.truncated ? { truncated: true, truncatedAt: MAX_CALL_BODY_BYTES } : {};
+      // Past the bytes reserved the body is cut (at a byte; the last character may be broken), then
+      // where its JSON string would pass as many characters (control characters take 6), and said so.
+      const { kept, escapedLength } = escapedPrefix(read.body, reserved);
+      context.budget?.giveBack(reserved - escapedLength);
+      const cutAt = kept.length < read.body.length ? Buffer.byteLength(kept) : read.truncated ? reserved : undefined;
+      const cut = cutAt === undefined ? {} : { truncated: true, truncatedAt: cutAt };
       return {
-        text: JSON.stringify({ status: answer.status, headers: answerHeaders, body: read.body, ...cut }),
+        text: JSON.stringify({ status: answer.status, headers: answerHeaders, body: kept, ...cut }),
         isError: false,
       };
     },

@@ -11,6 +11,12 @@ import { createClient, type Fetchable } from '@mockpoint/core/client';
 import { createMcpServer, loadTools, type McpTools } from './mcp-server.js';
 import { WebStandardStreamableHTTPServerTransport } from './sdk.js';
 
+/**
+ * The most JSON-RPC messages one POST may carry. A batch (gone from MCP since 2025-06-18;
+ * the SDK still reads one) is answered as a whole, so its calls' work adds up in one answer.
+ */
+export const MAX_BATCH = 16;
+
 /** The handler of `/api/mcp` for `app`. */
 export function mcpHttpHandler(
   app: Fetchable,
@@ -30,14 +36,39 @@ export function mcpHttpHandler(
         throw error;
       },
     );
-    const server = createMcpServer(target, await tools);
+    // The body is read here (the app's body limit has applied) to count a batch's messages.
+    let parsedBody: unknown;
+    let incoming = request;
+    if (request.method === 'POST') {
+      const text = await request.text();
+      try {
+        parsedBody = JSON.parse(text);
+      } catch {
+        // Not JSON: the transport answers it (-32700) as it would have.
+        incoming = new Request(request.url, { method: 'POST', headers: request.headers, body: text });
+      }
+      if (Array.isArray(parsedBody) && parsedBody.length > MAX_BATCH) {
+        return Response.json(
+          {
+            jsonrpc: '2.0',
+            id: null,
+            error: {
+              code: -32600,
+              message: `a batch of ${parsedBody.length} messages; at most ${MAX_BATCH} in one POST`,
+            },
+          },
+          { status: 400 },
+        );
+      }
+    }
+    const server = createMcpServer(target, await tools, { perMessage: true });
     const transport = new WebStandardStreamableHTTPServerTransport({
       enableJsonResponse: true,
       maxRequestBodySize: options.maxBodyBytes,
     });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(request);
+      return await transport.handleRequest(incoming, parsedBody === undefined ? undefined : { parsedBody });
     } finally {
       // Stateless, JSON answers: the answer is whole; nothing of this server outlives it.
       await server.close();

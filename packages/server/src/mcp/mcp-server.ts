@@ -11,6 +11,7 @@
 import { createClient, type MockpointClient } from '@mockpoint/core/client';
 import { VERSION } from '@mockpoint/core/defaults';
 import type { AdminTarget } from '@mockpoint/core/files';
+import { AnswerBudget } from './answer-budget.js';
 import { type ApiTool, answerOf, apiTools, callApiTool, type ToolAnswer, toolError } from './api-tools.js';
 import { FILE_TOOLS, type FileTool } from './file-tools.js';
 import {
@@ -55,9 +56,12 @@ function thrownAnswer(error: unknown): ToolAnswer {
 
 /**
  * An MCP server for the daemon at `target` (`fetch` given: in-process), with
- * `tools` read before (see {@link loadTools}).
+ * `tools` read before (see {@link loadTools}). `perMessage`: the server answers
+ * one message (a stateless HTTP POST, maybe a batch), and its calls share one
+ * {@link AnswerBudget}.
  */
-export function createMcpServer(target: AdminTarget, tools: McpTools): Server {
+export function createMcpServer(target: AdminTarget, tools: McpTools, options: { perMessage?: boolean } = {}): Server {
+  const context = options.perMessage ? { budget: new AnswerBudget() } : {};
   const client = createClient({ baseUrl: target.url, token: target.token, fetch: target.fetch });
   const server = new Server(
     { name: 'mockpoint', version: VERSION },
@@ -87,7 +91,7 @@ export function createMcpServer(target: AdminTarget, tools: McpTools): Server {
       const api = apiByName.get(name);
       if (api !== undefined) return result(await callApiTool(client, api, args));
       const file = fileByName.get(name);
-      if (file !== undefined) return result(await file.call(target, client, args));
+      if (file !== undefined) return result(await file.call(target, client, args, context));
     } catch (error) {
       return result(thrownAnswer(error));
     }

@@ -14,10 +14,46 @@
 import type { RouteValidation } from '@mockpoint/core';
 import { PathPatternError, parsePathPattern, thrownMessage } from '@mockpoint/core/internal';
 import { sample } from 'openapi-sampler';
+import { expandedValues, SAMPLE_DEPTH, SampleWork } from './import-work.js';
 import { type LoadOpenApiOptions, loadOpenApi } from './load-openapi.js';
 import { paramName, requestValidation } from './request-schemas.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+/**
+ * The work of one import, bounded (import-work.ts): an operation whose answer would
+ * expand shared `$ref`s past these is left out, named; a document past the total is
+ * refused. The largest public documents measured are far below: Stripe's at most
+ * 5,479 schema nodes for one sample, GitHub's at most 1,877 values for one answer
+ * and 0.23 M for all of its 1,855 operations' samples and answers.
+ */
+export const IMPORT_BOUNDS = {
+  /** Schema nodes the sampler may visit for one answer. */
+  sampleNodes: 50_000,
+  /** Values of one answer's data, as the mock file writes it out (a tree). */
+  answerValues: 200_000,
+  /** Sampled schema nodes and answer values of the whole document. */
+  total: 10_000_000,
+} as const;
+
+/** An operation whose answer would be too large; its reason goes to `skipped`. */
+class TooLarge extends Error {}
+
+/** What one import has spent of its total. */
+interface Budget {
+  work: SampleWork;
+  spent: number;
+  total: number;
+}
+
+function spend(budget: Budget, amount: number): void {
+  budget.spent += amount;
+  if (budget.spent > budget.total) {
+    throw new Error(
+      `its answers would take more than ${budget.total.toLocaleString('en')} sampled schema nodes and values (shared $refs expanded)`,
+    );
+  }
+}
 
 type Json = Record<string, unknown>;
 
@@ -97,6 +133,7 @@ function jsonMedia(response: Json, swagger2: boolean): { type: string; media: Js
 function responseBody(
   response: Json,
   swagger2: boolean,
+  budget: Budget,
   example?: string,
 ): { type: string; data: unknown } | undefined {
   const found = jsonMedia(response, swagger2);
@@ -106,7 +143,7 @@ function responseBody(
     const examples = media.examples as Json | undefined;
     if (examples && Object.hasOwn(examples, type)) return { type, data: examples[type] };
     const schema = media.schema as Json | undefined;
-    return schema ? { type, data: sampled(schema) } : undefined;
+    return schema ? { type, data: sampled(schema, budget) } : undefined;
   }
   const examples = media.examples as Record<string, Json> | undefined;
   if (example !== undefined) return { type, data: examples?.[example]?.value };
@@ -114,7 +151,7 @@ function responseBody(
   const first = examples ? Object.values(examples).find((item) => item.value !== undefined) : undefined;
   if (first) return { type, data: first.value };
   const schema = media.schema as Json | undefined;
-  return schema ? { type, data: sampled(schema) } : undefined;
+  return schema ? { type, data: sampled(schema, budget) } : undefined;
 }
 
 /** The names of a response's examples that have a value (OpenAPI 3 `examples`), in document order. */
@@ -127,10 +164,18 @@ function exampleNames(response: Json, swagger2: boolean): string[] {
 }
 
 /** The answer of a response with status `statusCode` (its example `example`, when given). */
-function answerOf(statusCode: number, response: Json | undefined, swagger2: boolean, example?: string) {
+function answerOf(statusCode: number, response: Json | undefined, swagger2: boolean, budget: Budget, example?: string) {
   const answer: ImportedRoute['answer'] = { statusCode: statusCode >= 200 && statusCode <= 599 ? statusCode : 200 };
-  const body = response ? responseBody(response, swagger2, example) : undefined;
+  const body = response ? responseBody(response, swagger2, budget, example) : undefined;
   if (body !== undefined && body.data !== undefined) {
+    // An example (or a sample that holds one) may share parts: the file writes each out again.
+    const values = expandedValues(body.data, IMPORT_BOUNDS.answerValues);
+    if (values > IMPORT_BOUNDS.answerValues) {
+      throw new TooLarge(
+        `its ${statusCode} answer would be more than ${IMPORT_BOUNDS.answerValues.toLocaleString('en')} values (an example whose shared $refs expand)`,
+      );
+    }
+    spend(budget, values);
     answer.headers = { 'content-type': body.type };
     answer.data = body.data;
   }
@@ -147,6 +192,7 @@ function preferredAnswers(
   responses: Json,
   picked: [number, Json] | undefined,
   swagger2: boolean,
+  budget: Budget,
 ): { prefer: string; suffix: string; answer: ImportedRoute['answer'] }[] {
   const out: { prefer: string; suffix: string; answer: ImportedRoute['answer'] }[] = [];
   for (const [key, response] of Object.entries(responses)) {
@@ -156,24 +202,40 @@ function preferredAnswers(
     const names = exampleNames(response as Json, swagger2);
     if (isDefault) {
       for (const name of names) {
-        out.push({ prefer: `example=${name}`, suffix: name, answer: answerOf(code, response as Json, swagger2, name) });
+        out.push({
+          prefer: `example=${name}`,
+          suffix: name,
+          answer: answerOf(code, response as Json, swagger2, budget, name),
+        });
       }
     } else {
-      out.push({ prefer: `code=${code}`, suffix: key, answer: answerOf(code, response as Json, swagger2) });
+      out.push({ prefer: `code=${code}`, suffix: key, answer: answerOf(code, response as Json, swagger2, budget) });
     }
     for (const name of names) {
       out.push({
         prefer: `code=${code}, example=${name}`,
         suffix: `${key}-${name}`,
-        answer: answerOf(code, response as Json, swagger2, name),
+        answer: answerOf(code, response as Json, swagger2, budget, name),
       });
     }
   }
   return out;
 }
 
-function sampled(schema: Json): unknown {
-  return sample(schema as Parameters<typeof sample>[0], { skipReadOnly: false, skipWriteOnly: true, quiet: true });
+/** A value sampled from `schema`, unless that would visit more than {@link IMPORT_BOUNDS}`.sampleNodes` schema nodes. */
+function sampled(schema: Json, budget: Budget): unknown {
+  const nodes = budget.work.of(schema, SAMPLE_DEPTH);
+  if (nodes > IMPORT_BOUNDS.sampleNodes) {
+    throw new TooLarge(
+      `its schema would take more than ${IMPORT_BOUNDS.sampleNodes.toLocaleString('en')} schema nodes to sample (shared $refs expanded)`,
+    );
+  }
+  spend(budget, nodes);
+  return sample(schema as Parameters<typeof sample>[0], {
+    skipReadOnly: false,
+    skipWriteOnly: true,
+    quiet: true,
+  });
 }
 
 /** A route id from `text` (the name rule: 1–64 of A–Z a–z 0–9 _ -), unique among `taken`. */
@@ -195,6 +257,8 @@ export interface OpenApiRoutesOptions {
   validate?: Exclude<RouteValidation['mode'], 'off'>;
   /** Read `$ref`s into other files (see {@link LoadOpenApiOptions.fileRefs}). @default true */
   fileRefs?: boolean;
+  /** Sampled schema nodes and answer values of the whole document. @default IMPORT_BOUNDS.total */
+  maxWork?: number;
 }
 
 /** An operation the import leaves out, and why. */
@@ -233,6 +297,11 @@ export async function openApiRoutes(path: string, options: OpenApiRoutesOptions 
   const draft4 = swagger2 || String(doc.openapi).startsWith('3.0');
   const paths = (doc.paths ?? {}) as Record<string, Json>;
   const taken = new Set<string>();
+  const budget: Budget = {
+    work: new SampleWork(IMPORT_BOUNDS.sampleNodes),
+    spent: 0,
+    total: options.maxWork ?? IMPORT_BOUNDS.total,
+  };
   const routes: (ImportedRoute & { params: number; order: number })[] = [];
   const skipped: SkippedOperation[] = [];
   for (const [template, item] of Object.entries(paths)) {
@@ -241,30 +310,56 @@ export async function openApiRoutes(path: string, options: OpenApiRoutesOptions 
     for (const method of METHODS) {
       const operation = item[method] as Json | undefined;
       if (!operation) continue;
-      if (problem !== undefined) {
+      // Each operation's work is bounded; between them, a daemon (MCP's import) answers other requests.
+      await new Promise((resolve) => setImmediate(resolve));
+      const skip = (reason: string) => {
         const { operationId } = operation;
         skipped.push({
           method: method.toUpperCase(),
           path: template,
           ...(typeof operationId === 'string' && { operationId }),
-          reason: problem,
+          reason,
         });
+      };
+      if (problem !== undefined) {
+        skip(problem);
         continue;
       }
       const responses = (operation.responses ?? {}) as Json;
       const picked = pickResponse(responses);
       const params = (template.match(/\{/g) ?? []).length;
+      let alternatives: ReturnType<typeof preferredAnswers>;
+      let answer: ImportedRoute['answer'];
+      let validate: RouteValidation | undefined;
+      try {
+        validate =
+          options.validate === undefined
+            ? undefined
+            : requestValidation(item, operation, { mode: options.validate, swagger2, draft4 });
+        if (validate !== undefined) {
+          // The request schemas are written out whole, like an example.
+          const values = expandedValues(validate, IMPORT_BOUNDS.answerValues);
+          if (values > IMPORT_BOUNDS.answerValues) {
+            throw new TooLarge(
+              `its request schemas would be more than ${IMPORT_BOUNDS.answerValues.toLocaleString('en')} values (shared $refs expanded)`,
+            );
+          }
+          spend(budget, values);
+        }
+        alternatives = preferredAnswers(responses, picked, swagger2, budget);
+        answer = answerOf(picked?.[0] ?? 200, picked?.[1], swagger2, budget);
+      } catch (error) {
+        if (!(error instanceof TooLarge)) throw error;
+        skip(error.message);
+        continue;
+      }
       const id = routeId(
         typeof operation.operationId === 'string' ? operation.operationId : `${method}${template}`,
         method,
         taken,
       );
-      const validate =
-        options.validate === undefined
-          ? undefined
-          : requestValidation(item, operation, { mode: options.validate, swagger2, draft4 });
       // The Prefer routes first: they match the same requests as the default route, and more.
-      for (const alternative of preferredAnswers(responses, picked, swagger2)) {
+      for (const alternative of alternatives) {
         routes.push({
           id: routeId(`${id}-${alternative.suffix}`, id, taken),
           match: { method: method.toUpperCase(), path: pattern, headers: { prefer: alternative.prefer } },
@@ -278,7 +373,7 @@ export async function openApiRoutes(path: string, options: OpenApiRoutesOptions 
         id,
         match: { method: method.toUpperCase(), path: pattern },
         ...(validate && { validate }),
-        answer: answerOf(picked?.[0] ?? 200, picked?.[1], swagger2),
+        answer,
         params,
         order: routes.length,
       });

@@ -123,6 +123,16 @@ describe('state machines on routes', () => {
     expect(await errorOf(badMove)).toMatchObject({ status: 400, code: 'INVALID_STATE' });
   });
 
+  it('PUT state refuses a scenario named __proto__ (INVALID_STATE), as routes do, instead of dropping it', async () => {
+    const mock = await withRoutes(FLAKY);
+    for (const body of ['{"__proto__":"paid"}', '{"default":"failed-once","__proto__":"paid"}']) {
+      const refused = await mock.request('/api/endpoints/api/state', { method: 'PUT', body });
+      expect(await errorOf(refused)).toMatchObject({ status: 400, code: 'INVALID_STATE' });
+    }
+    // Nothing was put: the scenarios are where they were.
+    expect(await stateOf(mock)).toEqual({ default: 'started' });
+  });
+
   it('a resource route may move the state too; deleting the endpoint forgets its state', async () => {
     const mock = await withRoutes([
       { match: { path: '/users', method: 'POST' }, answer: { resource: 'users', setState: 'has-users' } },

@@ -18,6 +18,8 @@ import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STO
 function parseStates(members: ReadonlyMap<string, string>): States {
   const states: Record<string, string> = {};
   for (const [scenario, text] of members) {
+    // Refused before it is set: on a plain object, __proto__ would set a prototype and vanish.
+    if (scenario === '__proto__') throw new MockpointError('INVALID_STATE', '__proto__ is not a scenario name');
     const value: unknown = JSON.parse(text);
     if (typeof value !== 'string') {
       throw new MockpointError(
