@@ -11,9 +11,8 @@
 import { chmod, mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** The folder's mode and the files' (the permission bits). */
-export const PRIVATE_DIR_MODE = 0o700;
-export const PRIVATE_FILE_MODE = 0o600;
+/** The folder's mode (the files lose every bit for the group and others: 0600 for LevelDB's). */
+const PRIVATE_DIR_MODE = 0o700;
 
 /** What {@link makePrivate} had to tighten: the folder's old mode (if looser) and how many files were. */
 export interface Tightened {
