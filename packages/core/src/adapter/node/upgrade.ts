@@ -46,8 +46,8 @@ const PROTOCOL = Symbol('mockpoint.protocol');
 const HEADERS = Symbol('mockpoint.headers');
 type TaggedRequest = IncomingMessage & { [PROTOCOL]?: string; [HEADERS]?: UpgradeAnswer['headers'] };
 
-/** A `ws` connection as the script player's {@link ScriptSocket}. */
-function scriptSocket(ws: WebSocket): ScriptSocket {
+/** A `ws` connection (over `socket`) as the script player's {@link ScriptSocket}. */
+function scriptSocket(ws: WebSocket, socket: Duplex): ScriptSocket {
   return {
     sendText: (text) => ws.send(text),
     sendBytes: (bytes) => ws.send(bytes, { binary: true }),
@@ -56,6 +56,9 @@ function scriptSocket(ws: WebSocket): ScriptSocket {
     terminate: () => ws.terminate(),
     get bufferedAmount() {
       return ws.bufferedAmount;
+    },
+    stopReading: () => {
+      socket.pause();
     },
   };
 }
@@ -132,7 +135,7 @@ function createUpgradeSink(app: MockpointApp, wss: WebSocketServer): AnswerSink<
       wss.handleUpgrade(req, to.socket, to.head, (ws) => {
         // An open WebSocket is busy, however quiet: the connection cap never evicts it as idle.
         (to.socket as Duplex & { [UPGRADED]?: true })[UPGRADED] = true;
-        const events = sockets.open(session, answer.script, scriptSocket(ws));
+        const events = sockets.open(session, answer.script, scriptSocket(ws, to.socket));
         // `ws` keeps an unfinished message's fragments and says nothing until it is whole: the
         // player is told how many bytes it holds, read off the frames as they pass.
         const unfinished = new UnfinishedMessage();

@@ -44,6 +44,8 @@ export interface ScriptSocket {
   terminate(): void;
   /** Bytes queued to send and not yet taken by the network (a client that stops reading makes it grow). */
   readonly bufferedAmount: number;
+  /** Reads nothing more from the client (its close is sent, whatever it still sends is left unread). Optional. */
+  stopReading?(): void;
 }
 
 /** What the runtime calls as things happen on a connection the player holds. */
@@ -121,7 +123,7 @@ export const MAX_MESSAGES_PER_SECOND = 1000;
 const STALL_BYTES = 16 * 1024 * 1024;
 
 /** Bytes of unfinished incoming messages all connections may hold together (at least this, or 2 frames' worth). */
-const HELD_BYTES = 64 * 1024 * 1024;
+const HELD_BYTES = 16 * 1024 * 1024;
 
 /** How long a connection closed for a limit has to finish the closing handshake before it is cut (its memory freed). */
 const CUT_GRACE_MS = 1000;
@@ -221,6 +223,8 @@ class Connection {
   limitClose(code: number, reason: string): void {
     if (this.closed || this.closing) return;
     this.closeWith(code, reason);
+    // A flood goes on past the close: left unread (and unparsed) until the cut.
+    this.socket.stopReading?.();
     this.#cutTimer = timer(() => this.drop(), CUT_GRACE_MS);
   }
 
