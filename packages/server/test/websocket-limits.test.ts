@@ -267,7 +267,7 @@ describe.skipIf(ON_BUN)('websocket limits on the daemon (probes)', () => {
     expect(await ended).toBe(true);
     expect(report.failed).toBe(0);
     expect(report.worstMs).toBeLessThan(1000);
-    expect(report.peakGrowthMB).toBeLessThan(150);
+    expect(report.peakGrowthMB).toBeLessThan(60);
     expect(acknowledged).toBe(true);
     expect(await client.get('written-during-pings')).toMatchObject({ data: { kept: 'written-during-pings' } });
   }, 60_000);
@@ -324,7 +324,7 @@ describe.skipIf(ON_BUN)('websocket limits on the daemon (probes)', () => {
     // Each is closed within the message timeout (8 s) and its grace.
     const ends = await Promise.all(sockets.map((socket) => endedWithin(socket, 15_000)));
     const report = await probe.stop();
-    expect(held).toBeLessThan(200);
+    expect(held).toBeLessThan(120);
     expect(ends.every(Boolean)).toBe(true);
     expect(report.failed).toBe(0);
     expect(report.worstMs).toBeLessThan(1000);
