@@ -17,6 +17,8 @@ export const EXPECTED_DEFAULT_LIMITS = {
   maxCollectionBytes: 16 * 1024 * 1024,
   maxSocketFrameBytes: 1024 * 1024,
   maxSocketsPerName: 1000,
+  socketIdleTimeoutMs: 300_000,
+  socketMessageTimeoutMs: 30_000,
   maxGraphqlSchemaBytes: 4 * 1024 * 1024,
   graphqlSubscriptionEvents: 3,
   graphqlSubscriptionIntervalMs: 1000,

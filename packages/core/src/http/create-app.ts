@@ -11,7 +11,7 @@ import { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import type { Upstream } from '../answer/proxy/upstream.js';
 import { StoredHosts } from '../answer/stored-hosts.js';
 import { OpenStreams } from '../answer/stream/open-streams.js';
-import { OpenSockets } from '../answer/websocket/open-sockets.js';
+import { OpenSockets, socketShareOf } from '../answer/websocket/open-sockets.js';
 import { JournalFeed, type JournalFeedOptions } from '../journal/journal-feed.js';
 import { type Backend, type BackendParts, memoryBackend } from '../store/backend.js';
 import type { DeliverySend } from '../webhook/delivery-send.js';
@@ -271,6 +271,9 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   const sockets = new OpenSockets({
     journal,
     maxPerName: resolved.maxSocketsPerName,
+    maxTotal: socketShareOf(resolved.maxConnections),
+    idleTimeoutMs: resolved.socketIdleTimeoutMs,
+    messageTimeoutMs: resolved.socketMessageTimeoutMs,
     maxFrameBytes: resolved.maxSocketFrameBytes,
     graphqlEvents: resolved.graphqlSubscriptionEvents,
     graphqlIntervalMs: resolved.graphqlSubscriptionIntervalMs,

@@ -381,7 +381,7 @@ export const ERRORS = {
     fix: 'close one, or read the journal without streaming',
   },
   TOO_MANY_SOCKETS: {
-    when: 'the name holds `MOCKPOINT_MAX_SOCKETS_PER_NAME` WebSocket connections open already',
+    when: 'the name holds `MOCKPOINT_MAX_SOCKETS_PER_NAME` WebSocket connections open already, or all names together nine tenths of `MOCKPOINT_MAX_CONNECTIONS` (the rest is kept for the API)',
     fix: 'close some (`POST /api/endpoints/{name}/sockets/close`), or raise the limit',
   },
   TOO_MANY_DELIVERIES: {

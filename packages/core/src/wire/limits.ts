@@ -32,6 +32,10 @@ export interface LimitOptions {
   maxSocketFrameBytes?: number;
   /** WebSocket connections one endpoint name may hold open. @default 1000 */
   maxSocketsPerName?: number;
+  /** Milliseconds a WebSocket connection may go without a message, ping or pong either way (then closed with 1001). @default 300000 (5 minutes) */
+  socketIdleTimeoutMs?: number;
+  /** Milliseconds a WebSocket client may take to send one whole message, all its fragments (then closed with 1008). @default 30000 */
+  socketMessageTimeoutMs?: number;
   /** UTF-8 bytes of one endpoint's GraphQL schema (SDL). @default 4194304 (4 MiB) */
   maxGraphqlSchemaBytes?: number;
   /** Events a GraphQL subscription over graphql-ws gets from the schema before `complete` (0: none). @default 3 */

@@ -57,6 +57,8 @@ declare const Bun: {
       open(ws: BunWebSocket): void;
       message(ws: BunWebSocket, message: string | Uint8Array): void;
       close(ws: BunWebSocket, code: number, reason: string): void;
+      ping(ws: BunWebSocket): void;
+      pong(ws: BunWebSocket): void;
     };
   }): BunServer;
 };
@@ -96,6 +98,13 @@ function websocketHandlers(sockets: OpenSockets) {
     },
     close(ws: BunWebSocket, code: number, reason: string) {
       ws.data.events?.closed(code, reason);
+    },
+    // Bun answers a ping itself; the player counts it (and a pong) against the client.
+    ping(ws: BunWebSocket) {
+      ws.data.events?.control();
+    },
+    pong(ws: BunWebSocket) {
+      ws.data.events?.control();
     },
   };
 }

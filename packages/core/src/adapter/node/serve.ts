@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';
+import { socketShareOf } from '../../answer/websocket/open-sockets.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
 import { type CloseOptions, DEFAULT_HOST, type RuntimeServedApp, servedApp } from '../lifecycle.js';
@@ -28,6 +29,8 @@ export interface ServeOptions extends NodeListenerOptions {
    * Most connections held at once. Above it a new connection closes the oldest
    * idle one (one that never sent a byte first, then one kept alive between
    * requests); when every connection is busy, the new one is closed at once.
+   * Open WebSockets may take nine tenths of it (the rest stays for the API):
+   * one more handshake is refused with 503 `TOO_MANY_SOCKETS`.
    * @default 10000
    */
   maxConnections?: number;
@@ -180,6 +183,8 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
     createNodeUpgradeListener(app, { ...options, request: listener, requestTimeoutMs: requestTimeout }),
   );
   const connections = capConnections(server, maxConnections);
+  // WebSockets never take the whole cap: a share of it stays for the API and health.
+  app.mockpoint.sockets.limitTotal(socketShareOf(maxConnections));
   const address = await listen(server, options.port ?? 0, host);
   // closeIdleConnections() leaves a connection that never sent a byte open, so
   // close() destroys those itself.

@@ -33,6 +33,7 @@ import { bodilessRequest, declaresBody, requestTarget } from './endpoint-request
 import { createNodeListener, type NodeListenerOptions, nodeRouting } from './listener.js';
 import { answerPlain } from './plain-upgrade.js';
 import { rawHead, writeRaw } from './raw-answer.js';
+import { UnfinishedMessage } from './unfinished-message.js';
 
 /** One upgrade request on its way to an answer. */
 interface UpgradeTo {
@@ -45,8 +46,8 @@ const PROTOCOL = Symbol('mockpoint.protocol');
 const HEADERS = Symbol('mockpoint.headers');
 type TaggedRequest = IncomingMessage & { [PROTOCOL]?: string; [HEADERS]?: UpgradeAnswer['headers'] };
 
-/** A `ws` connection as the script player's {@link ScriptSocket}. */
-function scriptSocket(ws: WebSocket): ScriptSocket {
+/** A `ws` connection (over `socket`) as the script player's {@link ScriptSocket}. */
+function scriptSocket(ws: WebSocket, socket: Duplex): ScriptSocket {
   return {
     sendText: (text) => ws.send(text),
     sendBytes: (bytes) => ws.send(bytes, { binary: true }),
@@ -55,6 +56,9 @@ function scriptSocket(ws: WebSocket): ScriptSocket {
     terminate: () => ws.terminate(),
     get bufferedAmount() {
       return ws.bufferedAmount;
+    },
+    stopReading: () => {
+      socket.pause();
     },
   };
 }
@@ -131,7 +135,14 @@ function createUpgradeSink(app: MockpointApp, wss: WebSocketServer): AnswerSink<
       wss.handleUpgrade(req, to.socket, to.head, (ws) => {
         // An open WebSocket is busy, however quiet: the connection cap never evicts it as idle.
         (to.socket as Duplex & { [UPGRADED]?: true })[UPGRADED] = true;
-        const events = sockets.open(session, answer.script, scriptSocket(ws));
+        const events = sockets.open(session, answer.script, scriptSocket(ws, to.socket));
+        // `ws` keeps an unfinished message's fragments and says nothing until it is whole: the
+        // player is told how many bytes it holds, read off the frames as they pass.
+        const unfinished = new UnfinishedMessage();
+        to.socket.on('data', (chunk: Buffer) => events.held(unfinished.take(chunk)));
+        // `ws` answers a ping itself; the player counts it (and the pong) against the client.
+        ws.on('ping', () => events.control());
+        ws.on('pong', () => events.control());
         ws.on('message', (data, binary) => {
           const bytes = Array.isArray(data)
             ? Buffer.concat(data)

@@ -204,7 +204,7 @@ describe('websocket answers on Node', () => {
     expect((await first.closed).code).toBe(1009);
   });
 
-  it('the connection cap never evicts an open WebSocket as idle', async () => {
+  it('open WebSockets take at most nine tenths of the connection cap: health still connects, one more handshake is 503', async () => {
     const app = createApp();
     // Set in-process: no HTTP connection of the test's own to count against the cap.
     const put = await app.request('/api/endpoints/cap/routes', {
@@ -212,18 +212,109 @@ describe('websocket answers on Node', () => {
       body: JSON.stringify({ routes: [{ answer: { websocket: {} } }] }),
     });
     expect(put.status).toBe(200);
-    const served = await serve(app, { port: 0, overrideGlobalObjects: false, maxConnections: 2 });
+    const served = await serve(app, { port: 0, overrideGlobalObjects: false, maxConnections: 3 });
     running.push({ served, url: served.url, ws: '', client: createClient({ baseUrl: served.url }) });
     const url = served.url;
     const ws = url.replace('http', 'ws');
     const a = connect(`${ws}/endpoint/cap/a`);
     const b = connect(`${ws}/endpoint/cap/b`);
     await Promise.all([a.opened, b.opened]);
-    // A third connection finds no idle one to close: it is refused, the sockets stay open.
-    await expect(fetch(`${url}/api/health`)).rejects.toThrow();
-    expect(served.connections.refused()).toBe(1);
+    // A third socket would fill the cap: refused, so that the API keeps its connection.
+    const third = new WebSocket(`${ws}/endpoint/cap/c`);
+    sockets.push(third);
+    const refusal = await new Promise<{ status: number; body: string }>((resolve) => {
+      third.on('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (chunk) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      third.on('error', () => undefined);
+    });
+    expect(refusal.status).toBe(503);
+    expect(JSON.parse(refusal.body).error.code).toBe('TOO_MANY_SOCKETS');
+    const health = await fetch(`${url}/api/health`, { headers: { connection: 'close' } });
+    expect(health.status).toBe(200);
+    // The cap never evicts an open WebSocket as idle.
     expect([a.socket.readyState, b.socket.readyState]).toEqual([WebSocket.OPEN, WebSocket.OPEN]);
   });
+
+  it('closes a connection idle for MOCKPOINT_SOCKET_IDLE_TIMEOUT_MS with 1001; a message either way postpones it', async () => {
+    const { client, ws } = await start({ socketIdleTimeoutMs: 400 });
+    await client.setRoutes('idle', [{ answer: { websocket: { on: [{ send: [{ text: 'ok' }] }] } } }]);
+    const quiet = connect(`${ws}/endpoint/idle/quiet`);
+    const busy = connect(`${ws}/endpoint/idle/busy`);
+    await Promise.all([quiet.opened, busy.opened]);
+    const opened = Date.now();
+    const chatting = setInterval(() => busy.socket.send('hi'), 100);
+    const quietClose = await quiet.closed;
+    expect(quietClose).toEqual({ code: 1001, reason: 'idle for 400 ms' });
+    expect(Date.now() - opened).toBeGreaterThanOrEqual(350);
+    expect(busy.socket.readyState).toBe(WebSocket.OPEN);
+    clearInterval(chatting);
+    expect((await busy.closed).code).toBe(1001);
+    const closes = await client.requests('idle', { match: { method: 'CLOSE' } });
+    expect(closes.map((e) => [e.websocket?.direction, e.websocket?.code, e.body])).toEqual([
+      ['out', 1001, 'idle for 400 ms'],
+      ['out', 1001, 'idle for 400 ms'],
+    ]);
+  });
+
+  it('counts pings and pongs with the messages: a client that floods pings is closed with 1008', async () => {
+    const { client, ws } = await start();
+    await client.setRoutes('pings', [{ answer: { websocket: {} } }]);
+    const c = connect(`${ws}/endpoint/pings`);
+    await c.opened;
+    for (let i = 0; i < 1200; i++) c.socket.ping();
+    const closed = await c.closed;
+    expect(closed.code).toBe(1008);
+    expect(closed.reason).toContain('pings and pongs count');
+  });
+
+  it('closes a client whose message stays unfinished past MOCKPOINT_SOCKET_MESSAGE_TIMEOUT_MS (1008), pings between its fragments or not', async () => {
+    const { client, ws } = await start({ socketMessageTimeoutMs: 300 });
+    await client.setRoutes('parts', [{ answer: { websocket: {} } }]);
+    const c = connect(`${ws}/endpoint/parts`);
+    await c.opened;
+    const started = Date.now();
+    c.socket.send('first half ', { fin: false });
+    const pinging = setInterval(() => c.socket.ping(), 50);
+    const closed = await c.closed;
+    clearInterval(pinging);
+    expect(closed).toEqual({ code: 1008, reason: 'a message was not finished within 300 ms' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    // A message finished in time is taken whole.
+    const whole = connect(`${ws}/endpoint/parts`);
+    await whole.opened;
+    whole.socket.send('first ', { fin: false });
+    whole.socket.send('second', { fin: true });
+    const [entry] = await client.waitForRequests('parts', { count: 1, match: { body: 'first second' } });
+    expect(entry?.websocket?.direction).toBe('in');
+    expect(whole.socket.readyState).toBe(WebSocket.OPEN);
+  });
+
+  it('bounds the bytes of unfinished messages all connections hold (16 MiB): past it a client is closed with 1013', async () => {
+    const { client, ws } = await start();
+    await client.setRoutes('held', [{ answer: { websocket: {} } }]);
+    const part = Buffer.alloc(1024 * 1024 - 1024, 0x61);
+    const clients = await Promise.all(
+      Array.from({ length: 24 }, async () => {
+        const c = connect(`${ws}/endpoint/held`);
+        await c.opened;
+        c.socket.send(part, { fin: false, binary: false });
+        return c;
+      }),
+    );
+    const codes = await Promise.all(
+      clients.map((c) =>
+        Promise.race([c.closed.then((closed) => closed.code), new Promise((r) => setTimeout(() => r(0), 3000))]),
+      ),
+    );
+    // 16 of them fit under the bound; the others were closed as they crossed it.
+    expect(codes.filter((code) => code === 1013).length).toBeGreaterThanOrEqual(4);
+    expect(codes.filter((code) => code === 0).length).toBeGreaterThanOrEqual(12);
+  }, 20_000);
 
   it('a queued answer takes an upgrade first: a status refuses the handshake, a reset breaks it', async () => {
     const { client, ws } = await start();

@@ -34,10 +34,13 @@ export interface PipelineParts {
   readonly collectionLimits: CollectionLimits;
   /** Reports a failure no answer accounts for; never throws. */
   readonly report: (error: unknown, request: { method: string; url: string }) => void;
-  /** The open WebSocket connections, counted against their limit per name (absent: no limit here). */
+  /** The open WebSocket connections, counted against their limit per name and in all (absent: no limit here). */
   readonly sockets?: {
     count(name: string): number;
     readonly maxPerName: number;
+    /** Connections open in all, and how many all names may hold together. */
+    readonly size: number;
+    readonly maxTotal: number;
     /** Events a graphql-ws subscription gets from the schema, and the ms before each (`MOCKPOINT_GRAPHQL_SUBSCRIPTION_*`). */
     readonly graphqlEvents?: number;
     readonly graphqlIntervalMs?: number;

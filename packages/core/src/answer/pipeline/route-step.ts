@@ -109,14 +109,25 @@ function upgraded(exchange: Exchange, hit: RouteHit, answer: UpgradeAnswer, mark
   return { answer: { ...answer, session }, mark };
 }
 
-/** `503 TOO_MANY_SOCKETS` when the name holds as many WebSocket connections as it may. */
+/**
+ * `503 TOO_MANY_SOCKETS` when the name holds as many WebSocket connections as
+ * it may, or all names together their share of the connection cap.
+ */
 export function socketsFull(exchange: Exchange): EndpointAnswer | undefined {
   const { sockets } = exchange.parts;
-  if (sockets === undefined || sockets.count(exchange.name) < sockets.maxPerName) return undefined;
+  if (sockets === undefined) return undefined;
+  if (sockets.count(exchange.name) >= sockets.maxPerName) {
+    return errorAnswer(
+      503,
+      'TOO_MANY_SOCKETS',
+      `${exchange.name} holds ${sockets.maxPerName} WebSocket connections open already (MOCKPOINT_MAX_SOCKETS_PER_NAME)`,
+    );
+  }
+  if (sockets.size < sockets.maxTotal) return undefined;
   return errorAnswer(
     503,
     'TOO_MANY_SOCKETS',
-    `${exchange.name} holds ${sockets.maxPerName} WebSocket connections open already (MOCKPOINT_MAX_SOCKETS_PER_NAME)`,
+    `the server holds ${sockets.maxTotal} WebSocket connections open already, all it lets them take: a tenth of MOCKPOINT_MAX_CONNECTIONS is kept for the API and other requests`,
   );
 }
 

@@ -6,7 +6,10 @@
  * the replies to incoming messages (the first whose `match`, the one request
  * filter, holds); a journal entry for every message and close both ways, with
  * the exact bytes; the sockets API (list, send, close); and the limits (a
- * client that floods is closed with 1008, one that stops reading is cut off).
+ * client that floods with messages or pings is closed with 1008, one that stops
+ * reading is cut off, an idle connection is closed with 1001, an unfinished
+ * message is timed out, and the connections together keep a share of the
+ * connection cap free for the API).
  *
  * A socket lives in the process that accepted it: replicas sharing a Redis
  * backend each list and reach their own connections only.
@@ -41,6 +44,8 @@ export interface ScriptSocket {
   terminate(): void;
   /** Bytes queued to send and not yet taken by the network (a client that stops reading makes it grow). */
   readonly bufferedAmount: number;
+  /** Reads nothing more from the client (its close is sent, whatever it still sends is left unread). Optional. */
+  stopReading?(): void;
 }
 
 /** What the runtime calls as things happen on a connection the player holds. */
@@ -49,6 +54,14 @@ export interface SocketEvents {
   message(data: string | Uint8Array, binary: boolean): void;
   /** The connection closed, with the code and reason the close frame had (1005: none; 1006: it broke off without one). */
   closed(code: number, reason: string): void;
+  /** A ping or pong came (the runtime answers a ping itself): counted with the messages, and against a client that stops reading. */
+  control(): void;
+  /**
+   * Bytes of an unfinished incoming message the runtime holds now (its fragments
+   * so far; 0 once it is whole): timed out, and bounded across connections.
+   * Called by runtimes that can tell (Node); the others bound it themselves.
+   */
+  held(bytes: number): void;
 }
 
 /**
@@ -85,6 +98,16 @@ export interface OpenSocketsOptions {
   maxPerName: number;
   /** Largest message either way, in bytes (a runtime closes a client that sends more with 1009). */
   maxFrameBytes: number;
+  /**
+   * Connections all names may hold open together (one more is refused: 503
+   * `TOO_MANY_SOCKETS`), so that the connection cap keeps room for the API.
+   * @default Infinity (see {@link socketShareOf})
+   */
+  maxTotal?: number;
+  /** Milliseconds without a message, ping or pong either way before a connection is closed with 1001. @default 300000 */
+  idleTimeoutMs?: number;
+  /** Milliseconds a client may take to send one whole message before it is closed with 1008. @default 30000 */
+  messageTimeoutMs?: number;
   /** Reports a failure no answer accounts for; never throws. */
   report: (error: unknown, request: { method: string; url: string }) => void;
   /** Events a graphql-ws subscription gets from the schema. @default 3 */
@@ -98,6 +121,29 @@ export const MAX_MESSAGES_PER_SECOND = 1000;
 
 /** Bytes waiting to be sent past which a client that does not read is cut off (at least this, or 4 frames' worth). */
 const STALL_BYTES = 16 * 1024 * 1024;
+
+/** Bytes of unfinished incoming messages all connections may hold together (at least this, or 2 frames' worth). */
+const HELD_BYTES = 16 * 1024 * 1024;
+
+/** How long a connection closed for a limit has to finish the closing handshake before it is cut (its memory freed). */
+const CUT_GRACE_MS = 1000;
+
+/**
+ * The WebSocket connections of an app may hold at most this share of the
+ * connection cap (`MOCKPOINT_MAX_CONNECTIONS`): a tenth of it, at least one
+ * connection, stays for the API, health and every other request.
+ * @example socketShareOf(10_000) // 9000
+ */
+export function socketShareOf(maxConnections: number): number {
+  return maxConnections - Math.max(1, Math.ceil(maxConnections / 10));
+}
+
+/** A timer that does not keep a process alive by itself (Node, Bun, Deno; a number on workerd). */
+function timer(run: () => void, ms: number): ReturnType<typeof setTimeout> {
+  const handle = setTimeout(run, ms);
+  (handle as { unref?: () => void }).unref?.();
+  return handle;
+}
 
 const encoder = new TextEncoder();
 const textDecoder = new TextDecoder();
@@ -138,6 +184,13 @@ class Connection {
   #running = false;
   #windowStart = 0;
   #windowCount = 0;
+  /** When a message, ping or pong last went either way (the idle timeout counts from it). */
+  #lastActive = Date.now();
+  #idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Bytes of an unfinished incoming message the runtime holds, and the timer that ends its time. */
+  heldBytes = 0;
+  #heldTimer: ReturnType<typeof setTimeout> | undefined;
+  #cutTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #mark: AnswerMark;
   /** The protocol spoken on it, when its answer speaks one (graphql-ws) instead of replying by script. */
   conversation: SocketConversation | undefined;
@@ -149,6 +202,81 @@ class Connection {
     readonly socket: ScriptSocket,
   ) {
     this.#mark = session.mark ?? Object.freeze({ answeredBy: Object.freeze({ route: session.route }) });
+    this.#idleTimer = timer(this.#idle, sockets.idleTimeoutMs);
+  }
+
+  /** The idle timer: re-armed for what is left when something went either way meanwhile. */
+  readonly #idle = (): void => {
+    this.#idleTimer = undefined;
+    if (this.closed || this.closing) return;
+    const { idleTimeoutMs } = this.sockets;
+    const left = this.#lastActive + idleTimeoutMs - Date.now();
+    if (left > 0) this.#idleTimer = timer(this.#idle, left);
+    else this.limitClose(1001, `idle for ${idleTimeoutMs} ms`);
+  };
+
+  /**
+   * Closes for a limit: a close frame with `code`, then the connection is cut
+   * if the client has not finished the closing handshake within a second (so
+   * what it still holds, e.g. an unfinished message, is freed).
+   */
+  limitClose(code: number, reason: string): void {
+    if (this.closed || this.closing) return;
+    this.closeWith(code, reason);
+    // A flood goes on past the close: left unread (and unparsed) until the cut.
+    this.socket.stopReading?.();
+    this.#cutTimer = timer(() => this.drop(), CUT_GRACE_MS);
+  }
+
+  /** Counts one incoming message, ping or pong in the second's window; true (and closed with 1008) past the limit. */
+  #flooding(): boolean {
+    const now = Date.now();
+    this.#lastActive = now;
+    if (now - this.#windowStart >= 1000) {
+      this.#windowStart = now;
+      this.#windowCount = 0;
+    }
+    if (++this.#windowCount <= MAX_MESSAGES_PER_SECOND) return false;
+    this.limitClose(1008, `more than ${MAX_MESSAGES_PER_SECOND} messages a second (pings and pongs count)`);
+    return true;
+  }
+
+  /** A ping or pong came: counted like a message; the pong the runtime queued counts against a client that stops reading. */
+  control(): void {
+    if (this.closed || this.closing) return;
+    if (this.#flooding()) return;
+    if (this.socket.bufferedAmount > this.sockets.stallBytes) this.drop();
+  }
+
+  /** The runtime holds `bytes` of an unfinished incoming message: it has the message timeout to finish, and all connections together a bound. */
+  held(bytes: number): void {
+    if (this.closed || bytes === this.heldBytes) return;
+    this.sockets.hold(bytes - this.heldBytes);
+    this.heldBytes = bytes;
+    if (bytes === 0) {
+      clearTimeout(this.#heldTimer);
+      this.#heldTimer = undefined;
+      return;
+    }
+    if (this.closing) return;
+    const { messageTimeoutMs } = this.sockets;
+    this.#heldTimer ??= timer(
+      () => this.limitClose(1008, `a message was not finished within ${messageTimeoutMs} ms`),
+      messageTimeoutMs,
+    );
+    if (this.sockets.heldTotal > this.sockets.maxHeldBytes) {
+      this.limitClose(1013, 'the server holds too many unfinished messages: send it again later');
+    }
+  }
+
+  /** Frees what the connection holds once it is closed: its timers and its share of the unfinished bytes. */
+  #release(): void {
+    clearTimeout(this.#idleTimer);
+    clearTimeout(this.#heldTimer);
+    clearTimeout(this.#cutTimer);
+    this.#idleTimer = this.#heldTimer = this.#cutTimer = undefined;
+    this.sockets.hold(-this.heldBytes);
+    this.heldBytes = 0;
   }
 
   /** This connection as a spoken protocol sees it. */
@@ -227,6 +355,7 @@ class Connection {
     if (binary) this.socket.sendBytes(data);
     else this.socket.sendText(data);
     this.sent++;
+    this.#lastActive = Date.now();
     this.record('out', 'MESSAGE', frame.bytes, binary);
     if (this.socket.bufferedAmount > this.sockets.stallBytes) this.drop();
   }
@@ -253,6 +382,7 @@ class Connection {
     this.#cancel();
     this.socket.terminate();
     this.closed = true;
+    this.#release();
     this.sockets.forget(this);
   }
 
@@ -278,15 +408,7 @@ class Connection {
       this.closeWith(1009, `a message is at most ${this.sockets.maxFrameBytes} bytes`);
       return;
     }
-    const now = Date.now();
-    if (now - this.#windowStart >= 1000) {
-      this.#windowStart = now;
-      this.#windowCount = 0;
-    }
-    if (++this.#windowCount > MAX_MESSAGES_PER_SECOND) {
-      this.closeWith(1008, `more than ${MAX_MESSAGES_PER_SECOND} messages a second`);
-      return;
-    }
+    if (this.#flooding()) return;
     if (this.conversation !== undefined) {
       this.conversation.message(
         binary ? undefined : typeof data === 'string' ? data : textDecoder.decode(bytes),
@@ -310,6 +432,7 @@ class Connection {
     if (this.closed) return;
     this.closed = true;
     this.#cancel();
+    this.#release();
     if (!this.closing) this.record('in', 'CLOSE', encoder.encode(reason), false, code);
     this.sockets.forget(this);
   }
@@ -319,6 +442,8 @@ class Connection {
     return {
       message: (data, binary) => this.message(data, binary),
       closed: (code, reason) => this.closed_(code, reason),
+      control: () => this.control(),
+      held: (bytes) => this.held(bytes),
     };
   }
 
@@ -388,8 +513,14 @@ export class OpenSockets {
   fetchUpgrade: FetchUpgrade | undefined;
   readonly journal: Journal;
   readonly maxPerName: number;
+  #maxTotal: number;
   readonly maxFrameBytes: number;
   readonly stallBytes: number;
+  readonly maxHeldBytes: number;
+  readonly idleTimeoutMs: number;
+  readonly messageTimeoutMs: number;
+  #total = 0;
+  #heldTotal = 0;
   readonly graphqlEvents: number;
   readonly graphqlIntervalMs: number;
   readonly #report: OpenSocketsOptions['report'];
@@ -398,8 +529,12 @@ export class OpenSockets {
   constructor(options: OpenSocketsOptions) {
     this.journal = options.journal;
     this.maxPerName = options.maxPerName;
+    this.#maxTotal = options.maxTotal ?? Number.POSITIVE_INFINITY;
     this.maxFrameBytes = options.maxFrameBytes;
     this.stallBytes = Math.max(STALL_BYTES, 4 * options.maxFrameBytes);
+    this.maxHeldBytes = Math.max(HELD_BYTES, 2 * options.maxFrameBytes);
+    this.idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
+    this.messageTimeoutMs = options.messageTimeoutMs ?? 30_000;
     this.graphqlEvents = options.graphqlEvents ?? 3;
     this.graphqlIntervalMs = options.graphqlIntervalMs ?? 1000;
     this.#report = options.report;
@@ -410,11 +545,29 @@ export class OpenSockets {
     return this.#byName.get(name)?.size ?? 0;
   }
 
+  /** Connections all names may hold open together. */
+  get maxTotal(): number {
+    return this.#maxTotal;
+  }
+
+  /** Lowers {@link maxTotal} to `max` (a server that listens with a smaller connection cap than the app's). */
+  limitTotal(max: number): void {
+    this.#maxTotal = Math.min(this.#maxTotal, max);
+  }
+
   /** Connections open in all. */
   get size(): number {
-    let n = 0;
-    for (const one of this.#byName.values()) n += one.size;
-    return n;
+    return this.#total;
+  }
+
+  /** Bytes of unfinished incoming messages all connections hold now. */
+  get heldTotal(): number {
+    return this.#heldTotal;
+  }
+
+  /** @internal A connection holds `delta` more (or fewer) bytes of an unfinished message. */
+  hold(delta: number): void {
+    this.#heldTotal += delta;
   }
 
   /**
@@ -431,8 +584,13 @@ export class OpenSockets {
       this.#byName.set(session.name, named);
     }
     named.set(connection.id, connection);
+    this.#total++;
     if (named.size > this.maxPerName) {
-      connection.closeWith(1013, 'too many connections for this name');
+      connection.limitClose(1013, 'too many connections for this name');
+      return connection.events;
+    }
+    if (this.#total > this.#maxTotal) {
+      connection.limitClose(1013, 'too many WebSocket connections on this server');
       return connection.events;
     }
     if (script.speaks !== undefined) connection.conversation = script.speaks(connection.peer());
@@ -445,6 +603,7 @@ export class OpenSockets {
     const named = this.#byName.get(connection.session.name);
     if (named?.get(connection.id) !== connection) return;
     named.delete(connection.id);
+    this.#total--;
     if (named.size === 0) this.#byName.delete(connection.session.name);
   }
 
