@@ -160,6 +160,33 @@ describe('a proxy route', () => {
     expect(rest).toBe('second');
   });
 
+  it("journals what was relayed: the upstream's headers and its body's bytes as passed on, the first 64 KiB of a longer one", async () => {
+    const big = Buffer.alloc(100 * 1024, 0xfe);
+    const up = await upstream((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'x-up': '1' });
+      if (req.url === '/big') {
+        res.write(big.subarray(0, 1000));
+        res.end(big.subarray(1000));
+      } else res.end(Buffer.from([0xff, 0x00, 0x41]));
+    });
+    const { url } = await mockpoint();
+    await putRoutes(url, 'relay', [{ answer: { proxy: { url: up.url } } }]);
+    expect(Buffer.from(await (await fetch(`${url}/endpoint/relay/small`)).arrayBuffer())).toEqual(
+      Buffer.from([0xff, 0x00, 0x41]),
+    );
+    expect((await (await fetch(`${url}/endpoint/relay/big`)).arrayBuffer()).byteLength).toBe(big.byteLength);
+    const [small, long] = await journal(url, 'relay');
+    expect(small?.response).toMatchObject({
+      headers: { 'x-up': '1' },
+      body: '/wBB',
+      bodyEncoding: 'base64',
+      bodySize: 3,
+      bodyTruncated: false,
+    });
+    expect(long?.response).toMatchObject({ bodySize: big.byteLength, bodyTruncated: true, bodyEncoding: 'base64' });
+    expect(Buffer.from(long?.response?.body ?? '', 'base64')).toEqual(big.subarray(0, 64 * 1024));
+  });
+
   it('follows no redirect: a 3xx is the answer', async () => {
     const up = await upstream((_req, res) => {
       res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' });
