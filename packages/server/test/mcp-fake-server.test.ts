@@ -161,6 +161,72 @@ describe('a fake MCP server (answer mcp)', () => {
     ).toBe('"routed"');
   });
 
+  it("takes MCP's own shapes, pasted from a real server: prompt messages with content, resource contents", async () => {
+    const daemon = await startDaemon();
+    const pasted = {
+      prompts: [
+        {
+          name: 'review',
+          arguments: [{ name: 'file', required: true }],
+          // What a real server's prompts/get answers, with a template in its text.
+          messages: [
+            { role: 'user', content: { type: 'text', text: 'Review {{arguments.file}}' } },
+            { role: 'assistant', content: { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' } },
+            { role: 'user', text: 'short form still' },
+          ],
+        },
+      ],
+      resources: [
+        {
+          uri: 'file:///logo.png',
+          name: 'logo',
+          // What a real server's resources/read answers.
+          contents: [
+            { uri: 'file:///logo.png', mimeType: 'image/png', blob: 'iVBORw0KGgo=' },
+            { mimeType: 'text/plain', text: 'caf\u00e9' },
+          ],
+        },
+      ],
+    };
+    expect(await putRoutes(daemon.url, routesBody(pasted))).toMatchObject({ status: 200 });
+    const client = await connected(daemon.url);
+    try {
+      const prompt = await client.getPrompt({ name: 'review', arguments: { file: 'a.ts' } });
+      expect(prompt.messages).toEqual([
+        { role: 'user', content: { type: 'text', text: 'Review a.ts' } },
+        { role: 'assistant', content: { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' } },
+        { role: 'user', content: { type: 'text', text: 'short form still' } },
+      ]);
+      const read = await client.readResource({ uri: 'file:///logo.png' });
+      expect(read.contents).toEqual([
+        { uri: 'file:///logo.png', mimeType: 'image/png', blob: 'iVBORw0KGgo=' },
+        { uri: 'file:///logo.png', mimeType: 'text/plain', text: 'caf\u00e9' },
+      ]);
+      const { resources } = await client.listResources();
+      expect(resources).toEqual([{ uri: 'file:///logo.png', name: 'logo' }]);
+    } finally {
+      await client.close();
+    }
+    // Both forms at once, or neither, and a blob that is not base64: refused with the code.
+    for (const resource of [
+      { uri: 'u:a', name: 'a', text: 'x', contents: [{ text: 'y' }] },
+      { uri: 'u:a', name: 'a' },
+      { uri: 'u:a', name: 'a', contents: [{ blob: 'not base64!' }] },
+      { uri: 'u:a', name: 'a', contents: [{ text: 'x', blob: 'AA==' }] },
+    ]) {
+      const refused = await putRoutes(daemon.url, routesBody({ resources: [resource] }));
+      expect(refused.status, JSON.stringify(resource)).toBe(400);
+      expect(JSON.parse(refused.text)).toMatchObject({ error: { code: 'INVALID_MCP' } });
+    }
+    const badTemplate = await putRoutes(
+      daemon.url,
+      routesBody({
+        prompts: [{ name: 'p', messages: [{ role: 'user', content: { type: 'text', text: '{{nope.x}}' } }] }],
+      }),
+    );
+    expect(JSON.parse(badTemplate.text)).toMatchObject({ error: { code: 'INVALID_TEMPLATE' } });
+  });
+
   it('answers the protocol exactly: ids, session header, errors, notifications, SSE', async () => {
     const daemon = await startDaemon();
     expect(await putRoutes(daemon.url, routesBody())).toMatchObject({ status: 200 });

@@ -8,6 +8,7 @@
  * @module
  */
 import { z } from 'zod';
+import { isBase64 } from './base64.js';
 import { MockpointError } from './errors.js';
 import { JsonText, jsonTextOf, scanJson } from './json-text.js';
 import { jsonStringTokens, templateSyntaxProblem } from './template-syntax.js';
@@ -41,23 +42,57 @@ export interface McpTool {
   error?: string | McpRpcError;
 }
 
-/** One resource: `resources/list` lists it, `resources/read` answers its text exactly. */
-interface McpResource {
+/** One of MCP's `contents` of a `resources/read` result: text or bytes (base64), as a real server answers it. */
+export interface McpResourceContents {
+  /** @default the resource's uri */
+  uri?: string;
+  mimeType?: string;
+  text?: string;
+  /** Bytes, in standard base64. */
+  blob?: string;
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * One resource: `resources/list` lists it, `resources/read` answers its `text`
+ * exactly, or its `contents` as MCP writes them (one of the two).
+ */
+export interface McpResource {
   uri: string;
   name: string;
   title?: string;
   description?: string;
   mimeType?: string;
-  text: string;
+  text?: string;
+  contents?: McpResourceContents[];
 }
 
-/** One prompt: `prompts/get` answers its messages, templated over the prompt's arguments. */
+/** MCP's content block: `{ type: 'text', text }` (its text a template), or an image, audio or resource block as is. */
+export type McpContent =
+  | { type: 'text'; text: string; [key: string]: unknown }
+  | { type: string; [key: string]: unknown };
+
+/**
+ * One message of a prompt: the short form `{ role, text }`, or MCP's own
+ * `{ role, content: { type, … } }` (what a real server's `prompts/get` answers).
+ */
+export type McpPromptMessage =
+  | { role: 'user' | 'assistant'; text: string }
+  | { role: 'user' | 'assistant'; content: McpContent };
+
+/** One prompt: `prompts/get` answers its messages, their texts templated over the prompt's arguments. */
 export interface McpPrompt {
   name: string;
   title?: string;
   description?: string;
   arguments?: { name: string; description?: string; required?: boolean }[];
-  messages: { role: 'user' | 'assistant'; text: string }[];
+  messages: McpPromptMessage[];
+}
+
+/** The template text of a prompt message (the short form's, or a text content's), if it has one. */
+export function promptMessageText(message: McpPromptMessage): string | undefined {
+  if ('text' in message) return message.text;
+  return message.content.type === 'text' && typeof message.content.text === 'string' ? message.content.text : undefined;
 }
 
 /** A route answer that speaks MCP over Streamable HTTP. */
@@ -127,14 +162,42 @@ export function createMcpSchemas(data: z.ZodType) {
         .describe('A string: a tool error the model sees (isError: true); { code, message }: a JSON-RPC error.'),
     })
     .meta({ title: 'McpTool' });
+  const meta = z.record(z.string(), z.unknown()).optional();
+  const contents = z
+    .strictObject({
+      uri: z.string().min(1).max(2048).optional().describe("Default: the resource's uri."),
+      mimeType: z.string().max(256).optional(),
+      text: text.optional(),
+      blob: z.string().optional().describe('Bytes, in standard base64.'),
+      _meta: meta,
+    })
+    .meta({ title: 'McpResourceContents', description: 'Text or blob (one of them), as MCP writes contents.' });
   const resource = z.strictObject({
     uri: z.string().min(1).max(2048),
     name: z.string().min(1).max(256),
     title: text.optional(),
     description: text.optional(),
     mimeType: z.string().max(256).optional(),
-    text: text.describe('The contents resources/read answers, exactly.'),
+    text: text.optional().describe('The contents resources/read answers, exactly (or give contents).'),
+    contents: z
+      .array(contents)
+      .min(1)
+      .max(MAX_MCP_ITEMS)
+      .optional()
+      .describe("MCP's own contents, as a real server's resources/read answers them (or give text)."),
   });
+  const role = z.enum(['user', 'assistant']);
+  const content = z.union([
+    z.strictObject({
+      type: z.literal('text'),
+      text: text.describe('A template: {{arguments.x}}.'),
+      annotations: meta,
+      _meta: meta,
+    }),
+    z
+      .looseObject({ type: z.enum(['image', 'audio', 'resource', 'resource_link']) })
+      .describe('An image, audio, embedded resource or resource link block, answered as given.'),
+  ]);
   const prompt = z.strictObject({
     name: z.string().min(1).max(256),
     title: text.optional(),
@@ -151,7 +214,10 @@ export function createMcpSchemas(data: z.ZodType) {
       .optional(),
     messages: z
       .array(
-        z.strictObject({ role: z.enum(['user', 'assistant']), text: text.describe('A template: {{arguments.x}}.') }),
+        z.union([
+          z.strictObject({ role, text: text.describe('A template: {{arguments.x}}.') }),
+          z.strictObject({ role, content }).describe("MCP's own message, as a real server's prompts/get answers it."),
+        ]),
       )
       .max(MAX_MCP_ITEMS),
   });
@@ -231,7 +297,23 @@ export function checkMcp(mcp: McpAnswer, where: string, index: number): void {
   });
   (mcp.prompts ?? []).forEach((prompt, i) => {
     prompt.messages.forEach((message, j) => {
-      checkTemplate(message.text, `${where}.prompts[${i}].messages[${j}].text`, index);
+      const template = promptMessageText(message);
+      const at = `${where}.prompts[${i}].messages[${j}]${'text' in message ? '.text' : '.content.text'}`;
+      if (template !== undefined) checkTemplate(template, at, index);
+    });
+  });
+  (mcp.resources ?? []).forEach((resource, i) => {
+    const at = `${where}.resources[${i}]`;
+    if ((resource.text === undefined) === (resource.contents === undefined)) {
+      invalid(at, `give exactly one of text and contents (${resource.uri})`, index);
+    }
+    resource.contents?.forEach((item, j) => {
+      if ((item.text === undefined) === (item.blob === undefined)) {
+        invalid(`${at}.contents[${j}]`, 'give exactly one of text and blob', index);
+      }
+      if (item.blob !== undefined && !isBase64(item.blob)) {
+        invalid(`${at}.contents[${j}]`, 'blob is standard padded base64', index);
+      }
     });
   });
 }

@@ -19,7 +19,7 @@ import type { AnswerMark } from '../../journal/journal-entry.js';
 import { NOT_JSON } from '../../journal/request-filter.js';
 import { isMockpointError } from '../../wire/errors.js';
 import { jsonTextOf } from '../../wire/json-text.js';
-import type { McpAnswer, McpPrompt, McpTool } from '../../wire/mcp-json.js';
+import { type McpAnswer, type McpPrompt, type McpTool, promptMessageText } from '../../wire/mcp-json.js';
 import { parseTemplate } from '../../wire/template-syntax.js';
 import { type EndpointAnswer, utf8Length } from '../endpoint-answer.js';
 import { type Exchange, rawHeader } from '../pipeline/exchange.js';
@@ -129,10 +129,17 @@ function getPrompt(prompt: McpPrompt, args: Record<string, unknown>, context: Te
     }
   }
   const ctx = withArguments(context, args);
-  const messages = prompt.messages.map((message) => ({
-    role: message.role,
-    content: { type: 'text', text: renderString(message.text, ctx) },
-  }));
+  const messages = prompt.messages.map((message) => {
+    if ('text' in message)
+      return { role: message.role, content: { type: 'text', text: renderString(message.text, ctx) } };
+    const { content } = message;
+    // MCP's own shape: a text content's text is a template; any other block is answered as given.
+    const text = promptMessageText(message);
+    return {
+      role: message.role,
+      content: text === undefined ? content : { ...content, text: renderString(text, ctx) },
+    };
+  });
   const result: Record<string, unknown> = { messages };
   if (prompt.description !== undefined) result.description = prompt.description;
   return { result: JSON.stringify(result) };
@@ -204,6 +211,11 @@ function reply(mcp: McpAnswer, name: string, method: string, params: unknown, co
       const resource = mcp.resources?.find((r) => r.uri === p.uri);
       if (resource === undefined) {
         return { error: { code: RESOURCE_NOT_FOUND, message: 'Resource not found', data: { uri: p.uri } } };
+      }
+      if (resource.contents !== undefined) {
+        // MCP's own contents, as given; an item without a uri is the resource's.
+        const contents = resource.contents.map(({ uri, ...rest }) => ({ uri: uri ?? resource.uri, ...rest }));
+        return { result: JSON.stringify({ contents }) };
       }
       const content: Record<string, unknown> = { uri: resource.uri, text: resource.text };
       if (resource.mimeType !== undefined) content.mimeType = resource.mimeType;
