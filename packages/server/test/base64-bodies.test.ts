@@ -81,6 +81,9 @@ it('5 MiB bodyBase64 in a route, a queued answer and a delivery: stored, served 
       // Not asserted under 1 s: a 7 MB JSON body takes several synchronous passes (scan, parse,
       // base64 decode, store) that on a loaded 2-core machine hold the event loop 2-6 s (#49 report).
       const health = await watch.stop();
+      console.log(
+        `5 MiB bodies: health worst ${Math.round(health.worstMs)} ms over ${health.asks} asks, RSS ${health.rssBeforeMb.toFixed(0)} -> ${health.rssPeakMb.toFixed(0)} MB`,
+      );
       expect(health.asks).toBeGreaterThan(0);
       expect(health.rssPeakMb - health.rssBeforeMb, `RSS ${health.rssBeforeMb} -> ${health.rssPeakMb} MB`).toBeLessThan(
         400,
