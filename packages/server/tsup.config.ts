@@ -32,7 +32,8 @@ export default defineConfig([
   {
     entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
     format: ['esm'],
-    dts: { entry: { index: 'src/index.ts' }, compilerOptions: { composite: false, customConditions: [] } },
+    // JavaScript only: the declarations (dist/types/) are built for packing, by scripts/build-types.mjs.
+    dts: false,
     clean: true,
     sourcemap: true,
     target: 'node20',
