@@ -9,7 +9,7 @@
 // command); pnpm's and the build's output are shown only when they fail. Node built-ins
 // only: on a fresh clone this runs before anything is installed.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isBuilt, isInstalled, ROOT, writeInstallStamp } from './build-state.mjs';
 
@@ -43,10 +43,15 @@ function runPnpm(args) {
   });
 }
 
-/** The number of packages pnpm's summary says it added ("Packages: +466"), or undefined. */
-export function addedPackages(output) {
-  const match = /^Packages: \+(\d+)/m.exec(output);
-  return match ? Number(match[1]) : undefined;
+/** How many packages node_modules holds: the entries of pnpm's virtual store (node_modules/.pnpm). */
+function installedPackages() {
+  try {
+    return readdirSync(join(ROOT, 'node_modules', '.pnpm')).filter(
+      (entry) => entry !== 'node_modules' && entry !== 'lock.yaml',
+    ).length;
+  } catch {
+    return 0;
+  }
 }
 
 function seconds(since) {
@@ -72,8 +77,7 @@ export async function ready({ filters, packages, what, say, fail }) {
     const result = await runPnpm(['install', '--frozen-lockfile', ...filters.flatMap((f) => ['--filter', f])]);
     if (!result.ok) fail(`pnpm install failed (${result.code}); its output is above`, result.output);
     writeInstallStamp(filters);
-    const added = addedPackages(result.output);
-    say(`installed ${added === undefined ? 'the' : `${added}`} packages in ${seconds(started)}`);
+    say(`installed: ${installedPackages()} packages in node_modules, in ${seconds(started)}`);
   }
   for (const pkg of stale) {
     say(`building ${pkg.name} …`);
