@@ -61,7 +61,7 @@ function seconds(since) {
 /**
  * Installs (if needed) what `filters` select and builds the stale ones of `packages`
  * ({ name, dir }, in build order). `say` prints a line; `fail` prints pnpm's output and a
- * last line, and does not return.
+ * last line, and does not return. Returns whether it installed or built anything.
  */
 export async function ready({ filters, packages, what, say, fail }) {
   const install = !isInstalled(filters);
@@ -84,4 +84,5 @@ export async function ready({ filters, packages, what, say, fail }) {
     const result = await runPnpm(['--filter', pkg.name, 'run', 'build']);
     if (!result.ok) fail(`the build of ${pkg.name} failed (${result.code}); its output is above`, result.output);
   }
+  return install || stale.length > 0;
 }

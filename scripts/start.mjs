@@ -7,7 +7,8 @@
 // on (bun, deno), the examples, nor the server tests' own tools (@mockpoint/server-test,
 // packages/server/test/package.json). `pnpm test` installs the rest. Builds JavaScript only:
 // the daemon reads no type declaration (scripts/build-types.mjs builds them for packing).
-import { DAEMON_FILTER, DAEMON_PACKAGES } from './build-state.mjs';
+import { join } from 'node:path';
+import { DAEMON_FILTER, DAEMON_PACKAGES, ROOT } from './build-state.mjs';
 import { ready } from './ready.mjs';
 
 // On stderr: `pnpm -s mockpoint export > file.json` (the same script) keeps stdout for the command.
@@ -21,4 +22,7 @@ function fail(message, output = '') {
   process.exit(1);
 }
 
-await ready({ filters: [DAEMON_FILTER], packages: DAEMON_PACKAGES, what: 'the daemon', say, fail });
+if (await ready({ filters: [DAEMON_FILTER], packages: DAEMON_PACKAGES, what: 'the daemon', say, fail })) {
+  // Built: the CLI runs without pnpm from now on, in any folder (pnpm's script only runs inside the clone).
+  say(`built; the mockpoint command, from any folder: node ${join(ROOT, 'packages', 'server', 'bin', 'mockpoint.js')}`);
+}
