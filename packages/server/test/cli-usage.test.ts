@@ -108,7 +108,16 @@ describe('help', () => {
   it('send --help names --url, and --daemon as its alias', async () => {
     const run = await runCli({ args: ['send', '--help'] });
     expect(run.stdout).toMatch(/^ {2}--url <url> +send through this mockpoint daemon/m);
-    expect(run.stdout).toContain('(--daemon <url> is the same)');
+    expect(run.stdout).toContain('(--daemon <url> is the same');
+    // Every other command that talks to a daemon falls back to MOCKPOINT_URL: send says it does not.
+    expect(run.stdout).toMatch(/MOCKPOINT_URL is not read/);
+  });
+
+  it('import --help prints its --json line whole (a " | " inside a text is text)', async () => {
+    const run = await runCli({ args: ['import', '--help'] });
+    expect(run.stdout).toMatch(
+      /^ {2}--json +print \{ kind, name, leftOut, mockFile \| applied \} as JSON on standard output$/m,
+    );
   });
 });
 
