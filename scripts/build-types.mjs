@@ -14,10 +14,10 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The packages whose declarations are published, in build order. */
-export const TYPED_PACKAGES = ['packages/core', 'packages/vitest-plugin', 'packages/server'];
+const TYPED_PACKAGES = ['packages/core', 'packages/vitest-plugin', 'packages/server'];
 
 /** Builds the declarations of `dirs` (relative to the root, in TYPED_PACKAGES' order); throws with tsc's output. */
-export function buildTypes(dirs = TYPED_PACKAGES) {
+function buildTypes(dirs = TYPED_PACKAGES) {
   const tsc = createRequire(join(ROOT, 'package.json')).resolve('typescript/bin/tsc');
   for (const dir of TYPED_PACKAGES.filter((d) => dirs.includes(d))) {
     const out = join(ROOT, dir, 'dist', 'types');
