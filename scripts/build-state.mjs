@@ -4,7 +4,8 @@
 // as dist/.build-stamp. `start` rebuilds only the packages whose stamp is stale.
 //
 // The install stamp (node_modules/.mockpoint-install-stamp) is the hash of the
-// pnpm-lock.yaml last installed, written by the root postinstall.
+// pnpm-lock.yaml last installed and what that install covered: `all` (written by the root
+// postinstall, after a whole install) or the `--filter`s of scripts/ready.mjs's install.
 //
 // Usage: node ../../scripts/build-state.mjs stamp   (end of a package's build, from its directory)
 //        node scripts/build-state.mjs installed      (root postinstall)
@@ -28,6 +29,18 @@ export const DAEMON_PACKAGES = [
   { name: '@mockpoint/core', dir: join(ROOT, 'packages', 'core') },
   { name: '@mockpoint/web', dir: join(ROOT, 'packages', 'web') },
   { name: '@mockpoint/server', dir: join(ROOT, 'packages', 'server') },
+];
+
+/**
+ * What `pnpm tarballs` installs: the published packages (the daemon and the Vitest plugin)
+ * with the workspace packages they build from; not the runtime contract's runtimes.
+ */
+export const PACK_FILTERS = [DAEMON_FILTER, '@mockpoint/vitest...'];
+
+/** What the published packages are built from, in build order. */
+export const PACK_PACKAGES = [
+  ...DAEMON_PACKAGES,
+  { name: '@mockpoint/vitest', dir: join(ROOT, 'packages', 'vitest-plugin') },
 ];
 const SHARED_INPUTS = ['tsconfig.base.json', 'pnpm-lock.yaml'];
 // Not build inputs: tests, docs, outputs and caches (dot-directories such as tsc -b's .tsbuild).
@@ -103,13 +116,21 @@ export function lockHash(root = ROOT) {
     .digest('hex');
 }
 
-/** True when node_modules was installed from the current lockfile. */
-export function isInstalled() {
-  return existsSync(INSTALL_STAMP) && readFileSync(INSTALL_STAMP, 'utf8').trim() === lockHash();
+/**
+ * True when node_modules was installed from the current lockfile, by a whole install or one
+ * that covered every one of `filters` (a stamp without a scope: the daemon's only).
+ */
+export function isInstalled(filters = [DAEMON_FILTER]) {
+  if (!existsSync(INSTALL_STAMP)) return false;
+  const [hash, scope = DAEMON_FILTER] = readFileSync(INSTALL_STAMP, 'utf8').trim().split('\n');
+  if (hash !== lockHash()) return false;
+  const covered = scope.split(' ');
+  return covered.includes('all') || filters.every((filter) => covered.includes(filter));
 }
 
-export function writeInstallStamp() {
-  if (existsSync(join(ROOT, 'node_modules'))) writeFileSync(INSTALL_STAMP, `${lockHash()}\n`);
+/** After an install of `filters` (or of everything), from the current lockfile. */
+export function writeInstallStamp(filters = ['all']) {
+  if (existsSync(join(ROOT, 'node_modules'))) writeFileSync(INSTALL_STAMP, `${lockHash()}\n${filters.join(' ')}\n`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

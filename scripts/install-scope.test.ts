@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script without type declarations
-import { DAEMON_FILTER, DAEMON_PACKAGES, ROOT } from './build-state.mjs';
+import { DAEMON_FILTER, DAEMON_PACKAGES, PACK_FILTERS, PACK_PACKAGES, ROOT } from './build-state.mjs';
 
 interface Manifest {
   name: string;
@@ -61,8 +61,8 @@ function snapshots(): Map<string, string[]> {
   return result;
 }
 
-/** The lockfile's importer section of `dir`: each dependency as name@resolved version. */
-function importerDeps(dir: string): string[] {
+/** The lockfile's importer section of `dir`: each dependency as name@resolved version (only `dependencies:` with `production`). */
+function importerDeps(dir: string, production = false): string[] {
   const start = LOCK.indexOf(`\n  ${dir}:\n`);
   const rest = LOCK.slice(start + 1)
     .split('\n')
@@ -70,7 +70,10 @@ function importerDeps(dir: string): string[] {
   const end = rest.findIndex((line) => /^ {0,2}\S/.test(line));
   const block = rest.slice(0, end);
   const deps: string[] = [];
+  let section = '';
   for (let i = 0; i < block.length; i++) {
+    section = /^ {4}(\w+):$/.exec(block[i] as string)?.[1] ?? section;
+    if (production && section !== 'dependencies') continue;
     const name = /^ {6}('?[^:']+'?):$/.exec(block[i] as string);
     const version = /^ {8}version: (\S+)$/.exec(block[i + 2] ?? '') ?? /^ {8}version: (\S+)$/.exec(block[i + 1] ?? '');
     if (name && version && !(version[1] as string).startsWith('link:')) {
@@ -80,10 +83,9 @@ function importerDeps(dir: string): string[] {
   return deps;
 }
 
-/** The workspace packages the start filter selects: the daemon and its workspace dependencies. */
-function selectedDirs(): string[] {
+/** The workspace packages `filters` select (by default start's): each package and its workspace dependencies. */
+function selectedDirs(filters: string[] = [DAEMON_FILTER]): string[] {
   const byName = new Map(workspaceDirs().map((dir) => [manifest(dir).name, dir]));
-  const root = (DAEMON_FILTER as string).replace(/\.\.\.$/, '');
   const seen = new Set<string>();
   const visit = (name: string) => {
     const dir = byName.get(name);
@@ -94,15 +96,29 @@ function selectedDirs(): string[] {
       if (spec.startsWith('workspace:')) visit(dep);
     }
   };
-  visit(root);
+  for (const filter of filters) visit(filter.replace(/\.\.\.$/, ''));
   return ['.', ...seen];
 }
 
-/** Every package (name@version) that installing `dirs` installs. */
+/** Every package (name@version) that installing `dirs` installs (their `dependencies:` alone with `production`). */
+function installedIds(dirs: string[], production = false): Set<string> {
+  const graph = snapshots();
+  const queue = dirs.flatMap((dir) => importerDeps(dir, production));
+  const seen = new Set<string>();
+  while (queue.length > 0) {
+    const id = queue.pop() as string;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    for (const dep of graph.get(id) ?? []) queue.push(dep);
+  }
+  return seen;
+}
+
+/** Every package (name) that installing `dirs` installs. */
 function installed(dirs: string[]): Set<string> {
   const graph = snapshots();
   const names = new Set<string>();
-  const queue = dirs.flatMap(importerDeps);
+  const queue = dirs.flatMap((dir) => importerDeps(dir));
   const seen = new Set<string>();
   while (queue.length > 0) {
     const id = queue.pop() as string;
@@ -186,5 +202,109 @@ describe('bins', () => {
       expect(bin, bin).not.toMatch(/(^|\/)dist\//);
       expect(existsSync(join(ROOT, bin)), bin).toBe(true);
     }
+  });
+});
+
+/** The `engines.node` range of each package of the lockfile (name@version, without peers). */
+function nodeEngines(): Map<string, string> {
+  const section = LOCK.slice(LOCK.indexOf('\npackages:\n'), LOCK.indexOf('\nsnapshots:\n'));
+  const result = new Map<string, string>();
+  for (const match of section.matchAll(/^ {2}'?([^\s']+)'?:\n(?: {4}.*\n)*? {4}engines: \{node: '?([^'}]+)'?\}/gm)) {
+    result.set(match[1] as string, match[2] as string);
+  }
+  return result;
+}
+
+/** Whether Node `version` (x.y.z) is inside an npm `engines.node` range of the forms the lockfile holds. */
+function admits(range: string, version: string): boolean {
+  const parse = (v: string) =>
+    v
+      .replace(/^v/, '')
+      .split('.')
+      .map((n) => Number(n) || 0);
+  const compare = (a: number[], b: number[]) => {
+    for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
+    return 0;
+  };
+  const v = parse(version);
+  return range.split('||').some((set) =>
+    set
+      .trim()
+      .replace(/([<>=^~]+)\s+/g, '$1')
+      .split(/\s+/)
+      .every((comparator) => {
+        const [, op = '', bound = ''] = /^([<>=^~]*)(.+)$/.exec(comparator) ?? [];
+        const b = parse(bound);
+        const parts = bound.split('.').length;
+        if (op === '>=') return compare(v, b) >= 0;
+        if (op === '>') return compare(v, b) > 0;
+        if (op === '<=') return compare(v, b) <= 0;
+        if (op === '<') return compare(v, b) < 0;
+        if (op === '^') return v[0] === b[0] && compare(v, b) >= 0;
+        if (op === '~') return v[0] === b[0] && v[1] === b[1] && compare(v, b) >= 0;
+        if (bound === '*' || bound === 'x') return true;
+        return v.slice(0, parts).join('.') === b.slice(0, parts).join('.');
+      }),
+  );
+}
+
+describe('what pnpm tarballs installs and packs', () => {
+  it('only what the published packages build from: no other runtime (Bun, Deno, workerd), no server test tool', () => {
+    const rootPackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    // Not a whole `pnpm install` first: scripts/pack-packages.mjs installs PACK_FILTERS alone.
+    expect(rootPackage.scripts.tarballs).toBe('node scripts/pack-packages.mjs');
+    const dirs = selectedDirs(PACK_FILTERS as string[]);
+    const published = workspaceDirs().filter(
+      (dir) => dir.startsWith('packages/') && !(manifest(dir) as { private?: boolean }).private,
+    );
+    for (const dir of published) expect(dirs, dir).toContain(dir);
+    for (const pkg of PACK_PACKAGES as { dir: string }[]) expect(dirs).toContain(pkg.dir.slice(ROOT.length));
+    expect(dirs).not.toContain(SERVER_TESTS);
+    expect(dirs.filter((dir) => dir.startsWith('examples/') || dir === 'packages/runtime-contract')).toEqual([]);
+    const names = installed(dirs);
+    for (const name of [
+      'bun',
+      'deno',
+      '@oven/bun-linux-x64',
+      'miniflare',
+      'workerd',
+      '@octokit/openapi',
+      'playwright-core',
+    ])
+      expect(names.has(name), name).toBe(false);
+    for (const tool of ['tsup', 'typescript', 'esbuild', '@types/node', 'vitest'])
+      expect(names.has(tool), tool).toBe(true);
+  });
+
+  it('what the published packages install for a user all declare Node 20 (no EBADENGINE on Node 20.19 and later)', () => {
+    const published = workspaceDirs().filter(
+      (dir) => dir.startsWith('packages/') && !(manifest(dir) as { private?: boolean }).private,
+    );
+    expect(published.sort()).toEqual(['packages/core', 'packages/server', 'packages/vitest-plugin']);
+    const engines = nodeEngines();
+    expect(engines.size).toBeGreaterThan(100); // the parse found the lockfile's engines
+    const ids = installedIds(published, true);
+    expect(ids.size).toBeGreaterThan(20);
+    const refused = [...ids]
+      .map((id) => id.replace(/\(.*$/, ''))
+      .filter((id) => engines.has(id))
+      .flatMap((id) =>
+        ['20.19.0', process.versions.node]
+          .filter((node) => node.startsWith('20.') && !admits(engines.get(id) as string, node))
+          .map((node) => `${id} (node ${engines.get(id)}) refuses Node ${node}`),
+      );
+    expect(refused).toEqual([]);
+  });
+
+  it('the range check reads the lockfile forms', () => {
+    expect(admits('>=22.15.0', '20.19.0')).toBe(false);
+    expect(admits('^20.19.0 || >=22.12.0', '20.19.0')).toBe(true);
+    expect(admits('>=20.19.0 <22.0.0 || >=22.12.0 <23.0.0 || >=23.2.0', '20.20.2')).toBe(true);
+    expect(admits('>= 0.8', '20.19.0')).toBe(true);
+    expect(admits('18 || 20 || >=22', '20.19.0')).toBe(true);
+    expect(admits('18 || >=22', '20.19.0')).toBe(false);
+    expect(admits('>=20.18.1', '20.19.0')).toBe(true);
   });
 });

@@ -1,13 +1,17 @@
 // Packs every published package under packages/ (those not marked private) with
 // `pnpm pack`, which rewrites the workspace's `workspace:*` and `catalog:`
-// versions into real ones and applies each package's publishConfig. Needs the
-// packages built (the root `tarballs` script installs and builds first).
+// versions into real ones, applies each package's publishConfig and runs its
+// `prepack` (the type declarations: scripts/build-types.mjs). Run as a script (the root
+// `tarballs`), it first installs and builds, as far as needed, only what the published
+// packages build from (scripts/ready.mjs: not Bun, Deno, workerd nor the tests' tools).
 //
 // Usage: node scripts/pack-packages.mjs [destination]   (default: ./tarballs)
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PACK_FILTERS, PACK_PACKAGES } from './build-state.mjs';
+import { ready } from './ready.mjs';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The pnpm of the repository's `packageManager` field, through npx. */
@@ -38,5 +42,18 @@ export function packPublished(dest) {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const dest = resolve(process.argv[2] ?? join(ROOT, 'tarballs'));
+  const say = (message) => process.stderr.write(`tarballs: ${message}\n`);
+  await ready({
+    filters: PACK_FILTERS,
+    packages: PACK_PACKAGES,
+    what: 'the published packages',
+    say,
+    fail: (message, output = '') => {
+      if (output) process.stderr.write(output.endsWith('\n') ? output : `${output}\n`);
+      say(message);
+      process.exit(1);
+    },
+  });
+  say('building the type declarations and packing …');
   for (const file of packPublished(dest)) console.log(join(dest, file));
 }

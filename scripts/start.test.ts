@@ -136,25 +136,26 @@ describe('build stamps', () => {
 });
 
 describe('the CLI from a clone: pnpm mockpoint <command>', () => {
-  it('runs the built mockpoint with the arguments given, its output alone on stdout with -s', async () => {
-    const run = (args: string[]) =>
-      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-        const child = spawn('npx', ['-y', 'pnpm@10.34.9', '-s', 'mockpoint', ...args], {
-          cwd: ROOT,
-          stdio: ['ignore', 'pipe', 'pipe'],
-          env: terminalEnv(),
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (chunk) => {
-          stdout += chunk;
-        });
-        child.stderr.on('data', (chunk) => {
-          stderr += chunk;
-        });
-        child.once('error', reject);
-        child.once('close', (code) => resolve({ code, stdout, stderr }));
+  const run = (args: string[], cwd = ROOT) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn('npx', ['-y', 'pnpm@10.34.9', '-s', 'mockpoint', ...args], {
+        cwd,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: terminalEnv(),
       });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+      });
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      child.once('error', reject);
+      child.once('close', (code) => resolve({ code, stdout, stderr }));
+    });
+
+  it('runs the built mockpoint with the arguments given, its output alone on stdout with -s', async () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'packages', 'server', 'package.json'), 'utf8')) as {
       version: string;
     };
@@ -164,4 +165,15 @@ describe('the CLI from a clone: pnpm mockpoint <command>', () => {
     const help = await run(['tail', '--help']);
     expect(help.stdout).toMatch(/^Usage: mockpoint tail \[name\] \[options\]\n/);
   }, 240_000); // two npx + pnpm start-ups: over 30 s each on the shared 2-core machine
+
+  it("in the directory it was called from: a relative path is the caller's, not the clone root's", async () => {
+    // A folder inside the clone without a package.json (pnpm finds the root's script from there).
+    mkdirSync(join(ROOT, '.tmp'), { recursive: true });
+    const dir = mkdtempSync(join(ROOT, '.tmp', 'mockpoint-cwd-'));
+    temps.push(dir);
+    writeFileSync(join(dir, 'here.yaml'), 'version: 1\nendpoints:\n  - name: here\n    data: { from: caller }\n');
+    const result = await run(['validate', './here.yaml'], dir);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/here\.yaml: ok/);
+  }, 120_000);
 });

@@ -16,7 +16,8 @@ export default defineConfig({
     files: 'src/files/index.ts',
   },
   format: ['esm'],
-  dts: { compilerOptions: { composite: false, customConditions: [] } },
+  // JavaScript only: the declarations (dist/types/) are built for packing, by scripts/build-types.mjs.
+  dts: false,
   clean: true,
   sourcemap: true,
   target: 'node20',

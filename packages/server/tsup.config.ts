@@ -32,10 +32,8 @@ export default defineConfig([
   {
     entry: { index: 'src/index.ts', cli: 'src/cli.ts', 'proxy-env': 'src/proxy-env.ts' },
     format: ['esm'],
-    dts: {
-      entry: { index: 'src/index.ts', 'proxy-env': 'src/proxy-env.ts' },
-      compilerOptions: { composite: false, customConditions: [] },
-    },
+    // JavaScript only: the declarations (dist/types/) are built for packing, by scripts/build-types.mjs.
+    dts: false,
     clean: true,
     sourcemap: true,
     target: 'node20',

@@ -11,7 +11,8 @@ export default defineConfig({
     'intercept-setup': 'src/intercept-setup.ts',
   },
   format: ['esm'],
-  dts: { compilerOptions: { composite: false, customConditions: [] } },
+  // JavaScript only: the declarations (dist/types/) are built for packing, by scripts/build-types.mjs.
+  dts: false,
   clean: true,
   sourcemap: true,
   target: 'node20',

@@ -4,8 +4,11 @@
 // command's help is aligned and names the environment variables it reads, `tail`
 // honours MOCKPOINT_URL and says where and how it retries, `send --url` (alias
 // `--daemon`), and a busy port is named by the one address that was busy.
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../src/commands/command-list.js';
 import { type CliProcess, killAll, removeTempDirs, runCli, spawnCli, startDaemon } from './helpers/daemon.js';
@@ -108,7 +111,16 @@ describe('help', () => {
   it('send --help names --url, and --daemon as its alias', async () => {
     const run = await runCli({ args: ['send', '--help'] });
     expect(run.stdout).toMatch(/^ {2}--url <url> +send through this mockpoint daemon/m);
-    expect(run.stdout).toContain('(--daemon <url> is the same)');
+    expect(run.stdout).toContain('(--daemon <url> is the same');
+    // Every other command that talks to a daemon falls back to MOCKPOINT_URL: send says it does not.
+    expect(run.stdout).toMatch(/MOCKPOINT_URL is not read/);
+  });
+
+  it('import --help prints its --json line whole (a " | " inside a text is text)', async () => {
+    const run = await runCli({ args: ['import', '--help'] });
+    expect(run.stdout).toMatch(
+      /^ {2}--json +print \{ kind, name, leftOut, mockFile \| applied \} as JSON on standard output$/m,
+    );
   });
 });
 
@@ -138,6 +150,25 @@ describe('tail and its daemon', () => {
     tail.child.kill('SIGINT');
     expect((await tail.exited).code).toBe(0);
   });
+});
+
+describe('export and apply with no daemon', () => {
+  it.each([['export'], ['apply']])(
+    'mockpoint %s says no daemon answered and what to do, not only "fetch failed"',
+    async (name) => {
+      const port = await closedPort();
+      const url = `http://127.0.0.1:${port}`;
+      const file = join(mkdtempSync(join(tmpdir(), 'mockpoint-nodaemon-')), 'mockpoint.yaml');
+      writeFileSync(file, 'version: 1\nendpoints: []\n');
+      const run = await runCli({ args: name === 'apply' ? ['apply', file, '--url', url] : ['export', '--url', url] });
+      expect(run.code).toBe(1);
+      expect(oneLine(run)).toMatch(
+        new RegExp(
+          `no mockpoint daemon answered at http://127\\.0\\.0\\.1:${port} .*start one .*--url or MOCKPOINT_URL`,
+        ),
+      );
+    },
+  );
 });
 
 describe('send through a daemon', () => {

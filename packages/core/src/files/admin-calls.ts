@@ -45,10 +45,22 @@ async function call(
     response = await send(new Request(url, { method, headers, body }));
   } catch (error) {
     if ((error as { code?: unknown }).code !== undefined && error instanceof MockpointError) throw error;
-    throw new MockpointError('UNEXPECTED_RESPONSE', `${method} ${url} failed: ${(error as Error).message}`, {
-      cause: error,
-      status: 502,
-    });
+    // No answer at all (Node's bare "fetch failed"): say why, and what to do about it.
+    const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+    const own = (error as { code?: unknown }).code;
+    const reason =
+      typeof cause?.code === 'string'
+        ? cause.code
+        : typeof own === 'string'
+          ? own
+          : typeof cause?.message === 'string'
+            ? cause.message
+            : (error as Error).message;
+    throw new MockpointError(
+      'CONNECTION_FAILED',
+      `no mockpoint daemon answered at ${target.url} (${method} ${path}: ${reason}): start one (mockpoint, or npx -y pnpm@10.34.9 start in a clone), or give its address with --url or MOCKPOINT_URL`,
+      { cause: error, status: 502 },
+    );
   }
   const text = await response.text();
   if (response.ok) return text;

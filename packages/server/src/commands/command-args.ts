@@ -110,6 +110,9 @@ export const DAEMON_OPTIONS = `
 --token <token> | ${SETTINGS.adminToken.env} | the admin token, when the daemon requires one
 `;
 
+/** An environment variable's name, as a help row's middle cell. */
+const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
+
 /**
  * The rows of a help block: one option a line, `flag | text` or `flag | VARIABLE | text` (the
  * environment variable it falls back to; no flag: a variable the command reads); a line
@@ -119,11 +122,13 @@ function optionRows(block: string): OptionRow[] {
   const rows: OptionRow[] = [];
   for (const line of block.split('\n')) {
     if (line.trim() === '') continue;
-    const cells = line.split(' | ').map((cell) => cell.trim());
-    const [flag = '', ...rest] = cells;
+    const [flag = '', ...rest] = line.split(' | ').map((cell) => cell.trim());
+    // A middle cell is a variable only when it reads as one: the text may itself hold ' | '.
+    const env = rest.length >= 2 && ENV_NAME.test(rest[0] as string) ? (rest.shift() as string) : '';
+    const text = rest.join(' | ');
     const last = rows.at(-1);
-    if (flag === '' && rest.length === 1 && last !== undefined) last.text.push(rest[0] as string);
-    else rows.push({ flag, env: rest.length === 2 ? (rest[0] as string) : '', text: [rest.at(-1) ?? ''] });
+    if (flag === '' && env === '' && last !== undefined) last.text.push(text);
+    else rows.push({ flag, env, text: [text] });
   }
   return rows;
 }

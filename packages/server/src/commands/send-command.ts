@@ -42,7 +42,8 @@ ${optionsHelp(`
 --retry <schedule>     | "standard", or delays in ms before each retry, e.g. 100,1000
 --timeout <ms>         | per attempt (default 15000)
 --url <url>            | send through this mockpoint daemon instead of from here
-                       | (--daemon <url> is the same)
+                       | (--daemon <url> is the same; MOCKPOINT_URL is not read:
+                       | without --url, send needs no daemon)
 --token <token>        | ${SETTINGS.adminToken.env} | the daemon's admin token, when it needs one
 --json                 | print the finished delivery as JSON
                        | ${SETTINGS.deliveryAllowHosts.env} | sent from here: the hosts it may reach besides loopback (as the daemon)
