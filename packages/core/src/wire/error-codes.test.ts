@@ -102,8 +102,9 @@ describe('the error registry', () => {
       }
     }
     // Answered outside any documented operation: a hang-up nobody sees, a bug, a path or method that is none,
-    // a chunked body offered with an upgrade (any path).
+    // a chunked body offered with an upgrade (any path), a CONNECT for TLS without --https (a proxy's, no path).
     const outside = new Set([
+      'HTTPS_NOT_ENABLED',
       'REQUEST_ABORTED',
       'INTERNAL',
       'ROUTE_NOT_FOUND',

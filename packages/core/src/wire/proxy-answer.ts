@@ -47,7 +47,7 @@ export const REDACTED = '<redacted>';
 
 /**
  * Headers never written to a recording (a proxy's, `mockpoint record`'s, a HAR
- * import's), whatever `redact` says (lower case): the one list.
+ * import), whatever `redact` says (lower case): the one list.
  */
 export const ALWAYS_REDACTED: readonly string[] = [
   'authorization',
