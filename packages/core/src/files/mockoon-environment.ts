@@ -505,7 +505,10 @@ function mergeFilters(a: RequestFilter, b: RequestFilter): RequestFilter | undef
     out.method = b.method;
   }
   if (b.path !== undefined) {
-    if (out.path !== undefined && out.path !== b.path) {
+    if (typeof out.path !== 'string' || typeof b.path !== 'string') {
+      if (out.path !== undefined && JSON.stringify(out.path) !== JSON.stringify(b.path)) return undefined;
+      out.path = b.path;
+    } else if (out.path !== undefined && out.path !== b.path) {
       // A literal path narrows the route's pattern when the pattern takes it.
       const narrowed = narrowPath(out.path, b.path) ?? narrowPath(b.path, out.path);
       if (narrowed === undefined) return undefined;

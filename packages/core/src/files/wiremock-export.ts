@@ -92,7 +92,11 @@ function requestOf(
   prefix: string,
 ): { request: Json; scenario?: [string, string] } | string {
   const request: Json = { method: match?.method?.toUpperCase() ?? 'ANY' };
-  Object.assign(request, urlOf(match?.path ?? '/*', prefix));
+  const path = match?.path ?? '/*';
+  if (typeof path !== 'string') {
+    if (!('matches' in path)) return 'a path that must not match a regular expression has no WireMock URL form';
+    request.urlPathPattern = `${prefix.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&')}(?:${path.matches})`;
+  } else Object.assign(request, urlOf(path, prefix));
   if (match === undefined) return { request };
   for (const key of ['graphql', 'signature', 'websocket'] as const) {
     if (match[key] !== undefined) return `match.${key} has no WireMock request matcher`;
