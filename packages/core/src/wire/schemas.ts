@@ -245,7 +245,10 @@ export function createSchemas(options: SchemaOptions = {}) {
     ])
     .superRefine((matcher, context) => {
       const problem = valueMatcherProblem(matcher);
-      if (problem !== undefined) context.addIssue({ code: 'custom', message: `pattern refused: ${problem}` });
+      if (problem !== undefined) {
+        // INVALID_MATCH wherever in the filter the pattern is (a header's, a query parameter's).
+        context.addIssue({ code: 'custom', message: `pattern refused: ${problem}`, params: { regex: true } });
+      }
     })
     .meta({
       title: 'ValueMatcher',
@@ -723,7 +726,9 @@ export function parseQueueBody(schemas: Schemas, body: unknown, limits: QueueLim
           ? 'delay'
           : field === 'match' && issue?.path[1] === 'state'
             ? 'setState'
-            : field;
+            : issue?.code === 'custom' && issue.params?.regex === true
+              ? 'match'
+              : field;
       const rule =
         (field === 'stream' ? undefined : FIELD_RULES[field]?.(maxDelayMs)) ??
         `${issue?.path.map(String).join('.')}: ${issue?.message ?? 'is invalid'}`;
