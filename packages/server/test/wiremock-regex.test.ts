@@ -4,7 +4,7 @@
 // and the same requests sent to both get the same status (and the same body where one answers).
 // A pattern RE2 cannot run leaves its mapping out, named.
 
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killAll, makeTempDir, removeTempDirs, runCli, startDaemon } from './helpers/daemon.js';
@@ -128,6 +128,18 @@ describe('WireMock regex matchers imported, side by side with WireMock 3.13.2', 
     expect(fromMockpoint).toEqual(fromWireMock);
     // Not vacuous: most requests are answered by a regex mapping.
     expect(fromWireMock.filter((seen) => seen.status !== 404).length).toBeGreaterThanOrEqual(10);
+    // And back: `mockpoint export --to wiremock` writes the regex form as WireMock's own matchers.
+    const exported = await runCli({
+      cwd: dir,
+      args: ['export', '--to', 'wiremock', '--url', daemon.url, '--names', 'wm', '--out', 'mappings.json'],
+    });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr.trim()).toBe(`mockpoint export: ${served.length} WireMock mapping(s) from 1 endpoint(s)`);
+    await wiremock.admin('DELETE', '/mappings');
+    await wiremock.admin('POST', '/mappings/import', readFileSync(join(dir, 'mappings.json'), 'utf8'));
+    const fromExported: Seen[] = [];
+    for (const request of REQUESTS) fromExported.push(await send(wiremock.url, request));
+    expect(fromExported).toEqual(fromMockpoint);
   });
 
   it('imports a file of one mapping as well as an array of mappings', async () => {
