@@ -49,6 +49,12 @@ export class RequestView implements FilterSubject {
     return this.#query;
   }
 
+  get rawQuery(): string {
+    const target = this.#request.target;
+    const q = target.indexOf('?');
+    return q === -1 ? '' : target.slice(q + 1);
+  }
+
   get headers(): Record<string, string> {
     this.#headers ??= headerRecord(this.#request.rawHeaders);
     return this.#headers;

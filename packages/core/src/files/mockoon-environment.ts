@@ -40,6 +40,7 @@ import { matchPathPattern, PathPatternError, parsePathPattern, splitPath } from 
 import { quoted } from '../wire/quoted.js';
 import { DEFAULT_MAX_DELAY_MS } from '../wire/record-defaults.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
+import { type ValueMatcher, valueMatcherProblem, valueMatches } from '../wire/value-pattern.js';
 import { IdSet, safeEncode, slugOf } from './import-ids.js';
 import type { LeftOut } from './left-out.js';
 import { MOCK_FILE_VERSION } from './mock-file-schema.js';
@@ -427,9 +428,7 @@ function ruleFilters(rule: MockoonRule, path: string): RuleFilters {
     return 'an inverted rule (invert) has no equivalent: a route matches what is, not what is not';
   if (operator === 'regex' || operator === 'regex_i') {
     const literal = operator === 'regex' && value !== undefined ? literalRegex(value) : undefined;
-    if (literal === undefined) {
-      return `operator ${operator} (${JSON.stringify((value ?? '').slice(0, 80))}): routes here match no regular expressions; only a literal one (^text$) is carried over, as equals`;
-    }
+    if (literal === undefined) return regexRuleFilters(target, modifier, operator === 'regex_i', value ?? '');
     value = literal;
   } else if (operator !== 'equals') {
     return `operator ${operator || '(none)'} has no equivalent (equals is carried over, and a literal regex)`;
@@ -489,6 +488,53 @@ function ruleFilters(rule: MockoonRule, path: string): RuleFilters {
   }
 }
 
+/**
+ * A `regex` / `regex_i` rule on a query parameter, a header or the whole body
+ * as the filter's regex form: Mockoon's `RegExp.test` finds the pattern
+ * anywhere, so it is wrapped in `(?s).*(?:…).*` (`(?is)` for `regex_i`).
+ */
+function regexRuleFilters(target: string, modifier: string, ignoreCase: boolean, source: string): RuleFilters {
+  const shown = `(${JSON.stringify(source.slice(0, 80))})`;
+  if (/\{\{/.test(source) || /\{\{/.test(modifier)) return 'a templated rule value or modifier is not carried over';
+  const regex: ValueMatcher = { matches: `(?${ignoreCase ? 'i' : ''}s).*(?:${source}).*` };
+  const problem = valueMatcherProblem(regex);
+  if (problem !== undefined) return `operator regex ${shown}: ${problem}`;
+  switch (target) {
+    case 'query':
+      if (!PLAIN_KEY.test(modifier))
+        return `query rule on ${JSON.stringify(modifier)}: only one plain parameter name is carried over`;
+      return [{ query: { [modifier]: regex } }];
+    case 'header':
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(modifier))
+        return `header rule on ${JSON.stringify(modifier)}: not a header name`;
+      return [{ headers: { [modifier.toLowerCase()]: regex } }];
+    case 'body':
+      if (modifier === '') return [{ bodyPatterns: [regex] }];
+      return `operator regex ${shown} on the body field ${JSON.stringify(modifier)}: only a regex over the whole body is carried over`;
+    default:
+      return `operator regex ${shown} on ${target || '(none)'}: only query, header and whole-body regexes are carried over`;
+  }
+}
+
+/**
+ * The path filter for Mockoon's `path`: Express matches routes ignoring case
+ * and a trailing `/`, so a path of literal segments (a trailing `*` too)
+ * becomes the regex form `(?i)/a/b/?`. A path with `:params` stays a pattern
+ * (its parameters are read by templates, in bodies and files alike), its
+ * literal segments compared case-sensitively.
+ */
+function caseless(path: string): string | ValueMatcher {
+  if (path.includes(':') || !/[A-Za-z]/.test(path)) return path;
+  if (
+    path.split('/').some((segment, index, all) => segment.includes('*') && (segment !== '*' || index < all.length - 1))
+  )
+    return path;
+  const segments = path
+    .split('/')
+    .map((segment) => (segment === '*' ? '.*' : segment.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&')));
+  return { matches: `(?i)${path === '/' ? '' : segments.join('/')}/?` };
+}
+
 function decodeOr(segment: string): string {
   try {
     return decodeURIComponent(segment);
@@ -505,7 +551,13 @@ function mergeFilters(a: RequestFilter, b: RequestFilter): RequestFilter | undef
     out.method = b.method;
   }
   if (b.path !== undefined) {
-    if (out.path !== undefined && out.path !== b.path) {
+    if (typeof out.path !== 'string' || typeof b.path !== 'string') {
+      // A literal path rule narrows a route's case-insensitive path (Mockoon checks both).
+      const narrows =
+        typeof b.path === 'string' && out.path !== undefined && valueMatches(out.path as ValueMatcher, b.path);
+      if (!narrows && out.path !== undefined && JSON.stringify(out.path) !== JSON.stringify(b.path)) return undefined;
+      out.path = b.path;
+    } else if (out.path !== undefined && out.path !== b.path) {
       // A literal path narrows the route's pattern when the pattern takes it.
       const narrowed = narrowPath(out.path, b.path) ?? narrowPath(b.path, out.path);
       if (narrowed === undefined) return undefined;
@@ -522,6 +574,7 @@ function mergeFilters(a: RequestFilter, b: RequestFilter): RequestFilter | undef
     }
     out[field] = merged;
   }
+  if (b.bodyPatterns !== undefined) out.bodyPatterns = [...(out.bodyPatterns ?? []), ...b.bodyPatterns].slice(0, 16);
   if (Object.hasOwn(b, 'body')) {
     if (!Object.hasOwn(out, 'body')) out.body = b.body;
     else {
@@ -730,6 +783,14 @@ class Converter {
       this.out(where, 'a WebSocket route is not carried over (write a websocket answer: docs/websocket.md)');
       return;
     }
+    // Express's optional last parameter (`/users/:id?`): a route without it and one with it.
+    const optional = /^(.*?)\/?:([A-Za-z_$][A-Za-z0-9_$]*)\?$/.exec(endpoint);
+    if (optional !== null && route.type !== 'crud') {
+      const [, before = '', name = ''] = optional;
+      this.convertRoute({ ...route, endpoint: `${before}/:${name}`.replace(/^\//, '') }, prefix);
+      this.convertRoute({ ...route, endpoint: before }, prefix);
+      return;
+    }
     const path = pathOf(prefix, endpoint);
     if (typeof path !== 'string') {
       this.out(where, path.why);
@@ -749,7 +810,7 @@ class Converter {
       this.out(where, 'the route has no HTTP method (Mockoon answers no request with it)');
       return;
     }
-    const match: RequestFilter = { path };
+    const match: RequestFilter = { path: caseless(path) };
     if (method !== 'all') match.method = method.toUpperCase();
     const defaultIndex = Math.max(
       0,
@@ -810,7 +871,7 @@ class Converter {
     const or = response.rulesOperator === 'OR';
     let alternatives: RequestFilter[] = or ? [] : [match];
     for (const [ruleIndex, rule] of rules.entries()) {
-      const filters = ruleFilters(rule ?? {}, match.path as string);
+      const filters = ruleFilters(rule ?? {}, typeof match.path === 'string' ? match.path : '');
       if (typeof filters === 'string') {
         const ruleWhat = `${what} rule ${ruleIndex + 1} (${str(rule?.target) || '?'} ${JSON.stringify(str(rule?.modifier))})`;
         if (or) {

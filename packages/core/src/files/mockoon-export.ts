@@ -21,6 +21,7 @@
 import { base64Bytes } from '../wire/base64.js';
 import { JsonText, jsonTextOf, stringifyExact } from '../wire/json-text.js';
 import type { Route } from '../wire/route.js';
+import type { ValueMatcher } from '../wire/value-pattern.js';
 import { slugOf } from './import-ids.js';
 import type { LeftOut } from './left-out.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
@@ -65,8 +66,9 @@ const QUERY_KEY = /^[A-Za-z0-9_-]+$/;
 const PLAIN_SEGMENT = /^(?:[A-Za-z0-9._~-]+|:[A-Za-z_][A-Za-z0-9_]*)$/;
 
 /** A path pattern as a Mockoon route's `endpoint` (no leading slash), or why it cannot be one. */
-function endpointOf(path: string | undefined, prefix: string): string | { why: string } {
+function endpointOf(path: string | ValueMatcher | undefined, prefix: string): string | { why: string } {
   if (path === undefined) return { why: 'a route for every path: a Mockoon route has one path' };
+  if (typeof path !== 'string') return { why: 'a regular-expression path: not carried over to a Mockoon route path' };
   const segments = path.split('/').slice(1).filter(Boolean);
   for (const segment of segments) {
     if (segment === '*') return { why: 'a trailing * is not carried over (Express reads it its own way)' };
@@ -94,13 +96,18 @@ function rulesOf(match: Route['match']): Json[] | string {
   for (const key of ['graphql', 'signature', 'websocket', 'state'] as const) {
     if (match[key] !== undefined) return `match.${key} has no Mockoon rule`;
   }
+  if (match.url !== undefined || match.bodyPatterns !== undefined) return 'a regular expression: not carried over';
   for (const [key, value] of Object.entries(match.query ?? {})) {
+    if (typeof value === 'object' && !Array.isArray(value)) return 'a regular expression: not carried over';
     if (Array.isArray(value)) return `query ${JSON.stringify(key)} repeated: a Mockoon rule compares one value`;
     // Mockoon reads a rule's modifier as a path into the parsed query (`a.b`, `a[0]`, `$…`).
     if (!QUERY_KEY.test(key)) return `query ${JSON.stringify(key)}: Mockoon would read the name as a path`;
     rules.push(rule('query', key, value));
   }
-  for (const [name, value] of Object.entries(match.headers ?? {})) rules.push(rule('header', name, value));
+  for (const [name, value] of Object.entries(match.headers ?? {})) {
+    if (typeof value !== 'string') return 'a regular expression: not carried over';
+    rules.push(rule('header', name, value));
+  }
   if (Object.hasOwn(match, 'body')) {
     if (typeof match.body !== 'string') return 'a JSON body subset: Mockoon compares one field at a time, as text';
     rules.push(rule('body', '', match.body));

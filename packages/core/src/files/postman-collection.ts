@@ -438,7 +438,9 @@ export function postmanMockFile(text: string, options: PostmanImportOptions): Po
   // A literal path before a pattern that would take it too (`/users/404` before `/users/:id`), as Postman's
   // mock server prefers the closest match; otherwise the collection's order.
   const params = (route: Route) =>
-    (route.match?.path ?? '').split('/').filter((segment) => segment.startsWith(':')).length;
+    (typeof route.match?.path === 'string' ? route.match.path : '')
+      .split('/')
+      .filter((segment) => segment.startsWith(':')).length;
   const routes = converter.routes.map((route, index) => ({ route, index }));
   routes.sort((a, b) => params(a.route) - params(b.route) || a.index - b.index);
   converter.routes.splice(0, converter.routes.length, ...routes.map(({ route }) => route));

@@ -92,7 +92,17 @@ function requestOf(
   prefix: string,
 ): { request: Json; scenario?: [string, string] } | string {
   const request: Json = { method: match?.method?.toUpperCase() ?? 'ANY' };
-  Object.assign(request, urlOf(match?.path ?? '/*', prefix));
+  const path = match?.path ?? '/*';
+  const quotedPrefix = prefix.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
+  if (match?.url !== undefined) {
+    // WireMock's urlPattern is the same regex over the path and query (below the prefix here).
+    if (match.path !== undefined || !('matches' in match.url))
+      return 'a url regular expression beside a path, or one that must not match, has no WireMock URL form';
+    request.urlPattern = `${quotedPrefix}(?:${match.url.matches})`;
+  } else if (typeof path !== 'string') {
+    if (!('matches' in path)) return 'a path that must not match a regular expression has no WireMock URL form';
+    request.urlPathPattern = `${quotedPrefix}(?:${path.matches})`;
+  } else Object.assign(request, urlOf(path, prefix));
   if (match === undefined) return { request };
   for (const key of ['graphql', 'signature', 'websocket'] as const) {
     if (match[key] !== undefined) return `match.${key} has no WireMock request matcher`;
@@ -101,17 +111,26 @@ function requestOf(
     request.queryParameters = Object.fromEntries(
       Object.entries(match.query).map(([key, value]) => [
         key,
-        Array.isArray(value) ? { hasExactly: value.map((item) => ({ equalTo: item })) } : { equalTo: value },
+        Array.isArray(value)
+          ? { hasExactly: value.map((item) => ({ equalTo: item })) }
+          : typeof value === 'string'
+            ? { equalTo: value }
+            : value, // the regex form is WireMock's own: { matches } / { doesNotMatch }
       ]),
     );
   }
   if (match.headers !== undefined) {
     request.headers = Object.fromEntries(
-      Object.entries(match.headers).map(([name, value]) => [name, { equalTo: value }]),
+      Object.entries(match.headers).map(([name, value]) => [
+        name,
+        typeof value === 'string' ? { equalTo: value } : value,
+      ]),
     );
   }
+  if (match.bodyPatterns !== undefined) request.bodyPatterns = [...match.bodyPatterns];
   if (Object.hasOwn(match, 'body')) {
     request.bodyPatterns = [
+      ...((request.bodyPatterns as Json[] | undefined) ?? []),
       typeof match.body === 'string'
         ? { equalTo: match.body }
         : { equalToJson: match.body instanceof JsonText ? match.body.value() : match.body, ignoreExtraElements: true },

@@ -8,11 +8,11 @@
  * What a route expresses is carried over exactly (method, literal paths, query
  * and header values, exact and JSON bodies, status, headers, body bytes,
  * delays, faults, scenarios as state machines); what it does not is listed in
- * `skipped` with the reason, never dropped silently. Regular expressions are
- * never run: a `urlPattern` / `urlPathPattern` made of literal segments,
- * one-segment classes (`[^/]+`, `[0-9]+`, `\d+`) and a trailing `.*` becomes a
- * path pattern (a class becomes a `:param`, which takes any one segment: said
- * so); any other pattern leaves its mapping out.
+ * `skipped` with the reason, never dropped silently. Regular expressions
+ * (`urlPattern`, `urlPathPattern`, `matches` / `doesNotMatch` on a query
+ * parameter, a header or the body) become the filter's regex form, run by RE2
+ * in linear time; a pattern RE2 cannot run (lookaround, backreferences, …)
+ * leaves its mapping out, named with the construct.
  *
  * @module
  */
@@ -26,6 +26,7 @@ import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
 import { quoted } from '../wire/quoted.js';
 import { DEFAULT_MAX_DELAY_MS } from '../wire/record-defaults.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
+import { isValueMatcher, type ValueMatcher, valueMatcherProblem } from '../wire/value-pattern.js';
 import type { LeftOut } from './left-out.js';
 import { type MockFile, parseMockFile } from './parse-mock-file.js';
 
@@ -108,7 +109,15 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Whether `text` is plainly WireMock: `{ "mappings": [...] }` or one `{ request, response }` mapping. */
+/** Whether `value` is one WireMock mapping: `{ request, response }` objects. */
+function isMapping(value: unknown): boolean {
+  return isObject(value) && isObject(value.request) && isObject(value.response);
+}
+
+/**
+ * Whether `text` is plainly WireMock: `{ "mappings": [...] }`, one
+ * `{ request, response }` mapping, or an array of them.
+ */
 export function isWireMock(text: string): boolean {
   let value: unknown;
   try {
@@ -116,6 +125,7 @@ export function isWireMock(text: string): boolean {
   } catch {
     return false;
   }
+  if (Array.isArray(value)) return value.length > 0 && value.every(isMapping);
   if (!isObject(value)) return false;
   if (Array.isArray(value.mappings)) return true;
   return isObject(value.request) && isObject(value.response);
@@ -157,6 +167,15 @@ function mappingsOf(file: WireMockFile, order: { next: number }): Mapping[] {
       order: order.next++,
     }));
   }
+  if (Array.isArray(value)) {
+    const texts = scanned.elements ?? [];
+    return value.map((mapping, index) => ({
+      value: isObject(mapping) ? mapping : {},
+      ...(isObject(mapping) && { jsonBody: jsonBodyText(texts[index] as string) }),
+      where: `${file.file} [${index}]`,
+      order: order.next++,
+    }));
+  }
   if (isObject(value) && isObject(value.request) && isObject(value.response)) {
     return [{ value, jsonBody: jsonBodyText(file.text), where: file.file, order: order.next++ }];
   }
@@ -171,90 +190,6 @@ function labelOf(mapping: Mapping): string {
   const { name, id, uuid } = mapping.value;
   const named = typeof name === 'string' ? name : typeof id === 'string' ? id : typeof uuid === 'string' ? uuid : '';
   return `mapping ${named === '' ? mapping.where : `"${named.slice(0, 80)}" (${mapping.where})`}`;
-}
-
-/** A regex's literal text when it has no special character but escaped punctuation, else `undefined`. */
-function regexLiteral(source: string): string | undefined {
-  let out = '';
-  for (let i = 0; i < source.length; i++) {
-    const ch = source[i] as string;
-    if (ch === '\\') {
-      const next = source[++i];
-      if (next === undefined || /[A-Za-z0-9]/.test(next)) return undefined;
-      out += next;
-    } else if ('.*+?()[]{}|^$'.includes(ch)) return undefined;
-    else out += ch;
-  }
-  return out;
-}
-
-/** One-segment classes a `:param` stands for; `[^/]+` exactly, the others loosened. */
-const SEGMENT_CLASS = /^(\[\^\/\]|\[[^\]/]+\]|\\d|\\w)\+$/;
-
-/** The regex's top-level segments split on `/` (never inside a class), or `undefined` when it has a group or alternation. */
-function regexSegments(source: string): string[] | undefined {
-  const segments: string[] = [];
-  let current = '';
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const ch = source[i] as string;
-    if (ch === '\\') {
-      current += ch + (source[++i] ?? '');
-      continue;
-    }
-    if (inClass) {
-      if (ch === ']') inClass = false;
-      current += ch;
-      continue;
-    }
-    if (ch === '[') inClass = true;
-    else if (ch === '(' || ch === ')' || ch === '|') return undefined;
-    if (ch === '/') {
-      segments.push(current);
-      current = '';
-    } else current += ch;
-  }
-  segments.push(current);
-  return segments;
-}
-
-/**
- * A path pattern for a URL regex (WireMock matches the whole URL), and what it
- * loosens; or why none can stand for it.
- */
-function regexPath(source: string, withQuery: boolean): { path: string; loosened: string[] } | string {
-  const why = `the regular expression ${JSON.stringify(source.slice(0, 200))} is not one a path pattern expresses (literal segments, one-segment classes such as [^/]+, a trailing .*); mockpoint runs no regular expression from a mapping`;
-  let body = source.replace(/^\^/, '').replace(/(?<!\\)\$$/, '');
-  if (withQuery && body.endsWith('.*') && !body.endsWith('/.*')) return why;
-  if (!body.startsWith('/')) return why;
-  body = body.slice(1);
-  const segments = regexSegments(body);
-  if (segments === undefined) return why;
-  const loosened: string[] = [];
-  const out: string[] = [];
-  let param = 0;
-  for (const [index, segment] of segments.entries()) {
-    const last = index === segments.length - 1;
-    if (last && (segment === '.*' || segment === '.+')) {
-      out.push('*');
-      if (segment === '.+') loosened.push('the trailing .+ (the * it becomes also matches nothing)');
-      break;
-    }
-    const literal = regexLiteral(segment);
-    if (literal !== undefined) {
-      if (withQuery && literal.includes('?')) return why;
-      out.push(literalPattern(`/${literal}`).slice(1));
-      continue;
-    }
-    if (SEGMENT_CLASS.test(segment)) {
-      param++;
-      out.push(`:p${param}`);
-      if (!segment.startsWith('[^/]')) loosened.push(`the segment ${segment} (a :param takes any one segment)`);
-      continue;
-    }
-    return why;
-  }
-  return { path: `/${out.join('/')}`, loosened };
 }
 
 /** A path template (`/users/{id}`) as a path pattern, or `undefined` when a `{…}` is not a whole segment. */
@@ -321,18 +256,32 @@ function jsonPathSubset(pattern: unknown): Json | undefined {
   return undefined;
 }
 
-/** WireMock's value matcher as an exact value, or why it is not one. */
-function exactValue(matcher: unknown): string | { why: string } {
+/** A `matches` / `doesNotMatch` matcher as mockpoint's regex form, or why RE2 refuses it; `undefined` for other matchers. */
+function regexValue(matcher: Json): ValueMatcher | { refused: string } | undefined {
+  const keys = Object.keys(matcher);
+  if (keys.length !== 1) return undefined;
+  const key = keys[0] as string;
+  const source = matcher[key];
+  if ((key !== 'matches' && key !== 'doesNotMatch') || typeof source !== 'string') return undefined;
+  const regex = (key === 'matches' ? { matches: source } : { doesNotMatch: source }) as ValueMatcher;
+  const problem = valueMatcherProblem(regex);
+  return problem === undefined ? regex : { refused: `the ${key} ${JSON.stringify(source.slice(0, 200))}: ${problem}` };
+}
+
+/**
+ * WireMock's value matcher as an exact value or a regex form; why it is
+ * neither (the condition is then left out); or why RE2 refuses its pattern
+ * (the mapping is then left out).
+ */
+function exactValue(matcher: unknown): string | ValueMatcher | { why: string } | { refused: string } {
   if (!isObject(matcher)) return { why: 'not a matcher object' };
   const keys = Object.keys(matcher).filter((key) => key !== 'caseInsensitive' || matcher[key] !== false);
   if (keys.length === 1 && typeof matcher.equalTo === 'string') return matcher.equalTo;
-  if (keys.length === 1 && typeof matcher.matches === 'string') {
-    const literal = regexLiteral(matcher.matches.replace(/^\^/, '').replace(/(?<!\\)\$$/, ''));
-    if (literal !== undefined) return literal;
-  }
+  const regex = regexValue(matcher);
+  if (regex !== undefined) return regex;
   const kind = Object.keys(matcher).join(', ');
   return {
-    why: `${kind}: mockpoint's filter compares exact values (equalTo, or a matches that is a plain literal); the route matches without this condition`,
+    why: `${kind}: mockpoint's filter compares exact values (equalTo) or regular expressions (matches, doesNotMatch); the route matches without this condition`,
   };
 }
 
@@ -401,10 +350,12 @@ function routeOf(
   } else if (typeof request.urlPattern === 'string' || typeof request.urlPathPattern === 'string') {
     const withQuery = typeof request.urlPattern === 'string';
     const source = (withQuery ? request.urlPattern : request.urlPathPattern) as string;
-    const converted = regexPath(source, withQuery);
-    if (typeof converted === 'string') return converted;
-    match.path = converted.path;
-    for (const loose of converted.loosened) note(loose, 'matched more loosely than the regular expression');
+    const problem = valueMatcherProblem({ matches: source });
+    if (problem !== undefined) {
+      return `its ${withQuery ? 'urlPattern' : 'urlPathPattern'} ${JSON.stringify(source.slice(0, 200))}: ${problem}`;
+    }
+    if (withQuery) match.url = { matches: source };
+    else match.path = { matches: source };
   }
   for (const key of Object.keys(request)) {
     if (!REQUEST_FIELDS.has(key))
@@ -413,16 +364,23 @@ function routeOf(
   if (isObject(request.queryParameters)) {
     for (const [key, matcher] of Object.entries(request.queryParameters)) {
       const value = exactValue(matcher);
-      if (typeof value === 'string') match.query = { ...match.query, [key]: value };
+      if (typeof value === 'object' && 'refused' in value) return `query parameter ${key}: ${value.refused}`;
+      if (typeof value === 'string' || isValueMatcher(value)) match.query = { ...match.query, [key]: value };
       else note(`query parameter ${key}`, value.why);
     }
   }
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string | ValueMatcher> = {};
   if (isObject(request.headers)) {
     for (const [name, matcher] of Object.entries(request.headers)) {
       const value = exactValue(matcher);
-      if (typeof value === 'string' && isHeaderName(name)) headers[name.toLowerCase()] = value;
-      else note(`header ${name.slice(0, 80)}`, typeof value === 'string' ? 'not a header name' : value.why);
+      if (typeof value === 'object' && 'refused' in value) return `header ${name.slice(0, 80)}: ${value.refused}`;
+      if ((typeof value === 'string' || isValueMatcher(value)) && isHeaderName(name))
+        headers[name.toLowerCase()] = value;
+      else
+        note(
+          `header ${name.slice(0, 80)}`,
+          typeof value === 'object' && 'why' in value ? value.why : 'not a header name',
+        );
     }
   }
   if (isObject(request.basicAuthCredentials)) {
@@ -440,6 +398,7 @@ function routeOf(
   }
   if (Array.isArray(request.bodyPatterns)) {
     let body: unknown;
+    const regexes: ValueMatcher[] = [];
     for (const pattern of request.bodyPatterns) {
       const add = (value: unknown, what: string) => {
         const merged = mergeSubsets(body, value);
@@ -449,6 +408,12 @@ function routeOf(
       };
       if (!isObject(pattern)) continue;
       const kind = Object.keys(pattern)[0] ?? '';
+      const regex = regexValue(pattern);
+      if (regex !== undefined && 'refused' in regex) return `bodyPatterns: ${regex.refused}`;
+      if (regex !== undefined) {
+        regexes.push(regex);
+        continue;
+      }
       const plain = Object.keys(pattern).filter((key) => key !== 'caseInsensitive' || pattern[key] !== false);
       if (typeof pattern.equalTo === 'string' && plain.length === 1) {
         if (body === undefined) body = pattern.equalTo;
@@ -485,13 +450,13 @@ function routeOf(
       } else {
         note(
           `bodyPatterns ${kind}`,
-          kind === 'matches' || kind === 'doesNotMatch'
-            ? 'mockpoint runs no regular expression from a mapping; the route matches without this condition'
-            : 'not a body condition mockpoint checks (exact text, a JSON subset); the route matches without it',
+          'not a body condition mockpoint checks (exact text, a JSON subset, a regular expression); the route matches without it',
         );
       }
     }
     if (body !== undefined) match.body = body;
+    if (regexes.length > 0) match.bodyPatterns = regexes.slice(0, 16);
+    if (regexes.length > 16) note('bodyPatterns', 'only the first 16 regular expressions are checked');
   }
   // The answer.
   const answer: RouteAnswer = {};

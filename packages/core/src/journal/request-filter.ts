@@ -20,6 +20,7 @@ import {
   splitPath,
 } from '../wire/path-pattern.js';
 import { type States, stateOf, statesOf } from '../wire/state-json.js';
+import { isValueMatcher, type ValueMatcher, valueMatches } from '../wire/value-pattern.js';
 
 /** What the filter looks at in a request; a {@link JournalEntry} is one. */
 export interface FilterSubject {
@@ -27,6 +28,8 @@ export interface FilterSubject {
   /** The path below `/endpoint/{name}` (`/` for the bare URL). */
   readonly subpath: string;
   readonly query: Record<string, string | string[]>;
+  /** The query string as sent, without its `?` (`''` when none); absent: rebuilt from `query`. */
+  readonly rawQuery?: string;
   /** Lower-cased names. */
   readonly headers: Record<string, string>;
   readonly body: string;
@@ -115,6 +118,25 @@ function sameValue(expected: string | string[], actual: string | string[] | unde
   return Array.isArray(actual) && actual.length === expected.length && expected.every((v, i) => v === actual[i]);
 }
 
+/** A regex form for a mismatch message: `matches /a.+/`. */
+function regexShown(matcher: ValueMatcher): string {
+  return 'matches' in matcher ? `matches ${shown(matcher.matches)}` : `does not match ${shown(matcher.doesNotMatch)}`;
+}
+
+/** The subpath and its query string as sent (`/users?page=2`). */
+function urlOf(subject: FilterSubject): string {
+  const raw = subject.rawQuery ?? new URLSearchParams(flatQuery(subject.query)).toString();
+  return raw === '' ? subject.subpath : `${subject.subpath}?${raw}`;
+}
+
+function flatQuery(query: Record<string, string | string[]>): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [key, value] of Object.entries(query)) {
+    for (const one of Array.isArray(value) ? value : [value]) out.push([key, one]);
+  }
+  return out;
+}
+
 /** Parsed path patterns by source, shared by every filter (a bounded memo: patterns are few). */
 const patterns = new Map<string, PathPattern | null>();
 const MAX_PATTERNS = 1000;
@@ -191,7 +213,11 @@ export function firstMismatch(
         return explain ? `state ${scenario} is ${actual}, route wants ${expect[scenario]}` : NO;
     }
   }
-  if (filter.path !== undefined && options.skipPath !== true) {
+  if (isValueMatcher(filter.path)) {
+    if (!valueMatches(filter.path, subject.subpath ?? '/')) {
+      return explain ? `path is ${shown(subject.subpath)}, route wants ${regexShown(filter.path)}` : NO;
+    }
+  } else if (filter.path !== undefined && options.skipPath !== true) {
     const pattern = filterPattern(filter.path);
     if (pattern === null) return explain ? `path pattern ${filter.path} is invalid` : NO;
     const segments = subpathSegments(subject.subpath ?? '/');
@@ -199,10 +225,23 @@ export function firstMismatch(
       return explain ? (explainPathMismatch(pattern, segments) ?? NO) : NO;
     }
   }
+  if (filter.url !== undefined) {
+    const url = urlOf(subject);
+    if (!valueMatches(filter.url, url))
+      return explain ? `url is ${shown(url)}, route wants ${regexShown(filter.url)}` : NO;
+  }
   if (filter.query !== undefined) {
     for (const key of Object.keys(filter.query)) {
       const actual = Object.hasOwn(subject.query, key) ? subject.query[key] : undefined;
-      const expected = filter.query[key] as string | string[];
+      const expected = filter.query[key] as string | string[] | ValueMatcher;
+      if (isValueMatcher(expected)) {
+        const first = Array.isArray(actual) ? actual[0] : actual;
+        if (valueMatches(expected, first)) continue;
+        if (!explain) return NO;
+        return actual === undefined
+          ? `query ${key} missing`
+          : `query ${key} is ${shown(actual)}, route wants ${regexShown(expected)}`;
+      }
       if (!sameValue(expected, actual)) {
         if (!explain) return NO;
         return actual === undefined
@@ -215,7 +254,15 @@ export function firstMismatch(
     for (const name of Object.keys(filter.headers)) {
       const lower = name.toLowerCase();
       const actual = Object.hasOwn(subject.headers, lower) ? subject.headers[lower] : undefined;
-      if (actual !== filter.headers[name]) {
+      const expected = filter.headers[name] as string | ValueMatcher;
+      if (isValueMatcher(expected)) {
+        if (valueMatches(expected, actual)) continue;
+        if (!explain) return NO;
+        return actual === undefined
+          ? `header ${lower} missing`
+          : `header ${lower} is ${shown(actual)}, route wants ${regexShown(expected)}`;
+      }
+      if (actual !== expected) {
         if (!explain) return NO;
         return actual === undefined
           ? `header ${lower} missing`
@@ -230,6 +277,17 @@ export function firstMismatch(
   if (filter.mcp !== undefined) {
     const miss = mcpMismatch(subject, filter.mcp, explain);
     if (miss !== undefined) return miss;
+  }
+  if (filter.bodyPatterns !== undefined) {
+    if (subject.bodyTruncated) {
+      if (!explain) return NO;
+      return `body is longer than ${subject.bodyLimit ?? `the ${JOURNAL_BODY_LIMIT} bytes the journal keeps of it`}, so it is not compared`;
+    }
+    for (const pattern of filter.bodyPatterns) {
+      if (!valueMatches(pattern, subject.body)) {
+        return explain ? `body is ${shown(subject.body)}, route wants ${regexShown(pattern)}` : NO;
+      }
+    }
   }
   if (Object.hasOwn(filter, 'body')) {
     const raw = typeof filter.body === 'string' && subject.body === filter.body && !subject.bodyTruncated;

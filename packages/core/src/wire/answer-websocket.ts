@@ -235,7 +235,7 @@ export function checkWebSocket(
       for (const field of MATCH_REFUSED) {
         if (match[field] !== undefined) failAt(`${path}.match`)(`${field} does not apply to a message`);
       }
-      if (match.path !== undefined) {
+      if (typeof match.path === 'string') {
         try {
           parsePathPattern(match.path);
         } catch (error) {

@@ -11,6 +11,7 @@ import type { McpFilter } from './mcp-json.js';
 import type { ValidationMark } from './route-validation.js';
 import type { SignatureCheckStatus, SignatureMark } from './signature-settings.js';
 import type { StateInput, StateMark } from './state-json.js';
+import type { ValueMatcher } from './value-pattern.js';
 
 /** A request as the journal stream sends it (a `request` event): a journal entry and the name it was sent to. */
 export interface LiveRequest extends JournalEntry {
@@ -179,11 +180,16 @@ export interface RequestFilter {
    * A pattern over the subpath (the path below `/endpoint/{name}`): literal
    * segments, `:param` segments and a trailing `*`, e.g. `/repos/:owner/:repo/issues`.
    */
-  path?: string;
-  /** Query parameters that must be present with exactly these values (a repeated key is an array, in order). */
-  query?: Record<string, string | string[]>;
-  /** Headers that must be present with exactly these values; names are case-insensitive. */
-  headers?: Record<string, string>;
+  path?: string | ValueMatcher;
+  /** A regular expression over the whole subpath and its query string as sent (`/users?page=2`). */
+  url?: ValueMatcher;
+  /**
+   * Query parameters that must be present with exactly these values (a repeated
+   * key is an array, in order), or whose first value matches a regular expression.
+   */
+  query?: Record<string, string | string[] | ValueMatcher>;
+  /** Headers that must be present with exactly these values (or matching a regular expression); names are case-insensitive. */
+  headers?: Record<string, string | ValueMatcher>;
   /**
    * A JSON subset of the body: every key given must be present with a matching
    * value, recursively; arrays match element by element and must have the same
@@ -191,6 +197,8 @@ export interface RequestFilter {
    * whose raw text is exactly that string.
    */
   body?: unknown;
+  /** Regular expressions over the whole body text; all must hold. */
+  bodyPatterns?: ValueMatcher[];
   /**
    * The outcome of the name's signature check: `valid`, `invalid`, `missing`,
    * `stale` or `replayed`. A request to a name without a check has none, so it

@@ -415,7 +415,12 @@ export function parseRoutesBody(
     const field = [...(issue?.path ?? [])].reverse().find((key) => typeof key === 'string' && key in FIELD_CODES);
     const top = String(issue?.path[0] ?? '');
     const matchState = top === 'match' && issue?.path[1] === 'state';
-    const code = matchState ? 'INVALID_STATE' : (FIELD_CODES[String(field)] ?? FIELD_CODES[top] ?? 'INVALID_ROUTE');
+    const regex = issue?.code === 'custom' && issue.params?.regex === true;
+    const code = matchState
+      ? 'INVALID_STATE'
+      : regex
+        ? 'INVALID_MATCH'
+        : (FIELD_CODES[String(field)] ?? FIELD_CODES[top] ?? 'INVALID_ROUTE');
     throw new MockpointError(code, `${at}.${where}: ${issue?.message ?? 'is invalid'}`, { details: { index } });
   });
   // The parsed items themselves, not zod's copies: zod drops keys such as `__proto__`.

@@ -24,6 +24,7 @@ import { NAME_PATTERN } from './rules.js';
 import { SETTINGS } from './settings.js';
 import { stateProblem } from './state-json.js';
 import { jsonStringTokens, minRenderedBytes, minRenderedJsonBytes, templateSyntaxProblem } from './template-syntax.js';
+import type { ValueMatcher } from './value-pattern.js';
 
 /** Response headers of an answer: a name maps to a value, or to several (sent as repeated headers). */
 export type AnswerHeaders = Record<string, string | string[]>;
@@ -349,8 +350,8 @@ function checkRenderedSize(answer: RouteAnswer, index: number | AnswerPlace, max
 }
 
 /** Checks a filter's `path` pattern (`INVALID_ROUTE_PATTERN` when it is not one). */
-export function checkMatchPath(path: string | undefined, index: number | AnswerPlace): void {
-  if (path === undefined) return;
+export function checkMatchPath(path: string | ValueMatcher | undefined, index: number | AnswerPlace): void {
+  if (path === undefined || typeof path !== 'string') return;
   try {
     parsePathPattern(path);
   } catch (error) {

@@ -26,6 +26,7 @@ import {
 import { LIMIT_NAMES, type LimitName, SETTINGS } from './settings.js';
 import { SIGNATURE_STATUSES, signatureSchemas } from './signature-settings.js';
 import { createStateSchemas } from './state-json.js';
+import { valueMatcherProblem } from './value-pattern.js';
 
 const stateSchemas = createStateSchemas();
 const graphqlSchemas = createGraphqlSchemas();
@@ -235,27 +236,61 @@ export function createSchemas(options: SchemaOptions = {}) {
         'A RequestFilter as JSON, e.g. {"method":"POST","body":{"type":"order.paid"}}: only matching requests are listed and counted.',
       ),
   });
+  const valueMatcher = z
+    .union([
+      z.strictObject({
+        matches: z.string().describe('A regular expression the whole value must match (RE2, Java syntax).'),
+      }),
+      z.strictObject({ doesNotMatch: z.string().describe('A regular expression the whole value must not match.') }),
+    ])
+    .superRefine((matcher, context) => {
+      const problem = valueMatcherProblem(matcher);
+      if (problem !== undefined) {
+        // INVALID_MATCH wherever in the filter the pattern is (a header's, a query parameter's).
+        context.addIssue({ code: 'custom', message: `pattern refused: ${problem}`, params: { regex: true } });
+      }
+    })
+    .meta({
+      title: 'ValueMatcher',
+      description:
+        'A regular expression over a whole value, run in linear time (RE2): lookaround, backreferences, atomic groups and possessive quantifiers are refused.',
+    });
   const requestFilter = z
     .strictObject({
       method: z.string().optional().describe('HTTP method, case-insensitive.'),
       path: z
-        .string()
+        .union([z.string(), valueMatcher])
         .optional()
         .describe(
-          'A pattern over the subpath (the path below /endpoint/{name}): literal segments, :param segments and a trailing *, e.g. /repos/:owner/:repo/issues.',
+          'A pattern over the subpath (the path below /endpoint/{name}): literal segments, :param segments and a trailing *, e.g. /repos/:owner/:repo/issues; or { matches } / { doesNotMatch }, a regular expression over the whole subpath.',
+        ),
+      url: valueMatcher
+        .optional()
+        .describe(
+          'A regular expression ({ matches } / { doesNotMatch }) over the whole subpath and its query string as sent (/users?page=2).',
         ),
       query: z
-        .record(z.string(), z.union([z.string(), z.array(z.string())]))
+        .record(z.string(), z.union([z.string(), z.array(z.string()), valueMatcher]))
         .optional()
-        .describe('Query parameters with exactly these values (a repeated key is an array).'),
+        .describe(
+          'Query parameters with exactly these values (a repeated key is an array), or { matches } / { doesNotMatch } over the first value.',
+        ),
       headers: z
-        .record(z.string(), z.string())
+        .record(z.string(), z.union([z.string(), valueMatcher]))
         .optional()
-        .describe('Headers with exactly these values; names are case-insensitive.'),
+        .describe(
+          'Headers with exactly these values, or { matches } / { doesNotMatch } over the whole value; names are case-insensitive.',
+        ),
       body: z
         .unknown()
         .optional()
         .describe('A JSON subset of the body (arrays match element by element); a string also matches the raw text.'),
+      bodyPatterns: z
+        .array(valueMatcher)
+        .min(1)
+        .max(16)
+        .optional()
+        .describe('Regular expressions ({ matches } / { doesNotMatch }) over the whole body text; all must hold.'),
       signature: z
         .enum(SIGNATURE_STATUSES)
         .optional()
@@ -691,7 +726,9 @@ export function parseQueueBody(schemas: Schemas, body: unknown, limits: QueueLim
           ? 'delay'
           : field === 'match' && issue?.path[1] === 'state'
             ? 'setState'
-            : field;
+            : issue?.code === 'custom' && issue.params?.regex === true
+              ? 'match'
+              : field;
       const rule =
         (field === 'stream' ? undefined : FIELD_RULES[field]?.(maxDelayMs)) ??
         `${issue?.path.map(String).join('.')}: ${issue?.message ?? 'is invalid'}`;

@@ -23,7 +23,7 @@ import { failedAnswer, heldUntilChange, recordAnswer, renderFailed } from './ver
 /** The parameters of a queued answer's `match.path` for this request (`{}` without one). */
 function queuedParams(taken: Taken, exchange: Exchange): Record<string, string> {
   const path = taken.answer.match?.path;
-  if (path === undefined) return {};
+  if (path === undefined || typeof path !== 'string') return {};
   const pattern = filterPattern(path);
   return (pattern && matchPathPattern(pattern, subpathSegments(exchange.view.subpath))) || {};
 }

@@ -107,19 +107,21 @@ export class RouteTable {
     let bytes = 256;
     this.routes = routes.map((route, index) => {
       const { path, ...rest } = route.match ?? {};
-      let pattern = path === undefined ? undefined : parsePathPattern(path);
+      // A regular-expression path (`{ matches }`) is checked with the rest of the filter.
+      const regexPath = path !== undefined && typeof path !== 'string';
+      let pattern = path === undefined || regexPath ? undefined : parsePathPattern(path);
       // A resource route serves its collection at its path and what is below it (items, nested routes).
       if (pattern !== undefined && route.answer.resource !== undefined && !pattern.wildcard) {
         pattern = { ...pattern, wildcard: true };
       }
       const answer = compileAnswer(route.answer);
-      bytes += answer.bytes + 128 + (path?.length ?? 0) * 2;
+      bytes += answer.bytes + 128 + (typeof path === 'string' ? path.length : 0) * 2;
       if (pattern === undefined) this.#anyPath.push(index);
       else this.#insert(pattern, index);
       const validate = route.validate;
       const validator = validate === undefined || validate.mode === 'off' ? undefined : new RequestValidator(validate);
       if (route.validate !== undefined) bytes += JSON.stringify(route.validate).length * 2;
-      const filtered = Object.keys(rest).length > 0;
+      const filtered = regexPath || Object.keys(rest).length > 0;
       return { index, id: route.id, route, pattern, filtered, answer, validator, seq: 0 };
     });
     this.bytes = bytes;
@@ -139,6 +141,7 @@ export class RouteTable {
         route.route.answer.mcp !== undefined ||
         route.validator?.readsBody === true ||
         (route.route.match !== undefined && Object.hasOwn(route.route.match, 'body')) ||
+        route.route.match?.bodyPatterns !== undefined ||
         route.route.match?.graphql !== undefined ||
         route.route.answer.llm !== undefined ||
         route.route.match?.mcp !== undefined ||
