@@ -1,14 +1,15 @@
-// Every shell snippet of README.md runs as written, against a daemon this test
+// Every shell snippet of README.md and docs/*.md runs as written, against a daemon this test
 // spawns (the built CLI, in memory, on a free port): each page's snippets in order, in a
 // folder of their own, `localhost:16540` pointed at the daemon, `mockpoint` on PATH as the
 // built CLI with MOCKPOINT_URL set. Each command must exit 0, and each HTTP answer of 400 or
 // more must be one the snippet names in its text (e.g. `# 404 NO_ROUTE_MATCHED`). The snippets
 // that cannot run here are listed below with the reason; TypeScript snippets are fragments of a
-// test file (they use `mock`, `expect`, …) and are not run by this test. The pages under docs/ are
-// not covered yet: add each to PAGES once its snippets run (most need files or a daemon of
-// their own that the page does not give).
+// test file (they use `mock`, `expect`, …) and are not run by this test (the WebSocket ones are
+// whole tests: packages/vitest-plugin/test/doc-snippets.test.ts runs them). Every page under docs/
+// is covered; the snippets that need a daemon of their own, files of yours, Docker, Deno, Bun, Redis
+// or the internet are in NOT_RUN.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -34,6 +35,46 @@ const NOT_RUN: Record<string, string> = {
   'README.md MOCKPOINT_HOSTS=api.github.com=github': 'starts a daemon of its own on the fixed port',
   'README.md mockpoint --https --hosts': 'starts a daemon of its own on the fixed port, and runs your app.js',
   'README.md mockpoint send http://127.0.0.1:3000/webhooks': 'needs your receiver on port 3000 and your event.json',
+  'docs/api.md MOCKPOINT_ADMIN_TOKEN=s3cret npx -y pnpm@10.34.9 start':
+    'starts a daemon of its own, with a token, on the fixed port (packages/server/test runs the token checks)',
+  'docs/container.md docker build -t mockpoint .': 'needs Docker and builds an image (scripts/container-test.sh)',
+  'docs/container.md docker run': 'needs Docker, an image and a Redis of yours',
+  'docs/container.md docker build -f Dockerfile.binary': 'needs Docker and builds an image (scripts/container-test.sh)',
+  'docs/files.md mockpoint --config mockpoint.yaml': 'starts a daemon of its own on the fixed port, with your file',
+  'docs/files.md mockpoint import openapi.yaml': 'needs your openapi.yaml, then starts a daemon of its own',
+  'docs/files.md MOCKPOINT_PROXY_ALLOW_HOSTS=api.example.com mockpoint &':
+    'starts a daemon and records api.example.com, which is not ours (packages/server/test/record.test.ts)',
+  'docs/har.md mockpoint import session.har': 'needs your HAR, then starts a daemon of its own',
+  'docs/https.md mockpoint ': 'starts a daemon of its own (HTTPS, hosts, --serve ports), and proxies to the internet',
+  'docs/https.md HTTPS_PROXY=': 'runs your app.js through a daemon with --https',
+  'docs/import.md mockpoint import ': 'needs your WireMock folder, stubs, HAR, Mockoon, Postman or json-server file',
+  'docs/import.md mockpoint export --to wiremock --names api --out wiremock/mappings/api.json':
+    'needs a running WireMock on port 8080 (packages/server/test runs WireMock 3.13.2)',
+  'docs/import.md mockpoint export --to mockoon':
+    'exports a name "api" that this daemon does not have (see import.md above it)',
+  'docs/live.md curl -N ': 'a stream that never ends: run by the server tests',
+  'docs/live.md mockpoint tail [name]': 'the synopsis, not a command',
+  'docs/live.md mockpoint tail hook --url http://mocks.internal:16540': 'follows until stopped, from a daemon of yours',
+  'docs/mcp.md mockpoint mcp ': 'an MCP server on stdio, waiting for a client (packages/server/test runs it)',
+  'docs/mcp.md claude mcp add': 'needs Claude Code',
+  'docs/packages.md npx -y pnpm@10.34.9 tarballs': 'installs, builds and packs (scripts/check-packages.mjs in CI)',
+  'docs/packages.md npm install -g': 'installs globally from the tarballs (scripts/check-packages.mjs installs them)',
+  'docs/packages.md npm pkg set': 'installs from the tarballs into your project',
+  'docs/replicas.md redis-server --bind':
+    'starts Redis and three daemons on fixed ports (packages/server/test runs replicas)',
+  'docs/replicas.md curl -X PUT': 'needs the three replicas behind nginx of the snippet above',
+  'docs/runtimes.md bunx --bun': 'needs Bun and an installed package',
+  'docs/runtimes.md pnpm build': 'builds and runs a test suite',
+  'docs/runtimes.md npx -y pnpm@10.34.9 binaries': 'builds four executables (about 20 s each)',
+  'docs/runtimes.md deno run': 'needs Deno and your server.ts',
+  'docs/safety.md MOCKPOINT_ALLOWED_ORIGINS=': 'starts a daemon of its own on the fixed port',
+  'docs/state.md mockpoint import db.json': 'needs your db.json, then starts a daemon of its own',
+  'docs/web.md MOCKPOINT_WRITE_SCREENSHOT=1': 'runs a browser test that rewrites docs/screenshot.png',
+  'docs/webhooks.md curl -X POST localhost:16540/api/deliveries':
+    'its second call takes the id the first answered (dlv_…): as written it is 404 (server tests run deliveries)',
+  'docs/webhooks.md mockpoint send http://127.0.0.1:3000/webhooks':
+    'needs your receiver on port 3000 and your event.json',
+  'docs/websocket.md mockpoint --socket-idle-timeout-ms': 'starts a daemon of its own on the fixed port',
 };
 
 interface Snippet {
@@ -56,7 +97,13 @@ function notRunKey(snippet: Snippet): string | undefined {
   return Object.keys(NOT_RUN).find((key) => key === `${snippet.page} ${first}`.slice(0, key.length));
 }
 
-const PAGES = ['README.md'];
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .sort()
+    .map((file) => `docs/${file}`),
+];
 const temps: string[] = [];
 const daemons: ChildProcess[] = [];
 

@@ -381,6 +381,50 @@ describe('HAR import and export', () => {
     const daemon = await startDaemon({ cwd: dir, args: ['--memory', '--config', 'api.json'] });
     const ok = await fetch(`${daemon.url}/endpoint/api/ok`);
     expect(await ok.text()).toBe('ok');
-    expect(ok.headers.get('x-auth-token')).toBe('<redacted>');
+    expect(ok.headers.get('x-auth-token')).toBeNull();
   }, 180_000);
+
+  it('a secret header of the HAR is left out of what the daemon serves, not sent as a literal <redacted>', async () => {
+    const dir = await makeTempDir('mockpoint-har-');
+    const har = {
+      log: {
+        version: '1.2',
+        creator: { name: 't', version: '1' },
+        entries: [
+          {
+            startedDateTime: '2026-11-25T08:00:00.000Z',
+            time: 1,
+            request: { method: 'GET', url: 'https://api.example.com/login', httpVersion: 'HTTP/1.1', headers: [] },
+            response: {
+              status: 200,
+              statusText: 'OK',
+              httpVersion: 'HTTP/1.1',
+              headers: [
+                { name: 'Content-Type', value: 'text/plain' },
+                { name: 'Set-Cookie', value: 'sid=live-1; HttpOnly' },
+                { name: 'Set-Cookie', value: 'csrf=live-2' },
+                { name: 'Authorization', value: 'Bearer live-3' },
+                { name: 'X-Request-Id', value: 'r-9' },
+              ],
+              content: { size: 2, mimeType: 'text/plain', text: 'in' },
+            },
+            cache: {},
+            timings: { send: 0, wait: 0, receive: 0 },
+          },
+        ],
+      },
+    };
+    writeFileSync(join(dir, 'login.har'), JSON.stringify(har));
+    const imported = await runCli({ cwd: dir, args: ['import', 'login.har', '--name', 'api', '--out', 'api.json'] });
+    expect(imported.code, imported.stderr).toBe(0);
+    const daemon = await startDaemon({ cwd: dir, args: ['--memory', '--config', 'api.json'] });
+    const response = await fetch(`${daemon.url}/endpoint/api/login`);
+    expect(await response.text()).toBe('in');
+    const sent = [...response.headers];
+    expect(response.headers.get('x-request-id')).toBe('r-9');
+    // Before: `set-cookie: <redacted>` twice and `authorization: <redacted>`, which a browser keeps as a cookie.
+    expect(response.headers.getSetCookie()).toEqual([]);
+    expect(response.headers.get('authorization')).toBeNull();
+    expect(sent.filter(([, value]) => value.includes('redacted'))).toEqual([]);
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 // `mockpoint record` as a real process against a real daemon and a local node:http upstream (no
 // internet): the round trip record → file → a fresh daemon with --config → the same answers byte
-// for byte, secrets redacted in the file, and replay-only failing closed without the network.
+// for byte, secrets left out of the file and the replay, and replay-only failing closed without the network.
 
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -59,6 +59,7 @@ interface Answer {
   status: number;
   type: string | null;
   body: Buffer;
+  headers: Headers;
 }
 
 async function ask(base: string, path: string, init: RequestInit = {}): Promise<Answer> {
@@ -67,6 +68,7 @@ async function ask(base: string, path: string, init: RequestInit = {}): Promise<
     status: response.status,
     type: response.headers.get('content-type'),
     body: Buffer.from(await response.arrayBuffer()),
+    headers: response.headers,
   };
 }
 
@@ -128,7 +130,8 @@ it('records through a daemon, writes the file on Ctrl-C, and a fresh daemon repl
   // The file holds no secret.
   const text = readFileSync(file, 'utf8');
   for (const secret of ['live-secret', 'my-token', 'upstream-key']) expect(text).not.toContain(secret);
-  expect(text).toContain('<redacted>');
+  // Left out, not written as a placeholder a replay would send.
+  expect(text).not.toMatch(/redacted|set-cookie|x-api-key/i);
   expect(text).not.toContain('"proxy"');
 
   // A fresh daemon that may not proxy at all answers the same bytes from the file alone.
@@ -138,7 +141,14 @@ it('records through a daemon, writes the file on Ctrl-C, and a fresh daemon repl
     expect(again.status, path).toBe(live[index]?.status);
     expect(again.type, path).toBe(live[index]?.type);
     expect(again.body.equals(live[index]?.body as Buffer), path).toBe(true);
+    // A redacted header is left out of the replay, never sent as a literal `<redacted>`.
+    expect(
+      [...again.headers].filter(([, value]) => value.includes('redacted')),
+      path,
+    ).toEqual([]);
   }
+  expect(live[0]?.headers.getSetCookie()).toEqual(['session=live-secret']);
+  expect((await ask(replay.url, '/users/7')).headers.getSetCookie()).toEqual([]);
   expect(upstream.hits).toHaveLength(hitsBefore);
   expect((await ask(replay.url, '/orders?page=2', { method: 'POST', body: '{"sku":"b-2"}' })).status).toBe(404);
 });

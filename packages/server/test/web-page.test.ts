@@ -3,11 +3,14 @@
  * a real daemon: create through the form, list, detail, live journal, edit,
  * delete, validation and server errors, keyboard use and a narrow window.
  */
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
 import {
   closeBrowser,
+  DOCS_SCREENSHOT,
+  docsScreenshot,
   eventually,
   openPage,
   poll,
@@ -505,6 +508,8 @@ describe('layout', () => {
     expect(await signature.locator('td').textContent()).toBe('t=1,v1=abc');
 
     await page.mouse.move(0, 0);
-    await screenshot(page, 'overview', true);
+    const shot = await screenshot(page, 'overview', true);
+    // docs/screenshot.png is this picture: `MOCKPOINT_WRITE_SCREENSHOT=1` rewrites it (docs/web.md#screenshots).
+    if (await docsScreenshot(shot)) expect(readFileSync(DOCS_SCREENSHOT).equals(readFileSync(shot))).toBe(true);
   });
 });

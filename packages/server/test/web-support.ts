@@ -7,7 +7,7 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { copyFile, mkdir } from 'node:fs/promises';
 import { createServer, request as httpRequest, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +22,20 @@ export const WEB_ROOT = fileURLToPath(new URL('../dist/web/', import.meta.url));
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Screenshots go here (gitignored) for a person to look at. */
 export const ARTIFACTS_DIR = fileURLToPath(new URL('../../../test-artifacts/web/', import.meta.url));
+
+/** The README's and docs/web.md's picture of the page: rewritten only when asked (see {@link docsScreenshot}). */
+export const DOCS_SCREENSHOT = fileURLToPath(new URL('../../../docs/screenshot.png', import.meta.url));
+
+/**
+ * Copies a screenshot the tests took to docs/screenshot.png when
+ * `MOCKPOINT_WRITE_SCREENSHOT=1` (docs/web.md#screenshots); otherwise does
+ * nothing, so a test run never changes the git tree. Returns whether it wrote.
+ */
+export async function docsScreenshot(path: string): Promise<boolean> {
+  if (process.env.MOCKPOINT_WRITE_SCREENSHOT !== '1') return false;
+  await copyFile(path, DOCS_SCREENSHOT);
+  return true;
+}
 
 /** Throws a clear error when the page has not been built. */
 export function assertWebBuilt(): void {

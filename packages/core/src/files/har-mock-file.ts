@@ -5,7 +5,8 @@
  * (`answer/proxy/recording.ts`): the request's method, path, query and text
  * body are matched exactly, the answer's bytes are kept exactly (minified JSON
  * as `data`, other text as `body`, anything else as `bodyBase64`), framing and
- * hop-by-hop headers are dropped and secrets are `"<redacted>"`.
+ * hop-by-hop headers are dropped and so are secrets (the headers a recording
+ * redacts: never written, never served).
  *
  * The same request answered the same way several times is one route. The same
  * request answered differently is replayed in order: a scenario of its own
@@ -25,7 +26,6 @@ import { headerNameProblem, headerValueProblem } from '../wire/http-header.js';
 import type { RequestFilter } from '../wire/journal-json.js';
 import { stringifyExact } from '../wire/json-text.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../wire/limits.js';
-import { REDACTED } from '../wire/proxy-answer.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
 import type { LeftOut } from './left-out.js';
 
@@ -162,12 +162,14 @@ function answerOf(
     const lower = pair.name.toLowerCase();
     // HTTP/2 pseudo-headers, framing and encodings of the wire: not headers of the answer as served here.
     if (lower.startsWith(':') || FORBIDDEN_HEADERS.has(lower) || WIRE_ENCODING.has(lower)) continue;
+    // A secret is left out, as a recording leaves it out (never written, never served).
+    if (redacted.has(lower)) continue;
     // A header no route can carry (CR/LF, a control character, a name that is no token): this entry only is left out.
     const problem = headerNameProblem(pair.name) ?? headerValueProblem(pair.value);
     if (problem !== undefined) return `its answer's header ${JSON.stringify(pair.name.slice(0, 64))}: ${problem}`;
-    const kept = redacted.has(lower) ? REDACTED : pair.value;
     const seen = headers[lower];
-    headers[lower] = seen === undefined ? kept : Array.isArray(seen) ? [...seen, kept] : [seen, kept];
+    const value = pair.value;
+    headers[lower] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
   }
   const answer: RouteAnswer = { statusCode: status };
   if (Object.keys(headers).length > 0) answer.headers = headers;

@@ -27,7 +27,8 @@ export interface ProxyAnswer {
   record?: boolean;
   /**
    * Header names whose values are never written to a recording (besides
-   * Authorization, Cookie, Set-Cookie and X-Api-Key, always): they become `"<redacted>"`.
+   * Authorization, Cookie, Set-Cookie and X-Api-Key, always): they are left out of
+   * the recorded answer, so a replay sends no such header.
    * @default []
    */
   redact?: string[];
@@ -41,9 +42,6 @@ export interface ProxyAnswer {
   /** Milliseconds to wait for the upstream's status and headers before `504 UPSTREAM_TIMEOUT`. @default 30000 */
   timeoutMs?: number;
 }
-
-/** What a redacted header's value becomes in a recording. */
-export const REDACTED = '<redacted>';
 
 /**
  * Headers never written to a recording (a proxy's, `mockpoint record`'s, a HAR

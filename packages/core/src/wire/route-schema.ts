@@ -239,7 +239,7 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
       redact: headerNames
         .optional()
         .describe(
-          'Headers written to a recording as "<redacted>", besides Authorization, Cookie, Set-Cookie and X-Api-Key.',
+          'Headers left out of a recording (never written, never replayed), besides Authorization, Cookie, Set-Cookie and X-Api-Key.',
         ),
       matchHeaders: headerNames
         .optional()

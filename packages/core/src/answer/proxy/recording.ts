@@ -4,7 +4,8 @@
  * answers the same request again without the upstream. The answer is exact:
  * JSON already in its minified form as `data`, other text as `body`, anything
  * else as `bodyBase64`. Secrets never get in: Authorization, Cookie,
- * Set-Cookie, X-Api-Key and the proxy's `redact` headers are `"<redacted>"`.
+ * Set-Cookie, X-Api-Key and the proxy's `redact` headers are left out of the
+ * recorded answer (a replay sends no such header, rather than a placeholder).
  *
  * @module
  */
@@ -12,7 +13,7 @@ import { headerRecord, parseQuery, type RecordedRequest, utf8Text } from '../../
 import { toBase64 } from '../../wire/base64.js';
 import type { RequestFilter } from '../../wire/journal-json.js';
 import { JsonText, scanJson } from '../../wire/json-text.js';
-import { ALWAYS_REDACTED, type ProxyAnswer, REDACTED } from '../../wire/proxy-answer.js';
+import { ALWAYS_REDACTED, type ProxyAnswer } from '../../wire/proxy-answer.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../../wire/route.js';
 import { BODILESS_STATUS } from '../read-response.js';
 import type { CompleteAnswer } from './proxy-relay.js';
@@ -112,10 +113,10 @@ export async function recordedRoute(
   const headers: AnswerHeaders = {};
   for (const [name, value] of complete.headers) {
     const lower = name.toLowerCase();
-    if (FORBIDDEN_HEADERS.has(lower)) continue;
-    const kept = redacted.has(lower) ? REDACTED : value;
+    // A secret is left out: a replay sending `set-cookie: <redacted>` would set a cookie of that text.
+    if (FORBIDDEN_HEADERS.has(lower) || redacted.has(lower)) continue;
     const seen = headers[lower];
-    headers[lower] = seen === undefined ? kept : Array.isArray(seen) ? [...seen, kept] : [seen, kept];
+    headers[lower] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
   }
   const answer: RouteAnswer = { statusCode: complete.status };
   if (Object.keys(headers).length > 0) answer.headers = headers;

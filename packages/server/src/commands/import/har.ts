@@ -13,7 +13,7 @@ export const har: Importer = {
   kind: 'har',
   help: `With --from har (or a file that is plainly HAR: {"log":{"entries":[…]}}), each recorded request
 becomes a route answering it as it was answered, bytes exact (method, path, query and text body
-matched exactly; secrets redacted); a request answered differently over time answers in that order,
+matched exactly; secrets left out); a request answered differently over time answers in that order,
 the last answer staying (docs/har.md).`,
   options: `
 --host <host>     | har: only the requests sent to this host (default: every host)
