@@ -40,7 +40,11 @@ const GUARDED_OPTIONAL_PEERS: Record<string, string[]> = { '@mockpoint/server': 
  * `createApp`/`createClient` installs neither.
  */
 const SUBPATH_OPTIONAL_PEERS: Record<string, Record<string, RegExp>> = {
-  '@mockpoint/core': { level: /\/dist\/level\.js$/, '@redis/client': /\/dist\/redis\.js$/ },
+  // The subpath's bundle, and its declarations (tsc writes one per source file, under dist/types/).
+  '@mockpoint/core': {
+    level: /\/dist\/(?:level\.js|types\/store\/level\/[^/]+\.d\.ts)$/,
+    '@redis/client': /\/dist\/(?:redis\.js|types\/store\/redis\/[^/]+\.d\.ts)$/,
+  },
 };
 
 let tarballs: string;
