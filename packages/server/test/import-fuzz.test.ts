@@ -46,8 +46,22 @@ function templated(random: () => number): string {
 }
 
 interface StoredRoute {
-  match?: { path?: string; method?: string; query?: unknown; headers?: unknown; body?: unknown };
+  match?: { path?: string | { matches?: string }; method?: string; query?: unknown; headers?: unknown; body?: unknown };
   answer: { statusCode?: number; body?: string; bodyBase64?: string; template?: boolean; setState?: unknown };
+}
+
+/**
+ * The path a route's filter names: a pattern as it is, or the literal inside the regex form a Mockoon
+ * path of literal segments imports as (`(?i)/a/b/?`, each segment escaped, `*` as `.*`); '' for any
+ * other regex.
+ */
+function pathOf(path: string | { matches?: string } | undefined): string {
+  if (path === undefined) return '/';
+  if (typeof path === 'string') return path;
+  const regex = path.matches ?? '';
+  if (!regex.startsWith('(?i)') || !regex.endsWith('/?')) return '';
+  const segments = regex.slice(4, -2).split('/');
+  return segments.map((segment) => (segment === '.*' ? '*' : segment.replace(/\\(.)/gsu, '$1'))).join('/') || '/';
 }
 
 /**
@@ -68,7 +82,7 @@ async function importAndServe(dir: string, file: string, expectedKind: string): 
   const daemon = await startDaemon({ cwd: dir, args: ['--memory', '--config', 'mock.json'] });
   let checked = 0;
   for (const route of routes) {
-    const pattern = route.match?.path ?? '/';
+    const pattern = pathOf(route.match?.path);
     if (!pattern.startsWith('/fz/') || route.match?.query !== undefined || route.match?.headers !== undefined) continue;
     if (Object.hasOwn(route.match ?? {}, 'body') || route.answer.setState !== undefined) continue;
     const segments = pattern.split('/').slice(1);
@@ -83,11 +97,15 @@ async function importAndServe(dir: string, file: string, expectedKind: string): 
     ) {
       continue;
     }
-    const response = await fetch(`${daemon.url}/endpoint/fz/${literal.map(percentEncoded).join('/')}`, {
+    // A regex-form path is matched as sent: send it as a client would (only what must be encoded).
+    const encode = typeof route.match?.path === 'object' ? encodeURIComponent : percentEncoded;
+    const response = await fetch(`${daemon.url}/endpoint/fz/${literal.map(encode).join('/')}`, {
       method: route.match?.method ?? 'GET',
     });
     const bytes = Buffer.from(await response.arrayBuffer());
-    expect(response.status, pattern).toBe(route.answer.statusCode ?? 200);
+    expect(response.status, `${pattern} ${JSON.stringify(route.match)} ${bytes.toString().slice(0, 300)}`).toBe(
+      route.answer.statusCode ?? 200,
+    );
     if (route.answer.template !== true) {
       const stored =
         route.answer.bodyBase64 !== undefined

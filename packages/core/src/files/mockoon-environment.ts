@@ -519,12 +519,17 @@ function regexRuleFilters(target: string, modifier: string, ignoreCase: boolean,
 /**
  * The path filter for Mockoon's `path`: Express matches routes ignoring case
  * and a trailing `/`, so a path of literal segments (a trailing `*` too)
- * becomes the regex form `(?i)/a/b/?`. A path with `:params` stays a pattern
+ * becomes the regex form `(?i)/a/b/?`. A path with `:params`, or with a character a
+ * client percent-encodes, stays a pattern
  * (its parameters are read by templates, in bodies and files alike), its
  * literal segments compared case-sensitively.
  */
 function caseless(path: string): string | ValueMatcher {
   if (path.includes(':') || !/[A-Za-z]/.test(path)) return path;
+  // The regex form is matched against the path as sent: only characters a client sends unencoded
+  // (RFC 3986's unreserved and sub-delims) keep their meaning there; any other path stays a pattern,
+  // which is matched decoded.
+  if (!/^[A-Za-z0-9\-._~!$&'()*+,;=@/]*$/.test(path)) return path;
   if (
     path.split('/').some((segment, index, all) => segment.includes('*') && (segment !== '*' || index < all.length - 1))
   )
