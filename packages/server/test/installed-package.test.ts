@@ -35,6 +35,12 @@ const CORE_PEERS = ['level@^10', '@redis/client@^6.3.1'];
 /** Optional peers whose import is guarded, and the test below that proves the guard. */
 const GUARDED_OPTIONAL_PEERS: Record<string, string[]> = { '@mockpoint/server': ['@sentry/node'] };
 /**
+ * Bundled into the package's own JavaScript (a devDependency, never installed by a user): the MCP SDK is
+ * dist/mcp-sdk.js. tsc still writes the declaration of the module that re-exports it (dist/types/mcp/
+ * sdk.d.ts), which no public declaration reaches.
+ */
+const BUNDLED: Record<string, string[]> = { '@mockpoint/server': ['@modelcontextprotocol/sdk'] };
+/**
  * Optional peers that only the subpath made for them imports (`@mockpoint/core/level`
  * needs `level`): importing any other entry never loads them, so a user of
  * `createApp`/`createClient` installs neither.
@@ -116,6 +122,7 @@ describe('the packed packages', () => {
         ...Object.keys(manifest.dependencies ?? {}),
         ...Object.keys(manifest.peerDependencies ?? {}).filter((pkg) => !optional.has(pkg)),
         ...(GUARDED_OPTIONAL_PEERS[manifest.name] ?? []),
+        ...(BUNDLED[manifest.name] ?? []),
       ]);
       const code = filesUnder(join(dir, 'package', 'dist')).filter(
         (f) => /\.(?:js|d\.ts)$/.test(f) && !f.includes('/web/'),
