@@ -31,6 +31,7 @@ export async function readBodyPrefix(
   limit: number,
   drainLimit: number = limit,
   keepAll?: KeepAll,
+  drainMs = Number.POSITIVE_INFINITY,
 ): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   // `request.body` rather than Content-Length: a Request built in-process
   // (`app.request()`, the client's `app` option) carries a body without one.
@@ -45,7 +46,7 @@ export async function readBodyPrefix(
       if (bytes.byteLength <= limit) return { bytes, truncated: false };
       return prefixOf(bytes, limit, drainLimit, keepAll);
     }
-    return await readStreamPrefix(request.body, limit, drainLimit, keepAll);
+    return await readStreamPrefix(request.body, limit, drainLimit, keepAll, drainMs);
   } catch (error) {
     // The body stream fails when the client hangs up mid-upload: a normal event,
     // answered (to nobody) with a coded error, so it is neither logged nor reported.
@@ -81,20 +82,45 @@ async function prefixOf(
  */
 export type KeepAll = () => boolean | Promise<boolean>;
 
-/** {@link readBodyPrefix} for any byte stream. */
+/** What a read gives when the drain's time ran out. */
+const DRAIN_TIMED_OUT = Symbol('drain timed out');
+
+/** `reader.read()`, or {@link DRAIN_TIMED_OUT} once `deadline` (a `performance.now()` time) passes. */
+function readBefore(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  deadline: number,
+): Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>> | typeof DRAIN_TIMED_OUT> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<typeof DRAIN_TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(DRAIN_TIMED_OUT), Math.max(0, deadline - performance.now()));
+  });
+  return Promise.race([reader.read(), late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * {@link readBodyPrefix} for any byte stream. Past `limit`, the rest is dropped for at most
+ * `drainMs` (a body that never ends is then cancelled, still `truncated`).
+ */
 export async function readStreamPrefix(
   body: ReadableStream<Uint8Array>,
   initialLimit: number,
   drainLimit: number = initialLimit,
   keepAll?: KeepAll,
+  drainMs = Number.POSITIVE_INFINITY,
 ): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let limit = initialLimit;
   let kept = 0;
   let seen = 0;
+  let deadline = Number.POSITIVE_INFINITY;
   for (;;) {
-    const { done, value } = await reader.read();
+    const read = deadline === Number.POSITIVE_INFINITY ? await reader.read() : await readBefore(reader, deadline);
+    if (read === DRAIN_TIMED_OUT) {
+      await reader.cancel().catch(() => undefined);
+      break;
+    }
+    const { done, value } = read;
     if (done) break;
     const before = seen;
     seen += value.byteLength;
@@ -111,6 +137,7 @@ export async function readStreamPrefix(
       await reader.cancel().catch(() => undefined);
       break;
     }
+    if (seen > limit && deadline === Number.POSITIVE_INFINITY) deadline = performance.now() + drainMs;
   }
   const truncated = seen > limit;
   if (chunks.length === 1) return { bytes: chunks[0] as Uint8Array, truncated };
@@ -127,6 +154,12 @@ export async function readStreamPrefix(
 export const DRAIN_BYTES = 64 * 1024 * 1024;
 
 /**
+ * How long the rest of a body past the limit is read and dropped, at most: a body
+ * that never ends (or trickles) gets its 413 then, and the connection is closed.
+ */
+export const DRAIN_MS = 2_000;
+
+/**
  * Reads the whole body as bytes, failing with `BODY_TOO_LARGE` when more than
  * `maxBytes` arrive (the rest read and dropped first, up to {@link DRAIN_BYTES}).
  */
@@ -135,10 +168,10 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) {
     // Nothing kept: read and dropped, when within the bound (else the body is not read at all).
-    if (Number(declared) <= drainLimit) await readBodyPrefix(request, 0, drainLimit);
+    if (Number(declared) <= drainLimit) await readBodyPrefix(request, 0, drainLimit, undefined, DRAIN_MS);
     throw tooLarge(maxBytes);
   }
-  const { bytes, truncated } = await readBodyPrefix(request, maxBytes, drainLimit);
+  const { bytes, truncated } = await readBodyPrefix(request, maxBytes, drainLimit, undefined, DRAIN_MS);
   if (truncated) throw tooLarge(maxBytes);
   return bytes;
 }
