@@ -345,7 +345,7 @@ export const ERRORS = {
     fix: 'send a smaller schema, or raise `MOCKPOINT_MAX_GRAPHQL_SCHEMA_BYTES`',
   },
   BODY_TOO_LARGE: {
-    when: 'the body is over `MOCKPOINT_MAX_BODY_BYTES` (checked while streaming, not only from Content-Length; after decoding too); an admin API body is read and dropped to its end (up to 64 MiB past the limit) before the 413, so the client reads it',
+    when: 'the body is over `MOCKPOINT_MAX_BODY_BYTES` (checked while streaming, not only from Content-Length; after decoding too); an admin API body is read and dropped to its end (up to 64 MiB past the limit, for at most 2 s) before the 413, so the client reads it',
     fix: 'send less, or raise `MOCKPOINT_MAX_BODY_BYTES`',
   },
   UNSUPPORTED_ENCODING: {
