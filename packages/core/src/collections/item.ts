@@ -115,15 +115,6 @@ export function itemBytes(item: Item): number {
 }
 
 /**
- * Whether `item`'s id is `id` (the id from a URL): compared as text, as
- * json-server does (`1` and `"1"` are both id 1). An item without one, or with
- * a `null` one, has no id.
- */
-export function hasId(item: Item, idField: string, id: string): boolean {
-  return idText(item, idField) === id;
-}
-
-/**
  * Each collection's ids as text → the index of the first item with that id, by
  * the items array (a store hands out the same array until the collection
  * changes) and the id field: built on the first lookup, so reads find an item
