@@ -14,6 +14,8 @@ export default defineConfig({
     redis: 'src/store/redis/index.ts',
     internal: 'src/internal.ts',
     files: 'src/files/index.ts',
+    // The GraphQL worker thread's module (adapter/node/graphql-worker.ts starts it from here).
+    'graphql-worker': 'src/adapter/node/graphql-worker-main.ts',
   },
   format: ['esm'],
   // JavaScript only: the declarations (dist/types/) are built for packing, by scripts/build-types.mjs.

@@ -14,6 +14,7 @@ import { pickLimits, SETTINGS, VERSION } from '@mockpoint/core/defaults';
 import { isOwnError } from '@mockpoint/core/internal';
 import {
   acceptConnect,
+  graphqlWorker,
   nodeDeliverySend,
   serve as nodeServe,
   type ServedApp,
@@ -202,8 +203,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // The reporter first, so that a failure to load it leaves no backend open.
   const reporter = await createReporter(options.serverReportingDsn, VERSION);
   const backend = await openServerBackend(options);
+  // Schemas are built and their operations answered in a worker thread, started by the first of them.
+  const graphqlRunner = graphqlWorker({ log: (line) => process.stderr.write(`${line}\n`) });
   const app = createApp({
     backend,
+    graphqlRunner,
     // Sent with node:http (keep-alive agents): several times less CPU per attempt than fetch.
     deliverySend: nodeDeliverySend(),
     ...pickLimits(options),
@@ -253,6 +257,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         },
       );
     } catch (error) {
+      await graphqlRunner.close();
       await backend.close();
       throw error;
     }
@@ -274,6 +279,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const closeOpened = async (): Promise<void> => {
     await Promise.all(served.map((one) => one.close()));
     await mockFile?.close();
+    await graphqlRunner.close();
     await backend.close();
     await removeCaDir();
   };
@@ -352,6 +358,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     closing ??= (async () => {
       await mockFile?.close();
       await Promise.all(served.map((one) => one.close({ graceMs: options.shutdownGraceMs ?? 5000 })));
+      await graphqlRunner.close();
       await backend.close();
       await removeCaDir();
       await reporter?.flush();

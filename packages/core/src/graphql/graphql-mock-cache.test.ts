@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { GraphqlMock } from './graphql-mock.js';
 import { GraphqlMockCache } from './graphql-mock-cache.js';
+import type { StoredGraphqlSchema } from './graphql-runner.js';
 
-const mock = (id: number) => ({ id }) as unknown as GraphqlMock;
+const mock = (id: number) => ({ id }) as unknown as StoredGraphqlSchema;
 
 describe('GraphqlMockCache', () => {
   it('keeps many "no schema" names but at most maxMocks compiled schemas, the least recently set going first', () => {

@@ -9,7 +9,7 @@
  */
 import { addMocksToSchema, createMockStore, type IMockStore } from '@graphql-tools/mock';
 import {
-  buildSchema,
+  buildASTSchema,
   type DocumentNode,
   type ExecutionResult,
   execute,
@@ -38,10 +38,10 @@ export class GraphqlMock {
   /** Validation outcomes by parsed document (documents are cached by text, so shared). */
   readonly #validated = new WeakMap<DocumentNode, readonly GraphQLError[]>();
 
-  /** `sdl` was checked at save (`buildGraphqlSchema`): it builds. */
-  constructor(sdl: string) {
+  /** `document` is a stored schema's, checked at save (`buildGraphqlSchema`) and read within the bounds (`parseGraphqlSchema`): it builds. */
+  constructor(document: DocumentNode) {
     // Its SDL was checked at save: not again here (a third of the build of a schema as large as GitHub's).
-    this.schema = buildSchema(sdl, { assumeValidSDL: true });
+    this.schema = buildASTSchema(document, { assumeValidSDL: true });
     this.#store = createMockStore({ schema: this.schema, mocks: mockValues(this.schema, this.#random) });
     this.#mocked = addMocksToSchema({ schema: this.schema, store: this.#store });
   }

@@ -84,8 +84,8 @@ export function schemaWork(document: DocumentNode): SchemaWork {
   return { elements, interfaceWork };
 }
 
-/** `GRAPHQL_SCHEMA_TOO_COMPLEX` when `document` would take more to build than the bounds allow. */
-function checkWork(document: DocumentNode): void {
+/** `GRAPHQL_SCHEMA_TOO_COMPLEX` when `document` would take more to build than the bounds allow; `then` ends its message. */
+function checkWork(document: DocumentNode, then: string): void {
   const { elements, interfaceWork } = schemaWork(document);
   const over =
     elements > MAX_SCHEMA_ELEMENTS
@@ -96,7 +96,7 @@ function checkWork(document: DocumentNode): void {
   if (over !== undefined) {
     throw new MockpointError(
       'GRAPHQL_SCHEMA_TOO_COMPLEX',
-      `the GraphQL schema is too complex to build and mock quickly: ${over}; nothing was changed`,
+      `the GraphQL schema is too complex to build and mock quickly: ${over}; ${then}`,
       { details: { elements, interfaceWork } },
     );
   }
@@ -145,6 +145,36 @@ function whereNamed(document: DocumentNode, message: string): string {
   return `line ${at.line}, column ${at.column}: ${message}`;
 }
 
+/** What a schema refused at save says happened: nothing. */
+const AT_SAVE = 'nothing was changed';
+
+/**
+ * `sdl` parsed, or `INVALID_GRAPHQL_SCHEMA` (its first problem, located) /
+ * `GRAPHQL_SCHEMA_TOO_COMPLEX` (past {@link MAX_SCHEMA_TOKENS}, or
+ * {@link MAX_SCHEMA_ELEMENTS} or {@link MAX_INTERFACE_WORK} counted in the
+ * parsed document, before anything is built); `then` ends the second's message.
+ * Also how a stored schema is read before it is built: one stored by an older
+ * version may be over today's bounds.
+ */
+export function parseGraphqlSchema(sdl: string, then: string = AT_SAVE): DocumentNode {
+  let document: DocumentNode;
+  try {
+    document = parse(sdl, { maxTokens: MAX_SCHEMA_TOKENS });
+  } catch (error) {
+    if (error instanceof GraphQLError && error.message.includes(`${MAX_SCHEMA_TOKENS} tokens. Parsing aborted`)) {
+      throw new MockpointError(
+        'GRAPHQL_SCHEMA_TOO_COMPLEX',
+        `the GraphQL schema is too complex to build and mock quickly: it has more than ${MAX_SCHEMA_TOKENS} tokens (names, punctuation and strings); ${then}`,
+        { details: { tokens: MAX_SCHEMA_TOKENS + 1 } },
+      );
+    }
+    const message = error instanceof GraphQLError ? located(error) : (error as Error).message;
+    throw new MockpointError('INVALID_GRAPHQL_SCHEMA', `invalid GraphQL schema: ${message}`, { cause: error });
+  }
+  checkWork(document, then);
+  return document;
+}
+
 /**
  * The schema `sdl` describes, or `INVALID_GRAPHQL_SCHEMA` (its first problem,
  * located) / `GRAPHQL_SCHEMA_TOO_LARGE` (past `maxBytes` of UTF-8) /
@@ -161,22 +191,8 @@ export function buildGraphqlSchema(sdl: string, maxBytes: number): GraphQLSchema
   if (LONE_SURROGATE.test(sdl)) {
     throw new MockpointError('INVALID_GRAPHQL_SCHEMA', 'the GraphQL schema holds a lone surrogate (not UTF-8 text)');
   }
-  let document: DocumentNode;
+  const document = parseGraphqlSchema(sdl);
   let schema: GraphQLSchema;
-  try {
-    document = parse(sdl, { maxTokens: MAX_SCHEMA_TOKENS });
-  } catch (error) {
-    if (error instanceof GraphQLError && error.message.includes(`${MAX_SCHEMA_TOKENS} tokens. Parsing aborted`)) {
-      throw new MockpointError(
-        'GRAPHQL_SCHEMA_TOO_COMPLEX',
-        `the GraphQL schema is too complex to build and mock quickly: it has more than ${MAX_SCHEMA_TOKENS} tokens (names, punctuation and strings); nothing was changed`,
-        { details: { tokens: MAX_SCHEMA_TOKENS + 1 } },
-      );
-    }
-    const message = error instanceof GraphQLError ? located(error) : (error as Error).message;
-    throw new MockpointError('INVALID_GRAPHQL_SCHEMA', `invalid GraphQL schema: ${message}`, { cause: error });
-  }
-  checkWork(document);
   try {
     schema = buildASTSchema(document);
   } catch (error) {

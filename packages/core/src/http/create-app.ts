@@ -12,6 +12,7 @@ import type { Upstream } from '../answer/proxy/upstream.js';
 import { StoredHosts } from '../answer/stored-hosts.js';
 import { OpenStreams } from '../answer/stream/open-streams.js';
 import { OpenSockets, socketShareOf } from '../answer/websocket/open-sockets.js';
+import type { GraphqlRunner } from '../graphql/graphql-runner.js';
 import { JournalFeed, type JournalFeedOptions } from '../journal/journal-feed.js';
 import { type Backend, type BackendParts, memoryBackend } from '../store/backend.js';
 import type { DeliverySend } from '../webhook/delivery-send.js';
@@ -144,6 +145,16 @@ export interface CreateAppOptions extends LimitOptions, Partial<BackendParts> {
    * @example createApp({ apiEncoders: { gzip: gzipEncoder } })
    */
   apiEncoders?: ApiEncoders;
+  /**
+   * Who builds stored GraphQL schemas and answers schema-mode operations
+   * (docs/graphql.md). On Node, Bun and Deno give `graphqlWorker()` from
+   * `@mockpoint/core/node` (a worker thread: the event loop never builds a
+   * schema; the daemon does) and close it with the server; the default builds
+   * and answers on the event loop (where there are no threads: Workers).
+   * @default inlineGraphqlRunner()
+   * @example createApp({ graphqlRunner: graphqlWorker() })
+   */
+  graphqlRunner?: GraphqlRunner;
   /** When set, every `/api/*` write needs `Authorization: Bearer <adminToken>`. @default undefined (off) */
   adminToken?: string;
   /** Version reported by `/api/health`. @default the core package version */
@@ -261,6 +272,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
     backend.queue,
     backend.collections,
     backend.states,
+    options.graphqlRunner,
   );
   const proxy = new ProxySettings({
     allowHosts: resolved.proxyAllowHosts,

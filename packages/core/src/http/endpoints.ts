@@ -14,8 +14,13 @@ import { RouteCache } from '../answer/routes/route-cache.js';
 import { RouteTable } from '../answer/routes/route-table.js';
 import type { CollectionStore } from '../collections/collection-store.js';
 import { MemoryCollectionStore } from '../collections/memory-collection-store.js';
-import type { GraphqlMock } from '../graphql/graphql-mock.js';
 import { GraphqlMockCache } from '../graphql/graphql-mock-cache.js';
+import {
+  type GraphqlRunner,
+  inlineGraphqlRunner,
+  type StoredGraphqlSchema,
+  storedGraphqlSchema,
+} from '../graphql/graphql-runner.js';
 import { MemoryStateStore } from '../state/memory-state-store.js';
 import type { StateStore } from '../state/state-store.js';
 import type { CountOptions, EndpointStore, ListOptions, RoutesUpdate } from '../store/store.js';
@@ -49,10 +54,12 @@ export class EndpointService {
   readonly signatureChecks = new SignatureCheckCache();
   /** The same withdrawal tokens as {@link #reading}, for signature reads. */
   readonly #signatureReading: ReadTokens<SignatureCheck | null>;
-  /** Compiled GraphQL mocks by name (`null`: no schema), in front of the store like the route tables. */
-  readonly graphqlMocks = new GraphqlMockCache();
+  /** Builds the stored GraphQL schemas and answers their operations (a worker thread on the daemon). */
+  readonly graphqlRunner: GraphqlRunner;
+  /** Stored GraphQL schemas by name (`null`: no schema), in front of the store like the route tables. */
+  readonly graphqlMocks: GraphqlMockCache;
   /** The same withdrawal tokens as {@link #reading}, for GraphQL schema reads. */
-  readonly #graphqlReading: ReadTokens<GraphqlMock | null>;
+  readonly #graphqlReading: ReadTokens<StoredGraphqlSchema | null>;
   /**
    * A signal per name that aborts at its next change, made here or by another
    * replica: a streamed answer that ends with `hang` is let go on it.
@@ -67,8 +74,11 @@ export class EndpointService {
     queue: AnswerQueue = new MemoryAnswerQueue(),
     collections: CollectionStore = new MemoryCollectionStore(),
     states: StateStore = new MemoryStateStore(),
+    graphqlRunner: GraphqlRunner = inlineGraphqlRunner(),
   ) {
     this.store = store;
+    this.graphqlRunner = graphqlRunner;
+    this.graphqlMocks = new GraphqlMockCache(undefined, undefined, (name) => graphqlRunner.forget(name));
     this.collections = collections;
     this.states = states;
     this.cache = new ResponseCache(cacheMaxBytes);
@@ -141,14 +151,11 @@ export class EndpointService {
     return this.#changing(name, this.#signatureReading, () => this.store.setSignature(name, settings));
   }
 
-  /** The GraphQL mock of `name` (`null` when it has no schema), built once per change. */
-  graphqlMock(name: string): Promise<GraphqlMock | null> {
+  /** The stored GraphQL schema of `name` (`null` when it has none), read once per change; {@link graphqlRunner} answers from it. */
+  graphqlMock(name: string): Promise<StoredGraphqlSchema | null> {
     return this.#graphqlReading.read(name, async () => {
       const sdl = await this.store.getGraphqlSchema(name);
-      if (sdl === undefined) return null;
-      // Loaded with the first schema: graphql's execution and @graphql-tools/mock take a few hundred ms to load.
-      const { GraphqlMock } = await import('../graphql/graphql-mock.js');
-      return new GraphqlMock(sdl);
+      return sdl === undefined ? null : storedGraphqlSchema(name, sdl);
     });
   }
 

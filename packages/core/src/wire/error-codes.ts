@@ -207,7 +207,7 @@ export const ERRORS = {
     fix: "correct the SDL at the line and column the message names (`graphql`'s `buildSchema` accepts it then)",
   },
   GRAPHQL_SCHEMA_TOO_COMPLEX: {
-    when: 'a GraphQL schema that would take too long to build ([graphql.md](graphql.md#bounds)): more than 100,000 tokens, 30,000 types, fields, arguments, enum values and union members, or 20,000 steps of interface checks (types implementing interfaces that implement many others); the message names which, `error.details` the counts; nothing is changed',
+    when: 'a GraphQL schema that would take too long to build ([graphql.md](graphql.md#bounds)): more than 100,000 tokens, 30,000 types, fields, arguments, enum values and union members, or 20,000 steps of interface checks (types implementing interfaces that implement many others); the message names which, `error.details` the counts; nothing is changed. Also the answer to a GraphQL request to a name whose schema was stored by an older version and is over these bounds (it is not served; the log says so once)',
     fix: "split the schema, or have types implement fewer interfaces (GitHub's public schema is well within every bound)",
   },
   INVALID_ITEM: {
@@ -368,6 +368,10 @@ export const ERRORS = {
     when: 'a route or queued answer kept by an earlier version has a header HTTP cannot carry (a value with a control character or a character past U+00FF); `INVALID_HEADER` refuses such values now',
     fix: 'save the answer again with values HTTP can carry (percent-encode other text) ([routes.md](routes.md))',
   },
+  GRAPHQL_WORKER_FAILED: {
+    when: 'the thread that builds GraphQL schemas and answers schema-mode operations ([graphql.md](graphql.md#where-it-runs)) stopped (out of its memory, or an internal error) or gave no answer within 30 s, while this operation was waiting; the daemon starts a new one for the next operation, and the log says why',
+    fix: 'send the operation again; if the same operation fails again, answer it with a route and report the operation and schema',
+  },
   STORE_UNAVAILABLE: {
     when: 'the store failed or is closed; after a failed write, until it has reopened; damaged data',
     fix: 'retry; see `/api/health` `reason` and the server log',
@@ -387,6 +391,10 @@ export const ERRORS = {
   TOO_MANY_DELIVERIES: {
     when: '1000 deliveries are pending already',
     fix: 'wait for some to finish, or cancel them (`DELETE /api/deliveries/{id}`)',
+  },
+  TOO_MANY_GRAPHQL_REQUESTS: {
+    when: '128 schema-mode GraphQL operations are waiting for the thread that answers them ([graphql.md](graphql.md#where-it-runs))',
+    fix: 'send fewer operations at once (wait for answers before sending more)',
   },
   CONNECTION_FAILED: {
     from: 'client',

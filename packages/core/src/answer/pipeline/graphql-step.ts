@@ -13,14 +13,14 @@
  */
 import type { ExecutionResult } from 'graphql';
 import { GraphQLError } from 'graphql/error/GraphQLError.js';
-import type { GraphqlMock } from '../../graphql/graphql-mock.js';
 import { type GraphqlOperation, type GraphqlRequest, graphqlRequestOf } from '../../graphql/graphql-request.js';
+import type { GraphqlCall, StoredGraphqlSchema } from '../../graphql/graphql-runner.js';
 import { BY_GRAPHQL } from '../../journal/journal-entry.js';
 import { type EndpointAnswer, prepareAnswers } from '../endpoint-answer.js';
 import type { Exchange } from './exchange.js';
 import { graphqlWsVerdict } from './graphql-ws-step.js';
 import { asksUpgrade } from './route-step.js';
-import { after, type Step, type Verdict } from './step.js';
+import { after, type Maybe, type Step, type Verdict } from './step.js';
 
 /** An operation a GET may not run: GraphQL over HTTP allows only queries there. */
 function notOverGet(operation: GraphqlOperation): ExecutionResult | undefined {
@@ -33,21 +33,16 @@ function notOverGet(operation: GraphqlOperation): ExecutionResult | undefined {
 }
 
 /** Subscriptions are served over graphql-ws on the WebSocket support, not over plain HTTP. */
-const SUBSCRIPTION_OVER_HTTP: ExecutionResult = {
+const SUBSCRIPTION_OVER_HTTP = JSON.stringify({
   errors: [
     new GraphQLError(
       'Subscriptions are answered over graphql-ws: open a WebSocket to this URL with the subprotocol graphql-transport-ws (docs/graphql.md).',
     ),
   ],
-};
+} satisfies ExecutionResult);
 
 /** The most values one request's answers may hold together (a batch shares it). */
 const MAX_REQUEST_VALUES = 100_000;
-
-function answerOne(mock: GraphqlMock, operation: GraphqlOperation, maxValues: number): ExecutionResult {
-  if (operation.operationType === 'subscription') return SUBSCRIPTION_OVER_HTTP;
-  return mock.answer(operation, maxValues);
-}
 
 function verdictOf(exchange: Exchange, body: string, status: number): Verdict {
   const prepared = prepareAnswers(body, status, 0);
@@ -55,8 +50,30 @@ function verdictOf(exchange: Exchange, body: string, status: number): Verdict {
   return { answer, mark: BY_GRAPHQL };
 }
 
-function answered(mock: GraphqlMock | null, exchange: Exchange): Verdict | undefined {
-  if (mock === null) return undefined;
+/**
+ * Each operation's answer as JSON text, in order: a subscription's refusal
+ * here, the others from the schema's runner (the daemon's worker thread).
+ */
+function answerTexts(schema: StoredGraphqlSchema, request: GraphqlRequest, exchange: Exchange): Maybe<string[]> {
+  const maxValues = Math.floor(MAX_REQUEST_VALUES / request.operations.length);
+  const calls: GraphqlCall[] = [];
+  for (const operation of request.operations) {
+    if (operation.operationType !== 'subscription') calls.push({ operation, maxValues });
+  }
+  const texts = () => request.operations.map(() => SUBSCRIPTION_OVER_HTTP);
+  if (calls.length === 0) return texts();
+  return exchange.parts.endpoints.graphqlRunner.answer(schema, calls).then((answers) => {
+    const all = texts();
+    let next = 0;
+    request.operations.forEach((operation, index) => {
+      if (operation.operationType !== 'subscription') all[index] = (answers[next++] as { json: string }).json;
+    });
+    return all;
+  });
+}
+
+function answered(schema: StoredGraphqlSchema | null, exchange: Exchange): Maybe<Verdict | undefined> {
+  if (schema === null) return undefined;
   if (asksUpgrade(exchange)) return graphqlWsVerdict(exchange);
   const request: GraphqlRequest | undefined = graphqlRequestOf(exchange.view);
   if (request === undefined) return undefined;
@@ -71,9 +88,9 @@ function answered(mock: GraphqlMock | null, exchange: Exchange): Verdict | undef
       };
     }
   }
-  const share = Math.floor(MAX_REQUEST_VALUES / request.operations.length);
-  const results = request.operations.map((operation) => answerOne(mock, operation, share));
-  return verdictOf(exchange, JSON.stringify(request.batch ? results : results[0]), 200);
+  // JSON.stringify of an array is its members' texts, joined by commas, in brackets.
+  const body = (texts: string[]) => (request.batch ? `[${texts.join(',')}]` : (texts[0] as string));
+  return after(answerTexts(schema, request, exchange), (texts) => verdictOf(exchange, body(texts), 200), exchange);
 }
 
 export const graphqlStep: Step = {

@@ -10,11 +10,11 @@
  *
  * @module
  */
-import type { ExecutionResult } from 'graphql';
-import type { GraphqlMock } from '../../graphql/graphql-mock.js';
 import type { GraphqlOperation } from '../../graphql/graphql-request.js';
+import type { GraphqlAnswerText, StoredGraphqlSchema } from '../../graphql/graphql-runner.js';
 import { GRAPHQL_WS_PROTOCOL, type GraphqlWsResult, speakGraphqlWs } from '../../graphql/graphql-ws.js';
 import { BY_GRAPHQL, type RecordedRequest } from '../../journal/journal-entry.js';
+import { isMockpointError } from '../../wire/errors.js';
 import type { SocketSession, UpgradeAnswer } from '../endpoint-answer.js';
 import type { SocketScript } from '../websocket/socket-script.js';
 import { chooseProtocol } from '../websocket/socket-script.js';
@@ -60,15 +60,25 @@ function fromVerdict(verdict: Verdict | undefined): GraphqlWsResult | undefined 
 }
 
 /** The schema's answer (a request error: `error`; otherwise `next`). */
-function fromMock(
-  mock: GraphqlMock | null,
+function fromText(text: GraphqlAnswerText): GraphqlWsResult {
+  return text.errors !== undefined ? { errors: text.errors } : { next: text.json };
+}
+
+/** The schema's answer to `operation` from the runner; a refusal (a schema not served, a busy or failed worker) as its errors. */
+function fromSchema(
+  upgrade: Exchange,
+  schema: StoredGraphqlSchema | null,
   operation: GraphqlOperation,
   event: number | undefined,
-): GraphqlWsResult | undefined {
-  if (mock === null) return undefined;
-  const result: ExecutionResult = mock.answer(operation, MAX_VALUES, event);
-  if (!('data' in result) && result.errors !== undefined) return { errors: JSON.stringify(result.errors) };
-  return { next: JSON.stringify(result) };
+): Promise<GraphqlWsResult> | undefined {
+  if (schema === null) return undefined;
+  return upgrade.parts.endpoints.graphqlRunner.answer(schema, [{ operation, maxValues: MAX_VALUES, event }]).then(
+    ([text]) => fromText(text as GraphqlAnswerText),
+    (error: unknown) => {
+      if (isMockpointError(error)) return errorsText(error.message);
+      throw error;
+    },
+  );
 }
 
 /** The operation as a `POST` of its payload to the upgrade's URL: what a route sees of it. */
@@ -92,8 +102,8 @@ function answerOperation(
   const { endpoints } = upgrade.parts;
   const schema = (): Maybe<GraphqlWsResult | undefined> => {
     const cached = endpoints.graphqlMocks.get(upgrade.name);
-    if (cached !== undefined) return fromMock(cached, operation, event);
-    return endpoints.graphqlMock(upgrade.name).then((mock) => fromMock(mock, operation, event));
+    if (cached !== undefined) return fromSchema(upgrade, cached, operation, event);
+    return endpoints.graphqlMock(upgrade.name).then((stored) => fromSchema(upgrade, stored, operation, event));
   };
   const verdict = routeStep.run(operationExchange(upgrade, payload));
   if (verdict instanceof Promise) return verdict.then((ready) => fromVerdict(ready) ?? schema());

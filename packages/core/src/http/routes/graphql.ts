@@ -62,9 +62,8 @@ export function registerGraphqlRoutes(app: Hono, ctx: AppContext): void {
     const name = pathName(c.req.param('name'));
     const text = decodeUtf8(await readDecodedBody(c.req.raw, options.maxBodyBytes));
     const sdl = sdlOf(text);
-    // Loaded with the first schema put (graphql's schema building is not needed before).
-    const { buildGraphqlSchema } = await import('../../graphql/graphql-schema.js');
-    buildGraphqlSchema(sdl, options.maxGraphqlSchemaBytes);
+    // Checked where schemas are built (the daemon's GraphQL worker thread), off the event loop.
+    await endpoints.graphqlRunner.check(sdl, options.maxGraphqlSchemaBytes);
     const had = await endpoints.setGraphqlSchema(name, sdl);
     return c.json({ schema: sdl }, had ? 200 : 201);
   });
@@ -111,6 +110,8 @@ export function registerGraphqlRoutes(app: Hono, ctx: AppContext): void {
           'INVALID_GRAPHQL_SCHEMA',
           'GRAPHQL_SCHEMA_TOO_COMPLEX',
           'GRAPHQL_SCHEMA_TOO_LARGE',
+          'GRAPHQL_WORKER_FAILED',
+          'TOO_MANY_GRAPHQL_REQUESTS',
         ),
       },
     },
