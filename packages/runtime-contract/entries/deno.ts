@@ -4,7 +4,7 @@
  * counts the long-poll waiters of one name (for the hang-up check).
  */
 import { createApp } from '@mockpoint/core';
-import { serve } from '@mockpoint/core/deno';
+import { graphqlWorker, serve } from '@mockpoint/core/deno';
 import { LevelStore } from '@mockpoint/core/level';
 
 declare const Deno: {
@@ -16,12 +16,15 @@ declare const Deno: {
 const dir = Deno.args[0];
 if (dir === undefined) throw new Error('usage: deno run … entries/deno.ts <data dir>');
 const store = await LevelStore.open({ dir });
-const app = createApp({ store });
+// GraphQL schemas built and answered in a worker thread, as the daemon does.
+const graphqlRunner = graphqlWorker();
+const app = createApp({ store, graphqlRunner });
 app.get('/__contract/waiters/:name', (c) => c.json(app.mockpoint.journal.waitersFor(c.req.param('name'))));
 const served = serve(app, { port: 0 });
 console.log(`mockpoint listening on ${served.url} (store: level)`);
 Deno.addSignalListener('SIGTERM', async () => {
   await served.close({ graceMs: 5000 });
+  await graphqlRunner.close();
   await store.close();
   Deno.exit(0);
 });

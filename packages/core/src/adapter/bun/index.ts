@@ -220,3 +220,4 @@ export function serve(app: MockpointApp, options: BunServeOptions = {}): Runtime
     },
   });
 }
+export { type GraphqlWorkerOptions, graphqlWorker } from '../node/graphql-worker.js';

@@ -89,3 +89,4 @@ export function serve(app: MockpointApp, options: RuntimeServeOptions = {}): Run
     },
   });
 }
+export { type GraphqlWorkerOptions, graphqlWorker } from '../node/graphql-worker.js';
