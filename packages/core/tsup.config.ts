@@ -14,8 +14,9 @@ export default defineConfig({
     redis: 'src/store/redis/index.ts',
     internal: 'src/internal.ts',
     files: 'src/files/index.ts',
-    // The GraphQL worker thread's module (adapter/node/graphql-worker.ts starts it from here).
-    'graphql-worker': 'src/adapter/node/graphql-worker-main.ts',
+    threads: 'src/adapter/threads/index.ts',
+    // The GraphQL worker thread's module (adapter/threads/graphql-worker.ts starts it from here).
+    'graphql-worker': 'src/adapter/threads/graphql-worker-main.ts',
   },
   format: ['esm'],
   // JavaScript only: the declarations (dist/types/) are built for packing, by scripts/build-types.mjs.

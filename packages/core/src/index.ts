@@ -19,6 +19,14 @@ export type { AnswerQueue } from './answer/queue/answer-queue.js';
 // Everything the browser entry (`@mockpoint/core/client`) has: the client, its
 // errors, the wire types and the input rules. One list, so the two cannot drift.
 export * from './client/index.js';
+export {
+  type GraphqlAnswerText,
+  type GraphqlCall,
+  type GraphqlRunner,
+  type GraphqlRunnerOptions,
+  inlineGraphqlRunner,
+  type StoredGraphqlSchema,
+} from './graphql/graphql-runner.js';
 export { type ApiEncoders, type Encoder, gzipEncoder } from './http/api-encoding.js';
 export { type CreateAppOptions, createApp, type MockpointApp } from './http/create-app.js';
 export type { Journal } from './journal/journal.js';

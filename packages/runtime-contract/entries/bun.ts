@@ -4,8 +4,9 @@
  * long-poll waiters of one name (for the hang-up check).
  */
 import { createApp } from '@mockpoint/core';
-import { graphqlWorker, serve } from '@mockpoint/core/bun';
+import { serve } from '@mockpoint/core/bun';
 import { LevelStore } from '@mockpoint/core/level';
+import { graphqlWorker } from '@mockpoint/core/threads';
 
 const dir = process.argv[2];
 if (dir === undefined) throw new Error('usage: bun entries/bun.ts <data dir>');

@@ -4,8 +4,9 @@
  * counts the long-poll waiters of one name (for the hang-up check).
  */
 import { createApp } from '@mockpoint/core';
-import { graphqlWorker, serve } from '@mockpoint/core/deno';
+import { serve } from '@mockpoint/core/deno';
 import { LevelStore } from '@mockpoint/core/level';
+import { graphqlWorker } from '@mockpoint/core/threads';
 
 declare const Deno: {
   args: string[];

@@ -14,13 +14,13 @@ import { pickLimits, SETTINGS, VERSION } from '@mockpoint/core/defaults';
 import { isOwnError } from '@mockpoint/core/internal';
 import {
   acceptConnect,
-  graphqlWorker,
   nodeDeliverySend,
   serve as nodeServe,
   type ServedApp,
   type ServeOptions,
   type TlsOptions,
 } from '@mockpoint/core/node';
+import { graphqlWorker } from '@mockpoint/core/threads';
 import { nodeApiEncoders } from './api-encoders.js';
 import type { ServerConfig } from './config.js';
 import { DEFAULTS } from './config.js';

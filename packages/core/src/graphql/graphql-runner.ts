@@ -1,7 +1,7 @@
 /**
  * Who builds an endpoint's stored schema and answers its schema-mode
  * operations: a {@link GraphqlRunner}. The daemon's (`graphqlWorker()` from
- * `@mockpoint/core/node`) does it in a worker thread, off the event loop; where
+ * `@mockpoint/core/threads`) does it in a worker thread, off the event loop; where
  * there are no worker threads (Cloudflare Workers) the {@link inlineGraphqlRunner}
  * does it on the event loop, bounded as at save. Both answer byte for byte alike.
  *

@@ -148,7 +148,7 @@ export interface CreateAppOptions extends LimitOptions, Partial<BackendParts> {
   /**
    * Who builds stored GraphQL schemas and answers schema-mode operations
    * (docs/graphql.md). On Node, Bun and Deno give `graphqlWorker()` from
-   * `@mockpoint/core/node` (a worker thread: the event loop never builds a
+   * `@mockpoint/core/threads` (a worker thread: the event loop never builds a
    * schema; the daemon does) and close it with the server; the default builds
    * and answers on the event loop (where there are no threads: Workers).
    * @default inlineGraphqlRunner()

@@ -220,4 +220,3 @@ export function serve(app: MockpointApp, options: BunServeOptions = {}): Runtime
     },
   });
 }
-export { type GraphqlWorkerOptions, graphqlWorker } from '../node/graphql-worker.js';

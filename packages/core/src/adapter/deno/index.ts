@@ -89,4 +89,3 @@ export function serve(app: MockpointApp, options: RuntimeServeOptions = {}): Run
     },
   });
 }
-export { type GraphqlWorkerOptions, graphqlWorker } from '../node/graphql-worker.js';

@@ -13,7 +13,6 @@ export {
 export { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
 export type { ConnectionCap } from './connection-cap.js';
 export { acceptConnect } from './forward-proxy.js';
-export { type GraphqlWorkerOptions, graphqlWorker } from './graphql-worker.js';
 export { createNodeListener, type NodeListenerOptions } from './listener.js';
 export { type CloseOptions, type ServedApp, type ServeOptions, serve, type TlsOptions } from './serve.js';
 export { createNodeUpgradeListener, type NodeUpgradeListenerOptions } from './upgrade.js';

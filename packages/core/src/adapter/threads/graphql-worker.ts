@@ -66,7 +66,7 @@ export interface GraphqlWorkerOptions extends GraphqlRunnerOptions {
   timeoutMs?: number;
   /** The thread's heap (V8's old generation), in MB: past it the thread stops, not the daemon. @default 1024 */
   maxHeapMb?: number;
-  /** The thread's module. @default the built `graphql-worker.js` beside this package's `node.js` */
+  /** The thread's module. @default the built `graphql-worker.js` beside this package's `threads.js` */
   url?: URL;
 }
 
