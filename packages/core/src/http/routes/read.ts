@@ -209,6 +209,10 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
           'WEBSOCKET_REQUIRED',
           'TOO_MANY_SOCKETS',
           'WEBSOCKET_UNSUPPORTED',
+          // Schema mode (docs/graphql.md): a schema stored by an older version over today's bounds; its thread.
+          'GRAPHQL_SCHEMA_TOO_COMPLEX',
+          'GRAPHQL_WORKER_FAILED',
+          'TOO_MANY_GRAPHQL_REQUESTS',
           // Through the forward proxy (an absolute-form target), a host that is mapped to no endpoint.
           'HOST_NOT_MOCKED',
         ),
