@@ -7,6 +7,8 @@
 // watched. MOCKPOINT_PROBE_BIN=<another build's cli.js> runs the same probe against that
 // build (how the figures before the fix were measured).
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LevelStore } from '@mockpoint/core/level';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
 import { type HealthReport, watchHealth } from './helpers/watch-health.js';
@@ -175,5 +177,44 @@ describe('GraphQL schema mode under amplifying requests (daemon)', () => {
       expect(report.worstMs).toBeLessThan(1_000);
       expect(report.rssPeak - report.rssStart).toBeLessThan(400 * MiB);
     }
+  });
+
+  // 5. A schema an older version stored before the bounds (planted in the LevelDB data folder, past the
+  // API's check): read within today's bounds when first loaded, refused, said once; it would take
+  // 30-48 s to build, on the event loop before.
+  it('refuses a stored schema over the bounds at query time, logged once; health answers within 1 s', {
+    timeout: 300_000,
+  }, async () => {
+    const cwd = await makeTempDir();
+    const store = await LevelStore.open({ dir: join(cwd, 'data') });
+    await store.setGraphqlSchema('old', interfaceChain(900));
+    await store.close();
+    const bin = process.env.MOCKPOINT_PROBE_BIN;
+    const daemon = await startDaemon({ cwd, bin });
+    const watch = await watchHealth(daemon.url, daemon.child.pid as number);
+    const answers: { status: number; text: string }[] = [];
+    for (let i = 0; i < 2; i++) {
+      answers.push(
+        await send(`${daemon.url}/endpoint/old`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ root { f } }' }),
+        }),
+      );
+    }
+    const report = await watch.stop();
+    console.log(
+      `${line('900 interfaces stored before the bounds, 2 queries', report)}; -> ${answers.map((a) => a.status).join(', ')}`,
+    );
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.text)).toMatchObject({
+        error: { code: 'GRAPHQL_SCHEMA_TOO_COMPLEX', message: expect.stringContaining('stored by an older version') },
+      });
+    }
+    const said = daemon.stderr.split('\n').filter((l) => l.includes('the GraphQL schema of "old" is not served'));
+    expect(said).toHaveLength(1);
+    expect(report.failed).toBe(0);
+    expect(report.worstMs).toBeLessThan(1_000);
   });
 });
