@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LevelStore } from '@mockpoint/core/level';
+import { interfaceChain } from '@mockpoint/testkit/graphql-schemas';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
 import { type HealthReport, watchHealth } from './helpers/watch-health.js';
@@ -31,16 +32,6 @@ const SDL = `type User { id: ID! name: String! friends: [User!]! role: Role! }
 enum Role { ADMIN MEMBER }
 type Query { user(id: ID!): User users(first: Int): [User!]! }
 type Mutation { rename(id: ID!, name: String!): User! }`;
-
-/** `n` interfaces, each implementing every one before it. */
-function interfaceChain(n: number): string {
-  const parts = ['type Query { root: I0 }'];
-  for (let i = 0; i < n; i++) {
-    const names = Array.from({ length: i }, (_, j) => `I${j}`);
-    parts.push(`interface I${i}${i === 0 ? '' : ` implements ${names.join(' & ')}`} { f: String }`);
-  }
-  return parts.join('\n');
-}
 
 /** A request that may time out (after 2 minutes: a build before the bounds took up to 48 s): its status and text, or what went wrong. */
 async function send(url: string, init: RequestInit): Promise<{ status: number; text: string }> {

@@ -1,18 +1,9 @@
+import { interfaceChain } from '@mockpoint/testkit/graphql-schemas';
 import { describe, expect, it } from 'vitest';
 import { isMockpointError } from '../wire/errors.js';
 import { buildGraphqlSchema, MAX_INTERFACE_WORK, MAX_SCHEMA_ELEMENTS, MAX_SCHEMA_TOKENS } from './graphql-schema.js';
 
 const MiB = 1024 * 1024;
-
-/** `n` interfaces, each implementing every one before it (and so naming their fields). */
-function interfaceChain(n: number): string {
-  const parts = ['type Query { root: I0 }'];
-  for (let i = 0; i < n; i++) {
-    const names = Array.from({ length: i }, (_, j) => `I${j}`);
-    parts.push(`interface I${i}${i === 0 ? '' : ` implements ${names.join(' & ')}`} { f: String }`);
-  }
-  return parts.join('\n');
-}
 
 function refusal(sdl: string): { code: string; message: string; details: unknown } {
   try {

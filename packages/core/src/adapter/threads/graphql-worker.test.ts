@@ -5,6 +5,7 @@
 // bounded.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { interfaceChain } from '@mockpoint/testkit/graphql-schemas';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlRequestOf } from '../../graphql/graphql-request.js';
 import { type GraphqlRunner, inlineGraphqlRunner, storedGraphqlSchema } from '../../graphql/graphql-runner.js';
@@ -24,16 +25,6 @@ enum Role { ADMIN MEMBER }
 type Query { user(id: ID!): User users(first: Int): [User!]! }
 type Mutation { rename(id: ID!, name: String!): User! }
 type Subscription { renamed: User! }`;
-
-/** `n` interfaces, each implementing every one before it: over the interface bound (what an older version stored). */
-function interfaceChain(n: number): string {
-  const parts = ['type Query { root: I0 }'];
-  for (let i = 0; i < n; i++) {
-    const names = Array.from({ length: i }, (_, j) => `I${j}`);
-    parts.push(`interface I${i}${i === 0 ? '' : ` implements ${names.join(' & ')}`} { f: String }`);
-  }
-  return parts.join('\n');
-}
 
 /** Requests of every kind schema mode answers: data, variables, validation and syntax errors, a batch, introspection, too large. */
 const REQUESTS: unknown[] = [

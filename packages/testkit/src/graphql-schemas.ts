@@ -1,0 +1,16 @@
+/**
+ * GraphQL schemas the tests share: costly shapes that the save-time bounds
+ * refuse (docs/graphql.md#bounds).
+ *
+ * @module
+ */
+
+/** `n` interfaces, each implementing every one before it (and so naming their fields): 900 make a 2.8 MB schema. */
+export function interfaceChain(n: number): string {
+  const parts = ['type Query { root: I0 }'];
+  for (let i = 0; i < n; i++) {
+    const names = Array.from({ length: i }, (_, j) => `I${j}`);
+    parts.push(`interface I${i}${i === 0 ? '' : ` implements ${names.join(' & ')}`} { f: String }`);
+  }
+  return parts.join('\n');
+}
