@@ -43,6 +43,11 @@ async function send(url: string, init: RequestInit): Promise<{ status: number; t
   }
 }
 
+/** A GraphQL POST of `body` (JSON text) to `url`: its status and text. */
+function postGraphql(url: string, body: string): Promise<{ status: number; text: string }> {
+  return send(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+}
+
 function line(what: string, report: HealthReport): string {
   return `${what}: health worst ${Math.round(report.worstMs)} ms over ${report.asked} asks, daemon CPU ${report.cpuMs} ms, RSS ${Math.round(report.rssStart / MiB)} -> peak ${Math.round(report.rssPeak / MiB)} MiB`;
 }
@@ -76,13 +81,7 @@ describe('GraphQL schema mode under amplifying requests (daemon)', () => {
     const answers: { status: number; text: string }[] = [];
     // One after another: each is the attack; a flood of any 157 KB document costs its parsing, bounded apart.
     for (let round = 0; round < 12; round++) {
-      answers.push(
-        await send(`${first.url}/endpoint/gh`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-        }),
-      );
+      answers.push(await postGraphql(`${first.url}/endpoint/gh`, body));
     }
     reports.push(await watch.stop());
     const largest = Math.max(...answers.map((answer) => Buffer.byteLength(answer.text)));
@@ -94,11 +93,10 @@ describe('GraphQL schema mode under amplifying requests (daemon)', () => {
     await first.stop();
     const second = await startDaemon({ cwd, bin });
     watch = await watchHealth(second.url, second.child.pid as number);
-    const firstQuery = await send(`${second.url}/endpoint/gh`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ users { name friends { role } } }' }),
-    });
+    const firstQuery = await postGraphql(
+      `${second.url}/endpoint/gh`,
+      JSON.stringify({ query: '{ users { name friends { role } } }' }),
+    );
     reports.push(await watch.stop());
     console.log(`${line('first query after restart', reports[2] as HealthReport)}; -> ${firstQuery.status}`);
 
@@ -130,12 +128,7 @@ describe('GraphQL schema mode under amplifying requests (daemon)', () => {
     const query = JSON.stringify({
       query: '{ viewer { login repositories(first: 5) { nodes { name stargazerCount owner { login } } } } }',
     });
-    const ask = (url: string) =>
-      send(`${url}/endpoint/github/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: query,
-      });
+    const ask = (url: string) => postGraphql(`${url}/endpoint/github/graphql`, query);
     const reports: HealthReport[] = [];
 
     const first = await startDaemon({ cwd, bin });
@@ -185,13 +178,7 @@ describe('GraphQL schema mode under amplifying requests (daemon)', () => {
     const watch = await watchHealth(daemon.url, daemon.child.pid as number);
     const answers: { status: number; text: string }[] = [];
     for (let i = 0; i < 2; i++) {
-      answers.push(
-        await send(`${daemon.url}/endpoint/old`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ query: '{ root { f } }' }),
-        }),
-      );
+      answers.push(await postGraphql(`${daemon.url}/endpoint/old`, JSON.stringify({ query: '{ root { f } }' })));
     }
     const report = await watch.stop();
     console.log(
