@@ -15,7 +15,7 @@ import type {
 import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import type { SignatureSettings } from '../wire/signature-settings.js';
-import { EndpointService } from './endpoints.js';
+import { EndpointService } from './endpoint-service.js';
 
 function record(name: string, data: unknown, statusCode = 200, delay = 0): EndpointRecord {
   return { name, data, statusCode, delay };

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { concatBytes } from '../wire/concat-bytes.js';
-import { MockpointError } from '../wire/errors.js';
-import { JsonSyntaxError, MAX_JSON_DEPTH, scanJson } from '../wire/json-text.js';
+import { concatBytes } from './concat-bytes.js';
+import { MockpointError } from './errors.js';
+import { JsonSyntaxError, MAX_JSON_DEPTH, scanJson } from './json-text.js';
 
 export { MAX_JSON_DEPTH };
 

@@ -6,9 +6,10 @@
  *
  * @module
  */
+
+import { errorAnswer } from '../../answer/endpoint-answer.js';
+import type { RouteTable } from '../../answer/routes/route-table.js';
 import type { ValidationMark } from '../../wire/route-validation.js';
-import { errorAnswer } from '../endpoint-answer.js';
-import type { RouteTable } from '../routes/route-table.js';
 import type { Exchange } from './exchange.js';
 import { after, type Step, type Verdict } from './step.js';
 

@@ -15,7 +15,7 @@ import type {
   RespondAnswer,
   StreamAnswer,
   UpgradeAnswer,
-} from './endpoint-answer.js';
+} from '../answer/endpoint-answer.js';
 
 /**
  * What a runtime can do with one request's answer. `To` is the request's handle

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { RouteTable } from '../routes/route-table.js';
+import type { RouteTable } from '../../answer/routes/route-table.js';
 import type { Exchange } from './exchange.js';
 import { after, type Maybe, type Step } from './step.js';
 

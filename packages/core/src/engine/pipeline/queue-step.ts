@@ -6,14 +6,20 @@
  *
  * @module
  */
+
+import type { EndpointAnswer } from '../../answer/endpoint-answer.js';
+import type { Taken } from '../../answer/queue/answer-queue.js';
+import {
+  planQueuedAnswer,
+  type QueueFallback,
+  queuedStream,
+  toQueuedAnswer,
+} from '../../answer/queue/queued-answer.js';
+import { resumeAfter } from '../../answer/stream/stream-frames.js';
 import { byQueue } from '../../journal/journal-entry.js';
 import { filterPattern, subpathSegments } from '../../journal/request-filter.js';
 import { matchPathPattern } from '../../wire/path-pattern.js';
 import { statesOf } from '../../wire/state-json.js';
-import type { EndpointAnswer } from '../endpoint-answer.js';
-import type { Taken } from '../queue/answer-queue.js';
-import { planQueuedAnswer, type QueueFallback, queuedStream, toQueuedAnswer } from '../queue/queued-answer.js';
-import { resumeAfter } from '../stream/stream-frames.js';
 import type { Exchange } from './exchange.js';
 import { routeFallback } from './route-step.js';
 import { keptMoving, MAX_MOVES, pick, scenariosOf } from './state-moves.js';

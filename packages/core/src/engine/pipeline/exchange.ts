@@ -6,19 +6,20 @@
  *
  * @module
  */
+
+import type { ClientGone } from '../../answer/endpoint-answer.js';
+import type { ProxySettings } from '../../answer/proxy/proxy-settings.js';
+import { RequestView } from '../../answer/request-view.js';
+import type { RouteHit, RouteTable } from '../../answer/routes/route-table.js';
+import { BODY_NOT_READ, RenderBudget, type TemplateContext } from '../../answer/template.js';
 import type { CollectionLimits } from '../../collections/collection-input.js';
 import { graphqlRequestOf } from '../../graphql/graphql-request.js';
-import type { EndpointService } from '../../http/endpoints.js';
 import type { Journal } from '../../journal/journal.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
 import type { ReplayGuard } from '../../webhook/replay-guard.js';
 import type { ValidationMark } from '../../wire/route-validation.js';
 import type { StateMark, States } from '../../wire/state-json.js';
-import type { ClientGone } from '../endpoint-answer.js';
-import type { ProxySettings } from '../proxy/proxy-settings.js';
-import { RequestView } from '../request-view.js';
-import type { RouteHit, RouteTable } from '../routes/route-table.js';
-import { BODY_NOT_READ, RenderBudget, type TemplateContext } from '../template.js';
+import type { EndpointService } from '../endpoint-service.js';
 import type { Maybe } from './step.js';
 
 /** What the steps share across requests: the app's state and settings. */

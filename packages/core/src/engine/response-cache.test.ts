@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prepareAnswers } from '../answer/endpoint-answer.js';
-import { type CachedResponse, ResponseCache, toCachedResponse } from './cache.js';
+import { type CachedResponse, ResponseCache, toCachedResponse } from './response-cache.js';
 
 /** An entry of exactly `bytes` bytes (the cache trusts the entry's own `bytes`). */
 function sized(bytes: number, body = '{}'): CachedResponse {

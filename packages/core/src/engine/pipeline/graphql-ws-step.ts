@@ -11,13 +11,13 @@
  * @module
  */
 import type { ExecutionResult } from 'graphql';
+import type { SocketSession, UpgradeAnswer } from '../../answer/endpoint-answer.js';
+import type { SocketScript } from '../../answer/websocket/socket-script.js';
+import { chooseProtocol } from '../../answer/websocket/socket-script.js';
 import type { GraphqlMock } from '../../graphql/graphql-mock.js';
 import type { GraphqlOperation } from '../../graphql/graphql-request.js';
 import { GRAPHQL_WS_PROTOCOL, type GraphqlWsResult, speakGraphqlWs } from '../../graphql/graphql-ws.js';
 import { BY_GRAPHQL, type RecordedRequest } from '../../journal/journal-entry.js';
-import type { SocketSession, UpgradeAnswer } from '../endpoint-answer.js';
-import type { SocketScript } from '../websocket/socket-script.js';
-import { chooseProtocol } from '../websocket/socket-script.js';
 import { Exchange, type PipelineParts, rawHeader } from './exchange.js';
 import { routeStep, socketsFull } from './route-step.js';
 import type { Maybe, Verdict } from './step.js';

@@ -4,10 +4,11 @@
  *
  * @module
  */
-import type { CachedResponse } from '../../http/cache.js';
+
+import { type EndpointAnswer, errorAnswer } from '../../answer/endpoint-answer.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { isMockpointError } from '../../wire/errors.js';
-import { type EndpointAnswer, errorAnswer } from '../endpoint-answer.js';
+import type { CachedResponse } from '../response-cache.js';
 import type { Exchange } from './exchange.js';
 import type { Verdict } from './step.js';
 

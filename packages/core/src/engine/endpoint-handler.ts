@@ -9,8 +9,10 @@
  * @module
  */
 
+import { type ClientGone, type EndpointAnswer, emptyAnswer, errorAnswer } from '../answer/endpoint-answer.js';
+import type { ProxySettings } from '../answer/proxy/proxy-settings.js';
+import { CORS_HEADERS } from '../answer/read-response.js';
 import type { CollectionLimits } from '../collections/collection-input.js';
-import type { EndpointService } from '../http/endpoints.js';
 import { answered } from '../journal/answer-record.js';
 import type { Journal } from '../journal/journal.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
@@ -18,7 +20,7 @@ import { MemoryReplayGuard, type ReplayGuard } from '../webhook/replay-guard.js'
 import { type EndpointTarget, splitEndpointTarget } from '../wire/endpoint-target.js';
 import { DEFAULT_LIMITS, DEFAULT_MAX_BODY_BYTES, JOURNAL_NAME_LIMIT } from '../wire/limits.js';
 import { isValidName } from '../wire/schemas.js';
-import { type ClientGone, type EndpointAnswer, emptyAnswer, errorAnswer } from './endpoint-answer.js';
+import type { EndpointService } from './endpoint-service.js';
 import { Exchange, type PipelineParts, rawHeader } from './pipeline/exchange.js';
 import { graphqlStep } from './pipeline/graphql-step.js';
 import { queueStep } from './pipeline/queue-step.js';
@@ -29,8 +31,6 @@ import { stateStep } from './pipeline/state-step.js';
 import { runSteps, type Step, type Verdict } from './pipeline/step.js';
 import { validationStep } from './pipeline/validation-step.js';
 import { failedAnswer, heldUntilChange } from './pipeline/verdicts.js';
-import type { ProxySettings } from './proxy/proxy-settings.js';
-import { CORS_HEADERS } from './read-response.js';
 
 /** Methods answered with the stored data at `/endpoint/{name}`. */
 export const READ_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -5,10 +5,11 @@
  *
  * @module
  */
-import type { CachedResponse } from '../../http/cache.js';
+
+import { errorAnswer } from '../../answer/endpoint-answer.js';
+import type { RouteTable } from '../../answer/routes/route-table.js';
 import { BY_NONE, BY_RECORD } from '../../journal/journal-entry.js';
-import { errorAnswer } from '../endpoint-answer.js';
-import type { RouteTable } from '../routes/route-table.js';
+import type { CachedResponse } from '../response-cache.js';
 import type { Exchange } from './exchange.js';
 import { after, type Step, type Verdict } from './step.js';
 import { recordAnswer } from './verdicts.js';

@@ -13,10 +13,10 @@
  */
 import type { ExecutionResult } from 'graphql';
 import { GraphQLError } from 'graphql/error/GraphQLError.js';
+import { type EndpointAnswer, prepareAnswers } from '../../answer/endpoint-answer.js';
 import type { GraphqlMock } from '../../graphql/graphql-mock.js';
 import { type GraphqlOperation, type GraphqlRequest, graphqlRequestOf } from '../../graphql/graphql-request.js';
 import { BY_GRAPHQL } from '../../journal/journal-entry.js';
-import { type EndpointAnswer, prepareAnswers } from '../endpoint-answer.js';
 import type { Exchange } from './exchange.js';
 import { graphqlWsVerdict } from './graphql-ws-step.js';
 import { asksUpgrade } from './route-step.js';

@@ -24,8 +24,8 @@ import { SignatureCheckCache } from '../webhook/signature-check-cache.js';
 import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import type { SignatureSettings } from '../wire/signature-settings.js';
-import { type CachedResponse, ResponseCache, toCachedResponse } from './cache.js';
 import { ReadTokens } from './read-tokens.js';
+import { type CachedResponse, ResponseCache, toCachedResponse } from './response-cache.js';
 
 export class EndpointService {
   readonly store: EndpointStore;

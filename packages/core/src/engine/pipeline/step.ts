@@ -8,8 +8,9 @@
  *
  * @module
  */
+
+import type { EndpointAnswer } from '../../answer/endpoint-answer.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
-import type { EndpointAnswer } from '../endpoint-answer.js';
 import type { Exchange } from './exchange.js';
 
 /** A value now, or once a store has answered. */
