@@ -23,7 +23,7 @@ export { type ApiEncoders, type Encoder, gzipEncoder } from './http/api-encoding
 export { type CreateAppOptions, createApp, type MockpointApp } from './http/create-app.js';
 export type { Journal } from './journal/journal.js';
 export { type Backend, type BackendParts, type MemoryBackendOptions, memoryBackend } from './store/backend.js';
-export { MemoryStore } from './store/memory/index.js';
+export { MemoryStore } from './store/memory/memory-store.js';
 export type { EndpointStore } from './store/store.js';
 export {
   type DeliverySend,

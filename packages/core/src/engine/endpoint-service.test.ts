@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LevelStore } from '../store/level/index.js';
-import { MemoryStore } from '../store/memory/index.js';
+import { MemoryStore } from '../store/memory/memory-store.js';
 import type {
   CountOptions,
   EndpointStore,

@@ -9,15 +9,15 @@
 
 import { EndpointChanges } from '../answer/endpoint-changes.js';
 import type { AnswerQueue } from '../answer/queue/answer-queue.js';
-import { MemoryAnswerQueue } from '../answer/queue/memory/index.js';
 import { RouteCache } from '../answer/routes/route-cache.js';
 import { RouteTable } from '../answer/routes/route-table.js';
 import type { CollectionStore } from '../collections/collection-store.js';
-import { MemoryCollectionStore } from '../collections/memory-collection-store.js';
 import type { GraphqlMock } from '../graphql/graphql-mock.js';
 import { GraphqlMockCache } from '../graphql/graphql-mock-cache.js';
-import { MemoryStateStore } from '../state/memory-state-store.js';
 import type { StateStore } from '../state/state-store.js';
+import { MemoryAnswerQueue } from '../store/memory/memory-answer-queue.js';
+import { MemoryCollectionStore } from '../store/memory/memory-collection-store.js';
+import { MemoryStateStore } from '../store/memory/memory-state-store.js';
 import type { CountOptions, EndpointStore, ListOptions, RoutesUpdate } from '../store/store.js';
 import { SignatureCheck } from '../webhook/signature-check.js';
 import { SignatureCheckCache } from '../webhook/signature-check-cache.js';

@@ -6,7 +6,12 @@
  *
  * @module
  */
-import { type DeliveryStore, KEPT_FINISHED_DELIVERIES, leaseMs, type StoredDelivery } from './delivery-store.js';
+import {
+  type DeliveryStore,
+  KEPT_FINISHED_DELIVERIES,
+  leaseMs,
+  type StoredDelivery,
+} from '../../webhook/delivery-store.js';
 
 /** Where a {@link MemoryDeliveryStore} writes through to, for durability. */
 export interface DeliveryBackend {

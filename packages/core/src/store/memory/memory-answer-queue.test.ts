@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runAnswerQueueContract } from '../answer-queue.case.test.js';
-import { MemoryAnswerQueue } from './index.js';
+import { runAnswerQueueContract } from '../../answer/queue/answer-queue.case.test.js';
+import { MemoryAnswerQueue } from './memory-answer-queue.js';
 
 runAnswerQueueContract('MemoryAnswerQueue', async (options) => new MemoryAnswerQueue(options));
 

@@ -1,4 +1,4 @@
-import { runDeliveryStoreContract } from './delivery-store.case.test.js';
+import { runDeliveryStoreContract } from '../../webhook/delivery-store.case.test.js';
 import { MemoryDeliveryStore } from './memory-delivery-store.js';
 
 runDeliveryStoreContract('MemoryDeliveryStore', async () => ({

@@ -7,8 +7,9 @@
  *
  * @module
  */
-import { type WriteLog, WriteThroughStore } from '../store/change-gate.js';
-import { checkStates, type StateStore, type States, statesAt } from './state-store.js';
+
+import { checkStates, type StateStore, type States, statesAt } from '../../state/state-store.js';
+import { type WriteLog, WriteThroughStore } from '../change-gate.js';
 
 /** Where a {@link MemoryStateStore} writes through to: keys and values, in atomic durable batches. */
 export type StateLog = WriteLog;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runCollectionStoreContract } from './collection-store.case.test.js';
-import { itemOf } from './item.js';
+import { runCollectionStoreContract } from '../../collections/collection-store.case.test.js';
+import { itemOf } from '../../collections/item.js';
 import { type CollectionLog, type LogChange, MemoryCollectionStore } from './memory-collection-store.js';
 
 runCollectionStoreContract(

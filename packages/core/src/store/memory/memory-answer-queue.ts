@@ -5,11 +5,11 @@
  * @module
  */
 
-import { type FilterSubject, matchesRequest } from '../../../journal/request-filter.js';
-import { answerJson, MAX_QUEUED_ANSWERS, type QueuedAnswer } from '../../../wire/answer-json.js';
-import { MockpointError } from '../../../wire/errors.js';
-import type { AnswerQueue, Taken } from '../answer-queue.js';
-import { QueueListeners } from '../queue-listeners.js';
+import type { AnswerQueue, Taken } from '../../answer/queue/answer-queue.js';
+import { QueueListeners } from '../../answer/queue/queue-listeners.js';
+import { type FilterSubject, matchesRequest } from '../../journal/request-filter.js';
+import { answerJson, MAX_QUEUED_ANSWERS, type QueuedAnswer } from '../../wire/answer-json.js';
+import { MockpointError } from '../../wire/errors.js';
 
 /** Options for {@link MemoryAnswerQueue}. */
 export interface MemoryAnswerQueueOptions {

@@ -8,15 +8,16 @@
  *
  * @module
  */
-import { type WriteLog, WriteThroughStore } from '../store/change-gate.js';
+
 import {
   type ChangeFn,
   type CollectionStore,
   type Collections,
   checkCollectionName,
   type Edit,
-} from './collection-store.js';
-import { applyEdit, collectionText, type Item, itemOf, itemsOf } from './item.js';
+} from '../../collections/collection-store.js';
+import { applyEdit, collectionText, type Item, itemOf, itemsOf } from '../../collections/item.js';
+import { type WriteLog, WriteThroughStore } from '../change-gate.js';
 
 /** Where a {@link MemoryCollectionStore} writes through to, for durability. */
 export type CollectionLog = WriteLog;
