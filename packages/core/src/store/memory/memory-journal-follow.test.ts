@@ -1,6 +1,6 @@
 import { describe } from 'vitest';
-import { RequestJournal } from '../../journal/journal.js';
 import { runJournalFollowContract } from '../../journal/journal-follow.case.test.js';
+import { RequestJournal } from './memory-journal.js';
 
 describe('RequestJournal: follow and since', () => {
   runJournalFollowContract(async () => {

@@ -3,8 +3,8 @@
 // it expired is kept for its new time (its old place in the sweep's queue is
 // skipped, never taken for the new one). A clock of our own, so no test waits.
 import { describe, expect, it } from 'vitest';
-import { runReplayGuardContract } from './replay-guard.case.test.js';
-import { MemoryReplayGuard } from './replay-guard.js';
+import { runReplayGuardContract } from '../../webhook/replay-guard.case.test.js';
+import { MemoryReplayGuard } from './memory-replay-guard.js';
 
 runReplayGuardContract('MemoryReplayGuard', async () => ({
   guard: new MemoryReplayGuard(),
