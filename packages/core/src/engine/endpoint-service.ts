@@ -7,13 +7,12 @@
  * @module
  */
 
-import { EndpointChanges } from '../answer/endpoint-changes.js';
-import type { AnswerQueue } from '../answer/queue/answer-queue.js';
 import { RouteCache } from '../answer/routes/route-cache.js';
 import { RouteTable } from '../answer/routes/route-table.js';
 import type { CollectionStore } from '../collections/collection-store.js';
 import type { GraphqlMock } from '../graphql/graphql-mock.js';
 import { GraphqlMockCache } from '../graphql/graphql-mock-cache.js';
+import type { AnswerQueue } from '../queue/answer-queue.js';
 import type { StateStore } from '../state/state-store.js';
 import { MemoryAnswerQueue } from '../store/memory/memory-answer-queue.js';
 import { MemoryCollectionStore } from '../store/memory/memory-collection-store.js';
@@ -24,6 +23,7 @@ import { SignatureCheckCache } from '../webhook/signature-check-cache.js';
 import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import type { SignatureSettings } from '../wire/signature-settings.js';
+import { EndpointChanges } from './endpoint-changes.js';
 import { ReadTokens } from './read-tokens.js';
 import { type CachedResponse, ResponseCache, toCachedResponse } from './response-cache.js';
 

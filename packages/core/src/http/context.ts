@@ -4,13 +4,13 @@
  * @module
  */
 
-import type { HostTable } from '../answer/host-table.js';
 import type { ProxySettings } from '../answer/proxy/proxy-settings.js';
-import type { StoredHosts } from '../answer/stored-hosts.js';
 import type { OpenStreams } from '../answer/stream/open-streams.js';
 import type { OpenSockets } from '../answer/websocket/open-sockets.js';
 import type { EndpointHandler } from '../engine/endpoint-handler.js';
 import type { EndpointService } from '../engine/endpoint-service.js';
+import type { HostTable } from '../hosts/host-table.js';
+import type { StoredHosts } from '../hosts/stored-hosts.js';
 import type { Journal } from '../journal/journal.js';
 import type { JournalFeed } from '../journal/journal-feed.js';
 import type { Backend } from '../store/backend.js';

@@ -5,14 +5,14 @@
  * @module
  */
 import { Hono } from 'hono';
-import { HostTable } from '../answer/host-table.js';
 import { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import type { Upstream } from '../answer/proxy/upstream.js';
-import { StoredHosts } from '../answer/stored-hosts.js';
 import { OpenStreams } from '../answer/stream/open-streams.js';
 import { OpenSockets, socketShareOf } from '../answer/websocket/open-sockets.js';
 import { EndpointHandler } from '../engine/endpoint-handler.js';
 import { EndpointService } from '../engine/endpoint-service.js';
+import { HostTable } from '../hosts/host-table.js';
+import { StoredHosts } from '../hosts/stored-hosts.js';
 import { JournalFeed, type JournalFeedOptions } from '../journal/journal-feed.js';
 import { type Backend, type BackendParts, memoryBackend } from '../store/backend.js';
 import type { DeliverySend } from '../webhook/delivery-send.js';

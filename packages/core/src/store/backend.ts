@@ -9,9 +9,10 @@
  *
  * @module
  */
-import type { AnswerQueue } from '../answer/queue/answer-queue.js';
+
 import type { CollectionStore } from '../collections/collection-store.js';
 import type { Journal } from '../journal/journal.js';
+import type { AnswerQueue } from '../queue/answer-queue.js';
 import type { StateStore } from '../state/state-store.js';
 import type { DeliveryStore } from '../webhook/delivery-store.js';
 import type { ReplayGuard } from '../webhook/replay-guard.js';

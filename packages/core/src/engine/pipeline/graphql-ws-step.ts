@@ -3,7 +3,7 @@
  * WebSocket upgrade offering the subprotocol `graphql-transport-ws` to a name
  * in schema mode is accepted by the schema step (after the queue and the
  * routes, like any request), and the connection speaks graphql-ws
- * (`graphql/graphql-ws.ts`). Each operation it carries is answered as the same
+ * (`answer/websocket/graphql-ws.ts`). Each operation it carries is answered as the same
  * operation over HTTP would be: the first route that matches it (as a `POST`
  * of the `subscribe` payload to the upgrade's URL) gives its answer, else the
  * schema's deterministic mocks; a subscription gets that answer once per event.
@@ -12,11 +12,11 @@
  */
 import type { ExecutionResult } from 'graphql';
 import type { SocketSession, UpgradeAnswer } from '../../answer/endpoint-answer.js';
+import { GRAPHQL_WS_PROTOCOL, type GraphqlWsResult, speakGraphqlWs } from '../../answer/websocket/graphql-ws.js';
 import type { SocketScript } from '../../answer/websocket/socket-script.js';
 import { chooseProtocol } from '../../answer/websocket/socket-script.js';
 import type { GraphqlMock } from '../../graphql/graphql-mock.js';
 import type { GraphqlOperation } from '../../graphql/graphql-request.js';
-import { GRAPHQL_WS_PROTOCOL, type GraphqlWsResult, speakGraphqlWs } from '../../graphql/graphql-ws.js';
 import { BY_GRAPHQL, type RecordedRequest } from '../../journal/journal-entry.js';
 import { Exchange, type PipelineParts, rawHeader } from './exchange.js';
 import { routeStep, socketsFull } from './route-step.js';

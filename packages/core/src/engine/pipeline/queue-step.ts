@@ -8,7 +8,6 @@
  */
 
 import type { EndpointAnswer } from '../../answer/endpoint-answer.js';
-import type { Taken } from '../../answer/queue/answer-queue.js';
 import {
   planQueuedAnswer,
   type QueueFallback,
@@ -18,6 +17,7 @@ import {
 import { resumeAfter } from '../../answer/stream/stream-frames.js';
 import { byQueue } from '../../journal/journal-entry.js';
 import { filterPattern, subpathSegments } from '../../journal/request-filter.js';
+import type { Taken } from '../../queue/answer-queue.js';
 import { matchPathPattern } from '../../wire/path-pattern.js';
 import { statesOf } from '../../wire/state-json.js';
 import type { Exchange } from './exchange.js';

@@ -8,8 +8,8 @@
  * @module
  */
 import type { Hono } from 'hono';
+import type { GraphqlWsPush } from '../../answer/websocket/graphql-ws.js';
 import { prepareClose, prepareFrame } from '../../answer/websocket/socket-script.js';
-import type { GraphqlWsPush } from '../../graphql/graphql-ws.js';
 import { checkClose, checkFrame, type SocketClose, type SocketFrame } from '../../wire/answer-websocket.js';
 import { readJsonObjectBody } from '../../wire/body.js';
 import { MockpointError } from '../../wire/errors.js';

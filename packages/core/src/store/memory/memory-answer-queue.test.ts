@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runAnswerQueueContract } from '../../answer/queue/answer-queue.case.test.js';
+import { runAnswerQueueContract } from '../../queue/answer-queue.case.test.js';
 import { MemoryAnswerQueue } from './memory-answer-queue.js';
 
 runAnswerQueueContract('MemoryAnswerQueue', async (options) => new MemoryAnswerQueue(options));

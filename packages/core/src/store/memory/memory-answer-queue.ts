@@ -5,9 +5,9 @@
  * @module
  */
 
-import type { AnswerQueue, Taken } from '../../answer/queue/answer-queue.js';
-import { QueueListeners } from '../../answer/queue/queue-listeners.js';
 import { type FilterSubject, matchesRequest } from '../../journal/request-filter.js';
+import type { AnswerQueue, Taken } from '../../queue/answer-queue.js';
+import { QueueListeners } from '../../queue/queue-listeners.js';
 import { answerJson, MAX_QUEUED_ANSWERS, type QueuedAnswer } from '../../wire/answer-json.js';
 import { MockpointError } from '../../wire/errors.js';
 

@@ -14,8 +14,9 @@
  *
  * @module
  */
-import type { SocketConversation, SocketPeer } from '../answer/websocket/open-sockets.js';
-import { type GraphqlOperation, graphqlOperationOf } from './graphql-request.js';
+
+import { type GraphqlOperation, graphqlOperationOf } from '../../graphql/graphql-request.js';
+import type { SocketConversation, SocketPeer } from './open-sockets.js';
 
 /** The subprotocol graphql-ws speaks (the older `graphql-ws` of subscriptions-transport-ws is another protocol). */
 export const GRAPHQL_WS_PROTOCOL = 'graphql-transport-ws';

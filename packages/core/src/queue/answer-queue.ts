@@ -7,8 +7,8 @@
  *
  * @module
  */
-import type { FilterSubject } from '../../journal/request-filter.js';
-import type { QueuedAnswer, TakenAnswer } from '../../wire/answer-json.js';
+import type { FilterSubject } from '../journal/request-filter.js';
+import type { QueuedAnswer, TakenAnswer } from '../wire/answer-json.js';
 
 /** What {@link AnswerQueue.take} hands a request. */
 export interface Taken {

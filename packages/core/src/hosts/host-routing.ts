@@ -7,10 +7,11 @@
  *
  * @module
  */
+
+import { type EndpointAnswer, errorAnswer } from '../answer/endpoint-answer.js';
 import { isAllowedHost } from '../http/host-guard.js';
 import { absoluteTarget, mappedTarget } from '../wire/endpoint-target.js';
 import { splitHostPort } from '../wire/host-rules.js';
-import { type EndpointAnswer, errorAnswer } from './endpoint-answer.js';
 import type { HostTable } from './host-table.js';
 
 /** The error a proxied request to an unmapped host gets: the hosts that are mapped, so the fix is plain. */
