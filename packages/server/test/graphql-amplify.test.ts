@@ -6,10 +6,9 @@
 // /api/health is asked every 200 ms throughout and must answer within 1 s; the RSS is
 // watched. MOCKPOINT_PROBE_BIN=<another build's cli.js> runs the same probe against that
 // build (how the figures before the fix were measured).
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LevelStore } from '@mockpoint/core/level';
-import { interfaceChain } from '@mockpoint/testkit/graphql-schemas';
+import { githubSchema, interfaceChain } from '@mockpoint/testkit/graphql-schemas';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
 import { type HealthReport, watchHealth } from './helpers/watch-health.js';
@@ -21,12 +20,6 @@ afterEach(() => killAll());
 afterAll(() => removeTempDirs());
 
 const MiB = 1024 * 1024;
-
-/** GitHub's public schema (1.2 MB of SDL, 12,781 elements: within every bound), as the github-graphql example holds it. */
-const GITHUB_SDL = new URL(
-  '../../../examples/github-graphql/node_modules/@octokit/graphql-schema/schema.graphql',
-  import.meta.url,
-);
 
 const SDL = `type User { id: ID! name: String! friends: [User!]! role: Role! }
 enum Role { ADMIN MEMBER }
@@ -122,7 +115,7 @@ describe('GraphQL schema mode under amplifying requests (daemon)', () => {
   it("builds GitHub's schema off the event loop: health answers within 1 s after a save and a restart", {
     timeout: 300_000,
   }, async () => {
-    const sdl = await readFile(GITHUB_SDL, 'utf8');
+    const sdl = await githubSchema();
     const cwd = await makeTempDir();
     const bin = process.env.MOCKPOINT_PROBE_BIN;
     const query = JSON.stringify({

@@ -3,9 +3,9 @@
 // stored by an older version over today's bounds is refused at query time, said once; a thread
 // that stops (out of its heap) or hangs fails its jobs with a code and is replaced; the queue is
 // bounded.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { interfaceChain } from '@mockpoint/testkit/graphql-schemas';
+import { githubSchema, interfaceChain } from '@mockpoint/testkit/graphql-schemas';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlRequestOf } from '../../graphql/graphql-request.js';
 import { type GraphqlRunner, inlineGraphqlRunner, storedGraphqlSchema } from '../../graphql/graphql-runner.js';
@@ -14,10 +14,6 @@ import { isMockpointError } from '../../wire/errors.js';
 import { graphqlWorker } from './index.js';
 
 const BUILT = fileURLToPath(new URL('../../../dist/graphql-worker.js', import.meta.url));
-const GITHUB_SDL = new URL(
-  '../../../../../examples/github-graphql/node_modules/@octokit/graphql-schema/schema.graphql',
-  import.meta.url,
-);
 
 const SDL = `"""A person"""
 type User { id: ID! name: String! age: Int score: Float active: Boolean! role: Role! friends: [User!]! }
@@ -138,7 +134,7 @@ describe('graphqlWorker()', () => {
   }, async () => {
     const lines: string[] = [];
     const runner = worker({ maxHeapMb: 16, log: (line) => lines.push(line) });
-    const github = storedGraphqlSchema('github', readFileSync(GITHUB_SDL, 'utf8'));
+    const github = storedGraphqlSchema('github', await githubSchema());
     const viewer = { operation: operationOf('{ viewer { login } }'), maxValues: 100_000 };
     const failed = await runner.answer(github, [viewer]).catch((error: unknown) => error);
     expect(isMockpointError(failed) && failed.code).toBe('GRAPHQL_WORKER_FAILED');
@@ -154,7 +150,7 @@ describe('graphqlWorker()', () => {
     timeout: 60_000,
   }, async () => {
     const runner = worker({ timeoutMs: 50, log: () => undefined });
-    const github = storedGraphqlSchema('github', readFileSync(GITHUB_SDL, 'utf8'));
+    const github = storedGraphqlSchema('github', await githubSchema());
     // Building GitHub's schema takes far longer than 50 ms.
     const failed = await runner
       .answer(github, [{ operation: operationOf('{ viewer { login } }'), maxValues: 100_000 }])
