@@ -100,7 +100,7 @@ function wireCall(call: GraphqlCall): WireCall {
 
 /** The error `wire` describes: a mockpoint error by its code, else a plain one (answered as `500 INTERNAL`). */
 function errorOf(wire: WireError): Error {
-  if (wire.code !== undefined && wire.code in ERROR_STATUS) {
+  if (wire.code !== undefined && Object.hasOwn(ERROR_STATUS, wire.code)) {
     return new MockpointError(wire.code as ErrorCode, wire.message, { details: wire.details });
   }
   return new Error(wire.message);
