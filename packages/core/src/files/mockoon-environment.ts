@@ -36,11 +36,23 @@ import { MockpointError } from '../wire/errors.js';
 import { headerNameProblem, headerValueProblem } from '../wire/http-header.js';
 import type { RequestFilter } from '../wire/journal-json.js';
 import { JsonText, stringifyExact } from '../wire/json-text.js';
-import { matchPathPattern, PathPatternError, parsePathPattern, splitPath } from '../wire/path-pattern.js';
+import {
+  matchPathPattern,
+  type PathPattern,
+  PathPatternError,
+  parsePathPattern,
+  type SegmentPart,
+  splitPath,
+} from '../wire/path-pattern.js';
 import { quoted } from '../wire/quoted.js';
 import { DEFAULT_MAX_DELAY_MS } from '../wire/record-defaults.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
-import { type ValueMatcher, valueMatcherProblem, valueMatches } from '../wire/value-pattern.js';
+import {
+  MAX_VALUE_PATTERN_LENGTH,
+  type ValueMatcher,
+  valueMatcherProblem,
+  valueMatches,
+} from '../wire/value-pattern.js';
 import { IdSet, safeEncode, slugOf } from './import-ids.js';
 import type { LeftOut } from './left-out.js';
 import { MOCK_FILE_VERSION } from './mock-file-schema.js';
@@ -518,26 +530,33 @@ function regexRuleFilters(target: string, modifier: string, ignoreCase: boolean,
 
 /**
  * The path filter for Mockoon's `path`: Express matches routes ignoring case
- * and a trailing `/`, so a path of literal segments (a trailing `*` too)
- * becomes the regex form `(?i)/a/b/?`. A path with `:params`, or with a character a
- * client percent-encodes, stays a pattern
- * (its parameters are read by templates, in bodies and files alike), its
- * literal segments compared case-sensitively.
+ * and a trailing `/`, so a path (a trailing `*` too) becomes the regex form
+ * `(?i)/a/b/?`, each `:param` a named group (`(?<id>[^/]+?)`) that templates
+ * read as `{{params.id}}`, percent-decoded as a pattern's parameters are. A
+ * path with a character a client percent-encodes stays a pattern (matched
+ * decoded, its literal segments compared case-sensitively).
  */
 function caseless(path: string): string | ValueMatcher {
-  if (path.includes(':') || !/[A-Za-z]/.test(path)) return path;
   // The regex form is matched against the path as sent: only characters a client sends unencoded
-  // (RFC 3986's unreserved and sub-delims) keep their meaning there; any other path stays a pattern,
-  // which is matched decoded.
-  if (!/^[A-Za-z0-9\-._~!$&'()*+,;=@/]*$/.test(path)) return path;
-  if (
-    path.split('/').some((segment, index, all) => segment.includes('*') && (segment !== '*' || index < all.length - 1))
-  )
+  // (RFC 3986's unreserved and sub-delims, and `:` of a parameter) keep their meaning there.
+  if (!/^[A-Za-z0-9\-._~!$&'()*+,;=@/:]*$/.test(path)) return path;
+  let pattern: PathPattern;
+  try {
+    pattern = parsePathPattern(path);
+  } catch {
     return path;
-  const segments = path
-    .split('/')
-    .map((segment) => (segment === '*' ? '.*' : segment.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&')));
-  return { matches: `(?i)${path === '/' ? '' : segments.join('/')}/?` };
+  }
+  const literals = pattern.segments.flatMap((segment) => ('parts' in segment ? segment.parts : [segment]));
+  if (!literals.some((part) => 'literal' in part && /[A-Za-z]/.test(part.literal))) return path;
+  const quote = (text: string) => text.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
+  const part = (one: SegmentPart) => ('literal' in one ? quote(one.literal) : `(?<${one.param}>[^/]+?)`);
+  const segments = pattern.segments.map((segment) =>
+    'parts' in segment ? segment.parts.map(part).join('') : part(segment),
+  );
+  if (pattern.wildcard) segments.push('.*');
+  const source = `(?i)${segments.length === 0 ? '' : `/${segments.join('/')}`}/?`;
+  // A regex too long to save keeps the pattern (case-sensitive, but it loads).
+  return source.length > MAX_VALUE_PATTERN_LENGTH ? path : { matches: source };
 }
 
 function decodeOr(segment: string): string {
@@ -835,7 +854,7 @@ class Converter {
     if (mode !== 'DISABLE_RULES') {
       responses.forEach((response, index) => {
         if (Array.isArray(response.rules) && response.rules.length > 0) {
-          this.ruleRoutes(where, match, response, index, base);
+          this.ruleRoutes({ where, match, path, base }, response, index);
         }
       });
     }
@@ -870,13 +889,19 @@ class Converter {
     });
   }
 
-  ruleRoutes(where: string, match: RequestFilter, response: MockoonResponse, index: number, base: string): void {
+  /** `path` is the route's path as a pattern (`match.path` may be its regex form). */
+  ruleRoutes(
+    route: { where: string; match: RequestFilter; path: string; base: string },
+    response: MockoonResponse,
+    index: number,
+  ): void {
+    const { where, match, path, base } = route;
     const what = `${where} response ${index + 1}`;
     const rules = response.rules ?? [];
     const or = response.rulesOperator === 'OR';
     let alternatives: RequestFilter[] = or ? [] : [match];
     for (const [ruleIndex, rule] of rules.entries()) {
-      const filters = ruleFilters(rule ?? {}, typeof match.path === 'string' ? match.path : '');
+      const filters = ruleFilters(rule ?? {}, path);
       if (typeof filters === 'string') {
         const ruleWhat = `${what} rule ${ruleIndex + 1} (${str(rule?.target) || '?'} ${JSON.stringify(str(rule?.modifier))})`;
         if (or) {

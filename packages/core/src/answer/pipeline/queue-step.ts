@@ -7,8 +7,7 @@
  * @module
  */
 import { byQueue } from '../../journal/journal-entry.js';
-import { filterPattern, subpathSegments } from '../../journal/request-filter.js';
-import { matchPathPattern } from '../../wire/path-pattern.js';
+import { pathParams } from '../../journal/request-filter.js';
 import { statesOf } from '../../wire/state-json.js';
 import type { EndpointAnswer } from '../endpoint-answer.js';
 import type { Taken } from '../queue/answer-queue.js';
@@ -23,9 +22,7 @@ import { failedAnswer, heldUntilChange, recordAnswer, renderFailed } from './ver
 /** The parameters of a queued answer's `match.path` for this request (`{}` without one). */
 function queuedParams(taken: Taken, exchange: Exchange): Record<string, string> {
   const path = taken.answer.match?.path;
-  if (path === undefined || typeof path !== 'string') return {};
-  const pattern = filterPattern(path);
-  return (pattern && matchPathPattern(pattern, subpathSegments(exchange.view.subpath))) || {};
+  return (path !== undefined && pathParams(path, exchange.view.subpath)) || {};
 }
 
 /**
