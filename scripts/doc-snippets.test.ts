@@ -2,14 +2,17 @@
 // spawns (the built CLI, in memory, on a free port): each page's snippets in order, in a
 // folder of their own, `localhost:16540` pointed at the daemon, `mockpoint` on PATH as the
 // built CLI with MOCKPOINT_URL set. Each command must exit 0, and each HTTP answer of 400 or
-// more must be one the snippet names in its text (e.g. `# 404 NO_ROUTE_MATCHED`). The snippets
+// more must be one the snippet names in its text (e.g. `# 404 NO_ROUTE_MATCHED`). A snippet that
+// starts a daemon of its own (`MOCKPOINT_HOSTS=… mockpoint`) gets it, on free ports put in place of
+// 16540 and 16541, started in the background and ready before its next line. The snippets
 // that cannot run here are listed below with the reason; TypeScript snippets are fragments of a
-// test file (they use `mock`, `expect`, …) and are not run by this test (the WebSocket ones are
-// whole tests: packages/vitest-plugin/test/doc-snippets.test.ts runs them). Every page under docs/
-// is covered; the snippets that need a daemon of their own, files of yours, Docker, Deno, Bun, Redis
-// or the internet are in NOT_RUN.
+// test file (they use `mock`, `expect`, …): packages/vitest-plugin/test/doc-snippets.test.ts
+// type-checks them all and runs the ones that are whole tests. Every page under docs/
+// is covered; the snippets that need files of yours, Docker, Deno, Bun, Redis, fixed ports, a clone's
+// `pnpm start` or the internet are in NOT_RUN.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -32,7 +35,6 @@ const NOT_RUN: Record<string, string> = {
   'README.md mockpoint import ./wiremock': 'needs a WireMock folder, a HAR and a json-server file of your own',
   'README.md MOCKPOINT_PROXY_ALLOW_HOSTS=api.example.com mockpoint':
     'starts a daemon and proxies to api.example.com, which is not ours',
-  'README.md MOCKPOINT_HOSTS=api.github.com=github': 'starts a daemon of its own on the fixed port',
   'README.md mockpoint --https --hosts': 'starts a daemon of its own on the fixed port, and runs your app.js',
   'README.md mockpoint send http://127.0.0.1:3000/webhooks': 'needs your receiver on port 3000 and your event.json',
   'docs/api.md MOCKPOINT_ADMIN_TOKEN=s3cret npx -y pnpm@10.34.9 start':
@@ -45,7 +47,12 @@ const NOT_RUN: Record<string, string> = {
   'docs/files.md MOCKPOINT_PROXY_ALLOW_HOSTS=api.example.com mockpoint &':
     'starts a daemon and records api.example.com, which is not ours (packages/server/test/record.test.ts)',
   'docs/har.md mockpoint import session.har': 'needs your HAR, then starts a daemon of its own',
-  'docs/https.md mockpoint ': 'starts a daemon of its own (HTTPS, hosts, --serve ports), and proxies to the internet',
+  'docs/https.md mockpoint --https --hosts api.github.com=github --proxy-pass-through':
+    'passes registry.npmjs.org through to the internet',
+  'docs/https.md mockpoint --serve github=8081': 'serves on the fixed ports 8081 and 8082, which others may hold',
+  'docs/https.md mockpoint --https  ': 'runs your app.js',
+  'docs/https.md mockpoint --hosts api.github.com=github':
+    'its last curl fails on purpose (exit 56: the tunnel for TLS refused without --https)',
   'docs/https.md HTTPS_PROXY=': 'runs your app.js through a daemon with --https',
   'docs/import.md mockpoint import ': 'needs your WireMock folder, stubs, HAR, Mockoon, Postman or json-server file',
   'docs/import.md mockpoint export --to wiremock --names api --out wiremock/mappings/api.json':
@@ -67,14 +74,12 @@ const NOT_RUN: Record<string, string> = {
   'docs/runtimes.md pnpm build': 'builds and runs a test suite',
   'docs/runtimes.md npx -y pnpm@10.34.9 binaries': 'builds four executables (about 20 s each)',
   'docs/runtimes.md deno run': 'needs Deno and your server.ts',
-  'docs/safety.md MOCKPOINT_ALLOWED_ORIGINS=': 'starts a daemon of its own on the fixed port',
   'docs/state.md mockpoint import db.json': 'needs your db.json, then starts a daemon of its own',
   'docs/web.md MOCKPOINT_WRITE_SCREENSHOT=1': 'runs a browser test that rewrites docs/screenshot.png',
   'docs/webhooks.md curl -X POST localhost:16540/api/deliveries':
     'its second call takes the id the first answered (dlv_…): as written it is 404 (server tests run deliveries)',
   'docs/webhooks.md mockpoint send http://127.0.0.1:3000/webhooks':
     'needs your receiver on port 3000 and your event.json',
-  'docs/websocket.md mockpoint --socket-idle-timeout-ms': 'starts a daemon of its own on the fixed port',
 };
 
 interface Snippet {
@@ -132,13 +137,53 @@ async function startDaemon(): Promise<string> {
   });
 }
 
+/**
+ * `mockpoint` as the snippets call it: a command runs as it is; the daemon (no command: no
+ * argument, or flags only) starts in the background on the snippet's ports (SNIPPET_PORT,
+ * SNIPPET_HTTPS_PORT) and the call returns once `/api/health` answers, as a person's next line
+ * would wait for it; a daemon the snippet started before is stopped first (one port each). The
+ * test stops the last one after the snippet (SNIPPET_PIDS).
+ */
+const MOCKPOINT_WRAPPER = (cli: string) => `#!/bin/sh
+case "$1" in
+  ''|-*) ;;
+  *) exec ${cli} "$@" ;;
+esac
+for arg in "$@"; do case "$arg" in -h|--help|-v|--version) exec ${cli} "$@" ;; esac; done
+if [ -z "$SNIPPET_PORT" ]; then echo "a snippet that starts a daemon must be run with SNIPPET_PORT" >&2; exit 2; fi
+if [ -s "$SNIPPET_PIDS" ]; then kill $(cat "$SNIPPET_PIDS") 2>/dev/null; sleep 0.3; fi
+MOCKPOINT_PORT=$SNIPPET_PORT MOCKPOINT_HTTPS_PORT=$SNIPPET_HTTPS_PORT MOCKPOINT_HOST=127.0.0.1 ${cli} "$@" >"$SNIPPET_PIDS.log" 2>&1 &
+echo $! >"$SNIPPET_PIDS"
+tries=0
+until /usr/bin/curl -s -o /dev/null "http://127.0.0.1:$SNIPPET_PORT/api/health"; do
+  tries=$((tries + 1))
+  if [ $tries -gt 300 ] || ! kill -0 $(cat "$SNIPPET_PIDS") 2>/dev/null; then cat "$SNIPPET_PIDS.log" >&2; exit 1; fi
+  sleep 0.1
+done
+`;
+
+/** Whether a snippet starts a daemon of its own (`mockpoint` with no command, maybe after variables or `&`). */
+const STARTS_DAEMON = /^(?:[A-Z_]+=\S+ )*mockpoint(?: +-[^\n]*)?(?: *&)?(?: *#.*)?$/m;
+
+/** A free port on 127.0.0.1 (closed again at once). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 /** A folder with `mockpoint` (the built CLI) and `curl` (the real one, printing each answer's status on stderr). */
 function binDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mockpoint-snippets-bin-'));
   temps.push(dir);
   writeFileSync(
     join(dir, 'mockpoint'),
-    `#!/bin/sh\nexec "${process.execPath}" "${ROOT}packages/server/bin/mockpoint.js" "$@"\n`,
+    MOCKPOINT_WRAPPER(`"${process.execPath}" "${ROOT}packages/server/bin/mockpoint.js"`),
   );
   writeFileSync(
     join(dir, 'curl'),
@@ -146,6 +191,15 @@ function binDir(): string {
   );
   for (const file of ['mockpoint', 'curl']) chmodSync(join(dir, file), 0o755);
   return dir;
+}
+
+/** Stops the daemon a snippet started (its pid in `pids`), if it still runs. */
+function stopDaemon(pids: string): void {
+  try {
+    process.kill(Number(readFileSync(pids, 'utf8').trim()), 'SIGKILL');
+  } catch {
+    // none started, or it has stopped
+  }
 }
 
 /** Snippets that run in the clone (the README's, after `start`), not in a folder of their own. */
@@ -194,11 +248,29 @@ describe('the docs’ shell snippets run as written', () => {
       const host = url.slice('http://'.length);
       const failures: string[] = [];
       for (const snippet of runnable) {
-        const script = snippet.text.replace(/(?:localhost|127\.0\.0\.1):16540/g, host);
+        // A snippet that starts its own daemon talks to it, on ports of its own, instead.
+        const own = STARTS_DAEMON.test(snippet.text)
+          ? { port: await freePort(), httpsPort: await freePort(), pids: join(cwd, `.daemon-${snippet.line}`) }
+          : undefined;
+        const script =
+          own === undefined
+            ? snippet.text.replace(/(?:localhost|127\.0\.0\.1):16540/g, host)
+            : snippet.text.replace(/\b16540\b/g, String(own.port)).replace(/\b16541\b/g, String(own.httpsPort));
+        const snippetEnv =
+          own === undefined
+            ? env
+            : {
+                ...env,
+                MOCKPOINT_URL: `http://127.0.0.1:${own.port}`,
+                SNIPPET_PORT: String(own.port),
+                SNIPPET_HTTPS_PORT: String(own.httpsPort),
+                SNIPPET_PIDS: own.pids,
+              };
         const started = performance.now();
         const first = snippet.text.split('\n').find((line) => line.trim() !== '' && !line.startsWith('#')) ?? '';
         const inClone = IN_CLONE.some((key) => `${snippet.page} ${first}`.startsWith(key));
-        const result = await run(script, inClone ? ROOT : cwd, env);
+        const result = await run(script, inClone ? ROOT : cwd, snippetEnv);
+        if (own !== undefined) stopDaemon(own.pids);
         if (process.env.SNIPPETS_DEBUG)
           console.log(
             snippet.page,
