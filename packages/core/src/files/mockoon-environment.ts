@@ -36,26 +36,15 @@ import { MockpointError } from '../wire/errors.js';
 import { headerNameProblem, headerValueProblem } from '../wire/http-header.js';
 import type { RequestFilter } from '../wire/journal-json.js';
 import { JsonText, stringifyExact } from '../wire/json-text.js';
-import {
-  matchPathPattern,
-  type PathPattern,
-  PathPatternError,
-  parsePathPattern,
-  type SegmentPart,
-  splitPath,
-} from '../wire/path-pattern.js';
+import { matchPathPattern, PathPatternError, parsePathPattern, splitPath } from '../wire/path-pattern.js';
 import { quoted } from '../wire/quoted.js';
 import { DEFAULT_MAX_DELAY_MS } from '../wire/record-defaults.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
-import {
-  MAX_VALUE_PATTERN_LENGTH,
-  type ValueMatcher,
-  valueMatcherProblem,
-  valueMatches,
-} from '../wire/value-pattern.js';
+import { type ValueMatcher, valueMatcherProblem, valueMatches } from '../wire/value-pattern.js';
 import { IdSet, safeEncode, slugOf } from './import-ids.js';
 import type { LeftOut } from './left-out.js';
 import { MOCK_FILE_VERSION } from './mock-file-schema.js';
+import { caseless } from './mockoon-path.js';
 
 /** Options for {@link mockoonMockFile}. */
 export interface MockoonImportOptions {
@@ -526,37 +515,6 @@ function regexRuleFilters(target: string, modifier: string, ignoreCase: boolean,
     default:
       return `operator regex ${shown} on ${target || '(none)'}: only query, header and whole-body regexes are carried over`;
   }
-}
-
-/**
- * The path filter for Mockoon's `path`: Express matches routes ignoring case
- * and a trailing `/`, so a path (a trailing `*` too) becomes the regex form
- * `(?i)/a/b/?`, each `:param` a named group (`(?<id>[^/]+?)`) that templates
- * read as `{{params.id}}`, percent-decoded as a pattern's parameters are. A
- * path with a character a client percent-encodes stays a pattern (matched
- * decoded, its literal segments compared case-sensitively).
- */
-function caseless(path: string): string | ValueMatcher {
-  // The regex form is matched against the path as sent: only characters a client sends unencoded
-  // (RFC 3986's unreserved and sub-delims, and `:` of a parameter) keep their meaning there.
-  if (!/^[A-Za-z0-9\-._~!$&'()*+,;=@/:]*$/.test(path)) return path;
-  let pattern: PathPattern;
-  try {
-    pattern = parsePathPattern(path);
-  } catch {
-    return path;
-  }
-  const literals = pattern.segments.flatMap((segment) => ('parts' in segment ? segment.parts : [segment]));
-  if (!literals.some((part) => 'literal' in part && /[A-Za-z]/.test(part.literal))) return path;
-  const quote = (text: string) => text.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
-  const part = (one: SegmentPart) => ('literal' in one ? quote(one.literal) : `(?<${one.param}>[^/]+?)`);
-  const segments = pattern.segments.map((segment) =>
-    'parts' in segment ? segment.parts.map(part).join('') : part(segment),
-  );
-  if (pattern.wildcard) segments.push('.*');
-  const source = `(?i)${segments.length === 0 ? '' : `/${segments.join('/')}`}/?`;
-  // A regex too long to save keeps the pattern (case-sensitive, but it loads).
-  return source.length > MAX_VALUE_PATTERN_LENGTH ? path : { matches: source };
 }
 
 function decodeOr(segment: string): string {

@@ -44,6 +44,13 @@ describe('mockoonEnvironment', () => {
         answer: expect.objectContaining({ body: 'found', statusCode: 201, delay: 5 }),
       }),
     ]);
+    // Exported again, the import's regex paths are the Mockoon paths they came from.
+    const again = mockoonEnvironment(back, 'api');
+    expect(again.skipped).toEqual([]);
+    expect(JSON.parse(again.text).routes.map((route: { endpoint: string }) => route.endpoint)).toEqual([
+      'users/:id',
+      'search',
+    ]);
   });
 
   it('several endpoints: each path under <name>/, collections as data buckets; lists what it leaves out', () => {
