@@ -18,7 +18,7 @@ export interface HelpRow {
 }
 
 /** The widest a help line is made, where the text column leaves room (see {@link MIN_TEXT_WIDTH}). */
-export const HELP_WIDTH = 100;
+const HELP_WIDTH = 100;
 
 /** Texts are wrapped only when the text column leaves them this many columns. */
 const MIN_TEXT_WIDTH = 40;
