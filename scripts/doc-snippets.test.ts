@@ -4,7 +4,7 @@
 // built CLI with MOCKPOINT_URL set. Each command must exit 0, and each HTTP answer of 400 or
 // more must be one the snippet names in its text (e.g. `# 404 NO_ROUTE_MATCHED`). A snippet that
 // starts a daemon of its own (`MOCKPOINT_HOSTS=… mockpoint`) gets it, on free ports put in place of
-// 16540 and 16541, started in the background and ready before its next line. The snippets
+// 16540, 16541, 8081 and 8082, started in the background and ready before its next line. The snippets
 // that cannot run here are listed below with the reason; TypeScript snippets are fragments of a
 // test file (they use `mock`, `expect`, …): packages/vitest-plugin/test/doc-snippets.test.ts
 // type-checks them all and runs the ones that are whole tests. Every page under docs/
@@ -31,25 +31,24 @@ const NOT_RUN: Record<string, string> = {
   'README.md curl -N localhost:16540/api/endpoints/order-paid/requests/stream':
     'a stream that never ends (curl -N, then tail): run by the server tests',
   'README.md mockpoint --config mockpoint.yaml --watch':
-    'starts a daemon of its own on the fixed port, and runs until stopped',
+    'needs your mockpoint.yaml, OpenAPI document, json-server db.json, HAR, Mockoon and Postman files',
   'README.md mockpoint import ./wiremock': 'needs a WireMock folder, a HAR and a json-server file of your own',
   'README.md MOCKPOINT_PROXY_ALLOW_HOSTS=api.example.com mockpoint':
-    'starts a daemon and proxies to api.example.com, which is not ours',
-  'README.md mockpoint --https --hosts': 'starts a daemon of its own on the fixed port, and runs your app.js',
+    'proxies to api.example.com, which is not ours (packages/server/test/record.test.ts records a local upstream)',
+  'README.md mockpoint --https --hosts': 'runs your app.js',
   'README.md mockpoint send http://127.0.0.1:3000/webhooks': 'needs your receiver on port 3000 and your event.json',
   'docs/api.md MOCKPOINT_ADMIN_TOKEN=s3cret npx -y pnpm@10.34.9 start':
-    'starts a daemon of its own, with a token, on the fixed port (packages/server/test runs the token checks)',
+    "a clone's `pnpm start` (install and build: scripts/start.test.ts runs it); packages/server/test runs the token checks",
   'docs/container.md docker build -t mockpoint .': 'needs Docker and builds an image (scripts/container-test.sh)',
   'docs/container.md docker run': 'needs Docker, an image and a Redis of yours',
   'docs/container.md docker build -f Dockerfile.binary': 'needs Docker and builds an image (scripts/container-test.sh)',
-  'docs/files.md mockpoint --config mockpoint.yaml': 'starts a daemon of its own on the fixed port, with your file',
-  'docs/files.md mockpoint import openapi.yaml': 'needs your openapi.yaml, then starts a daemon of its own',
+  'docs/files.md mockpoint --config mockpoint.yaml': 'needs your mockpoint.yaml',
+  'docs/files.md mockpoint import openapi.yaml': 'needs your openapi.yaml',
   'docs/files.md MOCKPOINT_PROXY_ALLOW_HOSTS=api.example.com mockpoint &':
-    'starts a daemon and records api.example.com, which is not ours (packages/server/test/record.test.ts)',
-  'docs/har.md mockpoint import session.har': 'needs your HAR, then starts a daemon of its own',
+    'records api.example.com, which is not ours (packages/server/test/record.test.ts)',
+  'docs/har.md mockpoint import session.har': 'needs your HAR',
   'docs/https.md mockpoint --https --hosts api.github.com=github --proxy-pass-through':
     'passes registry.npmjs.org through to the internet',
-  'docs/https.md mockpoint --serve github=8081': 'serves on the fixed ports 8081 and 8082, which others may hold',
   'docs/https.md mockpoint --https  ': 'runs your app.js',
   'docs/https.md mockpoint --hosts api.github.com=github':
     'its last curl fails on purpose (exit 56: the tunnel for TLS refused without --https)',
@@ -74,7 +73,7 @@ const NOT_RUN: Record<string, string> = {
   'docs/runtimes.md pnpm build': 'builds and runs a test suite',
   'docs/runtimes.md npx -y pnpm@10.34.9 binaries': 'builds four executables (about 20 s each)',
   'docs/runtimes.md deno run': 'needs Deno and your server.ts',
-  'docs/state.md mockpoint import db.json': 'needs your db.json, then starts a daemon of its own',
+  'docs/state.md mockpoint import db.json': 'needs your db.json',
   'docs/web.md MOCKPOINT_WRITE_SCREENSHOT=1': 'runs a browser test that rewrites docs/screenshot.png',
   'docs/webhooks.md curl -X POST localhost:16540/api/deliveries':
     'its second call takes the id the first answered (dlv_…): as written it is 404 (server tests run deliveries)',
@@ -165,6 +164,16 @@ done
 /** Whether a snippet starts a daemon of its own (`mockpoint` with no command, maybe after variables or `&`). */
 const STARTS_DAEMON = /^(?:[A-Z_]+=\S+ )*mockpoint(?: +-[^\n]*)?(?: *&)?(?: *#.*)?$/m;
 
+/** The fixed ports the docs name (HTTP, HTTPS, `--serve` examples): a daemon snippet gets free ones instead. */
+const FIXED_PORT = /\b(?:16540|16541|8081|8082)\b/g;
+
+/** A free port for each fixed one, and the file the wrapper keeps its daemon's pid in. */
+async function ownPorts(pids: string): Promise<{ ports: Map<string, number>; pids: string }> {
+  const ports = new Map<string, number>();
+  for (const port of ['16540', '16541', '8081', '8082']) ports.set(port, await freePort());
+  return { ports, pids };
+}
+
 /** A free port on 127.0.0.1 (closed again at once). */
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -249,21 +258,19 @@ describe('the docs’ shell snippets run as written', () => {
       const failures: string[] = [];
       for (const snippet of runnable) {
         // A snippet that starts its own daemon talks to it, on ports of its own, instead.
-        const own = STARTS_DAEMON.test(snippet.text)
-          ? { port: await freePort(), httpsPort: await freePort(), pids: join(cwd, `.daemon-${snippet.line}`) }
-          : undefined;
+        const own = STARTS_DAEMON.test(snippet.text) ? await ownPorts(join(cwd, `.daemon-${snippet.line}`)) : undefined;
         const script =
           own === undefined
             ? snippet.text.replace(/(?:localhost|127\.0\.0\.1):16540/g, host)
-            : snippet.text.replace(/\b16540\b/g, String(own.port)).replace(/\b16541\b/g, String(own.httpsPort));
+            : snippet.text.replace(FIXED_PORT, (port) => String(own.ports.get(port)));
         const snippetEnv =
           own === undefined
             ? env
             : {
                 ...env,
-                MOCKPOINT_URL: `http://127.0.0.1:${own.port}`,
-                SNIPPET_PORT: String(own.port),
-                SNIPPET_HTTPS_PORT: String(own.httpsPort),
+                MOCKPOINT_URL: `http://127.0.0.1:${own.ports.get('16540')}`,
+                SNIPPET_PORT: String(own.ports.get('16540')),
+                SNIPPET_HTTPS_PORT: String(own.ports.get('16541')),
                 SNIPPET_PIDS: own.pids,
               };
         const started = performance.now();
