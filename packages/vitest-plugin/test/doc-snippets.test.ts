@@ -1,6 +1,6 @@
 /**
- * The docs' TypeScript and JavaScript snippets as written (README.md, docs/*.md and this
- * package's README; the shell ones are scripts/doc-snippets.test.ts's):
+ * The docs' TypeScript and JavaScript snippets as written (README.md, docs/*.md and the
+ * packages' READMEs; the shell ones are scripts/doc-snippets.test.ts's):
  *
  * - every ```ts and ```js block is type-checked, in one `tsc` run, against the packages (their
  *   sources, as the `@mockpoint/source` condition resolves them) and the client libraries the
@@ -25,6 +25,8 @@ const ROOT = fileURLToPath(new URL('../test-artifacts/doc-snippets/', import.met
 
 const PAGES = [
   'README.md',
+  'packages/core/README.md',
+  'packages/server/README.md',
   'packages/vitest-plugin/README.md',
   ...readdirSync(join(REPO, 'docs'))
     .filter((file) => file.endsWith('.md'))
@@ -33,17 +35,19 @@ const PAGES = [
 ];
 
 /**
- * The client libraries the snippets import, and a package of this repository that depends on
- * each (they are linked into the snippets' folder).
+ * The packages the snippets import besides `@mockpoint/vitest` and `@mockpoint/core` (which this
+ * package resolves): each found where this repository installs it (an example or a test that
+ * uses it), linked into the snippets' folder.
  */
 const LIBRARIES: Record<string, string> = {
-  openai: 'examples/openai-stream',
-  '@octokit/rest': 'examples/github-octokit',
-  '@octokit/graphql-schema': 'examples/github-graphql',
-  undici: 'examples/github-octokit',
-  'graphql-ws': 'packages/server/test',
-  'playwright-core': 'packages/server/test',
-  '@modelcontextprotocol/sdk': 'packages/server',
+  '@mockpoint/server': 'packages/server',
+  openai: 'examples/openai-stream/node_modules/openai',
+  '@octokit/rest': 'examples/github-octokit/node_modules/@octokit/rest',
+  '@octokit/graphql-schema': 'examples/github-graphql/node_modules/@octokit/graphql-schema',
+  undici: 'examples/github-octokit/node_modules/undici',
+  'graphql-ws': 'packages/server/test/node_modules/graphql-ws',
+  'playwright-core': 'packages/server/test/node_modules/playwright-core',
+  '@modelcontextprotocol/sdk': 'packages/server/node_modules/@modelcontextprotocol/sdk',
 };
 
 /**
@@ -107,10 +111,10 @@ const fileOf = (block: Block) => `${block.page.replace(/[/.]/g, '-')}-${block.li
 
 /** Links the client libraries into `dir`'s node_modules, as a project that installed them has them. */
 function linkLibraries(dir: string): void {
-  for (const [name, owner] of Object.entries(LIBRARIES)) {
+  for (const [name, folder] of Object.entries(LIBRARIES)) {
     const link = join(dir, 'node_modules', name);
     mkdirSync(dirname(link), { recursive: true });
-    symlinkSync(realpathSync(join(REPO, owner, 'node_modules', name)), link, 'dir');
+    symlinkSync(realpathSync(join(REPO, folder)), link, 'dir');
   }
 }
 
