@@ -15,15 +15,15 @@
  * @module
  */
 
-export type { AnswerQueue } from './answer/queue/answer-queue.js';
 // Everything the browser entry (`@mockpoint/core/client`) has: the client, its
 // errors, the wire types and the input rules. One list, so the two cannot drift.
 export * from './client/index.js';
 export { type ApiEncoders, type Encoder, gzipEncoder } from './http/api-encoding.js';
 export { type CreateAppOptions, createApp, type MockpointApp } from './http/create-app.js';
 export type { Journal } from './journal/journal.js';
+export type { AnswerQueue } from './queue/answer-queue.js';
 export { type Backend, type BackendParts, type MemoryBackendOptions, memoryBackend } from './store/backend.js';
-export { MemoryStore } from './store/memory/index.js';
+export { MemoryStore } from './store/memory/memory-store.js';
 export type { EndpointStore } from './store/store.js';
 export {
   type DeliverySend,

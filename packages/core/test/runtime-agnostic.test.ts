@@ -105,7 +105,7 @@ describe('@mockpoint/core main entry (src)', () => {
       expect.arrayContaining([
         'src/index.ts',
         'src/http/create-app.ts',
-        'src/store/memory/index.ts',
+        'src/store/memory/memory-store.ts',
         'src/client/client.ts',
       ]),
     );

@@ -3,19 +3,20 @@
  *
  * @module
  */
-import type { EndpointHandler } from '../answer/endpoint-handler.js';
-import type { HostTable } from '../answer/host-table.js';
+
 import type { ProxySettings } from '../answer/proxy/proxy-settings.js';
-import type { StoredHosts } from '../answer/stored-hosts.js';
 import type { OpenStreams } from '../answer/stream/open-streams.js';
 import type { OpenSockets } from '../answer/websocket/open-sockets.js';
+import type { EndpointHandler } from '../engine/endpoint-handler.js';
+import type { EndpointService } from '../engine/endpoint-service.js';
+import type { HostTable } from '../hosts/host-table.js';
+import type { StoredHosts } from '../hosts/stored-hosts.js';
 import type { Journal } from '../journal/journal.js';
 import type { JournalFeed } from '../journal/journal-feed.js';
 import type { Backend } from '../store/backend.js';
 import type { DeliveryWorker } from '../webhook/delivery-worker.js';
 import type { LimitOptions } from '../wire/limits.js';
 import type { Schemas } from '../wire/schemas.js';
-import type { EndpointService } from './endpoints.js';
 import type { RouteDoc } from './openapi.js';
 
 /** The options of {@link createApp} after defaults are applied. */

@@ -5,13 +5,14 @@
  * @module
  */
 import { Hono } from 'hono';
-import { EndpointHandler } from '../answer/endpoint-handler.js';
-import { HostTable } from '../answer/host-table.js';
 import { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import type { Upstream } from '../answer/proxy/upstream.js';
-import { StoredHosts } from '../answer/stored-hosts.js';
 import { OpenStreams } from '../answer/stream/open-streams.js';
 import { OpenSockets, socketShareOf } from '../answer/websocket/open-sockets.js';
+import { EndpointHandler } from '../engine/endpoint-handler.js';
+import { EndpointService } from '../engine/endpoint-service.js';
+import { HostTable } from '../hosts/host-table.js';
+import { StoredHosts } from '../hosts/stored-hosts.js';
 import { JournalFeed, type JournalFeedOptions } from '../journal/journal-feed.js';
 import { type Backend, type BackendParts, memoryBackend } from '../store/backend.js';
 import type { DeliverySend } from '../webhook/delivery-send.js';
@@ -23,7 +24,6 @@ import { VERSION } from '../wire/version.js';
 import { type ApiEncoders, apiEncoding } from './api-encoding.js';
 import { adminToken } from './auth.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
-import { EndpointService } from './endpoints.js';
 import { hostGuard } from './host-guard.js';
 import type { RouteDoc } from './openapi.js';
 import { originGuard } from './origin-guard.js';

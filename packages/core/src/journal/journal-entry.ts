@@ -7,9 +7,9 @@
  */
 
 import { graphqlMarkOf } from '../graphql/graphql-mark.js';
-import { jsonTooDeep, type KeepAll, readBodyPrefix } from '../http/body.js';
 import type { Fault } from '../wire/answer-json.js';
 import { toBase64 } from '../wire/base64.js';
+import { jsonTooDeep, type KeepAll, readBodyPrefix } from '../wire/body.js';
 import { splitEndpointTarget, urlTarget } from '../wire/endpoint-target.js';
 import type { AnsweredBy, JournalEntry, SocketMark, UpstreamOutcome } from '../wire/journal-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';

@@ -9,18 +9,21 @@
  *
  * @module
  */
-import type { AnswerQueue } from '../answer/queue/answer-queue.js';
-import { MemoryAnswerQueue } from '../answer/queue/memory/index.js';
+
 import type { CollectionStore } from '../collections/collection-store.js';
-import { MemoryCollectionStore } from '../collections/memory-collection-store.js';
-import { type Journal, RequestJournal } from '../journal/journal.js';
-import { MemoryStateStore } from '../state/memory-state-store.js';
+import type { Journal } from '../journal/journal.js';
+import type { AnswerQueue } from '../queue/answer-queue.js';
 import type { StateStore } from '../state/state-store.js';
 import type { DeliveryStore } from '../webhook/delivery-store.js';
-import { MemoryDeliveryStore } from '../webhook/memory-delivery-store.js';
-import { MemoryReplayGuard, type ReplayGuard } from '../webhook/replay-guard.js';
+import type { ReplayGuard } from '../webhook/replay-guard.js';
 import { type LimitOptions, resolveLimits } from '../wire/limits.js';
-import { MemoryStore } from './memory/index.js';
+import { MemoryAnswerQueue } from './memory/memory-answer-queue.js';
+import { MemoryCollectionStore } from './memory/memory-collection-store.js';
+import { MemoryDeliveryStore } from './memory/memory-delivery-store.js';
+import { RequestJournal } from './memory/memory-journal.js';
+import { MemoryReplayGuard } from './memory/memory-replay-guard.js';
+import { MemoryStateStore } from './memory/memory-state-store.js';
+import { MemoryStore } from './memory/memory-store.js';
 import type { EndpointStore, StoreHealth } from './store.js';
 
 /** The parts of the shared state, each with its contract suite (`*.case.test.ts`). */

@@ -1,10 +1,10 @@
 // The memory backend through the backend contract, and the parts it is given.
 import { describe, expect, it } from 'vitest';
-import { MemoryAnswerQueue } from '../answer/queue/memory/index.js';
 import { createApp } from '../http/create-app.js';
 import { runBackendContract } from './backend.case.test.js';
 import { memoryBackend } from './backend.js';
-import { MemoryStore } from './memory/index.js';
+import { MemoryAnswerQueue } from './memory/memory-answer-queue.js';
+import { MemoryStore } from './memory/memory-store.js';
 
 runBackendContract(
   'memoryBackend',

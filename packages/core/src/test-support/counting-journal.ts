@@ -2,7 +2,8 @@
  * A memory journal that notes how many entries each `since()` read returned,
  * for tests that check the journal is read a page at a time.
  */
-import { type JournalSince, RequestJournal, type RequestJournalOptions } from '../journal/journal.js';
+import type { JournalSince } from '../journal/journal.js';
+import { RequestJournal, type RequestJournalOptions } from '../store/memory/memory-journal.js';
 
 export function countingJournal(options: RequestJournalOptions): { journal: RequestJournal; pages: number[] } {
   const pages: number[] = [];

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { readStreamPrefix } from '../http/body.js';
+import { readStreamPrefix } from '../wire/body.js';
 import { ATTEMPT_BODY_BYTES } from '../wire/delivery-json.js';
 
 /** One request of an attempt. */

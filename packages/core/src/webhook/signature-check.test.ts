@@ -7,9 +7,9 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedApp, serve } from '../adapter/node/index.js';
 import { createApp, createClient, type JournalEntry, type MockpointClient } from '../index.js';
+import { MemoryReplayGuard } from '../store/memory/memory-replay-guard.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
 import type { SignatureSettings } from '../wire/signature-settings.js';
-import { MemoryReplayGuard } from './replay-guard.js';
 import { signWebhook } from './signature.js';
 import { SignatureCheck, UNTIMED_ID_MEMORY_SEC } from './signature-check.js';
 

@@ -2,7 +2,7 @@
  * Hosts that pick an endpoint (`MOCKPOINT_HOSTS`, a mock file's `hosts:`, the
  * admin API): `api.github.com=github`, `*.stripe.com=stripe`. A request whose
  * Host maps to a name is answered by that endpoint with its whole path as the
- * subpath. The text rules live here; the table is `answer/host-table.ts`.
+ * subpath. The text rules live here; the table is `hosts/host-table.ts`.
  *
  * @module
  */

@@ -14,8 +14,8 @@
  * @module
  */
 import type { SocketSession, UpgradeAnswer } from '../../answer/endpoint-answer.js';
-import { READ_METHODS } from '../../answer/endpoint-handler.js';
 import type { FetchUpgrade, OpenSockets, ScriptSocket, SocketEvents } from '../../answer/websocket/open-sockets.js';
+import { READ_METHODS } from '../../engine/endpoint-handler.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { mappedTarget, splitEndpointTarget, urlTarget } from '../../wire/endpoint-target.js';
 import { MAX_WAIT_MS } from '../../wire/limits.js';

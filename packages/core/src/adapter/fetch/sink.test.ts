@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type EndpointAnswer, reuseHeaders } from '../../answer/endpoint-answer.js';
-import { sendAnswer } from '../../answer/sink.js';
 import { OpenStreams } from '../../answer/stream/open-streams.js';
+import { sendAnswer } from '../../engine/sink.js';
 import { createFetchSink } from './sink.js';
 
 function delayed(ms: number): EndpointAnswer {

@@ -7,9 +7,9 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { EndpointAnswer } from '../../answer/endpoint-answer.js';
-import { ENDPOINT_PREFIX } from '../../answer/endpoint-handler.js';
-import { type PASS_THROUGH, routeByHost } from '../../answer/host-routing.js';
-import type { HostTable } from '../../answer/host-table.js';
+import { ENDPOINT_PREFIX } from '../../engine/endpoint-handler.js';
+import { type PASS_THROUGH, routeByHost } from '../../hosts/host-routing.js';
+import type { HostTable } from '../../hosts/host-table.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
 import { absoluteTarget, mappedTarget } from '../../wire/endpoint-target.js';
 

@@ -9,7 +9,7 @@
 import { listen } from '@mockpoint/testkit/raw-http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EndpointAnswer } from '../../answer/endpoint-answer.js';
-import type { EndpointHandler } from '../../answer/endpoint-handler.js';
+import type { EndpointHandler } from '../../engine/endpoint-handler.js';
 import { createApp, type MockpointApp } from '../../index.js';
 import { createNodeListener } from './listener.js';
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type CreateAppOptions, createApp, type MockpointApp } from '../../index.js';
-import type { RequestJournal } from '../../journal/journal.js';
+import type { RequestJournal } from '../../store/memory/memory-journal.js';
 import { createNodeListener } from './listener.js';
 
 interface Running {

@@ -9,9 +9,9 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { type ClientGone, errorAnswer } from '../../answer/endpoint-answer.js';
-import type { EndpointHandler } from '../../answer/endpoint-handler.js';
-import { isPassThrough } from '../../answer/host-routing.js';
-import { type AnswerSink, sendAnswer } from '../../answer/sink.js';
+import type { EndpointHandler } from '../../engine/endpoint-handler.js';
+import { type AnswerSink, sendAnswer } from '../../engine/sink.js';
+import { isPassThrough } from '../../hosts/host-routing.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
 import { splitEndpointTarget } from '../../wire/endpoint-target.js';

@@ -15,8 +15,8 @@ import {
   type StreamAnswer,
 } from '../../answer/endpoint-answer.js';
 import { truncatedBody } from '../../answer/queue/queued-answer.js';
-import { type AnswerSink, sendDue } from '../../answer/sink.js';
 import type { OpenStreams } from '../../answer/stream/open-streams.js';
+import { type AnswerSink, sendDue } from '../../engine/sink.js';
 import { relayedChunk } from '../../journal/answer-record.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
 

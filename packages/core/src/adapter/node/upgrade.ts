@@ -22,10 +22,10 @@ import {
   type RespondAnswer,
   type UpgradeAnswer,
 } from '../../answer/endpoint-answer.js';
-import { hostNotMocked, isPassThrough } from '../../answer/host-routing.js';
 import { truncatedBody } from '../../answer/queue/queued-answer.js';
-import { type AnswerSink, sendAnswer, sendDue } from '../../answer/sink.js';
 import type { ScriptSocket } from '../../answer/websocket/open-sockets.js';
+import { type AnswerSink, sendAnswer, sendDue } from '../../engine/sink.js';
+import { hostNotMocked, isPassThrough } from '../../hosts/host-routing.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
 import { UPGRADED } from './connection-cap.js';

@@ -15,6 +15,10 @@
  *
  * @module
  */
+
+import { type Exchange, rawHeader } from '../../engine/pipeline/exchange.js';
+import type { Verdict } from '../../engine/pipeline/step.js';
+import { renderFailed } from '../../engine/pipeline/verdicts.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { NOT_JSON } from '../../journal/request-filter.js';
 import { isMockpointError } from '../../wire/errors.js';
@@ -22,9 +26,6 @@ import { jsonTextOf } from '../../wire/json-text.js';
 import { type McpAnswer, type McpPrompt, type McpTool, promptMessageText } from '../../wire/mcp-json.js';
 import { parseTemplate } from '../../wire/template-syntax.js';
 import { type EndpointAnswer, utf8Length } from '../endpoint-answer.js';
-import { type Exchange, rawHeader } from '../pipeline/exchange.js';
-import type { Verdict } from '../pipeline/step.js';
-import { renderFailed } from '../pipeline/verdicts.js';
 import { CORS_HEADERS } from '../read-response.js';
 import { Run, SchemaProgram } from '../routes/json-schema/schema-program.js';
 import { validate } from '../routes/json-schema/validate.js';

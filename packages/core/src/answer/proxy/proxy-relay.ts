@@ -9,11 +9,12 @@
  *
  * @module
  */
-import { NOT_FORWARDED } from '../../http/hop-by-hop.js';
+
 import type { RecordedRequest } from '../../journal/journal-entry.js';
 import { concatBytes } from '../../wire/concat-bytes.js';
 import type { ErrorCode } from '../../wire/error-status.js';
 import { connectionErrorCode, isMockpointError } from '../../wire/errors.js';
+import { NOT_FORWARDED } from '../../wire/hop-by-hop.js';
 import type { UpstreamOutcome } from '../../wire/journal-json.js';
 import { DEFAULT_PROXY_TIMEOUT_MS, type ProxyAnswer, upstreamUrl } from '../../wire/proxy-answer.js';
 import { type ClientGone, type EndpointAnswer, errorAnswer, type RelayAnswer } from '../endpoint-answer.js';

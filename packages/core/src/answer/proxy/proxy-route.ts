@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { EndpointService } from '../../http/endpoints.js';
+import type { EndpointService } from '../../engine/endpoint-service.js';
 import { answered } from '../../journal/answer-record.js';
 import type { Journal } from '../../journal/journal.js';
 import type { AnswerMark, RecordedRequest } from '../../journal/journal-entry.js';

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { jsonTooDeep } from '../../http/body.js';
+import { jsonTooDeep } from '../../wire/body.js';
 import {
   type JsonSchema,
   MAX_VALIDATION_ERRORS,

@@ -66,7 +66,7 @@ export interface SocketEvents {
 
 /**
  * A connection as a protocol the server speaks itself sees it (graphql-ws,
- * `graphql/graphql-ws.ts`): send a text message now, close with a code; both
+ * `answer/websocket/graphql-ws.ts`): send a text message now, close with a code; both
  * journaled like a script's.
  */
 export interface SocketPeer {

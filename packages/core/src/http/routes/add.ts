@@ -6,9 +6,9 @@
 import type { Hono } from 'hono';
 import { jsonTextResponse } from '../../answer/read-response.js';
 import { recordJson } from '../../store/record-codec.js';
+import { readJsonObjectBody } from '../../wire/body.js';
 import { MockpointError } from '../../wire/errors.js';
 import { type EndpointRecord, parseMembers } from '../../wire/schemas.js';
-import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 

@@ -19,8 +19,8 @@ import {
   parseCollections,
 } from '../../collections/collection-input.js';
 import { collectionText } from '../../collections/item.js';
+import { decodeUtf8, readDecodedBody, readJsonObjectBody } from '../../wire/body.js';
 import { MockpointError } from '../../wire/errors.js';
-import { decodeUtf8, readDecodedBody, readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import type { RouteDoc } from '../openapi.js';
 import { pathName } from './manage.js';

@@ -8,10 +8,10 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';
+import { readJsonObjectBody } from '../../wire/body.js';
 import { deliveryPageSchema, deliveryRequestSchema, deliverySchema } from '../../wire/delivery-schema.js';
 import { MockpointError } from '../../wire/errors.js';
 import { MAX_WAIT_MS } from '../../wire/limits.js';
-import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, HOST_ERRORS, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 

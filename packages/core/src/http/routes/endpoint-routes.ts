@@ -8,12 +8,12 @@
  */
 import type { Hono } from 'hono';
 import { jsonTextResponse } from '../../answer/read-response.js';
+import { readJsonObjectBody } from '../../wire/body.js';
 import { MockpointError } from '../../wire/errors.js';
 import { routesBodyBytes } from '../../wire/limits.js';
 import type { Route } from '../../wire/route.js';
 import { routesPageJson } from '../../wire/route.js';
 import { parseRoutesBody } from '../../wire/route-schema.js';
-import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import type { RouteDoc } from '../openapi.js';
 import { pathName } from './manage.js';

@@ -8,9 +8,9 @@
  * @module
  */
 import type { Hono } from 'hono';
+import { decodeUtf8, readDecodedBody } from '../../wire/body.js';
 import { MockpointError } from '../../wire/errors.js';
 import { createGraphqlSchemas } from '../../wire/graphql-json.js';
-import { decodeUtf8, readDecodedBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';

@@ -2,7 +2,7 @@
 // a mapped Host reaches its endpoint with the whole path as the subpath, never /api;
 // the admin API reads and sets the mappings.
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../../store/memory/index.js';
+import { MemoryStore } from '../../store/memory/memory-store.js';
 import { createApp } from '../create-app.js';
 
 const json = (body: unknown) => ({ method: 'PUT', body: JSON.stringify(body) });

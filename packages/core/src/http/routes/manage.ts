@@ -6,10 +6,10 @@
 import type { Hono } from 'hono';
 import { JSON_HEADERS, jsonTextResponse } from '../../answer/read-response.js';
 import { recordJson, recordSummaryJson } from '../../store/record-codec.js';
+import { readJsonObjectBody } from '../../wire/body.js';
 import { MockpointError } from '../../wire/errors.js';
 import { NAME_RULE } from '../../wire/rules.js';
 import { type EndpointRecord, isValidName, parseMembers } from '../../wire/schemas.js';
-import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { listContaining } from '../list-contains.js';
 import { withMember } from '../list-member.js';

@@ -7,8 +7,8 @@
 import type { Hono } from 'hono';
 import { jsonTextResponse } from '../../answer/read-response.js';
 import { queuePageJson } from '../../wire/answer-json.js';
+import { readJsonObjectBody } from '../../wire/body.js';
 import { parseQueueBody, queueBodyFromMembers } from '../../wire/schemas.js';
-import { readJsonObjectBody } from '../body.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
 import {

@@ -1,6 +1,6 @@
 import { EXPECTED_DEFAULT_LIMITS } from '@mockpoint/testkit/expected-health';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MemoryStore } from '../../store/memory/index.js';
+import { MemoryStore } from '../../store/memory/memory-store.js';
 import type { EndpointStore } from '../../store/store.js';
 import { type ErrorCode, MockpointError } from '../../wire/errors.js';
 import type { EndpointRecord } from '../../wire/schemas.js';

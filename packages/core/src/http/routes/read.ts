@@ -8,9 +8,9 @@
  */
 import type { Hono } from 'hono';
 import { createFetchSink } from '../../adapter/fetch/sink.js';
-import { READ_METHODS } from '../../answer/endpoint-handler.js';
-import { rawHeader } from '../../answer/pipeline/exchange.js';
-import { sendAnswer } from '../../answer/sink.js';
+import { READ_METHODS } from '../../engine/endpoint-handler.js';
+import { rawHeader } from '../../engine/pipeline/exchange.js';
+import { sendAnswer } from '../../engine/sink.js';
 import { captureRequest, type RecordedRequest } from '../../journal/journal-entry.js';
 import { type EndpointTarget, mappedTarget } from '../../wire/endpoint-target.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { mockFileJsonSchemaText } from '../../files/mock-file-schema.js';
 import { parseMockFile } from '../../files/parse-mock-file.js';
 import { createApp, type MockpointApp } from '../../index.js';
-import { MemoryStore } from '../../store/memory/index.js';
+import { MemoryStore } from '../../store/memory/memory-store.js';
 import { NAME_PATTERN } from '../../wire/rules.js';
 import { VERSION } from '../../wire/version.js';
 

@@ -11,9 +11,6 @@
 import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Level } from 'level';
-import { type CollectionLog, MemoryCollectionStore } from '../../collections/memory-collection-store.js';
-import { MemoryStateStore } from '../../state/memory-state-store.js';
-import { type DeliveryBackend, MemoryDeliveryStore } from '../../webhook/memory-delivery-store.js';
 import { MockpointError } from '../../wire/errors.js';
 import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
@@ -22,6 +19,9 @@ import {
   type SignatureSettings,
   signatureSettingsJson,
 } from '../../wire/signature-settings.js';
+import { type CollectionLog, MemoryCollectionStore } from '../memory/memory-collection-store.js';
+import { type DeliveryBackend, MemoryDeliveryStore } from '../memory/memory-delivery-store.js';
+import { MemoryStateStore } from '../memory/memory-state-store.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
 import type {
   CountOptions,

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runAnswerQueueContract } from '../../answer/queue/answer-queue.case.test.js';
+import { runAnswerQueueContract } from '../../queue/answer-queue.case.test.js';
 import { MockpointError } from '../../wire/errors.js';
 import { type QueueConnection, RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
 import { RedisStore } from './index.js';

@@ -22,9 +22,9 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import type { AnswerQueue, Taken } from '../../answer/queue/answer-queue.js';
-import { QueueListeners } from '../../answer/queue/queue-listeners.js';
 import { type FilterSubject, matchesRequest } from '../../journal/request-filter.js';
+import type { AnswerQueue, Taken } from '../../queue/answer-queue.js';
+import { QueueListeners } from '../../queue/queue-listeners.js';
 import {
   answerJson,
   MATCH_PREFIX,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { EndpointService } from '../../http/endpoints.js';
+import { EndpointService } from '../../engine/endpoint-service.js';
 import type { EndpointRecord } from '../../wire/schemas.js';
 import { runBackendContract } from '../backend.case.test.js';
 import { runStoreContract } from '../store.case.test.js';

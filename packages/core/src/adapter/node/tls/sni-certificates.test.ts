@@ -3,7 +3,7 @@
 // pattern, new signatures are capped per second, unmapped names get none.
 import { X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { HostTable } from '../../../answer/host-table.js';
+import { HostTable } from '../../../hosts/host-table.js';
 import { createCa, type LocalCa } from './local-ca.js';
 import { MAX_DEEPER_PER_PATTERN, MAX_SIGNED_PER_SECOND, sniCertificates } from './sni-certificates.js';
 

@@ -1,0 +1,224 @@
+/**
+ * "A request to `/endpoint/{name}`", once for every runtime: given the method,
+ * the target, the raw headers and the body's first bytes, it runs the answer
+ * pipeline (signature check → state → queue → validation → routes → GraphQL schema → record → no route;
+ * see `pipeline/`), records the request in the journal with the verdict and
+ * returns the {@link EndpointAnswer} that an adapter sends through its sink
+ * (`sink.ts`). A cached endpoint is answered synchronously.
+ *
+ * @module
+ */
+
+import { type ClientGone, type EndpointAnswer, emptyAnswer, errorAnswer } from '../answer/endpoint-answer.js';
+import type { ProxySettings } from '../answer/proxy/proxy-settings.js';
+import { CORS_HEADERS } from '../answer/read-response.js';
+import type { CollectionLimits } from '../collections/collection-input.js';
+import { answered } from '../journal/answer-record.js';
+import type { Journal } from '../journal/journal.js';
+import type { RecordedRequest } from '../journal/journal-entry.js';
+import { MemoryReplayGuard } from '../store/memory/memory-replay-guard.js';
+import type { ReplayGuard } from '../webhook/replay-guard.js';
+import { type EndpointTarget, splitEndpointTarget } from '../wire/endpoint-target.js';
+import { DEFAULT_LIMITS, DEFAULT_MAX_BODY_BYTES, JOURNAL_NAME_LIMIT } from '../wire/limits.js';
+import { isValidName } from '../wire/schemas.js';
+import type { EndpointService } from './endpoint-service.js';
+import { Exchange, type PipelineParts, rawHeader } from './pipeline/exchange.js';
+import { graphqlStep } from './pipeline/graphql-step.js';
+import { queueStep } from './pipeline/queue-step.js';
+import { noRouteStep, recordStep, recordVerdict } from './pipeline/record-step.js';
+import { routeStep } from './pipeline/route-step.js';
+import { signatureStep } from './pipeline/signature-step.js';
+import { stateStep } from './pipeline/state-step.js';
+import { runSteps, type Step, type Verdict } from './pipeline/step.js';
+import { validationStep } from './pipeline/validation-step.js';
+import { failedAnswer, heldUntilChange } from './pipeline/verdicts.js';
+
+/** Methods answered with the stored data at `/endpoint/{name}`. */
+export const READ_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** Every method `/endpoint/{name}` answers (OPTIONS is the CORS preflight). */
+const ALLOWED = [...READ_METHODS, 'OPTIONS'].join(', ');
+const READ = new Set<string>(READ_METHODS);
+
+export { ENDPOINT_PREFIX } from '../wire/endpoint-target.js';
+
+/**
+ * The answer pipeline, in order: each step passes or gives the verdict. A new
+ * kind of answer is one step (a file in `pipeline/`) and one entry here.
+ */
+const PIPELINE: readonly Step[] = [
+  signatureStep,
+  stateStep,
+  queueStep,
+  validationStep,
+  routeStep,
+  graphqlStep,
+  recordStep,
+  noRouteStep,
+];
+
+/** Options for {@link EndpointHandler}. */
+export interface EndpointHandlerOptions {
+  endpoints: EndpointService;
+  journal: Journal;
+  /**
+   * Remembers the delivery ids of validly signed requests, to tell a replay.
+   * @default new MemoryReplayGuard() (this process only)
+   */
+  replays?: ReplayGuard;
+  /** Called with a failure that is not a {@link MockpointError}; the answer is then 500 INTERNAL. */
+  onUnexpectedError?: (error: unknown, request: { method: string; url: string }) => void;
+  /** How proxy routes reach their upstreams. @default proxying off (every host refused), over fetch */
+  proxy?: ProxySettings;
+  /**
+   * The body limit: also the most bytes a templated answer renders for one request.
+   * @default 5242880 (5 MiB)
+   */
+  maxBodyBytes?: number;
+  /** What a collection may hold (resource routes' writes). @default the settings table's */
+  collectionLimits?: CollectionLimits;
+  /** The app's open WebSocket connections, for their limit per name. @default no limit checked */
+  sockets?: PipelineParts['sockets'];
+}
+
+function pathOf(target: string): string {
+  const q = target.indexOf('?');
+  return q === -1 ? target : target.slice(0, q);
+}
+
+export class EndpointHandler {
+  readonly #parts: PipelineParts;
+  readonly #onUnexpectedError: EndpointHandlerOptions['onUnexpectedError'];
+
+  constructor(options: EndpointHandlerOptions) {
+    this.#onUnexpectedError = options.onUnexpectedError;
+    this.#parts = {
+      endpoints: options.endpoints,
+      journal: options.journal,
+      replays: options.replays ?? new MemoryReplayGuard(),
+      proxy: options.proxy,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      collectionLimits: options.collectionLimits ?? {
+        maxCollectionItems: DEFAULT_LIMITS.maxCollectionItems,
+        maxCollectionBytes: DEFAULT_LIMITS.maxCollectionBytes,
+      },
+      report: (error, request) => this.reportUnexpected(error, request),
+      sockets: options.sockets,
+    };
+  }
+
+  /**
+   * Records `request` and answers it: synchronously when the endpoint is cached
+   * (or the request is not a read), otherwise once the store has been asked. Never
+   * rejects: failures become error answers. The journal owns `request` afterwards.
+   * `wholeBody`: the whole body when it is longer than `request.body` and the
+   * adapter kept it (see {@link EndpointHandler.readsWholeBody}), for the
+   * signature check and a proxy route's upstream; it is not kept. `gone`: makes
+   * (when first needed) a signal that aborts once the client has left, so that
+   * work done for it alone stops (a proxy route's upstream request). `split`:
+   * `request.target` split already (`splitEndpointTarget`), by an adapter that
+   * had to split it to route the request here.
+   */
+  handle(
+    request: RecordedRequest,
+    wholeBody?: Uint8Array,
+    gone?: ClientGone,
+    split?: EndpointTarget,
+  ): EndpointAnswer | Promise<EndpointAnswer> {
+    request.startedAt = performance.now();
+    const target = split ?? splitEndpointTarget(request.target);
+    if (target === undefined) {
+      const path = pathOf(request.target);
+      return errorAnswer(404, 'ROUTE_NOT_FOUND', `no route for ${request.method} ${path}; see GET /api/openapi.json`);
+    }
+    if (!READ.has(request.method)) {
+      if (request.method === 'OPTIONS') return preflight(request.rawHeaders);
+      return errorAnswer(
+        405,
+        'METHOD_NOT_ALLOWED',
+        `${request.method} is not allowed on ${pathOf(request.target)}; use ${ALLOWED}`,
+        { extra: { allow: ALLOWED } },
+      );
+    }
+    const exchange = new Exchange(this.#parts, target.name, target.subpath, request, wholeBody, gone);
+    // A name that cannot exist has nothing to look up; one too long for the journal is not recorded.
+    if (!isValidName(target.name)) return this.#journaled(exchange, recordVerdict(exchange, undefined));
+    let verdict: Verdict | Promise<Verdict>;
+    try {
+      verdict = runSteps(PIPELINE, exchange);
+    } catch (error) {
+      return failedAnswer(exchange, error);
+    }
+    if (verdict instanceof Promise) {
+      return verdict.then(
+        (later) => this.#journaled(exchange, later),
+        (error: unknown) => failedAnswer(exchange, error),
+      );
+    }
+    return this.#journaled(exchange, verdict);
+  }
+
+  /** The last step: the request journaled as the verdict says; a stream that hangs let go at the name's next change. */
+  #journaled(exchange: Exchange, verdict: Verdict): EndpointAnswer {
+    const { answer } = verdict;
+    let { mark } = verdict;
+    const state = mark === undefined ? undefined : exchange.journalState();
+    if (mark !== undefined && state !== undefined) mark = { ...mark, state };
+    if (mark !== undefined && exchange.name.length <= JOURNAL_NAME_LIMIT) {
+      answered(exchange.request, answer);
+      this.#parts.journal.record(exchange.name, exchange.request, verdict.status ?? answer.status, mark);
+    }
+    return heldUntilChange(exchange, answer);
+  }
+
+  /**
+   * Whether an adapter should keep the whole of a body longer than the journal's
+   * copy of a request to `name` (up to `maxBodyBytes`) and pass it to
+   * {@link EndpointHandler.handle}: when the name checks signatures, has queued
+   * answers (they may match or render the body) or a route that reads the body
+   * (a proxy, validation, a body match, a `{{body…}}` template). Asked only once
+   * a body outgrows the journal's copy; a name whose routes or signature check
+   * are not known in this process yet is looked up (a Promise), so a plain
+   * record answer never holds more than the journal's copy. The adapter reads no
+   * further until it has the answer.
+   */
+  readsWholeBody(name: string): boolean | Promise<boolean> {
+    if (!isValidName(name)) return false;
+    const { endpoints } = this.#parts;
+    if (endpoints.queue.pending(name)) return true;
+    const check = endpoints.signatureChecks.get(name);
+    if (check !== undefined && check !== null) return true;
+    const table = endpoints.routeTables.get(name);
+    // A name with a GraphQL schema reads every query whole (a document past the journal's copy is still answered).
+    const graphql = endpoints.graphqlMocks.get(name);
+    if (graphql !== undefined && graphql !== null) return true;
+    if (check === null && table !== undefined && graphql === null) return table?.readsWholeBody === true;
+    return Promise.all([endpoints.signatureCheck(name), endpoints.routeTable(name), endpoints.graphqlMock(name)]).then(
+      ([loaded, routes, mock]) => loaded !== null || routes?.readsWholeBody === true || mock !== null,
+      // The store failed: the request will be answered with that failure; keep nothing more.
+      () => false,
+    );
+  }
+
+  /**
+   * Reports a failure no answer accounts for (e.g. one an adapter met while
+   * sending an answer) to `onUnexpectedError`. A reporter that throws is
+   * ignored: reporting must never be what takes a request, or the process, down.
+   */
+  reportUnexpected(error: unknown, request: { method: string; url: string }): void {
+    try {
+      this.#onUnexpectedError?.(error, request);
+    } catch {
+      // nothing more can be done for it here
+    }
+  }
+}
+
+/** CORS preflight: open to every origin, method and header. Not journaled. */
+function preflight(rawHeaders: readonly string[]): EndpointAnswer {
+  return emptyAnswer(204, {
+    ...CORS_HEADERS,
+    'access-control-allow-methods': READ_METHODS.join(', '),
+    'access-control-allow-headers': rawHeader(rawHeaders, 'access-control-request-headers') ?? '*',
+    'access-control-max-age': '86400',
+  });
+}

@@ -1,0 +1,285 @@
+/**
+ * The endpoint service: the store with the response cache in front of it. All
+ * reads and writes of records go through here so the cache can never serve a
+ * record the store has replaced or deleted, and so that a replace, a delete or a
+ * reset also empties the queued answers of what it touches.
+ *
+ * @module
+ */
+
+import { RouteCache } from '../answer/routes/route-cache.js';
+import { RouteTable } from '../answer/routes/route-table.js';
+import type { CollectionStore } from '../collections/collection-store.js';
+import type { GraphqlMock } from '../graphql/graphql-mock.js';
+import { GraphqlMockCache } from '../graphql/graphql-mock-cache.js';
+import type { AnswerQueue } from '../queue/answer-queue.js';
+import type { StateStore } from '../state/state-store.js';
+import { MemoryAnswerQueue } from '../store/memory/memory-answer-queue.js';
+import { MemoryCollectionStore } from '../store/memory/memory-collection-store.js';
+import { MemoryStateStore } from '../store/memory/memory-state-store.js';
+import type { CountOptions, EndpointStore, ListOptions, RoutesUpdate } from '../store/store.js';
+import { SignatureCheck } from '../webhook/signature-check.js';
+import { SignatureCheckCache } from '../webhook/signature-check-cache.js';
+import type { Route } from '../wire/route.js';
+import type { EndpointRecord, ListPage } from '../wire/schemas.js';
+import type { SignatureSettings } from '../wire/signature-settings.js';
+import { EndpointChanges } from './endpoint-changes.js';
+import { ReadTokens } from './read-tokens.js';
+import { type CachedResponse, ResponseCache, toCachedResponse } from './response-cache.js';
+
+export class EndpointService {
+  readonly store: EndpointStore;
+  readonly cache: ResponseCache;
+  /** Queued one-shot answers, answered before the record. */
+  readonly queue: AnswerQueue;
+  /** Each name's collections (deleted with the name, cleared with every name). */
+  readonly collections: CollectionStore;
+  /** Each name's state machines (deleted with the name, cleared with every name). */
+  readonly states: StateStore;
+  /** The withdrawal tokens of record reads after a cache miss (see {@link ReadTokens}). */
+  readonly #reading: ReadTokens<CachedResponse | undefined>;
+  /** Compiled routes by name (`null`: none), in front of the store like the response cache. */
+  readonly routeTables: RouteCache;
+  /** The same withdrawal tokens as {@link #reading}, for route reads. */
+  readonly #routeReading: ReadTokens<RouteTable | null>;
+  /**
+   * Signature checks by name (`null`: none), in front of the store like the
+   * route tables; the read path asks {@link SignatureCheckCache.get} first.
+   */
+  readonly signatureChecks = new SignatureCheckCache();
+  /** The same withdrawal tokens as {@link #reading}, for signature reads. */
+  readonly #signatureReading: ReadTokens<SignatureCheck | null>;
+  /** Compiled GraphQL mocks by name (`null`: no schema), in front of the store like the route tables. */
+  readonly graphqlMocks = new GraphqlMockCache();
+  /** The same withdrawal tokens as {@link #reading}, for GraphQL schema reads. */
+  readonly #graphqlReading: ReadTokens<GraphqlMock | null>;
+  /**
+   * A signal per name that aborts at its next change, made here or by another
+   * replica: a streamed answer that ends with `hang` is let go on it.
+   */
+  readonly changes = new EndpointChanges();
+  readonly #unsubscribe: (() => void) | undefined;
+  readonly #unsubscribeQueue: () => void;
+
+  constructor(
+    store: EndpointStore,
+    cacheMaxBytes: number,
+    queue: AnswerQueue = new MemoryAnswerQueue(),
+    collections: CollectionStore = new MemoryCollectionStore(),
+    states: StateStore = new MemoryStateStore(),
+  ) {
+    this.store = store;
+    this.collections = collections;
+    this.states = states;
+    this.cache = new ResponseCache(cacheMaxBytes);
+    this.routeTables = new RouteCache(cacheMaxBytes);
+    const cacheable = () => this.#cacheable;
+    this.#reading = new ReadTokens(this.cache, cacheable);
+    this.#routeReading = new ReadTokens(this.routeTables, cacheable);
+    this.#signatureReading = new ReadTokens(this.signatureChecks, cacheable);
+    this.#graphqlReading = new ReadTokens(this.graphqlMocks, cacheable);
+    this.queue = queue;
+    // A shared store: another process's write to a name withdraws what we hold for it.
+    this.#unsubscribe = store.changes?.subscribe((name) => {
+      if (name === undefined) this.#forgetAll();
+      else this.#forget(name);
+      this.changes.changed(name);
+    });
+    // Pushes and clears, from this process or (a shared queue) any other.
+    this.#unsubscribeQueue = queue.onChange((name) => this.changes.changed(name));
+  }
+
+  /** Whether the cache may be filled now: a shared store must be delivering changes. */
+  get #cacheable(): boolean {
+    return this.store.changes?.live !== false;
+  }
+
+  /** The ready-to-send response for `name`, or `undefined` when there is none. */
+  response(name: string): Promise<CachedResponse | undefined> {
+    return this.#reading.read(name, async () => {
+      const record = await this.store.get(name);
+      return record && toCachedResponse(name, record.data, record.statusCode, record.delay);
+    });
+  }
+
+  /**
+   * The compiled routes of `name` (`null` when it has none), read and compiled
+   * once per change; the read path calls {@link RouteCache.get} first.
+   */
+  routeTable(name: string): Promise<RouteTable | null> {
+    return this.#routeReading.read(name, async () => {
+      const routes = await this.store.getRoutes(name);
+      return routes.length === 0 ? null : new RouteTable(routes);
+    });
+  }
+
+  /** The routes of `name`, in order. */
+  routes(name: string): Promise<Route[]> {
+    return this.store.getRoutes(name);
+  }
+
+  /** Changes the routes of `name` atomically (see `EndpointStore.updateRoutes`); the compiled table is dropped. */
+  updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]> {
+    return this.#changing(name, this.#routeReading, () => this.store.updateRoutes(name, update));
+  }
+
+  /** The signature check of `name` (`null` when it has none), read once per change. */
+  signatureCheck(name: string): Promise<SignatureCheck | null> {
+    return this.#signatureReading.read(name, async () => {
+      const settings = await this.store.getSignature(name);
+      return settings === undefined ? null : new SignatureCheck(settings);
+    });
+  }
+
+  /** The signature settings of `name`, secrets included (never answered as they are). */
+  signature(name: string): Promise<SignatureSettings | undefined> {
+    return this.store.getSignature(name);
+  }
+
+  /** Sets or (with `undefined`) removes the signature check of `name`; resolves whether it had one. */
+  setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
+    return this.#changing(name, this.#signatureReading, () => this.store.setSignature(name, settings));
+  }
+
+  /** The GraphQL mock of `name` (`null` when it has no schema), built once per change. */
+  graphqlMock(name: string): Promise<GraphqlMock | null> {
+    return this.#graphqlReading.read(name, async () => {
+      const sdl = await this.store.getGraphqlSchema(name);
+      if (sdl === undefined) return null;
+      // Loaded with the first schema: graphql's execution and @graphql-tools/mock take a few hundred ms to load.
+      const { GraphqlMock } = await import('../graphql/graphql-mock.js');
+      return new GraphqlMock(sdl);
+    });
+  }
+
+  /** The GraphQL schema of `name` as its SDL text (`undefined` when it has none). */
+  graphqlSchema(name: string): Promise<string | undefined> {
+    return this.store.getGraphqlSchema(name);
+  }
+
+  /** Sets (checked by the caller) or, with `undefined`, removes the GraphQL schema of `name`; resolves whether it had one. */
+  setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
+    return this.#changing(name, this.#graphqlReading, () => this.store.setGraphqlSchema(name, sdl));
+  }
+
+  /** Runs a write to what `reads` caches of `name`; whatever it did, that is forgotten and the change announced. */
+  async #changing<T>(name: string, reads: { forget(name: string): void }, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      reads.forget(name);
+      this.changes.changed(name);
+    }
+  }
+
+  get(name: string): Promise<EndpointRecord | undefined> {
+    return this.store.get(name);
+  }
+
+  list(options: ListOptions): Promise<ListPage> {
+    return this.store.list(options);
+  }
+
+  count(options?: CountOptions): Promise<number> {
+    return this.store.count(options);
+  }
+
+  /** Creates a record; `false` when the name is taken (nothing changes). */
+  async create(record: EndpointRecord): Promise<boolean> {
+    const token = this.#writing(record.name);
+    let created = false;
+    try {
+      created = await this.store.create(record);
+    } finally {
+      if (created) {
+        this.#written(record, token);
+        this.changes.changed(record.name);
+      } else if (token !== undefined) this.#reading.release(record.name, token);
+    }
+    return created;
+  }
+
+  /** Creates or replaces a record; its queued answers are dropped (they were meant for the old one). */
+  async put(record: EndpointRecord): Promise<{ created: boolean }> {
+    try {
+      const token = this.#writing(record.name);
+      const result = await this.store.put(record);
+      this.#written(record, token);
+      return result;
+    } catch (error) {
+      // A failed write may still have landed: forget whatever we held.
+      this.#forget(record.name);
+      throw error;
+    } finally {
+      this.changes.changed(record.name);
+      await this.queue.clear(record.name);
+    }
+  }
+
+  /** Deletes a record, its routes, queued answers, collections and state; `false` when there was none of them. */
+  async delete(name: string): Promise<boolean> {
+    try {
+      const [deleted, hadCollections, hadStates] = await Promise.all([
+        this.store.delete(name),
+        this.collections.delete(name),
+        this.states.delete(name),
+      ]);
+      return deleted || hadCollections || hadStates;
+    } finally {
+      this.#forget(name);
+      this.changes.changed(name);
+      await this.queue.clear(name);
+    }
+  }
+
+  /** Removes every record, every queued answer, every collection and every state. */
+  async clear(): Promise<void> {
+    try {
+      await Promise.all([this.store.clear(), this.collections.clear(), this.states.clear()]);
+    } finally {
+      this.#forgetAll();
+      this.changes.changed(undefined);
+      await this.queue.clearAll();
+    }
+  }
+
+  /** Stops following the store's changes (the store itself is closed by its owner). */
+  close(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribeQueue();
+  }
+
+  #forget(name: string): void {
+    this.#reading.forget(name);
+    this.#routeReading.forget(name);
+    this.#signatureReading.forget(name);
+    this.#graphqlReading.forget(name);
+  }
+
+  #forgetAll(): void {
+    this.#reading.forgetAll();
+    this.#routeReading.forgetAll();
+    this.#signatureReading.forgetAll();
+    this.#graphqlReading.forgetAll();
+  }
+
+  /**
+   * With a shared store, a write takes a token like a read does: a change from
+   * another process that lands while our write is in flight withdraws it, and
+   * our write then does not cache a record that may already be superseded.
+   */
+  #writing(name: string): symbol | undefined {
+    if (this.store.changes === undefined) return undefined;
+    return this.#reading.take(name);
+  }
+
+  #written(record: EndpointRecord, token: symbol | undefined): void {
+    const stands = token === undefined || this.#reading.stands(record.name, token);
+    this.#reading.withdraw(record.name);
+    if (!stands || !this.#cacheable) {
+      this.cache.delete(record.name);
+      return;
+    }
+    this.cache.set(record.name, toCachedResponse(record.name, record.data, record.statusCode, record.delay));
+  }
+}

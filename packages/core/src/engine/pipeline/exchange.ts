@@ -1,0 +1,164 @@
+/**
+ * One request to `/endpoint/{name}` on its way through the answer pipeline:
+ * what came in, and what the steps learn about it once (the request as routes
+ * see it, the name's routes, the route it matches, the validation outcome), so
+ * that no step looks anything up twice.
+ *
+ * @module
+ */
+
+import type { ClientGone } from '../../answer/endpoint-answer.js';
+import type { ProxySettings } from '../../answer/proxy/proxy-settings.js';
+import { RequestView } from '../../answer/request-view.js';
+import type { RouteHit, RouteTable } from '../../answer/routes/route-table.js';
+import { BODY_NOT_READ, RenderBudget, type TemplateContext } from '../../answer/template.js';
+import type { CollectionLimits } from '../../collections/collection-input.js';
+import { graphqlRequestOf } from '../../graphql/graphql-request.js';
+import type { Journal } from '../../journal/journal.js';
+import type { RecordedRequest } from '../../journal/journal-entry.js';
+import type { ReplayGuard } from '../../webhook/replay-guard.js';
+import type { ValidationMark } from '../../wire/route-validation.js';
+import type { StateMark, States } from '../../wire/state-json.js';
+import type { EndpointService } from '../endpoint-service.js';
+import type { Maybe } from './step.js';
+
+/** What the steps share across requests: the app's state and settings. */
+export interface PipelineParts {
+  readonly endpoints: EndpointService;
+  readonly journal: Journal;
+  readonly replays: ReplayGuard;
+  /** How proxy routes reach their upstreams (`undefined`: proxying off). */
+  readonly proxy: ProxySettings | undefined;
+  /** The body limit: also the most bytes a templated answer renders for one request. */
+  readonly maxBodyBytes: number;
+  /** What a collection may hold (resource routes' writes). */
+  readonly collectionLimits: CollectionLimits;
+  /** Reports a failure no answer accounts for; never throws. */
+  readonly report: (error: unknown, request: { method: string; url: string }) => void;
+  /** The open WebSocket connections, counted against their limit per name and in all (absent: no limit here). */
+  readonly sockets?: {
+    count(name: string): number;
+    readonly maxPerName: number;
+    /** Connections open in all, and how many all names may hold together. */
+    readonly size: number;
+    readonly maxTotal: number;
+    /** Events a graphql-ws subscription gets from the schema, and the ms before each (`MOCKPOINT_GRAPHQL_SUBSCRIPTION_*`). */
+    readonly graphqlEvents?: number;
+    readonly graphqlIntervalMs?: number;
+  };
+}
+
+/** The scenarios a template sees when its route looks at none. */
+const NO_STATE: States = Object.freeze({});
+
+/** The value of header `name` (lower-case) in raw headers, or `undefined`. */
+export function rawHeader(rawHeaders: readonly string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const key = rawHeaders[i] as string;
+    if (key.length === name.length && key.toLowerCase() === name) return rawHeaders[i + 1];
+  }
+  return undefined;
+}
+
+export class Exchange {
+  readonly head: boolean;
+  /** The route's validation outcome (`report` mode, or no errors), for the journal. */
+  validation: ValidationMark | undefined;
+  #view: RequestView | undefined;
+  /** The name's routes: `undefined` until looked up, `null` for none. */
+  #table: RouteTable | null | undefined;
+  #selected = false;
+  #hit: RouteHit | undefined;
+  /** The scenarios the answering route looked at or moved, before and after (for the journal). */
+  stateMark: StateMark | undefined;
+  /** Every scenario of the endpoint after the answering route's move (`{{state.x}}`), when its routes use state. */
+  states: States | undefined;
+
+  constructor(
+    readonly parts: PipelineParts,
+    readonly name: string,
+    readonly subpath: string,
+    readonly request: RecordedRequest,
+    /** The whole body when it is longer than `request.body` and the adapter kept it. */
+    readonly wholeBody: Uint8Array | undefined,
+    /** Makes (when first needed) a signal that aborts once the client has left. */
+    readonly gone: ClientGone | undefined,
+  ) {
+    this.head = request.method === 'HEAD';
+  }
+
+  /** The request as routes, the queue and templates see it: the whole body where it was kept. */
+  get view(): RequestView {
+    this.#view ??= new RequestView(this.request, this.subpath, this.wholeBody, this.parts.maxBodyBytes);
+    return this.#view;
+  }
+
+  /**
+   * The state for the journal: what the answering route looked at or moved, or,
+   * when it looked at none, every scenario as the request found it (unmoved) —
+   * whenever the state was read for this request (the name's routes or queued
+   * answers use it); `undefined` otherwise (nothing read: nothing allocated).
+   */
+  journalState(): StateMark | undefined {
+    if (this.stateMark !== undefined) return this.stateMark;
+    const before = this.#view?.state?.before;
+    return before === undefined ? undefined : { before, after: this.states ?? before };
+  }
+
+  /** The name's routes (`null`: none), looked up once: synchronously when they are cached. */
+  routes(): Maybe<RouteTable | null> {
+    if (this.#table !== undefined) return this.#table;
+    const cached = this.parts.endpoints.routeTables.get(this.name);
+    if (cached !== undefined) {
+      this.#table = cached;
+      return cached;
+    }
+    return this.parts.endpoints.routeTable(this.name).then((loaded) => {
+      this.#table = loaded;
+      return loaded;
+    });
+  }
+
+  /** The first route of `table` that matches, selected once per request. */
+  hit(table: RouteTable | null): RouteHit | undefined {
+    if (!this.#selected) {
+      this.#selected = true;
+      this.#hit = table?.select(this.view);
+    }
+    return this.#hit;
+  }
+
+  /**
+   * Selects again on the endpoint's scenarios as they are now (`states`): the
+   * routes' step does so when a move found the state changed meanwhile.
+   */
+  selectAt(table: RouteTable, states: States): RouteHit | undefined {
+    this.view.state = { before: states };
+    this.#selected = false;
+    return this.hit(table);
+  }
+
+  /**
+   * The same request at a later moment, with nothing looked up yet: what a
+   * released queued hang answers with is what would answer then.
+   */
+  later(): Exchange {
+    return new Exchange(this.parts, this.name, this.subpath, this.request, this.wholeBody, this.gone);
+  }
+
+  /** The SSE id a reconnecting client saw last, to resume a stream after it. */
+  get lastEventId(): string | undefined {
+    return rawHeader(this.request.rawHeaders, 'last-event-id');
+  }
+
+  /** What templates look up for this request, with a fresh render budget (the body limit). */
+  context(params: Record<string, string>, seq: number): TemplateContext {
+    const view = this.view;
+    const budget = new RenderBudget(this.parts.maxBodyBytes);
+    // A body cut at the body limit is not rendered as if it were empty: {{body…}} fails on it.
+    const json = view.bodyTruncated ? BODY_NOT_READ : view.json;
+    const state = this.states ?? NO_STATE;
+    const variables = () => graphqlRequestOf(view)?.operations[0]?.variables;
+    return { params, query: view.query, headers: view.headers, json, seq, budget, state, variables };
+  }
+}

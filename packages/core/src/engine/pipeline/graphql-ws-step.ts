@@ -1,0 +1,143 @@
+/**
+ * GraphQL subscriptions (and queries and mutations) over graphql-ws: a
+ * WebSocket upgrade offering the subprotocol `graphql-transport-ws` to a name
+ * in schema mode is accepted by the schema step (after the queue and the
+ * routes, like any request), and the connection speaks graphql-ws
+ * (`answer/websocket/graphql-ws.ts`). Each operation it carries is answered as the same
+ * operation over HTTP would be: the first route that matches it (as a `POST`
+ * of the `subscribe` payload to the upgrade's URL) gives its answer, else the
+ * schema's deterministic mocks; a subscription gets that answer once per event.
+ *
+ * @module
+ */
+import type { ExecutionResult } from 'graphql';
+import type { SocketSession, UpgradeAnswer } from '../../answer/endpoint-answer.js';
+import { GRAPHQL_WS_PROTOCOL, type GraphqlWsResult, speakGraphqlWs } from '../../answer/websocket/graphql-ws.js';
+import type { SocketScript } from '../../answer/websocket/socket-script.js';
+import { chooseProtocol } from '../../answer/websocket/socket-script.js';
+import type { GraphqlMock } from '../../graphql/graphql-mock.js';
+import type { GraphqlOperation } from '../../graphql/graphql-request.js';
+import { BY_GRAPHQL, type RecordedRequest } from '../../journal/journal-entry.js';
+import { Exchange, type PipelineParts, rawHeader } from './exchange.js';
+import { routeStep, socketsFull } from './route-step.js';
+import type { Maybe, Verdict } from './step.js';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const NONE: readonly never[] = Object.freeze([]);
+
+/** The most values one operation's mock answer may hold over the socket (as over HTTP). */
+const MAX_VALUES = 100_000;
+
+function errorsText(message: string): GraphqlWsResult {
+  return { errors: JSON.stringify([{ message }]) };
+}
+
+/** What a route's verdict gives over graphql-ws: its body when it is a GraphQL result (`{ data?, errors? }`). */
+function fromVerdict(verdict: Verdict | undefined): GraphqlWsResult | undefined {
+  if (verdict === undefined) return undefined;
+  const by = verdict.mark?.answeredBy;
+  const route = typeof by === 'object' && by !== null && 'route' in by ? `route ${by.route}` : 'the route';
+  const { answer } = verdict;
+  if (answer.kind === 'relay') {
+    answer.body?.cancel().catch(() => undefined);
+    return errorsText(`${route} is a proxy route: its answer cannot be sent over graphql-ws.`);
+  }
+  if (answer.kind !== 'respond') {
+    return errorsText(`${route} answers with a ${answer.kind}, which graphql-ws cannot carry: give it a data answer.`);
+  }
+  const text = answer.body === null ? '' : typeof answer.body === 'string' ? answer.body : decoder.decode(answer.body);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !('data' in value || 'errors' in value)) {
+    return errorsText(`${route} answered ${answer.status} without a GraphQL result ({ data?, errors? }) as its body.`);
+  }
+  return { next: text };
+}
+
+/** The schema's answer (a request error: `error`; otherwise `next`). */
+function fromMock(
+  mock: GraphqlMock | null,
+  operation: GraphqlOperation,
+  event: number | undefined,
+): GraphqlWsResult | undefined {
+  if (mock === null) return undefined;
+  const result: ExecutionResult = mock.answer(operation, MAX_VALUES, event);
+  if (!('data' in result) && result.errors !== undefined) return { errors: JSON.stringify(result.errors) };
+  return { next: JSON.stringify(result) };
+}
+
+/** The operation as a `POST` of its payload to the upgrade's URL: what a route sees of it. */
+function operationExchange(upgrade: Exchange, payload: string): Exchange {
+  const request: RecordedRequest = {
+    method: 'POST',
+    target: upgrade.request.target,
+    rawHeaders: [...upgrade.request.rawHeaders, 'content-type', 'application/json'],
+    body: encoder.encode(payload),
+    bodyTruncated: false,
+  };
+  return new Exchange(upgrade.parts, upgrade.name, upgrade.subpath, request, undefined, undefined);
+}
+
+function answerOperation(
+  upgrade: Exchange,
+  operation: GraphqlOperation,
+  payload: string,
+  event: number | undefined,
+): Maybe<GraphqlWsResult | undefined> {
+  const { endpoints } = upgrade.parts;
+  const schema = (): Maybe<GraphqlWsResult | undefined> => {
+    const cached = endpoints.graphqlMocks.get(upgrade.name);
+    if (cached !== undefined) return fromMock(cached, operation, event);
+    return endpoints.graphqlMock(upgrade.name).then((mock) => fromMock(mock, operation, event));
+  };
+  const verdict = routeStep.run(operationExchange(upgrade, payload));
+  if (verdict instanceof Promise) return verdict.then((ready) => fromVerdict(ready) ?? schema());
+  return fromVerdict(verdict) ?? schema();
+}
+
+function report(parts: PipelineParts, upgrade: Exchange) {
+  return (error: unknown) => parts.report(error, { method: 'MESSAGE', url: upgrade.request.target });
+}
+
+/**
+ * The verdict for a WebSocket upgrade to a name in schema mode: accepted with
+ * graphql-ws when the client offers `graphql-transport-ws`; `undefined` (pass
+ * on) when it offers no such subprotocol.
+ */
+export function graphqlWsVerdict(exchange: Exchange): Verdict | undefined {
+  const { request, view, name, parts } = exchange;
+  const protocol = chooseProtocol(rawHeader(request.rawHeaders, 'sec-websocket-protocol'), [GRAPHQL_WS_PROTOCOL]);
+  if (protocol === undefined) return undefined;
+  const full = socketsFull(exchange);
+  if (full !== undefined) return { answer: full, mark: BY_GRAPHQL };
+  const session: SocketSession = {
+    name,
+    route: 'graphql',
+    target: request.target,
+    subpath: view.subpath,
+    query: view.query,
+    headers: view.headers,
+    protocol,
+    mark: BY_GRAPHQL,
+  };
+  const script: SocketScript = {
+    protocols: [GRAPHQL_WS_PROTOCOL],
+    onOpen: NONE,
+    on: NONE,
+    close: undefined,
+    speaks: (peer) =>
+      speakGraphqlWs(peer, {
+        answer: (operation, payload, event) => answerOperation(exchange, operation, payload, event),
+        events: parts.sockets?.graphqlEvents ?? 3,
+        intervalMs: parts.sockets?.graphqlIntervalMs ?? 1000,
+        report: report(parts, exchange),
+      }),
+  };
+  const answer: UpgradeAnswer = { kind: 'upgrade', status: 101, headers: {}, script, delay: 0, session };
+  return { answer, mark: BY_GRAPHQL };
+}

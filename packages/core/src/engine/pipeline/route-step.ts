@@ -1,0 +1,215 @@
+/**
+ * The routes' step: the first route that matches answers (its prepared answer,
+ * rendered for this request when templated; a proxy route relays to its
+ * upstream; a resource route serves its collection), journaled with the
+ * route's id and the pattern's parameters. Also
+ * what a queued answer falls back to ({@link routeFallback}).
+ *
+ * @module
+ */
+
+import {
+  type EndpointAnswer,
+  errorAnswer,
+  type RespondAnswer,
+  type StreamAnswer,
+  type UpgradeAnswer,
+} from '../../answer/endpoint-answer.js';
+import { mcpVerdict } from '../../answer/mcp/mcp-answer.js';
+import { proxyRouteAnswer } from '../../answer/proxy/proxy-route.js';
+import { resourceVerdict } from '../../answer/resource/resource-answer.js';
+import type { RouteHit, RouteTable } from '../../answer/routes/route-table.js';
+import { resumeAfter } from '../../answer/stream/stream-frames.js';
+import { chooseProtocol } from '../../answer/websocket/socket-script.js';
+import type { AnswerMark } from '../../journal/journal-entry.js';
+import { isMockpointError, MockpointError } from '../../wire/errors.js';
+import { statesOf } from '../../wire/state-json.js';
+import { type Exchange, rawHeader } from './exchange.js';
+import { keptMoving, MAX_MOVES, pick, scenariosOf } from './state-moves.js';
+import { after, type Maybe, type Step, type Verdict } from './step.js';
+import { renderFailed } from './verdicts.js';
+
+/** A proxy route: relayed, and journaled by the relay once the upstream has answered. */
+function relayed(exchange: Exchange, hit: RouteHit, proxy: NonNullable<RouteHit['route']['route']['answer']['proxy']>) {
+  const { parts, name, request } = exchange;
+  const answer = proxyRouteAnswer({
+    name,
+    request,
+    wholeBody: exchange.wholeBody,
+    validation: exchange.validation,
+    subpath: exchange.view.subpath,
+    gone: exchange.gone,
+    routeId: hit.route.id,
+    params: hit.params,
+    proxy,
+    settings: parts.proxy,
+    endpoints: parts.endpoints,
+    journal: parts.journal,
+    onUnexpectedError: (error) => parts.report(error, { method: request.method, url: request.target }),
+  });
+  return answer.then((relay): Verdict => ({ answer: relay }));
+}
+
+function answered(exchange: Exchange, hit: RouteHit): Verdict | Promise<Verdict> {
+  const { route, params } = hit;
+  const { proxy, resource, mcp } = route.route.answer;
+  if (proxy !== undefined) return relayed(exchange, hit, proxy);
+  if (resource !== undefined) return resourceVerdict(exchange, hit, resource);
+  if (mcp !== undefined) return mcpVerdict(exchange, hit, mcp);
+  const seq = ++route.seq;
+  const mark: AnswerMark = { answeredBy: { route: route.id }, params };
+  if (exchange.validation !== undefined) mark.validation = exchange.validation;
+  let answer: EndpointAnswer;
+  try {
+    answer = route.answer.templated
+      ? route.answer.answer(exchange.head, exchange.context(params, seq))
+      : route.answer.answer(exchange.head);
+  } catch (error) {
+    return renderFailed(exchange, mark, `route ${route.id}`, error, { route: route.id });
+  }
+  if (answer.kind === 'upgrade') return upgraded(exchange, hit, answer, mark);
+  // A reconnecting SSE client resumes after the last event it saw.
+  if (answer.kind === 'stream') answer = resumeAfter(answer, exchange.lastEventId);
+  if (route.route.answer.fault !== undefined) mark.fault = route.route.answer.fault;
+  return { answer, mark };
+}
+
+/** Whether a request asks to become a WebSocket (a GET with `Upgrade: websocket`). */
+export function asksUpgrade(exchange: Exchange): boolean {
+  const upgrade = rawHeader(exchange.request.rawHeaders, 'upgrade');
+  return exchange.request.method === 'GET' && upgrade !== undefined && /(^|[\s,])websocket($|[\s,])/i.test(upgrade);
+}
+
+/**
+ * A WebSocket route: an upgrade request gets the script with its session (the
+ * subprotocol chosen from those it offers); a plain request `426
+ * WEBSOCKET_REQUIRED`; one past the name's open sockets `503 TOO_MANY_SOCKETS`.
+ */
+function upgraded(exchange: Exchange, hit: RouteHit, answer: UpgradeAnswer, mark: AnswerMark): Verdict {
+  const { name, view, request } = exchange;
+  if (!asksUpgrade(exchange)) {
+    const refused = errorAnswer(
+      426,
+      'WEBSOCKET_REQUIRED',
+      `route ${hit.route.id} answers WebSocket upgrades only: open ${view.subpath} with a WebSocket client (GET with Upgrade: websocket)`,
+      { head: exchange.head, cors: true, extra: { upgrade: 'websocket' } },
+    );
+    return { answer: refused, mark };
+  }
+  const full = socketsFull(exchange);
+  if (full !== undefined) return { answer: full, mark };
+  const session = {
+    name,
+    route: hit.route.id,
+    target: request.target,
+    subpath: view.subpath,
+    query: view.query,
+    headers: view.headers,
+    protocol: chooseProtocol(rawHeader(request.rawHeaders, 'sec-websocket-protocol'), answer.script.protocols),
+  };
+  return { answer: { ...answer, session }, mark };
+}
+
+/**
+ * `503 TOO_MANY_SOCKETS` when the name holds as many WebSocket connections as
+ * it may, or all names together their share of the connection cap.
+ */
+export function socketsFull(exchange: Exchange): EndpointAnswer | undefined {
+  const { sockets } = exchange.parts;
+  if (sockets === undefined) return undefined;
+  if (sockets.count(exchange.name) >= sockets.maxPerName) {
+    return errorAnswer(
+      503,
+      'TOO_MANY_SOCKETS',
+      `${exchange.name} holds ${sockets.maxPerName} WebSocket connections open already (MOCKPOINT_MAX_SOCKETS_PER_NAME)`,
+    );
+  }
+  if (sockets.size < sockets.maxTotal) return undefined;
+  return errorAnswer(
+    503,
+    'TOO_MANY_SOCKETS',
+    `the server holds ${sockets.maxTotal} WebSocket connections open already, all it lets them take: a tenth of MOCKPOINT_MAX_CONNECTIONS is kept for the API and other requests`,
+  );
+}
+
+function routed(table: RouteTable | null, exchange: Exchange): Maybe<Verdict | undefined> {
+  if (table?.usesState === true) return statefully(table, exchange);
+  const hit = exchange.hit(table);
+  return hit === undefined ? undefined : answered(exchange, hit);
+}
+
+/**
+ * Routes that look at or move the state: the routes are selected on the
+ * scenarios as they are, and a route with `setState` moves them only from the
+ * values every `match.state` of the table saw ({@link StateStore.move}) — one
+ * atomic step, so two requests never both match `started` and both move it.
+ * When another request moved the state in between, the selection runs again on
+ * the state as it is then.
+ */
+async function statefully(table: RouteTable, exchange: Exchange): Promise<Verdict | undefined> {
+  const { states } = exchange.parts.endpoints;
+  // The state step read it for this request; each retry reads it again.
+  let before = exchange.view.state?.before ?? (await states.get(exchange.name));
+  for (let attempt = 0; attempt < MAX_MOVES; attempt++) {
+    if (attempt > 0) before = await states.get(exchange.name);
+    const hit = exchange.selectAt(table, before);
+    if (hit === undefined) return undefined;
+    const moves = hit.route.route.answer.setState;
+    const seen = scenariosOf(hit.route.route.match?.state);
+    if (moves === undefined) {
+      exchange.states = before;
+      if (seen.size > 0) {
+        const now = pick(before, seen);
+        exchange.stateMark = { before: now, after: now };
+      }
+      return answered(exchange, hit);
+    }
+    const to = statesOf(moves);
+    const after = await states.move(exchange.name, pick(before, table.stateScenarios), to);
+    if (after === undefined) continue;
+    for (const scenario of Object.keys(to)) seen.add(scenario);
+    exchange.states = after;
+    exchange.stateMark = { before: pick(before, seen), after: pick(after, seen) };
+    return answered(exchange, hit);
+  }
+  throw keptMoving(exchange.name);
+}
+
+export const routeStep: Step = {
+  name: 'routes',
+  run: (exchange) => after(exchange.routes(), routed, exchange),
+};
+
+/**
+ * What a queued answer's absent fields fall back to from the routes: the
+ * matching route's answer, rendered for this request (its `{{seq}}` the next
+ * one, not taken) and a stream resumed after the client's last event;
+ * `undefined` when no route matches; `null` when the matching route has no
+ * answer to lend (a proxy route answers only over the network; a fault).
+ */
+export function routeFallback(
+  exchange: Exchange,
+  hit: RouteHit | undefined,
+): RespondAnswer | StreamAnswer | null | undefined {
+  if (hit === undefined) return undefined;
+  const { route, params } = hit;
+  if (route.route.answer.proxy !== undefined) return null;
+  let answer: EndpointAnswer;
+  try {
+    answer = route.answer.templated
+      ? route.answer.answer(false, exchange.context(params, route.seq + 1))
+      : route.answer.answer(false);
+  } catch (error) {
+    // Named here: the queued answer's message says whose template it was.
+    if (!isMockpointError(error)) throw error;
+    throw new MockpointError(
+      error.code,
+      `route ${route.id}, whose answer the queued answer falls back to: ${error.message}`,
+      {
+        details: { ...error.details, route: route.id },
+      },
+    );
+  }
+  if (answer.kind === 'stream') return resumeAfter(answer, exchange.lastEventId);
+  return answer.kind === 'respond' ? answer : null;
+}

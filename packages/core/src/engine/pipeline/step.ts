@@ -1,0 +1,61 @@
+/**
+ * The answer pipeline's parts: a {@link Step} looks at one request's
+ * {@link Exchange} and either passes (`undefined`) or gives the {@link Verdict};
+ * {@link runSteps} asks each in order until one answers. Steps are synchronous
+ * where the state they read is cached (a known endpoint is answered without a
+ * Promise) and asynchronous where they must ask a store: the value-or-Promise
+ * union lives here, in {@link after} and {@link runSteps}, and nowhere else.
+ *
+ * @module
+ */
+
+import type { EndpointAnswer } from '../../answer/endpoint-answer.js';
+import type { AnswerMark } from '../../journal/journal-entry.js';
+import type { Exchange } from './exchange.js';
+
+/** A value now, or once a store has answered. */
+export type Maybe<T> = T | Promise<T>;
+
+/**
+ * What a step decided: the answer, and how the journal records the request
+ * (`mark`, with `status` when it is not the answer's own, as for a fault that
+ * sends no status line). Without `mark` the request is not journaled here (a
+ * proxy route journals once its upstream has answered; a failure is not).
+ */
+export interface Verdict {
+  readonly answer: EndpointAnswer;
+  readonly mark?: AnswerMark;
+  readonly status?: number;
+}
+
+/** One step of the pipeline: a signature check, the queue, validation, the routes, the record, not found. */
+export interface Step {
+  /** What it is, for the architecture table in docs/development.md and for debugging. */
+  readonly name: string;
+  /** The verdict, or `undefined` to let the next step decide. */
+  run(exchange: Exchange): Maybe<Verdict | undefined>;
+}
+
+/**
+ * `next(value, exchange)` now when `value` is there, else once it is. `next` is
+ * a module-level function, not a closure: a request allocates nothing for it.
+ */
+export function after<T, U>(
+  value: Maybe<T>,
+  next: (value: T, exchange: Exchange) => Maybe<U>,
+  exchange: Exchange,
+): Maybe<U> {
+  return value instanceof Promise ? value.then((ready) => next(ready, exchange)) : next(value, exchange);
+}
+
+/** Asks `steps` in order, from `from`, until one gives a verdict; the last step always gives one. */
+export function runSteps(steps: readonly Step[], exchange: Exchange, from = 0): Maybe<Verdict> {
+  for (let i = from; i < steps.length; i++) {
+    const verdict = (steps[i] as Step).run(exchange);
+    if (verdict instanceof Promise) {
+      return verdict.then((later) => later ?? runSteps(steps, exchange, i + 1));
+    }
+    if (verdict !== undefined) return verdict;
+  }
+  throw new Error(`mockpoint: no step of the answer pipeline answered ${exchange.request.target}`);
+}
