@@ -61,7 +61,6 @@ const NOT_RUN: Record<string, string> = {
   'docs/live.md curl -N ': 'a stream that never ends: run by the server tests',
   'docs/live.md mockpoint tail [name]': 'the synopsis, not a command',
   'docs/live.md mockpoint tail hook --url http://mocks.internal:16540': 'follows until stopped, from a daemon of yours',
-  'docs/mcp.md mockpoint mcp ': 'an MCP server on stdio, waiting for a client (packages/server/test runs it)',
   'docs/mcp.md claude mcp add': 'needs Claude Code',
   'docs/packages.md npx -y pnpm@10.34.9 tarballs': 'installs, builds and packs (scripts/check-packages.mjs in CI)',
   'docs/packages.md npm install -g': 'installs globally from the tarballs (scripts/check-packages.mjs installs them)',
@@ -253,7 +252,11 @@ describe('the docs’ shell snippets run as written', () => {
       const cwd = mkdtempSync(join(tmpdir(), 'mockpoint-snippets-'));
       temps.push(cwd);
       mkdirSync(cwd, { recursive: true });
-      const env = { ...process.env, PATH: `${binDir()}:${process.env.PATH}`, MOCKPOINT_URL: url };
+      // The admin token a snippet passes on (`--token "$MOCKPOINT_ADMIN_TOKEN"`); the shared daemon
+      // has none and takes any. A daemon a snippet starts gets none (it would require it).
+      const { MOCKPOINT_ADMIN_TOKEN: _unused, ...inherited } = process.env;
+      const daemonEnv = { ...inherited, PATH: `${binDir()}:${process.env.PATH}` };
+      const env = { ...daemonEnv, MOCKPOINT_URL: url, MOCKPOINT_ADMIN_TOKEN: 'docs-snippet-token' };
       const host = url.slice('http://'.length);
       const failures: string[] = [];
       for (const snippet of runnable) {
@@ -267,7 +270,7 @@ describe('the docs’ shell snippets run as written', () => {
           own === undefined
             ? env
             : {
-                ...env,
+                ...daemonEnv,
                 MOCKPOINT_URL: `http://127.0.0.1:${own.ports.get('16540')}`,
                 SNIPPET_PORT: String(own.ports.get('16540')),
                 SNIPPET_HTTPS_PORT: String(own.ports.get('16541')),
