@@ -27,7 +27,7 @@ const NOT_RUN: Record<string, string> = {
   'README.md npx -y pnpm@10.34.9 start':
     'installs and starts a daemon on the fixed port (scripts/start.test.ts runs it)',
   'README.md npx -y pnpm@10.34.9 test': 'the whole test suite',
-  'README.md mockpoint mcp ': 'an MCP server on stdio, waiting for a client (packages/server/test runs it)',
+  'README.md mockpoint mcp ': 'its second line needs Claude Code (claude mcp add); docs/mcp.md runs the first',
   'README.md curl -N localhost:16540/api/endpoints/order-paid/requests/stream':
     'a stream that never ends (curl -N, then tail): run by the server tests',
   'README.md mockpoint --config mockpoint.yaml --watch':
