@@ -2,14 +2,17 @@
 // spawns (the built CLI, in memory, on a free port): each page's snippets in order, in a
 // folder of their own, `localhost:16540` pointed at the daemon, `mockpoint` on PATH as the
 // built CLI with MOCKPOINT_URL set. Each command must exit 0, and each HTTP answer of 400 or
-// more must be one the snippet names in its text (e.g. `# 404 NO_ROUTE_MATCHED`). The snippets
+// more must be one the snippet names in its text (e.g. `# 404 NO_ROUTE_MATCHED`). A snippet that
+// starts a daemon of its own (`MOCKPOINT_HOSTS=… mockpoint`) gets it, on free ports put in place of
+// 16540, 16541, 8081 and 8082, started in the background and ready before its next line. The snippets
 // that cannot run here are listed below with the reason; TypeScript snippets are fragments of a
-// test file (they use `mock`, `expect`, …) and are not run by this test (the WebSocket ones are
-// whole tests: packages/vitest-plugin/test/doc-snippets.test.ts runs them). Every page under docs/
-// is covered; the snippets that need a daemon of their own, files of yours, Docker, Deno, Bun, Redis
-// or the internet are in NOT_RUN.
+// test file (they use `mock`, `expect`, …): packages/vitest-plugin/test/doc-snippets.test.ts
+// type-checks them all and runs the ones that are whole tests. Every page under docs/
+// is covered; the snippets that need files of yours, Docker, Deno, Bun, Redis, fixed ports, a clone's
+// `pnpm start` or the internet are in NOT_RUN.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,28 +27,31 @@ const NOT_RUN: Record<string, string> = {
   'README.md npx -y pnpm@10.34.9 start':
     'installs and starts a daemon on the fixed port (scripts/start.test.ts runs it)',
   'README.md npx -y pnpm@10.34.9 test': 'the whole test suite',
-  'README.md mockpoint mcp ': 'an MCP server on stdio, waiting for a client (packages/server/test runs it)',
+  'README.md mockpoint mcp ': 'its second line needs Claude Code (claude mcp add); docs/mcp.md runs the first',
   'README.md curl -N localhost:16540/api/endpoints/order-paid/requests/stream':
     'a stream that never ends (curl -N, then tail): run by the server tests',
   'README.md mockpoint --config mockpoint.yaml --watch':
-    'starts a daemon of its own on the fixed port, and runs until stopped',
+    'needs your mockpoint.yaml, OpenAPI document, json-server db.json, HAR, Mockoon and Postman files',
   'README.md mockpoint import ./wiremock': 'needs a WireMock folder, a HAR and a json-server file of your own',
   'README.md MOCKPOINT_PROXY_ALLOW_HOSTS=api.example.com mockpoint':
-    'starts a daemon and proxies to api.example.com, which is not ours',
-  'README.md MOCKPOINT_HOSTS=api.github.com=github': 'starts a daemon of its own on the fixed port',
-  'README.md mockpoint --https --hosts': 'starts a daemon of its own on the fixed port, and runs your app.js',
+    'proxies to api.example.com, which is not ours (packages/server/test/record.test.ts records a local upstream)',
+  'README.md mockpoint --https --hosts': 'runs your app.js',
   'README.md mockpoint send http://127.0.0.1:3000/webhooks': 'needs your receiver on port 3000 and your event.json',
   'docs/api.md MOCKPOINT_ADMIN_TOKEN=s3cret npx -y pnpm@10.34.9 start':
-    'starts a daemon of its own, with a token, on the fixed port (packages/server/test runs the token checks)',
+    "a clone's `pnpm start` (install and build: scripts/start.test.ts runs it); packages/server/test runs the token checks",
   'docs/container.md docker build -t mockpoint .': 'needs Docker and builds an image (scripts/container-test.sh)',
   'docs/container.md docker run': 'needs Docker, an image and a Redis of yours',
   'docs/container.md docker build -f Dockerfile.binary': 'needs Docker and builds an image (scripts/container-test.sh)',
-  'docs/files.md mockpoint --config mockpoint.yaml': 'starts a daemon of its own on the fixed port, with your file',
-  'docs/files.md mockpoint import openapi.yaml': 'needs your openapi.yaml, then starts a daemon of its own',
+  'docs/files.md mockpoint --config mockpoint.yaml': 'needs your mockpoint.yaml',
+  'docs/files.md mockpoint import openapi.yaml': 'needs your openapi.yaml',
   'docs/files.md MOCKPOINT_PROXY_ALLOW_HOSTS=api.example.com mockpoint &':
-    'starts a daemon and records api.example.com, which is not ours (packages/server/test/record.test.ts)',
-  'docs/har.md mockpoint import session.har': 'needs your HAR, then starts a daemon of its own',
-  'docs/https.md mockpoint ': 'starts a daemon of its own (HTTPS, hosts, --serve ports), and proxies to the internet',
+    'records api.example.com, which is not ours (packages/server/test/record.test.ts)',
+  'docs/har.md mockpoint import session.har': 'needs your HAR',
+  'docs/https.md mockpoint --https --hosts api.github.com=github --proxy-pass-through':
+    'passes registry.npmjs.org through to the internet',
+  'docs/https.md mockpoint --https  ': 'runs your app.js',
+  'docs/https.md mockpoint --hosts api.github.com=github':
+    'its last curl fails on purpose (exit 56: the tunnel for TLS refused without --https)',
   'docs/https.md HTTPS_PROXY=': 'runs your app.js through a daemon with --https',
   'docs/import.md mockpoint import ': 'needs your WireMock folder, stubs, HAR, Mockoon, Postman or json-server file',
   'docs/import.md mockpoint export --to wiremock --names api --out wiremock/mappings/api.json':
@@ -55,7 +61,6 @@ const NOT_RUN: Record<string, string> = {
   'docs/live.md curl -N ': 'a stream that never ends: run by the server tests',
   'docs/live.md mockpoint tail [name]': 'the synopsis, not a command',
   'docs/live.md mockpoint tail hook --url http://mocks.internal:16540': 'follows until stopped, from a daemon of yours',
-  'docs/mcp.md mockpoint mcp ': 'an MCP server on stdio, waiting for a client (packages/server/test runs it)',
   'docs/mcp.md claude mcp add': 'needs Claude Code',
   'docs/packages.md npx -y pnpm@10.34.9 tarballs': 'installs, builds and packs (scripts/check-packages.mjs in CI)',
   'docs/packages.md npm install -g': 'installs globally from the tarballs (scripts/check-packages.mjs installs them)',
@@ -67,14 +72,12 @@ const NOT_RUN: Record<string, string> = {
   'docs/runtimes.md pnpm build': 'builds and runs a test suite',
   'docs/runtimes.md npx -y pnpm@10.34.9 binaries': 'builds four executables (about 20 s each)',
   'docs/runtimes.md deno run': 'needs Deno and your server.ts',
-  'docs/safety.md MOCKPOINT_ALLOWED_ORIGINS=': 'starts a daemon of its own on the fixed port',
-  'docs/state.md mockpoint import db.json': 'needs your db.json, then starts a daemon of its own',
+  'docs/state.md mockpoint import db.json': 'needs your db.json',
   'docs/web.md MOCKPOINT_WRITE_SCREENSHOT=1': 'runs a browser test that rewrites docs/screenshot.png',
   'docs/webhooks.md curl -X POST localhost:16540/api/deliveries':
     'its second call takes the id the first answered (dlv_…): as written it is 404 (server tests run deliveries)',
   'docs/webhooks.md mockpoint send http://127.0.0.1:3000/webhooks':
     'needs your receiver on port 3000 and your event.json',
-  'docs/websocket.md mockpoint --socket-idle-timeout-ms': 'starts a daemon of its own on the fixed port',
 };
 
 interface Snippet {
@@ -132,13 +135,63 @@ async function startDaemon(): Promise<string> {
   });
 }
 
+/**
+ * `mockpoint` as the snippets call it: a command runs as it is; the daemon (no command: no
+ * argument, or flags only) starts in the background on the snippet's ports (SNIPPET_PORT,
+ * SNIPPET_HTTPS_PORT) and the call returns once `/api/health` answers, as a person's next line
+ * would wait for it; a daemon the snippet started before is stopped first (one port each). The
+ * test stops the last one after the snippet (SNIPPET_PIDS).
+ */
+const MOCKPOINT_WRAPPER = (cli: string) => `#!/bin/sh
+case "$1" in
+  ''|-*) ;;
+  *) exec ${cli} "$@" ;;
+esac
+for arg in "$@"; do case "$arg" in -h|--help|-v|--version) exec ${cli} "$@" ;; esac; done
+if [ -z "$SNIPPET_PORT" ]; then echo "a snippet that starts a daemon must be run with SNIPPET_PORT" >&2; exit 2; fi
+if [ -s "$SNIPPET_PIDS" ]; then kill $(cat "$SNIPPET_PIDS") 2>/dev/null; sleep 0.3; fi
+MOCKPOINT_PORT=$SNIPPET_PORT MOCKPOINT_HTTPS_PORT=$SNIPPET_HTTPS_PORT MOCKPOINT_HOST=127.0.0.1 ${cli} "$@" >"$SNIPPET_PIDS.log" 2>&1 &
+echo $! >"$SNIPPET_PIDS"
+tries=0
+until /usr/bin/curl -s -o /dev/null "http://127.0.0.1:$SNIPPET_PORT/api/health"; do
+  tries=$((tries + 1))
+  if [ $tries -gt 300 ] || ! kill -0 $(cat "$SNIPPET_PIDS") 2>/dev/null; then cat "$SNIPPET_PIDS.log" >&2; exit 1; fi
+  sleep 0.1
+done
+`;
+
+/** Whether a snippet starts a daemon of its own (`mockpoint` with no command, maybe after variables or `&`). */
+const STARTS_DAEMON = /^(?:[A-Z_]+=\S+ )*mockpoint(?: +-[^\n]*)?(?: *&)?(?: *#.*)?$/m;
+
+/** The fixed ports the docs name (HTTP, HTTPS, `--serve` examples): a daemon snippet gets free ones instead. */
+const FIXED_PORT = /\b(?:16540|16541|8081|8082)\b/g;
+
+/** A free port for each fixed one, and the file the wrapper keeps its daemon's pid in. */
+async function ownPorts(pids: string): Promise<{ ports: Map<string, number>; pids: string }> {
+  const ports = new Map<string, number>();
+  for (const port of ['16540', '16541', '8081', '8082']) ports.set(port, await freePort());
+  return { ports, pids };
+}
+
+/** A free port on 127.0.0.1 (closed again at once). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 /** A folder with `mockpoint` (the built CLI) and `curl` (the real one, printing each answer's status on stderr). */
 function binDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mockpoint-snippets-bin-'));
   temps.push(dir);
   writeFileSync(
     join(dir, 'mockpoint'),
-    `#!/bin/sh\nexec "${process.execPath}" "${ROOT}packages/server/bin/mockpoint.js" "$@"\n`,
+    MOCKPOINT_WRAPPER(`"${process.execPath}" "${ROOT}packages/server/bin/mockpoint.js"`),
   );
   writeFileSync(
     join(dir, 'curl'),
@@ -146,6 +199,15 @@ function binDir(): string {
   );
   for (const file of ['mockpoint', 'curl']) chmodSync(join(dir, file), 0o755);
   return dir;
+}
+
+/** Stops the daemon a snippet started (its pid in `pids`), if it still runs. */
+function stopDaemon(pids: string): void {
+  try {
+    process.kill(Number(readFileSync(pids, 'utf8').trim()), 'SIGKILL');
+  } catch {
+    // none started, or it has stopped
+  }
 }
 
 /** Snippets that run in the clone (the README's, after `start`), not in a folder of their own. */
@@ -190,15 +252,35 @@ describe('the docs’ shell snippets run as written', () => {
       const cwd = mkdtempSync(join(tmpdir(), 'mockpoint-snippets-'));
       temps.push(cwd);
       mkdirSync(cwd, { recursive: true });
-      const env = { ...process.env, PATH: `${binDir()}:${process.env.PATH}`, MOCKPOINT_URL: url };
+      // The admin token a snippet passes on (`--token "$MOCKPOINT_ADMIN_TOKEN"`); the shared daemon
+      // has none and takes any. A daemon a snippet starts gets none (it would require it).
+      const { MOCKPOINT_ADMIN_TOKEN: _unused, ...inherited } = process.env;
+      const daemonEnv = { ...inherited, PATH: `${binDir()}:${process.env.PATH}` };
+      const env = { ...daemonEnv, MOCKPOINT_URL: url, MOCKPOINT_ADMIN_TOKEN: 'docs-snippet-token' };
       const host = url.slice('http://'.length);
       const failures: string[] = [];
       for (const snippet of runnable) {
-        const script = snippet.text.replace(/(?:localhost|127\.0\.0\.1):16540/g, host);
+        // A snippet that starts its own daemon talks to it, on ports of its own, instead.
+        const own = STARTS_DAEMON.test(snippet.text) ? await ownPorts(join(cwd, `.daemon-${snippet.line}`)) : undefined;
+        const script =
+          own === undefined
+            ? snippet.text.replace(/(?:localhost|127\.0\.0\.1):16540/g, host)
+            : snippet.text.replace(FIXED_PORT, (port) => String(own.ports.get(port)));
+        const snippetEnv =
+          own === undefined
+            ? env
+            : {
+                ...daemonEnv,
+                MOCKPOINT_URL: `http://127.0.0.1:${own.ports.get('16540')}`,
+                SNIPPET_PORT: String(own.ports.get('16540')),
+                SNIPPET_HTTPS_PORT: String(own.ports.get('16541')),
+                SNIPPET_PIDS: own.pids,
+              };
         const started = performance.now();
         const first = snippet.text.split('\n').find((line) => line.trim() !== '' && !line.startsWith('#')) ?? '';
         const inClone = IN_CLONE.some((key) => `${snippet.page} ${first}`.startsWith(key));
-        const result = await run(script, inClone ? ROOT : cwd, env);
+        const result = await run(script, inClone ? ROOT : cwd, snippetEnv);
+        if (own !== undefined) stopDaemon(own.pids);
         if (process.env.SNIPPETS_DEBUG)
           console.log(
             snippet.page,

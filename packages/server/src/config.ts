@@ -28,6 +28,7 @@ import {
 } from '@mockpoint/core/defaults';
 import { MockpointError } from '@mockpoint/core/internal';
 import { usageBlock } from './commands/command-list.js';
+import { type HelpRow, helpColumns } from './commands/help-columns.js';
 
 /** The resolved daemon settings: core's limits plus the daemon's own. */
 export interface ServerConfig extends Required<LimitOptions> {
@@ -121,20 +122,18 @@ const ENV_FILE_FLAG = '--env-file';
 
 /** The option lines of `--help`, generated from the settings table. */
 function settingLines(): string[] {
-  const rows = SETTING_LIST.map((spec) => {
+  const rows: HelpRow[] = SETTING_LIST.map((spec) => {
     const flag = spec.flag ? `${spec.flag}${spec.arg ? ` ${spec.arg}` : ''}` : '';
     const env = spec.type === 'boolean' ? `${spec.env}=1` : spec.env;
     const fallback = defaultText(spec);
-    return [flag, env, `${spec.help}${fallback === undefined ? '' : ` (default ${fallback})`}`] as const;
+    return { flag, env, text: [`${spec.help}${fallback === undefined ? '' : ` (default ${fallback})`}`] };
   });
   rows.push(
-    [`${ENV_FILE_FLAG} <path>`, '', 'read settings from this file instead of ./.env'],
-    ['-h, --help', '', 'show this help'],
-    ['-v, --version', '', 'show the version'],
+    { flag: `${ENV_FILE_FLAG} <path>`, env: '', text: ['read settings from this file instead of ./.env'] },
+    { flag: '-h, --help', env: '', text: ['show this help'] },
+    { flag: '-v, --version', env: '', text: ['show the version'] },
   );
-  const flagWidth = Math.max(...rows.map(([flag]) => flag.length)) + 2;
-  const envWidth = Math.max(...rows.map(([, env]) => env.length)) + 2;
-  return rows.map(([flag, env, text]) => `  ${flag.padEnd(flagWidth)}${env.padEnd(envWidth)}${text}`);
+  return helpColumns(rows);
 }
 
 export const HELP = `mockpoint - self-hosted mock endpoints

@@ -3,8 +3,8 @@
 // `p/old`, its rule-matched 410 included), `:id?` is an optional parameter, and `regex` /
 // `regex_i` rules find their pattern anywhere in a value. `mockpoint import` carries these over
 // (the path and the rules as the filter's regex form), and the same requests get the same status
-// and body from both. Every process on 127.0.0.1. (A path with `:params` still compares its literal
-// segments case-sensitively: its parameters are read by templates, so it stays a path pattern.)
+// and body from both, a path with `:params` ignoring case in its literal segments too (its parameters
+// read by templates as sent). Every process on 127.0.0.1.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,6 +60,7 @@ const ROUTES = [
     response(200, 'still here', [], true),
   ]),
   route('get', 'items/:id?', [response(200, 'items', [], true)]),
+  route('get', 'Users/:id/Posts', [response(200, "posts of {{urlParam 'id'}}", [], true)]),
   route('get', 'agent', [
     response(200, 'bot', [{ target: 'header', modifier: 'X-Agent', value: 'bot', operator: 'regex_i' }]),
     response(200, 'human', [], true),
@@ -81,6 +82,11 @@ const REQUESTS: { method: string; path: string; headers?: Record<string, string>
   { method: 'GET', path: '/p/old' },
   { method: 'GET', path: '/items' },
   { method: 'GET', path: '/items/5' },
+  { method: 'GET', path: '/ITEMS/5/' },
+  { method: 'GET', path: '/Users/Ab7/Posts' },
+  { method: 'GET', path: '/users/Ab7/posts/' },
+  { method: 'GET', path: '/USERS/a%20b/POSTS' },
+  { method: 'GET', path: '/users//posts' },
   { method: 'GET', path: '/agent', headers: { 'X-Agent': 'GoogleBOT/2.1' } },
   { method: 'GET', path: '/agent', headers: { 'X-Agent': 'Firefox' } },
   { method: 'GET', path: '/agent' },
@@ -91,7 +97,7 @@ const REQUESTS: { method: string; path: string; headers?: Record<string, string>
 ];
 
 describe('Mockoon paths and regex rules, side by side with the Mockoon CLI 9.9.0', () => {
-  it('answers as Mockoon does: paths ignoring case, :id? optional, regex and regex_i rules', async () => {
+  it('answers as Mockoon does: paths (with :params too) ignoring case, :id? optional, regex and regex_i rules', async () => {
     const base = JSON.parse(await readFile(FIXTURE, 'utf8'));
     const environment = {
       ...base,

@@ -37,6 +37,51 @@ export async function docsScreenshot(path: string): Promise<boolean> {
   return true;
 }
 
+/** How two PNG pictures differ: each one's size, and the share of pixels of the first that differ. */
+export interface PictureDifference {
+  sizes: [string, string];
+  /** Pixels where a channel differs by more than 48 of 255, over all pixels (1 when the sizes differ). */
+  changed: number;
+}
+
+/**
+ * Compares two PNG pictures in Chromium (a canvas of each, pixel by pixel), so
+ * that no image library is needed: `changed` is the share of pixels that differ
+ * visibly (a channel by more than 48 of 255).
+ */
+export async function comparePictures(page: Page, a: Buffer, b: Buffer): Promise<PictureDifference> {
+  const other = await page.context().newPage();
+  try {
+    return await other.evaluate(
+      async ([first, second]) => {
+        const load = async (base64: string) => {
+          const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${base64}`)).blob());
+          const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+          const context = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
+          context.drawImage(bitmap, 0, 0);
+          return context.getImageData(0, 0, bitmap.width, bitmap.height);
+        };
+        const [x, y] = [await load(first), await load(second)];
+        const sizes: [string, string] = [`${x.width}x${x.height}`, `${y.width}x${y.height}`];
+        if (sizes[0] !== sizes[1]) return { sizes, changed: 1 };
+        let changed = 0;
+        for (let i = 0; i < x.data.length; i += 4) {
+          for (let c = 0; c < 3; c++) {
+            if (Math.abs((x.data[i + c] as number) - (y.data[i + c] as number)) > 48) {
+              changed++;
+              break;
+            }
+          }
+        }
+        return { sizes, changed: changed / (x.width * x.height) };
+      },
+      [a.toString('base64'), b.toString('base64')] as const,
+    );
+  } finally {
+    await other.close();
+  }
+}
+
 /** Throws a clear error when the page has not been built. */
 export function assertWebBuilt(): void {
   if (!existsSync(`${WEB_ROOT}index.html`)) {

@@ -1,55 +1,231 @@
 /**
- * The docs' WebSocket test snippets run as written: each ```ts block of the
- * plugin's README and docs/websocket.md that opens a WebSocket is written, as
- * it stands, into a test file of a throwaway project (test-artifacts/, ignored
- * by git) whose config is the README's (`setupFiles: ['@mockpoint/vitest/setup']`),
- * and a child Vitest runs it. Before, they used a global `WebSocket`, which
- * Node 20 lacks inside Vitest, and waited for a message nothing sent.
+ * The docs' TypeScript and JavaScript snippets as written (README.md, docs/*.md and the
+ * packages' READMEs; the shell ones are scripts/doc-snippets.test.ts's):
+ *
+ * - every ```ts and ```js block is type-checked, in one `tsc` run, against the packages (their
+ *   sources, as the `@mockpoint/source` condition resolves them) and the client libraries the
+ *   docs name (openai, @octokit/rest, graphql-ws, …, as installed for the examples and tests).
+ *   A fragment (`await mock.add(…)` with no test around it) is checked with the names its page
+ *   gives it declared: `mock`, `client`, `expect` for all, and GIVEN's for the rest;
+ * - every block that is a whole test file runs, in one child Vitest whose projects use the docs'
+ *   own configs (the README's `setupFiles`, docs/vitest.md's plugin).
+ *
+ * Before, only the WebSocket test snippets ran; the others were never compiled (`https.get(…, …)`
+ * did not parse, `@mockpoint/vitest` has no `createMockServer` plugin option, …).
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runVitest } from './run-vitest.js';
 
-const PAGES = {
-  'vitest-plugin-readme': new URL('../README.md', import.meta.url),
-  'docs-websocket': new URL('../../../docs/websocket.md', import.meta.url),
-};
-
-/** The ```ts blocks of a Markdown page, as written. */
-function tsBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? '');
-}
-
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const ROOT = fileURLToPath(new URL('../test-artifacts/doc-snippets/', import.meta.url));
 
-describe('the WebSocket snippets of the docs run in Vitest as written', { timeout: 90_000 }, () => {
-  it('each one, in a child Vitest on this Node', async () => {
-    rmSync(ROOT, { recursive: true, force: true });
-    mkdirSync(ROOT, { recursive: true });
+const PAGES = [
+  'README.md',
+  'packages/core/README.md',
+  'packages/server/README.md',
+  'packages/vitest-plugin/README.md',
+  ...readdirSync(join(REPO, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .sort()
+    .map((file) => `docs/${file}`),
+];
+
+/**
+ * The packages the snippets import besides `@mockpoint/vitest` and `@mockpoint/core` (which this
+ * package resolves): each found where this repository installs it (an example or a test that
+ * uses it), linked into the snippets' folder.
+ */
+const LIBRARIES: Record<string, string> = {
+  '@mockpoint/server': 'packages/server',
+  openai: 'examples/openai-stream/node_modules/openai',
+  '@octokit/rest': 'examples/github-octokit/node_modules/@octokit/rest',
+  '@octokit/graphql-schema': 'examples/github-graphql/node_modules/@octokit/graphql-schema',
+  undici: 'examples/github-octokit/node_modules/undici',
+  'graphql-ws': 'packages/server/test/node_modules/graphql-ws',
+  'playwright-core': 'packages/server/test/node_modules/playwright-core',
+  '@modelcontextprotocol/sdk': 'packages/server/node_modules/@modelcontextprotocol/sdk',
+};
+
+/**
+ * What a fragment's page gives it besides `mock`, `client` and `expect` (declared after the
+ * fragment, so tsc's line numbers are the page's), by page and the start of its first line.
+ */
+const GIVEN: Record<string, string> = {
+  'README.md const github = await mock.api(': "declare const Octokit: typeof import('@octokit/rest').Octokit;",
+  'docs/api.md const hook = await mock.add(':
+    "declare function sendWebhook(url: string): Promise<{ attempts: number }>;\ndeclare const users: import('@mockpoint/vitest').MockEndpoint;",
+  'docs/api.md const [paid]': "declare const hook: import('@mockpoint/vitest').MockEndpoint;",
+  'docs/api.md import { ConnectionError': 'declare function sendWebhook(url: string): Promise<unknown>;',
+  'docs/graphql.md const github = await mock.api(':
+    "declare const schema: typeof import('@octokit/graphql-schema').schema;\ndeclare function starRepository(id: string): Promise<void>;",
+  'docs/files.md plugins: [': "import { mockpoint } from '@mockpoint/vitest/plugin';",
+  'docs/intercept.md plugins: [': "import { mockpoint } from '@mockpoint/vitest/plugin';",
+  'docs/state.md const api = await mock.api(': 'interface User { id: number; name: string; role?: string }',
+  'docs/webhooks.md const hook = await mock.add(': 'declare function sendWebhooks(url: string): Promise<void>;',
+  'docs/webhooks.md const sent = await mock.deliver(':
+    'declare const receiverUrl: string;\ndeclare const event: { type: string };\ndeclare const secret: string;',
+};
+
+/** Blocks not type-checked, each with why (by page and the start of the first line). */
+const NOT_CHECKED: Record<string, string> = {
+  'docs/live.md const source = new EventSource(':
+    "a browser page's code: the DOM's types (MessageEvent) do not fit beside Node's, which core needs",
+};
+
+interface Block {
+  page: string;
+  line: number;
+  lang: 'ts' | 'js';
+  text: string;
+  key: string;
+}
+
+function blocks(page: string): Block[] {
+  const text = readFileSync(join(REPO, page), 'utf8');
+  return [...text.matchAll(/^```(ts|js)\n([\s\S]*?)^```$/gm)].map((match) => {
+    const body = match[2] as string;
+    const first = body.split('\n').find((line) => line.trim() !== '' && !line.startsWith('//')) ?? '';
+    return {
+      page,
+      line: text.slice(0, match.index).split('\n').length + 1,
+      lang: match[1] as 'ts' | 'js',
+      text: body,
+      key: `${page} ${first}`,
+    };
+  });
+}
+
+const givenOf = (block: Block) => Object.entries(GIVEN).find(([key]) => block.key.startsWith(key))?.[1] ?? '';
+
+/** A whole test file: it imports the test API and declares tests. */
+const isTest = (block: Block) =>
+  /^import .* from '(?:@mockpoint\/vitest|vitest)';$/m.test(block.text) && /^test\(/m.test(block.text);
+/** One that needs the run's instance the plugin starts (`inject('mockpoint')`). */
+const needsPlugin = (block: Block) => block.text.includes("inject('mockpoint')");
+
+const fileOf = (block: Block) => `${block.page.replace(/[/.]/g, '-')}-${block.line}.${block.lang}`;
+
+/** Links the client libraries into `dir`'s node_modules, as a project that installed them has them. */
+function linkLibraries(dir: string): void {
+  for (const [name, folder] of Object.entries(LIBRARIES)) {
+    const link = join(dir, 'node_modules', name);
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(realpathSync(join(REPO, folder)), link, 'dir');
+  }
+}
+
+const TSCONFIG = {
+  compilerOptions: {
+    strict: true,
+    noEmit: true,
+    target: 'ES2022',
+    module: 'ESNext',
+    moduleResolution: 'bundler',
+    lib: ['ES2023', 'ESNext.Disposable'],
+    noUncheckedIndexedAccess: true,
+    types: ['node'],
+    customConditions: ['@mockpoint/source'],
+    allowJs: true,
+    checkJs: true,
+    skipLibCheck: true,
+    // Kept beside the snippets' folder (which each run rewrites): a rerun checks only what changed.
+    incremental: true,
+    tsBuildInfoFile: '../doc-snippets.tsbuildinfo',
+  },
+  include: ['check/*.ts', 'check/*.js'],
+};
+
+const CONTEXT = [
+  '// What every fragment has: the `mock` fixture (or createMockServer()), a client, the matchers.',
+  "import type { MockpointClient } from '@mockpoint/core';",
+  "import type { MockServer } from '@mockpoint/vitest';",
+  'declare global {',
+  '  const mock: MockServer;',
+  '  const client: MockpointClient;',
+  "  const expect: typeof import('@mockpoint/vitest').expect;",
+  '}',
+  'export {};',
+  '',
+].join('\n');
+
+describe('the docs’ TypeScript snippets', { timeout: 300_000 }, () => {
+  const all = PAGES.flatMap(blocks);
+  rmSync(ROOT, { recursive: true, force: true });
+  mkdirSync(join(ROOT, 'check'), { recursive: true });
+
+  it('every GIVEN and NOT_CHECKED entry names a snippet', () => {
+    const keys = [...Object.keys(GIVEN), ...Object.keys(NOT_CHECKED)];
+    const unused = keys.filter((key) => !all.some((block) => block.key.startsWith(key)));
+    expect(unused).toEqual([]);
+  });
+
+  it('each one type-checks as written (one tsc run)', () => {
+    linkLibraries(ROOT);
+    writeFileSync(join(ROOT, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
+    writeFileSync(join(ROOT, 'check', 'context.ts'), CONTEXT);
+    const checked = all.filter((block) => !Object.keys(NOT_CHECKED).some((key) => block.key.startsWith(key)));
+    for (const block of checked) {
+      const module = /^(?:import|export) /m.test(block.text) ? '' : 'export {};\n';
+      writeFileSync(join(ROOT, 'check', fileOf(block)), `${block.text}${module}${givenOf(block)}\n`);
+    }
+    const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', ROOT], {
+      encoding: 'utf8',
+    });
+    // Each error at its page and line.
+    const errors = tsc.stdout
+      .split('\n')
+      .filter((line) => /^\S.*check\/[^(]+\(\d+,\d+\): /.test(line))
+      .map((line) => {
+        const [, file, row, rest] = /check\/([^(]+)\((\d+),\d+\): (.*)$/.exec(line) ?? [];
+        const block = all.find((one) => fileOf(one) === file);
+        return block === undefined ? line : `${block.page}:${block.line + Number(row) - 1}: ${rest}`;
+      });
+    expect(errors.join('\n'), tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
+  });
+
+  it('each whole test file runs, in one child Vitest with the docs’ configs', async () => {
+    const tests = all.filter(isTest);
+    expect(tests.length).toBeGreaterThanOrEqual(5);
+    const plugin: string[] = [];
+    for (const block of tests) {
+      const file = fileOf(block).replace(/\.ts$/, '.test.ts');
+      // A test of the run's instance gets a run of its own (one instance each, as in a user's project).
+      if (needsPlugin(block)) plugin.push(file);
+      mkdirSync(join(ROOT, 'tests'), { recursive: true });
+      writeFileSync(join(ROOT, 'tests', file), block.text);
+    }
+    const setup = tests
+      .map((block) => fileOf(block).replace(/\.ts$/, '.test.ts'))
+      .filter((file) => !plugin.includes(file));
     writeFileSync(
-      `${ROOT}vitest.config.ts`,
+      join(ROOT, 'vitest.config.ts'),
       [
+        "import { mockpoint } from '@mockpoint/vitest/plugin';",
         "import { defineConfig } from 'vitest/config';",
-        // The README's config, reading the plugin from its source in this repository.
+        // The docs' two configs (README: setupFiles; docs/vitest.md: the plugin), reading the
+        // packages from their sources in this repository.
+        "const ssr = { resolve: { conditions: ['@mockpoint/source'] } };",
         'export default defineConfig({',
-        "  ssr: { resolve: { conditions: ['@mockpoint/source'] } },",
-        "  test: { include: ['*.test.ts'], setupFiles: ['@mockpoint/vitest/setup'], testTimeout: 30_000 },",
+        '  test: {',
+        '    projects: [',
+        `      { ssr, test: { name: 'setup', include: ${JSON.stringify(setup.map((file) => `tests/${file}`))}, setupFiles: ['@mockpoint/vitest/setup'], testTimeout: 30_000 } },`,
+        ...plugin.map(
+          (file) =>
+            `      { ssr, plugins: [mockpoint()], test: { name: '${file}', include: ['tests/${file}'], testTimeout: 30_000 } },`,
+        ),
+        '    ],',
+        '  },',
         '});',
         '',
       ].join('\n'),
     );
-    let count = 0;
-    for (const [page, url] of Object.entries(PAGES)) {
-      const snippets = tsBlocks(readFileSync(url, 'utf8')).filter((block) => block.includes('new WebSocket('));
-      expect(snippets.length, page).toBeGreaterThan(0);
-      for (const [index, snippet] of snippets.entries()) {
-        writeFileSync(`${ROOT}${page}-${index}.test.ts`, snippet);
-        count += 1;
-      }
-    }
-    const run = await runVitest(ROOT);
+    const run = await runVitest(ROOT, {}, 120_000);
     expect(run.code, run.output).toBe(0);
-    expect(run.output).toMatch(new RegExp(`Test Files\\s+${count} passed \\(${count}\\)`));
+    expect(run.output).toMatch(new RegExp(`Test Files\\s+${tests.length} passed \\(${tests.length}\\)`));
   });
 });

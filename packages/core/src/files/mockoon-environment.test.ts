@@ -5,8 +5,13 @@ import type { Route } from '../wire/route.js';
 import { isMockoonEnvironment, mockoonMockFile } from './mockoon-environment.js';
 import { parseMockFile } from './parse-mock-file.js';
 
-/** A literal path as the importer writes it: Express ignores case and a trailing `/`, so a regex. */
-const ci = (path: string) => ({ matches: `(?i)${path.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&')}/?` });
+/**
+ * A path as the importer writes it: Express ignores case and a trailing `/`, so a regex, each
+ * `:param` (a whole segment here) a named group.
+ */
+const ci = (path: string) => ({
+  matches: `(?i)${path.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&').replace(/:(\w+)/g, '(?<$1>[^/]+?)')}/?`,
+});
 
 /** The environment the server's peer test runs in the Mockoon CLI itself. */
 const FIXTURES = fileURLToPath(new URL('../../../server/test/fixtures/mockoon/', import.meta.url));
@@ -95,8 +100,8 @@ describe('Mockoon environments', () => {
     // The folder "Users" comes first: GET and DELETE /users/:id, then the rest in rootChildren's order.
     expect(routes[0]?.match).toEqual({ path: '/api/users/1', method: 'GET' });
     expect(routes.slice(1, 3).map((route) => route.match)).toEqual([
-      { path: '/api/users/:id', method: 'GET', query: { verbose: 'true' } },
-      { path: '/api/users/:id', method: 'GET', headers: { 'x-mode': 'full' } },
+      { path: ci('/api/users/:id'), method: 'GET', query: { verbose: 'true' } },
+      { path: ci('/api/users/:id'), method: 'GET', headers: { 'x-mode': 'full' } },
     ]);
     expect(routes[1]?.answer).toMatchObject({
       template: true,
@@ -104,11 +109,11 @@ describe('Mockoon environments', () => {
       body: '{"id":"{{params.id}}","verbose":"{{query.verbose}}","agent":"{{headers.x-agent}}"}',
     });
     expect(routes[3]).toMatchObject({
-      match: { path: '/api/users/:id', method: 'GET' },
+      match: { path: ci('/api/users/:id'), method: 'GET' },
       answer: { statusCode: 404, delay: 20 },
     });
     expect(routes[4]).toMatchObject({
-      match: { path: '/api/users/:id', method: 'DELETE' },
+      match: { path: ci('/api/users/:id'), method: 'DELETE' },
       answer: { statusCode: 204, headers: { 'x-env': 'shop' } },
     });
     expect(routes[4]?.answer.headers).not.toHaveProperty('content-type');
@@ -238,10 +243,10 @@ describe('Mockoon environments', () => {
     const routes = routesOf(made.text);
     expect(routes.map((route) => [route.match, route.answer.body])).toEqual([
       [{ path: '/items/a%20b', method: 'GET', query: { x: 'exact.' } }, 'and'],
-      [{ path: '/items/:id', method: 'GET', headers: { 'x-a': '1' } }, 'or'],
-      [{ path: '/items/:id', method: 'GET' }, 'default'],
+      [{ path: ci('/items/:id'), method: 'GET', headers: { 'x-a': '1' } }, 'or'],
+      [{ path: ci('/items/:id'), method: 'GET' }, 'default'],
       // Express's optional parameter: a route with it, and one without.
-      [{ path: '/opt/:id', method: 'GET' }, undefined],
+      [{ path: ci('/opt/:id'), method: 'GET' }, undefined],
       [{ path: ci('/opt'), method: 'GET' }, undefined],
       [{ path: ci('/random'), method: 'GET', state: { 'mockoon-get-random': 'started' } }, 'a'],
       [{ path: ci('/random'), method: 'GET', state: { 'mockoon-get-random': '2' } }, 'b'],

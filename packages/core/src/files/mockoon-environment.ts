@@ -44,6 +44,7 @@ import { type ValueMatcher, valueMatcherProblem, valueMatches } from '../wire/va
 import { IdSet, safeEncode, slugOf } from './import-ids.js';
 import type { LeftOut } from './left-out.js';
 import { MOCK_FILE_VERSION } from './mock-file-schema.js';
+import { caseless } from './mockoon-path.js';
 
 /** Options for {@link mockoonMockFile}. */
 export interface MockoonImportOptions {
@@ -516,30 +517,6 @@ function regexRuleFilters(target: string, modifier: string, ignoreCase: boolean,
   }
 }
 
-/**
- * The path filter for Mockoon's `path`: Express matches routes ignoring case
- * and a trailing `/`, so a path of literal segments (a trailing `*` too)
- * becomes the regex form `(?i)/a/b/?`. A path with `:params`, or with a character a
- * client percent-encodes, stays a pattern
- * (its parameters are read by templates, in bodies and files alike), its
- * literal segments compared case-sensitively.
- */
-function caseless(path: string): string | ValueMatcher {
-  if (path.includes(':') || !/[A-Za-z]/.test(path)) return path;
-  // The regex form is matched against the path as sent: only characters a client sends unencoded
-  // (RFC 3986's unreserved and sub-delims) keep their meaning there; any other path stays a pattern,
-  // which is matched decoded.
-  if (!/^[A-Za-z0-9\-._~!$&'()*+,;=@/]*$/.test(path)) return path;
-  if (
-    path.split('/').some((segment, index, all) => segment.includes('*') && (segment !== '*' || index < all.length - 1))
-  )
-    return path;
-  const segments = path
-    .split('/')
-    .map((segment) => (segment === '*' ? '.*' : segment.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&')));
-  return { matches: `(?i)${path === '/' ? '' : segments.join('/')}/?` };
-}
-
 function decodeOr(segment: string): string {
   try {
     return decodeURIComponent(segment);
@@ -835,7 +812,7 @@ class Converter {
     if (mode !== 'DISABLE_RULES') {
       responses.forEach((response, index) => {
         if (Array.isArray(response.rules) && response.rules.length > 0) {
-          this.ruleRoutes(where, match, response, index, base);
+          this.ruleRoutes({ where, match, path, base }, response, index);
         }
       });
     }
@@ -870,13 +847,19 @@ class Converter {
     });
   }
 
-  ruleRoutes(where: string, match: RequestFilter, response: MockoonResponse, index: number, base: string): void {
+  /** `path` is the route's path as a pattern (`match.path` may be its regex form). */
+  ruleRoutes(
+    route: { where: string; match: RequestFilter; path: string; base: string },
+    response: MockoonResponse,
+    index: number,
+  ): void {
+    const { where, match, path, base } = route;
     const what = `${where} response ${index + 1}`;
     const rules = response.rules ?? [];
     const or = response.rulesOperator === 'OR';
     let alternatives: RequestFilter[] = or ? [] : [match];
     for (const [ruleIndex, rule] of rules.entries()) {
-      const filters = ruleFilters(rule ?? {}, typeof match.path === 'string' ? match.path : '');
+      const filters = ruleFilters(rule ?? {}, path);
       if (typeof filters === 'string') {
         const ruleWhat = `${what} rule ${ruleIndex + 1} (${str(rule?.target) || '?'} ${JSON.stringify(str(rule?.modifier))})`;
         if (or) {

@@ -34,7 +34,8 @@ describe('mockoonEnvironment', () => {
     const back = parse(JSON.parse(mockoonMockFile(exported.text, { name: 'api' }).text));
     expect(back[0]?.routes).toEqual([
       expect.objectContaining({
-        match: { method: 'GET', path: '/users/:id' },
+        // Read back as Mockoon matches it: ignoring case and a trailing /, `:id` a named group.
+        match: { method: 'GET', path: { matches: '(?i)/users/(?<id>[^/]+?)/?' } },
         answer: expect.objectContaining({ body: '{"id":1}' }),
       }),
       expect.objectContaining({
@@ -42,6 +43,13 @@ describe('mockoonEnvironment', () => {
         match: { method: 'GET', path: { matches: '(?i)/search/?' }, query: { q: 'a' } },
         answer: expect.objectContaining({ body: 'found', statusCode: 201, delay: 5 }),
       }),
+    ]);
+    // Exported again, the import's regex paths are the Mockoon paths they came from.
+    const again = mockoonEnvironment(back, 'api');
+    expect(again.skipped).toEqual([]);
+    expect(JSON.parse(again.text).routes.map((route: { endpoint: string }) => route.endpoint)).toEqual([
+      'users/:id',
+      'search',
     ]);
   });
 

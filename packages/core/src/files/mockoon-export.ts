@@ -24,6 +24,7 @@ import type { Route } from '../wire/route.js';
 import type { ValueMatcher } from '../wire/value-pattern.js';
 import { slugOf } from './import-ids.js';
 import type { LeftOut } from './left-out.js';
+import { caselessPath } from './mockoon-path.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
 
 /** What {@link mockoonEnvironment} made. */
@@ -68,7 +69,13 @@ const PLAIN_SEGMENT = /^(?:[A-Za-z0-9._~-]+|:[A-Za-z_][A-Za-z0-9_]*)$/;
 /** A path pattern as a Mockoon route's `endpoint` (no leading slash), or why it cannot be one. */
 function endpointOf(path: string | ValueMatcher | undefined, prefix: string): string | { why: string } {
   if (path === undefined) return { why: 'a route for every path: a Mockoon route has one path' };
-  if (typeof path !== 'string') return { why: 'a regular-expression path: not carried over to a Mockoon route path' };
+  if (typeof path !== 'string') {
+    // The Mockoon import's own form (`(?i)/users/(?<id>[^/]+?)/?`) is the path it came from.
+    const from = caselessPath(path);
+    if (from === undefined) return { why: 'a regular-expression path: not carried over to a Mockoon route path' };
+    if (from.endsWith('/*')) return { why: 'a trailing * is not carried over (Express reads it its own way)' };
+    return endpointOf(from, prefix);
+  }
   const segments = path.split('/').slice(1).filter(Boolean);
   for (const segment of segments) {
     if (segment === '*') return { why: 'a trailing * is not carried over (Express reads it its own way)' };

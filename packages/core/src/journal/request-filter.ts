@@ -20,7 +20,7 @@ import {
   splitPath,
 } from '../wire/path-pattern.js';
 import { type States, stateOf, statesOf } from '../wire/state-json.js';
-import { isValueMatcher, type ValueMatcher, valueMatches } from '../wire/value-pattern.js';
+import { isValueMatcher, type ValueMatcher, valueGroups, valueMatches } from '../wire/value-pattern.js';
 
 /** What the filter looks at in a request; a {@link JournalEntry} is one. */
 export interface FilterSubject {
@@ -159,6 +159,22 @@ export function filterPattern(source: string): PathPattern | null {
 /** The decoded segments of a subpath. */
 export function subpathSegments(subpath: string): string[] {
   return splitPath(subpath).map(decodeSegment);
+}
+
+/**
+ * The parameters a filter's `path` gives `subpath`, or `undefined` when it does
+ * not match: a pattern's `:params` (and `*`), or a regular expression's named
+ * groups (`(?<id>[^/]+)`), each percent-decoded as a pattern's are.
+ */
+export function pathParams(path: string | ValueMatcher, subpath: string): Record<string, string> | undefined {
+  if (typeof path === 'string') {
+    const pattern = filterPattern(path);
+    return pattern === null ? undefined : matchPathPattern(pattern, subpathSegments(subpath));
+  }
+  const groups = valueGroups(path, subpath);
+  if (groups === undefined) return undefined;
+  for (const name of Object.keys(groups)) groups[name] = decodeSegment(groups[name] as string);
+  return groups;
 }
 
 /** Options for {@link firstMismatch}. */

@@ -178,7 +178,8 @@ export interface RequestFilter {
   method?: string;
   /**
    * A pattern over the subpath (the path below `/endpoint/{name}`): literal
-   * segments, `:param` segments and a trailing `*`, e.g. `/repos/:owner/:repo/issues`.
+   * segments, `:param` segments and a trailing `*`, e.g. `/repos/:owner/:repo/issues`;
+   * or a regular expression over the whole subpath, its named groups the params.
    */
   path?: string | ValueMatcher;
   /** A regular expression over the whole subpath and its query string as sent (`/users?page=2`). */

@@ -262,7 +262,7 @@ export function createSchemas(options: SchemaOptions = {}) {
         .union([z.string(), valueMatcher])
         .optional()
         .describe(
-          'A pattern over the subpath (the path below /endpoint/{name}): literal segments, :param segments and a trailing *, e.g. /repos/:owner/:repo/issues; or { matches } / { doesNotMatch }, a regular expression over the whole subpath.',
+          'A pattern over the subpath (the path below /endpoint/{name}): literal segments, :param segments and a trailing *, e.g. /repos/:owner/:repo/issues; or { matches } / { doesNotMatch }, a regular expression over the whole subpath (its named groups, (?<id>…), are the params).',
         ),
       url: valueMatcher
         .optional()

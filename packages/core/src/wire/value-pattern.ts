@@ -22,6 +22,8 @@ export const MAX_VALUE_PATTERN_LENGTH = 1024;
 /** A compiled value pattern: whether a whole value matches it. */
 export interface ValuePattern {
   matches(value: string): boolean;
+  /** The named groups' text when the whole value matches (`{}` without named groups), else `undefined`. */
+  groups(value: string): Record<string, string> | undefined;
 }
 
 /** Java constructs RE2 cannot run, each found at the start of the text (after a `(` or a quantifier). */
@@ -167,7 +169,22 @@ function compile(source: string): ValuePattern | string {
   }
   try {
     const pattern = RE2JS.compile(javaToRe2(source));
-    return { matches: (value) => pattern.matches(value) };
+    const names = Object.keys(pattern.namedGroups());
+    return {
+      matches: (value) => pattern.matches(value),
+      groups: (value) => {
+        if (names.length === 0) return pattern.matches(value) ? {} : undefined;
+        const matcher = pattern.matcher(value);
+        if (!matcher.matches()) return undefined;
+        // Object.fromEntries: a group named `__proto__` is an own key. A group that took no part is left out.
+        return Object.fromEntries(
+          names.flatMap((name) => {
+            const text = matcher.group(name);
+            return text === null || text === undefined ? [] : [[name, text]];
+          }),
+        );
+      },
+    };
   } catch (error) {
     const reason = (error as Error).message.replace(/^error parsing regexp: /, '');
     return `${reason} (patterns run in linear time, by RE2: lookaround, backreferences, atomic groups and possessive quantifiers are not supported)`;
@@ -188,6 +205,16 @@ export function valueMatcherProblem(matcher: ValueMatcher): string | undefined {
   const source = 'matches' in matcher ? matcher.matches : matcher.doesNotMatch;
   const compiled = compileValuePattern(source);
   return typeof compiled === 'string' ? compiled : undefined;
+}
+
+/**
+ * The named groups of a `matches` pattern when the whole `value` matches it
+ * (`{}` when it has none), else `undefined` (as for a `doesNotMatch` form).
+ */
+export function valueGroups(matcher: ValueMatcher, value: string): Record<string, string> | undefined {
+  if (!('matches' in matcher)) return undefined;
+  const compiled = compileValuePattern(matcher.matches);
+  return typeof compiled === 'string' ? undefined : compiled.groups(value);
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { SETTINGS } from '@mockpoint/core/defaults';
 import { MockpointError } from '@mockpoint/core/internal';
+import { type HelpRow, helpColumns } from './help-columns.js';
 
 /** Where a command writes. */
 export interface CommandIo {
@@ -97,13 +98,6 @@ export function daemonTarget(
   return token === undefined ? { url } : { url, token };
 }
 
-/**
- * One option in a command's help: the flag, the environment variable it falls back to
- * ('' when none; a row without a flag is a variable the command reads), and what it does
- * (its lines).
- */
-type OptionRow = { flag: string; env: string; text: string[] };
-
 /** The options every command that talks to a daemon shares (an {@link optionsHelp} block). */
 export const DAEMON_OPTIONS = `
 --url <url>     | ${URL_ENV} | the daemon (default ${DEFAULT_DAEMON_URL})
@@ -118,8 +112,8 @@ const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
  * environment variable it falls back to; no flag: a variable the command reads); a line
  * `| more text` goes on the text above.
  */
-function optionRows(block: string): OptionRow[] {
-  const rows: OptionRow[] = [];
+function optionRows(block: string): HelpRow[] {
+  const rows: HelpRow[] = [];
   for (const line of block.split('\n')) {
     if (line.trim() === '') continue;
     const [flag = '', ...rest] = line.split(' | ').map((cell) => cell.trim());
@@ -139,13 +133,9 @@ function optionRows(block: string): OptionRow[] {
  */
 export function optionsHelp(...blocks: string[]): string {
   const all = [...blocks.flatMap(optionRows), { flag: '-h, --help', env: '', text: ['this help'] }];
-  const flagWidth = Math.max(...all.map(({ flag }) => flag.length)) + 2;
-  const envWidth = Math.max(...all.map(({ env }) => env.length));
-  const textColumn = 2 + flagWidth + (envWidth === 0 ? 0 : envWidth + 2);
-  const lines = all.map(({ flag, env, text: [first, ...more] }) => {
-    const head = `  ${flag.padEnd(flagWidth)}${envWidth === 0 ? '' : env.padEnd(envWidth + 2)}${first}`;
-    return [head, ...more.map((line) => `${' '.repeat(textColumn)}${line}`)].join('\n');
-  });
-  const header = envWidth === 0 ? 'Options:' : 'Options (and the environment variable each falls back to):';
+  const lines = helpColumns(all);
+  const header = all.every(({ env }) => env === '')
+    ? 'Options:'
+    : 'Options (and the environment variable each falls back to):';
   return `${header}\n${lines.join('\n')}\n`;
 }

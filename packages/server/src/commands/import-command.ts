@@ -19,8 +19,10 @@ import { IMPORTERS } from './import/registry.js';
 
 const KINDS = IMPORTERS.map((importer) => importer.kind);
 
-export const IMPORT_HELP = `Usage: mockpoint import <file|dir> --name <name> [--from ${KINDS.join('|')}]
-                        [--out mockpoint.json | --apply [--url <url>] [--token <token>]] [--json] [--strict]
+export const IMPORT_HELP = `Usage: mockpoint import <file|dir> --name <name>
+                        [--from ${KINDS.join('|')}]
+                        [--out mockpoint.json | --apply [--url <url>] [--token <token>]]
+                        [--json] [--strict]
 
 Turns another tool's mocks, a recording or an API description into a mock file: one endpoint <name>.
 The format is told from the file (or folder) when --from is left out. Start a daemon with the file

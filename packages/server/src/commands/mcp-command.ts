@@ -14,11 +14,11 @@ import { type CommandIo, DAEMON_OPTIONS, daemonTarget, optionsHelp, parseArgs, U
 export const MCP_HELP = `Usage: mockpoint mcp [--url <url>] [--token <token>]
        mockpoint mcp [--port <port>]
 
-Serves the Model Context Protocol on standard input/output: an assistant (Claude, Cursor, VS Code, …)
-creates endpoints and routes, queues answers, waits for and reads requests through its tools, which
-mirror the admin API (docs/mcp.md). With --url (or MOCKPOINT_URL) it drives that running daemon;
-without, it starts an in-memory daemon of its own on 127.0.0.1 and prints its URL on standard error.
-A running daemon also serves MCP over HTTP at /api/mcp.
+Serves the Model Context Protocol on standard input/output: an assistant (Claude, Cursor,
+VS Code, …) creates endpoints and routes, queues answers, waits for and reads requests through its
+tools, which mirror the admin API (docs/mcp.md). With --url (or MOCKPOINT_URL) it drives that
+running daemon; without, it starts an in-memory daemon of its own on 127.0.0.1 and prints its URL
+on standard error. A running daemon also serves MCP over HTTP at /api/mcp.
 
 ${optionsHelp(
   `

@@ -11,8 +11,8 @@ import { type CommandIo, optionsHelp, parseArgs, UsageError } from './command-ar
 export const VALIDATE_HELP = `Usage: mockpoint validate <file>...
 
 Checks mock files (mockpoint.yaml or .json) as --config and apply would, without a daemon.
-Prints one line per file: "ok" with what it defines, or the error with its file:line:column and path.
-Exit code 0 when every file is valid, 1 otherwise.
+Prints one line per file: "ok" with what it defines, or the error with its file:line:column and
+path. Exit code 0 when every file is valid, 1 otherwise.
 
 ${optionsHelp()}`;
 

@@ -186,6 +186,24 @@ describe.each(NODE_ADAPTER_NAMES)('routes (%s adapter)', (adapter) => {
     expect(await (await fetch(`${url}/endpoint/api/text?name=%0D%0Aevil`)).text()).toBe('hi \r\nevil\n');
   });
 
+  it("gives a regular-expression path's named groups as params, percent-decoded; other groups are not params", async () => {
+    const { app, url } = await setup(adapter, [
+      {
+        id: 'post',
+        match: { path: { matches: '(?i)/users/(?<id>[^/]+?)/(posts|notes)(?:/(?<page>[0-9]+))?/?' } },
+        answer: { template: true, data: { id: '{{params.id}}', page: '{{params.page}}' } },
+      },
+    ]);
+    expect(await (await fetch(`${url}/endpoint/api/USERS/a%20b/Posts/2/`)).json()).toEqual({ id: 'a b', page: '2' });
+    expect(await (await fetch(`${url}/endpoint/api/users/x/notes`)).json()).toEqual({ id: 'x', page: '' });
+    // A queued answer's regex path gives its groups too.
+    const answers = [{ match: { path: { matches: '/q/(?<n>[0-9]+)' } }, statusCode: 202, data: 'queued' }];
+    await app.request('/api/endpoints/api/queue', { method: 'POST', body: JSON.stringify({ answers }) });
+    expect((await fetch(`${url}/endpoint/api/q/42`)).status).toBe(202);
+    const entries = await journal(app);
+    expect(entries.map((entry) => entry.params)).toEqual([{ id: 'a b', page: '2' }, { id: 'x' }, { n: '42' }]);
+  });
+
   it('puts a queued answer before the routes, and the routes before the record', async () => {
     const { app, url } = await setup(
       adapter,

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { firstMismatch, subpathSegments } from '../../journal/request-filter.js';
+import { firstMismatch, pathParams, subpathSegments } from '../../journal/request-filter.js';
 import {
   explainPathMismatch,
   matchingPrefix,
@@ -79,6 +79,17 @@ function readsStateTemplate(answer: RouteAnswer): boolean {
 }
 
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+/** A matching route's path parameters: its pattern's, or its regular expression's named groups. */
+function routeParams(
+  route: CompiledRoute,
+  segments: readonly string[],
+  subpath: string,
+): Record<string, string> | undefined {
+  if (route.pattern !== undefined) return matchPathPattern(route.pattern, segments);
+  const path = route.route.match?.path;
+  return path === undefined ? NO_PARAMS : pathParams(path, subpath);
+}
 
 export class RouteTable {
   readonly routes: readonly CompiledRoute[];
@@ -195,7 +206,7 @@ export class RouteTable {
       if (route.filtered && match !== undefined && firstMismatch(view, match, { skipPath: true }) !== undefined) {
         continue;
       }
-      const params = route.pattern === undefined ? NO_PARAMS : matchPathPattern(route.pattern, segments);
+      const params = routeParams(route, segments, view.subpath);
       // The trie lets an empty segment reach a :param edge only where the pattern agrees.
       if (params === undefined) continue;
       return { route, params };

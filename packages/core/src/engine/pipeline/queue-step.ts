@@ -16,9 +16,8 @@ import {
 } from '../../answer/queue/queued-answer.js';
 import { resumeAfter } from '../../answer/stream/stream-frames.js';
 import { byQueue } from '../../journal/journal-entry.js';
-import { filterPattern, subpathSegments } from '../../journal/request-filter.js';
+import { pathParams } from '../../journal/request-filter.js';
 import type { Taken } from '../../queue/answer-queue.js';
-import { matchPathPattern } from '../../wire/path-pattern.js';
 import { statesOf } from '../../wire/state-json.js';
 import type { Exchange } from './exchange.js';
 import { routeFallback } from './route-step.js';
@@ -29,9 +28,7 @@ import { failedAnswer, heldUntilChange, recordAnswer, renderFailed } from './ver
 /** The parameters of a queued answer's `match.path` for this request (`{}` without one). */
 function queuedParams(taken: Taken, exchange: Exchange): Record<string, string> {
   const path = taken.answer.match?.path;
-  if (path === undefined || typeof path !== 'string') return {};
-  const pattern = filterPattern(path);
-  return (pattern && matchPathPattern(pattern, subpathSegments(exchange.view.subpath))) || {};
+  return (path !== undefined && pathParams(path, exchange.view.subpath)) || {};
 }
 
 /**

@@ -1,0 +1,58 @@
+/**
+ * A Mockoon route's path as a request filter's, and back: Express matches
+ * routes ignoring case and a trailing `/`, so the importer writes the regex
+ * form (`(?i)/users/(?<id>[^/]+?)/?`), and the Mockoon export reads that form
+ * back as the path it came from (`/users/:id`).
+ *
+ * @module
+ */
+import { type PathPattern, parsePathPattern, type SegmentPart } from '../wire/path-pattern.js';
+import { MAX_VALUE_PATTERN_LENGTH, type ValueMatcher } from '../wire/value-pattern.js';
+
+/**
+ * The path filter for Mockoon's `path`: Express matches routes ignoring case
+ * and a trailing `/`, so a path (a trailing `*` too) becomes the regex form
+ * `(?i)/a/b/?`, each `:param` a named group (`(?<id>[^/]+?)`) that templates
+ * read as `{{params.id}}`, percent-decoded as a pattern's parameters are. A
+ * path with a character a client percent-encodes stays a pattern (matched
+ * decoded, its literal segments compared case-sensitively).
+ */
+export function caseless(path: string): string | ValueMatcher {
+  // The regex form is matched against the path as sent: only characters a client sends unencoded
+  // (RFC 3986's unreserved and sub-delims, and `:` of a parameter) keep their meaning there.
+  if (!/^[A-Za-z0-9\-._~!$&'()*+,;=@/:]*$/.test(path)) return path;
+  let pattern: PathPattern;
+  try {
+    pattern = parsePathPattern(path);
+  } catch {
+    return path;
+  }
+  const literals = pattern.segments.flatMap((segment) => ('parts' in segment ? segment.parts : [segment]));
+  if (!literals.some((part) => 'literal' in part && /[A-Za-z]/.test(part.literal))) return path;
+  const quote = (text: string) => text.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
+  const part = (one: SegmentPart) => ('literal' in one ? quote(one.literal) : `(?<${one.param}>[^/]+?)`);
+  const segments = pattern.segments.map((segment) =>
+    'parts' in segment ? segment.parts.map(part).join('') : part(segment),
+  );
+  if (pattern.wildcard) segments.push('.*');
+  const source = `(?i)${segments.length === 0 ? '' : `/${segments.join('/')}`}/?`;
+  // A regex too long to save keeps the pattern (case-sensitive, but it loads).
+  return source.length > MAX_VALUE_PATTERN_LENGTH ? path : { matches: source };
+}
+
+/**
+ * The Mockoon path a {@link caseless} regex form was made from (`/users/:id`, a
+ * trailing `/*`), or `undefined` for any other regular expression.
+ */
+export function caselessPath(matcher: ValueMatcher): string | undefined {
+  if (!('matches' in matcher)) return undefined;
+  const inner = /^\(\?i\)(.*)\/\?$/s.exec(matcher.matches)?.[1];
+  if (inner === undefined) return undefined;
+  const path = inner
+    .replace(/\(\?<(\w+)>\[\^\/\]\+\?\)/g, ':$1')
+    .replace(/\/\.\*$/, '/*')
+    .replace(/\\(.)/g, '$1');
+  const source = path === '' ? '/' : path;
+  // Only what caseless() writes for that very path (any other regex is not one of its forms).
+  return JSON.stringify(caseless(source)) === JSON.stringify(matcher) ? source : undefined;
+}
