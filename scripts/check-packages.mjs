@@ -1,7 +1,7 @@
 // Lints what would be published: packs every public package under packages/ (pnpm pack,
 // as the READMEs say), then runs publint and `attw --profile esm-only`
 // (@arethetypeswrong/cli) on each tarball, then installs them all into an empty project with
-// npm in one command (the one docs/install.md gives), on the Node running this (the project
+// npm in one command (the one docs/packages.md gives), on the Node running this (the project
 // supports Node 20): the install must print no warning (EBADENGINE once came from a dependency
 // that declares Node >= 22.15; npm's own install-scripts notice aside) and the installed
 // `mockpoint --version` must answer.

@@ -55,7 +55,6 @@ const LIBRARIES: Record<string, string> = {
  * fragment, so tsc's line numbers are the page's), by page and the start of its first line.
  */
 const GIVEN: Record<string, string> = {
-  'README.md const github = await mock.api(': "declare const Octokit: typeof import('@octokit/rest').Octokit;",
   'docs/api.md const hook = await mock.add(':
     "declare function sendWebhook(url: string): Promise<{ attempts: number }>;\ndeclare const users: import('@mockpoint/vitest').MockEndpoint;",
   'docs/api.md const [paid]': "declare const hook: import('@mockpoint/vitest').MockEndpoint;",
