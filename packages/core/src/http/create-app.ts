@@ -12,6 +12,7 @@ import { OpenSockets, socketShareOf } from '../answer/websocket/open-sockets.js'
 import { EndpointHandler } from '../engine/endpoint-handler.js';
 import { EndpointService } from '../engine/endpoint-service.js';
 import type { GraphqlRunner } from '../graphql/graphql-runner.js';
+import { hostGuard } from '../hosts/host-guard.js';
 import { HostTable } from '../hosts/host-table.js';
 import { StoredHosts } from '../hosts/stored-hosts.js';
 import { JournalFeed, type JournalFeedOptions } from '../journal/journal-feed.js';
@@ -25,7 +26,6 @@ import { VERSION } from '../wire/version.js';
 import { type ApiEncoders, apiEncoding } from './api-encoding.js';
 import { adminToken } from './auth.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
-import { hostGuard } from './host-guard.js';
 import type { RouteDoc } from './openapi.js';
 import { originGuard } from './origin-guard.js';
 import { registerAddRoute } from './routes/add.js';
