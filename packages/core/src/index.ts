@@ -30,7 +30,8 @@ export { type ApiEncoders, type Encoder, gzipEncoder } from './http/api-encoding
 export { type CreateAppOptions, createApp, type MockpointApp } from './http/create-app.js';
 export type { Journal } from './journal/journal.js';
 export type { AnswerQueue } from './queue/answer-queue.js';
-export { type Backend, type BackendParts, type MemoryBackendOptions, memoryBackend } from './store/backend.js';
+export type { Backend, BackendParts } from './store/backend.js';
+export { type MemoryBackendOptions, memoryBackend } from './store/memory/backend.js';
 export { MemoryStore } from './store/memory/memory-store.js';
 export type { EndpointStore } from './store/store.js';
 export {

@@ -13,7 +13,7 @@ import { headerSafeText } from '../wire/http-header.js';
 import { scanJson } from '../wire/json-text.js';
 import { stateOf } from '../wire/state-json.js';
 import { jsonStringTokens, type Placeholder, parseTemplate, type TemplatePart } from '../wire/template-syntax.js';
-import { utf8Length } from './endpoint-answer.js';
+import { utf8Length } from '../wire/utf8-length.js';
 
 /**
  * The bytes one answer's templates may render in all (its headers, its body or

@@ -6,8 +6,9 @@
  *
  * @module
  */
-import { utf8Length } from '../answer/endpoint-answer.js';
+
 import { JsonSyntaxError, scanJson } from '../wire/json-text.js';
+import { utf8Length } from '../wire/utf8-length.js';
 import type { Edit } from './collection-store.js';
 import { mergePatchText, objectText } from './merge-patch.js';
 

@@ -16,7 +16,6 @@ import type { CollectionLimits } from '../collections/collection-input.js';
 import { answered } from '../journal/answer-record.js';
 import type { Journal } from '../journal/journal.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
-import { MemoryReplayGuard } from '../store/memory/memory-replay-guard.js';
 import type { ReplayGuard } from '../webhook/replay-guard.js';
 import { type EndpointTarget, splitEndpointTarget } from '../wire/endpoint-target.js';
 import { DEFAULT_LIMITS, DEFAULT_MAX_BODY_BYTES, JOURNAL_NAME_LIMIT } from '../wire/limits.js';
@@ -60,11 +59,8 @@ const PIPELINE: readonly Step[] = [
 export interface EndpointHandlerOptions {
   endpoints: EndpointService;
   journal: Journal;
-  /**
-   * Remembers the delivery ids of validly signed requests, to tell a replay.
-   * @default new MemoryReplayGuard() (this process only)
-   */
-  replays?: ReplayGuard;
+  /** Remembers the delivery ids of validly signed requests, to tell a replay (the backend's `replays`). */
+  replays: ReplayGuard;
   /** Called with a failure that is not a {@link MockpointError}; the answer is then 500 INTERNAL. */
   onUnexpectedError?: (error: unknown, request: { method: string; url: string }) => void;
   /** How proxy routes reach their upstreams. @default proxying off (every host refused), over fetch */
@@ -94,7 +90,7 @@ export class EndpointHandler {
     this.#parts = {
       endpoints: options.endpoints,
       journal: options.journal,
-      replays: options.replays ?? new MemoryReplayGuard(),
+      replays: options.replays,
       proxy: options.proxy,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       collectionLimits: options.collectionLimits ?? {

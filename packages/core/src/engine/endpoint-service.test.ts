@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LevelStore } from '../store/level/index.js';
+import { MemoryAnswerQueue } from '../store/memory/memory-answer-queue.js';
+import { MemoryCollectionStore } from '../store/memory/memory-collection-store.js';
+import { MemoryStateStore } from '../store/memory/memory-state-store.js';
 import { MemoryStore } from '../store/memory/memory-store.js';
 import type {
   CountOptions,
@@ -140,9 +143,20 @@ class SlowReadStore implements EndpointStore {
   }
 }
 
+/** A service over `store`, its other parts in memory (the engine is given them; it makes none). */
+function serviceOver(store: EndpointStore, cacheMaxBytes: number): EndpointService {
+  return new EndpointService(
+    store,
+    cacheMaxBytes,
+    new MemoryAnswerQueue(),
+    new MemoryCollectionStore(),
+    new MemoryStateStore(),
+  );
+}
+
 function setup(cacheMaxBytes = 1024 * 1024): { store: SlowReadStore; service: EndpointService } {
   const store = new SlowReadStore();
-  return { store, service: new EndpointService(store, cacheMaxBytes) };
+  return { store, service: serviceOver(store, cacheMaxBytes) };
 }
 
 describe('EndpointService cache', () => {
@@ -307,7 +321,7 @@ describe('EndpointService cache', () => {
     it('concurrent puts, creates, deletes and reads of one name leave the cache agreeing with the store', async () => {
       const { store, dispose } = await open();
       try {
-        const service = new EndpointService(store, 1024 * 1024);
+        const service = serviceOver(store, 1024 * 1024);
         // A fixed-seed generator: the same interleavings on every run.
         let seed = 42;
         const random = () => {

@@ -19,9 +19,6 @@ import {
 } from '../graphql/graphql-runner.js';
 import type { AnswerQueue } from '../queue/answer-queue.js';
 import type { StateStore } from '../state/state-store.js';
-import { MemoryAnswerQueue } from '../store/memory/memory-answer-queue.js';
-import { MemoryCollectionStore } from '../store/memory/memory-collection-store.js';
-import { MemoryStateStore } from '../store/memory/memory-state-store.js';
 import type { CountOptions, EndpointStore, ListOptions, RoutesUpdate } from '../store/store.js';
 import { SignatureCheck } from '../webhook/signature-check.js';
 import { SignatureCheckCache } from '../webhook/signature-check-cache.js';
@@ -71,9 +68,9 @@ export class EndpointService {
   constructor(
     store: EndpointStore,
     cacheMaxBytes: number,
-    queue: AnswerQueue = new MemoryAnswerQueue(),
-    collections: CollectionStore = new MemoryCollectionStore(),
-    states: StateStore = new MemoryStateStore(),
+    queue: AnswerQueue,
+    collections: CollectionStore,
+    states: StateStore,
     graphqlRunner: GraphqlRunner = inlineGraphqlRunner(),
   ) {
     this.store = store;

@@ -2,7 +2,7 @@
  * Sending an answer, once for every runtime: {@link sendAnswer} is the one place
  * that switches over the kinds of {@link EndpointAnswer} (and over a delay and a
  * queued hang); each runtime implements the {@link AnswerSink} capabilities in
- * its own file (`adapter/node/sink.ts` on `node:http`, `adapter/fetch/sink.ts`
+ * its own file (`adapter/node/sink.ts` on `node:http`, `engine/fetch-sink.ts`
  * on `Response` for Bun, Deno and workerd). A new kind of answer is one new
  * capability here and one method per sink; nothing else branches per runtime.
  *

@@ -17,7 +17,6 @@ import {
   type Node,
   parseDocument,
 } from 'yaml';
-import { utf8Length } from '../answer/endpoint-answer.js';
 import { parseCollection } from '../collections/collection-input.js';
 import { collectionText } from '../collections/item.js';
 import { buildGraphqlSchema } from '../graphql/graphql-schema.js';
@@ -35,6 +34,7 @@ import {
 } from '../wire/limits.js';
 import { checkRoutes, type Route, type RouteInput } from '../wire/route.js';
 import { createSchemas, parseQueueBody } from '../wire/schemas.js';
+import { utf8Length } from '../wire/utf8-length.js';
 import { AliasBudget, AliasLimitError } from './alias-budget.js';
 import { exactJsonText, NotJsonError } from './exact-yaml.js';
 import { createMockFileSchema } from './mock-file-schema.js';

@@ -19,8 +19,8 @@ import {
   validateSchema,
   visit,
 } from 'graphql';
-import { utf8Length } from '../answer/endpoint-answer.js';
 import { MockpointError } from '../wire/errors.js';
+import { utf8Length } from '../wire/utf8-length.js';
 
 /**
  * The most elements a schema may have: named types, fields, arguments, input

@@ -9,9 +9,9 @@
  */
 
 import { type EndpointAnswer, errorAnswer } from '../answer/endpoint-answer.js';
-import { isAllowedHost } from '../http/host-guard.js';
 import { absoluteTarget, mappedTarget } from '../wire/endpoint-target.js';
 import { splitHostPort } from '../wire/host-rules.js';
+import { isAllowedHost } from './host-guard.js';
 import type { HostTable } from './host-table.js';
 
 /** The error a proxied request to an unmapped host gets: the hosts that are mapped, so the fix is plain. */

@@ -8,11 +8,43 @@
  *
  * @module
  */
-import { type AnswerHeaderMap, type EndpointAnswer, truncatedBody, utf8Length } from '../answer/endpoint-answer.js';
+
+import type { Fault } from '../wire/answer-json.js';
 import { toBase64 } from '../wire/base64.js';
 import type { AnswerEntry, AnswerTimings } from '../wire/journal-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
+import { truncatedBody } from '../wire/truncated-body.js';
+import { utf8Length } from '../wire/utf8-length.js';
 import type { RecordedRequest } from './journal-entry.js';
+
+/** Response headers as answers carry them: lower-case names, an array for a header sent once per value. */
+type AnswerHeaderMap = Readonly<Record<string, string | readonly string[]>>;
+
+/** A body as answers carry it: text (UTF-8 on the wire), bytes, or none. */
+type AnswerBody = string | Uint8Array | null;
+
+/**
+ * What the journal reads of an answer: the parts of each kind of the answer
+ * layer's `EndpointAnswer` (answer/endpoint-answer.ts) that it shows. Declared
+ * here, by shape, so that the journal does not import the layer above it; every
+ * `EndpointAnswer` is one.
+ */
+export type JournaledAnswer =
+  | { readonly kind: 'respond'; readonly status: number; readonly headers: AnswerHeaderMap; readonly body: AnswerBody }
+  | {
+      readonly kind: 'fault';
+      readonly fault: Fault;
+      readonly status: number;
+      readonly headers: AnswerHeaderMap;
+      readonly body: AnswerBody;
+    }
+  | {
+      readonly kind: 'stream';
+      readonly status: number;
+      readonly headers: AnswerHeaderMap;
+      readonly frames: readonly { readonly bytes: Uint8Array }[];
+    }
+  | { readonly kind: 'relay' | 'upgrade'; readonly status: number; readonly headers: AnswerHeaderMap };
 
 /** An answer whose body was longer than the journal keeps: its first bytes (a copy), and its whole size. */
 export interface CutAnswer {
@@ -25,7 +57,7 @@ export interface CutAnswer {
 }
 
 /** The answer a journal entry keeps: the sink's own (by reference), or a {@link CutAnswer}. */
-export type KeptAnswer = EndpointAnswer | CutAnswer;
+export type KeptAnswer = JournaledAnswer | CutAnswer;
 
 const encoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);
@@ -69,14 +101,14 @@ function framesOf(frames: readonly { bytes: Uint8Array }[], limit: number): { by
  * answer: an answer served many times (a cached record's, a route's that is not
  * templated) is measured and cut once, not on every request.
  */
-const keptByAnswer = new WeakMap<EndpointAnswer, KeptAnswer>();
+const keptByAnswer = new WeakMap<JournaledAnswer, KeptAnswer>();
 
 /**
  * What the journal keeps of `answer`: the answer itself, unless its body is over
  * the journal's limit (then its first bytes, {@link CutAnswer}). Called once per
  * journaled request; for the usual answer it allocates nothing and scans nothing.
  */
-export function keptAnswer(answer: EndpointAnswer): KeptAnswer {
+export function keptAnswer(answer: JournaledAnswer): KeptAnswer {
   // A `reset` or a `hang` sends no body: nothing of it is shown, nothing to cut.
   if (answer.kind !== 'respond' && (answer.kind !== 'fault' || answer.fault !== 'close')) return answer;
   const body = answer.body;
@@ -93,7 +125,7 @@ export function keptAnswer(answer: EndpointAnswer): KeptAnswer {
 }
 
 /** The first bytes of an answer's body over the limit (a `close` fault's: of the half it sends), and its size. */
-function cutAnswer(answer: EndpointAnswer & { kind: 'respond' | 'fault' }, body: string | Uint8Array): CutAnswer {
+function cutAnswer(answer: JournaledAnswer & { kind: 'respond' | 'fault' }, body: string | Uint8Array): CutAnswer {
   const sent = answer.kind === 'fault' ? truncatedBody(body) : body;
   return {
     kind: 'cut',
@@ -105,7 +137,7 @@ function cutAnswer(answer: EndpointAnswer & { kind: 'respond' | 'fault' }, body:
 }
 
 /** Marks `request` as answered with `answer` (see {@link keptAnswer}); the journal then shows it. */
-export function answered(request: RecordedRequest, answer: EndpointAnswer): void {
+export function answered(request: RecordedRequest, answer: JournaledAnswer): void {
   request.answer = keptAnswer(answer);
 }
 

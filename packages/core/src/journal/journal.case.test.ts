@@ -105,7 +105,6 @@ export function runJournalContract(name: string, factory: JournalFactory): void 
         status: 201,
         headers: { 'content-type': 'application/octet-stream', 'set-cookie': ['a=1', 'b=2'] },
         body: new Uint8Array([0xff, 0x00, 0x41]),
-        delay: 0,
       });
       // As a sink measures them (before the journal's own write, as the Node sink does for an answer sent at once).
       sent.firstByteAt = 112.5;

@@ -3,8 +3,8 @@
  * records (with their routes and signature checks), the request journal, the
  * answer queue, outgoing deliveries and the memory of webhook ids seen — so
  * that `createApp({ backend })` and the daemon never ask which implementation
- * they hold. Each implementation has one factory, beside it: {@link memoryBackend}
- * here, `levelBackend()` in `@mockpoint/core/level`, `redisBackend()` in
+ * they hold. Each implementation has one factory, beside it: `memoryBackend()`
+ * in `memory/backend.ts`, `levelBackend()` in `@mockpoint/core/level`, `redisBackend()` in
  * `@mockpoint/core/redis` (entries that only Node loads).
  *
  * @module
@@ -16,14 +16,7 @@ import type { AnswerQueue } from '../queue/answer-queue.js';
 import type { StateStore } from '../state/state-store.js';
 import type { DeliveryStore } from '../webhook/delivery-store.js';
 import type { ReplayGuard } from '../webhook/replay-guard.js';
-import { type LimitOptions, resolveLimits } from '../wire/limits.js';
-import { MemoryAnswerQueue } from './memory/memory-answer-queue.js';
-import { MemoryCollectionStore } from './memory/memory-collection-store.js';
-import { MemoryDeliveryStore } from './memory/memory-delivery-store.js';
-import { RequestJournal } from './memory/memory-journal.js';
-import { MemoryReplayGuard } from './memory/memory-replay-guard.js';
-import { MemoryStateStore } from './memory/memory-state-store.js';
-import { MemoryStore } from './memory/memory-store.js';
+import type { LimitOptions } from '../wire/limits.js';
 import type { EndpointStore, StoreHealth } from './store.js';
 
 /** The parts of the shared state, each with its contract suite (`*.case.test.ts`). */
@@ -86,35 +79,7 @@ export interface Backend extends BackendParts {
 /** The journal bounds every backend's journal is made with. */
 export type JournalBounds = Pick<LimitOptions, 'journalSize' | 'journalMaxBytes'>;
 
-/** Options for {@link memoryBackend}: any part given is used as it is, the rest are made in memory. */
-export interface MemoryBackendOptions extends Partial<BackendParts>, JournalBounds {}
-
 /** The health of a store without a `health()` method: always `ok`. */
 export function storeHealth(store: EndpointStore): StoreHealth {
   return store.health?.() ?? { status: 'ok' };
-}
-
-/**
- * A backend in this process's memory (nothing survives it, nothing is shared
- * between replicas); any part given in `options` is used instead of the memory one.
- * @example createApp({ backend: memoryBackend() })
- * @example memoryBackend({ store: durableObjectStore }) // a store of its own, the other parts in memory
- */
-export function memoryBackend(options: MemoryBackendOptions = {}): Backend {
-  const store = options.store ?? new MemoryStore();
-  const bounds = resolveLimits(options);
-  return {
-    kind: 'memory',
-    store,
-    journal: options.journal ?? new RequestJournal({ size: bounds.journalSize, maxBytes: bounds.journalMaxBytes }),
-    queue: options.queue ?? new MemoryAnswerQueue(),
-    deliveries: options.deliveries ?? new MemoryDeliveryStore(),
-    replays: options.replays ?? new MemoryReplayGuard(),
-    collections: options.collections ?? new MemoryCollectionStore(),
-    states: options.states ?? new MemoryStateStore(),
-    warnings: [],
-    describe: () => (store.kind === 'memory' ? 'memory (nothing is written to disk)' : store.kind),
-    health: () => storeHealth(store),
-    close: () => store.close(),
-  };
 }

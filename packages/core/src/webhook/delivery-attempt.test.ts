@@ -8,9 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { toBase64 } from '../wire/base64.js';
 import type { DeliverySign } from '../wire/delivery-json.js';
+import { WebhookVerifier } from '../wire/signature.js';
 import { buildSend } from './delivery-attempt.js';
 import type { StoredDelivery } from './delivery-store.js';
-import { WebhookVerifier } from './signature.js';
 
 const WHSEC = `whsec_${randomBytes(32).toString('base64')}`;
 const TEXT = 'a shared secret';

@@ -10,12 +10,12 @@
 import { fromBase64, toBase64 } from '../wire/base64.js';
 import type { AttemptErrorCode, DeliveryAttempt, TamperMode } from '../wire/delivery-json.js';
 import { connectionErrorCode } from '../wire/errors.js';
+import { utf8Bytes } from '../wire/hmac.js';
 import { maskCredentials } from '../wire/shown-url.js';
+import { signWebhook } from '../wire/signature.js';
 import { VERSION } from '../wire/version.js';
 import { type DeliverySend, fetchDeliverySend } from './delivery-send.js';
 import type { StoredDelivery } from './delivery-store.js';
-import { utf8Bytes } from './hmac.js';
-import { signWebhook } from './signature.js';
 
 /** How old a `stale` timestamp is: an hour, far outside the usual five minutes of tolerance. */
 export const STALE_AGE_SEC = 3600;

@@ -18,12 +18,12 @@ import {
   type TamperMode,
 } from '../wire/delivery-json.js';
 import { type ErrorCode, MockpointError } from '../wire/errors.js';
+import { utf8Bytes } from '../wire/hmac.js';
 import { HEADER_VALUE_RULE, headerNameProblem, headerValueProblem } from '../wire/http-header.js';
 import { FORBIDDEN_HEADERS } from '../wire/route.js';
+import { signWebhook, TIMED_SCHEMES } from '../wire/signature.js';
 import { newDeliveryId, type StoredDelivery } from './delivery-store.js';
 import { checkDeliveryTarget } from './delivery-target.js';
-import { utf8Bytes } from './hmac.js';
-import { signWebhook, TIMED_SCHEMES } from './signature.js';
 
 /** What {@link parseDeliveryRequest} needs besides the body. */
 export interface DeliveryRequestOptions {

@@ -9,8 +9,8 @@ import { type ServedApp, serve } from '../adapter/node/index.js';
 import { createApp, createClient, type JournalEntry, type MockpointClient } from '../index.js';
 import { MemoryReplayGuard } from '../store/memory/memory-replay-guard.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
+import { signWebhook } from '../wire/signature.js';
 import type { SignatureSettings } from '../wire/signature-settings.js';
-import { signWebhook } from './signature.js';
 import { SignatureCheck, UNTIMED_ID_MEMORY_SEC } from './signature-check.js';
 
 const KEY = randomBytes(32);

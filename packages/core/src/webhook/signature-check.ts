@@ -6,9 +6,9 @@
  * @module
  */
 import type { RecordedRequest } from '../journal/journal-entry.js';
+import { type HeaderReader, TIMED_SCHEMES, type VerifyResult, WebhookVerifier } from '../wire/signature.js';
 import type { SignatureMark, SignatureSettings } from '../wire/signature-settings.js';
 import type { ReplayGuard } from './replay-guard.js';
-import { type HeaderReader, TIMED_SCHEMES, type VerifyResult, WebhookVerifier } from './signature.js';
 
 /**
  * How long the id of a delivery whose signature carries no timestamp (GitHub's

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkUpstreamHost } from '../answer/proxy/upstream.js';
-import { isAllowedHost } from '../http/host-guard.js';
+import { isAllowedHost } from '../hosts/host-guard.js';
 import { checkDeliveryTarget } from '../webhook/delivery-target.js';
 import { hostAllowed, isHostRule, normalHost, parseHostRule, splitHostPort } from './host-rules.js';
 import { checkProxyAnswer } from './proxy-answer.js';

@@ -3,7 +3,7 @@
  * `mcp: { tools, resources?, prompts? }`, the request filter's `mcp` field
  * (the JSON-RPC method and tool name), their zod schemas and the checks the
  * schema cannot state (unique names, one of result/error, template syntax,
- * counts). Runtime-neutral: the protocol itself is answer/mcp/mcp-answer.ts.
+ * counts). Runtime-neutral: the protocol itself is engine/pipeline/mcp-answer.ts.
  *
  * @module
  */

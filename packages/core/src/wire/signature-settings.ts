@@ -7,9 +7,9 @@
  * @module
  */
 import { z } from 'zod';
-import { HMAC_ALGORITHMS } from '../webhook/hmac.js';
-import { DEFAULT_TOLERANCE_SEC, SIGNATURE_SCHEMES, type SignatureScheme, signWebhook } from '../webhook/signature.js';
 import { type ErrorCode, MockpointError } from './errors.js';
+import { HMAC_ALGORITHMS } from './hmac.js';
+import { DEFAULT_TOLERANCE_SEC, SIGNATURE_SCHEMES, type SignatureScheme, signWebhook } from './signature.js';
 
 /** Secrets one name may check against at once (key rotation needs two or three). */
 export const MAX_SIGNATURE_SECRETS = 10;

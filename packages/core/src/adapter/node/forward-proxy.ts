@@ -19,9 +19,9 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorAnswer } from '../../answer/endpoint-answer.js';
+import { isAllowedHost } from '../../hosts/host-guard.js';
 import { hostNotMocked, samePort } from '../../hosts/host-routing.js';
 import type { MockpointApp } from '../../http/create-app.js';
-import { isAllowedHost } from '../../http/host-guard.js';
 import { passThroughConnect } from './pass-through.js';
 import { refuseRaw } from './raw-answer.js';
 

@@ -14,11 +14,11 @@ import {
   type RespondAnswer,
   type StreamAnswer,
 } from '../../answer/endpoint-answer.js';
-import { truncatedBody } from '../../answer/queue/queued-answer.js';
 import type { OpenStreams } from '../../answer/stream/open-streams.js';
 import { type AnswerSink, sendDue } from '../../engine/sink.js';
 import { relayedChunk } from '../../journal/answer-record.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
+import { truncatedBody } from '../../wire/truncated-body.js';
 
 const EMPTY = new Uint8Array(0);
 const LAST_RESORT_MESSAGE = 'internal error: the answer could not be sent; see the server log';

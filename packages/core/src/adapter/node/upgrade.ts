@@ -22,12 +22,12 @@ import {
   type RespondAnswer,
   type UpgradeAnswer,
 } from '../../answer/endpoint-answer.js';
-import { truncatedBody } from '../../answer/queue/queued-answer.js';
 import type { ScriptSocket } from '../../answer/websocket/open-sockets.js';
 import { type AnswerSink, sendAnswer, sendDue } from '../../engine/sink.js';
 import { hostNotMocked, isPassThrough } from '../../hosts/host-routing.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
+import { truncatedBody } from '../../wire/truncated-body.js';
 import { UPGRADED } from './connection-cap.js';
 import { bodilessRequest, declaresBody, requestTarget } from './endpoint-request.js';
 import { createNodeListener, type NodeListenerOptions, nodeRouting } from './listener.js';

@@ -7,13 +7,8 @@
  */
 import type { Fault, TakenAnswer } from '../../wire/answer-json.js';
 import type { RouteAnswer } from '../../wire/route.js';
-import {
-  type AnswerHeaderMap,
-  type EndpointAnswer,
-  type RespondAnswer,
-  type StreamAnswer,
-  utf8Length,
-} from '../endpoint-answer.js';
+import { utf8Length } from '../../wire/utf8-length.js';
+import type { AnswerHeaderMap, EndpointAnswer, RespondAnswer, StreamAnswer } from '../endpoint-answer.js';
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from '../read-response.js';
 import { compileAnswer } from '../routes/route-answer.js';
 import { STREAM_HEADERS } from '../stream/stream-frames.js';
@@ -223,6 +218,3 @@ export function toQueuedAnswer(planned: PlannedAnswer, context: QueuedAnswerCont
   }
   return { kind: 'fault', fault: planned.fault, status, headers, body: context.head ? null : planned.body, delay };
 }
-
-// Where the sinks and the journal find it: in endpoint-answer.ts, beside the answers.
-export { truncatedBody } from '../endpoint-answer.js';

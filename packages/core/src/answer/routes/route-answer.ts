@@ -11,6 +11,7 @@ import { unsendableHeader } from '../../wire/http-header.js';
 import { jsonTextOf } from '../../wire/json-text.js';
 import type { RouteAnswer } from '../../wire/route.js';
 import { parseTemplate, type TemplatePart } from '../../wire/template-syntax.js';
+import { utf8Length } from '../../wire/utf8-length.js';
 import type {
   AnswerHeaderMap,
   EndpointAnswer,
@@ -19,7 +20,7 @@ import type {
   StreamAnswer,
   UpgradeAnswer,
 } from '../endpoint-answer.js';
-import { errorAnswer, reuseHeaders, utf8Length } from '../endpoint-answer.js';
+import { errorAnswer, reuseHeaders } from '../endpoint-answer.js';
 import { llmAnswer } from '../llm/llm-answer.js';
 import { BODILESS_STATUS, CORS_HEADERS } from '../read-response.js';
 import { compileStream, STREAM_HEADERS, STREAM_TYPES } from '../stream/stream-frames.js';

@@ -15,9 +15,6 @@ import {
   type StreamAnswer,
   type UpgradeAnswer,
 } from '../../answer/endpoint-answer.js';
-import { mcpVerdict } from '../../answer/mcp/mcp-answer.js';
-import { proxyRouteAnswer } from '../../answer/proxy/proxy-route.js';
-import { resourceVerdict } from '../../answer/resource/resource-answer.js';
 import type { RouteHit, RouteTable } from '../../answer/routes/route-table.js';
 import { resumeAfter } from '../../answer/stream/stream-frames.js';
 import { chooseProtocol } from '../../answer/websocket/socket-script.js';
@@ -25,6 +22,9 @@ import type { AnswerMark } from '../../journal/journal-entry.js';
 import { isMockpointError, MockpointError } from '../../wire/errors.js';
 import { statesOf } from '../../wire/state-json.js';
 import { type Exchange, rawHeader } from './exchange.js';
+import { mcpVerdict } from './mcp-answer.js';
+import { proxyRouteAnswer } from './proxy-route.js';
+import { resourceVerdict } from './resource-answer.js';
 import { keptMoving, MAX_MOVES, pick, scenariosOf } from './state-moves.js';
 import { after, type Maybe, type Step, type Verdict } from './step.js';
 import { renderFailed } from './verdicts.js';

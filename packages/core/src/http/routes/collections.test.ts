@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { itemOf } from '../../collections/item.js';
 import { createApp, type MockpointApp } from '../../index.js';
-import { memoryBackend } from '../../store/backend.js';
+import { memoryBackend } from '../../store/memory/backend.js';
 
 const USERS = '[{"id":1,"name":"Ada","big":12345678901234567890},{"id":2,"price":1.50,"\\u0041":"x"}]';
 

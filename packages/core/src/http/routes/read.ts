@@ -1,14 +1,14 @@
 /**
  * `/endpoint/{name}` for Fetch-API runtimes: a thin adapter that hands the
  * request to the {@link EndpointHandler} and sends its answer through the Fetch
- * sink (`adapter/fetch/sink.ts`), which makes it a `Response`.
+ * sink (`engine/fetch-sink.ts`), which makes it a `Response`.
  * (On Node, `@mockpoint/core/node` answers these requests natively.)
  *
  * @module
  */
 import type { Hono } from 'hono';
-import { createFetchSink } from '../../adapter/fetch/sink.js';
 import { READ_METHODS } from '../../engine/endpoint-handler.js';
+import { createFetchSink } from '../../engine/fetch-sink.js';
 import { rawHeader } from '../../engine/pipeline/exchange.js';
 import { sendAnswer } from '../../engine/sink.js';
 import { captureRequest, type RecordedRequest } from '../../journal/journal-entry.js';

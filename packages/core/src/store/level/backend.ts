@@ -7,7 +7,8 @@
  * @module
  */
 
-import { type Backend, type JournalBounds, memoryBackend } from '../backend.js';
+import type { Backend, JournalBounds } from '../backend.js';
+import { memoryBackend } from '../memory/backend.js';
 import { LevelStore, type LevelStoreOptions } from './index.js';
 import { makePrivate, tightenedLine } from './private-dir.js';
 

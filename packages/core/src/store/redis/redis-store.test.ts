@@ -2,10 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EndpointService } from '../../engine/endpoint-service.js';
+import type { AnswerQueue } from '../../queue/answer-queue.js';
 import type { EndpointRecord } from '../../wire/schemas.js';
 import { runBackendContract } from '../backend.case.test.js';
+import { MemoryAnswerQueue } from '../memory/memory-answer-queue.js';
+import { MemoryCollectionStore } from '../memory/memory-collection-store.js';
+import { MemoryStateStore } from '../memory/memory-state-store.js';
 import { runStoreContract } from '../store.case.test.js';
+import type { EndpointStore } from '../store.js';
 import { RedisStore, type RedisStoreOptions, redisBackend } from './index.js';
+
+/** A service over `store` with this queue (default: in memory), its other parts in memory. */
+function serviceOver(store: EndpointStore, queue: AnswerQueue = new MemoryAnswerQueue()): EndpointService {
+  return new EndpointService(store, 1024 * 1024, queue, new MemoryCollectionStore(), new MemoryStateStore());
+}
 
 let redis: TestRedis;
 
@@ -109,8 +119,8 @@ describe('RedisStore', () => {
 
   it('an EndpointService on one store stops serving a record replaced through another', async () => {
     const keyPrefix = `e-${randomUUID()}:`;
-    const a = new EndpointService(await open({ keyPrefix }), 1024 * 1024);
-    const b = new EndpointService(await open({ keyPrefix }), 1024 * 1024);
+    const a = serviceOver(await open({ keyPrefix }));
+    const b = serviceOver(await open({ keyPrefix }));
     await a.create(record('cached', 'old'));
     // A read that overlaps the create's own change message is (rightly) not cached: read until one is.
     await eventually(() => {
@@ -215,7 +225,7 @@ describe('RedisStore', () => {
   it('a stalled Redis: a request that touches the store and then the queue fails within one operation timeout, not one per operation', async () => {
     // 2 s: one timeout (2 s) is 1.5 s under the 3.5 s bound, room for a busy 2-core machine; two (4 s) are over it.
     const store = await open({ keyPrefix: `b-${randomUUID()}:`, operationTimeoutMs: 2000, heartbeatMs: 60_000 });
-    const service = new EndpointService(store, 1024 * 1024, await store.openAnswerQueue());
+    const service = serviceOver(store, await store.openAnswerQueue());
     await service.put(record('bounded', 1));
     redis.pause();
     for (const write of [() => service.delete('bounded'), () => service.clear()]) {

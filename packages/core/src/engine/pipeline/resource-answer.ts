@@ -12,6 +12,11 @@
  *
  * @module
  */
+
+import { type EndpointAnswer, errorAnswer } from '../../answer/endpoint-answer.js';
+import { JSON_HEADERS } from '../../answer/read-response.js';
+import type { RouteHit } from '../../answer/routes/route-table.js';
+import { renderHeader } from '../../answer/template.js';
 import { parseItemBody } from '../../collections/collection-input.js';
 import { COLLECTION_NAME } from '../../collections/collection-store.js';
 import { createItem, findItem, type ItemPlace, removeItem, updateItem } from '../../collections/collection-writes.js';
@@ -26,18 +31,15 @@ import {
   runListQuery,
 } from '../../collections/list-query.js';
 import { type RelationContext, related, relatedBytes, singular } from '../../collections/relations.js';
-import { type Exchange, rawHeader } from '../../engine/pipeline/exchange.js';
-import type { Verdict } from '../../engine/pipeline/step.js';
-import { failedAnswer } from '../../engine/pipeline/verdicts.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { utf8Text } from '../../journal/journal-entry.js';
 import { isMockpointError, MockpointError } from '../../wire/errors.js';
 import type { AnswerHeaders, ResourceAnswer, RouteAnswer } from '../../wire/route.js';
 import { parseTemplate, type TemplatePart } from '../../wire/template-syntax.js';
-import { type EndpointAnswer, errorAnswer, utf8Length } from '../endpoint-answer.js';
-import { JSON_HEADERS } from '../read-response.js';
-import type { RouteHit } from '../routes/route-table.js';
-import { renderHeader } from '../template.js';
+import { utf8Length } from '../../wire/utf8-length.js';
+import { type Exchange, rawHeader } from './exchange.js';
+import type { Verdict } from './step.js';
+import { failedAnswer } from './verdicts.js';
 
 /** A resource answer with its defaults. */
 interface Resource {

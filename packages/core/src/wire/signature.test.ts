@@ -3,7 +3,7 @@ import { sign as octokitSign, verify as octokitVerify } from '@octokit/webhooks-
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { isMockpointError } from '../wire/errors.js';
+import { isMockpointError } from './errors.js';
 import { deliveryId, signWebhook, verifyWebhook } from './signature.js';
 
 // Fixed vectors: each signature below was made by the provider's own library (or

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { type EndpointAnswer, reuseHeaders } from '../../answer/endpoint-answer.js';
-import { OpenStreams } from '../../answer/stream/open-streams.js';
-import { sendAnswer } from '../../engine/sink.js';
-import { createFetchSink } from './sink.js';
+import { type EndpointAnswer, reuseHeaders } from '../answer/endpoint-answer.js';
+import { OpenStreams } from '../answer/stream/open-streams.js';
+import { createFetchSink } from './fetch-sink.js';
+import { sendAnswer } from './sink.js';
 
 function delayed(ms: number): EndpointAnswer {
   return { kind: 'respond', status: 201, headers: { 'content-length': '4' }, body: 'late', delay: ms };

@@ -3,7 +3,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { latin1FromBase64 } from '../wire/base64.js';
+import { latin1FromBase64 } from './base64.js';
 import {
   HMAC_ALGORITHMS,
   type HmacAlgorithm,

@@ -11,10 +11,9 @@
  * @module
  */
 
-import { fromBase64, latin1FromBase64, toBase64 } from '../wire/base64.js';
-import { concatBytes } from '../wire/concat-bytes.js';
-import { MockpointError } from '../wire/errors.js';
-import { headerNameProblem, headerValueProblem } from '../wire/http-header.js';
+import { fromBase64, latin1FromBase64, toBase64 } from './base64.js';
+import { concatBytes } from './concat-bytes.js';
+import { MockpointError } from './errors.js';
 import {
   HMAC_ALGORITHMS,
   type HmacAlgorithm,
@@ -26,6 +25,7 @@ import {
   toHex,
   utf8Bytes,
 } from './hmac.js';
+import { headerNameProblem, headerValueProblem } from './http-header.js';
 
 /** The signature schemes mockpoint knows. */
 export const SIGNATURE_SCHEMES = ['standard', 'stripe', 'github', 'slack', 'hmac'] as const;

@@ -14,10 +14,10 @@ import {
   responseHeaders,
   type StreamAnswer,
   type UpgradeAnswer,
-} from '../../answer/endpoint-answer.js';
-import { truncatedBody } from '../../answer/queue/queued-answer.js';
-import type { OpenStreams, StreamPlayback } from '../../answer/stream/open-streams.js';
-import { type AnswerSink, sendDue } from '../../engine/sink.js';
+} from '../answer/endpoint-answer.js';
+import type { OpenStreams, StreamPlayback } from '../answer/stream/open-streams.js';
+import { truncatedBody } from '../wire/truncated-body.js';
+import { type AnswerSink, sendDue } from './sink.js';
 
 /** Resolves `true` when `release` aborts (a queued hang is cleared), `false` when the client goes away first. */
 function hold(signal: AbortSignal, release: AbortSignal | undefined): Promise<boolean> {

@@ -7,7 +7,11 @@
  *
  * @module
  */
-import type { EndpointService } from '../../engine/endpoint-service.js';
+
+import type { ClientGone, EndpointAnswer } from '../../answer/endpoint-answer.js';
+import { type CompleteAnswer, relay } from '../../answer/proxy/proxy-relay.js';
+import { ProxySettings } from '../../answer/proxy/proxy-settings.js';
+import { recordedRoute, unrecordable } from '../../answer/proxy/recording.js';
 import { answered } from '../../journal/answer-record.js';
 import type { Journal } from '../../journal/journal.js';
 import type { AnswerMark, RecordedRequest } from '../../journal/journal-entry.js';
@@ -15,10 +19,7 @@ import { isMockpointError } from '../../wire/errors.js';
 import type { ProxyAnswer } from '../../wire/proxy-answer.js';
 import { checkRoutes } from '../../wire/route.js';
 import type { ValidationMark } from '../../wire/route-validation.js';
-import type { ClientGone, EndpointAnswer } from '../endpoint-answer.js';
-import { type CompleteAnswer, relay } from './proxy-relay.js';
-import { ProxySettings } from './proxy-settings.js';
-import { recordedRoute, unrecordable } from './recording.js';
+import type { EndpointService } from '../endpoint-service.js';
 
 /** Everything a proxy route's answer needs. */
 export interface ProxyRouteRequest {

@@ -1,10 +1,10 @@
 // The memory backend through the backend contract, and the parts it is given.
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../http/create-app.js';
-import { runBackendContract } from './backend.case.test.js';
+import { createApp } from '../../http/create-app.js';
+import { runBackendContract } from '../backend.case.test.js';
 import { memoryBackend } from './backend.js';
-import { MemoryAnswerQueue } from './memory/memory-answer-queue.js';
-import { MemoryStore } from './memory/memory-store.js';
+import { MemoryAnswerQueue } from './memory-answer-queue.js';
+import { MemoryStore } from './memory-store.js';
 
 runBackendContract(
   'memoryBackend',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from './create-app.js';
+import { createApp } from '../http/create-app.js';
 import { hostName, isAllowedHost } from './host-guard.js';
 
 describe('isAllowedHost', () => {

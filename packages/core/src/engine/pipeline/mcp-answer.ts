@@ -16,21 +16,22 @@
  * @module
  */
 
-import { type Exchange, rawHeader } from '../../engine/pipeline/exchange.js';
-import type { Verdict } from '../../engine/pipeline/step.js';
-import { renderFailed } from '../../engine/pipeline/verdicts.js';
+import type { EndpointAnswer } from '../../answer/endpoint-answer.js';
+import { CORS_HEADERS } from '../../answer/read-response.js';
+import { Run, SchemaProgram } from '../../answer/routes/json-schema/schema-program.js';
+import { validate } from '../../answer/routes/json-schema/validate.js';
+import type { RouteHit } from '../../answer/routes/route-table.js';
+import { compileJsonTemplate, renderJson, renderText, type TemplateContext } from '../../answer/template.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { NOT_JSON } from '../../journal/request-filter.js';
 import { isMockpointError } from '../../wire/errors.js';
 import { jsonTextOf } from '../../wire/json-text.js';
 import { type McpAnswer, type McpPrompt, type McpTool, promptMessageText } from '../../wire/mcp-json.js';
 import { parseTemplate } from '../../wire/template-syntax.js';
-import { type EndpointAnswer, utf8Length } from '../endpoint-answer.js';
-import { CORS_HEADERS } from '../read-response.js';
-import { Run, SchemaProgram } from '../routes/json-schema/schema-program.js';
-import { validate } from '../routes/json-schema/validate.js';
-import type { RouteHit } from '../routes/route-table.js';
-import { compileJsonTemplate, renderJson, renderText, type TemplateContext } from '../template.js';
+import { utf8Length } from '../../wire/utf8-length.js';
+import { type Exchange, rawHeader } from './exchange.js';
+import type { Verdict } from './step.js';
+import { renderFailed } from './verdicts.js';
 
 /** The protocol versions this fake speaks; an unknown one asked for gets the newest. */
 const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];

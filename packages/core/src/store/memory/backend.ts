@@ -1,0 +1,45 @@
+/**
+ * The memory backend: every part of the shared state in this process's memory,
+ * each beside it in this folder, as the LevelDB and Redis backends are in
+ * theirs.
+ *
+ * @module
+ */
+
+import { resolveLimits } from '../../wire/limits.js';
+import { type Backend, type BackendParts, type JournalBounds, storeHealth } from '../backend.js';
+import { MemoryAnswerQueue } from './memory-answer-queue.js';
+import { MemoryCollectionStore } from './memory-collection-store.js';
+import { MemoryDeliveryStore } from './memory-delivery-store.js';
+import { RequestJournal } from './memory-journal.js';
+import { MemoryReplayGuard } from './memory-replay-guard.js';
+import { MemoryStateStore } from './memory-state-store.js';
+import { MemoryStore } from './memory-store.js';
+
+/** Options for {@link memoryBackend}: any part given is used as it is, the rest are made in memory. */
+export interface MemoryBackendOptions extends Partial<BackendParts>, JournalBounds {}
+
+/**
+ * A backend in this process's memory (nothing survives it, nothing is shared
+ * between replicas); any part given in `options` is used instead of the memory one.
+ * @example createApp({ backend: memoryBackend() })
+ * @example memoryBackend({ store: durableObjectStore }) // a store of its own, the other parts in memory
+ */
+export function memoryBackend(options: MemoryBackendOptions = {}): Backend {
+  const store = options.store ?? new MemoryStore();
+  const bounds = resolveLimits(options);
+  return {
+    kind: 'memory',
+    store,
+    journal: options.journal ?? new RequestJournal({ size: bounds.journalSize, maxBytes: bounds.journalMaxBytes }),
+    queue: options.queue ?? new MemoryAnswerQueue(),
+    deliveries: options.deliveries ?? new MemoryDeliveryStore(),
+    replays: options.replays ?? new MemoryReplayGuard(),
+    collections: options.collections ?? new MemoryCollectionStore(),
+    states: options.states ?? new MemoryStateStore(),
+    warnings: [],
+    describe: () => (store.kind === 'memory' ? 'memory (nothing is written to disk)' : store.kind),
+    health: () => storeHealth(store),
+    close: () => store.close(),
+  };
+}
