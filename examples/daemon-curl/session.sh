@@ -27,8 +27,11 @@ trap cleanup EXIT
 # Starts the daemon in the background and sets URL from its start-up line
 # ("mockpoint <version> listening on http://127.0.0.1:<port> (store: ...)").
 start() {
+  # Emptied here, not by the background redirection below: that one runs in the child, so a
+  # restart's first look could still read the previous daemon's start-up line (and its port).
+  : >"$LOG"
   # Run from the data directory so that no .env of the caller's directory applies.
-  (cd "$DATA_DIR" && exec "${MOCKPOINT[@]}" --port 0 --host 127.0.0.1 --data-dir "$DATA_DIR/db") >"$LOG" 2>&1 &
+  (cd "$DATA_DIR" && exec "${MOCKPOINT[@]}" --port 0 --host 127.0.0.1 --data-dir "$DATA_DIR/db") >>"$LOG" 2>&1 &
   PID=$!
   URL=""
   for _ in $(seq 1 100); do # at most 10 s
