@@ -20,7 +20,6 @@ const NOT_SOURCE = /\.test(-d)?\.(ts|tsx|mjs)$|\.d\.ts$/;
  */
 const KNOWN_LONG: Record<string, number> = {
   'packages/core/src/answer/websocket/graphql-ws.ts speakGraphqlWs': 206,
-  'packages/core/src/client/client.ts createClient': 674,
   'packages/core/src/files/mockoon-environment.ts answerOf': 161,
   'packages/core/src/files/mockoon-export.ts mockoonEnvironment': 181,
   'packages/core/src/files/parse-mock-file.ts parseMockFile': 306,
