@@ -27,7 +27,6 @@ const KNOWN_LONG: Record<string, number> = {
   'packages/core/src/http/routes/collections.ts registerCollectionRoutes': 161,
   'packages/core/src/http/routes/manage.ts registerManageRoutes': 197,
   'packages/core/src/wire/route-schema.ts createRouteSchemas': 299,
-  'packages/core/src/wire/schemas.ts createSchemas': 513,
   'packages/server/src/start-server.ts startServer': 182,
   'packages/web/src/form.ts endpointForm': 229,
 };
