@@ -26,7 +26,6 @@ const KNOWN_LONG: Record<string, number> = {
   'packages/core/src/files/wiremock-mock-file.ts routeOf': 238,
   'packages/core/src/http/routes/collections.ts registerCollectionRoutes': 161,
   'packages/core/src/http/routes/manage.ts registerManageRoutes': 197,
-  'packages/core/src/wire/route-schema.ts createRouteSchemas': 299,
   'packages/server/src/start-server.ts startServer': 182,
   'packages/web/src/form.ts endpointForm': 229,
 };
