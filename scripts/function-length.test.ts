@@ -22,7 +22,6 @@ const KNOWN_LONG: Record<string, number> = {
   'packages/core/src/answer/websocket/graphql-ws.ts speakGraphqlWs': 206,
   'packages/core/src/files/mockoon-environment.ts answerOf': 161,
   'packages/core/src/files/mockoon-export.ts mockoonEnvironment': 181,
-  'packages/core/src/files/wiremock-mock-file.ts routeOf': 238,
   'packages/core/src/http/routes/collections.ts registerCollectionRoutes': 161,
   'packages/core/src/http/routes/manage.ts registerManageRoutes': 197,
   'packages/server/src/start-server.ts startServer': 182,
