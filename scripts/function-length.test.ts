@@ -25,7 +25,6 @@ const KNOWN_LONG: Record<string, number> = {
   'packages/core/src/http/routes/collections.ts registerCollectionRoutes': 161,
   'packages/core/src/http/routes/manage.ts registerManageRoutes': 197,
   'packages/server/src/start-server.ts startServer': 182,
-  'packages/web/src/form.ts endpointForm': 229,
 };
 
 function sourceFiles(dir: string): string[] {
