@@ -19,7 +19,6 @@ const NOT_SOURCE = /\.test(-d)?\.(ts|tsx|mjs)$|\.d\.ts$/;
  * is taken off the list when split. Empty when every function is short.
  */
 const KNOWN_LONG: Record<string, number> = {
-  'packages/core/src/answer/websocket/graphql-ws.ts speakGraphqlWs': 206,
   'packages/core/src/files/mockoon-environment.ts answerOf': 161,
   'packages/core/src/files/mockoon-export.ts mockoonEnvironment': 181,
   'packages/core/src/http/routes/collections.ts registerCollectionRoutes': 161,
