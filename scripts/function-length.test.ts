@@ -19,7 +19,6 @@ const NOT_SOURCE = /\.test(-d)?\.(ts|tsx|mjs)$|\.d\.ts$/;
  * is taken off the list when split. Empty when every function is short.
  */
 const KNOWN_LONG: Record<string, number> = {
-  'packages/core/src/files/mockoon-environment.ts answerOf': 161,
   'packages/core/src/http/routes/collections.ts registerCollectionRoutes': 161,
   'packages/core/src/http/routes/manage.ts registerManageRoutes': 197,
   'packages/server/src/start-server.ts startServer': 182,
