@@ -20,7 +20,6 @@ const NOT_SOURCE = /\.test(-d)?\.(ts|tsx|mjs)$|\.d\.ts$/;
  */
 const KNOWN_LONG: Record<string, number> = {
   'packages/core/src/http/routes/collections.ts registerCollectionRoutes': 161,
-  'packages/core/src/http/routes/manage.ts registerManageRoutes': 197,
 };
 
 function sourceFiles(dir: string): string[] {
