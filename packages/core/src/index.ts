@@ -18,6 +18,8 @@
 // Everything the browser entry (`@mockpoint/core/client`) has: the client, its
 // errors, the wire types and the input rules. One list, so the two cannot drift.
 export * from './client/index.js';
+// The browser entry's matcher reads a journal entry's `graphql` mark; this one parses the request.
+export { firstMismatch, matchesRequest } from './graphql/graphql-filter.js';
 export {
   type GraphqlAnswerText,
   type GraphqlCall,

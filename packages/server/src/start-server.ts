@@ -205,28 +205,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const backend = await openServerBackend(options);
   // Schemas are built and their operations answered in a worker thread, started by the first of them.
   const graphqlRunner = graphqlWorker({ log: (line) => process.stderr.write(`${line}\n`) });
-  const app = createApp({
-    backend,
-    graphqlRunner,
-    // Sent with node:http (keep-alive agents): several times less CPU per attempt than fetch.
-    deliverySend: nodeDeliverySend(),
-    ...pickLimits(options),
-    adminToken: options.adminToken,
-    allowedHosts: options.allowedHosts,
-    hosts: options.hosts,
-    allowedOrigins: options.allowedOrigins,
-    deliveryAllowHosts: options.deliveryAllowHosts,
-    // /api JSON answers compressed for clients that take it (a journal shrinks about fourfold).
-    apiEncoders: nodeApiEncoders,
-    proxyAllowHosts: options.proxyAllowHosts,
-    proxyPassThrough: options.proxyPassThrough,
-    onUnexpectedError: (error, request) => {
-      console.error('mockpoint: unexpected error:', error);
-      reporter?.capture(error, request);
-    },
-  });
-  registerMcpRoute(app);
-  registerWebRoutes(app, { root: options.webRoot ?? DEFAULT_WEB_ROOT, clientReportingDsn: options.clientReportingDsn });
+  const app = serverApp(options, backend, graphqlRunner, reporter);
 
   // The hosts mapped through the API before (kept in the store) are in the table before the first request.
   // A store that cannot be read whole (a damaged table) still starts, degraded as for records: the
@@ -240,28 +219,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   }
 
   // The mock file is in before the first request can arrive; a bad one stops start-up.
-  let mockFile: LoadedMockFile | undefined;
-  if (options.configFile !== undefined) {
-    try {
-      // Loaded only for a mock file: its checks bring the whole `graphql` package (a schema is
-      // built to be checked), about 14 MB of heap a daemon without --config never needs.
-      const { loadAndWatch } = await import('./mock-file/watch-mock-file.js');
-      mockFile = await loadAndWatch(
-        options.configFile,
-        { url: 'http://localhost', token: options.adminToken, fetch: async (request) => app.fetch(request) },
-        {
-          watch: options.watchConfig,
-          maxBodyBytes: options.maxBodyBytes,
-          maxRoutes: options.maxRoutes,
-          report: options.onConfigReload ?? ((line) => process.stderr.write(`${line}\n`)),
-        },
-      );
-    } catch (error) {
-      await graphqlRunner.close();
-      await backend.close();
-      throw error;
-    }
-  }
+  const mockFile =
+    options.configFile === undefined
+      ? undefined
+      : await loadMockFile(options.configFile, options, app, graphqlRunner, backend);
 
   const limits = {
     maxConnections: options.maxConnections,
@@ -378,4 +339,65 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     warnings: [...backend.warnings],
     close,
   };
+}
+
+/** The daemon's app over `backend`: the API, the MCP route and the web page. */
+function serverApp(
+  options: StartServerOptions,
+  backend: Backend,
+  graphqlRunner: ReturnType<typeof graphqlWorker>,
+  reporter: Awaited<ReturnType<typeof createReporter>>,
+): MockpointApp {
+  const app = createApp({
+    backend,
+    graphqlRunner,
+    // Sent with node:http (keep-alive agents): several times less CPU per attempt than fetch.
+    deliverySend: nodeDeliverySend(),
+    ...pickLimits(options),
+    adminToken: options.adminToken,
+    allowedHosts: options.allowedHosts,
+    hosts: options.hosts,
+    allowedOrigins: options.allowedOrigins,
+    deliveryAllowHosts: options.deliveryAllowHosts,
+    // /api JSON answers compressed for clients that take it (a journal shrinks about fourfold).
+    apiEncoders: nodeApiEncoders,
+    proxyAllowHosts: options.proxyAllowHosts,
+    proxyPassThrough: options.proxyPassThrough,
+    onUnexpectedError: (error, request) => {
+      console.error('mockpoint: unexpected error:', error);
+      reporter?.capture(error, request);
+    },
+  });
+  registerMcpRoute(app);
+  registerWebRoutes(app, { root: options.webRoot ?? DEFAULT_WEB_ROOT, clientReportingDsn: options.clientReportingDsn });
+  return app;
+}
+
+/** The mock file, in before the first request can arrive; a bad one stops start-up (closing what was opened). */
+async function loadMockFile(
+  configFile: string,
+  options: StartServerOptions,
+  app: MockpointApp,
+  graphqlRunner: ReturnType<typeof graphqlWorker>,
+  backend: Backend,
+): Promise<LoadedMockFile> {
+  try {
+    // Loaded only for a mock file: its checks bring the whole `graphql` package (a schema is
+    // built to be checked), about 14 MB of heap a daemon without --config never needs.
+    const { loadAndWatch } = await import('./mock-file/watch-mock-file.js');
+    return await loadAndWatch(
+      configFile,
+      { url: 'http://localhost', token: options.adminToken, fetch: async (request) => app.fetch(request) },
+      {
+        watch: options.watchConfig,
+        maxBodyBytes: options.maxBodyBytes,
+        maxRoutes: options.maxRoutes,
+        report: options.onConfigReload ?? ((line) => process.stderr.write(`${line}\n`)),
+      },
+    );
+  } catch (error) {
+    await graphqlRunner.close();
+    await backend.close();
+    throw error;
+  }
 }

@@ -139,8 +139,38 @@ export function endpointForm(options: EndpointFormOptions): EndpointForm {
   const editing = options.mode === 'edit';
   const fixed = editing || options.fixedName === true;
   const prefix = editing ? 'edit' : options.fixedName ? 'add' : 'new';
-  const initial = options.initial;
+  const parts = formParts(options, prefix, editing, fixed);
+  const { nameInput, dataInput, statusInput, delayInput } = parts;
+  const checks = fieldChecks(parts, editing);
+  const form = formElement(options, parts, editing, fixed);
+  listen(form, parts, checks, options);
+  checks.checkNameField(false);
+  checks.checkDataField();
 
+  const controls = [nameInput, dataInput, statusInput, delayInput];
+  const startValues = controls.map((c) => c.value);
+
+  let busy = false;
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (busy) return;
+    busy = true;
+    try {
+      await submitForm(form, parts, checks, { options, editing, prefix, controls, startValues });
+    } finally {
+      busy = false;
+    }
+  });
+  return {
+    el: form,
+    isDirty: () => controls.some((c, i) => c.value !== startValues[i]),
+    focus: () => (editing || nameInput.value !== '' ? dataInput : nameInput).focus(),
+  };
+}
+
+/** The form's fields, their controls and its buttons. */
+function formParts(options: EndpointFormOptions, prefix: string, editing: boolean, fixed: boolean) {
+  const initial = options.initial;
   const nameInput = h('input', {
     type: 'text',
     name: 'name',
@@ -205,8 +235,35 @@ export function endpointForm(options: EndpointFormOptions): EndpointForm {
   const cancel = options.onCancel
     ? h('button', { type: 'button', class: 'btn', onclick: () => options.onCancel?.() }, 'Cancel')
     : null;
+  return {
+    nameInput,
+    urlPreview,
+    dataInput,
+    jsonStatus,
+    formatButton,
+    statusList,
+    statusInput,
+    delayInput,
+    fields,
+    formError,
+    submit,
+    cancel,
+  };
+}
 
-  const form = h(
+type FormParts = ReturnType<typeof formParts>;
+
+/** The form element, laid out. */
+function formElement(
+  options: EndpointFormOptions,
+  parts: FormParts,
+  editing: boolean,
+  fixed: boolean,
+): HTMLFormElement {
+  const { fields, statusList, formError, submit, cancel } = parts;
+  const { name, data, status, delay } = fields;
+  const initial = options.initial;
+  return h(
     'form',
     {
       class: 'endpoint-form',
@@ -230,8 +287,12 @@ export function endpointForm(options: EndpointFormOptions): EndpointForm {
       h('span', { class: 'hint kbd-hint' }, h('kbd', null, 'Ctrl'), '+', h('kbd', null, 'Enter'), ' saves'),
     ),
   );
+}
 
-  // --- checks as the user types ---
+/** The checks of each field as the user types, showing their problems; the JSON last read. */
+function fieldChecks(parts: FormParts, editing: boolean) {
+  const { nameInput, urlPreview, dataInput, jsonStatus, statusInput, delayInput, fields } = parts;
+  const { name, data, status, delay } = fields;
   const checkNameField = (required: boolean) => {
     const problem = editing ? undefined : checkName(nameInput.value, required);
     name.show(problem);
@@ -259,7 +320,22 @@ export function endpointForm(options: EndpointFormOptions): EndpointForm {
     delay.show(problem);
     return problem;
   };
+  return {
+    checkNameField,
+    checkDataField,
+    checkStatusField,
+    checkDelayField,
+    /** The data field's JSON as last checked. */
+    json: () => lastJson,
+  };
+}
 
+type FieldChecks = ReturnType<typeof fieldChecks>;
+
+/** Checks fields on input, formats on demand, saves on Ctrl+Enter and cancels on Escape. */
+function listen(form: HTMLFormElement, parts: FormParts, checks: FieldChecks, options: EndpointFormOptions): void {
+  const { nameInput, dataInput, statusInput, delayInput, formatButton } = parts;
+  const { checkNameField, checkDataField, checkStatusField, checkDelayField } = checks;
   // Checked on input only: a server's answer (e.g. "name taken") stays until the field is edited.
   let jsonTimer: ReturnType<typeof setTimeout> | undefined;
   const flushJson = () => {
@@ -292,77 +368,75 @@ export function endpointForm(options: EndpointFormOptions): EndpointForm {
       options.onCancel();
     }
   });
-  checkNameField(false);
-  checkDataField();
+}
 
-  const controls = [nameInput, dataInput, statusInput, delayInput];
-  const startValues = controls.map((c) => c.value);
+/** What a submit needs besides the parts and checks. */
+interface SubmitContext {
+  options: EndpointFormOptions;
+  editing: boolean;
+  prefix: string;
+  controls: (HTMLInputElement | HTMLTextAreaElement)[];
+  startValues: string[];
+}
 
-  let busy = false;
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    if (busy) return;
-    formError.replaceChildren();
-    const problems: [FieldKey, Problem][] = [
-      ['name', checkNameField(true)],
-      ['data', checkDataField()],
-      ['status', checkStatusField(true)],
-      ['delay', checkDelayField(true)],
-    ];
-    const first = problems.find(([, problem]) => problem);
-    if (first || !lastJson.ok) {
-      fields[first?.[0] ?? 'data'].control.focus();
-      return;
-    }
-    // The editor's text goes as it is (whitespace outside strings aside): numbers, escapes and key order as typed.
-    const record: ExactRecord = {
-      name: nameInput.value,
-      data: JsonText.parse(dataInput.value),
-      statusCode: Number(statusInput.value.trim()),
-      delay: Number(delayInput.value.trim()),
-    };
-    busy = true;
-    submit.disabled = true;
-    const label = submit.textContent;
-    submit.textContent = editing ? 'Saving…' : 'Creating…';
-    try {
-      const { name: n, ...definition } = record;
-      // The server's answer parses data into JavaScript values; what was saved is the text sent.
-      const answer = editing ? await api.put(n, definition) : await api.add(record);
-      const saved: ExactRecord = { ...record, statusCode: answer.statusCode, delay: answer.delay };
-      // What is saved is no longer an unsaved change.
-      controls.forEach((c, i) => {
-        startValues[i] = c.value;
-      });
-      options.onSaved(saved, !editing);
-    } catch (error) {
-      if (!isApiFailure(error)) {
-        report(error);
-        formError.textContent = `Something went wrong: ${(error as Error).message}`;
-      } else if (error.code === 'UNAUTHORIZED') {
-        formError.replaceChildren(tokenField({ id: `${prefix}-token`, onUse: () => form.requestSubmit() }));
-      } else if (error.code === 'CONNECTION_FAILED') {
-        formError.textContent = 'Cannot reach the mockpoint server. Is it running?';
-      } else {
-        const key = FIELD_OF_CODE[error.code];
-        if (key === undefined) {
-          formError.textContent = error.message;
-        } else {
-          fields[key].show(messageFor(error, record.name));
-          fields[key].control.focus();
-        }
-      }
-    } finally {
-      busy = false;
-      submit.disabled = false;
-      submit.textContent = label;
-    }
-  });
-  return {
-    el: form,
-    isDirty: () => controls.some((c, i) => c.value !== startValues[i]),
-    focus: () => (editing || nameInput.value !== '' ? dataInput : nameInput).focus(),
+/** Checks every field, then saves the record and shows the server's error where it belongs. */
+async function submitForm(form: HTMLFormElement, parts: FormParts, checks: FieldChecks, context: SubmitContext) {
+  const { nameInput, dataInput, statusInput, delayInput, fields, formError, submit } = parts;
+  const { checkNameField, checkDataField, checkStatusField, checkDelayField } = checks;
+  const { options, editing, prefix, controls, startValues } = context;
+  formError.replaceChildren();
+  const problems: [FieldKey, Problem][] = [
+    ['name', checkNameField(true)],
+    ['data', checkDataField()],
+    ['status', checkStatusField(true)],
+    ['delay', checkDelayField(true)],
+  ];
+  const first = problems.find(([, problem]) => problem);
+  if (first || !checks.json().ok) {
+    fields[first?.[0] ?? 'data'].control.focus();
+    return;
+  }
+  // The editor's text goes as it is (whitespace outside strings aside): numbers, escapes and key order as typed.
+  const record: ExactRecord = {
+    name: nameInput.value,
+    data: JsonText.parse(dataInput.value),
+    statusCode: Number(statusInput.value.trim()),
+    delay: Number(delayInput.value.trim()),
   };
+  submit.disabled = true;
+  const label = submit.textContent;
+  submit.textContent = editing ? 'Saving…' : 'Creating…';
+  try {
+    const { name: n, ...definition } = record;
+    // The server's answer parses data into JavaScript values; what was saved is the text sent.
+    const answer = editing ? await api.put(n, definition) : await api.add(record);
+    const saved: ExactRecord = { ...record, statusCode: answer.statusCode, delay: answer.delay };
+    // What is saved is no longer an unsaved change.
+    controls.forEach((c, i) => {
+      startValues[i] = c.value;
+    });
+    options.onSaved(saved, !editing);
+  } catch (error) {
+    if (!isApiFailure(error)) {
+      report(error);
+      formError.textContent = `Something went wrong: ${(error as Error).message}`;
+    } else if (error.code === 'UNAUTHORIZED') {
+      formError.replaceChildren(tokenField({ id: `${prefix}-token`, onUse: () => form.requestSubmit() }));
+    } else if (error.code === 'CONNECTION_FAILED') {
+      formError.textContent = 'Cannot reach the mockpoint server. Is it running?';
+    } else {
+      const key = FIELD_OF_CODE[error.code];
+      if (key === undefined) {
+        formError.textContent = error.message;
+      } else {
+        fields[key].show(messageFor(error, record.name));
+        fields[key].control.focus();
+      }
+    }
+  } finally {
+    submit.disabled = false;
+    submit.textContent = label;
+  }
 }
 
 function messageFor(error: ApiFailure, name: string): Node | string {

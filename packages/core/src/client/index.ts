@@ -1,8 +1,10 @@
 /**
  * `@mockpoint/core/client`: the typed client, the error model and the input
- * rules, without the server side (no Hono, no zod). For browsers and other
- * places where the bundle size counts; everything here is also exported from
- * the main entry.
+ * rules, without the server side (no Hono, no zod, no GraphQL parser: see
+ * client/browser-bundle.test.ts). For browsers and other places where the
+ * bundle size counts; everything here is also exported from the main entry.
+ * The matchers `matchesRequest` and `firstMismatch` here read a journal entry's
+ * `graphql` mark; the main entry's, of the same names, parse the request.
  *
  * @module
  */

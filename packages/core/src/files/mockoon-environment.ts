@@ -980,51 +980,7 @@ class Converter {
     }
     const answer: RouteAnswer = { statusCode: status };
     const templating = response.disableTemplating !== true;
-    const headers = new HeaderList();
-    const headerTemplates: [string, string][] = [];
-    const setHeader = (key: string, value: string) => {
-      const nameProblem = headerNameProblem(key);
-      if (nameProblem !== undefined) {
-        this.out(`${what} header ${JSON.stringify(key.slice(0, 80))}`, nameProblem);
-        return;
-      }
-      if (FORBIDDEN_HEADERS.has(key.toLowerCase())) {
-        this.out(`${what} header ${key}`, "hop-by-hop and framing headers are the server's");
-        return;
-      }
-      const valueProblem = headerValueProblem(value);
-      if (valueProblem !== undefined) {
-        this.out(`${what} header ${key}`, `its value ${valueProblem}`);
-        return;
-      }
-      if (!value.includes('{{')) {
-        headers.set(key, key.toLowerCase() === 'content-type' ? setContentType(value) : value);
-        return;
-      }
-      const converted = convertTemplate(value);
-      if ('unsupported' in converted) {
-        this.out(
-          `${what} header ${key}`,
-          `its template uses ${converted.unsupported.join(', ')}, which ${converted.unsupported.length === 1 ? 'has' : 'have'} no equivalent here`,
-        );
-        return;
-      }
-      headers.set(key, converted.text);
-      headerTemplates.push([key, converted.text]);
-    };
-    for (const [key, value] of this.envHeaders) setHeader(key, value);
-    const own = new HeaderList();
-    for (const header of response.headers ?? []) {
-      if (
-        typeof header?.key === 'string' &&
-        typeof header.value === 'string' &&
-        header.key !== '' &&
-        header.value !== ''
-      ) {
-        setHeader(header.key, header.value);
-        own.set(header.key, header.value);
-      }
-    }
+    const { headers, headerTemplates, own } = this.answerHeaders(what, response);
     let bodyText: string | undefined;
     let bodyBytes: Uint8Array | undefined;
     let template = false;
@@ -1122,6 +1078,55 @@ class Converter {
       }
     } else headers.set('Content-Type', withCharset(type));
     return this.finish(answer, headers, headerTemplates, template, bodyText, bodyBytes, response, status, method);
+  }
+  /** The headers of one Mockoon response (the environment's first), with those that are templates, and its own. */
+  answerHeaders(what: string, response: MockoonResponse) {
+    const headers = new HeaderList();
+    const headerTemplates: [string, string][] = [];
+    const setHeader = (key: string, value: string) => {
+      const nameProblem = headerNameProblem(key);
+      if (nameProblem !== undefined) {
+        this.out(`${what} header ${JSON.stringify(key.slice(0, 80))}`, nameProblem);
+        return;
+      }
+      if (FORBIDDEN_HEADERS.has(key.toLowerCase())) {
+        this.out(`${what} header ${key}`, "hop-by-hop and framing headers are the server's");
+        return;
+      }
+      const valueProblem = headerValueProblem(value);
+      if (valueProblem !== undefined) {
+        this.out(`${what} header ${key}`, `its value ${valueProblem}`);
+        return;
+      }
+      if (!value.includes('{{')) {
+        headers.set(key, key.toLowerCase() === 'content-type' ? setContentType(value) : value);
+        return;
+      }
+      const converted = convertTemplate(value);
+      if ('unsupported' in converted) {
+        this.out(
+          `${what} header ${key}`,
+          `its template uses ${converted.unsupported.join(', ')}, which ${converted.unsupported.length === 1 ? 'has' : 'have'} no equivalent here`,
+        );
+        return;
+      }
+      headers.set(key, converted.text);
+      headerTemplates.push([key, converted.text]);
+    };
+    for (const [key, value] of this.envHeaders) setHeader(key, value);
+    const own = new HeaderList();
+    for (const header of response.headers ?? []) {
+      if (
+        typeof header?.key === 'string' &&
+        typeof header.value === 'string' &&
+        header.key !== '' &&
+        header.value !== ''
+      ) {
+        setHeader(header.key, header.value);
+        own.set(header.key, header.value);
+      }
+    }
+    return { headers, headerTemplates, own };
   }
 
   finish(

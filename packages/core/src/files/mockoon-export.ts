@@ -219,112 +219,10 @@ export function mockoonEnvironment(
       buckets.set(collection, id);
       data.push({ uuid: uuid(), id, name: collection, documentation: '', value: items.text });
     }
+    const context: RouteContext = { uuid, prefix, label, buckets, files, options, skipped };
     for (const one of endpoint.routes) {
-      const what = label(`route ${one.id}`);
-      const note = (part: string, why: string) => skipped.push({ what: `${what}: ${part}`, why });
-      const out = (why: string) => skipped.push({ what, why });
-      const path = endpointOf(one.match?.path, prefix);
-      if (typeof path !== 'string') {
-        out(path.why);
-        continue;
-      }
-      const method = one.match?.method?.toLowerCase() ?? 'all';
-      if (method !== 'all' && !METHODS.has(method)) {
-        out(`method ${one.match?.method}: Mockoon routes have ${[...METHODS].join(', ')} or all`);
-        continue;
-      }
-      const rules = rulesOf(one.match);
-      if (typeof rules === 'string') {
-        out(rules);
-        continue;
-      }
-      const answer = one.answer;
-      if ((one as { validate?: unknown }).validate !== undefined) {
-        note('validate', 'request validation against schemas is not carried over');
-      }
-      if (answer.setState !== undefined) note('setState', 'Mockoon routes keep no state machine');
-      if (answer.template === true) {
-        note('template', "mockpoint's placeholders are not Mockoon's Handlebars; the body is written as it is");
-      }
-      if (answer.resource !== undefined) {
-        const [collection, idField] =
-          typeof answer.resource === 'string'
-            ? [answer.resource, 'id']
-            : [answer.resource.collection, answer.resource.idField ?? 'id'];
-        const bucket = buckets.get(collection);
-        if (bucket === undefined) {
-          out(`no data bucket for collection ${collection}`);
-          continue;
-        }
-        if (method !== 'all' || rules.length > 0 || path.includes(':')) {
-          out('a resource route with a method, rules or parameters: a Mockoon CRUD route has none');
-          continue;
-        }
-        const headers = headersOf(answer.headers, note);
-        routes.push(
-          route(
-            uuid(),
-            '',
-            path,
-            [response(uuid(), { bodyType: 'DATABUCKET', databucketID: bucket, crudKey: idField, headers })],
-            { type: 'crud' },
-          ),
-        );
-        continue;
-      }
-      const kind = (['proxy', 'websocket', 'stream', 'llm', 'mcp', 'fault'] as const).find(
-        (key) => (answer as Record<string, unknown>)[key] !== undefined,
-      );
-      if (kind !== undefined) {
-        out(`a ${kind} answer has no Mockoon form`);
-        continue;
-      }
-      if (answer.bodyBase64 !== undefined && options.filesDir === undefined) {
-        out('a binary body (bodyBase64): Mockoon serves bytes from a file only; export with --out to write it beside');
-        continue;
-      }
-      const headers = headersOf(answer.headers, note);
-      if (answer.bodyBase64 !== undefined && options.filesDir !== undefined) {
-        // Served from a file by Mockoon, as the bytes are; its Content-Type the answer's, or mockpoint's default.
-        const file = `${options.filesDir}/${files.length + 1}-${slugOf(one.id, 'route')}.bin`;
-        files.push({ path: file, bytes: base64Bytes(answer.bodyBase64) });
-        if (!headers.some(({ key }) => key.toLowerCase() === 'content-type')) {
-          headers.push({ key: 'Content-Type', value: 'application/octet-stream' });
-        }
-        const fields: Json = {
-          bodyType: 'FILE',
-          filePath: file,
-          sendFileAsBody: true,
-          statusCode: answer.statusCode ?? 200,
-          headers,
-          latency: answer.delay ?? 0,
-        };
-        if (rules.length > 0) Object.assign(fields, { rules, default: false });
-        routes.push(
-          route(uuid(), method, path, [response(uuid(), fields)], rules.length > 0 ? { responseMode: 'FALLBACK' } : {}),
-        );
-        continue;
-      }
-      const type = defaultType(answer);
-      const typed = headers.some(({ key }) => key.toLowerCase() === 'content-type');
-      if (type !== undefined && !typed) headers.push({ key: 'Content-Type', value: type });
-      const status = answer.statusCode ?? 200;
-      if (type === undefined && !typed && status !== 204 && status !== 304) {
-        note('no Content-Type', 'Mockoon sends text/html; charset=utf-8 with an empty body');
-      }
-      const given = headers.find(({ key }) => key.toLowerCase() === 'content-type');
-      if (given !== undefined && !UTF8_TYPE.test(given.value) && status !== 204 && status !== 304) {
-        // Express writes a text body's Content-Type again, with charset=utf-8.
-        note(`Content-Type ${given.value}`, 'Mockoon sends it as type; charset=utf-8');
-      }
-      let body = '';
-      if (answer.data !== undefined) body = new JsonText(jsonTextOf(answer.data)).text;
-      else if (answer.body !== undefined) body = answer.body;
-      const fields: Json = { body, statusCode: status, headers, latency: answer.delay ?? 0 };
-      if (rules.length > 0) Object.assign(fields, { rules, default: false });
-      routes.push(
-        route(uuid(), method, path, [response(uuid(), fields)], rules.length > 0 ? { responseMode: 'FALLBACK' } : {}),
-      );
+      const exported = exportRoute(one, context);
+      if (exported !== undefined) routes.push(exported);
     }
     if (endpoint.record !== undefined) {
       // The record answers every method at the bare URL, after the routes.
@@ -343,7 +241,132 @@ export function mockoonEnvironment(
       skipped.push({ what: label('graphql schema'), why: 'Mockoon answers no GraphQL from a schema' });
     if (endpoint.hosts !== undefined) skipped.push({ what: label('hosts'), why: 'Mockoon picks no route by Host' });
   }
-  const environment = {
+  const environment = environmentOf(uuid, name, routes, data);
+  return { text: `${stringifyExact(environment, 2)}\n`, routes: routes.length, skipped, files };
+}
+
+/** What exporting one route needs: the ids, the endpoint's prefix and buckets, the files written, what is left out. */
+interface RouteContext {
+  uuid: () => string;
+  prefix: string;
+  label: (what: string) => string;
+  buckets: Map<string, string>;
+  files: MockoonExport['files'];
+  options: MockoonExportOptions;
+  skipped: LeftOut[];
+}
+
+/** The Mockoon route of `one`, or `undefined` when it has none (left out, with why). */
+function exportRoute(one: Route, context: RouteContext): Json | undefined {
+  const { uuid, prefix, label, buckets, files, options, skipped } = context;
+  const what = label(`route ${one.id}`);
+  const note = (part: string, why: string) => skipped.push({ what: `${what}: ${part}`, why });
+  const out = (why: string) => skipped.push({ what, why });
+  const path = endpointOf(one.match?.path, prefix);
+  if (typeof path !== 'string') {
+    out(path.why);
+    return undefined;
+  }
+  const method = one.match?.method?.toLowerCase() ?? 'all';
+  if (method !== 'all' && !METHODS.has(method)) {
+    out(`method ${one.match?.method}: Mockoon routes have ${[...METHODS].join(', ')} or all`);
+    return undefined;
+  }
+  const rules = rulesOf(one.match);
+  if (typeof rules === 'string') {
+    out(rules);
+    return undefined;
+  }
+  const answer = one.answer;
+  if ((one as { validate?: unknown }).validate !== undefined) {
+    note('validate', 'request validation against schemas is not carried over');
+  }
+  if (answer.setState !== undefined) note('setState', 'Mockoon routes keep no state machine');
+  if (answer.template === true) {
+    note('template', "mockpoint's placeholders are not Mockoon's Handlebars; the body is written as it is");
+  }
+  if (answer.resource !== undefined) {
+    const [collection, idField] =
+      typeof answer.resource === 'string'
+        ? [answer.resource, 'id']
+        : [answer.resource.collection, answer.resource.idField ?? 'id'];
+    const bucket = buckets.get(collection);
+    if (bucket === undefined) {
+      out(`no data bucket for collection ${collection}`);
+      return undefined;
+    }
+    if (method !== 'all' || rules.length > 0 || path.includes(':')) {
+      out('a resource route with a method, rules or parameters: a Mockoon CRUD route has none');
+      return undefined;
+    }
+    const headers = headersOf(answer.headers, note);
+    return route(
+      uuid(),
+      '',
+      path,
+      [response(uuid(), { bodyType: 'DATABUCKET', databucketID: bucket, crudKey: idField, headers })],
+      { type: 'crud' },
+    );
+  }
+  const kind = (['proxy', 'websocket', 'stream', 'llm', 'mcp', 'fault'] as const).find(
+    (key) => (answer as Record<string, unknown>)[key] !== undefined,
+  );
+  if (kind !== undefined) {
+    out(`a ${kind} answer has no Mockoon form`);
+    return undefined;
+  }
+  if (answer.bodyBase64 !== undefined && options.filesDir === undefined) {
+    out('a binary body (bodyBase64): Mockoon serves bytes from a file only; export with --out to write it beside');
+    return undefined;
+  }
+  const headers = headersOf(answer.headers, note);
+  if (answer.bodyBase64 !== undefined && options.filesDir !== undefined) {
+    // Served from a file by Mockoon, as the bytes are; its Content-Type the answer's, or mockpoint's default.
+    const file = `${options.filesDir}/${files.length + 1}-${slugOf(one.id, 'route')}.bin`;
+    files.push({ path: file, bytes: base64Bytes(answer.bodyBase64) });
+    if (!headers.some(({ key }) => key.toLowerCase() === 'content-type')) {
+      headers.push({ key: 'Content-Type', value: 'application/octet-stream' });
+    }
+    const fields: Json = {
+      bodyType: 'FILE',
+      filePath: file,
+      sendFileAsBody: true,
+      statusCode: answer.statusCode ?? 200,
+      headers,
+      latency: answer.delay ?? 0,
+    };
+    if (rules.length > 0) Object.assign(fields, { rules, default: false });
+    return route(
+      uuid(),
+      method,
+      path,
+      [response(uuid(), fields)],
+      rules.length > 0 ? { responseMode: 'FALLBACK' } : {},
+    );
+  }
+  const type = defaultType(answer);
+  const typed = headers.some(({ key }) => key.toLowerCase() === 'content-type');
+  if (type !== undefined && !typed) headers.push({ key: 'Content-Type', value: type });
+  const status = answer.statusCode ?? 200;
+  if (type === undefined && !typed && status !== 204 && status !== 304) {
+    note('no Content-Type', 'Mockoon sends text/html; charset=utf-8 with an empty body');
+  }
+  const given = headers.find(({ key }) => key.toLowerCase() === 'content-type');
+  if (given !== undefined && !UTF8_TYPE.test(given.value) && status !== 204 && status !== 304) {
+    // Express writes a text body's Content-Type again, with charset=utf-8.
+    note(`Content-Type ${given.value}`, 'Mockoon sends it as type; charset=utf-8');
+  }
+  let body = '';
+  if (answer.data !== undefined) body = new JsonText(jsonTextOf(answer.data)).text;
+  else if (answer.body !== undefined) body = answer.body;
+  const fields: Json = { body, statusCode: status, headers, latency: answer.delay ?? 0 };
+  if (rules.length > 0) Object.assign(fields, { rules, default: false });
+  return route(uuid(), method, path, [response(uuid(), fields)], rules.length > 0 ? { responseMode: 'FALLBACK' } : {});
+}
+
+/** The environment around `routes` and `data`. */
+function environmentOf(uuid: () => string, name: string, routes: Json[], data: Json[]): Json {
+  return {
     uuid: uuid(),
     lastMigration: LAST_MIGRATION,
     name,
@@ -373,5 +396,4 @@ export function mockoonEnvironment(
     data,
     callbacks: [],
   };
-  return { text: `${stringifyExact(environment, 2)}\n`, routes: routes.length, skipped, files };
 }

@@ -197,6 +197,53 @@ function fileReference(node: Node | null): { value: Node | null } | undefined {
  */
 export function parseMockFile(text: string, options: ParseMockFileOptions = {}): MockFile {
   const file = options.file ?? 'mockpoint.yaml';
+  const { doc, counter, source } = parseSource(text, file, options);
+  const at = (path: readonly PropertyKey[]): Where => ({
+    file,
+    ...positionOf(doc, counter, path),
+    path: formatPath(path as Path),
+  });
+  const value = documentValue({ doc, counter, source, file, options, at });
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw fileError(
+      'MOCK_FILE_INVALID',
+      at([]),
+      'a mock file is an object: { version: 1, endpoints: [ … ] }',
+      'INVALID_BODY',
+    );
+  }
+  if (!Object.hasOwn(value, 'version')) {
+    throw fileError('MOCK_FILE_INVALID', at([]), 'version is required (version: 1)', 'INVALID_VERSION');
+  }
+  const result = createMockFileSchema().safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const path = (issue?.path ?? []) as PropertyKey[];
+    if (issue?.code === 'unrecognized_keys') {
+      throw fileError('MOCK_FILE_INVALID', at(path), `unknown field(s): ${issue.keys.join(', ')}`, 'UNKNOWN_FIELD');
+    }
+    const field = [...path].reverse().find((key) => typeof key === 'string' && key in FIELD_REASONS);
+    const reason = field === undefined ? 'INVALID_BODY' : FIELD_REASONS[field as string];
+    throw fileError('MOCK_FILE_INVALID', at(path), issue?.message ?? 'is invalid', reason);
+  }
+
+  const schemas = createSchemas();
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxRoutes = options.maxRoutes ?? DEFAULT_MAX_ROUTES;
+  const names = new Map<string, number>();
+  const hostsSeen = new Map<string, number>();
+  const input = (value as { endpoints: Record<string, unknown>[] }).endpoints;
+  const context: EndpointContext = { at, schemas, maxBodyBytes, maxRoutes, names, hostsSeen };
+  const endpoints = input.map((entry, i) => fileEndpoint(entry, i, context));
+  return { version: 1, endpoints };
+}
+
+/** The text as a YAML document (a JSON file checked as JSON first); `MOCK_FILE_SYNTAX` where it is neither. */
+function parseSource(
+  text: string,
+  file: string,
+  options: ParseMockFileOptions,
+): { doc: Document.Parsed; counter: LineCounter; source: string } {
   const json = (options.format ?? (/\.json$/i.test(file) ? 'json' : 'yaml')) === 'json';
   const counter = new LineCounter();
   const source = text.replace(/^\uFEFF/, '');
@@ -216,15 +263,28 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
     const first = problem.message.split('\n')[0] ?? problem.message;
     throw fileError('MOCK_FILE_SYNTAX', { file, ...positionAt(counter, problem.pos[0]) }, first, problem.code);
   }
-  const at = (path: readonly PropertyKey[]): Where => ({
-    file,
-    ...positionOf(doc, counter, path),
-    path: formatPath(path as Path),
-  });
+  return { doc, counter, source };
+}
 
+/** What {@link documentValue} reads from. */
+interface DocumentContext {
+  doc: Document.Parsed;
+  counter: LineCounter;
+  source: string;
+  file: string;
+  options: ParseMockFileOptions;
+  at: (path: readonly PropertyKey[]) => Where;
+}
+
+/**
+ * The document as a plain value: each answer's `data` as its exact {@link JsonText},
+ * `$file` references read, aliases expanded within their budget (`MOCK_FILE_ALIAS_LIMIT` past it).
+ */
+function documentValue({ doc, counter, source, file, options, at }: DocumentContext): unknown {
   const aliases = new AliasBudget(doc);
   // Where the outermost alias being expanded is used: an AliasLimitError is reported there.
   let aliasPath: Path = [];
+  const { readReferenced, fixtureText } = fileReader(options, at);
 
   const readData = (node: Node | null, path: Path, via: Alias | undefined): JsonText => {
     const reference = fileReference(node);
@@ -259,50 +319,6 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
       if (error instanceof JsonSyntaxError)
         throw fileError('MOCK_FILE_INVALID', at(path), error.message, 'INVALID_DATA');
       throw error;
-    }
-  };
-
-  /** The content of a `$file` reference at `path`, with the reference as written. */
-  const readReferenced = (node: Node | null, path: Path): { ref: string; content: Uint8Array | string } => {
-    const ref = node !== null && isScalar(node) ? node.value : undefined;
-    if (typeof ref !== 'string' || ref === '') {
-      throw fileError(
-        'MOCK_FILE_INVALID',
-        at(path),
-        '$file must be a path relative to this file',
-        'INVALID_FILE_REFERENCE',
-      );
-    }
-    if (!options.readFile) {
-      throw fileError(
-        'MOCK_FILE_INVALID',
-        at(path),
-        '$file references are read only from a file on disk',
-        'INVALID_FILE_REFERENCE',
-      );
-    }
-    try {
-      return { ref, content: options.readFile(ref) };
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      const reason = code === 'FILE_OUTSIDE' || code === 'BODY_TOO_LARGE' ? code : 'FILE_UNREADABLE';
-      throw fileError('MOCK_FILE_INVALID', at(path), (error as Error).message, reason);
-    }
-  };
-
-  /** A fixture's text: its bytes as strict UTF-8 (`INVALID_UTF8` with the offset otherwise). */
-  const fixtureText = ({ ref, content }: { ref: string; content: Uint8Array | string }, path: Path): string => {
-    if (typeof content === 'string') return content;
-    try {
-      return decodeStrictUtf8(content);
-    } catch (error) {
-      if (!(error instanceof InvalidUtf8Error)) throw error;
-      throw fileError(
-        'MOCK_FILE_INVALID',
-        at(path),
-        `${ref}: byte ${error.offset} is not valid UTF-8 (a body is text; read bytes with bodyBase64: { $file: ${ref} })`,
-        { reason: 'INVALID_UTF8', offset: error.offset },
-      );
     }
   };
 
@@ -371,135 +387,178 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
       alias: error.node.source,
     });
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw fileError(
-      'MOCK_FILE_INVALID',
-      at([]),
-      'a mock file is an object: { version: 1, endpoints: [ … ] }',
-      'INVALID_BODY',
-    );
-  }
-  if (!Object.hasOwn(value, 'version')) {
-    throw fileError('MOCK_FILE_INVALID', at([]), 'version is required (version: 1)', 'INVALID_VERSION');
-  }
-  const result = createMockFileSchema().safeParse(value);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const path = (issue?.path ?? []) as PropertyKey[];
-    if (issue?.code === 'unrecognized_keys') {
-      throw fileError('MOCK_FILE_INVALID', at(path), `unknown field(s): ${issue.keys.join(', ')}`, 'UNKNOWN_FIELD');
-    }
-    const field = [...path].reverse().find((key) => typeof key === 'string' && key in FIELD_REASONS);
-    const reason = field === undefined ? 'INVALID_BODY' : FIELD_REASONS[field as string];
-    throw fileError('MOCK_FILE_INVALID', at(path), issue?.message ?? 'is invalid', reason);
-  }
+  return value;
+}
 
-  const schemas = createSchemas();
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const maxRoutes = options.maxRoutes ?? DEFAULT_MAX_ROUTES;
-  const names = new Map<string, number>();
-  const hostsSeen = new Map<string, number>();
-  const input = (value as { endpoints: Record<string, unknown>[] }).endpoints;
-  const endpoints = input.map((entry, i): MockFileEndpoint => {
-    const name = entry.name as string;
-    const seen = names.get(name);
-    if (seen !== undefined) {
+/** How `$file` references are read: their content, and a fixture's text. */
+function fileReader(options: ParseMockFileOptions, at: (path: readonly PropertyKey[]) => Where) {
+  /** The content of a `$file` reference at `path`, with the reference as written. */
+  const readReferenced = (node: Node | null, path: Path): { ref: string; content: Uint8Array | string } => {
+    const ref = node !== null && isScalar(node) ? node.value : undefined;
+    if (typeof ref !== 'string' || ref === '') {
       throw fileError(
         'MOCK_FILE_INVALID',
-        at(['endpoints', i, 'name']),
-        `"${name}" is already defined by endpoints[${seen}]`,
-        'NAME_TAKEN',
+        at(path),
+        '$file must be a path relative to this file',
+        'INVALID_FILE_REFERENCE',
       );
     }
-    names.set(name, i);
-    const out: MockFileEndpoint = { name, routes: [], queue: [] };
-    if (Object.hasOwn(entry, 'data') || entry.statusCode !== undefined || entry.delay !== undefined) {
-      out.record = {
-        data: (entry.data as JsonText | undefined) ?? new JsonText('null'),
-        statusCode: (entry.statusCode as number | undefined) ?? 200,
-        delay: (entry.delay as number | undefined) ?? 0,
-      };
-    }
-    const routes = (entry.routes as RouteInput[] | undefined) ?? [];
-    if (routes.length > maxRoutes) {
+    if (!options.readFile) {
       throw fileError(
         'MOCK_FILE_INVALID',
-        at(['endpoints', i, 'routes']),
-        `${routes.length} routes, more than the limit ${maxRoutes}`,
-        'TOO_MANY_ROUTES',
+        at(path),
+        '$file references are read only from a file on disk',
+        'INVALID_FILE_REFERENCE',
       );
     }
     try {
-      out.routes = checkRoutes(withStableIds(routes), { maxBodyBytes });
+      return { ref, content: options.readFile(ref) };
     } catch (error) {
-      if (!(error instanceof MockpointError)) throw error;
-      const index = Number(error.details?.index ?? 0);
-      const message = error.message.replace(/^routes\[\d+\]:?\s*/, '');
-      throw fileError('MOCK_FILE_INVALID', at(['endpoints', i, 'routes', index]), message, error.code);
+      const code = (error as { code?: unknown }).code;
+      const reason = code === 'FILE_OUTSIDE' || code === 'BODY_TOO_LARGE' ? code : 'FILE_UNREADABLE';
+      throw fileError('MOCK_FILE_INVALID', at(path), (error as Error).message, reason);
     }
-    if (Array.isArray(entry.queue) && entry.queue.length > 0) {
-      try {
-        out.queue = parseQueueBody(schemas, { answers: entry.queue });
-      } catch (error) {
-        if (!(error instanceof MockpointError)) throw error;
-        const index = Number(/^answers\[(\d+)\]/.exec(error.message)?.[1] ?? 0);
-        const message = error.message.replace(/^answers\[\d+\]:?\s*/, '');
-        throw fileError('MOCK_FILE_INVALID', at(['endpoints', i, 'queue', index]), message, error.code);
-      }
-    }
-    if (entry.collections !== undefined) {
-      out.collections = new Map();
-      for (const [collection, items] of Object.entries(entry.collections as Record<string, JsonText>)) {
-        try {
-          const parsed = parseCollection(collection, items.text, DEFAULT_COLLECTION_LIMITS);
-          out.collections.set(collection, new JsonText(collectionText(parsed)));
-        } catch (error) {
-          if (!(error instanceof MockpointError)) throw error;
-          const where = at(['endpoints', i, 'collections', collection]);
-          throw fileError('MOCK_FILE_INVALID', where, error.message, error.code);
-        }
-      }
-    }
-    if (Array.isArray(entry.hosts) && entry.hosts.length > 0) out.hosts = fileHosts(entry.hosts, i, hostsSeen, at);
-    if (entry.graphql !== undefined) {
-      const where = at(['endpoints', i, 'graphql']);
-      if (typeof entry.graphql !== 'string') {
-        throw fileError('MOCK_FILE_INVALID', where, 'graphql must be SDL text or { $file }', 'INVALID_GRAPHQL_SCHEMA');
-      }
-      try {
-        buildGraphqlSchema(entry.graphql, DEFAULT_LIMITS.maxGraphqlSchemaBytes);
-      } catch (error) {
-        if (!(error instanceof MockpointError)) throw error;
-        throw fileError('MOCK_FILE_INVALID', where, error.message, error.code);
-      }
-      out.graphql = entry.graphql;
-    }
-    // The admin writes that apply this endpoint, each within the body limit the daemon holds them to.
-    const bodies = writeBodies(out);
-    const writes = [
-      ['data', 'PUT', '', bodies.record],
-      ['routes', 'PUT', '/routes', bodies.routes],
-      ['queue', 'POST', '/queue', bodies.queue],
-      ['collections', 'PUT', '/collections', bodies.collections],
-      ['hosts', 'PUT', '/hosts', bodies.hosts],
-      ['graphql', 'PUT', '/graphql', bodies.graphql],
-    ] as const;
-    for (const [field, method, suffix, body] of writes) {
-      const size = body === undefined ? 0 : utf8Length(body);
-      // A routes list may take ROUTES_BODY_FACTOR times the body limit (the daemon takes that much there).
-      const limit = field === 'routes' ? routesBodyBytes(maxBodyBytes) : maxBodyBytes;
-      if (size <= limit) continue;
-      const times = field === 'routes' ? `${ROUTES_BODY_FACTOR} x ` : '';
+  };
+
+  /** A fixture's text: its bytes as strict UTF-8 (`INVALID_UTF8` with the offset otherwise). */
+  const fixtureText = ({ ref, content }: { ref: string; content: Uint8Array | string }, path: Path): string => {
+    if (typeof content === 'string') return content;
+    try {
+      return decodeStrictUtf8(content);
+    } catch (error) {
+      if (!(error instanceof InvalidUtf8Error)) throw error;
       throw fileError(
         'MOCK_FILE_INVALID',
-        at(['endpoints', i, field]),
-        `${method} /api/endpoints/${name}${suffix} would send ${size} bytes, more than the body limit ${limit} (${times}MOCKPOINT_MAX_BODY_BYTES)`,
-        'BODY_TOO_LARGE',
+        at(path),
+        `${ref}: byte ${error.offset} is not valid UTF-8 (a body is text; read bytes with bodyBase64: { $file: ${ref} })`,
+        { reason: 'INVALID_UTF8', offset: error.offset },
       );
     }
-    return out;
-  });
-  return { version: 1, endpoints };
+  };
+
+  return { readReferenced, fixtureText };
+}
+
+/** What checking one endpoint of the file needs: the names and hosts seen so far and the limits. */
+interface EndpointContext {
+  at: (path: readonly PropertyKey[]) => Where;
+  schemas: ReturnType<typeof createSchemas>;
+  maxBodyBytes: number;
+  maxRoutes: number;
+  names: Map<string, number>;
+  hostsSeen: Map<string, number>;
+}
+
+/** The endpoint `entry` (the file's `endpoints[i]`), checked as the API would check its writes. */
+function fileEndpoint(entry: Record<string, unknown>, i: number, context: EndpointContext): MockFileEndpoint {
+  const { at, schemas, maxBodyBytes, maxRoutes, names, hostsSeen } = context;
+  const name = entry.name as string;
+  const seen = names.get(name);
+  if (seen !== undefined) {
+    throw fileError(
+      'MOCK_FILE_INVALID',
+      at(['endpoints', i, 'name']),
+      `"${name}" is already defined by endpoints[${seen}]`,
+      'NAME_TAKEN',
+    );
+  }
+  names.set(name, i);
+  const out: MockFileEndpoint = { name, routes: [], queue: [] };
+  if (Object.hasOwn(entry, 'data') || entry.statusCode !== undefined || entry.delay !== undefined) {
+    out.record = {
+      data: (entry.data as JsonText | undefined) ?? new JsonText('null'),
+      statusCode: (entry.statusCode as number | undefined) ?? 200,
+      delay: (entry.delay as number | undefined) ?? 0,
+    };
+  }
+  const routes = (entry.routes as RouteInput[] | undefined) ?? [];
+  if (routes.length > maxRoutes) {
+    throw fileError(
+      'MOCK_FILE_INVALID',
+      at(['endpoints', i, 'routes']),
+      `${routes.length} routes, more than the limit ${maxRoutes}`,
+      'TOO_MANY_ROUTES',
+    );
+  }
+  try {
+    out.routes = checkRoutes(withStableIds(routes), { maxBodyBytes });
+  } catch (error) {
+    if (!(error instanceof MockpointError)) throw error;
+    const index = Number(error.details?.index ?? 0);
+    const message = error.message.replace(/^routes\[\d+\]:?\s*/, '');
+    throw fileError('MOCK_FILE_INVALID', at(['endpoints', i, 'routes', index]), message, error.code);
+  }
+  if (Array.isArray(entry.queue) && entry.queue.length > 0) {
+    try {
+      out.queue = parseQueueBody(schemas, { answers: entry.queue });
+    } catch (error) {
+      if (!(error instanceof MockpointError)) throw error;
+      const index = Number(/^answers\[(\d+)\]/.exec(error.message)?.[1] ?? 0);
+      const message = error.message.replace(/^answers\[\d+\]:?\s*/, '');
+      throw fileError('MOCK_FILE_INVALID', at(['endpoints', i, 'queue', index]), message, error.code);
+    }
+  }
+  if (entry.collections !== undefined) {
+    out.collections = new Map();
+    for (const [collection, items] of Object.entries(entry.collections as Record<string, JsonText>)) {
+      try {
+        const parsed = parseCollection(collection, items.text, DEFAULT_COLLECTION_LIMITS);
+        out.collections.set(collection, new JsonText(collectionText(parsed)));
+      } catch (error) {
+        if (!(error instanceof MockpointError)) throw error;
+        const where = at(['endpoints', i, 'collections', collection]);
+        throw fileError('MOCK_FILE_INVALID', where, error.message, error.code);
+      }
+    }
+  }
+  if (Array.isArray(entry.hosts) && entry.hosts.length > 0) out.hosts = fileHosts(entry.hosts, i, hostsSeen, at);
+  if (entry.graphql !== undefined) {
+    const where = at(['endpoints', i, 'graphql']);
+    if (typeof entry.graphql !== 'string') {
+      throw fileError('MOCK_FILE_INVALID', where, 'graphql must be SDL text or { $file }', 'INVALID_GRAPHQL_SCHEMA');
+    }
+    try {
+      buildGraphqlSchema(entry.graphql, DEFAULT_LIMITS.maxGraphqlSchemaBytes);
+    } catch (error) {
+      if (!(error instanceof MockpointError)) throw error;
+      throw fileError('MOCK_FILE_INVALID', where, error.message, error.code);
+    }
+    out.graphql = entry.graphql;
+  }
+  checkWriteSizes(out, i, maxBodyBytes, at);
+  return out;
+}
+
+/** Each admin write that applies `out` must be within the body limit the daemon holds it to. */
+function checkWriteSizes(
+  out: MockFileEndpoint,
+  i: number,
+  maxBodyBytes: number,
+  at: (path: readonly PropertyKey[]) => Where,
+): void {
+  const { name } = out;
+  const bodies = writeBodies(out);
+  const writes = [
+    ['data', 'PUT', '', bodies.record],
+    ['routes', 'PUT', '/routes', bodies.routes],
+    ['queue', 'POST', '/queue', bodies.queue],
+    ['collections', 'PUT', '/collections', bodies.collections],
+    ['hosts', 'PUT', '/hosts', bodies.hosts],
+    ['graphql', 'PUT', '/graphql', bodies.graphql],
+  ] as const;
+  for (const [field, method, suffix, body] of writes) {
+    const size = body === undefined ? 0 : utf8Length(body);
+    // A routes list may take ROUTES_BODY_FACTOR times the body limit (the daemon takes that much there).
+    const limit = field === 'routes' ? routesBodyBytes(maxBodyBytes) : maxBodyBytes;
+    if (size <= limit) continue;
+    const times = field === 'routes' ? `${ROUTES_BODY_FACTOR} x ` : '';
+    throw fileError(
+      'MOCK_FILE_INVALID',
+      at(['endpoints', i, field]),
+      `${method} /api/endpoints/${name}${suffix} would send ${size} bytes, more than the body limit ${limit} (${times}MOCKPOINT_MAX_BODY_BYTES)`,
+      'BODY_TOO_LARGE',
+    );
+  }
 }
 
 /** An endpoint's `hosts:` as patterns; a bad one, or one another endpoint of the file has, is refused at its path. */

@@ -332,6 +332,34 @@ function routeOf(
   if (typeof response.proxyBaseUrl === 'string') {
     return `a proxy answer (proxyBaseUrl ${response.proxyBaseUrl.slice(0, 200)}): write a proxy route by hand, proxying is off unless the host is allowed (docs/files.md)`;
   }
+  const match = requestMatch(request, note);
+  if (typeof match === 'string') return match;
+  const answer = responseAnswer(mapping, response, options, note);
+  if (typeof answer === 'string') return answer;
+  // Scenarios: WireMock's "Started" is mockpoint's `started`.
+  const { scenarioName, requiredScenarioState, newScenarioState } = mapping.value;
+  if (typeof scenarioName === 'string') {
+    const scenario = scenarios.of(scenarioName);
+    const state = (value: string) => (value === 'Started' ? 'started' : values.of(value));
+    if (typeof requiredScenarioState === 'string') match.state = { [scenario]: state(requiredScenarioState) };
+    if (typeof newScenarioState === 'string') answer.setState = { [scenario]: state(newScenarioState) };
+  }
+  const given = [mapping.value.id, mapping.value.uuid].find(
+    (id): id is string => typeof id === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(id),
+  );
+  let id = given ?? `wiremock-${mapping.order + 1}`;
+  while (ids.has(id)) id = `wiremock-${mapping.order + 1}-${ids.size}`;
+  ids.add(id);
+  const priority = typeof mapping.value.priority === 'number' ? mapping.value.priority : DEFAULT_PRIORITY;
+  const route: Route = Object.keys(match).length > 0 ? { id, match, answer } : { id, answer };
+  return { label, route, priority, order: mapping.order };
+}
+
+/** Notes a condition or field that is not carried over, and why. */
+type Note = (what: string, why: string) => void;
+
+/** The filter of a mapping's `request`, or why the mapping is left out whole. */
+function requestMatch(request: Json, note: Note): RequestFilter | string {
   const match: RequestFilter = {};
   if (typeof request.method === 'string' && request.method.toUpperCase() !== 'ANY') {
     match.method = request.method.toUpperCase();
@@ -397,68 +425,84 @@ function routeOf(
     }
   }
   if (Array.isArray(request.bodyPatterns)) {
-    let body: unknown;
-    const regexes: ValueMatcher[] = [];
-    for (const pattern of request.bodyPatterns) {
-      const add = (value: unknown, what: string) => {
-        const merged = mergeSubsets(body, value);
-        if (merged === undefined || (typeof body === 'string' && body !== value)) {
-          note(what, 'it and another body pattern cannot be one JSON subset; the route checks the first');
-        } else body = merged;
-      };
-      if (!isObject(pattern)) continue;
-      const kind = Object.keys(pattern)[0] ?? '';
-      const regex = regexValue(pattern);
-      if (regex !== undefined && 'refused' in regex) return `bodyPatterns: ${regex.refused}`;
-      if (regex !== undefined) {
-        regexes.push(regex);
-        continue;
-      }
-      const plain = Object.keys(pattern).filter((key) => key !== 'caseInsensitive' || pattern[key] !== false);
-      if (typeof pattern.equalTo === 'string' && plain.length === 1) {
-        if (body === undefined) body = pattern.equalTo;
-        else note('bodyPatterns equalTo', 'a second exact body cannot be checked too');
-      } else if (Object.hasOwn(pattern, 'equalToJson')) {
-        let value: unknown = pattern.equalToJson;
-        if (typeof value === 'string') {
-          try {
-            value = JSON.parse(value);
-          } catch {
-            note('bodyPatterns equalToJson', 'its JSON does not parse');
-            continue;
-          }
-        }
-        if (pattern.ignoreArrayOrder === true) {
-          note(
-            'bodyPatterns equalToJson',
-            'ignoreArrayOrder: mockpoint compares arrays in order; the route matches without this condition',
-          );
+    const refused = addBodyPatterns(match, request.bodyPatterns, note);
+    if (refused !== undefined) return refused;
+  }
+  return match;
+}
+
+/** The `bodyPatterns` as the filter's body (one JSON subset or exact text) and regular expressions; why refused, if so. */
+function addBodyPatterns(match: RequestFilter, patterns: unknown[], note: Note): string | undefined {
+  let body: unknown;
+  const regexes: ValueMatcher[] = [];
+  for (const pattern of patterns) {
+    const add = (value: unknown, what: string) => {
+      const merged = mergeSubsets(body, value);
+      if (merged === undefined || (typeof body === 'string' && body !== value)) {
+        note(what, 'it and another body pattern cannot be one JSON subset; the route checks the first');
+      } else body = merged;
+    };
+    if (!isObject(pattern)) continue;
+    const kind = Object.keys(pattern)[0] ?? '';
+    const regex = regexValue(pattern);
+    if (regex !== undefined && 'refused' in regex) return `bodyPatterns: ${regex.refused}`;
+    if (regex !== undefined) {
+      regexes.push(regex);
+      continue;
+    }
+    const plain = Object.keys(pattern).filter((key) => key !== 'caseInsensitive' || pattern[key] !== false);
+    if (typeof pattern.equalTo === 'string' && plain.length === 1) {
+      if (body === undefined) body = pattern.equalTo;
+      else note('bodyPatterns equalTo', 'a second exact body cannot be checked too');
+    } else if (Object.hasOwn(pattern, 'equalToJson')) {
+      let value: unknown = pattern.equalToJson;
+      if (typeof value === 'string') {
+        try {
+          value = JSON.parse(value);
+        } catch {
+          note('bodyPatterns equalToJson', 'its JSON does not parse');
           continue;
         }
-        if (pattern.ignoreExtraElements !== true) {
-          note('bodyPatterns equalToJson', 'matched as a JSON subset: a body with more fields also matches');
-        }
-        add(value, 'bodyPatterns equalToJson');
-      } else if (Object.hasOwn(pattern, 'matchesJsonPath')) {
-        const subset = jsonPathSubset(pattern.matchesJsonPath);
-        if (subset === undefined) {
-          note(
-            `bodyPatterns matchesJsonPath ${JSON.stringify(pattern.matchesJsonPath).slice(0, 120)}`,
-            'only $.a.b with equalTo, or $[?(@.a == value)], is a JSON subset; the route matches without this condition',
-          );
-        } else add(subset, 'bodyPatterns matchesJsonPath');
-      } else {
-        note(
-          `bodyPatterns ${kind}`,
-          'not a body condition mockpoint checks (exact text, a JSON subset, a regular expression); the route matches without it',
-        );
       }
+      if (pattern.ignoreArrayOrder === true) {
+        note(
+          'bodyPatterns equalToJson',
+          'ignoreArrayOrder: mockpoint compares arrays in order; the route matches without this condition',
+        );
+        continue;
+      }
+      if (pattern.ignoreExtraElements !== true) {
+        note('bodyPatterns equalToJson', 'matched as a JSON subset: a body with more fields also matches');
+      }
+      add(value, 'bodyPatterns equalToJson');
+    } else if (Object.hasOwn(pattern, 'matchesJsonPath')) {
+      const subset = jsonPathSubset(pattern.matchesJsonPath);
+      if (subset === undefined) {
+        note(
+          `bodyPatterns matchesJsonPath ${JSON.stringify(pattern.matchesJsonPath).slice(0, 120)}`,
+          'only $.a.b with equalTo, or $[?(@.a == value)], is a JSON subset; the route matches without this condition',
+        );
+      } else add(subset, 'bodyPatterns matchesJsonPath');
+    } else {
+      note(
+        `bodyPatterns ${kind}`,
+        'not a body condition mockpoint checks (exact text, a JSON subset, a regular expression); the route matches without it',
+      );
     }
-    if (body !== undefined) match.body = body;
-    if (regexes.length > 0) match.bodyPatterns = regexes.slice(0, 16);
-    if (regexes.length > 16) note('bodyPatterns', 'only the first 16 regular expressions are checked');
   }
-  // The answer.
+  if (body !== undefined) match.body = body;
+  if (regexes.length > 0) match.bodyPatterns = regexes.slice(0, 16);
+  if (regexes.length > 16) note('bodyPatterns', 'only the first 16 regular expressions are checked');
+  return undefined;
+}
+
+/** The answer of a mapping's `response`, or why the mapping is left out whole. */
+function responseAnswer(
+  mapping: Mapping,
+  response: Json,
+  options: WireMockImportOptions,
+  note: Note,
+): RouteAnswer | string {
   const answer: RouteAnswer = {};
   for (const key of Object.keys(response)) {
     if (RESPONSE_FIELDS.has(key)) continue;
@@ -529,23 +573,7 @@ function routeOf(
     }
     answer.delay = Math.min(delay, DEFAULT_MAX_DELAY_MS);
   }
-  // Scenarios: WireMock's "Started" is mockpoint's `started`.
-  const { scenarioName, requiredScenarioState, newScenarioState } = mapping.value;
-  if (typeof scenarioName === 'string') {
-    const scenario = scenarios.of(scenarioName);
-    const state = (value: string) => (value === 'Started' ? 'started' : values.of(value));
-    if (typeof requiredScenarioState === 'string') match.state = { [scenario]: state(requiredScenarioState) };
-    if (typeof newScenarioState === 'string') answer.setState = { [scenario]: state(newScenarioState) };
-  }
-  const given = [mapping.value.id, mapping.value.uuid].find(
-    (id): id is string => typeof id === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(id),
-  );
-  let id = given ?? `wiremock-${mapping.order + 1}`;
-  while (ids.has(id)) id = `wiremock-${mapping.order + 1}-${ids.size}`;
-  ids.add(id);
-  const priority = typeof mapping.value.priority === 'number' ? mapping.value.priority : DEFAULT_PRIORITY;
-  const route: Route = Object.keys(match).length > 0 ? { id, match, answer } : { id, answer };
-  return { label, route, priority, order: mapping.order };
+  return answer;
 }
 
 /** Checks against the mock file's rules at most this many times, one refused route out each time. */

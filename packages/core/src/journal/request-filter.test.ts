@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../wire/journal-json.js';
-import { isJsonSubset, matchesRequest } from './request-filter.js';
+import { firstMismatch, isJsonSubset, matchesRequest } from './request-filter.js';
 
 function entry(parts: Partial<JournalEntry> = {}): JournalEntry {
   return {
@@ -106,5 +106,38 @@ describe('matchesRequest', () => {
     expect(matchesRequest(entry({ body: 'null', json: null }), { body: null })).toBe(true);
     expect(matchesRequest(entry({ body: '' }), { body: null })).toBe(false);
     expect(matchesRequest(entry({ body: '' }), {})).toBe(true);
+  });
+});
+
+describe('the graphql field without a parser (the browser client)', () => {
+  const query = 'query GetUser($id: ID!) { user(id: $id) { name } }';
+  const body = JSON.stringify({ query, variables: { id: '7' } });
+
+  it("reads a journal entry's graphql mark, its batch too", () => {
+    const marked = entry({
+      body,
+      json: JSON.parse(body),
+      graphql: { operationName: 'GetUser', operationType: 'query', variables: { id: '7' } },
+    });
+    expect(matchesRequest(marked, { graphql: { operationName: 'GetUser', variables: { id: '7' } } })).toBe(true);
+    expect(firstMismatch(marked, { graphql: { operationType: 'mutation' } }, { explain: true })).toBe(
+      'graphql operationType is query, route wants mutation',
+    );
+    const batch = entry({
+      graphql: {
+        operationName: 'A',
+        operationType: 'query',
+        batch: [
+          { operationName: 'A', operationType: 'query' },
+          { operationName: 'Save', operationType: 'mutation' },
+        ],
+      },
+    });
+    expect(matchesRequest(batch, { graphql: { operationName: 'Save', operationType: 'mutation' } })).toBe(true);
+  });
+
+  it('finds no GraphQL request in an entry without a mark: the body is not parsed', () => {
+    const unmarked = entry({ body, json: JSON.parse(body) });
+    expect(firstMismatch(unmarked, { graphql: {} }, { explain: true })).toBe('not a GraphQL request');
   });
 });

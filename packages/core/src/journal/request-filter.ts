@@ -3,11 +3,13 @@
  * takes, which a journal read or long-poll counts and what the Vitest matchers
  * look for. One type, one matcher ({@link firstMismatch}), pure functions over
  * a {@link FilterSubject} (a journal entry is one; the read path passes a lazy view).
+ * The `graphql` field reads a journal entry's `graphql` mark here, so that the
+ * browser client (`@mockpoint/core/client`) carries no GraphQL parser; the
+ * server's matcher (graphql/graphql-filter.ts) parses the request instead.
  *
  * @module
  */
-import { type GraphqlOperation, graphqlRequestOf } from '../graphql/graphql-request.js';
-import type { GraphqlFilter } from '../wire/graphql-json.js';
+import type { GraphqlFilter, GraphqlMark, GraphqlOperationMark } from '../wire/graphql-json.js';
 import type { JournalEntry, RequestFilter } from '../wire/journal-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
 import type { McpFilter } from '../wire/mcp-json.js';
@@ -47,6 +49,24 @@ export interface FilterSubject {
   readonly state?: { readonly before: States };
   /** A WebSocket message's direction and connection; absent for a request. */
   readonly websocket?: { readonly direction: string; readonly connection: string };
+  /** A journal entry's GraphQL mark: what the `graphql` field reads unless {@link MismatchOptions.graphql} says otherwise. */
+  readonly graphql?: GraphqlMark;
+}
+
+/** What the `graphql` field looks at in one operation: a parsed request's, or a journal entry's mark. */
+export interface GraphqlOperationFields {
+  readonly operationName: string | null;
+  readonly operationType?: GraphqlOperationMark['operationType'] | undefined;
+  readonly variables?: Record<string, unknown> | undefined;
+}
+
+/** The GraphQL operations of a subject; `undefined` when it is no GraphQL request. */
+export type GraphqlReader = (subject: FilterSubject) => readonly GraphqlOperationFields[] | undefined;
+
+/** The operations of a journal entry's `graphql` mark (its batch, or its one operation). */
+export function graphqlOfMark(subject: FilterSubject): readonly GraphqlOperationFields[] | undefined {
+  const mark = subject.graphql;
+  return mark === undefined ? undefined : (mark.batch ?? [mark]);
 }
 
 /** A {@link FilterSubject}'s `json` when its body is not JSON (for subjects that always have the key). */
@@ -183,6 +203,8 @@ export interface MismatchOptions {
   explain?: boolean;
   /** The path was matched already (by a route table): do not look at it again. @default false */
   skipPath?: boolean;
+  /** How the `graphql` field reads the subject. @default {@link graphqlOfMark} (its journal mark) */
+  graphql?: GraphqlReader;
 }
 
 const NO = 'no';
@@ -287,7 +309,7 @@ export function firstMismatch(
     }
   }
   if (filter.graphql !== undefined) {
-    const miss = graphqlMismatch(subject, filter.graphql, explain);
+    const miss = graphqlMismatch(subject, filter.graphql, explain, options.graphql ?? graphqlOfMark);
     if (miss !== undefined) return miss;
   }
   if (filter.mcp !== undefined) {
@@ -324,7 +346,11 @@ export function firstMismatch(
 const NO_VARIABLES: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 /** Whether one operation holds every field of `filter`; the first that does not, in words (or {@link NO}). */
-function operationMismatch(operation: GraphqlOperation, filter: GraphqlFilter, explain: boolean): string | undefined {
+function operationMismatch(
+  operation: GraphqlOperationFields,
+  filter: GraphqlFilter,
+  explain: boolean,
+): string | undefined {
   if (filter.operationName !== undefined && operation.operationName !== filter.operationName) {
     return explain
       ? `graphql operationName is ${shown(operation.operationName)}, route wants ${shown(filter.operationName)}`
@@ -344,15 +370,20 @@ function operationMismatch(operation: GraphqlOperation, filter: GraphqlFilter, e
 }
 
 /**
- * The `graphql` field against the request read as GraphQL (parsed only here,
- * once per subject): not GraphQL never matches; a batch matches when one of its
- * operations does (the message names the first operation's mismatch).
+ * The `graphql` field against the request read as GraphQL by `read`: not
+ * GraphQL never matches; a batch matches when one of its operations does (the
+ * message names the first operation's mismatch).
  */
-function graphqlMismatch(subject: FilterSubject, filter: GraphqlFilter, explain: boolean): string | undefined {
-  const request = graphqlRequestOf(subject);
-  if (request === undefined) return explain ? 'not a GraphQL request' : NO;
+function graphqlMismatch(
+  subject: FilterSubject,
+  filter: GraphqlFilter,
+  explain: boolean,
+  read: GraphqlReader,
+): string | undefined {
+  const operations = read(subject);
+  if (operations === undefined) return explain ? 'not a GraphQL request' : NO;
   let first: string | undefined;
-  for (const operation of request.operations) {
+  for (const operation of operations) {
     const miss = operationMismatch(operation, filter, explain);
     if (miss === undefined) return undefined;
     first ??= miss;

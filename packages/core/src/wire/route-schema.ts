@@ -38,6 +38,83 @@ export interface RouteSchemaParts {
 
 /** Builds the route schemas from the record's parts. */
 export function createRouteSchemas(parts: RouteSchemaParts) {
+  const headers = createHeadersSchema();
+  const stream = createStreamSchema(parts);
+  const { socketFrame, socketClose, websocket } = createWebSocketSchemas(parts);
+  const llm = createLlmSchema(parts);
+  const proxy = createProxySchema();
+  const resource = createResourceSchema();
+  const routeAnswer = z
+    .strictObject({
+      statusCode: parts.statusCode.optional().describe('HTTP status, 200-599; default 200.'),
+      headers: headers.optional(),
+      data: parts.data.optional().describe('A JSON value, sent as the exact text given (application/json).'),
+      body: z.string().optional().describe('Text sent as is (text/plain; charset=utf-8 unless headers say otherwise).'),
+      bodyBase64: z.string().optional().describe('Bytes in base64 (application/octet-stream unless headers say).'),
+      stream: stream.optional(),
+      delay: parts.delay.optional().describe('Milliseconds before answering; default 0.'),
+      fault: parts.fault.optional(),
+      template: z
+        .boolean()
+        .optional()
+        .describe(
+          'Render {{params.x}}, {{query.x}}, {{headers.x}}, {{body.a.b}}, {{uuid}}, {{now}}, {{seq}} in data strings, body and header values.',
+        ),
+      proxy: proxy.optional().describe('Forward to an upstream instead (the whole answer: no other field beside it).'),
+      resource: resource
+        .optional()
+        .describe(
+          'Serve a collection as REST below the route\'s path: "users" or { collection, idField }. Beside it only setState, and headers added to its successful answers (with template: true, rendered with {{item.field}}, the item answered).',
+        ),
+      websocket: websocket
+        .optional()
+        .describe(
+          "Accept a WebSocket upgrade (a GET with Upgrade: websocket) and play a script; beside it only delay (the handshake's), headers (of the 101) and setState. A request without the upgrade gets 426 WEBSOCKET_REQUIRED.",
+        ),
+      llm: llm
+        .optional()
+        .describe(
+          "Answer as OpenAI's or Anthropic's API does (JSON or SSE, tool calls, errors); beside it only delay, headers, template (renders text) and setState.",
+        ),
+      mcp: createMcpSchemas(parts.data)
+        .answer.optional()
+        .describe(
+          'A fake MCP server over Streamable HTTP (POST JSON-RPC): initialize, tools/list and tools/call (results templated over {{arguments.x}}), resources, prompts, ping (routes only; beside it only setState). See docs/mcp.md.',
+        ),
+      setState: createStateSchemas()
+        .input.optional()
+        .describe(
+          'Move the endpoint\'s state when this route answers, in one atomic step with the match: "paid" (the "default" scenario) or { checkout: "paid" }.',
+        ),
+    })
+    .meta({
+      title: 'RouteAnswer',
+      description:
+        'What a route sends; complete on its own (200, no body, no delay). At most one of data, body, bodyBase64, stream.',
+    });
+  const route = z
+    .strictObject({
+      id: parts.name.optional().describe('Unique within the endpoint (same rule as names); generated when absent.'),
+      match: parts.requestFilter.optional().describe('Which requests it answers; absent: every request.'),
+      validate: routeValidationSchemas.validate.optional(),
+      answer: routeAnswer,
+    })
+    .meta({ title: 'Route', description: 'One route: the first in list order whose match holds answers.' });
+  const storedRoute = z
+    .object({
+      id: parts.name,
+      match: parts.requestFilter.optional(),
+      validate: routeValidationSchemas.validate.optional(),
+      answer: routeAnswer,
+    })
+    .meta({ title: 'StoredRoute' });
+  const routesRequest = z.strictObject({ routes: z.array(route) }).meta({ title: 'RoutesRequest' });
+  const routesPage = z.object({ routes: z.array(storedRoute) }).meta({ title: 'Routes' });
+  return { stream, socketFrame, socketClose, websocket, llm, routeAnswer, route, routesRequest, routesPage };
+}
+
+/** Answer headers: the one header rule (http-header.ts). */
+function createHeadersSchema() {
   // The one header rule (http-header.ts), so every answer (route, queue, stream, mock file) refuses alike.
   const headerName = z
     .string()
@@ -48,11 +125,15 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
   const headerValue = z.string().regex(HEADER_VALUE_PATTERN, {
     error: (issue) => headerValueProblem(String(issue.input)) ?? 'is not a valid header value',
   });
-  const headers = z
+  return z
     .record(headerName, z.union([headerValue, z.array(headerValue)]))
     .describe(
       'Response headers; an array sends the header once per value (Set-Cookie). Connection, Content-Length, Keep-Alive, Transfer-Encoding, Upgrade, TE, Trailer and Proxy-Connection are refused. A value holds tab, space and visible ASCII only (percent-encode other text).',
     );
+}
+
+/** A streamed answer and its events. */
+function createStreamSchema(parts: RouteSchemaParts) {
   const streamEvent = z
     .strictObject({
       delay: parts.delay
@@ -76,7 +157,7 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
       title: 'StreamEvent',
       description: 'One event: sse takes data, event, id, retry; ndjson takes data; raw takes body or bodyBase64.',
     });
-  const stream = z
+  return z
     .strictObject({
       format: z
         .enum(STREAM_FORMATS as [string, ...string[]])
@@ -92,6 +173,10 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
         ),
     })
     .meta({ title: 'AnswerStream', description: 'A streamed answer instead of a body (see docs/streams.md).' });
+}
+
+/** A WebSocket answer's script, its frames and its close. */
+function createWebSocketSchemas(parts: RouteSchemaParts) {
   const socketFrame = z
     .strictObject({
       delay: parts.delay
@@ -141,12 +226,17 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
       title: 'WebSocketAnswer',
       description: 'Accept the WebSocket upgrade and play this script (routes only; see docs/websocket.md).',
     });
+  return { socketFrame, socketClose, websocket };
+}
+
+/** An answer in an LLM provider's wire format. */
+function createLlmSchema(parts: RouteSchemaParts) {
   const llmErrorType = z
     .enum(LLM_ERROR_TYPES as [string, ...string[]])
     .describe(
       "rate_limit (429 with retry-after and the provider's rate-limit headers), overloaded (Anthropic 529, OpenAI 503), server (500), context_length (400).",
     );
-  const llm = z
+  return z
     .strictObject({
       provider: z.enum(LLM_PROVIDERS as [string, ...string[]]).describe('Whose wire format: openai or anthropic.'),
       api: z
@@ -224,8 +314,12 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
       title: 'LlmAnswer',
       description: "Answer in an LLM provider's exact wire format, JSON or streamed (routes only; see docs/llm.md).",
     });
+}
+
+/** A proxy answer. */
+function createProxySchema() {
   const headerNames = z.array(z.string());
-  const proxy = z
+  return z
     .strictObject({
       url: z
         .string()
@@ -256,7 +350,11 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
       title: 'ProxyAnswer',
       description: "Forward the request to an upstream and answer with the upstream's answer (routes only).",
     });
-  const resource = z
+}
+
+/** A resource answer (a collection served as REST). */
+function createResourceSchema() {
+  return z
     .union([
       z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
       z.strictObject({
@@ -268,73 +366,6 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
       }),
     ])
     .meta({ title: 'ResourceAnswer', description: RESOURCE_DESCRIPTION });
-  const routeAnswer = z
-    .strictObject({
-      statusCode: parts.statusCode.optional().describe('HTTP status, 200-599; default 200.'),
-      headers: headers.optional(),
-      data: parts.data.optional().describe('A JSON value, sent as the exact text given (application/json).'),
-      body: z.string().optional().describe('Text sent as is (text/plain; charset=utf-8 unless headers say otherwise).'),
-      bodyBase64: z.string().optional().describe('Bytes in base64 (application/octet-stream unless headers say).'),
-      stream: stream.optional(),
-      delay: parts.delay.optional().describe('Milliseconds before answering; default 0.'),
-      fault: parts.fault.optional(),
-      template: z
-        .boolean()
-        .optional()
-        .describe(
-          'Render {{params.x}}, {{query.x}}, {{headers.x}}, {{body.a.b}}, {{uuid}}, {{now}}, {{seq}} in data strings, body and header values.',
-        ),
-      proxy: proxy.optional().describe('Forward to an upstream instead (the whole answer: no other field beside it).'),
-      resource: resource
-        .optional()
-        .describe(
-          'Serve a collection as REST below the route\'s path: "users" or { collection, idField }. Beside it only setState, and headers added to its successful answers (with template: true, rendered with {{item.field}}, the item answered).',
-        ),
-      websocket: websocket
-        .optional()
-        .describe(
-          "Accept a WebSocket upgrade (a GET with Upgrade: websocket) and play a script; beside it only delay (the handshake's), headers (of the 101) and setState. A request without the upgrade gets 426 WEBSOCKET_REQUIRED.",
-        ),
-      llm: llm
-        .optional()
-        .describe(
-          "Answer as OpenAI's or Anthropic's API does (JSON or SSE, tool calls, errors); beside it only delay, headers, template (renders text) and setState.",
-        ),
-      mcp: createMcpSchemas(parts.data)
-        .answer.optional()
-        .describe(
-          'A fake MCP server over Streamable HTTP (POST JSON-RPC): initialize, tools/list and tools/call (results templated over {{arguments.x}}), resources, prompts, ping (routes only; beside it only setState). See docs/mcp.md.',
-        ),
-      setState: createStateSchemas()
-        .input.optional()
-        .describe(
-          'Move the endpoint\'s state when this route answers, in one atomic step with the match: "paid" (the "default" scenario) or { checkout: "paid" }.',
-        ),
-    })
-    .meta({
-      title: 'RouteAnswer',
-      description:
-        'What a route sends; complete on its own (200, no body, no delay). At most one of data, body, bodyBase64, stream.',
-    });
-  const route = z
-    .strictObject({
-      id: parts.name.optional().describe('Unique within the endpoint (same rule as names); generated when absent.'),
-      match: parts.requestFilter.optional().describe('Which requests it answers; absent: every request.'),
-      validate: routeValidationSchemas.validate.optional(),
-      answer: routeAnswer,
-    })
-    .meta({ title: 'Route', description: 'One route: the first in list order whose match holds answers.' });
-  const storedRoute = z
-    .object({
-      id: parts.name,
-      match: parts.requestFilter.optional(),
-      validate: routeValidationSchemas.validate.optional(),
-      answer: routeAnswer,
-    })
-    .meta({ title: 'StoredRoute' });
-  const routesRequest = z.strictObject({ routes: z.array(route) }).meta({ title: 'RoutesRequest' });
-  const routesPage = z.object({ routes: z.array(storedRoute) }).meta({ title: 'Routes' });
-  return { stream, socketFrame, socketClose, websocket, llm, routeAnswer, route, routesRequest, routesPage };
 }
 
 /** What a resource answer is, in the OpenAPI document and the mock-file schema. */

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { firstMismatch, pathParams, subpathSegments } from '../../journal/request-filter.js';
+import { firstMismatch } from '../../graphql/graphql-filter.js';
+import { pathParams, subpathSegments } from '../../journal/request-filter.js';
 import {
   explainPathMismatch,
   matchingPrefix,

@@ -86,85 +86,11 @@ const optional = (value: unknown, ok: (value: unknown) => boolean) =>
 export function speakGraphqlWs(peer: SocketPeer, options: GraphqlWsOptions): SocketConversation {
   let initialised = false;
   let acknowledged = false;
-  const active = new Map<string, Active>();
+  const { active, send, next, complete, finish, start } = createOperations(peer, options);
   let initTimer: ReturnType<typeof setTimeout> | undefined = setTimeout(() => {
     initTimer = undefined;
     if (!initialised) peer.close(4408, 'Connection initialisation timeout');
   }, INIT_TIMEOUT_MS);
-
-  const send = (message: string) => {
-    if (peer.open) peer.sendText(message);
-  };
-  const idText = (id: string) => JSON.stringify(id);
-  const next = (id: string, payload: string) => send(`{"id":${idText(id)},"type":"next","payload":${payload}}`);
-  const complete = (id: string) => send(`{"id":${idText(id)},"type":"complete"}`);
-
-  const finish = (id: string, one: Active) => {
-    if (active.get(id) !== one) return;
-    clearTimeout(one.timer);
-    active.delete(id);
-  };
-
-  /** Sends what answered (`event` of a subscription, or the one answer of a query); whether the operation goes on. */
-  const deliver = (id: string, one: Active, result: GraphqlWsResult | undefined): boolean => {
-    if (active.get(id) !== one || !peer.open) return false;
-    if (result === undefined) {
-      finish(id, one);
-      send(
-        `{"id":${idText(id)},"type":"error","payload":${JSON.stringify([{ message: 'This name holds no GraphQL schema any more, and no route answers this operation.' }])}}`,
-      );
-      return false;
-    }
-    if ('errors' in result) {
-      finish(id, one);
-      send(`{"id":${idText(id)},"type":"error","payload":${result.errors}}`);
-      return false;
-    }
-    next(id, result.next);
-    return true;
-  };
-
-  const fail = (id: string, one: Active, error: unknown) => {
-    options.report(error);
-    if (active.get(id) !== one) return;
-    finish(id, one);
-    send(`{"id":${idText(id)},"type":"error","payload":[{"message":"Internal error; see the server log."}]}`);
-  };
-
-  /** Computes one answer, then hands it to `use` (now, or once a stateful route has answered). */
-  const compute = (
-    id: string,
-    one: Active,
-    event: number | undefined,
-    use: (result: GraphqlWsResult | undefined) => void,
-  ) => {
-    let result: ReturnType<GraphqlWsOptions['answer']>;
-    try {
-      result = options.answer(one.operation, one.payload, event);
-    } catch (error) {
-      fail(id, one, error);
-      return;
-    }
-    if (result instanceof Promise) result.then(use, (error: unknown) => fail(id, one, error));
-    else use(result);
-  };
-
-  /** After `intervalMs`, sends `result` (event `one.sent`), then computes the next event or completes. */
-  const schedule = (id: string, one: Active, result: GraphqlWsResult | undefined) => {
-    // Ended meanwhile (the client's complete, a push, the close): no timer is left behind.
-    if (active.get(id) !== one) return;
-    one.timer = setTimeout(() => {
-      one.timer = undefined;
-      if (!deliver(id, one, result)) return;
-      one.sent++;
-      if (one.sent >= options.events) {
-        finish(id, one);
-        complete(id);
-        return;
-      }
-      compute(id, one, one.sent, (later) => schedule(id, one, later));
-    }, options.intervalMs);
-  };
 
   const subscribe = (message: Record<string, unknown>) => {
     if (!acknowledged) {
@@ -193,25 +119,7 @@ export function speakGraphqlWs(peer: SocketPeer, options: GraphqlWsOptions): Soc
       peer.close(4400, `At most ${MAX_SUBSCRIPTIONS} operations at once on one connection`);
       return;
     }
-    const operation = graphqlOperationOf(payload) as GraphqlOperation;
-    const one: Active = { operation, payload: JSON.stringify(payload), timer: undefined, sent: 0 };
-    active.set(id, one);
-    if (operation.operationType !== 'subscription') {
-      compute(id, one, undefined, (result) => {
-        if (!deliver(id, one, result)) return;
-        finish(id, one);
-        complete(id);
-      });
-      return;
-    }
-    // The first event is made at once, so a subscription the schema refuses gets its `error` without a wait.
-    compute(id, one, 0, (result) => {
-      if (result === undefined || 'errors' in result) {
-        deliver(id, one, result);
-        return;
-      }
-      if (options.events > 0) schedule(id, one, result);
-    });
+    start(id, payload);
   };
 
   return {
@@ -288,4 +196,107 @@ export function speakGraphqlWs(peer: SocketPeer, options: GraphqlWsOptions): Soc
       return reached;
     },
   };
+}
+
+/** The operations of one connection: their answers, events and ends, and the messages that carry them. */
+function createOperations(peer: SocketPeer, options: GraphqlWsOptions) {
+  const active = new Map<string, Active>();
+  const send = (message: string) => {
+    if (peer.open) peer.sendText(message);
+  };
+  const idText = (id: string) => JSON.stringify(id);
+  const next = (id: string, payload: string) => send(`{"id":${idText(id)},"type":"next","payload":${payload}}`);
+  const complete = (id: string) => send(`{"id":${idText(id)},"type":"complete"}`);
+
+  const finish = (id: string, one: Active) => {
+    if (active.get(id) !== one) return;
+    clearTimeout(one.timer);
+    active.delete(id);
+  };
+
+  /** Sends what answered (`event` of a subscription, or the one answer of a query); whether the operation goes on. */
+  const deliver = (id: string, one: Active, result: GraphqlWsResult | undefined): boolean => {
+    if (active.get(id) !== one || !peer.open) return false;
+    if (result === undefined) {
+      finish(id, one);
+      send(
+        `{"id":${idText(id)},"type":"error","payload":${JSON.stringify([{ message: 'This name holds no GraphQL schema any more, and no route answers this operation.' }])}}`,
+      );
+      return false;
+    }
+    if ('errors' in result) {
+      finish(id, one);
+      send(`{"id":${idText(id)},"type":"error","payload":${result.errors}}`);
+      return false;
+    }
+    next(id, result.next);
+    return true;
+  };
+
+  const fail = (id: string, one: Active, error: unknown) => {
+    options.report(error);
+    if (active.get(id) !== one) return;
+    finish(id, one);
+    send(`{"id":${idText(id)},"type":"error","payload":[{"message":"Internal error; see the server log."}]}`);
+  };
+
+  /** Computes one answer, then hands it to `use` (now, or once a stateful route has answered). */
+  const compute = (
+    id: string,
+    one: Active,
+    event: number | undefined,
+    use: (result: GraphqlWsResult | undefined) => void,
+  ) => {
+    let result: ReturnType<GraphqlWsOptions['answer']>;
+    try {
+      result = options.answer(one.operation, one.payload, event);
+    } catch (error) {
+      fail(id, one, error);
+      return;
+    }
+    if (result instanceof Promise) result.then(use, (error: unknown) => fail(id, one, error));
+    else use(result);
+  };
+
+  /** After `intervalMs`, sends `result` (event `one.sent`), then computes the next event or completes. */
+  const schedule = (id: string, one: Active, result: GraphqlWsResult | undefined) => {
+    // Ended meanwhile (the client's complete, a push, the close): no timer is left behind.
+    if (active.get(id) !== one) return;
+    one.timer = setTimeout(() => {
+      one.timer = undefined;
+      if (!deliver(id, one, result)) return;
+      one.sent++;
+      if (one.sent >= options.events) {
+        finish(id, one);
+        complete(id);
+        return;
+      }
+      compute(id, one, one.sent, (later) => schedule(id, one, later));
+    }, options.intervalMs);
+  };
+
+  /** Starts the operation `id` of a valid `subscribe`: a query or mutation answers once, a subscription with events. */
+  const start = (id: string, payload: Record<string, unknown>) => {
+    const operation = graphqlOperationOf(payload) as GraphqlOperation;
+    const one: Active = { operation, payload: JSON.stringify(payload), timer: undefined, sent: 0 };
+    active.set(id, one);
+    if (operation.operationType !== 'subscription') {
+      compute(id, one, undefined, (result) => {
+        if (!deliver(id, one, result)) return;
+        finish(id, one);
+        complete(id);
+      });
+      return;
+    }
+    // The first event is made at once, so a subscription the schema refuses gets its `error` without a wait.
+    compute(id, one, 0, (result) => {
+      if (result === undefined || 'errors' in result) {
+        deliver(id, one, result);
+        return;
+      }
+      if (options.events > 0) schedule(id, one, result);
+    });
+  };
+
+  return { active, send, next, complete, finish, start };
 }

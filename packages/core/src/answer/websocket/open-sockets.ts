@@ -17,9 +17,10 @@
  * @module
  */
 
+import { firstMismatch } from '../../graphql/graphql-filter.js';
 import type { Journal } from '../../journal/journal.js';
 import type { AnswerMark, RecordedRequest } from '../../journal/journal-entry.js';
-import { type FilterSubject, firstMismatch } from '../../journal/request-filter.js';
+import type { FilterSubject } from '../../journal/request-filter.js';
 import { MAX_CLOSE_REASON_BYTES, type SocketInfo } from '../../wire/answer-websocket.js';
 import { toBase64 } from '../../wire/base64.js';
 import { MockpointError } from '../../wire/errors.js';

@@ -43,7 +43,13 @@ function notFound(name: string, collection: string): MockpointError {
 }
 
 export function registerCollectionRoutes(app: Hono, ctx: AppContext): void {
-  const { backend, schemas, options, journal } = ctx;
+  registerCollectionHandlers(app, ctx);
+  documentCollectionRoutes(ctx);
+}
+
+/** The collections of a name (all, or one), and the resets to their seeds. */
+function registerCollectionHandlers(app: Hono, ctx: AppContext): void {
+  const { backend, options, journal } = ctx;
   const { collections } = backend;
   const limits: CollectionLimits = options;
   const base = '/api/endpoints/:name/collections';
@@ -106,7 +112,11 @@ export function registerCollectionRoutes(app: Hono, ctx: AppContext): void {
     if (forgetJournal) await journal.clearAll();
     return c.body(null, 204);
   });
+}
 
+/** The OpenAPI documentation of the routes above. */
+function documentCollectionRoutes(ctx: AppContext): void {
+  const { schemas } = ctx;
   const params = {
     name: { description: 'Endpoint name (the record need not exist).', schema: schemas.name },
   };

@@ -37,7 +37,14 @@ function notFound(name: string): MockpointError {
 }
 
 export function registerManageRoutes(app: Hono, ctx: AppContext): void {
-  const { schemas, endpoints, journal, options } = ctx;
+  registerListRoute(app, ctx);
+  registerRecordRoutes(app, ctx);
+  documentManageRoutes(ctx);
+}
+
+/** `GET /api/endpoints`: a page of records, names with routes and names with a schema, in name order. */
+function registerListRoute(app: Hono, ctx: AppContext): void {
+  const { schemas, endpoints, journal } = ctx;
 
   app.get('/api/endpoints', async (c) => {
     const parsed = schemas.listQuery.safeParse(c.req.query());
@@ -119,6 +126,11 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
       headers: { 'content-type': JSON_HEADERS['content-type'] },
     });
   });
+}
+
+/** Delete everything, and read, create-or-replace and delete one record. */
+function registerRecordRoutes(app: Hono, ctx: AppContext): void {
+  const { schemas, endpoints, journal, options } = ctx;
 
   app.delete('/api/endpoints', async (c) => {
     await endpoints.clear();
@@ -167,7 +179,11 @@ export function registerManageRoutes(app: Hono, ctx: AppContext): void {
     if (!deleted) throw notFound(name);
     return c.body(null, 204);
   });
+}
 
+/** The OpenAPI documentation of the routes above. */
+function documentManageRoutes(ctx: AppContext): void {
+  const { schemas } = ctx;
   const params = { name: { description: 'Endpoint name.', schema: schemas.name } };
   ctx.docs.push(
     readDoc(

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { type FilterSubject, matchesRequest } from '../../journal/request-filter.js';
+import { matchesRequest } from '../../graphql/graphql-filter.js';
+import type { FilterSubject } from '../../journal/request-filter.js';
 import type { AnswerQueue, Taken } from '../../queue/answer-queue.js';
 import { QueueListeners } from '../../queue/queue-listeners.js';
 import { answerJson, MAX_QUEUED_ANSWERS, type QueuedAnswer } from '../../wire/answer-json.js';

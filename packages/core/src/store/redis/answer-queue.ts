@@ -22,7 +22,8 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { type FilterSubject, matchesRequest } from '../../journal/request-filter.js';
+import { matchesRequest } from '../../graphql/graphql-filter.js';
+import type { FilterSubject } from '../../journal/request-filter.js';
 import type { AnswerQueue, Taken } from '../../queue/answer-queue.js';
 import { QueueListeners } from '../../queue/queue-listeners.js';
 import {

@@ -1,0 +1,65 @@
+/**
+ * The service methods of the client: the live request stream, the public URL, raw API calls and health.
+ *
+ * @module
+ */
+import type { LiveRequest } from '../wire/journal-json.js';
+import type { Health } from './client.js';
+import { type Transport, toConnectionError, toError } from './transport.js';
+import { type WatchRequestsOptions, watchRequests } from './watch-requests.js';
+
+/** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */
+export function serviceMethods({ json, send, url, token, endpointUrl }: Transport) {
+  return {
+    /**
+     * The requests to `name` (to every name when undefined) as they arrive, from
+     * the journal stream: an async iterator that reconnects by itself and resumes
+     * without a gap or a duplicate (`Last-Event-ID`), also across a daemon restart.
+     * Ends when `signal` aborts or the loop is left.
+     * @example
+     * for await (const request of client.watchRequests('hook', { match: { method: 'POST' }, signal })) {
+     *   console.log(request.receivedAt, request.method, request.json)
+     * }
+     */
+    watchRequests(name?: string, watch: WatchRequestsOptions = {}): AsyncGenerator<LiveRequest, void, undefined> {
+      return watchRequests({ send, url, token: token, toError }, name, watch);
+    },
+
+    /** Sends a request to the endpoint's public URL and returns the raw response. */
+    read(name: string, init: RequestInit = {}): Promise<Response> {
+      // No `this`: the methods work when destructured from the client.
+      const target = endpointUrl(name);
+      return send(new Request(target, init)).catch((error: unknown) => {
+        throw toConnectionError(target, error, init.signal ?? undefined);
+      });
+    },
+
+    /**
+     * One admin API call as it is answered, error statuses included (only a
+     * failure to get any answer throws, as a {@link ConnectionError}): `path`
+     * starts with `/api/`, `body` goes as is. For tools that relay the API's
+     * own answers byte for byte (the MCP server of `mockpoint mcp`).
+     * @example const answer = await client.apiCall('GET', '/api/endpoints?limit=10')
+     */
+    apiCall(
+      method: string,
+      path: string,
+      init: { body?: string; contentType?: string; signal?: AbortSignal } = {},
+    ): Promise<Response> {
+      const headers: Record<string, string> = {};
+      if (init.body !== undefined) headers['content-type'] = init.contentType ?? 'application/json';
+      if (token) headers.authorization = `Bearer ${token}`;
+      const target = url(path);
+      return send(new Request(target, { method, headers, body: init.body, signal: init.signal })).catch(
+        (error: unknown) => {
+          throw toConnectionError(target, error, init.signal);
+        },
+      );
+    },
+
+    /** `GET /api/health`. */
+    health(): Promise<Health> {
+      return json('GET', '/api/health');
+    },
+  };
+}
