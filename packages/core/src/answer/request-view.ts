@@ -6,9 +6,10 @@
  * @module
  */
 
-import { headerRecord, parseQuery, type RecordedRequest, utf8Text } from '../journal/journal-entry.js';
+import { parseQuery, type RecordedRequest, utf8Text } from '../journal/journal-entry.js';
 import { type FilterSubject, NOT_JSON } from '../journal/request-filter.js';
 import { jsonTooDeep } from '../wire/body.js';
+import { headerRecord } from '../wire/raw-headers.js';
 import type { SignatureMark } from '../wire/signature-settings.js';
 import type { States } from '../wire/state-json.js';
 

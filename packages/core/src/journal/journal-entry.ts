@@ -13,6 +13,7 @@ import { jsonTooDeep, type KeepAll, readBodyPrefix } from '../wire/body.js';
 import { splitEndpointTarget, urlTarget } from '../wire/endpoint-target.js';
 import type { AnsweredBy, JournalEntry, SocketMark, UpstreamOutcome } from '../wire/journal-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
+import { headerRecord } from '../wire/raw-headers.js';
 import type { ValidationMark } from '../wire/route-validation.js';
 import type { SignatureMark } from '../wire/signature-settings.js';
 import type { StateMark } from '../wire/state-json.js';
@@ -92,18 +93,6 @@ export function parseQuery(params: URLSearchParams): Record<string, string | str
     query[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
   }
   return { ...query };
-}
-
-/** Headers as a record: lower-cased names, repeated headers joined with `, `. */
-export function headerRecord(rawHeaders: readonly string[]): Record<string, string> {
-  const headers: Record<string, string> = Object.create(null);
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    const name = (rawHeaders[i] as string).toLowerCase();
-    const value = rawHeaders[i + 1] as string;
-    const seen = headers[name];
-    headers[name] = seen === undefined ? value : `${seen}, ${value}`;
-  }
-  return { ...headers };
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });

@@ -16,7 +16,7 @@
  * @module
  */
 
-import { type Exchange, rawHeader } from '../../engine/pipeline/exchange.js';
+import type { Exchange } from '../../engine/pipeline/exchange.js';
 import type { Verdict } from '../../engine/pipeline/step.js';
 import { renderFailed } from '../../engine/pipeline/verdicts.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
@@ -24,6 +24,7 @@ import { NOT_JSON } from '../../journal/request-filter.js';
 import { isMockpointError } from '../../wire/errors.js';
 import { jsonTextOf } from '../../wire/json-text.js';
 import { type McpAnswer, type McpPrompt, type McpTool, promptMessageText } from '../../wire/mcp-json.js';
+import { rawHeader } from '../../wire/raw-headers.js';
 import { parseTemplate } from '../../wire/template-syntax.js';
 import { type EndpointAnswer, utf8Length } from '../endpoint-answer.js';
 import { CORS_HEADERS } from '../read-response.js';

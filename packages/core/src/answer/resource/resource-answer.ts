@@ -26,12 +26,13 @@ import {
   runListQuery,
 } from '../../collections/list-query.js';
 import { type RelationContext, related, relatedBytes, singular } from '../../collections/relations.js';
-import { type Exchange, rawHeader } from '../../engine/pipeline/exchange.js';
+import type { Exchange } from '../../engine/pipeline/exchange.js';
 import type { Verdict } from '../../engine/pipeline/step.js';
 import { failedAnswer } from '../../engine/pipeline/verdicts.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { utf8Text } from '../../journal/journal-entry.js';
 import { isMockpointError, MockpointError } from '../../wire/errors.js';
+import { rawHeader } from '../../wire/raw-headers.js';
 import type { AnswerHeaders, ResourceAnswer, RouteAnswer } from '../../wire/route.js';
 import { parseTemplate, type TemplatePart } from '../../wire/template-syntax.js';
 import { type EndpointAnswer, errorAnswer, utf8Length } from '../endpoint-answer.js';

@@ -18,7 +18,8 @@ import type { GraphqlOperation } from '../../graphql/graphql-request.js';
 import type { GraphqlAnswerText, StoredGraphqlSchema } from '../../graphql/graphql-runner.js';
 import { BY_GRAPHQL, type RecordedRequest } from '../../journal/journal-entry.js';
 import { isMockpointError } from '../../wire/errors.js';
-import { Exchange, type PipelineParts, rawHeader } from './exchange.js';
+import { rawHeader } from '../../wire/raw-headers.js';
+import { Exchange, type PipelineParts } from './exchange.js';
 import { routeStep, socketsFull } from './route-step.js';
 import type { Maybe, Verdict } from './step.js';
 
