@@ -6,12 +6,13 @@
  * @module
  */
 
-import { parseQuery, type RecordedRequest, utf8Text } from '../journal/journal-entry.js';
+import { parseQuery, type RecordedRequest } from '../journal/journal-entry.js';
 import { type FilterSubject, NOT_JSON } from '../journal/request-filter.js';
 import { jsonTooDeep } from '../wire/body.js';
 import { headerRecord } from '../wire/raw-headers.js';
 import type { SignatureMark } from '../wire/signature-settings.js';
 import type { States } from '../wire/state-json.js';
+import { utf8Text } from '../wire/utf8.js';
 
 export class RequestView implements FilterSubject {
   readonly method: string;

@@ -40,6 +40,7 @@ import { matchPathPattern, PathPatternError, parsePathPattern, splitPath } from 
 import { quoted } from '../wire/quoted.js';
 import { DEFAULT_MAX_DELAY_MS } from '../wire/record-defaults.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
+import { utf8TextKeepingBom } from '../wire/utf8.js';
 import { type ValueMatcher, valueMatcherProblem, valueMatches } from '../wire/value-pattern.js';
 import { IdSet, safeEncode, slugOf } from './import-ids.js';
 import type { LeftOut } from './left-out.js';
@@ -1064,13 +1065,7 @@ class Converter {
         if (response.sendFileAsBody !== true) {
           headers.set('Content-Disposition', `attachment; filename="${encodeURIComponent(base)}"`);
         }
-        const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-        let decoded: string | undefined;
-        try {
-          decoded = text.decode(bytes);
-        } catch {
-          decoded = undefined;
-        }
+        const decoded = utf8TextKeepingBom(bytes);
         if (mime !== undefined && TEMPLATED_TYPES.has(mime) && templating && decoded !== undefined) {
           // Rendered and sent as text by Express: a charset is added.
           const converted = isText(decoded);

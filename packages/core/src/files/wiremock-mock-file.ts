@@ -17,7 +17,7 @@
  * @module
  */
 import { literalPattern } from '../answer/proxy/recording.js';
-import { parseQuery, utf8Text } from '../journal/journal-entry.js';
+import { parseQuery } from '../journal/journal-entry.js';
 import { base64Bytes, isBase64, toBase64 } from '../wire/base64.js';
 import { MockpointError } from '../wire/errors.js';
 import { HEADER_VALUE_PATTERN, isHeaderName } from '../wire/http-header.js';
@@ -26,6 +26,7 @@ import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
 import { quoted } from '../wire/quoted.js';
 import { DEFAULT_MAX_DELAY_MS } from '../wire/record-defaults.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
+import { utf8Text } from '../wire/utf8.js';
 import { isValueMatcher, type ValueMatcher, valueMatcherProblem } from '../wire/value-pattern.js';
 import type { LeftOut } from './left-out.js';
 import { type MockFile, parseMockFile } from './parse-mock-file.js';

@@ -17,6 +17,7 @@ import { headerRecord } from '../wire/raw-headers.js';
 import type { ValidationMark } from '../wire/route-validation.js';
 import type { SignatureMark } from '../wire/signature-settings.js';
 import type { StateMark } from '../wire/state-json.js';
+import { utf8Text } from '../wire/utf8.js';
 import { type KeptAnswer, responseOf, timingsOf } from './answer-record.js';
 
 /** How a request was answered, as the journal keeps it beside the request. */
@@ -93,23 +94,6 @@ export function parseQuery(params: URLSearchParams): Record<string, string | str
     query[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
   }
   return { ...query };
-}
-
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-/**
- * The body as text when it is valid UTF-8 (a character cut in half by the
- * journal's limit is dropped, not replaced), otherwise `undefined`.
- */
-export function utf8Text(bytes: Uint8Array, truncated: boolean): string | undefined {
-  try {
-    // `stream: true` holds back an incomplete last character instead of failing on
-    // it; a fresh decoder then, so no streaming state is left behind.
-    if (truncated) return new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
-    return strictUtf8.decode(bytes);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Turns a recorded request into the entry the API lists. */
