@@ -9,9 +9,10 @@
 import { graphqlMarkOf } from '../graphql/graphql-mark.js';
 import type { Fault } from '../wire/answer-json.js';
 import { toBase64 } from '../wire/base64.js';
-import { jsonTooDeep, type KeepAll, readBodyPrefix } from '../wire/body.js';
+import { type KeepAll, readBodyPrefix } from '../wire/body.js';
 import { splitEndpointTarget, urlTarget } from '../wire/endpoint-target.js';
 import type { AnsweredBy, JournalEntry, SocketMark, UpstreamOutcome } from '../wire/journal-json.js';
+import { jsonValueOf } from '../wire/json-value.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
 import { headerRecord } from '../wire/raw-headers.js';
 import type { ValidationMark } from '../wire/route-validation.js';
@@ -140,12 +141,10 @@ export function toJournalEntry(
   }
   if (text === undefined) entry.bodyEncoding = 'base64';
   // Too-deep JSON is kept as text only: its parsed form could not be serialised back.
-  else if (text !== '' && !request.bodyTruncated && !jsonTooDeep(text)) {
-    try {
-      entry.json = JSON.parse(text);
-    } catch {
-      // not JSON: the text is kept as it is
-    }
+  else if (!request.bodyTruncated) {
+    // Not JSON: the text is kept as it is.
+    const json = jsonValueOf(text);
+    if (json !== undefined) entry.json = json;
   }
   const graphql = graphqlMarkOf(entry);
   if (graphql !== undefined) entry.graphql = graphql;

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createApp, createClient, type JournalEntry, JsonText, type MockpointClient } from '../../index.js';
+import { MAX_JSON_DEPTH } from '../../wire/json-text.js';
 import { type ServedApp, serve } from './index.js';
 
 interface Running {
@@ -119,6 +120,24 @@ describe('websocket answers on Node', () => {
       match: { websocket: { direction: 'in' }, body: { type: 'ping' } },
     });
     expect(incoming.map((e) => e.body)).toEqual(['{"type":"ping","n":1}']);
+  });
+
+  it('matches a message nested deeper than MAX_JSON_DEPTH by its text only, as the journal keeps it', async () => {
+    const { client, ws } = await start();
+    await client.setRoutes('deep', [
+      { answer: { websocket: { on: [{ match: { body: { type: 'ping' } }, send: [{ text: 'pong' }] }] } } },
+    ]);
+    const c = connect(`${ws}/endpoint/deep`);
+    await c.opened;
+    const deep = `{"type":"ping","deep":${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}}`;
+    c.socket.send(deep);
+    c.socket.send('{"type":"ping"}');
+    // Messages are taken in order: the answer to the second comes after the first was judged.
+    expect(await c.received(1)).toEqual([{ data: 'pong', binary: false }]);
+    c.socket.send('{"type":"ping"}');
+    expect(await c.received(2)).toHaveLength(2);
+    const entries = await client.requests('deep', { match: { websocket: { direction: 'in' } } });
+    expect(entries.find((e) => e.body === deep)?.json).toBeUndefined();
   });
 
   it('answers a plain request to a websocket route with 426 WEBSOCKET_REQUIRED', async () => {
