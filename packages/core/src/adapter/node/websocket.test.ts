@@ -122,6 +122,31 @@ describe('websocket answers on Node', () => {
     expect(incoming.map((e) => e.body)).toEqual(['{"type":"ping","n":1}']);
   });
 
+  it("sends the route's headers on the 101, each with the subprotocol chosen for its own handshake", async () => {
+    const { client, ws } = await start();
+    await client.setRoutes('hello', [
+      {
+        answer: {
+          headers: { 'x-room': 'seven', 'x-tag': ['a', 'b'] },
+          websocket: { protocols: ['v2', 'v1'], onOpen: [{ text: 'hi' }] },
+        },
+      },
+    ]);
+    const heads = ['v1', 'v2', undefined].map((offer) => {
+      const c = connect(`${ws}/endpoint/hello`, offer);
+      const head = new Promise<Record<string, string | string[] | undefined>>((resolve) =>
+        c.socket.once('upgrade', (res) => resolve(res.headers)),
+      );
+      return Promise.all([head, c.opened.then(() => c.socket.protocol)]);
+    });
+    const seen = await Promise.all(heads);
+    expect(seen.map(([, protocol]) => protocol)).toEqual(['v1', 'v2', '']);
+    for (const [headers] of seen) {
+      expect(headers['x-room']).toBe('seven');
+      expect(headers['x-tag']).toBe('a, b');
+    }
+  });
+
   it('matches a message nested deeper than MAX_JSON_DEPTH by its text only, as the journal keeps it', async () => {
     const { client, ws } = await start();
     await client.setRoutes('deep', [

@@ -25,6 +25,7 @@ import type { AnswerMark } from '../../journal/journal-entry.js';
 import { isMockpointError, MockpointError } from '../../wire/errors.js';
 import { rawHeader } from '../../wire/raw-headers.js';
 import { statesOf } from '../../wire/state-json.js';
+import { isWebSocketHandshake } from '../../wire/websocket-handshake.js';
 import type { Exchange } from './exchange.js';
 import { keptMoving, MAX_MOVES, pick, scenariosOf } from './state-moves.js';
 import { after, type Maybe, type Step, type Verdict } from './step.js';
@@ -75,10 +76,9 @@ function answered(exchange: Exchange, hit: RouteHit): Verdict | Promise<Verdict>
   return { answer, mark };
 }
 
-/** Whether a request asks to become a WebSocket (a GET with `Upgrade: websocket`). */
+/** Whether a request asks to become a WebSocket (wire/websocket-handshake.ts). */
 export function asksUpgrade(exchange: Exchange): boolean {
-  const upgrade = rawHeader(exchange.request.rawHeaders, 'upgrade');
-  return exchange.request.method === 'GET' && upgrade !== undefined && /(^|[\s,])websocket($|[\s,])/i.test(upgrade);
+  return isWebSocketHandshake(exchange.request.method, exchange.request.rawHeaders);
 }
 
 /**
