@@ -33,7 +33,7 @@ import { BODILESS_STATUS } from '../answer/read-response.js';
 import { COLLECTION_NAME } from '../collections/collection-store.js';
 import { toBase64 } from '../wire/base64.js';
 import { MockpointError } from '../wire/errors.js';
-import { headerNameProblem, headerValueProblem } from '../wire/http-header.js';
+import { headerNameProblem, headerValueProblem, isHeaderName } from '../wire/http-header.js';
 import type { RequestFilter } from '../wire/journal-json.js';
 import { JsonText, stringifyExact } from '../wire/json-text.js';
 import { matchPathPattern, PathPatternError, parsePathPattern, splitPath } from '../wire/path-pattern.js';
@@ -443,8 +443,7 @@ function ruleFilters(rule: MockoonRule, path: string): RuleFilters {
         return `query rule on ${JSON.stringify(modifier)}: only one plain parameter name is carried over`;
       return [{ query: { [modifier]: value } }];
     case 'header':
-      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(modifier))
-        return `header rule on ${JSON.stringify(modifier)}: not a header name`;
+      if (!isHeaderName(modifier)) return `header rule on ${JSON.stringify(modifier)}: not a header name`;
       return [{ headers: { [modifier.toLowerCase()]: value } }];
     case 'params': {
       const pattern = `:${modifier}`;
@@ -507,8 +506,7 @@ function regexRuleFilters(target: string, modifier: string, ignoreCase: boolean,
         return `query rule on ${JSON.stringify(modifier)}: only one plain parameter name is carried over`;
       return [{ query: { [modifier]: regex } }];
     case 'header':
-      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(modifier))
-        return `header rule on ${JSON.stringify(modifier)}: not a header name`;
+      if (!isHeaderName(modifier)) return `header rule on ${JSON.stringify(modifier)}: not a header name`;
       return [{ headers: { [modifier.toLowerCase()]: regex } }];
     case 'body':
       if (modifier === '') return [{ bodyPatterns: [regex] }];
