@@ -1,12 +1,9 @@
 /**
  * What the contract runs on Deno: `deno run <permissions> entries/deno.ts <data dir>`.
- * The documented Deno entry with the LevelDB store, plus a test-only route that
- * counts the long-poll waiters of one name (for the hang-up check).
+ * The documented Deno entry with the LevelDB store, plus a test-only route (contract-app.ts).
  */
-import { createApp } from '@mockpoint/core';
 import { serve } from '@mockpoint/core/deno';
-import { LevelStore } from '@mockpoint/core/level';
-import { graphqlWorker } from '@mockpoint/core/threads';
+import { serveContractApp } from './contract-app.ts';
 
 declare const Deno: {
   args: string[];
@@ -16,16 +13,8 @@ declare const Deno: {
 
 const dir = Deno.args[0];
 if (dir === undefined) throw new Error('usage: deno run … entries/deno.ts <data dir>');
-const store = await LevelStore.open({ dir });
-// GraphQL schemas built and answered in a worker thread, as the daemon does.
-const graphqlRunner = graphqlWorker();
-const app = createApp({ store, graphqlRunner });
-app.get('/__contract/waiters/:name', (c) => c.json(app.mockpoint.journal.waitersFor(c.req.param('name'))));
-const served = serve(app, { port: 0 });
-console.log(`mockpoint listening on ${served.url} (store: level)`);
+const stop = await serveContractApp(dir, serve);
 Deno.addSignalListener('SIGTERM', async () => {
-  await served.close({ graceMs: 5000 });
-  await graphqlRunner.close();
-  await store.close();
+  await stop();
   Deno.exit(0);
 });

@@ -4,8 +4,9 @@
  * uses Bun's own test module.
  */
 import { expect, test } from 'bun:test';
-import { ConnectionError, createClient } from '@mockpoint/core';
+import { ConnectionError } from '@mockpoint/core';
 import { createMockServer } from '@mockpoint/vitest/server';
+import { callClosedServer } from './closed-server.ts';
 
 test('createMockServer() serves, journals, waits and closes on Bun', async () => {
   const mock = await createMockServer();
@@ -30,12 +31,7 @@ test('createMockServer({ store: "level" }) keeps endpoints in LevelDB on Bun', a
 });
 
 test('a network failure is a ConnectionError on Bun (its fetch errors carry a string code)', async () => {
-  const mock = await createMockServer();
-  const url = mock.url;
-  await mock.close();
-  const error = await createClient({ baseUrl: url })
-    .health()
-    .catch((e: unknown) => e);
+  const { url, error } = await callClosedServer();
   expect(error).toBeInstanceOf(ConnectionError);
   expect((error as ConnectionError).code).toBe('CONNECTION_FAILED');
   expect((error as ConnectionError).url).toBe(`${url}/api/health`);

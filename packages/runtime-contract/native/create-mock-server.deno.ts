@@ -4,8 +4,9 @@
  * Deno's own test API.
  */
 import assert from 'node:assert/strict';
-import { ConnectionError, createClient } from '@mockpoint/core';
+import { ConnectionError } from '@mockpoint/core';
 import { createMockServer } from '@mockpoint/vitest/server';
+import { callClosedServer } from './closed-server.ts';
 
 declare const Deno: { test(name: string, fn: () => Promise<void>): void };
 
@@ -36,12 +37,7 @@ Deno.test('createMockServer({ store: "level" }) keeps endpoints in LevelDB on De
 });
 
 Deno.test('a network failure is a ConnectionError on Deno', async () => {
-  const mock = await createMockServer();
-  const url = mock.url;
-  await mock.close();
-  const error = await createClient({ baseUrl: url })
-    .health()
-    .catch((e: unknown) => e);
+  const { url, error } = await callClosedServer();
   assert.ok(error instanceof ConnectionError, String(error));
   assert.equal(error.code, 'CONNECTION_FAILED');
   assert.equal(error.url, `${url}/api/health`);

@@ -21,6 +21,7 @@ import type {
 } from '@mockpoint/core';
 import { hasShape } from '@mockpoint/core/internal';
 import { type CollectionHandle, createCollectionHandle } from './collection-handle.js';
+import { NameHandle } from './name-handle.js';
 
 /**
  * Anything whose recorded requests can be read: an endpoint handle. The
@@ -164,107 +165,101 @@ export interface MockEndpoint<T = unknown> extends MockApi {
 }
 
 /** The {@link MockApi} implementation; one per `api()`. */
-class ApiHandle implements MockApi {
-  readonly name: string;
-  readonly url: string;
-  readonly #client: MockpointClient;
-
+class ApiHandle extends NameHandle implements MockApi {
   constructor(client: MockpointClient, name: string) {
-    this.#client = client;
-    this.name = name;
-    this.url = client.endpointUrl(name);
+    super(client, name, client.endpointUrl(name));
   }
 
   urlFor(subpath: string): string {
-    return this.#client.endpointUrl(this.name, subpath);
+    return this.client.endpointUrl(this.name, subpath);
   }
 
   requests(): Promise<JournalEntry[]> {
-    return this.#client.requests(this.name);
+    return this.client.requests(this.name);
   }
 
   waitForRequests(options?: WaitOptions): Promise<JournalEntry[]> {
-    return this.#client.waitForRequests(this.name, options);
+    return this.client.waitForRequests(this.name, options);
   }
 
   clearRequests(): Promise<void> {
-    return this.#client.clearRequests(this.name);
+    return this.client.clearRequests(this.name);
   }
 
   expectNoRequests(options: QuietOptions): Promise<void> {
-    return this.#client.expectNoRequests(this.name, options);
+    return this.client.expectNoRequests(this.name, options);
   }
 
   queue(answers: QueuedAnswerInput[]): Promise<QueuedAnswer[]> {
-    return this.#client.queue(this.name, answers);
+    return this.client.queue(this.name, answers);
   }
 
   queued(): Promise<QueuedAnswer[]> {
-    return this.#client.queued(this.name);
+    return this.client.queued(this.name);
   }
 
   clearQueue(): Promise<void> {
-    return this.#client.clearQueue(this.name);
+    return this.client.clearQueue(this.name);
   }
 
   routes(): Promise<Route[]> {
-    return this.#client.routes(this.name);
+    return this.client.routes(this.name);
   }
 
   setRoutes(routes: RouteInput[]): Promise<Route[]> {
-    return this.#client.setRoutes(this.name, routes);
+    return this.client.setRoutes(this.name, routes);
   }
 
   addRoutes(routes: RouteInput[]): Promise<Route[]> {
-    return this.#client.addRoutes(this.name, routes);
+    return this.client.addRoutes(this.name, routes);
   }
 
   clearRoutes(): Promise<void> {
-    return this.#client.clearRoutes(this.name);
+    return this.client.clearRoutes(this.name);
   }
 
   setSignature(check: SignatureInput): Promise<SignatureView> {
-    return this.#client.setSignature(this.name, check);
+    return this.client.setSignature(this.name, check);
   }
 
   getSignature(): Promise<SignatureView> {
-    return this.#client.getSignature(this.name);
+    return this.client.getSignature(this.name);
   }
 
   removeSignature(): Promise<void> {
-    return this.#client.removeSignature(this.name);
+    return this.client.removeSignature(this.name);
   }
 
   setGraphqlSchema(sdl: string): Promise<void> {
-    return this.#client.setGraphqlSchema(this.name, sdl);
+    return this.client.setGraphqlSchema(this.name, sdl);
   }
 
   graphqlSchema(): Promise<string> {
-    return this.#client.graphqlSchema(this.name);
+    return this.client.graphqlSchema(this.name);
   }
 
   removeGraphqlSchema(): Promise<void> {
-    return this.#client.removeGraphqlSchema(this.name);
+    return this.client.removeGraphqlSchema(this.name);
   }
 
   removeRoute(id: string): Promise<void> {
-    return this.#client.removeRoute(this.name, id);
+    return this.client.removeRoute(this.name, id);
   }
 
   state(): Promise<Record<string, string>> {
-    return this.#client.state(this.name);
+    return this.client.state(this.name);
   }
 
   setState(state: string | Record<string, string>): Promise<Record<string, string>> {
-    return this.#client.setState(this.name, state);
+    return this.client.setState(this.name, state);
   }
 
   reset(options?: { journal?: boolean }): Promise<void> {
-    return this.#client.resetEndpoint(this.name, options);
+    return this.client.resetEndpoint(this.name, options);
   }
 
   collection<T = Record<string, unknown>>(collection: string, options?: ItemOptions): CollectionHandle<T> {
-    return createCollectionHandle<T>(this.#client, this.name, collection, options);
+    return createCollectionHandle<T>(this.client, this.name, collection, options);
   }
 
   /** What test reporters and `console.log` show. */
@@ -280,12 +275,10 @@ export function createApiHandle(client: MockpointClient, name: string): MockApi 
 
 /** The {@link MockEndpoint} implementation; one per `add()`. */
 class EndpointHandle<T> extends ApiHandle implements MockEndpoint<T> {
-  readonly #client: MockpointClient;
   #record: Endpoint<T>;
 
   constructor(client: MockpointClient, record: Endpoint<T>) {
     super(client, record.name);
-    this.#client = client;
     this.#record = record;
   }
 
@@ -302,13 +295,13 @@ class EndpointHandle<T> extends ApiHandle implements MockEndpoint<T> {
   }
 
   async replace(definition: EndpointDefinition<T>): Promise<this> {
-    const { created: _created, ...record } = await this.#client.put(this.name, definition);
+    const { created: _created, ...record } = await this.client.put(this.name, definition);
     this.#record = record;
     return this;
   }
 
   remove(): Promise<void> {
-    return this.#client.remove(this.name);
+    return this.client.remove(this.name);
   }
 
   /** What test reporters and `console.log` show. */

@@ -14,6 +14,7 @@ import type {
   SocketFrame,
   SocketInfo,
 } from '@mockpoint/core';
+import { NameHandle } from './name-handle.js';
 
 /** A message to send: text, or one of `{ text }`, `{ json }` (sent as its JSON text), `{ bytes }` (base64). */
 export type SocketMessage = string | Omit<SocketFrame, 'delay'>;
@@ -92,45 +93,45 @@ function messageFilter(options: MessageOptions): RequestFilter {
 /** Marks a socket handle across copies of this module (the setup entry's matchers and the main entry). */
 const SOCKET_HANDLE = Symbol.for('mockpoint.socketHandle');
 
-class Socket implements SocketHandle {
+/** The `ws://` URL of `subpath` under `name`. */
+function socketUrl(client: MockpointClient, name: string, subpath: string): string {
+  return client.endpointUrl(name, subpath).replace(/^http/, 'ws');
+}
+
+class Socket extends NameHandle implements SocketHandle {
   readonly [SOCKET_HANDLE] = true;
-  readonly name: string;
-  readonly url: string;
-  readonly #client: MockpointClient;
 
   constructor(client: MockpointClient, name: string) {
-    this.#client = client;
-    this.name = name;
-    this.url = this.urlFor('');
+    super(client, name, socketUrl(client, name, ''));
   }
 
   urlFor(subpath: string): string {
-    return this.#client.endpointUrl(this.name, subpath).replace(/^http/, 'ws');
+    return socketUrl(this.client, this.name, subpath);
   }
 
   connections(): Promise<SocketInfo[]> {
-    return this.#client.sockets(this.name);
+    return this.client.sockets(this.name);
   }
 
   send(message: SocketMessage, options: { connection?: string } = {}): Promise<number> {
-    return this.#client.sendSocket(this.name, typeof message === 'string' ? { text: message } : message, options);
+    return this.client.sendSocket(this.name, typeof message === 'string' ? { text: message } : message, options);
   }
 
   push(push: GraphqlPush): Promise<number> {
-    return this.#client.pushGraphql(this.name, push);
+    return this.client.pushGraphql(this.name, push);
   }
 
   close(options: { connection?: string; code?: number; reason?: string; drop?: boolean } = {}): Promise<number> {
-    return this.#client.closeSockets(this.name, options);
+    return this.client.closeSockets(this.name, options);
   }
 
   messages(options: MessageOptions = {}): Promise<JournalEntry[]> {
-    return this.#client.requests(this.name, { match: messageFilter(options) });
+    return this.client.requests(this.name, { match: messageFilter(options) });
   }
 
   waitForMessages(options: WaitMessagesOptions = {}): Promise<JournalEntry[]> {
     const { count, timeout, after } = options;
-    return this.#client.waitForRequests(this.name, { count, timeout, after, match: messageFilter(options) });
+    return this.client.waitForRequests(this.name, { count, timeout, after, match: messageFilter(options) });
   }
 }
 

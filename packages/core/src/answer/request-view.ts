@@ -6,11 +6,13 @@
  * @module
  */
 
-import { headerRecord, parseQuery, type RecordedRequest, utf8Text } from '../journal/journal-entry.js';
+import { parseQuery, type RecordedRequest } from '../journal/journal-entry.js';
 import { type FilterSubject, NOT_JSON } from '../journal/request-filter.js';
-import { jsonTooDeep } from '../wire/body.js';
+import { jsonValueOf } from '../wire/json-value.js';
+import { headerRecord } from '../wire/raw-headers.js';
 import type { SignatureMark } from '../wire/signature-settings.js';
 import type { States } from '../wire/state-json.js';
+import { utf8Text } from '../wire/utf8.js';
 
 export class RequestView implements FilterSubject {
   readonly method: string;
@@ -86,14 +88,8 @@ export class RequestView implements FilterSubject {
     if (!this.#jsonRead) {
       this.#jsonRead = true;
       this.#json = NOT_JSON;
-      const text = this.body;
-      if (text !== '' && !this.bodyTruncated && !jsonTooDeep(text)) {
-        try {
-          this.#json = JSON.parse(text);
-        } catch {
-          // not JSON
-        }
-      }
+      const json = this.bodyTruncated ? undefined : jsonValueOf(this.body);
+      if (json !== undefined) this.#json = json;
     }
     return this.#json;
   }

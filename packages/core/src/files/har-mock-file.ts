@@ -18,7 +18,7 @@
 
 import { exactBody, literalPattern, redactedNames } from '../answer/proxy/recording.js';
 import { BODILESS_STATUS } from '../answer/read-response.js';
-import { parseQuery, utf8Text } from '../journal/journal-entry.js';
+import { parseQuery } from '../journal/journal-entry.js';
 import { base64Bytes, isBase64 } from '../wire/base64.js';
 import { MockpointError } from '../wire/errors.js';
 import { headerNameProblem, headerValueProblem } from '../wire/http-header.js';
@@ -26,6 +26,7 @@ import type { RequestFilter } from '../wire/journal-json.js';
 import { stringifyExact } from '../wire/json-text.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../wire/limits.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
+import { utf8Text } from '../wire/utf8.js';
 import { utf8Length } from '../wire/utf8-length.js';
 import type { LeftOut } from './left-out.js';
 

@@ -33,13 +33,14 @@ import { BODILESS_STATUS } from '../answer/read-response.js';
 import { COLLECTION_NAME } from '../collections/collection-store.js';
 import { toBase64 } from '../wire/base64.js';
 import { MockpointError } from '../wire/errors.js';
-import { headerNameProblem, headerValueProblem } from '../wire/http-header.js';
+import { headerNameProblem, headerValueProblem, isHeaderName } from '../wire/http-header.js';
 import type { RequestFilter } from '../wire/journal-json.js';
 import { JsonText, stringifyExact } from '../wire/json-text.js';
 import { matchPathPattern, PathPatternError, parsePathPattern, splitPath } from '../wire/path-pattern.js';
 import { quoted } from '../wire/quoted.js';
 import { DEFAULT_MAX_DELAY_MS } from '../wire/record-defaults.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
+import { utf8TextKeepingBom } from '../wire/utf8.js';
 import { type ValueMatcher, valueMatcherProblem, valueMatches } from '../wire/value-pattern.js';
 import { IdSet, safeEncode, slugOf } from './import-ids.js';
 import type { LeftOut } from './left-out.js';
@@ -442,8 +443,7 @@ function ruleFilters(rule: MockoonRule, path: string): RuleFilters {
         return `query rule on ${JSON.stringify(modifier)}: only one plain parameter name is carried over`;
       return [{ query: { [modifier]: value } }];
     case 'header':
-      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(modifier))
-        return `header rule on ${JSON.stringify(modifier)}: not a header name`;
+      if (!isHeaderName(modifier)) return `header rule on ${JSON.stringify(modifier)}: not a header name`;
       return [{ headers: { [modifier.toLowerCase()]: value } }];
     case 'params': {
       const pattern = `:${modifier}`;
@@ -506,8 +506,7 @@ function regexRuleFilters(target: string, modifier: string, ignoreCase: boolean,
         return `query rule on ${JSON.stringify(modifier)}: only one plain parameter name is carried over`;
       return [{ query: { [modifier]: regex } }];
     case 'header':
-      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(modifier))
-        return `header rule on ${JSON.stringify(modifier)}: not a header name`;
+      if (!isHeaderName(modifier)) return `header rule on ${JSON.stringify(modifier)}: not a header name`;
       return [{ headers: { [modifier.toLowerCase()]: regex } }];
     case 'body':
       if (modifier === '') return [{ bodyPatterns: [regex] }];
@@ -1020,13 +1019,7 @@ class Converter {
         if (response.sendFileAsBody !== true) {
           headers.set('Content-Disposition', `attachment; filename="${encodeURIComponent(base)}"`);
         }
-        const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-        let decoded: string | undefined;
-        try {
-          decoded = text.decode(bytes);
-        } catch {
-          decoded = undefined;
-        }
+        const decoded = utf8TextKeepingBom(bytes);
         if (mime !== undefined && TEMPLATED_TYPES.has(mime) && templating && decoded !== undefined) {
           // Rendered and sent as text by Express: a charset is added.
           const converted = isText(decoded);

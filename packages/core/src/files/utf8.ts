@@ -5,8 +5,7 @@
  *
  * @module
  */
-
-const strict = new TextDecoder('utf-8', { fatal: true });
+import { utf8Text } from '../wire/utf8.js';
 
 /** Bytes that are not UTF-8; `offset` is the first byte of the bad sequence. */
 export class InvalidUtf8Error extends Error {
@@ -19,15 +18,13 @@ export class InvalidUtf8Error extends Error {
 }
 
 /**
- * The text of `bytes` (a leading byte-order mark kept: callers drop it).
+ * The text of `bytes` (a leading byte-order mark dropped, as {@link utf8Text} does).
  * @throws InvalidUtf8Error at the first byte that is not part of a UTF-8 sequence
  */
 export function decodeStrictUtf8(bytes: Uint8Array): string {
-  try {
-    return strict.decode(bytes);
-  } catch {
-    throw new InvalidUtf8Error(firstInvalid(bytes));
-  }
+  const text = utf8Text(bytes);
+  if (text === undefined) throw new InvalidUtf8Error(firstInvalid(bytes));
+  return text;
 }
 
 /** The offset of the first ill-formed sequence (RFC 3629: no overlongs, surrogates or values past U+10FFFF). */

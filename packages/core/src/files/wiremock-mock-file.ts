@@ -17,15 +17,16 @@
  * @module
  */
 import { literalPattern } from '../answer/proxy/recording.js';
-import { parseQuery, utf8Text } from '../journal/journal-entry.js';
+import { parseQuery } from '../journal/journal-entry.js';
 import { base64Bytes, isBase64, toBase64 } from '../wire/base64.js';
 import { MockpointError } from '../wire/errors.js';
-import { HEADER_VALUE_PATTERN, isHeaderName } from '../wire/http-header.js';
+import { HEADER_VALUE_PATTERN, headerNameProblem, isHeaderName } from '../wire/http-header.js';
 import type { RequestFilter } from '../wire/journal-json.js';
 import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
 import { quoted } from '../wire/quoted.js';
 import { DEFAULT_MAX_DELAY_MS } from '../wire/record-defaults.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
+import { utf8Text } from '../wire/utf8.js';
 import { isValueMatcher, type ValueMatcher, valueMatcherProblem } from '../wire/value-pattern.js';
 import type { LeftOut } from './left-out.js';
 import { type MockFile, parseMockFile } from './parse-mock-file.js';
@@ -528,7 +529,7 @@ function responseAnswer(
       for (const [name, value] of Object.entries(response.headers)) {
         const list = (Array.isArray(value) ? value : [value]).map(String);
         if (FORBIDDEN_HEADERS.has(name.toLowerCase())) continue; // framing: the server sends its own
-        if (!isHeaderName(name) || name === '__proto__') {
+        if (headerNameProblem(name) !== undefined) {
           note(`response header ${name.slice(0, 80)}`, 'not a header name');
         } else if (!list.every((item) => HEADER_VALUE_PATTERN.test(item))) {
           note(`response header ${name}`, 'its value holds characters past visible ASCII, which a header cannot carry');

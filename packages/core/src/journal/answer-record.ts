@@ -195,7 +195,7 @@ function headerEntry(headers: AnswerHeaderMap): Record<string, string | string[]
   return out;
 }
 
-/** Text when the bytes are UTF-8 (`decode` is journal-entry's utf8Text), else base64. */
+/** Text when the bytes are UTF-8 (`decode` is wire/utf8.ts's utf8Text), else base64. */
 type Decode = (bytes: Uint8Array, truncated: boolean) => string | undefined;
 
 function withBody(

@@ -9,13 +9,16 @@
 import { graphqlMarkOf } from '../graphql/graphql-mark.js';
 import type { Fault } from '../wire/answer-json.js';
 import { toBase64 } from '../wire/base64.js';
-import { jsonTooDeep, type KeepAll, readBodyPrefix } from '../wire/body.js';
+import { type KeepAll, readBodyPrefix } from '../wire/body.js';
 import { splitEndpointTarget, urlTarget } from '../wire/endpoint-target.js';
 import type { AnsweredBy, JournalEntry, SocketMark, UpstreamOutcome } from '../wire/journal-json.js';
+import { jsonValueOf } from '../wire/json-value.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
+import { headerRecord } from '../wire/raw-headers.js';
 import type { ValidationMark } from '../wire/route-validation.js';
 import type { SignatureMark } from '../wire/signature-settings.js';
 import type { StateMark } from '../wire/state-json.js';
+import { utf8Text } from '../wire/utf8.js';
 import { type KeptAnswer, responseOf, timingsOf } from './answer-record.js';
 
 /** How a request was answered, as the journal keeps it beside the request. */
@@ -94,35 +97,6 @@ export function parseQuery(params: URLSearchParams): Record<string, string | str
   return { ...query };
 }
 
-/** Headers as a record: lower-cased names, repeated headers joined with `, `. */
-export function headerRecord(rawHeaders: readonly string[]): Record<string, string> {
-  const headers: Record<string, string> = Object.create(null);
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    const name = (rawHeaders[i] as string).toLowerCase();
-    const value = rawHeaders[i + 1] as string;
-    const seen = headers[name];
-    headers[name] = seen === undefined ? value : `${seen}, ${value}`;
-  }
-  return { ...headers };
-}
-
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-/**
- * The body as text when it is valid UTF-8 (a character cut in half by the
- * journal's limit is dropped, not replaced), otherwise `undefined`.
- */
-export function utf8Text(bytes: Uint8Array, truncated: boolean): string | undefined {
-  try {
-    // `stream: true` holds back an incomplete last character instead of failing on
-    // it; a fresh decoder then, so no streaming state is left behind.
-    if (truncated) return new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
-    return strictUtf8.decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Turns a recorded request into the entry the API lists. */
 export function toJournalEntry(
   id: number,
@@ -167,12 +141,10 @@ export function toJournalEntry(
   }
   if (text === undefined) entry.bodyEncoding = 'base64';
   // Too-deep JSON is kept as text only: its parsed form could not be serialised back.
-  else if (text !== '' && !request.bodyTruncated && !jsonTooDeep(text)) {
-    try {
-      entry.json = JSON.parse(text);
-    } catch {
-      // not JSON: the text is kept as it is
-    }
+  else if (!request.bodyTruncated) {
+    // Not JSON: the text is kept as it is.
+    const json = jsonValueOf(text);
+    if (json !== undefined) entry.json = json;
   }
   const graphql = graphqlMarkOf(entry);
   if (graphql !== undefined) entry.graphql = graphql;

@@ -52,4 +52,11 @@ describe('the Node transport for localhost', () => {
     expect(refused.error?.code).toBe('ELOOPBACKONLY');
     expect(refused.error?.message).toContain('localhost resolves to 10.0.0.5');
   });
+
+  it('reads addresses as the allow lists do: every form of ::1 is loopback, ::2 is not', async () => {
+    for (const address of ['0:0:0:0:0:0:0:1', '::0:1', '[::1]', '::ffff:127.0.0.1']) {
+      expect((await look([{ address, family: 6 }])).error, address).toBeNull();
+    }
+    expect((await look([{ address: '::2', family: 6 }])).error?.code).toBe('ELOOPBACKONLY');
+  });
 });

@@ -17,9 +17,12 @@ import { hostAllowed, normalHost, urlPort } from '../wire/host-rules.js';
 
 const IPV4_LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 
-/** True for `localhost` (resolved to loopback only, see above) and loopback IP literals. */
+/**
+ * True for `localhost` (resolved to loopback only, see above) and loopback IP
+ * literals, the host read as the allow lists read it (wire/host-rules.ts `normalHost`).
+ */
 export function isLoopbackHost(hostname: string): boolean {
-  const name = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  const name = normalHost(hostname);
   return (
     name === 'localhost' ||
     IPV4_LOOPBACK.test(name) ||

@@ -6,6 +6,7 @@
  * @module
  */
 import type { RecordedRequest } from '../journal/journal-entry.js';
+import { rawHeaderJoined } from '../wire/raw-headers.js';
 import { type HeaderReader, TIMED_SCHEMES, type VerifyResult, WebhookVerifier } from '../wire/signature.js';
 import type { SignatureMark, SignatureSettings } from '../wire/signature-settings.js';
 import type { ReplayGuard } from './replay-guard.js';
@@ -20,31 +21,9 @@ export const UNTIMED_ID_MEMORY_SEC = 86_400;
 /** Valid marks kept per check at most (a verifier's valid reasons: one per secret, with and without a timestamp). */
 const MAX_VALID_MARKS = 64;
 
-/**
- * Reads header `name` (lower case) from raw headers, without building a record
- * or lower-casing every name; repeated ones joined with `, ` (as the journal shows them).
- */
+/** Reads header `name` (lower case) from raw headers; repeated ones joined with `, ` (as the journal shows them). */
 function rawHeaderReader(rawHeaders: readonly string[]): HeaderReader {
-  return (name) => {
-    let value: string | undefined;
-    for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-      if (!sameName(rawHeaders[i] as string, name)) continue;
-      const next = rawHeaders[i + 1] as string;
-      value = value === undefined ? next : `${value}, ${next}`;
-    }
-    return value;
-  };
-}
-
-/** Whether header name `raw` (any case) is `lower` (lower case). */
-function sameName(raw: string, lower: string): boolean {
-  if (raw.length !== lower.length) return false;
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw.charCodeAt(i);
-    const l = lower.charCodeAt(i);
-    if (c !== l && !(l >= 97 && l <= 122 && c === l - 32)) return false;
-  }
-  return true;
+  return (name) => rawHeaderJoined(rawHeaders, name);
 }
 
 export class SignatureCheck {

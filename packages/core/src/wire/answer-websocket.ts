@@ -9,6 +9,7 @@
  */
 import { isBase64 } from './base64.js';
 import { MockpointError } from './errors.js';
+import { isToken } from './http-header.js';
 import type { RequestFilter } from './journal-json.js';
 import { JsonText, jsonTextOf, scanJson } from './json-text.js';
 import { PathPatternError, parsePathPattern } from './path-pattern.js';
@@ -116,9 +117,6 @@ export function isSendableCloseCode(code: number): boolean {
 /** Largest close reason, in UTF-8 bytes (a control frame holds 125 bytes, 2 of them the code). */
 export const MAX_CLOSE_REASON_BYTES = 123;
 
-/** A subprotocol: an HTTP token (RFC 6455 §4.1). */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
 const encoder = new TextEncoder();
 
 /** The text of a `text` or `json` frame, or `undefined` for `bytes`. */
@@ -219,7 +217,7 @@ export function checkWebSocket(
   };
   const protocols = socket.protocols ?? [];
   protocols.forEach((protocol, i) => {
-    if (!TOKEN.test(protocol)) failAt(`.protocols[${i}]`)('a subprotocol is a token (visible ASCII, no separators)');
+    if (!isToken(protocol)) failAt(`.protocols[${i}]`)('a subprotocol is a token (visible ASCII, no separators)');
     if (protocols.indexOf(protocol) !== i) failAt(`.protocols[${i}]`)(`${protocol} is listed twice`);
   });
   if (socket.onOpen !== undefined) frames(socket.onOpen, '.onOpen');

@@ -7,6 +7,7 @@
 import { concatBytes } from './concat-bytes.js';
 import { MockpointError } from './errors.js';
 import { JsonSyntaxError, MAX_JSON_DEPTH, scanJson } from './json-text.js';
+import { utf8Text } from './utf8.js';
 
 export { MAX_JSON_DEPTH };
 
@@ -248,17 +249,12 @@ export async function readDecodedBody(request: Request, maxBytes: number): Promi
   return bytes;
 }
 
-const strictDecoder = new TextDecoder('utf-8', { fatal: true });
-
 /** The bytes as UTF-8 text; bytes that are not UTF-8 are a 400 `INVALID_UTF8`, never U+FFFD. */
 export function decodeUtf8(bytes: Uint8Array, what = 'request body'): string {
-  try {
-    return strictDecoder.decode(bytes);
-  } catch (error) {
-    throw new MockpointError('INVALID_UTF8', `${what} is not valid UTF-8; send JSON encoded as UTF-8`, {
-      cause: error,
-    });
-  }
+  const text = utf8Text(bytes);
+  if (text === undefined)
+    throw new MockpointError('INVALID_UTF8', `${what} is not valid UTF-8; send JSON encoded as UTF-8`);
+  return text;
 }
 
 /** Maps a scanner error to the request-body error a client sees. */

@@ -2,7 +2,7 @@
 // each character on its own (the definition, written out here), over random
 // strings of every kind of code point, for text and for a request header's bytes.
 import { describe, expect, it } from 'vitest';
-import { headerSafeText } from './http-header.js';
+import { headerSafeText, isHeaderName, isToken } from './http-header.js';
 
 /** The definition: each character past tab, space and visible ASCII percent-encoded on its own. */
 function oneByOne(text: string, bytes: boolean): string {
@@ -63,5 +63,20 @@ describe('headerSafeText', () => {
     expect(headerSafeText('\ud800')).toBe('%EF%BF%BD');
     expect(headerSafeText('caf\u00c3\u00a9', true)).toBe('caf%C3%A9');
     expect(headerSafeText('100% plain')).toBe('100% plain');
+  });
+});
+
+describe('isToken and isHeaderName: the one RFC 9110 token rule', () => {
+  it('takes every token character', () => {
+    expect(isToken("!#$%&'*+-.^_`|~09AZaz")).toBe(true);
+    expect(isHeaderName('X-Request-Id')).toBe(true);
+    expect(isToken('chat.v1')).toBe(true);
+  });
+
+  it('refuses separators, white space, non-ASCII and the empty text', () => {
+    for (const text of ['', 'a b', 'a:b', 'a,b', '(a)', 'a"b', 'a/b', 'é', 'a\tb']) {
+      expect(isToken(text), text).toBe(false);
+      expect(isHeaderName(text), text).toBe(false);
+    }
   });
 });

@@ -7,7 +7,7 @@
  * @module
  */
 
-/** RFC 9110 token characters: what a header name may be made of. */
+/** RFC 9110 token characters: what a header name (and a WebSocket subprotocol) may be made of. */
 export const HEADER_NAME_PATTERN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
@@ -29,9 +29,14 @@ const UNSENDABLE = /[^\t\x20-\x7e\x80-\xff]/;
 export const HEADER_VALUE_RULE =
   'a header value holds tab, space and visible ASCII only (percent-encode other text: € is %E2%82%AC)';
 
+/** True when `text` is an RFC 9110 token (a header name, a WebSocket subprotocol: RFC 6455 §4.1). */
+export function isToken(text: string): boolean {
+  return HEADER_NAME_PATTERN.test(text);
+}
+
 /** True when `name` is a valid header name (an RFC 9110 token). */
 export function isHeaderName(name: string): boolean {
-  return HEADER_NAME_PATTERN.test(name);
+  return isToken(name);
 }
 
 /**

@@ -12,6 +12,7 @@ import { type PASS_THROUGH, routeByHost } from '../../hosts/host-routing.js';
 import type { HostTable } from '../../hosts/host-table.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
 import { absoluteTarget, mappedTarget } from '../../wire/endpoint-target.js';
+import { rawHeader } from '../../wire/raw-headers.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -32,29 +33,9 @@ export function bodilessRequest(req: IncomingMessage, target: string): RecordedR
   return { method: req.method ?? 'GET', target, rawHeaders: req.rawHeaders, body: EMPTY, bodyTruncated: false };
 }
 
-/**
- * True when the raw headers announce a body (Content-Length other than 0, or a
- * Transfer-Encoding). Scans `rawHeaders` so Node never builds `req.headers`.
- */
-export function declaresBody(rawHeaders: readonly string[]): boolean {
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i] as string;
-    if (name.length === 14 && name.toLowerCase() === 'content-length') {
-      if (rawHeaders[i + 1] !== '0') return true;
-    } else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') {
-      return true;
-    }
-  }
-  return false;
-}
-
 /** The Host header's value (HTTP/2: `:authority`), from the raw headers (so Node never builds `req.headers`). */
 function hostHeader(rawHeaders: readonly string[]): string | undefined {
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i] as string;
-    if ((name.length === 4 && name.toLowerCase() === 'host') || name === ':authority') return rawHeaders[i + 1];
-  }
-  return undefined;
+  return rawHeader(rawHeaders, 'host') ?? rawHeader(rawHeaders, ':authority');
 }
 
 /**

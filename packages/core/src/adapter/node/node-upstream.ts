@@ -7,13 +7,14 @@
  * @module
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import { checkUpstreamHost, type Upstream, type UpstreamRequest } from '../../answer/proxy/upstream.js';
 import { checkUpstreamAddress } from '../../answer/proxy/upstream-address.js';
 import { urlPort } from '../../wire/host-rules.js';
+import { headerLines } from '../../wire/raw-headers.js';
 
 /** A lookup that refuses a name when any address it resolves to may not be reached. */
 export function checkedLookup(port: number, allowHosts: readonly string[]): LookupFunction {
@@ -46,13 +47,6 @@ function outgoingHeaders(lines: UpstreamRequest['headers']): OutgoingHttpHeaders
   return { ...headers };
 }
 
-function headerLines(response: IncomingMessage): [string, string][] {
-  const raw = response.rawHeaders;
-  const lines: [string, string][] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) lines.push([raw[i] as string, raw[i + 1] as string]);
-  return lines;
-}
-
 /** Forwards with `node:http(s)`, checking every address the host resolves to. */
 export const nodeUpstream: Upstream = (request) =>
   new Promise((resolve, reject) => {
@@ -72,7 +66,7 @@ export const nodeUpstream: Upstream = (request) =>
       if (bodiless) response.resume();
       resolve({
         status: response.statusCode ?? 502,
-        headers: headerLines(response),
+        headers: headerLines(response.rawHeaders),
         body: bodiless ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>),
       });
     });

@@ -21,17 +21,13 @@ import { IncomingMessage, type RequestListener, ServerResponse } from 'node:http
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { errorAnswer, type RespondAnswer } from '../../answer/endpoint-answer.js';
+import { rawHeader } from '../../wire/raw-headers.js';
 
 /** The body's framing from the raw headers: none, a declared length, or chunked (a Transfer-Encoding). */
 function bodyLength(rawHeaders: readonly string[]): number | 'chunked' {
-  let length = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = (rawHeaders[i] as string).toLowerCase();
-    if (name === 'transfer-encoding') return 'chunked';
-    // Node's parser has refused a malformed or conflicting Content-Length already.
-    if (name === 'content-length') length = Number(rawHeaders[i + 1]);
-  }
-  return length;
+  if (rawHeader(rawHeaders, 'transfer-encoding') !== undefined) return 'chunked';
+  // Node's parser has refused a malformed or conflicting Content-Length already.
+  return Number(rawHeader(rawHeaders, 'content-length') ?? 0);
 }
 
 /** A request with the head of `req` whose body is the next `length` bytes: `head`, then the socket's. */

@@ -28,8 +28,9 @@ import { hostNotMocked, isPassThrough } from '../../hosts/host-routing.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
 import { truncatedBody } from '../../wire/truncated-body.js';
+import { isWebSocketHandshake } from '../../wire/websocket-handshake.js';
 import { UPGRADED } from './connection-cap.js';
-import { bodilessRequest, declaresBody, requestTarget } from './endpoint-request.js';
+import { bodilessRequest, requestTarget } from './endpoint-request.js';
 import { createNodeListener, type NodeListenerOptions, nodeRouting } from './listener.js';
 import { answerPlain } from './plain-upgrade.js';
 import { rawHead, writeRaw } from './raw-answer.js';
@@ -41,10 +42,6 @@ interface UpgradeTo {
   readonly socket: Duplex;
   readonly head: Buffer;
 }
-
-const PROTOCOL = Symbol('mockpoint.protocol');
-const HEADERS = Symbol('mockpoint.headers');
-type TaggedRequest = IncomingMessage & { [PROTOCOL]?: string; [HEADERS]?: UpgradeAnswer['headers'] };
 
 /** A `ws` connection (over `socket`) as the script player's {@link ScriptSocket}. */
 function scriptSocket(ws: WebSocket, socket: Duplex): ScriptSocket {
@@ -64,7 +61,7 @@ function scriptSocket(ws: WebSocket, socket: Duplex): ScriptSocket {
 }
 
 /** The sink for upgrade requests of one app. */
-function createUpgradeSink(app: MockpointApp, wss: WebSocketServer): AnswerSink<UpgradeTo, void> {
+function createUpgradeSink(app: MockpointApp): AnswerSink<UpgradeTo, void> {
   const { handler, sockets } = app.mockpoint;
   const fail = (to: UpgradeTo, error: unknown): void => {
     handler.reportUnexpected(error, { method: to.req.method ?? 'GET', url: to.req.url ?? '' });
@@ -129,10 +126,8 @@ function createUpgradeSink(app: MockpointApp, wss: WebSocketServer): AnswerSink<
         fail(to, new Error('a WebSocket answer without its session reached the sink'));
         return;
       }
-      const req = to.req as TaggedRequest;
-      if (session.protocol !== undefined) req[PROTOCOL] = session.protocol;
-      req[HEADERS] = answer.headers;
-      wss.handleUpgrade(req, to.socket, to.head, (ws) => {
+      const wss = socketServer(sockets.maxFrameBytes, session.protocol, answer.headers);
+      wss.handleUpgrade(to.req, to.socket, to.head, (ws) => {
         // An open WebSocket is busy, however quiet: the connection cap never evicts it as idle.
         (to.socket as Duplex & { [UPGRADED]?: true })[UPGRADED] = true;
         const events = sockets.open(session, answer.script, scriptSocket(ws, to.socket));
@@ -183,19 +178,28 @@ function createUpgradeSink(app: MockpointApp, wss: WebSocketServer): AnswerSink<
   return sink;
 }
 
-/** The `ws` server (no listener of its own) for one app: subprotocol and 101 headers from the answer. */
-function socketServer(app: MockpointApp): WebSocketServer {
+/**
+ * The `ws` server (no listener of its own) that completes one handshake: the
+ * answer's subprotocol (`undefined`: none named) and its 101 headers are given
+ * to `ws` as values. Cheap: with `noServer` and no client tracking it holds
+ * nothing but its options.
+ */
+function socketServer(
+  maxPayload: number,
+  protocol: string | undefined,
+  headers: UpgradeAnswer['headers'],
+): WebSocketServer {
   const wss = new WebSocketServer({
     noServer: true,
-    maxPayload: app.mockpoint.sockets.maxFrameBytes,
+    maxPayload,
     perMessageDeflate: false,
     // No client tracking: the script player holds the connections.
     clientTracking: false,
-    handleProtocols: (_offered, req) => (req as TaggedRequest)[PROTOCOL] ?? false,
+    handleProtocols: () => protocol ?? false,
   });
-  wss.on('headers', (headers, req) => {
-    for (const [name, value] of Object.entries((req as TaggedRequest)[HEADERS] ?? {})) {
-      for (const one of typeof value === 'string' ? [value] : value) headers.push(`${name}: ${one}`);
+  wss.on('headers', (lines) => {
+    for (const [name, value] of Object.entries(headers)) {
+      for (const one of typeof value === 'string' ? [value] : value) lines.push(`${name}: ${one}`);
     }
   });
   return wss;
@@ -228,8 +232,7 @@ export function createNodeUpgradeListener(
   app: MockpointApp,
   options: NodeUpgradeListenerOptions = {},
 ): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
-  const wss = socketServer(app);
-  const sink = createUpgradeSink(app, wss);
+  const sink = createUpgradeSink(app);
   const { handler } = app.mockpoint;
   // A WebSocket handshake to an unmapped host is refused (HOST_NOT_MOCKED), never passed through.
   const routing = { ...nodeRouting(app, options), passThrough: false };
@@ -238,7 +241,7 @@ export function createNodeUpgradeListener(
   return (req, socket, head) => {
     // An error on the raw socket before the handshake (the client left) must not reach the process.
     socket.on('error', () => socket.destroy());
-    if (!isWebSocketHandshake(req)) {
+    if (!isWebSocketHandshake(req.method ?? '', req.rawHeaders)) {
       answerPlain(req, socket, head, request, requestTimeoutMs);
       return;
     }
@@ -268,11 +271,4 @@ export function createNodeUpgradeListener(
       sink.fail(to, error);
     }
   };
-}
-
-/** A WebSocket opening handshake as `ws` accepts it: `GET`, `Upgrade: websocket`, and no body. */
-function isWebSocketHandshake(req: IncomingMessage): boolean {
-  return (
-    req.method === 'GET' && req.headers.upgrade?.trim().toLowerCase() === 'websocket' && !declaresBody(req.rawHeaders)
-  );
 }

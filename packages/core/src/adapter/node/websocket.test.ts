@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createApp, createClient, type JournalEntry, JsonText, type MockpointClient } from '../../index.js';
+import { MAX_JSON_DEPTH } from '../../wire/json-text.js';
 import { type ServedApp, serve } from './index.js';
 
 interface Running {
@@ -119,6 +120,49 @@ describe('websocket answers on Node', () => {
       match: { websocket: { direction: 'in' }, body: { type: 'ping' } },
     });
     expect(incoming.map((e) => e.body)).toEqual(['{"type":"ping","n":1}']);
+  });
+
+  it("sends the route's headers on the 101, each with the subprotocol chosen for its own handshake", async () => {
+    const { client, ws } = await start();
+    await client.setRoutes('hello', [
+      {
+        answer: {
+          headers: { 'x-room': 'seven', 'x-tag': ['a', 'b'] },
+          websocket: { protocols: ['v2', 'v1'], onOpen: [{ text: 'hi' }] },
+        },
+      },
+    ]);
+    const heads = ['v1', 'v2', undefined].map((offer) => {
+      const c = connect(`${ws}/endpoint/hello`, offer);
+      const head = new Promise<Record<string, string | string[] | undefined>>((resolve) =>
+        c.socket.once('upgrade', (res) => resolve(res.headers)),
+      );
+      return Promise.all([head, c.opened.then(() => c.socket.protocol)]);
+    });
+    const seen = await Promise.all(heads);
+    expect(seen.map(([, protocol]) => protocol)).toEqual(['v1', 'v2', '']);
+    for (const [headers] of seen) {
+      expect(headers['x-room']).toBe('seven');
+      expect(headers['x-tag']).toBe('a, b');
+    }
+  });
+
+  it('matches a message nested deeper than MAX_JSON_DEPTH by its text only, as the journal keeps it', async () => {
+    const { client, ws } = await start();
+    await client.setRoutes('deep', [
+      { answer: { websocket: { on: [{ match: { body: { type: 'ping' } }, send: [{ text: 'pong' }] }] } } },
+    ]);
+    const c = connect(`${ws}/endpoint/deep`);
+    await c.opened;
+    const deep = `{"type":"ping","deep":${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}}`;
+    c.socket.send(deep);
+    c.socket.send('{"type":"ping"}');
+    // Messages are taken in order: the answer to the second comes after the first was judged.
+    expect(await c.received(1)).toEqual([{ data: 'pong', binary: false }]);
+    c.socket.send('{"type":"ping"}');
+    expect(await c.received(2)).toHaveLength(2);
+    const entries = await client.requests('deep', { match: { websocket: { direction: 'in' } } });
+    expect(entries.find((e) => e.body === deep)?.json).toBeUndefined();
   });
 
   it('answers a plain request to a websocket route with 426 WEBSOCKET_REQUIRED', async () => {

@@ -17,6 +17,7 @@ import { connectionErrorCode, isMockpointError } from '../../wire/errors.js';
 import { NOT_FORWARDED } from '../../wire/hop-by-hop.js';
 import type { UpstreamOutcome } from '../../wire/journal-json.js';
 import { DEFAULT_PROXY_TIMEOUT_MS, type ProxyAnswer, upstreamUrl } from '../../wire/proxy-answer.js';
+import { headerLines } from '../../wire/raw-headers.js';
 import { type ClientGone, type EndpointAnswer, errorAnswer, type RelayAnswer } from '../endpoint-answer.js';
 import type { Upstream } from './upstream.js';
 import { containedSubpath } from './upstream-path.js';
@@ -36,8 +37,7 @@ export function endToEndHeaders(
   rawHeaders: readonly string[],
   also: ReadonlySet<string> = NOT_FORWARDED,
 ): [string, string][] {
-  const lines: [string, string][] = [];
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) lines.push([rawHeaders[i] as string, rawHeaders[i + 1] as string]);
+  const lines = headerLines(rawHeaders);
   const listed = connectionListed(lines);
   return lines.filter(([name]) => {
     const lower = name.toLowerCase();

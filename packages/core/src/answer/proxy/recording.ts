@@ -9,12 +9,14 @@
  *
  * @module
  */
-import { headerRecord, parseQuery, type RecordedRequest, utf8Text } from '../../journal/journal-entry.js';
+import { parseQuery, type RecordedRequest } from '../../journal/journal-entry.js';
 import { toBase64 } from '../../wire/base64.js';
 import type { RequestFilter } from '../../wire/journal-json.js';
 import { JsonText, scanJson } from '../../wire/json-text.js';
 import { ALWAYS_REDACTED, type ProxyAnswer } from '../../wire/proxy-answer.js';
+import { headerRecord } from '../../wire/raw-headers.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../../wire/route.js';
+import { utf8Text } from '../../wire/utf8.js';
 import { BODILESS_STATUS } from '../read-response.js';
 import type { CompleteAnswer } from './proxy-relay.js';
 

@@ -18,6 +18,7 @@ import {
   type ValidationMark,
   type ValidationPart,
 } from '../../wire/route-validation.js';
+import { utf8Text } from '../../wire/utf8.js';
 import type { OutputUnit, ValidationResult } from './json-schema/schema-output.js';
 import { Run, SchemaLimitError, SchemaProgram } from './json-schema/schema-program.js';
 import { validate } from './json-schema/validate.js';
@@ -178,8 +179,6 @@ function coerce(
   return out;
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
-
 /** `application/json`, `application/problem+json`, …; an absent type counts as JSON. */
 function isJsonType(type: string | undefined): boolean {
   return type === undefined || /^application\/(?:[\w.+-]+\+)?json\b/i.test(type.trim());
@@ -262,10 +261,8 @@ export class RequestValidator {
     // Sent as JSON (or untyped), it must be JSON; sent as another type (XML, a form), it is held to
     // the schema only when it parses as JSON anyway (curl -d and fetch with a string send JSON so).
     const asJson = isJsonType(request.headers['content-type']);
-    let text: string;
-    try {
-      text = decoder.decode(bytes);
-    } catch {
+    const text = utf8Text(bytes);
+    if (text === undefined) {
       return asJson ? [{ in: 'body', path: '', message: 'the body is not UTF-8 text, so not JSON' }] : [];
     }
     if (jsonTooDeep(text)) return [{ in: 'body', path: '', message: 'the body nests too deeply to check' }];

@@ -16,6 +16,7 @@
  */
 
 import { type GraphqlOperation, graphqlOperationOf } from '../../graphql/graphql-request.js';
+import { jsonValueOf } from '../../wire/json-value.js';
 import type { SocketConversation, SocketPeer } from './open-sockets.js';
 
 /** The subprotocol graphql-ws speaks (the older `graphql-ws` of subscriptions-transport-ws is another protocol). */
@@ -124,12 +125,7 @@ export function speakGraphqlWs(peer: SocketPeer, options: GraphqlWsOptions): Soc
 
   return {
     message(text) {
-      let message: unknown;
-      try {
-        message = text === undefined ? undefined : JSON.parse(text);
-      } catch {
-        message = undefined;
-      }
+      const message = text === undefined ? undefined : jsonValueOf(text);
       if (!isObject(message) || typeof message.type !== 'string') {
         peer.close(4400, 'Invalid message received');
         return;

@@ -25,6 +25,7 @@ import { MAX_CLOSE_REASON_BYTES, type SocketInfo } from '../../wire/answer-webso
 import { toBase64 } from '../../wire/base64.js';
 import { MockpointError } from '../../wire/errors.js';
 import type { SocketDirection } from '../../wire/journal-json.js';
+import { jsonValueOf } from '../../wire/json-value.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
 import type { SocketSession, UpgradeAnswer } from '../endpoint-answer.js';
 import type { PreparedClose, PreparedFrame, SocketScript } from './socket-script.js';
@@ -479,13 +480,9 @@ function messageSubject(connection: Connection, text: string | undefined, bytes:
     bodyTruncated: false,
     websocket: { direction: 'in', connection: connection.id },
   };
-  if (text !== undefined && text !== '') {
-    try {
-      subject.json = JSON.parse(text);
-    } catch {
-      // not JSON: matched by its text only
-    }
-  }
+  // Not JSON (or too deep to match): matched by its text only.
+  const json = text === undefined ? undefined : jsonValueOf(text);
+  if (json !== undefined) subject.json = json;
   return subject;
 }
 

@@ -17,6 +17,7 @@ import { graphqlRequestOf } from '../../graphql/graphql-request.js';
 import type { Journal } from '../../journal/journal.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
 import type { ReplayGuard } from '../../webhook/replay-guard.js';
+import { rawHeader } from '../../wire/raw-headers.js';
 import type { ValidationMark } from '../../wire/route-validation.js';
 import type { StateMark, States } from '../../wire/state-json.js';
 import type { EndpointService } from '../endpoint-service.js';
@@ -50,15 +51,6 @@ export interface PipelineParts {
 
 /** The scenarios a template sees when its route looks at none. */
 const NO_STATE: States = Object.freeze({});
-
-/** The value of header `name` (lower-case) in raw headers, or `undefined`. */
-export function rawHeader(rawHeaders: readonly string[], name: string): string | undefined {
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    const key = rawHeaders[i] as string;
-    if (key.length === name.length && key.toLowerCase() === name) return rawHeaders[i + 1];
-  }
-  return undefined;
-}
 
 export class Exchange {
   readonly head: boolean;

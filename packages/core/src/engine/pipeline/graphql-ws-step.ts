@@ -18,7 +18,9 @@ import type { GraphqlOperation } from '../../graphql/graphql-request.js';
 import type { GraphqlAnswerText, StoredGraphqlSchema } from '../../graphql/graphql-runner.js';
 import { BY_GRAPHQL, type RecordedRequest } from '../../journal/journal-entry.js';
 import { isMockpointError } from '../../wire/errors.js';
-import { Exchange, type PipelineParts, rawHeader } from './exchange.js';
+import { jsonValueOf } from '../../wire/json-value.js';
+import { rawHeader } from '../../wire/raw-headers.js';
+import { Exchange, type PipelineParts } from './exchange.js';
 import { routeStep, socketsFull } from './route-step.js';
 import type { Maybe, Verdict } from './step.js';
 
@@ -47,12 +49,7 @@ function fromVerdict(verdict: Verdict | undefined): GraphqlWsResult | undefined 
     return errorsText(`${route} answers with a ${answer.kind}, which graphql-ws cannot carry: give it a data answer.`);
   }
   const text = answer.body === null ? '' : typeof answer.body === 'string' ? answer.body : decoder.decode(answer.body);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    value = undefined;
-  }
+  const value = jsonValueOf(text);
   if (typeof value !== 'object' || value === null || Array.isArray(value) || !('data' in value || 'errors' in value)) {
     return errorsText(`${route} answered ${answer.status} without a GraphQL result ({ data?, errors? }) as its body.`);
   }

@@ -27,9 +27,10 @@ import { NOT_JSON } from '../../journal/request-filter.js';
 import { isMockpointError } from '../../wire/errors.js';
 import { jsonTextOf } from '../../wire/json-text.js';
 import { type McpAnswer, type McpPrompt, type McpTool, promptMessageText } from '../../wire/mcp-json.js';
+import { rawHeader } from '../../wire/raw-headers.js';
 import { parseTemplate } from '../../wire/template-syntax.js';
 import { utf8Length } from '../../wire/utf8-length.js';
-import { type Exchange, rawHeader } from './exchange.js';
+import type { Exchange } from './exchange.js';
 import type { Verdict } from './step.js';
 import { renderFailed } from './verdicts.js';
 

@@ -32,12 +32,13 @@ import {
 } from '../../collections/list-query.js';
 import { type RelationContext, related, relatedBytes, singular } from '../../collections/relations.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
-import { utf8Text } from '../../journal/journal-entry.js';
 import { isMockpointError, MockpointError } from '../../wire/errors.js';
+import { rawHeader } from '../../wire/raw-headers.js';
 import type { AnswerHeaders, ResourceAnswer, RouteAnswer } from '../../wire/route.js';
 import { parseTemplate, type TemplatePart } from '../../wire/template-syntax.js';
+import { utf8Text } from '../../wire/utf8.js';
 import { utf8Length } from '../../wire/utf8-length.js';
-import { type Exchange, rawHeader } from './exchange.js';
+import type { Exchange } from './exchange.js';
 import type { Verdict } from './step.js';
 import { failedAnswer } from './verdicts.js';
 

@@ -20,8 +20,10 @@ import { resumeAfter } from '../../answer/stream/stream-frames.js';
 import { chooseProtocol } from '../../answer/websocket/socket-script.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { isMockpointError, MockpointError } from '../../wire/errors.js';
+import { rawHeader } from '../../wire/raw-headers.js';
 import { statesOf } from '../../wire/state-json.js';
-import { type Exchange, rawHeader } from './exchange.js';
+import { isWebSocketHandshake } from '../../wire/websocket-handshake.js';
+import type { Exchange } from './exchange.js';
 import { mcpVerdict } from './mcp-answer.js';
 import { proxyRouteAnswer } from './proxy-route.js';
 import { resourceVerdict } from './resource-answer.js';
@@ -74,10 +76,9 @@ function answered(exchange: Exchange, hit: RouteHit): Verdict | Promise<Verdict>
   return { answer, mark };
 }
 
-/** Whether a request asks to become a WebSocket (a GET with `Upgrade: websocket`). */
+/** Whether a request asks to become a WebSocket (wire/websocket-handshake.ts). */
 export function asksUpgrade(exchange: Exchange): boolean {
-  const upgrade = rawHeader(exchange.request.rawHeaders, 'upgrade');
-  return exchange.request.method === 'GET' && upgrade !== undefined && /(^|[\s,])websocket($|[\s,])/i.test(upgrade);
+  return isWebSocketHandshake(exchange.request.method, exchange.request.rawHeaders);
 }
 
 /**

@@ -9,11 +9,11 @@
 import type { Hono } from 'hono';
 import { READ_METHODS } from '../../engine/endpoint-handler.js';
 import { createFetchSink } from '../../engine/fetch-sink.js';
-import { rawHeader } from '../../engine/pipeline/exchange.js';
 import { sendAnswer } from '../../engine/sink.js';
 import { captureRequest, type RecordedRequest } from '../../journal/journal-entry.js';
 import { type EndpointTarget, mappedTarget } from '../../wire/endpoint-target.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
+import { rawHeader } from '../../wire/raw-headers.js';
 import type { AppContext } from '../context.js';
 import type { RouteDoc } from '../openapi.js';
 import { describeErrors, errorResponses } from './responses.js';

@@ -21,12 +21,12 @@ import {
   byQueue,
   type RecordedRequest,
   toJournalEntry,
-  utf8Text,
 } from '../../journal/journal-entry.js';
 import { toBase64 } from '../../wire/base64.js';
 import { MockpointError } from '../../wire/errors.js';
 import type { AnswerEntry, AnswerTimings, JournalEntry, JournalPage, QueuedMark } from '../../wire/journal-json.js';
 import type { SignatureMark } from '../../wire/signature-settings.js';
+import { utf8Text } from '../../wire/utf8.js';
 
 /** What the journal needs from the store's connections (see `RedisStore.openJournal`). */
 export interface JournalConnection {
