@@ -18,8 +18,6 @@
 // Everything the browser entry (`@mockpoint/core/client`) has: the client, its
 // errors, the wire types and the input rules. One list, so the two cannot drift.
 export * from './client/index.js';
-// The browser entry's matcher reads a journal entry's `graphql` mark; this one parses the request.
-export { firstMismatch, matchesRequest } from './graphql/graphql-filter.js';
 export {
   type GraphqlAnswerText,
   type GraphqlCall,
@@ -30,6 +28,8 @@ export {
 } from './graphql/graphql-runner.js';
 export { type ApiEncoders, type Encoder, gzipEncoder } from './http/api-encoding.js';
 export { type CreateAppOptions, createApp, type MockpointApp } from './http/create-app.js';
+// The browser entry's matcher reads a journal entry's `graphql` mark; this one parses the request.
+export { firstMismatch, matchesRequest } from './journal/graphql-filter.js';
 export type { Journal } from './journal/journal.js';
 export type { AnswerQueue } from './queue/answer-queue.js';
 export type { Backend, BackendParts } from './store/backend.js';

@@ -5,7 +5,7 @@
  * a {@link FilterSubject} (a journal entry is one; the read path passes a lazy view).
  * The `graphql` field reads a journal entry's `graphql` mark here, so that the
  * browser client (`@mockpoint/core/client`) carries no GraphQL parser; the
- * server's matcher (graphql/graphql-filter.ts) parses the request instead.
+ * server's matcher (journal/graphql-filter.ts) parses the request instead.
  *
  * @module
  */

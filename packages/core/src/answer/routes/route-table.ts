@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { firstMismatch } from '../../graphql/graphql-filter.js';
+import { firstMismatch } from '../../journal/graphql-filter.js';
 import { pathParams, subpathSegments } from '../../journal/request-filter.js';
 import {
   explainPathMismatch,

@@ -17,7 +17,7 @@
  * @module
  */
 
-import { firstMismatch } from '../../graphql/graphql-filter.js';
+import { firstMismatch } from '../../journal/graphql-filter.js';
 import type { Journal } from '../../journal/journal.js';
 import type { AnswerMark, RecordedRequest } from '../../journal/journal-entry.js';
 import type { FilterSubject } from '../../journal/request-filter.js';

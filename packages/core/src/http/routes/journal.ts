@@ -6,7 +6,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';
-import { matchesRequest } from '../../graphql/graphql-filter.js';
+import { matchesRequest } from '../../journal/graphql-filter.js';
 import { MockpointError } from '../../wire/errors.js';
 import type { JournalEntry, RequestFilter } from '../../wire/journal-json.js';
 import { JOURNAL_NAME_LIMIT, MAX_WAIT_MS } from '../../wire/limits.js';

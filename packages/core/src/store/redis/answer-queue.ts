@@ -22,7 +22,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { matchesRequest } from '../../graphql/graphql-filter.js';
+import { matchesRequest } from '../../journal/graphql-filter.js';
 import type { FilterSubject } from '../../journal/request-filter.js';
 import type { AnswerQueue, Taken } from '../../queue/answer-queue.js';
 import { QueueListeners } from '../../queue/queue-listeners.js';

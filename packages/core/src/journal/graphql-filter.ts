@@ -6,14 +6,15 @@
  *
  * @module
  */
+
+import { graphqlRequestOf } from '../graphql/graphql-request.js';
+import type { RequestFilter } from '../wire/journal-json.js';
 import {
   type FilterSubject,
   type GraphqlReader,
   type MismatchOptions,
   firstMismatch as markMismatch,
-} from '../journal/request-filter.js';
-import type { RequestFilter } from '../wire/journal-json.js';
-import { graphqlRequestOf } from './graphql-request.js';
+} from './request-filter.js';
 
 /** The operations of `subject` read as a GraphQL request. */
 const parsedOperations: GraphqlReader = (subject) => graphqlRequestOf(subject)?.operations;
