@@ -6,8 +6,10 @@ import {
   MAX_JSON_DEPTH,
   scanCheckedJson,
   scanJson,
+  scanJsonInTurns,
   stringifyExact,
 } from './json-text.js';
+import { TurnBudget } from './turn-budget.js';
 
 function problem(text: string, maxDepth?: number): string {
   try {
@@ -150,6 +152,48 @@ describe('scanJson', () => {
     ]);
     expect(scanJson(key).keyTexts?.get(`${a}A`)).toBe(`"${a}\\u0041"`);
     expect(() => scanJson(`{"${a}":1,"${a}":2}`)).toThrow(/appears twice/);
+  });
+
+  it('scanJsonInTurns finds and refuses what scanJson does, pausing between members and elements', async () => {
+    const texts = [
+      ' { "routes" : [ {"a": [1, {"b": 2}]} , "x" , [ ] ] , "more" : { "c" : [3] } } ',
+      '[ 1 , [2, 3] , {"a": "b"} ]',
+      '{"routes":[]}',
+      '{}',
+      '[]',
+      ' "text" ',
+      '12',
+      '{"routes":[1,]}',
+      '{"routes":[1] "x":2}',
+      '{"a":1,"a":2}',
+      '{"routes":[{"a":1,"a":2}]}',
+      '[1] x',
+      '{"routes":[1',
+      `{"routes":[${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}]}`,
+    ];
+    const outcome = async (scan: () => unknown) => {
+      try {
+        return await scan();
+      } catch (error) {
+        return `${(error as JsonSyntaxError).problem} ${(error as Error).message}`;
+      }
+    };
+    for (const text of texts) {
+      expect(await outcome(() => scanJsonInTurns(text, new TurnBudget())), text).toEqual(
+        await outcome(() => scanJson(text)),
+      );
+    }
+    // It pauses before the member and each of its elements.
+    class Counted extends TurnBudget {
+      pauses = 0;
+      override async pause() {
+        this.pauses++;
+      }
+    }
+    const list = `{"routes":[${Array.from({ length: 5 }, (_, i) => `{"id":${i}}`).join(',')}]}`;
+    const budget = new Counted();
+    expect(await scanJsonInTurns(list, budget)).toEqual(scanJson(list));
+    expect(budget.pauses).toBe(6);
   });
 
   it('scanCheckedJson reads checked text like scanJson', () => {

@@ -7,6 +7,8 @@
  * @module
  */
 
+import type { TurnBudget } from './turn-budget.js';
+
 /** JSON nested deeper than this is refused: it cannot be stored, copied or served safely. */
 export const MAX_JSON_DEPTH = 512;
 
@@ -213,6 +215,16 @@ export function scanCheckedJson(text: string): ScannedJson {
 }
 
 /**
+ * {@link scanJson} (or, `checked`, {@link scanCheckedJson}) a slice at a time: `budget`
+ * pauses before each member of an object, each element of an array, and each element
+ * of an array that is a member of the object (a `{ "routes": [ … ] }` body, a stored list).
+ * @throws JsonSyntaxError
+ */
+export function scanJsonInTurns(text: string, budget: TurnBudget, checked = false): Promise<ScannedJson> {
+  return new Scanner(text, MAX_JSON_DEPTH, checked).scanInTurns(budget);
+}
+
+/**
  * `JSON.parse` of checked JSON text (as {@link scanCheckedJson} takes): a long
  * string without escapes is its text between the quotes, not copied and checked again
  * (a multi-megabyte `bodyBase64`).
@@ -259,6 +271,51 @@ class Scanner {
     if (first === Ch.OpenBrace) members = new Map();
     if (first === Ch.OpenBracket) this.#array(true);
     else this.#value(members);
+    return this.#result(first, members);
+  }
+
+  /**
+   * {@link scan}, `budget` pausing before each member of a top-level object, each element
+   * of a top-level array, and each element of an array that is a top-level member.
+   */
+  async scanInTurns(budget: TurnBudget): Promise<ScannedJson> {
+    this.#skipWhitespace();
+    const first = this.#peek();
+    const members = first === Ch.OpenBrace ? new Map<string, string>() : undefined;
+    if (first === Ch.OpenBracket) await this.#arrayInTurns(budget, true);
+    else if (first === Ch.OpenBrace) await this.#objectInTurns(budget);
+    else this.#value();
+    return this.#result(first, members);
+  }
+
+  async #arrayInTurns(budget: TurnBudget, top: boolean): Promise<void> {
+    if (!this.#open(Ch.CloseBracket)) return;
+    for (;;) {
+      await budget.pause();
+      const start = this.#pos;
+      this.#value();
+      if (top) this.#elementSpans.push([start, this.#pos]);
+      if (!this.#more(Ch.CloseBracket, "expected ',' or ']' in an array")) return;
+    }
+  }
+
+  /** The top-level object: its members recorded, a member that is an array read element by element. */
+  async #objectInTurns(budget: TurnBudget): Promise<void> {
+    if (!this.#open(Ch.CloseBrace)) return;
+    const keys = new Set<string>();
+    for (;;) {
+      await budget.pause();
+      const [key, raw] = this.#key(keys);
+      const valueStart = this.#pos;
+      if (this.#peek() === Ch.OpenBracket) await this.#arrayInTurns(budget, false);
+      else this.#value();
+      this.#spans.push([key, raw, valueStart, this.#pos]);
+      if (!this.#more(Ch.CloseBrace, "expected ',' or '}' in an object")) return;
+    }
+  }
+
+  /** What a scan found, once the value at the start is read. */
+  #result(first: number, members: Map<string, string> | undefined): ScannedJson {
     this.#skipWhitespace();
     if (this.#pos < this.#text.length) this.#fail('unexpected text after the JSON value');
     const minify = (part: string) => (this.#spaced ? dropSpace(part) : part);
@@ -338,28 +395,34 @@ class Scanner {
     if (!this.#open(Ch.CloseBrace)) return;
     const keys = new Set<string>();
     for (;;) {
-      if (this.#peek() !== Ch.Quote) this.#fail('expected a string key in an object');
-      const keyStart = this.#pos;
-      const hasEscape = this.#string();
-      const raw = this.#text.slice(keyStart, this.#pos);
-      const key = hasEscape ? (JSON.parse(raw) as string) : raw.slice(1, -1);
-      if (keys.has(key)) {
-        this.#fail(
-          `the key ${JSON.stringify(key)} appears twice in one object (position ${keyStart}); keys must be distinct`,
-          'duplicate-key',
-          keyStart,
-        );
-      }
-      keys.add(key);
-      this.#skipWhitespace();
-      if (this.#peek() !== Ch.Colon) this.#fail("expected ':' after an object key");
-      this.#pos++;
-      this.#skipWhitespace();
+      const [key, raw] = this.#key(keys);
       const valueStart = this.#pos;
       this.#value();
       if (members !== undefined) this.#spans.push([key, raw, valueStart, this.#pos]);
       if (!this.#more(Ch.CloseBrace, "expected ',' or '}' in an object")) return;
     }
+  }
+
+  /** The key at `#pos` (not one of `keys`, then added) and its text as written; `#pos` is then at its value. */
+  #key(keys: Set<string>): [string, string] {
+    if (this.#peek() !== Ch.Quote) this.#fail('expected a string key in an object');
+    const keyStart = this.#pos;
+    const hasEscape = this.#string();
+    const raw = this.#text.slice(keyStart, this.#pos);
+    const key = hasEscape ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+    if (keys.has(key)) {
+      this.#fail(
+        `the key ${JSON.stringify(key)} appears twice in one object (position ${keyStart}); keys must be distinct`,
+        'duplicate-key',
+        keyStart,
+      );
+    }
+    keys.add(key);
+    this.#skipWhitespace();
+    if (this.#peek() !== Ch.Colon) this.#fail("expected ':' after an object key");
+    this.#pos++;
+    this.#skipWhitespace();
+    return [key, raw];
   }
 
   /** An array; `top` collects its elements' spans (the scanned value itself). */

@@ -411,7 +411,7 @@ async function routesInTurns(text: string, schema: z.ZodType, options: ParseRout
   // Reading and scanning the body took this turn.
   await nextTurn();
   const budget = new TurnBudget();
-  const routes = await routesFromJsonInTurns(text, budget);
+  const routes = await routesFromJsonInTurns(text, budget, true);
   for (const [index, item] of routes.entries()) {
     await budget.pause();
     checkRouteShape(item, index, schema);

@@ -15,7 +15,15 @@ import { isBase64 } from './base64.js';
 import { MockpointError } from './errors.js';
 import { headerNameProblem, headerValueProblem } from './http-header.js';
 import type { RequestFilter } from './journal-json.js';
-import { JsonText, jsonTextOf, parseCheckedJson, scanCheckedJson, scanJson, stringifyExact } from './json-text.js';
+import {
+  JsonText,
+  jsonTextOf,
+  parseCheckedJson,
+  scanCheckedJson,
+  scanJson,
+  scanJsonInTurns,
+  stringifyExact,
+} from './json-text.js';
 import { checkMcp, type McpAnswer, mcpFromJson } from './mcp-json.js';
 import { PathPatternError, parsePathPattern } from './path-pattern.js';
 import { checkProxyAnswer, type ProxyAnswer } from './proxy-answer.js';
@@ -516,11 +524,12 @@ export function routesFromJson(text: string): unknown[] {
 }
 
 /**
- * {@link routesFromJson} of checked text (a member of a body {@link scanJson} accepted),
- * a slice at a time: `budget` yields to the event loop between routes.
+ * {@link routesFromJson} a slice at a time: `budget` yields to the event loop between
+ * routes (also while the list is scanned). `checked`: the text is a member of a body
+ * {@link scanJson} accepted.
  */
-export async function routesFromJsonInTurns(text: string, budget: TurnBudget): Promise<unknown[]> {
-  const elements = scanCheckedJson(text).elements;
+export async function routesFromJsonInTurns(text: string, budget: TurnBudget, checked: boolean): Promise<unknown[]> {
+  const elements = (await scanJsonInTurns(text, budget, checked)).elements;
   if (elements === undefined) return JSON.parse(text) as unknown[];
   const routes: unknown[] = [];
   for (const element of elements) {
@@ -533,4 +542,23 @@ export async function routesFromJsonInTurns(text: string, budget: TurnBudget): P
 /** A stored route list back from {@link routesJson}. */
 export function decodeRoutes(text: string): Route[] {
   return routesFromJson(text) as Route[];
+}
+
+/** {@link decodeRoutes} a slice per event-loop turn (`budget`), for a long stored list. */
+export async function decodeRoutesInTurns(text: string, budget: TurnBudget): Promise<Route[]> {
+  return (await routesFromJsonInTurns(text, budget, false)) as Route[];
+}
+
+/** {@link routesJson} a slice per event-loop turn (`budget`): the same text. */
+export async function routesJsonInTurns(routes: readonly Route[], budget: TurnBudget): Promise<string> {
+  const kept = LONG_LISTS.get(routes);
+  if (kept !== undefined) return kept;
+  const parts: string[] = [];
+  for (const route of routes) {
+    await budget.pause();
+    parts.push(stringifyExact(routeFields(route)));
+  }
+  const text = `[${parts.join(',')}]`;
+  if (text.length >= SLICED_ROUTES_CHARS) LONG_LISTS.set(routes, text);
+  return text;
 }
