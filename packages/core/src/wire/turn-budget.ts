@@ -15,10 +15,17 @@ export const TURN_BUDGET_MS = 10;
  */
 export const SLICED_ROUTES_CHARS = 256 * 1024;
 
+/**
+ * Two `setImmediate` hops where there is one: work that began in an I/O callback
+ * would otherwise go on in the check phase of the same loop iteration, before any
+ * other I/O (a health request) is read.
+ */
 const later: (resume: () => void) => void =
-  typeof setImmediate === 'function' ? (resume) => setImmediate(resume) : (resume) => setTimeout(resume, 0);
+  typeof setImmediate === 'function'
+    ? (resume) => setImmediate(() => setImmediate(resume))
+    : (resume) => setTimeout(resume, 0);
 
-/** Resolves in a later event-loop turn (after pending I/O callbacks: `setImmediate` where there is one). */
+/** Resolves in a later event-loop turn, after the I/O that was waiting (a poll phase) has been read. */
 export function nextTurn(): Promise<void> {
   return new Promise((resolve) => later(resolve));
 }
