@@ -427,18 +427,21 @@ export function routesPageJson(routes: readonly Route[]): string {
 
 /** A route list as JSON text (`data` kept exact): the form stores keep. */
 export function routesJson(routes: readonly Route[]): string {
-  const kept = LONG_LISTS.get(routes);
-  if (kept !== undefined) return kept;
-  const text = stringifyExact(routes.map(routeFields));
-  if (text.length >= SLICED_ROUTES_CHARS) LONG_LISTS.set(routes, text);
-  return text;
+  return keptText(routes) ?? stringifyExact(routes.map(routeFields));
 }
 
 /**
- * The text {@link routesJson} gave a long list, while the list lives: a store writes
- * it and the answer to the write is the same text (checked routes are not changed).
+ * The text {@link routesJsonInTurns} gave a long list (a store's write), with the routes it
+ * held, while the list lives: the answer to the write is that text, not stringified again.
  */
-const LONG_LISTS = new WeakMap<readonly Route[], string>();
+const LONG_LISTS = new WeakMap<readonly Route[], { text: string; routes: readonly Route[] }>();
+
+/** The kept text of `routes`, if it still holds the same routes (checked routes are not changed in place). */
+function keptText(routes: readonly Route[]): string | undefined {
+  const kept = LONG_LISTS.get(routes);
+  if (kept === undefined || kept.routes.length !== routes.length) return undefined;
+  return kept.routes.every((route, i) => route === routes[i]) ? kept.text : undefined;
+}
 
 /** The route's fields in a fixed order (id, match, validate, answer; the answer's fields in the documented order). */
 function routeFields(route: Route): Record<string, unknown> {
@@ -551,7 +554,7 @@ export async function decodeRoutesInTurns(text: string, budget: TurnBudget): Pro
 
 /** {@link routesJson} a slice per event-loop turn (`budget`): the same text. */
 export async function routesJsonInTurns(routes: readonly Route[], budget: TurnBudget): Promise<string> {
-  const kept = LONG_LISTS.get(routes);
+  const kept = keptText(routes);
   if (kept !== undefined) return kept;
   const parts: string[] = [];
   for (const route of routes) {
@@ -559,6 +562,6 @@ export async function routesJsonInTurns(routes: readonly Route[], budget: TurnBu
     parts.push(stringifyExact(routeFields(route)));
   }
   const text = `[${parts.join(',')}]`;
-  if (text.length >= SLICED_ROUTES_CHARS) LONG_LISTS.set(routes, text);
+  if (text.length >= SLICED_ROUTES_CHARS) LONG_LISTS.set(routes, { text, routes: [...routes] });
   return text;
 }
