@@ -25,6 +25,7 @@ import { SignatureCheckCache } from '../webhook/signature-check-cache.js';
 import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import type { SignatureSettings } from '../wire/signature-settings.js';
+import { TurnBudget } from '../wire/turn-budget.js';
 import { EndpointChanges } from './endpoint-changes.js';
 import { ReadTokens } from './read-tokens.js';
 import { type CachedResponse, ResponseCache, toCachedResponse } from './response-cache.js';
@@ -115,8 +116,11 @@ export class EndpointService {
    */
   routeTable(name: string): Promise<RouteTable | null> {
     return this.#routeReading.read(name, async () => {
+      const budget = new TurnBudget();
       const routes = await this.store.getRoutes(name);
-      return routes.length === 0 ? null : new RouteTable(routes);
+      if (routes.length === 0) return null;
+      // Reading took a turn's budget (a long list, a large answer): compile between other requests.
+      return budget.spent ? RouteTable.inTurns(routes, budget) : new RouteTable(routes);
     });
   }
 

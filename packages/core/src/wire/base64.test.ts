@@ -24,6 +24,16 @@ describe('base64, written once', () => {
     expect(fromBase64(toBase64(big))).toEqual(big);
   });
 
+  it('decodes long checked text (natively under Node) to the bytes atob gives', () => {
+    for (const length of [64 * 1024 - 1, 64 * 1024, 64 * 1024 + 1, 300_001]) {
+      const raw = new Uint8Array(length).map((_, i) => (i * 31) % 256);
+      const text = toBase64(raw);
+      const decoded = base64Bytes(text);
+      expect(decoded).toEqual(raw);
+      expect(decoded).toEqual(Uint8Array.from(atob(text), (c) => c.charCodeAt(0)));
+    }
+  });
+
   it.each(['Zg', 'Zg=', 'Zg===', 'Z===', 'Zm9v=', 'Zm 9v', 'Zm9v\n', '-_8=', 'Zg==Zg==', '====', 'Z=g=', '=Zg='])(
     '%j is not standard padded base64',
     (text) => {

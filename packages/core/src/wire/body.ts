@@ -6,7 +6,8 @@
  */
 import { concatBytes } from './concat-bytes.js';
 import { MockpointError } from './errors.js';
-import { JsonSyntaxError, MAX_JSON_DEPTH, scanJson } from './json-text.js';
+import { JsonSyntaxError, MAX_JSON_DEPTH, scanJson, scanJsonInTurns } from './json-text.js';
+import { TurnBudget } from './turn-budget.js';
 import { utf8Text } from './utf8.js';
 
 export { MAX_JSON_DEPTH };
@@ -277,7 +278,7 @@ function bodyJsonError(error: unknown): never {
 export async function readJsonObjectBody(
   request: Request,
   maxBytes: number,
-  options: { emptyIsObject?: boolean } = {},
+  options: { emptyIsObject?: boolean; inTurnsFrom?: number } = {},
 ): Promise<Map<string, string>> {
   const text = decodeUtf8(await readDecodedBody(request, maxBytes));
   if (text.trim() === '') {
@@ -287,7 +288,9 @@ export async function readJsonObjectBody(
   }
   let members: Map<string, string> | undefined;
   try {
-    members = scanJson(text).members;
+    // A body of `inTurnsFrom` characters or more (a long routes list) is scanned a slice per event-loop turn.
+    const long = options.inTurnsFrom !== undefined && text.length >= options.inTurnsFrom;
+    members = (long ? await scanJsonInTurns(text, new TurnBudget()) : scanJson(text)).members;
   } catch (error) {
     bodyJsonError(error);
   }

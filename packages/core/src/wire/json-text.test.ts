@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { JsonSyntaxError, JsonText, jsonTextOf, MAX_JSON_DEPTH, scanJson, stringifyExact } from './json-text.js';
+import {
+  JsonSyntaxError,
+  JsonText,
+  jsonTextOf,
+  MAX_JSON_DEPTH,
+  scanCheckedJson,
+  scanJson,
+  scanJsonInTurns,
+  stringifyExact,
+} from './json-text.js';
+import { TurnBudget } from './turn-budget.js';
 
 function problem(text: string, maxDepth?: number): string {
   try {
@@ -108,6 +118,90 @@ describe('scanJson', () => {
 
   it('says where the problem is', () => {
     expect(() => scanJson('{"a":1 x}')).toThrow(/position 7/);
+  });
+
+  // Past its first 256 characters a string is searched, not walked: the same checks and positions.
+  const at = (text: string): string => {
+    try {
+      scanJson(text);
+    } catch (error) {
+      const { problem, position, message } = error as JsonSyntaxError;
+      return `${problem} ${position} ${message.replace(/ \(found.*/, '')}`;
+    }
+    return 'none';
+  };
+  it.each([300, 5, 256, 257])('checks a string of %i characters and more like a short one', (length) => {
+    const a = 'a'.repeat(length);
+    const at1 = length + 1;
+    expect(at(`"${a}\u0001x"`)).toBe(`syntax ${at1} control character in a string (escape it, e.g. \\n)`);
+    expect(at(`"${a}\\x"`)).toBe(`syntax ${at1 + 1} invalid escape in a string`);
+    expect(at(`"${a}\\`)).toBe(`syntax ${at1 + 1} invalid escape in a string`);
+    expect(at(`"${a}\\u12G4"`)).toBe(`syntax ${at1 + 4} expected four hex digits after \\u`);
+    expect(at(`"${a}`)).toBe(`syntax ${at1} unterminated string`);
+    expect(at(`"${a}\\"${a}`)).toBe(`syntax ${2 * at1 + 1} unterminated string`);
+    expect(at(`{"k":"${a}",\n"v":"${a}\n"}`)).toBe(
+      `syntax ${2 * length + 14} control character in a string (escape it, e.g. \\n)`,
+    );
+    const escaped = `"${a}\\"\\\\\\u0041\\/${a}\\n${a}"`;
+    expect(scanJson(escaped).text).toBe(escaped);
+    expect(JSON.parse(scanJson(escaped).text)).toBe(`${a}"\\A/${a}\n${a}`);
+    const key = `{ "${a}\\u0041" : "${a}\\"" , "b" : [ "${a}" ] }`;
+    expect([...(scanJson(key).members ?? [])]).toEqual([
+      [`${a}A`, `"${a}\\""`],
+      ['b', `["${a}"]`],
+    ]);
+    expect(scanJson(key).keyTexts?.get(`${a}A`)).toBe(`"${a}\\u0041"`);
+    expect(() => scanJson(`{"${a}":1,"${a}":2}`)).toThrow(/appears twice/);
+  });
+
+  it('scanJsonInTurns finds and refuses what scanJson does, pausing between members and elements', async () => {
+    const texts = [
+      ' { "routes" : [ {"a": [1, {"b": 2}]} , "x" , [ ] ] , "more" : { "c" : [3] } } ',
+      '[ 1 , [2, 3] , {"a": "b"} ]',
+      '{"routes":[]}',
+      '{}',
+      '[]',
+      ' "text" ',
+      '12',
+      '{"routes":[1,]}',
+      '{"routes":[1] "x":2}',
+      '{"a":1,"a":2}',
+      '{"routes":[{"a":1,"a":2}]}',
+      '[1] x',
+      '{"routes":[1',
+      `{"routes":[${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}]}`,
+    ];
+    const outcome = async (scan: () => unknown) => {
+      try {
+        return await scan();
+      } catch (error) {
+        return `${(error as JsonSyntaxError).problem} ${(error as Error).message}`;
+      }
+    };
+    for (const text of texts) {
+      expect(await outcome(() => scanJsonInTurns(text, new TurnBudget())), text).toEqual(
+        await outcome(() => scanJson(text)),
+      );
+    }
+    // It pauses before the member and each of its elements.
+    class Counted extends TurnBudget {
+      pauses = 0;
+      override async pause() {
+        this.pauses++;
+      }
+    }
+    const list = `{"routes":[${Array.from({ length: 5 }, (_, i) => `{"id":${i}}`).join(',')}]}`;
+    const budget = new Counted();
+    expect(await scanJsonInTurns(list, budget)).toEqual(scanJson(list));
+    expect(budget.pauses).toBe(6);
+  });
+
+  it('scanCheckedJson reads checked text like scanJson', () => {
+    const long = 'x'.repeat(10_000);
+    const text = ` { "routes" : [ {"answer": {"body": "${long}\\"\\u0041"}}, "${long}" ] } `;
+    expect(scanCheckedJson(text)).toEqual(scanJson(text));
+    expect(scanCheckedJson('[1, "a"]')).toEqual(scanJson('[1, "a"]'));
+    expect(() => scanCheckedJson(`"${long}\\x"`)).toThrow(/invalid escape/);
   });
 });
 

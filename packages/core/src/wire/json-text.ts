@@ -7,6 +7,8 @@
  * @module
  */
 
+import type { TurnBudget } from './turn-budget.js';
+
 /** JSON nested deeper than this is refused: it cannot be stored, copied or served safely. */
 export const MAX_JSON_DEPTH = 512;
 
@@ -199,8 +201,44 @@ function isHex(c: number): boolean {
  * @throws JsonSyntaxError
  */
 export function scanJson(text: string, maxDepth: number = MAX_JSON_DEPTH): ScannedJson {
-  return new Scanner(text, maxDepth).scan();
+  return new Scanner(text, maxDepth, false).scan();
 }
+
+/**
+ * {@link scanJson} of text known to be valid JSON (a value {@link scanJson} returned,
+ * or a member or element of one): its long strings are not searched again for
+ * control characters, the one check such text cannot fail. Everything else is
+ * checked the same.
+ */
+export function scanCheckedJson(text: string): ScannedJson {
+  return new Scanner(text, MAX_JSON_DEPTH, true).scan();
+}
+
+/**
+ * {@link scanJson} (or, `checked`, {@link scanCheckedJson}) a slice at a time: `budget`
+ * pauses before each member of an object, each element of an array, and each element
+ * of an array that is a member of the object (a `{ "routes": [ … ] }` body, a stored list).
+ * @throws JsonSyntaxError
+ */
+export function scanJsonInTurns(text: string, budget: TurnBudget, checked = false): Promise<ScannedJson> {
+  return new Scanner(text, MAX_JSON_DEPTH, checked).scanInTurns(budget);
+}
+
+/**
+ * `JSON.parse` of checked JSON text (as {@link scanCheckedJson} takes): a long
+ * string without escapes is its text between the quotes, not copied and checked again
+ * (a multi-megabyte `bodyBase64`).
+ */
+export function parseCheckedJson(text: string): unknown {
+  if (text.length >= LONG_STRING && text.charCodeAt(0) === Ch.Quote && !text.includes('\\')) return text.slice(1, -1);
+  return JSON.parse(text);
+}
+
+/** From this length on, the rest of a string is found by search ({@link Scanner}). */
+const LONG_STRING = 256;
+/** A control character (U+0000 to U+001F), which a JSON string must escape. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
+const CONTROL = /[\u0000-\u001f]/g;
 
 class Scanner {
   readonly #text: string;
@@ -213,10 +251,17 @@ class Scanner {
   /** Top-level elements: [start, end) offsets in the input. */
   readonly #elementSpans: [number, number][] = [];
   #depth = 0;
+  /** Whether the text is known to be valid (no control characters in its strings). */
+  readonly #checked: boolean;
+  /** The next backslash at or after the last long string's search (the text's length: none). */
+  #backslashAt = -1;
+  /** The next control character at or after the last long string's search (the text's length: none). */
+  #controlAt = -1;
 
-  constructor(text: string, maxDepth: number) {
+  constructor(text: string, maxDepth: number, checked: boolean) {
     this.#text = text;
     this.#maxDepth = maxDepth;
+    this.#checked = checked;
   }
 
   scan(): ScannedJson {
@@ -226,6 +271,51 @@ class Scanner {
     if (first === Ch.OpenBrace) members = new Map();
     if (first === Ch.OpenBracket) this.#array(true);
     else this.#value(members);
+    return this.#result(first, members);
+  }
+
+  /**
+   * {@link scan}, `budget` pausing before each member of a top-level object, each element
+   * of a top-level array, and each element of an array that is a top-level member.
+   */
+  async scanInTurns(budget: TurnBudget): Promise<ScannedJson> {
+    this.#skipWhitespace();
+    const first = this.#peek();
+    const members = first === Ch.OpenBrace ? new Map<string, string>() : undefined;
+    if (first === Ch.OpenBracket) await this.#arrayInTurns(budget, true);
+    else if (first === Ch.OpenBrace) await this.#objectInTurns(budget);
+    else this.#value();
+    return this.#result(first, members);
+  }
+
+  async #arrayInTurns(budget: TurnBudget, top: boolean): Promise<void> {
+    if (!this.#open(Ch.CloseBracket)) return;
+    for (;;) {
+      await budget.pause();
+      const start = this.#pos;
+      this.#value();
+      if (top) this.#elementSpans.push([start, this.#pos]);
+      if (!this.#more(Ch.CloseBracket, "expected ',' or ']' in an array")) return;
+    }
+  }
+
+  /** The top-level object: its members recorded, a member that is an array read element by element. */
+  async #objectInTurns(budget: TurnBudget): Promise<void> {
+    if (!this.#open(Ch.CloseBrace)) return;
+    const keys = new Set<string>();
+    for (;;) {
+      await budget.pause();
+      const [key, raw] = this.#key(keys);
+      const valueStart = this.#pos;
+      if (this.#peek() === Ch.OpenBracket) await this.#arrayInTurns(budget, false);
+      else this.#value();
+      this.#spans.push([key, raw, valueStart, this.#pos]);
+      if (!this.#more(Ch.CloseBrace, "expected ',' or '}' in an object")) return;
+    }
+  }
+
+  /** What a scan found, once the value at the start is read. */
+  #result(first: number, members: Map<string, string> | undefined): ScannedJson {
     this.#skipWhitespace();
     if (this.#pos < this.#text.length) this.#fail('unexpected text after the JSON value');
     const minify = (part: string) => (this.#spaced ? dropSpace(part) : part);
@@ -305,28 +395,34 @@ class Scanner {
     if (!this.#open(Ch.CloseBrace)) return;
     const keys = new Set<string>();
     for (;;) {
-      if (this.#peek() !== Ch.Quote) this.#fail('expected a string key in an object');
-      const keyStart = this.#pos;
-      const hasEscape = this.#string();
-      const raw = this.#text.slice(keyStart, this.#pos);
-      const key = hasEscape ? (JSON.parse(raw) as string) : raw.slice(1, -1);
-      if (keys.has(key)) {
-        this.#fail(
-          `the key ${JSON.stringify(key)} appears twice in one object (position ${keyStart}); keys must be distinct`,
-          'duplicate-key',
-          keyStart,
-        );
-      }
-      keys.add(key);
-      this.#skipWhitespace();
-      if (this.#peek() !== Ch.Colon) this.#fail("expected ':' after an object key");
-      this.#pos++;
-      this.#skipWhitespace();
+      const [key, raw] = this.#key(keys);
       const valueStart = this.#pos;
       this.#value();
       if (members !== undefined) this.#spans.push([key, raw, valueStart, this.#pos]);
       if (!this.#more(Ch.CloseBrace, "expected ',' or '}' in an object")) return;
     }
+  }
+
+  /** The key at `#pos` (not one of `keys`, then added) and its text as written; `#pos` is then at its value. */
+  #key(keys: Set<string>): [string, string] {
+    if (this.#peek() !== Ch.Quote) this.#fail('expected a string key in an object');
+    const keyStart = this.#pos;
+    const hasEscape = this.#string();
+    const raw = this.#text.slice(keyStart, this.#pos);
+    const key = hasEscape ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+    if (keys.has(key)) {
+      this.#fail(
+        `the key ${JSON.stringify(key)} appears twice in one object (position ${keyStart}); keys must be distinct`,
+        'duplicate-key',
+        keyStart,
+      );
+    }
+    keys.add(key);
+    this.#skipWhitespace();
+    if (this.#peek() !== Ch.Colon) this.#fail("expected ':' after an object key");
+    this.#pos++;
+    this.#skipWhitespace();
+    return [key, raw];
   }
 
   /** An array; `top` collects its elements' spans (the scanned value itself). */
@@ -345,11 +441,14 @@ class Scanner {
     const text = this.#text;
     let pos = this.#pos + 1;
     let hasEscape = false;
+    // Short strings (keys, most values) character by character; the rest of a long one by search.
+    const searchFrom = pos + LONG_STRING;
     for (;;) {
       if (pos >= text.length) {
         this.#pos = pos;
         this.#fail('unterminated string');
       }
+      if (pos >= searchFrom) return this.#longString(pos, hasEscape);
       const c = text.charCodeAt(pos);
       if (c === Ch.Quote) break;
       if (c < 0x20) {
@@ -358,29 +457,75 @@ class Scanner {
       }
       if (c === Ch.Backslash) {
         hasEscape = true;
-        const e = text.charCodeAt(pos + 1);
-        if (e === 117 /* u */) {
-          for (let i = 2; i < 6; i++) {
-            if (!isHex(text.charCodeAt(pos + i))) {
-              this.#pos = pos + i;
-              this.#fail('expected four hex digits after \\u');
-            }
-          }
-          pos += 6;
-          continue;
-        }
-        // " \ / b f n r t
-        if (e !== 34 && e !== 92 && e !== 47 && e !== 98 && e !== 102 && e !== 110 && e !== 114 && e !== 116) {
-          this.#pos = pos + 1;
-          this.#fail('invalid escape in a string');
-        }
-        pos += 2;
+        pos = this.#escape(pos);
         continue;
       }
       pos++;
     }
     this.#pos = pos + 1;
     return hasEscape;
+  }
+
+  /**
+   * The rest of a long string from `pos`, found by native searches (`indexOf` for the
+   * closing quote and the next backslash, a regular expression for the next control
+   * character) rather than a loop per character: a multi-megabyte `bodyBase64` is one
+   * string. The same checks, failures and positions as {@link #string}.
+   */
+  #longString(from: number, escaped: boolean): boolean {
+    const text = this.#text;
+    let pos = from;
+    let hasEscape = escaped;
+    for (;;) {
+      const quote = text.indexOf('"', pos);
+      const end = quote === -1 ? text.length : quote;
+      if (this.#backslashAt < pos) {
+        const found = text.indexOf('\\', pos);
+        this.#backslashAt = found === -1 ? text.length : found;
+      }
+      if (!this.#checked && this.#controlAt < pos) {
+        CONTROL.lastIndex = pos;
+        this.#controlAt = CONTROL.exec(text)?.index ?? text.length;
+      }
+      const backslash = this.#backslashAt;
+      const control = this.#checked ? text.length : this.#controlAt;
+      if (control < end && control < backslash) {
+        this.#pos = control;
+        this.#fail('control character in a string (escape it, e.g. \\n)');
+      }
+      if (backslash < end) {
+        hasEscape = true;
+        pos = this.#escape(backslash);
+        continue;
+      }
+      if (quote === -1) {
+        this.#pos = text.length;
+        this.#fail('unterminated string');
+      }
+      this.#pos = quote + 1;
+      return hasEscape;
+    }
+  }
+
+  /** Checks the escape whose backslash is at `pos`; the position after it. */
+  #escape(pos: number): number {
+    const text = this.#text;
+    const e = text.charCodeAt(pos + 1);
+    if (e === 117 /* u */) {
+      for (let i = 2; i < 6; i++) {
+        if (!isHex(text.charCodeAt(pos + i))) {
+          this.#pos = pos + i;
+          this.#fail('expected four hex digits after \\u');
+        }
+      }
+      return pos + 6;
+    }
+    // " \ / b f n r t
+    if (e !== 34 && e !== 92 && e !== 47 && e !== 98 && e !== 102 && e !== 110 && e !== 114 && e !== 116) {
+      this.#pos = pos + 1;
+      this.#fail('invalid escape in a string');
+    }
+    return pos + 2;
   }
 
   #digits(): void {

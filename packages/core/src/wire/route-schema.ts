@@ -22,9 +22,18 @@ import { type ErrorCode, MockpointError } from './errors.js';
 import { HEADER_NAME_PATTERN, HEADER_VALUE_PATTERN, headerNameProblem, headerValueProblem } from './http-header.js';
 import { createMcpSchemas } from './mcp-json.js';
 import { MAX_PROXY_TIMEOUT_MS } from './proxy-answer.js';
-import { type AnswerLimits, checkRoutes, type Route, type RouteInput, routesFromJson } from './route.js';
+import {
+  type AnswerLimits,
+  checkRoutes,
+  type Route,
+  type RouteInput,
+  routeChecker,
+  routesFromJson,
+  routesFromJsonInTurns,
+} from './route.js';
 import { routeValidationSchemas } from './route-validation.js';
 import { createStateSchemas } from './state-json.js';
+import { nextTurn, SLICED_ROUTES_CHARS, TurnBudget } from './turn-budget.js';
 
 /** The record schemas a route reuses. */
 export interface RouteSchemaParts {
@@ -399,12 +408,14 @@ export interface ParseRoutesOptions extends AnswerLimits {
  * The routes of a `{ "routes": [...] }` body (its top-level members as scanned
  * text), checked in full: the first bad route is refused with a specific code,
  * its index in the message (`routes[2]: …`) and in `error.details.index`.
+ * A list of {@link SLICED_ROUTES_CHARS} or more is read and checked a slice
+ * at a time, the event loop running between slices (#49 S7).
  */
-export function parseRoutesBody(
+export async function parseRoutesBody(
   members: ReadonlyMap<string, string>,
   schema: z.ZodType,
   options: ParseRoutesOptions,
-): Route[] {
+): Promise<Route[]> {
   const unknown = [...members.keys()].filter((key) => key !== 'routes');
   if (unknown.length > 0) {
     throw new MockpointError(
@@ -419,41 +430,64 @@ export function parseRoutesBody(
       'routes must be an array of routes: { "routes": [ { "match": …, "answer": … } ] }',
     );
   }
+  if (text.length >= SLICED_ROUTES_CHARS) return routesInTurns(text, schema, options);
   const routes = routesFromJson(text);
-  routes.forEach((item, index) => {
-    const at = `routes[${index}]`;
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      throw new MockpointError('INVALID_ROUTE', `${at} must be an object { id?, match?, validate?, answer }`, {
-        details: { index },
-      });
-    }
-    if (!Object.hasOwn(item, 'answer')) {
-      throw new MockpointError('INVALID_ROUTE', `${at}: answer is required (use {} for an empty 200)`, {
-        details: { index },
-      });
-    }
-    const result = schema.safeParse(item);
-    if (result.success) return;
-    const issue = result.error.issues[0];
-    const where = issue?.path.map(String).join('.') ?? '';
-    if (issue?.code === 'unrecognized_keys') {
-      throw new MockpointError(
-        'UNKNOWN_FIELD',
-        `${at}${where ? `.${where}` : ''}: unknown field(s): ${issue.keys.join(', ')}`,
-        { details: { index } },
-      );
-    }
-    const field = [...(issue?.path ?? [])].reverse().find((key) => typeof key === 'string' && key in FIELD_CODES);
-    const top = String(issue?.path[0] ?? '');
-    const matchState = top === 'match' && issue?.path[1] === 'state';
-    const regex = issue?.code === 'custom' && issue.params?.regex === true;
-    const code = matchState
-      ? 'INVALID_STATE'
-      : regex
-        ? 'INVALID_MATCH'
-        : (FIELD_CODES[String(field)] ?? FIELD_CODES[top] ?? 'INVALID_ROUTE');
-    throw new MockpointError(code, `${at}.${where}: ${issue?.message ?? 'is invalid'}`, { details: { index } });
-  });
+  for (const [index, item] of routes.entries()) checkRouteShape(item, index, schema);
   // The parsed items themselves, not zod's copies: zod drops keys such as `__proto__`.
   return checkRoutes(routes as RouteInput[], options);
+}
+
+/** {@link parseRoutesBody} of a long list: the same checks and results, a slice per event-loop turn. */
+async function routesInTurns(text: string, schema: z.ZodType, options: ParseRoutesOptions): Promise<Route[]> {
+  // Reading and scanning the body took this turn.
+  await nextTurn();
+  const budget = new TurnBudget();
+  const routes = await routesFromJsonInTurns(text, budget, true);
+  for (const [index, item] of routes.entries()) {
+    await budget.pause();
+    checkRouteShape(item, index, schema);
+  }
+  const check = routeChecker(options);
+  const checked: Route[] = [];
+  for (const [index, item] of routes.entries()) {
+    await budget.pause();
+    checked.push(check(item as RouteInput, index));
+  }
+  return checked;
+}
+
+/** Refuses a route that is not an object with an answer, or that its schema refuses (the first issue, with a specific code). */
+function checkRouteShape(item: unknown, index: number, schema: z.ZodType): void {
+  const at = `routes[${index}]`;
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+    throw new MockpointError('INVALID_ROUTE', `${at} must be an object { id?, match?, validate?, answer }`, {
+      details: { index },
+    });
+  }
+  if (!Object.hasOwn(item, 'answer')) {
+    throw new MockpointError('INVALID_ROUTE', `${at}: answer is required (use {} for an empty 200)`, {
+      details: { index },
+    });
+  }
+  const result = schema.safeParse(item);
+  if (result.success) return;
+  const issue = result.error.issues[0];
+  const where = issue?.path.map(String).join('.') ?? '';
+  if (issue?.code === 'unrecognized_keys') {
+    throw new MockpointError(
+      'UNKNOWN_FIELD',
+      `${at}${where ? `.${where}` : ''}: unknown field(s): ${issue.keys.join(', ')}`,
+      { details: { index } },
+    );
+  }
+  const field = [...(issue?.path ?? [])].reverse().find((key) => typeof key === 'string' && key in FIELD_CODES);
+  const top = String(issue?.path[0] ?? '');
+  const matchState = top === 'match' && issue?.path[1] === 'state';
+  const regex = issue?.code === 'custom' && issue.params?.regex === true;
+  const code = matchState
+    ? 'INVALID_STATE'
+    : regex
+      ? 'INVALID_MATCH'
+      : (FIELD_CODES[String(field)] ?? FIELD_CODES[top] ?? 'INVALID_ROUTE');
+  throw new MockpointError(code, `${at}.${where}: ${issue?.message ?? 'is invalid'}`, { details: { index } });
 }

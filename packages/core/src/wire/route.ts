@@ -15,7 +15,15 @@ import { isBase64 } from './base64.js';
 import { MockpointError } from './errors.js';
 import { headerNameProblem, headerValueProblem } from './http-header.js';
 import type { RequestFilter } from './journal-json.js';
-import { JsonText, jsonTextOf, scanJson, stringifyExact } from './json-text.js';
+import {
+  JsonText,
+  jsonTextOf,
+  parseCheckedJson,
+  scanCheckedJson,
+  scanJson,
+  scanJsonInTurns,
+  stringifyExact,
+} from './json-text.js';
 import { checkMcp, type McpAnswer, mcpFromJson } from './mcp-json.js';
 import { PathPatternError, parsePathPattern } from './path-pattern.js';
 import { checkProxyAnswer, type ProxyAnswer } from './proxy-answer.js';
@@ -24,6 +32,7 @@ import { NAME_PATTERN } from './rules.js';
 import { SETTINGS } from './settings.js';
 import { stateProblem } from './state-json.js';
 import { jsonStringTokens, minRenderedBytes, minRenderedJsonBytes, templateSyntaxProblem } from './template-syntax.js';
+import { SLICED_ROUTES_CHARS, type TurnBudget } from './turn-budget.js';
 import type { ValueMatcher } from './value-pattern.js';
 
 /** Response headers of an answer: a name maps to a value, or to several (sent as repeated headers). */
@@ -374,9 +383,18 @@ export interface CheckRoutesOptions extends AnswerLimits {
  * starts with `routes[i]:` and whose `details.index` is `i`; nothing is changed then.
  */
 export function checkRoutes(routes: readonly RouteInput[], options: CheckRoutesOptions): Route[] {
+  const check = routeChecker(options);
+  return routes.map((route, i) => check(route, i));
+}
+
+/**
+ * {@link checkRoutes} one route at a time (a long list is checked in slices):
+ * call it with each route and its index in the list, in order; the ids seen so far are remembered.
+ */
+export function routeChecker(options: CheckRoutesOptions): (route: RouteInput, i: number) => Route {
   const ids = new Set(options.existingIds);
   const offset = options.offset ?? 0;
-  const checked = routes.map((route, i): Route => {
+  return (route, i) => {
     const index = i + offset;
     if (route.id !== undefined) {
       if (!NAME_PATTERN.test(route.id))
@@ -399,8 +417,7 @@ export function checkRoutes(routes: readonly RouteInput[], options: CheckRoutesO
     if (route.match !== undefined) out.match = route.match;
     if (route.validate !== undefined) out.validate = route.validate;
     return out;
-  });
-  return checked;
+  };
 }
 
 /** The routes as JSON text, each answer's `data` exactly as it was sent: `{"routes":[…]}`. */
@@ -410,7 +427,20 @@ export function routesPageJson(routes: readonly Route[]): string {
 
 /** A route list as JSON text (`data` kept exact): the form stores keep. */
 export function routesJson(routes: readonly Route[]): string {
-  return stringifyExact(routes.map(routeFields));
+  return keptText(routes) ?? stringifyExact(routes.map(routeFields));
+}
+
+/**
+ * The text {@link routesJsonInTurns} gave a long list (a store's write), with the routes it
+ * held, while the list lives: the answer to the write is that text, not stringified again.
+ */
+const LONG_LISTS = new WeakMap<readonly Route[], { text: string; routes: readonly Route[] }>();
+
+/** The kept text of `routes`, if it still holds the same routes (checked routes are not changed in place). */
+function keptText(routes: readonly Route[]): string | undefined {
+  const kept = LONG_LISTS.get(routes);
+  if (kept === undefined || kept.routes.length !== routes.length) return undefined;
+  return kept.routes.every((route, i) => route === routes[i]) ? kept.text : undefined;
 }
 
 /** The route's fields in a fixed order (id, match, validate, answer; the answer's fields in the documented order). */
@@ -466,21 +496,21 @@ function answerFromMembers(members: ReadonlyMap<string, string>): Record<string,
               ? llmFromJson(text)
               : key === 'mcp'
                 ? mcpFromJson(text)
-                : JSON.parse(text),
+                : parseCheckedJson(text),
     ]),
   );
 }
 
-/** A route object from its JSON text, its answer's `data` kept exact. */
+/** A route object from its JSON text (an element of checked text), its answer's `data` kept exact. */
 function routeFromText(text: string): unknown {
   if (!text.startsWith('{')) return JSON.parse(text);
-  const members = scanJson(text).members ?? new Map<string, string>();
+  const members = scanCheckedJson(text).members ?? new Map<string, string>();
   return Object.fromEntries(
     [...members].map(([key, value]) => [
       key,
       key === 'answer' && value.startsWith('{')
-        ? answerFromMembers(scanJson(value).members ?? new Map())
-        : JSON.parse(value),
+        ? answerFromMembers(scanCheckedJson(value).members ?? new Map())
+        : parseCheckedJson(value),
     ]),
   );
 }
@@ -496,7 +526,42 @@ export function routesFromJson(text: string): unknown[] {
   return elements.map(routeFromText);
 }
 
+/**
+ * {@link routesFromJson} a slice at a time: `budget` yields to the event loop between
+ * routes (also while the list is scanned). `checked`: the text is a member of a body
+ * {@link scanJson} accepted.
+ */
+export async function routesFromJsonInTurns(text: string, budget: TurnBudget, checked: boolean): Promise<unknown[]> {
+  const elements = (await scanJsonInTurns(text, budget, checked)).elements;
+  if (elements === undefined) return JSON.parse(text) as unknown[];
+  const routes: unknown[] = [];
+  for (const element of elements) {
+    await budget.pause();
+    routes.push(routeFromText(element));
+  }
+  return routes;
+}
+
 /** A stored route list back from {@link routesJson}. */
 export function decodeRoutes(text: string): Route[] {
   return routesFromJson(text) as Route[];
+}
+
+/** {@link decodeRoutes} a slice per event-loop turn (`budget`), for a long stored list. */
+export async function decodeRoutesInTurns(text: string, budget: TurnBudget): Promise<Route[]> {
+  return (await routesFromJsonInTurns(text, budget, false)) as Route[];
+}
+
+/** {@link routesJson} a slice per event-loop turn (`budget`): the same text. */
+export async function routesJsonInTurns(routes: readonly Route[], budget: TurnBudget): Promise<string> {
+  const kept = keptText(routes);
+  if (kept !== undefined) return kept;
+  const parts: string[] = [];
+  for (const route of routes) {
+    await budget.pause();
+    parts.push(stringifyExact(routeFields(route)));
+  }
+  const text = `[${parts.join(',')}]`;
+  if (text.length >= SLICED_ROUTES_CHARS) LONG_LISTS.set(routes, { text, routes: [...routes] });
+  return text;
 }

@@ -17,6 +17,7 @@ import {
 } from '../../wire/path-pattern.js';
 import type { Route, RouteAnswer } from '../../wire/route.js';
 import { statesOf } from '../../wire/state-json.js';
+import type { TurnBudget } from '../../wire/turn-budget.js';
 import type { RequestView } from '../request-view.js';
 import { RequestValidator } from './request-validator.js';
 import { type CompiledAnswer, compileAnswer } from './route-answer.js';
@@ -115,7 +116,19 @@ export class RouteTable {
   readonly stateScenarios: readonly string[];
   readonly usesState: boolean;
 
-  constructor(routes: readonly Route[]) {
+  /** A table for `routes`, their answers compiled a slice per event-loop turn (`budget`): a long list or a large answer. */
+  static async inTurns(routes: readonly Route[], budget: TurnBudget): Promise<RouteTable> {
+    const answers: CompiledAnswer[] = [];
+    for (const route of routes) {
+      await budget.pause();
+      answers.push(compileAnswer(route.answer));
+    }
+    await budget.pause();
+    return new RouteTable(routes, answers);
+  }
+
+  /** Compiles `routes`; `answers`, when given, are their answers compiled already (in order). */
+  constructor(routes: readonly Route[], answers?: readonly CompiledAnswer[]) {
     let bytes = 256;
     this.routes = routes.map((route, index) => {
       const { path, ...rest } = route.match ?? {};
@@ -126,7 +139,7 @@ export class RouteTable {
       if (pattern !== undefined && route.answer.resource !== undefined && !pattern.wildcard) {
         pattern = { ...pattern, wildcard: true };
       }
-      const answer = compileAnswer(route.answer);
+      const answer = answers?.[index] ?? compileAnswer(route.answer);
       bytes += answer.bytes + 128 + (typeof path === 'string' ? path.length : 0) * 2;
       if (pattern === undefined) this.#anyPath.push(index);
       else this.#insert(pattern, index);

@@ -14,6 +14,7 @@ import { routesBodyBytes } from '../../wire/limits.js';
 import type { Route } from '../../wire/route.js';
 import { routesPageJson } from '../../wire/route.js';
 import { parseRoutesBody } from '../../wire/route-schema.js';
+import { SLICED_ROUTES_CHARS } from '../../wire/turn-budget.js';
 import type { AppContext } from '../context.js';
 import type { RouteDoc } from '../openapi.js';
 import { pathName } from './manage.js';
@@ -35,7 +36,9 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
     // Checked like every management body (strict UTF-8, no duplicate keys, depth);
     // each answer's data stays its exact text, like a record's. A list is many answers,
     // each held to the body limit on its own: the list may take ROUTES_BODY_FACTOR times it.
-    const members = await readJsonObjectBody(request, routesBodyBytes(options.maxBodyBytes));
+    const members = await readJsonObjectBody(request, routesBodyBytes(options.maxBodyBytes), {
+      inTurnsFrom: SLICED_ROUTES_CHARS,
+    });
     return parseRoutesBody(members, routeSchema, { ...options, existingIds });
   };
 

@@ -12,13 +12,14 @@ import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Level } from 'level';
 import { MockpointError } from '../../wire/errors.js';
-import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
+import { decodeRoutes, decodeRoutesInTurns, type Route, routesJsonInTurns } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
 import {
   decodeSignatureSettings,
   type SignatureSettings,
   signatureSettingsJson,
 } from '../../wire/signature-settings.js';
+import { SLICED_ROUTES_CHARS, TurnBudget } from '../../wire/turn-budget.js';
 import { type CollectionLog, MemoryCollectionStore } from '../memory/memory-collection-store.js';
 import { type DeliveryBackend, MemoryDeliveryStore } from '../memory/memory-delivery-store.js';
 import { MemoryStateStore } from '../memory/memory-state-store.js';
@@ -333,7 +334,7 @@ export class LevelStore implements EndpointStore {
 
   async getRoutes(name: string): Promise<Route[]> {
     const text = await this.#read(() => this.#db.get(routesKey(name)));
-    return text === undefined ? [] : this.#decodeRoutes(name, text);
+    return text === undefined ? [] : this.#decodeRoutes(name, text, new TurnBudget());
   }
 
   async updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]> {
@@ -342,17 +343,20 @@ export class LevelStore implements EndpointStore {
     return this.#locks.run(key, async () => {
       await this.#writable();
       const text = await this.#read(() => this.#db.get(key));
-      const next = update(text === undefined ? [] : this.#decodeRoutes(name, text));
+      // A long list is decoded and written a slice per event-loop turn (under the lock).
+      const budget = new TurnBudget();
+      const next = update(text === undefined ? [] : await this.#decodeRoutes(name, text, budget));
+      const value = next.length === 0 ? undefined : await routesJsonInTurns(next, budget);
       await this.#write(() =>
-        this.#writes.run(next.length === 0 ? { type: 'del', key } : { type: 'put', key, value: routesJson(next) }),
+        this.#writes.run(value === undefined ? { type: 'del', key } : { type: 'put', key, value }),
       );
       return next;
     });
   }
 
-  #decodeRoutes(name: string, text: string): Route[] {
+  async #decodeRoutes(name: string, text: string, budget: TurnBudget): Promise<Route[]> {
     try {
-      return decodeRoutes(text);
+      return text.length >= SLICED_ROUTES_CHARS ? await decodeRoutesInTurns(text, budget) : decodeRoutes(text);
     } catch (error) {
       this.#readFailure ??= `the stored routes of "${name}" in ${this.dir} are damaged and cannot be read`;
       throw new MockpointError('STORE_UNAVAILABLE', this.#readFailure, { cause: error });

@@ -13,7 +13,9 @@ import { runDeliveryStoreContract } from '../../webhook/delivery-store.case.test
 import { newDeliveryId } from '../../webhook/delivery-store.js';
 import { MockpointError } from '../../wire/errors.js';
 import { JsonText } from '../../wire/json-text.js';
+import { routesJson } from '../../wire/route.js';
 import type { EndpointRecord } from '../../wire/schemas.js';
+import { SLICED_ROUTES_CHARS } from '../../wire/turn-budget.js';
 import { runBackendContract } from '../backend.case.test.js';
 import { runStoreContract } from '../store.case.test.js';
 import { LevelStore, levelBackend, repairLevelStore } from './index.js';
@@ -380,6 +382,30 @@ describe('levelBackend', () => {
       expect(await third.states.get('other')).toEqual({});
     } finally {
       await third.close();
+    }
+  });
+
+  it('a long route list (written and read a slice per turn) comes back as it was, data exact, and replaces', async () => {
+    const store = await LevelStore.open({ dir: await tempDir() });
+    try {
+      const long = Array.from({ length: 400 }, (_, i) => ({
+        id: `r${i}`,
+        match: { path: `/r${i}` },
+        answer: { data: new JsonText(`{"n":12345678901234567890,"text":"${'x'.repeat(1000)}"}`) },
+      }));
+      expect(JSON.stringify(long).length).toBeGreaterThan(SLICED_ROUTES_CHARS);
+      await store.updateRoutes('a', () => long);
+      expect(routesJson(await store.getRoutes('a'))).toBe(routesJson(long));
+      // The next update reads the long list back (a slice per turn) before replacing it.
+      const seen: number[] = [];
+      await store.updateRoutes('a', (now) => {
+        seen.push(now.length);
+        return now.slice(0, 1);
+      });
+      expect(seen).toEqual([400]);
+      expect(routesJson(await store.getRoutes('a'))).toBe(routesJson(long.slice(0, 1)));
+    } finally {
+      await store.close();
     }
   });
 

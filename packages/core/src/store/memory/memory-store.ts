@@ -5,13 +5,14 @@
  */
 import { MockpointError } from '../../wire/errors.js';
 import { JsonText } from '../../wire/json-text.js';
-import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
+import { decodeRoutes, decodeRoutesInTurns, type Route, routesJsonInTurns } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
 import {
   decodeSignatureSettings,
   type SignatureSettings,
   signatureSettingsJson,
 } from '../../wire/signature-settings.js';
+import { SLICED_ROUTES_CHARS, TurnBudget } from '../../wire/turn-budget.js';
 import type { EndpointStore, ListOptions, RoutedName, RouteNamesOptions, RoutesUpdate } from '../store.js';
 import { decodeHosts, hostsJson, inNameRange, routeCount } from '../store.js';
 
@@ -67,17 +68,30 @@ export class MemoryStore implements EndpointStore {
   async getRoutes(name: string): Promise<Route[]> {
     this.#assertOpen();
     const text = this.#routes.get(name);
-    return text === undefined ? [] : decodeRoutes(text);
+    if (text === undefined) return [];
+    return text.length >= SLICED_ROUTES_CHARS ? decodeRoutesInTurns(text, new TurnBudget()) : decodeRoutes(text);
   }
 
   async updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]> {
     this.#assertOpen();
-    // No await between the read and the write: atomic in this process.
-    const text = this.#routes.get(name);
-    const next = update(text === undefined ? [] : decodeRoutes(text));
-    if (next.length === 0) this.#routes.delete(name);
-    else this.#routes.set(name, routesJson(next));
-    return next;
+    // A long list is decoded and written a slice per event-loop turn: optimistic, like a
+    // shared store, the update is computed again when the list changed meanwhile.
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const text = this.#routes.get(name);
+      const budget = new TurnBudget();
+      let now: Route[] = [];
+      if (text !== undefined) {
+        now = text.length >= SLICED_ROUTES_CHARS ? await decodeRoutesInTurns(text, budget) : decodeRoutes(text);
+      }
+      if (this.#routes.get(name) !== text) continue;
+      const next = update(now);
+      const written = next.length === 0 ? undefined : await routesJsonInTurns(next, budget);
+      if (this.#routes.get(name) !== text) continue;
+      if (written === undefined) this.#routes.delete(name);
+      else this.#routes.set(name, written);
+      return next;
+    }
+    throw new MockpointError('STORE_UNAVAILABLE', `the routes of "${name}" kept changing under this update; retry`);
   }
 
   async getSignature(name: string): Promise<SignatureSettings | undefined> {
