@@ -34,6 +34,14 @@ describe('base64, written once', () => {
     }
   });
 
+  it('encodes long bytes (natively under Node) to the text btoa gives, a view at an offset too', () => {
+    for (const length of [64 * 1024 - 1, 64 * 1024, 64 * 1024 + 1, 64 * 1024 + 2, 300_001]) {
+      const backing = new Uint8Array(length + 7).map((_, i) => (i * 131) % 256);
+      const view = backing.subarray(5, 5 + length);
+      expect(toBase64(view)).toBe(btoa(Array.from(view, (byte) => String.fromCharCode(byte)).join('')));
+    }
+  });
+
   it.each(['Zg', 'Zg=', 'Zg===', 'Z===', 'Zm9v=', 'Zm 9v', 'Zm9v\n', '-_8=', 'Zg==Zg==', '====', 'Z=g=', '=Zg='])(
     '%j is not standard padded base64',
     (text) => {

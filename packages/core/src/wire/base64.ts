@@ -24,8 +24,33 @@ export function isBase64(text: string): boolean {
   return true;
 }
 
-/** Standard padded base64 of `bytes`. */
+/** Base64 with the URL alphabet (`-` and `_`) and no padding (RFC 4648 §5). */
+export function toBase64Url(bytes: Uint8Array): string {
+  return toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** Node's `Buffer` where there is one (its base64 coders are native). */
+const NodeBuffer = (
+  globalThis as {
+    Buffer?: {
+      from(text: string, encoding: 'base64'): Uint8Array;
+      from(buffer: ArrayBufferLike, byteOffset: number, length: number): { toString(encoding: 'base64'): string };
+    };
+  }
+).Buffer;
+
+/** From this length on, checked base64 is decoded, and bytes encoded, by `Buffer` where there is one. */
+const NATIVE_FROM = 64 * 1024;
+
+/**
+ * Standard padded base64 of `bytes`; from {@link NATIVE_FROM} bytes on by Node's
+ * native encoder where there is one (the same text: a 5 MiB delivery body took
+ * ~260 ms of one event-loop turn in the slices below, a few ms natively).
+ */
 export function toBase64(bytes: Uint8Array): string {
+  if (NodeBuffer !== undefined && bytes.length >= NATIVE_FROM) {
+    return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  }
   let binary = '';
   // In slices: String.fromCharCode takes its arguments on the stack.
   for (let i = 0; i < bytes.length; i += 0x8000) {
@@ -33,17 +58,6 @@ export function toBase64(bytes: Uint8Array): string {
   }
   return btoa(binary);
 }
-
-/** Base64 with the URL alphabet (`-` and `_`) and no padding (RFC 4648 §5). */
-export function toBase64Url(bytes: Uint8Array): string {
-  return toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-/** Node's `Buffer` where there is one (its base64 decoder is native). */
-const NodeBuffer = (globalThis as { Buffer?: { from(text: string, encoding: 'base64'): Uint8Array } }).Buffer;
-
-/** From this length on, checked base64 is decoded by `Buffer` where there is one. */
-const NATIVE_FROM = 64 * 1024;
 
 /**
  * The bytes of base64 text checked before (a saved `bodyBase64`), as `atob`
