@@ -5,7 +5,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type CreateAppOptions, createApp, type MockpointApp } from '../../index.js';
@@ -162,6 +162,32 @@ describe('createNodeListener', () => {
       ['GET', ''],
       ['POST', 'hello'],
     ]);
+  });
+
+  it('keeps each body exactly, also of pipelined requests, holding no large buffer for it', async () => {
+    const r = await startNative();
+    await add(r, { name: 'kept', data: 1 });
+    const handle = vi.spyOn(r.app.mockpoint.handler, 'handle');
+    const post = (body: string) =>
+      `POST /endpoint/kept HTTP/1.1\r\nhost: x\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+    const socket = connect(Number(new URL(r.url).port), '127.0.0.1');
+    let answers = '';
+    await new Promise<void>((resolve, reject) => {
+      socket.on('data', (chunk) => {
+        answers += chunk;
+        if (answers.split('HTTP/1.1 200').length === 3) resolve();
+      });
+      socket.on('error', reject);
+      // Two requests in one write: one socket read.
+      socket.write(post('{"first":1}') + post('{"second":22}'));
+    });
+    socket.destroy();
+    const bodies = handle.mock.calls.map(([request]) => request.body);
+    expect(bodies.map((b) => Buffer.from(b).toString())).toEqual(['{"first":1}', '{"second":22}']);
+    for (const body of bodies) {
+      expect(Object.getPrototypeOf(body)).toBe(Uint8Array.prototype);
+      expect(body.buffer.byteLength).toBeLessThanOrEqual(2 * body.byteLength + 1024);
+    }
   });
 
   it('journals a GET body too (the Fetch API cannot carry one, the Node adapter can)', async () => {
