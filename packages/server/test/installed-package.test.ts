@@ -27,8 +27,11 @@ const REPORTING_FIXTURE = fileURLToPath(new URL('./fixtures/installed-reporting.
 // dist/mcp-sdk.js, 0.16 MB, no source map, ajv left out; the SDK is a devDependency). 54.2 MB on
 // the merged main of 2026-11-25: our own code grew (importers for WireMock, Mockoon and Postman,
 // graphql-ws, pass-through, the Bun path), no new runtime dependency; the budget moved to 56 MB.
+// 56.1 MB on stop 57's main: the GraphQL worker thread's entry (@mockpoint/core/threads), the
+// client and schemas split by resource (more modules, declarations and source maps), no new
+// runtime dependency; the budget moved to 58 MB.
 // A budget, so that a heavy dependency (12 MB once) is caught.
-const MAX_INSTALLED_BYTES = 56 * 1024 * 1024;
+const MAX_INSTALLED_BYTES = 58 * 1024 * 1024;
 const INSTALL_TIMEOUT = 300_000;
 /** The core's optional peers, as the README's global npm command names them. */
 const CORE_PEERS = ['level@^10', '@redis/client@^6.3.1'];
