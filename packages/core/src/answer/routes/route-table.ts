@@ -19,8 +19,9 @@ import type { Route, RouteAnswer } from '../../wire/route.js';
 import { statesOf } from '../../wire/state-json.js';
 import type { TurnBudget } from '../../wire/turn-budget.js';
 import type { RequestView } from '../request-view.js';
+import type { CompiledAnswer } from './compile-parts.js';
 import { RequestValidator } from './request-validator.js';
-import { type CompiledAnswer, compileAnswer } from './route-answer.js';
+import { compileAnswer } from './route-answer.js';
 
 /** One compiled route. */
 export interface CompiledRoute {
