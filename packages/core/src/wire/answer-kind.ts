@@ -63,6 +63,8 @@ export interface AnswerKind<K extends string = string> {
   readonly routesOnly?: true;
   /** Where its check comes among the kinds' (lower first): an answer with two kinds' members is refused by the first. */
   readonly checkOrder?: number;
+  /** Answering it reads the request's whole body (the adapter keeps it past `request.body`). */
+  readonly readsBody?: true;
   /** Its checks beyond the schema, after {@link beside} and {@link routesOnly}. */
   readonly check?: (answer: RouteAnswer, check: KindCheck) => void;
   /** Whether the exports can write it: a WireMock mapping, a Mockoon route. */

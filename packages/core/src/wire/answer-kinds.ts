@@ -36,6 +36,11 @@ export const KIND_READERS: ReadonlyMap<string, (text: string) => unknown> = new 
   ANSWER_KINDS.flatMap((kind) => (kind.fromJson === undefined ? [] : [[kind.key, kind.fromJson] as const])),
 );
 
+/** Whether answering this answer reads the request's whole body, by its kind. */
+export function kindReadsBody(answer: object): boolean {
+  return kindOf(answer)?.readsBody === true;
+}
+
 /** The kind an answer is (the first kind whose member it has); `undefined`: a plain answer. */
 export function kindOf(answer: object): AnswerKind | undefined {
   return ANSWER_KINDS.find((kind) => (answer as Record<string, unknown>)[kind.key] !== undefined);

@@ -6,8 +6,10 @@
  *
  * @module
  */
+
 import { firstMismatch } from '../../journal/graphql-filter.js';
 import { pathParams, subpathSegments } from '../../journal/request-filter.js';
+import { kindReadsBody } from '../../wire/answer-kinds.js';
 import {
   explainPathMismatch,
   matchingPrefix,
@@ -162,14 +164,11 @@ export class RouteTable {
     this.usesState = reads || looked.size > 0;
     this.readsWholeBody = this.routes.some(
       (route) =>
-        route.route.answer.proxy !== undefined ||
-        route.route.answer.resource !== undefined ||
-        route.route.answer.mcp !== undefined ||
+        kindReadsBody(route.route.answer) ||
         route.validator?.readsBody === true ||
         (route.route.match !== undefined && Object.hasOwn(route.route.match, 'body')) ||
         route.route.match?.bodyPatterns !== undefined ||
         route.route.match?.graphql !== undefined ||
-        route.route.answer.llm !== undefined ||
         route.route.match?.mcp !== undefined ||
         readsBodyTemplate(route.route.answer),
     );

@@ -133,6 +133,7 @@ export const llmKind = answerKind({
     fields: ['delay', 'headers', 'template', 'setState'],
     says: "the provider's (with delay, headers, template and setState beside it)",
   },
+  readsBody: true,
   routesOnly: true,
   checkOrder: 4,
   check(answer, { at, limits, template, refuseItem }) {

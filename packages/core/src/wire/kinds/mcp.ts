@@ -17,6 +17,7 @@ export const mcpKind = answerKind({
     'A fake MCP server over Streamable HTTP (POST JSON-RPC): initialize, tools/list and tools/call (results templated over {{arguments.x}}), resources, prompts, ping (routes only; beside it only setState). See docs/mcp.md.',
   fromJson: mcpFromJson,
   beside: { fields: ['setState'], says: 'the fake server (with setState beside it)' },
+  readsBody: true,
   routesOnly: true,
   checkOrder: 2,
   check(answer, { at }) {

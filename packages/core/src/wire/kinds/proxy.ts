@@ -53,6 +53,7 @@ export const proxyKind = answerKind({
   code: 'INVALID_PROXY',
   schema: () => proxySchema,
   describe: 'Forward to an upstream instead (the whole answer: no other field beside it).',
+  readsBody: true,
   // checkProxyAnswer refuses what stands beside it, and queued answers.
   checkOrder: 5,
   check(answer, { at, list, limits, refuseItem }) {

@@ -40,6 +40,7 @@ export const resourceKind = answerKind({
     fields: ['setState', 'headers', 'template'],
     says: "the collection's (with headers, template and setState beside it)",
   },
+  readsBody: true,
   checkOrder: 1,
   // The Mockoon export writes it as a CRUD route over a data bucket.
   forms: { wiremock: false, mockoon: true },
