@@ -17,11 +17,29 @@ import { resourceKind } from './kinds/resource.js';
 import { streamKind } from './kinds/stream.js';
 import { websocketKind } from './kinds/websocket.js';
 
-/** Every kind besides the plain answer (data, body, bodyBase64 or nothing). */
-export const ANSWER_KINDS = [streamKind, faultKind, proxyKind, resourceKind, websocketKind, llmKind, mcpKind] as const;
+/** The registry's type: each kind under its own name. */
+type Registry<T> = { readonly [K in keyof T]: AnswerKind<K & string> };
+
+/** Every kind besides the plain answer (data, body, bodyBase64 or nothing), one line each, in member order. */
+const KINDS = registry({
+  stream: streamKind,
+  fault: faultKind,
+  proxy: proxyKind,
+  resource: resourceKind,
+  websocket: websocketKind,
+  llm: llmKind,
+  mcp: mcpKind,
+});
+
+function registry<T extends Registry<T>>(kinds: T): T {
+  return kinds;
+}
 
 /** A kind's name: the member that marks it. */
-export type AnswerKindName = (typeof ANSWER_KINDS)[number]['key'];
+export type AnswerKindName = keyof typeof KINDS;
+
+/** The kinds, in member order. */
+export const ANSWER_KINDS: readonly AnswerKind<AnswerKindName>[] = Object.values(KINDS);
 
 /** The kinds that own their answer (not a form of the plain one), in member order. */
 export const OWN_KINDS: readonly AnswerKind[] = ANSWER_KINDS.filter((kind) => kind.plain !== true);
@@ -42,6 +60,6 @@ export function kindReadsBody(answer: object): boolean {
 }
 
 /** The kind an answer is (the first kind whose member it has); `undefined`: a plain answer. */
-export function kindOf(answer: object): AnswerKind | undefined {
+export function kindOf(answer: object): AnswerKind<AnswerKindName> | undefined {
   return ANSWER_KINDS.find((kind) => (answer as Record<string, unknown>)[kind.key] !== undefined);
 }

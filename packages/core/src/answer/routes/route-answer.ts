@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type AnswerKindName, kindOf } from '../../wire/answer-kinds.js';
+import { kindOf } from '../../wire/answer-kinds.js';
 import { base64Bytes } from '../../wire/base64.js';
 import { unsendableHeader } from '../../wire/http-header.js';
 import { jsonTextOf } from '../../wire/json-text.js';
@@ -80,7 +80,7 @@ export function compileAnswer(answer: RouteAnswer): CompiledAnswer {
   const problem = answer.headers === undefined ? undefined : unsendableHeader(answer.headers);
   if (problem !== undefined) return notSendable(problem);
   const kind = kindOf(answer);
-  const compile = kind === undefined ? 'plain' : KIND_COMPILERS[kind.key as AnswerKindName];
+  const compile = kind === undefined ? 'plain' : KIND_COMPILERS[kind.key];
   if (compile !== 'plain') return compile(answer);
   const statusCode = answer.statusCode ?? 200;
   const delay = answer.delay ?? 0;
