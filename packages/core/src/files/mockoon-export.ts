@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { kindOf } from '../wire/answer-kinds.js';
 import { base64Bytes } from '../wire/base64.js';
 import { JsonText, jsonTextOf, stringifyExact } from '../wire/json-text.js';
 import type { Route } from '../wire/route.js';
@@ -308,11 +309,9 @@ function exportRoute(one: Route, context: RouteContext): Json | undefined {
       { type: 'crud' },
     );
   }
-  const kind = (['proxy', 'websocket', 'stream', 'llm', 'mcp', 'fault'] as const).find(
-    (key) => (answer as Record<string, unknown>)[key] !== undefined,
-  );
-  if (kind !== undefined) {
-    out(`a ${kind} answer has no Mockoon form`);
+  const kind = kindOf(answer);
+  if (kind !== undefined && !kind.forms.mockoon) {
+    out(`a ${kind.key} answer has no Mockoon form`);
     return undefined;
   }
   if (answer.bodyBase64 !== undefined && options.filesDir === undefined) {

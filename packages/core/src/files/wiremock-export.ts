@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { kindOf } from '../wire/answer-kinds.js';
 import type { RequestFilter } from '../wire/journal-json.js';
 import { JsonText, jsonTextOf, stringifyExact } from '../wire/json-text.js';
 import type { Route } from '../wire/route.js';
@@ -152,9 +153,8 @@ function defaultType(answer: Route['answer']): string | undefined {
 
 /** The WireMock response of a route's answer, or why it cannot be one; notes pushed to `note`. */
 function responseOf(answer: Route['answer'], note: (what: string, why: string) => void): Json | string {
-  for (const key of ['proxy', 'resource', 'websocket', 'stream', 'llm', 'mcp'] as const) {
-    if ((answer as Record<string, unknown>)[key] !== undefined) return `a ${key} answer has no WireMock form`;
-  }
+  const kind = kindOf(answer);
+  if (kind !== undefined && !kind.forms.wiremock) return `a ${kind.key} answer has no WireMock form`;
   if (answer.fault === 'hang') return 'fault hang: WireMock has no answer that never comes';
   const response: Json = {};
   if (answer.fault === 'reset') return { fault: 'CONNECTION_RESET_BY_PEER' };

@@ -8,9 +8,11 @@
  */
 
 import type { AnswerContent } from './answer-json.js';
-import { checkLlm, type LlmAnswer, llmFromJson } from './answer-llm.js';
-import { checkStream, minRenderedStreamBytes, type StreamLimits, streamFromJson } from './answer-stream.js';
-import { checkWebSocket, type WebSocketAnswer, websocketFromJson } from './answer-websocket.js';
+import type { AnswerKind } from './answer-kind.js';
+import { CHECKED_KINDS, KIND_READERS, OWN_KINDS } from './answer-kinds.js';
+import type { LlmAnswer } from './answer-llm.js';
+import { checkStream, minRenderedStreamBytes, type StreamLimits } from './answer-stream.js';
+import type { WebSocketAnswer } from './answer-websocket.js';
 import { isBase64 } from './base64.js';
 import { MockpointError } from './errors.js';
 import { headerNameProblem, headerValueProblem } from './http-header.js';
@@ -24,9 +26,9 @@ import {
   scanJsonInTurns,
   stringifyExact,
 } from './json-text.js';
-import { checkMcp, type McpAnswer, mcpFromJson } from './mcp-json.js';
+import type { McpAnswer } from './mcp-json.js';
 import { PathPatternError, parsePathPattern } from './path-pattern.js';
-import { checkProxyAnswer, type ProxyAnswer } from './proxy-answer.js';
+import type { ProxyAnswer } from './proxy-answer.js';
 import type { RouteValidation } from './route-validation.js';
 import { NAME_PATTERN } from './rules.js';
 import { SETTINGS } from './settings.js';
@@ -143,17 +145,6 @@ function fail(code: ConstructorParameters<typeof MockpointError>[0], at: number 
 /** Bytes of UTF-8 text, without a runtime's Buffer. */
 const encoder = new TextEncoder();
 
-/** What a resource answer may have beside `resource`. */
-const RESOURCE_FIELDS = new Set(['resource', 'setState', 'headers', 'template']);
-
-/** What a websocket answer may have beside `websocket`. */
-const WEBSOCKET_FIELDS = new Set(['websocket', 'delay', 'headers', 'setState']);
-
-/** What an llm answer may have beside `llm`. */
-const LLM_FIELDS = new Set(['llm', 'delay', 'headers', 'template', 'setState']);
-/** What an mcp answer may have beside `mcp`. */
-const MCP_FIELDS = new Set(['mcp', 'setState']);
-
 /** An `{{item}}` or `{{item.…}}` placeholder (spaces allowed inside the braces). */
 const ITEM_PLACEHOLDER = /\{\{\s*item\s*(?:\.|\}\})/;
 
@@ -207,88 +198,13 @@ export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, li
     const problem = stateProblem(answer.setState);
     if (problem !== undefined) fail('INVALID_STATE', index, `answer.setState: ${problem}`);
   }
-  if (answer.resource !== undefined) {
-    const others = Object.keys(answer).filter((key) => !RESOURCE_FIELDS.has(key));
-    if (others.length > 0) {
-      fail(
-        'INVALID_ANSWER',
-        index,
-        `a resource answer is the collection's (with headers, template and setState beside it); ${others.join(', ')} do not apply`,
-      );
-    }
-    if (answer.headers !== undefined) checkHeaders(answer.headers, index, answer.template === true);
+  // A kind that owns its answer checks it (answer-kinds.ts); else a plain answer, a stream or a fault.
+  for (const kind of CHECKED_KINDS) {
+    if ((answer as Record<string, unknown>)[kind.key] === undefined) continue;
+    checkKind(kind, answer, index, limits);
     return;
   }
-  if (answer.mcp !== undefined) {
-    const others = Object.keys(answer).filter((key) => !MCP_FIELDS.has(key));
-    if (others.length > 0) {
-      fail(
-        'INVALID_ANSWER',
-        index,
-        `an mcp answer is the fake server (with setState beside it); ${others.join(', ')} do not apply`,
-      );
-    }
-    const { list = 'routes', index: at } = typeof index === 'number' ? { index } : index;
-    if (list !== 'routes') fail('INVALID_ANSWER', index, 'an mcp answer is for routes only');
-    checkMcp(answer.mcp, `routes[${at}].answer.mcp`, at);
-    return;
-  }
-  if (answer.websocket !== undefined) {
-    const others = Object.keys(answer).filter((key) => !WEBSOCKET_FIELDS.has(key));
-    if (others.length > 0) {
-      fail(
-        'INVALID_ANSWER',
-        index,
-        `a websocket answer is its script (with delay, headers and setState beside it); ${others.join(', ')} do not apply`,
-      );
-    }
-    if (answer.headers !== undefined) checkHeaders(answer.headers, index, false);
-    const { list = 'routes', index: at } = typeof index === 'number' ? { index } : index;
-    if (list !== 'routes') fail('INVALID_ANSWER', index, 'a websocket answer is for routes only');
-    checkWebSocket(answer.websocket, {
-      maxSocketFrameBytes: limits.maxSocketFrameBytes ?? SETTINGS.maxSocketFrameBytes.default,
-      maxDelayMs: limits.maxDelayMs ?? SETTINGS.maxDelayMs.default,
-      maxStreamEvents: limits.maxStreamEvents ?? SETTINGS.maxStreamEvents.default,
-      where: `routes[${at}].answer`,
-      details: { index: at },
-    });
-    return;
-  }
-  if (answer.llm !== undefined) {
-    const others = Object.keys(answer).filter((key) => !LLM_FIELDS.has(key));
-    if (others.length > 0) {
-      fail(
-        'INVALID_ANSWER',
-        index,
-        `an llm answer is the provider's (with delay, headers, template and setState beside it); ${others.join(', ')} do not apply`,
-      );
-    }
-    const template = answer.template === true;
-    if (answer.headers !== undefined) checkHeaders(answer.headers, index, template);
-    const { list = 'routes', index: at } = typeof index === 'number' ? { index } : index;
-    if (list !== 'routes') fail('INVALID_ANSWER', index, 'an llm answer is for routes only');
-    if (template && ITEM_PLACEHOLDER.test(JSON.stringify(answer))) {
-      fail('INVALID_TEMPLATE', index, '{{item…}} is the item a resource route answers; this answer is not a resource');
-    }
-    checkLlm(answer.llm, {
-      maxBodyBytes,
-      maxStreamEvents: limits.maxStreamEvents ?? SETTINGS.maxStreamEvents.default,
-      maxStreamMs: limits.maxStreamMs ?? SETTINGS.maxStreamMs.default,
-      where: `routes[${at}].answer`,
-      details: { index: at },
-      template,
-      delay: answer.delay ?? 0,
-    });
-    return;
-  }
-  if (answer.template === true && ITEM_PLACEHOLDER.test(JSON.stringify(answer))) {
-    fail('INVALID_TEMPLATE', index, '{{item…}} is the item a resource route answers; this answer is not a resource');
-  }
-  if (answer.proxy !== undefined) {
-    const { list = 'routes', index: at } = typeof index === 'number' ? { index } : index;
-    checkProxyAnswer(answer as Record<string, unknown>, `${list}[${at}].answer`, limits.proxyAllowHosts, at);
-    return;
-  }
+  refuseItem(answer, index);
   const forms = BODY_FORMS.filter((form) => Object.hasOwn(answer, form));
   if (forms.length > 1) fail('INVALID_ANSWER', index, `answer has ${forms.join(' and ')}; give at most one body form`);
   if (answer.bodyBase64 !== undefined && !isBase64(answer.bodyBase64)) {
@@ -333,6 +249,34 @@ export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, li
     fail('BODY_TOO_LARGE', index, `the answer's body is ${size} bytes, more than the limit ${maxBodyBytes}`);
   }
   if (template) checkRenderedSize(answer, index, maxBodyBytes);
+}
+
+/** Checks an answer of a kind that owns it: the fields beside its member, its headers, routes only, then its own checks. */
+function checkKind(kind: AnswerKind, answer: RouteAnswer, index: number | AnswerPlace, limits: AnswerLimits): void {
+  const template = answer.template === true;
+  if (kind.beside !== undefined) {
+    const { fields, says } = kind.beside;
+    const others = Object.keys(answer).filter((key) => key !== kind.key && !fields.includes(key));
+    if (others.length > 0) fail('INVALID_ANSWER', index, `${kind.noun} is ${says}; ${others.join(', ')} do not apply`);
+    if (answer.headers !== undefined && fields.includes('headers')) checkHeaders(answer.headers, index, template);
+  }
+  const { list = 'routes', index: at } = typeof index === 'number' ? { index } : index;
+  if (kind.routesOnly === true && list !== 'routes') fail('INVALID_ANSWER', index, `${kind.noun} is for routes only`);
+  kind.check?.(answer, {
+    at,
+    list,
+    limits,
+    template,
+    fail: (code, message) => fail(code, index, message),
+    refuseItem: () => refuseItem(answer, index),
+  });
+}
+
+/** `{{item…}}` is the item a resource route answers: refused in any other templated answer. */
+function refuseItem(answer: RouteAnswer, index: number | AnswerPlace): void {
+  if (answer.template === true && ITEM_PLACEHOLDER.test(JSON.stringify(answer))) {
+    fail('INVALID_TEMPLATE', index, '{{item…}} is the item a resource route answers; this answer is not a resource');
+  }
 }
 
 /**
@@ -469,11 +413,7 @@ const ANSWER_KEYS = [
   'delay',
   'fault',
   'template',
-  'proxy',
-  'resource',
-  'websocket',
-  'llm',
-  'mcp',
+  ...OWN_KINDS.map((kind) => kind.key as keyof RouteAnswer),
   'setState',
 ] as const;
 
@@ -486,17 +426,7 @@ function answerFromMembers(members: ReadonlyMap<string, string>): Record<string,
   return Object.fromEntries(
     [...members].map(([key, text]) => [
       key,
-      key === 'data'
-        ? new JsonText(text)
-        : key === 'stream'
-          ? streamFromJson(text)
-          : key === 'websocket'
-            ? websocketFromJson(text)
-            : key === 'llm'
-              ? llmFromJson(text)
-              : key === 'mcp'
-                ? mcpFromJson(text)
-                : parseCheckedJson(text),
+      key === 'data' ? new JsonText(text) : (KIND_READERS.get(key) ?? parseCheckedJson)(text),
     ]),
   );
 }

@@ -6,8 +6,10 @@
  *
  * @module
  */
+
 import { firstMismatch } from '../../journal/graphql-filter.js';
 import { pathParams, subpathSegments } from '../../journal/request-filter.js';
+import { kindReadsBody } from '../../wire/answer-kinds.js';
 import {
   explainPathMismatch,
   matchingPrefix,
@@ -19,8 +21,9 @@ import type { Route, RouteAnswer } from '../../wire/route.js';
 import { statesOf } from '../../wire/state-json.js';
 import type { TurnBudget } from '../../wire/turn-budget.js';
 import type { RequestView } from '../request-view.js';
+import type { CompiledAnswer } from './compile-parts.js';
 import { RequestValidator } from './request-validator.js';
-import { type CompiledAnswer, compileAnswer } from './route-answer.js';
+import { compileAnswer } from './route-answer.js';
 
 /** One compiled route. */
 export interface CompiledRoute {
@@ -161,14 +164,11 @@ export class RouteTable {
     this.usesState = reads || looked.size > 0;
     this.readsWholeBody = this.routes.some(
       (route) =>
-        route.route.answer.proxy !== undefined ||
-        route.route.answer.resource !== undefined ||
-        route.route.answer.mcp !== undefined ||
+        kindReadsBody(route.route.answer) ||
         route.validator?.readsBody === true ||
         (route.route.match !== undefined && Object.hasOwn(route.route.match, 'body')) ||
         route.route.match?.bodyPatterns !== undefined ||
         route.route.match?.graphql !== undefined ||
-        route.route.answer.llm !== undefined ||
         route.route.match?.mcp !== undefined ||
         readsBodyTemplate(route.route.answer),
     );

@@ -24,40 +24,18 @@ import { rawHeader } from '../../wire/raw-headers.js';
 import { statesOf } from '../../wire/state-json.js';
 import { isWebSocketHandshake } from '../../wire/websocket-handshake.js';
 import type { Exchange } from './exchange.js';
-import { mcpVerdict } from './mcp-answer.js';
-import { proxyRouteAnswer } from './proxy-route.js';
-import { resourceVerdict } from './resource-answer.js';
+import { VERDICT_KINDS } from './route-kinds.js';
 import { keptMoving, MAX_MOVES, pick, scenariosOf } from './state-moves.js';
 import { after, type Maybe, type Step, type Verdict } from './step.js';
 import { renderFailed } from './verdicts.js';
 
-/** A proxy route: relayed, and journaled by the relay once the upstream has answered. */
-function relayed(exchange: Exchange, hit: RouteHit, proxy: NonNullable<RouteHit['route']['route']['answer']['proxy']>) {
-  const { parts, name, request } = exchange;
-  const answer = proxyRouteAnswer({
-    name,
-    request,
-    wholeBody: exchange.wholeBody,
-    validation: exchange.validation,
-    subpath: exchange.view.subpath,
-    gone: exchange.gone,
-    routeId: hit.route.id,
-    params: hit.params,
-    proxy,
-    settings: parts.proxy,
-    endpoints: parts.endpoints,
-    journal: parts.journal,
-    onUnexpectedError: (error) => parts.report(error, { method: request.method, url: request.target }),
-  });
-  return answer.then((relay): Verdict => ({ answer: relay }));
-}
-
 function answered(exchange: Exchange, hit: RouteHit): Verdict | Promise<Verdict> {
   const { route, params } = hit;
-  const { proxy, resource, mcp } = route.route.answer;
-  if (proxy !== undefined) return relayed(exchange, hit, proxy);
-  if (resource !== undefined) return resourceVerdict(exchange, hit, resource);
-  if (mcp !== undefined) return mcpVerdict(exchange, hit, mcp);
+  // A kind with its own verdict answers (route-kinds.ts); else the compiled answer.
+  for (const [name, step] of VERDICT_KINDS) {
+    const value = route.route.answer[name];
+    if (value !== undefined) return step.verdict(exchange, hit, value as never);
+  }
   const seq = ++route.seq;
   const mark: AnswerMark = { answeredBy: { route: route.id }, params };
   if (exchange.validation !== undefined) mark.validation = exchange.validation;
@@ -194,7 +172,8 @@ export function routeFallback(
 ): RespondAnswer | StreamAnswer | null | undefined {
   if (hit === undefined) return undefined;
   const { route, params } = hit;
-  if (route.route.answer.proxy !== undefined) return null;
+  for (const [name, step] of VERDICT_KINDS)
+    if (step.lends === false && route.route.answer[name] !== undefined) return null;
   let answer: EndpointAnswer;
   try {
     answer = route.answer.templated
