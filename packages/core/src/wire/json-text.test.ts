@@ -154,6 +154,20 @@ describe('scanJson', () => {
     expect(() => scanJson(`{"${a}":1,"${a}":2}`)).toThrow(/appears twice/);
   });
 
+  it('scans a long string of many escapes in one pass (a 4 MB body of newlines: not one search to its end per escape)', () => {
+    // 4 MB of "aaaaaa\n": about 500,000 escapes and no quote until the end. Searched to the end once
+    // per escape this took minutes of one event-loop turn; in one pass it takes milliseconds. The
+    // bound is the behaviour: a management body must not stall the daemon.
+    const line = 'aaaaaa\\n';
+    const body = line.repeat(500_000);
+    const text = `{"body":"${body}","tail":"${'b'.repeat(300)}\\"${'c'.repeat(300)}"}`;
+    const started = performance.now();
+    const members = scanJson(text).members;
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(members?.get('body')).toBe(`"${body}"`);
+    expect(JSON.parse(members?.get('tail') ?? '')).toBe(`${'b'.repeat(300)}"${'c'.repeat(300)}`);
+  });
+
   it('scanJsonInTurns finds and refuses what scanJson does, pausing between members and elements', async () => {
     const texts = [
       ' { "routes" : [ {"a": [1, {"b": 2}]} , "x" , [ ] ] , "more" : { "c" : [3] } } ',

@@ -253,6 +253,8 @@ class Scanner {
   #depth = 0;
   /** Whether the text is known to be valid (no control characters in its strings). */
   readonly #checked: boolean;
+  /** The next quote at or after the last long string's search (the text's length: none). */
+  #quoteAt = -1;
   /** The next backslash at or after the last long string's search (the text's length: none). */
   #backslashAt = -1;
   /** The next control character at or after the last long string's search (the text's length: none). */
@@ -477,8 +479,13 @@ class Scanner {
     let pos = from;
     let hasEscape = escaped;
     for (;;) {
-      const quote = text.indexOf('"', pos);
-      const end = quote === -1 ? text.length : quote;
+      // Each search is kept until the scan passes it, so a string of many escapes costs one pass,
+      // not one search to the end of the text per escape.
+      if (this.#quoteAt < pos) {
+        const found = text.indexOf('"', pos);
+        this.#quoteAt = found === -1 ? text.length : found;
+      }
+      const end = this.#quoteAt;
       if (this.#backslashAt < pos) {
         const found = text.indexOf('\\', pos);
         this.#backslashAt = found === -1 ? text.length : found;
@@ -498,11 +505,11 @@ class Scanner {
         pos = this.#escape(backslash);
         continue;
       }
-      if (quote === -1) {
+      if (end === text.length) {
         this.#pos = text.length;
         this.#fail('unterminated string');
       }
-      this.#pos = quote + 1;
+      this.#pos = end + 1;
       return hasEscape;
     }
   }
