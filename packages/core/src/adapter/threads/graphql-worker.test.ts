@@ -4,7 +4,10 @@
 // that stops (out of its heap) or hangs fails its jobs with a code and is replaced; the queue is
 // bounded.
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { githubSchema, interfaceChain } from '@mockpoint/testkit/graphql-schemas';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlRequestOf } from '../../graphql/graphql-request.js';
@@ -157,6 +160,52 @@ describe('graphqlWorker()', () => {
       .catch((error: unknown) => error);
     expect(isMockpointError(failed) && failed.code).toBe('GRAPHQL_WORKER_FAILED');
     expect(isMockpointError(failed) && failed.message).toMatch(/no answer within 50 ms/);
+  });
+
+  it('a hung thread is replaced timeoutMs after it stopped answering, however often new jobs arrive', {
+    timeout: 60_000,
+  }, async () => {
+    // A thread's module that takes every message and answers none.
+    const dir = await mkdtemp(join(tmpdir(), 'mockpoint-hung-worker-'));
+    const hung = join(dir, 'hung.mjs');
+    await writeFile(hung, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => {});\n");
+    try {
+      const runner = worker({ url: pathToFileURL(hung), timeoutMs: 300, log: () => undefined });
+      const small = storedGraphqlSchema('small', SDL);
+      const call = [{ operation: operationOf('{ users { id } }'), maxValues: 100_000 }];
+      const started = performance.now();
+      let firstAt = -1;
+      const first = runner.answer(small, call).then(
+        () => 'answered',
+        (error: unknown) => {
+          firstAt = performance.now() - started;
+          return isMockpointError(error) ? error.code : String(error);
+        },
+      );
+      // A new job every 100 ms for 1.5 s: each used to start the 300 ms watchdog again.
+      const trickle: Promise<unknown>[] = [];
+      for (let i = 0; i < 15; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        trickle.push(runner.answer(small, call).catch(() => undefined));
+      }
+      const endedWhileTrickling = firstAt;
+      expect(await first).toBe('GRAPHQL_WORKER_FAILED');
+      // It failed while the trickle went on (before, only 300 ms after the last job: past 1.5 s).
+      expect(endedWhileTrickling).toBeGreaterThan(0);
+      expect(endedWhileTrickling).toBeLessThan(1_400);
+      await Promise.all(trickle);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("without the thread's module beside it (a single executable), answers on the event loop, byte for byte", {
+    timeout: 60_000,
+  }, async () => {
+    const missing = pathToFileURL(join(tmpdir(), 'mockpoint-no-such-dir', 'graphql-worker.js'));
+    const inline = await answers(createApp());
+    const fallback = await answers(createApp({ graphqlRunner: worker({ url: missing }) }));
+    expect(fallback).toEqual(inline);
   });
 
   it('takes at most maxQueued waiting jobs: more get TOO_MANY_GRAPHQL_REQUESTS', { timeout: 60_000 }, async () => {

@@ -10,6 +10,8 @@
  *
  * @module
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type {
   GraphqlAnswerText,
@@ -18,6 +20,7 @@ import type {
   GraphqlRunnerOptions,
   StoredGraphqlSchema,
 } from '../../graphql/graphql-runner.js';
+import { inlineGraphqlRunner } from '../../graphql/graphql-runner.js';
 import { ERROR_STATUS, type ErrorCode } from '../../wire/error-status.js';
 import { MockpointError } from '../../wire/errors.js';
 
@@ -159,7 +162,9 @@ class GraphqlWorker implements GraphqlRunner {
     return new Promise((resolve, reject) => {
       this.#jobs.set(sent.id, { message: sent, sdl, resolve, reject });
       worker.postMessage(sent);
-      this.#progress(worker);
+      // The watchdog counts from the last answer, not the last job sent: a thread that hangs is
+      // replaced `timeoutMs` after it stopped answering, however often new jobs arrive.
+      if (this.#watchdog === undefined) this.#progress(worker);
     });
   }
 
@@ -238,5 +243,10 @@ class GraphqlWorker implements GraphqlRunner {
 
 /** A {@link GraphqlRunner} in a worker thread (see the module); give it to `createApp({ graphqlRunner })` and close it with the server. */
 export function graphqlWorker(options: GraphqlWorkerOptions = {}): GraphqlRunner {
-  return new GraphqlWorker(options);
+  // A single executable (Bun's --compile) holds the daemon's one bundle, not the thread's module
+  // beside it: there, schema mode runs on the event loop, as on Workers, rather than failing
+  // every operation with GRAPHQL_WORKER_FAILED.
+  const url = options.url ?? workerUrl();
+  if (url.protocol === 'file:' && !existsSync(fileURLToPath(url))) return inlineGraphqlRunner(options);
+  return new GraphqlWorker({ ...options, url });
 }
