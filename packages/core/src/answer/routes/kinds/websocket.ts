@@ -11,7 +11,7 @@ import { type CompiledAnswer, lowerHeaders } from '../compile-parts.js';
 
 /**
  * A WebSocket answer: the script prepared once; the route step gives each
- * upgrade request its own copy with the session (see `pipeline/route-step.ts`).
+ * upgrade request its own copy with the session (see `engine/pipeline/route-step.ts`).
  */
 export function compileSocketAnswer(answer: RouteAnswer): CompiledAnswer {
   const websocket = answer.websocket as NonNullable<RouteAnswer['websocket']>;
