@@ -28,6 +28,8 @@ export class MemoryStore implements EndpointStore {
   readonly #records = new Map<string, EndpointRecord>();
   /** Route lists as their stored text, so no caller shares (or mutates) what is kept. */
   readonly #routes = new Map<string, string>();
+  /** The update of each name under way: the next waits for it. */
+  readonly #routeUpdates = new Map<string, Promise<Route[]>>();
   /** Signature checks as their stored text, for the same reason. */
   readonly #signatures = new Map<string, string>();
   /** GraphQL schemas as the SDL text set. */
@@ -74,8 +76,26 @@ export class MemoryStore implements EndpointStore {
 
   async updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]> {
     this.#assertOpen();
+    // One update of a name at a time (each may take several turns): concurrent writers wait their
+    // turn instead of computing again, so none is refused however many there are.
+    const before = this.#routeUpdates.get(name) ?? Promise.resolve();
+    const run = before.then(
+      () => this.#updateRoutes(name, update),
+      () => this.#updateRoutes(name, update),
+    );
+    this.#routeUpdates.set(name, run);
+    try {
+      return await run;
+    } finally {
+      if (this.#routeUpdates.get(name) === run) this.#routeUpdates.delete(name);
+    }
+  }
+
+  async #updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]> {
+    this.#assertOpen();
     // A long list is decoded and written a slice per event-loop turn: optimistic, like a
-    // shared store, the update is computed again when the list changed meanwhile.
+    // shared store, the update is computed again when the list changed meanwhile (a delete or a
+    // clear: updates of the name wait for each other).
     for (let attempt = 0; attempt < 100; attempt++) {
       const text = this.#routes.get(name);
       const budget = new TurnBudget();
