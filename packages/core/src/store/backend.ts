@@ -17,6 +17,7 @@ import type { StateStore } from '../state/state-store.js';
 import type { DeliveryStore } from '../webhook/delivery-store.js';
 import type { ReplayGuard } from '../webhook/replay-guard.js';
 import type { LimitOptions } from '../wire/limits.js';
+import type { BackendNamespaces } from './namespaces.js';
 import type { EndpointStore, StoreHealth } from './store.js';
 
 /** The parts of the shared state, each with its contract suite (`*.case.test.ts`). */
@@ -74,6 +75,11 @@ export interface Backend extends BackendParts {
   health(): StoreHealth;
   /** Closes every part the backend opened. */
   close(): Promise<void>;
+  /**
+   * The namespaces kept here (`namespaces.ts`); absent in a namespace's own
+   * backend (namespaces do not nest).
+   */
+  readonly namespaces?: BackendNamespaces;
 }
 
 /** The journal bounds every backend's journal is made with. */

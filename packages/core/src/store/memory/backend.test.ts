@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../http/create-app.js';
 import { runBackendContract } from '../backend.case.test.js';
+import { runNamespacesContract } from '../namespaces.case.test.js';
 import { memoryBackend } from './backend.js';
 import { MemoryAnswerQueue } from './memory-answer-queue.js';
 import { MemoryStore } from './memory-store.js';
@@ -37,3 +38,5 @@ describe('memoryBackend and createApp', () => {
     );
   });
 });
+
+runNamespacesContract('memoryBackend', async () => ({ backend: memoryBackend() }));

@@ -12,6 +12,7 @@ import { MemoryAnswerQueue } from './memory-answer-queue.js';
 import { MemoryCollectionStore } from './memory-collection-store.js';
 import { MemoryDeliveryStore } from './memory-delivery-store.js';
 import { RequestJournal } from './memory-journal.js';
+import { memoryNamespaces } from './memory-namespaces.js';
 import { MemoryReplayGuard } from './memory-replay-guard.js';
 import { MemoryStateStore } from './memory-state-store.js';
 import { MemoryStore } from './memory-store.js';
@@ -22,10 +23,27 @@ export interface MemoryBackendOptions extends Partial<BackendParts>, JournalBoun
 /**
  * A backend in this process's memory (nothing survives it, nothing is shared
  * between replicas); any part given in `options` is used instead of the memory one.
+ * With its store in memory (none given, or a `MemoryStore`) it keeps namespaces
+ * in memory too; with another store, none (a backend that keeps a store
+ * elsewhere brings its own namespaces, as LevelDB's and Redis's do).
  * @example createApp({ backend: memoryBackend() })
  * @example memoryBackend({ store: durableObjectStore }) // a store of its own, the other parts in memory
  */
 export function memoryBackend(options: MemoryBackendOptions = {}): Backend {
+  const backend = memoryParts(options);
+  if (backend.store.kind !== 'memory') return backend;
+  const bounds = resolveLimits(options);
+  return {
+    ...backend,
+    namespaces: memoryNamespaces(memoryParts, {
+      journalSize: bounds.journalSize,
+      journalMaxBytes: bounds.journalMaxBytes,
+    }),
+  };
+}
+
+/** Every part: those given, the rest made in memory; no namespaces (a namespace's own backend is one of these). */
+export function memoryParts(options: MemoryBackendOptions = {}): Backend {
   const store = options.store ?? new MemoryStore();
   const bounds = resolveLimits(options);
   return {

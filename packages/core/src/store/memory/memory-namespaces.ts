@@ -1,0 +1,64 @@
+/**
+ * Namespaces in this process's memory: the registry in a map, each namespace's
+ * parts a {@link memoryBackend} of their own (nothing survives the process).
+ *
+ * @module
+ */
+import type { Backend, JournalBounds } from '../backend.js';
+import type { BackendNamespaces, NamespaceCreated, NamespaceEntry, NamespaceRegistry } from '../namespaces.js';
+
+/** The registry in a map. */
+export class MemoryNamespaceRegistry implements NamespaceRegistry {
+  readonly #entries = new Map<string, NamespaceEntry>();
+
+  async list(): Promise<NamespaceEntry[]> {
+    return [...this.#entries.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map((entry) => ({ ...entry }));
+  }
+
+  async get(name: string): Promise<NamespaceEntry | undefined> {
+    const entry = this.#entries.get(name);
+    return entry === undefined ? undefined : { ...entry };
+  }
+
+  async create(entry: NamespaceEntry, max: number): Promise<NamespaceCreated> {
+    if (this.#entries.has(entry.name)) return 'exists';
+    if (this.#entries.size >= max) return 'full';
+    this.#entries.set(entry.name, { ...entry });
+    return 'created';
+  }
+
+  async delete(name: string): Promise<boolean> {
+    return this.#entries.delete(name);
+  }
+
+  async touch(name: string, at: number): Promise<void> {
+    const entry = this.#entries.get(name);
+    if (entry !== undefined && at > entry.usedAt) entry.usedAt = at;
+  }
+}
+
+/**
+ * Namespaces whose parts live in this process: `open` makes a namespace's
+ * backend once (with `make`) and hands the same one back until `drop`, so
+ * closing a namespace's app and opening it again finds its data.
+ */
+export function memoryNamespaces(make: (bounds: JournalBounds) => Backend, bounds: JournalBounds): BackendNamespaces {
+  const backends = new Map<string, Backend>();
+  return {
+    registry: new MemoryNamespaceRegistry(),
+    async open(name) {
+      let backend = backends.get(name);
+      if (backend === undefined) {
+        backend = make(bounds);
+        backends.set(name, backend);
+      }
+      // Closing it (the caller's part) must not lose the data: a memory backend's close only closes its store.
+      return { ...backend, close: async () => undefined };
+    },
+    async drop(name) {
+      const backend = backends.get(name);
+      backends.delete(name);
+      await backend?.close();
+    },
+  };
+}
