@@ -779,12 +779,12 @@ const NAMESPACE_END = '\u0003namespace;';
  * namespace `a`'s keys are not namespace `ab`'s; `\u0004` sorts after the
  * registry and before every record.
  */
-export function namespacePrefix(name: string): string {
+function namespacePrefix(name: string): string {
   return `\u0004${name}\u0000`;
 }
 
 /** The first key after every key of namespace `name` (see {@link namespacePrefix}). */
-export function namespaceEnd(name: string): string {
+function namespaceEnd(name: string): string {
   return `\u0004${name}\u0001`;
 }
 
