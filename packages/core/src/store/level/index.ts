@@ -3,8 +3,10 @@
  * keeps the parts of the backend that are durable here — outgoing deliveries,
  * collections and state ({@link LevelStore.openDeliveries},
  * {@link LevelStore.openCollections}, {@link LevelStore.openStates}) — each in a
- * key range of its own. Node only: import it from `@mockpoint/core/level` so the
- * main entry stays runtime-agnostic.
+ * key range of its own. A namespace's store is a view of it
+ * ({@link LevelStore.namespace}): the same database, every key prefixed. Node
+ * only: import it from `@mockpoint/core/level` so the main entry stays
+ * runtime-agnostic.
  *
  * @module
  */
@@ -162,7 +164,10 @@ export class LevelStore implements EndpointStore {
    */
   readonly damagedTables: readonly DamagedTable[];
   #db: Level<string, string>;
-  /** Concurrent writes share one fsync (group commit); rebuilt with the database on reopen. */
+  /**
+   * Concurrent writes share one fsync (group commit); rebuilt with the database on reopen.
+   * This and the other shared fields of a view are never read: it reads its base's.
+   */
   #writes: Grouped<Operation | readonly Operation[], void>;
   /** Concurrent existence checks share one `hasMany`; rebuilt with the database on reopen. */
   #exists: Grouped<string, boolean>;
