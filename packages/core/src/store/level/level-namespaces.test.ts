@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Level } from 'level';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { runCollectionStoreContract } from '../../collections/collection-store.case.test.js';
 import { itemOf } from '../../collections/item.js';
 import { runStateStoreContract } from '../../state/state-store.case.test.js';
@@ -127,6 +127,53 @@ runStateStoreContract(
   },
   { durable: true },
 );
+
+describe('LevelStore namespace views', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('a failed write in a namespace refuses writes everywhere until the store reopens; the view then writes to the reopened database', async () => {
+    const dir = await tempDir();
+    const root = await LevelStore.open({ dir, probeIntervalMs: 50 });
+    try {
+      const view = root.namespace('ns');
+      type ArrayBatch = (operations: unknown[], options: unknown) => Promise<void>;
+      const batch = vi.spyOn(Level.prototype as unknown as { batch: ArrayBatch }, 'batch');
+      batch.mockRejectedValueOnce(new Error('No space left on device'));
+      await expect(view.put(record('a', 1))).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+      expect(root.health().status).toBe('degraded');
+      expect(view.health()).toEqual(root.health());
+      await expect(root.put(record('b', 1))).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+      await expect(view.put(record('a', 1))).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+      // It heals by itself (the disk is fine): a space check, then a reopen that replaces the database.
+      await vi.waitFor(() => expect(root.health()).toEqual({ status: 'ok' }), { timeout: 10_000 });
+      await view.put(record('a', 2));
+      expect(await view.get('a')).toEqual(record('a', 2));
+    } finally {
+      await root.close();
+    }
+    const reopened = await LevelStore.open({ dir });
+    try {
+      expect(await reopened.namespace('ns').get('a')).toEqual(record('a', 2));
+      expect(await reopened.get('a')).toBeUndefined();
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('a view is of one namespace only: none of its own, and names outside the endpoint-name rule are refused', async () => {
+    const root = await LevelStore.open({ dir: await tempDir() });
+    try {
+      expect(() => root.namespace('ns').namespace('deeper')).toThrow(TypeError);
+      expect(() => root.namespace('a\u0000b')).toThrow(TypeError);
+      expect(() => root.namespace('')).toThrow(TypeError);
+      expect(() => root.namespace('x'.repeat(65))).toThrow(TypeError);
+    } finally {
+      await root.close();
+    }
+  });
+});
 
 runNamespacesContract('levelBackend', async () => ({ backend: await levelBackend({ dir: await tempDir() }) }));
 
