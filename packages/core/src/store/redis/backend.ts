@@ -1,12 +1,14 @@
 /**
  * `redisBackend()`: the {@link Backend} on Redis, shared by every replica that
- * opens it — records, journal, answer queue, deliveries, replay memory, collections and state alike.
+ * opens it — records, journal, answer queue, deliveries, replay memory, collections and state alike,
+ * and namespaces (`namespaces.ts`), each one's parts under a key prefix of its own.
  *
  * @module
  */
 
 import { type Backend, type JournalBounds, storeHealth } from '../backend.js';
 import { RedisStore, type RedisStoreOptions } from './index.js';
+import { redisNamespaces } from './namespaces.js';
 
 /** Options for {@link redisBackend}: the store's and the journal's bounds. */
 export interface RedisBackendOptions extends RedisStoreOptions, JournalBounds {}
@@ -29,9 +31,17 @@ function describeRedis(store: RedisStore): string {
  * @example createApp({ backend: await redisBackend({ url: 'redis://127.0.0.1:6379' }) })
  */
 export async function redisBackend(options: RedisBackendOptions): Promise<Backend> {
+  const { backend, store } = await openParts(options);
+  // Each namespace's parts: the same Redis and bounds, under `<prefix>ns:<name>:`, with no namespaces of their own.
+  const namespaces = redisNamespaces(store, async (keyPrefix) => (await openParts({ ...options, keyPrefix })).backend);
+  return { ...backend, namespaces };
+}
+
+/** Every part on one store's connections, without namespaces (a namespace's backend is one of these). */
+async function openParts(options: RedisBackendOptions): Promise<{ backend: Backend; store: RedisStore }> {
   const store = await RedisStore.open(options);
   try {
-    return {
+    const backend: Backend = {
       kind: 'redis',
       store,
       // Replicas on one Redis share the journal too: a webhook to one is listed by, and wakes a long-poll on, every other.
@@ -51,6 +61,7 @@ export async function redisBackend(options: RedisBackendOptions): Promise<Backen
       health: () => storeHealth(store),
       close: () => store.close(),
     };
+    return { backend, store };
   } catch (error) {
     await store.close();
     throw error;

@@ -41,6 +41,7 @@ import { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.j
 import { RedisCollectionStore } from './collection-store.js';
 import { RedisDeliveryStore } from './delivery-store.js';
 import { decodeRecorded, RedisJournal, type RedisJournalOptions } from './journal.js';
+import { RedisNamespaceRegistry } from './namespace-registry.js';
 import { NotSentError } from './not-sent.js';
 import { RedisReplayGuard } from './replay-guard.js';
 import { RedisStateStore } from './state-store.js';
@@ -157,6 +158,24 @@ for i, name in ipairs(picked) do
   table.insert(out, redis.call('HEXISTS', KEYS[1], name))
 end
 return out`;
+
+/**
+ * One step of removing every key that matches a pattern: SCAN from cursor ARGV[1] with MATCH
+ * ARGV[2] and COUNT ARGV[3], UNLINK what it found; returns the next cursor ('0': done).
+ */
+const DROP_STEP = `
+local reply = redis.call('SCAN', ARGV[1], 'MATCH', ARGV[2], 'COUNT', tonumber(ARGV[3]))
+local keys = reply[2]
+if #keys > 0 then redis.call('UNLINK', unpack(keys)) end
+return reply[1]`;
+
+/** How many keys one {@link DROP_STEP} looks at. */
+const DROP_BATCH = 500;
+
+/** `text` as a Redis glob pattern that matches only itself. */
+function globLiteral(text: string): string {
+  return text.replace(/[\\*?[\]]/g, '\\$&');
+}
 
 /** SHA1 of each script, computed once. */
 const scriptShas = new Map<string, string>();
@@ -568,6 +587,34 @@ export class RedisStore implements EndpointStore {
    */
   openStates(): RedisStateStore {
     return new RedisStateStore({ eval: (script, keys, args) => this.#script(script, keys, args) }, this.#prefix);
+  }
+
+  /** The prefix of every key and channel of this store (`mockpoint:` unless set). */
+  get keyPrefix(): string {
+    return this.#prefix;
+  }
+
+  /**
+   * The namespace registry (`namespaces.ts`) shared by every replica on this Redis,
+   * under this store's key prefix.
+   */
+  openNamespaceRegistry(): RedisNamespaceRegistry {
+    return new RedisNamespaceRegistry({ eval: (script, keys, args) => this.#script(script, keys, args) }, this.#prefix);
+  }
+
+  /**
+   * Removes every key that starts with `keyPrefix` (SCAN and UNLINK, {@link DROP_BATCH}
+   * keys looked at a step), then tells every store opened with that prefix, on any
+   * replica, that all of its names changed. For a namespace's prefix, never this store's own.
+   */
+  async dropKeys(keyPrefix: string): Promise<void> {
+    const pattern = `${globLiteral(keyPrefix)}*`;
+    let cursor = '0';
+    do {
+      cursor = String(await this.#script(DROP_STEP, [], [cursor, pattern, String(DROP_BATCH)]));
+    } while (cursor !== '0');
+    const message = this.#message(undefined);
+    await this.#call(() => this.#client.publish(`${keyPrefix}changes`, message));
   }
 
   health(): StoreHealth {
