@@ -31,17 +31,19 @@ function describeRedis(store: RedisStore): string {
  * @example createApp({ backend: await redisBackend({ url: 'redis://127.0.0.1:6379' }) })
  */
 export async function redisBackend(options: RedisBackendOptions): Promise<Backend> {
-  const { backend, store } = await openParts(options);
-  // Each namespace's parts: the same Redis and bounds, under `<prefix>ns:<name>:`, with no namespaces of their own.
-  const namespaces = redisNamespaces(store, async (keyPrefix) => (await openParts({ ...options, keyPrefix })).backend);
+  const store = await RedisStore.open(options);
+  const backend = await partsOn(store, options);
+  // Each namespace's parts: on this store's connections, under `<prefix>ns:<name>:`, with no namespaces of their own.
+  const namespaces = redisNamespaces(store, async (keyPrefix) =>
+    partsOn(await store.withKeyPrefix(keyPrefix), options),
+  );
   return { ...backend, namespaces };
 }
 
-/** Every part on one store's connections, without namespaces (a namespace's backend is one of these). */
-async function openParts(options: RedisBackendOptions): Promise<{ backend: Backend; store: RedisStore }> {
-  const store = await RedisStore.open(options);
+/** Every part on `store` (closed again when a part cannot be opened), without namespaces. */
+async function partsOn(store: RedisStore, options: RedisBackendOptions): Promise<Backend> {
   try {
-    const backend: Backend = {
+    return {
       kind: 'redis',
       store,
       // Replicas on one Redis share the journal too: a webhook to one is listed by, and wakes a long-poll on, every other.
@@ -61,7 +63,6 @@ async function openParts(options: RedisBackendOptions): Promise<{ backend: Backe
       health: () => storeHealth(store),
       close: () => store.close(),
     };
-    return { backend, store };
   } catch (error) {
     await store.close();
     throw error;

@@ -236,6 +236,15 @@ export class RedisStore implements EndpointStore {
   /** The answer queues opened on this store: closed with it (their settling stops). */
   readonly #queues = new Set<RedisAnswerQueue>();
   readonly #prefix: string;
+  /**
+   * The store whose connections this one uses (`withKeyPrefix`): it runs this store's
+   * operations and follows the connections' state; `undefined` for a store that opened its own.
+   */
+  readonly #root: RedisStore | undefined;
+  /** The stores opened on this store's connections, still open. */
+  readonly #children = new Set<RedisStore>();
+  /** What this store subscribed on the subscriber connection, to unsubscribe when it closes. */
+  readonly #subscriptions: Array<[channel: string, listener: (message: string) => void]> = [];
   #live = true;
   #lastError: string | undefined;
   #closed = false;
@@ -250,10 +259,12 @@ export class RedisStore implements EndpointStore {
   private constructor(
     client: Client,
     subscriber: Client,
-    options: RedisStoreOptions,
+    options: Pick<RedisStoreOptions, 'keyPrefix' | 'operationTimeoutMs' | 'heartbeatMs'>,
     location: string,
     durable: boolean | undefined,
+    root?: RedisStore,
   ) {
+    this.#root = root;
     this.#client = client;
     this.#subscriber = subscriber;
     this.location = location;
@@ -271,12 +282,15 @@ export class RedisStore implements EndpointStore {
       `${prefix}hosts`,
     ];
     this.#timeoutMs = options.operationTimeoutMs ?? 2000;
-    this.#heartbeat = setInterval(() => void this.#beat(), options.heartbeatMs ?? 1000);
-    this.#heartbeat.unref?.();
+    if (root === undefined) {
+      this.#heartbeat = setInterval(() => void this.#beat(), options.heartbeatMs ?? 1000);
+      this.#heartbeat.unref?.();
+    }
     const store = this;
     this.changes = {
       get live() {
-        return store.#live && !store.#closed;
+        const connections = store.#root ?? store;
+        return connections.#live && !connections.#closed && !store.#closed;
       },
       subscribe(listener) {
         store.#listeners.add(listener);
@@ -320,7 +334,8 @@ export class RedisStore implements EndpointStore {
       await Promise.all([client.connect(), subscriber.connect()]);
       const durable = await readDurability(client);
       store = new RedisStore(client as Client, subscriber as Client, options, shown, durable);
-      await store.#listen();
+      store.#follow();
+      await store.#subscribeChannels();
       await store.#beat();
       return store;
     })();
@@ -351,6 +366,34 @@ export class RedisStore implements EndpointStore {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * A store under another key prefix (a namespace's, `<prefix>ns:<name>:`) on this
+   * store's connections: no connection of its own, its operations bounded and its
+   * health as this store's. Closing it unsubscribes its channels and closes its
+   * parts, never the connections; closing this store closes it too.
+   * @example const inner = await store.withKeyPrefix('mockpoint:ns:team-a:')
+   */
+  async withKeyPrefix(keyPrefix: string): Promise<RedisStore> {
+    const root = this.#root ?? this;
+    if (root.#closed) throw new NotSentError('the Redis store is closed');
+    const store = new RedisStore(
+      root.#client,
+      root.#subscriber,
+      { keyPrefix, operationTimeoutMs: root.#timeoutMs },
+      root.location,
+      root.durable,
+      root,
+    );
+    root.#children.add(store);
+    try {
+      await store.#subscribeChannels();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
   }
 
   async get(name: string): Promise<EndpointRecord | undefined> {
@@ -542,7 +585,7 @@ export class RedisStore implements EndpointStore {
         eval: (script, keys, args) => this.#script(script, keys, args),
         deadline: () => this.#deadline(),
         publish: (channel, message) => this.#call(() => this.#client.publish(channel, message)),
-        subscribe: (channel, listener) => this.#subscriber.subscribe(channel, listener),
+        subscribe: (channel, listener) => this.#subscribe(channel, listener),
         get live() {
           return store.changes.live;
         },
@@ -619,6 +662,7 @@ export class RedisStore implements EndpointStore {
 
   health(): StoreHealth {
     if (this.#closed) return { status: 'unavailable', reason: 'the Redis store is closed' };
+    if (this.#root !== undefined) return this.#root.health();
     if (!this.#client.isReady || !this.#subscriber.isReady) {
       return {
         status: 'unavailable',
@@ -644,8 +688,18 @@ export class RedisStore implements EndpointStore {
     this.#liveListeners.clear();
     for (const queue of this.#queues) void queue.close();
     this.#queues.clear();
-    this.#client.destroy();
-    this.#subscriber.destroy();
+    for (const child of [...this.#children]) await child.close();
+    if (this.#root === undefined) {
+      this.#client.destroy();
+      this.#subscriber.destroy();
+      return;
+    }
+    this.#root.#children.delete(this);
+    // The connections stay (they are the root's): only what this store subscribed goes.
+    for (const [channel, listener] of this.#subscriptions.splice(0)) {
+      if (this.#root.#closed) break;
+      await this.#subscriber.unsubscribe(channel, listener).catch(() => undefined);
+    }
   }
 
   /** `<origin> <name>`, or `<origin> *` for every name. */
@@ -657,14 +711,19 @@ export class RedisStore implements EndpointStore {
     for (const listener of this.#listeners) listener(name);
   }
 
-  /** Subscribes to the change channel and follows both connections' state. */
-  async #listen(): Promise<void> {
+  /** This store and those opened on its connections. */
+  #sharing(): RedisStore[] {
+    return [this, ...this.#children];
+  }
+
+  /** Follows both connections' state, for this store and every store opened on its connections. */
+  #follow(): void {
     const down = (error?: Error) => {
       if (error) this.#lastError = error.message || String(error);
       if (this.#live) {
         // Changes may be missed from now on: nothing cached may be trusted.
         this.#live = false;
-        this.#emit(undefined);
+        for (const store of this.#sharing()) store.#emit(undefined);
       }
     };
     this.#client.on('error', down);
@@ -676,8 +735,10 @@ export class RedisStore implements EndpointStore {
       if (!this.#live) {
         this.#live = true;
         this.#lastError = undefined;
-        this.#emit(undefined);
-        for (const listener of this.#liveListeners) listener();
+        for (const store of this.#sharing()) {
+          store.#emit(undefined);
+          for (const listener of store.#liveListeners) listener();
+        }
       }
     });
     this.#client.on('ready', () => {
@@ -685,13 +746,26 @@ export class RedisStore implements EndpointStore {
       this.#lastError = undefined;
       this.#stalledSince = undefined;
     });
-    await this.#subscriber.subscribe(this.#channel, (message: string) => {
+  }
+
+  /** Subscribes `listener` to `channel` on the subscriber connection, until this store closes. */
+  async #subscribe(channel: string, listener: (message: string) => void): Promise<void> {
+    const guarded = (message: string) => {
+      if (!this.#closed) listener(message);
+    };
+    this.#subscriptions.push([channel, guarded]);
+    await this.#subscriber.subscribe(channel, guarded);
+  }
+
+  /** Subscribes to this store's change and journal channels. */
+  async #subscribeChannels(): Promise<void> {
+    await this.#subscribe(this.#channel, (message: string) => {
       const space = message.indexOf(' ');
       if (message.slice(0, space) === this.#origin) return;
       const what = message.slice(space + 1);
       this.#emit(what === '*' ? undefined : what.slice(1));
     });
-    await this.#subscriber.subscribe(`${this.#prefix}journal:recorded`, (message: string) => {
+    await this.#subscribe(`${this.#prefix}journal:recorded`, (message: string) => {
       if (this.#recordedListeners.size === 0) return;
       for (const [id, name] of decodeRecorded(message)) {
         for (const listener of this.#recordedListeners) listener(id, name);
@@ -729,6 +803,7 @@ export class RedisStore implements EndpointStore {
    * while Redis's clock is not known.
    */
   #deadline(): number | undefined {
+    if (this.#root !== undefined) return this.#root.#deadline();
     if (this.#clockOffsetMs === undefined) return undefined;
     const margin = Math.min(500, this.#timeoutMs / 4);
     return Math.floor(Date.now() + this.#clockOffsetMs + this.#timeoutMs - margin);
@@ -784,6 +859,8 @@ export class RedisStore implements EndpointStore {
   async #call<T>(operation: (signal: AbortSignal) => Promise<T>): Promise<T> {
     // Refused before sending (NotSentError): the operation never runs, there is nothing to undo.
     if (this.#closed) throw new NotSentError('the Redis store is closed');
+    // A store on another's connections: that one bounds the operation and knows whether Redis is stalled.
+    if (this.#root !== undefined) return this.#root.#call(operation);
     // A stalled Redis is not sent more work that would run whenever it wakes up, long after we gave up.
     if (this.#stalledSince !== undefined) {
       void this.#beat(); // its answer, whenever it comes, ends the stall

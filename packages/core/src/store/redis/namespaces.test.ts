@@ -21,6 +21,7 @@ let raw: ReturnType<typeof createClient>;
 beforeAll(async () => {
   redis = await startTestRedis();
   raw = createClient({ socket: { path: redis.socket, tls: false } });
+  raw.on('error', () => undefined); // reconnects by itself after a restart below
   await raw.connect();
 });
 
@@ -92,6 +93,7 @@ describe('redisBackend namespaces', () => {
   const closers: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const close of closers.splice(0).reverse()) await close();
+    if (!redis.running) await redis.start();
   });
 
   async function backend(keyPrefix: string): Promise<Backend & { namespaces: BackendNamespaces }> {
@@ -253,5 +255,88 @@ describe('redisBackend namespaces', () => {
     // Dropping a namespace that holds nothing is a no-op.
     await root.namespaces.drop('never');
     expect(await keysUnder(prefix)).toEqual(after);
+  });
+
+  /** How many clients are connected to the server now. */
+  async function clients(): Promise<number> {
+    const list = String(await raw.sendCommand(['CLIENT', 'LIST']));
+    return list.split('\n').filter((line) => line.trim() !== '').length;
+  }
+
+  it("a namespace's backend uses the default namespace's connections: opening and closing one adds none and leaves none", async () => {
+    const prefix = `conn-${randomUUID()}:`;
+    const root = await backend(prefix);
+    const before = await clients();
+    const opened = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((name) => root.namespaces.open(name)));
+    for (const [i, ns] of opened.entries()) await ns.store.create({ name: 'r', data: i, statusCode: 200, delay: 0 });
+    expect(await clients()).toBe(before);
+    const nsPrefix = namespaceKeyPrefix(prefix, 'a');
+    const subscribed = async () => (await raw.pubSubChannels(`${nsPrefix}*`)).map(String).sort();
+    expect(await subscribed()).not.toEqual([]);
+    // Closed: its subscriptions go, the connections stay, the default namespace and the others go on.
+    await opened[0]?.close();
+    await opened[0]?.close();
+    expect(await subscribed()).toEqual([]);
+    expect(opened[0]?.health().status).toBe('unavailable');
+    await expect(opened[0]?.store.get('r') ?? Promise.resolve()).rejects.toThrow(/closed/);
+    expect(await clients()).toBe(before);
+    expect(root.health()).toEqual({ status: 'ok' });
+    expect(await root.store.create({ name: 'r', data: 9, statusCode: 200, delay: 0 })).toBe(true);
+    expect(JSON.parse(JSON.stringify((await opened[1]?.store.get('r'))?.data))).toBe(1);
+    // Opened again, it finds its data.
+    const again = await open(root.namespaces, 'a');
+    expect(JSON.parse(JSON.stringify((await again.store.get('r'))?.data))).toBe(0);
+    // Closing the default namespace's backend closes every namespace's opened on it.
+    await root.close();
+    for (const ns of opened.slice(1)) expect(ns.health().status).toBe('unavailable');
+    expect(again.store.changes?.live).toBe(false);
+  });
+
+  it("after Redis restarts, a namespace's store is told to forget, then follows the other replicas' changes again", async () => {
+    const prefix = `restart-${randomUUID()}:`;
+    const options = { url: redis.socket, keyPrefix: prefix, reconnectDelayMs: 50 };
+    const [a, b] = [await redisBackend(options), await redisBackend(options)];
+    closers.push(
+      () => a.close(),
+      () => b.close(),
+    );
+    const ax = await open(a.namespaces as BackendNamespaces, 'x');
+    const bx = await open(b.namespaces as BackendNamespaces, 'x');
+    const told: Array<string | undefined> = [];
+    bx.store.changes?.subscribe((name) => told.push(name));
+    await redis.stop('SIGTERM');
+    await vi.waitFor(() => expect(bx.store.changes?.live).toBe(false), { timeout: 10_000 });
+    expect(told).toContain(undefined);
+    expect(bx.health().status).toBe('unavailable');
+    await redis.start();
+    await vi.waitFor(() => expect(bx.store.changes?.live && ax.store.changes?.live).toBe(true), { timeout: 10_000 });
+    expect(bx.health()).toEqual({ status: 'ok' });
+    told.length = 0;
+    await ax.store.create({ name: 'after', data: 1, statusCode: 200, delay: 0 });
+    await vi.waitFor(() => expect(told).toContain('after'), { timeout: 10_000 });
+  });
+
+  it("a namespace's queue whose subscription dropped reloads what it may have missed once it is back", async () => {
+    const prefix = `missed-${randomUUID()}:`;
+    const options = { url: redis.socket, keyPrefix: prefix, reconnectDelayMs: 50 };
+    const [a, b] = [await redisBackend(options), await redisBackend(options)];
+    closers.push(
+      () => a.close(),
+      () => b.close(),
+    );
+    const ax = await open(a.namespaces as BackendNamespaces, 'x');
+    const bx = await open(b.namespaces as BackendNamespaces, 'x');
+    const nsPrefix = namespaceKeyPrefix(prefix, 'x');
+    // What a push leaves in Redis, without its notice: what B misses while cut off.
+    await raw.rPush(`${nsPrefix}queue:missed`, '1 {"statusCode":418}');
+    await raw.sAdd(`${nsPrefix}queue-names`, 'missed');
+    // A push on A resolves once B has seen its notice: none told B about 'missed'.
+    await ax.queue.push('marker', [{ statusCode: 200, times: 1 }]);
+    expect(bx.queue.pending('marker')).toBe(true);
+    expect(bx.queue.pending('missed')).toBe(false);
+    // Every subscription drops; node-redis reconnects and resubscribes, and the namespace's queue reloads.
+    await raw.sendCommand(['CLIENT', 'KILL', 'TYPE', 'pubsub']);
+    await vi.waitFor(() => expect(bx.queue.pending('missed')).toBe(true), { timeout: 10_000 });
+    expect((await bx.queue.take('missed'))?.answer).toEqual({ statusCode: 418 });
   });
 });

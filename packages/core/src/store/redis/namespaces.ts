@@ -1,12 +1,13 @@
 /**
  * Namespaces on Redis, shared by every replica on it: the registry in two hashes
  * under the store's key prefix (`namespace-registry.ts`), and each namespace's
- * parts a Redis backend of their own under the prefix `<prefix>ns:<name>:` —
+ * parts a Redis backend of their own, on the default namespace's connections
+ * (`RedisStore.withKeyPrefix`), under the prefix `<prefix>ns:<name>:` —
  * records, routes, journal, queue, deliveries, replays, collections, state and
  * their change channels alike, so a write in namespace X on one replica is seen
  * by namespace X on every other (and its caches told), and by no other namespace.
- * No key or channel of a backend starts with `ns:` after its prefix (redis-store's
- * layout test checks it), so no namespace's keys are another's or the default's.
+ * No key or channel of a backend starts with `ns:` after its prefix (namespaces.test.ts
+ * checks it), so no namespace's keys are another's or the default's.
  *
  * @module
  */
@@ -24,8 +25,8 @@ export function namespaceKeyPrefix(keyPrefix: string, name: string): string {
 
 /**
  * The namespaces of the backend on `root`: `open` opens a backend on the
- * namespace's key prefix with `openParts` (its own connections, closed by its
- * `close()`); `drop` removes every key under that prefix.
+ * namespace's key prefix with `openParts` (on `root`'s connections: its `close()`
+ * closes its parts and subscriptions only); `drop` removes every key under that prefix.
  */
 export function redisNamespaces(
   root: RedisStore,
