@@ -245,6 +245,8 @@ export class RedisStore implements EndpointStore {
   readonly #children = new Set<RedisStore>();
   /** What this store subscribed on the subscriber connection, to unsubscribe when it closes. */
   readonly #subscriptions: Array<[channel: string, listener: (message: string) => void]> = [];
+  /** Closed stores' subscriptions not confirmed gone: tried again when the subscriber is ready. */
+  readonly #unsubscribeLater: Array<[channel: string, listener: (message: string) => void]> = [];
   #live = true;
   #lastError: string | undefined;
   #closed = false;
@@ -696,9 +698,34 @@ export class RedisStore implements EndpointStore {
     }
     this.#root.#children.delete(this);
     // The connections stay (they are the root's): only what this store subscribed goes.
-    for (const [channel, listener] of this.#subscriptions.splice(0)) {
-      if (this.#root.#closed) break;
-      await this.#subscriber.unsubscribe(channel, listener).catch(() => undefined);
+    if (!this.#root.#closed) await this.#root.#unsubscribe(this.#subscriptions.splice(0));
+  }
+
+  /**
+   * Unsubscribes listeners of a closed store, waiting at most the operation timeout: those not
+   * confirmed by then (Redis down or stalled) are tried again each time the subscriber is ready,
+   * so the channels do not stay subscribed (a queue's push would wait for this connection's
+   * confirmation, which a closed store never sends). Unsubscribing one already gone is harmless.
+   */
+  async #unsubscribe(subscriptions: Array<[string, (message: string) => void]>): Promise<void> {
+    const confirmed = new Set<number>();
+    const all = Promise.all(
+      subscriptions.map(([channel, listener], i) =>
+        this.#subscriber.unsubscribe(channel, listener).then(
+          () => confirmed.add(i),
+          () => undefined,
+        ),
+      ),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.#timeoutMs);
+      timer.unref?.();
+    });
+    await Promise.race([all, waited]);
+    clearTimeout(timer);
+    for (const [i, subscription] of subscriptions.entries()) {
+      if (!confirmed.has(i)) this.#unsubscribeLater.push(subscription);
     }
   }
 
@@ -732,6 +759,7 @@ export class RedisStore implements EndpointStore {
     this.#subscriber.on('end', () => down());
     this.#subscriber.on('ready', () => {
       // node-redis resubscribes before it is ready again.
+      if (this.#unsubscribeLater.length > 0) void this.#unsubscribe(this.#unsubscribeLater.splice(0));
       if (!this.#live) {
         this.#live = true;
         this.#lastError = undefined;
@@ -754,7 +782,9 @@ export class RedisStore implements EndpointStore {
       if (!this.#closed) listener(message);
     };
     this.#subscriptions.push([channel, guarded]);
-    await this.#subscriber.subscribe(channel, guarded);
+    // The root's subscriptions are bounded by its open's deadline; a later store's by the operation timeout.
+    if (this.#root === undefined) await this.#subscriber.subscribe(channel, guarded);
+    else await this.#root.#call(() => this.#subscriber.subscribe(channel, guarded));
   }
 
   /** Subscribes to this store's change and journal channels. */

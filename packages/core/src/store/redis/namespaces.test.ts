@@ -339,4 +339,60 @@ describe('redisBackend namespaces', () => {
     await vi.waitFor(() => expect(bx.queue.pending('missed')).toBe(true), { timeout: 10_000 });
     expect((await bx.queue.take('missed'))?.answer).toEqual({ statusCode: 418 });
   });
+
+  it('opening a namespace while Redis is down or stalled fails STORE_UNAVAILABLE within a bound; once it answers, it opens', async () => {
+    const prefix = `down-${randomUUID()}:`;
+    const root = await redisBackend({
+      url: redis.socket,
+      keyPrefix: prefix,
+      reconnectDelayMs: 50,
+      operationTimeoutMs: 500,
+    });
+    closers.push(() => root.close());
+    const namespaces = root.namespaces as BackendNamespaces;
+    const z = await namespaces.open('z');
+    await redis.stop('SIGTERM');
+    await vi.waitFor(() => expect(root.health().status).toBe('unavailable'), { timeout: 10_000 });
+    await expect(namespaces.open('x')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    // Closed while Redis is down: its channels are not subscribed again when the subscriber is back.
+    await z.close();
+    await redis.start();
+    await vi.waitFor(() => expect(root.health().status).toBe('ok'), { timeout: 10_000 });
+    await vi.waitFor(async () => expect(await raw.pubSubChannels(`${namespaceKeyPrefix(prefix, 'z')}*`)).toEqual([]), {
+      timeout: 10_000,
+    });
+    const y = await namespaces.open('y');
+    redis.pause();
+    try {
+      const started = Date.now();
+      await expect(namespaces.open('x')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+      // Generous: the bound is the operation timeout (500 ms), not forever.
+      expect(Date.now() - started).toBeLessThan(5000);
+      // Closing one while Redis does not answer waits at most about as long too.
+      await y.close();
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      redis.resume();
+    }
+    // Once Redis answers, neither the one that failed to open nor the closed one is still subscribed.
+    await vi.waitFor(
+      async () => {
+        for (const name of ['x', 'y'])
+          expect(await raw.pubSubChannels(`${namespaceKeyPrefix(prefix, name)}*`)).toEqual([]);
+      },
+      { timeout: 10_000 },
+    );
+    await vi.waitFor(() => expect(root.health().status).toBe('ok'), { timeout: 10_000 });
+    const x = await open(namespaces, 'x');
+    expect(await x.store.create({ name: 'r', data: 1, statusCode: 200, delay: 0 })).toBe(true);
+    const xPrefix = namespaceKeyPrefix(prefix, 'x');
+    const channels = (await raw.pubSubChannels(`${xPrefix}*`)).map((c) => String(c).slice(xPrefix.length)).sort();
+    // One open's channels: none left from the open that failed (its queue's confirmations had another origin).
+    expect(channels.map((c) => c.replace(/[0-9a-f-]{36}$/, '<origin>'))).toEqual([
+      'changes',
+      'journal:recorded',
+      'queue-acks:<origin>',
+      'queues',
+    ]);
+  });
 });
