@@ -11,6 +11,11 @@
  * `<prefix>changes` before Redis answers: by the time a write is acknowledged,
  * every other connected replica has been sent the invalidation.
  *
+ * Namespaces (`namespaces.ts`): the registry is `<prefix>namespaces` and
+ * `<prefix>namespaces:used`; each namespace's store is a `RedisStore` on this
+ * one's two connections ({@link RedisStore.withKeyPrefix}) under
+ * `<prefix>ns:<name>:`, a prefix no key or channel of this store starts with.
+ *
  * @module
  */
 import { createHash, randomUUID } from 'node:crypto';
