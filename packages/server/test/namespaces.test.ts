@@ -141,6 +141,34 @@ describe('namespaces shared by replicas on one redis-server', () => {
   });
 });
 
+describe('a namespace has its own page, HAR and reset', () => {
+  it('/ns/{ns}/ serves the page, /ns/{ns} is sent there; the HAR and a reset are its own', async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    const made = await requestJson(`${daemon.url}/api/namespaces`, { method: 'POST', body: { name: 'one' } });
+    expect(made.status).toBe(201);
+    const redirect = await fetch(`${daemon.url}/ns/one?x=1`, { redirect: 'manual' });
+    expect([redirect.status, redirect.headers.get('location')]).toEqual([308, '/ns/one/?x=1']);
+    const page = await fetch(`${daemon.url}/ns/one/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toMatch(/<html/i);
+    for (const prefix of ['', '/ns/one']) {
+      await requestJson(`${daemon.url}${prefix}/api/endpoint/add`, {
+        method: 'PUT',
+        body: { name: 'x', data: prefix },
+      });
+      await fetch(`${daemon.url}${prefix}/endpoint/x?from=${prefix === '' ? 'default' : 'one'}`);
+    }
+    const har = (await requestJson(`${daemon.url}/ns/one/api/requests.har`)).body as {
+      log: { entries: { request: { url: string } }[] };
+    };
+    expect(har.log.entries.map((entry) => new URL(entry.request.url).search)).toEqual(['?from=one']);
+    expect((await requestJson(`${daemon.url}/ns/one/api/endpoints`, { method: 'DELETE' })).status).toBe(204);
+    expect((await requestJson(`${daemon.url}/ns/one/endpoint/x`)).status).toBe(404);
+    expect((await requestJson(`${daemon.url}/endpoint/x`)).body).toBe('');
+  });
+});
+
 /** Sends `head` as UTF-8 bytes on a fresh connection; resolves the status line's code (or `closed`). */
 function rawStatus(port: number, head: string): Promise<string> {
   return new Promise((resolve, reject) => {
