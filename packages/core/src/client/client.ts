@@ -15,6 +15,7 @@ import { endpointMethods } from './endpoints.js';
 import { graphqlSchemaMethods } from './graphql-schema.js';
 import { hostMethods } from './hosts.js';
 import { journalMethods } from './journal.js';
+import { namespaceMethods } from './namespaces.js';
 import { queueMethods } from './queue.js';
 import { routeMethods } from './routes.js';
 import { serviceMethods } from './service.js';
@@ -242,6 +243,7 @@ export function createClient(options: ClientOptions) {
     ...signatureMethods(transport),
     ...graphqlSchemaMethods(transport),
     ...hostMethods(transport),
+    ...namespaceMethods(transport),
     ...serviceMethods(transport),
   };
 }

@@ -47,6 +47,12 @@ export type {
   SocketMark,
 } from '../wire/journal-json.js';
 export { JsonSyntaxError, JsonText, scanJson } from '../wire/json-text.js';
+export type {
+  CreatedNamespace,
+  NamespaceInfo,
+  NamespaceRequest,
+  UnhandledRequest,
+} from '../wire/namespace-json.js';
 export type { AnswerHeaders, Route, RouteAnswer, RouteInput } from '../wire/route.js';
 export {
   DEFAULT_DELAY,

@@ -455,6 +455,16 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   registerUnknownNameRoutes(app, ctx);
   registerUnhandledRoutes(app, ctx);
   if (namespaces !== undefined) registerNamespaceRoutes(app, ctx, namespaces);
+  else if (options.namespace !== undefined) {
+    // Namespaces do not nest: they are made and deleted in the default namespace only.
+    const nested = () =>
+      new MockpointError(
+        'FORBIDDEN_NAMESPACE',
+        `namespaces are managed in the default namespace (/api/namespaces, with the admin token), not in namespace "${options.namespace?.name}"`,
+      ).toResponse();
+    app.all('/api/namespaces', nested);
+    app.all('/api/namespaces/*', nested);
+  }
   registerDeliveryRoutes(app, ctx);
   registerServiceRoutes(app, ctx);
 

@@ -11,34 +11,10 @@
 import type { Backend } from '../store/backend.js';
 import type { BackendNamespaces, NamespaceEntry } from '../store/namespaces.js';
 import { MockpointError } from '../wire/errors.js';
+import type { CreatedNamespace, NamespaceInfo, NamespaceRequest } from '../wire/namespace-json.js';
 import { isValidName, NAME_RULE } from '../wire/rules.js';
 import type { MockpointApp } from './create-app.js';
 import { newToken, randomName, tokenHash } from './namespace-token.js';
-
-/** A namespace as the API lists it. */
-export interface NamespaceInfo {
-  name: string;
-  /** Deleted after this many milliseconds without a request. */
-  ttlMs?: number;
-  /** When it was made (ISO 8601). */
-  createdAt: string;
-  /** When a request last reached it, to within a second (ISO 8601). */
-  usedAt: string;
-}
-
-/** A namespace just made: its info and its token (shown this once; only its hash is kept). */
-export interface CreatedNamespace extends NamespaceInfo {
-  /** The bearer token that manages this namespace only. */
-  token: string;
-}
-
-/** What {@link NamespaceTable.create} takes. */
-export interface NamespaceRequest {
-  /** Its name (the endpoint-name rule); a random one when absent. */
-  name?: string;
-  /** Delete it after this many milliseconds without a request. */
-  ttlMs?: number;
-}
 
 /** Options for {@link NamespaceTable}. */
 export interface NamespaceTableOptions {

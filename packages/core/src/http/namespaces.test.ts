@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { serve } from '../adapter/node/index.js';
-import { createApp, type MockpointApp } from '../index.js';
+import { createApp, createClient, type MockpointApp } from '../index.js';
 
 const ADMIN = 'admin-s3cret';
 const apps: MockpointApp[] = [];
@@ -156,6 +156,26 @@ describe('namespaces (Fetch path)', () => {
     ]);
     expect(requests[0].message).toMatch(/nearest: users/);
     expect((await json(await app.request('/api/requests/unhandled'))).requests).toEqual([]);
+  });
+});
+
+describe('the client and namespaces', () => {
+  it('makes, lists and deletes namespaces; a client on /ns/{ns} with its token acts in it alone', async () => {
+    const app = makeApp({ adminToken: ADMIN });
+    const admin = createClient({ baseUrl: 'http://mockpoint.test', app, token: ADMIN });
+    const made = await admin.createNamespace({ name: 'one', ttlMs: 60_000 });
+    expect(made).toMatchObject({ name: 'one', ttlMs: 60_000 });
+    expect((await admin.namespaces()).map((n) => n.name)).toEqual(['one']);
+    expect((await admin.namespace('one')).ttlMs).toBe(60_000);
+    const session = createClient({ baseUrl: 'http://mockpoint.test/ns/one', app, token: made.token });
+    await session.add({ name: 'x', data: 1 });
+    await session.read('x');
+    await session.read('nothing');
+    expect((await session.unhandledRequests()).map((r) => r.name)).toEqual(['nothing']);
+    expect(await admin.list()).toMatchObject({ endpoints: [] });
+    await expect(session.createNamespace({ name: 'two' })).rejects.toMatchObject({ code: 'FORBIDDEN_NAMESPACE' });
+    await admin.deleteNamespace('one');
+    await expect(admin.namespace('one')).rejects.toMatchObject({ code: 'NAMESPACE_NOT_FOUND' });
   });
 });
 

@@ -12,26 +12,12 @@ import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';
 import { readJournalPaged } from '../../journal/journal.js';
 import type { JournalEntry } from '../../wire/journal-json.js';
+import type { UnhandledRequest } from '../../wire/namespace-json.js';
 import type { AppContext } from '../context.js';
 import { errorResponses, HOST_ERRORS, STORE_ERRORS } from './responses.js';
 
 /** Requests listed at most (the oldest first). */
 export const MAX_UNHANDLED = 100;
-
-/** One request nothing answered. */
-export interface UnhandledRequest {
-  /** Its id in the journal. */
-  id: number;
-  /** The endpoint name it was sent to. */
-  name: string;
-  method: string;
-  /** The path below `/endpoint/{name}`. */
-  subpath: string;
-  receivedAt: string;
-  statusCode: number;
-  /** What mockpoint answered it: why nothing matched, and the nearest routes. */
-  message: string;
-}
 
 const unhandledSchema = z.object({
   id: z.number().int(),
