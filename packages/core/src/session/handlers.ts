@@ -39,24 +39,23 @@ export function sessionMiddleware(): (req: RequestWithHeaders, res: unknown, nex
 /** The part of a Fastify instance {@link fastifySession} uses. */
 export interface FastifyHooks {
   addHook(
-    name: 'onRequest' | 'preValidation',
+    name: 'onRequest',
     hook: (request: RequestWithHeaders, reply: unknown, done: (error?: Error) => void) => void,
   ): unknown;
 }
 
 /**
  * A Fastify plugin (`await app.register(fastifySession)`): every route's hooks
- * and handler run in the session the request names. It hooks `onRequest` and,
- * since a request with a body is parsed in the context of the socket that
- * delivered it, `preValidation` again after the body is read. Not
- * encapsulated (Fastify's `skip-override`), so it covers the whole app.
+ * and handler run in the session the request names (an `onRequest` hook;
+ * Fastify keeps the context through body parsing). Not encapsulated
+ * (Fastify's `skip-override`), so it covers the whole app, routes of other
+ * plugins included.
  */
 export const fastifySession = Object.assign(
   (fastify: FastifyHooks, _options: unknown, done: (error?: Error) => void): void => {
     const hook = (request: RequestWithHeaders, _reply: unknown, next: (error?: Error) => void) =>
       runWithSession(sessionOf(request.headers), () => next());
     fastify.addHook('onRequest', hook);
-    fastify.addHook('preValidation', hook);
     done();
   },
   { [Symbol.for('skip-override')]: true, [Symbol.for('fastify.display-name')]: 'mockpoint-session' },
