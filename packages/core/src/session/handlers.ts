@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { runWithSession } from './session-context.js';
 import { type HeadersInput, sessionOf } from './session-header.js';
 
@@ -20,8 +21,14 @@ export interface RequestWithHeaders {
  * `node:http`, `(request: Request, context) => Response` for a Next.js route
  * handler or any Fetch-style server) so that it runs in the session the
  * request names (`sessionOf(request.headers)`), or in none. The wrapper has the
- * handler's own type.
+ * handler's own type; an unannotated `(req, res) => …` is a `node:http` listener.
  */
+export function withSession(
+  listener: (req: IncomingMessage, res: ServerResponse) => unknown,
+): (req: IncomingMessage, res: ServerResponse) => void;
+export function withSession<A extends readonly [RequestWithHeaders, ...unknown[]], R>(
+  handler: (...args: A) => R,
+): (...args: A) => R;
 export function withSession<A extends readonly [RequestWithHeaders, ...unknown[]], R>(
   handler: (...args: A) => R,
 ): (...args: A) => R {
