@@ -5,12 +5,10 @@
  *
  * @module
  */
-import { rawHeaderJoined } from '../wire/raw-headers.js';
 import { isValidName } from '../wire/rules.js';
-import { baggageEntry } from './baggage.js';
+import { SESSION_HEADER, sessionFromBaggage, sessionOfHeaders, sessionOfRawHeaders } from '../wire/session.js';
 
-/** The header (and the `baggage` entry key) that names a request's session. */
-export const SESSION_HEADER = 'mockpoint-session';
+export { SESSION_HEADER };
 
 /**
  * Headers in any of the shapes a Node server is handed: a Fetch `Headers`, a
@@ -23,15 +21,13 @@ export type HeadersInput =
   | Readonly<Record<string, string | readonly string[] | number | undefined>>;
 
 /**
- * Every value of header `name` (lower case) in `headers`, joined with `, ` as
+ * Every value of header `name` (lower case) in a record, joined with `, ` as
  * HTTP reads a repeated list header, or `undefined` when it is absent.
  */
-function headerValue(headers: HeadersInput, name: string): string | undefined {
-  if (isRawHeaders(headers)) return rawHeaderJoined(headers, name);
-  if (typeof (headers as { get?: unknown }).get === 'function') {
-    return (headers as { get(name: string): string | null }).get(name) ?? undefined;
-  }
-  const record = headers as Readonly<Record<string, string | readonly string[] | number | undefined>>;
+function recordHeader(
+  record: Readonly<Record<string, string | readonly string[] | number | undefined>>,
+  name: string,
+): string | undefined {
   let value = record[name];
   if (value === undefined) {
     // A plain record may spell the name in any case (Node's `req.headers` never does).
@@ -42,28 +38,30 @@ function headerValue(headers: HeadersInput, name: string): string | undefined {
   return typeof value === 'object' ? value.join(', ') : String(value);
 }
 
-function isRawHeaders(headers: HeadersInput): headers is readonly string[] {
-  return Array.isArray(headers);
+/** The name a request's headers give, valid or not: the daemon's reading (wire/session.ts). */
+function namedSession(headers: HeadersInput): string | undefined {
+  if (Array.isArray(headers)) return sessionOfRawHeaders(headers as readonly string[]);
+  if (typeof (headers as { get?: unknown }).get === 'function') {
+    return sessionOfHeaders(headers as Headers);
+  }
+  const record = headers as Readonly<Record<string, string | readonly string[] | number | undefined>>;
+  const direct = recordHeader(record, SESSION_HEADER);
+  if (direct !== undefined) return direct.trim();
+  const baggage = recordHeader(record, 'baggage');
+  return baggage === undefined ? undefined : sessionFromBaggage(baggage);
 }
 
 /**
- * The session a request names, or `undefined`: the `mockpoint-session` header
- * when it is there, else the `mockpoint-session` entry of `baggage`. A value
- * that is not a valid name (1–64 characters of `A–Z a–z 0–9 _ -`, the
- * endpoint-name rule; a header sent twice reads as `a, b`, so not one) counts
- * as none, and a header with an invalid value is not passed over for the
- * baggage entry.
+ * The session a request names, or `undefined`, read as the daemon reads it:
+ * the `mockpoint-session` header when it is there, else the
+ * `mockpoint-session` entry of `baggage`. A value that is not a valid name
+ * (1–64 characters of `A–Z a–z 0–9 _ -`, the endpoint-name rule) counts as
+ * none, and a header with an invalid value is not passed over for the baggage
+ * entry. A header sent twice: raw headers give the first (as the daemon's
+ * Node listener reads them); `Headers` and records join them (`a, b`, no name).
  */
 export function sessionOf(headers: HeadersInput | undefined | null): string | undefined {
   if (headers === undefined || headers === null) return undefined;
-  const direct = headerValue(headers, SESSION_HEADER);
-  if (direct !== undefined) return valid(direct.trim());
-  const baggage = headerValue(headers, 'baggage');
-  if (baggage === undefined) return undefined;
-  const entry = baggageEntry(baggage, SESSION_HEADER);
-  return entry === undefined ? undefined : valid(entry);
-}
-
-function valid(name: string): string | undefined {
-  return isValidName(name) ? name : undefined;
+  const name = namedSession(headers);
+  return name !== undefined && isValidName(name) ? name : undefined;
 }
