@@ -5,7 +5,7 @@
  * header it got. Concurrent requests in different sessions meet at a gate
  * before calling out, so their contexts overlap.
  */
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { channel, subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -253,6 +253,45 @@ describe('carrySession with node:http', () => {
     carry();
     expect((await callApp('via=http')).session).toBeNull();
     expect((await callApp('via=http&own=mine', { 'mockpoint-session': 'theirs' })).session).toBe('mine');
+  });
+});
+
+describe('undici’s request shapes', () => {
+  /** A request as undici 5 (headers as text) or 6 and 7 (a list) publish it, with what was added. */
+  function fake(headers: string | string[]) {
+    const added: [string, string][] = [];
+    return {
+      added,
+      request: {
+        origin: upstream.url,
+        path: '/x',
+        headers,
+        addHeader(name: string, value: string) {
+          added.push([name, value]);
+        },
+      },
+    };
+  }
+
+  it('adds to either shape in a session, and never where the caller set the header', () => {
+    carry();
+    const publish = (message: ReturnType<typeof fake>) => channel('undici:request:create').publish(message);
+    const shapes = {
+      text: fake('accept: */*\r\n'),
+      list: fake(['accept', '*/*']),
+      textOwn: fake('accept: */*\r\nMockpoint-Session: mine\r\n'),
+      listOwn: fake(['Mockpoint-Session', 'mine']),
+      outside: fake(['accept', '*/*']),
+    };
+    runWithSession('s1', () => {
+      for (const key of ['text', 'list', 'textOwn', 'listOwn'] as const) publish(shapes[key]);
+    });
+    publish(shapes.outside);
+    expect(shapes.text.added).toEqual([['mockpoint-session', 's1']]);
+    expect(shapes.list.added).toEqual([['mockpoint-session', 's1']]);
+    expect(shapes.textOwn.added).toEqual([]);
+    expect(shapes.listOwn.added).toEqual([]);
+    expect(shapes.outside.added).toEqual([]);
   });
 });
 

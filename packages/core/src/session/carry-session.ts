@@ -83,6 +83,9 @@ function wanted(url: () => URL | undefined): boolean {
   return false;
 }
 
+/** The header in undici 5's header text (`name: value\r\n…`). */
+const HEADER_IN_TEXT = new RegExp(`(?:^|\r\n)${SESSION_HEADER}:`, 'i');
+
 function undiciHasHeader(headers: string | string[] | undefined): boolean {
   if (Array.isArray(headers)) {
     for (let i = 0; i < headers.length; i += 2) {
@@ -90,7 +93,7 @@ function undiciHasHeader(headers: string | string[] | undefined): boolean {
     }
     return false;
   }
-  return typeof headers === 'string' && new RegExp(`(^|\\r\\n)${SESSION_HEADER}:`, 'i').test(headers);
+  return typeof headers === 'string' && HEADER_IN_TEXT.test(headers);
 }
 
 function onUndiciRequest(message: unknown): void {
