@@ -227,6 +227,27 @@ describe('carrySession with global fetch', () => {
   });
 });
 
+describe('withSession on a Fetch-style handler (a Next.js route handler)', () => {
+  it('runs each request in its session: the handler and what it fetches', async () => {
+    carry();
+    const GET = withSession(async (_request: Request, context: { tag: string }) => {
+      const seen = (await (await fetch(upstream.url)).json()) as Seen;
+      return Response.json({ ...seen, inHandler: currentSession() ?? null, tag: context.tag });
+    });
+    const answers = await Promise.all(
+      ['n-1', 'n-2', undefined].map(async (session) => {
+        const headers: Record<string, string> = session ? { baggage: `mockpoint-session=${session}` } : {};
+        return (await GET(new Request('http://app/api/user', { headers }), { tag: 't' })).json();
+      }),
+    );
+    expect(answers).toEqual([
+      { session: 'n-1', inHandler: 'n-1', tag: 't' },
+      { session: 'n-2', inHandler: 'n-2', tag: 't' },
+      { session: null, inHandler: null, tag: 't' },
+    ]);
+  });
+});
+
 describe('carrySession with node:http', () => {
   it('carries each concurrent session where Node publishes http.client.request.created, else warns once', async () => {
     const publishes = await nodePublishesCreated();
