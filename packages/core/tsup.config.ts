@@ -15,6 +15,7 @@ export default defineConfig({
     internal: 'src/internal.ts',
     files: 'src/files/index.ts',
     threads: 'src/adapter/threads/index.ts',
+    session: 'src/session/index.ts',
     // The GraphQL worker thread's module (adapter/threads/graphql-worker.ts starts it from here).
     'graphql-worker': 'src/adapter/threads/graphql-worker-main.ts',
   },

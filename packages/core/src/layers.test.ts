@@ -42,8 +42,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['http'],
   // One folder per runtime: Node, Bun, Deno, Workers, threads, Fetch.
   ['adapter'],
-  // The typed client (works against a URL or an app).
-  ['client'],
+  // The typed client (works against a URL or an app), and carrying a test session in a Node app server.
+  ['client', 'session'],
   [ENTRIES],
   // What the tests share: it builds apps through the entries, as a user does.
   ['test-support'],
