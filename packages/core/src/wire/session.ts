@@ -49,8 +49,9 @@ export function sessionOfRawHeaders(rawHeaders: readonly string[]): string | und
     const name = rawHeaders[i] as string;
     if (name.length === 17) {
       if (name.toLowerCase() === SESSION_HEADER) return (rawHeaders[i + 1] as string).trim();
-    } else if (name.length === 7 && baggage === undefined && name.toLowerCase() === 'baggage') {
-      baggage = rawHeaders[i + 1];
+    } else if (name.length === 7 && name.toLowerCase() === 'baggage') {
+      // Several baggage headers are one list (W3C Baggage §3.3).
+      baggage = baggage === undefined ? rawHeaders[i + 1] : `${baggage},${rawHeaders[i + 1]}`;
     }
   }
   return baggage === undefined ? undefined : sessionFromBaggage(baggage);
