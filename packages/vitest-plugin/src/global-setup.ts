@@ -11,7 +11,7 @@ import { applyMockFile, loadMockFile } from '@mockpoint/core/files';
 import type { TestProject } from 'vitest/node';
 import { type CreateMockServerOptions, createMockServer } from './create-mock-server.js';
 import { MockServerError } from './errors.js';
-import { OPTIONS_KEY, PROVIDE_KEY, SESSIONS_KEY, TOKEN_KEY } from './provided.js';
+import { MOCK_FILE_KEY, OPTIONS_KEY, PROVIDE_KEY, SESSIONS_KEY, TOKEN_KEY } from './provided.js';
 
 /** The server options the plugin passed along (plain data), or none. */
 function serverOptions(project: TestProject): CreateMockServerOptions {
@@ -51,9 +51,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw new MockServerError('INVALID_SETUP', 'the global setup needs Vitest >= 4.1 (it receives the test project)');
   }
   const sessions = (project.config.provide as Record<string, unknown> | undefined)?.[SESSIONS_KEY] !== undefined;
+  const options = serverOptions(project);
+  // Every session starts with the mock file, read by each worker.
+  if (sessions && options.config !== undefined) project.provide(MOCK_FILE_KEY as never, options.config as never);
   const external = process.env.MOCKPOINT_URL;
   if (sessions && external) return useExternal(project, external);
-  const options = serverOptions(project);
   const server = await createMockServer(options);
   project.provide(PROVIDE_KEY, { url: server.url });
   // Watch mode keeps this process (and the instance) between runs: start each rerun empty.

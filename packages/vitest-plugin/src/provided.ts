@@ -20,6 +20,8 @@ export const OPTIONS_KEY = 'mockpoint:server-options';
 export const INTERCEPT_KEY = 'mockpoint:intercept';
 /** Key under which the plugin passes the sessions options to each worker (internal). */
 export const SESSIONS_KEY = 'mockpoint:sessions';
+/** Key under which the global setup passes the mock file every session starts with, as an absolute path (internal). */
+export const MOCK_FILE_KEY = 'mockpoint:session-mock-file';
 /** Key under which the global setup passes an external daemon's admin token to each worker (internal). */
 export const TOKEN_KEY = 'mockpoint:admin-token';
 

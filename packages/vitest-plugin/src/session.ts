@@ -8,6 +8,7 @@
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { applyMockFile, type MockFile } from '@mockpoint/core/files';
 import { connectMockServer, type MockServerClient } from './connect.js';
 import { MockServerError } from './errors.js';
 import {
@@ -51,6 +52,8 @@ export interface SessionSettings extends NamespaceApi {
   onUnhandledRequest: OnUnhandledRequest;
   /** Host → endpoint name, mapped in every session. */
   hosts: Readonly<Record<string, string>>;
+  /** The mock file every session starts with (the plugin's `config`). */
+  mockFile?: MockFile;
 }
 
 /** One test's claim on a session, opened on first use. */
@@ -74,7 +77,7 @@ const registry: Registry = ((globalThis as Record<symbol, unknown>)[KEY] as Regi
 };
 (globalThis as Record<symbol, unknown>)[KEY] = registry;
 
-/** Opens a namespace for one test, with the run's host mappings, and a client acting in it. */
+/** Opens a namespace for one test, with the run's host mappings and mock file, and a client acting in it. */
 export async function openSession(settings: SessionSettings): Promise<MockSession> {
   const created = await createNamespace(settings, { ttlMs: settings.ttlMs });
   const daemonUrl = settings.url.replace(/\/+$/, '');
@@ -87,6 +90,9 @@ export async function openSession(settings: SessionSettings): Promise<MockSessio
     const byName = new Map<string, string[]>();
     for (const [host, name] of Object.entries(settings.hosts)) byName.set(name, [...(byName.get(name) ?? []), host]);
     for (const [name, hosts] of byName) await client.setHosts(name, hosts);
+    if (settings.mockFile !== undefined) {
+      await applyMockFile(settings.mockFile, { url: client.url, token: created.token, fetch: settings.fetch });
+    }
   } catch (error) {
     await deleteNamespace(settings, created.name).catch(() => undefined);
     throw error;
