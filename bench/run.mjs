@@ -7,7 +7,10 @@
 // Each server runs in its own process; the load generator (wrk, Debian's `wrk` package)
 // in another. Bounded: a few seconds per measurement.
 //
-//   BENCH_SECONDS=8 BENCH_ROUNDS=2 BENCH_ONLY=get,post,signed,delay,routes,adds,bun node bench/run.mjs
+// Then the cached GET in a test session (the mockpoint-session header) against the same
+// GET without one.
+//
+//   BENCH_SECONDS=8 BENCH_ROUNDS=2 BENCH_ONLY=get,post,signed,session,delay,routes,adds,bun node bench/run.mjs
 import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,7 +26,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = process.env.BENCH_CLI ?? join(root, 'packages/server/dist/cli.js');
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'get,post,signed,delay,routes,adds,bun').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'get,post,signed,session,delay,routes,adds,bun').split(','));
 /** The `bun` binary of the `bun` package (a devDependency of runtime-contract), for the Bun rows. */
 const bun = join(
   dirname(createRequire(join(root, 'packages/runtime-contract/package.json')).resolve('bun/package.json')),
@@ -336,6 +339,50 @@ function signedVsPlain(mock) {
   };
 }
 
+/**
+ * The cached GET in a namespace picked by the `mockpoint-session` header (a test
+ * session's request) against the same GET to the default namespace, on the same
+ * daemon, alternated in short runs (each twice per round): the ratio of req/s
+ * (sums) and the daemon's CPU time per request (medians).
+ */
+async function sessionVsPlain(mock) {
+  const made = await fetch(`${mock.url}/api/namespaces`, {
+    method: 'POST',
+    body: JSON.stringify({ name: 'bench-session' }),
+  });
+  if (made.status !== 201) throw new Error(`namespace failed: ${made.status} ${await made.text()}`);
+  const put = await fetch(`${mock.url}/ns/bench-session/api/endpoint/add`, {
+    method: 'PUT',
+    body: JSON.stringify(SCENARIOS.get.endpoint),
+  });
+  if (put.status !== 201) throw new Error(`add failed: ${put.status} ${await put.text()}`);
+  // The same endpoint in the default namespace (made already when the GET path ran).
+  const { name, ...record } = SCENARIOS.get.endpoint;
+  await fetch(`${mock.url}/api/endpoints/${name}`, { method: 'PUT', body: JSON.stringify(record) });
+  const scriptFile = join(work, 'session.lua');
+  writeFileSync(scriptFile, 'wrk.headers["mockpoint-session"] = "bench-session"\n');
+  const scenarios = { plain: SCENARIOS.get, session: { ...SCENARIOS.get, scriptFile } };
+  const url = `${mock.url}/endpoint/${SCENARIOS.get.endpoint.name}`;
+  load(url, scenarios.session, 2); // warm-up (JIT) of the namespace's path
+  const runs = { plain: [], session: [] };
+  for (let i = 0; i < ROUNDS * 2; i++) {
+    for (const key of i % 2 === 0 ? ['plain', 'session'] : ['session', 'plain']) {
+      const before = cpuMicros(mock);
+      const r = load(url, scenarios[key], Math.max(2, Math.round(DURATION_S / 2)));
+      runs[key].push({ rps: r.rps, us: (cpuMicros(mock) - before) / r.requests, errors: r.errors });
+    }
+  }
+  const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const sum = (list) => list.reduce((total, r) => total + r.rps, 0);
+  return {
+    runs: runs.plain.length,
+    rpsRatio: sum(runs.session) / sum(runs.plain),
+    plainUs: median(runs.plain.map((r) => r.us)),
+    sessionUs: median(runs.session.map((r) => r.us)),
+    errors: [...runs.plain, ...runs.session].map((r) => r.errors).filter((e) => e),
+  };
+}
+
 const fmt = (n, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
@@ -393,6 +440,15 @@ try {
     );
     console.log(
       `  the check alone (the signed request's bytes to the unchecked name: ${fmt(direct.sameBytesUs, 1)} µs): ${fmt(direct.checkRatio, 2)} x CPU per request`,
+    );
+  }
+  if (ONLY.has('session')) {
+    const session = await sessionVsPlain(mock);
+    console.log(
+      `\nGET /endpoint/{name} in a test session (mockpoint-session header) vs the same GET without one, alternated ${session.runs} x`,
+    );
+    console.log(
+      `  ${fmt(session.rpsRatio, 2)} x req/s; CPU per request ${fmt(session.sessionUs, 1)} µs vs ${fmt(session.plainUs, 1)} µs (${fmt(session.sessionUs / session.plainUs, 2)} x, medians)${session.errors.length ? `   errors: ${session.errors.join(', ')}` : ''}`,
     );
   }
   await stop(mock);

@@ -24,4 +24,6 @@ export const EXPECTED_DEFAULT_LIMITS = {
   graphqlSubscriptionIntervalMs: 1000,
   maxConnections: 10_000,
   maxStreams: 1000,
+  maxNamespaces: 10_000,
+  maxEndpointsPerNamespace: 10_000,
 } as const;

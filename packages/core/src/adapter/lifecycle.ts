@@ -74,12 +74,14 @@ export function releaseHeld(app: MockpointApp): void {
   app.mockpoint.journal.releaseWaiters();
   app.mockpoint.endpoints.queue.releaseHangs();
   app.mockpoint.streams.endAll();
+  app.mockpoint.namespaces?.releaseHeld();
 }
 
 /** The served app over `listener`: the one close every runtime has. */
 export function servedApp(app: MockpointApp, host: string, listener: Listener): RuntimeServedApp {
   // Serving starts the sender: deliveries left pending by an earlier run (a durable store) go on.
   app.mockpoint.deliveries.start();
+  app.mockpoint.namespaces?.serve();
   let closing: Promise<void> | undefined;
   const close = ({ graceMs = 0 }: CloseOptions = {}): Promise<void> => {
     closing ??= (async () => {
@@ -88,12 +90,14 @@ export function servedApp(app: MockpointApp, host: string, listener: Listener): 
       releaseHeld(app);
       // Stops sending promptly: attempts in flight are dropped unrecorded and stay due.
       const sending = app.mockpoint.deliveries.close();
+      // Every namespace's app: its held requests answered, its sockets closed, its parts closed (not its data).
+      const namespaces = app.mockpoint.namespaces?.close();
       const stopped = listener.stop();
       let grace: ReturnType<typeof setTimeout> | undefined;
       if (graceMs <= 0) listener.drop();
       else grace = setTimeout(() => listener.drop(), graceMs);
       try {
-        await Promise.all([stopped, sending]);
+        await Promise.all([stopped, sending, namespaces]);
       } finally {
         clearTimeout(grace);
       }

@@ -1,11 +1,13 @@
 /**
- * The optional admin token: when set, every `/api/*` write needs
- * `Authorization: Bearer <token>`. Reads stay open.
+ * The bearer tokens of `/api/*`: the optional admin token (when set, every
+ * write needs `Authorization: Bearer <token>`; reads stay open) and the
+ * namespaces' own tokens, each good in its namespace only.
  *
  * @module
  */
 import type { MiddlewareHandler } from 'hono';
 import { MockpointError } from '../wire/errors.js';
+import { tokenHash, tokenNamespace } from './namespace-token.js';
 
 const READ_ONLY = new Set(['GET', 'HEAD', 'OPTIONS']);
 const encoder = new TextEncoder();
@@ -22,24 +24,80 @@ export function constantTimeEqual(a: string, b: string): boolean {
   return diff === 0;
 }
 
-/** Middleware that refuses `/api/*` writes without the bearer token. */
-export function adminToken(token: string): MiddlewareHandler {
+/** The namespace an app serves, for its API's tokens (see {@link apiAuth}). */
+export interface AppNamespace {
+  /** Its name. */
+  name: string;
+  /** SHA-256 of its token, lowercase hex. */
+  tokenHash: string;
+}
+
+/** Options for {@link apiAuth}. */
+export interface ApiAuthOptions {
+  /** The admin token, when one is set. */
+  adminToken: string | undefined;
+  /** The namespace the app serves; absent for the default namespace. */
+  namespace?: AppNamespace;
+}
+
+function unauthorized(message: string): Response {
+  const response = new MockpointError('UNAUTHORIZED', message).toResponse();
+  // RFC 9110 §11.6.1: a 401 carries the challenge it expects.
+  response.headers.set('www-authenticate', 'Bearer realm="mockpoint"');
+  return response;
+}
+
+function forbidden(owner: string, here: string | undefined): Response {
+  const where = here === undefined ? 'the default namespace' : `namespace "${here}"`;
+  return new MockpointError(
+    'FORBIDDEN_NAMESPACE',
+    `this token manages namespace "${owner}" only, not ${where}: send it to /ns/${owner}/api/… (or with mockpoint-session: ${owner})`,
+  ).toResponse();
+}
+
+/**
+ * The bearer rules of `/api/*` (docs/sessions.md#namespaces-and-tokens):
+ * - a namespace's token (`mpns.{ns}.…`) sent anywhere but its own namespace's
+ *   API is refused 403 `FORBIDDEN_NAMESPACE`, reads too;
+ * - in the default namespace, with an admin token set, a write needs it
+ *   (reads stay open), and `/api/namespaces` needs it for reads too;
+ * - in a namespace, with an admin token set, every request needs the admin
+ *   token or the namespace's own (reads too: a namespace is invisible to others).
+ */
+export function apiAuth(options: ApiAuthOptions): MiddlewareHandler {
+  const { adminToken, namespace } = options;
+  const here = namespace?.name;
+  /** The last token found to be this namespace's (hashing is asynchronous; a session sends one token over and over). */
+  let known: string | undefined;
   return async (c, next) => {
-    if (!READ_ONLY.has(c.req.method)) {
-      const header = c.req.header('authorization') ?? '';
-      const match = /^Bearer\s+(.+)$/i.exec(header);
-      if (!match || !constantTimeEqual(match[1] as string, token)) {
-        const response = new MockpointError(
-          'UNAUTHORIZED',
-          header === ''
-            ? 'this server requires an admin token for writes: send Authorization: Bearer <MOCKPOINT_ADMIN_TOKEN>'
-            : 'the admin token is wrong',
-        ).toResponse();
-        // RFC 9110 §11.6.1: a 401 carries the challenge it expects.
-        response.headers.set('www-authenticate', 'Bearer realm="mockpoint"');
-        return response;
+    const header = c.req.header('authorization') ?? '';
+    const match = /^Bearer\s+(.+)$/i.exec(header);
+    const token = match?.[1];
+    const owner = token === undefined ? undefined : tokenNamespace(token);
+    if (owner !== undefined && owner !== here) return forbidden(owner, here);
+    if (adminToken === undefined) return next();
+    const isAdmin = token !== undefined && constantTimeEqual(token, adminToken);
+    if (isAdmin) return next();
+    if (namespace !== undefined) {
+      if (token !== undefined && owner === here) {
+        if (token === known) return next();
+        if (constantTimeEqual(await tokenHash(token), namespace.tokenHash)) {
+          known = token;
+          return next();
+        }
       }
+      return unauthorized(
+        header === ''
+          ? `namespace "${here}" needs its token or the admin token: send Authorization: Bearer <token>`
+          : `the token is not namespace "${here}"'s, nor the admin token`,
+      );
     }
-    await next();
+    const readOnly = READ_ONLY.has(c.req.method) && !c.req.path.startsWith('/api/namespaces');
+    if (readOnly) return next();
+    return unauthorized(
+      header === ''
+        ? 'this server requires an admin token for writes: send Authorization: Bearer <MOCKPOINT_ADMIN_TOKEN>'
+        : 'the admin token is wrong',
+    );
   };
 }

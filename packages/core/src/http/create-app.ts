@@ -17,16 +17,21 @@ import { HostTable } from '../hosts/host-table.js';
 import { StoredHosts } from '../hosts/stored-hosts.js';
 import { JournalFeed, type JournalFeedOptions } from '../journal/journal-feed.js';
 import type { Backend, BackendParts } from '../store/backend.js';
+import { boundedStore } from '../store/bounded-store.js';
 import { memoryBackend } from '../store/memory/backend.js';
 import type { DeliverySend } from '../webhook/delivery-send.js';
 import { DeliveryWorker } from '../webhook/delivery-worker.js';
 import { isMockpointError, MockpointError } from '../wire/errors.js';
 import { type LimitOptions, resolveLimits } from '../wire/limits.js';
+import { isValidName } from '../wire/rules.js';
 import { createSchemas } from '../wire/schemas.js';
+import { sessionOfHeaders } from '../wire/session.js';
 import { VERSION } from '../wire/version.js';
 import { type ApiEncoders, apiEncoding } from './api-encoding.js';
-import { adminToken } from './auth.js';
+import { type AppNamespace, apiAuth } from './auth.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
+import { badNamespace, namespaceDispatch } from './namespace-dispatch.js';
+import { NamespaceTable } from './namespace-table.js';
 import type { RouteDoc } from './openapi.js';
 import { originGuard } from './origin-guard.js';
 import { registerAddRoute } from './routes/add.js';
@@ -40,12 +45,14 @@ import { registerJournalRoutes } from './routes/journal.js';
 import { registerJournalHarRoutes } from './routes/journal-har.js';
 import { registerJournalStreamRoutes } from './routes/journal-stream.js';
 import { registerManageRoutes } from './routes/manage.js';
+import { registerNamespaceRoutes } from './routes/namespaces.js';
 import { registerQueueRoutes } from './routes/queue.js';
 import { endpointResponder, type Responder, registerMappedHosts, registerReadRoutes } from './routes/read.js';
 import { registerServiceRoutes } from './routes/service.js';
 import { registerSignatureRoutes } from './routes/signature.js';
 import { registerSocketRoutes } from './routes/sockets.js';
 import { registerStateRoutes } from './routes/state.js';
+import { registerUnhandledRoutes } from './routes/unhandled.js';
 import { registerUnknownNameRoutes } from './routes/unknown-names.js';
 
 /**
@@ -158,6 +165,13 @@ export interface CreateAppOptions extends LimitOptions, Partial<BackendParts> {
   graphqlRunner?: GraphqlRunner;
   /** When set, every `/api/*` write needs `Authorization: Bearer <adminToken>`. @default undefined (off) */
   adminToken?: string;
+  /**
+   * The namespace this app serves (made by the default namespace's app for each
+   * namespace: docs/sessions.md); absent for the default namespace, whose app
+   * also serves every namespace of its backend.
+   * @default undefined
+   */
+  namespace?: AppNamespace;
   /** Version reported by `/api/health`. @default the core package version */
   version?: string;
   /**
@@ -197,6 +211,12 @@ type MockpointServices = Pick<
    */
   readonly fetchEndpoint: Responder;
   /**
+   * The namespaces this app serves besides the default one (`/ns/{ns}/…`,
+   * `mockpoint-session`), each an app of its own; absent in a namespace's app
+   * and where the backend keeps no namespaces.
+   */
+  readonly namespaces: NamespaceTable | undefined;
+  /**
    * Resolves once {@link AppContext.hosts} holds the host mappings kept in the
    * store (set through the API before a restart, or by another replica); rejects
    * when the store could not be read. Await it before serving.
@@ -230,6 +250,7 @@ const PART_NAMES = [
   'deliveries',
   'replays',
   'collections',
+  'states',
 ] as const satisfies ReadonlyArray<keyof BackendParts>;
 
 /** The app's backend: the one given, or a memory one around the parts given. */
@@ -263,9 +284,35 @@ function resolveOptions(options: CreateAppOptions): ResolvedAppOptions {
  * const app = createApp({ store: new MemoryStore() })
  * await app.request('/api/endpoint/add', { method: 'PUT', body: JSON.stringify({ name: 'a', data: 1 }) })
  */
+/**
+ * The namespaces of the default namespace's app: each made with the same
+ * options over its own backend (its store bounded), never with the static
+ * `hosts` (those are the default namespace's).
+ */
+function namespaceTable(
+  options: CreateAppOptions,
+  resolved: ResolvedAppOptions,
+  backend: Backend,
+): NamespaceTable | undefined {
+  if (options.namespace !== undefined || backend.namespaces === undefined) return undefined;
+  const shared: CreateAppOptions = { ...options, hosts: undefined };
+  for (const part of PART_NAMES) delete shared[part];
+  return new NamespaceTable(backend.namespaces, {
+    max: resolved.maxNamespaces,
+    make: (parts, entry) =>
+      createApp({
+        ...shared,
+        backend: { ...parts, store: boundedStore(parts.store, resolved.maxEndpointsPerNamespace) },
+        namespace: { name: entry.name, tokenHash: entry.tokenHash },
+      }),
+    report: (error) => options.onUnexpectedError?.(error, { method: 'SWEEP', url: '/api/namespaces' }),
+  });
+}
+
 export function createApp(options: CreateAppOptions = {}): MockpointApp {
   const resolved = resolveOptions(options);
   const backend = appBackend(options);
+  const namespaces = namespaceTable(options, resolved, backend);
   const { journal } = backend;
   const endpoints = new EndpointService(
     backend.store,
@@ -339,6 +386,16 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   app.onError((error, c) => errorResponse(error, c.req.raw));
   const respondEndpoint = endpointResponder(ctx);
   const fetchEndpoint: Responder = (request, name, env, target, split, host) => {
+    if (namespaces !== undefined) {
+      // A request that names a namespace by its headers is that namespace's (Bun's fast path comes here).
+      const ns = sessionOfHeaders(request.headers);
+      if (ns !== undefined) {
+        if (!isValidName(ns)) return badNamespace(ns).toResponse();
+        const answer = (app: MockpointApp) => app.mockpoint.fetchEndpoint(request, name, env, target, split, host);
+        const made = (async () => namespaces.app(ns))();
+        return made.then(answer, (error: unknown) => errorResponse(error, request));
+      }
+    }
     try {
       const response = respondEndpoint(request, name, env, target, split, host);
       return response instanceof Promise ? response.catch((error: unknown) => errorResponse(error, request)) : response;
@@ -364,10 +421,12 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       `no route for ${c.req.method} ${c.req.path}; see GET /api/openapi.json`,
     ).toResponse();
   });
+  // A request that names a namespace is that namespace's app's, before anything of this one's.
+  if (namespaces !== undefined) app.use('*', namespaceDispatch(namespaces));
   registerMappedHosts(app, ctx);
   app.use('*', hostGuard(resolved.allowedHosts));
   app.use('/api/*', originGuard(resolved.allowedOrigins));
-  if (resolved.adminToken !== undefined) app.use('/api/*', adminToken(resolved.adminToken));
+  app.use('/api/*', apiAuth({ adminToken: resolved.adminToken, namespace: options.namespace }));
   app.use('/api/*', apiEncoding({ encoders: options.apiEncoders }));
 
   registerReadRoutes(app, ctx);
@@ -386,6 +445,8 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   registerJournalStreamRoutes(app, ctx);
   registerJournalHarRoutes(app, ctx);
   registerUnknownNameRoutes(app, ctx);
+  registerUnhandledRoutes(app, ctx);
+  if (namespaces !== undefined) registerNamespaceRoutes(app, ctx, namespaces);
   registerDeliveryRoutes(app, ctx);
   registerServiceRoutes(app, ctx);
 
@@ -403,6 +464,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       proxy,
       hosts: ctx.hosts,
       hostsLoaded: ctx.storedHosts.ready,
+      namespaces,
       fetchEndpoint,
     },
   });

@@ -41,7 +41,8 @@ export interface RouteDoc {
     | 'webhooks'
     | 'deliveries'
     | 'hosts'
-    | 'graphql';
+    | 'graphql'
+    | 'namespaces';
   /** Path parameters, each a string; with a schema when the route validates it. */
   params?: Record<string, ParamDoc>;
   /** A zod object whose fields are query parameters. */
@@ -148,6 +149,11 @@ export function buildOpenApiDocument(docs: RouteDoc[], version: string, adminTok
       {
         name: 'graphql',
         description: "An endpoint's GraphQL schema: schema mode answers GraphQL requests shaped by it.",
+      },
+      {
+        name: 'namespaces',
+        description:
+          'Namespaces (test sessions): each a whole mockpoint at /ns/{ns}/… (or with the header mockpoint-session: {ns}), with a token of its own.',
       },
       { name: 'service', description: 'Health and this document.' },
     ],

@@ -263,6 +263,10 @@ export const ERRORS = {
     when: '`MOCKPOINT_ADMIN_TOKEN` is set and a write lacks the right bearer token',
     fix: 'send `Authorization: Bearer <MOCKPOINT_ADMIN_TOKEN>`',
   },
+  FORBIDDEN_NAMESPACE: {
+    when: "a namespace's token was sent to another namespace's API or to the default namespace's (`/api/*`, `/api/namespaces` included) ([sessions.md](sessions.md#namespaces-and-tokens))",
+    fix: 'send it only to its own namespace (`/ns/{ns}/api/…` or `mockpoint-session: {ns}`); manage namespaces with the admin token',
+  },
   SIGNATURE_INVALID: {
     when: 'a request to `/endpoint/{name}` whose signature check has `enforce: true` is not signed validly (`missing`, `invalid`, `stale` or `replayed`); the message gives the reason; the request is still journaled ([webhooks.md](webhooks.md#check-what-arrives))',
     fix: 'sign the request with the secret the check has (or turn `enforce` off)',
@@ -379,6 +383,22 @@ export const ERRORS = {
   TOO_MANY_WAITERS: {
     when: '20,000 journal long-polls are already held',
     fix: 'retry, or read without `wait`',
+  },
+  NAMESPACE_NOT_FOUND: {
+    when: 'the request names a namespace (`/ns/{ns}/…`, `mockpoint-session` or its `baggage` entry) that does not exist: never made, deleted, or idle past its `ttlMs` ([sessions.md](sessions.md))',
+    fix: 'make it with `POST /api/namespaces`, or check the name',
+  },
+  NAMESPACE_EXISTS: {
+    when: '`POST /api/namespaces` names a namespace that exists already',
+    fix: 'pick another name, omit `name` for a random one, or delete the old one first',
+  },
+  TOO_MANY_NAMESPACES: {
+    when: '`MOCKPOINT_MAX_NAMESPACES` namespaces exist already',
+    fix: 'delete some (`DELETE /api/namespaces/{ns}`; test sessions delete theirs after each test), give them a `ttlMs`, or raise the limit',
+  },
+  TOO_MANY_ENDPOINTS: {
+    when: 'a namespace holds `MOCKPOINT_MAX_ENDPOINTS_PER_NAMESPACE` endpoints already and the request adds one',
+    fix: 'delete some, or raise the limit',
   },
   TOO_MANY_STREAMS: {
     when: '`MOCKPOINT_MAX_STREAMS` journal streams are already open ([live.md](live.md))',

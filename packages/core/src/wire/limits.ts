@@ -46,6 +46,10 @@ export interface LimitOptions {
   maxConnections?: number;
   /** Journal streams (`…/requests/stream`) open at once; one more is refused with `TOO_MANY_STREAMS`. @default 1000 */
   maxStreams?: number;
+  /** Namespaces (test sessions) that may exist at once (0: namespaces off); one more is refused with `TOO_MANY_NAMESPACES`. @default 10000 */
+  maxNamespaces?: number;
+  /** Endpoints one namespace may hold; one more is refused with `TOO_MANY_ENDPOINTS` (the default namespace is not bounded). @default 10000 */
+  maxEndpointsPerNamespace?: number;
 }
 
 // LimitOptions has exactly the limits of the settings table (a compile error otherwise).

@@ -13,11 +13,14 @@ import type { EndpointHandler } from '../../engine/endpoint-handler.js';
 import { type AnswerSink, sendAnswer } from '../../engine/sink.js';
 import { isPassThrough } from '../../hosts/host-routing.js';
 import type { MockpointApp } from '../../http/create-app.js';
+import { badNamespace } from '../../http/namespace-dispatch.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
 import { splitEndpointTarget } from '../../wire/endpoint-target.js';
+import { isMockpointError } from '../../wire/errors.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
 import { declaresBody } from '../../wire/raw-headers.js';
 import { isValidName } from '../../wire/rules.js';
+import { NAMESPACE_PREFIX, sessionOfRawHeaders, splitNamespaceTarget } from '../../wire/session.js';
 import { bodilessRequest, type Routing, requestTarget, sentToHost } from './endpoint-request.js';
 import { nodeUpstream } from './node-upstream.js';
 import { passThroughRequest } from './pass-through.js';
@@ -307,10 +310,65 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
     answer(res, out, recorded);
   };
 
-  return (req, res) => {
+  const listener: RequestListener = (req, res) => {
     // A pipelined request waits until the answers before it are sent (Node gives its
     // response the socket then), so add, replace and delete take effect in order.
     if (res.socket === null) res.once('socket', () => dispatch(req, res));
     else dispatch(req, res);
   };
+  const table = app.mockpoint.namespaces;
+  if (table === undefined) return listener;
+  // Each namespace's own listener, made with the same options (`endpoint` too: a `--serve`
+  // port serves that endpoint of the namespace a request's headers name).
+  const key = Symbol('mockpoint.nodeListener');
+  const nested = (nsApp: MockpointApp) => createNodeListener(nsApp, options);
+  const byPath = options.endpoint === undefined;
+  return (req, res) => {
+    const picked = pickNamespace(req, byPath);
+    if (picked === undefined) {
+      listener(req, res);
+      return;
+    }
+    if (!isValidName(picked)) {
+      sendAnswer(errorAnswer(404, 'NAMESPACE_NOT_FOUND', badNamespace(picked).message), out.sink, res);
+      return;
+    }
+    let made: RequestListener | Promise<RequestListener>;
+    try {
+      made = table.adapter(picked, key, nested);
+    } catch (error) {
+      out.sink.fail(res, error);
+      return;
+    }
+    if (typeof made === 'function') made(req, res);
+    else
+      made.then(
+        (nsListener) => nsListener(req, res),
+        (error: unknown) => answerError(res, out, error),
+      );
+  };
+}
+
+/**
+ * The namespace a request names (wire/session.ts: the `/ns/{ns}` prefix when
+ * `byPath`, which is taken off `req.url`, then `mockpoint-session`, then
+ * `baggage`), as sent; `undefined` for none.
+ */
+export function pickNamespace(req: IncomingMessage, byPath: boolean): string | undefined {
+  const url = req.url ?? '/';
+  if (byPath && url.startsWith(NAMESPACE_PREFIX)) {
+    const split = splitNamespaceTarget(url);
+    if (split !== undefined) {
+      req.url = split.rest;
+      return split.name;
+    }
+  }
+  return sessionOfRawHeaders(req.rawHeaders);
+}
+
+/** A namespace that could not be made (`NAMESPACE_NOT_FOUND`, a store error) answered as the app would. */
+function answerError(res: ServerResponse, out: Outlet, error: unknown): void {
+  if (isMockpointError(error)) {
+    sendAnswer(errorAnswer(error.status, error.code, error.message), out.sink, res);
+  } else out.sink.fail(res, error);
 }

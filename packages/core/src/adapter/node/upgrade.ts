@@ -26,12 +26,15 @@ import type { ScriptSocket } from '../../answer/websocket/open-sockets.js';
 import { type AnswerSink, sendAnswer, sendDue } from '../../engine/sink.js';
 import { hostNotMocked, isPassThrough } from '../../hosts/host-routing.js';
 import type { MockpointApp } from '../../http/create-app.js';
+import { badNamespace } from '../../http/namespace-dispatch.js';
+import { isMockpointError } from '../../wire/errors.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
+import { isValidName } from '../../wire/rules.js';
 import { truncatedBody } from '../../wire/truncated-body.js';
 import { isWebSocketHandshake } from '../../wire/websocket-handshake.js';
 import { UPGRADED } from './connection-cap.js';
 import { bodilessRequest, requestTarget } from './endpoint-request.js';
-import { createNodeListener, type NodeListenerOptions, nodeRouting } from './listener.js';
+import { createNodeListener, type NodeListenerOptions, nodeRouting, pickNamespace } from './listener.js';
 import { answerPlain } from './plain-upgrade.js';
 import { rawHead, writeRaw } from './raw-answer.js';
 import { UnfinishedMessage } from './unfinished-message.js';
@@ -238,7 +241,7 @@ export function createNodeUpgradeListener(
   const routing = { ...nodeRouting(app, options), passThrough: false };
   const request = options.request ?? createNodeListener(app, options);
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.requestTimeoutMs;
-  return (req, socket, head) => {
+  const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     // An error on the raw socket before the handshake (the client left) must not reach the process.
     socket.on('error', () => socket.destroy());
     if (!isWebSocketHandshake(req.method ?? '', req.rawHeaders)) {
@@ -269,6 +272,52 @@ export function createNodeUpgradeListener(
       sendAnswer(handler.handle(recorded), sink, to);
     } catch (error) {
       sink.fail(to, error);
+    }
+  };
+  const table = app.mockpoint.namespaces;
+  if (table === undefined) return upgrade;
+  const key = Symbol('mockpoint.upgradeListener');
+  const nested = (nsApp: MockpointApp) => createNodeUpgradeListener(nsApp, { ...options, request: undefined });
+  const byPath = options.endpoint === undefined;
+  return (req, socket, head) => {
+    // Only a handshake goes to a namespace here: any other request to the request listener, which picks its own.
+    if (!isWebSocketHandshake(req.method ?? '', req.rawHeaders)) {
+      upgrade(req, socket, head);
+      return;
+    }
+    const picked = pickNamespace(req, byPath);
+    if (picked === undefined) {
+      upgrade(req, socket, head);
+      return;
+    }
+    const refuse = (code: 'NAMESPACE_NOT_FOUND' | 'INTERNAL', status: number, message: string) => {
+      socket.on('error', () => socket.destroy());
+      sink.respond({ req, socket, head }, errorAnswer(status, code, message) as RespondAnswer);
+    };
+    if (!isValidName(picked)) {
+      refuse('NAMESPACE_NOT_FOUND', 404, badNamespace(picked).message);
+      return;
+    }
+    let made: ReturnType<typeof nested> | Promise<ReturnType<typeof nested>>;
+    try {
+      made = table.adapter(picked, key, nested);
+    } catch (error) {
+      refuse('INTERNAL', 500, 'internal error; see the server log');
+      app.mockpoint.handler.reportUnexpected(error, { method: req.method ?? 'GET', url: req.url ?? '/' });
+      return;
+    }
+    if (typeof made === 'function') made(req, socket, head);
+    else {
+      made.then(
+        (listener) => listener(req, socket, head),
+        (error: unknown) => {
+          if (isMockpointError(error) && error.code === 'NAMESPACE_NOT_FOUND') refuse(error.code, 404, error.message);
+          else {
+            refuse('INTERNAL', 500, 'internal error; see the server log');
+            app.mockpoint.handler.reportUnexpected(error, { method: req.method ?? 'GET', url: req.url ?? '/' });
+          }
+        },
+      );
     }
   };
 }

@@ -37,7 +37,15 @@ export function registerAddRoute(app: Hono, ctx: AppContext): void {
     admin: true,
     responses: {
       201: { description: 'Created and durable; echoes the stored record.', schema: schemas.addResponse },
-      ...errorResponses(schemas, REQUEST_ERRORS, 'NAME_TAKEN', BODY_ERRORS, ADMIN_ERRORS, STORE_ERRORS),
+      ...errorResponses(
+        schemas,
+        REQUEST_ERRORS,
+        'NAME_TAKEN',
+        'TOO_MANY_ENDPOINTS',
+        BODY_ERRORS,
+        ADMIN_ERRORS,
+        STORE_ERRORS,
+      ),
     },
   });
 }

@@ -232,7 +232,7 @@ function documentManageRoutes(ctx: AppContext): void {
       responses: {
         200: { description: 'Replaced.', schema: schemas.record },
         201: { description: 'Created.', schema: schemas.record },
-        ...errorResponses(schemas, REQUEST_ERRORS, BODY_ERRORS, ADMIN_ERRORS, STORE_ERRORS),
+        ...errorResponses(schemas, REQUEST_ERRORS, BODY_ERRORS, ADMIN_ERRORS, 'TOO_MANY_ENDPOINTS', STORE_ERRORS),
       },
     },
     {

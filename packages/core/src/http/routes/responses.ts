@@ -38,7 +38,12 @@ export const STORE_ERRORS = ['STORE_UNAVAILABLE'] as const satisfies readonly Er
 export const BODY_ERRORS = ['BODY_TOO_LARGE', 'UNSUPPORTED_ENCODING'] as const satisfies readonly ErrorCode[];
 
 /** What a write (admin) may also answer. */
-export const ADMIN_ERRORS = ['UNAUTHORIZED', ...HOST_ERRORS, 'CROSS_ORIGIN'] as const satisfies readonly ErrorCode[];
+export const ADMIN_ERRORS = [
+  'UNAUTHORIZED',
+  'FORBIDDEN_NAMESPACE',
+  ...HOST_ERRORS,
+  'CROSS_ORIGIN',
+] as const satisfies readonly ErrorCode[];
 
 /** Registry prose without its links to docs/ pages (they point nowhere from the OpenAPI document). */
 function plain(text: string): string {

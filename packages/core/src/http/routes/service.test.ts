@@ -218,14 +218,16 @@ describe('GET /api/openapi.json', () => {
     expect(operation(doc, 'put', '/api/endpoint/add').responses).toHaveProperty('409');
   });
 
-  it('declares the token as the security of every write (optional while none is configured), none for reads', async () => {
+  it('declares the token as the security of every write and of /api/namespaces (optional while none is configured), none for other reads', async () => {
     const open = await openapi(createApp());
     const guarded = await openapi(createApp({ adminToken: 't' }));
     expect(guarded.components.securitySchemes).toHaveProperty('adminToken');
     for (const doc of [open, guarded]) {
       for (const [path, methods] of Object.entries(doc.paths)) {
         for (const [method, op] of Object.entries(methods)) {
-          const isApiWrite = path.startsWith('/api/') && !['get', 'head', 'options'].includes(method);
+          const isApiWrite =
+            path.startsWith('/api/') &&
+            (!['get', 'head', 'options'].includes(method) || path.startsWith('/api/namespaces'));
           const expected = isApiWrite ? (doc === guarded ? [{ adminToken: [] }] : [{ adminToken: [] }, {}]) : [];
           expect(op.security, `${method} ${path}`).toEqual(expected);
         }

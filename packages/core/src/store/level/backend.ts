@@ -2,41 +2,52 @@
  * `levelBackend()`: the {@link Backend} on a LevelDB data directory. Records,
  * collections, state (scenarios) and outgoing deliveries are durable there; the
  * journal, the answer queue and the replay memory are this process's (one
- * process opens a directory).
+ * process opens a directory). Its namespaces (level-namespaces.ts) are kept in
+ * the same directory, each under a key prefix of its own.
  *
  * @module
  */
 
+import { resolveLimits } from '../../wire/limits.js';
 import type { Backend, JournalBounds } from '../backend.js';
 import { memoryBackend } from '../memory/backend.js';
+import type { BackendNamespaces } from '../namespaces.js';
 import { LevelStore, type LevelStoreOptions } from './index.js';
+import { LevelNamespaceRegistry } from './level-namespace-registry.js';
+import { levelNamespaces } from './level-namespaces.js';
+import { openDurable } from './open-durable.js';
 import { makePrivate, tightenedLine } from './private-dir.js';
 
 /** Options for {@link levelBackend}: the store's and the journal's bounds. */
 export interface LevelBackendOptions extends LevelStoreOptions, JournalBounds {}
 
 /**
- * A durable part of the store (`open`); when damaged data keeps it from being
- * read, the backend still opens (degraded, as health says) with that part kept
- * in memory (`undefined`: memoryBackend fills it in), and says so in one
- * warning naming `what` could not be read and `kept` in memory: `mockpoint
- * repair` is the way back.
+ * The namespaces kept in `store`'s directory: the registry loaded, entries that
+ * cannot be read skipped with a warning; none (and a warning) when the registry
+ * itself cannot be read, since creating namespaces over it could overwrite one.
  */
-async function openDurable<T>(
-  open: () => Promise<T>,
-  what: string,
-  kept: string,
+async function openNamespaces(
+  store: LevelStore,
+  bounds: JournalBounds,
   warnings: string[],
-): Promise<T | undefined> {
+): Promise<BackendNamespaces | undefined> {
+  let registry: LevelNamespaceRegistry;
   try {
-    return await open();
+    registry = await LevelNamespaceRegistry.open(store.namespaceLog());
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     warnings.push(
-      `${what} could not be read (${reason}); ${kept} kept in memory until the data directory is repaired (mockpoint repair)`,
+      `the namespace registry could not be read (${reason}); namespaces are unavailable until the data directory is repaired (mockpoint repair)`,
     );
     return undefined;
   }
+  const skipped = registry.unreadableAtOpen;
+  if (skipped.length > 0) {
+    warnings.push(
+      `data directory ${store.dir}: ${skipped.length} namespace(s) in the registry could not be read and were skipped (${skipped.join(', ')})`,
+    );
+  }
+  return levelNamespaces(store, registry, { journalSize: bounds.journalSize, journalMaxBytes: bounds.journalMaxBytes });
 }
 
 /** What the store found at open that a person should know. */
@@ -80,10 +91,13 @@ export async function levelBackend(options: LevelBackendOptions): Promise<Backen
     warnings,
   );
   const states = await openDurable(() => store.openStates(), 'the state', 'state changes are', warnings);
+  const namespaces = await openNamespaces(store, resolveLimits(options), warnings);
+  const backend = memoryBackend({ ...options, store, deliveries, collections, states });
   return {
-    ...memoryBackend({ ...options, store, deliveries, collections, states }),
+    ...backend,
     kind: 'level',
     warnings,
     describe: () => `level at ${store.dir}`,
+    ...(namespaces === undefined ? {} : { namespaces }),
   };
 }

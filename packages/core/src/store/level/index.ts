@@ -3,8 +3,10 @@
  * keeps the parts of the backend that are durable here — outgoing deliveries,
  * collections and state ({@link LevelStore.openDeliveries},
  * {@link LevelStore.openCollections}, {@link LevelStore.openStates}) — each in a
- * key range of its own. Node only: import it from `@mockpoint/core/level` so the
- * main entry stays runtime-agnostic.
+ * key range of its own. A namespace's store is a view of it
+ * ({@link LevelStore.namespace}): the same database, every key prefixed. Node
+ * only: import it from `@mockpoint/core/level` so the main entry stays
+ * runtime-agnostic.
  *
  * @module
  */
@@ -20,6 +22,7 @@ import {
   signatureSettingsJson,
 } from '../../wire/signature-settings.js';
 import { SLICED_ROUTES_CHARS, TurnBudget } from '../../wire/turn-budget.js';
+import type { WriteLog } from '../change-gate.js';
 import { type CollectionLog, MemoryCollectionStore } from '../memory/memory-collection-store.js';
 import { type DeliveryBackend, MemoryDeliveryStore } from '../memory/memory-delivery-store.js';
 import { MemoryStateStore } from '../memory/memory-state-store.js';
@@ -161,7 +164,10 @@ export class LevelStore implements EndpointStore {
    */
   readonly damagedTables: readonly DamagedTable[];
   #db: Level<string, string>;
-  /** Concurrent writes share one fsync (group commit); rebuilt with the database on reopen. */
+  /**
+   * Concurrent writes share one fsync (group commit); rebuilt with the database on reopen.
+   * This and the other shared fields of a view are never read: it reads its base's.
+   */
   #writes: Grouped<Operation | readonly Operation[], void>;
   /** Concurrent existence checks share one `hasMany`; rebuilt with the database on reopen. */
   #exists: Grouped<string, boolean>;
@@ -180,14 +186,32 @@ export class LevelStore implements EndpointStore {
   #probing: Promise<void> | undefined;
   #probeDelayMs = FIRST_PROBE_MS;
   readonly #probeIntervalMs: number;
+  /** Closed: the database (the root), or this namespace's view of it (a view). */
   #closed = false;
+  /**
+   * The store that owns the database (itself, for the default namespace): a
+   * namespace's view reads its database, group commit, existence checks, locks
+   * and write-failure state at call time, since a reopen replaces them.
+   */
+  readonly #base: LevelStore;
+  /** What every key of this namespace starts with (`\u0004<name>\u0000`; none for the default namespace). */
+  readonly #prefix: string;
+  /** The first key after every key of this namespace (`\u0004<name>\u0001`; none for the default namespace). */
+  readonly #end: string | undefined;
+  /** A namespace's name (a view), else `undefined`. */
+  readonly #namespace: string | undefined;
 
   private constructor(
     db: Level<string, string>,
     options: LevelStoreOptions,
     unreadable: number,
-    damagedTables: DamagedTable[],
+    damagedTables: readonly DamagedTable[],
+    view?: { base: LevelStore; namespace: string },
   ) {
+    this.#base = view?.base ?? this;
+    this.#namespace = view?.namespace;
+    this.#prefix = view === undefined ? '' : namespacePrefix(view.namespace);
+    this.#end = view === undefined ? undefined : namespaceEnd(view.namespace);
     this.#db = db;
     this.dir = options.dir;
     this.#sync = options.sync ?? true;
@@ -221,7 +245,64 @@ export class LevelStore implements EndpointStore {
     );
   }
 
+  /**
+   * Namespace `name`'s view of this store: the same database, group commit,
+   * locks and health, with every key the default namespace would use prefixed
+   * by `\u0004<name>\u0000` (see {@link namespacePrefix}), so it sees no key
+   * of the default namespace's or any other's, and they none of its. Closing a
+   * view closes only the view (its calls reject from then on), never the database.
+   * @throws TypeError on a view (namespaces do not nest) or a name outside the endpoint-name rule.
+   */
+  namespace(name: string): LevelStore {
+    if (this.#base !== this) throw new TypeError('a namespace has no namespaces');
+    if (!NAMESPACE_NAME.test(name)) throw new TypeError(`not a namespace name: ${JSON.stringify(name)}`);
+    const options = { dir: this.dir, sync: this.#sync, probeIntervalMs: this.#probeIntervalMs };
+    return new LevelStore(this.#db, options, this.unreadableAtOpen, this.damagedTables, {
+      base: this,
+      namespace: name,
+    });
+  }
+
+  /**
+   * Removes every key of namespace `name` (the range `\u0004<name>\u0000` up to
+   * `\u0004<name>\u0001`, so not those of a namespace whose name starts with it),
+   * durably; its views must be closed first (their parts in memory would stay).
+   */
+  async dropNamespace(name: string): Promise<void> {
+    const view = this.namespace(name);
+    await view.#clearRange({ gte: view.#prefix, lt: view.#end });
+  }
+
+  /**
+   * The namespace registry's log (store/namespaces.ts): the keys
+   * `\u0003namespace:<name>` of the default namespace, each an entry's JSON.
+   * @throws TypeError on a view.
+   */
+  namespaceLog(): WriteLog {
+    if (this.#base !== this) throw new TypeError('a namespace has no namespaces');
+    return this.#rangeLog(NAMESPACE_FIRST, NAMESPACE_END);
+  }
+
+  /** This namespace's key for the default namespace's `key`. */
+  #key(key: string): string {
+    return this.#prefix + key;
+  }
+
+  /**
+   * This namespace's range for a range of the default namespace's keys: each
+   * bound prefixed, a missing lower or upper one set to the namespace's own.
+   */
+  #range<R extends { gt?: string; gte?: string; lt?: string }>(range: R): R {
+    if (this.#base === this) return range;
+    const out = { ...range };
+    if (range.gt !== undefined) out.gt = this.#prefix + range.gt;
+    else out.gte = this.#prefix + (range.gte ?? '');
+    out.lt = range.lt === undefined ? this.#end : this.#prefix + range.lt;
+    return out;
+  }
+
   health(): StoreHealth {
+    if (this.#base !== this) return this.#base.health();
     if (this.#writeFailure !== undefined) return { status: 'degraded', reason: this.#refusal() };
     if (this.damagedTables.length > 0)
       return { status: 'degraded', reason: damagedTablesReason(this.dir, this.damagedTables) };
@@ -230,49 +311,36 @@ export class LevelStore implements EndpointStore {
   }
 
   async get(name: string): Promise<EndpointRecord | undefined> {
-    const text = await this.#read(() => this.#db.get(name));
+    const text = await this.#read(() => this.#base.#db.get(this.#key(name)));
     return text === undefined ? undefined : this.#decode(name, text);
   }
 
   async create(record: EndpointRecord): Promise<boolean> {
     // LevelDB has no put-if-absent; one process owns the directory (LOCK file), so a
     // per-name lock in this process makes the check and the write one step.
-    return this.#locks.run(record.name, async () => {
+    const key = this.#key(record.name);
+    return this.#base.#locks.run(key, async () => {
       await this.#writable();
-      if ((await this.#read(() => this.#exists.run(record.name))) === true) return false;
-      await this.#write(() => this.#writes.run({ type: 'put', key: record.name, value: encodeRecord(record) }));
+      if ((await this.#read(() => this.#base.#exists.run(key))) === true) return false;
+      await this.#write(() => this.#base.#writes.run({ type: 'put', key, value: encodeRecord(record) }));
       return true;
     });
   }
 
   async put(record: EndpointRecord): Promise<{ created: boolean }> {
-    return this.#locks.run(record.name, async () => {
+    const key = this.#key(record.name);
+    return this.#base.#locks.run(key, async () => {
       await this.#writable();
-      const existed = await this.#read(() => this.#exists.run(record.name));
-      await this.#write(() => this.#writes.run({ type: 'put', key: record.name, value: encodeRecord(record) }));
+      const existed = await this.#read(() => this.#base.#exists.run(key));
+      await this.#write(() => this.#base.#writes.run({ type: 'put', key, value: encodeRecord(record) }));
       return { created: !existed };
     });
   }
 
   async delete(name: string): Promise<boolean> {
-    const record = this.#locks.run(name, async () => {
-      await this.#writable();
-      const existed = await this.#read(() => this.#exists.run(name));
-      if (existed) await this.#write(() => this.#writes.run({ type: 'del', key: name }));
-      return existed;
-    });
-    const routes = this.#locks.run(routesKey(name), async () => {
-      await this.#writable();
-      const existed = await this.#read(() => this.#exists.run(routesKey(name)));
-      if (existed) await this.#write(() => this.#writes.run({ type: 'del', key: routesKey(name) }));
-      return existed;
-    });
-    const signature = this.#locks.run(signatureKey(name), async () => {
-      await this.#writable();
-      const existed = await this.#read(() => this.#exists.run(signatureKey(name)));
-      if (existed) await this.#write(() => this.#writes.run({ type: 'del', key: signatureKey(name) }));
-      return existed;
-    });
+    const record = this.#setPart(name, undefined);
+    const routes = this.#setPart(routesKey(name), undefined);
+    const signature = this.#setPart(signatureKey(name), undefined);
     const graphql = this.setGraphqlSchema(name, undefined);
     const hosts = this.setHosts(name, undefined);
     const had = await Promise.all([record, routes, signature, graphql, hosts]);
@@ -280,13 +348,13 @@ export class LevelStore implements EndpointStore {
   }
 
   async getHosts(name: string): Promise<string[]> {
-    const text = await this.#read(() => this.#db.get(hostsKey(name)));
+    const text = await this.#read(() => this.#base.#db.get(this.#key(hostsKey(name))));
     if (text === undefined) return [];
     try {
       return decodeHosts(text);
     } catch (error) {
-      this.#readFailure ??= `the stored hosts of "${name}" in ${this.dir} are damaged and cannot be read`;
-      throw new MockpointError('STORE_UNAVAILABLE', this.#readFailure, { cause: error });
+      this.#base.#readFailure ??= `the stored hosts of "${name}" in ${this.dir} are damaged and cannot be read`;
+      throw new MockpointError('STORE_UNAVAILABLE', this.#base.#readFailure, { cause: error });
     }
   }
 
@@ -299,7 +367,7 @@ export class LevelStore implements EndpointStore {
   }
 
   async getGraphqlSchema(name: string): Promise<string | undefined> {
-    return this.#read(() => this.#db.get(graphqlKey(name)));
+    return this.#read(() => this.#base.#db.get(this.#key(graphqlKey(name))));
   }
 
   async setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
@@ -307,13 +375,13 @@ export class LevelStore implements EndpointStore {
   }
 
   async getSignature(name: string): Promise<SignatureSettings | undefined> {
-    const text = await this.#read(() => this.#db.get(signatureKey(name)));
+    const text = await this.#read(() => this.#base.#db.get(this.#key(signatureKey(name))));
     if (text === undefined) return undefined;
     try {
       return decodeSignatureSettings(text);
     } catch (error) {
-      this.#readFailure ??= `the stored signature check of "${name}" in ${this.dir} is damaged and cannot be read`;
-      throw new MockpointError('STORE_UNAVAILABLE', this.#readFailure, { cause: error });
+      this.#base.#readFailure ??= `the stored signature check of "${name}" in ${this.dir} is damaged and cannot be read`;
+      throw new MockpointError('STORE_UNAVAILABLE', this.#base.#readFailure, { cause: error });
     }
   }
 
@@ -322,33 +390,34 @@ export class LevelStore implements EndpointStore {
   }
 
   /** Sets (`text` given) or removes the part stored at `key` (hosts, a GraphQL schema, a signature check); whether there was one. */
-  async #setPart(key: string, text: string | undefined): Promise<boolean> {
-    return this.#locks.run(key, async () => {
+  async #setPart(part: string, text: string | undefined): Promise<boolean> {
+    const key = this.#key(part);
+    return this.#base.#locks.run(key, async () => {
       await this.#writable();
-      const existed = await this.#read(() => this.#exists.run(key));
-      if (text !== undefined) await this.#write(() => this.#writes.run({ type: 'put', key, value: text }));
-      else if (existed) await this.#write(() => this.#writes.run({ type: 'del', key }));
+      const existed = await this.#read(() => this.#base.#exists.run(key));
+      if (text !== undefined) await this.#write(() => this.#base.#writes.run({ type: 'put', key, value: text }));
+      else if (existed) await this.#write(() => this.#base.#writes.run({ type: 'del', key }));
       return existed;
     });
   }
 
   async getRoutes(name: string): Promise<Route[]> {
-    const text = await this.#read(() => this.#db.get(routesKey(name)));
+    const text = await this.#read(() => this.#base.#db.get(this.#key(routesKey(name))));
     return text === undefined ? [] : this.#decodeRoutes(name, text, new TurnBudget());
   }
 
   async updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]> {
-    const key = routesKey(name);
+    const key = this.#key(routesKey(name));
     // One process owns the directory: a per-key lock makes the read and the write one step.
-    return this.#locks.run(key, async () => {
+    return this.#base.#locks.run(key, async () => {
       await this.#writable();
-      const text = await this.#read(() => this.#db.get(key));
+      const text = await this.#read(() => this.#base.#db.get(key));
       // A long list is decoded and written a slice per event-loop turn (under the lock).
       const budget = new TurnBudget();
       const next = update(text === undefined ? [] : await this.#decodeRoutes(name, text, budget));
       const value = next.length === 0 ? undefined : await routesJsonInTurns(next, budget);
       await this.#write(() =>
-        this.#writes.run(value === undefined ? { type: 'del', key } : { type: 'put', key, value }),
+        this.#base.#writes.run(value === undefined ? { type: 'del', key } : { type: 'put', key, value }),
       );
       return next;
     });
@@ -358,27 +427,33 @@ export class LevelStore implements EndpointStore {
     try {
       return text.length >= SLICED_ROUTES_CHARS ? await decodeRoutesInTurns(text, budget) : decodeRoutes(text);
     } catch (error) {
-      this.#readFailure ??= `the stored routes of "${name}" in ${this.dir} are damaged and cannot be read`;
-      throw new MockpointError('STORE_UNAVAILABLE', this.#readFailure, { cause: error });
+      this.#base.#readFailure ??= `the stored routes of "${name}" in ${this.dir} are damaged and cannot be read`;
+      throw new MockpointError('STORE_UNAVAILABLE', this.#base.#readFailure, { cause: error });
     }
   }
 
   async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {
-    const range = { ...prefixRange(prefix, after), limit: limit + 1 };
-    const entries = await this.#read(() => this.#db.iterator(range).all());
-    const page = entries.slice(0, limit).map(([key, value]) => this.#decode(key, value));
+    const range = { ...this.#range(prefixRange(prefix, after)), limit: limit + 1 };
+    const entries = await this.#read(() => this.#base.#db.iterator(range).all());
+    const page = entries.slice(0, limit).map(([key, value]) => this.#decode(key.slice(this.#prefix.length), value));
     const next = entries.length > limit ? (page.at(-1)?.name ?? null) : null;
     return { endpoints: page, next };
   }
 
   async routeNames(options: RouteNamesOptions = {}): Promise<RoutedName[]> {
-    const start = routesKey('');
-    const entries = await this.#read(() => this.#db.iterator(nameKeyRange(routesKey, options)).all());
+    const start = this.#key(routesKey(''));
+    const entries = await this.#read(() =>
+      this.#base.#db.iterator(this.#range(nameKeyRange(routesKey, options))).all(),
+    );
     const out: RoutedName[] = [];
     for (const [key, text] of entries) {
       const name = key.slice(start.length);
       if (!inNameRange(name, options)) break;
-      out.push({ name, routes: routeCount(text), record: await this.#read(() => this.#exists.run(name)) });
+      out.push({
+        name,
+        routes: routeCount(text),
+        record: await this.#read(() => this.#base.#exists.run(this.#key(name))),
+      });
     }
     return out;
   }
@@ -389,8 +464,8 @@ export class LevelStore implements EndpointStore {
 
   /** The names that hold a part keyed by `keyOf` (a GraphQL schema, hosts), in the range of `options`. */
   async #namesOf(keyOf: (name: string) => string, options: RouteNamesOptions): Promise<string[]> {
-    const start = keyOf('');
-    const keys = await this.#read(() => this.#db.keys(nameKeyRange(keyOf, options)).all());
+    const start = this.#key(keyOf(''));
+    const keys = await this.#read(() => this.#base.#db.keys(this.#range(nameKeyRange(keyOf, options))).all());
     const out: string[] = [];
     for (const key of keys) {
       const name = key.slice(start.length);
@@ -403,22 +478,29 @@ export class LevelStore implements EndpointStore {
   async count({ prefix = '' }: CountOptions = {}): Promise<number> {
     let n = 0;
     await this.#read(async () => {
-      for await (const _ of this.#db.keys(prefixRange(prefix, undefined))) n++;
+      for await (const _ of this.#base.#db.keys(this.#range(prefixRange(prefix, undefined)))) n++;
     });
     return n;
   }
 
   async clear(): Promise<void> {
-    await this.#writable();
-    // LevelDB's clear writes without fsync: a synced write after it (a delete of a
-    // key no record has) makes the whole log durable before the clear is acknowledged.
     // Only the endpoints' keys: the other parts' ranges are each cleared by that part
     // (collections, state, in step with what it holds in memory), or kept (deliveries
-    // are not endpoints: a reset leaves them and their pending retries).
+    // are not endpoints: a reset leaves them and their pending retries). Neither range
+    // holds the namespaces' keys (`\u0003…`, `\u0004…`: after the parts, before names).
+    await this.#clearRange(this.#range({ lt: PARTS_FIRST }), this.#range({ gte: FIRST_NAME }));
+  }
+
+  /**
+   * Removes the keys in each of `ranges` (already this namespace's), durably:
+   * LevelDB's clear writes without fsync, so a synced write after it (a delete of a
+   * key no record has) makes the whole log durable before the clear is acknowledged.
+   */
+  async #clearRange(...ranges: { gte?: string; lt?: string }[]): Promise<void> {
+    await this.#writable();
     await this.#write(async () => {
-      await this.#db.clear({ lt: PARTS_FIRST });
-      await this.#db.clear({ gte: FIRST_NAME });
-      await this.#writes.run({ type: 'del', key: SYNC_MARK });
+      for (const range of ranges) await this.#base.#db.clear(range);
+      await this.#base.#writes.run({ type: 'del', key: SYNC_MARK });
     });
   }
 
@@ -432,17 +514,17 @@ export class LevelStore implements EndpointStore {
   async openDeliveries(): Promise<MemoryDeliveryStore> {
     const backend: DeliveryBackend = {
       kind: 'level',
-      load: () => this.#read(() => this.#db.values({ gte: DELIVERY_FIRST, lt: DELIVERY_END }).all()),
+      load: () => this.#read(() => this.#base.#db.values(this.#range({ gte: DELIVERY_FIRST, lt: DELIVERY_END })).all()),
       write: async (changes) => {
         if (changes.length === 0) return;
         await this.#writable();
         await this.#write(() =>
           Promise.all(
             changes.map(({ id, text }) =>
-              this.#writes.run(
+              this.#base.#writes.run(
                 text === undefined
-                  ? { type: 'del', key: `${DELIVERY_FIRST}${id}` }
-                  : { type: 'put', key: `${DELIVERY_FIRST}${id}`, value: text },
+                  ? { type: 'del', key: this.#key(`${DELIVERY_FIRST}${id}`) }
+                  : { type: 'put', key: this.#key(`${DELIVERY_FIRST}${id}`), value: text },
               ),
             ),
           ),
@@ -477,12 +559,14 @@ export class LevelStore implements EndpointStore {
    * each write one fsync'd batch of the group commit, cleared as one range.
    */
   #rangeLog(first: string, end: string): CollectionLog {
-    const stored = (key: string) => `${first}${key}`;
+    const range = this.#range({ gte: first, lt: end });
+    const start = this.#key(first);
+    const stored = (key: string) => `${start}${key}`;
     return {
       kind: 'level',
       load: async () => {
-        const entries = await this.#read(() => this.#db.iterator({ gte: first, lt: end }).all());
-        return entries.map(([key, value]) => [key.slice(first.length), value] as const);
+        const entries = await this.#read(() => this.#base.#db.iterator(range).all());
+        return entries.map(([key, value]) => [key.slice(start.length), value] as const);
       },
       write: async (changes) => {
         if (changes.length === 0) return;
@@ -491,20 +575,15 @@ export class LevelStore implements EndpointStore {
           ({ key, value }): Operation =>
             value === undefined ? { type: 'del', key: stored(key) } : { type: 'put', key: stored(key), value },
         );
-        await this.#write(() => this.#writes.run(operations));
+        await this.#write(() => this.#base.#writes.run(operations));
       },
-      clear: async () => {
-        await this.#writable();
-        await this.#write(async () => {
-          await this.#db.clear({ gte: first, lt: end });
-          await this.#writes.run({ type: 'del', key: SYNC_MARK });
-        });
-      },
+      clear: () => this.#clearRange(range),
     };
   }
 
   async close(): Promise<void> {
     this.#closed = true;
+    if (this.#base !== this) return;
     clearTimeout(this.#probeTimer);
     await this.#probing?.catch(() => undefined);
     await this.#reopening?.catch(() => undefined);
@@ -523,6 +602,10 @@ export class LevelStore implements EndpointStore {
 
   /** Waits for a reopen in progress; refuses while a failed write has not been healed. */
   async #writable(): Promise<void> {
+    if (this.#base !== this) {
+      this.#open();
+      return this.#base.#writable();
+    }
     await this.#reopening;
     if (this.#writeFailure !== undefined) throw new MockpointError('STORE_UNAVAILABLE', this.#refusal());
   }
@@ -583,12 +666,22 @@ export class LevelStore implements EndpointStore {
     }
   }
 
+  /** Throws once this namespace's view is closed (the database's own close makes its calls fail). */
+  #open(): void {
+    if (this.#closed) {
+      throw new MockpointError(
+        'STORE_UNAVAILABLE',
+        `namespace "${this.#namespace}" of the LevelDB store in ${this.dir} is closed`,
+      );
+    }
+  }
+
   /** A stored record, or a 503 (and `degraded` health) when its bytes are damaged. */
   #decode(name: string, text: string): EndpointRecord {
     try {
       return decodeRecord(text);
     } catch (error) {
-      this.#readFailure ??= `the stored record "${name}" in ${this.dir} is damaged and cannot be read`;
+      this.#base.#readFailure ??= `the stored record "${name}" in ${this.dir} is damaged and cannot be read`;
       throw new MockpointError(
         'STORE_UNAVAILABLE',
         `the stored record "${name}" in ${this.dir} is damaged and cannot be read`,
@@ -600,6 +693,10 @@ export class LevelStore implements EndpointStore {
   }
 
   async #read<T>(operation: () => Promise<T>): Promise<T> {
+    if (this.#base !== this) {
+      this.#open();
+      return this.#base.#read(operation);
+    }
     await this.#reopening;
     try {
       return await operation();
@@ -617,6 +714,7 @@ export class LevelStore implements EndpointStore {
   }
 
   async #write<T>(operation: () => Promise<T>): Promise<T> {
+    if (this.#base !== this) return this.#base.#write(operation);
     const failuresBefore = this.#failures;
     let result: T;
     try {
@@ -667,6 +765,32 @@ function levelReason(error: unknown): string {
 
 function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
+}
+
+/** A namespace's name: the endpoint-name rule, so it holds neither `\u0000` nor `\u0001`. */
+const NAMESPACE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/**
+ * The namespace registry's keys (store/namespaces.ts): `\u0003namespace:<name>`,
+ * after the parts (`\u0002…`) and before every record (`-` on), so neither a
+ * list, a count, a clear nor a part's range of the default namespace sees them.
+ */
+const NAMESPACE_FIRST = '\u0003namespace:';
+/** The first key after every registry key. */
+const NAMESPACE_END = '\u0003namespace;';
+
+/**
+ * What every key of namespace `name` starts with: `\u0004`, its name, `\u0000`
+ * (then the key the default namespace would use). The `\u0000` ends the name, so
+ * namespace `a`'s keys are not namespace `ab`'s; `\u0004` sorts after the
+ * registry and before every record.
+ */
+function namespacePrefix(name: string): string {
+  return `\u0004${name}\u0000`;
+}
+
+/** The first key after every key of namespace `name` (see {@link namespacePrefix}). */
+function namespaceEnd(name: string): string {
+  return `\u0004${name}\u0001`;
 }
 
 /** A key no endpoint can have (names are `A–Z a–z 0–9 _ -`); deleted to sync the log. */

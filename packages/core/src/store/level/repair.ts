@@ -15,7 +15,11 @@ import { checkTables, type DamagedTable } from './table-check.js';
 
 /** What {@link repairLevelStore} did. */
 export interface RepairResult {
-  /** Records the repaired database holds. */
+  /**
+   * Records of the default namespace the repaired database holds (the
+   * namespaces' keys and their registry, `\u0003…` and `\u0004…`, sort before
+   * every name: kept like every other key, not counted).
+   */
   records: number;
   /** Table files found damaged before the repair. */
   damaged: DamagedTable[];
@@ -64,8 +68,8 @@ export async function repairLevelStore(dir: string): Promise<RepairResult> {
   await db.open();
   let records = 0;
   try {
-    // Records only: every name sorts at or after `-`; route lists, signature checks
-    // and the other parts (collections, deliveries, state) are keyed before it.
+    // Records only: every name sorts at or after `-`; route lists, signature checks,
+    // the other parts (collections, deliveries, state) and the namespaces are keyed before it.
     for await (const _ of db.keys({ gte: FIRST_NAME })) records++;
   } finally {
     await db.close();

@@ -1,12 +1,14 @@
 /**
  * `redisBackend()`: the {@link Backend} on Redis, shared by every replica that
- * opens it — records, journal, answer queue, deliveries, replay memory, collections and state alike.
+ * opens it — records, journal, answer queue, deliveries, replay memory, collections and state alike,
+ * and namespaces (`namespaces.ts`), each one's parts under a key prefix of its own.
  *
  * @module
  */
 
 import { type Backend, type JournalBounds, storeHealth } from '../backend.js';
 import { RedisStore, type RedisStoreOptions } from './index.js';
+import { redisNamespaces } from './namespaces.js';
 
 /** Options for {@link redisBackend}: the store's and the journal's bounds. */
 export interface RedisBackendOptions extends RedisStoreOptions, JournalBounds {}
@@ -30,6 +32,16 @@ function describeRedis(store: RedisStore): string {
  */
 export async function redisBackend(options: RedisBackendOptions): Promise<Backend> {
   const store = await RedisStore.open(options);
+  const backend = await partsOn(store, options);
+  // Each namespace's parts: on this store's connections, under `<prefix>ns:<name>:`, with no namespaces of their own.
+  const namespaces = redisNamespaces(store, async (keyPrefix) =>
+    partsOn(await store.withKeyPrefix(keyPrefix), options),
+  );
+  return { ...backend, namespaces };
+}
+
+/** Every part on `store` (closed again when a part cannot be opened), without namespaces. */
+async function partsOn(store: RedisStore, options: RedisBackendOptions): Promise<Backend> {
   try {
     return {
       kind: 'redis',

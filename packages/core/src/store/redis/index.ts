@@ -11,6 +11,11 @@
  * `<prefix>changes` before Redis answers: by the time a write is acknowledged,
  * every other connected replica has been sent the invalidation.
  *
+ * Namespaces (`namespaces.ts`): the registry is `<prefix>namespaces` and
+ * `<prefix>namespaces:used`; each namespace's store is a `RedisStore` on this
+ * one's two connections ({@link RedisStore.withKeyPrefix}) under
+ * `<prefix>ns:<name>:`, a prefix no key or channel of this store starts with.
+ *
  * @module
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -41,6 +46,7 @@ import { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.j
 import { RedisCollectionStore } from './collection-store.js';
 import { RedisDeliveryStore } from './delivery-store.js';
 import { decodeRecorded, RedisJournal, type RedisJournalOptions } from './journal.js';
+import { RedisNamespaceRegistry } from './namespace-registry.js';
 import { NotSentError } from './not-sent.js';
 import { RedisReplayGuard } from './replay-guard.js';
 import { RedisStateStore } from './state-store.js';
@@ -158,6 +164,24 @@ for i, name in ipairs(picked) do
 end
 return out`;
 
+/**
+ * One step of removing every key that matches a pattern: SCAN from cursor ARGV[1] with MATCH
+ * ARGV[2] and COUNT ARGV[3], UNLINK what it found; returns the next cursor ('0': done).
+ */
+const DROP_STEP = `
+local reply = redis.call('SCAN', ARGV[1], 'MATCH', ARGV[2], 'COUNT', tonumber(ARGV[3]))
+local keys = reply[2]
+if #keys > 0 then redis.call('UNLINK', unpack(keys)) end
+return reply[1]`;
+
+/** How many keys one {@link DROP_STEP} looks at. */
+const DROP_BATCH = 500;
+
+/** `text` as a Redis glob pattern that matches only itself. */
+function globLiteral(text: string): string {
+  return text.replace(/[\\*?[\]]/g, '\\$&');
+}
+
 /** SHA1 of each script, computed once. */
 const scriptShas = new Map<string, string>();
 
@@ -217,6 +241,17 @@ export class RedisStore implements EndpointStore {
   /** The answer queues opened on this store: closed with it (their settling stops). */
   readonly #queues = new Set<RedisAnswerQueue>();
   readonly #prefix: string;
+  /**
+   * The store whose connections this one uses (`withKeyPrefix`): it runs this store's
+   * operations and follows the connections' state; `undefined` for a store that opened its own.
+   */
+  readonly #root: RedisStore | undefined;
+  /** The stores opened on this store's connections, still open. */
+  readonly #children = new Set<RedisStore>();
+  /** What this store subscribed on the subscriber connection, to unsubscribe when it closes. */
+  readonly #subscriptions: Array<[channel: string, listener: (message: string) => void]> = [];
+  /** Closed stores' subscriptions not confirmed gone: tried again when the subscriber is ready. */
+  readonly #unsubscribeLater: Array<[channel: string, listener: (message: string) => void]> = [];
   #live = true;
   #lastError: string | undefined;
   #closed = false;
@@ -231,10 +266,12 @@ export class RedisStore implements EndpointStore {
   private constructor(
     client: Client,
     subscriber: Client,
-    options: RedisStoreOptions,
+    options: Pick<RedisStoreOptions, 'keyPrefix' | 'operationTimeoutMs' | 'heartbeatMs'>,
     location: string,
     durable: boolean | undefined,
+    root?: RedisStore,
   ) {
+    this.#root = root;
     this.#client = client;
     this.#subscriber = subscriber;
     this.location = location;
@@ -252,12 +289,15 @@ export class RedisStore implements EndpointStore {
       `${prefix}hosts`,
     ];
     this.#timeoutMs = options.operationTimeoutMs ?? 2000;
-    this.#heartbeat = setInterval(() => void this.#beat(), options.heartbeatMs ?? 1000);
-    this.#heartbeat.unref?.();
+    if (root === undefined) {
+      this.#heartbeat = setInterval(() => void this.#beat(), options.heartbeatMs ?? 1000);
+      this.#heartbeat.unref?.();
+    }
     const store = this;
     this.changes = {
       get live() {
-        return store.#live && !store.#closed;
+        const connections = store.#root ?? store;
+        return connections.#live && !connections.#closed && !store.#closed;
       },
       subscribe(listener) {
         store.#listeners.add(listener);
@@ -301,7 +341,8 @@ export class RedisStore implements EndpointStore {
       await Promise.all([client.connect(), subscriber.connect()]);
       const durable = await readDurability(client);
       store = new RedisStore(client as Client, subscriber as Client, options, shown, durable);
-      await store.#listen();
+      store.#follow();
+      await store.#subscribeChannels();
       await store.#beat();
       return store;
     })();
@@ -332,6 +373,34 @@ export class RedisStore implements EndpointStore {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * A store under another key prefix (a namespace's, `<prefix>ns:<name>:`) on this
+   * store's connections: no connection of its own, its operations bounded and its
+   * health as this store's. Closing it unsubscribes its channels and closes its
+   * parts, never the connections; closing this store closes it too.
+   * @example const inner = await store.withKeyPrefix('mockpoint:ns:team-a:')
+   */
+  async withKeyPrefix(keyPrefix: string): Promise<RedisStore> {
+    const root = this.#root ?? this;
+    if (root.#closed) throw new NotSentError('the Redis store is closed');
+    const store = new RedisStore(
+      root.#client,
+      root.#subscriber,
+      { keyPrefix, operationTimeoutMs: root.#timeoutMs },
+      root.location,
+      root.durable,
+      root,
+    );
+    root.#children.add(store);
+    try {
+      await store.#subscribeChannels();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
   }
 
   async get(name: string): Promise<EndpointRecord | undefined> {
@@ -523,7 +592,7 @@ export class RedisStore implements EndpointStore {
         eval: (script, keys, args) => this.#script(script, keys, args),
         deadline: () => this.#deadline(),
         publish: (channel, message) => this.#call(() => this.#client.publish(channel, message)),
-        subscribe: (channel, listener) => this.#subscriber.subscribe(channel, listener),
+        subscribe: (channel, listener) => this.#subscribe(channel, listener),
         get live() {
           return store.changes.live;
         },
@@ -570,8 +639,37 @@ export class RedisStore implements EndpointStore {
     return new RedisStateStore({ eval: (script, keys, args) => this.#script(script, keys, args) }, this.#prefix);
   }
 
+  /** The prefix of every key and channel of this store (`mockpoint:` unless set). */
+  get keyPrefix(): string {
+    return this.#prefix;
+  }
+
+  /**
+   * The namespace registry (`namespaces.ts`) shared by every replica on this Redis,
+   * under this store's key prefix.
+   */
+  openNamespaceRegistry(): RedisNamespaceRegistry {
+    return new RedisNamespaceRegistry({ eval: (script, keys, args) => this.#script(script, keys, args) }, this.#prefix);
+  }
+
+  /**
+   * Removes every key that starts with `keyPrefix` (SCAN and UNLINK, {@link DROP_BATCH}
+   * keys looked at a step), then tells every store opened with that prefix, on any
+   * replica, that all of its names changed. For a namespace's prefix, never this store's own.
+   */
+  async dropKeys(keyPrefix: string): Promise<void> {
+    const pattern = `${globLiteral(keyPrefix)}*`;
+    let cursor = '0';
+    do {
+      cursor = String(await this.#script(DROP_STEP, [], [cursor, pattern, String(DROP_BATCH)]));
+    } while (cursor !== '0');
+    const message = this.#message(undefined);
+    await this.#call(() => this.#client.publish(`${keyPrefix}changes`, message));
+  }
+
   health(): StoreHealth {
     if (this.#closed) return { status: 'unavailable', reason: 'the Redis store is closed' };
+    if (this.#root !== undefined) return this.#root.health();
     if (!this.#client.isReady || !this.#subscriber.isReady) {
       return {
         status: 'unavailable',
@@ -597,8 +695,43 @@ export class RedisStore implements EndpointStore {
     this.#liveListeners.clear();
     for (const queue of this.#queues) void queue.close();
     this.#queues.clear();
-    this.#client.destroy();
-    this.#subscriber.destroy();
+    for (const child of [...this.#children]) await child.close();
+    if (this.#root === undefined) {
+      this.#client.destroy();
+      this.#subscriber.destroy();
+      return;
+    }
+    this.#root.#children.delete(this);
+    // The connections stay (they are the root's): only what this store subscribed goes.
+    if (!this.#root.#closed) await this.#root.#unsubscribe(this.#subscriptions.splice(0));
+  }
+
+  /**
+   * Unsubscribes listeners of a closed store, waiting at most the operation timeout: those not
+   * confirmed by then (Redis down or stalled) are tried again each time the subscriber is ready,
+   * so the channels do not stay subscribed (a queue's push would wait for this connection's
+   * confirmation, which a closed store never sends). Unsubscribing one already gone is harmless.
+   */
+  async #unsubscribe(subscriptions: Array<[string, (message: string) => void]>): Promise<void> {
+    const confirmed = new Set<number>();
+    const all = Promise.all(
+      subscriptions.map(([channel, listener], i) =>
+        this.#subscriber.unsubscribe(channel, listener).then(
+          () => confirmed.add(i),
+          () => undefined,
+        ),
+      ),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.#timeoutMs);
+      timer.unref?.();
+    });
+    await Promise.race([all, waited]);
+    clearTimeout(timer);
+    for (const [i, subscription] of subscriptions.entries()) {
+      if (!confirmed.has(i)) this.#unsubscribeLater.push(subscription);
+    }
   }
 
   /** `<origin> <name>`, or `<origin> *` for every name. */
@@ -610,14 +743,19 @@ export class RedisStore implements EndpointStore {
     for (const listener of this.#listeners) listener(name);
   }
 
-  /** Subscribes to the change channel and follows both connections' state. */
-  async #listen(): Promise<void> {
+  /** This store and those opened on its connections. */
+  #sharing(): RedisStore[] {
+    return [this, ...this.#children];
+  }
+
+  /** Follows both connections' state, for this store and every store opened on its connections. */
+  #follow(): void {
     const down = (error?: Error) => {
       if (error) this.#lastError = error.message || String(error);
       if (this.#live) {
         // Changes may be missed from now on: nothing cached may be trusted.
         this.#live = false;
-        this.#emit(undefined);
+        for (const store of this.#sharing()) store.#emit(undefined);
       }
     };
     this.#client.on('error', down);
@@ -626,11 +764,14 @@ export class RedisStore implements EndpointStore {
     this.#subscriber.on('end', () => down());
     this.#subscriber.on('ready', () => {
       // node-redis resubscribes before it is ready again.
+      if (this.#unsubscribeLater.length > 0) void this.#unsubscribe(this.#unsubscribeLater.splice(0));
       if (!this.#live) {
         this.#live = true;
         this.#lastError = undefined;
-        this.#emit(undefined);
-        for (const listener of this.#liveListeners) listener();
+        for (const store of this.#sharing()) {
+          store.#emit(undefined);
+          for (const listener of store.#liveListeners) listener();
+        }
       }
     });
     this.#client.on('ready', () => {
@@ -638,13 +779,28 @@ export class RedisStore implements EndpointStore {
       this.#lastError = undefined;
       this.#stalledSince = undefined;
     });
-    await this.#subscriber.subscribe(this.#channel, (message: string) => {
+  }
+
+  /** Subscribes `listener` to `channel` on the subscriber connection, until this store closes. */
+  async #subscribe(channel: string, listener: (message: string) => void): Promise<void> {
+    const guarded = (message: string) => {
+      if (!this.#closed) listener(message);
+    };
+    this.#subscriptions.push([channel, guarded]);
+    // The root's subscriptions are bounded by its open's deadline; a later store's by the operation timeout.
+    if (this.#root === undefined) await this.#subscriber.subscribe(channel, guarded);
+    else await this.#root.#call(() => this.#subscriber.subscribe(channel, guarded));
+  }
+
+  /** Subscribes to this store's change and journal channels. */
+  async #subscribeChannels(): Promise<void> {
+    await this.#subscribe(this.#channel, (message: string) => {
       const space = message.indexOf(' ');
       if (message.slice(0, space) === this.#origin) return;
       const what = message.slice(space + 1);
       this.#emit(what === '*' ? undefined : what.slice(1));
     });
-    await this.#subscriber.subscribe(`${this.#prefix}journal:recorded`, (message: string) => {
+    await this.#subscribe(`${this.#prefix}journal:recorded`, (message: string) => {
       if (this.#recordedListeners.size === 0) return;
       for (const [id, name] of decodeRecorded(message)) {
         for (const listener of this.#recordedListeners) listener(id, name);
@@ -682,6 +838,7 @@ export class RedisStore implements EndpointStore {
    * while Redis's clock is not known.
    */
   #deadline(): number | undefined {
+    if (this.#root !== undefined) return this.#root.#deadline();
     if (this.#clockOffsetMs === undefined) return undefined;
     const margin = Math.min(500, this.#timeoutMs / 4);
     return Math.floor(Date.now() + this.#clockOffsetMs + this.#timeoutMs - margin);
@@ -737,6 +894,8 @@ export class RedisStore implements EndpointStore {
   async #call<T>(operation: (signal: AbortSignal) => Promise<T>): Promise<T> {
     // Refused before sending (NotSentError): the operation never runs, there is nothing to undo.
     if (this.#closed) throw new NotSentError('the Redis store is closed');
+    // A store on another's connections: that one bounds the operation and knows whether Redis is stalled.
+    if (this.#root !== undefined) return this.#root.#call(operation);
     // A stalled Redis is not sent more work that would run whenever it wakes up, long after we gave up.
     if (this.#stalledSince !== undefined) {
       void this.#beat(); // its answer, whenever it comes, ends the stall

@@ -1,0 +1,39 @@
+/**
+ * The Fetch side of namespaces: a request that names one (`/ns/{ns}/…`, then
+ * `mockpoint-session`, then its `baggage` entry: wire/session.ts) is handed to
+ * that namespace's app whole, below `/ns/{ns}` when it came by the path. The
+ * Node listener does the same before any Fetch object exists
+ * (adapter/node/listener.ts).
+ *
+ * @module
+ */
+import type { MiddlewareHandler } from 'hono';
+import { MockpointError } from '../wire/errors.js';
+import { quoted } from '../wire/quoted.js';
+import { isValidName } from '../wire/rules.js';
+import { sessionOfHeaders, splitNamespaceTarget } from '../wire/session.js';
+import type { NamespaceTable } from './namespace-table.js';
+
+/** The error of a namespace name that breaks the name rule: no such namespace can exist. */
+export function badNamespace(name: string): MockpointError {
+  return new MockpointError(
+    'NAMESPACE_NOT_FOUND',
+    `no namespace ${quoted(name, 100)}: names are 1-64 characters of A-Z a-z 0-9 _ -`,
+  );
+}
+
+/** Hands a request that names a namespace to that namespace's app; passes every other. */
+export function namespaceDispatch(table: NamespaceTable): MiddlewareHandler {
+  return async (c, next) => {
+    const request = c.req.raw;
+    const split = splitNamespaceTarget(c.req.path);
+    const name = split?.name ?? sessionOfHeaders(request.headers);
+    if (name === undefined) return next();
+    if (!isValidName(name)) return badNamespace(name).toResponse();
+    const app = await table.app(name);
+    if (split === undefined) return app.fetch(request, c.env);
+    const url = new URL(request.url);
+    url.pathname = split.rest;
+    return app.fetch(new Request(url, request), c.env);
+  };
+}

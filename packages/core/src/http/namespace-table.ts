@@ -1,0 +1,323 @@
+/**
+ * The namespaces of one daemon (SPEC §2.15): each a whole mockpoint app over
+ * its own parts of the backend (`Backend.namespaces`), made when a request
+ * first names it and kept while it exists. The table creates, lists and deletes
+ * namespaces, checks their tokens, notes their use, and deletes those idle past
+ * their `ttlMs` (a sweep once a second, which also lets go of namespaces another
+ * replica deleted).
+ *
+ * @module
+ */
+import type { Backend } from '../store/backend.js';
+import type { BackendNamespaces, NamespaceEntry } from '../store/namespaces.js';
+import { MockpointError } from '../wire/errors.js';
+import { isValidName, NAME_RULE } from '../wire/rules.js';
+import type { MockpointApp } from './create-app.js';
+import { newToken, randomName, tokenHash } from './namespace-token.js';
+
+/** A namespace as the API lists it. */
+export interface NamespaceInfo {
+  name: string;
+  /** Deleted after this many milliseconds without a request. */
+  ttlMs?: number;
+  /** When it was made (ISO 8601). */
+  createdAt: string;
+  /** When a request last reached it, to within a second (ISO 8601). */
+  usedAt: string;
+}
+
+/** A namespace just made: its info and its token (shown this once; only its hash is kept). */
+export interface CreatedNamespace extends NamespaceInfo {
+  /** The bearer token that manages this namespace only. */
+  token: string;
+}
+
+/** What {@link NamespaceTable.create} takes. */
+export interface NamespaceRequest {
+  /** Its name (the endpoint-name rule); a random one when absent. */
+  name?: string;
+  /** Delete it after this many milliseconds without a request. */
+  ttlMs?: number;
+}
+
+/** Options for {@link NamespaceTable}. */
+export interface NamespaceTableOptions {
+  /** Namespaces that may exist at once (0: namespaces are off). */
+  max: number;
+  /** Makes the app of a namespace over its backend. */
+  make: (backend: Backend, entry: NamespaceEntry) => MockpointApp;
+  /** Called with what fails in the background (a sweep, a touch). */
+  report: (error: unknown) => void;
+  /** The clock, in ms since the epoch. @default Date.now */
+  now?: () => number;
+  /** How often idle namespaces are looked for. @default 1000 */
+  sweepMs?: number;
+}
+
+/** One namespace with its app made. */
+interface Live {
+  readonly entry: NamespaceEntry;
+  readonly app: MockpointApp;
+  readonly backend: Backend;
+  /** Requests since the last sweep. */
+  hits: number;
+  /** When a request last reached it here (to within a sweep). */
+  usedAt: number;
+  /** The last use written to the registry. */
+  writtenAt: number;
+  /** What adapters made for it once (a Node listener, …), by key. */
+  readonly adapters: Map<symbol, unknown>;
+}
+
+function notFound(name: string): MockpointError {
+  return new MockpointError(
+    'NAMESPACE_NOT_FOUND',
+    `no namespace "${name}": make it with POST /api/namespaces (it may have been deleted, or idle past its ttlMs)`,
+  );
+}
+
+function infoOf(entry: NamespaceEntry, usedAt = entry.usedAt): NamespaceInfo {
+  const info: NamespaceInfo = {
+    name: entry.name,
+    createdAt: new Date(entry.createdAt).toISOString(),
+    usedAt: new Date(Math.max(usedAt, entry.usedAt)).toISOString(),
+  };
+  if (entry.ttlMs !== undefined) info.ttlMs = entry.ttlMs;
+  return info;
+}
+
+export class NamespaceTable {
+  readonly #namespaces: BackendNamespaces;
+  readonly #options: NamespaceTableOptions;
+  readonly #now: () => number;
+  readonly #live = new Map<string, Live>();
+  readonly #opening = new Map<string, Promise<Live>>();
+  #sweep: ReturnType<typeof setInterval> | undefined;
+  #sweeping: Promise<void> | undefined;
+  #serving = false;
+  #closed = false;
+
+  constructor(namespaces: BackendNamespaces, options: NamespaceTableOptions) {
+    this.#namespaces = namespaces;
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Namespaces with their app made in this process. */
+  get liveCount(): number {
+    return this.#live.size;
+  }
+
+  /** The most namespaces that may exist. */
+  get max(): number {
+    return this.#options.max;
+  }
+
+  /** Makes a namespace and its token. @throws MockpointError `NAMESPACE_EXISTS`, `TOO_MANY_NAMESPACES`, `INVALID_NAME`. */
+  async create(request: NamespaceRequest): Promise<CreatedNamespace> {
+    this.#open();
+    const name = request.name ?? randomName();
+    if (!isValidName(name)) throw new MockpointError('INVALID_NAME', `namespace "${name}": ${NAME_RULE}`);
+    const token = newToken(name);
+    const now = this.#now();
+    const entry: NamespaceEntry = { name, tokenHash: await tokenHash(token), createdAt: now, usedAt: now };
+    if (request.ttlMs !== undefined) entry.ttlMs = request.ttlMs;
+    const max = this.#options.max;
+    const created = await this.#namespaces.registry.create(entry, max);
+    if (created === 'exists') {
+      throw new MockpointError('NAMESPACE_EXISTS', `namespace "${name}" exists already; pick another name`);
+    }
+    if (created === 'full') {
+      throw new MockpointError(
+        'TOO_MANY_NAMESPACES',
+        max === 0
+          ? 'namespaces are off on this server (MOCKPOINT_MAX_NAMESPACES=0)'
+          : `${max} namespaces exist already (MOCKPOINT_MAX_NAMESPACES); delete some first`,
+      );
+    }
+    // Whatever an earlier namespace of this name left (a crash mid-delete) is gone before it is used.
+    await this.#namespaces.drop(name);
+    this.#startSweeping();
+    return { ...infoOf(entry), token };
+  }
+
+  /** Every namespace, by name. */
+  async list(): Promise<NamespaceInfo[]> {
+    const entries = await this.#namespaces.registry.list();
+    return entries.map((entry) => infoOf(entry, this.#live.get(entry.name)?.usedAt));
+  }
+
+  /** One namespace. @throws MockpointError `NAMESPACE_NOT_FOUND`. */
+  async info(name: string): Promise<NamespaceInfo> {
+    const entry = isValidName(name) ? await this.#namespaces.registry.get(name) : undefined;
+    if (entry === undefined) throw notFound(name);
+    return infoOf(entry, this.#live.get(name)?.usedAt);
+  }
+
+  /**
+   * Deletes a namespace and everything in it: its app is closed (held requests
+   * answered, sockets closed), its data removed. @throws MockpointError `NAMESPACE_NOT_FOUND`.
+   */
+  async delete(name: string): Promise<void> {
+    if (!isValidName(name) || !(await this.#namespaces.registry.delete(name))) throw notFound(name);
+    await this.#letGo(name);
+    await this.#namespaces.drop(name);
+  }
+
+  /**
+   * The app of namespace `name`: at once when it is made, else a Promise.
+   * @throws MockpointError `NAMESPACE_NOT_FOUND` (also for a name that breaks the rule).
+   */
+  app(name: string): MockpointApp | Promise<MockpointApp> {
+    const live = this.#live.get(name);
+    if (live !== undefined) {
+      live.hits++;
+      return live.app;
+    }
+    return this.#made(name).then((made) => made.app);
+  }
+
+  /**
+   * What an adapter makes once per namespace (its Node listener, …), kept with
+   * the namespace's app under `key`: at once when made, else a Promise.
+   * @throws MockpointError `NAMESPACE_NOT_FOUND`.
+   */
+  adapter<T>(name: string, key: symbol, make: (app: MockpointApp) => T): T | Promise<T> {
+    const live = this.#live.get(name);
+    if (live !== undefined) {
+      live.hits++;
+      const made = live.adapters.get(key);
+      if (made !== undefined) return made as T;
+      const adapter = make(live.app);
+      live.adapters.set(key, adapter);
+      return adapter;
+    }
+    return this.#made(name).then(() => this.adapter(name, key, make));
+  }
+
+  /** Serving has started: deliveries of every namespace (made now or later) are sent. */
+  serve(): void {
+    this.#serving = true;
+    for (const live of this.#live.values()) live.app.mockpoint.deliveries.start();
+    // A namespace another run (or replica) made may be idle past its ttlMs already.
+    this.#startSweeping();
+  }
+
+  /** Answers every request a namespace holds (long-polls, queued hangs, streams), now. */
+  releaseHeld(): void {
+    for (const { app } of this.#live.values()) releaseAppHeld(app);
+  }
+
+  /** Closes every namespace's app here (not their data) and stops sweeping. Idempotent. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#sweep);
+    this.#sweep = undefined;
+    await this.#sweeping?.catch(() => undefined);
+    await Promise.allSettled([...this.#opening.values()]);
+    await Promise.all([...this.#live.keys()].map((name) => this.#letGo(name)));
+  }
+
+  #open(): void {
+    if (this.#closed) throw new MockpointError('STORE_UNAVAILABLE', 'the server is closing');
+  }
+
+  /** Makes the app of an existing namespace (once, however many requests ask meanwhile). */
+  #made(name: string): Promise<Live> {
+    let opening = this.#opening.get(name);
+    if (opening === undefined) {
+      opening = this.#make(name).finally(() => this.#opening.delete(name));
+      this.#opening.set(name, opening);
+    }
+    return opening;
+  }
+
+  async #make(name: string): Promise<Live> {
+    this.#open();
+    const entry = isValidName(name) ? await this.#namespaces.registry.get(name) : undefined;
+    if (entry === undefined) throw notFound(name);
+    const backend = await this.#namespaces.open(name);
+    let app: MockpointApp;
+    try {
+      app = this.#options.make(backend, entry);
+      await app.mockpoint.hostsLoaded;
+    } catch (error) {
+      await backend.close();
+      throw error;
+    }
+    if (this.#serving) app.mockpoint.deliveries.start();
+    const now = this.#now();
+    const live: Live = { entry, app, backend, hits: 1, usedAt: now, writtenAt: entry.usedAt, adapters: new Map() };
+    this.#live.set(name, live);
+    this.#startSweeping();
+    return live;
+  }
+
+  /** Closes a namespace's app here: held requests answered, sockets and deliveries stopped, its parts closed. */
+  async #letGo(name: string): Promise<void> {
+    await this.#opening.get(name)?.catch(() => undefined);
+    const live = this.#live.get(name);
+    if (live === undefined) return;
+    this.#live.delete(name);
+    const { mockpoint } = live.app;
+    releaseAppHeld(live.app);
+    mockpoint.sockets.closeAll();
+    await mockpoint.deliveries.close();
+    await live.backend.close();
+  }
+
+  #startSweeping(): void {
+    if (this.#sweep !== undefined || this.#closed) return;
+    this.#sweep = setInterval(() => {
+      this.#sweeping ??= this.#sweepOnce()
+        .catch((error: unknown) => this.#options.report(error))
+        .finally(() => {
+          this.#sweeping = undefined;
+        });
+    }, this.#options.sweepMs ?? 1000);
+    (this.#sweep as { unref?: () => void }).unref?.();
+  }
+
+  /**
+   * Notes the uses since the last sweep (writing them to the registry at most
+   * once per a quarter of the ttlMs, at least a second apart), deletes the
+   * namespaces idle past their ttlMs, and lets go of those deleted elsewhere.
+   */
+  async #sweepOnce(): Promise<void> {
+    const now = this.#now();
+    const { registry } = this.#namespaces;
+    for (const [name, live] of this.#live) {
+      if (live.hits === 0) continue;
+      live.hits = 0;
+      live.usedAt = now;
+      // Without a ttlMs the use is only shown (GET /api/namespaces): written once a minute at most.
+      const every = live.entry.ttlMs === undefined ? 60_000 : Math.max(1000, live.entry.ttlMs / 4);
+      if (now - live.writtenAt >= every) {
+        live.writtenAt = now;
+        await registry.touch(name, now);
+      }
+    }
+    const entries = await registry.list();
+    const existing = new Set(entries.map((entry) => entry.name));
+    for (const name of [...this.#live.keys()]) if (!existing.has(name)) await this.#letGo(name);
+    for (const entry of entries) {
+      if (entry.ttlMs === undefined) continue;
+      const usedAt = Math.max(entry.usedAt, this.#live.get(entry.name)?.usedAt ?? 0);
+      if (now - usedAt > entry.ttlMs && (await registry.delete(entry.name))) {
+        await this.#letGo(entry.name);
+        await this.#namespaces.drop(entry.name);
+      }
+    }
+    if (entries.length === 0 && this.#live.size === 0) {
+      clearInterval(this.#sweep);
+      this.#sweep = undefined;
+    }
+  }
+}
+
+/** Answers every request `app` holds, now (as adapter/lifecycle.ts's releaseHeld does for the default namespace). */
+function releaseAppHeld(app: MockpointApp): void {
+  app.mockpoint.journal.releaseWaiters();
+  app.mockpoint.endpoints.queue.releaseHangs();
+  app.mockpoint.streams.endAll();
+}

@@ -1,0 +1,44 @@
+/**
+ * A namespace's token: `mpns.{ns}.{secret}` — it names its namespace, so a
+ * token sent to the wrong place is told apart from a wrong one without a
+ * lookup, and only its SHA-256 is kept (the registry's `tokenHash`).
+ *
+ * @module
+ */
+import { isValidName } from '../wire/rules.js';
+
+/** The prefix of every namespace token. */
+const TOKEN_PREFIX = 'mpns.';
+
+function base64url(bytes: Uint8Array): string {
+  let text = '';
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** SHA-256 of `text` as lowercase hex (Web Crypto: every runtime has it). */
+export async function tokenHash(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  let hex = '';
+  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}
+
+/** The namespace a token names (`mpns.{name}.…`), or `undefined` when it is not a namespace token. */
+export function tokenNamespace(token: string): string | undefined {
+  if (!token.startsWith(TOKEN_PREFIX)) return undefined;
+  const end = token.indexOf('.', TOKEN_PREFIX.length);
+  if (end === -1) return undefined;
+  const name = token.slice(TOKEN_PREFIX.length, end);
+  return isValidName(name) ? name : undefined;
+}
+
+/** A fresh token for namespace `name`: 24 random bytes after its name. */
+export function newToken(name: string): string {
+  return `${TOKEN_PREFIX}${name}.${base64url(crypto.getRandomValues(new Uint8Array(24)))}`;
+}
+
+/** A random namespace name (`s-` and 12 characters). */
+export function randomName(): string {
+  return `s-${base64url(crypto.getRandomValues(new Uint8Array(9)))}`;
+}

@@ -1,0 +1,144 @@
+/**
+ * `/api/namespaces`: make, list and delete namespaces (docs/sessions.md). Only
+ * the default namespace answers them: namespaces do not nest. With an admin
+ * token set, every one of them needs it, reads too (a list of namespaces is no
+ * one else's business).
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { readJsonObjectBody } from '../../wire/body.js';
+import { MockpointError } from '../../wire/errors.js';
+import type { AppContext } from '../context.js';
+import type { NamespaceRequest, NamespaceTable } from '../namespace-table.js';
+import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
+
+/** The longest `ttlMs`: 30 days. */
+export const MAX_NAMESPACE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** The shortest `ttlMs`: one second (the sweep runs once a second). */
+export const MIN_NAMESPACE_TTL_MS = 1000;
+
+const info = z.object({
+  name: z.string(),
+  ttlMs: z.number().int().optional().meta({ description: 'Deleted after this many milliseconds without a request.' }),
+  createdAt: z.string().meta({ description: 'When it was made (ISO 8601).' }),
+  usedAt: z.string().meta({ description: 'When a request last reached it, to within a second (ISO 8601).' }),
+});
+const created = info.extend({
+  token: z.string().meta({
+    description:
+      'Bearer token that manages this namespace only (shown this once: only its hash is kept). Another namespace, or the default namespace, answers it 403 FORBIDDEN_NAMESPACE.',
+  }),
+});
+const input = z.strictObject({
+  name: z.string().optional().meta({ description: 'Its name (A-Z a-z 0-9 _ -, 1-64); a random one when absent.' }),
+  ttlMs: z
+    .number()
+    .int()
+    .min(MIN_NAMESPACE_TTL_MS)
+    .max(MAX_NAMESPACE_TTL_MS)
+    .optional()
+    .meta({ description: 'Delete it after this many milliseconds without a request (a test session: minutes).' }),
+});
+
+/** The body of a POST: `{ name?, ttlMs? }` and nothing else. */
+async function readRequest(request: Request, maxBytes: number): Promise<NamespaceRequest> {
+  const members = await readJsonObjectBody(request, maxBytes, { emptyIsObject: true });
+  const out: NamespaceRequest = {};
+  for (const [key, raw] of members) {
+    const value: unknown = JSON.parse(raw);
+    if (key === 'name') {
+      if (typeof value !== 'string') throw new MockpointError('INVALID_NAME', '`name` must be a string');
+      out.name = value;
+    } else if (key === 'ttlMs') {
+      if (
+        typeof value !== 'number' ||
+        !Number.isInteger(value) ||
+        value < MIN_NAMESPACE_TTL_MS ||
+        value > MAX_NAMESPACE_TTL_MS
+      ) {
+        throw new MockpointError(
+          'INVALID_BODY',
+          `\`ttlMs\` must be a whole number of milliseconds, ${MIN_NAMESPACE_TTL_MS}–${MAX_NAMESPACE_TTL_MS}`,
+        );
+      }
+      out.ttlMs = value;
+    } else {
+      throw new MockpointError('UNKNOWN_FIELD', `unknown field "${key.slice(0, 100)}"; give { name?, ttlMs? }`);
+    }
+  }
+  return out;
+}
+
+export function registerNamespaceRoutes(app: Hono, ctx: AppContext, table: NamespaceTable): void {
+  const { schemas, options } = ctx;
+
+  app.post('/api/namespaces', async (c) => {
+    const made = await table.create(await readRequest(c.req.raw, options.maxBodyBytes));
+    c.header('location', `/api/namespaces/${made.name}`);
+    return c.json(made, 201);
+  });
+  app.get('/api/namespaces', async (c) => c.json({ namespaces: await table.list() }));
+  app.get('/api/namespaces/:ns', async (c) => c.json(await table.info(c.req.param('ns'))));
+  app.delete('/api/namespaces/:ns', async (c) => {
+    await table.delete(c.req.param('ns'));
+    return c.body(null, 204);
+  });
+
+  const params = { ns: { description: 'Namespace name.', schema: schemas.name } };
+  const notFound = errorResponses(schemas, REQUEST_ERRORS, ADMIN_ERRORS, 'NAMESPACE_NOT_FOUND', STORE_ERRORS);
+  ctx.docs.push(
+    {
+      method: 'post',
+      path: '/api/namespaces',
+      summary:
+        'Make a namespace: a whole mockpoint of its own at /ns/{ns}/… (or with the header mockpoint-session: {ns}), invisible to every other, with a token that manages it alone. ttlMs deletes it after that long without a request.',
+      tag: 'namespaces',
+      body: input,
+      admin: true,
+      responses: {
+        201: { description: 'Made: its name and its token (shown this once).', schema: created },
+        ...errorResponses(
+          schemas,
+          REQUEST_ERRORS,
+          BODY_ERRORS,
+          ADMIN_ERRORS,
+          'NAMESPACE_EXISTS',
+          'TOO_MANY_NAMESPACES',
+          STORE_ERRORS,
+        ),
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/namespaces',
+      summary: 'Every namespace, by name (with an admin token set, it is needed here too).',
+      tag: 'namespaces',
+      admin: true,
+      responses: {
+        200: { description: 'The namespaces.', schema: z.object({ namespaces: z.array(info) }) },
+        ...errorResponses(schemas, REQUEST_ERRORS, ADMIN_ERRORS, STORE_ERRORS),
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/namespaces/{ns}',
+      summary: 'One namespace.',
+      tag: 'namespaces',
+      params,
+      admin: true,
+      responses: { 200: { description: 'The namespace.', schema: info }, ...notFound },
+    },
+    {
+      method: 'delete',
+      path: '/api/namespaces/{ns}',
+      summary:
+        'Delete a namespace and everything in it: its endpoints, routes, collections, state, queue, journal, hosts and deliveries; its held requests are answered and its WebSockets closed.',
+      tag: 'namespaces',
+      params,
+      admin: true,
+      responses: { 204: { description: 'Deleted.' }, ...notFound },
+    },
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * The namespace registry on a LevelDB data directory: one key per namespace
+ * (`\u0003namespace:<name>`, its {@link namespaceEntryJson} text), written
+ * through the store's fsync'd group commit, and held in memory, loaded whole at
+ * open (one process owns the directory, so what it holds is what is there).
+ *
+ * @module
+ */
+import type { WriteLog } from '../change-gate.js';
+import {
+  decodeNamespaceEntry,
+  type NamespaceCreated,
+  type NamespaceEntry,
+  type NamespaceRegistry,
+  namespaceEntryJson,
+} from '../namespaces.js';
+import { KeyedMutex } from '../store.js';
+
+/** The lock every create takes, so that the count it checks is the count it writes to. */
+const CREATES = '\u0000create';
+
+/**
+ * Every write goes to the log before it is taken in memory, except a use:
+ * `touch` takes `usedAt` in memory at once (what `get` and `list` return) and
+ * writes it through; a write the store refuses then (degraded, see
+ * LevelStore) is not the caller's failure — the use stays in memory and the
+ * next touch writes it, so only a restart before that loses it.
+ */
+export class LevelNamespaceRegistry implements NamespaceRegistry {
+  readonly #log: WriteLog;
+  readonly #entries = new Map<string, NamespaceEntry>();
+  /** Per name (create, delete, touch), plus {@link CREATES} around each create. */
+  readonly #locks = new KeyedMutex();
+  /** Keys found at open that are not a namespace (damaged): skipped. */
+  readonly unreadableAtOpen: readonly string[];
+
+  private constructor(log: WriteLog, entries: Iterable<readonly [string, string]>) {
+    this.#log = log;
+    const unreadable: string[] = [];
+    for (const [name, text] of entries) {
+      try {
+        const entry = decodeNamespaceEntry(text);
+        if (entry.name !== name) throw new TypeError('not its key');
+        this.#entries.set(name, entry);
+      } catch {
+        unreadable.push(name);
+      }
+    }
+    this.unreadableAtOpen = unreadable;
+  }
+
+  /** Loads every entry `log` holds (LevelStore.namespaceLog()). */
+  static async open(log: WriteLog): Promise<LevelNamespaceRegistry> {
+    return new LevelNamespaceRegistry(log, await log.load());
+  }
+
+  async list(): Promise<NamespaceEntry[]> {
+    return [...this.#entries.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map((entry) => ({ ...entry }));
+  }
+
+  async get(name: string): Promise<NamespaceEntry | undefined> {
+    const entry = this.#entries.get(name);
+    return entry === undefined ? undefined : { ...entry };
+  }
+
+  async create(entry: NamespaceEntry, max: number): Promise<NamespaceCreated> {
+    return this.#locks.run(CREATES, () =>
+      this.#locks.run(entry.name, async () => {
+        if (this.#entries.has(entry.name)) return 'exists';
+        if (this.#entries.size >= max) return 'full';
+        const copy = { ...entry };
+        await this.#log.write([{ key: entry.name, value: namespaceEntryJson(copy) }]);
+        this.#entries.set(entry.name, copy);
+        return 'created';
+      }),
+    );
+  }
+
+  async delete(name: string): Promise<boolean> {
+    return this.#locks.run(name, async () => {
+      if (!this.#entries.has(name)) return false;
+      await this.#log.write([{ key: name, value: undefined }]);
+      this.#entries.delete(name);
+      return true;
+    });
+  }
+
+  async touch(name: string, at: number): Promise<void> {
+    const entry = this.#entries.get(name);
+    if (entry === undefined || at <= entry.usedAt) return;
+    entry.usedAt = at;
+    await this.#locks.run(name, async () => {
+      // Written as it is by then (a later touch may have moved it on); nothing when deleted meanwhile.
+      const now = this.#entries.get(name);
+      if (now !== entry) return;
+      await this.#log.write([{ key: name, value: namespaceEntryJson(now) }]).catch(() => undefined);
+    });
+  }
+}
