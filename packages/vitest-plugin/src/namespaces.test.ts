@@ -28,7 +28,7 @@ describe('the namespace calls', () => {
     const { seen, fetch } = fake((request) => {
       if (request.method === 'POST')
         return Response.json({ name: 'n1', token: 'nt', ttlMs: 5000, createdAt: 'x' }, { status: 201 });
-      if (request.method === 'GET') return Response.json({ requests: [{ id: '1', name: 'a' }] });
+      if (request.method === 'GET') return Response.json({ requests: [{ id: 1, name: 'a' }] });
       return new Response(null, { status: 204 });
     });
     const api = { url: 'http://daemon.test/', token: 'admin', fetch };
@@ -38,7 +38,7 @@ describe('the namespace calls', () => {
       ttlMs: 5000,
       createdAt: 'x',
     });
-    expect(await unhandledRequests(api, 'n1', 'nt')).toEqual([{ id: '1', name: 'a' }]);
+    expect(await unhandledRequests(api, 'n1', 'nt')).toEqual([{ id: 1, name: 'a' }]);
     await deleteNamespace(api, 'n1');
     expect(seen).toEqual([
       {

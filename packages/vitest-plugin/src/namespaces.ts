@@ -16,7 +16,7 @@ export interface CreatedNamespace {
 
 /** A recorded request in a namespace that no endpoint or route answered. */
 export interface UnhandledRequest {
-  id: string;
+  id: number;
   /** The endpoint name it was sent to. */
   name: string;
   method: string;

@@ -31,7 +31,7 @@ function settings(fetch: SessionSettings['fetch'], over: Partial<SessionSettings
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const MISSED = {
-  id: '9',
+  id: 9,
   name: 'users',
   method: 'GET',
   subpath: '/users/7',

@@ -3,7 +3,7 @@ import type { UnhandledRequest } from './namespaces.js';
 import { describeUnhandled } from './unhandled.js';
 
 const request = (over: Partial<UnhandledRequest>): UnhandledRequest => ({
-  id: '1',
+  id: 1,
   name: 'users',
   method: 'GET',
   subpath: '/users/7',
@@ -16,10 +16,7 @@ const request = (over: Partial<UnhandledRequest>): UnhandledRequest => ({
 describe('describeUnhandled', () => {
   it('names each request (method, name, subpath, status) with the daemon’s message', () => {
     const text = describeUnhandled(
-      [
-        request({}),
-        request({ id: '2', name: 'billing', method: 'POST', subpath: '', message: 'no endpoint "billing"' }),
-      ],
+      [request({}), request({ id: 2, name: 'billing', method: 'POST', subpath: '', message: 'no endpoint "billing"' })],
       'error',
     );
     expect(text).toBe(
@@ -33,7 +30,7 @@ describe('describeUnhandled', () => {
 
   it('says "1 request" and the mode; counts what is past the first 20', () => {
     expect(describeUnhandled([request({})], 'warn')).toMatch(/^1 request in .*\(onUnhandledRequest: 'warn'\):\n/);
-    const many = Array.from({ length: 23 }, (_, index) => request({ id: String(index), subpath: `/${index}` }));
+    const many = Array.from({ length: 23 }, (_, index) => request({ id: index, subpath: `/${index}` }));
     const lines = describeUnhandled(many, 'error').split('\n');
     expect(lines).toHaveLength(22);
     expect(lines[20]).toContain('20. GET users /19 ');
