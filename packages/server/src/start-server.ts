@@ -367,9 +367,15 @@ function serverApp(
       console.error('mockpoint: unexpected error:', error);
       reporter?.capture(error, request);
     },
+    // The default namespace's app and every namespace's: /ns/{ns}/ serves that namespace's page.
+    extend: (made) => {
+      registerMcpRoute(made);
+      registerWebRoutes(made, {
+        root: options.webRoot ?? DEFAULT_WEB_ROOT,
+        clientReportingDsn: options.clientReportingDsn,
+      });
+    },
   });
-  registerMcpRoute(app);
-  registerWebRoutes(app, { root: options.webRoot ?? DEFAULT_WEB_ROOT, clientReportingDsn: options.clientReportingDsn });
   return app;
 }
 

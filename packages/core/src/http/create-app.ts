@@ -166,6 +166,14 @@ export interface CreateAppOptions extends LimitOptions, Partial<BackendParts> {
   /** When set, every `/api/*` write needs `Authorization: Bearer <adminToken>`. @default undefined (off) */
   adminToken?: string;
   /**
+   * Adds to the app what this package does not make (routes, middleware), and
+   * to every namespace's app alike: the daemon adds its MCP route and the web
+   * page, so that `/ns/{ns}/` serves the page of that namespace.
+   * @default undefined
+   * @example createApp({ extend: (app) => app.get('/hello', (c) => c.text('hi')) })
+   */
+  extend?: (app: MockpointApp) => void;
+  /**
    * The namespace this app serves (made by the default namespace's app for each
    * namespace: docs/sessions.md); absent for the default namespace, whose app
    * also serves every namespace of its backend.
@@ -450,7 +458,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   registerDeliveryRoutes(app, ctx);
   registerServiceRoutes(app, ctx);
 
-  return Object.assign(app, {
+  const made: MockpointApp = Object.assign(app, {
     mockpoint: {
       backend,
       endpoints: ctx.endpoints,
@@ -468,4 +476,6 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       fetchEndpoint,
     },
   });
+  options.extend?.(made);
+  return made;
 }

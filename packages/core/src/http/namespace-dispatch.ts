@@ -11,7 +11,7 @@ import type { MiddlewareHandler } from 'hono';
 import { MockpointError } from '../wire/errors.js';
 import { quoted } from '../wire/quoted.js';
 import { isValidName } from '../wire/rules.js';
-import { sessionOfHeaders, splitNamespaceTarget } from '../wire/session.js';
+import { namespacePageRedirect, sessionOfHeaders, splitNamespaceTarget } from '../wire/session.js';
 import type { NamespaceTable } from './namespace-table.js';
 
 /** The error of a namespace name that breaks the name rule: no such namespace can exist. */
@@ -32,6 +32,8 @@ export function namespaceDispatch(table: NamespaceTable): MiddlewareHandler {
     if (!isValidName(name)) return badNamespace(name).toResponse();
     const app = await table.app(name);
     if (split === undefined) return app.fetch(request, c.env);
+    const page = c.req.method === 'GET' ? namespacePageRedirect(c.req.path) : undefined;
+    if (page !== undefined) return c.redirect(page + new URL(request.url).search, 308);
     const url = new URL(request.url);
     url.pathname = split.rest;
     return app.fetch(new Request(url, request), c.env);

@@ -65,6 +65,19 @@ export function sessionOfHeaders(headers: Headers): string | undefined {
 }
 
 /**
+ * Where a `GET` of `/ns/{ns}` (no slash after the name: the namespace's web
+ * page) is sent, so that the page's relative URLs resolve below it; `undefined`
+ * for any other target.
+ */
+export function namespacePageRedirect(target: string): string | undefined {
+  const split = splitNamespaceTarget(target);
+  if (split === undefined) return undefined;
+  const after = target.slice(NAMESPACE_PREFIX.length + split.name.length);
+  if (after !== '' && after.charCodeAt(0) !== 63 /* ? */) return undefined;
+  return `${NAMESPACE_PREFIX}${split.name}/${after}`;
+}
+
+/**
  * A target (path and query) under `/ns/{ns}`: the namespace's name and the
  * target below it (`/` when nothing follows); `undefined` when the target is not under `/ns/`.
  * @example splitNamespaceTarget('/ns/t1/endpoint/a?x=1') // { name: 't1', rest: '/endpoint/a?x=1' }

@@ -20,7 +20,12 @@ import { isMockpointError } from '../../wire/errors.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
 import { declaresBody } from '../../wire/raw-headers.js';
 import { isValidName } from '../../wire/rules.js';
-import { NAMESPACE_PREFIX, sessionOfRawHeaders, splitNamespaceTarget } from '../../wire/session.js';
+import {
+  NAMESPACE_PREFIX,
+  namespacePageRedirect,
+  sessionOfRawHeaders,
+  splitNamespaceTarget,
+} from '../../wire/session.js';
 import { bodilessRequest, type Routing, requestTarget, sentToHost } from './endpoint-request.js';
 import { nodeUpstream } from './node-upstream.js';
 import { passThroughRequest } from './pass-through.js';
@@ -324,6 +329,12 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
   const nested = (nsApp: MockpointApp) => createNodeListener(nsApp, options);
   const byPath = options.endpoint === undefined;
   return (req, res) => {
+    // `/ns/{ns}` alone is the namespace's page: to `/ns/{ns}/`, where its relative URLs resolve.
+    const page = byPath && req.method === 'GET' ? namespacePageRedirect(req.url ?? '/') : undefined;
+    if (page !== undefined) {
+      res.writeHead(308, { location: page, 'content-length': '0' }).end();
+      return;
+    }
     const picked = pickNamespace(req, byPath);
     if (picked === undefined) {
       listener(req, res);
