@@ -128,6 +128,17 @@ describe('test sessions', () => {
     }
   });
 
+  it('a body that throws: its error passes through, and the namespace is still deleted', async () => {
+    const daemon = fakeDaemon({ n1: [MISSED] });
+    const boom = new Error('boom');
+    const run = runInSession(settings(daemon.fetch), async () => {
+      await currentSession();
+      throw boom;
+    });
+    await expect(run).rejects.toBe(boom);
+    expect(daemon.calls).toEqual(['POST /api/namespaces', 'DELETE /api/namespaces/n1']);
+  });
+
   it('a request from outside every test context: the one running test’s session; with two, NO_SESSION', async () => {
     const daemon = fakeDaemon();
     let release = () => {};

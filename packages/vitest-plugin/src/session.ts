@@ -121,17 +121,24 @@ export async function runInSession(settings: SessionSettings, body: () => Promis
     },
   };
   registry.active.add(scope);
+  let failed: { error: unknown } | undefined;
   try {
     await registry.storage.run(scope, body);
+  } catch (error) {
+    failed = { error };
   } finally {
     registry.active.delete(scope);
   }
-  if (opened === undefined) return;
   // A session that failed to open has failed the test that asked for it already.
-  const session = await opened.catch(() => undefined);
-  if (session === undefined) return;
+  const session = await opened?.catch(() => undefined);
+  if (session !== undefined) await closeSession(settings, session, failed === undefined);
+  if (failed !== undefined) throw failed.error;
+}
+
+/** Applies `onUnhandledRequest` (when `check`), then deletes the session's namespace whatever happened. */
+async function closeSession(settings: SessionSettings, session: MockSession, check: boolean): Promise<void> {
   try {
-    if (settings.onUnhandledRequest === 'off') return;
+    if (!check || settings.onUnhandledRequest === 'off') return;
     const requests = await session.unhandledRequests();
     if (requests.length === 0) return;
     const text = describeUnhandled(requests, settings.onUnhandledRequest);
