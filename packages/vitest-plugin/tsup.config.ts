@@ -9,6 +9,7 @@ export default defineConfig({
     'global-setup': 'src/global-setup.ts',
     setup: 'src/setup.ts',
     'intercept-setup': 'src/intercept-setup.ts',
+    'session-setup': 'src/session-setup.ts',
   },
   format: ['esm'],
   // JavaScript only: the declarations (dist/types/) are built for packing, by scripts/build-types.mjs.

@@ -24,7 +24,15 @@ export type MockServerErrorCode =
   /** `intercept` has an entry that is not an origin, or another server intercepts already. */
   | 'INVALID_INTERCEPT'
   /** An intercepted request (`interceptUnmatched: 'error'`) for a host that is not intercepted. */
-  | 'HOST_NOT_MOCKED';
+  | 'HOST_NOT_MOCKED'
+  /**
+   * A test session was asked for where there is none: outside a test, without
+   * `mockpoint({ sessions: true })`, or from a request that left every test's context
+   * while several ran at once.
+   */
+  | 'NO_SESSION'
+  /** Requests of a test's session reached no endpoint or route (`onUnhandledRequest: 'error'`): that test fails. */
+  | 'UNHANDLED_REQUEST';
 
 /**
  * An error raised by `@mockpoint/vitest` itself (errors from the service are

@@ -8,6 +8,7 @@
 import { afterAll, afterEach, test as baseTest, beforeAll } from 'vitest';
 import { type CreateMockServerOptions, createMockServer, type MockServer } from './create-mock-server.js';
 import { MockServerError } from './errors.js';
+import { currentSession } from './session.js';
 
 /**
  * A fixture function that starts a server and closes it on cleanup, for your own
@@ -26,15 +27,21 @@ export function mockServerFixture(options: CreateMockServerOptions = {}) {
 }
 
 /**
- * Vitest's `test` with a file-scoped `mock` fixture: one in-memory server per test
- * file, started by the first test that asks for it and closed after the file.
+ * Vitest's `test` with two fixtures, each set up only for the tests that ask for it:
+ * - `mock`, file-scoped: one in-memory server per test file, started by the first
+ *   test that asks for it and closed after the file;
+ * - `session`, test-scoped: with `mockpoint({ sessions: true })`, this test's own
+ *   namespace in the run's daemon (docs/sessions.md); without, it throws `NO_SESSION`.
  * @example
  * import { test, expect } from '@mockpoint/vitest'
  * test('posts', async ({ mock }) => {
  *   const hook = await mock.add({ name: 'hook', data: { ok: true } })
  * })
  */
-export const test = baseTest.extend('mock', { scope: 'file' }, mockServerFixture());
+export const test = baseTest
+  .extend('mock', { scope: 'file' }, mockServerFixture())
+  // biome-ignore lint/correctness/noEmptyPattern: required shape of a fixture function
+  .extend('session', { scope: 'test' }, async ({}) => currentSession());
 
 /** Alias of {@link test}. */
 export const it = test;

@@ -2,8 +2,9 @@
  * `@mockpoint/vitest`: the test-side API. `createMockServer()` for an instance
  * in this process, the `test` fixture and `useMockServer()` for one instance
  * per test file, `connectMockServer(inject('mockpoint'))` for the per-run
- * instance of the `mockpoint()` plugin (`@mockpoint/vitest/plugin`), and the
- * request matchers' types.
+ * instance of the `mockpoint()` plugin (`@mockpoint/vitest/plugin`), a test
+ * session per test (`mockpoint({ sessions: true })`: the `session` fixture,
+ * `currentSession()`), and the request matchers' types.
  *
  * @module
  */
@@ -48,6 +49,8 @@ export {
 export { MockServerError, type MockServerErrorCode } from './errors.js';
 export { it, mockServerFixture, test, type UseMockServerOptions, useMockServer } from './fixture.js';
 export { mockpointMatchers, type RequestMatch } from './matchers.js';
+export type { UnhandledRequest } from './namespaces.js';
 export type { MockStoreKind } from './open-store.js';
-export { type MockpointProvided, PROVIDE_KEY } from './provided.js';
+export { type MockpointProvided, type OnUnhandledRequest, PROVIDE_KEY } from './provided.js';
+export { currentSession, type MockSession, SESSION_HEADER } from './session.js';
 export type { MessageOptions, SocketHandle, SocketMessage, WaitMessagesOptions } from './socket-handle.js';

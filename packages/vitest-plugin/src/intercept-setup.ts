@@ -2,8 +2,8 @@
  * The setup file the `mockpoint({ intercept })` plugin option adds: in each test
  * file, this worker's requests (the global `fetch`, `node:http`, `node:https`) to
  * the listed origins go to the run's instance (`inject('mockpoint')`) with their
- * Host kept, so its host mappings pick the endpoint; the hooks are removed after
- * the file.
+ * Host kept, so its host mappings pick the endpoint; with test sessions, in the
+ * current test's session. The hooks are removed after the file.
  *
  * @module
  */
@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { startIntercept } from './intercept.js';
 import { INTERCEPT_KEY, type InterceptProvided, PROVIDE_KEY } from './provided.js';
+import { SESSION_HEADER, sessionOfRequest } from './session.js';
 
 let stop: (() => void) | undefined;
 
@@ -29,6 +30,9 @@ async function forward(base: string, request: Request): Promise<Response> {
   const target = new URL(request.url);
   const headers: Record<string, string> = Object.fromEntries(request.headers);
   headers.host = target.host;
+  // With sessions on, the current test's (none outside tests, or with sessions off); one the request names stays.
+  const session = headers[SESSION_HEADER] === undefined ? await sessionOfRequest() : undefined;
+  if (session !== undefined) headers[SESSION_HEADER] = session.name;
   const body = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(

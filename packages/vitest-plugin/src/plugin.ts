@@ -8,11 +8,36 @@
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vitest/config';
 import type { CreateMockServerOptions } from './create-mock-server.js';
-import { INTERCEPT_KEY, type InterceptProvided, OPTIONS_KEY } from './provided.js';
+import { MockServerError } from './errors.js';
+import {
+  INTERCEPT_KEY,
+  type InterceptProvided,
+  type OnUnhandledRequest,
+  OPTIONS_KEY,
+  SESSIONS_KEY,
+  type SessionsProvided,
+} from './provided.js';
 
 // Type-only: brings the `inject('mockpoint')` and matcher typings to any program that loads the config.
 export type { RequestMatch } from './matchers.js';
-export type { MockpointProvided } from './provided.js';
+export type { MockpointProvided, OnUnhandledRequest } from './provided.js';
+
+/** Options of test sessions ({@link MockpointPluginOptions.sessions}). */
+export interface MockpointSessionsOptions {
+  /**
+   * A request in a test's session that reached no endpoint or route: `'error'`
+   * fails that test (and no other), naming each such request and the daemon's
+   * nearest miss; `'warn'` prints the same; `'off'` does not look.
+   * @default 'error'
+   */
+  onUnhandledRequest?: OnUnhandledRequest;
+  /**
+   * The daemon deletes a session's namespace after this long without a request:
+   * the safety net for a run that crashed before deleting it.
+   * @default 600000 (10 minutes)
+   */
+  ttlMs?: number;
+}
 
 /** Server options that can cross into the global setup (plain data only). */
 export type SharedMockServerOptions = Pick<
@@ -51,7 +76,21 @@ export interface MockpointPluginOptions {
   intercept?: readonly string[];
   /** With `intercept`: other hosts go to the network, or fail with `HOST_NOT_MOCKED`. @default 'network' */
   interceptUnmatched?: 'network' | 'error';
+  /**
+   * Test sessions (docs/sessions.md): one daemon for the run (this run's
+   * instance, or the one at `MOCKPOINT_URL`), and every test a namespace of
+   * its own in it, created when the test first uses it (the `session`
+   * fixture, `currentSession()`, an intercepted request) and deleted after
+   * it. Tests in parallel files and `test.concurrent` use the same endpoint
+   * names and never see each other's. Needs the run's instance (`server` not `false`).
+   * @default false
+   * @example mockpoint({ sessions: { onUnhandledRequest: 'warn' } })
+   */
+  sessions?: boolean | MockpointSessionsOptions;
 }
+
+/** Ten minutes: a session's namespace outlives no crashed run by more. */
+const SESSION_TTL_MS = 600_000;
 
 // The entry points sit next to this file: dist/*.js when built, src/*.ts from source.
 const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
@@ -79,6 +118,23 @@ export function mockpoint(options: MockpointPluginOptions = {}): Plugin {
         test.provide = { [OPTIONS_KEY]: shared };
       }
       if (matchers) test.setupFiles = [sibling('setup')];
+      if (options.sessions !== undefined && options.sessions !== false) {
+        if (server === false) {
+          throw new MockServerError(
+            'INVALID_SETUP',
+            "mockpoint({ sessions }) needs the run's instance: leave `server` on",
+          );
+        }
+        const chosen = options.sessions === true ? {} : options.sessions;
+        const provided: SessionsProvided = {
+          onUnhandledRequest: chosen.onUnhandledRequest ?? 'error',
+          ttlMs: chosen.ttlMs ?? SESSION_TTL_MS,
+          hosts: { ...(server === true ? {} : server.hosts) },
+        };
+        // Before the intercept's setup file: a test's hooks all run inside its session.
+        test.setupFiles = [...(test.setupFiles ?? []), sibling('session-setup')];
+        (test.provide as Record<string, unknown>)[SESSIONS_KEY] = provided;
+      }
       if (server !== false && options.intercept !== undefined && options.intercept.length > 0) {
         test.setupFiles = [...(test.setupFiles ?? []), sibling('intercept-setup')];
         const provided: InterceptProvided = {

@@ -18,6 +18,24 @@ export const PROVIDE_KEY = 'mockpoint';
 /** Key under which the plugin passes its server options to the global setup (internal). */
 export const OPTIONS_KEY = 'mockpoint:server-options';
 export const INTERCEPT_KEY = 'mockpoint:intercept';
+/** Key under which the plugin passes the sessions options to each worker (internal). */
+export const SESSIONS_KEY = 'mockpoint:sessions';
+/** Key under which the global setup passes the mock file every session starts with, as an absolute path (internal). */
+export const MOCK_FILE_KEY = 'mockpoint:session-mock-file';
+/** Key under which the global setup passes an external daemon's admin token to each worker (internal). */
+export const TOKEN_KEY = 'mockpoint:admin-token';
+
+/** What to do with requests of a test's session that reached no endpoint or route. */
+export type OnUnhandledRequest = 'error' | 'warn' | 'off';
+
+/** What the plugin's `sessions` option gives each worker (plain data). */
+export interface SessionsProvided {
+  onUnhandledRequest: OnUnhandledRequest;
+  /** The namespace's idle TTL: the daemon deletes it after this long without a request. */
+  ttlMs: number;
+  /** The run's host mappings (`server.hosts`), applied to every session: host → endpoint name. */
+  hosts: Record<string, string>;
+}
 
 /** What the plugin's `intercept` option gives each worker. */
 export interface InterceptProvided {

@@ -116,6 +116,8 @@ const isTest = (block: Block) =>
   /^import .* from '(?:@mockpoint\/vitest|vitest)';$/m.test(block.text) && /^test\(/m.test(block.text);
 /** One that needs the run's instance the plugin starts (`inject('mockpoint')`). */
 const needsPlugin = (block: Block) => block.text.includes("inject('mockpoint')");
+/** One that uses a test session (docs/sessions.md): run with `mockpoint({ sessions: true })`. */
+const needsSessions = (block: Block) => /\{ session\b|currentSession\(/.test(block.text);
 
 const fileOf = (block: Block) => `${block.page.replace(/[/.]/g, '-')}-${block.line}.${block.lang}`;
 
@@ -202,16 +204,19 @@ describe('the docs’ TypeScript snippets', { timeout: 300_000 }, () => {
     const tests = all.filter(isTest);
     expect(tests.length).toBeGreaterThanOrEqual(5);
     const plugin: string[] = [];
+    const sessions: string[] = [];
     for (const block of tests) {
       const file = fileOf(block).replace(/\.ts$/, '.test.ts');
       // A test of the run's instance gets a run of its own (one instance each, as in a user's project).
       if (needsPlugin(block)) plugin.push(file);
+      // Tests with sessions share one project: one daemon, a namespace per test, as docs/sessions.md's config.
+      else if (needsSessions(block)) sessions.push(file);
       mkdirSync(join(ROOT, 'tests'), { recursive: true });
       writeFileSync(join(ROOT, 'tests', file), block.text);
     }
     const setup = tests
       .map((block) => fileOf(block).replace(/\.ts$/, '.test.ts'))
-      .filter((file) => !plugin.includes(file));
+      .filter((file) => !plugin.includes(file) && !sessions.includes(file));
     writeFileSync(
       join(ROOT, 'vitest.config.ts'),
       [
@@ -228,6 +233,11 @@ describe('the docs’ TypeScript snippets', { timeout: 300_000 }, () => {
           (file) =>
             `      { ssr, plugins: [mockpoint()], test: { name: '${file}', include: ['tests/${file}'], testTimeout: 30_000 } },`,
         ),
+        ...(sessions.length === 0
+          ? []
+          : [
+              `      { ssr, plugins: [mockpoint({ sessions: true })], test: { name: 'sessions', include: ${JSON.stringify(sessions.map((file) => `tests/${file}`))}, testTimeout: 30_000 } },`,
+            ]),
         '    ],',
         '  },',
         '});',

@@ -48,4 +48,34 @@ describe('mockpoint() plugin', () => {
     expect(serverOnly.setupFiles).toBeUndefined();
     expect(serverOnly.globalSetup).toHaveLength(1);
   });
+
+  it('sessions adds its setup file (after the matchers) and gives it the options and the hosts as plain data', () => {
+    const test = testConfig(
+      mockpoint({ sessions: { onUnhandledRequest: 'warn' }, server: { hosts: { 'api.github.com': 'github' } } }),
+    );
+    expect(test.setupFiles).toEqual([
+      expect.stringMatching(/[/\\]setup\.ts$/),
+      expect.stringMatching(/[/\\]session-setup\.ts$/),
+    ]);
+    expect(existsSync(test.setupFiles?.[1] as string)).toBe(true);
+    expect(test.provide?.['mockpoint:sessions']).toEqual({
+      onUnhandledRequest: 'warn',
+      ttlMs: 600_000,
+      hosts: { 'api.github.com': 'github' },
+    });
+    expect(testConfig(mockpoint({ sessions: true })).provide?.['mockpoint:sessions']).toEqual({
+      onUnhandledRequest: 'error',
+      ttlMs: 600_000,
+      hosts: {},
+    });
+    // Off (the default): nothing of sessions.
+    expect(testConfig(mockpoint({ sessions: false })).setupFiles).toHaveLength(1);
+    expect(testConfig(mockpoint()).provide).not.toHaveProperty('mockpoint:sessions');
+  });
+
+  it("sessions without the run's instance is refused", () => {
+    expect(() => testConfig(mockpoint({ server: false, sessions: true }))).toThrow(
+      expect.objectContaining({ code: 'INVALID_SETUP' }),
+    );
+  });
 });

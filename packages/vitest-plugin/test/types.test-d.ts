@@ -3,14 +3,18 @@ import { expectTypeOf, inject } from 'vitest';
 import {
   type CollectionHandle,
   createMockServer,
+  currentSession,
   expect,
   JsonText,
   type MockEndpoint,
   type MockpointProvided,
   type MockServer,
+  type MockSession,
   type QueuedAnswer,
   test,
+  type UnhandledRequest,
 } from '../src/index.js';
+import { mockpoint } from '../src/plugin.js';
 
 interface User {
   id: number;
@@ -101,6 +105,20 @@ test('inject("mockpoint") is typed', () => {
 
 test('the fixture context has `mock`', ({ mock }) => {
   expectTypeOf(mock).toEqualTypeOf<MockServer>();
+});
+
+test('sessions: the `session` fixture, currentSession() and the plugin option are typed', async ({ session }) => {
+  expectTypeOf(session).toEqualTypeOf<MockSession>();
+  expectTypeOf(currentSession()).resolves.toEqualTypeOf<MockSession>();
+  expectTypeOf(session.headers['mockpoint-session']).toBeString();
+  expectTypeOf(session.unhandledRequests()).resolves.toEqualTypeOf<UnhandledRequest[]>();
+  expectTypeOf(await session.add<User>({ name: 'u', data: { id: 1, name: 'Ada' } })).toEqualTypeOf<
+    MockEndpoint<User>
+  >();
+  mockpoint({ sessions: true });
+  mockpoint({ sessions: { onUnhandledRequest: 'warn', ttlMs: 60_000 } });
+  // @ts-expect-error onUnhandledRequest is 'error', 'warn' or 'off'
+  mockpoint({ sessions: { onUnhandledRequest: 'fail' } });
 });
 
 test('GraphQL: the schema methods and the graphql field of toHaveBeenRequestedWith are typed', async () => {

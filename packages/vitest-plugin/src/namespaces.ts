@@ -1,0 +1,95 @@
+/**
+ * The daemon's namespace API, as test sessions use it: create one (with an idle
+ * TTL), read the requests in it that nothing answered, delete it.
+ *
+ * @module
+ */
+import { type ErrorCode, MockpointError } from '@mockpoint/core';
+
+/** A namespace just created: its name and the token that manages it (and only it). */
+export interface CreatedNamespace {
+  name: string;
+  token: string;
+  ttlMs?: number;
+  createdAt: string;
+}
+
+/** A recorded request in a namespace that no endpoint or route answered. */
+export interface UnhandledRequest {
+  id: number;
+  /** The endpoint name it was sent to. */
+  name: string;
+  method: string;
+  /** The path below the name. */
+  subpath: string;
+  receivedAt: string;
+  statusCode: number;
+  /** The daemon's message: what was missing, with the nearest route misses. */
+  message: string;
+}
+
+/** Where the daemon is and how to talk to it. */
+export interface NamespaceApi {
+  /** The daemon's base URL (no `/ns/…`). */
+  url: string;
+  /** The admin token, when the daemon has one. */
+  token?: string;
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+async function call(
+  api: NamespaceApi,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<Response> {
+  const headers: Record<string, string> = {};
+  const bearer = token ?? api.token;
+  if (bearer !== undefined) headers.authorization = `Bearer ${bearer}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const request = new Request(`${api.url.replace(/\/+$/, '')}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const response = await (api.fetch ?? fetch)(request);
+  if (response.ok) return response;
+  const text = await response.text();
+  let error: { code?: string; message?: string } | undefined;
+  try {
+    error = (JSON.parse(text) as { error?: { code?: string; message?: string } }).error;
+  } catch {
+    // not the daemon's JSON error: reported with the text below
+  }
+  throw new MockpointError(
+    (error?.code ?? 'INTERNAL_ERROR') as ErrorCode,
+    `${method} ${path}: ${response.status} ${error?.message ?? text.slice(0, 200)}`,
+    { status: response.status },
+  );
+}
+
+/** `POST /api/namespaces`: a fresh namespace, deleted by the daemon after `ttlMs` without a request. */
+export async function createNamespace(
+  api: NamespaceApi,
+  options: { ttlMs?: number; name?: string } = {},
+): Promise<CreatedNamespace> {
+  const response = await call(api, 'POST', '/api/namespaces', undefined, options);
+  return (await response.json()) as CreatedNamespace;
+}
+
+/** `DELETE /api/namespaces/{ns}` (with the admin token, when there is one); one already gone counts as deleted. */
+export async function deleteNamespace(api: NamespaceApi, name: string): Promise<void> {
+  try {
+    await call(api, 'DELETE', `/api/namespaces/${encodeURIComponent(name)}`);
+  } catch (error) {
+    if ((error as MockpointError).status === 404) return;
+    throw error;
+  }
+}
+
+/** `GET /ns/{ns}/api/requests/unhandled`: every request in the namespace that nothing answered, oldest first. */
+export async function unhandledRequests(api: NamespaceApi, name: string, token?: string): Promise<UnhandledRequest[]> {
+  const response = await call(api, 'GET', `/ns/${encodeURIComponent(name)}/api/requests/unhandled`, token);
+  return ((await response.json()) as { requests: UnhandledRequest[] }).requests;
+}

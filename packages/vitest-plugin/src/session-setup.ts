@@ -1,0 +1,25 @@
+/**
+ * The setup file the `mockpoint({ sessions })` plugin option adds: every test of
+ * the file runs as the current test of a session of its own (a namespace in the
+ * run's daemon, opened when the test first uses it, with the run's mock file and
+ * hosts), checked for unhandled requests and deleted after the test.
+ *
+ * @module
+ */
+import { loadMockFile } from '@mockpoint/core/files';
+import { aroundEach, inject } from 'vitest';
+import { MOCK_FILE_KEY, PROVIDE_KEY, SESSIONS_KEY, type SessionsProvided, TOKEN_KEY } from './provided.js';
+import { enableSessions, runInSession, type SessionSettings } from './session.js';
+
+const settings: SessionSettings = {
+  ...(inject(SESSIONS_KEY as never) as SessionsProvided),
+  url: inject(PROVIDE_KEY).url,
+  token: (inject(TOKEN_KEY as never) as string | undefined) ?? undefined,
+};
+const mockFile = inject(MOCK_FILE_KEY as never) as string | undefined;
+if (mockFile !== undefined) settings.mockFile = loadMockFile(mockFile);
+enableSessions();
+
+aroundEach(async (runTest) => {
+  await runInSession(settings, runTest);
+});
