@@ -515,6 +515,16 @@ export const ERRORS = {
     when: "`useMockServer()`'s handle was used before its `beforeAll` hook ran",
     fix: 'use it inside tests or later hooks',
   },
+  NO_SESSION: {
+    from: 'vitest',
+    when: "a test session was asked for outside a test, without `mockpoint({ sessions: true })`, or by an intercepted request that lost its test's context while several tests ran at once",
+    fix: "use `session`/`currentSession()` inside a test or its hooks, turn `sessions` on, or give such code the session's URL ([sessions.md](sessions.md))",
+  },
+  UNHANDLED_REQUEST: {
+    from: 'vitest',
+    when: "requests in a test's session reached no endpoint or route (`onUnhandledRequest: 'error'`); that test fails, naming each and its nearest miss",
+    fix: "add the endpoint or route, or set `onUnhandledRequest` to `'warn'` or `'off'` ([sessions.md](sessions.md#onunhandledrequest))",
+  },
   NOT_AN_ENDPOINT: {
     from: 'vitest',
     when: 'a matcher received something that is not an endpoint handle',
@@ -527,8 +537,8 @@ export const ERRORS = {
   },
   INVALID_SETUP: {
     from: 'vitest',
-    when: 'the global setup ran without a project to provide the URL to (Vitest < 4.1)',
-    fix: 'use Vitest ≥ 4.1, or `useMockServer()`',
+    when: 'the global setup ran without a project to provide the URL to (Vitest < 4.1), or `sessions` was asked for with `server: false`',
+    fix: "use Vitest ≥ 4.1, or `useMockServer()`; sessions need the run's instance or `MOCKPOINT_URL`",
   },
   MISSING_DEPENDENCY: {
     from: 'vitest',

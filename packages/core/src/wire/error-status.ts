@@ -129,6 +129,8 @@ export const ERROR_STATUS = {
   FORWARD_FAILED: null,
   SERVER_CLOSED: null,
   NOT_STARTED: null,
+  NO_SESSION: null,
+  UNHANDLED_REQUEST: null,
   NOT_AN_ENDPOINT: null,
   MATCHER_NOT_AWAITED: null,
   INVALID_SETUP: null,
