@@ -120,6 +120,8 @@ const SAMPLES: Record<string, Omit<Write, 'method' | 'path'> & { path: string }>
   'POST /api/deliveries': { path: '/api/deliveries', body: '{"url":"http://127.0.0.1:9/evil","data":1}', ok: 202 },
   // No such delivery: a 404 shows the write reached its handler.
   'DELETE /api/deliveries/{id}': { path: '/api/deliveries/dlv_none', ok: 404 },
+  'POST /api/namespaces': { path: '/api/namespaces', body: '{"name":"planted"}', ok: 201 },
+  'DELETE /api/namespaces/{ns}': { path: '/api/namespaces/victim-ns', ok: 204 },
 };
 
 let server: RunningServer;
@@ -154,6 +156,10 @@ async function documentedWrites(): Promise<string[]> {
 /** A fresh state: `victim` with a record, one recorded request, one queued answer, two collections, a scenario and a GraphQL schema. */
 async function seed(): Promise<void> {
   expect((await fetch(`${server.url}/api/endpoints`, { method: 'DELETE' })).status).toBe(204);
+  // The namespace `victim-ns`, and none called `planted` (a write below makes it).
+  expect([204, 404]).toContain((await fetch(`${server.url}/api/namespaces/planted`, { method: 'DELETE' })).status);
+  const made = await fetch(`${server.url}/api/namespaces`, { method: 'POST', body: '{"name":"victim-ns"}' });
+  expect([201, 409]).toContain(made.status);
   const put = await fetch(`${server.url}/api/endpoints/victim`, { method: 'PUT', body: '{"data":{"v":1}}' });
   expect(put.status).toBe(201);
   expect((await fetch(`${server.url}/endpoint/victim?seen=1`)).status).toBe(200);
@@ -191,6 +197,9 @@ async function snapshot(): Promise<string> {
     collections: JSON.parse(await read('/api/endpoints/victim/collections')),
     state: JSON.parse(await read('/api/endpoints/victim/state')),
     hosts: JSON.parse(await read('/api/hosts')),
+    namespaces: (JSON.parse(await read('/api/namespaces')) as { namespaces: { name: string }[] }).namespaces.map(
+      (n) => n.name,
+    ),
     graphql: JSON.parse(await read('/api/endpoints/victim/graphql')),
     deliveries: (JSON.parse(await read('/api/deliveries')) as { deliveries: { id: string }[] }).deliveries.map(
       (d) => d.id,

@@ -45,7 +45,7 @@ import { registerJournalRoutes } from './routes/journal.js';
 import { registerJournalHarRoutes } from './routes/journal-har.js';
 import { registerJournalStreamRoutes } from './routes/journal-stream.js';
 import { registerManageRoutes } from './routes/manage.js';
-import { registerNamespaceRoutes } from './routes/namespaces.js';
+import { refuseNestedNamespaces, registerNamespaceRoutes } from './routes/namespaces.js';
 import { registerQueueRoutes } from './routes/queue.js';
 import { endpointResponder, type Responder, registerMappedHosts, registerReadRoutes } from './routes/read.js';
 import { registerServiceRoutes } from './routes/service.js';
@@ -308,6 +308,36 @@ function resolveOptions(options: CreateAppOptions): ResolvedAppOptions {
  * const app = createApp({ store: new MemoryStore() })
  * await app.request('/api/endpoint/add', { method: 'PUT', body: JSON.stringify({ name: 'a', data: 1 }) })
  */
+/** Every route of the API, in the order they are matched. */
+function registerRoutes(
+  app: Hono,
+  ctx: AppContext,
+  namespaces: NamespaceTable | undefined,
+  namespace: AppNamespace | undefined,
+): void {
+  registerReadRoutes(app, ctx);
+  registerHostRoutes(app, ctx);
+  registerAddRoute(app, ctx);
+  registerManageRoutes(app, ctx);
+  registerEndpointRoutes(app, ctx);
+  registerQueueRoutes(app, ctx);
+  registerCollectionRoutes(app, ctx);
+  registerCollectionItemRoutes(app, ctx);
+  registerStateRoutes(app, ctx);
+  registerSocketRoutes(app, ctx);
+  registerSignatureRoutes(app, ctx);
+  registerGraphqlRoutes(app, ctx);
+  registerJournalRoutes(app, ctx);
+  registerJournalStreamRoutes(app, ctx);
+  registerJournalHarRoutes(app, ctx);
+  registerUnknownNameRoutes(app, ctx);
+  registerUnhandledRoutes(app, ctx);
+  if (namespaces !== undefined) registerNamespaceRoutes(app, ctx, namespaces);
+  else if (namespace !== undefined) refuseNestedNamespaces(app, namespace.name);
+  registerDeliveryRoutes(app, ctx);
+  registerServiceRoutes(app, ctx);
+}
+
 /**
  * The namespaces of the default namespace's app: each made with the same
  * options over its own backend (its store bounded), never with the static
@@ -410,15 +440,15 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   app.onError((error, c) => errorResponse(error, c.req.raw));
   const respondEndpoint = endpointResponder(ctx);
   const fetchEndpoint: Responder = (request, name, env, target, split, host) => {
-    if (namespaces !== undefined) {
-      // A request that names a namespace by its headers is that namespace's (Bun's fast path comes here).
-      const ns = sessionOfHeaders(request.headers);
-      if (ns !== undefined) {
-        if (!isValidName(ns)) return badNamespace(ns).toResponse();
-        const answer = (app: MockpointApp) => app.mockpoint.fetchEndpoint(request, name, env, target, split, host);
-        const made = (async () => namespaces.app(ns))();
-        return made.then(answer, (error: unknown) => errorResponse(error, request));
-      }
+    // A request that names a namespace by its headers is that namespace's (Bun's fast path comes here).
+    const ns = namespaces === undefined ? undefined : sessionOfHeaders(request.headers);
+    if (ns !== undefined && namespaces !== undefined) {
+      if (!isValidName(ns)) return badNamespace(ns).toResponse();
+      const made = (async () => namespaces.app(ns))();
+      return made.then(
+        (nsApp) => nsApp.mockpoint.fetchEndpoint(request, name, env, target, split, host),
+        (error: unknown) => errorResponse(error, request),
+      );
     }
     try {
       const response = respondEndpoint(request, name, env, target, split, host);
@@ -453,36 +483,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   app.use('/api/*', apiAuth({ adminToken: resolved.adminToken, namespace: options.namespace }));
   app.use('/api/*', apiEncoding({ encoders: options.apiEncoders }));
 
-  registerReadRoutes(app, ctx);
-  registerHostRoutes(app, ctx);
-  registerAddRoute(app, ctx);
-  registerManageRoutes(app, ctx);
-  registerEndpointRoutes(app, ctx);
-  registerQueueRoutes(app, ctx);
-  registerCollectionRoutes(app, ctx);
-  registerCollectionItemRoutes(app, ctx);
-  registerStateRoutes(app, ctx);
-  registerSocketRoutes(app, ctx);
-  registerSignatureRoutes(app, ctx);
-  registerGraphqlRoutes(app, ctx);
-  registerJournalRoutes(app, ctx);
-  registerJournalStreamRoutes(app, ctx);
-  registerJournalHarRoutes(app, ctx);
-  registerUnknownNameRoutes(app, ctx);
-  registerUnhandledRoutes(app, ctx);
-  if (namespaces !== undefined) registerNamespaceRoutes(app, ctx, namespaces);
-  else if (options.namespace !== undefined) {
-    // Namespaces do not nest: they are made and deleted in the default namespace only.
-    const nested = () =>
-      new MockpointError(
-        'FORBIDDEN_NAMESPACE',
-        `namespaces are managed in the default namespace (/api/namespaces, with the admin token), not in namespace "${options.namespace?.name}"`,
-      ).toResponse();
-    app.all('/api/namespaces', nested);
-    app.all('/api/namespaces/*', nested);
-  }
-  registerDeliveryRoutes(app, ctx);
-  registerServiceRoutes(app, ctx);
+  registerRoutes(app, ctx, namespaces, options.namespace);
 
   const made: MockpointApp = Object.assign(app, {
     mockpoint: {

@@ -143,3 +143,14 @@ export function registerNamespaceRoutes(app: Hono, ctx: AppContext, table: Names
     },
   );
 }
+
+/** In a namespace's app: `/api/namespaces` answers 403 FORBIDDEN_NAMESPACE (namespaces do not nest). */
+export function refuseNestedNamespaces(app: Hono, namespace: string): void {
+  const nested = () =>
+    new MockpointError(
+      'FORBIDDEN_NAMESPACE',
+      `namespaces are managed in the default namespace (/api/namespaces, with the admin token), not in namespace "${namespace}"`,
+    ).toResponse();
+  app.all('/api/namespaces', nested);
+  app.all('/api/namespaces/*', nested);
+}
