@@ -22,11 +22,19 @@ export function badNamespace(name: string): MockpointError {
   );
 }
 
-/** Hands a request that names a namespace to that namespace's app; passes every other. */
-export function namespaceDispatch(table: NamespaceTable): MiddlewareHandler {
+/**
+ * Hands a request that names a namespace to that namespace's app; passes every
+ * other. `mappedHost` tells a request to a host mapped to an endpoint, whose
+ * paths (`/ns/…` too) are that endpoint's: its namespace comes by header only.
+ */
+export function namespaceDispatch(
+  table: NamespaceTable,
+  mappedHost: (request: Request) => boolean | Promise<boolean> = () => false,
+): MiddlewareHandler {
   return async (c, next) => {
     const request = c.req.raw;
-    const split = splitNamespaceTarget(c.req.path);
+    let split = splitNamespaceTarget(c.req.path);
+    if (split !== undefined && (await mappedHost(request))) split = undefined;
     const name = split?.name ?? sessionOfHeaders(request.headers);
     if (name === undefined) return next();
     if (!isValidName(name)) return badNamespace(name).toResponse();
