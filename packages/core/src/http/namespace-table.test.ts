@@ -99,3 +99,25 @@ describe('a namespace made while a delete of its name runs', () => {
     expect((await parts.store.get('x'))?.name).toBe('x');
   });
 });
+
+describe('the TTL sweep of a serving replica', () => {
+  it('deletes a namespace another replica made and left, also after it saw none for a while', async () => {
+    const backend = memoryBackend();
+    const here = makeApp(backend);
+    const table = here.mockpoint.namespaces;
+    table?.serve();
+    // A sweep or two with no namespace at all.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const there = makeApp(backend);
+    const made = await send(there, 'POST', '/api/namespaces', admin, { name: 'left', ttlMs: 1000 });
+    expect(made.status).toBe(201);
+    // That replica stops (crashed, scaled down): only this one can delete it.
+    await there.mockpoint.namespaces?.close();
+    await vi.waitFor(
+      async () => {
+        expect((await send(here, 'GET', '/api/namespaces/left', admin)).status).toBe(404);
+      },
+      { timeout: 8000, interval: 200 },
+    );
+  }, 15_000);
+});

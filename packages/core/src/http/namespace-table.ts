@@ -316,7 +316,8 @@ export class NamespaceTable {
         }
       });
     }
-    if (entries.length === 0 && this.#live.size === 0) {
+    // A serving replica keeps looking: another may make namespaces and stop (crash, scale down) before their ttlMs.
+    if (!this.#serving && entries.length === 0 && this.#live.size === 0) {
       clearInterval(this.#sweep);
       this.#sweep = undefined;
     }
