@@ -120,4 +120,35 @@ describe('the TTL sweep of a serving replica', () => {
       { timeout: 8000, interval: 200 },
     );
   }, 15_000);
+
+  it('does not delete one that another replica wrote a use of after the list was read', async () => {
+    const backend = memoryBackend();
+    const namespaces = backend.namespaces as BackendNamespaces;
+    const { registry } = namespaces;
+    // Every list is read before the other replica's latest use is written down.
+    const stale: Backend = {
+      ...backend,
+      namespaces: {
+        ...namespaces,
+        registry: {
+          list: async () => (await registry.list()).map((entry) => ({ ...entry, usedAt: entry.createdAt })),
+          get: (name) => registry.get(name),
+          create: (entry, max) => registry.create(entry, max),
+          delete: (name) => registry.delete(name),
+          touch: (name, at) => registry.touch(name, at),
+        },
+      },
+    };
+    const here = makeApp(stale);
+    here.mockpoint.namespaces?.serve();
+    expect((await send(here, 'POST', '/api/namespaces', admin, { name: 'busy', ttlMs: 1000 })).status).toBe(201);
+    // In use on another replica all along: it writes a use down every 200 ms.
+    const busy = setInterval(() => void registry.touch('busy', Date.now()), 200);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      expect((await registry.get('busy'))?.name).toBe('busy');
+    } finally {
+      clearInterval(busy);
+    }
+  }, 10_000);
 });

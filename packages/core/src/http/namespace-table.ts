@@ -304,12 +304,15 @@ export class NamespaceTable {
       if (!sameNamespace(existing.get(name), live.entry)) await this.#letGo(name);
     }
     for (const entry of entries) {
-      if (entry.ttlMs === undefined) continue;
+      const ttlMs = entry.ttlMs;
+      if (ttlMs === undefined) continue;
       const usedAt = Math.max(entry.usedAt, this.#live.get(entry.name)?.usedAt ?? 0);
-      if (now - usedAt <= entry.ttlMs) continue;
+      if (now - usedAt <= ttlMs) continue;
       await this.#serial(entry.name, async () => {
-        // Not one made again with this name since the list was read.
-        if (!sameNamespace(await registry.get(entry.name), entry)) return;
+        // Not one made again with this name since the list was read, nor one used since (on another replica).
+        const current = await registry.get(entry.name);
+        if (current === undefined || !sameNamespace(current, entry)) return;
+        if (now - Math.max(current.usedAt, this.#live.get(entry.name)?.usedAt ?? 0) <= ttlMs) return;
         if (await registry.delete(entry.name)) {
           await this.#letGo(entry.name);
           await this.#namespaces.drop(entry.name);
