@@ -62,4 +62,25 @@ describe('a namespace by path', () => {
       await served.close();
     }
   });
+
+  it('/ns/{ns} alone is sent to /ns/{ns}/ when the namespace exists, else 404, on both paths', async () => {
+    const app = await appWithX();
+    const served = await serve(app, { overrideGlobalObjects: false });
+    try {
+      for (const send of [
+        (path: string) => app.request(path),
+        (path: string) => fetch(`${served.url}${path}`, { redirect: 'manual' }),
+      ]) {
+        const page = await send('/ns/a?x=1');
+        expect([page.status, page.headers.get('location')]).toEqual([308, '/ns/a/?x=1']);
+        for (const path of ['/ns/nope', '/ns/bad!']) {
+          const missing = await send(path);
+          expect([path, missing.status]).toEqual([path, 404]);
+          expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('NAMESPACE_NOT_FOUND');
+        }
+      }
+    } finally {
+      await served.close();
+    }
+  });
 });

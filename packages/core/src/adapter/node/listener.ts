@@ -332,11 +332,8 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
     // A mapped host's paths are its endpoint's, `/ns/…` too: its namespace comes by header only.
     const path = byPath && !toMappedHost(req, routing);
     // `/ns/{ns}` alone is the namespace's page: to `/ns/{ns}/`, where its relative URLs resolve.
+    // Sent once the namespace is known to exist, as the Fetch path does (a name that breaks the rule, or none: 404).
     const page = path && req.method === 'GET' ? namespacePageRedirect(req.url ?? '/') : undefined;
-    if (page !== undefined) {
-      res.writeHead(308, { location: page, 'content-length': '0' }).end();
-      return;
-    }
     const picked = pickNamespace(req, path);
     if (picked === undefined) {
       listener(req, res);
@@ -353,12 +350,12 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
       out.sink.fail(res, error);
       return;
     }
-    if (typeof made === 'function') made(req, res);
-    else
-      made.then(
-        (nsListener) => nsListener(req, res),
-        (error: unknown) => answerError(res, out, error),
-      );
+    const go = (nsListener: RequestListener): void => {
+      if (page === undefined) nsListener(req, res);
+      else res.writeHead(308, { location: page, 'content-length': '0' }).end();
+    };
+    if (typeof made === 'function') go(made);
+    else made.then(go, (error: unknown) => answerError(res, out, error));
   };
 }
 
