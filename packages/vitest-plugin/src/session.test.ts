@@ -153,4 +153,22 @@ describe('test sessions', () => {
     await Promise.all([one, two]);
     expect(await sessionOfRequest()).toBeUndefined();
   });
+
+  it('asked for after its test ended (a timer the test left): NO_SESSION, and no namespace is made', async () => {
+    const daemon = fakeDaemon();
+    let late: Promise<unknown> | undefined;
+    let fired = () => {};
+    const firing = new Promise<void>((resolve) => {
+      fired = resolve;
+    });
+    await runInSession(settings(daemon.fetch), async () => {
+      setTimeout(() => {
+        late = currentSession();
+        fired();
+      }, 10);
+    });
+    await firing;
+    await expect(late).rejects.toMatchObject({ code: 'NO_SESSION', message: /ended/ });
+    expect(daemon.calls).toEqual([]);
+  });
 });

@@ -114,8 +114,18 @@ export async function openSession(settings: SessionSettings): Promise<MockSessio
  */
 export async function runInSession(settings: SessionSettings, body: () => Promise<void>): Promise<void> {
   let opened: Promise<MockSession> | undefined;
+  let ended = false;
   const scope: SessionScope = {
     open: () => {
+      // Asked for once the test is over (a timer or request it left behind): it would never be deleted.
+      if (ended && opened === undefined) {
+        return Promise.reject(
+          new MockServerError(
+            'NO_SESSION',
+            "this test's session was asked for after the test ended (a timer or request it left running): it has no session any more",
+          ),
+        );
+      }
       opened ??= openSession(settings);
       return opened;
     },
@@ -128,6 +138,7 @@ export async function runInSession(settings: SessionSettings, body: () => Promis
     failed = { error };
   } finally {
     registry.active.delete(scope);
+    ended = true;
   }
   // A session that failed to open has failed the test that asked for it already.
   const session = await opened?.catch(() => undefined);

@@ -476,7 +476,15 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
     ).toResponse();
   });
   // A request that names a namespace is that namespace's app's, before anything of this one's.
-  if (namespaces !== undefined) app.use('*', namespaceDispatch(namespaces));
+  if (namespaces !== undefined) {
+    // As registerMappedHosts reads a request's host.
+    const mappedHost = async (request: Request): Promise<boolean> => {
+      if (!ctx.storedHosts.loaded) await ctx.storedHosts.ready.catch(() => undefined);
+      if (ctx.hosts.size === 0) return false;
+      return ctx.hosts.lookup(request.headers.get('host') ?? new URL(request.url).host) !== undefined;
+    };
+    app.use('*', namespaceDispatch(namespaces, mappedHost));
+  }
   registerMappedHosts(app, ctx);
   app.use('*', hostGuard(resolved.allowedHosts));
   app.use('/api/*', originGuard(resolved.allowedOrigins));

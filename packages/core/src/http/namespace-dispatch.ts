@@ -11,7 +11,7 @@ import type { MiddlewareHandler } from 'hono';
 import { MockpointError } from '../wire/errors.js';
 import { quoted } from '../wire/quoted.js';
 import { isValidName } from '../wire/rules.js';
-import { namespacePageRedirect, sessionOfHeaders, splitNamespaceTarget } from '../wire/session.js';
+import { NAMESPACE_PREFIX, namespacePageRedirect, sessionOfHeaders, splitNamespaceTarget } from '../wire/session.js';
 import type { NamespaceTable } from './namespace-table.js';
 
 /** The error of a namespace name that breaks the name rule: no such namespace can exist. */
@@ -22,17 +22,42 @@ export function badNamespace(name: string): MockpointError {
   );
 }
 
-/** Hands a request that names a namespace to that namespace's app; passes every other. */
-export function namespaceDispatch(table: NamespaceTable): MiddlewareHandler {
+/**
+ * The path of `url` as sent (still percent-encoded: `c.req.path` is decoded, and
+ * a namespace's app decodes what it is given once more), as the Node listener reads it.
+ */
+function sentPath(url: string): string {
+  const start = url.indexOf('/', url.indexOf(':') + 3);
+  if (start === -1) return '/';
+  let end = start;
+  while (end < url.length) {
+    const c = url.charCodeAt(end);
+    if (c === 63 /* ? */ || c === 35 /* # */) break;
+    end++;
+  }
+  return url.slice(start, end);
+}
+
+/**
+ * Hands a request that names a namespace to that namespace's app; passes every
+ * other. `mappedHost` tells a request to a host mapped to an endpoint, whose
+ * paths (`/ns/…` too) are that endpoint's: its namespace comes by header only.
+ */
+export function namespaceDispatch(
+  table: NamespaceTable,
+  mappedHost: (request: Request) => boolean | Promise<boolean> = () => false,
+): MiddlewareHandler {
   return async (c, next) => {
     const request = c.req.raw;
-    const split = splitNamespaceTarget(c.req.path);
+    const path = c.req.path.startsWith(NAMESPACE_PREFIX) ? sentPath(request.url) : c.req.path;
+    let split = splitNamespaceTarget(path);
+    if (split !== undefined && (await mappedHost(request))) split = undefined;
     const name = split?.name ?? sessionOfHeaders(request.headers);
     if (name === undefined) return next();
     if (!isValidName(name)) return badNamespace(name).toResponse();
     const app = await table.app(name);
     if (split === undefined) return app.fetch(request, c.env);
-    const page = c.req.method === 'GET' ? namespacePageRedirect(c.req.path) : undefined;
+    const page = c.req.method === 'GET' ? namespacePageRedirect(path) : undefined;
     if (page !== undefined) return c.redirect(page + new URL(request.url).search, 308);
     const url = new URL(request.url);
     url.pathname = split.rest;

@@ -68,6 +68,8 @@ export class NamespaceTable {
   readonly #now: () => number;
   readonly #live = new Map<string, Live>();
   readonly #opening = new Map<string, Promise<Live>>();
+  /** The last create or delete of each name still running here: the next one waits for it. */
+  readonly #changing = new Map<string, Promise<unknown>>();
   #sweep: ReturnType<typeof setInterval> | undefined;
   #sweeping: Promise<void> | undefined;
   #serving = false;
@@ -99,7 +101,16 @@ export class NamespaceTable {
     const entry: NamespaceEntry = { name, tokenHash: await tokenHash(token), createdAt: now, usedAt: now };
     if (request.ttlMs !== undefined) entry.ttlMs = request.ttlMs;
     const max = this.#options.max;
-    const created = await this.#namespaces.registry.create(entry, max);
+    // One name's create and delete run one after the other here: a delete's drop must not wipe a new namespace.
+    const created = await this.#serial(name, async () => {
+      const made = await this.#namespaces.registry.create(entry, max);
+      if (made !== 'created') return made;
+      // An app of an earlier namespace of this name (deleted by another replica) holds its old token and parts.
+      await this.#letGo(name);
+      // Whatever an earlier namespace of this name left (a crash mid-delete) is gone before it is used.
+      await this.#namespaces.drop(name);
+      return made;
+    });
     if (created === 'exists') {
       throw new MockpointError('NAMESPACE_EXISTS', `namespace "${name}" exists already; pick another name`);
     }
@@ -111,8 +122,6 @@ export class NamespaceTable {
           : `${max} namespaces exist already (MOCKPOINT_MAX_NAMESPACES); delete some first`,
       );
     }
-    // Whatever an earlier namespace of this name left (a crash mid-delete) is gone before it is used.
-    await this.#namespaces.drop(name);
     this.#startSweeping();
     return { ...infoOf(entry), token };
   }
@@ -135,9 +144,12 @@ export class NamespaceTable {
    * answered, sockets closed), its data removed. @throws MockpointError `NAMESPACE_NOT_FOUND`.
    */
   async delete(name: string): Promise<void> {
-    if (!isValidName(name) || !(await this.#namespaces.registry.delete(name))) throw notFound(name);
-    await this.#letGo(name);
-    await this.#namespaces.drop(name);
+    if (!isValidName(name)) throw notFound(name);
+    await this.#serial(name, async () => {
+      if (!(await this.#namespaces.registry.delete(name))) throw notFound(name);
+      await this.#letGo(name);
+      await this.#namespaces.drop(name);
+    });
   }
 
   /**
@@ -192,6 +204,18 @@ export class NamespaceTable {
     await this.#sweeping?.catch(() => undefined);
     await Promise.allSettled([...this.#opening.values()]);
     await Promise.all([...this.#live.keys()].map((name) => this.#letGo(name)));
+  }
+
+  /** Runs `step` once the create or delete of `name` running before it here has ended. */
+  #serial<T>(name: string, step: () => Promise<T>): Promise<T> {
+    const before = this.#changing.get(name);
+    const run = before === undefined ? step() : before.then(step, step);
+    const done = run.catch(() => undefined);
+    this.#changing.set(name, done);
+    void done.then(() => {
+      if (this.#changing.get(name) === done) this.#changing.delete(name);
+    });
+    return run;
   }
 
   #open(): void {
@@ -274,21 +298,38 @@ export class NamespaceTable {
       }
     }
     const entries = await registry.list();
-    const existing = new Set(entries.map((entry) => entry.name));
-    for (const name of [...this.#live.keys()]) if (!existing.has(name)) await this.#letGo(name);
-    for (const entry of entries) {
-      if (entry.ttlMs === undefined) continue;
-      const usedAt = Math.max(entry.usedAt, this.#live.get(entry.name)?.usedAt ?? 0);
-      if (now - usedAt > entry.ttlMs && (await registry.delete(entry.name))) {
-        await this.#letGo(entry.name);
-        await this.#namespaces.drop(entry.name);
-      }
+    const existing = new Map(entries.map((entry) => [entry.name, entry]));
+    for (const [name, live] of [...this.#live]) {
+      // Gone, or deleted and made again (a new token, new parts) by another replica.
+      if (!sameNamespace(existing.get(name), live.entry)) await this.#letGo(name);
     }
-    if (entries.length === 0 && this.#live.size === 0) {
+    for (const entry of entries) {
+      const ttlMs = entry.ttlMs;
+      if (ttlMs === undefined) continue;
+      const usedAt = Math.max(entry.usedAt, this.#live.get(entry.name)?.usedAt ?? 0);
+      if (now - usedAt <= ttlMs) continue;
+      await this.#serial(entry.name, async () => {
+        // Not one made again with this name since the list was read, nor one used since (on another replica).
+        const current = await registry.get(entry.name);
+        if (current === undefined || !sameNamespace(current, entry)) return;
+        if (now - Math.max(current.usedAt, this.#live.get(entry.name)?.usedAt ?? 0) <= ttlMs) return;
+        if (await registry.delete(entry.name)) {
+          await this.#letGo(entry.name);
+          await this.#namespaces.drop(entry.name);
+        }
+      });
+    }
+    // A serving replica keeps looking: another may make namespaces and stop (crash, scale down) before their ttlMs.
+    if (!this.#serving && entries.length === 0 && this.#live.size === 0) {
       clearInterval(this.#sweep);
       this.#sweep = undefined;
     }
   }
+}
+
+/** Whether `entry` is the namespace `known` (not another made since with its name). */
+function sameNamespace(entry: NamespaceEntry | undefined, known: NamespaceEntry): boolean {
+  return entry !== undefined && entry.createdAt === known.createdAt && entry.tokenHash === known.tokenHash;
 }
 
 /** Answers every request `app` holds, now (as adapter/lifecycle.ts's releaseHeld does for the default namespace). */

@@ -329,13 +329,12 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
   const nested = (nsApp: MockpointApp) => createNodeListener(nsApp, options);
   const byPath = options.endpoint === undefined;
   return (req, res) => {
+    // A mapped host's paths are its endpoint's, `/ns/…` too: its namespace comes by header only.
+    const path = byPath && !toMappedHost(req, routing);
     // `/ns/{ns}` alone is the namespace's page: to `/ns/{ns}/`, where its relative URLs resolve.
-    const page = byPath && req.method === 'GET' ? namespacePageRedirect(req.url ?? '/') : undefined;
-    if (page !== undefined) {
-      res.writeHead(308, { location: page, 'content-length': '0' }).end();
-      return;
-    }
-    const picked = pickNamespace(req, byPath);
+    // Sent once the namespace is known to exist, as the Fetch path does (a name that breaks the rule, or none: 404).
+    const page = path && req.method === 'GET' ? namespacePageRedirect(req.url ?? '/') : undefined;
+    const picked = pickNamespace(req, path);
     if (picked === undefined) {
       listener(req, res);
       return;
@@ -351,13 +350,25 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
       out.sink.fail(res, error);
       return;
     }
-    if (typeof made === 'function') made(req, res);
-    else
-      made.then(
-        (nsListener) => nsListener(req, res),
-        (error: unknown) => answerError(res, out, error),
-      );
+    const go = (nsListener: RequestListener): void => {
+      if (page === undefined) nsListener(req, res);
+      else res.writeHead(308, { location: page, 'content-length': '0' }).end();
+    };
+    if (typeof made === 'function') go(made);
+    else made.then(go, (error: unknown) => answerError(res, out, error));
   };
+}
+
+/**
+ * Whether `req` goes to `/ns/…` of a host that `routing` maps to an endpoint:
+ * that path is the endpoint's (the API it mocks may have `/ns/` paths), not a namespace's.
+ */
+export function toMappedHost(req: IncomingMessage, routing: Routing): boolean {
+  return (
+    routing.hosts.size !== 0 &&
+    (req.url ?? '/').startsWith(NAMESPACE_PREFIX) &&
+    typeof requestTarget(req, routing) === 'string'
+  );
 }
 
 /**

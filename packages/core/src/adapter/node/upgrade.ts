@@ -34,7 +34,7 @@ import { truncatedBody } from '../../wire/truncated-body.js';
 import { isWebSocketHandshake } from '../../wire/websocket-handshake.js';
 import { UPGRADED } from './connection-cap.js';
 import { bodilessRequest, requestTarget } from './endpoint-request.js';
-import { createNodeListener, type NodeListenerOptions, nodeRouting, pickNamespace } from './listener.js';
+import { createNodeListener, type NodeListenerOptions, nodeRouting, pickNamespace, toMappedHost } from './listener.js';
 import { answerPlain } from './plain-upgrade.js';
 import { rawHead, writeRaw } from './raw-answer.js';
 import { UnfinishedMessage } from './unfinished-message.js';
@@ -285,7 +285,7 @@ export function createNodeUpgradeListener(
       upgrade(req, socket, head);
       return;
     }
-    const picked = pickNamespace(req, byPath);
+    const picked = pickNamespace(req, byPath && !toMappedHost(req, routing));
     if (picked === undefined) {
       upgrade(req, socket, head);
       return;

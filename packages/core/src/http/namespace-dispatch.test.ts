@@ -1,0 +1,86 @@
+// A request under /ns/{ns}/ reaches its namespace with its path as sent (percent-encoding kept),
+// the same on the Fetch path and a Node server, and as the default namespace records it.
+import { afterEach, describe, expect, it } from 'vitest';
+import { serve } from '../adapter/node/index.js';
+import { createApp, type MockpointApp } from '../index.js';
+
+const apps: MockpointApp[] = [];
+afterEach(async () => {
+  for (const app of apps.splice(0)) await app.mockpoint.namespaces?.close();
+});
+
+async function appWithX(): Promise<MockpointApp> {
+  const app = createApp();
+  apps.push(app);
+  expect((await app.request('/api/namespaces', { method: 'POST', body: '{"name":"a"}' })).status).toBe(201);
+  for (const prefix of ['', '/ns/a']) {
+    const put = await app.request(`${prefix}/api/endpoint/add`, { method: 'PUT', body: '{"name":"x","data":1}' });
+    expect(put.status).toBe(201);
+  }
+  return app;
+}
+
+async function subpaths(app: MockpointApp, prefix: string): Promise<string[]> {
+  const journal = (await (await app.request(`${prefix}/api/endpoints/x/requests`)).json()) as {
+    requests: { subpath: string }[];
+  };
+  return journal.requests.map((request) => request.subpath);
+}
+
+describe('a namespace by path', () => {
+  it('is given the path as sent, as the default namespace is (Fetch path and Node server)', async () => {
+    const app = await appWithX();
+    const served = await serve(app, { overrideGlobalObjects: false });
+    const statuses: number[] = [];
+    try {
+      for (const prefix of ['', '/ns/a']) {
+        statuses.push((await app.request(`${prefix}/endpoint/x/%41%2F%25?q=%41`)).status);
+        statuses.push((await fetch(`${served.url}${prefix}/endpoint/x/%41%2F%25?q=%41`)).status);
+      }
+      // No route matches the subpath: each is answered alike (404 NO_ROUTE_MATCHED) and journaled.
+      expect(statuses).toEqual([404, 404, 404, 404]);
+      const sent = ['/%41%2F%25', '/%41%2F%25'];
+      expect(await subpaths(app, '')).toEqual(sent);
+      expect(await subpaths(app, '/ns/a')).toEqual(sent);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('an encoded name is no name: 404 NAMESPACE_NOT_FOUND on the Fetch path as on a Node server', async () => {
+    const app = await appWithX();
+    const served = await serve(app, { overrideGlobalObjects: false });
+    try {
+      for (const response of [
+        await app.request('/ns/%61/endpoint/x'),
+        await fetch(`${served.url}/ns/%61/endpoint/x`),
+      ]) {
+        expect(response.status).toBe(404);
+        expect(((await response.json()) as { error: { code: string } }).error.code).toBe('NAMESPACE_NOT_FOUND');
+      }
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('/ns/{ns} alone is sent to /ns/{ns}/ when the namespace exists, else 404, on both paths', async () => {
+    const app = await appWithX();
+    const served = await serve(app, { overrideGlobalObjects: false });
+    try {
+      for (const send of [
+        (path: string) => app.request(path),
+        (path: string) => fetch(`${served.url}${path}`, { redirect: 'manual' }),
+      ]) {
+        const page = await send('/ns/a?x=1');
+        expect([page.status, page.headers.get('location')]).toEqual([308, '/ns/a/?x=1']);
+        for (const path of ['/ns/nope', '/ns/bad!']) {
+          const missing = await send(path);
+          expect([path, missing.status]).toEqual([path, 404]);
+          expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('NAMESPACE_NOT_FOUND');
+        }
+      }
+    } finally {
+      await served.close();
+    }
+  });
+});

@@ -1,0 +1,154 @@
+// The namespace table when a name is deleted and made again: by another replica (two apps on one
+// backend, as two daemons on one Redis), or while a delete of the same name is still running.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createApp, type MockpointApp } from '../index.js';
+import type { Backend } from '../store/backend.js';
+import { memoryBackend } from '../store/memory/backend.js';
+import type { BackendNamespaces } from '../store/namespaces.js';
+
+const ADMIN = 'admin-s3cret';
+const admin = { authorization: `Bearer ${ADMIN}` };
+const apps: MockpointApp[] = [];
+afterEach(async () => {
+  for (const app of apps.splice(0)) await app.mockpoint.namespaces?.close();
+});
+
+function makeApp(backend: Backend): MockpointApp {
+  const app = createApp({ backend, adminToken: ADMIN });
+  apps.push(app);
+  return app;
+}
+
+function send(app: MockpointApp, method: string, path: string, headers: Record<string, string>, body?: unknown) {
+  return app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+async function make(app: MockpointApp, name: string): Promise<string> {
+  const response = await send(app, 'POST', '/api/namespaces', admin, { name });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { token: string }).token;
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+describe('a namespace deleted and made again elsewhere', () => {
+  it('is made again here: the new token works at once, the old one no longer', async () => {
+    const backend = memoryBackend();
+    const here = makeApp(backend);
+    const there = makeApp(backend);
+    const old = await make(here, 'r');
+    expect((await send(here, 'GET', '/ns/r/api/endpoints', bearer(old))).status).toBe(200);
+    expect((await send(there, 'DELETE', '/api/namespaces/r', admin)).status).toBe(204);
+    const token = await make(here, 'r');
+    expect((await send(here, 'GET', '/ns/r/api/endpoints', bearer(token))).status).toBe(200);
+    expect((await send(here, 'GET', '/ns/r/api/endpoints', bearer(old))).status).toBe(401);
+  });
+
+  it('made again by another replica: this one lets go of the old namespace within a sweep', async () => {
+    const backend = memoryBackend();
+    const here = makeApp(backend);
+    const there = makeApp(backend);
+    const old = await make(here, 'r');
+    expect((await send(here, 'GET', '/ns/r/api/endpoints', bearer(old))).status).toBe(200);
+    expect((await send(there, 'DELETE', '/api/namespaces/r', admin)).status).toBe(204);
+    const token = await make(there, 'r');
+    // The sweep runs once a second: a few of them at most.
+    await vi.waitFor(
+      async () => {
+        expect((await send(here, 'GET', '/ns/r/api/endpoints', bearer(old))).status).toBe(401);
+      },
+      { timeout: 5000, interval: 100 },
+    );
+    expect((await send(here, 'GET', '/ns/r/api/endpoints', bearer(token))).status).toBe(200);
+  });
+});
+
+describe('a namespace made while a delete of its name runs', () => {
+  it('keeps what is written to it after it was made', async () => {
+    const backend = memoryBackend();
+    const namespaces = backend.namespaces as BackendNamespaces;
+    // Closing a namespace's parts (part of deleting it) waits until `release`.
+    let release: () => void = () => undefined;
+    const closing = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const gated: Backend = {
+      ...backend,
+      namespaces: {
+        ...namespaces,
+        open: async (name) => {
+          const parts = await namespaces.open(name);
+          return { ...parts, close: async () => closing.then(() => parts.close()) };
+        },
+      },
+    };
+    const app = makeApp(gated);
+    const token = await make(app, 'r');
+    expect((await send(app, 'GET', '/ns/r/api/endpoints', bearer(token))).status).toBe(200);
+    const deleted = send(app, 'DELETE', '/api/namespaces/r', admin);
+    const remade = make(app, 'r');
+    const written = remade.then(async (again) => {
+      const put = await send(app, 'PUT', '/ns/r/api/endpoint/add', bearer(again), { name: 'x', data: 1 });
+      expect(put.status).toBe(201);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    expect((await deleted).status).toBe(204);
+    await written;
+    const parts = await namespaces.open('r');
+    expect((await parts.store.get('x'))?.name).toBe('x');
+  });
+});
+
+describe('the TTL sweep of a serving replica', () => {
+  it('deletes a namespace another replica made and left, also after it saw none for a while', async () => {
+    const backend = memoryBackend();
+    const here = makeApp(backend);
+    const table = here.mockpoint.namespaces;
+    table?.serve();
+    // A sweep or two with no namespace at all.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const there = makeApp(backend);
+    const made = await send(there, 'POST', '/api/namespaces', admin, { name: 'left', ttlMs: 1000 });
+    expect(made.status).toBe(201);
+    // That replica stops (crashed, scaled down): only this one can delete it.
+    await there.mockpoint.namespaces?.close();
+    await vi.waitFor(
+      async () => {
+        expect((await send(here, 'GET', '/api/namespaces/left', admin)).status).toBe(404);
+      },
+      { timeout: 8000, interval: 200 },
+    );
+  }, 15_000);
+
+  it('does not delete one that another replica wrote a use of after the list was read', async () => {
+    const backend = memoryBackend();
+    const namespaces = backend.namespaces as BackendNamespaces;
+    const { registry } = namespaces;
+    // Every list is read before the other replica's latest use is written down.
+    const stale: Backend = {
+      ...backend,
+      namespaces: {
+        ...namespaces,
+        registry: {
+          list: async () => (await registry.list()).map((entry) => ({ ...entry, usedAt: entry.createdAt })),
+          get: (name) => registry.get(name),
+          create: (entry, max) => registry.create(entry, max),
+          delete: (name) => registry.delete(name),
+          touch: (name, at) => registry.touch(name, at),
+        },
+      },
+    };
+    const here = makeApp(stale);
+    here.mockpoint.namespaces?.serve();
+    expect((await send(here, 'POST', '/api/namespaces', admin, { name: 'busy', ttlMs: 1000 })).status).toBe(201);
+    // In use on another replica all along: it writes a use down every 200 ms.
+    const busy = setInterval(() => void registry.touch('busy', Date.now()), 200);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      expect((await registry.get('busy'))?.name).toBe('busy');
+    } finally {
+      clearInterval(busy);
+    }
+  }, 10_000);
+});
