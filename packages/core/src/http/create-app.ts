@@ -308,6 +308,15 @@ function resolveOptions(options: CreateAppOptions): ResolvedAppOptions {
  * const app = createApp({ store: new MemoryStore() })
  * await app.request('/api/endpoint/add', { method: 'PUT', body: JSON.stringify({ name: 'a', data: 1 }) })
  */
+/** Whether a request's host is mapped to an endpoint here, as registerMappedHosts reads it. */
+function mappedHostOf(ctx: AppContext): (request: Request) => Promise<boolean> {
+  return async (request) => {
+    if (!ctx.storedHosts.loaded) await ctx.storedHosts.ready.catch(() => undefined);
+    if (ctx.hosts.size === 0) return false;
+    return ctx.hosts.lookup(request.headers.get('host') ?? new URL(request.url).host) !== undefined;
+  };
+}
+
 /** Every route of the API, in the order they are matched. */
 function registerRoutes(
   app: Hono,
@@ -476,15 +485,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
     ).toResponse();
   });
   // A request that names a namespace is that namespace's app's, before anything of this one's.
-  if (namespaces !== undefined) {
-    // As registerMappedHosts reads a request's host.
-    const mappedHost = async (request: Request): Promise<boolean> => {
-      if (!ctx.storedHosts.loaded) await ctx.storedHosts.ready.catch(() => undefined);
-      if (ctx.hosts.size === 0) return false;
-      return ctx.hosts.lookup(request.headers.get('host') ?? new URL(request.url).host) !== undefined;
-    };
-    app.use('*', namespaceDispatch(namespaces, mappedHost));
-  }
+  if (namespaces !== undefined) app.use('*', namespaceDispatch(namespaces, mappedHostOf(ctx)));
   registerMappedHosts(app, ctx);
   app.use('*', hostGuard(resolved.allowedHosts));
   app.use('/api/*', originGuard(resolved.allowedOrigins));
