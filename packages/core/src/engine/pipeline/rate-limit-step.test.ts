@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseMockFile } from '../../files/parse-mock-file.js';
 import { createApp, type MockpointApp } from '../../index.js';
 
 /** A clock the test moves by hand. */
@@ -91,6 +92,16 @@ describe('a rate-limited route', () => {
     expect(await statuses(mock, '/endpoint/two', 2)).toEqual([200, 429]);
     await mock.request('/api/endpoints/one/routes', { method: 'PUT', body: JSON.stringify({ routes }) });
     expect(await statuses(mock, '/endpoint/one', 2)).toEqual([200, 429]);
+  });
+
+  it("does not count a refused request in the route's {{seq}}", async () => {
+    const { time, now } = clock();
+    const mock = await app([{ rateLimit: { limit: 1, per: '1s' }, answer: { template: true, body: '{{seq}}' } }], now);
+    const texts: string[] = [];
+    for (let i = 0; i < 2; i++) texts.push(await (await mock.request('/endpoint/api')).text());
+    time.now += 1000;
+    texts.push(await (await mock.request('/endpoint/api')).text());
+    expect([texts[0], texts[2]]).toEqual(['1', '2']);
   });
 
   it('leaves routes without a limit, and queued answers, alone', async () => {
@@ -272,6 +283,30 @@ describe('validation at save', () => {
     const text = await (await mock.request('/api/endpoints/api/routes')).text();
     expect(text).toBe(
       '{"routes":[{"id":"r","match":{"path":"/x"},"rateLimit":{"limit":10,"per":"1h30m","style":"github","bucket":"core"},"answer":{}}]}',
+    );
+  });
+});
+
+describe('in a mock file', () => {
+  const file = (limit: number) =>
+    [
+      'version: 1',
+      'endpoints:',
+      '  - name: github',
+      '    routes:',
+      '      - id: repo',
+      `        rateLimit: { limit: ${limit}, per: 1m, style: github }`,
+      '        answer: { data: { ok: true } }',
+    ].join('\n');
+
+  it('keeps the rate limit with its route', () => {
+    const parsed = parseMockFile(file(2));
+    expect(parsed.endpoints[0]?.routes?.[0]?.rateLimit).toEqual({ limit: 2, per: '1m', style: 'github' });
+  });
+
+  it('refuses a bad one at its route, with the same message', () => {
+    expect(() => parseMockFile(file(0), { file: 'm.yaml' })).toThrow(
+      'm.yaml:5:9: endpoints[0].routes[0]: rateLimit.limit is 0; give a whole number of requests from 1 to 1000000',
     );
   });
 });
