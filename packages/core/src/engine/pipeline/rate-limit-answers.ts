@@ -15,7 +15,8 @@
  *   "You have exceeded a secondary rate limit" and `Retry-After` only.
  * - `openai`: `x-ratelimit-limit-requests`, `-remaining-requests`,
  *   `-reset-requests` (a duration: `1s`, `6m0s`, `120ms`) on every answer;
- *   the 429 is OpenAI's `rate_limit_exceeded` error.
+ *   the 429 is OpenAI's `rate_limit_exceeded` error, with `retry-after-ms`
+ *   (Azure OpenAI's; the OpenAI SDKs wait exactly that long).
  * - `stripe`: nothing while tokens remain (Stripe sends no such headers); the
  *   429 is Stripe's `rate_limit_error` with `Stripe-Should-Retry: true`.
  *
@@ -144,5 +145,7 @@ export function refusedAnswer(
     'content-length': String(utf8Length(body)),
   };
   if (style === 'stripe') headers['stripe-should-retry'] = 'true';
+  // Azure OpenAI sends it, and the OpenAI SDKs wait exactly that long when it is there.
+  if (style === 'openai') headers['retry-after-ms'] = String(take.retryMs);
   return { kind: 'respond', status: 429, headers, body: head ? null : body, delay: 0 };
 }

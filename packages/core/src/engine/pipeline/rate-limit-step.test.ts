@@ -202,11 +202,12 @@ describe('the styles', () => {
       'x-ratelimit-remaining-requests': '1',
       'x-ratelimit-reset-requests': '30s',
     });
-    expect(pick(refused, [...names, 'retry-after'])).toEqual({
+    expect(pick(refused, [...names, 'retry-after', 'retry-after-ms'])).toEqual({
       'x-ratelimit-limit-requests': '2',
       'x-ratelimit-remaining-requests': '0',
       'x-ratelimit-reset-requests': '59s',
       'retry-after': '29',
+      'retry-after-ms': '29000',
     });
     expect(body).toMatchObject({ error: { type: 'requests', code: 'rate_limit_exceeded', param: null } });
     expect((body.error as { message: string }).message).toMatch(/Please try again in 29s\.$/);
