@@ -104,6 +104,30 @@ describe('a rate-limited route', () => {
     expect([texts[0], texts[2]]).toEqual(['1', '2']);
   });
 
+  it('refuses a route that moves the state without moving it', async () => {
+    const { time, now } = clock();
+    const pay = { path: '/pay' };
+    const limit = { limit: 1, per: '1m', bucket: 'pay' };
+    const mock = await app(
+      [
+        { match: { ...pay, state: 'started' }, rateLimit: limit, answer: { body: 'paid', setState: 'paid' } },
+        { match: { ...pay, state: 'paid' }, rateLimit: limit, answer: { body: 'refunded', setState: 'started' } },
+        { match: { path: '/state' }, answer: { template: true, body: '{{state.default}}' } },
+      ],
+      now,
+    );
+    const text = async (path: string) => {
+      const response = await mock.request(`/endpoint/api${path}`);
+      return `${response.status} ${await response.text()}`;
+    };
+    expect(await text('/pay')).toBe('200 paid');
+    expect((await text('/pay')).slice(0, 3)).toBe('429');
+    expect(await text('/state')).toBe('200 paid');
+    time.now += 60_000;
+    expect(await text('/pay')).toBe('200 refunded');
+    expect(await text('/state')).toBe('200 started');
+  });
+
   it('leaves routes without a limit, and queued answers, alone', async () => {
     const { now } = clock();
     const mock = await app(

@@ -29,10 +29,23 @@ function withHeaders(verdict: Verdict | undefined, headers: Record<string, strin
   return { ...verdict, answer };
 }
 
+/** Whether a table has a rate-limited route, once per table: the others go straight to the routes' step. */
+const LIMITED = new WeakMap<RouteTable, boolean>();
+
+function hasLimits(table: RouteTable): boolean {
+  let found = LIMITED.get(table);
+  if (found === undefined) {
+    found = table.routes.some((route) => route.route.rateLimit !== undefined);
+    LIMITED.set(table, found);
+  }
+  return found;
+}
+
 function limited(table: RouteTable | null, exchange: Exchange): Maybe<Verdict | undefined> {
-  const hit = table === null ? undefined : exchange.hit(table);
+  if (table === null || !hasLimits(table)) return routeStep.run(exchange);
+  const hit = exchange.hit(table);
   const rateLimit = hit?.route.route.rateLimit;
-  if (hit === undefined || rateLimit === undefined || table === null) return routeStep.run(exchange);
+  if (hit === undefined || rateLimit === undefined) return routeStep.run(exchange);
   const style = rateLimit.style ?? 'ietf';
   const bucket = rateLimit.bucket ?? hit.route.id;
   const take = exchange.parts.rateBuckets.take(table, bucket, rateLimit.limit, windowMs(rateLimit.per) as number);
