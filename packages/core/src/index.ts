@@ -44,4 +44,5 @@ export {
 } from './webhook/delivery-send.js';
 export type { DeliveryStore } from './webhook/delivery-store.js';
 export type { LimitOptions } from './wire/limits.js';
+export type { RateLimitStyle, RouteRateLimit } from './wire/rate-limit.js';
 export type { JsonSchema, RouteValidation, ValidationIssue, ValidationMark } from './wire/route-validation.js';

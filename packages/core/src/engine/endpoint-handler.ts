@@ -25,13 +25,14 @@ import type { EndpointService } from './endpoint-service.js';
 import { Exchange, type PipelineParts } from './pipeline/exchange.js';
 import { graphqlStep } from './pipeline/graphql-step.js';
 import { queueStep } from './pipeline/queue-step.js';
+import { rateLimitedRouteStep } from './pipeline/rate-limit-step.js';
 import { noRouteStep, recordStep, recordVerdict } from './pipeline/record-step.js';
-import { routeStep } from './pipeline/route-step.js';
 import { signatureStep } from './pipeline/signature-step.js';
 import { stateStep } from './pipeline/state-step.js';
 import { runSteps, type Step, type Verdict } from './pipeline/step.js';
 import { validationStep } from './pipeline/validation-step.js';
 import { failedAnswer, heldUntilChange } from './pipeline/verdicts.js';
+import { RateBuckets } from './rate-buckets.js';
 
 /** Methods answered with the stored data at `/endpoint/{name}`. */
 export const READ_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -50,7 +51,7 @@ const PIPELINE: readonly Step[] = [
   stateStep,
   queueStep,
   validationStep,
-  routeStep,
+  rateLimitedRouteStep,
   graphqlStep,
   recordStep,
   noRouteStep,
@@ -75,6 +76,8 @@ export interface EndpointHandlerOptions {
   collectionLimits?: CollectionLimits;
   /** The app's open WebSocket connections, for their limit per name. @default no limit checked */
   sockets?: PipelineParts['sockets'];
+  /** The clock of routes' rate limits, in ms. @default Date.now */
+  rateLimitNow?: () => number;
 }
 
 function pathOf(target: string): string {
@@ -100,6 +103,7 @@ export class EndpointHandler {
       },
       report: (error, request) => this.reportUnexpected(error, request),
       sockets: options.sockets,
+      rateBuckets: new RateBuckets(options.rateLimitNow),
     };
   }
 

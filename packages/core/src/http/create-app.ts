@@ -114,6 +114,12 @@ export interface CreateAppOptions extends LimitOptions, Partial<BackendParts> {
    */
   deliverySend?: DeliverySend;
   /**
+   * The clock of routes' rate limits (docs/rate-limits.md), in ms: a test moves
+   * it on to refill a bucket instead of waiting.
+   * @default Date.now
+   */
+  rateLimitNow?: () => number;
+  /**
    * Hosts besides loopback addresses (127.0.0.0/8, ::1, localhost) that deliveries
    * may be sent to (host rules, wire/host-rules.ts: `.example.com` also allows its
    * subdomains, `host:port` that port only, IPv6 as `::1` or `[::1]`). Others are refused
@@ -429,6 +435,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       maxBodyBytes: resolved.maxBodyBytes,
       collectionLimits: resolved,
       sockets,
+      rateLimitNow: options.rateLimitNow,
     }),
     deliveries: new DeliveryWorker({
       store: backend.deliveries,

@@ -34,6 +34,8 @@ export interface AnswerMark {
   validation?: ValidationMark;
   /** The scenarios the answering route looked at or moved, before and after. */
   state?: StateMark;
+  /** The route's rate-limit bucket was empty: the request got its 429. */
+  rateLimited?: true;
 }
 
 /** Answered by the record (shared: the read path allocates nothing for it). */
@@ -128,6 +130,7 @@ export function toJournalEntry(
   if (mark.fault !== undefined) entry.fault = mark.fault;
   if (mark.upstream !== undefined) entry.upstream = structuredClone(mark.upstream);
   if (mark.validation !== undefined) entry.validation = structuredClone(mark.validation);
+  if (mark.rateLimited === true) entry.rateLimited = true;
   if (mark.state !== undefined) entry.state = { before: { ...mark.state.before }, after: { ...mark.state.after } };
   if (request.signature !== undefined) entry.signature = { ...request.signature };
   if (request.host !== undefined) entry.host = request.host;

@@ -130,6 +130,10 @@ export const ERRORS = {
     when: "a route's `validate` is not `{ mode: off | report | enforce, body?, bodyRequired?, query?, params?, headers? }` with JSON Schemas (objects or booleans), or one of its schemas has a `#/…` `$ref` that points at nothing in it, a `pattern` RE2 cannot run (lookaround, backreferences), or a `$ref` cycle that stays on one value",
     fix: 'correct the field the message names ([files.md](files.md#request-validation))',
   },
+  INVALID_RATE_LIMIT: {
+    when: 'a route\'s `rateLimit` is not `{ limit, per, style?, bucket? }`: `limit` a whole number from 1 to 1,000,000, `per` a duration (`"1m"`, `"1h30m"`, `"500ms"`) or whole milliseconds from 1 ms to 31 days, `style` one of ietf, github, github-secondary, openai, stripe, `bucket` a name',
+    fix: 'correct the field the message names ([rate-limits.md](rate-limits.md))',
+  },
   INVALID_HOSTS: {
     when: 'a `hosts` list holds something that is not a host pattern (a name, or `*.` and a name; not an IP address or `localhost`, no port), or more than 100 hosts',
     fix: 'give host names such as `api.github.com` or `*.stripe.com` ([https.md](https.md#hosts-map-to-endpoints))',
@@ -399,6 +403,10 @@ export const ERRORS = {
   TOO_MANY_ENDPOINTS: {
     when: 'a namespace holds `MOCKPOINT_MAX_ENDPOINTS_PER_NAMESPACE` endpoints already and the request adds one',
     fix: 'delete some, or raise the limit',
+  },
+  RATE_LIMITED: {
+    when: "a request to `/endpoint/{name}` matched a route whose `rateLimit` bucket is empty (style `ietf`; the other styles answer the 429 with their API's own body); `Retry-After` says in how many seconds a token is back; the request is journaled with `rateLimited: true`",
+    fix: "wait `Retry-After` seconds, or raise the route's `rateLimit` ([rate-limits.md](rate-limits.md))",
   },
   TOO_MANY_STREAMS: {
     when: '`MOCKPOINT_MAX_STREAMS` journal streams are already open ([live.md](live.md))',

@@ -97,6 +97,8 @@ export interface JournalEntry {
    * what did not fit its schemas, `{ in, path, message }` each; none when the request fits.
    */
   validation?: ValidationMark;
+  /** Present when the route's rate limit refused the request (`429`, docs/rate-limits.md). */
+  rateLimited?: true;
   /**
    * Present when the state was read for the request (the name's routes or queued
    * answers use it): the scenarios the answering route looked at or moved, before

@@ -13,6 +13,7 @@ import { HEADER_NAME_PATTERN, HEADER_VALUE_PATTERN, headerNameProblem, headerVal
 import { llmSchema } from './kinds/llm.js';
 import { streamSchema } from './kinds/stream.js';
 import { webSocketSchemas } from './kinds/websocket.js';
+import { rateLimitSchema } from './rate-limit.js';
 import {
   type AnswerLimits,
   checkRoutes,
@@ -65,6 +66,7 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
       id: parts.name.optional().describe('Unique within the endpoint (same rule as names); generated when absent.'),
       match: parts.requestFilter.optional().describe('Which requests it answers; absent: every request.'),
       validate: routeValidationSchemas.validate.optional(),
+      rateLimit: rateLimitSchema.optional(),
       answer: routeAnswer,
     })
     .meta({ title: 'Route', description: 'One route: the first in list order whose match holds answers.' });
@@ -73,6 +75,7 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
       id: parts.name,
       match: parts.requestFilter.optional(),
       validate: routeValidationSchemas.validate.optional(),
+      rateLimit: rateLimitSchema.optional(),
       answer: routeAnswer,
     })
     .meta({ title: 'StoredRoute' });
@@ -118,6 +121,7 @@ const FIELD_CODES: Record<string, ErrorCode> = {
   match: 'INVALID_MATCH',
   headers: 'INVALID_HEADER',
   validate: 'INVALID_VALIDATION',
+  rateLimit: 'INVALID_RATE_LIMIT',
   setState: 'INVALID_STATE',
   ...Object.fromEntries(ANSWER_KINDS.flatMap((kind) => (kind.code === undefined ? [] : [[kind.key, kind.code]]))),
 };
@@ -184,9 +188,13 @@ async function routesInTurns(text: string, schema: z.ZodType, options: ParseRout
 function checkRouteShape(item: unknown, index: number, schema: z.ZodType): void {
   const at = `routes[${index}]`;
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-    throw new MockpointError('INVALID_ROUTE', `${at} must be an object { id?, match?, validate?, answer }`, {
-      details: { index },
-    });
+    throw new MockpointError(
+      'INVALID_ROUTE',
+      `${at} must be an object { id?, match?, validate?, rateLimit?, answer }`,
+      {
+        details: { index },
+      },
+    );
   }
   if (!Object.hasOwn(item, 'answer')) {
     throw new MockpointError('INVALID_ROUTE', `${at}: answer is required (use {} for an empty 200)`, {

@@ -29,6 +29,7 @@ import {
 import type { McpAnswer } from './mcp-json.js';
 import { PathPatternError, parsePathPattern } from './path-pattern.js';
 import type { ProxyAnswer } from './proxy-answer.js';
+import { type RouteRateLimit, rateLimitProblem } from './rate-limit.js';
 import type { RouteValidation } from './route-validation.js';
 import { NAME_PATTERN } from './rules.js';
 import { SETTINGS } from './settings.js';
@@ -101,6 +102,8 @@ export interface RouteInput {
   match?: RequestFilter;
   /** Check each request it answers against JSON Schemas (`report` or `enforce`); absent: not checked. */
   validate?: RouteValidation;
+  /** A token bucket: the route answers while tokens remain, then `429` with `Retry-After` (docs/rate-limits.md). */
+  rateLimit?: RouteRateLimit;
   answer: RouteAnswer;
 }
 
@@ -353,6 +356,10 @@ export function routeChecker(options: CheckRoutesOptions): (route: RouteInput, i
       const problem = stateProblem(route.match.state);
       if (problem !== undefined) fail('INVALID_STATE', index, `match.state: ${problem}`);
     }
+    if (route.rateLimit !== undefined) {
+      const problem = rateLimitProblem(route.rateLimit);
+      if (problem !== undefined) fail('INVALID_RATE_LIMIT', index, problem);
+    }
     checkAnswer(route.answer, index, options);
     let id = route.id;
     while (id === undefined || (route.id === undefined && ids.has(id))) id = newRouteId();
@@ -360,6 +367,7 @@ export function routeChecker(options: CheckRoutesOptions): (route: RouteInput, i
     const out: Route = { id, answer: route.answer };
     if (route.match !== undefined) out.match = route.match;
     if (route.validate !== undefined) out.validate = route.validate;
+    if (route.rateLimit !== undefined) out.rateLimit = route.rateLimit;
     return out;
   };
 }
@@ -387,11 +395,12 @@ function keptText(routes: readonly Route[]): string | undefined {
   return kept.routes.every((route, i) => route === routes[i]) ? kept.text : undefined;
 }
 
-/** The route's fields in a fixed order (id, match, validate, answer; the answer's fields in the documented order). */
+/** The route's fields in a fixed order (id, match, validate, rateLimit, answer; the answer's fields in the documented order). */
 function routeFields(route: Route): Record<string, unknown> {
   const out: Record<string, unknown> = { id: route.id };
   if (route.match !== undefined) out.match = route.match;
   if (route.validate !== undefined) out.validate = route.validate;
+  if (route.rateLimit !== undefined) out.rateLimit = route.rateLimit;
   const answer: Record<string, unknown> = {};
   for (const key of ANSWER_KEYS) {
     if (Object.hasOwn(route.answer, key)) {

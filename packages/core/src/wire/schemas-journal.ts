@@ -113,6 +113,10 @@ function createJournalEntry<Fault extends z.ZodType>(fault: Fault) {
         .optional()
         .describe('Present when a proxy route answered: the upstream and its answer.'),
       validation: routeValidationSchemas.mark.optional(),
+      rateLimited: z
+        .literal(true)
+        .optional()
+        .describe("Present when the route's rate limit refused the request with 429 (docs/rate-limits.md)."),
       state: stateSchemas.mark
         .optional()
         .describe(

@@ -21,6 +21,7 @@ import { rawHeader } from '../../wire/raw-headers.js';
 import type { ValidationMark } from '../../wire/route-validation.js';
 import type { StateMark, States } from '../../wire/state-json.js';
 import type { EndpointService } from '../endpoint-service.js';
+import type { RateBuckets } from '../rate-buckets.js';
 import type { Maybe } from './step.js';
 
 /** What the steps share across requests: the app's state and settings. */
@@ -36,6 +37,8 @@ export interface PipelineParts {
   readonly collectionLimits: CollectionLimits;
   /** Reports a failure no answer accounts for; never throws. */
   readonly report: (error: unknown, request: { method: string; url: string }) => void;
+  /** The buckets of routes' rate limits (rate-limit-step.ts). */
+  readonly rateBuckets: RateBuckets;
   /** The open WebSocket connections, counted against their limit per name and in all (absent: no limit here). */
   readonly sockets?: {
     count(name: string): number;

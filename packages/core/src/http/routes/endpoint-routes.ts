@@ -116,6 +116,7 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
     'STREAM_TOO_LONG',
     'INVALID_PROXY',
     'INVALID_VALIDATION',
+    'INVALID_RATE_LIMIT',
     'INVALID_MCP',
     'PROXY_HOST_NOT_ALLOWED',
     'TOO_MANY_ROUTES',

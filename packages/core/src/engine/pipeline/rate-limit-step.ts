@@ -1,0 +1,68 @@
+/**
+ * Rate limits around the routes' step: when the route a request matches has a
+ * `rateLimit`, the request takes a token from its bucket (engine/rate-buckets.ts)
+ * first. With one, the route answers as it would and its answer carries the
+ * style's headers (rate-limit-answers.ts); without, the request gets the
+ * style's `429` with `Retry-After`, journaled with the route and
+ * `rateLimited: true`. Requests to routes without a limit pass straight through.
+ *
+ * A queued answer (an earlier step) takes no token: it answers instead of the
+ * route. Routes that look at the state are checked against the route selected
+ * on the state as the request found it.
+ *
+ * @module
+ */
+
+import type { EndpointAnswer } from '../../answer/endpoint-answer.js';
+import type { RouteTable } from '../../answer/routes/route-table.js';
+import type { AnswerMark } from '../../journal/journal-entry.js';
+import { windowMs } from '../../wire/rate-limit.js';
+import type { Exchange } from './exchange.js';
+import { rateLimitHeaders, refusedAnswer } from './rate-limit-answers.js';
+import { routeStep } from './route-step.js';
+import { after, type Maybe, type Step, type Verdict } from './step.js';
+
+/** `verdict` with `headers` added to its answer (a fault sends none of its own). */
+function withHeaders(verdict: Verdict | undefined, headers: Record<string, string>): Verdict | undefined {
+  if (verdict === undefined || verdict.answer.kind === 'fault') return verdict;
+  const answer = { ...verdict.answer, headers: { ...verdict.answer.headers, ...headers } } as EndpointAnswer;
+  return { ...verdict, answer };
+}
+
+/** Whether a table has a rate-limited route, once per table: the others go straight to the routes' step. */
+const LIMITED = new WeakMap<RouteTable, boolean>();
+
+function hasLimits(table: RouteTable): boolean {
+  let found = LIMITED.get(table);
+  if (found === undefined) {
+    found = table.routes.some((route) => route.route.rateLimit !== undefined);
+    LIMITED.set(table, found);
+  }
+  return found;
+}
+
+function limited(table: RouteTable | null, exchange: Exchange): Maybe<Verdict | undefined> {
+  if (table === null || !hasLimits(table)) return routeStep.run(exchange);
+  const hit = exchange.hit(table);
+  const rateLimit = hit?.route.route.rateLimit;
+  if (hit === undefined || rateLimit === undefined) return routeStep.run(exchange);
+  const style = rateLimit.style ?? 'ietf';
+  const bucket = rateLimit.bucket ?? hit.route.id;
+  const take = exchange.parts.rateBuckets.take(table, bucket, rateLimit.limit, windowMs(rateLimit.per) as number);
+  if (!take.allowed) {
+    const mark: AnswerMark = { answeredBy: { route: hit.route.id }, params: hit.params, rateLimited: true };
+    return { answer: refusedAnswer(style, take, bucket, hit.route.id, exchange.head), mark };
+  }
+  const headers = rateLimitHeaders(style, take, bucket);
+  const verdict = routeStep.run(exchange);
+  if (headers === undefined) return verdict;
+  return verdict instanceof Promise
+    ? verdict.then((ready) => withHeaders(ready, headers))
+    : withHeaders(verdict, headers);
+}
+
+/** The routes' step behind the rate limits of the routes it answers with: the pipeline's step 5. */
+export const rateLimitedRouteStep: Step = {
+  name: 'rate limits, then routes',
+  run: (exchange) => after(exchange.routes(), limited, exchange),
+};
