@@ -9,6 +9,7 @@ import { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import type { Upstream } from '../answer/proxy/upstream.js';
 import { OpenStreams } from '../answer/stream/open-streams.js';
 import { OpenSockets, socketShareOf } from '../answer/websocket/open-sockets.js';
+import { Clock } from '../clock/clock.js';
 import { EndpointHandler } from '../engine/endpoint-handler.js';
 import { EndpointService } from '../engine/endpoint-service.js';
 import type { GraphqlRunner } from '../graphql/graphql-runner.js';
@@ -16,6 +17,7 @@ import { hostGuard } from '../hosts/host-guard.js';
 import { HostTable } from '../hosts/host-table.js';
 import { StoredHosts } from '../hosts/stored-hosts.js';
 import { JournalFeed, type JournalFeedOptions } from '../journal/journal-feed.js';
+import { MAX_TIMED_MOVES, StateTimers } from '../state/state-timers.js';
 import type { Backend, BackendParts } from '../store/backend.js';
 import { boundedStore } from '../store/bounded-store.js';
 import { memoryBackend } from '../store/memory/backend.js';
@@ -35,6 +37,7 @@ import { NamespaceTable } from './namespace-table.js';
 import type { RouteDoc } from './openapi.js';
 import { originGuard } from './origin-guard.js';
 import { registerAddRoute } from './routes/add.js';
+import { registerClockRoutes } from './routes/clock.js';
 import { registerCollectionItemRoutes } from './routes/collection-items.js';
 import { registerCollectionRoutes } from './routes/collections.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
@@ -209,6 +212,7 @@ type MockpointServices = Pick<
   | 'options'
   | 'proxy'
   | 'hosts'
+  | 'clock'
 > & {
   /**
    * Answers `request` as endpoint `name` (a valid name, not looked up by Host), exactly as
@@ -353,6 +357,14 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       }
     },
   });
+  // The app's clock: each namespace's app has its own (docs/clock.md).
+  const clock = new Clock();
+  const timers = new StateTimers({
+    clock,
+    states: backend.states,
+    max: MAX_TIMED_MOVES,
+    report: (error) => options.onUnexpectedError?.(error, { method: 'TIMER', url: '/api/clock' }),
+  });
   const hosts = new HostTable(Object.entries(options.hosts ?? {}).map(([host, name]) => ({ host, name })));
   const ctx: AppContext = {
     proxy,
@@ -374,7 +386,11 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       maxBodyBytes: resolved.maxBodyBytes,
       collectionLimits: resolved,
       sockets,
+      clock,
+      timers,
     }),
+    clock,
+    timers,
     deliveries: new DeliveryWorker({
       store: backend.deliveries,
       allowHosts: resolved.deliveryAllowHosts,
@@ -446,6 +462,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   registerCollectionRoutes(app, ctx);
   registerCollectionItemRoutes(app, ctx);
   registerStateRoutes(app, ctx);
+  registerClockRoutes(app, ctx);
   registerSocketRoutes(app, ctx);
   registerSignatureRoutes(app, ctx);
   registerGraphqlRoutes(app, ctx);
@@ -481,6 +498,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       options: resolved,
       proxy,
       hosts: ctx.hosts,
+      clock,
       hostsLoaded: ctx.storedHosts.ready,
       namespaces,
       fetchEndpoint,

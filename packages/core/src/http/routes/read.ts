@@ -205,6 +205,8 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
           'UPSTREAM_TIMEOUT',
           'ANSWER_NOT_SENDABLE',
           'TEMPLATE_TOO_LARGE',
+          // A timed setState (docs/clock.md) while the most timed moves wait already.
+          'TOO_MANY_TIMERS',
           // A WebSocket route (docs/websocket.md): a plain request; an upgrade past the limit; a listener that cannot upgrade.
           'WEBSOCKET_REQUIRED',
           'TOO_MANY_SOCKETS',
