@@ -21,8 +21,8 @@ export function clockMethods({ call, json }: Transport) {
     },
 
     /**
-     * Freezes, sets or advances the clock (applied as set, then advance, then
-     * freeze); resolves once every timed state move it made due is made.
+     * Freezes, sets or advances the clock (applied as freeze or thaw, then set,
+     * then advance); resolves once every timed state move it made due is made.
      * @throws MockpointError `INVALID_CLOCK`.
      * @example await client.setClock({ freeze: true, set: '2030-01-01T00:00:00Z' })
      */

@@ -17,7 +17,7 @@ export interface ClockJson {
   offsetMs: number;
 }
 
-/** A change of the clock (`PUT /api/clock`): at least one member; applied as set, then advance, then freeze. */
+/** A change of the clock (`PUT /api/clock`): at least one member; applied as freeze (or thaw), then set, then advance. */
 export interface ClockChange {
   /** Stop time (`true`) or let it run on from where it is (`false`). */
   freeze?: boolean;
@@ -66,7 +66,7 @@ export function createClockSchemas() {
     })
     .meta({
       title: 'ClockChange',
-      description: 'At least one of freeze, set and advance; applied as set, then advance, then freeze.',
+      description: 'At least one of freeze, set and advance; applied as freeze (or thaw), then set, then advance.',
     });
   return { view, change };
 }

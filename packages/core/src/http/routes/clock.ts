@@ -69,9 +69,9 @@ export function registerClockRoutes(app: Hono, ctx: AppContext): void {
 
   app.put('/api/clock', async (c) => {
     const change = parseChange(await readJsonObjectBody(c.req.raw, options.maxBodyBytes), clock);
-    if (change.freeze === false) clock.freeze(false);
+    // Frozen (or thawed) first, then set: frozen at exactly the time set, not a millisecond later.
+    if (change.freeze !== undefined) clock.freeze(change.freeze);
     if (change.to !== undefined) clock.set(change.to);
-    if (change.freeze === true) clock.freeze(true);
     // The moves the change made due are written before the answer: a test reads them next.
     await timers.fireDue();
     return view(clock);
