@@ -79,7 +79,12 @@ export class Clock {
   /** Moves time on by `ms` (≥ 0). @throws RangeError when that passes the year 9999. */
   advance(ms: number): void {
     if (!Number.isSafeInteger(ms) || ms < 0) throw new RangeError(`the clock advances by ms ≥ 0 (got ${ms})`);
-    this.set(this.now() + ms);
+    const to = this.now() + ms;
+    if (to > CLOCK_MAX_MS) throw new RangeError(`the clock shows times up to the year 9999 (got ${to})`);
+    // By the offset, not to a time read first: exactly `ms` on, however long this took.
+    if (this.#frozenAt !== undefined) this.#frozenAt += ms;
+    else this.#offsetMs += ms;
+    this.#changed();
   }
 
   /** Back to real time: running, no offset. */

@@ -1,6 +1,7 @@
 // The app's clock through createApp: {{now}} and timed state moves follow it; bad changes refused; one per namespace.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type MockpointApp } from '../../index.js';
+import { signWebhook } from '../../wire/signature.js';
 
 const apps: MockpointApp[] = [];
 afterEach(async () => {
@@ -174,5 +175,28 @@ describe('timed state moves (setState with after)', () => {
       expect(response.status, JSON.stringify(setState)).toBe(400);
       expect((await json(response)).error.code).toBe('INVALID_STATE');
     }
+  });
+});
+
+describe('signature timestamps follow the clock', () => {
+  it("a webhook signed at the clock's time is on time; one signed at real time is stale then", async () => {
+    const app = makeApp();
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    await send(app, 'PUT', '/api/endpoints/hook/routes', { routes: [{ answer: { statusCode: 200 } }] });
+    await send(app, 'PUT', '/api/endpoints/hook/signature', { scheme: 'standard', secret, enforce: true });
+    await send(app, 'PUT', '/api/clock', { freeze: true, set: '2030-01-01T00:00:00Z' });
+    const body = '{"event":"paid"}';
+    const post = async (timestamp: number) =>
+      app.request('/endpoint/hook', {
+        method: 'POST',
+        body,
+        headers: await signWebhook({ scheme: 'standard', secret, body: new TextEncoder().encode(body), timestamp }),
+      });
+    expect((await post(Date.parse('2030-01-01T00:00:00Z') / 1000)).status).toBe(200);
+    const stale = await post(Math.floor(Date.now() / 1000));
+    expect(stale.status).toBe(401);
+    expect((await json(stale)).error.details.status).toBe('stale');
+    await send(app, 'DELETE', '/api/clock');
+    expect((await post(Math.floor(Date.now() / 1000))).status).toBe(200);
   });
 });

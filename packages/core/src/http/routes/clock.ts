@@ -18,8 +18,8 @@ import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS
 /** The change `PUT /api/clock` asks for, checked whole before anything changes. */
 interface Change {
   freeze?: boolean;
-  /** The time to show after set and advance. */
-  to?: number;
+  set?: number;
+  advance?: number;
 }
 
 function invalid(message: string): MockpointError {
@@ -29,30 +29,25 @@ function invalid(message: string): MockpointError {
 /** The body of `PUT /api/clock`, or `INVALID_CLOCK` saying what is wrong. */
 function parseChange(members: ReadonlyMap<string, string>, clock: Clock): Change {
   const change: Change = {};
-  let set: number | undefined;
-  let advance: number | undefined;
   for (const [key, text] of members) {
     const value: unknown = JSON.parse(text);
     if (key === 'freeze') {
       if (typeof value !== 'boolean') throw invalid(`freeze is true or false (got ${text})`);
       change.freeze = value;
     } else if (key === 'set') {
-      set = clockTimeMs(value);
-      if (set === undefined) throw invalid(`${CLOCK_TIME_RULE} (got ${text})`);
+      change.set = clockTimeMs(value);
+      if (change.set === undefined) throw invalid(`${CLOCK_TIME_RULE} (got ${text})`);
     } else if (key === 'advance') {
-      advance = durationMs(value);
-      if (advance === undefined) throw invalid(`advance: ${DURATION_RULE} (got ${text})`);
+      change.advance = durationMs(value);
+      if (change.advance === undefined) throw invalid(`advance: ${DURATION_RULE} (got ${text})`);
     } else {
       throw invalid(`unknown member ${JSON.stringify(key)}: give freeze, set or advance`);
     }
   }
   if (members.size === 0) throw invalid('give at least one of freeze, set and advance');
-  if (set !== undefined || advance !== undefined) {
-    const to = (set ?? clock.now()) + (advance ?? 0);
-    if (to < CLOCK_MIN_MS || to > CLOCK_MAX_MS) {
-      throw invalid(`the clock shows times from 1970 to 9999; this would show ${to} ms since the epoch`);
-    }
-    change.to = to;
+  const to = (change.set ?? clock.now()) + (change.advance ?? 0);
+  if (to < CLOCK_MIN_MS || to > CLOCK_MAX_MS) {
+    throw invalid(`the clock shows times from 1970 to 9999; this would show ${to} ms since the epoch`);
   }
   return change;
 }
@@ -71,7 +66,8 @@ export function registerClockRoutes(app: Hono, ctx: AppContext): void {
     const change = parseChange(await readJsonObjectBody(c.req.raw, options.maxBodyBytes), clock);
     // Frozen (or thawed) first, then set: frozen at exactly the time set, not a millisecond later.
     if (change.freeze !== undefined) clock.freeze(change.freeze);
-    if (change.to !== undefined) clock.set(change.to);
+    if (change.set !== undefined) clock.set(change.set);
+    if (change.advance !== undefined) clock.advance(change.advance);
     // The moves the change made due are written before the answer: a test reads them next.
     await timers.fireDue();
     return view(clock);
