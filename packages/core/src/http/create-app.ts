@@ -213,6 +213,7 @@ type MockpointServices = Pick<
   | 'proxy'
   | 'hosts'
   | 'clock'
+  | 'timers'
 > & {
   /**
    * Answers `request` as endpoint `name` (a valid name, not looked up by Host), exactly as
@@ -499,6 +500,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       proxy,
       hosts: ctx.hosts,
       clock,
+      timers,
       hostsLoaded: ctx.storedHosts.ready,
       namespaces,
       fetchEndpoint,
