@@ -200,3 +200,19 @@ describe('signature timestamps follow the clock', () => {
     expect((await post(Math.floor(Date.now() / 1000))).status).toBe(200);
   });
 });
+
+describe('LLM answers follow the clock', () => {
+  it("an OpenAI chat completion's created is the clock's time", async () => {
+    const app = makeApp();
+    const llm = { provider: 'openai', api: 'chat.completions', text: 'hi' };
+    await send(app, 'PUT', '/api/endpoints/ai/routes', { routes: [{ answer: { llm } }] });
+    await send(app, 'PUT', '/api/clock', { freeze: true, set: '2030-01-01T00:00:00Z' });
+    const answer = await app.request('/endpoint/ai/v1/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }] }),
+    });
+    expect(answer.status).toBe(200);
+    expect((await json(answer)).created).toBe(Date.parse('2030-01-01T00:00:00Z') / 1000);
+  });
+});
