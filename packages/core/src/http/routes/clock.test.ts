@@ -132,6 +132,15 @@ describe('timed state moves (setState with after)', () => {
     expect(await json(await send(app, 'GET', '/api/endpoints/shop/state'))).toEqual({ default: 'shipped' });
   });
 
+  it('on a running clock, advancing past it fires it too', async () => {
+    const app = makeApp();
+    await send(app, 'PUT', '/api/endpoints/shop/routes', { routes: ORDER_ROUTES });
+    expect((await send(app, 'POST', '/endpoint/shop/orders')).status).toBe(201);
+    await send(app, 'PUT', '/api/clock', { advance: '1m' });
+    expect((await json(await send(app, 'GET', '/api/clock'))).frozen).toBe(false);
+    expect(await status(app)).toBe('shipped');
+  });
+
   it('setting the clock past it fires it too; a reset or a put state forgets it', async () => {
     const app = makeApp();
     await ordered(app);
