@@ -18,6 +18,7 @@
 // Everything the browser entry (`@mockpoint/core/client`) has: the client, its
 // errors, the wire types and the input rules. One list, so the two cannot drift.
 export * from './client/index.js';
+export type { Clock, ClockView } from './clock/clock.js';
 export {
   type GraphqlAnswerText,
   type GraphqlCall,

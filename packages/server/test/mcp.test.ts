@@ -51,6 +51,7 @@ async function session(client: Client): Promise<void> {
     'put_routes',
     'put_collections',
     'put_state',
+    'set_clock',
     'queue_answers',
     'get_requests',
     'put_signature_check',

@@ -79,6 +79,8 @@ export interface TemplateContext {
   readonly variables?: () => unknown;
   /** An MCP tool call's or prompt's arguments (`{{arguments.a.b}}`). */
   readonly arguments?: unknown;
+  /** The app's clock at this request, ms since the epoch (`{{now}}`; docs/clock.md). @default real time */
+  readonly now?: number;
 }
 
 /** An own property, or `undefined` (never a prototype's). */
@@ -112,7 +114,7 @@ export function lookup(placeholder: Placeholder, context: TemplateContext): unkn
     case 'uuid':
       return crypto.randomUUID();
     case 'now':
-      return new Date().toISOString();
+      return new Date(context.now ?? Date.now()).toISOString();
     case 'seq':
       return context.seq;
     case 'body': {

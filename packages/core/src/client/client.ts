@@ -9,6 +9,7 @@ import type { JournalPage, RequestFilter } from '../wire/journal-json.js';
 import type { JsonText } from '../wire/json-text.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import type { LimitName } from '../wire/settings.js';
+import { clockMethods } from './clock.js';
 import { collectionMethods } from './collections.js';
 import { deliveryMethods } from './deliveries.js';
 import { endpointMethods } from './endpoints.js';
@@ -240,6 +241,7 @@ export function createClient(options: ClientOptions) {
     ...socketMethods(transport),
     ...collectionMethods(transport),
     ...stateMethods(transport),
+    ...clockMethods(transport),
     ...signatureMethods(transport),
     ...graphqlSchemaMethods(transport),
     ...hostMethods(transport),

@@ -19,6 +19,7 @@ export type {
   SocketReply,
   WebSocketAnswer,
 } from '../wire/answer-websocket.js';
+export type { ClockChange, ClockJson } from '../wire/clock-json.js';
 export type {
   Delivery,
   DeliveryAttempt,
@@ -27,6 +28,7 @@ export type {
   DeliveryState,
   TamperMode,
 } from '../wire/delivery-json.js';
+export type { Duration } from '../wire/duration.js';
 export { type ErrorBody, type ErrorCode, isMockpointError, MockpointError } from '../wire/errors.js';
 export type {
   GraphqlFilter,

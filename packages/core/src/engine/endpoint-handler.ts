@@ -12,10 +12,12 @@
 import { type ClientGone, type EndpointAnswer, emptyAnswer, errorAnswer } from '../answer/endpoint-answer.js';
 import type { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import { CORS_HEADERS } from '../answer/read-response.js';
+import { Clock } from '../clock/clock.js';
 import type { CollectionLimits } from '../collections/collection-input.js';
 import { answered } from '../journal/answer-record.js';
 import type { Journal } from '../journal/journal.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
+import { MAX_TIMED_MOVES, StateTimers } from '../state/state-timers.js';
 import type { ReplayGuard } from '../webhook/replay-guard.js';
 import { type EndpointTarget, splitEndpointTarget } from '../wire/endpoint-target.js';
 import { DEFAULT_LIMITS, DEFAULT_MAX_BODY_BYTES, JOURNAL_NAME_LIMIT } from '../wire/limits.js';
@@ -76,8 +78,12 @@ export interface EndpointHandlerOptions {
   collectionLimits?: CollectionLimits;
   /** The app's open WebSocket connections, for their limit per name. @default no limit checked */
   sockets?: PipelineParts['sockets'];
-  /** The clock of routes' rate limits, in ms. @default Date.now */
+  /** The clock of routes' rate limits, in ms. @default the app's clock (`clock`) */
   rateLimitNow?: () => number;
+  /** The app's clock: `{{now}}` and timed state moves read it (docs/clock.md). @default real time */
+  clock?: Clock;
+  /** Where timed state moves wait (`setState: { after, to }`). @default its own, on {@link clock} */
+  timers?: StateTimers;
 }
 
 function pathOf(target: string): string {
@@ -91,6 +97,7 @@ export class EndpointHandler {
 
   constructor(options: EndpointHandlerOptions) {
     this.#onUnexpectedError = options.onUnexpectedError;
+    const clock = options.clock ?? new Clock();
     this.#parts = {
       endpoints: options.endpoints,
       journal: options.journal,
@@ -103,7 +110,17 @@ export class EndpointHandler {
       },
       report: (error, request) => this.reportUnexpected(error, request),
       sockets: options.sockets,
-      rateBuckets: new RateBuckets(options.rateLimitNow),
+      rateBuckets: new RateBuckets(options.rateLimitNow ?? (() => clock.now())),
+      clock,
+      timers:
+        options.timers ??
+        new StateTimers({
+          clock,
+          states: options.endpoints.states,
+          max: MAX_TIMED_MOVES,
+          report: (error) => this.reportUnexpected(error, { method: 'TIMER', url: '/api/clock' }),
+        }),
+      maxTimers: MAX_TIMED_MOVES,
     };
   }
 

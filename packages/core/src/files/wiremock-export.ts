@@ -13,6 +13,7 @@ import { kindOf } from '../wire/answer-kinds.js';
 import type { RequestFilter } from '../wire/journal-json.js';
 import { JsonText, jsonTextOf, stringifyExact } from '../wire/json-text.js';
 import type { Route } from '../wire/route.js';
+import { isTimedState } from '../wire/state-json.js';
 import type { LeftOut } from './left-out.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
 
@@ -205,6 +206,10 @@ export function wireMockMappings(endpoints: readonly MockFileEndpoint[]): WireMo
         continue;
       }
       const mapping: Json = { name: route.id, priority: index + 1, request: request.request, response };
+      if (isTimedState(route.answer.setState)) {
+        skipped.push({ what, why: 'a timed setState (after) has no WireMock equivalent' });
+        continue;
+      }
       const setState = route.answer.setState === undefined ? undefined : oneState(route.answer.setState);
       if (route.answer.setState !== undefined && setState === undefined) {
         skipped.push({ what, why: 'setState names several scenarios; a WireMock mapping moves one' });

@@ -7,12 +7,14 @@
 import type { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import type { OpenStreams } from '../answer/stream/open-streams.js';
 import type { OpenSockets } from '../answer/websocket/open-sockets.js';
+import type { Clock } from '../clock/clock.js';
 import type { EndpointHandler } from '../engine/endpoint-handler.js';
 import type { EndpointService } from '../engine/endpoint-service.js';
 import type { HostTable } from '../hosts/host-table.js';
 import type { StoredHosts } from '../hosts/stored-hosts.js';
 import type { Journal } from '../journal/journal.js';
 import type { JournalFeed } from '../journal/journal-feed.js';
+import type { StateTimers } from '../state/state-timers.js';
 import type { Backend } from '../store/backend.js';
 import type { DeliveryWorker } from '../webhook/delivery-worker.js';
 import type { LimitOptions } from '../wire/limits.js';
@@ -53,6 +55,10 @@ export interface AppContext {
   /** Outgoing webhook deliveries (`/api/deliveries`). */
   deliveries: DeliveryWorker;
   schemas: Schemas;
+  /** The app's clock (`/api/clock`): `{{now}}` and timed state moves read it. */
+  clock: Clock;
+  /** Timed state moves waiting for the clock. */
+  timers: StateTimers;
   /** Route documentation collected for the OpenAPI document. */
   docs: RouteDoc[];
 }

@@ -9,6 +9,7 @@ import { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import type { Upstream } from '../answer/proxy/upstream.js';
 import { OpenStreams } from '../answer/stream/open-streams.js';
 import { OpenSockets, socketShareOf } from '../answer/websocket/open-sockets.js';
+import { Clock } from '../clock/clock.js';
 import { EndpointHandler } from '../engine/endpoint-handler.js';
 import { EndpointService } from '../engine/endpoint-service.js';
 import type { GraphqlRunner } from '../graphql/graphql-runner.js';
@@ -16,6 +17,7 @@ import { hostGuard } from '../hosts/host-guard.js';
 import { HostTable } from '../hosts/host-table.js';
 import { StoredHosts } from '../hosts/stored-hosts.js';
 import { JournalFeed, type JournalFeedOptions } from '../journal/journal-feed.js';
+import { MAX_TIMED_MOVES, StateTimers } from '../state/state-timers.js';
 import type { Backend, BackendParts } from '../store/backend.js';
 import { boundedStore } from '../store/bounded-store.js';
 import { memoryBackend } from '../store/memory/backend.js';
@@ -35,6 +37,7 @@ import { NamespaceTable } from './namespace-table.js';
 import type { RouteDoc } from './openapi.js';
 import { originGuard } from './origin-guard.js';
 import { registerAddRoute } from './routes/add.js';
+import { registerClockRoutes } from './routes/clock.js';
 import { registerCollectionItemRoutes } from './routes/collection-items.js';
 import { registerCollectionRoutes } from './routes/collections.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
@@ -215,6 +218,8 @@ type MockpointServices = Pick<
   | 'options'
   | 'proxy'
   | 'hosts'
+  | 'clock'
+  | 'timers'
 > & {
   /**
    * Answers `request` as endpoint `name` (a valid name, not looked up by Host), exactly as
@@ -314,6 +319,31 @@ function resolveOptions(options: CreateAppOptions): ResolvedAppOptions {
  * const app = createApp({ store: new MemoryStore() })
  * await app.request('/api/endpoint/add', { method: 'PUT', body: JSON.stringify({ name: 'a', data: 1 }) })
  */
+/** The app's WebSocket connections, bounded by its limits. */
+function openSockets(
+  journal: Backend['journal'],
+  resolved: ResolvedAppOptions,
+  options: CreateAppOptions,
+): OpenSockets {
+  return new OpenSockets({
+    journal,
+    maxPerName: resolved.maxSocketsPerName,
+    maxTotal: socketShareOf(resolved.maxConnections),
+    idleTimeoutMs: resolved.socketIdleTimeoutMs,
+    messageTimeoutMs: resolved.socketMessageTimeoutMs,
+    maxFrameBytes: resolved.maxSocketFrameBytes,
+    graphqlEvents: resolved.graphqlSubscriptionEvents,
+    graphqlIntervalMs: resolved.graphqlSubscriptionIntervalMs,
+    report: (error, request) => {
+      try {
+        options.onUnexpectedError?.(error, request);
+      } catch {
+        // reporting never takes a connection down
+      }
+    },
+  });
+}
+
 /** Whether a request's host is mapped to an endpoint here, as registerMappedHosts reads it. */
 function mappedHostOf(ctx: AppContext): (request: Request) => Promise<boolean> {
   return async (request) => {
@@ -339,6 +369,7 @@ function registerRoutes(
   registerCollectionRoutes(app, ctx);
   registerCollectionItemRoutes(app, ctx);
   registerStateRoutes(app, ctx);
+  registerClockRoutes(app, ctx);
   registerSocketRoutes(app, ctx);
   registerSignatureRoutes(app, ctx);
   registerGraphqlRoutes(app, ctx);
@@ -397,22 +428,14 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
     maxRecordBytes: resolved.maxBodyBytes,
     maxRoutes: resolved.maxRoutes,
   });
-  const sockets = new OpenSockets({
-    journal,
-    maxPerName: resolved.maxSocketsPerName,
-    maxTotal: socketShareOf(resolved.maxConnections),
-    idleTimeoutMs: resolved.socketIdleTimeoutMs,
-    messageTimeoutMs: resolved.socketMessageTimeoutMs,
-    maxFrameBytes: resolved.maxSocketFrameBytes,
-    graphqlEvents: resolved.graphqlSubscriptionEvents,
-    graphqlIntervalMs: resolved.graphqlSubscriptionIntervalMs,
-    report: (error, request) => {
-      try {
-        options.onUnexpectedError?.(error, request);
-      } catch {
-        // reporting never takes a connection down
-      }
-    },
+  const sockets = openSockets(journal, resolved, options);
+  // The app's clock: each namespace's app has its own (docs/clock.md).
+  const clock = new Clock();
+  const timers = new StateTimers({
+    clock,
+    states: backend.states,
+    max: MAX_TIMED_MOVES,
+    report: (error) => options.onUnexpectedError?.(error, { method: 'TIMER', url: '/api/clock' }),
   });
   const hosts = new HostTable(Object.entries(options.hosts ?? {}).map(([host, name]) => ({ host, name })));
   const ctx: AppContext = {
@@ -436,7 +459,11 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       collectionLimits: resolved,
       sockets,
       rateLimitNow: options.rateLimitNow,
+      clock,
+      timers,
     }),
+    clock,
+    timers,
     deliveries: new DeliveryWorker({
       store: backend.deliveries,
       allowHosts: resolved.deliveryAllowHosts,
@@ -514,6 +541,8 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       options: resolved,
       proxy,
       hosts: ctx.hosts,
+      clock,
+      timers,
       hostsLoaded: ctx.storedHosts.ready,
       namespaces,
       fetchEndpoint,

@@ -262,6 +262,7 @@ export class NamespaceTable {
     const { mockpoint } = live.app;
     releaseAppHeld(live.app);
     mockpoint.sockets.closeAll();
+    mockpoint.timers.close();
     await mockpoint.deliveries.close();
     await live.backend.close();
   }

@@ -42,7 +42,8 @@ export interface RouteDoc {
     | 'deliveries'
     | 'hosts'
     | 'graphql'
-    | 'namespaces';
+    | 'namespaces'
+    | 'clock';
   /** Path parameters, each a string; with a schema when the route validates it. */
   params?: Record<string, ParamDoc>;
   /** A zod object whose fields are query parameters. */
@@ -154,6 +155,10 @@ export function buildOpenApiDocument(docs: RouteDoc[], version: string, adminTok
         name: 'namespaces',
         description:
           'Namespaces (test sessions): each a whole mockpoint at /ns/{ns}/… (or with the header mockpoint-session: {ns}), with a token of its own.',
+      },
+      {
+        name: 'clock',
+        description: "The app's clock: freeze, set or advance what {{now}} and timed state moves read.",
       },
       { name: 'service', description: 'Health and this document.' },
     ],

@@ -51,13 +51,15 @@ export class SignatureCheck {
    * covers its timestamp) is remembered in `replays`; seen again while
    * remembered, the request is `replayed`. The generic `hmac` scheme carries no id
    * or timestamp: it is never `replayed`. Synchronous where the runtime has
-   * `node:crypto` and the replay memory answers at once.
+   * `node:crypto` and the replay memory answers at once. `now`: the time a
+   * signed timestamp is judged against, in seconds (the app's clock); default real time.
    */
   check(
     name: string,
     request: RecordedRequest,
     replays: ReplayGuard,
     wholeBody?: Uint8Array,
+    now?: number,
   ): SignatureMark | Promise<SignatureMark> {
     const { scheme } = this.settings;
     if (request.bodyTruncated && wholeBody === undefined) {
@@ -68,7 +70,7 @@ export class SignatureCheck {
           'the body is longer than MOCKPOINT_MAX_BODY_BYTES, the most mockpoint reads of a request, so its signature cannot be checked',
       };
     }
-    const result = this.#verifier.verify(rawHeaderReader(request.rawHeaders), wholeBody ?? request.body);
+    const result = this.#verifier.verify(rawHeaderReader(request.rawHeaders), wholeBody ?? request.body, now);
     return result instanceof Promise
       ? result.then((verified) => this.#replayed(name, verified, replays))
       : this.#replayed(name, result, replays);

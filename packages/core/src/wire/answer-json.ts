@@ -11,7 +11,7 @@
 import { type AnswerStream, streamFromJson } from './answer-stream.js';
 import type { RequestFilter } from './journal-json.js';
 import { JsonText, jsonTextOf, scanJson, stringifyExact } from './json-text.js';
-import type { StateInput } from './state-json.js';
+import type { SetStateInput } from './state-json.js';
 
 /**
  * The fields a route's answer ({@link RouteAnswer}) and a queued answer share,
@@ -34,11 +34,13 @@ export interface AnswerContent {
   /**
    * Move the endpoint's state when this answer is given, in the same atomic step
    * as the match (a value of the `default` scenario, or scenario → value); see
-   * docs/state.md.
+   * docs/state.md. Or later, by the app's clock: `{ after: '30s', to: 'shipped' }`
+   * moves it that long after the answer (docs/clock.md).
    * @example 'paid'
    * @example { checkout: 'paid' }
+   * @example { after: '30s', to: 'shipped' }
    */
-  setState?: StateInput;
+  setState?: SetStateInput;
 }
 
 /**
@@ -153,6 +155,6 @@ export function parseAnswerJson(text: string): TakenAnswer {
   const template = members.get('template');
   if (template !== undefined) answer.template = template === 'true';
   const setState = members.get('setState');
-  if (setState !== undefined) answer.setState = JSON.parse(setState) as StateInput;
+  if (setState !== undefined) answer.setState = JSON.parse(setState) as SetStateInput;
   return answer;
 }

@@ -206,6 +206,10 @@ export const ERRORS = {
     when: 'a state (`match.state`, `answer.setState`, the body of `PUT …/state`) is not a value or an object of scenario → value, each 1–64 of `A-Z a-z 0-9 _ -`, or names more than 64 scenarios ([state.md](state.md))',
     fix: 'give `"paid"` (the `default` scenario) or `{ "checkout": "paid" }`',
   },
+  INVALID_CLOCK: {
+    when: 'the body of `PUT /api/clock` is not an object of `freeze` (a boolean), `set` (an ISO 8601 time from 1970 to 9999) and `advance` (a duration: ms, or `"30s"`, `"5m"`, `"2h"`, `"1d"`, at most 366 days), at least one of them, or moves the clock past the year 9999 ([clock.md](clock.md))',
+    fix: 'give e.g. `{ "freeze": true, "set": "2030-01-01T00:00:00Z" }` or `{ "advance": "30s" }`',
+  },
   INVALID_GRAPHQL_SCHEMA: {
     when: "the schema put with `PUT /api/endpoints/{name}/graphql` (or a mock file's `graphql:`) is not valid GraphQL SDL, or not a valid schema (no `Query` type, an unknown type, …); the message gives the line and column ([graphql.md](graphql.md))",
     fix: "correct the SDL at the line and column the message names (`graphql`'s `buildSchema` accepts it then)",
@@ -419,6 +423,10 @@ export const ERRORS = {
   TOO_MANY_DELIVERIES: {
     when: '1000 deliveries are pending already',
     fix: 'wait for some to finish, or cancel them (`DELETE /api/deliveries/{id}`)',
+  },
+  TOO_MANY_TIMERS: {
+    when: 'a route or queued answer with a timed `setState` (`{ "after": "30s", "to": … }`) answered while 10000 timed state moves wait already in this namespace of the process ([clock.md](clock.md))',
+    fix: 'advance the clock past them (`PUT /api/clock`), reset the endpoints (`POST /api/reset`), or move the state with fewer requests',
   },
   TOO_MANY_GRAPHQL_REQUESTS: {
     when: '128 schema-mode GraphQL operations are waiting for the thread that answers them ([graphql.md](graphql.md#where-it-runs))',

@@ -51,9 +51,9 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
         ),
       ...ownKindMembers(parts),
       setState: createStateSchemas()
-        .input.optional()
+        .setState.optional()
         .describe(
-          'Move the endpoint\'s state when this route answers, in one atomic step with the match: "paid" (the "default" scenario) or { checkout: "paid" }.',
+          'Move the endpoint\'s state when this route answers, in one atomic step with the match: "paid" (the "default" scenario) or { checkout: "paid" }; or later, by the app\'s clock: { after: "30s", to: "shipped" }.',
         ),
     })
     .meta({

@@ -33,7 +33,7 @@ import { type RouteRateLimit, rateLimitProblem } from './rate-limit.js';
 import type { RouteValidation } from './route-validation.js';
 import { NAME_PATTERN } from './rules.js';
 import { SETTINGS } from './settings.js';
-import { stateProblem } from './state-json.js';
+import { setStateProblem, stateProblem } from './state-json.js';
 import { jsonStringTokens, minRenderedBytes, minRenderedJsonBytes, templateSyntaxProblem } from './template-syntax.js';
 import { SLICED_ROUTES_CHARS, type TurnBudget } from './turn-budget.js';
 import type { ValueMatcher } from './value-pattern.js';
@@ -198,7 +198,7 @@ export type AnswerLimits = Pick<StreamLimits, 'maxBodyBytes'> &
 export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, limits: AnswerLimits): void {
   const { maxBodyBytes } = limits;
   if (answer.setState !== undefined) {
-    const problem = stateProblem(answer.setState);
+    const problem = setStateProblem(answer.setState);
     if (problem !== undefined) fail('INVALID_STATE', index, `answer.setState: ${problem}`);
   }
   // A kind that owns its answer checks it (answer-kinds.ts); else a plain answer, a stream or a fault.

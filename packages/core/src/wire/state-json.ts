@@ -7,6 +7,7 @@
  * @module
  */
 import { z } from 'zod';
+import { DURATION_RULE, type Duration, durationMs } from './duration.js';
 
 /** Where every scenario is before anything moves it, unless a start was put. */
 export const STARTED = 'started';
@@ -30,6 +31,33 @@ export type States = Readonly<Record<string, string>>;
  * @example { checkout: 'paid', login: 'started' }
  */
 export type StateInput = string | Record<string, string>;
+
+/**
+ * A move made some time after the answer, by the app's clock (docs/clock.md):
+ * an object of exactly `after` and `to`.
+ * @example { after: '30s', to: 'shipped' }
+ */
+export interface TimedState {
+  /** How long after the answer: ms, or `"30s"`, `"5m"`, `"2h"`, `"1d"`. */
+  after: Duration;
+  /** The state it moves to. */
+  to: StateInput;
+}
+
+/** What `answer.setState` takes: a state moved to as the route answers, or a {@link TimedState}. */
+export type SetStateInput = StateInput | TimedState;
+
+/** Whether `input` is a timed move: an object whose keys are exactly `after` and `to`. */
+export function isTimedState(input: unknown): input is TimedState {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return false;
+  const keys = Object.keys(input);
+  return keys.length === 2 && Object.hasOwn(input, 'after') && Object.hasOwn(input, 'to');
+}
+
+/** The scenarios a `setState` moves, at the values it moves them to (now or later). */
+export function movedStates(input: SetStateInput): States {
+  return statesOf(isTimedState(input) ? input.to : input);
+}
 
 /** A journal entry's scenarios before and after its answer (those its route looked at or moved). */
 export interface StateMark {
@@ -69,7 +97,29 @@ export function createStateSchemas() {
     title: 'StateMark',
     description: 'The scenarios before and after the answer (those its route looked at or moved).',
   });
-  return { value, states, input, mark };
+  const timed = z
+    .strictObject({
+      after: z
+        .union([z.number(), z.string()])
+        .refine((after) => durationMs(after) !== undefined, DURATION_RULE)
+        .describe('How long after the answer, by the app\'s clock: ms, or "30s", "5m", "2h", "1d".'),
+      to: input,
+    })
+    .meta({
+      title: 'TimedState',
+      description:
+        'Move the state that long after the answer, by the app\'s clock (PUT /api/clock advances it): { "after": "30s", "to": "shipped" }.',
+    });
+  const setState = z.union([timed, input]);
+  return { value, states, input, mark, setState };
+}
+
+/** Why `input` is not what `setState` takes (a sentence), or `undefined` when it is. */
+export function setStateProblem(input: unknown): string | undefined {
+  if (!isTimedState(input)) return stateProblem(input);
+  if (durationMs(input.after) === undefined) return `after: ${DURATION_RULE} (got ${JSON.stringify(input.after)})`;
+  const problem = stateProblem(input.to);
+  return problem === undefined ? undefined : `to: ${problem}`;
 }
 
 /** Why `input` is not a state (a sentence), or `undefined` when it is one. */

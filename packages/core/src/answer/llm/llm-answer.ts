@@ -89,7 +89,10 @@ export function llmAnswer(options: LlmAnswerOptions): (head: boolean, context: T
   const maxChunks = Math.max(1, Math.min(byEvents, byTime));
   return (head, context) => {
     const text = textParts === undefined ? llm.text : renderText(textParts, context);
-    const wire = llmWire({ answer: llm, text, request: llmRequestOf(context.json), maxChunks }, source);
+    // The live source tells the time by the app's clock (docs/clock.md): `created` follows it.
+    const now = options.source === undefined ? context.now : undefined;
+    const timed = now === undefined ? source : { random: source.random, now: () => now };
+    const wire = llmWire({ answer: llm, text, request: llmRequestOf(context.json), maxChunks }, timed);
     const own = options.headers(context);
     if (wire.kind === 'json') {
       const headers: AnswerHeaderMap = Object.freeze(

@@ -12,10 +12,12 @@ import type { ProxySettings } from '../../answer/proxy/proxy-settings.js';
 import { RequestView } from '../../answer/request-view.js';
 import type { RouteHit, RouteTable } from '../../answer/routes/route-table.js';
 import { BODY_NOT_READ, RenderBudget, type TemplateContext } from '../../answer/template.js';
+import type { Clock } from '../../clock/clock.js';
 import type { CollectionLimits } from '../../collections/collection-input.js';
 import { graphqlRequestOf } from '../../graphql/graphql-request.js';
 import type { Journal } from '../../journal/journal.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
+import type { StateTimers } from '../../state/state-timers.js';
 import type { ReplayGuard } from '../../webhook/replay-guard.js';
 import { rawHeader } from '../../wire/raw-headers.js';
 import type { ValidationMark } from '../../wire/route-validation.js';
@@ -50,6 +52,11 @@ export interface PipelineParts {
     readonly graphqlEvents?: number;
     readonly graphqlIntervalMs?: number;
   };
+  /** The app's clock (`{{now}}`, timed state moves). */
+  readonly clock: Clock;
+  /** Where timed state moves wait, and how many may (`TOO_MANY_TIMERS` past it). */
+  readonly timers: StateTimers;
+  readonly maxTimers: number;
 }
 
 /** The scenarios a template sees when its route looks at none. */
@@ -154,6 +161,7 @@ export class Exchange {
     const json = view.bodyTruncated ? BODY_NOT_READ : view.json;
     const state = this.states ?? NO_STATE;
     const variables = () => graphqlRequestOf(view)?.operations[0]?.variables;
-    return { params, query: view.query, headers: view.headers, json, seq, budget, state, variables };
+    const now = this.parts.clock.now();
+    return { params, query: view.query, headers: view.headers, json, seq, budget, state, variables, now };
   }
 }

@@ -18,10 +18,10 @@ import { resumeAfter } from '../../answer/stream/stream-frames.js';
 import { byQueue } from '../../journal/journal-entry.js';
 import { pathParams } from '../../journal/request-filter.js';
 import type { Taken } from '../../queue/answer-queue.js';
-import { statesOf } from '../../wire/state-json.js';
+import { movedStates } from '../../wire/state-json.js';
 import type { Exchange } from './exchange.js';
 import { routeFallback } from './route-step.js';
-import { keptMoving, MAX_MOVES, pick, scenariosOf } from './state-moves.js';
+import { checkRoom, keptMoving, MAX_MOVES, pick, scenariosOf, scheduleLater, splitMove } from './state-moves.js';
 import type { Step, Verdict } from './step.js';
 import { failedAnswer, heldUntilChange, recordAnswer, renderFailed } from './verdicts.js';
 
@@ -105,13 +105,16 @@ async function take(exchange: Exchange): Promise<Taken | undefined> {
       return taken;
     }
     const seen = scenariosOf(match?.state);
-    const to = setState === undefined ? {} : statesOf(setState);
-    const after = setState === undefined ? before : await states.move(exchange.name, pick(before, seen), to);
+    const move = setState === undefined ? undefined : splitMove(setState);
+    const { timers, maxTimers } = exchange.parts;
+    if (move?.later !== undefined) checkRoom(timers, maxTimers);
+    const after = move === undefined ? before : await states.move(exchange.name, pick(before, seen), move.now);
     if (after === undefined) {
       await queue.putBack(exchange.name, taken);
       continue;
     }
-    for (const scenario of Object.keys(to)) seen.add(scenario);
+    if (move !== undefined) scheduleLater(timers, maxTimers, exchange.name, move, after);
+    if (setState !== undefined) for (const scenario of Object.keys(movedStates(setState))) seen.add(scenario);
     exchange.states = after;
     exchange.stateMark = { before: pick(before, seen), after: pick(after, seen) };
     return taken;

@@ -21,11 +21,11 @@ import { chooseProtocol } from '../../answer/websocket/socket-script.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { isMockpointError, MockpointError } from '../../wire/errors.js';
 import { rawHeader } from '../../wire/raw-headers.js';
-import { statesOf } from '../../wire/state-json.js';
+import { movedStates } from '../../wire/state-json.js';
 import { isWebSocketHandshake } from '../../wire/websocket-handshake.js';
 import type { Exchange } from './exchange.js';
 import { VERDICT_KINDS } from './route-kinds.js';
-import { keptMoving, MAX_MOVES, pick, scenariosOf } from './state-moves.js';
+import { checkRoom, keptMoving, MAX_MOVES, pick, scenariosOf, scheduleLater, splitMove } from './state-moves.js';
 import { after, type Maybe, type Step, type Verdict } from './step.js';
 import { renderFailed } from './verdicts.js';
 
@@ -143,10 +143,13 @@ async function statefully(table: RouteTable, exchange: Exchange): Promise<Verdic
       }
       return answered(exchange, hit);
     }
-    const to = statesOf(moves);
-    const after = await states.move(exchange.name, pick(before, table.stateScenarios), to);
+    const move = splitMove(moves);
+    const { timers, maxTimers } = exchange.parts;
+    if (move.later !== undefined) checkRoom(timers, maxTimers);
+    const after = await states.move(exchange.name, pick(before, table.stateScenarios), move.now);
     if (after === undefined) continue;
-    for (const scenario of Object.keys(to)) seen.add(scenario);
+    scheduleLater(timers, maxTimers, exchange.name, move, after);
+    for (const scenario of Object.keys(movedStates(moves))) seen.add(scenario);
     exchange.states = after;
     exchange.stateMark = { before: pick(before, seen), after: pick(after, seen) };
     return answered(exchange, hit);

@@ -15,7 +15,10 @@ import type { Exchange } from './exchange.js';
 import { after, type Maybe, type Step, type Verdict } from './step.js';
 
 function judge(exchange: Exchange, check: SignatureCheck): Maybe<Verdict | undefined> {
-  const mark = check.check(exchange.name, exchange.request, exchange.parts.replays, exchange.wholeBody);
+  const { replays, clock } = exchange.parts;
+  // A timestamp is judged by the app's clock (docs/clock.md): a webhook signed "tomorrow" is on time tomorrow.
+  const now = clock.real ? undefined : Math.floor(clock.now() / 1000);
+  const mark = check.check(exchange.name, exchange.request, replays, exchange.wholeBody, now);
   return after(mark, check.enforce ? enforced : judged, exchange);
 }
 

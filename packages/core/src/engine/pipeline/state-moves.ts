@@ -5,8 +5,17 @@
  *
  * @module
  */
+import type { StateTimers } from '../../state/state-timers.js';
+import { durationMs } from '../../wire/duration.js';
 import { MockpointError } from '../../wire/errors.js';
-import { type StateInput, type States, stateOf, statesOf } from '../../wire/state-json.js';
+import {
+  isTimedState,
+  type SetStateInput,
+  type StateInput,
+  type States,
+  stateOf,
+  statesOf,
+} from '../../wire/state-json.js';
 
 /** Tries of a match-and-move before giving up: each retry means another request moved the state in between. */
 export const MAX_MOVES = 100;
@@ -29,4 +38,35 @@ export function keptMoving(name: string): MockpointError {
     'STORE_UNAVAILABLE',
     `the state of "${name}" kept moving under this request (other requests moved it ${MAX_MOVES} times meanwhile); retry`,
   );
+}
+
+/** A `setState` as what moves with the answer (`now`) and, for a timed one, what moves later (docs/clock.md). */
+export interface SplitMove {
+  readonly now: States;
+  readonly later?: { readonly afterMs: number; readonly to: States };
+}
+
+const NOTHING: States = Object.freeze({});
+
+/** `input` split into the move made with the answer and the timed one. */
+export function splitMove(input: SetStateInput): SplitMove {
+  if (!isTimedState(input)) return { now: statesOf(input) };
+  // Checked when the route was saved: a duration.
+  return { now: NOTHING, later: { afterMs: durationMs(input.after) ?? 0, to: statesOf(input.to) } };
+}
+
+/** `TOO_MANY_TIMERS` unless `timers` can take one more timed move: checked before the state moves. */
+export function checkRoom(timers: StateTimers, max: number): void {
+  if (timers.size < max) return;
+  throw new MockpointError(
+    'TOO_MANY_TIMERS',
+    `${max} timed state moves (setState with after) wait already in this process; advance the clock (PUT /api/clock) or reset the endpoints to let them go`,
+  );
+}
+
+/** Schedules `move`'s timed part from the scenarios as the answer left them (`after`). */
+export function scheduleLater(timers: StateTimers, max: number, name: string, move: SplitMove, after: States): void {
+  const later = move.later;
+  if (later === undefined) return;
+  if (!timers.schedule(name, later.afterMs, pick(after, Object.keys(later.to)), later.to)) checkRoom(timers, max);
 }

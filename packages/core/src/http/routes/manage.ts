@@ -134,6 +134,7 @@ function registerRecordRoutes(app: Hono, ctx: AppContext): void {
 
   app.delete('/api/endpoints', async (c) => {
     await endpoints.clear();
+    ctx.timers.cancelAll();
     await journal.clearAll();
     await ctx.storedHosts.forgetAll();
     return c.body(null, 204);
@@ -174,6 +175,7 @@ function registerRecordRoutes(app: Hono, ctx: AppContext): void {
   app.delete('/api/endpoints/:name', async (c) => {
     const name = pathName(c.req.param('name'));
     const deleted = await endpoints.delete(name);
+    ctx.timers.cancel(name);
     // The store removed its hosts with it.
     await ctx.storedHosts.forget(name);
     if (!deleted) throw notFound(name);

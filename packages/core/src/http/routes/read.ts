@@ -207,6 +207,8 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
           'TEMPLATE_TOO_LARGE',
           // A route whose rate limit is spent, in the ietf style (docs/rate-limits.md; the other styles answer with their API's body).
           'RATE_LIMITED',
+          // A timed setState (docs/clock.md) while the most timed moves wait already.
+          'TOO_MANY_TIMERS',
           // A WebSocket route (docs/websocket.md): a plain request; an upgrade past the limit; a listener that cannot upgrade.
           'WEBSOCKET_REQUIRED',
           'TOO_MANY_SOCKETS',

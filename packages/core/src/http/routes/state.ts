@@ -9,7 +9,7 @@
 import type { Hono } from 'hono';
 import { readJsonObjectBody } from '../../wire/body.js';
 import { MockpointError } from '../../wire/errors.js';
-import { type States, stateOf, stateProblem, statesOf } from '../../wire/state-json.js';
+import { movedStates, type States, stateOf, stateProblem, statesOf } from '../../wire/state-json.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';
@@ -52,7 +52,7 @@ export function registerStateRoutes(app: Hono, ctx: AppContext): void {
       const { match, answer } = route.route;
       if (match?.state !== undefined) for (const scenario of Object.keys(statesOf(match.state))) named.add(scenario);
       if (answer.setState !== undefined)
-        for (const scenario of Object.keys(statesOf(answer.setState))) named.add(scenario);
+        for (const scenario of Object.keys(movedStates(answer.setState))) named.add(scenario);
     }
     return statesJson(Object.fromEntries([...named].map((scenario) => [scenario, stateOf(states, scenario)])));
   });
@@ -61,6 +61,8 @@ export function registerStateRoutes(app: Hono, ctx: AppContext): void {
     const name = pathName(c.req.param('name'));
     const states = parseStates(await readJsonObjectBody(c.req.raw, options.maxBodyBytes));
     await backend.states.put(name, states);
+    // A timed move scheduled before this put would undo it: the put wins (docs/clock.md).
+    ctx.timers.cancel(name);
     return statesJson(states);
   });
 
