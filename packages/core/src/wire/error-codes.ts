@@ -41,6 +41,10 @@ export const ERRORS = {
     when: '`delay` is not an integer 0–`MOCKPOINT_MAX_DELAY_MS`',
     fix: 'use a whole number of milliseconds within the limit (`/api/health` `limits`)',
   },
+  INVALID_LATENCY: {
+    when: "a route's `latency` is not a distribution mockpoint draws (uniform min ≤ max; normal mean, stddev; lognormal median, sigma), or `delay` plus its largest draw is more than `MOCKPOINT_MAX_DELAY_MS`",
+    fix: 'fix the distribution, or give `latency.max` so that `delay` + `max` stays within the limit (see docs/chaos.md)',
+  },
   UNKNOWN_FIELD: {
     when: 'the body has a field the operation does not take (a misspelling, usually)',
     fix: 'remove or correct the field the message names',

@@ -10,6 +10,7 @@ import type { RouteSchemaParts } from './answer-kind.js';
 import { ANSWER_KINDS, OWN_KINDS } from './answer-kinds.js';
 import { type ErrorCode, MockpointError } from './errors.js';
 import { HEADER_NAME_PATTERN, HEADER_VALUE_PATTERN, headerNameProblem, headerValueProblem } from './http-header.js';
+import { latencySchema } from './latency.js';
 import { llmSchema } from './kinds/llm.js';
 import { streamSchema } from './kinds/stream.js';
 import { webSocketSchemas } from './kinds/websocket.js';
@@ -41,6 +42,7 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
       bodyBase64: z.string().optional().describe('Bytes in base64 (application/octet-stream unless headers say).'),
       stream: stream.optional(),
       delay: parts.delay.optional().describe('Milliseconds before answering; default 0.'),
+      latency: latencySchema(parts.delay).optional(),
       fault: parts.fault.optional(),
       template: z
         .boolean()
@@ -114,6 +116,7 @@ function createHeadersSchema() {
 const FIELD_CODES: Record<string, ErrorCode> = {
   statusCode: 'INVALID_STATUS_CODE',
   delay: 'INVALID_DELAY',
+  latency: 'INVALID_LATENCY',
   id: 'INVALID_ROUTE_ID',
   match: 'INVALID_MATCH',
   headers: 'INVALID_HEADER',
