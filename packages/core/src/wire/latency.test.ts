@@ -33,7 +33,7 @@ describe('seededRandom', () => {
     const random = seededRandom(7);
     const values = Array.from({ length: 10_000 }, random);
     // The standard deviation of U(0,1) is 1/sqrt(12).
-    expect(Math.abs(mean(values) - 0.5)).toBeLessThan((4 / Math.sqrt(12)) / Math.sqrt(values.length));
+    expect(Math.abs(mean(values) - 0.5)).toBeLessThan(4 / Math.sqrt(12) / Math.sqrt(values.length));
   });
 });
 

@@ -10,10 +10,10 @@ import type { RouteSchemaParts } from './answer-kind.js';
 import { ANSWER_KINDS, OWN_KINDS } from './answer-kinds.js';
 import { type ErrorCode, MockpointError } from './errors.js';
 import { HEADER_NAME_PATTERN, HEADER_VALUE_PATTERN, headerNameProblem, headerValueProblem } from './http-header.js';
-import { latencySchema } from './latency.js';
 import { llmSchema } from './kinds/llm.js';
 import { streamSchema } from './kinds/stream.js';
 import { webSocketSchemas } from './kinds/websocket.js';
+import { latencySchema } from './latency.js';
 import {
   type AnswerLimits,
   checkRoutes,

@@ -17,7 +17,6 @@ import { isBase64 } from './base64.js';
 import { MockpointError } from './errors.js';
 import { headerNameProblem, headerValueProblem } from './http-header.js';
 import type { RequestFilter } from './journal-json.js';
-import { type Latency, latencyProblem } from './latency.js';
 import {
   JsonText,
   jsonTextOf,
@@ -27,6 +26,7 @@ import {
   scanJsonInTurns,
   stringifyExact,
 } from './json-text.js';
+import { type Latency, latencyProblem } from './latency.js';
 import type { McpAnswer } from './mcp-json.js';
 import { PathPatternError, parsePathPattern } from './path-pattern.js';
 import type { ProxyAnswer } from './proxy-answer.js';

@@ -27,7 +27,9 @@ describe('a route answer with latency', () => {
     const uniform: Latency = { distribution: 'uniform', min: 1, max: 9, seed: 3 };
     const expected = Array.from({ length: 50 }, latencySampler(uniform));
     expect(delaysOf({ fault: 'reset', latency: uniform }, 50)).toEqual(expected);
-    expect(delaysOf({ stream: { format: 'sse', events: [{ data: 'a' }] }, latency: uniform } as RouteAnswer, 50)).toEqual(expected);
+    expect(
+      delaysOf({ stream: { format: 'sse', events: [{ data: 'a' }] }, latency: uniform } as RouteAnswer, 50),
+    ).toEqual(expected);
     expect(new Set(delaysOf({ body: 'x', delay: 7 }, 10))).toEqual(new Set([7]));
   });
 
@@ -47,7 +49,11 @@ describe('a route answer with latency', () => {
   });
 
   it.each([
-    [{ distribution: 'uniform', min: 50, max: 10 }, 0, /routes\[0\]: latency.min \(50\) is more than latency.max \(10\)/],
+    [
+      { distribution: 'uniform', min: 50, max: 10 },
+      0,
+      /routes\[0\]: latency.min \(50\) is more than latency.max \(10\)/,
+    ],
     [{ distribution: 'normal', mean: 100, stddev: 20000 }, 0, /give latency.max/],
     [{ distribution: 'uniform', min: 0, max: 60000 }, 1, /1 \+ 60000 ms.*60000/],
     [{ distribution: 'pareto', min: 1 }, 0, /latency/],
