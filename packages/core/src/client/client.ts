@@ -9,6 +9,7 @@ import type { JournalPage, RequestFilter } from '../wire/journal-json.js';
 import type { JsonText } from '../wire/json-text.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import type { LimitName } from '../wire/settings.js';
+import { chaosMethods } from './chaos.js';
 import { collectionMethods } from './collections.js';
 import { deliveryMethods } from './deliveries.js';
 import { endpointMethods } from './endpoints.js';
@@ -241,6 +242,7 @@ export function createClient(options: ClientOptions) {
     ...collectionMethods(transport),
     ...stateMethods(transport),
     ...signatureMethods(transport),
+    ...chaosMethods(transport),
     ...graphqlSchemaMethods(transport),
     ...hostMethods(transport),
     ...namespaceMethods(transport),

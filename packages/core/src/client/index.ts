@@ -19,6 +19,7 @@ export type {
   SocketReply,
   WebSocketAnswer,
 } from '../wire/answer-websocket.js';
+export type { ChaosFault, ChaosSettings } from '../wire/chaos.js';
 export type {
   Delivery,
   DeliveryAttempt,
@@ -47,6 +48,7 @@ export type {
   SocketMark,
 } from '../wire/journal-json.js';
 export { JsonSyntaxError, JsonText, scanJson } from '../wire/json-text.js';
+export type { Latency, LognormalLatency, NormalLatency, UniformLatency } from '../wire/latency.js';
 export type {
   CreatedNamespace,
   NamespaceInfo,

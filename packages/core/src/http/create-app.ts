@@ -35,6 +35,7 @@ import { NamespaceTable } from './namespace-table.js';
 import type { RouteDoc } from './openapi.js';
 import { originGuard } from './origin-guard.js';
 import { registerAddRoute } from './routes/add.js';
+import { registerChaosRoutes } from './routes/chaos.js';
 import { registerCollectionItemRoutes } from './routes/collection-items.js';
 import { registerCollectionRoutes } from './routes/collections.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
@@ -448,6 +449,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   registerStateRoutes(app, ctx);
   registerSocketRoutes(app, ctx);
   registerSignatureRoutes(app, ctx);
+  registerChaosRoutes(app, ctx);
   registerGraphqlRoutes(app, ctx);
   registerJournalRoutes(app, ctx);
   registerJournalStreamRoutes(app, ctx);
