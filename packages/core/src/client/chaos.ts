@@ -13,7 +13,8 @@ export function chaosMethods({ call, json }: Transport) {
     /**
      * Injects faults into a share (`rate`) of the requests to `name` from now on,
      * each drawn from `faults`, and adds `latency` to every answer; with `seed`
-     * the same sequence of decisions every time it is set. Each injected fault
+     * the same sequence of decisions every time it is set; `bandwidth` (bytes/s)
+     * sends every body at that rate. Each injected fault
      * is journaled (`answeredBy: { chaos }`). Resolves with the chaos as stored.
      * @throws MockpointError `INVALID_CHAOS`, `INVALID_LATENCY`.
      * @example await client.setChaos('api', { rate: 0.2, faults: ['503', 'reset'], seed: 7 })

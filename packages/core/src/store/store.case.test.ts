@@ -504,6 +504,7 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         rate: 0.25,
         faults: ['reset', 'timeout', '500', '503', '429'],
         latency: { distribution: 'lognormal', median: 40, sigma: 0.5, max: 900, seed: 3 },
+        bandwidth: 64_000,
         seed: 42,
       };
       expect(await store.setChaos('flaky', settings)).toBe(false);

@@ -25,6 +25,8 @@ export interface ChaosSettings {
   faults: ChaosFault[];
   /** A delay drawn per request and added to every answer (faults included). */
   latency?: Latency;
+  /** Bytes per second: the body of every answer that is not a fault sent at that rate. */
+  bandwidth?: number;
   /** Seeds the decisions (and the latency): the same seed, the same sequence; absent: random. */
   seed?: number;
 }
@@ -44,6 +46,12 @@ export function chaosSchemas(latency: z.ZodType) {
       latency: latency
         .optional()
         .describe('A delay drawn per request, added to every answer; seeded by the chaos seed.'),
+      bandwidth: z
+        .int()
+        .min(1)
+        .max(1_000_000_000)
+        .optional()
+        .describe('Bytes per second: the body of every answer that is not a fault is sent at that rate.'),
       seed: z
         .int()
         .min(-2147483648)
@@ -69,7 +77,7 @@ export function parseChaosInput(body: unknown, schema: z.ZodType, maxDelayMs: nu
     if (issue?.code === 'unrecognized_keys' && issue.path.length === 0) {
       throw new MockpointError(
         'UNKNOWN_FIELD',
-        `unknown field(s): ${issue.keys.join(', ')}; chaos has rate, faults, latency and seed`,
+        `unknown field(s): ${issue.keys.join(', ')}; chaos has rate, faults, latency, bandwidth and seed`,
       );
     }
     const field = issue?.path.map(String).join('.') ?? '';
@@ -95,8 +103,8 @@ export function parseChaosInput(body: unknown, schema: z.ZodType, maxDelayMs: nu
 
 /** The stored text of settings. */
 export function chaosSettingsJson(settings: ChaosSettings): string {
-  const { rate, faults, latency, seed } = settings;
-  return JSON.stringify({ rate, faults, latency, seed });
+  const { rate, faults, latency, bandwidth, seed } = settings;
+  return JSON.stringify({ rate, faults, latency, bandwidth, seed });
 }
 
 /** Settings from their stored text; throws on text that is not settings (damaged storage). */

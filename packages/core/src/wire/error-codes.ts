@@ -46,7 +46,7 @@ export const ERRORS = {
     fix: 'fix the distribution, or give `latency.max` so that `delay` + `max` stays within the limit (see docs/chaos.md)',
   },
   INVALID_CHAOS: {
-    when: 'the chaos settings are not `{ rate: 0–1, faults: [reset | timeout | 500 | 503 | 429, …], latency?, seed? }` (each fault once, at least one)',
+    when: 'the chaos settings are not `{ rate: 0–1, faults: [reset | timeout | 500 | 503 | 429, …], latency?, bandwidth? (bytes/s, ≥ 1), seed? }` (each fault once, at least one)',
     fix: 'fix the field the message names (see docs/chaos.md)',
   },
   UNKNOWN_FIELD: {

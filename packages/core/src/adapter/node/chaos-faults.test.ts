@@ -45,6 +45,18 @@ describe('chaos over a real socket (createNodeListener)', () => {
     expect((await fetch(client.endpointUrl('api'))).status).toBe(200);
   });
 
+  it('bandwidth: the whole body arrives, no faster than the rate (2000 bytes at 2000 bytes/s: 0.9 s at least)', async () => {
+    const client = await start();
+    const body = 'y'.repeat(2000);
+    await client.setRoutes('api', [{ answer: { body } }]);
+    await client.setChaos('api', { rate: 0, faults: ['503'], bandwidth: 2000 });
+    const started = performance.now();
+    const response = await fetch(client.endpointUrl('api'));
+    expect(await response.text()).toBe(body);
+    // Ten slices of 200 bytes, 100 ms apart: the bound is the behaviour (a generous lower one).
+    expect(performance.now() - started).toBeGreaterThan(700);
+  });
+
   it('timeout: nothing is answered until the client gives up; journaled as chaos with fault hang', async () => {
     const client = await start();
     await client.add({ name: 'api', data: { ok: true } });

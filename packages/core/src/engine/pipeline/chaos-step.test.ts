@@ -100,6 +100,24 @@ describe('chaos', () => {
     expect(Array.from({ length: 2000 }, () => again.next().delay)).toEqual(delays.map((decision) => decision.delay));
   });
 
+  it('sends a body at its bandwidth: the whole body, as a stream, journaled whole', async () => {
+    const app = createApp();
+    const body = 'x'.repeat(3000);
+    await app.request('/api/endpoints/api/routes', {
+      method: 'PUT',
+      body: JSON.stringify({ routes: [{ answer: { body } }] }),
+    });
+    expect((await put(app, 'api', { rate: 0, faults: ['503'], bandwidth: 100_000 })).status).toBe(200);
+    const response = await app.request('/endpoint/api/a', { headers: HOST });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-length')).toBeNull();
+    expect(await response.text()).toBe(body);
+    const journal = (await (await app.request('/api/endpoints/api/requests')).json()) as {
+      requests: { response: { body: string } }[];
+    };
+    expect(journal.requests[0]?.response.body).toBe(body);
+  });
+
   it('is stored, shown and cleared; cleared, every request is answered again', async () => {
     const app = await withRoute({ rate: 1, faults: ['503'] });
     const got = await app.request('/api/endpoints/api/chaos');
@@ -118,7 +136,9 @@ describe('chaos', () => {
     [{ rate: 0.1, faults: ['503', '503'] }, 'INVALID_CHAOS', /each fault once/],
     [{ rate: 0.1, faults: ['503'], seed: 0.5 }, 'INVALID_CHAOS', /seed/],
     [{ faults: ['503'] }, 'INVALID_CHAOS', /rate/],
-    [{ rate: 0.1, faults: ['503'], bandwidth: 10 }, 'UNKNOWN_FIELD', /bandwidth/],
+    [{ rate: 0.1, faults: ['503'], jitter: 10 }, 'UNKNOWN_FIELD', /jitter/],
+    [{ rate: 0.1, faults: ['503'], bandwidth: 0 }, 'INVALID_CHAOS', /bandwidth/],
+    [{ rate: 0.1, faults: ['503'], bandwidth: 1.5 }, 'INVALID_CHAOS', /bandwidth/],
     [{ rate: 0.1, faults: ['503'], latency: { distribution: 'uniform', min: 9, max: 1 } }, 'INVALID_LATENCY', /min/],
     [
       { rate: 0.1, faults: ['503'], latency: { distribution: 'normal', mean: 10, stddev: 50000 } },

@@ -12,6 +12,7 @@ import { type EndpointAnswer, errorAnswer, type FaultAnswer } from '../../answer
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import type { ChaosFault } from '../../wire/chaos.js';
 import type { ErrorCode } from '../../wire/errors.js';
+import { throttled } from './chaos-bandwidth.js';
 import type { ChaosPlan } from './chaos-plan.js';
 import type { Exchange } from './exchange.js';
 import type { Step, Verdict } from './step.js';
@@ -53,7 +54,7 @@ function faultAnswer(exchange: Exchange, fault: ChaosFault, delay: number): Endp
 function decide(exchange: Exchange, plan: ChaosPlan): Verdict | undefined {
   const { fault, delay } = plan.next();
   if (fault === undefined) {
-    exchange.chaosDelay = delay;
+    exchange.chaos = { delay, bandwidth: plan.settings.bandwidth };
     return undefined;
   }
   const mark: AnswerMark = { answeredBy: { chaos: fault } };
@@ -76,8 +77,13 @@ export const chaosStep: Step = {
   },
 };
 
-/** The answer with the chaos latency of its request added (an answer that cannot wait, a relay, as it is). */
-export function withChaosDelay(answer: EndpointAnswer, delay: number): EndpointAnswer {
-  if (delay <= 0 || answer.kind === 'relay') return answer;
-  return { ...answer, delay: answer.delay + delay };
+/**
+ * The answer with the chaos of its request applied: its latency added (an
+ * answer that cannot wait, a relay, as it is), its body sent at the bandwidth.
+ */
+export function withChaos(answer: EndpointAnswer, chaos: Exchange['chaos']): EndpointAnswer {
+  if (chaos === undefined) return answer;
+  const { delay, bandwidth } = chaos;
+  const waited = delay <= 0 || answer.kind === 'relay' ? answer : { ...answer, delay: answer.delay + delay };
+  return bandwidth === undefined ? waited : throttled(waited, bandwidth);
 }
