@@ -24,6 +24,7 @@ import {
   type RouteNamesOptions,
   type RoutesUpdate,
 } from '../../core/src/store/store.js';
+import type { ChaosSettings } from '../../core/src/wire/chaos.js';
 import { type ErrorCode, MockpointError } from '../../core/src/wire/errors.js';
 import { decodeRoutes, type Route, routesJson } from '../../core/src/wire/route.js';
 import type { EndpointRecord, ListPage } from '../../core/src/wire/schemas.js';
@@ -95,6 +96,12 @@ class RemoteStore implements EndpointStore {
   }
   setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
     return this.#call('setSignature', name, settings ?? null);
+  }
+  async getChaos(name: string): Promise<ChaosSettings | undefined> {
+    return (await this.#call<ChaosSettings | null>('getChaos', name)) ?? undefined;
+  }
+  setChaos(name: string, settings: ChaosSettings | undefined): Promise<boolean> {
+    return this.#call('setChaos', name, settings ?? null);
   }
   async getGraphqlSchema(name: string): Promise<string | undefined> {
     return (await this.#call<string | null>('getGraphqlSchema', name)) ?? undefined;

@@ -95,6 +95,12 @@ const SAMPLES: Record<string, Omit<Write, 'method' | 'path'> & { path: string }>
   'POST /api/endpoints/{name}/reset': { path: '/api/endpoints/victim/reset', ok: 204 },
   'POST /api/reset': { path: '/api/reset', ok: 204 },
   'PUT /api/endpoints/{name}/state': { path: '/api/endpoints/victim/state', body: '{"default":"evil"}', ok: 200 },
+  'PUT /api/endpoints/{name}/chaos': {
+    path: '/api/endpoints/victim/chaos',
+    body: '{"rate":1,"faults":["503"],"seed":1}',
+    ok: 200,
+  },
+  'DELETE /api/endpoints/{name}/chaos': { path: '/api/endpoints/victim/chaos', ok: 204 },
   'PUT /api/clock': { path: '/api/clock', body: '{"advance":"1d"}', ok: 200 },
   'DELETE /api/clock': { path: '/api/clock', ok: 204 },
   // No socket open: a count of 0 shows the write reached its handler.
@@ -198,6 +204,7 @@ async function snapshot(): Promise<string> {
     signature: JSON.parse(await read('/api/endpoints/victim/signature')),
     collections: JSON.parse(await read('/api/endpoints/victim/collections')),
     state: JSON.parse(await read('/api/endpoints/victim/state')),
+    chaos: await read('/api/endpoints/victim/chaos'),
     clock: (({ frozen, offsetMs }) => ({ frozen, offsetMs }))(JSON.parse(await read('/api/clock'))),
     hosts: JSON.parse(await read('/api/hosts')),
     namespaces: (JSON.parse(await read('/api/namespaces')) as { namespaces: { name: string }[] }).namespaces.map(

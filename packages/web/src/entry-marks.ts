@@ -46,6 +46,9 @@ export function answeredMark(entry: JournalEntry): HTMLElement | null {
   if (by === 'none') {
     return h('span', { class: 'by by-none', title: 'no queued answer, route or stored response answered it' }, 'none');
   }
+  if ('chaos' in by) {
+    return h('span', { class: 'by by-chaos', title: "a fault the endpoint's chaos injected" }, `chaos ${by.chaos}`);
+  }
   return h('span', { class: 'by by-route', title: `answered by route ${by.route}` }, `route ${by.route}`);
 }
 

@@ -142,7 +142,9 @@ function answerRows(entry: JournalEntry): [string, string][] {
           ? `nobody (${entry.statusCode})`
           : 'queue' in by
             ? `a queued one-shot answer${entry.fault ? ` (${entry.fault})` : ''}`
-            : `route ${by.route}`;
+            : 'chaos' in by
+              ? `a fault the endpoint's chaos injected (${by.chaos})`
+              : `route ${by.route}`;
   const rows: [string, string][] = [
     ['answered by', who],
     ['subpath', entry.subpath],

@@ -9,6 +9,7 @@ import type { JournalPage, RequestFilter } from '../wire/journal-json.js';
 import type { JsonText } from '../wire/json-text.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import type { LimitName } from '../wire/settings.js';
+import { chaosMethods } from './chaos.js';
 import { clockMethods } from './clock.js';
 import { collectionMethods } from './collections.js';
 import { deliveryMethods } from './deliveries.js';
@@ -243,6 +244,7 @@ export function createClient(options: ClientOptions) {
     ...stateMethods(transport),
     ...clockMethods(transport),
     ...signatureMethods(transport),
+    ...chaosMethods(transport),
     ...graphqlSchemaMethods(transport),
     ...hostMethods(transport),
     ...namespaceMethods(transport),

@@ -19,6 +19,7 @@ export type {
   SocketReply,
   WebSocketAnswer,
 } from '../wire/answer-websocket.js';
+export type { ChaosFault, ChaosSettings } from '../wire/chaos.js';
 export type { ClockChange, ClockJson } from '../wire/clock-json.js';
 export type {
   Delivery,
@@ -49,6 +50,7 @@ export type {
   SocketMark,
 } from '../wire/journal-json.js';
 export { JsonSyntaxError, JsonText, scanJson } from '../wire/json-text.js';
+export type { Latency, LognormalLatency, NormalLatency, UniformLatency } from '../wire/latency.js';
 export type {
   CreatedNamespace,
   NamespaceInfo,

@@ -24,6 +24,7 @@ import { DEFAULT_LIMITS, DEFAULT_MAX_BODY_BYTES, JOURNAL_NAME_LIMIT } from '../w
 import { rawHeader } from '../wire/raw-headers.js';
 import { isValidName } from '../wire/schemas.js';
 import type { EndpointService } from './endpoint-service.js';
+import { chaosStep, withChaos } from './pipeline/chaos-step.js';
 import { Exchange, type PipelineParts } from './pipeline/exchange.js';
 import { graphqlStep } from './pipeline/graphql-step.js';
 import { queueStep } from './pipeline/queue-step.js';
@@ -50,6 +51,7 @@ export { ENDPOINT_PREFIX } from '../wire/endpoint-target.js';
  */
 const PIPELINE: readonly Step[] = [
   signatureStep,
+  chaosStep,
   stateStep,
   queueStep,
   validationStep,
@@ -177,7 +179,7 @@ export class EndpointHandler {
 
   /** The last step: the request journaled as the verdict says; a stream that hangs let go at the name's next change. */
   #journaled(exchange: Exchange, verdict: Verdict): EndpointAnswer {
-    const { answer } = verdict;
+    const answer = withChaos(verdict.answer, exchange.chaos);
     let { mark } = verdict;
     const state = mark === undefined ? undefined : exchange.journalState();
     if (mark !== undefined && state !== undefined) mark = { ...mark, state };

@@ -15,6 +15,7 @@ import type {
   RouteNamesOptions,
   RoutesUpdate,
 } from '../store/store.js';
+import type { ChaosSettings } from '../wire/chaos.js';
 import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import type { SignatureSettings } from '../wire/signature-settings.js';
@@ -92,6 +93,12 @@ class SlowReadStore implements EndpointStore {
 
   setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
     return this.inner.setSignature(name, settings);
+  }
+  getChaos(name: string): Promise<ChaosSettings | undefined> {
+    return this.inner.getChaos(name);
+  }
+  setChaos(name: string, settings: ChaosSettings | undefined): Promise<boolean> {
+    return this.inner.setChaos(name, settings);
   }
 
   async put(record: EndpointRecord): Promise<{ created: boolean }> {

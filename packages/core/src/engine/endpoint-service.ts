@@ -22,11 +22,13 @@ import type { StateStore } from '../state/state-store.js';
 import type { CountOptions, EndpointStore, ListOptions, RoutesUpdate } from '../store/store.js';
 import { SignatureCheck } from '../webhook/signature-check.js';
 import { SignatureCheckCache } from '../webhook/signature-check-cache.js';
+import type { ChaosSettings } from '../wire/chaos.js';
 import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import type { SignatureSettings } from '../wire/signature-settings.js';
 import { TurnBudget } from '../wire/turn-budget.js';
 import { EndpointChanges } from './endpoint-changes.js';
+import { ChaosPlan, ChaosPlanCache } from './pipeline/chaos-plan.js';
 import { ReadTokens } from './read-tokens.js';
 import { type CachedResponse, ResponseCache, toCachedResponse } from './response-cache.js';
 
@@ -52,6 +54,10 @@ export class EndpointService {
   readonly signatureChecks = new SignatureCheckCache();
   /** The same withdrawal tokens as {@link #reading}, for signature reads. */
   readonly #signatureReading: ReadTokens<SignatureCheck | null>;
+  /** Chaos plans by name (`null`: none), in front of the store like the signature checks. */
+  readonly chaosPlans = new ChaosPlanCache();
+  /** The same withdrawal tokens as {@link #reading}, for chaos reads. */
+  readonly #chaosReading: ReadTokens<ChaosPlan | null>;
   /** Builds the stored GraphQL schemas and answers their operations (a worker thread on the daemon). */
   readonly graphqlRunner: GraphqlRunner;
   /** Stored GraphQL schemas by name (`null`: no schema), in front of the store like the route tables. */
@@ -85,6 +91,7 @@ export class EndpointService {
     this.#reading = new ReadTokens(this.cache, cacheable);
     this.#routeReading = new ReadTokens(this.routeTables, cacheable);
     this.#signatureReading = new ReadTokens(this.signatureChecks, cacheable);
+    this.#chaosReading = new ReadTokens(this.chaosPlans, cacheable);
     this.#graphqlReading = new ReadTokens(this.graphqlMocks, cacheable);
     this.queue = queue;
     // A shared store: another process's write to a name withdraws what we hold for it.
@@ -150,6 +157,24 @@ export class EndpointService {
   /** Sets or (with `undefined`) removes the signature check of `name`; resolves whether it had one. */
   setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
     return this.#changing(name, this.#signatureReading, () => this.store.setSignature(name, settings));
+  }
+
+  /** The chaos plan of `name` (`null` when it has none), read once per change: a change starts its sequence again. */
+  chaosPlan(name: string): Promise<ChaosPlan | null> {
+    return this.#chaosReading.read(name, async () => {
+      const settings = await this.store.getChaos(name);
+      return settings === undefined ? null : new ChaosPlan(settings);
+    });
+  }
+
+  /** The chaos settings of `name`. */
+  chaos(name: string): Promise<ChaosSettings | undefined> {
+    return this.store.getChaos(name);
+  }
+
+  /** Sets or (with `undefined`) removes the chaos of `name`; resolves whether it had some. */
+  setChaos(name: string, settings: ChaosSettings | undefined): Promise<boolean> {
+    return this.#changing(name, this.#chaosReading, () => this.store.setChaos(name, settings));
   }
 
   /** The stored GraphQL schema of `name` (`null` when it has none), read once per change; {@link graphqlRunner} answers from it. */
@@ -261,6 +286,7 @@ export class EndpointService {
     this.#reading.forget(name);
     this.#routeReading.forget(name);
     this.#signatureReading.forget(name);
+    this.#chaosReading.forget(name);
     this.#graphqlReading.forget(name);
   }
 
@@ -268,6 +294,7 @@ export class EndpointService {
     this.#reading.forgetAll();
     this.#routeReading.forgetAll();
     this.#signatureReading.forgetAll();
+    this.#chaosReading.forgetAll();
     this.#graphqlReading.forgetAll();
   }
 

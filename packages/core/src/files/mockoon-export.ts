@@ -283,6 +283,7 @@ function exportRoute(one: Route, context: RouteContext): Json | undefined {
     note('validate', 'request validation against schemas is not carried over');
   }
   if (answer.setState !== undefined) note('setState', 'Mockoon routes keep no state machine');
+  if (answer.latency !== undefined) note('latency', 'Mockoon has a fixed latency only; the drawn part is left out');
   if (answer.template === true) {
     note('template', "mockpoint's placeholders are not Mockoon's Handlebars; the body is written as it is");
   }

@@ -16,6 +16,7 @@ import type { Route } from '../wire/route.js';
 import { isTimedState } from '../wire/state-json.js';
 import type { LeftOut } from './left-out.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
+import { wireMockDistribution } from './wiremock-delay.js';
 
 /** What {@link wireMockMappings} made. */
 export interface WireMockExport {
@@ -174,6 +175,10 @@ function responseOf(answer: Route['answer'], note: (what: string, why: string) =
   else if (answer.body !== undefined) response.body = answer.body;
   else if (answer.bodyBase64 !== undefined) response.base64Body = answer.bodyBase64;
   if (answer.delay !== undefined && answer.delay > 0) response.fixedDelayMilliseconds = answer.delay;
+  if (answer.latency !== undefined) {
+    const distribution = wireMockDistribution(answer.latency, note);
+    if (distribution !== undefined) response.delayDistribution = distribution;
+  }
   if (answer.template === true) {
     note('template', "mockpoint's placeholders are not WireMock's Handlebars; the body is written as it is");
   }

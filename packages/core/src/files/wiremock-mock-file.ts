@@ -30,6 +30,7 @@ import { utf8Text } from '../wire/utf8.js';
 import { isValueMatcher, type ValueMatcher, valueMatcherProblem } from '../wire/value-pattern.js';
 import type { LeftOut } from './left-out.js';
 import { type MockFile, parseMockFile } from './parse-mock-file.js';
+import { latencyFromWireMock } from './wiremock-delay.js';
 
 /** One file of mappings: its name (for messages) and its text. */
 export interface WireMockFile {
@@ -509,8 +510,9 @@ function responseAnswer(
     if (RESPONSE_FIELDS.has(key)) continue;
     if (key === 'statusMessage') note('response.statusMessage', 'the reason phrase is the standard one for the status');
     else if (key === 'transformerParameters') continue;
-    else if (key === 'delayDistribution' || key === 'chunkedDribbleDelay') {
-      note(`response.${key}`, 'only a fixed delay is carried over (fixedDelayMilliseconds)');
+    else if (key === 'delayDistribution') continue;
+    else if (key === 'chunkedDribbleDelay') {
+      note(`response.${key}`, 'a dribbled body is not carried over; it is sent whole');
     } else note(`response.${key}`, 'not a field mockpoint reads');
   }
   const status = response.status ?? 200;
@@ -573,6 +575,10 @@ function responseAnswer(
       );
     }
     answer.delay = Math.min(delay, DEFAULT_MAX_DELAY_MS);
+  }
+  if (response.delayDistribution !== undefined) {
+    const latency = latencyFromWireMock(response.delayDistribution, answer.delay ?? 0, note);
+    if (latency !== undefined) answer.latency = latency;
   }
   return answer;
 }

@@ -37,6 +37,7 @@ import { NamespaceTable } from './namespace-table.js';
 import type { RouteDoc } from './openapi.js';
 import { originGuard } from './origin-guard.js';
 import { registerAddRoute } from './routes/add.js';
+import { registerChaosRoutes } from './routes/chaos.js';
 import { registerClockRoutes } from './routes/clock.js';
 import { registerCollectionItemRoutes } from './routes/collection-items.js';
 import { registerCollectionRoutes } from './routes/collections.js';
@@ -372,6 +373,7 @@ function registerRoutes(
   registerClockRoutes(app, ctx);
   registerSocketRoutes(app, ctx);
   registerSignatureRoutes(app, ctx);
+  registerChaosRoutes(app, ctx);
   registerGraphqlRoutes(app, ctx);
   registerJournalRoutes(app, ctx);
   registerJournalStreamRoutes(app, ctx);

@@ -6,6 +6,7 @@
  * @module
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ChaosSettings } from '../wire/chaos.js';
 import { JsonText, jsonTextOf } from '../wire/json-text.js';
 import { type Route, routesJson } from '../wire/route.js';
 import type { EndpointRecord } from '../wire/schemas.js';
@@ -494,6 +495,45 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       expect(await store.getSignature('kept')).toEqual(settings);
       await store.clear();
       expect(await store.getSignature('kept')).toBeUndefined();
+    });
+
+    it('keeps chaos beside the record: every field, put leaves it, delete and clear remove it', async () => {
+      const store = await fresh();
+      expect(await store.getChaos('flaky')).toBeUndefined();
+      const settings: ChaosSettings = {
+        rate: 0.25,
+        faults: ['reset', 'timeout', '500', '503', '429'],
+        latency: { distribution: 'lognormal', median: 40, sigma: 0.5, max: 900, seed: 3 },
+        bandwidth: 64_000,
+        seed: 42,
+      };
+      expect(await store.setChaos('flaky', settings)).toBe(false);
+      expect(await store.getChaos('flaky')).toEqual(settings);
+      // Chaos alone makes no record; a record write leaves it.
+      expect(await store.get('flaky')).toBeUndefined();
+      expect(await store.count()).toBe(0);
+      const rec = record('flaky', { v: 1 });
+      await store.put(rec);
+      expect(await store.getChaos('flaky')).toEqual(settings);
+      const replaced: ChaosSettings = { rate: 1, faults: ['503'] };
+      expect(await store.setChaos('flaky', replaced)).toBe(true);
+      expect(await store.getChaos('flaky')).toEqual(replaced);
+      expect(await store.getChaos('other')).toBeUndefined();
+      expect(await store.setChaos('flaky', undefined)).toBe(true);
+      expect(await store.getChaos('flaky')).toBeUndefined();
+      expect(await store.setChaos('flaky', undefined)).toBe(false);
+      expect(await store.get('flaky')).toEqual(rec);
+      // delete removes it with the record, and reports a chaos-only name; clear removes every one.
+      await store.setChaos('flaky', replaced);
+      await store.setChaos('only', replaced);
+      await store.setChaos('kept', replaced);
+      expect(await store.delete('flaky')).toBe(true);
+      expect(await store.getChaos('flaky')).toBeUndefined();
+      expect(await store.delete('only')).toBe(true);
+      expect(await store.getChaos('only')).toBeUndefined();
+      expect(await store.getChaos('kept')).toEqual(replaced);
+      await store.clear();
+      expect(await store.getChaos('kept')).toBeUndefined();
     });
 
     it('keeps a GraphQL schema beside the record byte for byte; put leaves it, delete and clear remove it', async () => {

@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { ChaosSettings } from '../wire/chaos.js';
 import { scanJson } from '../wire/json-text.js';
 import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
@@ -114,7 +115,7 @@ export interface EndpointStore {
   create(record: EndpointRecord): Promise<boolean>;
   /** Creates or replaces a record; resolves whether it was `created`. Durable on resolve. */
   put(record: EndpointRecord): Promise<{ created: boolean }>;
-  /** Removes a record and the name's routes, signature check, GraphQL schema and hosts; resolves whether any existed. */
+  /** Removes a record and the name's routes, signature check, chaos, GraphQL schema and hosts; resolves whether any existed. */
   delete(name: string): Promise<boolean>;
   /**
    * The routes of `name`, in order (`[]` when it has none). Routes are kept
@@ -141,6 +142,17 @@ export interface EndpointStore {
    * is announced like a record's (see {@link changes}).
    */
   setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean>;
+  /**
+   * The chaos settings of `name` (`undefined` when it has none). Kept beside the
+   * record like the signature check: {@link put} leaves them as they are.
+   */
+  getChaos(name: string): Promise<ChaosSettings | undefined>;
+  /**
+   * Sets (or, with `undefined`, removes) the chaos of `name`; resolves whether it
+   * had some before. Durable on resolve; for a shared store the change is
+   * announced like a record's (see {@link changes}).
+   */
+  setChaos(name: string, settings: ChaosSettings | undefined): Promise<boolean>;
   /**
    * The GraphQL schema of `name` as its SDL text, byte for byte as it was set
    * (`undefined` when it has none). Kept beside the record like routes, never in

@@ -41,6 +41,14 @@ export const ERRORS = {
     when: '`delay` is not an integer 0–`MOCKPOINT_MAX_DELAY_MS`',
     fix: 'use a whole number of milliseconds within the limit (`/api/health` `limits`)',
   },
+  INVALID_LATENCY: {
+    when: "a route's `latency` is not a distribution mockpoint draws (uniform min ≤ max; normal mean, stddev; lognormal median, sigma), or `delay` plus its largest draw is more than `MOCKPOINT_MAX_DELAY_MS`",
+    fix: 'fix the distribution, or give `latency.max` so that `delay` + `max` stays within the limit (see docs/chaos.md)',
+  },
+  INVALID_CHAOS: {
+    when: 'the chaos settings are not `{ rate: 0–1, faults: [reset | timeout | 500 | 503 | 429, …], latency?, bandwidth? (bytes/s, ≥ 1), seed? }` (each fault once, at least one)',
+    fix: 'fix the field the message names (see docs/chaos.md)',
+  },
   UNKNOWN_FIELD: {
     when: 'the body has a field the operation does not take (a misspelling, usually)',
     fix: 'remove or correct the field the message names',
@@ -275,6 +283,10 @@ export const ERRORS = {
     when: "a namespace's token was sent to another namespace's API or to the default namespace's (`/api/*`, `/api/namespaces` included) ([sessions.md](sessions.md#namespaces-and-tokens))",
     fix: 'send it only to its own namespace (`/ns/{ns}/api/…` or `mockpoint-session: {ns}`); manage namespaces with the admin token',
   },
+  CHAOS_RATE_LIMITED: {
+    when: "the endpoint's chaos injected a 429 into this request (with `Retry-After: 1`)",
+    fix: 'nothing: the client is being tested; clear it with DELETE /api/endpoints/{name}/chaos (see docs/chaos.md)',
+  },
   SIGNATURE_INVALID: {
     when: 'a request to `/endpoint/{name}` whose signature check has `enforce: true` is not signed validly (`missing`, `invalid`, `stale` or `replayed`); the message gives the reason; the request is still journaled ([webhooks.md](webhooks.md#check-what-arrives))',
     fix: 'sign the request with the secret the check has (or turn `enforce` off)',
@@ -367,6 +379,14 @@ export const ERRORS = {
   ANSWER_TOO_LARGE: {
     when: "a resource route's answer with `_embed`/`_expand` would be more than `MOCKPOINT_MAX_COLLECTION_BYTES` of JSON (each listed item carries its own copy of what it embeds); refused before it is built ([state.md](state.md#bounds))",
     fix: 'page the list (`_limit`, `_page`), or ask for fewer relations; or raise `MOCKPOINT_MAX_COLLECTION_BYTES`',
+  },
+  CHAOS_INTERNAL_ERROR: {
+    when: "the endpoint's chaos injected a 500 into this request",
+    fix: 'nothing: the client is being tested; clear it with DELETE /api/endpoints/{name}/chaos (see docs/chaos.md)',
+  },
+  CHAOS_UNAVAILABLE: {
+    when: "the endpoint's chaos injected a 503 into this request",
+    fix: 'nothing: the client is being tested; clear it with DELETE /api/endpoints/{name}/chaos (see docs/chaos.md)',
   },
   INTERNAL: {
     when: 'a bug; reported to `SERVER_REPORTING_DSN` when set',

@@ -5,7 +5,9 @@
  *
  * @module
  */
+
 import type { Fault } from './answer-json.js';
+import type { ChaosFault } from './chaos.js';
 import type { GraphqlFilter, GraphqlMark } from './graphql-json.js';
 import type { McpFilter } from './mcp-json.js';
 import type { ValidationMark } from './route-validation.js';
@@ -31,7 +33,14 @@ export interface JournalEvent {
  * stored record, the endpoint's GraphQL schema (schema mode, docs/graphql.md),
  * or nobody (a 404 or another error).
  */
-export type AnsweredBy = { queue: true } | { route: string } | 'record' | 'graphql' | 'none';
+export type AnsweredBy =
+  | { queue: true }
+  | { route: string }
+  /** A fault the endpoint's chaos injected (docs/chaos.md). */
+  | { chaos: ChaosFault }
+  | 'record'
+  | 'graphql'
+  | 'none';
 
 /** What a proxy route's upstream answered (see docs/files.md#record-and-replay). */
 export interface UpstreamOutcome {

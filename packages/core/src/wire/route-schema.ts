@@ -13,6 +13,7 @@ import { HEADER_NAME_PATTERN, HEADER_VALUE_PATTERN, headerNameProblem, headerVal
 import { llmSchema } from './kinds/llm.js';
 import { streamSchema } from './kinds/stream.js';
 import { webSocketSchemas } from './kinds/websocket.js';
+import { latencySchema } from './latency.js';
 import { rateLimitSchema } from './rate-limit.js';
 import {
   type AnswerLimits,
@@ -42,6 +43,7 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
       bodyBase64: z.string().optional().describe('Bytes in base64 (application/octet-stream unless headers say).'),
       stream: stream.optional(),
       delay: parts.delay.optional().describe('Milliseconds before answering; default 0.'),
+      latency: latencySchema(parts.delay).optional(),
       fault: parts.fault.optional(),
       template: z
         .boolean()
@@ -117,6 +119,7 @@ function createHeadersSchema() {
 const FIELD_CODES: Record<string, ErrorCode> = {
   statusCode: 'INVALID_STATUS_CODE',
   delay: 'INVALID_DELAY',
+  latency: 'INVALID_LATENCY',
   id: 'INVALID_ROUTE_ID',
   match: 'INVALID_MATCH',
   headers: 'INVALID_HEADER',

@@ -26,6 +26,7 @@ import {
   scanJsonInTurns,
   stringifyExact,
 } from './json-text.js';
+import { type Latency, latencyProblem } from './latency.js';
 import type { McpAnswer } from './mcp-json.js';
 import { PathPatternError, parsePathPattern } from './path-pattern.js';
 import type { ProxyAnswer } from './proxy-answer.js';
@@ -56,6 +57,12 @@ export interface RouteAnswer extends AnswerContent {
   data?: unknown;
   /** Milliseconds before the answer. @default 0 */
   delay?: number;
+  /**
+   * Routes only: a delay drawn per request (after `delay`) from a seeded
+   * distribution, so a run replays given `seed`; see docs/chaos.md.
+   * @example { distribution: 'lognormal', median: 80, sigma: 0.6, max: 2000, seed: 7 }
+   */
+  latency?: Latency;
   /**
    * Routes only: forward the request to an upstream and answer with its answer
    * (the whole answer: no other field beside it). Off unless the host is allowed
@@ -197,6 +204,10 @@ export type AnswerLimits = Pick<StreamLimits, 'maxBodyBytes'> &
  */
 export function checkAnswer(answer: RouteAnswer, index: number | AnswerPlace, limits: AnswerLimits): void {
   const { maxBodyBytes } = limits;
+  if (answer.latency !== undefined) {
+    const problem = latencyProblem(answer.latency, answer.delay ?? 0, limits.maxDelayMs ?? SETTINGS.maxDelayMs.default);
+    if (problem !== undefined) fail('INVALID_LATENCY', index, problem);
+  }
   if (answer.setState !== undefined) {
     const problem = setStateProblem(answer.setState);
     if (problem !== undefined) fail('INVALID_STATE', index, `answer.setState: ${problem}`);
@@ -420,6 +431,7 @@ const ANSWER_KEYS = [
   'bodyBase64',
   'stream',
   'delay',
+  'latency',
   'fault',
   'template',
   ...OWN_KINDS.map((kind) => kind.key as keyof RouteAnswer),

@@ -4,7 +4,9 @@
  *
  * @module
  */
+
 import { z } from 'zod';
+import { CHAOS_FAULTS, type ChaosFault } from './chaos.js';
 import { routeValidationSchemas } from './route-validation.js';
 import { graphqlSchemas, stateSchemas } from './schemas-filter.js';
 import { signatureSchemas } from './signature-settings.js';
@@ -84,10 +86,11 @@ function createJournalEntry<Fault extends z.ZodType>(fault: Fault) {
         .union([
           z.object({ queue: z.literal(true) }),
           z.object({ route: z.string() }),
+          z.object({ chaos: z.enum(CHAOS_FAULTS as [ChaosFault, ...ChaosFault[]]) }),
           z.enum(['record', 'graphql', 'none']),
         ])
         .describe(
-          "Who answered: a queued answer, the route with this id, the record, the endpoint's GraphQL schema, or nobody (an error).",
+          "Who answered: a queued answer, the route with this id, a fault the endpoint's chaos injected, the record, the endpoint's GraphQL schema, or nobody (an error).",
         ),
       query: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
       headers: z.record(z.string(), z.string()),

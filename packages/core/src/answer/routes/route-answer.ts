@@ -10,6 +10,7 @@ import { kindOf } from '../../wire/answer-kinds.js';
 import { base64Bytes } from '../../wire/base64.js';
 import { unsendableHeader } from '../../wire/http-header.js';
 import { jsonTextOf } from '../../wire/json-text.js';
+import { type Latency, latencySampler } from '../../wire/latency.js';
 import type { RouteAnswer } from '../../wire/route.js';
 import { parseTemplate } from '../../wire/template-syntax.js';
 import { utf8Length } from '../../wire/utf8-length.js';
@@ -76,6 +77,26 @@ function notSendable(problem: string): CompiledAnswer {
  * header values were checked answers 500 `ANSWER_NOT_SENDABLE`).
  */
 export function compileAnswer(answer: RouteAnswer): CompiledAnswer {
+  const compiled = compileFixed(answer);
+  return answer.latency === undefined ? compiled : withLatency(compiled, answer.latency);
+}
+
+/** The answer with a delay drawn per request added to its own (respond, stream, fault, upgrade: those that wait). */
+function withLatency(compiled: CompiledAnswer, latency: Latency): CompiledAnswer {
+  const draw = latencySampler(latency);
+  return {
+    statusCode: compiled.statusCode,
+    templated: compiled.templated,
+    bytes: compiled.bytes,
+    answer(head, context) {
+      const sent = compiled.answer(head, context);
+      if (sent.kind === 'relay') return sent;
+      return { ...sent, delay: sent.delay + draw() };
+    },
+  };
+}
+
+function compileFixed(answer: RouteAnswer): CompiledAnswer {
   // Checked once per compile, never per request; a templated value's placeholders render sendable.
   const problem = answer.headers === undefined ? undefined : unsendableHeader(answer.headers);
   if (problem !== undefined) return notSendable(problem);

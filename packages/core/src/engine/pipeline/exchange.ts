@@ -66,6 +66,8 @@ export class Exchange {
   readonly head: boolean;
   /** The route's validation outcome (`report` mode, or no errors), for the journal. */
   validation: ValidationMark | undefined;
+  /** What the endpoint's chaos does to this request's answer (chaos-step.ts): the latency drawn, the bandwidth. */
+  chaos: { readonly delay: number; readonly bandwidth: number | undefined } | undefined;
   #view: RequestView | undefined;
   /** The name's routes: `undefined` until looked up, `null` for none. */
   #table: RouteTable | null | undefined;

@@ -109,6 +109,7 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
     'INVALID_ROUTE_PATTERN',
     'INVALID_MATCH',
     'INVALID_ANSWER',
+    'INVALID_LATENCY',
     'INVALID_HEADER',
     'INVALID_TEMPLATE',
     'INVALID_STREAM',

@@ -219,6 +219,10 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
           'TOO_MANY_GRAPHQL_REQUESTS',
           // Through the forward proxy (an absolute-form target), a host that is mapped to no endpoint.
           'HOST_NOT_MOCKED',
+          // The endpoint's chaos (docs/chaos.md): an injected error.
+          'CHAOS_INTERNAL_ERROR',
+          'CHAOS_UNAVAILABLE',
+          'CHAOS_RATE_LIMITED',
         ),
       },
     });

@@ -6,6 +6,8 @@
  *
  * @module
  */
+
+import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../../wire/chaos.js';
 import { MockpointError } from '../../wire/errors.js';
 import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
@@ -97,7 +99,10 @@ export class DurableObjectStore implements EndpointStore {
     const hosts = this.#locks.run(this.#hostsKey(name), () =>
       this.#call(() => this.#storage.delete(this.#hostsKey(name))),
     );
-    return Promise.all([record, routes, signature, graphql, hosts]).then((had) => had.includes(true));
+    const chaos = this.#locks.run(this.#chaosKey(name), () =>
+      this.#call(() => this.#storage.delete(this.#chaosKey(name))),
+    );
+    return Promise.all([record, routes, signature, graphql, hosts, chaos]).then((had) => had.includes(true));
   }
 
   async getHosts(name: string): Promise<string[]> {
@@ -131,6 +136,15 @@ export class DurableObjectStore implements EndpointStore {
       this.#signatureKey(name),
       settings === undefined ? undefined : signatureSettingsJson(settings),
     );
+  }
+
+  async getChaos(name: string): Promise<ChaosSettings | undefined> {
+    const text = await this.#call(() => this.#storage.get<string>(this.#chaosKey(name)));
+    return text === undefined ? undefined : decodeChaosSettings(text);
+  }
+
+  setChaos(name: string, settings: ChaosSettings | undefined): Promise<boolean> {
+    return this.#setPart(this.#chaosKey(name), settings === undefined ? undefined : chaosSettingsJson(settings));
   }
 
   /** Sets (`text` given) or removes the part stored at `key`; whether there was one. */
@@ -221,6 +235,7 @@ export class DurableObjectStore implements EndpointStore {
       this.#signatureKey(''),
       this.#graphqlKey(''),
       this.#hostsKey(''),
+      this.#chaosKey(''),
     ]) {
       // Bounded: each round deletes up to a batch of keys, and stops when none are left.
       for (;;) {
@@ -243,6 +258,11 @@ export class DurableObjectStore implements EndpointStore {
   /** Route lists live under their own prefix, so record lists and counts never see them. */
   #routesKey(name: string): string {
     return `routes:${this.#prefix}${name}`;
+  }
+
+  /** Chaos settings too live under their own prefix. */
+  #chaosKey(name: string): string {
+    return `chaos:${this.#prefix}${name}`;
   }
 
   /** Signature checks too live under their own prefix. */

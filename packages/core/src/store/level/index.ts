@@ -13,6 +13,7 @@
 import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Level } from 'level';
+import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../../wire/chaos.js';
 import { MockpointError } from '../../wire/errors.js';
 import { decodeRoutes, decodeRoutesInTurns, type Route, routesJsonInTurns } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
@@ -341,9 +342,10 @@ export class LevelStore implements EndpointStore {
     const record = this.#setPart(name, undefined);
     const routes = this.#setPart(routesKey(name), undefined);
     const signature = this.#setPart(signatureKey(name), undefined);
+    const chaos = this.#setPart(chaosKey(name), undefined);
     const graphql = this.setGraphqlSchema(name, undefined);
     const hosts = this.setHosts(name, undefined);
-    const had = await Promise.all([record, routes, signature, graphql, hosts]);
+    const had = await Promise.all([record, routes, signature, chaos, graphql, hosts]);
     return had.includes(true);
   }
 
@@ -387,6 +389,21 @@ export class LevelStore implements EndpointStore {
 
   async setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
     return this.#setPart(signatureKey(name), settings === undefined ? undefined : signatureSettingsJson(settings));
+  }
+
+  async getChaos(name: string): Promise<ChaosSettings | undefined> {
+    const text = await this.#read(() => this.#base.#db.get(this.#key(chaosKey(name))));
+    if (text === undefined) return undefined;
+    try {
+      return decodeChaosSettings(text);
+    } catch (error) {
+      this.#base.#readFailure ??= `the stored chaos of "${name}" in ${this.dir} is damaged and cannot be read`;
+      throw new MockpointError('STORE_UNAVAILABLE', this.#base.#readFailure, { cause: error });
+    }
+  }
+
+  async setChaos(name: string, settings: ChaosSettings | undefined): Promise<boolean> {
+    return this.#setPart(chaosKey(name), settings === undefined ? undefined : chaosSettingsJson(settings));
   }
 
   /** Sets (`text` given) or removes the part stored at `key` (hosts, a GraphQL schema, a signature check); whether there was one. */
@@ -815,6 +832,11 @@ const STATE_FIRST = '\u0002state:';
 const STATE_END = '\u0002state;';
 /** The smallest character a name can start with: records are the keys from here on. */
 const FIRST_NAME = '-';
+
+/** The key of a name's chaos settings: like a signature check's, it sorts before every record. */
+function chaosKey(name: string): string {
+  return `\u0001chaos:${name}`;
+}
 
 /** The key of a name's signature check: like a route list's, it sorts before every record. */
 function signatureKey(name: string): string {

@@ -3,6 +3,8 @@
  *
  * @module
  */
+
+import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../../wire/chaos.js';
 import { MockpointError } from '../../wire/errors.js';
 import { JsonText } from '../../wire/json-text.js';
 import { decodeRoutes, decodeRoutesInTurns, type Route, routesJsonInTurns } from '../../wire/route.js';
@@ -32,6 +34,8 @@ export class MemoryStore implements EndpointStore {
   readonly #routeUpdates = new Map<string, Promise<Route[]>>();
   /** Signature checks as their stored text, for the same reason. */
   readonly #signatures = new Map<string, string>();
+  /** Chaos settings as their stored text. */
+  readonly #chaos = new Map<string, string>();
   /** GraphQL schemas as the SDL text set. */
   readonly #graphql = new Map<string, string>();
   /** Host mappings as their stored text. */
@@ -62,9 +66,10 @@ export class MemoryStore implements EndpointStore {
     this.#assertOpen();
     const routes = this.#routes.delete(name);
     const signature = this.#signatures.delete(name);
+    const chaos = this.#chaos.delete(name);
     const graphql = this.#graphql.delete(name);
     const hosts = this.#hosts.delete(name);
-    return this.#records.delete(name) || routes || signature || graphql || hosts;
+    return this.#records.delete(name) || routes || signature || chaos || graphql || hosts;
   }
 
   async getRoutes(name: string): Promise<Route[]> {
@@ -122,6 +127,16 @@ export class MemoryStore implements EndpointStore {
 
   async setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
     return this.#setPart(this.#signatures, name, settings === undefined ? undefined : signatureSettingsJson(settings));
+  }
+
+  async getChaos(name: string): Promise<ChaosSettings | undefined> {
+    this.#assertOpen();
+    const text = this.#chaos.get(name);
+    return text === undefined ? undefined : decodeChaosSettings(text);
+  }
+
+  async setChaos(name: string, settings: ChaosSettings | undefined): Promise<boolean> {
+    return this.#setPart(this.#chaos, name, settings === undefined ? undefined : chaosSettingsJson(settings));
   }
 
   async getGraphqlSchema(name: string): Promise<string | undefined> {
@@ -200,6 +215,7 @@ export class MemoryStore implements EndpointStore {
     this.#records.clear();
     this.#routes.clear();
     this.#signatures.clear();
+    this.#chaos.clear();
     this.#graphql.clear();
     this.#hosts.clear();
   }

@@ -20,6 +20,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { ClientClosedError, ClientOfflineError, createClient, type RedisClientOptions } from '@redis/client';
+import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../../wire/chaos.js';
 import { MockpointError } from '../../wire/errors.js';
 import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
@@ -96,14 +97,15 @@ redis.call('ZADD', KEYS[2], 0, ARGV[1])
 redis.call('PUBLISH', KEYS[3], ARGV[3])
 return created`;
 
-/** Deletes the record, the routes, the signature check, the GraphQL schema and the hosts; returns 1 when any existed. */
+/** Deletes the record, the routes, the signature check, the GraphQL schema, the hosts and the chaos; returns 1 when any existed. */
 const DELETE = `
 local record = redis.call('HDEL', KEYS[1], ARGV[1])
 local routes = redis.call('HDEL', KEYS[4], ARGV[1])
 local signature = redis.call('HDEL', KEYS[5], ARGV[1])
 local graphql = redis.call('HDEL', KEYS[6], ARGV[1])
 local hosts = redis.call('HDEL', KEYS[7], ARGV[1])
-if record == 0 and routes == 0 and signature == 0 and graphql == 0 and hosts == 0 then return 0 end
+local chaos = redis.call('HDEL', KEYS[8], ARGV[1])
+if record == 0 and routes == 0 and signature == 0 and graphql == 0 and hosts == 0 and chaos == 0 then return 0 end
 if record == 1 then redis.call('ZREM', KEYS[2], ARGV[1]) end
 redis.call('PUBLISH', KEYS[3], ARGV[2])
 return 1`;
@@ -130,7 +132,7 @@ redis.call('PUBLISH', KEYS[2], ARGV[3])
 return had`;
 
 const CLEAR = `
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[4], KEYS[5], KEYS[6], KEYS[7])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
 redis.call('PUBLISH', KEYS[3], ARGV[1])
 return 1`;
 
@@ -228,8 +230,8 @@ export class RedisStore implements EndpointStore {
   readonly changes: StoreChanges;
   readonly #client: Client;
   readonly #subscriber: Client;
-  /** The records hash, the names index, the change channel, the routes hash, the signature checks hash, the GraphQL schemas hash, the hosts hash. */
-  readonly #keys: [string, string, string, string, string, string, string];
+  /** The records hash, the names index, the change channel, the routes hash, the signature checks hash, the GraphQL schemas hash, the hosts hash, the chaos hash. */
+  readonly #keys: [string, string, string, string, string, string, string, string];
   readonly #channel: string;
   /** Tags this process's change messages, so it skips its own. */
   readonly #origin = randomUUID();
@@ -287,6 +289,7 @@ export class RedisStore implements EndpointStore {
       `${prefix}signatures`,
       `${prefix}graphql`,
       `${prefix}hosts`,
+      `${prefix}chaos`,
     ];
     this.#timeoutMs = options.operationTimeoutMs ?? 2000;
     if (root === undefined) {
@@ -450,6 +453,15 @@ export class RedisStore implements EndpointStore {
 
   async setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
     return this.#setPart(this.#keys[4], name, settings === undefined ? '' : signatureSettingsJson(settings));
+  }
+
+  async getChaos(name: string): Promise<ChaosSettings | undefined> {
+    const text = await this.#partText(this.#keys[7], name);
+    return text === undefined ? undefined : decodeChaosSettings(text);
+  }
+
+  async setChaos(name: string, settings: ChaosSettings | undefined): Promise<boolean> {
+    return this.#setPart(this.#keys[7], name, settings === undefined ? '' : chaosSettingsJson(settings));
   }
 
   async getGraphqlSchema(name: string): Promise<string | undefined> {

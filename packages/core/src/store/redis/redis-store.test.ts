@@ -135,6 +135,27 @@ describe('RedisStore', () => {
     expect(await b.response('cached')).toBeUndefined();
   });
 
+  it("an EndpointService on one store drops a chaos plan set or cleared through another (a replica's change)", async () => {
+    const keyPrefix = `c-${randomUUID()}:`;
+    const a = serviceOver(await open({ keyPrefix }));
+    const b = serviceOver(await open({ keyPrefix }));
+    // b knows "no chaos" (null cached) until a sets some.
+    await eventually(() => {
+      void b.chaosPlan('flaky');
+      return b.chaosPlans.get('flaky') === null;
+    });
+    await a.setChaos('flaky', { rate: 1, faults: ['503'], seed: 1 });
+    await eventually(() => b.chaosPlans.get('flaky') === undefined);
+    expect((await b.chaosPlan('flaky'))?.settings).toEqual({ rate: 1, faults: ['503'], seed: 1 });
+    await eventually(() => {
+      void b.chaosPlan('flaky');
+      return b.chaosPlans.get('flaky') !== undefined;
+    });
+    await a.setChaos('flaky', undefined);
+    await eventually(() => b.chaosPlans.get('flaky') === undefined);
+    expect(await b.chaosPlan('flaky')).toBeNull();
+  });
+
   it('acknowledged writes survive a Redis crash (SIGKILL) with appendfsync always', async () => {
     const keyPrefix = `d-${randomUUID()}:`;
     const store = await open({ keyPrefix });

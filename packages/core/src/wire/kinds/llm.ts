@@ -130,7 +130,7 @@ export const llmKind = answerKind({
     "Answer as OpenAI's or Anthropic's API does (JSON or SSE, tool calls, errors); beside it only delay, headers, template (renders text) and setState.",
   fromJson: llmFromJson,
   beside: {
-    fields: ['delay', 'headers', 'template', 'setState'],
+    fields: ['delay', 'latency', 'headers', 'template', 'setState'],
     says: "the provider's (with delay, headers, template and setState beside it)",
   },
   readsBody: true,

@@ -85,7 +85,10 @@ export const websocketKind = answerKind({
   describe:
     "Accept a WebSocket upgrade (a GET with Upgrade: websocket) and play a script; beside it only delay (the handshake's), headers (of the 101) and setState. A request without the upgrade gets 426 WEBSOCKET_REQUIRED.",
   fromJson: websocketFromJson,
-  beside: { fields: ['delay', 'headers', 'setState'], says: 'its script (with delay, headers and setState beside it)' },
+  beside: {
+    fields: ['delay', 'latency', 'headers', 'setState'],
+    says: 'its script (with delay, headers and setState beside it)',
+  },
   routesOnly: true,
   checkOrder: 3,
   check(answer, { at, limits }) {

@@ -1,0 +1,36 @@
+/**
+ * The chaos methods of the client: a share of a name's requests answered with
+ * an injected fault, a latency, a seed (docs/chaos.md).
+ *
+ * @module
+ */
+import type { ChaosSettings } from '../wire/chaos.js';
+import { seg, type Transport } from './transport.js';
+
+/** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */
+export function chaosMethods({ call, json }: Transport) {
+  return {
+    /**
+     * Injects faults into a share (`rate`) of the requests to `name` from now on,
+     * each drawn from `faults`, and adds `latency` to every answer; with `seed`
+     * the same sequence of decisions every time it is set; `bandwidth` (bytes/s)
+     * sends every body at that rate. Each injected fault
+     * is journaled (`answeredBy: { chaos }`). Resolves with the chaos as stored.
+     * @throws MockpointError `INVALID_CHAOS`, `INVALID_LATENCY`.
+     * @example await client.setChaos('api', { rate: 0.2, faults: ['503', 'reset'], seed: 7 })
+     */
+    setChaos(name: string, chaos: ChaosSettings): Promise<ChaosSettings> {
+      return json('PUT', `/api/endpoints/${seg(name)}/chaos`, chaos);
+    },
+
+    /** The chaos of `name`; throws `NOT_FOUND` when it has none. */
+    chaos(name: string): Promise<ChaosSettings> {
+      return json('GET', `/api/endpoints/${seg(name)}/chaos`);
+    },
+
+    /** Stops the chaos of `name` (nothing happens when it had none). */
+    async clearChaos(name: string): Promise<void> {
+      await call('DELETE', `/api/endpoints/${seg(name)}/chaos`);
+    },
+  };
+}
