@@ -7,6 +7,7 @@
  * @module
  */
 
+import { BoundedNameCache } from '../../wire/bounded-name-cache.js';
 import type { ChaosFault, ChaosSettings } from '../../wire/chaos.js';
 import { drawLatency } from '../../wire/latency.js';
 import { type Random, randomSeed, seededRandom } from '../../wire/seeded-random.js';
@@ -41,38 +42,5 @@ export class ChaosPlan {
   }
 }
 
-/**
- * The chaos plans known here by name, `null` remembering "none" so the read path
- * of a name without chaos asks the store nothing more. Bounded by count: past
- * {@link ChaosPlanCache.maxNames} the least recently set are forgotten.
- */
-export class ChaosPlanCache {
-  readonly maxNames: number;
-  readonly #entries = new Map<string, ChaosPlan | null>();
-
-  constructor(maxNames = 100_000) {
-    this.maxNames = maxNames;
-  }
-
-  /** The plan, `null` for "none", `undefined` when not known here. */
-  get(name: string): ChaosPlan | null | undefined {
-    return this.#entries.get(name);
-  }
-
-  set(name: string, plan: ChaosPlan | null): void {
-    this.#entries.delete(name);
-    this.#entries.set(name, plan);
-    if (this.#entries.size > this.maxNames) {
-      const oldest = this.#entries.keys().next().value as string;
-      this.#entries.delete(oldest);
-    }
-  }
-
-  delete(name: string): void {
-    this.#entries.delete(name);
-  }
-
-  clear(): void {
-    this.#entries.clear();
-  }
-}
+/** The chaos plans known here by name (`null`: none), bounded by count, as signature checks are. */
+export class ChaosPlanCache extends BoundedNameCache<ChaosPlan> {}
