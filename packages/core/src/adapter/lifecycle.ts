@@ -8,6 +8,7 @@
  * @module
  */
 import type { MockpointApp } from '../http/create-app.js';
+import { releaseAppHeld } from '../http/release-held.js';
 
 /** Where `serve()` listens. */
 export interface RuntimeServeOptions {
@@ -71,9 +72,7 @@ export function baseUrl(host: string, port: number): string {
  * answers (playing or hanging) are ended.
  */
 export function releaseHeld(app: MockpointApp): void {
-  app.mockpoint.journal.releaseWaiters();
-  app.mockpoint.endpoints.queue.releaseHangs();
-  app.mockpoint.streams.endAll();
+  releaseAppHeld(app);
   app.mockpoint.namespaces?.releaseHeld();
 }
 

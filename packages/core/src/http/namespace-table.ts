@@ -15,6 +15,7 @@ import type { CreatedNamespace, NamespaceInfo, NamespaceRequest } from '../wire/
 import { isValidName, NAME_RULE } from '../wire/rules.js';
 import type { MockpointApp } from './create-app.js';
 import { newToken, randomName, tokenHash } from './namespace-token.js';
+import { releaseAppHeld } from './release-held.js';
 
 /** Options for {@link NamespaceTable}. */
 export interface NamespaceTableOptions {
@@ -331,11 +332,4 @@ export class NamespaceTable {
 /** Whether `entry` is the namespace `known` (not another made since with its name). */
 function sameNamespace(entry: NamespaceEntry | undefined, known: NamespaceEntry): boolean {
   return entry !== undefined && entry.createdAt === known.createdAt && entry.tokenHash === known.tokenHash;
-}
-
-/** Answers every request `app` holds, now (as adapter/lifecycle.ts's releaseHeld does for the default namespace). */
-function releaseAppHeld(app: MockpointApp): void {
-  app.mockpoint.journal.releaseWaiters();
-  app.mockpoint.endpoints.queue.releaseHangs();
-  app.mockpoint.streams.endAll();
 }
