@@ -7,6 +7,7 @@
  * @module
  */
 import { z } from 'zod';
+import { quoted } from './quoted.js';
 import { NAME_PATTERN } from './rules.js';
 
 /** The styles of headers and bodies a rate limit speaks. */
@@ -57,7 +58,7 @@ export function rateLimitProblem(rateLimit: RouteRateLimit): string | undefined 
   }
   const ms = windowMs(per);
   if (ms === undefined) {
-    return `rateLimit.per is ${JSON.stringify(per)}; give a duration such as "1m", "30s", "1h30m", "500ms" (units ms, s, m, h, d) or whole milliseconds`;
+    return `rateLimit.per is ${typeof per === 'string' ? quoted(per, 100) : JSON.stringify(per)}; give a duration such as "1m", "30s", "1h30m", "500ms" (units ms, s, m, h, d) or whole milliseconds`;
   }
   if (ms < 1 || ms > MAX_RATE_WINDOW_MS) {
     return `rateLimit.per is ${ms} ms; give 1 ms to 31 days`;

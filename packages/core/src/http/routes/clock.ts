@@ -12,6 +12,7 @@ import { readJsonObjectBody } from '../../wire/body.js';
 import { CLOCK_TIME_RULE, type ClockJson, clockTimeMs, createClockSchemas } from '../../wire/clock-json.js';
 import { DURATION_RULE, durationMs } from '../../wire/duration.js';
 import { MockpointError } from '../../wire/errors.js';
+import { quoted } from '../../wire/quoted.js';
 import type { AppContext } from '../context.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
@@ -26,22 +27,27 @@ function invalid(message: string): MockpointError {
   return new MockpointError('INVALID_CLOCK', message);
 }
 
+/** A member's value as an error message shows it: a string quoted and escaped (wire/quoted.ts), other JSON as sent, both bounded. */
+function shown(value: unknown, text: string): string {
+  return typeof value === 'string' ? quoted(value, 100) : quoted(text, 100).slice(1, -1);
+}
+
 /** The body of `PUT /api/clock`, or `INVALID_CLOCK` saying what is wrong. */
 function parseChange(members: ReadonlyMap<string, string>, clock: Clock): Change {
   const change: Change = {};
   for (const [key, text] of members) {
     const value: unknown = JSON.parse(text);
     if (key === 'freeze') {
-      if (typeof value !== 'boolean') throw invalid(`freeze is true or false (got ${text})`);
+      if (typeof value !== 'boolean') throw invalid(`freeze is true or false (got ${shown(value, text)})`);
       change.freeze = value;
     } else if (key === 'set') {
       change.set = clockTimeMs(value);
-      if (change.set === undefined) throw invalid(`${CLOCK_TIME_RULE} (got ${text})`);
+      if (change.set === undefined) throw invalid(`${CLOCK_TIME_RULE} (got ${shown(value, text)})`);
     } else if (key === 'advance') {
       change.advance = durationMs(value);
-      if (change.advance === undefined) throw invalid(`advance: ${DURATION_RULE} (got ${text})`);
+      if (change.advance === undefined) throw invalid(`advance: ${DURATION_RULE} (got ${shown(value, text)})`);
     } else {
-      throw invalid(`unknown member ${JSON.stringify(key)}: give freeze, set or advance`);
+      throw invalid(`unknown member ${quoted(key, 100)}: give freeze, set or advance`);
     }
   }
   if (members.size === 0) throw invalid('give at least one of freeze, set and advance');
