@@ -14,21 +14,22 @@ import { JsonText, jsonTextOf, scanJson } from './json-text.js';
 import { minRenderedBytes, templateSyntaxProblem } from './template-syntax.js';
 
 /** Whose API is spoken. */
-export type LlmProvider = 'openai' | 'anthropic';
+export type LlmProvider = 'openai' | 'anthropic' | 'bedrock';
 
-/** Which API of the provider: OpenAI's Chat Completions or Responses, Anthropic's Messages. */
-export type LlmApi = 'chat.completions' | 'responses' | 'messages';
+/** Which API of the provider: OpenAI's Chat Completions or Responses, Anthropic's Messages, Bedrock's Converse and ConverseStream. */
+export type LlmApi = 'chat.completions' | 'responses' | 'messages' | 'converse' | 'converse-stream';
 
 /** The providers, in the order the docs list them. */
-export const LLM_PROVIDERS: readonly LlmProvider[] = ['openai', 'anthropic'];
+export const LLM_PROVIDERS: readonly LlmProvider[] = ['openai', 'anthropic', 'bedrock'];
 
 /** The APIs, in the order the docs list them. */
-export const LLM_APIS: readonly LlmApi[] = ['chat.completions', 'responses', 'messages'];
+export const LLM_APIS: readonly LlmApi[] = ['chat.completions', 'responses', 'messages', 'converse', 'converse-stream'];
 
 /** The APIs each provider has. */
 export const LLM_PROVIDER_APIS: Readonly<Record<LlmProvider, readonly LlmApi[]>> = {
   openai: ['chat.completions', 'responses'],
   anthropic: ['messages'],
+  bedrock: ['converse', 'converse-stream'],
 };
 
 /**
@@ -171,6 +172,11 @@ export function checkLlm(
   if (!apis.includes(llm.api)) {
     invalid('.api', `${llm.provider} has ${apis.join(' and ')}, not ${llm.api}`);
   }
+  // Bedrock's api says whether it streams (converse-stream) or not.
+  const bedrockStreams = llm.provider === 'bedrock' ? llm.api === 'converse-stream' : undefined;
+  if (bedrockStreams !== undefined && llm.stream !== undefined && llm.stream !== bedrockStreams) {
+    invalid('.stream', `bedrock's ${llm.api} ${bedrockStreams ? 'always streams' : 'never streams'}: leave stream out`);
+  }
   if (llm.error !== undefined) {
     const error = llmErrorDetail(llm.error);
     if (llm.text !== undefined || llm.toolCalls !== undefined || llm.end !== undefined) {
@@ -178,6 +184,9 @@ export function checkLlm(
     }
     if (error.retryAfter !== undefined && error.type !== 'rate_limit' && error.type !== 'overloaded') {
       invalid('.error.retryAfter', `applies to rate_limit and overloaded, not ${error.type}`);
+    }
+    if (error.retryAfter !== undefined && llm.provider === 'bedrock') {
+      invalid('.error.retryAfter', 'bedrock sends no retry-after (the AWS SDK backs off on its own)');
     }
     return;
   }
@@ -214,7 +223,7 @@ export function checkLlm(
       { details },
     );
   }
-  if (llm.stream === false) return;
+  if (llm.stream === false || bedrockStreams === false) return;
   const events = chunks + STREAM_OVERHEAD_EVENTS + CALL_OVERHEAD_EVENTS * calls.length;
   if (events > options.maxStreamEvents) {
     throw new MockpointError(

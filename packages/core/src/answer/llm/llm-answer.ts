@@ -5,7 +5,9 @@
  * reset halfway (a JSON body: a `close` fault after half of it). No sink
  * knows about LLMs. Rendered per request: the request's `model`, `stream` and
  * `stream_options` are read, ids are fresh, and `text` is templated with
- * `template: true`.
+ * `template: true`. Bedrock's ConverseStream frames its events in AWS's binary
+ * event stream, whose codec is loaded with the first such answer
+ * ({@link llmReady}; bedrock-stream.ts).
  *
  * @module
  */
@@ -19,7 +21,8 @@ import type { AnswerHeaderMap, EndpointAnswer, StreamFrame } from '../endpoint-a
 import { CORS_HEADERS } from '../read-response.js';
 import { STREAM_HEADERS } from '../stream/stream-frames.js';
 import { BODY_NOT_READ, renderText, type TemplateContext } from '../template.js';
-import { LIVE_SOURCE, type LlmRequest, type LlmSource, llmWire } from './llm-wire.js';
+import { eventFrameEncoder, loadEventFrameEncoder } from './bedrock-stream.js';
+import { LIVE_SOURCE, type LlmEvent, type LlmRequest, type LlmSource, llmWire } from './llm-wire.js';
 
 /** Events a stream has besides its chunks (and per tool call), kept out of the chunk budget. */
 const OVERHEAD_EVENTS = 12;
@@ -61,6 +64,21 @@ function mergeHeaders(provider: Record<string, string>, own: Map<string, string[
   return headers;
 }
 
+/** An SSE event's bytes. */
+function sseFrame(event: LlmEvent): Uint8Array {
+  return sseEvent(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data });
+}
+
+/**
+ * For an answer that needs a module loaded before it is sent (Bedrock's
+ * ConverseStream: the event stream codec), a function giving a Promise until
+ * it is loaded, then `undefined`; for every other answer `undefined`.
+ */
+export function llmReady(llm: LlmAnswer): (() => Promise<unknown> | undefined) | undefined {
+  if (llm.provider !== 'bedrock' || llm.api !== 'converse-stream' || llm.error !== undefined) return undefined;
+  return () => (eventFrameEncoder() === undefined ? loadEventFrameEncoder() : undefined);
+}
+
 /** Options for {@link llmAnswer}. */
 export interface LlmAnswerOptions {
   readonly llm: LlmAnswer;
@@ -87,7 +105,7 @@ export function llmAnswer(options: LlmAnswerOptions): (head: boolean, context: T
     SETTINGS.maxStreamEvents.default - OVERHEAD_EVENTS - CALL_OVERHEAD_EVENTS * (llm.toolCalls?.length ?? 0);
   const byTime = chunkDelay > 0 ? Math.floor((SETTINGS.maxStreamMs.default - delay) / chunkDelay) : byEvents;
   const maxChunks = Math.max(1, Math.min(byEvents, byTime));
-  return (head, context) => {
+  const render = (head: boolean, context: TemplateContext): EndpointAnswer => {
     const text = textParts === undefined ? llm.text : renderText(textParts, context);
     // The live source tells the time by the app's clock (docs/clock.md): `created` follows it.
     const now = options.source === undefined ? context.now : undefined;
@@ -104,6 +122,14 @@ export function llmAnswer(options: LlmAnswerOptions): (head: boolean, context: T
       return { kind: 'respond', status: wire.status, headers, body: head ? null : wire.body, delay };
     }
     const headers: AnswerHeaderMap = Object.freeze(mergeHeaders(wire.headers, own, STREAM_HEADERS));
+    const encode = wire.kind === 'sse' ? sseFrame : eventFrameEncoder();
+    if (encode === undefined && !head) {
+      // Rendered before llmReady's load (a queued answer's fallback): a hold released at once, then this
+      // answer rendered again once the codec is loaded.
+      const next = () => loadEventFrameEncoder().then(() => render(head, context));
+      const release = AbortSignal.abort();
+      return { kind: 'fault', fault: 'hang', status: wire.status, headers, body: null, delay: 0, release, next };
+    }
     let events = wire.events;
     if (llm.end === 'reset') {
       // Halfway: the events before the middle chunk (or, without chunks, the first half).
@@ -111,12 +137,13 @@ export function llmAnswer(options: LlmAnswerOptions): (head: boolean, context: T
       const cut = chunks.length > 0 ? (chunks[Math.floor(chunks.length / 2)] as number) : Math.floor(events.length / 2);
       events = events.slice(0, cut);
     }
-    const frames: StreamFrame[] = head
-      ? []
-      : events.map((event) => ({
-          bytes: sseEvent(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data }),
-          delay: event.chunk ? chunkDelay : 0,
-        }));
+    const frames: StreamFrame[] =
+      head || encode === undefined
+        ? []
+        : events.map((event) => ({
+            bytes: encode(event),
+            delay: event.chunk ? chunkDelay : 0,
+          }));
     return {
       kind: 'stream',
       status: wire.status,
@@ -126,4 +153,5 @@ export function llmAnswer(options: LlmAnswerOptions): (head: boolean, context: T
       delay,
     };
   };
+  return render;
 }

@@ -17,6 +17,7 @@ import {
   llmErrorDetail,
 } from '../../wire/answer-llm.js';
 import { jsonTextOf } from '../../wire/json-text.js';
+import { bedrockError, converseJson, converseStream, TOOL_USE_ID_ALPHABET } from './bedrock.js';
 
 /** What the answer reads of the request. */
 export interface LlmRequest {
@@ -47,11 +48,11 @@ export interface LlmEvent {
   readonly chunk: boolean;
 }
 
-/** What one request gets: a JSON body, or events. */
+/** What one request gets: a JSON body, or events (server-sent, or AWS's binary event stream for Bedrock). */
 export type LlmWire =
   | { readonly kind: 'json'; readonly status: number; readonly headers: Record<string, string>; readonly body: string }
   | {
-      readonly kind: 'sse';
+      readonly kind: 'sse' | 'eventstream';
       readonly status: number;
       readonly headers: Record<string, string>;
       readonly events: readonly LlmEvent[];
@@ -76,6 +77,7 @@ export const LIVE_SOURCE: LlmSource = {
 export const DEFAULT_MODELS: Readonly<Record<LlmAnswer['provider'], string>> = {
   openai: 'gpt-4o-mini-2024-07-18',
   anthropic: 'claude-sonnet-4-5-20250929',
+  bedrock: 'anthropic.claude-3-5-haiku-20241022-v1:0',
 };
 
 /** An answer's parts once its text is rendered. */
@@ -96,7 +98,7 @@ interface Call {
 }
 
 /** Everything a format needs: ids made, text and arguments split, tokens counted. */
-interface Prepared {
+export interface Prepared {
   readonly parts: LlmParts;
   readonly source: LlmSource;
   readonly model: string;
@@ -115,7 +117,13 @@ function prepare(parts: LlmParts, source: LlmSource): Prepared {
   const anthropic = answer.provider === 'anthropic';
   const calls = (answer.toolCalls ?? []).map(
     (call: LlmToolCall): Call => ({
-      id: call.id ?? (anthropic ? `toolu_01${source.random(BASE58, 22)}` : `call_${source.random(ALNUM, 24)}`),
+      id:
+        call.id ??
+        (anthropic
+          ? `toolu_01${source.random(BASE58, 22)}`
+          : answer.provider === 'bedrock'
+            ? `tooluse_${source.random(TOOL_USE_ID_ALPHABET, 22)}`
+            : `call_${source.random(ALNUM, 24)}`),
       name: call.name,
       args: call.arguments === undefined ? '{}' : jsonTextOf(call.arguments),
     }),
@@ -146,6 +154,7 @@ export function llmWire(parts: LlmParts, source: LlmSource = LIVE_SOURCE): LlmWi
   const { answer } = parts;
   if (answer.error !== undefined) {
     const error = llmErrorDetail(answer.error);
+    if (answer.provider === 'bedrock') return bedrockError(error, source);
     return answer.provider === 'anthropic' ? anthropicError(error, source) : openaiError(error, answer, parts, source);
   }
   const prepared = prepare(parts, source);
@@ -156,6 +165,10 @@ export function llmWire(parts: LlmParts, source: LlmSource = LIVE_SOURCE): LlmWi
       return prepared.stream ? responsesStream(prepared) : responsesJson(prepared);
     case 'messages':
       return prepared.stream ? messagesStream(prepared) : messagesJson(prepared);
+    case 'converse':
+      return converseJson(prepared);
+    case 'converse-stream':
+      return converseStream(prepared);
   }
 }
 

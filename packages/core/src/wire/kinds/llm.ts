@@ -27,14 +27,16 @@ function createLlmSchema(parts: RouteSchemaParts) {
   const llmErrorType = z
     .enum(LLM_ERROR_TYPES as [string, ...string[]])
     .describe(
-      "rate_limit (429 with retry-after and the provider's rate-limit headers), overloaded (Anthropic 529, OpenAI 503), server (500), context_length (400).",
+      "rate_limit (429 with retry-after and the provider's rate-limit headers), overloaded (Anthropic 529, OpenAI and Bedrock 503), server (500), context_length (400).",
     );
   return z
     .strictObject({
-      provider: z.enum(LLM_PROVIDERS as [string, ...string[]]).describe('Whose wire format: openai or anthropic.'),
+      provider: z
+        .enum(LLM_PROVIDERS as [string, ...string[]])
+        .describe('Whose wire format: openai, anthropic or bedrock.'),
       api: z
         .enum(LLM_APIS as [string, ...string[]])
-        .describe('openai: chat.completions or responses; anthropic: messages.'),
+        .describe('openai: chat.completions or responses; anthropic: messages; bedrock: converse or converse-stream.'),
       text: z
         .string()
         .optional()
@@ -50,13 +52,16 @@ function createLlmSchema(parts: RouteSchemaParts) {
               .string()
               .max(MAX_LLM_TOOL_NAME_LENGTH)
               .optional()
-              .describe('The call id; default a fresh call_… (OpenAI) or toolu_… (Anthropic).'),
+              .describe('The call id; default a fresh call_… (OpenAI), toolu_… (Anthropic) or tooluse_… (Bedrock).'),
           }),
         )
         .max(MAX_LLM_TOOL_CALLS)
         .optional()
         .describe('Tool calls after the text (finish_reason tool_calls, stop_reason tool_use).'),
-      stream: z.boolean().optional().describe("Stream (SSE) or not; absent: as the request's stream field asks."),
+      stream: z
+        .boolean()
+        .optional()
+        .describe("Stream (SSE) or not; absent: as the request's stream field asks (bedrock: as its api says)."),
       chunkDelayMs: parts.delay.optional().describe('Milliseconds between streamed chunks; default 0.'),
       usage: z
         .strictObject({
@@ -127,7 +132,7 @@ export const llmKind = answerKind({
   code: 'INVALID_LLM',
   schema: llmSchema,
   describe:
-    "Answer as OpenAI's or Anthropic's API does (JSON or SSE, tool calls, errors); beside it only delay, headers, template (renders text) and setState.",
+    "Answer as OpenAI's, Anthropic's or Bedrock's API does (JSON, SSE or AWS event stream, tool calls, errors); beside it only delay, headers, template (renders text) and setState.",
   fromJson: llmFromJson,
   beside: {
     fields: ['delay', 'latency', 'headers', 'template', 'setState'],
