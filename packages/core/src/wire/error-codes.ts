@@ -202,6 +202,10 @@ export const ERRORS = {
     when: "a WebSocket upgrade reached a listener that cannot accept one (a bare request listener without the server's upgrade handler)",
     fix: 'serve with `serve()` of `@mockpoint/core/node` (the daemon and `createMockServer()` do), or a runtime adapter that upgrades',
   },
+  EVENT_STREAM_UNSUPPORTED: {
+    when: 'a Bedrock `converse-stream` answer ([llm.md](llm.md#aws-bedrock)) on a runtime that cannot load the AWS event stream codec (`@smithy/core`) at run time: Cloudflare Workers, the single executable',
+    fix: 'serve Bedrock streams from the daemon (`npx mockpoint`), Node, Bun or Deno with the package installed; `converse` (JSON) answers everywhere',
+  },
   SOCKET_NOT_FOUND: {
     when: 'the sockets API names a connection id that is not open on this daemon ([websocket.md](websocket.md))',
     fix: 'list the open connections (`GET /api/endpoints/{name}/sockets`); a socket lives in the daemon that accepted it',

@@ -160,6 +160,47 @@ describe('the event frame encoder', () => {
   });
 });
 
+describe('where the codec cannot load (a Workers bundle)', () => {
+  it('a converse-stream route answers 501 EVENT_STREAM_UNSUPPORTED, journaled; converse still answers', async () => {
+    vi.resetModules();
+    vi.doMock('@smithy/core/event-streams', () => {
+      throw new Error('No such module "@smithy/core/event-streams"');
+    });
+    try {
+      const fresh = await import('../../index.js');
+      const app = fresh.createApp();
+      await app.request('/api/endpoints/wk/routes', {
+        method: 'PUT',
+        body: JSON.stringify({
+          routes: [
+            {
+              match: { path: '/model/:m/converse-stream' },
+              answer: { llm: { provider: 'bedrock', api: 'converse-stream', text: 'a' } },
+            },
+            {
+              match: { path: '/model/:m/converse' },
+              answer: { llm: { provider: 'bedrock', api: 'converse', text: 'a' } },
+            },
+          ],
+        }),
+      });
+      const refused = await app.request('/endpoint/wk/model/m/converse-stream', { method: 'POST', body: '{}' });
+      expect(refused.status).toBe(501);
+      const body = (await refused.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('EVENT_STREAM_UNSUPPORTED');
+      expect(body.error.message).toContain('converse (JSON) answers here');
+      expect((await app.request('/endpoint/wk/model/m/converse', { method: 'POST', body: '{}' })).status).toBe(200);
+      const journal = (await (await app.request('/api/endpoints/wk/requests')).json()) as {
+        requests: { statusCode: number }[];
+      };
+      expect(journal.requests.map((entry) => entry.statusCode)).toEqual([501, 200]);
+    } finally {
+      vi.doUnmock('@smithy/core/event-streams');
+      vi.resetModules();
+    }
+  });
+});
+
 describe('llmReady', () => {
   it('is for Bedrock streams only, and undefined once the codec is loaded', async () => {
     expect(llmReady({ provider: 'bedrock', api: 'converse' })).toBeUndefined();

@@ -4,12 +4,21 @@
  * `:message-type`, the JSON payload), encoded by the AWS SDK's own codec
  * (`@smithy/core/event-streams`, the code `@smithy/eventstream-codec` now
  * re-exports). The codec is loaded only when a ConverseStream answer is first
- * compiled or sent (`import()`: about 100 ms and 20 kB on Node, none of it for
- * a server that never answers one), so the core's entries stay as they were.
+ * sent (`import()` at run time, about 100 ms once; none of it for a server
+ * that never answers one), so the core's entries and bundles stay as they were.
  *
  * @module
  */
+import { MockpointError } from '../../wire/errors.js';
 import type { LlmEvent } from './llm-wire.js';
+
+/**
+ * The codec's module, named through a constant so that bundlers leave it to
+ * the runtime: a Workers bundle (whose bundler cannot take `@smithy/core`'s
+ * Node imports) builds as before, and there the load fails with
+ * `EVENT_STREAM_UNSUPPORTED`.
+ */
+const CODEC_MODULE = '@smithy/core/event-streams';
 
 /** Encodes one event as its frame. */
 export type EventFrameEncoder = (event: LlmEvent) => Uint8Array;
@@ -24,7 +33,7 @@ export function eventFrameEncoder(): EventFrameEncoder | undefined {
 
 /** Loads the codec (once; a failed load is tried again next time). */
 export function loadEventFrameEncoder(): Promise<EventFrameEncoder> {
-  loading ??= import('@smithy/core/event-streams').then(
+  loading ??= (import(/* @vite-ignore */ CODEC_MODULE) as Promise<typeof import('@smithy/core/event-streams')>).then(
     ({ EventStreamCodec }) => {
       const utf8 = new TextEncoder();
       const text = new TextDecoder();
@@ -45,7 +54,10 @@ export function loadEventFrameEncoder(): Promise<EventFrameEncoder> {
     },
     (error: unknown) => {
       loading = undefined;
-      throw error;
+      throw new MockpointError(
+        'EVENT_STREAM_UNSUPPORTED',
+        `Bedrock's converse-stream needs the AWS event stream codec, which this runtime cannot load (${error instanceof Error ? error.message : String(error)}); converse (JSON) answers here`,
+      );
     },
   );
   return loading;
