@@ -4,8 +4,13 @@
 // HTTP/1.1 handler (the client's default on Node speaks HTTP/2, which plain HTTP does not): Converse
 // and ConverseStream parse (text, a tool call with its input, usage, metrics), the model id the SDK
 // percent-encodes matches a route written with `:` or a parameter, and each error raises the SDK's
-// own exception.
+// own exception. The event stream codec (`@smithy/core`) is loaded with the first ConverseStream
+// answer, never at start.
 
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   BedrockRuntimeClient,
   ConverseCommand,
@@ -19,7 +24,16 @@ import {
 import { createClient, type RouteInput } from '@mockpoint/core';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import {
+  assertBuilt,
+  type Daemon,
+  killAll,
+  makeTempDir,
+  ON_BUN,
+  removeTempDirs,
+  requestJson,
+  startDaemon,
+} from './helpers/daemon.js';
 
 let daemon: Daemon;
 
@@ -70,9 +84,12 @@ describe('Converse', () => {
     expect(journal[0]?.path).toBe('/endpoint/br-json/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse');
   });
 
-  it('a tool call: toolUse with its input as an object, stopReason tool_use', async () => {
+  it('a tool call: toolUse with its input as an object, stopReason tool_use (a route with the id encoded)', async () => {
     const client = await bedrock('br-tool', [
-      route('/model/:model/converse', { api: 'converse', toolCalls: [{ ...CALL, id: 'tooluse_abc' }] }),
+      route('/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse', {
+        api: 'converse',
+        toolCalls: [{ ...CALL, id: 'tooluse_abc' }],
+      }),
     ]);
     const out = await client.send(new ConverseCommand({ modelId: MODEL, messages: MESSAGES }));
     expect(out.output?.message?.content).toEqual([
@@ -163,5 +180,35 @@ describe('errors', () => {
     const out = await client.send(new ConverseCommand({ modelId: MODEL, messages: MESSAGES }));
     expect(out.output?.message?.content).toEqual([{ text: 'ok' }]);
     expect(out.$metadata.attempts).toBe(2);
+  });
+});
+
+const PROBE = fileURLToPath(new URL('./fixtures/sentry-probe.mjs', import.meta.url));
+
+// Not on Bun (docs/runtimes.md#tests-not-run-on-bun): the probe is a Node `--import` hook.
+describe.skipIf(ON_BUN)('the event stream codec', () => {
+  it('is not loaded at start nor by a Converse (JSON) answer, only by the first ConverseStream', async () => {
+    const dir = await makeTempDir('mockpoint-bedrock-lazy-');
+    const probeFile = join(dir, 'resolved.txt');
+    const resolved = async () =>
+      existsSync(probeFile) ? (await readFile(probeFile, 'utf8')).split('\n').filter(Boolean) : [];
+    const probed = await startDaemon({
+      args: ['--memory'],
+      nodeArgs: ['--import', PROBE],
+      env: { MOCKPOINT_TEST_SENTRY_PROBE: probeFile, MOCKPOINT_TEST_PROBE_MATCH: '^@smithy/core' },
+    });
+    expect((await requestJson(`${probed.url}/api/health`)).status).toBe(200);
+    await createClient({ baseUrl: probed.url }).setRoutes('lazy', [
+      route('/model/:model/converse', { api: 'converse', text: 'a' }),
+      route('/model/:model/converse-stream', { api: 'converse-stream', text: 'a' }),
+    ]);
+    const post = (path: string) => fetch(`${probed.url}/endpoint/lazy/model/m${path}`, { method: 'POST', body: '{}' });
+    expect((await post('/converse')).status).toBe(200);
+    expect(await resolved()).toEqual([]);
+    const streamed = await post('/converse-stream');
+    expect(streamed.headers.get('content-type')).toBe('application/vnd.amazon.eventstream');
+    expect((await streamed.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    expect(await resolved()).toContain('@smithy/core/event-streams');
+    expect((await probed.stop()).code).toBe(0);
   });
 });
