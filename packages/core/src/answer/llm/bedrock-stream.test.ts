@@ -201,6 +201,25 @@ describe('where the codec cannot load (a Workers bundle)', () => {
   });
 });
 
+describe('useEventStreamCodec', () => {
+  it('loads the codec with the loader given (a bundle that embeds it), once', async () => {
+    vi.resetModules();
+    const fresh = await import('./bedrock-stream.js');
+    let calls = 0;
+    fresh.useEventStreamCodec(() => {
+      calls++;
+      return import('@smithy/core/event-streams');
+    });
+    const encode = await fresh.loadEventFrameEncoder();
+    await fresh.loadEventFrameEncoder();
+    expect(calls).toBe(1);
+    expect(codec.decode(encode({ event: 'messageStop', data: '{}', chunk: false })).headers[':event-type']?.value).toBe(
+      'messageStop',
+    );
+    vi.resetModules();
+  });
+});
+
 describe('llmReady', () => {
   it('is for Bedrock streams only, and undefined once the codec is loaded', async () => {
     expect(llmReady({ provider: 'bedrock', api: 'converse' })).toBeUndefined();

@@ -4,7 +4,7 @@
  * `:message-type`, the JSON payload), encoded by the AWS SDK's own codec
  * (`@smithy/core/event-streams`, the code `@smithy/eventstream-codec` now
  * re-exports). The codec is loaded only when a ConverseStream answer is first
- * sent (`import()` at run time, about 100 ms once; none of it for a server
+ * sent (`import()` at run time, about 50 ms once on Node; none of it for a server
  * that never answers one), so the core's entries and bundles stay as they were.
  *
  * @module
@@ -26,6 +26,21 @@ export type EventFrameEncoder = (event: LlmEvent) => Uint8Array;
 let encoder: EventFrameEncoder | undefined;
 let loading: Promise<EventFrameEncoder> | undefined;
 
+/** What is used of the codec's module. */
+export type EventStreamCodecModule = Pick<typeof import('@smithy/core/event-streams'), 'EventStreamCodec'>;
+
+let loadCodec = (): Promise<EventStreamCodecModule> => import(/* @vite-ignore */ CODEC_MODULE);
+
+/**
+ * Where the codec comes from, for a bundle that embeds it: the daemon passes
+ * `() => import('@smithy/core/event-streams')`, which its single executable
+ * bundles (the default import, left to the runtime, finds no `node_modules` there).
+ */
+export function useEventStreamCodec(load: () => Promise<EventStreamCodecModule>): void {
+  loadCodec = load;
+  if (encoder === undefined) loading = undefined;
+}
+
 /** The encoder once loaded (see {@link loadEventFrameEncoder}), else `undefined`. */
 export function eventFrameEncoder(): EventFrameEncoder | undefined {
   return encoder;
@@ -33,7 +48,7 @@ export function eventFrameEncoder(): EventFrameEncoder | undefined {
 
 /** Loads the codec (once; a failed load is tried again next time). */
 export function loadEventFrameEncoder(): Promise<EventFrameEncoder> {
-  loading ??= (import(/* @vite-ignore */ CODEC_MODULE) as Promise<typeof import('@smithy/core/event-streams')>).then(
+  loading ??= loadCodec().then(
     ({ EventStreamCodec }) => {
       const utf8 = new TextEncoder();
       const text = new TextDecoder();
