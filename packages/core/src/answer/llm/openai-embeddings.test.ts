@@ -1,6 +1,6 @@
 // OpenAI embeddings as an llm answer gives them: a vector per input (a string, strings, tokens),
 // the same for the same text, of unit length and the asked dimensions, as numbers or base64
-// float32 little-endian; OpenAI's 400 for what the API refuses and past the body limit; the
+// float32 little-endian; OpenAI's 400 for what the API refuses and past the values' bound; the
 // route's model, usage and error.
 import { describe, expect, it } from 'vitest';
 import type { LlmAnswer } from '../../wire/answer-llm.js';
@@ -63,7 +63,7 @@ describe('OpenAI embeddings', () => {
     }
   });
 
-  it("OpenAI's 400 for what the API refuses and past the body limit", () => {
+  it("OpenAI's 400 for what the API refuses and past the values' bound", () => {
     expect(body({}).json.error).toEqual({
       message: "'input' is a required property",
       type: 'invalid_request_error',
@@ -73,9 +73,10 @@ describe('OpenAI embeddings', () => {
     for (const dimensions of [0, 3073, 1.5, '8']) {
       expect(body({ input: 'x', dimensions })).toMatchObject({ status: 400, json: { error: { param: 'dimensions' } } });
     }
-    const huge = body({ input: Array(2048).fill('a'), dimensions: 3072 });
+    const huge = body({ input: Array(86).fill('a'), model: 'text-embedding-3-large' });
     expect(huge.status).toBe(400);
-    expect(huge.json.error.message).toContain('MOCKPOINT_MAX_BODY_BYTES');
+    expect(huge.json.error.message).toContain('86 embeddings of 3072 dimensions are 264192 values, more than 262144');
+    expect(body({ input: Array(85).fill('a'), model: 'text-embedding-3-large' }).status).toBe(200);
   });
 
   it("the route's model, usage and error", () => {

@@ -7,13 +7,12 @@
  * 3072 for a `…-3-large` model), as numbers or, with `encoding_format:
  * "base64"` (what the SDK asks for by default), the little-endian float32
  * bytes in base64. A request the API would refuse (no input, more than 2048
- * inputs, bad dimensions), or an answer past the body limit, gets OpenAI's 400.
+ * inputs, bad dimensions), or more than {@link MAX_EMBEDDING_VALUES} values, gets OpenAI's 400.
  *
  * @module
  */
 import { toBase64 } from '../../wire/base64.js';
 import { seededRandom } from '../../wire/seeded-random.js';
-import { SETTINGS } from '../../wire/settings.js';
 import { JSON_TYPE, type LlmParts, type LlmSource, type LlmWire, openaiHeaders } from './llm-wire.js';
 
 /** Most inputs in one request (OpenAI's limit). */
@@ -23,9 +22,12 @@ export const MAX_EMBEDDING_DIMENSIONS = 3072;
 /** The model named when neither the answer nor the request names one. */
 export const DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
 
-/** Bytes one number takes at most: in JSON (9 significant digits, a sign, an exponent, a comma), in base64. */
-const JSON_NUMBER_BYTES = 16;
-const BASE64_NUMBER_BYTES = 6;
+/**
+ * Most values (inputs × dimensions) in one answer: 4 MiB of JSON numbers at
+ * most (9 significant digits, a sign, an exponent, a comma), 1.4 MiB of
+ * base64, and a bounded time to make them.
+ */
+export const MAX_EMBEDDING_VALUES = 262_144;
 
 /** The inputs' texts (a token array is one input, keyed by its JSON), or why the request is refused. */
 export function embeddingInputs(input: unknown): string[] | string {
@@ -66,8 +68,20 @@ export function embeddingVector(text: string, dimensions: number): Float32Array 
     values[i] = value;
     norm += value * value;
   }
-  norm = Math.sqrt(norm) || 1;
-  return Float32Array.from(values, (value) => value / norm);
+  const scale = 1 / (Math.sqrt(norm) || 1);
+  const vector = new Float32Array(dimensions);
+  for (let i = 0; i < dimensions; i++) vector[i] = (values[i] as number) * scale;
+  return vector;
+}
+
+/** The float32 values as JSON numbers (9 significant digits: each reads back as the same float32). */
+function jsonNumbers(vector: Float32Array): string {
+  let text = '[';
+  for (let i = 0; i < vector.length; i++) {
+    if (i > 0) text += ',';
+    text += (vector[i] as number).toPrecision(9);
+  }
+  return `${text}]`;
 }
 
 /** The float32 values' bytes, little-endian (as OpenAI sends them, whatever this machine's order). */
@@ -106,20 +120,17 @@ export function embeddingsJson(parts: LlmParts, source: LlmSource): LlmWire {
   }
   const dimensions = (asked as number | undefined) ?? (model.includes('3-large') ? 3072 : 1536);
   const base64 = request.encodingFormat === 'base64';
-  const bytes = inputs.length * dimensions * (base64 ? BASE64_NUMBER_BYTES : JSON_NUMBER_BYTES);
-  const limit = SETTINGS.maxBodyBytes.default;
-  if (bytes > limit) {
+  const values = inputs.length * dimensions;
+  if (values > MAX_EMBEDDING_VALUES) {
     return badRequest(
-      `mockpoint: ${inputs.length} embeddings of ${dimensions} dimensions take up to ${bytes} bytes, more than ${limit} (the default MOCKPOINT_MAX_BODY_BYTES); ask for fewer inputs or dimensions`,
+      `mockpoint: ${inputs.length} embeddings of ${dimensions} dimensions are ${values} values, more than ${MAX_EMBEDDING_VALUES} in one answer; ask for fewer inputs or dimensions`,
       'input',
       source,
     );
   }
   const data = inputs.map((text, index) => {
     const vector = embeddingVector(text, dimensions);
-    const embedding = base64
-      ? `"${toBase64(littleEndian(vector))}"`
-      : `[${Array.from(vector, (value) => Number(value.toPrecision(9))).join(',')}]`;
+    const embedding = base64 ? `"${toBase64(littleEndian(vector))}"` : jsonNumbers(vector);
     return `{"object":"embedding","index":${index},"embedding":${embedding}}`;
   });
   const tokens =
