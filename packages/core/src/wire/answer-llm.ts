@@ -14,21 +14,44 @@ import { JsonText, jsonTextOf, scanJson } from './json-text.js';
 import { minRenderedBytes, templateSyntaxProblem } from './template-syntax.js';
 
 /** Whose API is spoken. */
-export type LlmProvider = 'openai' | 'anthropic' | 'bedrock';
+export type LlmProvider = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'bedrock';
 
-/** Which API of the provider: OpenAI's Chat Completions or Responses, Anthropic's Messages, Bedrock's Converse and ConverseStream. */
-export type LlmApi = 'chat.completions' | 'responses' | 'messages' | 'converse' | 'converse-stream';
+/**
+ * Which API of the provider: OpenAI's Chat Completions, Responses or Embeddings,
+ * Anthropic's Messages, Gemini's generateContent (and its stream), Ollama's chat,
+ * Bedrock's Converse and ConverseStream.
+ */
+export type LlmApi =
+  | 'chat.completions'
+  | 'responses'
+  | 'messages'
+  | 'embeddings'
+  | 'generateContent'
+  | 'chat'
+  | 'converse'
+  | 'converse-stream';
 
 /** The providers, in the order the docs list them. */
-export const LLM_PROVIDERS: readonly LlmProvider[] = ['openai', 'anthropic', 'bedrock'];
+export const LLM_PROVIDERS: readonly LlmProvider[] = ['openai', 'anthropic', 'gemini', 'ollama', 'bedrock'];
 
 /** The APIs, in the order the docs list them. */
-export const LLM_APIS: readonly LlmApi[] = ['chat.completions', 'responses', 'messages', 'converse', 'converse-stream'];
+export const LLM_APIS: readonly LlmApi[] = [
+  'chat.completions',
+  'responses',
+  'messages',
+  'embeddings',
+  'generateContent',
+  'chat',
+  'converse',
+  'converse-stream',
+];
 
 /** The APIs each provider has. */
 export const LLM_PROVIDER_APIS: Readonly<Record<LlmProvider, readonly LlmApi[]>> = {
-  openai: ['chat.completions', 'responses'],
+  openai: ['chat.completions', 'responses', 'embeddings'],
   anthropic: ['messages'],
+  gemini: ['generateContent'],
+  ollama: ['chat'],
   bedrock: ['converse', 'converse-stream'],
 };
 
@@ -187,6 +210,16 @@ export function checkLlm(
     }
     if (error.retryAfter !== undefined && llm.provider === 'bedrock') {
       invalid('.error.retryAfter', 'bedrock sends no retry-after (the AWS SDK backs off on its own)');
+    }
+    return;
+  }
+  if (llm.api === 'embeddings') {
+    for (const field of ['text', 'toolCalls', 'stream', 'chunkDelayMs'] as const) {
+      if (llm[field] !== undefined)
+        invalid(
+          `.${field}`,
+          "an embeddings answer has no text, toolCalls or stream (its vectors come from the request's input)",
+        );
     }
     return;
   }

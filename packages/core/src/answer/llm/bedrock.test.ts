@@ -113,7 +113,7 @@ describe('Bedrock answers at save', () => {
 
   it.each([
     [{ provider: 'bedrock', api: 'messages' }, 'bedrock has converse and converse-stream, not messages'],
-    [{ provider: 'openai', api: 'converse' }, 'openai has chat.completions and responses, not converse'],
+    [{ provider: 'openai', api: 'converse' }, 'openai has chat.completions and responses and embeddings, not converse'],
     [{ provider: 'bedrock', api: 'converse', stream: true }, "bedrock's converse never streams"],
     [{ provider: 'bedrock', api: 'converse-stream', stream: false }, "bedrock's converse-stream always streams"],
     [{ provider: 'bedrock', api: 'converse', error: { type: 'rate_limit', retryAfter: 2 } }, 'no retry-after'],

@@ -27,16 +27,18 @@ function createLlmSchema(parts: RouteSchemaParts) {
   const llmErrorType = z
     .enum(LLM_ERROR_TYPES as [string, ...string[]])
     .describe(
-      "rate_limit (429 with retry-after and the provider's rate-limit headers), overloaded (Anthropic 529, OpenAI and Bedrock 503), server (500), context_length (400).",
+      "rate_limit (429 with retry-after and the provider's rate-limit headers), overloaded (Anthropic 529, the others 503), server (500), context_length (400).",
     );
   return z
     .strictObject({
       provider: z
         .enum(LLM_PROVIDERS as [string, ...string[]])
-        .describe('Whose wire format: openai, anthropic or bedrock.'),
+        .describe('Whose wire format: openai, anthropic, gemini, ollama or bedrock.'),
       api: z
         .enum(LLM_APIS as [string, ...string[]])
-        .describe('openai: chat.completions or responses; anthropic: messages; bedrock: converse or converse-stream.'),
+        .describe(
+          'openai: chat.completions, responses or embeddings; anthropic: messages; gemini: generateContent; ollama: chat; bedrock: converse or converse-stream.',
+        ),
       text: z
         .string()
         .optional()
@@ -52,7 +54,9 @@ function createLlmSchema(parts: RouteSchemaParts) {
               .string()
               .max(MAX_LLM_TOOL_NAME_LENGTH)
               .optional()
-              .describe('The call id; default a fresh call_… (OpenAI), toolu_… (Anthropic) or tooluse_… (Bedrock).'),
+              .describe(
+                'The call id; default a fresh call_… (OpenAI), toolu_… (Anthropic) or tooluse_… (Bedrock); Gemini and Ollama send it only when given.',
+              ),
           }),
         )
         .max(MAX_LLM_TOOL_CALLS)
@@ -61,7 +65,9 @@ function createLlmSchema(parts: RouteSchemaParts) {
       stream: z
         .boolean()
         .optional()
-        .describe("Stream (SSE) or not; absent: as the request's stream field asks (bedrock: as its api says)."),
+        .describe(
+          "Stream (SSE; NDJSON for Ollama) or not; absent: as the request asks (its stream field, Ollama's default true; Gemini's :streamGenerateContent path; Bedrock's api).",
+        ),
       chunkDelayMs: parts.delay.optional().describe('Milliseconds between streamed chunks; default 0.'),
       usage: z
         .strictObject({
@@ -132,7 +138,7 @@ export const llmKind = answerKind({
   code: 'INVALID_LLM',
   schema: llmSchema,
   describe:
-    "Answer as OpenAI's, Anthropic's or Bedrock's API does (JSON, SSE or AWS event stream, tool calls, errors); beside it only delay, headers, template (renders text) and setState.",
+    "Answer as OpenAI's, Anthropic's, Gemini's, Ollama's or Bedrock's API does (JSON, SSE, NDJSON or AWS event stream, tool calls, embeddings, errors); beside it only delay, headers, template (renders text) and setState.",
   fromJson: llmFromJson,
   beside: {
     fields: ['delay', 'latency', 'headers', 'template', 'setState'],
