@@ -44,6 +44,7 @@ import {
   type StoreHealth,
 } from '../store.js';
 import { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
+import { RedisClockStore } from './clock-store.js';
 import { RedisCollectionStore } from './collection-store.js';
 import { RedisDeliveryStore } from './delivery-store.js';
 import { decodeRecorded, RedisJournal, type RedisJournalOptions } from './journal.js';
@@ -649,6 +650,30 @@ export class RedisStore implements EndpointStore {
    */
   openStates(): RedisStateStore {
     return new RedisStateStore({ eval: (script, keys, args) => this.#script(script, keys, args) }, this.#prefix);
+  }
+
+  /**
+   * The app's clock shared by every replica on this Redis (clock/shared-clock.ts):
+   * a change on one is sent to every other before it is acknowledged.
+   * @example new ClockSync(clock, await store.openClock())
+   */
+  async openClock(): Promise<RedisClockStore> {
+    const clock = new RedisClockStore(
+      {
+        eval: (script, keys, args) => this.#script(script, keys, args),
+        get: async (key) => {
+          const text = await this.#call((signal) => this.#client.withAbortSignal(signal).get(key));
+          return text === null || text === undefined ? undefined : String(text);
+        },
+        subscribe: (channel, listener) => this.#subscribe(channel, listener),
+        onLive: (listener) => {
+          this.#liveListeners.add(listener);
+        },
+      },
+      this.#prefix,
+    );
+    await clock.start();
+    return clock;
   }
 
   /** The prefix of every key and channel of this store (`mockpoint:` unless set). */
