@@ -470,6 +470,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       collectionLimits: resolved,
       sockets,
       rateLimitNow: options.rateLimitNow,
+      rateBucketStore: backend.rateBuckets,
       clock,
       timers,
     }),
