@@ -482,6 +482,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       allowHosts: resolved.deliveryAllowHosts,
       maxBodyBytes: resolved.maxBodyBytes,
       send: options.deliverySend,
+      clock,
     }),
     schemas: schemasFor(resolved.maxDelayMs),
     docs: [],
