@@ -11,6 +11,12 @@
  * A hash expires a day after its last take's window: a bucket left that long is
  * full again anyway, unless the clock stood still meanwhile.
  *
+ * A take is not written to the append-only file nor sent to Redis's replicas
+ * (`redis.set_repl(redis.REPL_NONE)`): buckets are counts of the moment, not
+ * acknowledged data, and with `appendfsync always` each take would otherwise
+ * wait for an fsync (340 µs a take against 100 µs without, measured alone). A
+ * restarted Redis starts every bucket full, as a restarted daemon does in memory.
+ *
  * @module
  */
 import type { RateBucketStore } from '../../engine/rate-buckets.js';
@@ -23,6 +29,7 @@ const KEPT_MS = 24 * 60 * 60 * 1000;
  * Returns {1 or 0 (allowed), level after (text)}.
  */
 const TAKE = `
+redis.set_repl(redis.REPL_NONE)
 local limit = tonumber(ARGV[2])
 local window = tonumber(ARGV[3])
 local now = tonumber(ARGV[4])
