@@ -2,9 +2,12 @@
 // what the other shows ({{now}} included), per namespace; concurrent changes from
 // both add up; a replica opened later, or one whose subscription came back, reads it.
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type MockpointApp } from '../../index.js';
+import type { Delivery } from '../../wire/delivery-json.js';
 import type { Backend } from '../backend.js';
 import { decodeClockText } from './clock-store.js';
 import { redisBackend } from './index.js';
@@ -14,7 +17,9 @@ const opened: Backend[] = [];
 beforeAll(async () => {
   redis = await startTestRedis();
 });
+const servers: Server[] = [];
 afterAll(async () => {
+  for (const server of servers) server.close();
   for (const backend of opened) await backend.close();
   await redis?.dispose();
 });
@@ -110,6 +115,33 @@ describe('the clock on Redis replicas', () => {
     expect((await put(a, { advance: '2h' })).status).toBe(200);
     // The move waits in b; b makes it when a's change reaches it.
     await expect.poll(async () => (await a.request('/endpoint/shop/order')).json()).toBe('shipped');
+  });
+});
+
+describe('delivery retries on Redis replicas', () => {
+  it('a day-later retry waiting on one replica goes now when another advances the clock a day', async () => {
+    const prefix = `clk-${randomUUID()}:`;
+    const [a, b] = [await replica(prefix), await replica(prefix)];
+    let received = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(++received === 1 ? 503 : 200).end());
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    const created = await a.request('/api/deliveries', {
+      method: 'POST',
+      body: JSON.stringify({ url, data: {}, retry: { delaysMs: [86_400_000] } }),
+    });
+    const { id } = (await created.json()) as Delivery;
+    const state = async () => (await (await b.request(`/api/deliveries/${id}`)).json()) as Delivery;
+    await expect.poll(async () => (await state()).attempts.length, { timeout: 10_000 }).toBe(1);
+    expect((await state()).state).toBe('pending');
+    // b's change reaches a's clock by the message; a's sender moves the retry to now.
+    expect((await put(b, { advance: '1d' })).status).toBe(200);
+    await expect.poll(async () => (await state()).state, { timeout: 10_000 }).toBe('delivered');
+    expect(received).toBe(2);
   });
 });
 
