@@ -254,7 +254,7 @@ export class NamespaceTable {
     let app: MockpointApp;
     try {
       app = this.#options.make(backend, entry);
-      await app.mockpoint.hostsLoaded;
+      await Promise.all([app.mockpoint.hostsLoaded, app.mockpoint.clockLoaded]);
     } catch (error) {
       await backend.close();
       throw error;
