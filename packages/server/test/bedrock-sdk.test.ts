@@ -141,6 +141,23 @@ describe('ConverseStream', () => {
 });
 
 describe('errors', () => {
+  it('mid-stream: the text deltas, then the SDK raises the exception frame as ThrottlingException', async () => {
+    const client = await bedrock('br-midstream', [
+      route('/model/:model/converse-stream', { api: 'converse-stream', text: TEXT, error: 'rate_limit' }),
+    ]);
+    const out = await client.send(new ConverseStreamCommand({ modelId: MODEL, messages: MESSAGES }));
+    let text = '';
+    const error = await (async () => {
+      for await (const event of out.stream ?? []) text += event.contentBlockDelta?.delta?.text ?? '';
+    })().then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(text).toBe(TEXT);
+    expect(error).toBeInstanceOf(ThrottlingException);
+    expect((error as Error).message).toBe('Too many requests, please wait before trying again.');
+  });
+
   it.each([
     ['rate_limit', ThrottlingException, 429],
     ['overloaded', ServiceUnavailableException, 503],

@@ -200,9 +200,11 @@ export function checkLlm(
   if (bedrockStreams !== undefined && llm.stream !== undefined && llm.stream !== bedrockStreams) {
     invalid('.stream', `bedrock's ${llm.api} ${bedrockStreams ? 'always streams' : 'never streams'}: leave stream out`);
   }
+  // Bedrock's converse-stream may stream text or tool calls before an error (its exception frame).
+  const midStream = bedrockStreams === true && (llm.text !== undefined || llm.toolCalls !== undefined);
   if (llm.error !== undefined) {
     const error = llmErrorDetail(llm.error);
-    if (llm.text !== undefined || llm.toolCalls !== undefined || llm.end !== undefined) {
+    if (llm.end !== undefined || (!midStream && (llm.text !== undefined || llm.toolCalls !== undefined))) {
       invalid('', 'an error answer has no text, toolCalls or end (it is the error alone)');
     }
     if (error.retryAfter !== undefined && error.type !== 'rate_limit' && error.type !== 'overloaded') {
@@ -211,7 +213,7 @@ export function checkLlm(
     if (error.retryAfter !== undefined && llm.provider === 'bedrock') {
       invalid('.error.retryAfter', 'bedrock sends no retry-after (the AWS SDK backs off on its own)');
     }
-    return;
+    if (!midStream) return;
   }
   if (llm.api === 'embeddings') {
     for (const field of ['text', 'toolCalls', 'stream', 'chunkDelayMs'] as const) {

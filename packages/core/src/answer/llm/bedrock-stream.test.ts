@@ -220,8 +220,21 @@ describe('useEventStreamCodec', () => {
   });
 });
 
+describe('an exception frame', () => {
+  it('carries :exception-type and :message-type exception instead of an event type', async () => {
+    const encode = await loadEventFrameEncoder();
+    const message = codec.decode(encode({ event: 'throttlingException', data: '{"message":"slow"}', chunk: false }));
+    expect(message.headers).toEqual({
+      ':exception-type': { type: 'string', value: 'throttlingException' },
+      ':content-type': { type: 'string', value: 'application/json' },
+      ':message-type': { type: 'string', value: 'exception' },
+    });
+  });
+});
+
 describe('llmReady', () => {
-  it('is for Bedrock streams only, and undefined once the codec is loaded', async () => {
+  it('is for Bedrock streams only (an error beside text streams too), and undefined once the codec is loaded', async () => {
+    expect(llmReady({ provider: 'bedrock', api: 'converse-stream', text: 'a', error: 'server' })).toBeDefined();
     expect(llmReady({ provider: 'bedrock', api: 'converse' })).toBeUndefined();
     expect(llmReady({ provider: 'openai', api: 'chat.completions', stream: true })).toBeUndefined();
     expect(llmReady({ provider: 'bedrock', api: 'converse-stream', error: 'server' })).toBeUndefined();

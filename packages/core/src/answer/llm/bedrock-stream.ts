@@ -10,7 +10,11 @@
  * @module
  */
 import { MockpointError } from '../../wire/errors.js';
+import { isExceptionEvent } from './bedrock.js';
 import type { LlmEvent } from './llm-wire.js';
+
+const EVENT = { type: 'string', value: 'event' } as const;
+const EXCEPTION = { type: 'string', value: 'exception' } as const;
 
 /**
  * The codec's module, named through a constant so that bundlers leave it to
@@ -56,15 +60,14 @@ export function loadEventFrameEncoder(): Promise<EventFrameEncoder> {
         (bytes) => text.decode(bytes),
         (value) => utf8.encode(value),
       );
-      encoder = (event) =>
-        codec.encode({
-          headers: {
-            ':event-type': { type: 'string', value: event.event ?? 'chunk' },
-            ':content-type': { type: 'string', value: 'application/json' },
-            ':message-type': { type: 'string', value: 'event' },
-          },
-          body: utf8.encode(event.data),
-        });
+      encoder = (event) => {
+        const name = { type: 'string', value: event.event ?? 'chunk' } as const;
+        const json = { type: 'string', value: 'application/json' } as const;
+        const headers: Record<string, { type: 'string'; value: string }> = isExceptionEvent(event.event)
+          ? { ':exception-type': name, ':content-type': json, ':message-type': EXCEPTION }
+          : { ':event-type': name, ':content-type': json, ':message-type': EVENT };
+        return codec.encode({ headers, body: utf8.encode(event.data) });
+      };
       return encoder;
     },
     (error: unknown) => {

@@ -72,6 +72,37 @@ describe('Bedrock converse-stream', () => {
   });
 });
 
+describe('Bedrock converse-stream with an error beside text', () => {
+  it('streams the chunks, then the exception in place of the ends', () => {
+    const result = wire({
+      provider: 'bedrock',
+      api: 'converse-stream',
+      text: 'Hi there',
+      error: { type: 'rate_limit', message: 'slow' },
+    });
+    expect(
+      result.kind === 'eventstream' && result.events.map((event) => [event.event, JSON.parse(event.data)]),
+    ).toEqual([
+      ['messageStart', { role: 'assistant' }],
+      ['contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Hi' } }],
+      ['contentBlockDelta', { contentBlockIndex: 0, delta: { text: ' there' } }],
+      ['throttlingException', { message: 'slow' }],
+    ]);
+    expect(result.status).toBe(200);
+  });
+
+  it.each([
+    ['overloaded', 'serviceUnavailableException'],
+    ['server', 'internalServerException'],
+    ['context_length', 'validationException'],
+  ] as const)('%s: %s with its message', (type, exception) => {
+    const result = wire({ provider: 'bedrock', api: 'converse-stream', toolCalls: [{ name: 'f' }], error: type });
+    const last = result.kind === 'eventstream' ? result.events.at(-1) : undefined;
+    expect(last?.event).toBe(exception);
+    expect(JSON.parse(last?.data ?? '{}').message.length).toBeGreaterThan(10);
+  });
+});
+
 describe('Bedrock errors', () => {
   it.each([
     ['rate_limit', 429, 'ThrottlingException', 'Too many requests, please wait before trying again.'],
@@ -109,6 +140,7 @@ describe('Bedrock answers at save', () => {
   it('keeps converse and converse-stream answers', async () => {
     expect((await save({ provider: 'bedrock', api: 'converse', text: 'a' })).status).toBe(200);
     expect((await save({ provider: 'bedrock', api: 'converse-stream', stream: true, text: 'a' })).status).toBe(200);
+    expect((await save({ provider: 'bedrock', api: 'converse-stream', text: 'a', error: 'server' })).status).toBe(200);
   });
 
   it.each([
@@ -117,6 +149,8 @@ describe('Bedrock answers at save', () => {
     [{ provider: 'bedrock', api: 'converse', stream: true }, "bedrock's converse never streams"],
     [{ provider: 'bedrock', api: 'converse-stream', stream: false }, "bedrock's converse-stream always streams"],
     [{ provider: 'bedrock', api: 'converse', error: { type: 'rate_limit', retryAfter: 2 } }, 'no retry-after'],
+    [{ provider: 'bedrock', api: 'converse', text: 'a', error: 'server' }, 'the error alone'],
+    [{ provider: 'bedrock', api: 'converse-stream', text: 'a', error: 'server', end: 'reset' }, 'the error alone'],
   ])('refuses %j with INVALID_LLM', async (llm, message) => {
     const result = await save(llm);
     expect(result.status).toBe(400);

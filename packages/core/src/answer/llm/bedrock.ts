@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { LlmErrorDetail, LlmErrorType } from '../../wire/answer-llm.js';
+import { type LlmAnswer, type LlmErrorDetail, type LlmErrorType, llmErrorDetail } from '../../wire/answer-llm.js';
 import type { LlmEvent, LlmSource, LlmWire, Prepared } from './llm-wire.js';
 
 /** The characters of a Bedrock tool use id after `tooluse_` (URL-safe base64). */
@@ -60,8 +60,39 @@ export function converseJson(p: Prepared): LlmWire {
   return { kind: 'json', status: 200, headers: bedrockHeaders(p.source, 'application/json'), body };
 }
 
-/** ConverseStream: the events, each `event` its `:event-type` and `data` its JSON payload. */
+/**
+ * Whether the answer streams its text or tool calls and then its error, as an
+ * exception frame (converse-stream with `error` beside `text` or `toolCalls`).
+ */
+export function bedrockMidStream(answer: LlmAnswer): boolean {
+  return (
+    answer.provider === 'bedrock' &&
+    answer.api === 'converse-stream' &&
+    answer.error !== undefined &&
+    (answer.text !== undefined || answer.toolCalls !== undefined)
+  );
+}
+
+/** The exception of each error, as ConverseStream's union names its member (the frame's `:exception-type`). */
+const STREAM_EXCEPTIONS: Readonly<Record<LlmErrorType, string>> = {
+  rate_limit: 'throttlingException',
+  overloaded: 'serviceUnavailableException',
+  server: 'internalServerException',
+  context_length: 'validationException',
+};
+
+/** An exception event: bedrock-stream.ts frames an event whose name ends in `Exception` as one. */
+export function isExceptionEvent(event: string | undefined): boolean {
+  return event?.endsWith('Exception') === true;
+}
+
+/**
+ * ConverseStream: the events, each `event` its `:event-type` and `data` its
+ * JSON payload; with an error (see {@link bedrockMidStream}), the chunks and
+ * then the exception in place of the blocks' ends, `messageStop` and `metadata`.
+ */
 export function converseStream(p: Prepared): LlmWire {
+  const failed = p.parts.answer.error === undefined ? undefined : llmErrorDetail(p.parts.answer.error);
   const events: LlmEvent[] = [];
   const push = (event: string, payload: Record<string, unknown>, chunk = false): void => {
     events.push({ event, data: JSON.stringify(payload), chunk });
@@ -81,8 +112,14 @@ export function converseStream(p: Prepared): LlmWire {
     push('contentBlockStop', { contentBlockIndex });
     contentBlockIndex++;
   });
-  push('messageStop', { stopReason: stopReason(p) });
-  push('metadata', { usage: usage(p), metrics: metrics(p) });
+  if (failed !== undefined) {
+    const stop = events.findLastIndex((event) => event.chunk) + 1;
+    events.length = stop;
+    push(STREAM_EXCEPTIONS[failed.type], { message: failed.message ?? BEDROCK_ERRORS[failed.type].message });
+  } else {
+    push('messageStop', { stopReason: stopReason(p) });
+    push('metadata', { usage: usage(p), metrics: metrics(p) });
+  }
   return { kind: 'eventstream', status: 200, headers: bedrockHeaders(p.source, EVENT_STREAM_TYPE), events };
 }
 

@@ -21,6 +21,7 @@ import type { AnswerHeaderMap, EndpointAnswer, StreamFrame } from '../endpoint-a
 import { CORS_HEADERS } from '../read-response.js';
 import { STREAM_HEADERS } from '../stream/stream-frames.js';
 import { BODY_NOT_READ, renderText, type TemplateContext } from '../template.js';
+import { bedrockMidStream } from './bedrock.js';
 import { eventFrameEncoder, loadEventFrameEncoder } from './bedrock-stream.js';
 import { LIVE_SOURCE, type LlmEvent, type LlmRequest, type LlmSource, llmWire } from './llm-wire.js';
 
@@ -98,7 +99,8 @@ function sseFrame(event: LlmEvent): Uint8Array {
  * it is loaded, then `undefined`; for every other answer `undefined`.
  */
 export function llmReady(llm: LlmAnswer): (() => Promise<unknown> | undefined) | undefined {
-  if (llm.provider !== 'bedrock' || llm.api !== 'converse-stream' || llm.error !== undefined) return undefined;
+  if (llm.provider !== 'bedrock' || llm.api !== 'converse-stream') return undefined;
+  if (llm.error !== undefined && !bedrockMidStream(llm)) return undefined;
   return () => (eventFrameEncoder() === undefined ? loadEventFrameEncoder() : undefined);
 }
 

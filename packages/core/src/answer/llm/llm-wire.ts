@@ -19,7 +19,7 @@ import {
   llmErrorDetail,
 } from '../../wire/answer-llm.js';
 import { jsonTextOf } from '../../wire/json-text.js';
-import { bedrockError, converseJson, converseStream, TOOL_USE_ID_ALPHABET } from './bedrock.js';
+import { bedrockError, bedrockMidStream, converseJson, converseStream, TOOL_USE_ID_ALPHABET } from './bedrock.js';
 import { geminiError, geminiModelOf, geminiStreamed, geminiWire } from './gemini.js';
 import { ollamaError, ollamaWire } from './ollama.js';
 import { embeddingsJson } from './openai-embeddings.js';
@@ -188,7 +188,7 @@ export function prepare(parts: LlmParts, source: LlmSource): Prepared {
 /** What one request gets from `parts`. */
 export function llmWire(parts: LlmParts, source: LlmSource = LIVE_SOURCE): LlmWire {
   const { answer } = parts;
-  if (answer.error !== undefined) {
+  if (answer.error !== undefined && !bedrockMidStream(answer)) {
     const error = llmErrorDetail(answer.error);
     switch (answer.provider) {
       case 'anthropic':
