@@ -33,9 +33,14 @@ const LLM_ERROR_STATUS: Record<string, [others: number, anthropic: number]> = {
   context_length: [400, 400],
 };
 
+/** Bedrock's converse-stream with an error beside text or tool calls: a 200 stream the error breaks midway. */
+function failsMidStream(llm: Llm): boolean {
+  return llm.api === 'converse-stream' && (llm.text !== undefined || llm.toolCalls !== undefined);
+}
+
 /** The status an llm answer is sent with. */
 export function llmStatus(llm: Llm): number {
-  if (llm.error === undefined) return 200;
+  if (llm.error === undefined || failsMidStream(llm)) return 200;
   const type = typeof llm.error === 'string' ? llm.error : llm.error.type;
   return LLM_ERROR_STATUS[type]?.[llm.provider === 'anthropic' ? 1 : 0] ?? 500;
 }
@@ -43,6 +48,7 @@ export function llmStatus(llm: Llm): number {
 /** `llm: openai chat.completions, streamed, then reset` or `llm: anthropic messages, error rate_limit`. */
 export function describeLlm(llm: Llm): string {
   const parts = [`llm: ${llm.provider} ${llm.api}`];
+  if (llm.error !== undefined && failsMidStream(llm)) parts.push('streamed');
   if (llm.error !== undefined) parts.push(`error ${typeof llm.error === 'string' ? llm.error : llm.error.type}`);
   else {
     if (llm.stream !== undefined) parts.push(llm.stream ? 'streamed' : 'JSON');

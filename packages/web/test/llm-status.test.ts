@@ -15,5 +15,13 @@ describe('llmStatus', () => {
       expect(llmStatus({ provider, api, error: { type: 'rate_limit' } })).toBe(429);
     }
     expect(describeLlm({ provider: 'ollama', api: 'chat', error: 'server' })).toBe('llm: ollama chat, error server');
+    expect(llmStatus({ provider: 'bedrock', api: 'converse', error: 'overloaded' })).toBe(503);
+    expect(llmStatus({ provider: 'bedrock', api: 'converse-stream', error: 'rate_limit' })).toBe(429);
+  });
+
+  test("Bedrock's converse-stream with text and an error: a 200 stream the error breaks", () => {
+    const llm = { provider: 'bedrock', api: 'converse-stream', text: 'x', error: 'rate_limit' } as const;
+    expect(llmStatus(llm)).toBe(200);
+    expect(describeLlm(llm)).toBe('llm: bedrock converse-stream, streamed, error rate_limit');
   });
 });
