@@ -6,8 +6,11 @@ import { EventStreamCodec } from '@smithy/core/event-streams';
 import { describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../index.js';
 import { RenderBudget } from '../template.js';
-import { eventFrameEncoder, loadEventFrameEncoder } from './bedrock-stream.js';
+import { eventFrameEncoder, loadEventFrameEncoder, useEventStreamCodec } from './bedrock-stream.js';
 import { llmAnswer, llmReady } from './llm-answer.js';
+
+// As the Node, Bun and Deno adapters' serve() do (createApp alone names no codec).
+useEventStreamCodec(() => import('@smithy/core/event-streams'));
 
 const codec = new EventStreamCodec(
   (bytes) => new TextDecoder().decode(bytes),
@@ -115,6 +118,7 @@ describe('the event frame encoder', () => {
   it('rendered before it is loaded, an answer holds until it is, then is the stream', async () => {
     vi.resetModules();
     const fresh = await import('./llm-answer.js');
+    (await import('./bedrock-stream.js')).useEventStreamCodec(() => import('@smithy/core/event-streams'));
     const render = fresh.llmAnswer({
       llm: { provider: 'bedrock', api: 'converse-stream', text: 'a b' },
       delay: 0,
@@ -160,12 +164,10 @@ describe('the event frame encoder', () => {
   });
 });
 
-describe('where the codec cannot load (a Workers bundle)', () => {
+describe('where no codec was given (a Workers bundle)', () => {
   it('a converse-stream route answers 501 EVENT_STREAM_UNSUPPORTED, journaled; converse still answers', async () => {
+    // Fresh modules: no adapter's serve() named the codec, as in a Workers bundle.
     vi.resetModules();
-    vi.doMock('@smithy/core/event-streams', () => {
-      throw new Error('No such module "@smithy/core/event-streams"');
-    });
     try {
       const fresh = await import('../../index.js');
       const app = fresh.createApp();
@@ -195,7 +197,6 @@ describe('where the codec cannot load (a Workers bundle)', () => {
       };
       expect(journal.requests.map((entry) => entry.statusCode)).toEqual([501, 200]);
     } finally {
-      vi.doUnmock('@smithy/core/event-streams');
       vi.resetModules();
     }
   });

@@ -4,8 +4,8 @@
  * `:message-type`, the JSON payload), encoded by the AWS SDK's own codec
  * (`@smithy/core/event-streams`, the code `@smithy/eventstream-codec` now
  * re-exports). The codec is loaded only when a ConverseStream answer is first
- * sent (`import()` at run time, about 50 ms once on Node; none of it for a server
- * that never answers one), so the core's entries and bundles stay as they were.
+ * sent (`import()`, about 50 ms once on Node; none of it for a server that
+ * never answers one), from where {@link useEventStreamCodec} says.
  *
  * @module
  */
@@ -16,14 +16,6 @@ import type { LlmEvent } from './llm-wire.js';
 const EVENT = { type: 'string', value: 'event' } as const;
 const EXCEPTION = { type: 'string', value: 'exception' } as const;
 
-/**
- * The codec's module, named through a constant so that bundlers leave it to
- * the runtime: a Workers bundle (whose bundler cannot take `@smithy/core`'s
- * Node imports) builds as before, and there the load fails with
- * `EVENT_STREAM_UNSUPPORTED`.
- */
-const CODEC_MODULE = '@smithy/core/event-streams';
-
 /** Encodes one event as its frame. */
 export type EventFrameEncoder = (event: LlmEvent) => Uint8Array;
 
@@ -33,12 +25,16 @@ let loading: Promise<EventFrameEncoder> | undefined;
 /** What is used of the codec's module. */
 export type EventStreamCodecModule = Pick<typeof import('@smithy/core/event-streams'), 'EventStreamCodec'>;
 
-let loadCodec = (): Promise<EventStreamCodecModule> => import(/* @vite-ignore */ CODEC_MODULE);
+/** Where the codec comes from: none until an adapter or the daemon says (a Workers bundle never does). */
+let loadCodec: (() => Promise<EventStreamCodecModule>) | undefined;
 
 /**
- * Where the codec comes from, for a bundle that embeds it: the daemon passes
- * `() => import('@smithy/core/event-streams')`, which its single executable
- * bundles (the default import, left to the runtime, finds no `node_modules` there).
+ * Where the codec comes from: `() => import('@smithy/core/event-streams')`.
+ * The `serve()` of the Node, Bun and Deno adapters pass it
+ * (adapter/event-stream-codec.ts) and so does the daemon (whose single
+ * executable then embeds it); the core itself never names the module, so a
+ * Workers bundle does not, and there a ConverseStream answers
+ * `EVENT_STREAM_UNSUPPORTED`.
  */
 export function useEventStreamCodec(load: () => Promise<EventStreamCodecModule>): void {
   loadCodec = load;
@@ -52,7 +48,13 @@ export function eventFrameEncoder(): EventFrameEncoder | undefined {
 
 /** Loads the codec (once; a failed load is tried again next time). */
 export function loadEventFrameEncoder(): Promise<EventFrameEncoder> {
-  loading ??= loadCodec().then(
+  const load =
+    loadCodec ??
+    (() =>
+      Promise.reject(
+        new Error("none was given: the daemon and the Node, Bun and Deno adapters' serve() give it, Workers cannot"),
+      ));
+  loading ??= load().then(
     ({ EventStreamCodec }) => {
       const utf8 = new TextEncoder();
       const text = new TextDecoder();
@@ -74,7 +76,7 @@ export function loadEventFrameEncoder(): Promise<EventFrameEncoder> {
       loading = undefined;
       throw new MockpointError(
         'EVENT_STREAM_UNSUPPORTED',
-        `Bedrock's converse-stream needs the AWS event stream codec, which this runtime cannot load (${error instanceof Error ? error.message : String(error)}); converse (JSON) answers here`,
+        `Bedrock's converse-stream needs the AWS event stream codec (@smithy/core/event-streams), which could not be loaded (${error instanceof Error ? error.message : String(error)}); converse (JSON) answers here`,
       );
     },
   );
