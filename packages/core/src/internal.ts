@@ -5,6 +5,8 @@
  * @module
  */
 
+export { readOpenApi } from './verify/openapi-document.js';
+export { verifyRoutes } from './verify/verify-routes.js';
 export { ERROR_LIST, ERRORS, type ErrorSpec } from './wire/error-codes.js';
 export { isOwnError, MockpointError, type MockpointErrorOptions, OWN_ERROR } from './wire/errors.js';
 export { NOT_FORWARDED } from './wire/hop-by-hop.js';

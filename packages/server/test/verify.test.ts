@@ -1,5 +1,6 @@
 // `mockpoint verify` against the real built daemon: a YAML document with a $ref into a file beside it, routes that
-// drifted (exit 1, the report, the JUnit file), the same routes fixed (exit 0), and what it cannot tell (exit 2).
+// drifted (exit 1, the report, the JUnit file), the same routes fixed (exit 0), what it cannot tell (exit 2), and a
+// mock file's routes with --config, no daemon.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
@@ -92,4 +93,18 @@ it('exits 1 with a report and a JUnit file when routes drifted, 0 when they fit,
   await daemon.stop();
   const away = await runCli({ args: ['verify', '--openapi', 'openapi.yaml'], env, cwd: dir });
   expect(away.code).toBe(2);
+
+  // A mock file's routes, no daemon.
+  writeFileSync(
+    join(dir, 'mockpoint.yaml'),
+    'version: 1\nendpoints:\n  - name: pets\n    routes:\n      - id: pet\n        match: { method: GET, path: /pets/:id }\n        answer: { data: { id: 7 } }\n',
+  );
+  const file = await runCli({
+    args: ['verify', '--openapi', 'openapi.yaml', '--config', 'mockpoint.yaml'],
+    env,
+    cwd: dir,
+  });
+  expect(file.code).toBe(1);
+  expect(file.stdout).toContain('1 route of 1 endpoint against Pets 2.0');
+  expect(file.stdout).toContain('SCHEMA_MISMATCH at body');
 }, 60_000);

@@ -16,6 +16,7 @@ import { parse } from 'yaml';
 import { SchemaProgram } from '../answer/routes/json-schema/schema-program.js';
 import { MockpointError } from '../wire/errors.js';
 import { toJsonSchema } from '../wire/openapi-schema.js';
+import { quoted } from '../wire/quoted.js';
 
 type Json = Record<string, unknown>;
 
@@ -142,6 +143,19 @@ function withDefaultsRenamed(item: Json): Json {
   return copy;
 }
 
+/** The first `$ref` of `doc` that names another file (`schemas.yaml#/Pet`), if any: the API reads no file. */
+function fileRef(doc: unknown): string | undefined {
+  const stack = [doc];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    const ref = (node as Json).$ref;
+    if (!Array.isArray(node) && typeof ref === 'string' && !ref.startsWith('#')) return ref;
+    for (const value of Object.values(node)) if (typeof value === 'object' && value !== null) stack.push(value);
+  }
+  return undefined;
+}
+
 /**
  * The document `input` (an object, or its JSON or YAML text) ready to verify
  * against; `400 INVALID_OPENAPI` when it is not an OpenAPI 3.0 or 3.1 document.
@@ -155,6 +169,12 @@ export function readOpenApi(input: unknown): OpenApiDocument {
     throw invalid(`openapi has no \`openapi: 3.0.x\` or \`3.1.x\` field${swagger}`);
   }
   if (!isObject(doc.paths)) throw invalid('openapi has no `paths` object');
+  const outside = fileRef(doc);
+  if (outside !== undefined) {
+    throw invalid(
+      `openapi's $ref ${quoted(outside, 200)} names another file; only #/… references are read here (mockpoint verify --openapi reads a document's files and sends it whole)`,
+    );
+  }
   const draft4 = openapi.startsWith('3.0');
   const root = { components: toJsonSchema(doc.components ?? {}, draft4, { of: 'response' }) } as Json;
   let program: SchemaProgram;

@@ -1,14 +1,16 @@
 /**
  * `mockpoint verify --openapi FILE [--names a,b] [--json] [--junit FILE]`: a
- * running daemon's routes checked against an OpenAPI 3.0/3.1 document
- * (`POST /api/verify`, docs/verify.md). Exit 0 when they fit, 1 when they
- * drifted, 2 when it could not tell (a bad argument or document, no daemon).
+ * running daemon's routes (`POST /api/verify`), or a mock file's (`--config
+ * FILE`, no daemon), checked against an OpenAPI 3.0/3.1 document
+ * (docs/verify.md). Exit 0 when they fit, 1 when they drifted, 2 when it could
+ * not tell (a bad argument, file or document, no daemon).
  *
  * @module
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { createClient, type VerifyReport } from '@mockpoint/core';
-import { isOwnError } from '@mockpoint/core/internal';
+import { loadMockFile } from '@mockpoint/core/files';
+import { isOwnError, readOpenApi, verifyRoutes } from '@mockpoint/core/internal';
 import { parse } from 'yaml';
 import { loadOpenApi } from '../openapi/load-openapi.js';
 import {
@@ -25,14 +27,16 @@ import { verifyText } from './verify/verify-text.js';
 
 export const VERIFY_HELP = `Usage: mockpoint verify --openapi <file> [options]
 
-Checks a running daemon's routes against an OpenAPI 3.0 or 3.1 document (JSON or YAML): every
-route's path and method an operation of it, every answer's status declared, its headers and body
-valid against the response's schema for its content type (docs/verify.md). Prints a report;
-exits 0 when the routes fit, 1 when they drifted, 2 when it could not tell.
+Checks a running daemon's routes (or, with --config, a mock file's) against an OpenAPI 3.0 or 3.1
+document (JSON or YAML): every route's path and method an operation of it, every answer's status
+declared, its headers and body valid against the response's schema for its content type
+(docs/verify.md). Prints a report; exits 0 when the routes fit, 1 when they drifted, 2 when it
+could not tell.
 
 ${optionsHelp(
   `
 --openapi <file> | the OpenAPI document; $refs into files beside it are read
+--config <file>  | verify this mock file's routes instead of a daemon's (no daemon needed)
 --names <a,b>    | only these endpoints (default: every endpoint with routes)
 --json           | print the report as JSON instead
 --junit <file>   | also write the report as JUnit XML (a test case per route)
@@ -80,13 +84,22 @@ async function documentOf(file: string): Promise<unknown> {
   }
 }
 
+/** A mock file's routes (every endpoint with routes, or those of `names`) checked here, as the daemon would. */
+async function verifyMockFile(path: string, openapi: unknown, names: string[] | undefined): Promise<VerifyReport> {
+  const doc = readOpenApi(openapi);
+  const { endpoints } = loadMockFile(path);
+  const wanted = names === undefined ? undefined : new Set(names);
+  const chosen = endpoints.filter((e) => (wanted === undefined ? e.routes.length > 0 : wanted.has(e.name)));
+  return verifyRoutes(doc, chosen, { pause: () => Promise.resolve() });
+}
+
 export async function runVerify(
   argv: readonly string[],
   io: CommandIo,
   env: Record<string, string | undefined>,
 ): Promise<number> {
   const args = parseArgs('verify', argv, {
-    values: ['--url', '--token', '--openapi', '--names', '--junit'],
+    values: ['--url', '--token', '--openapi', '--names', '--junit', '--config'],
     switches: ['--json'],
   });
   if (args.help) {
@@ -99,12 +112,19 @@ export async function runVerify(
   const file = args.values.get('--openapi');
   if (file === undefined) throw new UsageError('--openapi <file> is required: the OpenAPI document to verify against');
   const names = commaList(args.values.get('--names'));
-  const target = daemonTarget(args, env);
+  const config = args.values.get('--config');
+  if (config !== undefined && (args.values.has('--url') || args.values.has('--token'))) {
+    throw new UsageError('--config verifies a mock file without a daemon: --url and --token are for a daemon');
+  }
+  const target = config === undefined ? daemonTarget(args, env) : undefined;
   const openapi = await documentOf(file);
   let report: VerifyReport;
   try {
-    const client = createClient({ baseUrl: target.url, token: target.token });
-    report = await client.verify(names === undefined ? { openapi } : { openapi, names });
+    if (target === undefined) report = await verifyMockFile(config as string, openapi, names);
+    else {
+      const client = createClient({ baseUrl: target.url, token: target.token });
+      report = await client.verify(names === undefined ? { openapi } : { openapi, names });
+    }
   } catch (error) {
     // Could not tell (a document the daemon refuses, no daemon): exit 2, not the 1 of drift.
     if (isOwnError(error)) throw new UsageError(error.message);
