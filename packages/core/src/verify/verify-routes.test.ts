@@ -250,6 +250,8 @@ describe('verifyRoutes', () => {
       { swagger: '2.0', paths: {} },
       { openapi: '3.0.0' },
       '{"openapi":"4.0.0","paths":{}}',
+      // The API reads no file: a $ref naming one is refused.
+      { openapi: '3.1.0', paths: { '/a': { get: { responses: { 200: { $ref: 'other.yaml#/R' } } } } } },
     ]) {
       expect(() => readOpenApi(input)).toThrow(expect.objectContaining({ code: 'INVALID_OPENAPI' }));
     }
