@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { JsonText } from '../wire/json-text.js';
 import type { Route } from '../wire/route.js';
 import { readOpenApi } from './openapi-document.js';
-import { verifyRoutes } from './verify-routes.js';
+import { verifyRoutes, YIELD_EVERY } from './verify-routes.js';
 
 const PET = {
   type: 'object',
@@ -229,6 +229,29 @@ describe('verifyRoutes', () => {
       { pause },
     );
     expect(bad.findings.map((f) => f.path)).toEqual(['body/n']);
+  });
+
+  it('lets the event loop run every YIELD_EVERY routes and after each endpoint', async () => {
+    let pauses = 0;
+    const routes: Route[] = Array.from({ length: 5 * YIELD_EVERY }, (_, i) => ({
+      id: `r${i}`,
+      match: { method: 'GET', path: '/pets/:id' },
+      answer: { data: { id: i, name: 'n' } },
+    }));
+    const counted = () => {
+      pauses++;
+      return Promise.resolve();
+    };
+    const report = await verifyRoutes(
+      readOpenApi(DOC),
+      [
+        { name: 'a', routes },
+        { name: 'b', routes: [] },
+      ],
+      { pause: counted },
+    );
+    expect(report.ok).toBe(true);
+    expect(pauses).toBe(5 + 2);
   });
 
   it('caps the findings and counts the rest', async () => {
