@@ -75,7 +75,8 @@ export async function applyMockFile(
       current.queue.length > 0 ||
       current.collections !== undefined ||
       current.hosts !== undefined ||
-      current.graphql !== undefined;
+      current.graphql !== undefined ||
+      current.chaos !== undefined;
     if (exists && stateKey(current) === stateKey(desired)) {
       plan.unchanged.push(desired.name);
       continue;

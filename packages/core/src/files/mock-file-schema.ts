@@ -6,6 +6,7 @@
  * @module
  */
 import { z } from 'zod';
+import { chaosSchemas } from '../wire/chaos.js';
 import { createSchemas, type Schemas } from '../wire/schemas.js';
 
 /** The one version of the format there is. */
@@ -45,6 +46,11 @@ export function createMockFileSchema(s: Schemas = createSchemas()) {
         .optional()
         .describe(
           'A GraphQL schema (SDL text, or { "$file": "./schema.graphql" }): GraphQL requests are answered from it (docs/graphql.md).',
+        ),
+      chaos: chaosSchemas(s.routeAnswer.shape.latency)
+        .settings.optional()
+        .describe(
+          'Chaos: a share (rate) of the requests answered with an injected fault (reset, timeout, 500, 503, 429), a drawn latency, a bandwidth, a seed (docs/chaos.md); removed when taken out of the file.',
         ),
     })
     .meta({

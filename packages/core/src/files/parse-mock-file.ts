@@ -22,6 +22,7 @@ import { collectionText } from '../collections/item.js';
 import { buildGraphqlSchema } from '../graphql/graphql-schema.js';
 import type { QueuedAnswer } from '../wire/answer-json.js';
 import { toBase64 } from '../wire/base64.js';
+import { type ChaosSettings, chaosSchemas, parseChaosInput } from '../wire/chaos.js';
 import { type ErrorCode, MockpointError } from '../wire/errors.js';
 import { HOST_PATTERN_FORMS, parseHostPattern } from '../wire/host-mapping.js';
 import { JsonSyntaxError, JsonText, scanJson } from '../wire/json-text.js';
@@ -62,6 +63,8 @@ export interface MockFileEndpoint {
   hosts?: string[];
   /** The GraphQL schema as its SDL text, exactly (absent: none; docs/graphql.md). */
   graphql?: string;
+  /** The endpoint's chaos, checked as `PUT …/chaos` checks it (absent: none; docs/chaos.md). */
+  chaos?: ChaosSettings;
 }
 
 /** A checked mock file. */
@@ -155,6 +158,8 @@ const FIELD_REASONS: Record<string, string> = {
   headers: 'INVALID_HEADER',
   version: 'INVALID_VERSION',
   hosts: 'INVALID_HOSTS',
+  chaos: 'INVALID_CHAOS',
+  latency: 'INVALID_LATENCY',
 };
 
 /** Which answer field `path` is (`data`, `body` or `bodyBase64`: the places a `$file` may stand), if any. */
@@ -525,6 +530,7 @@ function fileEndpoint(entry: Record<string, unknown>, i: number, context: Endpoi
     }
     out.graphql = entry.graphql;
   }
+  if (entry.chaos !== undefined) out.chaos = fileChaos(entry.chaos, i, context);
   checkWriteSizes(out, i, maxBodyBytes, at);
   return out;
 }
@@ -545,6 +551,7 @@ function checkWriteSizes(
     ['collections', 'PUT', '/collections', bodies.collections],
     ['hosts', 'PUT', '/hosts', bodies.hosts],
     ['graphql', 'PUT', '/graphql', bodies.graphql],
+    ['chaos', 'PUT', '/chaos', bodies.chaos],
   ] as const;
   for (const [field, method, suffix, body] of writes) {
     const size = body === undefined ? 0 : utf8Length(body);
@@ -558,6 +565,20 @@ function checkWriteSizes(
       `${method} /api/endpoints/${name}${suffix} would send ${size} bytes, more than the body limit ${limit} (${times}MOCKPOINT_MAX_BODY_BYTES)`,
       'BODY_TOO_LARGE',
     );
+  }
+}
+
+/**
+ * An endpoint's `chaos:`, checked as `PUT …/chaos` checks it (faults each
+ * once, latency within the delay limit); refused at its path with the API's code.
+ */
+function fileChaos(chaos: unknown, i: number, context: EndpointContext): ChaosSettings {
+  const schema = chaosSchemas(context.schemas.routeAnswer.shape.latency).settings;
+  try {
+    return parseChaosInput(chaos, schema, DEFAULT_LIMITS.maxDelayMs);
+  } catch (error) {
+    if (!(error instanceof MockpointError)) throw error;
+    throw fileError('MOCK_FILE_INVALID', context.at(['endpoints', i, 'chaos']), error.message, error.code);
   }
 }
 
