@@ -210,6 +210,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // The hosts mapped through the API before (kept in the store) are in the table before the first request.
   // A store that cannot be read whole (a damaged table) still starts, degraded as for records: the
   // mappings that could not be read are said on one line; the next change of hosts reloads them all.
+  // The clock other replicas moved (on Redis) shows before the first request; a Redis gone meanwhile stops start-up.
+  await app.mockpoint.clockLoaded;
   try {
     await app.mockpoint.hostsLoaded;
   } catch (error) {

@@ -25,8 +25,8 @@ export function describeStream(stream: NonNullable<Answer['stream']>): string {
 
 type Llm = NonNullable<RouteAnswer['llm']>;
 
-/** The status an llm answer's error is sent with (OpenAI's overload is a 503, Anthropic's a 529). */
-const LLM_ERROR_STATUS: Record<string, [openai: number, anthropic: number]> = {
+/** The status an llm answer's error is sent with (an overload is Anthropic's 529, everyone else's 503). */
+const LLM_ERROR_STATUS: Record<string, [others: number, anthropic: number]> = {
   rate_limit: [429, 429],
   overloaded: [503, 529],
   server: [500, 500],
@@ -37,7 +37,7 @@ const LLM_ERROR_STATUS: Record<string, [openai: number, anthropic: number]> = {
 export function llmStatus(llm: Llm): number {
   if (llm.error === undefined) return 200;
   const type = typeof llm.error === 'string' ? llm.error : llm.error.type;
-  return LLM_ERROR_STATUS[type]?.[llm.provider === 'openai' ? 0 : 1] ?? 500;
+  return LLM_ERROR_STATUS[type]?.[llm.provider === 'anthropic' ? 1 : 0] ?? 500;
 }
 
 /** `llm: openai chat.completions, streamed, then reset` or `llm: anthropic messages, error rate_limit`. */

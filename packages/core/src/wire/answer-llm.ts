@@ -14,21 +14,33 @@ import { JsonText, jsonTextOf, scanJson } from './json-text.js';
 import { minRenderedBytes, templateSyntaxProblem } from './template-syntax.js';
 
 /** Whose API is spoken. */
-export type LlmProvider = 'openai' | 'anthropic';
+export type LlmProvider = 'openai' | 'anthropic' | 'gemini' | 'ollama';
 
-/** Which API of the provider: OpenAI's Chat Completions or Responses, Anthropic's Messages. */
-export type LlmApi = 'chat.completions' | 'responses' | 'messages';
+/**
+ * Which API of the provider: OpenAI's Chat Completions, Responses or Embeddings,
+ * Anthropic's Messages, Gemini's generateContent (and its stream), Ollama's chat.
+ */
+export type LlmApi = 'chat.completions' | 'responses' | 'messages' | 'embeddings' | 'generateContent' | 'chat';
 
 /** The providers, in the order the docs list them. */
-export const LLM_PROVIDERS: readonly LlmProvider[] = ['openai', 'anthropic'];
+export const LLM_PROVIDERS: readonly LlmProvider[] = ['openai', 'anthropic', 'gemini', 'ollama'];
 
 /** The APIs, in the order the docs list them. */
-export const LLM_APIS: readonly LlmApi[] = ['chat.completions', 'responses', 'messages'];
+export const LLM_APIS: readonly LlmApi[] = [
+  'chat.completions',
+  'responses',
+  'messages',
+  'embeddings',
+  'generateContent',
+  'chat',
+];
 
 /** The APIs each provider has. */
 export const LLM_PROVIDER_APIS: Readonly<Record<LlmProvider, readonly LlmApi[]>> = {
-  openai: ['chat.completions', 'responses'],
+  openai: ['chat.completions', 'responses', 'embeddings'],
   anthropic: ['messages'],
+  gemini: ['generateContent'],
+  ollama: ['chat'],
 };
 
 /**
@@ -178,6 +190,16 @@ export function checkLlm(
     }
     if (error.retryAfter !== undefined && error.type !== 'rate_limit' && error.type !== 'overloaded') {
       invalid('.error.retryAfter', `applies to rate_limit and overloaded, not ${error.type}`);
+    }
+    return;
+  }
+  if (llm.api === 'embeddings') {
+    for (const field of ['text', 'toolCalls', 'stream', 'chunkDelayMs'] as const) {
+      if (llm[field] !== undefined)
+        invalid(
+          `.${field}`,
+          "an embeddings answer has no text, toolCalls or stream (its vectors come from the request's input)",
+        );
     }
     return;
   }

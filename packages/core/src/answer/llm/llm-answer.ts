@@ -21,14 +21,20 @@ import { STREAM_HEADERS } from '../stream/stream-frames.js';
 import { BODY_NOT_READ, renderText, type TemplateContext } from '../template.js';
 import { LIVE_SOURCE, type LlmRequest, type LlmSource, llmWire } from './llm-wire.js';
 
+const encoder = new TextEncoder();
+
 /** Events a stream has besides its chunks (and per tool call), kept out of the chunk budget. */
 const OVERHEAD_EVENTS = 12;
 const CALL_OVERHEAD_EVENTS = 3;
 
-/** What the request says, from its JSON body (anything else: nothing). */
-export function llmRequestOf(json: unknown): LlmRequest {
+/** What the request says, from its JSON body (anything else: nothing), its subpath and its `alt` query parameter. */
+export function llmRequestOf(json: unknown, at: { path?: string; query?: TemplateContext['query'] } = {}): LlmRequest {
+  const where: { path?: string; alt?: string } = {};
+  if (at.path !== undefined) where.path = at.path;
+  const alt = at.query?.alt;
+  if (typeof alt === 'string') where.alt = alt;
   if (json === NOT_JSON || json === BODY_NOT_READ || typeof json !== 'object' || json === null || Array.isArray(json)) {
-    return { includeUsage: false, inputChars: 0 };
+    return { includeUsage: false, inputChars: 0, ...where };
   }
   const body = json as Record<string, unknown>;
   const own = (key: string): unknown => (Object.hasOwn(body, key) ? body[key] : undefined);
@@ -36,12 +42,20 @@ export function llmRequestOf(json: unknown): LlmRequest {
   const stream = own('stream');
   const options = own('stream_options');
   let inputChars = 0;
-  for (const key of ['messages', 'input', 'system', 'instructions']) {
+  for (const key of ['messages', 'input', 'system', 'instructions', 'contents', 'systemInstruction']) {
     const value = own(key);
     if (value !== undefined)
       inputChars += typeof value === 'string' ? value.length : (JSON.stringify(value)?.length ?? 0);
   }
-  const out: { model?: string; stream?: boolean; includeUsage: boolean; inputChars: number } = {
+  const out: {
+    model?: string;
+    stream?: boolean;
+    includeUsage: boolean;
+    inputChars: number;
+    input?: unknown;
+    dimensions?: unknown;
+    encodingFormat?: unknown;
+  } = {
     includeUsage:
       typeof options === 'object' &&
       options !== null &&
@@ -51,7 +65,11 @@ export function llmRequestOf(json: unknown): LlmRequest {
   };
   if (typeof model === 'string' && model.length > 0 && model.length <= MAX_LLM_MODEL_LENGTH) out.model = model;
   if (typeof stream === 'boolean') out.stream = stream;
-  return out;
+  // Embeddings read these three as they are (openai-embeddings.ts refuses what the API would).
+  if (own('input') !== undefined) out.input = own('input');
+  if (own('dimensions') !== undefined) out.dimensions = own('dimensions');
+  if (own('encoding_format') !== undefined) out.encodingFormat = own('encoding_format');
+  return { ...out, ...where };
 }
 
 /** Response headers: CORS, the provider's, then the route's own (which win). */
@@ -92,7 +110,8 @@ export function llmAnswer(options: LlmAnswerOptions): (head: boolean, context: T
     // The live source tells the time by the app's clock (docs/clock.md): `created` follows it.
     const now = options.source === undefined ? context.now : undefined;
     const timed = now === undefined ? source : { random: source.random, now: () => now };
-    const wire = llmWire({ answer: llm, text, request: llmRequestOf(context.json), maxChunks }, timed);
+    const request = llmRequestOf(context.json, context);
+    const wire = llmWire({ answer: llm, text, request, maxChunks }, timed);
     const own = options.headers(context);
     if (wire.kind === 'json') {
       const headers: AnswerHeaderMap = Object.freeze(
@@ -114,7 +133,10 @@ export function llmAnswer(options: LlmAnswerOptions): (head: boolean, context: T
     const frames: StreamFrame[] = head
       ? []
       : events.map((event) => ({
-          bytes: sseEvent(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data }),
+          bytes:
+            wire.kind === 'ndjson'
+              ? encoder.encode(`${event.data}\n`)
+              : sseEvent(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data }),
           delay: event.chunk ? chunkDelay : 0,
         }));
     return {

@@ -135,7 +135,7 @@ function registerRecordRoutes(app: Hono, ctx: AppContext): void {
   app.delete('/api/endpoints', async (c) => {
     await endpoints.clear();
     ctx.timers.cancelAll();
-    ctx.clock.reset(); // a full reset restores real time (docs/clock.md)
+    await ctx.clockSync.change((clock) => clock.reset()); // a full reset restores real time (docs/clock.md)
     await journal.clearAll();
     await ctx.storedHosts.forgetAll();
     return c.body(null, 204);
