@@ -73,6 +73,20 @@ describe('chaos in a mock file, on the daemon', () => {
     await expect.poll(() => status(`${daemon.url}/api/endpoints/flaky/chaos`), { timeout: 10_000 }).toBe(404);
   });
 
+  it("the namespace's chaos at the top of the file: applied at start, removed by a watched edit", async () => {
+    const cwd = await makeTempDir();
+    const path = join(cwd, 'mockpoint.yaml');
+    writeFileSync(path, `${file('')}chaos: { rate: 1, faults: ["503"] }\n`);
+    const daemon = await startDaemon({ cwd, args: ['--memory', '--config', 'mockpoint.yaml', '--watch'] });
+    expect(await status(`${daemon.url}/endpoint/flaky`)).toBe(503);
+    expect(await status(`${daemon.url}/endpoint/other`)).toBe(503);
+
+    save(path, file(''));
+    await expect.poll(() => daemon.stderr, { timeout: 10_000 }).toContain('reloaded: namespace chaos removed');
+    expect(await status(`${daemon.url}/endpoint/other`)).toBe(200);
+    expect(await status(`${daemon.url}/api/chaos`)).toBe(404);
+  });
+
   it('a bad chaos stops start-up with one line, and validate names the entry and the code', async () => {
     const cwd = await makeTempDir();
     writeFileSync(join(cwd, 'm.yaml'), file('    chaos: { rate: 0.5, faults: ["503", "503"] }\n'));

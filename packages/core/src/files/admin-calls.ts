@@ -6,7 +6,7 @@
  * @module
  */
 import { answerJson, type QueuedAnswer } from '../wire/answer-json.js';
-import { chaosSettingsJson, decodeChaosSettings } from '../wire/chaos.js';
+import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../wire/chaos.js';
 import { type ErrorCode, MockpointError } from '../wire/errors.js';
 import type { HostEntry, HostMove } from '../wire/host-mapping.js';
 import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
@@ -256,6 +256,18 @@ export async function removeState(target: AdminTarget, name: string): Promise<vo
   await call(target, 'DELETE', `${path}/queue`);
   await call(target, 'DELETE', `${path}/hosts`, undefined, true);
   await call(target, 'DELETE', `${path}/chaos`, undefined, true);
+}
+
+/** The namespace's chaos (`GET /api/chaos`); `undefined` when there is none (or the daemon is older than it). */
+export async function readNamespaceChaos(target: AdminTarget): Promise<ChaosSettings | undefined> {
+  const text = await call(target, 'GET', '/api/chaos', undefined, true);
+  return text === undefined ? undefined : decodeChaosSettings(text);
+}
+
+/** Sets (`PUT /api/chaos`) or, with `undefined`, removes the namespace's chaos. */
+export async function writeNamespaceChaos(target: AdminTarget, chaos: ChaosSettings | undefined): Promise<void> {
+  if (chaos === undefined) await call(target, 'DELETE', '/api/chaos', undefined, true);
+  else await call(target, 'PUT', '/api/chaos', chaosSettingsJson(chaos));
 }
 
 /** The journal as a HAR 1.2 document (`GET /api/requests.har`): every name, or only `name`. */

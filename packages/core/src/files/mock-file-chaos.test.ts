@@ -95,6 +95,28 @@ describe('chaos in a mock file', () => {
     expect((await app.request('/endpoint/flaky')).status).toBe(200);
   });
 
+  it("the namespace's chaos at the top: checked, applied, exported, removed when taken out of the file", async () => {
+    const bad = thrown(() => parseMockFile('version: 1\nendpoints: []\nchaos: { rate: -1, faults: ["503"] }\n'));
+    expect(bad.message).toMatch(/^mockpoint\.yaml:3:\d+: chaos\.rate: /);
+    expect(bad.details?.reason).toBe('INVALID_CHAOS');
+
+    const app = createApp();
+    const withChaos = parseMockFile(`${YAML}chaos: { rate: 1, faults: ["429"], seed: 2 }\n`);
+    expect(withChaos.chaos).toEqual({ rate: 1, faults: ['429'], seed: 2 });
+    const plan = await applyMockFile(withChaos, target(app));
+    expect(plan.chaos).toBe('set');
+    expect((await app.request('/endpoint/calm')).status).toBe(429);
+    // flaky's own chaos wins.
+    expect((await app.request('/endpoint/flaky')).status).toBe(503);
+    expect(JSON.parse(await exportMockFile(target(app))).chaos).toEqual({ rate: 1, faults: ['429'], seed: 2 });
+    expect((await applyMockFile(withChaos, target(app))).chaos).toBeUndefined();
+
+    const reload = await applyChanges(withChaos, parseMockFile(YAML), target(app));
+    expect(reload.chaos).toBe('removed');
+    expect((await app.request('/api/chaos')).status).toBe(404);
+    expect((await app.request('/endpoint/calm')).status).toBe(200);
+  });
+
   it('an endpoint taken out of the file takes its chaos with it, also without a record', async () => {
     const app = createApp();
     const only = parseMockFile('version: 1\nendpoints:\n  - name: bare\n    chaos: { rate: 1, faults: ["500"] }\n');

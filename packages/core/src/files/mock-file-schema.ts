@@ -63,6 +63,11 @@ export function createMockFileSchema(s: Schemas = createSchemas()) {
       $schema: z.string().optional().describe('The JSON Schema of this file, for editors.'),
       version: z.literal(MOCK_FILE_VERSION).describe('The format version: 1.'),
       endpoints: z.array(endpoint).describe('The endpoints this file defines; names are unique.'),
+      chaos: chaosSchemas(s.routeAnswer.shape.latency)
+        .settings.optional()
+        .describe(
+          "The namespace's chaos (PUT /api/chaos): for every endpoint without chaos of its own (docs/chaos.md); removed when taken out of a watched file.",
+        ),
     })
     .meta({ title: 'MockFile', description: 'Mock endpoints kept as a file: mockpoint.yaml or mockpoint.json.' });
 }

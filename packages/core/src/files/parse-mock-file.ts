@@ -71,6 +71,8 @@ export interface MockFileEndpoint {
 export interface MockFile {
   version: 1;
   endpoints: MockFileEndpoint[];
+  /** The namespace's chaos (`PUT /api/chaos`), checked as the API checks it (absent: the file sets none). */
+  chaos?: ChaosSettings;
 }
 
 /** Options for {@link parseMockFile}. */
@@ -240,7 +242,9 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
   const input = (value as { endpoints: Record<string, unknown>[] }).endpoints;
   const context: EndpointContext = { at, schemas, maxBodyBytes, maxRoutes, names, hostsSeen };
   const endpoints = input.map((entry, i) => fileEndpoint(entry, i, context));
-  return { version: 1, endpoints };
+  const chaos = (value as { chaos?: unknown }).chaos;
+  if (chaos === undefined) return { version: 1, endpoints };
+  return { version: 1, endpoints, chaos: checkedChaos(chaos, ['chaos'], context) };
 }
 
 /** The text as a YAML document (a JSON file checked as JSON first); `MOCK_FILE_SYNTAX` where it is neither. */
@@ -530,7 +534,7 @@ function fileEndpoint(entry: Record<string, unknown>, i: number, context: Endpoi
     }
     out.graphql = entry.graphql;
   }
-  if (entry.chaos !== undefined) out.chaos = fileChaos(entry.chaos, i, context);
+  if (entry.chaos !== undefined) out.chaos = checkedChaos(entry.chaos, ['endpoints', i, 'chaos'], context);
   checkWriteSizes(out, i, maxBodyBytes, at);
   return out;
 }
@@ -569,16 +573,17 @@ function checkWriteSizes(
 }
 
 /**
- * An endpoint's `chaos:`, checked as `PUT …/chaos` checks it (faults each
- * once, latency within the delay limit); refused at its path with the API's code.
+ * A `chaos:` (an endpoint's, or the namespace's at the top), checked as `PUT
+ * …/chaos` checks it (faults each once, latency within the delay limit);
+ * refused at `path` with the API's code.
  */
-function fileChaos(chaos: unknown, i: number, context: EndpointContext): ChaosSettings {
+function checkedChaos(chaos: unknown, path: Path, context: EndpointContext): ChaosSettings {
   const schema = chaosSchemas(context.schemas.routeAnswer.shape.latency).settings;
   try {
     return parseChaosInput(chaos, schema, DEFAULT_LIMITS.maxDelayMs);
   } catch (error) {
     if (!(error instanceof MockpointError)) throw error;
-    throw fileError('MOCK_FILE_INVALID', context.at(['endpoints', i, 'chaos']), error.message, error.code);
+    throw fileError('MOCK_FILE_INVALID', context.at(path), error.message, error.code);
   }
 }
 
