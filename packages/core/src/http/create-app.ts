@@ -59,6 +59,7 @@ import { registerSocketRoutes } from './routes/sockets.js';
 import { registerStateRoutes } from './routes/state.js';
 import { registerUnhandledRoutes } from './routes/unhandled.js';
 import { registerUnknownNameRoutes } from './routes/unknown-names.js';
+import { registerVerifyRoutes } from './routes/verify.js';
 
 /**
  * Options for {@link createApp}: the {@link LimitOptions}, the state (a `backend`,
@@ -385,6 +386,7 @@ function registerRoutes(
   registerJournalStreamRoutes(app, ctx);
   registerJournalHarRoutes(app, ctx);
   registerUnknownNameRoutes(app, ctx);
+  registerVerifyRoutes(app, ctx);
   registerUnhandledRoutes(app, ctx);
   if (namespaces !== undefined) registerNamespaceRoutes(app, ctx, namespaces);
   else if (namespace !== undefined) refuseNestedNamespaces(app, namespace.name);
