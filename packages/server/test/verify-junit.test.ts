@@ -3,7 +3,7 @@
 import type { VerifyReport } from '@mockpoint/core';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { junitXml, xmlEscape } from './verify-junit.js';
+import { junitXml, xmlEscape } from '../src/commands/verify/verify-junit.js';
 
 const HOSTILE = `<a href="x">&amp;</a> ' ]]> \u0000\u0001\u001f\ud800 \ufffe ok`;
 
