@@ -1,6 +1,7 @@
 // Seeded fuzz of the places the clock, rate limits, chaos and latency read text a
 // request brings (PUT /api/clock's set and advance, a route's rateLimit.per and
-// style, a route answer's latency, PUT .../chaos's faults and rate), with random
+// style, a route answer's latency, PUT .../chaos's faults and rate, and the
+// namespace's PUT /api/chaos), with random
 // code points against the built daemon: every one is answered under 500 with a
 // stable code in one bounded line, and /api/health answers throughout.
 import { prng, randomText } from '@mockpoint/testkit/random-text';
@@ -23,7 +24,7 @@ it(`answers ${CASES} random clock, rate-limit, latency and chaos inputs (seed ${
     const noise = randomText(random, 1 + Math.floor(random() * 60));
     // Near a valid value half the time, so the parsers see near misses too.
     const near = random() < 0.5 ? `${Math.floor(random() * 90)}${noise}` : noise;
-    const kind = i % 5;
+    const kind = i % 6;
     const [method, path, body] =
       kind === 0
         ? ['PUT', '/api/clock', { advance: near }]
@@ -49,7 +50,9 @@ it(`answers ${CASES} random clock, rate-limit, latency and chaos inputs (seed ${
                     ],
                   },
                 ]
-              : ['PUT', '/api/endpoints/fuzz/chaos', { rate: 0, faults: [near], seed: 1 }];
+              : kind === 4
+                ? ['PUT', '/api/endpoints/fuzz/chaos', { rate: 0, faults: [near], seed: 1 }]
+                : ['PUT', '/api/chaos', { rate: random() < 0.5 ? near : 0, faults: ['503', near], seed: 1 }];
     const answer = await requestJson(`${daemon.url}${path}`, { method, body });
     const label = `${method} ${path} ${JSON.stringify(body).slice(0, 300)} → ${JSON.stringify(answer.body).slice(0, 300)}`;
     expect(answer.status, label).toBeLessThan(500);
@@ -63,7 +66,8 @@ it(`answers ${CASES} random clock, rate-limit, latency and chaos inputs (seed ${
     if (i % 50 === 0) expect((await requestJson(`${daemon.url}/api/health`)).status).toBe(200);
   }
   // The refusals of each place were reached.
-  expect([...codes.keys()].sort()).toEqual(expect.arrayContaining(['INVALID_CLOCK']));
+  expect([...codes.keys()].sort()).toEqual(expect.arrayContaining(['INVALID_CHAOS', 'INVALID_CLOCK']));
+  // No fuzzed chaos was taken: the name still answers.
   expect((await requestJson(`${daemon.url}/endpoint/fuzz`)).status).toBe(200);
   expect((await requestJson(`${daemon.url}/api/health`)).status).toBe(200);
 });
