@@ -6,8 +6,6 @@
  */
 
 export { type EventStreamCodecModule, useEventStreamCodec } from './answer/llm/bedrock-stream.js';
-export { readOpenApi } from './verify/openapi-document.js';
-export { verifyRoutes } from './verify/verify-routes.js';
 export { ERROR_LIST, ERRORS, type ErrorSpec } from './wire/error-codes.js';
 export { isOwnError, MockpointError, type MockpointErrorOptions, OWN_ERROR } from './wire/errors.js';
 export { NOT_FORWARDED } from './wire/hop-by-hop.js';
@@ -16,3 +14,19 @@ export { matchPathPattern, PathPatternError, parsePathPattern } from './wire/pat
 export { ALWAYS_REDACTED_TEXT } from './wire/proxy-answer.js';
 export { quoted } from './wire/quoted.js';
 export { hasShape, thrownMessage } from './wire/shape.js';
+
+/**
+ * `mockpoint verify`'s checks (an OpenAPI document read, routes checked against it),
+ * loaded when a verify runs: YAML and the JSON Schema validator stay out of every
+ * other command's start (`mockpoint --version` loads no heavy module).
+ */
+export async function loadVerify(): Promise<{
+  readOpenApi: typeof import('./verify/openapi-document.js').readOpenApi;
+  verifyRoutes: typeof import('./verify/verify-routes.js').verifyRoutes;
+}> {
+  const [{ readOpenApi }, { verifyRoutes }] = await Promise.all([
+    import('./verify/openapi-document.js'),
+    import('./verify/verify-routes.js'),
+  ]);
+  return { readOpenApi, verifyRoutes };
+}

@@ -10,7 +10,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { createClient, type VerifyReport } from '@mockpoint/core';
 import { loadMockFile } from '@mockpoint/core/files';
-import { isOwnError, readOpenApi, verifyRoutes } from '@mockpoint/core/internal';
+import { isOwnError, loadVerify } from '@mockpoint/core/internal';
 import { parse } from 'yaml';
 import { loadOpenApi } from '../openapi/load-openapi.js';
 import {
@@ -86,6 +86,7 @@ async function documentOf(file: string): Promise<unknown> {
 
 /** A mock file's routes (every endpoint with routes, or those of `names`) checked here, as the daemon would. */
 async function verifyMockFile(path: string, openapi: unknown, names: string[] | undefined): Promise<VerifyReport> {
+  const { readOpenApi, verifyRoutes } = await loadVerify();
   const doc = readOpenApi(openapi);
   const { endpoints } = loadMockFile(path);
   const wanted = names === undefined ? undefined : new Set(names);
