@@ -10,6 +10,7 @@
  */
 import { create, createFileRegistry, type FileRegistry, fromBinary } from '@bufbuild/protobuf';
 import {
+  type DescriptorProto,
   type FileDescriptorProto,
   FileDescriptorProtoSchema,
   type FileDescriptorSet,
@@ -69,12 +70,17 @@ function parseAlone(file: string, source: string): Parsed {
       package: parsed.package ?? undefined,
     };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const line = /line (\d+)\)/.exec(message);
-    const token = /'([^']*)'/.exec(message)?.[1];
-    const reason = message.replace(/\s*\([^)]*line \d+\)$/, '');
-    throw invalid(line === null ? { file } : placeOn(file, source, Number(line[1]), token), reason);
+    throw parseFailure(file, source, error);
   }
+}
+
+/** protobufjs's parse error (`illegal token 'x' (file, line 4)`) as `INVALID_PROTO` at its token. */
+function parseFailure(file: string, source: string, error: unknown): MockpointError {
+  const message = error instanceof Error ? error.message : String(error);
+  const line = /line (\d+)\)$/.exec(message);
+  const token = /'([^']*)'/.exec(message)?.[1];
+  const reason = message.replace(/\s*\([^)]*line \d+\)$/, '');
+  return invalid(line === null ? { file } : placeOn(file, source, Number(line[1]), token), reason);
 }
 
 /** Checks every import of every file names a given file or a well-known type's. */
@@ -110,15 +116,37 @@ function unresolved(files: Record<string, string>, error: unknown): MockpointErr
   return invalid({ file: Object.keys(files)[0] ?? '' }, message);
 }
 
-/** Loads every file into one protobufjs root, imports from `files`, and resolves every type. */
-async function loadRoot(files: Record<string, string>): Promise<protobuf.Root> {
+/** The well-known files `parsed` import, with theirs, as protobufjs bundles them. */
+function wellKnownImports(parsed: Map<string, Parsed>, files: Record<string, string>): string[] {
+  const wanted: string[] = [];
+  const add = (target: string) => {
+    if (Object.hasOwn(files, target) || wanted.includes(target)) return;
+    wanted.push(target);
+    for (const dependency of wellKnownFile(target)?.proto.dependency ?? []) add(dependency);
+  };
+  for (const { imports } of parsed.values()) for (const target of imports) add(target);
+  return wanted;
+}
+
+/**
+ * Parses every file into one protobufjs root (the well-known types they import
+ * from protobufjs's bundle) and resolves every type; a problem is
+ * `INVALID_PROTO` placed in the file that has it.
+ */
+function loadRoot(files: Record<string, string>, parsed: Map<string, Parsed>): protobuf.Root {
   const root = new protobuf.Root();
-  root.resolvePath = (_origin, target) => target;
-  root.fetch = (path, callback) => (callback as (error: Error | null, text: string) => void)(null, files[path] ?? '');
-  try {
-    await root.load(Object.keys(files), { keepCase: true });
-  } catch (error) {
-    throw unresolved(files, error);
+  for (const name of wellKnownImports(parsed, files)) {
+    const bundled = protobuf.common.get(name) as { nested?: Record<string, protobuf.AnyNestedObject> } | null;
+    if (bundled?.nested !== undefined) root.addJSON(bundled.nested);
+  }
+  for (const [file, source] of Object.entries(files)) {
+    // protobufjs names each object's file (`filename`) from this, set per parse.
+    (protobuf.parse as unknown as { filename: string | null }).filename = file;
+    try {
+      protobuf.parse(source, root, { keepCase: true });
+    } catch (error) {
+      throw parseFailure(file, source, error);
+    }
   }
   try {
     root.resolveAll();
@@ -181,6 +209,21 @@ function qualify(out: Loose, type: protobuf.Type): void {
   });
 }
 
+/** protoc's JSON name of a field: `item_prices` → `itemPrices`. */
+function jsonNameOf(name: string): string {
+  return name.replace(/_+([a-zA-Z0-9])?/g, (_m, next: string | undefined) => (next ?? '').toUpperCase());
+}
+
+/** Gives every field the JSON name protoc gives it (protobufjs leaves it empty when it equals the name). */
+function setJsonNames(messages: readonly DescriptorProto[]): void {
+  for (const message of messages) {
+    for (const field of [...message.field, ...message.extension]) {
+      if (field.jsonName === '') field.jsonName = jsonNameOf(field.name);
+    }
+    setJsonNames(message.nestedType);
+  }
+}
+
 /** The `FileDescriptorProto` of `file`, built from the objects it declared in `root`. */
 function fileProto(file: string, parsed: Parsed, root: protobuf.Root): FileDescriptorProto {
   const out: Loose & { messageType: Loose[]; enumType: Loose[]; service: Loose[]; extension: Loose[] } = {
@@ -214,7 +257,9 @@ function fileProto(file: string, parsed: Parsed, root: protobuf.Root): FileDescr
   visit(root);
   if (syntax !== 'proto2') out.syntax = syntax;
   const bytes = PbjsFileDescriptorProto.encode(PbjsFileDescriptorProto.fromObject(out)).finish();
-  return fromBinary(FileDescriptorProtoSchema, bytes);
+  const proto = fromBinary(FileDescriptorProtoSchema, bytes);
+  setJsonNames(proto.messageType);
+  return proto;
 }
 
 /** The registry of `files` and the well-known types they import; throws `INVALID_PROTO`. */
@@ -223,7 +268,7 @@ export async function compileProtos(files: Record<string, string>): Promise<File
   const parsed = new Map<string, Parsed>();
   for (const [file, source] of Object.entries(files)) parsed.set(file, parseAlone(file, source));
   checkImports(files, parsed);
-  const root = await loadRoot(files);
+  const root = loadRoot(files, parsed);
   const set = create(FileDescriptorSetSchema, {
     file: [...parsed].map(([file, info]) => fileProto(file, info, root)),
   });
