@@ -17,7 +17,8 @@ import {
   FileDescriptorSetSchema,
 } from '@bufbuild/protobuf/wkt';
 import protobuf from 'protobufjs';
-import { FileDescriptorProto as PbjsFileDescriptorProto } from 'protobufjs/ext/descriptor.js';
+// A CommonJS module: Node's ESM loader finds no named exports in it, only the default.
+import pbjsDescriptor from 'protobufjs/ext/descriptor.js';
 import { MockpointError } from '../wire/errors.js';
 import { wellKnownFile } from './well-known.js';
 
@@ -256,7 +257,8 @@ function fileProto(file: string, parsed: Parsed, root: protobuf.Root): FileDescr
   };
   visit(root);
   if (syntax !== 'proto2') out.syntax = syntax;
-  const bytes = PbjsFileDescriptorProto.encode(PbjsFileDescriptorProto.fromObject(out)).finish();
+  const codec = pbjsDescriptor.FileDescriptorProto;
+  const bytes = codec.encode(codec.fromObject(out)).finish();
   const proto = fromBinary(FileDescriptorProtoSchema, bytes);
   setJsonNames(proto.messageType);
   return proto;
