@@ -1,10 +1,12 @@
 // gRPC-family calls against the built daemon with Connect's own Node clients
-// (createConnectTransport, JSON and binary; createGrpcWebTransport), over HTTP/1.1:
+// (createConnectTransport, JSON and binary; createGrpcWebTransport), over HTTP/1.1 and
+// over HTTP/2 with --https:
 // definitions put as .proto sources or as a descriptor set the test builds itself
 // (not with mockpoint's compiler), schema mode's deterministic answers, the journal,
-// the errors of a bad file and of a service another name holds, and definitions
-// that survive SIGKILL on LevelDB. Every process listens on 127.0.0.1.
+// the errors of a bad file and of a service another name holds, two replicas on one
+// Redis, and definitions that survive SIGKILL on LevelDB. Every process listens on 127.0.0.1.
 
+import { readFile } from 'node:fs/promises';
 import { create, createFileRegistry, type DescService, toBinary } from '@bufbuild/protobuf';
 import {
   FileDescriptorProtoSchema,
@@ -14,6 +16,7 @@ import {
 } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, createClient, type Transport } from '@connectrpc/connect';
 import { createConnectTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
+import { startTestRedis } from '@mockpoint/testkit/redis-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
 
@@ -208,6 +211,53 @@ describe('gRPC-family calls on the daemon', () => {
       code: 'SERVICE_TAKEN',
       details: { service: 'shop.v1.Orders', endpoint: 'shop' },
     });
+  });
+
+  it('answers Connect and gRPC-Web over HTTP/2 with --https', async () => {
+    const daemon = await startDaemon({ args: ['--https', '--https-port', '0'] });
+    const https = daemon.notes.find((note) => note.startsWith('https on '))?.match(/https:\/\/\S+/)?.[0] as string;
+    const caFile = daemon.notes.find((note) => note.startsWith('local CA '))?.match(/NODE_EXTRA_CA_CERTS=(\S+)/)?.[1];
+    const ca = await readFile(caFile as string, 'utf8');
+    expect((await putGrpc(daemon, 'shop', { protos: { 'shop/v1/orders.proto': ORDERS } })).status).toBe(201);
+    const overH2 = { baseUrl: https, httpVersion: '2', nodeOptions: { ca } } as const;
+    const connect = await ordersClient(createConnectTransport({ ...overH2, useBinaryFormat: true })).getOrder({
+      id: '7',
+    });
+    const grpcWeb = await ordersClient(createGrpcWebTransport(overH2)).getOrder({ id: '7' });
+    const plain = await ordersClient(createConnectTransport({ baseUrl: daemon.url, httpVersion: '1.1' })).getOrder({
+      id: '7',
+    });
+    expect(connect.items).toHaveLength(2);
+    expect(grpcWeb).toEqual(connect);
+    expect(plain).toEqual(connect);
+  });
+
+  it('two replicas on one redis-server share the definitions: a put, a replace and a delete on one reach the other', async () => {
+    const redis = await startTestRedis();
+    try {
+      const env = { MOCKPOINT_REDIS_URL: redis.socket };
+      const [a, b] = await Promise.all([startDaemon({ env }), startDaemon({ env })]);
+      if (a === undefined || b === undefined) throw new Error('two replicas');
+      const call = (daemon: Daemon, service: string) =>
+        fetch(`${daemon.url}/${service}/GetOrder`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"id":"7"}',
+        });
+      // B looks first and finds no such service (and remembers that), then A puts the definitions.
+      expect((await call(b, 'shop.v1.Orders')).status).toBe(404);
+      expect((await putGrpc(a, 'shop', { protos: { 'shop/v1/orders.proto': ORDERS } })).status).toBe(201);
+      await expect.poll(async () => (await call(b, 'shop.v1.Orders')).status).toBe(200);
+      const renamed = { 'shop/v2/orders.proto': ORDERS.replace('package shop.v1;', 'package shop.v2;') };
+      expect((await putGrpc(a, 'shop', { protos: renamed })).status).toBe(200);
+      await expect.poll(async () => (await call(b, 'shop.v2.Orders')).status).toBe(200);
+      expect((await call(b, 'shop.v1.Orders')).status).toBe(404);
+      expect((await fetch(`${a.url}/api/endpoints/shop/grpc`, { method: 'DELETE' })).status).toBe(204);
+      await expect.poll(async () => (await call(b, 'shop.v2.Orders')).status).toBe(404);
+    } finally {
+      await killAll();
+      await redis.dispose();
+    }
   });
 
   it('keeps the definitions exactly across SIGKILL right after the answer (LevelDB), and serves them', async () => {
