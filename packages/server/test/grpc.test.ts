@@ -7,7 +7,14 @@
 // Redis, and definitions that survive SIGKILL on LevelDB. Every process listens on 127.0.0.1.
 
 import { readFile } from 'node:fs/promises';
-import { create, createFileRegistry, type DescService, toBinary } from '@bufbuild/protobuf';
+import {
+  create,
+  createFileRegistry,
+  type DescMethodUnary,
+  type DescService,
+  fromBinary,
+  toBinary,
+} from '@bufbuild/protobuf';
 import {
   FileDescriptorProtoSchema,
   FileDescriptorSetSchema,
@@ -15,7 +22,8 @@ import {
   FieldDescriptorProto_Type as Type,
 } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, createClient, type Transport } from '@connectrpc/connect';
-import { createConnectTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
+import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
+import * as grpc from '@grpc/grpc-js';
 import { startTestRedis } from '@mockpoint/testkit/redis-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
@@ -230,6 +238,64 @@ describe('gRPC-family calls on the daemon', () => {
     expect(connect.items).toHaveLength(2);
     expect(grpcWeb).toEqual(connect);
     expect(plain).toEqual(connect);
+  });
+
+  it('answers native gRPC over HTTP/2 with --https: the gRPC transport of Connect and grpc-js, with trailers', async () => {
+    const daemon = await startDaemon({ args: ['--https', '--https-port', '0'] });
+    const https = daemon.notes.find((note) => note.startsWith('https on '))?.match(/https:\/\/\S+/)?.[0] as string;
+    const caFile = daemon.notes.find((note) => note.startsWith('local CA '))?.match(/NODE_EXTRA_CA_CERTS=(\S+)/)?.[1];
+    const ca = await readFile(caFile as string, 'utf8');
+    expect((await putGrpc(daemon, 'shop', { protos: { 'shop/v1/orders.proto': ORDERS } })).status).toBe(201);
+    const viaConnect = await ordersClient(createGrpcTransport({ baseUrl: https, nodeOptions: { ca } })).getOrder({
+      id: '7',
+    });
+    const plain = await ordersClient(createConnectTransport({ baseUrl: daemon.url, httpVersion: '1.1' })).getOrder({
+      id: '7',
+    });
+    expect(viaConnect).toEqual(plain);
+
+    // grpc-js, with Buf's runtime as its (de)serializer: the same message, bytes for bytes.
+    const service = ordersService();
+    const method = service.method.getOrder as DescMethodUnary;
+    const client = new grpc.Client(new URL(https).host, grpc.credentials.createSsl(Buffer.from(ca)));
+    try {
+      const viaGrpcJs = await new Promise<unknown>((resolve, reject) =>
+        client.makeUnaryRequest(
+          '/shop.v1.Orders/GetOrder',
+          (message: { id: string }) => Buffer.from(toBinary(method.input, create(method.input, message))),
+          (bytes: Buffer) => fromBinary(method.output, bytes),
+          { id: '7' },
+          (error, value) => (error ? reject(error) : resolve(value)),
+        ),
+      );
+      expect(viaGrpcJs).toEqual(plain);
+      const streamed = await new Promise<grpc.ServiceError>((resolve) => {
+        const call = client.makeServerStreamRequest(
+          '/shop.v1.Orders/Watch',
+          (message: { id: string }) => Buffer.from(toBinary(method.input, create(method.input, message))),
+          (bytes: Buffer) => fromBinary(method.output, bytes),
+          { id: '7' },
+        );
+        call.on('data', () => {});
+        call.on('error', resolve);
+      });
+      expect(streamed.code).toBe(grpc.status.UNIMPLEMENTED);
+    } finally {
+      client.close();
+    }
+    // A native call is journaled once its trailers are written: right after the client has them.
+    const calls = async () => {
+      const journal = (await (await fetch(`${daemon.url}/api/endpoints/shop/requests`)).json()) as {
+        requests: { grpc: { protocol: string; method: string; code: string; message?: unknown } }[];
+      };
+      return journal.requests.map(({ grpc }) => [grpc.protocol, grpc.method, grpc.code, grpc.message]);
+    };
+    await expect.poll(calls).toEqual([
+      ['grpc', 'GetOrder', 'ok', { id: '7' }],
+      ['connect', 'GetOrder', 'ok', { id: '7' }],
+      ['grpc', 'GetOrder', 'ok', { id: '7' }],
+      ['grpc', 'Watch', 'unimplemented', undefined],
+    ]);
   });
 
   it('two replicas on one redis-server share the definitions: a put, a replace and a delete on one reach the other', async () => {

@@ -24,9 +24,9 @@ import {
   createContextValues,
   type HandlerContext,
 } from '@connectrpc/connect';
-import type { UniversalHandler } from '@connectrpc/connect/protocol';
+import type { UniversalHandler, UniversalServerRequest, UniversalServerResponse } from '@connectrpc/connect/protocol';
 import { universalServerRequestFromFetch, universalServerResponseToFetch } from '@connectrpc/connect/protocol';
-import type { GrpcMark } from '../wire/grpc-json.js';
+import { GRPC_CODE_NAMES, type GrpcMark } from '../wire/grpc-json.js';
 import { SeededRandom, seedOf } from '../wire/seeded-random.js';
 import { mockMessageJson } from './mock-message.js';
 
@@ -37,18 +37,18 @@ export type GrpcCall = Omit<GrpcMark, 'service' | 'method'>;
 export interface GrpcServer {
   /** Whether `/{service}/{method}` is a method of the definitions. */
   has(path: string): boolean;
-  /** Answers a call to one of its methods ({@link has}), noting in `call` what it did. */
+  /**
+   * Answers a Connect or gRPC-Web call (Fetch API) to one of its methods
+   * ({@link has}), noting in `call` what it did. Native gRPC needs trailers,
+   * which a Fetch `Response` cannot carry: it is answered `unimplemented` here
+   * (the Node listener answers it with {@link handle}).
+   */
   answer(request: Request, call: GrpcCall): Promise<Response>;
+  /** Answers a call of any protocol as Connect's universal handler (a runtime that can send trailers). */
+  handle(request: UniversalServerRequest, call: GrpcCall): Promise<UniversalServerResponse>;
 }
 
 const CALL = createContextKey<GrpcCall | undefined>(undefined);
-
-/** The status codes by number, as Connect names them (`not_found`). */
-const CODE_NAMES = Object.fromEntries(
-  Object.entries(Code)
-    .filter(([, value]) => typeof value === 'number')
-    .map(([key, value]) => [value as number, key.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase()]),
-) as Record<number, string>;
 
 /** A message of `output` seeded by the method and the request: the same request, the same answer. */
 function answerOf(method: DescMethod, request: unknown): Message {
@@ -73,7 +73,7 @@ function protocolOf(request: Request): GrpcCall['protocol'] {
 async function statusOf(response: Response, call: GrpcCall): Promise<void> {
   const header = response.headers.get('grpc-status');
   if (header !== null) {
-    call.code = CODE_NAMES[Number(header)] ?? header;
+    call.code = GRPC_CODE_NAMES[Number(header)] ?? header;
     const message = response.headers.get('grpc-message');
     if (message !== null) call.statusMessage = decodeURIComponent(message);
     return;
@@ -114,9 +114,23 @@ function notYet(method: DescMethod) {
   };
 }
 
+/** Native gRPC where only the Fetch API answers: a Trailers-Only `unimplemented`, in the headers. */
+function nativeOverFetch(call: GrpcCall): Response {
+  call.code = 'unimplemented';
+  call.statusMessage = 'native gRPC is answered on the Node daemon over HTTP/2 only';
+  return new Response(null, {
+    status: 200,
+    headers: {
+      'content-type': 'application/grpc',
+      'grpc-status': String(Code.Unimplemented),
+      'grpc-message': encodeURIComponent(call.statusMessage),
+    },
+  });
+}
+
 /** The server of `registry`'s services; requests of at most `readMaxBytes`. */
 export function createGrpcServer(registry: FileRegistry, readMaxBytes: number): GrpcServer {
-  const router = createConnectRouter({ connect: true, grpcWeb: true, grpc: false, readMaxBytes });
+  const router = createConnectRouter({ connect: true, grpcWeb: true, grpc: true, readMaxBytes });
   for (const file of registry.files) {
     for (const service of file.services) {
       for (const method of service.methods) {
@@ -126,14 +140,17 @@ export function createGrpcServer(registry: FileRegistry, readMaxBytes: number): 
     }
   }
   const handlers = new Map<string, UniversalHandler>(router.handlers.map((handler) => [handler.requestPath, handler]));
+  const handle = (request: UniversalServerRequest, call: GrpcCall) => {
+    const handler = handlers.get(new URL(request.url).pathname) as UniversalHandler;
+    return handler({ ...request, contextValues: createContextValues().set(CALL, call) });
+  };
   return {
     has: (path) => handlers.has(path),
+    handle,
     async answer(request, call) {
       call.protocol = protocolOf(request);
-      const handler = handlers.get(new URL(request.url).pathname) as UniversalHandler;
-      const universal = universalServerRequestFromFetch(request, {});
-      const values = createContextValues().set(CALL, call);
-      const response = universalServerResponseToFetch(await handler({ ...universal, contextValues: values }));
+      if (call.protocol === 'grpc') return nativeOverFetch(call);
+      const response = universalServerResponseToFetch(await handle(universalServerRequestFromFetch(request, {}), call));
       await statusOf(response, call);
       return response;
     },

@@ -32,6 +32,27 @@ export interface GrpcMark {
   statusMessage?: string;
 }
 
+/** The gRPC status codes by number, by the names Connect gives them (`not_found`). */
+export const GRPC_CODE_NAMES: readonly string[] = [
+  'ok',
+  'canceled',
+  'unknown',
+  'invalid_argument',
+  'deadline_exceeded',
+  'not_found',
+  'already_exists',
+  'permission_denied',
+  'resource_exhausted',
+  'failed_precondition',
+  'aborted',
+  'out_of_range',
+  'unimplemented',
+  'internal',
+  'unavailable',
+  'data_loss',
+  'unauthenticated',
+];
+
 const PROTO_PATH = /^[A-Za-z0-9_][A-Za-z0-9_.\-/]*\.proto$/;
 
 export function createGrpcSchemas() {

@@ -136,6 +136,21 @@ describe('calls in schema mode', () => {
     ]);
   });
 
+  it('answers native gRPC, which needs trailers, Trailers-Only unimplemented on the Fetch path', async () => {
+    const app = createApp();
+    await put(app, 'shop', { protos: PROTOS });
+    const response = await app.request('/shop.v1.Orders/GetOrder', {
+      method: 'POST',
+      headers: { 'content-type': 'application/grpc' },
+      body: new Uint8Array([0, 0, 0, 0, 0]),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('grpc-status')).toBe('12');
+    expect(decodeURIComponent(response.headers.get('grpc-message') ?? '')).toBe(
+      'native gRPC is answered on the Node daemon over HTTP/2 only',
+    );
+  });
+
   it('lets paths that no definitions declare pass on', async () => {
     const app = createApp();
     await put(app, 'shop', { protos: PROTOS });
