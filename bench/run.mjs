@@ -8,7 +8,7 @@
 // in another. Bounded: a few seconds per measurement.
 //
 // Then the cached GET in a test session (the mockpoint-session header) against the same
-// GET without one.
+// GET without one, against its exact bytes without a session, and both with fetch's headers.
 //
 //   BENCH_SECONDS=8 BENCH_ROUNDS=2 BENCH_ONLY=get,post,signed,session,delay,routes,adds,bun node bench/run.mjs
 import { spawnSync } from 'node:child_process';
@@ -339,11 +339,20 @@ function signedVsPlain(mock) {
   };
 }
 
+/** The headers Node's fetch (undici) sends with a GET, besides Host: how a test's code calls. */
+const FETCH_HEADERS =
+  'wrk.headers["Connection"] = "keep-alive"\nwrk.headers["Accept"] = "*/*"\nwrk.headers["Accept-Language"] = "*"\n' +
+  'wrk.headers["Sec-Fetch-Mode"] = "cors"\nwrk.headers["User-Agent"] = "node"\nwrk.headers["Accept-Encoding"] = "gzip, deflate"\n';
+
 /**
  * The cached GET in a namespace picked by the `mockpoint-session` header (a test
  * session's request) against the same GET to the default namespace, on the same
  * daemon, alternated in short runs (each twice per round): the ratio of req/s
- * (sums) and the daemon's CPU time per request (medians).
+ * (sums) and the daemon's CPU time per request (medians). Three more runs in
+ * each round: the session request's exact bytes to the default namespace (a
+ * header of the same length, `mockpoint-sessiox`: what the HTTP parser alone
+ * costs, which a bare server pays too), and both GETs with the headers Node's
+ * fetch adds (as a test's code sends them) instead of wrk's Host alone.
  */
 async function sessionVsPlain(mock) {
   const made = await fetch(`${mock.url}/api/namespaces`, {
@@ -359,14 +368,25 @@ async function sessionVsPlain(mock) {
   // The same endpoint in the default namespace (made already when the GET path ran).
   const { name, ...record } = SCENARIOS.get.endpoint;
   await fetch(`${mock.url}/api/endpoints/${name}`, { method: 'PUT', body: JSON.stringify(record) });
-  const scriptFile = join(work, 'session.lua');
-  writeFileSync(scriptFile, 'wrk.headers["mockpoint-session"] = "bench-session"\n');
-  const scenarios = { plain: SCENARIOS.get, session: { ...SCENARIOS.get, scriptFile } };
+  const scripts = {
+    session: 'wrk.headers["mockpoint-session"] = "bench-session"\n',
+    sameBytes: 'wrk.headers["mockpoint-sessiox"] = "bench-session"\n',
+    fetchPlain: FETCH_HEADERS,
+    fetchSession: `${FETCH_HEADERS}wrk.headers["mockpoint-session"] = "bench-session"\n`,
+  };
+  const scenarios = { plain: SCENARIOS.get };
+  for (const [key, script] of Object.entries(scripts)) {
+    const scriptFile = join(work, `session-${key}.lua`);
+    writeFileSync(scriptFile, script);
+    scenarios[key] = { ...SCENARIOS.get, scriptFile };
+  }
   const url = `${mock.url}/endpoint/${SCENARIOS.get.endpoint.name}`;
   load(url, scenarios.session, 2); // warm-up (JIT) of the namespace's path
-  const runs = { plain: [], session: [] };
+  load(url, scenarios.fetchSession, 1);
+  const keys = Object.keys(scenarios);
+  const runs = Object.fromEntries(keys.map((key) => [key, []]));
   for (let i = 0; i < ROUNDS * 2; i++) {
-    for (const key of i % 2 === 0 ? ['plain', 'session'] : ['session', 'plain']) {
+    for (const key of i % 2 === 0 ? keys : [...keys].reverse()) {
       const before = cpuMicros(mock);
       const r = load(url, scenarios[key], Math.max(2, Math.round(DURATION_S / 2)));
       runs[key].push({ rps: r.rps, us: (cpuMicros(mock) - before) / r.requests, errors: r.errors });
@@ -374,12 +394,14 @@ async function sessionVsPlain(mock) {
   }
   const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const sum = (list) => list.reduce((total, r) => total + r.rps, 0);
+  const us = Object.fromEntries(keys.map((key) => [key, median(runs[key].map((r) => r.us))]));
   return {
     runs: runs.plain.length,
     rpsRatio: sum(runs.session) / sum(runs.plain),
-    plainUs: median(runs.plain.map((r) => r.us)),
-    sessionUs: median(runs.session.map((r) => r.us)),
-    errors: [...runs.plain, ...runs.session].map((r) => r.errors).filter((e) => e),
+    sameBytesRpsRatio: sum(runs.session) / sum(runs.sameBytes),
+    fetchRpsRatio: sum(runs.fetchSession) / sum(runs.fetchPlain),
+    us,
+    errors: keys.flatMap((key) => runs[key].map((r) => r.errors)).filter((e) => e),
   };
 }
 
@@ -444,11 +466,18 @@ try {
   }
   if (ONLY.has('session')) {
     const session = await sessionVsPlain(mock);
+    const { us } = session;
+    const cpu = (a, b) =>
+      `CPU per request ${fmt(us[a], 1)} µs vs ${fmt(us[b], 1)} µs (${fmt(us[a] / us[b], 2)} x, medians)`;
     console.log(
-      `\nGET /endpoint/{name} in a test session (mockpoint-session header) vs the same GET without one, alternated ${session.runs} x`,
+      `\nGET /endpoint/{name} in a test session (mockpoint-session header) vs the same GET without one, alternated ${session.runs} x${session.errors.length ? `   errors: ${session.errors.join(', ')}` : ''}`,
+    );
+    console.log(`  wrk's request (Host alone):       ${fmt(session.rpsRatio, 2)} x req/s; ${cpu('session', 'plain')}`);
+    console.log(
+      `  vs the same bytes, no session:    ${fmt(session.sameBytesRpsRatio, 2)} x req/s; ${cpu('session', 'sameBytes')}`,
     );
     console.log(
-      `  ${fmt(session.rpsRatio, 2)} x req/s; CPU per request ${fmt(session.sessionUs, 1)} µs vs ${fmt(session.plainUs, 1)} µs (${fmt(session.sessionUs / session.plainUs, 2)} x, medians)${session.errors.length ? `   errors: ${session.errors.join(', ')}` : ''}`,
+      `  with the headers fetch sends:     ${fmt(session.fetchRpsRatio, 2)} x req/s; ${cpu('fetchSession', 'fetchPlain')}`,
     );
   }
   await stop(mock);

@@ -20,6 +20,7 @@ export default mergeConfig(
             'test/daemon.test.ts',
             'test/allowed-hosts.test.ts',
             'test/api-transfer.test.ts',
+            'test/bedrock-sdk.test.ts',
             'test/cli-usage.test.ts',
             'test/collections.test.ts',
             'test/deliveries-durability.test.ts',

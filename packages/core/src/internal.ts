@@ -5,9 +5,13 @@
  * @module
  */
 
+export { type EventStreamCodecModule, useEventStreamCodec } from './answer/llm/bedrock-stream.js';
+export { readOpenApi } from './verify/openapi-document.js';
+export { verifyRoutes } from './verify/verify-routes.js';
 export { ERROR_LIST, ERRORS, type ErrorSpec } from './wire/error-codes.js';
 export { isOwnError, MockpointError, type MockpointErrorOptions, OWN_ERROR } from './wire/errors.js';
 export { NOT_FORWARDED } from './wire/hop-by-hop.js';
+export { toJsonSchema } from './wire/openapi-schema.js';
 export { matchPathPattern, PathPatternError, parsePathPattern } from './wire/path-pattern.js';
 export { ALWAYS_REDACTED_TEXT } from './wire/proxy-answer.js';
 export { quoted } from './wire/quoted.js';

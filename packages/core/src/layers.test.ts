@@ -31,8 +31,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ['graphql', 'grpc', 'journal', 'state', 'queue', 'collections', 'webhook', 'clock'],
   // Compiling answers: records, routes, templates, streams, WebSocket scripts, proxy parts.
   ['answer'],
-  // Mock files (mockpoint's, WireMock, Mockoon, HAR, OpenAPI) read into and written from records and routes.
-  ['files'],
+  // Mock files (mockpoint's, WireMock, Mockoon, HAR, OpenAPI) read into and written from records and routes;
+  // routes checked against an OpenAPI document (mockpoint verify).
+  ['files', 'verify'],
   // The backends and their parts: memory, LevelDB, Redis, Durable Object.
   ['store'],
   // The one engine: EndpointService, the pipeline, the response cache, the sinks.

@@ -109,6 +109,12 @@ const SAMPLES: Record<string, Omit<Write, 'method' | 'path'> & { path: string }>
   'DELETE /api/endpoints/{name}/chaos': { path: '/api/endpoints/victim/chaos', ok: 204 },
   'PUT /api/clock': { path: '/api/clock', body: '{"advance":"1d"}', ok: 200 },
   'DELETE /api/clock': { path: '/api/clock', ok: 204 },
+  // Reads only, but a POST (the document is its body): refused cross-origin like every write.
+  'POST /api/verify': {
+    path: '/api/verify',
+    body: '{"openapi":{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{}}}',
+    ok: 200,
+  },
   // No socket open: a count of 0 shows the write reached its handler.
   'POST /api/endpoints/{name}/sockets/send': {
     path: '/api/endpoints/victim/sockets/send',

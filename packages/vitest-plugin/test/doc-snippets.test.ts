@@ -51,6 +51,8 @@ const LIBRARIES: Record<string, string> = {
   express: 'packages/server/test/node_modules/express',
   '@types/express': 'packages/server/test/node_modules/@types/express',
   fastify: 'packages/server/test/node_modules/fastify',
+  '@aws-sdk/client-bedrock-runtime': 'packages/server/test/node_modules/@aws-sdk/client-bedrock-runtime',
+  '@smithy/node-http-handler': 'packages/server/test/node_modules/@smithy/node-http-handler',
 };
 
 /**

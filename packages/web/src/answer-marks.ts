@@ -25,24 +25,30 @@ export function describeStream(stream: NonNullable<Answer['stream']>): string {
 
 type Llm = NonNullable<RouteAnswer['llm']>;
 
-/** The status an llm answer's error is sent with (OpenAI's overload is a 503, Anthropic's a 529). */
-const LLM_ERROR_STATUS: Record<string, [openai: number, anthropic: number]> = {
+/** The status an llm answer's error is sent with (an overload is Anthropic's 529, everyone else's 503). */
+const LLM_ERROR_STATUS: Record<string, [others: number, anthropic: number]> = {
   rate_limit: [429, 429],
   overloaded: [503, 529],
   server: [500, 500],
   context_length: [400, 400],
 };
 
+/** Bedrock's converse-stream with an error beside text or tool calls: a 200 stream the error breaks midway. */
+function failsMidStream(llm: Llm): boolean {
+  return llm.api === 'converse-stream' && (llm.text !== undefined || llm.toolCalls !== undefined);
+}
+
 /** The status an llm answer is sent with. */
 export function llmStatus(llm: Llm): number {
-  if (llm.error === undefined) return 200;
+  if (llm.error === undefined || failsMidStream(llm)) return 200;
   const type = typeof llm.error === 'string' ? llm.error : llm.error.type;
-  return LLM_ERROR_STATUS[type]?.[llm.provider === 'openai' ? 0 : 1] ?? 500;
+  return LLM_ERROR_STATUS[type]?.[llm.provider === 'anthropic' ? 1 : 0] ?? 500;
 }
 
 /** `llm: openai chat.completions, streamed, then reset` or `llm: anthropic messages, error rate_limit`. */
 export function describeLlm(llm: Llm): string {
   const parts = [`llm: ${llm.provider} ${llm.api}`];
+  if (llm.error !== undefined && failsMidStream(llm)) parts.push('streamed');
   if (llm.error !== undefined) parts.push(`error ${typeof llm.error === 'string' ? llm.error : llm.error.type}`);
   else {
     if (llm.stream !== undefined) parts.push(llm.stream ? 'streamed' : 'JSON');

@@ -77,6 +77,15 @@ export type {
   SignatureMark,
   SignatureView,
 } from '../wire/signature-settings.js';
+export {
+  MAX_VERIFY_FINDINGS,
+  VERIFY_FINDING_CODES,
+  type VerifyFinding,
+  type VerifyFindingCode,
+  type VerifyNote,
+  type VerifyReport,
+  type VerifyRequest,
+} from '../wire/verify-json.js';
 export { VERSION } from '../wire/version.js';
 export {
   type ClientOptions,

@@ -4,6 +4,7 @@
  * @module
  */
 import type { LiveRequest } from '../wire/journal-json.js';
+import type { VerifyReport, VerifyRequest } from '../wire/verify-json.js';
 import type { Health } from './client.js';
 import { type Transport, toConnectionError, toError } from './transport.js';
 import { type WatchRequestsOptions, watchRequests } from './watch-requests.js';
@@ -60,6 +61,18 @@ export function serviceMethods({ json, send, url, token, endpointUrl }: Transpor
     /** `GET /api/health`. */
     health(): Promise<Health> {
       return json('GET', '/api/health');
+    },
+
+    /**
+     * `POST /api/verify`: the routes (of `names`, or every endpoint's) checked
+     * against an OpenAPI 3.0/3.1 document, given as an object or as its JSON or
+     * YAML text (docs/verify.md). Resolves with the report whether or not they
+     * drifted (`ok`); a document that is not one throws `INVALID_OPENAPI`.
+     * @example const report = await client.verify({ openapi: doc, names: ['github'] })
+     * expect(report.findings).toEqual([])
+     */
+    verify(request: VerifyRequest, signal?: AbortSignal): Promise<VerifyReport> {
+      return json('POST', '/api/verify', request, signal);
     },
   };
 }

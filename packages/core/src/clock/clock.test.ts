@@ -65,3 +65,34 @@ describe('Clock', () => {
     expect(clock.now()).toBe(CLOCK_MAX_MS);
   });
 });
+
+describe('Clock state (shared through a backend)', () => {
+  it('state() and adopt() carry it: frozen or offset, listeners told only of a change', () => {
+    const { real, clock } = clockAt(1_000);
+    const other = clockAt(1_000).clock;
+    let told = 0;
+    other.onChange(() => told++);
+    clock.set(50_000);
+    other.adopt(clock.state());
+    expect(other.now()).toBe(50_000);
+    other.adopt(clock.state());
+    expect(told).toBe(1);
+    clock.freeze(true);
+    expect(clock.state()).toEqual({ frozenAt: 50_000 });
+    other.adopt(clock.state());
+    real.ms = 9_000;
+    expect(other.now()).toBe(50_000);
+    other.adopt({ offsetMs: 0 });
+    expect(other.real).toBe(true);
+    expect(told).toBe(3);
+  });
+
+  it('copy() is changed apart from the original', () => {
+    const { clock } = clockAt(1_000);
+    clock.freeze(true);
+    const copy = clock.copy();
+    copy.advance(5);
+    expect(copy.now()).toBe(1_005);
+    expect(clock.now()).toBe(1_000);
+  });
+});

@@ -18,6 +18,13 @@ export interface ClockView {
   offsetMs: number;
 }
 
+/**
+ * What a clock holds, as it is kept in a shared backend (docs/clock.md): the
+ * moment it stands at (`frozenAt`), or its offset from real time. `{ offsetMs: 0 }`
+ * is real time.
+ */
+export type ClockState = { frozenAt: number } | { offsetMs: number };
+
 /** The first and last instants the clock may show: ISO 8601 with a four-digit year. */
 export const CLOCK_MIN_MS = 0;
 export const CLOCK_MAX_MS = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
@@ -26,7 +33,7 @@ export class Clock {
   readonly #real: () => number;
   #offsetMs = 0;
   /** The moment it stands at while frozen. */
-  #frozenAt: number | undefined;
+  #frozenAt: number | undefined = undefined;
   readonly #listeners = new Set<() => void>();
 
   /** @param real real time in ms since the epoch (tests give their own). @default Date.now */
@@ -93,6 +100,32 @@ export class Clock {
     this.#frozenAt = undefined;
     this.#offsetMs = 0;
     this.#changed();
+  }
+
+  /** What it holds now: frozen at a moment, or its offset from real time. */
+  state(): ClockState {
+    return this.#frozenAt === undefined ? { offsetMs: this.#offsetMs } : { frozenAt: this.#frozenAt };
+  }
+
+  /**
+   * Holds `state` from now on (another replica's change, read from the backend),
+   * telling the listeners when that changes anything.
+   */
+  adopt(state: ClockState): void {
+    const frozenAt = 'frozenAt' in state ? state.frozenAt : undefined;
+    const offsetMs = 'offsetMs' in state ? state.offsetMs : 0;
+    if (frozenAt === this.#frozenAt && offsetMs === this.#offsetMs) return;
+    this.#frozenAt = frozenAt;
+    this.#offsetMs = offsetMs;
+    this.#changed();
+  }
+
+  /** A clock on the same real time holding the same state, with no listeners: a change computed before it is kept. */
+  copy(): Clock {
+    const copy = new Clock(this.#real);
+    copy.#frozenAt = this.#frozenAt;
+    copy.#offsetMs = this.#offsetMs;
+    return copy;
   }
 
   /** Calls `listener` after every change (set, advance, freeze, reset); returns its removal. */

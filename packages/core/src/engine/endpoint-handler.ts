@@ -35,7 +35,7 @@ import { stateStep } from './pipeline/state-step.js';
 import { runSteps, type Step, type Verdict } from './pipeline/step.js';
 import { validationStep } from './pipeline/validation-step.js';
 import { failedAnswer, heldUntilChange } from './pipeline/verdicts.js';
-import { RateBuckets } from './rate-buckets.js';
+import { type RateBucketStore, RateBuckets } from './rate-buckets.js';
 
 /** Methods answered with the stored data at `/endpoint/{name}`. */
 export const READ_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -82,6 +82,8 @@ export interface EndpointHandlerOptions {
   sockets?: PipelineParts['sockets'];
   /** The clock of routes' rate limits, in ms. @default the app's clock (`clock`) */
   rateLimitNow?: () => number;
+  /** Where replicas share the rate buckets (the backend's, on Redis). @default in this process */
+  rateBucketStore?: RateBucketStore;
   /** The app's clock: `{{now}}` and timed state moves read it (docs/clock.md). @default real time */
   clock?: Clock;
   /** Where timed state moves wait (`setState: { after, to }`). @default its own, on {@link clock} */
@@ -112,7 +114,7 @@ export class EndpointHandler {
       },
       report: (error, request) => this.reportUnexpected(error, request),
       sockets: options.sockets,
-      rateBuckets: new RateBuckets(options.rateLimitNow ?? (() => clock.now())),
+      rateBuckets: new RateBuckets(options.rateLimitNow ?? (() => clock.now()), options.rateBucketStore),
       clock,
       timers:
         options.timers ??

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { openAiDuration } from './pipeline/rate-limit-answers.js';
-import { RateBuckets } from './rate-buckets.js';
+import { type BucketTake, RateBuckets } from './rate-buckets.js';
+
+/** A take in this process: answered at once. */
+function takeNow(buckets: RateBuckets, table: object, bucket: string, limit: number, window: number): BucketTake {
+  const take = buckets.take(table, 'name', bucket, limit, window);
+  if (take instanceof Promise) throw new Error('a bucket in this process answers at once');
+  return take;
+}
 
 describe('RateBuckets', () => {
   it('stays exact at the largest limit and window: limit taken, the next refused, full one window later', () => {
@@ -10,12 +17,12 @@ describe('RateBuckets', () => {
     const limit = 1_000_000;
     const window = 31 * 24 * 60 * 60 * 1000;
     let allowed = 0;
-    for (let i = 0; i <= limit; i++) if (buckets.take(table, 'b', limit, window).allowed) allowed++;
+    for (let i = 0; i <= limit; i++) if (takeNow(buckets, table, 'b', limit, window).allowed) allowed++;
     expect(allowed).toBe(limit);
-    const empty = buckets.take(table, 'b', limit, window);
+    const empty = takeNow(buckets, table, 'b', limit, window);
     expect([empty.allowed, empty.remaining, empty.retryMs, empty.resetMs]).toEqual([false, 0, 2679, window]);
     time.now += window;
-    const full = buckets.take(table, 'b', limit, window);
+    const full = takeNow(buckets, table, 'b', limit, window);
     expect([full.allowed, full.remaining]).toEqual([true, limit - 1]);
   });
 
@@ -24,11 +31,11 @@ describe('RateBuckets', () => {
     const buckets = new RateBuckets(() => time.now);
     const one = {};
     const two = {};
-    expect(buckets.take(one, 'a', 1, 1000).allowed).toBe(true);
+    expect(takeNow(buckets, one, 'a', 1, 1000).allowed).toBe(true);
     time.now -= 5000;
-    expect(buckets.take(one, 'a', 1, 1000).allowed).toBe(false);
-    expect(buckets.take(one, 'b', 1, 1000).allowed).toBe(true);
-    expect(buckets.take(two, 'a', 1, 1000).allowed).toBe(true);
+    expect(takeNow(buckets, one, 'a', 1, 1000).allowed).toBe(false);
+    expect(takeNow(buckets, one, 'b', 1, 1000).allowed).toBe(true);
+    expect(takeNow(buckets, two, 'a', 1, 1000).allowed).toBe(true);
   });
 });
 

@@ -1,9 +1,10 @@
 /**
  * The token buckets of routes' rate limits (wire/rate-limit.ts), one per
- * endpoint name and bucket (a route's id unless it names a shared bucket), in
- * this process: each app has its own (so each namespace), replicas do not
- * share them, and a change to the name's routes starts them full again
- * (docs/rate-limits.md). A bucket holds `limit` tokens and gains
+ * endpoint name and bucket (a route's id unless it names a shared bucket):
+ * each app has its own (so each namespace), and a change to the name's routes
+ * starts them full again (docs/rate-limits.md). In this process, unless the
+ * backend shares them between replicas (a {@link RateBucketStore}: Redis),
+ * where the same arithmetic runs in one script. A bucket holds `limit` tokens and gains
  * them back evenly over the window; a request takes one or is refused.
  *
  * The arithmetic is in whole units of 1/window of a token (`limit × window`
@@ -32,6 +33,34 @@ export interface BucketTake {
   readonly now: number;
 }
 
+/**
+ * A backend part: buckets counted where every replica counts (Redis). Each take is
+ * one atomic step; a routes change, a delete or a reset of the name starts its buckets full.
+ */
+export interface RateBucketStore {
+  /** Brings the bucket up to `now` (the app's clock, ms), takes a token if it holds one; the level after (tokens × windowMs). */
+  take(
+    name: string,
+    bucket: string,
+    limit: number,
+    windowMs: number,
+    now: number,
+  ): Promise<{ allowed: boolean; level: number }>;
+  /** Starts the buckets of `name` full again. */
+  reset(name: string): Promise<void>;
+  /** Starts every bucket full again. */
+  resetAll(): Promise<void>;
+}
+
+/** What a take found, from the bucket's level after it (tokens × windowMs). */
+export function bucketTake(allowed: boolean, level: number, limit: number, windowMs: number, now: number): BucketTake {
+  const full = limit * windowMs;
+  const remaining = Math.floor(level / windowMs);
+  const resetMs = Math.ceil((full - level) / limit);
+  const retryMs = level >= windowMs ? 0 : Math.ceil((windowMs - level) / limit);
+  return { allowed, limit, windowMs, remaining, resetMs, retryMs, now };
+}
+
 interface Bucket {
   /** Tokens × windowMs. */
   level: number;
@@ -43,15 +72,28 @@ export class RateBuckets {
   /** Each route table's buckets by name: a table replaced (its routes changed, the endpoint deleted or reset) takes its buckets with it. */
   readonly #tables = new WeakMap<object, Map<string, Bucket>>();
   readonly #now: () => number;
+  readonly #shared: RateBucketStore | undefined;
 
-  /** `now`: the clock, in ms (tests pass their own). @default Date.now */
-  constructor(now: () => number = Date.now) {
+  /**
+   * `now`: the clock, in ms (tests pass their own); `shared`: the backend's buckets, where replicas share them.
+   * @default Date.now, in this process
+   */
+  constructor(now: () => number = Date.now, shared?: RateBucketStore) {
     this.#now = now;
+    this.#shared = shared;
   }
 
-  /** Takes a token from the bucket `bucket` of route table `table`, of `limit` tokens refilled over `windowMs`. */
-  take(table: object, bucket: string, limit: number, windowMs: number): BucketTake {
+  /**
+   * Takes a token from the bucket `bucket` of route table `table` (endpoint `name`'s),
+   * of `limit` tokens refilled over `windowMs`: at once in this process, a promise where shared.
+   */
+  take(table: object, name: string, bucket: string, limit: number, windowMs: number): BucketTake | Promise<BucketTake> {
     const now = Math.floor(this.#now());
+    if (this.#shared !== undefined) {
+      return this.#shared
+        .take(name, bucket, limit, windowMs, now)
+        .then(({ allowed, level }) => bucketTake(allowed, level, limit, windowMs, now));
+    }
     let buckets = this.#tables.get(table);
     if (buckets === undefined) {
       buckets = new Map();
@@ -70,9 +112,6 @@ export class RateBuckets {
     }
     const allowed = state.level >= windowMs;
     if (allowed) state.level -= windowMs;
-    const remaining = Math.floor(state.level / windowMs);
-    const resetMs = Math.ceil((full - state.level) / limit);
-    const retryMs = state.level >= windowMs ? 0 : Math.ceil((windowMs - state.level) / limit);
-    return { allowed, limit, windowMs, remaining, resetMs, retryMs, now };
+    return bucketTake(allowed, state.level, limit, windowMs, now);
   }
 }

@@ -8,6 +8,7 @@ import type { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import type { OpenStreams } from '../answer/stream/open-streams.js';
 import type { OpenSockets } from '../answer/websocket/open-sockets.js';
 import type { Clock } from '../clock/clock.js';
+import type { ClockSync } from '../clock/shared-clock.js';
 import type { EndpointHandler } from '../engine/endpoint-handler.js';
 import type { EndpointService } from '../engine/endpoint-service.js';
 import type { HostTable } from '../hosts/host-table.js';
@@ -57,6 +58,8 @@ export interface AppContext {
   schemas: Schemas;
   /** The app's clock (`/api/clock`): `{{now}}` and timed state moves read it. */
   clock: Clock;
+  /** Changes the clock: through the backend where replicas share it. */
+  clockSync: ClockSync;
   /** Timed state moves waiting for the clock. */
   timers: StateTimers;
   /** Route documentation collected for the OpenAPI document. */

@@ -10,6 +10,7 @@ import type { Upstream } from '../answer/proxy/upstream.js';
 import { OpenStreams } from '../answer/stream/open-streams.js';
 import { OpenSockets, socketShareOf } from '../answer/websocket/open-sockets.js';
 import { Clock } from '../clock/clock.js';
+import { ClockSync } from '../clock/shared-clock.js';
 import { EndpointHandler } from '../engine/endpoint-handler.js';
 import { EndpointService } from '../engine/endpoint-service.js';
 import type { GraphqlRunner } from '../graphql/graphql-runner.js';
@@ -60,6 +61,7 @@ import { registerSocketRoutes } from './routes/sockets.js';
 import { registerStateRoutes } from './routes/state.js';
 import { registerUnhandledRoutes } from './routes/unhandled.js';
 import { registerUnknownNameRoutes } from './routes/unknown-names.js';
+import { registerVerifyRoutes } from './routes/verify.js';
 
 /**
  * Options for {@link createApp}: the {@link LimitOptions}, the state (a `backend`,
@@ -244,6 +246,11 @@ type MockpointServices = Pick<
    * when the store could not be read. Await it before serving.
    */
   readonly hostsLoaded: Promise<void>;
+  /**
+   * Resolves once the clock shows the backend's (another replica's change, on Redis);
+   * at once where the backend keeps no clock. Await it before serving.
+   */
+  readonly clockLoaded: Promise<void>;
 };
 
 /**
@@ -382,6 +389,7 @@ function registerRoutes(
   registerJournalStreamRoutes(app, ctx);
   registerJournalHarRoutes(app, ctx);
   registerUnknownNameRoutes(app, ctx);
+  registerVerifyRoutes(app, ctx);
   registerUnhandledRoutes(app, ctx);
   if (namespaces !== undefined) registerNamespaceRoutes(app, ctx, namespaces);
   else if (namespace !== undefined) refuseNestedNamespaces(app, namespace.name);
@@ -434,8 +442,11 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
     maxRoutes: resolved.maxRoutes,
   });
   const sockets = openSockets(journal, resolved, options);
-  // The app's clock: each namespace's app has its own (docs/clock.md).
+  // The app's clock: each namespace's app has its own (docs/clock.md), kept in the backend where replicas share it.
   const clock = new Clock();
+  const clockSync = new ClockSync(clock, backend.clock, (error) =>
+    options.onUnexpectedError?.(error, { method: 'CLOCK', url: '/api/clock' }),
+  );
   const timers = new StateTimers({
     clock,
     states: backend.states,
@@ -464,16 +475,19 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       collectionLimits: resolved,
       sockets,
       rateLimitNow: options.rateLimitNow,
+      rateBucketStore: backend.rateBuckets,
       clock,
       timers,
     }),
     clock,
+    clockSync,
     timers,
     deliveries: new DeliveryWorker({
       store: backend.deliveries,
       allowHosts: resolved.deliveryAllowHosts,
       maxBodyBytes: resolved.maxBodyBytes,
       send: options.deliverySend,
+      clock,
     }),
     schemas: schemasFor(resolved.maxDelayMs),
     docs: [],
@@ -550,6 +564,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       clock,
       timers,
       hostsLoaded: ctx.storedHosts.ready,
+      clockLoaded: clockSync.loaded,
       namespaces,
       fetchEndpoint,
     },

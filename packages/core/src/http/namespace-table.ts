@@ -184,6 +184,19 @@ export class NamespaceTable {
     return this.#made(name).then(() => this.adapter(name, key, make));
   }
 
+  /**
+   * What an adapter made for namespace `name` under `key`, when the namespace
+   * is open here and that was made (the hot path: no name check, no Promise);
+   * else `undefined` (then {@link adapter}).
+   */
+  madeAdapter<T>(name: string, key: symbol): T | undefined {
+    const live = this.#live.get(name);
+    if (live === undefined) return undefined;
+    const made = live.adapters.get(key);
+    if (made !== undefined) live.hits++;
+    return made as T | undefined;
+  }
+
   /** Serving has started: deliveries of every namespace (made now or later) are sent. */
   serve(): void {
     this.#serving = true;
@@ -241,7 +254,7 @@ export class NamespaceTable {
     let app: MockpointApp;
     try {
       app = this.#options.make(backend, entry);
-      await app.mockpoint.hostsLoaded;
+      await Promise.all([app.mockpoint.hostsLoaded, app.mockpoint.clockLoaded]);
     } catch (error) {
       await backend.close();
       throw error;

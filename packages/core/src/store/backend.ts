@@ -10,7 +10,9 @@
  * @module
  */
 
+import type { SharedClockStore } from '../clock/shared-clock.js';
 import type { CollectionStore } from '../collections/collection-store.js';
+import type { RateBucketStore } from '../engine/rate-buckets.js';
 import type { Journal } from '../journal/journal.js';
 import type { AnswerQueue } from '../queue/answer-queue.js';
 import type { StateStore } from '../state/state-store.js';
@@ -73,6 +75,16 @@ export interface Backend extends BackendParts {
   describe(): string;
   /** The state's health, as `/api/health` says it (the store's). */
   health(): StoreHealth;
+  /**
+   * Where replicas keep their one clock (clock/shared-clock.ts); absent where the
+   * backend is not shared (memory, LevelDB): each app's clock is then its process's.
+   */
+  readonly clock?: SharedClockStore;
+  /**
+   * Where replicas count routes' rate buckets (engine/rate-buckets.ts); absent where the
+   * backend is not shared: each app counts them in its process.
+   */
+  readonly rateBuckets?: RateBucketStore;
   /** Closes every part the backend opened. */
   close(): Promise<void>;
   /**

@@ -30,6 +30,11 @@ export interface StoredDelivery
   /** Milliseconds since the epoch, while pending. */
   nextAttemptAt?: number;
   /**
+   * While a retry waits: the app's clock time it is due at (delivery-clock.ts), so that
+   * moving the clock moves it. Absent in deliveries written before it existed.
+   */
+  retryClockAt?: number;
+  /**
    * The attempt being made: written (durably) before its request goes out, and
    * replaced by its result. Still set when its sender stopped first: the next
    * sender records it as `INTERRUPTED` before making the next attempt, so the

@@ -13,14 +13,16 @@
  *
  * @module
  */
+import { Clock } from '../clock/clock.js';
 import type { Delivery, DeliveryPage } from '../wire/delivery-json.js';
 import { MockpointError } from '../wire/errors.js';
 import { maskCredentials } from '../wire/shown-url.js';
 import { attemptDelivery, completedAttempts, settleInterrupted } from './delivery-attempt.js';
+import { clockDue, earlyByClock, withRetryClock } from './delivery-clock.js';
 import { afterAttempt } from './delivery-policy.js';
 import { type DeliveryRequestOptions, parseDeliveryRequest } from './delivery-request.js';
 import type { DeliverySend } from './delivery-send.js';
-import { type DeliveryStore, leaseMs, type StoredDelivery } from './delivery-store.js';
+import { type DeliveryStore, KEPT_FINISHED_DELIVERIES, leaseMs, type StoredDelivery } from './delivery-store.js';
 
 /** Options for {@link DeliveryWorker}. */
 export interface DeliveryWorkerOptions {
@@ -37,6 +39,8 @@ export interface DeliveryWorkerOptions {
   pollMs?: number;
   /** How each attempt's request goes out. @default fetchDeliverySend() (`fetch`) */
   send?: DeliverySend;
+  /** The app's clock: retries wait for it (delivery-clock.ts). @default real time */
+  clock?: Clock;
 }
 
 /** The delivery as `/api/deliveries` reports it: no secret (nor the URL's user and password), times as ISO 8601. */
@@ -65,7 +69,12 @@ export function deliveryJson(stored: StoredDelivery): Delivery {
 
 export class DeliveryWorker {
   readonly store: DeliveryStore;
-  readonly #options: Required<Omit<DeliveryWorkerOptions, 'send' | 'store'>> & { send?: DeliverySend };
+  readonly #options: Required<Omit<DeliveryWorkerOptions, 'send' | 'store' | 'clock'>> & { send?: DeliverySend };
+  readonly #clock: Clock;
+  readonly #unfollowClock: () => void;
+  /** A look at the retries after a clock change is running / is asked for again. */
+  #retiming = false;
+  #retimeAgain = false;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #abort = new AbortController();
   /** One per attempt in flight, aborted by close() (not listeners on one shared signal: 50 in flight would be 50 of them). */
@@ -89,6 +98,8 @@ export class DeliveryWorker {
       pollMs: options.pollMs ?? 200,
       send: options.send,
     };
+    this.#clock = options.clock ?? new Clock();
+    this.#unfollowClock = this.#clock.onChange(() => this.#clockMoved());
   }
 
   /**
@@ -192,6 +203,7 @@ export class DeliveryWorker {
    */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#unfollowClock();
     clearTimeout(this.#timer);
     this.#abort.abort();
     for (const stop of this.#stops) stop.abort();
@@ -270,12 +282,55 @@ export class DeliveryWorker {
     (this.#timer as { unref?: () => void }).unref?.();
   }
 
+  /** The clock moved: each waiting retry is due when the clock passes its time (one look at a time). */
+  #clockMoved(): void {
+    if (this.#closed || !this.#started) return;
+    if (this.#retiming) {
+      this.#retimeAgain = true;
+      return;
+    }
+    this.#retiming = true;
+    void this.#retime()
+      .catch(() => undefined) // the store unavailable: the retries keep their real schedule
+      .finally(() => {
+        this.#retiming = false;
+        if (this.#retimeAgain) {
+          this.#retimeAgain = false;
+          this.#clockMoved();
+        }
+      });
+  }
+
+  async #retime(): Promise<void> {
+    // Every delivery the store holds: at most maxPending pending and the finished ones kept.
+    const held = await this.store.list(this.#options.maxPending + KEPT_FINISHED_DELIVERIES);
+    const realNow = Date.now();
+    for (const delivery of held) {
+      const due = clockDue(delivery, this.#clock, realNow);
+      if (due === undefined || due === delivery.nextAttemptAt) continue;
+      // Refused when it changed meanwhile (claimed, cancelled): that write stands.
+      await this.store.update({ ...delivery, nextAttemptAt: due, version: delivery.version + 1 }).catch(() => false);
+    }
+    // The timer only ever moves earlier: one set for a retry now later fires early and finds nothing due.
+    this.#kick();
+  }
+
   async #run(claimed: StoredDelivery): Promise<void> {
     // The attempt is written as `sending` before it goes out (an attempt its sender
     // did not live to record is recorded as interrupted first), so the history
     // never lacks a request the receiver may have got. Still due at the lease's end.
     // Claimed by a tick that ran into close(): not sent, so not written as sending either.
     if (this.#closed) return;
+    if (earlyByClock(claimed, this.#clock)) {
+      // Due in real time, not yet by the clock (frozen, or set back): it waits, and is looked at again then.
+      const later = {
+        ...claimed,
+        nextAttemptAt: clockDue(claimed, this.#clock, Date.now()),
+        version: claimed.version + 1,
+      };
+      await this.store.update(later).catch(() => false);
+      return;
+    }
     const settled = settleInterrupted(claimed);
     const now = Date.now();
     const delivery: StoredDelivery = {
@@ -303,7 +358,8 @@ export class DeliveryWorker {
     }
     // Shutting down: left `sending` and due; recorded as interrupted and made again after a restart.
     if (attempt === undefined) return;
-    const next = afterAttempt(delivery, attempt, Date.now());
+    const realNow = Date.now();
+    const next = withRetryClock(afterAttempt(delivery, attempt, realNow), realNow, this.#clock.now());
     // Refused when someone else changed it meanwhile (a cancel): their version stands.
     await this.store.update(next).catch(() => false);
     this.#notify(delivery.id);

@@ -33,7 +33,23 @@ describe('llm answers at save', () => {
   it.each([
     [{ llm: { provider: 'anthropic', api: 'responses' } }, 'INVALID_LLM', 'anthropic has messages, not responses'],
     [{ llm: { provider: 'openai', api: 'messages' } }, 'INVALID_LLM', 'openai has chat.completions and responses'],
-    [{ llm: { provider: 'gemini', api: 'messages' } }, 'INVALID_LLM', 'provider'],
+    [{ llm: { provider: 'gemini', api: 'messages' } }, 'INVALID_LLM', 'gemini has generateContent, not messages'],
+    [{ llm: { provider: 'ollama', api: 'generateContent' } }, 'INVALID_LLM', 'ollama has chat, not generateContent'],
+    [{ llm: { provider: 'anthropic', api: 'embeddings' } }, 'INVALID_LLM', 'anthropic has messages'],
+    [{ llm: { provider: 'mistral', api: 'chat' } }, 'INVALID_LLM', 'provider'],
+    [{ llm: { provider: 'openai', api: 'embeddings', text: 'x' } }, 'INVALID_LLM', 'llm.text: an embeddings answer'],
+    [{ llm: { provider: 'openai', api: 'embeddings', stream: true } }, 'INVALID_LLM', 'llm.stream'],
+    [
+      { llm: { provider: 'ollama', api: 'chat', toolCalls: [{ name: 'f', arguments: 1 }] } },
+      'INVALID_LLM',
+      'JSON object',
+    ],
+    [
+      { llm: { provider: 'gemini', api: 'generateContent', error: 'rate_limit', end: 'reset' } },
+      'INVALID_LLM',
+      'alone',
+    ],
+    [{ llm: { provider: 'gemini', api: 'generateContent', text: '{{x' }, template: true }, 'INVALID_TEMPLATE', 'text'],
     [{ llm: { ...openai, toolCalls: [{ name: 'a b' }] } }, 'INVALID_LLM', 'toolCalls[0].name'],
     [{ llm: { ...openai, toolCalls: [{ name: 'f', id: 'x\ny' }] } }, 'INVALID_LLM', 'toolCalls[0].id'],
     [{ llm: { ...openai, toolCalls: [{ name: 'f', arguments: [1] }] } }, 'INVALID_LLM', 'must be a JSON object'],
@@ -68,6 +84,27 @@ describe('llm answers at save', () => {
     });
     expect(await save({ llm: { ...openai, text: words, chunkDelayMs: 2500 } })).toMatchObject({
       code: 'STREAM_TOO_LONG',
+    });
+  });
+
+  it('bounds Gemini and Ollama answers alike, and keeps a valid one of each new api', async () => {
+    const words = 'word '.repeat(300);
+    for (const llm of [
+      { provider: 'gemini', api: 'generateContent' },
+      { provider: 'ollama', api: 'chat' },
+    ]) {
+      expect(await save({ llm: { ...llm, text: 'x'.repeat(2000) } }, { maxBodyBytes: 1000 })).toMatchObject({
+        code: 'BODY_TOO_LARGE',
+      });
+      expect(await save({ llm: { ...llm, text: words } }, { maxStreamEvents: 100 })).toMatchObject({
+        code: 'STREAM_TOO_LONG',
+      });
+      expect(
+        await save({ llm: { ...llm, text: 'Hi', toolCalls: [{ name: 'f', arguments: { a: 1 } }] } }),
+      ).toMatchObject({ status: 200 });
+    }
+    expect(await save({ llm: { provider: 'openai', api: 'embeddings', model: 'e', end: 'reset' } })).toMatchObject({
+      status: 200,
     });
   });
 

@@ -14,21 +14,45 @@ import { JsonText, jsonTextOf, scanJson } from './json-text.js';
 import { minRenderedBytes, templateSyntaxProblem } from './template-syntax.js';
 
 /** Whose API is spoken. */
-export type LlmProvider = 'openai' | 'anthropic';
+export type LlmProvider = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'bedrock';
 
-/** Which API of the provider: OpenAI's Chat Completions or Responses, Anthropic's Messages. */
-export type LlmApi = 'chat.completions' | 'responses' | 'messages';
+/**
+ * Which API of the provider: OpenAI's Chat Completions, Responses or Embeddings,
+ * Anthropic's Messages, Gemini's generateContent (and its stream), Ollama's chat,
+ * Bedrock's Converse and ConverseStream.
+ */
+export type LlmApi =
+  | 'chat.completions'
+  | 'responses'
+  | 'messages'
+  | 'embeddings'
+  | 'generateContent'
+  | 'chat'
+  | 'converse'
+  | 'converse-stream';
 
 /** The providers, in the order the docs list them. */
-export const LLM_PROVIDERS: readonly LlmProvider[] = ['openai', 'anthropic'];
+export const LLM_PROVIDERS: readonly LlmProvider[] = ['openai', 'anthropic', 'gemini', 'ollama', 'bedrock'];
 
 /** The APIs, in the order the docs list them. */
-export const LLM_APIS: readonly LlmApi[] = ['chat.completions', 'responses', 'messages'];
+export const LLM_APIS: readonly LlmApi[] = [
+  'chat.completions',
+  'responses',
+  'messages',
+  'embeddings',
+  'generateContent',
+  'chat',
+  'converse',
+  'converse-stream',
+];
 
 /** The APIs each provider has. */
 export const LLM_PROVIDER_APIS: Readonly<Record<LlmProvider, readonly LlmApi[]>> = {
-  openai: ['chat.completions', 'responses'],
+  openai: ['chat.completions', 'responses', 'embeddings'],
   anthropic: ['messages'],
+  gemini: ['generateContent'],
+  ollama: ['chat'],
+  bedrock: ['converse', 'converse-stream'],
 };
 
 /**
@@ -171,13 +195,33 @@ export function checkLlm(
   if (!apis.includes(llm.api)) {
     invalid('.api', `${llm.provider} has ${apis.join(' and ')}, not ${llm.api}`);
   }
+  // Bedrock's api says whether it streams (converse-stream) or not.
+  const bedrockStreams = llm.provider === 'bedrock' ? llm.api === 'converse-stream' : undefined;
+  if (bedrockStreams !== undefined && llm.stream !== undefined && llm.stream !== bedrockStreams) {
+    invalid('.stream', `bedrock's ${llm.api} ${bedrockStreams ? 'always streams' : 'never streams'}: leave stream out`);
+  }
+  // Bedrock's converse-stream may stream text or tool calls before an error (its exception frame).
+  const midStream = bedrockStreams === true && (llm.text !== undefined || llm.toolCalls !== undefined);
   if (llm.error !== undefined) {
     const error = llmErrorDetail(llm.error);
-    if (llm.text !== undefined || llm.toolCalls !== undefined || llm.end !== undefined) {
+    if (llm.end !== undefined || (!midStream && (llm.text !== undefined || llm.toolCalls !== undefined))) {
       invalid('', 'an error answer has no text, toolCalls or end (it is the error alone)');
     }
     if (error.retryAfter !== undefined && error.type !== 'rate_limit' && error.type !== 'overloaded') {
       invalid('.error.retryAfter', `applies to rate_limit and overloaded, not ${error.type}`);
+    }
+    if (error.retryAfter !== undefined && llm.provider === 'bedrock') {
+      invalid('.error.retryAfter', 'bedrock sends no retry-after (the AWS SDK backs off on its own)');
+    }
+    if (!midStream) return;
+  }
+  if (llm.api === 'embeddings') {
+    for (const field of ['text', 'toolCalls', 'stream', 'chunkDelayMs'] as const) {
+      if (llm[field] !== undefined)
+        invalid(
+          `.${field}`,
+          "an embeddings answer has no text, toolCalls or stream (its vectors come from the request's input)",
+        );
     }
     return;
   }
@@ -214,7 +258,7 @@ export function checkLlm(
       { details },
     );
   }
-  if (llm.stream === false) return;
+  if (llm.stream === false || bedrockStreams === false) return;
   const events = chunks + STREAM_OVERHEAD_EVENTS + CALL_OVERHEAD_EVENTS * calls.length;
   if (events > options.maxStreamEvents) {
     throw new MockpointError(

@@ -202,6 +202,10 @@ export const ERRORS = {
     when: "a WebSocket upgrade reached a listener that cannot accept one (a bare request listener without the server's upgrade handler)",
     fix: 'serve with `serve()` of `@mockpoint/core/node` (the daemon and `createMockServer()` do), or a runtime adapter that upgrades',
   },
+  EVENT_STREAM_UNSUPPORTED: {
+    when: "a Bedrock `converse-stream` answer ([llm.md](llm.md#aws-bedrock)) where the AWS event stream codec (`@smithy/core`) was not given or could not be loaded: Cloudflare Workers, or an app served without the Node, Bun or Deno adapter's `serve()`",
+    fix: "serve Bedrock streams from the daemon (npm or its single executable) or with `serve()` of `@mockpoint/core/node`, `/bun` or `/deno`; else pass `() => import('@smithy/core/event-streams')` to `useEventStreamCodec` of `@mockpoint/core/internal`; `converse` (JSON) answers everywhere",
+  },
   SOCKET_NOT_FOUND: {
     when: 'the sockets API names a connection id that is not open on this daemon ([websocket.md](websocket.md))',
     fix: 'list the open connections (`GET /api/endpoints/{name}/sockets`); a socket lives in the daemon that accepted it',
@@ -217,6 +221,10 @@ export const ERRORS = {
   INVALID_CLOCK: {
     when: 'the body of `PUT /api/clock` is not an object of `freeze` (a boolean), `set` (an ISO 8601 time from 1970 to 9999) and `advance` (a duration: ms, or `"30s"`, `"5m"`, `"2h"`, `"1d"`, at most 366 days), at least one of them, or moves the clock past the year 9999 ([clock.md](clock.md))',
     fix: 'give e.g. `{ "freeze": true, "set": "2030-01-01T00:00:00Z" }` or `{ "advance": "30s" }`',
+  },
+  INVALID_OPENAPI: {
+    when: 'the `openapi` of `POST /api/verify` (or the file of `mockpoint verify --openapi`) is not an OpenAPI 3.0 or 3.1 document: not an object or JSON/YAML text, no `openapi: 3.0.x`/`3.1.x` field, no `paths` object, or schemas the validator cannot read ([verify.md](verify.md))',
+    fix: 'give the document itself (a Swagger 2.0 one converted to OpenAPI 3 first), as an object or as its JSON or YAML text',
   },
   INVALID_GRAPHQL_SCHEMA: {
     when: "the schema put with `PUT /api/endpoints/{name}/graphql` (or a mock file's `graphql:`) is not valid GraphQL SDL, or not a valid schema (no `Query` type, an unknown type, …); the message gives the line and column ([graphql.md](graphql.md))",

@@ -11,7 +11,7 @@
  * a header name is an ASCII token, so `\u212A` (KELVIN SIGN, which `toLowerCase`
  * makes `k`) is not `k`. No string is built.
  */
-function isName(key: string, name: string): boolean {
+export function isHeaderName(key: string, name: string): boolean {
   if (key.length !== name.length) return false;
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);
@@ -24,7 +24,7 @@ function isName(key: string, name: string): boolean {
 /** The value of header `name` (lower case) in raw headers: the first one sent, or `undefined`. */
 export function rawHeader(rawHeaders: readonly string[], name: string): string | undefined {
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    if (isName(rawHeaders[i] as string, name)) return rawHeaders[i + 1];
+    if (isHeaderName(rawHeaders[i] as string, name)) return rawHeaders[i + 1];
   }
   return undefined;
 }
@@ -33,7 +33,7 @@ export function rawHeader(rawHeaders: readonly string[], name: string): string |
 export function rawHeaderJoined(rawHeaders: readonly string[], name: string): string | undefined {
   let value: string | undefined;
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    if (!isName(rawHeaders[i] as string, name)) continue;
+    if (!isHeaderName(rawHeaders[i] as string, name)) continue;
     const next = rawHeaders[i + 1] as string;
     value = value === undefined ? next : `${value}, ${next}`;
   }
@@ -63,9 +63,9 @@ export function headerLines(rawHeaders: readonly string[]): [string, string][] {
 export function declaresBody(rawHeaders: readonly string[]): boolean {
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = rawHeaders[i] as string;
-    if (isName(name, 'content-length')) {
+    if (isHeaderName(name, 'content-length')) {
       if (rawHeaders[i + 1] !== '0') return true;
-    } else if (isName(name, 'transfer-encoding')) {
+    } else if (isHeaderName(name, 'transfer-encoding')) {
       return true;
     }
   }

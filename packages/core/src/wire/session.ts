@@ -8,6 +8,8 @@
  * @module
  */
 
+import { isHeaderName } from './raw-headers.js';
+
 /** The header that names a request's namespace (test session). */
 export const SESSION_HEADER = 'mockpoint-session';
 
@@ -41,15 +43,14 @@ export function sessionFromBaggage(value: string): string | undefined {
 /**
  * The session a request's raw headers name (Node's `rawHeaders`: name, value,
  * name, value…): the `mockpoint-session` header, else the `baggage` entry;
- * `undefined` when neither is there. Reads only names of those two lengths.
+ * `undefined` when neither is there. Builds no string to compare a name.
  */
 export function sessionOfRawHeaders(rawHeaders: readonly string[]): string | undefined {
   let baggage: string | undefined;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i] as string;
-    if (name.length === 17) {
-      if (name.toLowerCase() === SESSION_HEADER) return (rawHeaders[i + 1] as string).trim();
-    } else if (name.length === 7 && name.toLowerCase() === 'baggage') {
+    if (isHeaderName(name, SESSION_HEADER)) return (rawHeaders[i + 1] as string).trim();
+    if (isHeaderName(name, 'baggage')) {
       // Several baggage headers are one list (W3C Baggage §3.3).
       baggage = baggage === undefined ? rawHeaders[i + 1] : `${baggage},${rawHeaders[i + 1]}`;
     }

@@ -20,6 +20,10 @@ export const COMMANDS = {
   validate: { usage: '<file>', summary: 'check a mock file (mockpoint.yaml / .json)' },
   apply: { usage: '<file> [--prune] [--dry-run]', summary: 'make a running daemon hold a mock file' },
   export: { usage: '[--names a,b] > mockpoint.json', summary: "a running daemon's endpoints as a mock file" },
+  verify: {
+    usage: '--openapi <file> [--names a,b] [--json] [--junit <file>]',
+    summary: "check a running daemon's routes against an OpenAPI document",
+  },
   send: { usage: '<url> [--data <json>] [--sign <scheme> --secret <s>]', summary: 'send a signed webhook' },
   import: {
     usage: '<file|dir> --name <name> [--from <kind>]',

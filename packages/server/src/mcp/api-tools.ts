@@ -103,6 +103,7 @@ const TOOL_NAMES: Readonly<Record<string, string>> = {
   'GET /api/deliveries/{id}': 'get_delivery',
   'DELETE /api/deliveries/{id}': 'cancel_delivery',
   'GET /api/health': 'health',
+  'POST /api/verify': 'verify_openapi',
 };
 
 /**

@@ -10,6 +10,9 @@
  * @module
  */
 import type { RouteValidation } from '@mockpoint/core';
+import { toJsonSchema } from '@mockpoint/core/internal';
+
+export { toJsonSchema };
 
 type Json = Record<string, unknown>;
 
@@ -41,56 +44,6 @@ function isObject(value: unknown): value is Json {
 
 function isJsonType(type: string): boolean {
   return /^application\/(?:[\w.+-]+\+)?json\b/i.test(type);
-}
-
-/** Keywords that hold values, not schemas. */
-const VALUE_KEYWORDS = new Set(['example', 'examples', 'enum', 'default', 'const']);
-/** Keywords that map names to schemas. */
-const NAMED_SCHEMAS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
-
-/**
- * A schema in 2020-12: for 3.0 and 2.0, `nullable: true` adds `null` to `type`
- * (and to `enum`), a boolean `exclusiveMinimum`/`exclusiveMaximum` becomes the
- * number form; in every version, `readOnly` properties leave `required`.
- */
-export function toJsonSchema(schema: unknown, draft4: boolean): unknown {
-  if (Array.isArray(schema)) return schema.map((item) => toJsonSchema(item, draft4));
-  if (!isObject(schema)) return schema;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (VALUE_KEYWORDS.has(key)) out[key] = value;
-    else if (NAMED_SCHEMAS.has(key) && isObject(value)) {
-      // A map of names to schemas: a property may be called `nullable` or `example`.
-      const named: Json = {};
-      for (const [name, item] of Object.entries(value)) named[name] = toJsonSchema(item, draft4);
-      out[key] = named;
-    } else out[key] = toJsonSchema(value, draft4);
-  }
-  if (draft4) {
-    if (out.nullable === true) {
-      if (typeof out.type === 'string') out.type = [out.type, 'null'];
-      if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
-    }
-    delete out.nullable;
-    for (const [flag, bound] of [
-      ['exclusiveMinimum', 'minimum'],
-      ['exclusiveMaximum', 'maximum'],
-    ] as const) {
-      if (out[flag] === true && typeof out[bound] === 'number') {
-        out[flag] = out[bound];
-        delete out[bound];
-      } else if (typeof out[flag] === 'boolean') delete out[flag];
-    }
-  }
-  if (Array.isArray(out.required) && isObject(out.properties)) {
-    const properties = out.properties;
-    const required = out.required.filter(
-      (name) => !(isObject(properties[name as string]) && (properties[name as string] as Json).readOnly === true),
-    );
-    if (required.length === 0) delete out.required;
-    else out.required = required;
-  }
-  return out;
 }
 
 /** A parameter's name as the route pattern has it (see routePath): letters, digits and `_`, not starting with a digit. */

@@ -345,6 +345,12 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
       listener(req, res);
       return;
     }
+    // The hot path of a test session: its namespace is open here and its listener made.
+    const ready = table.madeAdapter<RequestListener>(picked, key);
+    if (ready !== undefined) {
+      serveInNamespace(ready, req, res, page);
+      return;
+    }
     if (!isValidName(picked)) {
       sendAnswer(errorAnswer(404, 'NAMESPACE_NOT_FOUND', badNamespace(picked).message), out.sink, res);
       return;
@@ -356,13 +362,19 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
       out.sink.fail(res, error);
       return;
     }
-    const go = (nsListener: RequestListener): void => {
-      if (page === undefined) nsListener(req, res);
-      else res.writeHead(308, { location: page, 'content-length': '0' }).end();
-    };
-    if (typeof made === 'function') go(made);
-    else made.then(go, (error: unknown) => answerError(res, out, error));
+    if (typeof made === 'function') serveInNamespace(made, req, res, page);
+    else
+      made.then(
+        (ready) => serveInNamespace(ready, req, res, page),
+        (error: unknown) => answerError(res, out, error),
+      );
   };
+}
+
+/** A request to a namespace handed to its listener, or (`page`: a GET of `/ns/{ns}`) sent to its page. */
+function serveInNamespace(nsListener: RequestListener, req: IncomingMessage, res: ServerResponse, page?: string): void {
+  if (page === undefined) nsListener(req, res);
+  else res.writeHead(308, { location: page, 'content-length': '0' }).end();
 }
 
 /**

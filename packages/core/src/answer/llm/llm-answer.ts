@@ -5,7 +5,9 @@
  * reset halfway (a JSON body: a `close` fault after half of it). No sink
  * knows about LLMs. Rendered per request: the request's `model`, `stream` and
  * `stream_options` are read, ids are fresh, and `text` is templated with
- * `template: true`.
+ * `template: true`. Bedrock's ConverseStream frames its events in AWS's binary
+ * event stream, whose codec is loaded with the first such answer
+ * ({@link llmReady}; bedrock-stream.ts).
  *
  * @module
  */
@@ -19,16 +21,24 @@ import type { AnswerHeaderMap, EndpointAnswer, StreamFrame } from '../endpoint-a
 import { CORS_HEADERS } from '../read-response.js';
 import { STREAM_HEADERS } from '../stream/stream-frames.js';
 import { BODY_NOT_READ, renderText, type TemplateContext } from '../template.js';
-import { LIVE_SOURCE, type LlmRequest, type LlmSource, llmWire } from './llm-wire.js';
+import { bedrockMidStream } from './bedrock.js';
+import { eventFrameEncoder, loadEventFrameEncoder } from './bedrock-stream.js';
+import { LIVE_SOURCE, type LlmEvent, type LlmRequest, type LlmSource, llmWire } from './llm-wire.js';
+
+const encoder = new TextEncoder();
 
 /** Events a stream has besides its chunks (and per tool call), kept out of the chunk budget. */
 const OVERHEAD_EVENTS = 12;
 const CALL_OVERHEAD_EVENTS = 3;
 
-/** What the request says, from its JSON body (anything else: nothing). */
-export function llmRequestOf(json: unknown): LlmRequest {
+/** What the request says, from its JSON body (anything else: nothing), its subpath and its `alt` query parameter. */
+export function llmRequestOf(json: unknown, at: { path?: string; query?: TemplateContext['query'] } = {}): LlmRequest {
+  const where: { path?: string; alt?: string } = {};
+  if (at.path !== undefined) where.path = at.path;
+  const alt = at.query?.alt;
+  if (typeof alt === 'string') where.alt = alt;
   if (json === NOT_JSON || json === BODY_NOT_READ || typeof json !== 'object' || json === null || Array.isArray(json)) {
-    return { includeUsage: false, inputChars: 0 };
+    return { includeUsage: false, inputChars: 0, ...where };
   }
   const body = json as Record<string, unknown>;
   const own = (key: string): unknown => (Object.hasOwn(body, key) ? body[key] : undefined);
@@ -36,12 +46,20 @@ export function llmRequestOf(json: unknown): LlmRequest {
   const stream = own('stream');
   const options = own('stream_options');
   let inputChars = 0;
-  for (const key of ['messages', 'input', 'system', 'instructions']) {
+  for (const key of ['messages', 'input', 'system', 'instructions', 'contents', 'systemInstruction']) {
     const value = own(key);
     if (value !== undefined)
       inputChars += typeof value === 'string' ? value.length : (JSON.stringify(value)?.length ?? 0);
   }
-  const out: { model?: string; stream?: boolean; includeUsage: boolean; inputChars: number } = {
+  const out: {
+    model?: string;
+    stream?: boolean;
+    includeUsage: boolean;
+    inputChars: number;
+    input?: unknown;
+    dimensions?: unknown;
+    encodingFormat?: unknown;
+  } = {
     includeUsage:
       typeof options === 'object' &&
       options !== null &&
@@ -51,7 +69,11 @@ export function llmRequestOf(json: unknown): LlmRequest {
   };
   if (typeof model === 'string' && model.length > 0 && model.length <= MAX_LLM_MODEL_LENGTH) out.model = model;
   if (typeof stream === 'boolean') out.stream = stream;
-  return out;
+  // Embeddings read these three as they are (openai-embeddings.ts refuses what the API would).
+  if (own('input') !== undefined) out.input = own('input');
+  if (own('dimensions') !== undefined) out.dimensions = own('dimensions');
+  if (own('encoding_format') !== undefined) out.encodingFormat = own('encoding_format');
+  return { ...out, ...where };
 }
 
 /** Response headers: CORS, the provider's, then the route's own (which win). */
@@ -59,6 +81,27 @@ function mergeHeaders(provider: Record<string, string>, own: Map<string, string[
   const headers: Record<string, string | readonly string[]> = { ...CORS_HEADERS, ...provider, ...extra };
   for (const [name, values] of own) headers[name] = values.length === 1 ? (values[0] as string) : values;
   return headers;
+}
+
+/** An NDJSON line's bytes: the event's data and a newline. */
+function ndjsonLine(event: LlmEvent): Uint8Array {
+  return encoder.encode(`${event.data}\n`);
+}
+
+/** An SSE event's bytes. */
+function sseFrame(event: LlmEvent): Uint8Array {
+  return sseEvent(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data });
+}
+
+/**
+ * For an answer that needs a module loaded before it is sent (Bedrock's
+ * ConverseStream: the event stream codec), a function giving a Promise until
+ * it is loaded, then `undefined`; for every other answer `undefined`.
+ */
+export function llmReady(llm: LlmAnswer): (() => Promise<unknown> | undefined) | undefined {
+  if (llm.provider !== 'bedrock' || llm.api !== 'converse-stream') return undefined;
+  if (llm.error !== undefined && !bedrockMidStream(llm)) return undefined;
+  return () => (eventFrameEncoder() === undefined ? loadEventFrameEncoder() : undefined);
 }
 
 /** Options for {@link llmAnswer}. */
@@ -87,12 +130,13 @@ export function llmAnswer(options: LlmAnswerOptions): (head: boolean, context: T
     SETTINGS.maxStreamEvents.default - OVERHEAD_EVENTS - CALL_OVERHEAD_EVENTS * (llm.toolCalls?.length ?? 0);
   const byTime = chunkDelay > 0 ? Math.floor((SETTINGS.maxStreamMs.default - delay) / chunkDelay) : byEvents;
   const maxChunks = Math.max(1, Math.min(byEvents, byTime));
-  return (head, context) => {
+  const render = (head: boolean, context: TemplateContext): EndpointAnswer => {
     const text = textParts === undefined ? llm.text : renderText(textParts, context);
     // The live source tells the time by the app's clock (docs/clock.md): `created` follows it.
     const now = options.source === undefined ? context.now : undefined;
     const timed = now === undefined ? source : { random: source.random, now: () => now };
-    const wire = llmWire({ answer: llm, text, request: llmRequestOf(context.json), maxChunks }, timed);
+    const request = llmRequestOf(context.json, context);
+    const wire = llmWire({ answer: llm, text, request, maxChunks }, timed);
     const own = options.headers(context);
     if (wire.kind === 'json') {
       const headers: AnswerHeaderMap = Object.freeze(
@@ -104,6 +148,14 @@ export function llmAnswer(options: LlmAnswerOptions): (head: boolean, context: T
       return { kind: 'respond', status: wire.status, headers, body: head ? null : wire.body, delay };
     }
     const headers: AnswerHeaderMap = Object.freeze(mergeHeaders(wire.headers, own, STREAM_HEADERS));
+    const encode = wire.kind === 'eventstream' ? eventFrameEncoder() : wire.kind === 'ndjson' ? ndjsonLine : sseFrame;
+    if (encode === undefined && !head) {
+      // Rendered before llmReady's load (a queued answer's fallback): a hold released at once, then this
+      // answer rendered again once the codec is loaded.
+      const next = () => loadEventFrameEncoder().then(() => render(head, context));
+      const release = AbortSignal.abort();
+      return { kind: 'fault', fault: 'hang', status: wire.status, headers, body: null, delay: 0, release, next };
+    }
     let events = wire.events;
     if (llm.end === 'reset') {
       // Halfway: the events before the middle chunk (or, without chunks, the first half).
@@ -111,12 +163,13 @@ export function llmAnswer(options: LlmAnswerOptions): (head: boolean, context: T
       const cut = chunks.length > 0 ? (chunks[Math.floor(chunks.length / 2)] as number) : Math.floor(events.length / 2);
       events = events.slice(0, cut);
     }
-    const frames: StreamFrame[] = head
-      ? []
-      : events.map((event) => ({
-          bytes: sseEvent(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data }),
-          delay: event.chunk ? chunkDelay : 0,
-        }));
+    const frames: StreamFrame[] =
+      head || encode === undefined
+        ? []
+        : events.map((event) => ({
+            bytes: encode(event),
+            delay: event.chunk ? chunkDelay : 0,
+          }));
     return {
       kind: 'stream',
       status: wire.status,
@@ -126,4 +179,5 @@ export function llmAnswer(options: LlmAnswerOptions): (head: boolean, context: T
       delay,
     };
   };
+  return render;
 }

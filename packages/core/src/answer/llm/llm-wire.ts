@@ -2,7 +2,9 @@
  * The wire formats of the LLM APIs an `llm` answer speaks: OpenAI's Chat
  * Completions and Responses, Anthropic's Messages — each as one JSON body or as
  * the server-sent events the provider streams (event names, ids, terminators,
- * usage), and each provider's error bodies and rate-limit headers. Pure: what
+ * usage), and each provider's error bodies and rate-limit headers; Gemini
+ * (gemini.ts), Ollama (ollama.ts), OpenAI's embeddings (openai-embeddings.ts)
+ * and Bedrock (bedrock.ts) in their own modules, dispatched from here. Pure: what
  * one request gets, from the answer, the request's fields and fresh ids; the
  * route's compiled answer (llm-answer.ts) turns it into a respond or stream answer.
  *
@@ -17,6 +19,10 @@ import {
   llmErrorDetail,
 } from '../../wire/answer-llm.js';
 import { jsonTextOf } from '../../wire/json-text.js';
+import { bedrockError, bedrockMidStream, converseJson, converseStream, TOOL_USE_ID_ALPHABET } from './bedrock.js';
+import { geminiError, geminiModelOf, geminiStreamed, geminiWire } from './gemini.js';
+import { ollamaError, ollamaWire } from './ollama.js';
+import { embeddingsJson } from './openai-embeddings.js';
 
 /** What the answer reads of the request. */
 export interface LlmRequest {
@@ -28,6 +34,14 @@ export interface LlmRequest {
   readonly includeUsage: boolean;
   /** Characters of the request's messages (or input, and system): the input tokens are a quarter of it. */
   readonly inputChars: number;
+  /** The request's subpath (Gemini names the model and the stream in it). */
+  readonly path?: string;
+  /** The request's `alt` query parameter (Gemini's `alt=sse`). */
+  readonly alt?: string;
+  /** Embeddings: the request's `input`, `dimensions` and `encoding_format`. */
+  readonly input?: unknown;
+  readonly dimensions?: unknown;
+  readonly encodingFormat?: unknown;
 }
 
 /** Where fresh ids and the time come from (a test passes fixed ones). */
@@ -47,7 +61,10 @@ export interface LlmEvent {
   readonly chunk: boolean;
 }
 
-/** What one request gets: a JSON body, or events. */
+/**
+ * What one request gets: a JSON body, or events (SSE frames, NDJSON lines: each `data` and a
+ * newline, or AWS's binary event stream for Bedrock).
+ */
 export type LlmWire =
   | { readonly kind: 'json'; readonly status: number; readonly headers: Record<string, string>; readonly body: string }
   | {
@@ -55,11 +72,23 @@ export type LlmWire =
       readonly status: number;
       readonly headers: Record<string, string>;
       readonly events: readonly LlmEvent[];
+    }
+  | {
+      readonly kind: 'ndjson';
+      readonly status: number;
+      readonly headers: Record<string, string>;
+      readonly events: readonly LlmEvent[];
+    }
+  | {
+      readonly kind: 'eventstream';
+      readonly status: number;
+      readonly headers: Record<string, string>;
+      readonly events: readonly LlmEvent[];
     };
 
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-const HEX = '0123456789abcdef';
+export const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+export const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+export const HEX = '0123456789abcdef';
 
 /** The source of a running server: `crypto.getRandomValues` and the clock. */
 export const LIVE_SOURCE: LlmSource = {
@@ -76,6 +105,9 @@ export const LIVE_SOURCE: LlmSource = {
 export const DEFAULT_MODELS: Readonly<Record<LlmAnswer['provider'], string>> = {
   openai: 'gpt-4o-mini-2024-07-18',
   anthropic: 'claude-sonnet-4-5-20250929',
+  gemini: 'gemini-2.5-flash',
+  ollama: 'llama3.2',
+  bedrock: 'anthropic.claude-3-5-haiku-20241022-v1:0',
 };
 
 /** An answer's parts once its text is rendered. */
@@ -88,7 +120,7 @@ export interface LlmParts {
   readonly maxChunks: number;
 }
 
-interface Call {
+export interface Call {
   readonly id: string;
   readonly name: string;
   /** The arguments' exact JSON text. */
@@ -96,7 +128,7 @@ interface Call {
 }
 
 /** Everything a format needs: ids made, text and arguments split, tokens counted. */
-interface Prepared {
+export interface Prepared {
   readonly parts: LlmParts;
   readonly source: LlmSource;
   readonly model: string;
@@ -110,12 +142,18 @@ interface Prepared {
   readonly stream: boolean;
 }
 
-function prepare(parts: LlmParts, source: LlmSource): Prepared {
+export function prepare(parts: LlmParts, source: LlmSource): Prepared {
   const { answer, request, text } = parts;
   const anthropic = answer.provider === 'anthropic';
   const calls = (answer.toolCalls ?? []).map(
     (call: LlmToolCall): Call => ({
-      id: call.id ?? (anthropic ? `toolu_01${source.random(BASE58, 22)}` : `call_${source.random(ALNUM, 24)}`),
+      id:
+        call.id ??
+        (anthropic
+          ? `toolu_01${source.random(BASE58, 22)}`
+          : answer.provider === 'bedrock'
+            ? `tooluse_${source.random(TOOL_USE_ID_ALPHABET, 22)}`
+            : `call_${source.random(ALNUM, 24)}`),
       name: call.name,
       args: call.arguments === undefined ? '{}' : jsonTextOf(call.arguments),
     }),
@@ -129,7 +167,10 @@ function prepare(parts: LlmParts, source: LlmSource): Prepared {
   return {
     parts,
     source,
-    model: answer.model ?? request.model ?? DEFAULT_MODELS[answer.provider],
+    model:
+      answer.model ??
+      (answer.provider === 'gemini' ? geminiModelOf(request.path) : request.model) ??
+      DEFAULT_MODELS[answer.provider],
     created: Math.floor(source.now() / 1000),
     text,
     textChunks,
@@ -137,17 +178,32 @@ function prepare(parts: LlmParts, source: LlmSource): Prepared {
     callChunks,
     inputTokens: answer.usage?.inputTokens ?? Math.max(1, Math.ceil(request.inputChars / 4)),
     outputTokens: answer.usage?.outputTokens ?? Math.max(1, counted),
-    stream: answer.stream ?? request.stream ?? false,
+    // Gemini streams on its :streamGenerateContent path; Ollama's `stream` defaults to true.
+    stream:
+      answer.stream ??
+      (answer.provider === 'gemini' ? geminiStreamed(request.path) : (request.stream ?? answer.provider === 'ollama')),
   };
 }
 
 /** What one request gets from `parts`. */
 export function llmWire(parts: LlmParts, source: LlmSource = LIVE_SOURCE): LlmWire {
   const { answer } = parts;
-  if (answer.error !== undefined) {
+  if (answer.error !== undefined && !bedrockMidStream(answer)) {
     const error = llmErrorDetail(answer.error);
-    return answer.provider === 'anthropic' ? anthropicError(error, source) : openaiError(error, answer, parts, source);
+    switch (answer.provider) {
+      case 'anthropic':
+        return anthropicError(error, source);
+      case 'gemini':
+        return geminiError(error, source);
+      case 'ollama':
+        return ollamaError(error, source);
+      case 'bedrock':
+        return bedrockError(error, source);
+      default:
+        return openaiError(error, answer, parts, source);
+    }
   }
+  if (answer.api === 'embeddings') return embeddingsJson(parts, source);
   const prepared = prepare(parts, source);
   switch (answer.api) {
     case 'chat.completions':
@@ -156,16 +212,24 @@ export function llmWire(parts: LlmParts, source: LlmSource = LIVE_SOURCE): LlmWi
       return prepared.stream ? responsesStream(prepared) : responsesJson(prepared);
     case 'messages':
       return prepared.stream ? messagesStream(prepared) : messagesJson(prepared);
+    case 'generateContent':
+      return geminiWire(prepared);
+    case 'chat':
+      return ollamaWire(prepared);
+    case 'converse':
+      return converseJson(prepared);
+    case 'converse-stream':
+      return converseStream(prepared);
   }
 }
 
-const JSON_TYPE = 'application/json';
+export const JSON_TYPE = 'application/json';
 const SSE_TYPE = 'text/event-stream; charset=utf-8';
 
 // ---- OpenAI ----------------------------------------------------------------
 
 /** The headers OpenAI sends with every answer (rate-limit counters included). */
-function openaiHeaders(source: LlmSource, type: string, limited: number | undefined): Record<string, string> {
+export function openaiHeaders(source: LlmSource, type: string, limited: number | undefined): Record<string, string> {
   return {
     'content-type': type,
     'x-request-id': `req_${source.random(HEX, 32)}`,
@@ -444,7 +508,7 @@ function openaiError(error: LlmErrorDetail, answer: LlmAnswer, parts: LlmParts, 
   if (error.message === undefined && error.type === 'context_length' && answer.api === 'responses') {
     message = 'Your input exceeds the context window of this model. Please adjust your input and try again.';
   }
-  const param = error.type === 'context_length' ? (answer.api === 'responses' ? 'input' : 'messages') : null;
+  const param = error.type === 'context_length' ? (answer.api === 'chat.completions' ? 'messages' : 'input') : null;
   const headers = openaiHeaders(source, JSON_TYPE, error.type === 'rate_limit' ? retry : undefined);
   if (limited) headers['retry-after'] = String(retry);
   const body = JSON.stringify({ error: { message, type: shape.type, param, code: shape.code } });

@@ -41,7 +41,7 @@ function pointer(location: string): string {
 }
 
 /** The errors a person can act on: the failing keywords themselves, not each schema around them. */
-function issues(part: ValidationPart, units: readonly OutputUnit[]): ValidationIssue[] {
+export function issues(part: ValidationPart, units: readonly OutputUnit[]): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   for (const unit of units) {
     // Inside an anyOf/oneOf, each branch's failure is noise: the anyOf's own error says it.
@@ -199,7 +199,7 @@ function compile(schema: JsonSchema): Compiled {
 }
 
 /** The message of a check that could not finish. */
-function failure(error: unknown): string {
+export function failure(error: unknown): string {
   if (error instanceof SchemaLimitError) return error.message;
   // The depth bound keeps far from the stack's end; should a runtime's stack be smaller, still an error, not a throw.
   if (error instanceof RangeError) return 'the schema nests too deeply to check this request';

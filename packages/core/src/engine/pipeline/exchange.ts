@@ -164,6 +164,17 @@ export class Exchange {
     const state = this.states ?? NO_STATE;
     const variables = () => graphqlRequestOf(view)?.operations[0]?.variables;
     const now = this.parts.clock.now();
-    return { params, query: view.query, headers: view.headers, json, seq, budget, state, variables, now };
+    return {
+      params,
+      query: view.query,
+      headers: view.headers,
+      json,
+      seq,
+      budget,
+      state,
+      variables,
+      now,
+      path: this.subpath,
+    };
   }
 }

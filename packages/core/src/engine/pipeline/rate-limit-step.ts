@@ -17,6 +17,7 @@ import type { EndpointAnswer } from '../../answer/endpoint-answer.js';
 import type { RouteTable } from '../../answer/routes/route-table.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { windowMs } from '../../wire/rate-limit.js';
+import type { BucketTake } from '../rate-buckets.js';
 import type { Exchange } from './exchange.js';
 import { rateLimitHeaders, refusedAnswer } from './rate-limit-answers.js';
 import { routeStep } from './route-step.js';
@@ -48,17 +49,27 @@ function limited(table: RouteTable | null, exchange: Exchange): Maybe<Verdict | 
   if (hit === undefined || rateLimit === undefined) return routeStep.run(exchange);
   const style = rateLimit.style ?? 'ietf';
   const bucket = rateLimit.bucket ?? hit.route.id;
-  const take = exchange.parts.rateBuckets.take(table, bucket, rateLimit.limit, windowMs(rateLimit.per) as number);
-  if (!take.allowed) {
-    const mark: AnswerMark = { answeredBy: { route: hit.route.id }, params: hit.params, rateLimited: true };
-    return { answer: refusedAnswer(style, take, bucket, hit.route.id, exchange.head), mark };
-  }
-  const headers = rateLimitHeaders(style, take, bucket);
-  const verdict = routeStep.run(exchange);
-  if (headers === undefined) return verdict;
-  return verdict instanceof Promise
-    ? verdict.then((ready) => withHeaders(ready, headers))
-    : withHeaders(verdict, headers);
+  const take = exchange.parts.rateBuckets.take(
+    table,
+    exchange.name,
+    bucket,
+    rateLimit.limit,
+    windowMs(rateLimit.per) as number,
+  );
+  const answer = (took: BucketTake): Maybe<Verdict | undefined> => {
+    if (!took.allowed) {
+      const mark: AnswerMark = { answeredBy: { route: hit.route.id }, params: hit.params, rateLimited: true };
+      return { answer: refusedAnswer(style, took, bucket, hit.route.id, exchange.head), mark };
+    }
+    const headers = rateLimitHeaders(style, took, bucket);
+    const verdict = routeStep.run(exchange);
+    if (headers === undefined) return verdict;
+    return verdict instanceof Promise
+      ? verdict.then((ready) => withHeaders(ready, headers))
+      : withHeaders(verdict, headers);
+  };
+  // Counted in this process at once; where replicas share the buckets (Redis), once Redis has counted it.
+  return take instanceof Promise ? take.then(answer) : answer(take);
 }
 
 /** The routes' step behind the rate limits of the routes it answers with: the pipeline's step 5. */

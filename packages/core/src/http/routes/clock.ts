@@ -64,23 +64,31 @@ function view(clock: Clock): Response {
 }
 
 export function registerClockRoutes(app: Hono, ctx: AppContext): void {
-  const { clock, timers, options, schemas } = ctx;
+  const { clock, clockSync, timers, options, schemas } = ctx;
 
   app.get('/api/clock', () => view(clock));
 
   app.put('/api/clock', async (c) => {
     const change = parseChange(await readJsonObjectBody(c.req.raw, options.maxBodyBytes), clock);
     // Frozen (or thawed) first, then set: frozen at exactly the time set, not a millisecond later.
-    if (change.freeze !== undefined) clock.freeze(change.freeze);
-    if (change.set !== undefined) clock.set(change.set);
-    if (change.advance !== undefined) clock.advance(change.advance);
+    // Through the backend where replicas share the clock: every one of them has been sent it when this answers.
+    await clockSync
+      .change((next) => {
+        if (change.freeze !== undefined) next.freeze(change.freeze);
+        if (change.set !== undefined) next.set(change.set);
+        if (change.advance !== undefined) next.advance(change.advance);
+      })
+      .catch((error: unknown) => {
+        // Another replica moved the clock between the check and the change, past the year 9999.
+        throw error instanceof RangeError ? invalid(error.message) : error;
+      });
     // The moves the change made due are written before the answer: a test reads them next.
     await timers.fireDue();
     return view(clock);
   });
 
   app.delete('/api/clock', async (c) => {
-    clock.reset();
+    await clockSync.change((next) => next.reset());
     await timers.fireDue();
     return c.body(null, 204);
   });

@@ -99,7 +99,7 @@ function registerCollectionHandlers(app: Hono, ctx: AppContext): void {
   app.post('/api/endpoints/:name/reset', async (c) => {
     const name = pathName(c.req.param('name'));
     const forgetJournal = journalFlag(c.req.query('journal'));
-    await Promise.all([collections.reset(name), backend.states.reset(name)]);
+    await Promise.all([collections.reset(name), backend.states.reset(name), backend.rateBuckets?.reset(name)]);
     ctx.timers.cancel(name); // a timed move scheduled before the reset is forgotten with it
     if (forgetJournal) await journal.clear(name);
     return c.body(null, 204);
@@ -109,7 +109,10 @@ function registerCollectionHandlers(app: Hono, ctx: AppContext): void {
   app.post('/api/reset', async (c) => {
     const forgetJournal = journalFlag(c.req.query('journal'));
     const names = new Set([...(await collections.names()), ...(await backend.states.names())]);
-    await Promise.all([...names].flatMap((name) => [collections.reset(name), backend.states.reset(name)]));
+    await Promise.all([
+      ...[...names].flatMap((name) => [collections.reset(name), backend.states.reset(name)]),
+      backend.rateBuckets?.resetAll(),
+    ]);
     ctx.timers.cancelAll();
     if (forgetJournal) await journal.clearAll();
     return c.body(null, 204);

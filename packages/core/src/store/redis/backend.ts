@@ -58,6 +58,10 @@ async function partsOn(store: RedisStore, options: RedisBackendOptions): Promise
       collections: store.openCollections(),
       // …and state: a move checks and sets in one script, so two replicas never both move from one state.
       states: store.openStates(),
+      // …and the clock: PUT /api/clock on one replica moves {{now}} on every other.
+      clock: await store.openClock(),
+      // …and the rate buckets: replicas together let a route's `limit` through per window.
+      rateBuckets: store.openRateBuckets(),
       warnings: [],
       describe: () => describeRedis(store),
       health: () => storeHealth(store),

@@ -44,11 +44,13 @@ import {
   type StoreHealth,
 } from '../store.js';
 import { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
+import { RedisClockStore } from './clock-store.js';
 import { RedisCollectionStore } from './collection-store.js';
 import { RedisDeliveryStore } from './delivery-store.js';
 import { decodeRecorded, RedisJournal, type RedisJournalOptions } from './journal.js';
 import { RedisNamespaceRegistry } from './namespace-registry.js';
 import { NotSentError } from './not-sent.js';
+import { RedisRateBuckets } from './rate-buckets.js';
 import { RedisReplayGuard } from './replay-guard.js';
 import { RedisStateStore } from './state-store.js';
 
@@ -97,7 +99,11 @@ redis.call('ZADD', KEYS[2], 0, ARGV[1])
 redis.call('PUBLISH', KEYS[3], ARGV[3])
 return created`;
 
-/** Deletes the record, the routes, the signature check, the GraphQL schema, the hosts, the chaos and the protobuf definitions; returns 1 when any existed. */
+/**
+ * Deletes the record, the routes, the signature check, the GraphQL schema, the hosts, the chaos and
+ * the protobuf definitions, and starts its rate buckets full (rate-buckets.ts); returns 1 when any
+ * of the others existed.
+ */
 const DELETE = `
 local record = redis.call('HDEL', KEYS[1], ARGV[1])
 local routes = redis.call('HDEL', KEYS[4], ARGV[1])
@@ -105,7 +111,9 @@ local signature = redis.call('HDEL', KEYS[5], ARGV[1])
 local graphql = redis.call('HDEL', KEYS[6], ARGV[1])
 local hosts = redis.call('HDEL', KEYS[7], ARGV[1])
 local chaos = redis.call('HDEL', KEYS[8], ARGV[1])
-local grpc = redis.call('HDEL', KEYS[9], ARGV[1])
+local grpc = redis.call('HDEL', KEYS[10], ARGV[1])
+redis.call('DEL', KEYS[9] .. ':' .. ARGV[1])
+redis.call('SREM', KEYS[9], ARGV[1])
 if record == 0 and routes == 0 and signature == 0 and graphql == 0 and hosts == 0 and chaos == 0 and grpc == 0 then return 0 end
 if record == 1 then redis.call('ZREM', KEYS[2], ARGV[1]) end
 redis.call('PUBLISH', KEYS[3], ARGV[2])
@@ -113,12 +121,14 @@ return 1`;
 
 /**
  * Replaces a name's route list if it is still the text the update was computed
- * from (compare-and-set); returns 0, writing nothing, when it changed meanwhile.
+ * from (compare-and-set), starting its rate buckets full; returns 0, writing nothing, when it changed meanwhile.
  */
 const SET_ROUTES = `
 local current = redis.call('HGET', KEYS[4], ARGV[1]) or ''
 if current ~= ARGV[2] then return 0 end
 if ARGV[3] == '' then redis.call('HDEL', KEYS[4], ARGV[1]) else redis.call('HSET', KEYS[4], ARGV[1], ARGV[3]) end
+redis.call('DEL', KEYS[9] .. ':' .. ARGV[1])
+redis.call('SREM', KEYS[9], ARGV[1])
 redis.call('PUBLISH', KEYS[3], ARGV[4])
 return 1`;
 
@@ -133,7 +143,8 @@ redis.call('PUBLISH', KEYS[2], ARGV[3])
 return had`;
 
 const CLEAR = `
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9])
+for _, name in ipairs(redis.call('SMEMBERS', KEYS[9])) do redis.call('DEL', KEYS[9] .. ':' .. name) end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10])
 redis.call('PUBLISH', KEYS[3], ARGV[1])
 return 1`;
 
@@ -231,8 +242,12 @@ export class RedisStore implements EndpointStore {
   readonly changes: StoreChanges;
   readonly #client: Client;
   readonly #subscriber: Client;
-  /** The records hash, the names index, the change channel, the routes hash, the signature checks hash, the GraphQL schemas hash, the hosts hash, the chaos hash, the protobuf definitions hash. */
-  readonly #keys: [string, string, string, string, string, string, string, string, string];
+  /**
+   * The records hash, the names index, the change channel, the routes hash, the signature checks hash,
+   * the GraphQL schemas hash, the hosts hash, the chaos hash, the set of names with rate buckets, the
+   * protobuf definitions hash.
+   */
+  readonly #keys: [string, string, string, string, string, string, string, string, string, string];
   readonly #channel: string;
   /** Tags this process's change messages, so it skips its own. */
   readonly #origin = randomUUID();
@@ -291,6 +306,7 @@ export class RedisStore implements EndpointStore {
       `${prefix}graphql`,
       `${prefix}hosts`,
       `${prefix}chaos`,
+      `${prefix}rates`,
       `${prefix}grpc`,
     ];
     this.#timeoutMs = options.operationTimeoutMs ?? 2000;
@@ -476,16 +492,16 @@ export class RedisStore implements EndpointStore {
   }
 
   async getGrpc(name: string): Promise<string | undefined> {
-    return this.#partText(this.#keys[8], name);
+    return this.#partText(this.#keys[9], name);
   }
 
   async setGrpc(name: string, text: string | undefined): Promise<boolean> {
     // Stored definitions are a JSON object, never empty, so '' can mean "remove".
-    return this.#setPart(this.#keys[8], name, text ?? '');
+    return this.#setPart(this.#keys[9], name, text ?? '');
   }
 
   async grpcNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf(this.#keys[8], options);
+    return this.#namesOf(this.#keys[9], options);
   }
 
   async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {
@@ -664,6 +680,39 @@ export class RedisStore implements EndpointStore {
    */
   openStates(): RedisStateStore {
     return new RedisStateStore({ eval: (script, keys, args) => this.#script(script, keys, args) }, this.#prefix);
+  }
+
+  /**
+   * The app's clock shared by every replica on this Redis (clock/shared-clock.ts):
+   * a change on one is sent to every other before it is acknowledged.
+   * @example new ClockSync(clock, await store.openClock())
+   */
+  async openClock(): Promise<RedisClockStore> {
+    const clock = new RedisClockStore(
+      {
+        eval: (script, keys, args) => this.#script(script, keys, args),
+        get: async (key) => {
+          const text = await this.#call((signal) => this.#client.withAbortSignal(signal).get(key));
+          return text === null || text === undefined ? undefined : String(text);
+        },
+        subscribe: (channel, listener) => this.#subscribe(channel, listener),
+        onLive: (listener) => {
+          this.#liveListeners.add(listener);
+        },
+      },
+      this.#prefix,
+    );
+    await clock.start();
+    return clock;
+  }
+
+  /**
+   * Routes' rate buckets counted in Redis, so replicas together let `limit` through per window
+   * (rate-buckets.ts); this store's writes of routes, deletes and clears start them full.
+   * @example createApp({ backend: { ...backend, rateBuckets: store.openRateBuckets() } })
+   */
+  openRateBuckets(): RedisRateBuckets {
+    return new RedisRateBuckets((script, keys, args) => this.#script(script, keys, args), this.#prefix);
   }
 
   /** The prefix of every key and channel of this store (`mockpoint:` unless set). */

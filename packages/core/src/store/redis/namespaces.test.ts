@@ -390,6 +390,7 @@ describe('redisBackend namespaces', () => {
     // One open's channels: none left from the open that failed (its queue's confirmations had another origin).
     expect(channels.map((c) => c.replace(/[0-9a-f-]{36}$/, '<origin>'))).toEqual([
       'changes',
+      'clock',
       'journal:recorded',
       'queue-acks:<origin>',
       'queues',

@@ -27,14 +27,18 @@ function createLlmSchema(parts: RouteSchemaParts) {
   const llmErrorType = z
     .enum(LLM_ERROR_TYPES as [string, ...string[]])
     .describe(
-      "rate_limit (429 with retry-after and the provider's rate-limit headers), overloaded (Anthropic 529, OpenAI 503), server (500), context_length (400).",
+      "rate_limit (429 with retry-after and the provider's rate-limit headers), overloaded (Anthropic 529, the others 503), server (500), context_length (400).",
     );
   return z
     .strictObject({
-      provider: z.enum(LLM_PROVIDERS as [string, ...string[]]).describe('Whose wire format: openai or anthropic.'),
+      provider: z
+        .enum(LLM_PROVIDERS as [string, ...string[]])
+        .describe('Whose wire format: openai, anthropic, gemini, ollama or bedrock.'),
       api: z
         .enum(LLM_APIS as [string, ...string[]])
-        .describe('openai: chat.completions or responses; anthropic: messages.'),
+        .describe(
+          'openai: chat.completions, responses or embeddings; anthropic: messages; gemini: generateContent; ollama: chat; bedrock: converse or converse-stream.',
+        ),
       text: z
         .string()
         .optional()
@@ -50,13 +54,20 @@ function createLlmSchema(parts: RouteSchemaParts) {
               .string()
               .max(MAX_LLM_TOOL_NAME_LENGTH)
               .optional()
-              .describe('The call id; default a fresh call_… (OpenAI) or toolu_… (Anthropic).'),
+              .describe(
+                'The call id; default a fresh call_… (OpenAI), toolu_… (Anthropic) or tooluse_… (Bedrock); Gemini and Ollama send it only when given.',
+              ),
           }),
         )
         .max(MAX_LLM_TOOL_CALLS)
         .optional()
         .describe('Tool calls after the text (finish_reason tool_calls, stop_reason tool_use).'),
-      stream: z.boolean().optional().describe("Stream (SSE) or not; absent: as the request's stream field asks."),
+      stream: z
+        .boolean()
+        .optional()
+        .describe(
+          "Stream (SSE; NDJSON for Ollama) or not; absent: as the request asks (its stream field, Ollama's default true; Gemini's :streamGenerateContent path; Bedrock's api).",
+        ),
       chunkDelayMs: parts.delay.optional().describe('Milliseconds between streamed chunks; default 0.'),
       usage: z
         .strictObject({
@@ -127,7 +138,7 @@ export const llmKind = answerKind({
   code: 'INVALID_LLM',
   schema: llmSchema,
   describe:
-    "Answer as OpenAI's or Anthropic's API does (JSON or SSE, tool calls, errors); beside it only delay, headers, template (renders text) and setState.",
+    "Answer as OpenAI's, Anthropic's, Gemini's, Ollama's or Bedrock's API does (JSON, SSE, NDJSON or AWS event stream, tool calls, embeddings, errors); beside it only delay, headers, template (renders text) and setState.",
   fromJson: llmFromJson,
   beside: {
     fields: ['delay', 'latency', 'headers', 'template', 'setState'],

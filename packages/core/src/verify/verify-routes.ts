@@ -1,0 +1,433 @@
+/**
+ * Routes checked against an OpenAPI document (docs/verify.md): each route's
+ * path and method an operation of it, each answer's status declared, its
+ * headers and body fitting the response's schemas for its content type, with
+ * the validator that checks requests (answer/routes/json-schema). Findings are
+ * capped (the rest counted), and the work yields to the event loop every
+ * {@link YIELD_EVERY} routes, so a daemon verifying thousands of routes still answers.
+ *
+ * @module
+ */
+
+import { Run } from '../answer/routes/json-schema/schema-program.js';
+import { validate } from '../answer/routes/json-schema/validate.js';
+import { failure, issues } from '../answer/routes/request-validator.js';
+import { JsonText } from '../wire/json-text.js';
+import { PathPatternError, parsePathPattern } from '../wire/path-pattern.js';
+import type { Route, RouteAnswer } from '../wire/route.js';
+import {
+  MAX_VERIFY_FINDINGS,
+  type VerifyFinding,
+  type VerifyFindingCode,
+  type VerifyNote,
+  type VerifyReport,
+} from '../wire/verify-json.js';
+import {
+  DEFAULT_RESPONSE,
+  type DocumentPath,
+  followRef,
+  isObject,
+  OPENAPI_METHODS,
+  type OpenApiDocument,
+  PARAM,
+  pointer,
+} from './openapi-document.js';
+
+type Json = Record<string, unknown>;
+
+/** Routes checked between two turns of the event loop. */
+export const YIELD_EVERY = 50;
+
+/** Characters of a value a finding quotes at most. */
+const MAX_SHOWN = 200;
+
+/** Answer fields whose answers are made at run time: not checked. */
+const RUN_TIME_KINDS = ['proxy', 'resource', 'websocket', 'llm', 'mcp'] as const;
+
+/** Statuses that carry no body (a declared content does not apply). */
+const BODILESS = new Set([204, 205, 304]);
+
+/** One endpoint to verify: its name and its routes in order. */
+export interface VerifyEndpoint {
+  name: string;
+  routes: readonly Route[];
+}
+
+/** Options of {@link verifyRoutes}. */
+export interface VerifyOptions {
+  /** Findings (and notes) listed at most. @default MAX_VERIFY_FINDINGS */
+  maxFindings?: number;
+  /** Lets the event loop run (between endpoints and every {@link YIELD_EVERY} routes). @default a macrotask */
+  pause?: () => Promise<void>;
+}
+
+/** A value as a finding quotes it: its JSON (a string in quotes), cut short. */
+function shown(value: unknown): string {
+  const text = value === undefined ? 'nothing' : JSON.stringify(value);
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text;
+}
+
+/** The report being built, counting past the cap. */
+class Collector {
+  readonly findings: VerifyFinding[] = [];
+  readonly notes: VerifyNote[] = [];
+  moreFindings = 0;
+  moreNotes = 0;
+  constructor(readonly max: number) {}
+
+  finding(
+    at: { endpoint: string; route: { id: string; index: number }; operation: string },
+    code: VerifyFindingCode,
+    path: string,
+    expected: string,
+    found: string,
+  ): void {
+    if (this.findings.length >= this.max) {
+      this.moreFindings++;
+      return;
+    }
+    const message = `${at.operation} (route ${at.route.id}): ${code} at ${path}: expected ${expected}, found ${found}`;
+    this.findings.push({ code, ...at, path, expected, found, message });
+  }
+
+  note(at: { endpoint: string; route: { id: string; index: number } }, note: string): void {
+    if (this.notes.length >= this.max) this.moreNotes++;
+    else this.notes.push({ endpoint: at.endpoint, route: at.route, note });
+  }
+}
+
+/** Where a finding points: the endpoint, the route, and its `METHOD /path`. */
+interface At {
+  endpoint: string;
+  route: { id: string; index: number };
+  operation: string;
+}
+
+/** The route's path as a shape (`/pets/\0`), or why it has none. */
+function routeShape(path: string): string | { why: string } {
+  let pattern: ReturnType<typeof parsePathPattern>;
+  try {
+    pattern = parsePathPattern(path);
+  } catch (error) {
+    if (error instanceof PathPatternError) return { why: `its path is not a pattern (${error.message})` };
+    throw error;
+  }
+  if (pattern.wildcard) return { why: 'its path ends in * (any rest): which operation it answers is unknown' };
+  const segments = pattern.segments.map((segment) => {
+    const parts = 'parts' in segment ? segment.parts : [segment];
+    return parts.map((part) => ('param' in part ? PARAM : part.literal)).join('');
+  });
+  return `/${segments.join('/')}`;
+}
+
+/** The document's paths of `shape`, also with one of its servers' base paths taken off. */
+function pathsOf(doc: OpenApiDocument, shape: string): DocumentPath[] {
+  const direct = doc.paths.get(shape);
+  if (direct !== undefined) return direct;
+  for (const base of doc.basePaths) {
+    if (shape.startsWith(`${base}/`)) {
+      const found = doc.paths.get(shape.slice(base.length));
+      if (found !== undefined) return found;
+    }
+  }
+  return [];
+}
+
+/** The media type's essence, lower case: `application/json; charset=utf-8` → `application/json`. */
+function essence(type: string): string {
+  return (type.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+function isJsonType(type: string): boolean {
+  return /^application\/(?:[\w.+-]+\+)?json$/.test(type) || type === 'application/json';
+}
+
+/** The answer's headers by lower-case name (a list as its first value). */
+function headersOf(answer: RouteAnswer): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, value] of Object.entries(answer.headers ?? {})) {
+    out.set(name.toLowerCase(), Array.isArray(value) ? (value[0] ?? '') : value);
+  }
+  return out;
+}
+
+/** The body an answer sends, as verify reads it. */
+type Body =
+  | { kind: 'none' }
+  | { kind: 'json'; value: unknown; type: string }
+  | { kind: 'text'; text: string; type: string }
+  | { kind: 'bytes'; type: string }
+  | { kind: 'stream'; type: string };
+
+function bodyOf(answer: RouteAnswer, headers: Map<string, string>): Body {
+  const given = headers.get('content-type');
+  if (answer.data !== undefined) {
+    const value = answer.data instanceof JsonText ? JSON.parse(answer.data.text) : answer.data;
+    return { kind: 'json', value, type: given ?? 'application/json' };
+  }
+  if (answer.body !== undefined && answer.body !== '') {
+    return { kind: 'text', text: answer.body, type: given ?? 'text/plain; charset=utf-8' };
+  }
+  if (answer.bodyBase64 !== undefined && answer.bodyBase64 !== '') {
+    return { kind: 'bytes', type: given ?? 'application/octet-stream' };
+  }
+  if (answer.stream !== undefined) return { kind: 'stream', type: given ?? 'text/event-stream' };
+  return { kind: 'none' };
+}
+
+/** The response of `status`: its own, its range's (`4XX`), or `default`. */
+function responseKey(responses: Json, status: number): string | undefined {
+  const own = String(status);
+  if (responses[own] !== undefined) return own;
+  const range = Object.keys(responses).find((key) => key.toUpperCase() === `${own.charAt(0)}XX`);
+  if (range !== undefined) return range;
+  return responses[DEFAULT_RESPONSE] !== undefined ? DEFAULT_RESPONSE : undefined;
+}
+
+/** The declared media type that covers `type`: itself, `type/*`, or `*∕*`. */
+function mediaFor(content: Json, type: string): Json | undefined {
+  const wanted = essence(type);
+  const keys = Object.keys(content);
+  const key =
+    keys.find((k) => essence(k) === wanted) ??
+    keys.find((k) => essence(k) === `${wanted.split('/')[0]}/*`) ??
+    keys.find((k) => essence(k) === '*/*');
+  if (key === undefined) return undefined;
+  const media = content[key];
+  return isObject(media) ? media : {};
+}
+
+/** A header's text read as its schema's type says (`"42"` as 42 for an integer). */
+function headerValue(text: string, schema: unknown): unknown {
+  const type = isObject(schema) ? schema.type : undefined;
+  const types = Array.isArray(type) ? type : [type];
+  if ((types.includes('integer') || types.includes('number')) && text.trim() !== '' && Number.isFinite(Number(text)))
+    return Number(text);
+  if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
+  return text;
+}
+
+/** Checks one answer against one operation's responses. */
+class AnswerCheck {
+  constructor(
+    private readonly doc: OpenApiDocument,
+    private readonly out: Collector,
+  ) {}
+
+  /** `value` against `schema`; one finding per error, at `where` + the error's path. */
+  schema(at: At, where: string, schema: unknown, value: unknown): void {
+    let listed: ReturnType<typeof issues>;
+    try {
+      const result = validate(value, schema, new Run(this.doc.program));
+      if (result.valid) return;
+      listed = issues('body', result.errors);
+      if (listed.length === 0) {
+        const deepest = result.errors.at(-1);
+        listed = [{ in: 'body', path: (deepest?.instanceLocation ?? '#').slice(1), message: deepest?.error ?? '' }];
+      }
+    } catch (error) {
+      this.out.note(at, `${where}: not checked: ${failure(error)}`);
+      return;
+    }
+    for (const issue of listed) {
+      const found = pointer(value, `#${issue.path}`);
+      this.out.finding(at, 'SCHEMA_MISMATCH', `${where}${issue.path}`, issue.message, shown(found));
+    }
+  }
+
+  check(at: At, operation: Json, answer: RouteAnswer, method: string | undefined): void {
+    const responses = isObject(operation.responses) ? operation.responses : {};
+    const status = answer.statusCode ?? 200;
+    const key = responseKey(responses, status);
+    if (key === undefined) {
+      const declared = Object.keys(responses).map((k) => (k === DEFAULT_RESPONSE ? 'default' : k));
+      this.out.finding(
+        at,
+        'UNDECLARED_STATUS',
+        'status',
+        declared.length === 0 ? 'a declared status (the operation has none)' : `one of ${declared.join(', ')}`,
+        String(status),
+      );
+      return;
+    }
+    const response = followRef(this.doc.root, responses[key]);
+    if (response === undefined) {
+      this.out.note(at, `response ${key}: its $ref points at nothing in the document; not checked`);
+      return;
+    }
+    const headers = headersOf(answer);
+    this.headers(at, response, headers, answer.template === true);
+    if (answer.fault !== undefined) {
+      this.out.note(at, `answers with the fault "${answer.fault}": its body was not checked`);
+      return;
+    }
+    this.body(at, response, bodyOf(answer, headers), status, method, answer.template === true);
+  }
+
+  headers(at: At, response: Json, headers: Map<string, string>, template: boolean): void {
+    if (!isObject(response.headers)) return;
+    for (const [name, raw] of Object.entries(response.headers)) {
+      const lower = name.toLowerCase();
+      // OpenAPI: a Content-Type response header is ignored (the content says it).
+      if (lower === 'content-type') continue;
+      const header = followRef(this.doc.root, raw);
+      if (header === undefined) continue;
+      const value = headers.get(lower);
+      if (value === undefined) {
+        if (header.required === true) this.out.finding(at, 'MISSING_HEADER', `headers/${lower}`, 'the header', 'none');
+        continue;
+      }
+      if (header.schema === undefined) continue;
+      if (template && value.includes('{{')) continue;
+      this.schema(at, `headers/${lower}`, header.schema, headerValue(value, header.schema));
+    }
+  }
+
+  body(at: At, response: Json, body: Body, status: number, method: string | undefined, template: boolean): void {
+    const content = isObject(response.content) ? response.content : {};
+    const declared = Object.keys(content);
+    if (declared.length === 0) {
+      if (body.kind !== 'none') {
+        this.out.finding(at, 'WRONG_CONTENT_TYPE', 'body', 'no body (the response declares no content)', body.type);
+      }
+      return;
+    }
+    if (body.kind === 'none') {
+      if (!BODILESS.has(status) && method !== 'HEAD') {
+        this.out.finding(at, 'MISSING_BODY', 'body', `a body of ${declared.join(', ')}`, 'no body');
+      }
+      return;
+    }
+    const media = mediaFor(content, body.type);
+    if (media === undefined) {
+      this.out.finding(at, 'WRONG_CONTENT_TYPE', 'body', `one of ${declared.join(', ')}`, essence(body.type));
+      return;
+    }
+    if (media.schema === undefined || body.kind === 'bytes' || body.kind === 'stream') return;
+    if (template) {
+      this.out.note(
+        at,
+        'templated answer ({{…}}): its body is made per request, so only its status, headers and content type were checked',
+      );
+      return;
+    }
+    const type = essence(body.type);
+    if (isJsonType(type)) {
+      let value: unknown;
+      if (body.kind === 'json') value = body.value;
+      else {
+        try {
+          value = JSON.parse(body.text);
+        } catch {
+          this.out.finding(at, 'SCHEMA_MISMATCH', 'body', `JSON (${type})`, shown(body.text));
+          return;
+        }
+      }
+      this.schema(at, 'body', media.schema, value);
+    } else if (body.kind === 'text' && type.startsWith('text/')) {
+      this.schema(at, 'body', media.schema, body.text);
+    }
+  }
+}
+
+/** The operations of the route's method (every one of the path's, for a route of any method). */
+function operationsOf(item: Json, method: string | undefined): [string, Json][] {
+  const methods = method === undefined ? OPENAPI_METHODS : [method.toLowerCase()];
+  const out: [string, Json][] = [];
+  for (const name of methods) {
+    const operation = item[name];
+    if (isObject(operation)) out.push([name.toUpperCase(), operation]);
+  }
+  return out;
+}
+
+/** The runtime-made kind of an answer (`proxy`, …), if it is one. */
+function runTimeKind(answer: RouteAnswer): string | undefined {
+  return RUN_TIME_KINDS.find((kind) => (answer as Record<string, unknown>)[kind] !== undefined);
+}
+
+/** The routes of `endpoints` checked against `doc`. */
+export async function verifyRoutes(
+  doc: OpenApiDocument,
+  endpoints: AsyncIterable<VerifyEndpoint> | Iterable<VerifyEndpoint>,
+  options: VerifyOptions = {},
+): Promise<VerifyReport> {
+  const out = new Collector(options.maxFindings ?? MAX_VERIFY_FINDINGS);
+  const pause = options.pause ?? (() => new Promise<void>((done) => setTimeout(done, 0)));
+  const answers = new AnswerCheck(doc, out);
+  const listed: VerifyReport['endpoints'] = [];
+  let routes = 0;
+  for await (const endpoint of endpoints) {
+    const entry: VerifyReport['endpoints'][number] = { name: endpoint.name, routes: [] };
+    listed.push(entry);
+    for (const [index, route] of endpoint.routes.entries()) {
+      if (++routes % YIELD_EVERY === 0) await pause();
+      const method = route.match?.method?.toUpperCase();
+      const path = route.match?.path;
+      const operation = `${method ?? '*'} ${typeof path === 'string' ? path : path === undefined ? '(any path)' : '(a regular expression)'}`;
+      const at: At = { endpoint: endpoint.name, route: { id: route.id, index }, operation };
+      entry.routes.push({ ...at.route, operation });
+      checkRoute(doc, out, answers, at, route, method, path);
+    }
+    await pause();
+  }
+  return {
+    ok: out.findings.length === 0 && out.moreFindings === 0,
+    document: { title: doc.title, version: doc.version, openapi: doc.openapi },
+    checked: { endpoints: listed.length, routes },
+    findings: out.findings,
+    moreFindings: out.moreFindings,
+    notes: out.notes,
+    moreNotes: out.moreNotes,
+    endpoints: listed,
+  };
+}
+
+function checkRoute(
+  doc: OpenApiDocument,
+  out: Collector,
+  answers: AnswerCheck,
+  at: At,
+  route: Route,
+  method: string | undefined,
+  path: unknown,
+): void {
+  if (typeof path !== 'string') {
+    const what = path === undefined ? 'it matches any path' : 'its path is a regular expression';
+    out.note(at, `${what}: which operation it answers is unknown; not checked`);
+    return;
+  }
+  const shape = routeShape(path);
+  if (typeof shape !== 'string') {
+    out.note(at, `${shape.why}; not checked`);
+    return;
+  }
+  const items = pathsOf(doc, shape);
+  if (items.length === 0) {
+    out.finding(at, 'MISSING_OPERATION', 'path', 'a path of the document', path);
+    return;
+  }
+  const operations = items.flatMap(({ item }) => operationsOf(item() ?? {}, method));
+  const [first] = operations;
+  if (first === undefined) {
+    const has = items.flatMap(({ item }) => operationsOf(item() ?? {}, undefined).map(([name]) => name));
+    out.finding(
+      at,
+      'MISSING_OPERATION',
+      'method',
+      has.length === 0 ? 'an operation (the path has none)' : `one of ${has.join(', ')}`,
+      method ?? '*',
+    );
+    return;
+  }
+  const kind = runTimeKind(route.answer);
+  if (kind !== undefined) {
+    out.note(at, `a ${kind} answer is made at run time; only its path and method were checked`);
+    return;
+  }
+  if (method === undefined && operations.length > 1) {
+    out.note(at, `it answers any method and the path has ${operations.length} operations; only its path was checked`);
+    return;
+  }
+  answers.check(at, first[1], route.answer, first[0]);
+}

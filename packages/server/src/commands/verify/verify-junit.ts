@@ -1,0 +1,98 @@
+/**
+ * A verify report as JUnit XML (`mockpoint verify --junit FILE`), the format CI
+ * systems show as test results: one `<testsuite>` per endpoint, one
+ * `<testcase>` per route, one `<failure>` per finding (its `type` the finding's
+ * code), a route's notes as its `<system-out>`. Findings past the cap are one
+ * more failing test case, so a capped report never reads as passing.
+ *
+ * @module
+ */
+import type { VerifyFinding, VerifyNote, VerifyReport } from '@mockpoint/core';
+
+/**
+ * `text` made safe for XML text and attribute values: `& < > " '` escaped, and
+ * the characters XML 1.0 cannot carry at all (most control characters, lone
+ * surrogates, U+FFFE/U+FFFF) written as `\u{…}`, so any route text or body value gives a parseable file.
+ */
+export function xmlEscape(text: string): string {
+  let out = '';
+  for (const char of text) {
+    const code = char.codePointAt(0) as number;
+    if (char === '&') out += '&amp;';
+    else if (char === '<') out += '&lt;';
+    else if (char === '>') out += '&gt;';
+    else if (char === '"') out += '&quot;';
+    else if (char === "'") out += '&apos;';
+    else if (
+      (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) ||
+      (code >= 0xd800 && code <= 0xdfff) ||
+      code === 0xfffe ||
+      code === 0xffff
+    ) {
+      out += `\\u{${code.toString(16)}}`;
+    } else out += char;
+  }
+  return out;
+}
+
+function attrs(values: Record<string, string | number>): string {
+  return Object.entries(values)
+    .map(([name, value]) => ` ${name}="${xmlEscape(String(value))}"`)
+    .join('');
+}
+
+/** The key of a route: its endpoint and index. */
+function key(endpoint: string, index: number): string {
+  return `${endpoint}\u0000${index}`;
+}
+
+function failure(finding: VerifyFinding): string {
+  const detail = `${finding.path}: expected ${finding.expected}, found ${finding.found}`;
+  return `      <failure${attrs({ type: finding.code, message: finding.message })}>${xmlEscape(detail)}</failure>\n`;
+}
+
+/** The report as a JUnit XML document. */
+export function junitXml(report: VerifyReport): string {
+  const findings = new Map<string, VerifyFinding[]>();
+  for (const finding of report.findings) {
+    const at = key(finding.endpoint, finding.route.index);
+    findings.set(at, [...(findings.get(at) ?? []), finding]);
+  }
+  const notes = new Map<string, VerifyNote[]>();
+  for (const note of report.notes) {
+    const at = key(note.endpoint, note.route.index);
+    notes.set(at, [...(notes.get(at) ?? []), note]);
+  }
+  let suites = '';
+  let tests = 0;
+  let failures = 0;
+  for (const endpoint of report.endpoints) {
+    let cases = '';
+    let suiteFailures = 0;
+    for (const route of endpoint.routes) {
+      const at = key(endpoint.name, route.index);
+      const own = findings.get(at) ?? [];
+      const said = notes.get(at) ?? [];
+      suiteFailures += own.length;
+      const name = `${route.operation} (route ${route.id}, #${route.index})`;
+      const body =
+        own.map(failure).join('') +
+        (said.length === 0 ? '' : `      <system-out>${xmlEscape(said.map((n) => n.note).join('\n'))}</system-out>\n`);
+      cases +=
+        body === ''
+          ? `    <testcase${attrs({ classname: endpoint.name, name })}/>\n`
+          : `    <testcase${attrs({ classname: endpoint.name, name })}>\n${body}    </testcase>\n`;
+    }
+    tests += endpoint.routes.length;
+    failures += suiteFailures;
+    suites += `  <testsuite${attrs({ name: endpoint.name, tests: endpoint.routes.length, failures: suiteFailures, errors: 0 })}>\n${cases}  </testsuite>\n`;
+  }
+  if (report.moreFindings > 0) {
+    tests += 1;
+    failures += 1;
+    const message = `${report.moreFindings} more finding(s), past the report's cap, not listed`;
+    suites += `  <testsuite${attrs({ name: '(more findings)', tests: 1, failures: 1, errors: 0 })}>\n    <testcase${attrs({ classname: '(more findings)', name: 'findings past the cap' })}>\n      <failure${attrs({ type: 'MORE_FINDINGS', message })}/>\n    </testcase>\n  </testsuite>\n`;
+  }
+  const title = `mockpoint verify: ${report.document.title} ${report.document.version}`.trim();
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attrs({ name: title, tests, failures, errors: 0 })}>\n${suites}</testsuites>\n`;
+}
