@@ -50,6 +50,10 @@ const NOT_RUN: Record<string, string> = {
   'docs/https.md mockpoint --hosts api.github.com=github':
     'its last curl fails on purpose (exit 56: the tunnel for TLS refused without --https)',
   'docs/https.md HTTPS_PROXY=': 'runs your app.js through a daemon with --https',
+  'docs/verify.md mockpoint verify --openapi openapi.yaml':
+    'needs your OpenAPI document and mock file (packages/server/test/verify.test.ts runs the CLI)',
+  'docs/verify.md curl -X POST localhost:16540/api/verify':
+    'needs your openapi.json and openapi.yaml (packages/core/src/http/routes/verify.test.ts runs the API)',
   'docs/import.md mockpoint import ': 'needs your WireMock folder, stubs, HAR, Mockoon, Postman or json-server file',
   'docs/import.md mockpoint export --to wiremock --names api --out wiremock/mappings/api.json':
     'needs a running WireMock on port 8080 (packages/server/test runs WireMock 3.13.2)',

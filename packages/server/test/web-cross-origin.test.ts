@@ -107,6 +107,8 @@ const SAMPLES: Record<string, Omit<Write, 'method' | 'path'> & { path: string }>
     ok: 200,
   },
   'DELETE /api/endpoints/{name}/chaos': { path: '/api/endpoints/victim/chaos', ok: 204 },
+  'PUT /api/chaos': { path: '/api/chaos', body: '{"rate":1,"faults":["503"],"seed":1}', ok: 200 },
+  'DELETE /api/chaos': { path: '/api/chaos', ok: 204 },
   'PUT /api/clock': { path: '/api/clock', body: '{"advance":"1d"}', ok: 200 },
   'DELETE /api/clock': { path: '/api/clock', ok: 204 },
   // Reads only, but a POST (the document is its body): refused cross-origin like every write.
@@ -173,7 +175,7 @@ async function documentedWrites(): Promise<string[]> {
     );
 }
 
-/** A fresh state: `victim` with a record, one recorded request, one queued answer, two collections, a scenario and a GraphQL schema. */
+/** A fresh state: `victim` with a record, one recorded request, one queued answer, two collections, a scenario and a GraphQL schema; the namespace's chaos. */
 async function seed(): Promise<void> {
   expect((await fetch(`${server.url}/api/endpoints`, { method: 'DELETE' })).status).toBe(204);
   // The namespace `victim-ns`, and none called `planted` (a write below makes it).
@@ -203,9 +205,12 @@ async function seed(): Promise<void> {
     body: 'type Query { seeded: Int }',
   });
   expect(graphql.status).toBe(201);
+  // The namespace's chaos, at rate 0 (nothing injected): a DELETE that got through would show.
+  const chaos = await fetch(`${server.url}/api/chaos`, { method: 'PUT', body: '{"rate":0,"faults":["503"]}' });
+  expect(chaos.status).toBe(200);
 }
 
-/** Everything a write could change: the records, the queue, the routes, the signature check, the collections, the state, the GraphQL schema and the journal of `victim`. */
+/** Everything a write could change: the records, the queue, the routes, the signature check, the collections, the state, the GraphQL schema, the chaos and the journal of `victim`, and the namespace's chaos. */
 async function snapshot(): Promise<string> {
   const read = async (path: string) => (await fetch(`${server.url}${path}`)).text();
   const requests = JSON.parse(await read('/api/endpoints/victim/requests')) as { requests: { path: string }[] };
@@ -217,6 +222,7 @@ async function snapshot(): Promise<string> {
     collections: JSON.parse(await read('/api/endpoints/victim/collections')),
     state: JSON.parse(await read('/api/endpoints/victim/state')),
     chaos: await read('/api/endpoints/victim/chaos'),
+    namespaceChaos: await read('/api/chaos'),
     clock: (({ frozen, offsetMs }) => ({ frozen, offsetMs }))(JSON.parse(await read('/api/clock'))),
     hosts: JSON.parse(await read('/api/hosts')),
     namespaces: (JSON.parse(await read('/api/namespaces')) as { namespaces: { name: string }[] }).namespaces.map(

@@ -6,7 +6,7 @@
  * what answers besides the record and how requests are checked — queued
  * answers (queue-view.ts), routes (routes-view.ts), what the name remembers
  * (collections and state, memory-view.ts), the signature check
- * (signature-view.ts). A name with no record says what it is: one answered by
+ * (signature-view.ts), the chaos (chaos-view.ts). A name with no record says what it is: one answered by
  * its routes is offered a stored response (added in place); one with nothing
  * (mistyped, deleted, not created yet) is offered "create it".
  *
@@ -18,6 +18,7 @@
  */
 import { api, type ExactRecord, endpointUrl, failureMessage, isApiFailure } from './api.js';
 import { bodyView } from './body-view.js';
+import { ChaosView } from './chaos-view.js';
 import { copyText, h, onEscape, replaceChildren, toast } from './dom.js';
 import { type EndpointForm, endpointForm } from './form.js';
 import { JournalView } from './journal.js';
@@ -99,6 +100,7 @@ export class DetailView {
   readonly #queue: QueueView;
   readonly #memory: MemoryView;
   readonly #signature: SignatureCheckView;
+  readonly #chaos: ChaosView;
   #state: State = { kind: 'loading' };
   #edit = false;
   #form: EndpointForm | undefined;
@@ -119,11 +121,13 @@ export class DetailView {
     this.#queue = new QueueView(name);
     this.#memory = new MemoryView(name);
     this.#signature = new SignatureCheckView(name);
+    this.#chaos = new ChaosView(name);
     // Each panel shows once read (hidden when it cannot be read, e.g. for a name that cannot exist).
     this.#queue.el.hidden = true;
     this.#routes.el.hidden = true;
     this.#memory.el.hidden = true;
     this.#signature.el.hidden = true;
+    this.#chaos.el.hidden = true;
     this.el = h(
       'div',
       { class: 'detail-view' },
@@ -134,6 +138,7 @@ export class DetailView {
       this.#routes.el,
       this.#memory.el,
       this.#signature.el,
+      this.#chaos.el,
     );
     this.#draw();
   }
@@ -212,6 +217,7 @@ export class DetailView {
     const queue = this.#queue.load();
     const memory = this.#memory.load();
     const signature = this.#signature.load();
+    const chaos = this.#chaos.load();
     try {
       next = { kind: 'found', record: await api.getExact(this.name) };
     } catch (error) {
@@ -236,13 +242,14 @@ export class DetailView {
     }
     // The panel above the journal has its final height: the journal shows, and the panels below it as they are read.
     this.#journal.el.hidden = false;
-    const [queued, routeCount, held, checked] = await Promise.all([queue, routes, memory, signature]);
+    const [queued, routeCount, held, checked, faulted] = await Promise.all([queue, routes, memory, signature, chaos]);
     if (this.#stopped) return;
     this.#queue.el.hidden = queued === undefined;
     this.#routes.el.hidden = routeCount === undefined;
     // Memory shows once the name holds a collection or a scenario, and stays (quietly empty) after they go.
     this.#memory.el.hidden = held === undefined || (held === 0 && this.#memory.el.hidden);
     this.#signature.el.hidden = checked === undefined;
+    this.#chaos.el.hidden = faulted === undefined;
   }
 
   #showError(message: string): void {

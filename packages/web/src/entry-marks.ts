@@ -51,7 +51,9 @@ export function answeredMark(entry: JournalEntry): HTMLElement | null {
     return h('span', { class: 'by by-none', title: 'no queued answer, route or stored response answered it' }, 'none');
   }
   if ('chaos' in by) {
-    return h('span', { class: 'by by-chaos', title: "a fault the endpoint's chaos injected" }, `chaos ${by.chaos}`);
+    const whose = by.namespace ? "the namespace's" : "the endpoint's";
+    const text = by.namespace ? `chaos ${by.chaos} · namespace` : `chaos ${by.chaos}`;
+    return h('span', { class: 'by by-chaos', title: `a fault ${whose} chaos injected` }, text);
   }
   return h('span', { class: 'by by-route', title: `answered by route ${by.route}` }, `route ${by.route}`);
 }

@@ -145,7 +145,7 @@ function answerRows(entry: JournalEntry): [string, string][] {
             : 'queue' in by
               ? `a queued one-shot answer${entry.fault ? ` (${entry.fault})` : ''}`
               : 'chaos' in by
-                ? `a fault the endpoint's chaos injected (${by.chaos})`
+                ? `a fault ${by.namespace ? "the namespace's" : "the endpoint's"} chaos injected (${by.chaos})`
                 : `route ${by.route}`;
   const rows: [string, string][] = [
     ['answered by', who],

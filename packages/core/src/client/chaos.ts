@@ -1,6 +1,6 @@
 /**
- * The chaos methods of the client: a share of a name's requests answered with
- * an injected fault, a latency, a seed (docs/chaos.md).
+ * The chaos methods of the client: a share of a name's (or every name's of the
+ * namespace) requests answered with an injected fault, a latency, a seed (docs/chaos.md).
  *
  * @module
  */
@@ -31,6 +31,28 @@ export function chaosMethods({ call, json }: Transport) {
     /** Stops the chaos of `name` (nothing happens when it had none). */
     async clearChaos(name: string): Promise<void> {
       await call('DELETE', `/api/endpoints/${seg(name)}/chaos`);
+    },
+
+    /**
+     * Chaos for every endpoint of this namespace (the client's; the default
+     * namespace for a plain client) that has none of its own: an endpoint's own
+     * chaos wins. One seeded sequence of decisions for all of them. Each injected
+     * fault is journaled (`answeredBy: { chaos, namespace: true }`).
+     * @throws MockpointError `INVALID_CHAOS`, `INVALID_LATENCY`.
+     * @example await client.setNamespaceChaos({ rate: 0.1, faults: ['503', 'timeout'], seed: 1 })
+     */
+    setNamespaceChaos(chaos: ChaosSettings): Promise<ChaosSettings> {
+      return json('PUT', '/api/chaos', chaos);
+    },
+
+    /** The namespace's chaos; throws `NOT_FOUND` when it has none. */
+    namespaceChaos(): Promise<ChaosSettings> {
+      return json('GET', '/api/chaos');
+    },
+
+    /** Stops the namespace's chaos (endpoints' own chaos stays). */
+    async clearNamespaceChaos(): Promise<void> {
+      await call('DELETE', '/api/chaos');
     },
   };
 }

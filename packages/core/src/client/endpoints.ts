@@ -71,7 +71,7 @@ export function endpointMethods({ call, json }: Transport) {
       await call('DELETE', `/api/endpoints/${seg(name)}`);
     },
 
-    /** Removes every endpoint, collection and recorded request. */
+    /** Removes every endpoint, collection, recorded request and the namespace's chaos; the clock is back at real time. */
     async reset(): Promise<void> {
       await call('DELETE', '/api/endpoints');
     },

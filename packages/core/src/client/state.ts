@@ -18,8 +18,8 @@ export function stateMethods({ call, json }: Transport) {
     },
 
     /**
-     * Returns every name's collections to their seed and state to its start
-     * (routes, records and queues stay); with `journal: true` also forgets every
+     * Returns every name's collections to their seed and state to its start, and
+     * the clock to real time (routes, records, queues and chaos stay); with `journal: true` also forgets every
      * recorded request. What `useMockServer({ resetBetweenTests: true })` does after each test.
      */
     async resetAll(options: { journal?: boolean } = {}): Promise<void> {

@@ -28,7 +28,7 @@ import {
 } from '../store/store.js';
 import { SignatureCheck } from '../webhook/signature-check.js';
 import { SignatureCheckCache } from '../webhook/signature-check-cache.js';
-import type { ChaosSettings } from '../wire/chaos.js';
+import { type ChaosSettings, NAMESPACE_CHAOS_KEY } from '../wire/chaos.js';
 import { MockpointError } from '../wire/errors.js';
 import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
@@ -183,6 +183,16 @@ export class EndpointService {
   /** The chaos settings of `name`. */
   chaos(name: string): Promise<ChaosSettings | undefined> {
     return this.store.getChaos(name);
+  }
+
+  /** The namespace's own chaos (`/api/chaos`), for every name without chaos of its own. */
+  namespaceChaos(): Promise<ChaosSettings | undefined> {
+    return this.store.getChaos(NAMESPACE_CHAOS_KEY);
+  }
+
+  /** Sets or (with `undefined`) removes the namespace's own chaos; resolves whether it had some. */
+  setNamespaceChaos(settings: ChaosSettings | undefined): Promise<boolean> {
+    return this.setChaos(NAMESPACE_CHAOS_KEY, settings);
   }
 
   /** Sets or (with `undefined`) removes the chaos of `name`; resolves whether it had some. */

@@ -15,6 +15,10 @@
  * @module
  */
 
+import type { RateBucketStore } from '../store/backend.js';
+
+export type { RateBucketStore };
+
 /** What a request found in its bucket. */
 export interface BucketTake {
   /** It got a token: the route answers. */
@@ -31,25 +35,6 @@ export interface BucketTake {
   readonly retryMs: number;
   /** When it was taken (the clock's ms). */
   readonly now: number;
-}
-
-/**
- * A backend part: buckets counted where every replica counts (Redis). Each take is
- * one atomic step; a routes change, a delete or a reset of the name starts its buckets full.
- */
-export interface RateBucketStore {
-  /** Brings the bucket up to `now` (the app's clock, ms), takes a token if it holds one; the level after (tokens × windowMs). */
-  take(
-    name: string,
-    bucket: string,
-    limit: number,
-    windowMs: number,
-    now: number,
-  ): Promise<{ allowed: boolean; level: number }>;
-  /** Starts the buckets of `name` full again. */
-  reset(name: string): Promise<void>;
-  /** Starts every bucket full again. */
-  resetAll(): Promise<void>;
 }
 
 /** What a take found, from the bucket's level after it (tokens × windowMs). */

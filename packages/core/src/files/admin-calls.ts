@@ -6,6 +6,7 @@
  * @module
  */
 import { answerJson, type QueuedAnswer } from '../wire/answer-json.js';
+import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../wire/chaos.js';
 import { type ErrorCode, MockpointError } from '../wire/errors.js';
 import type { HostEntry, HostMove } from '../wire/host-mapping.js';
 import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
@@ -106,7 +107,7 @@ export async function listHosts(target: AdminTarget): Promise<HostEntry[]> {
 
 /** What `name` holds now: its record (exact), routes and queued answers. */
 export async function readState(target: AdminTarget, name: string): Promise<EndpointState> {
-  const [recordText, routesText, queueText, collectionsText, hostsText, graphqlText] = await Promise.all([
+  const [recordText, routesText, queueText, collectionsText, hostsText, graphqlText, chaosText] = await Promise.all([
     call(target, 'GET', `/api/endpoints/${seg(name)}`, undefined, true),
     call(target, 'GET', `/api/endpoints/${seg(name)}/routes`),
     call(target, 'GET', `/api/endpoints/${seg(name)}/queue`),
@@ -114,6 +115,8 @@ export async function readState(target: AdminTarget, name: string): Promise<Endp
     // A daemon older than host mappings answers 404: it holds none.
     call(target, 'GET', `/api/endpoints/${seg(name)}/hosts`, undefined, true),
     call(target, 'GET', `/api/endpoints/${seg(name)}/graphql`, undefined, true),
+    // 404: no chaos (or a daemon older than chaos).
+    call(target, 'GET', `/api/endpoints/${seg(name)}/chaos`, undefined, true),
   ]);
   const state: EndpointState = { name, routes: [], queue: [] };
   if (recordText !== undefined) {
@@ -137,6 +140,7 @@ export async function readState(target: AdminTarget, name: string): Promise<Endp
   const own = hosts.filter((entry) => entry.source === 'api').map((entry) => entry.host);
   if (own.length > 0) state.hosts = own.sort();
   if (graphqlText !== undefined) state.graphql = (JSON.parse(graphqlText) as { schema: string }).schema;
+  if (chaosText !== undefined) state.chaos = decodeChaosSettings(chaosText);
   return state;
 }
 
@@ -155,6 +159,7 @@ export function stateKey(state: EndpointState): string {
     collections: state.collections === undefined ? null : new JsonText(collectionsBody(state.collections)),
     hosts: state.hosts ?? [],
     graphql: state.graphql ?? null,
+    chaos: state.chaos === undefined ? null : new JsonText(chaosSettingsJson(state.chaos)),
   });
 }
 
@@ -172,6 +177,7 @@ export function stateEntry(state: EndpointState): Record<string, unknown> {
   if (state.collections !== undefined) out.collections = collectionsByName(state.collections);
   if (state.hosts !== undefined) out.hosts = state.hosts;
   if (state.graphql !== undefined) out.graphql = state.graphql;
+  if (state.chaos !== undefined) out.chaos = JSON.parse(chaosSettingsJson(state.chaos));
   return out;
 }
 
@@ -206,6 +212,10 @@ export async function writeState(
   // After the record: deleting the record above removed the schema with the name.
   if (bodies.graphql !== undefined) await call(target, 'PUT', `${path}/graphql`, bodies.graphql);
   else if (current === undefined || current.graphql !== undefined) await call(target, 'DELETE', `${path}/graphql`);
+  // Last, for the same reason; a PUT starts its sequence of decisions again. 404: a daemon older than chaos.
+  if (bodies.chaos !== undefined) await call(target, 'PUT', `${path}/chaos`, bodies.chaos);
+  else if (current === undefined || current.chaos !== undefined)
+    await call(target, 'DELETE', `${path}/chaos`, undefined, true);
   return moved;
 }
 
@@ -239,12 +249,25 @@ export async function knowsHostMove(target: AdminTarget, name: string): Promise<
   return false;
 }
 
-/** Removes `name`: its record, routes and queued answers. */
+/** Removes `name`: its record, routes, queued answers, hosts and chaos. */
 export async function removeState(target: AdminTarget, name: string): Promise<void> {
   const path = `/api/endpoints/${seg(name)}`;
   await call(target, 'DELETE', path, undefined, true);
   await call(target, 'DELETE', `${path}/queue`);
   await call(target, 'DELETE', `${path}/hosts`, undefined, true);
+  await call(target, 'DELETE', `${path}/chaos`, undefined, true);
+}
+
+/** The namespace's chaos (`GET /api/chaos`); `undefined` when there is none (or the daemon is older than it). */
+export async function readNamespaceChaos(target: AdminTarget): Promise<ChaosSettings | undefined> {
+  const text = await call(target, 'GET', '/api/chaos', undefined, true);
+  return text === undefined ? undefined : decodeChaosSettings(text);
+}
+
+/** Sets (`PUT /api/chaos`) or, with `undefined`, removes the namespace's chaos. */
+export async function writeNamespaceChaos(target: AdminTarget, chaos: ChaosSettings | undefined): Promise<void> {
+  if (chaos === undefined) await call(target, 'DELETE', '/api/chaos', undefined, true);
+  else await call(target, 'PUT', '/api/chaos', chaosSettingsJson(chaos));
 }
 
 /** The journal as a HAR 1.2 document (`GET /api/requests.har`): every name, or only `name`. */

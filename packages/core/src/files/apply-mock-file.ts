@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { type ChaosSettings, chaosSettingsJson } from '../wire/chaos.js';
 import { MockpointError } from '../wire/errors.js';
 import type { HostMove } from '../wire/host-mapping.js';
 import { quoted } from '../wire/quoted.js';
@@ -19,9 +20,11 @@ import {
   listHosts,
   listNames,
   putHosts,
+  readNamespaceChaos,
   readState,
   removeState,
   stateKey,
+  writeNamespaceChaos,
   writeState,
 } from './admin-calls.js';
 import type { MockFile, MockFileEndpoint } from './parse-mock-file.js';
@@ -41,6 +44,8 @@ export interface ApplyPlan {
    * endpoint: as the daemon answered its writes (with `dryRun`, as they stand now).
    */
   moved: HostMove[];
+  /** The namespace's chaos (the file's top-level `chaos:`): `set` or `removed` when written; absent: untouched. */
+  chaos?: 'set' | 'removed';
 }
 
 /** Options for {@link applyMockFile}. */
@@ -75,7 +80,8 @@ export async function applyMockFile(
       current.queue.length > 0 ||
       current.collections !== undefined ||
       current.hosts !== undefined ||
-      current.graphql !== undefined;
+      current.graphql !== undefined ||
+      current.chaos !== undefined;
     if (exists && stateKey(current) === stateKey(desired)) {
       plan.unchanged.push(desired.name);
       continue;
@@ -95,6 +101,15 @@ export async function applyMockFile(
         return undefined;
       });
     }
+  }
+  // The namespace's chaos, when the file sets one that differs (a file without it leaves the namespace's as it is).
+  const { chaos } = file;
+  if (chaos !== undefined && !sameChaos(await readNamespaceChaos(target), chaos)) {
+    plan.chaos = 'set';
+    writes.push(async () => {
+      await writeNamespaceChaos(target, chaos);
+      return undefined;
+    });
   }
   if (options.dryRun) {
     plan.moved = planned;
@@ -153,6 +168,11 @@ async function hostMoves(target: AdminTarget, endpoints: readonly MockFileEndpoi
   return moves;
 }
 
+/** Whether two chaos settings are the same (as stored). */
+function sameChaos(a: ChaosSettings | undefined, b: ChaosSettings | undefined): boolean {
+  return (a === undefined ? '' : chaosSettingsJson(a)) === (b === undefined ? '' : chaosSettingsJson(b));
+}
+
 /** One host move for a person: `api.github.com moved from endpoint "gh" to "github"`. */
 export function describeMove(move: HostMove, dryRun = false): string {
   return `${quoted(move.host, 255).slice(1, -1)} ${dryRun ? 'would move' : 'moved'} from endpoint ${quoted(move.from, NAME_MAX)} to ${quoted(move.to, NAME_MAX)}`;
@@ -169,6 +189,7 @@ export function describePlan(plan: ApplyPlan, dryRun = false): string[] {
     ...plan.moved.map((move) => `> ${describeMove(move, dryRun)}`),
     ...plan.removed.map((name) => `- ${name}`),
   ];
+  if (plan.chaos !== undefined) lines.push(`* namespace chaos ${dryRun ? `would be ${plan.chaos}` : plan.chaos}`);
   const verb = dryRun ? 'would be' : '';
   const count = (n: number, what: string) => `${n} ${verb ? `${verb} ` : ''}${what}`;
   const moved = plan.moved.length;
@@ -212,6 +233,11 @@ export async function applyChanges(previous: MockFile, next: MockFile, target: A
     if (names.has(endpoint.name)) continue;
     await removeState(target, endpoint.name);
     plan.removed.push(endpoint.name);
+  }
+  // The namespace's chaos: written when the file's changed, removed when taken out of the file.
+  if (!sameChaos(previous.chaos, next.chaos)) {
+    await writeNamespaceChaos(target, next.chaos);
+    plan.chaos = next.chaos === undefined ? 'removed' : 'set';
   }
   return plan;
 }

@@ -5,8 +5,9 @@
  * @module
  */
 import { parseAnswerJson } from '../wire/answer-json.js';
+import { chaosSettingsJson } from '../wire/chaos.js';
 import { JsonText, stringifyExact } from '../wire/json-text.js';
-import { type AdminTarget, listNames, readState, stateEntry } from './admin-calls.js';
+import { type AdminTarget, listNames, readNamespaceChaos, readState, stateEntry } from './admin-calls.js';
 import { MOCK_FILE_VERSION } from './mock-file-schema.js';
 import { stringifyYamlExact } from './yaml-text.js';
 
@@ -39,14 +40,18 @@ export async function exportMockFile(target: AdminTarget, options: ExportOptions
   for (const name of names) {
     const state = await readState(target, name);
     const empty = state.routes.length === 0 && state.queue.length === 0 && state.collections === undefined;
-    if (!state.record && empty && state.graphql === undefined && !state.hosts) {
+    if (!state.record && empty && state.graphql === undefined && !state.hosts && !state.chaos) {
       continue;
     }
     endpoints.push(stateEntry(state));
   }
+  // The namespace's chaos goes with a whole export, not with a few names.
+  const chaos = options.names === undefined ? await readNamespaceChaos(target) : undefined;
+  const file: Record<string, unknown> = { version: MOCK_FILE_VERSION, endpoints };
+  if (chaos !== undefined) file.chaos = JSON.parse(chaosSettingsJson(chaos));
   if (options.format === 'yaml') {
     for (const entry of endpoints) if (Array.isArray(entry.queue)) entry.queue = entry.queue.map(queueEntry);
-    return stringifyYamlExact({ version: MOCK_FILE_VERSION, endpoints });
+    return stringifyYamlExact(file);
   }
-  return `${stringifyExact({ version: MOCK_FILE_VERSION, endpoints }, 2)}\n`;
+  return `${stringifyExact(file, 2)}\n`;
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import { z } from 'zod';
+import { chaosSchemas } from '../wire/chaos.js';
 import { createSchemas, type Schemas } from '../wire/schemas.js';
 
 /** The one version of the format there is. */
@@ -46,6 +47,11 @@ export function createMockFileSchema(s: Schemas = createSchemas()) {
         .describe(
           'A GraphQL schema (SDL text, or { "$file": "./schema.graphql" }): GraphQL requests are answered from it (docs/graphql.md).',
         ),
+      chaos: chaosSchemas(s.routeAnswer.shape.latency)
+        .settings.optional()
+        .describe(
+          'Chaos: a share (rate) of the requests answered with an injected fault (reset, timeout, 500, 503, 429), a drawn latency, a bandwidth, a seed (docs/chaos.md); removed when taken out of the file.',
+        ),
     })
     .meta({
       title: 'MockFileEndpoint',
@@ -57,6 +63,11 @@ export function createMockFileSchema(s: Schemas = createSchemas()) {
       $schema: z.string().optional().describe('The JSON Schema of this file, for editors.'),
       version: z.literal(MOCK_FILE_VERSION).describe('The format version: 1.'),
       endpoints: z.array(endpoint).describe('The endpoints this file defines; names are unique.'),
+      chaos: chaosSchemas(s.routeAnswer.shape.latency)
+        .settings.optional()
+        .describe(
+          "The namespace's chaos (PUT /api/chaos): for every endpoint without chaos of its own (docs/chaos.md); removed when taken out of a watched file.",
+        ),
     })
     .meta({ title: 'MockFile', description: 'Mock endpoints kept as a file: mockpoint.yaml or mockpoint.json.' });
 }

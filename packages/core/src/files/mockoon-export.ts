@@ -241,6 +241,8 @@ export function mockoonEnvironment(
     if (endpoint.graphql !== undefined)
       skipped.push({ what: label('graphql schema'), why: 'Mockoon answers no GraphQL from a schema' });
     if (endpoint.hosts !== undefined) skipped.push({ what: label('hosts'), why: 'Mockoon picks no route by Host' });
+    if (endpoint.chaos !== undefined)
+      skipped.push({ what: label('chaos'), why: 'Mockoon injects no faults into a share of requests' });
   }
   const environment = environmentOf(uuid, name, routes, data);
   return { text: `${stringifyExact(environment, 2)}\n`, routes: routes.length, skipped, files };

@@ -22,6 +22,7 @@ import { collectionText } from '../collections/item.js';
 import { buildGraphqlSchema } from '../graphql/graphql-schema.js';
 import type { QueuedAnswer } from '../wire/answer-json.js';
 import { toBase64 } from '../wire/base64.js';
+import { type ChaosSettings, chaosSchemas, parseChaosInput } from '../wire/chaos.js';
 import { type ErrorCode, MockpointError } from '../wire/errors.js';
 import { HOST_PATTERN_FORMS, parseHostPattern } from '../wire/host-mapping.js';
 import { JsonSyntaxError, JsonText, scanJson } from '../wire/json-text.js';
@@ -62,12 +63,16 @@ export interface MockFileEndpoint {
   hosts?: string[];
   /** The GraphQL schema as its SDL text, exactly (absent: none; docs/graphql.md). */
   graphql?: string;
+  /** The endpoint's chaos, checked as `PUT …/chaos` checks it (absent: none; docs/chaos.md). */
+  chaos?: ChaosSettings;
 }
 
 /** A checked mock file. */
 export interface MockFile {
   version: 1;
   endpoints: MockFileEndpoint[];
+  /** The namespace's chaos (`PUT /api/chaos`), checked as the API checks it (absent: the file sets none). */
+  chaos?: ChaosSettings;
 }
 
 /** Options for {@link parseMockFile}. */
@@ -155,6 +160,8 @@ const FIELD_REASONS: Record<string, string> = {
   headers: 'INVALID_HEADER',
   version: 'INVALID_VERSION',
   hosts: 'INVALID_HOSTS',
+  chaos: 'INVALID_CHAOS',
+  latency: 'INVALID_LATENCY',
 };
 
 /** Which answer field `path` is (`data`, `body` or `bodyBase64`: the places a `$file` may stand), if any. */
@@ -235,7 +242,9 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
   const input = (value as { endpoints: Record<string, unknown>[] }).endpoints;
   const context: EndpointContext = { at, schemas, maxBodyBytes, maxRoutes, names, hostsSeen };
   const endpoints = input.map((entry, i) => fileEndpoint(entry, i, context));
-  return { version: 1, endpoints };
+  const chaos = (value as { chaos?: unknown }).chaos;
+  if (chaos === undefined) return { version: 1, endpoints };
+  return { version: 1, endpoints, chaos: checkedChaos(chaos, ['chaos'], context) };
 }
 
 /** The text as a YAML document (a JSON file checked as JSON first); `MOCK_FILE_SYNTAX` where it is neither. */
@@ -525,6 +534,7 @@ function fileEndpoint(entry: Record<string, unknown>, i: number, context: Endpoi
     }
     out.graphql = entry.graphql;
   }
+  if (entry.chaos !== undefined) out.chaos = checkedChaos(entry.chaos, ['endpoints', i, 'chaos'], context);
   checkWriteSizes(out, i, maxBodyBytes, at);
   return out;
 }
@@ -545,6 +555,7 @@ function checkWriteSizes(
     ['collections', 'PUT', '/collections', bodies.collections],
     ['hosts', 'PUT', '/hosts', bodies.hosts],
     ['graphql', 'PUT', '/graphql', bodies.graphql],
+    ['chaos', 'PUT', '/chaos', bodies.chaos],
   ] as const;
   for (const [field, method, suffix, body] of writes) {
     const size = body === undefined ? 0 : utf8Length(body);
@@ -558,6 +569,21 @@ function checkWriteSizes(
       `${method} /api/endpoints/${name}${suffix} would send ${size} bytes, more than the body limit ${limit} (${times}MOCKPOINT_MAX_BODY_BYTES)`,
       'BODY_TOO_LARGE',
     );
+  }
+}
+
+/**
+ * A `chaos:` (an endpoint's, or the namespace's at the top), checked as `PUT
+ * …/chaos` checks it (faults each once, latency within the delay limit);
+ * refused at `path` with the API's code.
+ */
+function checkedChaos(chaos: unknown, path: Path, context: EndpointContext): ChaosSettings {
+  const schema = chaosSchemas(context.schemas.routeAnswer.shape.latency).settings;
+  try {
+    return parseChaosInput(chaos, schema, DEFAULT_LIMITS.maxDelayMs);
+  } catch (error) {
+    if (!(error instanceof MockpointError)) throw error;
+    throw fileError('MOCK_FILE_INVALID', context.at(path), error.message, error.code);
   }
 }
 

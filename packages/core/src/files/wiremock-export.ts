@@ -263,6 +263,8 @@ export function wireMockMappings(endpoints: readonly MockFileEndpoint[]): WireMo
       skipped.push({ what: label('graphql schema'), why: 'WireMock answers no GraphQL from a schema' });
     if (endpoint.hosts !== undefined)
       skipped.push({ what: label('hosts'), why: 'WireMock picks no stub by Host here' });
+    if (endpoint.chaos !== undefined)
+      skipped.push({ what: label('chaos'), why: 'WireMock injects no faults into a share of requests' });
   }
   return { text: `${stringifyExact({ mappings }, 2)}\n`, mappings: mappings.length, skipped };
 }

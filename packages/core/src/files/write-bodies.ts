@@ -1,13 +1,14 @@
 /**
  * The admin request bodies that write one endpoint of a mock file: the record
  * (`PUT /api/endpoints/{name}`), the routes (`PUT …/routes`), the queued
- * answers (`POST …/queue`), the collections (`PUT …/collections`), the hosts (`PUT …/hosts`) and the GraphQL schema (`PUT …/graphql`). `applyMockFile` sends exactly these texts, and
+ * answers (`POST …/queue`), the collections (`PUT …/collections`), the hosts (`PUT …/hosts`), the GraphQL schema (`PUT …/graphql`) and the chaos (`PUT …/chaos`). `applyMockFile` sends exactly these texts, and
  * `parseMockFile` holds each to the body limit, so `validate`, `apply` and
  * `--config` refuse the same files.
  *
  * @module
  */
 import { answerJson } from '../wire/answer-json.js';
+import { chaosSettingsJson } from '../wire/chaos.js';
 import { JsonText, stringifyExact } from '../wire/json-text.js';
 import { routesJson } from '../wire/route.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
@@ -20,6 +21,7 @@ export interface WriteBodies {
   collections?: string;
   hosts?: string;
   graphql?: string;
+  chaos?: string;
 }
 
 /** The bodies that make a daemon hold `endpoint`. */
@@ -33,6 +35,7 @@ export function writeBodies(endpoint: MockFileEndpoint): WriteBodies {
   if (endpoint.collections !== undefined) bodies.collections = collectionsBody(endpoint.collections);
   if (endpoint.hosts !== undefined) bodies.hosts = JSON.stringify({ hosts: endpoint.hosts });
   if (endpoint.graphql !== undefined) bodies.graphql = JSON.stringify({ schema: endpoint.graphql });
+  if (endpoint.chaos !== undefined) bodies.chaos = chaosSettingsJson(endpoint.chaos);
   return bodies;
 }
 

@@ -12,7 +12,6 @@
 
 import type { SharedClockStore } from '../clock/shared-clock.js';
 import type { CollectionStore } from '../collections/collection-store.js';
-import type { RateBucketStore } from '../engine/rate-buckets.js';
 import type { Journal } from '../journal/journal.js';
 import type { AnswerQueue } from '../queue/answer-queue.js';
 import type { StateStore } from '../state/state-store.js';
@@ -100,4 +99,23 @@ export type JournalBounds = Pick<LimitOptions, 'journalSize' | 'journalMaxBytes'
 /** The health of a store without a `health()` method: always `ok`. */
 export function storeHealth(store: EndpointStore): StoreHealth {
   return store.health?.() ?? { status: 'ok' };
+}
+
+/**
+ * A backend part: buckets counted where every replica counts (Redis). Each take is
+ * one atomic step; a routes change, a delete or a reset of the name starts its buckets full.
+ */
+export interface RateBucketStore {
+  /** Brings the bucket up to `now` (the app's clock, ms), takes a token if it holds one; the level after (tokens × windowMs). */
+  take(
+    name: string,
+    bucket: string,
+    limit: number,
+    windowMs: number,
+    now: number,
+  ): Promise<{ allowed: boolean; level: number }>;
+  /** Starts the buckets of `name` full again. */
+  reset(name: string): Promise<void>;
+  /** Starts every bucket full again. */
+  resetAll(): Promise<void>;
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChaosSettings } from '../wire/chaos.js';
+import { type ChaosSettings, NAMESPACE_CHAOS_KEY } from '../wire/chaos.js';
 import { JsonText, jsonTextOf } from '../wire/json-text.js';
 import { type Route, routesJson } from '../wire/route.js';
 import type { EndpointRecord } from '../wire/schemas.js';
@@ -534,6 +534,22 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       expect(await store.getChaos('kept')).toEqual(replaced);
       await store.clear();
       expect(await store.getChaos('kept')).toBeUndefined();
+    });
+
+    it("keeps the namespace's chaos under its own key, apart from every name's; clear removes it", async () => {
+      const store = await fresh();
+      const settings: ChaosSettings = { rate: 0.5, faults: ['503', 'timeout'], seed: 9 };
+      expect(await store.setChaos(NAMESPACE_CHAOS_KEY, settings)).toBe(false);
+      expect(await store.getChaos(NAMESPACE_CHAOS_KEY)).toEqual(settings);
+      // No name sees it, and it is no name: nothing is listed or counted.
+      expect(await store.getChaos('a')).toBeUndefined();
+      expect(await store.count()).toBe(0);
+      expect((await store.list({ limit: 10 })).endpoints).toEqual([]);
+      await store.put(record('a', 1));
+      expect(await store.delete('a')).toBe(true);
+      expect(await store.getChaos(NAMESPACE_CHAOS_KEY)).toEqual(settings);
+      await store.clear();
+      expect(await store.getChaos(NAMESPACE_CHAOS_KEY)).toBeUndefined();
     });
 
     it('keeps a GraphQL schema beside the record byte for byte; put leaves it, delete and clear remove it', async () => {

@@ -17,6 +17,13 @@ export type ChaosFault = 'reset' | 'timeout' | '500' | '503' | '429';
 /** Every chaos fault, in the order the docs list them. */
 export const CHAOS_FAULTS: readonly ChaosFault[] = ['reset', 'timeout', '500', '503', '429'];
 
+/**
+ * Where a namespace's own chaos (`/api/chaos`: every endpoint of the app that
+ * has none of its own) is kept: beside the endpoints' chaos in the store, under
+ * this name, which no endpoint can have (names are `A–Z a–z 0–9 _ -`).
+ */
+export const NAMESPACE_CHAOS_KEY = '*';
+
 /** An endpoint's chaos. */
 export interface ChaosSettings {
   /** The share of requests given a fault, 0 … 1. */

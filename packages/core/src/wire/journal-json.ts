@@ -37,8 +37,8 @@ export interface JournalEvent {
 export type AnsweredBy =
   | { queue: true }
   | { route: string }
-  /** A fault the endpoint's chaos injected (docs/chaos.md). */
-  | { chaos: ChaosFault }
+  /** A fault chaos injected: the endpoint's, or (`namespace: true`) the namespace's (docs/chaos.md). */
+  | { chaos: ChaosFault; namespace?: true }
   | 'record'
   | 'graphql'
   /** The endpoint's protobuf definitions (gRPC schema mode, docs/grpc.md). */

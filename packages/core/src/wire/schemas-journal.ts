@@ -89,11 +89,17 @@ function createJournalEntry<Fault extends z.ZodType>(fault: Fault) {
         .union([
           z.object({ queue: z.literal(true) }),
           z.object({ route: z.string() }),
-          z.object({ chaos: z.enum(CHAOS_FAULTS as [ChaosFault, ...ChaosFault[]]) }),
+          z.object({
+            chaos: z.enum(CHAOS_FAULTS as [ChaosFault, ...ChaosFault[]]),
+            namespace: z
+              .literal(true)
+              .optional()
+              .describe("The namespace's chaos (/api/chaos) injected it: the endpoint had none of its own."),
+          }),
           z.enum(['record', 'graphql', 'grpc', 'none']),
         ])
         .describe(
-          "Who answered: a queued answer, the route with this id, a fault the endpoint's chaos injected, the record, the endpoint's GraphQL schema, its protobuf definitions (gRPC), or nobody (an error).",
+          "Who answered: a queued answer, the route with this id, a fault chaos injected (the endpoint's, or with namespace: true the namespace's), the record, the endpoint's GraphQL schema, its protobuf definitions (gRPC), or nobody (an error).",
         ),
       query: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
       headers: z.record(z.string(), z.string()),

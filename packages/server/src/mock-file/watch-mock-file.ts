@@ -47,6 +47,7 @@ function summary(plan: ApplyPlan): string {
     plan.created.length ? `created ${plan.created.join(', ')}` : '',
     plan.changed.length ? `changed ${plan.changed.join(', ')}` : '',
     plan.removed.length ? `removed ${plan.removed.join(', ')}` : '',
+    plan.chaos === undefined ? '' : `namespace chaos ${plan.chaos}`,
   ].filter(Boolean);
   return parts.length ? parts.join('; ') : 'nothing changed';
 }

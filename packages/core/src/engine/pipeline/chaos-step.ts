@@ -10,12 +10,12 @@
 
 import { type EndpointAnswer, errorAnswer, type FaultAnswer } from '../../answer/endpoint-answer.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
-import type { ChaosFault } from '../../wire/chaos.js';
+import { type ChaosFault, NAMESPACE_CHAOS_KEY } from '../../wire/chaos.js';
 import type { ErrorCode } from '../../wire/errors.js';
 import { throttled } from './chaos-bandwidth.js';
 import type { ChaosPlan } from './chaos-plan.js';
 import type { Exchange } from './exchange.js';
-import type { Step, Verdict } from './step.js';
+import type { Maybe, Step, Verdict } from './step.js';
 
 /** The connection reset, nothing sent. */
 const RESET: FaultAnswer = Object.freeze({
@@ -34,47 +34,59 @@ const HTTP_FAULTS = {
   '429': { status: 429, code: 'CHAOS_RATE_LIMITED' },
 } as const satisfies Record<string, { status: number; code: ErrorCode }>;
 
-/** The answer of an injected fault, sent after `delay` ms. */
-function faultAnswer(exchange: Exchange, fault: ChaosFault, delay: number): EndpointAnswer {
+/** The answer of an injected fault, sent after `delay` ms; `key`: whose chaos (the name, or the namespace's key). */
+function faultAnswer(exchange: Exchange, fault: ChaosFault, delay: number, key: string): EndpointAnswer {
   if (fault === 'reset') return { ...RESET, delay };
   if (fault === 'timeout') {
-    // Held until the client gives up, or the name changes (chaos cleared): then reset, nothing sent.
-    const release = exchange.parts.endpoints.changes.signal(exchange.name);
+    // Held until the client gives up, or that chaos changes (cleared): then reset, nothing sent.
+    const release = exchange.parts.endpoints.changes.signal(key);
     const answer: FaultAnswer = { ...RESET, fault: 'hang', delay, release, next: () => RESET };
     return answer;
   }
   const { status, code } = HTTP_FAULTS[fault];
-  const message = `injected by the chaos of "${exchange.name}" (${fault}); clear it with DELETE /api/endpoints/${exchange.name}/chaos`;
+  const message =
+    key === NAMESPACE_CHAOS_KEY
+      ? `injected by the namespace's chaos (${fault}); clear it with DELETE /api/chaos`
+      : `injected by the chaos of "${exchange.name}" (${fault}); clear it with DELETE /api/endpoints/${exchange.name}/chaos`;
   const extra = fault === '429' ? { 'retry-after': '1' } : undefined;
   const answer = errorAnswer(status, code, message, { head: exchange.head, cors: true, extra });
   return answer.kind === 'respond' && delay > 0 ? { ...answer, delay } : answer;
 }
 
-/** One request's decision: a fault answers it; none passes it on, the latency kept for its answer. */
-function decide(exchange: Exchange, plan: ChaosPlan): Verdict | undefined {
+/** One request's decision by the plan kept under `key`: a fault answers it; none passes it on, the latency kept for its answer. */
+function decide(exchange: Exchange, plan: ChaosPlan, key: string): Verdict | undefined {
   const { fault, delay } = plan.next();
   if (fault === undefined) {
     exchange.chaos = { delay, bandwidth: plan.settings.bandwidth };
     return undefined;
   }
-  const mark: AnswerMark = { answeredBy: { chaos: fault } };
+  const mark: AnswerMark = {
+    answeredBy: key === NAMESPACE_CHAOS_KEY ? { chaos: fault, namespace: true } : { chaos: fault },
+  };
   if (fault === 'reset') mark.fault = 'reset';
   else if (fault === 'timeout') mark.fault = 'hang';
-  return { answer: faultAnswer(exchange, fault, delay), mark };
+  return { answer: faultAnswer(exchange, fault, delay, key), mark };
 }
+
+type Outcome = Maybe<Verdict | undefined>;
+
+/** The chaos kept under `key` decides, if there is any; otherwise `fallback`. */
+function byPlan(exchange: Exchange, key: string, fallback: () => Outcome): Outcome {
+  const { endpoints } = exchange.parts;
+  // One synchronous Map lookup when the key is known to have no chaos.
+  const plan = endpoints.chaosPlans.get(key);
+  if (plan === null) return fallback();
+  if (plan !== undefined) return decide(exchange, plan, key);
+  return endpoints.chaosPlan(key).then((loaded) => (loaded === null ? fallback() : decide(exchange, loaded, key)));
+}
+
+/** The namespace's chaos, for a name without its own. */
+const namespaceChaos = (exchange: Exchange): Outcome => byPlan(exchange, NAMESPACE_CHAOS_KEY, () => undefined);
 
 export const chaosStep: Step = {
   name: 'chaos',
-  run(exchange) {
-    const { endpoints } = exchange.parts;
-    // One synchronous Map lookup when the name is known to have no chaos.
-    const plan = endpoints.chaosPlans.get(exchange.name);
-    if (plan === null) return undefined;
-    if (plan !== undefined) return decide(exchange, plan);
-    return endpoints
-      .chaosPlan(exchange.name)
-      .then((loaded) => (loaded === null ? undefined : decide(exchange, loaded)));
-  },
+  // The endpoint's own chaos wins; a name without any falls to the namespace's.
+  run: (exchange) => byPlan(exchange, exchange.name, () => namespaceChaos(exchange)),
 };
 
 /**

@@ -100,6 +100,37 @@ describe('/api/clock', () => {
     expect(await (await send(app, 'GET', '/ns/n1/endpoint/e/now')).text()).toBe('2030-01-01T00:00:30.000Z');
     expect(await (await send(app, 'GET', '/ns/n2/endpoint/e/now')).text()).toBe('2040-06-01T12:00:00.000Z');
   });
+
+  it.each([
+    ['POST', '/api/reset'],
+    ['DELETE', '/api/endpoints'],
+  ])('a reset (%s %s) returns the clock to real time; only its namespace', async (method, path) => {
+    const app = makeApp();
+    expect((await send(app, 'POST', '/api/namespaces', { name: 'other' })).status).toBe(201);
+    for (const base of ['', '/ns/other']) {
+      await send(app, 'PUT', `${base}/api/clock`, { freeze: true, set: '2030-01-01T00:00:00Z' });
+    }
+    expect((await send(app, method, path)).status).toBe(204);
+    expect(await json(await send(app, 'GET', '/api/clock'))).toMatchObject({ frozen: false, offsetMs: 0 });
+    expect(await json(await send(app, 'GET', '/ns/other/api/clock'))).toMatchObject({
+      frozen: true,
+      now: '2030-01-01T00:00:00.000Z',
+    });
+    expect((await send(app, method, `/ns/other${path}`)).status).toBe(204);
+    expect(await json(await send(app, 'GET', '/ns/other/api/clock'))).toMatchObject({ frozen: false, offsetMs: 0 });
+  });
+
+  it("POST /api/reset leaves the namespace's and the endpoints' chaos; DELETE /api/endpoints removes both", async () => {
+    const app = makeApp();
+    await send(app, 'PUT', '/api/chaos', { rate: 1, faults: ['503'] });
+    await send(app, 'PUT', '/api/endpoints/e/chaos', { rate: 1, faults: ['500'] });
+    expect((await send(app, 'POST', '/api/reset')).status).toBe(204);
+    expect((await send(app, 'GET', '/api/chaos')).status).toBe(200);
+    expect((await send(app, 'GET', '/api/endpoints/e/chaos')).status).toBe(200);
+    expect((await send(app, 'DELETE', '/api/endpoints')).status).toBe(204);
+    expect((await send(app, 'GET', '/api/chaos')).status).toBe(404);
+    expect((await send(app, 'GET', '/api/endpoints/e/chaos')).status).toBe(404);
+  });
 });
 
 describe('timed state moves (setState with after)', () => {

@@ -114,6 +114,7 @@ function registerCollectionHandlers(app: Hono, ctx: AppContext): void {
       backend.rateBuckets?.resetAll(),
     ]);
     ctx.timers.cancelAll();
+    await ctx.clockSync.change((clock) => clock.reset()); // every test starts at real time (docs/clock.md)
     if (forgetJournal) await journal.clearAll();
     return c.body(null, 204);
   });
@@ -210,7 +211,7 @@ function documentCollectionRoutes(ctx: AppContext): void {
       method: 'post',
       path: '/api/reset',
       summary:
-        "Return every name's collections to their seed and state to its start (routes, records and queues stay); with journal=true, also forget every recorded request.",
+        "Return every name's collections to their seed and state to its start, and the clock to real time (routes, records, queues and chaos stay); with journal=true, also forget every recorded request.",
       tag: 'collections',
       query: schemas.resetQuery,
       admin: true,

@@ -135,6 +135,7 @@ function registerRecordRoutes(app: Hono, ctx: AppContext): void {
   app.delete('/api/endpoints', async (c) => {
     await endpoints.clear();
     ctx.timers.cancelAll();
+    await ctx.clockSync.change((clock) => clock.reset()); // a full reset restores real time (docs/clock.md)
     await journal.clearAll();
     await ctx.storedHosts.forgetAll();
     return c.body(null, 204);
@@ -203,7 +204,7 @@ function documentManageRoutes(ctx: AppContext): void {
       method: 'delete',
       path: '/api/endpoints',
       summary:
-        'Remove every endpoint, every queued answer, every recorded request and the hosts the API mapped (test reset).',
+        "Remove every endpoint, every queued answer, every recorded request, the hosts the API mapped and the namespace's chaos, and return the clock to real time (test reset).",
       tag: 'endpoints',
       admin: true,
       responses: {

@@ -64,6 +64,19 @@ describe('the clock on Redis replicas', () => {
     expect(Math.abs(shown - Date.now())).toBeLessThan(60_000);
   });
 
+  it.each([
+    ['POST', '/api/reset'],
+    ['DELETE', '/api/endpoints'],
+  ])('a reset (%s %s) on one replica returns the shared clock to real time on the other', async (method, path) => {
+    const prefix = `clk-${randomUUID()}:`;
+    const [a, b] = [await replica(prefix), await replica(prefix)];
+    expect((await put(a, { freeze: true, set: '2030-01-01T00:00:00Z' })).status).toBe(200);
+    await expect.poll(async () => (await clockOf(b)).frozen).toBe(true);
+    expect((await b.request(path, { method })).status).toBe(204);
+    await expect.poll(async () => (await clockOf(a)).frozen).toBe(false);
+    expect(Math.abs(Date.parse((await clockOf(a)).now) - Date.now())).toBeLessThan(60_000);
+  });
+
   it('advances from both replicas at once add up (compare-and-set, nothing lost)', async () => {
     const prefix = `clk-${randomUUID()}:`;
     const [a, b] = [await replica(prefix), await replica(prefix)];

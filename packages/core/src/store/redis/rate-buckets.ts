@@ -19,7 +19,7 @@
  *
  * @module
  */
-import type { RateBucketStore } from '../../engine/rate-buckets.js';
+import type { RateBucketStore } from '../backend.js';
 
 /** How long past a take's window its name's buckets are kept (ms of real time). */
 const KEPT_MS = 24 * 60 * 60 * 1000;

@@ -3,6 +3,7 @@ import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EndpointService } from '../../engine/endpoint-service.js';
 import type { AnswerQueue } from '../../queue/answer-queue.js';
+import { NAMESPACE_CHAOS_KEY } from '../../wire/chaos.js';
 import type { EndpointRecord } from '../../wire/schemas.js';
 import { runBackendContract } from '../backend.case.test.js';
 import { MemoryAnswerQueue } from '../memory/memory-answer-queue.js';
@@ -154,6 +155,27 @@ describe('RedisStore', () => {
     await a.setChaos('flaky', undefined);
     await eventually(() => b.chaosPlans.get('flaky') === undefined);
     expect(await b.chaosPlan('flaky')).toBeNull();
+  });
+
+  it("the namespace's chaos set or cleared through one replica reaches another's plans", async () => {
+    const keyPrefix = `n-${randomUUID()}:`;
+    const a = serviceOver(await open({ keyPrefix }));
+    const b = serviceOver(await open({ keyPrefix }));
+    await eventually(() => {
+      void b.chaosPlan(NAMESPACE_CHAOS_KEY);
+      return b.chaosPlans.get(NAMESPACE_CHAOS_KEY) === null;
+    });
+    await a.setNamespaceChaos({ rate: 1, faults: ['429'] });
+    await eventually(() => b.chaosPlans.get(NAMESPACE_CHAOS_KEY) === undefined);
+    expect((await b.chaosPlan(NAMESPACE_CHAOS_KEY))?.settings).toEqual({ rate: 1, faults: ['429'] });
+    expect(await b.namespaceChaos()).toEqual({ rate: 1, faults: ['429'] });
+    await eventually(() => {
+      void b.chaosPlan(NAMESPACE_CHAOS_KEY);
+      return b.chaosPlans.get(NAMESPACE_CHAOS_KEY) !== undefined;
+    });
+    await a.setNamespaceChaos(undefined);
+    await eventually(() => b.chaosPlans.get(NAMESPACE_CHAOS_KEY) === undefined);
+    expect(await b.chaosPlan(NAMESPACE_CHAOS_KEY)).toBeNull();
   });
 
   it('acknowledged writes survive a Redis crash (SIGKILL) with appendfsync always', async () => {
