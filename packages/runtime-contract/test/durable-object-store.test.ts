@@ -78,6 +78,9 @@ class RemoteStore implements EndpointStore {
   graphqlNames(options: RouteNamesOptions = {}): Promise<string[]> {
     return this.#call('graphqlNames', options);
   }
+  grpcNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#call('grpcNames', options);
+  }
   async clear(): Promise<void> {
     await this.#call('clear');
   }
@@ -108,6 +111,12 @@ class RemoteStore implements EndpointStore {
   }
   setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
     return this.#call('setGraphqlSchema', name, sdl ?? null);
+  }
+  async getGrpc(name: string): Promise<string | undefined> {
+    return (await this.#call<string | null>('getGrpc', name)) ?? undefined;
+  }
+  setGrpc(name: string, text: string | undefined): Promise<boolean> {
+    return this.#call('setGrpc', name, text ?? null);
   }
   getHosts(name: string): Promise<string[]> {
     return this.#call('getHosts', name);

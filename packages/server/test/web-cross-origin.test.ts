@@ -56,6 +56,12 @@ const SAMPLES: Record<string, Omit<Write, 'method' | 'path'> & { path: string }>
     ok: 200,
   },
   'DELETE /api/endpoints/{name}/graphql': { path: '/api/endpoints/victim/graphql', ok: 204 },
+  'PUT /api/endpoints/{name}/grpc': {
+    path: '/api/endpoints/victim/grpc',
+    body: '{"protos":{"evil.proto":"syntax = \\"proto3\\"; package evil; service Evil {}"}}',
+    ok: 201,
+  },
+  'DELETE /api/endpoints/{name}/grpc': { path: '/api/endpoints/victim/grpc', ok: 204 },
   'POST /api/endpoints/{name}/queue': {
     path: '/api/endpoints/victim/queue',
     body: '{"answers":[{"statusCode":500,"data":{"evil":true},"times":5}]}',
@@ -223,6 +229,7 @@ async function snapshot(): Promise<string> {
       (n) => n.name,
     ),
     graphql: JSON.parse(await read('/api/endpoints/victim/graphql')),
+    grpc: await read('/api/endpoints/victim/grpc'),
     deliveries: (JSON.parse(await read('/api/deliveries')) as { deliveries: { id: string }[] }).deliveries.map(
       (d) => d.id,
     ),

@@ -20,6 +20,7 @@ export const EXPECTED_DEFAULT_LIMITS = {
   socketIdleTimeoutMs: 300_000,
   socketMessageTimeoutMs: 30_000,
   maxGraphqlSchemaBytes: 4 * 1024 * 1024,
+  maxGrpcDefinitionsBytes: 4 * 1024 * 1024,
   graphqlSubscriptionEvents: 3,
   graphqlSubscriptionIntervalMs: 1000,
   maxConnections: 10_000,

@@ -43,6 +43,10 @@ export function answeredMark(entry: JournalEntry): HTMLElement | null {
   if (by === undefined) return null;
   if (by === 'record') return h('span', { class: 'by', title: 'answered by the stored response' }, 'record');
   if (by === 'graphql') return h('span', { class: 'by', title: "answered by the endpoint's GraphQL schema" }, 'schema');
+  if (by === 'grpc') {
+    const call = entry.grpc === undefined ? '' : ` ${entry.grpc.service}/${entry.grpc.method} ${entry.grpc.code}`;
+    return h('span', { class: 'by', title: "answered by the endpoint's protobuf definitions" }, `grpc${call}`);
+  }
   if (by === 'none') {
     return h('span', { class: 'by by-none', title: 'no queued answer, route or stored response answered it' }, 'none');
   }

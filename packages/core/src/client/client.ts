@@ -15,6 +15,7 @@ import { collectionMethods } from './collections.js';
 import { deliveryMethods } from './deliveries.js';
 import { endpointMethods } from './endpoints.js';
 import { graphqlSchemaMethods } from './graphql-schema.js';
+import { grpcMethods } from './grpc-definitions.js';
 import { hostMethods } from './hosts.js';
 import { journalMethods } from './journal.js';
 import { namespaceMethods } from './namespaces.js';
@@ -246,6 +247,7 @@ export function createClient(options: ClientOptions) {
     ...signatureMethods(transport),
     ...chaosMethods(transport),
     ...graphqlSchemaMethods(transport),
+    ...grpcMethods(transport),
     ...hostMethods(transport),
     ...namespaceMethods(transport),
     ...serviceMethods(transport),

@@ -125,6 +125,18 @@ class SlowReadStore implements EndpointStore {
     return this.inner.graphqlNames(options);
   }
 
+  getGrpc(name: string): Promise<string | undefined> {
+    return this.inner.getGrpc(name);
+  }
+
+  setGrpc(name: string, text: string | undefined): Promise<boolean> {
+    return this.inner.setGrpc(name, text);
+  }
+
+  grpcNames(options?: RouteNamesOptions): Promise<string[]> {
+    return this.inner.grpcNames(options);
+  }
+
   getHosts(name: string): Promise<string[]> {
     return this.inner.getHosts(name);
   }

@@ -19,15 +19,23 @@ import {
 } from '../graphql/graphql-runner.js';
 import type { AnswerQueue } from '../queue/answer-queue.js';
 import type { StateStore } from '../state/state-store.js';
-import type { CountOptions, EndpointStore, ListOptions, RoutesUpdate } from '../store/store.js';
+import {
+  type CountOptions,
+  type EndpointStore,
+  KeyedMutex,
+  type ListOptions,
+  type RoutesUpdate,
+} from '../store/store.js';
 import { SignatureCheck } from '../webhook/signature-check.js';
 import { SignatureCheckCache } from '../webhook/signature-check-cache.js';
 import { type ChaosSettings, NAMESPACE_CHAOS_KEY } from '../wire/chaos.js';
+import { MockpointError } from '../wire/errors.js';
 import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import type { SignatureSettings } from '../wire/signature-settings.js';
 import { TurnBudget } from '../wire/turn-budget.js';
 import { EndpointChanges } from './endpoint-changes.js';
+import { GrpcCatalog } from './grpc-catalog.js';
 import { ChaosPlan, ChaosPlanCache } from './pipeline/chaos-plan.js';
 import { ReadTokens } from './read-tokens.js';
 import { type CachedResponse, ResponseCache, toCachedResponse } from './response-cache.js';
@@ -64,6 +72,10 @@ export class EndpointService {
   readonly graphqlMocks: GraphqlMockCache;
   /** The same withdrawal tokens as {@link #reading}, for GraphQL schema reads. */
   readonly #graphqlReading: ReadTokens<StoredGraphqlSchema | null>;
+  /** Which name holds which gRPC service, and each name's server (docs/grpc.md). */
+  readonly grpc: GrpcCatalog;
+  /** Puts of protobuf definitions, one at a time: a service is checked free and taken in one step. */
+  readonly #grpcPuts = new KeyedMutex();
   /**
    * A signal per name that aborts at its next change, made here or by another
    * replica: a streamed answer that ends with `hang` is let go on it.
@@ -81,6 +93,7 @@ export class EndpointService {
     graphqlRunner: GraphqlRunner = inlineGraphqlRunner(),
   ) {
     this.store = store;
+    this.grpc = new GrpcCatalog(store);
     this.graphqlRunner = graphqlRunner;
     this.graphqlMocks = new GraphqlMockCache(undefined, undefined, (name) => graphqlRunner.forget(name));
     this.collections = collections;
@@ -205,6 +218,38 @@ export class EndpointService {
     return this.#changing(name, this.#graphqlReading, () => this.store.setGraphqlSchema(name, sdl));
   }
 
+  /** The protobuf definitions of `name` as kept (their JSON text; `undefined` when it has none). */
+  grpcDefinitions(name: string): Promise<string | undefined> {
+    return this.store.getGrpc(name);
+  }
+
+  /**
+   * Keeps `text`, the checked definitions of `name` declaring `services` (or,
+   * with `undefined`, removes them); resolves whether it had some. A service
+   * another name holds is refused with `SERVICE_TAKEN`, nothing changed. (Checked
+   * in this process: two replicas putting one service at once may both win.)
+   */
+  setGrpc(name: string, definitions: { text: string; services: readonly string[] } | undefined): Promise<boolean> {
+    return this.#grpcPuts.run('', async () => {
+      if (definitions !== undefined) {
+        const owners = await this.grpc.owners();
+        for (const service of definitions.services) {
+          const owner = owners.get(service);
+          if (owner !== undefined && owner !== name) {
+            throw new MockpointError(
+              'SERVICE_TAKEN',
+              `the service ${service} belongs to "${owner}"; a service belongs to one endpoint`,
+              {
+                details: { service, endpoint: owner },
+              },
+            );
+          }
+        }
+      }
+      return this.#changing(name, this.grpc, () => this.store.setGrpc(name, definitions?.text));
+    });
+  }
+
   /** Runs a write to what `reads` caches of `name`; whatever it did, that is forgotten and the change announced. */
   async #changing<T>(name: string, reads: { forget(name: string): void }, write: () => Promise<T>): Promise<T> {
     try {
@@ -298,6 +343,7 @@ export class EndpointService {
     this.#signatureReading.forget(name);
     this.#chaosReading.forget(name);
     this.#graphqlReading.forget(name);
+    this.grpc.forget(name);
   }
 
   #forgetAll(): void {
@@ -306,6 +352,7 @@ export class EndpointService {
     this.#signatureReading.forgetAll();
     this.#chaosReading.forgetAll();
     this.#graphqlReading.forgetAll();
+    this.grpc.forgetAll();
   }
 
   /**

@@ -17,9 +17,10 @@ import {
   type GraphQLSchema,
   validate,
 } from 'graphql';
+import { SeededRandom, seedOf } from '../wire/seeded-random.js';
 import { answerSize, INTROSPECTION_VALUES_PER_ELEMENT, MAX_ANSWER_VALUES, schemaElements } from './answer-size.js';
 import type { GraphqlOperation } from './graphql-request.js';
-import { mockValues, SeededRandom, seedOf } from './mock-values.js';
+import { mockValues } from './mock-values.js';
 
 /** The most validation errors answered for one document (as graphql-js servers bound them). */
 const MAX_VALIDATION_ERRORS = 100;

@@ -6,50 +6,7 @@
  * @module
  */
 import { type GraphQLSchema, isAbstractType, isEnumType, isScalarType, isSpecifiedScalarType } from 'graphql';
-
-/** The source of every mock value; {@link SeededRandom.reseed} starts it over. */
-export class SeededRandom {
-  #state = 1;
-
-  /** Starts over from `seed` (any 32-bit integer). */
-  reseed(seed: number): void {
-    this.#state = seed >>> 0 || 1;
-  }
-
-  /** The next number in [0, 1): mulberry32, small and good enough for mock data. */
-  next(): number {
-    this.#state = (this.#state + 0x6d2b79f5) >>> 0;
-    let t = this.#state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-
-  /** An integer in [low, high]. */
-  int(low: number, high: number): number {
-    return low + Math.floor(this.next() * (high - low + 1));
-  }
-
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)] as T;
-  }
-
-  hex(length: number): string {
-    let text = '';
-    for (let i = 0; i < length; i++) text += '0123456789abcdef'[this.int(0, 15)];
-    return text;
-  }
-}
-
-/** FNV-1a over `text`: the seed of one operation. */
-export function seedOf(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
+import type { SeededRandom } from '../wire/seeded-random.js';
 
 const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
 /** 2020-01-01T00:00:00Z: mock dates fall in the five years after it. */

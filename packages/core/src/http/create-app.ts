@@ -45,6 +45,8 @@ import { registerCollectionRoutes } from './routes/collections.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerEndpointRoutes } from './routes/endpoint-routes.js';
 import { registerGraphqlRoutes } from './routes/graphql.js';
+import { registerGrpcRoutes } from './routes/grpc.js';
+import { registerGrpcCalls } from './routes/grpc-calls.js';
 import { registerHostRoutes } from './routes/hosts.js';
 import { registerJournalRoutes } from './routes/journal.js';
 import { registerJournalHarRoutes } from './routes/journal-har.js';
@@ -382,6 +384,7 @@ function registerRoutes(
   registerSignatureRoutes(app, ctx);
   registerChaosRoutes(app, ctx);
   registerGraphqlRoutes(app, ctx);
+  registerGrpcRoutes(app, ctx);
   registerJournalRoutes(app, ctx);
   registerJournalStreamRoutes(app, ctx);
   registerJournalHarRoutes(app, ctx);
@@ -536,6 +539,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   });
   // A request that names a namespace is that namespace's app's, before anything of this one's.
   if (namespaces !== undefined) app.use('*', namespaceDispatch(namespaces, mappedHostOf(ctx)));
+  registerGrpcCalls(app, ctx);
   registerMappedHosts(app, ctx);
   app.use('*', hostGuard(resolved.allowedHosts));
   app.use('/api/*', originGuard(resolved.allowedOrigins));

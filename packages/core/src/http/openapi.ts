@@ -42,6 +42,7 @@ export interface RouteDoc {
     | 'deliveries'
     | 'hosts'
     | 'graphql'
+    | 'grpc'
     | 'namespaces'
     | 'clock';
   /** Path parameters, each a string; with a schema when the route validates it. */
@@ -150,6 +151,11 @@ export function buildOpenApiDocument(docs: RouteDoc[], version: string, adminTok
       {
         name: 'graphql',
         description: "An endpoint's GraphQL schema: schema mode answers GraphQL requests shaped by it.",
+      },
+      {
+        name: 'grpc',
+        description:
+          "An endpoint's protobuf definitions: its services answer Connect and gRPC-Web calls at /{package.Service}/{Method}.",
       },
       {
         name: 'namespaces',

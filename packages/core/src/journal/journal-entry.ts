@@ -11,6 +11,7 @@ import type { Fault } from '../wire/answer-json.js';
 import { toBase64 } from '../wire/base64.js';
 import { type KeepAll, readBodyPrefix } from '../wire/body.js';
 import { splitEndpointTarget, urlTarget } from '../wire/endpoint-target.js';
+import type { GrpcMark } from '../wire/grpc-json.js';
 import type { AnsweredBy, JournalEntry, SocketMark, UpstreamOutcome } from '../wire/journal-json.js';
 import { jsonValueOf } from '../wire/json-value.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
@@ -36,6 +37,8 @@ export interface AnswerMark {
   state?: StateMark;
   /** The route's rate-limit bucket was empty: the request got its 429. */
   rateLimited?: true;
+  /** A gRPC, gRPC-Web or Connect call: its method, request message and status. */
+  grpc?: GrpcMark;
 }
 
 /** Answered by the record (shared: the read path allocates nothing for it). */
@@ -131,6 +134,7 @@ export function toJournalEntry(
   if (mark.upstream !== undefined) entry.upstream = structuredClone(mark.upstream);
   if (mark.validation !== undefined) entry.validation = structuredClone(mark.validation);
   if (mark.rateLimited === true) entry.rateLimited = true;
+  if (mark.grpc !== undefined) entry.grpc = structuredClone(mark.grpc);
   if (mark.state !== undefined) entry.state = { before: { ...mark.state.before }, after: { ...mark.state.after } };
   if (request.signature !== undefined) entry.signature = { ...request.signature };
   if (request.host !== undefined) entry.host = request.host;

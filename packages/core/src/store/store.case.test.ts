@@ -584,6 +584,40 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       expect(await store.getGraphqlSchema('kept')).toBeUndefined();
     });
 
+    it('keeps protobuf definitions beside the record exactly; put leaves them, delete and clear remove them', async () => {
+      const store = await fresh();
+      // The stored text is the caller's JSON; sources keep CRLF, comments and characters past ASCII.
+      const text = JSON.stringify({ protos: { 'a/v1/a.proto': '// Grüße 🚀\r\nsyntax = "proto3";\npackage a.v1;\n' } });
+      expect(await store.getGrpc('rpc')).toBeUndefined();
+      expect(await store.setGrpc('rpc', text)).toBe(false);
+      expect(await store.getGrpc('rpc')).toBe(text);
+      await store.put(record('rpc'));
+      expect(await store.getGrpc('rpc')).toBe(text);
+      expect(await store.setGrpc('rpc', '{"descriptorSet":"CgA="}')).toBe(true);
+      expect(await store.getGrpc('rpc')).toBe('{"descriptorSet":"CgA="}');
+      expect(await store.getGrpc('other')).toBeUndefined();
+      expect(await store.setGrpc('rpc', undefined)).toBe(true);
+      expect(await store.getGrpc('rpc')).toBeUndefined();
+      expect(await store.setGrpc('rpc', undefined)).toBe(false);
+
+      await store.setGrpc('only', text);
+      await store.setGrpc('kept', text);
+      await store.setGrpc('a-1', text);
+      await store.put(record('kept-record'));
+      await store.setGraphqlSchema('gql-only', 'type Query { a: Int }');
+      expect(await store.grpcNames()).toEqual(['a-1', 'kept', 'only']);
+      expect(await store.grpcNames({ prefix: 'k' })).toEqual(['kept']);
+      expect(await store.grpcNames({ after: 'a-1', limit: 1 })).toEqual(['kept']);
+      expect((await store.list({ limit: 10 })).endpoints.map((r) => r.name)).toEqual(['kept-record', 'rpc']);
+      await store.setGrpc('a-1', undefined);
+      expect(await store.delete('only')).toBe(true);
+      expect(await store.getGrpc('only')).toBeUndefined();
+      expect(await store.getGrpc('kept')).toBe(text);
+      await store.clear();
+      expect(await store.getGrpc('kept')).toBeUndefined();
+      expect(await store.grpcNames()).toEqual([]);
+    });
+
     it('keeps the hosts mapped to a name beside the record, in order; put leaves them, delete and clear remove them', async () => {
       const store = await fresh();
       expect(await store.getHosts('gh')).toEqual([]);

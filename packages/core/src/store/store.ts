@@ -115,7 +115,7 @@ export interface EndpointStore {
   create(record: EndpointRecord): Promise<boolean>;
   /** Creates or replaces a record; resolves whether it was `created`. Durable on resolve. */
   put(record: EndpointRecord): Promise<{ created: boolean }>;
-  /** Removes a record and the name's routes, signature check, chaos, GraphQL schema and hosts; resolves whether any existed. */
+  /** Removes a record and the name's routes, signature check, chaos, GraphQL schema, protobuf definitions and hosts; resolves whether any existed. */
   delete(name: string): Promise<boolean>;
   /**
    * The routes of `name`, in order (`[]` when it has none). Routes are kept
@@ -168,6 +168,21 @@ export interface EndpointStore {
   /** The names that hold a GraphQL schema, in ascending name order, in the range of `options`. */
   graphqlNames(options?: RouteNamesOptions): Promise<string[]>;
   /**
+   * The protobuf definitions of `name` as their stored text (a JSON object the
+   * caller made: the `.proto` sources or a descriptor set), exactly as set
+   * (`undefined` when it has none). Kept beside the record like the GraphQL
+   * schema: {@link put} leaves them as they are.
+   */
+  getGrpc(name: string): Promise<string | undefined>;
+  /**
+   * Sets (or, with `undefined`, removes) the protobuf definitions of `name`;
+   * resolves whether it had some before. Durable on resolve; for a shared store
+   * the change is announced like a record's (see {@link changes}).
+   */
+  setGrpc(name: string, text: string | undefined): Promise<boolean>;
+  /** The names that hold protobuf definitions, in ascending name order, in the range of `options`. */
+  grpcNames(options?: RouteNamesOptions): Promise<string[]>;
+  /**
    * The host patterns mapped to `name` through the API, in the order set (`[]`
    * when none). Kept beside the record like routes, never in it: {@link put}
    * leaves them as they are. Which host belongs to which name is the app's
@@ -191,7 +206,7 @@ export interface EndpointStore {
   routeNames(options?: RouteNamesOptions): Promise<RoutedName[]>;
   /** How many records there are (with the name prefix, when given). */
   count(options?: CountOptions): Promise<number>;
-  /** Removes every record, every route, every signature check, every GraphQL schema and every host mapping. */
+  /** Removes every record, every route, every signature check, every GraphQL schema, all protobuf definitions and every host mapping. */
   clear(): Promise<void>;
   /** The store's state; a store without the method is always `ok`. */
   health?(): StoreHealth;

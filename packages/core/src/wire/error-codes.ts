@@ -230,6 +230,10 @@ export const ERRORS = {
     when: "the schema put with `PUT /api/endpoints/{name}/graphql` (or a mock file's `graphql:`) is not valid GraphQL SDL, or not a valid schema (no `Query` type, an unknown type, …); the message gives the line and column ([graphql.md](graphql.md))",
     fix: "correct the SDL at the line and column the message names (`graphql`'s `buildSchema` accepts it then)",
   },
+  INVALID_PROTO: {
+    when: 'the protobuf definitions put with `PUT /api/endpoints/{name}/grpc` are not valid: a `.proto` file that does not parse, an unknown type, an import that is neither one of the files given nor a well-known type, or a `descriptorSet` that is no valid `FileDescriptorSet`; the message (and `error.details`) names the file, line and column ([grpc.md](grpc.md))',
+    fix: 'correct the file at the line and column the message names',
+  },
   GRAPHQL_SCHEMA_TOO_COMPLEX: {
     when: 'a GraphQL schema that would take too long to build ([graphql.md](graphql.md#bounds)): more than 100,000 tokens, 30,000 types, fields, arguments, enum values and union members, or 20,000 steps of interface checks (types implementing interfaces that implement many others); the message names which, `error.details` the counts; nothing is changed. Also the answer to a GraphQL request to a name whose schema was stored by an older version and is over these bounds (it is not served; the log says so once)',
     fix: "split the schema, or have types implement fewer interfaces (GitHub's public schema is well within every bound)",
@@ -352,6 +356,10 @@ export const ERRORS = {
     when: '`PUT /api/endpoints/{name}/hosts` with a host mapped to another endpoint (by the API without `?move=true`, or by `MOCKPOINT_HOSTS`, which the API cannot change); or a mock file (`--config`, a `--watch` reload, `mockpoint apply`) mapping a host `MOCKPOINT_HOSTS` maps to another endpoint: nothing of the file is written (at start, the daemon does not start)',
     fix: 'remove the host from the other endpoint first, take it with `?move=true`, or pick another host; for a file, map the host in the file or in `MOCKPOINT_HOSTS`, not both',
   },
+  SERVICE_TAKEN: {
+    when: 'the protobuf definitions put for a name declare a service (by its full name, `shop.v1.Orders`) that another name already holds: a gRPC call to `/{package.Service}/{Method}` must reach one endpoint ([grpc.md](grpc.md))',
+    fix: "remove the service from the other name's definitions (`DELETE /api/endpoints/{other}/grpc`), or give it another package",
+  },
   QUEUE_FULL: {
     when: 'queuing would pass 100 answers for the name (or 64 MiB of queued answers in all, across replicas with Redis); nothing is queued',
     fix: 'let queued answers be used, or clear the queue',
@@ -371,6 +379,10 @@ export const ERRORS = {
   DELIVERY_FINISHED: {
     when: '`DELETE /api/deliveries/{id}` of a delivery that is no longer pending',
     fix: 'nothing: it has ended (see its `state`)',
+  },
+  GRPC_DEFINITIONS_TOO_LARGE: {
+    when: "an endpoint's protobuf definitions (the `.proto` sources, or the descriptor set's bytes) are longer than `MOCKPOINT_MAX_GRPC_DEFINITIONS_BYTES`",
+    fix: 'send fewer or smaller files, or raise `MOCKPOINT_MAX_GRPC_DEFINITIONS_BYTES`',
   },
   GRAPHQL_SCHEMA_TOO_LARGE: {
     when: 'a GraphQL schema is longer than `MOCKPOINT_MAX_GRAPHQL_SCHEMA_BYTES` of UTF-8',

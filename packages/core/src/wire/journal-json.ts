@@ -9,6 +9,7 @@
 import type { Fault } from './answer-json.js';
 import type { ChaosFault } from './chaos.js';
 import type { GraphqlFilter, GraphqlMark } from './graphql-json.js';
+import type { GrpcMark } from './grpc-json.js';
 import type { McpFilter } from './mcp-json.js';
 import type { ValidationMark } from './route-validation.js';
 import type { SignatureCheckStatus, SignatureMark } from './signature-settings.js';
@@ -40,6 +41,8 @@ export type AnsweredBy =
   | { chaos: ChaosFault; namespace?: true }
   | 'record'
   | 'graphql'
+  /** The endpoint's protobuf definitions (gRPC schema mode, docs/grpc.md). */
+  | 'grpc'
   | 'none';
 
 /** What a proxy route's upstream answered (see docs/files.md#record-and-replay). */
@@ -118,6 +121,8 @@ export interface JournalEntry {
   websocket?: SocketMark;
   /** Present when the request was a GraphQL request (docs/graphql.md): its (first) operation's name, type and variables. */
   graphql?: GraphqlMark;
+  /** Present when the request was a gRPC, gRPC-Web or Connect call (docs/grpc.md): its method, request message and status. */
+  grpc?: GrpcMark;
   /**
    * Present when the request reached the endpoint through a host mapping, an
    * absolute-form target (a proxy client) or a `CONNECT` tunnel: the host (and

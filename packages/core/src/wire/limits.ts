@@ -38,6 +38,8 @@ export interface LimitOptions {
   socketMessageTimeoutMs?: number;
   /** UTF-8 bytes of one endpoint's GraphQL schema (SDL). @default 4194304 (4 MiB) */
   maxGraphqlSchemaBytes?: number;
+  /** Bytes of one endpoint's protobuf definitions (the `.proto` sources' UTF-8, or the descriptor set's bytes). @default 4194304 (4 MiB) */
+  maxGrpcDefinitionsBytes?: number;
   /** Events a GraphQL subscription over graphql-ws gets from the schema before `complete` (0: none). @default 3 */
   graphqlSubscriptionEvents?: number;
   /** Milliseconds before each of those events. @default 1000 */

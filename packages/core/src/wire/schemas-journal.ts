@@ -7,9 +7,12 @@
 
 import { z } from 'zod';
 import { CHAOS_FAULTS, type ChaosFault } from './chaos.js';
+import { createGrpcSchemas } from './grpc-json.js';
 import { routeValidationSchemas } from './route-validation.js';
 import { graphqlSchemas, stateSchemas } from './schemas-filter.js';
 import { signatureSchemas } from './signature-settings.js';
+
+const grpcSchemas = createGrpcSchemas();
 
 /** A journal read's query, a recorded request, its page, and the live stream's query and event. */
 export function createJournalSchemas<Fault extends z.ZodType>(fault: Fault) {
@@ -93,10 +96,10 @@ function createJournalEntry<Fault extends z.ZodType>(fault: Fault) {
               .optional()
               .describe("The namespace's chaos (/api/chaos) injected it: the endpoint had none of its own."),
           }),
-          z.enum(['record', 'graphql', 'none']),
+          z.enum(['record', 'graphql', 'grpc', 'none']),
         ])
         .describe(
-          "Who answered: a queued answer, the route with this id, a fault chaos injected (the endpoint's, or with namespace: true the namespace's), the record, the endpoint's GraphQL schema, or nobody (an error).",
+          "Who answered: a queued answer, the route with this id, a fault chaos injected (the endpoint's, or with namespace: true the namespace's), the record, the endpoint's GraphQL schema, its protobuf definitions (gRPC), or nobody (an error).",
         ),
       query: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
       headers: z.record(z.string(), z.string()),
@@ -142,6 +145,7 @@ function createJournalEntry<Fault extends z.ZodType>(fault: Fault) {
           'Present on a WebSocket message (method MESSAGE: body is its exact text, or its bytes in base64 for a binary frame) or close (method CLOSE: body is the reason).',
         ),
       graphql: graphqlSchemas.mark.optional(),
+      grpc: grpcSchemas.mark.optional(),
       host: z
         .string()
         .optional()

@@ -319,6 +319,18 @@ export const SETTINGS = {
     help: "UTF-8 bytes of one endpoint's GraphQL schema (SDL); more is refused with GRAPHQL_SCHEMA_TOO_LARGE",
     limit: true,
   },
+  maxGrpcDefinitionsBytes: {
+    env: 'MOCKPOINT_MAX_GRPC_DEFINITIONS_BYTES',
+    flag: '--max-grpc-definitions-bytes',
+    arg: '<n>',
+    type: 'integer',
+    default: 4 * 1024 * 1024,
+    defaultText: '4194304 (4 MiB)',
+    min: 1024,
+    max: 256 * 1024 * 1024,
+    help: "bytes of one endpoint's protobuf definitions (the .proto sources' UTF-8, or the descriptor set's bytes); more is refused with GRPC_DEFINITIONS_TOO_LARGE",
+    limit: true,
+  },
   graphqlSubscriptionEvents: {
     env: 'MOCKPOINT_GRAPHQL_SUBSCRIPTION_EVENTS',
     flag: '--graphql-subscription-events',

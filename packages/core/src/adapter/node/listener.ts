@@ -27,6 +27,7 @@ import {
   splitNamespaceTarget,
 } from '../../wire/session.js';
 import { bodilessRequest, type Routing, requestTarget, sentToHost } from './endpoint-request.js';
+import { answerNativeGrpc, isNativeGrpc } from './grpc-native.js';
 import { nodeUpstream } from './node-upstream.js';
 import { passThroughRequest } from './pass-through.js';
 import { createNodeSink, trackAnswer } from './sink.js';
@@ -302,6 +303,11 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
           res,
         );
         // The Hono app answers its own errors; this catches what fails while its Response is written.
+      } else if (isNativeGrpc(req)) {
+        // Native gRPC needs HTTP/2 trailers, which the Fetch path cannot send: answered here when a name declares the method.
+        answerNativeGrpc(app, req, res)
+          .then((answered) => (answered ? undefined : fallback(req, res)))
+          .catch((error: unknown) => out.sink.fail(res, error));
       } else fallback(req, res).catch((error: unknown) => out.sink.fail(res, error));
       return;
     }

@@ -102,7 +102,10 @@ export class DurableObjectStore implements EndpointStore {
     const chaos = this.#locks.run(this.#chaosKey(name), () =>
       this.#call(() => this.#storage.delete(this.#chaosKey(name))),
     );
-    return Promise.all([record, routes, signature, graphql, hosts, chaos]).then((had) => had.includes(true));
+    const grpc = this.#locks.run(this.#grpcKey(name), () =>
+      this.#call(() => this.#storage.delete(this.#grpcKey(name))),
+    );
+    return Promise.all([record, routes, signature, graphql, hosts, chaos, grpc]).then((had) => had.includes(true));
   }
 
   async getHosts(name: string): Promise<string[]> {
@@ -124,6 +127,18 @@ export class DurableObjectStore implements EndpointStore {
 
   setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
     return this.#setPart(this.#graphqlKey(name), sdl);
+  }
+
+  async getGrpc(name: string): Promise<string | undefined> {
+    return this.#call(() => this.#storage.get<string>(this.#grpcKey(name)));
+  }
+
+  setGrpc(name: string, text: string | undefined): Promise<boolean> {
+    return this.#setPart(this.#grpcKey(name), text);
+  }
+
+  async grpcNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#namesOf((name) => this.#grpcKey(name), options);
   }
 
   async getSignature(name: string): Promise<SignatureSettings | undefined> {
@@ -236,6 +251,7 @@ export class DurableObjectStore implements EndpointStore {
       this.#graphqlKey(''),
       this.#hostsKey(''),
       this.#chaosKey(''),
+      this.#grpcKey(''),
     ]) {
       // Bounded: each round deletes up to a batch of keys, and stops when none are left.
       for (;;) {
@@ -273,6 +289,11 @@ export class DurableObjectStore implements EndpointStore {
   /** GraphQL schemas too. */
   #graphqlKey(name: string): string {
     return `graphql:${this.#prefix}${name}`;
+  }
+
+  /** Protobuf definitions too. */
+  #grpcKey(name: string): string {
+    return `grpc:${this.#prefix}${name}`;
   }
 
   /** Host mappings too. */

@@ -344,8 +344,9 @@ export class LevelStore implements EndpointStore {
     const signature = this.#setPart(signatureKey(name), undefined);
     const chaos = this.#setPart(chaosKey(name), undefined);
     const graphql = this.setGraphqlSchema(name, undefined);
+    const grpc = this.setGrpc(name, undefined);
     const hosts = this.setHosts(name, undefined);
-    const had = await Promise.all([record, routes, signature, chaos, graphql, hosts]);
+    const had = await Promise.all([record, routes, signature, chaos, graphql, grpc, hosts]);
     return had.includes(true);
   }
 
@@ -374,6 +375,14 @@ export class LevelStore implements EndpointStore {
 
   async setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
     return this.#setPart(graphqlKey(name), sdl);
+  }
+
+  async getGrpc(name: string): Promise<string | undefined> {
+    return this.#read(() => this.#base.#db.get(this.#key(grpcKey(name))));
+  }
+
+  async setGrpc(name: string, text: string | undefined): Promise<boolean> {
+    return this.#setPart(grpcKey(name), text);
   }
 
   async getSignature(name: string): Promise<SignatureSettings | undefined> {
@@ -477,6 +486,10 @@ export class LevelStore implements EndpointStore {
 
   async graphqlNames(options: RouteNamesOptions = {}): Promise<string[]> {
     return this.#namesOf(graphqlKey, options);
+  }
+
+  async grpcNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#namesOf(grpcKey, options);
   }
 
   /** The names that hold a part keyed by `keyOf` (a GraphQL schema, hosts), in the range of `options`. */
@@ -867,6 +880,11 @@ function nameKeyRange(
 /** The key of a name's GraphQL schema: like a route list's, it sorts before every record. */
 function graphqlKey(name: string): string {
   return `\u0001graphql:${name}`;
+}
+
+/** The key of a name's protobuf definitions: like a GraphQL schema's, it sorts before every record. */
+function grpcKey(name: string): string {
+  return `\u0001grpc:${name}`;
 }
 
 /** The key of a name's hosts: like a route list's, it sorts before every record. */

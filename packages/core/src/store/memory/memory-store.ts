@@ -38,6 +38,8 @@ export class MemoryStore implements EndpointStore {
   readonly #chaos = new Map<string, string>();
   /** GraphQL schemas as the SDL text set. */
   readonly #graphql = new Map<string, string>();
+  /** Protobuf definitions as their stored text. */
+  readonly #grpc = new Map<string, string>();
   /** Host mappings as their stored text. */
   readonly #hosts = new Map<string, string>();
   #closed = false;
@@ -68,8 +70,9 @@ export class MemoryStore implements EndpointStore {
     const signature = this.#signatures.delete(name);
     const chaos = this.#chaos.delete(name);
     const graphql = this.#graphql.delete(name);
+    const grpc = this.#grpc.delete(name);
     const hosts = this.#hosts.delete(name);
-    return this.#records.delete(name) || routes || signature || chaos || graphql || hosts;
+    return this.#records.delete(name) || routes || signature || chaos || graphql || grpc || hosts;
   }
 
   async getRoutes(name: string): Promise<Route[]> {
@@ -152,6 +155,19 @@ export class MemoryStore implements EndpointStore {
     return this.#namesOf(this.#graphql, options);
   }
 
+  async getGrpc(name: string): Promise<string | undefined> {
+    this.#assertOpen();
+    return this.#grpc.get(name);
+  }
+
+  async setGrpc(name: string, text: string | undefined): Promise<boolean> {
+    return this.#setPart(this.#grpc, name, text);
+  }
+
+  async grpcNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#namesOf(this.#grpc, options);
+  }
+
   async getHosts(name: string): Promise<string[]> {
     this.#assertOpen();
     const text = this.#hosts.get(name);
@@ -217,6 +233,7 @@ export class MemoryStore implements EndpointStore {
     this.#signatures.clear();
     this.#chaos.clear();
     this.#graphql.clear();
+    this.#grpc.clear();
     this.#hosts.clear();
   }
 

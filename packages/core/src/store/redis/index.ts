@@ -100,8 +100,9 @@ redis.call('PUBLISH', KEYS[3], ARGV[3])
 return created`;
 
 /**
- * Deletes the record, the routes, the signature check, the GraphQL schema, the hosts and the chaos,
- * and starts its rate buckets full (rate-buckets.ts); returns 1 when any of the others existed.
+ * Deletes the record, the routes, the signature check, the GraphQL schema, the hosts, the chaos and
+ * the protobuf definitions, and starts its rate buckets full (rate-buckets.ts); returns 1 when any
+ * of the others existed.
  */
 const DELETE = `
 local record = redis.call('HDEL', KEYS[1], ARGV[1])
@@ -110,9 +111,10 @@ local signature = redis.call('HDEL', KEYS[5], ARGV[1])
 local graphql = redis.call('HDEL', KEYS[6], ARGV[1])
 local hosts = redis.call('HDEL', KEYS[7], ARGV[1])
 local chaos = redis.call('HDEL', KEYS[8], ARGV[1])
+local grpc = redis.call('HDEL', KEYS[10], ARGV[1])
 redis.call('DEL', KEYS[9] .. ':' .. ARGV[1])
 redis.call('SREM', KEYS[9], ARGV[1])
-if record == 0 and routes == 0 and signature == 0 and graphql == 0 and hosts == 0 and chaos == 0 then return 0 end
+if record == 0 and routes == 0 and signature == 0 and graphql == 0 and hosts == 0 and chaos == 0 and grpc == 0 then return 0 end
 if record == 1 then redis.call('ZREM', KEYS[2], ARGV[1]) end
 redis.call('PUBLISH', KEYS[3], ARGV[2])
 return 1`;
@@ -142,7 +144,7 @@ return had`;
 
 const CLEAR = `
 for _, name in ipairs(redis.call('SMEMBERS', KEYS[9])) do redis.call('DEL', KEYS[9] .. ':' .. name) end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10])
 redis.call('PUBLISH', KEYS[3], ARGV[1])
 return 1`;
 
@@ -242,9 +244,10 @@ export class RedisStore implements EndpointStore {
   readonly #subscriber: Client;
   /**
    * The records hash, the names index, the change channel, the routes hash, the signature checks hash,
-   * the GraphQL schemas hash, the hosts hash, the chaos hash, the set of names with rate buckets.
+   * the GraphQL schemas hash, the hosts hash, the chaos hash, the set of names with rate buckets, the
+   * protobuf definitions hash.
    */
-  readonly #keys: [string, string, string, string, string, string, string, string, string];
+  readonly #keys: [string, string, string, string, string, string, string, string, string, string];
   readonly #channel: string;
   /** Tags this process's change messages, so it skips its own. */
   readonly #origin = randomUUID();
@@ -304,6 +307,7 @@ export class RedisStore implements EndpointStore {
       `${prefix}hosts`,
       `${prefix}chaos`,
       `${prefix}rates`,
+      `${prefix}grpc`,
     ];
     this.#timeoutMs = options.operationTimeoutMs ?? 2000;
     if (root === undefined) {
@@ -485,6 +489,19 @@ export class RedisStore implements EndpointStore {
   async setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
     // An empty SDL is no schema (refused at save), so '' can mean "remove".
     return this.#setPart(this.#keys[5], name, sdl ?? '');
+  }
+
+  async getGrpc(name: string): Promise<string | undefined> {
+    return this.#partText(this.#keys[9], name);
+  }
+
+  async setGrpc(name: string, text: string | undefined): Promise<boolean> {
+    // Stored definitions are a JSON object, never empty, so '' can mean "remove".
+    return this.#setPart(this.#keys[9], name, text ?? '');
+  }
+
+  async grpcNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#namesOf(this.#keys[9], options);
   }
 
   async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {

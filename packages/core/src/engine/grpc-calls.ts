@@ -1,0 +1,65 @@
+/**
+ * A gRPC-family call as every adapter sees it: which name's server answers
+ * `/{package.Service}/{Method}`, and the journal entry of a call answered. The
+ * Fetch path (Connect, gRPC-Web) and the Node listener (native gRPC over
+ * HTTP/2) both use these, so a call is found and journaled one way.
+ *
+ * @module
+ */
+import type { GrpcCall, GrpcServer } from '../grpc/grpc-server.js';
+import type { Journal } from '../journal/journal.js';
+import type { RecordedRequest } from '../journal/journal-entry.js';
+import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
+import type { EndpointService } from './endpoint-service.js';
+
+/** `/{package.Service}/{Method}`: dotted identifiers, then one identifier. */
+const CALL_PATH = /^\/([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\/([A-Za-z_][A-Za-z0-9_]*)$/;
+
+/** A call found: the name whose definitions declare the method, and their server. */
+export interface FoundGrpcCall {
+  name: string;
+  service: string;
+  method: string;
+  server: GrpcServer;
+}
+
+/**
+ * The name and server that answer a `POST` to `path`, or `undefined` when no
+ * definitions declare it (the request then passes on, untouched).
+ */
+export async function findGrpcCall(
+  endpoints: EndpointService,
+  path: string,
+  readMaxBytes: number,
+): Promise<FoundGrpcCall | undefined> {
+  const match = CALL_PATH.exec(path);
+  if (match === null) return undefined;
+  const [, service, method] = match as unknown as [string, string, string];
+  const name = (await endpoints.grpc.owners()).get(service);
+  if (name === undefined) return undefined;
+  const server = await endpoints.grpc.server(name, readMaxBytes);
+  if (server === null || !server.has(path)) return undefined;
+  return { name, service, method, server };
+}
+
+/** Journals a call answered with `status` under its name, with its `grpc` mark. */
+export function journalGrpcCall(
+  journal: Journal,
+  found: FoundGrpcCall,
+  request: { rawHeaders: string[]; body: Uint8Array; startedAt: number },
+  status: number,
+  call: GrpcCall,
+): void {
+  const recorded: RecordedRequest = {
+    method: 'POST',
+    target: `/endpoint/${found.name}/${found.service}/${found.method}`,
+    rawHeaders: request.rawHeaders,
+    body: request.body.subarray(0, JOURNAL_BODY_LIMIT),
+    bodyTruncated: request.body.length > JOURNAL_BODY_LIMIT,
+    startedAt: request.startedAt,
+  };
+  journal.record(found.name, recorded, status, {
+    answeredBy: 'grpc',
+    grpc: { service: found.service, method: found.method, ...call },
+  });
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { MockpointError } from '../wire/errors.js';
+import { compileDescriptorSet, compileProtos } from './compile-protos.js';
+
+const common = `syntax = "proto3";
+package shop.v1;
+import "google/protobuf/timestamp.proto";
+message Money { string currency = 1; int64 units = 2; google.protobuf.Timestamp at = 3; }
+`;
+const orders = `syntax = "proto3";
+package shop.v1;
+import "shop/v1/common.proto";
+import "google/protobuf/empty.proto";
+service Orders {
+  rpc Get(GetRequest) returns (Order);
+  rpc Ping(google.protobuf.Empty) returns (google.protobuf.Empty);
+}
+message GetRequest { string id = 1; }
+message Order {
+  string id = 1;
+  Money total = 2;
+  repeated string items = 3;
+  enum State { STATE_UNSPECIFIED = 0; OPEN = 1; }
+  State state = 4;
+  map<string, Money> item_prices = 5;
+  oneof x { string a = 6; int32 b = 7; }
+  message Line { Money price = 1; }
+  repeated Line lines = 8;
+}
+`;
+
+async function failure(files: Record<string, string>): Promise<MockpointError> {
+  const error = await compileProtos(files).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(MockpointError);
+  return error as MockpointError;
+}
+
+describe('compileProtos', () => {
+  it('builds files that import each other and the well-known types', async () => {
+    const registry = await compileProtos({ 'shop/v1/common.proto': common, 'shop/v1/orders.proto': orders });
+    const service = registry.getService('shop.v1.Orders');
+    expect(service?.methods.map((m) => `${m.name}:${m.input.typeName}->${m.output.typeName}`)).toEqual([
+      'Get:shop.v1.GetRequest->shop.v1.Order',
+      'Ping:google.protobuf.Empty->google.protobuf.Empty',
+    ]);
+    const order = registry.getMessage('shop.v1.Order');
+    expect(order?.file.name).toBe('shop/v1/orders');
+    expect(order?.field.total?.message?.typeName).toBe('shop.v1.Money');
+    expect(order?.fields.find((f) => f.name === 'item_prices')?.fieldKind).toBe('map');
+    expect(order?.field.lines?.message?.typeName).toBe('shop.v1.Order.Line');
+    expect(order?.field.state?.enum?.typeName).toBe('shop.v1.Order.State');
+    expect(order?.oneofs.map((o) => o.name)).toEqual(['x']);
+    expect(registry.getMessage('shop.v1.Money')?.field.at?.message?.typeName).toBe('google.protobuf.Timestamp');
+  });
+
+  it('refuses a syntax error with its file, line and column', async () => {
+    const error = await failure({ 'a.proto': 'syntax = "proto3";\nmessage A {\n  string x = 1;\n  int32 = 2;\n}\n' });
+    expect(error.code).toBe('INVALID_PROTO');
+    expect(error.message).toBe("invalid proto: a.proto:4:9: illegal name '='");
+    expect(error.details).toEqual({ file: 'a.proto', line: 4, column: 9 });
+  });
+
+  it('refuses an unknown type where the field names it', async () => {
+    const error = await failure({ 'b.proto': 'syntax = "proto3";\npackage p;\nmessage B {\n  Missing m = 1;\n}\n' });
+    expect(error.message).toMatch(/^invalid proto: b\.proto:4:3: no such Type or Enum 'Missing'/);
+  });
+
+  it('refuses an import that is neither given nor well known, at the import', async () => {
+    const error = await failure({ 'c.proto': 'syntax = "proto3";\n\nimport "other/d.proto";\n' });
+    expect(error.message).toBe(
+      'invalid proto: c.proto:3:1: import "other/d.proto" is neither one of the files given nor a well-known type',
+    );
+  });
+
+  it('reads a binary FileDescriptorSet, and refuses bytes that are none', async () => {
+    const { toBinary, create } = await import('@bufbuild/protobuf');
+    const { FileDescriptorSetSchema } = await import('@bufbuild/protobuf/wkt');
+    const registry = await compileProtos({ 'shop/v1/common.proto': common, 'shop/v1/orders.proto': orders });
+    const files = [...registry.files].filter((f) => f.name.startsWith('shop/')).map((f) => f.proto);
+    const bytes = toBinary(FileDescriptorSetSchema, create(FileDescriptorSetSchema, { file: files }));
+    expect(compileDescriptorSet(bytes).getService('shop.v1.Orders')?.methods).toHaveLength(2);
+    expect(() => compileDescriptorSet(new Uint8Array([0xff, 0xff, 0xff]))).toThrow(/^invalid proto: descriptorSet: /);
+  });
+});

@@ -1,0 +1,325 @@
+/**
+ * `.proto` sources to Buf's descriptors: protobufjs parses each file and
+ * resolves the imports between them (Google's well-known types come from
+ * Buf's own embedded descriptors), then each file becomes the
+ * `FileDescriptorProto` protoc would make of it, and Buf's runtime builds a
+ * {@link FileRegistry} of them. A problem is `INVALID_PROTO` naming the file,
+ * line and column.
+ *
+ * @module
+ */
+import { create, createFileRegistry, type FileRegistry, fromBinary } from '@bufbuild/protobuf';
+import {
+  type DescriptorProto,
+  type FileDescriptorProto,
+  FileDescriptorProtoSchema,
+  type FileDescriptorSet,
+  FileDescriptorSetSchema,
+} from '@bufbuild/protobuf/wkt';
+import protobuf from 'protobufjs';
+// A CommonJS module: Node's ESM loader finds no named exports in it, only the default.
+import pbjsDescriptor from 'protobufjs/ext/descriptor.js';
+import { MockpointError } from '../wire/errors.js';
+import { wellKnownFile } from './well-known.js';
+
+/** Where a problem is: a file and, when known, its 1-based line and column. */
+interface Place {
+  file: string;
+  line?: number;
+  column?: number;
+}
+
+function invalid(place: Place, reason: string): MockpointError {
+  const where = [place.file, place.line, place.column].filter((part) => part !== undefined).join(':');
+  return new MockpointError('INVALID_PROTO', `invalid proto: ${where}: ${reason}`, { details: { ...place } });
+}
+
+/** The 1-based line and column of the first `token` on `line` of `source` (column 1 when not found). */
+function placeOn(file: string, source: string, line: number, token?: string): Place {
+  const text = source.split('\n')[line - 1] ?? '';
+  const index = token === undefined ? -1 : text.indexOf(token);
+  return { file, line, column: index < 0 ? 1 : index + 1 };
+}
+
+/** The place of the first match of `pattern` in `source`, or the file alone. */
+function placeOf(file: string, source: string, pattern: RegExp): Place {
+  const match = pattern.exec(source);
+  if (match === null) return { file };
+  const before = source.slice(0, match.index).split('\n');
+  return { file, line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
+}
+
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** What one file's first parse tells: its imports and its syntax or edition. */
+interface Parsed {
+  imports: string[];
+  syntax: string;
+  package?: string;
+}
+
+/** Parses `source` alone (imports unresolved), for its imports and syntax; throws `INVALID_PROTO` at the bad token. */
+function parseAlone(file: string, source: string): Parsed {
+  try {
+    const parsed = protobuf.parse(source, new protobuf.Root(), { keepCase: true });
+    const edition = (parsed as { edition?: string }).edition;
+    const syntax =
+      edition === undefined || edition === 'proto2' ? 'proto2' : edition === 'proto3' ? 'proto3' : 'editions';
+    return {
+      imports: [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])],
+      syntax,
+      package: parsed.package ?? undefined,
+    };
+  } catch (error) {
+    throw parseFailure(file, source, error);
+  }
+}
+
+/** protobufjs's parse error (`illegal token 'x' (file, line 4)`) as `INVALID_PROTO` at its token. */
+function parseFailure(file: string, source: string, error: unknown): MockpointError {
+  const message = error instanceof Error ? error.message : String(error);
+  const line = /line (\d+)\)$/.exec(message);
+  const token = /'([^']*)'/.exec(message)?.[1];
+  const reason = message.replace(/\s*\([^)]*line \d+\)$/, '');
+  return invalid(line === null ? { file } : placeOn(file, source, Number(line[1]), token), reason);
+}
+
+/** Checks every import of every file names a given file or a well-known type's. */
+function checkImports(files: Record<string, string>, parsed: Map<string, Parsed>): void {
+  for (const [file, { imports }] of parsed) {
+    for (const target of imports) {
+      if (Object.hasOwn(files, target) || wellKnownFile(target) !== undefined) continue;
+      const place = placeOf(
+        file,
+        files[file] ?? '',
+        new RegExp(`import\\s+(weak\\s+|public\\s+)?["']${literal(target)}["']`),
+      );
+      throw invalid(place, `import "${target}" is neither one of the files given nor a well-known type`);
+    }
+  }
+}
+
+/** A resolution failure (`no such Type or Enum 'X' in Type .p.B`) placed where a file names `X`. */
+function unresolved(files: Record<string, string>, error: unknown): MockpointError {
+  const message = error instanceof Error ? error.message : String(error);
+  const name = /'([^']+)'/.exec(message)?.[1];
+  if (name !== undefined) {
+    const use = new RegExp(`(^|[\\s(<,])${literal(name)}\\s*(>?\\s+\\w+\\s*=|\\))`, 'm');
+    for (const [file, source] of Object.entries(files)) {
+      const place = placeOf(file, source, use);
+      if (place.line !== undefined) {
+        const at = source.split('\n')[place.line - 1] ?? '';
+        const column = at.indexOf(name, (place.column ?? 1) - 1);
+        return invalid({ ...place, column: column + 1 }, message);
+      }
+    }
+  }
+  return invalid({ file: Object.keys(files)[0] ?? '' }, message);
+}
+
+/** The well-known files `parsed` import, with theirs, as protobufjs bundles them. */
+function wellKnownImports(parsed: Map<string, Parsed>, files: Record<string, string>): string[] {
+  const wanted: string[] = [];
+  const add = (target: string) => {
+    if (Object.hasOwn(files, target) || wanted.includes(target)) return;
+    wanted.push(target);
+    for (const dependency of wellKnownFile(target)?.proto.dependency ?? []) add(dependency);
+  };
+  for (const { imports } of parsed.values()) for (const target of imports) add(target);
+  return wanted;
+}
+
+/**
+ * Parses every file into one protobufjs root (the well-known types they import
+ * from protobufjs's bundle) and resolves every type; a problem is
+ * `INVALID_PROTO` placed in the file that has it.
+ */
+function loadRoot(files: Record<string, string>, parsed: Map<string, Parsed>): protobuf.Root {
+  const root = new protobuf.Root();
+  for (const name of wellKnownImports(parsed, files)) {
+    const bundled = protobuf.common.get(name) as { nested?: Record<string, protobuf.AnyNestedObject> } | null;
+    if (bundled?.nested !== undefined) root.addJSON(bundled.nested);
+  }
+  for (const [file, source] of Object.entries(files)) {
+    // protobufjs names each object's file (`filename`) from this, set per parse.
+    (protobuf.parse as unknown as { filename: string | null }).filename = file;
+    try {
+      protobuf.parse(source, root, { keepCase: true });
+    } catch (error) {
+      throw parseFailure(file, source, error);
+    }
+  }
+  try {
+    root.resolveAll();
+  } catch (error) {
+    throw unresolved(files, error);
+  }
+  return root;
+}
+
+/** A protobufjs descriptor object (as `ext/descriptor` makes them), loosely typed. */
+type Loose = Record<string, unknown> & { field?: Loose[]; nestedType?: Loose[]; name?: string; typeName?: string };
+
+const fullName = (object: protobuf.ReflectionObject) => object.fullName;
+
+/** The map entry's name as protoc makes it: `map<…> item_counts` → `ItemCountsEntry`. */
+function entryName(field: string): string {
+  const camel = field.replace(/_([a-z])/g, (_m, letter: string) => letter.toUpperCase());
+  return `${camel.charAt(0).toUpperCase()}${camel.slice(1)}Entry`;
+}
+
+/**
+ * protobufjs names a field's type relative to the message (`Money`), and a map
+ * entry `Counts`; protoc (and Buf's runtime) want full names (`.shop.v1.Money`)
+ * and `CountsEntry`. Rewrites `out`, made from `type`, so.
+ */
+function qualify(out: Loose, type: protobuf.Type): void {
+  const fields = out.field ?? [];
+  const nested = out.nestedType ?? [];
+  let entry = 0;
+  type.fieldsArray.forEach((field, index) => {
+    const made = fields[index];
+    if (made === undefined) return;
+    if (field instanceof protobuf.MapField) {
+      const name = entryName(field.name);
+      made.typeName = `${type.fullName}.${name}`;
+      const entryType = nested[entry++];
+      if (entryType !== undefined) {
+        entryType.name = name;
+        const value = entryType.field?.[1];
+        if (value !== undefined && field.resolvedType !== null) value.typeName = fullName(field.resolvedType);
+      }
+    } else if (field.resolvedType !== null) {
+      made.typeName = fullName(field.resolvedType);
+    }
+  });
+  const extensions = type.nestedArray.filter((n): n is protobuf.Field => n instanceof protobuf.Field);
+  extensions.forEach((field, index) => {
+    const made = fields[type.fieldsArray.length + index];
+    if (made === undefined) return;
+    if (field.resolvedType !== null) made.typeName = fullName(field.resolvedType);
+    if (field.extensionField === null && field.extend !== undefined) {
+      const target = type.lookup(field.extend);
+      if (target !== null) made.extendee = target.fullName;
+    }
+  });
+  const types = type.nestedArray.filter((n): n is protobuf.Type => n instanceof protobuf.Type);
+  types.forEach((child, index) => {
+    const made = nested[entry + index];
+    if (made !== undefined) qualify(made, child);
+  });
+}
+
+/** protoc's JSON name of a field: `item_prices` → `itemPrices`. */
+function jsonNameOf(name: string): string {
+  return name.replace(/_+([a-zA-Z0-9])?/g, (_m, next: string | undefined) => (next ?? '').toUpperCase());
+}
+
+/** Gives every field the JSON name protoc gives it (protobufjs leaves it empty when it equals the name). */
+function setJsonNames(messages: readonly DescriptorProto[]): void {
+  for (const message of messages) {
+    for (const field of [...message.field, ...message.extension]) {
+      if (field.jsonName === '') field.jsonName = jsonNameOf(field.name);
+    }
+    setJsonNames(message.nestedType);
+  }
+}
+
+/** The `FileDescriptorProto` of `file`, built from the objects it declared in `root`. */
+function fileProto(file: string, parsed: Parsed, root: protobuf.Root): FileDescriptorProto {
+  const out: Loose & { messageType: Loose[]; enumType: Loose[]; service: Loose[]; extension: Loose[] } = {
+    name: file,
+    package: parsed.package,
+    dependency: parsed.imports,
+    messageType: [],
+    enumType: [],
+    service: [],
+    extension: [],
+  };
+  const syntax = parsed.syntax;
+  const visit = (ns: protobuf.NamespaceBase) => {
+    for (const nested of ns.nestedArray) {
+      if (nested instanceof protobuf.Type) {
+        if (nested.filename !== file) continue;
+        const made = nested.toDescriptor(syntax) as unknown as Loose;
+        qualify(made, nested);
+        out.messageType.push(made);
+      } else if (nested instanceof protobuf.Enum) {
+        if (nested.filename !== file) continue;
+        out.enumType.push(nested.toDescriptor() as unknown as Loose);
+      } else if (nested instanceof protobuf.Service) {
+        if (nested.filename !== file) continue;
+        out.service.push(nested.toDescriptor() as unknown as Loose);
+      } else if (nested instanceof protobuf.Namespace) {
+        visit(nested);
+      }
+    }
+  };
+  visit(root);
+  if (syntax !== 'proto2') out.syntax = syntax;
+  const codec = pbjsDescriptor.FileDescriptorProto;
+  const bytes = codec.encode(codec.fromObject(out)).finish();
+  const proto = fromBinary(FileDescriptorProtoSchema, bytes);
+  setJsonNames(proto.messageType);
+  return proto;
+}
+
+/** The registry of `files` and the well-known types they import; throws `INVALID_PROTO`. */
+export async function compileProtos(files: Record<string, string>): Promise<FileRegistry> {
+  if (Object.keys(files).length === 0) throw invalid({ file: '(none)' }, 'no .proto file given');
+  const parsed = new Map<string, Parsed>();
+  for (const [file, source] of Object.entries(files)) parsed.set(file, parseAlone(file, source));
+  checkImports(files, parsed);
+  const root = loadRoot(files, parsed);
+  const set = create(FileDescriptorSetSchema, {
+    file: [...parsed].map(([file, info]) => fileProto(file, info, root)),
+  });
+  return registryOf(set, files);
+}
+
+/**
+ * The registry of a descriptor set, with the well-known types it imports and
+ * does not hold; throws `INVALID_PROTO` naming the first file Buf's runtime refuses.
+ */
+export function registryOf(set: FileDescriptorSet, files?: Record<string, string>): FileRegistry {
+  const held = new Set(set.file.map((file) => file.name));
+  const wanted = new Set<string>();
+  const addWellKnown = (name: string) => {
+    const known = wellKnownFile(name);
+    if (known === undefined || held.has(name) || wanted.has(name)) return;
+    wanted.add(name);
+    for (const dependency of known.proto.dependency) addWellKnown(dependency);
+  };
+  for (const file of set.file) for (const dependency of file.dependency) addWellKnown(dependency);
+  const all = create(FileDescriptorSetSchema, {
+    file: [...[...wanted].map((name) => wellKnownFile(name)?.proto as FileDescriptorProto), ...set.file],
+  });
+  try {
+    return createFileRegistry(all);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const file = set.file.find((f) => message.includes(f.name))?.name ?? set.file[0]?.name ?? '(none)';
+    const source = files?.[file];
+    const name = /"([^"]+)"/.exec(message)?.[1]?.split('.').at(-1);
+    const place =
+      source !== undefined && name !== undefined
+        ? placeOf(file, source, new RegExp(`\\b${literal(name)}\\b`))
+        : { file };
+    throw invalid(place, message);
+  }
+}
+
+/** The registry of a binary `FileDescriptorSet` (as `protoc -o` / `buf build -o` write); throws `INVALID_PROTO`. */
+export function compileDescriptorSet(bytes: Uint8Array): FileRegistry {
+  let set: FileDescriptorSet;
+  try {
+    set = fromBinary(FileDescriptorSetSchema, bytes);
+  } catch (error) {
+    throw invalid(
+      { file: 'descriptorSet' },
+      `not a FileDescriptorSet: ${error instanceof Error ? error.message : error}`,
+    );
+  }
+  if (set.file.length === 0) throw invalid({ file: 'descriptorSet' }, 'the set holds no file');
+  return registryOf(set);
+}

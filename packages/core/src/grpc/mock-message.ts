@@ -1,0 +1,149 @@
+/**
+ * Schema mode's answer: a deterministic message of a method's output type, in
+ * proto3 JSON, drawn from a generator seeded by the method and the request
+ * (the same request, the same answer), like GraphQL's schema mode. Lists and
+ * maps have two entries; of a oneof, the first member is set; messages nest
+ * four deep at most (a recursive type ends there); the well-known types take
+ * their JSON forms.
+ *
+ * @module
+ */
+import { type DescField, type DescMessage, ScalarType } from '@bufbuild/protobuf';
+import type { SeededRandom } from '../wire/seeded-random.js';
+
+const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
+/** 2020-01-01T00:00:00Z: mock times fall in the five years after it. */
+const EPOCH = Date.UTC(2020, 0, 1);
+const FIVE_YEARS = 5 * 365 * 24 * 3600 * 1000;
+/** Messages nest at most this deep. */
+const MAX_DEPTH = 4;
+const LIST_LENGTH = 2;
+
+function scalar(type: ScalarType, random: SeededRandom): unknown {
+  switch (type) {
+    case ScalarType.STRING:
+      return `${random.pick(WORDS)} ${random.pick(WORDS)}`;
+    case ScalarType.BOOL:
+      return random.next() < 0.5;
+    case ScalarType.BYTES:
+      return btoa(String.fromCharCode(...Array.from({ length: 6 }, () => random.int(0, 255))));
+    case ScalarType.DOUBLE:
+    case ScalarType.FLOAT:
+      return random.int(0, 100_000) / 100;
+    case ScalarType.INT64:
+    case ScalarType.UINT64:
+    case ScalarType.FIXED64:
+    case ScalarType.SFIXED64:
+    case ScalarType.SINT64:
+      // proto3 JSON writes 64-bit integers as strings.
+      return String(random.int(0, 1000));
+    default:
+      return random.int(0, 1000);
+  }
+}
+
+/** The JSON form of a well-known type, or `undefined` for any other message. */
+function wellKnown(message: DescMessage, random: SeededRandom): unknown {
+  switch (message.typeName) {
+    case 'google.protobuf.Timestamp':
+      return `${new Date(EPOCH + random.int(0, FIVE_YEARS / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+    case 'google.protobuf.Duration':
+      return `${random.int(1, 3600)}s`;
+    case 'google.protobuf.Empty':
+      return {};
+    case 'google.protobuf.FieldMask':
+      return random.pick(WORDS);
+    case 'google.protobuf.Struct':
+      return { [random.pick(WORDS)]: random.pick(WORDS) };
+    case 'google.protobuf.Value':
+      return random.pick(WORDS);
+    case 'google.protobuf.ListValue':
+      return [random.pick(WORDS), random.pick(WORDS)];
+    case 'google.protobuf.Any':
+      return {};
+    case 'google.protobuf.StringValue':
+    case 'google.protobuf.BytesValue':
+    case 'google.protobuf.BoolValue':
+    case 'google.protobuf.DoubleValue':
+    case 'google.protobuf.FloatValue':
+    case 'google.protobuf.Int64Value':
+    case 'google.protobuf.UInt64Value':
+    case 'google.protobuf.Int32Value':
+    case 'google.protobuf.UInt32Value': {
+      const value = message.fields[0];
+      return value?.fieldKind === 'scalar' ? scalar(value.scalar, random) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function enumValue(field: { enum: { values: readonly { name: string; number: number }[] } }, random: SeededRandom) {
+  const values = field.enum.values;
+  // The zero value is "unspecified" by convention: pick among the others when there are any.
+  const named = values.length > 1 ? values.filter((value) => value.number !== 0) : values;
+  return random.pick(named)?.name;
+}
+
+function messageValue(message: DescMessage, random: SeededRandom, depth: number): unknown {
+  const known = wellKnown(message, random);
+  if (known !== undefined) return known;
+  if (depth >= MAX_DEPTH) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const field of message.fields) {
+    // Of a oneof, only its first member is set.
+    if (field.oneof !== undefined && field.oneof.fields[0] !== field) continue;
+    const value = fieldValue(field, random, depth);
+    if (value !== undefined) out[field.jsonName] = value;
+  }
+  return out;
+}
+
+function single(field: DescField, random: SeededRandom, depth: number): unknown {
+  switch (field.fieldKind) {
+    case 'scalar':
+      return scalar(field.scalar, random);
+    case 'enum':
+      return enumValue(field, random);
+    case 'message':
+      return messageValue(field.message, random, depth + 1);
+    default:
+      return undefined;
+  }
+}
+
+function fieldValue(field: DescField, random: SeededRandom, depth: number): unknown {
+  if (field.fieldKind === 'list') {
+    const items: unknown[] = [];
+    for (let i = 0; i < LIST_LENGTH; i++) {
+      const item =
+        field.listKind === 'scalar'
+          ? scalar(field.scalar, random)
+          : field.listKind === 'enum'
+            ? enumValue(field, random)
+            : messageValue(field.message, random, depth + 1);
+      if (item !== undefined) items.push(item);
+    }
+    return items;
+  }
+  if (field.fieldKind === 'map') {
+    const entries: Record<string, unknown> = {};
+    for (let i = 0; i < LIST_LENGTH; i++) {
+      const key = field.mapKey === ScalarType.BOOL ? String(i === 0) : String(scalar(field.mapKey, random));
+      const value =
+        field.mapKind === 'scalar'
+          ? scalar(field.scalar, random)
+          : field.mapKind === 'enum'
+            ? enumValue(field, random)
+            : messageValue(field.message, random, depth + 1);
+      if (value !== undefined) entries[key] = value;
+    }
+    return entries;
+  }
+  return single(field, random, depth);
+}
+
+/** A message of type `message` in proto3 JSON, drawn from `random` (seeded by the caller). */
+export function mockMessageJson(message: DescMessage, random: SeededRandom): unknown {
+  return messageValue(message, random, 0) ?? {};
+}

@@ -1,0 +1,43 @@
+/**
+ * Calls to `/{package.Service}/{Method}` at the root of the host (where gRPC,
+ * gRPC-Web and Connect clients send them) reach the endpoint whose protobuf
+ * definitions declare the service, and are answered by its server (schema
+ * mode) and journaled under that name. A path no definitions declare passes
+ * on untouched; a daemon without definitions reads the store once to know it
+ * has none, and never loads the protobuf libraries.
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import { findGrpcCall, journalGrpcCall } from '../../engine/grpc-calls.js';
+import type { GrpcCall } from '../../grpc/grpc-server.js';
+import { readBodyBytes } from '../../wire/body.js';
+import type { AppContext } from '../context.js';
+
+function rawHeadersOf(headers: Headers): string[] {
+  const raw: string[] = [];
+  for (const [name, value] of headers) raw.push(name, value);
+  return raw;
+}
+
+export function registerGrpcCalls(app: Hono, ctx: AppContext): void {
+  const { endpoints, journal, options } = ctx;
+  app.use('*', async (c, next) => {
+    if (c.req.method !== 'POST') return next();
+    const found = await findGrpcCall(endpoints, c.req.path, options.maxBodyBytes);
+    if (found === undefined) return next();
+    const startedAt = performance.now();
+    const body = await readBodyBytes(c.req.raw, options.maxBodyBytes);
+    const request = new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body });
+    const call: GrpcCall = { protocol: 'connect', code: 'ok' };
+    const response = await found.server.answer(request, call);
+    journalGrpcCall(
+      journal,
+      found,
+      { rawHeaders: rawHeadersOf(c.req.raw.headers), body, startedAt },
+      response.status,
+      call,
+    );
+    return response;
+  });
+}

@@ -1,0 +1,127 @@
+/**
+ * `/api/endpoints/{name}/grpc`: the endpoint's protobuf definitions. PUT sets
+ * them (`.proto` sources by path, or a binary descriptor set in base64),
+ * checked by compiling them (`400 INVALID_PROTO` with file, line and column);
+ * a service another name holds is `409 SERVICE_TAKEN`. GET answers them
+ * exactly, with the services they declare; DELETE removes them. Kept beside
+ * the record, like the GraphQL schema. See docs/grpc.md.
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import { decodeUtf8, readDecodedBody } from '../../wire/body.js';
+import { MockpointError } from '../../wire/errors.js';
+import { createGrpcSchemas } from '../../wire/grpc-json.js';
+import type { AppContext } from '../context.js';
+import { pathName } from './manage.js';
+import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';
+
+const grpcSchemas = createGrpcSchemas();
+
+function definitionsInput(text: string) {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw new MockpointError(
+      'INVALID_JSON',
+      'send { "protos": { "path.proto": "…source…" } } or { "descriptorSet": "…base64…" }',
+      { cause: error },
+    );
+  }
+  const parsed = grpcSchemas.input.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue === undefined || issue.path.length === 0 ? '' : ` at ${issue.path.join('.')}`;
+    throw new MockpointError(
+      'INVALID_BODY',
+      `the body must be { "protos": { "path.proto": "…source…", … } } or { "descriptorSet": "…base64…" }${where}: ${issue?.message ?? 'invalid'}`,
+    );
+  }
+  return parsed.data;
+}
+
+export function registerGrpcRoutes(app: Hono, ctx: AppContext): void {
+  const { schemas, endpoints, options } = ctx;
+
+  app.get('/api/endpoints/:name/grpc', async (c) => {
+    const name = pathName(c.req.param('name'));
+    const text = await endpoints.grpcDefinitions(name);
+    if (text === undefined) {
+      throw new MockpointError(
+        'NOT_FOUND',
+        `"${name}" has no protobuf definitions; put them with PUT /api/endpoints/${name}/grpc`,
+      );
+    }
+    return c.body(text, 200, { 'content-type': 'application/json; charset=utf-8' });
+  });
+
+  app.put('/api/endpoints/:name/grpc', async (c) => {
+    const name = pathName(c.req.param('name'));
+    const input = definitionsInput(decodeUtf8(await readDecodedBody(c.req.raw, options.maxBodyBytes)));
+    const { checkDefinitions } = await import('../../grpc/definitions.js');
+    const checked = await checkDefinitions(input, options.maxGrpcDefinitionsBytes);
+    const had = await endpoints.setGrpc(name, { text: checked.text, services: checked.definitions.services });
+    return c.body(checked.text, had ? 200 : 201, { 'content-type': 'application/json; charset=utf-8' });
+  });
+
+  app.delete('/api/endpoints/:name/grpc', async (c) => {
+    await endpoints.setGrpc(pathName(c.req.param('name')), undefined);
+    return c.body(null, 204);
+  });
+
+  const params = {
+    name: { description: 'Endpoint name (the record need not exist).', schema: schemas.name },
+  };
+  const refused = [REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS];
+  const saved = {
+    description: 'The definitions as put, exactly, with the full names of the services they declare.',
+    schema: grpcSchemas.definitions,
+  };
+  ctx.docs.push(
+    readDoc(
+      schemas,
+      {
+        path: '/api/endpoints/{name}/grpc',
+        summary: "The endpoint's protobuf definitions, exactly as they were put, and the services they declare.",
+        tag: 'grpc',
+        params,
+      },
+      saved,
+      'NOT_FOUND',
+    ),
+    {
+      method: 'put',
+      path: '/api/endpoints/{name}/grpc',
+      summary:
+        'Put the protobuf definitions whose services this endpoint answers at /{package.Service}/{Method} (Connect and gRPC-Web; schema mode: a deterministic message of each unary method\'s output type). The body is { "protos": { "path.proto": "…" } } (files that may import each other and the well-known types) or { "descriptorSet": "…base64…" }. A service belongs to one endpoint.',
+      tag: 'grpc',
+      params,
+      body: grpcSchemas.input,
+      admin: true,
+      responses: {
+        200: { ...saved, description: 'Replaced.' },
+        201: { ...saved, description: 'Created.' },
+        ...errorResponses(
+          schemas,
+          ...refused,
+          'INVALID_JSON',
+          'INVALID_UTF8',
+          'INVALID_BODY',
+          'INVALID_PROTO',
+          'GRPC_DEFINITIONS_TOO_LARGE',
+          'SERVICE_TAKEN',
+        ),
+      },
+    },
+    {
+      method: 'delete',
+      path: '/api/endpoints/{name}/grpc',
+      summary: 'Remove the protobuf definitions (the record, routes and journal stay).',
+      tag: 'grpc',
+      params,
+      admin: true,
+      responses: { 204: { description: 'Removed (or there was none).' }, ...errorResponses(schemas, ...refused) },
+    },
+  );
+}

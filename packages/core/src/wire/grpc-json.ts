@@ -1,0 +1,97 @@
+/**
+ * gRPC as it crosses the wire: an endpoint's protobuf definitions (the `.proto`
+ * sources, or a binary `FileDescriptorSet` in base64) and a journal entry's
+ * `grpc` mark. See docs/grpc.md.
+ *
+ * @module
+ */
+import { z } from 'zod';
+
+/** The definitions `PUT /api/endpoints/{name}/grpc` takes: the sources by path, or a descriptor set. */
+export type GrpcDefinitionsInput = { protos: Record<string, string> } | { descriptorSet: string };
+
+/** The definitions as kept and answered: the input, exactly, and the services it declares. */
+export type GrpcDefinitions = GrpcDefinitionsInput & {
+  /** The full names of the services the definitions declare (`shop.v1.Orders`), in order. */
+  services: string[];
+};
+
+/** A journal entry's gRPC call (docs/grpc.md#the-journal). */
+export interface GrpcMark {
+  /** The service's full name: `shop.v1.Orders`. */
+  service: string;
+  /** The method's name: `GetOrder`. */
+  method: string;
+  /** The protocol the client spoke: `connect`, `grpc-web` or `grpc`. */
+  protocol: 'connect' | 'grpc-web' | 'grpc';
+  /** The request message in proto3 JSON, when it was read. */
+  message?: unknown;
+  /** The status code answered, by name (`ok`, `not_found`, …: Connect's names). */
+  code: string;
+  /** The status message, when not `ok`. */
+  statusMessage?: string;
+}
+
+/** The gRPC status codes by number, by the names Connect gives them (`not_found`). */
+export const GRPC_CODE_NAMES: readonly string[] = [
+  'ok',
+  'canceled',
+  'unknown',
+  'invalid_argument',
+  'deadline_exceeded',
+  'not_found',
+  'already_exists',
+  'permission_denied',
+  'resource_exhausted',
+  'failed_precondition',
+  'aborted',
+  'out_of_range',
+  'unimplemented',
+  'internal',
+  'unavailable',
+  'data_loss',
+  'unauthenticated',
+];
+
+const PROTO_PATH = /^[A-Za-z0-9_][A-Za-z0-9_.\-/]*\.proto$/;
+
+export function createGrpcSchemas() {
+  const input = z.union([
+    z
+      .object({
+        protos: z
+          .record(
+            z.string().regex(PROTO_PATH, 'a relative path ending in .proto (letters, digits, _ . - /)'),
+            z.string().describe('The file, exactly.'),
+          )
+          .refine((protos) => Object.keys(protos).length > 0, 'at least one file')
+          .describe(
+            'The .proto sources by import path ("shop/v1/orders.proto"); they may import each other and the well-known types.',
+          ),
+      })
+      .strict(),
+    z
+      .object({
+        descriptorSet: z
+          .string()
+          .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64')
+          .describe('A binary google.protobuf.FileDescriptorSet (protoc -o, buf build -o) in base64.'),
+      })
+      .strict(),
+  ]);
+  const definitions = z.union([
+    z.object({ protos: z.record(z.string(), z.string()), services: z.array(z.string()) }),
+    z.object({ descriptorSet: z.string(), services: z.array(z.string()) }),
+  ]);
+  const mark = z
+    .object({
+      service: z.string(),
+      method: z.string(),
+      protocol: z.enum(['connect', 'grpc-web', 'grpc']),
+      message: z.unknown().optional().describe('The request message in proto3 JSON.'),
+      code: z.string().describe('The status code answered, by name: ok, not_found, …'),
+      statusMessage: z.string().optional(),
+    })
+    .describe('Present when the request was a gRPC, gRPC-Web or Connect call (docs/grpc.md).');
+  return { input, definitions, mark };
+}
