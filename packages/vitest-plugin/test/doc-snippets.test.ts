@@ -53,6 +53,8 @@ const LIBRARIES: Record<string, string> = {
   fastify: 'packages/server/test/node_modules/fastify',
   '@aws-sdk/client-bedrock-runtime': 'packages/server/test/node_modules/@aws-sdk/client-bedrock-runtime',
   '@smithy/node-http-handler': 'packages/server/test/node_modules/@smithy/node-http-handler',
+  '@google/genai': 'packages/server/test/node_modules/@google/genai',
+  ollama: 'packages/server/test/node_modules/ollama',
 };
 
 /**
@@ -67,6 +69,8 @@ const GIVEN: Record<string, string> = {
   'docs/graphql.md const github = await mock.api(':
     "declare const schema: typeof import('@octokit/graphql-schema').schema;\ndeclare function starRepository(id: string): Promise<void>;",
   'docs/files.md plugins: [': "import { mockpoint } from '@mockpoint/vitest/plugin';",
+  'docs/llm.md const azure = new AzureOpenAI(': "import { AzureOpenAI } from 'openai';",
+  "docs/llm.md import { Ollama } from 'ollama';": "declare const messages: import('ollama').Message[];",
   'docs/intercept.md plugins: [': "import { mockpoint } from '@mockpoint/vitest/plugin';",
   'docs/state.md const api = await mock.api(': 'interface User { id: number; name: string; role?: string }',
   'docs/webhooks.md const hook = await mock.add(': 'declare function sendWebhooks(url: string): Promise<void>;',
