@@ -11,6 +11,7 @@ import { NOT_JSON } from '../journal/request-filter.js';
 import { MockpointError } from '../wire/errors.js';
 import { headerSafeText } from '../wire/http-header.js';
 import { scanJson } from '../wire/json-text.js';
+import { renderNow } from '../wire/now-placeholder.js';
 import { stateOf } from '../wire/state-json.js';
 import { jsonStringTokens, type Placeholder, parseTemplate, type TemplatePart } from '../wire/template-syntax.js';
 import { utf8Length } from '../wire/utf8-length.js';
@@ -116,7 +117,7 @@ export function lookup(placeholder: Placeholder, context: TemplateContext): unkn
     case 'uuid':
       return crypto.randomUUID();
     case 'now':
-      return new Date(context.now ?? Date.now()).toISOString();
+      return renderNow(context.now ?? Date.now(), placeholder.path);
     case 'seq':
       return context.seq;
     case 'body': {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isNowPath, nowIsNumber, nowMinBytes } from './now-placeholder.js';
 import { thrownMessage } from './shape.js';
 
 /** What a placeholder looks up. */
@@ -40,13 +41,14 @@ const BARE = new Set<PlaceholderSource>(['uuid', 'now', 'seq']);
 
 /** The placeholders a template may use, for messages. */
 export const PLACEHOLDER_RULE =
-  'placeholders are {{params.NAME}}, {{query.NAME}}, {{headers.NAME}}, {{body}}, {{body.a.b}}, {{variables.a.b}} (a GraphQL request), {{arguments.a.b}} (an MCP tool call or prompt), {{state.SCENARIO}}, {{item.a.b}} (a resource route), {{uuid}}, {{now}} and {{seq}}';
+  'placeholders are {{params.NAME}}, {{query.NAME}}, {{headers.NAME}}, {{body}}, {{body.a.b}}, {{variables.a.b}} (a GraphQL request), {{arguments.a.b}} (an MCP tool call or prompt), {{state.SCENARIO}}, {{item.a.b}} (a resource route), {{uuid}}, {{now}} (and its date helpers: {{now.epoch}}, {{now.epochMs}}, {{now.date}}, {{now.plus.1d}}, {{now.minus.30s.epoch}}) and {{seq}}';
 
 function placeholder(inner: string, text: string): Placeholder {
   const expression = inner.trim();
   const [head, ...path] = expression.split('.');
   const source = head as PlaceholderSource;
   if (BARE.has(source) && path.length === 0) return { source, path };
+  if (source === 'now' && isNowPath(path)) return { source, path };
   if ((source === 'body' || source === 'item') && path.every((key) => key !== '')) return { source, path };
   if ((source === 'variables' || source === 'arguments') && path.length > 0 && path.every((key) => key !== ''))
     return { source, path };
@@ -126,7 +128,12 @@ const MIN_BYTES: Readonly<Record<PlaceholderSource, number>> = {
 function minPartsBytes(parts: readonly TemplatePart[]): number {
   let bytes = 0;
   for (const part of parts)
-    bytes += typeof part === 'string' ? encoder.encode(part).byteLength : MIN_BYTES[part.source];
+    bytes +=
+      typeof part === 'string'
+        ? encoder.encode(part).byteLength
+        : part.source === 'now'
+          ? nowMinBytes(part.path)
+          : MIN_BYTES[part.source];
   return bytes;
 }
 
@@ -148,10 +155,15 @@ export function minRenderedJsonBytes(text: string): number {
     const parts = parseTemplate(token.value);
     if (!parts.some((part) => typeof part !== 'string')) continue;
     const only = parts.length === 1 && !token.key ? parts[0] : undefined;
-    // A single {{uuid}} or {{now}} is a JSON string (quoted); {{seq}} a number; others any value.
+    // A single {{uuid}} or {{now}} is a JSON string (quoted); {{seq}} and {{now.epoch}} numbers; others any value.
     let least = 2 + minPartsBytes(parts);
     if (only !== undefined && typeof only !== 'string') {
-      least = only.source === 'uuid' || only.source === 'now' ? MIN_BYTES[only.source] + 2 : 1;
+      least =
+        only.source === 'uuid'
+          ? MIN_BYTES.uuid + 2
+          : only.source === 'now'
+            ? nowMinBytes(only.path) + (nowIsNumber(only.path) ? 0 : 2)
+            : 1;
     }
     bytes += least - encoder.encode(text.slice(token.start, token.end)).byteLength;
   }

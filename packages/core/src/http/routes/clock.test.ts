@@ -39,6 +39,58 @@ describe('/api/clock', () => {
     expect(await json(await send(app, 'GET', '/api/clock'))).toMatchObject({ frozen: false, offsetMs: 0 });
   });
 
+  it("{{now}}'s date helpers follow the clock: epoch, epochMs, date, plus and minus", async () => {
+    const app = makeApp();
+    const token = {
+      match: { path: '/token' },
+      answer: {
+        template: true,
+        data: {
+          issued: '{{now.epoch}}',
+          expires: '{{now.plus.1d.epoch}}',
+          ms: '{{now.epochMs}}',
+          day: '{{now.date}}',
+          lastWeek: '{{now.minus.7d}}',
+          text: 'until {{now.plus.90m}}',
+        },
+      },
+    };
+    const saved = await send(app, 'PUT', '/api/endpoints/e/routes', { routes: [token] });
+    expect(saved.status, await saved.clone().text()).toBe(200);
+    await send(app, 'PUT', '/api/clock', { freeze: true, set: '2030-01-01T00:00:00Z' });
+    const at = Date.parse('2030-01-01T00:00:00Z');
+    const expected = {
+      issued: at / 1000,
+      expires: at / 1000 + 86_400,
+      ms: at,
+      day: '2030-01-01',
+      lastWeek: '2029-12-25T00:00:00.000Z',
+      text: 'until 2030-01-01T01:30:00.000Z',
+    };
+    expect(await json(await send(app, 'GET', '/endpoint/e/token'))).toEqual(expected);
+    // Tomorrow happens without waiting: the token issued then expires a day after it.
+    await send(app, 'PUT', '/api/clock', { advance: '1d' });
+    const tomorrow = await json(await send(app, 'GET', '/endpoint/e/token'));
+    expect(tomorrow.issued).toBe(expected.expires);
+    expect(tomorrow.day).toBe('2030-01-02');
+  });
+
+  it('refuses a date helper it does not know at save, naming the placeholders', async () => {
+    const app = makeApp();
+    for (const bad of [
+      '{{now.tomorrow}}',
+      '{{now.plus}}',
+      '{{now.plus.1y}}',
+      '{{now.plus.1d.iso}}',
+      '{{now.epoch.ms}}',
+    ]) {
+      const route = { match: { path: '/x' }, answer: { template: true, body: bad } };
+      const refused = await send(app, 'PUT', '/api/endpoints/e/routes', { routes: [route] });
+      expect(refused.status, bad).toBe(400);
+      expect((await json(refused)).error.message, bad).toContain('{{now.plus.1d}}');
+    }
+  });
+
   it('a frozen clock drives {{now}} in a template; set and advance move it', async () => {
     const app = makeApp();
     await send(app, 'PUT', '/api/endpoints/e/routes', { routes: [NOW_ROUTE] });
