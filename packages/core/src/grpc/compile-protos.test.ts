@@ -71,7 +71,7 @@ describe('compileProtos', () => {
   it('refuses an import that is neither given nor well known, at the import', async () => {
     const error = await failure({ 'c.proto': 'syntax = "proto3";\n\nimport "other/d.proto";\n' });
     expect(error.message).toBe(
-      'invalid proto: c.proto:3:1: import "other/d.proto" is neither one of the files given nor a well-known type',
+      'invalid proto: c.proto:3:1: the imported file "other/d.proto" is neither one of the files given nor a well-known type',
     );
   });
 

@@ -94,7 +94,7 @@ function checkImports(files: Record<string, string>, parsed: Map<string, Parsed>
         files[file] ?? '',
         new RegExp(`import\\s+(weak\\s+|public\\s+)?["']${literal(target)}["']`),
       );
-      throw invalid(place, `import "${target}" is neither one of the files given nor a well-known type`);
+      throw invalid(place, `the imported file "${target}" is neither one of the files given nor a well-known type`);
     }
   }
 }
