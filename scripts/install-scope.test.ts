@@ -28,7 +28,7 @@ const SERVER_TESTS = 'packages/server/test';
  * What the server tests declare (express, for the session carrier's Express test) but the daemon's
  * install already has: @modelcontextprotocol/sdk (the server's devDependency, vendored into
  * dist/mcp-sdk.js) depends on express 5, and json-server (core's test dependency) on express 4;
- * fast-xml-parser (the JUnit test of `mockpoint verify`), which openapi-sampler (core's) depends on.
+ * fast-xml-parser (the JUnit test of `mockpoint verify`), which openapi-sampler (the server's) depends on.
  */
 const ALREADY_IN_DAEMON_INSTALL = ['express', 'fast-xml-parser'];
 const SERVER_BUILD_DEPS = [
