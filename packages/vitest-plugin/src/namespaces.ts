@@ -4,29 +4,9 @@
  *
  * @module
  */
-import { type ErrorCode, MockpointError } from '@mockpoint/core';
+import { type CreatedNamespace, type ErrorCode, MockpointError, type UnhandledRequest } from '@mockpoint/core';
 
-/** A namespace just created: its name and the token that manages it (and only it). */
-export interface CreatedNamespace {
-  name: string;
-  token: string;
-  ttlMs?: number;
-  createdAt: string;
-}
-
-/** A recorded request in a namespace that no endpoint or route answered. */
-export interface UnhandledRequest {
-  id: number;
-  /** The endpoint name it was sent to. */
-  name: string;
-  method: string;
-  /** The path below the name. */
-  subpath: string;
-  receivedAt: string;
-  statusCode: number;
-  /** The daemon's message: what was missing, with the nearest route misses. */
-  message: string;
-}
+export type { CreatedNamespace, UnhandledRequest };
 
 /** Where the daemon is and how to talk to it. */
 export interface NamespaceApi {

@@ -65,6 +65,11 @@ export interface BackendNamespaces {
   drop(name: string): Promise<void>;
 }
 
+/** The entries a registry holds in a map, copied, by name (`list` of the map registries). */
+export function sortedEntries(entries: ReadonlyMap<string, NamespaceEntry>): NamespaceEntry[] {
+  return [...entries.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map((entry) => ({ ...entry }));
+}
+
 /** An entry as stored text (LevelDB, Redis): JSON with its fields in a fixed order. */
 export function namespaceEntryJson(entry: NamespaceEntry): string {
   const { name, tokenHash, ttlMs, createdAt, usedAt } = entry;

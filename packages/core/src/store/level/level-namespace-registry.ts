@@ -13,6 +13,7 @@ import {
   type NamespaceEntry,
   type NamespaceRegistry,
   namespaceEntryJson,
+  sortedEntries,
 } from '../namespaces.js';
 import { KeyedMutex } from '../store.js';
 
@@ -55,12 +56,12 @@ export class LevelNamespaceRegistry implements NamespaceRegistry {
   }
 
   async list(): Promise<NamespaceEntry[]> {
-    return [...this.#entries.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map((entry) => ({ ...entry }));
+    return sortedEntries(this.#entries);
   }
 
   async get(name: string): Promise<NamespaceEntry | undefined> {
     const entry = this.#entries.get(name);
-    return entry === undefined ? undefined : { ...entry };
+    return entry && { ...entry };
   }
 
   async create(entry: NamespaceEntry, max: number): Promise<NamespaceCreated> {

@@ -5,19 +5,25 @@
  * @module
  */
 import type { Backend, JournalBounds } from '../backend.js';
-import type { BackendNamespaces, NamespaceCreated, NamespaceEntry, NamespaceRegistry } from '../namespaces.js';
+import {
+  type BackendNamespaces,
+  type NamespaceCreated,
+  type NamespaceEntry,
+  type NamespaceRegistry,
+  sortedEntries,
+} from '../namespaces.js';
 
 /** The registry in a map. */
 export class MemoryNamespaceRegistry implements NamespaceRegistry {
   readonly #entries = new Map<string, NamespaceEntry>();
 
   async list(): Promise<NamespaceEntry[]> {
-    return [...this.#entries.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map((entry) => ({ ...entry }));
+    return sortedEntries(this.#entries);
   }
 
   async get(name: string): Promise<NamespaceEntry | undefined> {
     const entry = this.#entries.get(name);
-    return entry === undefined ? undefined : { ...entry };
+    return entry && { ...entry };
   }
 
   async create(entry: NamespaceEntry, max: number): Promise<NamespaceCreated> {
