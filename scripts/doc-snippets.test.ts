@@ -28,12 +28,11 @@ const NOT_RUN: Record<string, string> = {
     'installs and starts a daemon on the fixed port (scripts/start.test.ts runs it)',
   'README.md npx -y pnpm@10.34.9 test': 'the whole test suite',
   'README.md mockpoint mcp ': 'its second line needs Claude Code (claude mcp add); docs/mcp.md runs the first',
-  'README.md curl -N localhost:16540/api/endpoints/order-paid/requests/stream':
-    'a stream that never ends (curl -N, then tail): run by the server tests',
   'README.md mockpoint --config mockpoint.yaml --watch': 'needs your mockpoint.yaml and OpenAPI document',
   'README.md MOCKPOINT_PROXY_ALLOW_HOSTS=api.example.com mockpoint':
     'proxies to api.example.com, which is not ours (packages/server/test/record.test.ts records a local upstream)',
-  'README.md mockpoint send http://127.0.0.1:3000/webhooks': 'needs your receiver on port 3000 and your event.json',
+  'README.md curl -X PUT localhost:16540/api/endpoints/order-paid/signature':
+    'its send needs your receiver on port 3000 and your event.json (docs/webhooks.md runs signature checks and sends)',
   'docs/api.md MOCKPOINT_ADMIN_TOKEN=s3cret npx -y pnpm@10.34.9 start':
     "a clone's `pnpm start` (install and build: scripts/start.test.ts runs it); packages/server/test runs the token checks",
   'docs/container.md docker build -t mockpoint .': 'needs Docker and builds an image (scripts/container-test.sh)',

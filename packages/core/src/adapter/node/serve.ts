@@ -15,6 +15,7 @@ import { useInstalledEventStreamCodec } from '../event-stream-codec.js';
 import { type CloseOptions, DEFAULT_HOST, type RuntimeServedApp, servedApp } from '../lifecycle.js';
 import { type ConnectionCap, capConnections } from './connection-cap.js';
 import { limitSecureServer, MAX_CONCURRENT_STREAMS } from './http2-limits.js';
+import { MockpointIncomingMessage } from './incoming-message.js';
 import { createNodeListener, type NodeListenerOptions } from './listener.js';
 import { createNodeUpgradeListener } from './upgrade.js';
 
@@ -156,7 +157,7 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
   const timeouts = { headersTimeout, requestTimeout, connectionsCheckingInterval };
   const server = (
     options.tls === undefined
-      ? createServer(timeouts, listener)
+      ? createServer({ ...timeouts, IncomingMessage: MockpointIncomingMessage }, listener)
       : createSecureServer(
           {
             cert: options.tls.cert,
