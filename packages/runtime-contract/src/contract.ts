@@ -8,6 +8,7 @@
 import { request } from 'node:http';
 import { expect } from 'vitest';
 import WebSocket from 'ws';
+import { GRPC_CHECKS } from './grpc-contract.js';
 
 /** A running mockpoint the checks talk to. */
 export interface Target {
@@ -28,6 +29,8 @@ export interface Check {
   title: string;
   /** Needs {@link Target.waiters}. */
   probe?: boolean;
+  /** Checks what only a Fetch-API runtime does (not the Node daemon). */
+  fetchOnly?: boolean;
   run(target: Target): Promise<void>;
 }
 
@@ -575,6 +578,7 @@ export const CHECKS: readonly Check[] = [
       expect(found.requests.map((entry: { body: string }) => JSON.parse(entry.body).id)).toEqual([2]);
     },
   },
+  ...GRPC_CHECKS,
 ];
 
 /**

@@ -17,9 +17,8 @@ import {
   FileDescriptorSetSchema,
 } from '@bufbuild/protobuf/wkt';
 import protobuf from 'protobufjs';
-// A CommonJS module: Node's ESM loader finds no named exports in it, only the default.
-import pbjsDescriptor from 'protobufjs/ext/descriptor.js';
 import { MockpointError } from '../wire/errors.js';
+import { enumOf, type Init, messageOf, serviceOf } from './descriptor-of.js';
 import { wellKnownFile } from './well-known.js';
 
 /** Where a problem is: a file and, when known, its 1-based line and column. */
@@ -157,59 +156,6 @@ function loadRoot(files: Record<string, string>, parsed: Map<string, Parsed>): p
   return root;
 }
 
-/** A protobufjs descriptor object (as `ext/descriptor` makes them), loosely typed. */
-type Loose = Record<string, unknown> & { field?: Loose[]; nestedType?: Loose[]; name?: string; typeName?: string };
-
-const fullName = (object: protobuf.ReflectionObject) => object.fullName;
-
-/** The map entry's name as protoc makes it: `map<…> item_counts` → `ItemCountsEntry`. */
-function entryName(field: string): string {
-  const camel = field.replace(/_([a-z])/g, (_m, letter: string) => letter.toUpperCase());
-  return `${camel.charAt(0).toUpperCase()}${camel.slice(1)}Entry`;
-}
-
-/**
- * protobufjs names a field's type relative to the message (`Money`), and a map
- * entry `Counts`; protoc (and Buf's runtime) want full names (`.shop.v1.Money`)
- * and `CountsEntry`. Rewrites `out`, made from `type`, so.
- */
-function qualify(out: Loose, type: protobuf.Type): void {
-  const fields = out.field ?? [];
-  const nested = out.nestedType ?? [];
-  let entry = 0;
-  type.fieldsArray.forEach((field, index) => {
-    const made = fields[index];
-    if (made === undefined) return;
-    if (field instanceof protobuf.MapField) {
-      const name = entryName(field.name);
-      made.typeName = `${type.fullName}.${name}`;
-      const entryType = nested[entry++];
-      if (entryType !== undefined) {
-        entryType.name = name;
-        const value = entryType.field?.[1];
-        if (value !== undefined && field.resolvedType !== null) value.typeName = fullName(field.resolvedType);
-      }
-    } else if (field.resolvedType !== null) {
-      made.typeName = fullName(field.resolvedType);
-    }
-  });
-  const extensions = type.nestedArray.filter((n): n is protobuf.Field => n instanceof protobuf.Field);
-  extensions.forEach((field, index) => {
-    const made = fields[type.fieldsArray.length + index];
-    if (made === undefined) return;
-    if (field.resolvedType !== null) made.typeName = fullName(field.resolvedType);
-    if (field.extensionField === null && field.extend !== undefined) {
-      const target = type.lookup(field.extend);
-      if (target !== null) made.extendee = target.fullName;
-    }
-  });
-  const types = type.nestedArray.filter((n): n is protobuf.Type => n instanceof protobuf.Type);
-  types.forEach((child, index) => {
-    const made = nested[entry + index];
-    if (made !== undefined) qualify(made, child);
-  });
-}
-
 /** protoc's JSON name of a field: `item_prices` → `itemPrices`. */
 function jsonNameOf(name: string): string {
   return name.replace(/_+([a-zA-Z0-9])?/g, (_m, next: string | undefined) => (next ?? '').toUpperCase());
@@ -227,39 +173,33 @@ function setJsonNames(messages: readonly DescriptorProto[]): void {
 
 /** The `FileDescriptorProto` of `file`, built from the objects it declared in `root`. */
 function fileProto(file: string, parsed: Parsed, root: protobuf.Root): FileDescriptorProto {
-  const out: Loose & { messageType: Loose[]; enumType: Loose[]; service: Loose[]; extension: Loose[] } = {
-    name: file,
-    package: parsed.package,
-    dependency: parsed.imports,
-    messageType: [],
-    enumType: [],
-    service: [],
-    extension: [],
-  };
+  const messageType: Init[] = [];
+  const enumType: Init[] = [];
+  const service: Init[] = [];
   const syntax = parsed.syntax;
   const visit = (ns: protobuf.NamespaceBase) => {
     for (const nested of ns.nestedArray) {
       if (nested instanceof protobuf.Type) {
-        if (nested.filename !== file) continue;
-        const made = nested.toDescriptor(syntax) as unknown as Loose;
-        qualify(made, nested);
-        out.messageType.push(made);
+        if (nested.filename === file) messageType.push(messageOf(nested, syntax));
       } else if (nested instanceof protobuf.Enum) {
-        if (nested.filename !== file) continue;
-        out.enumType.push(nested.toDescriptor() as unknown as Loose);
+        if (nested.filename === file) enumType.push(enumOf(nested));
       } else if (nested instanceof protobuf.Service) {
-        if (nested.filename !== file) continue;
-        out.service.push(nested.toDescriptor() as unknown as Loose);
+        if (nested.filename === file) service.push(serviceOf(nested));
       } else if (nested instanceof protobuf.Namespace) {
         visit(nested);
       }
     }
   };
   visit(root);
-  if (syntax !== 'proto2') out.syntax = syntax;
-  const codec = pbjsDescriptor.FileDescriptorProto;
-  const bytes = codec.encode(codec.fromObject(out)).finish();
-  const proto = fromBinary(FileDescriptorProtoSchema, bytes);
+  const proto = create(FileDescriptorProtoSchema, {
+    name: file,
+    package: parsed.package,
+    dependency: parsed.imports,
+    messageType,
+    enumType,
+    service,
+    ...(syntax === 'proto2' ? {} : { syntax }),
+  } as never);
   setJsonNames(proto.messageType);
   return proto;
 }
