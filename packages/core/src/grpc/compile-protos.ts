@@ -11,6 +11,7 @@
 import { create, createFileRegistry, type FileRegistry, fromBinary } from '@bufbuild/protobuf';
 import {
   type DescriptorProto,
+  Edition,
   type FileDescriptorProto,
   FileDescriptorProtoSchema,
   type FileDescriptorSet,
@@ -54,24 +55,52 @@ const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 interface Parsed {
   imports: string[];
   syntax: string;
+  /** `proto2`, `proto3`, `2023`, … */
+  edition: string;
   package?: string;
+}
+
+/** The `syntax` or `edition` values known (protobufjs resolves features for them, Buf's runtime reads them). */
+const KNOWN_EDITIONS = ['proto2', 'proto3', '2023', '2024'];
+
+/**
+ * The `syntax` or `edition` of a file protobufjs parsed into `root`: protobufjs keeps it on each
+ * object the file declares (its parse result has none), plain namespaces saying `proto2`.
+ */
+function editionOf(ns: protobuf.NamespaceBase): string | undefined {
+  for (const nested of ns.nestedArray) {
+    const own = (nested as unknown as { _edition?: unknown })._edition;
+    const declared =
+      nested instanceof protobuf.Type || nested instanceof protobuf.Enum || nested instanceof protobuf.Service;
+    if (declared && typeof own === 'string') return own;
+    if (!declared && nested instanceof protobuf.Namespace) {
+      const inner = editionOf(nested);
+      if (inner !== undefined) return inner;
+    }
+  }
+  return undefined;
 }
 
 /** Parses `source` alone (imports unresolved), for its imports and syntax; throws `INVALID_PROTO` at the bad token. */
 function parseAlone(file: string, source: string): Parsed {
+  const root = new protobuf.Root();
+  let parsed: protobuf.IParserResult;
   try {
-    const parsed = protobuf.parse(source, new protobuf.Root(), { keepCase: true });
-    const edition = (parsed as { edition?: string }).edition;
-    const syntax =
-      edition === undefined || edition === 'proto2' ? 'proto2' : edition === 'proto3' ? 'proto3' : 'editions';
-    return {
-      imports: [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])],
-      syntax,
-      package: parsed.package ?? undefined,
-    };
+    parsed = protobuf.parse(source, root, { keepCase: true });
   } catch (error) {
     throw parseFailure(file, source, error);
   }
+  const edition = editionOf(root) ?? 'proto2';
+  if (!KNOWN_EDITIONS.includes(edition)) {
+    const place = placeOf(file, source, /\b(syntax|edition)\s*=/);
+    throw invalid(place, `unknown syntax or edition "${edition}" (known: ${KNOWN_EDITIONS.join(', ')})`);
+  }
+  return {
+    imports: [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])],
+    syntax: edition === 'proto2' || edition === 'proto3' ? edition : 'editions',
+    edition,
+    package: parsed.package ?? undefined,
+  };
 }
 
 /** protobufjs's parse error (`illegal token 'x' (file, line 4)`) as `INVALID_PROTO` at its token. */
@@ -101,7 +130,8 @@ function checkImports(files: Record<string, string>, parsed: Map<string, Parsed>
 /** A resolution failure (`no such Type or Enum 'X' in Type .p.B`) placed where a file names `X`. */
 function unresolved(files: Record<string, string>, error: unknown): MockpointError {
   const message = error instanceof Error ? error.message : String(error);
-  const name = /'([^']+)'/.exec(message)?.[1];
+  // `no such Type or Enum 'X' in …` (a field's type), `no such type: X` (a method's).
+  const name = /'([^']+)'/.exec(message)?.[1] ?? /no such type: (\S+)/.exec(message)?.[1];
   if (name !== undefined) {
     const use = new RegExp(`(^|[\\s(<,])${literal(name)}\\s*(>?\\s+\\w+\\s*=|\\))`, 'm');
     for (const [file, source] of Object.entries(files)) {
@@ -199,6 +229,9 @@ function fileProto(file: string, parsed: Parsed, root: protobuf.Root): FileDescr
     enumType,
     service,
     ...(syntax === 'proto2' ? {} : { syntax }),
+    ...(syntax === 'editions'
+      ? { edition: parsed.edition === '2024' ? Edition.EDITION_2024 : Edition.EDITION_2023 }
+      : {}),
   } as never);
   setJsonNames(proto.messageType);
   return proto;
