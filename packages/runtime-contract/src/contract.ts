@@ -19,6 +19,8 @@ export interface Target {
    * tell (a test-only route of the entries here; the daemon has none).
    */
   waiters?: (name: string) => Promise<number>;
+  /** How many modules of the protobuf libraries are loaded, where the runtime's entry can tell. */
+  protobufModules?: () => Promise<number>;
 }
 
 /** One behaviour of the contract. */

@@ -170,3 +170,30 @@ export const GRPC_CHECKS: readonly Check[] = [
     },
   },
 ];
+
+/**
+ * Lazy loading, on a runtime of its own (nothing put before): no protobuf module is loaded at
+ * start nor by a call-shaped request to a daemon without definitions; putting some loads them.
+ * Runs where the entry can count the modules (Bun, Deno); the daemon's is
+ * packages/server/test/lazy-modules.test.ts.
+ */
+export const GRPC_LAZY = {
+  title: 'gRPC loaded lazily: no protobuf module until definitions are put, not even for a call-shaped request',
+  async run(target: Target): Promise<void> {
+    const { protobufModules } = target;
+    if (protobufModules === undefined) throw new Error('this runtime cannot count the modules it loaded');
+    expect(await protobufModules()).toBe(0);
+    const call = await callBytes(target, 'POST', CALL_PATH, '{"id":"7"}', 'application/json');
+    expect(call.status).toBe(404);
+    expect(await protobufModules()).toBe(0);
+    const put = await callBytes(
+      target,
+      'PUT',
+      '/api/endpoints/rt-lazy/grpc',
+      JSON.stringify({ protos: { 'rt/lazy.proto': NATIVE_PROTO.replace('rt.native', 'rt.lazy') } }),
+      'application/json',
+    );
+    expect(put.status, put.body.toString()).toBe(201);
+    expect(await protobufModules()).toBeGreaterThan(0);
+  },
+};
