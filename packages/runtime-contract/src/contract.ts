@@ -8,6 +8,7 @@
 import { request } from 'node:http';
 import { expect } from 'vitest';
 import WebSocket from 'ws';
+import { GRPC_CHECKS } from './grpc-contract.js';
 
 /** A running mockpoint the checks talk to. */
 export interface Target {
@@ -18,6 +19,8 @@ export interface Target {
    * tell (a test-only route of the entries here; the daemon has none).
    */
   waiters?: (name: string) => Promise<number>;
+  /** How many modules of the protobuf libraries are loaded, where the runtime's entry can tell. */
+  protobufModules?: () => Promise<number>;
 }
 
 /** One behaviour of the contract. */
@@ -28,6 +31,8 @@ export interface Check {
   title: string;
   /** Needs {@link Target.waiters}. */
   probe?: boolean;
+  /** Checks what only a Fetch-API runtime does (not the Node daemon). */
+  fetchOnly?: boolean;
   run(target: Target): Promise<void>;
 }
 
@@ -575,6 +580,7 @@ export const CHECKS: readonly Check[] = [
       expect(found.requests.map((entry: { body: string }) => JSON.parse(entry.body).id)).toEqual([2]);
     },
   },
+  ...GRPC_CHECKS,
 ];
 
 /**

@@ -41,6 +41,8 @@ export interface Runtime {
   label: string;
   /** How mockpoint runs there, for the docs/runtimes.md table. */
   entry: string;
+  /** Its entry answers {@link Target.protobufModules}. */
+  countsModules?: boolean;
   start(): Promise<Running>;
 }
 
@@ -132,6 +134,11 @@ function probe(url: string): Target['waiters'] {
   return async (name) => JSON.parse((await call({ url }, 'GET', `/__contract/waiters/${name}`)).text) as number;
 }
 
+/** A probe of the protobuf modules loaded, on the test-only route of the entries here. */
+function protobufModules(url: string): Target['protobufModules'] {
+  return async () => JSON.parse((await call({ url }, 'GET', '/__contract/protobuf-modules')).text) as number;
+}
+
 /** This package's directory (the runtimes resolve `@mockpoint/*` from its node_modules). */
 export { PACKAGE_DIR };
 
@@ -152,10 +159,11 @@ export const BUN_RUNTIME: Runtime = {
   id: 'bun',
   label: `Bun ${versionOf(bunBinary())}`,
   entry: '`serve()` from `@mockpoint/core/bun` (LevelDB)',
+  countsModules: true,
   async start() {
     const { dir, remove } = await tempDir('mockpoint-rt-bun-');
     const running = await spawnListening(bunBinary(), ['entries/bun.ts', dir], PACKAGE_DIR, remove);
-    return { ...running, waiters: probe(running.url) };
+    return { ...running, waiters: probe(running.url), protobufModules: protobufModules(running.url) };
   },
 };
 
@@ -165,11 +173,12 @@ export const DENO_RUNTIME: Runtime = {
     .replace(/^deno /, '')
     .replace(/ .*/, '')}`,
   entry: '`serve()` from `@mockpoint/core/deno` (LevelDB)',
+  countsModules: true,
   async start() {
     const { dir, remove } = await tempDir('mockpoint-rt-deno-');
     const args = ['run', ...denoPermissions(dir), 'entries/deno.ts', dir];
     const running = await spawnListening(denoBinary(), args, PACKAGE_DIR, remove);
-    return { ...running, waiters: probe(running.url) };
+    return { ...running, waiters: probe(running.url), protobufModules: protobufModules(running.url) };
   },
 };
 

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { CHECKS, SHUTDOWN } from '../src/contract.js';
+import { GRPC_LAZY } from '../src/grpc-contract.js';
 import { RUNTIMES, type Running } from '../src/runtimes.js';
 
 describe.concurrent('runtime contract', () => {
@@ -23,9 +24,24 @@ describe.concurrent('runtime contract', () => {
       for (const check of CHECKS) {
         // The hang-up check needs to see the waiters; the daemon has no such route.
         if (check.probe && runtime.id === 'node') continue;
+        // What only a Fetch-API runtime does: the daemon answers native gRPC itself.
+        if (check.fetchOnly && runtime.id === 'node') continue;
         it(check.title, async () => {
           if (running === undefined) throw new Error(`${runtime.label} did not start`);
           await check.run(running);
+        });
+      }
+
+      // Lazy loading needs an instance that nothing has put definitions to; only where the
+      // entry can count the modules loaded (the daemon's: lazy-modules.test.ts in the server).
+      if (runtime.countsModules) {
+        it(GRPC_LAZY.title, async () => {
+          const fresh = await runtime.start();
+          try {
+            await GRPC_LAZY.run(fresh);
+          } finally {
+            await fresh.stop();
+          }
         });
       }
 

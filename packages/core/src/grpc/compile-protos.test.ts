@@ -1,3 +1,4 @@
+import { Edition, FeatureSet_FieldPresence } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
 import { MockpointError } from '../wire/errors.js';
 import { compileDescriptorSet, compileProtos } from './compile-protos.js';
@@ -54,6 +55,39 @@ describe('compileProtos', () => {
     expect(order?.field.state?.enum?.typeName).toBe('shop.v1.Order.State');
     expect(order?.oneofs.map((o) => o.name)).toEqual(['x']);
     expect(registry.getMessage('shop.v1.Money')?.field.at?.message?.typeName).toBe('google.protobuf.Timestamp');
+  });
+
+  it("keeps each file's syntax or edition: proto3's implicit presence, proto2's, 2023's features", async () => {
+    const registry = await compileProtos({
+      'p3.proto':
+        'syntax = "proto3";\npackage p3;\nmessage M { string a = 1; optional string b = 2; repeated int32 r = 3; }\n',
+      'p2.proto': 'syntax = "proto2";\npackage p2;\nmessage M { optional string a = 1; repeated int32 r = 2; }\n',
+      'e.proto':
+        'edition = "2023";\npackage e;\nmessage M { string a = 1; int32 b = 2 [features.field_presence = IMPLICIT]; }\n',
+    });
+    expect(registry.getFile('p3.proto')?.edition).toBe(Edition.EDITION_PROTO3);
+    expect(registry.getFile('p2.proto')?.edition).toBe(Edition.EDITION_PROTO2);
+    expect(registry.getFile('e.proto')?.edition).toBe(Edition.EDITION_2023);
+    const presence = (type: string) => registry.getMessage(type)?.fields.map((f) => [f.name, f.presence]);
+    expect(presence('p3.M')).toEqual([
+      ['a', FeatureSet_FieldPresence.IMPLICIT],
+      ['b', FeatureSet_FieldPresence.EXPLICIT],
+      ['r', FeatureSet_FieldPresence.IMPLICIT],
+    ]);
+    expect(presence('e.M')).toEqual([
+      ['a', FeatureSet_FieldPresence.EXPLICIT],
+      ['b', FeatureSet_FieldPresence.IMPLICIT],
+    ]);
+    expect(registry.getMessage('p3.M')?.oneofs).toEqual([]);
+  });
+
+  it('refuses an unknown syntax at its statement, and a method type no file declares where the method names it', async () => {
+    const syntax = await failure({ 's.proto': '// x\nsyntax = "{roto3";\nmessage A {}\n' });
+    expect(syntax.details).toEqual({ file: 's.proto', line: 2, column: 1 });
+    const method = await failure({
+      'm.proto': 'syntax = "proto3";\nmessage A {}\nservice S {\n  rpc Get(Aa) returns (A);\n}\n',
+    });
+    expect(method.message).toBe('invalid proto: m.proto:4:11: no such type: Aa');
   });
 
   it('refuses a syntax error with its file, line and column', async () => {

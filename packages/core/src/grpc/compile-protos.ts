@@ -11,15 +11,15 @@
 import { create, createFileRegistry, type FileRegistry, fromBinary } from '@bufbuild/protobuf';
 import {
   type DescriptorProto,
+  Edition,
   type FileDescriptorProto,
   FileDescriptorProtoSchema,
   type FileDescriptorSet,
   FileDescriptorSetSchema,
 } from '@bufbuild/protobuf/wkt';
 import protobuf from 'protobufjs';
-// A CommonJS module: Node's ESM loader finds no named exports in it, only the default.
-import pbjsDescriptor from 'protobufjs/ext/descriptor.js';
 import { MockpointError } from '../wire/errors.js';
+import { enumOf, type Init, messageOf, serviceOf } from './descriptor-of.js';
 import { wellKnownFile } from './well-known.js';
 
 /** Where a problem is: a file and, when known, its 1-based line and column. */
@@ -55,24 +55,52 @@ const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 interface Parsed {
   imports: string[];
   syntax: string;
+  /** `proto2`, `proto3`, `2023`, … */
+  edition: string;
   package?: string;
+}
+
+/** The `syntax` or `edition` values known (protobufjs resolves features for them, Buf's runtime reads them). */
+const KNOWN_EDITIONS = ['proto2', 'proto3', '2023', '2024'];
+
+/**
+ * The `syntax` or `edition` of a file protobufjs parsed into `root`: protobufjs keeps it on each
+ * object the file declares (its parse result has none), plain namespaces saying `proto2`.
+ */
+function editionOf(ns: protobuf.NamespaceBase): string | undefined {
+  for (const nested of ns.nestedArray) {
+    const own = (nested as unknown as { _edition?: unknown })._edition;
+    const declared =
+      nested instanceof protobuf.Type || nested instanceof protobuf.Enum || nested instanceof protobuf.Service;
+    if (declared && typeof own === 'string') return own;
+    if (!declared && nested instanceof protobuf.Namespace) {
+      const inner = editionOf(nested);
+      if (inner !== undefined) return inner;
+    }
+  }
+  return undefined;
 }
 
 /** Parses `source` alone (imports unresolved), for its imports and syntax; throws `INVALID_PROTO` at the bad token. */
 function parseAlone(file: string, source: string): Parsed {
+  const root = new protobuf.Root();
+  let parsed: protobuf.IParserResult;
   try {
-    const parsed = protobuf.parse(source, new protobuf.Root(), { keepCase: true });
-    const edition = (parsed as { edition?: string }).edition;
-    const syntax =
-      edition === undefined || edition === 'proto2' ? 'proto2' : edition === 'proto3' ? 'proto3' : 'editions';
-    return {
-      imports: [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])],
-      syntax,
-      package: parsed.package ?? undefined,
-    };
+    parsed = protobuf.parse(source, root, { keepCase: true });
   } catch (error) {
     throw parseFailure(file, source, error);
   }
+  const edition = editionOf(root) ?? 'proto2';
+  if (!KNOWN_EDITIONS.includes(edition)) {
+    const place = placeOf(file, source, /\b(syntax|edition)\s*=/);
+    throw invalid(place, `unknown syntax or edition "${edition}" (known: ${KNOWN_EDITIONS.join(', ')})`);
+  }
+  return {
+    imports: [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])],
+    syntax: edition === 'proto2' || edition === 'proto3' ? edition : 'editions',
+    edition,
+    package: parsed.package ?? undefined,
+  };
 }
 
 /** protobufjs's parse error (`illegal token 'x' (file, line 4)`) as `INVALID_PROTO` at its token. */
@@ -102,7 +130,8 @@ function checkImports(files: Record<string, string>, parsed: Map<string, Parsed>
 /** A resolution failure (`no such Type or Enum 'X' in Type .p.B`) placed where a file names `X`. */
 function unresolved(files: Record<string, string>, error: unknown): MockpointError {
   const message = error instanceof Error ? error.message : String(error);
-  const name = /'([^']+)'/.exec(message)?.[1];
+  // `no such Type or Enum 'X' in …` (a field's type), `no such type: X` (a method's).
+  const name = /'([^']+)'/.exec(message)?.[1] ?? /no such type: (\S+)/.exec(message)?.[1];
   if (name !== undefined) {
     const use = new RegExp(`(^|[\\s(<,])${literal(name)}\\s*(>?\\s+\\w+\\s*=|\\))`, 'm');
     for (const [file, source] of Object.entries(files)) {
@@ -157,59 +186,6 @@ function loadRoot(files: Record<string, string>, parsed: Map<string, Parsed>): p
   return root;
 }
 
-/** A protobufjs descriptor object (as `ext/descriptor` makes them), loosely typed. */
-type Loose = Record<string, unknown> & { field?: Loose[]; nestedType?: Loose[]; name?: string; typeName?: string };
-
-const fullName = (object: protobuf.ReflectionObject) => object.fullName;
-
-/** The map entry's name as protoc makes it: `map<…> item_counts` → `ItemCountsEntry`. */
-function entryName(field: string): string {
-  const camel = field.replace(/_([a-z])/g, (_m, letter: string) => letter.toUpperCase());
-  return `${camel.charAt(0).toUpperCase()}${camel.slice(1)}Entry`;
-}
-
-/**
- * protobufjs names a field's type relative to the message (`Money`), and a map
- * entry `Counts`; protoc (and Buf's runtime) want full names (`.shop.v1.Money`)
- * and `CountsEntry`. Rewrites `out`, made from `type`, so.
- */
-function qualify(out: Loose, type: protobuf.Type): void {
-  const fields = out.field ?? [];
-  const nested = out.nestedType ?? [];
-  let entry = 0;
-  type.fieldsArray.forEach((field, index) => {
-    const made = fields[index];
-    if (made === undefined) return;
-    if (field instanceof protobuf.MapField) {
-      const name = entryName(field.name);
-      made.typeName = `${type.fullName}.${name}`;
-      const entryType = nested[entry++];
-      if (entryType !== undefined) {
-        entryType.name = name;
-        const value = entryType.field?.[1];
-        if (value !== undefined && field.resolvedType !== null) value.typeName = fullName(field.resolvedType);
-      }
-    } else if (field.resolvedType !== null) {
-      made.typeName = fullName(field.resolvedType);
-    }
-  });
-  const extensions = type.nestedArray.filter((n): n is protobuf.Field => n instanceof protobuf.Field);
-  extensions.forEach((field, index) => {
-    const made = fields[type.fieldsArray.length + index];
-    if (made === undefined) return;
-    if (field.resolvedType !== null) made.typeName = fullName(field.resolvedType);
-    if (field.extensionField === null && field.extend !== undefined) {
-      const target = type.lookup(field.extend);
-      if (target !== null) made.extendee = target.fullName;
-    }
-  });
-  const types = type.nestedArray.filter((n): n is protobuf.Type => n instanceof protobuf.Type);
-  types.forEach((child, index) => {
-    const made = nested[entry + index];
-    if (made !== undefined) qualify(made, child);
-  });
-}
-
 /** protoc's JSON name of a field: `item_prices` → `itemPrices`. */
 function jsonNameOf(name: string): string {
   return name.replace(/_+([a-zA-Z0-9])?/g, (_m, next: string | undefined) => (next ?? '').toUpperCase());
@@ -227,39 +203,36 @@ function setJsonNames(messages: readonly DescriptorProto[]): void {
 
 /** The `FileDescriptorProto` of `file`, built from the objects it declared in `root`. */
 function fileProto(file: string, parsed: Parsed, root: protobuf.Root): FileDescriptorProto {
-  const out: Loose & { messageType: Loose[]; enumType: Loose[]; service: Loose[]; extension: Loose[] } = {
-    name: file,
-    package: parsed.package,
-    dependency: parsed.imports,
-    messageType: [],
-    enumType: [],
-    service: [],
-    extension: [],
-  };
+  const messageType: Init[] = [];
+  const enumType: Init[] = [];
+  const service: Init[] = [];
   const syntax = parsed.syntax;
   const visit = (ns: protobuf.NamespaceBase) => {
     for (const nested of ns.nestedArray) {
       if (nested instanceof protobuf.Type) {
-        if (nested.filename !== file) continue;
-        const made = nested.toDescriptor(syntax) as unknown as Loose;
-        qualify(made, nested);
-        out.messageType.push(made);
+        if (nested.filename === file) messageType.push(messageOf(nested, syntax));
       } else if (nested instanceof protobuf.Enum) {
-        if (nested.filename !== file) continue;
-        out.enumType.push(nested.toDescriptor() as unknown as Loose);
+        if (nested.filename === file) enumType.push(enumOf(nested));
       } else if (nested instanceof protobuf.Service) {
-        if (nested.filename !== file) continue;
-        out.service.push(nested.toDescriptor() as unknown as Loose);
+        if (nested.filename === file) service.push(serviceOf(nested));
       } else if (nested instanceof protobuf.Namespace) {
         visit(nested);
       }
     }
   };
   visit(root);
-  if (syntax !== 'proto2') out.syntax = syntax;
-  const codec = pbjsDescriptor.FileDescriptorProto;
-  const bytes = codec.encode(codec.fromObject(out)).finish();
-  const proto = fromBinary(FileDescriptorProtoSchema, bytes);
+  const proto = create(FileDescriptorProtoSchema, {
+    name: file,
+    package: parsed.package,
+    dependency: parsed.imports,
+    messageType,
+    enumType,
+    service,
+    ...(syntax === 'proto2' ? {} : { syntax }),
+    ...(syntax === 'editions'
+      ? { edition: parsed.edition === '2024' ? Edition.EDITION_2024 : Edition.EDITION_2023 }
+      : {}),
+  } as never);
   setJsonNames(proto.messageType);
   return proto;
 }

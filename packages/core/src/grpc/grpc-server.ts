@@ -13,6 +13,7 @@ import {
   type DescMethodUnary,
   type FileRegistry,
   fromJson,
+  type JsonValue,
   type Message,
   toJson,
 } from '@bufbuild/protobuf';
@@ -29,6 +30,7 @@ import { universalServerRequestFromFetch, universalServerResponseToFetch } from 
 import { GRPC_CODE_NAMES, type GrpcMark } from '../wire/grpc-json.js';
 import { SeededRandom, seedOf } from '../wire/seeded-random.js';
 import { mockMessageJson } from './mock-message.js';
+import { parseFailureAsInvalidArgument } from './parse-failure.js';
 
 /** What one call did, filled in as it is answered (the journal's `grpc` mark). */
 export type GrpcCall = Omit<GrpcMark, 'service' | 'method'>;
@@ -88,10 +90,24 @@ async function statusOf(response: Response, call: GrpcCall): Promise<void> {
   }
 }
 
+/**
+ * The request in proto3 JSON, which the journal keeps and schema mode is seeded by. A message
+ * can be well-formed on the wire and have no JSON form (a `Timestamp` past year 9999): such a
+ * request is `invalid_argument`, not an `internal` error (HTTP 500) from inside the handler.
+ */
+function requestJson(method: DescMethod, request: Message): JsonValue {
+  try {
+    return toJson(method.input, request);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConnectError(`the request has no proto3 JSON form: ${reason}`, Code.InvalidArgument);
+  }
+}
+
 /** A unary method's schema-mode answer: notes the request in the call, answers a message of the output type. */
 function unaryImpl(method: DescMethodUnary) {
   return (request: Message, context: HandlerContext): Message => {
-    const json = toJson(method.input, request);
+    const json = requestJson(method, request);
     const call = context.values.get(CALL);
     if (call !== undefined) call.message = json;
     return answerOf(method, json);
@@ -150,7 +166,9 @@ export function createGrpcServer(registry: FileRegistry, readMaxBytes: number): 
     async answer(request, call) {
       call.protocol = protocolOf(request);
       if (call.protocol === 'grpc') return nativeOverFetch(call);
-      const response = universalServerResponseToFetch(await handle(universalServerRequestFromFetch(request, {}), call));
+      const response = await parseFailureAsInvalidArgument(
+        universalServerResponseToFetch(await handle(universalServerRequestFromFetch(request, {}), call)),
+      );
       await statusOf(response, call);
       return response;
     },
