@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type ErrorCode, MockpointError } from '@mockpoint/core';
+import { type CoverageReport, type ErrorCode, MockpointError } from '@mockpoint/core';
 
 /** A namespace just created: its name and the token that manages it (and only it). */
 export interface CreatedNamespace {
@@ -92,4 +92,10 @@ export async function deleteNamespace(api: NamespaceApi, name: string): Promise<
 export async function unhandledRequests(api: NamespaceApi, name: string, token?: string): Promise<UnhandledRequest[]> {
   const response = await call(api, 'GET', `/ns/${encodeURIComponent(name)}/api/requests/unhandled`, token);
   return ((await response.json()) as { requests: UnhandledRequest[] }).requests;
+}
+
+/** `GET /ns/{ns}/api/coverage`: the namespace's coverage (docs/coverage.md), read with its own token. */
+export async function namespaceCoverage(api: NamespaceApi, name: string, token?: string): Promise<CoverageReport> {
+  const response = await call(api, 'GET', `/ns/${encodeURIComponent(name)}/api/coverage`, token);
+  return (await response.json()) as CoverageReport;
 }

@@ -585,6 +585,11 @@ export const ERRORS = {
     when: "requests in a test's session reached no endpoint or route (`onUnhandledRequest: 'error'`); that test fails, naming each and its nearest miss",
     fix: "add the endpoint or route, or set `onUnhandledRequest` to `'warn'` or `'off'` ([sessions.md](sessions.md#onunhandledrequest))",
   },
+  DEAD_MOCKS: {
+    from: 'vitest',
+    when: "routes no test's request hit during the run (`mockpoint({ coverage: { failOnDead: true } })`); the run fails, naming each",
+    fix: 'remove the routes no test needs, or add the tests that use them; `failOnDead: false` only prints them ([coverage.md](coverage.md#after-a-vitest-run))',
+  },
   NOT_AN_ENDPOINT: {
     from: 'vitest',
     when: 'a matcher received something that is not an endpoint handle',

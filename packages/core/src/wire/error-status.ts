@@ -146,6 +146,7 @@ export const ERROR_STATUS = {
   NOT_STARTED: null,
   NO_SESSION: null,
   UNHANDLED_REQUEST: null,
+  DEAD_MOCKS: null,
   NOT_AN_ENDPOINT: null,
   MATCHER_NOT_AWAITED: null,
   INVALID_SETUP: null,
