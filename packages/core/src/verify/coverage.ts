@@ -30,7 +30,7 @@ const OTHER_FIELDS = [
 ] as const;
 
 /** A route's match in one line: `POST /orders [body, headers]`. */
-export function matchSummary(route: Pick<Route, 'match'>): string {
+function matchSummary(route: Pick<Route, 'match'>): string {
   const match = route.match ?? {};
   const method = match.method?.toUpperCase() ?? '*';
   const path =

@@ -40,7 +40,7 @@ function timeOf(key: 'since' | 'until', text: string | undefined): number | unde
 }
 
 /** The query checked: the names (none: every endpoint), the window as given and as epoch ms. */
-export function parseCoverageQuery(query: Record<string, string>): { asked: CoverageQuery; window: CoverageWindow } {
+function parseCoverageQuery(query: Record<string, string>): { asked: CoverageQuery; window: CoverageWindow } {
   for (const key of Object.keys(query)) {
     if (key !== 'names' && key !== 'since' && key !== 'until') {
       throw badQuery(`unknown parameter ${quoted(key, 100)}; give names, since and until`);
