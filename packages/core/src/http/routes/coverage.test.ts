@@ -67,6 +67,7 @@ describe('GET /api/coverage', () => {
     const some = await json(await send(app, 'GET', '/api/coverage?names=users,ghost'));
     expect(some.endpoints.map((e: { name: string }) => e.name)).toEqual(['ghost', 'users']);
     expect(some.requests).toBe(4);
+    expect(some.window).toEqual({});
   });
 
   it('counts only the requests of the window, and a hit to a replaced route as gone', async () => {

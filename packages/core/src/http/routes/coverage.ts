@@ -114,7 +114,10 @@ export function registerCoverageRoutes(app: Hono, ctx: AppContext): void {
         return true;
       });
     }
-    return jsonResponse(count.report(asked));
+    const { since, until } = asked;
+    return jsonResponse(
+      count.report({ ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) }),
+    );
   });
 
   ctx.docs.push({
