@@ -101,6 +101,7 @@ const RUNNERS: Record<CommandName, (argv: string[]) => Promise<number>> = {
   apply: async (argv) => (await import('./commands/apply-command.js')).runApply(argv, IO, process.env),
   export: async (argv) => (await import('./commands/export-command.js')).runExport(argv, IO, process.env),
   verify: async (argv) => (await import('./commands/verify-command.js')).runVerify(argv, IO, process.env),
+  coverage: async (argv) => (await import('./commands/coverage-command.js')).runCoverage(argv, IO, process.env),
   import: async (argv) => (await import('./commands/import-command.js')).runImport(argv, IO, process.env),
   mcp: async (argv) => (await import('./commands/mcp-command.js')).runMcp(argv, IO, process.env, stopSignal()),
 };

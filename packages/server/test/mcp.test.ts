@@ -60,6 +60,7 @@ async function session(client: Client): Promise<void> {
     'export_mock_file',
     'import_mock_file',
     'call_endpoint',
+    'coverage',
   ]) {
     expect(names).toContain(name);
   }

@@ -32,7 +32,9 @@ export type MockServerErrorCode =
    */
   | 'NO_SESSION'
   /** Requests of a test's session reached no endpoint or route (`onUnhandledRequest: 'error'`): that test fails. */
-  | 'UNHANDLED_REQUEST';
+  | 'UNHANDLED_REQUEST'
+  /** `mockpoint({ coverage: { failOnDead: true } })`: a route no test's request hit; the run fails. */
+  | 'DEAD_MOCKS';
 
 /**
  * An error raised by `@mockpoint/vitest` itself (errors from the service are

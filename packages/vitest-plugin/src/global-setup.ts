@@ -9,6 +9,7 @@
 import { resolve } from 'node:path';
 import { applyMockFile, loadMockFile } from '@mockpoint/core/files';
 import type { TestProject } from 'vitest/node';
+import { runCoverage } from './coverage-gather.js';
 import { type CreateMockServerOptions, createMockServer } from './create-mock-server.js';
 import { MockServerError } from './errors.js';
 import { MOCK_FILE_KEY, OPTIONS_KEY, PROVIDE_KEY, SESSIONS_KEY, TOKEN_KEY } from './provided.js';
@@ -26,7 +27,11 @@ function serverOptions(project: TestProject): CreateMockServerOptions {
  * With sessions, `MOCKPOINT_URL` names a daemon the run shares instead of an
  * instance of its own (`MOCKPOINT_ADMIN_TOKEN` its admin token, if it has one).
  */
-async function useExternal(project: TestProject, url: string): Promise<() => Promise<void>> {
+async function useExternal(
+  project: TestProject,
+  url: string,
+  coverage: ReturnType<typeof runCoverage>,
+): Promise<() => Promise<void>> {
   const base = url.replace(/\/+$/, '');
   const health = await fetch(`${base}/api/health`).catch((error: unknown) => error as Error);
   if (health instanceof Error || !health.ok) {
@@ -39,7 +44,9 @@ async function useExternal(project: TestProject, url: string): Promise<() => Pro
   const token = process.env.MOCKPOINT_ADMIN_TOKEN;
   if (token) project.provide(TOKEN_KEY as never, token as never);
   // Shared with others: nothing to reset or close; each test deletes its own session.
-  return async () => {};
+  return async () => {
+    await coverage?.finish(base, token || undefined);
+  };
 }
 
 /**
@@ -54,17 +61,25 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const options = serverOptions(project);
   // Every session starts with the mock file, read by each worker.
   if (sessions && options.config !== undefined) project.provide(MOCK_FILE_KEY as never, options.config as never);
+  const coverage = runCoverage(project);
   const external = process.env.MOCKPOINT_URL;
-  if (sessions && external) return useExternal(project, external);
+  if (sessions && external) return useExternal(project, external, coverage);
   const server = await createMockServer(options);
   project.provide(PROVIDE_KEY, { url: server.url });
   // Watch mode keeps this process (and the instance) between runs: start each rerun empty.
   project.onTestsRerun(async () => {
+    await coverage?.reset();
     await server.reset();
     // …with the mock file as it is now.
     if (options.config !== undefined) {
       await applyMockFile(loadMockFile(options.config), { url: server.url, fetch: (request) => fetch(request) });
     }
   });
-  return () => server.close();
+  return async () => {
+    try {
+      await coverage?.finish(server.url);
+    } finally {
+      await server.close();
+    }
+  };
 }

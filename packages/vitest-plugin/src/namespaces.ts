@@ -4,7 +4,13 @@
  *
  * @module
  */
-import { type CreatedNamespace, type ErrorCode, MockpointError, type UnhandledRequest } from '@mockpoint/core';
+import {
+  type CoverageReport,
+  type CreatedNamespace,
+  type ErrorCode,
+  MockpointError,
+  type UnhandledRequest,
+} from '@mockpoint/core';
 
 export type { CreatedNamespace, UnhandledRequest };
 
@@ -72,4 +78,10 @@ export async function deleteNamespace(api: NamespaceApi, name: string): Promise<
 export async function unhandledRequests(api: NamespaceApi, name: string, token?: string): Promise<UnhandledRequest[]> {
   const response = await call(api, 'GET', `/ns/${encodeURIComponent(name)}/api/requests/unhandled`, token);
   return ((await response.json()) as { requests: UnhandledRequest[] }).requests;
+}
+
+/** `GET /ns/{ns}/api/coverage`: the namespace's coverage (docs/coverage.md), read with its own token. */
+export async function namespaceCoverage(api: NamespaceApi, name: string, token?: string): Promise<CoverageReport> {
+  const response = await call(api, 'GET', `/ns/${encodeURIComponent(name)}/api/coverage`, token);
+  return (await response.json()) as CoverageReport;
 }

@@ -10,6 +10,8 @@ import type { Plugin } from 'vitest/config';
 import type { CreateMockServerOptions } from './create-mock-server.js';
 import { MockServerError } from './errors.js';
 import {
+  COVERAGE_KEY,
+  type CoverageProvided,
   INTERCEPT_KEY,
   type InterceptProvided,
   type OnUnhandledRequest,
@@ -37,6 +39,14 @@ export interface MockpointSessionsOptions {
    * @default 600000 (10 minutes)
    */
   ttlMs?: number;
+}
+
+/** Options of the coverage report ({@link MockpointPluginOptions.coverage}). */
+export interface MockpointCoverageOptions {
+  /** Fail the run (`DEAD_MOCKS`) when a route was never hit. @default false */
+  failOnDead?: boolean;
+  /** Also write the result as JSON to this file, relative to the Vitest root. @default undefined */
+  file?: string;
 }
 
 /** Server options that can cross into the global setup (plain data only). */
@@ -87,6 +97,15 @@ export interface MockpointPluginOptions {
    * @example mockpoint({ sessions: { onUnhandledRequest: 'warn' } })
    */
   sessions?: boolean | MockpointSessionsOptions;
+  /**
+   * At the end of the run, print the routes no request hit (dead mocks), per
+   * endpoint (docs/coverage.md): with `sessions`, added up over every test's
+   * session (each read before it is deleted); without, the run's instance's.
+   * Needs the run's instance (`server` not `false`).
+   * @default false
+   * @example mockpoint({ sessions: true, coverage: { failOnDead: true, file: 'mockpoint-coverage.json' } })
+   */
+  coverage?: boolean | MockpointCoverageOptions;
 }
 
 /** Ten minutes: a session's namespace outlives no crashed run by more. */
@@ -134,6 +153,21 @@ export function mockpoint(options: MockpointPluginOptions = {}): Plugin {
         // Before the intercept's setup file: a test's hooks all run inside its session.
         test.setupFiles = [...(test.setupFiles ?? []), sibling('session-setup')];
         (test.provide as Record<string, unknown>)[SESSIONS_KEY] = provided;
+      }
+      if (options.coverage !== undefined && options.coverage !== false) {
+        if (server === false) {
+          throw new MockServerError(
+            'INVALID_SETUP',
+            "mockpoint({ coverage }) needs the run's instance: leave `server` on",
+          );
+        }
+        const chosen = options.coverage === true ? {} : options.coverage;
+        const provided: CoverageProvided = {
+          failOnDead: chosen.failOnDead ?? false,
+          sessions: options.sessions !== undefined && options.sessions !== false,
+        };
+        if (chosen.file !== undefined) provided.file = chosen.file;
+        (test.provide as Record<string, unknown>)[COVERAGE_KEY] = provided;
       }
       if (server !== false && options.intercept !== undefined && options.intercept.length > 0) {
         test.setupFiles = [...(test.setupFiles ?? []), sibling('intercept-setup')];

@@ -22,6 +22,10 @@ export const INTERCEPT_KEY = 'mockpoint:intercept';
 export const SESSIONS_KEY = 'mockpoint:sessions';
 /** Key under which the global setup passes the mock file every session starts with, as an absolute path (internal). */
 export const MOCK_FILE_KEY = 'mockpoint:session-mock-file';
+/** Key under which the plugin passes the coverage options to the global setup (internal). */
+export const COVERAGE_KEY = 'mockpoint:coverage';
+/** Key under which the global setup passes the folder each session's coverage is written to (internal). */
+export const COVERAGE_DIR_KEY = 'mockpoint:coverage-dir';
 /** Key under which the global setup passes an external daemon's admin token to each worker (internal). */
 export const TOKEN_KEY = 'mockpoint:admin-token';
 
@@ -35,6 +39,15 @@ export interface SessionsProvided {
   ttlMs: number;
   /** The run's host mappings (`server.hosts`), applied to every session: host → endpoint name. */
   hosts: Record<string, string>;
+}
+
+/** What the plugin's `coverage` option gives the global setup (plain data). */
+export interface CoverageProvided {
+  failOnDead: boolean;
+  /** Where to write the result as JSON, relative to the Vitest root. */
+  file?: string;
+  /** Whether the coverage is read from each test's session (else from the run's instance). */
+  sessions: boolean;
 }
 
 /** What the plugin's `intercept` option gives each worker. */

@@ -8,7 +8,14 @@
  */
 import { loadMockFile } from '@mockpoint/core/files';
 import { aroundEach, inject } from 'vitest';
-import { MOCK_FILE_KEY, PROVIDE_KEY, SESSIONS_KEY, type SessionsProvided, TOKEN_KEY } from './provided.js';
+import {
+  COVERAGE_DIR_KEY,
+  MOCK_FILE_KEY,
+  PROVIDE_KEY,
+  SESSIONS_KEY,
+  type SessionsProvided,
+  TOKEN_KEY,
+} from './provided.js';
 import { enableSessions, runInSession, type SessionSettings } from './session.js';
 
 const settings: SessionSettings = {
@@ -18,6 +25,8 @@ const settings: SessionSettings = {
 };
 const mockFile = inject(MOCK_FILE_KEY as never) as string | undefined;
 if (mockFile !== undefined) settings.mockFile = loadMockFile(mockFile);
+const coverageDir = inject(COVERAGE_DIR_KEY as never) as string | undefined;
+if (coverageDir !== undefined) settings.coverageDir = coverageDir;
 enableSessions();
 
 aroundEach(async (runTest) => {

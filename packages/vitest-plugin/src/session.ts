@@ -10,6 +10,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { applyMockFile, type MockFile } from '@mockpoint/core/files';
 import { connectMockServer, type MockServerClient } from './connect.js';
+import { recordSessionCoverage } from './coverage-record.js';
 import { MockServerError } from './errors.js';
 import {
   createNamespace,
@@ -54,6 +55,8 @@ export interface SessionSettings extends NamespaceApi {
   hosts: Readonly<Record<string, string>>;
   /** The mock file every session starts with (the plugin's `config`). */
   mockFile?: MockFile;
+  /** The folder each session's coverage is written to before it is deleted (the plugin's `coverage`). */
+  coverageDir?: string;
 }
 
 /** One test's claim on a session, opened on first use. */
@@ -156,7 +159,14 @@ async function closeSession(settings: SessionSettings, session: MockSession, che
     if (settings.onUnhandledRequest === 'error') throw new MockServerError('UNHANDLED_REQUEST', text);
     console.warn(`mockpoint: ${text}`);
   } finally {
-    await deleteNamespace(settings, session.name);
+    try {
+      // Read before the namespace (and its journal) is gone; a test that failed counts too.
+      if (settings.coverageDir !== undefined) {
+        await recordSessionCoverage(settings, settings.coverageDir, session.name, session.token);
+      }
+    } finally {
+      await deleteNamespace(settings, session.name);
+    }
   }
 }
 

@@ -22,6 +22,13 @@ export type {
 export type { ChaosFault, ChaosSettings } from '../wire/chaos.js';
 export type { ClockChange, ClockJson } from '../wire/clock-json.js';
 export type {
+  CoverageEndpoint,
+  CoverageQuery,
+  CoverageReport,
+  CoverageRoute,
+  UnmatchedRequest,
+} from '../wire/coverage-json.js';
+export type {
   Delivery,
   DeliveryAttempt,
   DeliveryInput,

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { CoverageQuery, CoverageReport } from '../wire/coverage-json.js';
 import type { LiveRequest } from '../wire/journal-json.js';
 import type { VerifyReport, VerifyRequest } from '../wire/verify-json.js';
 import type { Health } from './client.js';
@@ -73,6 +74,23 @@ export function serviceMethods({ json, send, url, token, endpointUrl }: Transpor
      */
     verify(request: VerifyRequest, signal?: AbortSignal): Promise<VerifyReport> {
       return json('POST', '/api/verify', request, signal);
+    },
+
+    /**
+     * `GET /api/coverage`: per endpoint (of `names`, or every one with routes or
+     * requests), each route's hits, the routes never hit (dead mocks) and the
+     * requests that hit no route, over the journal's requests received in the
+     * `since`/`until` window (ISO 8601; docs/coverage.md).
+     * @example const { totals, endpoints } = await client.coverage({ names: ['github'] })
+     * expect(endpoints[0]?.dead).toEqual([])
+     */
+    coverage(query: CoverageQuery = {}, signal?: AbortSignal): Promise<CoverageReport> {
+      const params = new URLSearchParams();
+      if (query.names !== undefined) params.set('names', query.names.join(','));
+      if (query.since !== undefined) params.set('since', query.since);
+      if (query.until !== undefined) params.set('until', query.until);
+      const search = params.size === 0 ? '' : `?${params}`;
+      return json('GET', `/api/coverage${search}`, undefined, signal);
     },
   };
 }

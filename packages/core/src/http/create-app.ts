@@ -42,6 +42,7 @@ import { registerChaosRoutes } from './routes/chaos.js';
 import { registerClockRoutes } from './routes/clock.js';
 import { registerCollectionItemRoutes } from './routes/collection-items.js';
 import { registerCollectionRoutes } from './routes/collections.js';
+import { registerCoverageRoutes } from './routes/coverage.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerEndpointRoutes } from './routes/endpoint-routes.js';
 import { registerGraphqlRoutes } from './routes/graphql.js';
@@ -391,6 +392,7 @@ function registerRoutes(
   registerUnknownNameRoutes(app, ctx);
   registerVerifyRoutes(app, ctx);
   registerUnhandledRoutes(app, ctx);
+  registerCoverageRoutes(app, ctx);
   if (namespaces !== undefined) registerNamespaceRoutes(app, ctx, namespaces);
   else if (namespace !== undefined) refuseNestedNamespaces(app, namespace.name);
   registerDeliveryRoutes(app, ctx);

@@ -226,6 +226,10 @@ export const ERRORS = {
     when: 'the `openapi` of `POST /api/verify` (or the file of `mockpoint verify --openapi`) is not an OpenAPI 3.0 or 3.1 document: not an object or JSON/YAML text, no `openapi: 3.0.x`/`3.1.x` field, no `paths` object, or schemas the validator cannot read ([verify.md](verify.md))',
     fix: 'give the document itself (a Swagger 2.0 one converted to OpenAPI 3 first), as an object or as its JSON or YAML text',
   },
+  INVALID_COVERAGE_QUERY: {
+    when: 'a query parameter of `GET /api/coverage` (or an option of `mockpoint coverage`) is wrong: `since`/`until` not an ISO 8601 time with its zone, `since` not before `until`, a name in `names` that is not a name, or an unknown parameter ([coverage.md](coverage.md))',
+    fix: 'give e.g. `?names=github,stripe&since=2030-01-01T00:00:00Z`',
+  },
   INVALID_GRAPHQL_SCHEMA: {
     when: "the schema put with `PUT /api/endpoints/{name}/graphql` (or a mock file's `graphql:`) is not valid GraphQL SDL, or not a valid schema (no `Query` type, an unknown type, …); the message gives the line and column ([graphql.md](graphql.md))",
     fix: "correct the SDL at the line and column the message names (`graphql`'s `buildSchema` accepts it then)",
@@ -580,6 +584,11 @@ export const ERRORS = {
     from: 'vitest',
     when: "requests in a test's session reached no endpoint or route (`onUnhandledRequest: 'error'`); that test fails, naming each and its nearest miss",
     fix: "add the endpoint or route, or set `onUnhandledRequest` to `'warn'` or `'off'` ([sessions.md](sessions.md#onunhandledrequest))",
+  },
+  DEAD_MOCKS: {
+    from: 'vitest',
+    when: "routes no test's request hit during the run (`mockpoint({ coverage: { failOnDead: true } })`); the run fails, naming each",
+    fix: 'remove the routes no test needs, or add the tests that use them; `failOnDead: false` only prints them ([coverage.md](coverage.md#after-a-vitest-run))',
   },
   NOT_AN_ENDPOINT: {
     from: 'vitest',

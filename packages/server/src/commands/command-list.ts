@@ -24,6 +24,10 @@ export const COMMANDS = {
     usage: '--openapi <file> [--names a,b] [--json] [--junit <file>]',
     summary: "check a running daemon's routes against an OpenAPI document",
   },
+  coverage: {
+    usage: '[--names a,b] [--since <t>] [--json] [--fail-on-dead]',
+    summary: "a running daemon's routes never hit, requests that hit none",
+  },
   send: { usage: '<url> [--data <json>] [--sign <scheme> --secret <s>]', summary: 'send a signed webhook' },
   import: {
     usage: '<file|dir> --name <name> [--from <kind>]',

@@ -107,6 +107,7 @@ const TOOL_NAMES: Readonly<Record<string, string>> = {
   'DELETE /api/deliveries/{id}': 'cancel_delivery',
   'GET /api/health': 'health',
   'POST /api/verify': 'verify_openapi',
+  'GET /api/coverage': 'coverage',
 };
 
 /**
