@@ -29,6 +29,7 @@ package echo.v1;
 service Echo {
   rpc Say(SayRequest) returns (SayReply);
   rpc Collect(stream SayRequest) returns (SayReply);
+  rpc Chat(stream SayRequest) returns (stream SayReply);
 }
 message SayRequest { string text = 1; bytes blob = 2; }
 message SayReply { string text = 1; int32 count = 2; }
@@ -158,6 +159,32 @@ describe('native gRPC on the plain HTTP port (h2c, prior knowledge)', () => {
         ['grpc', 'Say', 'ok'],
         ['grpc', 'Say', 'ok'],
       ]);
+  });
+});
+
+describe('native gRPC streams the request', () => {
+  it('a bidirectional call is answered while the client is still sending (its body is not read whole first)', async () => {
+    const daemon = await startEcho();
+    const client = new grpc.Client(hostOf(daemon), grpc.credentials.createInsecure());
+    try {
+      const call = client.makeBidiStreamRequest('/echo.v1.Echo/Chat', asIs, asIs);
+      // Whatever the method answers (a message, or a status), it comes before the client ends its side.
+      const first = new Promise<string>((resolve) => {
+        call.on('data', () => resolve('message'));
+        call.on('status', (status: grpc.StatusObject) => resolve(`status ${status.code}`));
+        call.on('error', () => undefined);
+      });
+      call.write(sayRequest('one'));
+      const answered = await Promise.race([
+        first,
+        new Promise<string>((resolve) => setTimeout(() => resolve('nothing within 5 s'), 5000)),
+      ]);
+      expect(answered).not.toBe('nothing within 5 s');
+      call.cancel();
+    } finally {
+      client.close();
+    }
+    expect((await fetch(`${daemon.url}/api/health`)).status).toBe(200);
   });
 });
 

@@ -3,13 +3,13 @@
  * protocol of the family that needs HTTP/2 trailers, which the Fetch path
  * cannot send. The call is found and journaled as on the Fetch path
  * (engine/grpc-calls.ts). The request streams into Connect's handler as it
- * arrives, and Connect's Node adapter (`@connectrpc/connect-node`, imported
- * only here, on the first such call) writes the answer and its trailers.
+ * arrives, and the answer and its trailers are written as they are produced
+ * (grpc-answer-writer.ts).
  *
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { Http2ServerRequest } from 'node:http2';
 import type { UniversalServerResponse } from '@connectrpc/connect/protocol';
 import { findGrpcCall, journalGrpcCall, waitGrpcDelay } from '../../engine/grpc-calls.js';
 import type { GrpcCall } from '../../grpc/grpc-server.js';
@@ -17,6 +17,7 @@ import type { MockpointApp } from '../../http/create-app.js';
 import { concatBytes } from '../../wire/concat-bytes.js';
 import { GRPC_CODE_NAMES } from '../../wire/grpc-json.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
+import { writeGrpcAnswer } from './grpc-answer-writer.js';
 import { openGrpcStream, tooManyStreams } from './grpc-stream-count.js';
 
 /** Whether `req` is a native gRPC call over HTTP/2 (not gRPC-Web, which the Fetch path answers). */
@@ -83,12 +84,14 @@ export async function answerNativeGrpc(
   const found = await findGrpcCall(endpoints, path, options);
   if (found === undefined || (only !== undefined && found.name !== only)) return false;
   const startedAt = performance.now();
-  const { universalResponseToNodeResponse } = await import('@connectrpc/connect-node');
   const { header, rawHeaders } = headersOf(req);
   const call: GrpcCall = { protocol: 'grpc', code: 'ok' };
   const copy: BodyCopy = { chunks: [], kept: 0, seen: 0 };
   const abort = new AbortController();
-  res.once('close', () => abort.abort());
+  // The client went away before the answer was all sent (not: the call is over).
+  res.once('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
   const release = openGrpcStream(req, options.maxGrpcStreams);
   if (release === undefined) {
     const answer = refused(call, tooManyStreams(options.maxGrpcStreams));
@@ -109,15 +112,13 @@ export async function answerNativeGrpc(
     },
     call,
   );
-  // Connect's writer resolves on the response's `end`, which a compat HTTP/2 response here may not
-  // emit: the call is done when the response is finished (trailers sent) or closed.
+  // The call is over when the response is finished (trailers sent) or closed.
   const done = new Promise((resolve) => {
     res.once('finish', resolve);
     res.once('close', resolve);
   });
-  const written = universalResponseToNodeResponse(answer, res as unknown as Http2ServerResponse);
-  written.catch(() => undefined);
-  await Promise.race([written, done]);
+  await writeGrpcAnswer(answer, res).catch(() => res.destroy());
+  await done;
   release();
   const status = answer.trailer?.get('grpc-status') ?? answer.header?.get('grpc-status');
   if (call.code === 'ok' && status !== null && status !== undefined && status !== '0') {
