@@ -14,8 +14,8 @@ import {
   FieldDescriptorProto_Label as Label,
   FieldDescriptorProto_Type as Type,
 } from '@bufbuild/protobuf/wkt';
-import { createClient } from '@connectrpc/connect';
-import { createGrpcTransport } from '@connectrpc/connect-node';
+import { Code, ConnectError, createClient } from '@connectrpc/connect';
+import { createConnectTransport, createGrpcTransport } from '@connectrpc/connect-node';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, type Daemon, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
@@ -230,6 +230,12 @@ describe('deadlines and limits', () => {
     try {
       const late = await say(client, sayRequest('late'), { deadline: Date.now() + 300 });
       expect(late.error?.code).toBe(grpc.status.DEADLINE_EXCEEDED);
+      // The Fetch path (Connect over HTTP/1.1) waits the same delay.
+      const connect = createClient(echoService(), createConnectTransport({ baseUrl: daemon.url, httpVersion: '1.1' }));
+      const viaConnect = await (connect as unknown as { say(r: object, o: object): Promise<unknown> })
+        .say({ text: 'late' }, { timeoutMs: 300 })
+        .catch((error: unknown) => ConnectError.from(error));
+      expect((viaConnect as ConnectError).code).toBe(Code.DeadlineExceeded);
       expect((await fetch(`${daemon.url}/api/health`)).status).toBe(200);
       // Without a deadline the same call waits out the delay and is answered.
       const started = Date.now();
