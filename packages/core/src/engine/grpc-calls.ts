@@ -21,6 +21,31 @@ export interface FoundGrpcCall {
   service: string;
   method: string;
   server: GrpcServer;
+  /** The name's record's `delay` (ms, 0 without a record): waited before the call is answered. */
+  delay: number;
+}
+
+/** Waits `ms` (nothing for 0); resolves at once when `signal` aborts (the client gave up). */
+export function waitGrpcDelay(ms: number, signal: AbortSignal): Promise<void> | undefined {
+  if (ms <= 0) return undefined;
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** The limits a call's server applies (the settings of the same names). */
+export interface GrpcCallLimits {
+  /** The largest request message, in bytes. */
+  maxGrpcMessageBytes: number;
+  /** The most messages a client may send on one call. */
+  maxGrpcStreamMessages: number;
 }
 
 /**
@@ -30,16 +55,17 @@ export interface FoundGrpcCall {
 export async function findGrpcCall(
   endpoints: EndpointService,
   path: string,
-  readMaxBytes: number,
+  limits: GrpcCallLimits,
 ): Promise<FoundGrpcCall | undefined> {
   const match = CALL_PATH.exec(path);
   if (match === null) return undefined;
   const [, service, method] = match as unknown as [string, string, string];
   const name = (await endpoints.grpc.owners()).get(service);
   if (name === undefined) return undefined;
-  const server = await endpoints.grpc.server(name, readMaxBytes);
+  const server = await endpoints.grpc.server(name, limits.maxGrpcMessageBytes, limits.maxGrpcStreamMessages);
   if (server === null || !server.has(path)) return undefined;
-  return { name, service, method, server };
+  const delay = (await endpoints.response(name))?.delay ?? 0;
+  return { name, service, method, server, delay };
 }
 
 /** Journals a call answered with `status` under its name, with its `grpc` mark. */

@@ -46,18 +46,21 @@ export class GrpcCatalog {
     return owners;
   }
 
-  /** The server of `name`'s definitions (`null` when it has none), reading requests of at most `readMaxBytes`. */
-  server(name: string, readMaxBytes: number): Promise<GrpcServer | null> {
+  /**
+   * The server of `name`'s definitions (`null` when it has none), reading request
+   * messages of at most `readMaxBytes`, at most `maxStreamMessages` on one call.
+   */
+  server(name: string, readMaxBytes: number, maxStreamMessages?: number): Promise<GrpcServer | null> {
     let server = this.#servers.get(name);
     if (server === undefined) {
-      server = this.#build(name, readMaxBytes);
+      server = this.#build(name, readMaxBytes, maxStreamMessages);
       this.#servers.set(name, server);
       server.catch(() => this.#servers.delete(name));
     }
     return server;
   }
 
-  async #build(name: string, readMaxBytes: number): Promise<GrpcServer | null> {
+  async #build(name: string, readMaxBytes: number, maxStreamMessages?: number): Promise<GrpcServer | null> {
     const text = await this.#store.getGrpc(name);
     if (text === undefined) return null;
     const [{ decodeDefinitions, registryOf }, { createGrpcServer }] = await Promise.all([
@@ -65,7 +68,7 @@ export class GrpcCatalog {
       import('../grpc/grpc-server.js'),
     ]);
     const { services: _services, ...input } = decodeDefinitions(text);
-    return createGrpcServer(await registryOf(input), readMaxBytes);
+    return createGrpcServer(await registryOf(input), readMaxBytes, maxStreamMessages);
   }
 
   /** Forgets what was built of `name`'s definitions (and which names hold which services). */

@@ -31,6 +31,7 @@ import { GRPC_CODE_NAMES, type GrpcMark } from '../wire/grpc-json.js';
 import { SeededRandom, seedOf } from '../wire/seeded-random.js';
 import { mockMessageJson } from './mock-message.js';
 import { parseFailureAsInvalidArgument } from './parse-failure.js';
+import { streamMessageLimit } from './stream-limit.js';
 
 /** What one call did, filled in as it is answered (the journal's `grpc` mark). */
 export type GrpcCall = Omit<GrpcMark, 'service' | 'method'>;
@@ -144,9 +145,22 @@ function nativeOverFetch(call: GrpcCall): Response {
   });
 }
 
-/** The server of `registry`'s services; requests of at most `readMaxBytes`. */
-export function createGrpcServer(registry: FileRegistry, readMaxBytes: number): GrpcServer {
-  const router = createConnectRouter({ connect: true, grpcWeb: true, grpc: true, readMaxBytes });
+/**
+ * The server of `registry`'s services: request messages of at most `readMaxBytes`,
+ * at most `maxStreamMessages` of them on one call (more: `RESOURCE_EXHAUSTED`).
+ */
+export function createGrpcServer(
+  registry: FileRegistry,
+  readMaxBytes: number,
+  maxStreamMessages = Number.POSITIVE_INFINITY,
+): GrpcServer {
+  const router = createConnectRouter({
+    connect: true,
+    grpcWeb: true,
+    grpc: true,
+    readMaxBytes,
+    interceptors: [streamMessageLimit(maxStreamMessages)],
+  });
   for (const file of registry.files) {
     for (const service of file.services) {
       for (const method of service.methods) {

@@ -40,6 +40,12 @@ export interface LimitOptions {
   maxGraphqlSchemaBytes?: number;
   /** Bytes of one endpoint's protobuf definitions (the `.proto` sources' UTF-8, or the descriptor set's bytes). @default 4194304 (4 MiB) */
   maxGrpcDefinitionsBytes?: number;
+  /** Largest gRPC-family request message, in bytes (more: `RESOURCE_EXHAUSTED`). @default 4194304 (4 MiB) */
+  maxGrpcMessageBytes?: number;
+  /** Messages a client may send on one gRPC-family call (more: `RESOURCE_EXHAUSTED`). @default 10000 */
+  maxGrpcStreamMessages?: number;
+  /** Native gRPC calls one HTTP/2 connection may have open at once (more: `RESOURCE_EXHAUSTED`). @default 100 */
+  maxGrpcStreams?: number;
   /** Events a GraphQL subscription over graphql-ws gets from the schema before `complete` (0: none). @default 3 */
   graphqlSubscriptionEvents?: number;
   /** Milliseconds before each of those events. @default 1000 */

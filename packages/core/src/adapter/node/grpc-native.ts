@@ -2,19 +2,23 @@
  * Native gRPC (`application/grpc`) over HTTP/2 on the Node listener: the one
  * protocol of the family that needs HTTP/2 trailers, which the Fetch path
  * cannot send. The call is found and journaled as on the Fetch path
- * (engine/grpc-calls.ts); Connect's Node adapter (`@connectrpc/connect-node`,
- * imported only here, on the first such call) writes the answer and its trailers.
+ * (engine/grpc-calls.ts). The request streams into Connect's handler as it
+ * arrives, and the answer and its trailers are written as they are produced
+ * (grpc-answer-writer.ts).
  *
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Http2ServerResponse } from 'node:http2';
+import type { Http2ServerRequest } from 'node:http2';
 import type { UniversalServerResponse } from '@connectrpc/connect/protocol';
-import { findGrpcCall, journalGrpcCall } from '../../engine/grpc-calls.js';
+import { findGrpcCall, journalGrpcCall, waitGrpcDelay } from '../../engine/grpc-calls.js';
 import type { GrpcCall } from '../../grpc/grpc-server.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { concatBytes } from '../../wire/concat-bytes.js';
 import { GRPC_CODE_NAMES } from '../../wire/grpc-json.js';
+import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
+import { writeGrpcAnswer } from './grpc-answer-writer.js';
+import { openGrpcStream, tooManyStreams } from './grpc-stream-count.js';
 
 /** Whether `req` is a native gRPC call over HTTP/2 (not gRPC-Web, which the Fetch path answers). */
 export function isNativeGrpc(req: IncomingMessage): boolean {
@@ -23,31 +27,34 @@ export function isNativeGrpc(req: IncomingMessage): boolean {
   return type.startsWith('application/grpc') && !type.startsWith('application/grpc-web');
 }
 
-/** Reads the body, at most `maxBytes`; `undefined` past it (the rest is dropped). */
-async function bodyOf(req: IncomingMessage, maxBytes: number): Promise<Uint8Array | undefined> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Uint8Array>) {
-    size += chunk.length;
-    if (size <= maxBytes) chunks.push(chunk);
-  }
-  return size > maxBytes ? undefined : concatBytes(chunks);
+/** The journal's copy of a request body streamed to the handler: its first bytes, and how many there were. */
+interface BodyCopy {
+  chunks: Uint8Array[];
+  kept: number;
+  seen: number;
 }
 
 /**
- * Answers `req` when it calls a method some name's definitions declare;
- * resolves `false`, having read nothing, when none does.
+ * The request body as it arrives, each chunk passed on at once (a streaming
+ * call reads its messages as the client sends them); the first
+ * `JOURNAL_BODY_LIMIT` + 1 bytes are copied into `copy` for the journal (one
+ * byte more tells the journal it was cut).
  */
-export async function answerNativeGrpc(app: MockpointApp, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-  const { endpoints, journal, options } = app.mockpoint;
-  const path = (req.url ?? '/').split('?')[0] as string;
-  const found = await findGrpcCall(endpoints, path, options.maxBodyBytes);
-  if (found === undefined) return false;
-  const startedAt = performance.now();
-  const [{ universalResponseToNodeResponse }, body] = await Promise.all([
-    import('@connectrpc/connect-node'),
-    bodyOf(req, options.maxBodyBytes),
-  ]);
+async function* streamedBody(req: IncomingMessage, copy: BodyCopy): AsyncGenerator<Uint8Array> {
+  for await (const chunk of req as AsyncIterable<Uint8Array>) {
+    copy.seen += chunk.byteLength;
+    const room = JOURNAL_BODY_LIMIT + 1 - copy.kept;
+    if (room > 0) {
+      const part = chunk.byteLength > room ? chunk.subarray(0, room) : chunk;
+      copy.chunks.push(Uint8Array.prototype.slice.call(part));
+      copy.kept += part.byteLength;
+    }
+    yield chunk;
+  }
+}
+
+/** `req`'s headers as Fetch `Headers`, and as raw pairs without the pseudo-headers (for the journal). */
+function headersOf(req: IncomingMessage): { header: Headers; rawHeaders: string[] } {
   const rawHeaders: string[] = [];
   const header = new Headers();
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
@@ -56,35 +63,63 @@ export async function answerNativeGrpc(app: MockpointApp, req: IncomingMessage, 
     rawHeaders.push(name, req.rawHeaders[i + 1] as string);
     header.append(name, req.rawHeaders[i + 1] as string);
   }
+  return { header, rawHeaders };
+}
+
+/**
+ * Answers `req` when it calls a method some name's definitions declare (`only`
+ * that name, when given); resolves `false`, having read nothing, when none does. The request body is
+ * streamed to Connect's handler as it arrives (client and bidirectional
+ * streaming read each message when it comes); the answer is written as the
+ * handler produces it.
+ */
+export async function answerNativeGrpc(
+  app: MockpointApp,
+  req: IncomingMessage,
+  res: ServerResponse,
+  only?: string,
+): Promise<boolean> {
+  const { endpoints, journal, options } = app.mockpoint;
+  const path = (req.url ?? '/').split('?')[0] as string;
+  const found = await findGrpcCall(endpoints, path, options);
+  if (found === undefined || (only !== undefined && found.name !== only)) return false;
+  const startedAt = performance.now();
+  const { header, rawHeaders } = headersOf(req);
   const call: GrpcCall = { protocol: 'grpc', code: 'ok' };
-  const bytes = body ?? new Uint8Array(0);
+  const copy: BodyCopy = { chunks: [], kept: 0, seen: 0 };
   const abort = new AbortController();
-  res.once('close', () => abort.abort());
-  const answer =
-    body === undefined
-      ? tooLarge(call, options.maxBodyBytes)
-      : await found.server.handle(
-          {
-            httpVersion: '2.0',
-            method: 'POST',
-            url: `http://${req.headers[':authority'] ?? req.headers.host ?? 'localhost'}${path}`,
-            header,
-            body: (async function* () {
-              yield bytes;
-            })(),
-            signal: abort.signal,
-          },
-          call,
-        );
-  // Connect's writer resolves on the response's `end`, which a compat HTTP/2 response here may not
-  // emit: the call is done when the response is finished (trailers sent) or closed.
+  // The client went away before the answer was all sent (not: the call is over).
+  res.once('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  const release = openGrpcStream(req, options.maxGrpcStreams);
+  if (release === undefined) {
+    const answer = refused(call, tooManyStreams(options.maxGrpcStreams));
+    sendTrailersOnly(req, res, answer.header as Headers);
+    journalGrpcCall(journal, found, { rawHeaders, body: new Uint8Array(0), startedAt }, answer.status, call);
+    return true;
+  }
+  res.once('close', release);
+  await waitGrpcDelay(found.delay, abort.signal);
+  const answer = await found.server.handle(
+    {
+      httpVersion: '2.0',
+      method: 'POST',
+      url: `http://${req.headers[':authority'] ?? req.headers.host ?? 'localhost'}${path}`,
+      header,
+      body: streamedBody(req, copy),
+      signal: abort.signal,
+    },
+    call,
+  );
+  // The call is over when the response is finished (trailers sent) or closed.
   const done = new Promise((resolve) => {
     res.once('finish', resolve);
     res.once('close', resolve);
   });
-  const written = universalResponseToNodeResponse(answer, res as unknown as Http2ServerResponse);
-  written.catch(() => undefined);
-  await Promise.race([written, done]);
+  await writeGrpcAnswer(answer, res).catch(() => res.destroy());
+  await done;
+  release();
   const status = answer.trailer?.get('grpc-status') ?? answer.header?.get('grpc-status');
   if (call.code === 'ok' && status !== null && status !== undefined && status !== '0') {
     call.code = GRPC_CODE_NAMES[Number(status)] ?? status;
@@ -92,14 +127,28 @@ export async function answerNativeGrpc(app: MockpointApp, req: IncomingMessage, 
       answer.trailer?.get('grpc-message') ?? answer.header?.get('grpc-message') ?? '',
     );
   }
-  journalGrpcCall(journal, found, { rawHeaders, body: bytes, startedAt }, answer.status, call);
+  journalGrpcCall(journal, found, { rawHeaders, body: concatBytes(copy.chunks), startedAt }, answer.status, call);
   return true;
 }
 
-/** A request over the body limit: Trailers-Only `resource_exhausted`. */
-function tooLarge(call: GrpcCall, maxBytes: number): UniversalServerResponse {
+/**
+ * Sends a Trailers-Only answer as one HEADERS frame that ends the stream, before the
+ * request is read: the client sees the status first, then the stream reset (NO_ERROR)
+ * that tells it to stop sending (RFC 9113 §8.1).
+ */
+function sendTrailersOnly(req: IncomingMessage, res: ServerResponse, header: Headers): void {
+  const stream = (req as unknown as Http2ServerRequest).stream;
+  if (stream === undefined || stream.destroyed || stream.headersSent) {
+    res.destroy();
+    return;
+  }
+  stream.respond({ ':status': 200, ...Object.fromEntries(header) }, { endStream: true });
+}
+
+/** A call refused before it is read: Trailers-Only `resource_exhausted`, saying why. */
+function refused(call: GrpcCall, message: string): UniversalServerResponse {
   call.code = 'resource_exhausted';
-  call.statusMessage = `the request is over ${maxBytes} bytes (MOCKPOINT_MAX_BODY_BYTES)`;
+  call.statusMessage = message;
   return {
     status: 200,
     header: new Headers({

@@ -15,7 +15,13 @@
  *
  * @module
  */
-import { constants, type Http2SecureServer, type Http2Session, type ServerHttp2Stream } from 'node:http2';
+import {
+  constants,
+  type Http2SecureServer,
+  type Http2Server,
+  type Http2Session,
+  type ServerHttp2Stream,
+} from 'node:http2';
 
 /** Streams one HTTP/2 session may have open at once (RFC 9113 advises at least 100; Node's default is unlimited). */
 export const MAX_CONCURRENT_STREAMS = 100;
@@ -54,6 +60,13 @@ function limitSession(session: Http2Session, ms: number): void {
 /** Applies the request timeouts to an HTTP/2 server with `allowHTTP1`, for both protocols (see the module comment). */
 export function limitSecureServer(server: Http2SecureServer, timeouts: RequestTimeouts): void {
   Object.assign(server, timeouts);
-  server.on('session', (session) => limitSession(session, timeouts.requestTimeout));
-  server.on('stream', (stream) => limitStream(stream, timeouts.requestTimeout));
+  limitHttp2Streams(server, timeouts.requestTimeout);
+}
+
+/** Applies the HTTP/2 request timeout to the streams and sessions of `server` (TLS or cleartext). */
+export function limitHttp2Streams(server: Http2SecureServer | Http2Server, requestTimeout: number): void {
+  // The two servers' `on` overloads differ only in their types; the events are the same.
+  const http2 = server as unknown as Http2Server;
+  http2.on('session', (session: Http2Session) => limitSession(session, requestTimeout));
+  http2.on('stream', (stream: ServerHttp2Stream) => limitStream(stream, requestTimeout));
 }

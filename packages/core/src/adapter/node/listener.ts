@@ -281,7 +281,7 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
   }
   const routing = nodeRouting(app, options);
 
-  const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
+  const route = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
     const target = requestTarget(req, routing);
     if (typeof target === 'object' && isPassThrough(target)) {
@@ -320,6 +320,18 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
     if (host !== undefined) recorded.host = host;
     answer(res, out, recorded);
   };
+
+  // A `--serve` port answers native gRPC for its endpoint's services too (its root is the endpoint's).
+  const dispatch =
+    endpoint === undefined
+      ? route
+      : (req: IncomingMessage, res: ServerResponse): void => {
+          if (!isNativeGrpc(req)) route(req, res);
+          else
+            answerNativeGrpc(app, req, res, endpoint)
+              .then((answered) => (answered ? undefined : route(req, res)))
+              .catch((error: unknown) => out.sink.fail(res, error));
+        };
 
   const listener: RequestListener = (req, res) => {
     // A pipelined request waits until the answers before it are sent (Node gives its

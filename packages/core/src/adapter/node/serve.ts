@@ -4,8 +4,15 @@
  *
  * @module
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createSecureServer, type Http2SecureServer } from 'node:http2';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createH2cServer,
+  createSecureServer,
+  type Http2SecureServer,
+  type Http2ServerRequest,
+  type Http2ServerResponse,
+  type Http2Session,
+} from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { socketShareOf } from '../../answer/websocket/open-sockets.js';
@@ -14,7 +21,8 @@ import { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
 import { useInstalledEventStreamCodec } from '../event-stream-codec.js';
 import { type CloseOptions, DEFAULT_HOST, type RuntimeServedApp, servedApp } from '../lifecycle.js';
 import { type ConnectionCap, capConnections } from './connection-cap.js';
-import { limitSecureServer, MAX_CONCURRENT_STREAMS } from './http2-limits.js';
+import { sniffH2c } from './h2c-sniff.js';
+import { limitHttp2Streams, limitSecureServer, MAX_CONCURRENT_STREAMS } from './http2-limits.js';
 import { MockpointIncomingMessage } from './incoming-message.js';
 import { createNodeListener, type NodeListenerOptions } from './listener.js';
 import { createNodeUpgradeListener } from './upgrade.js';
@@ -119,6 +127,26 @@ function h1Headers(raw: readonly string[]): string[] {
   return authority === undefined || hasHost ? out : ['host', authority, ...out];
 }
 
+/** The `http2` request listener: `listener` with each HTTP/2 request's raw headers named as HTTP/1.1 names them. */
+function http2Listener(listener: RequestListener) {
+  return (req: Http2ServerRequest, res: Http2ServerResponse): void => {
+    // The listener, the journal and the Host check read HTTP/1.1 header names: an HTTP/2
+    // request's Host is its :authority (without it, /api would see no Host at all).
+    if (req.httpVersionMajor === 2) Object.defineProperty(req, 'rawHeaders', { value: h1Headers(req.rawHeaders) });
+    listener(req as never, res as never);
+  };
+}
+
+/** The HTTP/2 sessions a server holds, to end them when it stops. */
+function trackSessions(server: { on(event: 'session', listener: (session: Http2Session) => void): unknown }) {
+  const sessions = new Set<Http2Session>();
+  server.on('session', (session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+  });
+  return sessions;
+}
+
 /** A listening app, with its `node:http` server. */
 export interface ServedApp extends RuntimeServedApp {
   readonly server: Server;
@@ -152,6 +180,8 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
     options.requestTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.requestTimeoutMs,
   );
   const listener = createNodeListener(app, options);
+  // Streams one HTTP/2 connection may open: at least 100, and at least the gRPC calls it may hold.
+  const maxConcurrentStreams = Math.max(MAX_CONCURRENT_STREAMS, app.mockpoint.options.maxGrpcStreams);
   // Node checks the two timeouts this often (30 s by default, which would stretch them).
   const connectionsCheckingInterval = Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4)));
   const timeouts = { headersTimeout, requestTimeout, connectionsCheckingInterval };
@@ -166,19 +196,23 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
             SNICallback: sniCallback(options.tls),
             // A TLS handshake is part of the request (Node's default allows 120 s).
             handshakeTimeout: requestTimeout,
-            settings: { maxConcurrentStreams: MAX_CONCURRENT_STREAMS },
+            settings: { maxConcurrentStreams },
           },
-          (req, res) => {
-            // The listener, the journal and the Host check read HTTP/1.1 header names: an HTTP/2
-            // request's Host is its :authority (without it, /api would see no Host at all).
-            if (req.httpVersionMajor === 2)
-              Object.defineProperty(req, 'rawHeaders', { value: h1Headers(req.rawHeaders) });
-            listener(req as never, res as never);
-          },
+          http2Listener(listener),
         )
   ) as Server;
+  let sessions: Set<Http2Session>;
   // Over TLS the timeouts are set on the http2 server, for HTTP/1.1 and HTTP/2 (adapter/node/http2-limits.ts).
-  if (options.tls !== undefined) limitSecureServer(server as unknown as Http2SecureServer, timeouts);
+  if (options.tls !== undefined) {
+    limitSecureServer(server as unknown as Http2SecureServer, timeouts);
+    sessions = trackSessions(server as unknown as Http2SecureServer);
+  } else {
+    // HTTP/2 with prior knowledge (native gRPC) on the same port: adapter/node/h2c-sniff.ts.
+    const h2c = createH2cServer({ settings: { maxConcurrentStreams } }, http2Listener(listener));
+    limitHttp2Streams(h2c, requestTimeout);
+    sessions = trackSessions(h2c);
+    sniffH2c(server, h2c, headersTimeout);
+  }
   // WebSocket upgrades go through the same pipeline and routing (adapter/node/upgrade.ts); any
   // other request offering an upgrade (h2c) is answered by the same listener over HTTP/1.1.
   server.on(
@@ -209,6 +243,8 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
         // HTTP/2 has no Connection header (setting one throws): its session ends with the server.
         if (request.httpVersionMajor === 1) response.setHeader('connection', 'close');
       });
+      // HTTP/2 sessions are told to go away (GOAWAY): their open streams finish, no new one starts.
+      for (const session of sessions) session.close();
       closeIdle();
       const sweep = setInterval(closeIdle, 20);
       await done;

@@ -9,7 +9,7 @@
  * @module
  */
 import type { Hono } from 'hono';
-import { findGrpcCall, journalGrpcCall } from '../../engine/grpc-calls.js';
+import { findGrpcCall, journalGrpcCall, waitGrpcDelay } from '../../engine/grpc-calls.js';
 import type { GrpcCall } from '../../grpc/grpc-server.js';
 import { readBodyBytes } from '../../wire/body.js';
 import type { AppContext } from '../context.js';
@@ -24,12 +24,13 @@ export function registerGrpcCalls(app: Hono, ctx: AppContext): void {
   const { endpoints, journal, options } = ctx;
   app.use('*', async (c, next) => {
     if (c.req.method !== 'POST') return next();
-    const found = await findGrpcCall(endpoints, c.req.path, options.maxBodyBytes);
+    const found = await findGrpcCall(endpoints, c.req.path, options);
     if (found === undefined) return next();
     const startedAt = performance.now();
     const body = await readBodyBytes(c.req.raw, options.maxBodyBytes);
     const request = new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body });
     const call: GrpcCall = { protocol: 'connect', code: 'ok' };
+    await waitGrpcDelay(found.delay, c.req.raw.signal);
     const response = await found.server.answer(request, call);
     journalGrpcCall(
       journal,

@@ -1,0 +1,43 @@
+// The baseline of bench/grpc.mjs: a bare @grpc/grpc-js server answering the unary
+// method /echo.v1.Echo/Say as a mock would with a fixed answer: the request
+// decoded and the reply (BENCH_REPLY, base64 of a SayReply: the message mockpoint
+// answers the bench's request with) encoded with Buf's runtime, as mockpoint does.
+// Prints its URL when listening.
+import { createRequire } from 'node:module';
+import { echoFile } from './grpc-echo.mjs';
+
+// The test package's grpc-js and the core's Buf runtime, by path (the root has neither).
+const tests = createRequire(new URL('../packages/server/test/package.json', import.meta.url));
+const grpc = tests(tests.resolve('@grpc/grpc-js'));
+const {
+  fromBinary,
+  toBinary,
+  messages: { SayRequest, SayReply },
+} = await echoFile();
+const reply = fromBinary(SayReply, Buffer.from(process.env.BENCH_REPLY ?? '', 'base64'));
+
+const asIs = (bytes) => bytes;
+const server = new grpc.Server();
+server.addService(
+  {
+    Say: {
+      path: '/echo.v1.Echo/Say',
+      requestStream: false,
+      responseStream: false,
+      requestSerialize: asIs,
+      requestDeserialize: asIs,
+      responseSerialize: asIs,
+      responseDeserialize: asIs,
+    },
+  },
+  {
+    Say(call, callback) {
+      fromBinary(SayRequest, call.request);
+      callback(null, Buffer.from(toBinary(SayReply, reply)));
+    },
+  },
+);
+server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, port) => {
+  if (error) throw error;
+  console.log(`bare grpc-js listening on http://127.0.0.1:${port}`);
+});

@@ -1,0 +1,57 @@
+/**
+ * Writes a Connect universal answer (status, headers, body chunks, trailers) to
+ * a Node HTTP/2 compat response. Unlike `@connectrpc/connect-node`'s writer, a
+ * chunk is not awaited until it has reached the socket (only when the
+ * response asks to wait, `write()` returning `false`): a unary answer's
+ * headers, message and trailers then leave in one flush, which is what makes
+ * a call one round trip for the client instead of several wake-ups.
+ *
+ * @module
+ */
+import type { ServerResponse } from 'node:http';
+import type { UniversalServerResponse } from '@connectrpc/connect/protocol';
+
+function nodeHeaders(headers: Headers | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers?.forEach((value, name) => {
+    out[name] = value;
+  });
+  return out;
+}
+
+/** Resolves when `res` may take more (`drain`), or is closed. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
+}
+
+/**
+ * Writes `answer` to `res`: the headers once the first chunk is ready (the
+ * handler may still set some), each chunk as it comes, then the trailers and
+ * the end. Resolves once all is handed to the response (or it closed).
+ */
+export async function writeGrpcAnswer(answer: UniversalServerResponse, res: ServerResponse): Promise<void> {
+  const body = answer.body?.[Symbol.asyncIterator]();
+  try {
+    if (body !== undefined) {
+      let chunk = await body.next();
+      if (!res.destroyed) res.writeHead(answer.status, nodeHeaders(answer.header));
+      for (; chunk.done !== true && !res.destroyed; chunk = await body.next()) {
+        if (!res.write(chunk.value)) await drained(res);
+      }
+    }
+    if (res.destroyed) return;
+    if (!res.headersSent) res.writeHead(answer.status, nodeHeaders(answer.header));
+    if (answer.trailer !== undefined) res.addTrailers(nodeHeaders(answer.trailer));
+    res.end();
+  } finally {
+    await body?.return?.();
+  }
+}

@@ -1,0 +1,293 @@
+// Native gRPC's transport on the built daemon, with the official client @grpc/grpc-js and
+// Connect's gRPC transport: HTTP/2 cleartext with prior knowledge on the plain HTTP port (and on a
+// --serve port) beside HTTP/1.1, TLS with the local CA, a deadline the client hits, and the three
+// limits (message size, messages per call, calls per connection) each refused with
+// RESOURCE_EXHAUSTED while the daemon keeps answering. Messages are encoded with Buf's wire
+// writer (the tests do not use mockpoint's compiler); every process listens on 127.0.0.1.
+
+import { readFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { create, createFileRegistry, type DescService } from '@bufbuild/protobuf';
+import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import {
+  FileDescriptorProtoSchema,
+  FieldDescriptorProto_Label as Label,
+  FieldDescriptorProto_Type as Type,
+} from '@bufbuild/protobuf/wkt';
+import { Code, ConnectError, createClient } from '@connectrpc/connect';
+import { createConnectTransport, createGrpcTransport } from '@connectrpc/connect-node';
+import * as grpc from '@grpc/grpc-js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, type Daemon, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
+
+beforeAll(() => assertBuilt());
+afterEach(() => killAll());
+afterAll(() => removeTempDirs());
+
+const ECHO = `syntax = "proto3";
+package echo.v1;
+service Echo {
+  rpc Say(SayRequest) returns (SayReply);
+  rpc Collect(stream SayRequest) returns (SayReply);
+  rpc Chat(stream SayRequest) returns (stream SayReply);
+}
+message SayRequest { string text = 1; bytes blob = 2; }
+message SayReply { string text = 1; int32 count = 2; }
+`;
+
+/** A `SayRequest`, encoded. */
+function sayRequest(text: string, blob = new Uint8Array(0)): Buffer {
+  const writer = new BinaryWriter().tag(1, WireType.LengthDelimited).string(text);
+  if (blob.length > 0) writer.tag(2, WireType.LengthDelimited).bytes(blob);
+  return Buffer.from(writer.finish());
+}
+
+/** The `text` of a `SayReply`. */
+function replyText(bytes: Uint8Array): string {
+  const reader = new BinaryReader(bytes);
+  let text = '';
+  while (reader.pos < reader.len) {
+    const [field, type] = reader.tag();
+    if (field === 1) text = reader.string();
+    else reader.skip(type);
+  }
+  return text;
+}
+
+/** The Echo service as a Connect client needs it, described by hand as protoc would. */
+function echoService(): DescService {
+  const field = (name: string, number: number, type: Type) => ({
+    name,
+    number,
+    type,
+    label: Label.OPTIONAL,
+    jsonName: name,
+  });
+  const file = create(FileDescriptorProtoSchema, {
+    name: 'echo/v1/echo.proto',
+    package: 'echo.v1',
+    syntax: 'proto3',
+    messageType: [
+      { name: 'SayRequest', field: [field('text', 1, Type.STRING), field('blob', 2, Type.BYTES)] },
+      { name: 'SayReply', field: [field('text', 1, Type.STRING), field('count', 2, Type.INT32)] },
+    ],
+    service: [
+      { name: 'Echo', method: [{ name: 'Say', inputType: '.echo.v1.SayRequest', outputType: '.echo.v1.SayReply' }] },
+    ],
+  });
+  return createFileRegistry(file, () => undefined).getService('echo.v1.Echo') as DescService;
+}
+
+const asIs = (bytes: Buffer) => bytes;
+
+/** A unary call of `/echo.v1.Echo/Say` with grpc-js: the reply's bytes, or the error. */
+function say(
+  client: grpc.Client,
+  message: Buffer,
+  options: grpc.CallOptions = {},
+): Promise<{ reply?: Buffer; error?: grpc.ServiceError }> {
+  return new Promise((resolve) => {
+    client.makeUnaryRequest('/echo.v1.Echo/Say', asIs, asIs, message, new grpc.Metadata(), options, (error, reply) =>
+      resolve(error ? { error } : { reply: reply as Buffer }),
+    );
+  });
+}
+
+async function startEcho(options: { args?: string[]; env?: Record<string, string>; delay?: number } = {}) {
+  const daemon = await startDaemon({ args: ['--memory', ...(options.args ?? [])], env: options.env });
+  if (options.delay !== undefined) {
+    const put = await fetch(`${daemon.url}/api/endpoints/echo`, {
+      method: 'PUT',
+      body: JSON.stringify({ data: {}, delay: options.delay }),
+    });
+    expect(put.status).toBe(201);
+  }
+  const response = await fetch(`${daemon.url}/api/endpoints/echo/grpc`, {
+    method: 'PUT',
+    body: JSON.stringify({ protos: { 'echo/v1/echo.proto': ECHO } }),
+  });
+  expect(response.status, await response.text()).toBeLessThan(300);
+  return daemon;
+}
+
+const hostOf = (daemon: Daemon) => new URL(daemon.url).host;
+
+/** The journal's gRPC marks of name `echo`, oldest first. */
+async function calls(daemon: Daemon): Promise<[string, string, string][]> {
+  const journal = (await (await fetch(`${daemon.url}/api/endpoints/echo/requests`)).json()) as {
+    requests: { grpc: { protocol: string; method: string; code: string } }[];
+  };
+  return journal.requests
+    .map(({ grpc }) => [grpc.protocol, grpc.method, grpc.code] as [string, string, string])
+    .reverse();
+}
+
+describe('native gRPC on the plain HTTP port (h2c, prior knowledge)', () => {
+  it('answers grpc-js and Connect over HTTP/2 cleartext, while HTTP/1.1 on the same port answers as before', async () => {
+    const daemon = await startEcho();
+    const client = new grpc.Client(hostOf(daemon), grpc.credentials.createInsecure());
+    try {
+      const first = await say(client, sayRequest('hello'));
+      expect(first.error).toBeUndefined();
+      // Schema mode: the same request, the same answer, whichever client sends it.
+      const again = await say(client, sayRequest('hello'));
+      expect(again.reply).toEqual(first.reply);
+      // Connect's gRPC transport (always HTTP/2; cleartext with prior knowledge to an http: URL): the same message.
+      const echo = createClient(echoService(), createGrpcTransport({ baseUrl: daemon.url })) as unknown as {
+        say(request: { text: string }): Promise<{ text: string }>;
+      };
+      expect((await echo.say({ text: 'hello' })).text).toBe(replyText(first.reply as Buffer));
+    } finally {
+      client.close();
+    }
+    // HTTP/1.1 on the same port, also a request whose bytes start like the preface but differ.
+    expect((await fetch(`${daemon.url}/api/health`)).status).toBe(200);
+    const pri = await new Promise<number>((resolve, reject) => {
+      const sent = request(`${daemon.url}/endpoint/echo`, { method: 'PRI' }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      sent.on('error', reject);
+      sent.end();
+    }).catch((error: Error) => error.message);
+    // Node's HTTP/1.1 parser refuses the method, as it always did.
+    expect(pri).toBe(400);
+    await expect
+      .poll(() => calls(daemon))
+      .toEqual([
+        ['grpc', 'Say', 'ok'],
+        ['grpc', 'Say', 'ok'],
+        ['grpc', 'Say', 'ok'],
+      ]);
+  });
+});
+
+describe('native gRPC streams the request', () => {
+  it('a bidirectional call is answered while the client is still sending (its body is not read whole first)', async () => {
+    const daemon = await startEcho();
+    const client = new grpc.Client(hostOf(daemon), grpc.credentials.createInsecure());
+    try {
+      const call = client.makeBidiStreamRequest('/echo.v1.Echo/Chat', asIs, asIs);
+      // Whatever the method answers (a message, or a status), it comes before the client ends its side.
+      const first = new Promise<string>((resolve) => {
+        call.on('data', () => resolve('message'));
+        call.on('status', (status: grpc.StatusObject) => resolve(`status ${status.code}`));
+        call.on('error', () => undefined);
+      });
+      call.write(sayRequest('one'));
+      const answered = await Promise.race([
+        first,
+        new Promise<string>((resolve) => setTimeout(() => resolve('nothing within 5 s'), 5000)),
+      ]);
+      expect(answered).not.toBe('nothing within 5 s');
+      call.cancel();
+    } finally {
+      client.close();
+    }
+    expect((await fetch(`${daemon.url}/api/health`)).status).toBe(200);
+  });
+});
+
+describe('native gRPC over TLS and on a --serve port', () => {
+  it('answers grpc-js over TLS with the local CA (--https), the same message as over h2c', async () => {
+    const daemon = await startEcho({ args: ['--https', '--https-port', '0'] });
+    const https = daemon.notes.find((note) => note.startsWith('https on '))?.match(/https:\/\/\S+/)?.[0] as string;
+    const caFile = daemon.notes.find((note) => note.startsWith('local CA '))?.match(/NODE_EXTRA_CA_CERTS=(\S+)/)?.[1];
+    const ca = await readFile(caFile as string);
+    const overTls = new grpc.Client(new URL(https).host, grpc.credentials.createSsl(ca));
+    const plain = new grpc.Client(hostOf(daemon), grpc.credentials.createInsecure());
+    try {
+      const [secure, clear] = await Promise.all([say(overTls, sayRequest('tls')), say(plain, sayRequest('tls'))]);
+      expect(secure.error).toBeUndefined();
+      expect(secure.reply).toEqual(clear.reply);
+    } finally {
+      overTls.close();
+      plain.close();
+    }
+  });
+
+  it('answers native gRPC for the served endpoint on its --serve port', async () => {
+    const daemon = await startEcho({ args: ['--serve', 'echo=0'], delay: 0 });
+    const served = daemon.notes.find((line) => line.startsWith('echo served at '))?.slice('echo served at '.length);
+    expect(served, daemon.startLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const client = new grpc.Client(new URL(served as string).host, grpc.credentials.createInsecure());
+    try {
+      const { reply, error } = await say(client, sayRequest('served'));
+      expect(error).toBeUndefined();
+      expect(replyText(reply as Buffer)).toEqual(expect.any(String));
+    } finally {
+      client.close();
+    }
+    // HTTP/1.1 on that port is the endpoint's as before.
+    expect((await fetch(`${served}/`)).status).toBe(200);
+  });
+});
+
+describe('deadlines and limits', () => {
+  it('a delayed answer (the record`s delay) runs past a client`s deadline: DEADLINE_EXCEEDED, and the daemon answers on', async () => {
+    const daemon = await startEcho({ delay: 3000 });
+    const client = new grpc.Client(hostOf(daemon), grpc.credentials.createInsecure());
+    try {
+      const late = await say(client, sayRequest('late'), { deadline: Date.now() + 300 });
+      expect(late.error?.code).toBe(grpc.status.DEADLINE_EXCEEDED);
+      // The Fetch path (Connect over HTTP/1.1) waits the same delay.
+      const connect = createClient(echoService(), createConnectTransport({ baseUrl: daemon.url, httpVersion: '1.1' }));
+      const viaConnect = await (connect as unknown as { say(r: object, o: object): Promise<unknown> })
+        .say({ text: 'late' }, { timeoutMs: 300 })
+        .catch((error: unknown) => ConnectError.from(error));
+      expect((viaConnect as ConnectError).code).toBe(Code.DeadlineExceeded);
+      expect((await fetch(`${daemon.url}/api/health`)).status).toBe(200);
+      // Without a deadline the same call waits out the delay and is answered.
+      const started = Date.now();
+      const patient = await say(client, sayRequest('late'));
+      expect(patient.error).toBeUndefined();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('a message over MOCKPOINT_MAX_GRPC_MESSAGE_BYTES is refused RESOURCE_EXHAUSTED; the next call is answered', async () => {
+    const daemon = await startEcho({ env: { MOCKPOINT_MAX_GRPC_MESSAGE_BYTES: '2048' } });
+    const client = new grpc.Client(hostOf(daemon), grpc.credentials.createInsecure());
+    try {
+      const big = await say(client, sayRequest('big', new Uint8Array(4096)));
+      expect(big.error?.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+      const small = await say(client, sayRequest('small', new Uint8Array(1024)));
+      expect(small.error).toBeUndefined();
+    } finally {
+      client.close();
+    }
+    const health = (await (await fetch(`${daemon.url}/api/health`)).json()) as { limits: Record<string, number> };
+    expect(health.limits.maxGrpcMessageBytes).toBe(2048);
+  });
+
+  it('one call more than MOCKPOINT_MAX_GRPC_STREAMS open on a connection is refused RESOURCE_EXHAUSTED', async () => {
+    const daemon = await startEcho({ env: { MOCKPOINT_MAX_GRPC_STREAMS: '2' }, delay: 1500 });
+    const client = new grpc.Client(hostOf(daemon), grpc.credentials.createInsecure());
+    try {
+      // One channel, one HTTP/2 connection: three calls held open by the delay.
+      await say(client, sayRequest('warm-up'));
+      const results = await Promise.all([1, 2, 3].map((n) => say(client, sayRequest(`call ${n}`))));
+      const codes = results.map(({ error }) => error?.code ?? grpc.status.OK).sort();
+      expect(codes, JSON.stringify(results.map(({ error }) => error?.details))).toEqual([
+        grpc.status.OK,
+        grpc.status.OK,
+        grpc.status.RESOURCE_EXHAUSTED,
+      ]);
+      const refused = results.find(({ error }) => error !== undefined)?.error;
+      expect(refused?.details).toMatch(/MOCKPOINT_MAX_GRPC_STREAMS/);
+      // The calls are over: the connection takes two again.
+      const after = await Promise.all([say(client, sayRequest('a')), say(client, sayRequest('b'))]);
+      expect(after.map(({ error }) => error)).toEqual([undefined, undefined]);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('a bad limit stops start-up with one line', async () => {
+    await expect(startDaemon({ env: { MOCKPOINT_MAX_GRPC_STREAMS: '0' } })).rejects.toThrow(
+      /MOCKPOINT_MAX_GRPC_STREAMS/,
+    );
+  });
+});
