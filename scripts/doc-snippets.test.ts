@@ -31,6 +31,8 @@ const NOT_RUN: Record<string, string> = {
   'README.md mockpoint --config mockpoint.yaml --watch': 'needs your mockpoint.yaml and OpenAPI document',
   'README.md MOCKPOINT_PROXY_ALLOW_HOSTS=api.example.com mockpoint':
     'proxies to api.example.com, which is not ours (packages/server/test/record.test.ts records a local upstream)',
+  'README.md mockpoint verify --openapi openapi.yaml':
+    "needs your API's OpenAPI document (examples/verify-in-ci runs verify; packages/server/test/coverage.test.ts runs coverage)",
   'README.md curl -X PUT localhost:16540/api/endpoints/order-paid/signature':
     'its send needs your receiver on port 3000 and your event.json (docs/webhooks.md runs signature checks and sends)',
   'docs/api.md MOCKPOINT_ADMIN_TOKEN=s3cret npx -y pnpm@10.34.9 start':
