@@ -24,8 +24,14 @@ export interface GrpcMark {
   method: string;
   /** The protocol the client spoke: `connect`, `grpc-web` or `grpc`. */
   protocol: 'connect' | 'grpc-web' | 'grpc';
-  /** The request message in proto3 JSON, when it was read. */
+  /** The (first) request message in proto3 JSON, when it was read. */
   message?: unknown;
+  /** Every request message in proto3 JSON, in order (bounded: see `messagesDropped`). */
+  messages?: unknown[];
+  /** Every response message sent, in proto3 JSON, in order (bounded: see `messagesDropped`). */
+  responses?: unknown[];
+  /** Messages (either way) past the journal's bounds (100 each way, 64 KiB of JSON in all): counted, not kept. */
+  messagesDropped?: number;
   /** The status code answered, by name (`ok`, `not_found`, …: Connect's names). */
   code: string;
   /** The status message, when not `ok`. */
@@ -88,7 +94,14 @@ export function createGrpcSchemas() {
       service: z.string(),
       method: z.string(),
       protocol: z.enum(['connect', 'grpc-web', 'grpc']),
-      message: z.unknown().optional().describe('The request message in proto3 JSON.'),
+      message: z.unknown().optional().describe('The (first) request message in proto3 JSON.'),
+      messages: z.array(z.unknown()).optional().describe('Every request message in proto3 JSON, in order.'),
+      responses: z.array(z.unknown()).optional().describe('Every response message sent, in proto3 JSON, in order.'),
+      messagesDropped: z
+        .number()
+        .int()
+        .optional()
+        .describe('Messages past the bounds (100 each way, 64 KiB of JSON in all), counted and not kept.'),
       code: z.string().describe('The status code answered, by name: ok, not_found, …'),
       statusMessage: z.string().optional(),
     })

@@ -20,6 +20,43 @@ function rawHeadersOf(headers: Headers): string[] {
   return raw;
 }
 
+/**
+ * `response`, `done` called once its body has been sent, cut or cancelled: a
+ * stream's messages and status are journaled when the stream ends.
+ */
+function afterBody(response: Response, done: () => void): Response {
+  if (response.body === null) {
+    done();
+    return response;
+  }
+  let called = false;
+  const once = () => {
+    if (called) return;
+    called = true;
+    done();
+  };
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done: ended, value } = await reader.read();
+        if (ended) {
+          controller.close();
+          once();
+        } else controller.enqueue(value);
+      } catch (error) {
+        once();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      once();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 export function registerGrpcCalls(app: Hono, ctx: AppContext): void {
   const { endpoints, journal, options } = ctx;
   app.use('*', async (c, next) => {
@@ -31,13 +68,18 @@ export function registerGrpcCalls(app: Hono, ctx: AppContext): void {
     const request = new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body });
     const call: GrpcCall = { protocol: 'connect', code: 'ok' };
     const response = await found.server.answer(request, call);
-    journalGrpcCall(
-      journal,
-      found,
-      { rawHeaders: rawHeadersOf(c.req.raw.headers), body, startedAt },
-      response.status,
-      call,
-    );
-    return response;
+    const done = () =>
+      journalGrpcCall(
+        journal,
+        found,
+        { rawHeaders: rawHeadersOf(c.req.raw.headers), body, startedAt },
+        response.status,
+        call,
+      );
+    if (!found.server.streams(c.req.path)) {
+      done();
+      return response;
+    }
+    return afterBody(response, done);
   });
 }
