@@ -25,6 +25,8 @@ export interface GrpcReplyStatus {
 export interface GrpcReply {
   /** What the route is, for messages: `route r1`. */
   by: string;
+  /** The id of the route, journaled as `answeredBy: { route }`. */
+  route?: string;
   /** Milliseconds before anything is sent (the answer's `delay`). */
   delay?: number;
   /** Sent in order (unary and client streaming: the first only). */

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { DescMethod, FileRegistry, Message } from '@bufbuild/protobuf';
+import { type DescMethod, type FileRegistry, fromJson, type Message } from '@bufbuild/protobuf';
 import {
   Code,
   createConnectRouter,
@@ -28,6 +28,8 @@ export type { GrpcCall } from './call-record.js';
 export interface GrpcServer {
   /** Whether `/{service}/{method}` is a method of the definitions. */
   has(path: string): boolean;
+  /** Why `json` is no message of the output type of `/{service}/{method}` (a method it has), or `undefined` when it is one. */
+  messageProblem(path: string, json: unknown): string | undefined;
   /** Whether `/{service}/{method}` streams its answer (server or bidirectional streaming): its call ends when the body has been sent. */
   streams(path: string): boolean;
   /**
@@ -146,9 +148,11 @@ export function createGrpcServer(registry: FileRegistry, readMaxBytes: number, r
     return { ...response, body: resettable(body, call) };
   };
   const streaming = new Set<string>();
+  const methods = new Map<string, DescMethod>();
   for (const file of registry.files) {
     for (const service of file.services) {
       for (const method of service.methods) {
+        methods.set(`/${service.typeName}/${method.name}`, method);
         if (method.methodKind === 'server_streaming' || method.methodKind === 'bidi_streaming') {
           streaming.add(`/${service.typeName}/${method.name}`);
         }
@@ -158,6 +162,15 @@ export function createGrpcServer(registry: FileRegistry, readMaxBytes: number, r
   return {
     has: (path) => handlers.has(path),
     streams: (path) => streaming.has(path),
+    messageProblem(path, json) {
+      const output = (methods.get(path) as DescMethod).output;
+      try {
+        fromJson(output, json as never);
+        return undefined;
+      } catch (error) {
+        return `no ${output.typeName}: ${(error as Error).message}`;
+      }
+    },
     handle,
     async answer(request, call) {
       call.protocol = protocolOf(request);

@@ -127,14 +127,16 @@ function received(method: DescMethod, request: Message, parts: CallParts): unkno
   return json;
 }
 
-function routed(method: DescMethod, context: HandlerContext, parts: CallParts, messages: unknown[]) {
-  return parts.routing?.({
+async function routed(method: DescMethod, context: HandlerContext, parts: CallParts, messages: unknown[]) {
+  const reply = await parts.routing?.({
     service: method.parent.typeName,
     method: method.name,
     kind: method.methodKind,
     headers: context.requestHeader,
     messages,
   });
+  if (reply?.route !== undefined && parts.call !== undefined) parts.call.route = reply.route;
+  return reply;
 }
 
 /** Notes the status a handler ends with (an error thrown: its code and message). */

@@ -10,6 +10,7 @@
 
 import type { AnswerKind } from './answer-kind.js';
 import { faultKind } from './kinds/fault.js';
+import { grpcKind } from './kinds/grpc.js';
 import { llmKind } from './kinds/llm.js';
 import { mcpKind } from './kinds/mcp.js';
 import { proxyKind } from './kinds/proxy.js';
@@ -29,6 +30,7 @@ const KINDS = registry({
   websocket: websocketKind,
   llm: llmKind,
   mcp: mcpKind,
+  grpc: grpcKind,
 });
 
 function registry<T extends Registry<T>>(kinds: T): T {

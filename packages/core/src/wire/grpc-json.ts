@@ -38,6 +38,20 @@ export interface GrpcMark {
   statusMessage?: string;
 }
 
+/**
+ * Which gRPC calls a filter takes (routes, queued answers, journal reads):
+ * all given fields must match.
+ * @example { service: 'shop.v1.Orders', method: 'GetOrder', message: { id: '7' } }
+ */
+export interface GrpcFilter {
+  /** The service's full name: `shop.v1.Orders`. */
+  service?: string;
+  /** The method's name: `GetOrder`. */
+  method?: string;
+  /** A JSON subset of the (first) request message in proto3 JSON, as `body` is of a JSON body. */
+  message?: unknown;
+}
+
 /** The gRPC status codes by number, by the names Connect gives them (`not_found`). */
 export const GRPC_CODE_NAMES: readonly string[] = [
   'ok',
@@ -106,5 +120,17 @@ export function createGrpcSchemas() {
       statusMessage: z.string().optional(),
     })
     .describe('Present when the request was a gRPC, gRPC-Web or Connect call (docs/grpc.md).');
-  return { input, definitions, mark };
+  const filter = z
+    .strictObject({
+      service: z.string().optional().describe("The service's full name: shop.v1.Orders."),
+      method: z.string().optional().describe("The method's name: GetOrder."),
+      message: z
+        .unknown()
+        .optional()
+        .describe('A JSON subset of the (first) request message in proto3 JSON (arrays match element by element).'),
+    })
+    .describe(
+      'gRPC, gRPC-Web and Connect calls (docs/grpc.md): the service, the method and a JSON subset of the request message. A request that is no call never matches.',
+    );
+  return { input, definitions, mark, filter };
 }

@@ -10,7 +10,9 @@
  */
 import type { Hono } from 'hono';
 import { findGrpcCall, journalGrpcCall } from '../../engine/grpc-calls.js';
+import { grpcRouting } from '../../engine/grpc-routes.js';
 import type { GrpcCall } from '../../grpc/grpc-server.js';
+import { MAX_TIMED_MOVES } from '../../state/state-timers.js';
 import { readBodyBytes } from '../../wire/body.js';
 import type { AppContext } from '../context.js';
 
@@ -59,6 +61,17 @@ function afterBody(response: Response, done: () => void): Response {
 
 export function registerGrpcCalls(app: Hono, ctx: AppContext): void {
   const { endpoints, journal, options } = ctx;
+  endpoints.grpc.routing = (name) =>
+    grpcRouting(
+      {
+        endpoints,
+        clock: ctx.clock,
+        timers: ctx.timers,
+        maxTimers: MAX_TIMED_MOVES,
+        maxBodyBytes: options.maxBodyBytes,
+      },
+      name,
+    );
   app.use('*', async (c, next) => {
     if (c.req.method !== 'POST') return next();
     const found = await findGrpcCall(endpoints, c.req.path, options.maxBodyBytes);
