@@ -101,16 +101,29 @@ async function* guarded(messages: AsyncGenerator<Message>, parts: CallParts): As
   }
 }
 
+/** Milliseconds between a reset call's last message and the cut. */
+const RESET_AFTER_MS = 50;
+
 /**
- * The response's body, cut with an error where a route reset the call (its
- * end frame is never sent): the HTTP/2 stream or the HTTP/1.1 connection is
- * reset, as a server that died mid-stream.
+ * The response's body, cut with an error where a route reset the call: every
+ * message is sent, then, instead of the end of the call (Connect's end-stream
+ * message, gRPC-Web's trailers frame: the last chunk; native gRPC's HTTP/2
+ * trailers, which are no chunk), the HTTP/2 stream or the HTTP/1.1
+ * connection is reset, as a server that died mid-stream.
  */
 async function* resettable(body: AsyncIterable<Uint8Array>, call: GrpcCall): AsyncIterable<Uint8Array> {
+  let held: Uint8Array | undefined;
   for await (const chunk of body) {
-    if (call.reset === true) throw new Error('reset by the route');
-    yield chunk;
+    if (held !== undefined) yield held;
+    held = chunk;
   }
+  if (call.reset === true) {
+    if (held !== undefined && call.protocol === 'grpc') yield held;
+    // What was written goes out before the cut (a runtime destroys a connection's unsent writes with it).
+    await new Promise((resolve) => setTimeout(resolve, RESET_AFTER_MS));
+    throw new Error('reset by the route');
+  }
+  if (held !== undefined) yield held;
 }
 
 /** Native gRPC where only the Fetch API answers: a Trailers-Only `unimplemented`, in the headers. */
