@@ -24,13 +24,14 @@ type Registry<T> = { readonly [K in keyof T]: AnswerKind<K & string> };
 /** Every kind besides the plain answer (data, body, bodyBase64 or nothing), one line each, in member order. */
 const KINDS = registry({
   stream: streamKind,
+  // Before fault: an answer with both is a grpc answer (fault reset beside it).
+  grpc: grpcKind,
   fault: faultKind,
   proxy: proxyKind,
   resource: resourceKind,
   websocket: websocketKind,
   llm: llmKind,
   mcp: mcpKind,
-  grpc: grpcKind,
 });
 
 function registry<T extends Registry<T>>(kinds: T): T {
