@@ -163,7 +163,7 @@ function messagesOf(grpc: GrpcAnswer): [string, unknown][] {
 }
 
 /**
- * Refuses (`INVALID_GRPC_ANSWER`) a route whose `grpc` answer holds a message
+ * `routes`, once checked: refuses (`INVALID_GRPC_ANSWER`) a route whose `grpc` answer holds a message
  * that is no message of its method's output type: checked for routes whose
  * `match.grpc` names a service and method of `name`'s definitions and whose
  * answer is not templated (a template's text is checked once rendered).
@@ -171,15 +171,15 @@ function messagesOf(grpc: GrpcAnswer): [string, unknown][] {
 export async function checkGrpcRoutes(
   endpoints: EndpointService,
   name: string,
-  routes: readonly Route[],
+  routes: Route[],
   maxBodyBytes: number,
-): Promise<void> {
+): Promise<Route[]> {
   const checked = routes
     .map((route, index) => ({ route, index }))
     .filter(({ route }) => route.answer.grpc !== undefined && route.answer.template !== true);
-  if (checked.length === 0) return;
+  if (checked.length === 0) return routes;
   const server = await endpoints.grpc.server(name, maxBodyBytes);
-  if (server === null) return;
+  if (server === null) return routes;
   for (const { route, index } of checked) {
     const { service, method } = route.match?.grpc ?? {};
     if (service === undefined || method === undefined) continue;
@@ -193,4 +193,5 @@ export async function checkGrpcRoutes(
       });
     }
   }
+  return routes;
 }

@@ -41,8 +41,7 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
       inTurnsFrom: SLICED_ROUTES_CHARS,
     });
     const routes = await parseRoutesBody(members, routeSchema, { ...options, existingIds });
-    await checkGrpcRoutes(endpoints, name, routes, options.maxBodyBytes);
-    return routes;
+    return checkGrpcRoutes(endpoints, name, routes, options.maxBodyBytes);
   };
 
   app.get('/api/endpoints/:name/routes', async (c) => {
