@@ -149,6 +149,51 @@ describe('gRPC answers on the daemon', () => {
     expect(await all(client.talk(each([{ text: 'a' }, { text: 'b' }])))).toHaveLength(2);
   });
 
+  it('routes answer native gRPC too: status, details, metadata and trailers; a reset after the messages', async () => {
+    const daemon = await chatDaemon(['--memory', '--https', '--https-port', '0']);
+    const https = daemon.notes.find((note) => note.startsWith('https on '))?.match(/https:\/\/\S+/)?.[0] as string;
+    const caFile = daemon.notes.find((note) => note.startsWith('local CA '))?.match(/NODE_EXTRA_CA_CERTS=(\S+)/)?.[1];
+    const ca = await readFile(caFile as string, 'utf8');
+    const routes = [
+      {
+        match: { grpc: { method: 'Get' } },
+        answer: {
+          grpc: {
+            status: { code: 7, message: 'not you', details: [{ type: 'google.rpc.ErrorInfo', value: 'CgNmb28=' }] },
+            metadata: { 'x-shard': '7' },
+            trailers: { 'x-cost': '3' },
+          },
+        },
+      },
+      {
+        match: { grpc: { method: 'Listen' } },
+        answer: { fault: 'reset', grpc: { messages: [{ message: { n: 1 } }] } },
+      },
+    ];
+    expect(await put(daemon, '/api/endpoints/chat/routes', { routes })).toBe(200);
+    const client = chatClient(createGrpcTransport({ baseUrl: https, nodeOptions: { ca } }));
+    const denied = await client.get({}).then(
+      () => undefined,
+      (e: unknown) => ConnectError.from(e),
+    );
+    expect(denied?.code).toBe(Code.PermissionDenied);
+    expect(denied?.rawMessage).toBe('not you');
+    expect(denied?.details.map((detail) => ('type' in detail ? detail.type : ''))).toEqual(['google.rpc.ErrorInfo']);
+    expect(denied?.metadata.get('x-shard')).toBe('7');
+    expect(denied?.metadata.get('x-cost')).toBe('3');
+    const received: Say[] = [];
+    const cut = await (async () => {
+      for await (const say of client.listen({})) received.push(say);
+    })().then(
+      () => undefined,
+      (e: unknown) => ConnectError.from(e),
+    );
+    expect(received.map((say) => say.n)).toEqual([1]);
+    // No status was sent: the stream ends without trailers (Connect's Node handler ends it when its
+    // body breaks; it sends no RST_STREAM), which the client reports as a missing status.
+    expect([cut?.code, cut?.rawMessage]).toEqual([Code.Internal, 'protocol error: missing status']);
+  });
+
   it('routes answer: a status with details, metadata and trailers; streams, templates and scripts', async () => {
     const daemon = await chatDaemon();
     const routes = [
