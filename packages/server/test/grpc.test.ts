@@ -21,7 +21,7 @@ import {
   FieldDescriptorProto_Label as Label,
   FieldDescriptorProto_Type as Type,
 } from '@bufbuild/protobuf/wkt';
-import { Code, ConnectError, createClient, type Transport } from '@connectrpc/connect';
+import { createClient, type Transport } from '@connectrpc/connect';
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
 import * as grpc from '@grpc/grpc-js';
 import { startTestRedis } from '@mockpoint/testkit/redis-server';
@@ -177,18 +177,18 @@ describe('gRPC-family calls on the daemon', () => {
     ]);
   });
 
-  it('answers streaming methods unimplemented, saying so', async () => {
+  it('answers a server-streaming method with two messages, the same for the same request', async () => {
     const daemon = await startDaemon({ args: ['--memory'] });
     expect((await putGrpc(daemon, 'shop', { protos: { 'shop/v1/orders.proto': ORDERS } })).status).toBe(201);
     const client = ordersClient(createConnectTransport({ baseUrl: daemon.url, httpVersion: '1.1' }));
-    const error = await (async () => {
-      for await (const _ of client.watch({ id: '7' })) return undefined;
-    })().then(
-      () => undefined,
-      (e: unknown) => ConnectError.from(e),
-    );
-    expect(error?.code).toBe(Code.Unimplemented);
-    expect(error?.rawMessage).toBe('mockpoint does not answer server-streaming calls yet');
+    const watched = async () => {
+      const orders: Order[] = [];
+      for await (const order of client.watch({ id: '7' })) orders.push(order);
+      return orders;
+    };
+    const first = await watched();
+    expect(first).toHaveLength(2);
+    expect(await watched()).toEqual(first);
   });
 
   it('serves a descriptor set as it serves sources', async () => {
@@ -269,17 +269,19 @@ describe('gRPC-family calls on the daemon', () => {
         ),
       );
       expect(viaGrpcJs).toEqual(plain);
-      const streamed = await new Promise<grpc.ServiceError>((resolve) => {
+      const streamed = await new Promise<{ received: unknown[]; code: number }>((resolve) => {
+        const received: unknown[] = [];
         const call = client.makeServerStreamRequest(
           '/shop.v1.Orders/Watch',
           (message: { id: string }) => Buffer.from(toBinary(method.input, create(method.input, message))),
           (bytes: Buffer) => fromBinary(method.output, bytes),
           { id: '7' },
         );
-        call.on('data', () => {});
-        call.on('error', resolve);
+        call.on('data', (message) => received.push(message));
+        call.on('status', (status: grpc.StatusObject) => resolve({ received, code: status.code }));
       });
-      expect(streamed.code).toBe(grpc.status.UNIMPLEMENTED);
+      expect(streamed.code).toBe(grpc.status.OK);
+      expect(streamed.received).toHaveLength(2);
     } finally {
       client.close();
     }
@@ -294,7 +296,7 @@ describe('gRPC-family calls on the daemon', () => {
       ['grpc', 'GetOrder', 'ok', { id: '7' }],
       ['connect', 'GetOrder', 'ok', { id: '7' }],
       ['grpc', 'GetOrder', 'ok', { id: '7' }],
-      ['grpc', 'Watch', 'unimplemented', undefined],
+      ['grpc', 'Watch', 'ok', { id: '7' }],
     ]);
   });
 

@@ -78,6 +78,8 @@ export interface TemplateContext {
   readonly item?: string;
   /** The GraphQL request's (first operation's) variables (`{{variables.a.b}}`), read when first asked. */
   readonly variables?: () => unknown;
+  /** A gRPC call's request messages in proto3 JSON (`{{messages}}`, `{{messages.0.a}}`). */
+  readonly messages?: readonly unknown[];
   /** An MCP tool call's or prompt's arguments (`{{arguments.a.b}}`). */
   readonly arguments?: unknown;
   /** The request's subpath (after `/endpoint/<name>`), for answers that read it (an llm answer's Gemini model and stream). */
@@ -135,6 +137,11 @@ export function lookup(placeholder: Placeholder, context: TemplateContext): unkn
       return stateOf(context.state ?? {}, placeholder.path[0] as string);
     case 'item':
       return context.item === undefined ? undefined : exactAt(context.item, placeholder.path);
+    case 'messages': {
+      let value: unknown = context.messages;
+      for (const key of placeholder.path) value = own(value, key);
+      return value;
+    }
     case 'arguments': {
       let value = context.arguments;
       for (const key of placeholder.path) value = own(value, key);

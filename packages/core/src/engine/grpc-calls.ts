@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { markOf } from '../grpc/call-record.js';
 import type { GrpcCall, GrpcServer } from '../grpc/grpc-server.js';
 import type { Journal } from '../journal/journal.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
@@ -85,7 +86,7 @@ export function journalGrpcCall(
     startedAt: request.startedAt,
   };
   journal.record(found.name, recorded, status, {
-    answeredBy: 'grpc',
-    grpc: { service: found.service, method: found.method, ...call },
+    answeredBy: call.route === undefined ? 'grpc' : { route: call.route },
+    grpc: { service: found.service, method: found.method, ...markOf(call) },
   });
 }

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { GrpcRouting } from '../grpc/grpc-reply.js';
 import type { GrpcServer } from '../grpc/grpc-server.js';
 import type { EndpointStore } from '../store/store.js';
 
@@ -16,6 +17,9 @@ export class GrpcCatalog {
   #owners: Promise<Map<string, string>> | undefined;
   /** A name's server (`null`: it has no definitions), built on first call. */
   readonly #servers = new Map<string, Promise<GrpcServer | null>>();
+
+  /** The routing of a name's calls (its routes with a `grpc` answer), set by the app; absent: schema mode only. */
+  routing: ((name: string) => GrpcRouting) | undefined;
 
   constructor(store: EndpointStore) {
     this.#store = store;
@@ -68,7 +72,7 @@ export class GrpcCatalog {
       import('../grpc/grpc-server.js'),
     ]);
     const { services: _services, ...input } = decodeDefinitions(text);
-    return createGrpcServer(await registryOf(input), readMaxBytes, maxStreamMessages);
+    return createGrpcServer(await registryOf(input), readMaxBytes, maxStreamMessages, this.routing?.(name));
   }
 
   /** Forgets what was built of `name`'s definitions (and which names hold which services). */

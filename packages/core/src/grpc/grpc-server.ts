@@ -7,19 +7,9 @@
  *
  * @module
  */
-import {
-  create,
-  type DescMethod,
-  type DescMethodUnary,
-  type FileRegistry,
-  fromJson,
-  type JsonValue,
-  type Message,
-  toJson,
-} from '@bufbuild/protobuf';
+import { type DescMethod, type FileRegistry, fromJson, type Message } from '@bufbuild/protobuf';
 import {
   Code,
-  ConnectError,
   createConnectRouter,
   createContextKey,
   createContextValues,
@@ -27,19 +17,23 @@ import {
 } from '@connectrpc/connect';
 import type { UniversalHandler, UniversalServerRequest, UniversalServerResponse } from '@connectrpc/connect/protocol';
 import { universalServerRequestFromFetch, universalServerResponseToFetch } from '@connectrpc/connect/protocol';
-import { GRPC_CODE_NAMES, type GrpcMark } from '../wire/grpc-json.js';
-import { SeededRandom, seedOf } from '../wire/seeded-random.js';
-import { mockMessageJson } from './mock-message.js';
+import { GRPC_CODE_NAMES } from '../wire/grpc-json.js';
+import type { GrpcCall } from './call-record.js';
+import type { GrpcRouting } from './grpc-reply.js';
 import { parseFailureAsInvalidArgument } from './parse-failure.js';
+import { bidiStream, type CallParts, clientStream, noteEnd, serverStream, unary } from './stream-answers.js';
 import { streamMessageLimit } from './stream-limit.js';
 
-/** What one call did, filled in as it is answered (the journal's `grpc` mark). */
-export type GrpcCall = Omit<GrpcMark, 'service' | 'method'>;
+export type { GrpcCall } from './call-record.js';
 
 /** The server of one name's definitions. */
 export interface GrpcServer {
   /** Whether `/{service}/{method}` is a method of the definitions. */
   has(path: string): boolean;
+  /** Why `json` is no message of the output type of `/{service}/{method}` (a method it has), or `undefined` when it is one. */
+  messageProblem(path: string, json: unknown): string | undefined;
+  /** Whether `/{service}/{method}` streams its answer (server or bidirectional streaming): its call ends when the body has been sent. */
+  streams(path: string): boolean;
   /**
    * Answers a Connect or gRPC-Web call (Fetch API) to one of its methods
    * ({@link has}), noting in `call` what it did. Native gRPC needs trailers,
@@ -52,18 +46,6 @@ export interface GrpcServer {
 }
 
 const CALL = createContextKey<GrpcCall | undefined>(undefined);
-
-/** A message of `output` seeded by the method and the request: the same request, the same answer. */
-function answerOf(method: DescMethod, request: unknown): Message {
-  const random = new SeededRandom();
-  random.reseed(seedOf(`${method.parent.typeName}/${method.name}\n${JSON.stringify(request)}`));
-  const json = mockMessageJson(method.output, random);
-  try {
-    return fromJson(method.output, json as never, { ignoreUnknownFields: true });
-  } catch {
-    return create(method.output);
-  }
-}
 
 function protocolOf(request: Request): GrpcCall['protocol'] {
   const type = request.headers.get('content-type') ?? '';
@@ -91,44 +73,59 @@ async function statusOf(response: Response, call: GrpcCall): Promise<void> {
   }
 }
 
-/**
- * The request in proto3 JSON, which the journal keeps and schema mode is seeded by. A message
- * can be well-formed on the wire and have no JSON form (a `Timestamp` past year 9999): such a
- * request is `invalid_argument`, not an `internal` error (HTTP 500) from inside the handler.
- */
-function requestJson(method: DescMethod, request: Message): JsonValue {
-  try {
-    return toJson(method.input, request);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ConnectError(`the request has no proto3 JSON form: ${reason}`, Code.InvalidArgument);
+/** The handler of `method`, of its kind: the call's mark and the routing from the context; its end status noted. */
+function implOf(method: DescMethod, routing: GrpcRouting | undefined) {
+  const parts = (context: HandlerContext): CallParts => ({ call: context.values.get(CALL), routing });
+  switch (method.methodKind) {
+    case 'unary':
+      return (request: Message, context: HandlerContext) =>
+        unary(method, request, context, parts(context)).catch((error: unknown) => noteEnd(parts(context), error));
+    case 'client_streaming':
+      return (requests: AsyncIterable<Message>, context: HandlerContext) =>
+        clientStream(method, requests, context, parts(context)).catch((error: unknown) =>
+          noteEnd(parts(context), error),
+        );
+    case 'server_streaming':
+      return (request: Message, context: HandlerContext) =>
+        guarded(serverStream(method, request, context, parts(context)), parts(context));
+    default:
+      return (requests: AsyncIterable<Message>, context: HandlerContext) =>
+        guarded(bidiStream(method, requests, context, parts(context)), parts(context));
   }
 }
 
-/** A unary method's schema-mode answer: notes the request in the call, answers a message of the output type. */
-function unaryImpl(method: DescMethodUnary) {
-  return (request: Message, context: HandlerContext): Message => {
-    const json = requestJson(method, request);
-    const call = context.values.get(CALL);
-    if (call !== undefined) call.message = json;
-    return answerOf(method, json);
-  };
+/** A stream's messages, its end status noted. */
+async function* guarded(messages: AsyncGenerator<Message>, parts: CallParts): AsyncGenerator<Message> {
+  try {
+    yield* messages;
+  } catch (error) {
+    noteEnd(parts, error);
+  }
 }
 
-/** The answer of a streaming method, for now: `unimplemented`. */
-function notYet(method: DescMethod) {
-  return (_request: unknown, context: HandlerContext) => {
-    const error = new ConnectError(
-      `mockpoint does not answer ${method.methodKind.replace('_', '-')} calls yet`,
-      Code.Unimplemented,
-    );
-    const call = context.values.get(CALL);
-    if (call !== undefined) {
-      call.code = 'unimplemented';
-      call.statusMessage = error.rawMessage;
-    }
-    throw error;
-  };
+/** Milliseconds between a reset call's last message and the cut. */
+const RESET_AFTER_MS = 50;
+
+/**
+ * The response's body, cut with an error where a route reset the call: every
+ * message is sent, then, instead of the end of the call (Connect's end-stream
+ * message, gRPC-Web's trailers frame: the last chunk; native gRPC's HTTP/2
+ * trailers, which are no chunk), the HTTP/2 stream or the HTTP/1.1
+ * connection is reset, as a server that died mid-stream.
+ */
+async function* resettable(body: AsyncIterable<Uint8Array>, call: GrpcCall): AsyncIterable<Uint8Array> {
+  let held: Uint8Array | undefined;
+  for await (const chunk of body) {
+    if (held !== undefined) yield held;
+    held = chunk;
+  }
+  if (call.reset === true) {
+    if (held !== undefined && call.protocol === 'grpc') yield held;
+    // What was written goes out before the cut (a runtime destroys a connection's unsent writes with it).
+    await new Promise((resolve) => setTimeout(resolve, RESET_AFTER_MS));
+    throw new Error('reset by the route');
+  }
+  if (held !== undefined) yield held;
 }
 
 /** Native gRPC where only the Fetch API answers: a Trailers-Only `unimplemented`, in the headers. */
@@ -146,13 +143,17 @@ function nativeOverFetch(call: GrpcCall): Response {
 }
 
 /**
+/**
  * The server of `registry`'s services: request messages of at most `readMaxBytes`,
- * at most `maxStreamMessages` of them on one call (more: `RESOURCE_EXHAUSTED`).
+ * at most `maxStreamMessages` of them on one call (more: `RESOURCE_EXHAUSTED`);
+ * `routing` chooses a route's answer for a call (absent, or when it finds none:
+ * schema mode).
  */
 export function createGrpcServer(
   registry: FileRegistry,
   readMaxBytes: number,
   maxStreamMessages = Number.POSITIVE_INFINITY,
+  routing?: GrpcRouting,
 ): GrpcServer {
   const router = createConnectRouter({
     connect: true,
@@ -163,19 +164,41 @@ export function createGrpcServer(
   });
   for (const file of registry.files) {
     for (const service of file.services) {
-      for (const method of service.methods) {
-        const unary = method as DescMethodUnary;
-        router.rpc(unary, method.methodKind === 'unary' ? unaryImpl(unary) : (notYet(method) as never));
-      }
+      for (const method of service.methods) router.rpc(method as never, implOf(method, routing) as never);
     }
   }
   const handlers = new Map<string, UniversalHandler>(router.handlers.map((handler) => [handler.requestPath, handler]));
-  const handle = (request: UniversalServerRequest, call: GrpcCall) => {
+  const handle = async (request: UniversalServerRequest, call: GrpcCall) => {
     const handler = handlers.get(new URL(request.url).pathname) as UniversalHandler;
-    return handler({ ...request, contextValues: createContextValues().set(CALL, call) });
+    const response = await handler({ ...request, contextValues: createContextValues().set(CALL, call) });
+    const body = response.body;
+    if (body === undefined || !(Symbol.asyncIterator in body)) return response;
+    return { ...response, body: resettable(body, call) };
   };
+  const streaming = new Set<string>();
+  const methods = new Map<string, DescMethod>();
+  for (const file of registry.files) {
+    for (const service of file.services) {
+      for (const method of service.methods) {
+        methods.set(`/${service.typeName}/${method.name}`, method);
+        if (method.methodKind === 'server_streaming' || method.methodKind === 'bidi_streaming') {
+          streaming.add(`/${service.typeName}/${method.name}`);
+        }
+      }
+    }
+  }
   return {
     has: (path) => handlers.has(path),
+    streams: (path) => streaming.has(path),
+    messageProblem(path, json) {
+      const output = (methods.get(path) as DescMethod).output;
+      try {
+        fromJson(output, json as never);
+        return undefined;
+      } catch (error) {
+        return `no ${output.typeName}: ${(error as Error).message}`;
+      }
+    },
     handle,
     async answer(request, call) {
       call.protocol = protocolOf(request);

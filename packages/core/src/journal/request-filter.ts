@@ -10,6 +10,7 @@
  * @module
  */
 import type { GraphqlFilter, GraphqlMark, GraphqlOperationMark } from '../wire/graphql-json.js';
+import type { GrpcFilter } from '../wire/grpc-json.js';
 import type { JournalEntry, RequestFilter } from '../wire/journal-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
 import type { McpFilter } from '../wire/mcp-json.js';
@@ -51,6 +52,8 @@ export interface FilterSubject {
   readonly websocket?: { readonly direction: string; readonly connection: string };
   /** A journal entry's GraphQL mark: what the `graphql` field reads unless {@link MismatchOptions.graphql} says otherwise. */
   readonly graphql?: GraphqlMark;
+  /** A gRPC call's service, method and (first) request message: a journal entry's mark, or the call being answered. */
+  readonly grpc?: { readonly service: string; readonly method: string; readonly message?: unknown };
 }
 
 /** What the `graphql` field looks at in one operation: a parsed request's, or a journal entry's mark. */
@@ -316,6 +319,10 @@ export function firstMismatch(
     const miss = mcpMismatch(subject, filter.mcp, explain);
     if (miss !== undefined) return miss;
   }
+  if (filter.grpc !== undefined) {
+    const miss = grpcMismatch(subject, filter.grpc, explain);
+    if (miss !== undefined) return miss;
+  }
   if (filter.bodyPatterns !== undefined) {
     if (subject.bodyTruncated) {
       if (!explain) return NO;
@@ -396,6 +403,23 @@ function graphqlMismatch(
  * its `method`, and for `tools/call` the tool (`params.name`). Anything else
  * (not JSON, a batch, no method) never matches.
  */
+/** The first field of a `grpc` filter a call does not match (its service, method, then message). */
+function grpcMismatch(subject: FilterSubject, filter: GrpcFilter, explain: boolean): string | undefined {
+  const call = subject.grpc;
+  if (call === undefined) return explain ? 'not a gRPC call' : NO;
+  if (filter.service !== undefined && call.service !== filter.service) {
+    return explain ? `grpc service is ${shown(call.service)}, route wants ${shown(filter.service)}` : NO;
+  }
+  if (filter.method !== undefined && call.method !== filter.method) {
+    return explain ? `grpc method is ${shown(call.method)}, route wants ${shown(filter.method)}` : NO;
+  }
+  if (filter.message !== undefined) {
+    if (!explain) return isJsonSubset(filter.message, call.message) ? undefined : NO;
+    return bodyMismatch(filter.message, call.message, 'grpc message');
+  }
+  return undefined;
+}
+
 function mcpMismatch(subject: FilterSubject, filter: McpFilter, explain: boolean): string | undefined {
   const json = 'json' in subject ? subject.json : NOT_JSON;
   const message = typeof json === 'object' && json !== null && !Array.isArray(json) ? json : undefined;

@@ -10,6 +10,7 @@
 
 import type { AnswerKind } from './answer-kind.js';
 import { faultKind } from './kinds/fault.js';
+import { grpcKind } from './kinds/grpc.js';
 import { llmKind } from './kinds/llm.js';
 import { mcpKind } from './kinds/mcp.js';
 import { proxyKind } from './kinds/proxy.js';
@@ -23,6 +24,8 @@ type Registry<T> = { readonly [K in keyof T]: AnswerKind<K & string> };
 /** Every kind besides the plain answer (data, body, bodyBase64 or nothing), one line each, in member order. */
 const KINDS = registry({
   stream: streamKind,
+  // Before fault: an answer with both is a grpc answer (fault reset beside it).
+  grpc: grpcKind,
   fault: faultKind,
   proxy: proxyKind,
   resource: resourceKind,

@@ -238,6 +238,10 @@ export const ERRORS = {
     when: 'the protobuf definitions put with `PUT /api/endpoints/{name}/grpc` are not valid: a `.proto` file that does not parse, an unknown type, an import that is neither one of the files given nor a well-known type, or a `descriptorSet` that is no valid `FileDescriptorSet`; the message (and `error.details`) names the file, line and column ([grpc.md](grpc.md))',
     fix: 'correct the file at the line and column the message names',
   },
+  INVALID_GRPC_ANSWER: {
+    when: "a route's `grpc` answer that cannot be sent ([grpc.md](grpc.md#routes)): a message (or one of `messages`, a reply's `send`) that is no message of the method's output type (when the route's `match.grpc` names the service and method of the name's definitions), a status code that is no gRPC status, a status message with a control character or over 1024 characters, metadata or trailers with a name the protocol sends itself (`grpc-*`, `connect-*`, `content-type`) or a value HTTP cannot carry, details that are not a type name and base64, `message` beside `messages` or `on`, a fault other than `reset`; the message names the route and the field",
+    fix: 'correct the field the message names; a message is written in proto3 JSON (field names in lowerCamelCase or as declared, 64-bit integers as strings, enums by name)',
+  },
   GRAPHQL_SCHEMA_TOO_COMPLEX: {
     when: 'a GraphQL schema that would take too long to build ([graphql.md](graphql.md#bounds)): more than 100,000 tokens, 30,000 types, fields, arguments, enum values and union members, or 20,000 steps of interface checks (types implementing interfaces that implement many others); the message names which, `error.details` the counts; nothing is changed. Also the answer to a GraphQL request to a name whose schema was stored by an older version and is over these bounds (it is not served; the log says so once)',
     fix: "split the schema, or have types implement fewer interfaces (GitHub's public schema is well within every bound)",

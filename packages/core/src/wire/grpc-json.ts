@@ -24,12 +24,32 @@ export interface GrpcMark {
   method: string;
   /** The protocol the client spoke: `connect`, `grpc-web` or `grpc`. */
   protocol: 'connect' | 'grpc-web' | 'grpc';
-  /** The request message in proto3 JSON, when it was read. */
+  /** The (first) request message in proto3 JSON, when it was read. */
   message?: unknown;
+  /** Every request message in proto3 JSON, in order (bounded: see `messagesDropped`). */
+  messages?: unknown[];
+  /** Every response message sent, in proto3 JSON, in order (bounded: see `messagesDropped`). */
+  responses?: unknown[];
+  /** Messages (either way) past the journal's bounds (100 each way, 64 KiB of JSON in all): counted, not kept. */
+  messagesDropped?: number;
   /** The status code answered, by name (`ok`, `not_found`, …: Connect's names). */
   code: string;
   /** The status message, when not `ok`. */
   statusMessage?: string;
+}
+
+/**
+ * Which gRPC calls a filter takes (routes, queued answers, journal reads):
+ * all given fields must match.
+ * @example { service: 'shop.v1.Orders', method: 'GetOrder', message: { id: '7' } }
+ */
+export interface GrpcFilter {
+  /** The service's full name: `shop.v1.Orders`. */
+  service?: string;
+  /** The method's name: `GetOrder`. */
+  method?: string;
+  /** A JSON subset of the (first) request message in proto3 JSON, as `body` is of a JSON body. */
+  message?: unknown;
 }
 
 /** The gRPC status codes by number, by the names Connect gives them (`not_found`). */
@@ -88,10 +108,29 @@ export function createGrpcSchemas() {
       service: z.string(),
       method: z.string(),
       protocol: z.enum(['connect', 'grpc-web', 'grpc']),
-      message: z.unknown().optional().describe('The request message in proto3 JSON.'),
+      message: z.unknown().optional().describe('The (first) request message in proto3 JSON.'),
+      messages: z.array(z.unknown()).optional().describe('Every request message in proto3 JSON, in order.'),
+      responses: z.array(z.unknown()).optional().describe('Every response message sent, in proto3 JSON, in order.'),
+      messagesDropped: z
+        .number()
+        .int()
+        .optional()
+        .describe('Messages past the bounds (100 each way, 64 KiB of JSON in all), counted and not kept.'),
       code: z.string().describe('The status code answered, by name: ok, not_found, …'),
       statusMessage: z.string().optional(),
     })
     .describe('Present when the request was a gRPC, gRPC-Web or Connect call (docs/grpc.md).');
-  return { input, definitions, mark };
+  const filter = z
+    .strictObject({
+      service: z.string().optional().describe("The service's full name: shop.v1.Orders."),
+      method: z.string().optional().describe("The method's name: GetOrder."),
+      message: z
+        .unknown()
+        .optional()
+        .describe('A JSON subset of the (first) request message in proto3 JSON (arrays match element by element).'),
+    })
+    .describe(
+      'gRPC, gRPC-Web and Connect calls (docs/grpc.md): the service, the method and a JSON subset of the request message. A request that is no call never matches.',
+    );
+  return { input, definitions, mark, filter };
 }

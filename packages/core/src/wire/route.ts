@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { GrpcAnswer } from './answer-grpc.js';
 import type { AnswerContent } from './answer-json.js';
 import type { AnswerKind } from './answer-kind.js';
 import { CHECKED_KINDS, KIND_READERS, OWN_KINDS } from './answer-kinds.js';
@@ -96,6 +97,12 @@ export interface RouteAnswer extends AnswerContent {
    * resources and prompts; beside it only `setState`.
    */
   mcp?: McpAnswer;
+  /**
+   * Routes only: the answer to a gRPC, gRPC-Web or Connect call (docs/grpc.md#routes);
+   * beside it only `delay`, `template`, `setState` and `fault: 'reset'`. Such a
+   * route answers calls only; calls reach only such routes.
+   */
+  grpc?: GrpcAnswer;
 }
 
 /** A resource answer: a collection's name, or the name and the field that holds each item's id. */

@@ -17,6 +17,7 @@ export type PlaceholderSource =
   | 'item'
   | 'variables'
   | 'arguments'
+  | 'messages'
   | 'uuid'
   | 'now'
   | 'seq'
@@ -41,7 +42,7 @@ const BARE = new Set<PlaceholderSource>(['uuid', 'now', 'seq']);
 
 /** The placeholders a template may use, for messages. */
 export const PLACEHOLDER_RULE =
-  'placeholders are {{params.NAME}}, {{query.NAME}}, {{headers.NAME}}, {{body}}, {{body.a.b}}, {{variables.a.b}} (a GraphQL request), {{arguments.a.b}} (an MCP tool call or prompt), {{state.SCENARIO}}, {{item.a.b}} (a resource route), {{uuid}}, {{now}} (and its date helpers: {{now.epoch}}, {{now.epochMs}}, {{now.date}}, {{now.plus.1d}}, {{now.minus.30s.epoch}}) and {{seq}}';
+  'placeholders are {{params.NAME}}, {{query.NAME}}, {{headers.NAME}}, {{body}}, {{body.a.b}}, {{variables.a.b}} (a GraphQL request), {{arguments.a.b}} (an MCP tool call or prompt), {{messages}}, {{messages.0.a}} (the request messages of a gRPC call), {{state.SCENARIO}}, {{item.a.b}} (a resource route), {{uuid}}, {{now}} (and its date helpers: {{now.epoch}}, {{now.epochMs}}, {{now.date}}, {{now.plus.1d}}, {{now.minus.30s.epoch}}) and {{seq}}';
 
 function placeholder(inner: string, text: string): Placeholder {
   const expression = inner.trim();
@@ -49,7 +50,8 @@ function placeholder(inner: string, text: string): Placeholder {
   const source = head as PlaceholderSource;
   if (BARE.has(source) && path.length === 0) return { source, path };
   if (source === 'now' && isNowPath(path)) return { source, path };
-  if ((source === 'body' || source === 'item') && path.every((key) => key !== '')) return { source, path };
+  if ((source === 'body' || source === 'item' || source === 'messages') && path.every((key) => key !== ''))
+    return { source, path };
   if ((source === 'variables' || source === 'arguments') && path.length > 0 && path.every((key) => key !== ''))
     return { source, path };
   if (KEYED.has(source) && path.length === 1 && path[0] !== '') {
@@ -121,6 +123,7 @@ const MIN_BYTES: Readonly<Record<PlaceholderSource, number>> = {
   item: 0,
   variables: 0,
   arguments: 0,
+  messages: 0,
   state: 0,
 };
 

@@ -25,4 +25,5 @@ export const KIND_COMPILERS: { readonly [K in AnswerKindName]: CompileKind | 'pl
   websocket: compileSocketAnswer,
   llm: compileLlmAnswer,
   mcp: 'plain',
+  grpc: 'plain',
 };

@@ -8,7 +8,7 @@
  */
 
 import { firstMismatch } from '../../journal/graphql-filter.js';
-import { pathParams, subpathSegments } from '../../journal/request-filter.js';
+import { type FilterSubject, pathParams, subpathSegments } from '../../journal/request-filter.js';
 import { kindReadsBody } from '../../wire/answer-kinds.js';
 import {
   explainPathMismatch,
@@ -211,11 +211,17 @@ export class RouteTable {
     return found;
   }
 
-  /** The first route, in list order, whose whole filter holds for `view`; `undefined` when none does. */
-  select(view: RequestView): RouteHit | undefined {
+  /**
+   * The first route, in list order, whose whole filter holds for `view`;
+   * `undefined` when none does. A gRPC call (a view with `grpc`) is answered
+   * by routes with a `grpc` answer only, and only calls by them.
+   */
+  select(view: FilterSubject): RouteHit | undefined {
     const segments = subpathSegments(view.subpath);
+    const call = view.grpc !== undefined;
     for (const index of this.#candidates(segments)) {
       const route = this.routes[index] as CompiledRoute;
+      if ((route.route.answer.grpc !== undefined) !== call) continue;
       const match = route.route.match;
       if (route.filtered && match !== undefined && firstMismatch(view, match, { skipPath: true }) !== undefined) {
         continue;

@@ -31,6 +31,8 @@ export const ROUTE_KINDS: { readonly [K in AnswerKindName]: KindVerdict<K> | 'co
   websocket: 'compiled',
   llm: 'compiled',
   mcp: { verdict: mcpVerdict },
+  // Reached by calls only (route-table.ts), answered by engine/grpc-routes.ts.
+  grpc: 'compiled',
 };
 
 /** The kinds with their own verdict, as [name, verdict] pairs (looked up per request). */

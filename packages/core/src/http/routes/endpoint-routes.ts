@@ -8,6 +8,7 @@
  */
 import type { Hono } from 'hono';
 import { jsonTextResponse } from '../../answer/read-response.js';
+import { checkGrpcRoutes } from '../../engine/grpc-routes.js';
 import { readJsonObjectBody } from '../../wire/body.js';
 import { MockpointError } from '../../wire/errors.js';
 import { routesBodyBytes } from '../../wire/limits.js';
@@ -32,14 +33,15 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
   const routeSchema = schemas.route;
 
   /** The routes of a request body; indices in errors count from the body's first route. */
-  const read = async (request: Request, existingIds?: ReadonlySet<string>): Promise<Route[]> => {
+  const read = async (name: string, request: Request, existingIds?: ReadonlySet<string>): Promise<Route[]> => {
     // Checked like every management body (strict UTF-8, no duplicate keys, depth);
     // each answer's data stays its exact text, like a record's. A list is many answers,
     // each held to the body limit on its own: the list may take ROUTES_BODY_FACTOR times it.
     const members = await readJsonObjectBody(request, routesBodyBytes(options.maxBodyBytes), {
       inTurnsFrom: SLICED_ROUTES_CHARS,
     });
-    return parseRoutesBody(members, routeSchema, { ...options, existingIds });
+    const routes = await parseRoutesBody(members, routeSchema, { ...options, existingIds });
+    return checkGrpcRoutes(endpoints, name, routes, options.maxBodyBytes);
   };
 
   app.get('/api/endpoints/:name/routes', async (c) => {
@@ -49,7 +51,7 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
 
   app.put('/api/endpoints/:name/routes', async (c) => {
     const name = pathName(c.req.param('name'));
-    const routes = await read(c.req.raw);
+    const routes = await read(name, c.req.raw);
     if (routes.length > options.maxRoutes) throw tooMany(name, routes.length, options.maxRoutes);
     const saved = await endpoints.updateRoutes(name, () => routes);
     return jsonTextResponse(routesPageJson(saved));
@@ -59,7 +61,7 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
     const name = pathName(c.req.param('name'));
     // Checked against the ids there are now; checked again inside the atomic update.
     const current = await endpoints.routes(name);
-    const added = await read(c.req.raw, new Set(current.map((route) => route.id)));
+    const added = await read(name, c.req.raw, new Set(current.map((route) => route.id)));
     const saved = await endpoints.updateRoutes(name, (now) => {
       const ids = new Set(now.map((route) => route.id));
       const clash = added.findIndex((route) => ids.has(route.id));
@@ -119,6 +121,7 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
     'INVALID_VALIDATION',
     'INVALID_RATE_LIMIT',
     'INVALID_MCP',
+    'INVALID_GRPC_ANSWER',
     'PROXY_HOST_NOT_ALLOWED',
     'TOO_MANY_ROUTES',
   ] as const;

@@ -10,7 +10,9 @@
  */
 import type { Hono } from 'hono';
 import { findGrpcCall, journalGrpcCall, waitGrpcDelay } from '../../engine/grpc-calls.js';
+import { grpcRouting } from '../../engine/grpc-routes.js';
 import type { GrpcCall } from '../../grpc/grpc-server.js';
+import { MAX_TIMED_MOVES } from '../../state/state-timers.js';
 import { readBodyBytes } from '../../wire/body.js';
 import type { AppContext } from '../context.js';
 
@@ -20,8 +22,56 @@ function rawHeadersOf(headers: Headers): string[] {
   return raw;
 }
 
+/**
+ * `response`, `done` called once its body has been sent, cut or cancelled: a
+ * stream's messages and status are journaled when the stream ends.
+ */
+function afterBody(response: Response, done: () => void): Response {
+  if (response.body === null) {
+    done();
+    return response;
+  }
+  let called = false;
+  const once = () => {
+    if (called) return;
+    called = true;
+    done();
+  };
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done: ended, value } = await reader.read();
+        if (ended) {
+          controller.close();
+          once();
+        } else controller.enqueue(value);
+      } catch (error) {
+        once();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      once();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 export function registerGrpcCalls(app: Hono, ctx: AppContext): void {
   const { endpoints, journal, options } = ctx;
+  endpoints.grpc.routing = (name) =>
+    grpcRouting(
+      {
+        endpoints,
+        clock: ctx.clock,
+        timers: ctx.timers,
+        maxTimers: MAX_TIMED_MOVES,
+        maxBodyBytes: options.maxBodyBytes,
+      },
+      name,
+    );
   app.use('*', async (c, next) => {
     if (c.req.method !== 'POST') return next();
     const found = await findGrpcCall(endpoints, c.req.path, options);
@@ -32,13 +82,18 @@ export function registerGrpcCalls(app: Hono, ctx: AppContext): void {
     const call: GrpcCall = { protocol: 'connect', code: 'ok' };
     await waitGrpcDelay(found.delay, c.req.raw.signal);
     const response = await found.server.answer(request, call);
-    journalGrpcCall(
-      journal,
-      found,
-      { rawHeaders: rawHeadersOf(c.req.raw.headers), body, startedAt },
-      response.status,
-      call,
-    );
-    return response;
+    const done = () =>
+      journalGrpcCall(
+        journal,
+        found,
+        { rawHeaders: rawHeadersOf(c.req.raw.headers), body, startedAt },
+        response.status,
+        call,
+      );
+    if (!found.server.streams(c.req.path)) {
+      done();
+      return response;
+    }
+    return afterBody(response, done);
   });
 }

@@ -1,0 +1,197 @@
+/**
+ * Routes answering gRPC calls: the first route (in list order) with a `grpc`
+ * answer whose filter holds for the call — its `grpc` field over the service,
+ * the method and the (first) request message in proto3 JSON, `headers` over
+ * the call's metadata, `state` over the endpoint's scenarios — answers it,
+ * rendered when templated (`{{body.a}}` the first message, `{{messages}}` all
+ * of them), moving the state with its `setState` as an HTTP route does. Also
+ * the check, when routes are saved, that a route's messages fit its method's
+ * output type.
+ *
+ * @module
+ */
+import type { RouteHit, RouteTable } from '../answer/routes/route-table.js';
+import { compileJsonTemplate, RenderBudget, renderJson, type TemplateContext } from '../answer/template.js';
+import type { Clock } from '../clock/clock.js';
+import type { GrpcCallInfo, GrpcOut, GrpcReply, GrpcRouting } from '../grpc/grpc-reply.js';
+import { firstMismatch } from '../journal/graphql-filter.js';
+import type { FilterSubject } from '../journal/request-filter.js';
+import type { StateTimers } from '../state/state-timers.js';
+import type { GrpcAnswer, GrpcAnswerMessage } from '../wire/answer-grpc.js';
+import { grpcCodeOf } from '../wire/answer-grpc.js';
+import { MockpointError } from '../wire/errors.js';
+import type { Route } from '../wire/route.js';
+import type { States } from '../wire/state-json.js';
+import type { EndpointService } from './endpoint-service.js';
+import { checkRoom, keptMoving, MAX_MOVES, pick, scheduleLater, splitMove } from './pipeline/state-moves.js';
+
+/** What answering a call by a route needs of the app. */
+export interface GrpcRouteParts {
+  endpoints: EndpointService;
+  clock: Clock;
+  timers: StateTimers;
+  maxTimers: number;
+  maxBodyBytes: number;
+}
+
+function headersOf(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (const [name, value] of headers) out[name] = value;
+  return out;
+}
+
+/** A call (or one of a bidirectional call's messages) as the one filter sees it. */
+function subjectOf(info: GrpcCallInfo, message: unknown, state?: States): FilterSubject {
+  return {
+    method: 'POST',
+    subpath: `/${info.service}/${info.method}`,
+    query: {},
+    rawQuery: '',
+    headers: headersOf(info.headers),
+    body: JSON.stringify(message ?? null),
+    bodyTruncated: false,
+    json: message,
+    grpc: { service: info.service, method: info.method, message },
+    ...(state === undefined ? {} : { state: { before: state } }),
+  };
+}
+
+/** Compiled templates by the answer's text. */
+const TEMPLATES = new Map<string, ReturnType<typeof compileJsonTemplate>>();
+
+/** `value` with its templates rendered in `context`. */
+function rendered<T>(value: T, context: TemplateContext): T {
+  const text = JSON.stringify(value);
+  let template = TEMPLATES.get(text);
+  if (template === undefined) {
+    template = compileJsonTemplate(text);
+    if (TEMPLATES.size >= 1000) TEMPLATES.clear();
+    TEMPLATES.set(text, template);
+  }
+  return JSON.parse(renderJson(template, context)) as T;
+}
+
+function outs(messages: readonly GrpcAnswerMessage[] | undefined): GrpcOut[] {
+  return (messages ?? []).map(({ message, delay }) => (delay === undefined ? { message } : { message, delay }));
+}
+
+/** The reply a route's answer gives `info`, rendered when templated. */
+function replyOf(parts: GrpcRouteParts, hit: RouteHit, info: GrpcCallInfo, state: States | undefined): GrpcReply {
+  const { route } = hit;
+  const answer = route.route.answer;
+  const seq = ++route.seq;
+  const contextOf = (message: unknown): TemplateContext => ({
+    params: hit.params,
+    query: {},
+    headers: headersOf(info.headers),
+    json: message,
+    seq,
+    budget: new RenderBudget(parts.maxBodyBytes),
+    state: state ?? {},
+    now: parts.clock.now(),
+    messages: info.messages,
+  });
+  const template = answer.template === true;
+  const grpc = template
+    ? rendered(answer.grpc as GrpcAnswer, contextOf(info.messages[0]))
+    : (answer.grpc as GrpcAnswer);
+  const reply: GrpcReply = {
+    by: `route ${route.id}`,
+    route: route.id,
+    messages: grpc.message !== undefined ? [{ message: grpc.message }] : outs(grpc.messages),
+  };
+  if (answer.delay !== undefined) reply.delay = answer.delay;
+  if (grpc.metadata !== undefined) reply.metadata = grpc.metadata;
+  if (grpc.trailers !== undefined) reply.trailers = grpc.trailers;
+  if (answer.fault === 'reset') reply.reset = true;
+  if (grpc.status !== undefined) {
+    reply.status = { code: grpcCodeOf(grpc.status.code) ?? 2 };
+    if (grpc.status.message !== undefined) reply.status.message = grpc.status.message;
+    if (grpc.status.details !== undefined) reply.status.details = grpc.status.details;
+  }
+  const on = (answer.grpc as GrpcAnswer).on;
+  if (on !== undefined) {
+    reply.onMessage = (message) => {
+      const subject = subjectOf(info, message);
+      const found = on.find((entry) => entry.match === undefined || firstMismatch(subject, entry.match) === undefined);
+      const sent = outs(found?.send);
+      return template ? rendered(sent, contextOf(message)) : sent;
+    };
+  }
+  return reply;
+}
+
+/** The first grpc route for `info` on the scenarios as they are, moving them with its setState (as route-step.ts does). */
+async function statefully(parts: GrpcRouteParts, name: string, table: RouteTable, info: GrpcCallInfo) {
+  const { states } = parts.endpoints;
+  for (let attempt = 0; attempt < MAX_MOVES; attempt++) {
+    const before = await states.get(name);
+    const hit = table.select(subjectOf(info, info.messages[0], before));
+    if (hit === undefined) return undefined;
+    const moves = hit.route.route.answer.setState;
+    if (moves === undefined) return replyOf(parts, hit, info, before);
+    const move = splitMove(moves);
+    if (move.later !== undefined) checkRoom(parts.timers, parts.maxTimers);
+    const after = await states.move(name, pick(before, table.stateScenarios), move.now);
+    if (after === undefined) continue;
+    scheduleLater(parts.timers, parts.maxTimers, name, move, after);
+    return replyOf(parts, hit, info, after);
+  }
+  throw keptMoving(name);
+}
+
+/** The routing of `name`'s calls: its routes with a `grpc` answer, read once per change of its routes. */
+export function grpcRouting(parts: GrpcRouteParts, name: string): GrpcRouting {
+  return async (info) => {
+    const table = await parts.endpoints.routeTable(name);
+    if (table === null || !table.routes.some((route) => route.route.answer.grpc !== undefined)) return undefined;
+    if (table.usesState) return statefully(parts, name, table, info);
+    const hit = table.select(subjectOf(info, info.messages[0]));
+    return hit === undefined ? undefined : replyOf(parts, hit, info, undefined);
+  };
+}
+
+/** The messages of a gRPC answer, each with where it sits: `message`, `messages[1]`, `on[0].send[2]`. */
+function messagesOf(grpc: GrpcAnswer): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  if (grpc.message !== undefined) out.push(['message', grpc.message]);
+  for (const [i, one] of (grpc.messages ?? []).entries()) out.push([`messages[${i}].message`, one.message]);
+  for (const [i, reply] of (grpc.on ?? []).entries()) {
+    for (const [j, one] of (reply.send ?? []).entries()) out.push([`on[${i}].send[${j}].message`, one.message]);
+  }
+  return out;
+}
+
+/**
+ * `routes`, once checked: refuses (`INVALID_GRPC_ANSWER`) a route whose `grpc` answer holds a message
+ * that is no message of its method's output type: checked for routes whose
+ * `match.grpc` names a service and method of `name`'s definitions and whose
+ * answer is not templated (a template's text is checked once rendered).
+ */
+export async function checkGrpcRoutes(
+  endpoints: EndpointService,
+  name: string,
+  routes: Route[],
+  maxBodyBytes: number,
+): Promise<Route[]> {
+  const checked = routes
+    .map((route, index) => ({ route, index }))
+    .filter(({ route }) => route.answer.grpc !== undefined && route.answer.template !== true);
+  if (checked.length === 0) return routes;
+  const server = await endpoints.grpc.server(name, maxBodyBytes);
+  if (server === null) return routes;
+  for (const { route, index } of checked) {
+    const { service, method } = route.match?.grpc ?? {};
+    if (service === undefined || method === undefined) continue;
+    const path = `/${service}/${method}`;
+    if (!server.has(path)) continue;
+    for (const [where, message] of messagesOf(route.answer.grpc as GrpcAnswer)) {
+      const problem = server.messageProblem(path, message);
+      if (problem === undefined) continue;
+      throw new MockpointError('INVALID_GRPC_ANSWER', `routes[${index}]: answer.grpc.${where}: ${problem}`, {
+        details: { index },
+      });
+    }
+  }
+  return routes;
+}

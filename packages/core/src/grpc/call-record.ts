@@ -1,0 +1,55 @@
+/**
+ * A call's messages both ways, kept for its journal entry in proto3 JSON and
+ * bounded: at most {@link MAX_KEPT} messages each way and
+ * {@link JOURNAL_BODY_LIMIT} characters of JSON in all; past that the rest are
+ * counted, not kept (`messagesDropped`).
+ *
+ * @module
+ */
+import type { GrpcMark } from '../wire/grpc-json.js';
+import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
+
+/** Messages kept each way. */
+export const MAX_KEPT = 100;
+
+/** What one call did, filled in as it is answered (the journal's `grpc` mark). */
+export type GrpcCall = Omit<GrpcMark, 'service' | 'method'> & {
+  /** Characters of JSON kept so far (not journaled). */
+  kept?: number;
+  /** Set when a route answered with a reset: the stream is cut, not ended with a status (not journaled). */
+  reset?: boolean;
+  /** The id of the route that answered (journaled as `answeredBy: { route }`); absent: schema mode. */
+  route?: string;
+};
+
+function keep(call: GrpcCall, list: unknown[], json: unknown): void {
+  const size = (JSON.stringify(json) ?? '').length;
+  const kept = call.kept ?? 0;
+  if (list.length >= MAX_KEPT || kept + size > JOURNAL_BODY_LIMIT) {
+    call.messagesDropped = (call.messagesDropped ?? 0) + 1;
+    return;
+  }
+  call.kept = kept + size;
+  list.push(json);
+}
+
+/** Notes a request message received. The first is also the call's `message`. */
+export function noteRequest(call: GrpcCall | undefined, json: unknown): void {
+  if (call === undefined) return;
+  if (call.message === undefined) call.message = json;
+  call.messages ??= [];
+  keep(call, call.messages, json);
+}
+
+/** Notes a response message sent. */
+export function noteResponse(call: GrpcCall | undefined, json: unknown): void {
+  if (call === undefined) return;
+  call.responses ??= [];
+  keep(call, call.responses, json);
+}
+
+/** The call's mark as journaled: without the working fields. */
+export function markOf(call: GrpcCall): Omit<GrpcMark, 'service' | 'method'> {
+  const { kept: _kept, reset: _reset, route: _route, ...mark } = call;
+  return mark;
+}

@@ -1,0 +1,56 @@
+/**
+ * What answers one gRPC call when a route does (schema mode otherwise): the
+ * messages to send, in proto3 JSON, each after its delay, then a status, with
+ * metadata (response headers) and trailers. The engine chooses and renders it
+ * (engine/grpc-routes.ts); the call's handler (stream-answers.ts) plays it.
+ *
+ * @module
+ */
+
+/** One message sent, in proto3 JSON, after `delay` milliseconds. */
+export interface GrpcOut {
+  message: unknown;
+  delay?: number;
+}
+
+/** A status other than `ok` that ends the call, by number. */
+export interface GrpcReplyStatus {
+  code: number;
+  message?: string;
+  /** google.rpc.Status details: a message's full type name and its binary encoding in base64. */
+  details?: { type: string; value: string }[];
+}
+
+/** A route's answer to one call, rendered. */
+export interface GrpcReply {
+  /** What the route is, for messages: `route r1`. */
+  by: string;
+  /** The id of the route, journaled as `answeredBy: { route }`. */
+  route?: string;
+  /** Milliseconds before anything is sent (the answer's `delay`). */
+  delay?: number;
+  /** Sent in order (unary and client streaming: the first only). */
+  messages: GrpcOut[];
+  /** Bidirectional streaming: what to send for each message received (with its index); absent: nothing. */
+  onMessage?: (message: unknown, index: number) => Promise<GrpcOut[]> | GrpcOut[];
+  status?: GrpcReplyStatus;
+  metadata?: Record<string, string | string[]>;
+  trailers?: Record<string, string | string[]>;
+  /** Reset the stream (no status) once the messages are sent. */
+  reset?: boolean;
+}
+
+/** What one call's answer is looked up by. */
+export interface GrpcCallInfo {
+  service: string;
+  method: string;
+  /** `unary`, `server_streaming`, `client_streaming` or `bidi_streaming`. */
+  kind: string;
+  /** The request's headers (the call's metadata). */
+  headers: Headers;
+  /** The request messages read so far, in proto3 JSON: the one of a unary or server-streaming call, all of a client stream's, the first of a bidirectional one. */
+  messages: readonly unknown[];
+}
+
+/** Chooses a route's answer for a call; `undefined`: schema mode answers. */
+export type GrpcRouting = (call: GrpcCallInfo) => Promise<GrpcReply | undefined>;

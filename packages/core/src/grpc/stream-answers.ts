@@ -1,0 +1,235 @@
+/**
+ * The handlers of the four kinds of call: each reads its request messages,
+ * asks the routing for a route's answer ({@link GrpcRouting}) and plays it, or
+ * answers in schema mode — unary and client streaming one message, server
+ * streaming {@link SCHEMA_STREAM_LENGTH}, bidirectional one per message
+ * received — noting every message both ways in the call's journal mark.
+ *
+ * @module
+ */
+import { create, type DescMessage, type DescMethod, fromJson, type Message, toJson } from '@bufbuild/protobuf';
+import { Code, ConnectError, type HandlerContext } from '@connectrpc/connect';
+import { GRPC_CODE_NAMES } from '../wire/grpc-json.js';
+import { SeededRandom, seedOf } from '../wire/seeded-random.js';
+import { type GrpcCall, noteRequest, noteResponse } from './call-record.js';
+import type { GrpcOut, GrpcReply, GrpcRouting } from './grpc-reply.js';
+import { mockMessageJson } from './mock-message.js';
+
+/** How many messages a server-streaming method sends in schema mode. */
+export const SCHEMA_STREAM_LENGTH = 2;
+
+/** What a handler is given besides its requests: the call's mark and the routing. */
+export interface CallParts {
+  call: GrpcCall | undefined;
+  routing: GrpcRouting | undefined;
+}
+
+/** A message of `output` seeded by `seed`: the same seed, the same message. */
+export function schemaMessageJson(output: DescMessage, seed: string): unknown {
+  const random = new SeededRandom();
+  random.reseed(seedOf(seed));
+  return mockMessageJson(output, random);
+}
+
+/** Schema mode's message for `method`, seeded by the method and `request` (and `extra`: a stream's index). */
+function schemaOut(method: DescMethod, request: unknown, extra = ''): GrpcOut {
+  return {
+    message: schemaMessageJson(
+      method.output,
+      `${method.parent.typeName}/${method.name}\n${JSON.stringify(request)}${extra}`,
+    ),
+  };
+}
+
+/** Waits `ms`, or rejects when the call ends first (its deadline, the client gone). */
+function sleep(ms: number | undefined, signal: AbortSignal): Promise<void> {
+  if (ms === undefined || ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', aborted);
+      resolve();
+    }, ms);
+    const aborted = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', aborted, { once: true });
+  });
+}
+
+/** The message of `output` a route's JSON stands for; `internal` naming the route when it does not fit. */
+function encodeOut(output: DescMessage, json: unknown, reply: GrpcReply | undefined): Message {
+  if (reply === undefined) {
+    try {
+      return fromJson(output, json as never, { ignoreUnknownFields: true });
+    } catch {
+      return create(output);
+    }
+  }
+  try {
+    return fromJson(output, json as never);
+  } catch (error) {
+    throw new ConnectError(
+      `${reply.by}: its message is no ${output.typeName}: ${(error as Error).message}`,
+      Code.Internal,
+    );
+  }
+}
+
+function setAll(headers: Headers, values: Record<string, string | string[]> | undefined): void {
+  for (const [name, value] of Object.entries(values ?? {})) {
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+}
+
+/** Starts playing a reply: its metadata, trailers and delay. */
+async function open(reply: GrpcReply | undefined, context: HandlerContext): Promise<void> {
+  if (reply === undefined) return;
+  setAll(context.responseHeader, reply.metadata);
+  setAll(context.responseTrailer, reply.trailers);
+  await sleep(reply.delay, context.signal);
+}
+
+/** Ends a reply: a reset, or its status (thrown, as Connect ends a call). */
+function close(reply: GrpcReply | undefined, parts: CallParts): void {
+  if (reply?.reset === true) {
+    if (parts.call !== undefined) parts.call.reset = true;
+    throw new ConnectError('reset by the route', Code.Aborted);
+  }
+  const status = reply?.status;
+  if (status === undefined || status.code === 0) return;
+  const error = new ConnectError(status.message ?? '', status.code);
+  for (const detail of status.details ?? []) {
+    error.details.push({ type: detail.type, value: Uint8Array.from(atob(detail.value), (c) => c.charCodeAt(0)) });
+  }
+  throw error;
+}
+
+/** One message sent after its delay, noted in the call. */
+async function send(
+  method: DescMethod,
+  out: GrpcOut,
+  reply: GrpcReply | undefined,
+  context: HandlerContext,
+  parts: CallParts,
+): Promise<Message> {
+  await sleep(out.delay, context.signal);
+  const message = encodeOut(method.output, out.message, reply);
+  noteResponse(parts.call, toJson(method.output, message));
+  return message;
+}
+
+/**
+ * A request in proto3 JSON. A message can be well-formed on the wire and have no JSON form (a
+ * `Timestamp` past year 9999): such a request is `invalid_argument`, not an `internal` error
+ * (HTTP 500) from inside the handler.
+ */
+function requestJson(method: DescMethod, request: Message): unknown {
+  try {
+    return toJson(method.input, request);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConnectError(`the request has no proto3 JSON form: ${reason}`, Code.InvalidArgument);
+  }
+}
+
+/** Reads one request message into proto3 JSON, noted in the call. */
+function received(method: DescMethod, request: Message, parts: CallParts): unknown {
+  const json = requestJson(method, request);
+  noteRequest(parts.call, json);
+  return json;
+}
+
+async function routed(method: DescMethod, context: HandlerContext, parts: CallParts, messages: unknown[]) {
+  const reply = await parts.routing?.({
+    service: method.parent.typeName,
+    method: method.name,
+    kind: method.methodKind,
+    headers: context.requestHeader,
+    messages,
+  });
+  if (reply?.route !== undefined && parts.call !== undefined) parts.call.route = reply.route;
+  return reply;
+}
+
+/** Notes the status a handler ends with (an error thrown: its code and message). */
+export function noteEnd(parts: CallParts, error: unknown): never {
+  const connect = ConnectError.from(error);
+  if (parts.call !== undefined) {
+    parts.call.code = GRPC_CODE_NAMES[connect.code] ?? String(connect.code);
+    parts.call.statusMessage = connect.rawMessage;
+  }
+  throw connect;
+}
+
+export async function unary(
+  method: DescMethod,
+  request: Message,
+  context: HandlerContext,
+  parts: CallParts,
+): Promise<Message> {
+  const json = received(method, request, parts);
+  const reply = await routed(method, context, parts, [json]);
+  await open(reply, context);
+  const first = reply === undefined ? schemaOut(method, json) : reply.messages[0];
+  if (reply !== undefined && (reply.reset === true || reply.status !== undefined || first === undefined)) {
+    close(reply, parts);
+  }
+  return send(method, first ?? { message: {} }, reply, context, parts);
+}
+
+export async function* serverStream(
+  method: DescMethod,
+  request: Message,
+  context: HandlerContext,
+  parts: CallParts,
+): AsyncGenerator<Message> {
+  const json = received(method, request, parts);
+  const reply = await routed(method, context, parts, [json]);
+  await open(reply, context);
+  const outs =
+    reply?.messages ?? Array.from({ length: SCHEMA_STREAM_LENGTH }, (_, i) => schemaOut(method, json, `\n${i}`));
+  for (const out of outs) yield await send(method, out, reply, context, parts);
+  close(reply, parts);
+}
+
+export async function clientStream(
+  method: DescMethod,
+  requests: AsyncIterable<Message>,
+  context: HandlerContext,
+  parts: CallParts,
+): Promise<Message> {
+  const all: unknown[] = [];
+  for await (const request of requests) all.push(received(method, request, parts));
+  const reply = await routed(method, context, parts, all);
+  await open(reply, context);
+  const first = reply === undefined ? schemaOut(method, all) : reply.messages[0];
+  if (reply !== undefined && (reply.reset === true || reply.status !== undefined || first === undefined)) {
+    close(reply, parts);
+  }
+  return send(method, first ?? { message: {} }, reply, context, parts);
+}
+
+export async function* bidiStream(
+  method: DescMethod,
+  requests: AsyncIterable<Message>,
+  context: HandlerContext,
+  parts: CallParts,
+): AsyncGenerator<Message> {
+  let reply: GrpcReply | undefined;
+  let index = 0;
+  for await (const request of requests) {
+    const json = received(method, request, parts);
+    if (index === 0) {
+      reply = await routed(method, context, parts, [json]);
+      await open(reply, context);
+      for (const out of reply?.messages ?? []) yield await send(method, out, reply, context, parts);
+    }
+    const outs =
+      reply === undefined ? [schemaOut(method, json, `\n${index}`)] : ((await reply.onMessage?.(json, index)) ?? []);
+    for (const out of outs) yield await send(method, out, reply, context, parts);
+    index++;
+  }
+  close(reply, parts);
+}
