@@ -32,6 +32,16 @@ export interface GrpcMark {
   statusMessage?: string;
 }
 
+/**
+ * The services the daemon answers itself while any name holds definitions:
+ * health, then server reflection v1 and v1alpha (docs/grpc.md#health-and-reflection).
+ */
+export const GRPC_DAEMON_SERVICES: readonly string[] = [
+  'grpc.health.v1.Health',
+  'grpc.reflection.v1.ServerReflection',
+  'grpc.reflection.v1alpha.ServerReflection',
+];
+
 /** The gRPC status codes by number, by the names Connect gives them (`not_found`). */
 export const GRPC_CODE_NAMES: readonly string[] = [
   'ok',
