@@ -10,6 +10,7 @@
  * @module
  */
 import type { GraphqlFilter, GraphqlMark, GraphqlOperationMark } from '../wire/graphql-json.js';
+import type { GrpcFilter, GrpcMark } from '../wire/grpc-json.js';
 import type { JournalEntry, RequestFilter } from '../wire/journal-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
 import type { McpFilter } from '../wire/mcp-json.js';
@@ -51,6 +52,8 @@ export interface FilterSubject {
   readonly websocket?: { readonly direction: string; readonly connection: string };
   /** A journal entry's GraphQL mark: what the `graphql` field reads unless {@link MismatchOptions.graphql} says otherwise. */
   readonly graphql?: GraphqlMark;
+  /** A journal entry's gRPC mark (docs/grpc.md): what the `grpc` field reads. */
+  readonly grpc?: GrpcMark;
 }
 
 /** What the `graphql` field looks at in one operation: a parsed request's, or a journal entry's mark. */
@@ -211,7 +214,7 @@ const NO = 'no';
 
 /**
  * The one matcher: the first field of `filter` that `subject` does not match, in
- * the order method, signature, state, path, query, headers, graphql, body (`method is GET, route wants
+ * the order method, signature, state, path, query, headers, graphql, mcp, grpc, body (`method is GET, route wants
  * POST`, `header x-api-key missing`, `body.amount is 5, route wants 10`), or
  * `undefined` when every given field matches. Without `explain` the string is
  * a constant (nothing is formatted).
@@ -316,6 +319,10 @@ export function firstMismatch(
     const miss = mcpMismatch(subject, filter.mcp, explain);
     if (miss !== undefined) return miss;
   }
+  if (filter.grpc !== undefined) {
+    const miss = grpcMismatch(subject, filter.grpc, explain);
+    if (miss !== undefined) return miss;
+  }
   if (filter.bodyPatterns !== undefined) {
     if (subject.bodyTruncated) {
       if (!explain) return NO;
@@ -415,6 +422,24 @@ function mcpMismatch(subject: FilterSubject, filter: McpFilter, explain: boolean
         ? `mcp tool is ${typeof tool === 'string' ? shown(tool) : 'none (not a tools/call)'}, route wants ${shown(filter.tool)}`
         : NO;
     }
+  }
+  return undefined;
+}
+
+/** The `grpc` field: the call's service, method and a JSON subset of its request message (its journal mark). */
+function grpcMismatch(subject: FilterSubject, filter: GrpcFilter, explain: boolean): string | undefined {
+  const call = subject.grpc;
+  if (call === undefined) return explain ? 'not a gRPC call' : NO;
+  if (filter.service !== undefined && call.service !== filter.service) {
+    return explain ? `grpc service is ${shown(call.service)}, route wants ${shown(filter.service)}` : NO;
+  }
+  if (filter.method !== undefined && call.method !== filter.method) {
+    return explain ? `grpc method is ${shown(call.method)}, route wants ${shown(filter.method)}` : NO;
+  }
+  if (Object.hasOwn(filter, 'message')) {
+    if (call.message === undefined) return explain ? 'grpc message was not read' : NO;
+    const miss = bodyMismatch(filter.message, call.message, 'grpc message');
+    if (miss !== undefined) return explain ? miss : NO;
   }
   return undefined;
 }

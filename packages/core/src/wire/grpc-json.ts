@@ -33,6 +33,20 @@ export interface GrpcMark {
 }
 
 /**
+ * The request filter's `grpc` field (docs/grpc.md#finding-calls): gRPC-family
+ * calls by service, method and a JSON subset of the request message in proto3
+ * JSON. A request that is no call never matches.
+ */
+export interface GrpcFilter {
+  /** The service's full name: `shop.v1.Orders`. */
+  service?: string;
+  /** The method's name: `GetOrder`. */
+  method?: string;
+  /** A JSON subset of the request message in proto3 JSON (`{ "id": "7" }`), the rules of a JSON body. */
+  message?: unknown;
+}
+
+/**
  * The services the daemon answers itself while any name holds definitions:
  * health, then server reflection v1 and v1alpha (docs/grpc.md#health-and-reflection).
  */
@@ -103,5 +117,19 @@ export function createGrpcSchemas() {
       statusMessage: z.string().optional(),
     })
     .describe('Present when the request was a gRPC, gRPC-Web or Connect call (docs/grpc.md).');
-  return { input, definitions, mark };
+  const filter = z
+    .strictObject({
+      service: z.string().min(1).max(512).optional().describe("The service's full name: shop.v1.Orders."),
+      method: z.string().min(1).max(256).optional().describe("The method's name: GetOrder."),
+      message: z
+        .unknown()
+        .optional()
+        .describe('A JSON subset of the request message in proto3 JSON, the rules of a JSON body.'),
+    })
+    .meta({
+      title: 'GrpcFilter',
+      description:
+        'gRPC, gRPC-Web and Connect calls by service, method and request message (docs/grpc.md). A request that is no call never matches.',
+    });
+  return { input, definitions, mark, filter };
 }

@@ -9,7 +9,7 @@
 import type { Fault } from './answer-json.js';
 import type { ChaosFault } from './chaos.js';
 import type { GraphqlFilter, GraphqlMark } from './graphql-json.js';
-import type { GrpcMark } from './grpc-json.js';
+import type { GrpcFilter, GrpcMark } from './grpc-json.js';
 import type { McpFilter } from './mcp-json.js';
 import type { ValidationMark } from './route-validation.js';
 import type { SignatureCheckStatus, SignatureMark } from './signature-settings.js';
@@ -248,4 +248,10 @@ export interface RequestFilter {
    * A request that is not a JSON-RPC request never matches.
    */
   mcp?: McpFilter;
+  /**
+   * gRPC, gRPC-Web and Connect calls (docs/grpc.md), read from a journal
+   * entry's `grpc` mark: the service, the method and a JSON subset of the
+   * request message in proto3 JSON. A request that is no call never matches.
+   */
+  grpc?: GrpcFilter;
 }

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { createGraphqlSchemas } from './graphql-json.js';
+import { createGrpcSchemas } from './grpc-json.js';
 import { createMcpFilterSchema } from './mcp-json.js';
 import { SIGNATURE_STATUSES } from './signature-settings.js';
 import { createStateSchemas } from './state-json.js';
@@ -16,6 +17,7 @@ export const stateSchemas = createStateSchemas();
 /** The GraphQL schemas, one set for the filter and the journal. */
 export const graphqlSchemas = createGraphqlSchemas();
 const mcpFilter = createMcpFilterSchema();
+const grpcFilter = createGrpcSchemas().filter;
 
 /** A value matcher (a regular expression over a whole value) and the request filter. */
 export function createFilterSchemas() {
@@ -94,6 +96,7 @@ export function createFilterSchemas() {
         .describe('WebSocket messages only (journal entries MESSAGE and CLOSE): their direction and connection.'),
       graphql: graphqlSchemas.filter.optional(),
       mcp: mcpFilter.optional(),
+      grpc: grpcFilter.optional(),
     })
     .meta({ title: 'RequestFilter', description: 'Which recorded requests count; all given fields must match.' });
   return { valueMatcher, requestFilter };
