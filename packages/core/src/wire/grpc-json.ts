@@ -77,7 +77,8 @@ export const GRPC_CODE_NAMES: readonly string[] = [
   'unauthenticated',
 ];
 
-const PROTO_PATH = /^[A-Za-z0-9_][A-Za-z0-9_.\-/]*\.proto$/;
+/** A `.proto` path as `protos` keys take it: relative, letters, digits, `_ . - /`. */
+export const PROTO_PATH = /^[A-Za-z0-9_][A-Za-z0-9_.\-/]*\.proto$/;
 
 export function createGrpcSchemas() {
   const input = z.union([
