@@ -109,10 +109,9 @@ describe('gRPC in namespaces', () => {
     // Each namespace journals its own calls only.
     const journal = async (ns: string) => {
       const read = await send(daemon, 'GET', `/ns/${ns}/api/endpoints/shop/requests`);
-      return (read.json?.requests as { grpc: { protocol: string; message: unknown } }[]).map(({ grpc: mark }) => [
-        mark.protocol,
-        mark.message,
-      ]);
+      return ((read.json?.requests ?? []) as { grpc: { protocol: string; message: unknown } }[]).map(
+        ({ grpc: mark }) => [mark.protocol, mark.message],
+      );
     };
     await expect
       .poll(() => journal('alpha'))
