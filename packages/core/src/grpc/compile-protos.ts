@@ -210,6 +210,26 @@ function qualify(out: Loose, type: protobuf.Type): void {
   });
 }
 
+/**
+ * protobufjs adds to an extended message a field for each extension of it,
+ * named by the extension's full name (`.shop.note`); protoc keeps extensions
+ * apart (the file's or the declaring message's `extension`). Drops them, in
+ * nested messages too.
+ */
+function dropExtensionCopies(out: Loose): void {
+  if (out.field !== undefined) out.field = out.field.filter((field) => !String(field.name).startsWith('.'));
+  for (const nested of out.nestedType ?? []) dropExtensionCopies(nested);
+}
+
+/** A top-level `extend` field as protoc describes it: full type name and extendee. */
+function extensionProto(field: protobuf.Field, syntax: string): Loose {
+  const made = (field as unknown as { toDescriptor(syntax: string): Loose }).toDescriptor(syntax);
+  if (field.resolvedType !== null) made.typeName = fullName(field.resolvedType);
+  const target = field.extend === undefined ? null : (field.parent?.lookup(field.extend) ?? null);
+  if (target !== null) made.extendee = target.fullName;
+  return made;
+}
+
 /** protoc's JSON name of a field: `item_prices` → `itemPrices`. */
 function jsonNameOf(name: string): string {
   return name.replace(/_+([a-zA-Z0-9])?/g, (_m, next: string | undefined) => (next ?? '').toUpperCase());
@@ -243,6 +263,7 @@ function fileProto(file: string, parsed: Parsed, root: protobuf.Root): FileDescr
         if (nested.filename !== file) continue;
         const made = nested.toDescriptor(syntax) as unknown as Loose;
         qualify(made, nested);
+        dropExtensionCopies(made);
         out.messageType.push(made);
       } else if (nested instanceof protobuf.Enum) {
         if (nested.filename !== file) continue;
@@ -250,6 +271,8 @@ function fileProto(file: string, parsed: Parsed, root: protobuf.Root): FileDescr
       } else if (nested instanceof protobuf.Service) {
         if (nested.filename !== file) continue;
         out.service.push(nested.toDescriptor() as unknown as Loose);
+      } else if (nested instanceof protobuf.Field) {
+        if (nested.filename === file && nested.extend !== undefined) out.extension.push(extensionProto(nested, syntax));
       } else if (nested instanceof protobuf.Namespace) {
         visit(nested);
       }

@@ -8,7 +8,8 @@ import { type GrpcView, type ReflectionAnswer, reflect } from './reflection.js';
 
 const SHOP = `syntax = "proto2";
 package shop;
-message Order { optional string id = 1; enum Kind { A = 0; B = 1; } }
+message Order { optional string id = 1; extensions 100 to 200; enum Kind { A = 0; B = 1; } }
+extend Order { optional string note = 100; }
 service Orders { rpc Get(Order) returns (Order); }
 `;
 
@@ -23,20 +24,23 @@ function names(answer: ReflectionAnswer): string[] {
 }
 
 describe('reflect', () => {
-  it('finds the file of a type, a member of one (method, field, enum value) (compile-protos.ts does not compile `extend` yet)', async () => {
+  it('finds the file of a type, a member of one (method, field, enum value) and an extension', async () => {
     const daemon = await view();
     const ask = (c: string, value: unknown) =>
       reflect(daemon, { host: '', messageRequest: { case: c, value } as never });
-    for (const symbol of ['shop.Order', '.shop.Orders.Get', 'shop.Order.id', 'shop.Order.Kind.B']) {
+    for (const symbol of ['shop.Order', '.shop.Orders.Get', 'shop.Order.id', 'shop.Order.Kind.B', 'shop.note']) {
       expect(names(await ask('fileContainingSymbol', symbol))).toEqual(['shop.proto']);
     }
-    expect(await ask('fileContainingExtension', { containingType: 'shop.Order', extensionNumber: 100 })).toEqual({
+    expect(names(await ask('fileContainingExtension', { containingType: 'shop.Order', extensionNumber: 100 }))).toEqual(
+      ['shop.proto'],
+    );
+    expect(await ask('fileContainingExtension', { containingType: 'shop.Order', extensionNumber: 101 })).toEqual({
       case: 'errorResponse',
-      value: { errorCode: 5, errorMessage: 'no extension 100 of shop.Order' },
+      value: { errorCode: 5, errorMessage: 'no extension 101 of shop.Order' },
     });
     expect(await ask('allExtensionNumbersOfType', 'shop.Order')).toEqual({
       case: 'allExtensionNumbersResponse',
-      value: { baseTypeName: 'shop.Order', extensionNumber: [] },
+      value: { baseTypeName: 'shop.Order', extensionNumber: [100] },
     });
     expect(await ask('fileContainingSymbol', 'shop.Order.nope')).toEqual({
       case: 'errorResponse',
