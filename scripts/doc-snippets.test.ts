@@ -44,6 +44,8 @@ const NOT_RUN: Record<string, string> = {
   'docs/files.md mockpoint import openapi.yaml': 'needs your openapi.yaml',
   'docs/files.md MOCKPOINT_PROXY_ALLOW_HOSTS=api.example.com mockpoint &':
     'records api.example.com, which is not ours (packages/server/test/record.test.ts)',
+  'docs/grpc.md grpcurl -cacert':
+    'needs grpcurl and a daemon with --https (packages/server/test/grpc-reflection.test.ts calls reflection and health)',
   'docs/har.md mockpoint import session.har': 'needs your HAR',
   'docs/https.md mockpoint --https --hosts api.github.com=github --proxy-pass-through':
     'passes registry.npmjs.org through to the internet',

@@ -32,6 +32,13 @@ export interface MockServerClient extends Omit<MockpointClient, 'add'> {
   /** Base URL of the service, e.g. `http://127.0.0.1:41234`. */
   readonly url: string;
   /**
+   * The service's `host:port` (`127.0.0.1:41234`), for gRPC clients that take an
+   * address rather than a URL (grpc-js: `new Client(mock.grpcAddress, credentials)`);
+   * Connect and gRPC-Web clients take {@link url}. It names no namespace: in a
+   * session, send `session.headers` as the call's metadata (docs/grpc.md).
+   */
+  readonly grpcAddress: string;
+  /**
    * Creates an endpoint and returns its handle, whose `data` has type `T`.
    * @throws MockpointError `NAME_TAKEN` when the name exists (use `put` to create or replace).
    * @example const users = await mock.add<User[]>({ name: 'users', data: [] })
@@ -75,6 +82,7 @@ export function connectMockServer(options: ConnectMockServerOptions): MockServer
   return {
     ...client,
     url: client.baseUrl,
+    grpcAddress: new URL(client.baseUrl).host,
     async add<T>(endpoint: { name: string } & EndpointDefinition<T>): Promise<MockEndpoint<T>> {
       return createEndpointHandle(client, await client.add(endpoint));
     },

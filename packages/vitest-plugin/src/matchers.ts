@@ -9,6 +9,7 @@
 import {
   firstMismatch,
   type GraphqlFilter,
+  type GrpcFilter,
   isMockpointError,
   type JournalEntry,
   type RequestFilter,
@@ -80,6 +81,14 @@ declare global {
        * @example await expect(mock.socket('chat')).toHaveReceivedMessage({ type: 'join' })
        */
       toHaveReceivedMessage(expected: unknown): Promise<void>;
+      /**
+       * Passes when the endpoint has answered a gRPC, gRPC-Web or Connect call of
+       * `method` (`GetOrder`, or `shop.v1.Orders/GetOrder` with its service) whose
+       * request message (proto3 JSON) has `message` as a JSON subset, when given;
+       * with an asymmetric matcher anywhere in it, the message is compared whole.
+       * @example await expect(shop).toHaveReceivedGrpc('GetOrder', { id: '7' })
+       */
+      toHaveReceivedGrpc(method: string, message?: unknown): Promise<void>;
     }
   }
 }
@@ -196,6 +205,27 @@ function matches(state: MatcherState, entry: JournalEntry, expected: RequestMatc
   if (headers.length > 0) filter.headers = Object.fromEntries(headers);
   if (query.length > 0) filter.query = Object.fromEntries(query);
   return firstMismatch(entry, filter) === undefined;
+}
+
+/** `shop.v1.Orders/GetOrder` (a leading `/` too) or `GetOrder` as the filter's `grpc` field. */
+function grpcFilterOf(method: string): GrpcFilter {
+  const path = method.replace(/^\//, '');
+  const slash = path.lastIndexOf('/');
+  return slash === -1 ? { method: path } : { service: path.slice(0, slash), method: path.slice(slash + 1) };
+}
+
+/** One line per gRPC call: service/method, its request message and its status; other requests are counted. */
+function describeCalls(requests: JournalEntry[]): string {
+  const calls = requests.filter((entry) => entry.grpc !== undefined);
+  const others = requests.length - calls.length;
+  const lines = calls.map(({ grpc }, index) => {
+    const message = JSON.stringify(grpc?.message) ?? '(not read)';
+    const cut = message.length > BODY_PREVIEW ? `${message.slice(0, BODY_PREVIEW)}…` : message;
+    return `  ${index + 1}. ${grpc?.service}/${grpc?.method} ${cut} → ${grpc?.code}`;
+  });
+  const count = `received ${calls.length} gRPC call${calls.length === 1 ? '' : 's'}`;
+  const rest = others === 0 ? '' : ` (and ${others} other request${others === 1 ? '' : 's'})`;
+  return `${count}${rest}:\n${lines.length === 0 ? '  (none)' : lines.join('\n')}`;
 }
 
 function quietRecorder(received: unknown): QuietRecorder {
@@ -322,6 +352,36 @@ export const mockpointMatchers = {
         pass
           ? `expected endpoint "${actual.name}" not to have state ${asked}, but it has; its state: ${whole}`
           : `expected endpoint "${actual.name}" to have state ${asked}, but ${differ.map((scenario) => `${scenario} is ${JSON.stringify(seen[scenario])}`).join(', ')}; its state: ${whole}`,
+    };
+  },
+
+  async toHaveReceivedGrpc(
+    this: MatcherState,
+    actual: unknown,
+    method: string,
+    ...message: [unknown?]
+  ): Promise<MatchResult> {
+    if (typeof method !== 'string' || method === '') {
+      throw new TypeError(
+        `toHaveReceivedGrpc() needs a method ('GetOrder' or 'shop.v1.Orders/GetOrder'), received ${String(method)}`,
+      );
+    }
+    const { name, requests } = await journalOf(actual, 'toHaveReceivedGrpc');
+    const grpc = grpcFilterOf(method);
+    const whole = message.length > 0 && hasAsymmetric(message[0]);
+    if (message.length > 0 && !whole) grpc.message = message[0];
+    const index = requests.findIndex(
+      (entry) =>
+        firstMismatch(entry, { grpc }) === undefined && (!whole || this.equals(entry.grpc?.message, message[0])),
+    );
+    const pass = index !== -1;
+    const wanted = `${method}${message.length > 0 ? ` with ${this.utils.stringify(message[0], undefined, { min: true })}` : ''}`;
+    return {
+      pass,
+      message: () =>
+        pass
+          ? `expected endpoint "${name}" not to have received a gRPC call ${wanted}, but call ${index + 1} of its journal matched;\n${describeCalls(requests)}`
+          : `expected endpoint "${name}" to have received a gRPC call ${wanted}, but none matched;\n${describeCalls(requests)}`,
     };
   },
 

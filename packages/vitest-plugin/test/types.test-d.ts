@@ -29,6 +29,12 @@ test('add<T>() types the endpoint data', async () => {
   expectTypeOf(users.data).toEqualTypeOf<User[]>();
   expectTypeOf(users.url).toBeString();
   expectTypeOf(users.statusCode).toBeNumber();
+  expectTypeOf(mock.grpcAddress).toBeString();
+  await expect(users).toHaveReceivedGrpc('shop.v1.Orders/GetOrder', { id: '7' });
+  await expect(users).not.toHaveReceivedGrpc('GetOrder');
+  // @ts-expect-error the method is a string
+  await expect(users).toHaveReceivedGrpc(42);
+  await expect(await mock.requests('users', { match: { grpc: { method: 'GetOrder' } } })).toBeDefined();
 
   // Inferred from the data when no type argument is given.
   const flags = await mock.add({ name: 'flags', data: { beta: true } });

@@ -21,6 +21,7 @@ import {
   socketRows,
   validationRows,
 } from './entry-marks.js';
+import { grpcMessages, grpcRows } from './grpc-view.js';
 import { rememberEntry } from './journal-filter.js';
 import { statusBadge } from './list.js';
 import { formatBytes } from './validate.js';
@@ -153,6 +154,7 @@ function answerRows(entry: JournalEntry): [string, string][] {
     ...signatureRows(entry),
     ...validationRows(entry),
     ...graphqlRows(entry),
+    ...grpcRows(entry),
     ...socketRows(entry),
   ];
   for (const [name, value] of Object.entries(entry.params ?? {})) rows.push([`:${name}`, value]);
@@ -206,6 +208,7 @@ export function entryRow(entry: JournalEntry, fresh: boolean): HTMLLIElement {
       entryActions(entry),
       h('h4', null, 'Answer'),
       kvTable(answerRows(entry)),
+      ...grpcMessages(entry),
       ...(query.length > 0 ? [h('h4', null, 'Query'), kvTable(query)] : []),
       h('h4', null, `Headers (${headers.length})`),
       kvTable(headers),

@@ -45,7 +45,7 @@ export type {
   GraphqlPush,
   GraphqlSchemaBody,
 } from '../wire/graphql-json.js';
-export type { GrpcDefinitions, GrpcDefinitionsInput, GrpcMark } from '../wire/grpc-json.js';
+export type { GrpcDefinitions, GrpcDefinitionsInput, GrpcFilter, GrpcMark } from '../wire/grpc-json.js';
 export type { HostEntry } from '../wire/host-mapping.js';
 export type {
   JournalEntry,

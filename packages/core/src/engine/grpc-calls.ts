@@ -10,6 +10,7 @@ import { markOf } from '../grpc/call-record.js';
 import type { GrpcCall, GrpcServer } from '../grpc/grpc-server.js';
 import type { Journal } from '../journal/journal.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
+import { GRPC_DAEMON_SERVICES } from '../wire/grpc-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
 import type { EndpointService } from './endpoint-service.js';
 
@@ -22,6 +23,8 @@ export interface FoundGrpcCall {
   service: string;
   method: string;
   server: GrpcServer;
+  /** A call to the daemon's own health or reflection service: it belongs to no name and is not journaled. */
+  daemon?: true;
   /** The name's record's `delay` (ms, 0 without a record): waited before the call is answered. */
   delay: number;
 }
@@ -61,8 +64,14 @@ export async function findGrpcCall(
   const match = CALL_PATH.exec(path);
   if (match === null) return undefined;
   const [, service, method] = match as unknown as [string, string, string];
-  const name = (await endpoints.grpc.owners()).get(service);
-  if (name === undefined) return undefined;
+  const owners = await endpoints.grpc.owners();
+  const name = owners.get(service);
+  if (name === undefined) {
+    // Health and reflection answer while some name holds definitions, unless a name holds them itself.
+    if (owners.size === 0 || !GRPC_DAEMON_SERVICES.includes(service)) return undefined;
+    const server = await endpoints.grpc.daemonServer(limits.maxGrpcMessageBytes);
+    return server.has(path) ? { name: '', service, method, server, daemon: true, delay: 0 } : undefined;
+  }
   const server = await endpoints.grpc.server(name, limits.maxGrpcMessageBytes, limits.maxGrpcStreamMessages);
   if (server === null || !server.has(path)) return undefined;
   const delay = (await endpoints.response(name))?.delay ?? 0;
@@ -77,6 +86,7 @@ export function journalGrpcCall(
   status: number,
   call: GrpcCall,
 ): void {
+  if (found.daemon === true) return;
   const recorded: RecordedRequest = {
     method: 'POST',
     target: `/endpoint/${found.name}/${found.service}/${found.method}`,

@@ -7,16 +7,24 @@
  *
  * @module
  */
+import type { FileRegistry } from '@bufbuild/protobuf';
 import type { GrpcRouting } from '../grpc/grpc-reply.js';
 import type { GrpcServer } from '../grpc/grpc-server.js';
+import type { GrpcView } from '../grpc/reflection.js';
 import type { EndpointStore } from '../store/store.js';
 
 export class GrpcCatalog {
   readonly #store: EndpointStore;
   /** Service full name → the name that holds it; built on first use, dropped at any change. */
   #owners: Promise<Map<string, string>> | undefined;
+  /** The names that hold definitions, in the store's order (read with {@link #owners}). */
+  #held: string[] = [];
+  /** A name's registry (`null`: it has no definitions), built on first use. */
+  readonly #registries = new Map<string, Promise<FileRegistry | null>>();
   /** A name's server (`null`: it has no definitions), built on first call. */
   readonly #servers = new Map<string, Promise<GrpcServer | null>>();
+  /** The server of the daemon's own services (health, reflection: docs/grpc.md), built on first call. */
+  #daemon: Promise<GrpcServer> | undefined;
 
   /** The routing of a name's calls (its routes with a `grpc` answer), set by the app; absent: schema mode only. */
   routing: ((name: string) => GrpcRouting) | undefined;
@@ -40,6 +48,7 @@ export class GrpcCatalog {
   async #readOwners(): Promise<Map<string, string>> {
     const owners = new Map<string, string>();
     const names = await this.#store.grpcNames();
+    this.#held = names;
     if (names.length === 0) return owners;
     const { decodeDefinitions } = await import('../grpc/definitions.js');
     for (const name of names) {
@@ -65,24 +74,75 @@ export class GrpcCatalog {
   }
 
   async #build(name: string, readMaxBytes: number, maxStreamMessages?: number): Promise<GrpcServer | null> {
+    const [registry, { createGrpcServer }] = await Promise.all([this.registry(name), import('../grpc/grpc-server.js')]);
+    return registry === null ? null : createGrpcServer(registry, readMaxBytes, maxStreamMessages, this.routing?.(name));
+  }
+
+  /** The registry of `name`'s definitions (`null` when it has none), compiled once per stored version. */
+  registry(name: string): Promise<FileRegistry | null> {
+    let registry = this.#registries.get(name);
+    if (registry === undefined) {
+      registry = this.#compile(name);
+      this.#registries.set(name, registry);
+      registry.catch(() => this.#registries.delete(name));
+    }
+    return registry;
+  }
+
+  async #compile(name: string): Promise<FileRegistry | null> {
     const text = await this.#store.getGrpc(name);
     if (text === undefined) return null;
-    const [{ decodeDefinitions, registryOf }, { createGrpcServer }] = await Promise.all([
-      import('../grpc/definitions.js'),
-      import('../grpc/grpc-server.js'),
-    ]);
+    const { decodeDefinitions, registryOf } = await import('../grpc/definitions.js');
     const { services: _services, ...input } = decodeDefinitions(text);
-    return createGrpcServer(await registryOf(input), readMaxBytes, maxStreamMessages, this.routing?.(name));
+    return registryOf(input);
+  }
+
+  /**
+   * The server of the daemon's own services (health, reflection), answering
+   * from the definitions held now; the caller answers with it only while some
+   * name holds definitions.
+   */
+  daemonServer(readMaxBytes: number): Promise<GrpcServer> {
+    if (this.#daemon === undefined) {
+      const built = this.#buildDaemon(readMaxBytes);
+      this.#daemon = built;
+      built.catch(() => {
+        if (this.#daemon === built) this.#daemon = undefined;
+      });
+    }
+    return this.#daemon;
+  }
+
+  async #buildDaemon(readMaxBytes: number): Promise<GrpcServer> {
+    const [{ daemonRegistry, DAEMON_SERVICES }, { createDaemonServer }] = await Promise.all([
+      import('../grpc/daemon-protos.js'),
+      import('../grpc/daemon-server.js'),
+    ]);
+    const own = await daemonRegistry();
+    const view: GrpcView = {
+      services: async () => {
+        const held = [...(await this.owners()).keys()];
+        return [...held, ...DAEMON_SERVICES.filter((service) => !held.includes(service))];
+      },
+      registries: async () => {
+        await this.owners();
+        const registries = await Promise.all(this.#held.map((name) => this.registry(name)));
+        return [...registries.filter((registry) => registry !== null), own];
+      },
+    };
+    return createDaemonServer(own, view, readMaxBytes);
   }
 
   /** Forgets what was built of `name`'s definitions (and which names hold which services). */
   forget(name: string): void {
     this.#owners = undefined;
+    this.#registries.delete(name);
     this.#servers.delete(name);
   }
 
   forgetAll(): void {
     this.#owners = undefined;
+    this.#registries.clear();
     this.#servers.clear();
   }
 }

@@ -8,6 +8,7 @@
 import { answerJson, type QueuedAnswer } from '../wire/answer-json.js';
 import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../wire/chaos.js';
 import { type ErrorCode, MockpointError } from '../wire/errors.js';
+import type { GrpcDefinitions } from '../wire/grpc-json.js';
 import type { HostEntry, HostMove } from '../wire/host-mapping.js';
 import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
 import { decodeRoutes, routesJson } from '../wire/route.js';
@@ -107,17 +108,20 @@ export async function listHosts(target: AdminTarget): Promise<HostEntry[]> {
 
 /** What `name` holds now: its record (exact), routes and queued answers. */
 export async function readState(target: AdminTarget, name: string): Promise<EndpointState> {
-  const [recordText, routesText, queueText, collectionsText, hostsText, graphqlText, chaosText] = await Promise.all([
-    call(target, 'GET', `/api/endpoints/${seg(name)}`, undefined, true),
-    call(target, 'GET', `/api/endpoints/${seg(name)}/routes`),
-    call(target, 'GET', `/api/endpoints/${seg(name)}/queue`),
-    call(target, 'GET', `/api/endpoints/${seg(name)}/collections`),
-    // A daemon older than host mappings answers 404: it holds none.
-    call(target, 'GET', `/api/endpoints/${seg(name)}/hosts`, undefined, true),
-    call(target, 'GET', `/api/endpoints/${seg(name)}/graphql`, undefined, true),
-    // 404: no chaos (or a daemon older than chaos).
-    call(target, 'GET', `/api/endpoints/${seg(name)}/chaos`, undefined, true),
-  ]);
+  const [recordText, routesText, queueText, collectionsText, hostsText, graphqlText, chaosText, grpcText] =
+    await Promise.all([
+      call(target, 'GET', `/api/endpoints/${seg(name)}`, undefined, true),
+      call(target, 'GET', `/api/endpoints/${seg(name)}/routes`),
+      call(target, 'GET', `/api/endpoints/${seg(name)}/queue`),
+      call(target, 'GET', `/api/endpoints/${seg(name)}/collections`),
+      // A daemon older than host mappings answers 404: it holds none.
+      call(target, 'GET', `/api/endpoints/${seg(name)}/hosts`, undefined, true),
+      call(target, 'GET', `/api/endpoints/${seg(name)}/graphql`, undefined, true),
+      // 404: no chaos (or a daemon older than chaos).
+      call(target, 'GET', `/api/endpoints/${seg(name)}/chaos`, undefined, true),
+      // 404: no definitions (or a daemon older than gRPC).
+      call(target, 'GET', `/api/endpoints/${seg(name)}/grpc`, undefined, true),
+    ]);
   const state: EndpointState = { name, routes: [], queue: [] };
   if (recordText !== undefined) {
     const members = scanJson(recordText).members ?? new Map<string, string>();
@@ -141,6 +145,10 @@ export async function readState(target: AdminTarget, name: string): Promise<Endp
   if (own.length > 0) state.hosts = own.sort();
   if (graphqlText !== undefined) state.graphql = (JSON.parse(graphqlText) as { schema: string }).schema;
   if (chaosText !== undefined) state.chaos = decodeChaosSettings(chaosText);
+  if (grpcText !== undefined) {
+    const { services: _services, ...input } = JSON.parse(grpcText) as GrpcDefinitions;
+    state.grpc = input;
+  }
   return state;
 }
 
@@ -159,6 +167,7 @@ export function stateKey(state: EndpointState): string {
     collections: state.collections === undefined ? null : new JsonText(collectionsBody(state.collections)),
     hosts: state.hosts ?? [],
     graphql: state.graphql ?? null,
+    grpc: state.grpc ?? null,
     chaos: state.chaos === undefined ? null : new JsonText(chaosSettingsJson(state.chaos)),
   });
 }
@@ -177,6 +186,7 @@ export function stateEntry(state: EndpointState): Record<string, unknown> {
   if (state.collections !== undefined) out.collections = collectionsByName(state.collections);
   if (state.hosts !== undefined) out.hosts = state.hosts;
   if (state.graphql !== undefined) out.graphql = state.graphql;
+  if (state.grpc !== undefined) out.grpc = state.grpc;
   if (state.chaos !== undefined) out.chaos = JSON.parse(chaosSettingsJson(state.chaos));
   return out;
 }
@@ -212,6 +222,10 @@ export async function writeState(
   // After the record: deleting the record above removed the schema with the name.
   if (bodies.graphql !== undefined) await call(target, 'PUT', `${path}/graphql`, bodies.graphql);
   else if (current === undefined || current.graphql !== undefined) await call(target, 'DELETE', `${path}/graphql`);
+  // 404: a daemon older than gRPC (which holds none).
+  if (bodies.grpc !== undefined) await call(target, 'PUT', `${path}/grpc`, bodies.grpc);
+  else if (current === undefined || current.grpc !== undefined)
+    await call(target, 'DELETE', `${path}/grpc`, undefined, true);
   // Last, for the same reason; a PUT starts its sequence of decisions again. 404: a daemon older than chaos.
   if (bodies.chaos !== undefined) await call(target, 'PUT', `${path}/chaos`, bodies.chaos);
   else if (current === undefined || current.chaos !== undefined)

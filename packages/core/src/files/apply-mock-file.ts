@@ -81,6 +81,7 @@ export async function applyMockFile(
       current.collections !== undefined ||
       current.hosts !== undefined ||
       current.graphql !== undefined ||
+      current.grpc !== undefined ||
       current.chaos !== undefined;
     if (exists && stateKey(current) === stateKey(desired)) {
       plan.unchanged.push(desired.name);

@@ -40,7 +40,7 @@ export async function exportMockFile(target: AdminTarget, options: ExportOptions
   for (const name of names) {
     const state = await readState(target, name);
     const empty = state.routes.length === 0 && state.queue.length === 0 && state.collections === undefined;
-    if (!state.record && empty && state.graphql === undefined && !state.hosts && !state.chaos) {
+    if (!state.record && empty && state.graphql === undefined && !state.grpc && !state.hosts && !state.chaos) {
       continue;
     }
     endpoints.push(stateEntry(state));

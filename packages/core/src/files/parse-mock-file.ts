@@ -24,6 +24,7 @@ import type { QueuedAnswer } from '../wire/answer-json.js';
 import { toBase64 } from '../wire/base64.js';
 import { type ChaosSettings, chaosSchemas, parseChaosInput } from '../wire/chaos.js';
 import { type ErrorCode, MockpointError } from '../wire/errors.js';
+import type { GrpcDefinitionsInput } from '../wire/grpc-json.js';
 import { HOST_PATTERN_FORMS, parseHostPattern } from '../wire/host-mapping.js';
 import { JsonSyntaxError, JsonText, scanJson } from '../wire/json-text.js';
 import {
@@ -63,6 +64,12 @@ export interface MockFileEndpoint {
   hosts?: string[];
   /** The GraphQL schema as its SDL text, exactly (absent: none; docs/graphql.md). */
   graphql?: string;
+  /**
+   * The protobuf definitions, `.proto` sources by path or a descriptor set in
+   * base64, exactly (absent: none; docs/grpc.md). Checked by the daemon when
+   * applied (`INVALID_PROTO`, naming the .proto file, line and column).
+   */
+  grpc?: GrpcDefinitionsInput;
   /** The endpoint's chaos, checked as `PUT …/chaos` checks it (absent: none; docs/chaos.md). */
   chaos?: ChaosSettings;
 }
@@ -172,6 +179,11 @@ function answerField(path: Path): 'data' | 'body' | 'bodyBase64' | undefined {
   if (path[0] === 'endpoints' && n === 4 && path[2] === 'collections') return 'data';
   // endpoints[i].graphql: SDL text, or a $file read as text (like a body).
   if (path[0] === 'endpoints' && n === 3 && last === 'graphql') return 'body';
+  // endpoints[i].grpc.protos["a.proto"]: a .proto source, or a $file read as text; grpc.descriptorSet: base64, or a $file's bytes.
+  if (path[0] === 'endpoints' && path[2] === 'grpc') {
+    if (n === 5 && path[3] === 'protos') return 'body';
+    if (n === 4 && last === 'descriptorSet') return 'bodyBase64';
+  }
   // A websocket frame's json (answer.websocket.onOpen[k].json, answer.websocket.on[m].send[k].json): exact, like data.
   if (last === 'json' && path[0] === 'endpoints' && path[2] === 'routes' && path[5] === 'websocket') {
     if ((n === 9 && path[6] === 'onOpen') || (n === 11 && path[6] === 'on' && path[8] === 'send')) return 'data';
@@ -534,6 +546,7 @@ function fileEndpoint(entry: Record<string, unknown>, i: number, context: Endpoi
     }
     out.graphql = entry.graphql;
   }
+  if (entry.grpc !== undefined) out.grpc = entry.grpc as GrpcDefinitionsInput;
   if (entry.chaos !== undefined) out.chaos = checkedChaos(entry.chaos, ['endpoints', i, 'chaos'], context);
   checkWriteSizes(out, i, maxBodyBytes, at);
   return out;
@@ -555,6 +568,7 @@ function checkWriteSizes(
     ['collections', 'PUT', '/collections', bodies.collections],
     ['hosts', 'PUT', '/hosts', bodies.hosts],
     ['graphql', 'PUT', '/graphql', bodies.graphql],
+    ['grpc', 'PUT', '/grpc', bodies.grpc],
     ['chaos', 'PUT', '/chaos', bodies.chaos],
   ] as const;
   for (const [field, method, suffix, body] of writes) {

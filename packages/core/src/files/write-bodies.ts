@@ -1,7 +1,7 @@
 /**
  * The admin request bodies that write one endpoint of a mock file: the record
  * (`PUT /api/endpoints/{name}`), the routes (`PUT …/routes`), the queued
- * answers (`POST …/queue`), the collections (`PUT …/collections`), the hosts (`PUT …/hosts`), the GraphQL schema (`PUT …/graphql`) and the chaos (`PUT …/chaos`). `applyMockFile` sends exactly these texts, and
+ * answers (`POST …/queue`), the collections (`PUT …/collections`), the hosts (`PUT …/hosts`), the GraphQL schema (`PUT …/graphql`), the protobuf definitions (`PUT …/grpc`) and the chaos (`PUT …/chaos`). `applyMockFile` sends exactly these texts, and
  * `parseMockFile` holds each to the body limit, so `validate`, `apply` and
  * `--config` refuse the same files.
  *
@@ -21,6 +21,7 @@ export interface WriteBodies {
   collections?: string;
   hosts?: string;
   graphql?: string;
+  grpc?: string;
   chaos?: string;
 }
 
@@ -35,6 +36,7 @@ export function writeBodies(endpoint: MockFileEndpoint): WriteBodies {
   if (endpoint.collections !== undefined) bodies.collections = collectionsBody(endpoint.collections);
   if (endpoint.hosts !== undefined) bodies.hosts = JSON.stringify({ hosts: endpoint.hosts });
   if (endpoint.graphql !== undefined) bodies.graphql = JSON.stringify({ schema: endpoint.graphql });
+  if (endpoint.grpc !== undefined) bodies.grpc = JSON.stringify(endpoint.grpc);
   if (endpoint.chaos !== undefined) bodies.chaos = chaosSettingsJson(endpoint.chaos);
   return bodies;
 }

@@ -119,3 +119,19 @@ describe('compileProtos', () => {
     expect(() => compileDescriptorSet(new Uint8Array([0xff, 0xff, 0xff]))).toThrow(/^invalid proto: descriptorSet: /);
   });
 });
+
+describe('extensions', () => {
+  it('compiles a top-level extend as protoc does: in the file, not in the extended message', async () => {
+    const registry = await compileProtos({
+      'p2.proto': `syntax = "proto2";
+package p2;
+message Order { optional string id = 1; extensions 100 to 200; }
+extend Order { optional string note = 100; }
+`,
+    });
+    const order = registry.getMessage('p2.Order');
+    expect(order?.fields.map((field) => field.name)).toEqual(['id']);
+    expect(order && registry.getExtensionFor(order, 100)?.typeName).toBe('p2.note');
+    expect(registry.getFile('p2.proto')?.extensions.map((extension) => extension.name)).toEqual(['note']);
+  });
+});

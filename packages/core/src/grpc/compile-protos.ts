@@ -19,7 +19,7 @@ import {
 } from '@bufbuild/protobuf/wkt';
 import protobuf from 'protobufjs';
 import { MockpointError } from '../wire/errors.js';
-import { enumOf, type Init, messageOf, serviceOf } from './descriptor-of.js';
+import { enumOf, fieldOf, type Init, messageOf, serviceOf } from './descriptor-of.js';
 import { wellKnownFile } from './well-known.js';
 
 /** Where a problem is: a file and, when known, its 1-based line and column. */
@@ -206,6 +206,7 @@ function fileProto(file: string, parsed: Parsed, root: protobuf.Root): FileDescr
   const messageType: Init[] = [];
   const enumType: Init[] = [];
   const service: Init[] = [];
+  const extension: Init[] = [];
   const syntax = parsed.syntax;
   const visit = (ns: protobuf.NamespaceBase) => {
     for (const nested of ns.nestedArray) {
@@ -215,6 +216,9 @@ function fileProto(file: string, parsed: Parsed, root: protobuf.Root): FileDescr
         if (nested.filename === file) enumType.push(enumOf(nested));
       } else if (nested instanceof protobuf.Service) {
         if (nested.filename === file) service.push(serviceOf(nested));
+      } else if (nested instanceof protobuf.Field) {
+        // A top-level `extend`: the file's own extension, as protoc describes it.
+        if (nested.filename === file && nested.extend !== undefined) extension.push(fieldOf(nested, syntax));
       } else if (nested instanceof protobuf.Namespace) {
         visit(nested);
       }
@@ -228,6 +232,7 @@ function fileProto(file: string, parsed: Parsed, root: protobuf.Root): FileDescr
     messageType,
     enumType,
     service,
+    extension,
     ...(syntax === 'proto2' ? {} : { syntax }),
     ...(syntax === 'editions'
       ? { edition: parsed.edition === '2024' ? Edition.EDITION_2024 : Edition.EDITION_2023 }

@@ -163,12 +163,16 @@ export function messageOf(type: protobuf.Type, syntax: Syntax): Init {
   const field: Init[] = [];
   const nestedType: Init[] = [];
   const enumType: Init[] = [];
+  const extension: Init[] = [];
   for (const member of type.fieldsArray) {
+    // protobufjs adds to an extended message a copy of each extension of it, named by the
+    // extension's full name (`.shop.note`); protoc keeps extensions where they are declared.
+    if (member.name.startsWith('.')) continue;
     field.push(fieldOf(member, syntax));
     if (member instanceof protobuf.MapField) nestedType.push(mapEntryOf(member));
   }
   for (const nested of type.nestedArray) {
-    if (nested instanceof protobuf.Field) field.push(fieldOf(nested, syntax));
+    if (nested instanceof protobuf.Field) extension.push(fieldOf(nested, syntax));
     else if (nested instanceof protobuf.Type) nestedType.push(messageOf(nested, syntax));
     else if (nested instanceof protobuf.Enum) enumType.push(enumOf(nested));
   }
@@ -176,6 +180,7 @@ export function messageOf(type: protobuf.Type, syntax: Syntax): Init {
   return {
     name: type.name,
     field,
+    extension,
     nestedType,
     enumType,
     oneofDecl: type.oneofsArray.map((oneof) => ({

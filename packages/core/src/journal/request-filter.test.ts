@@ -141,3 +141,40 @@ describe('the graphql field without a parser (the browser client)', () => {
     expect(firstMismatch(unmarked, { graphql: {} }, { explain: true })).toBe('not a GraphQL request');
   });
 });
+
+describe('the grpc field', () => {
+  const call = entry({
+    method: 'POST',
+    grpc: {
+      service: 'shop.v1.Orders',
+      method: 'GetOrder',
+      protocol: 'grpc',
+      message: { id: '7', items: ['a'] },
+      code: 'ok',
+    },
+  });
+
+  it("reads a journal entry's grpc mark: service, method, a JSON subset of the message", () => {
+    expect(matchesRequest(call, { grpc: {} })).toBe(true);
+    expect(
+      matchesRequest(call, { grpc: { service: 'shop.v1.Orders', method: 'GetOrder', message: { id: '7' } } }),
+    ).toBe(true);
+    expect(firstMismatch(call, { grpc: { method: 'Watch' } }, { explain: true })).toBe(
+      'grpc method is "GetOrder", route wants "Watch"',
+    );
+    expect(firstMismatch(call, { grpc: { service: 'shop.v2.Orders' } }, { explain: true })).toBe(
+      'grpc service is "shop.v1.Orders", route wants "shop.v2.Orders"',
+    );
+    expect(firstMismatch(call, { grpc: { message: { id: '8' } } }, { explain: true })).toBe(
+      'grpc message.id is "7", route wants "8"',
+    );
+    expect(matchesRequest(call, { grpc: { message: { items: ['a', 'b'] } } })).toBe(false);
+  });
+
+  it('never matches a request that is no call, nor a message that was not read', () => {
+    expect(firstMismatch(entry({}), { grpc: {} }, { explain: true })).toBe('not a gRPC call');
+    const unread = entry({ grpc: { service: 's.S', method: 'M', protocol: 'connect', code: 'invalid_argument' } });
+    expect(matchesRequest(unread, { grpc: { method: 'M' } })).toBe(true);
+    expect(firstMismatch(unread, { grpc: { message: {} } }, { explain: true })).toBe('grpc message was not read');
+  });
+});

@@ -214,7 +214,7 @@ const NO = 'no';
 
 /**
  * The one matcher: the first field of `filter` that `subject` does not match, in
- * the order method, signature, state, path, query, headers, graphql, body (`method is GET, route wants
+ * the order method, signature, state, path, query, headers, graphql, mcp, grpc, body (`method is GET, route wants
  * POST`, `header x-api-key missing`, `body.amount is 5, route wants 10`), or
  * `undefined` when every given field matches. Without `explain` the string is
  * a constant (nothing is formatted).
@@ -403,23 +403,6 @@ function graphqlMismatch(
  * its `method`, and for `tools/call` the tool (`params.name`). Anything else
  * (not JSON, a batch, no method) never matches.
  */
-/** The first field of a `grpc` filter a call does not match (its service, method, then message). */
-function grpcMismatch(subject: FilterSubject, filter: GrpcFilter, explain: boolean): string | undefined {
-  const call = subject.grpc;
-  if (call === undefined) return explain ? 'not a gRPC call' : NO;
-  if (filter.service !== undefined && call.service !== filter.service) {
-    return explain ? `grpc service is ${shown(call.service)}, route wants ${shown(filter.service)}` : NO;
-  }
-  if (filter.method !== undefined && call.method !== filter.method) {
-    return explain ? `grpc method is ${shown(call.method)}, route wants ${shown(filter.method)}` : NO;
-  }
-  if (filter.message !== undefined) {
-    if (!explain) return isJsonSubset(filter.message, call.message) ? undefined : NO;
-    return bodyMismatch(filter.message, call.message, 'grpc message');
-  }
-  return undefined;
-}
-
 function mcpMismatch(subject: FilterSubject, filter: McpFilter, explain: boolean): string | undefined {
   const json = 'json' in subject ? subject.json : NOT_JSON;
   const message = typeof json === 'object' && json !== null && !Array.isArray(json) ? json : undefined;
@@ -439,6 +422,24 @@ function mcpMismatch(subject: FilterSubject, filter: McpFilter, explain: boolean
         ? `mcp tool is ${typeof tool === 'string' ? shown(tool) : 'none (not a tools/call)'}, route wants ${shown(filter.tool)}`
         : NO;
     }
+  }
+  return undefined;
+}
+
+/** The `grpc` field: the call's service, method and a JSON subset of its request message (its journal mark). */
+function grpcMismatch(subject: FilterSubject, filter: GrpcFilter, explain: boolean): string | undefined {
+  const call = subject.grpc;
+  if (call === undefined) return explain ? 'not a gRPC call' : NO;
+  if (filter.service !== undefined && call.service !== filter.service) {
+    return explain ? `grpc service is ${shown(call.service)}, route wants ${shown(filter.service)}` : NO;
+  }
+  if (filter.method !== undefined && call.method !== filter.method) {
+    return explain ? `grpc method is ${shown(call.method)}, route wants ${shown(filter.method)}` : NO;
+  }
+  if (Object.hasOwn(filter, 'message')) {
+    if (call.message === undefined) return explain ? 'grpc message was not read' : NO;
+    const miss = bodyMismatch(filter.message, call.message, 'grpc message');
+    if (miss !== undefined) return explain ? miss : NO;
   }
   return undefined;
 }

@@ -39,18 +39,28 @@ export interface GrpcMark {
 }
 
 /**
- * Which gRPC calls a filter takes (routes, queued answers, journal reads):
- * all given fields must match.
- * @example { service: 'shop.v1.Orders', method: 'GetOrder', message: { id: '7' } }
+ * The request filter's `grpc` field (docs/grpc.md#finding-calls): gRPC-family
+ * calls by service, method and a JSON subset of the request message in proto3
+ * JSON. A request that is no call never matches.
  */
 export interface GrpcFilter {
   /** The service's full name: `shop.v1.Orders`. */
   service?: string;
   /** The method's name: `GetOrder`. */
   method?: string;
-  /** A JSON subset of the (first) request message in proto3 JSON, as `body` is of a JSON body. */
+  /** A JSON subset of the request message in proto3 JSON (`{ "id": "7" }`), the rules of a JSON body. */
   message?: unknown;
 }
+
+/**
+ * The services the daemon answers itself while any name holds definitions:
+ * health, then server reflection v1 and v1alpha (docs/grpc.md#health-and-reflection).
+ */
+export const GRPC_DAEMON_SERVICES: readonly string[] = [
+  'grpc.health.v1.Health',
+  'grpc.reflection.v1.ServerReflection',
+  'grpc.reflection.v1alpha.ServerReflection',
+];
 
 /** The gRPC status codes by number, by the names Connect gives them (`not_found`). */
 export const GRPC_CODE_NAMES: readonly string[] = [
@@ -73,7 +83,8 @@ export const GRPC_CODE_NAMES: readonly string[] = [
   'unauthenticated',
 ];
 
-const PROTO_PATH = /^[A-Za-z0-9_][A-Za-z0-9_.\-/]*\.proto$/;
+/** A `.proto` path as `protos` keys take it: relative, letters, digits, `_ . - /`. */
+export const PROTO_PATH = /^[A-Za-z0-9_][A-Za-z0-9_.\-/]*\.proto$/;
 
 export function createGrpcSchemas() {
   const input = z.union([
@@ -122,15 +133,17 @@ export function createGrpcSchemas() {
     .describe('Present when the request was a gRPC, gRPC-Web or Connect call (docs/grpc.md).');
   const filter = z
     .strictObject({
-      service: z.string().optional().describe("The service's full name: shop.v1.Orders."),
-      method: z.string().optional().describe("The method's name: GetOrder."),
+      service: z.string().min(1).max(512).optional().describe("The service's full name: shop.v1.Orders."),
+      method: z.string().min(1).max(256).optional().describe("The method's name: GetOrder."),
       message: z
         .unknown()
         .optional()
-        .describe('A JSON subset of the (first) request message in proto3 JSON (arrays match element by element).'),
+        .describe('A JSON subset of the request message in proto3 JSON, the rules of a JSON body.'),
     })
-    .describe(
-      'gRPC, gRPC-Web and Connect calls (docs/grpc.md): the service, the method and a JSON subset of the request message. A request that is no call never matches.',
-    );
+    .meta({
+      title: 'GrpcFilter',
+      description:
+        'gRPC, gRPC-Web and Connect calls by service, method and request message (docs/grpc.md). A request that is no call never matches.',
+    });
   return { input, definitions, mark, filter };
 }

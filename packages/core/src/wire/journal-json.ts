@@ -249,9 +249,9 @@ export interface RequestFilter {
    */
   mcp?: McpFilter;
   /**
-   * gRPC, gRPC-Web and Connect calls (docs/grpc.md): the service's full name,
-   * the method's name and a JSON subset of the (first) request message in proto3
-   * JSON. A request that is no call never matches.
+   * gRPC, gRPC-Web and Connect calls (docs/grpc.md), read from a journal
+   * entry's `grpc` mark: the service, the method and a JSON subset of the
+   * request message in proto3 JSON. A request that is no call never matches.
    */
   grpc?: GrpcFilter;
 }

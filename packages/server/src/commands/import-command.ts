@@ -34,7 +34,7 @@ ${IMPORTERS.map((importer) => importer.help).join('\n\n')}
 
 ${optionsHelp(
   `
---name <name>   | the endpoint's name (required)
+--name <name>   | the endpoint's name (required, but for --from proto: its package)
 --from <kind>   | ${KINDS.join(', ')} (default: told from the file)
 --out <file>    | write to this file instead of standard output
 --apply         | apply the file to a running daemon (as mockpoint apply) instead of printing it
@@ -64,12 +64,12 @@ export async function runImport(
     return 0;
   }
   const [path] = args.positionals;
-  const name = args.values.get('--name');
   if (path === undefined || args.positionals.length !== 1) {
     throw new UsageError('import needs one file or folder: mockpoint import openapi.yaml --name petstore');
   }
-  if (name === undefined || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
-    throw new UsageError('--name is required: 1-64 characters of A-Z a-z 0-9 _ -');
+  const named = args.values.get('--name');
+  if (named !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(named)) {
+    throw new UsageError('--name is 1-64 characters of A-Z a-z 0-9 _ -');
   }
   const apply = args.switches.has('--apply');
   const out = args.values.get('--out');
@@ -91,6 +91,10 @@ export async function runImport(
         `${path}: not a format mockpoint imports by itself; name it with --from (${KINDS.join(', ')})`,
       );
     }
+  }
+  const name = named ?? importer.nameOf?.(source);
+  if (name === undefined || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
+    throw new UsageError('--name is required: 1-64 characters of A-Z a-z 0-9 _ -');
   }
   const own = new Map<string, string>();
   for (const [flag, owner] of FLAG_OWNERS) {

@@ -50,6 +50,8 @@ export interface Importer {
   help: string;
   /** Flags of its own, as an options-help block (`--host <host> | har: only …`), one a line; '' when none. */
   options: string;
+  /** The endpoint's name when `--name` is left out, from the source itself; absent: `--name` is required. */
+  nameOf?(source: ImportSource): string | undefined;
   /** Whether the source is plainly this format (used when `--from` is left out; cheap, never throws). */
   detect(source: ImportSource): boolean;
   /** The mock file of the source; throws a MockpointError with a stable code when it cannot. */

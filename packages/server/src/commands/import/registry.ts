@@ -14,6 +14,7 @@ import { jsonServer } from './json-server.js';
 import { mockoon } from './mockoon.js';
 import { openapi } from './openapi.js';
 import { postman } from './postman.js';
+import { proto } from './proto.js';
 import { wiremock } from './wiremock.js';
 
-export const IMPORTERS: readonly Importer[] = [graphql, har, wiremock, mockoon, postman, jsonServer, openapi];
+export const IMPORTERS: readonly Importer[] = [graphql, har, wiremock, proto, mockoon, postman, jsonServer, openapi];
