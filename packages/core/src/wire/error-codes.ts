@@ -226,6 +226,10 @@ export const ERRORS = {
     when: 'the `openapi` of `POST /api/verify` (or the file of `mockpoint verify --openapi`) is not an OpenAPI 3.0 or 3.1 document: not an object or JSON/YAML text, no `openapi: 3.0.x`/`3.1.x` field, no `paths` object, or schemas the validator cannot read ([verify.md](verify.md))',
     fix: 'give the document itself (a Swagger 2.0 one converted to OpenAPI 3 first), as an object or as its JSON or YAML text',
   },
+  INVALID_VERIFY_UPSTREAM: {
+    when: 'the `upstream` of `POST /api/verify` (or `mockpoint verify --upstream`, `--ignore`, `--header`, `--har`) is not usable: the URL is not absolute http(s) or has a query, fragment or credentials; an `ignore` path, a header or a bound is not valid; or a field is unknown ([verify.md](verify.md#against-the-live-api---upstream))',
+    fix: 'give `{ url: "https://api.example.com/v1", ignore?: ["body.updatedAt"], headers?: { authorization: "Bearer …" }, concurrency?: 1–16, timeoutMs?: 1–60000, totalMs?: 1–240000 }`',
+  },
   INVALID_GRAPHQL_SCHEMA: {
     when: "the schema put with `PUT /api/endpoints/{name}/graphql` (or a mock file's `graphql:`) is not valid GraphQL SDL, or not a valid schema (no `Query` type, an unknown type, …); the message gives the line and column ([graphql.md](graphql.md))",
     fix: "correct the SDL at the line and column the message names (`graphql`'s `buildSchema` accepts it then)",
