@@ -156,6 +156,7 @@ it('random code points in recorded requests and upstream answers: exit 0 or 1, t
         '--journal',
         '--upstream',
         `http://127.0.0.1:${port}/api`,
+        '--unsafe',
         '--json',
         '--junit',
         'verify.xml',

@@ -130,6 +130,7 @@ it('finds exactly the planted drifts of a mock file against the live API; the fi
     `${base}/v1`,
     '--har',
     'pets.har',
+    '--unsafe',
     '--ignore',
     'body.updatedAt',
     '--json',
@@ -180,7 +181,7 @@ it('finds exactly the planted drifts of a mock file against the live API; the fi
   expect(refused.code).toBe(2);
   expect(refused.stderr).toContain('MOCKPOINT_PROXY_ALLOW_HOSTS');
 
-  // The upstream down: every route unreached, exit 2, each said in a note.
+  // The upstream down: every route sent is unreached, exit 2, each said in a note.
   const down = createServer();
   await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
   const downPort = (down.address() as AddressInfo).port;
@@ -201,9 +202,11 @@ it('finds exactly the planted drifts of a mock file against the live API; the fi
   });
   expect(gone.code).toBe(2);
   const goneReport = JSON.parse(gone.stdout) as Report;
-  expect(goneReport.checked.unreached).toBe(4);
+  expect(goneReport.checked.unreached).toBe(3);
   expect(goneReport.notes.some((n) => n.note.includes('ECONNREFUSED'))).toBe(true);
   expect(goneReport.notes.some((n) => n.note.includes('path has parameters'))).toBe(true);
+  // Without --unsafe, the POST route is not sent.
+  expect(goneReport.notes.some((n) => n.note.includes('POST may change the live API'))).toBe(true);
 });
 
 const DOCUMENT = {

@@ -97,14 +97,16 @@ export interface LiveEnvironment {
 export function readLiveOptions(value: unknown, env: LiveEnvironment): { setup: LiveSetup; har: HarRequest[] } {
   if (!isObject(value))
     throw invalid('is an object: { url, ignore?, headers?, har?, concurrency?, timeoutMs?, totalMs? }');
-  const known = new Set(['url', 'ignore', 'headers', 'har', 'concurrency', 'timeoutMs', 'totalMs']);
+  const known = new Set(['url', 'ignore', 'headers', 'har', 'unsafe', 'concurrency', 'timeoutMs', 'totalMs']);
   for (const key of Object.keys(value)) if (!known.has(key)) throw invalid(`unknown field ${quoted(key, 100)}`);
+  if (value.unsafe !== undefined && typeof value.unsafe !== 'boolean') throw invalid('unsafe is true or false');
   if (value.har !== undefined && !isObject(value.har)) throw invalid('har is a HAR document ({ log: { entries } })');
   return {
     setup: {
       url: baseUrl(value.url),
       ignore: ignoreOf(value.ignore),
       headers: headersOf(value.headers),
+      unsafe: value.unsafe === true,
       concurrency: bound(value.concurrency, 'concurrency', DEFAULT_CONCURRENCY, MAX_VERIFY_CONCURRENCY),
       timeoutMs: bound(value.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS, MAX_VERIFY_TIMEOUT_MS),
       totalMs: bound(value.totalMs, 'totalMs', DEFAULT_TOTAL_MS, MAX_VERIFY_TOTAL_MS),

@@ -26,6 +26,8 @@ export interface LiveSetup {
   url: URL;
   /** Shape paths left out (`body.updatedAt`, `body.items.*.id`, `status`, `headers.content-type`). */
   ignore: ReadonlySet<string>;
+  /** Replay methods other than GET, HEAD and OPTIONS too. */
+  unsafe: boolean;
   /** Headers sent with every request, over the example's. */
   headers: readonly [string, string][];
   concurrency: number;
@@ -111,11 +113,29 @@ async function readBody(body: ReadableStream<Uint8Array> | null, max: number): P
   return out;
 }
 
+/**
+ * What one route's replay found, kept until every replay is done and then
+ * handed on in route order (the requests finish in any order).
+ */
+class TaskLog {
+  readonly #said: ((out: Collector) => void)[] = [];
+  finding(...args: Parameters<Collector['finding']>): void {
+    this.#said.push((out) => out.finding(...args));
+  }
+  note(...args: Parameters<Collector['note']>): void {
+    this.#said.push((out) => out.note(...args));
+  }
+  handOn(out: Collector): void {
+    for (const say of this.#said) say(out);
+  }
+}
+
 /** One route to replay. */
 interface Task {
   at: At;
   route: Route;
   request: ExampleRequest;
+  log: TaskLog;
 }
 
 /** Collects routes to replay, then replays them within the bounds. */
@@ -133,7 +153,7 @@ export class LiveReplay {
 
   /** Queues `route`'s replay with `request`. */
   add(at: At, route: Route, request: ExampleRequest): void {
-    this.#tasks.push({ at, route, request });
+    this.#tasks.push({ at, route, request, log: new TaskLog() });
   }
 
   /** Replays every queued route; resolves when all are done or the total bound is met. */
@@ -146,7 +166,7 @@ export class LiveReplay {
         const left = deadline - Date.now();
         if (left <= 0) {
           this.unreached++;
-          this.out.note(task.at, `not replayed: the whole replay's bound (totalMs ${this.setup.totalMs}) was reached`);
+          task.log.note(task.at, `not replayed: the whole replay's bound (totalMs ${this.setup.totalMs}) was reached`);
           continue;
         }
         await this.#one(task, Math.min(this.setup.timeoutMs, left));
@@ -154,6 +174,7 @@ export class LiveReplay {
     };
     const workers = Math.max(1, Math.min(this.setup.concurrency, this.#tasks.length));
     await Promise.all(Array.from({ length: workers }, worker));
+    for (const task of this.#tasks) task.log.handOn(this.out);
   }
 
   /** The URL of `request` below the base. */
@@ -192,7 +213,7 @@ export class LiveReplay {
     } catch (error) {
       this.unreached++;
       const why = abort.signal.aborted ? `no answer within ${timeoutMs} ms` : describe(error);
-      this.out.note(
+      task.log.note(
         task.at,
         `not replayed (${request.method} ${this.#url(request)}, from the ${request.from}): ${why}`,
       );
@@ -209,37 +230,37 @@ export class LiveReplay {
     const { ignore } = this.setup;
     const mock = mockAnswer(task.route.answer);
     if ('why' in mock) {
-      this.out.note(at, `${mock.why}: replayed, not compared`);
+      task.log.note(at, `${mock.why}: replayed, not compared`);
       return;
     }
     if (mock.status !== status && !ignore.has('status')) {
-      this.out.finding(at, 'STATUS_DIFFERS', 'status', String(status), String(mock.status));
+      task.log.finding(at, 'STATUS_DIFFERS', 'status', String(status), String(mock.status));
       return;
     }
     if (mock.type !== type && !ignore.has('headers.content-type') && (mock.type !== '' || type !== '')) {
-      this.out.finding(at, 'CONTENT_TYPE_DIFFERS', 'headers.content-type', shown(type), shown(mock.type));
+      task.log.finding(at, 'CONTENT_TYPE_DIFFERS', 'headers.content-type', shown(type), shown(mock.type));
       return;
     }
     if (!('json' in mock.body)) {
       if ('none' in mock.body && bytes !== undefined && bytes.byteLength > 0 && isJson(type)) {
-        this.out.finding(at, 'SHAPE_TYPE_CHANGED', 'body', 'a JSON body', 'no body');
+        task.log.finding(at, 'SHAPE_TYPE_CHANGED', 'body', 'a JSON body', 'no body');
       } else if (task.route.answer.template === true) {
-        this.out.note(at, 'templated answer ({{…}}): its body shape was not compared');
+        task.log.note(at, 'templated answer ({{…}}): its body shape was not compared');
       }
       return;
     }
     if (bytes === undefined) {
-      this.out.note(at, `the real answer's body is longer than ${this.setup.maxBodyBytes} bytes: not compared`);
+      task.log.note(at, `the real answer's body is longer than ${this.setup.maxBodyBytes} bytes: not compared`);
       return;
     }
     const real = parsed(utf8Text(bytes) ?? '', type);
     if (!('json' in real)) {
       const expected = 'none' in real ? 'no body' : 'a body that is not JSON';
-      this.out.finding(at, 'SHAPE_TYPE_CHANGED', 'body', expected, 'JSON');
+      task.log.finding(at, 'SHAPE_TYPE_CHANGED', 'body', expected, 'JSON');
       return;
     }
     for (const difference of shapeDifferences(mock.body.json, real.json, 'body', ignore)) {
-      this.out.finding(at, difference.code, difference.path, difference.real, difference.mock);
+      task.log.finding(at, difference.code, difference.path, difference.real, difference.mock);
     }
   }
 }

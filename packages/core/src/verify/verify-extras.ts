@@ -15,6 +15,9 @@ import type { LiveReplay } from './live-replay.js';
 import { type ExampleRequest, fromHar, fromJournal, fromRoute, type HarRequest, routeTakes } from './live-request.js';
 import type { At, Collector } from './verify-collector.js';
 
+/** Methods replayed without `unsafe`: they change nothing (RFC 9110 §9.2.1). */
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** The routes' operation text, as findings name it. */
 export function operationOf(route: Route): string {
   const method = route.match?.method?.toUpperCase();
@@ -25,7 +28,7 @@ export function operationOf(route: Route): string {
 /** The checks beyond the routes' answers, for every endpoint of one verify. */
 export interface Extras {
   journal?: JournalCheck;
-  live?: { replay: LiveReplay; har: readonly HarRequest[]; basePath: string };
+  live?: { replay: LiveReplay; har: readonly HarRequest[]; basePath: string; unsafe: boolean };
 }
 
 /** The newest recorded request each route answered, by route id. */
@@ -89,6 +92,8 @@ export async function endpointExtras(
       example = { why: (error as Error).message };
     }
     if ('why' in example) out.note(at, `not replayed: ${example.why}`);
-    else live.replay.add(at, route, example);
+    else if (!live.unsafe && !SAFE.has(example.method)) {
+      out.note(at, `not replayed: ${example.method} may change the live API (give unsafe, --unsafe, to replay it)`);
+    } else live.replay.add(at, route, example);
   }
 }

@@ -312,7 +312,12 @@ function extrasOf(doc: OpenApiDocument | undefined, out: Collector, options: Ver
   if (options.journal === true && doc !== undefined) extras.journal = new JournalCheck(doc, out);
   if (options.live !== undefined) {
     const { setup, har } = options.live;
-    extras.live = { replay: new LiveReplay(setup, out), har, basePath: setup.url.pathname.replace(/\/+$/, '') };
+    extras.live = {
+      replay: new LiveReplay(setup, out),
+      har,
+      basePath: setup.url.pathname.replace(/\/+$/, ''),
+      unsafe: setup.unsafe,
+    };
   }
   return extras;
 }

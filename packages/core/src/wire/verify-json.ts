@@ -131,6 +131,8 @@ export interface VerifyUpstream {
   ignore?: string[];
   /** Headers sent with every replayed request (the only way a secret such as `authorization` is sent). */
   headers?: Record<string, string>;
+  /** Also replay methods that change the live API (POST, PUT, PATCH, DELETE, …); without it only GET, HEAD and OPTIONS are sent. @default false */
+  unsafe?: boolean;
   /** A HAR document (its `log.entries`): requests to take as routes' examples before the journal's. */
   har?: unknown;
   /** Requests in flight at once. @default 4 */

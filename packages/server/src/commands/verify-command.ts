@@ -48,6 +48,7 @@ ${optionsHelp(
 --upstream <url>        | replay each route against this live API and compare shapes
 --ignore <path>         | a shape path not compared (body.updatedAt, body.items.*.id); repeatable
 --header <'name: value'> | a header sent with every replayed request (recorded secrets never are); repeatable
+--unsafe                | also replay POST, PUT, PATCH, DELETE, … (they may change the live API)
 --har <file>            | take routes' example requests from this HAR file first
 --concurrency <n>       | replayed requests in flight at once (default 4, at most 16)
 --timeout <ms>          | one replayed request's bound (default 10000)
@@ -139,7 +140,7 @@ export async function runVerify(
 ): Promise<number> {
   const args = parseArgs('verify', argv, {
     values: ['--url', '--token', '--openapi', '--names', '--junit', '--config', ...UPSTREAM_VALUES],
-    switches: ['--json', '--journal'],
+    switches: ['--json', '--journal', '--unsafe'],
     repeated: UPSTREAM_REPEATED,
   });
   if (args.help) {

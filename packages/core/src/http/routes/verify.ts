@@ -93,6 +93,7 @@ const requestSchema = z.object({
         .record(z.string(), z.string())
         .optional()
         .describe('Headers sent with every replayed request (recorded secrets never are).'),
+      unsafe: z.boolean().optional().describe('Also replay POST, PUT, PATCH, DELETE, …: they may change the live API.'),
       har: z.record(z.string(), z.unknown()).optional().describe("A HAR document whose requests are routes' examples."),
       concurrency: z.number().int().min(1).max(MAX_VERIFY_CONCURRENCY).optional(),
       timeoutMs: z.number().int().min(1).max(MAX_VERIFY_TIMEOUT_MS).optional(),

@@ -55,6 +55,7 @@ export async function upstreamOf(args: ParsedArgs): Promise<VerifyUpstream | und
     const stray = [...UPSTREAM_VALUES, ...UPSTREAM_REPEATED].find(
       (flag) => args.values.has(flag) || args.lists.has(flag),
     );
+    if (stray === undefined && args.switches.has('--unsafe')) throw new UsageError('--unsafe is for --upstream');
     if (stray !== undefined) throw new UsageError(`${stray} is for --upstream: give the live API's URL with it`);
     return undefined;
   }
@@ -63,6 +64,7 @@ export async function upstreamOf(args: ParsedArgs): Promise<VerifyUpstream | und
   if (ignore !== undefined) upstream.ignore = ignore;
   const headers = headersOf(args.lists.get('--header') ?? []);
   if (headers !== undefined) upstream.headers = headers;
+  if (args.switches.has('--unsafe')) upstream.unsafe = true;
   const har = await harOf(args.values.get('--har'));
   if (har !== undefined) upstream.har = har;
   const concurrency = whole('--concurrency', args.values.get('--concurrency'));
