@@ -104,3 +104,74 @@ describe('verify --journal', () => {
     expect((refused as { code?: string }).code).toBe('INVALID_BODY');
   });
 });
+
+/** A document of `n` paths `/items{i}/{id}`, each a POST with a query parameter and a JSON body schema. */
+function documentOf(n: number) {
+  const paths: Record<string, unknown> = {};
+  for (let i = 0; i < n; i++) {
+    paths[`/items${i}/{id}`] = {
+      post: {
+        parameters: [
+          { name: 'id', in: 'path', required: true, schema: { type: 'integer' } },
+          { name: 'dry', in: 'query', schema: { type: 'boolean' } },
+        ],
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } },
+        },
+        responses: { 201: { description: 'made' } },
+      },
+    };
+  }
+  const item = {
+    type: 'object',
+    required: ['name'],
+    properties: { name: { type: 'string', minLength: 1 }, tags: { type: 'array', items: { type: 'string' } } },
+  };
+  return { openapi: '3.0.3', info: { title: 'Items', version: '1' }, paths, components: { schemas: { Item: item } } };
+}
+
+describe('verify --journal, bounded', () => {
+  it('checks 5,000 recorded requests against 5,000 operations while /api/health answers within 1 s', async () => {
+    const app = createApp({ journalSize: 5000, maxBodyBytes: 20 * 1024 * 1024 });
+    const client = createClient({ baseUrl: 'http://mockpoint.test', app });
+    await client.setRoutes('big', [{ id: 'any', answer: { statusCode: 201 } }]);
+    const tags = Array.from({ length: 20 }, (_, j) => `t${j}`);
+    for (let i = 0; i < 5000; i++) {
+      // Every 10th request drifts: its name is a number (one finding each).
+      const body = JSON.stringify({ name: i % 10 === 0 ? i : `n${i}`, tags });
+      await app.request(`/endpoint/big/items${i}/${i}?dry=true`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
+    }
+    const started = performance.now();
+    let done = false;
+    const verifying = client.verify({ openapi: documentOf(5000), journal: true }).then((report) => {
+      done = true;
+      return report;
+    });
+    let slowest = 0;
+    let answered = 0;
+    let last = performance.now();
+    while (!done) {
+      expect((await app.request('/api/health')).status).toBe(200);
+      const now = performance.now();
+      slowest = Math.max(slowest, now - last);
+      last = now;
+      answered++;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const report = await verifying;
+    const took = performance.now() - started;
+    console.log(
+      `verify --journal: 5000 requests in ${took.toFixed(0)} ms; /api/health at most ${slowest.toFixed(0)} ms apart`,
+    );
+    expect(report.checked.requests).toBe(5000);
+    expect(report.findings).toHaveLength(500);
+    expect(report.findings.every((f) => f.code === 'REQUEST_SCHEMA_MISMATCH' && f.path === 'body/name')).toBe(true);
+    expect(answered).toBeGreaterThan(1);
+    expect(slowest).toBeLessThan(1000);
+  }, 120_000);
+});

@@ -31,6 +31,9 @@ export interface Extras {
   live?: { replay: LiveReplay; har: readonly HarRequest[]; basePath: string; unsafe: boolean };
 }
 
+/** Recorded requests checked between two turns of the event loop. */
+const CHECKS_PER_TURN = 25;
+
 /** The newest recorded request each route answered, by route id. */
 type Newest = Map<string, JournalEntry>;
 
@@ -43,8 +46,11 @@ async function readJournal(
   pause: () => Promise<void>,
 ): Promise<Newest> {
   const newest: Newest = new Map();
+  let read = 0;
   for await (const page of pages) {
     for (const entry of page) {
+      // A check is bounded (the validator's steps), and the event loop runs between every few.
+      if (++read % CHECKS_PER_TURN === 0) await pause();
       extras.journal?.check(name, routes, entry);
       const by = entry.answeredBy;
       if (typeof by === 'object' && 'route' in by) newest.set(by.route, entry);
