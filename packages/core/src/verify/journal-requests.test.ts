@@ -90,6 +90,7 @@ describe('verify --journal', () => {
     expect(first?.entry).toMatchObject({ id: 2, method: 'GET', path: '/pets' });
     expect(first?.operation).toBe('GET /pets');
     expect(report.findings[2]?.found).toBe('7');
+    expect(report.findings[6]?.found).toBe('"seven"');
     expect(report.ok).toBe(false);
   });
 

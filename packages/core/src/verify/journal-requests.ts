@@ -15,7 +15,7 @@ import { paramName } from '../wire/openapi-request.js';
 import type { Route } from '../wire/route.js';
 import type { ValidationIssue } from '../wire/route-validation.js';
 import type { VerifyFindingCode } from '../wire/verify-json.js';
-import type { OpenApiDocument } from './openapi-document.js';
+import { followRef, type OpenApiDocument } from './openapi-document.js';
 import { methodsOf, OperationIndex } from './operation-index.js';
 import { requestValidatorOf } from './request-schemas.js';
 import { type At, type Collector, shown } from './verify-collector.js';
@@ -62,7 +62,7 @@ export class JournalCheck {
       return;
     }
     const item = found.path.raw;
-    const methods = methodsOf(found.path.item() === undefined ? undefined : found.path.item());
+    const methods = methodsOf(followRef(this.doc.source, item));
     if (!methods.includes(entry.method.toUpperCase())) {
       const expected = methods.length === 0 ? 'an operation (the path has none)' : `one of ${methods.join(', ')}`;
       this.out.finding(at, 'UNKNOWN_OPERATION', 'method', `${expected} (${found.path.template})`, entry.method);
@@ -81,13 +81,13 @@ export class JournalCheck {
         ? (fromBase64(entry.body) ?? new Uint8Array())
         : new TextEncoder().encode(entry.body);
     const mark = validator.check({ query: entry.query, headers: entry.headers, params, body });
-    for (const issue of mark.errors) this.#finding(at, issue, entry);
+    for (const issue of mark.errors) this.#finding(at, issue, entry, params);
     if (mark.total !== undefined) {
       this.out.note(at, `${mark.total - mark.errors.length} more errors of this request, not listed`);
     }
   }
 
-  #finding(at: At, issue: ValidationIssue, entry: JournalEntry): void {
+  #finding(at: At, issue: ValidationIssue, entry: JournalEntry, params: Record<string, string>): void {
     const required = REQUIRED.exec(issue.message);
     let code: VerifyFindingCode = 'REQUEST_SCHEMA_MISMATCH';
     let path = `${issue.in}${issue.path}`;
@@ -96,13 +96,13 @@ export class JournalCheck {
       code = 'MISSING_PARAMETER';
       path = `${issue.in}/${required[1]}`;
     }
-    const sent = code === 'MISSING_PARAMETER' ? 'nothing' : shown(valueAt(entry, issue));
+    const sent = code === 'MISSING_PARAMETER' ? 'nothing' : shown(valueAt(entry, issue, params));
     this.out.finding(at, code, path, issue.message, sent);
   }
 }
 
 /** The value an issue points at in the request, as far as it can be read back. */
-function valueAt(entry: JournalEntry, issue: ValidationIssue): unknown {
+function valueAt(entry: JournalEntry, issue: ValidationIssue, params: Record<string, string>): unknown {
   const keys = issue.path
     .split('/')
     .slice(1)
@@ -114,7 +114,7 @@ function valueAt(entry: JournalEntry, issue: ValidationIssue): unknown {
         ? entry.query
         : issue.in === 'headers'
           ? entry.headers
-          : entry.params;
+          : params;
   for (const key of keys) {
     if (typeof node !== 'object' || node === null) return undefined;
     node = (node as Record<string, unknown>)[key];
