@@ -3,7 +3,7 @@
 // allow list does not name, or an upstream that is down, cannot tell (exit 2). Against the real daemon: the journal's
 // requests fill a route's parameters, recorded secrets are not sent (only --header's), --journal finds a request
 // that does not fit the document, all in one report.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -269,4 +269,19 @@ it('against the daemon: the journal fills parameters, recorded secrets stay, --h
   expect(received[0]?.headers.authorization).toBe('Bearer given');
   expect(received[0]?.headers.cookie).toBeUndefined();
   expect(received[0]?.headers['x-trace']).toBe('t1');
+
+  // The same as text and JUnit XML: the recorded request named, under its own heading and test case.
+  const text = await runCli({
+    args: ['verify', '--openapi', 'openapi.json', '--journal', '--junit', 'verify.xml'],
+    env: { MOCKPOINT_URL: daemon.url },
+    cwd: dir,
+  });
+  expect(text.code).toBe(1);
+  expect(text.stdout).toContain('(2 recorded requests checked): 1 finding');
+  expect(text.stdout).toMatch(
+    /\n {2}GET \/pets\/seven {2}\(journal #1 at [^,]+, route one, #0\)\n {4}REQUEST_SCHEMA_MISMATCH at params\/id: /,
+  );
+  const junit = readFileSync(join(dir, 'verify.xml'), 'utf8');
+  expect(junit).toContain('<testsuite name="pets" tests="2" failures="1" errors="0">');
+  expect(junit).toMatch(/<testcase classname="pets" name="journal #1 GET \/pets\/seven \([^"]+\)">/);
 });
