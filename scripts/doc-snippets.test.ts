@@ -55,6 +55,8 @@ const NOT_RUN: Record<string, string> = {
   'docs/https.md HTTPS_PROXY=': 'runs your app.js through a daemon with --https',
   'docs/verify.md mockpoint verify --openapi openapi.yaml':
     'needs your OpenAPI document and mock file (packages/server/test/verify.test.ts runs the CLI)',
+  'docs/verify.md mockpoint verify --upstream':
+    'needs a live API (packages/server/test/verify-live.test.ts replays against a local one)',
   'docs/verify.md curl -X POST localhost:16540/api/verify':
     'needs your openapi.json and openapi.yaml (packages/core/src/http/routes/verify.test.ts runs the API)',
   'docs/import.md mockpoint import ': 'needs your WireMock folder, stubs, HAR, Mockoon, Postman or json-server file',

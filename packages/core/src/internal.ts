@@ -10,6 +10,7 @@ export { type EventStreamCodecModule, useEventStreamCodec } from './answer/llm/b
 export { ERROR_LIST, ERRORS, type ErrorSpec } from './wire/error-codes.js';
 export { isOwnError, MockpointError, type MockpointErrorOptions, OWN_ERROR } from './wire/errors.js';
 export { NOT_FORWARDED } from './wire/hop-by-hop.js';
+export { paramName, requestValidation } from './wire/openapi-request.js';
 export { toJsonSchema } from './wire/openapi-schema.js';
 export { matchPathPattern, PathPatternError, parsePathPattern } from './wire/path-pattern.js';
 export { ALWAYS_REDACTED_TEXT } from './wire/proxy-answer.js';
@@ -24,10 +25,12 @@ export { hasShape, thrownMessage } from './wire/shape.js';
 export async function loadVerify(): Promise<{
   readOpenApi: typeof import('./verify/openapi-document.js').readOpenApi;
   verifyRoutes: typeof import('./verify/verify-routes.js').verifyRoutes;
+  readLiveOptions: typeof import('./verify/live-options.js').readLiveOptions;
 }> {
-  const [{ readOpenApi }, { verifyRoutes }] = await Promise.all([
+  const [{ readOpenApi }, { verifyRoutes }, { readLiveOptions }] = await Promise.all([
     import('./verify/openapi-document.js'),
     import('./verify/verify-routes.js'),
+    import('./verify/live-options.js'),
   ]);
-  return { readOpenApi, verifyRoutes };
+  return { readOpenApi, verifyRoutes, readLiveOptions };
 }

@@ -26,7 +26,7 @@ describe('client verify', () => {
     await client.setRoutes('other', [{ match: { method: 'GET', path: '/nope' }, answer: { data: {} } }]);
     const report = await client.verify({ openapi: DOC, names: ['gh'] });
     expect(report.ok).toBe(false);
-    expect(report.findings.map((f) => [f.endpoint, f.route.id, f.code, f.path])).toEqual([
+    expect(report.findings.map((f) => [f.endpoint, f.route?.id, f.code, f.path])).toEqual([
       ['gh', 'user', 'SCHEMA_MISMATCH', 'body'],
     ]);
     expect((await client.verify({ openapi: JSON.stringify(DOC) })).checked).toEqual({ endpoints: 2, routes: 2 });

@@ -85,13 +85,18 @@ export type {
   SignatureView,
 } from '../wire/signature-settings.js';
 export {
+  MAX_VERIFY_CONCURRENCY,
   MAX_VERIFY_FINDINGS,
+  MAX_VERIFY_TIMEOUT_MS,
+  MAX_VERIFY_TOTAL_MS,
   VERIFY_FINDING_CODES,
+  type VerifyEntry,
   type VerifyFinding,
   type VerifyFindingCode,
   type VerifyNote,
   type VerifyReport,
   type VerifyRequest,
+  type VerifyUpstream,
 } from '../wire/verify-json.js';
 export { VERSION } from '../wire/version.js';
 export {

@@ -39,6 +39,8 @@ export interface DocumentPath {
   template: string;
   /** Its path item, schemas rewritten (on first use); `undefined` when it is not one. */
   item(): Json | undefined;
+  /** Its path item as the document writes it (a `$ref` not followed). */
+  raw: unknown;
 }
 
 /** A document ready to verify routes against. */
@@ -54,6 +56,10 @@ export interface OpenApiDocument {
   paths: Map<string, DocumentPath[]>;
   /** The path parts of the document's `servers` URLs (`/v1`), longest first; routes may include one. */
   basePaths: string[];
+  /** The document as given (parsed): request schemas are read from it (verify/request-schemas.ts). */
+  source: Json;
+  /** An OpenAPI 3.0 document: its schemas are draft 4's dialect (`nullable`). */
+  draft4: boolean;
 }
 
 function invalid(message: string): MockpointError {
@@ -201,7 +207,7 @@ export function readOpenApi(input: unknown): OpenApiDocument {
       }
       return made;
     };
-    paths.set(shape, [...(paths.get(shape) ?? []), { template, item }]);
+    paths.set(shape, [...(paths.get(shape) ?? []), { template, item, raw }]);
   }
   const servers = Array.isArray(doc.servers) ? doc.servers : [];
   const basePaths = [
@@ -216,5 +222,7 @@ export function readOpenApi(input: unknown): OpenApiDocument {
     root,
     paths,
     basePaths,
+    source: doc,
+    draft4,
   };
 }

@@ -119,7 +119,7 @@ describe('verifyRoutes', () => {
     expect(report.ok).toBe(true);
     expect(report.checked).toEqual({ endpoints: 1, routes: FITTING.length });
     expect(report.document).toEqual({ title: 'Pets', version: '1.2.0', openapi: '3.0.3' });
-    expect(report.notes.map((note) => note.route.id)).toEqual(['templated', 'proxied', 'any']);
+    expect(report.notes.map((note) => note.route?.id)).toEqual(['templated', 'proxied', 'any']);
     expect(report.endpoints[0]?.routes.map((route) => route.id)).toEqual(FITTING.map((route) => route.id));
   });
 
@@ -167,7 +167,7 @@ describe('verifyRoutes', () => {
     expect(report.ok).toBe(false);
     expect(report.notes).toEqual([]);
     const found = report.findings.map(({ route, code, path, expected, found }) => [
-      route.id,
+      route?.id,
       code,
       path,
       expected,
@@ -197,7 +197,7 @@ describe('verifyRoutes', () => {
     ]);
     for (const finding of report.findings) {
       expect(finding.endpoint).toBe('pets');
-      expect(finding.route.index).toBe(drifted.findIndex((route) => route.id === finding.route.id));
+      expect(finding.route?.index).toBe(drifted.findIndex((route) => route.id === finding.route?.id));
       expect(finding.message).toContain(finding.code);
     }
   });

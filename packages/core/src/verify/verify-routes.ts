@@ -12,16 +12,14 @@
 import { Run } from '../answer/routes/json-schema/schema-program.js';
 import { validate } from '../answer/routes/json-schema/validate.js';
 import { failure, issues } from '../answer/routes/request-validator.js';
+import type { JournalEntry } from '../wire/journal-json.js';
 import { JsonText } from '../wire/json-text.js';
 import { PathPatternError, parsePathPattern } from '../wire/path-pattern.js';
 import type { Route, RouteAnswer } from '../wire/route.js';
-import {
-  MAX_VERIFY_FINDINGS,
-  type VerifyFinding,
-  type VerifyFindingCode,
-  type VerifyNote,
-  type VerifyReport,
-} from '../wire/verify-json.js';
+import { MAX_VERIFY_FINDINGS, type VerifyReport } from '../wire/verify-json.js';
+import { JournalCheck } from './journal-requests.js';
+import { LiveReplay, type LiveSetup } from './live-replay.js';
+import type { HarRequest } from './live-request.js';
 import {
   DEFAULT_RESPONSE,
   type DocumentPath,
@@ -32,14 +30,13 @@ import {
   PARAM,
   pointer,
 } from './openapi-document.js';
+import { type At, Collector, shown } from './verify-collector.js';
+import { type Extras, endpointExtras, operationOf } from './verify-extras.js';
 
 type Json = Record<string, unknown>;
 
 /** Routes checked between two turns of the event loop. */
 export const YIELD_EVERY = 50;
-
-/** Characters of a value a finding quotes at most. */
-const MAX_SHOWN = 200;
 
 /** Answer fields whose answers are made at run time: not checked. */
 const RUN_TIME_KINDS = ['proxy', 'resource', 'websocket', 'llm', 'mcp'] as const;
@@ -47,10 +44,11 @@ const RUN_TIME_KINDS = ['proxy', 'resource', 'websocket', 'llm', 'mcp'] as const
 /** Statuses that carry no body (a declared content does not apply). */
 const BODILESS = new Set([204, 205, 304]);
 
-/** One endpoint to verify: its name and its routes in order. */
+/** One endpoint to verify: its name, its routes in order, and (for `journal` and `upstream`) its journal's pages. */
 export interface VerifyEndpoint {
   name: string;
   routes: readonly Route[];
+  journal?: () => AsyncIterable<JournalEntry[]>;
 }
 
 /** Options of {@link verifyRoutes}. */
@@ -59,48 +57,10 @@ export interface VerifyOptions {
   maxFindings?: number;
   /** Lets the event loop run (between endpoints and every {@link YIELD_EVERY} routes). @default a macrotask */
   pause?: () => Promise<void>;
-}
-
-/** A value as a finding quotes it: its JSON (a string in quotes), cut short. */
-function shown(value: unknown): string {
-  const text = value === undefined ? 'nothing' : JSON.stringify(value);
-  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text;
-}
-
-/** The report being built, counting past the cap. */
-class Collector {
-  readonly findings: VerifyFinding[] = [];
-  readonly notes: VerifyNote[] = [];
-  moreFindings = 0;
-  moreNotes = 0;
-  constructor(readonly max: number) {}
-
-  finding(
-    at: { endpoint: string; route: { id: string; index: number }; operation: string },
-    code: VerifyFindingCode,
-    path: string,
-    expected: string,
-    found: string,
-  ): void {
-    if (this.findings.length >= this.max) {
-      this.moreFindings++;
-      return;
-    }
-    const message = `${at.operation} (route ${at.route.id}): ${code} at ${path}: expected ${expected}, found ${found}`;
-    this.findings.push({ code, ...at, path, expected, found, message });
-  }
-
-  note(at: { endpoint: string; route: { id: string; index: number } }, note: string): void {
-    if (this.notes.length >= this.max) this.moreNotes++;
-    else this.notes.push({ endpoint: at.endpoint, route: at.route, note });
-  }
-}
-
-/** Where a finding points: the endpoint, the route, and its `METHOD /path`. */
-interface At {
-  endpoint: string;
-  route: { id: string; index: number };
-  operation: string;
+  /** Check each endpoint's recorded requests against the document's request schemas (needs a document). */
+  journal?: boolean;
+  /** Replay each route upstream and compare shapes (verify/live-replay.ts). */
+  live?: { setup: LiveSetup; har: readonly HarRequest[] };
 }
 
 /** The route's path as a shape (`/pets/\0`), or why it has none. */
@@ -346,15 +306,36 @@ function runTimeKind(answer: RouteAnswer): string | undefined {
   return RUN_TIME_KINDS.find((kind) => (answer as Record<string, unknown>)[kind] !== undefined);
 }
 
-/** The routes of `endpoints` checked against `doc`. */
+/** The checks beyond the routes' answers that `options` asks for. */
+function extrasOf(doc: OpenApiDocument | undefined, out: Collector, options: VerifyOptions): Extras {
+  const extras: Extras = {};
+  if (options.journal === true && doc !== undefined) extras.journal = new JournalCheck(doc, out);
+  if (options.live !== undefined) {
+    const { setup, har } = options.live;
+    extras.live = {
+      replay: new LiveReplay(setup, out),
+      har,
+      basePath: setup.url.pathname.replace(/\/+$/, ''),
+      unsafe: setup.unsafe,
+    };
+  }
+  return extras;
+}
+
+/**
+ * The routes of `endpoints` checked against `doc` (when given), and, as
+ * `options` asks, their recorded requests against it and their answers against
+ * the live API.
+ */
 export async function verifyRoutes(
-  doc: OpenApiDocument,
+  doc: OpenApiDocument | undefined,
   endpoints: AsyncIterable<VerifyEndpoint> | Iterable<VerifyEndpoint>,
   options: VerifyOptions = {},
 ): Promise<VerifyReport> {
   const out = new Collector(options.maxFindings ?? MAX_VERIFY_FINDINGS);
   const pause = options.pause ?? (() => new Promise<void>((done) => setTimeout(done, 0)));
-  const answers = new AnswerCheck(doc, out);
+  const answers = doc === undefined ? undefined : new AnswerCheck(doc, out);
+  const extras = extrasOf(doc, out, options);
   const listed: VerifyReport['endpoints'] = [];
   let routes = 0;
   for await (const endpoint of endpoints) {
@@ -362,19 +343,28 @@ export async function verifyRoutes(
     listed.push(entry);
     for (const [index, route] of endpoint.routes.entries()) {
       if (++routes % YIELD_EVERY === 0) await pause();
-      const method = route.match?.method?.toUpperCase();
-      const path = route.match?.path;
-      const operation = `${method ?? '*'} ${typeof path === 'string' ? path : path === undefined ? '(any path)' : '(a regular expression)'}`;
+      const operation = operationOf(route);
       const at: At = { endpoint: endpoint.name, route: { id: route.id, index }, operation };
-      entry.routes.push({ ...at.route, operation });
-      checkRoute(doc, out, answers, at, route, method, path);
+      entry.routes.push({ id: route.id, index, operation });
+      if (doc !== undefined && answers !== undefined) {
+        checkRoute(doc, out, answers, at, route, route.match?.method?.toUpperCase(), route.match?.path);
+      }
     }
+    await endpointExtras(extras, out, endpoint, pause);
     await pause();
   }
+  await extras.live?.replay.run();
+  const checked: VerifyReport['checked'] = { endpoints: listed.length, routes };
+  if (extras.journal !== undefined) checked.requests = extras.journal.checked;
+  if (extras.live !== undefined) {
+    checked.replayed = extras.live.replay.replayed;
+    checked.unreached = extras.live.replay.unreached;
+  }
   return {
-    ok: out.findings.length === 0 && out.moreFindings === 0,
-    document: { title: doc.title, version: doc.version, openapi: doc.openapi },
-    checked: { endpoints: listed.length, routes },
+    ok: out.ok,
+    ...(doc === undefined ? {} : { document: { title: doc.title, version: doc.version, openapi: doc.openapi } }),
+    ...(options.live === undefined ? {} : { upstream: options.live.setup.url.href }),
+    checked,
     findings: out.findings,
     moreFindings: out.moreFindings,
     notes: out.notes,

@@ -230,6 +230,10 @@ export const ERRORS = {
     when: 'a query parameter of `GET /api/coverage` (or an option of `mockpoint coverage`) is wrong: `since`/`until` not an ISO 8601 time with its zone, `since` not before `until`, a name in `names` that is not a name, or an unknown parameter ([coverage.md](coverage.md))',
     fix: 'give e.g. `?names=github,stripe&since=2030-01-01T00:00:00Z`',
   },
+  INVALID_VERIFY_UPSTREAM: {
+    when: 'the `upstream` of `POST /api/verify` (or `mockpoint verify --upstream`, `--ignore`, `--header`, `--har`) is not usable: the URL is not absolute http(s) or has a query, fragment or credentials; an `ignore` path, a header or a bound is not valid; or a field is unknown ([verify.md](verify.md#against-the-live-api---upstream))',
+    fix: 'give `{ url: "https://api.example.com/v1", ignore?: ["body.updatedAt"], headers?: { authorization: "Bearer …" }, concurrency?: 1–16, timeoutMs?: 1–60000, totalMs?: 1–240000 }`',
+  },
   INVALID_GRAPHQL_SCHEMA: {
     when: "the schema put with `PUT /api/endpoints/{name}/graphql` (or a mock file's `graphql:`) is not valid GraphQL SDL, or not a valid schema (no `Query` type, an unknown type, …); the message gives the line and column ([graphql.md](graphql.md))",
     fix: "correct the SDL at the line and column the message names (`graphql`'s `buildSchema` accepts it then)",

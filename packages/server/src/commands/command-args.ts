@@ -29,6 +29,8 @@ export interface ArgSpec {
   values?: readonly string[];
   /** Flags that are on when present. */
   switches?: readonly string[];
+  /** Flags that take a value and may be given again (each value kept, in order, in `lists`). */
+  repeated?: readonly string[];
 }
 
 /** Parsed arguments. `help` is true for `-h` / `--help`. */
@@ -37,11 +39,13 @@ export interface ParsedArgs {
   positionals: string[];
   values: Map<string, string>;
   switches: Set<string>;
+  /** The values of the {@link ArgSpec.repeated} flags given. */
+  lists: Map<string, string[]>;
 }
 
 /** Parses `argv` (the words after the subcommand). */
 export function parseArgs(command: string, argv: readonly string[], spec: ArgSpec): ParsedArgs {
-  const parsed: ParsedArgs = { help: false, positionals: [], values: new Map(), switches: new Set() };
+  const parsed: ParsedArgs = { help: false, positionals: [], values: new Map(), switches: new Set(), lists: new Map() };
   const args = [...argv];
   while (args.length > 0) {
     const arg = args.shift() as string;
@@ -58,12 +62,13 @@ export function parseArgs(command: string, argv: readonly string[], spec: ArgSpe
     if (spec.switches?.includes(flag)) {
       if (eq !== -1) throw new UsageError(`${flag} takes no value`);
       parsed.switches.add(flag);
-    } else if (spec.values?.includes(flag)) {
+    } else if (spec.values?.includes(flag) || spec.repeated?.includes(flag)) {
       const value = eq === -1 ? args.shift() : arg.slice(eq + 1);
       if (value === undefined || value === '' || (eq === -1 && value.startsWith('--'))) {
         throw new UsageError(`${flag} needs a value`);
       }
-      parsed.values.set(flag, value);
+      if (spec.repeated?.includes(flag)) parsed.lists.set(flag, [...(parsed.lists.get(flag) ?? []), value]);
+      else parsed.values.set(flag, value);
     } else throw new UsageError(`${flag}: unknown option; see mockpoint ${command} --help`);
   }
   return parsed;

@@ -14,5 +14,6 @@ export { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
 export type { ConnectionCap } from './connection-cap.js';
 export { acceptConnect } from './forward-proxy.js';
 export { createNodeListener, type NodeListenerOptions } from './listener.js';
+export { nodeUpstream } from './node-upstream.js';
 export { type CloseOptions, type ServedApp, type ServeOptions, serve, type TlsOptions } from './serve.js';
 export { createNodeUpgradeListener, type NodeUpgradeListenerOptions } from './upgrade.js';

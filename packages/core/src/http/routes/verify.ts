@@ -9,30 +9,50 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';
+import { JOURNAL_READ_PAGE } from '../../journal/journal.js';
+import { readLiveOptions } from '../../verify/live-options.js';
 import { readOpenApi } from '../../verify/openapi-document.js';
 import { type VerifyEndpoint, verifyRoutes } from '../../verify/verify-routes.js';
 import { readJsonObjectBody } from '../../wire/body.js';
 import { MockpointError } from '../../wire/errors.js';
+import type { JournalEntry } from '../../wire/journal-json.js';
 import { quoted } from '../../wire/quoted.js';
 import { isValidName } from '../../wire/schemas.js';
 import { SLICED_ROUTES_CHARS } from '../../wire/turn-budget.js';
-import { MAX_VERIFY_FINDINGS, VERIFY_FINDING_CODES } from '../../wire/verify-json.js';
+import {
+  MAX_VERIFY_CONCURRENCY,
+  MAX_VERIFY_FINDINGS,
+  MAX_VERIFY_TIMEOUT_MS,
+  MAX_VERIFY_TOTAL_MS,
+  VERIFY_FINDING_CODES,
+} from '../../wire/verify-json.js';
 import type { AppContext } from '../context.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
 const routeRef = z.object({ id: z.string(), index: z.number().int().min(0) });
+const entryRef = z
+  .object({ id: z.number().int(), receivedAt: z.string(), method: z.string(), path: z.string() })
+  .describe("A journal finding's recorded request.");
 
 const reportSchema = z.object({
   ok: z.boolean().describe('No finding: the routes fit the document.'),
-  document: z.object({ title: z.string(), version: z.string(), openapi: z.string() }),
-  checked: z.object({ endpoints: z.number().int(), routes: z.number().int() }),
+  document: z.object({ title: z.string(), version: z.string(), openapi: z.string() }).optional(),
+  upstream: z.string().optional().describe('The live API replayed against.'),
+  checked: z.object({
+    endpoints: z.number().int(),
+    routes: z.number().int(),
+    requests: z.number().int().optional().describe('journal: recorded requests checked.'),
+    replayed: z.number().int().optional().describe('upstream: routes replayed.'),
+    unreached: z.number().int().optional().describe('upstream: routes whose request failed or was not sent in time.'),
+  }),
   findings: z
     .array(
       z.object({
         code: z.enum(VERIFY_FINDING_CODES),
         endpoint: z.string(),
-        route: routeRef,
-        operation: z.string().describe('`METHOD /path` as the route matches.'),
+        route: routeRef.optional(),
+        entry: entryRef.optional(),
+        operation: z.string().describe('`METHOD /path` as the route matches (a journal finding: as sent).'),
         path: z.string().describe('Where: `body/items/0/id`, `headers/x-rate-limit`, `status`, `path`, `method`.'),
         expected: z.string(),
         found: z.string(),
@@ -41,7 +61,9 @@ const reportSchema = z.object({
     )
     .describe(`At most ${MAX_VERIFY_FINDINGS}; moreFindings counts the rest.`),
   moreFindings: z.number().int().min(0),
-  notes: z.array(z.object({ endpoint: z.string(), route: routeRef, note: z.string() })),
+  notes: z.array(
+    z.object({ endpoint: z.string(), route: routeRef.optional(), entry: entryRef.optional(), note: z.string() }),
+  ),
   moreNotes: z.number().int().min(0),
   endpoints: z.array(
     z.object({
@@ -54,8 +76,31 @@ const reportSchema = z.object({
 const requestSchema = z.object({
   openapi: z
     .union([z.string(), z.record(z.string(), z.unknown())])
-    .describe('The OpenAPI 3.0 or 3.1 document: the object, or its JSON or YAML text.'),
+    .optional()
+    .describe('The OpenAPI 3.0 or 3.1 document: the object, or its JSON or YAML text (openapi, upstream or both).'),
   names: z.array(z.string()).optional().describe('Only these endpoints (default: every endpoint with routes).'),
+  journal: z
+    .boolean()
+    .optional()
+    .describe("Also check each endpoint's recorded requests against the operation's request schemas (needs openapi)."),
+  upstream: z
+    .object({
+      url: z
+        .string()
+        .describe("The live API's base URL; only hosts MOCKPOINT_PROXY_ALLOW_HOSTS allows, with its SSRF rules."),
+      ignore: z.array(z.string()).optional().describe('Shape paths not compared: body.updatedAt, body.items.*.id.'),
+      headers: z
+        .record(z.string(), z.string())
+        .optional()
+        .describe('Headers sent with every replayed request (recorded secrets never are).'),
+      unsafe: z.boolean().optional().describe('Also replay POST, PUT, PATCH, DELETE, …: they may change the live API.'),
+      har: z.record(z.string(), z.unknown()).optional().describe("A HAR document whose requests are routes' examples."),
+      concurrency: z.number().int().min(1).max(MAX_VERIFY_CONCURRENCY).optional(),
+      timeoutMs: z.number().int().min(1).max(MAX_VERIFY_TIMEOUT_MS).optional(),
+      totalMs: z.number().int().min(1).max(MAX_VERIFY_TOTAL_MS).optional(),
+    })
+    .optional()
+    .describe("Replay each route's example request against the live API and compare the answers' shapes."),
 });
 
 function invalidBody(message: string): MockpointError {
@@ -77,6 +122,21 @@ function namesOf(text: string | undefined): string[] | undefined {
   return [...new Set(names as string[])];
 }
 
+/** The fields `POST /api/verify` takes. */
+const FIELDS = ['openapi', 'names', 'journal', 'upstream'];
+
+/** The journal of `name`, a page at a time. */
+async function* journalPages(ctx: AppContext, name: string): AsyncGenerator<JournalEntry[]> {
+  let cursor = 0;
+  for (;;) {
+    const since = await ctx.journal.since(cursor, name, JOURNAL_READ_PAGE);
+    const last = since.entries.at(-1);
+    if (last !== undefined) yield since.entries.map(({ entry }) => entry);
+    if (since.entries.length < JOURNAL_READ_PAGE || last === undefined) return;
+    cursor = last.entry.id;
+  }
+}
+
 export function registerVerifyRoutes(app: Hono, ctx: AppContext): void {
   const { endpoints, options, schemas } = ctx;
 
@@ -84,26 +144,53 @@ export function registerVerifyRoutes(app: Hono, ctx: AppContext): void {
     // A large document is scanned a slice per event-loop turn, as a long routes list is.
     const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes, { inTurnsFrom: SLICED_ROUTES_CHARS });
     for (const key of members.keys()) {
-      if (key !== 'openapi' && key !== 'names') {
-        throw new MockpointError('UNKNOWN_FIELD', `unknown field ${quoted(key, 100)}; give openapi and names`);
+      if (!FIELDS.includes(key)) {
+        throw new MockpointError(
+          'UNKNOWN_FIELD',
+          `unknown field ${quoted(key, 100)}; give openapi, names, journal and upstream`,
+        );
       }
     }
     const openapi = members.get('openapi');
-    if (openapi === undefined) throw invalidBody('openapi is required: the OpenAPI document, or its JSON or YAML text');
-    const names = namesOf(members.get('names'));
-    const doc = readOpenApi(JSON.parse(openapi));
-    const wanted = names ?? (await endpoints.store.routeNames()).map((entry) => entry.name);
-    async function* each(): AsyncGenerator<VerifyEndpoint> {
-      for (const name of wanted) yield { name, routes: await endpoints.routes(name) };
+    const upstream = members.get('upstream');
+    if (openapi === undefined && upstream === undefined) {
+      throw invalidBody('give openapi (the OpenAPI document, or its JSON or YAML text), upstream ({ url }), or both');
     }
-    return jsonResponse(await verifyRoutes(doc, each()));
+    const journalText = members.get('journal');
+    const journal = journalText === undefined ? false : JSON.parse(journalText);
+    if (typeof journal !== 'boolean') throw invalidBody('journal is true or false');
+    if (journal && openapi === undefined) {
+      throw new MockpointError(
+        'INVALID_VERIFY_UPSTREAM',
+        'journal: the recorded requests are checked against openapi; give it',
+      );
+    }
+    const names = namesOf(members.get('names'));
+    const doc = openapi === undefined ? undefined : readOpenApi(JSON.parse(openapi));
+    const live =
+      upstream === undefined
+        ? undefined
+        : readLiveOptions(JSON.parse(upstream), {
+            upstream: ctx.proxy.upstream,
+            allowHosts: ctx.proxy.allowHosts,
+            maxBodyBytes: options.maxBodyBytes,
+          });
+    const wanted = names ?? (await endpoints.store.routeNames()).map((entry) => entry.name);
+    const reads = journal || live !== undefined;
+    async function* each(): AsyncGenerator<VerifyEndpoint> {
+      for (const name of wanted) {
+        const routes = await endpoints.routes(name);
+        yield reads ? { name, routes, journal: () => journalPages(ctx, name) } : { name, routes };
+      }
+    }
+    return jsonResponse(await verifyRoutes(doc, each(), live === undefined ? { journal } : { journal, live }));
   });
 
   ctx.docs.push({
     method: 'post',
     path: '/api/verify',
     summary:
-      "Check the endpoints' routes against an OpenAPI 3.0 or 3.1 document: each route's path and method an operation, each answer's status declared and its headers and body valid against the response's schema. Changes nothing; ok is false when they drifted.",
+      "Check the endpoints' routes against an OpenAPI 3.0 or 3.1 document: each route's path and method an operation, each answer's status declared and its headers and body valid against the response's schema; with journal, each recorded request against the request schemas; with upstream, each route replayed against the live API and the answers' shapes compared. Changes nothing; ok is false when they drifted.",
     tag: 'routes',
     body: requestSchema,
     admin: true,
@@ -115,6 +202,8 @@ export function registerVerifyRoutes(app: Hono, ctx: AppContext): void {
         'UNKNOWN_FIELD',
         'INVALID_NAME',
         'INVALID_OPENAPI',
+        'INVALID_VERIFY_UPSTREAM',
+        'PROXY_HOST_NOT_ALLOWED',
       ]),
     },
   });

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { VerifyFinding, VerifyNote, VerifyReport } from '@mockpoint/core';
+import type { VerifyEntry, VerifyFinding, VerifyNote, VerifyReport } from '@mockpoint/core';
 
 /**
  * `text` made safe for XML text and attribute values: `& < > " '` escaped, and
@@ -41,9 +41,36 @@ function attrs(values: Record<string, string | number>): string {
     .join('');
 }
 
-/** The key of a route: its endpoint and index. */
+/** The key of a route (its endpoint and index), or of a recorded request (its endpoint and journal id). */
 function key(endpoint: string, index: number): string {
   return `${endpoint}\u0000${index}`;
+}
+
+/** The key a finding or note is filed under: its recorded request's, else its route's. */
+function keyOf(item: { endpoint: string; route?: { index: number }; entry?: VerifyEntry }): string {
+  return item.entry === undefined
+    ? key(item.endpoint, item.route?.index ?? -1)
+    : `${item.endpoint}\u0000j${item.entry.id}`;
+}
+
+/** One test case: its name, failures and notes. */
+function testCase(classname: string, name: string, own: VerifyFinding[], said: VerifyNote[]): string {
+  const body =
+    own.map(failure).join('') +
+    (said.length === 0 ? '' : `      <system-out>${xmlEscape(said.map((n) => n.note).join('\n'))}</system-out>\n`);
+  return body === ''
+    ? `    <testcase${attrs({ classname, name })}/>\n`
+    : `    <testcase${attrs({ classname, name })}>\n${body}    </testcase>\n`;
+}
+
+/** The recorded requests of `endpoint` that have findings or notes, in the order first met. */
+function entriesOf(report: VerifyReport, endpoint: string): VerifyEntry[] {
+  const seen = new Map<number, VerifyEntry>();
+  for (const item of [...report.findings, ...report.notes]) {
+    if (item.endpoint === endpoint && item.entry !== undefined && !seen.has(item.entry.id))
+      seen.set(item.entry.id, item.entry);
+  }
+  return [...seen.values()];
 }
 
 function failure(finding: VerifyFinding): string {
@@ -55,12 +82,12 @@ function failure(finding: VerifyFinding): string {
 export function junitXml(report: VerifyReport): string {
   const findings = new Map<string, VerifyFinding[]>();
   for (const finding of report.findings) {
-    const at = key(finding.endpoint, finding.route.index);
+    const at = keyOf(finding);
     findings.set(at, [...(findings.get(at) ?? []), finding]);
   }
   const notes = new Map<string, VerifyNote[]>();
   for (const note of report.notes) {
-    const at = key(note.endpoint, note.route.index);
+    const at = keyOf(note);
     notes.set(at, [...(notes.get(at) ?? []), note]);
   }
   let suites = '';
@@ -69,23 +96,24 @@ export function junitXml(report: VerifyReport): string {
   for (const endpoint of report.endpoints) {
     let cases = '';
     let suiteFailures = 0;
-    for (const route of endpoint.routes) {
-      const at = key(endpoint.name, route.index);
-      const own = findings.get(at) ?? [];
-      const said = notes.get(at) ?? [];
-      suiteFailures += own.length;
-      const name = `${route.operation} (route ${route.id}, #${route.index})`;
-      const body =
-        own.map(failure).join('') +
-        (said.length === 0 ? '' : `      <system-out>${xmlEscape(said.map((n) => n.note).join('\n'))}</system-out>\n`);
-      cases +=
-        body === ''
-          ? `    <testcase${attrs({ classname: endpoint.name, name })}/>\n`
-          : `    <testcase${attrs({ classname: endpoint.name, name })}>\n${body}    </testcase>\n`;
+    const named: [string, string][] = endpoint.routes.map((route) => [
+      key(endpoint.name, route.index),
+      `${route.operation} (route ${route.id}, #${route.index})`,
+    ]);
+    for (const entry of entriesOf(report, endpoint.name)) {
+      named.push([
+        `${endpoint.name}\u0000j${entry.id}`,
+        `journal #${entry.id} ${entry.method} ${entry.path} (${entry.receivedAt})`,
+      ]);
     }
-    tests += endpoint.routes.length;
+    for (const [at, name] of named) {
+      const own = findings.get(at) ?? [];
+      suiteFailures += own.length;
+      cases += testCase(endpoint.name, name, own, notes.get(at) ?? []);
+    }
+    tests += named.length;
     failures += suiteFailures;
-    suites += `  <testsuite${attrs({ name: endpoint.name, tests: endpoint.routes.length, failures: suiteFailures, errors: 0 })}>\n${cases}  </testsuite>\n`;
+    suites += `  <testsuite${attrs({ name: endpoint.name, tests: named.length, failures: suiteFailures, errors: 0 })}>\n${cases}  </testsuite>\n`;
   }
   if (report.moreFindings > 0) {
     tests += 1;
@@ -93,6 +121,8 @@ export function junitXml(report: VerifyReport): string {
     const message = `${report.moreFindings} more finding(s), past the report's cap, not listed`;
     suites += `  <testsuite${attrs({ name: '(more findings)', tests: 1, failures: 1, errors: 0 })}>\n    <testcase${attrs({ classname: '(more findings)', name: 'findings past the cap' })}>\n      <failure${attrs({ type: 'MORE_FINDINGS', message })}/>\n    </testcase>\n  </testsuite>\n`;
   }
-  const title = `mockpoint verify: ${report.document.title} ${report.document.version}`.trim();
+  const against =
+    report.document === undefined ? (report.upstream ?? '') : `${report.document.title} ${report.document.version}`;
+  const title = `mockpoint verify: ${against}`.trim();
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attrs({ name: title, tests, failures, errors: 0 })}>\n${suites}</testsuites>\n`;
 }
