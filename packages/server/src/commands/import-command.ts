@@ -34,7 +34,7 @@ ${IMPORTERS.map((importer) => importer.help).join('\n\n')}
 
 ${optionsHelp(
   `
---name <name>   | the endpoint's name (required)
+--name <name>   | the endpoint's name (required; for pact, default the provider's name)
 --from <kind>   | ${KINDS.join(', ')} (default: told from the file)
 --out <file>    | write to this file instead of standard output
 --apply         | apply the file to a running daemon (as mockpoint apply) instead of printing it
@@ -68,8 +68,8 @@ export async function runImport(
   if (path === undefined || args.positionals.length !== 1) {
     throw new UsageError('import needs one file or folder: mockpoint import openapi.yaml --name petstore');
   }
-  if (name === undefined || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
-    throw new UsageError('--name is required: 1-64 characters of A-Z a-z 0-9 _ -');
+  if (name !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
+    throw new UsageError('--name is 1-64 characters of A-Z a-z 0-9 _ -');
   }
   const apply = args.switches.has('--apply');
   const out = args.values.get('--out');
@@ -92,6 +92,9 @@ export async function runImport(
       );
     }
   }
+  if (name === undefined && importer.namesItself !== true) {
+    throw new UsageError('--name is required: 1-64 characters of A-Z a-z 0-9 _ -');
+  }
   const own = new Map<string, string>();
   for (const [flag, owner] of FLAG_OWNERS) {
     const value = args.values.get(flag);
@@ -99,7 +102,7 @@ export async function runImport(
     if (owner !== importer) throw new UsageError(`${flag} is for --from ${owner.kind}, not ${importer.kind}`);
     own.set(flag, value);
   }
-  const converted = await importer.convert(source, { name, values: own });
+  const converted = await importer.convert(source, { name: name ?? '', values: own });
   // Checked as any mock file, but for the body limit: a daemon's is its own (MOCKPOINT_MAX_BODY_BYTES).
   const file =
     converted.checked ??
@@ -122,7 +125,7 @@ export async function runImport(
     );
   }
   const json = args.switches.has('--json');
-  const head = `{"kind":${JSON.stringify(importer.kind)},"name":${JSON.stringify(name)},"leftOut":${JSON.stringify(converted.leftOut)}`;
+  const head = `{"kind":${JSON.stringify(importer.kind)},"name":${JSON.stringify(converted.name ?? name)},"leftOut":${JSON.stringify(converted.leftOut)}`;
   if (apply) {
     const plan = await applyMockFile(file, daemonTarget(args, env));
     if (json) io.out(`${head},"applied":${JSON.stringify(plan)}}\n`);
