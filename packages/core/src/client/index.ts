@@ -108,4 +108,5 @@ export {
   type SummaryAnswer,
   type WaitOptions,
 } from './client.js';
+export type { PactRequest } from './contracts.js';
 export type { WatchRequestsOptions } from './watch-requests.js';

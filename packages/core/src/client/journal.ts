@@ -76,24 +76,6 @@ export function journalMethods({ call, json }: Transport) {
       return json('GET', `/api/endpoints/${seg(name)}/requests${qs}`, undefined, read.signal);
     },
 
-    /**
-     * `GET /api/requests.pact`: the journal (of `names`, or every name's) as a
-     * Pact V4 consumer contract's JSON text, exact (docs/pact.md): for Pact's
-     * verifier to check against the real provider. Secrets are left out unless
-     * `secrets` is true; what could not be an interaction is in its
-     * `metadata.mockpoint.leftOut`.
-     * @example const pact = JSON.parse(await client.pact({ consumer: 'web', provider: 'users-api', names: ['users'] }))
-     */
-    async pact(
-      contract: { consumer: string; provider: string; names?: string[]; secrets?: boolean },
-      signal?: AbortSignal,
-    ): Promise<string> {
-      const query = new URLSearchParams({ consumer: contract.consumer, provider: contract.provider });
-      if (contract.names !== undefined && contract.names.length > 0) query.set('names', contract.names.join(','));
-      if (contract.secrets === true) query.set('secrets', 'true');
-      return (await call('GET', `/api/requests.pact?${query}`, undefined, signal)).text();
-    },
-
     /** Forgets the requests recorded for a name. */
     async clearRequests(name: string): Promise<void> {
       await call('DELETE', `/api/endpoints/${seg(name)}/requests`);
