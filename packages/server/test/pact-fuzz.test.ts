@@ -2,11 +2,17 @@
 // part the contract carries (seeded fuzz against the built daemon on 127.0.0.1): the path, the
 // query's name and value, the request body (JSON or text) and the answer (JSON, text or bytes that
 // are not UTF-8) of each request. The contract is JSON with one interaction per request, each body
-// exact; imported into a fresh daemon (`mockpoint import --from pact --apply`) it answers every
-// request with the status and bytes the first daemon answered; both daemons stay healthy.
+// exact, but for JSON escaping a lone surrogate ("\ud800"), which Pact's JSON cannot hold (left
+// out, said so); imported into a fresh daemon (`mockpoint import --from pact --apply`) it answers
+// every request with the status and bytes the first daemon answered, and Pact's own verifier
+// accepts the imported mocks as the provider; both daemons stay healthy.
+// Pact's core would otherwise report usage over the network: this machine reaches none.
+process.env.PACT_DO_NOT_TRACK = 'true';
+
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
+import { Verifier } from '@pact-foundation/pact';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import {
   assertBuilt,
@@ -101,12 +107,21 @@ it('random code points in path, query, bodies and answers: exported to Pact and 
   const text = await pact.text();
   const contract = JSON.parse(text) as {
     interactions: { request: { path: string; body?: { content: unknown } } }[];
-    metadata: { mockpoint: { leftOut: unknown[] } };
+    metadata: { mockpoint: { leftOut: { what: string; why: string }[] } };
   };
-  expect(contract.metadata.mockpoint.leftOut).toEqual([]);
-  expect(contract.interactions).toHaveLength(REQUESTS);
-  for (const [i, interaction] of contract.interactions.entries()) {
-    expect(interaction.request.path.startsWith(`/c${i}/`)).toBe(true);
+  // Only JSON with a lone surrogate escape ("\ud800", sent or answered) is left out: Pact's JSON cannot hold it.
+  const leftOut = contract.metadata.mockpoint.leftOut;
+  for (const one of leftOut) {
+    expect(one.why).toMatch(
+      /^its (request|answer's) body is JSON holding a lone surrogate \(an escape such as \\ud800\)/,
+    );
+  }
+  expect(contract.interactions).toHaveLength(REQUESTS - leftOut.length);
+  expect(contract.interactions.length).toBeGreaterThan(REQUESTS / 2);
+  const kept: number[] = [];
+  for (const interaction of contract.interactions) {
+    const i = Number(/^\/c(\d+)\//.exec(interaction.request.path)?.[1]);
+    kept.push(i);
     // Sent as UTF-8, a lone surrogate arrives as U+FFFD: the text the journal holds is the bytes' reading.
     const sent = Buffer.from(cases[i]?.init.body as string, 'utf8').toString('utf8');
     const content = interaction.request.body?.content;
@@ -119,6 +134,14 @@ it('random code points in path, query, bodies and answers: exported to Pact and 
   const imported = await runCli({ args: ['import', file, '--from', 'pact', '--apply', '--url', second.url] });
   expect(imported.code, imported.stderr).toBe(0);
   expect(imported.stderr).not.toContain('left out');
-  expect(await answers(`${second.url}/endpoint/fuzz`, cases)).toEqual(answered);
+  const exported = kept.map((i) => cases[i] as Case);
+  expect(await answers(`${second.url}/endpoint/fuzz`, exported)).toEqual(kept.map((i) => answered[i]));
+  // Pact's own verifier reads the contract and finds the imported mocks keep it.
+  await new Verifier({
+    provider: 'fuzz',
+    providerBaseUrl: `${second.url}/endpoint/fuzz`,
+    pactUrls: [file],
+    logLevel: 'error',
+  }).verifyProvider();
   for (const daemon of [first, second]) expect((await fetch(`${daemon.url}/api/health`)).status).toBe(200);
 }, 60_000);

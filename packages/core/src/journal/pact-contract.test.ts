@@ -137,4 +137,23 @@ describe('pactContract', () => {
       { name: 'users job is started', params: { endpoint: 'users', scenario: 'job', state: 'started' } },
     ]);
   });
+
+  it('writes a text answer as it went on the wire (a lone surrogate as U+FFFD); leaves out JSON escaping one', () => {
+    const text = entry({
+      response: { headers: { 'content-type': 'text/plain' }, body: 'a\ud800b', bodySize: 5, bodyTruncated: false },
+    });
+    const escaped = entry({
+      response: {
+        headers: { 'content-type': 'application/json' },
+        body: '{"s":"\\ud800"}',
+        bodySize: 14,
+        bodyTruncated: false,
+      },
+    });
+    const contract = pactContract(named(text, escaped), OPTIONS);
+    expect(JSON.parse(contract.text).interactions[0].response.body.content).toBe('a\uFFFDb');
+    expect(contract.leftOut.map((one) => one.why)).toEqual([
+      "its answer's body is JSON holding a lone surrogate (an escape such as \\ud800), which Pact cannot read",
+    ]);
+  });
 });

@@ -83,18 +83,44 @@ function isJsonType(contentType: string): boolean {
   return type === 'application/json' || type.endsWith('+json');
 }
 
-/** A body as Pact V4 writes it: exact JSON, text, or base64 bytes; `undefined` when there is none. */
-function pactBody(body: string, base64: boolean, contentType: string | undefined): PactBody | undefined {
+/** A UTF-16 surrogate without its other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
+/** Whether every string of a JSON value (keys too) is well-formed UTF-16: no lone surrogate. */
+function wellFormed(value: unknown): boolean {
+  if (typeof value === 'string') return !LONE_SURROGATE.test(value);
+  if (Array.isArray(value)) return value.every(wellFormed);
+  if (typeof value === 'object' && value !== null) {
+    return Object.entries(value).every(([key, one]) => !LONE_SURROGATE.test(key) && wellFormed(one));
+  }
+  return true;
+}
+
+/**
+ * A body as Pact V4 writes it: exact JSON, text, or base64 bytes; `undefined`
+ * when there is none; why not, for JSON holding a lone surrogate (`"\ud800"`),
+ * which Pact's JSON reader refuses.
+ */
+function pactBody(body: string, base64: boolean, contentType: string | undefined): PactBody | undefined | string {
   if (body === '') return undefined;
   if (base64) return { content: body, contentType: contentType ?? 'application/octet-stream', encoded: 'base64' };
+  // An answer's text as the journal holds it may have a lone surrogate: the wire carried U+FFFD for it.
+  const sent = body.replace(LONE_SURROGATES, '\uFFFD');
   if (contentType !== undefined && isJsonType(contentType)) {
+    let text: string | undefined;
     try {
-      return { content: new JsonText(scanJson(body).text), contentType, encoded: false };
+      text = scanJson(sent).text;
     } catch {
       // not JSON after all: kept as text
     }
+    if (text !== undefined) {
+      if (!wellFormed(JSON.parse(text)))
+        return 'JSON holding a lone surrogate (an escape such as \\ud800), which Pact cannot read';
+      return { content: new JsonText(text), contentType, encoded: false };
+    }
   }
-  return { content: body, contentType: contentType ?? 'text/plain', encoded: false };
+  return { content: sent, contentType: contentType ?? 'text/plain', encoded: false };
 }
 
 /** Headers as Pact lists them (a list of values per name), less those `dropped` says; `undefined` when none are left. */
@@ -131,8 +157,8 @@ function providerStates(name: string, entry: JournalEntry): PactInteraction['pro
   }));
 }
 
-/** One journal entry as an interaction (its description made unique later). */
-function interactionOf(name: string, entry: JournalEntry, secrets: boolean): PactInteraction {
+/** One journal entry as an interaction (its description made unique later), or why it cannot be one. */
+function interactionOf(name: string, entry: JournalEntry, secrets: boolean): PactInteraction | string {
   const secret = (header: string) => !secrets && ALWAYS_REDACTED.includes(header);
   const requestType = entry.headers['content-type'];
   const request: PactInteraction['request'] = { method: entry.method, path: entry.subpath };
@@ -145,6 +171,7 @@ function interactionOf(name: string, entry: JournalEntry, secrets: boolean): Pac
   );
   if (headers !== undefined) request.headers = headers;
   const body = pactBody(entry.body, entry.bodyEncoding === 'base64', requestType);
+  if (typeof body === 'string') return `its request body is ${body}`;
   if (body !== undefined) request.body = body;
   const sent = entry.response as NonNullable<JournalEntry['response']>;
   const response: PactInteraction['response'] = { status: entry.statusCode };
@@ -155,6 +182,7 @@ function interactionOf(name: string, entry: JournalEntry, secrets: boolean): Pac
   if (answerHeaders !== undefined) response.headers = answerHeaders;
   const type = sent.headers['content-type'];
   const answerBody = pactBody(sent.body, sent.bodyEncoding === 'base64', Array.isArray(type) ? type[0] : type);
+  if (typeof answerBody === 'string') return `its answer's body is ${answerBody}`;
   if (answerBody !== undefined) response.body = answerBody;
   const interaction: PactInteraction = { type: 'Synchronous/HTTP', description: '', request, response };
   const states = providerStates(name, entry);
@@ -185,12 +213,11 @@ export function pactContract(named: Iterable<NamedEntry>, options: PactContractO
   let entries = 0;
   for (const { name, entry } of named) {
     entries++;
-    const why = leftOutWhy(entry);
-    if (why !== undefined) {
-      leftOut.push({ what: `${name}: ${requestLine(entry)} (#${entry.id})`, why });
+    const interaction = leftOutWhy(entry) ?? interactionOf(name, entry, options.secrets === true);
+    if (typeof interaction === 'string') {
+      leftOut.push({ what: `${name}: ${requestLine(entry)} (#${entry.id})`, why: interaction });
       continue;
     }
-    const interaction = interactionOf(name, entry, options.secrets === true);
     const key = stringifyExact(interaction);
     if (seen.has(key)) continue;
     seen.add(key);
