@@ -67,15 +67,20 @@ export function registerJournalPactRoutes(app: Hono, ctx: AppContext): void {
     const entries: NamedEntry[] = [];
     let cursor = 0;
     let newest: number | undefined;
-    for (;;) {
+    let done = false;
+    while (!done) {
       const since = await journal.since(cursor, one, JOURNAL_READ_PAGE);
       newest ??= since.newest;
+      // Up to the newest entry there was when the export began: what arrives meanwhile is the next export's.
       for (const named of since.entries) {
-        if (named.entry.id > newest) break;
+        if (named.entry.id > newest) {
+          done = true;
+          break;
+        }
         if (wanted === undefined || wanted.has(named.name)) entries.push(named);
         cursor = named.entry.id;
       }
-      if (since.entries.length < JOURNAL_READ_PAGE || cursor >= newest) break;
+      if (since.entries.length < JOURNAL_READ_PAGE) done = true;
     }
     const contract = pactContract(entries, { consumer, provider, secrets: secrets === 'true', version: VERSION });
     return new Response(c.req.method === 'HEAD' ? null : contract.text, {
