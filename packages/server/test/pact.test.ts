@@ -69,13 +69,21 @@ async function consumer(base: string): Promise<string[]> {
   return seen;
 }
 
-/** The real provider: answers as the mocks do, but `GET /users/1`'s `id` is `"1"` when `drifted`. */
-async function startProvider(drifted: boolean): Promise<{ url: string; server: Server }> {
+/**
+ * The real provider: answers as the mocks do (`same`, with one more field), or with other values
+ * of the same types (`values`), or with `GET /users/1`'s `id` a string (`drifted`).
+ */
+async function startProvider(mode: 'same' | 'values' | 'drifted'): Promise<{ url: string; server: Server }> {
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const path = (request.url ?? '').split('?')[0];
     if (request.method === 'GET' && path === '/users/1') {
       response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'x-api-version': '2' });
-      response.end(drifted ? USER.replace('"id":1', '"id":"1"') : USER.replace('{', '{"extra":true,'));
+      const bodies = {
+        same: USER.replace('{', '{"extra":true,'),
+        values: '{"id":2,"name":"Grace","tags":["ops","dev","qa"],"big":1}',
+        drifted: USER.replace('"id":1', '"id":"1"'),
+      };
+      response.end(bodies[mode]);
     } else if (request.method === 'POST' && path === '/users') {
       response.writeHead(201, { 'content-type': 'application/json; charset=utf-8', location: '/users/2' });
       response.end('{"id":2}');
@@ -168,19 +176,46 @@ describe('mockpoint export --pact', () => {
     });
     expect(gone.response).toEqual({ status: 204 });
 
-    const good = await startProvider(false);
-    const drifted = await startProvider(true);
-    try {
-      await verify(file, good.url);
-      const refused = await verify(file, drifted.url).then(
+    // With --types, JSON answers are checked by type: other values pass, another type does not.
+    const typed = join(dir, 'typed.json');
+    const withTypes = await runCli({
+      args: [
+        'export',
+        '--pact',
+        '--consumer',
+        'web',
+        '--provider',
+        'users-api',
+        '--types',
+        '--out',
+        typed,
+        '--url',
+        daemon.url,
+      ],
+    });
+    expect(withTypes.code, withTypes.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(typed, 'utf8')).interactions[0].response.matchingRules).toEqual({
+      body: { $: { combine: 'AND', matchers: [{ match: 'type' }] } },
+    });
+
+    const good = await startProvider('same');
+    const other = await startProvider('values');
+    const drifted = await startProvider('drifted');
+    const refusal = (contract: string, provider: string) =>
+      verify(contract, provider).then(
         () => 'accepted',
         (error: Error) => error.message,
       );
+    try {
+      await verify(file, good.url);
+      const refused = await refusal(file, drifted.url);
       expect(refused).toContain('BodyMismatch');
       expect(refused).toContain('$.id');
+      expect(await refusal(file, other.url)).toContain("Expected 'Grace' (String) to be equal to 'Ada' (String)");
+      await verify(typed, other.url);
+      expect(await refusal(typed, drifted.url)).toContain("Expected '1' (String) to be the same type as 1 (Integer)");
     } finally {
-      good.server.close();
-      drifted.server.close();
+      for (const provider of [good, other, drifted]) provider.server.close();
     }
 
     // Imported into a fresh daemon, the contract answers the code under test as the mocks did.

@@ -16,6 +16,8 @@ export interface PactRequest {
   names?: string[];
   /** Keep Authorization, Cookie, Set-Cookie and API-key headers (left out by default). */
   secrets?: boolean;
+  /** Check JSON answers by type, not value (a Pact type matcher on each JSON body). */
+  types?: boolean;
 }
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */
@@ -33,6 +35,7 @@ export function contractMethods({ call }: Transport) {
       const query = new URLSearchParams({ consumer: contract.consumer, provider: contract.provider });
       if (contract.names !== undefined && contract.names.length > 0) query.set('names', contract.names.join(','));
       if (contract.secrets === true) query.set('secrets', 'true');
+      if (contract.types === true) query.set('types', 'true');
       return (await call('GET', `/api/requests.pact?${query}`, undefined, signal)).text();
     },
   };

@@ -156,4 +156,17 @@ describe('pactContract', () => {
       "its answer's body is JSON holding a lone surrogate (an escape such as \\ud800), which Pact cannot read",
     ]);
   });
+
+  it('with types, checks each JSON answer by type: a type matcher on its whole body; text answers as they are', () => {
+    const text = entry({
+      subpath: '/t',
+      response: { headers: { 'content-type': 'text/plain' }, body: 'hi', bodySize: 2, bodyTruncated: false },
+    });
+    const [json, plain] = JSON.parse(pactContract(named(entry(), text), { ...OPTIONS, types: true }).text).interactions;
+    expect(json.response.matchingRules).toEqual({ body: { $: { combine: 'AND', matchers: [{ match: 'type' }] } } });
+    expect(plain.response.matchingRules).toBeUndefined();
+    expect(
+      JSON.parse(pactContract(named(entry()), OPTIONS).text).interactions[0].response.matchingRules,
+    ).toBeUndefined();
+  });
 });

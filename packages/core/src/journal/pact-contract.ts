@@ -34,6 +34,11 @@ export interface PactContractOptions {
   provider: string;
   /** Keep the secrets (Authorization, Cookie, Set-Cookie, API-key headers): left out by default. */
   secrets?: boolean;
+  /**
+   * Check JSON answers by type, not value: a Pact `type` matcher on each JSON
+   * answer's whole body (`$`), which Pact applies to every field and item below it.
+   */
+  types?: boolean;
   /** mockpoint's version, written in the contract's metadata. */
   version: string;
 }
@@ -57,7 +62,12 @@ export interface PactInteraction {
     headers?: Record<string, string[]>;
     body?: PactBody;
   };
-  response: { status: number; headers?: Record<string, string[]>; body?: PactBody };
+  response: {
+    status: number;
+    headers?: Record<string, string[]>;
+    body?: PactBody;
+    matchingRules?: { body: Record<string, { combine: 'AND'; matchers: { match: 'type' }[] }> };
+  };
 }
 
 /** What {@link pactContract} made. */
@@ -158,8 +168,12 @@ function providerStates(name: string, entry: JournalEntry): PactInteraction['pro
 }
 
 /** One journal entry as an interaction (its description made unique later), or why it cannot be one. */
-function interactionOf(name: string, entry: JournalEntry, secrets: boolean): PactInteraction | string {
-  const secret = (header: string) => !secrets && ALWAYS_REDACTED.includes(header);
+function interactionOf(
+  name: string,
+  entry: JournalEntry,
+  { secrets, types }: Pick<PactContractOptions, 'secrets' | 'types'>,
+): PactInteraction | string {
+  const secret = (header: string) => secrets !== true && ALWAYS_REDACTED.includes(header);
   const requestType = entry.headers['content-type'];
   const request: PactInteraction['request'] = { method: entry.method, path: entry.subpath };
   const query: Record<string, string[]> = {};
@@ -184,6 +198,9 @@ function interactionOf(name: string, entry: JournalEntry, secrets: boolean): Pac
   const answerBody = pactBody(sent.body, sent.bodyEncoding === 'base64', Array.isArray(type) ? type[0] : type);
   if (typeof answerBody === 'string') return `its answer's body is ${answerBody}`;
   if (answerBody !== undefined) response.body = answerBody;
+  if (types === true && answerBody?.content instanceof JsonText) {
+    response.matchingRules = { body: { $: { combine: 'AND', matchers: [{ match: 'type' }] } } };
+  }
   const interaction: PactInteraction = { type: 'Synchronous/HTTP', description: '', request, response };
   const states = providerStates(name, entry);
   if (states !== undefined) interaction.providerStates = states;
@@ -213,7 +230,7 @@ export function pactContract(named: Iterable<NamedEntry>, options: PactContractO
   let entries = 0;
   for (const { name, entry } of named) {
     entries++;
-    const interaction = leftOutWhy(entry) ?? interactionOf(name, entry, options.secrets === true);
+    const interaction = leftOutWhy(entry) ?? interactionOf(name, entry, options);
     if (typeof interaction === 'string') {
       leftOut.push({ what: `${name}: ${requestLine(entry)} (#${entry.id})`, why: interaction });
       continue;

@@ -44,6 +44,7 @@ ${optionsHelp(
 --provider <p> | with --pact: the provider's name (required)
 --namespace <ns> | with --pact: that namespace's (test session's) journal; also --session
 --secrets     | with --pact: keep Authorization, Cookie, Set-Cookie and API-key headers
+--types       | with --pact: check JSON answers by type, not value (Pact type matchers)
 --out <file>  | write to this file instead of standard output
 `,
   DAEMON_OPTIONS,
@@ -56,7 +57,7 @@ export async function runExport(
 ): Promise<number> {
   const args = parseArgs('export', argv, {
     values: ['--url', '--token', '--names', '--format', '--out', '--to', ...PACT_FLAGS],
-    switches: ['--har', '--strict', '--pact', '--secrets'],
+    switches: ['--har', '--strict', '--pact', '--secrets', '--types'],
   });
   if (args.help) {
     io.out(EXPORT_HELP);
@@ -68,7 +69,7 @@ export async function runExport(
     .map((name) => name.trim())
     .filter(Boolean);
   if (args.switches.has('--pact')) return exportPact(args, names, io, env);
-  for (const flag of [...PACT_FLAGS, '--secrets']) {
+  for (const flag of [...PACT_FLAGS, '--secrets', '--types']) {
     if (args.values.has(flag) || args.switches.has(flag)) throw new UsageError(`${flag} is for --pact`);
   }
   const out = args.values.get('--out');

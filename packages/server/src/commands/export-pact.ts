@@ -1,6 +1,6 @@
 /**
  * `mockpoint export --pact --consumer A --provider B [--names a,b]
- * [--namespace ns] [--secrets] [--out FILE]`: the journal as a Pact V4
+ * [--namespace ns] [--secrets] [--types] [--out FILE]`: the journal as a Pact V4
  * consumer contract (core's journal/pact-contract.ts, through
  * `GET /api/requests.pact`), what was left out on standard error.
  *
@@ -44,6 +44,7 @@ export async function exportPact(
     provider,
     ...(names === undefined ? {} : { names }),
     secrets: args.switches.has('--secrets'),
+    types: args.switches.has('--types'),
   });
   const contract = JSON.parse(text) as {
     interactions: unknown[];

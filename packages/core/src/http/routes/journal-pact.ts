@@ -1,5 +1,5 @@
 /**
- * `GET /api/requests.pact?consumer=&provider=[&names=a,b][&secrets=true]`: the
+ * `GET /api/requests.pact?consumer=&provider=[&names=a,b][&secrets=true][&types=true]`: the
  * journal (every name, or those of `names`) as a Pact V4 consumer contract
  * ({@link pactContract}), from the oldest entry to the newest there was when
  * the export began. Read a page of entries at a time; a namespace's (a test
@@ -28,6 +28,10 @@ const pactQuery = z.object({
     .enum(['true', 'false'])
     .optional()
     .describe('true: keep Authorization, Cookie, Set-Cookie and API-key headers (left out by default).'),
+  types: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('true: JSON answers are checked by type, not value (a Pact type matcher on each JSON body).'),
 });
 
 const pactDocument = z
@@ -53,9 +57,12 @@ export function registerJournalPactRoutes(app: Hono, ctx: AppContext): void {
   app.get('/api/requests.pact', async (c) => {
     const parsed = pactQuery.safeParse(c.req.query());
     if (!parsed.success) {
-      throw new MockpointError('INVALID_QUERY', `${PARTY_RULE}; names a comma-separated list; secrets true or false`);
+      throw new MockpointError(
+        'INVALID_QUERY',
+        `${PARTY_RULE}; names a comma-separated list; secrets and types true or false`,
+      );
     }
-    const { consumer, provider, secrets } = parsed.data;
+    const { consumer, provider, secrets, types } = parsed.data;
     const names = parsed.data.names
       ?.split(',')
       .map((name) => name.trim())
@@ -82,7 +89,13 @@ export function registerJournalPactRoutes(app: Hono, ctx: AppContext): void {
       }
       if (since.entries.length < JOURNAL_READ_PAGE) done = true;
     }
-    const contract = pactContract(entries, { consumer, provider, secrets: secrets === 'true', version: VERSION });
+    const contract = pactContract(entries, {
+      consumer,
+      provider,
+      secrets: secrets === 'true',
+      types: types === 'true',
+      version: VERSION,
+    });
     return new Response(c.req.method === 'HEAD' ? null : contract.text, {
       headers: {
         'content-type': 'application/json; charset=utf-8',
