@@ -347,7 +347,7 @@ describe('import_mock_file over /api/mcp', () => {
 });
 
 describe('import_mock_file notes', () => {
-  it('name what a HAR and a json-server database left out, as `mockpoint import` does (not [object Object])', async () => {
+  it('name what a HAR, a json-server database and a Pact file left out, as `mockpoint import` does (not [object Object])', async () => {
     const daemon = await startDaemon();
     const client = newClient();
     await client.connect(new StreamableHTTPClientTransport(new URL(`${daemon.url}/api/mcp`)));
@@ -374,6 +374,35 @@ describe('import_mock_file notes', () => {
       expect(fromDb.notes).toEqual([
         'left out "count": neither an array nor an object (json-server serves no route for it)',
       ]);
+      const pact = {
+        consumer: { name: 'web' },
+        provider: { name: 'api' },
+        interactions: [
+          {
+            type: 'Synchronous/HTTP',
+            description: 'a',
+            request: { method: 'GET', path: '/a' },
+            response: { status: 200 },
+          },
+          { type: 'Asynchronous/Messages', description: 'event', contents: {} },
+        ],
+        metadata: { pactSpecification: { version: '4.0' } },
+      };
+      const fromPact = JSON.parse(
+        await ok(client, 'import_mock_file', {
+          kind: 'pact',
+          name: 'contract',
+          text: JSON.stringify(pact),
+          apply: true,
+        }),
+      ) as { notes: string[] };
+      expect(fromPact.notes).toEqual(['left out interaction "event": a Asynchronous/Messages interaction, not HTTP']);
+      expect((await fetch(`${daemon.url}/endpoint/contract/a`)).status).toBe(200);
+      // The journal back as a contract: export_pact, one tool for GET /api/requests.pact.
+      const exported = JSON.parse(await ok(client, 'export_pact', { consumer: 'web', provider: 'api' })) as {
+        interactions: { request: { path: string } }[];
+      };
+      expect(exported.interactions.map((interaction) => interaction.request.path)).toEqual(['/a']);
     } finally {
       await client.close();
     }

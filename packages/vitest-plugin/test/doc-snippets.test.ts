@@ -55,6 +55,7 @@ const LIBRARIES: Record<string, string> = {
   '@smithy/node-http-handler': 'packages/server/test/node_modules/@smithy/node-http-handler',
   '@google/genai': 'packages/server/test/node_modules/@google/genai',
   ollama: 'packages/server/test/node_modules/ollama',
+  '@pact-foundation/pact': 'packages/server/test/node_modules/@pact-foundation/pact',
 };
 
 /**

@@ -12,6 +12,7 @@ import type { LimitName } from '../wire/settings.js';
 import { chaosMethods } from './chaos.js';
 import { clockMethods } from './clock.js';
 import { collectionMethods } from './collections.js';
+import { contractMethods } from './contracts.js';
 import { deliveryMethods } from './deliveries.js';
 import { endpointMethods } from './endpoints.js';
 import { graphqlSchemaMethods } from './graphql-schema.js';
@@ -237,6 +238,7 @@ export function createClient(options: ClientOptions) {
     endpointUrl: transport.endpointUrl,
     ...endpointMethods(transport),
     ...journalMethods(transport),
+    ...contractMethods(transport),
     ...queueMethods(transport),
     ...deliveryMethods(transport),
     ...routeMethods(transport),

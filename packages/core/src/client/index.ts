@@ -120,4 +120,5 @@ export {
   type SummaryAnswer,
   type WaitOptions,
 } from './client.js';
+export type { PactRequest } from './contracts.js';
 export type { WatchRequestsOptions } from './watch-requests.js';

@@ -289,3 +289,15 @@ export async function journalHar(target: AdminTarget, name?: string): Promise<st
   const query = name === undefined ? '' : `?name=${seg(name)}`;
   return (await call(target, 'GET', `/api/requests.har${query}`)) as string;
 }
+
+/** The journal as a Pact V4 contract (`GET /api/requests.pact`): every name's, or those of `names`. */
+export async function journalPact(
+  target: AdminTarget,
+  contract: { consumer: string; provider: string; names?: string[]; secrets?: boolean; types?: boolean },
+): Promise<string> {
+  const query = new URLSearchParams({ consumer: contract.consumer, provider: contract.provider });
+  if (contract.names !== undefined && contract.names.length > 0) query.set('names', contract.names.join(','));
+  if (contract.secrets === true) query.set('secrets', 'true');
+  if (contract.types === true) query.set('types', 'true');
+  return (await call(target, 'GET', `/api/requests.pact?${query}`)) as string;
+}

@@ -7,7 +7,7 @@
  */
 
 export type { HostMove } from '../wire/host-mapping.js';
-export { type AdminTarget, journalHar } from './admin-calls.js';
+export { type AdminTarget, journalHar, journalPact } from './admin-calls.js';
 export {
   type ApplyOptions,
   type ApplyPlan,
@@ -39,6 +39,7 @@ export {
   mockoonMockFile,
 } from './mockoon-environment.js';
 export { type MockoonExport, mockoonEnvironment } from './mockoon-export.js';
+export { isPact, type PactImport, type PactImportOptions, pactMockFile } from './pact-mock-file.js';
 export {
   formatPath,
   type MockFile,

@@ -51,6 +51,7 @@ import { registerGrpcCalls } from './routes/grpc-calls.js';
 import { registerHostRoutes } from './routes/hosts.js';
 import { registerJournalRoutes } from './routes/journal.js';
 import { registerJournalHarRoutes } from './routes/journal-har.js';
+import { registerJournalPactRoutes } from './routes/journal-pact.js';
 import { registerJournalStreamRoutes } from './routes/journal-stream.js';
 import { registerManageRoutes } from './routes/manage.js';
 import { refuseNestedNamespaces, registerNamespaceRoutes } from './routes/namespaces.js';
@@ -389,6 +390,7 @@ function registerRoutes(
   registerJournalRoutes(app, ctx);
   registerJournalStreamRoutes(app, ctx);
   registerJournalHarRoutes(app, ctx);
+  registerJournalPactRoutes(app, ctx);
   registerUnknownNameRoutes(app, ctx);
   registerVerifyRoutes(app, ctx);
   registerUnhandledRoutes(app, ctx);

@@ -279,6 +279,11 @@ export const ERRORS = {
     when: '`mockpoint import --from har` was given a file that is not JSON, has no `log.entries` list, or would make more routes than a name holds ([har.md](har.md))',
     fix: 'export the HAR again from the browser or tool (a HAR 1.2 file), or import one host at a time with `--host`',
   },
+  INVALID_PACT: {
+    from: 'cli',
+    when: '`mockpoint import --from pact` was given a file that is not JSON, has no `interactions` list, or would make more routes than a name holds ([pact.md](pact.md))',
+    fix: 'give a Pact file (V2, V3 or V4) as the consumer tests write it, or split it',
+  },
   INVALID_MOCKOON: {
     from: 'cli',
     when: '`mockpoint import --from mockoon` was given a file that is not JSON or not a Mockoon environment (an object with a `routes` list), or one that would make more routes than a name holds ([import.md](import.md))',

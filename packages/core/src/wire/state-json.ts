@@ -13,7 +13,7 @@ import { DURATION_RULE, type Duration, durationMs } from './duration.js';
 export const STARTED = 'started';
 
 /** The scenario a state given as a plain string names. */
-const DEFAULT_SCENARIO = 'default';
+export const DEFAULT_SCENARIO = 'default';
 
 /** Scenario names and state values: like endpoint names, so that they fit a URL, a key, a header and a log as they are. */
 export const STATE_NAME = /^[A-Za-z0-9_-]{1,64}$/;

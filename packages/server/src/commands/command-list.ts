@@ -19,7 +19,10 @@ export const COMMANDS = {
   tail: { usage: '[name] [--json] [--forward <url>]', summary: 'print requests as they arrive' },
   validate: { usage: '<file>', summary: 'check a mock file (mockpoint.yaml / .json)' },
   apply: { usage: '<file> [--prune] [--dry-run]', summary: 'make a running daemon hold a mock file' },
-  export: { usage: '[--names a,b] > mockpoint.json', summary: "a running daemon's endpoints as a mock file" },
+  export: {
+    usage: '[--names a,b] > mockpoint.json',
+    summary: "a running daemon's endpoints as a mock file (--har, --pact: its journal)",
+  },
   verify: {
     usage: '--openapi <file> [--names a,b] [--json] [--junit <file>]',
     summary: "check a running daemon's routes against an OpenAPI document",

@@ -2,7 +2,8 @@
  * `mockpoint export [--names a,b] [--format json|yaml] [--out FILE]`: a running
  * daemon's endpoints as a mock file (every `data` exact), so export → reset →
  * apply answers the same bytes. With `--har`, its request journal as HAR 1.2;
- * with `--to wiremock|mockoon`, the subset those tools can express.
+ * with `--to wiremock|mockoon`, the subset those tools can express; with
+ * `--pact`, the journal as a Pact V4 consumer contract (export-pact.ts).
  *
  * @module
  */
@@ -10,6 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { exportMockFile, journalHar, mockoonEnvironment, parseMockFile, wireMockMappings } from '@mockpoint/core/files';
 import { type CommandIo, DAEMON_OPTIONS, daemonTarget, optionsHelp, parseArgs, UsageError } from './command-args.js';
+import { exportPact, PACT_FLAGS } from './export-pact.js';
 
 export const EXPORT_HELP = `Usage: mockpoint export [options] > mockpoint.json
 
@@ -24,6 +26,11 @@ With --to mockoon, writes them as one Mockoon environment (for mockoon-cli start
 the subset Mockoon can express, the rest listed the same way; with --out, binary bodies are
 written beside it as files Mockoon serves (FILE.files/). --strict then exits 1 when anything
 was left out (the file is still written).
+With --pact, writes the request journal as a Pact V4 consumer contract between --consumer and
+--provider (every name's requests, or those of --names; a namespace's or a test session's with
+--namespace): what the code under test sent and what the mocks answered, each distinct request
+and answer once, its path the one the provider sees (below /endpoint/<name>), secrets left out
+unless --secrets. Pact's verifier checks it against the real provider (docs/pact.md).
 
 ${optionsHelp(
   `
@@ -32,6 +39,12 @@ ${optionsHelp(
 --har         | the request journal as HAR 1.2 instead of the mock file
 --to <tool>   | wiremock: the endpoints as WireMock stub mappings; mockoon: as a Mockoon environment
 --strict      | with --to: exit 1 when anything was left out
+--pact        | the request journal as a Pact V4 consumer contract instead of the mock file
+--consumer <c> | with --pact: the consumer's name (required)
+--provider <p> | with --pact: the provider's name (required)
+--namespace <ns> | with --pact: that namespace's (test session's) journal; also --session
+--secrets     | with --pact: keep Authorization, Cookie, Set-Cookie and API-key headers
+--types       | with --pact: check JSON answers by type, not value (Pact type matchers)
 --out <file>  | write to this file instead of standard output
 `,
   DAEMON_OPTIONS,
@@ -43,8 +56,8 @@ export async function runExport(
   env: Record<string, string | undefined>,
 ): Promise<number> {
   const args = parseArgs('export', argv, {
-    values: ['--url', '--token', '--names', '--format', '--out', '--to'],
-    switches: ['--har', '--strict'],
+    values: ['--url', '--token', '--names', '--format', '--out', '--to', ...PACT_FLAGS],
+    switches: ['--har', '--strict', '--pact', '--secrets', '--types'],
   });
   if (args.help) {
     io.out(EXPORT_HELP);
@@ -55,6 +68,10 @@ export async function runExport(
     ?.split(',')
     .map((name) => name.trim())
     .filter(Boolean);
+  if (args.switches.has('--pact')) return exportPact(args, names, io, env);
+  for (const flag of [...PACT_FLAGS, '--secrets', '--types']) {
+    if (args.values.has(flag) || args.switches.has(flag)) throw new UsageError(`${flag} is for --pact`);
+  }
   const out = args.values.get('--out');
   if (args.switches.has('--har')) {
     if (args.values.has('--to')) throw new UsageError('--har and --to: one or the other');

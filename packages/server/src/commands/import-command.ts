@@ -34,7 +34,7 @@ ${IMPORTERS.map((importer) => importer.help).join('\n\n')}
 
 ${optionsHelp(
   `
---name <name>   | the endpoint's name (required, but for --from proto: its package)
+--name <name>   | the endpoint's name (required; for proto, default its package; for pact, the provider's name)
 --from <kind>   | ${KINDS.join(', ')} (default: told from the file)
 --out <file>    | write to this file instead of standard output
 --apply         | apply the file to a running daemon (as mockpoint apply) instead of printing it
@@ -93,7 +93,7 @@ export async function runImport(
     }
   }
   const name = named ?? importer.nameOf?.(source);
-  if (name === undefined || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
+  if (importer.namesItself !== true && (name === undefined || !/^[A-Za-z0-9_-]{1,64}$/.test(name))) {
     throw new UsageError('--name is required: 1-64 characters of A-Z a-z 0-9 _ -');
   }
   const own = new Map<string, string>();
@@ -103,7 +103,7 @@ export async function runImport(
     if (owner !== importer) throw new UsageError(`${flag} is for --from ${owner.kind}, not ${importer.kind}`);
     own.set(flag, value);
   }
-  const converted = await importer.convert(source, { name, values: own });
+  const converted = await importer.convert(source, { name: name ?? '', values: own });
   // Checked as any mock file, but for the body limit: a daemon's is its own (MOCKPOINT_MAX_BODY_BYTES).
   const file =
     converted.checked ??
@@ -126,7 +126,7 @@ export async function runImport(
     );
   }
   const json = args.switches.has('--json');
-  const head = `{"kind":${JSON.stringify(importer.kind)},"name":${JSON.stringify(name)},"leftOut":${JSON.stringify(converted.leftOut)}`;
+  const head = `{"kind":${JSON.stringify(importer.kind)},"name":${JSON.stringify(converted.name ?? name)},"leftOut":${JSON.stringify(converted.leftOut)}`;
   if (apply) {
     const plan = await applyMockFile(file, daemonTarget(args, env));
     if (json) io.out(`${head},"applied":${JSON.stringify(plan)}}\n`);

@@ -95,6 +95,7 @@ const TOOL_NAMES: Readonly<Record<string, string>> = {
   'GET /api/endpoints/{name}/requests': 'get_requests',
   'DELETE /api/endpoints/{name}/requests': 'clear_requests',
   'GET /api/requests.har': 'export_har',
+  'GET /api/requests.pact': 'export_pact',
   'GET /api/requests/unknown': 'unknown_names',
   'GET /api/requests/unhandled': 'unhandled_requests',
   'POST /api/namespaces': 'create_namespace',

@@ -17,6 +17,7 @@ import {
   harMockFile,
   jsonServerMockFile,
   type LeftOut,
+  pactMockFile,
   parseMockFile,
 } from '@mockpoint/core/files';
 import { openApiRoutes } from '../openapi/openapi-routes.js';
@@ -123,6 +124,10 @@ async function importedText(kind: string, source: string, name: string): Promise
   if (kind === 'json-server') {
     const imported = jsonServerMockFile(source, { name });
     return { text: imported.text, notes: imported.skipped.map(leftOutNote) };
+  }
+  if (kind === 'pact') {
+    const imported = pactMockFile(source, { name });
+    return { text: imported.text, notes: imported.leftOut.map(leftOutNote) };
   }
   // The OpenAPI reader takes a file: the text goes to a private temporary one. Its $refs into
   // other files are refused: they would read any file of the daemon's machine (its CA key, …).
@@ -272,11 +277,11 @@ export const FILE_TOOLS: readonly FileTool[] = [
   {
     name: 'import_mock_file',
     description:
-      'Turn an OpenAPI 3.x/Swagger 2 document, a HAR recording, a json-server database or a GraphQL SDL schema into a mock file for one endpoint, as `mockpoint import` does; with apply: true also apply it. Answers the mock file (and the plan, and what was left out).',
+      'Turn an OpenAPI 3.x/Swagger 2 document, a HAR recording, a Pact file, a json-server database or a GraphQL SDL schema into a mock file for one endpoint, as `mockpoint import` does; with apply: true also apply it. Answers the mock file (and the plan, and what was left out).',
     inputSchema: {
       type: 'object',
       properties: {
-        kind: { type: 'string', enum: ['openapi', 'har', 'json-server', 'graphql'] },
+        kind: { type: 'string', enum: ['openapi', 'har', 'pact', 'json-server', 'graphql'] },
         text: { type: 'string', description: "The document's text (JSON or YAML for OpenAPI)" },
         name: NAME,
         apply: { type: 'boolean', description: 'Also apply the mock file to the daemon' },
@@ -285,8 +290,8 @@ export const FILE_TOOLS: readonly FileTool[] = [
     },
     async call(target, _client, args) {
       const kind = args.kind;
-      if (kind !== 'openapi' && kind !== 'har' && kind !== 'json-server' && kind !== 'graphql') {
-        throw argument('"kind" is openapi, har, json-server or graphql');
+      if (kind !== 'openapi' && kind !== 'har' && kind !== 'pact' && kind !== 'json-server' && kind !== 'graphql') {
+        throw argument('"kind" is openapi, har, pact, json-server or graphql');
       }
       const imported = await importedText(kind, text(args, 'text'), endpointName(args));
       // Checked as any mock file (a GraphQL schema is built) before it is answered or applied.

@@ -24,7 +24,7 @@ export interface ImportSource {
 
 /** What a {@link Importer.convert} is given besides the source. */
 export interface ConvertOptions {
-  /** The endpoint's name (`--name`). */
+  /** The endpoint's name (`--name`); `''` when it was left out, which only an importer that {@link Importer.namesItself} allows. */
   name: string;
   /** The values of the importer's own flags (those in {@link Importer.options}) that were given. */
   values: ReadonlyMap<string, string>;
@@ -38,6 +38,8 @@ export interface Converted {
   leftOut: LeftOut[];
   /** One line for standard error: what was imported (`3 routes of endpoint api`). */
   summary: string;
+  /** The endpoint's name, when the importer chose it (no `--name` given). */
+  name?: string;
   /** The mock file already checked (`parseMockFile` of `mockFile`), when the importer did: not checked twice. */
   checked?: MockFile;
 }
@@ -52,6 +54,8 @@ export interface Importer {
   options: string;
   /** The endpoint's name when `--name` is left out, from the source itself; absent: `--name` is required. */
   nameOf?(source: ImportSource): string | undefined;
+  /** The source names the endpoint itself (a Pact file's provider): `--name` may be left out. */
+  namesItself?: true;
   /** Whether the source is plainly this format (used when `--from` is left out; cheap, never throws). */
   detect(source: ImportSource): boolean;
   /** The mock file of the source; throws a MockpointError with a stable code when it cannot. */

@@ -13,8 +13,19 @@ import type { Importer } from './importer.js';
 import { jsonServer } from './json-server.js';
 import { mockoon } from './mockoon.js';
 import { openapi } from './openapi.js';
+import { pact } from './pact.js';
 import { postman } from './postman.js';
 import { proto } from './proto.js';
 import { wiremock } from './wiremock.js';
 
-export const IMPORTERS: readonly Importer[] = [graphql, har, wiremock, proto, mockoon, postman, jsonServer, openapi];
+export const IMPORTERS: readonly Importer[] = [
+  graphql,
+  har,
+  pact,
+  wiremock,
+  proto,
+  mockoon,
+  postman,
+  jsonServer,
+  openapi,
+];
