@@ -25,8 +25,7 @@ import { ROOT } from './build-state.mjs';
  */
 const NOT_RUN: Record<string, string> = {
   'README.md npx -y pnpm@10.34.9 start':
-    'installs and starts a daemon on the fixed port (scripts/start.test.ts runs it)',
-  'README.md npx -y pnpm@10.34.9 test': 'the whole test suite',
+    'installs and starts a daemon on the fixed port (scripts/start.test.ts runs it); its second line is the whole test suite',
   'README.md mockpoint mcp ': 'its second line needs Claude Code (claude mcp add); docs/mcp.md runs the first',
   'README.md mockpoint --config mockpoint.yaml --watch': 'needs your mockpoint.yaml and OpenAPI document',
   'README.md MOCKPOINT_PROXY_ALLOW_HOSTS=api.example.com mockpoint':
