@@ -202,6 +202,26 @@ describe('verifyRoutes', () => {
     }
   });
 
+  it("reads a route's literal segment where the document has a parameter as one case of that operation", async () => {
+    const routes: Route[] = [
+      { id: 'missing', match: { method: 'GET', path: '/pets/404' }, answer: { statusCode: 404 } },
+      { id: 'seven', match: { method: 'GET', path: '/v1/pets/7' }, answer: { data: { id: 'seven', name: 'Ada' } } },
+      {
+        id: 'photo',
+        match: { method: 'GET', path: '/pets/:id/photo' },
+        answer: { body: 'x', headers: { 'content-type': 'image/png' } },
+      },
+      { id: 'deeper', match: { method: 'GET', path: '/pets/7/collar' }, answer: { data: {} } },
+      { id: 'param-for-literal', match: { method: 'GET', path: '/:any' }, answer: { body: 'up' } },
+    ];
+    const report = await verifyRoutes(readOpenApi(DOC), [{ name: 'pets', routes }], { pause });
+    expect(report.findings.map(({ route, code, path }) => [route?.id, code, path])).toEqual([
+      ['seven', 'SCHEMA_MISMATCH', 'body/id'],
+      ['deeper', 'MISSING_OPERATION', 'path'],
+      ['param-for-literal', 'MISSING_OPERATION', 'path'],
+    ]);
+  });
+
   it('reads a 3.1 document from YAML text, its null types as 3.1 writes them', async () => {
     const yaml = [
       'openapi: 3.1.0',

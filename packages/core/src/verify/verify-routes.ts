@@ -30,6 +30,7 @@ import {
   PARAM,
   pointer,
 } from './openapi-document.js';
+import { OperationIndex } from './operation-index.js';
 import { type At, Collector, shown } from './verify-collector.js';
 import { type Extras, endpointExtras, operationOf } from './verify-extras.js';
 
@@ -80,7 +81,16 @@ function routeShape(path: string): string | { why: string } {
   return `/${segments.join('/')}`;
 }
 
-/** The document's paths of `shape`, also with one of its servers' base paths taken off. */
+/** Each document's index of concrete paths, made when a route's path first needs it. */
+const INDEXES = new WeakMap<OpenApiDocument, OperationIndex>();
+
+/**
+ * The document's paths of `shape`, also with one of its servers' base paths
+ * taken off. A route path with a literal where the document has a parameter
+ * (`/pets/404` for `/pets/{id}`: a route for one case of the operation) is an
+ * instance of that template: found as a request's path is, each of the route's
+ * own parameters matching only a parameter of the document.
+ */
 function pathsOf(doc: OpenApiDocument, shape: string): DocumentPath[] {
   const direct = doc.paths.get(shape);
   if (direct !== undefined) return direct;
@@ -90,7 +100,13 @@ function pathsOf(doc: OpenApiDocument, shape: string): DocumentPath[] {
       if (found !== undefined) return found;
     }
   }
-  return [];
+  let index = INDEXES.get(doc);
+  if (index === undefined) {
+    index = new OperationIndex(doc);
+    INDEXES.set(doc, index);
+  }
+  const instance = index.find(shape.split('/').map(encodeURIComponent).join('/'));
+  return instance === undefined ? [] : [instance.path];
 }
 
 /** The media type's essence, lower case: `application/json; charset=utf-8` → `application/json`. */
