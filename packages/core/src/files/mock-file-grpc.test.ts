@@ -64,6 +64,9 @@ describe('grpc in a mock file', () => {
     expect(() => parseMockFile(bad)).toThrow(/mockpoint\.yaml:4:\d+: endpoints\[0\]\.grpc/);
     const neither = 'version: 1\nendpoints:\n  - name: shop\n    grpc: { schema: "x" }\n';
     expect(() => parseMockFile(neither)).toThrow(/endpoints\[0\]\.grpc/);
+    // Definitions belong to an endpoint: at the top of the file they would be read and never applied.
+    const top = 'version: 1\nendpoints: []\ngrpc: { protos: { "a.proto": "syntax = \\"proto3\\";" } }\n';
+    expect(() => parseMockFile(top)).toThrow(/grpc/);
   });
 
   it('apply serves it; export gives it back; applying the export changes nothing; a file without it removes it', async () => {

@@ -80,22 +80,6 @@ export function createMockFileSchema(s: Schemas = createSchemas()) {
       $schema: z.string().optional().describe('The JSON Schema of this file, for editors.'),
       version: z.literal(MOCK_FILE_VERSION).describe('The format version: 1.'),
       endpoints: z.array(endpoint).describe('The endpoints this file defines; names are unique.'),
-      grpc: z
-        .union([
-          z.strictObject({
-            protos: z
-              .record(
-                z.string().regex(PROTO_PATH, 'a relative path ending in .proto (letters, digits, _ . - /)'),
-                z.union([z.string(), z.strictObject({ $file: z.string() })]),
-              )
-              .refine((protos) => Object.keys(protos).length > 0, 'at least one file'),
-          }),
-          z.strictObject({ descriptorSet: z.union([z.string(), z.strictObject({ $file: z.string() })]) }),
-        ])
-        .optional()
-        .describe(
-          'Protobuf definitions (docs/grpc.md): { protos: { "shop/v1/orders.proto": source or { "$file": "./orders.proto" } } } or { descriptorSet: base64 or { "$file": "./set.bin" } }; their services are answered at /{package.Service}/{Method}.',
-        ),
       chaos: chaosSchemas(s.routeAnswer.shape.latency)
         .settings.optional()
         .describe(
