@@ -116,6 +116,13 @@ const RESET_AFTER_MS = 50;
 async function* resettable(body: AsyncIterable<Uint8Array>, call: GrpcCall): AsyncIterable<Uint8Array> {
   let held: Uint8Array | undefined;
   for await (const chunk of body) {
+    // The reset is known once the route's messages are sent (stream-answers.ts `close`): until
+    // then each chunk goes out as it comes, which a bidirectional client waiting for its answer
+    // before sending the next message needs; after it, the end of the call is held back.
+    if (call.reset !== true) {
+      yield chunk;
+      continue;
+    }
     if (held !== undefined) yield held;
     held = chunk;
   }
