@@ -34,7 +34,7 @@ ${IMPORTERS.map((importer) => importer.help).join('\n\n')}
 
 ${optionsHelp(
   `
---name <name>   | the endpoint's name (required; for proto, default its package; for pact, the provider's name)
+--name <name>   | the endpoint's name (required; proto: its package; pact: its provider)
 --from <kind>   | ${KINDS.join(', ')} (default: told from the file)
 --out <file>    | write to this file instead of standard output
 --apply         | apply the file to a running daemon (as mockpoint apply) instead of printing it

@@ -80,11 +80,11 @@ function nameOf(source: ImportSource): string | undefined {
 
 export const proto: Importer = {
   kind: 'proto',
-  help: `With --from proto (or a folder of .proto files, or one .proto file), every .proto below the folder
-(regular files only, a link not followed) becomes the endpoint's grpc definitions, each by its path
-relative to the folder, byte for byte; the daemon answers their services at /{package.Service}/{Method}
-and compiles them when the file is applied (docs/grpc.md). Without --name, the name is the package of
-the first file declaring a service, dots as dashes (shop.v1 → shop-v1).`,
+  help: `With --from proto (or a folder of .proto files, or one .proto file), every .proto below the
+folder (regular files only, a link not followed) becomes the endpoint's grpc definitions, each by
+its path relative to the folder, byte for byte; the daemon answers their services at
+/{package.Service}/{Method} and compiles them when the file is applied (docs/grpc.md). Without
+--name, the name is the package of the first file declaring a service (shop.v1 → shop-v1).`,
   options: '',
   detect: (source) =>
     source.dir
