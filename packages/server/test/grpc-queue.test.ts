@@ -156,6 +156,16 @@ describe('queued answers for gRPC calls on the daemon', () => {
       400,
       'INVALID_GRPC_ANSWER',
     ]);
+    // Its messages fit the output type of the method its match names, as a route's must.
+    const unfit = await send(daemon, 'POST', '/api/endpoints/chat/queue', {
+      answers: [
+        { match: { grpc: { service: 'chat.v1.Chat', method: 'Get' } }, grpc: { message: { text: 'x', size: 1 } } },
+      ],
+    });
+    expect([unfit.status, (unfit.json?.error as { message?: string } | undefined)?.message]).toEqual([
+      400,
+      expect.stringContaining('answers[0]: grpc.message'),
+    ]);
     const mixed = await send(daemon, 'POST', '/api/endpoints/chat/queue', {
       answers: [{ grpc: { message: { text: 'x' } }, statusCode: 200 }],
     });

@@ -188,6 +188,12 @@ function messagesOf(grpc: GrpcAnswer): [string, unknown][] {
   return out;
 }
 
+/** What {@link checkGrpcAnswers} looks at: a route, or a queued answer as one (`answer` the answer itself). */
+export interface GrpcChecked {
+  match?: Route['match'];
+  answer: Pick<RouteAnswer, 'grpc' | 'template'>;
+}
+
 /**
  * `routes`, once checked: refuses (`INVALID_GRPC_ANSWER`) a route whose `grpc` answer holds a message
  * that is no message of its method's output type: checked for routes whose
@@ -200,24 +206,37 @@ export async function checkGrpcRoutes(
   routes: Route[],
   maxBodyBytes: number,
 ): Promise<Route[]> {
-  const checked = routes
-    .map((route, index) => ({ route, index }))
-    .filter(({ route }) => route.answer.grpc !== undefined && route.answer.template !== true);
-  if (checked.length === 0) return routes;
+  await checkGrpcAnswers(endpoints, name, routes, maxBodyBytes, 'routes');
+  return routes;
+}
+
+/**
+ * The check of {@link checkGrpcRoutes} over routes (`list` `routes`, messages
+ * naming `routes[0].answer.grpc…`) or queued answers (`answers`, naming `answers[0].grpc…`).
+ */
+export async function checkGrpcAnswers(
+  endpoints: EndpointService,
+  name: string,
+  items: readonly GrpcChecked[],
+  maxBodyBytes: number,
+  list: 'routes' | 'answers',
+): Promise<void> {
+  const checked = items
+    .map((item, index) => ({ item, index }))
+    .filter(({ item }) => item.answer.grpc !== undefined && item.answer.template !== true);
+  if (checked.length === 0) return;
   const server = await endpoints.grpc.server(name, maxBodyBytes);
-  if (server === null) return routes;
-  for (const { route, index } of checked) {
-    const { service, method } = route.match?.grpc ?? {};
+  if (server === null) return;
+  for (const { item, index } of checked) {
+    const { service, method } = item.match?.grpc ?? {};
     if (service === undefined || method === undefined) continue;
     const path = `/${service}/${method}`;
     if (!server.has(path)) continue;
-    for (const [where, message] of messagesOf(route.answer.grpc as GrpcAnswer)) {
+    for (const [where, message] of messagesOf(item.answer.grpc as GrpcAnswer)) {
       const problem = server.messageProblem(path, message);
       if (problem === undefined) continue;
-      throw new MockpointError('INVALID_GRPC_ANSWER', `routes[${index}]: answer.grpc.${where}: ${problem}`, {
-        details: { index },
-      });
+      const at = list === 'routes' ? `routes[${index}]: answer.grpc` : `answers[${index}]: grpc`;
+      throw new MockpointError('INVALID_GRPC_ANSWER', `${at}.${where}: ${problem}`, { details: { index } });
     }
   }
-  return routes;
 }
