@@ -1,8 +1,10 @@
 // Queued answers for gRPC calls on the built daemon, with Connect's own Node
 // client: queued grpc answers are taken by the next calls they match, in order
 // and once each, before routes and schema mode; an HTTP request never takes
-// one, and a call never takes an HTTP answer. Every process listens on 127.0.0.1.
+// one, and a call never takes an HTTP answer; over Connect, gRPC-Web and native
+// gRPC (HTTP/2 with --https). Every process listens on 127.0.0.1.
 
+import { readFile } from 'node:fs/promises';
 import { create, createFileRegistry, type DescService } from '@bufbuild/protobuf';
 import {
   FileDescriptorProtoSchema,
@@ -10,7 +12,7 @@ import {
   FieldDescriptorProto_Type as Type,
 } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
+import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, type Daemon, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
 
@@ -61,8 +63,7 @@ interface Say {
   n: number;
 }
 
-function chatClient(daemon: Daemon) {
-  const transport = createConnectTransport({ baseUrl: daemon.url, httpVersion: '1.1' });
+function chatClient(daemon: Daemon, transport = createConnectTransport({ baseUrl: daemon.url, httpVersion: '1.1' })) {
   return createClient(chatService(), transport) as unknown as {
     get(request: { text?: string }): Promise<Say>;
     listen(request: { text?: string }): AsyncIterable<Say>;
@@ -78,8 +79,8 @@ async function send(daemon: Daemon, method: string, path: string, body?: unknown
   return { status: response.status, json: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>) };
 }
 
-async function chatDaemon(record?: unknown): Promise<Daemon> {
-  const daemon = await startDaemon({ args: ['--memory'] });
+async function chatDaemon(record?: unknown, args = ['--memory']): Promise<Daemon> {
+  const daemon = await startDaemon({ args });
   if (record !== undefined) expect((await send(daemon, 'PUT', '/api/endpoints/chat', record)).status).toBe(201);
   expect((await send(daemon, 'PUT', '/api/endpoints/chat/grpc', { protos: { 'chat.proto': CHAT } })).status).toBe(201);
   return daemon;
@@ -170,5 +171,29 @@ describe('queued answers for gRPC calls on the daemon', () => {
       answers: [{ grpc: { message: { text: 'x' } }, statusCode: 200 }],
     });
     expect(mixed.status).toBe(400);
+  });
+
+  it('answers a server stream over gRPC-Web and a unary call over native gRPC (HTTP/2, --https)', async () => {
+    const daemon = await chatDaemon(undefined, ['--memory', '--https', '--https-port', '0']);
+    const pushed = await send(daemon, 'POST', '/api/endpoints/chat/queue', {
+      answers: [
+        {
+          match: { grpc: { method: 'Listen' } },
+          grpc: { messages: [{ message: { text: 'a' } }, { message: { text: 'b' }, delay: 10 }] },
+        },
+        { grpc: { message: { text: 'native', n: 3 } } },
+      ],
+    });
+    expect(pushed.status).toBe(201);
+    const web = chatClient(daemon, createGrpcWebTransport({ baseUrl: daemon.url, httpVersion: '1.1' }));
+    const listened: Say[] = [];
+    for await (const one of web.listen({ text: 'x' })) listened.push(one);
+    expect(listened.map((one) => one.text)).toEqual(['a', 'b']);
+    const https = daemon.notes.find((note) => note.startsWith('https on '))?.match(/https:\/\/\S+/)?.[0] as string;
+    const caFile = daemon.notes.find((note) => note.startsWith('local CA '))?.match(/NODE_EXTRA_CA_CERTS=(\S+)/)?.[1];
+    const ca = await readFile(caFile as string, 'utf8');
+    const native = chatClient(daemon, createGrpcTransport({ baseUrl: https, nodeOptions: { ca } }));
+    expect(await native.get({ text: 'x' })).toMatchObject({ text: 'native', n: 3 });
+    expect((await send(daemon, 'GET', '/api/endpoints/chat/queue')).json).toEqual({ answers: [] });
   });
 });
