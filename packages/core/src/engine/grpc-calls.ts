@@ -96,7 +96,7 @@ export function journalGrpcCall(
     startedAt: request.startedAt,
   };
   journal.record(found.name, recorded, status, {
-    answeredBy: call.route === undefined ? 'grpc' : { route: call.route },
+    answeredBy: call.queued === true ? { queue: true } : call.route === undefined ? 'grpc' : { route: call.route },
     grpc: { service: found.service, method: found.method, ...markOf(call) },
   });
 }

@@ -20,9 +20,10 @@ import type { StateTimers } from '../state/state-timers.js';
 import type { GrpcAnswer, GrpcAnswerMessage } from '../wire/answer-grpc.js';
 import { grpcCodeOf } from '../wire/answer-grpc.js';
 import { MockpointError } from '../wire/errors.js';
-import type { Route } from '../wire/route.js';
+import type { Route, RouteAnswer } from '../wire/route.js';
 import type { States } from '../wire/state-json.js';
 import type { EndpointService } from './endpoint-service.js';
+import { queuedReply } from './grpc-queue.js';
 import { checkRoom, keptMoving, MAX_MOVES, pick, scheduleLater, splitMove } from './pipeline/state-moves.js';
 
 /** What answering a call by a route needs of the app. */
@@ -41,7 +42,7 @@ function headersOf(headers: Headers): Record<string, string> {
 }
 
 /** A call (or one of a bidirectional call's messages) as the one filter sees it. */
-function subjectOf(info: GrpcCallInfo, message: unknown, state?: States): FilterSubject {
+export function subjectOf(info: GrpcCallInfo, message: unknown, state?: States): FilterSubject {
   return {
     method: 'POST',
     subpath: `/${info.service}/${info.method}`,
@@ -75,17 +76,29 @@ function outs(messages: readonly GrpcAnswerMessage[] | undefined): GrpcOut[] {
   return (messages ?? []).map(({ message, delay }) => (delay === undefined ? { message } : { message, delay }));
 }
 
-/** The reply a route's answer gives `info`, rendered when templated. */
-function replyOf(parts: GrpcRouteParts, hit: RouteHit, info: GrpcCallInfo, state: States | undefined): GrpcReply {
-  const { route } = hit;
-  const answer = route.route.answer;
-  const seq = ++route.seq;
+/** Where an answer comes from, for its reply: `route r1` or `the queued answer`, with the template's `params` and `seq`. */
+export interface GrpcAnswerSource {
+  by: string;
+  route?: string;
+  queued?: true;
+  params: Record<string, string>;
+  seq: number;
+}
+
+/** The reply a route's or queued answer gives `info`, rendered when templated. */
+export function answerReply(
+  parts: GrpcRouteParts,
+  answer: Pick<RouteAnswer, 'grpc' | 'delay' | 'fault' | 'template'>,
+  source: GrpcAnswerSource,
+  info: GrpcCallInfo,
+  state: States | undefined,
+): GrpcReply {
   const contextOf = (message: unknown): TemplateContext => ({
-    params: hit.params,
+    params: source.params,
     query: {},
     headers: headersOf(info.headers),
     json: message,
-    seq,
+    seq: source.seq,
     budget: new RenderBudget(parts.maxBodyBytes),
     state: state ?? {},
     now: parts.clock.now(),
@@ -96,10 +109,11 @@ function replyOf(parts: GrpcRouteParts, hit: RouteHit, info: GrpcCallInfo, state
     ? rendered(answer.grpc as GrpcAnswer, contextOf(info.messages[0]))
     : (answer.grpc as GrpcAnswer);
   const reply: GrpcReply = {
-    by: `route ${route.id}`,
-    route: route.id,
+    by: source.by,
     messages: grpc.message !== undefined ? [{ message: grpc.message }] : outs(grpc.messages),
   };
+  if (source.route !== undefined) reply.route = source.route;
+  if (source.queued === true) reply.queued = true;
   if (answer.delay !== undefined) reply.delay = answer.delay;
   if (grpc.metadata !== undefined) reply.metadata = grpc.metadata;
   if (grpc.trailers !== undefined) reply.trailers = grpc.trailers;
@@ -119,6 +133,13 @@ function replyOf(parts: GrpcRouteParts, hit: RouteHit, info: GrpcCallInfo, state
     };
   }
   return reply;
+}
+
+/** The reply a route's answer gives `info`, rendered when templated. */
+function replyOf(parts: GrpcRouteParts, hit: RouteHit, info: GrpcCallInfo, state: States | undefined): GrpcReply {
+  const { route } = hit;
+  const source = { by: `route ${route.id}`, route: route.id, params: hit.params, seq: ++route.seq };
+  return answerReply(parts, route.route.answer, source, info, state);
 }
 
 /** The first grpc route for `info` on the scenarios as they are, moving them with its setState (as route-step.ts does). */
@@ -143,6 +164,11 @@ async function statefully(parts: GrpcRouteParts, name: string, table: RouteTable
 /** The routing of `name`'s calls: its routes with a `grpc` answer, read once per change of its routes. */
 export function grpcRouting(parts: GrpcRouteParts, name: string): GrpcRouting {
   return async (info) => {
+    // A queued grpc answer the call matches comes first (grpc-queue.ts).
+    if (parts.endpoints.queue.pending(name)) {
+      const queued = await queuedReply(parts, name, info);
+      if (queued !== undefined) return queued;
+    }
     const table = await parts.endpoints.routeTable(name);
     if (table === null || !table.routes.some((route) => route.route.answer.grpc !== undefined)) return undefined;
     if (table.usesState) return statefully(parts, name, table, info);
@@ -162,6 +188,12 @@ function messagesOf(grpc: GrpcAnswer): [string, unknown][] {
   return out;
 }
 
+/** What {@link checkGrpcAnswers} looks at: a route, or a queued answer as one (`answer` the answer itself). */
+export interface GrpcChecked {
+  match?: Route['match'];
+  answer: Pick<RouteAnswer, 'grpc' | 'template'>;
+}
+
 /**
  * `routes`, once checked: refuses (`INVALID_GRPC_ANSWER`) a route whose `grpc` answer holds a message
  * that is no message of its method's output type: checked for routes whose
@@ -174,24 +206,37 @@ export async function checkGrpcRoutes(
   routes: Route[],
   maxBodyBytes: number,
 ): Promise<Route[]> {
-  const checked = routes
-    .map((route, index) => ({ route, index }))
-    .filter(({ route }) => route.answer.grpc !== undefined && route.answer.template !== true);
-  if (checked.length === 0) return routes;
+  await checkGrpcAnswers(endpoints, name, routes, maxBodyBytes, 'routes');
+  return routes;
+}
+
+/**
+ * The check of {@link checkGrpcRoutes} over routes (`list` `routes`, messages
+ * naming `routes[0].answer.grpc…`) or queued answers (`answers`, naming `answers[0].grpc…`).
+ */
+export async function checkGrpcAnswers(
+  endpoints: EndpointService,
+  name: string,
+  items: readonly GrpcChecked[],
+  maxBodyBytes: number,
+  list: 'routes' | 'answers',
+): Promise<void> {
+  const checked = items
+    .map((item, index) => ({ item, index }))
+    .filter(({ item }) => item.answer.grpc !== undefined && item.answer.template !== true);
+  if (checked.length === 0) return;
   const server = await endpoints.grpc.server(name, maxBodyBytes);
-  if (server === null) return routes;
-  for (const { route, index } of checked) {
-    const { service, method } = route.match?.grpc ?? {};
+  if (server === null) return;
+  for (const { item, index } of checked) {
+    const { service, method } = item.match?.grpc ?? {};
     if (service === undefined || method === undefined) continue;
     const path = `/${service}/${method}`;
     if (!server.has(path)) continue;
-    for (const [where, message] of messagesOf(route.answer.grpc as GrpcAnswer)) {
+    for (const [where, message] of messagesOf(item.answer.grpc as GrpcAnswer)) {
       const problem = server.messageProblem(path, message);
       if (problem === undefined) continue;
-      throw new MockpointError('INVALID_GRPC_ANSWER', `routes[${index}]: answer.grpc.${where}: ${problem}`, {
-        details: { index },
-      });
+      const at = list === 'routes' ? `routes[${index}]: answer.grpc` : `answers[${index}]: grpc`;
+      throw new MockpointError('INVALID_GRPC_ANSWER', `${at}.${where}: ${problem}`, { details: { index } });
     }
   }
-  return routes;
 }

@@ -20,6 +20,8 @@ export type GrpcCall = Omit<GrpcMark, 'service' | 'method'> & {
   reset?: boolean;
   /** The id of the route that answered (journaled as `answeredBy: { route }`); absent: schema mode. */
   route?: string;
+  /** Set when a queued answer answered (journaled as `answeredBy: { queue: true }`). */
+  queued?: true;
 };
 
 function keep(call: GrpcCall, list: unknown[], json: unknown): void {
@@ -50,6 +52,6 @@ export function noteResponse(call: GrpcCall | undefined, json: unknown): void {
 
 /** The call's mark as journaled: without the working fields. */
 export function markOf(call: GrpcCall): Omit<GrpcMark, 'service' | 'method'> {
-  const { kept: _kept, reset: _reset, route: _route, ...mark } = call;
+  const { kept: _kept, reset: _reset, route: _route, queued: _queued, ...mark } = call;
   return mark;
 }

@@ -27,6 +27,8 @@ export interface GrpcReply {
   by: string;
   /** The id of the route, journaled as `answeredBy: { route }`. */
   route?: string;
+  /** Set when a queued answer answered (journaled as `answeredBy: { queue: true }`). */
+  queued?: true;
   /** Milliseconds before anything is sent (the answer's `delay`). */
   delay?: number;
   /** Sent in order (unary and client streaming: the first only). */

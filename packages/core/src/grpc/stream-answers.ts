@@ -150,6 +150,7 @@ async function routed(method: DescMethod, context: HandlerContext, parts: CallPa
     messages,
   });
   if (reply?.route !== undefined && parts.call !== undefined) parts.call.route = reply.route;
+  if (reply?.queued === true && parts.call !== undefined) parts.call.queued = true;
   return reply;
 }
 

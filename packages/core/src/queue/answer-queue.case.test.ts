@@ -52,6 +52,37 @@ export function runAnswerQueueContract(name: string, factory: AnswerQueueFactory
   describe(`${name}: AnswerQueue contract`, () => {
     const fresh = () => factory({ maxAnswers: 10 });
 
+    it('gives grpc answers to gRPC calls only, and gRPC calls nothing else', async () => {
+      const queue = await fresh();
+      const call = (method: string): FilterSubject => ({
+        ...request('POST', `/shop.Shop/${method}`, { id: '7' }),
+        grpc: { service: 'shop.Shop', method, message: { id: '7' } },
+      });
+      await queue.push('a', [
+        { grpc: { message: { id: 'one' } }, times: 1 },
+        { statusCode: 503, times: 1 },
+        { match: { grpc: { method: 'Get' } }, grpc: { status: { code: 'not_found' } }, times: 1 },
+        { match: { method: 'POST' }, statusCode: 201, times: 1 },
+        { grpc: { message: { id: 'three' } }, fault: 'reset', delay: 5, times: 1 },
+      ]);
+      // An HTTP request passes every grpc answer by, with or without a match.
+      expect((await answer(queue, 'a', request('POST', '/shop.Shop/Get')))?.statusCode).toBe(503);
+      expect((await answer(queue, 'a', request('POST', '/')))?.statusCode).toBe(201);
+      expect(await answer(queue, 'a', request('POST', '/'))).toBeUndefined();
+      expect(await answer(queue, 'a')).toBeUndefined();
+      // A gRPC call takes them in order, its match looking at the call.
+      await queue.push('a', [{ statusCode: 500, times: 1 }]);
+      expect((await answer(queue, 'a', call('List')))?.grpc).toEqual({ message: { id: 'one' } });
+      expect(await answer(queue, 'a', call('List'))).toEqual({
+        grpc: { message: { id: 'three' } },
+        fault: 'reset',
+        delay: 5,
+      });
+      expect((await answer(queue, 'a', call('Get')))?.grpc).toEqual({ status: { code: 'not_found' } });
+      expect(await answer(queue, 'a', call('Get'))).toBeUndefined();
+      expect((await listed(queue, 'a')).map((one) => one.statusCode)).toEqual([500]);
+    });
+
     it('puts a taken use back first in line, setState and exact data kept', async () => {
       const queue = await fresh();
       await queue.push('a', [

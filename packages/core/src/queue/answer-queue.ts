@@ -10,6 +10,15 @@
 import type { FilterSubject } from '../journal/request-filter.js';
 import type { QueuedAnswer, TakenAnswer } from '../wire/answer-json.js';
 
+/**
+ * Whether `answer` is for the kind of request `request` is: a `grpc` answer is
+ * taken only by a gRPC call (a subject with `grpc`), any other only by an HTTP
+ * request (or a take without a request).
+ */
+export function answersKindOf(answer: TakenAnswer, request: FilterSubject | undefined): boolean {
+  return (answer.grpc !== undefined) === (request?.grpc !== undefined);
+}
+
 /** What {@link AnswerQueue.take} hands a request. */
 export interface Taken {
   answer: TakenAnswer;
@@ -43,7 +52,9 @@ export interface AnswerQueue {
   /**
    * Takes the next use of the first answer for `name` that `request` matches (an
    * answer without `match` matches every request; exactly once, also across
-   * processes that share the queue), or `undefined` when none does. Answers it
+   * processes that share the queue), or `undefined` when none does. A `grpc`
+   * answer matches only a gRPC call (`request.grpc` set), and a gRPC call only
+   * a `grpc` answer ({@link answersKindOf}). Answers it
    * skips stay queued, in their place. Without `request`, only answers without
    * `match` are taken.
    */

@@ -117,6 +117,20 @@ export function runBackendContract(name: string, expected: BackendExpectations, 
       expect(health).toMatchObject({ status: 'ok', store: expected.storeKind });
     });
 
+    it('its queue gives a grpc answer to a gRPC call only, and a call nothing else', async () => {
+      const backend = await open();
+      await backend.queue.push('grpc-q', [
+        { grpc: { message: { id: '7' } }, times: 1 },
+        { statusCode: 503, times: 1 },
+      ]);
+      const http = { method: 'POST', subpath: '/', query: {}, headers: {}, body: '', bodyTruncated: false };
+      const call = { ...http, subpath: '/shop.Shop/Get', grpc: { service: 'shop.Shop', method: 'Get', message: {} } };
+      expect((await backend.queue.take('grpc-q', http))?.answer).toEqual({ statusCode: 503 });
+      expect(await backend.queue.take('grpc-q', http)).toBeUndefined();
+      expect((await backend.queue.take('grpc-q', call))?.answer).toEqual({ grpc: { message: { id: '7' } } });
+      expect(await backend.queue.take('grpc-q', call)).toBeUndefined();
+    });
+
     it('close() closes the store', async () => {
       const backend = await open();
       await backend.store.put({ name: 'a', data: 1, statusCode: 200, delay: 0 });

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import type { GrpcAnswer } from './answer-grpc.js';
 import { type AnswerStream, streamFromJson } from './answer-stream.js';
 import type { RequestFilter } from './journal-json.js';
 import { JsonText, jsonTextOf, scanJson, stringifyExact } from './json-text.js';
@@ -68,6 +69,12 @@ export interface QueuedAnswerInput extends AnswerContent {
    * @example { method: 'POST', path: '/orders' }
    */
   match?: RequestFilter;
+  /**
+   * The answer to a gRPC, gRPC-Web or Connect call (docs/grpc.md#queued-answers):
+   * only calls take it, and a call takes no answer without it. Beside it only
+   * `match`, `delay`, `template`, `setState`, `fault` (`reset`) and `times`.
+   */
+  grpc?: GrpcAnswer;
   /** 200–599. @default the fallback's status (200 when there is none) */
   statusCode?: number;
   /**
@@ -98,14 +105,16 @@ export const MAX_QUEUED_ANSWERS = 100;
 export const MAX_ANSWER_TIMES = 10_000;
 
 /**
- * An answer as JSON text, its fields in a fixed order (match first, then
+ * An answer as JSON text, its fields in a fixed order (match first, then grpc,
  * statusCode, headers, data, body, bodyBase64, stream, delay, fault, template,
  * setState, then times when the answer has it); absent fields are left out. A text starting
- * with `{"match":` is an answer with a match (the Redis queue's take relies on it).
+ * with `{"match":` is an answer with a match, one starting with `{"grpc":` a
+ * gRPC answer without one (the Redis queue's take relies on both).
  */
 export function answerJson(answer: TakenAnswer | QueuedAnswer): string {
   const parts: string[] = [];
   if (answer.match !== undefined) parts.push(`"match":${JSON.stringify(answer.match)}`);
+  if (answer.grpc !== undefined) parts.push(`"grpc":${JSON.stringify(answer.grpc)}`);
   if (answer.statusCode !== undefined) parts.push(`"statusCode":${answer.statusCode}`);
   if (answer.headers !== undefined) parts.push(`"headers":${JSON.stringify(answer.headers)}`);
   if (Object.hasOwn(answer, 'data')) parts.push(`"data":${jsonTextOf(answer.data)}`);
@@ -124,6 +133,9 @@ export function answerJson(answer: TakenAnswer | QueuedAnswer): string {
 /** The start of {@link answerJson}'s text for an answer with a `match`. */
 export const MATCH_PREFIX = '{"match":';
 
+/** The start of {@link answerJson}'s text for a gRPC answer without a `match`. */
+export const GRPC_PREFIX = '{"grpc":';
+
 /** `{"answers":[…]}`: a queue as the routes list it. */
 export function queuePageJson(answers: readonly QueuedAnswer[]): string {
   return `{"answers":[${answers.map(answerJson).join(',')}]}`;
@@ -136,6 +148,8 @@ export function parseAnswerJson(text: string): TakenAnswer {
   const answer: TakenAnswer = {};
   const match = members.get('match');
   if (match !== undefined) answer.match = JSON.parse(match) as RequestFilter;
+  const grpc = members.get('grpc');
+  if (grpc !== undefined) answer.grpc = JSON.parse(grpc) as GrpcAnswer;
   const statusCode = members.get('statusCode');
   if (statusCode !== undefined) answer.statusCode = Number(statusCode);
   const headers = members.get('headers');

@@ -277,7 +277,9 @@ function checkKind(kind: AnswerKind, answer: RouteAnswer, index: number | Answer
   const template = answer.template === true;
   if (kind.beside !== undefined) {
     const { fields, says } = kind.beside;
-    const others = Object.keys(answer).filter((key) => key !== kind.key && !fields.includes(key));
+    // A queued answer's own fields: which requests take it, and how many.
+    const own = typeof index === 'number' || index.list === 'routes' ? [] : ['match', 'times'];
+    const others = Object.keys(answer).filter((key) => key !== kind.key && !fields.includes(key) && !own.includes(key));
     if (others.length > 0) fail('INVALID_ANSWER', index, `${kind.noun} is ${says}; ${others.join(', ')} do not apply`);
     if (answer.headers !== undefined && fields.includes('headers')) checkHeaders(answer.headers, index, template);
   }

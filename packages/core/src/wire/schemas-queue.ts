@@ -30,6 +30,8 @@ export function createQueueSchemas<Fault extends z.ZodType, Filter extends z.Zod
     .max(MAX_ANSWER_TIMES)
     .describe(`How many requests this answer serves, 1-${MAX_ANSWER_TIMES}.`);
   const { headers, body, bodyBase64, stream, template, setState } = routeAnswer.shape;
+  // The kinds' members are typed loosely on the route answer (route-schema.ts): grpc is one of them.
+  const grpc = (routeAnswer.shape as unknown as Record<string, z.ZodType>).grpc as z.ZodType;
   /** The one answer shape's fields, as a queued answer has them (absent ones fall back). */
   const queuedFields = {
     match: requestFilter
@@ -37,6 +39,9 @@ export function createQueueSchemas<Fault extends z.ZodType, Filter extends z.Zod
       .describe(
         'Which requests take this answer; a request that does not match leaves it queued. Default: every request.',
       ),
+    grpc: grpc.describe(
+      'The answer to a gRPC, gRPC-Web or Connect call: only calls take it, and a call takes no answer without it (docs/grpc.md#queued-answers).',
+    ),
     statusCode: statusCode.optional(),
     headers,
     data: data.optional(),

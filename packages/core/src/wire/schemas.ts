@@ -288,7 +288,7 @@ export function parseQueueBody(schemas: Schemas, body: unknown, limits: QueueLim
 
 /** The fields of a queued answer, for messages. */
 const QUEUED_FIELDS =
-  'match, statusCode, headers, data, body, bodyBase64, stream, delay, fault, template, setState and times';
+  'match, grpc, statusCode, headers, data, body, bodyBase64, stream, delay, fault, template, setState and times';
 
 /** Limits {@link parseQueueBody} checks against. */
 export interface QueueLimits {

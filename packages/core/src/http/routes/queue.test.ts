@@ -188,6 +188,7 @@ describe('/api/endpoints/{name}/queue', () => {
       'data',
       'delay',
       'fault',
+      'grpc',
       'headers',
       'match',
       'setState',

@@ -6,6 +6,7 @@
  */
 import type { Hono } from 'hono';
 import { jsonTextResponse } from '../../answer/read-response.js';
+import { checkGrpcAnswers } from '../../engine/grpc-routes.js';
 import { queuePageJson } from '../../wire/answer-json.js';
 import { readJsonObjectBody } from '../../wire/body.js';
 import { parseQueueBody, queueBodyFromMembers } from '../../wire/schemas.js';
@@ -31,7 +32,11 @@ export function registerQueueRoutes(app: Hono, ctx: AppContext): void {
     // each answer's data stays its exact text, like a record's.
     const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes);
     const body = queueBodyFromMembers(members);
-    const answers = await queue.push(name, parseQueueBody(schemas, body, options));
+    const parsed = parseQueueBody(schemas, body, options);
+    // A grpc answer's messages fit its method's output type, as a route's do.
+    const asRoutes = parsed.map((answer) => ({ ...(answer.match && { match: answer.match }), answer }));
+    await checkGrpcAnswers(endpoints, name, asRoutes, options.maxBodyBytes, 'answers');
+    const answers = await queue.push(name, parsed);
     return jsonTextResponse(queuePageJson(answers), 201);
   });
 

@@ -7,7 +7,7 @@
 
 import { matchesRequest } from '../../journal/graphql-filter.js';
 import type { FilterSubject } from '../../journal/request-filter.js';
-import type { AnswerQueue, Taken } from '../../queue/answer-queue.js';
+import { type AnswerQueue, answersKindOf, type Taken } from '../../queue/answer-queue.js';
 import { QueueListeners } from '../../queue/queue-listeners.js';
 import { answerJson, MAX_QUEUED_ANSWERS, type QueuedAnswer } from '../../wire/answer-json.js';
 import { MockpointError } from '../../wire/errors.js';
@@ -86,7 +86,9 @@ export class MemoryAnswerQueue implements AnswerQueue {
     const queue = this.#queues.get(name);
     if (queue === undefined) return undefined;
     const index = queue.findIndex(
-      ({ answer }) => answer.match === undefined || (request !== undefined && matchesRequest(request, answer.match)),
+      ({ answer }) =>
+        answersKindOf(answer, request) &&
+        (answer.match === undefined || (request !== undefined && matchesRequest(request, answer.match))),
     );
     const held = queue[index];
     if (held === undefined) return undefined;

@@ -103,8 +103,9 @@ return out`;
 
 /**
  * Takes one use. KEYS: list, names, bytes, clears, the take's own key. ARGV:
- * name, a deadline (ms on Redis's clock) or '', the mode, then (mode `pick`)
- * the answer texts that match the request. Returns {'late'} and takes nothing
+ * name, a deadline (ms on Redis's clock) or '', the mode, the caller (`http`
+ * or `grpc`: a gRPC call takes only `grpc` answers, an HTTP request none), then
+ * (mode `pick`) the answer texts that match the request. Returns {'late'} and takes nothing
  * when it runs after the deadline, or after the take was settled by
  * {@link GIVE_BACK} (the caller has given up: a use taken now would be lost). A
  * use taken is also written to the take's key (for an hour), so that a caller
@@ -131,7 +132,8 @@ local function answerOf(entry)
   return string.sub(entry, string.find(entry, ' ', 1, true) + 1)
 end
 local function forAny(answer)
-  return string.sub(answer, 1, 9) ~= '{"match":'
+  if ARGV[4] == 'grpc' then return string.sub(answer, 1, 8) == '{"grpc":' end
+  return string.sub(answer, 1, 9) ~= '{"match":' and string.sub(answer, 1, 8) ~= '{"grpc":'
 end
 local index = nil
 local entry = nil
@@ -145,7 +147,7 @@ elseif ARGV[3] == 'head' then
   return out
 else
   local wanted = {}
-  for i = 4, #ARGV do wanted[ARGV[i]] = true end
+  for i = 5, #ARGV do wanted[ARGV[i]] = true end
   for i, one in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
     local answer = answerOf(one)
     if forAny(answer) or wanted[answer] then
@@ -255,12 +257,6 @@ const NEVER = new AbortController().signal;
 /** How long a take whose reply never came is kept to settle, tried a second apart while Redis does not answer. */
 const SETTLE_FOR_MS = 10 * 60 * 1000;
 const encoder = new TextEncoder();
-
-/** The `match` of an answer's JSON text, parsed. */
-function matchOf(answer: string): RequestFilter | undefined {
-  const text = scanJson(answer).members?.get('match');
-  return text === undefined ? undefined : (JSON.parse(text) as RequestFilter);
-}
 
 /** A queued entry as stored: `<times> <answer JSON>`. */
 function decodeEntry(entry: unknown): QueuedAnswer {
@@ -388,17 +384,22 @@ export class RedisAnswerQueue implements AnswerQueue {
   async take(name: string, request?: FilterSubject): Promise<Taken | undefined> {
     if (this.#stale) this.#refresh();
     const epoch = this.#epoch;
-    let reply = await this.#take(name, 'head', []);
+    const caller = request?.grpc === undefined ? 'http' : 'grpc';
+    let reply = await this.#take(name, 'head', caller, []);
     if (reply[1] === 'choose') {
-      // The first answer has a match: pick, with the one matcher, the texts this request matches.
+      // The first answer has a match (or is for the other kind of request): pick,
+      // with the one matcher, the texts with a match this request matches.
       const texts = new Set<string>();
       for (const entry of reply.slice(2)) {
         const text = String(entry);
         const answer = text.slice(text.indexOf(' ') + 1);
-        const match = answer.startsWith(MATCH_PREFIX) ? matchOf(answer) : undefined;
-        if (match !== undefined && request !== undefined && matchesRequest(request, match)) texts.add(answer);
+        const members = answer.startsWith(MATCH_PREFIX) ? scanJson(answer).members : undefined;
+        const match = members?.get('match');
+        if (match === undefined || request === undefined) continue;
+        if (members?.has('grpc') !== (caller === 'grpc')) continue;
+        if (matchesRequest(request, JSON.parse(match) as RequestFilter)) texts.add(answer);
       }
-      reply = await this.#take(name, 'pick', [...texts]);
+      reply = await this.#take(name, 'pick', caller, [...texts]);
     }
     if (reply[1] === 'none') return undefined;
     if (reply[0] === 'late') {
@@ -433,7 +434,7 @@ export class RedisAnswerQueue implements AnswerQueue {
    * back first in line, so a use is never consumed without being served. A take
    * refused before it was sent ran nowhere: there is nothing to settle.
    */
-  async #take(name: string, mode: 'head' | 'pick', texts: string[]): Promise<unknown[]> {
+  async #take(name: string, mode: 'head' | 'pick', caller: 'http' | 'grpc', texts: string[]): Promise<unknown[]> {
     const deadline = this.#conn.deadline();
     const key = `${this.#prefix}queue-taken:${randomUUID()}`;
     let reply: unknown[];
@@ -441,7 +442,7 @@ export class RedisAnswerQueue implements AnswerQueue {
       reply = (await this.#conn.eval(
         TAKE,
         [...this.#keys(name), this.#clearsKey, key],
-        [name, deadline === undefined ? '' : String(deadline), mode, ...texts],
+        [name, deadline === undefined ? '' : String(deadline), mode, caller, ...texts],
       )) as unknown[];
     } catch (error) {
       if (!(error instanceof NotSentError)) this.#unsettle(name, key);

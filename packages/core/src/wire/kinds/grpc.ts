@@ -1,7 +1,8 @@
 /**
  * The grpc kind: the answer to a gRPC, gRPC-Web or Connect call to a method
- * of the endpoint's protobuf definitions (routes only; see docs/grpc.md#routes).
- * A route with it answers calls only, and calls reach only such routes.
+ * of the endpoint's protobuf definitions (routes and queued answers; see
+ * docs/grpc.md#routes). A route or queued answer with it answers calls only,
+ * and calls reach only such routes and queued answers.
  *
  * @module
  */
@@ -16,12 +17,11 @@ export const grpcKind = answerKind({
   code: 'INVALID_GRPC_ANSWER',
   schema: (parts) => createGrpcAnswerSchema(parts),
   describe:
-    'The answer to a gRPC, gRPC-Web or Connect call: message (unary, client streaming), messages (server streaming) or on (bidirectional), status, metadata and trailers; beside it only delay, template, setState and fault reset (routes only). See docs/grpc.md#routes.',
+    'The answer to a gRPC, gRPC-Web or Connect call: message (unary, client streaming), messages (server streaming) or on (bidirectional), status, metadata and trailers; beside it only delay, template, setState and fault reset; routes and queued answers. See docs/grpc.md#routes.',
   beside: {
     fields: ['delay', 'template', 'setState', 'fault'],
     says: 'the answer to a call (with delay, template, setState and fault beside it)',
   },
-  routesOnly: true,
   checkOrder: 4,
   check(answer, { limits, template, fail }) {
     const problem = grpcAnswerProblem(answer.grpc as GrpcAnswer, {
