@@ -4,7 +4,10 @@ import { createRequire } from 'node:module';
 
 export const ECHO_PROTO = `syntax = "proto3";
 package echo.v1;
-service Echo { rpc Say(SayRequest) returns (SayReply); }
+service Echo {
+  rpc Say(SayRequest) returns (SayReply);
+  rpc Listen(SayRequest) returns (stream SayReply);
+}
 message SayRequest { string text = 1; int32 count = 2; }
 message SayReply { string text = 1; int32 count = 2; repeated string tags = 3; }
 `;

@@ -4,8 +4,11 @@
 // (bench/bare-grpc.mjs), in the same run, on 127.0.0.1. The load is a grpc-js
 // client in this process: one channel (one HTTP/2 connection), IN_FLIGHT calls
 // kept in flight for BENCH_SECONDS, rounds alternating the order of the servers.
+// Then a server stream's messages/s: /echo.v1.Echo/Listen answered by a route whose
+// `messages` are BENCH_STREAM_MESSAGES copies of that same reply (no delays), against
+// the bare server sending the same messages; IN_FLIGHT calls kept in flight.
 //
-//   BENCH_SECONDS=5 BENCH_ROUNDS=2 BENCH_IN_FLIGHT=32 node bench/grpc.mjs
+//   BENCH_SECONDS=5 BENCH_ROUNDS=2 BENCH_IN_FLIGHT=32 BENCH_STREAM_MESSAGES=100 node bench/grpc.mjs
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,13 +20,16 @@ const cli = process.env.BENCH_CLI ?? join(root, 'packages/server/dist/cli.js');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 32);
+const STREAM_MESSAGES = Number(process.env.BENCH_STREAM_MESSAGES ?? 100);
 
 const tests = createRequire(new URL('../packages/server/test/package.json', import.meta.url));
 const grpc = tests(tests.resolve('@grpc/grpc-js'));
 const {
   create,
+  fromBinary,
   toBinary,
-  messages: { SayRequest },
+  toJson,
+  messages: { SayRequest, SayReply },
 } = await echoFile();
 const REQUEST = Buffer.from(toBinary(SayRequest, create(SayRequest, { text: 'hello', count: 3 })));
 const asIs = (bytes) => bytes;
@@ -36,17 +42,28 @@ function call(client) {
   );
 }
 
-/** Calls/s with IN_FLIGHT calls kept in flight for `seconds`, on a fresh channel. */
-async function load(address, seconds = SECONDS) {
+/** A server-streaming call of Listen: the messages received, in order (rejects unless it ends OK). */
+function listen(client) {
+  return new Promise((resolve, reject) => {
+    const got = [];
+    const stream = client.makeServerStreamRequest('/echo.v1.Echo/Listen', asIs, asIs, REQUEST);
+    stream.on('data', (message) => got.push(message));
+    stream.on('error', reject);
+    stream.on('end', () => resolve(got));
+  });
+}
+
+/** Calls/s (or, with `listen`, messages/s) with IN_FLIGHT calls kept in flight for `seconds`, on a fresh channel. */
+async function load(address, seconds = SECONDS, kind = call) {
   const client = new grpc.Client(address, grpc.credentials.createInsecure());
   try {
-    await call(client);
+    await kind(client);
     let done = 0;
     const until = performance.now() + seconds * 1000;
     const worker = async () => {
       while (performance.now() < until) {
-        await call(client);
-        done++;
+        const answer = await kind(client);
+        done += kind === listen ? answer.length : 1;
       }
     };
     const started = performance.now();
@@ -67,8 +84,27 @@ async function mockpoint() {
   return { ...server, address: new URL(server.url).host };
 }
 
+/** A route answering Listen with STREAM_MESSAGES copies of `reply`, in proto3 JSON. */
+async function streamRoute(server, reply) {
+  const message = toJson(SayReply, fromBinary(SayReply, reply));
+  const routes = [
+    {
+      match: { grpc: { method: 'Listen' } },
+      answer: { grpc: { messages: Array.from({ length: STREAM_MESSAGES }, () => ({ message })) } },
+    },
+  ];
+  const put = await fetch(`${server.url}/api/endpoints/echo/routes`, {
+    method: 'PUT',
+    body: JSON.stringify({ routes }),
+  });
+  if (put.status !== 200) throw new Error(`routes: ${put.status} ${await put.text()}`);
+}
+
 async function bare(reply) {
-  const server = await start([join(root, 'bench/bare-grpc.mjs')], { BENCH_REPLY: reply.toString('base64') });
+  const server = await start([join(root, 'bench/bare-grpc.mjs')], {
+    BENCH_REPLY: reply.toString('base64'),
+    BENCH_STREAM_MESSAGES: String(STREAM_MESSAGES),
+  });
   return { ...server, address: new URL(server.url).host };
 }
 
@@ -99,6 +135,26 @@ try {
   console.log(`\nunary /echo.v1.Echo/Say (${REQUEST.length}-byte request, ${reply.length}-byte reply)`);
   for (const [key, rps] of Object.entries(totals)) console.log(`  ${key.padEnd(12)} ${fmt(rps).padStart(8)} calls/s`);
   console.log(`  mockpoint: ${fmt(totals.mockpoint / totals.bare, 2)} x bare grpc-js`);
+
+  // A server stream (the route is added after the unary rounds, which stay in schema mode with no route).
+  await streamRoute(servers.mockpoint, reply);
+  const streamed = {};
+  for (const [key, server] of Object.entries(servers)) {
+    const check = new grpc.Client(server.address, grpc.credentials.createInsecure());
+    streamed[key] = await listen(check).finally(() => check.close());
+  }
+  const same = (a, b) => a.length === b.length && a.every((message, i) => message.equals(b[i]));
+  if (streamed.mockpoint.length !== STREAM_MESSAGES || !same(streamed.mockpoint, streamed.bare))
+    throw new Error('mockpoint and the bare server stream different messages');
+  for (const server of Object.values(servers)) await load(server.address, 1, listen); // warm-up
+  const rates = { mockpoint: 0, bare: 0 };
+  for (let round = 0; round < ROUNDS; round++) {
+    const keys = round % 2 === 0 ? ['mockpoint', 'bare'] : ['bare', 'mockpoint'];
+    for (const key of keys) rates[key] += (await load(servers[key].address, SECONDS, listen)) / ROUNDS;
+  }
+  console.log(`\nserver stream /echo.v1.Echo/Listen (${STREAM_MESSAGES} messages of ${reply.length} bytes per call)`);
+  for (const [key, mps] of Object.entries(rates)) console.log(`  ${key.padEnd(12)} ${fmt(mps).padStart(8)} messages/s`);
+  console.log(`  mockpoint: ${fmt(rates.mockpoint / rates.bare, 2)} x bare grpc-js`);
 } finally {
   for (const server of started) await stop(server);
 }
