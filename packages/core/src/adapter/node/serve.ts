@@ -211,7 +211,9 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
     const h2c = createH2cServer({ settings: { maxConcurrentStreams } }, http2Listener(listener));
     limitHttp2Streams(h2c, requestTimeout);
     sessions = trackSessions(h2c);
-    sniffH2c(server, h2c, headersTimeout);
+    // Not on Bun: its node:http parses connections natively, so the bytes read here never reach it
+    // as Node's would (a CONNECT tunnel then broke). No h2c there (docs/grpc.md).
+    if (process.versions.bun === undefined) sniffH2c(server, h2c, headersTimeout);
   }
   // WebSocket upgrades go through the same pipeline and routing (adapter/node/upgrade.ts); any
   // other request offering an upgrade (h2c) is answered by the same listener over HTTP/1.1.
