@@ -247,6 +247,23 @@ describe('deadlines and limits', () => {
     }
   });
 
+  it('a call whose client went away ends then, not after the delay: it is journaled within seconds of a 30 s delay', async () => {
+    const daemon = await startEcho({ delay: 30_000 });
+    const client = new grpc.Client(hostOf(daemon), grpc.credentials.createInsecure());
+    try {
+      const gone = await say(client, sayRequest('gone'), { deadline: Date.now() + 300 });
+      expect(gone.error?.code).toBe(grpc.status.DEADLINE_EXCEEDED);
+      // grpc-js resets the stream at its deadline: the daemon stops waiting and the call is over.
+      await expect
+        .poll(async () => (await calls(daemon)).map(([protocol, method]) => `${protocol} ${method}`), {
+          timeout: 5000,
+        })
+        .toEqual(['grpc Say']);
+    } finally {
+      client.close();
+    }
+  });
+
   it('a message over MOCKPOINT_MAX_GRPC_MESSAGE_BYTES is refused RESOURCE_EXHAUSTED; the next call is answered', async () => {
     const daemon = await startEcho({ env: { MOCKPOINT_MAX_GRPC_MESSAGE_BYTES: '2048' } });
     const client = new grpc.Client(hostOf(daemon), grpc.credentials.createInsecure());

@@ -69,7 +69,7 @@ export async function findGrpcCall(
   if (name === undefined) {
     // Health and reflection answer while some name holds definitions, unless a name holds them itself.
     if (owners.size === 0 || !GRPC_DAEMON_SERVICES.includes(service)) return undefined;
-    const server = await endpoints.grpc.daemonServer(limits.maxGrpcMessageBytes);
+    const server = await endpoints.grpc.daemonServer(limits.maxGrpcMessageBytes, limits.maxGrpcStreamMessages);
     return server.has(path) ? { name: '', service, method, server, daemon: true, delay: 0 } : undefined;
   }
   const server = await endpoints.grpc.server(name, limits.maxGrpcMessageBytes, limits.maxGrpcStreamMessages);

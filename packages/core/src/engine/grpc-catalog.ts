@@ -102,9 +102,9 @@ export class GrpcCatalog {
    * from the definitions held now; the caller answers with it only while some
    * name holds definitions.
    */
-  daemonServer(readMaxBytes: number): Promise<GrpcServer> {
+  daemonServer(readMaxBytes: number, maxStreamMessages?: number): Promise<GrpcServer> {
     if (this.#daemon === undefined) {
-      const built = this.#buildDaemon(readMaxBytes);
+      const built = this.#buildDaemon(readMaxBytes, maxStreamMessages);
       this.#daemon = built;
       built.catch(() => {
         if (this.#daemon === built) this.#daemon = undefined;
@@ -113,7 +113,7 @@ export class GrpcCatalog {
     return this.#daemon;
   }
 
-  async #buildDaemon(readMaxBytes: number): Promise<GrpcServer> {
+  async #buildDaemon(readMaxBytes: number, maxStreamMessages?: number): Promise<GrpcServer> {
     const [{ daemonRegistry, DAEMON_SERVICES }, { createDaemonServer }] = await Promise.all([
       import('../grpc/daemon-protos.js'),
       import('../grpc/daemon-server.js'),
@@ -130,7 +130,7 @@ export class GrpcCatalog {
         return [...registries.filter((registry) => registry !== null), own];
       },
     };
-    return createDaemonServer(own, view, readMaxBytes);
+    return createDaemonServer(own, view, readMaxBytes, maxStreamMessages);
   }
 
   /** Forgets what was built of `name`'s definitions (and which names hold which services). */

@@ -15,6 +15,7 @@ import { DAEMON_SERVICES, HEALTH_SERVICE } from './daemon-protos.js';
 import type { GrpcServer } from './grpc-server.js';
 import { check, watch } from './health.js';
 import { type GrpcView, type ReflectionRequest, reflect } from './reflection.js';
+import { streamMessageLimit } from './stream-limit.js';
 
 /** A handler of one method (typed loosely: the descriptors are built at run time). */
 type Impl = (request: never, context: HandlerContext) => unknown;
@@ -48,8 +49,20 @@ function nativeOverFetch(): Response {
 }
 
 /** The server of the daemon's own services, compiled in `registry`, answering from `view`. */
-export function createDaemonServer(registry: FileRegistry, view: GrpcView, readMaxBytes: number): GrpcServer {
-  const router = createConnectRouter({ connect: true, grpcWeb: true, grpc: true, readMaxBytes });
+export function createDaemonServer(
+  registry: FileRegistry,
+  view: GrpcView,
+  readMaxBytes: number,
+  maxStreamMessages = Number.POSITIVE_INFINITY,
+): GrpcServer {
+  // The limits of the names' own servers: a reflection stream takes at most maxStreamMessages requests.
+  const router = createConnectRouter({
+    connect: true,
+    grpcWeb: true,
+    grpc: true,
+    readMaxBytes,
+    interceptors: [streamMessageLimit(maxStreamMessages)],
+  });
   for (const name of DAEMON_SERVICES) {
     const service = registry.getService(name);
     if (service === undefined) continue;

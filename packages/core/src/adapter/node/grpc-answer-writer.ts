@@ -19,8 +19,19 @@ function nodeHeaders(headers: Headers | undefined): Record<string, string> {
   return out;
 }
 
+/**
+ * Whether the response can take no more: its HTTP/2 stream is closed or
+ * destroyed (a compat response has no `destroyed` of its own; after a reset,
+ * `write()` returns `false` and neither `drain` nor `close` comes again).
+ */
+function gone(res: ServerResponse): boolean {
+  const stream = (res as unknown as { stream?: { destroyed: boolean; closed: boolean } }).stream;
+  return stream === undefined ? res.destroyed : stream.destroyed || stream.closed;
+}
+
 /** Resolves when `res` may take more (`drain`), or is closed. */
 function drained(res: ServerResponse): Promise<void> {
+  if (gone(res)) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       res.off('drain', done);
@@ -42,12 +53,12 @@ export async function writeGrpcAnswer(answer: UniversalServerResponse, res: Serv
   try {
     if (body !== undefined) {
       let chunk = await body.next();
-      if (!res.destroyed) res.writeHead(answer.status, nodeHeaders(answer.header));
-      for (; chunk.done !== true && !res.destroyed; chunk = await body.next()) {
+      if (!gone(res)) res.writeHead(answer.status, nodeHeaders(answer.header));
+      for (; chunk.done !== true && !gone(res); chunk = await body.next()) {
         if (!res.write(chunk.value)) await drained(res);
       }
     }
-    if (res.destroyed) return;
+    if (gone(res)) return;
     if (!res.headersSent) res.writeHead(answer.status, nodeHeaders(answer.header));
     if (answer.trailer !== undefined) res.addTrailers(nodeHeaders(answer.trailer));
     res.end();

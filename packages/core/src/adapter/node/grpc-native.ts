@@ -9,7 +9,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Http2ServerRequest } from 'node:http2';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { UniversalServerResponse } from '@connectrpc/connect/protocol';
 import { findGrpcCall, journalGrpcCall, waitGrpcDelay } from '../../engine/grpc-calls.js';
 import type { GrpcCall } from '../../grpc/grpc-server.js';
@@ -88,9 +88,19 @@ export async function answerNativeGrpc(
   const call: GrpcCall = { protocol: 'grpc', code: 'ok' };
   const copy: BodyCopy = { chunks: [], kept: 0, seen: 0 };
   const abort = new AbortController();
-  // The client went away before the answer was all sent (not: the call is over).
+  // The client went away (RST_STREAM, or the connection lost) before the call was over: the stream
+  // closes with an error code. A call answered to its end closes with 0 (NO_ERROR), and is not
+  // aborted (an abort costs a DOMException in Connect's handler). `writableFinished` cannot tell:
+  // Node's compat response is finished by a reset too.
+  const stream = (res as unknown as Http2ServerResponse).stream;
   res.once('close', () => {
-    if (!res.writableFinished) abort.abort();
+    if (stream?.rstCode !== 0) abort.abort();
+  });
+  // The call is over when the response is finished (trailers sent) or closed; listened for before
+  // any wait, so that a stream closed meanwhile still ends it.
+  const done = new Promise((resolve) => {
+    res.once('finish', resolve);
+    res.once('close', resolve);
   });
   const release = openGrpcStream(req, options.maxGrpcStreams);
   if (release === undefined) {
@@ -112,11 +122,6 @@ export async function answerNativeGrpc(
     },
     call,
   );
-  // The call is over when the response is finished (trailers sent) or closed.
-  const done = new Promise((resolve) => {
-    res.once('finish', resolve);
-    res.once('close', resolve);
-  });
   await writeGrpcAnswer(answer, res).catch(() => res.destroy());
   await done;
   release();
