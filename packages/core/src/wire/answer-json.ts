@@ -133,9 +133,6 @@ export function answerJson(answer: TakenAnswer | QueuedAnswer): string {
 /** The start of {@link answerJson}'s text for an answer with a `match`. */
 export const MATCH_PREFIX = '{"match":';
 
-/** The start of {@link answerJson}'s text for a gRPC answer without a `match`. */
-export const GRPC_PREFIX = '{"grpc":';
-
 /** `{"answers":[…]}`: a queue as the routes list it. */
 export function queuePageJson(answers: readonly QueuedAnswer[]): string {
   return `{"answers":[${answers.map(answerJson).join(',')}]}`;
