@@ -41,10 +41,22 @@ async function runCommand(name: CommandName, run: () => Promise<number>): Promis
     process.stderr.write(`mockpoint ${name}: error: ${error.message}\n`);
     process.exitCode = error.code === 'INVALID_ARGUMENT' ? 2 : 1;
   }
-  // Let standard output drain (a piped export) before exiting: end() waits for every byte on Node
-  // and on Bun (where an empty write's callback comes before the data written earlier has gone).
-  await new Promise<void>((done) => process.stdout.end(() => done()));
+  await drainStdout();
   process.exit();
+}
+
+/**
+ * Lets standard output drain (a piped export) before the process exits. On Node an empty write's
+ * callback comes once everything written before it has gone; ending stdout would shut a socket
+ * down for every process sharing it (a shell script run with Node's piped stdio: the next command
+ * that writes dies of SIGPIPE). Bun calls an empty write back before earlier data has gone, so there
+ * only end() waits for every byte.
+ */
+function drainStdout(): Promise<void> {
+  return new Promise<void>((done) => {
+    if (process.versions.bun === undefined) process.stdout.write('', () => done());
+    else process.stdout.end(() => done());
+  });
 }
 
 /** An AbortSignal that Ctrl-C (and SIGTERM, SIGHUP) aborts: the end of a command that runs until stopped. */

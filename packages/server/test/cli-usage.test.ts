@@ -3,7 +3,9 @@
 // named as one with the closest suggested, `--help` lists every command, each
 // command's help is aligned and names the environment variables it reads, `tail`
 // honours MOCKPOINT_URL and says where and how it retries, `send --url` (alias
-// `--daemon`), and a busy port is named by the one address that was busy.
+// `--daemon`), a busy port is named by the one address that was busy, and a command leaves a
+// standard output it shares with the rest of a script open.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../src/commands/command-list.js';
-import { type CliProcess, killAll, removeTempDirs, runCli, spawnCli, startDaemon } from './helpers/daemon.js';
+import { CLI_PATH, type CliProcess, killAll, removeTempDirs, runCli, spawnCli, startDaemon } from './helpers/daemon.js';
 
 const STACK_FRAME = /^\s+at /m;
 
@@ -136,6 +138,19 @@ describe('help', () => {
     expect(run.stdout).toMatch(
       /^ {2}--json +print \{ kind, name, leftOut, mockFile \| applied \} as\n +JSON on standard output$/m,
     );
+  });
+});
+
+describe('standard output shared with what runs next', () => {
+  // Node gives a child's piped stdio as a socket pair: a command that ended its stdout shut that
+  // socket down for the whole shell script, and the next command's write died of SIGPIPE.
+  it('a command leaves it open: the next command in the same script still writes', () => {
+    const script = `"${process.execPath}" "${CLI_PATH}" tail --help; echo after`;
+    const run = spawnSync('sh', ['-c', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(run.signal).toBeNull();
+    expect(run.stdout).toContain('Usage: mockpoint tail');
+    expect(run.stdout.endsWith('after\n')).toBe(true);
+    expect(run.status).toBe(0);
   });
 });
 
