@@ -10,12 +10,26 @@ import { markOf } from '../grpc/call-record.js';
 import type { GrpcCall, GrpcServer } from '../grpc/grpc-server.js';
 import type { Journal } from '../journal/journal.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
+import { ENDPOINT_PREFIX } from '../wire/endpoint-target.js';
 import { GRPC_DAEMON_SERVICES } from '../wire/grpc-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
+import { NAMESPACE_PREFIX } from '../wire/session.js';
 import type { EndpointService } from './endpoint-service.js';
 
 /** `/{package.Service}/{Method}`: dotted identifiers, then one identifier. */
 const CALL_PATH = /^\/([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\/([A-Za-z_][A-Za-z0-9_]*)$/;
+
+/**
+ * The app's own path prefixes: a `POST` under one is never a gRPC call, so it
+ * never pays the owner lookup (and no service named `endpoint`, `api` or `ns`
+ * takes it over).
+ */
+const RESERVED_PREFIXES: readonly string[] = [ENDPOINT_PREFIX, '/api/', NAMESPACE_PREFIX];
+
+/** Whether `path` is under one of the app's own prefixes ({@link RESERVED_PREFIXES}). */
+function isReservedPath(path: string): boolean {
+  return RESERVED_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
 
 /** A call found: the name whose definitions declare the method, and their server. */
 export interface FoundGrpcCall {
@@ -54,13 +68,15 @@ export interface GrpcCallLimits {
 
 /**
  * The name and server that answer a `POST` to `path`, or `undefined` when no
- * definitions declare it (the request then passes on, untouched).
+ * definitions declare it or `path` is under one of the app's own prefixes
+ * (the request then passes on, untouched).
  */
 export async function findGrpcCall(
   endpoints: EndpointService,
   path: string,
   limits: GrpcCallLimits,
 ): Promise<FoundGrpcCall | undefined> {
+  if (isReservedPath(path)) return undefined;
   const match = CALL_PATH.exec(path);
   if (match === null) return undefined;
   const [, service, method] = match as unknown as [string, string, string];
