@@ -15,6 +15,7 @@ import { GRPC_DAEMON_SERVICES } from '../wire/grpc-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
 import { NAMESPACE_PREFIX } from '../wire/session.js';
 import type { EndpointService } from './endpoint-service.js';
+import type { GrpcCallLimits } from './grpc-catalog.js';
 
 /** `/{package.Service}/{Method}`: dotted identifiers, then one identifier. */
 const CALL_PATH = /^\/([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\/([A-Za-z_][A-Za-z0-9_]*)$/;
@@ -58,14 +59,6 @@ export function waitGrpcDelay(ms: number, signal: AbortSignal): Promise<void> | 
   });
 }
 
-/** The limits a call's server applies (the settings of the same names). */
-export interface GrpcCallLimits {
-  /** The largest request message, in bytes. */
-  maxGrpcMessageBytes: number;
-  /** The most messages a client may send on one call. */
-  maxGrpcStreamMessages: number;
-}
-
 /**
  * The name and server that answer a `POST` to `path`, or `undefined` when no
  * definitions declare it or `path` is under one of the app's own prefixes
@@ -85,10 +78,10 @@ export async function findGrpcCall(
   if (name === undefined) {
     // Health and reflection answer while some name holds definitions, unless a name holds them itself.
     if (owners.size === 0 || !GRPC_DAEMON_SERVICES.includes(service)) return undefined;
-    const server = await endpoints.grpc.daemonServer(limits.maxGrpcMessageBytes, limits.maxGrpcStreamMessages);
+    const server = await endpoints.grpc.daemonServer(limits);
     return server.has(path) ? { name: '', service, method, server, daemon: true, delay: 0 } : undefined;
   }
-  const server = await endpoints.grpc.server(name, limits.maxGrpcMessageBytes, limits.maxGrpcStreamMessages);
+  const server = await endpoints.grpc.server(name, limits);
   if (server === null || !server.has(path)) return undefined;
   const delay = (await endpoints.response(name))?.delay ?? 0;
   return { name, service, method, server, delay };
