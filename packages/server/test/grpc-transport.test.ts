@@ -93,6 +93,22 @@ function say(
   });
 }
 
+/** A client-streaming call of `/echo.v1.Echo/Collect` with grpc-js sending `messages`: the reply's bytes, or the error. */
+function collect(client: grpc.Client, messages: Buffer[]): Promise<{ reply?: Buffer; error?: grpc.ServiceError }> {
+  return new Promise((resolve) => {
+    const call = client.makeClientStreamRequest(
+      '/echo.v1.Echo/Collect',
+      asIs,
+      asIs,
+      new grpc.Metadata(),
+      {},
+      (error, reply) => resolve(error ? { error } : { reply: reply as Buffer }),
+    );
+    for (const message of messages) call.write(message);
+    call.end();
+  });
+}
+
 async function startEcho(options: { args?: string[]; env?: Record<string, string>; delay?: number } = {}) {
   const daemon = await startDaemon({ args: ['--memory', ...(options.args ?? [])], env: options.env });
   if (options.delay !== undefined) {
@@ -277,6 +293,26 @@ describe('deadlines and limits', () => {
     }
     const health = (await (await fetch(`${daemon.url}/api/health`)).json()) as { limits: Record<string, number> };
     expect(health.limits.maxGrpcMessageBytes).toBe(2048);
+  });
+
+  it('a client stream whose messages come to more than MOCKPOINT_MAX_BODY_BYTES is refused RESOURCE_EXHAUSTED', async () => {
+    const daemon = await startEcho({ env: { MOCKPOINT_MAX_BODY_BYTES: '4096' } });
+    const client = new grpc.Client(hostOf(daemon), grpc.credentials.createInsecure());
+    const blobs = (n: number) => Array.from({ length: n }, (_, i) => sayRequest(`m${i}`, new Uint8Array(1000)));
+    try {
+      // Each message is far under MOCKPOINT_MAX_GRPC_MESSAGE_BYTES; together they are over the body limit.
+      const over = await collect(client, blobs(8));
+      expect(over.error?.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+      expect(over.error?.details).toBe("the call's messages came to more than 4096 bytes (MOCKPOINT_MAX_BODY_BYTES)");
+      const under = await collect(client, blobs(3));
+      expect(under.error).toBeUndefined();
+    } finally {
+      client.close();
+    }
+    expect((await calls(daemon)).sort()).toEqual([
+      ['grpc', 'Collect', 'ok'],
+      ['grpc', 'Collect', 'resource_exhausted'],
+    ]);
   });
 
   it('one call more than MOCKPOINT_MAX_GRPC_STREAMS open on a connection is refused RESOURCE_EXHAUSTED', async () => {

@@ -19,6 +19,8 @@ export interface GrpcCallLimits {
   maxGrpcMessageBytes: number;
   /** The most messages a client may send on one call. */
   maxGrpcStreamMessages: number;
+  /** The most bytes of a client stream's messages, held until it ends (as a Fetch body is bounded). */
+  maxBodyBytes: number;
 }
 
 export class GrpcCatalog {
@@ -85,7 +87,12 @@ export class GrpcCatalog {
   async #build(name: string, limits: GrpcCallLimits): Promise<GrpcServer | null> {
     const [registry, { createGrpcServer }] = await Promise.all([this.registry(name), import('../grpc/grpc-server.js')]);
     if (registry === null) return null;
-    return createGrpcServer(registry, limits.maxGrpcMessageBytes, limits.maxGrpcStreamMessages, this.routing?.(name));
+    const bounds = {
+      readMaxBytes: limits.maxGrpcMessageBytes,
+      maxStreamMessages: limits.maxGrpcStreamMessages,
+      maxHeldBytes: limits.maxBodyBytes,
+    };
+    return createGrpcServer(registry, bounds, this.routing?.(name));
   }
 
   /** The registry of `name`'s definitions (`null` when it has none), compiled once per stored version. */

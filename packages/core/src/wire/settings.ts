@@ -140,7 +140,7 @@ export const SETTINGS = {
     defaultText: '5242880 (5 MiB)',
     min: 1,
     max: 1024 * MiB,
-    help: 'largest request body, in bytes',
+    help: "largest request body, in bytes, and the most bytes of a client-streaming gRPC call's messages",
     limit: true,
   },
   maxDelayMs: {
