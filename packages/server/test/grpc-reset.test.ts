@@ -8,8 +8,8 @@
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
-import { CHAT, chatService } from './helpers/grpc.js';
+import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs } from './helpers/daemon.js';
+import { CHAT, chatDaemon, chatService } from './helpers/grpc.js';
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
@@ -55,9 +55,7 @@ describe.each([
   ['LevelDB', async () => ['--data-dir', await makeTempDir()]],
 ])('gRPC definitions through a reset and a delete (%s store)', (_store, args) => {
   it('a reset keeps them; a delete leaves the name as new', async () => {
-    const daemon = await startDaemon({ args: await args() });
-    expect(await send(daemon, 'PUT', '/api/endpoints/chat', { data: { ok: true } })).toBe(201);
-    expect(await send(daemon, 'PUT', '/api/endpoints/chat/grpc', protos)).toBe(201);
+    const daemon = await chatDaemon({ args: await args(), record: { data: { ok: true } } });
     expect(await get(daemon)).toBe(200);
     expect(await nativeGet(daemon)).toBe('ok');
 

@@ -7,18 +7,15 @@
 
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { create, createFileRegistry, type DescService } from '@bufbuild/protobuf';
+import type { DescService } from '@bufbuild/protobuf';
 import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
-import {
-  FileDescriptorProtoSchema,
-  FieldDescriptorProto_Label as Label,
-  FieldDescriptorProto_Type as Type,
-} from '@bufbuild/protobuf/wkt';
+import { FieldDescriptorProto_Type as Type } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createConnectTransport, createGrpcTransport } from '@connectrpc/connect-node';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, type Daemon, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { grpcDaemon, handMadeService } from './helpers/grpc.js';
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
@@ -56,26 +53,22 @@ function replyText(bytes: Uint8Array): string {
 
 /** The Echo service as a Connect client needs it, described by hand as protoc would. */
 function echoService(): DescService {
-  const field = (name: string, number: number, type: Type) => ({
-    name,
-    number,
-    type,
-    label: Label.OPTIONAL,
-    jsonName: name,
-  });
-  const file = create(FileDescriptorProtoSchema, {
-    name: 'echo/v1/echo.proto',
+  return handMadeService({
+    file: 'echo/v1/echo.proto',
     package: 'echo.v1',
-    syntax: 'proto3',
-    messageType: [
-      { name: 'SayRequest', field: [field('text', 1, Type.STRING), field('blob', 2, Type.BYTES)] },
-      { name: 'SayReply', field: [field('text', 1, Type.STRING), field('count', 2, Type.INT32)] },
-    ],
-    service: [
-      { name: 'Echo', method: [{ name: 'Say', inputType: '.echo.v1.SayRequest', outputType: '.echo.v1.SayReply' }] },
-    ],
+    messages: {
+      SayRequest: [
+        ['text', 1, Type.STRING],
+        ['blob', 2, Type.BYTES],
+      ],
+      SayReply: [
+        ['text', 1, Type.STRING],
+        ['count', 2, Type.INT32],
+      ],
+    },
+    service: 'Echo',
+    methods: [['Say', 'SayRequest', 'SayReply']],
   });
-  return createFileRegistry(file, () => undefined).getService('echo.v1.Echo') as DescService;
 }
 
 const asIs = (bytes: Buffer) => bytes;
@@ -110,20 +103,15 @@ function collect(client: grpc.Client, messages: Buffer[]): Promise<{ reply?: Buf
 }
 
 async function startEcho(options: { args?: string[]; env?: Record<string, string>; delay?: number } = {}) {
-  const daemon = await startDaemon({ args: ['--memory', ...(options.args ?? [])], env: options.env });
-  if (options.delay !== undefined) {
-    const put = await fetch(`${daemon.url}/api/endpoints/echo`, {
-      method: 'PUT',
-      body: JSON.stringify({ data: {}, delay: options.delay }),
-    });
-    expect(put.status).toBe(201);
-  }
-  const response = await fetch(`${daemon.url}/api/endpoints/echo/grpc`, {
-    method: 'PUT',
-    body: JSON.stringify({ protos: { 'echo/v1/echo.proto': ECHO } }),
-  });
-  expect(response.status, await response.text()).toBeLessThan(300);
-  return daemon;
+  return grpcDaemon(
+    { 'echo/v1/echo.proto': ECHO },
+    {
+      name: 'echo',
+      args: ['--memory', ...(options.args ?? [])],
+      env: options.env,
+      record: options.delay === undefined ? undefined : { data: {}, delay: options.delay },
+    },
+  );
 }
 
 const hostOf = (daemon: Daemon) => new URL(daemon.url).host;
