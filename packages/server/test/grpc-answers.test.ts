@@ -6,71 +6,15 @@
 // script; a delay the client's deadline hits. Every process listens on 127.0.0.1.
 
 import { readFile } from 'node:fs/promises';
-import { create, createFileRegistry, type DescService } from '@bufbuild/protobuf';
-import {
-  FileDescriptorProtoSchema,
-  FieldDescriptorProto_Label as Label,
-  FieldDescriptorProto_Type as Type,
-} from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, createClient, type Transport } from '@connectrpc/connect';
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { assertBuilt, type Daemon, killAll, removeTempDirs } from './helpers/daemon.js';
+import { chatDaemon, chatService } from './helpers/grpc.js';
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
 afterAll(() => removeTempDirs());
-
-const CHAT = `syntax = "proto3";
-package chat.v1;
-service Chat {
-  rpc Get(Ask) returns (Say);
-  rpc Listen(Ask) returns (stream Say);
-  rpc Upload(stream Ask) returns (Say);
-  rpc Talk(stream Ask) returns (stream Say);
-}
-message Ask { string text = 1; }
-message Say { string text = 1; int32 n = 2; }
-`;
-
-/** The same service described by hand, as protoc would (the client's descriptor, not the daemon's compiler's). */
-function chatService(): DescService {
-  const field = (name: string, number: number, type: Type) => ({
-    name,
-    number,
-    type,
-    label: Label.OPTIONAL,
-    jsonName: name,
-  });
-  const method = (name: string, clientStreaming: boolean, serverStreaming: boolean) => ({
-    name,
-    inputType: '.chat.v1.Ask',
-    outputType: '.chat.v1.Say',
-    clientStreaming,
-    serverStreaming,
-  });
-  const file = create(FileDescriptorProtoSchema, {
-    name: 'chat.proto',
-    package: 'chat.v1',
-    syntax: 'proto3',
-    messageType: [
-      { name: 'Ask', field: [field('text', 1, Type.STRING)] },
-      { name: 'Say', field: [field('text', 1, Type.STRING), field('n', 2, Type.INT32)] },
-    ],
-    service: [
-      {
-        name: 'Chat',
-        method: [
-          method('Get', false, false),
-          method('Listen', false, true),
-          method('Upload', true, false),
-          method('Talk', true, true),
-        ],
-      },
-    ],
-  });
-  return createFileRegistry(file, () => undefined).getService('chat.v1.Chat') as DescService;
-}
 
 interface Say {
   text: string;
@@ -105,12 +49,6 @@ async function put(daemon: Daemon, path: string, body: unknown): Promise<number>
   return response.status;
 }
 
-async function chatDaemon(args: string[] = ['--memory']): Promise<Daemon> {
-  const daemon = await startDaemon({ args });
-  expect(await put(daemon, '/api/endpoints/chat/grpc', { protos: { 'chat.proto': CHAT } })).toBe(201);
-  return daemon;
-}
-
 describe('gRPC answers on the daemon', () => {
   it('answers all four kinds of call in schema mode over Connect, and server streaming over gRPC-Web', async () => {
     const daemon = await chatDaemon();
@@ -137,7 +75,7 @@ describe('gRPC answers on the daemon', () => {
   });
 
   it('answers every kind natively over HTTP/2 with --https (Connect gRPC transport)', async () => {
-    const daemon = await chatDaemon(['--memory', '--https', '--https-port', '0']);
+    const daemon = await chatDaemon({ args: ['--memory', '--https', '--https-port', '0'] });
     const https = daemon.notes.find((note) => note.startsWith('https on '))?.match(/https:\/\/\S+/)?.[0] as string;
     const caFile = daemon.notes.find((note) => note.startsWith('local CA '))?.match(/NODE_EXTRA_CA_CERTS=(\S+)/)?.[1];
     const ca = await readFile(caFile as string, 'utf8');
@@ -150,7 +88,7 @@ describe('gRPC answers on the daemon', () => {
   });
 
   it('routes answer native gRPC too: status, details, metadata and trailers; a reset after the messages', async () => {
-    const daemon = await chatDaemon(['--memory', '--https', '--https-port', '0']);
+    const daemon = await chatDaemon({ args: ['--memory', '--https', '--https-port', '0'] });
     const https = daemon.notes.find((note) => note.startsWith('https on '))?.match(/https:\/\/\S+/)?.[0] as string;
     const caFile = daemon.notes.find((note) => note.startsWith('local CA '))?.match(/NODE_EXTRA_CA_CERTS=(\S+)/)?.[1];
     const ca = await readFile(caFile as string, 'utf8');

@@ -11,23 +11,12 @@ import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs } from './helpers/daemon.js';
+import { CHAT, chatDaemon } from './helpers/grpc.js';
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
 afterAll(() => removeTempDirs());
-
-const CHAT = `syntax = "proto3";
-package chat.v1;
-service Chat {
-  rpc Get(Ask) returns (Say);
-  rpc Listen(Ask) returns (stream Say);
-  rpc Upload(stream Ask) returns (Say);
-  rpc Talk(stream Ask) returns (stream Say);
-}
-message Ask { string text = 1; }
-message Say { string text = 1; int32 n = 2; }
-`;
 
 interface Ask {
   text?: string;
@@ -61,12 +50,6 @@ async function put(daemon: Daemon, path: string, body: unknown): Promise<number>
   const response = await fetch(`${daemon.url}${path}`, { method: 'PUT', body: JSON.stringify(body) });
   await response.text();
   return response.status;
-}
-
-async function chatDaemon(env?: Record<string, string>): Promise<Daemon> {
-  const daemon = await startDaemon({ args: ['--memory'], env });
-  expect(await put(daemon, '/api/endpoints/chat/grpc', { protos: { 'chat.proto': CHAT } })).toBe(201);
-  return daemon;
 }
 
 function unary(client: ChatClient, request: Ask): Promise<{ reply?: Say; error?: grpc.ServiceError }> {
@@ -309,7 +292,7 @@ describe('grpc-js, every kind of call, over h2c on the plain port', () => {
   });
 
   it('a client stream of more than MOCKPOINT_MAX_GRPC_STREAM_MESSAGES is refused RESOURCE_EXHAUSTED; the next call is answered', async () => {
-    const daemon = await chatDaemon({ MOCKPOINT_MAX_GRPC_STREAM_MESSAGES: '3' });
+    const daemon = await chatDaemon({ env: { MOCKPOINT_MAX_GRPC_STREAM_MESSAGES: '3' } });
     const routes = [
       {
         match: { grpc: { method: 'Upload' } },

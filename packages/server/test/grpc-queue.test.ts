@@ -5,58 +5,15 @@
 // gRPC (HTTP/2 with --https). Every process listens on 127.0.0.1.
 
 import { readFile } from 'node:fs/promises';
-import { create, createFileRegistry, type DescService } from '@bufbuild/protobuf';
-import {
-  FileDescriptorProtoSchema,
-  FieldDescriptorProto_Label as Label,
-  FieldDescriptorProto_Type as Type,
-} from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { assertBuilt, type Daemon, killAll, removeTempDirs } from './helpers/daemon.js';
+import { chatDaemon, chatService } from './helpers/grpc.js';
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
 afterAll(() => removeTempDirs());
-
-const CHAT = `syntax = "proto3";
-package chat.v1;
-service Chat {
-  rpc Get(Ask) returns (Say);
-  rpc Listen(Ask) returns (stream Say);
-}
-message Ask { string text = 1; }
-message Say { string text = 1; int32 n = 2; }
-`;
-
-/** The same service described by hand (the client's descriptor, not the daemon's compiler's). */
-function chatService(): DescService {
-  const field = (name: string, number: number, type: Type) => ({
-    name,
-    number,
-    type,
-    label: Label.OPTIONAL,
-    jsonName: name,
-  });
-  const method = (name: string, serverStreaming: boolean) => ({
-    name,
-    inputType: '.chat.v1.Ask',
-    outputType: '.chat.v1.Say',
-    serverStreaming,
-  });
-  const file = create(FileDescriptorProtoSchema, {
-    name: 'chat.proto',
-    package: 'chat.v1',
-    syntax: 'proto3',
-    messageType: [
-      { name: 'Ask', field: [field('text', 1, Type.STRING)] },
-      { name: 'Say', field: [field('text', 1, Type.STRING), field('n', 2, Type.INT32)] },
-    ],
-    service: [{ name: 'Chat', method: [method('Get', false), method('Listen', true)] }],
-  });
-  return createFileRegistry(file, () => undefined).getService('chat.v1.Chat') as DescService;
-}
 
 interface Say {
   text: string;
@@ -79,16 +36,9 @@ async function send(daemon: Daemon, method: string, path: string, body?: unknown
   return { status: response.status, json: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>) };
 }
 
-async function chatDaemon(record?: unknown, args = ['--memory']): Promise<Daemon> {
-  const daemon = await startDaemon({ args });
-  if (record !== undefined) expect((await send(daemon, 'PUT', '/api/endpoints/chat', record)).status).toBe(201);
-  expect((await send(daemon, 'PUT', '/api/endpoints/chat/grpc', { protos: { 'chat.proto': CHAT } })).status).toBe(201);
-  return daemon;
-}
-
 describe('queued answers for gRPC calls on the daemon', () => {
   it('answers the next calls in order, once each, then the route; HTTP requests pass them by', async () => {
-    const daemon = await chatDaemon({ data: { ok: true } });
+    const daemon = await chatDaemon({ record: { data: { ok: true } } });
     const route = {
       id: 'get',
       match: { grpc: { service: 'chat.v1.Chat', method: 'Get' } },
@@ -131,7 +81,7 @@ describe('queued answers for gRPC calls on the daemon', () => {
   });
 
   it('ends a call with a queued status; a call leaves an HTTP answer queued; refuses a bad grpc answer', async () => {
-    const daemon = await chatDaemon({ data: { ok: true } });
+    const daemon = await chatDaemon({ record: { data: { ok: true } } });
     const pushed = await send(daemon, 'POST', '/api/endpoints/chat/queue', {
       answers: [{ statusCode: 503 }, { grpc: { status: { code: 'not_found', message: 'no such chat' } } }],
     });
@@ -174,7 +124,7 @@ describe('queued answers for gRPC calls on the daemon', () => {
   });
 
   it('answers a server stream over gRPC-Web and a unary call over native gRPC (HTTP/2, --https)', async () => {
-    const daemon = await chatDaemon(undefined, ['--memory', '--https', '--https-port', '0']);
+    const daemon = await chatDaemon({ args: ['--memory', '--https', '--https-port', '0'] });
     const pushed = await send(daemon, 'POST', '/api/endpoints/chat/queue', {
       answers: [
         {

@@ -14,6 +14,7 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { putProtos } from './helpers/grpc.js';
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
@@ -145,20 +146,13 @@ async function tlsDaemon(): Promise<{ daemon: Daemon; address: string; credentia
   return { daemon, address: new URL(https).host, credentials: grpc.credentials.createSsl(ca) };
 }
 
-async function putGrpc(daemon: Daemon, name: string, protos: Record<string, string>): Promise<number> {
-  const response = await fetch(`${daemon.url}/api/endpoints/${name}/grpc`, {
-    method: 'PUT',
-    body: JSON.stringify({ protos }),
-  });
-  await response.body?.cancel();
-  return response.status;
-}
-
 describe("the daemon's health and reflection services", () => {
   it('lists every service of every name and describes one with its imports, over reflection v1 and v1alpha', async () => {
     const { daemon, address, credentials } = await tlsDaemon();
-    expect(await putGrpc(daemon, 'shop', { 'shop/v1/common.proto': COMMON, 'shop/v1/orders.proto': ORDERS })).toBe(201);
-    expect(await putGrpc(daemon, 'billing', { 'billing/v1/invoices.proto': BILLING })).toBe(201);
+    expect(await putProtos(daemon, 'shop', { 'shop/v1/common.proto': COMMON, 'shop/v1/orders.proto': ORDERS })).toBe(
+      201,
+    );
+    expect(await putProtos(daemon, 'billing', { 'billing/v1/invoices.proto': BILLING })).toBe(201);
     const made = await clients();
     for (const Ctor of [made.v1, made.v1alpha]) {
       const client = new Ctor(address, credentials);
@@ -232,7 +226,9 @@ describe("the daemon's health and reflection services", () => {
 
   it('answers Check SERVING for the server and each service it answers, NOT_FOUND for any other', async () => {
     const { daemon, address, credentials } = await tlsDaemon();
-    expect(await putGrpc(daemon, 'shop', { 'shop/v1/common.proto': COMMON, 'shop/v1/orders.proto': ORDERS })).toBe(201);
+    expect(await putProtos(daemon, 'shop', { 'shop/v1/common.proto': COMMON, 'shop/v1/orders.proto': ORDERS })).toBe(
+      201,
+    );
     const { health } = await clients();
     const client = new health(address, credentials) as unknown as grpc.Client & {
       Check(
@@ -267,7 +263,7 @@ describe("the daemon's health and reflection services", () => {
       expect(await watchFirst('shop.v1.Orders')).toBe('SERVING');
       expect(await watchFirst('billing.v1.Invoices')).toBe('SERVICE_UNKNOWN');
       // Definitions put now are served now, by the same daemon.
-      expect(await putGrpc(daemon, 'billing', { 'billing/v1/invoices.proto': BILLING })).toBe(201);
+      expect(await putProtos(daemon, 'billing', { 'billing/v1/invoices.proto': BILLING })).toBe(201);
       expect(await check('billing.v1.Invoices')).toBe('SERVING');
     } finally {
       client.close();

@@ -7,18 +7,15 @@
 
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { create, createFileRegistry, type DescService } from '@bufbuild/protobuf';
+import type { DescService } from '@bufbuild/protobuf';
 import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
-import {
-  FileDescriptorProtoSchema,
-  FieldDescriptorProto_Label as Label,
-  FieldDescriptorProto_Type as Type,
-} from '@bufbuild/protobuf/wkt';
+import { FieldDescriptorProto_Type as Type } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createConnectTransport, createGrpcTransport } from '@connectrpc/connect-node';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, type Daemon, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { grpcDaemon, handMadeService } from './helpers/grpc.js';
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
@@ -56,26 +53,22 @@ function replyText(bytes: Uint8Array): string {
 
 /** The Echo service as a Connect client needs it, described by hand as protoc would. */
 function echoService(): DescService {
-  const field = (name: string, number: number, type: Type) => ({
-    name,
-    number,
-    type,
-    label: Label.OPTIONAL,
-    jsonName: name,
-  });
-  const file = create(FileDescriptorProtoSchema, {
-    name: 'echo/v1/echo.proto',
+  return handMadeService({
+    file: 'echo/v1/echo.proto',
     package: 'echo.v1',
-    syntax: 'proto3',
-    messageType: [
-      { name: 'SayRequest', field: [field('text', 1, Type.STRING), field('blob', 2, Type.BYTES)] },
-      { name: 'SayReply', field: [field('text', 1, Type.STRING), field('count', 2, Type.INT32)] },
-    ],
-    service: [
-      { name: 'Echo', method: [{ name: 'Say', inputType: '.echo.v1.SayRequest', outputType: '.echo.v1.SayReply' }] },
-    ],
+    messages: {
+      SayRequest: [
+        ['text', 1, Type.STRING],
+        ['blob', 2, Type.BYTES],
+      ],
+      SayReply: [
+        ['text', 1, Type.STRING],
+        ['count', 2, Type.INT32],
+      ],
+    },
+    service: 'Echo',
+    methods: [['Say', 'SayRequest', 'SayReply']],
   });
-  return createFileRegistry(file, () => undefined).getService('echo.v1.Echo') as DescService;
 }
 
 const asIs = (bytes: Buffer) => bytes;
@@ -93,21 +86,32 @@ function say(
   });
 }
 
-async function startEcho(options: { args?: string[]; env?: Record<string, string>; delay?: number } = {}) {
-  const daemon = await startDaemon({ args: ['--memory', ...(options.args ?? [])], env: options.env });
-  if (options.delay !== undefined) {
-    const put = await fetch(`${daemon.url}/api/endpoints/echo`, {
-      method: 'PUT',
-      body: JSON.stringify({ data: {}, delay: options.delay }),
-    });
-    expect(put.status).toBe(201);
-  }
-  const response = await fetch(`${daemon.url}/api/endpoints/echo/grpc`, {
-    method: 'PUT',
-    body: JSON.stringify({ protos: { 'echo/v1/echo.proto': ECHO } }),
+/** A client-streaming call of `/echo.v1.Echo/Collect` with grpc-js sending `messages`: the reply's bytes, or the error. */
+function collect(client: grpc.Client, messages: Buffer[]): Promise<{ reply?: Buffer; error?: grpc.ServiceError }> {
+  return new Promise((resolve) => {
+    const call = client.makeClientStreamRequest(
+      '/echo.v1.Echo/Collect',
+      asIs,
+      asIs,
+      new grpc.Metadata(),
+      {},
+      (error, reply) => resolve(error ? { error } : { reply: reply as Buffer }),
+    );
+    for (const message of messages) call.write(message);
+    call.end();
   });
-  expect(response.status, await response.text()).toBeLessThan(300);
-  return daemon;
+}
+
+async function startEcho(options: { args?: string[]; env?: Record<string, string>; delay?: number } = {}) {
+  return grpcDaemon(
+    { 'echo/v1/echo.proto': ECHO },
+    {
+      name: 'echo',
+      args: ['--memory', ...(options.args ?? [])],
+      env: options.env,
+      record: options.delay === undefined ? undefined : { data: {}, delay: options.delay },
+    },
+  );
 }
 
 const hostOf = (daemon: Daemon) => new URL(daemon.url).host;
@@ -277,6 +281,26 @@ describe('deadlines and limits', () => {
     }
     const health = (await (await fetch(`${daemon.url}/api/health`)).json()) as { limits: Record<string, number> };
     expect(health.limits.maxGrpcMessageBytes).toBe(2048);
+  });
+
+  it('a client stream whose messages come to more than MOCKPOINT_MAX_BODY_BYTES is refused RESOURCE_EXHAUSTED', async () => {
+    const daemon = await startEcho({ env: { MOCKPOINT_MAX_BODY_BYTES: '4096' } });
+    const client = new grpc.Client(hostOf(daemon), grpc.credentials.createInsecure());
+    const blobs = (n: number) => Array.from({ length: n }, (_, i) => sayRequest(`m${i}`, new Uint8Array(1000)));
+    try {
+      // Each message is far under MOCKPOINT_MAX_GRPC_MESSAGE_BYTES; together they are over the body limit.
+      const over = await collect(client, blobs(8));
+      expect(over.error?.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+      expect(over.error?.details).toBe("the call's messages came to more than 4096 bytes (MOCKPOINT_MAX_BODY_BYTES)");
+      const under = await collect(client, blobs(3));
+      expect(under.error).toBeUndefined();
+    } finally {
+      client.close();
+    }
+    expect((await calls(daemon)).sort()).toEqual([
+      ['grpc', 'Collect', 'ok'],
+      ['grpc', 'Collect', 'resource_exhausted'],
+    ]);
   });
 
   it('one call more than MOCKPOINT_MAX_GRPC_STREAMS open on a connection is refused RESOURCE_EXHAUSTED', async () => {

@@ -10,12 +10,27 @@ import { markOf } from '../grpc/call-record.js';
 import type { GrpcCall, GrpcServer } from '../grpc/grpc-server.js';
 import type { Journal } from '../journal/journal.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
+import { ENDPOINT_PREFIX } from '../wire/endpoint-target.js';
 import { GRPC_DAEMON_SERVICES } from '../wire/grpc-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
+import { NAMESPACE_PREFIX } from '../wire/session.js';
 import type { EndpointService } from './endpoint-service.js';
+import type { GrpcCallLimits } from './grpc-catalog.js';
 
 /** `/{package.Service}/{Method}`: dotted identifiers, then one identifier. */
 const CALL_PATH = /^\/([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\/([A-Za-z_][A-Za-z0-9_]*)$/;
+
+/**
+ * The app's own path prefixes: a `POST` under one is never a gRPC call, so it
+ * never pays the owner lookup (and no service named `endpoint`, `api` or `ns`
+ * takes it over).
+ */
+const RESERVED_PREFIXES: readonly string[] = [ENDPOINT_PREFIX, '/api/', NAMESPACE_PREFIX];
+
+/** Whether `path` is under one of the app's own prefixes ({@link RESERVED_PREFIXES}). */
+function isReservedPath(path: string): boolean {
+  return RESERVED_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
 
 /** A call found: the name whose definitions declare the method, and their server. */
 export interface FoundGrpcCall {
@@ -44,23 +59,17 @@ export function waitGrpcDelay(ms: number, signal: AbortSignal): Promise<void> | 
   });
 }
 
-/** The limits a call's server applies (the settings of the same names). */
-export interface GrpcCallLimits {
-  /** The largest request message, in bytes. */
-  maxGrpcMessageBytes: number;
-  /** The most messages a client may send on one call. */
-  maxGrpcStreamMessages: number;
-}
-
 /**
  * The name and server that answer a `POST` to `path`, or `undefined` when no
- * definitions declare it (the request then passes on, untouched).
+ * definitions declare it or `path` is under one of the app's own prefixes
+ * (the request then passes on, untouched).
  */
 export async function findGrpcCall(
   endpoints: EndpointService,
   path: string,
   limits: GrpcCallLimits,
 ): Promise<FoundGrpcCall | undefined> {
+  if (isReservedPath(path)) return undefined;
   const match = CALL_PATH.exec(path);
   if (match === null) return undefined;
   const [, service, method] = match as unknown as [string, string, string];
@@ -69,10 +78,10 @@ export async function findGrpcCall(
   if (name === undefined) {
     // Health and reflection answer while some name holds definitions, unless a name holds them itself.
     if (owners.size === 0 || !GRPC_DAEMON_SERVICES.includes(service)) return undefined;
-    const server = await endpoints.grpc.daemonServer(limits.maxGrpcMessageBytes, limits.maxGrpcStreamMessages);
+    const server = await endpoints.grpc.daemonServer(limits);
     return server.has(path) ? { name: '', service, method, server, daemon: true, delay: 0 } : undefined;
   }
-  const server = await endpoints.grpc.server(name, limits.maxGrpcMessageBytes, limits.maxGrpcStreamMessages);
+  const server = await endpoints.grpc.server(name, limits);
   if (server === null || !server.has(path)) return undefined;
   const delay = (await endpoints.response(name))?.delay ?? 0;
   return { name, service, method, server, delay };

@@ -13,6 +13,16 @@ import type { GrpcServer } from '../grpc/grpc-server.js';
 import type { GrpcView } from '../grpc/reflection.js';
 import type { EndpointStore } from '../store/store.js';
 
+/** The limits a call's server applies (the settings of the same names). */
+export interface GrpcCallLimits {
+  /** The largest request message, in bytes. */
+  maxGrpcMessageBytes: number;
+  /** The most messages a client may send on one call. */
+  maxGrpcStreamMessages: number;
+  /** The most bytes of a client stream's messages, held until it ends (as a Fetch body is bounded). */
+  maxBodyBytes: number;
+}
+
 export class GrpcCatalog {
   readonly #store: EndpointStore;
   /** Service full name → the name that holds it; built on first use, dropped at any change. */
@@ -60,22 +70,29 @@ export class GrpcCatalog {
   }
 
   /**
-   * The server of `name`'s definitions (`null` when it has none), reading request
-   * messages of at most `readMaxBytes`, at most `maxStreamMessages` on one call.
+   * The server of `name`'s definitions (`null` when it has none), within
+   * `limits`. It is built once and kept: every caller passes the app's limits
+   * (the same ones), so whichever builds it first, the calls get them.
    */
-  server(name: string, readMaxBytes: number, maxStreamMessages?: number): Promise<GrpcServer | null> {
+  server(name: string, limits: GrpcCallLimits): Promise<GrpcServer | null> {
     let server = this.#servers.get(name);
     if (server === undefined) {
-      server = this.#build(name, readMaxBytes, maxStreamMessages);
+      server = this.#build(name, limits);
       this.#servers.set(name, server);
       server.catch(() => this.#servers.delete(name));
     }
     return server;
   }
 
-  async #build(name: string, readMaxBytes: number, maxStreamMessages?: number): Promise<GrpcServer | null> {
+  async #build(name: string, limits: GrpcCallLimits): Promise<GrpcServer | null> {
     const [registry, { createGrpcServer }] = await Promise.all([this.registry(name), import('../grpc/grpc-server.js')]);
-    return registry === null ? null : createGrpcServer(registry, readMaxBytes, maxStreamMessages, this.routing?.(name));
+    if (registry === null) return null;
+    const bounds = {
+      readMaxBytes: limits.maxGrpcMessageBytes,
+      maxStreamMessages: limits.maxGrpcStreamMessages,
+      maxHeldBytes: limits.maxBodyBytes,
+    };
+    return createGrpcServer(registry, bounds, this.routing?.(name));
   }
 
   /** The registry of `name`'s definitions (`null` when it has none), compiled once per stored version. */
@@ -102,9 +119,9 @@ export class GrpcCatalog {
    * from the definitions held now; the caller answers with it only while some
    * name holds definitions.
    */
-  daemonServer(readMaxBytes: number, maxStreamMessages?: number): Promise<GrpcServer> {
+  daemonServer(limits: GrpcCallLimits): Promise<GrpcServer> {
     if (this.#daemon === undefined) {
-      const built = this.#buildDaemon(readMaxBytes, maxStreamMessages);
+      const built = this.#buildDaemon(limits.maxGrpcMessageBytes, limits.maxGrpcStreamMessages);
       this.#daemon = built;
       built.catch(() => {
         if (this.#daemon === built) this.#daemon = undefined;

@@ -23,6 +23,7 @@ import { MockpointError } from '../wire/errors.js';
 import type { Route, RouteAnswer } from '../wire/route.js';
 import type { States } from '../wire/state-json.js';
 import type { EndpointService } from './endpoint-service.js';
+import type { GrpcCallLimits } from './grpc-catalog.js';
 import { queuedReply } from './grpc-queue.js';
 import { checkRoom, keptMoving, MAX_MOVES, pick, scheduleLater, splitMove } from './pipeline/state-moves.js';
 
@@ -204,9 +205,9 @@ export async function checkGrpcRoutes(
   endpoints: EndpointService,
   name: string,
   routes: Route[],
-  maxBodyBytes: number,
+  limits: GrpcCallLimits,
 ): Promise<Route[]> {
-  await checkGrpcAnswers(endpoints, name, routes, maxBodyBytes, 'routes');
+  await checkGrpcAnswers(endpoints, name, routes, limits, 'routes');
   return routes;
 }
 
@@ -218,14 +219,14 @@ export async function checkGrpcAnswers(
   endpoints: EndpointService,
   name: string,
   items: readonly GrpcChecked[],
-  maxBodyBytes: number,
+  limits: GrpcCallLimits,
   list: 'routes' | 'answers',
 ): Promise<void> {
   const checked = items
     .map((item, index) => ({ item, index }))
     .filter(({ item }) => item.answer.grpc !== undefined && item.answer.template !== true);
   if (checked.length === 0) return;
-  const server = await endpoints.grpc.server(name, maxBodyBytes);
+  const server = await endpoints.grpc.server(name, limits);
   if (server === null) return;
   for (const { item, index } of checked) {
     const { service, method } = item.match?.grpc ?? {};

@@ -2,7 +2,8 @@
  * A call's messages both ways, kept for its journal entry in proto3 JSON and
  * bounded: at most {@link MAX_KEPT} messages each way and
  * {@link JOURNAL_BODY_LIMIT} characters of JSON in all; past that the rest are
- * counted, not kept (`messagesDropped`).
+ * counted, not kept (`messagesDropped`). The call's `message` is the first
+ * request only when it was kept: one larger than the bound is counted too.
  *
  * @module
  */
@@ -24,23 +25,25 @@ export type GrpcCall = Omit<GrpcMark, 'service' | 'method'> & {
   queued?: true;
 };
 
-function keep(call: GrpcCall, list: unknown[], json: unknown): void {
+/** Whether `json` was kept in `list` (else it is counted in `messagesDropped`). */
+function keep(call: GrpcCall, list: unknown[], json: unknown): boolean {
   const size = (JSON.stringify(json) ?? '').length;
   const kept = call.kept ?? 0;
   if (list.length >= MAX_KEPT || kept + size > JOURNAL_BODY_LIMIT) {
     call.messagesDropped = (call.messagesDropped ?? 0) + 1;
-    return;
+    return false;
   }
   call.kept = kept + size;
   list.push(json);
+  return true;
 }
 
-/** Notes a request message received. The first is also the call's `message`. */
+/** Notes a request message received. The first, when kept, is also the call's `message`. */
 export function noteRequest(call: GrpcCall | undefined, json: unknown): void {
   if (call === undefined) return;
-  if (call.message === undefined) call.message = json;
+  const first = call.messages === undefined;
   call.messages ??= [];
-  keep(call, call.messages, json);
+  if (keep(call, call.messages, json) && first) call.message = json;
 }
 
 /** Notes a response message sent. */

@@ -74,8 +74,8 @@ async function statusOf(response: Response, call: GrpcCall): Promise<void> {
 }
 
 /** The handler of `method`, of its kind: the call's mark and the routing from the context; its end status noted. */
-function implOf(method: DescMethod, routing: GrpcRouting | undefined) {
-  const parts = (context: HandlerContext): CallParts => ({ call: context.values.get(CALL), routing });
+function implOf(method: DescMethod, routing: GrpcRouting | undefined, maxHeldBytes: number) {
+  const parts = (context: HandlerContext): CallParts => ({ call: context.values.get(CALL), routing, maxHeldBytes });
   switch (method.methodKind) {
     case 'unary':
       return (request: Message, context: HandlerContext) =>
@@ -150,18 +150,23 @@ function nativeOverFetch(call: GrpcCall): Response {
 }
 
 /**
+/** The bounds of a server's calls; past each, `RESOURCE_EXHAUSTED`. */
+export interface GrpcServerLimits {
+  /** The largest request message, in bytes. */
+  readMaxBytes: number;
+  /** The most request messages on one call (unbounded when absent). */
+  maxStreamMessages?: number;
+  /** The most bytes of a client stream's messages, held until it ends (unbounded when absent). */
+  maxHeldBytes?: number;
+}
+
 /**
- * The server of `registry`'s services: request messages of at most `readMaxBytes`,
- * at most `maxStreamMessages` of them on one call (more: `RESOURCE_EXHAUSTED`);
- * `routing` chooses a route's answer for a call (absent, or when it finds none:
- * schema mode).
+ * The server of `registry`'s services, within `limits`; `routing` chooses a
+ * route's answer for a call (absent, or when it finds none: schema mode).
  */
-export function createGrpcServer(
-  registry: FileRegistry,
-  readMaxBytes: number,
-  maxStreamMessages = Number.POSITIVE_INFINITY,
-  routing?: GrpcRouting,
-): GrpcServer {
+export function createGrpcServer(registry: FileRegistry, limits: GrpcServerLimits, routing?: GrpcRouting): GrpcServer {
+  const { readMaxBytes, maxStreamMessages = Number.POSITIVE_INFINITY } = limits;
+  const maxHeldBytes = limits.maxHeldBytes ?? Number.POSITIVE_INFINITY;
   const router = createConnectRouter({
     connect: true,
     grpcWeb: true,
@@ -171,7 +176,7 @@ export function createGrpcServer(
   });
   for (const file of registry.files) {
     for (const service of file.services) {
-      for (const method of service.methods) router.rpc(method as never, implOf(method, routing) as never);
+      for (const method of service.methods) router.rpc(method as never, implOf(method, routing, maxHeldBytes) as never);
     }
   }
   const handlers = new Map<string, UniversalHandler>(router.handlers.map((handler) => [handler.requestPath, handler]));

@@ -92,4 +92,15 @@ describe('schema mode, every kind of call', () => {
     expect(entry?.responses).toHaveLength(100);
     expect(entry?.messagesDropped).toBe(40);
   });
+
+  it('keeps a first message past the journal’s bound out of the entry: no message, counted as dropped', async () => {
+    const app = await chat();
+    const big = { text: 'x'.repeat(70 * 1024) };
+    expect((await streamCall(app, '/chat.v1.Chat/Upload', [big, { text: 'small' }])).status).toBe(200);
+    const [entry] = await journal(app);
+    expect(entry?.message).toBeUndefined();
+    expect(entry?.messages).toEqual([{ text: 'small' }]);
+    expect(entry?.messagesDropped).toBe(1);
+    expect(JSON.stringify(entry).length).toBeLessThan(64 * 1024);
+  });
 });

@@ -7,21 +7,32 @@
  *
  * @module
  */
-import { create, type DescMessage, type DescMethod, fromJson, type Message, toJson } from '@bufbuild/protobuf';
+import {
+  create,
+  type DescMessage,
+  type DescMethod,
+  fromJson,
+  type Message,
+  toBinary,
+  toJson,
+} from '@bufbuild/protobuf';
 import { Code, ConnectError, type HandlerContext } from '@connectrpc/connect';
 import { GRPC_CODE_NAMES } from '../wire/grpc-json.js';
 import { SeededRandom, seedOf } from '../wire/seeded-random.js';
 import { type GrpcCall, noteRequest, noteResponse } from './call-record.js';
 import type { GrpcOut, GrpcReply, GrpcRouting } from './grpc-reply.js';
 import { mockMessageJson } from './mock-message.js';
+import { tooMuchHeld } from './stream-limit.js';
 
 /** How many messages a server-streaming method sends in schema mode. */
 export const SCHEMA_STREAM_LENGTH = 2;
 
-/** What a handler is given besides its requests: the call's mark and the routing. */
+/** What a handler is given besides its requests: the call's mark, the routing and its bound. */
 export interface CallParts {
   call: GrpcCall | undefined;
   routing: GrpcRouting | undefined;
+  /** The bytes (on the wire) of a client stream's messages held until it ends; one past: `RESOURCE_EXHAUSTED`. */
+  maxHeldBytes: number;
 }
 
 /** A message of `output` seeded by `seed`: the same seed, the same message. */
@@ -202,7 +213,13 @@ export async function clientStream(
   parts: CallParts,
 ): Promise<Message> {
   const all: unknown[] = [];
-  for await (const request of requests) all.push(received(method, request, parts));
+  let held = 0;
+  for await (const request of requests) {
+    // Every message is held for the answer (match, template, schema mode): bounded in all, as a Fetch body is.
+    held += toBinary(method.input, request).length;
+    if (held > parts.maxHeldBytes) throw new ConnectError(tooMuchHeld(parts.maxHeldBytes), Code.ResourceExhausted);
+    all.push(received(method, request, parts));
+  }
   const reply = await routed(method, context, parts, all);
   await open(reply, context);
   const first = reply === undefined ? schemaOut(method, all) : reply.messages[0];

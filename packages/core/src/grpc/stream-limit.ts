@@ -14,6 +14,11 @@ export function tooManyMessages(max: number): string {
   return `the call sent more than ${max} messages (MOCKPOINT_MAX_GRPC_STREAM_MESSAGES)`;
 }
 
+/** The status message of a client stream cut at `max` bytes of messages held. */
+export function tooMuchHeld(max: number): string {
+  return `the call's messages came to more than ${max} bytes (MOCKPOINT_MAX_BODY_BYTES)`;
+}
+
 async function* counted<T>(messages: AsyncIterable<T>, max: number): AsyncIterable<T> {
   let count = 0;
   for await (const message of messages) {

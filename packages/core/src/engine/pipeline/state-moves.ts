@@ -70,3 +70,16 @@ export function scheduleLater(timers: StateTimers, max: number, name: string, mo
   if (later === undefined) return;
   if (!timers.schedule(name, later.afterMs, pick(after, Object.keys(later.to)), later.to)) checkRoom(timers, max);
 }
+
+/**
+ * `move()`, with `putBack()` run first when it throws (a refusal such as
+ * `TOO_MANY_TIMERS` after the queued answer was taken): the answer is not lost.
+ */
+export async function keptOnRefusal<T>(move: () => Promise<T>, putBack: () => Promise<void>): Promise<T> {
+  try {
+    return await move();
+  } catch (error) {
+    await putBack();
+    throw error;
+  }
+}

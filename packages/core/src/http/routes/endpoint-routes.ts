@@ -41,7 +41,7 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
       inTurnsFrom: SLICED_ROUTES_CHARS,
     });
     const routes = await parseRoutesBody(members, routeSchema, { ...options, existingIds });
-    return checkGrpcRoutes(endpoints, name, routes, options.maxBodyBytes);
+    return checkGrpcRoutes(endpoints, name, routes, options);
   };
 
   app.get('/api/endpoints/:name/routes', async (c) => {

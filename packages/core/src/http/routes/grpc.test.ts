@@ -167,4 +167,33 @@ describe('calls in schema mode', () => {
     expect((await call(app, '/shop.v1.Orders/Missing', {})).status).toBe(404);
     expect((await call(app, '/other.v1.Svc/Get', {})).status).toBe(404);
   });
+
+  it("leaves a POST under the app's own prefixes to them, even when a service takes their name", async () => {
+    const app = createApp();
+    const reserved =
+      'syntax = "proto3";\nservice endpoint { rpc x(M) returns (M); }\nservice api { rpc endpoint(M) returns (M); }\nmessage M { string id = 1; }\n';
+    expect((await put(app, 'grab', { protos: { 'r.proto': reserved } })).status).toBe(201);
+    await app.request('/api/endpoint/add', {
+      method: 'PUT',
+      body: JSON.stringify({ name: 'x', data: { hello: 'endpoint' } }),
+    });
+    let lookups = 0;
+    const owners = app.mockpoint.endpoints.grpc.owners.bind(app.mockpoint.endpoints.grpc);
+    app.mockpoint.endpoints.grpc.owners = () => {
+      lookups += 1;
+      return owners();
+    };
+    const answered = await call(app, '/endpoint/x', { id: '1' });
+    expect(answered.status).toBe(200);
+    expect(await answered.json()).toEqual({ hello: 'endpoint' });
+    const web = await app.request('/endpoint/x', {
+      method: 'POST',
+      headers: { 'content-type': 'application/grpc-web+proto' },
+      body: new Uint8Array([0, 0, 0, 0, 0]),
+    });
+    expect(await web.json()).toEqual({ hello: 'endpoint' });
+    const api = await call(app, '/api/endpoint', {});
+    expect(api.status).toBe(404);
+    expect(lookups).toBe(0);
+  });
 });

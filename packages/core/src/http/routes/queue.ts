@@ -35,7 +35,7 @@ export function registerQueueRoutes(app: Hono, ctx: AppContext): void {
     const parsed = parseQueueBody(schemas, body, options);
     // A grpc answer's messages fit its method's output type, as a route's do.
     const asRoutes = parsed.map((answer) => ({ ...(answer.match && { match: answer.match }), answer }));
-    await checkGrpcAnswers(endpoints, name, asRoutes, options.maxBodyBytes, 'answers');
+    await checkGrpcAnswers(endpoints, name, asRoutes, options, 'answers');
     const answers = await queue.push(name, parsed);
     return jsonTextResponse(queuePageJson(answers), 201);
   });
