@@ -1,7 +1,7 @@
 // pnpm bench: mockpoint's request path against a bare node:http server doing the
 // same work, in the same run, on 127.0.0.1 — a cached GET, a small JSON webhook
 // POST, 1,000 connections on a 100 ms endpoint and a GET of the last of 1, 100
-// and 1,000 routes on one name — then memory (RSS) and durable-add throughput
+// and 1,000 routes on one name (in a fresh daemon of its own) — then memory (RSS) and durable-add throughput
 // with 1 and 50 writers. Then the GET, POST and delay paths with the daemon run by Bun
 // (Bun.serve) against a bare Bun.serve and a bare node:http server doing the same work.
 // Each server runs in its own process; the load generator (wrk, Debian's `wrk` package)

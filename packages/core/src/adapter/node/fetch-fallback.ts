@@ -11,7 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Answers one request with a Fetch-API app; resolves once the answer is written. */
-export type FetchFallback = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+type FetchFallback = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /**
  * A listener that answers with `fetch` (a Hono app's), made by `@hono/node-server`'s
