@@ -1,7 +1,7 @@
 // pnpm bench: mockpoint's request path against a bare node:http server doing the
 // same work, in the same run, on 127.0.0.1 — a cached GET, a small JSON webhook
 // POST, 1,000 connections on a 100 ms endpoint and a GET of the last of 1, 100
-// and 1,000 routes on one name — then memory (RSS) and durable-add throughput
+// and 1,000 routes on one name (in a fresh daemon of its own) — then memory (RSS) and durable-add throughput
 // with 1 and 50 writers. Then the GET, POST and delay paths with the daemon run by Bun
 // (Bun.serve) against a bare Bun.serve and a bare node:http server doing the same work.
 // Each server runs in its own process; the load generator (wrk, Debian's `wrk` package)
@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { invoice } from './payloads.mjs';
@@ -167,21 +167,25 @@ async function benchPath(key, mock) {
 /**
  * GET of the last of `n` routes on one name (`/items/{i}/detail`, each a ~1 KB
  * JSON answer, status 201), for each n of the sweep, against a bare server
- * answering the same bytes; alternated like {@link benchPath}.
+ * answering the same bytes. In a daemon of its own, started fresh for the sweep:
+ * in the daemon the other scenarios ran in, the heap they leave made the last
+ * scenario a quarter slower than a fresh bare server, whatever it measured
+ * (docs/performance.md, "The last of 1,000 routes at the end of a run"). Every
+ * count and the bare server run in each round, in an order reversed every other
+ * round, so drift of the machine's load (and of the daemon's heap) affects all alike.
  */
-async function benchRoutes(mock) {
+async function benchRoutes() {
   // A pooled keep-alive socket may have been closed by the server while wrk ran: retry once on a new one.
   const request = (url, init) => fetch(url, init).catch(() => fetch(url, init));
   const scenario = { connections: 50 };
   const body = JSON.stringify(data);
+  const mock = await start([cli, '--memory', '--port', '0', '--host', '127.0.0.1']);
   const bare = await start([join(root, 'bench/bare-server.mjs')], {
     BENCH_MODE: 'get',
     BENCH_BODY: body,
     BENCH_STATUS: '201',
   });
-  const bareUrl = `${bare.url}/endpoint/api/items/0/detail`;
-  load(bareUrl, scenario, 2);
-  const results = [];
+  const urls = { bare: `${bare.url}/endpoint/api/items/0/detail` };
   for (const n of ROUTE_COUNTS) {
     const name = `routes-${n}`;
     const routes = Array.from({ length: n }, (_, i) => ({
@@ -194,28 +198,31 @@ async function benchRoutes(mock) {
       body: JSON.stringify({ routes }),
     });
     if (put.status !== 200) throw new Error(`routes failed: ${put.status} ${await put.text()}`);
-    const mockUrl = `${mock.url}/endpoint/${name}/items/${n - 1}/detail`;
-    const got = await request(mockUrl);
+    urls[n] = `${mock.url}/endpoint/${name}/items/${n - 1}/detail`;
+    const got = await request(urls[n]);
     if (got.status !== 201 || (await got.text()) !== body)
       throw new Error(`the last of ${n} routes answered otherwise`);
-    load(mockUrl, scenario, 2);
-    const rounds = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      const a = i % 2 === 0 ? load(bareUrl, scenario) : undefined;
-      const m = load(mockUrl, scenario);
-      const b = a ?? load(bareUrl, scenario);
-      rounds.push({ bare: b, mock: m });
-    }
-    const avg = (pick) => rounds.reduce((sum, r) => sum + pick(r), 0) / rounds.length;
-    results.push({
-      n,
-      bare: { rps: avg((r) => r.bare.rps), p99Ms: avg((r) => r.bare.p99Ms) },
-      mock: { rps: avg((r) => r.mock.rps), p99Ms: avg((r) => r.mock.p99Ms) },
-      errors: rounds.flatMap((r) => [r.bare.errors, r.mock.errors]).filter((e) => e),
-    });
   }
+  const keys = ['bare', ...ROUTE_COUNTS];
+  for (const key of keys) load(urls[key], scenario, 2); // warm-up (JIT)
+  const runs = Object.fromEntries(keys.map((key) => [key, []]));
+  for (let i = 0; i < ROUNDS; i++) {
+    for (const key of i % 2 === 0 ? keys : [...keys].reverse()) runs[key].push(load(urls[key], scenario));
+  }
+  const rssMb = memory(mock).rssMb;
+  await stop(mock);
   await stop(bare);
-  return results;
+  const avg = (key, pick) => runs[key].reduce((sum, r) => sum + pick(r), 0) / runs[key].length;
+  const summary = (key) => ({ rps: avg(key, (r) => r.rps), p99Ms: avg(key, (r) => r.p99Ms) });
+  return {
+    rssMb,
+    bare: summary('bare'),
+    counts: ROUTE_COUNTS.map((n) => ({
+      n,
+      mock: summary(n),
+      errors: [...runs[n], ...runs.bare].map((r) => r.errors).filter((e) => e),
+    })),
+  };
 }
 
 /** A wrk script that adds endpoints with names never used before (a run token plus a counter). */
@@ -436,19 +443,24 @@ try {
     }
   }
   if (ONLY.has('routes')) {
-    const sweep = await benchRoutes(mock);
-    console.log(`\nGET of the last of n routes on one name, cached ~1 KB JSON, status 201, 50 connections`);
-    for (const r of sweep) {
+    const sweep = await benchRoutes();
+    console.log(
+      `\nGET of the last of n routes on one name, cached ~1 KB JSON, status 201, 50 connections; a fresh daemon, counts alternated`,
+    );
+    console.log(`  bare             ${fmt(sweep.bare.rps).padStart(8)} req/s   p99 ${fmt(sweep.bare.p99Ms, 2)} ms`);
+    for (const r of sweep.counts) {
       console.log(
-        `  ${String(r.n).padStart(5)} route${r.n === 1 ? ' ' : 's'}  mockpoint ${fmt(r.mock.rps).padStart(8)} req/s   p99 ${fmt(r.mock.p99Ms, 2)} ms   bare ${fmt(r.bare.rps).padStart(8)} req/s   ratio ${fmt(r.mock.rps / r.bare.rps, 2)} x req/s, ${fmt(r.mock.p99Ms / r.bare.p99Ms, 2)} x p99${r.errors.length ? `   errors: ${r.errors.join(', ')}` : ''}`,
+        `  ${String(r.n).padStart(5)} route${r.n === 1 ? ' ' : 's'}  mockpoint ${fmt(r.mock.rps).padStart(8)} req/s   p99 ${fmt(r.mock.p99Ms, 2)} ms   ratio ${fmt(r.mock.rps / sweep.bare.rps, 2)} x req/s, ${fmt(r.mock.p99Ms / sweep.bare.p99Ms, 2)} x p99${r.errors.length ? `   errors: ${[...new Set(r.errors)].join(', ')}` : ''}`,
       );
     }
-    const first = sweep[0];
-    const last = sweep.at(-1);
+    const first = sweep.counts[0];
+    const last = sweep.counts.at(-1);
     if (first && last && last !== first) {
-      const ratio = (r) => r.mock.rps / r.bare.rps;
-      console.log(`  ${last.n} routes / 1 route: ${fmt(ratio(last) / ratio(first), 2)} x (each as a ratio to bare)`);
+      console.log(`  ${last.n} routes / 1 route: ${fmt(last.mock.rps / first.mock.rps, 2)} x req/s (same daemon)`);
     }
+    console.log(
+      `  RSS of the sweep's daemon at its end ${fmt(sweep.rssMb, 1)} MB; load average ${fmt(loadavg()[0], 1)}`,
+    );
   }
   const post = results.find((r) => r.scenario === SCENARIOS.post);
   const signed = results.find((r) => r.scenario === SCENARIOS.signed);

@@ -37,6 +37,10 @@ export default defineConfig([
     clean: true,
     sourcemap: true,
     target: 'node20',
+    // As in core's: one-byte sources in V8 (see packages/core/tsup.config.ts).
+    esbuildOptions(options) {
+      options.charset = 'ascii';
+    },
     esbuildPlugins: [sdkApart],
   },
   {

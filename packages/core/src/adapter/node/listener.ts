@@ -7,7 +7,6 @@
  * @module
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
 import { type ClientGone, errorAnswer } from '../../answer/endpoint-answer.js';
 import type { EndpointHandler } from '../../engine/endpoint-handler.js';
 import { type AnswerSink, sendAnswer } from '../../engine/sink.js';
@@ -27,6 +26,7 @@ import {
   splitNamespaceTarget,
 } from '../../wire/session.js';
 import { bodilessRequest, type Routing, requestTarget, sentToHost } from './endpoint-request.js';
+import { lazyFetchListener } from './fetch-fallback.js';
 import { answerNativeGrpc, isNativeGrpc } from './grpc-native.js';
 import { nodeUpstream } from './node-upstream.js';
 import { passThroughRequest } from './pass-through.js';
@@ -266,7 +266,7 @@ export function nodeRouting(app: MockpointApp, options: NodeListenerOptions): Ro
  * @example http.createServer(createNodeListener(createApp())).listen(0)
  */
 export function createNodeListener(app: MockpointApp, options: NodeListenerOptions = {}): RequestListener {
-  const fallback = getRequestListener(app.fetch, { overrideGlobalObjects: options.overrideGlobalObjects ?? true });
+  const fallback = lazyFetchListener(app.fetch, options.overrideGlobalObjects ?? true);
   const { handler, streams, proxy } = app.mockpoint;
   const out: Outlet = {
     handler,

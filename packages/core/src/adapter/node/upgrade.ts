@@ -14,7 +14,7 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { type WebSocket, WebSocketServer } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import {
   type EndpointAnswer,
   errorAnswer,
@@ -38,6 +38,14 @@ import { createNodeListener, type NodeListenerOptions, nodeRouting, pickNamespac
 import { answerPlain } from './plain-upgrade.js';
 import { rawHead, writeRaw } from './raw-answer.js';
 import { UnfinishedMessage } from './unfinished-message.js';
+
+let wsModule: Promise<typeof import('ws')> | undefined;
+
+/** The `ws` package, imported on the first call (the first WebSocket handshake answered). */
+function loadWs(): Promise<typeof import('ws')> {
+  wsModule ??= import('ws');
+  return wsModule;
+}
 
 /** One upgrade request on its way to an answer. */
 interface UpgradeTo {
@@ -74,6 +82,38 @@ function createUpgradeSink(app: MockpointApp): AnswerSink<UpgradeTo, void> {
     } catch {
       to.socket.destroy();
     }
+  };
+  /** Completes the handshake of `answer` (a WebSocket route's) with `ws` and hands the socket to the script player. */
+  const accept = (
+    Server: typeof WebSocketServer,
+    to: UpgradeTo,
+    answer: UpgradeAnswer,
+    session: NonNullable<UpgradeAnswer['session']>,
+  ): void => {
+    const wss = socketServer(Server, sockets.maxFrameBytes, session.protocol, answer.headers);
+    wss.handleUpgrade(to.req, to.socket, to.head, (ws) => {
+      // An open WebSocket is busy, however quiet: the connection cap never evicts it as idle.
+      (to.socket as Duplex & { [UPGRADED]?: true })[UPGRADED] = true;
+      const events = sockets.open(session, answer.script, scriptSocket(ws, to.socket));
+      // `ws` keeps an unfinished message's fragments and says nothing until it is whole: the
+      // player is told how many bytes it holds, read off the frames as they pass.
+      const unfinished = new UnfinishedMessage();
+      to.socket.on('data', (chunk: Buffer) => events.held(unfinished.take(chunk)));
+      // `ws` answers a ping itself; the player counts it (and the pong) against the client.
+      ws.on('ping', () => events.control());
+      ws.on('pong', () => events.control());
+      ws.on('message', (data, binary) => {
+        const bytes = Array.isArray(data)
+          ? Buffer.concat(data)
+          : data instanceof ArrayBuffer
+            ? new Uint8Array(data)
+            : (data as Buffer);
+        events.message(bytes, binary);
+      });
+      ws.on('close', (code, reason) => events.closed(code, reason.toString()));
+      // A protocol error (a frame past the limit: 1009, bad UTF-8: 1007) closes the connection; 'close' follows.
+      ws.on('error', () => undefined);
+    });
   };
   const sink: AnswerSink<UpgradeTo, void> = {
     respond: (to, answer) => writeRaw(to.socket, answer.status, answer.headers, answer.body),
@@ -129,30 +169,14 @@ function createUpgradeSink(app: MockpointApp): AnswerSink<UpgradeTo, void> {
         fail(to, new Error('a WebSocket answer without its session reached the sink'));
         return;
       }
-      const wss = socketServer(sockets.maxFrameBytes, session.protocol, answer.headers);
-      wss.handleUpgrade(to.req, to.socket, to.head, (ws) => {
-        // An open WebSocket is busy, however quiet: the connection cap never evicts it as idle.
-        (to.socket as Duplex & { [UPGRADED]?: true })[UPGRADED] = true;
-        const events = sockets.open(session, answer.script, scriptSocket(ws, to.socket));
-        // `ws` keeps an unfinished message's fragments and says nothing until it is whole: the
-        // player is told how many bytes it holds, read off the frames as they pass.
-        const unfinished = new UnfinishedMessage();
-        to.socket.on('data', (chunk: Buffer) => events.held(unfinished.take(chunk)));
-        // `ws` answers a ping itself; the player counts it (and the pong) against the client.
-        ws.on('ping', () => events.control());
-        ws.on('pong', () => events.control());
-        ws.on('message', (data, binary) => {
-          const bytes = Array.isArray(data)
-            ? Buffer.concat(data)
-            : data instanceof ArrayBuffer
-              ? new Uint8Array(data)
-              : (data as Buffer);
-          events.message(bytes, binary);
-        });
-        ws.on('close', (code, reason) => events.closed(code, reason.toString()));
-        // A protocol error (a frame past the limit: 1009, bad UTF-8: 1007) closes the connection; 'close' follows.
-        ws.on('error', () => undefined);
-      });
+      // `ws` is loaded on the first WebSocket (a plain start never needs it). Until the
+      // handshake completes, Node holds what the client sends on the paused socket.
+      loadWs().then(
+        (ws) => {
+          if (!to.socket.destroyed) accept(ws.WebSocketServer, to, answer, session);
+        },
+        (error: unknown) => fail(to, error),
+      );
     },
     delay: (to, ms, answer: EndpointAnswer) => {
       if (to.socket.destroyed) return;
@@ -188,11 +212,12 @@ function createUpgradeSink(app: MockpointApp): AnswerSink<UpgradeTo, void> {
  * nothing but its options.
  */
 function socketServer(
+  Server: typeof WebSocketServer,
   maxPayload: number,
   protocol: string | undefined,
   headers: UpgradeAnswer['headers'],
 ): WebSocketServer {
-  const wss = new WebSocketServer({
+  const wss = new Server({
     noServer: true,
     maxPayload,
     perMessageDeflate: false,

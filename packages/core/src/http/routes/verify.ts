@@ -10,9 +10,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';
 import { JOURNAL_READ_PAGE } from '../../journal/journal.js';
-import { readLiveOptions } from '../../verify/live-options.js';
-import { readOpenApi } from '../../verify/openapi-document.js';
-import { type VerifyEndpoint, verifyRoutes } from '../../verify/verify-routes.js';
+import type { VerifyEndpoint } from '../../verify/verify-routes.js';
 import { readJsonObjectBody } from '../../wire/body.js';
 import { MockpointError } from '../../wire/errors.js';
 import type { JournalEntry } from '../../wire/journal-json.js';
@@ -166,6 +164,12 @@ export function registerVerifyRoutes(app: Hono, ctx: AppContext): void {
       );
     }
     const names = namesOf(members.get('names'));
+    // Loaded on the first verify: YAML, the document reader and the checks stay out of a plain start.
+    const [{ readOpenApi }, { verifyRoutes }, { readLiveOptions }] = await Promise.all([
+      import('../../verify/openapi-document.js'),
+      import('../../verify/verify-routes.js'),
+      import('../../verify/live-options.js'),
+    ]);
     const doc = openapi === undefined ? undefined : readOpenApi(JSON.parse(openapi));
     const live =
       upstream === undefined
