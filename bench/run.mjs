@@ -146,11 +146,17 @@ async function benchPath(key, mock) {
   load(mockUrl, scenario, 2); // warm-up (JIT) for both
   load(bareUrl, scenario, 2);
   const rounds = [];
+  // With the CPU time each server used per request (Linux /proc), which depends less on how busy the machine is.
+  const measured = (server, url) => {
+    const before = cpuMicros(server);
+    const r = load(url, scenario);
+    return { ...r, us: (cpuMicros(server) - before) / r.requests };
+  };
   for (let i = 0; i < ROUNDS; i++) {
     // Alternate the order so drift of the machine's load affects both alike.
-    const a = i % 2 === 0 ? load(bareUrl, scenario) : undefined;
-    const m = load(mockUrl, scenario);
-    const b = a ?? load(bareUrl, scenario);
+    const a = i % 2 === 0 ? measured(bare, bareUrl) : undefined;
+    const m = measured(mock, mockUrl);
+    const b = a ?? measured(bare, bareUrl);
     rounds.push({ bare: b, mock: m });
   }
   const bareMemory = memory(bare);
@@ -158,8 +164,19 @@ async function benchPath(key, mock) {
   const avg = (pick) => rounds.reduce((sum, r) => sum + pick(r), 0) / rounds.length;
   return {
     scenario,
-    bare: { rps: avg((r) => r.bare.rps), p99Ms: avg((r) => r.bare.p99Ms), ...bareMemory },
-    mock: { rps: avg((r) => r.mock.rps), p99Ms: avg((r) => r.mock.p99Ms), ...memory(mock) },
+    bare: {
+      rps: avg((r) => r.bare.rps),
+      p99Ms: avg((r) => r.bare.p99Ms),
+      us: median(rounds.map((r) => r.bare.us)),
+      ...bareMemory,
+    },
+    mock: {
+      rps: avg((r) => r.mock.rps),
+      p99Ms: avg((r) => r.mock.p99Ms),
+      us: median(rounds.map((r) => r.mock.us)),
+      ...memory(mock),
+    },
+    ratios: spread(rounds.map((r) => r.mock.rps / r.bare.rps)),
     errors: rounds.flatMap((r) => [r.bare.errors, r.mock.errors]).filter((e) => e),
   };
 }
@@ -354,13 +371,21 @@ const FETCH_HEADERS =
 /**
  * The cached GET in a namespace picked by the `mockpoint-session` header (a test
  * session's request) against the same GET to the default namespace, on the same
- * daemon, alternated in short runs (each twice per round): the ratio of req/s
- * (sums) and the daemon's CPU time per request (medians). Three more runs in
+ * daemon, in short runs alternated within each of {@link SESSION_ROUNDS} rounds
+ * (at least 6): each round gives its own ratio of req/s and of the daemon's CPU
+ * time per request (from runs seconds apart, so the machine's load drifts alike
+ * for both), and the result is the median of the rounds' ratios with their
+ * range, so that one noisy round cannot decide it. Three more runs in
  * each round: the session request's exact bytes to the default namespace (a
  * header of the same length, `mockpoint-sessiox`: what the HTTP parser alone
  * costs, which a bare server pays too), and both GETs with the headers Node's
  * fetch adds (as a test's code sends them) instead of wrk's Host alone.
  */
+/** Rounds of the session comparison: BENCH_SESSION_ROUNDS, else three per BENCH_ROUNDS, at least 6. */
+const SESSION_ROUNDS = Number(process.env.BENCH_SESSION_ROUNDS ?? Math.max(6, ROUNDS * 3));
+/** Seconds of each run of the session comparison. */
+const SESSION_SECONDS = Math.max(2, Math.round(DURATION_S / 2));
+
 async function sessionVsPlain(mock) {
   const made = await fetch(`${mock.url}/api/namespaces`, {
     method: 'POST',
@@ -392,24 +417,40 @@ async function sessionVsPlain(mock) {
   load(url, scenarios.fetchSession, 1);
   const keys = Object.keys(scenarios);
   const runs = Object.fromEntries(keys.map((key) => [key, []]));
-  for (let i = 0; i < ROUNDS * 2; i++) {
+  for (let i = 0; i < SESSION_ROUNDS; i++) {
+    // The pair that decides (plain, session) side by side, first one then the other first.
     for (const key of i % 2 === 0 ? keys : [...keys].reverse()) {
       const before = cpuMicros(mock);
-      const r = load(url, scenarios[key], Math.max(2, Math.round(DURATION_S / 2)));
+      const r = load(url, scenarios[key], SESSION_SECONDS);
       runs[key].push({ rps: r.rps, us: (cpuMicros(mock) - before) / r.requests, errors: r.errors });
     }
   }
-  const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const sum = (list) => list.reduce((total, r) => total + r.rps, 0);
   const us = Object.fromEntries(keys.map((key) => [key, median(runs[key].map((r) => r.us))]));
+  /** The rounds' ratios of `a` to `b` (req/s, and CPU per request the other way up): median and range. */
+  const ratios = (a, b) => ({
+    rps: spread(runs[a].map((r, i) => r.rps / runs[b][i].rps)),
+    cpu: spread(runs[a].map((r, i) => r.us / runs[b][i].us)),
+  });
   return {
     runs: runs.plain.length,
-    rpsRatio: sum(runs.session) / sum(runs.plain),
-    sameBytesRpsRatio: sum(runs.session) / sum(runs.sameBytes),
-    fetchRpsRatio: sum(runs.fetchSession) / sum(runs.fetchPlain),
+    session: ratios('session', 'plain'),
+    sameBytes: ratios('session', 'sameBytes'),
+    fetch: ratios('fetchSession', 'fetchPlain'),
     us,
     errors: keys.flatMap((key) => runs[key].map((r) => r.errors)).filter((e) => e),
   };
+}
+
+/** The middle value (of an odd count; the mean of the two middle ones of an even count). */
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** The median of `values` with their smallest and largest. */
+function spread(values) {
+  return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
 }
 
 const fmt = (n, digits = 0) =>
@@ -433,7 +474,10 @@ try {
     console.log(`  bare node:http   ${fmt(r.bare.rps).padStart(8)} req/s   p99 ${fmt(r.bare.p99Ms, 2)} ms`);
     console.log(`  mockpoint        ${fmt(r.mock.rps).padStart(8)} req/s   p99 ${fmt(r.mock.p99Ms, 2)} ms`);
     console.log(
-      `  ratio            ${fmt(r.mock.rps / r.bare.rps, 2)} x req/s, ${fmt(r.mock.p99Ms / r.bare.p99Ms, 2)} x p99`,
+      `  ratio            ${fmt(r.mock.rps / r.bare.rps, 2)} x req/s (rounds ${fmt(r.ratios.min, 2)}–${fmt(r.ratios.max, 2)}), ${fmt(r.mock.p99Ms / r.bare.p99Ms, 2)} x p99`,
+    );
+    console.log(
+      `  CPU per request  ${fmt(r.mock.us, 1)} µs vs ${fmt(r.bare.us, 1)} µs bare (${fmt(r.mock.us / r.bare.us, 2)} x, medians)`,
     );
     if (r.errors.length) console.log(`  errors: ${r.errors.join(', ')}`);
     if (key === 'get') {
@@ -479,18 +523,15 @@ try {
   if (ONLY.has('session')) {
     const session = await sessionVsPlain(mock);
     const { us } = session;
-    const cpu = (a, b) =>
-      `CPU per request ${fmt(us[a], 1)} µs vs ${fmt(us[b], 1)} µs (${fmt(us[a] / us[b], 2)} x, medians)`;
+    const range = (r) => `${fmt(r.median, 2)} x (${fmt(r.min, 2)}–${fmt(r.max, 2)})`;
+    const line = (r, a, b) =>
+      `${range(r.rps)} req/s; CPU per request ${range(r.cpu)}, ${fmt(us[a], 1)} vs ${fmt(us[b], 1)} µs`;
     console.log(
-      `\nGET /endpoint/{name} in a test session (mockpoint-session header) vs the same GET without one, alternated ${session.runs} x${session.errors.length ? `   errors: ${session.errors.join(', ')}` : ''}`,
+      `\nGET /endpoint/{name} in a test session (mockpoint-session header) vs the same GET without one, ${session.runs} rounds of ${SESSION_SECONDS} s runs alternated; each: the median of the rounds' ratios (their range)${session.errors.length ? `   errors: ${session.errors.join(', ')}` : ''}`,
     );
-    console.log(`  wrk's request (Host alone):       ${fmt(session.rpsRatio, 2)} x req/s; ${cpu('session', 'plain')}`);
-    console.log(
-      `  vs the same bytes, no session:    ${fmt(session.sameBytesRpsRatio, 2)} x req/s; ${cpu('session', 'sameBytes')}`,
-    );
-    console.log(
-      `  with the headers fetch sends:     ${fmt(session.fetchRpsRatio, 2)} x req/s; ${cpu('fetchSession', 'fetchPlain')}`,
-    );
+    console.log(`  wrk's request (Host alone):       ${line(session.session, 'session', 'plain')}`);
+    console.log(`  vs the same bytes, no session:    ${line(session.sameBytes, 'session', 'sameBytes')}`);
+    console.log(`  with the headers fetch sends:     ${line(session.fetch, 'fetchSession', 'fetchPlain')}`);
   }
   await stop(mock);
   if (ONLY.has('adds')) {

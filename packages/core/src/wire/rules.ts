@@ -17,7 +17,16 @@ export { DEFAULT_DELAY, DEFAULT_MAX_DELAY_MS, DEFAULT_STATUS_CODE } from './reco
 
 /** True when `name` is a valid endpoint name. */
 export function isValidName(name: string): boolean {
-  return NAME_PATTERN.test(name);
+  // NAME_PATTERN by hand: it runs for every request, and a RegExp test costs several times as much.
+  const length = name.length;
+  if (length === 0 || length > 64) return false;
+  for (let i = 0; i < length; i++) {
+    const c = name.charCodeAt(i);
+    // a-z, A-Z (c | 32 folds the case), 0-9, _ and -
+    const letter = (c | 32) >= 97 && (c | 32) <= 122;
+    if (!letter && !(c >= 48 && c <= 57) && c !== 95 && c !== 45) return false;
+  }
+  return true;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { EndpointAnswer } from '../../answer/endpoint-answer.js';
 import { ENDPOINT_PREFIX } from '../../engine/endpoint-handler.js';
 import { type PASS_THROUGH, routeByHost } from '../../hosts/host-routing.js';
 import type { HostTable } from '../../hosts/host-table.js';
-import type { RecordedRequest } from '../../journal/journal-entry.js';
+import { type RecordedRequest, recordedRequest } from '../../journal/journal-entry.js';
 import { absoluteTarget, mappedTarget } from '../../wire/endpoint-target.js';
 import { rawHeader } from '../../wire/raw-headers.js';
 
@@ -30,7 +30,7 @@ export function endpointTarget(url: string): string | undefined {
 
 /** A request that brought no body, at `target`. */
 export function bodilessRequest(req: IncomingMessage, target: string): RecordedRequest {
-  return { method: req.method ?? 'GET', target, rawHeaders: req.rawHeaders, body: EMPTY, bodyTruncated: false };
+  return recordedRequest(req.method ?? 'GET', target, req.rawHeaders, EMPTY, false);
 }
 
 /** The Host header's value (HTTP/2: `:authority`), from the raw headers (so Node never builds `req.headers`). */

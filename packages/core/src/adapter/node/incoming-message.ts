@@ -16,6 +16,10 @@ import { IncomingMessage } from 'node:http';
 import { SESSION_HEADER } from '../../wire/session.js';
 
 type HeaderBag = Record<string, string | string[] | undefined>;
+type AddHeaderLine = (this: IncomingMessage, field: string, value: string, dest: HeaderBag) => void;
+
+/** Node's own `_addHeaderLine`, looked up once (it runs for every header line of every request). */
+const nodeAddHeaderLine = (IncomingMessage.prototype as unknown as { _addHeaderLine: AddHeaderLine })._addHeaderLine;
 
 /** Node's `IncomingMessage`, with a fast path for the session header. */
 export class MockpointIncomingMessage extends IncomingMessage {
@@ -26,8 +30,6 @@ export class MockpointIncomingMessage extends IncomingMessage {
       dest[SESSION_HEADER] = before === undefined ? value : `${before}, ${value}`;
       return;
     }
-    (
-      IncomingMessage.prototype as unknown as { _addHeaderLine(f: string, v: string, d: HeaderBag): void }
-    )._addHeaderLine.call(this, field, value, dest);
+    nodeAddHeaderLine.call(this, field, value, dest);
   }
 }

@@ -13,7 +13,7 @@ import { type AnswerSink, sendAnswer } from '../../engine/sink.js';
 import { isPassThrough } from '../../hosts/host-routing.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { badNamespace } from '../../http/namespace-dispatch.js';
-import type { RecordedRequest } from '../../journal/journal-entry.js';
+import { type RecordedRequest, recordedRequest } from '../../journal/journal-entry.js';
 import { splitEndpointTarget } from '../../wire/endpoint-target.js';
 import { isMockpointError } from '../../wire/errors.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
@@ -129,14 +129,14 @@ function finishBody(req: ReadingRequest, state: BodyState): void {
   // A body kept whole (complete, within maxBytes) goes to the signature check; the journal gets its own first bytes.
   const whole = state.kept > JOURNAL_BODY_LIMIT && state.seen === state.kept ? keptBytes(state) : undefined;
   const body = keptBytes(state, Math.min(state.kept, JOURNAL_BODY_LIMIT));
-  const recorded: RecordedRequest = {
-    method: req.method ?? 'GET',
-    target: state.target,
-    rawHeaders: req.rawHeaders,
+  const recorded = recordedRequest(
+    req.method ?? 'GET',
+    state.target,
+    req.rawHeaders,
     body,
-    bodyTruncated: state.seen > body.byteLength,
-  };
-  if (state.host !== undefined) recorded.host = state.host;
+    state.seen > body.byteLength,
+  );
+  recorded.host = state.host;
   answer(state.res, state.out, recorded, whole);
 }
 
@@ -317,7 +317,7 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
       return;
     }
     const recorded = bodilessRequest(req, target);
-    if (host !== undefined) recorded.host = host;
+    recorded.host = host;
     answer(res, out, recorded);
   };
 

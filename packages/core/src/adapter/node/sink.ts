@@ -28,12 +28,11 @@ type Tracked = ServerResponse & { [RECORDED]?: RecordedRequest };
 
 /**
  * Has the journal's entry of `recorded` learn when its answer, sent on `res`,
- * began and ended (and a relayed answer's first bytes): a property and one
- * listener, no closure.
+ * began and ended (and a relayed answer's first bytes): a property, no closure
+ * (the sink sets the times as it sends; see {@link firstByte} and {@link handedOver}).
  */
 export function trackAnswer(res: ServerResponse, recorded: RecordedRequest): void {
   (res as Tracked)[RECORDED] = recorded;
-  res.on('finish', answerFinished);
 }
 
 /** The answer's last byte was handed to the connection. */
@@ -42,10 +41,27 @@ function answerFinished(this: Tracked): void {
   if (recorded !== undefined) recorded.doneAt = performance.now();
 }
 
-/** The answer's first byte (its status line) is being handed to the connection. */
+/** The answer's first byte (its status line) is being handed to the connection; its last, when 'finish' comes. */
 function firstByte(res: ServerResponse): void {
   const recorded = (res as Tracked)[RECORDED];
-  if (recorded !== undefined) recorded.firstByteAt = performance.now();
+  if (recorded === undefined) return;
+  recorded.firstByteAt = performance.now();
+  res.on('finish', answerFinished);
+}
+
+/**
+ * A whole answer given to `end()` with its head: Node sends both in one write,
+ * so its first and last byte leave together. When the connection took it all
+ * at once (`writableFinished`, the hot path), both times are now: one clock
+ * read and no listener; otherwise the last byte's time comes with 'finish'.
+ */
+function handedOver(res: ServerResponse): void {
+  const recorded = (res as Tracked)[RECORDED];
+  if (recorded === undefined) return;
+  const now = performance.now();
+  recorded.firstByteAt = now;
+  if (res.writableFinished) recorded.doneAt = now;
+  else res.on('finish', answerFinished);
 }
 
 /** What the Node sink needs of its app. */
@@ -188,9 +204,9 @@ export function createNodeSink(options: NodeSinkOptions): AnswerSink<ServerRespo
   const sink: AnswerSink<ServerResponse, void> = {
     respond(res, answer) {
       if (res.destroyed) return;
-      firstByte(res);
       res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
       res.end(answer.body ?? undefined);
+      handedOver(res);
     },
     /**
      * The headers at once, then each frame written as it is due (Node sends every

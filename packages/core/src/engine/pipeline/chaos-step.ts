@@ -71,22 +71,27 @@ function decide(exchange: Exchange, plan: ChaosPlan, key: string): Verdict | und
 type Outcome = Maybe<Verdict | undefined>;
 
 /** The chaos kept under `key` decides, if there is any; otherwise `fallback`. */
-function byPlan(exchange: Exchange, key: string, fallback: () => Outcome): Outcome {
+function byPlan(exchange: Exchange, key: string, fallback: (exchange: Exchange) => Outcome): Outcome {
   const { endpoints } = exchange.parts;
   // One synchronous Map lookup when the key is known to have no chaos.
   const plan = endpoints.chaosPlans.get(key);
-  if (plan === null) return fallback();
+  if (plan === null) return fallback(exchange);
   if (plan !== undefined) return decide(exchange, plan, key);
-  return endpoints.chaosPlan(key).then((loaded) => (loaded === null ? fallback() : decide(exchange, loaded, key)));
+  return endpoints
+    .chaosPlan(key)
+    .then((loaded) => (loaded === null ? fallback(exchange) : decide(exchange, loaded, key)));
 }
 
+/** No chaos anywhere: the request goes on. */
+const noChaos = (): undefined => undefined;
+
 /** The namespace's chaos, for a name without its own. */
-const namespaceChaos = (exchange: Exchange): Outcome => byPlan(exchange, NAMESPACE_CHAOS_KEY, () => undefined);
+const namespaceChaos = (exchange: Exchange): Outcome => byPlan(exchange, NAMESPACE_CHAOS_KEY, noChaos);
 
 export const chaosStep: Step = {
   name: 'chaos',
   // The endpoint's own chaos wins; a name without any falls to the namespace's.
-  run: (exchange) => byPlan(exchange, exchange.name, () => namespaceChaos(exchange)),
+  run: (exchange) => byPlan(exchange, exchange.name, namespaceChaos),
 };
 
 /**
