@@ -18,6 +18,12 @@ import { mockMessageJson } from './mock-message.js';
 /** How many messages a server-streaming method sends in schema mode. */
 export const SCHEMA_STREAM_LENGTH = 2;
 
+/**
+ * What a handler reads of its call's context: Connect's `HandlerContext` has it, and so has a
+ * native call answered without Connect's handler (direct-context.ts).
+ */
+export type AnswerContext = Pick<HandlerContext, 'signal' | 'requestHeader' | 'responseHeader' | 'responseTrailer'>;
+
 /** What a handler is given besides its requests: the call's mark and the routing. */
 export interface CallParts {
   call: GrpcCall | undefined;
@@ -42,8 +48,10 @@ function schemaOut(method: DescMethod, request: unknown, extra = ''): GrpcOut {
 }
 
 /** Waits `ms`, or rejects when the call ends first (its deadline, the client gone). */
-function sleep(ms: number | undefined, signal: AbortSignal): Promise<void> {
+function sleep(ms: number | undefined, context: AnswerContext): Promise<void> {
   if (ms === undefined || ms <= 0) return Promise.resolve();
+  // Read only when there is a wait: a direct call makes its signal then (direct-context.ts).
+  const signal = context.signal;
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
@@ -84,11 +92,11 @@ function setAll(headers: Headers, values: Record<string, string | string[]> | un
 }
 
 /** Starts playing a reply: its metadata, trailers and delay. */
-async function open(reply: GrpcReply | undefined, context: HandlerContext): Promise<void> {
+async function open(reply: GrpcReply | undefined, context: AnswerContext): Promise<void> {
   if (reply === undefined) return;
   setAll(context.responseHeader, reply.metadata);
   setAll(context.responseTrailer, reply.trailers);
-  await sleep(reply.delay, context.signal);
+  await sleep(reply.delay, context);
 }
 
 /** Ends a reply: a reset, or its status (thrown, as Connect ends a call). */
@@ -111,10 +119,10 @@ async function send(
   method: DescMethod,
   out: GrpcOut,
   reply: GrpcReply | undefined,
-  context: HandlerContext,
+  context: AnswerContext,
   parts: CallParts,
 ): Promise<Message> {
-  await sleep(out.delay, context.signal);
+  await sleep(out.delay, context);
   const message = encodeOut(method.output, out.message, reply);
   noteResponse(parts.call, toJson(method.output, message));
   return message;
@@ -141,12 +149,15 @@ function received(method: DescMethod, request: Message, parts: CallParts): unkno
   return json;
 }
 
-async function routed(method: DescMethod, context: HandlerContext, parts: CallParts, messages: unknown[]) {
+async function routed(method: DescMethod, context: AnswerContext, parts: CallParts, messages: unknown[]) {
+  // The headers are read when a route or queued answer is looked for (a direct call makes them then).
   const reply = await parts.routing?.({
     service: method.parent.typeName,
     method: method.name,
     kind: method.methodKind,
-    headers: context.requestHeader,
+    get headers() {
+      return context.requestHeader;
+    },
     messages,
   });
   if (reply?.route !== undefined && parts.call !== undefined) parts.call.route = reply.route;
@@ -167,7 +178,7 @@ export function noteEnd(parts: CallParts, error: unknown): never {
 export async function unary(
   method: DescMethod,
   request: Message,
-  context: HandlerContext,
+  context: AnswerContext,
   parts: CallParts,
 ): Promise<Message> {
   const json = received(method, request, parts);
@@ -183,7 +194,7 @@ export async function unary(
 export async function* serverStream(
   method: DescMethod,
   request: Message,
-  context: HandlerContext,
+  context: AnswerContext,
   parts: CallParts,
 ): AsyncGenerator<Message> {
   const json = received(method, request, parts);
@@ -198,7 +209,7 @@ export async function* serverStream(
 export async function clientStream(
   method: DescMethod,
   requests: AsyncIterable<Message>,
-  context: HandlerContext,
+  context: AnswerContext,
   parts: CallParts,
 ): Promise<Message> {
   const all: unknown[] = [];
@@ -215,7 +226,7 @@ export async function clientStream(
 export async function* bidiStream(
   method: DescMethod,
   requests: AsyncIterable<Message>,
-  context: HandlerContext,
+  context: AnswerContext,
   parts: CallParts,
 ): AsyncGenerator<Message> {
   let reply: GrpcReply | undefined;
