@@ -24,10 +24,14 @@ export type GrpcCall = Omit<GrpcMark, 'service' | 'method'> & {
   queued?: true;
 };
 
-function keep(call: GrpcCall, list: unknown[], json: unknown): void {
-  const size = (JSON.stringify(json) ?? '').length;
+function keep(call: GrpcCall, list: unknown[], json: unknown, known?: number): void {
+  if (list.length >= MAX_KEPT) {
+    call.messagesDropped = (call.messagesDropped ?? 0) + 1;
+    return;
+  }
+  const size = known ?? (JSON.stringify(json) ?? '').length;
   const kept = call.kept ?? 0;
-  if (list.length >= MAX_KEPT || kept + size > JOURNAL_BODY_LIMIT) {
+  if (kept + size > JOURNAL_BODY_LIMIT) {
     call.messagesDropped = (call.messagesDropped ?? 0) + 1;
     return;
   }
@@ -43,11 +47,11 @@ export function noteRequest(call: GrpcCall | undefined, json: unknown): void {
   keep(call, call.messages, json);
 }
 
-/** Notes a response message sent. */
-export function noteResponse(call: GrpcCall | undefined, json: unknown): void {
+/** Notes a response message sent (`size`: the length of its JSON text, when known). */
+export function noteResponse(call: GrpcCall | undefined, json: unknown, size?: number): void {
   if (call === undefined) return;
   call.responses ??= [];
-  keep(call, call.responses, json);
+  keep(call, call.responses, json, size);
 }
 
 /** The call's mark as journaled: without the working fields. */

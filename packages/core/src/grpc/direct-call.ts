@@ -17,7 +17,7 @@
  */
 import { create, type DescMethod, isMessage, type Message } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { createMethodSerializationLookup, encodeEnvelope } from '@connectrpc/connect/protocol';
+import { createMethodSerializationLookup } from '@connectrpc/connect/protocol';
 import { contentTypeProto, grpcStatusOk, parseTimeout, setTrailerStatus } from '@connectrpc/connect/protocol-grpc';
 import { GRPC_CODE_NAMES } from '../wire/grpc-json.js';
 import type { GrpcCall } from './call-record.js';
@@ -33,8 +33,8 @@ export type MethodAnswer = (input: never, context: AnswerContext, call: GrpcCall
 export interface GrpcWire {
   /** Sends the response headers (`content-type` and the handler's metadata); once, before anything else. */
   head(headers: Record<string, string>): void;
-  /** Sends one enveloped message; a promise when the client must read first. */
-  send(envelope: Uint8Array): Promise<void> | undefined;
+  /** Sends one message's bytes in gRPC's 5-byte envelope (uncompressed); a promise when the client must read first. */
+  send(message: Uint8Array): Promise<void> | undefined;
   /** Ends the call with its trailers. */
   end(trailers: Record<string, string>): void;
   /** Cuts the call, no status (a route's `fault: "reset"`). */
@@ -145,7 +145,7 @@ async function sendAll(
     head(wire, context, written);
     // A handler may answer an init object, as Connect's `normalize` allows.
     const message = isMessage(value, type) ? value : create(type, value as never);
-    return wire.send(encodeEnvelope(0, target.serialize(message)));
+    return wire.send(target.serialize(message));
   };
   if (output !== null && typeof output === 'object' && Symbol.asyncIterator in output) {
     for await (const value of output as AsyncIterable<unknown>) {

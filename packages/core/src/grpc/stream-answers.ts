@@ -114,6 +114,32 @@ function close(reply: GrpcReply | undefined, parts: CallParts): void {
   throw error;
 }
 
+/** A message as sent: the message of its output type, its proto3 JSON and that JSON's length. */
+interface Sent {
+  output: DescMessage;
+  message: Message;
+  json: unknown;
+  size: number;
+}
+
+/**
+ * The messages of routes as sent, by the route's message object: a route's answer that is
+ * not templated hands the same object to every call, so each is converted (`fromJson`,
+ * `toJson`, its size for the journal) once, not per call.
+ */
+const SENT = new WeakMap<object, Sent>();
+
+function sentOf(output: DescMessage, out: GrpcOut, reply: GrpcReply | undefined): Sent {
+  const key = reply !== undefined && out.message !== null && typeof out.message === 'object' ? out.message : undefined;
+  const cached = key === undefined ? undefined : SENT.get(key);
+  if (cached !== undefined && cached.output === output) return cached;
+  const message = encodeOut(output, out.message, reply);
+  const json = toJson(output, message);
+  const sent = { output, message, json, size: (JSON.stringify(json) ?? '').length };
+  if (key !== undefined) SENT.set(key, sent);
+  return sent;
+}
+
 /** One message sent after its delay, noted in the call. */
 async function send(
   method: DescMethod,
@@ -123,9 +149,9 @@ async function send(
   parts: CallParts,
 ): Promise<Message> {
   await sleep(out.delay, context);
-  const message = encodeOut(method.output, out.message, reply);
-  noteResponse(parts.call, toJson(method.output, message));
-  return message;
+  const sent = sentOf(method.output, out, reply);
+  noteResponse(parts.call, sent.json, sent.size);
+  return sent.message;
 }
 
 /**

@@ -82,8 +82,13 @@ function wireOf(stream: ServerHttp2Stream, res: ServerResponse): GrpcWire {
       if (gone() || stream.headersSent) return;
       stream.respond({ ':status': 200, ...headers }, { waitForTrailers: true });
     },
-    send(envelope) {
+    send(message) {
       if (gone()) return undefined;
+      // gRPC's envelope: no flags (uncompressed), the length (big-endian), the message; from Node's buffer pool.
+      const envelope = Buffer.allocUnsafe(5 + message.byteLength);
+      envelope[0] = 0;
+      envelope.writeUInt32BE(message.byteLength, 1);
+      envelope.set(message, 5);
       if (!corked) {
         corked = true;
         stream.cork();
