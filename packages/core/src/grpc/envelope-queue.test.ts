@@ -80,3 +80,16 @@ describe('EnvelopeQueue', () => {
     await expect(queue.next()).rejects.toThrow('the client went away');
   });
 });
+
+describe('EnvelopeQueue flow', () => {
+  it('pauses the body while 16 messages wait unread, resumes once the call has read them', async () => {
+    const flow: string[] = [];
+    const queue = new EnvelopeQueue(100, { pause: () => flow.push('pause'), resume: () => flow.push('resume') });
+    for (let i = 0; i < 20; i++) queue.push(envelope([i]));
+    expect(flow).toEqual(['pause']);
+    for (let i = 0; i < 19; i++) await queue.next();
+    expect(flow).toEqual(['pause']);
+    expect(await queue.next()).toEqual({ done: false, value: new Uint8Array([19]) });
+    expect(flow).toEqual(['pause', 'resume']);
+  });
+});

@@ -6,7 +6,8 @@
  * The refusals are Connect's, with its codes and messages: a message over
  * `readMaxBytes` (`resource_exhausted`), a compressed one (this reader is used
  * for uncompressed calls only: `internal`), a body that ends inside a message
- * (`invalid_argument`).
+ * (`invalid_argument`). While the call leaves messages unread the body is
+ * paused ({@link BodyFlow}), as Connect's handler leaves a body unread.
  *
  * @module
  */
@@ -14,6 +15,15 @@ import { Code, ConnectError } from '@connectrpc/connect';
 
 const PREFIX = 5;
 const COMPRESSED = 0b1;
+
+/** Messages ready and unread at which the body is paused (resumed when the call has read them). */
+const HIGH_WATER = 16;
+
+/** How the queue holds the body back while the call does not read (the runtime's flow control). */
+export interface BodyFlow {
+  pause(): void;
+  resume(): void;
+}
 
 type Waiter = { resolve: (result: IteratorResult<Uint8Array>) => void; reject: (error: unknown) => void };
 
@@ -26,9 +36,13 @@ export class EnvelopeQueue implements AsyncIterable<Uint8Array> {
   #waiter: Waiter | undefined;
   #ended = false;
   #error: unknown;
+  readonly #flow: BodyFlow | undefined;
+  #paused = false;
 
-  constructor(readMaxBytes: number) {
+  /** `flow`: paused while {@link HIGH_WATER} messages wait unread, so a client cannot fill the memory. */
+  constructor(readMaxBytes: number, flow?: BodyFlow) {
     this.#readMaxBytes = readMaxBytes;
+    this.#flow = flow;
   }
 
   /** Adds body bytes; each message they complete is ready to read. */
@@ -89,6 +103,10 @@ export class EnvelopeQueue implements AsyncIterable<Uint8Array> {
   /** The next message's bytes, once complete; done when the body has ended. */
   next(): Promise<IteratorResult<Uint8Array>> {
     const ready = this.#ready.shift();
+    if (this.#paused && this.#ready.length === 0) {
+      this.#paused = false;
+      this.#flow?.resume();
+    }
     if (ready !== undefined) return Promise.resolve({ done: false, value: ready });
     if (this.#error !== undefined) return Promise.reject(this.#error);
     if (this.#ended) return Promise.resolve({ done: true, value: undefined });
@@ -105,6 +123,10 @@ export class EnvelopeQueue implements AsyncIterable<Uint8Array> {
     const waiter = this.#waiter;
     if (waiter === undefined) {
       this.#ready.push(message);
+      if (!this.#paused && this.#ready.length >= HIGH_WATER && this.#flow !== undefined) {
+        this.#paused = true;
+        this.#flow.pause();
+      }
       return;
     }
     this.#waiter = undefined;

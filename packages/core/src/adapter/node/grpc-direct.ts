@@ -127,7 +127,7 @@ export async function answerDirect(
 ): Promise<void> {
   const stream = (req as unknown as Http2ServerRequest).stream as ServerHttp2Stream;
   const context = new DirectContext(rawHeaders);
-  const queue = new EnvelopeQueue(target.readMaxBytes);
+  const queue = new EnvelopeQueue(target.readMaxBytes, { pause: () => req.pause(), resume: () => req.resume() });
   req.on('data', (chunk: Uint8Array) => {
     keepCopy(copy, chunk);
     queue.push(chunk);
@@ -141,6 +141,9 @@ export async function answerDirect(
   });
   if (delay > 0) await waitGrpcDelay(delay, context.signal);
   await runDirectCall(target, queue, context, call, wireOf(stream, res), header(req, 'grpc-timeout'));
+  // The call is over: what the client still sends is read and dropped.
+  if (!queue.settled) queue.fail(new ConnectError('the call is over', Code.Canceled));
+  if (req.isPaused()) req.resume();
 }
 
 function header(req: IncomingMessage, name: string): string | null {
