@@ -23,7 +23,7 @@ import { GRPC_CODE_NAMES } from '../wire/grpc-json.js';
 import type { GrpcCall } from './call-record.js';
 import type { DirectContext } from './direct-context.js';
 import type { EnvelopeQueue } from './envelope-queue.js';
-import type { AnswerContext } from './stream-answers.js';
+import { type AnswerContext, stableMessage } from './stream-answers.js';
 import { countedMessages } from './stream-limit.js';
 
 /** A method's handler as its router registers it, with the call's journal mark (`undefined`: none kept). */
@@ -55,6 +55,9 @@ export interface DirectMethod {
   readMaxBytes: number;
 }
 
+/** The encoding of a route's messages sent unchanged on every call (stream-answers.ts `stableMessage`), kept. */
+const ENCODED = new WeakMap<Message, Uint8Array>();
+
 /** The {@link DirectMethod} of `method` answered by `answer`, within the server's limits. */
 export function directMethod(
   method: DescMethod,
@@ -70,7 +73,15 @@ export function directMethod(
     method,
     answer,
     parse: (bytes) => input.parse(bytes) as Message,
-    serialize: (message) => output.serialize(message),
+    serialize(message) {
+      if (!stableMessage(message)) return output.serialize(message);
+      let bytes = ENCODED.get(message);
+      if (bytes === undefined) {
+        bytes = output.serialize(message);
+        ENCODED.set(message, bytes);
+      }
+      return bytes;
+    },
     maxStreamMessages,
     readMaxBytes,
   };

@@ -129,6 +129,14 @@ interface Sent {
  */
 const SENT = new WeakMap<object, Sent>();
 
+/** The messages {@link SENT} holds: the same object on every call, never changed. */
+const STABLE = new WeakSet<Message>();
+
+/** Whether `message` is a route's message sent on every call unchanged (its encoding may be kept). */
+export function stableMessage(message: Message): boolean {
+  return STABLE.has(message);
+}
+
 function sentOf(output: DescMessage, out: GrpcOut, reply: GrpcReply | undefined): Sent {
   const key = reply !== undefined && out.message !== null && typeof out.message === 'object' ? out.message : undefined;
   const cached = key === undefined ? undefined : SENT.get(key);
@@ -136,7 +144,10 @@ function sentOf(output: DescMessage, out: GrpcOut, reply: GrpcReply | undefined)
   const message = encodeOut(output, out.message, reply);
   const json = toJson(output, message);
   const sent = { output, message, json, size: (JSON.stringify(json) ?? '').length };
-  if (key !== undefined) SENT.set(key, sent);
+  if (key !== undefined) {
+    SENT.set(key, sent);
+    STABLE.add(message);
+  }
   return sent;
 }
 
