@@ -37,14 +37,12 @@ export function schemaMessageJson(output: DescMessage, seed: string): unknown {
   return mockMessageJson(output, random);
 }
 
+/** A message to send: a route's (`message`), or schema mode's (`seed`: made when sent). */
+type Out = GrpcOut & { seed?: string };
+
 /** Schema mode's message for `method`, seeded by the method and `request` (and `extra`: a stream's index). */
-function schemaOut(method: DescMethod, request: unknown, extra = ''): GrpcOut {
-  return {
-    message: schemaMessageJson(
-      method.output,
-      `${method.parent.typeName}/${method.name}\n${JSON.stringify(request)}${extra}`,
-    ),
-  };
+function schemaOut(method: DescMethod, request: unknown, extra = ''): Out {
+  return { message: undefined, seed: `${method.parent.typeName}/${method.name}\n${JSON.stringify(request)}${extra}` };
 }
 
 /** Waits `ms`, or rejects when the call ends first (its deadline, the client gone). */
@@ -129,15 +127,37 @@ interface Sent {
  */
 const SENT = new WeakMap<object, Sent>();
 
-/** The messages {@link SENT} holds: the same object on every call, never changed. */
+/** The messages {@link SENT} and {@link SCHEMA} hold: the same object on every call, never changed. */
 const STABLE = new WeakSet<Message>();
 
-/** Whether `message` is a route's message sent on every call unchanged (its encoding may be kept). */
+/** Whether `message` is sent unchanged on every call that sends it (its encoding may be kept). */
 export function stableMessage(message: Message): boolean {
   return STABLE.has(message);
 }
 
-function sentOf(output: DescMessage, out: GrpcOut, reply: GrpcReply | undefined): Sent {
+/** Schema mode's messages as sent, by output type and seed (same request, same answer: made once), at most 256 a type. */
+const SCHEMA = new WeakMap<DescMessage, Map<string, Sent>>();
+
+function schemaSent(output: DescMessage, seed: string): Sent {
+  let byType = SCHEMA.get(output);
+  if (byType === undefined) {
+    byType = new Map();
+    SCHEMA.set(output, byType);
+  }
+  let sent = byType.get(seed);
+  if (sent === undefined) {
+    const message = encodeOut(output, schemaMessageJson(output, seed), undefined);
+    const json = toJson(output, message);
+    sent = { output, message, json, size: (JSON.stringify(json) ?? '').length };
+    if (byType.size >= 256) byType.clear();
+    byType.set(seed, sent);
+    STABLE.add(message);
+  }
+  return sent;
+}
+
+function sentOf(output: DescMessage, out: Out, reply: GrpcReply | undefined): Sent {
+  if (out.seed !== undefined) return schemaSent(output, out.seed);
   const key = reply !== undefined && out.message !== null && typeof out.message === 'object' ? out.message : undefined;
   const cached = key === undefined ? undefined : SENT.get(key);
   if (cached !== undefined && cached.output === output) return cached;
@@ -154,7 +174,7 @@ function sentOf(output: DescMessage, out: GrpcOut, reply: GrpcReply | undefined)
 /** One message sent after its delay, noted in the call. */
 async function send(
   method: DescMethod,
-  out: GrpcOut,
+  out: Out,
   reply: GrpcReply | undefined,
   context: AnswerContext,
   parts: CallParts,
