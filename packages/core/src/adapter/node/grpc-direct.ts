@@ -8,9 +8,10 @@
  * server stream's) leave in one write (the stream is corked until the next
  * tick). A client that resets the stream aborts the call.
  *
- * Taken for binary, uncompressed calls ({@link directable}); the rest (a
+ * Taken for binary, uncompressed calls (grpc-native.ts `directable`); the rest (a
  * `grpc-encoding` other than `identity`, `application/grpc+json`) go to
- * Connect's handler as before (grpc-native.ts).
+ * Connect's handler as before. Imported on the first such call, when the
+ * protobuf libraries are loaded already (a daemon without definitions never loads them).
  *
  * @module
  */
@@ -22,32 +23,7 @@ import type { GrpcCall } from '../../grpc/call-record.js';
 import { type DirectMethod, type GrpcWire, runDirectCall } from '../../grpc/direct-call.js';
 import { DirectContext } from '../../grpc/direct-context.js';
 import { EnvelopeQueue } from '../../grpc/envelope-queue.js';
-import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
-
-/** Whether `req` (a native gRPC call) can be answered directly: binary (`application/grpc`, `+proto`), uncompressed. */
-export function directable(req: IncomingMessage): boolean {
-  const type = req.headers['content-type'];
-  if (type !== 'application/grpc' && type !== 'application/grpc+proto') return false;
-  const encoding = req.headers['grpc-encoding'];
-  return encoding === undefined || encoding === 'identity';
-}
-
-/** The journal's copy of a request body: its first bytes, and how many there were. */
-export interface BodyCopy {
-  chunks: Uint8Array[];
-  kept: number;
-  seen: number;
-}
-
-/** Copies what `copy` still keeps of `chunk`: the first `JOURNAL_BODY_LIMIT` + 1 bytes (one more tells the journal it was cut). */
-export function keepCopy(copy: BodyCopy, chunk: Uint8Array): void {
-  copy.seen += chunk.byteLength;
-  const room = JOURNAL_BODY_LIMIT + 1 - copy.kept;
-  if (room <= 0) return;
-  const part = chunk.byteLength > room ? chunk.subarray(0, room) : chunk;
-  copy.chunks.push(Uint8Array.prototype.slice.call(part));
-  copy.kept += part.byteLength;
-}
+import { type BodyCopy, keepCopy } from './grpc-body-copy.js';
 
 /** Resolves when `stream` may take more (`drain`), or is closed. */
 function drained(stream: ServerHttp2Stream): Promise<void> {

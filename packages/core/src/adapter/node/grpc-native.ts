@@ -18,7 +18,7 @@ import type { MockpointApp } from '../../http/create-app.js';
 import { concatBytes } from '../../wire/concat-bytes.js';
 import { GRPC_CODE_NAMES } from '../../wire/grpc-json.js';
 import { writeGrpcAnswer } from './grpc-answer-writer.js';
-import { answerDirect, type BodyCopy, directable, keepCopy } from './grpc-direct.js';
+import { type BodyCopy, keepCopy } from './grpc-body-copy.js';
 import { openGrpcStream, tooManyStreams } from './grpc-stream-count.js';
 
 /** Whether `req` is a native gRPC call over HTTP/2 (not gRPC-Web, which the Fetch path answers). */
@@ -27,6 +27,17 @@ export function isNativeGrpc(req: IncomingMessage): boolean {
   const type = req.headers['content-type'] ?? '';
   return type.startsWith('application/grpc') && !type.startsWith('application/grpc-web');
 }
+
+/** Whether `req` (a native gRPC call) can be answered directly: binary (`application/grpc`, `+proto`), uncompressed. */
+function directable(req: IncomingMessage): boolean {
+  const type = req.headers['content-type'];
+  if (type !== 'application/grpc' && type !== 'application/grpc+proto') return false;
+  const encoding = req.headers['grpc-encoding'];
+  return encoding === undefined || encoding === 'identity';
+}
+
+/** grpc-direct.ts, once imported: on the first call answered directly, when the protobuf libraries are loaded. */
+let directModule: typeof import('./grpc-direct.js') | undefined;
 
 /**
  * The request body as it arrives, each chunk passed on at once (a streaming
@@ -81,8 +92,10 @@ export async function answerNativeGrpc(
   const copy: BodyCopy = { chunks: [], kept: 0, seen: 0 };
   const direct = directable(req) ? found.server.direct(path) : undefined;
   let status = 200;
-  if (direct !== undefined) await answerDirect(direct, req, res, rawHeaders, found.delay, call, copy);
-  else status = await answerByConnect(found, path, req, res, rawHeaders, call, copy);
+  if (direct !== undefined) {
+    directModule ??= await import('./grpc-direct.js');
+    await directModule.answerDirect(direct, req, res, rawHeaders, found.delay, call, copy);
+  } else status = await answerByConnect(found, path, req, res, rawHeaders, call, copy);
   release();
   journalGrpcCall(journal, found, { rawHeaders, body: concatBytes(copy.chunks), startedAt }, status, call);
   return true;
