@@ -25,11 +25,15 @@ export type GrpcCall = Omit<GrpcMark, 'service' | 'method'> & {
   queued?: true;
 };
 
-/** Whether `json` was kept in `list` (else it is counted in `messagesDropped`). */
-function keep(call: GrpcCall, list: unknown[], json: unknown): boolean {
-  const size = (JSON.stringify(json) ?? '').length;
+/** Whether `json` was kept in `list` (else it is counted in `messagesDropped`); `known`: its JSON length. */
+function keep(call: GrpcCall, list: unknown[], json: unknown, known?: number): boolean {
+  if (list.length >= MAX_KEPT) {
+    call.messagesDropped = (call.messagesDropped ?? 0) + 1;
+    return false;
+  }
+  const size = known ?? (JSON.stringify(json) ?? '').length;
   const kept = call.kept ?? 0;
-  if (list.length >= MAX_KEPT || kept + size > JOURNAL_BODY_LIMIT) {
+  if (kept + size > JOURNAL_BODY_LIMIT) {
     call.messagesDropped = (call.messagesDropped ?? 0) + 1;
     return false;
   }
@@ -46,11 +50,11 @@ export function noteRequest(call: GrpcCall | undefined, json: unknown): void {
   if (keep(call, call.messages, json) && first) call.message = json;
 }
 
-/** Notes a response message sent. */
-export function noteResponse(call: GrpcCall | undefined, json: unknown): void {
+/** Notes a response message sent (`size`: the length of its JSON text, when known). */
+export function noteResponse(call: GrpcCall | undefined, json: unknown, size?: number): void {
   if (call === undefined) return;
   call.responses ??= [];
-  keep(call, call.responses, json);
+  keep(call, call.responses, json, size);
 }
 
 /** The call's mark as journaled: without the working fields. */

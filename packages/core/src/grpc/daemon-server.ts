@@ -8,17 +8,19 @@
  * @module
  */
 import { create, type DescMessage, type DescMethod, type FileRegistry } from '@bufbuild/protobuf';
-import { Code, createConnectRouter, type HandlerContext } from '@connectrpc/connect';
+import { Code, createConnectRouter } from '@connectrpc/connect';
 import type { UniversalHandler } from '@connectrpc/connect/protocol';
 import { universalServerRequestFromFetch, universalServerResponseToFetch } from '@connectrpc/connect/protocol';
 import { DAEMON_SERVICES, HEALTH_SERVICE } from './daemon-protos.js';
+import { type DirectMethod, directMethod } from './direct-call.js';
 import type { GrpcServer } from './grpc-server.js';
 import { check, watch } from './health.js';
 import { type GrpcView, type ReflectionRequest, reflect } from './reflection.js';
+import type { AnswerContext } from './stream-answers.js';
 import { streamMessageLimit } from './stream-limit.js';
 
 /** A handler of one method (typed loosely: the descriptors are built at run time). */
-type Impl = (request: never, context: HandlerContext) => unknown;
+type Impl = (request: never, context: AnswerContext) => unknown;
 
 function reflectionImpl(view: GrpcView, output: DescMessage): Impl {
   return async function* (requests: AsyncIterable<ReflectionRequest>) {
@@ -32,7 +34,7 @@ function reflectionImpl(view: GrpcView, output: DescMessage): Impl {
 function implOf(view: GrpcView, method: DescMethod): Impl {
   if (method.parent.typeName !== HEALTH_SERVICE) return reflectionImpl(view, method.output);
   if (method.name === 'Check') return ((request: { service: string }) => check(view, request.service)) as Impl;
-  return ((request: { service: string }, context: HandlerContext) =>
+  return ((request: { service: string }, context: AnswerContext) =>
     watch(view, request.service, context.signal)) as Impl;
 }
 
@@ -63,16 +65,22 @@ export function createDaemonServer(
     readMaxBytes,
     interceptors: [streamMessageLimit(maxStreamMessages)],
   });
+  const direct = new Map<string, DirectMethod>();
   for (const name of DAEMON_SERVICES) {
     const service = registry.getService(name);
     if (service === undefined) continue;
-    for (const method of service.methods) router.rpc(method as never, implOf(view, method) as never);
+    for (const method of service.methods) {
+      const impl = implOf(view, method);
+      router.rpc(method as never, impl as never);
+      direct.set(`/${name}/${method.name}`, directMethod(method, impl, readMaxBytes, maxStreamMessages));
+    }
   }
   const handlers = new Map<string, UniversalHandler>(router.handlers.map((handler) => [handler.requestPath, handler]));
   const handle: GrpcServer['handle'] = (request) =>
     (handlers.get(new URL(request.url).pathname) as UniversalHandler)(request);
   return {
     has: (path) => handlers.has(path),
+    direct: (path) => direct.get(path),
     // Its calls are not journaled, so when their answer ends does not matter; no route answers them.
     streams: () => false,
     messageProblem: () => undefined,

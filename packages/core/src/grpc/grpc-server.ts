@@ -19,9 +19,18 @@ import type { UniversalHandler, UniversalServerRequest, UniversalServerResponse 
 import { universalServerRequestFromFetch, universalServerResponseToFetch } from '@connectrpc/connect/protocol';
 import { GRPC_CODE_NAMES } from '../wire/grpc-json.js';
 import type { GrpcCall } from './call-record.js';
+import { type DirectMethod, directMethod, type MethodAnswer, RESET_AFTER_MS } from './direct-call.js';
 import type { GrpcRouting } from './grpc-reply.js';
 import { parseFailureAsInvalidArgument } from './parse-failure.js';
-import { bidiStream, type CallParts, clientStream, noteEnd, serverStream, unary } from './stream-answers.js';
+import {
+  type AnswerContext,
+  bidiStream,
+  type CallParts,
+  clientStream,
+  noteEnd,
+  serverStream,
+  unary,
+} from './stream-answers.js';
 import { streamMessageLimit } from './stream-limit.js';
 
 export type { GrpcCall } from './call-record.js';
@@ -41,6 +50,8 @@ export interface GrpcServer {
    * (the Node listener answers it with {@link handle}).
    */
   answer(request: Request, call: GrpcCall): Promise<Response>;
+  /** A method answered as a native gRPC call without Connect's handler (direct-call.ts), by the handler Connect's router calls. */
+  direct(path: string): DirectMethod | undefined;
   /** Answers a call of any protocol as Connect's universal handler (a runtime that can send trailers). */
   handle(request: UniversalServerRequest, call: GrpcCall): Promise<UniversalServerResponse>;
 }
@@ -73,24 +84,30 @@ async function statusOf(response: Response, call: GrpcCall): Promise<void> {
   }
 }
 
-/** The handler of `method`, of its kind: the call's mark and the routing from the context; its end status noted. */
-function implOf(method: DescMethod, routing: GrpcRouting | undefined, maxHeldBytes: number) {
-  const parts = (context: HandlerContext): CallParts => ({ call: context.values.get(CALL), routing, maxHeldBytes });
+/** The handler of `method`, of its kind: the routing and bound given, the call's mark passed; its end status noted. */
+function answerOf(method: DescMethod, routing: GrpcRouting | undefined, maxHeldBytes: number): MethodAnswer {
+  const parts = (call: GrpcCall | undefined): CallParts => ({ call, routing, maxHeldBytes });
   switch (method.methodKind) {
     case 'unary':
-      return (request: Message, context: HandlerContext) =>
-        unary(method, request, context, parts(context)).catch((error: unknown) => noteEnd(parts(context), error));
+      return (request: Message, context: AnswerContext, call: GrpcCall | undefined) => {
+        const known = parts(call);
+        return unary(method, request, context, known).catch((error: unknown) => noteEnd(known, error));
+      };
     case 'client_streaming':
-      return (requests: AsyncIterable<Message>, context: HandlerContext) =>
-        clientStream(method, requests, context, parts(context)).catch((error: unknown) =>
-          noteEnd(parts(context), error),
-        );
+      return (requests: AsyncIterable<Message>, context: AnswerContext, call: GrpcCall | undefined) => {
+        const known = parts(call);
+        return clientStream(method, requests, context, known).catch((error: unknown) => noteEnd(known, error));
+      };
     case 'server_streaming':
-      return (request: Message, context: HandlerContext) =>
-        guarded(serverStream(method, request, context, parts(context)), parts(context));
+      return (request: Message, context: AnswerContext, call: GrpcCall | undefined) => {
+        const known = parts(call);
+        return guarded(serverStream(method, request, context, known), known);
+      };
     default:
-      return (requests: AsyncIterable<Message>, context: HandlerContext) =>
-        guarded(bidiStream(method, requests, context, parts(context)), parts(context));
+      return (requests: AsyncIterable<Message>, context: AnswerContext, call: GrpcCall | undefined) => {
+        const known = parts(call);
+        return guarded(bidiStream(method, requests, context, known), known);
+      };
   }
 }
 
@@ -102,9 +119,6 @@ async function* guarded(messages: AsyncGenerator<Message>, parts: CallParts): As
     noteEnd(parts, error);
   }
 }
-
-/** Milliseconds between a reset call's last message and the cut. */
-const RESET_AFTER_MS = 50;
 
 /**
  * The response's body, cut with an error where a route reset the call: every
@@ -174,9 +188,21 @@ export function createGrpcServer(registry: FileRegistry, limits: GrpcServerLimit
     readMaxBytes,
     interceptors: [streamMessageLimit(maxStreamMessages)],
   });
+  const direct = new Map<string, DirectMethod>();
   for (const file of registry.files) {
     for (const service of file.services) {
-      for (const method of service.methods) router.rpc(method as never, implOf(method, routing, maxHeldBytes) as never);
+      for (const method of service.methods) {
+        // One handler for both paths: Connect's router (every protocol) and a direct native call.
+        const answer = answerOf(method, routing, maxHeldBytes);
+        router.rpc(
+          method as never,
+          ((input: never, context: HandlerContext) => answer(input, context, context.values.get(CALL))) as never,
+        );
+        direct.set(
+          `/${service.typeName}/${method.name}`,
+          directMethod(method, answer, readMaxBytes, maxStreamMessages),
+        );
+      }
     }
   }
   const handlers = new Map<string, UniversalHandler>(router.handlers.map((handler) => [handler.requestPath, handler]));
@@ -201,6 +227,7 @@ export function createGrpcServer(registry: FileRegistry, limits: GrpcServerLimit
   }
   return {
     has: (path) => handlers.has(path),
+    direct: (path) => direct.get(path),
     streams: (path) => streaming.has(path),
     messageProblem(path, json) {
       const output = (methods.get(path) as DescMethod).output;

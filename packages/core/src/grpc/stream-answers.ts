@@ -27,6 +27,12 @@ import { tooMuchHeld } from './stream-limit.js';
 /** How many messages a server-streaming method sends in schema mode. */
 export const SCHEMA_STREAM_LENGTH = 2;
 
+/**
+ * What a handler reads of its call's context: Connect's `HandlerContext` has it, and so has a
+ * native call answered without Connect's handler (direct-context.ts).
+ */
+export type AnswerContext = Pick<HandlerContext, 'signal' | 'requestHeader' | 'responseHeader' | 'responseTrailer'>;
+
 /** What a handler is given besides its requests: the call's mark, the routing and its bound. */
 export interface CallParts {
   call: GrpcCall | undefined;
@@ -42,19 +48,19 @@ export function schemaMessageJson(output: DescMessage, seed: string): unknown {
   return mockMessageJson(output, random);
 }
 
+/** A message to send: a route's (`message`), or schema mode's (`seed`: made when sent). */
+type Out = GrpcOut & { seed?: string };
+
 /** Schema mode's message for `method`, seeded by the method and `request` (and `extra`: a stream's index). */
-function schemaOut(method: DescMethod, request: unknown, extra = ''): GrpcOut {
-  return {
-    message: schemaMessageJson(
-      method.output,
-      `${method.parent.typeName}/${method.name}\n${JSON.stringify(request)}${extra}`,
-    ),
-  };
+function schemaOut(method: DescMethod, request: unknown, extra = ''): Out {
+  return { message: undefined, seed: `${method.parent.typeName}/${method.name}\n${JSON.stringify(request)}${extra}` };
 }
 
 /** Waits `ms`, or rejects when the call ends first (its deadline, the client gone). */
-function sleep(ms: number | undefined, signal: AbortSignal): Promise<void> {
+function sleep(ms: number | undefined, context: AnswerContext): Promise<void> {
   if (ms === undefined || ms <= 0) return Promise.resolve();
+  // Read only when there is a wait: a direct call makes its signal then (direct-context.ts).
+  const signal = context.signal;
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
@@ -95,11 +101,11 @@ function setAll(headers: Headers, values: Record<string, string | string[]> | un
 }
 
 /** Starts playing a reply: its metadata, trailers and delay. */
-async function open(reply: GrpcReply | undefined, context: HandlerContext): Promise<void> {
+async function open(reply: GrpcReply | undefined, context: AnswerContext): Promise<void> {
   if (reply === undefined) return;
   setAll(context.responseHeader, reply.metadata);
   setAll(context.responseTrailer, reply.trailers);
-  await sleep(reply.delay, context.signal);
+  await sleep(reply.delay, context);
 }
 
 /** Ends a reply: a reset, or its status (thrown, as Connect ends a call). */
@@ -117,18 +123,77 @@ function close(reply: GrpcReply | undefined, parts: CallParts): void {
   throw error;
 }
 
+/** A message as sent: the message of its output type, its proto3 JSON and that JSON's length. */
+interface Sent {
+  output: DescMessage;
+  message: Message;
+  json: unknown;
+  size: number;
+}
+
+/**
+ * The messages of routes as sent, by the route's message object: a route's answer that is
+ * not templated hands the same object to every call, so each is converted (`fromJson`,
+ * `toJson`, its size for the journal) once, not per call.
+ */
+const SENT = new WeakMap<object, Sent>();
+
+/** The messages {@link SENT} and {@link SCHEMA} hold: the same object on every call, never changed. */
+const STABLE = new WeakSet<Message>();
+
+/** Whether `message` is sent unchanged on every call that sends it (its encoding may be kept). */
+export function stableMessage(message: Message): boolean {
+  return STABLE.has(message);
+}
+
+/** Schema mode's messages as sent, by output type and seed (same request, same answer: made once), at most 256 a type. */
+const SCHEMA = new WeakMap<DescMessage, Map<string, Sent>>();
+
+function schemaSent(output: DescMessage, seed: string): Sent {
+  let byType = SCHEMA.get(output);
+  if (byType === undefined) {
+    byType = new Map();
+    SCHEMA.set(output, byType);
+  }
+  let sent = byType.get(seed);
+  if (sent === undefined) {
+    const message = encodeOut(output, schemaMessageJson(output, seed), undefined);
+    const json = toJson(output, message);
+    sent = { output, message, json, size: (JSON.stringify(json) ?? '').length };
+    if (byType.size >= 256) byType.clear();
+    byType.set(seed, sent);
+    STABLE.add(message);
+  }
+  return sent;
+}
+
+function sentOf(output: DescMessage, out: Out, reply: GrpcReply | undefined): Sent {
+  if (out.seed !== undefined) return schemaSent(output, out.seed);
+  const key = reply !== undefined && out.message !== null && typeof out.message === 'object' ? out.message : undefined;
+  const cached = key === undefined ? undefined : SENT.get(key);
+  if (cached !== undefined && cached.output === output) return cached;
+  const message = encodeOut(output, out.message, reply);
+  const json = toJson(output, message);
+  const sent = { output, message, json, size: (JSON.stringify(json) ?? '').length };
+  if (key !== undefined) {
+    SENT.set(key, sent);
+    STABLE.add(message);
+  }
+  return sent;
+}
+
 /** One message sent after its delay, noted in the call. */
 async function send(
   method: DescMethod,
-  out: GrpcOut,
+  out: Out,
   reply: GrpcReply | undefined,
-  context: HandlerContext,
+  context: AnswerContext,
   parts: CallParts,
 ): Promise<Message> {
-  await sleep(out.delay, context.signal);
-  const message = encodeOut(method.output, out.message, reply);
-  noteResponse(parts.call, toJson(method.output, message));
-  return message;
+  await sleep(out.delay, context);
+  const sent = sentOf(method.output, out, reply);
+  noteResponse(parts.call, sent.json, sent.size);
+  return sent.message;
 }
 
 /**
@@ -152,12 +217,15 @@ function received(method: DescMethod, request: Message, parts: CallParts): unkno
   return json;
 }
 
-async function routed(method: DescMethod, context: HandlerContext, parts: CallParts, messages: unknown[]) {
+async function routed(method: DescMethod, context: AnswerContext, parts: CallParts, messages: unknown[]) {
+  // The headers are read when a route or queued answer is looked for (a direct call makes them then).
   const reply = await parts.routing?.({
     service: method.parent.typeName,
     method: method.name,
     kind: method.methodKind,
-    headers: context.requestHeader,
+    get headers() {
+      return context.requestHeader;
+    },
     messages,
   });
   if (reply?.route !== undefined && parts.call !== undefined) parts.call.route = reply.route;
@@ -178,7 +246,7 @@ export function noteEnd(parts: CallParts, error: unknown): never {
 export async function unary(
   method: DescMethod,
   request: Message,
-  context: HandlerContext,
+  context: AnswerContext,
   parts: CallParts,
 ): Promise<Message> {
   const json = received(method, request, parts);
@@ -194,7 +262,7 @@ export async function unary(
 export async function* serverStream(
   method: DescMethod,
   request: Message,
-  context: HandlerContext,
+  context: AnswerContext,
   parts: CallParts,
 ): AsyncGenerator<Message> {
   const json = received(method, request, parts);
@@ -209,7 +277,7 @@ export async function* serverStream(
 export async function clientStream(
   method: DescMethod,
   requests: AsyncIterable<Message>,
-  context: HandlerContext,
+  context: AnswerContext,
   parts: CallParts,
 ): Promise<Message> {
   const all: unknown[] = [];
@@ -232,7 +300,7 @@ export async function clientStream(
 export async function* bidiStream(
   method: DescMethod,
   requests: AsyncIterable<Message>,
-  context: HandlerContext,
+  context: AnswerContext,
   parts: CallParts,
 ): AsyncGenerator<Message> {
   let reply: GrpcReply | undefined;

@@ -3,7 +3,8 @@
  * server interceptor of Connect's router that counts a streaming call's
  * request messages as the handler reads them, and ends the call with
  * `RESOURCE_EXHAUSTED` at one more. Every protocol (gRPC, gRPC-Web, Connect)
- * passes through it; a unary call has one message and is not counted.
+ * passes through it; a unary call has one message and is not counted. A
+ * native call answered without Connect's handler counts with {@link countedMessages}.
  *
  * @module
  */
@@ -19,7 +20,8 @@ export function tooMuchHeld(max: number): string {
   return `the call's messages came to more than ${max} bytes (MOCKPOINT_MAX_BODY_BYTES)`;
 }
 
-async function* counted<T>(messages: AsyncIterable<T>, max: number): AsyncIterable<T> {
+/** `messages`, ended with `RESOURCE_EXHAUSTED` at the `max` + 1st (also used by direct-call.ts). */
+export async function* countedMessages<T>(messages: AsyncIterable<T>, max: number): AsyncIterable<T> {
   let count = 0;
   for await (const message of messages) {
     if (++count > max) throw new ConnectError(tooManyMessages(max), Code.ResourceExhausted);
@@ -31,6 +33,6 @@ async function* counted<T>(messages: AsyncIterable<T>, max: number): AsyncIterab
 export function streamMessageLimit(max: number): Interceptor {
   return (next) => (request) => {
     if (!request.stream) return next(request);
-    return next({ ...request, message: counted(request.message, max) });
+    return next({ ...request, message: countedMessages(request.message, max) });
   };
 }

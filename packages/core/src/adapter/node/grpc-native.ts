@@ -2,22 +2,23 @@
  * Native gRPC (`application/grpc`) over HTTP/2 on the Node listener: the one
  * protocol of the family that needs HTTP/2 trailers, which the Fetch path
  * cannot send. The call is found and journaled as on the Fetch path
- * (engine/grpc-calls.ts). The request streams into Connect's handler as it
- * arrives, and the answer and its trailers are written as they are produced
- * (grpc-answer-writer.ts).
+ * (engine/grpc-calls.ts). A binary, uncompressed call is answered on its HTTP/2
+ * stream without Connect's handler (grpc-direct.ts); any other call streams
+ * into Connect's handler as it arrives, and the answer and its trailers are
+ * written as they are produced (grpc-answer-writer.ts).
  *
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { UniversalServerResponse } from '@connectrpc/connect/protocol';
-import { findGrpcCall, journalGrpcCall, waitGrpcDelay } from '../../engine/grpc-calls.js';
+import { type FoundGrpcCall, findGrpcCall, journalGrpcCall, waitGrpcDelay } from '../../engine/grpc-calls.js';
 import type { GrpcCall } from '../../grpc/grpc-server.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { concatBytes } from '../../wire/concat-bytes.js';
 import { GRPC_CODE_NAMES } from '../../wire/grpc-json.js';
-import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
 import { writeGrpcAnswer } from './grpc-answer-writer.js';
+import { type BodyCopy, keepCopy } from './grpc-body-copy.js';
 import { openGrpcStream, tooManyStreams } from './grpc-stream-count.js';
 
 /** Whether `req` is a native gRPC call over HTTP/2 (not gRPC-Web, which the Fetch path answers). */
@@ -27,51 +28,45 @@ export function isNativeGrpc(req: IncomingMessage): boolean {
   return type.startsWith('application/grpc') && !type.startsWith('application/grpc-web');
 }
 
-/** The journal's copy of a request body streamed to the handler: its first bytes, and how many there were. */
-interface BodyCopy {
-  chunks: Uint8Array[];
-  kept: number;
-  seen: number;
+/** Whether `req` (a native gRPC call) can be answered directly: binary (`application/grpc`, `+proto`), uncompressed. */
+function directable(req: IncomingMessage): boolean {
+  const type = req.headers['content-type'];
+  if (type !== 'application/grpc' && type !== 'application/grpc+proto') return false;
+  const encoding = req.headers['grpc-encoding'];
+  return encoding === undefined || encoding === 'identity';
 }
+
+/** grpc-direct.ts, once imported: on the first call answered directly, when the protobuf libraries are loaded. */
+let directModule: typeof import('./grpc-direct.js') | undefined;
 
 /**
  * The request body as it arrives, each chunk passed on at once (a streaming
- * call reads its messages as the client sends them); the first
- * `JOURNAL_BODY_LIMIT` + 1 bytes are copied into `copy` for the journal (one
- * byte more tells the journal it was cut).
+ * call reads its messages as the client sends them); the journal's copy kept in `copy`.
  */
 async function* streamedBody(req: IncomingMessage, copy: BodyCopy): AsyncGenerator<Uint8Array> {
   for await (const chunk of req as AsyncIterable<Uint8Array>) {
-    copy.seen += chunk.byteLength;
-    const room = JOURNAL_BODY_LIMIT + 1 - copy.kept;
-    if (room > 0) {
-      const part = chunk.byteLength > room ? chunk.subarray(0, room) : chunk;
-      copy.chunks.push(Uint8Array.prototype.slice.call(part));
-      copy.kept += part.byteLength;
-    }
+    keepCopy(copy, chunk);
     yield chunk;
   }
 }
 
-/** `req`'s headers as Fetch `Headers`, and as raw pairs without the pseudo-headers (for the journal). */
-function headersOf(req: IncomingMessage): { header: Headers; rawHeaders: string[] } {
+/** `req`'s headers as raw pairs without the pseudo-headers (for the journal). */
+function rawHeadersOf(req: IncomingMessage): string[] {
   const rawHeaders: string[] = [];
-  const header = new Headers();
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i] as string;
     if (name.startsWith(':')) continue;
     rawHeaders.push(name, req.rawHeaders[i + 1] as string);
-    header.append(name, req.rawHeaders[i + 1] as string);
   }
-  return { header, rawHeaders };
+  return rawHeaders;
 }
 
 /**
  * Answers `req` when it calls a method some name's definitions declare (`only`
- * that name, when given); resolves `false`, having read nothing, when none does. The request body is
- * streamed to Connect's handler as it arrives (client and bidirectional
- * streaming read each message when it comes); the answer is written as the
- * handler produces it.
+ * that name, when given); resolves `false`, having read nothing, when none does.
+ * A binary, uncompressed call is answered on its HTTP/2 stream directly
+ * (grpc-direct.ts); any other through Connect's handler ({@link answerByConnect}).
+ * Either way the request is read as it arrives and the call journaled when answered.
  */
 export async function answerNativeGrpc(
   app: MockpointApp,
@@ -84,9 +79,45 @@ export async function answerNativeGrpc(
   const found = await findGrpcCall(endpoints, path, options);
   if (found === undefined || (only !== undefined && found.name !== only)) return false;
   const startedAt = performance.now();
-  const { header, rawHeaders } = headersOf(req);
+  const rawHeaders = rawHeadersOf(req);
   const call: GrpcCall = { protocol: 'grpc', code: 'ok' };
+  const release = openGrpcStream(req, options.maxGrpcStreams);
+  if (release === undefined) {
+    const answer = refused(call, tooManyStreams(options.maxGrpcStreams));
+    sendTrailersOnly(req, res, answer.header as Headers);
+    journalGrpcCall(journal, found, { rawHeaders, body: new Uint8Array(0), startedAt }, answer.status, call);
+    return true;
+  }
+  res.once('close', release);
   const copy: BodyCopy = { chunks: [], kept: 0, seen: 0 };
+  const direct = directable(req) ? found.server.direct(path) : undefined;
+  let status = 200;
+  if (direct !== undefined) {
+    directModule ??= await import('./grpc-direct.js');
+    await directModule.answerDirect(direct, req, res, rawHeaders, found.delay, call, copy);
+  } else status = await answerByConnect(found, path, req, res, rawHeaders, call, copy);
+  release();
+  journalGrpcCall(journal, found, { rawHeaders, body: concatBytes(copy.chunks), startedAt }, status, call);
+  return true;
+}
+
+/**
+ * Answers `req` through Connect's universal handler: the body streamed to it as it arrives,
+ * the answer written as the handler produces it (grpc-answer-writer.ts). Resolves with the
+ * HTTP status once the call is over (its trailers sent, or the stream closed).
+ */
+async function answerByConnect(
+  found: FoundGrpcCall,
+  path: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  rawHeaders: string[],
+  call: GrpcCall,
+  copy: BodyCopy,
+): Promise<number> {
+  const header = new Headers();
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2)
+    header.append(rawHeaders[i] as string, rawHeaders[i + 1] as string);
   const abort = new AbortController();
   // The client went away (RST_STREAM, or the connection lost) before the call was over: the stream
   // closes with an error code. A call answered to its end closes with 0 (NO_ERROR), and is not
@@ -102,14 +133,6 @@ export async function answerNativeGrpc(
     res.once('finish', resolve);
     res.once('close', resolve);
   });
-  const release = openGrpcStream(req, options.maxGrpcStreams);
-  if (release === undefined) {
-    const answer = refused(call, tooManyStreams(options.maxGrpcStreams));
-    sendTrailersOnly(req, res, answer.header as Headers);
-    journalGrpcCall(journal, found, { rawHeaders, body: new Uint8Array(0), startedAt }, answer.status, call);
-    return true;
-  }
-  res.once('close', release);
   await waitGrpcDelay(found.delay, abort.signal);
   const answer = await found.server.handle(
     {
@@ -124,7 +147,6 @@ export async function answerNativeGrpc(
   );
   await writeGrpcAnswer(answer, res).catch(() => res.destroy());
   await done;
-  release();
   const status = answer.trailer?.get('grpc-status') ?? answer.header?.get('grpc-status');
   if (call.code === 'ok' && status !== null && status !== undefined && status !== '0') {
     call.code = GRPC_CODE_NAMES[Number(status)] ?? status;
@@ -132,8 +154,7 @@ export async function answerNativeGrpc(
       answer.trailer?.get('grpc-message') ?? answer.header?.get('grpc-message') ?? '',
     );
   }
-  journalGrpcCall(journal, found, { rawHeaders, body: concatBytes(copy.chunks), startedAt }, answer.status, call);
-  return true;
+  return answer.status;
 }
 
 /**
