@@ -10,40 +10,8 @@
  */
 import type { GrpcCallInfo, GrpcReply } from '../grpc/grpc-reply.js';
 import { pathParams } from '../journal/request-filter.js';
-import type { TakenAnswer } from '../wire/answer-json.js';
-import type { States } from '../wire/state-json.js';
 import { answerReply, type GrpcRouteParts, subjectOf } from './grpc-routes.js';
-import {
-  checkRoom,
-  keptMoving,
-  keptOnRefusal,
-  MAX_MOVES,
-  pick,
-  scenariosOf,
-  scheduleLater,
-  splitMove,
-} from './pipeline/state-moves.js';
-
-/**
- * The state after the move `answer` makes (its `setState`, where `match.state`
- * still holds), its timed part scheduled; `undefined` when the state moved meanwhile.
- */
-async function moveFor(
-  parts: GrpcRouteParts,
-  name: string,
-  before: States,
-  answer: TakenAnswer,
-): Promise<States | undefined> {
-  const { match, setState } = answer;
-  const move = setState === undefined ? undefined : splitMove(setState);
-  if (move?.later !== undefined) checkRoom(parts.timers, parts.maxTimers);
-  const moved =
-    move === undefined
-      ? before
-      : await parts.endpoints.states.move(name, pick(before, scenariosOf(match?.state)), move.now);
-  if (moved !== undefined && move !== undefined) scheduleLater(parts.timers, parts.maxTimers, name, move, moved);
-  return moved;
-}
+import { keptMoving, MAX_MOVES, moveForTaken } from './pipeline/state-moves.js';
 
 /** The reply of the queued `grpc` answer `info` takes from `name`'s queue, or `undefined` when it takes none. */
 export async function queuedReply(
@@ -60,10 +28,9 @@ export async function queuedReply(
     const { match, setState } = taken.answer;
     let after = before;
     if (match?.state !== undefined || setState !== undefined) {
-      // A refusal here (TOO_MANY_TIMERS, a store failure) leaves the answer queued, first in line.
-      const moved = await keptOnRefusal(
-        () => moveFor(parts, name, before, taken.answer),
-        () => queue.putBack(name, taken),
+      const { timers, maxTimers } = parts;
+      const moved = await moveForTaken({ states, timers, maxTimers }, name, before, taken.answer, () =>
+        queue.putBack(name, taken),
       );
       if (moved === undefined) {
         await queue.putBack(name, taken);

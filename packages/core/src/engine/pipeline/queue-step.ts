@@ -21,16 +21,7 @@ import type { Taken } from '../../queue/answer-queue.js';
 import { movedStates } from '../../wire/state-json.js';
 import type { Exchange } from './exchange.js';
 import { routeFallback } from './route-step.js';
-import {
-  checkRoom,
-  keptMoving,
-  keptOnRefusal,
-  MAX_MOVES,
-  pick,
-  scenariosOf,
-  scheduleLater,
-  splitMove,
-} from './state-moves.js';
+import { keptMoving, MAX_MOVES, moveForTaken, pick, scenariosOf } from './state-moves.js';
 import type { Step, Verdict } from './step.js';
 import { failedAnswer, heldUntilChange, recordAnswer, renderFailed } from './verdicts.js';
 
@@ -114,17 +105,9 @@ async function take(exchange: Exchange): Promise<Taken | undefined> {
       return taken;
     }
     const seen = scenariosOf(match?.state);
-    const move = setState === undefined ? undefined : splitMove(setState);
     const { timers, maxTimers } = exchange.parts;
-    // A refusal here (TOO_MANY_TIMERS, a store failure) leaves the answer queued, first in line.
-    const after = await keptOnRefusal(
-      async () => {
-        if (move?.later !== undefined) checkRoom(timers, maxTimers);
-        const moved = move === undefined ? before : await states.move(exchange.name, pick(before, seen), move.now);
-        if (moved !== undefined && move !== undefined) scheduleLater(timers, maxTimers, exchange.name, move, moved);
-        return moved;
-      },
-      () => queue.putBack(exchange.name, taken),
+    const after = await moveForTaken({ states, timers, maxTimers }, exchange.name, before, taken.answer, () =>
+      queue.putBack(exchange.name, taken),
     );
     if (after === undefined) {
       await queue.putBack(exchange.name, taken);

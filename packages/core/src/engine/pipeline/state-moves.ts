@@ -75,11 +75,42 @@ export function scheduleLater(timers: StateTimers, max: number, name: string, mo
  * `move()`, with `putBack()` run first when it throws (a refusal such as
  * `TOO_MANY_TIMERS` after the queued answer was taken): the answer is not lost.
  */
-export async function keptOnRefusal<T>(move: () => Promise<T>, putBack: () => Promise<void>): Promise<T> {
+async function keptOnRefusal<T>(move: () => Promise<T>, putBack: () => Promise<void>): Promise<T> {
   try {
     return await move();
   } catch (error) {
     await putBack();
     throw error;
   }
+}
+
+/** Where a queued answer's move happens: the states, the timers and their bound. */
+export interface MoveParts {
+  readonly states: { move(name: string, expect: States, to: States): Promise<States | undefined> };
+  readonly timers: StateTimers;
+  readonly maxTimers: number;
+}
+
+/**
+ * Moves `name`'s state as a taken queued answer says: its `setState` made only where the scenarios
+ * its `match.state` looked at are still as in `before`, the timed part scheduled. The state after,
+ * or `undefined` when another request moved it meanwhile. A refusal (`TOO_MANY_TIMERS`, a store
+ * failure) runs `putBack` first, so the answer stays queued, first in line.
+ */
+export function moveForTaken(
+  parts: MoveParts,
+  name: string,
+  before: States,
+  answer: { readonly match?: { readonly state?: StateInput }; readonly setState?: SetStateInput },
+  putBack: () => Promise<void>,
+): Promise<States | undefined> {
+  const { states, timers, maxTimers } = parts;
+  const move = answer.setState === undefined ? undefined : splitMove(answer.setState);
+  return keptOnRefusal(async () => {
+    if (move?.later !== undefined) checkRoom(timers, maxTimers);
+    if (move === undefined) return before;
+    const moved = await states.move(name, pick(before, scenariosOf(answer.match?.state)), move.now);
+    if (moved !== undefined) scheduleLater(timers, maxTimers, name, move, moved);
+    return moved;
+  }, putBack);
 }

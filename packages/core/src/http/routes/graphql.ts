@@ -12,8 +12,15 @@ import { decodeUtf8, readDecodedBody } from '../../wire/body.js';
 import { MockpointError } from '../../wire/errors.js';
 import { createGraphqlSchemas } from '../../wire/graphql-json.js';
 import type { AppContext } from '../context.js';
+import {
+  DEFINITION_REFUSALS,
+  type DefinitionsResource,
+  definitionParams,
+  noDefinitions,
+  registerDefinitionsDelete,
+} from './definitions.js';
 import { pathName } from './manage.js';
-import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';
+import { errorResponses, readDoc } from './responses.js';
 
 const graphqlSchemas = createGraphqlSchemas();
 
@@ -45,15 +52,18 @@ function sdlOf(text: string): string {
 
 export function registerGraphqlRoutes(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, options } = ctx;
+  const resource: DefinitionsResource = {
+    segment: 'graphql',
+    what: 'GraphQL schema',
+    it: 'one',
+    clear: (name) => endpoints.setGraphqlSchema(name, undefined),
+  };
 
   app.get('/api/endpoints/:name/graphql', async (c) => {
     const name = pathName(c.req.param('name'));
     const sdl = await endpoints.graphqlSchema(name);
     if (sdl === undefined) {
-      throw new MockpointError(
-        'NOT_FOUND',
-        `"${name}" has no GraphQL schema; put one with PUT /api/endpoints/${name}/graphql`,
-      );
+      throw noDefinitions(resource, name);
     }
     return c.json({ schema: sdl });
   });
@@ -68,15 +78,9 @@ export function registerGraphqlRoutes(app: Hono, ctx: AppContext): void {
     return c.json({ schema: sdl }, had ? 200 : 201);
   });
 
-  app.delete('/api/endpoints/:name/graphql', async (c) => {
-    await endpoints.setGraphqlSchema(pathName(c.req.param('name')), undefined);
-    return c.body(null, 204);
-  });
-
-  const params = {
-    name: { description: 'Endpoint name (the record need not exist).', schema: schemas.name },
-  };
-  const refused = [REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS];
+  const deleteDoc = registerDefinitionsDelete(app, ctx, resource);
+  const params = definitionParams(ctx);
+  const refused = DEFINITION_REFUSALS;
   const saved = { description: 'The schema as kept, byte for byte.', schema: graphqlSchemas.body };
   ctx.docs.push(
     readDoc(
@@ -115,14 +119,6 @@ export function registerGraphqlRoutes(app: Hono, ctx: AppContext): void {
         ),
       },
     },
-    {
-      method: 'delete',
-      path: '/api/endpoints/{name}/graphql',
-      summary: 'Remove the GraphQL schema (the record, routes and journal stay).',
-      tag: 'graphql',
-      params,
-      admin: true,
-      responses: { 204: { description: 'Removed (or there was none).' }, ...errorResponses(schemas, ...refused) },
-    },
+    deleteDoc,
   );
 }

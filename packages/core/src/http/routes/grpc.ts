@@ -13,8 +13,15 @@ import { decodeUtf8, readDecodedBody } from '../../wire/body.js';
 import { MockpointError } from '../../wire/errors.js';
 import { createGrpcSchemas } from '../../wire/grpc-json.js';
 import type { AppContext } from '../context.js';
+import {
+  DEFINITION_REFUSALS,
+  type DefinitionsResource,
+  definitionParams,
+  noDefinitions,
+  registerDefinitionsDelete,
+} from './definitions.js';
 import { pathName } from './manage.js';
-import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';
+import { errorResponses, readDoc } from './responses.js';
 
 const grpcSchemas = createGrpcSchemas();
 
@@ -43,15 +50,18 @@ function definitionsInput(text: string) {
 
 export function registerGrpcRoutes(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, options } = ctx;
+  const resource: DefinitionsResource = {
+    segment: 'grpc',
+    what: 'protobuf definitions',
+    it: 'them',
+    clear: (name) => endpoints.setGrpc(name, undefined),
+  };
 
   app.get('/api/endpoints/:name/grpc', async (c) => {
     const name = pathName(c.req.param('name'));
     const text = await endpoints.grpcDefinitions(name);
     if (text === undefined) {
-      throw new MockpointError(
-        'NOT_FOUND',
-        `"${name}" has no protobuf definitions; put them with PUT /api/endpoints/${name}/grpc`,
-      );
+      throw noDefinitions(resource, name);
     }
     return c.body(text, 200, { 'content-type': 'application/json; charset=utf-8' });
   });
@@ -65,15 +75,9 @@ export function registerGrpcRoutes(app: Hono, ctx: AppContext): void {
     return c.body(checked.text, had ? 200 : 201, { 'content-type': 'application/json; charset=utf-8' });
   });
 
-  app.delete('/api/endpoints/:name/grpc', async (c) => {
-    await endpoints.setGrpc(pathName(c.req.param('name')), undefined);
-    return c.body(null, 204);
-  });
-
-  const params = {
-    name: { description: 'Endpoint name (the record need not exist).', schema: schemas.name },
-  };
-  const refused = [REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS];
+  const deleteDoc = registerDefinitionsDelete(app, ctx, resource);
+  const params = definitionParams(ctx);
+  const refused = DEFINITION_REFUSALS;
   const saved = {
     description: 'The definitions as put, exactly, with the full names of the services they declare.',
     schema: grpcSchemas.definitions,
@@ -114,14 +118,6 @@ export function registerGrpcRoutes(app: Hono, ctx: AppContext): void {
         ),
       },
     },
-    {
-      method: 'delete',
-      path: '/api/endpoints/{name}/grpc',
-      summary: 'Remove the protobuf definitions (the record, routes and journal stay).',
-      tag: 'grpc',
-      params,
-      admin: true,
-      responses: { 204: { description: 'Removed (or there was none).' }, ...errorResponses(schemas, ...refused) },
-    },
+    deleteDoc,
   );
 }

@@ -1,0 +1,62 @@
+/**
+ * What an endpoint's two definition resources share: `/api/endpoints/{name}/graphql` (its GraphQL
+ * schema) and `/api/endpoints/{name}/grpc` (its protobuf definitions). Both take the name of a
+ * record that need not exist, answer a name without them `404 NOT_FOUND` saying how to put them,
+ * and remove them with a DELETE that leaves the record, routes and journal.
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import { MockpointError } from '../../wire/errors.js';
+import type { AppContext } from '../context.js';
+import type { RouteDoc } from '../openapi.js';
+import { pathName } from './manage.js';
+import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
+
+/** One definition resource: its path segment, what it holds, and how its DELETE clears it. */
+export interface DefinitionsResource {
+  /** The segment after `/api/endpoints/{name}/`, also the OpenAPI tag. */
+  readonly segment: 'graphql' | 'grpc';
+  /** What it holds, as a sentence names it (`GraphQL schema`, `protobuf definitions`). */
+  readonly what: string;
+  /** How a sentence says "put it" (`one`, `them`). */
+  readonly it: string;
+  /** Removes `name`'s definitions (none there is not an error). */
+  clear(name: string): Promise<unknown>;
+}
+
+/** The errors any request to a definition resource may get, besides its own. */
+export const DEFINITION_REFUSALS = [REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS];
+
+/** The `{name}` path parameter of a definition resource. */
+export function definitionParams(ctx: AppContext) {
+  return { name: { description: 'Endpoint name (the record need not exist).', schema: ctx.schemas.name } };
+}
+
+/** `NOT_FOUND` for a GET of `name`, which holds no such definitions. */
+export function noDefinitions(resource: DefinitionsResource, name: string): MockpointError {
+  return new MockpointError(
+    'NOT_FOUND',
+    `"${name}" has no ${resource.what}; put ${resource.it} with PUT /api/endpoints/${name}/${resource.segment}`,
+  );
+}
+
+/** Registers the resource's DELETE and returns its doc. */
+export function registerDefinitionsDelete(app: Hono, ctx: AppContext, resource: DefinitionsResource): RouteDoc {
+  app.delete(`/api/endpoints/:name/${resource.segment}`, async (c) => {
+    await resource.clear(pathName(c.req.param('name')));
+    return c.body(null, 204);
+  });
+  return {
+    method: 'delete',
+    path: `/api/endpoints/{name}/${resource.segment}`,
+    summary: `Remove the ${resource.what} (the record, routes and journal stay).`,
+    tag: resource.segment,
+    params: definitionParams(ctx),
+    admin: true,
+    responses: {
+      204: { description: 'Removed (or there was none).' },
+      ...errorResponses(ctx.schemas, ...DEFINITION_REFUSALS),
+    },
+  };
+}
