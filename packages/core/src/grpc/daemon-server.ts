@@ -8,16 +8,15 @@
  * @module
  */
 import { create, type DescMessage, type DescMethod, type FileRegistry } from '@bufbuild/protobuf';
-import { Code, createConnectRouter } from '@connectrpc/connect';
+import { Code } from '@connectrpc/connect';
 import type { UniversalHandler } from '@connectrpc/connect/protocol';
 import { universalServerRequestFromFetch, universalServerResponseToFetch } from '@connectrpc/connect/protocol';
 import { DAEMON_SERVICES, HEALTH_SERVICE } from './daemon-protos.js';
-import { type DirectMethod, directMethod } from './direct-call.js';
 import type { GrpcServer } from './grpc-server.js';
 import { check, watch } from './health.js';
+import { methodTable } from './method-table.js';
 import { type GrpcView, type ReflectionRequest, reflect } from './reflection.js';
 import type { AnswerContext } from './stream-answers.js';
-import { streamMessageLimit } from './stream-limit.js';
 
 /** A handler of one method (typed loosely: the descriptors are built at run time). */
 type Impl = (request: never, context: AnswerContext) => unknown;
@@ -58,29 +57,18 @@ export function createDaemonServer(
   maxStreamMessages = Number.POSITIVE_INFINITY,
 ): GrpcServer {
   // The limits of the names' own servers: a reflection stream takes at most maxStreamMessages requests.
-  const router = createConnectRouter({
-    connect: true,
-    grpcWeb: true,
-    grpc: true,
-    readMaxBytes,
-    interceptors: [streamMessageLimit(maxStreamMessages)],
-  });
-  const direct = new Map<string, DirectMethod>();
+  const table = methodTable(readMaxBytes, maxStreamMessages);
   for (const name of DAEMON_SERVICES) {
     const service = registry.getService(name);
     if (service === undefined) continue;
-    for (const method of service.methods) {
-      const impl = implOf(view, method);
-      router.rpc(method as never, impl as never);
-      direct.set(`/${name}/${method.name}`, directMethod(method, impl, readMaxBytes, maxStreamMessages));
-    }
+    for (const method of service.methods) table.add(`/${name}/${method.name}`, method, implOf(view, method));
   }
-  const handlers = new Map<string, UniversalHandler>(router.handlers.map((handler) => [handler.requestPath, handler]));
+  const handlers = table.handlers();
   const handle: GrpcServer['handle'] = (request) =>
     (handlers.get(new URL(request.url).pathname) as UniversalHandler)(request);
   return {
     has: (path) => handlers.has(path),
-    direct: (path) => direct.get(path),
+    direct: table.direct,
     // Its calls are not journaled, so when their answer ends does not matter; no route answers them.
     streams: () => false,
     messageProblem: () => undefined,

@@ -8,19 +8,14 @@
  * @module
  */
 import { type DescMethod, type FileRegistry, fromJson, type Message } from '@bufbuild/protobuf';
-import {
-  Code,
-  createConnectRouter,
-  createContextKey,
-  createContextValues,
-  type HandlerContext,
-} from '@connectrpc/connect';
+import { Code, createContextValues } from '@connectrpc/connect';
 import type { UniversalHandler, UniversalServerRequest, UniversalServerResponse } from '@connectrpc/connect/protocol';
 import { universalServerRequestFromFetch, universalServerResponseToFetch } from '@connectrpc/connect/protocol';
 import { GRPC_CODE_NAMES } from '../wire/grpc-json.js';
 import type { GrpcCall } from './call-record.js';
-import { type DirectMethod, directMethod, type MethodAnswer, RESET_AFTER_MS } from './direct-call.js';
+import { type DirectMethod, type MethodAnswer, RESET_AFTER_MS } from './direct-call.js';
 import type { GrpcRouting } from './grpc-reply.js';
+import { CALL, methodTable } from './method-table.js';
 import { parseFailureAsInvalidArgument } from './parse-failure.js';
 import {
   type AnswerContext,
@@ -31,7 +26,6 @@ import {
   serverStream,
   unary,
 } from './stream-answers.js';
-import { streamMessageLimit } from './stream-limit.js';
 
 export type { GrpcCall } from './call-record.js';
 
@@ -55,8 +49,6 @@ export interface GrpcServer {
   /** Answers a call of any protocol as Connect's universal handler (a runtime that can send trailers). */
   handle(request: UniversalServerRequest, call: GrpcCall): Promise<UniversalServerResponse>;
 }
-
-const CALL = createContextKey<GrpcCall | undefined>(undefined);
 
 function protocolOf(request: Request): GrpcCall['protocol'] {
   const type = request.headers.get('content-type') ?? '';
@@ -181,31 +173,15 @@ export interface GrpcServerLimits {
 export function createGrpcServer(registry: FileRegistry, limits: GrpcServerLimits, routing?: GrpcRouting): GrpcServer {
   const { readMaxBytes, maxStreamMessages = Number.POSITIVE_INFINITY } = limits;
   const maxHeldBytes = limits.maxHeldBytes ?? Number.POSITIVE_INFINITY;
-  const router = createConnectRouter({
-    connect: true,
-    grpcWeb: true,
-    grpc: true,
-    readMaxBytes,
-    interceptors: [streamMessageLimit(maxStreamMessages)],
-  });
-  const direct = new Map<string, DirectMethod>();
+  const table = methodTable(readMaxBytes, maxStreamMessages);
   for (const file of registry.files) {
     for (const service of file.services) {
       for (const method of service.methods) {
-        // One handler for both paths: Connect's router (every protocol) and a direct native call.
-        const answer = answerOf(method, routing, maxHeldBytes);
-        router.rpc(
-          method as never,
-          ((input: never, context: HandlerContext) => answer(input, context, context.values.get(CALL))) as never,
-        );
-        direct.set(
-          `/${service.typeName}/${method.name}`,
-          directMethod(method, answer, readMaxBytes, maxStreamMessages),
-        );
+        table.add(`/${service.typeName}/${method.name}`, method, answerOf(method, routing, maxHeldBytes));
       }
     }
   }
-  const handlers = new Map<string, UniversalHandler>(router.handlers.map((handler) => [handler.requestPath, handler]));
+  const handlers = table.handlers();
   const handle = async (request: UniversalServerRequest, call: GrpcCall) => {
     const handler = handlers.get(new URL(request.url).pathname) as UniversalHandler;
     const response = await handler({ ...request, contextValues: createContextValues().set(CALL, call) });
@@ -227,7 +203,7 @@ export function createGrpcServer(registry: FileRegistry, limits: GrpcServerLimit
   }
   return {
     has: (path) => handlers.has(path),
-    direct: (path) => direct.get(path),
+    direct: table.direct,
     streams: (path) => streaming.has(path),
     messageProblem(path, json) {
       const output = (methods.get(path) as DescMethod).output;
