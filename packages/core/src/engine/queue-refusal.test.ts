@@ -1,6 +1,7 @@
 // A queued answer taken and then refused (TOO_MANY_TIMERS: its timed setState finds no room)
 // is put back first in line, on the HTTP queue step and on a gRPC call alike: the refusal
-// answers, and the next request, once there is room, gets the queued answer.
+// answers, and the next request, once there is room, gets the queued answer. Once its state
+// move is made, the answer is used: a refusal to schedule the timed part then does not put it back.
 import { describe, expect, it } from 'vitest';
 import { createApp, type MockpointApp } from '../index.js';
 import { MAX_TIMED_MOVES } from '../state/state-timers.js';
@@ -68,5 +69,20 @@ describe('a queued answer refused after its take', () => {
     const answered = await call();
     expect(await answered.json()).toEqual({ text: 'queued' });
     expect(await queued(app, 'chat')).toEqual([]);
+  });
+
+  it('is used, not put back, when the timers fill after its state moved', async () => {
+    const app = createApp();
+    await app.request('/api/endpoint/add', { method: 'PUT', body: JSON.stringify({ name: 'api', data: { ok: 1 } }) });
+    await queue(app, 'api', [{ statusCode: 202, data: { queued: true }, setState: LATER }]);
+    const timers = app.mockpoint.timers;
+    // Room when checked before the move; full when the timed part is scheduled after it.
+    timers.schedule = () => {
+      timersFull(app, true);
+      return false;
+    };
+    const refused = await app.request('/endpoint/api');
+    expect(await refused.json()).toMatchObject({ error: { code: 'TOO_MANY_TIMERS' } });
+    expect(await queued(app, 'api')).toEqual([]);
   });
 });

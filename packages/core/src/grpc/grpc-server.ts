@@ -155,7 +155,6 @@ function nativeOverFetch(call: GrpcCall): Response {
   });
 }
 
-/**
 /** The bounds of a server's calls; past each, `RESOURCE_EXHAUSTED`. */
 export interface GrpcServerLimits {
   /** The largest request message, in bytes. */

@@ -94,10 +94,12 @@ export interface MoveParts {
 /**
  * Moves `name`'s state as a taken queued answer says: its `setState` made only where the scenarios
  * its `match.state` looked at are still as in `before`, the timed part scheduled. The state after,
- * or `undefined` when another request moved it meanwhile. A refusal (`TOO_MANY_TIMERS`, a store
- * failure) runs `putBack` first, so the answer stays queued, first in line.
+ * or `undefined` when another request moved it meanwhile. A refusal before the state moved
+ * (`TOO_MANY_TIMERS`, a store failure) runs `putBack` first, so the answer stays queued, first in
+ * line; once the state has moved, the answer is used, so a refusal to schedule its timed part
+ * (the timers filled meanwhile) is thrown without putting it back.
  */
-export function moveForTaken(
+export async function moveForTaken(
   parts: MoveParts,
   name: string,
   before: States,
@@ -106,11 +108,11 @@ export function moveForTaken(
 ): Promise<States | undefined> {
   const { states, timers, maxTimers } = parts;
   const move = answer.setState === undefined ? undefined : splitMove(answer.setState);
-  return keptOnRefusal(async () => {
-    if (move?.later !== undefined) checkRoom(timers, maxTimers);
-    if (move === undefined) return before;
-    const moved = await states.move(name, pick(before, scenariosOf(answer.match?.state)), move.now);
-    if (moved !== undefined) scheduleLater(timers, maxTimers, name, move, moved);
-    return moved;
+  if (move === undefined) return before;
+  const moved = await keptOnRefusal(async () => {
+    if (move.later !== undefined) checkRoom(timers, maxTimers);
+    return states.move(name, pick(before, scenariosOf(answer.match?.state)), move.now);
   }, putBack);
+  if (moved !== undefined) scheduleLater(timers, maxTimers, name, move, moved);
+  return moved;
 }
