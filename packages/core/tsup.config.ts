@@ -1,11 +1,13 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
+import { NODE_BUILD } from '../../scripts/tsup-options.mjs';
 
 /** A bundled package that is also installed (a dependency of this one): its files are in node_modules. */
 const BUNDLED_DEPENDENCY = /\/node_modules\/zod\//;
 
 /**
  * After the build: escapes what non-ASCII text is left in `dist/*.js` after `charset: 'ascii'`
+ * (NODE_BUILD, scripts/tsup-options.mjs)
  * (which escapes it in code), the comments esbuild keeps (a class member's JSDoc). Text in a
  * comment, so the escape changes nothing but the bytes; each chunk's source is then a one-byte
  * string in V8. And drops from the source maps the text of bundled packages (zod), which is
@@ -31,6 +33,7 @@ async function afterBuild(): Promise<void> {
 }
 
 export default defineConfig({
+  ...NODE_BUILD,
   entry: {
     index: 'src/index.ts',
     client: 'src/client/index.ts',
@@ -48,17 +51,6 @@ export default defineConfig({
     session: 'src/session/index.ts',
     // The GraphQL worker thread's module (adapter/threads/graphql-worker.ts starts it from here).
     'graphql-worker': 'src/adapter/threads/graphql-worker-main.ts',
-  },
-  format: ['esm'],
-  // JavaScript only: the declarations (dist/types/) are built for packing, by scripts/build-types.mjs.
-  dts: false,
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-  // Non-ASCII characters in string literals as \u escapes: a chunk's source then stays a one-byte
-  // string in V8 (Node keeps every module's source), where one `…` made all of it two bytes a character.
-  esbuildOptions(options) {
-    options.charset = 'ascii';
   },
   onSuccess: afterBuild,
   // zod stays a dependency (the published types name it) but is bundled into the chunks, not 95 modules

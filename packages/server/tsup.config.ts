@@ -1,4 +1,5 @@
 import { defineConfig, type Options } from 'tsup';
+import { NODE_BUILD } from '../../scripts/tsup-options.mjs';
 
 /** `mcp/sdk.js` stays a file of its own (`dist/mcp-sdk.js`, built below), not bundled into the chunks. */
 const sdkApart: NonNullable<Options['esbuildPlugins']>[number] = {
@@ -30,17 +31,8 @@ const noAjv: NonNullable<Options['esbuildPlugins']>[number] = {
 
 export default defineConfig([
   {
+    ...NODE_BUILD,
     entry: { index: 'src/index.ts', cli: 'src/cli.ts', 'proxy-env': 'src/proxy-env.ts' },
-    format: ['esm'],
-    // JavaScript only: the declarations (dist/types/) are built for packing, by scripts/build-types.mjs.
-    dts: false,
-    clean: true,
-    sourcemap: true,
-    target: 'node20',
-    // As in core's: one-byte sources in V8 (see packages/core/tsup.config.ts).
-    esbuildOptions(options) {
-      options.charset = 'ascii';
-    },
     esbuildPlugins: [sdkApart],
   },
   {

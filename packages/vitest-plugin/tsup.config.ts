@@ -1,6 +1,8 @@
 import { defineConfig } from 'tsup';
+import { NODE_BUILD } from '../../scripts/tsup-options.mjs';
 
 export default defineConfig({
+  ...NODE_BUILD,
   // One file per entry point: the plugin finds global-setup.js and setup.js next to itself.
   entry: {
     index: 'src/index.ts',
@@ -11,10 +13,4 @@ export default defineConfig({
     'intercept-setup': 'src/intercept-setup.ts',
     'session-setup': 'src/session-setup.ts',
   },
-  format: ['esm'],
-  // JavaScript only: the declarations (dist/types/) are built for packing, by scripts/build-types.mjs.
-  dts: false,
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
 });
