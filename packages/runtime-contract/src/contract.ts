@@ -9,6 +9,7 @@ import { request } from 'node:http';
 import { expect } from 'vitest';
 import WebSocket from 'ws';
 import { GRPC_CHECKS } from './grpc-contract.js';
+import { oneRequest } from './one-request.js';
 
 /** A running mockpoint the checks talk to. */
 export interface Target {
@@ -45,12 +46,8 @@ interface Answer {
   text: string;
 }
 
-/**
- * One request on a connection of its own (`agent: false`): a reused keep-alive
- * connection that the server closes as it idles out would fail a request for a
- * reason no runtime can help, and keep-alive is not what the contract checks.
- */
-export function call(
+/** One request on a connection of its own (one-request.ts), its answer read as text. */
+export async function call(
   target: Target,
   method: string,
   path: string,
@@ -59,22 +56,8 @@ export function call(
 ): Promise<Answer> {
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   const headers = { ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers };
-  return new Promise((resolve, reject) => {
-    const req = request(`${target.url}${path}`, { method, headers, agent: false, signal: init.signal }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => {
-        const answerHeaders = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
-        }
-        resolve({ status: res.statusCode ?? 0, headers: answerHeaders, text: Buffer.concat(chunks).toString('utf8') });
-      });
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
+  const answer = await oneRequest(method, `${target.url}${path}`, { headers, body: payload, signal: init.signal });
+  return { status: answer.status, headers: answer.headers, text: answer.body.toString('utf8') };
 }
 
 /** The error code of a mockpoint error body. */

@@ -12,10 +12,10 @@
  *
  * @module
  */
-import { request } from 'node:http';
 import { createApp, MemoryStore, type MockpointApp } from '@mockpoint/core';
 import { expect } from 'vitest';
 import type { Check, Target } from './contract.js';
+import { oneRequest } from './one-request.js';
 
 /** Two files, one importing the other and a well-known type. */
 export const GRPC_PROTOS = {
@@ -46,31 +46,9 @@ const REQUEST_BINARY = Uint8Array.of(0x0a, 0x01, 0x37);
 /** The same message in one gRPC-Web data frame: flag 0, a 4-byte big-endian length, the message. */
 const REQUEST_GRPC_WEB = Uint8Array.of(0, 0, 0, 0, REQUEST_BINARY.length, ...REQUEST_BINARY);
 
-interface BytesAnswer {
-  status: number;
-  headers: Headers;
-  body: Buffer;
-}
-
-/** One request with a byte body on a connection of its own; the answer's bytes. */
+/** One request with a byte body of `type` on a connection of its own; the answer's bytes. */
 function callBytes(target: Target, method: string, path: string, body: Uint8Array | string, type: string) {
-  return new Promise<BytesAnswer>((resolve, reject) => {
-    const headers = { 'content-type': type };
-    const req = request(`${target.url}${path}`, { method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => {
-        const answerHeaders = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
-        }
-        resolve({ status: res.statusCode ?? 0, headers: answerHeaders, body: Buffer.concat(chunks) });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+  return oneRequest(method, `${target.url}${path}`, { headers: { 'content-type': type }, body });
 }
 
 /** The engine in this (Node) process, on a memory store: what every runtime must answer. */
