@@ -65,9 +65,21 @@ export interface BackendNamespaces {
   drop(name: string): Promise<void>;
 }
 
-/** The entries a registry holds in a map, copied, by name (`list` of the map registries). */
-export function sortedEntries(entries: ReadonlyMap<string, NamespaceEntry>): NamespaceEntry[] {
-  return [...entries.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map((entry) => ({ ...entry }));
+/**
+ * A registry that holds its entries in a map (the memory one; LevelDB's, which also writes
+ * them through): `list` and `get` answer copies, listed by name.
+ */
+export abstract class MapNamespaceRegistry {
+  protected readonly entries = new Map<string, NamespaceEntry>();
+
+  async list(): Promise<NamespaceEntry[]> {
+    return [...this.entries.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map((entry) => ({ ...entry }));
+  }
+
+  async get(name: string): Promise<NamespaceEntry | undefined> {
+    const entry = this.entries.get(name);
+    return entry && { ...entry };
+  }
 }
 
 /** An entry as stored text (LevelDB, Redis): JSON with its fields in a fixed order. */

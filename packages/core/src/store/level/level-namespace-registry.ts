@@ -9,11 +9,11 @@
 import type { WriteLog } from '../change-gate.js';
 import {
   decodeNamespaceEntry,
+  MapNamespaceRegistry,
   type NamespaceCreated,
   type NamespaceEntry,
   type NamespaceRegistry,
   namespaceEntryJson,
-  sortedEntries,
 } from '../namespaces.js';
 import { KeyedMutex } from '../store.js';
 
@@ -27,22 +27,22 @@ const CREATES = '\u0000create';
  * LevelStore) is not the caller's failure — the use stays in memory and the
  * next touch writes it, so only a restart before that loses it.
  */
-export class LevelNamespaceRegistry implements NamespaceRegistry {
+export class LevelNamespaceRegistry extends MapNamespaceRegistry implements NamespaceRegistry {
   readonly #log: WriteLog;
-  readonly #entries = new Map<string, NamespaceEntry>();
   /** Per name (create, delete, touch), plus {@link CREATES} around each create. */
   readonly #locks = new KeyedMutex();
   /** Keys found at open that are not a namespace (damaged): skipped. */
   readonly unreadableAtOpen: readonly string[];
 
   private constructor(log: WriteLog, entries: Iterable<readonly [string, string]>) {
+    super();
     this.#log = log;
     const unreadable: string[] = [];
     for (const [name, text] of entries) {
       try {
         const entry = decodeNamespaceEntry(text);
         if (entry.name !== name) throw new TypeError('not its key');
-        this.#entries.set(name, entry);
+        this.entries.set(name, entry);
       } catch {
         unreadable.push(name);
       }
@@ -55,23 +55,14 @@ export class LevelNamespaceRegistry implements NamespaceRegistry {
     return new LevelNamespaceRegistry(log, await log.load());
   }
 
-  async list(): Promise<NamespaceEntry[]> {
-    return sortedEntries(this.#entries);
-  }
-
-  async get(name: string): Promise<NamespaceEntry | undefined> {
-    const entry = this.#entries.get(name);
-    return entry && { ...entry };
-  }
-
   async create(entry: NamespaceEntry, max: number): Promise<NamespaceCreated> {
     return this.#locks.run(CREATES, () =>
       this.#locks.run(entry.name, async () => {
-        if (this.#entries.has(entry.name)) return 'exists';
-        if (this.#entries.size >= max) return 'full';
+        if (this.entries.has(entry.name)) return 'exists';
+        if (this.entries.size >= max) return 'full';
         const copy = { ...entry };
         await this.#log.write([{ key: entry.name, value: namespaceEntryJson(copy) }]);
-        this.#entries.set(entry.name, copy);
+        this.entries.set(entry.name, copy);
         return 'created';
       }),
     );
@@ -79,20 +70,20 @@ export class LevelNamespaceRegistry implements NamespaceRegistry {
 
   async delete(name: string): Promise<boolean> {
     return this.#locks.run(name, async () => {
-      if (!this.#entries.has(name)) return false;
+      if (!this.entries.has(name)) return false;
       await this.#log.write([{ key: name, value: undefined }]);
-      this.#entries.delete(name);
+      this.entries.delete(name);
       return true;
     });
   }
 
   async touch(name: string, at: number): Promise<void> {
-    const entry = this.#entries.get(name);
+    const entry = this.entries.get(name);
     if (entry === undefined || at <= entry.usedAt) return;
     entry.usedAt = at;
     await this.#locks.run(name, async () => {
       // Written as it is by then (a later touch may have moved it on); nothing when deleted meanwhile.
-      const now = this.#entries.get(name);
+      const now = this.entries.get(name);
       if (now !== entry) return;
       await this.#log.write([{ key: name, value: namespaceEntryJson(now) }]).catch(() => undefined);
     });

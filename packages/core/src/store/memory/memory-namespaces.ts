@@ -7,38 +7,27 @@
 import type { Backend, JournalBounds } from '../backend.js';
 import {
   type BackendNamespaces,
+  MapNamespaceRegistry,
   type NamespaceCreated,
   type NamespaceEntry,
   type NamespaceRegistry,
-  sortedEntries,
 } from '../namespaces.js';
 
 /** The registry in a map. */
-export class MemoryNamespaceRegistry implements NamespaceRegistry {
-  readonly #entries = new Map<string, NamespaceEntry>();
-
-  async list(): Promise<NamespaceEntry[]> {
-    return sortedEntries(this.#entries);
-  }
-
-  async get(name: string): Promise<NamespaceEntry | undefined> {
-    const entry = this.#entries.get(name);
-    return entry && { ...entry };
-  }
-
+export class MemoryNamespaceRegistry extends MapNamespaceRegistry implements NamespaceRegistry {
   async create(entry: NamespaceEntry, max: number): Promise<NamespaceCreated> {
-    if (this.#entries.has(entry.name)) return 'exists';
-    if (this.#entries.size >= max) return 'full';
-    this.#entries.set(entry.name, { ...entry });
+    if (this.entries.has(entry.name)) return 'exists';
+    if (this.entries.size >= max) return 'full';
+    this.entries.set(entry.name, { ...entry });
     return 'created';
   }
 
   async delete(name: string): Promise<boolean> {
-    return this.#entries.delete(name);
+    return this.entries.delete(name);
   }
 
   async touch(name: string, at: number): Promise<void> {
-    const entry = this.#entries.get(name);
+    const entry = this.entries.get(name);
     if (entry !== undefined && at > entry.usedAt) entry.usedAt = at;
   }
 }
