@@ -6,21 +6,25 @@
  *
  * @module
  */
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { MockpointError } from '../../wire/errors.js';
 import type { AppContext } from '../context.js';
 import type { RouteDoc } from '../openapi.js';
 import { pathName } from './manage.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
-/** One definition resource: its path segment, what it holds, and how its DELETE clears it. */
-export interface DefinitionsResource {
+/** One definition resource: its path segment, what it holds, how its GET reads and sends it, how its DELETE clears it. */
+export interface DefinitionsResource<T> {
   /** The segment after `/api/endpoints/{name}/`, also the OpenAPI tag. */
   readonly segment: 'graphql' | 'grpc';
   /** What it holds, as a sentence names it (`GraphQL schema`, `protobuf definitions`). */
   readonly what: string;
   /** How a sentence says "put it" (`one`, `them`). */
   readonly it: string;
+  /** `name`'s definitions, or `undefined` when it has none. */
+  read(name: string): Promise<T | undefined>;
+  /** The GET's answer of `value`. */
+  send(c: Context, value: T): Response;
   /** Removes `name`'s definitions (none there is not an error). */
   clear(name: string): Promise<unknown>;
 }
@@ -29,34 +33,49 @@ export interface DefinitionsResource {
 export const DEFINITION_REFUSALS = [REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS];
 
 /** The `{name}` path parameter of a definition resource. */
-export function definitionParams(ctx: AppContext) {
+function definitionParams(ctx: AppContext) {
   return { name: { description: 'Endpoint name (the record need not exist).', schema: ctx.schemas.name } };
 }
 
 /** `NOT_FOUND` for a GET of `name`, which holds no such definitions. */
-export function noDefinitions(resource: DefinitionsResource, name: string): MockpointError {
+function noDefinitions(resource: DefinitionsResource<unknown>, name: string): MockpointError {
   return new MockpointError(
     'NOT_FOUND',
     `"${name}" has no ${resource.what}; put ${resource.it} with PUT /api/endpoints/${name}/${resource.segment}`,
   );
 }
 
-/** Registers the resource's DELETE and returns its doc. */
-export function registerDefinitionsDelete(app: Hono, ctx: AppContext, resource: DefinitionsResource): RouteDoc {
+/**
+ * Registers the resource's GET (`read`'s value sent with `send`, or `404` when `read` finds none)
+ * and DELETE; returns the `{name}` parameter's doc and the DELETE's doc.
+ */
+export function registerDefinitions<T>(
+  app: Hono,
+  ctx: AppContext,
+  resource: DefinitionsResource<T>,
+): { params: ReturnType<typeof definitionParams>; deleteDoc: RouteDoc } {
+  app.get(`/api/endpoints/:name/${resource.segment}`, async (c) => {
+    const name = pathName(c.req.param('name'));
+    const value = await resource.read(name);
+    if (value === undefined) throw noDefinitions(resource, name);
+    return resource.send(c, value);
+  });
   app.delete(`/api/endpoints/:name/${resource.segment}`, async (c) => {
     await resource.clear(pathName(c.req.param('name')));
     return c.body(null, 204);
   });
-  return {
+  const params = definitionParams(ctx);
+  const deleteDoc: RouteDoc = {
     method: 'delete',
     path: `/api/endpoints/{name}/${resource.segment}`,
     summary: `Remove the ${resource.what} (the record, routes and journal stay).`,
     tag: resource.segment,
-    params: definitionParams(ctx),
+    params,
     admin: true,
     responses: {
       204: { description: 'Removed (or there was none).' },
       ...errorResponses(ctx.schemas, ...DEFINITION_REFUSALS),
     },
   };
+  return { params, deleteDoc };
 }

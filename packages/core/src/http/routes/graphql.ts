@@ -12,13 +12,7 @@ import { decodeUtf8, readDecodedBody } from '../../wire/body.js';
 import { MockpointError } from '../../wire/errors.js';
 import { createGraphqlSchemas } from '../../wire/graphql-json.js';
 import type { AppContext } from '../context.js';
-import {
-  DEFINITION_REFUSALS,
-  type DefinitionsResource,
-  definitionParams,
-  noDefinitions,
-  registerDefinitionsDelete,
-} from './definitions.js';
+import { DEFINITION_REFUSALS, registerDefinitions } from './definitions.js';
 import { pathName } from './manage.js';
 import { errorResponses, readDoc } from './responses.js';
 
@@ -52,20 +46,13 @@ function sdlOf(text: string): string {
 
 export function registerGraphqlRoutes(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, options } = ctx;
-  const resource: DefinitionsResource = {
+  const { params, deleteDoc } = registerDefinitions(app, ctx, {
     segment: 'graphql',
     what: 'GraphQL schema',
     it: 'one',
+    read: (name) => endpoints.graphqlSchema(name),
+    send: (c, sdl) => c.json({ schema: sdl }),
     clear: (name) => endpoints.setGraphqlSchema(name, undefined),
-  };
-
-  app.get('/api/endpoints/:name/graphql', async (c) => {
-    const name = pathName(c.req.param('name'));
-    const sdl = await endpoints.graphqlSchema(name);
-    if (sdl === undefined) {
-      throw noDefinitions(resource, name);
-    }
-    return c.json({ schema: sdl });
   });
 
   app.put('/api/endpoints/:name/graphql', async (c) => {
@@ -78,8 +65,6 @@ export function registerGraphqlRoutes(app: Hono, ctx: AppContext): void {
     return c.json({ schema: sdl }, had ? 200 : 201);
   });
 
-  const deleteDoc = registerDefinitionsDelete(app, ctx, resource);
-  const params = definitionParams(ctx);
   const refused = DEFINITION_REFUSALS;
   const saved = { description: 'The schema as kept, byte for byte.', schema: graphqlSchemas.body };
   ctx.docs.push(

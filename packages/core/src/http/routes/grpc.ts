@@ -13,13 +13,7 @@ import { decodeUtf8, readDecodedBody } from '../../wire/body.js';
 import { MockpointError } from '../../wire/errors.js';
 import { createGrpcSchemas } from '../../wire/grpc-json.js';
 import type { AppContext } from '../context.js';
-import {
-  DEFINITION_REFUSALS,
-  type DefinitionsResource,
-  definitionParams,
-  noDefinitions,
-  registerDefinitionsDelete,
-} from './definitions.js';
+import { DEFINITION_REFUSALS, registerDefinitions } from './definitions.js';
 import { pathName } from './manage.js';
 import { errorResponses, readDoc } from './responses.js';
 
@@ -50,20 +44,13 @@ function definitionsInput(text: string) {
 
 export function registerGrpcRoutes(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, options } = ctx;
-  const resource: DefinitionsResource = {
+  const { params, deleteDoc } = registerDefinitions(app, ctx, {
     segment: 'grpc',
     what: 'protobuf definitions',
     it: 'them',
+    read: (name) => endpoints.grpcDefinitions(name),
+    send: (c, text) => c.body(text, 200, { 'content-type': 'application/json; charset=utf-8' }),
     clear: (name) => endpoints.setGrpc(name, undefined),
-  };
-
-  app.get('/api/endpoints/:name/grpc', async (c) => {
-    const name = pathName(c.req.param('name'));
-    const text = await endpoints.grpcDefinitions(name);
-    if (text === undefined) {
-      throw noDefinitions(resource, name);
-    }
-    return c.body(text, 200, { 'content-type': 'application/json; charset=utf-8' });
   });
 
   app.put('/api/endpoints/:name/grpc', async (c) => {
@@ -75,8 +62,6 @@ export function registerGrpcRoutes(app: Hono, ctx: AppContext): void {
     return c.body(checked.text, had ? 200 : 201, { 'content-type': 'application/json; charset=utf-8' });
   });
 
-  const deleteDoc = registerDefinitionsDelete(app, ctx, resource);
-  const params = definitionParams(ctx);
   const refused = DEFINITION_REFUSALS;
   const saved = {
     description: 'The definitions as put, exactly, with the full names of the services they declare.',
