@@ -47,3 +47,16 @@ describe('schema mode keeps its answer to a request, within 4 KiB of seed', () =
     expect(stableMessage(a)).toBe(false);
   });
 });
+
+describe('a route’s messages: kept when unchanged, not when rendered from a template', () => {
+  it('an untemplated reply’s message is converted once and its encoding kept; a templated one’s is not', async () => {
+    const method = await getMethod();
+    const ask = create(method.input, { text: 'hi' });
+    const plain: GrpcReply = { by: 'route r1', messages: [{ message: { text: 'same' } }] };
+    const a = await unary(method, ask, new DirectContext([]), parts(plain));
+    expect(await unary(method, ask, new DirectContext([]), parts(plain))).toBe(a);
+    expect(stableMessage(a)).toBe(true);
+    const rendered: GrpcReply = { by: 'route r2', templated: true, messages: [{ message: { text: 'hi' } }] };
+    expect(stableMessage(await unary(method, ask, new DirectContext([]), parts(rendered)))).toBe(false);
+  });
+});

@@ -182,7 +182,9 @@ function sentJson(output: DescMessage, message: Message): Sent {
 
 function sentOf(output: DescMessage, out: Out, reply: GrpcReply | undefined): Sent {
   if (out.seed !== undefined) return schemaSent(output, out.seed);
-  const key = reply !== undefined && out.message !== null && typeof out.message === 'object' ? out.message : undefined;
+  // A templated reply's messages are rendered per call: keeping them would only fill the caches.
+  const kept = reply !== undefined && reply.templated !== true;
+  const key = kept && out.message !== null && typeof out.message === 'object' ? out.message : undefined;
   const cached = key === undefined ? undefined : SENT.get(key);
   if (cached !== undefined && cached.output === output) return cached;
   const sent = sentJson(output, encodeOut(output, out.message, reply));
