@@ -30,8 +30,12 @@ type Waiter = { resolve: (result: IteratorResult<Uint8Array>) => void; reject: (
 /** The messages of one call's body, as a queue the call reads with {@link next}. */
 export class EnvelopeQueue implements AsyncIterable<Uint8Array> {
   readonly #readMaxBytes: number;
-  /** Bytes pushed and not yet made into a message. */
-  #held: Uint8Array = new Uint8Array(0);
+  /** The prefix of the next message, while it comes over several chunks, and how many of its bytes have. */
+  readonly #prefix = new Uint8Array(PREFIX);
+  #prefixed = 0;
+  /** The message being filled (its size known from its prefix), and how many of its bytes have come. */
+  #message: Uint8Array | undefined;
+  #filled = 0;
   #ready: Uint8Array[] = [];
   #waiter: Waiter | undefined;
   #ended = false;
@@ -45,38 +49,75 @@ export class EnvelopeQueue implements AsyncIterable<Uint8Array> {
     this.#flow = flow;
   }
 
-  /** Adds body bytes; each message they complete is ready to read. */
+  /**
+   * Adds body bytes; each message they complete is ready to read. A message whole in one chunk is
+   * read in place; one split over chunks is copied once into a buffer of its size, made when its
+   * prefix is read (after the size is checked against `readMaxBytes`), not re-copied per chunk.
+   */
   push(chunk: Uint8Array): void {
     if (this.#ended || this.#error !== undefined) return;
-    let bytes = this.#held.length === 0 ? chunk : concat(this.#held, chunk);
     try {
-      while (bytes.length >= PREFIX) {
-        const length = ((bytes[1] as number) << 24) | ((bytes[2] as number) << 16) | ((bytes[3] as number) << 8);
-        const size = (length | (bytes[4] as number)) >>> 0;
-        if (size > this.#readMaxBytes) {
-          throw new ConnectError(
-            `message size ${size} is larger than configured readMaxBytes ${this.#readMaxBytes}`,
-            Code.ResourceExhausted,
-          );
+      let at = 0;
+      while (at < chunk.length) {
+        const message = this.#message;
+        if (message !== undefined) {
+          const taken = Math.min(message.length - this.#filled, chunk.length - at);
+          message.set(chunk.subarray(at, at + taken), this.#filled);
+          this.#filled += taken;
+          at += taken;
+          if (this.#filled === message.length) {
+            this.#message = undefined;
+            this.#deliver(message);
+          }
+          continue;
         }
-        if ((bytes[0] as number) & COMPRESSED) {
-          throw new ConnectError('received compressed envelope, but do not know how to decompress', Code.Internal);
+        let prefix: Uint8Array;
+        if (this.#prefixed === 0 && chunk.length - at >= PREFIX) {
+          prefix = chunk.subarray(at, at + PREFIX);
+          at += PREFIX;
+        } else {
+          const taken = Math.min(PREFIX - this.#prefixed, chunk.length - at);
+          this.#prefix.set(chunk.subarray(at, at + taken), this.#prefixed);
+          this.#prefixed += taken;
+          at += taken;
+          if (this.#prefixed < PREFIX) break;
+          prefix = this.#prefix;
         }
-        if (bytes.length < PREFIX + size) break;
-        this.#deliver(bytes.subarray(PREFIX, PREFIX + size));
-        bytes = bytes.subarray(PREFIX + size);
+        this.#prefixed = 0;
+        const size = this.#sizeOf(prefix);
+        if (chunk.length - at >= size) {
+          this.#deliver(chunk.subarray(at, at + size));
+          at += size;
+        } else {
+          this.#message = new Uint8Array(size);
+          this.#filled = 0;
+        }
       }
     } catch (error) {
       this.fail(error);
-      return;
     }
-    this.#held = bytes;
+  }
+
+  /** The size of the message whose 5-byte `prefix` this is; Connect's refusals when it cannot be read. */
+  #sizeOf(prefix: Uint8Array): number {
+    const length = ((prefix[1] as number) << 24) | ((prefix[2] as number) << 16) | ((prefix[3] as number) << 8);
+    const size = (length | (prefix[4] as number)) >>> 0;
+    if (size > this.#readMaxBytes) {
+      throw new ConnectError(
+        `message size ${size} is larger than configured readMaxBytes ${this.#readMaxBytes}`,
+        Code.ResourceExhausted,
+      );
+    }
+    if ((prefix[0] as number) & COMPRESSED) {
+      throw new ConnectError('received compressed envelope, but do not know how to decompress', Code.Internal);
+    }
+    return size;
   }
 
   /** The body ended: a message left incomplete is an error. */
   end(): void {
     if (this.#ended || this.#error !== undefined) return;
-    if (this.#held.length > 0) {
+    if (this.#prefixed > 0 || this.#message !== undefined) {
       this.fail(new ConnectError('protocol error: incomplete envelope', Code.InvalidArgument));
       return;
     }
@@ -132,11 +173,4 @@ export class EnvelopeQueue implements AsyncIterable<Uint8Array> {
     this.#waiter = undefined;
     waiter.resolve({ done: false, value: message });
   }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }
