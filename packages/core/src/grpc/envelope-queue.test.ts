@@ -94,6 +94,27 @@ describe('EnvelopeQueue flow', () => {
   });
 });
 
+describe('EnvelopeQueue flow by bytes', () => {
+  it('pauses the body once 64 KiB of messages wait unread, however few, and takes a larger one whole', async () => {
+    const flow: string[] = [];
+    const queue = new EnvelopeQueue(1 << 20, { pause: () => flow.push('pause'), resume: () => flow.push('resume') });
+    const kib = (n: number) => envelope(Array.from({ length: n * 1024 }, () => 1));
+    queue.push(kib(40));
+    expect(flow).toEqual([]);
+    queue.push(kib(24));
+    expect(flow).toEqual(['pause']);
+    expect((await queue.next()).value?.length).toBe(40 * 1024);
+    expect(flow).toEqual(['pause']);
+    expect((await queue.next()).value?.length).toBe(24 * 1024);
+    expect(flow).toEqual(['pause', 'resume']);
+    // One message past the bound: taken whole, then paused until read.
+    queue.push(kib(100));
+    expect(flow).toEqual(['pause', 'resume', 'pause']);
+    expect((await queue.next()).value?.length).toBe(100 * 1024);
+    expect(flow).toEqual(['pause', 'resume', 'pause', 'resume']);
+  });
+});
+
 describe('EnvelopeQueue, a large message in many small chunks', () => {
   it('reads it right, filling one buffer of its size rather than re-copying what it held per chunk', async () => {
     const size = 1 << 20;

@@ -6,8 +6,8 @@
  * The refusals are Connect's, with its codes and messages: a message over
  * `readMaxBytes` (`resource_exhausted`), a compressed one (this reader is used
  * for uncompressed calls only: `internal`), a body that ends inside a message
- * (`invalid_argument`). While the call leaves messages unread the body is
- * paused ({@link BodyFlow}), as Connect's handler leaves a body unread.
+ * (`invalid_argument`). While the call leaves 16 messages or 64 KiB of them
+ * unread the body is paused ({@link BodyFlow}), as Connect's handler leaves a body unread.
  *
  * @module
  */
@@ -18,6 +18,12 @@ const COMPRESSED = 0b1;
 
 /** Messages ready and unread at which the body is paused (resumed when the call has read them). */
 const HIGH_WATER = 16;
+/**
+ * Bytes of messages ready and unread at which the body is paused, whichever of this and
+ * {@link HIGH_WATER} comes first: a call that does not read (a delay) holds about 64 KiB, not
+ * 16 × `readMaxBytes`. A single message larger than this is still taken whole (within `readMaxBytes`).
+ */
+const HIGH_WATER_BYTES = 64 * 1024;
 
 /** How the queue holds the body back while the call does not read (the runtime's flow control). */
 export interface BodyFlow {
@@ -37,13 +43,15 @@ export class EnvelopeQueue implements AsyncIterable<Uint8Array> {
   #message: Uint8Array | undefined;
   #filled = 0;
   #ready: Uint8Array[] = [];
+  /** The bytes of the messages in {@link #ready}. */
+  #readyBytes = 0;
   #waiter: Waiter | undefined;
   #ended = false;
   #error: unknown;
   readonly #flow: BodyFlow | undefined;
   #paused = false;
 
-  /** `flow`: paused while {@link HIGH_WATER} messages wait unread, so a client cannot fill the memory. */
+  /** `flow`: paused while {@link HIGH_WATER} messages or {@link HIGH_WATER_BYTES} of them wait unread, so a client cannot fill the memory. */
   constructor(readMaxBytes: number, flow?: BodyFlow) {
     this.#readMaxBytes = readMaxBytes;
     this.#flow = flow;
@@ -144,6 +152,7 @@ export class EnvelopeQueue implements AsyncIterable<Uint8Array> {
   /** The next message's bytes, once complete; done when the body has ended. */
   next(): Promise<IteratorResult<Uint8Array>> {
     const ready = this.#ready.shift();
+    if (ready !== undefined) this.#readyBytes -= ready.length;
     if (this.#paused && this.#ready.length === 0) {
       this.#paused = false;
       this.#flow?.resume();
@@ -164,7 +173,9 @@ export class EnvelopeQueue implements AsyncIterable<Uint8Array> {
     const waiter = this.#waiter;
     if (waiter === undefined) {
       this.#ready.push(message);
-      if (!this.#paused && this.#ready.length >= HIGH_WATER && this.#flow !== undefined) {
+      this.#readyBytes += message.length;
+      const full = this.#ready.length >= HIGH_WATER || this.#readyBytes >= HIGH_WATER_BYTES;
+      if (!this.#paused && full && this.#flow !== undefined) {
         this.#paused = true;
         this.#flow.pause();
       }
