@@ -115,6 +115,7 @@ export function answerReply(
   };
   if (source.route !== undefined) reply.route = source.route;
   if (source.queued === true) reply.queued = true;
+  if (template) reply.templated = true;
   if (answer.delay !== undefined) reply.delay = answer.delay;
   if (grpc.metadata !== undefined) reply.metadata = grpc.metadata;
   if (grpc.trailers !== undefined) reply.trailers = grpc.trailers;

@@ -136,11 +136,11 @@ interface Written {
   headed: boolean;
 }
 
-/** Sends the headers, unless sent. */
+/** Sends the headers, unless sent (noted sent once the wire took them: a head it refused is not sent). */
 function head(wire: GrpcWire, context: DirectContext, written: Written): void {
   if (written.headed) return;
-  written.headed = true;
   wire.head(headersOf(context));
+  written.headed = true;
 }
 
 /** Sends the answer (one message, or a stream's), each serialized in its envelope; the headers before the first. */
@@ -214,9 +214,14 @@ export async function runDirectCall(
   }
 }
 
+/** Ends the call with its status; a head or trailers the wire refuses cut it instead (no status is a wrong one). */
 function end(wire: GrpcWire, context: DirectContext, written: Written, error: ConnectError | undefined): void {
-  head(wire, context, written);
-  wire.end(trailersOf(context, error));
+  try {
+    head(wire, context, written);
+    wire.end(trailersOf(context, error));
+  } catch {
+    wire.reset();
+  }
 }
 
 /** A route's reset: what was written goes out first, then the stream is cut. */

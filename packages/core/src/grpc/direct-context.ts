@@ -12,6 +12,9 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { AnswerContext } from './stream-answers.js';
 
+/** The longest delay `setTimeout` keeps (2^31 − 1 ms, about 24.8 days); a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export class DirectContext implements AnswerContext {
   readonly #rawHeaders: readonly string[];
   #requestHeader: Headers | undefined;
@@ -75,11 +78,15 @@ export class DirectContext implements AnswerContext {
     this.#controller?.abort(reason);
   }
 
-  /** Aborts the call with `deadline_exceeded` in `ms` (now when `ms` ≤ 0), as Connect's handler does. */
+  /**
+   * Aborts the call with `deadline_exceeded` in `ms` (now when `ms` ≤ 0), as Connect's handler does.
+   * A deadline past {@link MAX_TIMER_MS} (`grpc-timeout: 600H`) is no deadline: no timer is set
+   * (`setTimeout` would fire such a delay after 1 ms).
+   */
   deadline(ms: number): void {
     const passed = () => this.abort(new ConnectError('the operation timed out', Code.DeadlineExceeded));
     if (ms <= 0) passed();
-    else this.#deadline = setTimeout(passed, ms);
+    else if (ms <= MAX_TIMER_MS) this.#deadline = setTimeout(passed, ms);
   }
 
   /** The call is over: its deadline no longer runs. */

@@ -93,3 +93,46 @@ describe('EnvelopeQueue flow', () => {
     expect(flow).toEqual(['pause', 'resume']);
   });
 });
+
+describe('EnvelopeQueue flow by bytes', () => {
+  it('pauses the body once 64 KiB of messages wait unread, however few, and takes a larger one whole', async () => {
+    const flow: string[] = [];
+    const queue = new EnvelopeQueue(1 << 20, { pause: () => flow.push('pause'), resume: () => flow.push('resume') });
+    const kib = (n: number) => envelope(Array.from({ length: n * 1024 }, () => 1));
+    queue.push(kib(40));
+    expect(flow).toEqual([]);
+    queue.push(kib(24));
+    expect(flow).toEqual(['pause']);
+    expect((await queue.next()).value?.length).toBe(40 * 1024);
+    expect(flow).toEqual(['pause']);
+    expect((await queue.next()).value?.length).toBe(24 * 1024);
+    expect(flow).toEqual(['pause', 'resume']);
+    // One message past the bound: taken whole, then paused until read.
+    queue.push(kib(100));
+    expect(flow).toEqual(['pause', 'resume', 'pause']);
+    expect((await queue.next()).value?.length).toBe(100 * 1024);
+    expect(flow).toEqual(['pause', 'resume', 'pause', 'resume']);
+  });
+});
+
+describe('EnvelopeQueue, a large message in many small chunks', () => {
+  it('reads it right, filling one buffer of its size rather than re-copying what it held per chunk', async () => {
+    const size = 1 << 20;
+    const bytes = Array.from({ length: size }, (_, i) => (i * 7) & 0xff);
+    const body = new Uint8Array([...envelope(bytes), ...envelope([1, 2])]);
+    const queue = new EnvelopeQueue(size);
+    // 16 KiB frames, the first cut inside the prefix.
+    queue.push(body.subarray(0, 3));
+    for (let at = 3; at < body.length; at += 16384) queue.push(body.subarray(at, Math.min(body.length, at + 16384)));
+    queue.end();
+    const first = await queue.next();
+    expect(first.done).toBe(false);
+    const message = first.value as Uint8Array;
+    expect(message.length).toBe(size);
+    expect(message.every((byte, i) => byte === ((i * 7) & 0xff))).toBe(true);
+    // Its own buffer, exactly its size: made once from its prefix, not a concatenation of what came.
+    expect([message.byteOffset, message.buffer.byteLength]).toEqual([0, size]);
+    expect(await queue.next()).toEqual({ done: false, value: new Uint8Array([1, 2]) });
+    expect(await queue.next()).toEqual({ done: true, value: undefined });
+  });
+});

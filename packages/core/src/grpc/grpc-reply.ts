@@ -29,6 +29,8 @@ export interface GrpcReply {
   route?: string;
   /** Set when a queued answer answered (journaled as `answeredBy: { queue: true }`). */
   queued?: true;
+  /** Rendered from a template: its messages are new objects each call, not kept as a route's unchanged ones. */
+  templated?: true;
   /** Milliseconds before anything is sent (the answer's `delay`). */
   delay?: number;
   /** Sent in order (unary and client streaming: the first only). */

@@ -146,10 +146,19 @@ export function stableMessage(message: Message): boolean {
   return STABLE.has(message);
 }
 
-/** Schema mode's messages as sent, by output type and seed (same request, same answer: made once), at most 256 a type. */
+/**
+ * Schema mode's messages as sent, by output type and seed (same request, same answer: made once), at most 256 a type.
+ * A seed holds the whole request as JSON: one longer than {@link MAX_CACHED_SEED} is not kept (256 requests of
+ * 4 MiB would pin more than 1 GB), so the cache holds at most 256 × 4 KiB of seeds a type.
+ */
 const SCHEMA = new WeakMap<DescMessage, Map<string, Sent>>();
 
+/** The longest seed (characters) whose message {@link SCHEMA} keeps; a longer one's is made on each call. */
+const MAX_CACHED_SEED = 4096;
+
 function schemaSent(output: DescMessage, seed: string): Sent {
+  if (seed.length > MAX_CACHED_SEED)
+    return sentJson(output, encodeOut(output, schemaMessageJson(output, seed), undefined));
   let byType = SCHEMA.get(output);
   if (byType === undefined) {
     byType = new Map();
@@ -157,27 +166,31 @@ function schemaSent(output: DescMessage, seed: string): Sent {
   }
   let sent = byType.get(seed);
   if (sent === undefined) {
-    const message = encodeOut(output, schemaMessageJson(output, seed), undefined);
-    const json = toJson(output, message);
-    sent = { output, message, json, size: (JSON.stringify(json) ?? '').length };
+    sent = sentJson(output, encodeOut(output, schemaMessageJson(output, seed), undefined));
     if (byType.size >= 256) byType.clear();
     byType.set(seed, sent);
-    STABLE.add(message);
+    STABLE.add(sent.message);
   }
   return sent;
 }
 
+/** `message` as sent: with its proto3 JSON and that JSON's length. */
+function sentJson(output: DescMessage, message: Message): Sent {
+  const json = toJson(output, message);
+  return { output, message, json, size: (JSON.stringify(json) ?? '').length };
+}
+
 function sentOf(output: DescMessage, out: Out, reply: GrpcReply | undefined): Sent {
   if (out.seed !== undefined) return schemaSent(output, out.seed);
-  const key = reply !== undefined && out.message !== null && typeof out.message === 'object' ? out.message : undefined;
+  // A templated reply's messages are rendered per call: keeping them would only fill the caches.
+  const kept = reply !== undefined && reply.templated !== true;
+  const key = kept && out.message !== null && typeof out.message === 'object' ? out.message : undefined;
   const cached = key === undefined ? undefined : SENT.get(key);
   if (cached !== undefined && cached.output === output) return cached;
-  const message = encodeOut(output, out.message, reply);
-  const json = toJson(output, message);
-  const sent = { output, message, json, size: (JSON.stringify(json) ?? '').length };
+  const sent = sentJson(output, encodeOut(output, out.message, reply));
   if (key !== undefined) {
     SENT.set(key, sent);
-    STABLE.add(message);
+    STABLE.add(sent.message);
   }
   return sent;
 }

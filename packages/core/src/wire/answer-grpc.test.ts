@@ -58,6 +58,13 @@ describe('gRPC answers at the wire', () => {
     expect(problem({ status: { code: 3, details: [{ type: 'a.B', value: '***' }] } })).toMatch(/not base64/);
     expect(problem({ metadata: { 'grpc-status': '0' } })).toMatch(/sent by the protocol itself/);
     expect(problem({ trailers: { 'Content-Type': 'x' } })).toMatch(/sent by the protocol itself/);
+    for (const name of ['connection', 'Keep-Alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'host']) {
+      expect(problem({ metadata: { [name]: 'x' } })).toBe(
+        `metadata: ${name} is a connection-specific header, which HTTP/2 forbids (RFC 9113 §8.2.2): native gRPC could not send it`,
+      );
+      expect(problem({ trailers: { [name]: 'x' } })).toMatch(/^trailers: .* is a connection-specific header/);
+    }
+    expect(problem({ metadata: { ':status': '200' } })).toMatch(/^metadata: header name ":status"/);
     expect(problem({ metadata: { 'x-a': 'a\nb' } })).toMatch(/^metadata\.x-a /);
     expect(problem({ metadata: { 'bad name': 'a' } })).toMatch(/not a valid HTTP token/);
     expect(problem({ metadata: { 'x-a-bin': '***' } })).toMatch(/-bin entry\) is not base64/);

@@ -67,6 +67,8 @@ export function grpcCodeOf(code: string | number): number | undefined {
 }
 
 /** Metadata names the protocol itself sends. */
+/** Headers HTTP/2 forbids (RFC 9113 §8.2.2; Node's `stream.respond` throws on them); `te` is in {@link RESERVED}. */
+const CONNECTION_SPECIFIC = /^(connection|keep-alive|proxy-connection|transfer-encoding|upgrade|host)$/i;
 const RESERVED = /^(grpc-|connect-|content-type$|content-encoding$|te$|user-agent$|:)/i;
 const MAX_METADATA = 64;
 const MAX_VALUE_BYTES = 8192;
@@ -127,6 +129,8 @@ function metadataProblem(values: Record<string, string | string[]>, where: strin
     if (bad !== undefined) return `${where}: ${bad}`;
     if (RESERVED.test(name))
       return `${where}: ${name} is sent by the protocol itself (grpc-*, connect-*, content-type, te)`;
+    if (CONNECTION_SPECIFIC.test(name))
+      return `${where}: ${name} is a connection-specific header, which HTTP/2 forbids (RFC 9113 §8.2.2): native gRPC could not send it`;
     const value = values[name] as string | string[];
     for (const one of Array.isArray(value) ? value : [value]) {
       const problem = headerValueProblem(one);

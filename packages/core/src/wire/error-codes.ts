@@ -243,7 +243,7 @@ export const ERRORS = {
     fix: 'correct the file at the line and column the message names',
   },
   INVALID_GRPC_ANSWER: {
-    when: "a route's `grpc` answer that cannot be sent ([grpc.md](grpc.md#routes)): a message (or one of `messages`, a reply's `send`) that is no message of the method's output type (when the route's `match.grpc` names the service and method of the name's definitions), a status code that is no gRPC status, a status message with a control character or over 1024 characters, metadata or trailers with a name the protocol sends itself (`grpc-*`, `connect-*`, `content-type`) or a value HTTP cannot carry, details that are not a type name and base64, `message` beside `messages` or `on`, a fault other than `reset`; the message names the route and the field",
+    when: "a route's `grpc` answer that cannot be sent ([grpc.md](grpc.md#routes)): a message (or one of `messages`, a reply's `send`) that is no message of the method's output type (when the route's `match.grpc` names the service and method of the name's definitions), a status code that is no gRPC status, a status message with a control character or over 1024 characters, metadata or trailers with a name the protocol sends itself (`grpc-*`, `connect-*`, `content-type`), a connection-specific name HTTP/2 forbids (`connection`, `keep-alive`, `upgrade`, `transfer-encoding`, `host`) or a value HTTP cannot carry, details that are not a type name and base64, `message` beside `messages` or `on`, a fault other than `reset`; the message names the route and the field",
     fix: 'correct the field the message names; a message is written in proto3 JSON (field names in lowerCamelCase or as declared, 64-bit integers as strings, enums by name)',
   },
   GRAPHQL_SCHEMA_TOO_COMPLEX: {

@@ -5,6 +5,8 @@ import { connect, type IncomingHttpHeaders } from 'node:http2';
 import { gzipSync } from 'node:zlib';
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { GrpcCall } from '../../grpc/call-record.js';
+import type { DirectMethod } from '../../grpc/direct-call.js';
 import { createApp } from '../../index.js';
 import { type ServedApp, serve } from './index.js';
 
@@ -161,5 +163,52 @@ describe('native gRPC answered directly, and through Connect’s handler', () =>
     expect(answer.trailers['grpc-status']).toBe('4');
     expect(Date.now() - started).toBeLessThan(4000);
     expect(await entries(url)).toMatchObject([{ grpc: { code: 'deadline_exceeded' } }]);
+  });
+});
+
+describe('a call whose stream closed before it began (reset while grpc-direct.js was imported)', () => {
+  it('ends canceled at once: the name’s delay is not waited, the call is no unimplemented one', async () => {
+    const { createServer, constants } = await import('node:http2');
+    const { answerDirect } = await import('./grpc-direct.js');
+    const method = { methodKind: 'unary' } as DirectMethod['method'];
+    const target: DirectMethod = {
+      method,
+      answer: () => ({}),
+      parse: () => ({}) as never,
+      serialize: () => new Uint8Array(0),
+      maxStreamMessages: 10,
+      readMaxBytes: 1024,
+    };
+    const call: GrpcCall = { protocol: 'grpc', code: 'ok' };
+    const answered = new Promise<string>((resolve) => {
+      const server = createServer((req, res) => {
+        // As on the first direct call: the stream closes before answerDirect listens for it.
+        req.stream.once('close', () => {
+          const done = answerDirect(target, req as never, res as never, [], 10_000, call, {
+            chunks: [],
+            kept: 0,
+            seen: 0,
+          });
+          const hung = new Promise<string>((late) => setTimeout(late, 2000, 'hung'));
+          void Promise.race([done.then(() => 'answered'), hung]).then((how) => {
+            server.close();
+            resolve(how);
+          });
+        });
+      });
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        const session = connect(`http://127.0.0.1:${port}`);
+        session.on('error', () => undefined);
+        const stream = session.request({ ':method': 'POST', ':path': '/echo.v1.Echo/Say', te: 'trailers' });
+        stream.on('error', () => undefined);
+        stream.once('ready', () => {
+          stream.close(constants.NGHTTP2_CANCEL);
+          setTimeout(() => session.close(), 50);
+        });
+      });
+    });
+    expect(await answered).toBe('answered');
+    expect(call.code).toBe('canceled');
   });
 });

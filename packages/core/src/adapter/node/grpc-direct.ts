@@ -111,10 +111,13 @@ export async function answerDirect(
   req.once('end', () => queue.end());
   // The client went away (RST_STREAM, or the connection lost) before the call was over: the stream
   // closes with an error code; a call answered to its end closes with 0 (NO_ERROR).
-  stream.once('close', () => {
+  const closed = () => {
     if (stream.rstCode !== 0) context.abort();
     if (!queue.settled) queue.fail(new ConnectError('the client went away', Code.Canceled));
-  });
+  };
+  // A stream reset before this call began (while grpc-direct.js was imported) closed already: no 'close' comes.
+  if (stream.closed || stream.destroyed) closed();
+  else stream.once('close', closed);
   if (delay > 0) await waitGrpcDelay(delay, context.signal);
   await runDirectCall(target, queue, context, call, wireOf(stream, res), header(req, 'grpc-timeout'));
   // The call is over: what the client still sends is read and dropped.

@@ -21,6 +21,7 @@ afterEach(() => {
 /** Serves an app whose handler answers the names below `/endpoint/x…` with `answers[path]`. */
 async function setup(answers: Record<string, () => ReturnType<EndpointHandler['handle']>>) {
   const reported: unknown[] = [];
+  const handled: Parameters<EndpointHandler['handle']>[0][] = [];
   const app: MockpointApp = createApp({ onUnexpectedError: (error) => reported.push(error) });
   await app.request('/api/endpoints/fine', { method: 'PUT', body: '{"data":"ok"}' });
   const { handler } = app.mockpoint;
@@ -28,13 +29,14 @@ async function setup(answers: Record<string, () => ReturnType<EndpointHandler['h
   // An own property shadows the method: the listener asks the handler as usual.
   Object.assign(handler, {
     handle: (request: Parameters<EndpointHandler['handle']>[0]) => {
+      handled.push(request);
       const made = answers[request.target];
       return made === undefined ? real(request) : made();
     },
   });
   const port = await listen(createNodeListener(app, { overrideGlobalObjects: false }));
   const url = `http://127.0.0.1:${port}`;
-  return { url, reported };
+  return { url, reported, handled };
 }
 
 /** A plain answer with headers Node refuses to write (what no check let through). */
@@ -82,6 +84,25 @@ describe('the native listener never lets one request take the process down', () 
     }
     expect(reported).toHaveLength(7);
     expect(reported.filter((error) => (error as { code?: string }).code === 'ERR_INVALID_CHAR')).toHaveLength(3);
+  });
+
+  it('gives the journal entry of the 500 its first and last byte times, as any answer', async () => {
+    const { url, handled } = await setup({
+      '/endpoint/throws': () => {
+        throw new Error('handler threw');
+      },
+      '/endpoint/refused': () => refused(),
+    });
+    for (const path of ['throws', 'refused']) {
+      await expectInternal(`${url}/endpoint/${path}`);
+      const recorded = handled.find((request) => request.target === `/endpoint/${path}`);
+      // 'finish' comes once the last byte is handed over; the client has read it all by now, or soon.
+      for (let i = 0; i < 50 && recorded?.doneAt === undefined; i++) await new Promise((r) => setTimeout(r, 10));
+      expect({ firstByteAt: recorded?.firstByteAt, doneAt: recorded?.doneAt }, path).toEqual({
+        firstByteAt: expect.any(Number),
+        doneAt: expect.any(Number),
+      });
+    }
   });
 
   it('breaks the connection when a frame fails after the head is out', async () => {

@@ -93,6 +93,8 @@ export function lastResort(res: ServerResponse, report: NodeSinkOptions['report'
     for (const name of res.getHeaderNames()) res.removeHeader(name);
     res.writeHead(failed.status, 'Internal Server Error', failed.headers as OutgoingHttpHeaders);
     res.end(failed.body ?? undefined);
+    // The journal's entry learns when the 500 went out (its first and last byte), as any answer's.
+    handedOver(res);
   } catch {
     res.destroy();
   }
