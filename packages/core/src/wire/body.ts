@@ -258,6 +258,15 @@ export function decodeUtf8(bytes: Uint8Array, what = 'request body'): string {
   return text;
 }
 
+/** `text` parsed as JSON, or `INVALID_JSON` with `hint` (what to send) as its message. */
+export function parseJsonBody(text: string, hint: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new MockpointError('INVALID_JSON', hint, { cause: error });
+  }
+}
+
 /** Maps a scanner error to the request-body error a client sees. */
 function bodyJsonError(error: unknown): never {
   if (!(error instanceof JsonSyntaxError)) throw error;

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Hono } from 'hono';
-import { decodeUtf8, readDecodedBody } from '../../wire/body.js';
+import { decodeUtf8, parseJsonBody, readDecodedBody } from '../../wire/body.js';
 import { MockpointError } from '../../wire/errors.js';
 import { createGraphqlSchemas } from '../../wire/graphql-json.js';
 import type { AppContext } from '../context.js';
@@ -25,18 +25,10 @@ const graphqlSchemas = createGraphqlSchemas();
  */
 function sdlOf(text: string): string {
   if (!text.trimStart().startsWith('{')) return text;
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    throw new MockpointError(
-      'INVALID_JSON',
-      'the body starts with { but is not JSON; send { "schema": "…SDL…" } or the SDL itself',
-      {
-        cause: error,
-      },
-    );
-  }
+  const body = parseJsonBody(
+    text,
+    'the body starts with { but is not JSON; send { "schema": "…SDL…" } or the SDL itself',
+  );
   const parsed = graphqlSchemas.body.safeParse(body);
   if (!parsed.success) {
     throw new MockpointError('INVALID_GRAPHQL_SCHEMA', 'a JSON body must be { "schema": "…SDL…" } and nothing else');

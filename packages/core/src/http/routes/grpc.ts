@@ -9,7 +9,7 @@
  * @module
  */
 import type { Hono } from 'hono';
-import { decodeUtf8, readDecodedBody } from '../../wire/body.js';
+import { decodeUtf8, parseJsonBody, readDecodedBody } from '../../wire/body.js';
 import { MockpointError } from '../../wire/errors.js';
 import { createGrpcSchemas } from '../../wire/grpc-json.js';
 import type { AppContext } from '../context.js';
@@ -20,16 +20,10 @@ import { errorResponses, readDoc } from './responses.js';
 const grpcSchemas = createGrpcSchemas();
 
 function definitionsInput(text: string) {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    throw new MockpointError(
-      'INVALID_JSON',
-      'send { "protos": { "path.proto": "…source…" } } or { "descriptorSet": "…base64…" }',
-      { cause: error },
-    );
-  }
+  const body = parseJsonBody(
+    text,
+    'send { "protos": { "path.proto": "…source…" } } or { "descriptorSet": "…base64…" }',
+  );
   const parsed = grpcSchemas.input.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
