@@ -14,16 +14,8 @@ import type { AdminTarget } from '@mockpoint/core/files';
 import { AnswerBudget } from './answer-budget.js';
 import { type ApiTool, answerOf, apiTools, callApiTool, type ToolAnswer, toolError } from './api-tools.js';
 import { FILE_TOOLS, type FileTool } from './file-tools.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  Server,
-} from './sdk.js';
+// The MCP SDK's server side, vendored (sdk.ts, built apart as dist/mcp-sdk.js).
+import * as sdk from './sdk.js';
 
 const INSTRUCTIONS = `mockpoint: mock HTTP endpoints for tests. An endpoint is a name; its public URL is /endpoint/{name}
 (and paths below it, answered by its routes). Tools mirror the admin API (/api/openapi.json) and answer its JSON
@@ -60,10 +52,14 @@ function thrownAnswer(error: unknown): ToolAnswer {
  * one message (a stateless HTTP POST, maybe a batch), and its calls share one
  * {@link AnswerBudget}.
  */
-export function createMcpServer(target: AdminTarget, tools: McpTools, options: { perMessage?: boolean } = {}): Server {
+export function createMcpServer(
+  target: AdminTarget,
+  tools: McpTools,
+  options: { perMessage?: boolean } = {},
+): sdk.Server {
   const context = options.perMessage ? { budget: new AnswerBudget() } : {};
   const client = createClient({ baseUrl: target.url, token: target.token, fetch: target.fetch });
-  const server = new Server(
+  const server = new sdk.Server(
     { name: 'mockpoint', version: VERSION },
     {
       capabilities: { tools: {}, resources: {} },
@@ -77,14 +73,14 @@ export function createMcpServer(target: AdminTarget, tools: McpTools, options: {
   const apiByName = new Map(tools.api.map((tool) => [tool.name, tool]));
   const fileByName = new Map(tools.files.map((tool) => [tool.name, tool]));
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({
     tools: [
       ...tools.api.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
       ...tools.files.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
     ],
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(sdk.CallToolRequestSchema, async (request) => {
     const { name } = request.params;
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     try {
@@ -95,10 +91,10 @@ export function createMcpServer(target: AdminTarget, tools: McpTools, options: {
     } catch (error) {
       return result(thrownAnswer(error));
     }
-    throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"; tools/list names them`);
+    throw new sdk.McpError(sdk.ErrorCode.InvalidParams, `unknown tool "${name}"; tools/list names them`);
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+  server.setRequestHandler(sdk.ListResourcesRequestSchema, async () => {
     const answer = await client.apiCall('GET', '/api/endpoints?limit=100');
     const names = answer.ok ? ((await answer.json()) as { endpoints: { name: string }[] }).endpoints : [];
     return {
@@ -121,7 +117,7 @@ export function createMcpServer(target: AdminTarget, tools: McpTools, options: {
     };
   });
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+  server.setRequestHandler(sdk.ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: [
       {
         uriTemplate: 'mockpoint://endpoints/{name}',
@@ -138,17 +134,17 @@ export function createMcpServer(target: AdminTarget, tools: McpTools, options: {
     ],
   }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler(sdk.ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
     const path = resourcePath(uri);
     if (path === undefined) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new sdk.McpError(
+        sdk.ErrorCode.InvalidParams,
         `unknown resource ${uri}; mockpoint://endpoints, mockpoint://endpoints/{name} or mockpoint://endpoints/{name}/requests`,
       );
     }
     const answer = await answerOf(await client.apiCall('GET', path));
-    if (answer.isError) throw new McpError(ErrorCode.InvalidParams, answer.text);
+    if (answer.isError) throw new sdk.McpError(sdk.ErrorCode.InvalidParams, answer.text);
     return { contents: [{ uri, mimeType: 'application/json', text: answer.text }] };
   });
 
