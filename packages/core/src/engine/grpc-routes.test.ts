@@ -2,21 +2,11 @@
 // protocol): the grpc filter, each kind of call, status by name and number
 // with details, metadata and trailers, templates, state, the check at save,
 // and that grpc routes and HTTP requests never meet.
+
+import { CHAT_PROTO as CHAT } from '@mockpoint/testkit/grpc-protos';
 import { describe, expect, it } from 'vitest';
 import { createApp, type MockpointApp } from '../index.js';
 import { streamCall } from '../test-support/connect-frames.js';
-
-const CHAT = `syntax = "proto3";
-package chat.v1;
-service Chat {
-  rpc Get(Ask) returns (Say);
-  rpc Listen(Ask) returns (stream Say);
-  rpc Upload(stream Ask) returns (Say);
-  rpc Talk(stream Ask) returns (stream Say);
-}
-message Ask { string text = 1; }
-message Say { string text = 1; int32 n = 2; }
-`;
 
 async function chat(routes: unknown[]): Promise<MockpointApp> {
   const app = createApp();

@@ -1,21 +1,11 @@
 // The four kinds of call in schema mode, through the app's Fetch path with the
 // Connect protocol's streaming framing (enveloped JSON messages, an end-stream
 // message with the status), and the journal's messages both ways.
+
+import { CHAT_PROTO as CHAT } from '@mockpoint/testkit/grpc-protos';
 import { describe, expect, it } from 'vitest';
 import { createApp, type MockpointApp } from '../index.js';
 import { streamCall } from '../test-support/connect-frames.js';
-
-const CHAT = `syntax = "proto3";
-package chat.v1;
-service Chat {
-  rpc Get(Ask) returns (Say);
-  rpc Listen(Ask) returns (stream Say);
-  rpc Upload(stream Ask) returns (Say);
-  rpc Talk(stream Ask) returns (stream Say);
-}
-message Ask { string text = 1; }
-message Say { string text = 1; int32 n = 2; }
-`;
 
 async function chat(): Promise<MockpointApp> {
   const app = createApp();

@@ -12,20 +12,11 @@ import {
   FieldDescriptorProto_Label as Label,
   FieldDescriptorProto_Type as Type,
 } from '@bufbuild/protobuf/wkt';
+import { CHAT_PROTO } from '@mockpoint/testkit/grpc-protos';
 import { expect } from 'vitest';
 import { type CliOptions, type Daemon, startDaemon } from './daemon.js';
 
-export const CHAT = `syntax = "proto3";
-package chat.v1;
-service Chat {
-  rpc Get(Ask) returns (Say);
-  rpc Listen(Ask) returns (stream Say);
-  rpc Upload(stream Ask) returns (Say);
-  rpc Talk(stream Ask) returns (stream Say);
-}
-message Ask { string text = 1; }
-message Say { string text = 1; int32 n = 2; }
-`;
+export const CHAT = CHAT_PROTO;
 
 /** One file of one service, described by hand: its messages' scalar fields and its methods. */
 export interface HandMadeService {
