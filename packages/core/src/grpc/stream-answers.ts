@@ -157,8 +157,8 @@ const SCHEMA = new WeakMap<DescMessage, Map<string, Sent>>();
 const MAX_CACHED_SEED = 4096;
 
 function schemaSent(output: DescMessage, seed: string): Sent {
-  if (seed.length > MAX_CACHED_SEED)
-    return sentJson(output, encodeOut(output, schemaMessageJson(output, seed), undefined));
+  const made = () => sentJson(output, encodeOut(output, schemaMessageJson(output, seed), undefined));
+  if (seed.length > MAX_CACHED_SEED) return made();
   let byType = SCHEMA.get(output);
   if (byType === undefined) {
     byType = new Map();
@@ -166,7 +166,7 @@ function schemaSent(output: DescMessage, seed: string): Sent {
   }
   let sent = byType.get(seed);
   if (sent === undefined) {
-    sent = sentJson(output, encodeOut(output, schemaMessageJson(output, seed), undefined));
+    sent = made();
     if (byType.size >= 256) byType.clear();
     byType.set(seed, sent);
     STABLE.add(sent.message);

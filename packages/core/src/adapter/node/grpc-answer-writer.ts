@@ -8,6 +8,7 @@
  *
  * @module
  */
+import type { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { UniversalServerResponse } from '@connectrpc/connect/protocol';
 
@@ -29,17 +30,16 @@ function gone(res: ServerResponse): boolean {
   return stream === undefined ? res.destroyed : stream.destroyed || stream.closed;
 }
 
-/** Resolves when `res` may take more (`drain`), or is closed. */
-function drained(res: ServerResponse): Promise<void> {
-  if (gone(res)) return Promise.resolve();
+/** Resolves when `target` (a response or an HTTP/2 stream) may take more (`drain`), or is closed. */
+export function drained(target: Pick<EventEmitter, 'once' | 'off'>): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
+      target.off('drain', done);
+      target.off('close', done);
       resolve();
     };
-    res.once('drain', done);
-    res.once('close', done);
+    target.once('drain', done);
+    target.once('close', done);
   });
 }
 
@@ -55,7 +55,7 @@ export async function writeGrpcAnswer(answer: UniversalServerResponse, res: Serv
       let chunk = await body.next();
       if (!gone(res)) res.writeHead(answer.status, nodeHeaders(answer.header));
       for (; chunk.done !== true && !gone(res); chunk = await body.next()) {
-        if (!res.write(chunk.value)) await drained(res);
+        if (!res.write(chunk.value) && !gone(res)) await drained(res);
       }
     }
     if (gone(res)) return;

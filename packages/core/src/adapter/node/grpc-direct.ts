@@ -23,20 +23,8 @@ import type { GrpcCall } from '../../grpc/call-record.js';
 import { type DirectMethod, type GrpcWire, runDirectCall } from '../../grpc/direct-call.js';
 import { DirectContext } from '../../grpc/direct-context.js';
 import { EnvelopeQueue } from '../../grpc/envelope-queue.js';
+import { drained } from './grpc-answer-writer.js';
 import { type BodyCopy, keepCopy } from './grpc-body-copy.js';
-
-/** Resolves when `stream` may take more (`drain`), or is closed. */
-function drained(stream: ServerHttp2Stream): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      stream.off('drain', done);
-      stream.off('close', done);
-      resolve();
-    };
-    stream.once('drain', done);
-    stream.once('close', done);
-  });
-}
 
 /**
  * The call's answer written to `stream`. Its trailers go through Node's compat
