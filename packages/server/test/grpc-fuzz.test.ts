@@ -1,12 +1,14 @@
 // Seeded fuzz of gRPC-family calls against the built daemon (--memory), with definitions put as a
 // descriptor set built here (helpers/random-message.ts): random bytes and random code points as
-// Connect JSON and binary bodies, gRPC-Web frames of random flags and lengths, random call paths,
+// Connect JSON and binary bodies, gRPC-Web frames of random flags and lengths, the same frames as
+// native gRPC over HTTP/2 cleartext (the direct path), sent in random pieces, random call paths,
 // and random well-formed messages of the methods' input types. Every answer is a well-formed
 // Connect or gRPC-Web message or error (never a 5xx, never a hang: each call has 10 s), a
 // well-formed message is always answered with a message of the output type, `GET /api/health`
 // answers within 1 s throughout, and the daemon's stderr shows no error. Then random `.proto`
 // sources (mutations of a valid file and random text) to `PUT …/grpc`: always 201 or
 // 400 INVALID_PROTO naming a given file, with its line and column.
+import { type ClientHttp2Session, connect, constants } from 'node:http2';
 import { create, type DescMessage, fromBinary, toBinary, toJsonString } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
@@ -129,6 +131,65 @@ function randomFrames(random: () => number): Uint8Array {
   return Uint8Array.from(frames.slice(0, random() < 0.1 ? Math.floor(random() * frames.length) : frames.length));
 }
 
+/** One HTTP/2 connection per daemon for the native cases (closed after the run). */
+const sessions = new Map<string, ClientHttp2Session>();
+
+function sessionOf(daemon: Daemon): ClientHttp2Session {
+  let session = sessions.get(daemon.url);
+  if (session === undefined || session.destroyed || session.closed) {
+    session = connect(daemon.url);
+    session.on('error', () => undefined);
+    sessions.set(daemon.url, session);
+  }
+  return session;
+}
+
+/** A native call of `body` sent in random pieces; its `:status` and `grpc-status` (headers or trailers). */
+function nativeCall(daemon: Daemon, body: Uint8Array, random: () => number) {
+  return new Promise<{ status: number; grpcStatus: string | undefined; reset: number | undefined }>(
+    (resolve, reject) => {
+      const stream = sessionOf(daemon).request({
+        ':method': 'POST',
+        ':path': ECHO,
+        'content-type': random() < 0.8 ? 'application/grpc' : 'application/grpc+proto',
+        te: 'trailers',
+      });
+      let status = 0;
+      let grpcStatus: string | undefined;
+      const timer = setTimeout(() => {
+        stream.close(constants.NGHTTP2_CANCEL);
+        reject(new Error('no end within 10 s'));
+      }, 10_000);
+      stream.on('response', (headers) => {
+        status = Number(headers[':status']);
+        grpcStatus ??= headers['grpc-status'] as string | undefined;
+      });
+      stream.on('trailers', (trailers) => {
+        grpcStatus ??= trailers['grpc-status'] as string | undefined;
+      });
+      stream.on('data', () => undefined);
+      stream.on('error', () => undefined);
+      stream.on('close', () => {
+        clearTimeout(timer);
+        const reset = stream.rstCode === constants.NGHTTP2_NO_ERROR ? undefined : stream.rstCode;
+        resolve({ status, grpcStatus, reset });
+      });
+      let at = 0;
+      while (at < body.length) {
+        const size = 1 + Math.floor(random() * 16);
+        stream.write(body.subarray(at, at + size));
+        at += size;
+      }
+      stream.end();
+    },
+  );
+}
+
+function closeSessions(): void {
+  for (const session of sessions.values()) session.close();
+  sessions.clear();
+}
+
 /** One case of each kind, by index: what is sent and how its answer is checked. */
 const KINDS: Record<string, (daemon: Daemon, random: () => number) => Promise<void>> = {
   async connectJson(daemon, random) {
@@ -155,6 +216,14 @@ const KINDS: Record<string, (daemon: Daemon, random: () => number) => Promise<vo
     const body = randomFrames(random);
     const type = random() < 0.8 ? 'application/grpc-web+proto' : 'application/grpc-web';
     expectGrpcWeb(await post(daemon, ECHO, type, body), `grpc-web ${Buffer.from(body).toString('base64')}`);
+  },
+  async nativeH2c(daemon, random) {
+    const body = randomFrames(random);
+    const where = `native ${Buffer.from(body).toString('base64')}`;
+    const answer = await nativeCall(daemon, body, random);
+    expect(answer.reset, where).toBeUndefined();
+    expect(answer.status, where).toBe(200);
+    expect(answer.grpcStatus, where).toMatch(/^\d+$/);
   },
   async callPath(daemon, random) {
     const pick = random();
@@ -227,6 +296,7 @@ it(`answers random gRPC-family calls (seed ${SEED}, ${CASES} of each kind) well-
       }
     }
   } finally {
+    closeSessions();
     const { failures, slowest } = await health.stop();
     console.log(`grpc fuzz (seed ${SEED}): cases ${JSON.stringify(done)}; slowest health ${slowest} ms`);
     expect(failures).toEqual([]);
