@@ -2,15 +2,13 @@
  * `intercept`: outgoing requests of this process (the global `fetch`,
  * `node:http` and `node:https`) to the listed origins are answered by the mock
  * in-process: no socket, no base URL to change. Built on `@mswjs/interceptors`
- * (what MSW runs on); nothing is patched here beyond its hooks, and `dispose()`
- * restores everything.
+ * (what MSW runs on, through request-hooks.ts); nothing is patched here beyond
+ * its hooks, and stopping restores everything.
  *
  * @module
  */
-import { BatchInterceptor } from '@mswjs/interceptors';
-import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
-import { FetchInterceptor } from '@mswjs/interceptors/fetch';
 import { MockServerError } from './errors.js';
+import { addRequestHook } from './request-hooks.js';
 
 /** What happens to a request for a host that is not intercepted. */
 export type InterceptUnmatched = 'network' | 'error';
@@ -65,11 +63,7 @@ export function startIntercept(
   if (active)
     throw new MockServerError('INVALID_INTERCEPT', 'another mock server intercepts in this process; close it first');
   active = true;
-  const interceptor = new BatchInterceptor({
-    name: 'mockpoint-intercept',
-    interceptors: [new ClientRequestInterceptor(), new FetchInterceptor()],
-  });
-  interceptor.on('request', async ({ request, controller }) => {
+  const unhook = addRequestHook(async ({ request, controller }) => {
     const url = new URL(request.url);
     if (matches(rules, url)) {
       controller.respondWith(await answer(request));
@@ -82,12 +76,11 @@ export function startIntercept(
       );
     }
   });
-  interceptor.apply();
   let stopped = false;
   return () => {
     if (stopped) return;
     stopped = true;
     active = false;
-    interceptor.dispose();
+    unhook();
   };
 }

@@ -2,12 +2,15 @@
  * The setup file the `mockpoint({ sessions })` plugin option adds: every test of
  * the file runs as the current test of a session of its own (a namespace in the
  * run's daemon, opened when the test first uses it, with the run's mock file and
- * hosts), checked for unhandled requests and deleted after the test.
+ * hosts), checked for unhandled requests and deleted after the test. The
+ * file's requests to the daemon's plain URLs carry the current test's session
+ * (daemon-carry.ts); the hook is removed after the file.
  *
  * @module
  */
 import { loadMockFile } from '@mockpoint/core/files';
-import { aroundEach, inject } from 'vitest';
+import { afterAll, aroundEach, beforeAll, inject } from 'vitest';
+import { carrySessionToDaemon } from './daemon-carry.js';
 import {
   COVERAGE_DIR_KEY,
   MOCK_FILE_KEY,
@@ -16,7 +19,7 @@ import {
   type SessionsProvided,
   TOKEN_KEY,
 } from './provided.js';
-import { enableSessions, runInSession, type SessionSettings } from './session.js';
+import { enableSessions, runInSession, type SessionSettings, sessionOfRequest } from './session.js';
 
 const settings: SessionSettings = {
   ...(inject(SESSIONS_KEY as never) as SessionsProvided),
@@ -32,3 +35,11 @@ enableSessions();
 aroundEach(async (runTest) => {
   await runInSession(settings, runTest);
 });
+
+let stopCarrying: (() => void) | undefined;
+
+beforeAll(() => {
+  stopCarrying = carrySessionToDaemon(settings.url, async () => (await sessionOfRequest())?.name);
+});
+
+afterAll(() => stopCarrying?.());

@@ -29,17 +29,18 @@ interface Report {
   testResults: { name: string; assertionResults: { title: string; status: string; failureMessages: string[] }[] }[];
 }
 
-/** Copies the fixture under `work`, links the built packages into its node_modules, runs it and reads the report. */
-async function runFixture(work: string, env: Record<string, string>) {
+/** Copies a fixture under `work`, links the built packages into its node_modules, runs it and reads the report. */
+async function runFixture(work: string, env: Record<string, string>, fixture = 'sessions') {
   const built = join(REPO, 'packages/vitest-plugin/dist/session-setup.js');
   expect(existsSync(built), `${built} is missing: run pnpm build first`).toBe(true);
   const project = join(work, 'project');
-  cpSync(join(FIXTURES, 'sessions'), project, { recursive: true });
+  cpSync(join(FIXTURES, fixture), project, { recursive: true });
   writeFileSync(join(project, 'package.json'), '{ "private": true, "type": "module" }\n');
   const links: Record<string, string> = {
     '@mockpoint/vitest': join(REPO, 'packages/vitest-plugin'),
     '@mockpoint/core': join(REPO, 'packages/core'),
     vitest: join(REPO, 'node_modules/vitest'),
+    axios: join(REPO, 'packages/vitest-plugin/node_modules/axios'),
   };
   for (const [name, target] of Object.entries(links)) {
     const link = join(project, 'node_modules', name);
@@ -122,6 +123,15 @@ describe('test sessions, from a project outside the repository', { timeout: 120_
 
   it("on the run's own instance: every test has its own session; the one with unhandled requests fails, and only it", async () => {
     expectOnlyTheUnhandledFails(await runFixture(work, { MOCKPOINT_URL: '' }));
+  });
+
+  it("the code under test's requests to the daemon's plain URL (fetch, node:http, axios) reach its test's session", async () => {
+    const { run, results } = await runFixture(work, { MOCKPOINT_URL: '' }, 'sessions-plain');
+    expect(
+      results.map(({ title, status }) => `${status} ${title.split(':')[0]}`),
+      run.output,
+    ).toEqual(['passed p1', 'passed p2']);
+    expect(run.code, run.output).toBe(0);
   });
 
   it('on a shared daemon with an admin token (MOCKPOINT_URL): the same, and no namespace is left', async () => {
