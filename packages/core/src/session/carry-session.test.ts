@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { carrySession, NOT_CARRIED_WARNING } from './carry-session.js';
+import { carrySession, NOT_CARRIED_WARNING, publishesCreated } from './carry-session.js';
 import { withSession } from './handlers.js';
 import { currentSession, runWithSession, sessionHeaders } from './session-context.js';
 
@@ -146,6 +146,14 @@ async function nodePublishesCreated(): Promise<boolean> {
   return published;
 }
 
+describe('publishesCreated', () => {
+  it('says which Node versions publish http.client.request.created, as this Node shows', async () => {
+    expect(['20.20.2', '22.11.0', '23.1.0'].map(publishesCreated)).toEqual([false, false, false]);
+    expect(['22.12.0', '23.2.0', '24.0.0', '25.1.3'].map(publishesCreated)).toEqual([true, true, true, true]);
+    expect(publishesCreated(process.versions.node)).toBe(await nodePublishesCreated());
+  });
+});
+
 describe('carrySession with global fetch', () => {
   it('concurrent requests in different sessions each carry their own', async () => {
     carry();
@@ -249,22 +257,15 @@ describe('withSession on a Fetch-style handler (a Next.js route handler)', () =>
 });
 
 describe('carrySession with node:http', () => {
-  it('carries each concurrent session where Node publishes http.client.request.created, else warns once', async () => {
-    const publishes = await nodePublishesCreated();
+  it(`carries each concurrent session on this Node (${process.version}), with no warning`, async () => {
+    // Node 22.12 and later: the created channel; Node 20 and 22 before 22.12: the ClientRequest interceptor.
     carry();
     const sessions = Array.from({ length: 8 }, (_, i) => `h-${i}`);
     meet = gate(sessions.length);
     const results = await Promise.all(sessions.map((s) => callApp('via=http', { 'mockpoint-session': s })));
-    if (publishes) {
-      expect(results.map((r) => r.session)).toEqual(sessions);
-      expect(warnings).toEqual([]);
-    } else {
-      // Node 20 and 22 before 22.12: the header cannot be added; one warning says why and what to do.
-      expect(results.map((r) => r.session)).toEqual(sessions.map(() => null));
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0]?.message).toMatch(/does not publish http\.client\.request\.created.*sessionHeaders\(\)/);
-    }
-    // What the warning offers instead works on every Node.
+    expect(results.map((r) => r.session)).toEqual(sessions);
+    expect(warnings).toEqual([]);
+    // Adding sessionHeaders() by hand works too.
     expect(await runWithSession('manual', () => httpGet(upstream.url, sessionHeaders()))).toEqual({
       session: 'manual',
     });
@@ -274,6 +275,17 @@ describe('carrySession with node:http', () => {
     carry();
     expect((await callApp('via=http')).session).toBeNull();
     expect((await callApp('via=http&own=mine', { 'mockpoint-session': 'theirs' })).session).toBe('mine');
+  });
+
+  it('only: applies to node:http too; after the last stop() the http functions are the originals', async () => {
+    const original = { request: http.request, get: http.get };
+    const stop = carry({ only: (url) => url.origin === other.url });
+    expect((await callApp('via=http', { 'mockpoint-session': 'o-1' })).session).toBeNull();
+    expect((await callApp('via=http&to=other', { 'mockpoint-session': 'o-1' })).session).toBe('o-1');
+    stop();
+    expect(http.request).toBe(original.request);
+    expect(http.get).toBe(original.get);
+    expect((await callApp('via=http&to=other', { 'mockpoint-session': 'o-1' })).session).toBeNull();
   });
 });
 

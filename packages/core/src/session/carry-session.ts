@@ -7,10 +7,16 @@
  * - `http.client.request.created`: `node:http`/`node:https` publish each
  *   `ClientRequest` from its constructor (Node 22.12 and later), before its
  *   headers are written; `setHeader()` adds to it.
+ * - on a Node that does not publish `http.client.request.created` (20, and 22
+ *   before 22.12), `node:http`/`node:https` are hooked instead by
+ *   `@mswjs/interceptors`' ClientRequest interceptor (loaded only there, while
+ *   carrying is on, disposed with the last carrier): it reads each request as
+ *   it is written and sends it on unchanged but for the header.
  * - `http.client.request.start`: published when a `ClientRequest` is ended,
  *   after its headers were written on every Node so far: it only notices a
- *   request in a session that left without the header (on an older Node, or
- *   headers given as an array) and says so once, as a process warning.
+ *   request in a session that left without the header (headers given as an
+ *   array, or no interceptor could be loaded) and says so once, as a process
+ *   warning.
  *
  * A header the caller set is never replaced. The subscriptions are the
  * process's, kept on `globalThis` like the session store, so two copies of
@@ -19,6 +25,7 @@
  * @module
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { createRequire } from 'node:module';
 import { currentSession } from './session-context.js';
 import { SESSION_HEADER } from './session-header.js';
 
@@ -58,13 +65,15 @@ interface Carriers {
   /** Requests the `created` channel saw, so `start` knows whether this Node publishes it. */
   seen: WeakSet<object>;
   warned: boolean;
+  /** Disposes the ClientRequest interceptor, while one carries `node:http` (a Node without `created`). */
+  unhook: (() => void) | undefined;
 }
 
 const CARRIERS_KEY = Symbol.for('mockpoint.session.carriers');
 
 function carriers(): Carriers {
   const holder = globalThis as { [CARRIERS_KEY]?: Carriers };
-  holder[CARRIERS_KEY] ??= { on: new Set(), seen: new WeakSet(), warned: false };
+  holder[CARRIERS_KEY] ??= { on: new Set(), seen: new WeakSet(), warned: false, unhook: undefined };
   return holder[CARRIERS_KEY];
 }
 
@@ -124,6 +133,8 @@ function onHttpRequestStart(message: unknown): void {
   const request = (message as { request?: ClientRequestLike }).request;
   const session = currentSession();
   if (request === undefined || session === undefined || request.getHeader(SESSION_HEADER) !== undefined) return;
+  // The interceptor adds it to what is written, not to the ClientRequest (headers as an array too).
+  if (carriers().unhook !== undefined) return;
   if (!wanted(() => clientRequestUrl(request))) return;
   if (!request.headersSent) {
     request.setHeader(SESSION_HEADER, session);
@@ -134,7 +145,7 @@ function onHttpRequestStart(message: unknown): void {
   state.warned = true;
   const reason = state.seen.has(request)
     ? 'its headers were given as an array, written before any hook'
-    : `this Node (${process.version}) does not publish http.client.request.created (Node 22.12 and later do)`;
+    : `this Node (${process.version}) does not publish http.client.request.created (Node 22.12 and later do) and @mswjs/interceptors could not be loaded`;
   process.emitWarning(
     `a node:http request to ${clientRequestUrl(request).href} in session "${session}" left without the ${SESSION_HEADER} header: ${reason}. Use fetch, or add sessionHeaders() to its headers.`,
     { code: NOT_CARRIED_WARNING },
@@ -165,7 +176,8 @@ const HANDLERS_KEY = Symbol.for('mockpoint.session.handlers');
  * From now on, every outgoing request made inside a session
  * ({@link runWithSession}, or a handler wrapped by `withSession` or the
  * middleware) carries the `mockpoint-session` header — by global `fetch`, the
- * `undici` package, and `node:http`/`node:https` on Node 22.12 and later —
+ * `undici` package, and `node:http`/`node:https` (through an interceptor on
+ * Node before 22.12) —
  * unless the caller set that header, or `only` refuses the destination.
  * Returns `stop()`, which ends this call's carrying (the others' go on).
  */
@@ -188,6 +200,7 @@ function subscribeOnce(): void {
   if (holder[HANDLERS_KEY] !== undefined) return;
   holder[HANDLERS_KEY] = CHANNELS;
   for (const [name, handler] of CHANNELS) subscribe(name, handler);
+  if (!publishesCreated(process.versions.node)) carriers().unhook = hookClientRequests();
 }
 
 function unsubscribeAll(): void {
@@ -196,4 +209,53 @@ function unsubscribeAll(): void {
   if (handlers === undefined) return;
   holder[HANDLERS_KEY] = undefined;
   for (const [name, handler] of handlers) unsubscribe(name, handler);
+  const state = carriers();
+  const unhook = state.unhook;
+  state.unhook = undefined;
+  unhook?.();
+}
+
+/** Whether Node `version` publishes `http.client.request.created` (22.12+ in 22, 23.2+, 24 and later). */
+export function publishesCreated(version: string): boolean {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major >= 24 || (major === 23 && minor >= 2) || (major === 22 && minor >= 12);
+}
+
+/** The part of `@mswjs/interceptors`' ClientRequest interceptor used here. */
+interface ClientRequestInterceptorLike {
+  apply(): void;
+  dispose(): void;
+  on(event: 'request', listener: (event: { request: Request }) => void): unknown;
+}
+
+/**
+ * Hooks `node:http`/`node:https` with `@mswjs/interceptors`' ClientRequest
+ * interceptor (loaded now, synchronously, so that the next request is carried):
+ * a request in a session that a carrier wants gets the header. Returns its
+ * disposal, or `undefined` when the package cannot be loaded (the `start`
+ * channel then warns once).
+ */
+function hookClientRequests(): (() => void) | undefined {
+  let interceptor: ClientRequestInterceptorLike;
+  try {
+    const load = createRequire(import.meta.url);
+    const { ClientRequestInterceptor } = load('@mswjs/interceptors/ClientRequest') as {
+      ClientRequestInterceptor: new () => ClientRequestInterceptorLike;
+    };
+    interceptor = new ClientRequestInterceptor();
+  } catch {
+    return undefined;
+  }
+  interceptor.apply();
+  interceptor.on(
+    'request',
+    guarded((message) => {
+      const { request } = message as { request: Request };
+      const session = currentSession();
+      if (session === undefined || request.headers.has(SESSION_HEADER)) return;
+      if (!wanted(() => new URL(request.url))) return;
+      request.headers.set(SESSION_HEADER, session);
+    }),
+  );
+  return () => interceptor.dispose();
 }

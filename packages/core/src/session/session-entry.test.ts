@@ -1,7 +1,9 @@
 /**
  * `@mockpoint/core/session` is loaded into users' app servers: it reads
  * only `session/` and `wire/` of core, and nothing but Node's own async
- * context and diagnostics channels — no framework, no dependency.
+ * context and diagnostics channels — no framework, no dependency — besides
+ * `node:module`, whose `createRequire` loads `@mswjs/interceptors` on a Node
+ * before 22.12 only, when carrying starts (carry-session.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -11,7 +13,7 @@ import * as entry from './index.js';
 const SRC = fileURLToPath(new URL('..', import.meta.url));
 
 describe('@mockpoint/core/session', () => {
-  it('bundles from session/ and wire/ only, importing only node:async_hooks and node:diagnostics_channel', async () => {
+  it('bundles from session/ and wire/ only, importing only node:async_hooks, node:diagnostics_channel and node:module', async () => {
     const result = await build({
       entryPoints: [fileURLToPath(new URL('./index.ts', import.meta.url))],
       bundle: true,
@@ -30,7 +32,7 @@ describe('@mockpoint/core/session', () => {
     const external = Object.values(result.metafile.outputs).flatMap((output) =>
       output.imports.filter((i) => i.external).map((i) => i.path),
     );
-    expect([...new Set(external)].sort()).toEqual(['node:async_hooks', 'node:diagnostics_channel']);
+    expect([...new Set(external)].sort()).toEqual(['node:async_hooks', 'node:diagnostics_channel', 'node:module']);
   });
 
   it('exports the documented names', () => {
