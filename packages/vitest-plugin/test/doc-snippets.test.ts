@@ -8,7 +8,10 @@
  *   A fragment (`await mock.add(…)` with no test around it) is checked with the names its page
  *   gives it declared: `mock`, `client`, `expect` for all, and GIVEN's for the rest;
  * - every block that is a whole test file runs, in one child Vitest whose projects use the docs'
- *   own configs (the README's `setupFiles`, docs/vitest.md's plugin).
+ *   own configs (the README's `setupFiles`, docs/vitest.md's plugin);
+ * - every block, its types stripped, parses as a module on this Node (20: no `await using`), and
+ *   the library ones (`createMockServer()` from `@mockpoint/vitest/server`, outside any test) run
+ *   in plain Node as written.
  *
  * Before, only the WebSocket test snippets ran; the others were never compiled (`https.get(…, …)`
  * did not parse, `@mockpoint/vitest` has no `createMockServer` plugin option, …).
@@ -17,6 +20,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { runVitest } from './run-vitest.js';
 
@@ -126,6 +130,27 @@ const needsPlugin = (block: Block) => block.text.includes("inject('mockpoint')")
 /** One that uses a test session (docs/sessions.md): run with `mockpoint({ sessions: true })`. */
 const needsSessions = (block: Block) => /\{ session\b|currentSession\(/.test(block.text);
 
+/** A library snippet: `createMockServer()` in plain Node, outside any test. */
+const isLibrary = (block: Block) =>
+  block.text.includes("from '@mockpoint/vitest/server';") && !isTest(block) && !block.text.includes('expect(');
+
+/** The block as the JavaScript a user would run: its types stripped, nothing else changed. */
+const asJavaScript = (block: Block) =>
+  ts.transpileModule(block.text, {
+    compilerOptions: { target: ts.ScriptTarget.ESNext, module: ts.ModuleKind.ESNext },
+  }).outputText;
+
+/** Parses each file given as a module (vm.SourceTextModule) and prints `{ file: error }` for those that fail. */
+const PARSE_EACH = `
+import { readFileSync } from 'node:fs';
+import vm from 'node:vm';
+const failed = {};
+for (const file of process.argv.slice(1)) {
+  try { new vm.SourceTextModule(readFileSync(file, 'utf8')); } catch (error) { failed[file] = String(error); }
+}
+process.stdout.write(JSON.stringify(failed));
+`;
+
 const fileOf = (block: Block) => `${block.page.replace(/[/.]/g, '-')}-${block.line}.${block.lang}`;
 
 /** Links the client libraries into `dir`'s node_modules, as a project that installed them has them. */
@@ -205,6 +230,46 @@ describe('the docs’ TypeScript snippets', { timeout: 300_000 }, () => {
       });
     expect(errors.join('\n'), tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
+  });
+
+  it('each one, its types stripped, parses as a module on this Node (no `await using` on Node 20)', () => {
+    const dir = join(ROOT, 'node');
+    mkdirSync(dir, { recursive: true });
+    const files = all.map((block) => {
+      const file = join(dir, fileOf(block).replace(/\.(ts|js)$/, '.mjs'));
+      writeFileSync(file, asJavaScript(block));
+      return file;
+    });
+    const parse = spawnSync(
+      process.execPath,
+      ['--experimental-vm-modules', '--no-warnings', '--input-type=module', '-e', PARSE_EACH, ...files],
+      { encoding: 'utf8' },
+    );
+    expect(parse.status, parse.stderr).toBe(0);
+    const failed = Object.entries(JSON.parse(parse.stdout) as Record<string, string>).map(([file, error]) => {
+      const block = all[files.indexOf(file)] as Block;
+      return `${block.page}:${block.line}: ${error}`;
+    });
+    expect(failed, `Node ${process.version}`).toEqual([]);
+  });
+
+  it('the library snippets (createMockServer outside a test) run in plain Node as written', () => {
+    const library = all.filter(isLibrary);
+    expect(library.map((block) => block.page)).toEqual(expect.arrayContaining(['README.md', 'docs/https.md']));
+    const dir = join(ROOT, 'run');
+    mkdirSync(dir, { recursive: true });
+    // docs/files.md's reads mockpoint.yaml from the working directory.
+    writeFileSync(
+      join(dir, 'mockpoint.yaml'),
+      'version: 1\nendpoints:\n  - name: greeting\n    data: { hello: yaml }\n',
+    );
+    for (const block of library) {
+      const file = join(dir, fileOf(block).replace(/\.(ts|js)$/, '.mjs'));
+      writeFileSync(file, asJavaScript(block));
+      const run = spawnSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+      expect(run.status, `${block.page}:${block.line}\n${run.stdout}${run.stderr}`).toBe(0);
+      if (block.page === 'README.md') expect(run.stdout).toContain("{ event: 'paid' }");
+    }
   });
 
   it('each whole test file runs, in one child Vitest with the docs’ configs', async () => {
