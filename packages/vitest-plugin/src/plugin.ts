@@ -90,9 +90,11 @@ export interface MockpointPluginOptions {
    * Test sessions (docs/sessions.md): one daemon for the run (this run's
    * instance, or the one at `MOCKPOINT_URL`), and every test a namespace of
    * its own in it, created when the test first uses it (the `session`
-   * fixture, `currentSession()`, an intercepted request) and deleted after
-   * it. Tests in parallel files and `test.concurrent` use the same endpoint
-   * names and never see each other's. Needs the run's instance (`server` not `false`).
+   * fixture, `currentSession()`, an intercepted request, a request to the
+   * daemon's plain URL) and deleted after it. Tests in parallel files and
+   * `test.concurrent` use the same endpoint names and never see each other's;
+   * the test process's requests to the daemon's plain URL carry the current
+   * test's session. Needs the run's instance (`server` not `false`).
    * @default false
    * @example mockpoint({ sessions: { onUnhandledRequest: 'warn' } })
    */

@@ -1,7 +1,8 @@
 /**
  * Test sessions: every test gets a namespace of its own in the run's daemon,
  * opened when the test first asks for it (the `session` fixture,
- * `currentSession()`, an intercepted request) and deleted after the test. The
+ * `currentSession()`, an intercepted request, a request to the daemon's plain
+ * URL) and deleted after the test. The
  * current test is found through AsyncLocalStorage, so tests running at once
  * (`test.concurrent`) each find their own.
  *
