@@ -26,6 +26,8 @@
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createRequire } from 'node:module';
+// Types only: the package is loaded by createRequire, on a Node without `http.client.request.created` only.
+import type { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
 import { currentSession } from './session-context.js';
 import { SESSION_HEADER } from './session-header.js';
 
@@ -221,13 +223,6 @@ export function publishesCreated(version: string): boolean {
   return major >= 24 || (major === 23 && minor >= 2) || (major === 22 && minor >= 12);
 }
 
-/** The part of `@mswjs/interceptors`' ClientRequest interceptor used here. */
-interface ClientRequestInterceptorLike {
-  apply(): void;
-  dispose(): void;
-  on(event: 'request', listener: (event: { request: Request }) => void): unknown;
-}
-
 /**
  * Hooks `node:http`/`node:https` with `@mswjs/interceptors`' ClientRequest
  * interceptor (loaded now, synchronously, so that the next request is carried):
@@ -236,26 +231,24 @@ interface ClientRequestInterceptorLike {
  * channel then warns once).
  */
 function hookClientRequests(): (() => void) | undefined {
-  let interceptor: ClientRequestInterceptorLike;
+  let interceptor: ClientRequestInterceptor;
   try {
     const load = createRequire(import.meta.url);
-    const { ClientRequestInterceptor } = load('@mswjs/interceptors/ClientRequest') as {
-      ClientRequestInterceptor: new () => ClientRequestInterceptorLike;
-    };
-    interceptor = new ClientRequestInterceptor();
+    const loaded = load('@mswjs/interceptors/ClientRequest') as typeof import('@mswjs/interceptors/ClientRequest');
+    interceptor = new loaded.ClientRequestInterceptor();
   } catch {
     return undefined;
   }
   interceptor.apply();
-  interceptor.on(
-    'request',
-    guarded((message) => {
-      const { request } = message as { request: Request };
+  interceptor.on('request', ({ request }) => {
+    try {
       const session = currentSession();
       if (session === undefined || request.headers.has(SESSION_HEADER)) return;
       if (!wanted(() => new URL(request.url))) return;
       request.headers.set(SESSION_HEADER, session);
-    }),
-  );
+    } catch {
+      // Carrying the session is best effort; the request goes on unchanged.
+    }
+  });
   return () => interceptor.dispose();
 }
