@@ -2,7 +2,9 @@
 // the built packages of BENCH_REPO, this repository by default) with BENCH_TESTS sequential tests
 // that each add one endpoint in their session and read it once, run by Vitest with
 // mockpoint({ sessions: true }); the median and mean of the tests' own durations (Vitest's JSON
-// report: the session's opening, its use, its check and deletion after the test). BENCH_ROUNDS runs.
+// report: the session's opening, its use, its check and deletion after the test), and the CPU
+// time of the whole run (Vitest, its worker, the run's instance) per test, which a busy machine
+// disturbs less (Linux: the children's times in /proc/self/stat). BENCH_ROUNDS runs.
 //
 //   node bench/session-tests.mjs
 //   BENCH_REPO=/path/to/other/checkout BENCH_TESTS=200 BENCH_ROUNDS=3 node bench/session-tests.mjs
@@ -48,19 +50,33 @@ function project() {
   return dir;
 }
 
+/** CPU milliseconds of this process's waited-for children (Linux), or NaN elsewhere. */
+function childrenCpuMs() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    // cutime and cstime: fields 16 and 17 of stat, in clock ticks (100 a second).
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 function round(dir) {
   const report = join(dir, 'report.json');
+  const cpuBefore = childrenCpuMs();
   const run = spawnSync(
     process.execPath,
     [join(REPO, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir, '--reporter=json', `--outputFile=${report}`],
     { encoding: 'utf8', env: { ...process.env, MOCKPOINT_URL: '', NO_COLOR: '1' }, timeout: 600_000 },
   );
   if (run.status !== 0) throw new Error(`the bench project failed:\n${run.stdout}${run.stderr}`);
+  const cpu = (childrenCpuMs() - cpuBefore) / TESTS;
   const results = JSON.parse(readFileSync(report, 'utf8')).testResults.flatMap((file) => file.assertionResults);
   const durations = results.map((result) => result.duration).sort((a, b) => a - b);
   return {
     median: durations[Math.floor(durations.length / 2)],
     mean: durations.reduce((sum, ms) => sum + ms, 0) / durations.length,
+    cpu,
   };
 }
 
@@ -69,8 +85,10 @@ try {
   console.log(`${REPO}: ${TESTS} sequential tests, each in a session, ${ROUNDS} rounds`);
   for (let i = 0; i < ROUNDS; i++) {
     const load = loadavg()[0].toFixed(1);
-    const { median, mean } = round(dir);
-    console.log(`round ${i + 1}: median ${median.toFixed(1)} ms a test, mean ${mean.toFixed(1)} ms (load ${load})`);
+    const { median, mean, cpu } = round(dir);
+    console.log(
+      `round ${i + 1}: median ${median.toFixed(1)} ms a test, mean ${mean.toFixed(1)} ms, CPU ${cpu.toFixed(1)} ms a test (load ${load})`,
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
