@@ -590,7 +590,7 @@ export const ERRORS = {
   },
   NO_SESSION: {
     from: 'vitest',
-    when: "a test session was asked for outside a test, without `mockpoint({ sessions: true })`, or by an intercepted request that lost its test's context while several tests ran at once",
+    when: "a test session was asked for outside a test, without `mockpoint({ sessions: true })`, or by an intercepted request (or one to the daemon's plain URL) that lost its test's context while several tests ran at once",
     fix: "use `session`/`currentSession()` inside a test or its hooks, turn `sessions` on, or give such code the session's URL ([sessions.md](sessions.md))",
   },
   UNHANDLED_REQUEST: {
