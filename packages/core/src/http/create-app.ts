@@ -20,7 +20,7 @@ import { StoredHosts } from '../hosts/stored-hosts.js';
 import { JournalFeed, type JournalFeedOptions } from '../journal/journal-feed.js';
 import { MAX_TIMED_MOVES, StateTimers } from '../state/state-timers.js';
 import type { Backend, BackendParts } from '../store/backend.js';
-import { boundedStore } from '../store/bounded-store.js';
+import { boundedParts } from '../store/bounded-store.js';
 import { memoryBackend } from '../store/memory/backend.js';
 import type { DeliverySend } from '../webhook/delivery-send.js';
 import { DeliveryWorker } from '../webhook/delivery-worker.js';
@@ -421,7 +421,7 @@ function namespaceTable(
     make: (parts, entry) =>
       createApp({
         ...shared,
-        backend: { ...parts, store: boundedStore(parts.store, resolved.maxEndpointsPerNamespace) },
+        backend: boundedParts(parts, resolved.maxEndpointsPerNamespace),
         namespace: {
           name: entry.name,
           tokenHash: entry.tokenHash,

@@ -369,6 +369,14 @@ export class LevelStore implements EndpointStore {
     return this.#namesOf(hostsKey, options);
   }
 
+  async signatureNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#namesOf(signatureKey, options);
+  }
+
+  async chaosNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#namesOf(chaosKey, options);
+  }
+
   async getGraphqlSchema(name: string): Promise<string | undefined> {
     return this.#read(() => this.#base.#db.get(this.#key(graphqlKey(name))));
   }
