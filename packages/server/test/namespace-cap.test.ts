@@ -74,6 +74,38 @@ describe('the per-namespace cap on names', () => {
     await fill([daemon], 'capped');
   });
 
+  it('memory: collections, state, chaos and hosts make names that count, and a delete frees one', async () => {
+    const daemon = await startDaemon({ args: ['--memory', '--max-endpoints-per-namespace', '4'] });
+    const made = await fetch(`${daemon.url}/api/namespaces`, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'kinds' }),
+    });
+    expect(made.status).toBe(201);
+    const api = `${daemon.url}/ns/kinds/api/endpoints`;
+    const send = async (method: string, path: string, body: unknown) => {
+      const response = await fetch(`${api}/${path}`, { method, body: JSON.stringify(body) });
+      const text = await response.text();
+      return [response.status, response.ok ? undefined : (JSON.parse(text) as { error: { code: string } }).error.code];
+    };
+    expect(await send('PUT', 'a/state', { checkout: 'paid' })).toEqual([200, undefined]);
+    expect(await send('POST', 'b/collections/users/items', { id: 1 })).toEqual([201, undefined]);
+    expect(await send('PUT', 'c/collections', { users: [] })).toEqual([200, undefined]);
+    expect(await send('PUT', 'd/chaos', { rate: 0.5, faults: ['503'] })).toEqual([200, undefined]);
+    for (const [method, path, body] of [
+      ['PUT', 'e/state', { checkout: 'paid' }],
+      ['POST', 'e/collections/users/items', { id: 1 }],
+      ['PUT', 'e/collections/users', []],
+      ['PUT', 'e/hosts', { hosts: ['e.example.test'] }],
+      ['PUT', 'e/chaos', { rate: 0.5, faults: ['503'] }],
+    ] as const) {
+      expect(await send(method, path, body), path).toEqual([429, 'TOO_MANY_ENDPOINTS']);
+    }
+    // Names held take more; a deleted one frees its place.
+    expect(await send('PUT', 'a/collections/users', [])).toEqual([200, undefined]);
+    expect((await fetch(`${api}/b`, { method: 'DELETE' })).status).toBe(204);
+    expect(await send('PUT', 'e/state', { checkout: 'paid' })).toEqual([200, undefined]);
+  });
+
   it('LevelDB: the same, and it holds after a restart', async () => {
     const cwd = await makeTempDir();
     const daemon = await startDaemon({ cwd, args: ARGS });

@@ -105,8 +105,8 @@ export function boundedStore(store: EndpointStore, max: number, ledger = nameLed
 
 /**
  * `parts` with their store, collections and state bounded together to `max`
- * names (one ledger): seeding collections or putting state claims the name as
- * a record does.
+ * names (one ledger): seeding or changing collections, or putting state, claims
+ * the name as a record does. (A state move needs the name's routes: it holds one already.)
  */
 export function boundedParts<P extends CappedParts>(parts: P, max: number): P {
   const ledger = nameLedgerOf(parts.store, [parts.collections, parts.states]);
@@ -125,6 +125,11 @@ export function boundedParts<P extends CappedParts>(parts: P, max: number): P {
       seedOne: async (name, collection, items) => {
         if (items !== undefined) await claim(name);
         return collections.seedOne(name, collection, items);
+      },
+      // An item added to a collection the name does not have yet makes it.
+      update: async (name, collection, change) => {
+        await claim(name);
+        return collections.update(name, collection, change);
       },
     }),
     states: overriding(states, {
