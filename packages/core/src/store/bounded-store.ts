@@ -80,8 +80,13 @@ export function boundedStore(store: EndpointStore, max: number, ledger = nameLed
       return store.put(record);
     },
     updateRoutes: async (name, update) => {
-      await claim(name);
-      return store.updateRoutes(name, update);
+      if (await ledger.claim(name, max)) return store.updateRoutes(name, update);
+      // Past the cap, for a name that holds nothing: a change that leaves it no routes (a removal) is no new name.
+      return store.updateRoutes(name, (current) => {
+        const next = update(current);
+        if (next.length > 0) throw full(max);
+        return next;
+      });
     },
     setSignature: claimed((name, value) => store.setSignature(name, value)),
     setChaos: claimed((name, value) => store.setChaos(name, value)),

@@ -738,6 +738,7 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         await store.updateRoutes('a', () => [route('r')]);
         await store.put(record('b'));
         expect(await store.setChaos('c', undefined)).toBe(false);
+        expect(await store.updateRoutes('c', () => [])).toEqual([]);
         await store.setChaos('b', undefined);
         await expect(store.put(record('c'))).rejects.toMatchObject({ code: 'TOO_MANY_ENDPOINTS' });
         expect(await store.delete('b')).toBe(true);
