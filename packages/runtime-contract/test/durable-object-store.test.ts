@@ -127,6 +127,12 @@ class RemoteStore implements EndpointStore {
   hostNames(options: RouteNamesOptions = {}): Promise<string[]> {
     return this.#call('hostNames', options);
   }
+  signatureNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#call('signatureNames', options);
+  }
+  chaosNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#call('chaosNames', options);
+  }
   async close(): Promise<void> {
     await this.#call('close');
   }

@@ -108,4 +108,32 @@ describe.each(NODE_ADAPTER_NAMES)('bodies past 64 KiB (%s adapter)', (adapter) =
     expect(error.message).toContain('route field of "api"');
     expect(error.message).toContain('MOCKPOINT_MAX_BODY_BYTES');
   });
+
+  it('refuses a body past the body limit to an llm answer (not templated) with 413, never reads it as empty', async () => {
+    const { app, url } = await served({ maxBodyBytes: 100_000 });
+    await putRoutes(app, 'ai', [
+      {
+        id: 'chat',
+        match: { method: 'POST', path: '/v1/chat/completions' },
+        answer: { llm: { provider: 'openai', api: 'chat.completions', text: 'hi' } },
+      },
+    ]);
+    const body = JSON.stringify({
+      model: 'm-1',
+      stream: true,
+      messages: [{ role: 'user', content: 'z'.repeat(150_000) }],
+    });
+    const refused = await fetch(`${url}/endpoint/ai/v1/chat/completions`, { method: 'POST', body });
+    expect(refused.status).toBe(413);
+    const { error } = (await refused.json()) as ErrorJson;
+    expect(error.code).toBe('BODY_TOO_LARGE');
+    expect(error.message).toContain('route chat of "ai"');
+    expect(error.message).toContain('MOCKPOINT_MAX_BODY_BYTES');
+    // Under the limit the same route follows the request: its model, streamed.
+    const small = JSON.stringify({ model: 'm-1', stream: true, messages: [{ role: 'user', content: 'hello' }] });
+    const answered = await fetch(`${url}/endpoint/ai/v1/chat/completions`, { method: 'POST', body: small });
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get('content-type')).toContain('text/event-stream');
+    expect(await answered.text()).toContain('"model":"m-1"');
+  });
 });

@@ -149,6 +149,14 @@ class SlowReadStore implements EndpointStore {
     return this.inner.hostNames(options);
   }
 
+  signatureNames(options?: RouteNamesOptions): Promise<string[]> {
+    return this.inner.signatureNames(options);
+  }
+
+  chaosNames(options?: RouteNamesOptions): Promise<string[]> {
+    return this.inner.chaosNames(options);
+  }
+
   count(options?: CountOptions): Promise<number> {
     return this.inner.count(options);
   }

@@ -30,6 +30,12 @@ export interface AppNamespace {
   name: string;
   /** SHA-256 of its token, lowercase hex. */
   tokenHash: string;
+  /**
+   * Whether the namespace has been deleted (or deleted and made again) since the
+   * app was made: a store failure after that is answered `404 NAMESPACE_NOT_FOUND`
+   * (namespace-gone.ts). Absent: never asked.
+   */
+  gone?: () => Promise<boolean>;
 }
 
 /** Options for {@link apiAuth}. */

@@ -20,7 +20,7 @@ import { StoredHosts } from '../hosts/stored-hosts.js';
 import { JournalFeed, type JournalFeedOptions } from '../journal/journal-feed.js';
 import { MAX_TIMED_MOVES, StateTimers } from '../state/state-timers.js';
 import type { Backend, BackendParts } from '../store/backend.js';
-import { boundedStore } from '../store/bounded-store.js';
+import { boundedParts } from '../store/bounded-store.js';
 import { memoryBackend } from '../store/memory/backend.js';
 import type { DeliverySend } from '../webhook/delivery-send.js';
 import { DeliveryWorker } from '../webhook/delivery-worker.js';
@@ -34,7 +34,8 @@ import { type ApiEncoders, apiEncoding } from './api-encoding.js';
 import { type AppNamespace, apiAuth } from './auth.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
 import { badNamespace, namespaceDispatch } from './namespace-dispatch.js';
-import { NamespaceTable } from './namespace-table.js';
+import { unlessNamespaceGone } from './namespace-gone.js';
+import { NamespaceTable, sameNamespace } from './namespace-table.js';
 import type { RouteDoc } from './openapi.js';
 import { originGuard } from './origin-guard.js';
 import { registerAddRoute } from './routes/add.js';
@@ -414,13 +415,18 @@ function namespaceTable(
   if (options.namespace !== undefined || backend.namespaces === undefined) return undefined;
   const shared: CreateAppOptions = { ...options, hosts: undefined };
   for (const part of PART_NAMES) delete shared[part];
+  const { registry } = backend.namespaces;
   return new NamespaceTable(backend.namespaces, {
     max: resolved.maxNamespaces,
     make: (parts, entry) =>
       createApp({
         ...shared,
-        backend: { ...parts, store: boundedStore(parts.store, resolved.maxEndpointsPerNamespace) },
-        namespace: { name: entry.name, tokenHash: entry.tokenHash },
+        backend: boundedParts(parts, resolved.maxEndpointsPerNamespace),
+        namespace: {
+          name: entry.name,
+          tokenHash: entry.tokenHash,
+          gone: async () => !sameNamespace(await registry.get(entry.name), entry),
+        },
       }),
     report: (error) => options.onUnexpectedError?.(error, { method: 'SWEEP', url: '/api/namespaces' }),
   });
@@ -498,8 +504,15 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   };
   const app = new Hono();
 
-  const errorResponse = (error: unknown, request: Request): Response => {
-    if (isMockpointError(error)) return error.toResponse();
+  const errorResponse = (error: unknown, request: Request): Response | Promise<Response> => {
+    if (isMockpointError(error)) {
+      const own = options.namespace;
+      // A namespace deleted while this request was under way: its parts closed under it.
+      if (error.code === 'STORE_UNAVAILABLE' && own?.gone !== undefined) {
+        return unlessNamespaceGone(error, own).then((answer) => answer.toResponse());
+      }
+      return error.toResponse();
+    }
     options.onUnexpectedError?.(error, request);
     return new MockpointError('INTERNAL', 'internal error; see the server log', { cause: error }).toResponse();
   };

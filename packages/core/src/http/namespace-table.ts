@@ -342,7 +342,7 @@ export class NamespaceTable {
   }
 }
 
-/** Whether `entry` is the namespace `known` (not another made since with its name). */
-function sameNamespace(entry: NamespaceEntry | undefined, known: NamespaceEntry): boolean {
+/** Whether `entry` (as the registry holds it now) is still the namespace `known` was. */
+export function sameNamespace(entry: NamespaceEntry | undefined, known: NamespaceEntry): boolean {
   return entry !== undefined && entry.createdAt === known.createdAt && entry.tokenHash === known.tokenHash;
 }

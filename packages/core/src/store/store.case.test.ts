@@ -11,6 +11,8 @@ import { JsonText, jsonTextOf } from '../wire/json-text.js';
 import { type Route, routesJson } from '../wire/route.js';
 import type { EndpointRecord } from '../wire/schemas.js';
 import type { SignatureSettings } from '../wire/signature-settings.js';
+import { boundedStore } from './bounded-store.js';
+import { storeNames } from './name-ledger.js';
 import type { EndpointStore } from './store.js';
 
 /** Makes a fresh, empty, open store. The contract closes it after each test. */
@@ -683,6 +685,80 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
           code: 'STORE_UNAVAILABLE',
         });
       }
+    });
+    describe('a cap on the names held (boundedStore)', () => {
+      const CAP = 50;
+
+      /** Write `i` of a new name `n{i}`: a record (put or create), routes or any part beside a record. */
+      function writeNew(store: EndpointStore, i: number): Promise<unknown> {
+        const name = `n${i}`;
+        const chaos: ChaosSettings = { rate: 0.5, faults: ['503'] };
+        const signature: SignatureSettings = { scheme: 'github', secrets: ['s'], toleranceSec: 300, enforce: false };
+        switch (i % 8) {
+          case 0:
+            return store.put(record(name));
+          case 1:
+            return store.create(record(name));
+          case 2:
+            return store.updateRoutes(name, () => [route('r')]);
+          case 3:
+            return store.setGraphqlSchema(name, 'type Query { a: Int }');
+          case 4:
+            return store.setChaos(name, chaos);
+          case 5:
+            return store.setSignature(name, signature);
+          case 6:
+            return store.setGrpc(name, '{"files":{}}');
+          default:
+            return store.setHosts(name, [`${name}.example.test`]);
+        }
+      }
+
+      it('200 concurrent writes of new names of every kind make exactly the cap; the rest are refused, writing nothing', async () => {
+        const inner = await fresh();
+        const store = boundedStore(inner, CAP);
+        const settled = await Promise.allSettled(Array.from({ length: 200 }, (_, i) => writeNew(store, i)));
+        const refused = settled.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
+        expect(settled.length - refused.length).toBe(CAP);
+        for (const reason of refused) expect(reason).toMatchObject({ code: 'TOO_MANY_ENDPOINTS' });
+        expect((await storeNames(inner)).size).toBe(CAP);
+      });
+
+      it('a name held is written past the cap; removing a part frees nothing, deleting the name frees its place', async () => {
+        const inner = await fresh();
+        const store = boundedStore(inner, 2);
+        await store.put(record('a'));
+        await store.setChaos('b', { rate: 0.5, faults: ['503'] });
+        await expect(store.updateRoutes('c', () => [route('r')])).rejects.toMatchObject({ code: 'TOO_MANY_ENDPOINTS' });
+        await expect(store.setGraphqlSchema('c', 'type Query { a: Int }')).rejects.toMatchObject({
+          code: 'TOO_MANY_ENDPOINTS',
+        });
+        expect(await inner.getRoutes('c')).toEqual([]);
+        // Names held take more of their own, and a removal of what a name does not hold is never refused.
+        await store.updateRoutes('a', () => [route('r')]);
+        await store.put(record('b'));
+        expect(await store.setChaos('c', undefined)).toBe(false);
+        expect(await store.updateRoutes('c', () => [])).toEqual([]);
+        await store.setChaos('b', undefined);
+        await expect(store.put(record('c'))).rejects.toMatchObject({ code: 'TOO_MANY_ENDPOINTS' });
+        expect(await store.delete('b')).toBe(true);
+        expect(await store.create(record('c'))).toBe(true);
+        await store.clear();
+        await store.put(record('x'));
+        await store.put(record('y'));
+        expect((await storeNames(inner)).size).toBe(2);
+      });
+
+      it('counts what the store held before the cap was first asked', async () => {
+        const inner = await fresh();
+        await inner.put(record('old'));
+        await inner.setHosts('mapped', ['mapped.example.test']);
+        const store = boundedStore(inner, 3);
+        await store.put(record('new'));
+        await expect(
+          store.setSignature('more', { scheme: 'github', secrets: ['s'], toleranceSec: 300, enforce: false }),
+        ).rejects.toMatchObject({ code: 'TOO_MANY_ENDPOINTS' });
+      });
     });
   });
 }

@@ -10,6 +10,7 @@ import { scanJson } from '../wire/json-text.js';
 import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import type { SignatureSettings } from '../wire/signature-settings.js';
+import type { NameLedger } from './name-ledger.js';
 
 /**
  * Computes a name's new route list from its current one; may throw (a limit,
@@ -197,6 +198,10 @@ export interface EndpointStore {
   setHosts(name: string, hosts: readonly string[] | undefined): Promise<boolean>;
   /** The names that hold hosts, in ascending name order, in the range of `options`. */
   hostNames(options?: RouteNamesOptions): Promise<string[]>;
+  /** The names that hold a signature check, in ascending name order, in the range of `options`. */
+  signatureNames(options?: RouteNamesOptions): Promise<string[]>;
+  /** The names that hold chaos settings, in ascending name order, in the range of `options`. */
+  chaosNames(options?: RouteNamesOptions): Promise<string[]>;
   /** Records in ascending name order, paginated by cursor, optionally only those with a name prefix. */
   list(options: ListOptions): Promise<ListPage>;
   /**
@@ -208,6 +213,12 @@ export interface EndpointStore {
   count(options?: CountOptions): Promise<number>;
   /** Removes every record, every route, every signature check, every GraphQL schema, all protobuf definitions and every host mapping. */
   clear(): Promise<void>;
+  /**
+   * Where the names this store holds are counted for a cap (name-ledger.ts), when
+   * several processes share the store (Redis): one claim is one atomic step
+   * across them. A store without it is counted in the process that writes it.
+   */
+  nameLedger?(): NameLedger;
   /** The store's state; a store without the method is always `ok`. */
   health?(): StoreHealth;
   /**

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { DURATION_RULE, type Duration, durationMs } from './duration.js';
+import { isoTimeMs } from './iso-time.js';
 
 /** The clock as `GET /api/clock` shows it. */
 export interface ClockJson {
@@ -27,19 +28,15 @@ export interface ClockChange {
   advance?: Duration;
 }
 
-/** An ISO 8601 date, or date and time with a zone (`Z` or `±hh:mm`): never a local time. */
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-
 /** `input` as ms since the epoch, or `undefined` when it is not a time `set` takes. */
 export function clockTimeMs(input: unknown): number | undefined {
   if (typeof input === 'number') return Number.isSafeInteger(input) ? input : undefined;
-  if (typeof input !== 'string' || !ISO_TIME.test(input)) return undefined;
-  const ms = Date.parse(input);
-  return Number.isNaN(ms) ? undefined : ms;
+  // An ISO 8601 date, or date and time with a zone: never a local time, never a day the calendar lacks.
+  return typeof input === 'string' ? isoTimeMs(input, 'optional') : undefined;
 }
 
 export const CLOCK_TIME_RULE =
-  'set is an ISO 8601 time with its zone ("2030-01-01T00:00:00Z") or ms since the epoch, from 1970 to 9999';
+  'set is an ISO 8601 time with its zone ("2030-01-01T00:00:00Z") on a day the calendar has, or ms since the epoch, from 1970 to 9999';
 
 /** The zod schemas of the clock, for the API's document. */
 export function createClockSchemas() {

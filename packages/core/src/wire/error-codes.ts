@@ -219,7 +219,7 @@ export const ERRORS = {
     fix: 'give `"paid"` (the `default` scenario) or `{ "checkout": "paid" }`',
   },
   INVALID_CLOCK: {
-    when: 'the body of `PUT /api/clock` is not an object of `freeze` (a boolean), `set` (an ISO 8601 time from 1970 to 9999) and `advance` (a duration: ms, or `"30s"`, `"5m"`, `"2h"`, `"1d"`, at most 366 days), at least one of them, or moves the clock past the year 9999 ([clock.md](clock.md))',
+    when: 'the body of `PUT /api/clock` is not an object of `freeze` (a boolean), `set` (an ISO 8601 time from 1970 to 9999, on a day the calendar has) and `advance` (a duration: ms, or `"30s"`, `"5m"`, `"2h"`, `"1d"`, at most 366 days), at least one of them, or moves the clock past the year 9999 ([clock.md](clock.md))',
     fix: 'give e.g. `{ "freeze": true, "set": "2030-01-01T00:00:00Z" }` or `{ "advance": "30s" }`',
   },
   INVALID_OPENAPI: {
@@ -442,7 +442,7 @@ export const ERRORS = {
     fix: 'send the operation again; if the same operation fails again, answer it with a route and report the operation and schema',
   },
   STORE_UNAVAILABLE: {
-    when: 'the store failed or is closed; after a failed write, until it has reopened; damaged data',
+    when: 'the store failed or is closed; after a failed write, until it has reopened; damaged data (the message names no file-system path: the server log and `/api/health` say where)',
     fix: 'retry; see `/api/health` `reason` and the server log',
   },
   TOO_MANY_WAITERS: {
@@ -450,7 +450,7 @@ export const ERRORS = {
     fix: 'retry, or read without `wait`',
   },
   NAMESPACE_NOT_FOUND: {
-    when: 'the request names a namespace (`/ns/{ns}/…`, `mockpoint-session` or its `baggage` entry) that does not exist: never made, deleted, or idle past its `ttlMs` ([sessions.md](sessions.md))',
+    when: 'the request names a namespace (`/ns/{ns}/…`, `mockpoint-session` or its `baggage` entry) that does not exist: never made, deleted (also while the request was under way), or idle past its `ttlMs` ([sessions.md](sessions.md))',
     fix: 'make it with `POST /api/namespaces`, or check the name',
   },
   NAMESPACE_EXISTS: {
@@ -462,8 +462,8 @@ export const ERRORS = {
     fix: 'delete some (`DELETE /api/namespaces/{ns}`; test sessions delete theirs after each test), give them a `ttlMs`, or raise the limit',
   },
   TOO_MANY_ENDPOINTS: {
-    when: 'a namespace holds `MOCKPOINT_MAX_ENDPOINTS_PER_NAMESPACE` endpoints already and the request adds one',
-    fix: 'delete some, or raise the limit',
+    when: 'a namespace holds `MOCKPOINT_MAX_ENDPOINTS_PER_NAMESPACE` names already (records, or names with only routes, GraphQL, gRPC, chaos, a signature check, hosts, collections or state) and the request adds one; nothing is written',
+    fix: 'delete some (`DELETE /api/endpoints/{name}`; removing one part of a name keeps it counted), or raise the limit',
   },
   RATE_LIMITED: {
     when: "a request to `/endpoint/{name}` matched a route whose `rateLimit` bucket is empty (style `ietf`; the other styles answer the 429 with their API's own body); `Retry-After` says in how many seconds a token is back; the request is journaled with `rateLimited: true`",

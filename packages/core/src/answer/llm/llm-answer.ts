@@ -14,6 +14,7 @@
 import { NOT_JSON } from '../../journal/request-filter.js';
 import { sseEvent } from '../../journal/sse-frames.js';
 import { type LlmAnswer, MAX_LLM_MODEL_LENGTH } from '../../wire/answer-llm.js';
+import { MockpointError } from '../../wire/errors.js';
 import { SETTINGS } from '../../wire/settings.js';
 import { parseTemplate } from '../../wire/template-syntax.js';
 import { utf8Length } from '../../wire/utf8-length.js';
@@ -30,6 +31,13 @@ const encoder = new TextEncoder();
 /** Events a stream has besides its chunks (and per tool call), kept out of the chunk budget. */
 const OVERHEAD_EVENTS = 12;
 const CALL_OVERHEAD_EVENTS = 3;
+
+function bodyNotRead(): MockpointError {
+  return new MockpointError(
+    'BODY_TOO_LARGE',
+    'its llm answer reads the request body (model, stream, messages), and the body is longer than the body limit (MOCKPOINT_MAX_BODY_BYTES), the most mockpoint reads of a request; send a smaller body, or raise MOCKPOINT_MAX_BODY_BYTES',
+  );
+}
 
 /** What the request says, from its JSON body (anything else: nothing), its subpath and its `alt` query parameter. */
 export function llmRequestOf(json: unknown, at: { path?: string; query?: TemplateContext['query'] } = {}): LlmRequest {
@@ -131,6 +139,8 @@ export function llmAnswer(options: LlmAnswerOptions): (head: boolean, context: T
   const byTime = chunkDelay > 0 ? Math.floor((SETTINGS.maxStreamMs.default - delay) / chunkDelay) : byEvents;
   const maxChunks = Math.max(1, Math.min(byEvents, byTime));
   const render = (head: boolean, context: TemplateContext): EndpointAnswer => {
+    // The answer follows the request's model, stream and messages: a body not read whole is refused, never read as empty.
+    if (context.json === BODY_NOT_READ) throw bodyNotRead();
     const text = textParts === undefined ? llm.text : renderText(textParts, context);
     // The live source tells the time by the app's clock (docs/clock.md): `created` follows it.
     const now = options.source === undefined ? context.now : undefined;

@@ -120,6 +120,14 @@ describe('/api/clock', () => {
       { advance: 1.5 },
       { set: '2030-01-01T00:00:00' }, // no zone: a local time would depend on the machine
       { set: 'tomorrow' },
+      { set: '2030-02-30T00:00:00Z' }, // no such day: never rolled over into March
+      { set: '2029-02-29' }, // not a leap year
+      { set: '2030-04-31T12:00:00Z' },
+      { set: '2030-13-01T00:00:00Z' },
+      { set: '2030-01-01T24:00:00Z' },
+      { set: '2030-01-01T23:60:00Z' },
+      { set: '2030-01-01T23:59:60Z' },
+      { set: '2030-01-01T00:00:00+24:00' },
       { set: '9999-12-31T23:59:59Z', advance: '1d' }, // past the year 9999
       { freeze: 'yes' },
       { freeze: true, later: 1 },

@@ -107,6 +107,8 @@ describe('GET /api/coverage', () => {
     for (const query of [
       'since=yesterday',
       'until=2030-01-01',
+      'since=2030-02-30T00:00:00Z',
+      'until=2030-06-31T00:00:00Z',
       'since=2030-01-02T00:00:00Z&until=2030-01-01T00:00:00Z',
       'names=no%20good',
       'limit=3',

@@ -13,6 +13,7 @@ import { readJournalPaged } from '../../journal/journal.js';
 import { CoverageCount, type CoverageWindow } from '../../verify/coverage.js';
 import { type CoverageQuery, MAX_COVERAGE_SAMPLE } from '../../wire/coverage-json.js';
 import { MockpointError } from '../../wire/errors.js';
+import { isoTimeMs } from '../../wire/iso-time.js';
 import { quoted } from '../../wire/quoted.js';
 import { isValidName } from '../../wire/schemas.js';
 import type { AppContext } from '../context.js';
@@ -21,8 +22,6 @@ import { errorResponses, HOST_ERRORS, STORE_ERRORS } from './responses.js';
 /** Endpoints whose routes are read between two event-loop turns. */
 const YIELD_EVERY = 50;
 
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
-
 function badQuery(message: string): MockpointError {
   return new MockpointError('INVALID_COVERAGE_QUERY', message);
 }
@@ -30,8 +29,8 @@ function badQuery(message: string): MockpointError {
 /** An ISO 8601 time as epoch ms, or `undefined` when absent. */
 function timeOf(key: 'since' | 'until', text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  const at = ISO_TIME.test(text) ? Date.parse(text) : Number.NaN;
-  if (Number.isNaN(at)) {
+  const at = isoTimeMs(text, 'required');
+  if (at === undefined) {
     throw badQuery(
       `${key} must be an ISO 8601 time with its zone, e.g. 2030-01-01T00:00:00Z; got ${quoted(text, 100)}`,
     );

@@ -141,6 +141,14 @@ export class DurableObjectStore implements EndpointStore {
     return this.#namesOf((name) => this.#grpcKey(name), options);
   }
 
+  async signatureNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#namesOf((name) => this.#signatureKey(name), options);
+  }
+
+  async chaosNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#namesOf((name) => this.#chaosKey(name), options);
+  }
+
   async getSignature(name: string): Promise<SignatureSettings | undefined> {
     const text = await this.#call(() => this.#storage.get<string>(this.#signatureKey(name)));
     return text === undefined ? undefined : decodeSignatureSettings(text);

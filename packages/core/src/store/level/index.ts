@@ -11,7 +11,7 @@
  * @module
  */
 import { readdir, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Level } from 'level';
 import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../../wire/chaos.js';
 import { MockpointError } from '../../wire/errors.js';
@@ -356,7 +356,7 @@ export class LevelStore implements EndpointStore {
     try {
       return decodeHosts(text);
     } catch (error) {
-      this.#base.#readFailure ??= `the stored hosts of "${name}" in ${this.dir} are damaged and cannot be read`;
+      this.#base.#readFailure ??= `the stored hosts of "${name}" are damaged and cannot be read`;
       throw new MockpointError('STORE_UNAVAILABLE', this.#base.#readFailure, { cause: error });
     }
   }
@@ -367,6 +367,14 @@ export class LevelStore implements EndpointStore {
 
   async hostNames(options: RouteNamesOptions = {}): Promise<string[]> {
     return this.#namesOf(hostsKey, options);
+  }
+
+  async signatureNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#namesOf(signatureKey, options);
+  }
+
+  async chaosNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#namesOf(chaosKey, options);
   }
 
   async getGraphqlSchema(name: string): Promise<string | undefined> {
@@ -391,7 +399,7 @@ export class LevelStore implements EndpointStore {
     try {
       return decodeSignatureSettings(text);
     } catch (error) {
-      this.#base.#readFailure ??= `the stored signature check of "${name}" in ${this.dir} is damaged and cannot be read`;
+      this.#base.#readFailure ??= `the stored signature check of "${name}" is damaged and cannot be read`;
       throw new MockpointError('STORE_UNAVAILABLE', this.#base.#readFailure, { cause: error });
     }
   }
@@ -406,7 +414,7 @@ export class LevelStore implements EndpointStore {
     try {
       return decodeChaosSettings(text);
     } catch (error) {
-      this.#base.#readFailure ??= `the stored chaos of "${name}" in ${this.dir} is damaged and cannot be read`;
+      this.#base.#readFailure ??= `the stored chaos of "${name}" is damaged and cannot be read`;
       throw new MockpointError('STORE_UNAVAILABLE', this.#base.#readFailure, { cause: error });
     }
   }
@@ -453,7 +461,7 @@ export class LevelStore implements EndpointStore {
     try {
       return text.length >= SLICED_ROUTES_CHARS ? await decodeRoutesInTurns(text, budget) : decodeRoutes(text);
     } catch (error) {
-      this.#base.#readFailure ??= `the stored routes of "${name}" in ${this.dir} are damaged and cannot be read`;
+      this.#base.#readFailure ??= `the stored routes of "${name}" are damaged and cannot be read`;
       throw new MockpointError('STORE_UNAVAILABLE', this.#base.#readFailure, { cause: error });
     }
   }
@@ -624,7 +632,7 @@ export class LevelStore implements EndpointStore {
   #refusal(): string {
     const every = this.#probeIntervalMs >= 1000 ? `${this.#probeIntervalMs / 1000} s` : `${this.#probeIntervalMs} ms`;
     return (
-      `writes are refused since a write to ${this.dir} failed (${this.#writeFailure})` +
+      `writes are refused since a write to the data directory failed (${this.#writeFailure})` +
       (this.#healing ? `; ${this.#healing}` : '') +
       `; free space on that disk (or fix it): the store checks every ${every} and takes writes again by itself, no restart needed`
     );
@@ -699,10 +707,7 @@ export class LevelStore implements EndpointStore {
   /** Throws once this namespace's view is closed (the database's own close makes its calls fail). */
   #open(): void {
     if (this.#closed) {
-      throw new MockpointError(
-        'STORE_UNAVAILABLE',
-        `namespace "${this.#namespace}" of the LevelDB store in ${this.dir} is closed`,
-      );
+      throw new MockpointError('STORE_UNAVAILABLE', `namespace "${this.#namespace}" of the LevelDB store is closed`);
     }
   }
 
@@ -711,14 +716,10 @@ export class LevelStore implements EndpointStore {
     try {
       return decodeRecord(text);
     } catch (error) {
-      this.#base.#readFailure ??= `the stored record "${name}" in ${this.dir} is damaged and cannot be read`;
-      throw new MockpointError(
-        'STORE_UNAVAILABLE',
-        `the stored record "${name}" in ${this.dir} is damaged and cannot be read`,
-        {
-          cause: error,
-        },
-      );
+      this.#base.#readFailure ??= `the stored record "${name}" is damaged and cannot be read`;
+      throw new MockpointError('STORE_UNAVAILABLE', `the stored record "${name}" is damaged and cannot be read`, {
+        cause: error,
+      });
     }
   }
 
@@ -735,11 +736,15 @@ export class LevelStore implements EndpointStore {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       const corrupt = cause?.code === 'LEVEL_CORRUPTION' || /corrupt/i.test(`${message} ${cause?.message ?? ''}`);
       if (corrupt)
-        this.#readFailure ??= `a read hit damaged data in ${this.dir}: ${cause?.message ?? message}; ${repairHint(this.dir)}`;
-      const hint = corrupt || this.damagedTables.length > 0 ? `; ${repairHint(this.dir)}` : '';
-      throw new MockpointError('STORE_UNAVAILABLE', `LevelDB store in ${this.dir} failed: ${message}${hint}`, {
-        cause: error,
-      });
+        this.#readFailure ??= `a read hit damaged data in the data directory: ${withoutPath(cause?.message ?? message, this.dir)}; ${repairHint()}`;
+      const hint = corrupt || this.damagedTables.length > 0 ? `; ${repairHint()}` : '';
+      throw new MockpointError(
+        'STORE_UNAVAILABLE',
+        `the LevelDB store failed: ${withoutPath(message, this.dir)}${hint}`,
+        {
+          cause: error,
+        },
+      );
     }
   }
 
@@ -751,9 +756,9 @@ export class LevelStore implements EndpointStore {
       result = await operation();
     } catch (error) {
       const cause = (error as { cause?: { message?: string } }).cause;
-      const reason = String(cause?.message ?? (error as Error).message).replace(/\s+/g, ' ');
+      const reason = withoutPath(String(cause?.message ?? (error as Error).message).replace(/\s+/g, ' '), this.dir);
       if (!this.#closed) this.#failed(reason);
-      throw new MockpointError('STORE_UNAVAILABLE', `LevelDB store in ${this.dir} failed to write: ${reason}`, {
+      throw new MockpointError('STORE_UNAVAILABLE', `the LevelDB store failed to write: ${reason}`, {
         cause: error,
       });
     }
@@ -762,7 +767,7 @@ export class LevelStore implements EndpointStore {
     if (this.#failures !== failuresBefore) {
       throw new MockpointError(
         'STORE_UNAVAILABLE',
-        `LevelDB store in ${this.dir}: another write failed meanwhile (${this.#writeFailure ?? 'see the log'}); this one is not acknowledged, retry it`,
+        `the LevelDB store: another write failed meanwhile (${this.#writeFailure ?? 'see the log'}); this one is not acknowledged, retry it`,
       );
     }
     return result;
@@ -770,8 +775,15 @@ export class LevelStore implements EndpointStore {
 }
 
 /** How to get a store with damaged tables going again. */
-export function repairHint(dir: string): string {
+export function repairHint(dir = '<its data directory>'): string {
   return `stop mockpoint and run \`mockpoint repair --data-dir ${dir}\`, which keeps every record that can still be read (see docs/reliability.md)`;
+}
+
+/** `text` (a LevelDB message) with the data directory's path left out: an API message names no file-system path. */
+function withoutPath(text: string, dir: string): string {
+  let out = text;
+  for (const path of new Set([resolve(dir), dir])) if (path !== '') out = out.split(path).join('<data dir>');
+  return out;
 }
 
 /** What health and the start-up warning say of damaged table files. */

@@ -48,6 +48,7 @@ import { RedisClockStore } from './clock-store.js';
 import { RedisCollectionStore } from './collection-store.js';
 import { RedisDeliveryStore } from './delivery-store.js';
 import { decodeRecorded, RedisJournal, type RedisJournalOptions } from './journal.js';
+import { RedisNameLedger } from './name-ledger.js';
 import { RedisNamespaceRegistry } from './namespace-registry.js';
 import { NotSentError } from './not-sent.js';
 import { RedisRateBuckets } from './rate-buckets.js';
@@ -547,6 +548,14 @@ export class RedisStore implements EndpointStore {
     return this.#namesOf(this.#keys[6], options);
   }
 
+  async signatureNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#namesOf(this.#keys[4], options);
+  }
+
+  async chaosNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#namesOf(this.#keys[7], options);
+  }
+
   /** A name's part in the part's hash `hash` (its routes, signature check, GraphQL schema, hosts), as stored. */
   async #partText(hash: string, name: string): Promise<string | undefined> {
     const text = await this.#call((signal) => this.#client.withAbortSignal(signal).hGet(hash, name));
@@ -582,6 +591,15 @@ export class RedisStore implements EndpointStore {
 
   async clear(): Promise<void> {
     await this.#eval(CLEAR, [this.#message(undefined)]);
+  }
+
+  /** The names held, counted for a cap in Redis: one claim is one script, across replicas (name-ledger.ts). */
+  nameLedger(): RedisNameLedger {
+    const [records, , , routes, signatures, graphql, hosts, chaos, , grpc] = this.#keys;
+    return new RedisNameLedger({ eval: (script, keys, args) => this.#script(script, keys, args) }, this.#prefix, {
+      sets: [`${this.#prefix}collections`, `${this.#prefix}state`],
+      hashes: [records, routes, signatures, graphql, hosts, chaos, grpc],
+    });
   }
 
   /**

@@ -6,9 +6,11 @@ import type { AnswerQueue } from '../../queue/answer-queue.js';
 import { NAMESPACE_CHAOS_KEY } from '../../wire/chaos.js';
 import type { EndpointRecord } from '../../wire/schemas.js';
 import { runBackendContract } from '../backend.case.test.js';
+import { boundedStore } from '../bounded-store.js';
 import { MemoryAnswerQueue } from '../memory/memory-answer-queue.js';
 import { MemoryCollectionStore } from '../memory/memory-collection-store.js';
 import { MemoryStateStore } from '../memory/memory-state-store.js';
+import { storeNames } from '../name-ledger.js';
 import { runStoreContract } from '../store.case.test.js';
 import type { EndpointStore } from '../store.js';
 import { RedisStore, type RedisStoreOptions, redisBackend } from './index.js';
@@ -67,6 +69,30 @@ describe('RedisStore', () => {
     for (const store of stores.splice(0)) await store.close();
     redis.resume();
     if (!redis.running) await redis.start();
+  });
+
+  it('a cap holds across replicas: 200 new names written at once through two stores make exactly the cap', async () => {
+    const keyPrefix = `cap-${randomUUID()}:`;
+    const [a, b] = [await open({ keyPrefix }), await open({ keyPrefix })];
+    const replicas = [boundedStore(a, 50), boundedStore(b, 50)];
+    const settled = await Promise.allSettled(
+      Array.from({ length: 200 }, (_, i) => {
+        const replica = replicas[i % 2] as EndpointStore;
+        const name = `n${i}`;
+        if (i % 3 === 0) return replica.put(record(name, i));
+        if (i % 3 === 1) return replica.updateRoutes(name, () => [{ id: 'r', answer: { data: i } }]);
+        return replica.setGraphqlSchema(name, 'type Query { a: Int }');
+      }),
+    );
+    const refused = settled.filter((result) => result.status === 'rejected');
+    expect(settled.length - refused.length).toBe(50);
+    for (const result of refused) expect(result.reason).toMatchObject({ code: 'TOO_MANY_ENDPOINTS' });
+    expect((await storeNames(a)).size).toBe(50);
+    // A name deleted through one replica frees its place for the other.
+    const held = [...(await storeNames(a))][0] as string;
+    await replicas[0]?.delete(held);
+    await replicas[1]?.put(record('late', 1));
+    await expect(replicas[0]?.put(record('later', 1))).rejects.toMatchObject({ code: 'TOO_MANY_ENDPOINTS' });
   });
 
   it('reports its kind, where Redis is, and that this Redis fsyncs every write', async () => {
