@@ -159,8 +159,15 @@ describe('gRPC-family calls on the daemon', () => {
     expect(other).not.toEqual(first);
 
     const journal = (await (await fetch(`${daemon.url}/api/endpoints/shop/requests`)).json()) as {
-      requests: { subpath: string; answeredBy: string; grpc: { protocol: string; message: unknown; code: string } }[];
+      requests: {
+        path: string;
+        subpath: string;
+        answeredBy: string;
+        grpc: { protocol: string; message: unknown; code: string };
+      }[];
     };
+    // The path journaled is the one requested; the subpath names the method, as under /endpoint/{name}.
+    expect(journal.requests.map(({ path }) => path)).toEqual(Array(4).fill('/shop.v1.Orders/GetOrder'));
     expect(
       journal.requests.map(({ subpath, answeredBy, grpc }) => [
         subpath,
