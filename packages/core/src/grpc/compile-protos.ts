@@ -18,38 +18,10 @@ import {
   FileDescriptorSetSchema,
 } from '@bufbuild/protobuf/wkt';
 import protobuf from 'protobufjs';
-import { MockpointError } from '../wire/errors.js';
 import { enumOf, fieldOf, type Init, messageOf, serviceOf } from './descriptor-of.js';
+import { invalid, literal, placeOf, placeOn } from './proto-place.js';
+import { checkProtocRules } from './protoc-rules.js';
 import { wellKnownFile } from './well-known.js';
-
-/** Where a problem is: a file and, when known, its 1-based line and column. */
-interface Place {
-  file: string;
-  line?: number;
-  column?: number;
-}
-
-function invalid(place: Place, reason: string): MockpointError {
-  const where = [place.file, place.line, place.column].filter((part) => part !== undefined).join(':');
-  return new MockpointError('INVALID_PROTO', `invalid proto: ${where}: ${reason}`, { details: { ...place } });
-}
-
-/** The 1-based line and column of the first `token` on `line` of `source` (column 1 when not found). */
-function placeOn(file: string, source: string, line: number, token?: string): Place {
-  const text = source.split('\n')[line - 1] ?? '';
-  const index = token === undefined ? -1 : text.indexOf(token);
-  return { file, line, column: index < 0 ? 1 : index + 1 };
-}
-
-/** The place of the first match of `pattern` in `source`, or the file alone. */
-function placeOf(file: string, source: string, pattern: RegExp): Place {
-  const match = pattern.exec(source);
-  if (match === null) return { file };
-  const before = source.slice(0, match.index).split('\n');
-  return { file, line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
-}
-
-const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** What one file's first parse tells: its imports and its syntax or edition. */
 interface Parsed {
@@ -252,6 +224,7 @@ export async function compileProtos(files: Record<string, string>): Promise<File
   const set = create(FileDescriptorSetSchema, {
     file: [...parsed].map(([file, info]) => fileProto(file, info, root)),
   });
+  checkProtocRules(set, files);
   return registryOf(set, files);
 }
 
@@ -299,5 +272,6 @@ export function compileDescriptorSet(bytes: Uint8Array): FileRegistry {
     );
   }
   if (set.file.length === 0) throw invalid({ file: 'descriptorSet' }, 'the set holds no file');
+  checkProtocRules(set);
   return registryOf(set);
 }
