@@ -49,18 +49,21 @@ function limitStream(stream: ServerHttp2Stream, ms: number): void {
  * Closes `session` when it has had no stream open for `ms`: from its start, or
  * from its last stream's end. Other frames (SETTINGS, PING, WINDOW_UPDATE) do
  * not count as activity: a client sending only those would otherwise hold the
- * connection for ever. Closed with GOAWAY, then destroyed if the client has not
- * let go within `ms` more.
+ * connection for ever. Closed with GOAWAY; a peer that has not closed its side
+ * `ms` later has its connection reset (a graceful close only ends the server's
+ * side, and waits for the peer's).
  */
 function limitSession(session: Http2Session, ms: number): void {
+  // The socket's own reset, bound now (the session lets go of its socket once closed; its proxy forbids destroy()).
+  const reset = (session.socket as { resetAndDestroy?: () => void } | undefined)?.resetAndDestroy;
   let open = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const idle = () => {
     timer = setTimeout(() => {
-      if (open > 0 || session.destroyed) return;
+      if (open > 0 || session.closed) return;
       session.close();
-      // A peer that never reads the GOAWAY nor closes its side is cut.
-      setTimeout(() => session.destroy(), ms).unref();
+      timer = setTimeout(() => (reset ?? (() => session.destroy()))(), ms);
+      timer.unref();
     }, ms);
     timer.unref();
   };
