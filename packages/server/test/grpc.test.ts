@@ -241,7 +241,8 @@ describe('gRPC-family calls on the daemon', () => {
     }
     const timestamp = await putGrpc(daemon, 'shop', {
       protos: {
-        'google/protobuf/timestamp.proto': 'syntax = "proto3";\npackage google.protobuf;\nmessage Timestamp { string at = 1; }\n',
+        'google/protobuf/timestamp.proto':
+          'syntax = "proto3";\npackage google.protobuf;\nmessage Timestamp { string at = 1; }\n',
         'shop/v1/orders.proto': ORDERS,
       },
     });

@@ -10,6 +10,7 @@
 import type { FileRegistry } from '@bufbuild/protobuf';
 import type { GrpcRouting } from '../grpc/grpc-reply.js';
 import type { GrpcServer } from '../grpc/grpc-server.js';
+import { inlineProtoCompiler, type ProtoCompiler } from '../grpc/proto-compiler.js';
 import type { GrpcView } from '../grpc/reflection.js';
 import type { EndpointStore } from '../store/store.js';
 
@@ -39,8 +40,12 @@ export class GrpcCatalog {
   /** The routing of a name's calls (its routes with a `grpc` answer), set by the app; absent: schema mode only. */
   routing: ((name: string) => GrpcRouting) | undefined;
 
-  constructor(store: EndpointStore) {
+  /** Who parses `.proto` sources (a worker thread on the daemon). */
+  readonly compiler: ProtoCompiler;
+
+  constructor(store: EndpointStore, compiler: ProtoCompiler = inlineProtoCompiler()) {
     this.#store = store;
+    this.compiler = compiler;
   }
 
   /** The services every name holds: service → name. One read of each name's definitions. */
@@ -111,7 +116,7 @@ export class GrpcCatalog {
     if (text === undefined) return null;
     const { decodeDefinitions, registryOf } = await import('../grpc/definitions.js');
     const { services: _services, ...input } = decodeDefinitions(text);
-    return registryOf(input);
+    return registryOf(input, this.compiler);
   }
 
   /**

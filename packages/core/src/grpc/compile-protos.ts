@@ -18,7 +18,9 @@ import {
   FileDescriptorSetSchema,
 } from '@bufbuild/protobuf/wkt';
 import protobuf from 'protobufjs';
+import type { MockpointError } from '../wire/errors.js';
 import { enumOf, fieldOf, type Init, messageOf, serviceOf } from './descriptor-of.js';
+import { checkParseWork } from './parse-work.js';
 import { invalid, literal, placeOf, placeOn } from './proto-place.js';
 import { checkProtocRules } from './protoc-rules.js';
 import { wellKnownFile } from './well-known.js';
@@ -214,9 +216,15 @@ function fileProto(file: string, parsed: Parsed, root: protobuf.Root): FileDescr
   return proto;
 }
 
-/** The registry of `files` and the well-known types they import; throws `INVALID_PROTO`. */
-export async function compileProtos(files: Record<string, string>): Promise<FileRegistry> {
+/**
+ * The `FileDescriptorSet` of `files` (their own files, not the well-known ones
+ * they import), as protoc would make it; throws `INVALID_PROTO`. This is the
+ * costly part (protobufjs's parse): the daemon runs it in a worker thread
+ * (proto-compiler.ts).
+ */
+export function describeProtos(files: Record<string, string>): FileDescriptorSet {
   if (Object.keys(files).length === 0) throw invalid({ file: '(none)' }, 'no .proto file given');
+  checkParseWork(files);
   const parsed = new Map<string, Parsed>();
   for (const [file, source] of Object.entries(files)) parsed.set(file, parseAlone(file, source));
   checkImports(files, parsed);
@@ -225,7 +233,17 @@ export async function compileProtos(files: Record<string, string>): Promise<File
     file: [...parsed].map(([file, info]) => fileProto(file, info, root)),
   });
   checkProtocRules(set, files);
-  return registryOf(set, files);
+  return set;
+}
+
+/** The registry of `files` and the well-known types they import, on this thread; throws `INVALID_PROTO`. */
+export async function compileProtos(files: Record<string, string>): Promise<FileRegistry> {
+  return registryOf(describeProtos(files), files);
+}
+
+/** The registry of a set {@link describeProtos} made of `files` (in binary, from a worker thread). */
+export function registryOfDescribed(bytes: Uint8Array, files: Record<string, string>): FileRegistry {
+  return registryOf(fromBinary(FileDescriptorSetSchema, bytes), files);
 }
 
 /**

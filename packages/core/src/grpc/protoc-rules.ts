@@ -65,7 +65,9 @@ export function checkProtocRules(set: FileDescriptorSet, files?: Record<string, 
     if (bad?.why === undefined) continue;
     const { field, owner, why } = bad;
     const place =
-      source === undefined ? { file: file.name } : placeOf(file.name, source, new RegExp(`\\b${literal(field.name)}\\s*=`));
+      source === undefined
+        ? { file: file.name }
+        : placeOf(file.name, source, new RegExp(`\\b${literal(field.name)}\\s*=`));
     throw invalid(place, `field "${field.name}" of ${owner || '(no package)'} has number ${field.number}; ${why}`);
   }
 }
