@@ -75,6 +75,10 @@ export class GrpcCatalog {
   }
 
   /**
+   * @internal Not in the published declarations: its type is Connect's (whose
+   * declarations need the DOM's `HeadersInit`), which a user who never touches
+   * gRPC must not need (`test/published-types.test.ts` of @mockpoint/vitest).
+   *
    * The server of `name`'s definitions (`null` when it has none), within
    * `limits`. It is built once and kept: every caller passes the app's limits
    * (the same ones), so whichever builds it first, the calls get them.
@@ -120,6 +124,8 @@ export class GrpcCatalog {
   }
 
   /**
+   * @internal Not in the published declarations (see {@link server}).
+   *
    * The server of the daemon's own services (health, reflection), answering
    * from the definitions held now; the caller answers with it only while some
    * name holds definitions.

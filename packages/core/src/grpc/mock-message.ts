@@ -23,7 +23,7 @@ const MAX_DEPTH = 4;
 const LIST_LENGTH = 2;
 
 /** The most values (scalars, enums, messages, list items, map entries) one schema-mode message may hold. */
-export const MAX_MESSAGE_VALUES = 100_000;
+const MAX_MESSAGE_VALUES = 100_000;
 
 /** Thrown when a message would hold more than its bound of values. */
 export class MessageTooLarge extends Error {

@@ -12,7 +12,7 @@ import { invalid, literal, placeOf } from './proto-place.js';
 import { wellKnownFile } from './well-known.js';
 
 /** The largest field number protoc accepts. */
-export const MAX_FIELD_NUMBER = 536_870_911;
+const MAX_FIELD_NUMBER = 536_870_911;
 /** The field numbers kept for the protobuf implementation. */
 const RESERVED_FIRST = 19_000;
 const RESERVED_LAST = 19_999;
