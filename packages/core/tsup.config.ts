@@ -51,6 +51,8 @@ export default defineConfig({
     session: 'src/session/index.ts',
     // The GraphQL worker thread's module (adapter/threads/graphql-worker.ts starts it from here).
     'graphql-worker': 'src/adapter/threads/graphql-worker-main.ts',
+    // The .proto worker thread's module (adapter/threads/proto-worker.ts starts it from here).
+    'proto-worker': 'src/adapter/threads/proto-worker-main.ts',
   },
   onSuccess: afterBuild,
   // zod stays a dependency (the published types name it) but is bundled into the chunks, not 95 modules

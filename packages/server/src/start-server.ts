@@ -8,7 +8,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Backend, createApp, type EndpointStore, type MockpointApp, memoryBackend } from '@mockpoint/core';
+import {
+  type Backend,
+  type CreateAppOptions,
+  createApp,
+  type EndpointStore,
+  type MockpointApp,
+  memoryBackend,
+} from '@mockpoint/core';
 import type { RuntimeServedApp } from '@mockpoint/core/bun';
 import { pickLimits, SETTINGS, VERSION } from '@mockpoint/core/defaults';
 import { isOwnError, useInstalledEventStreamCodec } from '@mockpoint/core/internal';
@@ -20,7 +27,7 @@ import {
   type ServeOptions,
   type TlsOptions,
 } from '@mockpoint/core/node';
-import { graphqlWorker } from '@mockpoint/core/threads';
+import { graphqlWorker, protoWorker } from '@mockpoint/core/threads';
 import { nodeApiEncoders } from './api-encoders.js';
 import type { ServerConfig } from './config.js';
 import { DEFAULTS } from './config.js';
@@ -205,10 +212,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const backend = await openServerBackend(options);
   // Schemas are built and their operations answered in a worker thread, started by the first of them.
   const graphqlRunner = graphqlWorker({ log: (line) => process.stderr.write(`${line}\n`) });
+  // .proto sources are parsed in another, started by the first of them (docs/grpc.md).
+  const protoCompiler = protoWorker();
+  const threads = { close: async () => void (await Promise.all([graphqlRunner.close(), protoCompiler.close()])) };
   // Bedrock's event stream codec (the core's dependency), loaded with the first ConverseStream answer;
   // named in the core's code this calls, which the single executable bundles (docs/llm.md#aws-bedrock).
   useInstalledEventStreamCodec();
-  const app = serverApp(options, backend, graphqlRunner, reporter);
+  const app = serverApp(options, backend, { graphqlRunner, protoCompiler }, reporter);
 
   // The hosts mapped through the API before (kept in the store) are in the table before the first request.
   // A store that cannot be read whole (a damaged table) still starts, degraded as for records: the
@@ -227,7 +237,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const mockFile =
     options.configFile === undefined
       ? undefined
-      : await loadMockFile(options.configFile, options, app, graphqlRunner, backend);
+      : await loadMockFile(options.configFile, options, app, threads, backend);
 
   const limits = {
     maxConnections: options.maxConnections,
@@ -245,7 +255,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const closeOpened = async (): Promise<void> => {
     await Promise.all(served.map((one) => one.close()));
     await mockFile?.close();
-    await graphqlRunner.close();
+    await threads.close();
     await backend.close();
     await removeCaDir();
   };
@@ -323,8 +333,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const close = () => {
     closing ??= (async () => {
       await mockFile?.close();
-      await Promise.all(served.map((one) => one.close({ graceMs: options.shutdownGraceMs ?? 5000 })));
-      await graphqlRunner.close();
+      // A .proto parse in progress is not waited for (it may take its whole time bound): its PUT is
+      // answered PROTO_WORKER_FAILED at once, so the connections close within the grace.
+      await Promise.all([
+        ...served.map((one) => one.close({ graceMs: options.shutdownGraceMs ?? 5000 })),
+        protoCompiler.close(),
+      ]);
+      await threads.close();
       await backend.close();
       await removeCaDir();
       await reporter?.flush();
@@ -350,12 +365,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 function serverApp(
   options: StartServerOptions,
   backend: Backend,
-  graphqlRunner: ReturnType<typeof graphqlWorker>,
+  threads: Pick<CreateAppOptions, 'graphqlRunner' | 'protoCompiler'>,
   reporter: Awaited<ReturnType<typeof createReporter>>,
 ): MockpointApp {
   const app = createApp({
     backend,
-    graphqlRunner,
+    ...threads,
     // Sent with node:http (keep-alive agents): several times less CPU per attempt than fetch.
     deliverySend: nodeDeliverySend(),
     ...pickLimits(options),
@@ -389,7 +404,7 @@ async function loadMockFile(
   configFile: string,
   options: StartServerOptions,
   app: MockpointApp,
-  graphqlRunner: ReturnType<typeof graphqlWorker>,
+  threads: { close(): Promise<void> },
   backend: Backend,
 ): Promise<LoadedMockFile> {
   try {
@@ -407,7 +422,7 @@ async function loadMockFile(
       },
     );
   } catch (error) {
-    await graphqlRunner.close();
+    await threads.close();
     await backend.close();
     throw error;
   }

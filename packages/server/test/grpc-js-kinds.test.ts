@@ -78,6 +78,8 @@ function upload(client: ChatClient, asks: Ask[]): Promise<{ reply?: Say; error?:
 }
 
 interface Entry {
+  path: string;
+  subpath: string;
   answeredBy?: unknown;
   grpc: {
     method: string;
@@ -131,6 +133,13 @@ describe('grpc-js, every kind of call, over h2c on the plain port', () => {
         ['grpc', 'Upload', 'ok', [{ text: 'a' }, { text: 'b' }], [uploaded.reply]],
         ['grpc', 'Talk', 'ok', [{ text: 'a' }, { text: 'b' }, { text: 'c' }], talked],
       ]);
+      // Native calls journal the path they requested (not /endpoint/{name}/…), the method as subpath.
+      expect(entries.map(({ path, subpath }) => [path, subpath])).toEqual(
+        ['Get', 'Get', 'Listen', 'Upload', 'Talk'].map((method) => [
+          `/chat.v1.Chat/${method}`,
+          `/chat.v1.Chat/${method}`,
+        ]),
+      );
     } finally {
       client.close();
     }

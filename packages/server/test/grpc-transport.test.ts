@@ -7,6 +7,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { connect as connectTcp } from 'node:net';
 import type { DescService } from '@bufbuild/protobuf';
 import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import { FieldDescriptorProto_Type as Type } from '@bufbuild/protobuf/wkt';
@@ -127,6 +128,48 @@ async function calls(daemon: Daemon): Promise<[string, string, string][]> {
 }
 
 describe('native gRPC on the plain HTTP port (h2c, prior knowledge)', () => {
+  it('closes a session that opens no stream within the request timeout, though it keeps sending SETTINGS', async () => {
+    // 1 s: the request timeout is at least the headers timeout, so both are set low.
+    const daemon = await startEcho({ args: ['--request-timeout-ms', '1000', '--headers-timeout-ms', '500'] });
+    const socket = connectTcp(Number(new URL(daemon.url).port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    const frames: number[] = [];
+    let held = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      held = Buffer.concat([held, chunk]);
+      // Each frame: a 24-bit length, then its type.
+      while (held.length >= 9 && held.length >= 9 + held.readUIntBE(0, 3)) {
+        frames.push(held[3] as number);
+        held = held.subarray(9 + held.readUIntBE(0, 3));
+      }
+    });
+    const settings = Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0]);
+    const started = performance.now();
+    socket.write(Buffer.concat([Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1'), settings]));
+    // An empty SETTINGS frame every 100 ms: activity that opens no stream (it used to hold the session for ever).
+    const keep = setInterval(() => socket.writable && socket.write(settings), 100);
+    const closed = await new Promise<boolean>((resolve) => {
+      const deadline = setTimeout(() => resolve(false), 15_000);
+      socket.once('close', () => {
+        clearTimeout(deadline);
+        resolve(true);
+      });
+    });
+    clearInterval(keep);
+    socket.destroy();
+    expect(closed).toBe(true);
+    // Generous: the timeout is 1 s; the bound is the behaviour (before: never closed).
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(frames).toContain(7); // GOAWAY
+    // The daemon answers on: a new session's call is answered.
+    const client = new grpc.Client(hostOf(daemon), grpc.credentials.createInsecure());
+    try {
+      expect((await say(client, sayRequest('after'))).error).toBeUndefined();
+    } finally {
+      client.close();
+    }
+  });
+
   it('answers grpc-js and Connect over HTTP/2 cleartext, while HTTP/1.1 on the same port answers as before', async () => {
     const daemon = await startEcho();
     const client = new grpc.Client(hostOf(daemon), grpc.credentials.createInsecure());

@@ -159,8 +159,15 @@ describe('gRPC-family calls on the daemon', () => {
     expect(other).not.toEqual(first);
 
     const journal = (await (await fetch(`${daemon.url}/api/endpoints/shop/requests`)).json()) as {
-      requests: { subpath: string; answeredBy: string; grpc: { protocol: string; message: unknown; code: string } }[];
+      requests: {
+        path: string;
+        subpath: string;
+        answeredBy: string;
+        grpc: { protocol: string; message: unknown; code: string };
+      }[];
     };
+    // The path journaled is the one requested; the subpath names the method, as under /endpoint/{name}.
+    expect(journal.requests.map(({ path }) => path)).toEqual(Array(4).fill('/shop.v1.Orders/GetOrder'));
     expect(
       journal.requests.map(({ subpath, answeredBy, grpc }) => [
         subpath,
@@ -219,6 +226,33 @@ describe('gRPC-family calls on the daemon', () => {
       code: 'SERVICE_TAKEN',
       details: { service: 'shop.v1.Orders', endpoint: 'shop' },
     });
+  });
+
+  it('refuses at save what protoc refuses: field numbers out of range or reserved, a well-known path', async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    for (const number of [0, 536870912, 4294967295, 19500]) {
+      const put = await putGrpc(daemon, 'shop', {
+        protos: { 'shop/v1/orders.proto': ORDERS.replace('string id = 1;', `string id = ${number};`) },
+      });
+      expect(put.status, String(number)).toBe(400);
+      expect(put.json.error).toMatchObject({ code: 'INVALID_PROTO', details: { file: 'shop/v1/orders.proto' } });
+      expect(put.json.error?.message).toContain(`field "id" of shop.v1.`);
+      expect(put.json.error?.message).toContain(`has number ${number}`);
+    }
+    const timestamp = await putGrpc(daemon, 'shop', {
+      protos: {
+        'google/protobuf/timestamp.proto':
+          'syntax = "proto3";\npackage google.protobuf;\nmessage Timestamp { string at = 1; }\n',
+        'shop/v1/orders.proto': ORDERS,
+      },
+    });
+    expect(timestamp.status).toBe(400);
+    expect(timestamp.json.error).toMatchObject({
+      code: 'INVALID_PROTO',
+      details: { file: 'google/protobuf/timestamp.proto' },
+    });
+    // Nothing was kept: the name holds no definitions.
+    expect((await fetch(`${daemon.url}/api/endpoints/shop/grpc`)).status).toBe(404);
   });
 
   it('answers Connect and gRPC-Web over HTTP/2 with --https', async () => {

@@ -17,6 +17,7 @@ import {
   type StoredGraphqlSchema,
   storedGraphqlSchema,
 } from '../graphql/graphql-runner.js';
+import type { ProtoCompiler } from '../grpc/proto-compiler.js';
 import type { AnswerQueue } from '../queue/answer-queue.js';
 import type { StateStore } from '../state/state-store.js';
 import {
@@ -91,9 +92,10 @@ export class EndpointService {
     collections: CollectionStore,
     states: StateStore,
     graphqlRunner: GraphqlRunner = inlineGraphqlRunner(),
+    protoCompiler?: ProtoCompiler,
   ) {
     this.store = store;
-    this.grpc = new GrpcCatalog(store);
+    this.grpc = new GrpcCatalog(store, protoCompiler);
     this.graphqlRunner = graphqlRunner;
     this.graphqlMocks = new GraphqlMockCache(undefined, undefined, (name) => graphqlRunner.forget(name));
     this.collections = collections;

@@ -87,18 +87,22 @@ export async function findGrpcCall(
   return { name, service, method, server, delay };
 }
 
-/** Journals a call answered with `status` under its name, with its `grpc` mark. */
+/**
+ * Journals a call answered with `status` under its name, with its `grpc` mark:
+ * its `path` is the one requested (`target`, as the client sent it), its
+ * `subpath` the method's (`/{package.Service}/{Method}`), wherever it was sent.
+ */
 export function journalGrpcCall(
   journal: Journal,
   found: FoundGrpcCall,
-  request: { rawHeaders: string[]; body: Uint8Array; startedAt: number },
+  request: { target: string; rawHeaders: string[]; body: Uint8Array; startedAt: number },
   status: number,
   call: GrpcCall,
 ): void {
   if (found.daemon === true) return;
   const recorded: RecordedRequest = {
     method: 'POST',
-    target: `/endpoint/${found.name}/${found.service}/${found.method}`,
+    target: request.target,
     rawHeaders: request.rawHeaders,
     body: request.body.subarray(0, JOURNAL_BODY_LIMIT),
     bodyTruncated: request.body.length > JOURNAL_BODY_LIMIT,

@@ -10,6 +10,7 @@
 import type { FileRegistry } from '@bufbuild/protobuf';
 import type { GrpcRouting } from '../grpc/grpc-reply.js';
 import type { GrpcServer } from '../grpc/grpc-server.js';
+import { inlineProtoCompiler, type ProtoCompiler } from '../grpc/proto-compiler.js';
 import type { GrpcView } from '../grpc/reflection.js';
 import type { EndpointStore } from '../store/store.js';
 
@@ -39,8 +40,12 @@ export class GrpcCatalog {
   /** The routing of a name's calls (its routes with a `grpc` answer), set by the app; absent: schema mode only. */
   routing: ((name: string) => GrpcRouting) | undefined;
 
-  constructor(store: EndpointStore) {
+  /** Who parses `.proto` sources (a worker thread on the daemon). */
+  readonly compiler: ProtoCompiler;
+
+  constructor(store: EndpointStore, compiler: ProtoCompiler = inlineProtoCompiler()) {
     this.#store = store;
+    this.compiler = compiler;
   }
 
   /** The services every name holds: service → name. One read of each name's definitions. */
@@ -70,6 +75,10 @@ export class GrpcCatalog {
   }
 
   /**
+   * @internal Not in the published declarations: its type is Connect's (whose
+   * declarations need the DOM's `HeadersInit`), which a user who never touches
+   * gRPC must not need (`test/published-types.test.ts` of @mockpoint/vitest).
+   *
    * The server of `name`'s definitions (`null` when it has none), within
    * `limits`. It is built once and kept: every caller passes the app's limits
    * (the same ones), so whichever builds it first, the calls get them.
@@ -111,10 +120,12 @@ export class GrpcCatalog {
     if (text === undefined) return null;
     const { decodeDefinitions, registryOf } = await import('../grpc/definitions.js');
     const { services: _services, ...input } = decodeDefinitions(text);
-    return registryOf(input);
+    return registryOf(input, this.compiler);
   }
 
   /**
+   * @internal Not in the published declarations (see {@link server}).
+   *
    * The server of the daemon's own services (health, reflection), answering
    * from the definitions held now; the caller answers with it only while some
    * name holds definitions.

@@ -135,3 +135,50 @@ extend Order { optional string note = 100; }
     expect(registry.getFile('p2.proto')?.extensions.map((extension) => extension.name)).toEqual(['note']);
   });
 });
+
+describe('what protoc refuses', () => {
+  it('refuses a field number outside 1 to 536870911 or in 19000 to 19999, naming the field', async () => {
+    const cases: [string, string][] = [
+      ['0', 'number 0; field numbers are 1 to 536870911'],
+      ['536870912', 'number 536870912; field numbers are 1 to 536870911'],
+      ['4294967295', 'number 4294967295; field numbers are 1 to 536870911'],
+      ['19000', 'number 19000; field numbers 19000 to 19999 are reserved for the protobuf implementation'],
+      ['19999', 'number 19999; field numbers 19000 to 19999 are reserved for the protobuf implementation'],
+    ];
+    for (const [number, why] of cases) {
+      const source = `syntax = "proto3";\npackage p;\nmessage M {\n  string ok = 1;\n  message In { int32 bad = ${number}; }\n}\n`;
+      const error = await failure({ 'm.proto': source });
+      expect(error.message).toBe(`invalid proto: m.proto:5:22: field "bad" of p.M.In has ${why}`);
+      expect(error.details).toEqual({ file: 'm.proto', line: 5, column: 22 });
+    }
+    const edges =
+      'syntax = "proto3";\nmessage M { string a = 1; string b = 18999; string c = 20000; string d = 536870911; }\n';
+    expect((await compileProtos({ 'm.proto': edges })).getMessage('M')?.fields).toHaveLength(4);
+  });
+
+  it('refuses a descriptor set whose field number protoc would refuse', async () => {
+    const { toBinary, create } = await import('@bufbuild/protobuf');
+    const { FileDescriptorSetSchema } = await import('@bufbuild/protobuf/wkt');
+    const file = {
+      name: 'd.proto',
+      syntax: 'proto3',
+      messageType: [{ name: 'M', field: [{ name: 'x', number: 0, type: 9, label: 1 }] }],
+    };
+    const bytes = toBinary(FileDescriptorSetSchema, create(FileDescriptorSetSchema, { file: [file] } as never));
+    expect(() => compileDescriptorSet(bytes)).toThrow(
+      'invalid proto: d.proto: field "x" of M has number 0; field numbers are 1 to 536870911',
+    );
+  });
+
+  it("refuses a file at a well-known type's path, naming it", async () => {
+    const error = await failure({
+      'google/protobuf/timestamp.proto':
+        'syntax = "proto3";\npackage google.protobuf;\nmessage Timestamp { string when = 1; }\n',
+      'a.proto':
+        'syntax = "proto3";\nimport "google/protobuf/timestamp.proto";\nmessage A { google.protobuf.Timestamp at = 1; }\n',
+    });
+    expect(error.message).toBe(
+      'invalid proto: google/protobuf/timestamp.proto: "google/protobuf/timestamp.proto" is the path of a well-known type, which every import of it gets from Google\'s own file; give your file another path',
+    );
+  });
+});

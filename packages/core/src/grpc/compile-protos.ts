@@ -18,38 +18,12 @@ import {
   FileDescriptorSetSchema,
 } from '@bufbuild/protobuf/wkt';
 import protobuf from 'protobufjs';
-import { MockpointError } from '../wire/errors.js';
+import type { MockpointError } from '../wire/errors.js';
 import { enumOf, fieldOf, type Init, messageOf, serviceOf } from './descriptor-of.js';
+import { checkParseWork } from './parse-work.js';
+import { invalid, literal, placeOf, placeOn } from './proto-place.js';
+import { checkProtocRules } from './protoc-rules.js';
 import { wellKnownFile } from './well-known.js';
-
-/** Where a problem is: a file and, when known, its 1-based line and column. */
-interface Place {
-  file: string;
-  line?: number;
-  column?: number;
-}
-
-function invalid(place: Place, reason: string): MockpointError {
-  const where = [place.file, place.line, place.column].filter((part) => part !== undefined).join(':');
-  return new MockpointError('INVALID_PROTO', `invalid proto: ${where}: ${reason}`, { details: { ...place } });
-}
-
-/** The 1-based line and column of the first `token` on `line` of `source` (column 1 when not found). */
-function placeOn(file: string, source: string, line: number, token?: string): Place {
-  const text = source.split('\n')[line - 1] ?? '';
-  const index = token === undefined ? -1 : text.indexOf(token);
-  return { file, line, column: index < 0 ? 1 : index + 1 };
-}
-
-/** The place of the first match of `pattern` in `source`, or the file alone. */
-function placeOf(file: string, source: string, pattern: RegExp): Place {
-  const match = pattern.exec(source);
-  if (match === null) return { file };
-  const before = source.slice(0, match.index).split('\n');
-  return { file, line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
-}
-
-const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** What one file's first parse tells: its imports and its syntax or edition. */
 interface Parsed {
@@ -242,9 +216,15 @@ function fileProto(file: string, parsed: Parsed, root: protobuf.Root): FileDescr
   return proto;
 }
 
-/** The registry of `files` and the well-known types they import; throws `INVALID_PROTO`. */
-export async function compileProtos(files: Record<string, string>): Promise<FileRegistry> {
+/**
+ * The `FileDescriptorSet` of `files` (their own files, not the well-known ones
+ * they import), as protoc would make it; throws `INVALID_PROTO`. This is the
+ * costly part (protobufjs's parse): the daemon runs it in a worker thread
+ * (proto-compiler.ts).
+ */
+export function describeProtos(files: Record<string, string>): FileDescriptorSet {
   if (Object.keys(files).length === 0) throw invalid({ file: '(none)' }, 'no .proto file given');
+  checkParseWork(files);
   const parsed = new Map<string, Parsed>();
   for (const [file, source] of Object.entries(files)) parsed.set(file, parseAlone(file, source));
   checkImports(files, parsed);
@@ -252,7 +232,18 @@ export async function compileProtos(files: Record<string, string>): Promise<File
   const set = create(FileDescriptorSetSchema, {
     file: [...parsed].map(([file, info]) => fileProto(file, info, root)),
   });
-  return registryOf(set, files);
+  checkProtocRules(set, files);
+  return set;
+}
+
+/** The registry of `files` and the well-known types they import, on this thread; throws `INVALID_PROTO`. */
+export async function compileProtos(files: Record<string, string>): Promise<FileRegistry> {
+  return registryOf(describeProtos(files), files);
+}
+
+/** The registry of a set {@link describeProtos} made of `files` (in binary, from a worker thread). */
+export function registryOfDescribed(bytes: Uint8Array, files: Record<string, string>): FileRegistry {
+  return registryOf(fromBinary(FileDescriptorSetSchema, bytes), files);
 }
 
 /**
@@ -299,5 +290,6 @@ export function compileDescriptorSet(bytes: Uint8Array): FileRegistry {
     );
   }
   if (set.file.length === 0) throw invalid({ file: 'descriptorSet' }, 'the set holds no file');
+  checkProtocRules(set);
   return registryOf(set);
 }

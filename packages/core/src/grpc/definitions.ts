@@ -12,6 +12,7 @@ import { fromBase64 } from '../wire/base64.js';
 import { MockpointError } from '../wire/errors.js';
 import type { GrpcDefinitions, GrpcDefinitionsInput } from '../wire/grpc-json.js';
 import { utf8Length } from '../wire/utf8-length.js';
+import { inlineProtoCompiler, type ProtoCompiler } from './proto-compiler.js';
 
 /** Definitions checked: the text to keep, and the registry they build. */
 export interface CheckedDefinitions {
@@ -28,10 +29,13 @@ function sizeOf(input: GrpcDefinitionsInput): number {
   return bytes;
 }
 
-/** Builds the registry of `input`; throws `INVALID_PROTO`. */
-export async function registryOf(input: GrpcDefinitionsInput): Promise<FileRegistry> {
-  const { compileDescriptorSet, compileProtos } = await import('./compile-protos.js');
-  if ('protos' in input) return compileProtos(input.protos);
+/** Builds the registry of `input`, its sources parsed by `compiler`; throws `INVALID_PROTO`. */
+export async function registryOf(
+  input: GrpcDefinitionsInput,
+  compiler: ProtoCompiler = inlineProtoCompiler(),
+): Promise<FileRegistry> {
+  const { compileDescriptorSet, registryOfDescribed } = await import('./compile-protos.js');
+  if ('protos' in input) return registryOfDescribed(await compiler.describe(input.protos), input.protos);
   const bytes = fromBase64(input.descriptorSet);
   if (bytes === undefined) throw new MockpointError('INVALID_PROTO', 'invalid proto: descriptorSet: not base64');
   return compileDescriptorSet(bytes);
@@ -46,8 +50,12 @@ function servicesOf(registry: FileRegistry): string[] {
   return services;
 }
 
-/** Checks `input` within `maxBytes` (`GRPC_DEFINITIONS_TOO_LARGE`, `INVALID_PROTO`); what to keep. */
-export async function checkDefinitions(input: GrpcDefinitionsInput, maxBytes: number): Promise<CheckedDefinitions> {
+/** Checks `input` within `maxBytes` (`GRPC_DEFINITIONS_TOO_LARGE`, `INVALID_PROTO`), its sources parsed by `compiler`; what to keep. */
+export async function checkDefinitions(
+  input: GrpcDefinitionsInput,
+  maxBytes: number,
+  compiler?: ProtoCompiler,
+): Promise<CheckedDefinitions> {
   const size = sizeOf(input);
   if (size > maxBytes) {
     throw new MockpointError(
@@ -55,7 +63,7 @@ export async function checkDefinitions(input: GrpcDefinitionsInput, maxBytes: nu
       `the protobuf definitions are ${size} bytes; at most ${maxBytes} (MOCKPOINT_MAX_GRPC_DEFINITIONS_BYTES)`,
     );
   }
-  const registry = await registryOf(input);
+  const registry = await registryOf(input, compiler);
   const services = servicesOf(registry);
   const definitions: GrpcDefinitions =
     'protos' in input ? { protos: input.protos, services } : { descriptorSet: input.descriptorSet, services };

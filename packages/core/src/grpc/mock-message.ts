@@ -4,7 +4,10 @@
  * (the same request, the same answer), like GraphQL's schema mode. Lists and
  * maps have two entries; of a oneof, the first member is set; messages nest
  * four deep at most (a recursive type ends there); the well-known types take
- * their JSON forms.
+ * their JSON forms. The whole message holds at most {@link MAX_MESSAGE_VALUES}
+ * values, like GraphQL's schema-mode answer: a type of many message fields
+ * (each list of them doubling) would otherwise grow as breadth to the fourth;
+ * past the bound, {@link MessageTooLarge} is thrown, having made no more.
  *
  * @module
  */
@@ -18,6 +21,33 @@ const FIVE_YEARS = 5 * 365 * 24 * 3600 * 1000;
 /** Messages nest at most this deep. */
 const MAX_DEPTH = 4;
 const LIST_LENGTH = 2;
+
+/** The most values (scalars, enums, messages, list items, map entries) one schema-mode message may hold. */
+const MAX_MESSAGE_VALUES = 100_000;
+
+/** Thrown when a message would hold more than its bound of values. */
+export class MessageTooLarge extends Error {
+  constructor(
+    readonly typeName: string,
+    readonly limit: number,
+  ) {
+    super(
+      `schema mode's message of ${typeName} would hold more than ${limit} values (each list and map has 2 entries and messages nest 4 deep, so every message field multiplies them); answer this method with a route, or give the type fewer message fields`,
+    );
+  }
+}
+
+/** What one message may still make: values left, and the type it was asked for (named when it is over). */
+interface Budget {
+  left: number;
+  readonly typeName: string;
+  readonly limit: number;
+}
+
+/** Counts one value against `budget`; throws {@link MessageTooLarge} past it. */
+function spend(budget: Budget): void {
+  if (--budget.left < 0) throw new MessageTooLarge(budget.typeName, budget.limit);
+}
 
 function scalar(type: ScalarType, random: SeededRandom): unknown {
   switch (type) {
@@ -85,7 +115,8 @@ function enumValue(field: { enum: { values: readonly { name: string; number: num
   return random.pick(named)?.name;
 }
 
-function messageValue(message: DescMessage, random: SeededRandom, depth: number): unknown {
+function messageValue(message: DescMessage, random: SeededRandom, depth: number, budget: Budget): unknown {
+  spend(budget);
   const known = wellKnown(message, random);
   if (known !== undefined) return known;
   if (depth >= MAX_DEPTH) return undefined;
@@ -93,57 +124,69 @@ function messageValue(message: DescMessage, random: SeededRandom, depth: number)
   for (const field of message.fields) {
     // Of a oneof, only its first member is set.
     if (field.oneof !== undefined && field.oneof.fields[0] !== field) continue;
-    const value = fieldValue(field, random, depth);
+    const value = fieldValue(field, random, depth, budget);
     if (value !== undefined) out[field.jsonName] = value;
   }
   return out;
 }
 
-function single(field: DescField, random: SeededRandom, depth: number): unknown {
+function single(field: DescField, random: SeededRandom, depth: number, budget: Budget): unknown {
+  if (field.fieldKind !== 'message') spend(budget);
   switch (field.fieldKind) {
     case 'scalar':
       return scalar(field.scalar, random);
     case 'enum':
       return enumValue(field, random);
     case 'message':
-      return messageValue(field.message, random, depth + 1);
+      return messageValue(field.message, random, depth + 1, budget);
     default:
       return undefined;
   }
 }
 
-function fieldValue(field: DescField, random: SeededRandom, depth: number): unknown {
+function fieldValue(field: DescField, random: SeededRandom, depth: number, budget: Budget): unknown {
   if (field.fieldKind === 'list') {
+    spend(budget);
     const items: unknown[] = [];
     for (let i = 0; i < LIST_LENGTH; i++) {
+      if (field.listKind !== 'message') spend(budget);
       const item =
         field.listKind === 'scalar'
           ? scalar(field.scalar, random)
           : field.listKind === 'enum'
             ? enumValue(field, random)
-            : messageValue(field.message, random, depth + 1);
+            : messageValue(field.message, random, depth + 1, budget);
       if (item !== undefined) items.push(item);
     }
     return items;
   }
   if (field.fieldKind === 'map') {
+    spend(budget);
     const entries: Record<string, unknown> = {};
     for (let i = 0; i < LIST_LENGTH; i++) {
+      if (field.mapKind !== 'message') spend(budget);
       const key = field.mapKey === ScalarType.BOOL ? String(i === 0) : String(scalar(field.mapKey, random));
       const value =
         field.mapKind === 'scalar'
           ? scalar(field.scalar, random)
           : field.mapKind === 'enum'
             ? enumValue(field, random)
-            : messageValue(field.message, random, depth + 1);
+            : messageValue(field.message, random, depth + 1, budget);
       if (value !== undefined) entries[key] = value;
     }
     return entries;
   }
-  return single(field, random, depth);
+  return single(field, random, depth, budget);
 }
 
-/** A message of type `message` in proto3 JSON, drawn from `random` (seeded by the caller). */
-export function mockMessageJson(message: DescMessage, random: SeededRandom): unknown {
-  return messageValue(message, random, 0) ?? {};
+/**
+ * A message of type `message` in proto3 JSON, drawn from `random` (seeded by
+ * the caller); throws {@link MessageTooLarge} when it would hold more than `limit` values.
+ */
+export function mockMessageJson(
+  message: DescMessage,
+  random: SeededRandom,
+  limit: number = MAX_MESSAGE_VALUES,
+): unknown {
+  return messageValue(message, random, 0, { left: limit, typeName: message.typeName, limit }) ?? {};
 }

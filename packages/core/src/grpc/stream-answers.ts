@@ -21,7 +21,7 @@ import { GRPC_CODE_NAMES } from '../wire/grpc-json.js';
 import { SeededRandom, seedOf } from '../wire/seeded-random.js';
 import { type GrpcCall, noteRequest, noteResponse } from './call-record.js';
 import type { GrpcOut, GrpcReply, GrpcRouting } from './grpc-reply.js';
-import { mockMessageJson } from './mock-message.js';
+import { MessageTooLarge, mockMessageJson } from './mock-message.js';
 import { tooMuchHeld } from './stream-limit.js';
 
 /** How many messages a server-streaming method sends in schema mode. */
@@ -41,11 +41,30 @@ export interface CallParts {
   maxHeldBytes: number;
 }
 
-/** A message of `output` seeded by `seed`: the same seed, the same message. */
+/**
+ * The output types whose schema-mode message is over its bound of values: how many
+ * values a message holds depends on its type alone, so a type found over is refused at once after.
+ */
+const TOO_LARGE = new WeakMap<DescMessage, MessageTooLarge>();
+
+/**
+ * A message of `output` seeded by `seed`: the same seed, the same message. One
+ * over that bound (mock-message.ts) ends the call with `RESOURCE_EXHAUSTED`, naming the bound.
+ */
 export function schemaMessageJson(output: DescMessage, seed: string): unknown {
-  const random = new SeededRandom();
-  random.reseed(seedOf(seed));
-  return mockMessageJson(output, random);
+  let tooLarge = TOO_LARGE.get(output);
+  if (tooLarge === undefined) {
+    const random = new SeededRandom();
+    random.reseed(seedOf(seed));
+    try {
+      return mockMessageJson(output, random);
+    } catch (error) {
+      if (!(error instanceof MessageTooLarge)) throw error;
+      tooLarge = error;
+      TOO_LARGE.set(output, error);
+    }
+  }
+  throw new ConnectError(tooLarge.message, Code.ResourceExhausted);
 }
 
 /** A message to send: a route's (`message`), or schema mode's (`seed`: made when sent). */

@@ -14,6 +14,7 @@ import { ClockSync } from '../clock/shared-clock.js';
 import { EndpointHandler } from '../engine/endpoint-handler.js';
 import { EndpointService } from '../engine/endpoint-service.js';
 import type { GraphqlRunner } from '../graphql/graphql-runner.js';
+import type { ProtoCompiler } from '../grpc/proto-compiler.js';
 import { hostGuard } from '../hosts/host-guard.js';
 import { HostTable } from '../hosts/host-table.js';
 import { StoredHosts } from '../hosts/stored-hosts.js';
@@ -180,6 +181,15 @@ export interface CreateAppOptions extends LimitOptions, Partial<BackendParts> {
    * @example createApp({ graphqlRunner: graphqlWorker() })
    */
   graphqlRunner?: GraphqlRunner;
+  /**
+   * Who parses `.proto` sources into descriptors (docs/grpc.md): on Node, Bun and
+   * Deno give `protoWorker()` from `@mockpoint/core/threads` (a worker thread
+   * with a time bound: the event loop never parses a `.proto`; the daemon does)
+   * and close it with the server; the default parses on the event loop.
+   * @default inlineProtoCompiler()
+   * @example createApp({ protoCompiler: protoWorker() })
+   */
+  protoCompiler?: ProtoCompiler;
   /** When set, every `/api/*` write needs `Authorization: Bearer <adminToken>`. @default undefined (off) */
   adminToken?: string;
   /**
@@ -444,6 +454,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
     backend.collections,
     backend.states,
     options.graphqlRunner,
+    options.protoCompiler,
   );
   const proxy = new ProxySettings({
     allowHosts: resolved.proxyAllowHosts,

@@ -150,7 +150,11 @@ export function toJournalEntry(
     id,
     method: request.method,
     path,
-    subpath: splitEndpointTarget(request.target)?.subpath ?? '/',
+    // A gRPC call's subpath is its method's (`/{package.Service}/{Method}`), wherever it was sent.
+    subpath:
+      mark.grpc !== undefined
+        ? `/${mark.grpc.service}/${mark.grpc.method}`
+        : (splitEndpointTarget(request.target)?.subpath ?? '/'),
     params: mark.params === undefined ? {} : { ...mark.params },
     answeredBy,
     query: q === -1 ? {} : parseQuery(new URLSearchParams(request.target.slice(q + 1))),

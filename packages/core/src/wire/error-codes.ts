@@ -397,6 +397,10 @@ export const ERRORS = {
     when: '`DELETE /api/deliveries/{id}` of a delivery that is no longer pending',
     fix: 'nothing: it has ended (see its `state`)',
   },
+  GRPC_DEFINITIONS_TOO_COMPLEX: {
+    when: "`.proto` sources that would take the parser too long ([grpc.md](grpc.md#definitions-per-endpoint)): counted before parsing, each message's fields squared plus its fields times its `reserved` ranges, more than 16,000,000 in all (one message of 4,000 fields); or a parse that took more than 30 s in the daemon's parsing thread. The message names the count and the widest message, `error.details` has `{ work, widest }`; nothing is changed",
+    fix: 'split the large messages, or send the same definitions as a descriptor set (`protoc --include_imports -o set.bin`, `buf build -o set.bin`), which needs no parsing',
+  },
   GRPC_DEFINITIONS_TOO_LARGE: {
     when: "an endpoint's protobuf definitions (the `.proto` sources, or the descriptor set's bytes) are longer than `MOCKPOINT_MAX_GRPC_DEFINITIONS_BYTES`",
     fix: 'send fewer or smaller files, or raise `MOCKPOINT_MAX_GRPC_DEFINITIONS_BYTES`',
@@ -440,6 +444,10 @@ export const ERRORS = {
   GRAPHQL_WORKER_FAILED: {
     when: 'the thread that builds GraphQL schemas and answers schema-mode operations ([graphql.md](graphql.md#where-it-runs)) stopped (out of its memory, or an internal error) or gave no answer within 30 s, while this operation was waiting; the daemon starts a new one for the next operation, and the log says why',
     fix: 'send the operation again; if the same operation fails again, answer it with a route and report the operation and schema',
+  },
+  PROTO_WORKER_FAILED: {
+    when: 'the thread that parses `.proto` sources ([grpc.md](grpc.md#definitions-per-endpoint)) stopped (out of its memory, or an internal error, or the server closing) while these sources were being parsed; the next sources start a new one',
+    fix: 'send the definitions again; if they fail again, send them as a descriptor set and report the sources',
   },
   STORE_UNAVAILABLE: {
     when: 'the store failed or is closed; after a failed write, until it has reopened; damaged data (the message names no file-system path: the server log and `/api/health` say where)',
@@ -488,6 +496,10 @@ export const ERRORS = {
   TOO_MANY_GRAPHQL_REQUESTS: {
     when: '128 schema-mode GraphQL operations are waiting for the thread that answers them ([graphql.md](graphql.md#where-it-runs))',
     fix: 'send fewer operations at once (wait for answers before sending more)',
+  },
+  TOO_MANY_PROTO_COMPILES: {
+    when: '16 sets of `.proto` sources are already waiting for the thread that parses them ([grpc.md](grpc.md#definitions-per-endpoint))',
+    fix: 'send fewer definitions at once (wait for answers before sending more)',
   },
   CONNECTION_FAILED: {
     from: 'client',

@@ -309,7 +309,7 @@ export const SETTINGS = {
     'MOCKPOINT_REQUEST_TIMEOUT_MS',
     '--request-timeout-ms',
     { default: 30_000, min: 100, max: 3_600_000 },
-    "how long a client may take to send its whole request, body included (then 408; not the answer's time)",
+    "how long a client may take to send its whole request, body included (then 408; not the answer's time); an HTTP/2 connection that opens no stream for this long (from its start or its last stream's end) is closed, whatever other frames it sends",
   ),
   adminToken: {
     env: 'MOCKPOINT_ADMIN_TOKEN',

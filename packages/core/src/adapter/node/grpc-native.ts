@@ -75,7 +75,8 @@ export async function answerNativeGrpc(
   only?: string,
 ): Promise<boolean> {
   const { endpoints, journal, options } = app.mockpoint;
-  const path = (req.url ?? '/').split('?')[0] as string;
+  const target = req.url ?? '/';
+  const path = target.split('?')[0] as string;
   const found = await findGrpcCall(endpoints, path, options);
   if (found === undefined || (only !== undefined && found.name !== only)) return false;
   const startedAt = performance.now();
@@ -85,7 +86,7 @@ export async function answerNativeGrpc(
   if (release === undefined) {
     const answer = refused(call, tooManyStreams(options.maxGrpcStreams));
     sendTrailersOnly(req, res, answer.header as Headers);
-    journalGrpcCall(journal, found, { rawHeaders, body: new Uint8Array(0), startedAt }, answer.status, call);
+    journalGrpcCall(journal, found, { target, rawHeaders, body: new Uint8Array(0), startedAt }, answer.status, call);
     return true;
   }
   res.once('close', release);
@@ -97,7 +98,7 @@ export async function answerNativeGrpc(
     await directModule.answerDirect(direct, req, res, rawHeaders, found.delay, call, copy);
   } else status = await answerByConnect(found, path, req, res, rawHeaders, call, copy);
   release();
-  journalGrpcCall(journal, found, { rawHeaders, body: concatBytes(copy.chunks), startedAt }, status, call);
+  journalGrpcCall(journal, found, { target, rawHeaders, body: concatBytes(copy.chunks), startedAt }, status, call);
   return true;
 }
 

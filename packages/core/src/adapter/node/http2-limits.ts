@@ -10,8 +10,8 @@
  *
  * HTTP/2 has no such timeouts: a stream whose request has not arrived whole
  * (END_STREAM) within `requestTimeout` is reset, and a session with no stream
- * open that is quiet that long is closed (GOAWAY). The time an answer takes (a
- * delay, a long-poll, a held request) never counts.
+ * open for that long is closed (GOAWAY), whatever other frames it sends. The
+ * time an answer takes (a delay, a long-poll, a held request) never counts.
  *
  * @module
  */
@@ -45,16 +45,36 @@ function limitStream(stream: ServerHttp2Stream, ms: number): void {
   stream.once('close', () => clearTimeout(timer));
 }
 
-/** Closes `session` once it has been quiet for `ms` with no stream open. */
+/**
+ * Closes `session` when it has had no stream open for `ms`: from its start, or
+ * from its last stream's end. Other frames (SETTINGS, PING, WINDOW_UPDATE) do
+ * not count as activity: a client sending only those would otherwise hold the
+ * connection for ever. Closed with GOAWAY; a peer that has not closed its side
+ * `ms` later has its connection reset (a graceful close only ends the server's
+ * side, and waits for the peer's).
+ */
 function limitSession(session: Http2Session, ms: number): void {
+  // The socket's own reset, bound now (the session lets go of its socket once closed; its proxy forbids destroy()).
+  const reset = (session.socket as { resetAndDestroy?: () => void } | undefined)?.resetAndDestroy;
   let open = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const idle = () => {
+    timer = setTimeout(() => {
+      if (open > 0 || session.closed) return;
+      session.close();
+      timer = setTimeout(() => (reset ?? (() => session.destroy()))(), ms);
+      timer.unref();
+    }, ms);
+    timer.unref();
+  };
   session.on('stream', (stream: ServerHttp2Stream) => {
-    open++;
-    stream.once('close', () => open--);
+    if (open++ === 0) clearTimeout(timer);
+    stream.once('close', () => {
+      if (--open === 0 && !session.closed) idle();
+    });
   });
-  session.setTimeout(ms, () => {
-    if (open === 0 && !session.closed) session.close();
-  });
+  session.once('close', () => clearTimeout(timer));
+  idle();
 }
 
 /** Applies the request timeouts to an HTTP/2 server with `allowHTTP1`, for both protocols (see the module comment). */

@@ -14,6 +14,7 @@ import { grpcRouting } from '../../engine/grpc-routes.js';
 import type { GrpcCall } from '../../grpc/grpc-server.js';
 import { MAX_TIMED_MOVES } from '../../state/state-timers.js';
 import { readBodyBytes } from '../../wire/body.js';
+import { urlTarget } from '../../wire/endpoint-target.js';
 import type { AppContext } from '../context.js';
 
 function rawHeadersOf(headers: Headers): string[] {
@@ -86,7 +87,7 @@ export function registerGrpcCalls(app: Hono, ctx: AppContext): void {
       journalGrpcCall(
         journal,
         found,
-        { rawHeaders: rawHeadersOf(c.req.raw.headers), body, startedAt },
+        { target: urlTarget(c.req.url), rawHeaders: rawHeadersOf(c.req.raw.headers), body, startedAt },
         response.status,
         call,
       );

@@ -51,7 +51,7 @@ export function registerGrpcRoutes(app: Hono, ctx: AppContext): void {
     const name = pathName(c.req.param('name'));
     const input = definitionsInput(decodeUtf8(await readDecodedBody(c.req.raw, options.maxBodyBytes)));
     const { checkDefinitions } = await import('../../grpc/definitions.js');
-    const checked = await checkDefinitions(input, options.maxGrpcDefinitionsBytes);
+    const checked = await checkDefinitions(input, options.maxGrpcDefinitionsBytes, endpoints.grpc.compiler);
     const had = await endpoints.setGrpc(name, { text: checked.text, services: checked.definitions.services });
     return c.body(checked.text, had ? 200 : 201, { 'content-type': 'application/json; charset=utf-8' });
   });
@@ -92,7 +92,10 @@ export function registerGrpcRoutes(app: Hono, ctx: AppContext): void {
           'INVALID_UTF8',
           'INVALID_BODY',
           'INVALID_PROTO',
+          'GRPC_DEFINITIONS_TOO_COMPLEX',
           'GRPC_DEFINITIONS_TOO_LARGE',
+          'TOO_MANY_PROTO_COMPILES',
+          'PROTO_WORKER_FAILED',
           'SERVICE_TAKEN',
         ),
       },
