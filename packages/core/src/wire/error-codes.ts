@@ -568,6 +568,11 @@ export const ERRORS = {
     when: '`MOCKPOINT_REDIS_URL` cannot be reached at start-up within the bound',
     fix: 'start Redis, or correct the URL',
   },
+  REDIS_CLIENT_MISSING: {
+    from: 'cli',
+    when: '`MOCKPOINT_REDIS_URL` (`--redis-url`) is set but `@redis/client` (an optional peer dependency, not installed with the npm package) is not installed',
+    fix: 'install it next to mockpoint as the message says (`npm install -g @redis/client@6`), or use the container image or the single executable, which carry it',
+  },
   REPORTING_UNAVAILABLE: {
     from: 'cli',
     when: '`SERVER_REPORTING_DSN` is set but the Sentry package is not installed',
