@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { type Backend, createApp, type EndpointStore, type MockpointApp, memoryBackend } from '@mockpoint/core';
 import type { RuntimeServedApp } from '@mockpoint/core/bun';
 import { pickLimits, SETTINGS, VERSION } from '@mockpoint/core/defaults';
-import { isOwnError, useInstalledEventStreamCodec } from '@mockpoint/core/internal';
+import { isOwnError } from '@mockpoint/core/internal';
 import {
   acceptConnect,
   nodeDeliverySend,
@@ -205,9 +205,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const backend = await openServerBackend(options);
   // Schemas are built and their operations answered in a worker thread, started by the first of them.
   const graphqlRunner = graphqlWorker({ log: (line) => process.stderr.write(`${line}\n`) });
-  // Bedrock's event stream codec (the core's dependency), loaded with the first ConverseStream answer;
-  // named in the core's code this calls, which the single executable bundles (docs/llm.md#aws-bedrock).
-  useInstalledEventStreamCodec();
   const app = serverApp(options, backend, graphqlRunner, reporter);
 
   // The hosts mapped through the API before (kept in the store) are in the table before the first request.
