@@ -2,10 +2,11 @@
 // declarations: zod's code is bundled into @mockpoint/core's JavaScript, and its types are
 // what the core's public declarations name (`z.infer<…>`, the schemas). Rather than installing
 // zod (8.2 MB) for its types, scripts/build-types.mjs copies the declaration files that the
-// package's ESM entry reaches into dist/types/vendor/<name>/ (with its license) and points the
-// core's own declarations there. Only relative imports are followed: a declaration that names
+// package's ESM entry reaches into dist/types/vendor/<name>/ and points the core's own
+// declarations there. Its license goes in the package's THIRD_PARTY_NOTICES.md, not as a LICENSE
+// file: pnpm pack adds the repository's LICENSE only to a package that has no file of that name. Only relative imports are followed: a declaration that names
 // another package fails the build, so nothing unresolved is published.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, posix, relative, sep } from 'node:path';
 
@@ -41,7 +42,6 @@ function copyDeclarations(name, sourceDir, vendorDir) {
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, text);
   }
-  copyFileSync(join(sourceDir, 'LICENSE'), join(vendorDir, 'LICENSE'));
   return seen.size;
 }
 
