@@ -22,11 +22,21 @@ RUN pnpm install --offline --frozen-lockfile
 # daemon's CLIENT_REPORTING_DSN at start time wins over it.
 ARG CLIENT_REPORTING_DSN=
 RUN pnpm --filter "@mockpoint/server..." run build
-# The server and its production dependencies only. Server error reporting
-# (SERVER_REPORTING_DSN) needs @sentry/node, an optional peer of the server: it is
-# added, in a folder of its own, only when WITH_REPORTING=true.
+# The server and its production dependencies only. MOCKPOINT_REDIS_URL needs
+# @redis/client, an optional peer of the server that its npm package leaves out
+# (docs/packages.md); the image carries it: pnpm deploy brings it as the core's peer
+# (resolved in the lockfile), and should it not, it is installed in a folder of its own,
+# the version the lockfile has for the core. Server error reporting (SERVER_REPORTING_DSN)
+# needs @sentry/node, an optional peer of the server: it is added, in a folder of its
+# own, only when WITH_REPORTING=true.
 ARG WITH_REPORTING=false
 RUN pnpm --filter @mockpoint/server deploy --prod --legacy /out \
+ && if [ ! -e /out/node_modules/@redis/client ]; then \
+      npm install --prefix /out/redis --omit=dev --no-audit --no-fund \
+        "@redis/client@$(node -p "require('./packages/core/node_modules/@redis/client/package.json').version")" \
+      && mkdir -p /out/node_modules/@redis \
+      && ln -s ../../redis/node_modules/@redis/client /out/node_modules/@redis/client; \
+    fi \
  && if [ "$WITH_REPORTING" = true ]; then \
       npm install --prefix /out/reporting --omit=dev --no-audit --no-fund @sentry/node@11 \
       && ln -s ../reporting/node_modules/@sentry /out/node_modules/@sentry; \

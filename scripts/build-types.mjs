@@ -11,10 +11,16 @@ import { existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleDeclarations } from './bundle-declarations.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The packages whose declarations are published, in build order. */
 const TYPED_PACKAGES = ['packages/core', 'packages/vitest-plugin', 'packages/server'];
+/**
+ * Packages bundled into a package's JavaScript (devDependencies, never installed by a user) whose
+ * types its declarations name: their declarations are carried in dist/types/vendor/ (bundle-declarations.mjs).
+ */
+const BUNDLED_TYPES = { 'packages/core': ['zod'] };
 
 /** Builds the declarations of `dirs` (relative to the root, in TYPED_PACKAGES' order); throws with tsc's output. */
 function buildTypes(dirs = TYPED_PACKAGES) {
@@ -29,6 +35,7 @@ function buildTypes(dirs = TYPED_PACKAGES) {
     if (result.status !== 0 || !existsSync(join(out, 'index.d.ts'))) {
       throw new Error(`build-types: tsc failed in ${dir}:\n${result.stdout ?? ''}${result.stderr ?? ''}`);
     }
+    for (const name of BUNDLED_TYPES[dir] ?? []) bundleDeclarations(join(ROOT, dir), name);
   }
 }
 

@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
 import { NODE_BUILD } from '../../scripts/tsup-options.mjs';
 
-/** A bundled package that is also installed (a dependency of this one): its files are in node_modules. */
+/** A bundled package (a devDependency): its files are in the clone's node_modules. */
 const BUNDLED_DEPENDENCY = /\/node_modules\/zod\//;
 
 /**
@@ -10,8 +10,8 @@ const BUNDLED_DEPENDENCY = /\/node_modules\/zod\//;
  * (NODE_BUILD, scripts/tsup-options.mjs)
  * (which escapes it in code), the comments esbuild keeps (a class member's JSDoc). Text in a
  * comment, so the escape changes nothing but the bytes; each chunk's source is then a one-byte
- * string in V8. And drops from the source maps the text of bundled packages (zod), which is
- * installed beside them (a dependency): their paths still map.
+ * string in V8. And drops from the source maps (the clone's; not published) the text of bundled
+ * packages (zod): their paths still map.
  */
 async function afterBuild(): Promise<void> {
   for (const file of await readdir('dist')) {

@@ -5,8 +5,6 @@
  * @module
  */
 
-export { useInstalledEventStreamCodec } from './adapter/event-stream-codec.js';
-export { type EventStreamCodecModule, useEventStreamCodec } from './answer/llm/bedrock-stream.js';
 export { ERROR_LIST, ERRORS, type ErrorSpec } from './wire/error-codes.js';
 export { isOwnError, MockpointError, type MockpointErrorOptions, OWN_ERROR } from './wire/errors.js';
 export { NOT_FORWARDED } from './wire/hop-by-hop.js';

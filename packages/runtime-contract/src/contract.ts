@@ -6,6 +6,7 @@
  * @module
  */
 import { request } from 'node:http';
+import { crc32 } from 'node:zlib';
 import { expect } from 'vitest';
 import WebSocket from 'ws';
 import { GRPC_CHECKS } from './grpc-contract.js';
@@ -44,6 +45,30 @@ interface Answer {
   status: number;
   headers: Headers;
   text: string;
+}
+
+/**
+ * The `:event-type` of each AWS event stream frame in `bytes`, its lengths and both CRC-32s
+ * checked (with Node's zlib: the runtime under test wrote them with its own).
+ */
+function eventTypes(bytes: Buffer): string[] {
+  const types: string[] = [];
+  for (let at = 0; at < bytes.length; ) {
+    const total = bytes.readUInt32BE(at);
+    const headersEnd = at + 12 + bytes.readUInt32BE(at + 4);
+    expect(bytes.readUInt32BE(at + 8)).toBe(crc32(bytes.subarray(at, at + 8)));
+    expect(bytes.readUInt32BE(at + total - 4)).toBe(crc32(bytes.subarray(at, at + total - 4)));
+    for (let h = at + 12; h < headersEnd; ) {
+      const name = bytes.toString('utf8', h + 1, h + 1 + (bytes[h] as number));
+      h += 1 + (bytes[h] as number);
+      expect(bytes[h]).toBe(7); // a string
+      const length = bytes.readUInt16BE(h + 1);
+      if (name === ':event-type') types.push(bytes.toString('utf8', h + 3, h + 3 + length));
+      h += 3 + length;
+    }
+    at += total;
+  }
+  return types;
 }
 
 /** One request on a connection of its own (one-request.ts), its answer read as text. */
@@ -487,12 +512,14 @@ export const CHECKS: readonly Check[] = [
   },
   {
     id: 'llm',
-    title: "llm answer: OpenAI's JSON with a tool call, Anthropic's events streamed in order",
+    title:
+      "llm answer: OpenAI's JSON with a tool call, Anthropic's events streamed in order, Bedrock's event stream frames",
     async run(target) {
       // As text: the arguments' 1.0 is kept exactly as written.
       const routes =
         '{"routes":[{"match":{"path":"/chat/completions"},"answer":{"llm":{"provider":"openai","api":"chat.completions","toolCalls":[{"name":"f","arguments":{"big":1.0}}]}}},' +
-        '{"match":{"path":"/v1/messages"},"answer":{"llm":{"provider":"anthropic","api":"messages","text":"Hi there"}}}]}';
+        '{"match":{"path":"/v1/messages"},"answer":{"llm":{"provider":"anthropic","api":"messages","text":"Hi there"}}},' +
+        '{"match":{"path":"/model/m/converse-stream"},"answer":{"llm":{"provider":"bedrock","api":"converse-stream","text":"Hi there"}}}]}';
       const put = await call(target, 'PUT', '/api/endpoints/rt-llm/routes', routes);
       expect(put.status, put.text).toBe(200);
       const json = await call(target, 'POST', '/endpoint/rt-llm/chat/completions', { model: 'gpt-rt' });
@@ -513,6 +540,16 @@ export const CHECKS: readonly Check[] = [
         'content_block_stop',
         'message_delta',
         'message_stop',
+      ]);
+      const frames = await oneRequest('POST', `${target.url}/endpoint/rt-llm/model/m/converse-stream`, { body: '{}' });
+      expect(frames.headers.get('content-type')).toBe('application/vnd.amazon.eventstream');
+      expect(eventTypes(frames.body)).toEqual([
+        'messageStart',
+        'contentBlockDelta',
+        'contentBlockDelta',
+        'contentBlockStop',
+        'messageStop',
+        'metadata',
       ]);
     },
   },

@@ -48,6 +48,29 @@ function bounds(settings: BackendSettings): Pick<LimitOptions, 'journalSize' | '
   return { journalSize: settings.journalSize, journalMaxBytes: settings.journalMaxBytes };
 }
 
+/** The Redis client: an optional peer dependency, installed only by who uses `--redis-url`. */
+const REDIS_CLIENT = '@redis/client';
+
+/**
+ * `@mockpoint/core/redis`, whose first import is the Redis client.
+ * @throws StartError `REDIS_CLIENT_MISSING` when the client is not installed (one line naming it).
+ */
+async function loadRedisStore(): Promise<typeof import('@mockpoint/core/redis')> {
+  try {
+    return await import('@mockpoint/core/redis');
+  } catch (error) {
+    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+    if (code === 'ERR_MODULE_NOT_FOUND' && String(message).startsWith(`Cannot find package '${REDIS_CLIENT}'`)) {
+      throw new StartError(
+        'REDIS_CLIENT_MISSING',
+        `${SETTINGS.redisUrl.flag} (${SETTINGS.redisUrl.env}) needs ${REDIS_CLIENT}, which is not installed: npm install -g ${REDIS_CLIENT}@6 (next to a global mockpoint; in a project: npm install ${REDIS_CLIENT}@6)`,
+        error,
+      );
+    }
+    throw error;
+  }
+}
+
 /** How each kind is opened. */
 const OPENERS: Record<BackendKind, (settings: BackendSettings) => Promise<Backend>> = {
   memory: async (settings) => memoryBackend(bounds(settings)),
@@ -77,7 +100,7 @@ const OPENERS: Record<BackendKind, (settings: BackendSettings) => Promise<Backen
     return level.levelBackend({ ...bounds(settings), dir });
   },
   redis: async (settings) => {
-    const { redisBackend } = await import('@mockpoint/core/redis');
+    const { redisBackend } = await loadRedisStore();
     try {
       return await redisBackend({
         ...bounds(settings),
@@ -99,7 +122,7 @@ export function backendKind(settings: BackendSettings): BackendKind {
 /**
  * Opens the backend the settings choose.
  * @throws StartError `DATA_DIR_UNUSABLE` (the data directory cannot be made),
- *   `LEVELDB_UNAVAILABLE` (its native addon cannot be loaded) or `REDIS_UNREACHABLE`; MockpointError as the LevelDB store's open does.
+ *   `LEVELDB_UNAVAILABLE` (its native addon cannot be loaded), `REDIS_CLIENT_MISSING` or `REDIS_UNREACHABLE`; MockpointError as the LevelDB store's open does.
  * @example const backend = await openBackend({ memory: true })
  */
 export function openBackend(settings: BackendSettings): Promise<Backend> {

@@ -14,6 +14,7 @@ export class StartError extends MockpointError {
     | 'DATA_DIR_UNUSABLE'
     | 'LEVELDB_UNAVAILABLE'
     | 'REDIS_UNREACHABLE'
+    | 'REDIS_CLIENT_MISSING'
     | 'LOCAL_CA_UNUSABLE'
     | 'TLS_CERT_UNUSABLE';
   constructor(code: StartError['code'], message: string, cause?: unknown) {

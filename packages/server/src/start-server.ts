@@ -18,7 +18,7 @@ import {
 } from '@mockpoint/core';
 import type { RuntimeServedApp } from '@mockpoint/core/bun';
 import { pickLimits, SETTINGS, VERSION } from '@mockpoint/core/defaults';
-import { isOwnError, useInstalledEventStreamCodec } from '@mockpoint/core/internal';
+import { isOwnError } from '@mockpoint/core/internal';
 import {
   acceptConnect,
   nodeDeliverySend,
@@ -215,9 +215,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // .proto sources are parsed in another, started by the first of them (docs/grpc.md).
   const protoCompiler = protoWorker();
   const threads = { close: async () => void (await Promise.all([graphqlRunner.close(), protoCompiler.close()])) };
-  // Bedrock's event stream codec (the core's dependency), loaded with the first ConverseStream answer;
-  // named in the core's code this calls, which the single executable bundles (docs/llm.md#aws-bedrock).
-  useInstalledEventStreamCodec();
   const app = serverApp(options, backend, { graphqlRunner, protoCompiler }, reporter);
 
   // The hosts mapped through the API before (kept in the store) are in the table before the first request.

@@ -13,6 +13,7 @@ import { chmod, copyFile, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VERSION } from '@mockpoint/core/defaults';
+import { startTestRedis } from '@mockpoint/testkit/redis-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   addEndpoint,
@@ -111,6 +112,19 @@ describe('the linux-x64 executable, alone in an empty folder, without node', () 
     }
     expect((await fetch(`${daemon.url}/static/nothing.js`)).status).toBe(404);
     expect(await daemon.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+  });
+
+  it('carries the Redis client (an optional peer the npm package leaves out): MOCKPOINT_REDIS_URL stores in Redis', async () => {
+    const redis = await startTestRedis();
+    try {
+      const daemon = await startDaemon({ bin: exe, cwd: folder, env: { ...env, MOCKPOINT_REDIS_URL: redis.socket } });
+      expect(daemon.store).toMatch(/^redis at /);
+      await addEndpoint(daemon.url, { name: 'on-redis', data: { ok: 1 } });
+      expect(await (await fetch(`${daemon.url}/endpoint/on-redis`)).text()).toBe('{"ok":1}');
+      expect(await daemon.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    } finally {
+      await redis.dispose();
+    }
   });
 
   it('stores, keeps every acknowledged write through SIGKILL, and locks its data directory', async () => {

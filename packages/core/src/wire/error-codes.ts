@@ -202,10 +202,6 @@ export const ERRORS = {
     when: "a WebSocket upgrade reached a listener that cannot accept one (a bare request listener without the server's upgrade handler)",
     fix: 'serve with `serve()` of `@mockpoint/core/node` (the daemon and `createMockServer()` do), or a runtime adapter that upgrades',
   },
-  EVENT_STREAM_UNSUPPORTED: {
-    when: "a Bedrock `converse-stream` answer ([llm.md](llm.md#aws-bedrock)) where the AWS event stream codec (`@smithy/core`) was not given or could not be loaded: Cloudflare Workers, or an app served without the Node, Bun or Deno adapter's `serve()`",
-    fix: "serve Bedrock streams from the daemon (npm or its single executable) or with `serve()` of `@mockpoint/core/node`, `/bun` or `/deno`; else pass `() => import('@smithy/core/event-streams')` to `useEventStreamCodec` of `@mockpoint/core/internal`; `converse` (JSON) answers everywhere",
-  },
   SOCKET_NOT_FOUND: {
     when: 'the sockets API names a connection id that is not open on this daemon ([websocket.md](websocket.md))',
     fix: 'list the open connections (`GET /api/endpoints/{name}/sockets`); a socket lives in the daemon that accepted it',
@@ -579,6 +575,11 @@ export const ERRORS = {
     from: 'cli',
     when: '`MOCKPOINT_REDIS_URL` cannot be reached at start-up within the bound',
     fix: 'start Redis, or correct the URL',
+  },
+  REDIS_CLIENT_MISSING: {
+    from: 'cli',
+    when: '`MOCKPOINT_REDIS_URL` (`--redis-url`) is set but `@redis/client` (an optional peer dependency, not installed with the npm package) is not installed',
+    fix: 'install it next to mockpoint as the message says (`npm install -g @redis/client@6`), or use the container image or the single executable, which carry it',
   },
   REPORTING_UNAVAILABLE: {
     from: 'cli',

@@ -20,7 +20,6 @@ import type { MockpointApp } from '../../http/create-app.js';
 import { mappedTarget, splitEndpointTarget, urlTarget } from '../../wire/endpoint-target.js';
 import { MAX_WAIT_MS } from '../../wire/limits.js';
 import { isValidName } from '../../wire/rules.js';
-import { useInstalledEventStreamCodec } from '../event-stream-codec.js';
 import { DEFAULT_HOST, type RuntimeServedApp, type RuntimeServeOptions, servedApp } from '../lifecycle.js';
 
 export type { CloseOptions, RuntimeServedApp, RuntimeServeOptions } from '../lifecycle.js';
@@ -198,7 +197,6 @@ export function idleTimeoutFor(app: MockpointApp): number {
  * @example const served = serve(createApp(), { port: 0 }); console.log(served.url)
  */
 export function serve(app: MockpointApp, options: BunServeOptions = {}): RuntimeServedApp {
-  useInstalledEventStreamCodec();
   const host = options.host ?? DEFAULT_HOST;
   const { sockets } = app.mockpoint;
   sockets.fetchUpgrade = bunUpgrade;

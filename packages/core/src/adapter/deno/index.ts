@@ -14,7 +14,6 @@
  */
 import type { FetchUpgrade, OpenSockets } from '../../answer/websocket/open-sockets.js';
 import type { MockpointApp } from '../../http/create-app.js';
-import { useInstalledEventStreamCodec } from '../event-stream-codec.js';
 import { playOnWebSocket, type StandardWebSocket } from '../fetch/web-socket.js';
 import { DEFAULT_HOST, type RuntimeServedApp, type RuntimeServeOptions, servedApp } from '../lifecycle.js';
 
@@ -62,7 +61,6 @@ function denoUpgrade(sockets: OpenSockets, upgraded: { value: boolean }): FetchU
 }
 
 export function serve(app: MockpointApp, options: RuntimeServeOptions = {}): RuntimeServedApp {
-  useInstalledEventStreamCodec();
   const host = options.host ?? DEFAULT_HOST;
   const upgraded = { value: false };
   app.mockpoint.sockets.fetchUpgrade = denoUpgrade(app.mockpoint.sockets, upgraded);

@@ -18,7 +18,6 @@ import { createSecureContext, type SecureContext } from 'node:tls';
 import { socketShareOf } from '../../answer/websocket/open-sockets.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
-import { useInstalledEventStreamCodec } from '../event-stream-codec.js';
 import { type CloseOptions, DEFAULT_HOST, type RuntimeServedApp, servedApp } from '../lifecycle.js';
 import { type ConnectionCap, capConnections } from './connection-cap.js';
 import { sniffH2c } from './h2c-sniff.js';
@@ -170,7 +169,6 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
  * @example const served = await serve(createApp(), { port: 0 }); await served.close()
  */
 export async function serve(app: MockpointApp, options: ServeOptions = {}): Promise<ServedApp> {
-  useInstalledEventStreamCodec();
   const host = options.host ?? DEFAULT_HOST;
   // Created unbound so that a listen error can be awaited and reported.
   const maxConnections = options.maxConnections ?? DEFAULT_CONNECTION_LIMITS.maxConnections;

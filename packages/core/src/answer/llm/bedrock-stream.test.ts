@@ -1,16 +1,17 @@
-// ConverseStream's frames: each event encoded by the AWS codec (loaded on first use) into a frame
-// the codec decodes back with its three headers and payload, CRCs checked; and through the app, a
-// route matched by the path the AWS SDK sends (model id percent-encoded) answering the frames, each
-// chunk after chunkDelayMs, the journal seeing a 200.
+// ConverseStream's frames, written in the tree (event-stream-frame.ts), read back by the AWS SDK's own
+// decoder (`EventStreamCodec` of `@smithy/core`, a devDependency: the oracle, never installed by a user)
+// with their headers and payload, lengths and CRCs checked; and through the app, a route matched by
+// the path the AWS SDK sends (model id percent-encoded) answering the frames, each chunk after
+// chunkDelayMs, the journal seeing a 200 — with no adapter's serve() called (as in a Workers bundle).
 import { EventStreamCodec } from '@smithy/core/event-streams';
-import { describe, expect, it, vi } from 'vitest';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 import { createApp } from '../../index.js';
+import { crc32 } from '../../wire/crc32.js';
 import { RenderBudget } from '../template.js';
-import { eventFrameEncoder, loadEventFrameEncoder, useEventStreamCodec } from './bedrock-stream.js';
-import { llmAnswer, llmReady } from './llm-answer.js';
-
-// As the Node, Bun and Deno adapters' serve() do (createApp alone names no codec).
-useEventStreamCodec(() => import('@smithy/core/event-streams'));
+import { bedrockEventFrame } from './bedrock-stream.js';
+import { eventStreamFrame } from './event-stream-frame.js';
+import { llmAnswer } from './llm-answer.js';
 
 const codec = new EventStreamCodec(
   (bytes) => new TextDecoder().decode(bytes),
@@ -37,9 +38,7 @@ function decodeAll(bytes: Uint8Array): { type: unknown; headers: string[]; paylo
 }
 
 describe('ConverseStream through the app', () => {
-  it('answers the SDK path (model id percent-encoded) with event frames, chunks apart, journaled 200', async () => {
-    // The first Bedrock stream of this module: the route step waits for the codec to load.
-    expect(eventFrameEncoder()).toBeUndefined();
+  it('answers the SDK path (model id percent-encoded) with event frames, chunks apart, journaled 200, no adapter needed', async () => {
     const app = createApp();
     const saved = await app.request('/api/endpoints/br/routes', {
       method: 'PUT',
@@ -86,8 +85,7 @@ describe('ConverseStream through the app', () => {
     expect(journal.requests.map((entry) => entry.statusCode)).toEqual([200]);
   });
 
-  it('a HEAD gets the headers without frames; end reset cuts before the middle chunk', async () => {
-    await loadEventFrameEncoder();
+  it('a HEAD gets the headers without frames; end reset cuts before the middle chunk', () => {
     const render = llmAnswer({
       llm: { provider: 'bedrock', api: 'converse-stream', text: 'a b c d', end: 'reset' },
       delay: 0,
@@ -115,36 +113,8 @@ describe('ConverseStream through the app', () => {
 });
 
 describe('the event frame encoder', () => {
-  it('rendered before it is loaded, an answer holds until it is, then is the stream', async () => {
-    vi.resetModules();
-    const fresh = await import('./llm-answer.js');
-    (await import('./bedrock-stream.js')).useEventStreamCodec(() => import('@smithy/core/event-streams'));
-    const render = fresh.llmAnswer({
-      llm: { provider: 'bedrock', api: 'converse-stream', text: 'a b' },
-      delay: 0,
-      template: false,
-      headers: () => new Map(),
-    });
-    const held = render(false, {
-      params: {},
-      query: {},
-      headers: {},
-      json: {},
-      seq: 1,
-      budget: new RenderBudget(1000),
-    });
-    expect(held).toMatchObject({ kind: 'fault', fault: 'hang', status: 200 });
-    if (held.kind !== 'fault') return;
-    expect(held.release?.aborted).toBe(true);
-    const next = await held.next?.();
-    expect(next?.kind === 'stream' && next.frames.length).toBe(6);
-  });
-
-  it('loads once, then encodes frames the codec decodes with their headers; a changed byte fails the CRC', async () => {
-    const encode = await loadEventFrameEncoder();
-    expect(await loadEventFrameEncoder()).toBe(encode);
-    expect(eventFrameEncoder()).toBe(encode);
-    const bytes = encode({
+  it('encodes frames the SDK decodes with their headers; a changed byte fails the CRC', () => {
+    const bytes = bedrockEventFrame({
       event: 'contentBlockDelta',
       data: '{"contentBlockIndex":0,"delta":{"text":"é"}}',
       chunk: true,
@@ -162,85 +132,56 @@ describe('the event frame encoder', () => {
     broken[broken.length - 6] = (broken[broken.length - 6] as number) ^ 1;
     expect(() => codec.decode(broken)).toThrow(/checksum/i);
   });
-});
 
-describe('where no codec was given (a Workers bundle)', () => {
-  it('a converse-stream route answers 501 EVENT_STREAM_UNSUPPORTED, journaled; converse still answers', async () => {
-    // Fresh modules: no adapter's serve() named the codec, as in a Workers bundle.
-    vi.resetModules();
-    try {
-      const fresh = await import('../../index.js');
-      const app = fresh.createApp();
-      await app.request('/api/endpoints/wk/routes', {
-        method: 'PUT',
-        body: JSON.stringify({
-          routes: [
-            {
-              match: { path: '/model/:m/converse-stream' },
-              answer: { llm: { provider: 'bedrock', api: 'converse-stream', text: 'a' } },
-            },
-            {
-              match: { path: '/model/:m/converse' },
-              answer: { llm: { provider: 'bedrock', api: 'converse', text: 'a' } },
-            },
-          ],
+  it('is byte for byte what the SDK encodes, for random headers and payloads', () => {
+    const text = fc.string({ unit: 'binary', maxLength: 60 });
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.tuple(fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }), text), {
+          maxLength: 5,
+          selector: ([name]) => name,
         }),
-      });
-      const refused = await app.request('/endpoint/wk/model/m/converse-stream', { method: 'POST', body: '{}' });
-      expect(refused.status).toBe(501);
-      const body = (await refused.json()) as { error: { code: string; message: string } };
-      expect(body.error.code).toBe('EVENT_STREAM_UNSUPPORTED');
-      expect(body.error.message).toContain('converse (JSON) answers here');
-      expect((await app.request('/endpoint/wk/model/m/converse', { method: 'POST', body: '{}' })).status).toBe(200);
-      const journal = (await (await app.request('/api/endpoints/wk/requests')).json()) as {
-        requests: { statusCode: number }[];
-      };
-      expect(journal.requests.map((entry) => entry.statusCode)).toEqual([501, 200]);
-    } finally {
-      vi.resetModules();
-    }
+        fc.uint8Array({ maxLength: 300 }),
+        (pairs, payload) => {
+          const headers = Object.fromEntries(pairs);
+          const ours = eventStreamFrame(headers, payload);
+          const sdkHeaders = Object.fromEntries(
+            pairs.map(([name, value]) => [name, { type: 'string', value }] as const),
+          );
+          expect(ours).toEqual(codec.encode({ headers: sdkHeaders, body: payload }));
+          const back = codec.decode(ours);
+          expect(back.headers).toEqual(sdkHeaders);
+          expect(back.body).toEqual(payload);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('refuses a header past its length field (255-byte name, 65,535-byte value)', () => {
+    expect(() => eventStreamFrame({ ['n'.repeat(256)]: 'v' }, new Uint8Array())).toThrow(RangeError);
+    expect(() => eventStreamFrame({ n: 'é'.repeat(32_768) }, new Uint8Array())).toThrow(RangeError);
+    const longest = eventStreamFrame({ ['n'.repeat(255)]: 'v'.repeat(65_535) }, new Uint8Array());
+    expect(codec.decode(longest).headers['n'.repeat(255)]?.value).toHaveLength(65_535);
   });
 });
 
-describe('useEventStreamCodec', () => {
-  it('loads the codec with the loader given (a bundle that embeds it), once', async () => {
-    vi.resetModules();
-    const fresh = await import('./bedrock-stream.js');
-    let calls = 0;
-    fresh.useEventStreamCodec(() => {
-      calls++;
-      return import('@smithy/core/event-streams');
-    });
-    const encode = await fresh.loadEventFrameEncoder();
-    await fresh.loadEventFrameEncoder();
-    expect(calls).toBe(1);
-    expect(codec.decode(encode({ event: 'messageStop', data: '{}', chunk: false })).headers[':event-type']?.value).toBe(
-      'messageStop',
-    );
-    vi.resetModules();
+describe('crc32', () => {
+  it('is the IEEE CRC-32 (the check value of "123456789", and of nothing)', () => {
+    expect(crc32(new TextEncoder().encode('123456789'))).toBe(0xcbf43926);
+    expect(crc32(new Uint8Array())).toBe(0);
   });
 });
 
 describe('an exception frame', () => {
-  it('carries :exception-type and :message-type exception instead of an event type', async () => {
-    const encode = await loadEventFrameEncoder();
-    const message = codec.decode(encode({ event: 'throttlingException', data: '{"message":"slow"}', chunk: false }));
+  it('carries :exception-type and :message-type exception instead of an event type', () => {
+    const message = codec.decode(
+      bedrockEventFrame({ event: 'throttlingException', data: '{"message":"slow"}', chunk: false }),
+    );
     expect(message.headers).toEqual({
       ':exception-type': { type: 'string', value: 'throttlingException' },
       ':content-type': { type: 'string', value: 'application/json' },
       ':message-type': { type: 'string', value: 'exception' },
     });
-  });
-});
-
-describe('llmReady', () => {
-  it('is for Bedrock streams only (an error beside text streams too), and undefined once the codec is loaded', async () => {
-    expect(llmReady({ provider: 'bedrock', api: 'converse-stream', text: 'a', error: 'server' })).toBeDefined();
-    expect(llmReady({ provider: 'bedrock', api: 'converse' })).toBeUndefined();
-    expect(llmReady({ provider: 'openai', api: 'chat.completions', stream: true })).toBeUndefined();
-    expect(llmReady({ provider: 'bedrock', api: 'converse-stream', error: 'server' })).toBeUndefined();
-    const ready = llmReady({ provider: 'bedrock', api: 'converse-stream' });
-    await loadEventFrameEncoder();
-    expect(ready?.()).toBeUndefined();
   });
 });

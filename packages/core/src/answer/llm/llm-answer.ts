@@ -6,8 +6,7 @@
  * knows about LLMs. Rendered per request: the request's `model`, `stream` and
  * `stream_options` are read, ids are fresh, and `text` is templated with
  * `template: true`. Bedrock's ConverseStream frames its events in AWS's binary
- * event stream, whose codec is loaded with the first such answer
- * ({@link llmReady}; bedrock-stream.ts).
+ * event stream (bedrock-stream.ts).
  *
  * @module
  */
@@ -22,8 +21,7 @@ import type { AnswerHeaderMap, EndpointAnswer, StreamFrame } from '../endpoint-a
 import { CORS_HEADERS } from '../read-response.js';
 import { STREAM_HEADERS } from '../stream/stream-frames.js';
 import { BODY_NOT_READ, renderText, type TemplateContext } from '../template.js';
-import { bedrockMidStream } from './bedrock.js';
-import { eventFrameEncoder, loadEventFrameEncoder } from './bedrock-stream.js';
+import { bedrockEventFrame } from './bedrock-stream.js';
 import { LIVE_SOURCE, type LlmEvent, type LlmRequest, type LlmSource, llmWire } from './llm-wire.js';
 
 const encoder = new TextEncoder();
@@ -101,17 +99,6 @@ function sseFrame(event: LlmEvent): Uint8Array {
   return sseEvent(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data });
 }
 
-/**
- * For an answer that needs a module loaded before it is sent (Bedrock's
- * ConverseStream: the event stream codec), a function giving a Promise until
- * it is loaded, then `undefined`; for every other answer `undefined`.
- */
-export function llmReady(llm: LlmAnswer): (() => Promise<unknown> | undefined) | undefined {
-  if (llm.provider !== 'bedrock' || llm.api !== 'converse-stream') return undefined;
-  if (llm.error !== undefined && !bedrockMidStream(llm)) return undefined;
-  return () => (eventFrameEncoder() === undefined ? loadEventFrameEncoder() : undefined);
-}
-
 /** Options for {@link llmAnswer}. */
 export interface LlmAnswerOptions {
   readonly llm: LlmAnswer;
@@ -158,14 +145,7 @@ export function llmAnswer(options: LlmAnswerOptions): (head: boolean, context: T
       return { kind: 'respond', status: wire.status, headers, body: head ? null : wire.body, delay };
     }
     const headers: AnswerHeaderMap = Object.freeze(mergeHeaders(wire.headers, own, STREAM_HEADERS));
-    const encode = wire.kind === 'eventstream' ? eventFrameEncoder() : wire.kind === 'ndjson' ? ndjsonLine : sseFrame;
-    if (encode === undefined && !head) {
-      // Rendered before llmReady's load (a queued answer's fallback): a hold released at once, then this
-      // answer rendered again once the codec is loaded.
-      const next = () => loadEventFrameEncoder().then(() => render(head, context));
-      const release = AbortSignal.abort();
-      return { kind: 'fault', fault: 'hang', status: wire.status, headers, body: null, delay: 0, release, next };
-    }
+    const encode = wire.kind === 'eventstream' ? bedrockEventFrame : wire.kind === 'ndjson' ? ndjsonLine : sseFrame;
     let events = wire.events;
     if (llm.end === 'reset') {
       // Halfway: the events before the middle chunk (or, without chunks, the first half).
@@ -173,13 +153,12 @@ export function llmAnswer(options: LlmAnswerOptions): (head: boolean, context: T
       const cut = chunks.length > 0 ? (chunks[Math.floor(chunks.length / 2)] as number) : Math.floor(events.length / 2);
       events = events.slice(0, cut);
     }
-    const frames: StreamFrame[] =
-      head || encode === undefined
-        ? []
-        : events.map((event) => ({
-            bytes: encode(event),
-            delay: event.chunk ? chunkDelay : 0,
-          }));
+    const frames: StreamFrame[] = head
+      ? []
+      : events.map((event) => ({
+          bytes: encode(event),
+          delay: event.chunk ? chunkDelay : 0,
+        }));
     return {
       kind: 'stream',
       status: wire.status,

@@ -19,12 +19,6 @@ export interface CompiledAnswer {
   /** Approximate memory cost, for the cache bound. */
   readonly bytes: number;
   answer(head: boolean, context?: TemplateContext): EndpointAnswer;
-  /**
-   * An answer that needs a module loaded before it is sent (Bedrock's event
-   * stream codec): a Promise while it loads, then `undefined`. The route step
-   * waits for it before {@link answer}.
-   */
-  ready?(): Promise<unknown> | undefined;
 }
 
 /** The answer's headers under lower-case names (two spellings of one name are sent as one list). */

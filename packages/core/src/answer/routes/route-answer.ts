@@ -84,7 +84,7 @@ export function compileAnswer(answer: RouteAnswer): CompiledAnswer {
 /** The answer with a delay drawn per request added to its own (respond, stream, fault, upgrade: those that wait). */
 function withLatency(compiled: CompiledAnswer, latency: Latency): CompiledAnswer {
   const draw = latencySampler(latency);
-  const withDraw: CompiledAnswer = {
+  return {
     statusCode: compiled.statusCode,
     templated: compiled.templated,
     bytes: compiled.bytes,
@@ -94,7 +94,6 @@ function withLatency(compiled: CompiledAnswer, latency: Latency): CompiledAnswer
       return { ...sent, delay: sent.delay + draw() };
     },
   };
-  return compiled.ready === undefined ? withDraw : { ...withDraw, ready: compiled.ready };
 }
 
 function compileFixed(answer: RouteAnswer): CompiledAnswer {

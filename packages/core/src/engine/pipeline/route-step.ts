@@ -36,17 +36,6 @@ function answered(exchange: Exchange, hit: RouteHit): Verdict | Promise<Verdict>
     const value = route.route.answer[name];
     if (value !== undefined) return step.verdict(exchange, hit, value as never);
   }
-  // An answer whose module is still loading (a Bedrock stream's codec) answers once it is.
-  const loading = route.answer.ready?.();
-  if (loading !== undefined) {
-    return loading.then(
-      () => answered(exchange, hit),
-      (error: unknown) =>
-        renderFailed(exchange, { answeredBy: { route: route.id }, params }, `route ${route.id}`, error, {
-          route: route.id,
-        }),
-    );
-  }
   const seq = ++route.seq;
   const mark: AnswerMark = { answeredBy: { route: route.id }, params };
   if (exchange.validation !== undefined) mark.validation = exchange.validation;

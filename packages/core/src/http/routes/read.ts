@@ -213,8 +213,6 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
           'WEBSOCKET_REQUIRED',
           'TOO_MANY_SOCKETS',
           'WEBSOCKET_UNSUPPORTED',
-          // A Bedrock converse-stream answer (docs/llm.md) where the event stream codec cannot load (Workers).
-          'EVENT_STREAM_UNSUPPORTED',
           // Schema mode (docs/graphql.md): a schema stored by an older version over today's bounds; its thread.
           'GRAPHQL_SCHEMA_TOO_COMPLEX',
           'GRAPHQL_WORKER_FAILED',

@@ -5,13 +5,12 @@
  */
 
 import type { RouteAnswer } from '../../../wire/route.js';
-import { llmAnswer, llmReady } from '../../llm/llm-answer.js';
+import { llmAnswer } from '../../llm/llm-answer.js';
 import { type CompiledAnswer, compileHeaderTemplates, lowerHeaders, templated } from '../compile-parts.js';
 
 /**
  * An LLM API answer: rendered per request (it reads the request's model and
- * stream fields, and gives fresh ids) into a respond or stream answer; ready
- * once a Bedrock stream's codec is loaded.
+ * stream fields, and gives fresh ids) into a respond or stream answer.
  */
 export function compileLlmAnswer(answer: RouteAnswer): CompiledAnswer {
   const llm = answer.llm as NonNullable<RouteAnswer['llm']>;
@@ -20,7 +19,5 @@ export function compileLlmAnswer(answer: RouteAnswer): CompiledAnswer {
   const renderHeaders = template ? compileHeaderTemplates(headers) : () => headers;
   const render = llmAnswer({ llm, delay: answer.delay ?? 0, template, headers: renderHeaders });
   const size = (llm.text?.length ?? 0) * 2 + JSON.stringify(llm.toolCalls ?? []).length * 2;
-  const compiled = templated(200, size + 1024 + JSON.stringify(answer.headers ?? {}).length * 2, render);
-  const ready = llmReady(llm);
-  return ready === undefined ? compiled : { ...compiled, ready };
+  return templated(200, size + 1024 + JSON.stringify(answer.headers ?? {}).length * 2, render);
 }
