@@ -147,7 +147,7 @@ function onHttpRequestStart(message: unknown): void {
   state.warned = true;
   const reason = state.seen.has(request)
     ? 'its headers were given as an array, written before any hook'
-    : `this Node (${process.version}) does not publish http.client.request.created (Node 22.12 and later do) and @mswjs/interceptors could not be loaded`;
+    : `this Node (${process.version}) does not publish http.client.request.created (Node 22.12 and later do) and @mswjs/interceptors (an optional peer of @mockpoint/core) could not be loaded: npm install -D @mswjs/interceptors`;
   process.emitWarning(
     `a node:http request to ${clientRequestUrl(request).href} in session "${session}" left without the ${SESSION_HEADER} header: ${reason}. Use fetch, or add sessionHeaders() to its headers.`,
     { code: NOT_CARRIED_WARNING },
