@@ -354,7 +354,11 @@ function checkFlagsNeedingAnother(flags: ParsedFlags, config: Record<string, unk
       `is not used with ${flag('memory')} (nothing is kept on disk); give one of them`,
     );
   }
-  if (config.proxyPassThrough === true && flags.values.has('proxyPassThrough') && (config.proxyAllowHosts as string[]).length === 0) {
+  if (
+    config.proxyPassThrough === true &&
+    flags.values.has('proxyPassThrough') &&
+    (config.proxyAllowHosts as string[]).length === 0
+  ) {
     throw new ConfigError(
       flag('proxyPassThrough'),
       `passes nothing on while no host is allowed: add ${flag('proxyAllowHosts')} <list> (or ${SETTINGS.proxyAllowHosts.env})`,
