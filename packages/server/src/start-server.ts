@@ -24,8 +24,9 @@ import { graphqlWorker } from '@mockpoint/core/threads';
 import { nodeApiEncoders } from './api-encoders.js';
 import type { ServerConfig } from './config.js';
 import { DEFAULTS } from './config.js';
+import { removeDaemonNote, writeDaemonNote } from './daemon-note.js';
 import type { LoadedMockFile } from './mock-file/watch-mock-file.js';
-import { openBackend } from './open-backend.js';
+import { backendKind, openBackend } from './open-backend.js';
 import { createReporter } from './reporting.js';
 import { StartError } from './start-error.js';
 import { readTlsFiles } from './tls-files.js';
@@ -96,6 +97,12 @@ async function openServerBackend(options: StartServerOptions): Promise<Backend> 
   if (options.backend) return options.backend;
   if (options.store) return memoryBackend({ ...pickLimits(options), store: options.store });
   return openBackend(options);
+}
+
+/** The data directory this start opens LevelDB in (where its note goes), else `undefined`. */
+function levelDir(options: StartServerOptions): string | undefined {
+  if (options.backend || options.store || backendKind(options) !== 'level') return undefined;
+  return options.dataDir ?? DEFAULTS.dataDir;
 }
 
 /**
@@ -326,12 +333,19 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       await Promise.all(served.map((one) => one.close({ graceMs: options.shutdownGraceMs ?? 5000 })));
       await graphqlRunner.close();
       await backend.close();
+      if (noteDir !== undefined) removeDaemonNote(noteDir);
       await removeCaDir();
       await reporter?.flush();
     })();
     return closing;
   };
   const [first] = main as [Served];
+  const noteDir = levelDir(options);
+  if (noteDir !== undefined)
+    writeDaemonNote(
+      noteDir,
+      [...main, ...(tls?.servers ?? [])].map((one) => one.url),
+    );
   return {
     url: first.url,
     urls: main.map((one) => one.url),
