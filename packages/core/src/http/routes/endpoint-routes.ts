@@ -39,6 +39,7 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
     // each held to the body limit on its own: the list may take ROUTES_BODY_FACTOR times it.
     const members = await readJsonObjectBody(request, routesBodyBytes(options.maxBodyBytes), {
       inTurnsFrom: SLICED_ROUTES_CHARS,
+      shape: '{ "routes": [ { "match": …, "answer": … } ] }',
     });
     const routes = await parseRoutesBody(members, routeSchema, { ...options, existingIds });
     return checkGrpcRoutes(endpoints, name, routes, options);
