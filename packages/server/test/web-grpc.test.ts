@@ -13,7 +13,7 @@ import { poll, useWebTest } from './web-support.js';
 const web = useWebTest();
 
 /** `{ text }` as an `Ask` (field 1, a string) in one gRPC-Web data frame. */
-function askFrame(text: string): Uint8Array {
+function askFrame(text: string): Uint8Array<ArrayBuffer> {
   const bytes = new TextEncoder().encode(text);
   const message = [0x0a, bytes.length, ...bytes];
   return Uint8Array.from([0, 0, 0, 0, message.length, ...message]);
