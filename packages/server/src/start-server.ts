@@ -99,10 +99,18 @@ async function openServerBackend(options: StartServerOptions): Promise<Backend> 
   return openBackend(options);
 }
 
-/** The data directory this start opens LevelDB in (where its note goes), else `undefined`. */
-function levelDir(options: StartServerOptions): string | undefined {
-  if (options.backend || options.store || backendKind(options) !== 'level') return undefined;
-  return options.dataDir ?? DEFAULTS.dataDir;
+/**
+ * On LevelDB, notes in the data directory where this daemon listens (for a second start refused
+ * the directory: daemon-note.ts); returns what removes the note on close.
+ */
+function noteWhereListening(options: StartServerOptions, listening: readonly Served[]): () => void {
+  if (options.backend || options.store || backendKind(options) !== 'level') return () => {};
+  const dir = options.dataDir ?? DEFAULTS.dataDir;
+  writeDaemonNote(
+    dir,
+    listening.map((one) => one.url),
+  );
+  return () => removeDaemonNote(dir);
 }
 
 /**
@@ -333,19 +341,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       await Promise.all(served.map((one) => one.close({ graceMs: options.shutdownGraceMs ?? 5000 })));
       await graphqlRunner.close();
       await backend.close();
-      if (noteDir !== undefined) removeDaemonNote(noteDir);
+      forgetNote();
       await removeCaDir();
       await reporter?.flush();
     })();
     return closing;
   };
   const [first] = main as [Served];
-  const noteDir = levelDir(options);
-  if (noteDir !== undefined)
-    writeDaemonNote(
-      noteDir,
-      [...main, ...(tls?.servers ?? [])].map((one) => one.url),
-    );
+  const forgetNote = noteWhereListening(options, [...main, ...(tls?.servers ?? [])]);
   return {
     url: first.url,
     urls: main.map((one) => one.url),
