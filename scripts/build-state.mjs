@@ -121,11 +121,23 @@ export function lockHash(root = ROOT) {
  * that covered every one of `filters` (a stamp without a scope: the daemon's only).
  */
 export function isInstalled(filters = [DAEMON_FILTER]) {
-  if (!existsSync(INSTALL_STAMP)) return false;
+  return installGap(filters) === undefined;
+}
+
+/**
+ * Why node_modules does not serve `filters` (for the "installing … (why)" line), or `undefined`
+ * when it does: `first run`, `not installed by pnpm start`, `pnpm-lock.yaml changed`, or
+ * `the last install covered only …`.
+ */
+export function installGap(filters = [DAEMON_FILTER]) {
+  if (!existsSync(INSTALL_STAMP)) {
+    return existsSync(join(ROOT, 'node_modules')) ? 'not installed by pnpm start' : 'first run';
+  }
   const [hash, scope = DAEMON_FILTER] = readFileSync(INSTALL_STAMP, 'utf8').trim().split('\n');
-  if (hash !== lockHash()) return false;
+  if (hash !== lockHash()) return 'pnpm-lock.yaml changed';
   const covered = scope.split(' ');
-  return covered.includes('all') || filters.every((filter) => covered.includes(filter));
+  if (covered.includes('all') || filters.every((filter) => covered.includes(filter))) return undefined;
+  return `the last install covered only ${covered.join(', ')}`;
 }
 
 /** After an install of `filters` (or of everything), from the current lockfile. */

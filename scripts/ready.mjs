@@ -5,13 +5,13 @@
 //   cover these packages (build-state.mjs), and then only what they and their builds need
 //   (pnpm's `--filter <package>...`, plus the root's, which pnpm always installs).
 // - Builds, JavaScript only, the packages whose sources changed since their last build.
-// One line a phase on stderr (`pnpm -s mockpoint export > file.json` keeps stdout for the
+// One line for all phases on stderr (`pnpm -s mockpoint export > file.json` keeps stdout for the
 // command); pnpm's and the build's output are shown only when they fail. Node built-ins
 // only: on a fresh clone this runs before anything is installed.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isBuilt, isInstalled, ROOT, writeInstallStamp } from './build-state.mjs';
+import { installGap, isBuilt, ROOT, writeInstallStamp } from './build-state.mjs';
 
 /** The pnpm running this script, or the one package.json names (through npx). */
 function pnpmCommand() {
@@ -59,30 +59,56 @@ function seconds(since) {
 }
 
 /**
- * Installs (if needed) what `filters` select and builds the stale ones of `packages`
- * ({ name, dir }, in build order). `say` prints a line; `fail` prints pnpm's output and a
- * last line, and does not return. Returns whether it installed or built anything.
+ * One line on stderr for every phase of getting ready: `start: installing … (first run) … 791
+ * packages in 40 s; building @mockpoint/core, @mockpoint/server … built in 9 s; …`, each phase
+ * added as it begins (a person sees what it waits for) and finished in place; `end` ends the
+ * line (nothing when none began). Before, each phase start and end was a line of its own, and
+ * `pnpm start` after a pull printed 6 lines before the daemon's.
  */
-export async function ready({ filters, packages, what, say, fail }) {
-  const install = !isInstalled(filters);
+export function phaseLine(prefix) {
+  let open = false;
+  return {
+    /** Begins a phase: the line's start, or `; text` after the phases before. */
+    add(text) {
+      process.stderr.write(open ? `; ${text}` : `${prefix}: ${text}`);
+      open = true;
+    },
+    /** Finishes the phase in place (` 791 packages in 40 s`). */
+    more(text) {
+      process.stderr.write(` ${text}`);
+    },
+    end() {
+      if (open) process.stderr.write('\n');
+      open = false;
+    },
+  };
+}
+
+/**
+ * Installs (if needed) what `filters` select and builds the stale ones of `packages`
+ * ({ name, dir }, in build order), on `line` (a {@link phaseLine}). `fail` ends the line, prints
+ * pnpm's output and a last line, and does not return. Returns whether it installed or built anything.
+ */
+export async function ready({ filters, packages, what, line, fail }) {
+  const why = installGap(filters);
+  const install = why !== undefined;
   const stale = packages.filter((pkg) => install || !isBuilt(pkg.dir));
   if (install) {
-    const why = existsSync(join(ROOT, 'node_modules', '.mockpoint-install-stamp'))
-      ? 'pnpm-lock.yaml changed'
-      : existsSync(join(ROOT, 'node_modules'))
-        ? 'not installed by pnpm start'
-        : 'first run';
-    say(`installing ${what}'s dependencies (${why}) …`);
+    line.add(`installing ${what}'s dependencies (${why}) …`);
     const started = performance.now();
     const result = await runPnpm(['install', '--frozen-lockfile', ...filters.flatMap((f) => ['--filter', f])]);
     if (!result.ok) fail(`pnpm install failed (${result.code}); its output is above`, result.output);
     writeInstallStamp(filters);
-    say(`installed: ${installedPackages()} packages in node_modules, in ${seconds(started)}`);
+    line.more(`${installedPackages()} packages in node_modules, in ${seconds(started)}`);
   }
-  for (const pkg of stale) {
-    say(`building ${pkg.name} …`);
-    const result = await runPnpm(['--filter', pkg.name, 'run', 'build']);
-    if (!result.ok) fail(`the build of ${pkg.name} failed (${result.code}); its output is above`, result.output);
+  if (stale.length > 0) {
+    line.add(`building ${stale.map((pkg) => pkg.name).join(', ')} …`);
+    const started = performance.now();
+    for (const pkg of stale) {
+      const result = await runPnpm(['--filter', pkg.name, 'run', 'build']);
+      if (!result.ok) fail(`the build of ${pkg.name} failed (${result.code}); its output is above`, result.output);
+    }
+    line.more(`built in ${seconds(started)}`);
   }
   return install || stale.length > 0;
 }

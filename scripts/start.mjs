@@ -9,20 +9,20 @@
 // the daemon reads no type declaration (scripts/build-types.mjs builds them for packing).
 import { join } from 'node:path';
 import { DAEMON_FILTER, DAEMON_PACKAGES, ROOT } from './build-state.mjs';
-import { ready } from './ready.mjs';
+import { phaseLine, ready } from './ready.mjs';
 
 // On stderr: `pnpm -s mockpoint export > file.json` (the same script) keeps stdout for the command.
-function say(message) {
-  process.stderr.write(`start: ${message}\n`);
-}
+const line = phaseLine('start');
 
 function fail(message, output = '') {
+  line.end();
   if (output) process.stderr.write(output.endsWith('\n') ? output : `${output}\n`);
   process.stderr.write(`start: ${message}\n`);
   process.exit(1);
 }
 
-if (await ready({ filters: [DAEMON_FILTER], packages: DAEMON_PACKAGES, what: 'the daemon', say, fail })) {
+if (await ready({ filters: [DAEMON_FILTER], packages: DAEMON_PACKAGES, what: 'the daemon', line, fail })) {
   // Built: the CLI runs without pnpm from now on, in any folder (pnpm's script only runs inside the clone).
-  say(`built; the mockpoint command, from any folder: node ${join(ROOT, 'packages', 'server', 'bin', 'mockpoint.js')}`);
+  line.add(`the mockpoint command, from any folder: node ${join(ROOT, 'packages', 'server', 'bin', 'mockpoint.js')}`);
+  line.end();
 }

@@ -83,6 +83,41 @@ describe('the README start command on an installed, built clone', () => {
   }, 90_000);
 });
 
+describe('the README start command after a pull that changed the daemon', () => {
+  // Before: 6 lines (pnpm's 4, `start: building @mockpoint/server …`, `start: built; …`).
+  it('rebuilds on one line with the command to run from any folder: at most 5 lines before listening', async () => {
+    const stamp = join(ROOT, 'packages', 'server', 'dist', '.build-stamp');
+    rmSync(stamp); // as a source change does: the server's dist/ is stale; its build writes the stamp again
+    const dataDir = tempDir();
+    const child = spawn('npx', ['-y', 'pnpm@10.34.9', 'start', '--port', '0', '--host', '127.0.0.1', '--memory'], {
+      cwd: ROOT,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...terminalEnv(), MOCKPOINT_DATA_DIR: dataDir },
+    });
+    children.push(child);
+    let output = '';
+    const exited = new Promise<{ code: number | null }>((resolve) => child.once('close', (code) => resolve({ code })));
+    await new Promise<void>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (LISTENING.test(output)) resolve();
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      exited.then(({ code }) => reject(new Error(`start exited (${code}) before listening:\n${output}`)));
+    });
+    const before = output.slice(0, output.search(LISTENING)).split('\n').slice(0, -1);
+    expect(before.length, JSON.stringify(before)).toBeLessThanOrEqual(5);
+    expect(output).toMatch(
+      /^start: building @mockpoint\/server … built in \d+ s; the mockpoint command, from any folder: node \S+mockpoint\.js$/m,
+    );
+    expect(isBuilt(join(ROOT, 'packages', 'server'))).toBe(true);
+    process.kill(-(child.pid as number), 'SIGINT');
+    expect(await exited).toEqual({ code: 0 });
+  }, 240_000);
+});
+
 describe('build stamps', () => {
   function workspace(): { root: string; a: string; b: string } {
     const root = tempDir();

@@ -27,6 +27,7 @@ import {
   type SettingSpec,
 } from '@mockpoint/core/defaults';
 import { MockpointError } from '@mockpoint/core/internal';
+import { closestWord, FLAG_PREFIX } from './commands/closest-word.js';
 import { usageBlock } from './commands/command-list.js';
 import { type HelpRow, helpColumns } from './commands/help-columns.js';
 
@@ -283,7 +284,11 @@ function parseFlags(argv: string[]): ParsedFlags {
       : [arg, undefined];
     const key = byFlag.get(flag);
     if (key === undefined && flag !== ENV_FILE_FLAG) {
-      parsed.error ??= new ConfigError(flag, 'unknown option; see mockpoint --help');
+      const near = closestWord(flag, [...byFlag.keys(), ENV_FILE_FLAG, '--help', '--version'], FLAG_PREFIX);
+      parsed.error ??= new ConfigError(
+        flag,
+        `unknown option${near === undefined ? '' : `; did you mean ${near}?`} (see mockpoint --help)`,
+      );
       continue;
     }
     let value = inline;
@@ -326,6 +331,38 @@ function readEnvFile(
     return { path, values: parseEnv(readFileSync(path, 'utf8')) as Record<string, string> };
   } catch (error) {
     throw new ConfigError(setting, `cannot read ${path}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Refuses a flag that means something only with another setting which is not on: given on the
+ * command line it was meant, and silently ignoring it would leave the person wondering (`--https-port`
+ * without `--https` served no HTTPS). From the environment such a value stays quiet: a shared env
+ * file may set the HTTPS port for the runs that turn HTTPS on.
+ */
+function checkFlagsNeedingAnother(flags: ParsedFlags, config: Record<string, unknown>): void {
+  const flag = (name: SettingName) => (SETTINGS[name] as SettingSpec).flag ?? SETTINGS[name].env;
+  const https = `${flag('https')} / ${SETTINGS.https.env}=1`;
+  for (const name of ['httpsPort', 'tlsCert', 'tlsKey'] as const) {
+    if (flags.values.has(name) && config.https !== true) {
+      throw new ConfigError(flag(name), `means something only with ${https}, which is off; add ${flag('https')}`);
+    }
+  }
+  if (flags.values.has('dataDir') && config.memory === true) {
+    throw new ConfigError(
+      flag('dataDir'),
+      `is not used with ${flag('memory')} (nothing is kept on disk); give one of them`,
+    );
+  }
+  if (
+    config.proxyPassThrough === true &&
+    flags.values.has('proxyPassThrough') &&
+    (config.proxyAllowHosts as string[]).length === 0
+  ) {
+    throw new ConfigError(
+      flag('proxyPassThrough'),
+      `passes nothing on while no host is allowed: add ${flag('proxyAllowHosts')} <list> (or ${SETTINGS.proxyAllowHosts.env})`,
+    );
   }
 }
 
@@ -379,6 +416,7 @@ export function resolveConfig(
     const [given, missing] = config.tlsCert === undefined ? ['--key', '--cert'] : ['--cert', '--key'];
     throw new ConfigError(given, `needs ${missing} too (a certificate and its key)`);
   }
+  if (!lenient) checkFlagsNeedingAnother(flags, config);
   if (typeof config.tlsCert === 'string') config.tlsCert = resolve(cwd, config.tlsCert);
   if (typeof config.tlsKey === 'string') config.tlsKey = resolve(cwd, config.tlsKey);
   config.dataDir = resolve(cwd, config.dataDir as string);

@@ -9,7 +9,9 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type Backend, memoryBackend } from '@mockpoint/core';
 import { type LimitOptions, SETTINGS } from '@mockpoint/core/defaults';
+import { isOwnError } from '@mockpoint/core/internal';
 import { DEFAULTS, type ServerConfig } from './config.js';
+import { dataDirLocked } from './daemon-note.js';
 import { StartError } from './start-error.js';
 
 /** The settings {@link openBackend} reads. */
@@ -97,7 +99,11 @@ const OPENERS: Record<BackendKind, (settings: BackendSettings) => Promise<Backen
         error,
       );
     }
-    return level.levelBackend({ ...bounds(settings), dir });
+    try {
+      return await level.levelBackend({ ...bounds(settings), dir });
+    } catch (error) {
+      throw isOwnError(error) && error.code === 'DATA_DIR_LOCKED' ? dataDirLocked(dir, error) : error;
+    }
   },
   redis: async (settings) => {
     const { redisBackend } = await loadRedisStore();

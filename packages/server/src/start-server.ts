@@ -31,8 +31,9 @@ import { graphqlWorker, protoWorker } from '@mockpoint/core/threads';
 import { nodeApiEncoders } from './api-encoders.js';
 import type { ServerConfig } from './config.js';
 import { DEFAULTS } from './config.js';
+import { removeDaemonNote, writeDaemonNote } from './daemon-note.js';
 import type { LoadedMockFile } from './mock-file/watch-mock-file.js';
-import { openBackend } from './open-backend.js';
+import { backendKind, openBackend } from './open-backend.js';
 import { createReporter } from './reporting.js';
 import { StartError } from './start-error.js';
 import { readTlsFiles } from './tls-files.js';
@@ -103,6 +104,20 @@ async function openServerBackend(options: StartServerOptions): Promise<Backend> 
   if (options.backend) return options.backend;
   if (options.store) return memoryBackend({ ...pickLimits(options), store: options.store });
   return openBackend(options);
+}
+
+/**
+ * On LevelDB, notes in the data directory where this daemon listens (for a second start refused
+ * the directory: daemon-note.ts); returns what removes the note on close.
+ */
+function noteWhereListening(options: StartServerOptions, listening: readonly Served[]): () => void {
+  if (options.backend || options.store || backendKind(options) !== 'level') return () => {};
+  const dir = options.dataDir ?? DEFAULTS.dataDir;
+  writeDaemonNote(
+    dir,
+    listening.map((one) => one.url),
+  );
+  return () => removeDaemonNote(dir);
 }
 
 /**
@@ -338,12 +353,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ]);
       await threads.close();
       await backend.close();
+      forgetNote();
       await removeCaDir();
       await reporter?.flush();
     })();
     return closing;
   };
   const [first] = main as [Served];
+  const forgetNote = noteWhereListening(options, [...main, ...(tls?.servers ?? [])]);
   return {
     url: first.url,
     urls: main.map((one) => one.url),

@@ -70,6 +70,44 @@ describe('parse errors', () => {
   });
 });
 
+describe('the daemon flags', () => {
+  // Before: `--prot 1` said only "unknown option", though a mistyped command gets "did you mean".
+  it.each([
+    [['--prot', '1'], 'mockpoint: error: --prot: unknown option; did you mean --port? (see mockpoint --help)'],
+    [['--memry'], 'mockpoint: error: --memry: unknown option; did you mean --memory?'],
+    [['--data-di', 'x'], 'mockpoint: error: --data-di: unknown option; did you mean --data-dir?'],
+    [['tail', '--jsn'], 'mockpoint tail: error: --jsn: unknown option; did you mean --json?'],
+  ])('mockpoint %j suggests the nearest flag', async (args, start) => {
+    const run = await runCli({ args });
+    expect(oneLine(run)).toContain(start);
+  });
+
+  it('a flag far from every flag gets no suggestion', async () => {
+    expect(oneLine(await runCli({ args: ['--frobnicate'] }))).toBe(
+      'mockpoint: error: --frobnicate: unknown option (see mockpoint --help)',
+    );
+  });
+
+  // Before: each of these started a daemon that ignored the flag (no HTTPS on --https-port, no
+  // certificate read, a data directory never used, a pass-through that could pass nothing).
+  it.each([
+    [['--https-port', '0'], '--https-port: means something only with --https'],
+    [['--cert', 'c.pem', '--key', 'k.pem'], '--cert: means something only with --https'],
+    [['--data-dir', 'elsewhere'], '--data-dir: is not used with --memory'],
+    [['--proxy-pass-through'], '--proxy-pass-through: passes nothing on while no host is allowed'],
+  ])('mockpoint --memory %j stops start-up with one line instead of ignoring it', async (args, reason) => {
+    const run = await runCli({ args: ['--memory', '--port', '0', ...args] });
+    expect(run.code).toBe(1);
+    expect(oneLine(run).startsWith(`mockpoint: error: ${reason}`), run.stderr).toBe(true);
+    expect(run.stdout).not.toContain('listening');
+  });
+
+  it('--https-port with MOCKPOINT_HTTPS=1 serves HTTPS there', async () => {
+    const daemon = await startDaemon({ args: ['--memory', '--https-port', '0'], env: { MOCKPOINT_HTTPS: '1' } });
+    expect(daemon.stdout).toMatch(/https on https:\/\/\S+:\d+/);
+  });
+});
+
 describe('help', () => {
   it('mockpoint --help lists every command, repair included', async () => {
     const run = await runCli({ args: ['--help'] });

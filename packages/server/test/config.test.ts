@@ -91,7 +91,6 @@ describe('sources', () => {
         '--host=127.0.0.1',
         '--data-dir',
         'store/here',
-        '--memory',
         '--max-body-bytes=10',
         '--max-delay-ms',
         '20',
@@ -110,7 +109,7 @@ describe('sources', () => {
       port: 0,
       host: '127.0.0.1',
       dataDir: join(cwd, 'store/here'),
-      memory: true,
+      memory: false,
       maxBodyBytes: 10,
       maxDelayMs: 20,
       journalSize: 3,
@@ -121,6 +120,10 @@ describe('sources', () => {
       allowedOrigins: ['http://localhost:5173', 'https://mocks.example'],
       maxStreams: 4,
     });
+  });
+
+  it('reads --memory (a flag refused together with --data-dir)', () => {
+    expect(config(['--memory'])).toMatchObject({ memory: true });
   });
 
   it('reads every environment variable, MOCKPOINT_PORT and MOCKPOINT_DATA_DIR included', () => {

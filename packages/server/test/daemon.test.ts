@@ -168,9 +168,22 @@ describe('durability and the data directory', () => {
     const first = await startDaemon({ cwd });
     const second = await runCli({ cwd, args: ['--port', '0', '--host', '127.0.0.1'] });
     expectOneLineFailure(second, /data directory .*data is in use by another mockpoint process/);
+    // Before: only that; now where the running one listens and the ways out.
+    expect(second.stderr).toContain(`(pid ${first.child.pid}, listening on ${first.url})`);
+    expect(second.stderr).toContain('stop it, or start this one with --memory (nothing on disk) or --data-dir');
     expect(second.stdout).toBe('');
     expect(await addEndpoint(first.url, { name: 'still', data: true })).toMatchObject({ status: 201 });
     expect(await requestJson(`${first.url}/endpoint/still`)).toEqual({ status: 200, body: true });
+  });
+
+  it('after a daemon killed outright, the refusal names the daemon that runs now', async () => {
+    const cwd = await makeTempDir();
+    const killed = await startDaemon({ cwd });
+    await killed.stop('SIGKILL');
+    const next = await startDaemon({ cwd });
+    const refused = await runCli({ cwd, args: ['--port', '0', '--host', '127.0.0.1'] });
+    expect(refused.stderr).toContain(`(pid ${next.child.pid}, listening on ${next.url})`);
+    expect(refused.stderr).not.toContain(killed.url);
   });
 });
 

@@ -78,7 +78,7 @@ export function curlCommands(name: string): { get: string; post: string } {
 type State =
   | { kind: 'loading' }
   | { kind: 'found'; record: ExactRecord }
-  | { kind: 'missing'; deleted: boolean; routes: number };
+  | { kind: 'missing'; deleted: boolean; routes: number; calls: boolean };
 
 /** What is shown, as a string to compare: the data by its exact text (a JsonText's JSON form is its parsed value). */
 function stateKey(state: State): string {
@@ -224,7 +224,13 @@ export class DetailView {
       if (this.#stopped) return;
       const code = isApiFailure(error) ? error.code : undefined;
       if (code === 'NOT_FOUND' || code === 'INVALID_NAME') {
-        next = { kind: 'missing', deleted: this.#state.kind === 'found', routes: (await routes) ?? 0 };
+        const count = (await routes) ?? 0;
+        next = {
+          kind: 'missing',
+          deleted: this.#state.kind === 'found',
+          routes: count,
+          calls: this.#routes.answersCalls,
+        };
       } else {
         if (!isApiFailure(error)) report(error);
         if (first) this.#showError(failureMessage(error));
@@ -286,7 +292,7 @@ export class DetailView {
       replaceChildren(
         this.#summary,
         this.#head(),
-        this.#edit && state.routes > 0 ? this.#adder() : this.#missing(state.deleted, state.routes),
+        this.#edit && state.routes > 0 ? this.#adder() : this.#missing(state.deleted, state.routes, state.calls),
       );
     } else {
       const { record } = state;
@@ -308,8 +314,8 @@ export class DetailView {
   }
 
   /** What a name with no endpoint means, and how to create it (or, for one answered by its routes, add a stored response). */
-  #missing(deleted: boolean, routes: number): HTMLElement {
-    if (routes > 0) return this.#routed(routes);
+  #missing(deleted: boolean, routes: number, calls: boolean): HTMLElement {
+    if (routes > 0) return this.#routed(routes, calls);
     const invalid = checkName(this.name, true);
     const said = deleted
       ? `“${this.name}” was deleted: its URL answers 404 now.`
@@ -333,7 +339,7 @@ export class DetailView {
   }
 
   /** A name answered by its routes alone: what answers, and a stored response to add for requests no route matches. */
-  #routed(routes: number): HTMLElement {
+  #routed(routes: number, calls: boolean): HTMLElement {
     const add = h('button', { type: 'button', class: 'btn btn-primary' }, 'Add a stored response');
     add.addEventListener('click', () => {
       location.hash = `#/e/${encodeURIComponent(this.name)}/edit`;
@@ -345,7 +351,9 @@ export class DetailView {
         'p',
         null,
         `“${this.name}” answers by its ${routes === 1 ? 'route' : `${routes} routes`} (listed below, after its requests). `,
-        'A request no route matches is answered 404 NO_ROUTE_MATCHED; a stored response would answer it instead.',
+        calls
+          ? 'A gRPC call no route takes is answered in schema mode, from its protobuf definitions (a message of the method’s output type, status ok); any other request no route matches is answered 404 NO_ROUTE_MATCHED, and a stored response would answer those instead.'
+          : 'A request no route matches is answered 404 NO_ROUTE_MATCHED; a stored response would answer it instead.',
       ),
       h('p', null, add),
     );

@@ -43,10 +43,9 @@ export function answeredMark(entry: JournalEntry): HTMLElement | null {
   if (by === undefined) return null;
   if (by === 'record') return h('span', { class: 'by', title: 'answered by the stored response' }, 'record');
   if (by === 'graphql') return h('span', { class: 'by', title: "answered by the endpoint's GraphQL schema" }, 'schema');
-  if (by === 'grpc') {
-    const call = entry.grpc === undefined ? '' : ` ${entry.grpc.service}/${entry.grpc.method} ${entry.grpc.code}`;
-    return h('span', { class: 'by', title: "answered by the endpoint's protobuf definitions" }, `grpc${call}`);
-  }
+  // The call itself (service/method and status) is grpcMark's, for every call however answered.
+  if (by === 'grpc')
+    return h('span', { class: 'by', title: "answered by the endpoint's protobuf definitions" }, 'schema');
   if (by === 'none') {
     return h('span', { class: 'by by-none', title: 'no queued answer, route or stored response answered it' }, 'none');
   }
@@ -56,6 +55,20 @@ export function answeredMark(entry: JournalEntry): HTMLElement | null {
     return h('span', { class: 'by by-chaos', title: `a fault ${whose} chaos injected` }, text);
   }
   return h('span', { class: 'by by-route', title: `answered by route ${by.route}` }, `route ${by.route}`);
+}
+
+/**
+ * A gRPC-family call: `grpc shop.v1.Orders/GetOrder ok`, whoever answered it (schema mode, a route,
+ * a queued answer); the protocol on hover. From the journal's `grpc` mark, not the path.
+ */
+export function grpcMark(entry: JournalEntry): HTMLElement | null {
+  const call = entry.grpc;
+  if (call === undefined) return null;
+  return h(
+    'span',
+    { class: 'gql grpc-call', title: `${call.protocol} call, status ${call.code}` },
+    `grpc ${call.service}/${call.method} ${call.code}`,
+  );
 }
 
 /** A GraphQL request's operation: its type and name (`query GetUser`), `+N` for the rest of a batch, variables on hover. */

@@ -14,6 +14,7 @@ import {
   answeredMark,
   graphqlMark,
   graphqlRows,
+  grpcMark,
   pathLine,
   signatureMark,
   signatureRows,
@@ -77,8 +78,20 @@ function hexDump(bytes: Uint8Array, max = 128): string {
   return lines.join('\n');
 }
 
+/** A gRPC call's first request message as one line of proto3 JSON, cut like a body; none without one. */
+function grpcPreview(entry: JournalEntry): string | undefined {
+  const mark = entry.grpc;
+  const message = mark?.message ?? mark?.messages?.[0];
+  if (message === undefined) return undefined;
+  const line = JSON.stringify(message);
+  return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS)}…` : line;
+}
+
 /** The start of the body on one line, for the row's summary. */
 export function bodyPreview(entry: JournalEntry): string {
+  // A call's messages are in its grpc mark, in proto3 JSON: those, not its framed bytes.
+  const message = grpcPreview(entry);
+  if (message !== undefined) return message;
   if (entry.body === '') return '';
   if (isBinary(entry)) return `binary data, ${formatBytes(bodySize(entry))}`;
   const line = entry.body.replace(/\s+/g, ' ').trim();
@@ -181,6 +194,7 @@ export function entryRow(entry: JournalEntry, fresh: boolean): HTMLLIElement {
         entry.fault === 'reset' || entry.fault === 'hang' ? null : statusBadge(entry.statusCode),
         answeredMark(entry),
         graphqlMark(entry),
+        grpcMark(entry),
         socketMark(entry),
         signatureMark(entry),
         size > 0 ? h('span', { class: 'size' }, formatBytes(size)) : null,

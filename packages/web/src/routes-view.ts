@@ -27,15 +27,32 @@ function bodyKind(answer: Route['answer']): string | undefined {
 }
 
 /**
+ * What a route takes, in a line: `gRPC shop.v1.Orders/GetOrder` for a call's route (`any service`,
+ * `any method` where its filter leaves them open: a call never reaches an HTTP route, nor a request
+ * a call's), else `GET /users/:id` (`ANY`, `any path` where open).
+ */
+export function matchLine(route: Route): string {
+  const call = route.match?.grpc;
+  if (call !== undefined || route.answer.grpc !== undefined) {
+    return `gRPC ${call?.service ?? 'any service'}/${call?.method ?? 'any method'}`;
+  }
+  return `${route.match?.method?.toUpperCase() ?? 'ANY'} ${route.match?.path ?? 'any path'}`;
+}
+
+/** Whether a route's exact JSON text answers gRPC calls. */
+function answersCalls(text: string): boolean {
+  return (JSON.parse(text) as Route).answer.grpc !== undefined;
+}
+
+/**
  * One route: a line (its id, what it matches, what it answers: status, body,
  * headers, stream) and, when opened, its exact JSON text laid out.
  */
 function routeRow(text: string): HTMLElement {
   // Parsed for the line only; the text itself is what is shown as JSON.
   const route = JSON.parse(text) as Route;
-  const method = route.match?.method?.toUpperCase() ?? 'ANY';
-  const path = route.match?.path ?? 'any path';
-  const kind = bodyKind(route.answer);
+  const kind =
+    route.answer.grpc === undefined ? bodyKind(route.answer) : `grpc ${route.answer.grpc.status?.code ?? 'ok'}`;
   return h(
     'li',
     { class: 'route-row' },
@@ -43,9 +60,9 @@ function routeRow(text: string): HTMLElement {
       'div',
       { class: 'route-line' },
       h('code', { class: 'route-id' }, route.id),
-      h('span', { class: 'route-match' }, `${method} ${path}`),
+      h('span', { class: 'route-match' }, matchLine(route)),
       route.answer.fault === undefined
-        ? route.answer.proxy === undefined
+        ? route.answer.proxy === undefined && route.answer.grpc === undefined
           ? statusBadge(route.answer.llm === undefined ? (route.answer.statusCode ?? 200) : llmStatus(route.answer.llm))
           : null
         : h('span', { class: 'route-fault' }, route.answer.fault),
@@ -74,6 +91,8 @@ export class RoutesView {
   #loaded = '';
   /** The exact text the list shows. */
   #shown: string | undefined;
+  /** Whether a route read last answers gRPC calls (those no route takes get schema-mode answers). */
+  answersCalls = false;
 
   constructor(name: string) {
     this.#name = name;
@@ -109,6 +128,7 @@ export class RoutesView {
     // Drawn again only when the routes changed, so an opened route stays open.
     if (text !== this.#shown) {
       this.#shown = text;
+      this.answersCalls = routes.some(answersCalls);
       replaceChildren(
         this.#list,
         routes.length > 0

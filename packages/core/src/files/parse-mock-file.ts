@@ -17,6 +17,7 @@ import {
   type Node,
   parseDocument,
 } from 'yaml';
+import type { z } from 'zod';
 import { parseCollection } from '../collections/collection-input.js';
 import { collectionText } from '../collections/item.js';
 import { buildGraphqlSchema } from '../graphql/graphql-schema.js';
@@ -40,6 +41,7 @@ import { utf8Length } from '../wire/utf8-length.js';
 import { AliasBudget, AliasLimitError } from './alias-budget.js';
 import { exactJsonText, NotJsonError } from './exact-yaml.js';
 import { createMockFileSchema } from './mock-file-schema.js';
+import { issueWords, MAX_PROBLEMS } from './schema-problems.js';
 import { decodeStrictUtf8, InvalidUtf8Error } from './utf8.js';
 import { writeBodies } from './write-bodies.js';
 
@@ -208,6 +210,37 @@ function fileReference(node: Node | null): { value: Node | null } | undefined {
   return { value: (pair?.value as Node | null | undefined) ?? null };
 }
 
+/** The API's code for an issue: UNKNOWN_FIELD, the field's own (FIELD_REASONS) or INVALID_BODY. */
+function issueReason(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') return 'UNKNOWN_FIELD';
+  const field = [...issue.path].reverse().find((key) => typeof key === 'string' && key in FIELD_REASONS);
+  return field === undefined ? 'INVALID_BODY' : (FIELD_REASONS[field as string] as string);
+}
+
+/**
+ * MOCK_FILE_INVALID for every problem the schema found (up to MAX_PROBLEMS), on one line: the
+ * first as `file:line:column: path: words`, the others after it as `line:column path: words`;
+ * `details.problems` lists them all, `details.reason` is the first one's code.
+ */
+function schemaError(
+  issues: readonly z.core.$ZodIssue[],
+  root: unknown,
+  at: (path: readonly PropertyKey[]) => Where,
+): MockpointError {
+  const problems = issues.slice(0, MAX_PROBLEMS).map((issue) => {
+    const where = at(issue.path);
+    return { ...where, message: issueWords(issue, root), reason: issueReason(issue) };
+  });
+  const [first, ...rest] = problems as [(typeof problems)[number], ...typeof problems];
+  const more = issues.length > MAX_PROBLEMS ? `, the first ${MAX_PROBLEMS} shown` : '';
+  const also =
+    rest.length === 0
+      ? ''
+      : ` (${issues.length} problems${more}; also ${rest.map((one) => `${one.line}:${one.column} ${one.path}: ${one.message}`).join('; ')})`;
+  const list = problems.map(({ line, column, path, message, reason }) => ({ line, column, path, message, reason }));
+  return fileError('MOCK_FILE_INVALID', first, `${first.message}${also}`, { reason: first.reason, problems: list });
+}
+
 /**
  * Parses and checks a mock file.
  * @throws MockpointError `MOCK_FILE_SYNTAX` (not YAML/JSON, a duplicate key) or
@@ -235,16 +268,7 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
     throw fileError('MOCK_FILE_INVALID', at([]), 'version is required (version: 1)', 'INVALID_VERSION');
   }
   const result = createMockFileSchema().safeParse(value);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const path = (issue?.path ?? []) as PropertyKey[];
-    if (issue?.code === 'unrecognized_keys') {
-      throw fileError('MOCK_FILE_INVALID', at(path), `unknown field(s): ${issue.keys.join(', ')}`, 'UNKNOWN_FIELD');
-    }
-    const field = [...path].reverse().find((key) => typeof key === 'string' && key in FIELD_REASONS);
-    const reason = field === undefined ? 'INVALID_BODY' : FIELD_REASONS[field as string];
-    throw fileError('MOCK_FILE_INVALID', at(path), issue?.message ?? 'is invalid', reason);
-  }
+  if (!result.success) throw schemaError(result.error.issues, value, at);
 
   const schemas = createSchemas();
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;

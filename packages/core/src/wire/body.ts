@@ -278,16 +278,30 @@ function bodyJsonError(error: unknown): never {
 }
 
 /**
+ * INVALID_BODY for a body that is JSON but not an object, showing the `shape` expected (e.g.
+ * `{ "routes": [ ... ] }`) when there is one: a bare array is the usual slip.
+ */
+function notAnObject(text: string, shape: string | undefined): MockpointError {
+  if (shape === undefined) return new MockpointError('INVALID_BODY', 'request body must be a JSON object');
+  const array = text.trimStart().startsWith('[');
+  return new MockpointError(
+    'INVALID_BODY',
+    `request body must be a JSON object: ${shape}${array ? ' (a bare array is not taken: wrap it so)' : ''}`,
+  );
+}
+
+/**
  * Reads a management body (decoded, strict UTF-8) and scans it as JSON without
  * losing anything: the top-level object's members come back as their own JSON
  * text, so `data` can be stored exactly as sent. Parsed whatever the
  * Content-Type says, so a bare `curl -X PUT -d '{...}'` works. With
- * `emptyIsObject`, an empty (or blank) body reads as `{}`.
+ * `emptyIsObject`, an empty (or blank) body reads as `{}`; `shape` is what a body that is not an
+ * object is told to look like.
  */
 export async function readJsonObjectBody(
   request: Request,
   maxBytes: number,
-  options: { emptyIsObject?: boolean; inTurnsFrom?: number } = {},
+  options: { emptyIsObject?: boolean; inTurnsFrom?: number; shape?: string } = {},
 ): Promise<Map<string, string>> {
   const text = decodeUtf8(await readDecodedBody(request, maxBytes));
   if (text.trim() === '') {
@@ -303,6 +317,6 @@ export async function readJsonObjectBody(
   } catch (error) {
     bodyJsonError(error);
   }
-  if (members === undefined) throw new MockpointError('INVALID_BODY', 'request body must be a JSON object');
+  if (members === undefined) throw notAnObject(text, options.shape);
   return members;
 }

@@ -563,8 +563,8 @@ export const ERRORS = {
   },
   DATA_DIR_LOCKED: {
     from: 'cli',
-    when: 'the data directory is in use by another mockpoint process',
-    fix: 'stop the other one, or use another directory',
+    when: 'the data directory is in use by another mockpoint process (the message names its pid and where it listens, when it runs from this machine)',
+    fix: 'use the running one, stop it, or start this one with `--memory` or another `--data-dir`',
   },
   DATA_DIR_DAMAGED: {
     from: 'cli',

@@ -1,6 +1,6 @@
 /**
  * Subpath patterns, the `path` of a request filter: literal segments, `:param`
- * segments, segments of parameters with literal text between them
+ * segments (also written `{param}`), segments of parameters with literal text between them
  * (`/compare/:base...:head`, `/files/:name.json`) and a trailing `*`
  * (`/repos/:owner/:repo/issues`, `/files/*`). Parsed once, matched against a
  * request's subpath split into decoded segments, in one left-to-right pass per
@@ -36,6 +36,8 @@ export class PathPatternError extends Error {
 export const MAX_MIXED_SEGMENT = 256;
 
 const NAME_START = /[A-Za-z_]/;
+/** A whole segment `{name}`: the parameter `:name` written the OpenAPI way. */
+const BRACED_PARAM = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 const NAME_CHAR = /[A-Za-z0-9_]/;
 
 /** Percent-decodes one segment; a malformed escape leaves it as it is. */
@@ -49,7 +51,8 @@ export function decodeSegment(segment: string): string {
 }
 
 /**
- * Parses `source` (`/`, `/users/:id`, `/compare/:base...:head`, `/files/*`). In a
+ * Parses `source` (`/`, `/users/:id`, `/compare/:base...:head`, `/files/*`); a whole segment
+ * `{id}` (OpenAPI's way) is the parameter `:id`. In a
  * segment, `:` followed by a letter or `_` starts a parameter, whose name runs
  * over letters, digits and `_`, when it begins the segment or follows a
  * character that cannot end a name (see `startsParam`); any other text is
@@ -74,6 +77,14 @@ export function parsePathPattern(source: string): PathPattern {
     }
     if (part.includes('*')) {
       throw new PathPatternError(`path "${source}": * is allowed only as the whole last segment`);
+    }
+    // `{id}`, as OpenAPI and WireMock write a parameter, is `:id`: taken literally it matched nothing.
+    const braced = BRACED_PARAM.exec(part)?.[1];
+    if (braced !== undefined) {
+      if (seen.has(braced)) throw new PathPatternError(`path "${source}": parameter :${braced} appears twice`);
+      seen.add(braced);
+      segments.push({ param: braced });
+      return;
     }
     if (part.startsWith(':') && !NAME_START.test(part.charAt(1))) {
       throw new PathPatternError(

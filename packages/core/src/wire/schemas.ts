@@ -171,6 +171,39 @@ export function queueBodyFromMembers(members: ReadonlyMap<string, string>): Reco
   );
 }
 
+/** The names people give an endpoint's fields elsewhere (other mock tools, HTTP itself), and ours. */
+const FIELD_SYNONYMS: Readonly<Record<string, string>> = {
+  body: 'data',
+  response: 'data',
+  json: 'data',
+  status: 'statusCode',
+  code: 'statusCode',
+  status_code: 'statusCode',
+  statuscode: 'statusCode',
+  latency: 'delay',
+};
+
+/** The most unknown fields a message names. */
+const MAX_NAMED_FIELDS = 5;
+
+/**
+ * `; unknown field(s): body (write data), status (write statusCode)` for the members of `body` that
+ * `schema` (an object schema) does not have, each with ours when it is a known synonym; '' when none.
+ */
+function unknownNamed(schema: z.ZodType, body: object): string {
+  if (!(schema instanceof z.ZodObject)) return '';
+  const known = new Set(Object.keys(schema.shape));
+  const unknown = Object.keys(body).filter((key) => !known.has(key));
+  if (unknown.length === 0) return '';
+  const named = unknown.slice(0, MAX_NAMED_FIELDS).map((key) => {
+    const ours = FIELD_SYNONYMS[key.toLowerCase()];
+    const shown = JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key);
+    return ours !== undefined && known.has(ours) ? `${shown} (write ${ours})` : shown;
+  });
+  const more = unknown.length > MAX_NAMED_FIELDS ? ` and ${unknown.length - MAX_NAMED_FIELDS} more` : '';
+  return `; unknown field(s): ${named.join(', ')}${more} (an endpoint has ${[...known].join(', ')})`;
+}
+
 /**
  * Validates an already-parsed JSON body against `schema`, returning the parsed
  * value or throwing a {@link MockpointError} with the most specific code.
@@ -185,7 +218,10 @@ export function parseBody<S extends z.ZodType>(
   }
   if (!Object.hasOwn(body, 'data')) {
     // Checked first: `data` is required, and `null` is a value while a missing key is not.
-    throw new MockpointError('MISSING_DATA', 'data is required (any JSON value; null is allowed)');
+    throw new MockpointError(
+      'MISSING_DATA',
+      `data is required (any JSON value; null is allowed)${unknownNamed(schema, body)}`,
+    );
   }
   const result = schema.safeParse(body);
   if (result.success) return result.data;

@@ -6,6 +6,7 @@
  */
 import { SETTINGS } from '@mockpoint/core/defaults';
 import { MockpointError } from '@mockpoint/core/internal';
+import { closestWord, FLAG_PREFIX } from './closest-word.js';
 import { type HelpRow, helpColumns } from './help-columns.js';
 
 /** Where a command writes. */
@@ -69,7 +70,12 @@ export function parseArgs(command: string, argv: readonly string[], spec: ArgSpe
       }
       if (spec.repeated?.includes(flag)) parsed.lists.set(flag, [...(parsed.lists.get(flag) ?? []), value]);
       else parsed.values.set(flag, value);
-    } else throw new UsageError(`${flag}: unknown option; see mockpoint ${command} --help`);
+    } else {
+      const known = [...(spec.switches ?? []), ...(spec.values ?? []), ...(spec.repeated ?? []), '--help'];
+      const near = closestWord(flag, known, FLAG_PREFIX);
+      const hint = near === undefined ? '' : ` did you mean ${near}?`;
+      throw new UsageError(`${flag}: unknown option;${hint} see mockpoint ${command} --help`);
+    }
   }
   return parsed;
 }

@@ -28,6 +28,9 @@ function tooMany(name: string, count: number, max: number): MockpointError {
   );
 }
 
+/** How a routes body is read: a long one a slice per turn; one that is no object is shown the shape. */
+const ROUTES_BODY = { inTurnsFrom: SLICED_ROUTES_CHARS, shape: '{ "routes": [ { "match": …, "answer": … } ] }' };
+
 export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, options } = ctx;
   const routeSchema = schemas.route;
@@ -37,9 +40,7 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
     // Checked like every management body (strict UTF-8, no duplicate keys, depth);
     // each answer's data stays its exact text, like a record's. A list is many answers,
     // each held to the body limit on its own: the list may take ROUTES_BODY_FACTOR times it.
-    const members = await readJsonObjectBody(request, routesBodyBytes(options.maxBodyBytes), {
-      inTurnsFrom: SLICED_ROUTES_CHARS,
-    });
+    const members = await readJsonObjectBody(request, routesBodyBytes(options.maxBodyBytes), ROUTES_BODY);
     const routes = await parseRoutesBody(members, routeSchema, { ...options, existingIds });
     return checkGrpcRoutes(endpoints, name, routes, options);
   };
