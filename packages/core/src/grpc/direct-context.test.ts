@@ -3,7 +3,6 @@ import { Code, type ConnectError } from '@connectrpc/connect';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DirectContext } from './direct-context.js';
 
-
 describe('DirectContext deadline', () => {
   // Vitest's fake timers run the deadline's timer: 30 ms pass at once, decided by the clock.
   beforeEach(() => {

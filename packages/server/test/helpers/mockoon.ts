@@ -43,7 +43,10 @@ export async function startMockoon(environment: string): Promise<Mockoon> {
       if (log.includes('Server started')) done(resolve);
     };
     const exited = () => done(() => reject(new Error(`the Mockoon CLI exited: ${log}`)));
-    const timer = setTimeout(() => done(() => stop().then(() => reject(new Error(`the Mockoon CLI did not start: ${log}`)))), 15_000);
+    const timer = setTimeout(
+      () => done(() => stop().then(() => reject(new Error(`the Mockoon CLI did not start: ${log}`)))),
+      15_000,
+    );
     const done = (settle: () => void) => {
       clearTimeout(timer);
       child.stdout?.off('data', check);
