@@ -10,7 +10,7 @@ import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { jsonString, prng, randomText } from '@mockpoint/testkit/random-text';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   assertBuilt,
   type Daemon,
@@ -210,16 +210,16 @@ async function jsonServer(db: unknown): Promise<{ url: string; stop: () => Promi
     { stdio: 'ignore' },
   );
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    if (
-      await fetch(`${url}/db`).then(
+  await vi.waitFor(
+    async () => {
+      const ok = await fetch(`${url}/db`).then(
         (r) => r.ok,
         () => false,
-      )
-    )
-      break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+      );
+      if (!ok) throw new Error('json-server did not start within 10 s');
+    },
+    { timeout: 10_000, interval: 50 },
+  );
   return {
     url,
     stop: async () => {

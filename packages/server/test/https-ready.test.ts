@@ -6,7 +6,7 @@ import { access, readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { assertBuilt, killAll, makeTempDir, ON_BUN, removeTempDirs, spawnCli, startDaemon } from './helpers/daemon.js';
 import { freePort } from './helpers/free-port.js';
 
@@ -45,17 +45,20 @@ describe.skipIf(ON_BUN)('--https start-up', () => {
       cwd,
       args: ['--port', String(port), '--host', '127.0.0.1', '--https', '--https-port', String(httpsPort)],
     });
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      expect(proc.child.exitCode, proc.stderr).toBeNull();
-      expect(Date.now()).toBeLessThan(deadline);
-      const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
-        (response) => response.ok,
-        () => false,
-      );
-      if (ok) break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    let exited = false;
+    await vi.waitFor(
+      async () => {
+        exited ||= proc.child.exitCode !== null;
+        if (exited) return;
+        const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+          (response) => response.ok,
+          () => false,
+        );
+        if (!ok) throw new Error('/api/health: not answering within 20 s');
+      },
+      { timeout: 20_000, interval: 5 },
+    );
+    expect(proc.child.exitCode, proc.stderr).toBeNull();
     // The moment health answers: the CA is on disk and the HTTPS port answers with a certificate it signed.
     const ca = join(cwd, 'data', 'mockpoint-ca.pem');
     expect(await curlStatus(`https://127.0.0.1:${httpsPort}/api/health`, ca)).toBe('200');

@@ -166,6 +166,7 @@ describe('three daemons on one redis-server', () => {
     const hook = await fetch(`${b!.url}/endpoint/${name}?via=b`, { method: 'POST', body: '{"event":"paid"}' });
     expect(hook.status).toBe(200);
     const woken = await longPoll;
+    // The bound is the behaviour: woken by the webhook on another replica, not ended by its 20 s wait.
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(woken).toMatchObject({
       status: 200,
@@ -344,6 +345,7 @@ describe('three daemons on one redis-server', () => {
     expect(lines[0]).toMatch(
       /^mockpoint: error: MOCKPOINT_REDIS_URL: cannot reach Redis at unix:\S+no-such\.sock within 5000 ms: /,
     );
+    // The bound is the behaviour: the start-up gives up after its 5 s connect timeout, not never; generous.
     expect(Date.now() - started).toBeLessThan(14_000);
   });
 });

@@ -71,8 +71,16 @@ function watch(daemon: Daemon) {
     growth: () => rss(pid) - start,
     async stop() {
       clearInterval(sampler);
-      // The last ask may be under way: one more 200 ms lets it answer.
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      // The last ask may be under way: the watcher's next line (an answer, or -1) is its end.
+      const lines = out.split('\n').length;
+      await new Promise<void>((resolve) => {
+        const next = () => {
+          if (out.split('\n').length <= lines) return;
+          watcher.stdout.off('data', next);
+          resolve();
+        };
+        watcher.stdout.on('data', next);
+      });
       watcher.kill();
       await exited;
       peak = Math.max(peak, rss(pid));

@@ -154,19 +154,25 @@ describe('test sessions', () => {
     expect(await sessionOfRequest()).toBeUndefined();
   });
 
-  it('asked for after its test ended (a timer the test left): NO_SESSION, and no namespace is made', async () => {
+  it('asked for after its test ended (work the test left): NO_SESSION, and no namespace is made', async () => {
     const daemon = fakeDaemon();
     let late: Promise<unknown> | undefined;
     let fired = () => {};
     const firing = new Promise<void>((resolve) => {
       fired = resolve;
     });
+    // Left behind by the test, in its context; set off once the test has ended (an event, not a time).
+    let setOff = () => {};
+    const ended = new Promise<void>((resolve) => {
+      setOff = resolve;
+    });
     await runInSession(settings(daemon.fetch), async () => {
-      setTimeout(() => {
+      void ended.then(() => {
         late = currentSession();
         fired();
-      }, 10);
+      });
     });
+    setOff();
     await firing;
     await expect(late).rejects.toMatchObject({ code: 'NO_SESSION', message: /ended/ });
     expect(daemon.calls).toEqual([]);

@@ -193,6 +193,7 @@ describe.each(MODES)('createClient against %s', (_mode, connect) => {
     expect(error).toMatchObject({ code: 'WAIT_TIMEOUT', status: 408 });
     expect((error as Error).message).toContain('expected 2 request(s) to "late" within 300 ms');
     expect((error as Error).message).toContain('received 1 (PATCH /endpoint/late)');
+    // Both bounds are the behaviour: the 300 ms timeout is kept (never sooner), and not held longer; generous.
     expect(elapsed).toBeGreaterThanOrEqual(290);
     expect(elapsed).toBeLessThan(3000);
     const none = await rejection(client.waitForRequests('silent', { timeout: 50 }));

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Item, indexOfId, insertItem, itemOf, parseItem, patchItem, replaceItem } from './item.js';
 import { linkHeader, parseListQuery, runListQuery } from './list-query.js';
 import { type RelationContext, related } from './relations.js';
@@ -76,13 +76,12 @@ async function startJsonServer(): Promise<void> {
       stdio: 'ignore',
     },
   );
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/db`)).ok) return;
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('json-server did not start within 10 s');
+  await vi.waitFor(
+    async () => {
+      if (!(await fetch(`${base}/db`)).ok) throw new Error('json-server did not start within 10 s');
+    },
+    { timeout: 10_000, interval: 50 },
+  );
 }
 
 async function stopJsonServer(): Promise<void> {

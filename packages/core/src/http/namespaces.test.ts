@@ -302,12 +302,9 @@ describe('namespaces on a Node server', () => {
       expect(JSON.parse(first)).toEqual({ from: 'one' });
 
       // Namespace two idles past its ttlMs (1 s; the sweep runs once a second).
-      const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline) {
-        if ((await fetch(`${base}/api/namespaces/two`)).status === 404) break;
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      expect((await fetch(`${base}/api/namespaces/two`)).status).toBe(404);
+      await expect
+        .poll(async () => (await fetch(`${base}/api/namespaces/two`)).status, { timeout: 10_000, interval: 250 })
+        .toBe(404);
       expect((await fetch(`${base}/api/namespaces/one`)).status).toBe(200);
     } finally {
       await served.close();

@@ -38,13 +38,26 @@ export async function startMockoon(environment: string): Promise<Mockoon> {
     child.kill('SIGKILL');
     await exited;
   };
-  for (let i = 0; i < 300 && !log.includes('Server started'); i++) {
-    if (child.exitCode !== null) throw new Error(`the Mockoon CLI exited: ${log}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  if (!log.includes('Server started')) {
-    await stop();
-    throw new Error(`the Mockoon CLI did not start: ${log}`);
-  }
+  await new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (log.includes('Server started')) done(resolve);
+    };
+    const exited = () => done(() => reject(new Error(`the Mockoon CLI exited: ${log}`)));
+    const timer = setTimeout(
+      () => done(() => stop().then(() => reject(new Error(`the Mockoon CLI did not start: ${log}`)))),
+      15_000,
+    );
+    const done = (settle: () => void) => {
+      clearTimeout(timer);
+      child.stdout?.off('data', check);
+      child.stderr?.off('data', check);
+      child.off('exit', exited);
+      settle();
+    };
+    child.stdout?.on('data', check);
+    child.stderr?.on('data', check);
+    child.once('exit', exited);
+    check();
+  });
   return { url: `http://127.0.0.1:${port}`, log: () => log, stop };
 }

@@ -11,6 +11,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { vi } from 'vitest';
 import { freePort } from './free-port.js';
 
 /** A running WireMock. */
@@ -34,18 +35,20 @@ function jarPath(): string {
 
 /** Waits up to `ms` for WireMock's admin API, or rejects with its output. */
 async function ready(url: string, child: ChildProcess, output: () => string, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`WireMock exited (code ${child.exitCode}): ${output()}`);
-    try {
-      const response = await fetch(`${url}/__admin/health`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`WireMock did not answer within ${ms} ms: ${output()}`);
+  let exited = false;
+  await vi.waitFor(
+    async () => {
+      exited ||= child.exitCode !== null;
+      if (exited) return;
+      const ok = await fetch(`${url}/__admin/health`).then(
+        (response) => response.ok,
+        () => false, // not listening yet
+      );
+      if (!ok) throw new Error(`WireMock did not answer within ${ms} ms: ${output()}`);
+    },
+    { timeout: ms, interval: 250 },
+  );
+  if (exited) throw new Error(`WireMock exited (code ${child.exitCode}): ${output()}`);
 }
 
 export async function startWireMock(): Promise<TestWireMock> {

@@ -97,7 +97,7 @@ describe('the native listener never lets one request take the process down', () 
       await expectInternal(`${url}/endpoint/${path}`);
       const recorded = handled.find((request) => request.target === `/endpoint/${path}`);
       // 'finish' comes once the last byte is handed over; the client has read it all by now, or soon.
-      for (let i = 0; i < 50 && recorded?.doneAt === undefined; i++) await new Promise((r) => setTimeout(r, 10));
+      await expect.poll(() => recorded?.doneAt, { timeout: 5000 }).toEqual(expect.any(Number));
       expect({ firstByteAt: recorded?.firstByteAt, doneAt: recorded?.doneAt }, path).toEqual({
         firstByteAt: expect.any(Number),
         doneAt: expect.any(Number),

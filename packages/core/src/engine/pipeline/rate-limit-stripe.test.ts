@@ -65,9 +65,7 @@ describe("Stripe's SDK", () => {
     await client.rawRequest('GET', '/endpoint/stripe-retry/v1/customers/cus_1');
     const retried = client.rawRequest('GET', '/endpoint/stripe-retry/v1/customers/cus_1');
     // Refill once the SDK has been refused (its retry waits at least 0.5 s).
-    for (let i = 0; i < 100 && (await statuses('stripe-retry')).length < 2; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await expect.poll(async () => (await statuses('stripe-retry')).length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
     time.now += 3_600_000;
     const answer = await retried;
     expect(answer).toMatchObject({ id: 'cus_1', object: 'customer' });
