@@ -13,16 +13,36 @@ import { parseQuery, type RecordedRequest } from '../../journal/journal-entry.js
 import { toBase64 } from '../../wire/base64.js';
 import type { RequestFilter } from '../../wire/journal-json.js';
 import { JsonText, scanJson } from '../../wire/json-text.js';
-import { ALWAYS_REDACTED, type ProxyAnswer } from '../../wire/proxy-answer.js';
+import { ALWAYS_REDACTED, type ProxyAnswer, REDACTED_QUERY } from '../../wire/proxy-answer.js';
 import { headerRecord } from '../../wire/raw-headers.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../../wire/route.js';
 import { utf8Text } from '../../wire/utf8.js';
+import type { ValueMatcher } from '../../wire/value-pattern.js';
 import { BODILESS_STATUS } from '../read-response.js';
 import type { CompleteAnswer } from './proxy-relay.js';
 
 /** The lower-case names a recording redacts for `proxy` (a proxy route, `record`, a HAR import). */
 export function redactedNames(proxy: Pick<ProxyAnswer, 'redact'>): Set<string> {
   return new Set([...ALWAYS_REDACTED, ...(proxy.redact ?? []).map((name) => name.toLowerCase())]);
+}
+
+/** Any value, for a credential matched by presence only. */
+const PRESENT: ValueMatcher = { matches: '(?s).*' };
+
+/**
+ * A request's query as a filter's, credentials ({@link REDACTED_QUERY} and the
+ * `redact` names) matched by presence, their values never written.
+ */
+export function redactedQuery(
+  query: Record<string, string | string[]>,
+  redacted: ReadonlySet<string>,
+): Record<string, string | string[] | ValueMatcher> {
+  const out: Record<string, string | string[] | ValueMatcher> = { ...query };
+  for (const key of Object.keys(out)) {
+    const lower = key.toLowerCase();
+    if (REDACTED_QUERY.includes(lower) || redacted.has(lower)) out[key] = PRESENT;
+  }
+  return out;
 }
 
 /** A subpath as a path pattern that matches only itself (`:` and `*` escaped; literals are compared decoded). */
@@ -100,7 +120,7 @@ export async function recordedRoute(
   const match: RequestFilter = { method: request.method, path: literalPattern(subpath) };
   const q = request.target.indexOf('?');
   if (q !== -1 && q < request.target.length - 1) {
-    match.query = parseQuery(new URLSearchParams(request.target.slice(q + 1)));
+    match.query = redactedQuery(parseQuery(new URLSearchParams(request.target.slice(q + 1))), redacted);
   }
   const sent = headerRecord(request.rawHeaders);
   const chosen: Record<string, string> = {};
