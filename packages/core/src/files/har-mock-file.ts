@@ -16,7 +16,7 @@
  * @module
  */
 
-import { exactBody, literalPattern, redactedNames, redactedQuery } from '../answer/proxy/recording.js';
+import { exactBody, FRESH_HEADERS, literalPattern, redactedNames, redactedQuery } from '../answer/proxy/recording.js';
 import { BODILESS_STATUS } from '../answer/read-response.js';
 import { parseQuery } from '../journal/journal-entry.js';
 import { base64Bytes, isBase64, toBase64 } from '../wire/base64.js';
@@ -165,6 +165,8 @@ function answerOf(
     if (lower.startsWith(':') || FORBIDDEN_HEADERS.has(lower) || WIRE_ENCODING.has(lower)) continue;
     // A secret is left out, as a recording leaves it out (never written, never served).
     if (redacted.has(lower)) continue;
+    // The moment of that answer (`Date`, `Age`): a replay sends its own.
+    if (FRESH_HEADERS.has(lower)) continue;
     // A header no route can carry (CR/LF, a control character, a name that is no token): this entry only is left out.
     const problem = headerNameProblem(pair.name) ?? headerValueProblem(pair.value);
     if (problem !== undefined) return `its answer's header ${JSON.stringify(pair.name.slice(0, 64))}: ${problem}`;

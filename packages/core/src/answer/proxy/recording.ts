@@ -26,6 +26,13 @@ export function redactedNames(proxy: Pick<ProxyAnswer, 'redact'>): Set<string> {
   return new Set([...ALWAYS_REDACTED, ...(proxy.redact ?? []).map((name) => name.toLowerCase())]);
 }
 
+/**
+ * Headers that tell the moment an answer was made (`Date`, a cache's `Age`):
+ * never recorded, so a replay answers with the daemon's fresh `Date` rather
+ * than the upstream's of the day it was recorded (a proxy recording, a HAR import).
+ */
+export const FRESH_HEADERS: ReadonlySet<string> = new Set(['date', 'age']);
+
 /** Any value, for a credential matched by presence only. */
 const PRESENT: ValueMatcher = { matches: '(?s).*' };
 
@@ -89,12 +96,13 @@ export function exactBody(
   return { body: text };
 }
 
-/** Why a request with (the whole of) `body` cannot be recorded, or `undefined` when it can. */
-export function unrecordable(body: Uint8Array, status: number): string | undefined {
+/**
+ * Why an answer of `status` cannot be recorded, or `undefined` when it can. Any
+ * request body can: one that is not UTF-8 as its base64, which is how a route
+ * compares it.
+ */
+export function unrecordable(status: number): string | undefined {
   if (status < 200 || status > 599) return `status ${status} is outside 200-599`;
-  if (body.byteLength > 0 && utf8Text(body, false) === undefined) {
-    return 'the request body is not UTF-8 text, which a route cannot match exactly';
-  }
   return undefined;
 }
 
@@ -129,7 +137,8 @@ export async function recordedRoute(
     if (!redacted.has(lower) && Object.hasOwn(sent, lower)) chosen[lower] = sent[lower] as string;
   }
   if (Object.keys(chosen).length > 0) match.headers = chosen;
-  const text = utf8Text(body, false) ?? '';
+  // Bytes that are not UTF-8 are compared as their base64, as a route compares them (and the journal keeps them).
+  const text = utf8Text(body, false) ?? toBase64(body);
   if (text !== '' || ['POST', 'PUT', 'PATCH'].includes(request.method)) match.body = text;
 
   const headers: AnswerHeaders = {};
@@ -137,6 +146,8 @@ export async function recordedRoute(
     const lower = name.toLowerCase();
     // A secret is left out: a replay sending `set-cookie: <redacted>` would set a cookie of that text.
     if (FORBIDDEN_HEADERS.has(lower) || redacted.has(lower)) continue;
+    // The moment of that answer: a replay sends its own `Date` (and no stale `Age`).
+    if (FRESH_HEADERS.has(lower)) continue;
     const seen = headers[lower];
     headers[lower] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
   }
