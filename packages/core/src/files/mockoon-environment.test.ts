@@ -152,7 +152,9 @@ describe('Mockoon environments', () => {
     expect(byPath('/api/health').map((route) => route.match)).toEqual([{ path: ci('/api/health') }]);
     // FALLBACK: no default, so the next route answers.
     expect(byPath('/api/fallback/:x').map((route) => route.answer.body)).toEqual(['second']);
-    expect(byPath({ matches: '(?i)/api/fallback/(?<x>(?-i:a))/?' }).map((route) => route.answer.body)).toEqual(['first']);
+    expect(byPath({ matches: '(?i)/api/fallback/(?<x>(?-i:a))/?' }).map((route) => route.answer.body)).toEqual([
+      'first',
+    ]);
     expect(byPath('/api/xml')[0]?.answer.headers).toMatchObject({ 'content-type': 'Application/XML; Charset=latin1' });
     // mockpoint answers every preflight itself (cors: true): no route for it.
     expect(routes.filter((route) => route.match?.method === 'OPTIONS')).toEqual([]);

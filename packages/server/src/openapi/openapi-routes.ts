@@ -158,9 +158,7 @@ function responseBody(
   const examples = media.examples as Record<string, Json> | undefined;
   if (example !== undefined) return { type, data: exampleValue(examples?.[example]?.value) };
   if (media.example !== undefined) return { type, data: exampleValue(media.example) };
-  const first = examples
-    ? Object.values(examples).find((item) => exampleValue(item?.value) !== undefined)
-    : undefined;
+  const first = examples ? Object.values(examples).find((item) => exampleValue(item?.value) !== undefined) : undefined;
   if (first) return { type, data: exampleValue(first.value) };
   const schema = media.schema as Json | undefined;
   return schema ? { type, data: sampled(schema, budget) } : undefined;
