@@ -23,6 +23,7 @@ interface StoredRoute {
     headers?: unknown;
     body?: unknown;
     bodyPatterns?: unknown;
+    url?: unknown;
     state?: unknown;
   };
   answer: { statusCode?: number; body?: string; bodyBase64?: string; data?: unknown; fault?: string };
@@ -80,8 +81,9 @@ it('WireMock mappings with random code points: imported without failing, what is
   let checked = 0;
   for (const route of routes) {
     const path = route.match?.path ?? '';
-    // Literal paths only (those made of urlPath and url), asked exactly as stored.
-    const conditions = [route.match?.headers, route.match?.query, route.match?.body, route.match?.bodyPatterns];
+    // Literal paths only (those made of urlPath), asked exactly as stored.
+    const { headers, query, body, bodyPatterns, url } = route.match ?? {};
+    const conditions = [headers, query, body, bodyPatterns, url];
     if (!/^\/fz\/\d+\/[^:*]*$/.test(path) || conditions.some((one) => one !== undefined)) continue;
     const response = await fetch(`${daemon.url}/endpoint/fz${path}`);
     const bytes = Buffer.from(await response.arrayBuffer());

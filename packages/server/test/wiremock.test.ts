@@ -372,6 +372,8 @@ const NARROW = {
       request: { method: 'GET', urlPath: '/debug', headers: { 'X-Debug': { absent: true } } },
       response: { status: 200, body: 'debug' },
     },
+    // `url` is the whole URL as sent: another query, or none, is another request.
+    { request: { method: 'GET', url: '/exact-url?a=1' }, response: { status: 200, body: 'url' } },
   ],
 };
 
@@ -417,10 +419,13 @@ const NARROW_REQUESTS: (Sent & { leftOut?: true })[] = [
   { method: 'POST', path: '/paths', headers: JSON_TYPE, body: '{"x":1}' },
   { path: '/debug', leftOut: true },
   { path: '/debug', headers: { 'x-debug': '1' } },
+  { path: '/exact-url?a=1' },
+  { path: '/exact-url?a=1&b=2' },
+  { path: '/exact-url' },
 ];
 
 describe('mockpoint import from WireMock: never a broader match', () => {
-  it('header contains, caseInsensitive, cookies, equalToJson, body contains, matchesJsonPath: 34 requests answered as WireMock does', async () => {
+  it('header contains, caseInsensitive, cookies, equalToJson, body contains, matchesJsonPath, url: 37 requests answered as WireMock does', async () => {
     await wiremock.admin('DELETE', '/mappings');
     await wiremock.admin('POST', '/mappings/import', NARROW);
     const dir = await makeTempDir('mockpoint-wiremock-narrow-');
@@ -452,7 +457,7 @@ describe('mockpoint import from WireMock: never a broader match', () => {
     const seen = await both(`${daemon.url}/endpoint/wm`, NARROW_REQUESTS, []);
     expect(seen.wiremock.map((s) => s.status)).toEqual([
       200, 401, 401, 200, 200, 418, 200, 200, 418, 418, 418, 200, 418, 201, 201, 418, 418, 418, 201, 418, 418, 200, 418,
-      200, 418, 418, 200, 418, 200, 418, 200, 418, 200, 418,
+      200, 418, 418, 200, 418, 200, 418, 200, 418, 200, 418, 200, 418, 418,
     ]);
     // Every answer is WireMock's; where WireMock answered from a mapping left out, mockpoint answers as if it
     // were not there (the catch-all): narrower, never broader.

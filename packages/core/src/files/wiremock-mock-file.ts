@@ -19,7 +19,6 @@
  * @module
  */
 import { literalPattern } from '../answer/proxy/recording.js';
-import { parseQuery } from '../journal/journal-entry.js';
 import { base64Bytes, isBase64, toBase64 } from '../wire/base64.js';
 import { MockpointError } from '../wire/errors.js';
 import { HEADER_VALUE_PATTERN, headerNameProblem, isHeaderName } from '../wire/http-header.js';
@@ -394,9 +393,11 @@ function requestMatch(request: Json): RequestFilter | string {
   }
   // The URL: one of five forms.
   if (typeof request.url === 'string') {
-    const [path = '/', query] = request.url.split(/\?(.*)/s);
-    match.path = literalPattern(path.startsWith('/') ? path : `/${path}`);
-    if (query !== undefined && query !== '') match.query = parseQuery(new URLSearchParams(query));
+    // WireMock's `url` is the whole URL as sent, query included: no other query, nor none, matches it.
+    const url = request.url.startsWith('/') ? request.url : `/${request.url}`;
+    const [path = '/'] = url.split('?');
+    match.path = literalPattern(path);
+    match.url = { matches: quoteRegex(url) };
   } else if (typeof request.urlPath === 'string') {
     match.path = literalPattern(request.urlPath.startsWith('/') ? request.urlPath : `/${request.urlPath}`);
   } else if (typeof request.urlPathTemplate === 'string') {
