@@ -42,10 +42,23 @@ export function caseless(path: string): string | ValueMatcher {
 
 /**
  * The Mockoon path a {@link caseless} regex form was made from (`/users/:id`, a
- * trailing `/*`), or `undefined` for any other regular expression.
+ * trailing `/*`; a parameter pinned by {@link pinParam} as its value), or
+ * `undefined` for any other regular expression.
  */
 export function caselessPath(matcher: ValueMatcher): string | undefined {
   if (!('matches' in matcher)) return undefined;
+  // A form with parameters pinned by params rules ({@link pinParam}): the path with those values in place.
+  const pins = new Map(
+    [...matcher.matches.matchAll(PINNED_GROUP)].map((pin) => [pin[1], (pin[2] ?? '').replace(/\\(.)/g, '$1')]),
+  );
+  if (pins.size > 0) {
+    const open = matcher.matches.replace(PINNED_GROUP, (_, name: string) => `(?<${name}>[^/]+?)`);
+    const path = caselessPath({ matches: open });
+    return path
+      ?.split('/')
+      .map((segment) => (segment.startsWith(':') ? (pins.get(segment.slice(1)) ?? segment) : segment))
+      .join('/');
+  }
   const inner = /^\(\?i\)(.*)\/\?$/s.exec(matcher.matches)?.[1];
   if (inner === undefined) return undefined;
   const path = inner
