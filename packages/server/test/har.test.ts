@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as harValidator from 'har-validator';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { killAll, makeTempDir, removeTempDirs, runCli, startDaemon } from './helpers/daemon.js';
+import { killAll, makeTempDir, removeTempDirs, requestJson, runCli, startDaemon } from './helpers/daemon.js';
 import { LOGO, type PeerApi, startPeerApi, USER } from './helpers/peer-api.js';
 import { closeBrowser, useBrowser } from './web-support.js';
 
@@ -291,11 +291,20 @@ describe('HAR import and export', () => {
     await replay.context.close();
     expect(seenReplayed).toEqual(seenLive);
 
-    // And imported back, a new daemon answers the same bytes (the binary uploads are left out, named).
+    // And imported back, a new daemon answers the same bytes, the binary uploads told apart by their bytes.
     const imported = await runCli({ cwd: dir, args: ['import', 'site.har', '--name', 'back', '--out', 'back.json'] });
     expect(imported.code).toBe(0);
-    expect(imported.stderr).toContain('left out POST');
+    expect(imported.stderr).not.toContain('left out');
     const again = await startDaemon({ cwd: dir, args: ['--memory', '--config', 'back.json'] });
+    for (const i of [1, 0]) {
+      const body = new Uint8Array(uploads[i] as number[]);
+      const response = await fetch(`${again.url}/endpoint/back/api/upload`, { method: 'POST', body });
+      expect({
+        status: response.status,
+        type: response.headers.get('content-type'),
+        bytes: [...new Uint8Array(await response.arrayBuffer())],
+      }).toEqual(seenLive[`upload${i}`]);
+    }
     for (const path of ['api/users/1', 'api/logo.bin', 'api/slow']) {
       const response = await fetch(`${again.url}/endpoint/back/${path}`);
       expect({
@@ -428,5 +437,52 @@ describe('HAR import and export', () => {
     expect(response.headers.getSetCookie()).toEqual([]);
     expect(response.headers.get('authorization')).toBeNull();
     expect(sent.filter(([, value]) => value.includes('redacted'))).toEqual([]);
+  }, 60_000);
+  it('a binary POST with a bearer token, exported as HAR and imported again, answers its 201; no token is written', async () => {
+    const dir = await makeTempDir('mockpoint-har-');
+    const daemon = await startDaemon({ cwd: dir, args: ['--memory'] });
+    const routes = [
+      { id: 'upload', match: { method: 'POST', path: '/upload' }, answer: { statusCode: 201, body: 'stored' } },
+    ];
+    const put = await requestJson(`${daemon.url}/api/endpoints/files/routes`, { method: 'PUT', body: { routes } });
+    expect(put.status).toBe(200);
+    // Bytes that are not UTF-8: the journal keeps them as base64, the HAR marks them so.
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe, 0x80, 0x0d, 0x0a]);
+    const upload = (base: string, token: string, body: Buffer = bytes) =>
+      fetch(`${base}/endpoint/files/upload?access_token=${token}&kind=png`, {
+        method: 'POST',
+        body: new Uint8Array(body),
+        headers: {
+          authorization: `Bearer ${token}`,
+          cookie: `sid=${token}`,
+          'x-api-key': token,
+          'content-type': 'application/octet-stream',
+        },
+      });
+    expect((await upload(daemon.url, 'tok-live-1')).status).toBe(201);
+    const exported = await runCli({ cwd: dir, args: ['export', '--har', '--out', 'journal.har', '--url', daemon.url] });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'journal.har'), 'utf8')).toContain('tok-live-1');
+    await killAll();
+
+    const imported = await runCli({
+      cwd: dir,
+      args: ['import', 'journal.har', '--name', 'files', '--out', 'replay.json'],
+    });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toMatch(/1 of 1 entries as 1 route/);
+    // Credentials are never written: not the header, not the query's access_token (matched by presence).
+    expect(readFileSync(join(dir, 'replay.json'), 'utf8')).not.toContain('tok-');
+    const replay = await startDaemon({ cwd: dir, args: ['--memory', '--config', 'replay.json'] });
+    const again = await upload(replay.url, 'tok-other-2');
+    expect([again.status, await again.text()]).toEqual([201, 'stored']);
+    // Other bytes, or no token at all, are another request: no route answers them.
+    const other = await upload(replay.url, 'tok-other-2', Buffer.from([0x89, 0x50, 0xff]));
+    expect(other.status).toBe(404);
+    const untokened = await fetch(`${replay.url}/endpoint/files/upload?kind=png`, {
+      method: 'POST',
+      body: new Uint8Array(bytes),
+    });
+    expect(untokened.status).toBe(404);
   }, 60_000);
 });

@@ -80,6 +80,11 @@ const REQUESTS: Sent[] = [
   { method: 'GET', path: '/api/fallback/a' },
   { method: 'GET', path: '/api/fallback/b' },
   { method: 'GET', path: '/api/xml' },
+  // A response chosen by a params rule (410): the route's path ignores case and a trailing /, the value not.
+  { method: 'GET', path: '/api/items/9' },
+  { method: 'GET', path: '/API/Items/9' },
+  { method: 'GET', path: '/Api/items/9/' },
+  { method: 'GET', path: '/api/items/8' },
 ];
 
 describe('Mockoon environments, side by side with the Mockoon CLI 9.9.0', () => {

@@ -107,6 +107,72 @@ describe('mockpoint import', () => {
     ]);
   });
 
+  it("examples whose value is a $ref to an Example Object (GitHub's shape) answer that object's value", async () => {
+    const cwd = await makeTempDir();
+    // As GitHub's description writes GET /repos/{owner}/{repo}/issues/{issue_number}: the $ref stands
+    // where the value belongs, and points at an Example Object ({ value, x-github-breaking-changes }).
+    const issue = { id: 1, number: 1347, title: 'Found a bug', value: 'a field named value stays' };
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 'issues', version: '1' },
+      paths: {
+        '/repos/{owner}/{repo}/issues/{issue_number}': {
+          get: {
+            operationId: 'issues/get',
+            responses: {
+              '200': {
+                description: 'Response',
+                content: {
+                  'application/json': {
+                    examples: {
+                      default: { summary: 'Issue', value: { $ref: '#/components/examples/issue' } },
+                      pinned: { value: { $ref: '#/components/examples/issue-pinned' } },
+                      remote: { value: { $ref: '#/components/examples/issue-remote' } },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+        '/issues/{id}': {
+          get: {
+            responses: {
+              '200': {
+                description: 'The Example Object itself by $ref (the form OpenAPI documents): its value',
+                content: { 'application/json': { examples: { one: { $ref: '#/components/examples/issue' } } } },
+              },
+            },
+          },
+        },
+      },
+      components: {
+        examples: {
+          issue: { value: issue, 'x-github-breaking-changes': [{ changeset: 'x', patch: {} }] },
+          'issue-pinned': { summary: 'pinned', value: { ...issue, pinned: true } },
+          'issue-remote': { externalValue: 'https://example.com/issue.json' },
+        },
+      },
+    };
+    writeFileSync(join(cwd, 'issues.json'), JSON.stringify(document));
+    const run = await runCli({ cwd, args: ['import', 'issues.json', '--name', 'gh', '--out', 'mock.json'] });
+    expect(run.code, run.stderr).toBe(0);
+    const daemon = await startDaemon({ cwd, args: ['--memory', '--config', 'mock.json'] });
+    const get = async (path: string, prefer?: string) => {
+      const response = await fetch(`${daemon.url}/endpoint/gh${path}`, prefer ? { headers: { prefer } } : {});
+      return { status: response.status, json: await response.json() };
+    };
+    expect(await get('/repos/octocat/hello/issues/1347')).toEqual({ status: 200, json: issue });
+    expect(await get('/repos/octocat/hello/issues/1347', 'example=pinned')).toEqual({
+      status: 200,
+      json: { ...issue, pinned: true },
+    });
+    // Only an externalValue (a URL, never fetched): no answer of its own, so no Prefer route for it.
+    expect((await get('/repos/octocat/hello/issues/1347', 'example=remote')).json).toEqual(issue);
+    expect(readFileSync(join(cwd, 'mock.json'), 'utf8')).not.toMatch(/x-github-breaking-changes|externalValue/);
+    expect(await get('/issues/7')).toEqual({ status: 200, json: issue });
+  });
+
   it('a document that is not OpenAPI is one line, exit 1; a missing --name is a usage error', async () => {
     const cwd = await makeTempDir();
     const bad = await runCli({ cwd, args: ['import', join(FIXTURES, 'nope.yaml'), '--name', 'x'] });

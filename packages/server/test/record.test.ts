@@ -23,6 +23,7 @@ afterAll(async () => {
 });
 
 const BINARY = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+const STALE_DATE = 'Tue, 01 Jan 2002 00:00:00 GMT';
 
 /** A local API: JSON (pretty and minified), an echo of the body, bytes, a cookie; counts what reaches it. */
 async function localApi(): Promise<{ url: string; hits: string[] }> {
@@ -33,7 +34,13 @@ async function localApi(): Promise<{ url: string; hits: string[] }> {
     req.on('end', () => {
       hits.push(`${req.method} ${req.url}`);
       if (req.url === '/v1/users/7') {
-        res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': 'session=live-secret' });
+        // The upstream's moment (an old Date, a cache's Age): a replay must not send it again.
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'set-cookie': 'session=live-secret',
+          date: STALE_DATE,
+          age: '3600',
+        });
         res.end('{"id":12345678901234567890,"name":"Ada","balance":1.50}');
       } else if (req.url === '/v1/pretty') {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -41,6 +48,9 @@ async function localApi(): Promise<{ url: string; hits: string[] }> {
       } else if (req.url === '/v1/orders?page=2') {
         res.writeHead(201, { 'content-type': 'text/plain; charset=utf-8', 'x-api-key': 'upstream-key' });
         res.end(`made ${Buffer.concat(chunks).toString()}`);
+      } else if (req.url === '/v1/upload' && Buffer.concat(chunks).equals(BINARY)) {
+        res.writeHead(201, { 'content-type': 'text/plain' });
+        res.end('stored');
       } else if (req.url === '/v1/blob') {
         res.writeHead(200, { 'content-type': 'application/octet-stream' });
         res.end(BINARY);
@@ -78,6 +88,8 @@ const REQUESTS: [string, RequestInit][] = [
   ['/orders?page=2', { method: 'POST', body: '{"sku":"a-1"}' }],
   ['/blob', {}],
   ['/missing', {}],
+  // A body that is not UTF-8: recorded, then replayed by its bytes.
+  ['/upload', { method: 'POST', body: BINARY }],
 ];
 
 it('records through a daemon, writes the file on Ctrl-C, and a fresh daemon replays it byte for byte', async () => {
@@ -104,7 +116,8 @@ it('records through a daemon, writes the file on Ctrl-C, and a fresh daemon repl
 
   const live: Answer[] = [];
   for (const [path, init] of REQUESTS) live.push(await ask(recording.url, path, init));
-  expect(live.map((answer) => answer.status)).toEqual([200, 200, 201, 200, 404]);
+  expect(live.map((answer) => answer.status)).toEqual([200, 200, 201, 200, 404, 201]);
+  expect(live[0]?.headers.get('date')).toBe(STALE_DATE);
   expect(live[3]?.body.equals(BINARY)).toBe(true);
   // Each request is printed as the upstream answers it, and kept as a route.
   await expect.poll(() => recorder.stderr, { timeout: 10_000 }).toContain('GET /missing -> 404');
@@ -133,6 +146,8 @@ it('records through a daemon, writes the file on Ctrl-C, and a fresh daemon repl
   // Left out, not written as a placeholder a replay would send.
   expect(text).not.toMatch(/redacted|set-cookie|x-api-key/i);
   expect(text).not.toContain('"proxy"');
+  // Nor the upstream's moment: the replay's Date is its own.
+  expect(text).not.toMatch(/2002|"age"|"date"/i);
 
   // A fresh daemon that may not proxy at all answers the same bytes from the file alone.
   const replay = await startDaemon({ args: ['--memory', '--config', file] });
@@ -147,6 +162,11 @@ it('records through a daemon, writes the file on Ctrl-C, and a fresh daemon repl
       path,
     ).toEqual([]);
   }
+  const before = Date.now();
+  const fresh = (await ask(replay.url, '/users/7')).headers;
+  expect(fresh.get('age')).toBeNull();
+  // HTTP dates count whole seconds: the replay's is the moment it answered, not 2002's.
+  expect(Date.parse(fresh.get('date') ?? '')).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
   expect(live[0]?.headers.getSetCookie()).toEqual(['session=live-secret']);
   expect((await ask(replay.url, '/users/7')).headers.getSetCookie()).toEqual([]);
   expect(upstream.hits).toHaveLength(hitsBefore);

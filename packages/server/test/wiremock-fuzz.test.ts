@@ -16,7 +16,16 @@ afterAll(() => removeTempDirs());
 const MAPPINGS = 40;
 
 interface StoredRoute {
-  match?: { path?: string; method?: string; query?: unknown; headers?: unknown; body?: unknown; state?: unknown };
+  match?: {
+    path?: string;
+    method?: string;
+    query?: unknown;
+    headers?: unknown;
+    body?: unknown;
+    bodyPatterns?: unknown;
+    url?: unknown;
+    state?: unknown;
+  };
   answer: { statusCode?: number; body?: string; bodyBase64?: string; data?: unknown; fault?: string };
 }
 
@@ -33,6 +42,10 @@ it('WireMock mappings with random code points: imported without failing, what is
     else request.urlPattern = `/fz/${i}/${text(8)}.*`;
     if (random() < 0.3) request.headers = { [text(6)]: { equalTo: text(6) } };
     if (random() < 0.3) request.queryParameters = { [text(4)]: { matches: text(6) } };
+    // Literal text turned into regexes (contains, caseInsensitive, a cookie): escaped, or the mapping left out.
+    if (random() < 0.2) request.headers = { 'X-Fz': { contains: text(6) } };
+    if (random() < 0.2) request.cookies = { [text(4)]: { [random() < 0.5 ? 'equalTo' : 'contains']: text(6) } };
+    if (random() < 0.2) request.bodyPatterns = [{ equalTo: text(6), caseInsensitive: true }, { contains: text(4) }];
     const response: Record<string, unknown> = {
       status: 200 + Math.floor(random() * 300),
       headers: { [random() < 0.5 ? `x-fuzz-${i}` : text(10)]: text(10) },
@@ -60,13 +73,18 @@ it('WireMock mappings with random code points: imported without failing, what is
   expect(out.code, out.stderr).toBe(0);
   const routes = JSON.parse(await readFile(join(dir, 'mock.json'), 'utf8')).endpoints[0].routes as StoredRoute[];
   expect(routes.length).toBeGreaterThan(5);
+  // Random text became escaped regexes the daemon loaded (contains, a cookie), not dropped conditions.
+  const regexes = routes.map((route) => JSON.stringify(route.match?.headers ?? {}));
+  expect(regexes.some((one) => one.includes('"x-fz":{"matches":"(?s).*'))).toBe(true);
+  expect(regexes.some((one) => one.includes('"cookie":{"matches":"(?:.*;'))).toBe(true);
   const daemon = await startDaemon({ cwd: dir, args: ['--memory', '--config', 'mock.json'] });
   let checked = 0;
   for (const route of routes) {
     const path = route.match?.path ?? '';
-    // Literal paths only (those made of urlPath and url), asked exactly as stored.
-    if (!/^\/fz\/\d+\/[^:*]*$/.test(path) || route.match?.headers !== undefined || route.match?.query !== undefined)
-      continue;
+    // Literal paths only (those made of urlPath), asked exactly as stored.
+    const { headers, query, body, bodyPatterns, url } = route.match ?? {};
+    const conditions = [headers, query, body, bodyPatterns, url];
+    if (!/^\/fz\/\d+\/[^:*]*$/.test(path) || conditions.some((one) => one !== undefined)) continue;
     const response = await fetch(`${daemon.url}/endpoint/fz${path}`);
     const bytes = Buffer.from(await response.arrayBuffer());
     expect(response.status, path).toBe(route.answer.statusCode ?? 200);

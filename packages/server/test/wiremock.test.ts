@@ -237,9 +237,6 @@ describe('mockpoint import from WireMock', () => {
     const lines = imported.stderr.trim().split('\n');
     expect(lines).toEqual([
       expect.stringMatching(
-        /^mockpoint import: left out mapping stubs.json mappings\[7\]: bodyPatterns contains: not a body condition mockpoint checks/,
-      ),
-      expect.stringMatching(
         /^mockpoint import: left out mapping "templated" .*: response.transformers response-template: Handlebars helpers \(request.path\) are not mockpoint's templates/,
       ),
       expect.stringMatching(
@@ -295,6 +292,178 @@ describe('mockpoint import from WireMock', () => {
     // The fault: both break the connection.
     await expect(fetch(`${wiremock.url}/reset`)).rejects.toThrow();
     await expect(fetch(`${daemon.url}/endpoint/wm/reset`)).rejects.toThrow();
+  });
+});
+
+/**
+ * Matchers WireMock refuses requests by (issue #62): each one either becomes an equivalent match or
+ * its mapping is left out, named; never a broader match. A catch-all stub (418) answers the rest on both.
+ */
+const NARROW = {
+  mappings: [
+    { request: { method: 'ANY', urlPattern: '.*' }, priority: 100, response: { status: 418, body: 'fallback' } },
+    {
+      request: { method: 'GET', urlPath: '/traced', headers: { 'X-Trace': { contains: 'abc' } } },
+      response: { status: 200, body: 'traced' },
+    },
+    { priority: 10, request: { method: 'GET', urlPath: '/traced' }, response: { status: 401, body: 'no trace' } },
+    {
+      request: {
+        method: 'GET',
+        urlPath: '/lang',
+        headers: { 'Accept-Language': { equalTo: 'EN-us', caseInsensitive: true } },
+      },
+      response: { status: 200, body: 'en' },
+    },
+    {
+      request: { method: 'GET', urlPath: '/session', cookies: { session: { equalTo: 'abc' } } },
+      response: { status: 200, body: 'session' },
+    },
+    {
+      request: { method: 'GET', urlPath: '/prefs', cookies: { theme: { contains: 'dark' } } },
+      response: { status: 200, body: 'dark' },
+    },
+    {
+      request: {
+        method: 'POST',
+        urlPath: '/orders',
+        bodyPatterns: [{ equalToJson: { customer: { id: 42 }, item: 'book' }, ignoreExtraElements: true }],
+      },
+      response: { status: 201, body: 'order' },
+    },
+    {
+      request: { method: 'POST', urlPath: '/notes', bodyPatterns: [{ contains: 'urgent' }] },
+      response: { status: 201, body: 'noted' },
+    },
+    {
+      request: {
+        method: 'POST',
+        urlPath: '/gifts',
+        bodyPatterns: [{ matchesJsonPath: { expression: '$.kind', equalTo: 'gift' } }],
+      },
+      response: { status: 200, body: 'gift' },
+    },
+    {
+      request: { method: 'GET', urlPath: '/search', queryParameters: { q: { contains: 'shoe' } } },
+      response: { status: 200, body: 'shoes' },
+    },
+    // Left out, each named: no equivalent that is not broader.
+    {
+      name: 'exact json',
+      request: { method: 'POST', urlPath: '/exact', bodyPatterns: [{ equalToJson: { a: 1 } }] },
+      response: { status: 200, body: 'exact' },
+    },
+    {
+      name: 'any order',
+      request: {
+        method: 'POST',
+        urlPath: '/tags',
+        bodyPatterns: [{ equalToJson: { tags: ['a', 'b'] }, ignoreArrayOrder: true, ignoreExtraElements: true }],
+      },
+      response: { status: 200, body: 'tags' },
+    },
+    {
+      name: 'json path present',
+      request: { method: 'POST', urlPath: '/paths', bodyPatterns: [{ matchesJsonPath: '$.customer.id' }] },
+      response: { status: 200, body: 'path' },
+    },
+    {
+      name: 'no debug header',
+      request: { method: 'GET', urlPath: '/debug', headers: { 'X-Debug': { absent: true } } },
+      response: { status: 200, body: 'debug' },
+    },
+    // `url` is the whole URL as sent: another query, or none, is another request.
+    { request: { method: 'GET', url: '/exact-url?a=1' }, response: { status: 200, body: 'url' } },
+  ],
+};
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+/** The requests, and which of them WireMock answers from a mapping the import leaves out. */
+const NARROW_REQUESTS: (Sent & { leftOut?: true })[] = [
+  { path: '/traced', headers: { 'x-trace': 'id-abc-1' } },
+  { path: '/traced', headers: { 'x-trace': 'xyz' } },
+  { path: '/traced' },
+  { path: '/lang', headers: { 'accept-language': 'en-US' } },
+  { path: '/lang', headers: { 'accept-language': 'EN-US' } },
+  { path: '/lang', headers: { 'accept-language': 'fr' } },
+  { path: '/session', headers: { cookie: 'session=abc' } },
+  { path: '/session', headers: { cookie: 'a=1; session=abc; b=2' } },
+  { path: '/session', headers: { cookie: 'session=abcd' } },
+  { path: '/session', headers: { cookie: 'xsession=abc' } },
+  { path: '/session' },
+  { path: '/prefs', headers: { cookie: 'theme=darkblue' } },
+  { path: '/prefs', headers: { cookie: 'theme=light; other=dark' } },
+  { method: 'POST', path: '/orders', headers: JSON_TYPE, body: '{"customer":{"id":42},"item":"book"}' },
+  {
+    method: 'POST',
+    path: '/orders',
+    headers: JSON_TYPE,
+    body: '{"customer":{"id":42,"name":"Ada"},"item":"book","count":2}',
+  },
+  { method: 'POST', path: '/orders', headers: JSON_TYPE, body: '{"customer":{"id":43},"item":"book"}' },
+  { method: 'POST', path: '/orders', headers: JSON_TYPE, body: '{"item":"book"}' },
+  { method: 'POST', path: '/orders', body: 'not json' },
+  { method: 'POST', path: '/notes', body: 'this is urgent!' },
+  { method: 'POST', path: '/notes', body: 'calm' },
+  { method: 'POST', path: '/notes', body: '' },
+  { method: 'POST', path: '/gifts', headers: JSON_TYPE, body: '{"kind":"gift","to":"Ada"}' },
+  { method: 'POST', path: '/gifts', headers: JSON_TYPE, body: '{"kind":"other"}' },
+  { path: '/search?q=red+shoes' },
+  { path: '/search?q=hat' },
+  { path: '/search' },
+  { method: 'POST', path: '/exact', headers: JSON_TYPE, body: '{"a":1}', leftOut: true },
+  { method: 'POST', path: '/exact', headers: JSON_TYPE, body: '{"a":1,"b":2}' },
+  { method: 'POST', path: '/tags', headers: JSON_TYPE, body: '{"tags":["b","a"]}', leftOut: true },
+  { method: 'POST', path: '/tags', headers: JSON_TYPE, body: '{"tags":["a","c"]}' },
+  { method: 'POST', path: '/paths', headers: JSON_TYPE, body: '{"customer":{"id":1}}', leftOut: true },
+  { method: 'POST', path: '/paths', headers: JSON_TYPE, body: '{"x":1}' },
+  { path: '/debug', leftOut: true },
+  { path: '/debug', headers: { 'x-debug': '1' } },
+  { path: '/exact-url?a=1' },
+  { path: '/exact-url?a=1&b=2' },
+  { path: '/exact-url' },
+];
+
+describe('mockpoint import from WireMock: never a broader match', () => {
+  it('header contains, caseInsensitive, cookies, equalToJson, body contains, matchesJsonPath, url: 37 requests answered as WireMock does', async () => {
+    await wiremock.admin('DELETE', '/mappings');
+    await wiremock.admin('POST', '/mappings/import', NARROW);
+    const dir = await makeTempDir('mockpoint-wiremock-narrow-');
+    writeFileSync(join(dir, 'stubs.json'), JSON.stringify(NARROW));
+    const imported = await runCli({ cwd: dir, args: ['import', 'stubs.json', '--name', 'wm', '--json'] });
+    expect(imported.code, imported.stderr).toBe(0);
+    const result = JSON.parse(imported.stdout) as { leftOut: { what: string; why: string }[]; mockFile: unknown };
+    // Each left out whole and named with why; nothing else is.
+    expect(result.leftOut).toEqual([
+      {
+        what: 'mapping "exact json" (stubs.json mappings[10])',
+        why: expect.stringMatching(/^bodyPatterns equalToJson: without ignoreExtraElements it is whole-body equality/),
+      },
+      {
+        what: 'mapping "any order" (stubs.json mappings[11])',
+        why: expect.stringMatching(/^bodyPatterns equalToJson: ignoreArrayOrder: arrays are compared in order here/),
+      },
+      {
+        what: 'mapping "json path present" (stubs.json mappings[12])',
+        why: expect.stringMatching(/^bodyPatterns matchesJsonPath: "\$\.customer\.id": only \$\.a\.b with equalTo/),
+      },
+      {
+        what: 'mapping "no debug header" (stubs.json mappings[13])',
+        why: expect.stringMatching(/^header X-Debug: absent: no equivalent here/),
+      },
+    ]);
+    writeFileSync(join(dir, 'mock.json'), JSON.stringify(result.mockFile));
+    const daemon = await startDaemon({ cwd: dir, args: ['--config', 'mock.json'] });
+    const seen = await both(`${daemon.url}/endpoint/wm`, NARROW_REQUESTS, []);
+    expect(seen.wiremock.map((s) => s.status)).toEqual([
+      200, 401, 401, 200, 200, 418, 200, 200, 418, 418, 418, 200, 418, 201, 201, 418, 418, 418, 201, 418, 418, 200, 418,
+      200, 418, 418, 200, 418, 200, 418, 200, 418, 200, 418, 200, 418, 418,
+    ]);
+    // Every answer is WireMock's; where WireMock answered from a mapping left out, mockpoint answers as if it
+    // were not there (the catch-all): narrower, never broader.
+    const fallback = { status: 418, headers: {}, body: Buffer.from('fallback').toString('hex') };
+    const expected = seen.wiremock.map((answer, index) => (NARROW_REQUESTS[index]?.leftOut ? fallback : answer));
+    expect(seen.mockpoint).toEqual(expected);
   });
 });
 

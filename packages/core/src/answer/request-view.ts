@@ -8,6 +8,7 @@
 
 import { parseQuery, type RecordedRequest } from '../journal/journal-entry.js';
 import { type FilterSubject, NOT_JSON } from '../journal/request-filter.js';
+import { toBase64 } from '../wire/base64.js';
 import { jsonValueOf } from '../wire/json-value.js';
 import { headerRecord } from '../wire/raw-headers.js';
 import type { SignatureMark } from '../wire/signature-settings.js';
@@ -24,6 +25,8 @@ export class RequestView implements FilterSubject {
   #query: Record<string, string | string[]> | undefined;
   #headers: Record<string, string> | undefined;
   #body: string | undefined;
+  /** The body is not UTF-8 (`#body` is its base64). */
+  #binary = false;
   #json: unknown = undefined;
   #jsonRead = false;
   /** The endpoint's scenarios as the request found them, when its routes look at them (set by the routes' step). */
@@ -62,9 +65,18 @@ export class RequestView implements FilterSubject {
     return this.#headers;
   }
 
-  /** The body as text (empty when it is not UTF-8: a filter's raw-text match then fails). */
+  /**
+   * The body as text; bytes that are not UTF-8 as their base64, as the journal
+   * keeps them (so a filter's raw-text match compares what `GET /api/journal`
+   * and a HAR export show, and an empty `body` never matches them).
+   */
   get body(): string {
-    this.#body ??= utf8Text(this.#whole ?? this.#request.body, this.bodyTruncated) ?? '';
+    if (this.#body === undefined) {
+      const bytes = this.#whole ?? this.#request.body;
+      const text = utf8Text(bytes, this.bodyTruncated);
+      this.#binary = text === undefined;
+      this.#body = text ?? toBase64(bytes);
+    }
     return this.#body;
   }
 
@@ -88,7 +100,8 @@ export class RequestView implements FilterSubject {
     if (!this.#jsonRead) {
       this.#jsonRead = true;
       this.#json = NOT_JSON;
-      const json = this.bodyTruncated ? undefined : jsonValueOf(this.body);
+      const body = this.body;
+      const json = this.bodyTruncated || this.#binary ? undefined : jsonValueOf(body);
       if (json !== undefined) this.#json = json;
     }
     return this.#json;

@@ -142,11 +142,19 @@ describe('harMockFile', () => {
           { status: 204 },
           { mimeType: 'application/octet-stream', text: '/w==', _encoding: 'base64' },
         ),
+        entry(
+          'POST',
+          'https://api.example.com/broken',
+          { status: 204 },
+          { mimeType: 'application/octet-stream', text: '%%%', _encoding: 'base64' },
+        ),
         entry('GET', 'https://api.example.com/ok', { status: 204 }),
       ),
       { name: 'api', host: 'api.example.com' },
     );
-    expect(imported.routes).toBe(1);
+    // The upload's bytes are not UTF-8: matched as their base64, as the journal keeps them.
+    expect(imported.routes).toBe(2);
+    expect(JSON.parse(imported.text).endpoints[0].routes[0].match).toMatchObject({ path: '/upload', body: '/w==' });
     expect(imported.skipped).toEqual([
       { what: 'GET data:text/plain,hi', why: 'not an http(s) request with a method' },
       {
@@ -155,8 +163,8 @@ describe('harMockFile', () => {
       },
       { what: 'GET https://api.example.com/big', why: 'the HAR holds no text of its 5000-byte body' },
       {
-        what: 'POST https://api.example.com/upload',
-        why: 'its request body is not UTF-8 text, which a route cannot match exactly',
+        what: 'POST https://api.example.com/broken',
+        why: 'its request body is marked base64 but is not base64',
       },
       { what: '1 entry', why: 'sent to hosts other than api.example.com' },
     ]);

@@ -16,10 +16,10 @@
  * @module
  */
 
-import { exactBody, literalPattern, redactedNames } from '../answer/proxy/recording.js';
+import { exactBody, FRESH_HEADERS, literalPattern, redactedNames, redactedQuery } from '../answer/proxy/recording.js';
 import { BODILESS_STATUS } from '../answer/read-response.js';
 import { parseQuery } from '../journal/journal-entry.js';
-import { base64Bytes, isBase64 } from '../wire/base64.js';
+import { base64Bytes, isBase64, toBase64 } from '../wire/base64.js';
 import { MockpointError } from '../wire/errors.js';
 import { headerNameProblem, headerValueProblem } from '../wire/http-header.js';
 import type { RequestFilter } from '../wire/journal-json.js';
@@ -165,6 +165,8 @@ function answerOf(
     if (lower.startsWith(':') || FORBIDDEN_HEADERS.has(lower) || WIRE_ENCODING.has(lower)) continue;
     // A secret is left out, as a recording leaves it out (never written, never served).
     if (redacted.has(lower)) continue;
+    // The moment of that answer (`Date`, `Age`): a replay sends its own.
+    if (FRESH_HEADERS.has(lower)) continue;
     // A header no route can carry (CR/LF, a control character, a name that is no token): this entry only is left out.
     const problem = headerNameProblem(pair.name) ?? headerValueProblem(pair.value);
     if (problem !== undefined) return `its answer's header ${JSON.stringify(pair.name.slice(0, 64))}: ${problem}`;
@@ -182,10 +184,17 @@ function answerOf(
 }
 
 /** The request filter of one HAR request, or why it cannot be matched exactly. */
-function matchOf(entry: HarEntry, url: URL, method: string, bound: number): RequestFilter | string {
+function matchOf(
+  entry: HarEntry,
+  url: URL,
+  method: string,
+  bound: number,
+  redacted: ReadonlySet<string>,
+): RequestFilter | string {
   const subpath = typeof entry._mockpoint?.subpath === 'string' ? entry._mockpoint.subpath : url.pathname;
   const match: RequestFilter = { method, path: literalPattern(subpath) };
-  if (url.search.length > 1) match.query = parseQuery(url.searchParams);
+  // Credentials in the query (access_token, api_key, …) by presence: their values are never written.
+  if (url.search.length > 1) match.query = redactedQuery(parseQuery(url.searchParams), redacted);
   const post = entry.request?.postData;
   if (typeof post?.text === 'string' && post.text !== '') {
     const base64 = post._encoding === 'base64' || post.encoding === 'base64';
@@ -193,9 +202,9 @@ function matchOf(entry: HarEntry, url: URL, method: string, bound: number): Requ
     if (over !== undefined) return over;
     if (base64) {
       const bytes = isBase64(post.text) ? base64Bytes(post.text) : undefined;
-      const text = bytes === undefined ? undefined : utf8Text(bytes, false);
-      if (text === undefined) return 'its request body is not UTF-8 text, which a route cannot match exactly';
-      match.body = text;
+      if (bytes === undefined) return 'its request body is marked base64 but is not base64';
+      // Bytes that are not UTF-8 are compared as the journal keeps them: their base64.
+      match.body = utf8Text(bytes, false) ?? toBase64(bytes);
     } else match.body = post.text;
   } else if (['POST', 'PUT', 'PATCH'].includes(method)) match.body = '';
   return match;
@@ -253,7 +262,7 @@ export async function harMockFile(text: string, options: HarImportOptions): Prom
       otherHost++;
       continue;
     }
-    const match = matchOf(entry, url, method, bound);
+    const match = matchOf(entry, url, method, bound, redacted);
     if (typeof match === 'string') {
       skipped.push({ what: where, why: match });
       continue;

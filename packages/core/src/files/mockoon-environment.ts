@@ -45,7 +45,7 @@ import { type ValueMatcher, valueMatcherProblem, valueMatches } from '../wire/va
 import { IdSet, safeEncode, slugOf } from './import-ids.js';
 import type { LeftOut } from './left-out.js';
 import { MOCK_FILE_VERSION } from './mock-file-schema.js';
-import { caseless } from './mockoon-path.js';
+import { caseless, mergePins, pinParam } from './mockoon-path.js';
 
 /** Options for {@link mockoonMockFile}. */
 export interface MockoonImportOptions {
@@ -454,6 +454,10 @@ function ruleFilters(rule: MockoonRule, path: string): RuleFilters {
       if (value === '' || value.includes('/')) return 'a route parameter is never empty nor holds a /';
       const encoded = safeEncode(value);
       if (encoded === undefined) return 'the value is not text a URL can carry (a lone surrogate)';
+      // The route's own path ignores case; the parameter's value is compared exactly.
+      const form = caseless(path);
+      const pinned = typeof form === 'string' ? undefined : pinParam(form, modifier, encoded);
+      if (pinned !== undefined) return [{ path: pinned }];
       segments[index] = encoded;
       return [{ path: segments.join('/') }];
     }
@@ -524,6 +528,20 @@ function decodeOr(segment: string): string {
   }
 }
 
+/** The path filters `a` and `b` as one, or `undefined` when no path holds both. */
+function mergePaths(a: RequestFilter['path'], b: NonNullable<RequestFilter['path']>): RequestFilter['path'] {
+  if (a === undefined) return b;
+  if (typeof a === 'string' && typeof b === 'string') {
+    // A literal path narrows the route's pattern when the pattern takes it.
+    return a === b ? b : (narrowPath(a, b) ?? narrowPath(b, a));
+  }
+  // Parameters pinned by params rules on the route's case-insensitive path.
+  if (typeof a === 'object' && typeof b === 'object') return mergePins(a, b);
+  // A literal path rule narrows a route's case-insensitive path (Mockoon checks both).
+  if (typeof b === 'string' && valueMatches(a as ValueMatcher, b)) return b;
+  return JSON.stringify(a) === JSON.stringify(b) ? b : undefined;
+}
+
 /** `a` and `b` together, or `undefined` when they cannot both hold (one field, two values). */
 function mergeFilters(a: RequestFilter, b: RequestFilter): RequestFilter | undefined {
   const out: RequestFilter = { ...a };
@@ -532,18 +550,9 @@ function mergeFilters(a: RequestFilter, b: RequestFilter): RequestFilter | undef
     out.method = b.method;
   }
   if (b.path !== undefined) {
-    if (typeof out.path !== 'string' || typeof b.path !== 'string') {
-      // A literal path rule narrows a route's case-insensitive path (Mockoon checks both).
-      const narrows =
-        typeof b.path === 'string' && out.path !== undefined && valueMatches(out.path as ValueMatcher, b.path);
-      if (!narrows && out.path !== undefined && JSON.stringify(out.path) !== JSON.stringify(b.path)) return undefined;
-      out.path = b.path;
-    } else if (out.path !== undefined && out.path !== b.path) {
-      // A literal path narrows the route's pattern when the pattern takes it.
-      const narrowed = narrowPath(out.path, b.path) ?? narrowPath(b.path, out.path);
-      if (narrowed === undefined) return undefined;
-      out.path = narrowed;
-    } else out.path = b.path;
+    const path = mergePaths(out.path, b.path);
+    if (path === undefined) return undefined;
+    out.path = path;
   }
   for (const field of ['query', 'headers'] as const) {
     const extra = b[field];

@@ -42,10 +42,23 @@ export function caseless(path: string): string | ValueMatcher {
 
 /**
  * The Mockoon path a {@link caseless} regex form was made from (`/users/:id`, a
- * trailing `/*`), or `undefined` for any other regular expression.
+ * trailing `/*`; a parameter pinned by {@link pinParam} as its value), or
+ * `undefined` for any other regular expression.
  */
 export function caselessPath(matcher: ValueMatcher): string | undefined {
   if (!('matches' in matcher)) return undefined;
+  // A form with parameters pinned by params rules ({@link pinParam}): the path with those values in place.
+  const pins = new Map(
+    [...matcher.matches.matchAll(PINNED_GROUP)].map((pin) => [pin[1], (pin[2] ?? '').replace(/\\(.)/g, '$1')]),
+  );
+  if (pins.size > 0) {
+    const open = matcher.matches.replace(PINNED_GROUP, (_, name: string) => `(?<${name}>[^/]+?)`);
+    const path = caselessPath({ matches: open });
+    return path
+      ?.split('/')
+      .map((segment) => (segment.startsWith(':') ? (pins.get(segment.slice(1)) ?? segment) : segment))
+      .join('/');
+  }
   const inner = /^\(\?i\)(.*)\/\?$/s.exec(matcher.matches)?.[1];
   if (inner === undefined) return undefined;
   const path = inner
@@ -55,4 +68,38 @@ export function caselessPath(matcher: ValueMatcher): string | undefined {
   const source = path === '' ? '/' : path;
   // Only what caseless() writes for that very path (any other regex is not one of its forms).
   return JSON.stringify(caseless(source)) === JSON.stringify(matcher) ? source : undefined;
+}
+
+/** A named group pinned by {@link pinParam}: `(?<id>(?-i:1))`. */
+const PINNED_GROUP = /\(\?<(\w+)>\(\?-i:((?:\\.|[^\\)])*)\)\)/g;
+
+/**
+ * A {@link caseless} form with the parameter `name` pinned to `value` (as sent,
+ * percent-encoded): Mockoon's `params` rule compares the value exactly while
+ * the route's own path still ignores case and a trailing `/`. `undefined` when
+ * the form has no open group of that name.
+ */
+export function pinParam(form: ValueMatcher, name: string, value: string): ValueMatcher | undefined {
+  if (!('matches' in form)) return undefined;
+  const open = `(?<${name}>[^/]+?)`;
+  if (!form.matches.includes(open)) return undefined;
+  const quoted = value.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
+  return { matches: form.matches.replace(open, `(?<${name}>(?-i:${quoted}))`) };
+}
+
+/**
+ * Two pinned forms of one route path as one (both pins hold), or `undefined`
+ * when they pin one parameter to two values or are not of one path.
+ */
+export function mergePins(a: ValueMatcher, b: ValueMatcher): ValueMatcher | undefined {
+  if (!('matches' in a) || !('matches' in b)) return undefined;
+  const open = (source: string) => source.replace(PINNED_GROUP, (_, name: string) => `(?<${name}>[^/]+?)`);
+  if (open(a.matches) !== open(b.matches)) return undefined;
+  let merged = a.matches;
+  for (const [group, name] of b.matches.matchAll(PINNED_GROUP)) {
+    const mine = [...merged.matchAll(PINNED_GROUP)].find((pin) => pin[1] === name);
+    if (mine !== undefined && mine[0] !== group) return undefined;
+    merged = merged.replace(`(?<${name}>[^/]+?)`, group);
+  }
+  return { matches: merged };
 }

@@ -6,9 +6,11 @@
  * caller ({@link WireMockImportOptions.bodyFile}; this module reads no file).
  *
  * What a route expresses is carried over exactly (method, literal paths, query
- * and header values, exact and JSON bodies, status, headers, body bytes,
- * delays, faults, scenarios as state machines); what it does not is listed in
- * `skipped` with the reason, never dropped silently. Regular expressions
+ * and header values, cookies, exact and JSON bodies, status, headers, body
+ * bytes, delays, faults, scenarios as state machines); what it does not is
+ * listed in `skipped` with the reason, never dropped silently. A request
+ * condition is never dropped nor loosened: a matcher with no equivalent leaves
+ * its whole mapping out, so a route never answers a request WireMock refuses. Regular expressions
  * (`urlPattern`, `urlPathPattern`, `matches` / `doesNotMatch` on a query
  * parameter, a header or the body) become the filter's regex form, run by RE2
  * in linear time; a pattern RE2 cannot run (lookaround, backreferences, …)
@@ -17,7 +19,6 @@
  * @module
  */
 import { literalPattern } from '../answer/proxy/recording.js';
-import { parseQuery } from '../journal/journal-entry.js';
 import { base64Bytes, isBase64, toBase64 } from '../wire/base64.js';
 import { MockpointError } from '../wire/errors.js';
 import { HEADER_VALUE_PATTERN, headerNameProblem, isHeaderName } from '../wire/http-header.js';
@@ -27,7 +28,7 @@ import { quoted } from '../wire/quoted.js';
 import { DEFAULT_MAX_DELAY_MS } from '../wire/record-defaults.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
 import { utf8Text } from '../wire/utf8.js';
-import { isValueMatcher, type ValueMatcher, valueMatcherProblem } from '../wire/value-pattern.js';
+import { type ValueMatcher, valueMatcherProblem } from '../wire/value-pattern.js';
 import type { LeftOut } from './left-out.js';
 import { type MockFile, parseMockFile } from './parse-mock-file.js';
 import { latencyFromWireMock } from './wiremock-delay.js';
@@ -275,16 +276,40 @@ function regexValue(matcher: Json): ValueMatcher | { refused: string } | undefin
  * neither (the condition is then left out); or why RE2 refuses its pattern
  * (the mapping is then left out).
  */
-function exactValue(matcher: unknown): string | ValueMatcher | { why: string } | { refused: string } {
-  if (!isObject(matcher)) return { why: 'not a matcher object' };
+function exactValue(matcher: unknown): string | ValueMatcher | { refused: string } {
+  if (!isObject(matcher)) return { refused: 'not a matcher object' };
   const keys = Object.keys(matcher).filter((key) => key !== 'caseInsensitive' || matcher[key] !== false);
   if (keys.length === 1 && typeof matcher.equalTo === 'string') return matcher.equalTo;
+  const literal = literalValue(matcher, keys);
+  if (literal !== undefined) return checkedRegex(literal);
   const regex = regexValue(matcher);
   if (regex !== undefined) return regex;
-  const kind = Object.keys(matcher).join(', ');
+  const kind = Object.keys(matcher).join(', ').slice(0, 80);
   return {
-    why: `${kind}: mockpoint's filter compares exact values (equalTo) or regular expressions (matches, doesNotMatch); the route matches without this condition`,
+    refused: `${kind}: no equivalent here (equalTo, equalTo with caseInsensitive, contains, matches and doesNotMatch are carried over); a route without it would answer requests WireMock refuses`,
   };
+}
+
+/** `text` as a regular expression that matches exactly it (RE2's and Java's metacharacters escaped). */
+function quoteRegex(text: string): string {
+  return text.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
+}
+
+/** `equalTo` with `caseInsensitive: true`, and `contains`, as the regex form; `undefined` for others. */
+function literalValue(matcher: Json, keys: string[]): ValueMatcher | undefined {
+  if (keys.length === 2 && typeof matcher.equalTo === 'string' && matcher.caseInsensitive === true) {
+    return { matches: `(?i)${quoteRegex(matcher.equalTo)}` };
+  }
+  if (keys.length === 1 && typeof matcher.contains === 'string') {
+    return { matches: `(?s).*${quoteRegex(matcher.contains)}.*` };
+  }
+  return undefined;
+}
+
+/** `regex` when the daemon saves it (a pattern at most 1024 characters), else why not. */
+function checkedRegex(regex: ValueMatcher): ValueMatcher | { refused: string } {
+  const problem = valueMatcherProblem(regex);
+  return problem === undefined ? regex : { refused: problem };
 }
 
 /** Scenario names and state values as mockpoint's (1-64 of A-Z a-z 0-9 _ -), one to one. */
@@ -334,7 +359,7 @@ function routeOf(
   if (typeof response.proxyBaseUrl === 'string') {
     return `a proxy answer (proxyBaseUrl ${response.proxyBaseUrl.slice(0, 200)}): write a proxy route by hand, proxying is off unless the host is allowed (docs/files.md)`;
   }
-  const match = requestMatch(request, note);
+  const match = requestMatch(request);
   if (typeof match === 'string') return match;
   const answer = responseAnswer(mapping, response, options, note);
   if (typeof answer === 'string') return answer;
@@ -361,16 +386,18 @@ function routeOf(
 type Note = (what: string, why: string) => void;
 
 /** The filter of a mapping's `request`, or why the mapping is left out whole. */
-function requestMatch(request: Json, note: Note): RequestFilter | string {
+function requestMatch(request: Json): RequestFilter | string {
   const match: RequestFilter = {};
   if (typeof request.method === 'string' && request.method.toUpperCase() !== 'ANY') {
     match.method = request.method.toUpperCase();
   }
   // The URL: one of five forms.
   if (typeof request.url === 'string') {
-    const [path = '/', query] = request.url.split(/\?(.*)/s);
-    match.path = literalPattern(path.startsWith('/') ? path : `/${path}`);
-    if (query !== undefined && query !== '') match.query = parseQuery(new URLSearchParams(query));
+    // WireMock's `url` is the whole URL as sent, query included: no other query, nor none, matches it.
+    const url = request.url.startsWith('/') ? request.url : `/${request.url}`;
+    const [path = '/'] = url.split('?');
+    match.path = literalPattern(path);
+    match.url = { matches: quoteRegex(url) };
   } else if (typeof request.urlPath === 'string') {
     match.path = literalPattern(request.urlPath.startsWith('/') ? request.urlPath : `/${request.urlPath}`);
   } else if (typeof request.urlPathTemplate === 'string') {
@@ -387,16 +414,15 @@ function requestMatch(request: Json, note: Note): RequestFilter | string {
     if (withQuery) match.url = { matches: source };
     else match.path = { matches: source };
   }
-  for (const key of Object.keys(request)) {
-    if (!REQUEST_FIELDS.has(key))
-      note(`request.${key}`, 'not a condition mockpoint checks; the route matches without it');
+  const unknown = Object.keys(request).find((key) => !REQUEST_FIELDS.has(key));
+  if (unknown !== undefined) {
+    return `request.${unknown.slice(0, 80)}: not a condition mockpoint checks, and a route without it would answer requests WireMock refuses`;
   }
   if (isObject(request.queryParameters)) {
     for (const [key, matcher] of Object.entries(request.queryParameters)) {
       const value = exactValue(matcher);
       if (typeof value === 'object' && 'refused' in value) return `query parameter ${key}: ${value.refused}`;
-      if (typeof value === 'string' || isValueMatcher(value)) match.query = { ...match.query, [key]: value };
-      else note(`query parameter ${key}`, value.why);
+      match.query = { ...match.query, [key]: value };
     }
   }
   const headers: Record<string, string | ValueMatcher> = {};
@@ -404,98 +430,135 @@ function requestMatch(request: Json, note: Note): RequestFilter | string {
     for (const [name, matcher] of Object.entries(request.headers)) {
       const value = exactValue(matcher);
       if (typeof value === 'object' && 'refused' in value) return `header ${name.slice(0, 80)}: ${value.refused}`;
-      if ((typeof value === 'string' || isValueMatcher(value)) && isHeaderName(name))
-        headers[name.toLowerCase()] = value;
-      else
-        note(
-          `header ${name.slice(0, 80)}`,
-          typeof value === 'object' && 'why' in value ? value.why : 'not a header name',
-        );
+      if (!isHeaderName(name)) return `header ${JSON.stringify(name.slice(0, 80))}: not a header name`;
+      headers[name.toLowerCase()] = value;
     }
   }
   if (isObject(request.basicAuthCredentials)) {
     const { username, password } = request.basicAuthCredentials;
     headers.authorization = `Basic ${toBase64(new TextEncoder().encode(`${String(username)}:${String(password)}`))}`;
   }
-  if (Object.keys(headers).length > 0) match.headers = headers;
   if (isObject(request.cookies)) {
-    for (const name of Object.keys(request.cookies)) {
-      note(
-        `cookie ${name.slice(0, 80)}`,
-        "mockpoint's filter matches whole headers, not one cookie; the route matches without it",
-      );
-    }
+    const cookie = cookieMatch(request.cookies, headers.cookie);
+    if (typeof cookie === 'string') return cookie;
+    if (cookie !== undefined) headers.cookie = cookie;
   }
+  if (Object.keys(headers).length > 0) match.headers = headers;
   if (Array.isArray(request.bodyPatterns)) {
-    const refused = addBodyPatterns(match, request.bodyPatterns, note);
+    const refused = addBodyPatterns(match, request.bodyPatterns);
     if (refused !== undefined) return refused;
   }
   return match;
 }
 
+/**
+ * WireMock's `cookies` (one cookie's value `equalTo` or `contains`) as a regex
+ * over the whole `Cookie` header, or why it has none: several cookies, a
+ * `Cookie` header condition beside them, or another matcher.
+ */
+function cookieMatch(cookies: Json, header: string | ValueMatcher | undefined): ValueMatcher | string | undefined {
+  const names = Object.keys(cookies);
+  if (names.length === 0) return undefined;
+  if (names.length > 1 || header !== undefined) {
+    return 'cookies: more than one cookie condition (or one beside a Cookie header condition) is not one header regex';
+  }
+  const name = names[0] as string;
+  const matcher = cookies[name];
+  const shown = `cookie ${JSON.stringify(name.slice(0, 80))}`;
+  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) return `${shown}: not a cookie name`;
+  if (!isObject(matcher)) return `${shown}: not a matcher object`;
+  const keys = Object.keys(matcher).filter((key) => key !== 'caseInsensitive' || matcher[key] !== false);
+  const { equalTo, contains } = matcher;
+  let value: string | undefined;
+  if (keys.length === 1 && typeof equalTo === 'string' && !equalTo.includes(';')) value = quoteRegex(equalTo);
+  else if (keys.length === 1 && typeof contains === 'string' && !contains.includes(';'))
+    value = `[^;]*${quoteRegex(contains)}[^;]*`;
+  if (value === undefined) {
+    return `${shown}: ${Object.keys(matcher).join(', ').slice(0, 80)} has no equivalent here (equalTo and contains are carried over, as a regex over the Cookie header)`;
+  }
+  const regex = checkedRegex({ matches: `(?:.*;\\s*)?${quoteRegex(name)}=${value}(?:;.*)?` });
+  return 'refused' in regex ? `${shown}: ${regex.refused}` : regex;
+}
+
 /** The `bodyPatterns` as the filter's body (one JSON subset or exact text) and regular expressions; why refused, if so. */
-function addBodyPatterns(match: RequestFilter, patterns: unknown[], note: Note): string | undefined {
+function addBodyPatterns(match: RequestFilter, patterns: unknown[]): string | undefined {
   let body: unknown;
   const regexes: ValueMatcher[] = [];
   for (const pattern of patterns) {
-    const add = (value: unknown, what: string) => {
-      const merged = mergeSubsets(body, value);
-      if (merged === undefined || (typeof body === 'string' && body !== value)) {
-        note(what, 'it and another body pattern cannot be one JSON subset; the route checks the first');
-      } else body = merged;
-    };
-    if (!isObject(pattern)) continue;
-    const kind = Object.keys(pattern)[0] ?? '';
-    const regex = regexValue(pattern);
-    if (regex !== undefined && 'refused' in regex) return `bodyPatterns: ${regex.refused}`;
-    if (regex !== undefined) {
-      regexes.push(regex);
+    if (!isObject(pattern)) return 'bodyPatterns: a pattern is not a matcher object';
+    const kind = (Object.keys(pattern)[0] ?? '').slice(0, 40);
+    const one = bodyPattern(pattern);
+    if (typeof one === 'string') return `bodyPatterns ${kind}: ${one}`;
+    if ('regex' in one) {
+      regexes.push(one.regex);
       continue;
     }
-    const plain = Object.keys(pattern).filter((key) => key !== 'caseInsensitive' || pattern[key] !== false);
-    if (typeof pattern.equalTo === 'string' && plain.length === 1) {
-      if (body === undefined) body = pattern.equalTo;
-      else note('bodyPatterns equalTo', 'a second exact body cannot be checked too');
-    } else if (Object.hasOwn(pattern, 'equalToJson')) {
-      let value: unknown = pattern.equalToJson;
-      if (typeof value === 'string') {
-        try {
-          value = JSON.parse(value);
-        } catch {
-          note('bodyPatterns equalToJson', 'its JSON does not parse');
-          continue;
-        }
-      }
-      if (pattern.ignoreArrayOrder === true) {
-        note(
-          'bodyPatterns equalToJson',
-          'ignoreArrayOrder: mockpoint compares arrays in order; the route matches without this condition',
-        );
-        continue;
-      }
-      if (pattern.ignoreExtraElements !== true) {
-        note('bodyPatterns equalToJson', 'matched as a JSON subset: a body with more fields also matches');
-      }
-      add(value, 'bodyPatterns equalToJson');
-    } else if (Object.hasOwn(pattern, 'matchesJsonPath')) {
-      const subset = jsonPathSubset(pattern.matchesJsonPath);
-      if (subset === undefined) {
-        note(
-          `bodyPatterns matchesJsonPath ${JSON.stringify(pattern.matchesJsonPath).slice(0, 120)}`,
-          'only $.a.b with equalTo, or $[?(@.a == value)], is a JSON subset; the route matches without this condition',
-        );
-      } else add(subset, 'bodyPatterns matchesJsonPath');
-    } else {
-      note(
-        `bodyPatterns ${kind}`,
-        'not a body condition mockpoint checks (exact text, a JSON subset, a regular expression); the route matches without it',
-      );
+    const merged = body === undefined ? one.body : mergeSubsets(body, one.body);
+    if (merged === undefined || typeof body === 'string' || (body !== undefined && typeof one.body === 'string')) {
+      return `bodyPatterns ${kind}: it and another body pattern cannot be one JSON subset or one exact body`;
+    }
+    body = merged;
+  }
+  if (regexes.length > 16) return 'bodyPatterns: more than 16 regular expressions';
+  if (body !== undefined) match.body = body;
+  if (regexes.length > 0) match.bodyPatterns = regexes;
+  return undefined;
+}
+
+/** Whether `value` holds an array (at any depth). */
+function holdsArray(value: unknown): boolean {
+  if (Array.isArray(value)) return true;
+  return isObject(value) && Object.values(value).some(holdsArray);
+}
+
+/** Whether `value` holds an object (at any depth, itself included). */
+function holdsObject(value: unknown): boolean {
+  if (isObject(value)) return true;
+  return Array.isArray(value) && value.some(holdsObject);
+}
+
+/** One `equalToJson` as the filter's JSON subset, or why it has no equivalent. */
+function jsonBodyPattern(pattern: Json): { body: unknown } | string {
+  const extra = Object.keys(pattern).find(
+    (key) => !['equalToJson', 'ignoreExtraElements', 'ignoreArrayOrder'].includes(key),
+  );
+  if (extra !== undefined) return `${extra.slice(0, 40)} has no equivalent here`;
+  let value: unknown = pattern.equalToJson;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return 'its JSON does not parse';
     }
   }
-  if (body !== undefined) match.body = body;
-  if (regexes.length > 0) match.bodyPatterns = regexes.slice(0, 16);
-  if (regexes.length > 16) note('bodyPatterns', 'only the first 16 regular expressions are checked');
-  return undefined;
+  if (pattern.ignoreArrayOrder === true && holdsArray(value)) {
+    return 'ignoreArrayOrder: arrays are compared in order here, so a body WireMock matches would be refused';
+  }
+  if (pattern.ignoreExtraElements !== true && (holdsObject(value) || typeof value === 'string')) {
+    return 'without ignoreExtraElements it is whole-body equality, and the body filter here is a JSON subset (a body with more fields would match)';
+  }
+  // With ignoreExtraElements: a JSON subset (WireMock also takes longer arrays; here they must be as long).
+  return { body: value };
+}
+
+/** One body pattern as a regex or a JSON subset / exact body, or why it has no equivalent. */
+function bodyPattern(pattern: Json): { regex: ValueMatcher } | { body: unknown } | string {
+  const regex = regexValue(pattern);
+  if (regex !== undefined) return 'refused' in regex ? regex.refused : { regex };
+  const keys = Object.keys(pattern).filter((key) => key !== 'caseInsensitive' || pattern[key] !== false);
+  if (keys.length === 1 && typeof pattern.equalTo === 'string') return { body: pattern.equalTo };
+  const literal = literalValue(pattern, keys);
+  if (literal !== undefined) {
+    const checked = checkedRegex(literal);
+    return 'refused' in checked ? checked.refused : { regex: checked };
+  }
+  if (Object.hasOwn(pattern, 'equalToJson')) return jsonBodyPattern(pattern);
+  if (Object.hasOwn(pattern, 'matchesJsonPath')) {
+    const subset = jsonPathSubset(pattern.matchesJsonPath);
+    if (subset !== undefined) return { body: subset };
+    return `${JSON.stringify(pattern.matchesJsonPath).slice(0, 120)}: only $.a.b with equalTo, or $[?(@.a == value)], is a JSON subset here (a path's presence alone is not)`;
+  }
+  return 'no equivalent here (exact text, contains, a JSON subset, a regular expression are carried over)';
 }
 
 /** The answer of a mapping's `response`, or why the mapping is left out whole. */

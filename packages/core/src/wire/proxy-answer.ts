@@ -57,6 +57,23 @@ export const ALWAYS_REDACTED: readonly string[] = [
   'x-access-token',
 ];
 
+/**
+ * Query parameters that carry credentials (an OAuth bearer token as RFC 6750's
+ * `access_token`, API keys): a recording and a HAR import match them by
+ * presence (`{ "matches": "(?s).*" }`), never by their value (lower case).
+ */
+export const REDACTED_QUERY: readonly string[] = [
+  'access_token',
+  'id_token',
+  'refresh_token',
+  'token',
+  'api_key',
+  'apikey',
+  'api-key',
+  'client_secret',
+  'password',
+];
+
 /** {@link ALWAYS_REDACTED} as a person reads it: `Authorization, Proxy-Authorization, …`. */
 export const ALWAYS_REDACTED_TEXT = ALWAYS_REDACTED.map((name) =>
   name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => `${dash}${c.toUpperCase()}`),

@@ -16,6 +16,19 @@ import { parse } from 'yaml';
 
 type Json = Record<string, unknown>;
 
+/**
+ * The Example Objects a `$ref` into `#/components/examples/` resolved to. A
+ * document may put such a reference where an example's *value* belongs
+ * (GitHub's: `examples.default.value: { $ref: '#/components/examples/issue' }`);
+ * the answer is then that Example Object's `value`, never the object itself.
+ */
+const EXAMPLE_OBJECTS = new WeakSet<object>();
+
+/** Whether `value` is an Example Object a `$ref` into `#/components/examples/` resolved to. */
+export function isExampleObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && EXAMPLE_OBJECTS.has(value);
+}
+
 /** A `$ref` as an error message shows it: quoted, cut at 200 characters, printable ASCII only (a document's text is anyone's). */
 function shown(ref: string): string {
   return quoted(ref, 200);
@@ -107,6 +120,7 @@ export async function loadOpenApi(path: string, options: LoadOpenApiOptions = {}
       if (resolved.has(key)) return resolved.get(key);
       const doc = await read(targetFile);
       const value = await walk(pointer(doc, fragment, node.$ref), targetFile, [...seen, key]);
+      if (fragment.startsWith('/components/examples/') && isObject(value)) EXAMPLE_OBJECTS.add(value);
       resolved.set(key, value);
       return value;
     }

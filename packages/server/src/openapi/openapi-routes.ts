@@ -15,7 +15,7 @@ import type { RouteValidation } from '@mockpoint/core';
 import { PathPatternError, parsePathPattern, thrownMessage } from '@mockpoint/core/internal';
 import { sample } from 'openapi-sampler';
 import { expandedValues, SAMPLE_DEPTH, SampleWork } from './import-work.js';
-import { type LoadOpenApiOptions, loadOpenApi } from './load-openapi.js';
+import { isExampleObject, type LoadOpenApiOptions, loadOpenApi } from './load-openapi.js';
 import { paramName, requestValidation } from './request-schemas.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
@@ -126,6 +126,16 @@ function jsonMedia(response: Json, swagger2: boolean): { type: string; media: Js
 }
 
 /**
+ * An example's value as served: an Example Object a `$ref` put where the value
+ * belongs (GitHub's description does) is its `value`; one with only an
+ * `externalValue` (a URL, never fetched) is none, so the next example or the
+ * schema's sample answers.
+ */
+function exampleValue(value: unknown): unknown {
+  return isExampleObject(value) ? value.value : value;
+}
+
+/**
  * The body of a response: the named example when `example` is given, else its
  * example (or first of its examples), else a sample of its schema; `undefined`
  * when it has no JSON body.
@@ -146,10 +156,10 @@ function responseBody(
     return schema ? { type, data: sampled(schema, budget) } : undefined;
   }
   const examples = media.examples as Record<string, Json> | undefined;
-  if (example !== undefined) return { type, data: examples?.[example]?.value };
-  if (media.example !== undefined) return { type, data: media.example };
-  const first = examples ? Object.values(examples).find((item) => item.value !== undefined) : undefined;
-  if (first) return { type, data: first.value };
+  if (example !== undefined) return { type, data: exampleValue(examples?.[example]?.value) };
+  if (media.example !== undefined) return { type, data: exampleValue(media.example) };
+  const first = examples ? Object.values(examples).find((item) => exampleValue(item?.value) !== undefined) : undefined;
+  if (first) return { type, data: exampleValue(first.value) };
   const schema = media.schema as Json | undefined;
   return schema ? { type, data: sampled(schema, budget) } : undefined;
 }
@@ -159,7 +169,7 @@ function exampleNames(response: Json, swagger2: boolean): string[] {
   if (swagger2) return [];
   const examples = jsonMedia(response, false)?.media.examples as Record<string, Json> | undefined;
   return Object.entries(examples ?? {})
-    .filter(([, item]) => item?.value !== undefined)
+    .filter(([, item]) => exampleValue(item?.value) !== undefined)
     .map(([name]) => name);
 }
 

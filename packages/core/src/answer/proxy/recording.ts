@@ -13,16 +13,43 @@ import { parseQuery, type RecordedRequest } from '../../journal/journal-entry.js
 import { toBase64 } from '../../wire/base64.js';
 import type { RequestFilter } from '../../wire/journal-json.js';
 import { JsonText, scanJson } from '../../wire/json-text.js';
-import { ALWAYS_REDACTED, type ProxyAnswer } from '../../wire/proxy-answer.js';
+import { ALWAYS_REDACTED, type ProxyAnswer, REDACTED_QUERY } from '../../wire/proxy-answer.js';
 import { headerRecord } from '../../wire/raw-headers.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../../wire/route.js';
 import { utf8Text } from '../../wire/utf8.js';
+import type { ValueMatcher } from '../../wire/value-pattern.js';
 import { BODILESS_STATUS } from '../read-response.js';
 import type { CompleteAnswer } from './proxy-relay.js';
 
 /** The lower-case names a recording redacts for `proxy` (a proxy route, `record`, a HAR import). */
 export function redactedNames(proxy: Pick<ProxyAnswer, 'redact'>): Set<string> {
   return new Set([...ALWAYS_REDACTED, ...(proxy.redact ?? []).map((name) => name.toLowerCase())]);
+}
+
+/**
+ * Headers that tell the moment an answer was made (`Date`, a cache's `Age`):
+ * never recorded, so a replay answers with the daemon's fresh `Date` rather
+ * than the upstream's of the day it was recorded (a proxy recording, a HAR import).
+ */
+export const FRESH_HEADERS: ReadonlySet<string> = new Set(['date', 'age']);
+
+/** Any value, for a credential matched by presence only. */
+const PRESENT: ValueMatcher = { matches: '(?s).*' };
+
+/**
+ * A request's query as a filter's, credentials ({@link REDACTED_QUERY} and the
+ * `redact` names) matched by presence, their values never written.
+ */
+export function redactedQuery(
+  query: Record<string, string | string[]>,
+  redacted: ReadonlySet<string>,
+): Record<string, string | string[] | ValueMatcher> {
+  const out: Record<string, string | string[] | ValueMatcher> = { ...query };
+  for (const key of Object.keys(out)) {
+    const lower = key.toLowerCase();
+    if (REDACTED_QUERY.includes(lower) || redacted.has(lower)) out[key] = PRESENT;
+  }
+  return out;
 }
 
 /** A subpath as a path pattern that matches only itself (`:` and `*` escaped; literals are compared decoded). */
@@ -69,12 +96,13 @@ export function exactBody(
   return { body: text };
 }
 
-/** Why a request with (the whole of) `body` cannot be recorded, or `undefined` when it can. */
-export function unrecordable(body: Uint8Array, status: number): string | undefined {
+/**
+ * Why an answer of `status` cannot be recorded, or `undefined` when it can. Any
+ * request body can: one that is not UTF-8 as its base64, which is how a route
+ * compares it.
+ */
+export function unrecordable(status: number): string | undefined {
   if (status < 200 || status > 599) return `status ${status} is outside 200-599`;
-  if (body.byteLength > 0 && utf8Text(body, false) === undefined) {
-    return 'the request body is not UTF-8 text, which a route cannot match exactly';
-  }
   return undefined;
 }
 
@@ -100,7 +128,7 @@ export async function recordedRoute(
   const match: RequestFilter = { method: request.method, path: literalPattern(subpath) };
   const q = request.target.indexOf('?');
   if (q !== -1 && q < request.target.length - 1) {
-    match.query = parseQuery(new URLSearchParams(request.target.slice(q + 1)));
+    match.query = redactedQuery(parseQuery(new URLSearchParams(request.target.slice(q + 1))), redacted);
   }
   const sent = headerRecord(request.rawHeaders);
   const chosen: Record<string, string> = {};
@@ -109,7 +137,8 @@ export async function recordedRoute(
     if (!redacted.has(lower) && Object.hasOwn(sent, lower)) chosen[lower] = sent[lower] as string;
   }
   if (Object.keys(chosen).length > 0) match.headers = chosen;
-  const text = utf8Text(body, false) ?? '';
+  // Bytes that are not UTF-8 are compared as their base64, as a route compares them (and the journal keeps them).
+  const text = utf8Text(body, false) ?? toBase64(body);
   if (text !== '' || ['POST', 'PUT', 'PATCH'].includes(request.method)) match.body = text;
 
   const headers: AnswerHeaders = {};
@@ -117,6 +146,8 @@ export async function recordedRoute(
     const lower = name.toLowerCase();
     // A secret is left out: a replay sending `set-cookie: <redacted>` would set a cookie of that text.
     if (FORBIDDEN_HEADERS.has(lower) || redacted.has(lower)) continue;
+    // The moment of that answer: a replay sends its own `Date` (and no stale `Age`).
+    if (FRESH_HEADERS.has(lower)) continue;
     const seen = headers[lower];
     headers[lower] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
   }

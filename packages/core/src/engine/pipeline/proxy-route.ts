@@ -50,7 +50,7 @@ const OFF = new ProxySettings({ maxRecordBytes: 0, maxRoutes: 0 });
 async function keep(at: ProxyRouteRequest, settings: ProxySettings, complete: CompleteAnswer): Promise<void> {
   // The whole body, as it was sent upstream (the journal keeps only its first bytes).
   const body = at.wholeBody ?? at.request.body;
-  if (unrecordable(body, complete.status) !== undefined) return;
+  if (unrecordable(complete.status) !== undefined) return;
   try {
     const route = await recordedRoute(at.request, body, at.subpath, at.proxy, complete);
     // Checked like any route a client sends (header rules, body size).

@@ -51,9 +51,9 @@ export const wiremock: Importer = {
   kind: 'wiremock',
   help: `With --from wiremock (or a mapping file, { "mappings": [...] }, or the folder WireMock runs from,
 with mappings/ and __files/ as its recorder writes them), each stub mapping becomes a route: method,
-URL (a urlPattern only when it is literal segments, one-segment classes and a trailing .*), exact
-query and header values, exact and JSON bodies, status, headers, body bytes (bodyFileName from
-__files/), fixed delay, faults, and scenarios as state machines (docs/import.md).`,
+URL, query, header and cookie conditions (exact, contains, regular expressions), exact and JSON
+bodies, status, headers, body bytes (bodyFileName from __files/), fixed delay, faults, and scenarios
+as state machines; a condition with no equivalent leaves its mapping out, named (docs/import.md).`,
   options: '',
   detect: (source) =>
     source.dir ? mappingsDir(source.path) !== undefined : /\.json$/i.test(source.path) && isWireMock(source.text()),
