@@ -34,6 +34,7 @@ import { type ApiEncoders, apiEncoding } from './api-encoding.js';
 import { type AppNamespace, apiAuth } from './auth.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
 import { badNamespace, namespaceDispatch } from './namespace-dispatch.js';
+import { HeldWork } from './held-work.js';
 import { NamespaceTable } from './namespace-table.js';
 import type { RouteDoc } from './openapi.js';
 import { originGuard } from './origin-guard.js';
@@ -228,6 +229,8 @@ type MockpointServices = Pick<
   | 'clock'
   | 'timers'
 > & {
+  /** What the app holds open for its clients now (held-work.ts): a namespace's delete ends it. */
+  readonly held: HeldWork;
   /**
    * Answers `request` as endpoint `name` (a valid name, not looked up by Host), exactly as
    * `/endpoint/{name}` of the app does, without its routing: for an adapter whose runtime
@@ -567,6 +570,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       hosts: ctx.hosts,
       clock,
       timers,
+      held: new HeldWork(options.namespace?.name),
       hostsLoaded: ctx.storedHosts.ready,
       clockLoaded: clockSync.loaded,
       namespaces,
