@@ -151,7 +151,9 @@ export class NamespaceTable {
   async info(name: string): Promise<NamespaceInfo> {
     const entry = isValidName(name) ? await this.#namespaces.registry.get(name) : undefined;
     if (entry === undefined) throw notFound(name);
-    return infoOf(entry, this.#live.get(name)?.usedAt);
+    const live = this.#live.get(name);
+    const held = live === undefined ? 0 : live.app.mockpoint.held.size + live.app.mockpoint.sockets.size;
+    return { ...infoOf(entry, live?.usedAt), loaded: live !== undefined, held };
   }
 
   /**

@@ -33,12 +33,14 @@ function endDeleted(res: ServerResponse, name: string): void {
   }
   const message = deletedMessage(name);
   if (isGrpc(res)) {
-    res.writeHead(200, {
+    const trailersOnly = {
       'content-type': 'application/grpc',
       'grpc-status': '5',
       'grpc-message': encodeURIComponent(message),
-    });
-    res.end();
+    };
+    // Trailers-Only: one HEADERS frame that ends the stream (the compat API would send an empty DATA frame after).
+    if (stream !== undefined) stream.respond({ ':status': 200, ...trailersOnly }, { endStream: true });
+    else res.writeHead(200, trailersOnly).end();
     return;
   }
   const body = JSON.stringify({ success: false, error: { code: 'NAMESPACE_NOT_FOUND', message } });
