@@ -69,9 +69,9 @@ async function settledAt(pending: Promise<unknown>[], deadlineMs: number): Promi
   return at;
 }
 
-describe("a namespace's delete ends what it holds", () => {
+describe.each(STORES)("a namespace's delete ends what it holds (%s)", (_store, args) => {
   it('a route delay and a chaos timeout are answered 404 NAMESPACE_NOT_FOUND, gRPC calls end, within a second', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await startDaemon({ args: [...args] });
     await makeNamespace(daemon, { name: 'held' });
     await put(daemon, '/ns/held/api/endpoints/slow', { data: { late: true }, delay: 20_000 });
     await put(daemon, '/ns/held/api/endpoints/stuck/chaos', { rate: 1, faults: ['timeout'] });

@@ -310,6 +310,8 @@ export class NamespaceTable {
     }
     mockpoint.sockets.closeAll();
     mockpoint.timers.close();
+    // Its parts outlive the app (memory: until dropped): what it follows on them must let go of it.
+    mockpoint.endpoints.close();
     await mockpoint.deliveries.close();
     await live.backend.close();
   }
