@@ -81,7 +81,9 @@ describe.each(STORES)("a namespace's delete ends what it holds (%s)", (_store, a
         { match: { grpc: { method: 'Get' } }, answer: { delay: 20_000, grpc: { message: { text: 'late' } } } },
         {
           match: { grpc: { method: 'Listen' } },
-          answer: { grpc: { messages: [{ message: { text: 'first' } }, { message: { text: 'late' }, delay: 20_000 }] } },
+          answer: {
+            grpc: { messages: [{ message: { text: 'first' } }, { message: { text: 'late' }, delay: 20_000 }] },
+          },
         },
         { match: { grpc: { method: 'Talk' } }, answer: { grpc: { on: [{ send: [{ message: { text: 'echo' } }] }] } } },
       ],

@@ -12,6 +12,8 @@
  *
  * @module
  */
+
+import type { ClockState } from '../clock/clock.js';
 import type { Backend } from '../store/backend.js';
 import type { BackendNamespaces, NamespaceEntry } from '../store/namespaces.js';
 import { MockpointError } from '../wire/errors.js';
@@ -20,7 +22,6 @@ import { isValidName, NAME_RULE } from '../wire/rules.js';
 import type { MockpointApp } from './create-app.js';
 import { newToken, randomName, tokenHash } from './namespace-token.js';
 import { releaseAppHeld } from './release-held.js';
-import type { ClockState } from '../clock/clock.js';
 
 /** Options for {@link NamespaceTable}. */
 export interface NamespaceTableOptions {

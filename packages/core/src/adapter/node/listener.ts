@@ -27,8 +27,8 @@ import {
 } from '../../wire/session.js';
 import { bodilessRequest, type Routing, requestTarget, sentToHost } from './endpoint-request.js';
 import { lazyFetchListener } from './fetch-fallback.js';
-import { holdingListener } from './held-requests.js';
 import { answerNativeGrpc, isNativeGrpc } from './grpc-native.js';
+import { holdingListener } from './held-requests.js';
 import { nodeUpstream } from './node-upstream.js';
 import { passThroughRequest } from './pass-through.js';
 import { createNodeSink, trackAnswer } from './sink.js';
