@@ -2,10 +2,12 @@
 // it holds (a route delay, a chaos timeout, native gRPC calls: a delayed unary, a server
 // stream between messages, an open bidirectional call) within a second; held work is use,
 // so a namespace with an open WebSocket or a long-poll outlives its ttlMs; an idle namespace
-// is unloaded and comes back whole (data, clock, journal) on its next request; and 1,000
-// opened namespaces cost next to nothing once idle (RSS, memory and LevelDB). 127.0.0.1 only.
+// is unloaded and comes back whole (data, queued answers, clock, journal; memory, LevelDB and a
+// real redis-server) on its next request; and 1,000 opened namespaces cost next to nothing once
+// idle (RSS, memory and LevelDB). 127.0.0.1 only.
 import { readFileSync } from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
+import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { assertBuilt, type Daemon, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
@@ -67,6 +69,33 @@ async function settledAt(pending: Promise<unknown>[], deadlineMs: number): Promi
   await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, deadlineMs)))]);
   clearTimeout(timer);
   return at;
+}
+
+/** Unloads namespace `rests` of `daemon` (idle) and checks its next request finds it whole. */
+async function comesBackWhole(daemon: Daemon): Promise<void> {
+  await makeNamespace(daemon, { name: 'rests' });
+  await put(daemon, '/ns/rests/api/endpoints/user', { data: { id: 1 } });
+  await put(daemon, '/ns/rests/api/clock', { freeze: true, set: '2030-01-02T03:04:05Z' });
+  expect((await fetch(`${daemon.url}/ns/rests/endpoint/user`)).status).toBe(200);
+  const queued = await requestJson(`${daemon.url}/ns/rests/api/endpoints/user/queue`, {
+    method: 'POST',
+    body: { answers: [{ statusCode: 503, data: { queued: true } }] },
+  });
+  expect(queued.status).toBe(201);
+  const clockBefore = (await requestJson(`${daemon.url}/ns/rests/api/clock`)).body;
+  expect(await info(daemon, 'rests')).toMatchObject({ loaded: true, held: 0 });
+
+  await expect.poll(async () => (await info(daemon, 'rests'))?.loaded, { timeout: 10_000 }).toBe(false);
+  const first = await requestJson(`${daemon.url}/ns/rests/endpoint/user`);
+  expect(first).toEqual({ status: 503, body: { queued: true } });
+  expect((await requestJson(`${daemon.url}/ns/rests/endpoint/user`)).body).toEqual({ id: 1 });
+  expect((await info(daemon, 'rests'))?.loaded).toBe(true);
+  expect((await requestJson(`${daemon.url}/ns/rests/api/clock`)).body).toMatchObject({
+    frozen: true,
+    now: (clockBefore as { now: string }).now,
+  });
+  const journal = await requestJson(`${daemon.url}/ns/rests/api/endpoints/user/requests`);
+  expect((journal.body as { requests: unknown[] }).requests).toHaveLength(3);
 }
 
 describe.each(STORES)("a namespace's delete ends what it holds (%s)", (_store, args) => {
@@ -181,25 +210,8 @@ describe('held work is use (ttlMs)', () => {
 });
 
 describe.each(STORES)('idle namespaces are unloaded (%s)', (_store, args) => {
-  it('an unloaded namespace comes back whole on its next request: data, frozen clock, journal', async () => {
-    const daemon = await startDaemon({ args: [...args] });
-    await makeNamespace(daemon, { name: 'rests' });
-    await put(daemon, '/ns/rests/api/endpoints/user', { data: { id: 1 } });
-    await put(daemon, '/ns/rests/api/clock', { freeze: true, set: '2030-01-02T03:04:05Z' });
-    expect((await fetch(`${daemon.url}/ns/rests/endpoint/user`)).status).toBe(200);
-    const clockBefore = (await requestJson(`${daemon.url}/ns/rests/api/clock`)).body;
-    expect(await info(daemon, 'rests')).toMatchObject({ loaded: true, held: 0 });
-
-    await expect.poll(async () => (await info(daemon, 'rests'))?.loaded, { timeout: 10_000 }).toBe(false);
-    const read = await requestJson(`${daemon.url}/ns/rests/endpoint/user`);
-    expect(read.body).toEqual({ id: 1 });
-    expect((await info(daemon, 'rests'))?.loaded).toBe(true);
-    expect((await requestJson(`${daemon.url}/ns/rests/api/clock`)).body).toMatchObject({
-      frozen: true,
-      now: (clockBefore as { now: string }).now,
-    });
-    const journal = await requestJson(`${daemon.url}/ns/rests/api/endpoints/user/requests`);
-    expect((journal.body as { requests: unknown[] }).requests).toHaveLength(2);
+  it('an unloaded namespace comes back whole on its next request: data, queued answer, frozen clock, journal', async () => {
+    await comesBackWhole(await startDaemon({ args: [...args] }));
   });
 
   it('1,000 opened namespaces cost at most 0.1 MB each once idle (RSS)', async () => {
@@ -222,4 +234,14 @@ describe.each(STORES)('idle namespaces are unloaded (%s)', (_store, args) => {
     console.info(`RSS ${settled.toFixed(0)} MB after 1,000 idle namespaces, +${grown.toFixed(0)} MB for 1,000 more`);
     expect(grown / 1000).toBeLessThanOrEqual(0.1);
   }, 180_000);
+});
+
+describe('idle namespaces are unloaded (Redis)', () => {
+  let redis: TestRedis | undefined;
+  afterAll(() => redis?.dispose());
+
+  it('an unloaded namespace comes back whole: data, queued answer, the shared clock, journal', async () => {
+    redis = await startTestRedis();
+    await comesBackWhole(await startDaemon({ env: { MOCKPOINT_REDIS_URL: redis.socket } }));
+  });
 });
