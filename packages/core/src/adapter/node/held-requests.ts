@@ -25,6 +25,8 @@ function isGrpc(res: ServerResponse): boolean {
 /** Answers `res` as the namespace's delete ends it: an error when nothing was sent yet, else cut. */
 function endDeleted(res: ServerResponse, name: string): void {
   if (res.writableEnded || res.destroyed) return;
+  // Whatever of the app's still writes to it (an answer released a moment ago) is dropped, never thrown.
+  res.on('error', () => undefined);
   const stream = (res as unknown as Partial<Http2ServerResponse>).stream;
   if (res.headersSent) {
     if (stream !== undefined) stream.close(constants.NGHTTP2_CANCEL);
