@@ -34,6 +34,7 @@ import { VERSION } from '../wire/version.js';
 import { type ApiEncoders, apiEncoding } from './api-encoding.js';
 import { type AppNamespace, apiAuth } from './auth.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
+import { HeldWork } from './held-work.js';
 import { badNamespace, namespaceDispatch } from './namespace-dispatch.js';
 import { unlessNamespaceGone } from './namespace-gone.js';
 import { NamespaceTable, sameNamespace } from './namespace-table.js';
@@ -239,6 +240,8 @@ type MockpointServices = Pick<
   | 'clock'
   | 'timers'
 > & {
+  /** What the app holds open for its clients now (held-work.ts): a namespace's delete ends it. */
+  readonly held: HeldWork;
   /**
    * Answers `request` as endpoint `name` (a valid name, not looked up by Host), exactly as
    * `/endpoint/{name}` of the app does, without its routing: for an adapter whose runtime
@@ -591,6 +594,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       hosts: ctx.hosts,
       clock,
       timers,
+      held: new HeldWork(options.namespace?.name),
       hostsLoaded: ctx.storedHosts.ready,
       clockLoaded: clockSync.loaded,
       namespaces,

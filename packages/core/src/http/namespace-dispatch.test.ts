@@ -84,3 +84,31 @@ describe('a namespace by path', () => {
     }
   });
 });
+
+describe("a namespace's delete on the Fetch path (Bun, Deno, workers)", () => {
+  it('answers a request held by a delay or a chaos timeout 404 NAMESPACE_NOT_FOUND within a second', async () => {
+    const app = createApp();
+    apps.push(app);
+    expect((await app.request('/api/namespaces', { method: 'POST', body: '{"name":"gone"}' })).status).toBe(201);
+    const slow = await app.request('/ns/gone/api/endpoints/slow', { method: 'PUT', body: '{"data":1,"delay":20000}' });
+    expect(slow.status).toBe(201);
+    const chaos = { rate: 1, faults: ['timeout'] };
+    const stuck = await app.request('/ns/gone/api/endpoints/stuck/chaos', {
+      method: 'PUT',
+      body: JSON.stringify(chaos),
+    });
+    expect(stuck.status).toBe(200);
+    const held = [app.request('/ns/gone/endpoint/slow'), app.request('/ns/gone/endpoint/stuck')];
+    const info = async () => ((await (await app.request('/api/namespaces/gone')).json()) as { held?: number }).held;
+    await expect.poll(info).toBe(2);
+
+    expect((await app.request('/api/namespaces/gone', { method: 'DELETE' })).status).toBe(204);
+    const deletedAt = performance.now();
+    const answers = await Promise.all(held);
+    expect(performance.now() - deletedAt).toBeLessThan(1000);
+    for (const answer of answers) {
+      expect(answer.status).toBe(404);
+      expect(await answer.json()).toMatchObject({ error: { code: 'NAMESPACE_NOT_FOUND' } });
+    }
+  });
+});

@@ -12,6 +12,7 @@ import { MockpointError } from '../wire/errors.js';
 import { quoted } from '../wire/quoted.js';
 import { isValidName } from '../wire/rules.js';
 import { NAMESPACE_PREFIX, namespacePageRedirect, sessionOfHeaders, splitNamespaceTarget } from '../wire/session.js';
+import type { MockpointApp } from './create-app.js';
 import type { NamespaceTable } from './namespace-table.js';
 
 /** The error of a namespace name that breaks the name rule: no such namespace can exist. */
@@ -56,11 +57,40 @@ export function namespaceDispatch(
     if (name === undefined) return next();
     if (!isValidName(name)) return badNamespace(name).toResponse();
     const app = await table.app(name);
-    if (split === undefined) return app.fetch(request, c.env);
+    if (split === undefined) return heldUntilAnswered(app, name, app.fetch(request, c.env));
     const page = c.req.method === 'GET' ? namespacePageRedirect(path) : undefined;
     if (page !== undefined) return c.redirect(page + new URL(request.url).search, 308);
     const url = new URL(request.url);
     url.pathname = split.rest;
-    return app.fetch(new Request(url, request), c.env);
+    return heldUntilAnswered(app, name, app.fetch(new Request(url, request), c.env));
   };
+}
+
+/**
+ * `answer`, held by the namespace's app until it is ready: the namespace's delete
+ * answers it `404 NAMESPACE_NOT_FOUND` at once instead (a `delay`, a chaos
+ * `timeout`). A body already streaming is ended by the app's own close (its streams).
+ */
+async function heldUntilAnswered(
+  app: MockpointApp,
+  name: string,
+  answer: Response | Promise<Response>,
+): Promise<Response> {
+  if (!(answer instanceof Promise)) return answer;
+  let release = () => {};
+  const ended = new Promise<Response>((resolve) => {
+    release = app.mockpoint.held.add(() =>
+      resolve(
+        new MockpointError(
+          'NAMESPACE_NOT_FOUND',
+          `namespace "${name}" was deleted while this request was held; make it again with POST /api/namespaces`,
+        ).toResponse(),
+      ),
+    );
+  });
+  try {
+    return await Promise.race([answer, ended]);
+  } finally {
+    release();
+  }
 }

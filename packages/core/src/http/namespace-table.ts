@@ -4,10 +4,16 @@
  * first names it and kept while it exists. The table creates, lists and deletes
  * namespaces, checks their tokens, notes their use, and deletes those idle past
  * their `ttlMs` (a sweep once a second, which also lets go of namespaces another
- * replica deleted).
+ * replica deleted). A namespace's app is unloaded once it has been idle for
+ * `unloadAfterMs` (its data stays in the store, its clock here) and made again
+ * on its next request: an idle namespace costs its registry entry, not an app.
+ * Held work (a held request, an open socket, a stream, a timed state move) is
+ * use: such a namespace is never idle, and its delete ends that work.
  *
  * @module
  */
+
+import type { ClockState } from '../clock/clock.js';
 import type { Backend } from '../store/backend.js';
 import type { BackendNamespaces, NamespaceEntry } from '../store/namespaces.js';
 import { MockpointError } from '../wire/errors.js';
@@ -29,7 +35,12 @@ export interface NamespaceTableOptions {
   now?: () => number;
   /** How often idle namespaces are looked for. @default 1000 */
   sweepMs?: number;
+  /** How long an open namespace's app stays made without a request nor held work. @default 2000 */
+  unloadAfterMs?: number;
 }
+
+/** How long an idle namespace's app stays made, by default: a test session's pauses are shorter. */
+const UNLOAD_AFTER_MS = 2000;
 
 /** One namespace with its app made. */
 interface Live {
@@ -69,6 +80,10 @@ export class NamespaceTable {
   readonly #now: () => number;
   readonly #live = new Map<string, Live>();
   readonly #opening = new Map<string, Promise<Live>>();
+  /** The clocks of unloaded namespaces that were set, frozen or advanced: given back when made again. */
+  readonly #clocks = new Map<string, ClockState>();
+  /** Apps being unloaded: one made again waits until its parts are closed. */
+  readonly #unloading = new Map<string, Promise<void>>();
   /** The last create or delete of each name still running here: the next one waits for it. */
   readonly #changing = new Map<string, Promise<unknown>>();
   #sweep: ReturnType<typeof setInterval> | undefined;
@@ -137,7 +152,9 @@ export class NamespaceTable {
   async info(name: string): Promise<NamespaceInfo> {
     const entry = isValidName(name) ? await this.#namespaces.registry.get(name) : undefined;
     if (entry === undefined) throw notFound(name);
-    return infoOf(entry, this.#live.get(name)?.usedAt);
+    const live = this.#live.get(name);
+    const held = live === undefined ? 0 : live.app.mockpoint.held.size + live.app.mockpoint.sockets.size;
+    return { ...infoOf(entry, live?.usedAt), loaded: live !== undefined, held };
   }
 
   /**
@@ -149,6 +166,7 @@ export class NamespaceTable {
     await this.#serial(name, async () => {
       if (!(await this.#namespaces.registry.delete(name))) throw notFound(name);
       await this.#letGo(name);
+      this.#clocks.delete(name);
       await this.#namespaces.drop(name);
     });
   }
@@ -217,7 +235,7 @@ export class NamespaceTable {
     this.#sweep = undefined;
     await this.#sweeping?.catch(() => undefined);
     await Promise.allSettled([...this.#opening.values()]);
-    await Promise.all([...this.#live.keys()].map((name) => this.#letGo(name)));
+    await Promise.all([...this.#live.keys()].map((name) => this.#letGo(name, false)));
   }
 
   /** Runs `step` once the create or delete of `name` running before it here has ended. */
@@ -248,6 +266,7 @@ export class NamespaceTable {
 
   async #make(name: string): Promise<Live> {
     this.#open();
+    await this.#unloading.get(name)?.catch(() => undefined);
     const entry = isValidName(name) ? await this.#namespaces.registry.get(name) : undefined;
     if (entry === undefined) throw notFound(name);
     const backend = await this.#namespaces.open(name);
@@ -255,6 +274,11 @@ export class NamespaceTable {
     try {
       app = this.#options.make(backend, entry);
       await Promise.all([app.mockpoint.hostsLoaded, app.mockpoint.clockLoaded]);
+      const clock = this.#clocks.get(name);
+      if (clock !== undefined && sameNamespace(await this.#namespaces.registry.get(name), entry)) {
+        app.mockpoint.clock.adopt(clock);
+      }
+      this.#clocks.delete(name);
     } catch (error) {
       await backend.close();
       throw error;
@@ -267,18 +291,48 @@ export class NamespaceTable {
     return live;
   }
 
-  /** Closes a namespace's app here: held requests answered, sockets and deliveries stopped, its parts closed. */
-  async #letGo(name: string): Promise<void> {
+  /**
+   * Closes a namespace's app here: held requests answered, sockets and deliveries
+   * stopped, its parts closed. `deleted`: the namespace is gone, so what it still
+   * holds (a delay, a chaos timeout, a gRPC call) ends now; else (the server
+   * closing) that is left to the server's grace.
+   */
+  async #letGo(name: string, deleted = true): Promise<void> {
     await this.#opening.get(name)?.catch(() => undefined);
     const live = this.#live.get(name);
     if (live === undefined) return;
     this.#live.delete(name);
     const { mockpoint } = live.app;
     releaseAppHeld(live.app);
+    // The released answers go out first; then whatever is still held (a delay, a chaos timeout, a call) ends.
+    if (deleted) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      mockpoint.held.endAll();
+    }
     mockpoint.sockets.closeAll();
     mockpoint.timers.close();
+    // Its parts outlive the app (memory: until dropped): what it follows on them must let go of it.
+    mockpoint.endpoints.close();
     await mockpoint.deliveries.close();
     await live.backend.close();
+  }
+
+  /**
+   * Unloads the apps idle for `unloadAfterMs`: their data stays in the store, a
+   * changed clock here; the next request makes the app again. One that keeps
+   * what lives only in its app (a timed state move, a chaos sequence under way) stays.
+   */
+  async #unloadIdle(now: number): Promise<void> {
+    const after = this.#options.unloadAfterMs ?? UNLOAD_AFTER_MS;
+    for (const [name, live] of [...this.#live]) {
+      if (now - live.usedAt < after || live.hits > 0 || holdsWork(live.app) || keepsState(live.app)) continue;
+      if (this.#opening.has(name) || this.#changing.has(name)) continue;
+      const { clock } = live.app.mockpoint;
+      if (!clock.real) this.#clocks.set(name, clock.state());
+      const unloading = this.#letGo(name, false);
+      this.#unloading.set(name, unloading);
+      await unloading.finally(() => this.#unloading.delete(name));
+    }
   }
 
   #startSweeping(): void {
@@ -302,6 +356,8 @@ export class NamespaceTable {
     const now = this.#now();
     const { registry } = this.#namespaces;
     for (const [name, live] of this.#live) {
+      // Held work is use: a held request, an open socket or stream keeps the namespace from idling.
+      if (holdsWork(live.app)) live.hits++;
       if (live.hits === 0) continue;
       live.hits = 0;
       live.usedAt = now;
@@ -317,6 +373,9 @@ export class NamespaceTable {
     for (const [name, live] of [...this.#live]) {
       // Gone, or deleted and made again (a new token, new parts) by another replica.
       if (!sameNamespace(existing.get(name), live.entry)) await this.#letGo(name);
+    }
+    for (const name of this.#clocks.keys()) {
+      if (!existing.has(name)) this.#clocks.delete(name);
     }
     for (const entry of entries) {
       const ttlMs = entry.ttlMs;
@@ -334,6 +393,7 @@ export class NamespaceTable {
         }
       });
     }
+    await this.#unloadIdle(now);
     // A serving replica keeps looking: another may make namespaces and stop (crash, scale down) before their ttlMs.
     if (!this.#serving && entries.length === 0 && this.#live.size === 0) {
       clearInterval(this.#sweep);
@@ -342,7 +402,18 @@ export class NamespaceTable {
   }
 }
 
-/** Whether `entry` (as the registry holds it now) is still the namespace `known` was. */
+/** Whether `app` holds work open for its clients: a request, a socket, a stream. */
+function holdsWork(app: MockpointApp): boolean {
+  const { held, sockets, streams } = app.mockpoint;
+  return held.size > 0 || sockets.size > 0 || streams.size > 0;
+}
+
+/** Whether `app` keeps what lives in it alone: timed state moves pending, a chaos sequence under way. */
+function keepsState(app: MockpointApp): boolean {
+  return app.mockpoint.timers.size > 0 || app.mockpoint.endpoints.chaosPlans.holdsAny();
+}
+
+/** Whether `entry` (as the registry holds it now) is still the namespace `known` was, not another made since with its name. */
 export function sameNamespace(entry: NamespaceEntry | undefined, known: NamespaceEntry): boolean {
   return entry !== undefined && entry.createdAt === known.createdAt && entry.tokenHash === known.tokenHash;
 }

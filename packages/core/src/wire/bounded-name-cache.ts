@@ -28,6 +28,12 @@ export class BoundedNameCache<T> {
     }
   }
 
+  /** Whether some name has a part here (not only "none"). */
+  holdsAny(): boolean {
+    for (const part of this.#entries.values()) if (part !== null) return true;
+    return false;
+  }
+
   delete(name: string): void {
     this.#entries.delete(name);
   }

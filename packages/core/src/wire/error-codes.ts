@@ -454,7 +454,7 @@ export const ERRORS = {
     fix: 'retry, or read without `wait`',
   },
   NAMESPACE_NOT_FOUND: {
-    when: 'the request names a namespace (`/ns/{ns}/…`, `mockpoint-session` or its `baggage` entry) that does not exist: never made, deleted (also while the request was under way), or idle past its `ttlMs` ([sessions.md](sessions.md))',
+    when: 'the request names a namespace (`/ns/{ns}/…`, `mockpoint-session` or its `baggage` entry) that does not exist: never made, deleted (also while the request was under way), or idle past its `ttlMs`; also a request it held (a `delay`, a chaos `timeout`) when it is deleted ([sessions.md](sessions.md))',
     fix: 'make it with `POST /api/namespaces`, or check the name',
   },
   NAMESPACE_EXISTS: {

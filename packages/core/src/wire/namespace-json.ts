@@ -14,6 +14,13 @@ export interface NamespaceInfo {
   createdAt: string;
   /** When a request last reached it, to within a second (ISO 8601). */
   usedAt: string;
+  /**
+   * `GET /api/namespaces/{ns}` only: whether its app is made in the process that
+   * answered (an idle one is unloaded, its data kept, and made again on its next request).
+   */
+  loaded?: boolean;
+  /** `GET /api/namespaces/{ns}` only: requests and sockets it holds open in that process now. */
+  held?: number;
 }
 
 /** A namespace just made: its info and its token (shown this once; only its hash is kept). */

@@ -28,6 +28,7 @@ import {
 import { bodilessRequest, type Routing, requestTarget, sentToHost } from './endpoint-request.js';
 import { lazyFetchListener } from './fetch-fallback.js';
 import { answerNativeGrpc, isNativeGrpc } from './grpc-native.js';
+import { holdingListener } from './held-requests.js';
 import { nodeUpstream } from './node-upstream.js';
 import { passThroughRequest } from './pass-through.js';
 import { createNodeSink, trackAnswer } from './sink.js';
@@ -344,7 +345,8 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
   // Each namespace's own listener, made with the same options (`endpoint` too: a `--serve`
   // port serves that endpoint of the namespace a request's headers name).
   const key = Symbol('mockpoint.nodeListener');
-  const nested = (nsApp: MockpointApp) => createNodeListener(nsApp, options);
+  // Each request in a namespace is its held work until answered: the namespace's delete ends it.
+  const nested = (nsApp: MockpointApp) => holdingListener(createNodeListener(nsApp, options), nsApp.mockpoint.held);
   const byPath = options.endpoint === undefined;
   return (req, res) => {
     // A mapped host's paths are its endpoint's, `/ns/…` too: its namespace comes by header only.

@@ -25,6 +25,14 @@ const info = z.object({
   ttlMs: z.number().int().optional().meta({ description: 'Deleted after this many milliseconds without a request.' }),
   createdAt: z.string().meta({ description: 'When it was made (ISO 8601).' }),
   usedAt: z.string().meta({ description: 'When a request last reached it, to within a second (ISO 8601).' }),
+  loaded: z.boolean().optional().meta({
+    description:
+      'GET of one namespace only: whether its app is made in the process that answered (an idle one is unloaded, its data kept, and made again on its next request).',
+  }),
+  held: z.number().int().optional().meta({
+    description:
+      'GET of one namespace only: requests (a delay, a long-poll, a gRPC call) and WebSockets it holds open in the process that answered.',
+  }),
 });
 const created = info.extend({
   token: z.string().meta({

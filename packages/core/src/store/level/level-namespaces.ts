@@ -4,7 +4,9 @@
  * one database the default namespace uses. A namespace's records, routes,
  * hosts, collections, state and deliveries are durable under its own key
  * prefix (`LevelStore.namespace`); its journal, answer queue and replay memory
- * are this process's, as the default namespace's are.
+ * are this process's, as the default namespace's are: kept here from one open
+ * to the next (an idle namespace's app is unloaded and made again) until the
+ * namespace is dropped.
  *
  * @module
  */
@@ -14,6 +16,9 @@ import type { BackendNamespaces } from '../namespaces.js';
 import type { LevelStore } from './index.js';
 import type { LevelNamespaceRegistry } from './level-namespace-registry.js';
 import { openDurable } from './open-durable.js';
+
+/** What a namespace keeps in this process's memory (not in the database) between its opens. */
+type MemoryKept = Pick<Backend, 'journal' | 'queue' | 'replays'>;
 
 /** A namespace's backend while it is open, and how many `open`s hold it. */
 interface Held {
@@ -33,12 +38,13 @@ export function levelNamespaces(
   bounds: JournalBounds,
 ): BackendNamespaces {
   const held = new Map<string, Held>();
+  const kept = new Map<string, MemoryKept>();
   return {
     registry,
     async open(name) {
       let hold = held.get(name);
       if (hold === undefined) {
-        const opening: Held = { backend: openNamespace(store, name, bounds), users: 0 };
+        const opening: Held = { backend: openNamespace(store, name, bounds, kept), users: 0 };
         opening.backend.catch(() => {
           if (held.get(name) === opening) held.delete(name);
         });
@@ -69,13 +75,19 @@ export function levelNamespaces(
     async drop(name) {
       // Its backend is closed first (the caller's part); one still held keeps what it has in memory.
       held.delete(name);
+      kept.delete(name);
       await store.dropNamespace(name);
     },
   };
 }
 
 /** Namespace `name`'s backend: its view of the store, its durable parts from it, the rest in memory. */
-async function openNamespace(store: LevelStore, name: string, bounds: JournalBounds): Promise<Backend> {
+async function openNamespace(
+  store: LevelStore,
+  name: string,
+  bounds: JournalBounds,
+  kept: Map<string, MemoryKept>,
+): Promise<Backend> {
   const view = store.namespace(name);
   const warnings: string[] = [];
   const what = `namespace ${name}:`;
@@ -92,14 +104,15 @@ async function openNamespace(store: LevelStore, name: string, bounds: JournalBou
     warnings,
   );
   const states = await openDurable(() => view.openStates(), `${what} the state`, 'state changes are', warnings);
-  const parts = memoryParts({ ...bounds, store: view, deliveries, collections, states });
+  const parts = memoryParts({ ...bounds, ...kept.get(name), store: view, deliveries, collections, states });
+  kept.set(name, { journal: parts.journal, queue: parts.queue, replays: parts.replays });
   return {
     ...parts,
     kind: 'level',
     warnings,
     describe: () => `level at ${store.dir}, namespace ${name}`,
     close: async () => {
-      // Long-polls on its journal end now: a later open gets a journal of its own.
+      // Long-polls on its journal end now; a later open finds its journal and queue as they were.
       parts.journal.releaseWaiters();
       await view.close();
     },

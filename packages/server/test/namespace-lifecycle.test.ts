@@ -1,0 +1,253 @@
+// A namespace's lifecycle against the built daemon (issue #62): its delete ends every request
+// it holds (a route delay, a chaos timeout, native gRPC calls: a delayed unary, a server
+// stream between messages, an open bidirectional call) within a second; held work is use,
+// so a namespace with an open WebSocket or a long-poll outlives its ttlMs; an idle namespace
+// is unloaded and comes back whole (data, queued answers, clock, journal; memory, LevelDB and a
+// real redis-server) on its next request; and 1,000 opened namespaces cost next to nothing once
+// idle (RSS, memory and LevelDB). 127.0.0.1 only.
+import { readFileSync } from 'node:fs';
+import * as grpc from '@grpc/grpc-js';
+import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { assertBuilt, type Daemon, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import { CHAT } from './helpers/grpc.js';
+
+beforeAll(() => assertBuilt());
+afterEach(() => killAll());
+afterAll(() => removeTempDirs());
+
+const STORES = [
+  ['memory', ['--memory']],
+  ['LevelDB', []],
+] as const;
+
+async function put(daemon: Daemon, path: string, body: unknown, expected = [200, 201]): Promise<void> {
+  const made = await requestJson(`${daemon.url}${path}`, { method: 'PUT', body });
+  expect(expected, JSON.stringify(made.body)).toContain(made.status);
+}
+
+async function makeNamespace(daemon: Daemon, body: Record<string, unknown>): Promise<void> {
+  const made = await requestJson(`${daemon.url}/api/namespaces`, { method: 'POST', body });
+  expect(made.status).toBe(201);
+}
+
+interface Info {
+  usedAt: string;
+  loaded?: boolean;
+  held?: number;
+}
+
+async function info(daemon: Daemon, ns: string): Promise<Info | undefined> {
+  const read = await requestJson(`${daemon.url}/api/namespaces/${ns}`);
+  return read.status === 200 ? (read.body as Info) : undefined;
+}
+
+/** The daemon's resident memory, in MB. */
+function rssMb(daemon: Daemon): number {
+  const status = readFileSync(`/proc/${daemon.child.pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024;
+}
+
+/** The protobuf bytes of a message whose field 1 is the string `text` (`chat.v1.Ask`). */
+function ask(text: string): Buffer {
+  const bytes = Buffer.from(text, 'utf8');
+  return Buffer.concat([Buffer.from([0x0a, bytes.length]), bytes]);
+}
+
+/** When each of `pending` settled (ms, performance.now), or `undefined` for one still open after `deadlineMs`. */
+async function settledAt(pending: Promise<unknown>[], deadlineMs: number): Promise<(number | undefined)[]> {
+  const at: (number | undefined)[] = pending.map(() => undefined);
+  const all = Promise.allSettled(
+    pending.map((one, i) =>
+      one.finally(() => {
+        at[i] = performance.now();
+      }),
+    ),
+  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, deadlineMs)))]);
+  clearTimeout(timer);
+  return at;
+}
+
+/** Unloads namespace `rests` of `daemon` (idle) and checks its next request finds it whole. */
+async function comesBackWhole(daemon: Daemon): Promise<void> {
+  await makeNamespace(daemon, { name: 'rests' });
+  await put(daemon, '/ns/rests/api/endpoints/user', { data: { id: 1 } });
+  await put(daemon, '/ns/rests/api/clock', { freeze: true, set: '2030-01-02T03:04:05Z' });
+  expect((await fetch(`${daemon.url}/ns/rests/endpoint/user`)).status).toBe(200);
+  const queued = await requestJson(`${daemon.url}/ns/rests/api/endpoints/user/queue`, {
+    method: 'POST',
+    body: { answers: [{ statusCode: 503, data: { queued: true } }] },
+  });
+  expect(queued.status).toBe(201);
+  const clockBefore = (await requestJson(`${daemon.url}/ns/rests/api/clock`)).body;
+  expect(await info(daemon, 'rests')).toMatchObject({ loaded: true, held: 0 });
+
+  await expect.poll(async () => (await info(daemon, 'rests'))?.loaded, { timeout: 10_000 }).toBe(false);
+  const first = await requestJson(`${daemon.url}/ns/rests/endpoint/user`);
+  expect(first).toEqual({ status: 503, body: { queued: true } });
+  expect((await requestJson(`${daemon.url}/ns/rests/endpoint/user`)).body).toEqual({ id: 1 });
+  expect((await info(daemon, 'rests'))?.loaded).toBe(true);
+  expect((await requestJson(`${daemon.url}/ns/rests/api/clock`)).body).toMatchObject({
+    frozen: true,
+    now: (clockBefore as { now: string }).now,
+  });
+  const journal = await requestJson(`${daemon.url}/ns/rests/api/endpoints/user/requests`);
+  expect((journal.body as { requests: unknown[] }).requests).toHaveLength(3);
+}
+
+describe.each(STORES)("a namespace's delete ends what it holds (%s)", (_store, args) => {
+  it('a route delay and a chaos timeout are answered 404 NAMESPACE_NOT_FOUND, gRPC calls end, within a second', async () => {
+    const daemon = await startDaemon({ args: [...args] });
+    await makeNamespace(daemon, { name: 'held' });
+    await put(daemon, '/ns/held/api/endpoints/slow', { data: { late: true }, delay: 20_000 });
+    await put(daemon, '/ns/held/api/endpoints/stuck/chaos', { rate: 1, faults: ['timeout'] });
+    await put(daemon, '/ns/held/api/endpoints/chat/grpc', { protos: { 'chat.proto': CHAT } });
+    await put(daemon, '/ns/held/api/endpoints/chat/routes', {
+      routes: [
+        { match: { grpc: { method: 'Get' } }, answer: { delay: 20_000, grpc: { message: { text: 'late' } } } },
+        {
+          match: { grpc: { method: 'Listen' } },
+          answer: {
+            grpc: { messages: [{ message: { text: 'first' } }, { message: { text: 'late' }, delay: 20_000 }] },
+          },
+        },
+        { match: { grpc: { method: 'Talk' } }, answer: { grpc: { on: [{ send: [{ message: { text: 'echo' } }] }] } } },
+      ],
+    });
+
+    const delayed = fetch(`${daemon.url}/ns/held/endpoint/slow`).then(async (r) => [r.status, await r.json()]);
+    const timedOut = fetch(`${daemon.url}/ns/held/endpoint/stuck`).then(async (r) => [r.status, await r.json()]);
+    const client = new grpc.Client(new URL(daemon.url).host, grpc.credentials.createInsecure());
+    const metadata = new grpc.Metadata();
+    metadata.set('mockpoint-session', 'held');
+    const asIs = (bytes: Buffer) => bytes;
+    try {
+      const unary = new Promise<number>((resolve) => {
+        client.makeUnaryRequest('/chat.v1.Chat/Get', asIs, asIs, ask('u'), metadata, (error) =>
+          resolve(error?.code ?? grpc.status.OK),
+        );
+      });
+      const listen = client.makeServerStreamRequest('/chat.v1.Chat/Listen', asIs, asIs, ask('s'), metadata);
+      const listened: Buffer[] = [];
+      listen.on('data', (message: Buffer) => listened.push(message));
+      const streamEnded = new Promise<number>((resolve) => {
+        listen.on('error', (error: grpc.ServiceError) => resolve(error.code));
+        listen.on('end', () => resolve(grpc.status.OK));
+      });
+      const talk = client.makeBidiStreamRequest('/chat.v1.Chat/Talk', asIs, asIs, metadata);
+      const talked: Buffer[] = [];
+      talk.on('data', (message: Buffer) => talked.push(message));
+      const talkEnded = new Promise<number>((resolve) => {
+        talk.on('error', (error: grpc.ServiceError) => resolve(error.code));
+        talk.on('end', () => resolve(grpc.status.OK));
+      });
+      talk.write(ask('hello'));
+      await expect.poll(() => talked.length).toBe(1);
+      await expect.poll(() => listened.length).toBe(1);
+      // Every one of the five is held in the namespace now.
+      await expect.poll(async () => (await info(daemon, 'held'))?.held, { timeout: 10_000 }).toBe(5);
+
+      const deleted = await fetch(`${daemon.url}/api/namespaces/held`, { method: 'DELETE' });
+      expect(deleted.status).toBe(204);
+      const deletedAt = performance.now();
+      const ends = await settledAt([delayed, timedOut, unary, streamEnded, talkEnded], 5000);
+      for (const at of ends) expect(at === undefined ? Number.POSITIVE_INFINITY : at - deletedAt).toBeLessThan(1000);
+
+      const notFound = { success: false, error: { code: 'NAMESPACE_NOT_FOUND' } };
+      expect(await delayed).toMatchObject([404, notFound]);
+      expect(await timedOut).toMatchObject([404, notFound]);
+      expect(await unary).toBe(grpc.status.NOT_FOUND);
+      expect(await streamEnded).not.toBe(grpc.status.OK);
+      expect(listened).toHaveLength(1);
+      // The bidirectional call is over: no message is answered after the delete.
+      expect(await talkEnded).not.toBe(grpc.status.OK);
+      expect(talked).toHaveLength(1);
+      expect((await requestJson(`${daemon.url}/api/health`)).status).toBe(200);
+    } finally {
+      client.close();
+    }
+  });
+});
+
+describe('held work is use (ttlMs)', () => {
+  it('a namespace with an open WebSocket and a long-poll outlives its ttlMs; the long-poll is answered', async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    await makeNamespace(daemon, { name: 'busy', ttlMs: 1000 });
+    await put(daemon, '/ns/busy/api/endpoints/chat/routes', {
+      routes: [{ answer: { websocket: { on: [{ send: [{ text: 'pong' }] }] } } }],
+    });
+    await put(daemon, '/ns/busy/api/endpoints/hook', { data: { ok: true } });
+    const socket = new WebSocket(`${daemon.url.replace('http', 'ws')}/ns/busy/endpoint/chat`);
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
+    const closed: number[] = [];
+    socket.on('close', (code) => closed.push(code));
+    const since = Date.now();
+    const poll = requestJson(`${daemon.url}/ns/busy/api/endpoints/hook/requests?wait=8000&count=1`);
+    await expect.poll(async () => (await info(daemon, 'busy'))?.held, { timeout: 10_000 }).toBe(2);
+
+    // Its use is noted while it holds them, past twice its ttlMs: it is not idle.
+    await expect
+      .poll(async () => Date.parse((await info(daemon, 'busy'))?.usedAt ?? '0'), { timeout: 10_000 })
+      .toBeGreaterThan(since + 2500);
+    expect(closed).toEqual([]);
+    const answered = new Promise<string>((resolve) => socket.once('message', (data) => resolve(String(data))));
+    socket.send('ping');
+    expect(await answered).toBe('pong');
+    expect((await fetch(`${daemon.url}/ns/busy/endpoint/hook`)).status).toBe(200);
+    const polled = await poll;
+    expect(polled.status).toBe(200);
+    expect((polled.body as { requests: unknown[] }).requests).toHaveLength(1);
+    socket.close();
+    // Idle at last: deleted once its ttlMs passes.
+    await expect.poll(() => info(daemon, 'busy'), { timeout: 10_000 }).toBeUndefined();
+  });
+});
+
+describe.each(STORES)('idle namespaces are unloaded (%s)', (_store, args) => {
+  it('an unloaded namespace comes back whole on its next request: data, queued answer, frozen clock, journal', async () => {
+    await comesBackWhole(await startDaemon({ args: [...args] }));
+  });
+
+  it('1,000 opened namespaces cost under 0.25 MB of RSS each once idle (0.6 MB when they were never unloaded)', async () => {
+    const daemon = await startDaemon({ args: [...args] });
+    // 250 at a time, each lot left to be unloaded before the next: the heap's high-water mark is
+    // one lot's apps, the same in both thousands, so what the second thousand adds is what idle ones cost.
+    const batch = async (from: number, count: number) => {
+      for (let lot = from; lot < from + count; lot += 250) {
+        for (let i = lot; i < lot + 250; i += 25) {
+          const names = Array.from({ length: 25 }, (_, k) => `n${i + k}`);
+          await Promise.all(names.map((name) => makeNamespace(daemon, { name })));
+          // One unauthenticated read opens each namespace's app.
+          await Promise.all(names.map(async (name) => (await fetch(`${daemon.url}/ns/${name}/endpoint/x`)).text()));
+        }
+        const last = `n${lot + 249}`;
+        await expect.poll(async () => (await info(daemon, last))?.loaded, { timeout: 15_000 }).toBe(false);
+      }
+    };
+    // The first thousand settle the heap (code, caches); the second thousand must not grow it.
+    await batch(0, 1000);
+    const settled = rssMb(daemon);
+    await batch(1000, 1000);
+    const grown = rssMb(daemon) - settled;
+    console.info(`RSS ${settled.toFixed(0)} MB after 1,000 idle namespaces, +${grown.toFixed(0)} MB for 1,000 more`);
+    // RSS follows the garbage collector (0.03-0.16 MB measured per idle namespace; 0.017 MB of heap after a
+    // full GC, in process): the bound is generous, and still a quarter of what never unloading costs.
+    expect(grown / 1000).toBeLessThan(0.25);
+  }, 180_000);
+});
+
+describe('idle namespaces are unloaded (Redis)', () => {
+  let redis: TestRedis | undefined;
+  afterAll(() => redis?.dispose());
+
+  it('an unloaded namespace comes back whole: data, queued answer, the shared clock, journal', async () => {
+    redis = await startTestRedis();
+    await comesBackWhole(await startDaemon({ env: { MOCKPOINT_REDIS_URL: redis.socket } }));
+  });
+});
