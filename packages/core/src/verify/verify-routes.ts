@@ -11,7 +11,7 @@
 
 import { Run } from '../answer/routes/json-schema/schema-program.js';
 import { validate } from '../answer/routes/json-schema/validate.js';
-import { failure, issues } from '../answer/routes/request-validator.js';
+import { failure } from '../answer/routes/request-validator.js';
 import type { JournalEntry } from '../wire/journal-json.js';
 import { JsonText } from '../wire/json-text.js';
 import { PathPatternError, parsePathPattern } from '../wire/path-pattern.js';
@@ -28,9 +28,9 @@ import {
   OPENAPI_METHODS,
   type OpenApiDocument,
   PARAM,
-  pointer,
 } from './openapi-document.js';
 import { OperationIndex } from './operation-index.js';
+import { type SchemaWords, schemaWords } from './schema-words.js';
 import { type At, Collector, shown } from './verify-collector.js';
 import { type Extras, endpointExtras, operationOf } from './verify-extras.js';
 
@@ -190,24 +190,23 @@ class AnswerCheck {
     private readonly out: Collector,
   ) {}
 
-  /** `value` against `schema`; one finding per error, at `where` + the error's path. */
+  /** `value` against `schema`; one finding per thing wrong, in words (schema-words.ts), at `where` + its path. */
   schema(at: At, where: string, schema: unknown, value: unknown): void {
-    let listed: ReturnType<typeof issues>;
+    let listed: SchemaWords[];
     try {
       const result = validate(value, schema, new Run(this.doc.program));
       if (result.valid) return;
-      listed = issues('body', result.errors);
-      if (listed.length === 0) {
-        const deepest = result.errors.at(-1);
-        listed = [{ in: 'body', path: (deepest?.instanceLocation ?? '#').slice(1), message: deepest?.error ?? '' }];
-      }
+      const names =
+        where === 'body'
+          ? { what: 'the body', root: 'body' }
+          : { what: `the header ${where.slice(8)}`, root: where.slice(8) };
+      listed = schemaWords(result.errors, value, schema, this.doc.program, names);
     } catch (error) {
       this.out.note(at, `${where}: not checked: ${failure(error)}`);
       return;
     }
-    for (const issue of listed) {
-      const found = pointer(value, `#${issue.path}`);
-      this.out.finding(at, 'SCHEMA_MISMATCH', `${where}${issue.path}`, issue.message, shown(found));
+    for (const words of listed) {
+      this.out.finding(at, 'SCHEMA_MISMATCH', `${where}${words.path}`, words.expected, words.found, words.says);
     }
   }
 
