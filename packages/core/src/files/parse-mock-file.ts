@@ -208,6 +208,16 @@ function fileReference(node: Node | null): { value: Node | null } | undefined {
   return { value: (pair?.value as Node | null | undefined) ?? null };
 }
 
+/** The schemas a mock file is checked with, made once (zod schemas hold no state between parses). */
+let schemasMade: { schemas: ReturnType<typeof createSchemas>; fileSchema: ReturnType<typeof createMockFileSchema> };
+function mockFileSchemas(): typeof schemasMade {
+  if (schemasMade === undefined) {
+    const schemas = createSchemas();
+    schemasMade = { schemas, fileSchema: createMockFileSchema(schemas) };
+  }
+  return schemasMade;
+}
+
 /**
  * Parses and checks a mock file.
  * @throws MockpointError `MOCK_FILE_SYNTAX` (not YAML/JSON, a duplicate key) or
@@ -234,7 +244,8 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
   if (!Object.hasOwn(value, 'version')) {
     throw fileError('MOCK_FILE_INVALID', at([]), 'version is required (version: 1)', 'INVALID_VERSION');
   }
-  const result = createMockFileSchema().safeParse(value);
+  const { schemas, fileSchema } = mockFileSchemas();
+  const result = fileSchema.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];
     const path = (issue?.path ?? []) as PropertyKey[];
@@ -246,7 +257,6 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
     throw fileError('MOCK_FILE_INVALID', at(path), issue?.message ?? 'is invalid', reason);
   }
 
-  const schemas = createSchemas();
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxRoutes = options.maxRoutes ?? DEFAULT_MAX_ROUTES;
   const names = new Map<string, number>();
