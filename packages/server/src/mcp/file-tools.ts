@@ -261,7 +261,11 @@ export const FILE_TOOLS: readonly FileTool[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        names: { type: 'array', items: NAME, description: 'Only these names (default: every name with a record)' },
+        names: {
+          type: 'array',
+          items: NAME,
+          description: 'Only these names (default: every name holding anything a mock file carries)',
+        },
         format: FORMAT,
       },
       required: [],
