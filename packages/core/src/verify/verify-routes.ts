@@ -16,6 +16,7 @@ import type { JournalEntry } from '../wire/journal-json.js';
 import { JsonText } from '../wire/json-text.js';
 import { PathPatternError, parsePathPattern } from '../wire/path-pattern.js';
 import type { Route, RouteAnswer } from '../wire/route.js';
+import { TurnBudget } from '../wire/turn-budget.js';
 import { MAX_VERIFY_FINDINGS, type VerifyReport } from '../wire/verify-json.js';
 import { JournalCheck } from './journal-requests.js';
 import { LiveReplay, type LiveSetup } from './live-replay.js';
@@ -92,6 +93,19 @@ const INDEXES = new WeakMap<OpenApiDocument, OperationIndex>();
  * own parameters matching only a parameter of the document.
  */
 function pathsOf(doc: OpenApiDocument, shape: string): DocumentPath[] {
+  const direct = directPaths(doc, shape);
+  if (direct !== undefined) return direct;
+  let index = INDEXES.get(doc);
+  if (index === undefined) {
+    index = new OperationIndex(doc);
+    INDEXES.set(doc, index);
+  }
+  const instance = index.find(shape.split('/').map(encodeURIComponent).join('/'));
+  return instance === undefined ? [] : [instance.path];
+}
+
+/** The document's paths of `shape` itself, or with a server's base path taken off; `undefined` when none. */
+function directPaths(doc: OpenApiDocument, shape: string): DocumentPath[] | undefined {
   const direct = doc.paths.get(shape);
   if (direct !== undefined) return direct;
   for (const base of doc.basePaths) {
@@ -100,13 +114,19 @@ function pathsOf(doc: OpenApiDocument, shape: string): DocumentPath[] {
       if (found !== undefined) return found;
     }
   }
-  let index = INDEXES.get(doc);
-  if (index === undefined) {
-    index = new OperationIndex(doc);
-    INDEXES.set(doc, index);
-  }
-  const instance = index.find(shape.split('/').map(encodeURIComponent).join('/'));
-  return instance === undefined ? [] : [instance.path];
+  return undefined;
+}
+
+/**
+ * Builds the document's index a slice per turn when `route` will need it (its path is an instance of a
+ * template, not one of the document's own): made at once, a large document's would hold the loop.
+ */
+async function indexFor(doc: OpenApiDocument, route: Route): Promise<void> {
+  const path = route.match?.path;
+  if (INDEXES.has(doc) || typeof path !== 'string') return;
+  const shape = routeShape(path);
+  if (typeof shape !== 'string' || directPaths(doc, shape) !== undefined) return;
+  INDEXES.set(doc, await OperationIndex.inTurns(doc, new TurnBudget()));
 }
 
 /** The media type's essence, lower case: `application/json; charset=utf-8` → `application/json`. */
@@ -362,6 +382,7 @@ export async function verifyRoutes(
       const at: At = { endpoint: endpoint.name, route: { id: route.id, index }, operation };
       entry.routes.push({ id: route.id, index, operation });
       if (doc !== undefined && answers !== undefined) {
+        await indexFor(doc, route);
         checkRoute(doc, out, answers, at, route, route.match?.method?.toUpperCase(), route.match?.path);
       }
     }
