@@ -81,6 +81,9 @@ class RemoteStore implements EndpointStore {
   grpcNames(options: RouteNamesOptions = {}): Promise<string[]> {
     return this.#call('grpcNames', options);
   }
+  chaosNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#call('chaosNames', options);
+  }
   async clear(): Promise<void> {
     await this.#call('clear');
   }

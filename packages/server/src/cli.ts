@@ -50,10 +50,13 @@ async function runCommand(name: CommandName, run: () => Promise<number>): Promis
  * callback comes once everything written before it has gone; ending stdout would shut a socket
  * down for every process sharing it (a shell script run with Node's piped stdio: the next command
  * that writes dies of SIGPIPE). Bun calls an empty write back before earlier data has gone, so there
- * only end() waits for every byte.
+ * only end() waits for every byte. A write that fails because the reader has gone ends the wait.
  */
 function drainStdout(): Promise<void> {
   return new Promise<void>((done) => {
+    // A reader that has gone (EPIPE: `mockpoint mcp`'s client, `| head`) leaves nothing to drain: no stack trace.
+    if (process.stdout.destroyed) return done();
+    process.stdout.once('error', () => done());
     if (process.versions.bun === undefined) process.stdout.write('', () => done());
     else process.stdout.end(() => done());
   });

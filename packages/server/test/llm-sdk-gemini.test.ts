@@ -1,8 +1,10 @@
 // Gemini `llm` answers on the built daemon as a real process, read by the official `@google/genai`
 // SDK with its base URL at http://127.0.0.1:<port>/endpoint/<name>: a generateContent response
-// (text, usageMetadata, the model of the path; SDK 3.x calls /v1/models/…), the stream of generateContentStream joining into the
-// text, function calls with their args, and the quota error as the SDK's ApiError with Google's body.
+// (text, usageMetadata, the model of the path; SDK 3.x calls /v1/models/…, 2.x /v1beta/models/…: the route docs/llm.md
+// shows answers both), the stream of generateContentStream joining into the text, function calls with their args, and
+// the quota error as the SDK's ApiError with Google's body.
 
+import { readFileSync } from 'node:fs';
 import { ApiError, GoogleGenAI } from '@google/genai';
 import { createClient, type RouteInput } from '@mockpoint/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,16 +23,31 @@ afterAll(async () => {
 
 const TEXT = 'Paris is the capital of France. It has about 2.1 million people!';
 
-/** A client of routes on a fresh endpoint, each answering both Gemini methods. */
-async function gemini(name: string, llm: Record<string, unknown>): Promise<GoogleGenAI> {
+/** The path the Gemini route of docs/llm.md matches (its first JSON block under the Gemini heading). */
+const DOCUMENTED_PATH = (() => {
+  const page = readFileSync(new URL('../../../docs/llm.md', import.meta.url), 'utf8');
+  const section = page.slice(page.indexOf('### Google Gemini'));
+  const block = /```json\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+  return (JSON.parse(block) as { match: { path: string } }).match.path;
+})();
+
+/**
+ * A client of the documented route on a fresh endpoint, answering both Gemini methods; `apiVersion`
+ * `v1beta` sends what `@google/genai` 2.x sends by default (3.x: `v1`).
+ */
+async function gemini(name: string, llm: Record<string, unknown>, apiVersion?: 'v1beta'): Promise<GoogleGenAI> {
   const routes: RouteInput[] = [
     {
-      match: { method: 'POST', path: '/v1/models/*' },
+      match: { method: 'POST', path: DOCUMENTED_PATH },
       answer: { llm: { provider: 'gemini', api: 'generateContent', ...llm } },
     },
   ];
   await createClient({ baseUrl: daemon.url }).setRoutes(name, routes);
-  return new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: `${daemon.url}/endpoint/${name}` } });
+  const httpOptions = {
+    baseUrl: `${daemon.url}/endpoint/${name}`,
+    ...(apiVersion === undefined ? {} : { apiVersion }),
+  };
+  return new GoogleGenAI({ apiKey: 'test-key', httpOptions });
 }
 
 const CONTENTS = 'What is the capital of France?';
@@ -49,6 +66,26 @@ describe('Gemini generateContent with @google/genai', () => {
     });
     expect(response.modelVersion).toBe('gemini-2.5-pro');
     expect(response.responseId).toMatch(/^[A-Za-z0-9]{22}$/);
+  });
+
+  it('the documented route answers what @google/genai 2.x sends too (/v1beta/models/…), streamed or not', async () => {
+    const paths: string[] = [];
+    const ai = await gemini('gem-beta', { text: TEXT }, 'v1beta');
+    const response = await ai.models.generateContent({ model: 'gemini-2.0-flash', contents: CONTENTS });
+    expect(response.text).toBe(TEXT);
+    expect(response.modelVersion).toBe('gemini-2.0-flash');
+    const texts: string[] = [];
+    for await (const chunk of await ai.models.generateContentStream({ model: 'gemini-2.0-flash', contents: CONTENTS }))
+      texts.push(chunk.text ?? '');
+    expect(texts.join('')).toBe(TEXT);
+    const journal = (await (await fetch(`${daemon.url}/api/endpoints/gem-beta/requests`)).json()) as {
+      requests: { subpath: string }[];
+    };
+    for (const request of journal.requests) paths.push(request.subpath.split('?')[0] as string);
+    expect(paths.sort()).toEqual([
+      '/v1beta/models/gemini-2.0-flash:generateContent',
+      '/v1beta/models/gemini-2.0-flash:streamGenerateContent',
+    ]);
   });
 
   it('streamed (generateContentStream, :streamGenerateContent?alt=sse): chunks that join into the text', async () => {

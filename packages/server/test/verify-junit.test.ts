@@ -1,5 +1,5 @@
 // The JUnit XML of a report parses (fast-xml-parser, strict), with a suite per endpoint, a case per route and a
-// failure per finding, whatever characters the routes and bodies hold.
+// failure per failing case (its findings joined), whatever characters the routes and bodies hold.
 import type { VerifyReport } from '@mockpoint/core';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
@@ -49,7 +49,7 @@ const REPORT: VerifyReport = {
 };
 
 describe('junitXml', () => {
-  it('parses, with a suite per endpoint, a case per route, a failure per finding and the cap as a failure', () => {
+  it('parses, with a suite per endpoint, a case per route, one failure per failing case and the cap as a failure', () => {
     const xml = junitXml(REPORT);
     expect(XMLValidator.validate(xml)).toBe(true);
     const parsed = new XMLParser({
@@ -60,14 +60,21 @@ describe('junitXml', () => {
     const suites = parsed.testsuites.testsuite;
     expect(parsed.testsuites.name).toBe('mockpoint verify: Pets & <Co> 1');
     expect(parsed.testsuites.tests).toBe('4');
-    expect(parsed.testsuites.failures).toBe('3');
+    // At most one failure per test case: the route's two findings are one failure, the cap another.
+    expect(parsed.testsuites.failures).toBe('2');
     expect(suites.map((s: { name: string }) => s.name)).toEqual(['pets', 'users', '(more findings)']);
     const [one, two] = suites[0].testcase;
     expect(one.name).toBe('GET /pets/:id (route one, #0)');
-    expect(one.failure.map((f: { type: string }) => f.type)).toEqual(['SCHEMA_MISMATCH', 'MISSING_HEADER']);
+    expect(one.failure).toHaveLength(1);
+    expect(one.failure[0].type).toBe('SCHEMA_MISMATCH MISSING_HEADER');
+    expect(one.failure[0].message).toContain('2 findings: ');
     expect(one.failure[0].message).toContain('<a href="x">&amp;</a>');
+    const lines = one.failure[0]['#text'].split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe(REPORT.findings[1]?.message);
     expect(two['system-out']).toContain('templated');
     expect(two.failure).toBeUndefined();
+    expect(suites[0]).toMatchObject({ tests: '2', failures: '1' });
     expect(suites[1]).toMatchObject({ tests: '1', failures: '0' });
     expect(suites[2].testcase[0].failure[0].message).toContain('4 more finding(s)');
   });

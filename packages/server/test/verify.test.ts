@@ -108,3 +108,46 @@ it('exits 1 with a report and a JUnit file when routes drifted, 0 when they fit,
   expect(file.stdout).toContain('1 route of 1 endpoint against Pets 2.0');
   expect(file.stdout).toContain('SCHEMA_MISMATCH at body');
 }, 60_000);
+
+it('says an extra property under additionalProperties: false once, in words: one failure in the JUnit case', async () => {
+  const daemon = await startDaemon({ args: ['--memory'] });
+  const dir = await makeTempDir('mockpoint-verify-');
+  writeFileSync(
+    join(dir, 'openapi.yaml'),
+    `openapi: 3.0.3
+info: { title: Pets, version: "2.0" }
+paths:
+  /pets:
+    get:
+      responses:
+        '200':
+          description: pets
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  items:
+                    type: array
+                    items: { type: object, additionalProperties: false, properties: { id: { type: integer } } }
+`,
+  );
+  await putRoutes(daemon.url, [
+    { id: 'list', match: { method: 'GET', path: '/pets' }, answer: { data: { items: [{ id: 1, nickname: 'Rex' }] } } },
+  ]);
+  const env = { MOCKPOINT_URL: daemon.url };
+  const args = ['verify', '--openapi', 'openapi.yaml'];
+  const drifted = await runCli({ args: [...args, '--junit', 'verify.xml'], env, cwd: dir });
+  expect(drifted.code).toBe(1);
+  expect(drifted.stdout).toContain('1 route of 1 endpoint against Pets 2.0 (OpenAPI 3.0.3): 1 finding');
+  expect(drifted.stdout).not.toMatch(/boolean schema|additional properties schema/i);
+  const json = await runCli({ args: [...args, '--json'], env, cwd: dir });
+  const [finding, ...rest] = JSON.parse(json.stdout).findings;
+  expect(rest).toEqual([]);
+  expect(finding).toMatchObject({ path: 'body/items/0/nickname', found: '"Rex"' });
+  expect(finding.message).toMatch(/: items\[0\]\.nickname is not allowed by the schema$/);
+  const junit = readFileSync(join(dir, 'verify.xml'), 'utf8');
+  expect(junit).toContain('<testsuites name="mockpoint verify: Pets 2.0" tests="1" failures="1" errors="0">');
+  expect(junit.match(/<failure /g)).toHaveLength(1);
+  expect(junit).toContain('nickname is not allowed by the schema');
+}, 60_000);

@@ -27,7 +27,7 @@ describe('client verify', () => {
     const report = await client.verify({ openapi: DOC, names: ['gh'] });
     expect(report.ok).toBe(false);
     expect(report.findings.map((f) => [f.endpoint, f.route?.id, f.code, f.path])).toEqual([
-      ['gh', 'user', 'SCHEMA_MISMATCH', 'body'],
+      ['gh', 'user', 'SCHEMA_MISMATCH', 'body/login'],
     ]);
     expect((await client.verify({ openapi: JSON.stringify(DOC) })).checked).toEqual({ endpoints: 2, routes: 2 });
     const bad = await client.verify({ openapi: { openapi: '2.0' } }).catch((error: unknown) => error);

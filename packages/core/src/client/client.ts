@@ -178,10 +178,17 @@ export interface RoutesOnlyEntry {
   requests?: number;
 }
 
-/** A name with a GraphQL schema and neither a record nor routes, as the list shows it (docs/graphql.md). */
+/**
+ * A name with neither a record nor routes that holds a GraphQL schema, protobuf definitions, hosts,
+ * chaos or collections, as the list shows it: each it holds `true` (docs/files.md#what-export-holds).
+ */
 export interface SchemaOnlyEntry {
   name: string;
-  graphql: true;
+  graphql?: true;
+  grpc?: true;
+  hosts?: true;
+  chaos?: true;
+  collections?: true;
   /** It has none (absent), as a record without routes. */
   routes?: undefined;
   /** With `requests: true`: how many requests its journal holds. */

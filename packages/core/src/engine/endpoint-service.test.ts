@@ -125,6 +125,10 @@ class SlowReadStore implements EndpointStore {
     return this.inner.graphqlNames(options);
   }
 
+  chaosNames(options?: RouteNamesOptions): Promise<string[]> {
+    return this.inner.chaosNames(options);
+  }
+
   getGrpc(name: string): Promise<string | undefined> {
     return this.inner.getGrpc(name);
   }

@@ -13,7 +13,7 @@ import { stringifyYamlExact } from './yaml-text.js';
 
 /** Options for {@link exportMockFile}. */
 export interface ExportOptions {
-  /** Only these names (they need not have a record: routes-only names are found too). @default every name with a record */
+  /** Only these names. @default every name that holds anything a mock file carries (docs/files.md#what-export-holds) */
   names?: readonly string[];
   /** The file's format. @default 'json' */
   format?: 'json' | 'yaml';

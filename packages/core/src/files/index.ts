@@ -39,7 +39,13 @@ export {
   mockoonMockFile,
 } from './mockoon-environment.js';
 export { type MockoonExport, mockoonEnvironment } from './mockoon-export.js';
-export { isPact, type PactImport, type PactImportOptions, pactMockFile } from './pact-mock-file.js';
+export {
+  isPact,
+  type PactImport,
+  type PactImportOptions,
+  pactMockFile,
+  pactMockFileInTurns,
+} from './pact-mock-file.js';
 export {
   formatPath,
   type MockFile,
@@ -47,6 +53,7 @@ export {
   type ParseMockFileOptions,
   parseMockFile,
 } from './parse-mock-file.js';
+export { parseMockFileInTurns } from './parse-mock-file-in-turns.js';
 export {
   isPostmanCollection,
   type PostmanImport,

@@ -20,9 +20,10 @@ import { isBase64 } from '../wire/base64.js';
 import { MockpointError } from '../wire/errors.js';
 import { headerNameProblem, headerValueProblem } from '../wire/http-header.js';
 import type { RequestFilter } from '../wire/journal-json.js';
-import { JsonText, stringifyExact } from '../wire/json-text.js';
+import { JsonText, scanJsonInTurns, stringifyExact } from '../wire/json-text.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../wire/limits.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
+import { TurnBudget } from '../wire/turn-budget.js';
 import { utf8Length } from '../wire/utf8-length.js';
 import { IdSet, slugOf } from './import-ids.js';
 import type { LeftOut } from './left-out.js';
@@ -218,24 +219,80 @@ function specificationOf(metadata: unknown): string {
   return typeof version === 'string' ? version : 'unknown';
 }
 
+/** A Pact file as read: its members, interactions unchecked. */
+interface PactDocument {
+  consumer?: { name?: unknown };
+  provider?: { name?: unknown };
+  interactions?: unknown;
+  messages?: unknown;
+  metadata?: unknown;
+}
+
+/** Interactions made into routes between two yields of {@link pactSteps}. */
+const STEP_INTERACTIONS = 50;
+
 /**
  * The mock file of a Pact file's text. Throws `INVALID_PACT` when it is not
  * JSON, has no `interactions` list, or makes more routes than a name holds.
  */
 export function pactMockFile(text: string, options: PactImportOptions = {}): PactImport {
   const file = options.file ?? 'pact.json';
-  let pact: {
-    consumer?: { name?: unknown };
-    provider?: { name?: unknown };
-    interactions?: unknown;
-    messages?: unknown;
-    metadata?: unknown;
-  };
+  let pact: PactDocument;
   try {
-    pact = parseExact(text) as typeof pact;
+    pact = parseExact(text) as PactDocument;
   } catch (error) {
     throw invalid(file, `not JSON: ${(error as Error).message}`);
   }
+  const steps = pactSteps(pact, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * {@link pactMockFile} a slice per event-loop turn: the file is split
+ * at its interactions in turns, each read on its own, and the routes made a few
+ * at a time, so a daemon importing 10,000 interactions (the MCP tool) still answers.
+ */
+export async function pactMockFileInTurns(text: string, options: PactImportOptions = {}): Promise<PactImport> {
+  const budget = new TurnBudget();
+  let pact: PactDocument | undefined;
+  try {
+    const members = (await scanJsonInTurns(text, budget)).members;
+    if (members !== undefined) {
+      const read: Record<string, unknown> = {};
+      for (const [key, member] of members) {
+        if (key === '__proto__') continue;
+        const elements = key === 'interactions' ? (await scanJsonInTurns(member, budget, true)).elements : undefined;
+        if (elements === undefined) read[key] = parseExact(member);
+        else {
+          const interactions: unknown[] = [];
+          for (const element of elements) {
+            await budget.pause();
+            interactions.push(parseExact(element));
+          }
+          read[key] = interactions;
+        }
+      }
+      pact = read;
+    }
+  } catch {
+    pact = undefined;
+  }
+  // Not a JSON object: the whole parse says why, as pactMockFile does.
+  if (pact === undefined) return pactMockFile(text, options);
+  const steps = pactSteps(pact, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await budget.pause();
+  }
+}
+
+/** What {@link pactMockFile} does with the file read, yielding where a caller may let the event loop run. */
+function* pactSteps(pact: PactDocument, options: PactImportOptions): Generator<void, PactImport> {
+  const file = options.file ?? 'pact.json';
   if (!Array.isArray(pact?.interactions)) {
     throw invalid(
       file,
@@ -261,44 +318,14 @@ export function pactMockFile(text: string, options: PactImportOptions = {}): Pac
   const taken = new Map<string, string>();
   const leftOut: LeftOut[] = [];
   for (const [index, raw] of (pact.interactions as PactInteraction[]).entries()) {
-    const interaction = raw ?? {};
-    const description =
-      typeof interaction.description === 'string' && interaction.description !== ''
-        ? interaction.description
-        : `interaction ${index + 1}`;
-    const what = `interaction ${JSON.stringify(description.slice(0, 200))}`;
-    if (interaction.type !== undefined && interaction.type !== 'Synchronous/HTTP') {
-      leftOut.push({ what, why: `a ${String(interaction.type).slice(0, 64)} interaction, not HTTP` });
-      continue;
-    }
-    const match = matchOf(interaction.request, v4);
-    if (typeof match === 'string') {
-      leftOut.push({ what, why: match });
-      continue;
-    }
-    const answer = answerOf(interaction.response, v4, bound);
-    if (typeof answer === 'string') {
-      leftOut.push({ what, why: answer });
-      continue;
-    }
-    const key = stringifyExact(match);
-    const first = taken.get(key);
-    if (first !== undefined) {
-      leftOut.push({ what, why: `the same request as ${first}: a route answers it in every provider state` });
-      continue;
-    }
-    taken.set(key, what);
-    const rules =
-      (interaction.request as { matchingRules?: unknown } | undefined)?.matchingRules ??
-      interaction.requestMatchingRules;
-    if (rules !== undefined && rules !== null && Object.keys(rules).length > 0) {
-      leftOut.push({ what: `${what}'s request matching rules`, why: 'the route matches the example values exactly' });
-    }
-    routes.push({ id: ids.take(slugOf(description, 'interaction')), match, answer });
+    if (index > 0 && index % STEP_INTERACTIONS === 0) yield;
+    const made = routeOf(raw ?? {}, index, { v4, bound, taken, leftOut });
+    if (made !== undefined) routes.push({ id: ids.take(slugOf(made.description, 'interaction')), ...made.route });
   }
   if (routes.length > MAX_ROUTES) {
     throw invalid(file, `${routes.length} routes, more than a name holds by default (${MAX_ROUTES})`);
   }
+  yield;
   const body = stringifyExact({ version: 1, endpoints: [{ name, routes }] }, 2);
   return {
     text: `${body}\n`,
@@ -310,4 +337,53 @@ export function pactMockFile(text: string, options: PactImportOptions = {}): Pac
     routes: routes.length,
     leftOut,
   };
+}
+
+/** What one interaction's route is made with, and what it records. */
+interface RouteContext {
+  v4: boolean;
+  bound: number;
+  /** Requests already answered, by their match's exact text: the interaction that did. */
+  taken: Map<string, string>;
+  leftOut: LeftOut[];
+}
+
+/** The route of interaction `index` (its id still to take), or `undefined` when it is left out (said in `leftOut`). */
+function routeOf(
+  interaction: PactInteraction,
+  index: number,
+  { v4, bound, taken, leftOut }: RouteContext,
+): { description: string; route: Omit<Route, 'id'> } | undefined {
+  const description =
+    typeof interaction.description === 'string' && interaction.description !== ''
+      ? interaction.description
+      : `interaction ${index + 1}`;
+  const what = `interaction ${JSON.stringify(description.slice(0, 200))}`;
+  if (interaction.type !== undefined && interaction.type !== 'Synchronous/HTTP') {
+    leftOut.push({ what, why: `a ${String(interaction.type).slice(0, 64)} interaction, not HTTP` });
+    return undefined;
+  }
+  const match = matchOf(interaction.request, v4);
+  if (typeof match === 'string') {
+    leftOut.push({ what, why: match });
+    return undefined;
+  }
+  const answer = answerOf(interaction.response, v4, bound);
+  if (typeof answer === 'string') {
+    leftOut.push({ what, why: answer });
+    return undefined;
+  }
+  const key = stringifyExact(match);
+  const first = taken.get(key);
+  if (first !== undefined) {
+    leftOut.push({ what, why: `the same request as ${first}: a route answers it in every provider state` });
+    return undefined;
+  }
+  taken.set(key, what);
+  const rules =
+    (interaction.request as { matchingRules?: unknown } | undefined)?.matchingRules ?? interaction.requestMatchingRules;
+  if (rules !== undefined && rules !== null && Object.keys(rules).length > 0) {
+    leftOut.push({ what: `${what}'s request matching rules`, why: 'the route matches the example values exactly' });
+  }
+  return { description, route: { match, answer } };
 }

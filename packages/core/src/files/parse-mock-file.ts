@@ -241,6 +241,16 @@ function schemaError(
   return fileError('MOCK_FILE_INVALID', first, `${first.message}${also}`, { reason: first.reason, problems: list });
 }
 
+/** The schemas a mock file is checked with, made once (zod schemas hold no state between parses). */
+let schemasMade: { schemas: ReturnType<typeof createSchemas>; fileSchema: ReturnType<typeof createMockFileSchema> };
+function mockFileSchemas(): typeof schemasMade {
+  if (schemasMade === undefined) {
+    const schemas = createSchemas();
+    schemasMade = { schemas, fileSchema: createMockFileSchema(schemas) };
+  }
+  return schemasMade;
+}
+
 /**
  * Parses and checks a mock file.
  * @throws MockpointError `MOCK_FILE_SYNTAX` (not YAML/JSON, a duplicate key) or
@@ -267,10 +277,10 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
   if (!Object.hasOwn(value, 'version')) {
     throw fileError('MOCK_FILE_INVALID', at([]), 'version is required (version: 1)', 'INVALID_VERSION');
   }
-  const result = createMockFileSchema().safeParse(value);
+  const { schemas, fileSchema } = mockFileSchemas();
+  const result = fileSchema.safeParse(value);
   if (!result.success) throw schemaError(result.error.issues, value, at);
 
-  const schemas = createSchemas();
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxRoutes = options.maxRoutes ?? DEFAULT_MAX_ROUTES;
   const names = new Map<string, number>();

@@ -620,6 +620,22 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       expect(await store.grpcNames()).toEqual([]);
     });
 
+    it('lists the names holding chaos, in name order and range; delete and clear take them off', async () => {
+      const store = await fresh();
+      const chaos = { rate: 0.5, faults: ['503' as const], seed: 7 };
+      expect(await store.chaosNames()).toEqual([]);
+      for (const name of ['only', 'kept', 'a-1']) await store.setChaos(name, chaos);
+      await store.put(record('kept-record'));
+      expect(await store.chaosNames()).toEqual(['a-1', 'kept', 'only']);
+      expect(await store.chaosNames({ prefix: 'k' })).toEqual(['kept']);
+      expect(await store.chaosNames({ after: 'a-1', limit: 1 })).toEqual(['kept']);
+      await store.setChaos('a-1', undefined);
+      expect(await store.delete('only')).toBe(true);
+      expect(await store.chaosNames()).toEqual(['kept']);
+      await store.clear();
+      expect(await store.chaosNames()).toEqual([]);
+    });
+
     it('keeps the hosts mapped to a name beside the record, in order; put leaves them, delete and clear remove them', async () => {
       const store = await fresh();
       expect(await store.getHosts('gh')).toEqual([]);

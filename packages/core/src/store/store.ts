@@ -154,6 +154,8 @@ export interface EndpointStore {
    * announced like a record's (see {@link changes}).
    */
   setChaos(name: string, settings: ChaosSettings | undefined): Promise<boolean>;
+  /** The names that hold chaos settings, in ascending name order, in the range of `options`. */
+  chaosNames(options?: RouteNamesOptions): Promise<string[]>;
   /**
    * The GraphQL schema of `name` as its SDL text, byte for byte as it was set
    * (`undefined` when it has none). Kept beside the record like routes, never in

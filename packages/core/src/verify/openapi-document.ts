@@ -17,6 +17,7 @@ import { SchemaProgram } from '../answer/routes/json-schema/schema-program.js';
 import { MockpointError } from '../wire/errors.js';
 import { toJsonSchema } from '../wire/openapi-schema.js';
 import { quoted } from '../wire/quoted.js';
+import type { TurnBudget } from '../wire/turn-budget.js';
 
 type Json = Record<string, unknown>;
 
@@ -149,10 +150,16 @@ function withDefaultsRenamed(item: Json): Json {
   return copy;
 }
 
+/** Nodes walked, or paths read, between two yields of {@link documentSteps}. */
+const STEP_NODES = 1000;
+const STEP_PATHS = 100;
+
 /** The first `$ref` of `doc` that names another file (`schemas.yaml#/Pet`), if any: the API reads no file. */
-function fileRef(doc: unknown): string | undefined {
+function* fileRef(doc: unknown): Generator<void, string | undefined> {
   const stack = [doc];
+  let walked = 0;
   while (stack.length > 0) {
+    if (++walked % STEP_NODES === 0) yield;
     const node = stack.pop();
     if (typeof node !== 'object' || node === null) continue;
     const ref = (node as Json).$ref;
@@ -167,7 +174,29 @@ function fileRef(doc: unknown): string | undefined {
  * against; `400 INVALID_OPENAPI` when it is not an OpenAPI 3.0 or 3.1 document.
  */
 export function readOpenApi(input: unknown): OpenApiDocument {
-  const doc = documentValue(input);
+  const steps = documentSteps(documentValue(input));
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * {@link readOpenApi} of a parsed document a slice per event-loop turn (`budget`):
+ * its walk for other files' `$ref`s and its paths' index, which take seconds for
+ * 80,000 paths, let the daemon answer between slices.
+ */
+export async function readOpenApiInTurns(input: unknown, budget: TurnBudget): Promise<OpenApiDocument> {
+  const steps = documentSteps(documentValue(input));
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await budget.pause();
+  }
+}
+
+/** What {@link readOpenApi} does, yielding where a caller may let the event loop run. */
+function* documentSteps(doc: unknown): Generator<void, OpenApiDocument> {
   if (!isObject(doc)) throw invalid('openapi is not an object (give the document, or its JSON or YAML text)');
   const openapi = doc.openapi;
   if (typeof openapi !== 'string' || !/^3\.[01]\.\d+/.test(openapi)) {
@@ -175,7 +204,7 @@ export function readOpenApi(input: unknown): OpenApiDocument {
     throw invalid(`openapi has no \`openapi: 3.0.x\` or \`3.1.x\` field${swagger}`);
   }
   if (!isObject(doc.paths)) throw invalid('openapi has no `paths` object');
-  const outside = fileRef(doc);
+  const outside = yield* fileRef(doc);
   if (outside !== undefined) {
     throw invalid(
       `openapi's $ref ${quoted(outside, 200)} names another file; only #/… references are read here (mockpoint verify --openapi reads a document's files and sends it whole)`,
@@ -190,7 +219,9 @@ export function readOpenApi(input: unknown): OpenApiDocument {
     throw invalid(`openapi's schemas cannot be read: ${(error as Error).message.split('\n')[0]}`);
   }
   const paths = new Map<string, DocumentPath[]>();
+  let read = 0;
   for (const [template, raw] of Object.entries(doc.paths)) {
+    if (++read % STEP_PATHS === 0) yield;
     if (!template.startsWith('/')) continue;
     const shape = templateShape(template);
     let made: Json | undefined | null = null;
@@ -207,7 +238,9 @@ export function readOpenApi(input: unknown): OpenApiDocument {
       }
       return made;
     };
-    paths.set(shape, [...(paths.get(shape) ?? []), { template, item, raw }]);
+    const same = paths.get(shape);
+    if (same === undefined) paths.set(shape, [{ template, item, raw }]);
+    else same.push({ template, item, raw });
   }
   const servers = Array.isArray(doc.servers) ? doc.servers : [];
   const basePaths = [

@@ -38,12 +38,13 @@ export class Collector {
   moreNotes = 0;
   constructor(readonly max: number) {}
 
-  finding(at: At, code: VerifyFindingCode, path: string, expected: string, found: string): void {
+  /** A finding; its message ends in `says` when given (a schema finding's sentence), else in what was expected and found. */
+  finding(at: At, code: VerifyFindingCode, path: string, expected: string, found: string, says?: string): void {
     if (this.findings.length >= this.max) {
       this.moreFindings++;
       return;
     }
-    const message = `${at.operation} (${whose(at)}): ${code} at ${path}: expected ${expected}, found ${found}`;
+    const message = `${at.operation} (${whose(at)}): ${code} at ${path}: ${says ?? `expected ${expected}, found ${found}`}`;
     this.findings.push({
       code,
       endpoint: at.endpoint,

@@ -11,11 +11,12 @@
 
 import { Run } from '../answer/routes/json-schema/schema-program.js';
 import { validate } from '../answer/routes/json-schema/validate.js';
-import { failure, issues } from '../answer/routes/request-validator.js';
+import { failure } from '../answer/routes/request-validator.js';
 import type { JournalEntry } from '../wire/journal-json.js';
 import { JsonText } from '../wire/json-text.js';
 import { PathPatternError, parsePathPattern } from '../wire/path-pattern.js';
 import type { Route, RouteAnswer } from '../wire/route.js';
+import { TurnBudget } from '../wire/turn-budget.js';
 import { MAX_VERIFY_FINDINGS, type VerifyReport } from '../wire/verify-json.js';
 import { JournalCheck } from './journal-requests.js';
 import { LiveReplay, type LiveSetup } from './live-replay.js';
@@ -28,9 +29,9 @@ import {
   OPENAPI_METHODS,
   type OpenApiDocument,
   PARAM,
-  pointer,
 } from './openapi-document.js';
 import { OperationIndex } from './operation-index.js';
+import { type SchemaWords, schemaWords } from './schema-words.js';
 import { type At, Collector, shown } from './verify-collector.js';
 import { type Extras, endpointExtras, operationOf } from './verify-extras.js';
 
@@ -92,6 +93,19 @@ const INDEXES = new WeakMap<OpenApiDocument, OperationIndex>();
  * own parameters matching only a parameter of the document.
  */
 function pathsOf(doc: OpenApiDocument, shape: string): DocumentPath[] {
+  const direct = directPaths(doc, shape);
+  if (direct !== undefined) return direct;
+  let index = INDEXES.get(doc);
+  if (index === undefined) {
+    index = new OperationIndex(doc);
+    INDEXES.set(doc, index);
+  }
+  const instance = index.find(shape.split('/').map(encodeURIComponent).join('/'));
+  return instance === undefined ? [] : [instance.path];
+}
+
+/** The document's paths of `shape` itself, or with a server's base path taken off; `undefined` when none. */
+function directPaths(doc: OpenApiDocument, shape: string): DocumentPath[] | undefined {
   const direct = doc.paths.get(shape);
   if (direct !== undefined) return direct;
   for (const base of doc.basePaths) {
@@ -100,13 +114,19 @@ function pathsOf(doc: OpenApiDocument, shape: string): DocumentPath[] {
       if (found !== undefined) return found;
     }
   }
-  let index = INDEXES.get(doc);
-  if (index === undefined) {
-    index = new OperationIndex(doc);
-    INDEXES.set(doc, index);
-  }
-  const instance = index.find(shape.split('/').map(encodeURIComponent).join('/'));
-  return instance === undefined ? [] : [instance.path];
+  return undefined;
+}
+
+/**
+ * Builds the document's index a slice per turn when `route` will need it (its path is an instance of a
+ * template, not one of the document's own): made at once, a large document's would hold the loop.
+ */
+async function indexFor(doc: OpenApiDocument, route: Route): Promise<void> {
+  const path = route.match?.path;
+  if (INDEXES.has(doc) || typeof path !== 'string') return;
+  const shape = routeShape(path);
+  if (typeof shape !== 'string' || directPaths(doc, shape) !== undefined) return;
+  INDEXES.set(doc, await OperationIndex.inTurns(doc, new TurnBudget()));
 }
 
 /** The media type's essence, lower case: `application/json; charset=utf-8` → `application/json`. */
@@ -190,24 +210,23 @@ class AnswerCheck {
     private readonly out: Collector,
   ) {}
 
-  /** `value` against `schema`; one finding per error, at `where` + the error's path. */
+  /** `value` against `schema`; one finding per thing wrong, in words (schema-words.ts), at `where` + its path. */
   schema(at: At, where: string, schema: unknown, value: unknown): void {
-    let listed: ReturnType<typeof issues>;
+    let listed: SchemaWords[];
     try {
       const result = validate(value, schema, new Run(this.doc.program));
       if (result.valid) return;
-      listed = issues('body', result.errors);
-      if (listed.length === 0) {
-        const deepest = result.errors.at(-1);
-        listed = [{ in: 'body', path: (deepest?.instanceLocation ?? '#').slice(1), message: deepest?.error ?? '' }];
-      }
+      const names =
+        where === 'body'
+          ? { what: 'the body', root: 'body' }
+          : { what: `the header ${where.slice(8)}`, root: where.slice(8) };
+      listed = schemaWords(result.errors, value, schema, this.doc.program, names);
     } catch (error) {
       this.out.note(at, `${where}: not checked: ${failure(error)}`);
       return;
     }
-    for (const issue of listed) {
-      const found = pointer(value, `#${issue.path}`);
-      this.out.finding(at, 'SCHEMA_MISMATCH', `${where}${issue.path}`, issue.message, shown(found));
+    for (const words of listed) {
+      this.out.finding(at, 'SCHEMA_MISMATCH', `${where}${words.path}`, words.expected, words.found, words.says);
     }
   }
 
@@ -363,6 +382,7 @@ export async function verifyRoutes(
       const at: At = { endpoint: endpoint.name, route: { id: route.id, index }, operation };
       entry.routes.push({ id: route.id, index, operation });
       if (doc !== undefined && answers !== undefined) {
+        await indexFor(doc, route);
         checkRoute(doc, out, answers, at, route, route.match?.method?.toUpperCase(), route.match?.path);
       }
     }

@@ -301,7 +301,7 @@ function notAnObject(text: string, shape: string | undefined): MockpointError {
 export async function readJsonObjectBody(
   request: Request,
   maxBytes: number,
-  options: { emptyIsObject?: boolean; inTurnsFrom?: number; shape?: string } = {},
+  options: { emptyIsObject?: boolean; inTurnsFrom?: number; deepInTurns?: number; shape?: string } = {},
 ): Promise<Map<string, string>> {
   const text = decodeUtf8(await readDecodedBody(request, maxBytes));
   if (text.trim() === '') {
@@ -313,7 +313,9 @@ export async function readJsonObjectBody(
   try {
     // A body of `inTurnsFrom` characters or more (a long routes list) is scanned a slice per event-loop turn.
     const long = options.inTurnsFrom !== undefined && text.length >= options.inTurnsFrom;
-    members = (long ? await scanJsonInTurns(text, new TurnBudget()) : scanJson(text)).members;
+    // `deepInTurns`: that many levels of objects below the members are read in turns too (a whole document).
+    members = (long ? await scanJsonInTurns(text, new TurnBudget(), false, options.deepInTurns) : scanJson(text))
+      .members;
   } catch (error) {
     bodyJsonError(error);
   }

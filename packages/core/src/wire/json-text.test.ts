@@ -4,6 +4,8 @@ import {
   JsonText,
   jsonTextOf,
   MAX_JSON_DEPTH,
+  PARSE_IN_TURNS_CHARS,
+  parseJsonInTurns,
   scanCheckedJson,
   scanJson,
   scanJsonInTurns,
@@ -242,5 +244,29 @@ describe('JsonText', () => {
     expect(jsonTextOf(new JsonText('12345678901234567890'))).toBe('12345678901234567890');
     expect(jsonTextOf({ a: 1 })).toBe('{"a":1}');
     expect(jsonTextOf(undefined)).toBe('null');
+  });
+});
+
+describe('parseJsonInTurns', () => {
+  it('means what JSON.parse means, a large document built member by member across turns', async () => {
+    const paths: Record<string, unknown> = {};
+    for (let i = 0; i < 3000; i++) paths[`/p${i}/{id}`] = { get: { responses: { 200: { description: `ok ${i}` } } } };
+    const text = JSON.stringify({ openapi: '3.0.3', paths, list: Object.values(paths), s: 'x'.repeat(70_000) });
+    expect(text.length).toBeGreaterThan(PARSE_IN_TURNS_CHARS * 4);
+    let turns = 0;
+    const budget = new TurnBudget(0);
+    const pause = budget.pause.bind(budget);
+    budget.pause = async () => {
+      turns++;
+      await pause();
+    };
+    expect(await parseJsonInTurns(text, budget)).toEqual(JSON.parse(text));
+    expect(turns).toBeGreaterThan(6000);
+    // `__proto__` is an own member, as JSON.parse makes it, never the prototype.
+    const proto = `{"__proto__":{"polluted":true},"pad":"${'y'.repeat(PARSE_IN_TURNS_CHARS)}"}`;
+    const parsed = (await parseJsonInTurns(proto, new TurnBudget())) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+    expect(Object.keys(parsed)).toEqual(['__proto__', 'pad']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

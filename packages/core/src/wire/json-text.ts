@@ -220,8 +220,42 @@ export function scanCheckedJson(text: string): ScannedJson {
  * of an array that is a member of the object (a `{ "routes": [ … ] }` body, a stored list).
  * @throws JsonSyntaxError
  */
-export function scanJsonInTurns(text: string, budget: TurnBudget, checked = false): Promise<ScannedJson> {
-  return new Scanner(text, MAX_JSON_DEPTH, checked).scanInTurns(budget);
+export function scanJsonInTurns(text: string, budget: TurnBudget, checked = false, deep = 0): Promise<ScannedJson> {
+  return new Scanner(text, MAX_JSON_DEPTH, checked, deep).scanInTurns(budget);
+}
+
+/** JSON text from this length on is parsed a part at a time ({@link parseJsonInTurns}). */
+export const PARSE_IN_TURNS_CHARS = 64 * 1024;
+
+/**
+ * `JSON.parse` of checked JSON text (a member {@link scanJson} accepted) a slice
+ * per event-loop turn: an object or array of {@link PARSE_IN_TURNS_CHARS} or more
+ * is scanned in turns (two levels deep) and built member by member, each member
+ * parsed the same way, so a multi-megabyte document never holds the loop for long.
+ */
+export async function parseJsonInTurns(text: string, budget: TurnBudget): Promise<unknown> {
+  if (text.length < PARSE_IN_TURNS_CHARS) return JSON.parse(text);
+  await budget.pause();
+  const scanned = await scanJsonInTurns(text, budget, true, 2);
+  if (scanned.members !== undefined) {
+    const out: Record<string, unknown> = {};
+    for (const [key, member] of scanned.members) {
+      await budget.pause();
+      const value = await parseJsonInTurns(member, budget);
+      // As JSON.parse makes it: an own property, even `__proto__`.
+      Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+    }
+    return out;
+  }
+  if (scanned.elements !== undefined) {
+    const out: unknown[] = [];
+    for (const element of scanned.elements) {
+      await budget.pause();
+      out.push(await parseJsonInTurns(element, budget));
+    }
+    return out;
+  }
+  return parseCheckedJson(text);
 }
 
 /**
@@ -260,10 +294,14 @@ class Scanner {
   /** The next control character at or after the last long string's search (the text's length: none). */
   #controlAt = -1;
 
-  constructor(text: string, maxDepth: number, checked: boolean) {
+  /** Levels of objects and arrays below the top's members read in turns too (0: only the top's). */
+  readonly #deep: number;
+
+  constructor(text: string, maxDepth: number, checked: boolean, deep = 0) {
     this.#text = text;
     this.#maxDepth = maxDepth;
     this.#checked = checked;
+    this.#deep = deep;
   }
 
   scan(): ScannedJson {
@@ -284,18 +322,38 @@ class Scanner {
     this.#skipWhitespace();
     const first = this.#peek();
     const members = first === Ch.OpenBrace ? new Map<string, string>() : undefined;
-    if (first === Ch.OpenBracket) await this.#arrayInTurns(budget, true);
+    if (first === Ch.OpenBracket) await this.#arrayInTurns(budget, true, this.#deep);
     else if (first === Ch.OpenBrace) await this.#objectInTurns(budget);
     else this.#value();
     return this.#result(first, members);
   }
 
-  async #arrayInTurns(budget: TurnBudget, top: boolean): Promise<void> {
+  /** The value at `#pos`; `levels` more levels of its objects and arrays read a member (element) per pause. */
+  async #valueInTurns(budget: TurnBudget, levels: number): Promise<void> {
+    const c = this.#peek();
+    if (levels > 0 && c === Ch.OpenBrace) await this.#nestedObjectInTurns(budget, levels - 1);
+    else if (levels > 0 && c === Ch.OpenBracket) await this.#arrayInTurns(budget, false, levels - 1);
+    else this.#value();
+  }
+
+  /** An object below the top, a member per pause (none recorded). */
+  async #nestedObjectInTurns(budget: TurnBudget, levels: number): Promise<void> {
+    if (!this.#open(Ch.CloseBrace)) return;
+    const keys = new Set<string>();
+    for (;;) {
+      await budget.pause();
+      this.#key(keys);
+      await this.#valueInTurns(budget, levels);
+      if (!this.#more(Ch.CloseBrace, "expected ',' or '}' in an object")) return;
+    }
+  }
+
+  async #arrayInTurns(budget: TurnBudget, top: boolean, levels = 0): Promise<void> {
     if (!this.#open(Ch.CloseBracket)) return;
     for (;;) {
       await budget.pause();
       const start = this.#pos;
-      this.#value();
+      await this.#valueInTurns(budget, levels);
       if (top) this.#elementSpans.push([start, this.#pos]);
       if (!this.#more(Ch.CloseBracket, "expected ',' or ']' in an array")) return;
     }
@@ -309,8 +367,8 @@ class Scanner {
       await budget.pause();
       const [key, raw] = this.#key(keys);
       const valueStart = this.#pos;
-      if (this.#peek() === Ch.OpenBracket) await this.#arrayInTurns(budget, false);
-      else this.#value();
+      if (this.#peek() === Ch.OpenBracket) await this.#arrayInTurns(budget, false, this.#deep);
+      else await this.#valueInTurns(budget, this.#deep);
       this.#spans.push([key, raw, valueStart, this.#pos]);
       if (!this.#more(Ch.CloseBrace, "expected ',' or '}' in an object")) return;
     }

@@ -104,10 +104,16 @@ export function createEndpointSchemas(maxDelayMs: number) {
             z
               .object({
                 name,
-                graphql: z.literal(true).describe('It holds a GraphQL schema (docs/graphql.md).'),
+                graphql: z.literal(true).optional().describe('It holds a GraphQL schema (docs/graphql.md).'),
+                grpc: z.literal(true).optional().describe('It holds protobuf definitions (docs/grpc.md).'),
+                hosts: z.literal(true).optional().describe('It holds hosts mapped through the API (docs/https.md).'),
+                chaos: z.literal(true).optional().describe('It holds chaos (docs/chaos.md).'),
+                collections: z.literal(true).optional().describe('It holds collections (docs/state.md).'),
                 requests: listedRequests,
               })
-              .describe('A name with a GraphQL schema and neither a record nor routes.'),
+              .describe(
+                'A name with neither a record nor routes that holds a GraphQL schema, protobuf definitions, hosts, chaos or collections (each it holds: true).',
+              ),
           ]),
         )
         .describe(

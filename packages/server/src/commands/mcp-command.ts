@@ -62,14 +62,22 @@ export async function runMcp(
     const tools = await loadTools(createClient({ baseUrl: target.url, token: target.token }));
     const server = createMcpServer(target, tools);
     const transport = new StdioServerTransport();
-    const closed = new Promise<void>((resolve) => {
+    let readerGone: (error: Error) => void = () => {};
+    const closed = new Promise<void>((resolve, reject) => {
       server.onclose = resolve;
       process.stdin.once('end', resolve);
       stop.addEventListener('abort', () => resolve(), { once: true });
+      // The client closed its end of our standard output (EPIPE): it is gone, as when its input ends.
+      readerGone = (error) => ((error as NodeJS.ErrnoException).code === 'EPIPE' ? resolve() : reject(error));
+      process.stdout.on('error', readerGone);
     });
-    await server.connect(transport);
-    await closed;
-    await server.close();
+    try {
+      await server.connect(transport);
+      await closed;
+      await server.close();
+    } finally {
+      process.stdout.off('error', readerGone);
+    }
   } finally {
     await close();
   }

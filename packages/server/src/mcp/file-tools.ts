@@ -17,8 +17,9 @@ import {
   harMockFile,
   jsonServerMockFile,
   type LeftOut,
-  pactMockFile,
+  pactMockFileInTurns,
   parseMockFile,
+  parseMockFileInTurns,
 } from '@mockpoint/core/files';
 import { openApiRoutes } from '../openapi/openapi-routes.js';
 import { type AnswerBudget, escapedPrefix } from './answer-budget.js';
@@ -126,7 +127,8 @@ async function importedText(kind: string, source: string, name: string): Promise
     return { text: imported.text, notes: imported.skipped.map(leftOutNote) };
   }
   if (kind === 'pact') {
-    const imported = pactMockFile(source, { name });
+    // A long file a slice per event-loop turn, as the routes API reads a long list.
+    const imported = await pactMockFileInTurns(source, { name });
     return { text: imported.text, notes: imported.leftOut.map(leftOutNote) };
   }
   // The OpenAPI reader takes a file: the text goes to a private temporary one. Its $refs into
@@ -259,7 +261,11 @@ export const FILE_TOOLS: readonly FileTool[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        names: { type: 'array', items: NAME, description: 'Only these names (default: every name with a record)' },
+        names: {
+          type: 'array',
+          items: NAME,
+          description: 'Only these names (default: every name holding anything a mock file carries)',
+        },
         format: FORMAT,
       },
       required: [],
@@ -294,8 +300,13 @@ export const FILE_TOOLS: readonly FileTool[] = [
         throw argument('"kind" is openapi, har, pact, json-server or graphql');
       }
       const imported = await importedText(kind, text(args, 'text'), endpointName(args));
-      // Checked as any mock file (a GraphQL schema is built) before it is answered or applied.
-      const file = parseMockFile(imported.text, { file: 'import.json', format: 'json', maxBodyBytes: Infinity });
+      // Checked as any mock file (a GraphQL schema is built) before it is answered or applied; a long one a
+      // slice of routes per event-loop turn, as the routes API reads a long list.
+      const file = await parseMockFileInTurns(imported.text, {
+        file: 'import.json',
+        format: 'json',
+        maxBodyBytes: Infinity,
+      });
       const plan = args.apply === true ? await applyMockFile(file, target) : undefined;
       // The mock file as its own text (exact numbers), then what was left out, then the plan.
       const rest = `"notes":${JSON.stringify(imported.notes)}${plan ? `,"plan":${JSON.stringify(plan)}` : ''}`;

@@ -93,6 +93,8 @@ export interface CliOptions {
   bin?: string;
   /** How long it may take to start or to exit (an emulated CPU is slow). @default 15000 */
   deadlineMs?: number;
+  /** Give the child a standard input the test writes (`child.stdin`). @default ignored */
+  stdin?: 'pipe';
 }
 
 /** A spawned CLI process with its collected output. */
@@ -143,7 +145,7 @@ export async function spawnCli(options: CliOptions = {}): Promise<CliProcess> {
   const child = spawn(command, argv, {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
   });
   live.add(child);
   let stdout = '';

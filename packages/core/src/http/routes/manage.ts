@@ -70,11 +70,11 @@ function registerListRoute(app: Hono, ctx: AppContext): void {
       });
       return jsonTextResponse(text);
     }
-    const [page, total, routed, withSchema] = await Promise.all([
+    const [page, total, routed, partsHeld] = await Promise.all([
       endpoints.list({ limit, after, prefix }),
       endpoints.count({ prefix }),
       endpoints.store.routeNames({ prefix }),
-      endpoints.store.graphqlNames({ prefix }),
+      partNames(endpoints, prefix),
     ]);
     // Names with routes and no record are listed too, as { name, routes }, in name
     // order among the records; a record with routes shows its route count.
@@ -94,15 +94,19 @@ function registerListRoute(app: Hono, ctx: AppContext): void {
       if (page.next !== null && entry.name > page.next) continue;
       entries.push({ name: entry.name, json: () => `{"name":${JSON.stringify(entry.name)},"routes":${entry.routes}}` });
     }
-    // Names with a GraphQL schema and neither a record nor routes, as { name, graphql: true }, the same way.
+    // Names with neither a record nor routes that hold a GraphQL schema, protobuf definitions, hosts, chaos or
+    // collections, as { name, graphql: true, grpc: true, … } (what each holds), the same way.
     const listed = new Set(routed.map((entry) => entry.name));
     const recorded = new Set(page.endpoints.map((record) => record.name));
-    let schemaOnly = 0;
-    for (const name of withSchema) {
+    let partOnly = 0;
+    for (const [name, held] of partsHeld) {
       if (listed.has(name) || recorded.has(name) || (await endpoints.get(name)) !== undefined) continue;
-      schemaOnly++;
+      partOnly++;
       if ((after !== undefined && name <= after) || (page.next !== null && name > page.next)) continue;
-      entries.push({ name, json: () => `{"name":${JSON.stringify(name)},"graphql":true}` });
+      entries.push({
+        name,
+        json: () => `{"name":${JSON.stringify(name)},${held.map((part) => `"${part}":true`).join(',')}}`,
+      });
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const shown = entries.slice(0, limit);
@@ -121,11 +125,37 @@ function registerListRoute(app: Hono, ctx: AppContext): void {
       parts.push(json);
       bytes += json.length;
     }
-    const all = total + routed.filter((entry) => !entry.record).length + schemaOnly;
+    const all = total + routed.filter((entry) => !entry.record).length + partOnly;
     return new Response(`{"endpoints":[${parts.join(',')}],"next":${JSON.stringify(next)},"total":${all}}`, {
       headers: { 'content-type': JSON_HEADERS['content-type'] },
     });
   });
+}
+
+/** A name's parts besides a record and routes that the list shows, in this order. */
+const LISTED_PARTS = ['graphql', 'grpc', 'hosts', 'chaos', 'collections'] as const;
+
+/**
+ * The names (with `prefix`) holding a GraphQL schema, protobuf definitions, hosts, chaos or
+ * collections, in name order: what each holds.
+ */
+async function partNames(
+  endpoints: AppContext['endpoints'],
+  prefix: string | undefined,
+): Promise<[string, string[]][]> {
+  const { store } = endpoints;
+  const lists = await Promise.all([
+    store.graphqlNames({ prefix }),
+    store.grpcNames({ prefix }),
+    store.hostNames({ prefix }),
+    store.chaosNames({ prefix }),
+    endpoints.collections.names().then((names) => names.filter((name) => name.startsWith(prefix ?? ''))),
+  ]);
+  const held = new Map<string, string[]>();
+  for (const [index, names] of lists.entries()) {
+    for (const name of names) held.set(name, [...(held.get(name) ?? []), LISTED_PARTS[index] as string]);
+  }
+  return [...held].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** Delete everything, and read, create-or-replace and delete one record. */

@@ -14,9 +14,10 @@ import type { VerifyEndpoint } from '../../verify/verify-routes.js';
 import { readJsonObjectBody } from '../../wire/body.js';
 import { MockpointError } from '../../wire/errors.js';
 import type { JournalEntry } from '../../wire/journal-json.js';
+import { parseJsonInTurns } from '../../wire/json-text.js';
 import { quoted } from '../../wire/quoted.js';
 import { isValidName } from '../../wire/schemas.js';
-import { SLICED_ROUTES_CHARS } from '../../wire/turn-budget.js';
+import { SLICED_ROUTES_CHARS, TurnBudget } from '../../wire/turn-budget.js';
 import {
   MAX_VERIFY_CONCURRENCY,
   MAX_VERIFY_FINDINGS,
@@ -139,8 +140,12 @@ export function registerVerifyRoutes(app: Hono, ctx: AppContext): void {
   const { endpoints, options, schemas } = ctx;
 
   app.post('/api/verify', async (c) => {
-    // A large document is scanned a slice per event-loop turn, as a long routes list is.
-    const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes, { inTurnsFrom: SLICED_ROUTES_CHARS });
+    // A large document is scanned, parsed and indexed a slice per event-loop turn, as a long routes list is:
+    // body → openapi → paths → each path item.
+    const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes, {
+      inTurnsFrom: SLICED_ROUTES_CHARS,
+      deepInTurns: 3,
+    });
     for (const key of members.keys()) {
       if (!FIELDS.includes(key)) {
         throw new MockpointError(
@@ -165,12 +170,14 @@ export function registerVerifyRoutes(app: Hono, ctx: AppContext): void {
     }
     const names = namesOf(members.get('names'));
     // Loaded on the first verify: YAML, the document reader and the checks stay out of a plain start.
-    const [{ readOpenApi }, { verifyRoutes }, { readLiveOptions }] = await Promise.all([
+    const [{ readOpenApiInTurns }, { verifyRoutes }, { readLiveOptions }] = await Promise.all([
       import('../../verify/openapi-document.js'),
       import('../../verify/verify-routes.js'),
       import('../../verify/live-options.js'),
     ]);
-    const doc = openapi === undefined ? undefined : readOpenApi(JSON.parse(openapi));
+    const budget = new TurnBudget();
+    const doc =
+      openapi === undefined ? undefined : await readOpenApiInTurns(await parseJsonInTurns(openapi, budget), budget);
     const live =
       upstream === undefined
         ? undefined

@@ -142,6 +142,10 @@ export class MemoryStore implements EndpointStore {
     return this.#setPart(this.#chaos, name, settings === undefined ? undefined : chaosSettingsJson(settings));
   }
 
+  async chaosNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#namesOf(this.#chaos, options);
+  }
+
   async getGraphqlSchema(name: string): Promise<string | undefined> {
     this.#assertOpen();
     return this.#graphql.get(name);

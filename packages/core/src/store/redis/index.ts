@@ -483,6 +483,10 @@ export class RedisStore implements EndpointStore {
     return this.#setPart(this.#keys[7], name, settings === undefined ? '' : chaosSettingsJson(settings));
   }
 
+  async chaosNames(options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#namesOf(this.#keys[7], options);
+  }
+
   async getGraphqlSchema(name: string): Promise<string | undefined> {
     return this.#partText(this.#keys[5], name);
   }

@@ -1,9 +1,11 @@
 /**
  * A verify report as JUnit XML (`mockpoint verify --junit FILE`), the format CI
  * systems show as test results: one `<testsuite>` per endpoint, one
- * `<testcase>` per route, one `<failure>` per finding (its `type` the finding's
- * code), a route's notes as its `<system-out>`. Findings past the cap are one
- * more failing test case, so a capped report never reads as passing.
+ * `<testcase>` per route, failing with one `<failure>` that holds all of the
+ * route's findings (JUnit readers expect at most one per case: its `type` the
+ * findings' codes, its text one line per finding), a route's notes as its
+ * `<system-out>`. Findings past the cap are one more failing test case, so a
+ * capped report never reads as passing.
  *
  * @module
  */
@@ -56,7 +58,7 @@ function keyOf(item: { endpoint: string; route?: { index: number }; entry?: Veri
 /** One test case: its name, failures and notes. */
 function testCase(classname: string, name: string, own: VerifyFinding[], said: VerifyNote[]): string {
   const body =
-    own.map(failure).join('') +
+    (own.length === 0 ? '' : failure(own)) +
     (said.length === 0 ? '' : `      <system-out>${xmlEscape(said.map((n) => n.note).join('\n'))}</system-out>\n`);
   return body === ''
     ? `    <testcase${attrs({ classname, name })}/>\n`
@@ -73,9 +75,15 @@ function entriesOf(report: VerifyReport, endpoint: string): VerifyEntry[] {
   return [...seen.values()];
 }
 
-function failure(finding: VerifyFinding): string {
-  const detail = `${finding.path}: expected ${finding.expected}, found ${finding.found}`;
-  return `      <failure${attrs({ type: finding.code, message: finding.message })}>${xmlEscape(detail)}</failure>\n`;
+/** A test case's one failure: its findings' codes as its type, their messages as its message and, a line each, its text. */
+function failure(own: readonly VerifyFinding[]): string {
+  const type = [...new Set(own.map((finding) => finding.code))].join(' ');
+  const message =
+    own.length === 1
+      ? (own[0] as VerifyFinding).message
+      : `${own.length} findings: ${own.map((f) => f.message).join('; ')}`;
+  const detail = own.map((f) => f.message).join('\n');
+  return `      <failure${attrs({ type, message })}>${xmlEscape(detail)}</failure>\n`;
 }
 
 /** The report as a JUnit XML document. */
@@ -108,7 +116,7 @@ export function junitXml(report: VerifyReport): string {
     }
     for (const [at, name] of named) {
       const own = findings.get(at) ?? [];
-      suiteFailures += own.length;
+      if (own.length > 0) suiteFailures++;
       cases += testCase(endpoint.name, name, own, notes.get(at) ?? []);
     }
     tests += named.length;

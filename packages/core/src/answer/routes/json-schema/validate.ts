@@ -56,9 +56,7 @@ export function validate(
   if (schemaIn === false) {
     return {
       valid: false,
-      errors: [
-        { instanceLocation, keyword: 'false', keywordLocation: instanceLocation, error: 'False boolean schema.' },
-      ],
+      errors: [{ instanceLocation, keyword: 'false', keywordLocation: schemaLocation, error: 'False boolean schema.' }],
     };
   }
   run.step();

@@ -1,0 +1,72 @@
+// `mockpoint export` holds every name that holds anything, and `apply` reads it all back: a daemon with one name per
+// kind of setting is exported, the file applied to a fresh daemon, and that daemon exported again gives the same file.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CHAT_PROTO } from '@mockpoint/testkit/grpc-protos';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import {
+  assertBuilt,
+  type Daemon,
+  killAll,
+  makeTempDir,
+  removeTempDirs,
+  runCli,
+  startDaemon,
+} from './helpers/daemon.js';
+
+beforeAll(assertBuilt);
+afterEach(killAll);
+afterAll(removeTempDirs);
+
+async function put(daemon: Daemon, path: string, body: unknown, method = 'PUT'): Promise<void> {
+  const response = await fetch(`${daemon.url}${path}`, { method, body: JSON.stringify(body) });
+  expect(response.status, `${method} ${path}: ${await response.clone().text()}`).toBeLessThan(300);
+}
+
+async function exported(daemon: Daemon, cwd: string): Promise<string> {
+  const run = await runCli({ args: ['export'], env: { MOCKPOINT_URL: daemon.url }, cwd });
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  return run.stdout;
+}
+
+it('exports each name whatever it holds (gRPC definitions, hosts, chaos or collections only) and applies it all back', async () => {
+  const [from, to] = await Promise.all([startDaemon({ args: ['--memory'] }), startDaemon({ args: ['--memory'] })]);
+  const dir = await makeTempDir('mockpoint-export-');
+  const response = await fetch(`${from.url}/api/endpoints/rec`, {
+    method: 'PUT',
+    body: '{"data":{"id":12345678901234567890},"statusCode":201}',
+  });
+  expect(response.status).toBe(201);
+  await put(from, '/api/endpoints/rec/collections', { users: [{ id: 1 }] });
+  await put(from, '/api/endpoints/rts/routes', { routes: [{ id: 'r', match: { path: '/a' }, answer: { data: 1 } }] });
+  await put(from, '/api/endpoints/rts/chaos', { rate: 0.5, faults: ['503'], seed: 7 });
+  await put(from, '/api/endpoints/rts/queue', { answers: [{ data: { once: true } }] }, 'POST');
+  await put(from, '/api/endpoints/gql/graphql', { schema: 'type Query { hello: String }' });
+  await put(from, '/api/endpoints/rpc/grpc', { protos: { 'chat/v1/chat.proto': CHAT_PROTO } });
+  await put(from, '/api/endpoints/host/hosts', { hosts: ['api.example.test'] });
+  await put(from, '/api/endpoints/cols/collections', { todos: [{ id: 1, done: false }] });
+  await put(from, '/api/endpoints/flaky/chaos', { rate: 0.2, faults: ['reset', '429'], seed: 3 });
+
+  const first = await exported(from, dir);
+  const names = (JSON.parse(first) as { endpoints: { name: string }[] }).endpoints.map((endpoint) => endpoint.name);
+  expect(names).toEqual(['cols', 'flaky', 'gql', 'host', 'rec', 'rpc', 'rts']);
+  expect(first).toContain('12345678901234567890');
+  writeFileSync(join(dir, 'state.json'), first);
+  const applied = await runCli({ args: ['apply', 'state.json'], env: { MOCKPOINT_URL: to.url }, cwd: dir });
+  expect(applied.stderr).toBe('');
+  expect(applied.code).toBe(0);
+  expect(await exported(to, dir)).toBe(first);
+  // The list names them too, with what they hold.
+  const listed = (await (await fetch(`${from.url}/api/endpoints?summary=true`)).json()) as {
+    endpoints: Record<string, unknown>[];
+    total: number;
+  };
+  expect(listed.endpoints.filter((entry) => ['cols', 'flaky', 'host', 'rpc'].includes(entry.name as string))).toEqual([
+    { name: 'cols', collections: true },
+    { name: 'flaky', chaos: true },
+    { name: 'host', hosts: true },
+    { name: 'rpc', grpc: true },
+  ]);
+  expect(listed.total).toBe(7);
+}, 60_000);
