@@ -133,9 +133,6 @@ class RemoteStore implements EndpointStore {
   signatureNames(options: RouteNamesOptions = {}): Promise<string[]> {
     return this.#call('signatureNames', options);
   }
-  chaosNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#call('chaosNames', options);
-  }
   async close(): Promise<void> {
     await this.#call('close');
   }

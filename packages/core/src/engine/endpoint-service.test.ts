@@ -157,10 +157,6 @@ class SlowReadStore implements EndpointStore {
     return this.inner.signatureNames(options);
   }
 
-  chaosNames(options?: RouteNamesOptions): Promise<string[]> {
-    return this.inner.chaosNames(options);
-  }
-
   count(options?: CountOptions): Promise<number> {
     return this.inner.count(options);
   }

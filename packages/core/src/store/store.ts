@@ -202,8 +202,6 @@ export interface EndpointStore {
   hostNames(options?: RouteNamesOptions): Promise<string[]>;
   /** The names that hold a signature check, in ascending name order, in the range of `options`. */
   signatureNames(options?: RouteNamesOptions): Promise<string[]>;
-  /** The names that hold chaos settings, in ascending name order, in the range of `options`. */
-  chaosNames(options?: RouteNamesOptions): Promise<string[]>;
   /** Records in ascending name order, paginated by cursor, optionally only those with a name prefix. */
   list(options: ListOptions): Promise<ListPage>;
   /**

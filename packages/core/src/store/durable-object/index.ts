@@ -170,10 +170,6 @@ export class DurableObjectStore implements EndpointStore {
     return this.#setPart(this.#chaosKey(name), settings === undefined ? undefined : chaosSettingsJson(settings));
   }
 
-  async chaosNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf((name) => this.#chaosKey(name), options);
-  }
-
   /** Sets (`text` given) or removes the part stored at `key`; whether there was one. */
   #setPart(key: string, text: string | undefined): Promise<boolean> {
     return this.#locks.run(key, async () => {

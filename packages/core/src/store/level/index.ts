@@ -423,10 +423,6 @@ export class LevelStore implements EndpointStore {
     return this.#setPart(chaosKey(name), settings === undefined ? undefined : chaosSettingsJson(settings));
   }
 
-  async chaosNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf(chaosKey, options);
-  }
-
   /** Sets (`text` given) or removes the part stored at `key` (hosts, a GraphQL schema, a signature check); whether there was one. */
   async #setPart(part: string, text: string | undefined): Promise<boolean> {
     const key = this.#key(part);

@@ -190,10 +190,6 @@ export class MemoryStore implements EndpointStore {
     return this.#namesOf(this.#signatures, options);
   }
 
-  async chaosNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf(this.#chaos, options);
-  }
-
   /** Sets (`text` given) or removes a name's part kept in `part`; whether the name had one. */
   #setPart(part: Map<string, string>, name: string, text: string | undefined): boolean {
     this.#assertOpen();

@@ -556,10 +556,6 @@ export class RedisStore implements EndpointStore {
     return this.#namesOf(this.#keys[4], options);
   }
 
-  async chaosNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf(this.#keys[7], options);
-  }
-
   /** A name's part in the part's hash `hash` (its routes, signature check, GraphQL schema, hosts), as stored. */
   async #partText(hash: string, name: string): Promise<string | undefined> {
     const text = await this.#call((signal) => this.#client.withAbortSignal(signal).hGet(hash, name));
