@@ -125,9 +125,10 @@ describe('@mockpoint/core main entry (src)', () => {
     const pkg = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
       dependencies?: Record<string, string>;
     };
-    // Bundled into dist by tsup (a devDependency, so a user's install never resolves it): its
-    // dependencies declare Node >= 22 and warn on Node 20 (#49 item 19).
-    const bundled = ['@graphql-tools/mock'];
+    // Bundled into dist by tsup (devDependencies, so a user's install never resolves them):
+    // @graphql-tools/mock, whose dependencies declare Node >= 22 and warn on Node 20 (#49 item 19);
+    // zod, whose declarations core carries (docs/packages.md).
+    const bundled = ['@graphql-tools/mock', 'zod'];
     const allowed = [...Object.keys(pkg.dependencies ?? {}), ...bundled];
     const packageName = (specifier: string) =>
       specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] as string);

@@ -327,17 +327,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       served.push(...one);
     } catch (error) {
       await closeOpened();
-      const cause = error as NodeJS.ErrnoException & { address?: string };
-      // The address that failed (with the loopback default, one of two), as the error names it.
-      const address = cause.address ?? host ?? LOOPBACK.join(' and ');
-      const where = `${address.includes(':') ? `[${address}]` : address}:${at}`;
-      const choose =
-        endpoint === undefined
-          ? `choose another with --port or ${SETTINGS.port.env}`
-          : `choose another for ${endpoint} in --serve or ${SETTINGS.serve.env}`;
-      throw cause.code === 'EADDRINUSE'
-        ? new StartError('PORT_IN_USE', `port ${at} is already in use (${where}); ${choose}`, error)
-        : new StartError('LISTEN_FAILED', `cannot listen on ${where}: ${cause.message}`, error);
+      throw listenError(error, at, endpoint, host);
     }
   }
 
@@ -373,6 +363,21 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     warnings: [...backend.warnings],
     close,
   };
+}
+
+/** The one-line start error for port `at` (the daemon's, or `endpoint`'s of `--serve`) that could not listen. */
+function listenError(error: unknown, at: number, endpoint: string | undefined, host: string | undefined): StartError {
+  const cause = error as NodeJS.ErrnoException & { address?: string };
+  // The address that failed (with the loopback default, one of two), as the error names it.
+  const address = cause.address ?? host ?? LOOPBACK.join(' and ');
+  const where = `${address.includes(':') ? `[${address}]` : address}:${at}`;
+  const choose =
+    endpoint === undefined
+      ? `choose another with --port or ${SETTINGS.port.env}`
+      : `choose another for ${endpoint} in --serve or ${SETTINGS.serve.env}`;
+  return cause.code === 'EADDRINUSE'
+    ? new StartError('PORT_IN_USE', `port ${at} is already in use (${where}); ${choose}`, error)
+    : new StartError('LISTEN_FAILED', `cannot listen on ${where}: ${cause.message}`, error);
 }
 
 /** The daemon's app over `backend`: the API, the MCP route and the web page. */

@@ -214,6 +214,23 @@ describe.each(STORES)('idle namespaces are unloaded (%s)', (_store, args) => {
     await comesBackWhole(await startDaemon({ args: [...args] }));
   });
 
+  it('a namespace whose rate limit is drained stays loaded: its bucket is not refilled by unloading', async () => {
+    const daemon = await startDaemon({ args: [...args] });
+    await makeNamespace(daemon, { name: 'limited' });
+    await makeNamespace(daemon, { name: 'calm' });
+    await put(daemon, '/ns/limited/api/endpoints/api/routes', {
+      routes: [{ match: { path: '/x' }, answer: { data: { ok: true } }, rateLimit: { limit: 2, per: '1h' } }],
+    });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await fetch(`${daemon.url}/ns/limited/endpoint/api/x`)).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    // Used after the drained one: once this one is unloaded, the drained one has been idle as long.
+    expect((await fetch(`${daemon.url}/ns/calm/endpoint/x`)).status).toBe(404);
+    await expect.poll(async () => (await info(daemon, 'calm'))?.loaded, { timeout: 10_000 }).toBe(false);
+    expect((await info(daemon, 'limited'))?.loaded).toBe(true);
+    expect((await fetch(`${daemon.url}/ns/limited/endpoint/api/x`)).status).toBe(429);
+  });
+
   it('1,000 opened namespaces cost under 0.25 MB of RSS each once idle (0.6 MB when they were never unloaded)', async () => {
     const daemon = await startDaemon({ args: [...args] });
     // 250 at a time, each lot left to be unloaded before the next: the heap's high-water mark is

@@ -221,6 +221,11 @@ export class EndpointHandler {
     );
   }
 
+  /** Whether a rate limit's bucket in this process is drained below full (see RateBuckets.holdsAny). */
+  holdsRateState(): boolean {
+    return this.#parts.rateBuckets.holdsAny();
+  }
+
   /**
    * Reports a failure no answer accounts for (e.g. one an adapter met while
    * sending an answer) to `onUnexpectedError`. A reporter that throws is

@@ -58,6 +58,8 @@ export class RateBuckets {
   readonly #tables = new WeakMap<object, Map<string, Bucket>>();
   readonly #now: () => number;
   readonly #shared: RateBucketStore | undefined;
+  /** When every bucket taken from in this process is full again (the clock's ms): until then they hold state. */
+  #fullAt = 0;
 
   /**
    * `now`: the clock, in ms (tests pass their own); `shared`: the backend's buckets, where replicas share them.
@@ -97,6 +99,16 @@ export class RateBuckets {
     }
     const allowed = state.level >= windowMs;
     if (allowed) state.level -= windowMs;
-    return bucketTake(allowed, state.level, limit, windowMs, now);
+    const take = bucketTake(allowed, state.level, limit, windowMs, now);
+    this.#fullAt = Math.max(this.#fullAt, now + take.resetMs);
+    return take;
+  }
+
+  /**
+   * Whether a bucket kept in this process is not full yet: then the app holding them is not
+   * idle (an unloaded namespace would start its buckets full). Shared buckets live in the backend.
+   */
+  holdsAny(): boolean {
+    return this.#shared === undefined && this.#now() < this.#fullAt;
   }
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import type { Upstream } from '../answer/proxy/upstream.js';
 import { OpenStreams } from '../answer/stream/open-streams.js';
@@ -415,6 +415,43 @@ function registerRoutes(
   registerServiceRoutes(app, ctx);
 }
 
+/** How the app answers an error: a MockpointError as itself (404 where its namespace went under it), else 500. */
+function appErrorResponse(options: CreateAppOptions): (error: unknown, request: Request) => Response | Promise<Response> {
+  return (error, request) => {
+    if (isMockpointError(error)) {
+      const own = options.namespace;
+      // A namespace deleted while this request was under way: its parts closed under it.
+      if (error.code === 'STORE_UNAVAILABLE' && own?.gone !== undefined) {
+        return unlessNamespaceGone(error, own).then((answer) => answer.toResponse());
+      }
+      return error.toResponse();
+    }
+    options.onUnexpectedError?.(error, request);
+    return new MockpointError('INTERNAL', 'internal error; see the server log', { cause: error }).toResponse();
+  };
+}
+
+/** The answer to a path no route takes: 405 naming the methods a known path allows, else 404. */
+function notFoundAnswer(ctx: AppContext): (c: Context) => Response {
+  let allowed: ((path: string) => string[]) | undefined;
+  return (c) => {
+    allowed ??= allowedMethods(ctx.docs);
+    const methods = allowed(c.req.path);
+    if (methods.length > 0) {
+      const response = new MockpointError(
+        'METHOD_NOT_ALLOWED',
+        `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(', ')}`,
+      ).toResponse();
+      response.headers.set('allow', methods.join(', '));
+      return response;
+    }
+    return new MockpointError(
+      'ROUTE_NOT_FOUND',
+      `no route for ${c.req.method} ${c.req.path}; see GET /api/openapi.json`,
+    ).toResponse();
+  };
+}
+
 /**
  * The namespaces of the default namespace's app: each made with the same
  * options over its own backend (its store bounded), never with the static
@@ -518,18 +555,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   };
   const app = new Hono();
 
-  const errorResponse = (error: unknown, request: Request): Response | Promise<Response> => {
-    if (isMockpointError(error)) {
-      const own = options.namespace;
-      // A namespace deleted while this request was under way: its parts closed under it.
-      if (error.code === 'STORE_UNAVAILABLE' && own?.gone !== undefined) {
-        return unlessNamespaceGone(error, own).then((answer) => answer.toResponse());
-      }
-      return error.toResponse();
-    }
-    options.onUnexpectedError?.(error, request);
-    return new MockpointError('INTERNAL', 'internal error; see the server log', { cause: error }).toResponse();
-  };
+  const errorResponse = appErrorResponse(options);
   app.onError((error, c) => errorResponse(error, c.req.raw));
   const respondEndpoint = endpointResponder(ctx);
   const fetchEndpoint: Responder = (request, name, env, target, split, host) => {
@@ -550,24 +576,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       return errorResponse(error, request);
     }
   };
-  let allowed: ((path: string) => string[]) | undefined;
-  app.notFound((c) => {
-    // A known path with another method is a 405 that names the allowed methods.
-    allowed ??= allowedMethods(ctx.docs);
-    const methods = allowed(c.req.path);
-    if (methods.length > 0) {
-      const response = new MockpointError(
-        'METHOD_NOT_ALLOWED',
-        `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(', ')}`,
-      ).toResponse();
-      response.headers.set('allow', methods.join(', '));
-      return response;
-    }
-    return new MockpointError(
-      'ROUTE_NOT_FOUND',
-      `no route for ${c.req.method} ${c.req.path}; see GET /api/openapi.json`,
-    ).toResponse();
-  });
+  app.notFound(notFoundAnswer(ctx));
   // A request that names a namespace is that namespace's app's, before anything of this one's.
   if (namespaces !== undefined) app.use('*', namespaceDispatch(namespaces, mappedHostOf(ctx)));
   registerGrpcCalls(app, ctx);

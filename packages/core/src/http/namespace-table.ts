@@ -408,9 +408,13 @@ function holdsWork(app: MockpointApp): boolean {
   return held.size > 0 || sockets.size > 0 || streams.size > 0;
 }
 
-/** Whether `app` keeps what lives in it alone: timed state moves pending, a chaos sequence under way. */
+/**
+ * Whether `app` keeps what lives in it alone: timed state moves pending, a chaos sequence under
+ * way, a rate limit's bucket not yet full again.
+ */
 function keepsState(app: MockpointApp): boolean {
-  return app.mockpoint.timers.size > 0 || app.mockpoint.endpoints.chaosPlans.holdsAny();
+  const { timers, endpoints, handler } = app.mockpoint;
+  return timers.size > 0 || endpoints.chaosPlans.holdsAny() || handler.holdsRateState();
 }
 
 /** Whether `entry` (as the registry holds it now) is still the namespace `known` was, not another made since with its name. */

@@ -13,6 +13,7 @@
  */
 import type { CollectionStore } from '../collections/collection-store.js';
 import type { StateStore } from '../state/state-store.js';
+import { NAMESPACE_CHAOS_KEY } from '../wire/chaos.js';
 import { MockpointError } from '../wire/errors.js';
 import type { EndpointRecord } from '../wire/schemas.js';
 import { LocalNameLedger, type NameLedger, storeNames } from './name-ledger.js';
@@ -89,7 +90,9 @@ export function boundedStore(store: EndpointStore, max: number, ledger = nameLed
       });
     },
     setSignature: claimed((name, value) => store.setSignature(name, value)),
-    setChaos: claimed((name, value) => store.setChaos(name, value)),
+    // The namespace's own chaos (NAMESPACE_CHAOS_KEY) is no endpoint name: it claims nothing.
+    setChaos: async (name, value) =>
+      name === NAMESPACE_CHAOS_KEY ? store.setChaos(name, value) : claimed(store.setChaos.bind(store))(name, value),
     setGraphqlSchema: claimed((name, value) => store.setGraphqlSchema(name, value)),
     setGrpc: claimed((name, value) => store.setGrpc(name, value)),
     setHosts: claimed<readonly string[]>(

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { NAMESPACE_CHAOS_KEY } from '../wire/chaos.js';
 import type { EndpointStore } from './store.js';
 
 /** Which names count against a cap. */
@@ -44,6 +45,8 @@ export async function storeNames(store: EndpointStore): Promise<Set<string>> {
     store.chaosNames(),
   ]);
   for (const part of parts) for (const name of part) names.add(name);
+  // The namespace's own chaos is kept under a key no endpoint can have: it is no name.
+  names.delete(NAMESPACE_CHAOS_KEY);
   return names;
 }
 

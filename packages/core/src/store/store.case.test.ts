@@ -765,6 +765,16 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         expect((await storeNames(inner)).size).toBe(2);
       });
 
+      it("the namespace's own chaos is no name: it claims no place, before or after the cap is first asked", async () => {
+        const inner = await fresh();
+        await inner.setChaos(NAMESPACE_CHAOS_KEY, { rate: 0.5, faults: ['503'] });
+        const store = boundedStore(inner, 1);
+        await store.setChaos(NAMESPACE_CHAOS_KEY, { rate: 1, faults: ['503'] });
+        await store.put(record('only'));
+        await expect(store.put(record('more'))).rejects.toMatchObject({ code: 'TOO_MANY_ENDPOINTS' });
+        expect([...(await storeNames(inner))]).toEqual(['only']);
+      });
+
       it('counts what the store held before the cap was first asked', async () => {
         const inner = await fresh();
         await inner.put(record('old'));

@@ -25,7 +25,10 @@ end
 if redis.call('EXISTS', filled) == 0 then
   for i = 3, #KEYS do
     local names = i < 3 + sets and redis.call('SMEMBERS', KEYS[i]) or redis.call('HKEYS', KEYS[i])
-    for _, name in ipairs(names) do redis.call('SADD', ledger, name) end
+    for _, name in ipairs(names) do
+      -- '*' is the namespace's own chaos (NAMESPACE_CHAOS_KEY), no endpoint name.
+      if name ~= '*' then redis.call('SADD', ledger, name) end
+    end
   end
   redis.call('SET', filled, '1')
 end
