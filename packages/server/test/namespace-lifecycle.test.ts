@@ -6,6 +6,8 @@
 // real redis-server) on its next request; and 1,000 opened namespaces cost next to nothing once
 // idle (RSS, memory and LevelDB). 127.0.0.1 only.
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -230,6 +232,39 @@ describe.each(STORES)('idle namespaces are unloaded (%s)', (_store, args) => {
     expect((await info(daemon, 'limited'))?.loaded).toBe(true);
     expect((await fetch(`${daemon.url}/ns/limited/endpoint/api/x`)).status).toBe(429);
   });
+
+  it('a namespace with a webhook delivery retrying stays loaded, and the retry goes out', async () => {
+    let attempts = 0;
+    let secondAttempt: () => void = () => {};
+    const second = new Promise<void>((resolve) => (secondAttempt = resolve));
+    const receiver = createServer((req, res) => {
+      req.resume();
+      attempts++;
+      if (attempts === 2) secondAttempt();
+      res.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = receiver.address() as AddressInfo;
+      const daemon = await startDaemon({ args: [...args] });
+      await makeNamespace(daemon, { name: 'sender' });
+      await makeNamespace(daemon, { name: 'calm' });
+      const sent = await requestJson(`${daemon.url}/ns/sender/api/deliveries`, {
+        method: 'POST',
+        body: { url: `http://127.0.0.1:${port}/hook`, data: { paid: true }, retry: { delaysMs: [4000] } },
+      });
+      expect(sent.status).toBe(202);
+      // Used after the delivery was made: once this one is unloaded, the sender has been idle as long.
+      expect((await fetch(`${daemon.url}/ns/calm/endpoint/x`)).status).toBe(404);
+      await expect.poll(async () => (await info(daemon, 'calm'))?.loaded, { timeout: 10_000 }).toBe(false);
+      expect((await info(daemon, 'sender'))?.loaded).toBe(true);
+      // The retry, 4 s after the first attempt, reaches the receiver with no request to the namespace.
+      await second;
+      expect(attempts).toBe(2);
+    } finally {
+      receiver.close();
+    }
+  }, 20_000);
 
   it('1,000 opened namespaces cost under 0.25 MB of RSS each once idle (0.6 MB when they were never unloaded)', async () => {
     const daemon = await startDaemon({ args: [...args] });

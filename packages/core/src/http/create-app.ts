@@ -35,7 +35,7 @@ import { type ApiEncoders, apiEncoding } from './api-encoding.js';
 import { type AppNamespace, apiAuth } from './auth.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
 import { HeldWork } from './held-work.js';
-import { badNamespace, namespaceDispatch } from './namespace-dispatch.js';
+import { badNamespace, heldUntilAnswered, namespaceDispatch } from './namespace-dispatch.js';
 import { unlessNamespaceGone } from './namespace-gone.js';
 import { NamespaceTable, sameNamespace } from './namespace-table.js';
 import type { RouteDoc } from './openapi.js';
@@ -416,7 +416,9 @@ function registerRoutes(
 }
 
 /** How the app answers an error: a MockpointError as itself (404 where its namespace went under it), else 500. */
-function appErrorResponse(options: CreateAppOptions): (error: unknown, request: Request) => Response | Promise<Response> {
+function appErrorResponse(
+  options: CreateAppOptions,
+): (error: unknown, request: Request) => Response | Promise<Response> {
   return (error, request) => {
     if (isMockpointError(error)) {
       const own = options.namespace;
@@ -565,7 +567,8 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       if (!isValidName(ns)) return badNamespace(ns).toResponse();
       const made = (async () => namespaces.app(ns))();
       return made.then(
-        (nsApp) => nsApp.mockpoint.fetchEndpoint(request, name, env, target, split, host),
+        // Held work of the namespace's (Bun's fast path): its delete answers it, and it is use.
+        (nsApp) => heldUntilAnswered(nsApp, ns, nsApp.mockpoint.fetchEndpoint(request, name, env, target, split, host)),
         (error: unknown) => errorResponse(error, request),
       );
     }

@@ -111,4 +111,24 @@ describe("a namespace's delete on the Fetch path (Bun, Deno, workers)", () => {
       expect(await answer.json()).toMatchObject({ error: { code: 'NAMESPACE_NOT_FOUND' } });
     }
   });
+
+  it("answers a request that named its namespace by header to fetchEndpoint (Bun's fast path) the same", async () => {
+    const app = createApp();
+    apps.push(app);
+    expect((await app.request('/api/namespaces', { method: 'POST', body: '{"name":"gone"}' })).status).toBe(201);
+    const slow = await app.request('/ns/gone/api/endpoints/slow', { method: 'PUT', body: '{"data":1,"delay":20000}' });
+    expect(slow.status).toBe(201);
+    const request = new Request('http://127.0.0.1/endpoint/slow', { headers: { 'mockpoint-session': 'gone' } });
+    const held = Promise.resolve(app.mockpoint.fetchEndpoint(request, 'slow', undefined));
+    const info = async () => ((await (await app.request('/api/namespaces/gone')).json()) as { held?: number }).held;
+    await expect.poll(info).toBe(1);
+
+    expect((await app.request('/api/namespaces/gone', { method: 'DELETE' })).status).toBe(204);
+    const deletedAt = performance.now();
+    const answer = await held;
+    // Generous: the delay it was held by is 20 s; the delete ends it at once.
+    expect(performance.now() - deletedAt).toBeLessThan(1000);
+    expect(answer.status).toBe(404);
+    expect(await answer.json()).toMatchObject({ error: { code: 'NAMESPACE_NOT_FOUND' } });
+  });
 });

@@ -71,7 +71,7 @@ export function namespaceDispatch(
  * answers it `404 NAMESPACE_NOT_FOUND` at once instead (a `delay`, a chaos
  * `timeout`). A body already streaming is ended by the app's own close (its streams).
  */
-async function heldUntilAnswered(
+export async function heldUntilAnswered(
   app: MockpointApp,
   name: string,
   answer: Response | Promise<Response>,

@@ -80,8 +80,12 @@ export class NamespaceTable {
   readonly #now: () => number;
   readonly #live = new Map<string, Live>();
   readonly #opening = new Map<string, Promise<Live>>();
-  /** The clocks of unloaded namespaces that were set, frozen or advanced: given back when made again. */
-  readonly #clocks = new Map<string, ClockState>();
+  /**
+   * The clocks of unloaded namespaces that were set, frozen or advanced, with the namespace they
+   * were of: given back when that namespace (not another made since with its name) is made again.
+   * Not for a clock shared through the backend (Redis): that one is read from it.
+   */
+  readonly #clocks = new Map<string, { state: ClockState; of: NamespaceEntry }>();
   /** Apps being unloaded: one made again waits until its parts are closed. */
   readonly #unloading = new Map<string, Promise<void>>();
   /** The last create or delete of each name still running here: the next one waits for it. */
@@ -122,6 +126,7 @@ export class NamespaceTable {
       const made = await this.#namespaces.registry.create(entry, max);
       if (made !== 'created') return made;
       // An app of an earlier namespace of this name (deleted by another replica) holds its old token and parts.
+      this.#clocks.delete(name);
       await this.#letGo(name);
       // Whatever an earlier namespace of this name left (a crash mid-delete) is gone before it is used.
       await this.#namespaces.drop(name);
@@ -275,9 +280,7 @@ export class NamespaceTable {
       app = this.#options.make(backend, entry);
       await Promise.all([app.mockpoint.hostsLoaded, app.mockpoint.clockLoaded]);
       const clock = this.#clocks.get(name);
-      if (clock !== undefined && sameNamespace(await this.#namespaces.registry.get(name), entry)) {
-        app.mockpoint.clock.adopt(clock);
-      }
+      if (clock !== undefined && sameNamespace(entry, clock.of)) app.mockpoint.clock.adopt(clock.state);
       this.#clocks.delete(name);
     } catch (error) {
       await backend.close();
@@ -328,7 +331,8 @@ export class NamespaceTable {
       if (now - live.usedAt < after || live.hits > 0 || holdsWork(live.app) || keepsState(live.app)) continue;
       if (this.#opening.has(name) || this.#changing.has(name)) continue;
       const { clock } = live.app.mockpoint;
-      if (!clock.real) this.#clocks.set(name, clock.state());
+      if (!clock.real && live.backend.clock === undefined)
+        this.#clocks.set(name, { state: clock.state(), of: live.entry });
       const unloading = this.#letGo(name, false);
       this.#unloading.set(name, unloading);
       await unloading.finally(() => this.#unloading.delete(name));
@@ -388,6 +392,7 @@ export class NamespaceTable {
         if (current === undefined || !sameNamespace(current, entry)) return;
         if (now - Math.max(current.usedAt, this.#live.get(entry.name)?.usedAt ?? 0) <= ttlMs) return;
         if (await registry.delete(entry.name)) {
+          this.#clocks.delete(entry.name);
           await this.#letGo(entry.name);
           await this.#namespaces.drop(entry.name);
         }
@@ -410,11 +415,11 @@ function holdsWork(app: MockpointApp): boolean {
 
 /**
  * Whether `app` keeps what lives in it alone: timed state moves pending, a chaos sequence under
- * way, a rate limit's bucket not yet full again.
+ * way, a rate limit's bucket not yet full again, a webhook delivery retrying or under way.
  */
 function keepsState(app: MockpointApp): boolean {
-  const { timers, endpoints, handler } = app.mockpoint;
-  return timers.size > 0 || endpoints.chaosPlans.holdsAny() || handler.holdsRateState();
+  const { timers, endpoints, handler, deliveries } = app.mockpoint;
+  return timers.size > 0 || endpoints.chaosPlans.holdsAny() || handler.holdsRateState() || deliveries.busy;
 }
 
 /** Whether `entry` (as the registry holds it now) is still the namespace `known` was, not another made since with its name. */

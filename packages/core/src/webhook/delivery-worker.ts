@@ -106,6 +106,11 @@ export class DeliveryWorker {
    * Starts sending what the store holds due (after a restart, the retries still
    * pending). Called when the app starts serving; a new delivery starts it too.
    */
+  /** Whether a retry is timed or an attempt is under way: the app holding this worker is not idle. */
+  get busy(): boolean {
+    return this.#timer !== undefined || this.#inFlight.size > 0 || this.#ticking;
+  }
+
   start(): void {
     if (this.#started || this.#closed) return;
     this.#started = true;
