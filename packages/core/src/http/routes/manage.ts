@@ -7,6 +7,7 @@ import type { Hono } from 'hono';
 import { JSON_HEADERS, jsonTextResponse } from '../../answer/read-response.js';
 import { recordJson, recordSummaryJson } from '../../store/record-codec.js';
 import { readJsonObjectBody } from '../../wire/body.js';
+import { NAMESPACE_CHAOS_KEY } from '../../wire/chaos.js';
 import { MockpointError } from '../../wire/errors.js';
 import { NAME_RULE } from '../../wire/rules.js';
 import { type EndpointRecord, isValidName, parseMembers } from '../../wire/schemas.js';
@@ -150,7 +151,8 @@ async function partNames(
     store.graphqlNames({ prefix }),
     store.grpcNames({ prefix }),
     store.hostNames({ prefix }),
-    store.chaosNames({ prefix }),
+    // The namespace's chaos is kept under a key that is no name (`*`): not listed.
+    store.chaosNames({ prefix }).then((names) => names.filter((name) => name !== NAMESPACE_CHAOS_KEY)),
     endpoints.collections.names().then(prefixed),
     store.signatureNames({ prefix }),
     states.names().then(prefixed),
