@@ -13,11 +13,7 @@ import type { HostEntry, HostMove } from '../wire/host-mapping.js';
 import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
 import { decodeRoutes, routesJson } from '../wire/route.js';
 import { queueBodyFromMembers } from '../wire/schemas.js';
-import {
-  decodeSignatureSettings,
-  type SignatureSettings,
-  signatureSettingsJson,
-} from '../wire/signature-settings.js';
+import { decodeSignatureSettings, type SignatureSettings, signatureSettingsJson } from '../wire/signature-settings.js';
 import type { States } from '../wire/state-json.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
 import { collectionsBody, collectionsByName, statesText, writeBodies } from './write-bodies.js';
@@ -177,7 +173,7 @@ async function readSignature(target: AdminTarget, name: string): Promise<Signatu
     if (!(error instanceof MockpointError) || error.code !== 'UNAUTHORIZED') throw error;
     throw new MockpointError(
       'UNAUTHORIZED',
-      `"${name}" checks signatures, and their secrets are read with the admin token only: give it with --token or MOCKPOINT_TOKEN`,
+      `"${name}" checks signatures, and their secrets are read with the admin token only: give it with --token or MOCKPOINT_ADMIN_TOKEN`,
       { status: 401 },
     );
   }
@@ -298,8 +294,7 @@ async function writeChecks(
     await call(target, 'DELETE', `${path}/signature`, undefined, true);
   // Putting the start puts every scenario there too; nothing put (`{}`) is no state at all.
   if (bodies.state !== undefined) await call(target, 'PUT', `${path}/state`, bodies.state);
-  else if (current === undefined || current.state !== undefined)
-    await call(target, 'PUT', `${path}/state`, '{}', true);
+  else if (current === undefined || current.state !== undefined) await call(target, 'PUT', `${path}/state`, '{}', true);
 }
 
 /**

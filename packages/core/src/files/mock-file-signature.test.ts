@@ -50,7 +50,11 @@ describe('a signature check and state in a mock file', () => {
       'INVALID_SIGNATURE_SECRET',
       /endpoints\[0\]\.signature: a standard \(Standard Webhooks\) secret must be whsec_/,
     ],
-    ['signature: { scheme: hmac, secret: s }', 'INVALID_SIGNATURE_OPTIONS', /endpoints\[0\]\.signature: the hmac scheme/],
+    [
+      'signature: { scheme: hmac, secret: s }',
+      'INVALID_SIGNATURE_OPTIONS',
+      /endpoints\[0\]\.signature: the hmac scheme/,
+    ],
     ['signature: { scheme: github, secret: s, toleranceSec: -1 }', 'INVALID_SIGNATURE_OPTIONS', /toleranceSec: /],
     ['signature: { scheme: github, secret: s, colour: red }', 'UNKNOWN_FIELD', /unknown field\(s\): colour/],
     ['state: { default: "not a value" }', 'INVALID_STATE', /endpoints\[0\]\.state\.default: /],
@@ -69,7 +73,7 @@ describe('a signature check and state in a mock file', () => {
     expect(plan.created).toEqual(['hook', 'pay']);
     const refused = await app.request('/endpoint/hook', { method: 'POST', body: '{}' });
     expect(refused.status).toBe(401);
-    expect(await app.request('/api/endpoints/pay/state').then((r) => r.json())).toEqual({
+    expect(await (await app.request('/api/endpoints/pay/state')).json()).toEqual({
       default: 'failed-once',
       order: 'paid',
     });
@@ -90,6 +94,19 @@ describe('a signature check and state in a mock file', () => {
     const reload = await applyChanges(parseMockFile(YAML), without, target(app));
     expect(reload.changed).toEqual(['hook', 'pay']);
     expect((await app.request('/api/endpoints/hook/signature')).status).toBe(404);
-    expect(await app.request('/api/endpoints/pay/state?start=true').then((r) => r.json())).toEqual({});
+    expect(await (await app.request('/api/endpoints/pay/state?start=true')).json()).toEqual({});
+  });
+
+  it('export writes the start that was put, not where requests moved the scenarios since', async () => {
+    const app = createApp();
+    const routes = [{ match: { path: '/go' }, answer: { data: 1, setState: 'moved' } }];
+    await app.request('/api/endpoints/flow/routes', { method: 'PUT', body: JSON.stringify({ routes }) });
+    await app.request('/api/endpoints/flow/state', { method: 'PUT', body: '{"default":"ready"}' });
+    expect((await app.request('/endpoint/flow/go')).status).toBe(200);
+    expect(await (await app.request('/api/endpoints/flow/state')).json()).toEqual({ default: 'moved' });
+    expect(await (await app.request('/api/endpoints/flow/state?start=true')).json()).toEqual({ default: 'ready' });
+    const [entry] = (JSON.parse(await exportMockFile(target(app))) as { endpoints: Record<string, unknown>[] })
+      .endpoints;
+    expect(entry?.state).toEqual({ default: 'ready' });
   });
 });

@@ -603,7 +603,8 @@ function fileEndpoint(entry: Record<string, unknown>, i: number, context: Endpoi
   if (entry.signature !== undefined) out.signature = checkedSignature(entry.signature, i, at);
   if (entry.state !== undefined) {
     const problem = stateProblem(entry.state as States);
-    if (problem !== undefined) throw fileError('MOCK_FILE_INVALID', at(['endpoints', i, 'state']), problem, 'INVALID_STATE');
+    if (problem !== undefined)
+      throw fileError('MOCK_FILE_INVALID', at(['endpoints', i, 'state']), problem, 'INVALID_STATE');
     if (Object.keys(entry.state as States).length > 0) out.state = { ...(entry.state as States) };
   }
   checkWriteSizes(out, i, maxBodyBytes, at);
