@@ -109,4 +109,20 @@ describe('a signature check and state in a mock file', () => {
       .endpoints;
     expect(entry?.state).toEqual({ default: 'ready' });
   });
+
+  it('apply --prune removes a name holding only a signature check, only state or only queued answers', async () => {
+    const app = createApp();
+    await applyMockFile(parseMockFile(YAML), target(app));
+    await app.request('/api/endpoints/q/queue', { method: 'POST', body: '{"answers":[{"statusCode":503}]}' });
+    const listed = (await (await app.request('/api/endpoints')).json()) as { endpoints: unknown[] };
+    expect(listed.endpoints).toEqual([
+      { name: 'hook', signature: true },
+      { name: 'pay', state: true },
+      { name: 'q', queue: true },
+    ]);
+    const plan = await applyMockFile(parseMockFile('version: 1\nendpoints: []\n'), target(app), { prune: true });
+    expect(plan.removed).toEqual(['hook', 'pay', 'q']);
+    expect(await (await app.request('/api/endpoints')).json()).toEqual({ endpoints: [], next: null, total: 0 });
+    expect((await app.request('/endpoint/hook', { method: 'POST', body: '{}' })).status).toBe(404);
+  });
 });
