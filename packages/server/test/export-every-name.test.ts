@@ -1,5 +1,6 @@
 // `mockpoint export` holds every name that holds anything, and `apply` reads it all back: a daemon with one name per
 // kind of setting is exported, the file applied to a fresh daemon, and that daemon exported again gives the same file.
+import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHAT_PROTO } from '@mockpoint/testkit/grpc-protos';
@@ -13,6 +14,9 @@ import {
   runCli,
   startDaemon,
 } from './helpers/daemon.js';
+
+/** The GitHub test-suite's own webhook secret. */
+const SECRET = "It's a Secret to Everybody";
 
 beforeAll(assertBuilt);
 afterEach(killAll);
@@ -30,7 +34,20 @@ async function exported(daemon: Daemon, cwd: string): Promise<string> {
   return run.stdout;
 }
 
-it('exports each name whatever it holds (gRPC definitions, hosts, chaos or collections only) and applies it all back', async () => {
+/** A GitHub-style signed POST to `/endpoint/sig`: its status (the signature made with `secret`). */
+async function signedPost(daemon: Daemon, secret: string): Promise<number> {
+  const body = '{"action":"opened"}';
+  const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+  const response = await fetch(`${daemon.url}/endpoint/sig`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+    body,
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+it('exports each name whatever it holds (gRPC definitions, hosts, chaos, collections, a signature check, state or queued answers only) and applies it all back', async () => {
   const [from, to] = await Promise.all([startDaemon({ args: ['--memory'] }), startDaemon({ args: ['--memory'] })]);
   const dir = await makeTempDir('mockpoint-export-');
   const response = await fetch(`${from.url}/api/endpoints/rec`, {
@@ -47,11 +64,24 @@ it('exports each name whatever it holds (gRPC definitions, hosts, chaos or colle
   await put(from, '/api/endpoints/host/hosts', { hosts: ['api.example.test'] });
   await put(from, '/api/endpoints/cols/collections', { todos: [{ id: 1, done: false }] });
   await put(from, '/api/endpoints/flaky/chaos', { rate: 0.2, faults: ['reset', '429'], seed: 3 });
+  await put(from, '/api/endpoints/sig/signature', { scheme: 'github', secret: SECRET, enforce: true });
+  await put(from, '/api/endpoints/st/state', { order: 'paid', default: 'failed-once' });
+  await put(from, '/api/endpoints/q/queue', { answers: [{ statusCode: 503 }, { data: { n: 1 }, times: 2 }] }, 'POST');
 
   const first = await exported(from, dir);
   const names = (JSON.parse(first) as { endpoints: { name: string }[] }).endpoints.map((endpoint) => endpoint.name);
-  expect(names).toEqual(['cols', 'flaky', 'gql', 'host', 'rec', 'rpc', 'rts']);
+  expect(names).toEqual(['cols', 'flaky', 'gql', 'host', 'q', 'rec', 'rpc', 'rts', 'sig', 'st']);
   expect(first).toContain('12345678901234567890');
+  // The signature check with its secret as stored, the state's start as put.
+  const entries = (JSON.parse(first) as { endpoints: Record<string, unknown>[] }).endpoints;
+  expect(entries.find((entry) => entry.name === 'sig')).toEqual({
+    name: 'sig',
+    signature: { scheme: 'github', secrets: [SECRET], toleranceSec: 300, enforce: true },
+  });
+  expect(entries.find((entry) => entry.name === 'st')).toEqual({
+    name: 'st',
+    state: { default: 'failed-once', order: 'paid' },
+  });
   writeFileSync(join(dir, 'state.json'), first);
   const applied = await runCli({ args: ['apply', 'state.json'], env: { MOCKPOINT_URL: to.url }, cwd: dir });
   expect(applied.stderr).toBe('');
@@ -62,11 +92,23 @@ it('exports each name whatever it holds (gRPC definitions, hosts, chaos or colle
     endpoints: Record<string, unknown>[];
     total: number;
   };
-  expect(listed.endpoints.filter((entry) => ['cols', 'flaky', 'host', 'rpc'].includes(entry.name as string))).toEqual([
+  const partOnly = ['cols', 'flaky', 'host', 'q', 'rpc', 'sig', 'st'];
+  expect(listed.endpoints.filter((entry) => partOnly.includes(entry.name as string))).toEqual([
     { name: 'cols', collections: true },
     { name: 'flaky', chaos: true },
     { name: 'host', hosts: true },
+    { name: 'q', queue: true },
     { name: 'rpc', grpc: true },
+    { name: 'sig', signature: true },
+    { name: 'st', state: true },
   ]);
-  expect(listed.total).toBe(7);
+  expect(listed.total).toBe(10);
+  // The check is enforced on the fresh daemon as on the first: a bad signature refused, a good one let through.
+  for (const daemon of [from, to]) {
+    expect(await signedPost(daemon, 'not the secret')).toBe(401);
+    expect(await signedPost(daemon, SECRET)).not.toBe(401);
+  }
+  // The state's start is the fresh daemon's state and what its reset returns to.
+  const state = await fetch(`${to.url}/api/endpoints/st/state`);
+  expect(await state.json()).toEqual({ default: 'failed-once', order: 'paid' });
 }, 60_000);

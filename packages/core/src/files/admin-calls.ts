@@ -13,8 +13,10 @@ import type { HostEntry, HostMove } from '../wire/host-mapping.js';
 import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
 import { decodeRoutes, routesJson } from '../wire/route.js';
 import { queueBodyFromMembers } from '../wire/schemas.js';
+import { decodeSignatureSettings, type SignatureSettings, signatureSettingsJson } from '../wire/signature-settings.js';
+import type { States } from '../wire/state-json.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
-import { collectionsBody, collectionsByName, writeBodies } from './write-bodies.js';
+import { collectionsBody, collectionsByName, statesText, writeBodies } from './write-bodies.js';
 
 /** Which daemon (or app) to talk to. */
 export interface AdminTarget {
@@ -108,7 +110,7 @@ export async function listHosts(target: AdminTarget): Promise<HostEntry[]> {
 
 /** What `name` holds now: its record (exact), routes and queued answers. */
 export async function readState(target: AdminTarget, name: string): Promise<EndpointState> {
-  const [recordText, routesText, queueText, collectionsText, hostsText, graphqlText, chaosText, grpcText] =
+  const [recordText, routesText, queueText, collectionsText, hostsText, graphqlText, chaosText, grpcText, more] =
     await Promise.all([
       call(target, 'GET', `/api/endpoints/${seg(name)}`, undefined, true),
       call(target, 'GET', `/api/endpoints/${seg(name)}/routes`),
@@ -121,6 +123,7 @@ export async function readState(target: AdminTarget, name: string): Promise<Endp
       call(target, 'GET', `/api/endpoints/${seg(name)}/chaos`, undefined, true),
       // 404: no definitions (or a daemon older than gRPC).
       call(target, 'GET', `/api/endpoints/${seg(name)}/grpc`, undefined, true),
+      Promise.all([readSignature(target, name), readStart(target, name)]),
     ]);
   const state: EndpointState = { name, routes: [], queue: [] };
   if (recordText !== undefined) {
@@ -149,7 +152,47 @@ export async function readState(target: AdminTarget, name: string): Promise<Endp
     const { services: _services, ...input } = JSON.parse(grpcText) as GrpcDefinitions;
     state.grpc = input;
   }
+  const [signature, start] = more;
+  if (signature !== undefined) state.signature = signature;
+  if (start !== undefined && Object.keys(start).length > 0) state.state = start;
   return state;
+}
+
+/**
+ * The signature check of `name` with its secrets (`GET …/signature?secrets=true`, asked only
+ * when the name has one: with an admin token set, only that token reads the secrets);
+ * `undefined` when it has none, or the daemon is older than signature checks.
+ */
+async function readSignature(target: AdminTarget, name: string): Promise<SignatureSettings | undefined> {
+  const path = `/api/endpoints/${seg(name)}/signature`;
+  if ((await call(target, 'GET', path, undefined, true)) === undefined) return undefined;
+  let text: string | undefined;
+  try {
+    text = await call(target, 'GET', `${path}?secrets=true`, undefined, true);
+  } catch (error) {
+    if (!(error instanceof MockpointError) || error.code !== 'UNAUTHORIZED') throw error;
+    throw new MockpointError(
+      'UNAUTHORIZED',
+      `"${name}" checks signatures, and their secrets are read with the admin token only: give it with --token or MOCKPOINT_ADMIN_TOKEN`,
+      { status: 401 },
+    );
+  }
+  if (text === undefined) return undefined;
+  const secrets = (JSON.parse(text) as { secrets?: unknown[] }).secrets;
+  if (!secrets?.every((secret) => typeof secret === 'string')) {
+    // A daemon older than ?secrets=true answers the hints only: the secrets cannot be read back.
+    throw new MockpointError(
+      'UNEXPECTED_RESPONSE',
+      `"${name}" checks signatures, and this daemon does not answer their secrets (GET …/signature?secrets=true): update it to export them`,
+    );
+  }
+  return decodeSignatureSettings(text);
+}
+
+/** The start of `name`'s scenarios (`GET …/state?start=true`): what was put, `{}` when nothing was. */
+async function readStart(target: AdminTarget, name: string): Promise<States | undefined> {
+  const text = await call(target, 'GET', `/api/endpoints/${seg(name)}/state?start=true`, undefined, true);
+  return text === undefined ? undefined : (JSON.parse(text) as States);
 }
 
 /** A queued answer as exact JSON text, its fields in the one documented order. */
@@ -169,6 +212,8 @@ export function stateKey(state: EndpointState): string {
     graphql: state.graphql ?? null,
     grpc: state.grpc ?? null,
     chaos: state.chaos === undefined ? null : new JsonText(chaosSettingsJson(state.chaos)),
+    signature: state.signature === undefined ? null : new JsonText(signatureSettingsJson(state.signature)),
+    state: state.state === undefined ? null : new JsonText(statesText(state.state)),
   });
 }
 
@@ -188,6 +233,9 @@ export function stateEntry(state: EndpointState): Record<string, unknown> {
   if (state.graphql !== undefined) out.graphql = state.graphql;
   if (state.grpc !== undefined) out.grpc = state.grpc;
   if (state.chaos !== undefined) out.chaos = JSON.parse(chaosSettingsJson(state.chaos));
+  // The secrets as stored: a mock file is a fixture, kept like the configuration that holds them (docs/files.md).
+  if (state.signature !== undefined) out.signature = JSON.parse(signatureSettingsJson(state.signature));
+  if (state.state !== undefined) out.state = JSON.parse(statesText(state.state));
   return out;
 }
 
@@ -230,7 +278,23 @@ export async function writeState(
   if (bodies.chaos !== undefined) await call(target, 'PUT', `${path}/chaos`, bodies.chaos);
   else if (current === undefined || current.chaos !== undefined)
     await call(target, 'DELETE', `${path}/chaos`, undefined, true);
+  await writeChecks(target, path, bodies, current);
   return moved;
+}
+
+/** The signature check and the state's start of one name, as {@link writeState} writes them (the file wins). */
+async function writeChecks(
+  target: AdminTarget,
+  path: string,
+  bodies: ReturnType<typeof writeBodies>,
+  current: EndpointState | undefined,
+): Promise<void> {
+  if (bodies.signature !== undefined) await call(target, 'PUT', `${path}/signature`, bodies.signature);
+  else if (current === undefined || current.signature !== undefined)
+    await call(target, 'DELETE', `${path}/signature`, undefined, true);
+  // Putting the start puts every scenario there too; nothing put (`{}`) is no state at all.
+  if (bodies.state !== undefined) await call(target, 'PUT', `${path}/state`, bodies.state);
+  else if (current === undefined || current.state !== undefined) await call(target, 'PUT', `${path}/state`, '{}', true);
 }
 
 /**
@@ -263,13 +327,14 @@ export async function knowsHostMove(target: AdminTarget, name: string): Promise<
   return false;
 }
 
-/** Removes `name`: its record, routes, queued answers, hosts and chaos. */
+/** Removes `name`: its record, routes, queued answers, hosts, chaos and signature check (its state goes with the record). */
 export async function removeState(target: AdminTarget, name: string): Promise<void> {
   const path = `/api/endpoints/${seg(name)}`;
   await call(target, 'DELETE', path, undefined, true);
   await call(target, 'DELETE', `${path}/queue`);
   await call(target, 'DELETE', `${path}/hosts`, undefined, true);
   await call(target, 'DELETE', `${path}/chaos`, undefined, true);
+  await call(target, 'DELETE', `${path}/signature`, undefined, true);
 }
 
 /** The namespace's chaos (`GET /api/chaos`); `undefined` when there is none (or the daemon is older than it). */

@@ -82,7 +82,9 @@ export async function applyMockFile(
       current.hosts !== undefined ||
       current.graphql !== undefined ||
       current.grpc !== undefined ||
-      current.chaos !== undefined;
+      current.chaos !== undefined ||
+      current.signature !== undefined ||
+      current.state !== undefined;
     if (exists && stateKey(current) === stateKey(desired)) {
       plan.unchanged.push(desired.name);
       continue;

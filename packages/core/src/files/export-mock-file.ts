@@ -40,9 +40,8 @@ export async function exportMockFile(target: AdminTarget, options: ExportOptions
   for (const name of names) {
     const state = await readState(target, name);
     const empty = state.routes.length === 0 && state.queue.length === 0 && state.collections === undefined;
-    if (!state.record && empty && state.graphql === undefined && !state.grpc && !state.hosts && !state.chaos) {
-      continue;
-    }
+    const parts = [state.graphql, state.grpc, state.hosts, state.chaos, state.signature, state.state];
+    if (!state.record && empty && parts.every((part) => part === undefined)) continue;
     endpoints.push(stateEntry(state));
   }
   // The namespace's chaos goes with a whole export, not with a few names.

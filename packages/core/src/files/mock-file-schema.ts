@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { chaosSchemas } from '../wire/chaos.js';
 import { PROTO_PATH } from '../wire/grpc-json.js';
 import { createSchemas, type Schemas } from '../wire/schemas.js';
+import { signatureSchemas } from '../wire/signature-settings.js';
 
 /** The one version of the format there is. */
 export const MOCK_FILE_VERSION = 1;
@@ -68,6 +69,16 @@ export function createMockFileSchema(s: Schemas = createSchemas()) {
         .settings.optional()
         .describe(
           'Chaos: a share (rate) of the requests answered with an injected fault (reset, timeout, 500, 503, 429), a drawn latency, a bandwidth, a seed (docs/chaos.md); removed when taken out of the file.',
+        ),
+      signature: signatureSchemas.input
+        .optional()
+        .describe(
+          'The signature check of requests to /endpoint/{name}, as PUT /api/endpoints/{name}/signature takes it: { scheme, secret or secrets, toleranceSec?, enforce?, hmac? } (docs/webhooks.md). The secrets are in the file in full: keep it as you keep them.',
+        ),
+      state: s.states
+        .optional()
+        .describe(
+          'The start of its scenarios, as PUT /api/endpoints/{name}/state sets it: scenario → value; a reset returns here (docs/state.md).',
         ),
     })
     .meta({

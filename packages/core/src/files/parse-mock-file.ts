@@ -37,6 +37,8 @@ import {
 } from '../wire/limits.js';
 import { checkRoutes, type Route, type RouteInput } from '../wire/route.js';
 import { createSchemas, parseQueueBody } from '../wire/schemas.js';
+import { checkSignatureInput, type SignatureSettings } from '../wire/signature-settings.js';
+import { type States, stateProblem } from '../wire/state-json.js';
 import { utf8Length } from '../wire/utf8-length.js';
 import { AliasBudget, AliasLimitError } from './alias-budget.js';
 import { exactJsonText, NotJsonError } from './exact-yaml.js';
@@ -74,6 +76,10 @@ export interface MockFileEndpoint {
   grpc?: GrpcDefinitionsInput;
   /** The endpoint's chaos, checked as `PUT …/chaos` checks it (absent: none; docs/chaos.md). */
   chaos?: ChaosSettings;
+  /** The signature check, checked as `PUT …/signature` checks it, secrets in full (absent: none; docs/webhooks.md). */
+  signature?: SignatureSettings;
+  /** The scenarios' start, as `PUT …/state` sets it (absent or empty: every scenario starts at `started`; docs/state.md). */
+  state?: States;
 }
 
 /** A checked mock file. */
@@ -173,6 +179,13 @@ const FIELD_REASONS: Record<string, string> = {
   latency: 'INVALID_LATENCY',
 };
 
+/** The error code of a bad field of a signature check (the API's own). */
+const SIGNATURE_REASONS: Record<string, string> = {
+  scheme: 'UNKNOWN_SIGNATURE_SCHEME',
+  secret: 'INVALID_SIGNATURE_SECRET',
+  secrets: 'INVALID_SIGNATURE_SECRET',
+};
+
 /** Which answer field `path` is (`data`, `body` or `bodyBase64`: the places a `$file` may stand), if any. */
 function answerField(path: Path): 'data' | 'body' | 'bodyBase64' | undefined {
   const n = path.length;
@@ -213,6 +226,11 @@ function fileReference(node: Node | null): { value: Node | null } | undefined {
 /** The API's code for an issue: UNKNOWN_FIELD, the field's own (FIELD_REASONS) or INVALID_BODY. */
 function issueReason(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') return 'UNKNOWN_FIELD';
+  // An endpoint's signature check and state: the codes PUT …/signature and PUT …/state answer.
+  if (issue.path[0] === 'endpoints' && issue.path[2] === 'signature') {
+    return SIGNATURE_REASONS[String(issue.path[3])] ?? 'INVALID_SIGNATURE_OPTIONS';
+  }
+  if (issue.path[0] === 'endpoints' && issue.path[2] === 'state') return 'INVALID_STATE';
   const field = [...issue.path].reverse().find((key) => typeof key === 'string' && key in FIELD_REASONS);
   return field === undefined ? 'INVALID_BODY' : (FIELD_REASONS[field as string] as string);
 }
@@ -582,6 +600,13 @@ function fileEndpoint(entry: Record<string, unknown>, i: number, context: Endpoi
   }
   if (entry.grpc !== undefined) out.grpc = entry.grpc as GrpcDefinitionsInput;
   if (entry.chaos !== undefined) out.chaos = checkedChaos(entry.chaos, ['endpoints', i, 'chaos'], context);
+  if (entry.signature !== undefined) out.signature = checkedSignature(entry.signature, i, at);
+  if (entry.state !== undefined) {
+    const problem = stateProblem(entry.state as States);
+    if (problem !== undefined)
+      throw fileError('MOCK_FILE_INVALID', at(['endpoints', i, 'state']), problem, 'INVALID_STATE');
+    if (Object.keys(entry.state as States).length > 0) out.state = { ...(entry.state as States) };
+  }
   checkWriteSizes(out, i, maxBodyBytes, at);
   return out;
 }
@@ -604,6 +629,8 @@ function checkWriteSizes(
     ['graphql', 'PUT', '/graphql', bodies.graphql],
     ['grpc', 'PUT', '/grpc', bodies.grpc],
     ['chaos', 'PUT', '/chaos', bodies.chaos],
+    ['signature', 'PUT', '/signature', bodies.signature],
+    ['state', 'PUT', '/state', bodies.state],
   ] as const;
   for (const [field, method, suffix, body] of writes) {
     const size = body === undefined ? 0 : utf8Length(body);
@@ -617,6 +644,20 @@ function checkWriteSizes(
       `${method} /api/endpoints/${name}${suffix} would send ${size} bytes, more than the body limit ${limit} (${times}MOCKPOINT_MAX_BODY_BYTES)`,
       'BODY_TOO_LARGE',
     );
+  }
+}
+
+/** An endpoint's `signature:`, checked as `PUT …/signature` checks it (a secret that does not decode too), at its path. */
+function checkedSignature(
+  signature: unknown,
+  i: number,
+  at: (path: readonly PropertyKey[]) => Where,
+): SignatureSettings {
+  try {
+    return checkSignatureInput(signature);
+  } catch (error) {
+    if (!(error instanceof MockpointError)) throw error;
+    throw fileError('MOCK_FILE_INVALID', at(['endpoints', i, 'signature']), error.message, error.code);
   }
 }
 

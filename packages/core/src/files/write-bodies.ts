@@ -1,7 +1,7 @@
 /**
  * The admin request bodies that write one endpoint of a mock file: the record
  * (`PUT /api/endpoints/{name}`), the routes (`PUT …/routes`), the queued
- * answers (`POST …/queue`), the collections (`PUT …/collections`), the hosts (`PUT …/hosts`), the GraphQL schema (`PUT …/graphql`), the protobuf definitions (`PUT …/grpc`) and the chaos (`PUT …/chaos`). `applyMockFile` sends exactly these texts, and
+ * answers (`POST …/queue`), the collections (`PUT …/collections`), the hosts (`PUT …/hosts`), the GraphQL schema (`PUT …/graphql`), the protobuf definitions (`PUT …/grpc`), the chaos (`PUT …/chaos`), the signature check (`PUT …/signature`) and the state's start (`PUT …/state`). `applyMockFile` sends exactly these texts, and
  * `parseMockFile` holds each to the body limit, so `validate`, `apply` and
  * `--config` refuse the same files.
  *
@@ -11,6 +11,7 @@ import { answerJson } from '../wire/answer-json.js';
 import { chaosSettingsJson } from '../wire/chaos.js';
 import { JsonText, stringifyExact } from '../wire/json-text.js';
 import { routesJson } from '../wire/route.js';
+import { signatureSettingsJson } from '../wire/signature-settings.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
 
 /** One endpoint's write bodies (absent: that write sends no body). */
@@ -23,6 +24,8 @@ export interface WriteBodies {
   graphql?: string;
   grpc?: string;
   chaos?: string;
+  signature?: string;
+  state?: string;
 }
 
 /** The bodies that make a daemon hold `endpoint`. */
@@ -38,7 +41,14 @@ export function writeBodies(endpoint: MockFileEndpoint): WriteBodies {
   if (endpoint.graphql !== undefined) bodies.graphql = JSON.stringify({ schema: endpoint.graphql });
   if (endpoint.grpc !== undefined) bodies.grpc = JSON.stringify(endpoint.grpc);
   if (endpoint.chaos !== undefined) bodies.chaos = chaosSettingsJson(endpoint.chaos);
+  if (endpoint.signature !== undefined) bodies.signature = signatureSettingsJson(endpoint.signature);
+  if (endpoint.state !== undefined) bodies.state = statesText(endpoint.state);
   return bodies;
+}
+
+/** Scenario → value in scenario name order, as `PUT …/state` takes it and `GET …/state?start=true` answers it. */
+export function statesText(states: Readonly<Record<string, string>>): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(states).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
 }
 
 /** `{"posts":[…],"users":[…]}`: the collections by name in name order, each its exact text. */

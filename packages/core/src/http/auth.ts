@@ -66,7 +66,8 @@ function forbidden(owner: string, here: string | undefined): Response {
  * - a namespace's token (`mpns.{ns}.…`) sent anywhere but its own namespace's
  *   API is refused 403 `FORBIDDEN_NAMESPACE`, reads too;
  * - in the default namespace, with an admin token set, a write needs it
- *   (reads stay open), and `/api/namespaces` needs it for reads too;
+ *   (reads stay open), and `/api/namespaces` and a signature check's secrets
+ *   (`GET …/signature?secrets=true`) need it for reads too;
  * - in a namespace, with an admin token set, every request needs the admin
  *   token or the namespace's own (reads too: a namespace is invisible to others).
  */
@@ -98,7 +99,9 @@ export function apiAuth(options: ApiAuthOptions): MiddlewareHandler {
           : `the token is not namespace "${here}"'s, nor the admin token`,
       );
     }
-    const readOnly = READ_ONLY.has(c.req.method) && !c.req.path.startsWith('/api/namespaces');
+    // A read that answers secrets in full (`GET …/signature?secrets=true`) is the admin's, like a write.
+    const revealsSecrets = c.req.path.endsWith('/signature') && c.req.query('secrets') !== undefined;
+    const readOnly = READ_ONLY.has(c.req.method) && !c.req.path.startsWith('/api/namespaces') && !revealsSecrets;
     if (readOnly) return next();
     return unauthorized(
       header === ''

@@ -52,6 +52,18 @@ export function runAnswerQueueContract(name: string, factory: AnswerQueueFactory
   describe(`${name}: AnswerQueue contract`, () => {
     const fresh = () => factory({ maxAnswers: 10 });
 
+    it('names the names with anything queued: a push adds one, taking the last use or a clear removes it', async () => {
+      const queue = await fresh();
+      expect(await queue.names()).toEqual([]);
+      await queue.push('b', [{ statusCode: 503, times: 1 }]);
+      await queue.push('a', [{ statusCode: 500, times: 2 }]);
+      expect((await queue.names()).sort()).toEqual(['a', 'b']);
+      expect((await answer(queue, 'b'))?.statusCode).toBe(503);
+      expect(await queue.names()).toEqual(['a']);
+      await queue.clear('a');
+      expect(await queue.names()).toEqual([]);
+    });
+
     it('gives grpc answers to gRPC calls only, and gRPC calls nothing else', async () => {
       const queue = await fresh();
       const call = (method: string): FilterSubject => ({

@@ -65,6 +65,8 @@ export interface AnswerQueue {
    * meanwhile, see docs/state.md). A clear of the name since the take may drop it.
    */
   putBack(name: string, taken: Taken): Promise<void>;
+  /** The names with anything queued now, in any order (across every process sharing the queue). */
+  names(): Promise<string[]>;
   /** What is queued for `name`, first answer first. */
   list(name: string): Promise<QueuedAnswer[]>;
   /** Empties the queue of `name`, and ends its hanging requests (in every process sharing it). */

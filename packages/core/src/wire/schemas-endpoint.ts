@@ -109,10 +109,13 @@ export function createEndpointSchemas(maxDelayMs: number) {
                 hosts: z.literal(true).optional().describe('It holds hosts mapped through the API (docs/https.md).'),
                 chaos: z.literal(true).optional().describe('It holds chaos (docs/chaos.md).'),
                 collections: z.literal(true).optional().describe('It holds collections (docs/state.md).'),
+                signature: z.literal(true).optional().describe('It checks signatures (docs/webhooks.md).'),
+                state: z.literal(true).optional().describe('It holds state: scenarios put or moved (docs/state.md).'),
+                queue: z.literal(true).optional().describe('It holds queued answers (docs/api.md).'),
                 requests: listedRequests,
               })
               .describe(
-                'A name with neither a record nor routes that holds a GraphQL schema, protobuf definitions, hosts, chaos or collections (each it holds: true).',
+                'A name with neither a record nor routes that holds a GraphQL schema, protobuf definitions, hosts, chaos, collections, a signature check, state or queued answers (each it holds: true).',
               ),
           ]),
         )

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { type ErrorCode, MockpointError } from './errors.js';
 import { HMAC_ALGORITHMS } from './hmac.js';
-import { DEFAULT_TOLERANCE_SEC, SIGNATURE_SCHEMES, type SignatureScheme, signWebhook } from './signature.js';
+import { checkSigningSettings, DEFAULT_TOLERANCE_SEC, SIGNATURE_SCHEMES, type SignatureScheme } from './signature.js';
 
 /** Secrets one name may check against at once (key rotation needs two or three). */
 export const MAX_SIGNATURE_SECRETS = 10;
@@ -163,6 +163,11 @@ const FIELD_RULES: Record<string, string> = {
  * not at the first request.
  */
 export async function parseSignatureInput(body: unknown): Promise<SignatureSettings> {
+  return checkSignatureInput(body);
+}
+
+/** {@link parseSignatureInput}, synchronously: the one check of a signature check, for the API and mock files. */
+export function checkSignatureInput(body: unknown): SignatureSettings {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new MockpointError('INVALID_BODY', 'request body must be a JSON object: { "scheme": …, "secret": … }');
   }
@@ -220,7 +225,7 @@ export async function parseSignatureInput(body: unknown): Promise<SignatureSetti
   // The signing module is the one judge of a secret and of the hmac settings.
   for (const [index, each] of settings.secrets.entries()) {
     try {
-      await signWebhook({ scheme: settings.scheme, secret: each, hmac: settings.hmac, body: new Uint8Array(0) });
+      checkSigningSettings({ scheme: settings.scheme, secret: each, hmac: settings.hmac });
     } catch (error) {
       if (error instanceof MockpointError && settings.secrets.length > 1 && error.code === 'INVALID_SIGNATURE_SECRET') {
         throw new MockpointError(error.code, `secrets[${index}]: ${error.message}`);

@@ -169,6 +169,17 @@ export async function signWebhook(options: SignOptions): Promise<Record<string, 
 }
 
 /**
+ * Throws the {@link MockpointError} signing would throw for these settings (an
+ * unknown scheme, a secret that does not decode, bad `hmac` settings), without
+ * signing anything: the same judge, synchronously (a mock file is checked so).
+ */
+export function checkSigningSettings(options: Pick<SignOptions, 'scheme' | 'secret' | 'hmac'>): void {
+  const scheme = checkScheme(options.scheme);
+  secretKey(scheme, options.secret);
+  if (scheme === 'hmac') hmacSettings(options.hmac);
+}
+
+/**
  * Checks the signature a request carries. Bad settings (unknown scheme, a secret
  * that does not decode, bad `hmac` settings) throw a {@link MockpointError};
  * anything wrong with the request itself is a result, never a throw.

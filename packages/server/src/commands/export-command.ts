@@ -15,8 +15,10 @@ import { exportPact, PACT_FLAGS } from './export-pact.js';
 
 export const EXPORT_HELP = `Usage: mockpoint export [options] > mockpoint.json
 
-Writes a running daemon's endpoints (records, routes, queued answers) as a mock file in JSON or
-YAML, every data exactly as stored (big integers, key order, escapes), in name order.
+Writes a running daemon's endpoints (every name holding anything: records, routes, queued answers,
+collections, hosts, GraphQL schemas, protobuf definitions, chaos, signature checks with their
+secrets, the state's start) as a mock file in JSON or YAML, every data exactly as stored (big
+integers, key order, escapes), in name order (docs/files.md#what-export-holds).
 With --har, writes the request journal instead (every name, or those of --names) as a HAR 1.2
 file for browsers' devtools and other tools, oldest request first (docs/har.md).
 With --to wiremock, writes the endpoints as WireMock stub mappings ({ "mappings": [...] }, for

@@ -257,7 +257,7 @@ export const FILE_TOOLS: readonly FileTool[] = [
   {
     name: 'export_mock_file',
     description:
-      "The daemon's endpoints (records, routes, queued answers, collections, state) as a mock file, every data exact, as `mockpoint export` writes it.",
+      "Every name holding anything (records, routes, queued answers, collections, hosts, GraphQL schemas, protobuf definitions, chaos, signature checks with their secrets, the state's start) as a mock file, every data exact, as `mockpoint export` writes it.",
     inputSchema: {
       type: 'object',
       properties: {

@@ -75,7 +75,7 @@ function registerListRoute(app: Hono, ctx: AppContext): void {
       endpoints.list({ limit, after, prefix }),
       endpoints.count({ prefix }),
       endpoints.store.routeNames({ prefix }),
-      partNames(endpoints, prefix),
+      partNames(endpoints, ctx.backend.states, prefix),
     ]);
     // Names with routes and no record are listed too, as { name, routes }, in name
     // order among the records; a record with routes shows its route count.
@@ -95,8 +95,8 @@ function registerListRoute(app: Hono, ctx: AppContext): void {
       if (page.next !== null && entry.name > page.next) continue;
       entries.push({ name: entry.name, json: () => `{"name":${JSON.stringify(entry.name)},"routes":${entry.routes}}` });
     }
-    // Names with neither a record nor routes that hold a GraphQL schema, protobuf definitions, hosts, chaos or
-    // collections, as { name, graphql: true, grpc: true, … } (what each holds), the same way.
+    // Names with neither a record nor routes that hold a GraphQL schema, protobuf definitions, hosts, chaos,
+    // collections, a signature check, state or queued answers, as { name, graphql: true, … } (what each holds).
     const listed = new Set(routed.map((entry) => entry.name));
     const recorded = new Set(page.endpoints.map((record) => record.name));
     let partOnly = 0;
@@ -134,24 +134,29 @@ function registerListRoute(app: Hono, ctx: AppContext): void {
 }
 
 /** A name's parts besides a record and routes that the list shows, in this order. */
-const LISTED_PARTS = ['graphql', 'grpc', 'hosts', 'chaos', 'collections'] as const;
+const LISTED_PARTS = ['graphql', 'grpc', 'hosts', 'chaos', 'collections', 'signature', 'state', 'queue'] as const;
 
 /**
- * The names (with `prefix`) holding a GraphQL schema, protobuf definitions, hosts, chaos or
- * collections, in name order: what each holds.
+ * The names (with `prefix`) holding a GraphQL schema, protobuf definitions, hosts, chaos,
+ * collections, a signature check, state or queued answers, in name order: what each holds.
  */
 async function partNames(
   endpoints: AppContext['endpoints'],
+  states: AppContext['backend']['states'],
   prefix: string | undefined,
 ): Promise<[string, string[]][]> {
   const { store } = endpoints;
+  const prefixed = (names: string[]) => names.filter((name) => name.startsWith(prefix ?? ''));
   const lists = await Promise.all([
     store.graphqlNames({ prefix }),
     store.grpcNames({ prefix }),
     store.hostNames({ prefix }),
-    // The namespace's own chaos is kept under a key no endpoint can have: not listed.
+    // The namespace's chaos is kept under a key that is no name (`*`): not listed.
     store.chaosNames({ prefix }).then((names) => names.filter((name) => name !== NAMESPACE_CHAOS_KEY)),
-    endpoints.collections.names().then((names) => names.filter((name) => name.startsWith(prefix ?? ''))),
+    endpoints.collections.names().then(prefixed),
+    store.signatureNames({ prefix }),
+    states.names().then(prefixed),
+    endpoints.queue.names().then(prefixed),
   ]);
   const held = new Map<string, string[]>();
   for (const [index, names] of lists.entries()) {

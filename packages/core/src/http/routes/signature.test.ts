@@ -145,4 +145,44 @@ describe('/api/endpoints/{name}/signature', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('?secrets=true answers the check as stored, in the shape PUT takes; with an admin token set, only to that token', async () => {
+    const app = createApp({ adminToken: 'the-admin-token' });
+    const admin = { authorization: 'Bearer the-admin-token' };
+    const check = { scheme: 'hmac', secrets: ['one', 'two'], enforce: true, hmac: { header: 'X-Signature' } };
+    const put = await app.request('/api/endpoints/hook/signature', {
+      method: 'PUT',
+      headers: admin,
+      body: JSON.stringify(check),
+    });
+    expect(put.status).toBe(200);
+    // The plain read stays open and masked.
+    expect(((await (await send(app, 'GET', 'hook')).json()) as { secrets: unknown[] }).secrets).toEqual([
+      { hint: '…' },
+      { hint: '…' },
+    ]);
+    // The secrets: not without the token (not even with the query's other spellings), in full with it.
+    for (const query of ['?secrets=true', '?secrets=', '?secrets=1']) {
+      const refused = await app.request(`/api/endpoints/hook/signature${query}`);
+      expect(await errorOf(refused)).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    }
+    const full = await app.request('/api/endpoints/hook/signature?secrets=true', { headers: admin });
+    const stored = {
+      scheme: 'hmac',
+      secrets: ['one', 'two'],
+      toleranceSec: 300,
+      enforce: true,
+      hmac: { header: 'X-Signature', algorithm: 'sha256', encoding: 'hex', prefix: '' },
+    };
+    expect(await full.json()).toEqual(stored);
+    // What it answers is what PUT takes: sent back, the same check.
+    const again = await app.request('/api/endpoints/hook/signature', {
+      method: 'PUT',
+      headers: admin,
+      body: JSON.stringify(stored),
+    });
+    expect(again.status).toBe(200);
+    const reread = await app.request('/api/endpoints/hook/signature?secrets=true', { headers: admin });
+    expect(await reread.json()).toEqual(stored);
+  });
 });

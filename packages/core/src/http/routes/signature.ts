@@ -9,7 +9,12 @@
 import type { Hono } from 'hono';
 import { readJsonObjectBody } from '../../wire/body.js';
 import { MockpointError } from '../../wire/errors.js';
-import { parseSignatureInput, signatureSchemas, signatureView } from '../../wire/signature-settings.js';
+import {
+  parseSignatureInput,
+  signatureSchemas,
+  signatureSettingsJson,
+  signatureView,
+} from '../../wire/signature-settings.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';
@@ -26,6 +31,9 @@ export function registerSignatureRoutes(app: Hono, ctx: AppContext): void {
         `"${name}" checks no signatures; set a check with PUT /api/endpoints/${name}/signature`,
       );
     }
+    // `?secrets=true`: the check as stored, secrets included, in the shape PUT takes (for `mockpoint export`;
+    // with an admin token set, only for the admin token: http/auth.ts).
+    if (c.req.query('secrets') === 'true') return c.json(JSON.parse(signatureSettingsJson(settings)));
     return c.json(signatureView(settings));
   });
 
@@ -53,7 +61,8 @@ export function registerSignatureRoutes(app: Hono, ctx: AppContext): void {
       schemas,
       {
         path: '/api/endpoints/{name}/signature',
-        summary: 'How requests to /endpoint/{name} are checked; each secret masked (never answered in full).',
+        summary:
+          'How requests to /endpoint/{name} are checked; each secret masked. With ?secrets=true, the check as PUT takes it, secrets in full (for mockpoint export; with an admin token set, it needs that token).',
         tag: 'webhooks',
         params,
       },

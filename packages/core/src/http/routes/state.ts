@@ -1,7 +1,8 @@
 /**
  * `/api/endpoints/{name}/state`: an endpoint's state machines (docs/state.md).
  * GET answers every scenario its routes look at or move, and every one put or
- * moved, at its value (`started` when never moved); PUT sets scenarios, which
+ * moved, at its value (`started` when never moved), or with `?start=true` the
+ * start (what was put); PUT sets scenarios, which
  * are also the start a reset (`POST /api/endpoints/{name}/reset`) returns to.
  *
  * @module
@@ -46,6 +47,8 @@ export function registerStateRoutes(app: Hono, ctx: AppContext): void {
 
   app.get(base, async (c) => {
     const name = pathName(c.req.param('name'));
+    // `?start=true`: what was put, the start a reset returns to (for `mockpoint export`), not where it is now.
+    if (c.req.query('start') === 'true') return statesJson(await backend.states.getStart(name));
     const [states, table] = await Promise.all([backend.states.get(name), endpoints.routeTable(name)]);
     const named = new Set(Object.keys(states));
     for (const route of table?.routes ?? []) {
@@ -73,7 +76,7 @@ export function registerStateRoutes(app: Hono, ctx: AppContext): void {
       {
         path: '/api/endpoints/{name}/state',
         summary:
-          "This name's scenarios, in name order: every one its routes look at or move and every one put or moved, at its value (started when never moved).",
+          "This name's scenarios, in name order: every one its routes look at or move and every one put or moved, at its value (started when never moved). With ?start=true, the start instead: the scenarios last put (what a reset returns to; {} when none was).",
         tag: 'state',
         params,
       },

@@ -115,6 +115,10 @@ export class MemoryAnswerQueue implements AnswerQueue {
     this.#listeners.emit(name);
   }
 
+  async names(): Promise<string[]> {
+    return [...this.#queues].filter(([, queue]) => queue.length > 0).map(([name]) => name);
+  }
+
   async list(name: string): Promise<QueuedAnswer[]> {
     return this.#snapshot(this.#queues.get(name) ?? []);
   }

@@ -520,6 +520,11 @@ export class RedisAnswerQueue implements AnswerQueue {
     this.#unsettled.clear();
   }
 
+  async names(): Promise<string[]> {
+    const [, ...names] = (await this.#conn.eval(STATE, [this.#namesKey, this.#clearsKey], [])) as unknown[];
+    return names.map(String);
+  }
+
   async list(name: string): Promise<QueuedAnswer[]> {
     const entries = (await this.#conn.eval(LIST, [this.#listKey(name)], [])) as unknown[];
     return entries.map(decodeEntry);
