@@ -83,6 +83,8 @@ export class DeliveryWorker {
   readonly #waiters = new Map<string, Set<() => void>>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
+  /** When the next delivery the store holds is due (not the poll of a shared store): none, nothing is pending. */
+  #dueAt: number | undefined;
   #ticking = false;
   #again = false;
   #started = false;
@@ -108,7 +110,7 @@ export class DeliveryWorker {
    */
   /** Whether a retry is timed or an attempt is under way: the app holding this worker is not idle. */
   get busy(): boolean {
-    return this.#timer !== undefined || this.#inFlight.size > 0 || this.#ticking;
+    return this.#dueAt !== undefined || this.#inFlight.size > 0 || this.#ticking;
   }
 
   start(): void {
@@ -269,6 +271,7 @@ export class DeliveryWorker {
 
   #schedule(due: number | undefined): void {
     if (this.#closed) return;
+    this.#dueAt = due;
     let at = due ?? Number.POSITIVE_INFINITY;
     if (this.store.shared) at = Math.min(at, Date.now() + this.#options.pollMs);
     if (at === Number.POSITIVE_INFINITY) return;
