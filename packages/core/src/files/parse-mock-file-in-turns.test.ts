@@ -56,6 +56,7 @@ describe('parseMockFileInTurns', () => {
         return error;
       }
     })();
+    expect(whole).toMatchObject({ code: 'MOCK_FILE_INVALID', details: { reason: 'DUPLICATE_ROUTE_ID' } });
     expect(String(whole)).toMatch(/endpoints\[0\]\.routes\[60\].*id "a" is already used/);
     await expect(parseMockFileInTurns(text, { format: 'json' })).rejects.toEqual(whole);
   });
