@@ -11,6 +11,9 @@
 //   which stalled over 5 minutes and ignored SIGTERM. Now parsed in a worker thread, its work
 //   counted first (400 GRPC_DEFINITIONS_TOO_COMPLEX past a message of 4,000 fields), health
 //   answering throughout, SIGTERM honoured.
+// - 9,000 string fields in an `extend B` block of a proto2 `B` (286 KB): the count above skipped
+//   extend blocks (scored 0), so the PUT was parsed and kept: 200 after 12.3 s, 11.7 s of daemon
+//   CPU (in the worker). Now counted as B's fields: 400 GRPC_DEFINITIONS_TOO_COMPLEX in 76-160 ms.
 import { connect } from 'node:http2';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
@@ -133,6 +136,12 @@ describe('gRPC schema mode under amplifying definitions (daemon)', () => {
   });
 });
 
+/** proto2's `B` open to extensions, `n` string fields in an `extend B` block, and a service answering `B`. */
+function extendProto(n: number): string {
+  const fields = Array.from({ length: n }, (_, i) => `  optional string f${i} = ${i + 1};`).join('\n');
+  return `syntax = "proto2";\npackage ext.v1;\nmessage B { extensions 1 to 536870911; }\nextend B {\n${fields}\n}\nservice E { rpc Get(B) returns (B); }\n`;
+}
+
 /** One message of `n` string fields, in a service that answers it. */
 function wideProto(n: number): string {
   const fields = Array.from({ length: n }, (_, i) => `  string field_${i} = ${i + 1};`).join('\n');
@@ -201,5 +210,34 @@ describe('gRPC definitions that are costly to parse (daemon)', () => {
     expect(took).toBeLessThan(5_000);
     expect(exit.code).toBe(0);
     await pending;
+  });
+
+  it('refuses 9,000 fields of an `extend` block within a second, before any parse; health answers within 1 s', {
+    timeout: 120_000,
+  }, async () => {
+    // Before the fix these scored 0: the PUT was parsed (7.6 s of protobufjs's work) and kept.
+    const daemon = await startDaemon({ args: ['--memory'], bin: process.env.MOCKPOINT_PROBE_BIN });
+    const pid = daemon.child.pid as number;
+    // A few extension fields are taken (and the parsing code loaded).
+    expect(await putProtos(daemon, 'ext', { 'ext.proto': extendProto(50) })).toBe(201);
+    const proto = extendProto(9_000);
+    const watch = await watchHealth(daemon.url, pid);
+    const started = performance.now();
+    const refused = await send(`${daemon.url}/api/endpoints/ext/grpc`, {
+      method: 'PUT',
+      body: JSON.stringify({ protos: { 'ext.proto': proto } }),
+    });
+    const took = performance.now() - started;
+    const report = await watch.stop();
+    console.log(
+      `${line(`9,000 extension fields (${proto.length} bytes) PUT`, report)}; ${refused.status} in ${Math.round(took)} ms`,
+    );
+    expect(report.failed).toBe(0);
+    expect(report.worstMs).toBeLessThan(1_000);
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.text)).toMatchObject({
+      error: { code: 'GRPC_DEFINITIONS_TOO_COMPLEX', details: { widest: 9_000 } },
+    });
+    expect(took).toBeLessThan(1_000);
   });
 });

@@ -45,6 +45,22 @@ describe('parseMockFileInTurns', () => {
     expect(String(whole)).toContain('endpoints[0].routes[1500]');
   });
 
+  it('refuses an id repeated in different slices as one parse does', async () => {
+    const routes = ROUTES.map((route, i) => (i === 0 || i === 60 ? { ...route, id: 'a' } : route));
+    const text = fileOf(routes);
+    expect(text.length).toBeGreaterThan(SLICED_ROUTES_CHARS);
+    const whole = (() => {
+      try {
+        parseMockFile(text, { format: 'json' });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(whole).toMatchObject({ code: 'MOCK_FILE_INVALID', details: { reason: 'DUPLICATE_ROUTE_ID' } });
+    expect(String(whole)).toMatch(/endpoints\[0\]\.routes\[60\].*id "a" is already used/);
+    await expect(parseMockFileInTurns(text, { format: 'json' })).rejects.toEqual(whole);
+  });
+
   it('reads a Pact file in turns into the same import', async () => {
     const interactions = Array.from({ length: 500 }, (_, i) => ({
       description: `get ${i % 400}`,

@@ -25,14 +25,20 @@ interface EndpointTexts {
   routes: string[];
 }
 
-/** Route texts with the ids {@link parseMockFile} would give those that have none (`route-1`, … not taken). */
-async function withIds(routes: readonly string[], budget: TurnBudget): Promise<string[]> {
+/**
+ * Route texts with the ids {@link parseMockFile} would give those that have none (`route-1`, … not taken);
+ * `undefined` when two routes give the same id (slices are checked each on its own, so only the whole
+ * parse sees the clash and says `DUPLICATE_ROUTE_ID` where it is).
+ */
+async function withIds(routes: readonly string[], budget: TurnBudget): Promise<string[] | undefined> {
   const ids: (string | undefined)[] = [];
   for (const route of routes) {
     await budget.pause();
     ids.push(scanJson(route).members?.get('id'));
   }
-  const taken = new Set(ids.filter((id) => id !== undefined).map((id) => JSON.parse(id) as unknown));
+  const given = ids.filter((id) => id !== undefined).map((id) => JSON.parse(id) as unknown);
+  const taken = new Set(given);
+  if (taken.size !== given.length) return undefined;
   let next = 1;
   return routes.map((route, index) => {
     if (ids[index] !== undefined || !route.startsWith('{')) return route;
@@ -69,7 +75,9 @@ async function endpointTexts(
     const elements = routes === undefined ? [] : (await scanJsonInTurns(routes, budget, true)).elements;
     if (elements === undefined || elements.length > (options.maxRoutes ?? DEFAULT_MAX_ROUTES)) return undefined;
     if (utf8Length(routes ?? '') > routesBodyBytes(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)) return undefined;
-    out.push({ name, routes: await withIds(elements, budget) });
+    const routeTexts = await withIds(elements, budget);
+    if (routeTexts === undefined) return undefined;
+    out.push({ name, routes: routeTexts });
   }
   return new Set(out.map((endpoint) => endpoint.name)).size === out.length ? out : undefined;
 }

@@ -394,7 +394,7 @@ export const ERRORS = {
     fix: 'nothing: it has ended (see its `state`)',
   },
   GRPC_DEFINITIONS_TOO_COMPLEX: {
-    when: "`.proto` sources that would take the parser too long ([grpc.md](grpc.md#definitions-per-endpoint)): counted before parsing, each message's fields squared plus its fields times its `reserved` ranges, more than 16,000,000 in all (one message of 4,000 fields); or a parse that took more than 30 s in the daemon's parsing thread. The message names the count and the widest message, `error.details` has `{ work, widest }`; nothing is changed",
+    when: "`.proto` sources that would take the parser too long ([grpc.md](grpc.md#definitions-per-endpoint)): counted before parsing, each message's fields (with the fields `extend` blocks add to it) squared plus its fields times its `reserved` ranges, more than 16,000,000 in all (one message of 4,000 fields); or a parse that took more than 30 s in the daemon's parsing thread. The message names the count and the widest message, `error.details` has `{ work, widest }`; nothing is changed",
     fix: 'split the large messages, or send the same definitions as a descriptor set (`protoc --include_imports -o set.bin`, `buf build -o set.bin`), which needs no parsing',
   },
   GRPC_DEFINITIONS_TOO_LARGE: {
