@@ -6,17 +6,16 @@
 // body signature on a name with streaming requests) refused when saved.
 
 import { createHmac } from 'node:crypto';
-import { create, type DescService, toBinary } from '@bufbuild/protobuf';
+import { create, type DescMessage, type DescService, toBinary } from '@bufbuild/protobuf';
 import { FieldDescriptorProto_Type as Type } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, createClient, type Transport } from '@connectrpc/connect';
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, type Daemon, killAll } from './helpers/daemon.js';
 import { CHAT, chatDaemon, chatService, handMadeService, putProtos } from './helpers/grpc.js';
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
-afterAll(() => undefined);
 
 /** A service of unary and server-streaming methods only: a body signature means something on it. */
 const SIG = `syntax = "proto3";
@@ -61,7 +60,8 @@ interface Client {
 type Protocol = 'connect' | 'grpc-web' | 'grpc';
 
 function transportOf(daemon: Daemon, protocol: Protocol): Transport {
-  if (protocol === 'connect') return createConnectTransport({ baseUrl: daemon.url, httpVersion: '1.1', useBinaryFormat: true });
+  if (protocol === 'connect')
+    return createConnectTransport({ baseUrl: daemon.url, httpVersion: '1.1', useBinaryFormat: true });
   if (protocol === 'grpc-web') return createGrpcWebTransport({ baseUrl: daemon.url, httpVersion: '1.1' });
   return createGrpcTransport({ baseUrl: daemon.url });
 }
@@ -192,7 +192,8 @@ describe.each(PROTOCOLS)('cross-cutting settings on %s calls', (protocol) => {
     expect([said, streamed?.code]).toEqual([[], Code.Unauthenticated]);
 
     // The body as sent: Connect's binary body is the message; gRPC-Web and gRPC frame it (5-byte prefix).
-    const message = toBinary(service.methods[0]?.input as never, create(service.methods[0]?.input as never, { text: 'a' }));
+    const input = service.methods[0]?.input as DescMessage;
+    const message = toBinary(input, create(input, { text: 'a' } as never));
     const framed = new Uint8Array(5 + message.length);
     new DataView(framed.buffer).setUint32(1, message.length);
     framed.set(message, 5);
@@ -206,7 +207,7 @@ describe.each(PROTOCOLS)('cross-cutting settings on %s calls', (protocol) => {
 });
 
 describe('the protocol forms and the refused combination', () => {
-  it('a Connect unary call under a 503 fault is HTTP 503 with Connect\'s JSON error', async () => {
+  it("a Connect unary call under a 503 fault is HTTP 503 with Connect's JSON error", async () => {
     const daemon = await chatDaemon();
     expect((await send(daemon, 'PUT', '/api/endpoints/chat/chaos', { rate: 1, faults: ['503'] })).status).toBe(200);
     const response = await fetch(`${daemon.url}/chat.v1.Chat/Get`, {
@@ -223,15 +224,18 @@ describe('the protocol forms and the refused combination', () => {
     const settings = { scheme: 'github', secret: 'compose-secret', enforce: true };
     const onStreams = await send(daemon, 'PUT', '/api/endpoints/chat/signature', settings);
     expect(onStreams.status).toBe(400);
-    expect(onStreams.json).toMatchObject({ error: { code: 'SETTING_NOT_FOR_KIND' } });
-    expect(String((onStreams.json?.error as { message: string }).message)).toContain('/chat.v1.Chat/Upload');
+    expect(onStreams.json).toMatchObject({
+      error: { code: 'SETTING_NOT_FOR_KIND', message: expect.stringContaining('/chat.v1.Chat/Upload') },
+    });
     // Not enforced, the check records and refuses nothing: saved.
     expect((await send(daemon, 'PUT', '/api/endpoints/chat/signature', { ...settings, enforce: false })).status).toBe(
       200,
     );
 
     expect((await send(daemon, 'PUT', '/api/endpoints/signed/signature', settings)).status).toBe(200);
-    const streams = await send(daemon, 'PUT', '/api/endpoints/signed/grpc', { protos: { 'chat2.proto': CHAT.replace('package chat.v1', 'package chat.v2') } });
+    const streams = await send(daemon, 'PUT', '/api/endpoints/signed/grpc', {
+      protos: { 'chat2.proto': CHAT.replace('package chat.v1', 'package chat.v2') },
+    });
     expect(streams.status).toBe(400);
     expect(streams.json).toMatchObject({ error: { code: 'SETTING_NOT_FOR_KIND' } });
     expect(await putProtos(daemon, 'signed', { 'sig.proto': SIG })).toBe(201);

@@ -108,7 +108,8 @@ export function journalGrpcCall(
     bodyTruncated: request.body.length > JOURNAL_BODY_LIMIT,
     startedAt: request.startedAt,
   };
-  const by = call.queued === true ? { queue: true as const } : call.route === undefined ? 'grpc' : { route: call.route };
+  const by =
+    call.queued === true ? { queue: true as const } : call.route === undefined ? 'grpc' : { route: call.route };
   journal.record(found.name, recorded, status, {
     answeredBy: by,
     ...call.mark,

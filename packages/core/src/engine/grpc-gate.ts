@@ -47,9 +47,7 @@ const STEPS: readonly Step[] = [signatureStep, chaosStep, PASS];
 function mayGate(parts: PipelineParts, name: string): boolean {
   const { signatureChecks, chaosPlans } = parts.endpoints;
   return (
-    signatureChecks.get(name) !== null ||
-    chaosPlans.get(name) !== null ||
-    chaosPlans.get(NAMESPACE_CHAOS_KEY) !== null
+    signatureChecks.get(name) !== null || chaosPlans.get(name) !== null || chaosPlans.get(NAMESPACE_CHAOS_KEY) !== null
   );
 }
 
