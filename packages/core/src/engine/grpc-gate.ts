@@ -44,7 +44,7 @@ const PASS_VERDICT = Object.freeze({}) as Verdict;
 const STEPS: readonly Step[] = [signatureStep, chaosStep, PASS];
 
 /** Whether `name` may have a signature check or chaos (unknown counts): else the call skips the gate. */
-function mayGate(parts: PipelineParts, name: string): boolean {
+export function mayGate(parts: PipelineParts, name: string): boolean {
   const { signatureChecks, chaosPlans } = parts.endpoints;
   return (
     signatureChecks.get(name) !== null || chaosPlans.get(name) !== null || chaosPlans.get(NAMESPACE_CHAOS_KEY) !== null
@@ -102,13 +102,13 @@ export function replyOfVerdict(verdict: Verdict, by: string): GrpcReply {
  * The signature check and chaos for a call to `name`: a reply that ends it
  * (a fault, a refused signature); or one with `schema: true` and the chaos
  * latency as `delay`, for the call to go on after it; or `undefined`: nothing to do.
+ * Asked only when {@link mayGate}.
  */
 export async function gateGrpcCall(
   parts: PipelineParts,
   name: string,
   info: GrpcCallInfo,
 ): Promise<GrpcReply | undefined> {
-  if (!mayGate(parts, name)) return undefined;
   const body = info.body ?? new Uint8Array(0);
   const target = `/${info.service}/${info.method}`;
   const request: RecordedRequest = {
