@@ -6,16 +6,21 @@
 // body signature on a name with streaming requests) refused when saved.
 
 import { createHmac } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { create, type DescMessage, type DescService, toBinary } from '@bufbuild/protobuf';
 import { FieldDescriptorProto_Type as Type } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, createClient, type Transport } from '@connectrpc/connect';
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll } from './helpers/daemon.js';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs } from './helpers/daemon.js';
 import { CHAT, chatDaemon, chatService, handMadeService, putProtos } from './helpers/grpc.js';
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
+afterAll(() => removeTempDirs());
 
 /** A service of unary and server-streaming methods only: a body signature means something on it. */
 const SIG = `syntax = "proto3";
@@ -239,5 +244,47 @@ describe('the protocol forms and the refused combination', () => {
     expect(streams.status).toBe(400);
     expect(streams.json).toMatchObject({ error: { code: 'SETTING_NOT_FOR_KIND' } });
     expect(await putProtos(daemon, 'signed', { 'sig.proto': SIG })).toBe(201);
+  });
+});
+
+/** grpc-js's client for `chat.v1.Chat`, built by proto-loader (typed by hand: it is built at run time). */
+interface GrpcJsChat extends grpc.Client {
+  Get(request: { text?: string }, done: (error: grpc.ServiceError | null, value?: Say) => void): grpc.ClientUnaryCall;
+}
+
+async function grpcJsChat(daemon: Daemon): Promise<GrpcJsChat> {
+  const file = join(await makeTempDir(), 'chat.proto');
+  await writeFile(file, CHAT);
+  const loaded = grpc.loadPackageDefinition(protoLoader.loadSync(file, { keepCase: true })) as unknown as {
+    chat: { v1: { Chat: new (address: string, credentials: grpc.ChannelCredentials) => GrpcJsChat } };
+  };
+  return new loaded.chat.v1.Chat(new URL(daemon.url).host, grpc.credentials.createInsecure());
+}
+
+/** The status code a grpc-js unary call ended with (0: ok). */
+function grpcJsCode(client: GrpcJsChat): Promise<number> {
+  return new Promise((resolve) => client.Get({ text: 'a' }, (error) => resolve(error === null ? 0 : error.code)));
+}
+
+describe('grpc-js over h2c (the native fast path)', () => {
+  it('reads chaos as UNAVAILABLE and a rate limit as RESOURCE_EXHAUSTED', async () => {
+    const daemon = await chatDaemon();
+    const client = await grpcJsChat(daemon);
+    try {
+      expect(await grpcJsCode(client)).toBe(grpc.status.OK);
+      expect((await send(daemon, 'PUT', '/api/endpoints/chat/chaos', { rate: 1, faults: ['503'] })).status).toBe(200);
+      expect(await grpcJsCode(client)).toBe(grpc.status.UNAVAILABLE);
+      expect((await send(daemon, 'DELETE', '/api/endpoints/chat/chaos')).status).toBe(204);
+      const route = {
+        match: { grpc: { method: 'Get' } },
+        answer: { grpc: { message: { text: 'routed' } } },
+        rateLimit: { limit: 1, per: '1h' },
+      };
+      expect((await send(daemon, 'PUT', '/api/endpoints/chat/routes', { routes: [route] })).status).toBe(200);
+      expect(await grpcJsCode(client)).toBe(grpc.status.OK);
+      expect(await grpcJsCode(client)).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    } finally {
+      client.close();
+    }
   });
 });
