@@ -198,16 +198,26 @@ describe.each(PROTOCOLS)('cross-cutting settings on %s calls', (protocol) => {
 
     // The body as sent: Connect's binary body is the message; gRPC-Web and gRPC frame it (5-byte prefix).
     const input = service.methods[0]?.input as DescMessage;
-    const message = toBinary(input, create(input, { text: 'a' } as never));
-    const framed = new Uint8Array(5 + message.length);
-    new DataView(framed.buffer).setUint32(1, message.length);
-    framed.set(message, 5);
-    const body = protocol === 'connect' ? message : framed;
-    const signature = `sha256=${createHmac('sha256', 'compose-secret').update(body).digest('hex')}`;
-    const headers = { 'x-hub-signature-256': signature };
+    const signed = (text: string) => {
+      const message = toBinary(input, create(input, { text } as never));
+      const framed = new Uint8Array(5 + message.length);
+      new DataView(framed.buffer).setUint32(1, message.length);
+      framed.set(message, 5);
+      const body = protocol === 'connect' ? message : framed;
+      return { 'x-hub-signature-256': `sha256=${createHmac('sha256', 'compose-secret').update(body).digest('hex')}` };
+    };
+    const headers = signed('a');
     expect((await client.get({ text: 'a' }, { headers })).text).toBeTypeOf('string');
     const wrong = { 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` };
     expect((await failure(client.get({ text: 'a' }, { headers: wrong })))?.code).toBe(Code.Unauthenticated);
+
+    // Not enforced: the call is answered, and the journal entry carries the outcome as an HTTP request's.
+    const recorded = { ...settings, enforce: false };
+    expect((await send(daemon, 'PUT', '/api/endpoints/sig/signature', recorded)).status).toBe(200);
+    expect((await client.get({ text: 'b' }, { headers: signed('b') })).text).toBeTypeOf('string');
+    expect(await lastCall(daemon, 'sig')).toMatchObject({ signature: { scheme: 'github', status: 'valid' } });
+    expect((await client.get({ text: 'a' })).text).toBeTypeOf('string');
+    expect(await lastCall(daemon, 'sig')).toMatchObject({ signature: { status: 'missing' } });
   });
 });
 

@@ -108,6 +108,7 @@ export function journalGrpcCall(
     bodyTruncated: request.body.length > JOURNAL_BODY_LIMIT,
     startedAt: request.startedAt,
   };
+  if (call.signature !== undefined) recorded.signature = call.signature;
   const by =
     call.queued === true ? { queue: true as const } : call.route === undefined ? 'grpc' : { route: call.route };
   journal.record(found.name, recorded, status, {

@@ -42,6 +42,8 @@ const PASS: Step = { name: 'gRPC call goes on', run: () => PASS_VERDICT };
 const PASS_VERDICT = Object.freeze({}) as Verdict;
 
 const STEPS: readonly Step[] = [signatureStep, chaosStep, PASS];
+/** A call whose body the adapter did not keep (a client stream on native gRPC) is not judged by signature. */
+const UNSIGNED_STEPS: readonly Step[] = [chaosStep, PASS];
 
 /** Whether `name` may have a signature check or chaos (unknown counts): else the call skips the gate. */
 export function mayGate(parts: PipelineParts, name: string): boolean {
@@ -100,8 +102,9 @@ export function replyOfVerdict(verdict: Verdict, by: string): GrpcReply {
 
 /**
  * The signature check and chaos for a call to `name`: a reply that ends it
- * (a fault, a refused signature); or one with `schema: true` and the chaos
- * latency as `delay`, for the call to go on after it; or `undefined`: nothing to do.
+ * (a fault, a refused signature); or one with `schema: true`, the chaos
+ * latency as `delay` and the check's outcome (`signature`), for the call to go
+ * on after it; or `undefined`: nothing to do.
  * Asked only when {@link mayGate}.
  */
 export async function gateGrpcCall(
@@ -110,6 +113,7 @@ export async function gateGrpcCall(
   info: GrpcCallInfo,
 ): Promise<GrpcReply | undefined> {
   const body = info.body ?? new Uint8Array(0);
+  const steps = info.body === undefined ? UNSIGNED_STEPS : STEPS;
   const target = `/${info.service}/${info.method}`;
   const request: RecordedRequest = {
     method: 'POST',
@@ -119,12 +123,18 @@ export async function gateGrpcCall(
     bodyTruncated: false,
   };
   const exchange = new Exchange(parts, name, target, request, undefined, undefined);
-  const verdict = await runSteps(STEPS, exchange);
+  const verdict = await runSteps(steps, exchange);
+  const { signature } = request;
   if (verdict !== PASS_VERDICT) {
     const chaos = verdict.mark?.answeredBy;
     const by = typeof chaos === 'object' && 'chaos' in chaos ? 'chaos' : 'the signature check';
-    return replyOfVerdict(verdict, by);
+    const reply = replyOfVerdict(verdict, by);
+    if (signature !== undefined) reply.signature = signature;
+    return reply;
   }
   const delay = exchange.chaos?.delay ?? 0;
-  return delay > 0 ? { by: 'chaos', messages: [], schema: true, delay } : undefined;
+  if (delay <= 0 && signature === undefined) return undefined;
+  const pass: GrpcReply = { by: 'chaos', messages: [], schema: true, delay };
+  if (signature !== undefined) pass.signature = signature;
+  return pass;
 }

@@ -227,7 +227,9 @@ export function grpcRouting(parts: PipelineParts, name: string): GrpcRouting {
     if (gate !== undefined && gate.schema !== true) return gate;
     const reply = await routedReply(parts, name, info);
     if (gate === undefined) return reply;
-    return reply === undefined ? gate : { ...reply, delay: (reply.delay ?? 0) + (gate.delay ?? 0) };
+    if (reply === undefined) return gate;
+    const delayed = { ...reply, delay: (reply.delay ?? 0) + (gate.delay ?? 0) };
+    return gate.signature === undefined ? delayed : { ...delayed, signature: gate.signature };
   };
 }
 

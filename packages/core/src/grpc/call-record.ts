@@ -8,6 +8,7 @@
  * @module
  */
 import type { GrpcMark } from '../wire/grpc-json.js';
+import type { SignatureMark } from '../wire/signature-settings.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
 import type { GrpcJournalMark } from './grpc-reply.js';
 
@@ -28,6 +29,8 @@ export type GrpcCall = Omit<GrpcMark, 'service' | 'method'> & {
   body?: Uint8Array;
   /** How the call was answered when a step of the pipeline answered it (not journaled in `grpc`). */
   mark?: GrpcJournalMark;
+  /** The signature check's outcome (journaled as the entry's `signature`, not in `grpc`). */
+  signature?: SignatureMark;
 };
 
 /** Whether `json` was kept in `list` (else it is counted in `messagesDropped`); `known`: its JSON length. */
@@ -64,6 +67,6 @@ export function noteResponse(call: GrpcCall | undefined, json: unknown, size?: n
 
 /** The call's mark as journaled: without the working fields. */
 export function markOf(call: GrpcCall): Omit<GrpcMark, 'service' | 'method'> {
-  const { kept: _kept, reset: _reset, route: _route, queued: _queued, body: _body, mark: _mark, ...mark } = call;
+  const { kept: _kept, reset: _reset, route: _route, queued: _queued, body: _body, mark: _mark, signature: _signature, ...mark } = call;
   return mark;
 }

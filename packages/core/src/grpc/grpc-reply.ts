@@ -7,6 +7,7 @@
  * @module
  */
 import type { AnswerMark } from '../journal/journal-entry.js';
+import type { SignatureMark } from '../wire/signature-settings.js';
 
 /** One message sent, in proto3 JSON, after `delay` milliseconds. */
 export interface GrpcOut {
@@ -49,6 +50,8 @@ export interface GrpcReply {
   schema?: true;
   /** How the journal records the call when not by a route or the queue (chaos, a signature, a rate limit). */
   mark?: GrpcJournalMark;
+  /** The signature check's outcome, for the journal entry (as an HTTP request's). */
+  signature?: SignatureMark;
 }
 
 /** The journal's mark of a call the pipeline's steps answered (engine/grpc-gate.ts). */

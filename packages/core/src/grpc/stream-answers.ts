@@ -281,6 +281,7 @@ async function routed(method: DescMethod, context: AnswerContext, parts: CallPar
     messages,
     body: parts.call?.body,
   });
+  if (reply?.signature !== undefined && parts.call !== undefined) parts.call.signature = reply.signature;
   if (reply?.schema === true) {
     await sleep(reply.delay, context);
     return undefined;
