@@ -8,8 +8,8 @@
  * @module
  */
 import type { GrpcMark } from '../wire/grpc-json.js';
-import type { SignatureMark } from '../wire/signature-settings.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
+import type { SignatureMark } from '../wire/signature-settings.js';
 import type { GrpcJournalMark } from './grpc-reply.js';
 
 /** Messages kept each way. */
@@ -67,6 +67,15 @@ export function noteResponse(call: GrpcCall | undefined, json: unknown, size?: n
 
 /** The call's mark as journaled: without the working fields. */
 export function markOf(call: GrpcCall): Omit<GrpcMark, 'service' | 'method'> {
-  const { kept: _kept, reset: _reset, route: _route, queued: _queued, body: _body, mark: _mark, signature: _signature, ...mark } = call;
+  const {
+    kept: _kept,
+    reset: _reset,
+    route: _route,
+    queued: _queued,
+    body: _body,
+    mark: _mark,
+    signature: _signature,
+    ...mark
+  } = call;
   return mark;
 }
