@@ -234,6 +234,16 @@ describe('the protocol forms and the refused combination', () => {
     expect(await response.json()).toMatchObject({ code: 'unavailable' });
   });
 
+  it("the namespace's chaos reaches a call of a name without its own", async () => {
+    const daemon = await chatDaemon();
+    const client = clientOf(daemon, 'connect');
+    expect((await send(daemon, 'PUT', '/api/chaos', { rate: 1, faults: ['503'] })).status).toBe(200);
+    expect((await failure(client.get({ text: 'a' })))?.code).toBe(Code.Unavailable);
+    expect(await lastCall(daemon, 'chat')).toMatchObject({ answeredBy: { chaos: '503', namespace: true } });
+    expect((await send(daemon, 'DELETE', '/api/chaos')).status).toBe(204);
+    expect((await client.get({ text: 'a' })).text).toBeTypeOf('string');
+  });
+
   it('an enforced signature and streaming requests on one name: 400 SETTING_NOT_FOR_KIND, saved either way', async () => {
     const daemon = await chatDaemon();
     const settings = { scheme: 'github', secret: 'compose-secret', enforce: true };
