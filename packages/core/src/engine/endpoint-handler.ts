@@ -128,6 +128,11 @@ export class EndpointHandler {
     };
   }
 
+  /** The pipeline's parts, for the gRPC calls' routing (the same steps, buckets and clock; engine/grpc-routes.ts). */
+  get parts(): PipelineParts {
+    return this.#parts;
+  }
+
   /**
    * Records `request` and answers it: synchronously when the endpoint is cached
    * (or the request is not a read), otherwise once the store has been asked. Never

@@ -108,8 +108,12 @@ export function journalGrpcCall(
     bodyTruncated: request.body.length > JOURNAL_BODY_LIMIT,
     startedAt: request.startedAt,
   };
+  if (call.signature !== undefined) recorded.signature = call.signature;
+  const by =
+    call.queued === true ? { queue: true as const } : call.route === undefined ? 'grpc' : { route: call.route };
   journal.record(found.name, recorded, status, {
-    answeredBy: call.queued === true ? { queue: true } : call.route === undefined ? 'grpc' : { route: call.route },
+    answeredBy: by,
+    ...call.mark,
     grpc: { service: found.service, method: found.method, ...markOf(call) },
   });
 }

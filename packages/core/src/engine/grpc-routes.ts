@@ -12,11 +12,9 @@
  */
 import type { RouteHit, RouteTable } from '../answer/routes/route-table.js';
 import { compileJsonTemplate, RenderBudget, renderJson, type TemplateContext } from '../answer/template.js';
-import type { Clock } from '../clock/clock.js';
 import type { GrpcCallInfo, GrpcOut, GrpcReply, GrpcRouting } from '../grpc/grpc-reply.js';
 import { firstMismatch } from '../journal/graphql-filter.js';
 import type { FilterSubject } from '../journal/request-filter.js';
-import type { StateTimers } from '../state/state-timers.js';
 import type { GrpcAnswer, GrpcAnswerMessage } from '../wire/answer-grpc.js';
 import { grpcCodeOf } from '../wire/answer-grpc.js';
 import { MockpointError } from '../wire/errors.js';
@@ -24,17 +22,15 @@ import type { Route, RouteAnswer } from '../wire/route.js';
 import type { States } from '../wire/state-json.js';
 import type { EndpointService } from './endpoint-service.js';
 import type { GrpcCallLimits } from './grpc-catalog.js';
+import { gateGrpcCall, mayGate, replyOfVerdict } from './grpc-gate.js';
 import { queuedReply } from './grpc-queue.js';
+import type { PipelineParts } from './pipeline/exchange.js';
+import { rateLimitHeaders, refusedAnswer } from './pipeline/rate-limit-answers.js';
+import { takeToken } from './pipeline/rate-limit-step.js';
 import { checkRoom, keptMoving, MAX_MOVES, pick, scheduleLater, splitMove } from './pipeline/state-moves.js';
 
-/** What answering a call by a route needs of the app. */
-export interface GrpcRouteParts {
-  endpoints: EndpointService;
-  clock: Clock;
-  timers: StateTimers;
-  maxTimers: number;
-  maxBodyBytes: number;
-}
+/** What answering a call by a route needs of the app: the pipeline's parts (the steps run on calls too). */
+export type GrpcRouteParts = Pick<PipelineParts, 'endpoints' | 'clock' | 'timers' | 'maxTimers' | 'maxBodyBytes'>;
 
 function headersOf(headers: Headers): Record<string, string> {
   const out: Record<string, string> = Object.create(null);
@@ -144,13 +140,55 @@ function replyOf(parts: GrpcRouteParts, hit: RouteHit, info: GrpcCallInfo, state
   return answerReply(parts, route.route.answer, source, info, state);
 }
 
+/**
+ * The rate limit of `hit`'s route, through the pipeline's bucket (rate-limit-step.ts): `refused`, the
+ * call's `resource_exhausted` (with the style's headers as metadata); else the headers its answer carries.
+ */
+async function limit(
+  parts: PipelineParts,
+  name: string,
+  table: RouteTable,
+  hit: RouteHit,
+): Promise<{ refused?: GrpcReply; headers?: Record<string, string> }> {
+  const rateLimit = hit.route.route.rateLimit;
+  if (rateLimit === undefined) return {};
+  const { take, style, bucket } = takeToken(parts.rateBuckets, table, name, hit, rateLimit);
+  const took = await take;
+  if (took.allowed) return { headers: rateLimitHeaders(style, took, bucket) };
+  const answer = refusedAnswer(style, took, bucket, hit.route.id, false);
+  const mark = { answeredBy: { route: hit.route.id }, params: hit.params, rateLimited: true as const };
+  return { refused: replyOfVerdict({ answer, mark }, `route ${hit.route.id}`) };
+}
+
+/** The reply of `hit`'s route once its rate limit let the call through; the limit's refusal otherwise. */
+async function limitedReply(
+  parts: PipelineParts,
+  name: string,
+  table: RouteTable,
+  hit: RouteHit,
+  info: GrpcCallInfo,
+  state: States | undefined,
+): Promise<GrpcReply> {
+  const { refused, headers } = await limit(parts, name, table, hit);
+  if (refused !== undefined) return refused;
+  const reply = replyOf(parts, hit, info, state);
+  return headers === undefined ? reply : { ...reply, metadata: { ...headers, ...reply.metadata } };
+}
+
 /** The first grpc route for `info` on the scenarios as they are, moving them with its setState (as route-step.ts does). */
-async function statefully(parts: GrpcRouteParts, name: string, table: RouteTable, info: GrpcCallInfo) {
+async function statefully(parts: PipelineParts, name: string, table: RouteTable, info: GrpcCallInfo) {
   const { states } = parts.endpoints;
+  let limited = false;
   for (let attempt = 0; attempt < MAX_MOVES; attempt++) {
     const before = await states.get(name);
     const hit = table.select(subjectOf(info, info.messages[0], before));
     if (hit === undefined) return undefined;
+    if (!limited && hit.route.route.rateLimit !== undefined) {
+      // The token is taken once, on the route selected on the state as the call found it (as rate-limit-step.ts).
+      limited = true;
+      const { refused } = await limit(parts, name, table, hit);
+      if (refused !== undefined) return refused;
+    }
     const moves = hit.route.route.answer.setState;
     if (moves === undefined) return replyOf(parts, hit, info, before);
     const move = splitMove(moves);
@@ -163,19 +201,35 @@ async function statefully(parts: GrpcRouteParts, name: string, table: RouteTable
   throw keptMoving(name);
 }
 
-/** The routing of `name`'s calls: its routes with a `grpc` answer, read once per change of its routes. */
-export function grpcRouting(parts: GrpcRouteParts, name: string): GrpcRouting {
+/** The reply of the queue or the routes, or `undefined` (schema mode). */
+async function routedReply(parts: PipelineParts, name: string, info: GrpcCallInfo): Promise<GrpcReply | undefined> {
+  // A queued grpc answer the call matches comes first (grpc-queue.ts).
+  if (parts.endpoints.queue.pending(name)) {
+    const queued = await queuedReply(parts, name, info);
+    if (queued !== undefined) return queued;
+  }
+  const table = await parts.endpoints.routeTable(name);
+  if (table === null || !table.routes.some((route) => route.route.answer.grpc !== undefined)) return undefined;
+  if (table.usesState) return statefully(parts, name, table, info);
+  const hit = table.select(subjectOf(info, info.messages[0]));
+  return hit === undefined ? undefined : limitedReply(parts, name, table, hit, info, undefined);
+}
+
+/**
+ * The routing of `name`'s calls: the pipeline's signature check and chaos first (grpc-gate.ts), then
+ * its queued `grpc` answers, then its routes with a `grpc` answer (read once per change of its routes),
+ * each route behind its rate limit; the chaos latency added to whatever answers.
+ */
+export function grpcRouting(parts: PipelineParts, name: string): GrpcRouting {
   return async (info) => {
-    // A queued grpc answer the call matches comes first (grpc-queue.ts).
-    if (parts.endpoints.queue.pending(name)) {
-      const queued = await queuedReply(parts, name, info);
-      if (queued !== undefined) return queued;
-    }
-    const table = await parts.endpoints.routeTable(name);
-    if (table === null || !table.routes.some((route) => route.route.answer.grpc !== undefined)) return undefined;
-    if (table.usesState) return statefully(parts, name, table, info);
-    const hit = table.select(subjectOf(info, info.messages[0]));
-    return hit === undefined ? undefined : replyOf(parts, hit, info, undefined);
+    // A name known to have no signature check and no chaos skips the gate without a Promise.
+    const gate = mayGate(parts, name) ? await gateGrpcCall(parts, name, info) : undefined;
+    if (gate !== undefined && gate.schema !== true) return gate;
+    const reply = await routedReply(parts, name, info);
+    if (gate === undefined) return reply;
+    if (reply === undefined) return gate;
+    const delayed = { ...reply, delay: (reply.delay ?? 0) + (gate.delay ?? 0) };
+    return gate.signature === undefined ? delayed : { ...delayed, signature: gate.signature };
   };
 }
 

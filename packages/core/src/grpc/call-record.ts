@@ -9,6 +9,8 @@
  */
 import type { GrpcMark } from '../wire/grpc-json.js';
 import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
+import type { SignatureMark } from '../wire/signature-settings.js';
+import type { GrpcJournalMark } from './grpc-reply.js';
 
 /** Messages kept each way. */
 export const MAX_KEPT = 100;
@@ -23,6 +25,12 @@ export type GrpcCall = Omit<GrpcMark, 'service' | 'method'> & {
   route?: string;
   /** Set when a queued answer answered (journaled as `answeredBy: { queue: true }`). */
   queued?: true;
+  /** The request body as sent, for the signature check (not journaled). */
+  body?: Uint8Array;
+  /** How the call was answered when a step of the pipeline answered it (not journaled in `grpc`). */
+  mark?: GrpcJournalMark;
+  /** The signature check's outcome (journaled as the entry's `signature`, not in `grpc`). */
+  signature?: SignatureMark;
 };
 
 /** Whether `json` was kept in `list` (else it is counted in `messagesDropped`); `known`: its JSON length. */
@@ -59,6 +67,15 @@ export function noteResponse(call: GrpcCall | undefined, json: unknown, size?: n
 
 /** The call's mark as journaled: without the working fields. */
 export function markOf(call: GrpcCall): Omit<GrpcMark, 'service' | 'method'> {
-  const { kept: _kept, reset: _reset, route: _route, queued: _queued, ...mark } = call;
+  const {
+    kept: _kept,
+    reset: _reset,
+    route: _route,
+    queued: _queued,
+    body: _body,
+    mark: _mark,
+    signature: _signature,
+    ...mark
+  } = call;
   return mark;
 }

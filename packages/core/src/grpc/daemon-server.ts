@@ -71,6 +71,8 @@ export function createDaemonServer(
     direct: table.direct,
     // Its calls are not journaled, so when their answer ends does not matter; no route answers them.
     streams: () => false,
+    takesStream: () => false,
+    takingStream: [],
     messageProblem: () => undefined,
     handle,
     async answer(request, call) {

@@ -6,6 +6,8 @@
  *
  * @module
  */
+import type { AnswerMark } from '../journal/journal-entry.js';
+import type { SignatureMark } from '../wire/signature-settings.js';
 
 /** One message sent, in proto3 JSON, after `delay` milliseconds. */
 export interface GrpcOut {
@@ -42,7 +44,18 @@ export interface GrpcReply {
   trailers?: Record<string, string | string[]>;
   /** Reset the stream (no status) once the messages are sent. */
   reset?: boolean;
+  /** Held (before the reset) until this aborts or the client gives up: chaos `timeout`. */
+  hold?: AbortSignal;
+  /** Not an answer: schema mode (or the routes) answers, after `delay` (the chaos latency). */
+  schema?: true;
+  /** How the journal records the call when not by a route or the queue (chaos, a signature, a rate limit). */
+  mark?: GrpcJournalMark;
+  /** The signature check's outcome, for the journal entry (as an HTTP request's). */
+  signature?: SignatureMark;
 }
+
+/** The journal's mark of a call the pipeline's steps answered (engine/grpc-gate.ts). */
+export type GrpcJournalMark = Pick<AnswerMark, 'answeredBy' | 'fault' | 'rateLimited' | 'params'>;
 
 /** What one call's answer is looked up by. */
 export interface GrpcCallInfo {
@@ -54,6 +67,8 @@ export interface GrpcCallInfo {
   headers: Headers;
   /** The request messages read so far, in proto3 JSON: the one of a unary or server-streaming call, all of a client stream's, the first of a bidirectional one. */
   messages: readonly unknown[];
+  /** The request body as sent (a unary Connect call's body; native gRPC's framed messages), where the adapter kept it. */
+  body?: Uint8Array;
 }
 
 /** Chooses a route's answer for a call; `undefined`: schema mode answers. */

@@ -37,6 +37,10 @@ export interface GrpcServer {
   messageProblem(path: string, json: unknown): string | undefined;
   /** Whether `/{service}/{method}` streams its answer (server or bidirectional streaming): its call ends when the body has been sent. */
   streams(path: string): boolean;
+  /** Whether `/{service}/{method}` takes a stream of requests (client or bidirectional streaming). */
+  takesStream(path: string): boolean;
+  /** The methods that take a stream of requests, as `/{service}/{method}`. */
+  readonly takingStream: readonly string[];
   /**
    * Answers a Connect or gRPC-Web call (Fetch API) to one of its methods
    * ({@link has}), noting in `call` what it did. Native gRPC needs trailers,
@@ -200,10 +204,15 @@ export function createGrpcServer(registry: FileRegistry, limits: GrpcServerLimit
       }
     }
   }
+  const takingStream = [...methods]
+    .filter(([, method]) => method.methodKind === 'client_streaming' || method.methodKind === 'bidi_streaming')
+    .map(([path]) => path);
   return {
     has: (path) => handlers.has(path),
     direct: table.direct,
     streams: (path) => streaming.has(path),
+    takesStream: (path) => takingStream.includes(path),
+    takingStream,
     messageProblem(path, json) {
       const output = (methods.get(path) as DescMethod).output;
       try {

@@ -125,6 +125,26 @@ async function open(reply: GrpcReply | undefined, context: AnswerContext): Promi
   setAll(context.responseHeader, reply.metadata);
   setAll(context.responseTrailer, reply.trailers);
   await sleep(reply.delay, context);
+  if (reply.hold !== undefined) await held(reply.hold, context);
+}
+
+/** Resolves when `hold` aborts (the fault is cleared); rejects when the call ends first (the client gone). */
+function held(hold: AbortSignal, context: AnswerContext): Promise<void> {
+  const signal = context.signal;
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    if (hold.aborted) return resolve();
+    const released = () => {
+      signal.removeEventListener('abort', aborted);
+      resolve();
+    };
+    const aborted = () => {
+      hold.removeEventListener('abort', released);
+      reject(signal.reason);
+    };
+    hold.addEventListener('abort', released, { once: true });
+    signal.addEventListener('abort', aborted, { once: true });
+  });
 }
 
 /** Ends a reply: a reset, or its status (thrown, as Connect ends a call). */
@@ -259,7 +279,14 @@ async function routed(method: DescMethod, context: AnswerContext, parts: CallPar
       return context.requestHeader;
     },
     messages,
+    body: parts.call?.body,
   });
+  if (reply?.signature !== undefined && parts.call !== undefined) parts.call.signature = reply.signature;
+  if (reply?.schema === true) {
+    await sleep(reply.delay, context);
+    return undefined;
+  }
+  if (reply?.mark !== undefined && parts.call !== undefined) parts.call.mark = reply.mark;
   if (reply?.route !== undefined && parts.call !== undefined) parts.call.route = reply.route;
   if (reply?.queued === true && parts.call !== undefined) parts.call.queued = true;
   return reply;

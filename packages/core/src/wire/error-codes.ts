@@ -97,6 +97,10 @@ export const ERRORS = {
     when: 'an `hmac` scheme without a valid header name, algorithm (`sha256`, `sha1`, `sha512`) or encoding (`hex`, `base64`); a timestamp or tolerance that is not a whole number of seconds ≥ 0',
     fix: 'correct the option the message names',
   },
+  SETTING_NOT_FOR_KIND: {
+    when: 'a setting that cannot mean anything for a kind of answer the name holds: an enforced signature check (a signature over the body) on a name whose gRPC definitions have client-streaming or bidirectional methods, saved either way round; the message names the setting, the kind and the method ([grpc.md](grpc.md))',
+    fix: 'move the streaming methods to another name, or check signatures without `enforce` there',
+  },
   INVALID_ROUTE: {
     when: 'a route is not an object or has no `answer` ([routes.md](routes.md)); `error.details.index` is the route at fault',
     fix: 'give each route `{ method?, path, match?, answer }`',

@@ -16,7 +16,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Http2ServerRequest, ServerHttp2Stream } from 'node:http2';
+import { constants, type Http2ServerRequest, type ServerHttp2Stream } from 'node:http2';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { waitGrpcDelay } from '../../engine/grpc-calls.js';
 import type { GrpcCall } from '../../grpc/call-record.js';
@@ -70,7 +70,10 @@ function wireOf(stream: ServerHttp2Stream, res: ServerResponse): GrpcWire {
     },
     reset() {
       uncork();
-      stream.destroy();
+      // Nothing sent yet (a chaos reset): a destroyed stream would end with NO_ERROR, which a client
+      // waiting for headers does not read as the end; CANCEL does.
+      if (!stream.headersSent) stream.close(constants.NGHTTP2_CANCEL);
+      else stream.destroy();
     },
   };
 }

@@ -50,6 +50,24 @@ async function* streamedBody(req: IncomingMessage, copy: BodyCopy): AsyncGenerat
   }
 }
 
+/** The whole request body (its journal copy kept in `copy`), or `null` past `max` bytes. */
+async function wholeBody(req: IncomingMessage, copy: BodyCopy, max: number): Promise<Uint8Array | null> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    if (size > max) return null;
+    keepCopy(copy, chunk);
+    chunks.push(chunk);
+  }
+  return concatBytes(chunks);
+}
+
+/** `body` as a request body read already. */
+async function* once(body: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield body;
+}
+
 /** `req`'s headers as raw pairs without the pseudo-headers (for the journal). */
 function rawHeadersOf(req: IncomingMessage): string[] {
   const rawHeaders: string[] = [];
@@ -91,19 +109,34 @@ export async function answerNativeGrpc(
   }
   res.once('close', release);
   const copy: BodyCopy = { chunks: [], kept: 0, seen: 0 };
-  const direct = directable(req) ? found.server.direct(path) : undefined;
+  // A name that checks signatures has the framed messages read whole first: the check is over the bytes as sent.
+  const signed =
+    found.daemon !== true && !found.server.takesStream(path) && endpoints.signatureChecks.get(found.name) !== null;
+  const body = signed ? await wholeBody(req, copy, options.maxBodyBytes) : undefined;
+  if (body === null) {
+    const answer = refused(call, `the request is over the body limit (${options.maxBodyBytes} bytes)`);
+    sendTrailersOnly(req, res, answer.header as Headers);
+    release();
+    journalGrpcCall(journal, found, { target, rawHeaders, body: new Uint8Array(0), startedAt }, answer.status, call);
+    return true;
+  }
+  if (body !== undefined) call.body = body;
+  const direct = body === undefined && directable(req) ? found.server.direct(path) : undefined;
   let status = 200;
   if (direct !== undefined) {
     directModule ??= await import('./grpc-direct.js');
     await directModule.answerDirect(direct, req, res, rawHeaders, found.delay, call, copy);
-  } else status = await answerByConnect(found, path, req, res, rawHeaders, call, copy);
+  } else {
+    const messages = body === undefined ? streamedBody(req, copy) : once(body);
+    status = await answerByConnect(found, path, req, res, rawHeaders, call, messages);
+  }
   release();
   journalGrpcCall(journal, found, { target, rawHeaders, body: concatBytes(copy.chunks), startedAt }, status, call);
   return true;
 }
 
 /**
- * Answers `req` through Connect's universal handler: the body streamed to it as it arrives,
+ * Answers `req` through Connect's universal handler: the body (`body`) streamed to it as it arrives,
  * the answer written as the handler produces it (grpc-answer-writer.ts). Resolves with the
  * HTTP status once the call is over (its trailers sent, or the stream closed).
  */
@@ -114,7 +147,7 @@ async function answerByConnect(
   res: ServerResponse,
   rawHeaders: string[],
   call: GrpcCall,
-  copy: BodyCopy,
+  body: AsyncIterable<Uint8Array>,
 ): Promise<number> {
   const header = new Headers();
   for (let i = 0; i + 1 < rawHeaders.length; i += 2)
@@ -141,7 +174,7 @@ async function answerByConnect(
       method: 'POST',
       url: `http://${req.headers[':authority'] ?? req.headers.host ?? 'localhost'}${path}`,
       header,
-      body: streamedBody(req, copy),
+      body,
       signal: abort.signal,
     },
     call,

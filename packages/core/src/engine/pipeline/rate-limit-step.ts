@@ -14,10 +14,10 @@
  */
 
 import type { EndpointAnswer } from '../../answer/endpoint-answer.js';
-import type { RouteTable } from '../../answer/routes/route-table.js';
+import type { RouteHit, RouteTable } from '../../answer/routes/route-table.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
-import { windowMs } from '../../wire/rate-limit.js';
-import type { BucketTake } from '../rate-buckets.js';
+import { type RateLimitStyle, type RouteRateLimit, windowMs } from '../../wire/rate-limit.js';
+import type { BucketTake, RateBuckets } from '../rate-buckets.js';
 import type { Exchange } from './exchange.js';
 import { rateLimitHeaders, refusedAnswer } from './rate-limit-answers.js';
 import { routeStep } from './route-step.js';
@@ -42,20 +42,25 @@ function hasLimits(table: RouteTable): boolean {
   return found;
 }
 
+/** A token taken for `hit`'s route from its bucket: the take (now, or once Redis has counted it), the style and the bucket. */
+export function takeToken(
+  rateBuckets: RateBuckets,
+  table: RouteTable,
+  name: string,
+  hit: RouteHit,
+  rateLimit: RouteRateLimit,
+): { take: Maybe<BucketTake>; style: RateLimitStyle; bucket: string } {
+  const bucket = rateLimit.bucket ?? hit.route.id;
+  const take = rateBuckets.take(table, name, bucket, rateLimit.limit, windowMs(rateLimit.per) as number);
+  return { take, style: rateLimit.style ?? 'ietf', bucket };
+}
+
 function limited(table: RouteTable | null, exchange: Exchange): Maybe<Verdict | undefined> {
   if (table === null || !hasLimits(table)) return routeStep.run(exchange);
   const hit = exchange.hit(table);
   const rateLimit = hit?.route.route.rateLimit;
   if (hit === undefined || rateLimit === undefined) return routeStep.run(exchange);
-  const style = rateLimit.style ?? 'ietf';
-  const bucket = rateLimit.bucket ?? hit.route.id;
-  const take = exchange.parts.rateBuckets.take(
-    table,
-    exchange.name,
-    bucket,
-    rateLimit.limit,
-    windowMs(rateLimit.per) as number,
-  );
+  const { take, style, bucket } = takeToken(exchange.parts.rateBuckets, table, exchange.name, hit, rateLimit);
   const answer = (took: BucketTake): Maybe<Verdict | undefined> => {
     if (!took.allowed) {
       const mark: AnswerMark = { answeredBy: { route: hit.route.id }, params: hit.params, rateLimited: true };

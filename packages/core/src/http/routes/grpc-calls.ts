@@ -12,7 +12,6 @@ import type { Hono } from 'hono';
 import { findGrpcCall, journalGrpcCall, waitGrpcDelay } from '../../engine/grpc-calls.js';
 import { grpcRouting } from '../../engine/grpc-routes.js';
 import type { GrpcCall } from '../../grpc/grpc-server.js';
-import { MAX_TIMED_MOVES } from '../../state/state-timers.js';
 import { readBodyBytes } from '../../wire/body.js';
 import { urlTarget } from '../../wire/endpoint-target.js';
 import type { AppContext } from '../context.js';
@@ -62,17 +61,7 @@ function afterBody(response: Response, done: () => void): Response {
 
 export function registerGrpcCalls(app: Hono, ctx: AppContext): void {
   const { endpoints, journal, options } = ctx;
-  endpoints.grpc.routing = (name) =>
-    grpcRouting(
-      {
-        endpoints,
-        clock: ctx.clock,
-        timers: ctx.timers,
-        maxTimers: MAX_TIMED_MOVES,
-        maxBodyBytes: options.maxBodyBytes,
-      },
-      name,
-    );
+  endpoints.grpc.routing = (name) => grpcRouting(ctx.handler.parts, name);
   app.use('*', async (c, next) => {
     if (c.req.method !== 'POST') return next();
     const found = await findGrpcCall(endpoints, c.req.path, options);
@@ -80,7 +69,7 @@ export function registerGrpcCalls(app: Hono, ctx: AppContext): void {
     const startedAt = performance.now();
     const body = await readBodyBytes(c.req.raw, options.maxBodyBytes);
     const request = new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body });
-    const call: GrpcCall = { protocol: 'connect', code: 'ok' };
+    const call: GrpcCall = { protocol: 'connect', code: 'ok', body };
     await waitGrpcDelay(found.delay, c.req.raw.signal);
     const response = await found.server.answer(request, call);
     const done = () =>

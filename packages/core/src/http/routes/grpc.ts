@@ -9,6 +9,7 @@
  * @module
  */
 import type { Hono } from 'hono';
+import { methodsTakingStream, refuseStreamsSigned } from '../../engine/grpc-signature-rule.js';
 import { decodeUtf8, parseJsonBody, readDecodedBody } from '../../wire/body.js';
 import { MockpointError } from '../../wire/errors.js';
 import { createGrpcSchemas } from '../../wire/grpc-json.js';
@@ -52,6 +53,7 @@ export function registerGrpcRoutes(app: Hono, ctx: AppContext): void {
     const input = definitionsInput(decodeUtf8(await readDecodedBody(c.req.raw, options.maxBodyBytes)));
     const { checkDefinitions } = await import('../../grpc/definitions.js');
     const checked = await checkDefinitions(input, options.maxGrpcDefinitionsBytes, endpoints.grpc.compiler);
+    await refuseStreamsSigned(endpoints, name, methodsTakingStream(checked.registry));
     const had = await endpoints.setGrpc(name, { text: checked.text, services: checked.definitions.services });
     return c.body(checked.text, had ? 200 : 201, { 'content-type': 'application/json; charset=utf-8' });
   });
@@ -94,6 +96,7 @@ export function registerGrpcRoutes(app: Hono, ctx: AppContext): void {
           'INVALID_PROTO',
           'GRPC_DEFINITIONS_TOO_COMPLEX',
           'GRPC_DEFINITIONS_TOO_LARGE',
+          'SETTING_NOT_FOR_KIND',
           'TOO_MANY_PROTO_COMPILES',
           'PROTO_WORKER_FAILED',
           'SERVICE_TAKEN',

@@ -7,6 +7,7 @@
  * @module
  */
 import type { Hono } from 'hono';
+import { refuseSignedStreams } from '../../engine/grpc-signature-rule.js';
 import { readJsonObjectBody } from '../../wire/body.js';
 import { MockpointError } from '../../wire/errors.js';
 import {
@@ -43,6 +44,7 @@ export function registerSignatureRoutes(app: Hono, ctx: AppContext): void {
     // fromEntries makes own properties, so a `__proto__` key is reported as unknown.
     const body = Object.fromEntries([...members].map(([key, text]) => [key, JSON.parse(text)]));
     const settings = await parseSignatureInput(body);
+    await refuseSignedStreams(endpoints, name, settings, options);
     await endpoints.setSignature(name, settings);
     return c.json(signatureView(settings));
   });
@@ -86,6 +88,7 @@ export function registerSignatureRoutes(app: Hono, ctx: AppContext): void {
           'UNKNOWN_SIGNATURE_SCHEME',
           'INVALID_SIGNATURE_SECRET',
           'INVALID_SIGNATURE_OPTIONS',
+          'SETTING_NOT_FOR_KIND',
         ),
       },
     },
