@@ -17,6 +17,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { crc32c } from '../../wire/crc32.js';
 
 const BLOCK = 32 * 1024;
 const HEADER = 7;
@@ -27,23 +28,6 @@ const LAST = 4;
 const BATCH_HEADER = 12;
 /** Keys starting with this byte are the store's own marks, not endpoint writes. */
 const INTERNAL_KEY = 0;
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0x82f63b78 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-/** CRC-32C (Castagnoli) of `bytes[start, end)`. */
-export function crc32c(bytes: Uint8Array, start = 0, end = bytes.length): number {
-  let crc = 0xffffffff;
-  for (let i = start; i < end; i++) crc = (CRC_TABLE[(crc ^ (bytes[i] as number)) & 0xff] as number) ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
 
 /** LevelDB stores CRCs masked, so that a CRC of data holding CRCs stays well spread. */
 export function mask(crc: number): number {

@@ -15,7 +15,8 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { crc32c, mask } from './log-check.js';
+import { crc32c } from '../../wire/crc32.js';
+import { mask } from './log-check.js';
 
 const FOOTER = 48;
 const TRAILER = 5;
