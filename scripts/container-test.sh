@@ -250,7 +250,10 @@ else
     // A test-only dependency that a production dependency depends on is installed for that one:
     // fast-xml-parser (the JUnit test of mockpoint verify), which openapi-sampler (a server dependency) depends on.
     const transitive = ["fast-xml-parser"];
-    const runtime = new Set([...Object.keys(server.dependencies ?? {}), ...Object.keys(core.dependencies ?? {}), ...transitive]);
+    // The optional peers of core that pnpm deploy resolves from the lockfile come along: @redis/client on
+    // purpose (MOCKPOINT_REDIS_URL, see the Dockerfile), @mswjs/interceptors with it (carrySession on Node 20).
+    const peers = Object.keys(core.peerDependencies ?? {});
+    const runtime = new Set([...Object.keys(server.dependencies ?? {}), ...Object.keys(core.dependencies ?? {}), ...peers, ...transitive]);
     const dev = [...Object.keys(server.devDependencies ?? {}), ...Object.keys(manifest(`${repo}/package.json`).devDependencies ?? {}),
       ...Object.keys(core.devDependencies ?? {}),
       ...Object.keys(manifest(`${repo}/packages/server/test/package.json`).devDependencies ?? {})].filter((d) => !runtime.has(d));
