@@ -5,7 +5,7 @@
 // (the matcher types must merge with Vitest 5's). Run by .ci/run after the tests.
 // Usage: node scripts/vitest5.mjs   (after pnpm build; uses the normal npm cache)
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +76,8 @@ try {
         // The global-setup fixture uses store: 'level', an optional peer of the
         // packages: a user installs it beside them (packages/vitest-plugin/README.md).
         'level@10',
+        // The sessions-plain fixture's code under test calls out with axios (type-checked below).
+        'axios@1',
       ],
       { cwd: project },
     ),
@@ -89,7 +91,10 @@ try {
 
   // The fixture projects, pointed at the installed package instead of the sources.
   cpSync(fixtures, join(project, 'fixtures'), { recursive: true });
-  const projects = readdirSync(fixtures, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  // Fixture projects only: a fixture without a Vitest config (node-only-types, a tsc project) is not one.
+  const projects = readdirSync(fixtures, { withFileTypes: true }).filter(
+    (entry) => entry.isDirectory() && existsSync(join(fixtures, entry.name, 'vitest.config.ts')),
+  );
   for (const { name: dir } of projects) {
     const config = join(project, 'fixtures', dir, 'vitest.config.ts');
     const text = readFileSync(config, 'utf8')
