@@ -314,6 +314,8 @@ describe('6. the smaller points', () => {
     // Escape cancels an unchanged edit at once; a changed one asks first.
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.waitForURL(/#\/e\/empty\/edit$/);
+    // The URL changes before the hashchange renders the form; Escape goes to the focused form.
+    await poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
     await page.keyboard.press('Escape');
     await page.waitForURL(/#\/e\/empty$/);
     await page.getByRole('button', { name: 'Edit' }).click();
