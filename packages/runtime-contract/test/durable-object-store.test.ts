@@ -15,6 +15,7 @@ import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeRecord, encodeRecord } from '../../core/src/store/record-codec.js';
+import type { SettingKind, SettingValue, StoredSetting } from '../../core/src/store/settings/name-settings.js';
 import { runStoreContract } from '../../core/src/store/store.case.test.js';
 import {
   type EndpointStore,
@@ -24,11 +25,9 @@ import {
   type RouteNamesOptions,
   type RoutesUpdate,
 } from '../../core/src/store/store.js';
-import type { ChaosSettings } from '../../core/src/wire/chaos.js';
 import { type ErrorCode, MockpointError } from '../../core/src/wire/errors.js';
 import { decodeRoutes, type Route, routesJson } from '../../core/src/wire/route.js';
 import type { EndpointRecord, ListPage } from '../../core/src/wire/schemas.js';
-import type { SignatureSettings } from '../../core/src/wire/signature-settings.js';
 
 let mf: Miniflare;
 let origin: string;
@@ -75,14 +74,8 @@ class RemoteStore implements EndpointStore {
   routeNames(options: RouteNamesOptions = {}): Promise<RoutedName[]> {
     return this.#call('routeNames', options);
   }
-  graphqlNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#call('graphqlNames', options);
-  }
-  grpcNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#call('grpcNames', options);
-  }
-  chaosNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#call('chaosNames', options);
+  settingNames(kind: SettingKind, options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#call('settingNames', kind, options);
   }
   async clear(): Promise<void> {
     await this.#call('clear');
@@ -97,41 +90,11 @@ class RemoteStore implements EndpointStore {
       return decodeRoutes(await this.#call<string>('setRoutes', name, routesJson(next)));
     });
   }
-  async getSignature(name: string): Promise<SignatureSettings | undefined> {
-    return (await this.#call<SignatureSettings | null>('getSignature', name)) ?? undefined;
+  async getSetting<K extends SettingKind>(kind: K, name: string): Promise<StoredSetting<K> | undefined> {
+    return (await this.#call<StoredSetting<K> | null>('getSetting', kind, name)) ?? undefined;
   }
-  setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
-    return this.#call('setSignature', name, settings ?? null);
-  }
-  async getChaos(name: string): Promise<ChaosSettings | undefined> {
-    return (await this.#call<ChaosSettings | null>('getChaos', name)) ?? undefined;
-  }
-  setChaos(name: string, settings: ChaosSettings | undefined): Promise<boolean> {
-    return this.#call('setChaos', name, settings ?? null);
-  }
-  async getGraphqlSchema(name: string): Promise<string | undefined> {
-    return (await this.#call<string | null>('getGraphqlSchema', name)) ?? undefined;
-  }
-  setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
-    return this.#call('setGraphqlSchema', name, sdl ?? null);
-  }
-  async getGrpc(name: string): Promise<string | undefined> {
-    return (await this.#call<string | null>('getGrpc', name)) ?? undefined;
-  }
-  setGrpc(name: string, text: string | undefined): Promise<boolean> {
-    return this.#call('setGrpc', name, text ?? null);
-  }
-  getHosts(name: string): Promise<string[]> {
-    return this.#call('getHosts', name);
-  }
-  setHosts(name: string, hosts: readonly string[] | undefined): Promise<boolean> {
-    return this.#call('setHosts', name, hosts ?? null);
-  }
-  hostNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#call('hostNames', options);
-  }
-  signatureNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#call('signatureNames', options);
+  setSetting<K extends SettingKind>(kind: K, name: string, value: SettingValue<K> | undefined): Promise<boolean> {
+    return this.#call('setSetting', kind, name, value ?? null);
   }
   async close(): Promise<void> {
     await this.#call('close');

@@ -164,7 +164,7 @@ describe('GraphQL schema mode under amplifying requests (daemon)', () => {
   }, async () => {
     const cwd = await makeTempDir();
     const store = await LevelStore.open({ dir: join(cwd, 'data') });
-    await store.setGraphqlSchema('old', interfaceChain(900));
+    await store.setSetting('graphql', 'old', interfaceChain(900));
     await store.close();
     const bin = process.env.MOCKPOINT_PROBE_BIN;
     const daemon = await startDaemon({ cwd, bin });

@@ -7,6 +7,7 @@ import { MemoryAnswerQueue } from '../store/memory/memory-answer-queue.js';
 import { MemoryCollectionStore } from '../store/memory/memory-collection-store.js';
 import { MemoryStateStore } from '../store/memory/memory-state-store.js';
 import { MemoryStore } from '../store/memory/memory-store.js';
+import type { SettingKind, SettingValue, StoredSetting } from '../store/settings/name-settings.js';
 import type {
   CountOptions,
   EndpointStore,
@@ -15,10 +16,8 @@ import type {
   RouteNamesOptions,
   RoutesUpdate,
 } from '../store/store.js';
-import type { ChaosSettings } from '../wire/chaos.js';
 import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
-import type { SignatureSettings } from '../wire/signature-settings.js';
 import { EndpointService } from './endpoint-service.js';
 
 function record(name: string, data: unknown, statusCode = 200, delay = 0): EndpointRecord {
@@ -79,26 +78,16 @@ class SlowReadStore implements EndpointStore {
     return this.inner.updateRoutes(name, update);
   }
 
-  getSignature(name: string): Promise<SignatureSettings | undefined> {
-    return this.inner.getSignature(name);
+  getSetting<K extends SettingKind>(kind: K, name: string): Promise<StoredSetting<K> | undefined> {
+    return this.inner.getSetting(kind, name);
   }
 
-  getGraphqlSchema(name: string): Promise<string | undefined> {
-    return this.inner.getGraphqlSchema(name);
+  setSetting<K extends SettingKind>(kind: K, name: string, value: SettingValue<K> | undefined): Promise<boolean> {
+    return this.inner.setSetting(kind, name, value);
   }
 
-  setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
-    return this.inner.setGraphqlSchema(name, sdl);
-  }
-
-  setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
-    return this.inner.setSignature(name, settings);
-  }
-  getChaos(name: string): Promise<ChaosSettings | undefined> {
-    return this.inner.getChaos(name);
-  }
-  setChaos(name: string, settings: ChaosSettings | undefined): Promise<boolean> {
-    return this.inner.setChaos(name, settings);
+  settingNames(kind: SettingKind, options?: RouteNamesOptions): Promise<string[]> {
+    return this.inner.settingNames(kind, options);
   }
 
   async put(record: EndpointRecord): Promise<{ created: boolean }> {
@@ -119,42 +108,6 @@ class SlowReadStore implements EndpointStore {
 
   routeNames(options?: RouteNamesOptions): Promise<RoutedName[]> {
     return this.inner.routeNames(options);
-  }
-
-  graphqlNames(options?: RouteNamesOptions): Promise<string[]> {
-    return this.inner.graphqlNames(options);
-  }
-
-  chaosNames(options?: RouteNamesOptions): Promise<string[]> {
-    return this.inner.chaosNames(options);
-  }
-
-  getGrpc(name: string): Promise<string | undefined> {
-    return this.inner.getGrpc(name);
-  }
-
-  setGrpc(name: string, text: string | undefined): Promise<boolean> {
-    return this.inner.setGrpc(name, text);
-  }
-
-  grpcNames(options?: RouteNamesOptions): Promise<string[]> {
-    return this.inner.grpcNames(options);
-  }
-
-  getHosts(name: string): Promise<string[]> {
-    return this.inner.getHosts(name);
-  }
-
-  setHosts(name: string, hosts: readonly string[] | undefined): Promise<boolean> {
-    return this.inner.setHosts(name, hosts);
-  }
-
-  hostNames(options?: RouteNamesOptions): Promise<string[]> {
-    return this.inner.hostNames(options);
-  }
-
-  signatureNames(options?: RouteNamesOptions): Promise<string[]> {
-    return this.inner.signatureNames(options);
   }
 
   count(options?: CountOptions): Promise<number> {

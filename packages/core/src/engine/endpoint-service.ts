@@ -159,37 +159,37 @@ export class EndpointService {
   /** The signature check of `name` (`null` when it has none), read once per change. */
   signatureCheck(name: string): Promise<SignatureCheck | null> {
     return this.#signatureReading.read(name, async () => {
-      const settings = await this.store.getSignature(name);
+      const settings = await this.store.getSetting('signature', name);
       return settings === undefined ? null : new SignatureCheck(settings);
     });
   }
 
   /** The signature settings of `name`, secrets included (never answered as they are). */
   signature(name: string): Promise<SignatureSettings | undefined> {
-    return this.store.getSignature(name);
+    return this.store.getSetting('signature', name);
   }
 
   /** Sets or (with `undefined`) removes the signature check of `name`; resolves whether it had one. */
   setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
-    return this.#changing(name, this.#signatureReading, () => this.store.setSignature(name, settings));
+    return this.#changing(name, this.#signatureReading, () => this.store.setSetting('signature', name, settings));
   }
 
   /** The chaos plan of `name` (`null` when it has none), read once per change: a change starts its sequence again. */
   chaosPlan(name: string): Promise<ChaosPlan | null> {
     return this.#chaosReading.read(name, async () => {
-      const settings = await this.store.getChaos(name);
+      const settings = await this.store.getSetting('chaos', name);
       return settings === undefined ? null : new ChaosPlan(settings);
     });
   }
 
   /** The chaos settings of `name`. */
   chaos(name: string): Promise<ChaosSettings | undefined> {
-    return this.store.getChaos(name);
+    return this.store.getSetting('chaos', name);
   }
 
   /** The namespace's own chaos (`/api/chaos`), for every name without chaos of its own. */
   namespaceChaos(): Promise<ChaosSettings | undefined> {
-    return this.store.getChaos(NAMESPACE_CHAOS_KEY);
+    return this.store.getSetting('chaos', NAMESPACE_CHAOS_KEY);
   }
 
   /** Sets or (with `undefined`) removes the namespace's own chaos; resolves whether it had some. */
@@ -199,30 +199,30 @@ export class EndpointService {
 
   /** Sets or (with `undefined`) removes the chaos of `name`; resolves whether it had some. */
   setChaos(name: string, settings: ChaosSettings | undefined): Promise<boolean> {
-    return this.#changing(name, this.#chaosReading, () => this.store.setChaos(name, settings));
+    return this.#changing(name, this.#chaosReading, () => this.store.setSetting('chaos', name, settings));
   }
 
   /** The stored GraphQL schema of `name` (`null` when it has none), read once per change; {@link graphqlRunner} answers from it. */
   graphqlMock(name: string): Promise<StoredGraphqlSchema | null> {
     return this.#graphqlReading.read(name, async () => {
-      const sdl = await this.store.getGraphqlSchema(name);
+      const sdl = await this.store.getSetting('graphql', name);
       return sdl === undefined ? null : storedGraphqlSchema(name, sdl);
     });
   }
 
   /** The GraphQL schema of `name` as its SDL text (`undefined` when it has none). */
   graphqlSchema(name: string): Promise<string | undefined> {
-    return this.store.getGraphqlSchema(name);
+    return this.store.getSetting('graphql', name);
   }
 
   /** Sets (checked by the caller) or, with `undefined`, removes the GraphQL schema of `name`; resolves whether it had one. */
   setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
-    return this.#changing(name, this.#graphqlReading, () => this.store.setGraphqlSchema(name, sdl));
+    return this.#changing(name, this.#graphqlReading, () => this.store.setSetting('graphql', name, sdl));
   }
 
   /** The protobuf definitions of `name` as kept (their JSON text; `undefined` when it has none). */
   grpcDefinitions(name: string): Promise<string | undefined> {
-    return this.store.getGrpc(name);
+    return this.store.getSetting('grpc', name);
   }
 
   /**
@@ -248,7 +248,7 @@ export class EndpointService {
           }
         }
       }
-      return this.#changing(name, this.grpc, () => this.store.setGrpc(name, definitions?.text));
+      return this.#changing(name, this.grpc, () => this.store.setSetting('grpc', name, definitions?.text));
     });
   }
 

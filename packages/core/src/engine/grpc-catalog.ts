@@ -62,12 +62,12 @@ export class GrpcCatalog {
 
   async #readOwners(): Promise<Map<string, string>> {
     const owners = new Map<string, string>();
-    const names = await this.#store.grpcNames();
+    const names = await this.#store.settingNames('grpc');
     this.#held = names;
     if (names.length === 0) return owners;
     const { decodeDefinitions } = await import('../grpc/definitions.js');
     for (const name of names) {
-      const text = await this.#store.getGrpc(name);
+      const text = await this.#store.getSetting('grpc', name);
       if (text === undefined) continue;
       for (const service of decodeDefinitions(text).services) if (!owners.has(service)) owners.set(service, name);
     }
@@ -116,7 +116,7 @@ export class GrpcCatalog {
   }
 
   async #compile(name: string): Promise<FileRegistry | null> {
-    const text = await this.#store.getGrpc(name);
+    const text = await this.#store.getSetting('grpc', name);
     if (text === undefined) return null;
     const { decodeDefinitions, registryOf } = await import('../grpc/definitions.js');
     const { services: _services, ...input } = decodeDefinitions(text);

@@ -67,7 +67,7 @@ describe('hosts in a mock file', () => {
 describe('applying a file that maps a host another endpoint holds', () => {
   it('moves it to the file’s endpoint: in the plan, the diff, the table and the store', async () => {
     const store = new MemoryStore();
-    await store.setHosts('gh', ['api.github.com', 'gist.github.com']);
+    await store.setSetting('hosts', 'gh', ['api.github.com', 'gist.github.com']);
     const { app, target } = await appOn(store);
     const file = parseMockFile(GITHUB);
 
@@ -78,7 +78,7 @@ describe('applying a file that maps a host another endpoint holds', () => {
       '> api.github.com would move from endpoint "gh" to "github"',
       '1 would be created, 0 would be changed, 0 would be removed, 0 unchanged, 1 host would be moved',
     ]);
-    expect(await store.getHosts('gh')).toEqual(['api.github.com', 'gist.github.com']);
+    expect(await store.getSetting('hosts', 'gh')).toEqual(['api.github.com', 'gist.github.com']);
 
     const plan = await applyMockFile(file, target);
     expect(describePlan(plan)).toEqual([
@@ -86,8 +86,8 @@ describe('applying a file that maps a host another endpoint holds', () => {
       '> api.github.com moved from endpoint "gh" to "github"',
       '1 created, 0 changed, 0 removed, 0 unchanged, 1 host moved',
     ]);
-    expect(await store.getHosts('gh')).toEqual(['gist.github.com']);
-    expect(await store.getHosts('github')).toEqual(['api.github.com', 'uploads.github.com']);
+    expect(await store.getSetting('hosts', 'gh')).toEqual(['gist.github.com']);
+    expect(await store.getSetting('hosts', 'github')).toEqual(['api.github.com', 'uploads.github.com']);
     expect(await (await app.request('/api/hosts')).json()).toEqual({
       hosts: [
         { host: 'api.github.com', name: 'github', source: 'api' },
@@ -124,18 +124,18 @@ describe('applying a file that maps a host another endpoint holds', () => {
       'endpoint "github" maps uploads.github.com, which MOCKPOINT_HOSTS maps to endpoint "octo"; the setting wins over a mock file: map the host in only one of them',
     );
     expect(await store.get('plain')).toBeUndefined();
-    expect(await store.getHosts('github')).toEqual([]);
+    expect(await store.getSetting('hosts', 'github')).toBeUndefined();
   });
 
   it('names a holder read back from the store bounded, with anything but printable ASCII escaped', async () => {
     const store = new MemoryStore();
     const hostile = `a\u202e\u001b[31m${'x'.repeat(200)}`;
-    await store.setHosts(hostile, ['api.github.com']);
+    await store.setSetting('hosts', hostile, ['api.github.com']);
     const { target } = await appOn(store);
     const plan = await applyMockFile(parseMockFile(GITHUB), target);
     const [line] = describePlan(plan).filter((text) => text.startsWith('>'));
     expect(line).toBe(`> api.github.com moved from endpoint "a\\u202e\\u001b[31m${'x'.repeat(57)}" to "github"`);
-    expect(await store.getHosts(hostile)).toEqual([]);
+    expect(await store.getSetting('hosts', hostile)).toBeUndefined();
   });
 });
 
@@ -167,7 +167,7 @@ describe('the moves said are the moves the daemon made', () => {
 
   it('a planned move the daemon did not make (the holder let go first) is not said', async () => {
     const store = new MemoryStore();
-    await store.setHosts('gh', ['api.github.com']);
+    await store.setSetting('hosts', 'gh', ['api.github.com']);
     const { app } = await appOn(store);
     const target = raced(app, () => app.request('/api/endpoints/gh/hosts', { method: 'DELETE' }));
     const plan = await applyMockFile(parseMockFile(GITHUB), target);
@@ -194,7 +194,7 @@ describe('the moves said are the moves the daemon made', () => {
 
   it('a daemon that does not know move=true gets nothing written: one HOST_TAKEN saying so', async () => {
     const store = new MemoryStore();
-    await store.setHosts('gh', ['api.github.com']);
+    await store.setSetting('hosts', 'gh', ['api.github.com']);
     const { app } = await appOn(store);
     // As a daemon older than move=true answers: the query is not read, `moved` never answered.
     const older = {
@@ -214,7 +214,7 @@ describe('the moves said are the moves the daemon made', () => {
     expect((error as Error).message).toContain('this daemon is too old to move a host');
     expect(await store.get('github')).toBeUndefined();
     expect(await store.get('plain')).toBeUndefined();
-    expect(await store.getHosts('gh')).toEqual(['api.github.com']);
+    expect(await store.getSetting('hosts', 'gh')).toEqual(['api.github.com']);
     // Nothing to move: it applies as before.
     await app.request('/api/endpoints/gh/hosts', { method: 'DELETE' });
     expect(await applyMockFile(file, older)).toMatchObject({ created: ['github', 'plain'], moved: [] });
@@ -224,23 +224,23 @@ describe('the moves said are the moves the daemon made', () => {
 describe('a store whose hosts could not be read at start', () => {
   it('a move reads them again first: the host leaves the name the store gave it', async () => {
     const store = new MemoryStore();
-    await store.setHosts('gh', ['api.github.com']);
+    await store.setSetting('hosts', 'gh', ['api.github.com']);
     let fail = true;
-    const hostNames = store.hostNames.bind(store);
+    const settingNames = store.settingNames.bind(store);
     // The first read of the names fails (a damaged store at start), later ones work.
-    store.hostNames = async (options) => {
-      if (fail) {
+    store.settingNames = async (kind, options) => {
+      if (fail && kind === 'hosts') {
         fail = false;
         throw new Error('store unreadable');
       }
-      return hostNames(options);
+      return settingNames(kind, options);
     };
     const app = createApp({ store });
     await app.mockpoint.hostsLoaded.catch(() => undefined);
     const target = { url: 'http://app', fetch: async (request: Request) => app.request(request) };
     const plan = await applyMockFile(parseMockFile(GITHUB), target);
     expect(plan.moved).toEqual([{ host: 'api.github.com', from: 'gh', to: 'github' }]);
-    expect(await store.getHosts('gh')).toEqual([]);
-    expect(await store.getHosts('github')).toEqual(['api.github.com', 'uploads.github.com']);
+    expect(await store.getSetting('hosts', 'gh')).toBeUndefined();
+    expect(await store.getSetting('hosts', 'github')).toEqual(['api.github.com', 'uploads.github.com']);
   });
 });

@@ -82,7 +82,7 @@ export class StoredHosts {
       const taken = new Set(moved.map((move) => move.host));
       for (const from of new Set(moved.map((move) => move.from))) {
         // From the store, not the table: a pattern it keeps but the table left out (the settings hold it) stays kept.
-        const kept = (await this.#store.getHosts(from)).filter((host) => !taken.has(host));
+        const kept = ((await this.#store.getSetting('hosts', from)) ?? []).filter((host) => !taken.has(host));
         await this.#write(from, kept);
       }
       await this.#write(name, patterns);
@@ -104,7 +104,7 @@ export class StoredHosts {
   /** Writes `patterns` as the hosts of `name` to the store, then to the table. */
   async #write(name: string, patterns: readonly string[]): Promise<void> {
     try {
-      await this.#store.setHosts(name, patterns);
+      await this.#store.setSetting('hosts', name, patterns);
     } catch (error) {
       // A write that failed may still have landed: the next change reloads every name.
       this.#stale = true;
@@ -137,7 +137,7 @@ export class StoredHosts {
       await this.#lock.run(ALL, async () => {
         if (name === undefined || this.#stale) return this.#loadAll();
         // A host another name held here may have moved: then read every name.
-        if (!this.#table.load(name, await this.#store.getHosts(name))) await this.#loadAll();
+        if (!this.#table.load(name, (await this.#store.getSetting('hosts', name)) ?? [])) await this.#loadAll();
       });
     } catch {
       // The store is unreachable: its return is announced as a change of everything.
@@ -151,8 +151,11 @@ export class StoredHosts {
     let after: string | undefined;
     // Bounded: each round reads the next page of names, and stops at a short one.
     for (;;) {
-      const names = await this.#store.hostNames(after === undefined ? { limit: 500 } : { limit: 500, after });
-      for (const name of names) loaded.push([name, await this.#store.getHosts(name)]);
+      const names = await this.#store.settingNames(
+        'hosts',
+        after === undefined ? { limit: 500 } : { limit: 500, after },
+      );
+      for (const name of names) loaded.push([name, (await this.#store.getSetting('hosts', name)) ?? []]);
       if (names.length < 500) break;
       after = names.at(-1);
     }

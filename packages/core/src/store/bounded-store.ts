@@ -1,8 +1,8 @@
 /**
  * A namespace's parts bounded to `max` names (`MOCKPOINT_MAX_ENDPOINTS_PER_NAMESPACE`;
  * the default namespace is not bounded): every write that makes a name hold
- * something — a record, routes, a signature check, chaos, a GraphQL schema,
- * protobuf definitions, hosts, collections, state — first claims the name in the
+ * something — a record, routes, any per-name setting (settings/name-settings.ts),
+ * collections, state — first claims the name in the
  * store's {@link NameLedger}; past `max` names it is refused with
  * `TOO_MANY_ENDPOINTS` and nothing is written. The claim is atomic (in this
  * process for a store only it writes; in one Redis script across replicas), so
@@ -17,6 +17,7 @@ import { NAMESPACE_CHAOS_KEY } from '../wire/chaos.js';
 import { MockpointError } from '../wire/errors.js';
 import type { EndpointRecord } from '../wire/schemas.js';
 import { LocalNameLedger, type NameLedger, storeNames } from './name-ledger.js';
+import { encodeSetting } from './settings/name-settings.js';
 import type { EndpointStore } from './store.js';
 
 function full(max: number): MockpointError {
@@ -64,13 +65,6 @@ export function boundedStore(store: EndpointStore, max: number, ledger = nameLed
   const claim = async (name: string): Promise<void> => {
     if (!(await ledger.claim(name, max))) throw full(max);
   };
-  /** A setter of a part: a value claims the name first; `undefined` (removing it) never does. */
-  const claimed =
-    <V>(set: (name: string, value: V | undefined) => Promise<boolean>, holds: (value: V) => boolean = () => true) =>
-    async (name: string, value: V | undefined): Promise<boolean> => {
-      if (value !== undefined && holds(value)) await claim(name);
-      return set(name, value);
-    };
   return overriding(store, {
     create: async (record: EndpointRecord) => {
       await claim(record.name);
@@ -89,16 +83,12 @@ export function boundedStore(store: EndpointStore, max: number, ledger = nameLed
         return next;
       });
     },
-    setSignature: claimed((name, value) => store.setSignature(name, value)),
-    // The namespace's own chaos (NAMESPACE_CHAOS_KEY) is no endpoint name: it claims nothing.
-    setChaos: async (name, value) =>
-      name === NAMESPACE_CHAOS_KEY ? store.setChaos(name, value) : claimed(store.setChaos.bind(store))(name, value),
-    setGraphqlSchema: claimed((name, value) => store.setGraphqlSchema(name, value)),
-    setGrpc: claimed((name, value) => store.setGrpc(name, value)),
-    setHosts: claimed<readonly string[]>(
-      (name, value) => store.setHosts(name, value),
-      (hosts) => hosts.length > 0,
-    ),
+    // A value that holds something claims the name first; a removal never does, nor the
+    // namespace's own chaos (NAMESPACE_CHAOS_KEY), which is no endpoint name.
+    setSetting: async (kind, name, value) => {
+      if (name !== NAMESPACE_CHAOS_KEY && encodeSetting(kind, value) !== undefined) await claim(name);
+      return store.setSetting(kind, name, value);
+    },
     delete: async (name: string) => {
       const deleted = await store.delete(name);
       await ledger.release(name);

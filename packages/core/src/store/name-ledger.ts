@@ -1,13 +1,13 @@
 /**
  * The names a namespace holds, counted for its cap (`MOCKPOINT_MAX_ENDPOINTS_PER_NAMESPACE`):
- * a name counts from the first write that makes it hold anything — a record, routes, a
- * signature check, chaos, a GraphQL schema, protobuf definitions, hosts, collections,
- * state — until the name is deleted (`DELETE /api/endpoints/{name}`) or everything is.
+ * a name counts from the first write that makes it hold anything — a record, routes, any
+ * per-name setting (settings/name-settings.ts), collections, state — until the name is deleted (`DELETE /api/endpoints/{name}`) or everything is.
  * A claim is one atomic step: concurrent writes of new names never pass the cap.
  *
  * @module
  */
 import { NAMESPACE_CHAOS_KEY } from '../wire/chaos.js';
+import { SETTING_KINDS } from './settings/name-settings.js';
 import type { EndpointStore } from './store.js';
 
 /** Which names count against a cap. */
@@ -37,13 +37,7 @@ export async function storeNames(store: EndpointStore): Promise<Set<string>> {
     after = page.next;
   }
   for (const { name } of await store.routeNames()) names.add(name);
-  const parts = await Promise.all([
-    store.graphqlNames(),
-    store.grpcNames(),
-    store.hostNames(),
-    store.signatureNames(),
-    store.chaosNames(),
-  ]);
+  const parts = await Promise.all(SETTING_KINDS.map((kind) => store.settingNames(kind)));
   for (const part of parts) for (const name of part) names.add(name);
   // The namespace's own chaos is kept under a key no endpoint can have: it is no name.
   names.delete(NAMESPACE_CHAOS_KEY);

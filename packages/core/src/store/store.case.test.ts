@@ -13,7 +13,41 @@ import type { EndpointRecord } from '../wire/schemas.js';
 import type { SignatureSettings } from '../wire/signature-settings.js';
 import { boundedStore } from './bounded-store.js';
 import { storeNames } from './name-ledger.js';
+import { SETTING_KINDS, type SettingKind, type SettingValue } from './settings/name-settings.js';
 import type { EndpointStore } from './store.js';
+
+/**
+ * Two values of every declared setting (settings/name-settings.ts), as a caller sets them: the
+ * contract runs over each. A new setting fails to compile here until it has its two.
+ */
+const SETTING_SAMPLES: { [K in SettingKind]: readonly [SettingValue<K>, SettingValue<K>] } = {
+  graphql: ['# Schéma 🚀\r\n\r\ntype Query {\n  "Ein Gruß"\n  hello: String\n}\n', 'type Query { a: Int }'],
+  grpc: [
+    JSON.stringify({ protos: { 'a/v1/a.proto': '// Grüße 🚀\r\nsyntax = "proto3";\npackage a.v1;\n' } }),
+    '{"descriptorSet":"CgA="}',
+  ],
+  hosts: [['api.github.com', '*.githubusercontent.com'], ['uploads.github.com']],
+  chaos: [
+    {
+      rate: 0.25,
+      faults: ['reset', 'timeout', '500', '503', '429'],
+      latency: { distribution: 'lognormal', median: 40, sigma: 0.5, max: 900, seed: 3 },
+      bandwidth: 64_000,
+      seed: 42,
+    },
+    { rate: 1, faults: ['503'] },
+  ],
+  signature: [
+    {
+      scheme: 'hmac',
+      secrets: ['first secret', 'second "secret" \u00e9'],
+      toleranceSec: 60,
+      enforce: true,
+      hmac: { header: 'X-Signature', algorithm: 'sha512', encoding: 'base64', prefix: 'sha512=' },
+    },
+    { scheme: 'github', secrets: ['s'], toleranceSec: 300, enforce: false },
+  ],
+};
 
 /** Makes a fresh, empty, open store. The contract closes it after each test. */
 export type StoreFactory = () => Promise<EndpointStore>;
@@ -456,7 +490,7 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
 
     it('keeps a signature check beside the record: every field, secrets in full, and put leaves it', async () => {
       const store = await fresh();
-      expect(await store.getSignature('hook')).toBeUndefined();
+      expect(await store.getSetting('signature', 'hook')).toBeUndefined();
       const settings: SignatureSettings = {
         scheme: 'hmac',
         secrets: ['first secret', 'second "secret" \u00e9'],
@@ -464,22 +498,22 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         enforce: true,
         hmac: { header: 'X-Signature', algorithm: 'sha512', encoding: 'base64', prefix: 'sha512=' },
       };
-      expect(await store.setSignature('hook', settings)).toBe(false);
-      expect(await store.getSignature('hook')).toEqual(settings);
+      expect(await store.setSetting('signature', 'hook', settings)).toBe(false);
+      expect(await store.getSetting('signature', 'hook')).toEqual(settings);
       // A check alone makes no record; a record write leaves the check and keeps four fields.
       expect(await store.get('hook')).toBeUndefined();
       expect(await store.count()).toBe(0);
       const rec = record('hook', { v: 1 });
       await store.put(rec);
       expect(await store.get('hook')).toEqual(rec);
-      expect(await store.getSignature('hook')).toEqual(settings);
+      expect(await store.getSetting('signature', 'hook')).toEqual(settings);
       const replaced: SignatureSettings = { scheme: 'github', secrets: ['s'], toleranceSec: 300, enforce: false };
-      expect(await store.setSignature('hook', replaced)).toBe(true);
-      expect(await store.getSignature('hook')).toEqual(replaced);
-      expect(await store.getSignature('other')).toBeUndefined();
-      expect(await store.setSignature('hook', undefined)).toBe(true);
-      expect(await store.getSignature('hook')).toBeUndefined();
-      expect(await store.setSignature('hook', undefined)).toBe(false);
+      expect(await store.setSetting('signature', 'hook', replaced)).toBe(true);
+      expect(await store.getSetting('signature', 'hook')).toEqual(replaced);
+      expect(await store.getSetting('signature', 'other')).toBeUndefined();
+      expect(await store.setSetting('signature', 'hook', undefined)).toBe(true);
+      expect(await store.getSetting('signature', 'hook')).toBeUndefined();
+      expect(await store.setSetting('signature', 'hook', undefined)).toBe(false);
       expect(await store.get('hook')).toEqual(rec);
     });
 
@@ -487,21 +521,21 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       const store = await fresh();
       const settings: SignatureSettings = { scheme: 'stripe', secrets: ['whsec_x'], toleranceSec: 300, enforce: false };
       await store.put(record('both'));
-      await store.setSignature('both', settings);
-      await store.setSignature('only', settings);
-      await store.setSignature('kept', settings);
+      await store.setSetting('signature', 'both', settings);
+      await store.setSetting('signature', 'only', settings);
+      await store.setSetting('signature', 'kept', settings);
       expect(await store.delete('both')).toBe(true);
-      expect(await store.getSignature('both')).toBeUndefined();
+      expect(await store.getSetting('signature', 'both')).toBeUndefined();
       expect(await store.delete('only')).toBe(true);
-      expect(await store.getSignature('only')).toBeUndefined();
-      expect(await store.getSignature('kept')).toEqual(settings);
+      expect(await store.getSetting('signature', 'only')).toBeUndefined();
+      expect(await store.getSetting('signature', 'kept')).toEqual(settings);
       await store.clear();
-      expect(await store.getSignature('kept')).toBeUndefined();
+      expect(await store.getSetting('signature', 'kept')).toBeUndefined();
     });
 
     it('keeps chaos beside the record: every field, put leaves it, delete and clear remove it', async () => {
       const store = await fresh();
-      expect(await store.getChaos('flaky')).toBeUndefined();
+      expect(await store.getSetting('chaos', 'flaky')).toBeUndefined();
       const settings: ChaosSettings = {
         rate: 0.25,
         faults: ['reset', 'timeout', '500', '503', '429'],
@@ -509,168 +543,226 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         bandwidth: 64_000,
         seed: 42,
       };
-      expect(await store.setChaos('flaky', settings)).toBe(false);
-      expect(await store.getChaos('flaky')).toEqual(settings);
+      expect(await store.setSetting('chaos', 'flaky', settings)).toBe(false);
+      expect(await store.getSetting('chaos', 'flaky')).toEqual(settings);
       // Chaos alone makes no record; a record write leaves it.
       expect(await store.get('flaky')).toBeUndefined();
       expect(await store.count()).toBe(0);
       const rec = record('flaky', { v: 1 });
       await store.put(rec);
-      expect(await store.getChaos('flaky')).toEqual(settings);
+      expect(await store.getSetting('chaos', 'flaky')).toEqual(settings);
       const replaced: ChaosSettings = { rate: 1, faults: ['503'] };
-      expect(await store.setChaos('flaky', replaced)).toBe(true);
-      expect(await store.getChaos('flaky')).toEqual(replaced);
-      expect(await store.getChaos('other')).toBeUndefined();
-      expect(await store.setChaos('flaky', undefined)).toBe(true);
-      expect(await store.getChaos('flaky')).toBeUndefined();
-      expect(await store.setChaos('flaky', undefined)).toBe(false);
+      expect(await store.setSetting('chaos', 'flaky', replaced)).toBe(true);
+      expect(await store.getSetting('chaos', 'flaky')).toEqual(replaced);
+      expect(await store.getSetting('chaos', 'other')).toBeUndefined();
+      expect(await store.setSetting('chaos', 'flaky', undefined)).toBe(true);
+      expect(await store.getSetting('chaos', 'flaky')).toBeUndefined();
+      expect(await store.setSetting('chaos', 'flaky', undefined)).toBe(false);
       expect(await store.get('flaky')).toEqual(rec);
       // delete removes it with the record, and reports a chaos-only name; clear removes every one.
-      await store.setChaos('flaky', replaced);
-      await store.setChaos('only', replaced);
-      await store.setChaos('kept', replaced);
+      await store.setSetting('chaos', 'flaky', replaced);
+      await store.setSetting('chaos', 'only', replaced);
+      await store.setSetting('chaos', 'kept', replaced);
       expect(await store.delete('flaky')).toBe(true);
-      expect(await store.getChaos('flaky')).toBeUndefined();
+      expect(await store.getSetting('chaos', 'flaky')).toBeUndefined();
       expect(await store.delete('only')).toBe(true);
-      expect(await store.getChaos('only')).toBeUndefined();
-      expect(await store.getChaos('kept')).toEqual(replaced);
+      expect(await store.getSetting('chaos', 'only')).toBeUndefined();
+      expect(await store.getSetting('chaos', 'kept')).toEqual(replaced);
       await store.clear();
-      expect(await store.getChaos('kept')).toBeUndefined();
+      expect(await store.getSetting('chaos', 'kept')).toBeUndefined();
     });
 
     it("keeps the namespace's chaos under its own key, apart from every name's; clear removes it", async () => {
       const store = await fresh();
       const settings: ChaosSettings = { rate: 0.5, faults: ['503', 'timeout'], seed: 9 };
-      expect(await store.setChaos(NAMESPACE_CHAOS_KEY, settings)).toBe(false);
-      expect(await store.getChaos(NAMESPACE_CHAOS_KEY)).toEqual(settings);
+      expect(await store.setSetting('chaos', NAMESPACE_CHAOS_KEY, settings)).toBe(false);
+      expect(await store.getSetting('chaos', NAMESPACE_CHAOS_KEY)).toEqual(settings);
       // No name sees it, and it is no name: nothing is listed or counted.
-      expect(await store.getChaos('a')).toBeUndefined();
+      expect(await store.getSetting('chaos', 'a')).toBeUndefined();
       expect(await store.count()).toBe(0);
       expect((await store.list({ limit: 10 })).endpoints).toEqual([]);
       await store.put(record('a', 1));
       expect(await store.delete('a')).toBe(true);
-      expect(await store.getChaos(NAMESPACE_CHAOS_KEY)).toEqual(settings);
+      expect(await store.getSetting('chaos', NAMESPACE_CHAOS_KEY)).toEqual(settings);
       await store.clear();
-      expect(await store.getChaos(NAMESPACE_CHAOS_KEY)).toBeUndefined();
+      expect(await store.getSetting('chaos', NAMESPACE_CHAOS_KEY)).toBeUndefined();
     });
 
     it('keeps a GraphQL schema beside the record byte for byte; put leaves it, delete and clear remove it', async () => {
       const store = await fresh();
       // Comments, blank lines, CRLF and characters past ASCII are kept as they are.
       const sdl = '# Schéma 🚀\r\n\r\ntype Query {\n  "Ein Gruß"\n  hello: String\n}\n';
-      expect(await store.getGraphqlSchema('gql')).toBeUndefined();
-      expect(await store.setGraphqlSchema('gql', sdl)).toBe(false);
-      expect(await store.getGraphqlSchema('gql')).toBe(sdl);
+      expect(await store.getSetting('graphql', 'gql')).toBeUndefined();
+      expect(await store.setSetting('graphql', 'gql', sdl)).toBe(false);
+      expect(await store.getSetting('graphql', 'gql')).toBe(sdl);
       await store.put(record('gql'));
-      expect(await store.getGraphqlSchema('gql')).toBe(sdl);
-      expect(await store.setGraphqlSchema('gql', 'type Query { a: Int }')).toBe(true);
-      expect(await store.getGraphqlSchema('gql')).toBe('type Query { a: Int }');
-      expect(await store.getGraphqlSchema('other')).toBeUndefined();
-      expect(await store.setGraphqlSchema('gql', undefined)).toBe(true);
-      expect(await store.getGraphqlSchema('gql')).toBeUndefined();
-      expect(await store.setGraphqlSchema('gql', undefined)).toBe(false);
+      expect(await store.getSetting('graphql', 'gql')).toBe(sdl);
+      expect(await store.setSetting('graphql', 'gql', 'type Query { a: Int }')).toBe(true);
+      expect(await store.getSetting('graphql', 'gql')).toBe('type Query { a: Int }');
+      expect(await store.getSetting('graphql', 'other')).toBeUndefined();
+      expect(await store.setSetting('graphql', 'gql', undefined)).toBe(true);
+      expect(await store.getSetting('graphql', 'gql')).toBeUndefined();
+      expect(await store.setSetting('graphql', 'gql', undefined)).toBe(false);
 
-      await store.setGraphqlSchema('only', sdl);
-      await store.setGraphqlSchema('kept', sdl);
-      await store.setGraphqlSchema('a-1', sdl);
+      await store.setSetting('graphql', 'only', sdl);
+      await store.setSetting('graphql', 'kept', sdl);
+      await store.setSetting('graphql', 'a-1', sdl);
       await store.put(record('kept-record'));
-      expect(await store.graphqlNames()).toEqual(['a-1', 'kept', 'only']);
-      expect(await store.graphqlNames({ prefix: 'k' })).toEqual(['kept']);
-      expect(await store.graphqlNames({ after: 'a-1', limit: 1 })).toEqual(['kept']);
-      await store.setGraphqlSchema('a-1', undefined);
+      expect(await store.settingNames('graphql')).toEqual(['a-1', 'kept', 'only']);
+      expect(await store.settingNames('graphql', { prefix: 'k' })).toEqual(['kept']);
+      expect(await store.settingNames('graphql', { after: 'a-1', limit: 1 })).toEqual(['kept']);
+      await store.setSetting('graphql', 'a-1', undefined);
       expect(await store.delete('only')).toBe(true);
-      expect(await store.getGraphqlSchema('only')).toBeUndefined();
-      expect(await store.getGraphqlSchema('kept')).toBe(sdl);
+      expect(await store.getSetting('graphql', 'only')).toBeUndefined();
+      expect(await store.getSetting('graphql', 'kept')).toBe(sdl);
       expect(await store.get('kept')).toBeUndefined();
       await store.clear();
-      expect(await store.getGraphqlSchema('kept')).toBeUndefined();
+      expect(await store.getSetting('graphql', 'kept')).toBeUndefined();
     });
 
     it('keeps protobuf definitions beside the record exactly; put leaves them, delete and clear remove them', async () => {
       const store = await fresh();
       // The stored text is the caller's JSON; sources keep CRLF, comments and characters past ASCII.
       const text = JSON.stringify({ protos: { 'a/v1/a.proto': '// Grüße 🚀\r\nsyntax = "proto3";\npackage a.v1;\n' } });
-      expect(await store.getGrpc('rpc')).toBeUndefined();
-      expect(await store.setGrpc('rpc', text)).toBe(false);
-      expect(await store.getGrpc('rpc')).toBe(text);
+      expect(await store.getSetting('grpc', 'rpc')).toBeUndefined();
+      expect(await store.setSetting('grpc', 'rpc', text)).toBe(false);
+      expect(await store.getSetting('grpc', 'rpc')).toBe(text);
       await store.put(record('rpc'));
-      expect(await store.getGrpc('rpc')).toBe(text);
-      expect(await store.setGrpc('rpc', '{"descriptorSet":"CgA="}')).toBe(true);
-      expect(await store.getGrpc('rpc')).toBe('{"descriptorSet":"CgA="}');
-      expect(await store.getGrpc('other')).toBeUndefined();
-      expect(await store.setGrpc('rpc', undefined)).toBe(true);
-      expect(await store.getGrpc('rpc')).toBeUndefined();
-      expect(await store.setGrpc('rpc', undefined)).toBe(false);
+      expect(await store.getSetting('grpc', 'rpc')).toBe(text);
+      expect(await store.setSetting('grpc', 'rpc', '{"descriptorSet":"CgA="}')).toBe(true);
+      expect(await store.getSetting('grpc', 'rpc')).toBe('{"descriptorSet":"CgA="}');
+      expect(await store.getSetting('grpc', 'other')).toBeUndefined();
+      expect(await store.setSetting('grpc', 'rpc', undefined)).toBe(true);
+      expect(await store.getSetting('grpc', 'rpc')).toBeUndefined();
+      expect(await store.setSetting('grpc', 'rpc', undefined)).toBe(false);
 
-      await store.setGrpc('only', text);
-      await store.setGrpc('kept', text);
-      await store.setGrpc('a-1', text);
+      await store.setSetting('grpc', 'only', text);
+      await store.setSetting('grpc', 'kept', text);
+      await store.setSetting('grpc', 'a-1', text);
       await store.put(record('kept-record'));
-      await store.setGraphqlSchema('gql-only', 'type Query { a: Int }');
-      expect(await store.grpcNames()).toEqual(['a-1', 'kept', 'only']);
-      expect(await store.grpcNames({ prefix: 'k' })).toEqual(['kept']);
-      expect(await store.grpcNames({ after: 'a-1', limit: 1 })).toEqual(['kept']);
+      await store.setSetting('graphql', 'gql-only', 'type Query { a: Int }');
+      expect(await store.settingNames('grpc')).toEqual(['a-1', 'kept', 'only']);
+      expect(await store.settingNames('grpc', { prefix: 'k' })).toEqual(['kept']);
+      expect(await store.settingNames('grpc', { after: 'a-1', limit: 1 })).toEqual(['kept']);
       expect((await store.list({ limit: 10 })).endpoints.map((r) => r.name)).toEqual(['kept-record', 'rpc']);
-      await store.setGrpc('a-1', undefined);
+      await store.setSetting('grpc', 'a-1', undefined);
       expect(await store.delete('only')).toBe(true);
-      expect(await store.getGrpc('only')).toBeUndefined();
-      expect(await store.getGrpc('kept')).toBe(text);
+      expect(await store.getSetting('grpc', 'only')).toBeUndefined();
+      expect(await store.getSetting('grpc', 'kept')).toBe(text);
       await store.clear();
-      expect(await store.getGrpc('kept')).toBeUndefined();
-      expect(await store.grpcNames()).toEqual([]);
+      expect(await store.getSetting('grpc', 'kept')).toBeUndefined();
+      expect(await store.settingNames('grpc')).toEqual([]);
     });
 
     it('lists the names holding chaos, in name order and range; delete and clear take them off', async () => {
       const store = await fresh();
       const chaos = { rate: 0.5, faults: ['503' as const], seed: 7 };
-      expect(await store.chaosNames()).toEqual([]);
-      for (const name of ['only', 'kept', 'a-1']) await store.setChaos(name, chaos);
+      expect(await store.settingNames('chaos')).toEqual([]);
+      for (const name of ['only', 'kept', 'a-1']) await store.setSetting('chaos', name, chaos);
       await store.put(record('kept-record'));
-      expect(await store.chaosNames()).toEqual(['a-1', 'kept', 'only']);
-      expect(await store.chaosNames({ prefix: 'k' })).toEqual(['kept']);
-      expect(await store.chaosNames({ after: 'a-1', limit: 1 })).toEqual(['kept']);
-      await store.setChaos('a-1', undefined);
+      expect(await store.settingNames('chaos')).toEqual(['a-1', 'kept', 'only']);
+      expect(await store.settingNames('chaos', { prefix: 'k' })).toEqual(['kept']);
+      expect(await store.settingNames('chaos', { after: 'a-1', limit: 1 })).toEqual(['kept']);
+      await store.setSetting('chaos', 'a-1', undefined);
       expect(await store.delete('only')).toBe(true);
-      expect(await store.chaosNames()).toEqual(['kept']);
+      expect(await store.settingNames('chaos')).toEqual(['kept']);
       await store.clear();
-      expect(await store.chaosNames()).toEqual([]);
+      expect(await store.settingNames('chaos')).toEqual([]);
     });
 
     it('keeps the hosts mapped to a name beside the record, in order; put leaves them, delete and clear remove them', async () => {
       const store = await fresh();
-      expect(await store.getHosts('gh')).toEqual([]);
-      expect(await store.setHosts('gh', ['api.github.com', '*.githubusercontent.com'])).toBe(false);
-      expect(await store.getHosts('gh')).toEqual(['api.github.com', '*.githubusercontent.com']);
+      expect(await store.getSetting('hosts', 'gh')).toBeUndefined();
+      expect(await store.setSetting('hosts', 'gh', ['api.github.com', '*.githubusercontent.com'])).toBe(false);
+      expect(await store.getSetting('hosts', 'gh')).toEqual(['api.github.com', '*.githubusercontent.com']);
       await store.put(record('gh'));
-      expect(await store.getHosts('gh')).toEqual(['api.github.com', '*.githubusercontent.com']);
-      expect(await store.setHosts('gh', ['uploads.github.com'])).toBe(true);
-      expect(await store.getHosts('gh')).toEqual(['uploads.github.com']);
-      expect(await store.getHosts('other')).toEqual([]);
+      expect(await store.getSetting('hosts', 'gh')).toEqual(['api.github.com', '*.githubusercontent.com']);
+      expect(await store.setSetting('hosts', 'gh', ['uploads.github.com'])).toBe(true);
+      expect(await store.getSetting('hosts', 'gh')).toEqual(['uploads.github.com']);
+      expect(await store.getSetting('hosts', 'other')).toBeUndefined();
       // An empty list is none, like undefined.
-      expect(await store.setHosts('gh', [])).toBe(true);
-      expect(await store.getHosts('gh')).toEqual([]);
-      expect(await store.setHosts('gh', undefined)).toBe(false);
+      expect(await store.setSetting('hosts', 'gh', [])).toBe(true);
+      expect(await store.getSetting('hosts', 'gh')).toBeUndefined();
+      expect(await store.setSetting('hosts', 'gh', undefined)).toBe(false);
 
-      await store.setHosts('only', ['only.example']);
-      await store.setHosts('kept', ['kept.example']);
-      await store.setHosts('a-1', ['a.example']);
+      await store.setSetting('hosts', 'only', ['only.example']);
+      await store.setSetting('hosts', 'kept', ['kept.example']);
+      await store.setSetting('hosts', 'a-1', ['a.example']);
       await store.put(record('kept-record'));
-      expect(await store.hostNames()).toEqual(['a-1', 'kept', 'only']);
-      expect(await store.hostNames({ prefix: 'k' })).toEqual(['kept']);
-      expect(await store.hostNames({ after: 'a-1', limit: 1 })).toEqual(['kept']);
-      expect(await store.setHosts('a-1', undefined)).toBe(true);
-      expect(await store.hostNames()).toEqual(['kept', 'only']);
+      expect(await store.settingNames('hosts')).toEqual(['a-1', 'kept', 'only']);
+      expect(await store.settingNames('hosts', { prefix: 'k' })).toEqual(['kept']);
+      expect(await store.settingNames('hosts', { after: 'a-1', limit: 1 })).toEqual(['kept']);
+      expect(await store.setSetting('hosts', 'a-1', undefined)).toBe(true);
+      expect(await store.settingNames('hosts')).toEqual(['kept', 'only']);
       // A name with only hosts: delete reports it existed.
       expect(await store.delete('only')).toBe(true);
-      expect(await store.getHosts('only')).toEqual([]);
-      expect(await store.getHosts('kept')).toEqual(['kept.example']);
+      expect(await store.getSetting('hosts', 'only')).toBeUndefined();
+      expect(await store.getSetting('hosts', 'kept')).toEqual(['kept.example']);
       await store.put(record('kept'));
       expect(await store.delete('kept')).toBe(true);
-      expect(await store.getHosts('kept')).toEqual([]);
-      await store.setHosts('kept', ['kept.example']);
+      expect(await store.getSetting('hosts', 'kept')).toBeUndefined();
+      await store.setSetting('hosts', 'kept', ['kept.example']);
       await store.clear();
-      expect(await store.getHosts('kept')).toEqual([]);
-      expect(await store.hostNames()).toEqual([]);
+      expect(await store.getSetting('hosts', 'kept')).toBeUndefined();
+      expect(await store.settingNames('hosts')).toEqual([]);
+    });
+
+    describe.each(SETTING_KINDS)('every declared setting: %s', (kind) => {
+      const [first, second] = SETTING_SAMPLES[kind];
+
+      it('is kept beside the record as set, apart from every other setting; put leaves it; undefined removes it', async () => {
+        const store = await fresh();
+        expect(await store.getSetting(kind, 'kept')).toBeUndefined();
+        expect(await store.setSetting(kind, 'kept', first)).toBe(false);
+        expect(await store.getSetting(kind, 'kept')).toEqual(first);
+        // A setting alone makes no record; a record write leaves it; no other setting sees it.
+        expect(await store.get('kept')).toBeUndefined();
+        expect(await store.count()).toBe(0);
+        for (const other of SETTING_KINDS.filter((each) => each !== kind)) {
+          expect(await store.getSetting(other, 'kept'), other).toBeUndefined();
+          expect(await store.settingNames(other), other).toEqual([]);
+        }
+        await store.put(record('kept', { v: 1 }));
+        expect(await store.getSetting(kind, 'kept')).toEqual(first);
+        expect(await store.setSetting(kind, 'kept', second)).toBe(true);
+        expect(await store.getSetting(kind, 'kept')).toEqual(second);
+        expect(await store.getSetting(kind, 'other')).toBeUndefined();
+        expect(await store.setSetting(kind, 'kept', undefined)).toBe(true);
+        expect(await store.getSetting(kind, 'kept')).toBeUndefined();
+        expect(await store.setSetting(kind, 'kept', undefined)).toBe(false);
+        expect(await store.get('kept')).toEqual(record('kept', { v: 1 }));
+      });
+
+      it('lists the names holding it in name order and range; delete (reporting a setting-only name) and clear remove it', async () => {
+        const store = await fresh();
+        for (const name of ['only', 'kept', 'a-1']) await store.setSetting(kind, name, first);
+        await store.put(record('kept-record'));
+        expect(await store.settingNames(kind)).toEqual(['a-1', 'kept', 'only']);
+        expect(await store.settingNames(kind, { prefix: 'k' })).toEqual(['kept']);
+        expect(await store.settingNames(kind, { after: 'a-1', limit: 1 })).toEqual(['kept']);
+        expect((await store.list({ limit: 10 })).endpoints.map((r) => r.name)).toEqual(['kept-record']);
+        expect(await store.delete('only')).toBe(true);
+        expect(await store.getSetting(kind, 'only')).toBeUndefined();
+        expect(await store.delete('only')).toBe(false);
+        expect(await store.settingNames(kind)).toEqual(['a-1', 'kept']);
+        expect(await storeNames(store)).toEqual(new Set(['a-1', 'kept', 'kept-record']));
+        await store.clear();
+        expect(await store.getSetting(kind, 'kept')).toBeUndefined();
+        expect(await store.settingNames(kind)).toEqual([]);
+      });
+
+      it('claims its name against a cap (boundedStore): past it a new name is refused, a removal never is', async () => {
+        const inner = await fresh();
+        const store = boundedStore(inner, 1);
+        await store.put(record('held'));
+        await expect(store.setSetting(kind, 'new', first)).rejects.toMatchObject({ code: 'TOO_MANY_ENDPOINTS' });
+        expect(await inner.getSetting(kind, 'new')).toBeUndefined();
+        expect(await store.setSetting(kind, 'new', undefined)).toBe(false);
+        expect(await store.setSetting(kind, 'held', first)).toBe(false);
+        expect(await store.delete('held')).toBe(true);
+        expect(await store.setSetting(kind, 'new', second)).toBe(false);
+        expect([...(await storeNames(inner))]).toEqual(['new']);
+      });
     });
 
     it('every operation rejects after close', async () => {
@@ -687,13 +779,14 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         ['clear', () => store.clear()],
         ['getRoutes', () => store.getRoutes('before')],
         ['updateRoutes', () => store.updateRoutes('before', () => [])],
-        ['getSignature', () => store.getSignature('before')],
-        ['setSignature', () => store.setSignature('before', undefined)],
-        ['getGraphqlSchema', () => store.getGraphqlSchema('before')],
-        ['setGraphqlSchema', () => store.setGraphqlSchema('before', undefined)],
-        ['getHosts', () => store.getHosts('before')],
-        ['setHosts', () => store.setHosts('before', undefined)],
-        ['hostNames', () => store.hostNames()],
+        ...SETTING_KINDS.flatMap(
+          (kind): Array<[string, () => Promise<unknown>]> => [
+            [`getSetting ${kind}`, () => store.getSetting(kind, 'before')],
+            [`setSetting ${kind}`, () => store.setSetting(kind, 'before', SETTING_SAMPLES[kind][0])],
+            [`setSetting ${kind} undefined`, () => store.setSetting(kind, 'before', undefined)],
+            [`settingNames ${kind}`, () => store.settingNames(kind)],
+          ],
+        ),
       ];
       for (const [label, operation] of operations) {
         await expect(operation(), label).rejects.toMatchObject({
@@ -718,15 +811,15 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
           case 2:
             return store.updateRoutes(name, () => [route('r')]);
           case 3:
-            return store.setGraphqlSchema(name, 'type Query { a: Int }');
+            return store.setSetting('graphql', name, 'type Query { a: Int }');
           case 4:
-            return store.setChaos(name, chaos);
+            return store.setSetting('chaos', name, chaos);
           case 5:
-            return store.setSignature(name, signature);
+            return store.setSetting('signature', name, signature);
           case 6:
-            return store.setGrpc(name, '{"files":{}}');
+            return store.setSetting('grpc', name, '{"files":{}}');
           default:
-            return store.setHosts(name, [`${name}.example.test`]);
+            return store.setSetting('hosts', name, [`${name}.example.test`]);
         }
       }
 
@@ -744,18 +837,18 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         const inner = await fresh();
         const store = boundedStore(inner, 2);
         await store.put(record('a'));
-        await store.setChaos('b', { rate: 0.5, faults: ['503'] });
+        await store.setSetting('chaos', 'b', { rate: 0.5, faults: ['503'] });
         await expect(store.updateRoutes('c', () => [route('r')])).rejects.toMatchObject({ code: 'TOO_MANY_ENDPOINTS' });
-        await expect(store.setGraphqlSchema('c', 'type Query { a: Int }')).rejects.toMatchObject({
+        await expect(store.setSetting('graphql', 'c', 'type Query { a: Int }')).rejects.toMatchObject({
           code: 'TOO_MANY_ENDPOINTS',
         });
         expect(await inner.getRoutes('c')).toEqual([]);
         // Names held take more of their own, and a removal of what a name does not hold is never refused.
         await store.updateRoutes('a', () => [route('r')]);
         await store.put(record('b'));
-        expect(await store.setChaos('c', undefined)).toBe(false);
+        expect(await store.setSetting('chaos', 'c', undefined)).toBe(false);
         expect(await store.updateRoutes('c', () => [])).toEqual([]);
-        await store.setChaos('b', undefined);
+        await store.setSetting('chaos', 'b', undefined);
         await expect(store.put(record('c'))).rejects.toMatchObject({ code: 'TOO_MANY_ENDPOINTS' });
         expect(await store.delete('b')).toBe(true);
         expect(await store.create(record('c'))).toBe(true);
@@ -767,9 +860,9 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
 
       it("the namespace's own chaos is no name: it claims no place, before or after the cap is first asked", async () => {
         const inner = await fresh();
-        await inner.setChaos(NAMESPACE_CHAOS_KEY, { rate: 0.5, faults: ['503'] });
+        await inner.setSetting('chaos', NAMESPACE_CHAOS_KEY, { rate: 0.5, faults: ['503'] });
         const store = boundedStore(inner, 1);
-        await store.setChaos(NAMESPACE_CHAOS_KEY, { rate: 1, faults: ['503'] });
+        await store.setSetting('chaos', NAMESPACE_CHAOS_KEY, { rate: 1, faults: ['503'] });
         await store.put(record('only'));
         await expect(store.put(record('more'))).rejects.toMatchObject({ code: 'TOO_MANY_ENDPOINTS' });
         expect([...(await storeNames(inner))]).toEqual(['only']);
@@ -778,11 +871,16 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       it('counts what the store held before the cap was first asked', async () => {
         const inner = await fresh();
         await inner.put(record('old'));
-        await inner.setHosts('mapped', ['mapped.example.test']);
+        await inner.setSetting('hosts', 'mapped', ['mapped.example.test']);
         const store = boundedStore(inner, 3);
         await store.put(record('new'));
         await expect(
-          store.setSignature('more', { scheme: 'github', secrets: ['s'], toleranceSec: 300, enforce: false }),
+          store.setSetting('signature', 'more', {
+            scheme: 'github',
+            secrets: ['s'],
+            toleranceSec: 300,
+            enforce: false,
+          }),
         ).rejects.toMatchObject({ code: 'TOO_MANY_ENDPOINTS' });
       });
     });

@@ -5,12 +5,11 @@
  * @module
  */
 
-import type { ChaosSettings } from '../wire/chaos.js';
 import { scanJson } from '../wire/json-text.js';
 import type { Route } from '../wire/route.js';
 import type { EndpointRecord, ListPage } from '../wire/schemas.js';
-import type { SignatureSettings } from '../wire/signature-settings.js';
 import type { NameLedger } from './name-ledger.js';
+import type { SettingKind, SettingValue, StoredSetting } from './settings/name-settings.js';
 
 /**
  * Computes a name's new route list from its current one; may throw (a limit,
@@ -21,20 +20,6 @@ export type RoutesUpdate = (current: Route[]) => Route[];
 /** How many routes a stored route list (its JSON array text) has. */
 export function routeCount(text: string): number {
   return scanJson(text).elements?.length ?? 0;
-}
-
-/** A name's hosts as they are stored: a JSON array of strings; `undefined` for none. */
-export function hostsJson(hosts: readonly string[] | undefined): string | undefined {
-  return hosts === undefined || hosts.length === 0 ? undefined : JSON.stringify(hosts);
-}
-
-/** The hosts of a stored {@link hostsJson} text; throws on anything but an array of strings. */
-export function decodeHosts(text: string): string[] {
-  const value: unknown = JSON.parse(text);
-  if (!Array.isArray(value) || value.some((host) => typeof host !== 'string')) {
-    throw new TypeError('stored hosts are not a list of strings');
-  }
-  return value as string[];
 }
 
 /** Whether `name` is in the range of a {@link RouteNamesOptions}. */
@@ -116,7 +101,7 @@ export interface EndpointStore {
   create(record: EndpointRecord): Promise<boolean>;
   /** Creates or replaces a record; resolves whether it was `created`. Durable on resolve. */
   put(record: EndpointRecord): Promise<{ created: boolean }>;
-  /** Removes a record and the name's routes, signature check, chaos, GraphQL schema, protobuf definitions and hosts; resolves whether any existed. */
+  /** Removes a record, the name's routes and every per-name setting it holds; resolves whether any existed. */
   delete(name: string): Promise<boolean>;
   /**
    * The routes of `name`, in order (`[]` when it has none). Routes are kept
@@ -133,75 +118,19 @@ export interface EndpointStore {
    */
   updateRoutes(name: string, update: RoutesUpdate): Promise<Route[]>;
   /**
-   * The signature check of `name` (`undefined` when it has none). Kept beside the
-   * record like routes, never in it: {@link put} leaves it as it is.
-   */
-  getSignature(name: string): Promise<SignatureSettings | undefined>;
-  /**
-   * Sets (or, with `undefined`, removes) the signature check of `name`; resolves
-   * whether it had one before. Durable on resolve; for a shared store the change
-   * is announced like a record's (see {@link changes}).
-   */
-  setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean>;
-  /**
-   * The chaos settings of `name` (`undefined` when it has none). Kept beside the
-   * record like the signature check: {@link put} leaves them as they are.
-   */
-  getChaos(name: string): Promise<ChaosSettings | undefined>;
-  /**
-   * Sets (or, with `undefined`, removes) the chaos of `name`; resolves whether it
-   * had some before. Durable on resolve; for a shared store the change is
-   * announced like a record's (see {@link changes}).
-   */
-  setChaos(name: string, settings: ChaosSettings | undefined): Promise<boolean>;
-  /** The names that hold chaos settings, in ascending name order, in the range of `options`. */
-  chaosNames(options?: RouteNamesOptions): Promise<string[]>;
-  /**
-   * The GraphQL schema of `name` as its SDL text, byte for byte as it was set
-   * (`undefined` when it has none). Kept beside the record like routes, never in
+   * The value of the per-name setting `kind` of `name` (settings/name-settings.ts;
+   * `undefined` when it has none). Kept beside the record like routes, never in
    * it: {@link put} leaves it as it is.
    */
-  getGraphqlSchema(name: string): Promise<string | undefined>;
+  getSetting<K extends SettingKind>(kind: K, name: string): Promise<StoredSetting<K> | undefined>;
   /**
-   * Sets (or, with `undefined`, removes) the GraphQL schema of `name`; resolves
-   * whether it had one before. Durable on resolve; for a shared store the change
-   * is announced like a record's (see {@link changes}).
+   * Sets (or, with `undefined` or a value that holds nothing, removes) the setting
+   * `kind` of `name`; resolves whether it had one before. Durable on resolve; for
+   * a shared store the change is announced like a record's (see {@link changes}).
    */
-  setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean>;
-  /** The names that hold a GraphQL schema, in ascending name order, in the range of `options`. */
-  graphqlNames(options?: RouteNamesOptions): Promise<string[]>;
-  /**
-   * The protobuf definitions of `name` as their stored text (a JSON object the
-   * caller made: the `.proto` sources or a descriptor set), exactly as set
-   * (`undefined` when it has none). Kept beside the record like the GraphQL
-   * schema: {@link put} leaves them as they are.
-   */
-  getGrpc(name: string): Promise<string | undefined>;
-  /**
-   * Sets (or, with `undefined`, removes) the protobuf definitions of `name`;
-   * resolves whether it had some before. Durable on resolve; for a shared store
-   * the change is announced like a record's (see {@link changes}).
-   */
-  setGrpc(name: string, text: string | undefined): Promise<boolean>;
-  /** The names that hold protobuf definitions, in ascending name order, in the range of `options`. */
-  grpcNames(options?: RouteNamesOptions): Promise<string[]>;
-  /**
-   * The host patterns mapped to `name` through the API, in the order set (`[]`
-   * when none). Kept beside the record like routes, never in it: {@link put}
-   * leaves them as they are. Which host belongs to which name is the app's
-   * check (the store keeps what it is given).
-   */
-  getHosts(name: string): Promise<string[]>;
-  /**
-   * Sets (or, with `undefined` or `[]`, removes) the hosts mapped to `name`;
-   * resolves whether it had any before. Durable on resolve; for a shared store
-   * the change is announced like a record's (see {@link changes}).
-   */
-  setHosts(name: string, hosts: readonly string[] | undefined): Promise<boolean>;
-  /** The names that hold hosts, in ascending name order, in the range of `options`. */
-  hostNames(options?: RouteNamesOptions): Promise<string[]>;
-  /** The names that hold a signature check, in ascending name order, in the range of `options`. */
-  signatureNames(options?: RouteNamesOptions): Promise<string[]>;
+  setSetting<K extends SettingKind>(kind: K, name: string, value: SettingValue<K> | undefined): Promise<boolean>;
+  /** The names that hold the setting `kind`, in ascending name order, in the range of `options`. */
+  settingNames(kind: SettingKind, options?: RouteNamesOptions): Promise<string[]>;
   /** Records in ascending name order, paginated by cursor, optionally only those with a name prefix. */
   list(options: ListOptions): Promise<ListPage>;
   /**
@@ -211,7 +140,7 @@ export interface EndpointStore {
   routeNames(options?: RouteNamesOptions): Promise<RoutedName[]>;
   /** How many records there are (with the name prefix, when given). */
   count(options?: CountOptions): Promise<number>;
-  /** Removes every record, every route, every signature check, every GraphQL schema, all protobuf definitions and every host mapping. */
+  /** Removes every record, every route and every per-name setting. */
   clear(): Promise<void>;
   /**
    * Where the names this store holds are counted for a cap (name-ledger.ts), when

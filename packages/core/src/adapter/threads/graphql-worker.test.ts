@@ -107,7 +107,7 @@ describe('graphqlWorker()', () => {
       const log = (line: string) => lines.push(line);
       const app = createApp({ graphqlRunner: kind === 'worker' ? worker({ log }) : inlineGraphqlRunner({ log }) });
       // As an older version stored it: past the store's front door, which checks today's bounds.
-      await app.mockpoint.endpoints.store.setGraphqlSchema('old', interfaceChain(900));
+      await app.mockpoint.endpoints.store.setSetting('graphql', 'old', interfaceChain(900));
       const started = performance.now();
       for (let i = 0; i < 2; i++) {
         const response = await app.request('/endpoint/old', {

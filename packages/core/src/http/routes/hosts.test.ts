@@ -97,7 +97,7 @@ describe('/api/hosts', () => {
   it('moves a host another endpoint holds only with move=true; the setting’s never', async () => {
     const store = new MemoryStore();
     // Kept for stripe but left out of the table: the setting maps it elsewhere.
-    await store.setHosts('stripe', ['*.stripe.com', 'b.test', 'api.github.com']);
+    await store.setSetting('hosts', 'stripe', ['*.stripe.com', 'b.test', 'api.github.com']);
     const app = createApp({ store, hosts: { 'api.github.com': 'github' } });
     await app.mockpoint.hostsLoaded;
     const code = async (res: Response) => [res.status, ((await res.json()) as { error: { code: string } }).error.code];
@@ -116,8 +116,8 @@ describe('/api/hosts', () => {
       moved: [{ host: '*.stripe.com', from: 'stripe', to: 'pay' }],
     });
     // Written to the store for both names; what stripe kept (the setting's host too) stays kept.
-    expect(await store.getHosts('pay')).toEqual(['*.stripe.com', 'c.test']);
-    expect(await store.getHosts('stripe')).toEqual(['b.test', 'api.github.com']);
+    expect(await store.getSetting('hosts', 'pay')).toEqual(['*.stripe.com', 'c.test']);
+    expect(await store.getSetting('hosts', 'stripe')).toEqual(['b.test', 'api.github.com']);
     expect(await (await app.request('/api/endpoints/stripe/hosts')).json()).toEqual({
       hosts: [{ host: 'b.test', name: 'stripe', source: 'api' }],
     });
@@ -132,7 +132,7 @@ describe('/api/hosts', () => {
       400,
       'INVALID_QUERY',
     ]);
-    expect(await store.getHosts('pay')).toEqual(['c.test']);
+    expect(await store.getSetting('hosts', 'pay')).toEqual(['c.test']);
   });
 
   it('is in the OpenAPI document', async () => {

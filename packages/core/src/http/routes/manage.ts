@@ -6,6 +6,7 @@
 import type { Hono } from 'hono';
 import { JSON_HEADERS, jsonTextResponse } from '../../answer/read-response.js';
 import { recordJson, recordSummaryJson } from '../../store/record-codec.js';
+import { NAME_SETTINGS, SETTING_KINDS } from '../../store/settings/name-settings.js';
 import { readJsonObjectBody } from '../../wire/body.js';
 import { NAMESPACE_CHAOS_KEY } from '../../wire/chaos.js';
 import { MockpointError } from '../../wire/errors.js';
@@ -133,12 +134,12 @@ function registerListRoute(app: Hono, ctx: AppContext): void {
   });
 }
 
-/** A name's parts besides a record and routes that the list shows, in this order. */
-const LISTED_PARTS = ['graphql', 'grpc', 'hosts', 'chaos', 'collections', 'signature', 'state', 'queue'] as const;
+/** A name's parts besides a record, routes and its settings that the list shows, after the settings. */
+const LISTED_PARTS = ['collections', 'state', 'queue'] as const;
 
 /**
- * The names (with `prefix`) holding a GraphQL schema, protobuf definitions, hosts, chaos,
- * collections, a signature check, state or queued answers, in name order: what each holds.
+ * The names (with `prefix`) holding any per-name setting (settings/name-settings.ts), collections,
+ * state or queued answers, in name order: what each holds (each setting by its key, then the parts).
  */
 async function partNames(
   endpoints: AppContext['endpoints'],
@@ -148,19 +149,18 @@ async function partNames(
   const { store } = endpoints;
   const prefixed = (names: string[]) => names.filter((name) => name.startsWith(prefix ?? ''));
   const lists = await Promise.all([
-    store.graphqlNames({ prefix }),
-    store.grpcNames({ prefix }),
-    store.hostNames({ prefix }),
-    // The namespace's chaos is kept under a key that is no name (`*`): not listed.
-    store.chaosNames({ prefix }).then((names) => names.filter((name) => name !== NAMESPACE_CHAOS_KEY)),
+    // The namespace's own chaos is kept under a key that is no name (`*`): not listed.
+    ...SETTING_KINDS.map((kind) =>
+      store.settingNames(kind, { prefix }).then((names) => names.filter((name) => name !== NAMESPACE_CHAOS_KEY)),
+    ),
     endpoints.collections.names().then(prefixed),
-    store.signatureNames({ prefix }),
     states.names().then(prefixed),
     endpoints.queue.names().then(prefixed),
   ]);
+  const labels = [...SETTING_KINDS.map((kind) => NAME_SETTINGS[kind].key), ...LISTED_PARTS];
   const held = new Map<string, string[]>();
   for (const [index, names] of lists.entries()) {
-    for (const name of names) held.set(name, [...(held.get(name) ?? []), LISTED_PARTS[index] as string]);
+    for (const name of names) held.set(name, [...(held.get(name) ?? []), labels[index] as string]);
   }
   return [...held].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }

@@ -139,7 +139,7 @@ describe('/api/endpoints/{name}/signature', () => {
       const second = await LevelStore.open({ dir });
       const got = await send(createApp({ store: second }), 'GET', 'kept');
       expect(await got.json()).toMatchObject({ scheme: 'slack', secrets: [{ hint: '…et 1' }] });
-      expect(await second.getSignature('kept')).toMatchObject({ secrets: ['slack signing secret 1'] });
+      expect(await second.getSetting('signature', 'kept')).toMatchObject({ secrets: ['slack signing secret 1'] });
       await second.close();
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -7,18 +7,21 @@
  * @module
  */
 
-import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../../wire/chaos.js';
 import { MockpointError } from '../../wire/errors.js';
 import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
-import {
-  decodeSignatureSettings,
-  type SignatureSettings,
-  signatureSettingsJson,
-} from '../../wire/signature-settings.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
+import {
+  decodeSetting,
+  encodeSetting,
+  NAME_SETTINGS,
+  SETTING_KINDS,
+  type SettingKind,
+  type SettingValue,
+  type StoredSetting,
+} from '../settings/name-settings.js';
 import type { EndpointStore, ListOptions, RoutedName, RouteNamesOptions, RoutesUpdate } from '../store.js';
-import { decodeHosts, hostsJson, inNameRange, KeyedMutex, routeCount } from '../store.js';
+import { inNameRange, KeyedMutex, routeCount } from '../store.js';
 
 /** The part of a Durable Object's `ctx.storage` this store uses. */
 export interface DurableObjectStorageLike {
@@ -86,88 +89,24 @@ export class DurableObjectStore implements EndpointStore {
   }
 
   delete(name: string): Promise<boolean> {
+    // The record's lock is its name's (as create and put take it); every other part's, its key.
     const record = this.#locks.run(name, () => this.#call(() => this.#storage.delete(this.#key(name))));
-    const routes = this.#locks.run(this.#routesKey(name), () =>
-      this.#call(() => this.#storage.delete(this.#routesKey(name))),
-    );
-    const signature = this.#locks.run(this.#signatureKey(name), () =>
-      this.#call(() => this.#storage.delete(this.#signatureKey(name))),
-    );
-    const graphql = this.#locks.run(this.#graphqlKey(name), () =>
-      this.#call(() => this.#storage.delete(this.#graphqlKey(name))),
-    );
-    const hosts = this.#locks.run(this.#hostsKey(name), () =>
-      this.#call(() => this.#storage.delete(this.#hostsKey(name))),
-    );
-    const chaos = this.#locks.run(this.#chaosKey(name), () =>
-      this.#call(() => this.#storage.delete(this.#chaosKey(name))),
-    );
-    const grpc = this.#locks.run(this.#grpcKey(name), () =>
-      this.#call(() => this.#storage.delete(this.#grpcKey(name))),
-    );
-    return Promise.all([record, routes, signature, graphql, hosts, chaos, grpc]).then((had) => had.includes(true));
+    const keys = [this.#routesKey(name), ...SETTING_KINDS.map((kind) => this.#settingKey(kind, name))];
+    const parts = keys.map((key) => this.#locks.run(key, () => this.#call(() => this.#storage.delete(key))));
+    return Promise.all([record, ...parts]).then((had) => had.includes(true));
   }
 
-  async getHosts(name: string): Promise<string[]> {
-    const text = await this.#call(() => this.#storage.get<string>(this.#hostsKey(name)));
-    return text === undefined ? [] : decodeHosts(text);
+  async getSetting<K extends SettingKind>(kind: K, name: string): Promise<StoredSetting<K> | undefined> {
+    const text = await this.#call(() => this.#storage.get<string>(this.#settingKey(kind, name)));
+    return text === undefined ? undefined : decodeSetting(kind, text);
   }
 
-  setHosts(name: string, hosts: readonly string[] | undefined): Promise<boolean> {
-    return this.#setPart(this.#hostsKey(name), hostsJson(hosts));
+  setSetting<K extends SettingKind>(kind: K, name: string, value: SettingValue<K> | undefined): Promise<boolean> {
+    return this.#setPart(this.#settingKey(kind, name), encodeSetting(kind, value));
   }
 
-  async hostNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf((name) => this.#hostsKey(name), options);
-  }
-
-  async getGraphqlSchema(name: string): Promise<string | undefined> {
-    return this.#call(() => this.#storage.get<string>(this.#graphqlKey(name)));
-  }
-
-  setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
-    return this.#setPart(this.#graphqlKey(name), sdl);
-  }
-
-  async getGrpc(name: string): Promise<string | undefined> {
-    return this.#call(() => this.#storage.get<string>(this.#grpcKey(name)));
-  }
-
-  setGrpc(name: string, text: string | undefined): Promise<boolean> {
-    return this.#setPart(this.#grpcKey(name), text);
-  }
-
-  async grpcNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf((name) => this.#grpcKey(name), options);
-  }
-
-  async signatureNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf((name) => this.#signatureKey(name), options);
-  }
-
-  async chaosNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf((name) => this.#chaosKey(name), options);
-  }
-
-  async getSignature(name: string): Promise<SignatureSettings | undefined> {
-    const text = await this.#call(() => this.#storage.get<string>(this.#signatureKey(name)));
-    return text === undefined ? undefined : decodeSignatureSettings(text);
-  }
-
-  setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
-    return this.#setPart(
-      this.#signatureKey(name),
-      settings === undefined ? undefined : signatureSettingsJson(settings),
-    );
-  }
-
-  async getChaos(name: string): Promise<ChaosSettings | undefined> {
-    const text = await this.#call(() => this.#storage.get<string>(this.#chaosKey(name)));
-    return text === undefined ? undefined : decodeChaosSettings(text);
-  }
-
-  setChaos(name: string, settings: ChaosSettings | undefined): Promise<boolean> {
-    return this.#setPart(this.#chaosKey(name), settings === undefined ? undefined : chaosSettingsJson(settings));
+  async settingNames(kind: SettingKind, options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#namesOf((name) => this.#settingKey(kind, name), options);
   }
 
   /** Sets (`text` given) or removes the part stored at `key`; whether there was one. */
@@ -221,11 +160,7 @@ export class DurableObjectStore implements EndpointStore {
     return out;
   }
 
-  async graphqlNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf((name) => this.#graphqlKey(name), options);
-  }
-
-  /** The names that hold a part keyed by `keyOf` (a GraphQL schema, hosts), in the range of `options`. */
+  /** The names that hold a part keyed by `keyOf` (a setting), in the range of `options`. */
   async #namesOf(keyOf: (name: string) => string, options: RouteNamesOptions): Promise<string[]> {
     const start = keyOf('');
     const entries = await this.#call(() => this.#storage.list<string>(partList(keyOf, options)));
@@ -252,15 +187,8 @@ export class DurableObjectStore implements EndpointStore {
   }
 
   async clear(): Promise<void> {
-    for (const prefix of [
-      this.#prefix,
-      this.#routesKey(''),
-      this.#signatureKey(''),
-      this.#graphqlKey(''),
-      this.#hostsKey(''),
-      this.#chaosKey(''),
-      this.#grpcKey(''),
-    ]) {
+    const settings = SETTING_KINDS.map((kind) => this.#settingKey(kind, ''));
+    for (const prefix of [this.#prefix, this.#routesKey(''), ...settings]) {
       // Bounded: each round deletes up to a batch of keys, and stops when none are left.
       for (;;) {
         const keys = [...(await this.#call(() => this.#storage.list({ prefix, limit: DELETE_BATCH }))).keys()];
@@ -284,29 +212,9 @@ export class DurableObjectStore implements EndpointStore {
     return `routes:${this.#prefix}${name}`;
   }
 
-  /** Chaos settings too live under their own prefix. */
-  #chaosKey(name: string): string {
-    return `chaos:${this.#prefix}${name}`;
-  }
-
-  /** Signature checks too live under their own prefix. */
-  #signatureKey(name: string): string {
-    return `signature:${this.#prefix}${name}`;
-  }
-
-  /** GraphQL schemas too. */
-  #graphqlKey(name: string): string {
-    return `graphql:${this.#prefix}${name}`;
-  }
-
-  /** Protobuf definitions too. */
-  #grpcKey(name: string): string {
-    return `grpc:${this.#prefix}${name}`;
-  }
-
-  /** Host mappings too. */
-  #hostsKey(name: string): string {
-    return `hosts:${this.#prefix}${name}`;
+  /** Each setting lives under its own prefix too (`<key>:`, settings/name-settings.ts). */
+  #settingKey(kind: SettingKind, name: string): string {
+    return `${NAME_SETTINGS[kind].key}:${this.#prefix}${name}`;
   }
 
   async #call<T>(operation: () => Promise<T>): Promise<T> {

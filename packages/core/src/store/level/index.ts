@@ -13,21 +13,24 @@
 import { readdir, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Level } from 'level';
-import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../../wire/chaos.js';
 import { MockpointError } from '../../wire/errors.js';
 import { decodeRoutes, decodeRoutesInTurns, type Route, routesJsonInTurns } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
-import {
-  decodeSignatureSettings,
-  type SignatureSettings,
-  signatureSettingsJson,
-} from '../../wire/signature-settings.js';
 import { SLICED_ROUTES_CHARS, TurnBudget } from '../../wire/turn-budget.js';
 import type { WriteLog } from '../change-gate.js';
 import { type CollectionLog, MemoryCollectionStore } from '../memory/memory-collection-store.js';
 import { type DeliveryBackend, MemoryDeliveryStore } from '../memory/memory-delivery-store.js';
 import { MemoryStateStore } from '../memory/memory-state-store.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
+import {
+  decodeSetting,
+  encodeSetting,
+  NAME_SETTINGS,
+  SETTING_KINDS,
+  type SettingKind,
+  type SettingValue,
+  type StoredSetting,
+} from '../settings/name-settings.js';
 import type {
   CountOptions,
   EndpointStore,
@@ -37,7 +40,7 @@ import type {
   RoutesUpdate,
   StoreHealth,
 } from '../store.js';
-import { decodeHosts, hostsJson, inNameRange, KeyedMutex, routeCount } from '../store.js';
+import { inNameRange, KeyedMutex, routeCount } from '../store.js';
 import { type Grouped, groupCommit, groupHas, type Operation } from './grouped.js';
 import { checkLogs } from './log-check.js';
 import { PROBE_FILE, probeSpace, reopenBytes } from './space-probe.js';
@@ -339,91 +342,31 @@ export class LevelStore implements EndpointStore {
   }
 
   async delete(name: string): Promise<boolean> {
-    const record = this.#setPart(name, undefined);
-    const routes = this.#setPart(routesKey(name), undefined);
-    const signature = this.#setPart(signatureKey(name), undefined);
-    const chaos = this.#setPart(chaosKey(name), undefined);
-    const graphql = this.setGraphqlSchema(name, undefined);
-    const grpc = this.setGrpc(name, undefined);
-    const hosts = this.setHosts(name, undefined);
-    const had = await Promise.all([record, routes, signature, chaos, graphql, grpc, hosts]);
+    const parts = [name, routesKey(name), ...SETTING_KINDS.map((kind) => settingKey(kind, name))];
+    const had = await Promise.all(parts.map((part) => this.#setPart(part, undefined)));
     return had.includes(true);
   }
 
-  async getHosts(name: string): Promise<string[]> {
-    const text = await this.#read(() => this.#base.#db.get(this.#key(hostsKey(name))));
-    if (text === undefined) return [];
-    try {
-      return decodeHosts(text);
-    } catch (error) {
-      this.#base.#readFailure ??= `the stored hosts of "${name}" are damaged and cannot be read`;
-      throw new MockpointError('STORE_UNAVAILABLE', this.#base.#readFailure, { cause: error });
-    }
-  }
-
-  async setHosts(name: string, hosts: readonly string[] | undefined): Promise<boolean> {
-    return this.#setPart(hostsKey(name), hostsJson(hosts));
-  }
-
-  async hostNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf(hostsKey, options);
-  }
-
-  async signatureNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf(signatureKey, options);
-  }
-
-  async chaosNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf(chaosKey, options);
-  }
-
-  async getGraphqlSchema(name: string): Promise<string | undefined> {
-    return this.#read(() => this.#base.#db.get(this.#key(graphqlKey(name))));
-  }
-
-  async setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
-    return this.#setPart(graphqlKey(name), sdl);
-  }
-
-  async getGrpc(name: string): Promise<string | undefined> {
-    return this.#read(() => this.#base.#db.get(this.#key(grpcKey(name))));
-  }
-
-  async setGrpc(name: string, text: string | undefined): Promise<boolean> {
-    return this.#setPart(grpcKey(name), text);
-  }
-
-  async getSignature(name: string): Promise<SignatureSettings | undefined> {
-    const text = await this.#read(() => this.#base.#db.get(this.#key(signatureKey(name))));
+  async getSetting<K extends SettingKind>(kind: K, name: string): Promise<StoredSetting<K> | undefined> {
+    const text = await this.#read(() => this.#base.#db.get(this.#key(settingKey(kind, name))));
     if (text === undefined) return undefined;
     try {
-      return decodeSignatureSettings(text);
+      return decodeSetting(kind, text);
     } catch (error) {
-      this.#base.#readFailure ??= `the stored signature check of "${name}" is damaged and cannot be read`;
+      this.#base.#readFailure ??= `the stored ${NAME_SETTINGS[kind].label} of "${name}" is damaged and cannot be read`;
       throw new MockpointError('STORE_UNAVAILABLE', this.#base.#readFailure, { cause: error });
     }
   }
 
-  async setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
-    return this.#setPart(signatureKey(name), settings === undefined ? undefined : signatureSettingsJson(settings));
+  async setSetting<K extends SettingKind>(kind: K, name: string, value: SettingValue<K> | undefined): Promise<boolean> {
+    return this.#setPart(settingKey(kind, name), encodeSetting(kind, value));
   }
 
-  async getChaos(name: string): Promise<ChaosSettings | undefined> {
-    const text = await this.#read(() => this.#base.#db.get(this.#key(chaosKey(name))));
-    if (text === undefined) return undefined;
-    try {
-      return decodeChaosSettings(text);
-    } catch (error) {
-      this.#base.#readFailure ??= `the stored chaos of "${name}" is damaged and cannot be read`;
-      throw new MockpointError('STORE_UNAVAILABLE', this.#base.#readFailure, { cause: error });
-    }
+  async settingNames(kind: SettingKind, options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#namesOf((name) => settingKey(kind, name), options);
   }
 
-  async setChaos(name: string, settings: ChaosSettings | undefined): Promise<boolean> {
-    return this.#setPart(chaosKey(name), settings === undefined ? undefined : chaosSettingsJson(settings));
-  }
-
-  /** Sets (`text` given) or removes the part stored at `key` (hosts, a GraphQL schema, a signature check); whether there was one. */
+  /** Sets (`text` given) or removes the part stored at `key` (a record's, a setting's); whether there was one. */
   async #setPart(part: string, text: string | undefined): Promise<boolean> {
     const key = this.#key(part);
     return this.#base.#locks.run(key, async () => {
@@ -492,15 +435,7 @@ export class LevelStore implements EndpointStore {
     return out;
   }
 
-  async graphqlNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf(graphqlKey, options);
-  }
-
-  async grpcNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf(grpcKey, options);
-  }
-
-  /** The names that hold a part keyed by `keyOf` (a GraphQL schema, hosts), in the range of `options`. */
+  /** The names that hold a part keyed by `keyOf` (a setting), in the range of `options`. */
   async #namesOf(keyOf: (name: string) => string, options: RouteNamesOptions): Promise<string[]> {
     const start = this.#key(keyOf(''));
     const keys = await this.#read(() => this.#base.#db.keys(this.#range(nameKeyRange(keyOf, options))).all());
@@ -858,16 +793,6 @@ const STATE_END = '\u0002state;';
 /** The smallest character a name can start with: records are the keys from here on. */
 const FIRST_NAME = '-';
 
-/** The key of a name's chaos settings: like a signature check's, it sorts before every record. */
-function chaosKey(name: string): string {
-  return `\u0001chaos:${name}`;
-}
-
-/** The key of a name's signature check: like a route list's, it sorts before every record. */
-function signatureKey(name: string): string {
-  return `\u0001signature:${name}`;
-}
-
 /**
  * The key range of the names whose part is keyed by `keyOf` (`\u0001routes:`, `\u0001graphql:`, …) in the
  * range of `options`: from the prefix (or past `after`), up to the next key kind (`;` follows `:`). Names
@@ -889,19 +814,12 @@ function nameKeyRange(
   return range;
 }
 
-/** The key of a name's GraphQL schema: like a route list's, it sorts before every record. */
-function graphqlKey(name: string): string {
-  return `\u0001graphql:${name}`;
-}
-
-/** The key of a name's protobuf definitions: like a GraphQL schema's, it sorts before every record. */
-function grpcKey(name: string): string {
-  return `\u0001grpc:${name}`;
-}
-
-/** The key of a name's hosts: like a route list's, it sorts before every record. */
-function hostsKey(name: string): string {
-  return `\u0001hosts:${name}`;
+/**
+ * The key of a name's setting `kind` (settings/name-settings.ts): `\u0001<key>:<name>`, so like a
+ * route list's it sorts before every record.
+ */
+function settingKey(kind: SettingKind, name: string): string {
+  return `\u0001${NAME_SETTINGS[kind].key}:${name}`;
 }
 
 /** The key of a name's route list: it sorts before every record, so lists and counts never see it. */

@@ -59,8 +59,8 @@ async function crowded(): Promise<LevelStore> {
     for (const name of ['a', 'b', 'kept', 'other']) {
       await store.put(record(name, 'neighbour'));
       await store.updateRoutes(name, () => [route('neighbour')]);
-      await store.setHosts(name, [`${name}.neighbour.example`]);
-      await store.setGraphqlSchema(name, 'type Query { a: Int }');
+      await store.setSetting('hosts', name, [`${name}.neighbour.example`]);
+      await store.setSetting('graphql', name, 'type Query { a: Int }');
     }
     await (await store.openCollections()).seed('a', new Map([['users', [itemOf('{"id":0}')]]]));
     await (await store.openStates()).put('a', { default: 'neighbour' });
@@ -215,8 +215,8 @@ describe('levelBackend namespaces on disk', () => {
     const one = await first.namespaces.open('one');
     await one.store.put(record('a', { n: 1 }, 201));
     await one.store.updateRoutes('a', () => [route('r')]);
-    await one.store.setHosts('a', ['a.example']);
-    await one.store.setGraphqlSchema('a', 'type Query { a: Int }');
+    await one.store.setSetting('hosts', 'a', ['a.example']);
+    await one.store.setSetting('graphql', 'a', 'type Query { a: Int }');
     await one.collections.seed('a', new Map([['users', [itemOf('{"id":1}')]]]));
     await one.states.put('a', { default: 'ready' });
     const now = Date.now();
@@ -247,8 +247,8 @@ describe('levelBackend namespaces on disk', () => {
     open.push(again);
     expect(await again.store.get('a')).toEqual(record('a', { n: 1 }, 201));
     expect(await again.store.getRoutes('a')).toEqual([route('r')]);
-    expect(await again.store.getHosts('a')).toEqual(['a.example']);
-    expect(await again.store.graphqlNames()).toEqual(['a']);
+    expect(await again.store.getSetting('hosts', 'a')).toEqual(['a.example']);
+    expect(await again.store.settingNames('graphql')).toEqual(['a']);
     expect((await again.collections.get('a')).get('users')?.length).toBe(1);
     expect(await again.states.get('a')).toEqual({ default: 'ready' });
     expect(await again.deliveries.pendingCount()).toBe(1);
@@ -270,9 +270,14 @@ describe('levelBackend namespaces on disk', () => {
     for (const name of ['-', 'a', 'zz', '~']) {
       await ns.store.put(record(name, 1));
       await ns.store.updateRoutes(name, () => [route('r')]);
-      await ns.store.setHosts(name, [`${name}.example`]);
-      await ns.store.setGraphqlSchema(name, 'type Query { a: Int }');
-      await ns.store.setSignature(name, { scheme: 'stripe', secrets: ['whsec_x'], toleranceSec: 300, enforce: true });
+      await ns.store.setSetting('hosts', name, [`${name}.example`]);
+      await ns.store.setSetting('graphql', name, 'type Query { a: Int }');
+      await ns.store.setSetting('signature', name, {
+        scheme: 'stripe',
+        secrets: ['whsec_x'],
+        toleranceSec: 300,
+        enforce: true,
+      });
     }
     await ns.collections.seed('a', new Map([['users', [itemOf('{"id":1}')]]]));
     await ns.states.put('a', { default: 'ready' });
@@ -280,8 +285,8 @@ describe('levelBackend namespaces on disk', () => {
     expect((await backend.store.list({ limit: 100 })).endpoints.map((e) => e.name)).toEqual(['mine']);
     expect(await backend.store.count()).toBe(1);
     expect(await backend.store.routeNames()).toEqual([]);
-    expect(await backend.store.graphqlNames()).toEqual([]);
-    expect(await backend.store.hostNames()).toEqual([]);
+    expect(await backend.store.settingNames('graphql')).toEqual([]);
+    expect(await backend.store.settingNames('hosts')).toEqual([]);
     await backend.store.clear();
     await backend.collections.clear();
     await backend.states.clear();
@@ -291,8 +296,8 @@ describe('levelBackend namespaces on disk', () => {
     expect(await ns.store.count()).toBe(4);
     expect((await ns.store.list({ limit: 100 })).endpoints.map((e) => e.name)).toEqual(['-', 'a', 'zz', '~']);
     expect((await ns.store.routeNames()).map((r) => r.name)).toEqual(['-', 'a', 'zz', '~']);
-    expect(await ns.store.hostNames()).toEqual(['-', 'a', 'zz', '~']);
-    expect(await ns.store.graphqlNames()).toEqual(['-', 'a', 'zz', '~']);
+    expect(await ns.store.settingNames('hosts')).toEqual(['-', 'a', 'zz', '~']);
+    expect(await ns.store.settingNames('graphql')).toEqual(['-', 'a', 'zz', '~']);
     expect((await ns.collections.get('a')).size).toBe(1);
     expect(await ns.states.get('a')).toEqual({ default: 'ready' });
     expect(await backend.namespaces.registry.get('ns')).toMatchObject({ name: 'ns' });
@@ -342,7 +347,7 @@ describe('levelBackend namespaces on disk', () => {
     await before.store.put(record('a', { n: 1 }));
     await before.store.put(record('b', 2, 404));
     await before.store.updateRoutes('a', () => [route('r')]);
-    await before.store.setHosts('b', ['b.example']);
+    await before.store.setSetting('hosts', 'b', ['b.example']);
     await before.collections.seed('a', new Map([['users', [itemOf('{"id":1}')]]]));
     await before.states.put('a', { default: 'ready' });
     await before.close();
@@ -355,7 +360,7 @@ describe('levelBackend namespaces on disk', () => {
     expect(await backend.namespaces.registry.list()).toEqual([]);
     expect((await backend.store.list({ limit: 10 })).endpoints).toEqual([record('a', { n: 1 }), record('b', 2, 404)]);
     expect(await backend.store.getRoutes('a')).toEqual([route('r')]);
-    expect(await backend.store.hostNames()).toEqual(['b']);
+    expect(await backend.store.settingNames('hosts')).toEqual(['b']);
     expect((await backend.collections.get('a')).get('users')?.length).toBe(1);
     expect(await backend.states.get('a')).toEqual({ default: 'ready' });
     await closeAll();

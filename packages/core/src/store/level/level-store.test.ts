@@ -17,6 +17,7 @@ import { routesJson } from '../../wire/route.js';
 import type { EndpointRecord } from '../../wire/schemas.js';
 import { SLICED_ROUTES_CHARS } from '../../wire/turn-budget.js';
 import { runBackendContract } from '../backend.case.test.js';
+import { checkEarlierSettings, EARLIER_SETTINGS } from '../settings/stored-layout.case.test.js';
 import { runStoreContract } from '../store.case.test.js';
 import { LevelStore, levelBackend, repairLevelStore } from './index.js';
 
@@ -87,6 +88,26 @@ runStateStoreContract(
 function record(name: string, data: unknown, statusCode = 200, delay = 0): EndpointRecord {
   return { name, data: JsonText.from(data), statusCode, delay };
 }
+
+describe('a data directory an earlier version wrote', () => {
+  it('loads every per-name setting from the keys it used (\\u0001<setting>:<name>), in a namespace too', async () => {
+    const dir = await tempDir();
+    const raw = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
+    for (const [kind, { name, text }] of Object.entries(EARLIER_SETTINGS)) {
+      await raw.put(`\u0001${kind}:${name}`, text);
+      await raw.put(`\u0004team\u0000\u0001${kind}:${name}`, text);
+    }
+    await raw.close();
+    const store = await LevelStore.open({ dir });
+    try {
+      const team = store.namespace('team');
+      await checkEarlierSettings(team);
+      await checkEarlierSettings(store);
+    } finally {
+      await store.close();
+    }
+  });
+});
 
 describe('LevelStore on disk', () => {
   const stores: LevelStore[] = [];

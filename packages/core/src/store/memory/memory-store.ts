@@ -4,19 +4,21 @@
  * @module
  */
 
-import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../../wire/chaos.js';
 import { MockpointError } from '../../wire/errors.js';
 import { JsonText } from '../../wire/json-text.js';
 import { decodeRoutes, decodeRoutesInTurns, type Route, routesJsonInTurns } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
-import {
-  decodeSignatureSettings,
-  type SignatureSettings,
-  signatureSettingsJson,
-} from '../../wire/signature-settings.js';
 import { SLICED_ROUTES_CHARS, TurnBudget } from '../../wire/turn-budget.js';
+import {
+  decodeSetting,
+  encodeSetting,
+  SETTING_KINDS,
+  type SettingKind,
+  type SettingValue,
+  type StoredSetting,
+} from '../settings/name-settings.js';
 import type { EndpointStore, ListOptions, RoutedName, RouteNamesOptions, RoutesUpdate } from '../store.js';
-import { decodeHosts, hostsJson, inNameRange, routeCount } from '../store.js';
+import { inNameRange, routeCount } from '../store.js';
 
 /** A record's own copy; a {@link JsonText} is immutable and shared, a plain value is cloned. */
 function copy(record: EndpointRecord): EndpointRecord {
@@ -32,16 +34,11 @@ export class MemoryStore implements EndpointStore {
   readonly #routes = new Map<string, string>();
   /** The update of each name under way: the next waits for it. */
   readonly #routeUpdates = new Map<string, Promise<Route[]>>();
-  /** Signature checks as their stored text, for the same reason. */
-  readonly #signatures = new Map<string, string>();
-  /** Chaos settings as their stored text. */
-  readonly #chaos = new Map<string, string>();
-  /** GraphQL schemas as the SDL text set. */
-  readonly #graphql = new Map<string, string>();
-  /** Protobuf definitions as their stored text. */
-  readonly #grpc = new Map<string, string>();
-  /** Host mappings as their stored text. */
-  readonly #hosts = new Map<string, string>();
+  /** Each per-name setting's values by name, as their stored text, for the same reason. */
+  readonly #settings = Object.fromEntries(SETTING_KINDS.map((kind) => [kind, new Map<string, string>()])) as Record<
+    SettingKind,
+    Map<string, string>
+  >;
   #closed = false;
 
   async get(name: string): Promise<EndpointRecord | undefined> {
@@ -66,13 +63,9 @@ export class MemoryStore implements EndpointStore {
 
   async delete(name: string): Promise<boolean> {
     this.#assertOpen();
-    const routes = this.#routes.delete(name);
-    const signature = this.#signatures.delete(name);
-    const chaos = this.#chaos.delete(name);
-    const graphql = this.#graphql.delete(name);
-    const grpc = this.#grpc.delete(name);
-    const hosts = this.#hosts.delete(name);
-    return this.#records.delete(name) || routes || signature || chaos || graphql || grpc || hosts;
+    let had = this.#routes.delete(name);
+    for (const kind of SETTING_KINDS) had = this.#settings[kind].delete(name) || had;
+    return this.#records.delete(name) || had;
   }
 
   async getRoutes(name: string): Promise<Route[]> {
@@ -122,72 +115,18 @@ export class MemoryStore implements EndpointStore {
     throw new MockpointError('STORE_UNAVAILABLE', `the routes of "${name}" kept changing under this update; retry`);
   }
 
-  async getSignature(name: string): Promise<SignatureSettings | undefined> {
+  async getSetting<K extends SettingKind>(kind: K, name: string): Promise<StoredSetting<K> | undefined> {
     this.#assertOpen();
-    const text = this.#signatures.get(name);
-    return text === undefined ? undefined : decodeSignatureSettings(text);
+    const text = this.#settings[kind].get(name);
+    return text === undefined ? undefined : decodeSetting(kind, text);
   }
 
-  async setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
-    return this.#setPart(this.#signatures, name, settings === undefined ? undefined : signatureSettingsJson(settings));
+  async setSetting<K extends SettingKind>(kind: K, name: string, value: SettingValue<K> | undefined): Promise<boolean> {
+    return this.#setPart(this.#settings[kind], name, encodeSetting(kind, value));
   }
 
-  async getChaos(name: string): Promise<ChaosSettings | undefined> {
-    this.#assertOpen();
-    const text = this.#chaos.get(name);
-    return text === undefined ? undefined : decodeChaosSettings(text);
-  }
-
-  async setChaos(name: string, settings: ChaosSettings | undefined): Promise<boolean> {
-    return this.#setPart(this.#chaos, name, settings === undefined ? undefined : chaosSettingsJson(settings));
-  }
-
-  async chaosNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf(this.#chaos, options);
-  }
-
-  async getGraphqlSchema(name: string): Promise<string | undefined> {
-    this.#assertOpen();
-    return this.#graphql.get(name);
-  }
-
-  async setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
-    return this.#setPart(this.#graphql, name, sdl);
-  }
-
-  async graphqlNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf(this.#graphql, options);
-  }
-
-  async getGrpc(name: string): Promise<string | undefined> {
-    this.#assertOpen();
-    return this.#grpc.get(name);
-  }
-
-  async setGrpc(name: string, text: string | undefined): Promise<boolean> {
-    return this.#setPart(this.#grpc, name, text);
-  }
-
-  async grpcNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf(this.#grpc, options);
-  }
-
-  async getHosts(name: string): Promise<string[]> {
-    this.#assertOpen();
-    const text = this.#hosts.get(name);
-    return text === undefined ? [] : decodeHosts(text);
-  }
-
-  async setHosts(name: string, hosts: readonly string[] | undefined): Promise<boolean> {
-    return this.#setPart(this.#hosts, name, hostsJson(hosts));
-  }
-
-  async hostNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf(this.#hosts, options);
-  }
-
-  async signatureNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf(this.#signatures, options);
+  async settingNames(kind: SettingKind, options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#namesOf(this.#settings[kind], options);
   }
 
   /** Sets (`text` given) or removes a name's part kept in `part`; whether the name had one. */
@@ -199,7 +138,7 @@ export class MemoryStore implements EndpointStore {
     return had;
   }
 
-  /** The names that hold a part kept in `part` (a GraphQL schema, hosts), in the range of `options`. */
+  /** The names that hold a part kept in `part` (a setting's values), in the range of `options`. */
   #namesOf(part: Map<string, string>, options: RouteNamesOptions): string[] {
     this.#assertOpen();
     const names = [...part.keys()].filter((name) => inNameRange(name, options)).sort();
@@ -238,11 +177,7 @@ export class MemoryStore implements EndpointStore {
     this.#assertOpen();
     this.#records.clear();
     this.#routes.clear();
-    this.#signatures.clear();
-    this.#chaos.clear();
-    this.#graphql.clear();
-    this.#grpc.clear();
-    this.#hosts.clear();
+    for (const kind of SETTING_KINDS) this.#settings[kind].clear();
   }
 
   async close(): Promise<void> {

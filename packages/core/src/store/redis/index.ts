@@ -20,20 +20,21 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { ClientClosedError, ClientOfflineError, createClient, type RedisClientOptions } from '@redis/client';
-import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../../wire/chaos.js';
 import { MockpointError } from '../../wire/errors.js';
 import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
 import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
-import {
-  decodeSignatureSettings,
-  type SignatureSettings,
-  signatureSettingsJson,
-} from '../../wire/signature-settings.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
 import {
-  decodeHosts,
+  decodeSetting,
+  encodeSetting,
+  SETTING_KINDS,
+  type SettingKind,
+  type SettingValue,
+  type StoredSetting,
+  settingHash,
+} from '../settings/name-settings.js';
+import {
   type EndpointStore,
-  hostsJson,
   inNameRange,
   type ListOptions,
   type RoutedName,
@@ -101,21 +102,16 @@ redis.call('PUBLISH', KEYS[3], ARGV[3])
 return created`;
 
 /**
- * Deletes the record, the routes, the signature check, the GraphQL schema, the hosts, the chaos and
- * the protobuf definitions, and starts its rate buckets full (rate-buckets.ts); returns 1 when any
- * of the others existed.
+ * Deletes the record, the routes and every setting (KEYS[6] on: the settings' hashes), and starts its
+ * rate buckets full (rate-buckets.ts); returns 1 when any of them existed.
  */
 const DELETE = `
 local record = redis.call('HDEL', KEYS[1], ARGV[1])
-local routes = redis.call('HDEL', KEYS[4], ARGV[1])
-local signature = redis.call('HDEL', KEYS[5], ARGV[1])
-local graphql = redis.call('HDEL', KEYS[6], ARGV[1])
-local hosts = redis.call('HDEL', KEYS[7], ARGV[1])
-local chaos = redis.call('HDEL', KEYS[8], ARGV[1])
-local grpc = redis.call('HDEL', KEYS[10], ARGV[1])
-redis.call('DEL', KEYS[9] .. ':' .. ARGV[1])
-redis.call('SREM', KEYS[9], ARGV[1])
-if record == 0 and routes == 0 and signature == 0 and graphql == 0 and hosts == 0 and chaos == 0 and grpc == 0 then return 0 end
+local had = record + redis.call('HDEL', KEYS[4], ARGV[1])
+for i = 6, #KEYS do had = had + redis.call('HDEL', KEYS[i], ARGV[1]) end
+redis.call('DEL', KEYS[5] .. ':' .. ARGV[1])
+redis.call('SREM', KEYS[5], ARGV[1])
+if had == 0 then return 0 end
 if record == 1 then redis.call('ZREM', KEYS[2], ARGV[1]) end
 redis.call('PUBLISH', KEYS[3], ARGV[2])
 return 1`;
@@ -128,14 +124,14 @@ const SET_ROUTES = `
 local current = redis.call('HGET', KEYS[4], ARGV[1]) or ''
 if current ~= ARGV[2] then return 0 end
 if ARGV[3] == '' then redis.call('HDEL', KEYS[4], ARGV[1]) else redis.call('HSET', KEYS[4], ARGV[1], ARGV[3]) end
-redis.call('DEL', KEYS[9] .. ':' .. ARGV[1])
-redis.call('SREM', KEYS[9], ARGV[1])
+redis.call('DEL', KEYS[5] .. ':' .. ARGV[1])
+redis.call('SREM', KEYS[5], ARGV[1])
 redis.call('PUBLISH', KEYS[3], ARGV[4])
 return 1`;
 
 /**
- * Sets (ARGV[2] not empty) or removes a name's part in the part's hash KEYS[1] (the signature
- * checks, the GraphQL schemas, the hosts), publishing the change on KEYS[2]; returns 1 when it had one.
+ * Sets (ARGV[2] not empty) or removes a name's part in the part's hash KEYS[1] (a setting's
+ * hash), publishing the change on KEYS[2]; returns 1 when it had one.
  */
 const SET_PART = `
 local had = redis.call('HEXISTS', KEYS[1], ARGV[1])
@@ -143,9 +139,11 @@ if ARGV[2] == '' then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET
 redis.call('PUBLISH', KEYS[2], ARGV[3])
 return had`;
 
+/** Removes every record, route list, setting and rate bucket. */
 const CLEAR = `
-for _, name in ipairs(redis.call('SMEMBERS', KEYS[9])) do redis.call('DEL', KEYS[9] .. ':' .. name) end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10])
+for _, name in ipairs(redis.call('SMEMBERS', KEYS[5])) do redis.call('DEL', KEYS[5] .. ':' .. name) end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[4], KEYS[5])
+for i = 6, #KEYS do redis.call('DEL', KEYS[i]) end
 redis.call('PUBLISH', KEYS[3], ARGV[1])
 return 1`;
 
@@ -225,6 +223,44 @@ function connection(url: string): { options: RedisClientOptions; shown: string }
   return { options: { url }, shown: parsed.toString() };
 }
 
+/** A store's keys under its prefix, by what each holds. */
+interface StoreKeys {
+  /** The records: a hash of name → record text. */
+  records: string;
+  /** The names with records: a sorted set, all score 0. */
+  names: string;
+  /** The change channel. */
+  channel: string;
+  /** The route lists: a hash of name → routes text. */
+  routes: string;
+  /** The names with rate buckets: a set (each name's buckets at `<rates>:<name>`; rate-buckets.ts). */
+  rates: string;
+  /** Each setting's hash of name → stored text (settings/name-settings.ts). */
+  settings: Record<SettingKind, string>;
+  /**
+   * The KEYS of every script of this store: records, names, channel, routes, rates (KEYS[1–5]), then
+   * every setting's hash (KEYS[6] on), so a script reaches every setting without naming one.
+   */
+  script: string[];
+}
+
+/** The keys of a store under `prefix`: the same as every earlier version's, so existing data loads. */
+function storeKeys(prefix: string): StoreKeys {
+  const settings = Object.fromEntries(SETTING_KINDS.map((kind) => [kind, settingHash(kind, prefix)])) as Record<
+    SettingKind,
+    string
+  >;
+  const fixed = {
+    records: `${prefix}endpoints`,
+    names: `${prefix}names`,
+    channel: `${prefix}changes`,
+    routes: `${prefix}routes`,
+    rates: `${prefix}rates`,
+  };
+  const script = [fixed.records, fixed.names, fixed.channel, fixed.routes, fixed.rates];
+  return { ...fixed, settings, script: [...script, ...SETTING_KINDS.map((kind) => settings[kind])] };
+}
+
 /** The exclusive upper bound of names starting with `prefix` (ASCII names). */
 function prefixEnd(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
@@ -243,12 +279,8 @@ export class RedisStore implements EndpointStore {
   readonly changes: StoreChanges;
   readonly #client: Client;
   readonly #subscriber: Client;
-  /**
-   * The records hash, the names index, the change channel, the routes hash, the signature checks hash,
-   * the GraphQL schemas hash, the hosts hash, the chaos hash, the set of names with rate buckets, the
-   * protobuf definitions hash.
-   */
-  readonly #keys: [string, string, string, string, string, string, string, string, string, string];
+  /** This store's keys, by what they hold (see {@link storeKeys}). */
+  readonly #keys: StoreKeys;
   readonly #channel: string;
   /** Tags this process's change messages, so it skips its own. */
   readonly #origin = randomUUID();
@@ -298,18 +330,7 @@ export class RedisStore implements EndpointStore {
     const prefix = options.keyPrefix ?? 'mockpoint:';
     this.#prefix = prefix;
     this.#channel = `${prefix}changes`;
-    this.#keys = [
-      `${prefix}endpoints`,
-      `${prefix}names`,
-      this.#channel,
-      `${prefix}routes`,
-      `${prefix}signatures`,
-      `${prefix}graphql`,
-      `${prefix}hosts`,
-      `${prefix}chaos`,
-      `${prefix}rates`,
-      `${prefix}grpc`,
-    ];
+    this.#keys = storeKeys(prefix);
     this.#timeoutMs = options.operationTimeoutMs ?? 2000;
     if (root === undefined) {
       this.#heartbeat = setInterval(() => void this.#beat(), options.heartbeatMs ?? 1000);
@@ -426,7 +447,7 @@ export class RedisStore implements EndpointStore {
   }
 
   async get(name: string): Promise<EndpointRecord | undefined> {
-    const text = await this.#call((signal) => this.#client.withAbortSignal(signal).hGet(this.#keys[0], name));
+    const text = await this.#call((signal) => this.#client.withAbortSignal(signal).hGet(this.#keys.records, name));
     return text === null || text === undefined ? undefined : decodeRecord(String(text));
   }
 
@@ -462,51 +483,21 @@ export class RedisStore implements EndpointStore {
   }
 
   async #routesText(name: string): Promise<string> {
-    return (await this.#partText(this.#keys[3], name)) ?? '';
+    return (await this.#partText(this.#keys.routes, name)) ?? '';
   }
 
-  async getSignature(name: string): Promise<SignatureSettings | undefined> {
-    const text = await this.#partText(this.#keys[4], name);
-    return text === undefined ? undefined : decodeSignatureSettings(text);
+  async getSetting<K extends SettingKind>(kind: K, name: string): Promise<StoredSetting<K> | undefined> {
+    const text = await this.#partText(this.#keys.settings[kind], name);
+    return text === undefined ? undefined : decodeSetting(kind, text);
   }
 
-  async setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
-    return this.#setPart(this.#keys[4], name, settings === undefined ? '' : signatureSettingsJson(settings));
+  async setSetting<K extends SettingKind>(kind: K, name: string, value: SettingValue<K> | undefined): Promise<boolean> {
+    // A stored value is never empty text (a schema, a JSON text), so '' can mean "remove".
+    return this.#setPart(this.#keys.settings[kind], name, encodeSetting(kind, value) ?? '');
   }
 
-  async getChaos(name: string): Promise<ChaosSettings | undefined> {
-    const text = await this.#partText(this.#keys[7], name);
-    return text === undefined ? undefined : decodeChaosSettings(text);
-  }
-
-  async setChaos(name: string, settings: ChaosSettings | undefined): Promise<boolean> {
-    return this.#setPart(this.#keys[7], name, settings === undefined ? '' : chaosSettingsJson(settings));
-  }
-
-  async chaosNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf(this.#keys[7], options);
-  }
-
-  async getGraphqlSchema(name: string): Promise<string | undefined> {
-    return this.#partText(this.#keys[5], name);
-  }
-
-  async setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
-    // An empty SDL is no schema (refused at save), so '' can mean "remove".
-    return this.#setPart(this.#keys[5], name, sdl ?? '');
-  }
-
-  async getGrpc(name: string): Promise<string | undefined> {
-    return this.#partText(this.#keys[9], name);
-  }
-
-  async setGrpc(name: string, text: string | undefined): Promise<boolean> {
-    // Stored definitions are a JSON object, never empty, so '' can mean "remove".
-    return this.#setPart(this.#keys[9], name, text ?? '');
-  }
-
-  async grpcNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf(this.#keys[9], options);
+  async settingNames(kind: SettingKind, options: RouteNamesOptions = {}): Promise<string[]> {
+    return this.#namesOf(this.#keys.settings[kind], options);
   }
 
   async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {
@@ -535,28 +526,7 @@ export class RedisStore implements EndpointStore {
     return out;
   }
 
-  async graphqlNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf(this.#keys[5], options);
-  }
-
-  async getHosts(name: string): Promise<string[]> {
-    const text = await this.#partText(this.#keys[6], name);
-    return text === undefined ? [] : decodeHosts(text);
-  }
-
-  async setHosts(name: string, hosts: readonly string[] | undefined): Promise<boolean> {
-    return this.#setPart(this.#keys[6], name, hostsJson(hosts) ?? '');
-  }
-
-  async hostNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf(this.#keys[6], options);
-  }
-
-  async signatureNames(options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf(this.#keys[4], options);
-  }
-
-  /** A name's part in the part's hash `hash` (its routes, signature check, GraphQL schema, hosts), as stored. */
+  /** A name's part in the part's hash `hash` (its routes, a setting), as stored. */
   async #partText(hash: string, name: string): Promise<string | undefined> {
     const text = await this.#call((signal) => this.#client.withAbortSignal(signal).hGet(hash, name));
     return text === null || text === undefined ? undefined : String(text);
@@ -568,8 +538,8 @@ export class RedisStore implements EndpointStore {
   }
 
   /**
-   * The names that hold a part in `hash` (a GraphQL schema, hosts), in the range of `options`. Such
-   * names are few (each one a whole API, or a map of real hosts): the hash's keys, filtered and sorted here.
+   * The names that hold a part in `hash` (a setting), in the range of `options`. Such names are
+   * few (each one a whole API, a map of real hosts, a check): the hash's keys, filtered and sorted here.
    */
   async #namesOf(hash: string, options: RouteNamesOptions): Promise<string[]> {
     const keys = await this.#call((signal) => this.#client.withAbortSignal(signal).hKeys(hash));
@@ -581,7 +551,7 @@ export class RedisStore implements EndpointStore {
   }
 
   async count({ prefix = '' }: { prefix?: string } = {}): Promise<number> {
-    const key = this.#keys[1];
+    const key = this.#keys.names;
     return this.#call((signal) =>
       prefix === ''
         ? this.#client.withAbortSignal(signal).zCard(key)
@@ -595,10 +565,10 @@ export class RedisStore implements EndpointStore {
 
   /** The names held, counted for a cap in Redis: one claim is one script, across replicas (name-ledger.ts). */
   nameLedger(): RedisNameLedger {
-    const [records, , , routes, signatures, graphql, hosts, chaos, , grpc] = this.#keys;
+    const { records, routes, settings } = this.#keys;
     return new RedisNameLedger({ eval: (script, keys, args) => this.#script(script, keys, args) }, this.#prefix, {
       sets: [`${this.#prefix}collections`, `${this.#prefix}state`],
-      hashes: [records, routes, signatures, graphql, hosts, chaos, grpc],
+      hashes: [records, routes, ...SETTING_KINDS.map((kind) => settings[kind])],
     });
   }
 
@@ -902,8 +872,9 @@ export class RedisStore implements EndpointStore {
     });
   }
 
+  /** Runs one of this store's scripts: its KEYS are {@link StoreKeys.script}. */
   #eval(script: string, args: string[]): Promise<unknown> {
-    return this.#script(script, this.#keys, args);
+    return this.#script(script, this.#keys.script, args);
   }
 
   /** Runs a script by its SHA1 (EVALSHA), sending its text only when Redis does not have it yet. */

@@ -60,9 +60,14 @@ async function fill(backend: Backend, tag: number): Promise<void> {
   await backend.store.updateRoutes('a', () => [
     { id: 'r', match: { method: 'GET', path: '/r' }, answer: { statusCode: 200, data: new JsonText(`${tag}`) } },
   ]);
-  await backend.store.setSignature('a', { scheme: 'github', secrets: ['s'], toleranceSec: 300, enforce: false });
-  await backend.store.setGraphqlSchema('a', 'type Query { a: Int }');
-  await backend.store.setHosts('a', ['api.example.com']);
+  await backend.store.setSetting('signature', 'a', {
+    scheme: 'github',
+    secrets: ['s'],
+    toleranceSec: 300,
+    enforce: false,
+  });
+  await backend.store.setSetting('graphql', 'a', 'type Query { a: Int }');
+  await backend.store.setSetting('hosts', 'a', ['api.example.com']);
   backend.journal.record('hook', request(`{"tag":${tag}}`), 200);
   await (backend.journal as RedisJournal).flushed();
   await backend.queue.push('a', [{ statusCode: 503, times: 1 }]);

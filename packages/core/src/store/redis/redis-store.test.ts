@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
+import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EndpointService } from '../../engine/endpoint-service.js';
 import type { AnswerQueue } from '../../queue/answer-queue.js';
@@ -11,6 +12,7 @@ import { MemoryAnswerQueue } from '../memory/memory-answer-queue.js';
 import { MemoryCollectionStore } from '../memory/memory-collection-store.js';
 import { MemoryStateStore } from '../memory/memory-state-store.js';
 import { storeNames } from '../name-ledger.js';
+import { checkEarlierSettings, EARLIER_SETTINGS } from '../settings/stored-layout.case.test.js';
 import { runStoreContract } from '../store.case.test.js';
 import type { EndpointStore } from '../store.js';
 import { RedisStore, type RedisStoreOptions, redisBackend } from './index.js';
@@ -56,6 +58,28 @@ async function eventually(check: () => boolean, ms = 10_000): Promise<void> {
   await vi.waitFor(() => expect(check()).toBe(true), { timeout: ms });
 }
 
+describe('keys an earlier version wrote', () => {
+  it('loads every per-name setting from the hashes it used (<prefix>signatures, <prefix>chaos, …)', async () => {
+    const keyPrefix = `old-${randomUUID()}:`;
+    const hashes = { signature: 'signatures', chaos: 'chaos', graphql: 'graphql', grpc: 'grpc', hosts: 'hosts' };
+    const raw = createClient({ socket: { path: redis.socket, tls: false } });
+    await raw.connect();
+    try {
+      for (const [kind, { name, text }] of Object.entries(EARLIER_SETTINGS)) {
+        await raw.hSet(`${keyPrefix}${hashes[kind as keyof typeof hashes]}`, name, text);
+      }
+    } finally {
+      raw.destroy();
+    }
+    const store = await RedisStore.open({ url: redis.socket, keyPrefix });
+    try {
+      await checkEarlierSettings(store);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('RedisStore', () => {
   const stores: RedisStore[] = [];
 
@@ -81,7 +105,7 @@ describe('RedisStore', () => {
         const name = `n${i}`;
         if (i % 3 === 0) return replica.put(record(name, i));
         if (i % 3 === 1) return replica.updateRoutes(name, () => [{ id: 'r', answer: { data: i } }]);
-        return replica.setGraphqlSchema(name, 'type Query { a: Int }');
+        return replica.setSetting('graphql', name, 'type Query { a: Int }');
       }),
     );
     const refused = settled.filter((result) => result.status === 'rejected');
