@@ -11,8 +11,11 @@ import { storeNames } from '../name-ledger.js';
 import type { EndpointStore } from '../store.js';
 import type { SettingKind } from './name-settings.js';
 
-/** One stored setting of an earlier version: the name, and the text it kept. */
-export const EARLIER_SETTINGS: Readonly<Record<SettingKind, { name: string; text: string; value: unknown }>> = {
+/** The settings earlier versions kept (a setting added since was never written by one). */
+type EarlierKind = Extract<SettingKind, 'signature' | 'chaos' | 'graphql' | 'grpc' | 'hosts'>;
+
+/** One stored setting of each kind an earlier version kept: the name, the text it kept, its value. */
+export const EARLIER_SETTINGS: Readonly<Record<EarlierKind, { name: string; text: string; value: unknown }>> = {
   signature: {
     name: 'hook',
     text: '{"scheme":"github","secrets":["s1"],"toleranceSec":300,"enforce":true}',
@@ -46,7 +49,7 @@ export async function checkEarlierSettings(store: EndpointStore): Promise<void> 
     expect(await store.settingNames(kind), kind).toEqual([name]);
   }
   expect([...(await storeNames(store))].sort()).toEqual(['flaky', 'gh', 'gql', 'hook', 'rpc']);
-  for (const [kind, { name }] of Object.entries(EARLIER_SETTINGS) as [SettingKind, { name: string }][]) {
+  for (const [kind, { name }] of Object.entries(EARLIER_SETTINGS) as [EarlierKind, { name: string }][]) {
     expect(await store.delete(name), kind).toBe(true);
     expect(await store.getSetting(kind, name), kind).toBeUndefined();
   }
