@@ -20,7 +20,7 @@ import type { EndpointStore } from './store.js';
  * Two values of every declared setting (settings/name-settings.ts), as a caller sets them: the
  * contract runs over each. A new setting fails to compile here until it has its two.
  */
-const SETTING_SAMPLES: { [K in SettingKind]: readonly [SettingValue<K>, SettingValue<K>] } = {
+export const SETTING_SAMPLES: { [K in SettingKind]: readonly [SettingValue<K>, SettingValue<K>] } = {
   graphql: ['# Schéma 🚀\r\n\r\ntype Query {\n  "Ein Gruß"\n  hello: String\n}\n', 'type Query { a: Int }'],
   grpc: [
     JSON.stringify({ protos: { 'a/v1/a.proto': '// Grüße 🚀\r\nsyntax = "proto3";\npackage a.v1;\n' } }),

@@ -12,8 +12,9 @@ import { MemoryAnswerQueue } from '../memory/memory-answer-queue.js';
 import { MemoryCollectionStore } from '../memory/memory-collection-store.js';
 import { MemoryStateStore } from '../memory/memory-state-store.js';
 import { storeNames } from '../name-ledger.js';
+import { SETTING_KINDS } from '../settings/name-settings.js';
 import { checkEarlierSettings, EARLIER_SETTINGS } from '../settings/stored-layout.case.test.js';
-import { runStoreContract } from '../store.case.test.js';
+import { runStoreContract, SETTING_SAMPLES } from '../store.case.test.js';
 import type { EndpointStore } from '../store.js';
 import { RedisStore, type RedisStoreOptions, redisBackend } from './index.js';
 
@@ -166,6 +167,30 @@ describe('RedisStore', () => {
     await eventually(() => seenByB.length === 4);
     expect(seenByB).toEqual(['one', 'one', 'one', undefined]);
     expect(seenByA).toEqual([]);
+  });
+
+  it('every declared setting written through one replica is read and announced on the other; a setting-only delete too', async () => {
+    const keyPrefix = `set-${randomUUID()}:`;
+    const a = await open({ keyPrefix });
+    const b = await open({ keyPrefix });
+    const seenByB: (string | undefined)[] = [];
+    b.changes.subscribe((name) => seenByB.push(name));
+    for (const kind of SETTING_KINDS) {
+      const [first] = SETTING_SAMPLES[kind];
+      const name = `only-${kind}`;
+      expect(await a.setSetting(kind, name, first)).toBe(false);
+      expect(await b.getSetting(kind, name), kind).toEqual(first);
+      expect(await b.settingNames(kind), kind).toEqual([name]);
+      expect(await b.setSetting(kind, name, undefined)).toBe(true);
+      expect(await a.getSetting(kind, name), kind).toBeUndefined();
+      await a.setSetting(kind, name, first);
+      expect(await a.delete(name)).toBe(true);
+      expect(await b.getSetting(kind, name), kind).toBeUndefined();
+    }
+    // Per kind: the set and the second set from a, then its delete (b's own removal is not sent to b).
+    const expected = SETTING_KINDS.flatMap((kind) => [`only-${kind}`, `only-${kind}`, `only-${kind}`]);
+    await eventually(() => seenByB.length === expected.length);
+    expect(seenByB).toEqual(expected);
   });
 
   it('an EndpointService on one store stops serving a record replaced through another', async () => {
