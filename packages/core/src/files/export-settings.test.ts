@@ -21,19 +21,22 @@ async function appOver(store: MemoryStore) {
 }
 
 describe('export and apply of every declared setting', () => {
-  it.each(SETTING_KINDS)('a name holding only %s is exported with it, and applied back exports the same file', async (kind) => {
-    const store = new MemoryStore();
-    await store.setSetting(kind, 'held', SETTING_SAMPLES[kind][0]);
-    const text = await exportMockFile(await appOver(store));
-    const endpoints = (JSON.parse(text) as { endpoints: Record<string, unknown>[] }).endpoints;
-    expect(endpoints.map((entry) => entry.name)).toEqual(['held']);
-    expect(Object.keys(endpoints[0] ?? {})).toEqual(['name', kind]);
+  it.each(SETTING_KINDS)(
+    'a name holding only %s is exported with it, and applied back exports the same file',
+    async (kind) => {
+      const store = new MemoryStore();
+      await store.setSetting(kind, 'held', SETTING_SAMPLES[kind][0]);
+      const text = await exportMockFile(await appOver(store));
+      const endpoints = (JSON.parse(text) as { endpoints: Record<string, unknown>[] }).endpoints;
+      expect(endpoints.map((entry) => entry.name)).toEqual(['held']);
+      expect(Object.keys(endpoints[0] ?? {})).toEqual(['name', kind]);
 
-    const applied = new MemoryStore();
-    await applyMockFile(parseMockFile(text), await appOver(applied));
-    // Applied back, it exports the same file byte for byte (as the daemon keeps it: hosts sorted, …).
-    expect(await exportMockFile(await appOver(applied))).toBe(text);
-    expect(await applied.settingNames(kind)).toEqual(['held']);
-    expect(await applied.get('held')).toBeUndefined();
-  });
+      const applied = new MemoryStore();
+      await applyMockFile(parseMockFile(text), await appOver(applied));
+      // Applied back, it exports the same file byte for byte (as the daemon keeps it: hosts sorted, …).
+      expect(await exportMockFile(await appOver(applied))).toBe(text);
+      expect(await applied.settingNames(kind)).toEqual(['held']);
+      expect(await applied.get('held')).toBeUndefined();
+    },
+  );
 });
