@@ -101,20 +101,30 @@ export function lastResort(res: ServerResponse, report: NodeSinkOptions['report'
 }
 
 /**
+ * A reset of what `res` answers, nothing sent: the connection (TCP RST) over
+ * HTTP/1.1; over HTTP/2 (the compat response of --https) its own stream only
+ * (RST_STREAM), never the connection that other requests share.
+ */
+export function resetConnection(res: ServerResponse): void {
+  const stream = (res as { stream?: ServerHttp2Stream }).stream;
+  if (stream === undefined) res.socket?.resetAndDestroy();
+  else stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+}
+
+/**
  * A queued fault on the socket itself: `reset` resets the connection (TCP RST,
  * nothing sent); `close` sends the status line, the headers (with the whole
  * body's Content-Length) and half the body, then closes the connection.
  */
 function fault(res: ServerResponse, answer: FaultAnswer): void {
   if (res.destroyed) return;
+  if (answer.fault === 'reset') {
+    resetConnection(res);
+    return;
+  }
   // Over HTTP/2 (the compat response of --https) a fault breaks its own stream, never the
   // connection that other requests share: RST_STREAM is HTTP/2's reset.
   const stream = (res as { stream?: ServerHttp2Stream }).stream;
-  if (answer.fault === 'reset') {
-    if (stream === undefined) res.socket?.resetAndDestroy();
-    else stream.close(constants.NGHTTP2_INTERNAL_ERROR);
-    return;
-  }
   firstByte(res);
   res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
   const part = truncatedBody(answer.body);
