@@ -184,6 +184,8 @@ function delay(
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       clearTimeout(timer);
+      // A relayed answer held by the chaos latency: its upstream is let go with its client.
+      if (answer.kind === 'relay') answer.body?.cancel().catch(() => undefined);
       resolve(gone());
     };
     const timer = setTimeout(() => {

@@ -191,6 +191,11 @@ function cancelDelay(this: DelayedResponse): void {
   clearTimeout(this[TIMER]);
 }
 
+/** Cancels a relayed body never sent (its client left during its delay), so the upstream's connection is let go. */
+function dropRelay(res: ServerResponse, answer: RelayAnswer): void {
+  if (!res.headersSent) answer.body?.cancel().catch(() => undefined);
+}
+
 /** Resolves `true` when `release` aborts, `false` when `res` closes first. */
 function hold(res: ServerResponse, release: AbortSignal | undefined): Promise<boolean> {
   if (res.destroyed) return Promise.resolve(false);
@@ -268,6 +273,8 @@ export function createNodeSink(options: NodeSinkOptions): AnswerSink<ServerRespo
       if (res.destroyed) return;
       (res as DelayedResponse)[TIMER] = setTimeout(sendDue, ms, sink, res, answer);
       res.once('close', cancelDelay);
+      // A relayed answer held by the chaos latency: a client gone before it is sent lets the upstream go.
+      if (answer.kind === 'relay') res.once('close', () => dropRelay(res, answer));
     },
     hold,
     // The connection is gone: there is no one to answer.
