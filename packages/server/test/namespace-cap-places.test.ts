@@ -2,7 +2,8 @@
 // the built daemon on memory, LevelDB and Redis (its ledger is a Lua script): a route delete on a name
 // that holds nothing takes none (it answers 404 and writes nothing); queued answers make a name that
 // counts, as every other part does; and a delete racing writes to the same name never leaves a name
-// that holds something uncounted (the namespace never holds more names than its cap).
+// that holds something uncounted (the namespace never holds more names than its cap), on one daemon
+// and between two replicas of one Redis.
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
@@ -93,6 +94,22 @@ describe.each<Store>(['memory', 'LevelDB', 'Redis'])('the cap on names, on %s', 
       await Promise.all([send(`${api}/endpoints/r`, 'PUT', { data: round }), send(`${api}/endpoints/r`, 'DELETE')]);
     }
     // Fill the namespace: with `r` counted (or gone) it holds exactly the cap, never more.
+    for (const name of ['n1', 'n2', 'n3']) await send(`${api}/endpoints/${name}`, 'PUT', { data: 1 });
+    const names = await listed(api);
+    expect(names.length, names.join(', ')).toBe(CAP);
+  }, 60_000);
+});
+
+describe('the cap on names, on Redis with two replicas', () => {
+  it('deletes on one replica racing writes on the other never leave a name uncounted', async () => {
+    redis ??= await startTestRedis();
+    const args = ['--redis-url', redis.socket, '--max-endpoints-per-namespace', String(CAP)];
+    const [one, two] = await Promise.all([startDaemon({ args }), startDaemon({ args })]);
+    const api = await namespaceOf(one as Daemon);
+    const other = api.replace((one as Daemon).url, (two as Daemon).url);
+    for (let round = 0; round < 200; round++) {
+      await Promise.all([send(`${api}/endpoints/r`, 'PUT', { data: round }), send(`${other}/endpoints/r`, 'DELETE')]);
+    }
     for (const name of ['n1', 'n2', 'n3']) await send(`${api}/endpoints/${name}`, 'PUT', { data: 1 });
     const names = await listed(api);
     expect(names.length, names.join(', ')).toBe(CAP);

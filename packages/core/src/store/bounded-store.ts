@@ -9,7 +9,9 @@
  * writes racing at the bound never pass it. Deleting a name (or everything)
  * gives its place back; a write to a name waits for a delete of it under way
  * (in this process), so no write lands between the delete and the release and
- * leaves a name that holds something uncounted. Queued answers count as the
+ * leaves a name that holds something uncounted; across replicas (Redis) a
+ * release keeps a name the store holds again, and a write counts its name
+ * again once written ({@link NameLedger.keep}). Queued answers count as the
  * other parts do.
  *
  * @module
@@ -105,21 +107,27 @@ export function boundedStore(
     await deleting.settled(name);
     if (!(await ledger.claim(name, max))) throw full(max);
   };
+  /** What a write that made `name` hold something gave, once a shared ledger counts the name again. */
+  const kept = async <T>(name: string, written: T): Promise<T> => {
+    await ledger.keep?.(name);
+    return written;
+  };
   /** A setter of a part: a value claims the name first; `undefined` (removing it) never does. */
   const claimed =
     <V>(set: (name: string, value: V | undefined) => Promise<boolean>, holds: (value: V) => boolean = () => true) =>
     async (name: string, value: V | undefined): Promise<boolean> => {
-      if (value !== undefined && holds(value)) await claim(name);
-      return set(name, value);
+      if (value === undefined || !holds(value)) return set(name, value);
+      await claim(name);
+      return kept(name, await set(name, value));
     };
   return overriding(store, {
     create: async (record: EndpointRecord) => {
       await claim(record.name);
-      return store.create(record);
+      return kept(record.name, await store.create(record));
     },
     put: async (record: EndpointRecord) => {
       await claim(record.name);
-      return store.put(record);
+      return kept(record.name, await store.put(record));
     },
     // Only a change that gives a name its first routes claims it: a removal from a name with none (a
     // `DELETE …/routes/{id}` answered 404) takes no place. Such a change is tried once without its
@@ -136,7 +144,7 @@ export function boundedStore(
         if (error !== FIRST_ROUTES) throw error;
       }
       await claim(name);
-      return store.updateRoutes(name, update);
+      return kept(name, await store.updateRoutes(name, update));
     },
     setSignature: claimed((name, value) => store.setSignature(name, value)),
     // The namespace's own chaos (NAMESPACE_CHAOS_KEY) is no endpoint name: it claims nothing.
