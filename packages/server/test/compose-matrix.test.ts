@@ -45,6 +45,7 @@ const WAITED = { timeout: 10_000, interval: 20 };
 /** Long enough to tell from an undelayed call on a loaded machine, short enough for ~200 cells. */
 const WAIT_MS = 400;
 
+/** The save of a cell's chaos: every call given one of `faults`, or (none) no call, with `more` (latency, bandwidth). */
 function chaos(faults: string[], more: Record<string, unknown> = {}) {
   return (cell: Cell) =>
     save(cell, `/endpoints/${cell.name}/chaos`, {
@@ -195,7 +196,10 @@ const SETTINGS: readonly Setting[] = [
   },
 ];
 
-/** Cells refused at save, by kind and setting: the message names the setting and the kind. */
+/**
+ * Cells refused at save, by kind and setting: the message names the setting and the kind. (These
+ * refusals predate SETTING_NOT_FOR_KIND and keep the codes they had: INVALID_ANSWER, INVALID_PROXY.)
+ */
 const REFUSED: Readonly<Record<string, Readonly<Record<string, RegExp>>>> = {
   MCP: { delay: /INVALID_ANSWER.*an mcp answer .*delay do not apply/ },
   'collection (REST resource)': { delay: /INVALID_ANSWER.*a resource answer .*delay do not apply/ },

@@ -6,7 +6,15 @@
  *
  * @module
  */
-import { type CallOptions, grpcNativeCall, grpcWebCall, httpCall, type Result, webSocketCall } from './matrix-calls.js';
+import {
+  type CallOptions,
+  framed,
+  grpcNativeCall,
+  grpcWebCall,
+  httpCall,
+  type Result,
+  webSocketCall,
+} from './matrix-calls.js';
 
 /** One cell's place: the daemon, the name it owns, and the namespace it is made in (absent: the default). */
 export interface Cell {
@@ -183,13 +191,15 @@ export const KINDS: readonly Kind[] = [
   grpcKind(
     'grpc-web',
     (cell, options) => grpcWebCall(cell.url, `/${cell.pkg}.M/Get`, ASK, inNamespace(cell, options)),
-    framedAsk(),
+    framed(ASK),
   ),
   grpcKind(
     'grpc',
     (cell, options) => grpcNativeCall(cell.url, `/${cell.pkg}.M/Get`, ASK, inNamespace(cell, options)),
-    framedAsk(),
+    framed(ASK),
   ),
+  // A chaos 503/500/429 reaches an MCP client as that HTTP status (the Streamable HTTP transport's
+  // error), not yet as a JSON-RPC error in a 200 as SPEC §2.18 words it.
   httpKind('MCP', { path: '/mcp' }, () => ({ mcp: { tools: [{ name: 't', result: TEXT }] } }), {
     subpath: '/mcp',
     method: 'POST',
@@ -222,10 +232,3 @@ export const KINDS: readonly Kind[] = [
   ),
   httpKind('proxy', {}, (cell) => ({ proxy: { url: `${cell.url}/endpoint/${cell.upstream}` } })),
 ];
-
-function framedAsk(): Uint8Array {
-  const out = new Uint8Array(5 + ASK.length);
-  out[4] = ASK.length;
-  out.set(ASK, 5);
-  return out;
-}
