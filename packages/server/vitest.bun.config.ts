@@ -23,6 +23,7 @@ export default mergeConfig(
             'test/bedrock-sdk.test.ts',
             'test/cli-usage.test.ts',
             'test/collections.test.ts',
+            'test/compose-matrix.test.ts',
             'test/deliveries-durability.test.ts',
             'test/exact-data.test.ts',
             'test/graphql.test.ts',

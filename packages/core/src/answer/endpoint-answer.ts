@@ -95,7 +95,8 @@ export interface RelayAnswer {
   /** Lower-case names, as the upstream sent them (hop-by-hop ones left out). */
   readonly headers: AnswerHeaderMap;
   readonly body: ReadableStream<Uint8Array> | null;
-  readonly delay: 0;
+  /** Milliseconds before it is sent: 0 but for the chaos latency. */
+  readonly delay: number;
 }
 
 /** The request a WebSocket connection was opened by: what its script's `match` and its journal entries read. */

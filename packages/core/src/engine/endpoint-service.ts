@@ -308,13 +308,15 @@ export class EndpointService {
 
   /** Deletes a record, its routes, queued answers, collections and state; `false` when there was none of them. */
   async delete(name: string): Promise<boolean> {
+    // A name holding queued answers only is a name too (it is listed, and counts under a namespace's cap).
+    const hadQueue = this.queue.pending(name);
     try {
       const [deleted, hadCollections, hadStates] = await Promise.all([
         this.store.delete(name),
         this.collections.delete(name),
         this.states.delete(name),
       ]);
-      return deleted || hadCollections || hadStates;
+      return deleted || hadCollections || hadStates || hadQueue;
     } finally {
       this.#forget(name);
       this.changes.changed(name);

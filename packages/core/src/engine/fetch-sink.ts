@@ -54,7 +54,34 @@ function relay(_signal: AbortSignal, answer: RelayAnswer): Response {
  * cannot refuse to send a status line, so `reset` arrives as a 200 whose body
  * breaks before its first byte. (The Node sink resets or closes the socket itself.)
  */
-function fault(_signal: AbortSignal, answer: FaultAnswer): Response {
+/**
+ * The Responses that stand for a `reset`: a runtime that can reset the connection
+ * itself (Node's Hono path, `adapter/node/fetch-fallback.ts`) does that instead of
+ * sending one (Node's Fetch layer would answer a body that breaks before its first
+ * byte with a 500).
+ */
+const RESETS = new WeakSet<Response>();
+
+/** Whether `response` stands for a reset of its connection ({@link resetResponse}, a `reset` fault). */
+export function isResetResponse(response: Response): boolean {
+  return RESETS.has(response);
+}
+
+const RESET: FaultAnswer = Object.freeze({
+  kind: 'fault',
+  fault: 'reset',
+  status: 0,
+  headers: {},
+  body: null,
+  delay: 0,
+});
+
+/** A reset of the request's connection (or HTTP/2 stream), as the Fetch API can say it: see {@link fault}. */
+export function resetResponse(): Response {
+  return fault(undefined, RESET);
+}
+
+function fault(_signal: AbortSignal | undefined, answer: FaultAnswer): Response {
   const sent = answer.fault === 'close' ? truncatedBody(answer.body) : new Uint8Array(0);
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -67,10 +94,12 @@ function fault(_signal: AbortSignal, answer: FaultAnswer): Response {
       else setTimeout(() => controller.error(error), 0);
     },
   });
-  return new Response(body, {
+  const response = new Response(body, {
     status: answer.fault === 'close' ? answer.status : 200,
     headers: responseHeaders(answer.headers),
   });
+  if (answer.fault === 'reset') RESETS.add(response);
+  return response;
 }
 
 /**
@@ -155,6 +184,8 @@ function delay(
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       clearTimeout(timer);
+      // A relayed answer held by the chaos latency: its upstream is let go with its client.
+      if (answer.kind === 'relay') answer.body?.cancel().catch(() => undefined);
       resolve(gone());
     };
     const timer = setTimeout(() => {

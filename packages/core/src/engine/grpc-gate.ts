@@ -104,7 +104,7 @@ export function replyOfVerdict(verdict: Verdict, by: string): GrpcReply {
  * The signature check and chaos for a call to `name`: a reply that ends it
  * (a fault, a refused signature); or one with `schema: true`, the chaos
  * latency as `delay` and the check's outcome (`signature`), for the call to go
- * on after it; or `undefined`: nothing to do.
+ * on after it, and its bandwidth; or `undefined`: nothing to do.
  * Asked only when {@link mayGate}.
  */
 export async function gateGrpcCall(
@@ -133,8 +133,10 @@ export async function gateGrpcCall(
     return reply;
   }
   const delay = exchange.chaos?.delay ?? 0;
-  if (delay <= 0 && signature === undefined) return undefined;
+  const bandwidth = exchange.chaos?.bandwidth;
+  if (delay <= 0 && signature === undefined && bandwidth === undefined) return undefined;
   const pass: GrpcReply = { by: 'chaos', messages: [], schema: true, delay };
   if (signature !== undefined) pass.signature = signature;
+  if (bandwidth !== undefined) pass.bandwidth = bandwidth;
   return pass;
 }

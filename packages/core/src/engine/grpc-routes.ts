@@ -218,7 +218,7 @@ async function routedReply(parts: PipelineParts, name: string, info: GrpcCallInf
 /**
  * The routing of `name`'s calls: the pipeline's signature check and chaos first (grpc-gate.ts), then
  * its queued `grpc` answers, then its routes with a `grpc` answer (read once per change of its routes),
- * each route behind its rate limit; the chaos latency added to whatever answers.
+ * each route behind its rate limit; the chaos latency added to whatever answers, its bandwidth applied.
  */
 export function grpcRouting(parts: PipelineParts, name: string): GrpcRouting {
   return async (info) => {
@@ -228,8 +228,10 @@ export function grpcRouting(parts: PipelineParts, name: string): GrpcRouting {
     const reply = await routedReply(parts, name, info);
     if (gate === undefined) return reply;
     if (reply === undefined) return gate;
-    const delayed = { ...reply, delay: (reply.delay ?? 0) + (gate.delay ?? 0) };
-    return gate.signature === undefined ? delayed : { ...delayed, signature: gate.signature };
+    const delayed: GrpcReply = { ...reply, delay: (reply.delay ?? 0) + (gate.delay ?? 0) };
+    if (gate.bandwidth !== undefined) delayed.bandwidth = gate.bandwidth;
+    if (gate.signature !== undefined) delayed.signature = gate.signature;
+    return delayed;
   };
 }
 

@@ -46,6 +46,8 @@ export interface GrpcReply {
   reset?: boolean;
   /** Held (before the reset) until this aborts or the client gives up: chaos `timeout`. */
   hold?: AbortSignal;
+  /** Chaos `bandwidth`, bytes per second: each message sent is held for its encoded size at that rate. */
+  bandwidth?: number;
   /** Not an answer: schema mode (or the routes) answers, after `delay` (the chaos latency). */
   schema?: true;
   /** How the journal records the call when not by a route or the queue (chaos, a signature, a rate limit). */

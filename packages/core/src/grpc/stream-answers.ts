@@ -39,6 +39,8 @@ export interface CallParts {
   routing: GrpcRouting | undefined;
   /** The bytes (on the wire) of a client stream's messages held until it ends; one past: `RESOURCE_EXHAUSTED`. */
   maxHeldBytes: number;
+  /** Chaos `bandwidth` (bytes per second) the routing gave the call: each message is held for its size at it. */
+  bandwidth?: number;
 }
 
 /**
@@ -244,6 +246,9 @@ async function send(
 ): Promise<Message> {
   await sleep(out.delay, context);
   const sent = sentOf(method.output, out, reply);
+  const { bandwidth } = parts;
+  // Chaos bandwidth: the message goes out once its bytes would have, at that rate.
+  if (bandwidth !== undefined) await sleep((toBinary(method.output, sent.message).length * 1000) / bandwidth, context);
   noteResponse(parts.call, sent.json, sent.size);
   return sent.message;
 }
@@ -282,6 +287,7 @@ async function routed(method: DescMethod, context: AnswerContext, parts: CallPar
     body: parts.call?.body,
   });
   if (reply?.signature !== undefined && parts.call !== undefined) parts.call.signature = reply.signature;
+  if (reply?.bandwidth !== undefined) parts.bandwidth = reply.bandwidth;
   if (reply?.schema === true) {
     await sleep(reply.delay, context);
     return undefined;

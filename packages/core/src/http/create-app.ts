@@ -457,12 +457,14 @@ function notFoundAnswer(ctx: AppContext): (c: Context) => Response {
 /**
  * The namespaces of the default namespace's app: each made with the same
  * options over its own backend (its store bounded), never with the static
- * `hosts` (those are the default namespace's).
+ * `hosts` (those are the default namespace's), and with the runtime's
+ * WebSocket upgrade its `serve()` gave the default one (`rootSockets`).
  */
 function namespaceTable(
   options: CreateAppOptions,
   resolved: ResolvedAppOptions,
   backend: Backend,
+  rootSockets: () => OpenSockets,
 ): NamespaceTable | undefined {
   if (options.namespace !== undefined || backend.namespaces === undefined) return undefined;
   const shared: CreateAppOptions = { ...options, hosts: undefined };
@@ -470,8 +472,8 @@ function namespaceTable(
   const { registry } = backend.namespaces;
   return new NamespaceTable(backend.namespaces, {
     max: resolved.maxNamespaces,
-    make: (parts, entry) =>
-      createApp({
+    make: (parts, entry) => {
+      const app = createApp({
         ...shared,
         backend: boundedParts(parts, resolved.maxEndpointsPerNamespace),
         namespace: {
@@ -479,7 +481,11 @@ function namespaceTable(
           tokenHash: entry.tokenHash,
           gone: async () => !sameNamespace(await registry.get(entry.name), entry),
         },
-      }),
+      });
+      // Made on a request, after the runtime's serve() set the default app's upgrade.
+      app.mockpoint.sockets.fetchUpgrade = rootSockets().fetchUpgrade;
+      return app;
+    },
     report: (error) => options.onUnexpectedError?.(error, { method: 'SWEEP', url: '/api/namespaces' }),
   });
 }
@@ -487,7 +493,7 @@ function namespaceTable(
 export function createApp(options: CreateAppOptions = {}): MockpointApp {
   const resolved = resolveOptions(options);
   const backend = appBackend(options);
-  const namespaces = namespaceTable(options, resolved, backend);
+  const namespaces = namespaceTable(options, resolved, backend, () => sockets);
   const { journal } = backend;
   const endpoints = new EndpointService(
     backend.store,

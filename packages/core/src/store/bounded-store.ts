@@ -7,11 +7,17 @@
  * `TOO_MANY_ENDPOINTS` and nothing is written. The claim is atomic (in this
  * process for a store only it writes; in one Redis script across replicas), so
  * writes racing at the bound never pass it. Deleting a name (or everything)
- * gives its place back.
+ * gives its place back; a write to a name waits for a delete of it under way
+ * (in this process), so no write lands between the delete and the release and
+ * leaves a name that holds something uncounted; across replicas (Redis) a
+ * release keeps a name the store holds again, and a write counts its name
+ * again once written ({@link NameLedger.keep}). Queued answers count as the
+ * other parts do.
  *
  * @module
  */
 import type { CollectionStore } from '../collections/collection-store.js';
+import type { AnswerQueue } from '../queue/answer-queue.js';
 import type { StateStore } from '../state/state-store.js';
 import { NAMESPACE_CHAOS_KEY } from '../wire/chaos.js';
 import { MockpointError } from '../wire/errors.js';
@@ -32,6 +38,37 @@ export interface CappedParts {
   store: EndpointStore;
   collections: CollectionStore;
   states: StateStore;
+  queue: AnswerQueue;
+}
+
+const ignore = (): undefined => undefined;
+
+/** Thrown out of a routes update that would give a name its first routes: the name must be claimed first. */
+const FIRST_ROUTES = Symbol('first routes');
+
+/**
+ * The deletes of names under way in this process: a write to a name runs once
+ * the name's delete (and its release from the ledger) has finished.
+ */
+class Deleting {
+  readonly #running = new Map<string, Promise<unknown>>();
+
+  /** Resolves once no delete of `name` is under way (at once, without a Promise to wait on, when none is). */
+  settled(name: string): Promise<unknown> | undefined {
+    // Whether it succeeded is the delete's caller's to hear, not the write's.
+    return this.#running.get(name)?.then(ignore, ignore);
+  }
+
+  async run<T>(name: string, remove: () => Promise<T>): Promise<T> {
+    // A delete after another of the same name waits for it too.
+    const running = this.#running.get(name)?.then(remove, remove) ?? remove();
+    this.#running.set(name, running);
+    try {
+      return await running;
+    } finally {
+      if (this.#running.get(name) === running) this.#running.delete(name);
+    }
+  }
 }
 
 /**
@@ -61,39 +98,62 @@ function overriding<T extends object>(target: T, own: Partial<T>): T {
 }
 
 /** `store`, claiming each name in `ledger` (at most `max`) before a write makes it hold something. */
-export function boundedStore(store: EndpointStore, max: number, ledger = nameLedgerOf(store)): EndpointStore {
+export function boundedStore(
+  store: EndpointStore,
+  max: number,
+  ledger = nameLedgerOf(store),
+  deleting = new Deleting(),
+): EndpointStore {
   const claim = async (name: string): Promise<void> => {
+    await deleting.settled(name);
     if (!(await ledger.claim(name, max))) throw full(max);
+  };
+  /** What a write that made `name` hold something gave, once a shared ledger counts the name again. */
+  const kept = async <T>(name: string, written: T): Promise<T> => {
+    await ledger.keep?.(name);
+    return written;
   };
   return overriding(store, {
     create: async (record: EndpointRecord) => {
       await claim(record.name);
-      return store.create(record);
+      return kept(record.name, await store.create(record));
     },
     put: async (record: EndpointRecord) => {
       await claim(record.name);
-      return store.put(record);
+      return kept(record.name, await store.put(record));
     },
+    // Only a change that gives a name its first routes claims it: a removal from a name with none (a
+    // `DELETE …/routes/{id}` answered 404) takes no place. Such a change is tried once without its
+    // claim, thrown out before anything is written, and made again once the name is claimed.
     updateRoutes: async (name, update) => {
-      if (await ledger.claim(name, max)) return store.updateRoutes(name, update);
-      // Past the cap, for a name that holds nothing: a change that leaves it no routes (a removal) is no new name.
-      return store.updateRoutes(name, (current) => {
-        const next = update(current);
-        if (next.length > 0) throw full(max);
-        return next;
-      });
+      await deleting.settled(name);
+      try {
+        return await store.updateRoutes(name, (current) => {
+          const next = update(current);
+          if (current.length === 0 && next.length > 0) throw FIRST_ROUTES;
+          return next;
+        });
+      } catch (error) {
+        if (error !== FIRST_ROUTES) throw error;
+      }
+      await claim(name);
+      return kept(name, await store.updateRoutes(name, update));
     },
     // A value that holds something claims the name first; a removal never does, nor the
     // namespace's own chaos (NAMESPACE_CHAOS_KEY), which is no endpoint name.
     setSetting: async (kind, name, value) => {
-      if (name !== NAMESPACE_CHAOS_KEY && encodeSetting(kind, value) !== undefined) await claim(name);
-      return store.setSetting(kind, name, value);
+      if (name === NAMESPACE_CHAOS_KEY || encodeSetting(kind, value) === undefined) {
+        return store.setSetting(kind, name, value);
+      }
+      await claim(name);
+      return kept(name, await store.setSetting(kind, name, value));
     },
-    delete: async (name: string) => {
-      const deleted = await store.delete(name);
-      await ledger.release(name);
-      return deleted;
-    },
+    delete: (name: string) =>
+      deleting.run(name, async () => {
+        const deleted = await store.delete(name);
+        await ledger.release(name);
+        return deleted;
+      }),
     clear: async () => {
       await store.clear();
       await ledger.releaseAll();
@@ -102,19 +162,28 @@ export function boundedStore(store: EndpointStore, max: number, ledger = nameLed
 }
 
 /**
- * `parts` with their store, collections and state bounded together to `max`
- * names (one ledger): seeding or changing collections, or putting state, claims
- * the name as a record does. (A state move needs the name's routes: it holds one already.)
+ * `parts` with their store, collections, state and queue bounded together to
+ * `max` names (one ledger): seeding or changing collections, putting state or
+ * queueing answers claims the name as a record does. (A state move needs the
+ * name's routes: it holds one already.)
  */
 export function boundedParts<P extends CappedParts>(parts: P, max: number): P {
-  const ledger = nameLedgerOf(parts.store, [parts.collections, parts.states]);
+  const ledger = nameLedgerOf(parts.store, [parts.collections, parts.states, parts.queue]);
+  const deleting = new Deleting();
   const claim = async (name: string): Promise<void> => {
+    await deleting.settled(name);
     if (!(await ledger.claim(name, max))) throw full(max);
   };
-  const { collections, states } = parts;
+  const { collections, states, queue } = parts;
   return {
     ...parts,
-    store: boundedStore(parts.store, max, ledger),
+    store: boundedStore(parts.store, max, ledger, deleting),
+    queue: overriding(queue, {
+      push: async (name, answers) => {
+        await claim(name);
+        return queue.push(name, answers);
+      },
+    }),
     collections: overriding(collections, {
       seed: async (name, given) => {
         await claim(name);

@@ -19,6 +19,12 @@ export interface NameLedger {
   claim(name: string, max: number): Promise<boolean>;
   /** `name` holds nothing any more: it no longer counts. */
   release(name: string): Promise<void>;
+  /**
+   * `name` was just written: it counts (again), past `max` if need be. Only a ledger
+   * shared by processes has it: a delete on another replica may have released the
+   * name between this write's claim and the write itself.
+   */
+  keep?(name: string): Promise<void>;
   /** No name holds anything any more. */
   releaseAll(): Promise<void>;
 }

@@ -470,7 +470,7 @@ export const ERRORS = {
     fix: 'delete some (`DELETE /api/namespaces/{ns}`; test sessions delete theirs after each test), give them a `ttlMs`, or raise the limit',
   },
   TOO_MANY_ENDPOINTS: {
-    when: 'a namespace holds `MOCKPOINT_MAX_ENDPOINTS_PER_NAMESPACE` names already (records, or names with only routes, GraphQL, gRPC, chaos, a signature check, hosts, collections or state) and the request adds one; nothing is written',
+    when: 'a namespace holds `MOCKPOINT_MAX_ENDPOINTS_PER_NAMESPACE` names already (records, or names with only routes, GraphQL, gRPC, chaos, a signature check, hosts, collections, state or queued answers) and the request adds one; nothing is written',
     fix: 'delete some (`DELETE /api/endpoints/{name}`; removing one part of a name keeps it counted), or raise the limit',
   },
   RATE_LIMITED: {

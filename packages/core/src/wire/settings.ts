@@ -189,7 +189,7 @@ export const SETTINGS = {
     'MOCKPOINT_MAX_ENDPOINTS_PER_NAMESPACE',
     '--max-endpoints-per-namespace',
     { default: 10_000, min: 1, max: 1_000_000 },
-    'names one namespace may hold: a name counts from the first write that makes it hold anything (a record, routes, GraphQL, gRPC, chaos, a signature check, hosts, collections, state) until it is deleted; checked atomically, across replicas too (the default namespace is not bounded)',
+    'names one namespace may hold: a name counts from the first write that makes it hold anything (a record, routes, GraphQL, gRPC, chaos, a signature check, hosts, collections, state, queued answers) until it is deleted; checked atomically, across replicas too (the default namespace is not bounded)',
   ),
   maxStreams: limitSetting(
     'MOCKPOINT_MAX_STREAMS',

@@ -27,6 +27,8 @@ export type { CloseOptions, RuntimeServedApp, RuntimeServeOptions } from '../lif
 /** What a Bun WebSocket carries from its upgrade to its handlers. */
 interface SocketData {
   answer: UpgradeAnswer & { session: SocketSession };
+  /** The player of the app that answered the upgrade (a namespace's own). */
+  sockets: OpenSockets;
   events?: SocketEvents;
 }
 
@@ -77,13 +79,13 @@ function scriptSocket(ws: BunWebSocket): ScriptSocket {
 }
 
 /** WebSocket upgrades on Bun: `server.upgrade` (Hono's env is the server), played on the `websocket` handlers. */
-const bunUpgrade: FetchUpgrade = (request, env, answer) => {
+const bunUpgrade: FetchUpgrade = (request, env, answer, sockets) => {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(answer.headers))
     headers[name] = typeof value === 'string' ? value : value.join(', ');
   if (answer.session.protocol !== undefined) headers['sec-websocket-protocol'] = answer.session.protocol;
   // After a successful upgrade Bun sends the 101 itself and ignores the Response.
-  if ((env as BunServer).upgrade(request, { data: { answer }, headers })) return new Response(null);
+  if ((env as BunServer).upgrade(request, { data: { answer, sockets }, headers })) return new Response(null);
   return new Response('WebSocket upgrade failed', { status: 400 });
 };
 
@@ -91,7 +93,7 @@ function websocketHandlers(sockets: OpenSockets) {
   return {
     maxPayloadLength: sockets.maxFrameBytes,
     open(ws: BunWebSocket) {
-      ws.data.events = sockets.open(ws.data.answer.session, ws.data.answer.script, scriptSocket(ws));
+      ws.data.events = ws.data.sockets.open(ws.data.answer.session, ws.data.answer.script, scriptSocket(ws));
     },
     message(ws: BunWebSocket, message: string | Uint8Array) {
       ws.data.events?.message(message, typeof message !== 'string');

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { FetchUpgrade, OpenSockets } from '../../answer/websocket/open-sockets.js';
+import type { FetchUpgrade } from '../../answer/websocket/open-sockets.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { playOnWebSocket, type StandardWebSocket } from '../fetch/web-socket.js';
 import { DEFAULT_HOST, type RuntimeServedApp, type RuntimeServeOptions, servedApp } from '../lifecycle.js';
@@ -43,8 +43,8 @@ declare const Deno: {
  * @example const served = serve(createApp(), { port: 0 }); console.log(served.url)
  */
 /** WebSocket upgrades on Deno: `Deno.upgradeWebSocket`, the script played by the app's one player. */
-function denoUpgrade(sockets: OpenSockets, upgraded: { value: boolean }): FetchUpgrade {
-  return (request, _env, answer) => {
+function denoUpgrade(upgraded: { value: boolean }): FetchUpgrade {
+  return (request, _env, answer, sockets) => {
     upgraded.value = true;
     const { protocol } = answer.session;
     // Deno reads the offered list split by ", " only: from "a,b" (what the `ws` client sends) it
@@ -63,7 +63,7 @@ function denoUpgrade(sockets: OpenSockets, upgraded: { value: boolean }): FetchU
 export function serve(app: MockpointApp, options: RuntimeServeOptions = {}): RuntimeServedApp {
   const host = options.host ?? DEFAULT_HOST;
   const upgraded = { value: false };
-  app.mockpoint.sockets.fetchUpgrade = denoUpgrade(app.mockpoint.sockets, upgraded);
+  app.mockpoint.sockets.fetchUpgrade = denoUpgrade(upgraded);
   // Aborting the signal closes the server and every connection at once: Deno's
   // only way to drop a connection whose handler has not answered.
   const dropped = new AbortController();

@@ -9,6 +9,11 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isResetResponse } from '../../engine/fetch-sink.js';
+import { resetConnection } from './sink.js';
+
+/** What `@hono/node-server` takes for an answer its fetch callback wrote itself (its `RESPONSE_ALREADY_SENT`). */
+const ALREADY_SENT_HEADERS = { 'x-hono-already-sent': 'true' };
 
 /** Answers one request with a Fetch-API app; resolves once the answer is written. */
 type FetchFallback = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -23,9 +28,22 @@ export function lazyFetchListener(
   overrideGlobalObjects: boolean,
 ): FetchFallback {
   let listener: Promise<FetchFallback> | undefined;
+  // A reset (a gRPC call's chaos or route `reset`) is done here, on the socket: Node's Fetch layer
+  // would answer the Fetch stand-in (a body that breaks before its first byte) with a 500.
+  const resetting = (response: Response, outgoing: ServerResponse): Response => {
+    if (!isResetResponse(response)) return response;
+    resetConnection(outgoing);
+    return new Response(null, { headers: ALREADY_SENT_HEADERS });
+  };
+  const answer = (request: Request, env: { outgoing: ServerResponse }) => {
+    const response = fetch(request);
+    return response instanceof Promise
+      ? response.then((done) => resetting(done, env.outgoing))
+      : resetting(response, env.outgoing);
+  };
   return async (req, res) => {
     listener ??= import('@hono/node-server').then(({ getRequestListener }) =>
-      getRequestListener(fetch, { overrideGlobalObjects }),
+      getRequestListener(answer as Parameters<typeof getRequestListener>[0], { overrideGlobalObjects }),
     );
     await (await listener)(req, res);
   };

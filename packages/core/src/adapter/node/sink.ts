@@ -101,20 +101,30 @@ export function lastResort(res: ServerResponse, report: NodeSinkOptions['report'
 }
 
 /**
+ * A reset of what `res` answers, nothing sent: the connection (TCP RST) over
+ * HTTP/1.1; over HTTP/2 (the compat response of --https) its own stream only
+ * (RST_STREAM), never the connection that other requests share.
+ */
+export function resetConnection(res: ServerResponse): void {
+  const stream = (res as { stream?: ServerHttp2Stream }).stream;
+  if (stream === undefined) res.socket?.resetAndDestroy();
+  else stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+}
+
+/**
  * A queued fault on the socket itself: `reset` resets the connection (TCP RST,
  * nothing sent); `close` sends the status line, the headers (with the whole
  * body's Content-Length) and half the body, then closes the connection.
  */
 function fault(res: ServerResponse, answer: FaultAnswer): void {
   if (res.destroyed) return;
+  if (answer.fault === 'reset') {
+    resetConnection(res);
+    return;
+  }
   // Over HTTP/2 (the compat response of --https) a fault breaks its own stream, never the
   // connection that other requests share: RST_STREAM is HTTP/2's reset.
   const stream = (res as { stream?: ServerHttp2Stream }).stream;
-  if (answer.fault === 'reset') {
-    if (stream === undefined) res.socket?.resetAndDestroy();
-    else stream.close(constants.NGHTTP2_INTERNAL_ERROR);
-    return;
-  }
   firstByte(res);
   res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
   const part = truncatedBody(answer.body);
@@ -179,6 +189,11 @@ type DelayedResponse = ServerResponse & { [TIMER]?: ReturnType<typeof setTimeout
 /** A delayed answer's timer, freed when the client leaves ('close' also fires after a normal end: harmless). */
 function cancelDelay(this: DelayedResponse): void {
   clearTimeout(this[TIMER]);
+}
+
+/** Cancels a relayed body never sent (its client left during its delay), so the upstream's connection is let go. */
+function dropRelay(res: ServerResponse, answer: RelayAnswer): void {
+  if (!res.headersSent) answer.body?.cancel().catch(() => undefined);
 }
 
 /** Resolves `true` when `release` aborts, `false` when `res` closes first. */
@@ -258,6 +273,8 @@ export function createNodeSink(options: NodeSinkOptions): AnswerSink<ServerRespo
       if (res.destroyed) return;
       (res as DelayedResponse)[TIMER] = setTimeout(sendDue, ms, sink, res, answer);
       res.once('close', cancelDelay);
+      // A relayed answer held by the chaos latency: a client gone before it is sent lets the upstream go.
+      if (answer.kind === 'relay') res.once('close', () => dropRelay(res, answer));
     },
     hold,
     // The connection is gone: there is no one to answer.

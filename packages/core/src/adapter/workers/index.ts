@@ -11,7 +11,7 @@
  * @module
  */
 
-import type { FetchUpgrade, OpenSockets } from '../../answer/websocket/open-sockets.js';
+import type { FetchUpgrade } from '../../answer/websocket/open-sockets.js';
 import { type CreateAppOptions, createApp, type MockpointApp } from '../../http/create-app.js';
 import { type DurableObjectStorageLike, DurableObjectStore } from '../../store/durable-object/index.js';
 import { MockpointError } from '../../wire/errors.js';
@@ -24,8 +24,8 @@ declare const WebSocketPair: new () => {
 };
 
 /** WebSocket upgrades on workerd: a `WebSocketPair`, its server end played by the app's one player. */
-function workersUpgrade(sockets: OpenSockets): FetchUpgrade {
-  return (_request, _env, answer) => {
+function workersUpgrade(): FetchUpgrade {
+  return (_request, _env, answer, sockets) => {
     const pair = new WebSocketPair();
     const client = pair[0];
     const server = pair[1];
@@ -91,7 +91,7 @@ export function createMockpointObject<Env>(
         ...options(env),
         store: new DurableObjectStore(state.storage),
       });
-      this.app.mockpoint.sockets.fetchUpgrade = workersUpgrade(this.app.mockpoint.sockets);
+      this.app.mockpoint.sockets.fetchUpgrade = workersUpgrade();
     }
 
     fetch(request: Request): Promise<Response> {

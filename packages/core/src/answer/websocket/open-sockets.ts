@@ -495,14 +495,16 @@ export interface SocketTarget {
 /**
  * How a Fetch runtime accepts an upgrade (`Bun.serve`'s `server.upgrade`,
  * `Deno.upgradeWebSocket`, workerd's `WebSocketPair`): given the request, the
- * runtime's `env` (Hono's `c.env`: Bun's server) and the answer with its
- * session, it opens the connection, hands it to {@link OpenSockets.open} and
+ * runtime's `env` (Hono's `c.env`: Bun's server), the answer with its session
+ * and the app's player (`sockets`: a namespace's own, for a request of a
+ * namespace), it opens the connection, hands it to `sockets.open` and
  * returns the Response the handler gives back.
  */
 export type FetchUpgrade = (
   request: Request,
   env: unknown,
   answer: UpgradeAnswer & { session: SocketSession },
+  sockets: OpenSockets,
 ) => Response;
 
 /** The open WebSocket connections of one app, by name; plays every script. */

@@ -8,7 +8,14 @@
  * @module
  */
 
-import type { EndpointAnswer, StreamAnswer, StreamFrame } from '../../answer/endpoint-answer.js';
+import type {
+  EndpointAnswer,
+  RelayAnswer,
+  StreamAnswer,
+  StreamFrame,
+  UpgradeAnswer,
+} from '../../answer/endpoint-answer.js';
+import type { PreparedFrame, SocketScript } from '../../answer/websocket/socket-script.js';
 
 /** The most slices a body is cut into. */
 const MAX_FRAMES = 1000;
@@ -17,8 +24,57 @@ const TICKS_PER_SECOND = 10;
 
 const encoder = new TextEncoder();
 
-/** The answer with its body sent at `bytesPerSecond`; anything without a body as it is. */
+/** Milliseconds `bytes` take at `bytesPerSecond`. */
+function timeOf(bytes: number, bytesPerSecond: number): number {
+  return Math.round((bytes * 1000) / bytesPerSecond);
+}
+
+/** A stream's frames (SSE, NDJSON, raw, an LLM's stream), each held for its own bytes at the rate besides its own delay. */
+function pacedStream(answer: StreamAnswer, bytesPerSecond: number): StreamAnswer {
+  const frames = answer.frames.map((frame) => ({
+    ...frame,
+    delay: frame.delay + timeOf(frame.bytes.byteLength, bytesPerSecond),
+  }));
+  return { ...answer, frames };
+}
+
+/** A WebSocket script whose every message is held for its bytes at the rate besides its own delay. */
+function pacedScript(answer: UpgradeAnswer, bytesPerSecond: number): UpgradeAnswer {
+  const paced = (frames: readonly PreparedFrame[]) =>
+    frames.map((frame) => ({ ...frame, delay: frame.delay + timeOf(frame.bytes.byteLength, bytesPerSecond) }));
+  const { script } = answer;
+  const on = script.on.map((reply) => ({ ...reply, send: paced(reply.send) }));
+  const next: SocketScript = { ...script, onOpen: paced(script.onOpen), on };
+  return { ...answer, script: next };
+}
+
+/** A relayed body whose every chunk is passed on once its bytes would have arrived at the rate. */
+function pacedRelay(answer: RelayAnswer, bytesPerSecond: number): RelayAnswer {
+  if (answer.body === null) return answer;
+  const pace = new TransformStream<Uint8Array, Uint8Array>({
+    transform: (chunk, controller) =>
+      new Promise((resolve) => {
+        setTimeout(
+          () => {
+            controller.enqueue(chunk);
+            resolve();
+          },
+          timeOf(chunk.byteLength, bytesPerSecond),
+        );
+      }),
+  });
+  return { ...answer, body: answer.body.pipeThrough(pace) };
+}
+
+/**
+ * The answer with its bytes sent at `bytesPerSecond`: a body as timed slices; a stream's
+ * frames, a WebSocket script's messages and a relayed body's chunks each held for their
+ * bytes; anything without bytes (a fault) as it is.
+ */
 export function throttled(answer: EndpointAnswer, bytesPerSecond: number): EndpointAnswer {
+  if (answer.kind === 'stream') return pacedStream(answer, bytesPerSecond);
+  if (answer.kind === 'upgrade') return pacedScript(answer, bytesPerSecond);
+  if (answer.kind === 'relay') return pacedRelay(answer, bytesPerSecond);
   if (answer.kind !== 'respond' || answer.body === null) return answer;
   const bytes = typeof answer.body === 'string' ? encoder.encode(answer.body) : answer.body;
   if (bytes.byteLength === 0) return answer;

@@ -95,12 +95,12 @@ export const chaosStep: Step = {
 };
 
 /**
- * The answer with the chaos of its request applied: its latency added (an
- * answer that cannot wait, a relay, as it is), its body sent at the bandwidth.
+ * The answer with the chaos of its request applied: its latency added, its
+ * bytes sent at the bandwidth (chaos-bandwidth.ts).
  */
 export function withChaos(answer: EndpointAnswer, chaos: Exchange['chaos']): EndpointAnswer {
   if (chaos === undefined) return answer;
   const { delay, bandwidth } = chaos;
-  const waited = delay <= 0 || answer.kind === 'relay' ? answer : { ...answer, delay: answer.delay + delay };
+  const waited = delay <= 0 ? answer : { ...answer, delay: answer.delay + delay };
   return bandwidth === undefined ? waited : throttled(waited, bandwidth);
 }

@@ -9,6 +9,7 @@
  * @module
  */
 import type { Hono } from 'hono';
+import { resetResponse } from '../../engine/fetch-sink.js';
 import { findGrpcCall, journalGrpcCall, waitGrpcDelay } from '../../engine/grpc-calls.js';
 import { grpcRouting } from '../../engine/grpc-routes.js';
 import type { GrpcCall } from '../../grpc/grpc-server.js';
@@ -82,7 +83,9 @@ export function registerGrpcCalls(app: Hono, ctx: AppContext): void {
       );
     if (!found.server.streams(c.req.path)) {
       done();
-      return response;
+      // A reset known before anything was sent (a unary call's chaos or route `reset`): the connection
+      // (or HTTP/2 stream) is reset, nothing sent, as an HTTP request's reset.
+      return call.reset === true ? resetResponse() : response;
     }
     return afterBody(response, done);
   });

@@ -57,7 +57,7 @@ export function endpointResponder(ctx: AppContext): Responder {
     const upgrade = sockets.fetchUpgrade;
     const at = upgrading.get(signal);
     if (upgrade === undefined || at === undefined || answer.session === undefined) return undefined;
-    return upgrade(at.request, at.env, { ...answer, session: answer.session });
+    return upgrade(at.request, at.env, { ...answer, session: answer.session }, sockets);
   });
   const answer = (
     request: Request,

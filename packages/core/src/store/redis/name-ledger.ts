@@ -4,7 +4,8 @@
  * as one step), so replicas writing new names at once never pass the cap between
  * them. The set is filled from what the store holds the first time it is used
  * (a store written before it existed): every part's hash, the collections' and
- * the state's names.
+ * the state's names. A release leaves a name counted when one of the store's
+ * hashes holds it again (another replica wrote it after the delete).
  *
  * @module
  */
@@ -13,7 +14,7 @@ import type { ScriptConnection } from './script-connection.js';
 
 /**
  * KEYS: the ledger set, its "filled" marker, then the sets of names (collections, state),
- * then the hashes of parts by name. ARGV: `claim` (name, max), `release` (name) or `clear`.
+ * then the hashes of parts by name. ARGV: `claim` (name, max), `keep` (name), `release` (name) or `clear`.
  */
 const LEDGER = `
 local ledger, filled, sets = KEYS[1], KEYS[2], tonumber(ARGV[4])
@@ -32,7 +33,17 @@ if redis.call('EXISTS', filled) == 0 then
   end
   redis.call('SET', filled, '1')
 end
+if ARGV[1] == 'keep' then
+  redis.call('SADD', ledger, ARGV[2])
+  return 1
+end
 if ARGV[1] == 'release' then
+  -- Released only if the store holds nothing for the name now: a write another replica made
+  -- after the delete (its claim found the name still counted) keeps it counted. The sets
+  -- (collections, state) are emptied beside the store's delete, not before it: not asked.
+  for i = 3 + sets, #KEYS do
+    if redis.call('HEXISTS', KEYS[i], ARGV[2]) == 1 then return 0 end
+  end
   redis.call('SREM', ledger, ARGV[2])
   return 1
 end
@@ -66,6 +77,10 @@ export class RedisNameLedger implements NameLedger {
 
   async release(name: string): Promise<void> {
     await this.#run('release', name, '0');
+  }
+
+  async keep(name: string): Promise<void> {
+    await this.#run('keep', name, '0');
   }
 
   async releaseAll(): Promise<void> {
