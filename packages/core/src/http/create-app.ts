@@ -27,7 +27,6 @@ import type { DeliverySend } from '../webhook/delivery-send.js';
 import { DeliveryWorker } from '../webhook/delivery-worker.js';
 import { isMockpointError, MockpointError } from '../wire/errors.js';
 import { type LimitOptions, resolveLimits } from '../wire/limits.js';
-import { isValidName } from '../wire/rules.js';
 import { createSchemas } from '../wire/schemas.js';
 import { sessionOfHeaders } from '../wire/session.js';
 import { VERSION } from '../wire/version.js';
@@ -35,7 +34,8 @@ import { type ApiEncoders, apiEncoding } from './api-encoding.js';
 import { type AppNamespace, apiAuth } from './auth.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
 import { HeldWork } from './held-work.js';
-import { badNamespace, heldUntilAnswered, namespaceDispatch } from './namespace-dispatch.js';
+import { chooseNamespace, type NamespaceAsk } from './namespace-choice.js';
+import { heldUntilAnswered, namespaceDispatch } from './namespace-dispatch.js';
 import { unlessNamespaceGone } from './namespace-gone.js';
 import { NamespaceTable, sameNamespace } from './namespace-table.js';
 import type { RouteDoc } from './openapi.js';
@@ -562,9 +562,10 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   const respondEndpoint = endpointResponder(ctx);
   const fetchEndpoint: Responder = (request, name, env, target, split, host) => {
     // A request that names a namespace by its headers is that namespace's (Bun's fast path comes here).
-    const ns = namespaces === undefined ? undefined : sessionOfHeaders(request.headers);
-    if (ns !== undefined && namespaces !== undefined) {
-      if (!isValidName(ns)) return badNamespace(ns).toResponse();
+    const chosen = namespaces === undefined ? undefined : chooseNamespace(headersOnly(request));
+    if (chosen !== undefined && namespaces !== undefined) {
+      if (chosen.refused !== undefined) return chosen.refused.toResponse();
+      const ns = chosen.name;
       const made = (async () => namespaces.app(ns))();
       return made.then(
         // Held work of the namespace's (Bun's fast path): its delete answers it, and it is use.
@@ -615,4 +616,9 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   });
   options.extend?.(made);
   return made;
+}
+
+/** What Bun's fast path asks of a request to `/endpoint/…`: its path names no namespace, only its headers may. */
+function headersOnly(request: Request): NamespaceAsk {
+  return { target: '/', byPath: false, method: request.method, fromHeaders: () => sessionOfHeaders(request.headers) };
 }
