@@ -24,7 +24,7 @@ describe('the template context, built per kind', () => {
     expect(compileAnswer({ data: { a: 1 }, template: true }).contextOf).toBeUndefined();
     const delayed = compileAnswer({
       llm: { provider: 'gemini', api: 'generateContent', text: 'hi' },
-      latency: { min: 0, max: 1 },
+      latency: { distribution: 'uniform', min: 0, max: 1 },
     });
     expect(delayed.contextOf?.(COMMON, { subpath: '/x' })).toMatchObject({ path: '/x' });
   });
