@@ -93,7 +93,7 @@ export function registerRoutes(
 }
 
 /** The answer to a path no route takes: 405 naming the methods a known path allows, else 404. */
-export function notFoundAnswer(ctx: AppContext): (c: Context) => Response {
+export function notFoundAnswer(ctx: Pick<AppContext, 'docs'>): (c: Context) => Response {
   let allowed: ((path: string) => string[]) | undefined;
   return (c) => {
     allowed ??= allowedMethods(ctx.docs);

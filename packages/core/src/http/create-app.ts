@@ -329,7 +329,7 @@ function useMiddleware(app: Hono, ctx: AppContext, namespaces: NamespaceTable | 
 }
 
 /** Whether a request's host is mapped to an endpoint here, as registerMappedHosts reads it. */
-function mappedHostOf(ctx: AppContext): (request: Request) => Promise<boolean> {
+function mappedHostOf(ctx: Pick<AppContext, 'hosts' | 'storedHosts'>): (request: Request) => Promise<boolean> {
   return async (request) => {
     if (!ctx.storedHosts.loaded) await ctx.storedHosts.ready.catch(() => undefined);
     if (ctx.hosts.size === 0) return false;
