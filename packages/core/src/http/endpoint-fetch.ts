@@ -7,7 +7,7 @@
  */
 import { sessionOfHeaders } from '../wire/session.js';
 import type { AppContext } from './context.js';
-import { chooseNamespace, type NamespaceAsk } from './namespace-choice.js';
+import { chooseNamespace } from './namespace-choice.js';
 import { heldUntilAnswered } from './namespace-dispatch.js';
 import type { NamespaceTable } from './namespace-table.js';
 import { endpointResponder, type Responder } from './routes/read.js';
@@ -24,7 +24,10 @@ export function endpointFetch(
   const respondEndpoint = endpointResponder(ctx);
   return (request, name, env, target, split, host) => {
     // A request that names a namespace by its headers is that namespace's (Bun's fast path comes here).
-    const chosen = namespaces === undefined ? undefined : chooseNamespace(headersOnly(request));
+    const chosen =
+      namespaces === undefined
+        ? undefined
+        : chooseNamespace('/', false, request.method, request.headers, sessionOfHeaders);
     if (chosen !== undefined && namespaces !== undefined) {
       if (chosen.refused !== undefined) return chosen.refused.toResponse();
       const ns = chosen.name;
@@ -42,9 +45,4 @@ export function endpointFetch(
       return errorResponse(error, request);
     }
   };
-}
-
-/** What Bun's fast path asks of a request to `/endpoint/…`: its path names no namespace, only its headers may. */
-function headersOnly(request: Request): NamespaceAsk {
-  return { target: '/', byPath: false, method: request.method, fromHeaders: () => sessionOfHeaders(request.headers) };
 }

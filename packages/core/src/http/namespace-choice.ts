@@ -15,20 +15,6 @@ import { quoted } from '../wire/quoted.js';
 import { isValidName } from '../wire/rules.js';
 import { namespacePageRedirect, splitNamespaceTarget } from '../wire/session.js';
 
-/** What the choice reads of a request, whichever adapter holds it. */
-export interface NamespaceAsk {
-  /** The request's target as sent (the path still percent-encoded; a query may follow). */
-  readonly target: string;
-  /**
-   * Whether a `/ns/{ns}` prefix names the namespace: not on a `--serve` port,
-   * nor on a host mapped to an endpoint (whose paths, `/ns/…` too, are that endpoint's).
-   */
-  readonly byPath: boolean;
-  readonly method: string;
-  /** The namespace the request's headers name (`mockpoint-session`, then `baggage`), read only when the path names none. */
-  readonly fromHeaders: () => string | undefined;
-}
-
 /** The namespace a request is for. */
 export interface NamespaceChoice {
   /** The name as sent. */
@@ -41,16 +27,31 @@ export interface NamespaceChoice {
   readonly refused: MockpointError | undefined;
 }
 
-/** The namespace `ask` names, or `undefined` when it names none (the default namespace's). */
-export function chooseNamespace(ask: NamespaceAsk): NamespaceChoice | undefined {
-  if (ask.byPath) {
-    const split = splitNamespaceTarget(ask.target);
+/**
+ * The namespace a request names, or `undefined` when it names none (the
+ * default namespace's); nothing is allocated then (it runs for every request).
+ * @param target The request's target as sent (the path still percent-encoded; a query may follow).
+ * @param byPath Whether a `/ns/{ns}` prefix names the namespace: not on a `--serve` port, nor on a
+ *   host mapped to an endpoint (whose paths, `/ns/…` too, are that endpoint's).
+ * @param headers The request's headers, as its adapter holds them.
+ * @param sessionOf The namespace `headers` name (`mockpoint-session`, then `baggage`: wire/session.ts),
+ *   read only when the path names none.
+ */
+export function chooseNamespace<H>(
+  target: string,
+  byPath: boolean,
+  method: string,
+  headers: H,
+  sessionOf: (headers: H) => string | undefined,
+): NamespaceChoice | undefined {
+  if (byPath) {
+    const split = splitNamespaceTarget(target);
     if (split !== undefined) {
-      const page = ask.method === 'GET' ? namespacePageRedirect(ask.target) : undefined;
+      const page = method === 'GET' ? namespacePageRedirect(target) : undefined;
       return choice(split.name, split.rest, page);
     }
   }
-  const name = ask.fromHeaders();
+  const name = sessionOf(headers);
   return name === undefined ? undefined : choice(name, undefined, undefined);
 }
 

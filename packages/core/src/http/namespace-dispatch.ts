@@ -43,12 +43,8 @@ export function namespaceDispatch(
   return async (c, next) => {
     const request = c.req.raw;
     const byPath = c.req.path.startsWith(NAMESPACE_PREFIX) && !(await mappedHost(request));
-    const chosen = chooseNamespace({
-      target: byPath ? sentPath(request.url) : c.req.path,
-      byPath,
-      method: c.req.method,
-      fromHeaders: () => sessionOfHeaders(request.headers),
-    });
+    const target = byPath ? sentPath(request.url) : c.req.path;
+    const chosen = chooseNamespace(target, byPath, c.req.method, request.headers, sessionOfHeaders);
     if (chosen === undefined) return next();
     if (chosen.refused !== undefined) return chosen.refused.toResponse();
     const app = await table.app(chosen.name);

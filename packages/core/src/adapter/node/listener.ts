@@ -404,12 +404,7 @@ export function toMappedHost(req: IncomingMessage, routing: Routing): boolean {
  * `undefined` for none.
  */
 export function chooseNodeNamespace(req: IncomingMessage, byPath: boolean): NamespaceChoice | undefined {
-  const chosen = chooseNamespace({
-    target: req.url ?? '/',
-    byPath,
-    method: req.method ?? 'GET',
-    fromHeaders: () => sessionOfRawHeaders(req.rawHeaders),
-  });
+  const chosen = chooseNamespace(req.url ?? '/', byPath, req.method ?? 'GET', req.rawHeaders, sessionOfRawHeaders);
   if (chosen?.rest !== undefined) req.url = chosen.rest;
   return chosen;
 }
