@@ -232,18 +232,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const threads = { close: async () => void (await Promise.all([graphqlRunner.close(), protoCompiler.close()])) };
   const app = serverApp(options, backend, { graphqlRunner, protoCompiler }, reporter);
 
-  // The hosts mapped through the API before (kept in the store) are in the table before the first request.
-  // A store that cannot be read whole (a damaged table) still starts, degraded as for records: the
-  // mappings that could not be read are said on one line; the next change of hosts reloads them all.
-  // The clock other replicas moved (on Redis) shows before the first request; a Redis gone meanwhile stops start-up.
-  await app.mockpoint.clockLoaded;
-  try {
-    await app.mockpoint.hostsLoaded;
-  } catch (error) {
-    process.stderr.write(
-      `mockpoint: warning: the host mappings kept in the store could not be read (${(error as Error).message}); hosts mapped through the API answer again after \`mockpoint repair\` (docs/reliability.md)\n`,
-    );
-  }
+  await storedPartsLoaded(app);
 
   // The mock file is in before the first request can arrive; a bad one stops start-up.
   const mockFile =
@@ -257,11 +246,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     requestTimeoutMs: options.requestTimeoutMs,
   };
   const serve = await pickServe(options);
-  const served: Served[] = [];
-  // With --memory the local CA lives in a temporary folder of this run's, removed on close.
-  let caDir: string | undefined;
+  // What listens, and (with --memory) the local CA's temporary folder of this run's, removed on close.
+  const opened: Opened = { served: [], caDir: undefined };
+  const served = opened.served;
   const removeCaDir = async (): Promise<void> => {
-    if (caDir !== undefined) await rm(caDir, { recursive: true, force: true });
+    if (opened.caDir !== undefined) await rm(opened.caDir, { recursive: true, force: true });
   };
   /** A start-up that fails once listening began closes what it opened: the listeners, the mock file, the backend. */
   const closeOpened = async (): Promise<void> => {
@@ -275,38 +264,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // Ready means ready: the CA is on disk and every port listens before any answers. The slow part
   // (the CA's key, ~1 s on first use) comes first; the daemon's own port (where /api/health is
   // asked) listens last, so a client that saw health answer finds the HTTPS port listening.
-  let material: { tls: TlsOptions; caPath: string | undefined } | undefined;
-  if (options.https) {
-    try {
-      if (options.memory && options.tlsCert === undefined) caDir = await mkdtemp(join(tmpdir(), 'mockpoint-ca-'));
-      material = await tlsMaterial(options, app, caDir);
-    } catch (error) {
-      await closeOpened();
-      if (error instanceof StartError) throw error;
-      throw new StartError('LISTEN_FAILED', `cannot serve HTTPS: ${(error as Error).message}`, error);
-    }
-  }
-  let tls: { ca: string | undefined; urls: string[]; servers: Served[] } | undefined;
-  if (material !== undefined) {
-    try {
-      const secure = await listen(serve, app, options.httpsPort ?? DEFAULTS.httpsPort, host, {
-        ...limits,
-        tls: material.tls,
-      });
-      served.push(...secure);
-      tls = { ca: material.caPath, urls: secure.map((one) => one.url), servers: secure };
-    } catch (error) {
-      await closeOpened();
-      const cause = error as NodeJS.ErrnoException;
-      const at = options.httpsPort ?? DEFAULTS.httpsPort;
-      throw cause.code === 'EADDRINUSE'
-        ? new StartError(
-            'PORT_IN_USE',
-            `HTTPS port ${at} is already in use; choose another with --https-port or ${SETTINGS.httpsPort.env}`,
-            error,
-          )
-        : new StartError('LISTEN_FAILED', `cannot serve HTTPS: ${cause.message}`, error);
-    }
+  let tls: HttpsServed | undefined;
+  try {
+    tls = options.https ? await serveHttps(serve, app, options, limits, opened) : undefined;
+  } catch (error) {
+    await closeOpened();
+    throw error;
   }
 
   const endpointUrls: Record<string, string> = {};
@@ -363,6 +326,69 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     warnings: [...backend.warnings],
     close,
   };
+}
+
+/** What start-up has opened so far, closed again when a later step fails. */
+interface Opened {
+  served: Served[];
+  caDir: string | undefined;
+}
+
+/** The HTTPS listeners: the CA's certificate path, their URLs and servers. */
+interface HttpsServed {
+  ca: string | undefined;
+  urls: string[];
+  servers: Served[];
+}
+
+/**
+ * The parts kept in the store, read before the first request: the clock other replicas moved (on
+ * Redis; a Redis gone meanwhile stops start-up) and the hosts mapped through the API before. A store
+ * that cannot be read whole (a damaged table) still starts, degraded as for records: the mappings
+ * that could not be read are said on one line; the next change of hosts reloads them all.
+ */
+async function storedPartsLoaded(app: MockpointApp): Promise<void> {
+  await app.mockpoint.clockLoaded;
+  try {
+    await app.mockpoint.hostsLoaded;
+  } catch (error) {
+    process.stderr.write(
+      `mockpoint: warning: the host mappings kept in the store could not be read (${(error as Error).message}); hosts mapped through the API answer again after \`mockpoint repair\` (docs/reliability.md)\n`,
+    );
+  }
+}
+
+/** The HTTPS port listening with the local CA's (or the given) certificate; what it opens goes into `opened`. */
+async function serveHttps(
+  serve: Serve,
+  app: MockpointApp,
+  options: StartServerOptions,
+  limits: Pick<ServeOptions, 'maxConnections' | 'headersTimeoutMs' | 'requestTimeoutMs'>,
+  opened: Opened,
+): Promise<HttpsServed> {
+  let material: { tls: TlsOptions; caPath: string | undefined };
+  try {
+    if (options.memory && options.tlsCert === undefined) opened.caDir = await mkdtemp(join(tmpdir(), 'mockpoint-ca-'));
+    material = await tlsMaterial(options, app, opened.caDir);
+  } catch (error) {
+    if (error instanceof StartError) throw error;
+    throw new StartError('LISTEN_FAILED', `cannot serve HTTPS: ${(error as Error).message}`, error);
+  }
+  const at = options.httpsPort ?? DEFAULTS.httpsPort;
+  try {
+    const secure = await listen(serve, app, at, options.host, { ...limits, tls: material.tls });
+    opened.served.push(...secure);
+    return { ca: material.caPath, urls: secure.map((one) => one.url), servers: secure };
+  } catch (error) {
+    const cause = error as NodeJS.ErrnoException;
+    throw cause.code === 'EADDRINUSE'
+      ? new StartError(
+          'PORT_IN_USE',
+          `HTTPS port ${at} is already in use; choose another with --https-port or ${SETTINGS.httpsPort.env}`,
+          error,
+        )
+      : new StartError('LISTEN_FAILED', `cannot serve HTTPS: ${cause.message}`, error);
+  }
 }
 
 /** The one-line start error for port `at` (the daemon's, or `endpoint`'s of `--serve`) that could not listen. */

@@ -75,10 +75,14 @@ export interface MockApi extends RequestRecorder {
    */
   queue(answers: QueuedAnswerInput[]): Promise<QueuedAnswer[]>;
   /** The answers still queued, first answer first. */
+  getQueue(): Promise<QueuedAnswer[]>;
+  /** @deprecated Use {@link getQueue}: the handle reads every setting with `get…`, puts it with `set…` and removes it with `clear…` (docs/vitest.md). */
   queued(): Promise<QueuedAnswer[]>;
   /** Drops the queued answers (and releases requests hanging on a queued `hang`). */
   clearQueue(): Promise<void>;
   /** The routes, in the order they are tried. */
+  getRoutes(): Promise<Route[]>;
+  /** @deprecated Use {@link getRoutes}: the handle reads every setting with `get…`, puts it with `set…` and removes it with `clear…` (docs/vitest.md). */
   routes(): Promise<Route[]>;
   /** Replaces every route at once (all or none); resolves with them as stored, ids given. */
   setRoutes(routes: RouteInput[]): Promise<Route[]>;
@@ -99,6 +103,8 @@ export interface MockApi extends RequestRecorder {
   /** The signature check, secrets masked. @throws MockpointError `NOT_FOUND` when there is none. */
   getSignature(): Promise<SignatureView>;
   /** Stops checking signatures. */
+  clearSignature(): Promise<void>;
+  /** @deprecated Use {@link clearSignature}: the handle reads every setting with `get…`, puts it with `set…` and removes it with `clear…` (docs/vitest.md). */
   removeSignature(): Promise<void>;
   /**
    * Puts the GraphQL schema (SDL) GraphQL requests to this name are answered
@@ -108,14 +114,20 @@ export interface MockApi extends RequestRecorder {
    */
   setGraphqlSchema(sdl: string): Promise<void>;
   /** The GraphQL schema as its SDL text. @throws MockpointError `NOT_FOUND` when there is none. */
-  graphqlSchema(): Promise<string>;
+  getGraphqlSchema(): Promise<string>;
   /** Removes the GraphQL schema. */
+  clearGraphqlSchema(): Promise<void>;
+  /** @deprecated Use {@link getGraphqlSchema}: the handle reads every setting with `get…`, puts it with `set…` and removes it with `clear…` (docs/vitest.md). */
+  graphqlSchema(): Promise<string>;
+  /** @deprecated Use {@link clearGraphqlSchema}: the handle reads every setting with `get…`, puts it with `set…` and removes it with `clear…` (docs/vitest.md). */
   removeGraphqlSchema(): Promise<void>;
   /**
    * The name's scenarios (docs/state.md): every one its routes look at or
    * move, and every one set or moved, at its value (`started` when never moved).
-   * @example expect(await api.state()).toEqual({ default: 'paid' })
+   * @example expect(await api.getState()).toEqual({ default: 'paid' })
    */
+  getState(): Promise<Record<string, string>>;
+  /** @deprecated Use {@link getState}: the handle reads every setting with `get…`, puts it with `set…` and removes it with `clear…` (docs/vitest.md). */
   state(): Promise<Record<string, string>>;
   /**
    * Sets scenarios (a value of the `default` scenario, or scenario → value; those
@@ -194,16 +206,24 @@ class ApiHandle extends NameHandle implements MockApi {
     return this.client.queue(this.name, answers);
   }
 
+  getQueue(): Promise<QueuedAnswer[]> {
+    return this.client.getQueue(this.name);
+  }
+
   queued(): Promise<QueuedAnswer[]> {
-    return this.client.queued(this.name);
+    return this.getQueue();
   }
 
   clearQueue(): Promise<void> {
     return this.client.clearQueue(this.name);
   }
 
+  getRoutes(): Promise<Route[]> {
+    return this.client.getRoutes(this.name);
+  }
+
   routes(): Promise<Route[]> {
-    return this.client.routes(this.name);
+    return this.getRoutes();
   }
 
   setRoutes(routes: RouteInput[]): Promise<Route[]> {
@@ -226,28 +246,44 @@ class ApiHandle extends NameHandle implements MockApi {
     return this.client.getSignature(this.name);
   }
 
+  clearSignature(): Promise<void> {
+    return this.client.clearSignature(this.name);
+  }
+
   removeSignature(): Promise<void> {
-    return this.client.removeSignature(this.name);
+    return this.clearSignature();
   }
 
   setGraphqlSchema(sdl: string): Promise<void> {
     return this.client.setGraphqlSchema(this.name, sdl);
   }
 
+  getGraphqlSchema(): Promise<string> {
+    return this.client.getGraphqlSchema(this.name);
+  }
+
+  clearGraphqlSchema(): Promise<void> {
+    return this.client.clearGraphqlSchema(this.name);
+  }
+
   graphqlSchema(): Promise<string> {
-    return this.client.graphqlSchema(this.name);
+    return this.getGraphqlSchema();
   }
 
   removeGraphqlSchema(): Promise<void> {
-    return this.client.removeGraphqlSchema(this.name);
+    return this.clearGraphqlSchema();
   }
 
   removeRoute(id: string): Promise<void> {
     return this.client.removeRoute(this.name, id);
   }
 
+  getState(): Promise<Record<string, string>> {
+    return this.client.getState(this.name);
+  }
+
   state(): Promise<Record<string, string>> {
-    return this.client.state(this.name);
+    return this.getState();
   }
 
   setState(state: string | Record<string, string>): Promise<Record<string, string>> {

@@ -30,6 +30,31 @@ describe('endpoint handle: signature checks', () => {
     });
   });
 
+  it('the handle reads each setting with get…, puts it with set…, removes it with clear…; the old names still answer', async () => {
+    const api = await mock.add({ name: 'named-one-way', data: { ok: true } });
+    await api.setSignature({ scheme: 'github', secret: 'a github webhook secret' });
+    await api.clearSignature();
+    await expect(api.getSignature()).rejects.toMatchObject({ code: 'NOT_FOUND' });
+
+    await api.setGraphqlSchema('type Query { hello: String }');
+    expect(await api.getGraphqlSchema()).toBe('type Query { hello: String }');
+    expect(await api.graphqlSchema()).toBe('type Query { hello: String }');
+    await api.clearGraphqlSchema();
+    await expect(api.getGraphqlSchema()).rejects.toMatchObject({ code: 'NOT_FOUND' });
+
+    await api.setRoutes([{ id: 'r1', match: { path: '/a' }, answer: { data: { a: 1 } } }]);
+    expect((await api.getRoutes()).map((route) => route.id)).toEqual(['r1']);
+    expect(await api.routes()).toEqual(await api.getRoutes());
+
+    await api.queue([{ statusCode: 503 }]);
+    expect((await api.getQueue()).map((answer) => answer.statusCode)).toEqual([503]);
+    expect(await api.queued()).toEqual(await api.getQueue());
+
+    await api.setState({ checkout: 'paid' });
+    expect(await api.getState()).toMatchObject({ checkout: 'paid' });
+    expect(await api.state()).toEqual(await api.getState());
+  });
+
   it('the matchers and quiet periods take signature: the status of each request', async () => {
     const hook = await mock.add({ name: 'matched', data: { ok: true } });
     const secret = 'the github webhook secret';

@@ -101,6 +101,7 @@ test('queued answers are typed', async () => {
   await hook.queue([{ statusCode: 503, times: 2 }, { fault: 'reset' }, { fault: 'hang' }, { data: { ok: true } }]);
   // @ts-expect-error an unknown fault
   await hook.queue([{ fault: 'explode' }]);
+  expectTypeOf(await hook.getQueue()).toEqualTypeOf<QueuedAnswer[]>();
   expectTypeOf(await hook.queued()).toEqualTypeOf<QueuedAnswer[]>();
 });
 
@@ -129,7 +130,8 @@ test('sessions: the `session` fixture, currentSession() and the plugin option ar
 
 test('GraphQL: the schema methods and the graphql field of toHaveBeenRequestedWith are typed', async () => {
   expectTypeOf(hook.setGraphqlSchema('type Query { a: Int }')).toEqualTypeOf<Promise<void>>();
-  expectTypeOf(hook.graphqlSchema()).resolves.toBeString();
+  expectTypeOf(hook.getGraphqlSchema()).resolves.toBeString();
+  expectTypeOf(hook.clearGraphqlSchema()).toEqualTypeOf<Promise<void>>();
   await expect(hook).toHaveBeenRequestedWith({
     graphql: { operationName: 'A', operationType: 'query', variables: {} },
   });

@@ -128,8 +128,8 @@ export class ChaosView {
   /** Reads the name's chaos and the namespace's; resolves with whether the name has its own (undefined when it cannot be read). */
   async load(): Promise<boolean | undefined> {
     const [own, namespace] = await Promise.all([
-      readChaos(() => api.chaos(this.#name)),
-      readChaos(() => api.namespaceChaos()),
+      readChaos(() => api.getChaos(this.#name)),
+      readChaos(() => api.getNamespaceChaos()),
     ]);
     if (own === undefined) return undefined;
     this.#show(own, namespace ?? null);

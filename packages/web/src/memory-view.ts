@@ -160,7 +160,7 @@ export class MemoryView {
   /** Reads the state and the collections; resolves with how many scenarios and collections there are (undefined when they cannot be read). */
   async load(): Promise<number | undefined> {
     const [states, text] = await Promise.all([
-      readQuietly(() => api.state(this.#name)),
+      readQuietly(() => api.getState(this.#name)),
       readQuietly(() => collectionsText(this.#name)),
     ]);
     if (states === undefined || text === undefined) return undefined;
@@ -233,7 +233,7 @@ export class MemoryView {
   async #setState(scenario: string, input: HTMLInputElement, button: HTMLButtonElement): Promise<void> {
     this.#problemAfter(this.#scenarioHint);
     await this.#writes.run(button, 'set the state', async () => {
-      const states = await api.state(this.#name);
+      const states = await api.getState(this.#name);
       const value = input.value;
       await api.setState(this.#name, { ...states, [scenario]: value });
       input.value = '';

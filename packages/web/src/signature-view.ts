@@ -251,7 +251,7 @@ export class SignatureCheckView {
       confirm: 'Remove it',
       keep: 'Keep it',
       what: 'remove the check',
-      write: () => api.removeSignature(this.#name),
+      write: () => api.clearSignature(this.#name),
       done: async () => {
         toast(`Signatures of ${this.#name} are no longer checked`);
         await this.load();

@@ -82,8 +82,6 @@ export interface TemplateContext {
   readonly messages?: readonly unknown[];
   /** An MCP tool call's or prompt's arguments (`{{arguments.a.b}}`). */
   readonly arguments?: unknown;
-  /** The request's subpath (after `/endpoint/<name>`), for answers that read it (an llm answer's Gemini model and stream). */
-  readonly path?: string;
   /** The app's clock at this request, ms since the epoch (`{{now}}`; docs/clock.md). @default real time */
   readonly now?: number;
 }

@@ -24,6 +24,11 @@ export function chaosMethods({ call, json }: Transport) {
     },
 
     /** The chaos of `name`; throws `NOT_FOUND` when it has none. */
+    getChaos(name: string): Promise<ChaosSettings> {
+      return json('GET', `/api/endpoints/${seg(name)}/chaos`);
+    },
+
+    /** @deprecated Use {@link getChaos}: the client reads every per-name setting with `get…`, puts it with `set…` and removes it with `clear…` (docs/api.md). */
     chaos(name: string): Promise<ChaosSettings> {
       return json('GET', `/api/endpoints/${seg(name)}/chaos`);
     },
@@ -46,6 +51,11 @@ export function chaosMethods({ call, json }: Transport) {
     },
 
     /** The namespace's chaos; throws `NOT_FOUND` when it has none. */
+    getNamespaceChaos(): Promise<ChaosSettings> {
+      return json('GET', '/api/chaos');
+    },
+
+    /** @deprecated Use {@link getNamespaceChaos}: the client reads every per-name setting with `get…`, puts it with `set…` and removes it with `clear…` (docs/api.md). */
     namespaceChaos(): Promise<ChaosSettings> {
       return json('GET', '/api/chaos');
     },

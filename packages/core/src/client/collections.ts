@@ -9,14 +9,17 @@ import { seg, type Transport } from './transport.js';
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */
 export function collectionMethods({ call, json }: Transport) {
+  const collectionsOf = (name: string): Promise<Record<string, unknown[]>> =>
+    json('GET', `/api/endpoints/${seg(name)}/collections`);
   return {
     /**
      * Every collection of `name` (`{}` when none), items parsed (use
      * {@link collectionText} for their exact text). See docs/state.md.
      */
-    async collections(name: string): Promise<Record<string, unknown[]>> {
-      return json('GET', `/api/endpoints/${seg(name)}/collections`);
-    },
+    getCollections: collectionsOf,
+
+    /** @deprecated Use {@link getCollections}: the client reads every per-name setting with `get…`, puts it with `set…` and removes it with `clear…` (docs/api.md). */
+    collections: collectionsOf,
 
     /**
      * Replaces every collection of `name`; what is set is also the seed that

@@ -8,6 +8,11 @@ import { seg, type Transport } from './transport.js';
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */
 export function graphqlSchemaMethods({ call, json }: Transport) {
+  const schemaOf = async (name: string): Promise<string> =>
+    (await json<GraphqlSchemaBody>('GET', `/api/endpoints/${seg(name)}/graphql`)).schema;
+  const clearSchema = async (name: string): Promise<void> => {
+    await call('DELETE', `/api/endpoints/${seg(name)}/graphql`);
+  };
   return {
     /**
      * Puts the GraphQL schema (SDL) that answers GraphQL requests to `name` and
@@ -20,13 +25,15 @@ export function graphqlSchemaMethods({ call, json }: Transport) {
     },
 
     /** The GraphQL schema of `name` as its SDL text, byte for byte; throws `NOT_FOUND` when it has none. */
-    async graphqlSchema(name: string): Promise<string> {
-      return (await json<GraphqlSchemaBody>('GET', `/api/endpoints/${seg(name)}/graphql`)).schema;
-    },
+    getGraphqlSchema: schemaOf,
 
     /** Removes the GraphQL schema of `name` (nothing happens when it had none). */
-    async removeGraphqlSchema(name: string): Promise<void> {
-      await call('DELETE', `/api/endpoints/${seg(name)}/graphql`);
-    },
+    clearGraphqlSchema: clearSchema,
+
+    /** @deprecated Use {@link getGraphqlSchema}: the client reads every per-name setting with `get…`, puts it with `set…` and removes it with `clear…` (docs/api.md). */
+    graphqlSchema: schemaOf,
+
+    /** @deprecated Use {@link clearGraphqlSchema}: the client reads every per-name setting with `get…`, puts it with `set…` and removes it with `clear…` (docs/api.md). */
+    removeGraphqlSchema: clearSchema,
   };
 }

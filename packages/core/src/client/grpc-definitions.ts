@@ -8,6 +8,11 @@ import { seg, type Transport } from './transport.js';
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */
 export function grpcMethods({ call, json }: Transport) {
+  const definitionsOf = (name: string): Promise<GrpcDefinitions> =>
+    json<GrpcDefinitions>('GET', `/api/endpoints/${seg(name)}/grpc`);
+  const clearDefinitions = async (name: string): Promise<void> => {
+    await call('DELETE', `/api/endpoints/${seg(name)}/grpc`);
+  };
   return {
     /**
      * Puts the protobuf definitions whose services `name` answers at
@@ -21,13 +26,15 @@ export function grpcMethods({ call, json }: Transport) {
     },
 
     /** The protobuf definitions of `name`, exactly as put, and the services they declare; throws `NOT_FOUND` when it has none. */
-    async grpc(name: string): Promise<GrpcDefinitions> {
-      return json<GrpcDefinitions>('GET', `/api/endpoints/${seg(name)}/grpc`);
-    },
+    getGrpc: definitionsOf,
 
     /** Removes the protobuf definitions of `name` (nothing happens when it had none). */
-    async removeGrpc(name: string): Promise<void> {
-      await call('DELETE', `/api/endpoints/${seg(name)}/grpc`);
-    },
+    clearGrpc: clearDefinitions,
+
+    /** @deprecated Use {@link getGrpc}: the client reads every per-name setting with `get…`, puts it with `set…` and removes it with `clear…` (docs/api.md). */
+    grpc: definitionsOf,
+
+    /** @deprecated Use {@link clearGrpc}: the client reads every per-name setting with `get…`, puts it with `set…` and removes it with `clear…` (docs/api.md). */
+    removeGrpc: clearDefinitions,
   };
 }

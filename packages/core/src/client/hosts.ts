@@ -8,6 +8,11 @@ import { seg, type Transport } from './transport.js';
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */
 export function hostMethods({ call, json }: Transport) {
+  const hostsOf = async (name: string): Promise<HostEntry[]> =>
+    (await json<{ hosts: HostEntry[] }>('GET', `/api/endpoints/${seg(name)}/hosts`)).hosts;
+  const clearHostsOf = async (name: string): Promise<void> => {
+    await call('DELETE', `/api/endpoints/${seg(name)}/hosts`);
+  };
   return {
     /**
      * Every host mapped to an endpoint (docs/https.md): those of `MOCKPOINT_HOSTS`
@@ -18,9 +23,10 @@ export function hostMethods({ call, json }: Transport) {
     },
 
     /** The hosts mapped to `name` (an empty list when none). */
-    async hostsOf(name: string): Promise<HostEntry[]> {
-      return (await json<{ hosts: HostEntry[] }>('GET', `/api/endpoints/${seg(name)}/hosts`)).hosts;
-    },
+    getHosts: hostsOf,
+
+    /** @deprecated Use {@link getHosts}: the client reads every per-name setting with `get…`, puts it with `set…` and removes it with `clear…` (docs/api.md). */
+    hostsOf,
 
     /**
      * Replaces the hosts the API maps to `name` (`api.github.com`, `*.stripe.com`; those of
@@ -33,8 +39,9 @@ export function hostMethods({ call, json }: Transport) {
     },
 
     /** Removes the hosts the API mapped to `name` (nothing happens when it had none). */
-    async removeHosts(name: string): Promise<void> {
-      await call('DELETE', `/api/endpoints/${seg(name)}/hosts`);
-    },
+    clearHosts: clearHostsOf,
+
+    /** @deprecated Use {@link clearHosts}: the client reads every per-name setting with `get…`, puts it with `set…` and removes it with `clear…` (docs/api.md). */
+    removeHosts: clearHostsOf,
   };
 }

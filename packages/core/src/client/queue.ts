@@ -8,6 +8,8 @@ import { seg, type Transport } from './transport.js';
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */
 export function queueMethods({ call, json }: Transport) {
+  const queued = async (name: string): Promise<QueuedAnswer[]> =>
+    (await json<{ answers: QueuedAnswer[] }>('GET', `/api/endpoints/${seg(name)}/queue`)).answers;
   return {
     /**
      * Queues one-shot answers for `name`: the next requests get them in order,
@@ -23,9 +25,10 @@ export function queueMethods({ call, json }: Transport) {
     },
 
     /** The answers still queued for `name`, first answer first (`times` is what remains). */
-    async queued(name: string): Promise<QueuedAnswer[]> {
-      return (await json<{ answers: QueuedAnswer[] }>('GET', `/api/endpoints/${seg(name)}/queue`)).answers;
-    },
+    getQueue: queued,
+
+    /** @deprecated Use {@link getQueue}: the client reads every per-name setting with `get…`, puts it with `set…` and removes it with `clear…` (docs/api.md). */
+    queued,
 
     /** Drops the answers queued for `name` (requests hanging on a queued `hang` are released). */
     async clearQueue(name: string): Promise<void> {

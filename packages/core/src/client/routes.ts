@@ -8,15 +8,18 @@ import { seg, type Transport } from './transport.js';
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */
 export function routeMethods({ call, json }: Transport) {
+  const routesOf = async (name: string): Promise<Route[]> =>
+    (await json<{ routes: Route[] }>('GET', `/api/endpoints/${seg(name)}/routes`)).routes;
   return {
     /**
      * The routes of `name`, in the order they are tried (`[]` when it has none).
      * Each answer's `data` is parsed: use a {@link JsonText} when sending numbers
      * a JavaScript number cannot hold.
      */
-    async routes(name: string): Promise<Route[]> {
-      return (await json<{ routes: Route[] }>('GET', `/api/endpoints/${seg(name)}/routes`)).routes;
-    },
+    getRoutes: routesOf,
+
+    /** @deprecated Use {@link getRoutes}: the client reads every per-name setting with `get…`, puts it with `set…` and removes it with `clear…` (docs/api.md). */
+    routes: routesOf,
 
     /**
      * Replaces every route of `name` at once (an empty list clears them) and

@@ -27,6 +27,11 @@ export function signatureMethods({ call, json }: Transport) {
     },
 
     /** Stops checking the signatures of requests to `name` (nothing happens when it had no check). */
+    async clearSignature(name: string): Promise<void> {
+      await call('DELETE', `/api/endpoints/${seg(name)}/signature`);
+    },
+
+    /** @deprecated Use {@link clearSignature}: the client reads every per-name setting with `get…`, puts it with `set…` and removes it with `clear…` (docs/api.md). */
     async removeSignature(name: string): Promise<void> {
       await call('DELETE', `/api/endpoints/${seg(name)}/signature`);
     },

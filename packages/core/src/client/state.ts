@@ -7,6 +7,7 @@ import { seg, type Transport } from './transport.js';
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */
 export function stateMethods({ call, json }: Transport) {
+  const stateOf = (name: string): Promise<Record<string, string>> => json('GET', `/api/endpoints/${seg(name)}/state`);
   return {
     /**
      * Returns the collections of `name` to their seed and its state to its start
@@ -29,11 +30,12 @@ export function stateMethods({ call, json }: Transport) {
     /**
      * The scenarios of `name` (docs/state.md): every one its routes look at or
      * move, and every one set or moved, at its value (`started` when never moved).
-     * @example expect(await client.state('api')).toEqual({ default: 'paid' })
+     * @example expect(await client.getState('api')).toEqual({ default: 'paid' })
      */
-    state(name: string): Promise<Record<string, string>> {
-      return json('GET', `/api/endpoints/${seg(name)}/state`);
-    },
+    getState: stateOf,
+
+    /** @deprecated Use {@link getState}: the client reads every per-name setting with `get…`, puts it with `set…` and removes it with `clear…` (docs/api.md). */
+    state: stateOf,
 
     /**
      * Sets the scenarios of `name` (a value of the `default` scenario, or

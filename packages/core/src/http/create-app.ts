@@ -4,69 +4,33 @@
  *
  * @module
  */
-import { type Context, Hono } from 'hono';
-import { ProxySettings } from '../answer/proxy/proxy-settings.js';
+import { Hono } from 'hono';
 import type { Upstream } from '../answer/proxy/upstream.js';
-import { OpenStreams } from '../answer/stream/open-streams.js';
-import { OpenSockets, socketShareOf } from '../answer/websocket/open-sockets.js';
-import { Clock } from '../clock/clock.js';
-import { ClockSync } from '../clock/shared-clock.js';
-import { EndpointHandler } from '../engine/endpoint-handler.js';
-import { EndpointService } from '../engine/endpoint-service.js';
+import type { OpenSockets } from '../answer/websocket/open-sockets.js';
 import type { GraphqlRunner } from '../graphql/graphql-runner.js';
 import type { ProtoCompiler } from '../grpc/proto-compiler.js';
 import { hostGuard } from '../hosts/host-guard.js';
-import { HostTable } from '../hosts/host-table.js';
-import { StoredHosts } from '../hosts/stored-hosts.js';
-import { JournalFeed, type JournalFeedOptions } from '../journal/journal-feed.js';
-import { MAX_TIMED_MOVES, StateTimers } from '../state/state-timers.js';
+import type { JournalFeedOptions } from '../journal/journal-feed.js';
 import type { Backend, BackendParts } from '../store/backend.js';
 import { boundedParts } from '../store/bounded-store.js';
 import { memoryBackend } from '../store/memory/backend.js';
 import type { DeliverySend } from '../webhook/delivery-send.js';
-import { DeliveryWorker } from '../webhook/delivery-worker.js';
 import { isMockpointError, MockpointError } from '../wire/errors.js';
 import { type LimitOptions, resolveLimits } from '../wire/limits.js';
-import { isValidName } from '../wire/rules.js';
-import { createSchemas } from '../wire/schemas.js';
-import { sessionOfHeaders } from '../wire/session.js';
 import { VERSION } from '../wire/version.js';
 import { type ApiEncoders, apiEncoding } from './api-encoding.js';
+import { buildAppContext } from './app-context-build.js';
+import { notFoundAnswer, registerRoutes } from './app-routes.js';
 import { type AppNamespace, apiAuth } from './auth.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
+import { endpointFetch } from './endpoint-fetch.js';
 import { HeldWork } from './held-work.js';
-import { badNamespace, heldUntilAnswered, namespaceDispatch } from './namespace-dispatch.js';
+import { namespaceDispatch } from './namespace-dispatch.js';
 import { unlessNamespaceGone } from './namespace-gone.js';
 import { NamespaceTable, sameNamespace } from './namespace-table.js';
-import type { RouteDoc } from './openapi.js';
 import { originGuard } from './origin-guard.js';
-import { registerAddRoute } from './routes/add.js';
-import { registerChaosRoutes } from './routes/chaos.js';
-import { registerClockRoutes } from './routes/clock.js';
-import { registerCollectionItemRoutes } from './routes/collection-items.js';
-import { registerCollectionRoutes } from './routes/collections.js';
-import { registerCoverageRoutes } from './routes/coverage.js';
-import { registerDeliveryRoutes } from './routes/deliveries.js';
-import { registerEndpointRoutes } from './routes/endpoint-routes.js';
-import { registerGraphqlRoutes } from './routes/graphql.js';
-import { registerGrpcRoutes } from './routes/grpc.js';
 import { registerGrpcCalls } from './routes/grpc-calls.js';
-import { registerHostRoutes } from './routes/hosts.js';
-import { registerJournalRoutes } from './routes/journal.js';
-import { registerJournalHarRoutes } from './routes/journal-har.js';
-import { registerJournalPactRoutes } from './routes/journal-pact.js';
-import { registerJournalStreamRoutes } from './routes/journal-stream.js';
-import { registerManageRoutes } from './routes/manage.js';
-import { refuseNestedNamespaces, registerNamespaceRoutes } from './routes/namespaces.js';
-import { registerQueueRoutes } from './routes/queue.js';
-import { endpointResponder, type Responder, registerMappedHosts, registerReadRoutes } from './routes/read.js';
-import { registerServiceRoutes } from './routes/service.js';
-import { registerSignatureRoutes } from './routes/signature.js';
-import { registerSocketRoutes } from './routes/sockets.js';
-import { registerStateRoutes } from './routes/state.js';
-import { registerUnhandledRoutes } from './routes/unhandled.js';
-import { registerUnknownNameRoutes } from './routes/unknown-names.js';
-import { registerVerifyRoutes } from './routes/verify.js';
+import { type Responder, registerMappedHosts } from './routes/read.js';
 
 /**
  * Options for {@link createApp}: the {@link LimitOptions}, the state (a `backend`,
@@ -269,41 +233,6 @@ type MockpointServices = Pick<
   readonly clockLoaded: Promise<void>;
 };
 
-/**
- * The request schemas for a delay limit, built once per limit and shared by
- * every app that has it (they are never changed): a namespace's app is made
- * per test session, and building them is two thirds of `createApp()` (6.7 of
- * 10 ms, measured).
- */
-const SCHEMAS = new Map<number, ReturnType<typeof createSchemas>>();
-function schemasFor(maxDelayMs: number): ReturnType<typeof createSchemas> {
-  let schemas = SCHEMAS.get(maxDelayMs);
-  if (schemas === undefined) {
-    schemas = createSchemas({ maxDelayMs });
-    SCHEMAS.set(maxDelayMs, schemas);
-  }
-  return schemas;
-}
-
-/** For each documented path, the methods it answers; matches `{param}` segments. */
-function allowedMethods(docs: RouteDoc[]): (path: string) => string[] {
-  const byPath = new Map<string, { pattern: RegExp; methods: string[] }>();
-  for (const doc of docs) {
-    let route = byPath.get(doc.path);
-    if (route === undefined) {
-      const source = doc.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
-      route = { pattern: new RegExp(`^${source}$`), methods: [] };
-      byPath.set(doc.path, route);
-    }
-    route.methods.push(doc.method.toUpperCase());
-  }
-  for (const route of byPath.values()) {
-    // Hono answers HEAD wherever it answers GET.
-    if (route.methods.includes('GET') && !route.methods.includes('HEAD')) route.methods.push('HEAD');
-  }
-  return (path) => [...byPath.values()].filter((r) => r.pattern.test(path)).flatMap((r) => r.methods);
-}
-
 const PART_NAMES = [
   'store',
   'journal',
@@ -339,82 +268,6 @@ function resolveOptions(options: CreateAppOptions): ResolvedAppOptions {
   };
 }
 
-/**
- * Creates the mockpoint app.
- * @example
- * const app = createApp({ store: new MemoryStore() })
- * await app.request('/api/endpoint/add', { method: 'PUT', body: JSON.stringify({ name: 'a', data: 1 }) })
- */
-/** The app's WebSocket connections, bounded by its limits. */
-function openSockets(
-  journal: Backend['journal'],
-  resolved: ResolvedAppOptions,
-  options: CreateAppOptions,
-): OpenSockets {
-  return new OpenSockets({
-    journal,
-    maxPerName: resolved.maxSocketsPerName,
-    maxTotal: socketShareOf(resolved.maxConnections),
-    idleTimeoutMs: resolved.socketIdleTimeoutMs,
-    messageTimeoutMs: resolved.socketMessageTimeoutMs,
-    maxFrameBytes: resolved.maxSocketFrameBytes,
-    graphqlEvents: resolved.graphqlSubscriptionEvents,
-    graphqlIntervalMs: resolved.graphqlSubscriptionIntervalMs,
-    report: (error, request) => {
-      try {
-        options.onUnexpectedError?.(error, request);
-      } catch {
-        // reporting never takes a connection down
-      }
-    },
-  });
-}
-
-/** Whether a request's host is mapped to an endpoint here, as registerMappedHosts reads it. */
-function mappedHostOf(ctx: AppContext): (request: Request) => Promise<boolean> {
-  return async (request) => {
-    if (!ctx.storedHosts.loaded) await ctx.storedHosts.ready.catch(() => undefined);
-    if (ctx.hosts.size === 0) return false;
-    return ctx.hosts.lookup(request.headers.get('host') ?? new URL(request.url).host) !== undefined;
-  };
-}
-
-/** Every route of the API, in the order they are matched. */
-function registerRoutes(
-  app: Hono,
-  ctx: AppContext,
-  namespaces: NamespaceTable | undefined,
-  namespace: AppNamespace | undefined,
-): void {
-  registerReadRoutes(app, ctx);
-  registerHostRoutes(app, ctx);
-  registerAddRoute(app, ctx);
-  registerManageRoutes(app, ctx);
-  registerEndpointRoutes(app, ctx);
-  registerQueueRoutes(app, ctx);
-  registerCollectionRoutes(app, ctx);
-  registerCollectionItemRoutes(app, ctx);
-  registerStateRoutes(app, ctx);
-  registerClockRoutes(app, ctx);
-  registerSocketRoutes(app, ctx);
-  registerSignatureRoutes(app, ctx);
-  registerChaosRoutes(app, ctx);
-  registerGraphqlRoutes(app, ctx);
-  registerGrpcRoutes(app, ctx);
-  registerJournalRoutes(app, ctx);
-  registerJournalStreamRoutes(app, ctx);
-  registerJournalHarRoutes(app, ctx);
-  registerJournalPactRoutes(app, ctx);
-  registerUnknownNameRoutes(app, ctx);
-  registerVerifyRoutes(app, ctx);
-  registerUnhandledRoutes(app, ctx);
-  registerCoverageRoutes(app, ctx);
-  if (namespaces !== undefined) registerNamespaceRoutes(app, ctx, namespaces);
-  else if (namespace !== undefined) refuseNestedNamespaces(app, namespace.name);
-  registerDeliveryRoutes(app, ctx);
-  registerServiceRoutes(app, ctx);
-}
-
 /** How the app answers an error: a MockpointError as itself (404 where its namespace went under it), else 500. */
 function appErrorResponse(
   options: CreateAppOptions,
@@ -430,27 +283,6 @@ function appErrorResponse(
     }
     options.onUnexpectedError?.(error, request);
     return new MockpointError('INTERNAL', 'internal error; see the server log', { cause: error }).toResponse();
-  };
-}
-
-/** The answer to a path no route takes: 405 naming the methods a known path allows, else 404. */
-function notFoundAnswer(ctx: AppContext): (c: Context) => Response {
-  let allowed: ((path: string) => string[]) | undefined;
-  return (c) => {
-    allowed ??= allowedMethods(ctx.docs);
-    const methods = allowed(c.req.path);
-    if (methods.length > 0) {
-      const response = new MockpointError(
-        'METHOD_NOT_ALLOWED',
-        `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(', ')}`,
-      ).toResponse();
-      response.headers.set('allow', methods.join(', '));
-      return response;
-    }
-    return new MockpointError(
-      'ROUTE_NOT_FOUND',
-      `no route for ${c.req.method} ${c.req.path}; see GET /api/openapi.json`,
-    ).toResponse();
   };
 }
 
@@ -490,102 +322,9 @@ function namespaceTable(
   });
 }
 
-export function createApp(options: CreateAppOptions = {}): MockpointApp {
-  const resolved = resolveOptions(options);
-  const backend = appBackend(options);
-  const namespaces = namespaceTable(options, resolved, backend, () => sockets);
-  const { journal } = backend;
-  const endpoints = new EndpointService(
-    backend.store,
-    resolved.cacheMaxBytes,
-    backend.queue,
-    backend.collections,
-    backend.states,
-    options.graphqlRunner,
-    options.protoCompiler,
-  );
-  const proxy = new ProxySettings({
-    allowHosts: resolved.proxyAllowHosts,
-    upstream: options.upstream,
-    maxRecordBytes: resolved.maxBodyBytes,
-    maxRoutes: resolved.maxRoutes,
-  });
-  const sockets = openSockets(journal, resolved, options);
-  // The app's clock: each namespace's app has its own (docs/clock.md), kept in the backend where replicas share it.
-  const clock = new Clock();
-  const clockSync = new ClockSync(clock, backend.clock, (error) =>
-    options.onUnexpectedError?.(error, { method: 'CLOCK', url: '/api/clock' }),
-  );
-  const timers = new StateTimers({
-    clock,
-    states: backend.states,
-    max: MAX_TIMED_MOVES,
-    report: (error) => options.onUnexpectedError?.(error, { method: 'TIMER', url: '/api/clock' }),
-  });
-  const hosts = new HostTable(Object.entries(options.hosts ?? {}).map(([host, name]) => ({ host, name })));
-  const ctx: AppContext = {
-    proxy,
-    sockets,
-    hosts,
-    storedHosts: new StoredHosts(hosts, backend.store),
-    options: resolved,
-    backend,
-    endpoints,
-    journal,
-    feed: new JournalFeed(journal, { ...options.journalStreams, maxStreams: resolved.maxStreams }),
-    streams: new OpenStreams(),
-    handler: new EndpointHandler({
-      endpoints,
-      journal,
-      replays: backend.replays,
-      onUnexpectedError: options.onUnexpectedError,
-      proxy,
-      maxBodyBytes: resolved.maxBodyBytes,
-      collectionLimits: resolved,
-      sockets,
-      rateLimitNow: options.rateLimitNow,
-      rateBucketStore: backend.rateBuckets,
-      clock,
-      timers,
-    }),
-    clock,
-    clockSync,
-    timers,
-    deliveries: new DeliveryWorker({
-      store: backend.deliveries,
-      allowHosts: resolved.deliveryAllowHosts,
-      maxBodyBytes: resolved.maxBodyBytes,
-      send: options.deliverySend,
-      clock,
-    }),
-    schemas: schemasFor(resolved.maxDelayMs),
-    docs: [],
-  };
-  const app = new Hono();
-
-  const errorResponse = appErrorResponse(options);
-  app.onError((error, c) => errorResponse(error, c.req.raw));
-  const respondEndpoint = endpointResponder(ctx);
-  const fetchEndpoint: Responder = (request, name, env, target, split, host) => {
-    // A request that names a namespace by its headers is that namespace's (Bun's fast path comes here).
-    const ns = namespaces === undefined ? undefined : sessionOfHeaders(request.headers);
-    if (ns !== undefined && namespaces !== undefined) {
-      if (!isValidName(ns)) return badNamespace(ns).toResponse();
-      const made = (async () => namespaces.app(ns))();
-      return made.then(
-        // Held work of the namespace's (Bun's fast path): its delete answers it, and it is use.
-        (nsApp) => heldUntilAnswered(nsApp, ns, nsApp.mockpoint.fetchEndpoint(request, name, env, target, split, host)),
-        (error: unknown) => errorResponse(error, request),
-      );
-    }
-    try {
-      const response = respondEndpoint(request, name, env, target, split, host);
-      return response instanceof Promise ? response.catch((error: unknown) => errorResponse(error, request)) : response;
-    } catch (error) {
-      return errorResponse(error, request);
-    }
-  };
-  app.notFound(notFoundAnswer(ctx));
+/** The app's middleware, in the order it runs: a namespace's request first, then gRPC calls, mapped hosts and the API's guards. */
+function useMiddleware(app: Hono, ctx: AppContext, namespaces: NamespaceTable | undefined, options: CreateAppOptions) {
+  const resolved = ctx.options;
   // A request that names a namespace is that namespace's app's, before anything of this one's.
   if (namespaces !== undefined) app.use('*', namespaceDispatch(namespaces, mappedHostOf(ctx)));
   registerGrpcCalls(app, ctx);
@@ -594,7 +333,33 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   app.use('/api/*', originGuard(resolved.allowedOrigins));
   app.use('/api/*', apiAuth({ adminToken: resolved.adminToken, namespace: options.namespace }));
   app.use('/api/*', apiEncoding({ encoders: options.apiEncoders }));
+}
 
+/** Whether a request's host is mapped to an endpoint here, as registerMappedHosts reads it. */
+function mappedHostOf(ctx: Pick<AppContext, 'hosts' | 'storedHosts'>): (request: Request) => Promise<boolean> {
+  return async (request) => {
+    if (!ctx.storedHosts.loaded) await ctx.storedHosts.ready.catch(() => undefined);
+    if (ctx.hosts.size === 0) return false;
+    return ctx.hosts.lookup(request.headers.get('host') ?? new URL(request.url).host) !== undefined;
+  };
+}
+
+/**
+ * Creates the mockpoint app.
+ * @example
+ * const app = createApp({ store: new MemoryStore() })
+ * await app.request('/api/endpoint/add', { method: 'PUT', body: JSON.stringify({ name: 'a', data: 1 }) })
+ */
+export function createApp(options: CreateAppOptions = {}): MockpointApp {
+  const resolved = resolveOptions(options);
+  const backend = appBackend(options);
+  const ctx = buildAppContext(options, resolved, backend);
+  const namespaces = namespaceTable(options, resolved, backend, () => ctx.sockets);
+  const app = new Hono();
+  const errorResponse = appErrorResponse(options);
+  app.onError((error, c) => errorResponse(error, c.req.raw));
+  app.notFound(notFoundAnswer(ctx));
+  useMiddleware(app, ctx, namespaces, options);
   registerRoutes(app, ctx, namespaces, options.namespace);
 
   const made: MockpointApp = Object.assign(app, {
@@ -604,19 +369,19 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       journal: ctx.journal,
       feed: ctx.feed,
       streams: ctx.streams,
-      sockets,
+      sockets: ctx.sockets,
       handler: ctx.handler,
       deliveries: ctx.deliveries,
       options: resolved,
-      proxy,
+      proxy: ctx.proxy,
       hosts: ctx.hosts,
-      clock,
-      timers,
+      clock: ctx.clock,
+      timers: ctx.timers,
       held: new HeldWork(options.namespace?.name),
       hostsLoaded: ctx.storedHosts.ready,
-      clockLoaded: clockSync.loaded,
+      clockLoaded: ctx.clockSync.loaded,
       namespaces,
-      fetchEndpoint,
+      fetchEndpoint: endpointFetch(ctx, namespaces, errorResponse),
     },
   });
   options.extend?.(made);

@@ -9,19 +9,10 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { MockpointError } from '../wire/errors.js';
-import { quoted } from '../wire/quoted.js';
-import { isValidName } from '../wire/rules.js';
-import { NAMESPACE_PREFIX, namespacePageRedirect, sessionOfHeaders, splitNamespaceTarget } from '../wire/session.js';
+import { NAMESPACE_PREFIX, sessionOfHeaders } from '../wire/session.js';
 import type { MockpointApp } from './create-app.js';
+import { chooseNamespace } from './namespace-choice.js';
 import type { NamespaceTable } from './namespace-table.js';
-
-/** The error of a namespace name that breaks the name rule: no such namespace can exist. */
-export function badNamespace(name: string): MockpointError {
-  return new MockpointError(
-    'NAMESPACE_NOT_FOUND',
-    `no namespace ${quoted(name, 100)}: names are 1-64 characters of A-Z a-z 0-9 _ -`,
-  );
-}
 
 /**
  * The path of `url` as sent (still percent-encoded: `c.req.path` is decoded, and
@@ -40,9 +31,10 @@ function sentPath(url: string): string {
 }
 
 /**
- * Hands a request that names a namespace to that namespace's app; passes every
- * other. `mappedHost` tells a request to a host mapped to an endpoint, whose
- * paths (`/ns/…` too) are that endpoint's: its namespace comes by header only.
+ * Hands a request that names a namespace (namespace-choice.ts) to that
+ * namespace's app; passes every other. `mappedHost` tells a request to a host
+ * mapped to an endpoint, whose paths (`/ns/…` too) are that endpoint's: its
+ * namespace comes by header only.
  */
 export function namespaceDispatch(
   table: NamespaceTable,
@@ -50,19 +42,17 @@ export function namespaceDispatch(
 ): MiddlewareHandler {
   return async (c, next) => {
     const request = c.req.raw;
-    const path = c.req.path.startsWith(NAMESPACE_PREFIX) ? sentPath(request.url) : c.req.path;
-    let split = splitNamespaceTarget(path);
-    if (split !== undefined && (await mappedHost(request))) split = undefined;
-    const name = split?.name ?? sessionOfHeaders(request.headers);
-    if (name === undefined) return next();
-    if (!isValidName(name)) return badNamespace(name).toResponse();
-    const app = await table.app(name);
-    if (split === undefined) return heldUntilAnswered(app, name, app.fetch(request, c.env));
-    const page = c.req.method === 'GET' ? namespacePageRedirect(path) : undefined;
-    if (page !== undefined) return c.redirect(page + new URL(request.url).search, 308);
+    const byPath = c.req.path.startsWith(NAMESPACE_PREFIX) && !(await mappedHost(request));
+    const target = byPath ? sentPath(request.url) : c.req.path;
+    const chosen = chooseNamespace(target, byPath, c.req.method, request.headers, sessionOfHeaders);
+    if (chosen === undefined) return next();
+    if (chosen.refused !== undefined) return chosen.refused.toResponse();
+    const app = await table.app(chosen.name);
+    if (chosen.rest === undefined) return heldUntilAnswered(app, chosen.name, app.fetch(request, c.env));
+    if (chosen.page !== undefined) return c.redirect(chosen.page + new URL(request.url).search, 308);
     const url = new URL(request.url);
-    url.pathname = split.rest;
-    return heldUntilAnswered(app, name, app.fetch(new Request(url, request), c.env));
+    url.pathname = chosen.rest;
+    return heldUntilAnswered(app, chosen.name, app.fetch(new Request(url, request), c.env));
   };
 }
 

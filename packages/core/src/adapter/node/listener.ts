@@ -12,19 +12,14 @@ import type { EndpointHandler } from '../../engine/endpoint-handler.js';
 import { type AnswerSink, sendAnswer } from '../../engine/sink.js';
 import { isPassThrough } from '../../hosts/host-routing.js';
 import type { MockpointApp } from '../../http/create-app.js';
-import { badNamespace } from '../../http/namespace-dispatch.js';
+import { chooseNamespace, type NamespaceChoice } from '../../http/namespace-choice.js';
 import { type RecordedRequest, recordedRequest } from '../../journal/journal-entry.js';
 import { splitEndpointTarget } from '../../wire/endpoint-target.js';
 import { isMockpointError } from '../../wire/errors.js';
 import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
 import { declaresBody } from '../../wire/raw-headers.js';
 import { isValidName } from '../../wire/rules.js';
-import {
-  NAMESPACE_PREFIX,
-  namespacePageRedirect,
-  sessionOfRawHeaders,
-  splitNamespaceTarget,
-} from '../../wire/session.js';
+import { NAMESPACE_PREFIX, sessionOfRawHeaders } from '../../wire/session.js';
 import { bodilessRequest, type Routing, requestTarget, sentToHost } from './endpoint-request.js';
 import { lazyFetchListener } from './fetch-fallback.js';
 import { answerNativeGrpc, isNativeGrpc } from './grpc-native.js';
@@ -350,23 +345,23 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
   const byPath = options.endpoint === undefined;
   return (req, res) => {
     // A mapped host's paths are its endpoint's, `/ns/…` too: its namespace comes by header only.
-    const path = byPath && !toMappedHost(req, routing);
-    // `/ns/{ns}` alone is the namespace's page: to `/ns/{ns}/`, where its relative URLs resolve.
-    // Sent once the namespace is known to exist, as the Fetch path does (a name that breaks the rule, or none: 404).
-    const page = path && req.method === 'GET' ? namespacePageRedirect(req.url ?? '/') : undefined;
-    const picked = pickNamespace(req, path);
-    if (picked === undefined) {
+    const chosen = chooseNodeNamespace(req, byPath && !toMappedHost(req, routing));
+    if (chosen === undefined) {
       listener(req, res);
       return;
     }
+    const picked = chosen.name;
+    // `/ns/{ns}` alone is the namespace's page: to `/ns/{ns}/`, where its relative URLs resolve.
+    // Sent once the namespace is known to exist, as the Fetch path does (a name that breaks the rule, or none: 404).
+    const page = chosen.page;
     // The hot path of a test session: its namespace is open here and its listener made.
     const ready = table.madeAdapter<RequestListener>(picked, key);
     if (ready !== undefined) {
       serveInNamespace(ready, req, res, page);
       return;
     }
-    if (!isValidName(picked)) {
-      sendAnswer(errorAnswer(404, 'NAMESPACE_NOT_FOUND', badNamespace(picked).message), out.sink, res);
+    if (chosen.refused !== undefined) {
+      sendAnswer(errorAnswer(404, 'NAMESPACE_NOT_FOUND', chosen.refused.message), out.sink, res);
       return;
     }
     let made: RequestListener | Promise<RequestListener>;
@@ -404,20 +399,14 @@ export function toMappedHost(req: IncomingMessage, routing: Routing): boolean {
 }
 
 /**
- * The namespace a request names (wire/session.ts: the `/ns/{ns}` prefix when
- * `byPath`, which is taken off `req.url`, then `mockpoint-session`, then
- * `baggage`), as sent; `undefined` for none.
+ * The namespace `req` names (http/namespace-choice.ts: its `/ns/{ns}` prefix
+ * when `byPath`, which is then taken off `req.url`; else its headers);
+ * `undefined` for none.
  */
-export function pickNamespace(req: IncomingMessage, byPath: boolean): string | undefined {
-  const url = req.url ?? '/';
-  if (byPath && url.startsWith(NAMESPACE_PREFIX)) {
-    const split = splitNamespaceTarget(url);
-    if (split !== undefined) {
-      req.url = split.rest;
-      return split.name;
-    }
-  }
-  return sessionOfRawHeaders(req.rawHeaders);
+export function chooseNodeNamespace(req: IncomingMessage, byPath: boolean): NamespaceChoice | undefined {
+  const chosen = chooseNamespace(req.url ?? '/', byPath, req.method ?? 'GET', req.rawHeaders, sessionOfRawHeaders);
+  if (chosen?.rest !== undefined) req.url = chosen.rest;
+  return chosen;
 }
 
 /** A namespace that could not be made (`NAMESPACE_NOT_FOUND`, a store error) answered as the app would. */

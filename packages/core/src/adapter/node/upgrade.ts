@@ -26,15 +26,19 @@ import type { ScriptSocket } from '../../answer/websocket/open-sockets.js';
 import { type AnswerSink, sendAnswer, sendDue } from '../../engine/sink.js';
 import { hostNotMocked, isPassThrough } from '../../hosts/host-routing.js';
 import type { MockpointApp } from '../../http/create-app.js';
-import { badNamespace } from '../../http/namespace-dispatch.js';
 import { isMockpointError } from '../../wire/errors.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
-import { isValidName } from '../../wire/rules.js';
 import { truncatedBody } from '../../wire/truncated-body.js';
 import { isWebSocketHandshake } from '../../wire/websocket-handshake.js';
 import { UPGRADED } from './connection-cap.js';
 import { bodilessRequest, requestTarget } from './endpoint-request.js';
-import { createNodeListener, type NodeListenerOptions, nodeRouting, pickNamespace, toMappedHost } from './listener.js';
+import {
+  chooseNodeNamespace,
+  createNodeListener,
+  type NodeListenerOptions,
+  nodeRouting,
+  toMappedHost,
+} from './listener.js';
 import { answerPlain } from './plain-upgrade.js';
 import { rawHead, writeRaw } from './raw-answer.js';
 import { UnfinishedMessage } from './unfinished-message.js';
@@ -310,17 +314,18 @@ export function createNodeUpgradeListener(
       upgrade(req, socket, head);
       return;
     }
-    const picked = pickNamespace(req, byPath && !toMappedHost(req, routing));
-    if (picked === undefined) {
+    const chosen = chooseNodeNamespace(req, byPath && !toMappedHost(req, routing));
+    if (chosen === undefined) {
       upgrade(req, socket, head);
       return;
     }
+    const picked = chosen.name;
     const refuse = (code: 'NAMESPACE_NOT_FOUND' | 'INTERNAL', status: number, message: string) => {
       socket.on('error', () => socket.destroy());
       sink.respond({ req, socket, head }, errorAnswer(status, code, message) as RespondAnswer);
     };
-    if (!isValidName(picked)) {
-      refuse('NAMESPACE_NOT_FOUND', 404, badNamespace(picked).message);
+    if (chosen.refused !== undefined) {
+      refuse('NAMESPACE_NOT_FOUND', 404, chosen.refused.message);
       return;
     }
     let made: ReturnType<typeof nested> | Promise<ReturnType<typeof nested>>;

@@ -19,6 +19,7 @@ import { parseTemplate } from '../../wire/template-syntax.js';
 import { utf8Length } from '../../wire/utf8-length.js';
 import type { AnswerHeaderMap, EndpointAnswer, StreamFrame } from '../endpoint-answer.js';
 import { CORS_HEADERS } from '../read-response.js';
+import type { KindRequest } from '../routes/compile-parts.js';
 import { STREAM_HEADERS } from '../stream/stream-frames.js';
 import { BODY_NOT_READ, renderText, type TemplateContext } from '../template.js';
 import { bedrockEventFrame } from './bedrock-stream.js';
@@ -99,6 +100,20 @@ function sseFrame(event: LlmEvent): Uint8Array {
   return sseEvent(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data });
 }
 
+/**
+ * The llm answer's template context: the common one and the request's subpath,
+ * where Gemini names the model and the stream (`/v1beta/models/{model}:streamGenerateContent`).
+ */
+export interface LlmContext extends TemplateContext {
+  /** The request's subpath (after `/endpoint/{name}`). */
+  readonly path?: string;
+}
+
+/** The llm kind's context for a request: the common one and the subpath. */
+export function llmContext(common: TemplateContext, request: KindRequest): LlmContext {
+  return { ...common, path: request.subpath };
+}
+
 /** Options for {@link llmAnswer}. */
 export interface LlmAnswerOptions {
   readonly llm: LlmAnswer;
@@ -116,7 +131,7 @@ export interface LlmAnswerOptions {
  * Streams are bounded by the default limits of events and total time (the
  * literal text was checked against the server's own at save).
  */
-export function llmAnswer(options: LlmAnswerOptions): (head: boolean, context: TemplateContext) => EndpointAnswer {
+export function llmAnswer(options: LlmAnswerOptions): (head: boolean, context: LlmContext) => EndpointAnswer {
   const { llm, delay } = options;
   const source = options.source ?? LIVE_SOURCE;
   const textParts = llm.text !== undefined && options.template ? parseTemplate(llm.text) : undefined;
@@ -125,7 +140,7 @@ export function llmAnswer(options: LlmAnswerOptions): (head: boolean, context: T
     SETTINGS.maxStreamEvents.default - OVERHEAD_EVENTS - CALL_OVERHEAD_EVENTS * (llm.toolCalls?.length ?? 0);
   const byTime = chunkDelay > 0 ? Math.floor((SETTINGS.maxStreamMs.default - delay) / chunkDelay) : byEvents;
   const maxChunks = Math.max(1, Math.min(byEvents, byTime));
-  const render = (head: boolean, context: TemplateContext): EndpointAnswer => {
+  const render = (head: boolean, context: LlmContext): EndpointAnswer => {
     // The answer follows the request's model, stream and messages: a body not read whole is refused, never read as empty.
     if (context.json === BODY_NOT_READ) throw bodyNotRead();
     const text = textParts === undefined ? llm.text : renderText(textParts, context);

@@ -19,7 +19,22 @@ export interface CompiledAnswer {
   /** Approximate memory cost, for the cache bound. */
   readonly bytes: number;
   answer(head: boolean, context?: TemplateContext): EndpointAnswer;
+  /**
+   * The kind's own template context for a request, built from the one every
+   * kind has (what the kind alone reads goes here, not into every context);
+   * absent: the common one as it is.
+   */
+  readonly contextOf?: KindContext;
 }
+
+/** What a kind reads of its request to build its context, beside the common context. */
+export interface KindRequest {
+  /** The request's subpath (after `/endpoint/{name}`), as received. */
+  readonly subpath: string;
+}
+
+/** A kind's template context for one request, from the common one. */
+export type KindContext = (common: TemplateContext, request: KindRequest) => TemplateContext;
 
 /** The answer's headers under lower-case names (two spellings of one name are sent as one list). */
 export function lowerHeaders(answer: RouteAnswer): Map<string, string[]> {
@@ -57,18 +72,21 @@ export function compileHeaderTemplates(
 }
 
 /** An answer rendered per request (its memory cost counted twice: the parts and a rendering). */
-export function templated(
+export function templated<C extends TemplateContext = TemplateContext>(
   statusCode: number,
   bytes: number,
-  render: (head: boolean, context: TemplateContext) => EndpointAnswer,
+  render: (head: boolean, context: C) => EndpointAnswer,
+  contextOf?: (common: TemplateContext, request: KindRequest) => C,
 ): CompiledAnswer {
-  return {
+  const compiled: CompiledAnswer = {
     statusCode,
     templated: true,
     bytes: bytes * 2,
     answer(head, context) {
       if (context === undefined) throw new TypeError('a templated answer needs its request');
-      return render(head, context);
+      // Built by contextOf when the kind has one (the engine asks it): the context this kind renders with.
+      return render(head, context as C);
     },
   };
+  return contextOf === undefined ? compiled : { ...compiled, contextOf };
 }

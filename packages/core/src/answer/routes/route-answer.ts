@@ -93,6 +93,7 @@ function withLatency(compiled: CompiledAnswer, latency: Latency): CompiledAnswer
       if (sent.kind === 'relay') return sent;
       return { ...sent, delay: sent.delay + draw() };
     },
+    ...(compiled.contextOf === undefined ? {} : { contextOf: compiled.contextOf }),
   };
 }
 

@@ -10,6 +10,7 @@
 import type { ClientGone } from '../../answer/endpoint-answer.js';
 import type { ProxySettings } from '../../answer/proxy/proxy-settings.js';
 import { RequestView } from '../../answer/request-view.js';
+import type { CompiledAnswer } from '../../answer/routes/compile-parts.js';
 import type { RouteHit, RouteTable } from '../../answer/routes/route-table.js';
 import { BODY_NOT_READ, RenderBudget, type TemplateContext } from '../../answer/template.js';
 import type { Clock } from '../../clock/clock.js';
@@ -155,8 +156,12 @@ export class Exchange {
     return rawHeader(this.request.rawHeaders, 'last-event-id');
   }
 
-  /** What templates look up for this request, with a fresh render budget (the body limit). */
-  context(params: Record<string, string>, seq: number): TemplateContext {
+  /**
+   * What templates look up for this request, with a fresh render budget (the
+   * body limit): the context every kind has, built on by `answer`'s kind where
+   * it reads more of the request (answer/routes/compile-parts.ts).
+   */
+  context(params: Record<string, string>, seq: number, answer?: Pick<CompiledAnswer, 'contextOf'>): TemplateContext {
     const view = this.view;
     const budget = new RenderBudget(this.parts.maxBodyBytes);
     // A body cut at the body limit is not rendered as if it were empty: {{body…}} fails on it.
@@ -164,7 +169,7 @@ export class Exchange {
     const state = this.states ?? NO_STATE;
     const variables = () => graphqlRequestOf(view)?.operations[0]?.variables;
     const now = this.parts.clock.now();
-    return {
+    const common: TemplateContext = {
       params,
       query: view.query,
       headers: view.headers,
@@ -174,7 +179,7 @@ export class Exchange {
       state,
       variables,
       now,
-      path: this.subpath,
     };
+    return answer?.contextOf === undefined ? common : answer.contextOf(common, this);
   }
 }

@@ -42,7 +42,7 @@ function answered(exchange: Exchange, hit: RouteHit): Verdict | Promise<Verdict>
   let answer: EndpointAnswer;
   try {
     answer = route.answer.templated
-      ? route.answer.answer(exchange.head, exchange.context(params, seq))
+      ? route.answer.answer(exchange.head, exchange.context(params, seq, route.answer))
       : route.answer.answer(exchange.head);
   } catch (error) {
     return renderFailed(exchange, mark, `route ${route.id}`, error, { route: route.id });
@@ -180,7 +180,7 @@ export function routeFallback(
   let answer: EndpointAnswer;
   try {
     answer = route.answer.templated
-      ? route.answer.answer(false, exchange.context(params, route.seq + 1))
+      ? route.answer.answer(false, exchange.context(params, route.seq + 1, route.answer))
       : route.answer.answer(false);
   } catch (error) {
     // Named here: the queued answer's message says whose template it was.

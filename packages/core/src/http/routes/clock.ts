@@ -63,7 +63,10 @@ function view(clock: Clock): Response {
   return new Response(JSON.stringify(json), { headers: { 'content-type': 'application/json; charset=utf-8' } });
 }
 
-export function registerClockRoutes(app: Hono, ctx: AppContext): void {
+export function registerClockRoutes(
+  app: Hono,
+  ctx: Pick<AppContext, 'clock' | 'clockSync' | 'docs' | 'options' | 'schemas' | 'timers'>,
+): void {
   const { clock, clockSync, timers, options, schemas } = ctx;
 
   app.get('/api/clock', () => view(clock));

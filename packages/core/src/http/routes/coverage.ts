@@ -94,7 +94,10 @@ const reportSchema = z.object({
   totals: z.object({ routes: z.number().int(), dead: z.number().int(), unmatched: z.number().int() }),
 });
 
-export function registerCoverageRoutes(app: Hono, ctx: AppContext): void {
+export function registerCoverageRoutes(
+  app: Hono,
+  ctx: Pick<AppContext, 'docs' | 'endpoints' | 'journal' | 'schemas'>,
+): void {
   const { endpoints, journal, schemas } = ctx;
 
   app.get('/api/coverage', async (c) => {

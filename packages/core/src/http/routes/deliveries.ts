@@ -45,7 +45,10 @@ function query<S extends z.ZodObject>(schema: S, values: Record<string, string>,
   return parsed.data;
 }
 
-export function registerDeliveryRoutes(app: Hono, ctx: AppContext): void {
+export function registerDeliveryRoutes(
+  app: Hono,
+  ctx: Pick<AppContext, 'deliveries' | 'docs' | 'options' | 'schemas'>,
+): void {
   const { deliveries, options, schemas } = ctx;
 
   app.post('/api/deliveries', async (c) => {

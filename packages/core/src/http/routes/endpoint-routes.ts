@@ -15,6 +15,7 @@ import { routesBodyBytes } from '../../wire/limits.js';
 import type { Route } from '../../wire/route.js';
 import { routesPageJson } from '../../wire/route.js';
 import { parseRoutesBody } from '../../wire/route-schema.js';
+import type { Schemas } from '../../wire/schemas.js';
 import { SLICED_ROUTES_CHARS } from '../../wire/turn-budget.js';
 import type { AppContext } from '../context.js';
 import type { RouteDoc } from '../openapi.js';
@@ -31,7 +32,10 @@ function tooMany(name: string, count: number, max: number): MockpointError {
 /** How a routes body is read: a long one a slice per turn; one that is no object is shown the shape. */
 const ROUTES_BODY = { inTurnsFrom: SLICED_ROUTES_CHARS, shape: '{ "routes": [ { "match": …, "answer": … } ] }' };
 
-export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
+export function registerEndpointRoutes(
+  app: Hono,
+  ctx: Pick<AppContext, 'schemas' | 'endpoints' | 'options' | 'docs'>,
+): void {
   const { schemas, endpoints, options } = ctx;
   const routeSchema = schemas.route;
 
@@ -100,32 +104,38 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
     return c.body(null, 204);
   });
 
+  ctx.docs.push(...endpointRouteDocs(schemas));
+}
+
+/** The codes of a route list refused for one bad route: nothing is changed, and error.details.index names it. */
+const BAD_ROUTE = [
+  'INVALID_ROUTE',
+  'INVALID_ROUTE_ID',
+  'DUPLICATE_ROUTE_ID',
+  'INVALID_ROUTE_PATTERN',
+  'INVALID_MATCH',
+  'INVALID_ANSWER',
+  'INVALID_LATENCY',
+  'INVALID_HEADER',
+  'INVALID_TEMPLATE',
+  'INVALID_STREAM',
+  'INVALID_LLM',
+  'STREAM_TOO_LONG',
+  'INVALID_PROXY',
+  'INVALID_VALIDATION',
+  'INVALID_RATE_LIMIT',
+  'INVALID_MCP',
+  'INVALID_GRPC_ANSWER',
+  'PROXY_HOST_NOT_ALLOWED',
+  'TOO_MANY_ROUTES',
+] as const;
+
+/** The OpenAPI docs of the routes of a name's route list. */
+function endpointRouteDocs(schemas: Schemas): RouteDoc[] {
   const params = {
     name: { description: 'Endpoint name (the record need not exist).', schema: schemas.name },
   };
   const refused = [REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS];
-  // A route is invalid: nothing is changed, and error.details.index names it.
-  const bad = [
-    'INVALID_ROUTE',
-    'INVALID_ROUTE_ID',
-    'DUPLICATE_ROUTE_ID',
-    'INVALID_ROUTE_PATTERN',
-    'INVALID_MATCH',
-    'INVALID_ANSWER',
-    'INVALID_LATENCY',
-    'INVALID_HEADER',
-    'INVALID_TEMPLATE',
-    'INVALID_STREAM',
-    'INVALID_LLM',
-    'STREAM_TOO_LONG',
-    'INVALID_PROXY',
-    'INVALID_VALIDATION',
-    'INVALID_RATE_LIMIT',
-    'INVALID_MCP',
-    'INVALID_GRPC_ANSWER',
-    'PROXY_HOST_NOT_ALLOWED',
-    'TOO_MANY_ROUTES',
-  ] as const;
   /** The doc of a write of the whole route list (PUT replaces it, POST appends to it). */
   const listWrite = (method: 'put' | 'post', summary: string, answered: RouteDoc['responses']): RouteDoc => ({
     method,
@@ -135,9 +145,9 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
     params,
     body: schemas.routesRequest,
     admin: true,
-    responses: { ...answered, ...errorResponses(schemas, ...refused, bad) },
+    responses: { ...answered, ...errorResponses(schemas, ...refused, BAD_ROUTE) },
   });
-  ctx.docs.push(
+  return [
     readDoc(
       schemas,
       {
@@ -177,5 +187,5 @@ export function registerEndpointRoutes(app: Hono, ctx: AppContext): void {
         ...errorResponses(schemas, 'NOT_FOUND', ...refused),
       },
     },
-  );
+  ];
 }

@@ -60,7 +60,10 @@ function afterBody(response: Response, done: () => void): Response {
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-export function registerGrpcCalls(app: Hono, ctx: AppContext): void {
+export function registerGrpcCalls(
+  app: Hono,
+  ctx: Pick<AppContext, 'endpoints' | 'handler' | 'journal' | 'options'>,
+): void {
   const { endpoints, journal, options } = ctx;
   endpoints.grpc.routing = (name) => grpcRouting(ctx.handler.parts, name);
   app.use('*', async (c, next) => {

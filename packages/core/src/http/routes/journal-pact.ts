@@ -51,7 +51,7 @@ const pactDocument = z
     'A Pact V4 consumer contract (docs/pact.md): one Synchronous/HTTP interaction per distinct request and answer; what was left out in metadata.mockpoint.leftOut.',
   );
 
-export function registerJournalPactRoutes(app: Hono, ctx: AppContext): void {
+export function registerJournalPactRoutes(app: Hono, ctx: Pick<AppContext, 'docs' | 'journal' | 'schemas'>): void {
   const { journal, schemas } = ctx;
 
   app.get('/api/requests.pact', async (c) => {

@@ -33,7 +33,7 @@ function lastEventId(header: string | undefined): number | undefined {
   return Number(value);
 }
 
-export function registerJournalStreamRoutes(app: Hono, ctx: AppContext): void {
+export function registerJournalStreamRoutes(app: Hono, ctx: Pick<AppContext, 'docs' | 'feed' | 'schemas'>): void {
   const { schemas, feed } = ctx;
 
   async function stream(c: Context, name: string | undefined): Promise<Response> {

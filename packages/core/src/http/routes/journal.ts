@@ -52,7 +52,10 @@ export function requestMatcher(
   return (entry) => matchesRequest(entry, filter as RequestFilter);
 }
 
-export function registerJournalRoutes(app: Hono, ctx: AppContext): void {
+export function registerJournalRoutes(
+  app: Hono,
+  ctx: Pick<AppContext, 'docs' | 'journal' | 'options' | 'schemas'>,
+): void {
   const { schemas, journal, options } = ctx;
 
   app.get('/api/endpoints/:name/requests', async (c) => {

@@ -80,7 +80,11 @@ async function readRequest(request: Request, maxBytes: number): Promise<Namespac
   return out;
 }
 
-export function registerNamespaceRoutes(app: Hono, ctx: AppContext, table: NamespaceTable): void {
+export function registerNamespaceRoutes(
+  app: Hono,
+  ctx: Pick<AppContext, 'docs' | 'options' | 'schemas'>,
+  table: NamespaceTable,
+): void {
   const { schemas, options } = ctx;
 
   app.post('/api/namespaces', async (c) => {

@@ -49,7 +49,7 @@ function handedOver(recorded: RecordedRequest, response: Response): Response {
   return response;
 }
 
-export function endpointResponder(ctx: AppContext): Responder {
+export function endpointResponder(ctx: Pick<AppContext, 'handler' | 'options' | 'sockets' | 'streams'>): Responder {
   const { handler, options, sockets } = ctx;
   // The request (and Hono's env: Bun's server) of an upgrade request, by its signal: what the sink's To is.
   const upgrading = new WeakMap<AbortSignal, { request: Request; env: unknown }>();

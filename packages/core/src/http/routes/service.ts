@@ -11,7 +11,10 @@ import type { AppContext } from '../context.js';
 import { buildOpenApiDocument } from '../openapi.js';
 import { errorResponses, HOST_ERRORS } from './responses.js';
 
-export function registerServiceRoutes(app: Hono, ctx: AppContext): void {
+export function registerServiceRoutes(
+  app: Hono,
+  ctx: Pick<AppContext, 'backend' | 'docs' | 'journal' | 'options' | 'schemas'>,
+): void {
   const { schemas, backend, journal, options } = ctx;
 
   app.get('/api/health', () => {

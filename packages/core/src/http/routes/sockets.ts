@@ -47,7 +47,10 @@ function json(value: unknown): Response {
   return new Response(JSON.stringify(value), { headers: { 'content-type': 'application/json; charset=utf-8' } });
 }
 
-export function registerSocketRoutes(app: Hono, ctx: AppContext): void {
+export function registerSocketRoutes(
+  app: Hono,
+  ctx: Pick<AppContext, 'docs' | 'options' | 'schemas' | 'sockets'>,
+): void {
   const { sockets, schemas, options } = ctx;
 
   /** `{ next?, complete?, operationName?, subscription?, connection? }`: an event for graphql-ws subscriptions. */

@@ -43,7 +43,7 @@ function answeredMessage(entry: JournalEntry): string {
   return `answered ${entry.statusCode}`;
 }
 
-export function registerUnhandledRoutes(app: Hono, ctx: AppContext): void {
+export function registerUnhandledRoutes(app: Hono, ctx: Pick<AppContext, 'docs' | 'journal' | 'schemas'>): void {
   const { journal, schemas } = ctx;
 
   app.get('/api/requests/unhandled', async () => {

@@ -37,7 +37,10 @@ const unknownNamesSchema = z.object({
   names: z.array(unknownNameSchema).describe(`Newest first, at most ${MAX_UNKNOWN_NAMES}.`),
 });
 
-export function registerUnknownNameRoutes(app: Hono, ctx: AppContext): void {
+export function registerUnknownNameRoutes(
+  app: Hono,
+  ctx: Pick<AppContext, 'docs' | 'endpoints' | 'journal' | 'schemas'>,
+): void {
   const { journal, endpoints, schemas } = ctx;
 
   app.get('/api/requests/unknown', async () => {

@@ -5,7 +5,7 @@
  */
 
 import type { RouteAnswer } from '../../../wire/route.js';
-import { llmAnswer } from '../../llm/llm-answer.js';
+import { llmAnswer, llmContext } from '../../llm/llm-answer.js';
 import { type CompiledAnswer, compileHeaderTemplates, lowerHeaders, templated } from '../compile-parts.js';
 
 /**
@@ -19,5 +19,5 @@ export function compileLlmAnswer(answer: RouteAnswer): CompiledAnswer {
   const renderHeaders = template ? compileHeaderTemplates(headers) : () => headers;
   const render = llmAnswer({ llm, delay: answer.delay ?? 0, template, headers: renderHeaders });
   const size = (llm.text?.length ?? 0) * 2 + JSON.stringify(llm.toolCalls ?? []).length * 2;
-  return templated(200, size + 1024 + JSON.stringify(answer.headers ?? {}).length * 2, render);
+  return templated(200, size + 1024 + JSON.stringify(answer.headers ?? {}).length * 2, render, llmContext);
 }
