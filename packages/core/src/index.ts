@@ -37,6 +37,7 @@ export type { Backend, BackendParts } from './store/backend.js';
 export { type MemoryBackendOptions, memoryBackend } from './store/memory/backend.js';
 export { MemoryStore } from './store/memory/memory-store.js';
 export type { EndpointStore } from './store/store.js';
+export type { TwinCatalog, TwinSource } from './twin/twin-table.js';
 export {
   type DeliverySend,
   fetchDeliverySend,

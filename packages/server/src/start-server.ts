@@ -4,6 +4,7 @@
  *
  * @module
  */
+
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -37,6 +38,7 @@ import { backendKind, openBackend } from './open-backend.js';
 import { createReporter } from './reporting.js';
 import { StartError } from './start-error.js';
 import { readTlsFiles } from './tls-files.js';
+import { twinCatalog } from './twin-catalog.js';
 
 export { StartError } from './start-error.js';
 
@@ -392,6 +394,8 @@ function serverApp(
     ...threads,
     // Sent with node:http (keep-alive agents): several times less CPU per attempt than fetch.
     deliverySend: nodeDeliverySend(),
+    // The providers' twins, loaded on first use (docs/twins.md).
+    twins: twinCatalog,
     ...pickLimits(options),
     adminToken: options.adminToken,
     allowedHosts: options.allowedHosts,

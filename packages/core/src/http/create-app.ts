@@ -4,6 +4,7 @@
  *
  * @module
  */
+
 import { type Context, Hono } from 'hono';
 import { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import type { Upstream } from '../answer/proxy/upstream.js';
@@ -23,6 +24,7 @@ import { MAX_TIMED_MOVES, StateTimers } from '../state/state-timers.js';
 import type { Backend, BackendParts } from '../store/backend.js';
 import { boundedParts } from '../store/bounded-store.js';
 import { memoryBackend } from '../store/memory/backend.js';
+import { type TwinCatalog, TwinTable } from '../twin/twin-table.js';
 import type { DeliverySend } from '../webhook/delivery-send.js';
 import { DeliveryWorker } from '../webhook/delivery-worker.js';
 import { isMockpointError, MockpointError } from '../wire/errors.js';
@@ -64,6 +66,7 @@ import { registerServiceRoutes } from './routes/service.js';
 import { registerSignatureRoutes } from './routes/signature.js';
 import { registerSocketRoutes } from './routes/sockets.js';
 import { registerStateRoutes } from './routes/state.js';
+import { registerTwinRoutes } from './routes/twin.js';
 import { registerUnhandledRoutes } from './routes/unhandled.js';
 import { registerUnknownNameRoutes } from './routes/unknown-names.js';
 import { registerVerifyRoutes } from './routes/verify.js';
@@ -126,6 +129,13 @@ export interface CreateAppOptions extends LimitOptions, Partial<BackendParts> {
    * @example createApp({ deliverySend: nodeDeliverySend() })
    */
   deliverySend?: DeliverySend;
+  /**
+   * The providers this app makes twins of (`PUT /api/endpoints/{name}/twin`
+   * `{ provider }`, docs/twins.md), loaded on first use; the daemon gives
+   * `@mockpoint/twins`'. A twin of a document given whole needs none.
+   * @default none
+   */
+  twins?: TwinCatalog;
   /**
    * The clock of routes' rate limits (docs/rate-limits.md), in ms: a test moves
    * it on to refill a bucket instead of waiting.
@@ -399,6 +409,7 @@ function registerRoutes(
   registerSocketRoutes(app, ctx);
   registerSignatureRoutes(app, ctx);
   registerChaosRoutes(app, ctx);
+  registerTwinRoutes(app, ctx);
   registerGraphqlRoutes(app, ctx);
   registerGrpcRoutes(app, ctx);
   registerJournalRoutes(app, ctx);
@@ -517,7 +528,9 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
     report: (error) => options.onUnexpectedError?.(error, { method: 'TIMER', url: '/api/clock' }),
   });
   const hosts = new HostTable(Object.entries(options.hosts ?? {}).map(([host, name]) => ({ host, name })));
+  const twins = new TwinTable(backend.collections, options.twins, () => clock.now());
   const ctx: AppContext = {
+    twins,
     proxy,
     sockets,
     hosts,
@@ -541,6 +554,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       rateBucketStore: backend.rateBuckets,
       clock,
       timers,
+      twins,
     }),
     clock,
     clockSync,

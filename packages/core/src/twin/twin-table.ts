@@ -1,0 +1,136 @@
+/**
+ * The twins of one app (one namespace): each name's engine, made on its first
+ * request from its setting and kept; a provider's document and model are
+ * loaded once, on first use, from the catalog the daemon gives
+ * (`@mockpoint/twins`), and shared by every name and namespace that uses them.
+ *
+ * @module
+ */
+import type { CollectionStore } from '../collections/collection-store.js';
+import { MockpointError } from '../wire/errors.js';
+import { stripeFlows } from './stripe-flows.js';
+import { TwinEngine } from './twin-engine.js';
+import type { TwinFlows } from './twin-flows.js';
+import { TwinModel } from './twin-model.js';
+import { checkProfile, type TwinProfile } from './twin-profile.js';
+import { readTwinSetting, type TwinSetting } from './twin-setting.js';
+
+/** A provider's document and profile. */
+export interface TwinSource {
+  document: Record<string, unknown>;
+  profile: Record<string, unknown>;
+}
+
+/** The providers a daemon ships, loaded on first use. */
+export interface TwinCatalog {
+  readonly providers: readonly string[];
+  load(provider: string): Promise<TwinSource>;
+}
+
+const FLOWS: Record<string, TwinFlows> = { stripe: stripeFlows };
+
+/** A model and its profile, as a setting makes them. */
+interface Built {
+  model: TwinModel;
+  checked: TwinProfile;
+}
+
+/** Models of the catalog's providers, by provider, shared by every table of the catalog. */
+const PROVIDER_MODELS = new WeakMap<TwinCatalog, Map<string, Promise<TwinSource & Built>>>();
+
+function providerModel(catalog: TwinCatalog, provider: string): Promise<TwinSource & Built> {
+  let models = PROVIDER_MODELS.get(catalog);
+  if (models === undefined) {
+    models = new Map();
+    PROVIDER_MODELS.set(catalog, models);
+  }
+  let model = models.get(provider);
+  if (model === undefined) {
+    model = catalog.load(provider).then((source) => {
+      const checked = checkProfile(source.profile);
+      return { ...source, checked, model: new TwinModel(source.document, checked) };
+    });
+    model.catch(() => models.delete(provider));
+    models.set(provider, model);
+  }
+  return model;
+}
+
+/** Checks a setting whole (its profile, its document's paths) as it is made: `INVALID_TWIN` when it is not one. */
+export async function buildTwin(setting: TwinSetting, catalog: TwinCatalog | undefined): Promise<Built> {
+  if (setting.provider !== undefined) {
+    if (catalog === undefined) throw new MockpointError('INVALID_TWIN', 'provider: this daemon ships no providers');
+    const shipped = await providerModel(catalog, setting.provider);
+    if (setting.profile === undefined) return shipped;
+    const checked = checkProfile({ ...shipped.profile, ...setting.profile });
+    return { checked, model: new TwinModel(shipped.document, checked) };
+  }
+  const checked = checkProfile(setting.profile ?? { name: 'openapi' });
+  return { checked, model: new TwinModel(setting.document ?? {}, checked) };
+}
+
+export class TwinTable {
+  readonly #collections: CollectionStore;
+  readonly #catalog: TwinCatalog | undefined;
+  readonly #now: () => number;
+  readonly #engines = new Map<string, Promise<TwinEngine | null>>();
+  /** The engines made already (`null`: the name has no twin), for a synchronous answer. */
+  readonly #made = new Map<string, TwinEngine | null>();
+
+  constructor(collections: CollectionStore, catalog: TwinCatalog | undefined, now: () => number) {
+    this.#collections = collections;
+    this.#catalog = catalog;
+    this.#now = now;
+  }
+
+  get catalog(): TwinCatalog | undefined {
+    return this.#catalog;
+  }
+
+  /** The engine of `name` (`null`: it has no twin), made once. */
+  engine(name: string): Promise<TwinEngine | null> {
+    let engine = this.#engines.get(name);
+    if (engine === undefined) {
+      engine = this.#make(name);
+      const made = engine;
+      made.then(
+        (value) => {
+          if (this.#engines.get(name) === made) this.#made.set(name, value);
+        },
+        () => this.#engines.delete(name),
+      );
+      this.#engines.set(name, engine);
+    }
+    return engine;
+  }
+
+  /** The engine of `name` when it was made already (`null`: no twin; `undefined`: not looked up yet). */
+  peek(name: string): TwinEngine | null | undefined {
+    return this.#made.get(name);
+  }
+
+  /** Forgets the engine of `name` (its setting changed), or of every name. */
+  forget(name?: string): void {
+    if (name === undefined) {
+      this.#engines.clear();
+      this.#made.clear();
+      return;
+    }
+    this.#engines.delete(name);
+    this.#made.delete(name);
+  }
+
+  async #make(name: string): Promise<TwinEngine | null> {
+    const setting = await readTwinSetting(this.#collections, name);
+    if (setting === undefined) return null;
+    const { model, checked: profile } = await buildTwin(setting, this.#catalog);
+    return new TwinEngine({
+      name,
+      model,
+      profile,
+      flows: profile.flows === undefined ? undefined : FLOWS[profile.flows],
+      collections: this.#collections,
+      now: this.#now,
+    });
+  }
+}
