@@ -257,11 +257,22 @@ export class TwinEngine {
     return { status, value };
   }
 
-  /** `object` with what was sent: each sent field kept exact, `metadata` merged (an empty value removes a key). */
-  #apply(object: Record<string, unknown>, sent: Record<string, unknown>): void {
+  /** The fields the object an operation answers has (`undefined`: its schema does not say). */
+  #fields(matched: MatchedOperation): Set<string> | undefined {
+    const { schema } = responseSchema(this.#parts.model.doc, matched.op.operation);
+    if (schema === undefined) return undefined;
+    const properties = liveOption(this.#ctx(), schema).properties;
+    return typeof properties === 'object' && properties !== null ? new Set(Object.keys(properties)) : undefined;
+  }
+
+  /**
+   * `object` with what was sent: each sent field the object has kept exact,
+   * `metadata` merged (an empty value removes a key).
+   */
+  #apply(object: Record<string, unknown>, sent: Record<string, unknown>, fields: Set<string> | undefined): void {
     for (const [key, value] of Object.entries(sent)) {
       if (key === this.#parts.profile.expand) continue;
-      if (Object.keys(object).length > 0 && !(key in object)) continue;
+      if (fields !== undefined && !fields.has(key)) continue;
       if (key === 'metadata' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
         const merged = { ...((object.metadata as Record<string, unknown> | null) ?? {}) };
         for (const [name, text] of Object.entries(value)) {
@@ -281,7 +292,7 @@ export class TwinEngine {
       string,
       unknown
     >;
-    this.#apply(object, params.body);
+    this.#apply(object, params.body, this.#fields(matched));
     const id = await this.#nextId(resource);
     object.id = this.#parts.profile.ids.style === 'sequence' ? Number(id) : id;
     for (const field of this.#parts.profile.timestamps.created) if (field in object) object[field] = this.#stamp();
@@ -349,8 +360,9 @@ export class TwinEngine {
 
   async #update(matched: MatchedOperation, resource: TwinResource, params: TwinParams): Promise<TwinAnswer> {
     const id = matched.values[resource.idParam] as string;
+    const fields = this.#fields(matched);
     const changed = await this.#change(resource, id, (stored) => {
-      this.#apply(stored.object, params.body);
+      this.#apply(stored.object, params.body, fields);
       for (const field of this.#parts.profile.timestamps.updated) {
         if (field in stored.object) stored.object[field] = this.#stamp();
       }
@@ -358,8 +370,9 @@ export class TwinEngine {
     });
     if (changed !== undefined) return this.#json(200, changed.object);
     const { status, value } = this.#example(matched);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value))
-      this.#apply(value as Record<string, unknown>, params.body);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      this.#apply(value as Record<string, unknown>, params.body, fields);
+    }
     return this.#json(status, value);
   }
 
