@@ -6,7 +6,15 @@
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import {
+  assertBuilt,
+  type Daemon,
+  killAll,
+  makeTempDir,
+  removeTempDirs,
+  requestJson,
+  startDaemon,
+} from './helpers/daemon.js';
 
 let redis: TestRedis;
 
@@ -52,7 +60,11 @@ describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node 
     const made: Stripe.Customer[] = [];
     for (const n of [1, 2, 3]) {
       made.push(
-        await stripe.customers.create({ email: `jenny${n}@example.com`, name: `Jenny ${n}`, metadata: { order: `67${n}` } }),
+        await stripe.customers.create({
+          email: `jenny${n}@example.com`,
+          name: `Jenny ${n}`,
+          metadata: { order: `67${n}` },
+        }),
       );
     }
     const first = made[0] as Stripe.Customer;
@@ -62,12 +74,18 @@ describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node 
 
     const read = await stripe.customers.retrieve(first.id);
     expect(read).toEqual(first);
-    const updated = await stripe.customers.update(first.id, { metadata: { tier: 'gold', order: '' }, phone: '+15555550100' });
+    const updated = await stripe.customers.update(first.id, {
+      metadata: { tier: 'gold', order: '' },
+      phone: '+15555550100',
+    });
     expect(updated).toMatchObject({ email: 'jenny1@example.com', phone: '+15555550100', metadata: { tier: 'gold' } });
 
     // Newest first, as Stripe lists.
     const page = await stripe.customers.list({ limit: 2 });
-    expect([page.data.map((c) => c.email), page.has_more]).toEqual([['jenny3@example.com', 'jenny2@example.com'], true]);
+    expect([page.data.map((c) => c.email), page.has_more]).toEqual([
+      ['jenny3@example.com', 'jenny2@example.com'],
+      true,
+    ]);
     const rest = await stripe.customers.list({ limit: 2, starting_after: (page.data[1] as Stripe.Customer).id });
     expect([rest.data.map((c) => c.email), rest.has_more]).toEqual([['jenny1@example.com'], false]);
     expect((await stripe.customers.list().autoPagingToArray({ limit: 10 })).length).toBe(3);
@@ -87,7 +105,9 @@ describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node 
     const again = await stripe.customers.create({ email: 'a@example.com' }, { idempotencyKey: 'key-1' });
     expect(again.id).toBe(once.id);
     expect(again.lastResponse.headers['idempotent-replayed']).toBe('true');
-    const refused = await stripe.customers.create({ email: 'b@example.com' }, { idempotencyKey: 'key-1' }).catch((e) => e);
+    const refused = await stripe.customers
+      .create({ email: 'b@example.com' }, { idempotencyKey: 'key-1' })
+      .catch((e) => e);
     expect(refused).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
     expect((await stripe.customers.list()).data.length).toBe(1);
   });
@@ -109,7 +129,9 @@ describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node 
 
     const declined = await stripe.paymentIntents.create({ amount: 500, currency: 'usd' });
     expect(declined.status).toBe('requires_payment_method');
-    const error = await stripe.paymentIntents.confirm(declined.id, { payment_method: 'pm_card_chargeDeclined' }).catch((e) => e);
+    const error = await stripe.paymentIntents
+      .confirm(declined.id, { payment_method: 'pm_card_chargeDeclined' })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(Stripe.errors.StripeCardError);
     expect([error.code, error.decline_code, error.statusCode]).toEqual(['card_declined', 'generic_decline', 402]);
     expect((await stripe.paymentIntents.retrieve(declined.id)).status).toBe('requires_payment_method');
@@ -123,7 +145,9 @@ describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node 
     expect([secure.status, secure.next_action?.type]).toEqual(['requires_action', 'use_stripe_sdk']);
 
     const held = await stripe.paymentIntents.create({ amount: 900, currency: 'usd', capture_method: 'manual' });
-    expect((await stripe.paymentIntents.confirm(held.id, { payment_method: 'pm_card_visa' })).status).toBe('requires_capture');
+    expect((await stripe.paymentIntents.confirm(held.id, { payment_method: 'pm_card_visa' })).status).toBe(
+      'requires_capture',
+    );
     expect((await stripe.paymentIntents.capture(held.id)).status).toBe('succeeded');
     const dropped = await stripe.paymentIntents.create({ amount: 100, currency: 'usd' });
     expect((await stripe.paymentIntents.cancel(dropped.id)).status).toBe('canceled');

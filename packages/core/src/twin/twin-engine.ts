@@ -245,14 +245,27 @@ export class TwinEngine {
     return undefined;
   }
 
-  /** The example object of an operation's answer, its id the path's (as stripe-mock reflects it). */
+  /**
+   * The example object of an operation's answer, its id the path's (as
+   * stripe-mock reflects it). A write whose answer the document does not
+   * describe (Petstore's `POST /pet`) answers its collection's item.
+   */
   #example(matched: MatchedOperation): { status: number; value: unknown } {
-    const { status, schema } = responseSchema(this.#parts.model.doc, matched.op.operation);
+    const { status, schema: own } = responseSchema(this.#parts.model.doc, matched.op.operation);
+    const resource = matched.op.resource;
+    let schema = own;
+    if (schema === undefined && resource !== undefined && matched.op.action !== 'delete') {
+      const read = this.#parts.model.operations.find((op) => op.action === 'read' && op.resource === resource);
+      if (read !== undefined) schema = responseSchema(this.#parts.model.doc, read.operation).schema;
+    }
     const ctx = this.#ctx();
     const value = schema === undefined ? {} : exampleOf(ctx, liveOption(ctx, schema));
     const last = matched.op.params.at(-1);
     if (last !== undefined && typeof value === 'object' && value !== null && 'id' in value) {
-      (value as Record<string, unknown>).id = matched.values[last];
+      // The path's id, as the example's type: a number where the document's ids are numbers.
+      const record = value as Record<string, unknown>;
+      const given = matched.values[last] as string;
+      record.id = typeof record.id === 'number' && /^-?\d{1,15}$/.test(given) ? Number(given) : given;
     }
     return { status, value };
   }
@@ -287,19 +300,16 @@ export class TwinEngine {
   }
 
   async #create(matched: MatchedOperation, resource: TwinResource, params: TwinParams): Promise<TwinAnswer> {
-    const { value } = this.#example(matched);
-    const object = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}) as Record<
-      string,
-      unknown
-    >;
+    const { status, value } = this.#example(matched);
+    const object = (isRecord(value) ? value : {}) as Record<string, unknown>;
     this.#apply(object, params.body, this.#fields(matched));
-    const id = await this.#nextId(resource);
-    object.id = this.#parts.profile.ids.style === 'sequence' ? Number(id) : id;
+    const sequence = this.#sequential(object);
+    object.id = this.#newId(resource.prefix);
     for (const field of this.#parts.profile.timestamps.created) if (field in object) object[field] = this.#stamp();
     for (const field of this.#parts.profile.timestamps.updated) if (field in object) object[field] = this.#stamp();
     const refused = this.#parts.flows?.created?.(resource.template, object, params.body, this.#tools);
-    const stored: Stored = { id: String(object.id), scope: this.#scope(matched, resource), deleted: false, object };
-    await this.#parts.collections.update(this.#parts.name, resource.key, (items) => {
+    const scope = this.#scope(matched, resource);
+    const made = await this.#parts.collections.update(this.#parts.name, resource.key, (items) => {
       if ((items?.length ?? 0) >= MAX_OBJECTS) {
         throw new Refusal({
           status: 400,
@@ -307,16 +317,19 @@ export class TwinEngine {
           message: `This twin holds at most ${MAX_OBJECTS} objects of one kind.`,
         });
       }
-      return { edit: { append: itemOf(JSON.stringify(stored)) }, result: undefined };
+      // A sequence's next number is taken inside the change, so that two creates never share one.
+      const kept = sequence ? { ...object, id: nextNumber(items) } : object;
+      const stored: Stored = { id: String(kept.id), scope, deleted: false, object: kept };
+      return { edit: { append: itemOf(JSON.stringify(stored)) }, result: kept };
     });
     if (refused !== undefined) throw new Refusal(refused);
-    return this.#json(this.#parts.profile.createStatus, object);
+    return this.#json(this.#parts.profile.createStatus ?? status, made);
   }
 
-  async #nextId(resource: TwinResource): Promise<string> {
-    if (this.#parts.profile.ids.style === 'random') return this.#newId(resource.prefix);
-    const items = (await this.#stored(resource)) ?? [];
-    return String(items.reduce((most, item) => Math.max(most, Number(item.id) || 0), 0) + 1);
+  /** Whether ids count 1, 2, 3: the profile says so, or (`auto`) the document's id is a number. */
+  #sequential(example: Record<string, unknown>): boolean {
+    const style = this.#parts.profile.ids.style;
+    return style === 'sequence' || (style === 'auto' && typeof example.id === 'number');
   }
 
   #missing(resource: TwinResource, id: string): FlowError {
@@ -455,6 +468,15 @@ export class TwinEngine {
         matched.values[resource.idParam] !== undefined,
     );
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** One more than the largest numeric id of `items`. */
+function nextNumber(items: readonly { value: unknown }[] | undefined): number {
+  return (items ?? []).reduce((most, item) => Math.max(most, Number((item.value as Stored).id) || 0), 0) + 1;
 }
 
 function atobSafe(text: string): string {

@@ -36,6 +36,15 @@ const numberedPages = z
   })
   .strict();
 
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The profile format, checked when a twin is made. */
 export const twinProfileSchema = z
   .object({
@@ -45,12 +54,15 @@ export const twinProfileSchema = z
     body: z.enum(['json', 'form']).default('json'),
     /** The verb that updates an item at its own path (`POST` for Stripe, `PATCH` for GitHub). */
     update: z.enum(['POST', 'PUT', 'PATCH']).default('PATCH'),
-    /** The status of a successful create. */
-    createStatus: z.number().int().min(200).max(299).default(201),
+    /** The status of a successful create. @default the document's success status of the operation */
+    createStatus: z.number().int().min(200).max(299).optional(),
     ids: z
       .object({
-        /** `random`: a prefix and random letters and digits; `sequence`: 1, 2, 3, … per collection. */
-        style: z.enum(['random', 'sequence']).default('random'),
+        /**
+         * `random`: a prefix and random letters and digits; `sequence`: 1, 2, 3, … per
+         * collection; `auto`: a sequence where the document's ids are integers, else random.
+         */
+        style: z.enum(['auto', 'random', 'sequence']).default('auto'),
         /** Random letters after the prefix. */
         length: z.number().int().min(4).max(64).default(24),
         /** A prefix per collection, by its last path segment (`customers` → `cus_`). */
@@ -83,7 +95,11 @@ export const twinProfileSchema = z
      * The error body, as JSON text with `{type}`, `{code}`, `{message}` and
      * `{param}` in it (each replaced, JSON-escaped, inside its string).
      */
-    error: placeholderText.default('{"message":"{message}"}'),
+    error: placeholderText
+      .default('{"message":"{message}"}')
+      .refine((text) => isJson(text.replace(/\{(type|code|message|param)\}/g, 'x')), {
+        message: 'the error template is JSON once its {type}, {code}, {message} and {param} are filled',
+      }),
     /** What DELETE answers: `204` no body, or the item's `{ id, object, deleted: true }`. */
     deleted: z.enum(['no-content', 'tombstone']).default('no-content'),
     /** `Authorization: Bearer <prefix>…` required on every request. */
