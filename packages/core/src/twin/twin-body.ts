@@ -59,6 +59,12 @@ function coerce(doc: Schema, raw: unknown, value: unknown): unknown {
   return value;
 }
 
+/** Stripe's refusal of a parameter the operation does not take (the name bounded to 200 characters). */
+function unknownParameter(name: string): ParamProblem {
+  const shown = name.slice(0, 200);
+  return new ParamProblem(`Received unknown parameter: ${shown}`, shown, 'parameter_unknown');
+}
+
 /** The operation's request body schema (its form or JSON content), if any. */
 function bodySchema(doc: Schema, operation: Schema): Schema | undefined {
   const content = (resolve(doc, operation.requestBody).content ?? {}) as Record<string, Schema>;
@@ -135,14 +141,13 @@ export function readParams(
     const properties = (schema.properties ?? {}) as Record<string, unknown>;
     const unknown = Object.keys(rawBody).find((key) => !(key in properties));
     if (unknown !== undefined) {
-      throw new ParamProblem(`Received unknown parameter: ${unknown}`, unknown, 'parameter_unknown');
+      throw unknownParameter(unknown);
     }
   }
   const names = queryNames(doc, operation);
   if (form) {
     const unknown = Object.keys(rawQuery).find((key) => !names.has(key));
-    if (unknown !== undefined)
-      throw new ParamProblem(`Received unknown parameter: ${unknown}`, unknown, 'parameter_unknown');
+    if (unknown !== undefined) throw unknownParameter(unknown);
   }
   const query: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(rawQuery))

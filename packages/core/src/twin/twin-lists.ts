@@ -92,12 +92,12 @@ export function pageOf(
     let end = items.length;
     if (typeof after === 'string' && after !== '') {
       const at = items.findIndex((item) => item.id === after);
-      if (at === -1) throw new PageProblem(`No such object: '${after}'`, pages.after);
+      if (at === -1) throw new PageProblem(`No such object: '${after.slice(0, 200)}'`, pages.after);
       start = at + 1;
     }
     if (typeof before === 'string' && before !== '') {
       const at = items.findIndex((item) => item.id === before);
-      if (at === -1) throw new PageProblem(`No such object: '${before}'`, pages.before);
+      if (at === -1) throw new PageProblem(`No such object: '${before.slice(0, 200)}'`, pages.before);
       end = at;
       start = Math.max(start, end - limit);
     }
