@@ -3,6 +3,8 @@
 // LevelDB and on a real redis-server: customers kept exact and paged as Stripe pages them,
 // idempotency keys, the PaymentIntent flows of the test payment methods, `expand[]`, auth and
 // Stripe's errors. Every process listens on 127.0.0.1.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -181,6 +183,55 @@ describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node 
     expect((await stripe.paymentIntents.capture(held.id)).status).toBe('succeeded');
     const dropped = await stripe.paymentIntents.create({ amount: 100, currency: 'usd' });
     expect((await stripe.paymentIntents.cancel(dropped.id)).status).toBe('canceled');
+  });
+
+  it('sends each change as a Stripe event, signed so that stripe.webhooks.constructEvent accepts it, and lists it', async () => {
+    const { stripe } = await stripeTwin(store);
+    const received: { body: string; signature: string }[] = [];
+    const waiters: (() => void)[] = [];
+    const receiver = createServer((request, response) => {
+      let body = '';
+      request.setEncoding('utf8');
+      request.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        received.push({ body, signature: String(request.headers['stripe-signature']) });
+        response.end('ok');
+        for (const wake of waiters.splice(0)) wake();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    try {
+      const endpoint = await stripe.webhookEndpoints.create({ url, enabled_events: ['*'] });
+      expect(endpoint.secret).toMatch(/^whsec_/);
+      const customer = await stripe.customers.create({ email: 'hook@example.com' });
+      await stripe.paymentIntents.create({
+        amount: 1200,
+        currency: 'usd',
+        customer: customer.id,
+        payment_method: 'pm_card_visa',
+        confirm: true,
+      });
+      const wanted = ['customer.created', 'payment_intent.created', 'payment_intent.succeeded', 'charge.succeeded'];
+      while (received.length < wanted.length) await new Promise<void>((resolve) => waiters.push(resolve));
+      const events = received.map(({ body, signature }) =>
+        stripe.webhooks.constructEvent(body, signature, endpoint.secret as string),
+      );
+      expect(events.map((event) => event.type).sort()).toEqual([...wanted].sort());
+      const succeeded = events.find((event) => event.type === 'payment_intent.succeeded');
+      expect(succeeded?.data.object).toMatchObject({ object: 'payment_intent', status: 'succeeded', amount: 1200 });
+      // Listed where Stripe lists them, newest first.
+      const listed = await stripe.events.list({ limit: 10 });
+      expect(listed.data.map((event) => event.type)).toEqual([...wanted].reverse());
+      expect(await stripe.events.retrieve(events[0]?.id as string)).toMatchObject({
+        id: events[0]?.id,
+        object: 'event',
+      });
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   it("refuses a request without a test key, and an unknown parameter, in Stripe's error shape", async () => {

@@ -528,7 +528,13 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
     report: (error) => options.onUnexpectedError?.(error, { method: 'TIMER', url: '/api/clock' }),
   });
   const hosts = new HostTable(Object.entries(options.hosts ?? {}).map(([host, name]) => ({ host, name })));
-  const twins = new TwinTable(backend.collections, options.twins, () => clock.now());
+  // A twin's webhooks go out through the app's delivery engine (made below, with the context).
+  const twins = new TwinTable({
+    collections: backend.collections,
+    catalog: options.twins,
+    now: () => clock.now(),
+    deliver: (members) => ctx.deliveries.create(members),
+  });
   const ctx: AppContext = {
     twins,
     proxy,

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { stripeEvent, stripeEventTypes, subscribes } from './stripe-events.js';
 import type { ActionOutcome, FlowError, FlowTools, TwinFlows } from './twin-flows.js';
 
 const INTENTS = '/v1/payment_intents';
@@ -101,7 +102,20 @@ function act(
 }
 
 export const stripeFlows: TwinFlows = {
+  events: {
+    eventsTemplate: '/v1/events',
+    endpointsTemplate: '/v1/webhook_endpoints',
+    scheme: 'stripe',
+    types: stripeEventTypes,
+    event: stripeEvent,
+    subscribes,
+  },
   created(template, object, sent, tools) {
+    if (template === '/v1/webhook_endpoints') {
+      object.secret = `whsec_${tools.newId('')}${tools.newId('').slice(0, 8)}`;
+      object.status = 'enabled';
+      return undefined;
+    }
     if (template !== INTENTS) return undefined;
     object.client_secret = `${String(object.id)}_secret_${tools.newId('').slice(0, 16)}`;
     object.capture_method = typeof sent.capture_method === 'string' ? sent.capture_method : 'automatic';

@@ -14,7 +14,7 @@ import { itemOf } from '../collections/item.js';
 import { ParamProblem, readParams, type TwinParams } from './twin-body.js';
 import { type ExampleContext, exampleOf, liveOption, resolve, type Schema } from './twin-example.js';
 import { expandAnswer } from './twin-expand.js';
-import type { FlowError, FlowTools, TwinFlows } from './twin-flows.js';
+import type { FlowError, FlowTools, TwinChange, TwinFlows } from './twin-flows.js';
 import { IdempotencyKeys } from './twin-idempotency.js';
 import { filterByQuery, matchesSearch, PageProblem, pageOf } from './twin-lists.js';
 import type { MatchedOperation, TwinModel, TwinResource } from './twin-model.js';
@@ -58,6 +58,8 @@ export interface TwinParts {
   flows: TwinFlows | undefined;
   collections: CollectionStore;
   now: () => number;
+  /** Hands a delivery (`POST /api/deliveries`'s members as JSON texts) to the delivery engine. @default events kept, none sent */
+  deliver?: (members: ReadonlyMap<string, string>) => Promise<unknown>;
 }
 
 class Refusal extends Error {
@@ -322,6 +324,7 @@ export class TwinEngine {
       const stored: Stored = { id: String(kept.id), scope, deleted: false, object: kept };
       return { edit: { append: itemOf(JSON.stringify(stored)) }, result: kept };
     });
+    await this.#emit({ kind: 'created', template: resource.template, object: made });
     if (refused !== undefined) throw new Refusal(refused);
     return this.#json(this.#parts.profile.createStatus ?? status, made);
   }
@@ -381,7 +384,10 @@ export class TwinEngine {
       }
       return stored;
     });
-    if (changed !== undefined) return this.#json(200, changed.object);
+    if (changed !== undefined) {
+      await this.#emit({ kind: 'updated', template: resource.template, object: changed.object });
+      return this.#json(200, changed.object);
+    }
     const { status, value } = this.#example(matched);
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
       this.#apply(value as Record<string, unknown>, params.body, fields);
@@ -392,6 +398,8 @@ export class TwinEngine {
   async #delete(matched: MatchedOperation, resource: TwinResource): Promise<TwinAnswer> {
     const id = matched.values[resource.idParam] as string;
     const removed = await this.#change(resource, id, (stored) => ({ ...stored, deleted: true }));
+    if (removed !== undefined)
+      await this.#emit({ kind: 'deleted', template: resource.template, object: removed.object });
     if (this.#parts.profile.deleted === 'no-content') {
       return removed === undefined && (await this.#stored(resource)) !== undefined
         ? this.#error(this.#missing(resource, id))
@@ -451,13 +459,61 @@ export class TwinEngine {
         this.#tools,
       );
       if (outcome !== undefined) {
-        if ('object' in outcome) await this.#change(owner, id, (kept) => ({ ...kept, object: outcome.object }));
+        if ('object' in outcome) {
+          const before = stored?.object.status;
+          await this.#change(owner, id, (kept) => ({ ...kept, object: outcome.object }));
+          await this.#emit({ kind: 'action', template: owner.template, object: outcome.object, before });
+        }
         if (outcome.error !== undefined) throw new Refusal(outcome.error);
         return this.#json(200, (outcome as { object: unknown }).object);
       }
     }
     const { status, value } = this.#example(matched);
     return this.#json(status, value);
+  }
+
+  /**
+   * Emits the provider's events of a change: each kept in its events
+   * collection and handed to the delivery engine for every subscriber.
+   */
+  async #emit(change: TwinChange): Promise<void> {
+    const events = this.#parts.flows?.events;
+    if (events === undefined) return;
+    const types = events.types(change);
+    if (types.length === 0) return;
+    const kept = this.#parts.model.resources.find((resource) => resource.template === events.eventsTemplate);
+    const hooks = this.#parts.model.resources.find((resource) => resource.template === events.endpointsTemplate);
+    const endpoints = hooks === undefined ? [] : ((await this.#stored(hooks)) ?? []).filter((item) => !item.deleted);
+    for (const type of types) {
+      const event = events.event(type, change.object, this.#tools);
+      const targets = endpoints.map((item) => item.object).filter((endpoint) => events.subscribes(endpoint, type));
+      event.pending_webhooks = targets.length;
+      if (kept !== undefined) {
+        const stored: Stored = { id: String(event.id), scope: '', deleted: false, object: event };
+        await this.#parts.collections.update(this.#parts.name, kept.key, (items) => {
+          const item = itemOf(JSON.stringify(stored));
+          if ((items?.length ?? 0) < MAX_OBJECTS) return { edit: { append: item }, result: undefined };
+          return { edit: { put: [...(items ?? []).slice(1 - MAX_OBJECTS), item] }, result: undefined };
+        });
+      }
+      for (const endpoint of targets) await this.#send(endpoint, event, events.scheme);
+    }
+  }
+
+  /** Hands one event to the delivery engine for one subscriber; a refusal (a host not allowed) is the delivery's, not the request's. */
+  async #send(endpoint: Record<string, unknown>, event: Record<string, unknown>, scheme: string): Promise<void> {
+    if (this.#parts.deliver === undefined) return;
+    const members = new Map<string, string>([
+      ['url', JSON.stringify(endpoint.url)],
+      ['data', JSON.stringify(event)],
+      ['sign', JSON.stringify({ scheme, secret: endpoint.secret })],
+      ['retry', JSON.stringify('standard')],
+    ]);
+    try {
+      await this.#parts.deliver(members);
+    } catch {
+      // The delivery engine refused it (its URL, its limit): the change stands; GET /v1/events lists the event.
+    }
   }
 
   /** The collection whose item an action's path is below (`/v1/payment_intents/{intent}/confirm`). */

@@ -28,7 +28,33 @@ export interface FlowTools {
 /** An action's outcome: the object as it now is (stored when the twin holds it), or an error. */
 export type ActionOutcome = { object: Record<string, unknown>; error?: FlowError } | { error: FlowError };
 
+/** What a change the twin made was, for its events. */
+export interface TwinChange {
+  kind: 'created' | 'updated' | 'deleted' | 'action';
+  /** The collection's path template (`/v1/customers`). */
+  template: string;
+  /** The object as it now is (for `deleted`: as it was). */
+  object: Record<string, unknown>;
+  /** Its status before an action (`requires_payment_method`). */
+  before?: unknown;
+}
+
+/** A provider's events: which a change emits, their objects, and who subscribes where. */
+export interface TwinEvents {
+  /** The collection events are kept in (`/v1/events`). */
+  eventsTemplate: string;
+  /** The collection of webhook subscriptions (`/v1/webhook_endpoints`). */
+  endpointsTemplate: string;
+  /** The signing scheme of the delivery engine the provider's signatures are (`stripe`). */
+  scheme: 'stripe' | 'github' | 'standard';
+  types(change: TwinChange): string[];
+  event(type: string, object: Record<string, unknown>, tools: FlowTools): Record<string, unknown>;
+  subscribes(endpoint: Record<string, unknown>, type: string): boolean;
+}
+
 export interface TwinFlows {
+  /** The provider's events and webhooks. */
+  events?: TwinEvents;
   /** Sets a new object's state from what was sent, before it is stored; an error refuses the create. */
   created?(
     template: string,

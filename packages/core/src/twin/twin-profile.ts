@@ -119,7 +119,6 @@ export const twinProfileSchema = z
 /** A checked profile, its defaults filled. */
 export type TwinProfile = z.output<typeof twinProfileSchema>;
 
-
 /** `value` as a profile, or `INVALID_TWIN` naming the first field that breaks the format. */
 export function checkProfile(value: unknown): TwinProfile {
   const parsed = twinProfileSchema.safeParse(value ?? {});

@@ -69,18 +69,30 @@ export async function buildTwin(setting: TwinSetting, catalog: TwinCatalog | und
   return { checked, model: new TwinModel(setting.document ?? {}, checked) };
 }
 
+/** What a table of twins is made of. */
+export interface TwinTableOptions {
+  collections: CollectionStore;
+  catalog: TwinCatalog | undefined;
+  /** The app's clock, in ms. */
+  now: () => number;
+  /** Hands a twin's webhook to the delivery engine. @default none sent */
+  deliver?: (members: ReadonlyMap<string, string>) => Promise<unknown>;
+}
+
 export class TwinTable {
   readonly #collections: CollectionStore;
   readonly #catalog: TwinCatalog | undefined;
   readonly #now: () => number;
+  readonly #deliver: TwinTableOptions['deliver'];
   readonly #engines = new Map<string, Promise<TwinEngine | null>>();
   /** The engines made already (`null`: the name has no twin), for a synchronous answer. */
   readonly #made = new Map<string, TwinEngine | null>();
 
-  constructor(collections: CollectionStore, catalog: TwinCatalog | undefined, now: () => number) {
-    this.#collections = collections;
-    this.#catalog = catalog;
-    this.#now = now;
+  constructor(options: TwinTableOptions) {
+    this.#collections = options.collections;
+    this.#catalog = options.catalog;
+    this.#now = options.now;
+    this.#deliver = options.deliver;
   }
 
   get catalog(): TwinCatalog | undefined {
@@ -131,6 +143,7 @@ export class TwinTable {
       flows: profile.flows === undefined ? undefined : FLOWS[profile.flows],
       collections: this.#collections,
       now: this.#now,
+      ...(this.#deliver === undefined ? {} : { deliver: this.#deliver }),
     });
   }
 }
