@@ -126,6 +126,28 @@ describe('mockpoint import --stateful', () => {
     expect((await send(daemon, 'GET', '/endpoint/pets/pet/1')).body).toEqual(made.body);
   });
 
+  it("is per namespace, and goes with its name's delete", async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    const document = { openapi: '3.0.3', paths: { '/a': { post: { responses: {} } }, '/a/{id}': { get: { responses: {} } } } };
+    expect((await send(daemon, 'POST', '/api/namespaces', { name: 'one' })).status).toBe(201);
+    expect((await send(daemon, 'POST', '/api/namespaces', { name: 'two' })).status).toBe(201);
+    expect((await send(daemon, 'PUT', '/ns/one/api/endpoints/t/twin', { document })).status).toBe(200);
+    const made = await send(daemon, 'POST', '/ns/one/endpoint/t/a', { x: 1 });
+    expect(made.status).toBe(200);
+    expect((await send(daemon, 'GET', '/ns/one/api/endpoints/t/twin')).status).toBe(200);
+    // Neither the default namespace nor another has it.
+    expect((await send(daemon, 'GET', '/ns/two/api/endpoints/t/twin')).status).toBe(404);
+    expect((await send(daemon, 'POST', '/ns/two/endpoint/t/a', { x: 1 })).body).toMatchObject({
+      error: { code: 'NO_ROUTE_MATCHED' },
+    });
+    expect((await send(daemon, 'GET', '/api/endpoints/t/twin')).status).toBe(404);
+    // Deleting the name deletes its twin and its objects.
+    expect((await send(daemon, 'DELETE', '/ns/one/api/endpoints/t')).status).toBe(204);
+    expect((await send(daemon, 'POST', '/ns/one/endpoint/t/a', { x: 1 })).body).toMatchObject({
+      error: { code: 'NO_ROUTE_MATCHED' },
+    });
+  });
+
   it('refuses a profile that breaks the format, naming the field, and keeps no twin', async () => {
     const daemon = await startDaemon({ args: ['--memory'] });
     const refused = await send(daemon, 'PUT', '/api/endpoints/notes/twin', {

@@ -534,6 +534,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
     catalog: options.twins,
     now: () => clock.now(),
     deliver: (members) => ctx.deliveries.create(members),
+    changes: (name) => endpoints.changes.signal(name),
   });
   const ctx: AppContext = {
     twins,

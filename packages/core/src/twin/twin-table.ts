@@ -77,6 +77,8 @@ export interface TwinTableOptions {
   now: () => number;
   /** Hands a twin's webhook to the delivery engine. @default none sent */
   deliver?: (members: ReadonlyMap<string, string>) => Promise<unknown>;
+  /** A signal that aborts at the name's next change (deleted, every name cleared): its engine is made again then. */
+  changes?: (name: string) => AbortSignal;
 }
 
 export class TwinTable {
@@ -84,6 +86,7 @@ export class TwinTable {
   readonly #catalog: TwinCatalog | undefined;
   readonly #now: () => number;
   readonly #deliver: TwinTableOptions['deliver'];
+  readonly #changes: TwinTableOptions['changes'];
   readonly #engines = new Map<string, Promise<TwinEngine | null>>();
   /** The engines made already (`null`: the name has no twin), for a synchronous answer. */
   readonly #made = new Map<string, TwinEngine | null>();
@@ -93,6 +96,7 @@ export class TwinTable {
     this.#catalog = options.catalog;
     this.#now = options.now;
     this.#deliver = options.deliver;
+    this.#changes = options.changes;
   }
 
   get catalog(): TwinCatalog | undefined {
@@ -105,6 +109,14 @@ export class TwinTable {
     if (engine === undefined) {
       engine = this.#make(name);
       const made = engine;
+      // A delete of the name (or of every name) takes its setting with it: look again after one.
+      this.#changes?.(name).addEventListener(
+        'abort',
+        () => {
+          if (this.#engines.get(name) === made) this.forget(name);
+        },
+        { once: true },
+      );
       made.then(
         (value) => {
           if (this.#engines.get(name) === made) this.#made.set(name, value);
