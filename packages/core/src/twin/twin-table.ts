@@ -29,6 +29,9 @@ export interface TwinCatalog {
 
 const FLOWS: Record<string, TwinFlows> = { stripe: stripeFlows };
 
+/** Most names a table remembers (with a twin or without) before it starts again. */
+const MAX_NAMES = 10_000;
+
 /** A model and its profile, as a setting makes them. */
 interface Built {
   model: TwinModel;
@@ -107,19 +110,23 @@ export class TwinTable {
   engine(name: string): Promise<TwinEngine | null> {
     let engine = this.#engines.get(name);
     if (engine === undefined) {
+      // A cache of names, most of them without a twin: bounded, so that requests to many names cannot grow it.
+      if (this.#engines.size >= MAX_NAMES) this.forget();
       engine = this.#make(name);
       const made = engine;
-      // A delete of the name (or of every name) takes its setting with it: look again after one.
-      this.#changes?.(name).addEventListener(
-        'abort',
-        () => {
-          if (this.#engines.get(name) === made) this.forget(name);
-        },
-        { once: true },
-      );
       made.then(
         (value) => {
-          if (this.#engines.get(name) === made) this.#made.set(name, value);
+          if (this.#engines.get(name) !== made) return;
+          this.#made.set(name, value);
+          // A delete of the name (or of every name) takes its setting with it: look again after one.
+          if (value === null) return;
+          this.#changes?.(name).addEventListener(
+            'abort',
+            () => {
+              if (this.#engines.get(name) === made) this.forget(name);
+            },
+            { once: true },
+          );
         },
         () => this.#engines.delete(name),
       );
