@@ -19,7 +19,7 @@ import {
 } from '@mockpoint/core';
 import type { RuntimeServedApp } from '@mockpoint/core/bun';
 import { pickLimits, SETTINGS, VERSION } from '@mockpoint/core/defaults';
-import { isOwnError } from '@mockpoint/core/internal';
+import { isOwnError, writeTwinSetting } from '@mockpoint/core/internal';
 import {
   acceptConnect,
   nodeDeliverySend,
@@ -233,6 +233,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const protoCompiler = protoWorker();
   const threads = { close: async () => void (await Promise.all([graphqlRunner.close(), protoCompiler.close()])) };
   const app = serverApp(options, backend, { graphqlRunner, protoCompiler }, reporter);
+  // `--twin stripe=12111`: the provider's twin under its name, before the first request (docs/twins.md).
+  for (const provider of Object.keys(options.twin ?? {})) {
+    await writeTwinSetting(backend.collections, provider, { provider });
+  }
 
   // The hosts mapped through the API before (kept in the store) are in the table before the first request.
   // A store that cannot be read whole (a damaged table) still starts, degraded as for records: the
@@ -313,7 +317,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
   const endpointUrls: Record<string, string> = {};
   // Each endpoint served at the root of its own port (`--serve name=port`), then the daemon's port.
-  const ports: [string | undefined, number][] = [...Object.entries(options.serve ?? {}), [undefined, port]];
+  const ports: [string | undefined, number][] = [
+    ...Object.entries(options.serve ?? {}),
+    ...Object.entries(options.twin ?? {}),
+    [undefined, port],
+  ];
   let main: Served[] = [];
   for (const [endpoint, at] of ports) {
     try {
@@ -376,7 +384,7 @@ function listenError(error: unknown, at: number, endpoint: string | undefined, h
   const choose =
     endpoint === undefined
       ? `choose another with --port or ${SETTINGS.port.env}`
-      : `choose another for ${endpoint} in --serve or ${SETTINGS.serve.env}`;
+      : `choose another for ${endpoint} in --serve or ${SETTINGS.serve.env} (a twin: --twin or ${SETTINGS.twin.env})`;
   return cause.code === 'EADDRINUSE'
     ? new StartError('PORT_IN_USE', `port ${at} is already in use (${where}); ${choose}`, error)
     : new StartError('LISTEN_FAILED', `cannot listen on ${where}: ${cause.message}`, error);

@@ -15,6 +15,7 @@ import {
   makeTempDir,
   removeTempDirs,
   requestJson,
+  runCli,
   startDaemon,
 } from './helpers/daemon.js';
 
@@ -84,6 +85,22 @@ it("answers every operation of Stripe's 2024-04-10 document from its examples, t
   // A list the twin never wrote answers the document's page of one; a search counts it.
   const found = await stripe.charges.search({ query: 'currency:"usd"' });
   expect([found.data.length, found.total_count]).toEqual([1, 1]);
+});
+
+it('--twin stripe=0 makes the twin at start and serves it at a port of its own; an unknown provider stops start-up', async () => {
+  const daemon = await startDaemon({ args: ['--memory', '--twin', 'stripe=0'] });
+  const note = daemon.notes.find((line) => line.startsWith('stripe served at '));
+  expect(note, daemon.startLine).toBeDefined();
+  const { port } = new URL((note as string).slice('stripe served at '.length));
+  const stripe = new Stripe('sk_test_1', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
+  const customer = await stripe.customers.create({ email: 'start@example.com' });
+  expect(await stripe.customers.retrieve(customer.id)).toMatchObject({ email: 'start@example.com' });
+  expect((await requestJson(`${daemon.url}/api/endpoints/stripe/twin`)).body).toMatchObject({ provider: 'stripe' });
+  const refused = await runCli({ args: ['--memory', '--port', '0', '--twin', 'paypal=0'] });
+  expect([refused.code, refused.stderr.trim()]).toEqual([
+    1,
+    'mockpoint: error: --twin: "paypal" is no provider; one of stripe',
+  ]);
 });
 
 describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node (%s)', (store) => {
