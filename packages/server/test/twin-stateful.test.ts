@@ -128,7 +128,10 @@ describe('mockpoint import --stateful', () => {
 
   it("is per namespace, and goes with its name's delete", async () => {
     const daemon = await startDaemon({ args: ['--memory'] });
-    const document = { openapi: '3.0.3', paths: { '/a': { post: { responses: {} } }, '/a/{id}': { get: { responses: {} } } } };
+    const document = {
+      openapi: '3.0.3',
+      paths: { '/a': { post: { responses: {} } }, '/a/{id}': { get: { responses: {} } } },
+    };
     expect((await send(daemon, 'POST', '/api/namespaces', { name: 'one' })).status).toBe(201);
     expect((await send(daemon, 'POST', '/api/namespaces', { name: 'two' })).status).toBe(201);
     expect((await send(daemon, 'PUT', '/ns/one/api/endpoints/t/twin', { document })).status).toBe(200);
