@@ -7,15 +7,13 @@
  * @module
  */
 import { MockpointError, type TwinCatalog, type TwinSource } from '@mockpoint/core';
+import { TWIN_PROVIDERS } from './twin-providers.js';
 
 /** The package that ships the providers. */
 export const TWINS_PACKAGE = '@mockpoint/twins';
 
-/** The providers `@mockpoint/twins` ships (its `providers`, checked when loaded). */
-const PROVIDERS = ['stripe'] as const;
-
 export const twinCatalog: TwinCatalog = {
-  providers: PROVIDERS,
+  providers: TWIN_PROVIDERS,
   async load(provider: string): Promise<TwinSource> {
     let twins: typeof import('@mockpoint/twins');
     try {
