@@ -32,6 +32,9 @@ const SERVER_TESTS = 'packages/server/test';
  */
 const ALREADY_IN_DAEMON_INSTALL = ['express', 'fast-xml-parser'];
 const SERVER_BUILD_DEPS = [
+  // The providers' twins (docs/twins.md): an optional peer of the published daemon, linked in the
+  // clone so that `--twin`/`PUT …/twin { provider }` work from it; 0.2 MB, no dependencies of its own.
+  '@mockpoint/twins',
   '@mockpoint/web',
   '@modelcontextprotocol/sdk',
   '@sentry/node',

@@ -46,6 +46,7 @@ export {
   type StoredSetting,
 } from './store/settings/name-settings.js';
 export type { EndpointStore } from './store/store.js';
+export type { TwinCatalog, TwinSource } from './twin/twin-table.js';
 export {
   type DeliverySend,
   fetchDeliverySend,

@@ -28,7 +28,7 @@ const LAYERS: readonly (readonly string[])[] = [
   // The domain's pieces, each with its contract: read as GraphQL, recorded requests, state machines,
   // queued answers, collections, webhooks (deliveries, signature checks, replays), the app's clock,
   // protobuf definitions and the server of their calls (gRPC, gRPC-Web, Connect).
-  ['graphql', 'grpc', 'journal', 'state', 'queue', 'collections', 'webhook', 'clock'],
+  ['graphql', 'grpc', 'journal', 'state', 'queue', 'collections', 'webhook', 'clock', 'twin'],
   // Compiling answers: records, routes, templates, streams, WebSocket scripts, proxy parts.
   ['answer'],
   // Mock files (mockpoint's, WireMock, Mockoon, HAR, OpenAPI) read into and written from records and routes;

@@ -9,6 +9,7 @@
  *
  * @module
  */
+
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
@@ -30,6 +31,7 @@ import { MockpointError } from '@mockpoint/core/internal';
 import { closestWord, FLAG_PREFIX } from './commands/closest-word.js';
 import { usageBlock } from './commands/command-list.js';
 import { type HelpRow, helpColumns } from './commands/help-columns.js';
+import { TWIN_PROVIDERS } from './twin-providers.js';
 
 /** The resolved daemon settings: core's limits plus the daemon's own. */
 export interface ServerConfig extends Required<LimitOptions> {
@@ -59,6 +61,8 @@ export interface ServerConfig extends Required<LimitOptions> {
   hosts: Record<string, string>;
   /** Endpoints served at the root of a port of their own (`--serve github=8081`): name → port. */
   serve: Record<string, number>;
+  /** Providers' twins made at start, each under the provider's name and served at its own port (`--twin stripe=12111`). */
+  twin: Record<string, number>;
   /** Also serve HTTPS (`--https`). */
   https: boolean;
   /** The HTTPS port. */
@@ -94,6 +98,19 @@ export class ConfigError extends MockpointError {
   constructor(setting: string, message: string) {
     super('INVALID_CONFIG', `${setting}: ${message}`);
     this.setting = setting;
+  }
+}
+
+/** `--twin`: providers this daemon ships, each not also in `--serve`. */
+function checkTwins(twin: Record<string, number>, serve: Record<string, number>): void {
+  const setting = SETTINGS.twin.flag ?? SETTINGS.twin.env;
+  for (const provider of Object.keys(twin)) {
+    if (!TWIN_PROVIDERS.includes(provider)) {
+      throw new ConfigError(setting, `"${provider}" is no provider; one of ${TWIN_PROVIDERS.join(', ')}`);
+    }
+    if (Object.hasOwn(serve, provider)) {
+      throw new ConfigError(setting, `"${provider}" is also in --serve; --twin serves it at its own port already`);
+    }
   }
 }
 
@@ -417,6 +434,7 @@ export function resolveConfig(
     throw new ConfigError(given, `needs ${missing} too (a certificate and its key)`);
   }
   if (!lenient) checkFlagsNeedingAnother(flags, config);
+  if (!lenient) checkTwins(config.twin as Record<string, number>, config.serve as Record<string, number>);
   if (typeof config.tlsCert === 'string') config.tlsCert = resolve(cwd, config.tlsCert);
   if (typeof config.tlsKey === 'string') config.tlsKey = resolve(cwd, config.tlsKey);
   config.dataDir = resolve(cwd, config.dataDir as string);

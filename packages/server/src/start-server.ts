@@ -4,6 +4,7 @@
  *
  * @module
  */
+
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,7 +19,7 @@ import {
 } from '@mockpoint/core';
 import type { RuntimeServedApp } from '@mockpoint/core/bun';
 import { pickLimits, SETTINGS, VERSION } from '@mockpoint/core/defaults';
-import { isOwnError } from '@mockpoint/core/internal';
+import { isOwnError, writeTwinSetting } from '@mockpoint/core/internal';
 import {
   acceptConnect,
   nodeDeliverySend,
@@ -37,6 +38,7 @@ import { backendKind, openBackend } from './open-backend.js';
 import { createReporter } from './reporting.js';
 import { StartError } from './start-error.js';
 import { readTlsFiles } from './tls-files.js';
+import { twinCatalog } from './twin-catalog.js';
 
 export { StartError } from './start-error.js';
 
@@ -231,6 +233,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const protoCompiler = protoWorker();
   const threads = { close: async () => void (await Promise.all([graphqlRunner.close(), protoCompiler.close()])) };
   const app = serverApp(options, backend, { graphqlRunner, protoCompiler }, reporter);
+  // `--twin stripe=12111`: the provider's twin under its name, before the first request (docs/twins.md).
+  for (const provider of Object.keys(options.twin ?? {})) {
+    await writeTwinSetting(backend.collections, provider, { provider });
+  }
 
   await storedPartsLoaded(app);
 
@@ -274,7 +280,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
   const endpointUrls: Record<string, string> = {};
   // Each endpoint served at the root of its own port (`--serve name=port`), then the daemon's port.
-  const ports: [string | undefined, number][] = [...Object.entries(options.serve ?? {}), [undefined, port]];
+  const ports: [string | undefined, number][] = [
+    ...Object.entries(options.serve ?? {}),
+    ...Object.entries(options.twin ?? {}),
+    [undefined, port],
+  ];
   let main: Served[] = [];
   for (const [endpoint, at] of ports) {
     try {
@@ -400,7 +410,7 @@ function listenError(error: unknown, at: number, endpoint: string | undefined, h
   const choose =
     endpoint === undefined
       ? `choose another with --port or ${SETTINGS.port.env}`
-      : `choose another for ${endpoint} in --serve or ${SETTINGS.serve.env}`;
+      : `choose another for ${endpoint} in --serve or ${SETTINGS.serve.env} (a twin: --twin or ${SETTINGS.twin.env})`;
   return cause.code === 'EADDRINUSE'
     ? new StartError('PORT_IN_USE', `port ${at} is already in use (${where}); ${choose}`, error)
     : new StartError('LISTEN_FAILED', `cannot listen on ${where}: ${cause.message}`, error);
@@ -418,6 +428,8 @@ function serverApp(
     ...threads,
     // Sent with node:http (keep-alive agents): several times less CPU per attempt than fetch.
     deliverySend: nodeDeliverySend(),
+    // The providers' twins, loaded on first use (docs/twins.md).
+    twins: twinCatalog,
     ...pickLimits(options),
     adminToken: options.adminToken,
     allowedHosts: options.allowedHosts,

@@ -63,7 +63,9 @@ const INSTALL_TIMEOUT = 300_000;
 /** The core's optional peer the daemon's default store needs, as the README's global npm command names it (not `@redis/client`). */
 const CORE_PEERS = ['level@^10'];
 /** Optional peers whose import is guarded, and the test below that proves the guard. */
-const GUARDED_OPTIONAL_PEERS: Record<string, string[]> = { '@mockpoint/server': ['@sentry/node', '@redis/client'] };
+const GUARDED_OPTIONAL_PEERS: Record<string, string[]> = {
+  '@mockpoint/server': ['@sentry/node', '@redis/client', '@mockpoint/twins'],
+};
 /**
  * Bundled into the package's own JavaScript (a devDependency, never installed by a user): the MCP SDK is
  * dist/mcp-sdk.js. tsc still writes the declaration of the module that re-exports it (dist/types/mcp/

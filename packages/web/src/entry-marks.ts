@@ -46,6 +46,7 @@ export function answeredMark(entry: JournalEntry): HTMLElement | null {
   // The call itself (service/method and status) is grpcMark's, for every call however answered.
   if (by === 'grpc')
     return h('span', { class: 'by', title: "answered by the endpoint's protobuf definitions" }, 'schema');
+  if (by === 'twin') return h('span', { class: 'by', title: "answered by the endpoint's twin" }, 'twin');
   if (by === 'none') {
     return h('span', { class: 'by by-none', title: 'no queued answer, route or stored response answered it' }, 'none');
   }

@@ -156,11 +156,13 @@ function answerRows(entry: JournalEntry): [string, string][] {
           ? `the endpoint's protobuf definitions (${entry.grpc?.service}/${entry.grpc?.method}: ${entry.grpc?.code})`
           : by === 'none'
             ? `nobody (${entry.statusCode})`
-            : 'queue' in by
-              ? `a queued one-shot answer${entry.fault ? ` (${entry.fault})` : ''}`
-              : 'chaos' in by
-                ? `a fault ${by.namespace ? "the namespace's" : "the endpoint's"} chaos injected (${by.chaos})`
-                : `route ${by.route}`;
+            : by === 'twin'
+              ? "the endpoint's twin"
+              : 'queue' in by
+                ? `a queued one-shot answer${entry.fault ? ` (${entry.fault})` : ''}`
+                : 'chaos' in by
+                  ? `a fault ${by.namespace ? "the namespace's" : "the endpoint's"} chaos injected (${by.chaos})`
+                  : `route ${by.route}`;
   const rows: [string, string][] = [
     ['answered by', who],
     ['subpath', entry.subpath],

@@ -1,7 +1,7 @@
 /**
  * "A request to `/endpoint/{name}`", once for every runtime: given the method,
  * the target, the raw headers and the body's first bytes, it runs the answer
- * pipeline (signature check → state → queue → validation → routes → GraphQL schema → record → no route;
+ * pipeline (signature check → state → queue → validation → routes → twin → GraphQL schema → record → no route;
  * see `pipeline/`), records the request in the journal with the verdict and
  * returns the {@link EndpointAnswer} that an adapter sends through its sink
  * (`sink.ts`). A cached endpoint is answered synchronously.
@@ -18,6 +18,7 @@ import { answered } from '../journal/answer-record.js';
 import type { Journal } from '../journal/journal.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
 import { MAX_TIMED_MOVES, StateTimers } from '../state/state-timers.js';
+import type { TwinTable } from '../twin/twin-table.js';
 import type { ReplayGuard } from '../webhook/replay-guard.js';
 import { type EndpointTarget, splitEndpointTarget } from '../wire/endpoint-target.js';
 import { DEFAULT_LIMITS, DEFAULT_MAX_BODY_BYTES, JOURNAL_NAME_LIMIT } from '../wire/limits.js';
@@ -33,6 +34,7 @@ import { noRouteStep, recordStep, recordVerdict } from './pipeline/record-step.j
 import { signatureStep } from './pipeline/signature-step.js';
 import { stateStep } from './pipeline/state-step.js';
 import { runSteps, type Step, type Verdict } from './pipeline/step.js';
+import { twinStep } from './pipeline/twin-step.js';
 import { validationStep } from './pipeline/validation-step.js';
 import { failedAnswer, heldUntilChange } from './pipeline/verdicts.js';
 import { type RateBucketStore, RateBuckets } from './rate-buckets.js';
@@ -56,6 +58,7 @@ const PIPELINE: readonly Step[] = [
   queueStep,
   validationStep,
   rateLimitedRouteStep,
+  twinStep,
   graphqlStep,
   recordStep,
   noRouteStep,
@@ -88,6 +91,8 @@ export interface EndpointHandlerOptions {
   clock?: Clock;
   /** Where timed state moves wait (`setState: { after, to }`). @default its own, on {@link clock} */
   timers?: StateTimers;
+  /** The names' twins (docs/twins.md). @default none */
+  twins?: TwinTable;
 }
 
 function pathOf(target: string): string {
@@ -125,6 +130,7 @@ export class EndpointHandler {
           report: (error) => this.reportUnexpected(error, { method: 'TIMER', url: '/api/clock' }),
         }),
       maxTimers: MAX_TIMED_MOVES,
+      twins: options.twins,
     };
   }
 
@@ -210,6 +216,19 @@ export class EndpointHandler {
    */
   readsWholeBody(name: string): boolean | Promise<boolean> {
     if (!isValidName(name)) return false;
+    const twins = this.#parts.twins;
+    const twin = twins?.peek(name);
+    if (twin !== undefined && twin !== null) return true;
+    if (twins !== undefined && twin === undefined) {
+      return twins.engine(name).then(
+        (engine) => engine !== null || this.#readsWholeBodyBesidesTwin(name),
+        () => false,
+      );
+    }
+    return this.#readsWholeBodyBesidesTwin(name);
+  }
+
+  #readsWholeBodyBesidesTwin(name: string): boolean | Promise<boolean> {
     const { endpoints } = this.#parts;
     if (endpoints.queue.pending(name)) return true;
     const check = endpoints.signatureChecks.get(name);

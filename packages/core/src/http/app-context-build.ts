@@ -18,6 +18,7 @@ import { StoredHosts } from '../hosts/stored-hosts.js';
 import { JournalFeed } from '../journal/journal-feed.js';
 import { MAX_TIMED_MOVES, StateTimers } from '../state/state-timers.js';
 import type { Backend } from '../store/backend.js';
+import { TwinTable } from '../twin/twin-table.js';
 import { DeliveryWorker } from '../webhook/delivery-worker.js';
 import { createSchemas } from '../wire/schemas.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
@@ -95,7 +96,23 @@ export function buildAppContext(options: CreateAppOptions, resolved: ResolvedApp
     report: (error) => options.onUnexpectedError?.(error, { method: 'TIMER', url: '/api/clock' }),
   });
   const hosts = new HostTable(Object.entries(options.hosts ?? {}).map(([host, name]) => ({ host, name })));
+  const deliveries = new DeliveryWorker({
+    store: backend.deliveries,
+    allowHosts: resolved.deliveryAllowHosts,
+    maxBodyBytes: resolved.maxBodyBytes,
+    send: options.deliverySend,
+    clock,
+  });
+  // A twin's webhooks go out through the app's delivery engine.
+  const twins = new TwinTable({
+    collections: backend.collections,
+    catalog: options.twins,
+    now: () => clock.now(),
+    deliver: (members) => deliveries.create(members),
+    changes: (name) => endpoints.changes.signal(name),
+  });
   return {
+    twins,
     proxy,
     sockets,
     hosts,
@@ -119,17 +136,12 @@ export function buildAppContext(options: CreateAppOptions, resolved: ResolvedApp
       rateBucketStore: backend.rateBuckets,
       clock,
       timers,
+      twins,
     }),
     clock,
     clockSync,
     timers,
-    deliveries: new DeliveryWorker({
-      store: backend.deliveries,
-      allowHosts: resolved.deliveryAllowHosts,
-      maxBodyBytes: resolved.maxBodyBytes,
-      send: options.deliverySend,
-      clock,
-    }),
+    deliveries,
     schemas: schemasFor(resolved.maxDelayMs),
     docs: [],
   };

@@ -33,6 +33,7 @@ import { registerServiceRoutes } from './routes/service.js';
 import { registerSignatureRoutes } from './routes/signature.js';
 import { registerSocketRoutes } from './routes/sockets.js';
 import { registerStateRoutes } from './routes/state.js';
+import { registerTwinRoutes } from './routes/twin.js';
 import { registerUnhandledRoutes } from './routes/unhandled.js';
 import { registerUnknownNameRoutes } from './routes/unknown-names.js';
 import { registerVerifyRoutes } from './routes/verify.js';
@@ -76,6 +77,7 @@ export function registerRoutes(
   registerSocketRoutes(app, ctx);
   registerSignatureRoutes(app, ctx);
   registerChaosRoutes(app, ctx);
+  registerTwinRoutes(app, ctx);
   registerGraphqlRoutes(app, ctx);
   registerGrpcRoutes(app, ctx);
   registerJournalRoutes(app, ctx);

@@ -17,6 +17,7 @@ import type { Journal } from '../journal/journal.js';
 import type { JournalFeed } from '../journal/journal-feed.js';
 import type { StateTimers } from '../state/state-timers.js';
 import type { Backend } from '../store/backend.js';
+import type { TwinTable } from '../twin/twin-table.js';
 import type { DeliveryWorker } from '../webhook/delivery-worker.js';
 import type { LimitOptions } from '../wire/limits.js';
 import type { Schemas } from '../wire/schemas.js';
@@ -62,6 +63,8 @@ export interface AppContext {
   clockSync: ClockSync;
   /** Timed state moves waiting for the clock. */
   timers: StateTimers;
+  /** The names' twins (docs/twins.md). */
+  twins: TwinTable;
   /** Route documentation collected for the OpenAPI document. */
   docs: RouteDoc[];
 }

@@ -14,6 +14,7 @@ import type { JournalFeedOptions } from '../journal/journal-feed.js';
 import type { Backend, BackendParts } from '../store/backend.js';
 import { boundedParts } from '../store/bounded-store.js';
 import { memoryBackend } from '../store/memory/backend.js';
+import type { TwinCatalog } from '../twin/twin-table.js';
 import type { DeliverySend } from '../webhook/delivery-send.js';
 import { isMockpointError, MockpointError } from '../wire/errors.js';
 import { type LimitOptions, resolveLimits } from '../wire/limits.js';
@@ -90,6 +91,13 @@ export interface CreateAppOptions extends LimitOptions, Partial<BackendParts> {
    * @example createApp({ deliverySend: nodeDeliverySend() })
    */
   deliverySend?: DeliverySend;
+  /**
+   * The providers this app makes twins of (`PUT /api/endpoints/{name}/twin`
+   * `{ provider }`, docs/twins.md), loaded on first use; the daemon gives
+   * `@mockpoint/twins`'. A twin of a document given whole needs none.
+   * @default none
+   */
+  twins?: TwinCatalog;
   /**
    * The clock of routes' rate limits (docs/rate-limits.md), in ms: a test moves
    * it on to refill a bucket instead of waiting.

@@ -45,6 +45,8 @@ export interface AnswerMark {
 export const BY_RECORD: AnswerMark = Object.freeze({ answeredBy: 'record' });
 /** Answered by the endpoint's GraphQL schema (schema mode). */
 export const BY_GRAPHQL: AnswerMark = Object.freeze({ answeredBy: 'graphql' });
+/** Answered by the endpoint's twin (docs/twins.md). */
+export const BY_TWIN: AnswerMark = Object.freeze({ answeredBy: 'twin' });
 /** Answered by nobody: a 404 or another error. */
 export const BY_NONE: AnswerMark = Object.freeze({ answeredBy: 'none' });
 const QUEUE: AnsweredBy = Object.freeze({ queue: true as const });

@@ -49,6 +49,10 @@ export const ERRORS = {
     when: 'the chaos settings are not `{ rate: 0–1, faults: [reset | timeout | 500 | 503 | 429, …], latency?, bandwidth? (bytes/s, ≥ 1), seed? }` (each fault once, at least one)',
     fix: 'fix the field the message names (see docs/chaos.md)',
   },
+  INVALID_TWIN: {
+    when: 'the twin setting is not `{ provider }` of a known provider, or `{ document, profile }` whose document has no paths or whose profile breaks the profile format ([twins.md](twins.md#the-profile-format))',
+    fix: 'fix the field the message names; `GET /api/twins` lists the providers',
+  },
   UNKNOWN_FIELD: {
     when: 'the body has a field the operation does not take (a misspelling, usually)',
     fix: 'remove or correct the field the message names',
@@ -352,6 +356,10 @@ export const ERRORS = {
   COLLECTION_NOT_FOUND: {
     when: 'the endpoint has no collection of that name (`/api/endpoints/{name}/collections/{collection}`)',
     fix: '`GET /api/endpoints/{name}/collections` lists them; `PUT` one to create it',
+  },
+  TWIN_NOT_FOUND: {
+    when: 'the name has no twin',
+    fix: 'make one with `PUT /api/endpoints/{name}/twin` ([twins.md](twins.md))',
   },
   ITEM_NOT_FOUND: {
     when: 'a resource route, or `…/collections/{collection}/items/{id}`, has no item with that id in its collection ([state.md](state.md))',

@@ -43,6 +43,8 @@ export type AnsweredBy =
   | 'graphql'
   /** The endpoint's protobuf definitions (gRPC schema mode, docs/grpc.md). */
   | 'grpc'
+  /** The endpoint's twin (docs/twins.md). */
+  | 'twin'
   | 'none';
 
 /** What a proxy route's upstream answered (see docs/files.md#record-and-replay). */

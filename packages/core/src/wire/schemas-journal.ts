@@ -96,7 +96,7 @@ function createJournalEntry<Fault extends z.ZodType>(fault: Fault) {
               .optional()
               .describe("The namespace's chaos (/api/chaos) injected it: the endpoint had none of its own."),
           }),
-          z.enum(['record', 'graphql', 'grpc', 'none']),
+          z.enum(['record', 'graphql', 'grpc', 'twin', 'none']),
         ])
         .describe(
           "Who answered: a queued answer, the route with this id, a fault chaos injected (the endpoint's, or with namespace: true the namespace's), the record, the endpoint's GraphQL schema, its protobuf definitions (gRPC), or nobody (an error).",

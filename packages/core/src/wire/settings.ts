@@ -340,6 +340,14 @@ export const SETTINGS = {
     defaultText: 'none',
     help: 'also serve an endpoint at the root of a port of its own, every path its subpath (github=8081; repeat the flag or give a comma list; port 0 picks a free one; see docs/https.md)',
   },
+  twin: {
+    env: 'MOCKPOINT_TWIN',
+    flag: '--twin',
+    arg: '<provider=port>',
+    type: 'serveMap',
+    defaultText: 'none',
+    help: 'make a twin of a provider (stripe) under its name and serve it at the root of a port of its own, as --serve does (stripe=12111; repeat the flag or give a comma list; port 0 picks a free one; see docs/twins.md)',
+  },
   https: {
     env: 'MOCKPOINT_HTTPS',
     flag: '--https',

@@ -16,6 +16,7 @@ import { applyMockFile, describePlan, parseMockFile } from '@mockpoint/core/file
 import { type CommandIo, DAEMON_OPTIONS, daemonTarget, optionsHelp, parseArgs, UsageError } from './command-args.js';
 import { type Converted, flagsOf, type Importer, importSource } from './import/importer.js';
 import { IMPORTERS } from './import/registry.js';
+import { applyTwin, statefulSetting } from './import/stateful.js';
 
 const KINDS = IMPORTERS.map((importer) => importer.kind);
 
@@ -23,6 +24,8 @@ export const IMPORT_HELP = `Usage: mockpoint import <file|dir> --name <name>
                         [--from ${KINDS.join('|')}]
                         [--out mockpoint.json | --apply [--url <url>] [--token <token>]]
                         [--json] [--strict]
+       mockpoint import <openapi> --name <name> --stateful [--profile profile.json]
+                        [--out twin.json | --apply [--url <url>] [--token <token>]]
 
 Turns another tool's mocks, a recording or an API description into a mock file: one endpoint <name>.
 The format is told from the file (or folder) when --from is left out. Start a daemon with the file
@@ -40,6 +43,8 @@ ${optionsHelp(
 --apply         | apply the file to a running daemon (as mockpoint apply) instead of printing it
 --json          | print { kind, name, leftOut, mockFile | applied } as JSON on standard output
 --strict        | exit 1 when anything was left out
+--stateful      | an OpenAPI document as a stateful twin (collections, kept objects; docs/twins.md), not routes
+--profile <file>| with --stateful: the twin's profile (JSON or YAML; default: the profile's defaults)
 ${IMPORTERS.map((importer) => importer.options.trim())
   .filter(Boolean)
   .join('\n')}
@@ -56,8 +61,8 @@ export async function runImport(
   env: Record<string, string | undefined> = {},
 ): Promise<number> {
   const args = parseArgs('import', argv, {
-    values: ['--name', '--out', '--from', '--url', '--token', ...FLAG_OWNERS.keys()],
-    switches: ['--apply', '--json', '--strict'],
+    values: ['--name', '--out', '--from', '--url', '--token', '--profile', ...FLAG_OWNERS.keys()],
+    switches: ['--apply', '--json', '--strict', '--stateful'],
   });
   if (args.help) {
     io.out(IMPORT_HELP);
@@ -77,6 +82,8 @@ export async function runImport(
   if (!apply && (args.values.has('--url') || args.values.has('--token'))) {
     throw new UsageError('--url and --token are for --apply');
   }
+  if (args.switches.has('--stateful')) return stateful(path, named, args, io, env);
+  if (args.values.has('--profile')) throw new UsageError('--profile is for --stateful');
   // Not named `from`: in the bundle, that name then a string reads as an import to the installed-package check.
   const kind = args.values.get('--from');
   const source = importSource(path);
@@ -139,6 +146,32 @@ export async function runImport(
     io.out(`${head},"mockFile":${converted.mockFile.trimEnd()}}\n`);
   } else io.out(converted.mockFile);
   return args.switches.has('--strict') && converted.leftOut.length > 0 ? 1 : 0;
+}
+
+/** `--stateful`: the document as a twin setting, written or put on a daemon. */
+async function stateful(
+  path: string,
+  name: string | undefined,
+  args: ReturnType<typeof parseArgs>,
+  io: CommandIo,
+  env: Record<string, string | undefined>,
+): Promise<number> {
+  if (name === undefined) throw new UsageError('--stateful needs --name: the endpoint the twin answers at');
+  const kind = args.values.get('--from');
+  if (kind !== undefined && kind !== 'openapi') throw new UsageError('--stateful is for an OpenAPI document');
+  const setting = statefulSetting(path, args.values.get('--profile'));
+  const out = args.values.get('--out');
+  if (args.switches.has('--apply')) {
+    const answer = await applyTwin(setting, name, daemonTarget(args, env));
+    if (!answer.ok) {
+      io.err(`mockpoint import: the daemon refused the twin: ${answer.text.trim()}`);
+      return 1;
+    }
+    const made = JSON.parse(answer.text) as { operations: number; collections: string[] };
+    io.out(`twin ${name}: ${made.operations} operation(s), collections ${made.collections.join(', ') || '(none)'}\n`);
+  } else if (out !== undefined) writeFileSync(out, setting);
+  else io.out(setting);
+  return 0;
 }
 
 /** The left-out lines and the summary, on standard error. */

@@ -19,6 +19,7 @@ import { graphqlRequestOf } from '../../graphql/graphql-request.js';
 import type { Journal } from '../../journal/journal.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
 import type { StateTimers } from '../../state/state-timers.js';
+import type { TwinTable } from '../../twin/twin-table.js';
 import type { ReplayGuard } from '../../webhook/replay-guard.js';
 import { rawHeader } from '../../wire/raw-headers.js';
 import type { ValidationMark } from '../../wire/route-validation.js';
@@ -58,6 +59,8 @@ export interface PipelineParts {
   /** Where timed state moves wait, and how many may (`TOO_MANY_TIMERS` past it). */
   readonly timers: StateTimers;
   readonly maxTimers: number;
+  /** The names' twins (docs/twins.md); absent: no name has one. */
+  readonly twins?: TwinTable;
 }
 
 /** The scenarios a template sees when its route looks at none. */

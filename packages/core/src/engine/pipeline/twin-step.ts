@@ -1,0 +1,51 @@
+/**
+ * The twin (docs/twins.md): after the name's own routes (so a route still
+ * answers first), a request to a name with a twin is answered by its stateful
+ * engine over the provider's OpenAPI document; a name without one passes on.
+ *
+ * @module
+ */
+import { type EndpointAnswer, prepareAnswers } from '../../answer/endpoint-answer.js';
+import { BY_TWIN } from '../../journal/journal-entry.js';
+import type { TwinAnswer, TwinEngine } from '../../twin/twin-engine.js';
+import { rawHeader } from '../../wire/raw-headers.js';
+import type { Exchange } from './exchange.js';
+import { after, type Maybe, type Step, type Verdict } from './step.js';
+
+const decoder = new TextDecoder();
+
+function verdictOf(exchange: Exchange, answer: TwinAnswer): Verdict {
+  const prepared = prepareAnswers(answer.body, answer.status, 0);
+  const chosen: EndpointAnswer = exchange.head ? prepared.head : prepared.full;
+  const extra = { ...answer.headers };
+  delete extra['content-type'];
+  if (Object.keys(extra).length === 0) return { answer: chosen, mark: BY_TWIN };
+  return { answer: { ...chosen, headers: { ...chosen.headers, ...extra } } as EndpointAnswer, mark: BY_TWIN };
+}
+
+function answered(engine: TwinEngine | null, exchange: Exchange): Maybe<Verdict | undefined> {
+  if (engine === null) return undefined;
+  const request = exchange.request;
+  const q = request.target.indexOf('?');
+  return engine
+    .handle({
+      method: request.method === 'HEAD' ? 'GET' : request.method,
+      path: exchange.subpath,
+      query: q === -1 ? '' : request.target.slice(q + 1),
+      body: decoder.decode(exchange.wholeBody ?? request.body),
+      header: (name) => rawHeader(request.rawHeaders, name),
+    })
+    .then((answer) => verdictOf(exchange, answer));
+}
+
+export const twinStep: Step = {
+  name: 'twin',
+  run(exchange) {
+    const twins = exchange.parts.twins;
+    if (twins === undefined) return undefined;
+    const known = twins.peek(exchange.name);
+    if (known === null) return undefined;
+    if (known !== undefined) return answered(known, exchange);
+    return after(twins.engine(exchange.name), answered, exchange);
+  },
+};

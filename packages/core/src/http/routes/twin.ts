@@ -1,0 +1,129 @@
+/**
+ * A name's twin (docs/twins.md): `/api/endpoints/{name}/twin` — PUT makes
+ * `/endpoint/{name}` a stateful twin of a provider (`{ "provider": "stripe" }`)
+ * or of any OpenAPI document (`{ "document", "profile" }`), checked whole before
+ * it is kept; GET shows it; DELETE removes it (the objects it made stay in the
+ * name's collections until the name is reset or deleted). `GET /api/twins`
+ * lists the providers this daemon ships.
+ *
+ * @module
+ */
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { parseTwinSetting, readTwinSetting, type TwinSetting, writeTwinSetting } from '../../twin/twin-setting.js';
+import { buildTwin, type TwinTable } from '../../twin/twin-table.js';
+import { readJsonObjectBody } from '../../wire/body.js';
+import { MockpointError } from '../../wire/errors.js';
+import type { AppContext } from '../context.js';
+import { pathName } from './manage.js';
+import {
+  ADMIN_ERRORS,
+  BODY_ERRORS,
+  clearDoc,
+  errorResponses,
+  REQUEST_ERRORS,
+  readDoc,
+  STORE_ERRORS,
+} from './responses.js';
+
+const settingSchema = z
+  .object({
+    provider: z.string().optional().describe('A provider this daemon ships (GET /api/twins).'),
+    document: z.record(z.string(), z.unknown()).optional().describe('An OpenAPI 3 document (JSON) to make stateful.'),
+    profile: z.record(z.string(), z.unknown()).optional().describe('Its profile (docs/twins.md#the-profile-format).'),
+  })
+  .describe('A twin: a provider, or a document with its profile.');
+
+const shownSchema = z.object({
+  provider: z.string().optional(),
+  title: z.string().optional().describe("The document's title."),
+  profile: z.record(z.string(), z.unknown()).describe('The profile, its defaults filled.'),
+  operations: z.number().int().describe("The document's operations."),
+  collections: z.array(z.string()).describe('The collections inferred from its paths (path templates).'),
+});
+
+/** What GET and PUT answer: the setting without its document, and what the engine made of it. */
+async function shown(setting: TwinSetting, twins: TwinTable): Promise<z.infer<typeof shownSchema>> {
+  const { model, checked } = await buildTwin(setting, twins.catalog);
+  const info = model.doc.info as { title?: unknown } | undefined;
+  return {
+    ...(setting.provider === undefined ? {} : { provider: setting.provider }),
+    ...(typeof info?.title === 'string' ? { title: info.title.slice(0, 200) } : {}),
+    profile: checked as unknown as Record<string, unknown>,
+    operations: model.operations.length,
+    collections: model.resources.map((resource) => resource.template),
+  };
+}
+
+export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
+  const { endpoints, options, twins, schemas } = ctx;
+  const path = '/api/endpoints/:name/twin';
+  const none = (name: string) =>
+    new MockpointError('TWIN_NOT_FOUND', `"${name}" has no twin; make one with PUT /api/endpoints/${name}/twin`);
+
+  app.get('/api/twins', (c) => c.json({ providers: twins.catalog?.providers ?? [] }));
+
+  app.get(path, async (c) => {
+    const name = pathName(c.req.param('name') ?? '');
+    const setting = await readTwinSetting(endpoints.collections, name);
+    if (setting === undefined) throw none(name);
+    return c.json(await shown(setting, twins));
+  });
+
+  app.put(path, async (c) => {
+    const name = pathName(c.req.param('name') ?? '');
+    const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes, { inTurnsFrom: 1 << 20 });
+    const body = Object.fromEntries([...members].map(([member, text]) => [member, JSON.parse(text)]));
+    const setting = parseTwinSetting(body, twins.catalog?.providers ?? []);
+    const answer = await shown(setting, twins);
+    await writeTwinSetting(endpoints.collections, name, setting);
+    twins.forget(name);
+    return c.json(answer);
+  });
+
+  app.delete(path, async (c) => {
+    const name = pathName(c.req.param('name') ?? '');
+    await writeTwinSetting(endpoints.collections, name, undefined);
+    twins.forget(name);
+    return c.body(null, 204);
+  });
+
+  const params = { name: { description: 'Endpoint name (the record need not exist).', schema: schemas.name } };
+  ctx.docs.push(
+    readDoc(
+      schemas,
+      { path: '/api/twins', summary: 'The providers this daemon ships twins of (docs/twins.md).', tag: 'endpoints' },
+      { description: 'The providers.', schema: z.object({ providers: z.array(z.string()) }) },
+    ),
+    readDoc(
+      schemas,
+      { path: '/api/endpoints/{name}/twin', summary: "The endpoint's twin.", tag: 'endpoints', params },
+      { description: 'The twin.', schema: shownSchema },
+      'TWIN_NOT_FOUND',
+    ),
+    {
+      method: 'put',
+      path: '/api/endpoints/{name}/twin',
+      summary:
+        'Make /endpoint/{name} a stateful twin of a provider or of an OpenAPI document: collections from its paths, objects kept, the rest answered from its examples (docs/twins.md).',
+      tag: 'endpoints',
+      params,
+      body: settingSchema,
+      admin: true,
+      responses: {
+        200: { description: 'Saved; the twin.', schema: shownSchema },
+        ...errorResponses(schemas, REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS, 'INVALID_TWIN'),
+      },
+    },
+    clearDoc(
+      schemas,
+      {
+        path: '/api/endpoints/{name}/twin',
+        summary: 'Remove the twin (its objects stay in the collections).',
+        tag: 'endpoints',
+        params,
+      },
+      'Removed (or there was none).',
+    ),
+  );
+}

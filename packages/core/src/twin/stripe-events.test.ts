@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { stripeEventTypes, subscribes } from './stripe-events.js';
+
+const intent = (status: string, error: unknown = null) => ({
+  object: 'payment_intent',
+  status,
+  last_payment_error: error,
+});
+
+describe("Stripe's events of a change", () => {
+  it.each([
+    [{ kind: 'created', object: { object: 'customer' } }, ['customer.created']],
+    [{ kind: 'deleted', object: { object: 'customer' } }, ['customer.deleted']],
+    [{ kind: 'created', object: intent('requires_payment_method') }, ['payment_intent.created']],
+    [
+      { kind: 'created', object: intent('succeeded') },
+      ['payment_intent.created', 'payment_intent.succeeded', 'charge.succeeded'],
+    ],
+    [
+      {
+        kind: 'action',
+        object: intent('requires_payment_method', { code: 'card_declined' }),
+        before: 'requires_payment_method',
+      },
+      ['payment_intent.payment_failed', 'charge.failed'],
+    ],
+    [
+      { kind: 'action', object: intent('requires_action'), before: 'requires_payment_method' },
+      ['payment_intent.requires_action'],
+    ],
+    [{ kind: 'action', object: intent('canceled'), before: 'requires_payment_method' }, ['payment_intent.canceled']],
+    [{ kind: 'created', object: { object: 'webhook_endpoint' } }, []],
+  ] as const)('%j emits %j', (change, types) => {
+    expect(stripeEventTypes({ template: '/v1/x', ...change } as Parameters<typeof stripeEventTypes>[0])).toEqual(types);
+  });
+
+  it('sends to an enabled endpoint that takes the type or every type', () => {
+    const endpoint = { url: 'http://127.0.0.1:1/', secret: 'whsec_x', status: 'enabled' };
+    expect(subscribes({ ...endpoint, enabled_events: ['*'] }, 'customer.created')).toBe(true);
+    expect(subscribes({ ...endpoint, enabled_events: ['charge.succeeded'] }, 'customer.created')).toBe(false);
+    expect(subscribes({ ...endpoint, status: 'disabled', enabled_events: ['*'] }, 'customer.created')).toBe(false);
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * Stripe's events (SPEC §2.19): each change the twin makes emits the event
+ * Stripe's test mode emits — `customer.created`, `customer.updated`,
+ * `customer.deleted`, `payment_intent.succeeded`, … — as an `event` object
+ * kept where `GET /v1/events` lists it, and delivered through the delivery
+ * engine to every enabled `webhook_endpoints` subscriber whose
+ * `enabled_events` name it (or `*`), signed with its `whsec_` secret as Stripe
+ * signs (`Stripe-Signature: t=…,v1=…`), retried on Stripe's schedule of the
+ * engine (`standard`), in the order the changes were made.
+ *
+ * @module
+ */
+import type { FlowTools, TwinChange } from './twin-flows.js';
+
+/** The events of a PaymentIntent that moved to each status. */
+const MOVED: Record<string, string[]> = {
+  succeeded: ['payment_intent.succeeded', 'charge.succeeded'],
+  requires_capture: ['payment_intent.amount_capturable_updated'],
+  requires_action: ['payment_intent.requires_action'],
+  requires_payment_method: ['payment_intent.payment_failed', 'charge.failed'],
+  canceled: ['payment_intent.canceled'],
+};
+
+/** The types of the events a change emits. */
+export function stripeEventTypes(change: TwinChange): string[] {
+  const { object } = change;
+  const name = object.object;
+  if (typeof name !== 'string' || name === 'event' || name === 'webhook_endpoint') return [];
+  const own = change.kind === 'action' ? [] : [`${name}.${change.kind}`];
+  if (name !== 'payment_intent' || change.kind === 'deleted' || change.kind === 'updated') return own;
+  // A decline leaves the intent where it was, with its error; an intent not confirmed moved nowhere.
+  const status = String(object.status);
+  if (status === 'requires_payment_method') {
+    return object.last_payment_error === null || object.last_payment_error === undefined
+      ? own
+      : [...own, ...(MOVED[status] ?? [])];
+  }
+  if (status === change.before || status === 'requires_confirmation') return own;
+  return [...own, ...(MOVED[status] ?? [])];
+}
+
+/** An `event` object of `type` about `object`. */
+export function stripeEvent(type: string, object: Record<string, unknown>, tools: FlowTools): Record<string, unknown> {
+  return {
+    id: tools.newId('evt_'),
+    object: 'event',
+    api_version: '2024-04-10',
+    created: Math.floor(tools.now() / 1000),
+    data: { object },
+    livemode: false,
+    pending_webhooks: 0,
+    request: { id: null, idempotency_key: null },
+    type,
+  };
+}
+
+/** Whether an endpoint (a stored `webhook_endpoint`) takes events of `type`. */
+export function subscribes(endpoint: Record<string, unknown>, type: string): boolean {
+  if (endpoint.status === 'disabled' || typeof endpoint.url !== 'string' || typeof endpoint.secret !== 'string') {
+    return false;
+  }
+  const enabled = Array.isArray(endpoint.enabled_events) ? endpoint.enabled_events : [];
+  return enabled.includes('*') || enabled.includes(type);
+}

@@ -1,0 +1,136 @@
+/**
+ * Stripe's test mode, for what integration tests use (SPEC §2.19): a
+ * PaymentIntent's state from its test payment method — `pm_card_visa`
+ * succeeds (or waits for capture with `capture_method: manual`),
+ * `pm_card_chargeDeclined` is declined (`402 card_error`, `card_declined`, the
+ * intent back to `requires_payment_method`), `pm_card_authenticationRequired`
+ * asks for 3-D Secure (`requires_action`) — and confirm, capture and cancel.
+ *
+ * @module
+ */
+import { stripeEvent, stripeEventTypes, subscribes } from './stripe-events.js';
+import type { ActionOutcome, FlowError, FlowTools, TwinFlows } from './twin-flows.js';
+
+const INTENTS = '/v1/payment_intents';
+
+function declined(intent: Record<string, unknown>): FlowError {
+  return {
+    status: 402,
+    type: 'card_error',
+    code: 'card_declined',
+    message: 'Your card was declined.',
+    extra: { decline_code: 'generic_decline', payment_intent: intent },
+  };
+}
+
+/** Confirms `intent` with its payment method: its new state, and the error a decline answers. */
+function confirm(intent: Record<string, unknown>, tools: FlowTools): FlowError | undefined {
+  const method = intent.payment_method;
+  if (typeof method !== 'string' || method === '') {
+    return {
+      status: 400,
+      type: 'invalid_request_error',
+      code: 'payment_intent_unexpected_state',
+      message:
+        'You cannot confirm this PaymentIntent because it has no payment method. Pass one as `payment_method`, e.g. pm_card_visa.',
+      param: 'payment_method',
+    };
+  }
+  if (method === 'pm_card_chargeDeclined') {
+    intent.status = 'requires_payment_method';
+    intent.payment_method = null;
+    intent.last_payment_error = {
+      type: 'card_error',
+      code: 'card_declined',
+      decline_code: 'generic_decline',
+      message: 'Your card was declined.',
+    };
+    return declined({ ...intent });
+  }
+  if (method === 'pm_card_authenticationRequired') {
+    intent.status = 'requires_action';
+    intent.next_action = { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } };
+    return undefined;
+  }
+  intent.latest_charge = tools.newId('ch_');
+  intent.last_payment_error = null;
+  intent.next_action = null;
+  if (intent.capture_method === 'manual') {
+    intent.status = 'requires_capture';
+    intent.amount_capturable = intent.amount;
+  } else {
+    intent.status = 'succeeded';
+    intent.amount_received = intent.amount;
+  }
+  return undefined;
+}
+
+function unexpected(intent: Record<string, unknown>, verb: string): FlowError {
+  return {
+    status: 400,
+    type: 'invalid_request_error',
+    code: 'payment_intent_unexpected_state',
+    message: `This PaymentIntent's status is ${String(intent.status)}; it cannot be ${verb}.`,
+  };
+}
+
+function act(
+  tail: string,
+  intent: Record<string, unknown>,
+  sent: Record<string, unknown>,
+  tools: FlowTools,
+): ActionOutcome {
+  const next = { ...intent };
+  if (tail === 'confirm') {
+    if (next.status === 'succeeded' || next.status === 'canceled') return { error: unexpected(next, 'confirmed') };
+    if (typeof sent.payment_method === 'string') next.payment_method = sent.payment_method;
+    const error = confirm(next, tools);
+    return error === undefined ? { object: next } : { object: next, error };
+  }
+  if (tail === 'capture') {
+    if (next.status !== 'requires_capture') return { error: unexpected(next, 'captured') };
+    next.status = 'succeeded';
+    next.amount_received = typeof sent.amount_to_capture === 'number' ? sent.amount_to_capture : next.amount;
+    next.amount_capturable = 0;
+    return { object: next };
+  }
+  if (next.status === 'succeeded' || next.status === 'canceled') return { error: unexpected(next, 'canceled') };
+  next.status = 'canceled';
+  next.canceled_at = Math.floor(tools.now() / 1000);
+  next.cancellation_reason = typeof sent.cancellation_reason === 'string' ? sent.cancellation_reason : null;
+  return { object: next };
+}
+
+export const stripeFlows: TwinFlows = {
+  events: {
+    eventsTemplate: '/v1/events',
+    endpointsTemplate: '/v1/webhook_endpoints',
+    scheme: 'stripe',
+    types: stripeEventTypes,
+    event: stripeEvent,
+    subscribes,
+  },
+  created(template, object, sent, tools) {
+    if (template === '/v1/webhook_endpoints') {
+      object.secret = `whsec_${tools.newId('')}${tools.newId('').slice(0, 8)}`;
+      object.status = 'enabled';
+      return undefined;
+    }
+    if (template !== INTENTS) return undefined;
+    object.client_secret = `${String(object.id)}_secret_${tools.newId('').slice(0, 16)}`;
+    object.capture_method = typeof sent.capture_method === 'string' ? sent.capture_method : 'automatic';
+    object.amount_received = 0;
+    object.last_payment_error = null;
+    object.next_action = null;
+    object.latest_charge = null;
+    object.status = typeof sent.payment_method === 'string' ? 'requires_confirmation' : 'requires_payment_method';
+    if (sent.confirm === true) return confirm(object, tools);
+    return undefined;
+  },
+  action(matched, stored, sent, tools) {
+    const { op } = matched;
+    const found = /^\/v1\/payment_intents\/\{intent\}\/(confirm|capture|cancel)$/.exec(op.template);
+    if (found === null || op.method !== 'POST' || stored === undefined) return undefined;
+    return act(found[1] as string, stored, sent, tools);
+  },
+};

@@ -1,0 +1,156 @@
+/**
+ * A twin request's parameters: the body (JSON, or form-encoded with brackets)
+ * and the query, read into one object, its strings turned into the numbers,
+ * booleans and arrays the operation's schema declares, and checked against the
+ * document: a parameter the operation does not take is refused as the provider
+ * refuses it (Stripe: `parameter_unknown`), when its schema closes the object.
+ *
+ * @module
+ */
+
+import { resolve, type Schema } from './twin-example.js';
+import { FormProblem, type FormValue, readForm } from './twin-form.js';
+
+/** A parameter problem, with the parameter it names. */
+export class ParamProblem extends Error {
+  constructor(
+    message: string,
+    readonly param: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+function coerce(doc: Schema, raw: unknown, value: unknown): unknown {
+  const schema = resolve(doc, raw);
+  const list = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  if (Array.isArray(list)) {
+    if (value === '') return '';
+    for (const option of list) {
+      const resolved = resolve(doc, option);
+      if (typeof value === 'string' && resolved.type === 'string') return value;
+      if (typeof value === 'object' && (resolved.type === 'object' || resolved.type === 'array')) {
+        return coerce(doc, resolved, value);
+      }
+      if (typeof value === 'string' && resolved.type !== 'object' && resolved.type !== 'array') {
+        return coerce(doc, resolved, value);
+      }
+    }
+    return value;
+  }
+  if (typeof value === 'string') {
+    if ((schema.type === 'integer' || schema.type === 'number') && value !== '' && Number.isFinite(Number(value))) {
+      return Number(value);
+    }
+    if (schema.type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((member) => coerce(doc, schema.items, member));
+  if (typeof value === 'object' && value !== null) {
+    const properties = (schema.properties ?? {}) as Record<string, Schema>;
+    const extra = schema.additionalProperties;
+    const out: Record<string, unknown> = {};
+    for (const [key, member] of Object.entries(value)) {
+      out[key] = coerce(doc, properties[key] ?? (typeof extra === 'object' ? extra : {}), member);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** Stripe's refusal of a parameter the operation does not take (the name bounded to 200 characters). */
+function unknownParameter(name: string): ParamProblem {
+  const shown = name.slice(0, 200);
+  return new ParamProblem(`Received unknown parameter: ${shown}`, shown, 'parameter_unknown');
+}
+
+/** The operation's request body schema (its form or JSON content), if any. */
+function bodySchema(doc: Schema, operation: Schema): Schema | undefined {
+  const content = (resolve(doc, operation.requestBody).content ?? {}) as Record<string, Schema>;
+  const media = content['application/x-www-form-urlencoded'] ?? content['application/json'];
+  return media?.schema === undefined ? undefined : resolve(doc, media.schema);
+}
+
+/** The names of the operation's query parameters. */
+function queryNames(doc: Schema, operation: Schema): Set<string> {
+  const params = Array.isArray(operation.parameters) ? operation.parameters : [];
+  return new Set(
+    params
+      .map((param) => resolve(doc, param))
+      .filter((param) => param.in === 'query')
+      .map((param) => String(param.name)),
+  );
+}
+
+/** The query parameter's schema, by name. */
+function querySchema(doc: Schema, operation: Schema, name: string): Schema {
+  const params = Array.isArray(operation.parameters) ? operation.parameters : [];
+  const found = params.map((param) => resolve(doc, param)).find((param) => param.in === 'query' && param.name === name);
+  return (found?.schema as Schema | undefined) ?? {};
+}
+
+/** What a request brings, read and checked. */
+export interface TwinParams {
+  /** Body parameters, typed by the schema. */
+  body: Record<string, unknown>;
+  /** Query parameters, typed by the schema. */
+  query: Record<string, unknown>;
+}
+
+function readBody(text: string, form: boolean, contentType: string): Record<string, FormValue | unknown> {
+  if (text.trim() === '') return {};
+  if (form || contentType.includes('application/x-www-form-urlencoded')) {
+    if (!contentType.includes('json')) return readForm(text);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ParamProblem('The request body is not valid JSON.', '', 'parameter_invalid_json');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ParamProblem('The request body is not a JSON object.', '', 'parameter_invalid_json');
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/**
+ * Reads and checks the parameters of one request to `operation`: throws a
+ * {@link ParamProblem} for a body that cannot be read or a parameter the
+ * operation does not take.
+ */
+export function readParams(
+  doc: Schema,
+  operation: Schema,
+  request: { query: string; body: string; contentType: string },
+  form: boolean,
+): TwinParams {
+  let rawBody: Record<string, unknown>;
+  let rawQuery: Record<string, FormValue>;
+  try {
+    rawBody = readBody(request.body, form, request.contentType);
+    rawQuery = readForm(request.query);
+  } catch (error) {
+    if (error instanceof FormProblem)
+      throw new ParamProblem(`Invalid parameters: ${error.message}.`, '', 'parameter_invalid');
+    throw error;
+  }
+  const schema = bodySchema(doc, operation);
+  if (schema?.additionalProperties === false) {
+    const properties = (schema.properties ?? {}) as Record<string, unknown>;
+    const unknown = Object.keys(rawBody).find((key) => !(key in properties));
+    if (unknown !== undefined) {
+      throw unknownParameter(unknown);
+    }
+  }
+  const names = queryNames(doc, operation);
+  if (form) {
+    const unknown = Object.keys(rawQuery).find((key) => !names.has(key));
+    if (unknown !== undefined) throw unknownParameter(unknown);
+  }
+  const query: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rawQuery))
+    query[key] = coerce(doc, querySchema(doc, operation, key), value);
+  return { body: (schema === undefined ? rawBody : coerce(doc, schema, rawBody)) as Record<string, unknown>, query };
+}

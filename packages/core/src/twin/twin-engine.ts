@@ -1,0 +1,544 @@
+/**
+ * The generic stateful engine over an OpenAPI document (SPEC §2.19,
+ * docs/twins.md): one request in, one answer out. What the twin created,
+ * changed or deleted answers as it now is; an id it never saw, a list it never
+ * wrote and every operation outside its collections answer from the document's
+ * examples, the path's ids reflected (as stripe-mock does). Objects live in
+ * the backend's collections (one collection a resource, per name, so per
+ * namespace and on every store); the clock writes the timestamps.
+ *
+ * @module
+ */
+import type { CollectionStore } from '../collections/collection-store.js';
+import { itemOf } from '../collections/item.js';
+import { ParamProblem, readParams, type TwinParams } from './twin-body.js';
+import { type ExampleContext, exampleOf, liveOption, resolve, type Schema } from './twin-example.js';
+import { expandAnswer } from './twin-expand.js';
+import type { FlowError, FlowTools, TwinChange, TwinFlows } from './twin-flows.js';
+import { IdempotencyKeys } from './twin-idempotency.js';
+import { filterByQuery, matchesSearch, PageProblem, pageOf } from './twin-lists.js';
+import type { MatchedOperation, TwinModel, TwinResource } from './twin-model.js';
+import { errorBody, type TwinProfile } from './twin-profile.js';
+
+/** One request, as the twin reads it. */
+export interface TwinRequest {
+  method: string;
+  /** The path below the twin's root (`/v1/customers`). */
+  path: string;
+  /** The query string, without `?`. */
+  query: string;
+  body: string;
+  header(name: string): string | undefined;
+}
+
+/** The twin's answer. */
+export interface TwinAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** How a stored object is kept: its id, the ids of the path above it, whether it was deleted. */
+interface Stored {
+  id: string;
+  scope: string;
+  deleted: boolean;
+  object: Record<string, unknown>;
+}
+
+/** Most objects one collection of a twin holds. */
+const MAX_OBJECTS = 10_000;
+const ID_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** What makes a twin: its model, profile, flows, and where it keeps its objects. */
+export interface TwinParts {
+  name: string;
+  model: TwinModel;
+  profile: TwinProfile;
+  flows: TwinFlows | undefined;
+  collections: CollectionStore;
+  now: () => number;
+  /** Hands a delivery (`POST /api/deliveries`'s members as JSON texts) to the delivery engine. @default events kept, none sent */
+  deliver?: (members: ReadonlyMap<string, string>) => Promise<unknown>;
+}
+
+class Refusal extends Error {
+  constructor(readonly error: FlowError) {
+    super(error.message);
+  }
+}
+
+function responseSchema(doc: Schema, operation: Schema): { status: number; schema: Schema | undefined } {
+  const responses = (operation.responses ?? {}) as Record<string, Schema>;
+  const code = Object.keys(responses).find((key) => /^2\d\d$/.test(key)) ?? '200';
+  const content = (resolve(doc, responses[code]).content ?? {}) as Record<string, Schema>;
+  return { status: Number(code), schema: content['application/json']?.schema as Schema | undefined };
+}
+
+export class TwinEngine {
+  readonly #parts: TwinParts;
+  readonly #keys: IdempotencyKeys;
+  readonly #tools: FlowTools;
+
+  constructor(parts: TwinParts) {
+    this.#parts = parts;
+    this.#keys = new IdempotencyKeys(parts.collections, parts.name);
+    this.#tools = { now: parts.now, newId: (prefix) => this.#newId(prefix) };
+  }
+
+  get profile(): TwinProfile {
+    return this.#parts.profile;
+  }
+
+  /** Answers one request; never rejects for what the request brings. */
+  async handle(request: TwinRequest): Promise<TwinAnswer> {
+    try {
+      this.#checkAuth(request);
+      const matched = this.#parts.model.match(request.method, request.path);
+      if (matched === undefined) throw new Refusal(this.#unrecognized(request));
+      const params = readParams(
+        this.#parts.model.doc,
+        matched.op.operation,
+        { query: request.query, body: request.body, contentType: request.header('content-type') ?? '' },
+        this.#parts.profile.body === 'form',
+      );
+      const header = this.#parts.profile.idempotencyHeader;
+      const key = header === undefined || request.method !== 'POST' ? undefined : request.header(header);
+      if (key === undefined || key === '') return await this.#answer(matched, params, request);
+      return await this.#keys.once(
+        key,
+        `${request.method} ${request.path}\n${request.body}`,
+        () => this.#answer(matched, params, request),
+        (message) => this.#error({ status: 400, type: 'idempotency_error', message }),
+      );
+    } catch (error) {
+      if (error instanceof Refusal) return this.#error(error.error);
+      if (error instanceof ParamProblem || error instanceof PageProblem) {
+        const code = error instanceof ParamProblem ? error.code : 'parameter_invalid_integer';
+        return this.#error({
+          status: 400,
+          type: 'invalid_request_error',
+          code,
+          message: error.message,
+          param: error.param,
+        });
+      }
+      throw error;
+    }
+  }
+
+  #checkAuth(request: TwinRequest): void {
+    const auth = this.#parts.profile.auth;
+    if (auth === undefined) return;
+    const given = request.header('authorization') ?? '';
+    const bearer = /^Bearer\s+(\S+)$/i.exec(given)?.[1] ?? /^Basic\s+(\S+)$/i.exec(given)?.[1];
+    let key = bearer ?? '';
+    if (given.toLowerCase().startsWith('basic')) key = (atobSafe(key).split(':')[0] ?? '').trim();
+    if (!key.startsWith(auth.bearerPrefix)) {
+      throw new Refusal({
+        status: 401,
+        type: 'invalid_request_error',
+        message:
+          key === ''
+            ? `You did not provide an API key. Send it as Authorization: Bearer ${auth.bearerPrefix}….`
+            : `Invalid API Key provided: keys of this twin start with ${auth.bearerPrefix}.`,
+      });
+    }
+  }
+
+  #unrecognized(request: TwinRequest): FlowError {
+    return {
+      status: 404,
+      type: 'invalid_request_error',
+      message: `Unrecognized request URL (${request.method}: ${request.path.slice(0, 200)}).`,
+    };
+  }
+
+  #error(error: FlowError): TwinAnswer {
+    let body = errorBody(this.#parts.profile, error);
+    if (error.extra !== undefined) {
+      const parsed = JSON.parse(body) as Record<string, unknown>;
+      const inner = parsed.error;
+      if (typeof inner === 'object' && inner !== null) Object.assign(inner, error.extra);
+      body = JSON.stringify(parsed);
+    }
+    return { status: error.status, headers: { 'content-type': 'application/json' }, body };
+  }
+
+  #json(status: number, value: unknown, headers: Record<string, string> = {}): TwinAnswer {
+    return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(value) };
+  }
+
+  #ctx(): ExampleContext {
+    return { doc: this.#parts.model.doc, now: this.#parts.now(), timestamps: this.#parts.profile.timestamps.format };
+  }
+
+  #newId(prefix: string): string {
+    const bytes = new Uint8Array(this.#parts.profile.ids.length);
+    crypto.getRandomValues(bytes);
+    let id = prefix;
+    for (const byte of bytes) id += ID_LETTERS[byte % ID_LETTERS.length];
+    return id;
+  }
+
+  #stamp(): number | string {
+    const now = this.#parts.now();
+    return this.#parts.profile.timestamps.format === 'unix' ? Math.floor(now / 1000) : new Date(now).toISOString();
+  }
+
+  async #answer(matched: MatchedOperation, params: TwinParams, request: TwinRequest): Promise<TwinAnswer> {
+    const { op } = matched;
+    const resource = op.resource;
+    const answer = await this.#dispatch(matched, resource, params, request);
+    const expand = this.#parts.profile.expand;
+    const asked = expand === undefined ? undefined : (params.query[expand] ?? params.body[expand]);
+    if (answer.status >= 300 || !Array.isArray(asked) || asked.length === 0) return answer;
+    const value = JSON.parse(answer.body) as unknown;
+    await expandAnswer(value, asked.map(String).slice(0, 20), (id) => this.#find(id));
+    return { ...answer, body: JSON.stringify(value) };
+  }
+
+  #dispatch(
+    matched: MatchedOperation,
+    resource: TwinResource | undefined,
+    params: TwinParams,
+    request: TwinRequest,
+  ): Promise<TwinAnswer> {
+    if (resource === undefined) return this.#other(matched, params);
+    switch (matched.op.action) {
+      case 'create':
+        return this.#create(matched, resource, params);
+      case 'read':
+        return this.#read(matched, resource);
+      case 'update':
+        return this.#update(matched, resource, params);
+      case 'delete':
+        return this.#delete(matched, resource);
+      case 'list':
+      case 'search':
+        return this.#list(matched, resource, params, request.path);
+      default:
+        return this.#other(matched, params);
+    }
+  }
+
+  /** The scope of a path: the values of its parameters other than the item's id. */
+  #scope(matched: MatchedOperation, resource: TwinResource): string {
+    return matched.op.params
+      .filter((param) => param !== resource.idParam)
+      .map((param) => matched.values[param])
+      .join('/');
+  }
+
+  async #stored(resource: TwinResource): Promise<Stored[] | undefined> {
+    const collections = await this.#parts.collections.get(this.#parts.name);
+    return collections.get(resource.key)?.map((item) => item.value as unknown as Stored);
+  }
+
+  /** A stored object by its id, in whichever collection holds it (for `expand`). */
+  async #find(id: string): Promise<Record<string, unknown> | undefined> {
+    const collections = await this.#parts.collections.get(this.#parts.name);
+    for (const resource of this.#parts.model.resources) {
+      if (resource.prefix !== '' && !id.startsWith(resource.prefix)) continue;
+      const found = collections.get(resource.key)?.find((item) => (item.value as unknown as Stored).id === id);
+      if (found !== undefined && !(found.value as unknown as Stored).deleted)
+        return (found.value as unknown as Stored).object;
+    }
+    return undefined;
+  }
+
+  /**
+   * The example object of an operation's answer, its id the path's (as
+   * stripe-mock reflects it). A write whose answer the document does not
+   * describe (Petstore's `POST /pet`) answers its collection's item.
+   */
+  #example(matched: MatchedOperation): { status: number; value: unknown } {
+    const { status, schema: own } = responseSchema(this.#parts.model.doc, matched.op.operation);
+    const resource = matched.op.resource;
+    let schema = own;
+    if (schema === undefined && resource !== undefined && matched.op.action !== 'delete') {
+      const read = this.#parts.model.operations.find((op) => op.action === 'read' && op.resource === resource);
+      if (read !== undefined) schema = responseSchema(this.#parts.model.doc, read.operation).schema;
+    }
+    const ctx = this.#ctx();
+    const value = schema === undefined ? {} : exampleOf(ctx, liveOption(ctx, schema));
+    const last = matched.op.params.at(-1);
+    if (last !== undefined && typeof value === 'object' && value !== null && 'id' in value) {
+      // The path's id, as the example's type: a number where the document's ids are numbers.
+      const record = value as Record<string, unknown>;
+      const given = matched.values[last] as string;
+      record.id = typeof record.id === 'number' && /^-?\d{1,15}$/.test(given) ? Number(given) : given;
+    }
+    return { status, value };
+  }
+
+  /** The fields the object an operation answers has (`undefined`: its schema does not say). */
+  #fields(matched: MatchedOperation): Set<string> | undefined {
+    const { schema } = responseSchema(this.#parts.model.doc, matched.op.operation);
+    if (schema === undefined) return undefined;
+    const properties = liveOption(this.#ctx(), schema).properties;
+    return typeof properties === 'object' && properties !== null ? new Set(Object.keys(properties)) : undefined;
+  }
+
+  /**
+   * `object` with what was sent: each sent field the object has kept exact,
+   * `metadata` merged (an empty value removes a key).
+   */
+  #apply(object: Record<string, unknown>, sent: Record<string, unknown>, fields: Set<string> | undefined): void {
+    for (const [key, value] of Object.entries(sent)) {
+      if (key === this.#parts.profile.expand) continue;
+      if (fields !== undefined && !fields.has(key)) continue;
+      if (key === 'metadata' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+        const merged = { ...((object.metadata as Record<string, unknown> | null) ?? {}) };
+        for (const [name, text] of Object.entries(value)) {
+          if (text === '') delete merged[name];
+          else merged[name] = text;
+        }
+        object.metadata = merged;
+      } else {
+        object[key] = value === '' && this.#parts.profile.body === 'form' ? null : value;
+      }
+    }
+  }
+
+  async #create(matched: MatchedOperation, resource: TwinResource, params: TwinParams): Promise<TwinAnswer> {
+    const { status, value } = this.#example(matched);
+    const object = (isRecord(value) ? value : {}) as Record<string, unknown>;
+    this.#apply(object, params.body, this.#fields(matched));
+    const sequence = this.#sequential(object);
+    object.id = this.#newId(resource.prefix);
+    for (const field of this.#parts.profile.timestamps.created) if (field in object) object[field] = this.#stamp();
+    for (const field of this.#parts.profile.timestamps.updated) if (field in object) object[field] = this.#stamp();
+    const refused = this.#parts.flows?.created?.(resource.template, object, params.body, this.#tools);
+    const scope = this.#scope(matched, resource);
+    const made = await this.#parts.collections.update(this.#parts.name, resource.key, (items) => {
+      if ((items?.length ?? 0) >= MAX_OBJECTS) {
+        throw new Refusal({
+          status: 400,
+          type: 'invalid_request_error',
+          message: `This twin holds at most ${MAX_OBJECTS} objects of one kind.`,
+        });
+      }
+      // A sequence's next number is taken inside the change, so that two creates never share one.
+      const kept = sequence ? { ...object, id: nextNumber(items) } : object;
+      const stored: Stored = { id: String(kept.id), scope, deleted: false, object: kept };
+      return { edit: { append: itemOf(JSON.stringify(stored)) }, result: kept };
+    });
+    await this.#emit({ kind: 'created', template: resource.template, object: made });
+    if (refused !== undefined) throw new Refusal(refused);
+    return this.#json(this.#parts.profile.createStatus ?? status, made);
+  }
+
+  /** Whether ids count 1, 2, 3: the profile says so, or (`auto`) the document's id is a number. */
+  #sequential(example: Record<string, unknown>): boolean {
+    const style = this.#parts.profile.ids.style;
+    return style === 'sequence' || (style === 'auto' && typeof example.id === 'number');
+  }
+
+  #missing(resource: TwinResource, id: string): FlowError {
+    const what = resource.objectName ?? resource.template.split('/').at(-1) ?? 'object';
+    return {
+      status: 404,
+      type: 'invalid_request_error',
+      code: 'resource_missing',
+      message: `No such ${what}: '${id.slice(0, 200)}'`,
+      param: 'id',
+    };
+  }
+
+  #tombstone(resource: TwinResource, stored: Stored): Record<string, unknown> {
+    return { id: stored.object.id, object: resource.objectName ?? 'object', deleted: true };
+  }
+
+  async #read(matched: MatchedOperation, resource: TwinResource): Promise<TwinAnswer> {
+    const id = matched.values[resource.idParam] as string;
+    const stored = (await this.#stored(resource))?.find((item) => item.id === id);
+    if (stored === undefined) {
+      const { status, value } = this.#example(matched);
+      return this.#json(status, value);
+    }
+    if (!stored.deleted) return this.#json(200, stored.object);
+    if (this.#parts.profile.deleted === 'tombstone') return this.#json(200, this.#tombstone(resource, stored));
+    throw new Refusal(this.#missing(resource, id));
+  }
+
+  /** Changes the stored object `id` of `resource` by `change`; `undefined` when the twin does not hold it. */
+  async #change(resource: TwinResource, id: string, change: (stored: Stored) => Stored): Promise<Stored | undefined> {
+    return this.#parts.collections.update(this.#parts.name, resource.key, (items) => {
+      const index = items?.findIndex((item) => (item.value as unknown as Stored).id === id) ?? -1;
+      if (items === undefined || index === -1) return { result: undefined };
+      const stored = items[index]?.value as unknown as Stored;
+      if (stored.deleted) throw new Refusal(this.#missing(resource, id));
+      const next = change(structuredClone(stored));
+      return { edit: { set: index, item: itemOf(JSON.stringify(next)) }, result: next };
+    });
+  }
+
+  async #update(matched: MatchedOperation, resource: TwinResource, params: TwinParams): Promise<TwinAnswer> {
+    const id = matched.values[resource.idParam] as string;
+    const fields = this.#fields(matched);
+    const changed = await this.#change(resource, id, (stored) => {
+      this.#apply(stored.object, params.body, fields);
+      for (const field of this.#parts.profile.timestamps.updated) {
+        if (field in stored.object) stored.object[field] = this.#stamp();
+      }
+      return stored;
+    });
+    if (changed !== undefined) {
+      await this.#emit({ kind: 'updated', template: resource.template, object: changed.object });
+      return this.#json(200, changed.object);
+    }
+    const { status, value } = this.#example(matched);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      this.#apply(value as Record<string, unknown>, params.body, fields);
+    }
+    return this.#json(status, value);
+  }
+
+  async #delete(matched: MatchedOperation, resource: TwinResource): Promise<TwinAnswer> {
+    const id = matched.values[resource.idParam] as string;
+    const removed = await this.#change(resource, id, (stored) => ({ ...stored, deleted: true }));
+    if (removed !== undefined)
+      await this.#emit({ kind: 'deleted', template: resource.template, object: removed.object });
+    if (this.#parts.profile.deleted === 'no-content') {
+      return removed === undefined && (await this.#stored(resource)) !== undefined
+        ? this.#error(this.#missing(resource, id))
+        : { status: 204, headers: {}, body: '' };
+    }
+    if (removed !== undefined) return this.#json(200, this.#tombstone(resource, removed));
+    const { status, value } = this.#example(matched);
+    return this.#json(status, value);
+  }
+
+  async #list(
+    matched: MatchedOperation,
+    resource: TwinResource,
+    params: TwinParams,
+    path: string,
+  ): Promise<TwinAnswer> {
+    const all = await this.#stored(resource);
+    const { status, value } = this.#example(matched);
+    if (all === undefined) return this.#json(status, value);
+    const scope = this.#scope(matched, resource);
+    let live = all.filter((item) => !item.deleted && item.scope === scope).map((item) => item.object);
+    if (this.#parts.profile.list.order === 'newest') live = live.reverse();
+    const pages = this.#parts.profile.pagination;
+    if (matched.op.action === 'search') {
+      const query = typeof params.query.query === 'string' ? params.query.query : '';
+      live = live.filter((item) => matchesSearch(item, query));
+    } else {
+      const skip = new Set([pages.limit, 'expand', 'page', pages.style === 'cursor' ? pages.after : pages.page]);
+      if (pages.style === 'cursor') skip.add(pages.before);
+      live = filterByQuery(live, params.query, skip);
+    }
+    const page = pageOf(this.#parts.profile, live, params.query, path);
+    const headers: Record<string, string> = page.link === undefined ? {} : { link: page.link };
+    if (this.#parts.profile.list.style === 'bare') return this.#json(200, page.items, headers);
+    const envelope = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}) as Record<
+      string,
+      unknown
+    >;
+    envelope.data = page.items;
+    envelope.has_more = page.hasMore;
+    if ('url' in envelope) envelope.url = path;
+    if ('total_count' in envelope) envelope.total_count = page.total;
+    if ('next_page' in envelope) envelope.next_page = null;
+    return this.#json(200, envelope, headers);
+  }
+
+  async #other(matched: MatchedOperation, params: TwinParams): Promise<TwinAnswer> {
+    const flows = this.#parts.flows?.action;
+    const owner = this.#ownerOf(matched);
+    if (flows !== undefined && owner !== undefined) {
+      const id = matched.values[owner.idParam] as string;
+      const stored = (await this.#stored(owner))?.find((item) => item.id === id && !item.deleted);
+      const outcome = flows(
+        matched,
+        stored === undefined ? undefined : structuredClone(stored.object),
+        params.body,
+        this.#tools,
+      );
+      if (outcome !== undefined) {
+        if ('object' in outcome) {
+          const before = stored?.object.status;
+          await this.#change(owner, id, (kept) => ({ ...kept, object: outcome.object }));
+          await this.#emit({ kind: 'action', template: owner.template, object: outcome.object, before });
+        }
+        if (outcome.error !== undefined) throw new Refusal(outcome.error);
+        return this.#json(200, (outcome as { object: unknown }).object);
+      }
+    }
+    const { status, value } = this.#example(matched);
+    return this.#json(status, value);
+  }
+
+  /**
+   * Emits the provider's events of a change: each kept in its events
+   * collection and handed to the delivery engine for every subscriber.
+   */
+  async #emit(change: TwinChange): Promise<void> {
+    const events = this.#parts.flows?.events;
+    if (events === undefined) return;
+    const types = events.types(change);
+    if (types.length === 0) return;
+    const kept = this.#parts.model.resources.find((resource) => resource.template === events.eventsTemplate);
+    const hooks = this.#parts.model.resources.find((resource) => resource.template === events.endpointsTemplate);
+    const endpoints = hooks === undefined ? [] : ((await this.#stored(hooks)) ?? []).filter((item) => !item.deleted);
+    for (const type of types) {
+      const event = events.event(type, change.object, this.#tools);
+      const targets = endpoints.map((item) => item.object).filter((endpoint) => events.subscribes(endpoint, type));
+      event.pending_webhooks = targets.length;
+      if (kept !== undefined) {
+        const stored: Stored = { id: String(event.id), scope: '', deleted: false, object: event };
+        await this.#parts.collections.update(this.#parts.name, kept.key, (items) => {
+          const item = itemOf(JSON.stringify(stored));
+          if ((items?.length ?? 0) < MAX_OBJECTS) return { edit: { append: item }, result: undefined };
+          return { edit: { put: [...(items ?? []).slice(1 - MAX_OBJECTS), item] }, result: undefined };
+        });
+      }
+      for (const endpoint of targets) await this.#send(endpoint, event, events.scheme);
+    }
+  }
+
+  /** Hands one event to the delivery engine for one subscriber; a refusal (a host not allowed) is the delivery's, not the request's. */
+  async #send(endpoint: Record<string, unknown>, event: Record<string, unknown>, scheme: string): Promise<void> {
+    if (this.#parts.deliver === undefined) return;
+    const members = new Map<string, string>([
+      ['url', JSON.stringify(endpoint.url)],
+      ['data', JSON.stringify(event)],
+      ['sign', JSON.stringify({ scheme, secret: endpoint.secret })],
+      ['retry', JSON.stringify('standard')],
+    ]);
+    try {
+      await this.#parts.deliver(members);
+    } catch {
+      // The delivery engine refused it (its URL, its limit): the change stands; GET /v1/events lists the event.
+    }
+  }
+
+  /** The collection whose item an action's path is below (`/v1/payment_intents/{intent}/confirm`). */
+  #ownerOf(matched: MatchedOperation): TwinResource | undefined {
+    return this.#parts.model.resources.find(
+      (resource) =>
+        matched.op.template.startsWith(`${resource.template}/{${resource.idParam}}/`) &&
+        matched.values[resource.idParam] !== undefined,
+    );
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** One more than the largest numeric id of `items`. */
+function nextNumber(items: readonly { value: unknown }[] | undefined): number {
+  return (items ?? []).reduce((most, item) => Math.max(most, Number((item.value as Stored).id) || 0), 0) + 1;
+}
+
+function atobSafe(text: string): string {
+  try {
+    return atob(text);
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Values from an OpenAPI document's schemas, so that what a twin answers looks
+ * real: a schema's own `example` first, otherwise one made from its type, enum
+ * and format (`unix-time` and `date-time` read the clock). Expandable fields
+ * (`anyOf: [string, object]`) take their id form; nullable fields are `null`;
+ * a list's `data` holds one example item, as stripe-mock's fixtures do. Bounded
+ * in depth and by a guard against schemas that refer to themselves.
+ *
+ * @module
+ */
+
+/** A JSON Schema object as OpenAPI 3 writes it (only what the twin reads). */
+export type Schema = Record<string, unknown>;
+
+/** Resolves a local `$ref` (`#/components/schemas/x`) against the document, once. */
+export function resolve(doc: Schema, schema: unknown): Schema {
+  let current = schema as Schema | undefined;
+  for (let hops = 0; hops < 16 && current !== undefined && typeof current.$ref === 'string'; hops++) {
+    const pointer = (current.$ref as string).replace(/^#\//, '').split('/');
+    let node: unknown = doc;
+    for (const part of pointer) {
+      node = (node as Record<string, unknown> | undefined)?.[part.replaceAll('~1', '/').replaceAll('~0', '~')];
+    }
+    current = node as Schema | undefined;
+  }
+  return current ?? {};
+}
+
+/** What making one example needs: the document, the time in ms, and the id to give objects. */
+export interface ExampleContext {
+  doc: Schema;
+  now: number;
+  timestamps: 'unix' | 'iso';
+}
+
+const MAX_DEPTH = 5;
+
+function options(schema: Schema): Schema[] | undefined {
+  const list = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  return Array.isArray(list) && list.length > 0 ? list : undefined;
+}
+
+/** The first option that is not a deleted object's (`deleted: true`): what a read of a live one answers. */
+export function liveOption(ctx: ExampleContext, schema: Schema): Schema {
+  const resolved = resolve(ctx.doc, schema);
+  const list = options(resolved);
+  if (list === undefined) return resolved;
+  const live = list.find(
+    (option) => (resolve(ctx.doc, option).properties as Schema | undefined)?.deleted === undefined,
+  );
+  return resolve(ctx.doc, live ?? list[0]);
+}
+
+function stringExample(ctx: ExampleContext, schema: Schema, field: string): string {
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return String(schema.enum[0]);
+  if (schema.format === 'date-time') return new Date(ctx.now).toISOString();
+  if (schema.format === 'date') return new Date(ctx.now).toISOString().slice(0, 10);
+  if (schema.format === 'uri' || schema.format === 'url' || field.endsWith('url')) return 'https://example.com';
+  if (schema.format === 'email' || field === 'email') return 'jenny.rosen@example.com';
+  if (field === 'currency') return 'usd';
+  if (field === 'country') return 'US';
+  return field === '' ? 'string' : field;
+}
+
+function numberExample(ctx: ExampleContext, schema: Schema): number {
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return Number(schema.enum[0]);
+  if (schema.format === 'unix-time') return Math.floor(ctx.now / 1000);
+  if (typeof schema.minimum === 'number') return schema.minimum;
+  return 0;
+}
+
+function objectExample(ctx: ExampleContext, schema: Schema, depth: number, seen: Set<Schema>): unknown {
+  const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  // Every property, so that a client's field has its place and the object looks whole (as a provider's
+  // fixtures do); an optional object that cannot be null is left out (Stripe's `error` of a query run
+  // would read as a failed request).
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : Object.keys(properties));
+  const out: Record<string, unknown> = {};
+  for (const [key, property] of Object.entries(properties)) {
+    const resolved = resolve(ctx.doc, property);
+    const optionalObject =
+      resolved.nullable !== true && (resolved.type === 'object' || resolved.properties !== undefined);
+    if (!required.has(key) && optionalObject) continue;
+    out[key] = sampleOf(ctx, property, key, depth + 1, seen);
+  }
+  const data = out.data;
+  if (Array.isArray(data) && 'total_count' in out) out.total_count = data.length;
+  return out;
+}
+
+function sampleOf(ctx: ExampleContext, raw: unknown, field: string, depth: number, seen: Set<Schema>): unknown {
+  const schema = resolve(ctx.doc, raw);
+  if (schema.example !== undefined) return structuredClone(schema.example);
+  if (schema.nullable === true && depth > 0) return null;
+  if (seen.has(schema) || depth > MAX_DEPTH) return schema.type === 'array' ? [] : null;
+  const list = options(schema);
+  if (list !== undefined) return sampleOf(ctx, list[0], field, depth, seen);
+  if (Array.isArray(schema.allOf)) {
+    const merged: Record<string, unknown> = {};
+    for (const part of schema.allOf) Object.assign(merged, sampleOf(ctx, part, field, depth, seen) as object);
+    return merged;
+  }
+  seen.add(schema);
+  try {
+    switch (schema.type) {
+      case 'string':
+        return stringExample(ctx, schema, field);
+      case 'integer':
+      case 'number':
+        return numberExample(ctx, schema);
+      case 'boolean':
+        return false;
+      case 'array':
+        // The page of a list (a top-level array, or a list's `data`) holds one example item.
+        return depth <= 1 && (field === '' || field === 'data') ? [sampleOf(ctx, schema.items, '', depth, seen)] : [];
+      default:
+        return schema.properties === undefined ? {} : objectExample(ctx, schema, depth, seen);
+    }
+  } finally {
+    seen.delete(schema);
+  }
+}
+
+/** One example value of `schema` (a top-level answer: a list's page gets one item). */
+export function exampleOf(ctx: ExampleContext, schema: unknown): unknown {
+  return sampleOf(ctx, schema, '', 0, new Set());
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { matchesSearch, PageProblem, pageOf } from './twin-lists.js';
+import { checkProfile } from './twin-profile.js';
+
+const items = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id }));
+
+describe('pages', () => {
+  it('pages by cursor as Stripe does: limit, starting_after, ending_before, has_more', () => {
+    const stripe = checkProfile({ name: 's', pagination: { style: 'cursor' } });
+    expect(pageOf(stripe, items, { limit: 2 }, '/v1/x')).toMatchObject({
+      items: [{ id: 'a' }, { id: 'b' }],
+      hasMore: true,
+    });
+    expect(pageOf(stripe, items, { limit: 2, starting_after: 'c' }, '/v1/x')).toMatchObject({
+      items: [{ id: 'd' }, { id: 'e' }],
+      hasMore: false,
+    });
+    expect(pageOf(stripe, items, { limit: 2, ending_before: 'c' }, '/v1/x').items).toEqual([{ id: 'a' }, { id: 'b' }]);
+    expect(() => pageOf(stripe, items, { starting_after: 'zz' }, '/v1/x')).toThrow(PageProblem);
+    expect(() => pageOf(stripe, items, { limit: 101 }, '/v1/x')).toThrow(PageProblem);
+  });
+
+  it('pages by number with a Link header', () => {
+    const github = checkProfile({ name: 'g' });
+    const second = pageOf(github, items, { per_page: 2, page: 2 }, '/repos/a/b/issues');
+    expect(second.items).toEqual([{ id: 'c' }, { id: 'd' }]);
+    expect(second.link).toBe(
+      '</repos/a/b/issues?per_page=2&page=1>; rel="prev", </repos/a/b/issues?per_page=2&page=1>; rel="first", </repos/a/b/issues?per_page=2&page=3>; rel="next", </repos/a/b/issues?per_page=2&page=3>; rel="last"',
+    );
+  });
+});
+
+describe("Stripe's search query", () => {
+  const customer = { email: 'Jenny@Example.com', amount: 500, metadata: { order: '6735' } };
+  it.each([
+    ["email:'jenny@example.com'", true],
+    ['email~"example"', true],
+    ["metadata['order']:'6735'", true],
+    ["metadata['order']:'1' OR amount>100", true],
+    ["metadata['order']:'6735' AND amount<100", false],
+    ["-email:'jenny@example.com'", false],
+    ['not a query', false],
+  ])('%s matches: %s', (query, hit) => {
+    expect(matchesSearch(customer, query)).toBe(hit);
+  });
+});

@@ -1,0 +1,209 @@
+/**
+ * What a twin reads from an OpenAPI document: every operation, matched by its
+ * path template, and the **collections** inferred from the paths and verbs — a
+ * path `P` whose `P/{id}` exists is a collection: `POST P` creates, `GET P`
+ * lists, `GET P/search` searches, `GET P/{id}` reads, the profile's update verb
+ * on `P/{id}` updates, `DELETE P/{id}` deletes. Every other operation answers
+ * from the document's examples (as stripe-mock does).
+ *
+ * @module
+ */
+import { checkCollectionName } from '../collections/collection-store.js';
+import { MockpointError } from '../wire/errors.js';
+import { resolve, type Schema } from './twin-example.js';
+import type { TwinProfile } from './twin-profile.js';
+
+/** What an operation does to its collection. */
+export type TwinAction = 'create' | 'read' | 'update' | 'delete' | 'list' | 'search' | 'other';
+
+/** A collection the twin keeps: its storage name, its paths and how its ids look. */
+export interface TwinResource {
+  /** The collection's name in the collections store (`v1-customers`). */
+  key: string;
+  /** The collection's path template (`/v1/customers`). */
+  template: string;
+  /** Its id parameter at `template/{id}`. */
+  idParam: string;
+  /** The prefix of the ids it makes (`cus_`; `''` for none). */
+  prefix: string;
+  /** The object name an item's `object` field holds, when the schema has one (`customer`). */
+  objectName: string | undefined;
+}
+
+/** One operation of the document. */
+export interface TwinOperation {
+  method: string;
+  template: string;
+  /** The template's segments: text, or `null` for a parameter. */
+  segments: readonly (string | null)[];
+  /** The parameters' names, in order. */
+  params: readonly string[];
+  action: TwinAction;
+  resource: TwinResource | undefined;
+  operation: Schema;
+}
+
+/** An operation matched to a request path, with the path's parameters. */
+export interface MatchedOperation {
+  op: TwinOperation;
+  values: Record<string, string>;
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+function segmentsOf(template: string): (string | null)[] {
+  return template
+    .split('/')
+    .slice(1)
+    .map((segment) => (/^\{[^}]+\}$/.test(segment) ? null : segment));
+}
+
+function paramsOf(template: string): string[] {
+  return [...template.matchAll(/\{([^}]+)\}/g)].map((found) => found[1] as string);
+}
+
+/** A collection name for a template that fits the store's rule (`/v1/customers` → `v1-customers`). */
+function keyOf(template: string): string {
+  const plain = template
+    .replace(/\{[^}]+\}/g, '_')
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  let hash = 0;
+  for (const char of template) hash = (hash * 31 + (char.codePointAt(0) as number)) >>> 0;
+  const key = plain.length <= 64 ? plain : `${plain.slice(0, 55)}-${hash.toString(36)}`;
+  checkCollectionName(key || 'root');
+  return key || 'root';
+}
+
+function objectNameOf(doc: Schema, operation: Schema | undefined): string | undefined {
+  const content = ((operation?.responses as Schema | undefined)?.['200'] ?? {}) as Schema;
+  const json = ((content.content as Schema | undefined)?.['application/json'] as Schema | undefined)?.schema;
+  if (json === undefined) return undefined;
+  let schema = resolve(doc, json);
+  const list = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  if (Array.isArray(list)) schema = resolve(doc, list[0]);
+  const object = resolve(doc, (schema.properties as Schema | undefined)?.object);
+  return Array.isArray(object.enum) ? String(object.enum[0]) : undefined;
+}
+
+function resourcesOf(doc: Schema, paths: Record<string, Schema>, profile: TwinProfile): Map<string, TwinResource> {
+  const resources = new Map<string, TwinResource>();
+  for (const template of Object.keys(paths)) {
+    const segments = template.split('/');
+    const last = segments.at(-1) ?? '';
+    if (last === '' || last.startsWith('{')) continue;
+    const item = Object.keys(paths).find(
+      (other) => other.startsWith(`${template}/{`) && /^\{[^}/]+\}$/.test(other.slice(template.length + 1)),
+    );
+    if (item === undefined) continue;
+    const idParam = item.slice(template.length + 2, -1);
+    resources.set(template, {
+      key: keyOf(template),
+      template,
+      idParam,
+      prefix: profile.ids.prefixes[last] ?? '',
+      objectName: objectNameOf(doc, (paths[item] as Schema).get as Schema | undefined),
+    });
+  }
+  return resources;
+}
+
+function actionOf(
+  method: string,
+  template: string,
+  resources: Map<string, TwinResource>,
+  profile: TwinProfile,
+): { action: TwinAction; resource: TwinResource | undefined } {
+  const upper = method.toUpperCase();
+  const collection = resources.get(template);
+  if (collection !== undefined) {
+    if (upper === 'POST') return { action: 'create', resource: collection };
+    if (upper === 'GET') return { action: 'list', resource: collection };
+  }
+  const slash = template.lastIndexOf('/');
+  const parent = resources.get(template.slice(0, slash));
+  const tail = template.slice(slash + 1);
+  if (parent !== undefined && tail === `{${parent.idParam}}`) {
+    if (upper === 'GET') return { action: 'read', resource: parent };
+    if (upper === 'DELETE') return { action: 'delete', resource: parent };
+    if (upper === profile.update) return { action: 'update', resource: parent };
+  }
+  if (parent !== undefined && tail === 'search' && upper === 'GET') return { action: 'search', resource: parent };
+  return { action: 'other', resource: undefined };
+}
+
+/** The operations and collections of one document under one profile. */
+export class TwinModel {
+  readonly operations: readonly TwinOperation[];
+  readonly resources: readonly TwinResource[];
+  readonly doc: Schema;
+
+  constructor(doc: Schema, profile: TwinProfile) {
+    const paths = doc.paths as Record<string, Schema> | undefined;
+    if (typeof paths !== 'object' || paths === null || Object.keys(paths).length === 0) {
+      throw new MockpointError('INVALID_TWIN', 'document: an OpenAPI document with at least one path');
+    }
+    this.doc = doc;
+    const resources = resourcesOf(doc, paths, profile);
+    this.resources = [...resources.values()];
+    const operations: TwinOperation[] = [];
+    for (const [template, item] of Object.entries(paths)) {
+      for (const method of METHODS) {
+        const operation = (item as Schema)[method] as Schema | undefined;
+        if (operation === undefined) continue;
+        const { action, resource } = actionOf(method, template, resources, profile);
+        operations.push({
+          method: method.toUpperCase(),
+          template,
+          segments: segmentsOf(template),
+          params: paramsOf(template),
+          action,
+          resource,
+          operation,
+        });
+      }
+    }
+    this.operations = operations;
+  }
+
+  /** The operation of `method` at `path`: the one with the most fixed segments matching, then the first. */
+  match(method: string, path: string): MatchedOperation | undefined {
+    const parts = path.split('/').slice(1);
+    let best: MatchedOperation | undefined;
+    let bestFixed = -1;
+    for (const op of this.operations) {
+      if (op.method !== method || op.segments.length !== parts.length) continue;
+      let fixed = 0;
+      const values: Record<string, string> = {};
+      let param = 0;
+      let fits = true;
+      for (let index = 0; index < parts.length && fits; index++) {
+        const segment = op.segments[index];
+        const part = parts[index] as string;
+        if (segment === null) {
+          if (part === '') fits = false;
+          else values[op.params[param++] as string] = safeDecode(part);
+        } else if (segment === part) fixed++;
+        else fits = false;
+      }
+      if (fits && fixed > bestFixed) {
+        best = { op, values };
+        bestFixed = fixed;
+      }
+    }
+    return best;
+  }
+
+  /** Whether any operation answers at `path` with another method (405 rather than 404). */
+  hasPath(path: string): boolean {
+    return ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].some((method) => this.match(method, path) !== undefined);
+  }
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { checkProfile, errorBody } from './twin-profile.js';
+
+describe('the profile format', () => {
+  it('fills the defaults of a profile that names itself only', () => {
+    expect(checkProfile({ name: 'notes' })).toMatchObject({
+      body: 'json',
+      update: 'PATCH',
+      ids: { style: 'auto', length: 24, prefixes: {} },
+      pagination: { style: 'page', limit: 'per_page', page: 'page', defaultLimit: 30, maxLimit: 100 },
+      list: { style: 'bare', order: 'oldest' },
+      timestamps: { format: 'iso', created: ['created_at'], updated: ['updated_at'] },
+      deleted: 'no-content',
+    });
+  });
+
+  it.each([
+    [{}, 'profile.name'],
+    [{ name: 'x', pagination: { style: 'cursor', limit: 3 } }, 'profile.pagination.limit'],
+    [{ name: 'x', update: 'GET' }, 'profile.update'],
+    [{ name: 'x', colour: 'red' }, 'profile'],
+    [{ name: 'x', error: '{"message":{message}}' }, 'profile.error'],
+  ])('refuses %j with INVALID_TWIN naming %s', (profile, where) => {
+    expect(() => checkProfile(profile)).toThrow(
+      expect.objectContaining({ code: 'INVALID_TWIN', message: expect.stringContaining(`${where}`) }),
+    );
+  });
+
+  it('fills the error template JSON-escaped, leaving out what is empty', () => {
+    const stripe = checkProfile({
+      name: 's',
+      error: '{"error":{"type":"{type}","code":"{code}","message":"{message}","param":"{param}"}}',
+    });
+    expect(JSON.parse(errorBody(stripe, { type: 'invalid_request_error', message: 'a "quoted"\nline' }))).toEqual({
+      error: { type: 'invalid_request_error', message: 'a "quoted"\nline' },
+    });
+  });
+});

@@ -1,0 +1,148 @@
+/**
+ * A twin's **profile** (docs/twins.md#the-profile-format): the small, documented
+ * JSON that says how a provider's API maps onto the generic stateful engine —
+ * how bodies are encoded, how ids look, which verb updates, how lists page,
+ * what an error and a deleted object look like, where timestamps go, whether a
+ * key is required and idempotency keys are honoured. Checked when loaded: a
+ * profile that breaks the format is refused with `INVALID_TWIN` naming the field.
+ *
+ * @module
+ */
+import { z } from 'zod';
+import { MockpointError } from '../wire/errors.js';
+
+const placeholderText = z.string().max(1000);
+
+const cursorPages = z
+  .object({
+    style: z.literal('cursor'),
+    /** The query parameters: page size, the id to start after, the id to end before. */
+    limit: z.string().max(64).default('limit'),
+    after: z.string().max(64).default('starting_after'),
+    before: z.string().max(64).default('ending_before'),
+    defaultLimit: z.number().int().min(1).max(1000).default(10),
+    maxLimit: z.number().int().min(1).max(1000).default(100),
+  })
+  .strict();
+
+const numberedPages = z
+  .object({
+    style: z.literal('page'),
+    /** The query parameters: page size and page number (from 1); answered with a `Link` header. */
+    limit: z.string().max(64).default('per_page'),
+    page: z.string().max(64).default('page'),
+    defaultLimit: z.number().int().min(1).max(1000).default(30),
+    maxLimit: z.number().int().min(1).max(1000).default(100),
+  })
+  .strict();
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The profile format, checked when a twin is made. */
+export const twinProfileSchema = z
+  .object({
+    /** What the twin is called in messages (`stripe`, `petstore`). */
+    name: z.string().min(1).max(64),
+    /** How request bodies come: JSON, or form-encoded with nested brackets (`a[b][0]=x`). */
+    body: z.enum(['json', 'form']).default('json'),
+    /** The verb that updates an item at its own path (`POST` for Stripe, `PATCH` for GitHub). */
+    update: z.enum(['POST', 'PUT', 'PATCH']).default('PATCH'),
+    /** The status of a successful create. @default the document's success status of the operation */
+    createStatus: z.number().int().min(200).max(299).optional(),
+    ids: z
+      .object({
+        /**
+         * `random`: a prefix and random letters and digits; `sequence`: 1, 2, 3, … per
+         * collection; `auto`: a sequence where the document's ids are integers, else random.
+         */
+        style: z.enum(['auto', 'random', 'sequence']).default('auto'),
+        /** Random letters after the prefix. */
+        length: z.number().int().min(4).max(64).default(24),
+        /** A prefix per collection, by its last path segment (`customers` → `cus_`). */
+        prefixes: z.record(z.string().max(32), z.string().max(32)).default({}),
+      })
+      .strict()
+      .prefault({}),
+    pagination: z.discriminatedUnion('style', [cursorPages, numberedPages]).prefault({ style: 'page' }),
+    /**
+     * A list's answer: `bare` (an array) or an envelope whose `data` member holds
+     * the page (Stripe's `{ object: "list", data, has_more, url }`).
+     */
+    list: z
+      .object({
+        style: z.enum(['bare', 'envelope']).default('bare'),
+        order: z.enum(['newest', 'oldest']).default('oldest'),
+      })
+      .strict()
+      .prefault({}),
+    /** Timestamps the clock writes: field names, and as Unix seconds or ISO 8601 text. */
+    timestamps: z
+      .object({
+        format: z.enum(['unix', 'iso']).default('iso'),
+        created: z.array(z.string().max(64)).max(8).default(['created_at']),
+        updated: z.array(z.string().max(64)).max(8).default(['updated_at']),
+      })
+      .strict()
+      .prefault({}),
+    /**
+     * The error body, as JSON text with `{type}`, `{code}`, `{message}` and
+     * `{param}` in it (each replaced, JSON-escaped, inside its string).
+     */
+    error: placeholderText
+      .default('{"message":"{message}"}')
+      .refine((text) => isJson(text.replace(/\{(type|code|message|param)\}/g, 'x')), {
+        message: 'the error template is JSON once its {type}, {code}, {message} and {param} are filled',
+      }),
+    /** What DELETE answers: `204` no body, or the item's `{ id, object, deleted: true }`. */
+    deleted: z.enum(['no-content', 'tombstone']).default('no-content'),
+    /** `Authorization: Bearer <prefix>…` required on every request. */
+    auth: z
+      .object({ bearerPrefix: z.string().min(1).max(64) })
+      .strict()
+      .optional(),
+    /** The header whose key replays an earlier answer (same body) or refuses another body. */
+    idempotencyHeader: z.string().max(64).optional(),
+    /** `expand[]` (Stripe): ids in the answer replaced by the objects they name. */
+    expand: z.string().max(64).optional(),
+    /** A provider's built-in flows beside the generic engine (only `stripe` today). */
+    flows: z.enum(['stripe']).optional(),
+  })
+  .strict();
+
+/** A checked profile, its defaults filled. */
+export type TwinProfile = z.output<typeof twinProfileSchema>;
+
+/** `value` as a profile, or `INVALID_TWIN` naming the first field that breaks the format. */
+export function checkProfile(value: unknown): TwinProfile {
+  const parsed = twinProfileSchema.safeParse(value ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? `profile.${issue.path.join('.')}` : 'profile';
+  throw new MockpointError('INVALID_TWIN', `${where}: ${issue?.message ?? 'not a profile'} (see docs/twins.md)`);
+}
+
+/** The error body of `profile` for one failure. */
+export function errorBody(
+  profile: TwinProfile,
+  fields: { type: string; code?: string; message: string; param?: string },
+): string {
+  const fill = (value: string | undefined) => JSON.stringify(value ?? '').slice(1, -1);
+  const text = profile.error
+    .replaceAll('{type}', fill(fields.type))
+    .replaceAll('{code}', fill(fields.code))
+    .replaceAll('{message}', fill(fields.message))
+    .replaceAll('{param}', fill(fields.param));
+  // A profile whose template is not JSON once filled still answers something a client can read.
+  try {
+    return JSON.stringify(JSON.parse(text), (_key, value) => (value === '' ? undefined : value));
+  } catch {
+    return JSON.stringify({ message: fields.message });
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * The twins of one app (one namespace): each name's engine, made on its first
+ * request from its setting and kept; a provider's document and model are
+ * loaded once, on first use, from the catalog the daemon gives
+ * (`@mockpoint/twins`), and shared by every name and namespace that uses them.
+ *
+ * @module
+ */
+import type { CollectionStore } from '../collections/collection-store.js';
+import { MockpointError } from '../wire/errors.js';
+import { stripeFlows } from './stripe-flows.js';
+import { TwinEngine } from './twin-engine.js';
+import type { TwinFlows } from './twin-flows.js';
+import { TwinModel } from './twin-model.js';
+import { checkProfile, type TwinProfile } from './twin-profile.js';
+import { readTwinSetting, type TwinSetting } from './twin-setting.js';
+
+/** A provider's document and profile. */
+export interface TwinSource {
+  document: Record<string, unknown>;
+  profile: Record<string, unknown>;
+}
+
+/** The providers a daemon ships, loaded on first use. */
+export interface TwinCatalog {
+  readonly providers: readonly string[];
+  load(provider: string): Promise<TwinSource>;
+}
+
+const FLOWS: Record<string, TwinFlows> = { stripe: stripeFlows };
+
+/** Most names a table remembers (with a twin or without) before it starts again. */
+const MAX_NAMES = 10_000;
+
+/** A model and its profile, as a setting makes them. */
+interface Built {
+  model: TwinModel;
+  checked: TwinProfile;
+}
+
+/** Models of the catalog's providers, by provider, shared by every table of the catalog. */
+const PROVIDER_MODELS = new WeakMap<TwinCatalog, Map<string, Promise<TwinSource & Built>>>();
+
+function providerModel(catalog: TwinCatalog, provider: string): Promise<TwinSource & Built> {
+  let models = PROVIDER_MODELS.get(catalog);
+  if (models === undefined) {
+    models = new Map();
+    PROVIDER_MODELS.set(catalog, models);
+  }
+  let model = models.get(provider);
+  if (model === undefined) {
+    model = catalog.load(provider).then((source) => {
+      const checked = checkProfile(source.profile);
+      return { ...source, checked, model: new TwinModel(source.document, checked) };
+    });
+    model.catch(() => models.delete(provider));
+    models.set(provider, model);
+  }
+  return model;
+}
+
+/** Checks a setting whole (its profile, its document's paths) as it is made: `INVALID_TWIN` when it is not one. */
+export async function buildTwin(setting: TwinSetting, catalog: TwinCatalog | undefined): Promise<Built> {
+  if (setting.provider !== undefined) {
+    if (catalog === undefined) throw new MockpointError('INVALID_TWIN', 'provider: this daemon ships no providers');
+    const shipped = await providerModel(catalog, setting.provider);
+    if (setting.profile === undefined) return shipped;
+    const checked = checkProfile({ ...shipped.profile, ...setting.profile });
+    return { checked, model: new TwinModel(shipped.document, checked) };
+  }
+  const checked = checkProfile(setting.profile ?? { name: 'openapi' });
+  return { checked, model: new TwinModel(setting.document ?? {}, checked) };
+}
+
+/** What a table of twins is made of. */
+export interface TwinTableOptions {
+  collections: CollectionStore;
+  catalog: TwinCatalog | undefined;
+  /** The app's clock, in ms. */
+  now: () => number;
+  /** Hands a twin's webhook to the delivery engine. @default none sent */
+  deliver?: (members: ReadonlyMap<string, string>) => Promise<unknown>;
+  /** A signal that aborts at the name's next change (deleted, every name cleared): its engine is made again then. */
+  changes?: (name: string) => AbortSignal;
+}
+
+export class TwinTable {
+  readonly #collections: CollectionStore;
+  readonly #catalog: TwinCatalog | undefined;
+  readonly #now: () => number;
+  readonly #deliver: TwinTableOptions['deliver'];
+  readonly #changes: TwinTableOptions['changes'];
+  readonly #engines = new Map<string, Promise<TwinEngine | null>>();
+  /** The engines made already (`null`: the name has no twin), for a synchronous answer. */
+  readonly #made = new Map<string, TwinEngine | null>();
+
+  constructor(options: TwinTableOptions) {
+    this.#collections = options.collections;
+    this.#catalog = options.catalog;
+    this.#now = options.now;
+    this.#deliver = options.deliver;
+    this.#changes = options.changes;
+  }
+
+  get catalog(): TwinCatalog | undefined {
+    return this.#catalog;
+  }
+
+  /** The engine of `name` (`null`: it has no twin), made once. */
+  engine(name: string): Promise<TwinEngine | null> {
+    let engine = this.#engines.get(name);
+    if (engine === undefined) {
+      // A cache of names, most of them without a twin: bounded, so that requests to many names cannot grow it.
+      if (this.#engines.size >= MAX_NAMES) this.forget();
+      engine = this.#make(name);
+      const made = engine;
+      made.then(
+        (value) => {
+          if (this.#engines.get(name) !== made) return;
+          this.#made.set(name, value);
+          // A delete of the name (or of every name) takes its setting with it: look again after one.
+          if (value === null) return;
+          this.#changes?.(name).addEventListener(
+            'abort',
+            () => {
+              if (this.#engines.get(name) === made) this.forget(name);
+            },
+            { once: true },
+          );
+        },
+        () => this.#engines.delete(name),
+      );
+      this.#engines.set(name, engine);
+    }
+    return engine;
+  }
+
+  /** The engine of `name` when it was made already (`null`: no twin; `undefined`: not looked up yet). */
+  peek(name: string): TwinEngine | null | undefined {
+    return this.#made.get(name);
+  }
+
+  /** Forgets the engine of `name` (its setting changed), or of every name. */
+  forget(name?: string): void {
+    if (name === undefined) {
+      this.#engines.clear();
+      this.#made.clear();
+      return;
+    }
+    this.#engines.delete(name);
+    this.#made.delete(name);
+  }
+
+  async #make(name: string): Promise<TwinEngine | null> {
+    const setting = await readTwinSetting(this.#collections, name);
+    if (setting === undefined) return null;
+    const { model, checked: profile } = await buildTwin(setting, this.#catalog);
+    return new TwinEngine({
+      name,
+      model,
+      profile,
+      flows: profile.flows === undefined ? undefined : FLOWS[profile.flows],
+      collections: this.#collections,
+      now: this.#now,
+      ...(this.#deliver === undefined ? {} : { deliver: this.#deliver }),
+    });
+  }
+}

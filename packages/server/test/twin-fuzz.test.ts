@@ -1,0 +1,89 @@
+// Seeded fuzz of what a request brings to a twin (docs/twins.md) — form fields with brackets,
+// their values, query parameters (expand, limit, starting_after, a search query), path ids and
+// Idempotency-Key values — with random code points, sent to the Stripe twin of the built daemon
+// on 127.0.0.1: every request is answered below 500 with JSON, a refusal's message stays bounded,
+// a customer's fields come back exactly as they were sent, and /api/health answers after.
+import { prng, randomText } from '@mockpoint/testkit/random-text';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { assertBuilt, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+
+beforeAll(() => assertBuilt());
+afterEach(() => killAll());
+afterAll(() => removeTempDirs());
+
+const SEED = 65;
+const CASES = 300;
+const AUTH = { authorization: 'Bearer sk_test_fuzz' };
+
+/** A form body or query of random fields: random names, some with brackets, random values. */
+function randomForm(random: () => number): URLSearchParams {
+  const form = new URLSearchParams();
+  const fields = 1 + Math.floor(random() * 4);
+  for (let i = 0; i < fields; i++) {
+    const pick = random();
+    const name =
+      pick < 0.3
+        ? `metadata[${randomText(random, 1 + Math.floor(random() * 12))}]`
+        : pick < 0.5
+          ? `expand[${Math.floor(random() * 3)}]`
+          : pick < 0.7
+            ? ['name', 'email', 'description', 'phone'][Math.floor(random() * 4)]
+            : randomText(random, 1 + Math.floor(random() * 20));
+    form.append(name as string, randomText(random, Math.floor(random() * 40)));
+  }
+  return form;
+}
+
+it(`answers ${CASES} random Stripe requests (seed ${SEED}) below 500, keeps what it was sent exact, and stays healthy`, async () => {
+  const daemon = await startDaemon({ args: ['--memory'] });
+  const made = await requestJson(`${daemon.url}/api/endpoints/stripe/twin`, {
+    method: 'PUT',
+    body: { provider: 'stripe' },
+  });
+  expect(made.status).toBe(200);
+  const base = `${daemon.url}/endpoint/stripe`;
+  const random = prng(SEED);
+  const statuses = new Map<number, number>();
+  for (let i = 0; i < CASES; i++) {
+    const form = randomForm(random);
+    const id = encodeURIComponent(randomText(random, 1 + Math.floor(random() * 30)).replace(/[\uD800-\uDFFF]/g, '?'));
+    const kind = i % 5;
+    const [method, path, body] =
+      kind === 0
+        ? ['POST', '/v1/customers', form.toString()]
+        : kind === 1
+          ? ['GET', `/v1/customers?${form.toString()}`, undefined]
+          : kind === 2
+            ? ['POST', `/v1/customers/${id}`, form.toString()]
+            : kind === 3
+              ? ['GET', `/v1/customers/search?query=${encodeURIComponent(form.toString())}`, undefined]
+              : ['GET', `/v1/payment_intents/${id}?expand[]=${id}`, undefined];
+    const headers: Record<string, string> = { ...AUTH, 'content-type': 'application/x-www-form-urlencoded' };
+    // Header values are bytes: code points past Latin-1 cannot be sent, so those go as `?`.
+    if (random() < 0.3)
+      headers['idempotency-key'] = randomText(random, 1 + Math.floor(random() * 300)).replace(/[^\x20-\x7e]/g, '?');
+    const response = await fetch(`${base}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+    const text = await response.text();
+    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    expect(response.status < 500, `${method} ${path} ${body ?? ''} → ${response.status} ${text.slice(0, 300)}`).toBe(
+      true,
+    );
+    const answer = JSON.parse(text) as { error?: { message: string }; id?: string };
+    if (answer.error !== undefined) expect(answer.error.message.length).toBeLessThan(400);
+    if (kind === 0 && response.status === 200 && answer.id !== undefined) {
+      // What was sent for a field the customer has comes back exact.
+      const read = (await (await fetch(`${base}/v1/customers/${answer.id}`, { headers: AUTH })).json()) as Record<
+        string,
+        unknown
+      >;
+      for (const field of ['name', 'email', 'description', 'phone']) {
+        const sent = form.get(field);
+        if (sent !== null) expect(read[field]).toBe(sent === '' ? null : sent);
+      }
+    }
+  }
+  // Both answers and refusals were reached.
+  expect(statuses.get(200)).toBeGreaterThan(0);
+  expect(statuses.get(400)).toBeGreaterThan(0);
+  expect((await requestJson(`${daemon.url}/api/health`)).status).toBe(200);
+});

@@ -1,0 +1,166 @@
+// `mockpoint import doc.yaml --stateful` (docs/twins.md): any OpenAPI document made a stateful
+// twin on the built daemon — a small document of our own with a profile (sequence ids, numbered
+// pages, its own error shape, timestamps from the daemon's clock) and Petstore with none. Every
+// process listens on 127.0.0.1.
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  assertBuilt,
+  type Daemon,
+  killAll,
+  removeTempDirs,
+  requestJson,
+  runCli,
+  startDaemon,
+} from './helpers/daemon.js';
+
+const NOTES = fileURLToPath(new URL('./fixtures/twins/notes.yaml', import.meta.url));
+const NOTES_PROFILE = fileURLToPath(new URL('./fixtures/twins/notes-profile.json', import.meta.url));
+const PETSTORE = createRequire(import.meta.url).resolve('@readme/oas-examples/3.0/json/petstore.json');
+
+beforeAll(() => assertBuilt());
+afterEach(() => killAll());
+afterAll(() => removeTempDirs());
+
+async function send(
+  daemon: Daemon,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: unknown; link: string | null }> {
+  const response = await fetch(`${daemon.url}${path}`, {
+    method,
+    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    body: text === '' ? undefined : JSON.parse(text),
+    link: response.headers.get('link'),
+  };
+}
+
+describe('mockpoint import --stateful', () => {
+  it('keeps what a client creates, changes and deletes, pages it, and answers the rest from the document', async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    const imported = await runCli({
+      args: [
+        'import',
+        NOTES,
+        '--stateful',
+        '--profile',
+        NOTES_PROFILE,
+        '--name',
+        'notes',
+        '--apply',
+        '--url',
+        daemon.url,
+      ],
+    });
+    expect([imported.code, imported.stderr]).toEqual([0, '']);
+    expect(imported.stdout).toBe('twin notes: 6 operation(s), collections /notes\n');
+    await requestJson(`${daemon.url}/api/clock`, {
+      method: 'PUT',
+      body: { set: '2030-01-01T00:00:00Z', freeze: true },
+    });
+
+    const made = await send(daemon, 'POST', '/endpoint/notes/notes', { title: 'Rex', body: 'walk', tags: ['dog'] });
+    expect(made).toMatchObject({
+      status: 201,
+      body: {
+        id: 1,
+        title: 'Rex',
+        body: 'walk',
+        tags: ['dog'],
+        pinned: false,
+        created_at: '2030-01-01T00:00:00.000Z',
+        updated_at: '2030-01-01T00:00:00.000Z',
+      },
+    });
+    expect((await send(daemon, 'GET', '/endpoint/notes/notes/1')).body).toEqual(made.body);
+    await requestJson(`${daemon.url}/api/clock`, { method: 'PUT', body: { advance: '1h' } });
+    const changed = await send(daemon, 'PATCH', '/endpoint/notes/notes/1', { title: 'Rex II' });
+    expect(changed.body).toMatchObject({
+      id: 1,
+      title: 'Rex II',
+      body: 'walk',
+      updated_at: '2030-01-01T01:00:00.000Z',
+    });
+
+    for (const title of ['two', 'three']) await send(daemon, 'POST', '/endpoint/notes/notes', { title, body: '' });
+    const first = await send(daemon, 'GET', '/endpoint/notes/notes');
+    expect((first.body as { id: number }[]).map((note) => note.id)).toEqual([1, 2]);
+    expect(first.link).toBe('</notes?per_page=2&page=2>; rel="next", </notes?per_page=2&page=2>; rel="last"');
+    const second = await send(daemon, 'GET', '/endpoint/notes/notes?per_page=2&page=2');
+    expect((second.body as { title: string }[]).map((note) => note.title)).toEqual(['three']);
+
+    expect((await send(daemon, 'DELETE', '/endpoint/notes/notes/1')).status).toBe(204);
+    expect(await send(daemon, 'GET', '/endpoint/notes/notes/1')).toMatchObject({
+      status: 404,
+      body: { message: "No such notes: '1'", code: 'resource_missing' },
+    });
+    // An id the twin never saw, and an operation outside its collections: the document's examples.
+    expect((await send(daemon, 'GET', '/endpoint/notes/notes/42')).body).toMatchObject({ id: 42, title: 'Groceries' });
+    expect((await send(daemon, 'GET', '/endpoint/notes/health')).body).toEqual({ status: 'up' });
+    const journal = await requestJson(`${daemon.url}/api/endpoints/notes/requests`);
+    expect(
+      (journal.body as { requests: { answeredBy: unknown }[] }).requests.map((entry) => entry.answeredBy),
+    ).toContain('twin');
+  });
+
+  it('makes Petstore stateful with no profile: a created pet is read back as it was sent', async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    const imported = await runCli({
+      args: ['import', PETSTORE, '--stateful', '--name', 'pets', '--apply', '--url', daemon.url],
+    });
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toMatch(/^twin pets: \d+ operation\(s\), collections .*\/pet\b/);
+    const made = await send(daemon, 'POST', '/endpoint/pets/pet', {
+      name: 'doggie',
+      photoUrls: ['a.png'],
+      status: 'sold',
+    });
+    expect(made.status).toBe(200);
+    expect(made.body).toMatchObject({ id: 1, name: 'doggie', photoUrls: ['a.png'], status: 'sold' });
+    expect((await send(daemon, 'GET', '/endpoint/pets/pet/1')).body).toEqual(made.body);
+  });
+
+  it("is per namespace, and goes with its name's delete", async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    const document = {
+      openapi: '3.0.3',
+      paths: { '/a': { post: { responses: {} } }, '/a/{id}': { get: { responses: {} } } },
+    };
+    expect((await send(daemon, 'POST', '/api/namespaces', { name: 'one' })).status).toBe(201);
+    expect((await send(daemon, 'POST', '/api/namespaces', { name: 'two' })).status).toBe(201);
+    expect((await send(daemon, 'PUT', '/ns/one/api/endpoints/t/twin', { document })).status).toBe(200);
+    const made = await send(daemon, 'POST', '/ns/one/endpoint/t/a', { x: 1 });
+    expect(made.status).toBe(200);
+    expect((await send(daemon, 'GET', '/ns/one/api/endpoints/t/twin')).status).toBe(200);
+    // Neither the default namespace nor another has it.
+    expect((await send(daemon, 'GET', '/ns/two/api/endpoints/t/twin')).status).toBe(404);
+    expect((await send(daemon, 'POST', '/ns/two/endpoint/t/a', { x: 1 })).body).toMatchObject({
+      error: { code: 'NO_ROUTE_MATCHED' },
+    });
+    expect((await send(daemon, 'GET', '/api/endpoints/t/twin')).status).toBe(404);
+    // Deleting the name deletes its twin and its objects.
+    expect((await send(daemon, 'DELETE', '/ns/one/api/endpoints/t')).status).toBe(204);
+    expect((await send(daemon, 'POST', '/ns/one/endpoint/t/a', { x: 1 })).body).toMatchObject({
+      error: { code: 'NO_ROUTE_MATCHED' },
+    });
+  });
+
+  it('refuses a profile that breaks the format, naming the field, and keeps no twin', async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    const refused = await send(daemon, 'PUT', '/api/endpoints/notes/twin', {
+      document: { openapi: '3.0.3', paths: { '/a': { get: { responses: {} } } } },
+      profile: { name: 'x', pagination: { style: 'cursor', limit: 3 } },
+    });
+    expect(refused).toMatchObject({ status: 400, body: { error: { code: 'INVALID_TWIN' } } });
+    expect(JSON.stringify(refused.body)).toContain('profile.pagination.limit');
+    expect((await send(daemon, 'GET', '/api/endpoints/notes/twin')).status).toBe(404);
+    const unknown = await send(daemon, 'PUT', '/api/endpoints/notes/twin', { provider: 'paypal' });
+    expect(unknown).toMatchObject({ status: 400, body: { error: { code: 'INVALID_TWIN' } } });
+  });
+});

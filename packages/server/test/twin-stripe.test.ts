@@ -1,0 +1,277 @@
+// The Stripe twin (docs/twins.md) through stripe-node 15.0.0 (API 2024-04-10), the official SDK,
+// against the built daemon serving the twin at the root of a port of its own (`--serve`), on
+// LevelDB and on a real redis-server: customers kept exact and paged as Stripe pages them,
+// idempotency keys, the PaymentIntent flows of the test payment methods, `expand[]`, auth and
+// Stripe's errors. Every process listens on 127.0.0.1.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
+import Stripe from 'stripe';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  assertBuilt,
+  type Daemon,
+  killAll,
+  makeTempDir,
+  removeTempDirs,
+  requestJson,
+  runCli,
+  startDaemon,
+} from './helpers/daemon.js';
+
+let redis: TestRedis;
+
+beforeAll(async () => {
+  assertBuilt();
+  redis = await startTestRedis();
+});
+afterEach(() => killAll());
+afterAll(async () => {
+  await redis?.dispose();
+  await removeTempDirs();
+});
+
+/** Each test's twin has a name of its own: the Redis tests share one redis-server. */
+let twins = 0;
+
+/** A daemon with a Stripe twin served at the root of its own port, and a stripe-node client for it. */
+async function stripeTwin(
+  store: 'level' | 'redis',
+  key = 'sk_test_123',
+): Promise<{ daemon: Daemon; stripe: Stripe; root: string }> {
+  const name = `stripe${++twins}`;
+  const daemon =
+    store === 'level'
+      ? await startDaemon({ args: ['--data-dir', await makeTempDir(), '--serve', `${name}=0`] })
+      : await startDaemon({ args: ['--serve', `${name}=0`], env: { MOCKPOINT_REDIS_URL: redis.socket } });
+  const note = daemon.notes.find((line) => line.startsWith(`${name} served at `));
+  expect(note, daemon.startLine).toBeDefined();
+  const root = (note as string).slice(`${name} served at `.length);
+  const made = await requestJson(`${daemon.url}/api/endpoints/${name}/twin`, {
+    method: 'PUT',
+    body: { provider: 'stripe' },
+  });
+  expect(made.status).toBe(200);
+  const { port } = new URL(root);
+  const stripe = new Stripe(key, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
+  return { daemon, stripe, root };
+}
+
+it("answers every operation of Stripe's 2024-04-10 document from its examples, the path's ids reflected", async () => {
+  const { stripe, root } = await stripeTwin('level');
+  const { load } = await import('@mockpoint/twins');
+  const { document } = await load('stripe');
+  const operations = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+    ['get', 'post', 'delete'].filter((method) => item[method] !== undefined).map((method) => [method, path] as const),
+  );
+  expect(operations.length).toBeGreaterThan(500);
+  const failed: string[] = [];
+  for (const [method, template] of operations) {
+    const path = template.replace(/\{([^}]+)\}/g, (_, param: string) => `${param}_123`);
+    const response = await fetch(`${root}${path}`, {
+      method: method.toUpperCase(),
+      headers: { authorization: 'Bearer sk_test_1' },
+    });
+    const body = (await response.json()) as { error?: unknown; id?: unknown };
+    // stripe-node reads a truthy `error` as a failure (a report run's `error` is null).
+    if (response.status !== 200 || body.error) failed.push(`${method} ${template} → ${response.status}`);
+    // The last id of the path is the object's (as stripe-mock reflects it).
+    const last = /\{([^}]+)\}$/.exec(template)?.[1];
+    if (method === 'get' && last !== undefined && body.id !== undefined && body.id !== `${last}_123`) {
+      failed.push(`${method} ${template}: id ${String(body.id)}`);
+    }
+  }
+  expect(failed).toEqual([]);
+  // A list the twin never wrote answers the document's page of one; a search counts it.
+  const found = await stripe.charges.search({ query: 'currency:"usd"' });
+  expect([found.data.length, found.total_count]).toEqual([1, 1]);
+});
+
+it('--twin stripe=0 makes the twin at start and serves it at a port of its own; an unknown provider stops start-up', async () => {
+  const daemon = await startDaemon({ args: ['--memory', '--twin', 'stripe=0'] });
+  const note = daemon.notes.find((line) => line.startsWith('stripe served at '));
+  expect(note, daemon.startLine).toBeDefined();
+  const { port } = new URL((note as string).slice('stripe served at '.length));
+  const stripe = new Stripe('sk_test_1', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
+  const customer = await stripe.customers.create({ email: 'start@example.com' });
+  expect(await stripe.customers.retrieve(customer.id)).toMatchObject({ email: 'start@example.com' });
+  expect((await requestJson(`${daemon.url}/api/endpoints/stripe/twin`)).body).toMatchObject({ provider: 'stripe' });
+  const refused = await runCli({ args: ['--memory', '--port', '0', '--twin', 'paypal=0'] });
+  expect([refused.code, refused.stderr.trim()]).toEqual([
+    1,
+    'mockpoint: error: --twin: "paypal" is no provider; one of stripe',
+  ]);
+});
+
+describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node (%s)', (store) => {
+  it('keeps customers exact, updates them, deletes them, and pages them with starting_after and has_more', async () => {
+    const { stripe } = await stripeTwin(store);
+    const made: Stripe.Customer[] = [];
+    for (const n of [1, 2, 3]) {
+      made.push(
+        await stripe.customers.create({
+          email: `jenny${n}@example.com`,
+          name: `Jenny ${n}`,
+          metadata: { order: `67${n}` },
+        }),
+      );
+    }
+    const first = made[0] as Stripe.Customer;
+    expect(first.id).toMatch(/^cus_[A-Za-z0-9]{24}$/);
+    expect(first).toMatchObject({ object: 'customer', email: 'jenny1@example.com', metadata: { order: '671' } });
+    expect(typeof first.created).toBe('number');
+
+    const read = await stripe.customers.retrieve(first.id);
+    expect(read).toEqual(first);
+    const updated = await stripe.customers.update(first.id, {
+      metadata: { tier: 'gold', order: '' },
+      phone: '+15555550100',
+    });
+    expect(updated).toMatchObject({ email: 'jenny1@example.com', phone: '+15555550100', metadata: { tier: 'gold' } });
+
+    // Newest first, as Stripe lists.
+    const page = await stripe.customers.list({ limit: 2 });
+    expect([page.data.map((c) => c.email), page.has_more]).toEqual([
+      ['jenny3@example.com', 'jenny2@example.com'],
+      true,
+    ]);
+    const rest = await stripe.customers.list({ limit: 2, starting_after: (page.data[1] as Stripe.Customer).id });
+    expect([rest.data.map((c) => c.email), rest.has_more]).toEqual([['jenny1@example.com'], false]);
+    expect((await stripe.customers.list().autoPagingToArray({ limit: 10 })).length).toBe(3);
+    const found = await stripe.customers.search({ query: "metadata['order']:'672'" });
+    expect(found.data.map((c) => c.email)).toEqual(['jenny2@example.com']);
+
+    expect(await stripe.customers.del(first.id)).toEqual({ id: first.id, object: 'customer', deleted: true });
+    expect(await stripe.customers.retrieve(first.id)).toMatchObject({ id: first.id, deleted: true });
+    expect((await stripe.customers.list()).data.length).toBe(2);
+    // An id the twin never saw answers from the document, the id reflected (as stripe-mock does).
+    expect(await stripe.customers.retrieve('cus_123')).toMatchObject({ id: 'cus_123', object: 'customer' });
+  });
+
+  it('answers an idempotent retry with the first answer, and refuses the key with other parameters', async () => {
+    const { stripe } = await stripeTwin(store);
+    const once = await stripe.customers.create({ email: 'a@example.com' }, { idempotencyKey: 'key-1' });
+    const again = await stripe.customers.create({ email: 'a@example.com' }, { idempotencyKey: 'key-1' });
+    expect(again.id).toBe(once.id);
+    expect(again.lastResponse.headers['idempotent-replayed']).toBe('true');
+    const refused = await stripe.customers
+      .create({ email: 'b@example.com' }, { idempotencyKey: 'key-1' })
+      .catch((e) => e);
+    expect(refused).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
+    expect((await stripe.customers.list()).data.length).toBe(1);
+  });
+
+  it('moves PaymentIntents as the test payment methods do, and expands their customer', async () => {
+    const { stripe } = await stripeTwin(store);
+    const customer = await stripe.customers.create({ email: 'payer@example.com' });
+    const paid = await stripe.paymentIntents.create({
+      amount: 2000,
+      currency: 'usd',
+      customer: customer.id,
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    });
+    expect(paid).toMatchObject({ status: 'succeeded', amount: 2000, amount_received: 2000, currency: 'usd' });
+    expect(paid.id).toMatch(/^pi_/);
+    const expanded = await stripe.paymentIntents.retrieve(paid.id, { expand: ['customer'] });
+    expect(expanded.customer).toMatchObject({ id: customer.id, email: 'payer@example.com' });
+
+    const declined = await stripe.paymentIntents.create({ amount: 500, currency: 'usd' });
+    expect(declined.status).toBe('requires_payment_method');
+    const error = await stripe.paymentIntents
+      .confirm(declined.id, { payment_method: 'pm_card_chargeDeclined' })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(Stripe.errors.StripeCardError);
+    expect([error.code, error.decline_code, error.statusCode]).toEqual(['card_declined', 'generic_decline', 402]);
+    expect((await stripe.paymentIntents.retrieve(declined.id)).status).toBe('requires_payment_method');
+
+    const secure = await stripe.paymentIntents.create({
+      amount: 700,
+      currency: 'eur',
+      payment_method: 'pm_card_authenticationRequired',
+      confirm: true,
+    });
+    expect([secure.status, secure.next_action?.type]).toEqual(['requires_action', 'use_stripe_sdk']);
+
+    const held = await stripe.paymentIntents.create({ amount: 900, currency: 'usd', capture_method: 'manual' });
+    expect((await stripe.paymentIntents.confirm(held.id, { payment_method: 'pm_card_visa' })).status).toBe(
+      'requires_capture',
+    );
+    expect((await stripe.paymentIntents.capture(held.id)).status).toBe('succeeded');
+    const dropped = await stripe.paymentIntents.create({ amount: 100, currency: 'usd' });
+    expect((await stripe.paymentIntents.cancel(dropped.id)).status).toBe('canceled');
+  });
+
+  it('sends each change as a Stripe event, signed so that stripe.webhooks.constructEvent accepts it, and lists it', async () => {
+    const { stripe } = await stripeTwin(store);
+    const received: { body: string; signature: string }[] = [];
+    const waiters: (() => void)[] = [];
+    const receiver = createServer((request, response) => {
+      let body = '';
+      request.setEncoding('utf8');
+      request.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        received.push({ body, signature: String(request.headers['stripe-signature']) });
+        response.end('ok');
+        for (const wake of waiters.splice(0)) wake();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    try {
+      const endpoint = await stripe.webhookEndpoints.create({ url, enabled_events: ['*'] });
+      expect(endpoint.secret).toMatch(/^whsec_/);
+      const customer = await stripe.customers.create({ email: 'hook@example.com' });
+      await stripe.paymentIntents.create({
+        amount: 1200,
+        currency: 'usd',
+        customer: customer.id,
+        payment_method: 'pm_card_visa',
+        confirm: true,
+      });
+      const wanted = ['customer.created', 'payment_intent.created', 'payment_intent.succeeded', 'charge.succeeded'];
+      while (received.length < wanted.length) await new Promise<void>((resolve) => waiters.push(resolve));
+      const events = received.map(({ body, signature }) =>
+        stripe.webhooks.constructEvent(body, signature, endpoint.secret as string),
+      );
+      expect(events.map((event) => event.type).sort()).toEqual([...wanted].sort());
+      const succeeded = events.find((event) => event.type === 'payment_intent.succeeded');
+      expect(succeeded?.data.object).toMatchObject({ object: 'payment_intent', status: 'succeeded', amount: 1200 });
+      // Listed where Stripe lists them, newest first.
+      const listed = await stripe.events.list({ limit: 10 });
+      expect(listed.data.map((event) => event.type)).toEqual([...wanted].reverse());
+      expect(await stripe.events.retrieve(events[0]?.id as string)).toMatchObject({
+        id: events[0]?.id,
+        object: 'event',
+      });
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+
+  it("refuses a request without a test key, and an unknown parameter, in Stripe's error shape", async () => {
+    const { stripe, root } = await stripeTwin(store, 'rk_live_nope');
+    expect(await stripe.customers.list().catch((e) => e)).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
+    const bare = await fetch(`${root}/v1/customers`);
+    expect(bare.status).toBe(401);
+    expect((await bare.json()).error.type).toBe('invalid_request_error');
+    const unknown = await fetch(`${root}/v1/customers`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sk_test_1', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'emial=a%40b.c',
+    });
+    expect([unknown.status, await unknown.json()]).toEqual([
+      400,
+      {
+        error: {
+          type: 'invalid_request_error',
+          code: 'parameter_unknown',
+          message: 'Received unknown parameter: emial',
+          param: 'emial',
+        },
+      },
+    ]);
+  });
+});
