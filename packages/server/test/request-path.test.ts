@@ -2,20 +2,10 @@
 // shows on the wire (keep-alive after a long body, pipelining, encoded dot
 // segments) and the journal's exact body bytes.
 import { connect, type Socket } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addEndpoint,
-  assertBuilt,
-  killAll,
-  ON_BUN,
-  removeTempDirs,
-  requestJson,
-  startDaemon,
-} from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { addEndpoint, ON_BUN, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 interface WireResponse {
   status: number;
