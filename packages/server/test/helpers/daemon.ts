@@ -282,6 +282,28 @@ export function useDaemons(options: { kill?: 'each' | 'file' } = {}): void {
   else afterEach(() => killAll());
 }
 
+/**
+ * One daemon the file's tests share, for tests that do not interfere (each uses names of its own,
+ * or leaves what it found): started on the first call of the getter, left running by
+ * {@link killAll} after each test, SIGKILLed after the file. Call it after {@link useDaemons}, so
+ * that it ends before the temp directories are removed.
+ */
+export function sharedDaemon(options: CliOptions = {}): () => Promise<Daemon> {
+  let started: Promise<Daemon> | undefined;
+  afterAll(async () => {
+    const daemon = await started?.catch(() => undefined);
+    started = undefined;
+    await daemon?.stop('SIGKILL');
+  });
+  return () => {
+    started ??= startDaemon(options).then((daemon) => {
+      live.delete(daemon.child);
+      return daemon;
+    });
+    return started;
+  };
+}
+
 /** A JSON request against a daemon; resolves the status and the parsed body (`undefined` when empty). */
 export async function requestJson(
   url: string,
