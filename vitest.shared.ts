@@ -20,3 +20,17 @@ export const sharedProject = defineProject({
     server: { deps: { inline: [/@graphql-tools\//] } },
   },
 });
+
+/**
+ * Test files that change the clone every other test runs from, so they run alone, after the rest
+ * (the `clone` project of vitest.config.ts; the other test files run three at a time):
+ * start.test.ts deletes the server's build stamp and lets `pnpm start` rebuild its dist/,
+ * pack-packages.test.ts rewrites the install stamp and checks that dist/ and node_modules/ do not
+ * change meanwhile, installed-package.test.ts packs the packages, whose prepack rewrites each dist/types/.
+ * Paths from the repo's root; the projects they live in leave them out.
+ */
+export const CLONE_CHANGING = [
+  'scripts/start.test.ts',
+  'scripts/pack-packages.test.ts',
+  'packages/server/test/installed-package.test.ts',
+];

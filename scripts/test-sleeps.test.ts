@@ -119,16 +119,6 @@ const ALLOWED: Allowed[] = [
     reason: 'a sampler’s pace: /api/health is asked every 10 ms while verify runs, to measure the longest gap',
   },
   {
-    file: 'packages/server/test/helpers/health-watch.ts',
-    line: 'setTimeout(resolve, 200)',
-    reason: 'a sampler’s pace: /api/health every 200 ms during a load, for its slowest answer',
-  },
-  {
-    file: 'packages/server/test/grpc-fuzz.test.ts',
-    line: 'setTimeout(resolve, 200)',
-    reason: 'a sampler’s pace: /api/health every 200 ms during the fuzz, for its slowest answer',
-  },
-  {
     file: 'packages/server/test/hangup.test.ts',
     line: 'setTimeout(() => {',
     reason:

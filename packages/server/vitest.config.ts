@@ -1,9 +1,14 @@
 import { defineProject, mergeConfig } from 'vitest/config';
-import { sharedProject } from '../../vitest.shared.js';
+import { CLONE_CHANGING, sharedProject } from '../../vitest.shared.js';
 
 export default mergeConfig(
   sharedProject,
   defineProject({
-    test: { name: 'server', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+    test: {
+      name: 'server',
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      // The files that change the clone run in the root config's `clone` project instead.
+      exclude: CLONE_CHANGING.map((path) => `../../${path}`),
+    },
   }),
 );

@@ -2,12 +2,10 @@
 // localhost or listed in MOCKPOINT_ALLOWED_HOSTS (a DNS-rebinding defence); /endpoint/*
 // answers any Host. A real daemon, requests with a chosen Host header.
 import { request } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, killAll, removeTempDirs, runCli, startDaemon } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { runCli, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 function withHost(url: string, host: string, method = 'GET', body?: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {

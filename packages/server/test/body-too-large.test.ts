@@ -2,12 +2,10 @@
 // (#49 S10): the daemon reads and drops the rest of the upload (up to a bound)
 // before it answers and closes, instead of closing on unread bytes, whose reset
 // made Node's own fetch fail with EPIPE before it read the 413 (7 of 10 before).
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { assertBuilt, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { expect, it } from 'vitest';
+import { startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(assertBuilt);
-afterEach(killAll);
-afterAll(removeTempDirs);
+useDaemons();
 
 it("10 PUT /api/endpoint/add of 6 MB with Node's fetch: 413 BODY_TOO_LARGE every time, nothing stored", async () => {
   const daemon = await startDaemon();

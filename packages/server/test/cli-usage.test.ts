@@ -11,14 +11,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../src/commands/command-list.js';
-import { CLI_PATH, type CliProcess, killAll, removeTempDirs, runCli, spawnCli, startDaemon } from './helpers/daemon.js';
+import { CLI_PATH, type CliProcess, runCli, spawnCli, startDaemon, useDaemons } from './helpers/daemon.js';
 
 const STACK_FRAME = /^\s+at /m;
 
-afterEach(killAll);
-afterAll(removeTempDirs);
+useDaemons();
 
 function oneLine(run: { stderr: string }): string {
   const lines = run.stderr.split('\n').filter((line) => line !== '');

@@ -10,28 +10,16 @@ import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { jsonString, prng, randomText } from '@mockpoint/testkit/random-text';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  assertBuilt,
-  type Daemon,
-  killAll,
-  makeTempDir,
-  removeTempDirs,
-  runCli,
-  startDaemon,
-} from './helpers/daemon.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type Daemon, makeTempDir, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
 
 let redis: TestRedis;
 
+useDaemons();
 beforeAll(async () => {
-  assertBuilt();
   redis = await startTestRedis();
 });
-afterEach(() => killAll());
-afterAll(async () => {
-  await redis?.dispose();
-  await removeTempDirs();
-});
+afterAll(() => redis?.dispose());
 
 async function send(
   url: string,

@@ -6,13 +6,11 @@
 // INVALID_COVERAGE_QUERY in one bounded line, and /api/health answers
 // throughout (asked every 200 ms, each within 1 s).
 import { prng, randomText } from '@mockpoint/testkit/random-text';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { assertBuilt, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import { expect, it } from 'vitest';
+import { requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
 import { watchHealth } from './helpers/watch-health.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const SEED = 41;
 const CASES = 200;

@@ -4,24 +4,20 @@
 import { readdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   addEndpoint,
-  assertBuilt,
-  killAll,
   longPollsHeld,
   makeTempDir,
-  removeTempDirs,
   requestJson,
   runCli,
   startDaemon,
+  useDaemons,
 } from './helpers/daemon.js';
 
 const STACK_FRAME = /^\s+at /m;
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 /** Asserts a failed start: non-zero exit, nothing on stdout, exactly one stderr line matching `pattern`. */
 function expectOneLineFailure(run: { code: number | null; stdout: string; stderr: string }, pattern: RegExp): void {

@@ -5,20 +5,10 @@
 // at the next start, said in one line.
 import { chmod, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  assertBuilt,
-  killAll,
-  makeTempDir,
-  ON_BUN,
-  removeTempDirs,
-  requestJson,
-  startDaemon,
-} from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir, ON_BUN, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const SIGNING_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const DELIVERY_SECRET = 'whsec_c2VjcmV0LWRlbGl2ZXJ5LWtleS0xMjM0NTY3OA==';

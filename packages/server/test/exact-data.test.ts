@@ -4,12 +4,10 @@
 // UTF-8, hold a key twice or come compressed are handled, never silently changed.
 // A real daemon on a real socket, with the LevelDB store in a temp directory.
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { type Daemon, makeTempDir, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const EXACT = '{"b":1,"2":2,"id":12345678901234567890,"n":9007199254740993,"huge":1e400,"neg":-0,"f":1.50,"s":"a  b"}';
 

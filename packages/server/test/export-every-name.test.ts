@@ -4,23 +4,13 @@ import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHAT_PROTO } from '@mockpoint/testkit/grpc-protos';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import {
-  assertBuilt,
-  type Daemon,
-  killAll,
-  makeTempDir,
-  removeTempDirs,
-  runCli,
-  startDaemon,
-} from './helpers/daemon.js';
+import { expect, it } from 'vitest';
+import { type Daemon, makeTempDir, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
 
 /** The GitHub test-suite's own webhook secret. */
 const SECRET = "It's a Secret to Everybody";
 
-beforeAll(assertBuilt);
-afterEach(killAll);
-afterAll(removeTempDirs);
+useDaemons();
 
 async function put(daemon: Daemon, path: string, body: unknown, method = 'PUT'): Promise<void> {
   const response = await fetch(`${daemon.url}${path}`, { method, body: JSON.stringify(body) });

@@ -6,12 +6,10 @@
 // answers every request and /api/health after.
 import { applyMockFile, exportMockFile, parseMockFile } from '@mockpoint/core/files';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { assertBuilt, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { expect, it } from 'vitest';
+import { startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const SEED = 62;
 const CASES = 150;

@@ -5,12 +5,10 @@
 // code points against the built daemon: every one is answered under 500 with a
 // stable code in one bounded line, and /api/health answers throughout.
 import { prng, randomText } from '@mockpoint/testkit/random-text';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { assertBuilt, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import { expect, it } from 'vitest';
+import { requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const SEED = 53;
 const CASES = 300;

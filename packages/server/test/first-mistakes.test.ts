@@ -7,11 +7,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { killAll, makeTempDir, removeTempDirs, requestJson, runCli, startDaemon } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir, requestJson, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
 
-afterEach(killAll);
-afterAll(removeTempDirs);
+useDaemons();
 
 type ErrorBody = { error: { code: string; message: string } };
 

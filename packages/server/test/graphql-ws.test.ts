@@ -11,13 +11,11 @@ import { createClient as createApiClient } from '@mockpoint/core';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import type { ExecutionResult } from 'graphql';
 import { type Client, createClient } from 'graphql-ws';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { assertBuilt, type Daemon, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { type Daemon, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const SCHEMA = `
 type Query { user(id: ID!): User, version: String! }

@@ -13,20 +13,10 @@ import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { startTestRedis } from '@mockpoint/testkit/redis-server';
 import { buildClientSchema, buildSchema, getIntrospectionQuery, type IntrospectionQuery, printSchema } from 'graphql';
 import { batchRequests, ClientError, GraphQLClient, gql } from 'graphql-request';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  assertBuilt,
-  type Daemon,
-  killAll,
-  makeTempDir,
-  removeTempDirs,
-  runCli,
-  startDaemon,
-} from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { type Daemon, killAll, makeTempDir, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 /** An admin answer, loosely typed: the fields these tests read. */
 interface Reply {

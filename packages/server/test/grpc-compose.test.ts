@@ -14,13 +14,11 @@ import { Code, ConnectError, createClient, type Transport } from '@connectrpc/co
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { type Daemon, makeTempDir, useDaemons } from './helpers/daemon.js';
 import { CHAT, chatDaemon, chatService, handMadeService, putProtos } from './helpers/grpc.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 /** A service of unary and server-streaming methods only: a body signature means something on it. */
 const SIG = `syntax = "proto3";

@@ -10,13 +10,11 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { type Daemon, makeTempDir, useDaemons } from './helpers/daemon.js';
 import { CHAT, chatDaemon } from './helpers/grpc.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 interface Ask {
   text?: string;

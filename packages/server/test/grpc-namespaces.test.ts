@@ -7,12 +7,10 @@
 
 import { readFile } from 'node:fs/promises';
 import * as grpc from '@grpc/grpc-js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { type Daemon, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const protoOf = (pkg: string) => `syntax = "proto3";
 package ${pkg};

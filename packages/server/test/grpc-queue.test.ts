@@ -7,13 +7,11 @@
 import { readFile } from 'node:fs/promises';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, removeTempDirs } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { type Daemon, useDaemons } from './helpers/daemon.js';
 import { chatDaemon, chatService } from './helpers/grpc.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 interface Say {
   text: string;

@@ -12,13 +12,11 @@ import { fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { type Daemon, makeTempDir, startDaemon, useDaemons } from './helpers/daemon.js';
 import { putProtos } from './helpers/grpc.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const COMMON = `syntax = "proto3";
 package shop.v1;
@@ -38,7 +36,15 @@ service Invoices { rpc Get(GetRequest) returns (GetRequest); }
 message GetRequest { string id = 1; }
 `;
 
-/** grpc/reflection/{version}/reflection.proto as github.com/grpc/grpc-proto publishes it (comments dropped). */
+/**
+ * grpc/reflection/{version}/reflection.proto as github.com/grpc/grpc-proto publishes it (comments dropped).
+ *
+ * A second copy on purpose, kept apart from the daemon's (core's `grpc/daemon-protos.ts`), as is
+ * HEALTH_PROTO below: it is the client's side of the published contract. Were the client built from
+ * the daemon's own copy, a wrong field number, type or package there would be on both ends of the
+ * call and the test would still pass; against this copy such a drift fails it. Do not import one
+ * from the other.
+ */
 function reflectionProto(version: string): string {
   return `syntax = "proto3";
 package grpc.reflection.${version};

@@ -7,13 +7,11 @@
 
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { type Daemon, makeTempDir, useDaemons } from './helpers/daemon.js';
 import { CHAT, chatDaemon, chatService } from './helpers/grpc.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 async function send(daemon: Daemon, method: string, path: string, body?: unknown): Promise<number> {
   const response = await fetch(`${daemon.url}${path}`, {

@@ -14,13 +14,11 @@ import { FieldDescriptorProto_Type as Type } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createConnectTransport, createGrpcTransport } from '@connectrpc/connect-node';
 import * as grpc from '@grpc/grpc-js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { type Daemon, startDaemon, useDaemons } from './helpers/daemon.js';
 import { grpcDaemon, handMadeService } from './helpers/grpc.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const ECHO = `syntax = "proto3";
 package echo.v1;

@@ -25,12 +25,10 @@ import { createClient, type Transport } from '@connectrpc/connect';
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
 import * as grpc from '@grpc/grpc-js';
 import { startTestRedis } from '@mockpoint/testkit/redis-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { type Daemon, killAll, makeTempDir, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const ORDERS = `// Orders — “quoted”, with CRLF\r
 syntax = "proto3";

@@ -8,12 +8,10 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import * as harValidator from 'har-validator';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { assertBuilt, killAll, makeTempDir, ON_BUN, removeTempDirs, runCli, startDaemon } from './helpers/daemon.js';
+import { expect, it } from 'vitest';
+import { makeTempDir, ON_BUN, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const SEED = 0x4a2;
 const REQUESTS = 60;

@@ -5,26 +5,14 @@
 // see each other's mappings, removals and resets, and a replica started later
 // loads them.
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { curl } from './helpers/curl.js';
-import {
-  assertBuilt,
-  type Daemon,
-  killAll,
-  makeTempDir,
-  removeTempDirs,
-  requestJson,
-  startDaemon,
-} from './helpers/daemon.js';
+import { type Daemon, makeTempDir, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
 
 let redis: TestRedis | undefined;
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(async () => {
-  await redis?.dispose();
-  await removeTempDirs();
-});
+useDaemons();
+afterAll(() => redis?.dispose());
 
 const REPO_ROUTE = {
   routes: [

@@ -15,27 +15,14 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonString, prng, randomText } from '@mockpoint/testkit/random-text';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { curl } from './helpers/curl.js';
-import {
-  assertBuilt,
-  type Daemon,
-  killAll,
-  makeTempDir,
-  removeTempDirs,
-  requestJson,
-  runCli,
-  startDaemon,
-} from './helpers/daemon.js';
+import { type Daemon, makeTempDir, requestJson, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
 
 let redis: TestRedis | undefined;
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(async () => {
-  await redis?.dispose();
-  await removeTempDirs();
-});
+useDaemons();
+afterAll(() => redis?.dispose());
 
 /** A file that maps `hosts` to `name`, whose route answers who it is. */
 function fileFor(name: string, hosts = '[api.github.com]'): string {

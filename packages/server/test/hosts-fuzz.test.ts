@@ -7,12 +7,10 @@
 // bytes that are no UTF-8): each refused 400 INVALID_QUERY in one bounded line.
 import { connect } from 'node:net';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { assertBuilt, killAll, ON_BUN, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import { expect, it } from 'vitest';
+import { ON_BUN, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const SEED = 35;
 const CASES = 300;

@@ -5,23 +5,11 @@
 // a proxied request to an unmapped host; the Host check of /api unchanged.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { curl } from './helpers/curl.js';
-import {
-  assertBuilt,
-  type Daemon,
-  killAll,
-  makeTempDir,
-  ON_BUN,
-  removeTempDirs,
-  requestJson,
-  runCli,
-  startDaemon,
-} from './helpers/daemon.js';
+import { type Daemon, makeTempDir, ON_BUN, requestJson, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const REPO_ROUTE = {
   routes: [

@@ -9,12 +9,10 @@
 import { connect as connectTcp } from 'node:net';
 import { checkServerIdentity, connect as connectTls, type PeerCertificate } from 'node:tls';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { assertBuilt, killAll, ON_BUN, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import { expect, it } from 'vitest';
+import { ON_BUN, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const SEED = 3535;
 const CASES = 150;

@@ -6,15 +6,13 @@ import { access, readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { assertBuilt, killAll, makeTempDir, ON_BUN, removeTempDirs, spawnCli, startDaemon } from './helpers/daemon.js';
+import { describe, expect, it, vi } from 'vitest';
+import { makeTempDir, ON_BUN, spawnCli, startDaemon, useDaemons } from './helpers/daemon.js';
 import { freePort } from './helpers/free-port.js';
 
 const run = promisify(execFile);
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 /** curl's status for `url` trusting `ca`, or its failure (e.g. `curl: (7) Failed to connect`). */
 async function curlStatus(url: string, ca: string): Promise<string> {

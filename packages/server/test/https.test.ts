@@ -11,26 +11,14 @@ import { join } from 'node:path';
 import { connect as connectTls, type PeerCertificate } from 'node:tls';
 import { promisify } from 'node:util';
 import { CA_CERT_FILE, CA_KEY_FILE, createCa, loadOrCreateCa } from '@mockpoint/core/tls';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startServer } from '../src/start-server.js';
 import { curlVersioned as curl } from './helpers/curl.js';
-import {
-  assertBuilt,
-  type Daemon,
-  killAll,
-  makeTempDir,
-  ON_BUN,
-  removeTempDirs,
-  requestJson,
-  runCli,
-  startDaemon,
-} from './helpers/daemon.js';
+import { type Daemon, makeTempDir, ON_BUN, requestJson, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
 
 const run = promisify(execFile);
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 interface HttpsDaemon extends Daemon {
   https: string;

@@ -9,20 +9,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonString, prng, randomText } from '@mockpoint/testkit/random-text';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  assertBuilt,
-  type Daemon,
-  killAll,
-  makeTempDir,
-  removeTempDirs,
-  runCli,
-  startDaemon,
-} from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
+import { watchHealth } from './helpers/watch-health.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const MARKER = 'OUTSIDE-THE-FOLDER-7f3a';
 
@@ -89,38 +80,6 @@ function mockoonEnvironment(filePaths: string[]): string {
     cors: false,
     rootChildren: filePaths.map((_, i) => ({ type: 'route', uuid: `u${i}` })),
   });
-}
-
-/** /api/health asked every 200 ms until stopped: the worst latency, and the daemon's largest RSS seen. */
-function watchHealth(daemon: Daemon): { stop(): Promise<{ worstMs: number; failures: number; rssMb: number }> } {
-  let worstMs = 0;
-  let failures = 0;
-  let rssMb = 0;
-  let asking: Promise<void> = Promise.resolve();
-  const timer = setInterval(() => {
-    asking = (async () => {
-      const started = performance.now();
-      try {
-        const answer = await fetch(`${daemon.url}/api/health`, { signal: AbortSignal.timeout(5000) });
-        await answer.arrayBuffer();
-        if (answer.status !== 200) failures++;
-      } catch {
-        failures++;
-      }
-      worstMs = Math.max(worstMs, performance.now() - started);
-      const status = readFileSync(`/proc/${daemon.child.pid}/status`, { encoding: 'utf8', flag: 'r' });
-      rssMb = Math.max(rssMb, Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
-    })().catch(() => {
-      failures++; // the daemon is gone
-    });
-  }, 200);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await asking;
-      return { worstMs, failures, rssMb };
-    },
-  };
 }
 
 interface Imported {
@@ -194,7 +153,7 @@ describe('seeded fuzz: random file names never read a file outside; health answe
   it('80 random Mockoon filePath values (seed 49) through `mockpoint import --apply` to a real daemon', async () => {
     const { dir, env, secret } = await layout();
     const daemon = await startDaemon({ cwd: dir, args: ['--memory'] });
-    const health = watchHealth(daemon);
+    const health = await watchHealth(daemon.url, daemon.child.pid as number);
     const random = prng(49);
     const prefixes = ['../', '../../', '/', '/etc/', 'link.txt', 'dirlink/', 'fifolink', './sub/../../', '..\\', ''];
     for (let round = 0; round < 4; round++) {
@@ -225,10 +184,10 @@ describe('seeded fuzz: random file names never read a file outside; health answe
         expect(await answer.text()).not.toContain(MARKER);
       }
     }
-    const { worstMs, failures, rssMb } = await health.stop();
-    expect(failures).toBe(0);
+    const { worstMs, failed, rssPeak } = await health.stop();
+    expect(failed).toBe(0);
     expect(worstMs).toBeLessThan(1000);
-    expect(rssMb).toBeLessThan(400);
+    expect(rssPeak / (1024 * 1024)).toBeLessThan(400);
   });
 
   it('80 random file names (seed 50) through /api/mcp: import_mock_file $ref and apply_mock_file $file', async () => {
@@ -257,7 +216,7 @@ describe('seeded fuzz: random file names never read a file outside; health answe
     };
     // The first call loads the MCP modules (seconds on a loaded machine, once): health is watched after it.
     await mcp(-1, 'export_mock_file', {});
-    const health = watchHealth(daemon);
+    const health = await watchHealth(daemon.url, daemon.child.pid as number);
     for (let round = 0; round < 40; round++) {
       const prefix = prefixes[round % prefixes.length] as string;
       const name = round % 4 === 0 ? prefix : `${prefix}${randomText(random, Math.floor(random() * 30))}`;
@@ -270,9 +229,9 @@ describe('seeded fuzz: random file names never read a file outside; health answe
       expect(JSON.parse(applied).result.isError, applied).toBe(true);
     }
     expect(await (await fetch(`${daemon.url}/api/endpoint/fz`)).text()).not.toContain(MARKER);
-    const { worstMs, failures, rssMb } = await health.stop();
-    expect(failures).toBe(0);
+    const { worstMs, failed, rssPeak } = await health.stop();
+    expect(failed).toBe(0);
     expect(worstMs).toBeLessThan(1000);
-    expect(rssMb).toBeLessThan(400);
+    expect(rssPeak / (1024 * 1024)).toBeLessThan(400);
   });
 });

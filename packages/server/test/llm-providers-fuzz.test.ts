@@ -5,14 +5,10 @@
 // is the request's exactly, and /api/health answers throughout.
 import { createClient } from '@mockpoint/core';
 import { jsonString, prng, randomText } from '@mockpoint/testkit/random-text';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { assertBuilt, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import { expect, it } from 'vitest';
+import { requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterAll(async () => {
-  await killAll();
-  await removeTempDirs();
-});
+useDaemons({ kill: 'file' });
 
 const SEED = 253;
 const CASES = 240;

@@ -2,13 +2,11 @@
 // apply run a slice per event-loop turn, as the routes API does, so /api/health keeps answering while it runs.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { assertBuilt, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { expect, it } from 'vitest';
+import { startDaemon, useDaemons } from './helpers/daemon.js';
 import { watchHealth } from './helpers/watch-health.js';
 
-beforeAll(assertBuilt);
-afterEach(killAll);
-afterAll(removeTempDirs);
+useDaemons();
 
 const INTERACTIONS = 10_000;
 

@@ -1,11 +1,9 @@
 // `mockpoint mcp` whose reader (the MCP client's end of its standard output) closes early: the answer it writes
 // fails with EPIPE, and it exits quietly — no unhandled 'error' event, no stack trace.
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { assertBuilt, killAll, removeTempDirs, spawnCli } from './helpers/daemon.js';
+import { expect, it } from 'vitest';
+import { spawnCli, useDaemons } from './helpers/daemon.js';
 
-beforeAll(assertBuilt);
-afterEach(killAll);
-afterAll(removeTempDirs);
+useDaemons();
 
 const INITIALIZE = {
   jsonrpc: '2.0',

@@ -10,17 +10,15 @@ import { jsonString, prng, randomText } from '@mockpoint/testkit/random-text';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { curl } from './helpers/curl.js';
-import { assertBuilt, CLI_PATH, killAll, makeTempDir, ON_BUN, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { CLI_PATH, makeTempDir, ON_BUN, startDaemon, useDaemons } from './helpers/daemon.js';
 
 const TOKEN = 'mcp-test-token';
 /** A number no double holds: it must come back as these digits. */
 const BIG = '12345678901234567890123';
 
-beforeAll(assertBuilt);
-afterEach(killAll);
-afterAll(removeTempDirs);
+useDaemons();
 
 interface TextResult {
   content: { type: string; text: string }[];

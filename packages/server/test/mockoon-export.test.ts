@@ -4,22 +4,11 @@
 // bytes must be the same. Every process on 127.0.0.1, the Mockoon CLI killed by its PID.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addEndpoint,
-  assertBuilt,
-  killAll,
-  makeTempDir,
-  removeTempDirs,
-  requestJson,
-  runCli,
-  startDaemon,
-} from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { addEndpoint, makeTempDir, requestJson, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
 import { startMockoon } from './helpers/mockoon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 interface Sent {
   method?: string;

@@ -5,15 +5,13 @@
 import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, killAll, makeTempDir, removeTempDirs, runCli, startDaemon } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
 import { startMockoon } from './helpers/mockoon.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/mockoon/', import.meta.url));
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 interface Sent {
   method: string;

@@ -8,15 +8,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, killAll, makeTempDir, removeTempDirs, runCli, startDaemon } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
 import { startMockoon } from './helpers/mockoon.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/mockoon/environment.json', import.meta.url));
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 let next = 100;
 const uuid = () => `00000000-0000-4000-8000-${String(next++).padStart(12, '0')}`;

@@ -3,17 +3,13 @@
 // of mixed kinds (records, routes, GraphQL schemas), make exactly the cap; every other one is
 // 429 TOO_MANY_ENDPOINTS, and the namespace lists exactly the cap's names.
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type Daemon, makeTempDir, startDaemon, useDaemons } from './helpers/daemon.js';
 
 let redis: TestRedis | undefined;
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(async () => {
-  await redis?.dispose();
-  await removeTempDirs();
-});
+useDaemons();
+afterAll(() => redis?.dispose());
 
 const CAP = 50;
 const ARGS = ['--max-endpoints-per-namespace', String(CAP)];

@@ -2,12 +2,10 @@
 // and a namespace's (/ns/{ns}/api/chaos, or the mockpoint-session header) are
 // each their own, each applies to its own endpoints only, both survive a SIGKILL
 // on LevelDB once acknowledged, and a full reset of one namespace removes its own.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, killAll, makeTempDir, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 async function status(url: string, headers: Record<string, string> = {}): Promise<number> {
   const response = await fetch(url, { headers });

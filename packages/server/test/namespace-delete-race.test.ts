@@ -3,25 +3,13 @@
 // is gone; each write answers what it did (201/200) or 404 NAMESPACE_NOT_FOUND, never 503
 // STORE_UNAVAILABLE, and no answer names the data directory.
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  assertBuilt,
-  type Daemon,
-  killAll,
-  makeTempDir,
-  removeTempDirs,
-  requestJson,
-  startDaemon,
-} from './helpers/daemon.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type Daemon, makeTempDir, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
 
 let redis: TestRedis | undefined;
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(async () => {
-  await redis?.dispose();
-  await removeTempDirs();
-});
+useDaemons();
+afterAll(() => redis?.dispose());
 
 const ADMIN = 'race-admin-token';
 const admin = { authorization: `Bearer ${ADMIN}` };

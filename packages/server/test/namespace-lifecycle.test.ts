@@ -10,14 +10,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { assertBuilt, type Daemon, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import { type Daemon, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
 import { CHAT } from './helpers/grpc.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const STORES = [
   ['memory', ['--memory']],

@@ -6,25 +6,13 @@
 import { connect } from 'node:net';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  assertBuilt,
-  type Daemon,
-  killAll,
-  makeTempDir,
-  removeTempDirs,
-  requestJson,
-  startDaemon,
-} from './helpers/daemon.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { type Daemon, makeTempDir, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
 
 let redis: TestRedis | undefined;
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(async () => {
-  await redis?.dispose();
-  await removeTempDirs();
-});
+useDaemons();
+afterAll(() => redis?.dispose());
 
 const ADMIN = 'ns-admin-token';
 const admin = { authorization: `Bearer ${ADMIN}` };

@@ -13,20 +13,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { Verifier } from '@pact-foundation/pact';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import {
-  assertBuilt,
-  killAll,
-  makeTempDir,
-  removeTempDirs,
-  requestJson,
-  runCli,
-  startDaemon,
-} from './helpers/daemon.js';
+import { expect, it } from 'vitest';
+import { makeTempDir, requestJson, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const SEED = 0x9ac7;
 const REQUESTS = 40;

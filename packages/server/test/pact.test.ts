@@ -14,19 +14,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Verifier } from '@pact-foundation/pact';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import {
-  assertBuilt,
-  killAll,
-  makeTempDir,
-  removeTempDirs,
-  requestJson,
-  runCli,
-  startDaemon,
-} from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir, requestJson, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
 
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const USER = '{"id":1,"name":"Ada","tags":["admin"],"big":12345678901234567890}';
 const LOGO = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe, 0x01]);
@@ -110,7 +101,6 @@ async function verify(file: string, provider: string): Promise<void> {
 
 describe('mockpoint export --pact', () => {
   it("writes a V4 contract of the journal that Pact's verifier accepts against the provider, and rejects after a drift", async () => {
-    assertBuilt();
     const daemon = await startDaemon({ args: ['--memory'] });
     // As text: the big integer stays exact.
     const routes = JSON.stringify({ routes: ROUTES }).replace('"USER"', USER);

@@ -14,21 +14,11 @@ import { connect, createServer as createNetServer, type Server as NetServer } fr
 import { join } from 'node:path';
 import { createCa } from '@mockpoint/core/tls';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { curl } from './helpers/curl.js';
-import {
-  assertBuilt,
-  killAll,
-  makeTempDir,
-  ON_BUN,
-  removeTempDirs,
-  requestJson,
-  startDaemon,
-} from './helpers/daemon.js';
+import { makeTempDir, ON_BUN, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const servers: Server[] = [];
 const netServers: NetServer[] = [];

@@ -6,12 +6,10 @@
 // reading of "each parameter takes the shortest non-empty run"), or 404
 // NO_ROUTE_MATCHED when it gives none. The daemon stays alive throughout.
 import { prng, randomText } from '@mockpoint/testkit/random-text';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, killAll, makeTempDir, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 /** Every UTF-8 byte of `text` as %XX (a lone surrogate becomes U+FFFD's bytes, as anywhere in UTF-8). */
 function percentEncoded(text: string): string {

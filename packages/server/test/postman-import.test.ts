@@ -5,12 +5,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Collection, Item, ItemGroup, Response } from 'postman-collection';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, killAll, makeTempDir, removeTempDirs, runCli, startDaemon } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 interface Saved {
   method: string;

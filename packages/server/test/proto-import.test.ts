@@ -4,12 +4,10 @@
 // then --apply to a real daemon on 127.0.0.1 answers the service (Connect protocol, JSON).
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, killAll, makeTempDir, removeTempDirs, runCli, startDaemon } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const MARKER = 'OUTSIDE-THE-FOLDER-proto-5c1e';
 const COMMON = 'syntax = "proto3";\npackage shop.v1;\nmessage Money { int64 cents = 1; }\n';

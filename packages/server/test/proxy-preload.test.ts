@@ -8,24 +8,14 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  assertBuilt,
-  killAll,
-  makeTempDir,
-  ON_BUN,
-  removeTempDirs,
-  requestJson,
-  startDaemon,
-} from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir, ON_BUN, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
 
 const run = promisify(execFile);
 const PRELOAD = fileURLToPath(new URL('../dist/proxy-env.js', import.meta.url));
 const UNDICI = fileURLToPath(import.meta.resolve('undici'));
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 /** An application that knows nothing of mockpoint: five calls, each printed as `name: answer` or `name: error`. */
 const APP = `

@@ -12,23 +12,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createCa } from '@mockpoint/core/tls';
 import { EnvHttpProxyAgent, ProxyAgent, fetch as undiciFetch } from 'undici';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  assertBuilt,
-  type Daemon,
-  killAll,
-  makeTempDir,
-  ON_BUN,
-  removeTempDirs,
-  requestJson,
-  startDaemon,
-} from './helpers/daemon.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Daemon, makeTempDir, ON_BUN, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
 
 const run = promisify(execFile);
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const servers: Server[] = [];
 afterEach(async () => {

@@ -2,20 +2,12 @@
 // shows on the wire (keep-alive after a long body, pipelining, encoded dot
 // segments) and the journal's exact body bytes.
 import { connect, type Socket } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addEndpoint,
-  assertBuilt,
-  killAll,
-  ON_BUN,
-  removeTempDirs,
-  requestJson,
-  startDaemon,
-} from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { addEndpoint, ON_BUN, requestJson, sharedDaemon, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
+/** The daemon of the tests that change nothing another test reads (each its own names). */
+const memoryDaemon = sharedDaemon({ args: ['--memory'] });
 
 interface WireResponse {
   status: number;
@@ -66,7 +58,7 @@ const statuses = (responses: WireResponse[]) => responses.map((r) => r.status);
 
 describe('the request path on the wire', () => {
   it('a webhook body over 256 KiB keeps the connection usable for the next request', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await memoryDaemon();
     await addEndpoint(daemon.url, { name: 'big', data: { ok: true } });
     const body = Buffer.alloc(300 * 1024, 'a');
     const request = Buffer.concat([
@@ -107,7 +99,7 @@ describe('the request path on the wire', () => {
   });
 
   it('pipelined add, replace and delete on one connection take effect in order', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await memoryDaemon();
     const json = (method: string, path: string, body: string) =>
       `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     const pipeline = [
@@ -128,7 +120,7 @@ describe('the request path on the wire', () => {
       '/endpoint/../api/endpoints',
       '/endpoint/.%2e/api/endpoints',
     ])('DELETE %s never reaches /api: nothing is deleted', async (target) => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await memoryDaemon();
     await addEndpoint(daemon.url, { name: 'precious', data: 1 });
     const answers = await exchange(daemon.url, Buffer.from(`DELETE ${target} HTTP/1.1\r\nHost: x\r\n\r\n`), 1);
     expect(statuses(answers)).toEqual([404]);
@@ -140,7 +132,7 @@ describe('the request path on the wire', () => {
   it.skipIf(ON_BUN).each(['/x/%2e%2e/api/endpoints', '/x/../api/endpoints', '/api/x/%2E%2e/endpoints'])(
     'DELETE %s with a local Host never reaches /api: 404 ROUTE_NOT_FOUND, nothing is deleted',
     async (target) => {
-      const daemon = await startDaemon({ args: ['--memory'] });
+      const daemon = await memoryDaemon();
       await addEndpoint(daemon.url, { name: 'precious', data: 1 });
       const answers = await exchange(
         daemon.url,
@@ -154,7 +146,7 @@ describe('the request path on the wire', () => {
   );
 
   it('a query holding /./ or /../ is plain data: GET /api/health?x=/./&y=/../ is answered', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await memoryDaemon();
     const answers = await exchange(
       daemon.url,
       Buffer.from('GET /api/health?x=/./&y=/../ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'),
@@ -164,7 +156,7 @@ describe('the request path on the wire', () => {
   });
 
   it('the journal keeps a body that is not UTF-8 byte for byte (base64, flagged) and UTF-8 text as text', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await memoryDaemon();
     await addEndpoint(daemon.url, { name: 'bin', data: 'ok' });
     const binary = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x41, 0xc3]);
     await fetch(`${daemon.url}/endpoint/bin`, { method: 'POST', body: binary });

@@ -4,13 +4,11 @@
 // exactly that body; requests with long bodies against every saved pattern answer (linear-time
 // matching), and /api/health answers within 1 s throughout.
 import { prng, randomText } from '@mockpoint/testkit/random-text';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, killAll, makeTempDir, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
 import { watchHealth } from './helpers/watch-health.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const META = ['(', ')', '[', ']', '{', '}', '*', '+', '?', '|', '^', '$', '.', '\\', '(?=', '(?<=', '\\1', '*+', '(?>'];
 

@@ -2,12 +2,10 @@
 // append, remove one, clear, a record replaced beside them) survives SIGKILL, and
 // is served byte for byte after the restart. Every daemon listens on 127.0.0.1
 // port 0 in its own temp directory.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, killAll, makeTempDir, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 /** Sends raw JSON text (so big integers and `1.0` travel as written). */
 async function send(url: string, method: string, text?: string): Promise<{ status: number; text: string }> {

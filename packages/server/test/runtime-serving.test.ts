@@ -7,21 +7,11 @@ import { readdir, readFile, realpath } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@mockpoint/core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import {
-  addEndpoint,
-  assertBuilt,
-  killAll,
-  ON_BUN,
-  removeTempDirs,
-  requestJson,
-  startDaemon,
-} from './helpers/daemon.js';
+import { addEndpoint, ON_BUN, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const STATIC_DIR = fileURLToPath(new URL('../dist/web/static/', import.meta.url));
 

@@ -3,13 +3,11 @@
 // nothing else answers there, the flag repeats, the setting works, and a port in
 // use stops start-up with one line naming --serve.
 import { createServer } from 'node:net';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { curl } from './helpers/curl.js';
-import { assertBuilt, killAll, removeTempDirs, requestJson, runCli, startDaemon } from './helpers/daemon.js';
+import { requestJson, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 it('serves each endpoint at the root of its own port, every path its subpath', async () => {
   const daemon = await startDaemon({ args: ['--memory', '--serve', 'github=0', '--serve', 'stripe=0'] });

@@ -7,21 +7,10 @@ import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { SETTING_LIST } from '@mockpoint/core/defaults';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addEndpoint,
-  assertBuilt,
-  killAll,
-  makeTempDir,
-  removeTempDirs,
-  requestJson,
-  runCli,
-  startDaemon,
-} from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { addEndpoint, makeTempDir, requestJson, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 /** What an application's own `.env` typically holds: generic names that are not ours. */
 const APP_SETTINGS = {

@@ -5,20 +5,16 @@
 // are refused with a code, the daemon up. Every process listens on 127.0.0.1.
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Daemon, makeTempDir, startDaemon, useDaemons } from './helpers/daemon.js';
 
 let redis: TestRedis;
 
+useDaemons();
 beforeAll(async () => {
-  assertBuilt();
   redis = await startTestRedis();
 });
-afterEach(() => killAll());
-afterAll(async () => {
-  await redis?.dispose();
-  await removeTempDirs();
-});
+afterAll(() => redis?.dispose());
 
 async function send(url: string, method: string, text?: string): Promise<{ status: number; text: string }> {
   const response = await fetch(url, { method, body: text, headers: { 'content-type': 'application/json' } });

@@ -2,12 +2,10 @@
 // 500 TEMPLATE_TOO_LARGE (rendering stops at MOCKPOINT_MAX_BODY_BYTES), and the daemon
 // goes on serving. Before the bound, {{body}} x 10,000 on a 60 KB body ended the
 // process with "RangeError: Invalid string length".
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 describe('a template past the body limit (daemon)', () => {
   it('answers 500 TEMPLATE_TOO_LARGE to {{body}} x 10,000 on a 60 KB body and keeps running', async () => {

@@ -3,12 +3,10 @@
 // 20,000-object enum. While each is checked, /api/health keeps answering within
 // 1 s (the bound is the behaviour: validation must not block the event loop),
 // and each hostile request still gets its answer. One daemon on 127.0.0.1 port 0.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const HEALTH_BOUND_MS = 1000;
 

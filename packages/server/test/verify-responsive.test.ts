@@ -1,12 +1,10 @@
 // `POST /api/verify` of a large OpenAPI document against the real daemon: the document is read, indexed and
 // compiled a slice per event-loop turn (docs/verify.md), so /api/health keeps answering while it runs.
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { assertBuilt, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { expect, it } from 'vitest';
+import { startDaemon, useDaemons } from './helpers/daemon.js';
 import { watchHealth } from './helpers/watch-health.js';
 
-beforeAll(assertBuilt);
-afterEach(killAll);
-afterAll(removeTempDirs);
+useDaemons();
 
 const PATHS = 80_000;
 

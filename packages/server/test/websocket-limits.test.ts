@@ -8,13 +8,11 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect as connectTcp, type Socket } from 'node:net';
 import { createClient } from '@mockpoint/core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { assertBuilt, type Daemon, killAll, ON_BUN, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { type Daemon, ON_BUN, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const opened: Array<{ destroy(): void }> = [];
 afterEach(() => {

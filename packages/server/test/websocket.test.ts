@@ -6,13 +6,11 @@
 import { connect as connectTcp } from 'node:net';
 import { createClient, type LiveRequest } from '@mockpoint/core';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { assertBuilt, killAll, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 const clients: WebSocket[] = [];
 afterEach(() => {

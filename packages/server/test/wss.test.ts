@@ -4,14 +4,12 @@
 // an SSE stream through the proxy over TLS with curl.
 import { readFile } from 'node:fs/promises';
 import { HttpsProxyAgent } from 'https-proxy-agent';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { curl } from './helpers/curl.js';
-import { assertBuilt, killAll, ON_BUN, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { ON_BUN, startDaemon, useDaemons } from './helpers/daemon.js';
 
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(() => removeTempDirs());
+useDaemons();
 
 it('a WebSocket script plays over wss:// on the --https port, the client trusting the local CA', async () => {
   const daemon = await startDaemon({ args: ['--memory', '--https', '--https-port', '0'] });

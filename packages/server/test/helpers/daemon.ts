@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
 
 /** The built CLI the tests run. */
 export const CLI_PATH = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -266,6 +266,42 @@ export async function killAll(): Promise<void> {
 export async function removeTempDirs(): Promise<void> {
   await Promise.all([...tempDirs].map((dir) => rm(dir, { recursive: true, force: true })));
   tempDirs.clear();
+}
+
+/**
+ * The hooks of a test file that starts the CLI: the build is checked before the first test, the
+ * processes it started are SIGKILLed after each test (`kill: 'each'`) or once after the last
+ * (`kill: 'file'`, for a daemon the file's tests share), and its temp directories are removed
+ * after the processes are gone. Call it once, at the top level of the file.
+ */
+export function useDaemons(options: { kill?: 'each' | 'file' } = {}): void {
+  beforeAll(() => assertBuilt());
+  // After-hooks run last-registered first: the processes end before their directories go.
+  afterAll(() => removeTempDirs());
+  if (options.kill === 'file') afterAll(() => killAll());
+  else afterEach(() => killAll());
+}
+
+/**
+ * One daemon the file's tests share, for tests that do not interfere (each uses names of its own,
+ * or leaves what it found): started on the first call of the getter, left running by
+ * {@link killAll} after each test, SIGKILLed after the file. Call it after {@link useDaemons}, so
+ * that it ends before the temp directories are removed.
+ */
+export function sharedDaemon(options: CliOptions = {}): () => Promise<Daemon> {
+  let started: Promise<Daemon> | undefined;
+  afterAll(async () => {
+    const daemon = await started?.catch(() => undefined);
+    started = undefined;
+    await daemon?.stop('SIGKILL');
+  });
+  return () => {
+    started ??= startDaemon(options).then((daemon) => {
+      live.delete(daemon.child);
+      return daemon;
+    });
+    return started;
+  };
 }
 
 /** A JSON request against a daemon; resolves the status and the parsed body (`undefined` when empty). */
