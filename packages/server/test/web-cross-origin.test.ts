@@ -107,6 +107,8 @@ const SAMPLES: Record<string, Omit<Write, 'method' | 'path'> & { path: string }>
     ok: 200,
   },
   'DELETE /api/endpoints/{name}/chaos': { path: '/api/endpoints/victim/chaos', ok: 204 },
+  'PUT /api/endpoints/{name}/twin': { path: '/api/endpoints/victim/twin', body: '{"provider":"stripe"}', ok: 200 },
+  'DELETE /api/endpoints/{name}/twin': { path: '/api/endpoints/victim/twin', ok: 204 },
   'PUT /api/chaos': { path: '/api/chaos', body: '{"rate":1,"faults":["503"],"seed":1}', ok: 200 },
   'DELETE /api/chaos': { path: '/api/chaos', ok: 204 },
   'PUT /api/clock': { path: '/api/clock', body: '{"advance":"1d"}', ok: 200 },
@@ -175,7 +177,7 @@ async function documentedWrites(): Promise<string[]> {
     );
 }
 
-/** A fresh state: `victim` with a record, one recorded request, one queued answer, two collections, a scenario and a GraphQL schema; the namespace's chaos. */
+/** A fresh state: `victim` with a record, one recorded request, one queued answer, two collections, a scenario, a GraphQL schema and a Stripe twin; the namespace's chaos. */
 async function seed(): Promise<void> {
   expect((await fetch(`${server.url}/api/endpoints`, { method: 'DELETE' })).status).toBe(204);
   // The namespace `victim-ns`, and none called `planted` (a write below makes it).
@@ -205,6 +207,8 @@ async function seed(): Promise<void> {
     body: 'type Query { seeded: Int }',
   });
   expect(graphql.status).toBe(201);
+  const twin = await fetch(`${server.url}/api/endpoints/victim/twin`, { method: 'PUT', body: '{"provider":"stripe"}' });
+  expect([200, 201]).toContain(twin.status);
   // The namespace's chaos, at rate 0 (nothing injected): a DELETE that got through would show.
   const chaos = await fetch(`${server.url}/api/chaos`, { method: 'PUT', body: '{"rate":0,"faults":["503"]}' });
   expect(chaos.status).toBe(200);
@@ -230,6 +234,7 @@ async function snapshot(): Promise<string> {
     ),
     graphql: JSON.parse(await read('/api/endpoints/victim/graphql')),
     grpc: await read('/api/endpoints/victim/grpc'),
+    twin: await read('/api/endpoints/victim/twin'),
     deliveries: (JSON.parse(await read('/api/deliveries')) as { deliveries: { id: string }[] }).deliveries.map(
       (d) => d.id,
     ),

@@ -44,7 +44,7 @@ ${optionsHelp(
 --json          | print { kind, name, leftOut, mockFile | applied } as JSON on standard output
 --strict        | exit 1 when anything was left out
 --stateful      | an OpenAPI document as a stateful twin (collections, kept objects; docs/twins.md), not routes
---profile <file>| with --stateful: the twin's profile (JSON or YAML; default: the profile's defaults)
+--profile <file> | with --stateful: the twin's profile (JSON or YAML; default: the profile's defaults)
 ${IMPORTERS.map((importer) => importer.options.trim())
   .filter(Boolean)
   .join('\n')}
