@@ -12,6 +12,8 @@ export default mergeConfig(
       // time of the project, docs/development.md#the-tests-time). So a test leaves no global state
       // behind: it restores what it changes (fake timers, process.env, globals) in its own hooks.
       isolate: false,
+      // …and the fetch globals an adapter may have swapped are put back before each file.
+      setupFiles: ['./vitest.setup.ts'],
     },
   }),
 );
