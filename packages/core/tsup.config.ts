@@ -40,7 +40,7 @@ export default defineConfig({
     level: 'src/store/level/index.ts',
     node: 'src/adapter/node/index.ts',
     tls: 'src/adapter/node/tls/index.ts',
-    defaults: 'src/wire/defaults.ts',
+    defaults: 'src/defaults.ts',
     bun: 'src/adapter/bun/index.ts',
     deno: 'src/adapter/deno/index.ts',
     workers: 'src/adapter/workers/index.ts',

@@ -15,6 +15,8 @@
  * @module
  */
 
+export type { RateLimitStyle, RouteRateLimit } from './api/rate-limit.js';
+export type { JsonSchema, RouteValidation, ValidationIssue, ValidationMark } from './api/route-validation.js';
 // Everything the browser entry (`@mockpoint/core/client`) has: the client, its
 // errors, the wire types and the input rules. One list, so the two cannot drift.
 export * from './client/index.js';
@@ -33,6 +35,7 @@ export { type CreateAppOptions, createApp, type MockpointApp } from './http/crea
 export { firstMismatch, matchesRequest } from './journal/graphql-filter.js';
 export type { Journal } from './journal/journal.js';
 export type { AnswerQueue } from './queue/answer-queue.js';
+export type { LimitOptions } from './registry/limits.js';
 export type { Backend, BackendParts } from './store/backend.js';
 export { type MemoryBackendOptions, memoryBackend } from './store/memory/backend.js';
 export { MemoryStore } from './store/memory/memory-store.js';
@@ -54,6 +57,3 @@ export {
   type SendRequest,
 } from './webhook/delivery-send.js';
 export type { DeliveryStore } from './webhook/delivery-store.js';
-export type { LimitOptions } from './wire/limits.js';
-export type { RateLimitStyle, RouteRateLimit } from './wire/rate-limit.js';
-export type { JsonSchema, RouteValidation, ValidationIssue, ValidationMark } from './wire/route-validation.js';

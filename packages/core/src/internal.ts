@@ -5,16 +5,16 @@
  * @module
  */
 
+export { ALWAYS_REDACTED_TEXT } from './api/proxy-answer.js';
+export { NOT_FORWARDED } from './codec/hop-by-hop.js';
+export { quoted } from './codec/quoted.js';
+export { paramName, requestValidation } from './openapi/openapi-request.js';
+export { toJsonSchema } from './openapi/openapi-schema.js';
+export { matchPathPattern, PathPatternError, parsePathPattern } from './pattern/path-pattern.js';
+export { ERROR_LIST, ERRORS, type ErrorSpec } from './registry/error-codes.js';
+export { isOwnError, MockpointError, type MockpointErrorOptions, OWN_ERROR } from './registry/errors.js';
+export { hasShape, thrownMessage } from './registry/shape.js';
 export { writeTwinSetting } from './twin/twin-setting.js';
-export { ERROR_LIST, ERRORS, type ErrorSpec } from './wire/error-codes.js';
-export { isOwnError, MockpointError, type MockpointErrorOptions, OWN_ERROR } from './wire/errors.js';
-export { NOT_FORWARDED } from './wire/hop-by-hop.js';
-export { paramName, requestValidation } from './wire/openapi-request.js';
-export { toJsonSchema } from './wire/openapi-schema.js';
-export { matchPathPattern, PathPatternError, parsePathPattern } from './wire/path-pattern.js';
-export { ALWAYS_REDACTED_TEXT } from './wire/proxy-answer.js';
-export { quoted } from './wire/quoted.js';
-export { hasShape, thrownMessage } from './wire/shape.js';
 
 /**
  * `mockpoint verify`'s checks (an OpenAPI document read, routes checked against it),

@@ -23,8 +23,16 @@ const ENTRIES = '(entries)';
  * not in a cycle). A new folder goes into the layer of what it may import.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  // What crosses the network: schemas, JSON shapes, errors, limits, byte and text rules.
-  ['wire'],
+  // The registries: errors and their codes, settings, limits, the client's rules, the version.
+  ['registry'],
+  // Byte and text codecs; long work cut into event-loop turns; seeded draws; a bounded per-name cache.
+  ['codec', 'turns', 'random', 'cache'],
+  // The algorithms: request signatures, templates' placeholders, path, value, schema and host patterns.
+  ['signing', 'template', 'pattern'],
+  // What crosses the network: the API's JSON shapes and schemas, routes and answer kinds.
+  ['api'],
+  // An OpenAPI document's schemas and requests read as routes' validation.
+  ['openapi'],
   // The domain's pieces, each with its contract: read as GraphQL, recorded requests, state machines,
   // queued answers, collections, webhooks (deliveries, signature checks, replays), the app's clock,
   // protobuf definitions and the server of their calls (gRPC, gRPC-Web, Connect).
@@ -184,7 +192,7 @@ describe('the layer check', () => {
   it('reads static, re-exported, side-effect, type-only and dynamic imports, not comments or strings', () => {
     const text = [
       "// import { x } from '../http/comment.js';",
-      "import type { A } from '../wire/a.js';",
+      "import type { A } from '../api/a.js';",
       "import { B } from './b.js';",
       "export { C } from '../journal/c.js';",
       "import '../state/side.js';",
@@ -193,7 +201,7 @@ describe('the layer check', () => {
       'const s = "from \'../http/string.js\'";',
     ].join('\n');
     expect(imports('answer/x.ts', text).map(({ to }) => to)).toEqual([
-      'wire',
+      'api',
       'answer',
       'journal',
       'state',
@@ -203,9 +211,9 @@ describe('the layer check', () => {
   });
 
   it('names the file and import of an upward import', () => {
-    const found = imports('wire/errors.ts', "import { EndpointService } from '../engine/endpoint-service.js';");
+    const found = imports('registry/errors.ts', "import { EndpointService } from '../engine/endpoint-service.js';");
     expect(upward(found, LAYERS)).toEqual([
-      `${file('wire/errors.ts')} imports '../engine/endpoint-service.js': wire/ (layer 0) may not import engine/ (layer 5)`,
+      `${file('registry/errors.ts')} imports '../engine/endpoint-service.js': registry/ (layer 0) may not import engine/ (layer 9)`,
     ]);
   });
 

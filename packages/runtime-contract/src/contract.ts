@@ -217,7 +217,7 @@ export const CHECKS: readonly Check[] = [
     async run(target) {
       const body = JSON.stringify({ name: 'rt-big', data: 'x'.repeat(MAX_BODY_BYTES) });
       // The server reads and drops the rest of the upload before it answers 413 and closes
-      // (core's wire/body.ts), so the client finishes sending and reads the answer: no EPIPE
+      // (core's codec/body.ts), so the client finishes sending and reads the answer: no EPIPE
       // or ECONNRESET is tolerated, on any runtime (#49 S10).
       const big = await call(target, 'PUT', '/api/endpoint/add', body);
       expect([big.status, codeOf(big.text)]).toEqual([413, 'BODY_TOO_LARGE']);

@@ -14,6 +14,9 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeRoutes, type Route, routesJson } from '../../core/src/api/route.js';
+import type { EndpointRecord, ListPage } from '../../core/src/api/schemas.js';
+import { type ErrorCode, MockpointError } from '../../core/src/registry/errors.js';
 import { decodeRecord, encodeRecord } from '../../core/src/store/record-codec.js';
 import type { SettingKind, SettingValue, StoredSetting } from '../../core/src/store/settings/name-settings.js';
 import { runStoreContract } from '../../core/src/store/store.case.test.js';
@@ -25,9 +28,6 @@ import {
   type RouteNamesOptions,
   type RoutesUpdate,
 } from '../../core/src/store/store.js';
-import { type ErrorCode, MockpointError } from '../../core/src/wire/errors.js';
-import { decodeRoutes, type Route, routesJson } from '../../core/src/wire/route.js';
-import type { EndpointRecord, ListPage } from '../../core/src/wire/schemas.js';
 
 let mf: Miniflare;
 let origin: string;

@@ -1,8 +1,8 @@
 // Writes the generated parts of the reference pages from the tables they document:
-//   docs/settings.md  the settings table, from core's settings table (packages/core/src/wire/settings.ts)
+//   docs/settings.md  the settings table, from core's settings table (packages/core/src/registry/settings.ts)
 //   packages/core/schema/mockpoint.schema.json  the JSON Schema of mock files, from the API's schemas
 //     (core's files/mock-file-schema.test.ts fails when it is not current)
-//   docs/errors.md    the error table, from core's error registry (packages/core/src/wire/error-codes.ts)
+//   docs/errors.md    the error table, from core's error registry (packages/core/src/registry/error-codes.ts)
 // Each generated part sits between two marker comments; the prose around it is written by hand.
 // test/docs.test.ts fails when a committed part differs from what this generates.
 //

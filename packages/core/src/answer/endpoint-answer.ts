@@ -6,11 +6,11 @@
  * @module
  */
 
+import type { Fault } from '../api/answer-json.js';
+import type { StreamEnd } from '../api/answer-stream.js';
+import { utf8Length } from '../codec/utf8-length.js';
 import type { AnswerMark } from '../journal/journal-entry.js';
-import type { Fault } from '../wire/answer-json.js';
-import type { StreamEnd } from '../wire/answer-stream.js';
-import type { ErrorCode } from '../wire/error-status.js';
-import { utf8Length } from '../wire/utf8-length.js';
+import type { ErrorCode } from '../registry/error-status.js';
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from './read-response.js';
 import type { SocketScript } from './websocket/socket-script.js';
 

@@ -6,14 +6,14 @@
  * @module
  */
 
+import type { States } from '../api/state-json.js';
+import { toBase64 } from '../codec/base64.js';
+import { jsonValueOf } from '../codec/json-value.js';
+import { headerRecord } from '../codec/raw-headers.js';
+import { utf8Text } from '../codec/utf8.js';
 import { parseQuery, type RecordedRequest } from '../journal/journal-entry.js';
 import { type FilterSubject, NOT_JSON } from '../journal/request-filter.js';
-import { toBase64 } from '../wire/base64.js';
-import { jsonValueOf } from '../wire/json-value.js';
-import { headerRecord } from '../wire/raw-headers.js';
-import type { SignatureMark } from '../wire/signature-settings.js';
-import type { States } from '../wire/state-json.js';
-import { utf8Text } from '../wire/utf8.js';
+import type { SignatureMark } from '../signing/signature-settings.js';
 
 export class RequestView implements FilterSubject {
   readonly method: string;

@@ -7,14 +7,14 @@
  * @module
  */
 
+import { stateOf } from '../api/state-json.js';
+import { headerSafeText } from '../codec/http-header.js';
+import { scanJson } from '../codec/json-text.js';
+import { utf8Length } from '../codec/utf8-length.js';
 import { NOT_JSON } from '../journal/request-filter.js';
-import { MockpointError } from '../wire/errors.js';
-import { headerSafeText } from '../wire/http-header.js';
-import { scanJson } from '../wire/json-text.js';
-import { renderNow } from '../wire/now-placeholder.js';
-import { stateOf } from '../wire/state-json.js';
-import { jsonStringTokens, type Placeholder, parseTemplate, type TemplatePart } from '../wire/template-syntax.js';
-import { utf8Length } from '../wire/utf8-length.js';
+import { MockpointError } from '../registry/errors.js';
+import { renderNow } from '../template/now-placeholder.js';
+import { jsonStringTokens, type Placeholder, parseTemplate, type TemplatePart } from '../template/template-syntax.js';
 
 /**
  * The bytes one answer's templates may render in all (its headers, its body or

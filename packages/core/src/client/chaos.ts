@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ChaosSettings } from '../wire/chaos.js';
+import type { ChaosSettings } from '../api/chaos.js';
 import { seg, type Transport } from './transport.js';
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */

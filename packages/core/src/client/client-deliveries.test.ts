@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
+import { JsonText } from '../codec/json-text.js';
 import { createApp, type MockpointApp } from '../http/create-app.js';
-import { JsonText } from '../wire/json-text.js';
 import { createClient } from './client.js';
 
 let server: Server | undefined;

@@ -1,5 +1,6 @@
 // Type tests for the typed client. Checked by `pnpm typecheck` (tsc -b includes src).
 import { describe, expectTypeOf, it } from 'vitest';
+import type { ListPage } from '../api/schemas.js';
 import {
   type ConnectionError,
   createApp,
@@ -15,7 +16,6 @@ import {
   type QueuedAnswer,
   type SummaryAnswer,
 } from '../index.js';
-import type { ListPage } from '../wire/schemas.js';
 
 declare const client: MockpointClient;
 interface Order {

@@ -13,8 +13,8 @@ import {
   type MockpointClient,
   MockpointError,
 } from '../index.js';
-import { isOwnError, OWN_ERROR } from '../wire/errors.js';
-import { VERSION } from '../wire/version.js';
+import { isOwnError, OWN_ERROR } from '../registry/errors.js';
+import { VERSION } from '../registry/version.js';
 
 async function listen(app: MockpointApp): Promise<{ server: Server; url: string }> {
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;

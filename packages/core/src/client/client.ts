@@ -5,10 +5,10 @@
  * @module
  */
 
-import type { JournalPage, RequestFilter } from '../wire/journal-json.js';
-import type { JsonText } from '../wire/json-text.js';
-import type { EndpointRecord, ListPage } from '../wire/schemas.js';
-import type { LimitName } from '../wire/settings.js';
+import type { JournalPage, RequestFilter } from '../api/journal-json.js';
+import type { EndpointRecord, ListPage } from '../api/schemas.js';
+import type { JsonText } from '../codec/json-text.js';
+import type { LimitName } from '../registry/settings.js';
 import { chaosMethods } from './chaos.js';
 import { clockMethods } from './clock.js';
 import { collectionMethods } from './collections.js';

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { ClockChange, ClockJson } from '../wire/clock-json.js';
-import type { Duration } from '../wire/duration.js';
+import type { ClockChange, ClockJson } from '../api/clock-json.js';
+import type { Duration } from '../codec/duration.js';
 import type { Transport } from './transport.js';
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */

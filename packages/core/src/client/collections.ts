@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { JsonText } from '../wire/json-text.js';
+import type { JsonText } from '../codec/json-text.js';
 import type { ItemOptions, MergePatch } from './client.js';
 import { seg, type Transport } from './transport.js';
 

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { Delivery, DeliveryInput, DeliveryPage } from '../wire/delivery-json.js';
-import { MockpointError } from '../wire/errors.js';
+import type { Delivery, DeliveryInput, DeliveryPage } from '../api/delivery-json.js';
+import { MockpointError } from '../registry/errors.js';
 import { DEFAULT_WAIT_MS, MAX_POLL_MS, seg, type Transport } from './transport.js';
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */

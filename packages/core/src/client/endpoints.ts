@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { JsonText, scanJson } from '../wire/json-text.js';
+import { JsonText, scanJson } from '../codec/json-text.js';
 import type { Endpoint, EndpointDefinition, ListAnswer, ListQuery, SummaryAnswer } from './client.js';
 import { seg, type Transport } from './transport.js';
 

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { GraphqlSchemaBody } from '../wire/graphql-json.js';
+import type { GraphqlSchemaBody } from '../api/graphql-json.js';
 import { seg, type Transport } from './transport.js';
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { GrpcDefinitions, GrpcDefinitionsInput } from '../wire/grpc-json.js';
+import type { GrpcDefinitions, GrpcDefinitionsInput } from '../api/grpc-json.js';
 import { seg, type Transport } from './transport.js';
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */

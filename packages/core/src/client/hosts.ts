@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { HostEntry } from '../wire/host-mapping.js';
+import type { HostEntry } from '../pattern/host-mapping.js';
 import { seg, type Transport } from './transport.js';
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */

@@ -9,25 +9,24 @@
  * @module
  */
 
-export { type FilterSubject, firstMismatch, matchesRequest } from '../journal/request-filter.js';
-export type { AnswerContent, Fault, QueuedAnswer, QueuedAnswerInput } from '../wire/answer-json.js';
-export type { AnswerStream, StreamEnd, StreamEvent, StreamFormat } from '../wire/answer-stream.js';
+export type { AnswerContent, Fault, QueuedAnswer, QueuedAnswerInput } from '../api/answer-json.js';
+export type { AnswerStream, StreamEnd, StreamEvent, StreamFormat } from '../api/answer-stream.js';
 export type {
   SocketClose,
   SocketFrame,
   SocketInfo,
   SocketReply,
   WebSocketAnswer,
-} from '../wire/answer-websocket.js';
-export type { ChaosFault, ChaosSettings } from '../wire/chaos.js';
-export type { ClockChange, ClockJson } from '../wire/clock-json.js';
+} from '../api/answer-websocket.js';
+export type { ChaosFault, ChaosSettings } from '../api/chaos.js';
+export type { ClockChange, ClockJson } from '../api/clock-json.js';
 export type {
   CoverageEndpoint,
   CoverageQuery,
   CoverageReport,
   CoverageRoute,
   UnmatchedRequest,
-} from '../wire/coverage-json.js';
+} from '../api/coverage-json.js';
 export type {
   Delivery,
   DeliveryAttempt,
@@ -35,18 +34,15 @@ export type {
   DeliverySign,
   DeliveryState,
   TamperMode,
-} from '../wire/delivery-json.js';
-export type { Duration } from '../wire/duration.js';
-export { type ErrorBody, type ErrorCode, isMockpointError, MockpointError } from '../wire/errors.js';
+} from '../api/delivery-json.js';
 export type {
   GraphqlFilter,
   GraphqlMark,
   GraphqlOperationMark,
   GraphqlPush,
   GraphqlSchemaBody,
-} from '../wire/graphql-json.js';
-export type { GrpcDefinitions, GrpcDefinitionsInput, GrpcFilter, GrpcMark } from '../wire/grpc-json.js';
-export type { HostEntry } from '../wire/host-mapping.js';
+} from '../api/graphql-json.js';
+export type { GrpcDefinitions, GrpcDefinitionsInput, GrpcFilter, GrpcMark } from '../api/grpc-json.js';
 export type {
   JournalEntry,
   JournalEvent,
@@ -56,34 +52,15 @@ export type {
   RequestFilter,
   SocketDirection,
   SocketMark,
-} from '../wire/journal-json.js';
-export { JsonSyntaxError, JsonText, scanJson } from '../wire/json-text.js';
-export type { Latency, LognormalLatency, NormalLatency, UniformLatency } from '../wire/latency.js';
+} from '../api/journal-json.js';
 export type {
   CreatedNamespace,
   NamespaceInfo,
   NamespaceRequest,
   UnhandledRequest,
-} from '../wire/namespace-json.js';
-export type { AnswerHeaders, Route, RouteAnswer, RouteInput } from '../wire/route.js';
-export {
-  DEFAULT_DELAY,
-  DEFAULT_MAX_DELAY_MS,
-  DEFAULT_STATUS_CODE,
-  isValidName,
-  NAME_PATTERN,
-  NAME_RULE,
-  PREFIX_PATTERN,
-  STATUS_CODE_RANGE,
-} from '../wire/rules.js';
-export type { EndpointRecord } from '../wire/schemas.js';
-export { maskCredentials, reportedUrl } from '../wire/shown-url.js';
-export type {
-  SignatureCheckStatus,
-  SignatureInput,
-  SignatureMark,
-  SignatureView,
-} from '../wire/signature-settings.js';
+} from '../api/namespace-json.js';
+export type { AnswerHeaders, Route, RouteAnswer, RouteInput } from '../api/route.js';
+export type { EndpointRecord } from '../api/schemas.js';
 export {
   MAX_VERIFY_CONCURRENCY,
   MAX_VERIFY_FINDINGS,
@@ -97,8 +74,31 @@ export {
   type VerifyReport,
   type VerifyRequest,
   type VerifyUpstream,
-} from '../wire/verify-json.js';
-export { VERSION } from '../wire/version.js';
+} from '../api/verify-json.js';
+export type { Duration } from '../codec/duration.js';
+export { JsonSyntaxError, JsonText, scanJson } from '../codec/json-text.js';
+export { maskCredentials, reportedUrl } from '../codec/shown-url.js';
+export { type FilterSubject, firstMismatch, matchesRequest } from '../journal/request-filter.js';
+export type { HostEntry } from '../pattern/host-mapping.js';
+export type { Latency, LognormalLatency, NormalLatency, UniformLatency } from '../random/latency.js';
+export { type ErrorBody, type ErrorCode, isMockpointError, MockpointError } from '../registry/errors.js';
+export {
+  DEFAULT_DELAY,
+  DEFAULT_MAX_DELAY_MS,
+  DEFAULT_STATUS_CODE,
+  isValidName,
+  NAME_PATTERN,
+  NAME_RULE,
+  PREFIX_PATTERN,
+  STATUS_CODE_RANGE,
+} from '../registry/rules.js';
+export { VERSION } from '../registry/version.js';
+export type {
+  SignatureCheckStatus,
+  SignatureInput,
+  SignatureMark,
+  SignatureView,
+} from '../signing/signature-settings.js';
 export {
   type ClientOptions,
   ConnectionError,

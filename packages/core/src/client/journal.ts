@@ -3,8 +3,9 @@
  *
  * @module
  */
-import { MockpointError } from '../wire/errors.js';
-import type { JournalEntry, RequestFilter } from '../wire/journal-json.js';
+
+import type { JournalEntry, RequestFilter } from '../api/journal-json.js';
+import { MockpointError } from '../registry/errors.js';
 import type { JournalAnswer, QuietOptions, WaitOptions } from './client.js';
 import { DEFAULT_WAIT_MS, MAX_POLL_MS, seg, type Transport } from './transport.js';
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { CreatedNamespace, NamespaceInfo, NamespaceRequest, UnhandledRequest } from '../wire/namespace-json.js';
+import type { CreatedNamespace, NamespaceInfo, NamespaceRequest, UnhandledRequest } from '../api/namespace-json.js';
 import { seg, type Transport } from './transport.js';
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */

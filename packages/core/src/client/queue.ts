@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { QueuedAnswer, QueuedAnswerInput } from '../wire/answer-json.js';
+import type { QueuedAnswer, QueuedAnswerInput } from '../api/answer-json.js';
 import { seg, type Transport } from './transport.js';
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */

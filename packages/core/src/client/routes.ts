@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Route, RouteInput } from '../wire/route.js';
+import type { Route, RouteInput } from '../api/route.js';
 import { seg, type Transport } from './transport.js';
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */

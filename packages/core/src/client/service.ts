@@ -3,9 +3,9 @@
  *
  * @module
  */
-import type { CoverageQuery, CoverageReport } from '../wire/coverage-json.js';
-import type { LiveRequest } from '../wire/journal-json.js';
-import type { VerifyReport, VerifyRequest } from '../wire/verify-json.js';
+import type { CoverageQuery, CoverageReport } from '../api/coverage-json.js';
+import type { LiveRequest } from '../api/journal-json.js';
+import type { VerifyReport, VerifyRequest } from '../api/verify-json.js';
 import type { Health } from './client.js';
 import { type Transport, toConnectionError, toError } from './transport.js';
 import { type WatchRequestsOptions, watchRequests } from './watch-requests.js';

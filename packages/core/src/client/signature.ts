@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { SignatureInput, SignatureView } from '../wire/signature-settings.js';
+import type { SignatureInput, SignatureView } from '../signing/signature-settings.js';
 import { seg, type Transport } from './transport.js';
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */

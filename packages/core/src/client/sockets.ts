@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { SocketClose, SocketFrame, SocketInfo } from '../wire/answer-websocket.js';
-import type { GraphqlPush } from '../wire/graphql-json.js';
+import type { SocketClose, SocketFrame, SocketInfo } from '../api/answer-websocket.js';
+import type { GraphqlPush } from '../api/graphql-json.js';
 import { seg, type Transport } from './transport.js';
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */

@@ -6,8 +6,9 @@
  *
  * @module
  */
-import { type ErrorCode, isOwnError, MockpointError, OWN_ERROR } from '../wire/errors.js';
-import { stringifyExact } from '../wire/json-text.js';
+
+import { stringifyExact } from '../codec/json-text.js';
+import { type ErrorCode, isOwnError, MockpointError, OWN_ERROR } from '../registry/errors.js';
 import type { ClientOptions, Fetchable } from './client.js';
 
 /** Default of `WaitOptions.timeout`. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { JournalEvent, LiveRequest, RequestFilter } from '../wire/journal-json.js';
+import type { JournalEvent, LiveRequest, RequestFilter } from '../api/journal-json.js';
 import { readSse } from './sse-reader.js';
 
 /** Options for {@link MockpointClient.watchRequests}. */

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { MockpointError } from '../wire/errors.js';
+import { MockpointError } from '../registry/errors.js';
 import type { Clock, ClockState } from './clock.js';
 
 /** The clock's state as the backend holds it: version 0 is real time, never changed. */

@@ -7,9 +7,10 @@
  *
  * @module
  */
-import { MockpointError } from '../wire/errors.js';
-import { JsonSyntaxError, scanJson } from '../wire/json-text.js';
-import type { LimitOptions } from '../wire/limits.js';
+
+import { JsonSyntaxError, scanJson } from '../codec/json-text.js';
+import { MockpointError } from '../registry/errors.js';
+import type { LimitOptions } from '../registry/limits.js';
 import { COLLECTION_NAME, type Collections } from './collection-store.js';
 import { collectionBytes, collectionText, type Item, itemBytes, itemOf, parseItem } from './item.js';
 

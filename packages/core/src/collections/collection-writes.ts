@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { MockpointError } from '../wire/errors.js';
+import { MockpointError } from '../registry/errors.js';
 import { type CollectionLimits, checkCollectionSize } from './collection-input.js';
 import type { CollectionStore } from './collection-store.js';
 import { type Item, indexOfId, insertItem, patchItem, replaceItem } from './item.js';

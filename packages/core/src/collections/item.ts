@@ -7,8 +7,8 @@
  * @module
  */
 
-import { JsonSyntaxError, scanJson } from '../wire/json-text.js';
-import { utf8Length } from '../wire/utf8-length.js';
+import { JsonSyntaxError, scanJson } from '../codec/json-text.js';
+import { utf8Length } from '../codec/utf8-length.js';
 import type { Edit } from './collection-store.js';
 import { mergePatchText, objectText } from './merge-patch.js';
 

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { compilePattern, type SchemaPattern } from '../wire/schema-pattern.js';
+import { compilePattern, type SchemaPattern } from '../pattern/schema-pattern.js';
 import type { Item } from './item.js';
 import { hasPath, pathProblem, valueAt } from './json-path.js';
 

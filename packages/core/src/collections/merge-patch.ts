@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { scanJson } from '../wire/json-text.js';
+import { scanJson } from '../codec/json-text.js';
 
 /**
  * `target` with `patch` applied (both valid JSON text; the result is minified).

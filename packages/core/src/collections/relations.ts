@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { utf8Length } from '../wire/utf8-length.js';
+import { utf8Length } from '../codec/utf8-length.js';
 import { type Item, indexOfId, itemBytes, ownField, withMember } from './item.js';
 
 const IRREGULAR: Record<string, string> = { person: 'people', child: 'children', man: 'men', woman: 'women' };

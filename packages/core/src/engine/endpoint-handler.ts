@@ -12,18 +12,18 @@
 import { type ClientGone, type EndpointAnswer, emptyAnswer, errorAnswer } from '../answer/endpoint-answer.js';
 import type { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import { CORS_HEADERS } from '../answer/read-response.js';
+import { type EndpointTarget, splitEndpointTarget } from '../api/endpoint-target.js';
+import { isValidName } from '../api/schemas.js';
 import { Clock } from '../clock/clock.js';
+import { rawHeader } from '../codec/raw-headers.js';
 import type { CollectionLimits } from '../collections/collection-input.js';
 import { answered } from '../journal/answer-record.js';
 import type { Journal } from '../journal/journal.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
+import { DEFAULT_LIMITS, DEFAULT_MAX_BODY_BYTES, JOURNAL_NAME_LIMIT } from '../registry/limits.js';
 import { MAX_TIMED_MOVES, StateTimers } from '../state/state-timers.js';
 import type { TwinTable } from '../twin/twin-table.js';
 import type { ReplayGuard } from '../webhook/replay-guard.js';
-import { type EndpointTarget, splitEndpointTarget } from '../wire/endpoint-target.js';
-import { DEFAULT_LIMITS, DEFAULT_MAX_BODY_BYTES, JOURNAL_NAME_LIMIT } from '../wire/limits.js';
-import { rawHeader } from '../wire/raw-headers.js';
-import { isValidName } from '../wire/schemas.js';
 import type { EndpointService } from './endpoint-service.js';
 import { chaosStep, withChaos } from './pipeline/chaos-step.js';
 import { Exchange, type PipelineParts } from './pipeline/exchange.js';
@@ -45,7 +45,7 @@ export const READ_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as
 const ALLOWED = [...READ_METHODS, 'OPTIONS'].join(', ');
 const READ = new Set<string>(READ_METHODS);
 
-export { ENDPOINT_PREFIX } from '../wire/endpoint-target.js';
+export { ENDPOINT_PREFIX } from '../api/endpoint-target.js';
 
 /**
  * The answer pipeline, in order: each step passes or gives the verdict. A new

@@ -2,6 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Route } from '../api/route.js';
+import type { EndpointRecord, ListPage } from '../api/schemas.js';
 import { LevelStore } from '../store/level/index.js';
 import { MemoryAnswerQueue } from '../store/memory/memory-answer-queue.js';
 import { MemoryCollectionStore } from '../store/memory/memory-collection-store.js';
@@ -16,8 +18,6 @@ import type {
   RouteNamesOptions,
   RoutesUpdate,
 } from '../store/store.js';
-import type { Route } from '../wire/route.js';
-import type { EndpointRecord, ListPage } from '../wire/schemas.js';
 import { EndpointService } from './endpoint-service.js';
 
 function record(name: string, data: unknown, statusCode = 200, delay = 0): EndpointRecord {

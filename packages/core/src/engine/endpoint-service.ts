@@ -9,6 +9,9 @@
 
 import { RouteCache } from '../answer/routes/route-cache.js';
 import { RouteTable } from '../answer/routes/route-table.js';
+import { type ChaosSettings, NAMESPACE_CHAOS_KEY } from '../api/chaos.js';
+import type { Route } from '../api/route.js';
+import type { EndpointRecord, ListPage } from '../api/schemas.js';
 import type { CollectionStore } from '../collections/collection-store.js';
 import { GraphqlMockCache } from '../graphql/graphql-mock-cache.js';
 import {
@@ -19,6 +22,8 @@ import {
 } from '../graphql/graphql-runner.js';
 import type { ProtoCompiler } from '../grpc/proto-compiler.js';
 import type { AnswerQueue } from '../queue/answer-queue.js';
+import { MockpointError } from '../registry/errors.js';
+import type { SignatureSettings } from '../signing/signature-settings.js';
 import type { StateStore } from '../state/state-store.js';
 import {
   type CountOptions,
@@ -27,14 +32,9 @@ import {
   type ListOptions,
   type RoutesUpdate,
 } from '../store/store.js';
+import { TurnBudget } from '../turns/turn-budget.js';
 import { SignatureCheck } from '../webhook/signature-check.js';
 import { SignatureCheckCache } from '../webhook/signature-check-cache.js';
-import { type ChaosSettings, NAMESPACE_CHAOS_KEY } from '../wire/chaos.js';
-import { MockpointError } from '../wire/errors.js';
-import type { Route } from '../wire/route.js';
-import type { EndpointRecord, ListPage } from '../wire/schemas.js';
-import type { SignatureSettings } from '../wire/signature-settings.js';
-import { TurnBudget } from '../wire/turn-budget.js';
 import { EndpointChanges } from './endpoint-changes.js';
 import { GrpcCatalog } from './grpc-catalog.js';
 import { ChaosPlan, ChaosPlanCache } from './pipeline/chaos-plan.js';

@@ -16,7 +16,7 @@ import {
   type UpgradeAnswer,
 } from '../answer/endpoint-answer.js';
 import type { OpenStreams, StreamPlayback } from '../answer/stream/open-streams.js';
-import { truncatedBody } from '../wire/truncated-body.js';
+import { truncatedBody } from '../codec/truncated-body.js';
 import { type AnswerSink, sendDue } from './sink.js';
 
 /** Resolves `true` when `release` aborts (a queued hang is cleared), `false` when the client goes away first. */

@@ -6,14 +6,15 @@
  *
  * @module
  */
+
+import { ENDPOINT_PREFIX } from '../api/endpoint-target.js';
+import { GRPC_DAEMON_SERVICES } from '../api/grpc-json.js';
+import { NAMESPACE_PREFIX } from '../api/session.js';
 import { markOf } from '../grpc/call-record.js';
 import type { GrpcCall, GrpcServer } from '../grpc/grpc-server.js';
 import type { Journal } from '../journal/journal.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
-import { ENDPOINT_PREFIX } from '../wire/endpoint-target.js';
-import { GRPC_DAEMON_SERVICES } from '../wire/grpc-json.js';
-import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
-import { NAMESPACE_PREFIX } from '../wire/session.js';
+import { JOURNAL_BODY_LIMIT } from '../registry/limits.js';
 import type { EndpointService } from './endpoint-service.js';
 import type { GrpcCallLimits } from './grpc-catalog.js';
 

@@ -10,9 +10,9 @@
  * @module
  */
 import type { EndpointAnswer } from '../answer/endpoint-answer.js';
+import { NAMESPACE_CHAOS_KEY } from '../api/chaos.js';
 import type { GrpcCallInfo, GrpcReply } from '../grpc/grpc-reply.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
-import { NAMESPACE_CHAOS_KEY } from '../wire/chaos.js';
 import { chaosStep } from './pipeline/chaos-step.js';
 import { Exchange, type PipelineParts } from './pipeline/exchange.js';
 import { signatureStep } from './pipeline/signature-step.js';

@@ -12,14 +12,14 @@
  */
 import type { RouteHit, RouteTable } from '../answer/routes/route-table.js';
 import { compileJsonTemplate, RenderBudget, renderJson, type TemplateContext } from '../answer/template.js';
+import type { GrpcAnswer, GrpcAnswerMessage } from '../api/answer-grpc.js';
+import { grpcCodeOf } from '../api/answer-grpc.js';
+import type { Route, RouteAnswer } from '../api/route.js';
+import type { States } from '../api/state-json.js';
 import type { GrpcCallInfo, GrpcOut, GrpcReply, GrpcRouting } from '../grpc/grpc-reply.js';
 import { firstMismatch } from '../journal/graphql-filter.js';
 import type { FilterSubject } from '../journal/request-filter.js';
-import type { GrpcAnswer, GrpcAnswerMessage } from '../wire/answer-grpc.js';
-import { grpcCodeOf } from '../wire/answer-grpc.js';
-import { MockpointError } from '../wire/errors.js';
-import type { Route, RouteAnswer } from '../wire/route.js';
-import type { States } from '../wire/state-json.js';
+import { MockpointError } from '../registry/errors.js';
 import type { EndpointService } from './endpoint-service.js';
 import type { GrpcCallLimits } from './grpc-catalog.js';
 import { gateGrpcCall, mayGate, replyOfVerdict } from './grpc-gate.js';

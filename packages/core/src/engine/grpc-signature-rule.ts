@@ -7,8 +7,8 @@
  * @module
  */
 import type { FileRegistry } from '@bufbuild/protobuf';
-import { MockpointError } from '../wire/errors.js';
-import type { SignatureSettings } from '../wire/signature-settings.js';
+import { MockpointError } from '../registry/errors.js';
+import type { SignatureSettings } from '../signing/signature-settings.js';
 import type { EndpointService } from './endpoint-service.js';
 import type { GrpcCallLimits } from './grpc-catalog.js';
 

@@ -1,5 +1,5 @@
 /**
- * The token buckets of routes' rate limits (wire/rate-limit.ts), one per
+ * The token buckets of routes' rate limits (api/rate-limit.ts), one per
  * endpoint name and bucket (a route's id unless it names a shared bucket):
  * each app has its own (so each namespace), and a change to the name's routes
  * starts them full again (docs/rate-limits.md). In this process, unless the

@@ -6,7 +6,7 @@
  */
 import { type PreparedAnswers, prepareAnswers, reuseHeaders } from '../answer/endpoint-answer.js';
 
-import { jsonTextOf } from '../wire/json-text.js';
+import { jsonTextOf } from '../codec/json-text.js';
 
 /** A response ready to send: the stored `data` already serialised. */
 export interface CachedResponse {

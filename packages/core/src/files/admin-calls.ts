@@ -5,16 +5,20 @@
  *
  * @module
  */
-import { answerJson, type QueuedAnswer } from '../wire/answer-json.js';
-import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../wire/chaos.js';
-import { type ErrorCode, MockpointError } from '../wire/errors.js';
-import type { GrpcDefinitions } from '../wire/grpc-json.js';
-import type { HostEntry, HostMove } from '../wire/host-mapping.js';
-import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
-import { decodeRoutes, routesJson } from '../wire/route.js';
-import { queueBodyFromMembers } from '../wire/schemas.js';
-import { decodeSignatureSettings, type SignatureSettings, signatureSettingsJson } from '../wire/signature-settings.js';
-import type { States } from '../wire/state-json.js';
+import { answerJson, type QueuedAnswer } from '../api/answer-json.js';
+import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../api/chaos.js';
+import type { GrpcDefinitions } from '../api/grpc-json.js';
+import { decodeRoutes, routesJson } from '../api/route.js';
+import { queueBodyFromMembers } from '../api/schemas.js';
+import type { States } from '../api/state-json.js';
+import { JsonText, scanJson, stringifyExact } from '../codec/json-text.js';
+import type { HostEntry, HostMove } from '../pattern/host-mapping.js';
+import { type ErrorCode, MockpointError } from '../registry/errors.js';
+import {
+  decodeSignatureSettings,
+  type SignatureSettings,
+  signatureSettingsJson,
+} from '../signing/signature-settings.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
 import { collectionsBody, collectionsByName, statesText, writeBodies } from './write-bodies.js';
 

@@ -3,7 +3,7 @@
 // billion-laughs document is refused at once, naming the file and the alias,
 // and the text aliases resolve to is bounded too.
 import { describe, expect, it } from 'vitest';
-import { MockpointError } from '../wire/errors.js';
+import { MockpointError } from '../registry/errors.js';
 import { MAX_ALIAS_NODES, MAX_ALIAS_TEXT } from './alias-budget.js';
 import { parseMockFile } from './parse-mock-file.js';
 

@@ -10,10 +10,10 @@
  *
  * @module
  */
-import { type ChaosSettings, chaosSettingsJson } from '../wire/chaos.js';
-import { MockpointError } from '../wire/errors.js';
-import type { HostMove } from '../wire/host-mapping.js';
-import { quoted } from '../wire/quoted.js';
+import { type ChaosSettings, chaosSettingsJson } from '../api/chaos.js';
+import { quoted } from '../codec/quoted.js';
+import type { HostMove } from '../pattern/host-mapping.js';
+import { MockpointError } from '../registry/errors.js';
 import {
   type AdminTarget,
   knowsHostMove,

@@ -8,7 +8,7 @@
  * @module
  */
 import { type Alias, isAlias, isMap, isScalar, isSeq, type Node } from 'yaml';
-import { JsonSyntaxError, scanJson } from '../wire/json-text.js';
+import { JsonSyntaxError, scanJson } from '../codec/json-text.js';
 import type { AliasBudget } from './alias-budget.js';
 import { NodeError } from './node-error.js';
 

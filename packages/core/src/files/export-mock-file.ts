@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { parseAnswerJson } from '../wire/answer-json.js';
-import { chaosSettingsJson } from '../wire/chaos.js';
-import { JsonText, stringifyExact } from '../wire/json-text.js';
+import { parseAnswerJson } from '../api/answer-json.js';
+import { chaosSettingsJson } from '../api/chaos.js';
+import { JsonText, stringifyExact } from '../codec/json-text.js';
 import { type AdminTarget, listNames, readNamespaceChaos, readState, stateEntry } from './admin-calls.js';
 import { MOCK_FILE_VERSION } from './mock-file-schema.js';
 import { stringifyYamlExact } from './yaml-text.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../http/create-app.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../wire/limits.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../registry/limits.js';
 import { applyMockFile } from './apply-mock-file.js';
 import { exportMockFile } from './export-mock-file.js';
 import { loadMockFile } from './load-mock-file.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../http/create-app.js';
-import { MockpointError } from '../wire/errors.js';
+import { MockpointError } from '../registry/errors.js';
 import { applyMockFile } from './apply-mock-file.js';
 import { harMockFile, isHar } from './har-mock-file.js';
 import { parseMockFile } from './parse-mock-file.js';

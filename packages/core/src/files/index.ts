@@ -6,7 +6,7 @@
  * @module
  */
 
-export type { HostMove } from '../wire/host-mapping.js';
+export type { HostMove } from '../pattern/host-mapping.js';
 export { type AdminTarget, journalHar, journalPact } from './admin-calls.js';
 export {
   type ApplyOptions,

@@ -8,9 +8,10 @@
  *
  * @module
  */
+
+import { JsonSyntaxError, scanJson } from '../codec/json-text.js';
 import { COLLECTION_NAME } from '../collections/collection-store.js';
-import { MockpointError } from '../wire/errors.js';
-import { JsonSyntaxError, scanJson } from '../wire/json-text.js';
+import { MockpointError } from '../registry/errors.js';
 import type { LeftOut } from './left-out.js';
 import { MOCK_FILE_VERSION } from './mock-file-schema.js';
 

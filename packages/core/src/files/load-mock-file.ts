@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { MockpointError } from '../wire/errors.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../wire/limits.js';
+import { MockpointError } from '../registry/errors.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../registry/limits.js';
 import { isJsonServerDb, jsonServerMockFile } from './json-server-db.js';
 import { type MockFile, type ParseMockFileOptions, parseMockFile } from './parse-mock-file.js';
 import { readInside } from './read-inside.js';

@@ -3,7 +3,7 @@
 // exported and applied again unchanged, and removed when taken out of the file.
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../http/create-app.js';
-import type { MockpointError } from '../wire/errors.js';
+import type { MockpointError } from '../registry/errors.js';
 import { applyChanges, applyMockFile } from './apply-mock-file.js';
 import { exportMockFile } from './export-mock-file.js';
 import { parseMockFile } from './parse-mock-file.js';

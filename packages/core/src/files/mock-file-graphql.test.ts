@@ -3,7 +3,7 @@
 // applied again byte for byte.
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../http/create-app.js';
-import type { MockpointError } from '../wire/errors.js';
+import type { MockpointError } from '../registry/errors.js';
 import { applyMockFile } from './apply-mock-file.js';
 import { exportMockFile } from './export-mock-file.js';
 import { parseMockFile } from './parse-mock-file.js';

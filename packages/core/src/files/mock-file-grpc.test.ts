@@ -7,7 +7,7 @@ import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
 import { compileProtos } from '../grpc/compile-protos.js';
 import { createApp } from '../http/create-app.js';
-import type { MockpointError } from '../wire/errors.js';
+import type { MockpointError } from '../registry/errors.js';
 import { applyMockFile } from './apply-mock-file.js';
 import { exportMockFile } from './export-mock-file.js';
 import { parseMockFile } from './parse-mock-file.js';

@@ -6,8 +6,8 @@
 // anything is written.
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../http/create-app.js';
+import { MockpointError } from '../registry/errors.js';
 import { MemoryStore } from '../store/memory/memory-store.js';
-import { MockpointError } from '../wire/errors.js';
 import { applyChanges, applyMockFile, describePlan } from './apply-mock-file.js';
 import { parseMockFile } from './parse-mock-file.js';
 import { writeBodies } from './write-bodies.js';

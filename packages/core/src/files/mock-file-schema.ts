@@ -6,10 +6,10 @@
  * @module
  */
 import { z } from 'zod';
-import { chaosSchemas } from '../wire/chaos.js';
-import { PROTO_PATH } from '../wire/grpc-json.js';
-import { createSchemas, type Schemas } from '../wire/schemas.js';
-import { signatureSchemas } from '../wire/signature-settings.js';
+import { chaosSchemas } from '../api/chaos.js';
+import { PROTO_PATH } from '../api/grpc-json.js';
+import { createSchemas, type Schemas } from '../api/schemas.js';
+import { signatureSchemas } from '../signing/signature-settings.js';
 
 /** The one version of the format there is. */
 export const MOCK_FILE_VERSION = 1;

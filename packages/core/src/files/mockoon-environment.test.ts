@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { Route } from '../wire/route.js';
+import type { Route } from '../api/route.js';
 import { isMockoonEnvironment, mockoonMockFile } from './mockoon-environment.js';
 import { parseMockFile } from './parse-mock-file.js';
 

@@ -14,7 +14,7 @@
  *   into one `match`, `OR` makes one route per rule. A regular expression that
  *   is a literal (`^text$`) becomes `equals`; any other is listed: routes here
  *   match no regular expressions (paths are literal segments and `:params`, see
- *   wire/path-pattern.ts), so none is run, guarded or not.
+ *   pattern/path-pattern.ts), so none is run, guarded or not.
  * - Templating: `urlParam`, `queryParam`, `header`, `body 'path'`, `uuid`,
  *   `guid` and `now` become placeholders; a body with any other helper is
  *   served as written (not rendered) and the helper is listed by name.
@@ -30,18 +30,18 @@
  * @module
  */
 import { BODILESS_STATUS } from '../answer/read-response.js';
+import type { RequestFilter } from '../api/journal-json.js';
+import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../api/route.js';
+import { toBase64 } from '../codec/base64.js';
+import { headerNameProblem, headerValueProblem, isHeaderName } from '../codec/http-header.js';
+import { JsonText, stringifyExact } from '../codec/json-text.js';
+import { quoted } from '../codec/quoted.js';
+import { utf8TextKeepingBom } from '../codec/utf8.js';
 import { COLLECTION_NAME } from '../collections/collection-store.js';
-import { toBase64 } from '../wire/base64.js';
-import { MockpointError } from '../wire/errors.js';
-import { headerNameProblem, headerValueProblem, isHeaderName } from '../wire/http-header.js';
-import type { RequestFilter } from '../wire/journal-json.js';
-import { JsonText, stringifyExact } from '../wire/json-text.js';
-import { matchPathPattern, PathPatternError, parsePathPattern, splitPath } from '../wire/path-pattern.js';
-import { quoted } from '../wire/quoted.js';
-import { DEFAULT_MAX_DELAY_MS } from '../wire/record-defaults.js';
-import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
-import { utf8TextKeepingBom } from '../wire/utf8.js';
-import { type ValueMatcher, valueMatcherProblem, valueMatches } from '../wire/value-pattern.js';
+import { matchPathPattern, PathPatternError, parsePathPattern, splitPath } from '../pattern/path-pattern.js';
+import { type ValueMatcher, valueMatcherProblem, valueMatches } from '../pattern/value-pattern.js';
+import { MockpointError } from '../registry/errors.js';
+import { DEFAULT_MAX_DELAY_MS } from '../registry/record-defaults.js';
 import { IdSet, safeEncode, slugOf } from './import-ids.js';
 import type { LeftOut } from './left-out.js';
 import { MOCK_FILE_VERSION } from './mock-file-schema.js';

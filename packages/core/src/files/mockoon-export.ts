@@ -18,11 +18,11 @@
  *
  * @module
  */
-import { kindOf } from '../wire/answer-kinds.js';
-import { base64Bytes } from '../wire/base64.js';
-import { JsonText, jsonTextOf, stringifyExact } from '../wire/json-text.js';
-import type { Route } from '../wire/route.js';
-import type { ValueMatcher } from '../wire/value-pattern.js';
+import { kindOf } from '../api/answer-kinds.js';
+import type { Route } from '../api/route.js';
+import { base64Bytes } from '../codec/base64.js';
+import { JsonText, jsonTextOf, stringifyExact } from '../codec/json-text.js';
+import type { ValueMatcher } from '../pattern/value-pattern.js';
 import { slugOf } from './import-ids.js';
 import type { LeftOut } from './left-out.js';
 import { caselessPath } from './mockoon-path.js';

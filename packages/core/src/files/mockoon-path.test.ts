@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ValueMatcher, valueMatches } from '../wire/value-pattern.js';
+import { type ValueMatcher, valueMatches } from '../pattern/value-pattern.js';
 import { caseless, caselessPath, mergePins, pinParam } from './mockoon-path.js';
 
 const form = caseless('/api/users/:id/posts/:post') as ValueMatcher;

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { type PathPattern, parsePathPattern, type SegmentPart } from '../wire/path-pattern.js';
-import { MAX_VALUE_PATTERN_LENGTH, type ValueMatcher } from '../wire/value-pattern.js';
+import { type PathPattern, parsePathPattern, type SegmentPart } from '../pattern/path-pattern.js';
+import { MAX_VALUE_PATTERN_LENGTH, type ValueMatcher } from '../pattern/value-pattern.js';
 
 /**
  * The path filter for Mockoon's `path`: Express matches routes ignoring case

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MockpointError } from '../wire/errors.js';
+import { MockpointError } from '../registry/errors.js';
 import { isPact, pactMockFile } from './pact-mock-file.js';
 
 /** The routes of the one endpoint a Pact file makes. */

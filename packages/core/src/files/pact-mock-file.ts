@@ -15,16 +15,16 @@
 
 import { literalPattern } from '../answer/proxy/recording.js';
 import { BODILESS_STATUS } from '../answer/read-response.js';
+import type { RequestFilter } from '../api/journal-json.js';
+import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../api/route.js';
+import { isBase64 } from '../codec/base64.js';
+import { headerNameProblem, headerValueProblem } from '../codec/http-header.js';
+import { JsonText, scanJsonInTurns, stringifyExact } from '../codec/json-text.js';
+import { utf8Length } from '../codec/utf8-length.js';
 import { parseQuery } from '../journal/journal-entry.js';
-import { isBase64 } from '../wire/base64.js';
-import { MockpointError } from '../wire/errors.js';
-import { headerNameProblem, headerValueProblem } from '../wire/http-header.js';
-import type { RequestFilter } from '../wire/journal-json.js';
-import { JsonText, scanJsonInTurns, stringifyExact } from '../wire/json-text.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../wire/limits.js';
-import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
-import { TurnBudget } from '../wire/turn-budget.js';
-import { utf8Length } from '../wire/utf8-length.js';
+import { MockpointError } from '../registry/errors.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../registry/limits.js';
+import { TurnBudget } from '../turns/turn-budget.js';
 import { IdSet, slugOf } from './import-ids.js';
 import type { LeftOut } from './left-out.js';
 

@@ -1,7 +1,7 @@
 // A long JSON mock file of routes (an import's) checked a slice per event-loop turn: the same mock file as one parse,
 // exact numbers and the ids given to routes without one included, and the same error for a bad route.
 import { describe, expect, it } from 'vitest';
-import { SLICED_ROUTES_CHARS } from '../wire/turn-budget.js';
+import { SLICED_ROUTES_CHARS } from '../turns/turn-budget.js';
 import { pactMockFile, pactMockFileInTurns } from './pact-mock-file.js';
 import { parseMockFile } from './parse-mock-file.js';
 import { parseMockFileInTurns } from './parse-mock-file-in-turns.js';

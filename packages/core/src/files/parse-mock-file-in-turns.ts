@@ -10,10 +10,10 @@
  *
  * @module
  */
-import { scanJson, scanJsonInTurns } from '../wire/json-text.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_ROUTES, routesBodyBytes } from '../wire/limits.js';
-import { SLICED_ROUTES_CHARS, TurnBudget } from '../wire/turn-budget.js';
-import { utf8Length } from '../wire/utf8-length.js';
+import { scanJson, scanJsonInTurns } from '../codec/json-text.js';
+import { utf8Length } from '../codec/utf8-length.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_ROUTES, routesBodyBytes } from '../registry/limits.js';
+import { SLICED_ROUTES_CHARS, TurnBudget } from '../turns/turn-budget.js';
 import { type MockFile, type MockFileEndpoint, type ParseMockFileOptions, parseMockFile } from './parse-mock-file.js';
 
 /** Routes checked by one {@link parseMockFile} call, between two turns. */

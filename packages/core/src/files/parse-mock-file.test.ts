@@ -2,7 +2,7 @@
 // key order, escapes) from YAML and JSON, and errors that name the file, the
 // line and column, and the path, with stable codes.
 import { describe, expect, it } from 'vitest';
-import { MockpointError } from '../wire/errors.js';
+import { MockpointError } from '../registry/errors.js';
 import { parseMockFile } from './parse-mock-file.js';
 
 function dataOf(text: string, file = 'mockpoint.yaml', index = 0): string {

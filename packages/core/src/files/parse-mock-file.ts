@@ -18,28 +18,28 @@ import {
   parseDocument,
 } from 'yaml';
 import type { z } from 'zod';
+import type { QueuedAnswer } from '../api/answer-json.js';
+import { type ChaosSettings, chaosSchemas, parseChaosInput } from '../api/chaos.js';
+import type { GrpcDefinitionsInput } from '../api/grpc-json.js';
+import { checkRoutes, type Route, type RouteInput } from '../api/route.js';
+import { createSchemas, parseQueueBody } from '../api/schemas.js';
+import { type States, stateProblem } from '../api/state-json.js';
+import { toBase64 } from '../codec/base64.js';
+import { JsonSyntaxError, JsonText, scanJson } from '../codec/json-text.js';
+import { utf8Length } from '../codec/utf8-length.js';
 import { parseCollection } from '../collections/collection-input.js';
 import { collectionText } from '../collections/item.js';
 import { buildGraphqlSchema } from '../graphql/graphql-schema.js';
-import type { QueuedAnswer } from '../wire/answer-json.js';
-import { toBase64 } from '../wire/base64.js';
-import { type ChaosSettings, chaosSchemas, parseChaosInput } from '../wire/chaos.js';
-import { type ErrorCode, MockpointError } from '../wire/errors.js';
-import type { GrpcDefinitionsInput } from '../wire/grpc-json.js';
-import { HOST_PATTERN_FORMS, parseHostPattern } from '../wire/host-mapping.js';
-import { JsonSyntaxError, JsonText, scanJson } from '../wire/json-text.js';
+import { HOST_PATTERN_FORMS, parseHostPattern } from '../pattern/host-mapping.js';
+import { type ErrorCode, MockpointError } from '../registry/errors.js';
 import {
   DEFAULT_LIMITS,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_ROUTES,
   ROUTES_BODY_FACTOR,
   routesBodyBytes,
-} from '../wire/limits.js';
-import { checkRoutes, type Route, type RouteInput } from '../wire/route.js';
-import { createSchemas, parseQueueBody } from '../wire/schemas.js';
-import { checkSignatureInput, type SignatureSettings } from '../wire/signature-settings.js';
-import { type States, stateProblem } from '../wire/state-json.js';
-import { utf8Length } from '../wire/utf8-length.js';
+} from '../registry/limits.js';
+import { checkSignatureInput, type SignatureSettings } from '../signing/signature-settings.js';
 import { AliasBudget, AliasLimitError } from './alias-budget.js';
 import { exactJsonText, NotJsonError } from './exact-yaml.js';
 import { createMockFileSchema } from './mock-file-schema.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Route } from '../wire/route.js';
+import type { Route } from '../api/route.js';
 import { parseMockFile } from './parse-mock-file.js';
 import { isPostmanCollection, postmanMockFile } from './postman-collection.js';
 

@@ -20,12 +20,12 @@
  * @module
  */
 
-import { MockpointError } from '../wire/errors.js';
-import { headerNameProblem, headerValueProblem } from '../wire/http-header.js';
-import type { RequestFilter } from '../wire/journal-json.js';
-import { stringifyExact } from '../wire/json-text.js';
-import { PathPatternError, parsePathPattern } from '../wire/path-pattern.js';
-import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
+import type { RequestFilter } from '../api/journal-json.js';
+import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../api/route.js';
+import { headerNameProblem, headerValueProblem } from '../codec/http-header.js';
+import { stringifyExact } from '../codec/json-text.js';
+import { PathPatternError, parsePathPattern } from '../pattern/path-pattern.js';
+import { MockpointError } from '../registry/errors.js';
 import { IdSet, safeEncode, slugOf } from './import-ids.js';
 import type { LeftOut } from './left-out.js';
 import { MOCK_FILE_VERSION } from './mock-file-schema.js';

@@ -12,7 +12,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { quoted } from '../wire/quoted.js';
+import { quoted } from '../codec/quoted.js';
 
 /** Why a name was refused: the code a mock file's `details.reason` carries. */
 export type ReadRefusal = 'FILE_OUTSIDE' | 'BODY_TOO_LARGE' | 'FILE_UNREADABLE';

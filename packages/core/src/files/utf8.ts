@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { utf8Text } from '../wire/utf8.js';
+import { utf8Text } from '../codec/utf8.js';
 
 /** Bytes that are not UTF-8; `offset` is the first byte of the bad sequence. */
 export class InvalidUtf8Error extends Error {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Route } from '../wire/route.js';
+import type { Route } from '../api/route.js';
 import { latencyFromWireMock, wireMockDistribution } from './wiremock-delay.js';
 import { wireMockMappings } from './wiremock-export.js';
 import { wireMockMockFile } from './wiremock-mock-file.js';

@@ -6,8 +6,8 @@
  * @module
  */
 
-import { type Latency, latencyCeiling } from '../wire/latency.js';
-import { DEFAULT_MAX_DELAY_MS } from '../wire/record-defaults.js';
+import { type Latency, latencyCeiling } from '../random/latency.js';
+import { DEFAULT_MAX_DELAY_MS } from '../registry/record-defaults.js';
 
 type Json = Record<string, unknown>;
 type Note = (what: string, why: string) => void;

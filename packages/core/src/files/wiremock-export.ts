@@ -9,11 +9,11 @@
  *
  * @module
  */
-import { kindOf } from '../wire/answer-kinds.js';
-import type { RequestFilter } from '../wire/journal-json.js';
-import { JsonText, jsonTextOf, stringifyExact } from '../wire/json-text.js';
-import type { Route } from '../wire/route.js';
-import { isTimedState } from '../wire/state-json.js';
+import { kindOf } from '../api/answer-kinds.js';
+import type { RequestFilter } from '../api/journal-json.js';
+import type { Route } from '../api/route.js';
+import { isTimedState } from '../api/state-json.js';
+import { JsonText, jsonTextOf, stringifyExact } from '../codec/json-text.js';
 import type { LeftOut } from './left-out.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
 import { wireMockDistribution } from './wiremock-delay.js';

@@ -19,16 +19,16 @@
  * @module
  */
 import { literalPattern } from '../answer/proxy/recording.js';
-import { base64Bytes, isBase64, toBase64 } from '../wire/base64.js';
-import { MockpointError } from '../wire/errors.js';
-import { HEADER_VALUE_PATTERN, headerNameProblem, isHeaderName } from '../wire/http-header.js';
-import type { RequestFilter } from '../wire/journal-json.js';
-import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
-import { quoted } from '../wire/quoted.js';
-import { DEFAULT_MAX_DELAY_MS } from '../wire/record-defaults.js';
-import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../wire/route.js';
-import { utf8Text } from '../wire/utf8.js';
-import { type ValueMatcher, valueMatcherProblem } from '../wire/value-pattern.js';
+import type { RequestFilter } from '../api/journal-json.js';
+import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../api/route.js';
+import { base64Bytes, isBase64, toBase64 } from '../codec/base64.js';
+import { HEADER_VALUE_PATTERN, headerNameProblem, isHeaderName } from '../codec/http-header.js';
+import { JsonText, scanJson, stringifyExact } from '../codec/json-text.js';
+import { quoted } from '../codec/quoted.js';
+import { utf8Text } from '../codec/utf8.js';
+import { type ValueMatcher, valueMatcherProblem } from '../pattern/value-pattern.js';
+import { MockpointError } from '../registry/errors.js';
+import { DEFAULT_MAX_DELAY_MS } from '../registry/record-defaults.js';
 import type { LeftOut } from './left-out.js';
 import { type MockFile, parseMockFile } from './parse-mock-file.js';
 import { latencyFromWireMock } from './wiremock-delay.js';

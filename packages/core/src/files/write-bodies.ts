@@ -7,11 +7,11 @@
  *
  * @module
  */
-import { answerJson } from '../wire/answer-json.js';
-import { chaosSettingsJson } from '../wire/chaos.js';
-import { JsonText, stringifyExact } from '../wire/json-text.js';
-import { routesJson } from '../wire/route.js';
-import { signatureSettingsJson } from '../wire/signature-settings.js';
+import { answerJson } from '../api/answer-json.js';
+import { chaosSettingsJson } from '../api/chaos.js';
+import { routesJson } from '../api/route.js';
+import { JsonText, stringifyExact } from '../codec/json-text.js';
+import { signatureSettingsJson } from '../signing/signature-settings.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
 
 /** One endpoint's write bodies (absent: that write sends no body). */

@@ -8,7 +8,7 @@
  * @module
  */
 import { stringify } from 'yaml';
-import { JsonText } from '../wire/json-text.js';
+import { JsonText } from '../codec/json-text.js';
 
 /** `value` with each JsonText replaced by `marker + index`, the texts collected in order. */
 function marked(value: unknown, marker: string, texts: string[]): unknown {

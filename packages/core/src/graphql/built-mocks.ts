@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { isMockpointError, type MockpointError } from '../wire/errors.js';
+import { isMockpointError, type MockpointError } from '../registry/errors.js';
 import { GraphqlMock } from './graphql-mock.js';
 import type { GraphqlAnswerText, GraphqlCall } from './graphql-runner.js';
 import { parseGraphqlSchema } from './graphql-schema.js';

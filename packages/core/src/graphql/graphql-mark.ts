@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { GraphqlMark, GraphqlOperationMark } from '../wire/graphql-json.js';
-import type { JournalEntry } from '../wire/journal-json.js';
+import type { GraphqlMark, GraphqlOperationMark } from '../api/graphql-json.js';
+import type { JournalEntry } from '../api/journal-json.js';
 import { type GraphqlOperation, graphqlRequestOf } from './graphql-request.js';
 
 function markOf(operation: GraphqlOperation): GraphqlOperationMark {

@@ -17,7 +17,7 @@ import {
   type GraphQLSchema,
   validate,
 } from 'graphql';
-import { SeededRandom, seedOf } from '../wire/seeded-random.js';
+import { SeededRandom, seedOf } from '../random/seeded-random.js';
 import { answerSize, INTROSPECTION_VALUES_PER_ELEMENT, MAX_ANSWER_VALUES, schemaElements } from './answer-size.js';
 import type { GraphqlOperation } from './graphql-request.js';
 import { mockValues } from './mock-values.js';

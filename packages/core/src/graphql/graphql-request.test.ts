@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { JournalEntry } from '../api/journal-json.js';
 import { firstMismatch, matchesRequest } from '../journal/graphql-filter.js';
-import type { JournalEntry } from '../wire/journal-json.js';
 import { graphqlMarkOf } from './graphql-mark.js';
 import { graphqlRequestOf, MAX_DOCUMENT_TOKENS } from './graphql-request.js';
 

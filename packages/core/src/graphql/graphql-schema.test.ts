@@ -1,6 +1,6 @@
 import { interfaceChain } from '@mockpoint/testkit/graphql-schemas';
 import { describe, expect, it } from 'vitest';
-import { isMockpointError } from '../wire/errors.js';
+import { isMockpointError } from '../registry/errors.js';
 import { buildGraphqlSchema, MAX_INTERFACE_WORK, MAX_SCHEMA_ELEMENTS, MAX_SCHEMA_TOKENS } from './graphql-schema.js';
 
 const MiB = 1024 * 1024;

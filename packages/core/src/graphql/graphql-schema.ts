@@ -19,8 +19,8 @@ import {
   validateSchema,
   visit,
 } from 'graphql';
-import { MockpointError } from '../wire/errors.js';
-import { utf8Length } from '../wire/utf8-length.js';
+import { utf8Length } from '../codec/utf8-length.js';
+import { MockpointError } from '../registry/errors.js';
 
 /**
  * The most elements a schema may have: named types, fields, arguments, input

@@ -6,7 +6,7 @@
  * @module
  */
 import { type GraphQLSchema, isAbstractType, isEnumType, isScalarType, isSpecifiedScalarType } from 'graphql';
-import type { SeededRandom } from '../wire/seeded-random.js';
+import type { SeededRandom } from '../random/seeded-random.js';
 
 const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
 /** 2020-01-01T00:00:00Z: mock dates fall in the five years after it. */

@@ -7,9 +7,9 @@
  *
  * @module
  */
-import type { GrpcMark } from '../wire/grpc-json.js';
-import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
-import type { SignatureMark } from '../wire/signature-settings.js';
+import type { GrpcMark } from '../api/grpc-json.js';
+import { JOURNAL_BODY_LIMIT } from '../registry/limits.js';
+import type { SignatureMark } from '../signing/signature-settings.js';
 import type { GrpcJournalMark } from './grpc-reply.js';
 
 /** Messages kept each way. */

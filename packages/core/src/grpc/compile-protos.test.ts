@@ -1,6 +1,6 @@
 import { Edition, FeatureSet_FieldPresence } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
-import { MockpointError } from '../wire/errors.js';
+import { MockpointError } from '../registry/errors.js';
 import { compileDescriptorSet, compileProtos } from './compile-protos.js';
 
 const common = `syntax = "proto3";

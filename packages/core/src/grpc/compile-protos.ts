@@ -18,7 +18,7 @@ import {
   FileDescriptorSetSchema,
 } from '@bufbuild/protobuf/wkt';
 import protobuf from 'protobufjs';
-import type { MockpointError } from '../wire/errors.js';
+import type { MockpointError } from '../registry/errors.js';
 import { enumOf, fieldOf, type Init, messageOf, serviceOf } from './descriptor-of.js';
 import { checkParseWork } from './parse-work.js';
 import { invalid, literal, placeOf, placeOn } from './proto-place.js';

@@ -8,7 +8,7 @@
  * @module
  */
 import type { FileRegistry } from '@bufbuild/protobuf';
-import { GRPC_DAEMON_SERVICES } from '../wire/grpc-json.js';
+import { GRPC_DAEMON_SERVICES } from '../api/grpc-json.js';
 import { compileProtos } from './compile-protos.js';
 
 /** The full names of the services the daemon answers itself: health, reflection v1, v1alpha. */

@@ -8,10 +8,10 @@
  * @module
  */
 import type { FileRegistry } from '@bufbuild/protobuf';
-import { fromBase64 } from '../wire/base64.js';
-import { MockpointError } from '../wire/errors.js';
-import type { GrpcDefinitions, GrpcDefinitionsInput } from '../wire/grpc-json.js';
-import { utf8Length } from '../wire/utf8-length.js';
+import type { GrpcDefinitions, GrpcDefinitionsInput } from '../api/grpc-json.js';
+import { fromBase64 } from '../codec/base64.js';
+import { utf8Length } from '../codec/utf8-length.js';
+import { MockpointError } from '../registry/errors.js';
 import { inlineProtoCompiler, type ProtoCompiler } from './proto-compiler.js';
 
 /** Definitions checked: the text to keep, and the registry they build. */

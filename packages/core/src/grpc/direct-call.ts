@@ -19,7 +19,7 @@ import { create, type DescMethod, isMessage, type Message } from '@bufbuild/prot
 import { Code, ConnectError } from '@connectrpc/connect';
 import { createMethodSerializationLookup } from '@connectrpc/connect/protocol';
 import { contentTypeProto, grpcStatusOk, parseTimeout, setTrailerStatus } from '@connectrpc/connect/protocol-grpc';
-import { GRPC_CODE_NAMES } from '../wire/grpc-json.js';
+import { GRPC_CODE_NAMES } from '../api/grpc-json.js';
 import type { GrpcCall } from './call-record.js';
 import type { DirectContext } from './direct-context.js';
 import type { EnvelopeQueue } from './envelope-queue.js';

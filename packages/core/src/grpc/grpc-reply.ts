@@ -7,7 +7,7 @@
  * @module
  */
 import type { AnswerMark } from '../journal/journal-entry.js';
-import type { SignatureMark } from '../wire/signature-settings.js';
+import type { SignatureMark } from '../signing/signature-settings.js';
 
 /** One message sent, in proto3 JSON, after `delay` milliseconds. */
 export interface GrpcOut {

@@ -11,7 +11,7 @@ import { type DescMethod, type FileRegistry, fromJson, type Message } from '@buf
 import { Code, createContextValues } from '@connectrpc/connect';
 import type { UniversalHandler, UniversalServerRequest, UniversalServerResponse } from '@connectrpc/connect/protocol';
 import { universalServerRequestFromFetch, universalServerResponseToFetch } from '@connectrpc/connect/protocol';
-import { GRPC_CODE_NAMES } from '../wire/grpc-json.js';
+import { GRPC_CODE_NAMES } from '../api/grpc-json.js';
 import type { GrpcCall } from './call-record.js';
 import { type DirectMethod, type MethodAnswer, RESET_AFTER_MS } from './direct-call.js';
 import type { GrpcRouting } from './grpc-reply.js';

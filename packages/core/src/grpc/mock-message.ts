@@ -12,7 +12,7 @@
  * @module
  */
 import { type DescField, type DescMessage, ScalarType } from '@bufbuild/protobuf';
-import type { SeededRandom } from '../wire/seeded-random.js';
+import type { SeededRandom } from '../random/seeded-random.js';
 
 const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
 /** 2020-01-01T00:00:00Z: mock times fall in the five years after it. */

@@ -1,6 +1,6 @@
 // The parse-work bound counts what protobufjs's parser would cost, from tokens alone.
 import { describe, expect, it } from 'vitest';
-import { MockpointError } from '../wire/errors.js';
+import { MockpointError } from '../registry/errors.js';
 import { compileProtos } from './compile-protos.js';
 import { checkParseWork, MAX_PARSE_WORK, parseWork } from './parse-work.js';
 

@@ -17,7 +17,7 @@
  * @module
  */
 import protobuf from 'protobufjs';
-import { MockpointError } from '../wire/errors.js';
+import { MockpointError } from '../registry/errors.js';
 
 /**
  * The most parse work one set of sources may take: a message of 4,000 fields

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { MockpointError } from '../wire/errors.js';
+import { MockpointError } from '../registry/errors.js';
 
 /** Where a problem is: a file and, when known, its 1-based line and column. */
 export interface Place {

@@ -17,8 +17,8 @@ import {
   toJson,
 } from '@bufbuild/protobuf';
 import { Code, ConnectError, type HandlerContext } from '@connectrpc/connect';
-import { GRPC_CODE_NAMES } from '../wire/grpc-json.js';
-import { SeededRandom, seedOf } from '../wire/seeded-random.js';
+import { GRPC_CODE_NAMES } from '../api/grpc-json.js';
+import { SeededRandom, seedOf } from '../random/seeded-random.js';
 import { type GrpcCall, noteRequest, noteResponse } from './call-record.js';
 import type { GrpcOut, GrpcReply, GrpcRouting } from './grpc-reply.js';
 import { MessageTooLarge, mockMessageJson } from './mock-message.js';

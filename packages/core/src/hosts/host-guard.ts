@@ -6,17 +6,17 @@
  * @module
  */
 import type { MiddlewareHandler } from 'hono';
-import { MockpointError } from '../wire/errors.js';
-import { hostAllowed, IPV4, splitHostPort } from '../wire/host-rules.js';
+import { hostAllowed, IPV4, splitHostPort } from '../pattern/host-rules.js';
+import { MockpointError } from '../registry/errors.js';
 
-/** The host name of a Host header value, as the allow lists compare it (wire/host-rules.ts `splitHostPort`). */
+/** The host name of a Host header value, as the allow lists compare it (pattern/host-rules.ts `splitHostPort`). */
 export function hostName(host: string): string {
   return splitHostPort(host)?.host ?? host.trim().toLowerCase();
 }
 
 /**
  * True when `host` (a Host header value) is an IP address, `localhost`, or
- * allowed by one of `allowed` (the allow-list rule of wire/host-rules.ts: a
+ * allowed by one of `allowed` (the allow-list rule of pattern/host-rules.ts: a
  * listed port allows that port only; a Host without a port is at `defaultPort`,
  * one whose port is not a number matches rules without a port only). A Host
  * that cannot be read (`[::1`) is allowed by nothing.

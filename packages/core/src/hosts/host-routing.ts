@@ -9,8 +9,8 @@
  */
 
 import { type EndpointAnswer, errorAnswer } from '../answer/endpoint-answer.js';
-import { absoluteTarget, mappedTarget } from '../wire/endpoint-target.js';
-import { splitHostPort } from '../wire/host-rules.js';
+import { absoluteTarget, mappedTarget } from '../api/endpoint-target.js';
+import { splitHostPort } from '../pattern/host-rules.js';
 import { isAllowedHost } from './host-guard.js';
 import type { HostTable } from './host-table.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MockpointError } from '../wire/errors.js';
-import { hostOfHeader, parseHostMappings, parseHostPattern } from '../wire/host-mapping.js';
+import { hostOfHeader, parseHostMappings, parseHostPattern } from '../pattern/host-mapping.js';
+import { MockpointError } from '../registry/errors.js';
 import { HostTable } from './host-table.js';
 
 describe('host patterns', () => {

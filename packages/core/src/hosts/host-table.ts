@@ -8,8 +8,9 @@
  *
  * @module
  */
-import { MockpointError } from '../wire/errors.js';
-import { type HostEntry, type HostMapping, hostOfHeader, parseHostPattern } from '../wire/host-mapping.js';
+
+import { type HostEntry, type HostMapping, hostOfHeader, parseHostPattern } from '../pattern/host-mapping.js';
+import { MockpointError } from '../registry/errors.js';
 
 /** Most hosts one endpoint may be given through the API. */
 export const MAX_HOSTS_PER_NAME = 100;

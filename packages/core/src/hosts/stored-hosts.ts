@@ -9,9 +9,9 @@
  * @module
  */
 
+import type { HostEntry, HostMove } from '../pattern/host-mapping.js';
 import type { EndpointStore } from '../store/store.js';
 import { KeyedMutex } from '../store/store.js';
-import type { HostEntry, HostMove } from '../wire/host-mapping.js';
 import type { HostTable } from './host-table.js';
 
 /** One lock for every host write and reload: which host is whose is checked across names. */

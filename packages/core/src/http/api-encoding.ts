@@ -10,7 +10,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { BODILESS_STATUS } from '../answer/read-response.js';
-import { toBase64Url } from '../wire/base64.js';
+import { toBase64Url } from '../codec/base64.js';
 
 /** Compresses a whole answer body. */
 export type Encoder = (bytes: Uint8Array) => Promise<Uint8Array>;

@@ -9,6 +9,7 @@
 import { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import { OpenStreams } from '../answer/stream/open-streams.js';
 import { OpenSockets, socketShareOf } from '../answer/websocket/open-sockets.js';
+import { createSchemas } from '../api/schemas.js';
 import { Clock } from '../clock/clock.js';
 import { ClockSync } from '../clock/shared-clock.js';
 import { EndpointHandler } from '../engine/endpoint-handler.js';
@@ -20,7 +21,6 @@ import { MAX_TIMED_MOVES, StateTimers } from '../state/state-timers.js';
 import type { Backend } from '../store/backend.js';
 import { TwinTable } from '../twin/twin-table.js';
 import { DeliveryWorker } from '../webhook/delivery-worker.js';
-import { createSchemas } from '../wire/schemas.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
 import type { CreateAppOptions } from './create-app.js';
 

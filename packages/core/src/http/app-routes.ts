@@ -5,7 +5,7 @@
  * @module
  */
 import type { Context, Hono } from 'hono';
-import { MockpointError } from '../wire/errors.js';
+import { MockpointError } from '../registry/errors.js';
 import type { AppNamespace } from './auth.js';
 import type { AppContext } from './context.js';
 import type { NamespaceTable } from './namespace-table.js';

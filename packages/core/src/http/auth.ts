@@ -6,7 +6,7 @@
  * @module
  */
 import type { MiddlewareHandler } from 'hono';
-import { MockpointError } from '../wire/errors.js';
+import { MockpointError } from '../registry/errors.js';
 import { tokenHash, tokenNamespace } from './namespace-token.js';
 
 const READ_ONLY = new Set(['GET', 'HEAD', 'OPTIONS']);

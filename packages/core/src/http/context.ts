@@ -7,6 +7,7 @@
 import type { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import type { OpenStreams } from '../answer/stream/open-streams.js';
 import type { OpenSockets } from '../answer/websocket/open-sockets.js';
+import type { Schemas } from '../api/schemas.js';
 import type { Clock } from '../clock/clock.js';
 import type { ClockSync } from '../clock/shared-clock.js';
 import type { EndpointHandler } from '../engine/endpoint-handler.js';
@@ -15,12 +16,11 @@ import type { HostTable } from '../hosts/host-table.js';
 import type { StoredHosts } from '../hosts/stored-hosts.js';
 import type { Journal } from '../journal/journal.js';
 import type { JournalFeed } from '../journal/journal-feed.js';
+import type { LimitOptions } from '../registry/limits.js';
 import type { StateTimers } from '../state/state-timers.js';
 import type { Backend } from '../store/backend.js';
 import type { TwinTable } from '../twin/twin-table.js';
 import type { DeliveryWorker } from '../webhook/delivery-worker.js';
-import type { LimitOptions } from '../wire/limits.js';
-import type { Schemas } from '../wire/schemas.js';
 import type { RouteDoc } from './openapi.js';
 
 /** The options of {@link createApp} after defaults are applied. */

@@ -11,14 +11,14 @@ import type { GraphqlRunner } from '../graphql/graphql-runner.js';
 import type { ProtoCompiler } from '../grpc/proto-compiler.js';
 import { hostGuard } from '../hosts/host-guard.js';
 import type { JournalFeedOptions } from '../journal/journal-feed.js';
+import { isMockpointError, MockpointError } from '../registry/errors.js';
+import { type LimitOptions, resolveLimits } from '../registry/limits.js';
+import { VERSION } from '../registry/version.js';
 import type { Backend, BackendParts } from '../store/backend.js';
 import { boundedParts } from '../store/bounded-store.js';
 import { memoryBackend } from '../store/memory/backend.js';
 import type { TwinCatalog } from '../twin/twin-table.js';
 import type { DeliverySend } from '../webhook/delivery-send.js';
-import { isMockpointError, MockpointError } from '../wire/errors.js';
-import { type LimitOptions, resolveLimits } from '../wire/limits.js';
-import { VERSION } from '../wire/version.js';
 import { type ApiEncoders, apiEncoding } from './api-encoding.js';
 import { buildAppContext } from './app-context-build.js';
 import { notFoundAnswer, registerRoutes } from './app-routes.js';
@@ -51,7 +51,7 @@ export interface CreateAppOptions extends LimitOptions, Partial<BackendParts> {
   backend?: Backend;
   /**
    * Hosts besides IP addresses and `localhost` that `/api/*` and the web page
-   * answer (host rules, wire/host-rules.ts: `.example.com` also allows its
+   * answer (host rules, pattern/host-rules.ts: `.example.com` also allows its
    * subdomains, `name:port` that port only); other Hosts get 403
    * `HOST_NOT_ALLOWED`. `/endpoint/*` answers any Host.
    * @default []
@@ -106,7 +106,7 @@ export interface CreateAppOptions extends LimitOptions, Partial<BackendParts> {
   rateLimitNow?: () => number;
   /**
    * Hosts besides loopback addresses (127.0.0.0/8, ::1, localhost) that deliveries
-   * may be sent to (host rules, wire/host-rules.ts: `.example.com` also allows its
+   * may be sent to (host rules, pattern/host-rules.ts: `.example.com` also allows its
    * subdomains, `host:port` that port only, IPv6 as `::1` or `[::1]`). Others are refused
    * with `DELIVERY_HOST_NOT_ALLOWED`, so a shared daemon cannot be made to reach other machines.
    * @default []
@@ -115,7 +115,7 @@ export interface CreateAppOptions extends LimitOptions, Partial<BackendParts> {
   deliveryAllowHosts?: readonly string[];
   /**
    * Hosts proxy routes (`answer: { proxy: { url } }`) may forward to
-   * (host rules, wire/host-rules.ts: `.example.com` also allows its subdomains,
+   * (host rules, pattern/host-rules.ts: `.example.com` also allows its subdomains,
    * `host:port` that port only); empty: proxying is off. A loopback, private or
    * link-local address is reached only when the address itself is listed
    * (`127.0.0.1`, or `127.0.0.1:8080` for one port), also when a listed name resolves to it.

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { sessionOfHeaders } from '../wire/session.js';
+import { sessionOfHeaders } from '../api/session.js';
 import type { AppContext } from './context.js';
 import { chooseNamespace } from './namespace-choice.js';
 import { heldUntilAnswered } from './namespace-dispatch.js';

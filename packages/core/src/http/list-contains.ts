@@ -6,9 +6,10 @@
  *
  * @module
  */
+
+import { jsonTextOf } from '../codec/json-text.js';
 import { recordJson, recordSummaryJson } from '../store/record-codec.js';
 import type { EndpointStore } from '../store/store.js';
-import { jsonTextOf } from '../wire/json-text.js';
 import { withMember } from './list-member.js';
 
 /** Records read from the store per step of the scan. */

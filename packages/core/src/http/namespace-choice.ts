@@ -5,15 +5,16 @@
  * (namespace-dispatch.ts) and Bun's fast path (create-app.ts). The rule
  * (docs/sessions.md): the `/ns/{ns}` prefix of the target as sent, where the
  * path may name one; else the `mockpoint-session` header; else its `baggage`
- * entry (wire/session.ts). A `GET` of `/ns/{ns}` alone is sent to the
+ * entry (api/session.ts). A `GET` of `/ns/{ns}` alone is sent to the
  * namespace's page; a name that breaks the name rule is no namespace at all.
  *
  * @module
  */
-import { MockpointError } from '../wire/errors.js';
-import { quoted } from '../wire/quoted.js';
-import { isValidName } from '../wire/rules.js';
-import { namespacePageRedirect, splitNamespaceTarget } from '../wire/session.js';
+
+import { namespacePageRedirect, splitNamespaceTarget } from '../api/session.js';
+import { quoted } from '../codec/quoted.js';
+import { MockpointError } from '../registry/errors.js';
+import { isValidName } from '../registry/rules.js';
 
 /** The namespace a request is for. */
 export interface NamespaceChoice {
@@ -34,7 +35,7 @@ export interface NamespaceChoice {
  * @param byPath Whether a `/ns/{ns}` prefix names the namespace: not on a `--serve` port, nor on a
  *   host mapped to an endpoint (whose paths, `/ns/…` too, are that endpoint's).
  * @param headers The request's headers, as its adapter holds them.
- * @param sessionOf The namespace `headers` name (`mockpoint-session`, then `baggage`: wire/session.ts),
+ * @param sessionOf The namespace `headers` name (`mockpoint-session`, then `baggage`: api/session.ts),
  *   read only when the path names none.
  */
 export function chooseNamespace<H>(

@@ -1,6 +1,6 @@
 /**
  * The Fetch side of namespaces: a request that names one (`/ns/{ns}/…`, then
- * `mockpoint-session`, then its `baggage` entry: wire/session.ts) is handed to
+ * `mockpoint-session`, then its `baggage` entry: api/session.ts) is handed to
  * that namespace's app whole, below `/ns/{ns}` when it came by the path. The
  * Node listener does the same before any Fetch object exists
  * (adapter/node/listener.ts).
@@ -8,8 +8,8 @@
  * @module
  */
 import type { MiddlewareHandler } from 'hono';
-import { MockpointError } from '../wire/errors.js';
-import { NAMESPACE_PREFIX, sessionOfHeaders } from '../wire/session.js';
+import { NAMESPACE_PREFIX, sessionOfHeaders } from '../api/session.js';
+import { MockpointError } from '../registry/errors.js';
 import type { MockpointApp } from './create-app.js';
 import { chooseNamespace } from './namespace-choice.js';
 import type { NamespaceTable } from './namespace-table.js';

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { MockpointError } from '../wire/errors.js';
+import { MockpointError } from '../registry/errors.js';
 import type { AppNamespace } from './auth.js';
 
 /** The error a request of namespace `name` gets once the namespace is deleted. */

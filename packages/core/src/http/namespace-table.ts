@@ -13,12 +13,12 @@
  * @module
  */
 
+import type { CreatedNamespace, NamespaceInfo, NamespaceRequest } from '../api/namespace-json.js';
 import type { ClockState } from '../clock/clock.js';
+import { MockpointError } from '../registry/errors.js';
+import { isValidName, NAME_RULE } from '../registry/rules.js';
 import type { Backend } from '../store/backend.js';
 import type { BackendNamespaces, NamespaceEntry } from '../store/namespaces.js';
-import { MockpointError } from '../wire/errors.js';
-import type { CreatedNamespace, NamespaceInfo, NamespaceRequest } from '../wire/namespace-json.js';
-import { isValidName, NAME_RULE } from '../wire/rules.js';
 import type { MockpointApp } from './create-app.js';
 import { newToken, randomName, tokenHash } from './namespace-token.js';
 import { releaseAppHeld } from './release-held.js';

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { isValidName } from '../wire/rules.js';
+import { isValidName } from '../registry/rules.js';
 
 /** The prefix of every namespace token. */
 const TOKEN_PREFIX = 'mpns.';

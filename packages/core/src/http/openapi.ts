@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from 'zod';
-import type { ErrorCode } from '../wire/error-status.js';
+import type { ErrorCode } from '../registry/error-status.js';
 
 type Method = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
 

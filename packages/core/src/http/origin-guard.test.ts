@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isOriginRule, normalizeOrigin } from '../wire/rules.js';
+import { isOriginRule, normalizeOrigin } from '../registry/rules.js';
 import { createApp } from './create-app.js';
 
 const BODY = JSON.stringify({ name: 'a', data: { n: 1 } });

@@ -10,8 +10,8 @@
  * @module
  */
 import type { MiddlewareHandler } from 'hono';
-import { MockpointError } from '../wire/errors.js';
-import { normalizeOrigin } from '../wire/rules.js';
+import { MockpointError } from '../registry/errors.js';
+import { normalizeOrigin } from '../registry/rules.js';
 
 /** Methods that never change anything: not checked. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

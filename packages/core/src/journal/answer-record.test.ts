@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyAnswer, type RespondAnswer } from '../answer/endpoint-answer.js';
 import { createApp } from '../index.js';
-import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
+import { JOURNAL_BODY_LIMIT } from '../registry/limits.js';
 import { keptAnswer } from './answer-record.js';
 
 describe('the answer a journal entry keeps', () => {

@@ -9,12 +9,12 @@
  * @module
  */
 
-import type { Fault } from '../wire/answer-json.js';
-import { toBase64 } from '../wire/base64.js';
-import type { AnswerEntry, AnswerTimings } from '../wire/journal-json.js';
-import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
-import { truncatedBody } from '../wire/truncated-body.js';
-import { utf8Length } from '../wire/utf8-length.js';
+import type { Fault } from '../api/answer-json.js';
+import type { AnswerEntry, AnswerTimings } from '../api/journal-json.js';
+import { toBase64 } from '../codec/base64.js';
+import { truncatedBody } from '../codec/truncated-body.js';
+import { utf8Length } from '../codec/utf8-length.js';
+import { JOURNAL_BODY_LIMIT } from '../registry/limits.js';
 import type { RecordedRequest } from './journal-entry.js';
 
 /** Response headers as answers carry them: lower-case names, an array for a header sent once per value. */
@@ -195,7 +195,7 @@ function headerEntry(headers: AnswerHeaderMap): Record<string, string | string[]
   return out;
 }
 
-/** Text when the bytes are UTF-8 (`decode` is wire/utf8.ts's utf8Text), else base64. */
+/** Text when the bytes are UTF-8 (`decode` is codec/utf8.ts's utf8Text), else base64. */
 type Decode = (bytes: Uint8Array, truncated: boolean) => string | undefined;
 
 function withBody(

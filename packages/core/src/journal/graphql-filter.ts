@@ -7,8 +7,8 @@
  * @module
  */
 
+import type { RequestFilter } from '../api/journal-json.js';
 import { graphqlRequestOf } from '../graphql/graphql-request.js';
-import type { RequestFilter } from '../wire/journal-json.js';
 import {
   type FilterSubject,
   type GraphqlReader,

@@ -12,8 +12,9 @@
  *
  * @module
  */
-import { base64Bytes } from '../wire/base64.js';
-import type { JournalEntry } from '../wire/journal-json.js';
+
+import type { JournalEntry } from '../api/journal-json.js';
+import { base64Bytes } from '../codec/base64.js';
 import type { NamedEntry } from './journal.js';
 
 /** A name and value pair of a HAR list (headers, query string, cookies). */

@@ -6,20 +6,20 @@
  * @module
  */
 
+import type { Fault } from '../api/answer-json.js';
+import { splitEndpointTarget, urlTarget } from '../api/endpoint-target.js';
+import type { GrpcMark } from '../api/grpc-json.js';
+import type { AnsweredBy, JournalEntry, SocketMark, UpstreamOutcome } from '../api/journal-json.js';
+import type { ValidationMark } from '../api/route-validation.js';
+import type { StateMark } from '../api/state-json.js';
+import { toBase64 } from '../codec/base64.js';
+import { type KeepAll, readBodyPrefix } from '../codec/body.js';
+import { jsonValueOf } from '../codec/json-value.js';
+import { headerRecord } from '../codec/raw-headers.js';
+import { utf8Text } from '../codec/utf8.js';
 import { graphqlMarkOf } from '../graphql/graphql-mark.js';
-import type { Fault } from '../wire/answer-json.js';
-import { toBase64 } from '../wire/base64.js';
-import { type KeepAll, readBodyPrefix } from '../wire/body.js';
-import { splitEndpointTarget, urlTarget } from '../wire/endpoint-target.js';
-import type { GrpcMark } from '../wire/grpc-json.js';
-import type { AnsweredBy, JournalEntry, SocketMark, UpstreamOutcome } from '../wire/journal-json.js';
-import { jsonValueOf } from '../wire/json-value.js';
-import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
-import { headerRecord } from '../wire/raw-headers.js';
-import type { ValidationMark } from '../wire/route-validation.js';
-import type { SignatureMark } from '../wire/signature-settings.js';
-import type { StateMark } from '../wire/state-json.js';
-import { utf8Text } from '../wire/utf8.js';
+import { JOURNAL_BODY_LIMIT } from '../registry/limits.js';
+import type { SignatureMark } from '../signing/signature-settings.js';
 import { type KeptAnswer, responseOf, timingsOf } from './answer-record.js';
 
 /** How a request was answered, as the journal keeps it beside the request. */

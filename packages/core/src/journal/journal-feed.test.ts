@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { JournalEntry } from '../api/journal-json.js';
 import { readSse, type SseMessage } from '../client/sse-reader.js';
 import { type CreateAppOptions, createApp, type JournalPage, type MockpointApp } from '../index.js';
 import { RequestJournal } from '../store/memory/memory-journal.js';
 import { countingJournal } from '../test-support/counting-journal.js';
-import type { JournalEntry } from '../wire/journal-json.js';
 import { JOURNAL_READ_PAGE, type JournalSince } from './journal.js';
 
 /** An open stream: its events one at a time, each awaited (no polling, no sleeps). */

@@ -15,10 +15,11 @@
  *
  * @module
  */
-import { concatBytes } from '../wire/concat-bytes.js';
-import { MockpointError } from '../wire/errors.js';
-import type { JournalEntry } from '../wire/journal-json.js';
-import { DEFAULT_MAX_STREAMS } from '../wire/limits.js';
+
+import type { JournalEntry } from '../api/journal-json.js';
+import { concatBytes } from '../codec/concat-bytes.js';
+import { MockpointError } from '../registry/errors.js';
+import { DEFAULT_MAX_STREAMS } from '../registry/limits.js';
 import { type Journal, type JournalFollower, type NamedEntry, readJournalPaged } from './journal.js';
 import { SSE_HEARTBEAT, sseEvent } from './sse-frames.js';
 

@@ -10,7 +10,7 @@
  * @module
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../wire/journal-json.js';
+import type { JournalEntry } from '../api/journal-json.js';
 import { answered } from './answer-record.js';
 import { JOURNAL_READ_PAGE, type Journal, readJournalPaged } from './journal.js';
 import { byQueue, type RecordedRequest } from './journal-entry.js';

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { JournalEntry, JournalPage } from '../wire/journal-json.js';
+import type { JournalEntry, JournalPage } from '../api/journal-json.js';
 import type { AnswerMark, RecordedRequest } from './journal-entry.js';
 
 /** A recorded request with the name it was sent to, as the live stream carries it. */

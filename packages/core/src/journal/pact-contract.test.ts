@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../wire/journal-json.js';
+import type { JournalEntry } from '../api/journal-json.js';
 import type { NamedEntry } from './journal.js';
 import { pactContract } from './pact-contract.js';
 

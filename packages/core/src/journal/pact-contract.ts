@@ -16,11 +16,12 @@
  *
  * @module
  */
-import { CONNECTION_HEADERS } from '../wire/hop-by-hop.js';
-import type { JournalEntry } from '../wire/journal-json.js';
-import { JsonText, scanJson, stringifyExact } from '../wire/json-text.js';
-import { ALWAYS_REDACTED } from '../wire/proxy-answer.js';
-import { DEFAULT_SCENARIO } from '../wire/state-json.js';
+
+import type { JournalEntry } from '../api/journal-json.js';
+import { ALWAYS_REDACTED } from '../api/proxy-answer.js';
+import { DEFAULT_SCENARIO } from '../api/state-json.js';
+import { CONNECTION_HEADERS } from '../codec/hop-by-hop.js';
+import { JsonText, scanJson, stringifyExact } from '../codec/json-text.js';
 import type { NamedEntry } from './journal.js';
 
 /** The Pact specification version written. */

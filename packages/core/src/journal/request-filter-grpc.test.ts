@@ -1,6 +1,6 @@
 // The filter's grpc field over a journal entry's grpc mark (a route's call is the same subject).
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../wire/journal-json.js';
+import type { JournalEntry } from '../api/journal-json.js';
 import { firstMismatch, matchesRequest } from './request-filter.js';
 
 function call(grpc?: JournalEntry['grpc']): JournalEntry {

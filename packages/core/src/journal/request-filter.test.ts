@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../wire/journal-json.js';
+import type { JournalEntry } from '../api/journal-json.js';
 import { firstMismatch, isJsonSubset, matchesRequest } from './request-filter.js';
 
 function entry(parts: Partial<JournalEntry> = {}): JournalEntry {

@@ -9,11 +9,11 @@
  *
  * @module
  */
-import type { GraphqlFilter, GraphqlMark, GraphqlOperationMark } from '../wire/graphql-json.js';
-import type { GrpcFilter } from '../wire/grpc-json.js';
-import type { JournalEntry, RequestFilter } from '../wire/journal-json.js';
-import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
-import type { McpFilter } from '../wire/mcp-json.js';
+import type { GraphqlFilter, GraphqlMark, GraphqlOperationMark } from '../api/graphql-json.js';
+import type { GrpcFilter } from '../api/grpc-json.js';
+import type { JournalEntry, RequestFilter } from '../api/journal-json.js';
+import type { McpFilter } from '../api/mcp-json.js';
+import { type States, stateOf, statesOf } from '../api/state-json.js';
 import {
   decodeSegment,
   explainPathMismatch,
@@ -21,9 +21,9 @@ import {
   type PathPattern,
   parsePathPattern,
   splitPath,
-} from '../wire/path-pattern.js';
-import { type States, stateOf, statesOf } from '../wire/state-json.js';
-import { isValueMatcher, type ValueMatcher, valueGroups, valueMatches } from '../wire/value-pattern.js';
+} from '../pattern/path-pattern.js';
+import { isValueMatcher, type ValueMatcher, valueGroups, valueMatches } from '../pattern/value-pattern.js';
+import { JOURNAL_BODY_LIMIT } from '../registry/limits.js';
 
 /** What the filter looks at in a request; a {@link JournalEntry} is one. */
 export interface FilterSubject {

@@ -6,9 +6,9 @@
  * @module
  */
 import { describe, expect, it } from 'vitest';
+import type { QueuedAnswer, TakenAnswer } from '../api/answer-json.js';
+import { JsonText } from '../codec/json-text.js';
 import type { FilterSubject } from '../journal/request-filter.js';
-import type { QueuedAnswer, TakenAnswer } from '../wire/answer-json.js';
-import { JsonText } from '../wire/json-text.js';
 import type { AnswerQueue } from './answer-queue.js';
 
 /** Makes a fresh, empty queue that allows at most `maxAnswers` answers per name. */

@@ -7,8 +7,9 @@
  *
  * @module
  */
+
+import type { QueuedAnswer, TakenAnswer } from '../api/answer-json.js';
 import type { FilterSubject } from '../journal/request-filter.js';
-import type { QueuedAnswer, TakenAnswer } from '../wire/answer-json.js';
 
 /**
  * Whether `answer` is for the kind of request `request` is: a `grpc` answer is

@@ -8,7 +8,7 @@
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { isValidName, NAME_RULE } from '../wire/rules.js';
+import { isValidName, NAME_RULE } from '../registry/rules.js';
 import { SESSION_HEADER } from './session-header.js';
 
 const STORE_KEY = Symbol.for('mockpoint.session.storage');

@@ -1,6 +1,6 @@
 /**
  * `@mockpoint/core/session` is loaded into users' app servers: it reads
- * only `session/` and `wire/` of core, and nothing but Node's own async
+ * only `session/` and the bottom layers of core (`api/`, `codec/`, `registry/`), and nothing but Node's own async
  * context and diagnostics channels — no framework, no dependency — besides
  * `node:module`, whose `createRequire` loads `@mswjs/interceptors` on a Node
  * before 22.12 only, when carrying starts (carry-session.ts).
@@ -13,7 +13,7 @@ import * as entry from './index.js';
 const SRC = fileURLToPath(new URL('..', import.meta.url));
 
 describe('@mockpoint/core/session', () => {
-  it('bundles from session/ and wire/ only, importing only node:async_hooks, node:diagnostics_channel and node:module', async () => {
+  it('bundles from session/, api/, codec/ and registry/ only, importing only node:async_hooks, node:diagnostics_channel and node:module', async () => {
     const result = await build({
       entryPoints: [fileURLToPath(new URL('./index.ts', import.meta.url))],
       bundle: true,
@@ -26,9 +26,9 @@ describe('@mockpoint/core/session', () => {
     const inputs = Object.keys(result.metafile.inputs).map((path) =>
       fileURLToPath(new URL(path, `file://${process.cwd()}/`)),
     );
-    expect(inputs.filter((path) => !/[/\\](session|wire)[/\\][^/\\]+\.ts$/.test(path.slice(SRC.length - 1)))).toEqual(
-      [],
-    );
+    expect(
+      inputs.filter((path) => !/[/\\](session|api|codec|registry)[/\\][^/\\]+\.ts$/.test(path.slice(SRC.length - 1))),
+    ).toEqual([]);
     const external = Object.values(result.metafile.outputs).flatMap((output) =>
       output.imports.filter((i) => i.external).map((i) => i.path),
     );

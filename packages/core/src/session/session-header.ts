@@ -5,8 +5,9 @@
  *
  * @module
  */
-import { isValidName } from '../wire/rules.js';
-import { SESSION_HEADER, sessionFromBaggage, sessionOfHeaders, sessionOfRawHeaders } from '../wire/session.js';
+
+import { SESSION_HEADER, sessionFromBaggage, sessionOfHeaders, sessionOfRawHeaders } from '../api/session.js';
+import { isValidName } from '../registry/rules.js';
 
 export { SESSION_HEADER };
 
@@ -38,7 +39,7 @@ function recordHeader(
   return typeof value === 'object' ? value.join(', ') : String(value);
 }
 
-/** The name a request's headers give, valid or not: the daemon's reading (wire/session.ts). */
+/** The name a request's headers give, valid or not: the daemon's reading (api/session.ts). */
 function namedSession(headers: HeadersInput): string | undefined {
   if (Array.isArray(headers)) return sessionOfRawHeaders(headers as readonly string[]);
   if (typeof (headers as { get?: unknown }).get === 'function') {

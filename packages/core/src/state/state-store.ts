@@ -9,9 +9,9 @@
  * @module
  */
 
-import { type States, stateProblem } from '../wire/state-json.js';
+import { type States, stateProblem } from '../api/state-json.js';
 
-export { type States, statesAt } from '../wire/state-json.js';
+export { type States, statesAt } from '../api/state-json.js';
 
 /** A store's own check of scenario names and values (the API's is `INVALID_STATE`). */
 export function checkStates(states: States): void {

@@ -11,8 +11,9 @@
  *
  * @module
  */
+
+import type { States } from '../api/state-json.js';
 import type { Clock } from '../clock/clock.js';
-import type { States } from '../wire/state-json.js';
 import type { StateStore } from './state-store.js';
 
 /** The longest one real timer waits before looking again (setTimeout's own bound is 24.8 days). */

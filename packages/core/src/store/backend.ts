@@ -14,10 +14,10 @@ import type { SharedClockStore } from '../clock/shared-clock.js';
 import type { CollectionStore } from '../collections/collection-store.js';
 import type { Journal } from '../journal/journal.js';
 import type { AnswerQueue } from '../queue/answer-queue.js';
+import type { LimitOptions } from '../registry/limits.js';
 import type { StateStore } from '../state/state-store.js';
 import type { DeliveryStore } from '../webhook/delivery-store.js';
 import type { ReplayGuard } from '../webhook/replay-guard.js';
-import type { LimitOptions } from '../wire/limits.js';
 import type { BackendNamespaces } from './namespaces.js';
 import type { EndpointStore, StoreHealth } from './store.js';
 

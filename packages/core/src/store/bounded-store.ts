@@ -16,12 +16,13 @@
  *
  * @module
  */
+
+import { NAMESPACE_CHAOS_KEY } from '../api/chaos.js';
+import type { EndpointRecord } from '../api/schemas.js';
 import type { CollectionStore } from '../collections/collection-store.js';
 import type { AnswerQueue } from '../queue/answer-queue.js';
+import { MockpointError } from '../registry/errors.js';
 import type { StateStore } from '../state/state-store.js';
-import { NAMESPACE_CHAOS_KEY } from '../wire/chaos.js';
-import { MockpointError } from '../wire/errors.js';
-import type { EndpointRecord } from '../wire/schemas.js';
 import { LocalNameLedger, type NameLedger, storeNames } from './name-ledger.js';
 import { encodeSetting } from './settings/name-settings.js';
 import type { EndpointStore } from './store.js';

@@ -9,8 +9,8 @@
  * @module
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import type { EndpointRecord } from '../api/schemas.js';
 import { itemOf } from '../collections/item.js';
-import type { EndpointRecord } from '../wire/schemas.js';
 import type { Backend } from './backend.js';
 import type { BackendNamespaces, NamespaceEntry } from './namespaces.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonText } from '../wire/json-text.js';
+import { JsonText } from '../codec/json-text.js';
 import { decodeRecord, encodeRecord } from './record-codec.js';
 
 describe('record codec', () => {

@@ -5,8 +5,9 @@
  *
  * @module
  */
-import { JsonText, jsonTextOf, scanJson } from '../wire/json-text.js';
-import type { EndpointRecord } from '../wire/schemas.js';
+
+import type { EndpointRecord } from '../api/schemas.js';
+import { JsonText, jsonTextOf, scanJson } from '../codec/json-text.js';
 
 /** The record as JSON text, `data` exactly as stored: `{"name":…,"data":…,"statusCode":…,"delay":…}`. */
 export function recordJson(record: EndpointRecord): string {

@@ -6,11 +6,11 @@
  * @module
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ChaosSettings, NAMESPACE_CHAOS_KEY } from '../wire/chaos.js';
-import { JsonText, jsonTextOf } from '../wire/json-text.js';
-import { type Route, routesJson } from '../wire/route.js';
-import type { EndpointRecord } from '../wire/schemas.js';
-import type { SignatureSettings } from '../wire/signature-settings.js';
+import { type ChaosSettings, NAMESPACE_CHAOS_KEY } from '../api/chaos.js';
+import { type Route, routesJson } from '../api/route.js';
+import type { EndpointRecord } from '../api/schemas.js';
+import { JsonText, jsonTextOf } from '../codec/json-text.js';
+import type { SignatureSettings } from '../signing/signature-settings.js';
 import { boundedStore } from './bounded-store.js';
 import { storeNames } from './name-ledger.js';
 import { SETTING_KINDS, type SettingKind, type SettingValue } from './settings/name-settings.js';

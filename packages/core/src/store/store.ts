@@ -5,9 +5,9 @@
  * @module
  */
 
-import { scanJson } from '../wire/json-text.js';
-import type { Route } from '../wire/route.js';
-import type { EndpointRecord, ListPage } from '../wire/schemas.js';
+import type { Route } from '../api/route.js';
+import type { EndpointRecord, ListPage } from '../api/schemas.js';
+import { scanJson } from '../codec/json-text.js';
 import type { NameLedger } from './name-ledger.js';
 import type { SettingKind, SettingValue, StoredSetting } from './settings/name-settings.js';
 

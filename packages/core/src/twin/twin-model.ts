@@ -9,7 +9,7 @@
  * @module
  */
 import { checkCollectionName } from '../collections/collection-store.js';
-import { MockpointError } from '../wire/errors.js';
+import { MockpointError } from '../registry/errors.js';
 import { resolve, type Schema } from './twin-example.js';
 import type { TwinProfile } from './twin-profile.js';
 

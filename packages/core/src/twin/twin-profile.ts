@@ -9,7 +9,7 @@
  * @module
  */
 import { z } from 'zod';
-import { MockpointError } from '../wire/errors.js';
+import { MockpointError } from '../registry/errors.js';
 
 const placeholderText = z.string().max(1000);
 

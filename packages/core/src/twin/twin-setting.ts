@@ -11,7 +11,7 @@
  */
 import type { CollectionStore } from '../collections/collection-store.js';
 import { itemOf } from '../collections/item.js';
-import { MockpointError } from '../wire/errors.js';
+import { MockpointError } from '../registry/errors.js';
 
 /** The collection that holds the setting. */
 export const TWIN_SETTING_COLLECTION = '_twin';

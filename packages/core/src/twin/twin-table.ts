@@ -7,7 +7,7 @@
  * @module
  */
 import type { CollectionStore } from '../collections/collection-store.js';
-import { MockpointError } from '../wire/errors.js';
+import { MockpointError } from '../registry/errors.js';
 import { stripeFlows } from './stripe-flows.js';
 import { TwinEngine } from './twin-engine.js';
 import type { TwinFlows } from './twin-flows.js';

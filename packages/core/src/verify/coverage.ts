@@ -11,9 +11,9 @@ import {
   type CoverageReport,
   type CoverageRoute,
   MAX_COVERAGE_SAMPLE,
-} from '../wire/coverage-json.js';
-import type { JournalEntry } from '../wire/journal-json.js';
-import type { Route } from '../wire/route.js';
+} from '../api/coverage-json.js';
+import type { JournalEntry } from '../api/journal-json.js';
+import type { Route } from '../api/route.js';
 
 /** The match fields besides method and path, in the order a summary names them. */
 const OTHER_FIELDS = [

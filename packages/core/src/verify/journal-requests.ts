@@ -9,12 +9,12 @@
  * @module
  */
 import type { RequestValidator } from '../answer/routes/request-validator.js';
-import { fromBase64 } from '../wire/base64.js';
-import type { JournalEntry } from '../wire/journal-json.js';
-import { paramName } from '../wire/openapi-request.js';
-import type { Route } from '../wire/route.js';
-import type { ValidationIssue } from '../wire/route-validation.js';
-import type { VerifyFindingCode } from '../wire/verify-json.js';
+import type { JournalEntry } from '../api/journal-json.js';
+import type { Route } from '../api/route.js';
+import type { ValidationIssue } from '../api/route-validation.js';
+import type { VerifyFindingCode } from '../api/verify-json.js';
+import { fromBase64 } from '../codec/base64.js';
+import { paramName } from '../openapi/openapi-request.js';
 import { followRef, type OpenApiDocument } from './openapi-document.js';
 import { methodsOf, OperationIndex } from './operation-index.js';
 import { requestValidatorOf } from './request-schemas.js';

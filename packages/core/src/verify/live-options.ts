@@ -9,11 +9,11 @@
  * @module
  */
 import type { Upstream } from '../answer/proxy/upstream.js';
-import { MockpointError } from '../wire/errors.js';
-import { NOT_FORWARDED } from '../wire/hop-by-hop.js';
-import { headerNameProblem, headerValueProblem } from '../wire/http-header.js';
-import { quoted } from '../wire/quoted.js';
-import { MAX_VERIFY_CONCURRENCY, MAX_VERIFY_TIMEOUT_MS, MAX_VERIFY_TOTAL_MS } from '../wire/verify-json.js';
+import { MAX_VERIFY_CONCURRENCY, MAX_VERIFY_TIMEOUT_MS, MAX_VERIFY_TOTAL_MS } from '../api/verify-json.js';
+import { NOT_FORWARDED } from '../codec/hop-by-hop.js';
+import { headerNameProblem, headerValueProblem } from '../codec/http-header.js';
+import { quoted } from '../codec/quoted.js';
+import { MockpointError } from '../registry/errors.js';
 import type { LiveSetup } from './live-replay.js';
 import { type HarRequest, harRequests } from './live-request.js';
 

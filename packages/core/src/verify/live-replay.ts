@@ -11,11 +11,11 @@
  * @module
  */
 import { checkUpstreamHost, type Upstream } from '../answer/proxy/upstream.js';
-import { jsonTooDeep } from '../wire/body.js';
-import { MockpointError } from '../wire/errors.js';
-import { JsonText } from '../wire/json-text.js';
-import type { Route, RouteAnswer } from '../wire/route.js';
-import { utf8Text } from '../wire/utf8.js';
+import type { Route, RouteAnswer } from '../api/route.js';
+import { jsonTooDeep } from '../codec/body.js';
+import { JsonText } from '../codec/json-text.js';
+import { utf8Text } from '../codec/utf8.js';
+import { MockpointError } from '../registry/errors.js';
 import type { ExampleRequest } from './live-request.js';
 import { shapeDifferences } from './live-shapes.js';
 import { type At, type Collector, shown } from './verify-collector.js';

@@ -10,12 +10,13 @@
  *
  * @module
  */
-import { fromBase64 } from '../wire/base64.js';
-import { NOT_FORWARDED } from '../wire/hop-by-hop.js';
-import type { JournalEntry } from '../wire/journal-json.js';
-import { matchPathPattern, parsePathPattern, splitPath } from '../wire/path-pattern.js';
-import { ALWAYS_REDACTED } from '../wire/proxy-answer.js';
-import type { Route } from '../wire/route.js';
+
+import type { JournalEntry } from '../api/journal-json.js';
+import { ALWAYS_REDACTED } from '../api/proxy-answer.js';
+import type { Route } from '../api/route.js';
+import { fromBase64 } from '../codec/base64.js';
+import { NOT_FORWARDED } from '../codec/hop-by-hop.js';
+import { matchPathPattern, parsePathPattern, splitPath } from '../pattern/path-pattern.js';
 
 /** A request to replay upstream, below the upstream's base URL. */
 export interface ExampleRequest {

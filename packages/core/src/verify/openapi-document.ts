@@ -1,7 +1,7 @@
 /**
  * An OpenAPI 3.0 or 3.1 document made ready for `POST /api/verify`: read from
  * its text (JSON, or YAML) or taken as an object, checked to be one, its
- * schemas rewritten into JSON Schema 2020-12 (wire/openapi-schema.ts) and made
+ * schemas rewritten into JSON Schema 2020-12 (openapi/openapi-schema.ts) and made
  * one {@link SchemaProgram}, so every `#/components/…` reference is resolved by
  * the validator's own resolver (and a recursive schema stays recursive). Its
  * paths are kept by their shape, parameters blanked (`/pets/\0`), to find the
@@ -14,10 +14,10 @@
 import { dereference, encodePointer, initialBaseURI, type Schema } from '@cfworker/json-schema';
 import { parse } from 'yaml';
 import { SchemaProgram } from '../answer/routes/json-schema/schema-program.js';
-import { MockpointError } from '../wire/errors.js';
-import { toJsonSchema } from '../wire/openapi-schema.js';
-import { quoted } from '../wire/quoted.js';
-import type { TurnBudget } from '../wire/turn-budget.js';
+import { quoted } from '../codec/quoted.js';
+import { toJsonSchema } from '../openapi/openapi-schema.js';
+import { MockpointError } from '../registry/errors.js';
+import type { TurnBudget } from '../turns/turn-budget.js';
 
 type Json = Record<string, unknown>;
 

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { TurnBudget } from '../wire/turn-budget.js';
+import type { TurnBudget } from '../turns/turn-budget.js';
 import { type DocumentPath, isObject, type OpenApiDocument, templateShape } from './openapi-document.js';
 
 /** A template made ready to match decoded segments with. */

@@ -1,7 +1,7 @@
 /**
  * An operation's request schemas for `verify --journal`, made with the code
  * that makes a route's `validate` on `mockpoint import --validate`
- * (wire/openapi-request.ts) and checked by the request validator
+ * (openapi/openapi-request.ts) and checked by the request validator
  * (answer/routes/request-validator.ts): readOnly properties not required of a
  * request. The schemas keep their `#/components/…` references; each part's
  * schema carries the components it reaches (and those reach), rewritten for a
@@ -10,9 +10,9 @@
  * @module
  */
 import { RequestValidator } from '../answer/routes/request-validator.js';
-import { requestValidation } from '../wire/openapi-request.js';
-import { toJsonSchema } from '../wire/openapi-schema.js';
-import type { JsonSchema, RouteValidation } from '../wire/route-validation.js';
+import type { JsonSchema, RouteValidation } from '../api/route-validation.js';
+import { requestValidation } from '../openapi/openapi-request.js';
+import { toJsonSchema } from '../openapi/openapi-schema.js';
 import { followRef, isObject, type OpenApiDocument, pointer } from './openapi-document.js';
 
 type Json = Record<string, unknown>;

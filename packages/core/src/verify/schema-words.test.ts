@@ -1,7 +1,7 @@
 // A schema finding says once, in words, what is wrong, for each kind of error the validator reports: type, required,
 // additionalProperties, enum, const, format, min/max, pattern, oneOf/anyOf — never the validator's own text.
 import { describe, expect, it } from 'vitest';
-import type { VerifyFinding } from '../wire/verify-json.js';
+import type { VerifyFinding } from '../api/verify-json.js';
 import { readOpenApi } from './openapi-document.js';
 import { readablePath } from './schema-words.js';
 import { verifyRoutes } from './verify-routes.js';

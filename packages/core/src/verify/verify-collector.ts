@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { VerifyEntry, VerifyFinding, VerifyFindingCode, VerifyNote } from '../wire/verify-json.js';
+import type { VerifyEntry, VerifyFinding, VerifyFindingCode, VerifyNote } from '../api/verify-json.js';
 
 /** Characters of a value a finding quotes at most. */
 const MAX_SHOWN = 200;

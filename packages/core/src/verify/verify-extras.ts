@@ -8,8 +8,8 @@
  *
  * @module
  */
-import type { JournalEntry } from '../wire/journal-json.js';
-import type { Route } from '../wire/route.js';
+import type { JournalEntry } from '../api/journal-json.js';
+import type { Route } from '../api/route.js';
 import type { JournalCheck } from './journal-requests.js';
 import type { LiveReplay } from './live-replay.js';
 import { type ExampleRequest, fromHar, fromJournal, fromRoute, type HarRequest, routeTakes } from './live-request.js';

@@ -1,7 +1,7 @@
 // Routes checked against a local OpenAPI document: each kind of drift planted is found, exactly; a fitting set passes.
 import { describe, expect, it } from 'vitest';
-import { JsonText } from '../wire/json-text.js';
-import type { Route } from '../wire/route.js';
+import type { Route } from '../api/route.js';
+import { JsonText } from '../codec/json-text.js';
 import { readOpenApi } from './openapi-document.js';
 import { verifyRoutes, YIELD_EVERY } from './verify-routes.js';
 

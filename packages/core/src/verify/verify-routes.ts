@@ -12,12 +12,12 @@
 import { Run } from '../answer/routes/json-schema/schema-program.js';
 import { validate } from '../answer/routes/json-schema/validate.js';
 import { failure } from '../answer/routes/request-validator.js';
-import type { JournalEntry } from '../wire/journal-json.js';
-import { JsonText } from '../wire/json-text.js';
-import { PathPatternError, parsePathPattern } from '../wire/path-pattern.js';
-import type { Route, RouteAnswer } from '../wire/route.js';
-import { TurnBudget } from '../wire/turn-budget.js';
-import { MAX_VERIFY_FINDINGS, type VerifyReport } from '../wire/verify-json.js';
+import type { JournalEntry } from '../api/journal-json.js';
+import type { Route, RouteAnswer } from '../api/route.js';
+import { MAX_VERIFY_FINDINGS, type VerifyReport } from '../api/verify-json.js';
+import { JsonText } from '../codec/json-text.js';
+import { PathPatternError, parsePathPattern } from '../pattern/path-pattern.js';
+import { TurnBudget } from '../turns/turn-budget.js';
 import { JournalCheck } from './journal-requests.js';
 import { LiveReplay, type LiveSetup } from './live-replay.js';
 import type { HarRequest } from './live-request.js';

@@ -6,9 +6,9 @@
 // hash and encoding, by the module's verifier.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { toBase64 } from '../wire/base64.js';
-import type { DeliverySign } from '../wire/delivery-json.js';
-import { WebhookVerifier } from '../wire/signature.js';
+import type { DeliverySign } from '../api/delivery-json.js';
+import { toBase64 } from '../codec/base64.js';
+import { WebhookVerifier } from '../signing/signature.js';
 import { buildSend } from './delivery-attempt.js';
 import type { StoredDelivery } from './delivery-store.js';
 

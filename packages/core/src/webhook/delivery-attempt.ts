@@ -7,13 +7,13 @@
  * @module
  */
 
-import { fromBase64, toBase64 } from '../wire/base64.js';
-import type { AttemptErrorCode, DeliveryAttempt, TamperMode } from '../wire/delivery-json.js';
-import { connectionErrorCode } from '../wire/errors.js';
-import { utf8Bytes } from '../wire/hmac.js';
-import { maskCredentials } from '../wire/shown-url.js';
-import { signWebhook } from '../wire/signature.js';
-import { VERSION } from '../wire/version.js';
+import type { AttemptErrorCode, DeliveryAttempt, TamperMode } from '../api/delivery-json.js';
+import { fromBase64, toBase64 } from '../codec/base64.js';
+import { maskCredentials } from '../codec/shown-url.js';
+import { connectionErrorCode } from '../registry/errors.js';
+import { VERSION } from '../registry/version.js';
+import { utf8Bytes } from '../signing/hmac.js';
+import { signWebhook } from '../signing/signature.js';
 import { type DeliverySend, fetchDeliverySend } from './delivery-send.js';
 import type { StoredDelivery } from './delivery-store.js';
 

@@ -4,9 +4,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Delivery } from '../api/delivery-json.js';
 import { Clock } from '../clock/clock.js';
 import { createApp, type MockpointApp } from '../http/create-app.js';
-import type { Delivery } from '../wire/delivery-json.js';
 import { clockDue, earlyByClock, withRetryClock } from './delivery-clock.js';
 import type { StoredDelivery } from './delivery-store.js';
 

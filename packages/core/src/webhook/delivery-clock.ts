@@ -10,8 +10,9 @@
  *
  * @module
  */
+
+import { MAX_RETRY_SPAN_MS } from '../api/delivery-json.js';
 import type { Clock } from '../clock/clock.js';
-import { MAX_RETRY_SPAN_MS } from '../wire/delivery-json.js';
 import type { StoredDelivery } from './delivery-store.js';
 
 /** `next` (just after an attempt) with the clock time its retry is due at, when one is scheduled. */

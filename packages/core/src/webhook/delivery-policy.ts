@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { type DeliveryAttempt, MAX_RETRY_SPAN_MS } from '../wire/delivery-json.js';
+import { type DeliveryAttempt, MAX_RETRY_SPAN_MS } from '../api/delivery-json.js';
 import { completedAttempts, retryAfterMs } from './delivery-attempt.js';
 import type { StoredDelivery } from './delivery-store.js';
 

@@ -6,7 +6,6 @@
  * @module
  */
 
-import { fromBase64, toBase64 } from '../wire/base64.js';
 import {
   DEFAULT_DELIVERY_TIMEOUT_MS,
   type DeliverySign,
@@ -16,12 +15,13 @@ import {
   STANDARD_RETRY_DELAYS_MS,
   TAMPER_MODES,
   type TamperMode,
-} from '../wire/delivery-json.js';
-import { type ErrorCode, MockpointError } from '../wire/errors.js';
-import { utf8Bytes } from '../wire/hmac.js';
-import { HEADER_VALUE_RULE, headerNameProblem, headerValueProblem } from '../wire/http-header.js';
-import { FORBIDDEN_HEADERS } from '../wire/route.js';
-import { signWebhook, TIMED_SCHEMES } from '../wire/signature.js';
+} from '../api/delivery-json.js';
+import { FORBIDDEN_HEADERS } from '../api/route.js';
+import { fromBase64, toBase64 } from '../codec/base64.js';
+import { HEADER_VALUE_RULE, headerNameProblem, headerValueProblem } from '../codec/http-header.js';
+import { type ErrorCode, MockpointError } from '../registry/errors.js';
+import { utf8Bytes } from '../signing/hmac.js';
+import { signWebhook, TIMED_SCHEMES } from '../signing/signature.js';
 import { newDeliveryId, type StoredDelivery } from './delivery-store.js';
 import { checkDeliveryTarget } from './delivery-target.js';
 

@@ -9,8 +9,9 @@
  *
  * @module
  */
-import { readStreamPrefix } from '../wire/body.js';
-import { ATTEMPT_BODY_BYTES } from '../wire/delivery-json.js';
+
+import { ATTEMPT_BODY_BYTES } from '../api/delivery-json.js';
+import { readStreamPrefix } from '../codec/body.js';
 
 /** One request of an attempt. */
 export interface SendRequest {

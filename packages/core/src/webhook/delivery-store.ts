@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { Delivery, DeliverySign } from '../wire/delivery-json.js';
+import type { Delivery, DeliverySign } from '../api/delivery-json.js';
 
 /** A delivery as stored: everything needed to make the next attempt after a restart (the secret too). */
 export interface StoredDelivery

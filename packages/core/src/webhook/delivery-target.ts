@@ -12,14 +12,15 @@
  *
  * @module
  */
-import { MockpointError } from '../wire/errors.js';
-import { hostAllowed, normalHost, urlPort } from '../wire/host-rules.js';
+
+import { hostAllowed, normalHost, urlPort } from '../pattern/host-rules.js';
+import { MockpointError } from '../registry/errors.js';
 
 const IPV4_LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 
 /**
  * True for `localhost` (resolved to loopback only, see above) and loopback IP
- * literals, the host read as the allow lists read it (wire/host-rules.ts `normalHost`).
+ * literals, the host read as the allow lists read it (pattern/host-rules.ts `normalHost`).
  */
 export function isLoopbackHost(hostname: string): boolean {
   const name = normalHost(hostname);

@@ -2,8 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Delivery } from '../api/delivery-json.js';
 import { createApp, type MockpointApp } from '../http/create-app.js';
-import type { Delivery } from '../wire/delivery-json.js';
 import type { DeliverySend } from './delivery-send.js';
 import { nodeDeliverySend } from './node-delivery-send.js';
 

@@ -13,10 +13,11 @@
  *
  * @module
  */
+
+import type { Delivery, DeliveryPage } from '../api/delivery-json.js';
 import { Clock } from '../clock/clock.js';
-import type { Delivery, DeliveryPage } from '../wire/delivery-json.js';
-import { MockpointError } from '../wire/errors.js';
-import { maskCredentials } from '../wire/shown-url.js';
+import { maskCredentials } from '../codec/shown-url.js';
+import { MockpointError } from '../registry/errors.js';
 import { attemptDelivery, completedAttempts, settleInterrupted } from './delivery-attempt.js';
 import { clockDue, earlyByClock, withRetryClock } from './delivery-clock.js';
 import { afterAttempt } from './delivery-policy.js';

@@ -15,7 +15,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { ATTEMPT_BODY_BYTES } from '../wire/delivery-json.js';
+import { ATTEMPT_BODY_BYTES } from '../api/delivery-json.js';
 import {
   ATTEMPT_DRAIN_BYTES,
   type DeliverySend,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { BoundedNameCache } from '../wire/bounded-name-cache.js';
+import { BoundedNameCache } from '../cache/bounded-name-cache.js';
 import type { SignatureCheck } from './signature-check.js';
 
 /** The signature checks known here by name (`null`: none), bounded by count. */

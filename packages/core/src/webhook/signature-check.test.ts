@@ -7,10 +7,10 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedApp, serve } from '../adapter/node/index.js';
 import { createApp, createClient, type JournalEntry, type MockpointClient } from '../index.js';
+import { JOURNAL_BODY_LIMIT } from '../registry/limits.js';
+import { signWebhook } from '../signing/signature.js';
+import type { SignatureSettings } from '../signing/signature-settings.js';
 import { MemoryReplayGuard } from '../store/memory/memory-replay-guard.js';
-import { JOURNAL_BODY_LIMIT } from '../wire/limits.js';
-import { signWebhook } from '../wire/signature.js';
-import type { SignatureSettings } from '../wire/signature-settings.js';
 import { SignatureCheck, UNTIMED_ID_MEMORY_SEC } from './signature-check.js';
 
 const KEY = randomBytes(32);

@@ -5,10 +5,11 @@
  *
  * @module
  */
+
+import { rawHeaderJoined } from '../codec/raw-headers.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
-import { rawHeaderJoined } from '../wire/raw-headers.js';
-import { type HeaderReader, TIMED_SCHEMES, type VerifyResult, WebhookVerifier } from '../wire/signature.js';
-import type { SignatureMark, SignatureSettings } from '../wire/signature-settings.js';
+import { type HeaderReader, TIMED_SCHEMES, type VerifyResult, WebhookVerifier } from '../signing/signature.js';
+import type { SignatureMark, SignatureSettings } from '../signing/signature-settings.js';
 import type { ReplayGuard } from './replay-guard.js';
 
 /**

@@ -15,9 +15,9 @@ import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedApp, serve } from '../adapter/node/index.js';
+import type { Delivery, DeliveryInput } from '../api/delivery-json.js';
 import { createApp, createClient, type MockpointApp, type MockpointClient } from '../index.js';
-import type { Delivery, DeliveryInput } from '../wire/delivery-json.js';
-import { signWebhook } from '../wire/signature.js';
+import { signWebhook } from '../signing/signature.js';
 
 const STANDARD_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 const STRIPE_SECRET = 'whsec_stripe_test_secret_for_mockpoint';

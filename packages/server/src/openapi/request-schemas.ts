@@ -1,6 +1,6 @@
 /**
  * An operation's request as JSON Schemas for a route's `validate`: the code is
- * core's (wire/openapi-request.ts), shared with `mockpoint verify --journal`.
+ * core's (openapi/openapi-request.ts), shared with `mockpoint verify --journal`.
  *
  * @module
  */

@@ -15,11 +15,11 @@
  */
 import type { SocketSession, UpgradeAnswer } from '../../answer/endpoint-answer.js';
 import type { FetchUpgrade, OpenSockets, ScriptSocket, SocketEvents } from '../../answer/websocket/open-sockets.js';
+import { mappedTarget, splitEndpointTarget, urlTarget } from '../../api/endpoint-target.js';
 import { READ_METHODS } from '../../engine/endpoint-handler.js';
 import type { MockpointApp } from '../../http/create-app.js';
-import { mappedTarget, splitEndpointTarget, urlTarget } from '../../wire/endpoint-target.js';
-import { MAX_WAIT_MS } from '../../wire/limits.js';
-import { isValidName } from '../../wire/rules.js';
+import { MAX_WAIT_MS } from '../../registry/limits.js';
+import { isValidName } from '../../registry/rules.js';
 import { DEFAULT_HOST, type RuntimeServedApp, type RuntimeServeOptions, servedApp } from '../lifecycle.js';
 
 export type { CloseOptions, RuntimeServedApp, RuntimeServeOptions } from '../lifecycle.js';

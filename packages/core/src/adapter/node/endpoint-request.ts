@@ -7,12 +7,12 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { EndpointAnswer } from '../../answer/endpoint-answer.js';
+import { absoluteTarget, mappedTarget } from '../../api/endpoint-target.js';
+import { rawHeader } from '../../codec/raw-headers.js';
 import { ENDPOINT_PREFIX } from '../../engine/endpoint-handler.js';
 import { type PASS_THROUGH, routeByHost } from '../../hosts/host-routing.js';
 import type { HostTable } from '../../hosts/host-table.js';
 import { type RecordedRequest, recordedRequest } from '../../journal/journal-entry.js';
-import { absoluteTarget, mappedTarget } from '../../wire/endpoint-target.js';
-import { rawHeader } from '../../wire/raw-headers.js';
 
 const EMPTY = new Uint8Array(0);
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
+import { JOURNAL_BODY_LIMIT } from '../../registry/limits.js';
 
 /** The journal's copy of a request body: its first bytes, and how many there were. */
 export interface BodyCopy {

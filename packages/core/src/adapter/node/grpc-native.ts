@@ -12,11 +12,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { UniversalServerResponse } from '@connectrpc/connect/protocol';
+import { GRPC_CODE_NAMES } from '../../api/grpc-json.js';
+import { concatBytes } from '../../codec/concat-bytes.js';
 import { type FoundGrpcCall, findGrpcCall, journalGrpcCall, waitGrpcDelay } from '../../engine/grpc-calls.js';
 import type { GrpcCall } from '../../grpc/grpc-server.js';
 import type { MockpointApp } from '../../http/create-app.js';
-import { concatBytes } from '../../wire/concat-bytes.js';
-import { GRPC_CODE_NAMES } from '../../wire/grpc-json.js';
 import { writeGrpcAnswer } from './grpc-answer-writer.js';
 import { type BodyCopy, keepCopy } from './grpc-body-copy.js';
 import { openGrpcStream, tooManyStreams } from './grpc-stream-count.js';

@@ -13,7 +13,7 @@
  * @module
  */
 import { IncomingMessage } from 'node:http';
-import { SESSION_HEADER } from '../../wire/session.js';
+import { SESSION_HEADER } from '../../api/session.js';
 
 type HeaderBag = Record<string, string | string[] | undefined>;
 type AddHeaderLine = (this: IncomingMessage, field: string, value: string, dest: HeaderBag) => void;

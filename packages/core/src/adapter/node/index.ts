@@ -5,12 +5,12 @@
  * @module
  */
 
+export { DEFAULT_CONNECTION_LIMITS } from '../../registry/limits.js';
 export {
   type NodeDeliverySend,
   type NodeDeliverySendOptions,
   nodeDeliverySend,
 } from '../../webhook/node-delivery-send.js';
-export { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
 export type { ConnectionCap } from './connection-cap.js';
 export { acceptConnect } from './forward-proxy.js';
 export { createNodeListener, type NodeListenerOptions } from './listener.js';

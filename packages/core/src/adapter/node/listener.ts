@@ -8,18 +8,18 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { type ClientGone, errorAnswer } from '../../answer/endpoint-answer.js';
+import { splitEndpointTarget } from '../../api/endpoint-target.js';
+import { NAMESPACE_PREFIX, sessionOfRawHeaders } from '../../api/session.js';
+import { declaresBody } from '../../codec/raw-headers.js';
 import type { EndpointHandler } from '../../engine/endpoint-handler.js';
 import { type AnswerSink, sendAnswer } from '../../engine/sink.js';
 import { isPassThrough } from '../../hosts/host-routing.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { chooseNamespace, type NamespaceChoice } from '../../http/namespace-choice.js';
 import { type RecordedRequest, recordedRequest } from '../../journal/journal-entry.js';
-import { splitEndpointTarget } from '../../wire/endpoint-target.js';
-import { isMockpointError } from '../../wire/errors.js';
-import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
-import { declaresBody } from '../../wire/raw-headers.js';
-import { isValidName } from '../../wire/rules.js';
-import { NAMESPACE_PREFIX, sessionOfRawHeaders } from '../../wire/session.js';
+import { isMockpointError } from '../../registry/errors.js';
+import { JOURNAL_BODY_LIMIT } from '../../registry/limits.js';
+import { isValidName } from '../../registry/rules.js';
 import { bodilessRequest, type Routing, requestTarget, sentToHost } from './endpoint-request.js';
 import { lazyFetchListener } from './fetch-fallback.js';
 import { answerNativeGrpc, isNativeGrpc } from './grpc-native.js';

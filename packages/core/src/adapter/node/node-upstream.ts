@@ -13,8 +13,8 @@ import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import { checkUpstreamHost, type Upstream, type UpstreamRequest } from '../../answer/proxy/upstream.js';
 import { checkUpstreamAddress } from '../../answer/proxy/upstream-address.js';
-import { urlPort } from '../../wire/host-rules.js';
-import { headerLines } from '../../wire/raw-headers.js';
+import { headerLines } from '../../codec/raw-headers.js';
+import { urlPort } from '../../pattern/host-rules.js';
 
 /** A lookup that refuses a name when any address it resolves to may not be reached. */
 export function checkedLookup(port: number, allowHosts: readonly string[]): LookupFunction {

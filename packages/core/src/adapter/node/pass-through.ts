@@ -17,9 +17,9 @@ import type { Duplex } from 'node:stream';
 import { errorAnswer, type RespondAnswer } from '../../answer/endpoint-answer.js';
 import { endToEndHeaders } from '../../answer/proxy/proxy-relay.js';
 import { checkUpstreamHost } from '../../answer/proxy/upstream.js';
-import { isMockpointError } from '../../wire/errors.js';
-import { CONNECTION_HEADERS } from '../../wire/hop-by-hop.js';
-import { urlPort } from '../../wire/host-rules.js';
+import { CONNECTION_HEADERS } from '../../codec/hop-by-hop.js';
+import { urlPort } from '../../pattern/host-rules.js';
+import { isMockpointError } from '../../registry/errors.js';
 import { checkedLookup } from './node-upstream.js';
 import { refuseRaw } from './raw-answer.js';
 

@@ -21,7 +21,7 @@ import { IncomingMessage, type RequestListener, ServerResponse } from 'node:http
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { errorAnswer, type RespondAnswer } from '../../answer/endpoint-answer.js';
-import { rawHeader } from '../../wire/raw-headers.js';
+import { rawHeader } from '../../codec/raw-headers.js';
 
 /** The body's framing from the raw headers: none, a declared length, or chunked (a Transfer-Encoding). */
 function bodyLength(rawHeaders: readonly string[]): number | 'chunked' {

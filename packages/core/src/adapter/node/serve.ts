@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { socketShareOf } from '../../answer/websocket/open-sockets.js';
 import type { MockpointApp } from '../../http/create-app.js';
-import { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
+import { DEFAULT_CONNECTION_LIMITS } from '../../registry/limits.js';
 import { type CloseOptions, DEFAULT_HOST, type RuntimeServedApp, servedApp } from '../lifecycle.js';
 import { type ConnectionCap, capConnections } from './connection-cap.js';
 import { sniffH2c } from './h2c-sniff.js';

@@ -15,10 +15,10 @@ import {
   type StreamAnswer,
 } from '../../answer/endpoint-answer.js';
 import type { OpenStreams } from '../../answer/stream/open-streams.js';
+import { truncatedBody } from '../../codec/truncated-body.js';
 import { type AnswerSink, sendDue } from '../../engine/sink.js';
 import { relayedChunk } from '../../journal/answer-record.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
-import { truncatedBody } from '../../wire/truncated-body.js';
 
 const EMPTY = new Uint8Array(0);
 const LAST_RESORT_MESSAGE = 'internal error: the answer could not be sent; see the server log';

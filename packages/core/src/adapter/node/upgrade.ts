@@ -23,13 +23,13 @@ import {
   type UpgradeAnswer,
 } from '../../answer/endpoint-answer.js';
 import type { ScriptSocket } from '../../answer/websocket/open-sockets.js';
+import { truncatedBody } from '../../codec/truncated-body.js';
+import { isWebSocketHandshake } from '../../codec/websocket-handshake.js';
 import { type AnswerSink, sendAnswer, sendDue } from '../../engine/sink.js';
 import { hostNotMocked, isPassThrough } from '../../hosts/host-routing.js';
 import type { MockpointApp } from '../../http/create-app.js';
-import { isMockpointError } from '../../wire/errors.js';
-import { DEFAULT_CONNECTION_LIMITS } from '../../wire/limits.js';
-import { truncatedBody } from '../../wire/truncated-body.js';
-import { isWebSocketHandshake } from '../../wire/websocket-handshake.js';
+import { isMockpointError } from '../../registry/errors.js';
+import { DEFAULT_CONNECTION_LIMITS } from '../../registry/limits.js';
 import { UPGRADED } from './connection-cap.js';
 import { bodilessRequest, requestTarget } from './endpoint-request.js';
 import {

@@ -1,8 +1,8 @@
 // WebSocket answers over real sockets: serve() with the `ws` client package.
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { MAX_JSON_DEPTH } from '../../codec/json-text.js';
 import { createApp, createClient, type JournalEntry, JsonText, type MockpointClient } from '../../index.js';
-import { MAX_JSON_DEPTH } from '../../wire/json-text.js';
 import { type ServedApp, serve } from './index.js';
 
 interface Running {

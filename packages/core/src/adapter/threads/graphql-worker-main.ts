@@ -9,7 +9,7 @@ import { parentPort } from 'node:worker_threads';
 import { answerText, BuiltMocks } from '../../graphql/built-mocks.js';
 import { graphqlOperationOf } from '../../graphql/graphql-request.js';
 import { buildGraphqlSchema } from '../../graphql/graphql-schema.js';
-import { isMockpointError } from '../../wire/errors.js';
+import { isMockpointError } from '../../registry/errors.js';
 import type { FromWorker, ToWorker, WireCall, WireError } from './graphql-worker.js';
 
 const port = parentPort;

@@ -13,7 +13,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlRequestOf } from '../../graphql/graphql-request.js';
 import { type GraphqlRunner, inlineGraphqlRunner, storedGraphqlSchema } from '../../graphql/graphql-runner.js';
 import { createApp, type MockpointApp } from '../../index.js';
-import { isMockpointError } from '../../wire/errors.js';
+import { isMockpointError } from '../../registry/errors.js';
 import { graphqlWorker } from './index.js';
 
 const BUILT = fileURLToPath(new URL('../../../dist/graphql-worker.js', import.meta.url));

@@ -21,8 +21,8 @@ import type {
   StoredGraphqlSchema,
 } from '../../graphql/graphql-runner.js';
 import { inlineGraphqlRunner } from '../../graphql/graphql-runner.js';
-import { ERROR_STATUS, type ErrorCode } from '../../wire/error-status.js';
-import { MockpointError } from '../../wire/errors.js';
+import { ERROR_STATUS, type ErrorCode } from '../../registry/error-status.js';
+import { MockpointError } from '../../registry/errors.js';
 
 /** One operation as it crosses to the thread: what it was read from (the thread parses the document again). */
 export interface WireCall {

@@ -9,7 +9,7 @@ import { parentPort } from 'node:worker_threads';
 import { toBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import { describeProtos } from '../../grpc/compile-protos.js';
-import { isMockpointError } from '../../wire/errors.js';
+import { isMockpointError } from '../../registry/errors.js';
 import type { FromProtoWorker, ToProtoWorker } from './proto-worker.js';
 
 const port = parentPort;

@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registryOfDescribed } from '../../grpc/compile-protos.js';
 import { inlineProtoCompiler } from '../../grpc/proto-compiler.js';
-import { isMockpointError, type MockpointError } from '../../wire/errors.js';
+import { isMockpointError, type MockpointError } from '../../registry/errors.js';
 import { protoWorker } from './index.js';
 
 const BUILT = fileURLToPath(new URL('../../../dist/proto-worker.js', import.meta.url));

@@ -15,8 +15,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { inlineProtoCompiler, type ProtoCompiler } from '../../grpc/proto-compiler.js';
-import { ERROR_STATUS, type ErrorCode } from '../../wire/error-status.js';
-import { MockpointError } from '../../wire/errors.js';
+import { ERROR_STATUS, type ErrorCode } from '../../registry/error-status.js';
+import { MockpointError } from '../../registry/errors.js';
 
 /** A job sent to the thread. */
 export interface ToProtoWorker {

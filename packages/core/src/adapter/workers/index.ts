@@ -13,8 +13,8 @@
 
 import type { FetchUpgrade } from '../../answer/websocket/open-sockets.js';
 import { type CreateAppOptions, createApp, type MockpointApp } from '../../http/create-app.js';
+import { MockpointError } from '../../registry/errors.js';
 import { type DurableObjectStorageLike, DurableObjectStore } from '../../store/durable-object/index.js';
-import { MockpointError } from '../../wire/errors.js';
 import { playOnWebSocket, type StandardWebSocket } from '../fetch/web-socket.js';
 import { answerNoticingHangUp } from './held-answer.js';
 

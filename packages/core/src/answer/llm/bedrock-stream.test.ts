@@ -6,8 +6,8 @@
 import { EventStreamCodec } from '@smithy/core/event-streams';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { crc32 } from '../../codec/crc32.js';
 import { createApp } from '../../index.js';
-import { crc32 } from '../../wire/crc32.js';
 import { RenderBudget } from '../template.js';
 import { bedrockEventFrame } from './bedrock-stream.js';
 import { eventStreamFrame } from './event-stream-frame.js';

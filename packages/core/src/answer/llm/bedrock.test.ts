@@ -2,8 +2,8 @@
 // Bedrock's order, the errors as the AWS SDK reads them; and the checks at save that are Bedrock's
 // own (its api decides streaming; no retry-after).
 import { describe, expect, it } from 'vitest';
+import type { LlmAnswer } from '../../api/answer-llm.js';
 import { createApp } from '../../index.js';
-import type { LlmAnswer } from '../../wire/answer-llm.js';
 import { type LlmSource, llmWire } from './llm-wire.js';
 
 const FIXED: LlmSource = { random: (_alphabet, count) => 'x'.repeat(count), now: () => Date.UTC(2025, 0, 1) };

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { type LlmAnswer, type LlmErrorDetail, type LlmErrorType, llmErrorDetail } from '../../wire/answer-llm.js';
+import { type LlmAnswer, type LlmErrorDetail, type LlmErrorType, llmErrorDetail } from '../../api/answer-llm.js';
 import type { LlmEvent, LlmSource, LlmWire, Prepared } from './llm-wire.js';
 
 /** The characters of a Bedrock tool use id after `tooluse_` (URL-safe base64). */

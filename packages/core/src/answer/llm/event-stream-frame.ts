@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { crc32 } from '../../wire/crc32.js';
+import { crc32 } from '../../codec/crc32.js';
 
 /** The prelude: total length, headers length, prelude CRC (4 bytes each). */
 const PRELUDE_BYTES = 12;

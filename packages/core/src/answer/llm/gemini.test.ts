@@ -3,8 +3,8 @@
 // the stream chosen by the path (SSE with alt=sse, a JSON array without), the model read from the
 // path, and Google's error bodies; through the app, a route on the Gemini paths.
 import { describe, expect, it } from 'vitest';
+import type { LlmAnswer } from '../../api/answer-llm.js';
 import { createApp } from '../../index.js';
-import type { LlmAnswer } from '../../wire/answer-llm.js';
 import { geminiModelOf, geminiStreamed } from './gemini.js';
 import { type LlmRequest, type LlmSource, llmWire } from './llm-wire.js';
 

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { LlmErrorDetail, LlmErrorType } from '../../wire/answer-llm.js';
+import type { LlmErrorDetail, LlmErrorType } from '../../api/answer-llm.js';
 import type { LlmEvent, LlmSource, LlmWire, Prepared } from './llm-wire.js';
 
 const GEMINI_JSON = 'application/json; charset=UTF-8';

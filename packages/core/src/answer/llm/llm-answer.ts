@@ -10,13 +10,14 @@
  *
  * @module
  */
+
+import { type LlmAnswer, MAX_LLM_MODEL_LENGTH } from '../../api/answer-llm.js';
+import { utf8Length } from '../../codec/utf8-length.js';
 import { NOT_JSON } from '../../journal/request-filter.js';
 import { sseEvent } from '../../journal/sse-frames.js';
-import { type LlmAnswer, MAX_LLM_MODEL_LENGTH } from '../../wire/answer-llm.js';
-import { MockpointError } from '../../wire/errors.js';
-import { SETTINGS } from '../../wire/settings.js';
-import { parseTemplate } from '../../wire/template-syntax.js';
-import { utf8Length } from '../../wire/utf8-length.js';
+import { MockpointError } from '../../registry/errors.js';
+import { SETTINGS } from '../../registry/settings.js';
+import { parseTemplate } from '../../template/template-syntax.js';
 import type { AnswerHeaderMap, EndpointAnswer, StreamFrame } from '../endpoint-answer.js';
 import { CORS_HEADERS } from '../read-response.js';
 import type { KindRequest } from '../routes/compile-parts.js';

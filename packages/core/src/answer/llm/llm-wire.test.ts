@@ -2,9 +2,9 @@
 // SSE events in the providers' order, the error shapes and headers; and through the app, the
 // engine's own answers (respond, stream with chunk delays, a reset halfway).
 import { describe, expect, it } from 'vitest';
+import type { LlmAnswer } from '../../api/answer-llm.js';
 import { createApp } from '../../index.js';
 import { NOT_JSON } from '../../journal/request-filter.js';
-import type { LlmAnswer } from '../../wire/answer-llm.js';
 import { llmAnswer, llmRequestOf } from './llm-answer.js';
 import { type LlmSource, llmWire } from './llm-wire.js';
 

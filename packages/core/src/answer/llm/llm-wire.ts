@@ -17,8 +17,8 @@ import {
   type LlmToolCall,
   llmChunks,
   llmErrorDetail,
-} from '../../wire/answer-llm.js';
-import { jsonTextOf } from '../../wire/json-text.js';
+} from '../../api/answer-llm.js';
+import { jsonTextOf } from '../../codec/json-text.js';
 import { bedrockError, bedrockMidStream, converseJson, converseStream, TOOL_USE_ID_ALPHABET } from './bedrock.js';
 import { geminiError, geminiModelOf, geminiStreamed, geminiWire } from './gemini.js';
 import { ollamaError, ollamaWire } from './ollama.js';

@@ -3,8 +3,8 @@
 // request's stream honoured with Ollama's default (true), the error bodies; through the app, the
 // lines as the engine writes them, each chunk after chunkDelayMs, and a reset halfway.
 import { describe, expect, it } from 'vitest';
+import type { LlmAnswer } from '../../api/answer-llm.js';
 import { createApp } from '../../index.js';
-import type { LlmAnswer } from '../../wire/answer-llm.js';
 import { RenderBudget } from '../template.js';
 import { llmAnswer } from './llm-answer.js';
 import { type LlmRequest, type LlmSource, llmWire } from './llm-wire.js';

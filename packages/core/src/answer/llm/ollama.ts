@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { LlmErrorDetail, LlmErrorType } from '../../wire/answer-llm.js';
+import type { LlmErrorDetail, LlmErrorType } from '../../api/answer-llm.js';
 import type { LlmEvent, LlmSource, LlmWire, Prepared } from './llm-wire.js';
 
 const OLLAMA_JSON = 'application/json; charset=utf-8';

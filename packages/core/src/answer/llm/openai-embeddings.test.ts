@@ -3,7 +3,7 @@
 // float32 little-endian; OpenAI's 400 for what the API refuses and past the values' bound; the
 // route's model, usage and error.
 import { describe, expect, it } from 'vitest';
-import type { LlmAnswer } from '../../wire/answer-llm.js';
+import type { LlmAnswer } from '../../api/answer-llm.js';
 import { type LlmRequest, type LlmSource, llmWire } from './llm-wire.js';
 import { embeddingInputs, embeddingVector } from './openai-embeddings.js';
 

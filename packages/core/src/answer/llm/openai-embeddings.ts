@@ -11,8 +11,8 @@
  *
  * @module
  */
-import { toBase64 } from '../../wire/base64.js';
-import { seededRandom } from '../../wire/seeded-random.js';
+import { toBase64 } from '../../codec/base64.js';
+import { seededRandom } from '../../random/seeded-random.js';
 import { JSON_TYPE, type LlmParts, type LlmSource, type LlmWire, openaiHeaders } from './llm-wire.js';
 
 /** Most inputs in one request (OpenAI's limit). */

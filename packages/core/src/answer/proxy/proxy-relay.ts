@@ -10,14 +10,14 @@
  * @module
  */
 
+import type { UpstreamOutcome } from '../../api/journal-json.js';
+import { DEFAULT_PROXY_TIMEOUT_MS, type ProxyAnswer, upstreamUrl } from '../../api/proxy-answer.js';
+import { concatBytes } from '../../codec/concat-bytes.js';
+import { NOT_FORWARDED } from '../../codec/hop-by-hop.js';
+import { headerLines } from '../../codec/raw-headers.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
-import { concatBytes } from '../../wire/concat-bytes.js';
-import type { ErrorCode } from '../../wire/error-status.js';
-import { connectionErrorCode, isMockpointError } from '../../wire/errors.js';
-import { NOT_FORWARDED } from '../../wire/hop-by-hop.js';
-import type { UpstreamOutcome } from '../../wire/journal-json.js';
-import { DEFAULT_PROXY_TIMEOUT_MS, type ProxyAnswer, upstreamUrl } from '../../wire/proxy-answer.js';
-import { headerLines } from '../../wire/raw-headers.js';
+import type { ErrorCode } from '../../registry/error-status.js';
+import { connectionErrorCode, isMockpointError } from '../../registry/errors.js';
 import { type ClientGone, type EndpointAnswer, errorAnswer, type RelayAnswer } from '../endpoint-answer.js';
 import type { Upstream } from './upstream.js';
 import { containedSubpath } from './upstream-path.js';

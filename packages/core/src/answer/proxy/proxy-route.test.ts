@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, request, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ServedApp, serve } from '../../adapter/node/index.js';
+import type { JournalEntry } from '../../api/journal-json.js';
 import { type CreateAppOptions, createApp } from '../../http/create-app.js';
-import type { JournalEntry } from '../../wire/journal-json.js';
 import { fetchUpstream } from './upstream.js';
 
 interface Seen {

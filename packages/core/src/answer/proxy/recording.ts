@@ -9,15 +9,16 @@
  *
  * @module
  */
+
+import type { RequestFilter } from '../../api/journal-json.js';
+import { ALWAYS_REDACTED, type ProxyAnswer, REDACTED_QUERY } from '../../api/proxy-answer.js';
+import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../../api/route.js';
+import { toBase64 } from '../../codec/base64.js';
+import { JsonText, scanJson } from '../../codec/json-text.js';
+import { headerRecord } from '../../codec/raw-headers.js';
+import { utf8Text } from '../../codec/utf8.js';
 import { parseQuery, type RecordedRequest } from '../../journal/journal-entry.js';
-import { toBase64 } from '../../wire/base64.js';
-import type { RequestFilter } from '../../wire/journal-json.js';
-import { JsonText, scanJson } from '../../wire/json-text.js';
-import { ALWAYS_REDACTED, type ProxyAnswer, REDACTED_QUERY } from '../../wire/proxy-answer.js';
-import { headerRecord } from '../../wire/raw-headers.js';
-import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../../wire/route.js';
-import { utf8Text } from '../../wire/utf8.js';
-import type { ValueMatcher } from '../../wire/value-pattern.js';
+import type { ValueMatcher } from '../../pattern/value-pattern.js';
 import { BODILESS_STATUS } from '../read-response.js';
 import type { CompleteAnswer } from './proxy-relay.js';
 

@@ -8,8 +8,9 @@
  *
  * @module
  */
-import { MockpointError } from '../../wire/errors.js';
-import { addressListed, normalHost } from '../../wire/host-rules.js';
+
+import { addressListed, normalHost } from '../../pattern/host-rules.js';
+import { MockpointError } from '../../registry/errors.js';
 
 /** The four bytes of an IPv4 address in dotted form, or `undefined`. */
 function ipv4Bytes(text: string): number[] | undefined {

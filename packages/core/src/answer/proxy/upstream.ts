@@ -6,9 +6,10 @@
  *
  * @module
  */
-import { MockpointError } from '../../wire/errors.js';
-import { hostAllowed, normalHost, urlPort } from '../../wire/host-rules.js';
-import { hostNotAllowedMessage } from '../../wire/proxy-answer.js';
+
+import { hostNotAllowedMessage } from '../../api/proxy-answer.js';
+import { hostAllowed, normalHost, urlPort } from '../../pattern/host-rules.js';
+import { MockpointError } from '../../registry/errors.js';
 import { checkUpstreamAddress, nonPublicKind } from './upstream-address.js';
 
 /** A request to forward. */

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { Fault, TakenAnswer } from '../../wire/answer-json.js';
-import type { RouteAnswer } from '../../wire/route.js';
-import { utf8Length } from '../../wire/utf8-length.js';
+import type { Fault, TakenAnswer } from '../../api/answer-json.js';
+import type { RouteAnswer } from '../../api/route.js';
+import { utf8Length } from '../../codec/utf8-length.js';
 import type { AnswerHeaderMap, EndpointAnswer, RespondAnswer, StreamAnswer } from '../endpoint-answer.js';
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from '../read-response.js';
 import { compileAnswer } from '../routes/route-answer.js';

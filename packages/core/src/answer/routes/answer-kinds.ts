@@ -1,5 +1,5 @@
 /**
- * How each kind of route answer (wire/answer-kinds.ts) is compiled, keyed by
+ * How each kind of route answer (api/answer-kinds.ts) is compiled, keyed by
  * its name: its own compile (in `kinds/`), or `plain`, compiled as a plain
  * answer (a fault; or a kind the route step answers itself, see
  * engine/pipeline/route-kinds.ts).
@@ -7,8 +7,8 @@
  * @module
  */
 
-import type { AnswerKindName } from '../../wire/answer-kinds.js';
-import type { RouteAnswer } from '../../wire/route.js';
+import type { AnswerKindName } from '../../api/answer-kinds.js';
+import type { RouteAnswer } from '../../api/route.js';
 import type { CompiledAnswer } from './compile-parts.js';
 import { compileLlmAnswer } from './kinds/llm.js';
 import { compileStreamAnswer } from './kinds/stream.js';

@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { RouteAnswer } from '../../wire/route.js';
-import { parseTemplate, type TemplatePart } from '../../wire/template-syntax.js';
+import type { RouteAnswer } from '../../api/route.js';
+import { parseTemplate, type TemplatePart } from '../../template/template-syntax.js';
 import type { AnswerHeaderMap, EndpointAnswer } from '../endpoint-answer.js';
 import { CORS_HEADERS } from '../read-response.js';
 import { renderHeader, type TemplateContext } from '../template.js';

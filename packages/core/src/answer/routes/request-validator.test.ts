@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_VALIDATION_ERRORS, type RouteValidation } from '../../wire/route-validation.js';
+import { MAX_VALIDATION_ERRORS, type RouteValidation } from '../../api/route-validation.js';
 import { RequestValidator, type ValidatedRequest } from './request-validator.js';
 
 const encoder = new TextEncoder();

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { jsonTooDeep } from '../../wire/body.js';
+
 import {
   type JsonSchema,
   MAX_VALIDATION_ERRORS,
@@ -17,8 +17,9 @@ import {
   type ValidationIssue,
   type ValidationMark,
   type ValidationPart,
-} from '../../wire/route-validation.js';
-import { utf8Text } from '../../wire/utf8.js';
+} from '../../api/route-validation.js';
+import { jsonTooDeep } from '../../codec/body.js';
+import { utf8Text } from '../../codec/utf8.js';
 import type { OutputUnit, ValidationResult } from './json-schema/schema-output.js';
 import { Run, SchemaLimitError, SchemaProgram } from './json-schema/schema-program.js';
 import { validate } from './json-schema/validate.js';

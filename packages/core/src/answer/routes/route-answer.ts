@@ -6,14 +6,14 @@
  * @module
  */
 
-import { kindOf } from '../../wire/answer-kinds.js';
-import { base64Bytes } from '../../wire/base64.js';
-import { unsendableHeader } from '../../wire/http-header.js';
-import { jsonTextOf } from '../../wire/json-text.js';
-import { type Latency, latencySampler } from '../../wire/latency.js';
-import type { RouteAnswer } from '../../wire/route.js';
-import { parseTemplate } from '../../wire/template-syntax.js';
-import { utf8Length } from '../../wire/utf8-length.js';
+import { kindOf } from '../../api/answer-kinds.js';
+import type { RouteAnswer } from '../../api/route.js';
+import { base64Bytes } from '../../codec/base64.js';
+import { unsendableHeader } from '../../codec/http-header.js';
+import { jsonTextOf } from '../../codec/json-text.js';
+import { utf8Length } from '../../codec/utf8-length.js';
+import { type Latency, latencySampler } from '../../random/latency.js';
+import { parseTemplate } from '../../template/template-syntax.js';
 import type { AnswerHeaderMap, FaultAnswer, RespondAnswer } from '../endpoint-answer.js';
 import { errorAnswer, reuseHeaders } from '../endpoint-answer.js';
 import { BODILESS_STATUS, CORS_HEADERS } from '../read-response.js';

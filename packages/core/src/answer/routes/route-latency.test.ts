@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { RouteAnswer } from '../../api/route.js';
 import { createApp } from '../../index.js';
-import { type Latency, latencySampler } from '../../wire/latency.js';
-import type { RouteAnswer } from '../../wire/route.js';
+import { type Latency, latencySampler } from '../../random/latency.js';
 import { compileAnswer } from './route-answer.js';
 
 function delaysOf(answer: RouteAnswer, n: number): number[] {

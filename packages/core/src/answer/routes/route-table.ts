@@ -7,19 +7,19 @@
  * @module
  */
 
+import { kindReadsBody } from '../../api/answer-kinds.js';
+import type { Route, RouteAnswer } from '../../api/route.js';
+import { statesOf } from '../../api/state-json.js';
 import { firstMismatch } from '../../journal/graphql-filter.js';
 import { type FilterSubject, pathParams, subpathSegments } from '../../journal/request-filter.js';
-import { kindReadsBody } from '../../wire/answer-kinds.js';
 import {
   explainPathMismatch,
   matchingPrefix,
   matchPathPattern,
   type PathPattern,
   parsePathPattern,
-} from '../../wire/path-pattern.js';
-import type { Route, RouteAnswer } from '../../wire/route.js';
-import { statesOf } from '../../wire/state-json.js';
-import type { TurnBudget } from '../../wire/turn-budget.js';
+} from '../../pattern/path-pattern.js';
+import type { TurnBudget } from '../../turns/turn-budget.js';
 import type { RequestView } from '../request-view.js';
 import type { CompiledAnswer } from './compile-parts.js';
 import { RequestValidator } from './request-validator.js';

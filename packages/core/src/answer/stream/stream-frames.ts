@@ -6,11 +6,12 @@
  *
  * @module
  */
+
+import { type AnswerStream, isTextData, type StreamFormat, sseDataText } from '../../api/answer-stream.js';
+import { base64Bytes } from '../../codec/base64.js';
+import { jsonTextOf } from '../../codec/json-text.js';
 import { sseEvent } from '../../journal/sse-frames.js';
-import { type AnswerStream, isTextData, type StreamFormat, sseDataText } from '../../wire/answer-stream.js';
-import { base64Bytes } from '../../wire/base64.js';
-import { jsonTextOf } from '../../wire/json-text.js';
-import { parseTemplate, type TemplatePart } from '../../wire/template-syntax.js';
+import { parseTemplate, type TemplatePart } from '../../template/template-syntax.js';
 import type { StreamAnswer, StreamFrame } from '../endpoint-answer.js';
 import { compileJsonTemplate, type JsonTemplate, renderJson, renderText, type TemplateContext } from '../template.js';
 

@@ -15,8 +15,8 @@
  * @module
  */
 
+import { jsonValueOf } from '../../codec/json-value.js';
 import { type GraphqlOperation, graphqlOperationOf } from '../../graphql/graphql-request.js';
-import { jsonValueOf } from '../../wire/json-value.js';
 import type { SocketConversation, SocketPeer } from './open-sockets.js';
 
 /** The subprotocol graphql-ws speaks (the older `graphql-ws` of subscriptions-transport-ws is another protocol). */

@@ -17,16 +17,16 @@
  * @module
  */
 
+import { MAX_CLOSE_REASON_BYTES, type SocketInfo } from '../../api/answer-websocket.js';
+import type { SocketDirection } from '../../api/journal-json.js';
+import { toBase64 } from '../../codec/base64.js';
+import { jsonValueOf } from '../../codec/json-value.js';
 import { firstMismatch } from '../../journal/graphql-filter.js';
 import type { Journal } from '../../journal/journal.js';
 import type { AnswerMark, RecordedRequest } from '../../journal/journal-entry.js';
 import type { FilterSubject } from '../../journal/request-filter.js';
-import { MAX_CLOSE_REASON_BYTES, type SocketInfo } from '../../wire/answer-websocket.js';
-import { toBase64 } from '../../wire/base64.js';
-import { MockpointError } from '../../wire/errors.js';
-import type { SocketDirection } from '../../wire/journal-json.js';
-import { jsonValueOf } from '../../wire/json-value.js';
-import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
+import { MockpointError } from '../../registry/errors.js';
+import { JOURNAL_BODY_LIMIT } from '../../registry/limits.js';
 import type { SocketSession, UpgradeAnswer } from '../endpoint-answer.js';
 import type { PreparedClose, PreparedFrame, SocketScript } from './socket-script.js';
 

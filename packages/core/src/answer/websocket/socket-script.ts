@@ -6,10 +6,10 @@
  *
  * @module
  */
-import type { SocketClose, SocketFrame, SocketReply, WebSocketAnswer } from '../../wire/answer-websocket.js';
-import { frameText } from '../../wire/answer-websocket.js';
-import { base64Bytes } from '../../wire/base64.js';
-import type { RequestFilter } from '../../wire/journal-json.js';
+import type { SocketClose, SocketFrame, SocketReply, WebSocketAnswer } from '../../api/answer-websocket.js';
+import { frameText } from '../../api/answer-websocket.js';
+import type { RequestFilter } from '../../api/journal-json.js';
+import { base64Bytes } from '../../codec/base64.js';
 import type { SocketProtocol } from './open-sockets.js';
 
 /** One frame, ready to send. */

@@ -7,10 +7,10 @@
  * @module
  */
 
-import { BoundedNameCache } from '../../wire/bounded-name-cache.js';
-import type { ChaosFault, ChaosSettings } from '../../wire/chaos.js';
-import { drawLatency } from '../../wire/latency.js';
-import { type Random, randomSeed, seededRandom } from '../../wire/seeded-random.js';
+import type { ChaosFault, ChaosSettings } from '../../api/chaos.js';
+import { BoundedNameCache } from '../../cache/bounded-name-cache.js';
+import { drawLatency } from '../../random/latency.js';
+import { type Random, randomSeed, seededRandom } from '../../random/seeded-random.js';
 
 /** What chaos does to one request: a fault, or none; and the delay added to its answer. */
 export interface ChaosDecision {

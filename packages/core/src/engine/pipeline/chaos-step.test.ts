@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { ChaosSettings } from '../../api/chaos.js';
 import { createApp, type MockpointApp } from '../../index.js';
-import type { ChaosSettings } from '../../wire/chaos.js';
 import { ChaosPlan } from './chaos-plan.js';
 
 const HOST = { host: 'mock.test' };

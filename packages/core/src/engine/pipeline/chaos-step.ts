@@ -9,9 +9,9 @@
  */
 
 import { type EndpointAnswer, errorAnswer, type FaultAnswer } from '../../answer/endpoint-answer.js';
+import { type ChaosFault, NAMESPACE_CHAOS_KEY } from '../../api/chaos.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
-import { type ChaosFault, NAMESPACE_CHAOS_KEY } from '../../wire/chaos.js';
-import type { ErrorCode } from '../../wire/errors.js';
+import type { ErrorCode } from '../../registry/errors.js';
 import { throttled } from './chaos-bandwidth.js';
 import type { ChaosPlan } from './chaos-plan.js';
 import type { Exchange } from './exchange.js';

@@ -14,12 +14,12 @@ import type { SocketSession, UpgradeAnswer } from '../../answer/endpoint-answer.
 import { GRAPHQL_WS_PROTOCOL, type GraphqlWsResult, speakGraphqlWs } from '../../answer/websocket/graphql-ws.js';
 import type { SocketScript } from '../../answer/websocket/socket-script.js';
 import { chooseProtocol } from '../../answer/websocket/socket-script.js';
+import { jsonValueOf } from '../../codec/json-value.js';
+import { rawHeader } from '../../codec/raw-headers.js';
 import type { GraphqlOperation } from '../../graphql/graphql-request.js';
 import type { GraphqlAnswerText, StoredGraphqlSchema } from '../../graphql/graphql-runner.js';
 import { BY_GRAPHQL, type RecordedRequest } from '../../journal/journal-entry.js';
-import { isMockpointError } from '../../wire/errors.js';
-import { jsonValueOf } from '../../wire/json-value.js';
-import { rawHeader } from '../../wire/raw-headers.js';
+import { isMockpointError } from '../../registry/errors.js';
 import { Exchange, type PipelineParts } from './exchange.js';
 import { routeStep, socketsFull } from './route-step.js';
 import type { Maybe, Verdict } from './step.js';

@@ -12,13 +12,13 @@ import type { ClientGone, EndpointAnswer } from '../../answer/endpoint-answer.js
 import { type CompleteAnswer, relay } from '../../answer/proxy/proxy-relay.js';
 import { ProxySettings } from '../../answer/proxy/proxy-settings.js';
 import { recordedRoute, unrecordable } from '../../answer/proxy/recording.js';
+import type { ProxyAnswer } from '../../api/proxy-answer.js';
+import { checkRoutes } from '../../api/route.js';
+import type { ValidationMark } from '../../api/route-validation.js';
 import { answered } from '../../journal/answer-record.js';
 import type { Journal } from '../../journal/journal.js';
 import type { AnswerMark, RecordedRequest } from '../../journal/journal-entry.js';
-import { isMockpointError } from '../../wire/errors.js';
-import type { ProxyAnswer } from '../../wire/proxy-answer.js';
-import { checkRoutes } from '../../wire/route.js';
-import type { ValidationMark } from '../../wire/route-validation.js';
+import { isMockpointError } from '../../registry/errors.js';
 import type { EndpointService } from '../endpoint-service.js';
 
 /** Everything a proxy route's answer needs. */

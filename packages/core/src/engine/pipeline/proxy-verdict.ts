@@ -6,7 +6,7 @@
  */
 
 import type { RouteHit } from '../../answer/routes/route-table.js';
-import type { ProxyAnswer } from '../../wire/proxy-answer.js';
+import type { ProxyAnswer } from '../../api/proxy-answer.js';
 import type { Exchange } from './exchange.js';
 import { proxyRouteAnswer } from './proxy-route.js';
 import type { Verdict } from './step.js';

@@ -15,10 +15,10 @@ import {
   toQueuedAnswer,
 } from '../../answer/queue/queued-answer.js';
 import { resumeAfter } from '../../answer/stream/stream-frames.js';
+import { movedStates } from '../../api/state-json.js';
 import { byQueue } from '../../journal/journal-entry.js';
 import { pathParams } from '../../journal/request-filter.js';
 import type { Taken } from '../../queue/answer-queue.js';
-import { movedStates } from '../../wire/state-json.js';
 import type { Exchange } from './exchange.js';
 import { routeFallback } from './route-step.js';
 import { keptMoving, MAX_MOVES, moveForTaken, pick, scenariosOf } from './state-moves.js';

@@ -1,5 +1,5 @@
 /**
- * What a rate limit says, in each style (wire/rate-limit.ts): the headers of
+ * What a rate limit says, in each style (api/rate-limit.ts): the headers of
  * an answer that got its token, and the `429` of one that did not — each as
  * its API sends it, so that the API's own client code (Octokit's throttling
  * plugin, the OpenAI and Stripe SDKs' retries) can be tested against it.
@@ -27,8 +27,8 @@
 
 import type { RespondAnswer } from '../../answer/endpoint-answer.js';
 import { CORS_HEADERS } from '../../answer/read-response.js';
-import type { RateLimitStyle } from '../../wire/rate-limit.js';
-import { utf8Length } from '../../wire/utf8-length.js';
+import type { RateLimitStyle } from '../../api/rate-limit.js';
+import { utf8Length } from '../../codec/utf8-length.js';
 import type { BucketTake } from '../rate-buckets.js';
 
 /** Whole seconds, rounded up. */

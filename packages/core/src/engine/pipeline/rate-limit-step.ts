@@ -15,8 +15,8 @@
 
 import type { EndpointAnswer } from '../../answer/endpoint-answer.js';
 import type { RouteHit, RouteTable } from '../../answer/routes/route-table.js';
+import { type RateLimitStyle, type RouteRateLimit, windowMs } from '../../api/rate-limit.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
-import { type RateLimitStyle, type RouteRateLimit, windowMs } from '../../wire/rate-limit.js';
 import type { BucketTake, RateBuckets } from '../rate-buckets.js';
 import type { Exchange } from './exchange.js';
 import { rateLimitHeaders, refusedAnswer } from './rate-limit-answers.js';

@@ -17,6 +17,10 @@ import { type EndpointAnswer, errorAnswer } from '../../answer/endpoint-answer.j
 import { JSON_HEADERS } from '../../answer/read-response.js';
 import type { RouteHit } from '../../answer/routes/route-table.js';
 import { renderHeader } from '../../answer/template.js';
+import type { AnswerHeaders, ResourceAnswer, RouteAnswer } from '../../api/route.js';
+import { rawHeader } from '../../codec/raw-headers.js';
+import { utf8Text } from '../../codec/utf8.js';
+import { utf8Length } from '../../codec/utf8-length.js';
 import { parseItemBody } from '../../collections/collection-input.js';
 import { COLLECTION_NAME } from '../../collections/collection-store.js';
 import { createItem, findItem, type ItemPlace, removeItem, updateItem } from '../../collections/collection-writes.js';
@@ -32,12 +36,8 @@ import {
 } from '../../collections/list-query.js';
 import { type RelationContext, related, relatedBytes, singular } from '../../collections/relations.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
-import { isMockpointError, MockpointError } from '../../wire/errors.js';
-import { rawHeader } from '../../wire/raw-headers.js';
-import type { AnswerHeaders, ResourceAnswer, RouteAnswer } from '../../wire/route.js';
-import { parseTemplate, type TemplatePart } from '../../wire/template-syntax.js';
-import { utf8Text } from '../../wire/utf8.js';
-import { utf8Length } from '../../wire/utf8-length.js';
+import { isMockpointError, MockpointError } from '../../registry/errors.js';
+import { parseTemplate, type TemplatePart } from '../../template/template-syntax.js';
 import type { Exchange } from './exchange.js';
 import type { Verdict } from './step.js';
 import { failedAnswer } from './verdicts.js';

@@ -1,5 +1,5 @@
 /**
- * How the route step answers each kind of route answer (wire/answer-kinds.ts),
+ * How the route step answers each kind of route answer (api/answer-kinds.ts),
  * keyed by its name: `compiled`, its compiled answer sent and journaled by the
  * step (answer/routes/answer-kinds.ts); or its own verdict (it journals its
  * answer itself), and whether a queued answer may fall back to it.
@@ -8,8 +8,8 @@
  */
 
 import type { RouteHit } from '../../answer/routes/route-table.js';
-import type { AnswerKindName } from '../../wire/answer-kinds.js';
-import type { RouteAnswer } from '../../wire/route.js';
+import type { AnswerKindName } from '../../api/answer-kinds.js';
+import type { RouteAnswer } from '../../api/route.js';
 import type { Exchange } from './exchange.js';
 import { mcpVerdict } from './mcp-answer.js';
 import { proxyVerdict } from './proxy-verdict.js';

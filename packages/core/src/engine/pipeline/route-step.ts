@@ -18,11 +18,11 @@ import {
 import type { RouteHit, RouteTable } from '../../answer/routes/route-table.js';
 import { resumeAfter } from '../../answer/stream/stream-frames.js';
 import { chooseProtocol } from '../../answer/websocket/socket-script.js';
+import { movedStates } from '../../api/state-json.js';
+import { rawHeader } from '../../codec/raw-headers.js';
+import { isWebSocketHandshake } from '../../codec/websocket-handshake.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
-import { isMockpointError, MockpointError } from '../../wire/errors.js';
-import { rawHeader } from '../../wire/raw-headers.js';
-import { movedStates } from '../../wire/state-json.js';
-import { isWebSocketHandshake } from '../../wire/websocket-handshake.js';
+import { isMockpointError, MockpointError } from '../../registry/errors.js';
 import type { Exchange } from './exchange.js';
 import { VERDICT_KINDS } from './route-kinds.js';
 import { checkRoom, keptMoving, MAX_MOVES, pick, scenariosOf, scheduleLater, splitMove } from './state-moves.js';
@@ -54,7 +54,7 @@ function answered(exchange: Exchange, hit: RouteHit): Verdict | Promise<Verdict>
   return { answer, mark };
 }
 
-/** Whether a request asks to become a WebSocket (wire/websocket-handshake.ts). */
+/** Whether a request asks to become a WebSocket (codec/websocket-handshake.ts). */
 export function asksUpgrade(exchange: Exchange): boolean {
   return isWebSocketHandshake(exchange.request.method, exchange.request.rawHeaders);
 }

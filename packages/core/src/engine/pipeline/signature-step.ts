@@ -9,8 +9,8 @@
 
 import { errorAnswer } from '../../answer/endpoint-answer.js';
 import { BY_NONE } from '../../journal/journal-entry.js';
+import type { SignatureMark } from '../../signing/signature-settings.js';
 import type { SignatureCheck } from '../../webhook/signature-check.js';
-import type { SignatureMark } from '../../wire/signature-settings.js';
 import type { Exchange } from './exchange.js';
 import { after, type Maybe, type Step, type Verdict } from './step.js';
 

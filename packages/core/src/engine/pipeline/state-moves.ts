@@ -5,9 +5,7 @@
  *
  * @module
  */
-import type { StateTimers } from '../../state/state-timers.js';
-import { durationMs } from '../../wire/duration.js';
-import { MockpointError } from '../../wire/errors.js';
+
 import {
   isTimedState,
   type SetStateInput,
@@ -15,7 +13,10 @@ import {
   type States,
   stateOf,
   statesOf,
-} from '../../wire/state-json.js';
+} from '../../api/state-json.js';
+import { durationMs } from '../../codec/duration.js';
+import { MockpointError } from '../../registry/errors.js';
+import type { StateTimers } from '../../state/state-timers.js';
 
 /** Tries of a match-and-move before giving up: each retry means another request moved the state in between. */
 export const MAX_MOVES = 100;

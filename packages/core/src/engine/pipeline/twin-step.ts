@@ -6,9 +6,9 @@
  * @module
  */
 import { type EndpointAnswer, prepareAnswers } from '../../answer/endpoint-answer.js';
+import { rawHeader } from '../../codec/raw-headers.js';
 import { BY_TWIN } from '../../journal/journal-entry.js';
 import type { TwinAnswer, TwinEngine } from '../../twin/twin-engine.js';
-import { rawHeader } from '../../wire/raw-headers.js';
 import type { Exchange } from './exchange.js';
 import { after, type Maybe, type Step, type Verdict } from './step.js';
 

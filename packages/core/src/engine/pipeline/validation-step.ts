@@ -9,7 +9,7 @@
 
 import { errorAnswer } from '../../answer/endpoint-answer.js';
 import type { RouteTable } from '../../answer/routes/route-table.js';
-import type { ValidationMark } from '../../wire/route-validation.js';
+import type { ValidationMark } from '../../api/route-validation.js';
 import type { Exchange } from './exchange.js';
 import { after, type Step, type Verdict } from './step.js';
 

@@ -7,7 +7,7 @@
 
 import { type EndpointAnswer, errorAnswer } from '../../answer/endpoint-answer.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
-import { isMockpointError } from '../../wire/errors.js';
+import { isMockpointError } from '../../registry/errors.js';
 import type { CachedResponse } from '../response-cache.js';
 import type { Exchange } from './exchange.js';
 import type { Verdict } from './step.js';

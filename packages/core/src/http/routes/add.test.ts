@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ErrorCode } from '../../wire/errors.js';
-import { JsonText } from '../../wire/json-text.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../../wire/limits.js';
+import { JsonText } from '../../codec/json-text.js';
+import type { ErrorCode } from '../../registry/errors.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../../registry/limits.js';
 import { createApp, type MockpointApp } from '../create-app.js';
 
 const ADD = 'http://localhost/api/endpoint/add';

@@ -5,10 +5,10 @@
  */
 import type { Hono } from 'hono';
 import { jsonTextResponse } from '../../answer/read-response.js';
+import { type EndpointRecord, parseMembers } from '../../api/schemas.js';
+import { readJsonObjectBody } from '../../codec/body.js';
+import { MockpointError } from '../../registry/errors.js';
 import { recordJson } from '../../store/record-codec.js';
-import { readJsonObjectBody } from '../../wire/body.js';
-import { MockpointError } from '../../wire/errors.js';
-import { type EndpointRecord, parseMembers } from '../../wire/schemas.js';
 import type { AppContext } from '../context.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 

@@ -9,9 +9,9 @@
  * @module
  */
 import type { Context, Hono } from 'hono';
-import { readJsonObjectBody } from '../../wire/body.js';
-import { type ChaosSettings, chaosSchemas, NAMESPACE_CHAOS_KEY, parseChaosInput } from '../../wire/chaos.js';
-import { MockpointError } from '../../wire/errors.js';
+import { type ChaosSettings, chaosSchemas, NAMESPACE_CHAOS_KEY, parseChaosInput } from '../../api/chaos.js';
+import { readJsonObjectBody } from '../../codec/body.js';
+import { MockpointError } from '../../registry/errors.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';

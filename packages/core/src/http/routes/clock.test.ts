@@ -1,7 +1,7 @@
 // The app's clock through createApp: {{now}} and timed state moves follow it; bad changes refused; one per namespace.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type MockpointApp } from '../../index.js';
-import { signWebhook } from '../../wire/signature.js';
+import { signWebhook } from '../../signing/signature.js';
 
 const apps: MockpointApp[] = [];
 afterEach(async () => {

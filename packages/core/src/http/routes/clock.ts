@@ -7,12 +7,12 @@
  * @module
  */
 import type { Hono } from 'hono';
+import { CLOCK_TIME_RULE, type ClockJson, clockTimeMs, createClockSchemas } from '../../api/clock-json.js';
 import { CLOCK_MAX_MS, CLOCK_MIN_MS, type Clock } from '../../clock/clock.js';
-import { readJsonObjectBody } from '../../wire/body.js';
-import { CLOCK_TIME_RULE, type ClockJson, clockTimeMs, createClockSchemas } from '../../wire/clock-json.js';
-import { DURATION_RULE, durationMs } from '../../wire/duration.js';
-import { MockpointError } from '../../wire/errors.js';
-import { quoted } from '../../wire/quoted.js';
+import { readJsonObjectBody } from '../../codec/body.js';
+import { DURATION_RULE, durationMs } from '../../codec/duration.js';
+import { quoted } from '../../codec/quoted.js';
+import { MockpointError } from '../../registry/errors.js';
 import type { AppContext } from '../context.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
@@ -27,7 +27,7 @@ function invalid(message: string): MockpointError {
   return new MockpointError('INVALID_CLOCK', message);
 }
 
-/** A member's value as an error message shows it: a string quoted and escaped (wire/quoted.ts), other JSON as sent, both bounded. */
+/** A member's value as an error message shows it: a string quoted and escaped (codec/quoted.ts), other JSON as sent, both bounded. */
 function shown(value: unknown, text: string): string {
   return typeof value === 'string' ? quoted(value, 100) : quoted(text, 100).slice(1, -1);
 }

@@ -12,10 +12,10 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { jsonTextResponse } from '../../answer/read-response.js';
+import { decodeUtf8, readDecodedBody } from '../../codec/body.js';
 import { collectionName, parseItemBody } from '../../collections/collection-input.js';
 import { createItem, getItem, type ItemPlace, removeItem, updateItem } from '../../collections/collection-writes.js';
-import { decodeUtf8, readDecodedBody } from '../../wire/body.js';
-import { MockpointError } from '../../wire/errors.js';
+import { MockpointError } from '../../registry/errors.js';
 import type { AppContext } from '../context.js';
 import type { RouteDoc } from '../openapi.js';
 import { pathName } from './manage.js';

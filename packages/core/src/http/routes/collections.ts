@@ -11,6 +11,7 @@
 import type { Hono } from 'hono';
 import type { z } from 'zod';
 import { jsonTextResponse } from '../../answer/read-response.js';
+import { decodeUtf8, readDecodedBody, readJsonObjectBody } from '../../codec/body.js';
 import {
   type CollectionLimits,
   collectionName,
@@ -19,8 +20,7 @@ import {
   parseCollections,
 } from '../../collections/collection-input.js';
 import { collectionText } from '../../collections/item.js';
-import { decodeUtf8, readDecodedBody, readJsonObjectBody } from '../../wire/body.js';
-import { MockpointError } from '../../wire/errors.js';
+import { MockpointError } from '../../registry/errors.js';
 import type { AppContext } from '../context.js';
 import type { RouteDoc } from '../openapi.js';
 import { pathName } from './manage.js';

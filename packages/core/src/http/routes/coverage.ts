@@ -9,13 +9,13 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';
+import { type CoverageQuery, MAX_COVERAGE_SAMPLE } from '../../api/coverage-json.js';
+import { isValidName } from '../../api/schemas.js';
+import { isoTimeMs } from '../../codec/iso-time.js';
+import { quoted } from '../../codec/quoted.js';
 import { readJournalPaged } from '../../journal/journal.js';
+import { MockpointError } from '../../registry/errors.js';
 import { CoverageCount, type CoverageWindow } from '../../verify/coverage.js';
-import { type CoverageQuery, MAX_COVERAGE_SAMPLE } from '../../wire/coverage-json.js';
-import { MockpointError } from '../../wire/errors.js';
-import { isoTimeMs } from '../../wire/iso-time.js';
-import { quoted } from '../../wire/quoted.js';
-import { isValidName } from '../../wire/schemas.js';
 import type { AppContext } from '../context.js';
 import { errorResponses, HOST_ERRORS, STORE_ERRORS } from './responses.js';
 

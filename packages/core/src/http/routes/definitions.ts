@@ -7,7 +7,7 @@
  * @module
  */
 import type { Context, Hono } from 'hono';
-import { MockpointError } from '../../wire/errors.js';
+import { MockpointError } from '../../registry/errors.js';
 import type { AppContext } from '../context.js';
 import type { RouteDoc } from '../openapi.js';
 import { pathName } from './manage.js';

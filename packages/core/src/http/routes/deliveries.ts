@@ -8,11 +8,11 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';
-import { readJsonObjectBody } from '../../wire/body.js';
-import { deliveryPageSchema, deliveryRequestSchema, deliverySchema } from '../../wire/delivery-schema.js';
-import { MockpointError } from '../../wire/errors.js';
-import { MAX_WAIT_MS } from '../../wire/limits.js';
+import { readJsonObjectBody } from '../../codec/body.js';
+import { MockpointError } from '../../registry/errors.js';
+import { MAX_WAIT_MS } from '../../registry/limits.js';
 import type { AppContext } from '../context.js';
+import { deliveryPageSchema, deliveryRequestSchema, deliverySchema } from '../delivery-schema.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, HOST_ERRORS, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
 /** Deliveries `GET /api/deliveries` lists at most. */

@@ -8,15 +8,15 @@
  */
 import type { Hono } from 'hono';
 import { jsonTextResponse } from '../../answer/read-response.js';
+import type { Route } from '../../api/route.js';
+import { routesPageJson } from '../../api/route.js';
+import { parseRoutesBody } from '../../api/route-schema.js';
+import type { Schemas } from '../../api/schemas.js';
+import { readJsonObjectBody } from '../../codec/body.js';
 import { checkGrpcRoutes } from '../../engine/grpc-routes.js';
-import { readJsonObjectBody } from '../../wire/body.js';
-import { MockpointError } from '../../wire/errors.js';
-import { routesBodyBytes } from '../../wire/limits.js';
-import type { Route } from '../../wire/route.js';
-import { routesPageJson } from '../../wire/route.js';
-import { parseRoutesBody } from '../../wire/route-schema.js';
-import type { Schemas } from '../../wire/schemas.js';
-import { SLICED_ROUTES_CHARS } from '../../wire/turn-budget.js';
+import { MockpointError } from '../../registry/errors.js';
+import { routesBodyBytes } from '../../registry/limits.js';
+import { SLICED_ROUTES_CHARS } from '../../turns/turn-budget.js';
 import type { AppContext } from '../context.js';
 import type { RouteDoc } from '../openapi.js';
 import { pathName } from './manage.js';

@@ -8,9 +8,9 @@
  * @module
  */
 import type { Hono } from 'hono';
-import { decodeUtf8, parseJsonBody, readDecodedBody } from '../../wire/body.js';
-import { MockpointError } from '../../wire/errors.js';
-import { createGraphqlSchemas } from '../../wire/graphql-json.js';
+import { createGraphqlSchemas } from '../../api/graphql-json.js';
+import { decodeUtf8, parseJsonBody, readDecodedBody } from '../../codec/body.js';
+import { MockpointError } from '../../registry/errors.js';
 import type { AppContext } from '../context.js';
 import { DEFINITION_REFUSALS, registerDefinitions } from './definitions.js';
 import { pathName } from './manage.js';

@@ -9,12 +9,12 @@
  * @module
  */
 import type { Hono } from 'hono';
+import { urlTarget } from '../../api/endpoint-target.js';
+import { readBodyBytes } from '../../codec/body.js';
 import { resetResponse } from '../../engine/fetch-sink.js';
 import { findGrpcCall, journalGrpcCall, waitGrpcDelay } from '../../engine/grpc-calls.js';
 import { grpcRouting } from '../../engine/grpc-routes.js';
 import type { GrpcCall } from '../../grpc/grpc-server.js';
-import { readBodyBytes } from '../../wire/body.js';
-import { urlTarget } from '../../wire/endpoint-target.js';
 import type { AppContext } from '../context.js';
 
 function rawHeadersOf(headers: Headers): string[] {

@@ -9,10 +9,10 @@
  * @module
  */
 import type { Hono } from 'hono';
+import { createGrpcSchemas } from '../../api/grpc-json.js';
+import { decodeUtf8, parseJsonBody, readDecodedBody } from '../../codec/body.js';
 import { methodsTakingStream, refuseStreamsSigned } from '../../engine/grpc-signature-rule.js';
-import { decodeUtf8, parseJsonBody, readDecodedBody } from '../../wire/body.js';
-import { MockpointError } from '../../wire/errors.js';
-import { createGrpcSchemas } from '../../wire/grpc-json.js';
+import { MockpointError } from '../../registry/errors.js';
 import type { AppContext } from '../context.js';
 import { DEFINITION_REFUSALS, registerDefinitions } from './definitions.js';
 import { pathName } from './manage.js';

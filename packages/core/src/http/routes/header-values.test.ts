@@ -1,5 +1,5 @@
 /**
- * The one header rule (wire/http-header.ts) wherever an answer's headers are
+ * The one header rule (codec/http-header.ts) wherever an answer's headers are
  * taken: what HTTP cannot carry is refused at save with INVALID_HEADER (routes,
  * queued answers, streams), a templated value is made sendable when rendered,
  * and an answer kept before the rule (written to the store directly) answers

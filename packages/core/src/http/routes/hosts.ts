@@ -8,9 +8,9 @@
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { readJsonObjectBody } from '../../wire/body.js';
-import { MockpointError } from '../../wire/errors.js';
-import { quoted } from '../../wire/quoted.js';
+import { readJsonObjectBody } from '../../codec/body.js';
+import { quoted } from '../../codec/quoted.js';
+import { MockpointError } from '../../registry/errors.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc } from './responses.js';

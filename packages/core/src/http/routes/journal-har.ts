@@ -9,10 +9,10 @@
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
+import { isValidName } from '../../api/schemas.js';
 import { harEntry, harFrame } from '../../journal/har.js';
 import { JOURNAL_READ_PAGE } from '../../journal/journal.js';
-import { isValidName } from '../../wire/schemas.js';
-import { VERSION } from '../../wire/version.js';
+import { VERSION } from '../../registry/version.js';
 import type { AppContext } from '../context.js';
 import { journalName } from './journal.js';
 import { errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Context, Hono } from 'hono';
-import { MockpointError } from '../../wire/errors.js';
+import { MockpointError } from '../../registry/errors.js';
 import type { AppContext } from '../context.js';
 import { JOURNAL_PARAMS, journalName, requestMatcher } from './journal.js';
 import { errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';

@@ -8,7 +8,7 @@ import {
   type JournalPage,
   type MockpointApp,
 } from '../../index.js';
-import { JOURNAL_BODY_LIMIT, MAX_WAIT_MS } from '../../wire/limits.js';
+import { JOURNAL_BODY_LIMIT, MAX_WAIT_MS } from '../../registry/limits.js';
 
 async function add(app: MockpointApp, body: Record<string, unknown>): Promise<void> {
   const response = await app.request('/api/endpoint/add', { method: 'PUT', body: JSON.stringify(body) });

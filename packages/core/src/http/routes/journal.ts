@@ -6,11 +6,11 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';
+import type { JournalEntry, RequestFilter } from '../../api/journal-json.js';
+import type { Schemas } from '../../api/schemas.js';
 import { matchesRequest } from '../../journal/graphql-filter.js';
-import { MockpointError } from '../../wire/errors.js';
-import type { JournalEntry, RequestFilter } from '../../wire/journal-json.js';
-import { JOURNAL_NAME_LIMIT, MAX_WAIT_MS } from '../../wire/limits.js';
-import type { Schemas } from '../../wire/schemas.js';
+import { MockpointError } from '../../registry/errors.js';
+import { JOURNAL_NAME_LIMIT, MAX_WAIT_MS } from '../../registry/limits.js';
 import type { AppContext } from '../context.js';
 import { clearDoc, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 

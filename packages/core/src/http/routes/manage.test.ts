@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ListPage } from '../../api/schemas.js';
 import {
   type CreateAppOptions,
   createApp,
@@ -11,7 +12,6 @@ import {
   type MockpointApp,
 } from '../../index.js';
 import { LevelStore } from '../../store/level/index.js';
-import type { ListPage } from '../../wire/schemas.js';
 
 const json = (body: unknown): RequestInit => ({ method: 'PUT', body: JSON.stringify(body) });
 

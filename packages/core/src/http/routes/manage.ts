@@ -5,13 +5,13 @@
  */
 import type { Hono } from 'hono';
 import { JSON_HEADERS, jsonTextResponse } from '../../answer/read-response.js';
+import { NAMESPACE_CHAOS_KEY } from '../../api/chaos.js';
+import { type EndpointRecord, isValidName, parseMembers } from '../../api/schemas.js';
+import { readJsonObjectBody } from '../../codec/body.js';
+import { MockpointError } from '../../registry/errors.js';
+import { NAME_RULE } from '../../registry/rules.js';
 import { recordJson, recordSummaryJson } from '../../store/record-codec.js';
 import { NAME_SETTINGS, SETTING_KINDS } from '../../store/settings/name-settings.js';
-import { readJsonObjectBody } from '../../wire/body.js';
-import { NAMESPACE_CHAOS_KEY } from '../../wire/chaos.js';
-import { MockpointError } from '../../wire/errors.js';
-import { NAME_RULE } from '../../wire/rules.js';
-import { type EndpointRecord, isValidName, parseMembers } from '../../wire/schemas.js';
 import type { AppContext } from '../context.js';
 import { listContaining } from '../list-contains.js';
 import { withMember } from '../list-member.js';

@@ -8,9 +8,9 @@
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { readJsonObjectBody } from '../../wire/body.js';
-import { MockpointError } from '../../wire/errors.js';
-import type { NamespaceRequest } from '../../wire/namespace-json.js';
+import type { NamespaceRequest } from '../../api/namespace-json.js';
+import { readJsonObjectBody } from '../../codec/body.js';
+import { MockpointError } from '../../registry/errors.js';
 import type { AppContext } from '../context.js';
 import type { NamespaceTable } from '../namespace-table.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_QUEUED_ANSWERS } from '../../api/answer-json.js';
 import { createApp, type MockpointApp, type QueuedAnswer } from '../../index.js';
-import { MAX_QUEUED_ANSWERS } from '../../wire/answer-json.js';
 
 function post(app: MockpointApp, name: string, body: unknown, headers: Record<string, string> = {}) {
   return app.request(`/api/endpoints/${name}/queue`, {

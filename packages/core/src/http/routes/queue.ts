@@ -6,10 +6,10 @@
  */
 import type { Hono } from 'hono';
 import { jsonTextResponse } from '../../answer/read-response.js';
+import { queuePageJson } from '../../api/answer-json.js';
+import { parseQueueBody, queueBodyFromMembers } from '../../api/schemas.js';
+import { readJsonObjectBody } from '../../codec/body.js';
 import { checkGrpcAnswers } from '../../engine/grpc-routes.js';
-import { queuePageJson } from '../../wire/answer-json.js';
-import { readJsonObjectBody } from '../../wire/body.js';
-import { parseQueueBody, queueBodyFromMembers } from '../../wire/schemas.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
 import {

@@ -1,10 +1,10 @@
 import { EXPECTED_DEFAULT_LIMITS } from '@mockpoint/testkit/expected-health';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { EndpointRecord } from '../../api/schemas.js';
+import { type ErrorCode, MockpointError } from '../../registry/errors.js';
+import { VERSION } from '../../registry/version.js';
 import { MemoryStore } from '../../store/memory/memory-store.js';
 import type { EndpointStore } from '../../store/store.js';
-import { type ErrorCode, MockpointError } from '../../wire/errors.js';
-import type { EndpointRecord } from '../../wire/schemas.js';
-import { VERSION } from '../../wire/version.js';
 import { type CreateAppOptions, createApp, type MockpointApp } from '../create-app.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

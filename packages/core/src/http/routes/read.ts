@@ -7,13 +7,13 @@
  * @module
  */
 import type { Hono } from 'hono';
+import { type EndpointTarget, mappedTarget } from '../../api/endpoint-target.js';
+import { rawHeader } from '../../codec/raw-headers.js';
 import { READ_METHODS } from '../../engine/endpoint-handler.js';
 import { createFetchSink } from '../../engine/fetch-sink.js';
 import { sendAnswer } from '../../engine/sink.js';
 import { captureRequest, type RecordedRequest } from '../../journal/journal-entry.js';
-import { type EndpointTarget, mappedTarget } from '../../wire/endpoint-target.js';
-import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
-import { rawHeader } from '../../wire/raw-headers.js';
+import { JOURNAL_BODY_LIMIT } from '../../registry/limits.js';
 import type { AppContext } from '../context.js';
 import type { RouteDoc } from '../openapi.js';
 import { describeErrors, errorResponses } from './responses.js';

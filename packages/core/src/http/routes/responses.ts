@@ -1,13 +1,13 @@
 /**
  * The error responses of each operation, named by code and described from the
- * error registry (wire/error-codes.ts): a route lists the codes it may answer,
+ * error registry (registry/error-codes.ts): a route lists the codes it may answer,
  * never their statuses or prose.
  *
  * @module
  */
 
-import { ERROR_STATUS, ERRORS, type ErrorCode } from '../../wire/error-codes.js';
-import type { Schemas } from '../../wire/schemas.js';
+import type { Schemas } from '../../api/schemas.js';
+import { ERROR_STATUS, ERRORS, type ErrorCode } from '../../registry/error-codes.js';
 import type { ResponseDoc, RouteDoc } from '../openapi.js';
 
 /** Every route outside `/endpoint/` checks the Host. */

@@ -4,7 +4,7 @@
 // when reading the list took a turn's budget: not asserted here.)
 import { describe, expect, it } from 'vitest';
 import { createApp, type MockpointApp } from '../../index.js';
-import { SLICED_ROUTES_CHARS } from '../../wire/turn-budget.js';
+import { SLICED_ROUTES_CHARS } from '../../turns/turn-budget.js';
 
 /** Sends `routes`, each `"BIG"` as the integer 12345678901234567890 (beyond a double's precision). */
 function put(app: MockpointApp, name: string, routes: unknown[], method = 'PUT') {

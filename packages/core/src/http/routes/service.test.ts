@@ -6,9 +6,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { mockFileJsonSchemaText } from '../../files/mock-file-schema.js';
 import { parseMockFile } from '../../files/parse-mock-file.js';
 import { createApp, type MockpointApp } from '../../index.js';
+import { NAME_PATTERN } from '../../registry/rules.js';
+import { VERSION } from '../../registry/version.js';
 import { MemoryStore } from '../../store/memory/memory-store.js';
-import { NAME_PATTERN } from '../../wire/rules.js';
-import { VERSION } from '../../wire/version.js';
 
 type Operation = {
   operationId: string;

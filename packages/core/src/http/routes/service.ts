@@ -6,7 +6,7 @@
 import type { Hono } from 'hono';
 import { jsonResponse } from '../../answer/read-response.js';
 import { mockFileJsonSchema } from '../../files/mock-file-schema.js';
-import { LIMIT_NAMES } from '../../wire/settings.js';
+import { LIMIT_NAMES } from '../../registry/settings.js';
 import type { AppContext } from '../context.js';
 import { buildOpenApiDocument } from '../openapi.js';
 import { errorResponses, HOST_ERRORS } from './responses.js';

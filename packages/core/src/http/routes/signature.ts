@@ -7,15 +7,15 @@
  * @module
  */
 import type { Hono } from 'hono';
+import { readJsonObjectBody } from '../../codec/body.js';
 import { refuseSignedStreams } from '../../engine/grpc-signature-rule.js';
-import { readJsonObjectBody } from '../../wire/body.js';
-import { MockpointError } from '../../wire/errors.js';
+import { MockpointError } from '../../registry/errors.js';
 import {
   parseSignatureInput,
   signatureSchemas,
   signatureSettingsJson,
   signatureView,
-} from '../../wire/signature-settings.js';
+} from '../../signing/signature-settings.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';

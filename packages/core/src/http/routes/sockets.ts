@@ -10,10 +10,10 @@
 import type { Hono } from 'hono';
 import type { GraphqlWsPush } from '../../answer/websocket/graphql-ws.js';
 import { prepareClose, prepareFrame } from '../../answer/websocket/socket-script.js';
-import { checkClose, checkFrame, type SocketClose, type SocketFrame } from '../../wire/answer-websocket.js';
-import { readJsonObjectBody } from '../../wire/body.js';
-import { MockpointError } from '../../wire/errors.js';
-import { JsonText } from '../../wire/json-text.js';
+import { checkClose, checkFrame, type SocketClose, type SocketFrame } from '../../api/answer-websocket.js';
+import { readJsonObjectBody } from '../../codec/body.js';
+import { JsonText } from '../../codec/json-text.js';
+import { MockpointError } from '../../registry/errors.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc } from './responses.js';

@@ -8,9 +8,9 @@
  * @module
  */
 import type { Hono } from 'hono';
-import { readJsonObjectBody } from '../../wire/body.js';
-import { MockpointError } from '../../wire/errors.js';
-import { movedStates, type States, stateOf, stateProblem, statesOf } from '../../wire/state-json.js';
+import { movedStates, type States, stateOf, stateProblem, statesOf } from '../../api/state-json.js';
+import { readJsonObjectBody } from '../../codec/body.js';
+import { MockpointError } from '../../registry/errors.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';

@@ -10,10 +10,10 @@
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
+import { readJsonObjectBody } from '../../codec/body.js';
+import { MockpointError } from '../../registry/errors.js';
 import { parseTwinSetting, readTwinSetting, type TwinSetting, writeTwinSetting } from '../../twin/twin-setting.js';
 import { buildTwin, type TwinTable } from '../../twin/twin-table.js';
-import { readJsonObjectBody } from '../../wire/body.js';
-import { MockpointError } from '../../wire/errors.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
 import {

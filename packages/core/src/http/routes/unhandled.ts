@@ -10,9 +10,9 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';
+import type { JournalEntry } from '../../api/journal-json.js';
+import type { UnhandledRequest } from '../../api/namespace-json.js';
 import { readJournalPaged } from '../../journal/journal.js';
-import type { JournalEntry } from '../../wire/journal-json.js';
-import type { UnhandledRequest } from '../../wire/namespace-json.js';
 import type { AppContext } from '../context.js';
 import { errorResponses, HOST_ERRORS, STORE_ERRORS } from './responses.js';
 

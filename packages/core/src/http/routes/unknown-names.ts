@@ -8,8 +8,8 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';
+import { isValidName } from '../../api/schemas.js';
 import { readJournalPaged } from '../../journal/journal.js';
-import { isValidName } from '../../wire/schemas.js';
 import type { AppContext } from '../context.js';
 import { errorResponses, HOST_ERRORS, STORE_ERRORS } from './responses.js';
 

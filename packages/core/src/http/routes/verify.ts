@@ -9,22 +9,22 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';
-import { JOURNAL_READ_PAGE } from '../../journal/journal.js';
-import type { VerifyEndpoint } from '../../verify/verify-routes.js';
-import { readJsonObjectBody } from '../../wire/body.js';
-import { MockpointError } from '../../wire/errors.js';
-import type { JournalEntry } from '../../wire/journal-json.js';
-import { parseJsonInTurns } from '../../wire/json-text.js';
-import { quoted } from '../../wire/quoted.js';
-import { isValidName } from '../../wire/schemas.js';
-import { SLICED_ROUTES_CHARS, TurnBudget } from '../../wire/turn-budget.js';
+import type { JournalEntry } from '../../api/journal-json.js';
+import { isValidName } from '../../api/schemas.js';
 import {
   MAX_VERIFY_CONCURRENCY,
   MAX_VERIFY_FINDINGS,
   MAX_VERIFY_TIMEOUT_MS,
   MAX_VERIFY_TOTAL_MS,
   VERIFY_FINDING_CODES,
-} from '../../wire/verify-json.js';
+} from '../../api/verify-json.js';
+import { readJsonObjectBody } from '../../codec/body.js';
+import { parseJsonInTurns } from '../../codec/json-text.js';
+import { quoted } from '../../codec/quoted.js';
+import { JOURNAL_READ_PAGE } from '../../journal/journal.js';
+import { MockpointError } from '../../registry/errors.js';
+import { SLICED_ROUTES_CHARS, TurnBudget } from '../../turns/turn-budget.js';
+import type { VerifyEndpoint } from '../../verify/verify-routes.js';
 import type { AppContext } from '../context.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 

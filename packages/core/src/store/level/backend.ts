@@ -8,7 +8,7 @@
  * @module
  */
 
-import { resolveLimits } from '../../wire/limits.js';
+import { resolveLimits } from '../../registry/limits.js';
 import type { Backend, JournalBounds } from '../backend.js';
 import { memoryBackend } from '../memory/backend.js';
 import type { BackendNamespaces } from '../namespaces.js';

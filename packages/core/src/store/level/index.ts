@@ -13,10 +13,10 @@
 import { readdir, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Level } from 'level';
-import { MockpointError } from '../../wire/errors.js';
-import { decodeRoutes, decodeRoutesInTurns, type Route, routesJsonInTurns } from '../../wire/route.js';
-import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
-import { SLICED_ROUTES_CHARS, TurnBudget } from '../../wire/turn-budget.js';
+import { decodeRoutes, decodeRoutesInTurns, type Route, routesJsonInTurns } from '../../api/route.js';
+import type { EndpointRecord, ListPage } from '../../api/schemas.js';
+import { MockpointError } from '../../registry/errors.js';
+import { SLICED_ROUTES_CHARS, TurnBudget } from '../../turns/turn-budget.js';
 import type { WriteLog } from '../change-gate.js';
 import { type CollectionLog, MemoryCollectionStore } from '../memory/memory-collection-store.js';
 import { type DeliveryBackend, MemoryDeliveryStore } from '../memory/memory-delivery-store.js';

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { JsonText } from '../../wire/json-text.js';
+import { JsonText } from '../../codec/json-text.js';
 import { LevelStore } from './index.js';
 import { checkLog } from './log-check.js';
 

@@ -17,7 +17,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { crc32c } from '../../wire/crc32.js';
+import { crc32c } from '../../codec/crc32.js';
 
 const BLOCK = 32 * 1024;
 const HEADER = 7;

@@ -10,7 +10,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Level } from 'level';
-import { MockpointError } from '../../wire/errors.js';
+import { MockpointError } from '../../registry/errors.js';
 import { checkTables, type DamagedTable } from './table-check.js';
 
 /** What {@link repairLevelStore} did. */

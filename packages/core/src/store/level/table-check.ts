@@ -15,7 +15,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { crc32c } from '../../wire/crc32.js';
+import { crc32c } from '../../codec/crc32.js';
 import { mask } from './log-check.js';
 
 const FOOTER = 48;

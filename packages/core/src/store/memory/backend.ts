@@ -6,7 +6,7 @@
  * @module
  */
 
-import { resolveLimits } from '../../wire/limits.js';
+import { resolveLimits } from '../../registry/limits.js';
 import { type Backend, type BackendParts, type JournalBounds, storeHealth } from '../backend.js';
 import { MemoryAnswerQueue } from './memory-answer-queue.js';
 import { MemoryCollectionStore } from './memory-collection-store.js';

@@ -5,12 +5,12 @@
  * @module
  */
 
+import { answerJson, MAX_QUEUED_ANSWERS, type QueuedAnswer } from '../../api/answer-json.js';
 import { matchesRequest } from '../../journal/graphql-filter.js';
 import type { FilterSubject } from '../../journal/request-filter.js';
 import { type AnswerQueue, answersKindOf, type Taken } from '../../queue/answer-queue.js';
 import { QueueListeners } from '../../queue/queue-listeners.js';
-import { answerJson, MAX_QUEUED_ANSWERS, type QueuedAnswer } from '../../wire/answer-json.js';
-import { MockpointError } from '../../wire/errors.js';
+import { MockpointError } from '../../registry/errors.js';
 
 /** Options for {@link MemoryAnswerQueue}. */
 export interface MemoryAnswerQueueOptions {

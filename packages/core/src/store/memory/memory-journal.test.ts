@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { JournalEntry } from '../../api/journal-json.js';
 import { runJournalContract } from '../../journal/journal.case.test.js';
 import { BY_RECORD, captureRequest, type RecordedRequest, toJournalEntry } from '../../journal/journal-entry.js';
-import type { JournalEntry } from '../../wire/journal-json.js';
-import { JOURNAL_BODY_LIMIT } from '../../wire/limits.js';
+import { JOURNAL_BODY_LIMIT } from '../../registry/limits.js';
 import { RequestJournal } from './memory-journal.js';
 
 const encoder = new TextEncoder();

@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { JournalEntry, JournalPage } from '../../api/journal-json.js';
 import { keptBytes } from '../../journal/answer-record.js';
 import {
   Followers,
@@ -16,8 +17,7 @@ import {
   type NamedEntry,
 } from '../../journal/journal.js';
 import { type AnswerMark, type RecordedRequest, toJournalEntry } from '../../journal/journal-entry.js';
-import { MockpointError } from '../../wire/errors.js';
-import type { JournalEntry, JournalPage } from '../../wire/journal-json.js';
+import { MockpointError } from '../../registry/errors.js';
 
 /** Items of several rings (each oldest first) as one list in id order. */
 function byId(a: { id: number }, b: { id: number }): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JsonText } from '../../wire/json-text.js';
-import type { Route } from '../../wire/route.js';
+import type { Route } from '../../api/route.js';
+import { JsonText } from '../../codec/json-text.js';
 import { runStoreContract } from '../store.case.test.js';
 import { MemoryStore } from './memory-store.js';
 

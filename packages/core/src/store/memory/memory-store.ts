@@ -4,11 +4,11 @@
  * @module
  */
 
-import { MockpointError } from '../../wire/errors.js';
-import { JsonText } from '../../wire/json-text.js';
-import { decodeRoutes, decodeRoutesInTurns, type Route, routesJsonInTurns } from '../../wire/route.js';
-import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
-import { SLICED_ROUTES_CHARS, TurnBudget } from '../../wire/turn-budget.js';
+import { decodeRoutes, decodeRoutesInTurns, type Route, routesJsonInTurns } from '../../api/route.js';
+import type { EndpointRecord, ListPage } from '../../api/schemas.js';
+import { JsonText } from '../../codec/json-text.js';
+import { MockpointError } from '../../registry/errors.js';
+import { SLICED_ROUTES_CHARS, TurnBudget } from '../../turns/turn-budget.js';
 import {
   decodeSetting,
   encodeSetting,

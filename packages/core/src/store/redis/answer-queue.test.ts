@@ -7,7 +7,7 @@ import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server'
 import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runAnswerQueueContract } from '../../queue/answer-queue.case.test.js';
-import { MockpointError } from '../../wire/errors.js';
+import { MockpointError } from '../../registry/errors.js';
 import { type QueueConnection, RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
 import { RedisStore } from './index.js';
 import { NotSentError } from './not-sent.js';

@@ -22,10 +22,6 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { matchesRequest } from '../../journal/graphql-filter.js';
-import type { FilterSubject } from '../../journal/request-filter.js';
-import type { AnswerQueue, Taken } from '../../queue/answer-queue.js';
-import { QueueListeners } from '../../queue/queue-listeners.js';
 import {
   answerJson,
   MATCH_PREFIX,
@@ -33,10 +29,14 @@ import {
   parseAnswerJson,
   type QueuedAnswer,
   type TakenAnswer,
-} from '../../wire/answer-json.js';
-import { MockpointError } from '../../wire/errors.js';
-import type { RequestFilter } from '../../wire/journal-json.js';
-import { scanJson } from '../../wire/json-text.js';
+} from '../../api/answer-json.js';
+import type { RequestFilter } from '../../api/journal-json.js';
+import { scanJson } from '../../codec/json-text.js';
+import { matchesRequest } from '../../journal/graphql-filter.js';
+import type { FilterSubject } from '../../journal/request-filter.js';
+import type { AnswerQueue, Taken } from '../../queue/answer-queue.js';
+import { QueueListeners } from '../../queue/queue-listeners.js';
+import { MockpointError } from '../../registry/errors.js';
 import { NotSentError } from './not-sent.js';
 
 /** What the queue needs from the store's connections (see `RedisStore.openAnswerQueue`). */

@@ -23,7 +23,7 @@ import {
   checkCollectionName,
 } from '../../collections/collection-store.js';
 import { applyEdit, collectionText, type Item, itemsOf } from '../../collections/item.js';
-import { MockpointError } from '../../wire/errors.js';
+import { MockpointError } from '../../registry/errors.js';
 import { KeyedMutex } from '../store.js';
 import { type ScriptConnection, setMembers } from './script-connection.js';
 

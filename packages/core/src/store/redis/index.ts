@@ -20,9 +20,9 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { ClientClosedError, ClientOfflineError, createClient, type RedisClientOptions } from '@redis/client';
-import { MockpointError } from '../../wire/errors.js';
-import { decodeRoutes, type Route, routesJson } from '../../wire/route.js';
-import type { EndpointRecord, ListPage } from '../../wire/schemas.js';
+import { decodeRoutes, type Route, routesJson } from '../../api/route.js';
+import type { EndpointRecord, ListPage } from '../../api/schemas.js';
+import { MockpointError } from '../../registry/errors.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
 import {
   decodeSetting,

@@ -7,6 +7,9 @@
  * @module
  */
 
+import type { AnswerEntry, AnswerTimings, JournalEntry, JournalPage, QueuedMark } from '../../api/journal-json.js';
+import { toBase64 } from '../../codec/base64.js';
+import { utf8Text } from '../../codec/utf8.js';
 import { responseOf, timingsOf } from '../../journal/answer-record.js';
 import {
   Followers,
@@ -22,11 +25,8 @@ import {
   type RecordedRequest,
   toJournalEntry,
 } from '../../journal/journal-entry.js';
-import { toBase64 } from '../../wire/base64.js';
-import { MockpointError } from '../../wire/errors.js';
-import type { AnswerEntry, AnswerTimings, JournalEntry, JournalPage, QueuedMark } from '../../wire/journal-json.js';
-import type { SignatureMark } from '../../wire/signature-settings.js';
-import { utf8Text } from '../../wire/utf8.js';
+import { MockpointError } from '../../registry/errors.js';
+import type { SignatureMark } from '../../signing/signature-settings.js';
 
 /** What the journal needs from the store's connections (see `RedisStore.openJournal`). */
 export interface JournalConnection {

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { NAME_PATTERN } from '../../wire/rules.js';
+import { NAME_PATTERN } from '../../registry/rules.js';
 import type { Backend } from '../backend.js';
 import type { BackendNamespaces } from '../namespaces.js';
 import type { RedisStore } from './index.js';

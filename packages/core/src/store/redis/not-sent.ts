@@ -8,7 +8,7 @@
  * @module
  */
 
-import { MockpointError } from '../../wire/errors.js';
+import { MockpointError } from '../../registry/errors.js';
 
 /** `STORE_UNAVAILABLE`, for an operation that was never sent to Redis. */
 export class NotSentError extends MockpointError {

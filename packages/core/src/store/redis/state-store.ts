@@ -12,8 +12,9 @@
  *
  * @module
  */
+
+import { STARTED } from '../../api/state-json.js';
 import { checkStates, type StateStore, type States } from '../../state/state-store.js';
-import { STARTED } from '../../wire/state-json.js';
 import { type ScriptConnection, setMembers } from './script-connection.js';
 
 /**

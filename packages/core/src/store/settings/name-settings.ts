@@ -18,12 +18,12 @@
  *
  * @module
  */
-import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../../wire/chaos.js';
+import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../../api/chaos.js';
 import {
   decodeSignatureSettings,
   type SignatureSettings,
   signatureSettingsJson,
-} from '../../wire/signature-settings.js';
+} from '../../signing/signature-settings.js';
 
 /** How one per-name setting is kept. */
 export interface NameSetting<V> {

@@ -19,7 +19,7 @@ import type { Importer, ImportSource } from './importer.js';
 
 /** `.proto` files read from one folder at most. */
 const MAX_FILES = 10_000;
-/** A `protos` key as the daemon takes it (wire/grpc-json.ts). */
+/** A `protos` key as the daemon takes it (api/grpc-json.ts). */
 const PROTO_PATH = /^[A-Za-z0-9_][A-Za-z0-9_.\-/]*\.proto$/;
 
 /** Every regular `.proto` file below `dir` (links not followed), by its `/`-separated path, sorted. */

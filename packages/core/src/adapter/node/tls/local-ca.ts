@@ -12,7 +12,7 @@ import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promise
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import forge from 'node-forge';
-import { MockpointError } from '../../../wire/errors.js';
+import { MockpointError } from '../../../registry/errors.js';
 
 /** The CA's files in its directory (mode 0700): the certificate (public) and its key, both mode 0600. */
 export const CA_CERT_FILE = 'mockpoint-ca.pem';

@@ -9,7 +9,7 @@
  * @module
  */
 import { dereference, type Schema } from '@cfworker/json-schema';
-import { compilePattern, type SchemaPattern } from '../../../wire/schema-pattern.js';
+import { compilePattern, type SchemaPattern } from '../../../pattern/schema-pattern.js';
 import { JsonSet } from './json-equality.js';
 
 /** A JSON Schema object (boolean schemas are handled before one is read). */

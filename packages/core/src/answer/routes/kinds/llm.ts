@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { RouteAnswer } from '../../../wire/route.js';
+import type { RouteAnswer } from '../../../api/route.js';
 import { llmAnswer, llmContext } from '../../llm/llm-answer.js';
 import { type CompiledAnswer, compileHeaderTemplates, lowerHeaders, templated } from '../compile-parts.js';
 

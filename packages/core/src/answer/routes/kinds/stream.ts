@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { RouteAnswer } from '../../../wire/route.js';
+import type { RouteAnswer } from '../../../api/route.js';
 import type { AnswerHeaderMap, StreamAnswer } from '../../endpoint-answer.js';
 import { compileStream, STREAM_HEADERS, STREAM_TYPES } from '../../stream/stream-frames.js';
 import { type CompiledAnswer, compileHeaderTemplates, headerMap, lowerHeaders, templated } from '../compile-parts.js';

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { RouteAnswer } from '../../../wire/route.js';
+import type { RouteAnswer } from '../../../api/route.js';
 import type { UpgradeAnswer } from '../../endpoint-answer.js';
 import { prepareScript, scriptBytes } from '../../websocket/socket-script.js';
 import { type CompiledAnswer, lowerHeaders } from '../compile-parts.js';

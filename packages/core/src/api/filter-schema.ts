@@ -1,0 +1,103 @@
+/**
+ * The request filter's schema, a part of `createSchemas` (schemas.ts): which
+ * requests a route, a queued answer or a journal read takes.
+ *
+ * @module
+ */
+import { z } from 'zod';
+import { valueMatcherProblem } from '../pattern/value-pattern.js';
+import { SIGNATURE_STATUSES } from '../signing/signature-settings.js';
+import { createGraphqlSchemas } from './graphql-json.js';
+import { createGrpcSchemas } from './grpc-json.js';
+import { createMcpFilterSchema } from './mcp-json.js';
+import { createStateSchemas } from './state-json.js';
+
+/** The state's schemas, one set for the filter, the journal and the API. */
+export const stateSchemas = createStateSchemas();
+/** The GraphQL schemas, one set for the filter and the journal. */
+export const graphqlSchemas = createGraphqlSchemas();
+const mcpFilter = createMcpFilterSchema();
+const grpcFilter = createGrpcSchemas().filter;
+
+/** A value matcher (a regular expression over a whole value) and the request filter. */
+export function createFilterSchemas() {
+  const valueMatcher = z
+    .union([
+      z.strictObject({
+        matches: z.string().describe('A regular expression the whole value must match (RE2, Java syntax).'),
+      }),
+      z.strictObject({ doesNotMatch: z.string().describe('A regular expression the whole value must not match.') }),
+    ])
+    .superRefine((matcher, context) => {
+      const problem = valueMatcherProblem(matcher);
+      if (problem !== undefined) {
+        // INVALID_MATCH wherever in the filter the pattern is (a header's, a query parameter's).
+        context.addIssue({ code: 'custom', message: `pattern refused: ${problem}`, params: { regex: true } });
+      }
+    })
+    .meta({
+      title: 'ValueMatcher',
+      description:
+        'A regular expression over a whole value, run in linear time (RE2): lookaround, backreferences, atomic groups and possessive quantifiers are refused.',
+    });
+  const requestFilter = z
+    .strictObject({
+      method: z.string().optional().describe('HTTP method, case-insensitive.'),
+      path: z
+        .union([z.string(), valueMatcher])
+        .optional()
+        .describe(
+          'A pattern over the subpath (the path below /endpoint/{name}): literal segments, :param segments and a trailing *, e.g. /repos/:owner/:repo/issues; or { matches } / { doesNotMatch }, a regular expression over the whole subpath (its named groups, (?<id>…), are the params).',
+        ),
+      url: valueMatcher
+        .optional()
+        .describe(
+          'A regular expression ({ matches } / { doesNotMatch }) over the whole subpath and its query string as sent (/users?page=2).',
+        ),
+      query: z
+        .record(z.string(), z.union([z.string(), z.array(z.string()), valueMatcher]))
+        .optional()
+        .describe(
+          'Query parameters with exactly these values (a repeated key is an array), or { matches } / { doesNotMatch } over the first value.',
+        ),
+      headers: z
+        .record(z.string(), z.union([z.string(), valueMatcher]))
+        .optional()
+        .describe(
+          'Headers with exactly these values, or { matches } / { doesNotMatch } over the whole value; names are case-insensitive.',
+        ),
+      body: z
+        .unknown()
+        .optional()
+        .describe('A JSON subset of the body (arrays match element by element); a string also matches the raw text.'),
+      bodyPatterns: z
+        .array(valueMatcher)
+        .min(1)
+        .max(16)
+        .optional()
+        .describe('Regular expressions ({ matches } / { doesNotMatch }) over the whole body text; all must hold.'),
+      signature: z
+        .enum(SIGNATURE_STATUSES)
+        .optional()
+        .describe(
+          "The outcome of the name's signature check (valid, invalid, missing, stale, replayed); requests to a name without a check never match.",
+        ),
+      state: stateSchemas.input
+        .optional()
+        .describe(
+          'The endpoint\'s state: a value of the "default" scenario, or scenario → value (never moved: "started"). Routes match the state as the request finds it; journal reads the state an entry saw before its answer.',
+        ),
+      websocket: z
+        .strictObject({
+          direction: z.enum(['in', 'out']).optional().describe('in: from the client; out: from mockpoint.'),
+          connection: z.string().optional().describe("The connection's id."),
+        })
+        .optional()
+        .describe('WebSocket messages only (journal entries MESSAGE and CLOSE): their direction and connection.'),
+      graphql: graphqlSchemas.filter.optional(),
+      mcp: mcpFilter.optional(),
+      grpc: grpcFilter.optional(),
+    })
+    .meta({ title: 'RequestFilter', description: 'Which recorded requests count; all given fields must match.' });
+  return { valueMatcher, requestFilter };
+}
