@@ -5,7 +5,6 @@
  * @module
  */
 
-export { writeTwinSetting } from './twin/twin-setting.js';
 export { ERROR_LIST, ERRORS, type ErrorSpec } from './wire/error-codes.js';
 export { isOwnError, MockpointError, type MockpointErrorOptions, OWN_ERROR } from './wire/errors.js';
 export { NOT_FORWARDED } from './wire/hop-by-hop.js';

@@ -1,7 +1,7 @@
 /**
  * The admin request bodies that write one endpoint of a mock file: the record
  * (`PUT /api/endpoints/{name}`), the routes (`PUT …/routes`), the queued
- * answers (`POST …/queue`), the collections (`PUT …/collections`), the hosts (`PUT …/hosts`), the GraphQL schema (`PUT …/graphql`), the protobuf definitions (`PUT …/grpc`), the chaos (`PUT …/chaos`), the signature check (`PUT …/signature`) and the state's start (`PUT …/state`). `applyMockFile` sends exactly these texts, and
+ * answers (`POST …/queue`), the collections (`PUT …/collections`), the hosts (`PUT …/hosts`), the GraphQL schema (`PUT …/graphql`), the protobuf definitions (`PUT …/grpc`), the chaos (`PUT …/chaos`), the signature check (`PUT …/signature`), the twin (`PUT …/twin`) and the state's start (`PUT …/state`). `applyMockFile` sends exactly these texts, and
  * `parseMockFile` holds each to the body limit, so `validate`, `apply` and
  * `--config` refuse the same files.
  *
@@ -11,6 +11,7 @@ import { answerJson } from '../wire/answer-json.js';
 import { chaosSettingsJson } from '../wire/chaos.js';
 import { JsonText, stringifyExact } from '../wire/json-text.js';
 import { routesJson } from '../wire/route.js';
+import { twinSettingJson } from '../twin/twin-setting.js';
 import { signatureSettingsJson } from '../wire/signature-settings.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
 
@@ -25,6 +26,7 @@ export interface WriteBodies {
   grpc?: string;
   chaos?: string;
   signature?: string;
+  twin?: string;
   state?: string;
 }
 
@@ -42,6 +44,7 @@ export function writeBodies(endpoint: MockFileEndpoint): WriteBodies {
   if (endpoint.grpc !== undefined) bodies.grpc = JSON.stringify(endpoint.grpc);
   if (endpoint.chaos !== undefined) bodies.chaos = chaosSettingsJson(endpoint.chaos);
   if (endpoint.signature !== undefined) bodies.signature = signatureSettingsJson(endpoint.signature);
+  if (endpoint.twin !== undefined) bodies.twin = twinSettingJson(endpoint.twin);
   if (endpoint.state !== undefined) bodies.state = statesText(endpoint.state);
   return bodies;
 }
