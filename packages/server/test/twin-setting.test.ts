@@ -6,7 +6,15 @@
 import { writeFile } from 'node:fs/promises';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs, runCli, startDaemon } from './helpers/daemon.js';
+import {
+  assertBuilt,
+  type Daemon,
+  killAll,
+  makeTempDir,
+  removeTempDirs,
+  runCli,
+  startDaemon,
+} from './helpers/daemon.js';
 
 let redis: TestRedis | undefined;
 

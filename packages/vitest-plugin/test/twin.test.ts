@@ -20,7 +20,10 @@ describe('endpoint handle: twin', () => {
   it('setTwin, getTwin, clearTwin', async () => {
     const notes = await mock.add({ name: 'notes', data: { ok: true } });
     const profile = { name: 'notes', ids: { style: 'sequence' } };
-    expect(await notes.setTwin({ document: DOCUMENT, profile })).toMatchObject({ title: 'Notes', collections: ['/notes'] });
+    expect(await notes.setTwin({ document: DOCUMENT, profile })).toMatchObject({
+      title: 'Notes',
+      collections: ['/notes'],
+    });
     expect(await notes.getTwin()).toMatchObject({ title: 'Notes', operations: 2 });
     const made = await fetch(notes.urlFor('/notes'), {
       method: 'POST',

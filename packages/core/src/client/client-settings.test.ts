@@ -19,7 +19,16 @@ const codeOf = (failed: Promise<unknown>) =>
 describe('client settings: get, set and clear, one way', () => {
   it('has get…, set… and clear… for every per-name setting', () => {
     const client = fresh() as unknown as Record<string, unknown>;
-    for (const setting of ['Signature', 'Chaos', 'NamespaceChaos', 'GraphqlSchema', 'Grpc', 'Hosts', 'Routes', 'Twin']) {
+    for (const setting of [
+      'Signature',
+      'Chaos',
+      'NamespaceChaos',
+      'GraphqlSchema',
+      'Grpc',
+      'Hosts',
+      'Routes',
+      'Twin',
+    ]) {
       for (const verb of ['get', 'set', 'clear'])
         expect(typeof client[`${verb}${setting}`], `${verb}${setting}`).toBe('function');
     }

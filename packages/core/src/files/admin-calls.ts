@@ -5,6 +5,8 @@
  *
  * @module
  */
+
+import { decodeTwinSetting, type TwinSetting, twinSettingJson } from '../twin/twin-setting.js';
 import { answerJson, type QueuedAnswer } from '../wire/answer-json.js';
 import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../wire/chaos.js';
 import { type ErrorCode, MockpointError } from '../wire/errors.js';
@@ -15,7 +17,6 @@ import { decodeRoutes, routesJson } from '../wire/route.js';
 import { queueBodyFromMembers } from '../wire/schemas.js';
 import { decodeSignatureSettings, type SignatureSettings, signatureSettingsJson } from '../wire/signature-settings.js';
 import type { States } from '../wire/state-json.js';
-import { decodeTwinSetting, type TwinSetting, twinSettingJson } from '../twin/twin-setting.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
 import { collectionsBody, collectionsByName, statesText, writeBodies } from './write-bodies.js';
 

@@ -78,8 +78,14 @@ export function createMockFileSchema(s: Schemas = createSchemas()) {
       twin: z
         .strictObject({
           provider: z.string().optional().describe('A provider the daemon ships (GET /api/twins): stripe.'),
-          document: z.record(z.string(), z.unknown()).optional().describe('An OpenAPI 3 document (JSON) made stateful.'),
-          profile: z.record(z.string(), z.unknown()).optional().describe('Its profile (docs/twins.md#the-profile-format).'),
+          document: z
+            .record(z.string(), z.unknown())
+            .optional()
+            .describe('An OpenAPI 3 document (JSON) made stateful.'),
+          profile: z
+            .record(z.string(), z.unknown())
+            .optional()
+            .describe('Its profile (docs/twins.md#the-profile-format).'),
         })
         .refine((twin) => (twin.provider === undefined) !== (twin.document === undefined), 'a provider or a document')
         .optional()

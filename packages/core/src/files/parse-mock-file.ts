@@ -21,6 +21,7 @@ import type { z } from 'zod';
 import { parseCollection } from '../collections/collection-input.js';
 import { collectionText } from '../collections/item.js';
 import { buildGraphqlSchema } from '../graphql/graphql-schema.js';
+import type { TwinSetting } from '../twin/twin-setting.js';
 import type { QueuedAnswer } from '../wire/answer-json.js';
 import { toBase64 } from '../wire/base64.js';
 import { type ChaosSettings, chaosSchemas, parseChaosInput } from '../wire/chaos.js';
@@ -37,7 +38,6 @@ import {
 } from '../wire/limits.js';
 import { checkRoutes, type Route, type RouteInput } from '../wire/route.js';
 import { createSchemas, parseQueueBody } from '../wire/schemas.js';
-import type { TwinSetting } from '../twin/twin-setting.js';
 import { checkSignatureInput, type SignatureSettings } from '../wire/signature-settings.js';
 import { type States, stateProblem } from '../wire/state-json.js';
 import { utf8Length } from '../wire/utf8-length.js';

@@ -7,11 +7,12 @@
  *
  * @module
  */
+
+import { twinSettingJson } from '../twin/twin-setting.js';
 import { answerJson } from '../wire/answer-json.js';
 import { chaosSettingsJson } from '../wire/chaos.js';
 import { JsonText, stringifyExact } from '../wire/json-text.js';
 import { routesJson } from '../wire/route.js';
-import { twinSettingJson } from '../twin/twin-setting.js';
 import { signatureSettingsJson } from '../wire/signature-settings.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
 

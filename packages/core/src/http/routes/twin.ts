@@ -112,7 +112,10 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
         tag: 'endpoints',
         params,
       },
-      { description: 'The twin (with ?setting=true: provider, document, profile as put).', schema: z.union([shownSchema, settingSchema]) },
+      {
+        description: 'The twin (with ?setting=true: provider, document, profile as put).',
+        schema: z.union([shownSchema, settingSchema]),
+      },
       'TWIN_NOT_FOUND',
     ),
     {

@@ -18,13 +18,14 @@
  *
  * @module
  */
+
+import { decodeTwinSetting, type TwinSetting, twinSettingJson } from '../../twin/twin-setting.js';
 import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../../wire/chaos.js';
 import {
   decodeSignatureSettings,
   type SignatureSettings,
   signatureSettingsJson,
 } from '../../wire/signature-settings.js';
-import { decodeTwinSetting, type TwinSetting, twinSettingJson } from '../../twin/twin-setting.js';
 
 /** How one per-name setting is kept. */
 export interface NameSetting<V> {
