@@ -111,6 +111,12 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
         summary: "The endpoint's twin; with ?setting=true, the setting as put (its document whole).",
         tag: 'endpoints',
         params,
+        query: z.object({
+          setting: z
+            .enum(['true', 'false'])
+            .optional()
+            .describe('true: the setting as put (provider, document, profile), for mockpoint export.'),
+        }),
       },
       {
         description: 'The twin (with ?setting=true: provider, document, profile as put).',
