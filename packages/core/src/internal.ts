@@ -14,7 +14,6 @@ export { matchPathPattern, PathPatternError, parsePathPattern } from './pattern/
 export { ERROR_LIST, ERRORS, type ErrorSpec } from './registry/error-codes.js';
 export { isOwnError, MockpointError, type MockpointErrorOptions, OWN_ERROR } from './registry/errors.js';
 export { hasShape, thrownMessage } from './registry/shape.js';
-export { writeTwinSetting } from './twin/twin-setting.js';
 
 /**
  * `mockpoint verify`'s checks (an OpenAPI document read, routes checked against it),

@@ -19,7 +19,7 @@ import {
 } from '@mockpoint/core';
 import type { RuntimeServedApp } from '@mockpoint/core/bun';
 import { pickLimits, SETTINGS, VERSION } from '@mockpoint/core/defaults';
-import { isOwnError, writeTwinSetting } from '@mockpoint/core/internal';
+import { isOwnError } from '@mockpoint/core/internal';
 import {
   acceptConnect,
   nodeDeliverySend,
@@ -235,7 +235,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const app = serverApp(options, backend, { graphqlRunner, protoCompiler }, reporter);
   // `--twin stripe=12111`: the provider's twin under its name, before the first request (docs/twins.md).
   for (const provider of Object.keys(options.twin ?? {})) {
-    await writeTwinSetting(backend.collections, provider, { provider });
+    await backend.store.setSetting('twin', provider, { provider });
   }
 
   await storedPartsLoaded(app);

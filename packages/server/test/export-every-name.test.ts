@@ -37,7 +37,7 @@ async function signedPost(daemon: Daemon, secret: string): Promise<number> {
   return response.status;
 }
 
-it('exports each name whatever it holds (gRPC definitions, hosts, chaos, collections, a signature check, state or queued answers only) and applies it all back', async () => {
+it('exports each name whatever it holds (gRPC definitions, hosts, chaos, collections, a signature check, a twin, state or queued answers only) and applies it all back', async () => {
   const [from, to] = await Promise.all([startDaemon({ args: ['--memory'] }), startDaemon({ args: ['--memory'] })]);
   const dir = await makeTempDir('mockpoint-export-');
   const response = await fetch(`${from.url}/api/endpoints/rec`, {
@@ -56,11 +56,15 @@ it('exports each name whatever it holds (gRPC definitions, hosts, chaos, collect
   await put(from, '/api/endpoints/flaky/chaos', { rate: 0.2, faults: ['reset', '429'], seed: 3 });
   await put(from, '/api/endpoints/sig/signature', { scheme: 'github', secret: SECRET, enforce: true });
   await put(from, '/api/endpoints/st/state', { order: 'paid', default: 'failed-once' });
+  await put(from, '/api/endpoints/tw/twin', {
+    document: { openapi: '3.0.3', paths: { '/a': { post: { responses: {} } }, '/a/{id}': { get: { responses: {} } } } },
+    profile: { name: 'a', ids: { style: 'sequence' } },
+  });
   await put(from, '/api/endpoints/q/queue', { answers: [{ statusCode: 503 }, { data: { n: 1 }, times: 2 }] }, 'POST');
 
   const first = await exported(from, dir);
   const names = (JSON.parse(first) as { endpoints: { name: string }[] }).endpoints.map((endpoint) => endpoint.name);
-  expect(names).toEqual(['cols', 'flaky', 'gql', 'host', 'q', 'rec', 'rpc', 'rts', 'sig', 'st']);
+  expect(names).toEqual(['cols', 'flaky', 'gql', 'host', 'q', 'rec', 'rpc', 'rts', 'sig', 'st', 'tw']);
   expect(first).toContain('12345678901234567890');
   // The signature check with its secret as stored, the state's start as put.
   const entries = (JSON.parse(first) as { endpoints: Record<string, unknown>[] }).endpoints;
@@ -82,7 +86,7 @@ it('exports each name whatever it holds (gRPC definitions, hosts, chaos, collect
     endpoints: Record<string, unknown>[];
     total: number;
   };
-  const partOnly = ['cols', 'flaky', 'host', 'q', 'rpc', 'sig', 'st'];
+  const partOnly = ['cols', 'flaky', 'host', 'q', 'rpc', 'sig', 'st', 'tw'];
   expect(listed.endpoints.filter((entry) => partOnly.includes(entry.name as string))).toEqual([
     { name: 'cols', collections: true },
     { name: 'flaky', chaos: true },
@@ -91,13 +95,21 @@ it('exports each name whatever it holds (gRPC definitions, hosts, chaos, collect
     { name: 'rpc', grpc: true },
     { name: 'sig', signature: true },
     { name: 'st', state: true },
+    { name: 'tw', twin: true },
   ]);
-  expect(listed.total).toBe(10);
+  expect(listed.total).toBe(11);
   // The check is enforced on the fresh daemon as on the first: a bad signature refused, a good one let through.
   for (const daemon of [from, to]) {
     expect(await signedPost(daemon, 'not the secret')).toBe(401);
     expect(await signedPost(daemon, SECRET)).not.toBe(401);
   }
+  // The twin answers on the fresh daemon: what a client creates there is kept.
+  const made = await fetch(`${to.url}/endpoint/tw/a`, {
+    method: 'POST',
+    body: '{"x":1}',
+    headers: { 'content-type': 'application/json' },
+  });
+  expect(await made.json()).toMatchObject({ id: 1, x: 1 });
   // The state's start is the fresh daemon's state and what its reset returns to.
   const state = await fetch(`${to.url}/api/endpoints/st/state`);
   expect(await state.json()).toEqual({ default: 'failed-once', order: 'paid' });

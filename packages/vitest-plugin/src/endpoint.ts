@@ -17,6 +17,8 @@ import type {
   RouteInput,
   SignatureInput,
   SignatureView,
+  Twin,
+  TwinInput,
   WaitOptions,
 } from '@mockpoint/core';
 import { hasShape } from '@mockpoint/core/internal';
@@ -121,6 +123,17 @@ export interface MockApi extends RequestRecorder {
   graphqlSchema(): Promise<string>;
   /** @deprecated Use {@link clearGraphqlSchema}: the handle reads every setting with `get…`, puts it with `set…` and removes it with `clear…` (docs/vitest.md). */
   removeGraphqlSchema(): Promise<void>;
+  /**
+   * Makes this name a stateful twin of a provider the server ships or of an
+   * OpenAPI document (docs/twins.md): what the code under test creates is kept.
+   * @throws MockpointError `INVALID_TWIN`.
+   * @example await api.setTwin({ document: openapi, profile: { name: 'notes' } })
+   */
+  setTwin(twin: TwinInput): Promise<Twin>;
+  /** The twin. @throws MockpointError `TWIN_NOT_FOUND` when there is none. */
+  getTwin(): Promise<Twin>;
+  /** Removes the twin (its objects stay in the collections). */
+  clearTwin(): Promise<void>;
   /**
    * The name's scenarios (docs/state.md): every one its routes look at or
    * move, and every one set or moved, at its value (`started` when never moved).
@@ -272,6 +285,18 @@ class ApiHandle extends NameHandle implements MockApi {
 
   removeGraphqlSchema(): Promise<void> {
     return this.clearGraphqlSchema();
+  }
+
+  setTwin(twin: TwinInput): Promise<Twin> {
+    return this.client.setTwin(this.name, twin);
+  }
+
+  getTwin(): Promise<Twin> {
+    return this.client.getTwin(this.name);
+  }
+
+  clearTwin(): Promise<void> {
+    return this.client.clearTwin(this.name);
   }
 
   removeRoute(id: string): Promise<void> {

@@ -19,7 +19,16 @@ const codeOf = (failed: Promise<unknown>) =>
 describe('client settings: get, set and clear, one way', () => {
   it('has get…, set… and clear… for every per-name setting', () => {
     const client = fresh() as unknown as Record<string, unknown>;
-    for (const setting of ['Signature', 'Chaos', 'NamespaceChaos', 'GraphqlSchema', 'Grpc', 'Hosts', 'Routes']) {
+    for (const setting of [
+      'Signature',
+      'Chaos',
+      'NamespaceChaos',
+      'GraphqlSchema',
+      'Grpc',
+      'Hosts',
+      'Routes',
+      'Twin',
+    ]) {
       for (const verb of ['get', 'set', 'clear'])
         expect(typeof client[`${verb}${setting}`], `${verb}${setting}`).toBe('function');
     }
@@ -27,6 +36,23 @@ describe('client settings: get, set and clear, one way', () => {
     for (const name of ['getQueue', 'clearQueue', 'getState', 'setState', 'getCollections', 'setCollections']) {
       expect(typeof client[name], name).toBe('function');
     }
+  });
+
+  it('twin: set, get (as made, or the setting as put), clear', async () => {
+    const client = fresh();
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 'Notes', version: '1' },
+      paths: { '/notes': { post: { responses: {} } }, '/notes/{id}': { get: { responses: {} } } },
+    };
+    const made = await client.setTwin('notes', { document, profile: { name: 'notes' } });
+    expect(made).toMatchObject({ title: 'Notes', operations: 2, collections: ['/notes'] });
+    expect(await client.getTwin('notes')).toEqual(made);
+    expect(await client.getTwin('notes', { setting: true })).toEqual({ document, profile: { name: 'notes' } });
+    expect(await client.list()).toMatchObject({ endpoints: [{ name: 'notes', twin: true }] });
+    await client.clearTwin('notes');
+    expect(await codeOf(client.getTwin('notes'))).toBe('TWIN_NOT_FOUND');
+    expect(await codeOf(client.setTwin('notes', { provider: 'nope' }))).toBe('INVALID_TWIN');
   });
 
   it('signature and chaos: set, get, clear; the old names answer the same', async () => {

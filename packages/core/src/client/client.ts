@@ -27,6 +27,7 @@ import { signatureMethods } from './signature.js';
 import { socketMethods } from './sockets.js';
 import { stateMethods } from './state.js';
 import { createTransport } from './transport.js';
+import { twinMethods } from './twin.js';
 
 export { ConnectionError } from './transport.js';
 
@@ -188,6 +189,8 @@ export interface SchemaOnlyEntry {
   grpc?: true;
   hosts?: true;
   chaos?: true;
+  signature?: true;
+  twin?: true;
   collections?: true;
   /** It has none (absent), as a record without routes. */
   routes?: undefined;
@@ -258,6 +261,7 @@ export function createClient(options: ClientOptions) {
     ...graphqlSchemaMethods(transport),
     ...grpcMethods(transport),
     ...hostMethods(transport),
+    ...twinMethods(transport),
     ...namespaceMethods(transport),
     ...serviceMethods(transport),
   };

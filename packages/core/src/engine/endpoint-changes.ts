@@ -10,6 +10,13 @@
 export class EndpointChanges {
   /** One controller per name with someone waiting; dropped when it aborts. */
   readonly #waiting = new Map<string, AbortController>();
+  /** Who hears of every change (a table that caches per name, the twins). */
+  readonly #listeners: ((name: string | undefined) => void)[] = [];
+
+  /** Calls `listener` at every {@link changed}, for as long as this object lives. */
+  follow(listener: (name: string | undefined) => void): void {
+    this.#listeners.push(listener);
+  }
 
   /** Aborts at the next {@link changed} of `name` (or of every name); never for an earlier one. */
   signal(name: string): AbortSignal {
@@ -23,6 +30,7 @@ export class EndpointChanges {
 
   /** `name` changed; `undefined`: every name may have changed. */
   changed(name: string | undefined): void {
+    for (const listener of this.#listeners) listener(name);
     if (name === undefined) {
       const all = [...this.#waiting.values()];
       this.#waiting.clear();

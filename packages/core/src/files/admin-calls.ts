@@ -5,6 +5,7 @@
  *
  * @module
  */
+
 import { answerJson, type QueuedAnswer } from '../api/answer-json.js';
 import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../api/chaos.js';
 import type { GrpcDefinitions } from '../api/grpc-json.js';
@@ -19,6 +20,7 @@ import {
   type SignatureSettings,
   signatureSettingsJson,
 } from '../signing/signature-settings.js';
+import { decodeTwinSetting, type TwinSetting, twinSettingJson } from '../twin/twin-setting.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
 import { collectionsBody, collectionsByName, statesText, writeBodies } from './write-bodies.js';
 
@@ -127,7 +129,7 @@ export async function readState(target: AdminTarget, name: string): Promise<Endp
       call(target, 'GET', `/api/endpoints/${seg(name)}/chaos`, undefined, true),
       // 404: no definitions (or a daemon older than gRPC).
       call(target, 'GET', `/api/endpoints/${seg(name)}/grpc`, undefined, true),
-      Promise.all([readSignature(target, name), readStart(target, name)]),
+      Promise.all([readSignature(target, name), readStart(target, name), readTwin(target, name)]),
     ]);
   const state: EndpointState = { name, routes: [], queue: [] };
   if (recordText !== undefined) {
@@ -156,8 +158,9 @@ export async function readState(target: AdminTarget, name: string): Promise<Endp
     const { services: _services, ...input } = JSON.parse(grpcText) as GrpcDefinitions;
     state.grpc = input;
   }
-  const [signature, start] = more;
+  const [signature, start, twin] = more;
   if (signature !== undefined) state.signature = signature;
+  if (twin !== undefined) state.twin = twin;
   if (start !== undefined && Object.keys(start).length > 0) state.state = start;
   return state;
 }
@@ -193,6 +196,12 @@ async function readSignature(target: AdminTarget, name: string): Promise<Signatu
   return decodeSignatureSettings(text);
 }
 
+/** The twin of `name` as put (`GET …/twin?setting=true`); `undefined` when it has none (or the daemon is older than twins). */
+async function readTwin(target: AdminTarget, name: string): Promise<TwinSetting | undefined> {
+  const text = await call(target, 'GET', `/api/endpoints/${seg(name)}/twin?setting=true`, undefined, true);
+  return text === undefined ? undefined : decodeTwinSetting(text);
+}
+
 /** The start of `name`'s scenarios (`GET …/state?start=true`): what was put, `{}` when nothing was. */
 async function readStart(target: AdminTarget, name: string): Promise<States | undefined> {
   const text = await call(target, 'GET', `/api/endpoints/${seg(name)}/state?start=true`, undefined, true);
@@ -217,6 +226,7 @@ export function stateKey(state: EndpointState): string {
     grpc: state.grpc ?? null,
     chaos: state.chaos === undefined ? null : new JsonText(chaosSettingsJson(state.chaos)),
     signature: state.signature === undefined ? null : new JsonText(signatureSettingsJson(state.signature)),
+    twin: state.twin === undefined ? null : new JsonText(twinSettingJson(state.twin)),
     state: state.state === undefined ? null : new JsonText(statesText(state.state)),
   });
 }
@@ -239,6 +249,7 @@ export function stateEntry(state: EndpointState): Record<string, unknown> {
   if (state.chaos !== undefined) out.chaos = JSON.parse(chaosSettingsJson(state.chaos));
   // The secrets as stored: a mock file is a fixture, kept like the configuration that holds them (docs/files.md).
   if (state.signature !== undefined) out.signature = JSON.parse(signatureSettingsJson(state.signature));
+  if (state.twin !== undefined) out.twin = JSON.parse(twinSettingJson(state.twin));
   if (state.state !== undefined) out.state = JSON.parse(statesText(state.state));
   return out;
 }
@@ -296,6 +307,10 @@ async function writeChecks(
   if (bodies.signature !== undefined) await call(target, 'PUT', `${path}/signature`, bodies.signature);
   else if (current === undefined || current.signature !== undefined)
     await call(target, 'DELETE', `${path}/signature`, undefined, true);
+  // 404: a daemon older than twins (which holds none).
+  if (bodies.twin !== undefined) await call(target, 'PUT', `${path}/twin`, bodies.twin);
+  else if (current === undefined || current.twin !== undefined)
+    await call(target, 'DELETE', `${path}/twin`, undefined, true);
   // Putting the start puts every scenario there too; nothing put (`{}`) is no state at all.
   if (bodies.state !== undefined) await call(target, 'PUT', `${path}/state`, bodies.state);
   else if (current === undefined || current.state !== undefined) await call(target, 'PUT', `${path}/state`, '{}', true);

@@ -40,7 +40,7 @@ export async function exportMockFile(target: AdminTarget, options: ExportOptions
   for (const name of names) {
     const state = await readState(target, name);
     const empty = state.routes.length === 0 && state.queue.length === 0 && state.collections === undefined;
-    const parts = [state.graphql, state.grpc, state.hosts, state.chaos, state.signature, state.state];
+    const parts = [state.graphql, state.grpc, state.hosts, state.chaos, state.signature, state.twin, state.state];
     if (!state.record && empty && parts.every((part) => part === undefined)) continue;
     endpoints.push(stateEntry(state));
   }

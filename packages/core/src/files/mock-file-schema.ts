@@ -75,6 +75,23 @@ export function createMockFileSchema(s: Schemas = createSchemas()) {
         .describe(
           'The signature check of requests to /endpoint/{name}, as PUT /api/endpoints/{name}/signature takes it: { scheme, secret or secrets, toleranceSec?, enforce?, hmac? } (docs/webhooks.md). The secrets are in the file in full: keep it as you keep them.',
         ),
+      twin: z
+        .strictObject({
+          provider: z.string().optional().describe('A provider the daemon ships (GET /api/twins): stripe.'),
+          document: z
+            .record(z.string(), z.unknown())
+            .optional()
+            .describe('An OpenAPI 3 document (JSON) made stateful.'),
+          profile: z
+            .record(z.string(), z.unknown())
+            .optional()
+            .describe('Its profile (docs/twins.md#the-profile-format).'),
+        })
+        .refine((twin) => (twin.provider === undefined) !== (twin.document === undefined), 'a provider or a document')
+        .optional()
+        .describe(
+          'A stateful twin of a provider ({ provider: stripe }) or of an OpenAPI document ({ document, profile }), as PUT /api/endpoints/{name}/twin takes it (docs/twins.md); its objects are the collections.',
+        ),
       state: s.states
         .optional()
         .describe(

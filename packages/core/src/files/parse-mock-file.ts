@@ -40,6 +40,7 @@ import {
   routesBodyBytes,
 } from '../registry/limits.js';
 import { checkSignatureInput, type SignatureSettings } from '../signing/signature-settings.js';
+import type { TwinSetting } from '../twin/twin-setting.js';
 import { AliasBudget, AliasLimitError } from './alias-budget.js';
 import { exactJsonText, NotJsonError } from './exact-yaml.js';
 import { createMockFileSchema } from './mock-file-schema.js';
@@ -78,6 +79,8 @@ export interface MockFileEndpoint {
   chaos?: ChaosSettings;
   /** The signature check, checked as `PUT …/signature` checks it, secrets in full (absent: none; docs/webhooks.md). */
   signature?: SignatureSettings;
+  /** The twin, a provider or a document with its profile, as `PUT …/twin` takes it (absent: none; docs/twins.md). */
+  twin?: TwinSetting;
   /** The scenarios' start, as `PUT …/state` sets it (absent or empty: every scenario starts at `started`; docs/state.md). */
   state?: States;
 }
@@ -177,6 +180,7 @@ const FIELD_REASONS: Record<string, string> = {
   hosts: 'INVALID_HOSTS',
   chaos: 'INVALID_CHAOS',
   latency: 'INVALID_LATENCY',
+  twin: 'INVALID_TWIN',
 };
 
 /** The error code of a bad field of a signature check (the API's own). */
@@ -601,6 +605,8 @@ function fileEndpoint(entry: Record<string, unknown>, i: number, context: Endpoi
   if (entry.grpc !== undefined) out.grpc = entry.grpc as GrpcDefinitionsInput;
   if (entry.chaos !== undefined) out.chaos = checkedChaos(entry.chaos, ['endpoints', i, 'chaos'], context);
   if (entry.signature !== undefined) out.signature = checkedSignature(entry.signature, i, at);
+  // Its shape here; the daemon checks the rest when it is applied (its providers, the document's paths).
+  if (entry.twin !== undefined) out.twin = entry.twin as TwinSetting;
   if (entry.state !== undefined) {
     const problem = stateProblem(entry.state as States);
     if (problem !== undefined)
@@ -630,6 +636,7 @@ function checkWriteSizes(
     ['grpc', 'PUT', '/grpc', bodies.grpc],
     ['chaos', 'PUT', '/chaos', bodies.chaos],
     ['signature', 'PUT', '/signature', bodies.signature],
+    ['twin', 'PUT', '/twin', bodies.twin],
     ['state', 'PUT', '/state', bodies.state],
   ] as const;
   for (const [field, method, suffix, body] of writes) {

@@ -1,17 +1,19 @@
 /**
  * The admin request bodies that write one endpoint of a mock file: the record
  * (`PUT /api/endpoints/{name}`), the routes (`PUT …/routes`), the queued
- * answers (`POST …/queue`), the collections (`PUT …/collections`), the hosts (`PUT …/hosts`), the GraphQL schema (`PUT …/graphql`), the protobuf definitions (`PUT …/grpc`), the chaos (`PUT …/chaos`), the signature check (`PUT …/signature`) and the state's start (`PUT …/state`). `applyMockFile` sends exactly these texts, and
+ * answers (`POST …/queue`), the collections (`PUT …/collections`), the hosts (`PUT …/hosts`), the GraphQL schema (`PUT …/graphql`), the protobuf definitions (`PUT …/grpc`), the chaos (`PUT …/chaos`), the signature check (`PUT …/signature`), the twin (`PUT …/twin`) and the state's start (`PUT …/state`). `applyMockFile` sends exactly these texts, and
  * `parseMockFile` holds each to the body limit, so `validate`, `apply` and
  * `--config` refuse the same files.
  *
  * @module
  */
+
 import { answerJson } from '../api/answer-json.js';
 import { chaosSettingsJson } from '../api/chaos.js';
 import { routesJson } from '../api/route.js';
 import { JsonText, stringifyExact } from '../codec/json-text.js';
 import { signatureSettingsJson } from '../signing/signature-settings.js';
+import { twinSettingJson } from '../twin/twin-setting.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
 
 /** One endpoint's write bodies (absent: that write sends no body). */
@@ -25,6 +27,7 @@ export interface WriteBodies {
   grpc?: string;
   chaos?: string;
   signature?: string;
+  twin?: string;
   state?: string;
 }
 
@@ -42,6 +45,7 @@ export function writeBodies(endpoint: MockFileEndpoint): WriteBodies {
   if (endpoint.grpc !== undefined) bodies.grpc = JSON.stringify(endpoint.grpc);
   if (endpoint.chaos !== undefined) bodies.chaos = chaosSettingsJson(endpoint.chaos);
   if (endpoint.signature !== undefined) bodies.signature = signatureSettingsJson(endpoint.signature);
+  if (endpoint.twin !== undefined) bodies.twin = twinSettingJson(endpoint.twin);
   if (endpoint.state !== undefined) bodies.state = statesText(endpoint.state);
   return bodies;
 }

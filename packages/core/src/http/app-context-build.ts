@@ -106,10 +106,11 @@ export function buildAppContext(options: CreateAppOptions, resolved: ResolvedApp
   // A twin's webhooks go out through the app's delivery engine.
   const twins = new TwinTable({
     collections: backend.collections,
+    setting: (name) => backend.store.getSetting('twin', name),
     catalog: options.twins,
     now: () => clock.now(),
     deliver: (members) => deliveries.create(members),
-    changes: (name) => endpoints.changes.signal(name),
+    follow: (listener) => endpoints.changes.follow(listener),
   });
   return {
     twins,

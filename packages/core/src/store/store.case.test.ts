@@ -47,6 +47,23 @@ export const SETTING_SAMPLES: { [K in SettingKind]: readonly [SettingValue<K>, S
     },
     { scheme: 'github', secrets: ['s'], toleranceSec: 300, enforce: false },
   ],
+  twin: [
+    {
+      document: {
+        openapi: '3.0.3',
+        info: { title: 'Notizen 🚀', version: '1' },
+        paths: {
+          '/notes': {
+            get: { responses: { '200': { description: 'the notes' } } },
+            post: { responses: { '201': { description: 'made' } } },
+          },
+          '/notes/{id}': { get: { responses: { '200': { description: 'a note' } } } },
+        },
+      },
+      profile: { name: 'notes', ids: { style: 'sequence' } },
+    },
+    { document: { openapi: '3.0.3', info: { title: 't', version: '1' }, paths: {} } },
+  ],
 };
 
 /** Makes a fresh, empty, open store. The contract closes it after each test. */

@@ -1,20 +1,14 @@
 /**
  * A name's twin setting (`PUT /api/endpoints/{name}/twin`): a known provider
  * (`{ "provider": "stripe" }`) or a document with its profile (`{ "document",
- * "profile" }`, what `mockpoint import --stateful` sends). Kept as the seed of
- * the name's `_twin` collection, so that it lives on every store, per
- * namespace, survives a reset of the name's collections and goes with the
- * name; this module is its only reader and writer, so it can move onto another
- * store of per-name settings without touching the engine.
+ * "profile" }`, what `mockpoint import --stateful` sends), checked here and
+ * kept as the per-name setting `twin` (store/settings/name-settings.ts): on
+ * every store, per namespace, announced to replicas, counted by the name
+ * ledger, untouched by a reset of the name's collections, gone with the name.
  *
  * @module
  */
-import type { CollectionStore } from '../collections/collection-store.js';
-import { itemOf } from '../collections/item.js';
 import { MockpointError } from '../registry/errors.js';
-
-/** The collection that holds the setting. */
-export const TWIN_SETTING_COLLECTION = '_twin';
 
 /** A twin setting as stored and answered. */
 export interface TwinSetting {
@@ -55,21 +49,16 @@ export function parseTwinSetting(value: unknown, providers: readonly string[]): 
   return { document, ...(profile === undefined ? {} : { profile }) };
 }
 
-/** The setting of `name`, if it has one. */
-export async function readTwinSetting(collections: CollectionStore, name: string): Promise<TwinSetting | undefined> {
-  const seed = (await collections.getSeed(name)).get(TWIN_SETTING_COLLECTION);
-  return seed?.[0]?.value as TwinSetting | undefined;
+/** The stored text of a setting (a removal for none). */
+export function twinSettingJson(setting: TwinSetting): string {
+  return JSON.stringify(setting);
 }
 
-/** Sets (or, `undefined`, removes) the setting of `name`. */
-export async function writeTwinSetting(
-  collections: CollectionStore,
-  name: string,
-  setting: TwinSetting | undefined,
-): Promise<void> {
-  await collections.seedOne(
-    name,
-    TWIN_SETTING_COLLECTION,
-    setting === undefined ? undefined : [itemOf(JSON.stringify(setting))],
-  );
+/** The setting kept as `text`; throws on text that is not one (damaged storage). */
+export function decodeTwinSetting(text: string): TwinSetting {
+  const value: unknown = JSON.parse(text);
+  if (!isObject(value) || (typeof value.provider !== 'string' && !isObject(value.document))) {
+    throw new TypeError('a stored twin is an object with a provider or a document');
+  }
+  return value as TwinSetting;
 }

@@ -13,7 +13,7 @@ import { TwinEngine } from './twin-engine.js';
 import type { TwinFlows } from './twin-flows.js';
 import { TwinModel } from './twin-model.js';
 import { checkProfile, type TwinProfile } from './twin-profile.js';
-import { readTwinSetting, type TwinSetting } from './twin-setting.js';
+import type { TwinSetting } from './twin-setting.js';
 
 /** A provider's document and profile. */
 export interface TwinSource {
@@ -75,31 +75,38 @@ export async function buildTwin(setting: TwinSetting, catalog: TwinCatalog | und
 /** What a table of twins is made of. */
 export interface TwinTableOptions {
   collections: CollectionStore;
+  /** The twin setting of a name (the store's `twin` setting). */
+  setting: (name: string) => Promise<TwinSetting | undefined>;
   catalog: TwinCatalog | undefined;
   /** The app's clock, in ms. */
   now: () => number;
   /** Hands a twin's webhook to the delivery engine. @default none sent */
   deliver?: (members: ReadonlyMap<string, string>) => Promise<unknown>;
-  /** A signal that aborts at the name's next change (deleted, every name cleared): its engine is made again then. */
-  changes?: (name: string) => AbortSignal;
+  /**
+   * Follows every change of a name, made here or on another replica (`undefined`: every name):
+   * its engine, or that it has none, is looked up again after one. @default none followed
+   */
+  follow?: (listener: (name: string | undefined) => void) => void;
 }
 
 export class TwinTable {
   readonly #collections: CollectionStore;
+  readonly #setting: TwinTableOptions['setting'];
   readonly #catalog: TwinCatalog | undefined;
   readonly #now: () => number;
   readonly #deliver: TwinTableOptions['deliver'];
-  readonly #changes: TwinTableOptions['changes'];
   readonly #engines = new Map<string, Promise<TwinEngine | null>>();
   /** The engines made already (`null`: the name has no twin), for a synchronous answer. */
   readonly #made = new Map<string, TwinEngine | null>();
 
   constructor(options: TwinTableOptions) {
     this.#collections = options.collections;
+    this.#setting = options.setting;
     this.#catalog = options.catalog;
     this.#now = options.now;
     this.#deliver = options.deliver;
-    this.#changes = options.changes;
+    // A twin put or removed (here or on another replica), the name deleted, every name cleared.
+    options.follow?.((name) => this.forget(name));
   }
 
   get catalog(): TwinCatalog | undefined {
@@ -118,15 +125,6 @@ export class TwinTable {
         (value) => {
           if (this.#engines.get(name) !== made) return;
           this.#made.set(name, value);
-          // A delete of the name (or of every name) takes its setting with it: look again after one.
-          if (value === null) return;
-          this.#changes?.(name).addEventListener(
-            'abort',
-            () => {
-              if (this.#engines.get(name) === made) this.forget(name);
-            },
-            { once: true },
-          );
         },
         () => this.#engines.delete(name),
       );
@@ -152,7 +150,7 @@ export class TwinTable {
   }
 
   async #make(name: string): Promise<TwinEngine | null> {
-    const setting = await readTwinSetting(this.#collections, name);
+    const setting = await this.#setting(name);
     if (setting === undefined) return null;
     const { model, checked: profile } = await buildTwin(setting, this.#catalog);
     return new TwinEngine({

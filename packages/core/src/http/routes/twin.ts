@@ -2,7 +2,7 @@
  * A name's twin (docs/twins.md): `/api/endpoints/{name}/twin` — PUT makes
  * `/endpoint/{name}` a stateful twin of a provider (`{ "provider": "stripe" }`)
  * or of any OpenAPI document (`{ "document", "profile" }`), checked whole before
- * it is kept; GET shows it; DELETE removes it (the objects it made stay in the
+ * it is kept (the per-name setting `twin`); GET shows it; DELETE removes it (the objects it made stay in the
  * name's collections until the name is reset or deleted). `GET /api/twins`
  * lists the providers this daemon ships.
  *
@@ -12,7 +12,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readJsonObjectBody } from '../../codec/body.js';
 import { MockpointError } from '../../registry/errors.js';
-import { parseTwinSetting, readTwinSetting, type TwinSetting, writeTwinSetting } from '../../twin/twin-setting.js';
+import { parseTwinSetting, type TwinSetting } from '../../twin/twin-setting.js';
 import { buildTwin, type TwinTable } from '../../twin/twin-table.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
@@ -61,12 +61,23 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
   const none = (name: string) =>
     new MockpointError('TWIN_NOT_FOUND', `"${name}" has no twin; make one with PUT /api/endpoints/${name}/twin`);
 
+  // The twin table follows the name's changes: it makes the engine again (replicas hear of it from the store).
+  const changing = async (name: string, write: () => Promise<unknown>) => {
+    try {
+      await write();
+    } finally {
+      endpoints.changes.changed(name);
+    }
+  };
+
   app.get('/api/twins', (c) => c.json({ providers: twins.catalog?.providers ?? [] }));
 
   app.get(path, async (c) => {
     const name = pathName(c.req.param('name') ?? '');
-    const setting = await readTwinSetting(endpoints.collections, name);
+    const setting = await endpoints.store.getSetting('twin', name);
     if (setting === undefined) throw none(name);
+    // `?setting=true`: the setting as put, its document whole (what `mockpoint export` keeps).
+    if (c.req.query('setting') === 'true') return c.json(setting);
     return c.json(await shown(setting, twins));
   });
 
@@ -76,15 +87,13 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
     const body = Object.fromEntries([...members].map(([member, text]) => [member, JSON.parse(text)]));
     const setting = parseTwinSetting(body, twins.catalog?.providers ?? []);
     const answer = await shown(setting, twins);
-    await writeTwinSetting(endpoints.collections, name, setting);
-    twins.forget(name);
+    await changing(name, () => endpoints.store.setSetting('twin', name, setting));
     return c.json(answer);
   });
 
   app.delete(path, async (c) => {
     const name = pathName(c.req.param('name') ?? '');
-    await writeTwinSetting(endpoints.collections, name, undefined);
-    twins.forget(name);
+    await changing(name, () => endpoints.store.setSetting('twin', name, undefined));
     return c.body(null, 204);
   });
 
@@ -97,8 +106,22 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
     ),
     readDoc(
       schemas,
-      { path: '/api/endpoints/{name}/twin', summary: "The endpoint's twin.", tag: 'endpoints', params },
-      { description: 'The twin.', schema: shownSchema },
+      {
+        path: '/api/endpoints/{name}/twin',
+        summary: "The endpoint's twin; with ?setting=true, the setting as put (its document whole).",
+        tag: 'endpoints',
+        params,
+        query: z.object({
+          setting: z
+            .enum(['true', 'false'])
+            .optional()
+            .describe('true: the setting as put (provider, document, profile), for mockpoint export.'),
+        }),
+      },
+      {
+        description: 'The twin (with ?setting=true: provider, document, profile as put).',
+        schema: z.union([shownSchema, settingSchema]),
+      },
       'TWIN_NOT_FOUND',
     ),
     {

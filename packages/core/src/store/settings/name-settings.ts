@@ -1,7 +1,7 @@
 /**
  * The per-name settings, each declared once: what a store keeps beside a name's
  * record (a signature check, chaos, a GraphQL schema, protobuf definitions,
- * hosts). Every backend keeps every one of them through the same three methods
+ * hosts, a twin). Every backend keeps every one of them through the same three methods
  * (`getSetting`, `setSetting`, `settingNames` of {@link EndpointStore}), under
  * keys made from {@link NameSetting.key}; a new setting is one entry here (see
  * docs/development.md, "Adding a per-name setting"), not new methods on every
@@ -18,12 +18,14 @@
  *
  * @module
  */
+
 import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../../api/chaos.js';
 import {
   decodeSignatureSettings,
   type SignatureSettings,
   signatureSettingsJson,
 } from '../../signing/signature-settings.js';
+import { decodeTwinSetting, type TwinSetting, twinSettingJson } from '../../twin/twin-setting.js';
 
 /** How one per-name setting is kept. */
 export interface NameSetting<V> {
@@ -85,6 +87,16 @@ export const NAME_SETTINGS = {
     encode: signatureSettingsJson,
     decode: decodeSignatureSettings,
   } satisfies NameSetting<SignatureSettings>,
+  /**
+   * The twin: a provider or an OpenAPI document with its profile, checked whole
+   * when put (`PUT …/twin`, bounded by the request body limit; docs/twins.md).
+   */
+  twin: {
+    key: 'twin',
+    label: 'twin',
+    encode: twinSettingJson,
+    decode: decodeTwinSetting,
+  } satisfies NameSetting<TwinSetting>,
 } as const;
 
 /** The name of a per-name setting. */

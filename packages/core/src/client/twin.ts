@@ -1,0 +1,63 @@
+/**
+ * The twin methods of the client: `/endpoint/{name}` made a stateful twin of a
+ * provider the daemon ships or of an OpenAPI document (docs/twins.md).
+ *
+ * @module
+ */
+import { seg, type Transport } from './transport.js';
+
+/** A twin as it is put: a provider (`{ provider: 'stripe' }`) or a document with its profile. */
+export interface TwinInput {
+  /** A provider the daemon ships (`GET /api/twins`). */
+  provider?: string;
+  /** An OpenAPI 3 document (JSON) made stateful. */
+  document?: Record<string, unknown>;
+  /** Its profile (docs/twins.md#the-profile-format); its defaults when absent. */
+  profile?: Record<string, unknown>;
+}
+
+/** A twin as the daemon answers it: the setting without its document, and what it made of it. */
+export interface Twin {
+  provider?: string;
+  /** The document's title. */
+  title?: string;
+  /** The profile, its defaults filled. */
+  profile: Record<string, unknown>;
+  /** How many operations the document has. */
+  operations: number;
+  /** The collections inferred from its paths (path templates). */
+  collections: string[];
+}
+
+/** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */
+export function twinMethods({ call, json }: Transport) {
+  return {
+    /**
+     * Makes `/endpoint/{name}` a stateful twin: what a client creates is kept in the
+     * name's collections, the rest answered from the document's examples. Resolves
+     * with the twin as the daemon made it.
+     * @throws MockpointError `INVALID_TWIN` (naming what is wrong; nothing is kept).
+     * @example await client.setTwin('stripe', { provider: 'stripe' })
+     */
+    setTwin(name: string, twin: TwinInput): Promise<Twin> {
+      return json('PUT', `/api/endpoints/${seg(name)}/twin`, twin);
+    },
+
+    /**
+     * The twin of `name`; with `{ setting: true }` the setting as put, its document
+     * whole. Throws `TWIN_NOT_FOUND` when it has none.
+     */
+    getTwin<S extends boolean = false>(
+      name: string,
+      options?: { setting?: S },
+    ): Promise<S extends true ? TwinInput : Twin> {
+      const query = options?.setting === true ? '?setting=true' : '';
+      return json('GET', `/api/endpoints/${seg(name)}/twin${query}`);
+    },
+
+    /** Removes the twin of `name` (its objects stay in the collections; nothing happens when it had none). */
+    async clearTwin(name: string): Promise<void> {
+      await call('DELETE', `/api/endpoints/${seg(name)}/twin`);
+    },
+  };
+}

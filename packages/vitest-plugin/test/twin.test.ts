@@ -1,0 +1,40 @@
+// An endpoint handle's twin (docs/twins.md): set, read and cleared through the handle, against a
+// real createMockServer() socket; what the code under test creates is kept while it is a twin.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMockServer, type MockServer } from '../src/index.js';
+
+const DOCUMENT = {
+  openapi: '3.0.3',
+  info: { title: 'Notes', version: '1' },
+  paths: { '/notes': { post: { responses: {} } }, '/notes/{id}': { get: { responses: {} } } },
+};
+
+describe('endpoint handle: twin', () => {
+  let mock: MockServer;
+
+  beforeAll(async () => {
+    mock = await createMockServer();
+  });
+  afterAll(() => mock.close());
+
+  it('setTwin, getTwin, clearTwin', async () => {
+    const notes = await mock.add({ name: 'notes', data: { ok: true } });
+    const profile = { name: 'notes', ids: { style: 'sequence' } };
+    expect(await notes.setTwin({ document: DOCUMENT, profile })).toMatchObject({
+      title: 'Notes',
+      collections: ['/notes'],
+    });
+    expect(await notes.getTwin()).toMatchObject({ title: 'Notes', operations: 2 });
+    const made = await fetch(notes.urlFor('/notes'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'a' }),
+    });
+    expect(await made.json()).toMatchObject({ id: 1, title: 'a' });
+    expect(await (await fetch(notes.urlFor('/notes/1'))).json()).toMatchObject({ id: 1, title: 'a' });
+
+    await notes.clearTwin();
+    await expect(notes.getTwin()).rejects.toMatchObject({ code: 'TWIN_NOT_FOUND' });
+    await expect(notes.setTwin({ provider: 'nope' })).rejects.toMatchObject({ code: 'INVALID_TWIN' });
+  });
+});
