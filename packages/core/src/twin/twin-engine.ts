@@ -159,7 +159,7 @@ export class TwinEngine {
     if (error.extra !== undefined) {
       const parsed = JSON.parse(body) as Record<string, unknown>;
       const inner = parsed.error;
-      if (typeof inner === 'object' && inner !== null) Object.assign(inner, error.extra);
+      Object.assign(typeof inner === 'object' && inner !== null ? inner : parsed, error.extra);
       body = JSON.stringify(parsed);
     }
     return { status: error.status, headers: { 'content-type': 'application/json' }, body };
@@ -321,12 +321,47 @@ export class TwinEngine {
       }
       // A sequence's next number is taken inside the change, so that two creates never share one.
       const kept = sequence ? { ...object, id: nextNumber(items) } : object;
-      const stored: Stored = { id: String(kept.id), scope, deleted: false, object: kept };
+      const keyField = this.#keyField(resource);
+      // GitHub's issue `number` counts per repository (the scope), apart from the global `id`.
+      if (keyField === 'number') kept.number = nextNumber(items, scope);
+      const key = kept[keyField];
+      if (keyField !== 'id' && (items ?? []).some((item) => sameKey(item.value, scope, String(key)))) {
+        throw new Refusal(this.#taken(resource, keyField));
+      }
+      const stored: Stored = { id: String(key), scope, deleted: false, object: kept };
       return { edit: { append: itemOf(JSON.stringify(stored)) }, result: kept };
     });
     await this.#emit({ kind: 'created', template: resource.template, object: made });
     if (refused !== undefined) throw new Refusal(refused);
     return this.#json(this.#parts.profile.createStatus ?? status, made);
+  }
+
+  /**
+   * Which stored item the path names: its id, and for a collection keyed by another field
+   * (GitHub's issue `number`) also the ids above it.
+   */
+  #which(matched: MatchedOperation, resource: TwinResource): (stored: Stored) => boolean {
+    const id = matched.values[resource.idParam] as string;
+    if (this.#keyField(resource) === 'id') return (stored) => stored.id === id;
+    const scope = this.#scope(matched, resource);
+    return (stored) => stored.id === id && stored.scope === scope;
+  }
+
+  /** The field the path's id of `resource` reads (`id` unless the profile's `ids.keys` says another). */
+  #keyField(resource: TwinResource): string {
+    return this.#parts.profile.ids.keys[resource.template.split('/').at(-1) ?? ''] ?? 'id';
+  }
+
+  #taken(resource: TwinResource, field: string): FlowError {
+    const what = resource.objectName ?? resource.template.split('/').at(-1) ?? 'object';
+    return {
+      status: 422,
+      type: 'invalid_request_error',
+      code: 'already_exists',
+      message: `Validation Failed: a ${what} with this ${field} already exists.`,
+      param: field,
+      extra: { errors: [{ resource: what, code: 'already_exists', field }] },
+    };
   }
 
   /** Whether ids count 1, 2, 3: the profile says so, or (`auto`) the document's id is a number. */
@@ -352,7 +387,8 @@ export class TwinEngine {
 
   async #read(matched: MatchedOperation, resource: TwinResource): Promise<TwinAnswer> {
     const id = matched.values[resource.idParam] as string;
-    const stored = (await this.#stored(resource))?.find((item) => item.id === id);
+    const which = this.#which(matched, resource);
+    const stored = (await this.#stored(resource))?.find(which);
     if (stored === undefined) {
       const { status, value } = this.#example(matched);
       return this.#json(status, value);
@@ -363,9 +399,14 @@ export class TwinEngine {
   }
 
   /** Changes the stored object `id` of `resource` by `change`; `undefined` when the twin does not hold it. */
-  async #change(resource: TwinResource, id: string, change: (stored: Stored) => Stored): Promise<Stored | undefined> {
+  async #change(
+    resource: TwinResource,
+    which: (stored: Stored) => boolean,
+    change: (stored: Stored) => Stored,
+  ): Promise<Stored | undefined> {
     return this.#parts.collections.update(this.#parts.name, resource.key, (items) => {
-      const index = items?.findIndex((item) => (item.value as unknown as Stored).id === id) ?? -1;
+      const index = items?.findIndex((item) => which(item.value as unknown as Stored)) ?? -1;
+      const id = index === -1 ? '' : (items?.[index]?.value as unknown as Stored).id;
       if (items === undefined || index === -1) return { result: undefined };
       const stored = items[index]?.value as unknown as Stored;
       if (stored.deleted) throw new Refusal(this.#missing(resource, id));
@@ -377,7 +418,7 @@ export class TwinEngine {
   async #update(matched: MatchedOperation, resource: TwinResource, params: TwinParams): Promise<TwinAnswer> {
     const id = matched.values[resource.idParam] as string;
     const fields = this.#fields(matched);
-    const changed = await this.#change(resource, id, (stored) => {
+    const changed = await this.#change(resource, this.#which(matched, resource), (stored) => {
       this.#apply(stored.object, params.body, fields);
       for (const field of this.#parts.profile.timestamps.updated) {
         if (field in stored.object) stored.object[field] = this.#stamp();
@@ -397,7 +438,10 @@ export class TwinEngine {
 
   async #delete(matched: MatchedOperation, resource: TwinResource): Promise<TwinAnswer> {
     const id = matched.values[resource.idParam] as string;
-    const removed = await this.#change(resource, id, (stored) => ({ ...stored, deleted: true }));
+    const removed = await this.#change(resource, this.#which(matched, resource), (stored) => ({
+      ...stored,
+      deleted: true,
+    }));
     if (removed !== undefined)
       await this.#emit({ kind: 'deleted', template: resource.template, object: removed.object });
     if (this.#parts.profile.deleted === 'no-content') {
@@ -461,7 +505,7 @@ export class TwinEngine {
       if (outcome !== undefined) {
         if ('object' in outcome) {
           const before = stored?.object.status;
-          await this.#change(owner, id, (kept) => ({ ...kept, object: outcome.object }));
+          await this.#change(owner, (kept) => kept.id === id, (kept) => ({ ...kept, object: outcome.object }));
           await this.#emit({ kind: 'action', template: owner.template, object: outcome.object, before });
         }
         if (outcome.error !== undefined) throw new Refusal(outcome.error);
@@ -530,9 +574,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** One more than the largest numeric id of `items`. */
-function nextNumber(items: readonly { value: unknown }[] | undefined): number {
-  return (items ?? []).reduce((most, item) => Math.max(most, Number((item.value as Stored).id) || 0), 0) + 1;
+/** One more than the largest numeric `id` of `items` (with `scope`: their `number` within it). */
+function nextNumber(items: readonly { value: unknown }[] | undefined, scope?: string): number {
+  const numbers = (items ?? []).map((item) => item.value as Stored).filter((item) => scope === undefined || item.scope === scope);
+  return numbers.reduce((most, item) => Math.max(most, Number(scope === undefined ? item.object.id : item.object.number) || 0), 0) + 1;
+}
+
+/** Whether a stored item is the live one of `key` in `scope`. */
+function sameKey(value: unknown, scope: string, key: string): boolean {
+  const stored = value as Stored;
+  return !stored.deleted && stored.scope === scope && stored.id === key;
 }
 
 function atobSafe(text: string): string {

@@ -67,6 +67,11 @@ export const twinProfileSchema = z
         length: z.number().int().min(4).max(64).default(24),
         /** A prefix per collection, by its last path segment (`customers` → `cus_`). */
         prefixes: z.record(z.string().max(32), z.string().max(32)).default({}),
+        /**
+         * The field an item's path id reads, by the collection's last path segment
+         * (GitHub's `issues` → `number`, counted 1, 2, 3 per repository; `labels` → `name`).
+         */
+        keys: z.record(z.string().max(32), z.string().max(64)).default({}),
       })
       .strict()
       .prefault({}),
