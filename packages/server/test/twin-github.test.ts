@@ -2,8 +2,12 @@
 // daemon serving the twin at the root of a port of its own (`--serve`), on LevelDB and on a real
 // redis-server: issues numbered per repository, comments, labels, pull requests, `Link`
 // pagination through `octokit.paginate`, GitHub's errors. Every process listens on 127.0.0.1.
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { Octokit } from '@octokit/rest';
+import { Webhooks } from '@octokit/webhooks';
+import examples from '@octokit/webhooks-examples/api.github.com/index.json' with { type: 'json' };
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, killAll, makeTempDir, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
 
@@ -41,6 +45,51 @@ async function githubTwin(store: 'level' | 'redis'): Promise<{ octokit: Octokit;
   const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
   const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
   return { octokit, root };
+}
+
+/**
+ * The keys every example of `@octokit/webhooks-examples` has for an event and action (for an
+ * action it has no example of, `issues.closed`, those of the event's `opened`).
+ */
+function exampleKeys(event: string, action: string): string[] {
+  const found = (examples as { name: string; examples: Record<string, unknown>[] }[]).find((e) => e.name === event);
+  const of = (wanted: string) => (found?.examples ?? []).filter((example) => example.action === wanted);
+  const payloads = of(action).length > 0 ? of(action) : of('opened');
+  expect(payloads.length, `${event}.${action}`).toBeGreaterThan(0);
+  const keys = payloads.map((payload) => Object.keys(payload));
+  return (keys[0] ?? []).filter((key) => keys.every((some) => some.includes(key))).sort();
+}
+
+/** A receiver on 127.0.0.1 that keeps each delivery's body and headers. */
+async function receiver(): Promise<{
+  url: string;
+  received: { body: string; headers: IncomingHttpHeaders }[];
+  until(count: number): Promise<void>;
+  close(): Promise<void>;
+}> {
+  const received: { body: string; headers: IncomingHttpHeaders }[] = [];
+  const waiters: (() => void)[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      received.push({ body, headers: request.headers });
+      response.end('ok');
+      for (const wake of waiters.splice(0)) wake();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received,
+    async until(count) {
+      while (received.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/rest (%s)', (store) => {
@@ -106,5 +155,85 @@ describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/res
     const closed = await octokit.rest.pulls.update({ ...repo, pull_number: 1, state: 'closed' });
     expect(closed.data).toMatchObject({ number: 1, state: 'closed' });
     expect((await octokit.rest.pulls.list(repo)).data.map((p) => p.title)).toEqual(['Fix crash']);
+  });
+
+  it('keeps comments per issue, and labels added to an issue on it', async () => {
+    const { octokit } = await githubTwin(store);
+    const repo = { owner: 'octo', repo: 'app' };
+    await octokit.rest.issues.create({ ...repo, title: 'One' });
+    await octokit.rest.issues.create({ ...repo, title: 'Two' });
+    const comment = await octokit.rest.issues.createComment({ ...repo, issue_number: 1, body: 'Me too' });
+    expect(comment.status).toBe(201);
+    expect(comment.data).toMatchObject({ body: 'Me too' });
+    await octokit.rest.issues.createComment({ ...repo, issue_number: 2, body: 'Other issue' });
+    const listed = await octokit.paginate(octokit.rest.issues.listComments, { ...repo, issue_number: 1 });
+    expect(listed.map((c) => c.body)).toEqual(['Me too']);
+    const edited = await octokit.rest.issues.updateComment({ ...repo, comment_id: comment.data.id, body: 'Edited' });
+    expect(edited.data.body).toBe('Edited');
+    expect((await octokit.rest.issues.getComment({ ...repo, comment_id: comment.data.id })).data.body).toBe('Edited');
+
+    const added = await octokit.rest.issues.addLabels({ ...repo, issue_number: 2, labels: ['bug', 'urgent'] });
+    expect(added.data.map((label) => label.name)).toEqual(['bug', 'urgent']);
+    const issue = await octokit.rest.issues.get({ ...repo, issue_number: 2 });
+    expect(issue.data.labels.map((label) => (typeof label === 'string' ? label : label.name))).toEqual([
+      'bug',
+      'urgent',
+    ]);
+  });
+
+  it("sends each change to the repository's hooks as GitHub's event, verified by @octokit/webhooks", async () => {
+    const { octokit } = await githubTwin(store);
+    const hooks = await receiver();
+    const other = await receiver();
+    try {
+      const repo = { owner: 'octo', repo: 'app' };
+      const secret = 'It is a secret to everybody';
+      const config = { url: hooks.url, secret, content_type: 'json' as const };
+      const hook = await octokit.rest.repos.createWebhook({ ...repo, config, events: ['*'] });
+      expect(hook.status).toBe(201);
+      // A hook of another repository hears nothing of this one.
+      await octokit.rest.repos.createWebhook({
+        owner: 'octo',
+        repo: 'elsewhere',
+        config: { url: other.url, secret },
+        events: ['*'],
+      });
+      await octokit.rest.issues.createLabel({ ...repo, name: 'bug', color: 'd73a4a' });
+      await octokit.rest.issues.create({ ...repo, title: 'Crash' });
+      await octokit.rest.issues.update({ ...repo, issue_number: 1, title: 'Crash on start' });
+      await octokit.rest.issues.addLabels({ ...repo, issue_number: 1, labels: ['bug'] });
+      await octokit.rest.issues.createComment({ ...repo, issue_number: 1, body: 'Fixed in #2' });
+      await octokit.rest.pulls.create({ ...repo, title: 'Fix crash', head: 'fix', base: 'main' });
+      await octokit.rest.pulls.update({ ...repo, pull_number: 1, state: 'closed' });
+      await octokit.rest.issues.update({ ...repo, issue_number: 1, state: 'closed' });
+      const wanted = [
+        'label.created',
+        'issues.opened',
+        'issues.edited',
+        'issues.labeled',
+        'issue_comment.created',
+        'pull_request.opened',
+        'pull_request.closed',
+        'issues.closed',
+      ];
+      await hooks.until(wanted.length);
+      const webhooks = new Webhooks({ secret });
+      const seen: string[] = [];
+      for (const { body, headers } of hooks.received) {
+        expect(await webhooks.verify(body, String(headers['x-hub-signature-256']))).toBe(true);
+        expect(headers['x-github-delivery']).toMatch(/^[0-9a-f-]{36}$/);
+        const payload = JSON.parse(body) as Record<string, unknown>;
+        const event = String(headers['x-github-event']);
+        const action = String(payload.action);
+        seen.push(`${event}.${action}`);
+        expect(Object.keys(payload).sort()).toEqual(expect.arrayContaining(exampleKeys(event, action)));
+        expect(payload.repository).toMatchObject({ full_name: 'octo/app' });
+      }
+      expect(seen.sort()).toEqual([...wanted].sort());
+      expect(other.received).toEqual([]);
+    } finally {
+      await hooks.close();
+      await other.close();
+    }
   });
 });

@@ -331,7 +331,7 @@ export class TwinEngine {
       const stored: Stored = { id: String(key), scope, deleted: false, object: kept };
       return { edit: { append: itemOf(JSON.stringify(stored)) }, result: kept };
     });
-    await this.#emit({ kind: 'created', template: resource.template, object: made });
+    await this.#emit({ kind: 'created', template: resource.template, object: made, values: matched.values });
     if (refused !== undefined) throw new Refusal(refused);
     return this.#json(this.#parts.profile.createStatus ?? status, made);
   }
@@ -418,7 +418,9 @@ export class TwinEngine {
   async #update(matched: MatchedOperation, resource: TwinResource, params: TwinParams): Promise<TwinAnswer> {
     const id = matched.values[resource.idParam] as string;
     const fields = this.#fields(matched);
+    let before: unknown;
     const changed = await this.#change(resource, this.#which(matched, resource), (stored) => {
+      before = stored.object.state;
       this.#apply(stored.object, params.body, fields);
       for (const field of this.#parts.profile.timestamps.updated) {
         if (field in stored.object) stored.object[field] = this.#stamp();
@@ -426,7 +428,13 @@ export class TwinEngine {
       return stored;
     });
     if (changed !== undefined) {
-      await this.#emit({ kind: 'updated', template: resource.template, object: changed.object });
+      await this.#emit({
+        kind: 'updated',
+        template: resource.template,
+        object: changed.object,
+        before,
+        values: matched.values,
+      });
       return this.#json(200, changed.object);
     }
     const { status, value } = this.#example(matched);
@@ -443,7 +451,7 @@ export class TwinEngine {
       deleted: true,
     }));
     if (removed !== undefined)
-      await this.#emit({ kind: 'deleted', template: resource.template, object: removed.object });
+      await this.#emit({ kind: 'deleted', template: resource.template, object: removed.object, values: matched.values });
     if (this.#parts.profile.deleted === 'no-content') {
       return removed === undefined && (await this.#stored(resource)) !== undefined
         ? this.#error(this.#missing(resource, id))
@@ -494,8 +502,8 @@ export class TwinEngine {
     const flows = this.#parts.flows?.action;
     const owner = this.#ownerOf(matched);
     if (flows !== undefined && owner !== undefined) {
-      const id = matched.values[owner.idParam] as string;
-      const stored = (await this.#stored(owner))?.find((item) => item.id === id && !item.deleted);
+      const which = this.#which(matched, owner);
+      const stored = (await this.#stored(owner))?.find((item) => which(item) && !item.deleted);
       const outcome = flows(
         matched,
         stored === undefined ? undefined : structuredClone(stored.object),
@@ -505,11 +513,19 @@ export class TwinEngine {
       if (outcome !== undefined) {
         if ('object' in outcome) {
           const before = stored?.object.status;
-          await this.#change(owner, (kept) => kept.id === id, (kept) => ({ ...kept, object: outcome.object }));
-          await this.#emit({ kind: 'action', template: owner.template, object: outcome.object, before });
+          await this.#change(owner, which, (kept) => ({ ...kept, object: outcome.object }));
+          await this.#emit({
+            kind: 'action',
+            template: owner.template,
+            object: outcome.object,
+            before,
+            values: matched.values,
+            ...(outcome.event === undefined ? {} : { extra: outcome.event }),
+          });
         }
         if (outcome.error !== undefined) throw new Refusal(outcome.error);
-        return this.#json(200, (outcome as { object: unknown }).object);
+        const done = outcome as { object: unknown; answer?: unknown };
+        return this.#json(200, done.answer ?? done.object);
       }
     }
     const { status, value } = this.#example(matched);
@@ -527,11 +543,16 @@ export class TwinEngine {
     if (types.length === 0) return;
     const kept = this.#parts.model.resources.find((resource) => resource.template === events.eventsTemplate);
     const hooks = this.#parts.model.resources.find((resource) => resource.template === events.endpointsTemplate);
-    const endpoints = hooks === undefined ? [] : ((await this.#stored(hooks)) ?? []).filter((item) => !item.deleted);
+    // A hook kept below a path (a repository's) hears only the changes below that path.
+    const scope = hooks === undefined ? '' : this.#scopeOf(hooks, change.values);
+    const endpoints =
+      hooks === undefined
+        ? []
+        : ((await this.#stored(hooks)) ?? []).filter((item) => !item.deleted && (item.scope === '' || item.scope === scope));
     for (const type of types) {
-      const event = events.event(type, change.object, this.#tools);
+      const event = events.event(type, change.object, this.#tools, change);
       const targets = endpoints.map((item) => item.object).filter((endpoint) => events.subscribes(endpoint, type));
-      event.pending_webhooks = targets.length;
+      if ('pending_webhooks' in event) event.pending_webhooks = targets.length;
       if (kept !== undefined) {
         const stored: Stored = { id: String(event.id), scope: '', deleted: false, object: event };
         await this.#parts.collections.update(this.#parts.name, kept.key, (items) => {
@@ -540,19 +561,34 @@ export class TwinEngine {
           return { edit: { put: [...(items ?? []).slice(1 - MAX_OBJECTS), item] }, result: undefined };
         });
       }
-      for (const endpoint of targets) await this.#send(endpoint, event, events.scheme);
+      for (const endpoint of targets) {
+        const target = events.target?.(endpoint) ?? { url: endpoint.url, secret: endpoint.secret };
+        await this.#send(target, event, events.scheme, events.headers?.(type));
+      }
     }
   }
 
+  /** The scope `values` give a collection's items (`octo/app` for a repository's hooks). */
+  #scopeOf(resource: TwinResource, values: Record<string, string> | undefined): string {
+    const params = [...resource.template.matchAll(/\{([^}]+)\}/g)].map((found) => found[1] as string);
+    return params.map((param) => values?.[param] ?? '').join('/');
+  }
+
   /** Hands one event to the delivery engine for one subscriber; a refusal (a host not allowed) is the delivery's, not the request's. */
-  async #send(endpoint: Record<string, unknown>, event: Record<string, unknown>, scheme: string): Promise<void> {
+  async #send(
+    target: { url: unknown; secret: unknown },
+    event: Record<string, unknown>,
+    scheme: string,
+    headers: Record<string, string> | undefined,
+  ): Promise<void> {
     if (this.#parts.deliver === undefined) return;
     const members = new Map<string, string>([
-      ['url', JSON.stringify(endpoint.url)],
+      ['url', JSON.stringify(target.url)],
       ['data', JSON.stringify(event)],
-      ['sign', JSON.stringify({ scheme, secret: endpoint.secret })],
+      ['sign', JSON.stringify({ scheme, secret: target.secret })],
       ['retry', JSON.stringify('standard')],
     ]);
+    if (headers !== undefined) members.set('headers', JSON.stringify(headers));
     try {
       await this.#parts.deliver(members);
     } catch {

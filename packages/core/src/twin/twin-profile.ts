@@ -116,8 +116,16 @@ export const twinProfileSchema = z
     idempotencyHeader: z.string().max(64).optional(),
     /** `expand[]` (Stripe): ids in the answer replaced by the objects they name. */
     expand: z.string().max(64).optional(),
-    /** A provider's built-in flows beside the generic engine (only `stripe` today). */
-    flows: z.enum(['stripe']).optional(),
+    /** A provider's built-in flows beside the generic engine. */
+    flows: z.enum(['stripe', 'github']).optional(),
+    /**
+     * Paths that create and list the items of a collection found elsewhere, by
+     * that collection's path (GitHub's `…/issues/{issue_number}/comments` →
+     * `…/issues/comments`, whose `…/{comment_id}` reads, updates and deletes);
+     * `''` for a path that is no collection although it looks like one (the
+     * provider's flows answer it: GitHub's `…/issues/{issue_number}/labels`).
+     */
+    aliases: z.record(z.string().max(300), z.string().max(300)).default({}),
   })
   .strict();
 
