@@ -92,6 +92,43 @@ async function receiver(): Promise<{
   };
 }
 
+it("answers every operation of its document from the examples, and asks for a token in GitHub's error shape", async () => {
+  const { root } = await githubTwin('level');
+  const { load } = await import('@mockpoint/twins');
+  const { document } = await load('github');
+  const operations = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+    ['get', 'post', 'put', 'patch', 'delete']
+      .filter((method) => item[method] !== undefined)
+      .map((method) => [method, path] as const),
+  );
+  expect(operations.length).toBeGreaterThan(50);
+  // Deletes first: once a collection holds objects, deleting one it never held is GitHub's 404.
+  operations.sort(([a], [b]) => Number(b === 'delete') - Number(a === 'delete'));
+  const failed: string[] = [];
+  for (const [method, template] of operations) {
+    const path = template.replace(/\{([^}]+)\}/g, (_, param: string) => (param.endsWith('number') ? '7' : `${param}1`));
+    const response = await fetch(`${root}${path}`, {
+      method: method.toUpperCase(),
+      headers: { authorization: 'token ghp_1', 'content-type': 'application/json' },
+      body: method === 'get' || method === 'delete' ? undefined : '{}',
+    });
+    if (response.status >= 300) failed.push(`${method} ${template} → ${response.status}`);
+  }
+  expect(failed).toEqual([]);
+
+  for (const authorization of [undefined, 'Basic Z2hwXzE6', 'token']) {
+    const refused = await fetch(`${root}/repos/octo/app/issues`, {
+      headers: authorization === undefined ? {} : { authorization },
+    });
+    expect([refused.status, Object.keys(await refused.json()).sort()]).toEqual([
+      401,
+      ['documentation_url', 'message'],
+    ]);
+  }
+  const unknown = await fetch(`${root}/repos/octo/app/nothing-here`, { headers: { authorization: 'Bearer ghp_1' } });
+  expect([unknown.status, Object.keys(await unknown.json()).sort()]).toEqual([404, ['documentation_url', 'message']]);
+});
+
 describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/rest (%s)', (store) => {
   it('numbers issues per repository, keeps them exact, updates and closes them', async () => {
     const { octokit } = await githubTwin(store);

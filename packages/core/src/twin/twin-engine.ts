@@ -131,16 +131,17 @@ export class TwinEngine {
     const auth = this.#parts.profile.auth;
     if (auth === undefined) return;
     const given = request.header('authorization') ?? '';
-    const bearer = /^Bearer\s+(\S+)$/i.exec(given)?.[1] ?? /^Basic\s+(\S+)$/i.exec(given)?.[1];
-    let key = bearer ?? '';
-    if (given.toLowerCase().startsWith('basic')) key = (atobSafe(key).split(':')[0] ?? '').trim();
-    if (!key.startsWith(auth.bearerPrefix)) {
+    const [, scheme = '', token = ''] = /^(\S+)\s+(\S+)$/.exec(given) ?? [];
+    const taken = auth.schemes.find((one) => one.toLowerCase() === scheme.toLowerCase());
+    let key = taken === undefined ? '' : token;
+    if (taken === 'Basic') key = (atobSafe(key).split(':')[0] ?? '').trim();
+    if (key === '' || !key.startsWith(auth.bearerPrefix)) {
       throw new Refusal({
         status: 401,
         type: 'invalid_request_error',
         message:
           key === ''
-            ? `You did not provide an API key. Send it as Authorization: Bearer ${auth.bearerPrefix}….`
+            ? `You did not provide an API key. Send it as Authorization: ${auth.schemes[0]} ${auth.bearerPrefix}….`
             : `Invalid API Key provided: keys of this twin start with ${auth.bearerPrefix}.`,
       });
     }

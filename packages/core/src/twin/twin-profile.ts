@@ -107,9 +107,15 @@ export const twinProfileSchema = z
       }),
     /** What DELETE answers: `204` no body, or the item's `{ id, object, deleted: true }`. */
     deleted: z.enum(['no-content', 'tombstone']).default('no-content'),
-    /** `Authorization: Bearer <prefix>…` required on every request. */
+    /**
+     * A key required on every request: `Authorization: <scheme> <prefix>…` with one of
+     * `schemes` (Stripe: `Bearer` or `Basic` with the key as the user; GitHub: `token` or `Bearer`).
+     */
     auth: z
-      .object({ bearerPrefix: z.string().min(1).max(64) })
+      .object({
+        bearerPrefix: z.string().max(64).default(''),
+        schemes: z.array(z.enum(['Bearer', 'Basic', 'token'])).min(1).max(3).default(['Bearer', 'Basic']),
+      })
       .strict()
       .optional(),
     /** The header whose key replays an earlier answer (same body) or refuses another body. */
