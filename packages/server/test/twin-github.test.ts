@@ -120,10 +120,7 @@ it("answers every operation of its document from the examples, and asks for a to
     const refused = await fetch(`${root}/repos/octo/app/issues`, {
       headers: authorization === undefined ? {} : { authorization },
     });
-    expect([refused.status, Object.keys(await refused.json()).sort()]).toEqual([
-      401,
-      ['documentation_url', 'message'],
-    ]);
+    expect([refused.status, Object.keys(await refused.json()).sort()]).toEqual([401, ['documentation_url', 'message']]);
   }
   const unknown = await fetch(`${root}/repos/octo/app/nothing-here`, { headers: { authorization: 'Bearer ghp_1' } });
   expect([unknown.status, Object.keys(await unknown.json()).sort()]).toEqual([404, ['documentation_url', 'message']]);
@@ -166,6 +163,8 @@ describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/res
   it('keeps labels by name, refuses a second of one name with 422, and answers 404 for one deleted', async () => {
     const { octokit } = await githubTwin(store);
     const repo = { owner: 'octo', repo: 'app' };
+    // A label the twin never saw answers the document's, named as asked.
+    expect((await octokit.rest.issues.getLabel({ ...repo, name: 'wontfix' })).data.name).toBe('wontfix');
     const bug = await octokit.rest.issues.createLabel({ ...repo, name: 'bug', color: 'd73a4a' });
     expect(bug.data).toMatchObject({ name: 'bug', color: 'd73a4a' });
     expect((await octokit.rest.issues.getLabel({ ...repo, name: 'bug' })).data).toEqual(bug.data);

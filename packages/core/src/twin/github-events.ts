@@ -103,7 +103,10 @@ export function githubSubscribes(hook: Record<string, unknown>, type: string): b
 
 /** A hook's receiver and secret, from its `config`. */
 export function githubTarget(hook: Record<string, unknown>): { url: unknown; secret: unknown } {
-  const config = (typeof hook.config === 'object' && hook.config !== null ? hook.config : {}) as Record<string, unknown>;
+  const config = (typeof hook.config === 'object' && hook.config !== null ? hook.config : {}) as Record<
+    string,
+    unknown
+  >;
   return { url: config.url, secret: config.secret ?? '' };
 }
 

@@ -17,7 +17,15 @@ function labelsOf(sent: Record<string, unknown>): Record<string, unknown>[] {
   const given = Array.isArray(sent.labels) ? sent.labels : [];
   return given.slice(0, 100).map((label) => {
     const name = typeof label === 'string' ? label : String((label as { name?: unknown })?.name ?? '');
-    return { id: 0, node_id: '', url: '', name: name.slice(0, 100), color: 'ededed', default: false, description: null };
+    return {
+      id: 0,
+      node_id: '',
+      url: '',
+      name: name.slice(0, 100),
+      color: 'ededed',
+      default: false,
+      description: null,
+    };
   });
 }
 
@@ -30,7 +38,11 @@ function addLabels(
   const had = Array.isArray(issue.labels) ? (issue.labels as Record<string, unknown>[]) : [];
   const added = labelsOf(sent).filter((label) => !had.some((old) => old.name === label.name));
   const labels = [...had, ...added];
-  return { object: { ...issue, labels }, answer: labels, event: added[0] === undefined ? undefined : { label: added[0] } };
+  return {
+    object: { ...issue, labels },
+    answer: labels,
+    event: added[0] === undefined ? undefined : { label: added[0] },
+  };
 }
 
 /** A new issue or pull request: open, with the labels sent (names), none else. */

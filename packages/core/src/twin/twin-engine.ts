@@ -264,11 +264,13 @@ export class TwinEngine {
     const ctx = this.#ctx();
     const value = schema === undefined ? {} : exampleOf(ctx, liveOption(ctx, schema));
     const last = matched.op.params.at(-1);
-    if (last !== undefined && typeof value === 'object' && value !== null && 'id' in value) {
+    // The field the path's id names: `id`, or the profile's key of the collection (a label's `name`).
+    const field = resource !== undefined && last === resource.idParam ? this.#keyField(resource) : 'id';
+    if (last !== undefined && typeof value === 'object' && value !== null && field in value) {
       // The path's id, as the example's type: a number where the document's ids are numbers.
       const record = value as Record<string, unknown>;
       const given = matched.values[last] as string;
-      record.id = typeof record.id === 'number' && /^-?\d{1,15}$/.test(given) ? Number(given) : given;
+      record[field] = typeof record[field] === 'number' && /^-?\d{1,15}$/.test(given) ? Number(given) : given;
     }
     return { status, value };
   }
@@ -399,7 +401,7 @@ export class TwinEngine {
     throw new Refusal(this.#missing(resource, id));
   }
 
-  /** Changes the stored object `id` of `resource` by `change`; `undefined` when the twin does not hold it. */
+  /** Changes the stored object of `resource` that `which` picks; `undefined` when the twin does not hold it. */
   async #change(
     resource: TwinResource,
     which: (stored: Stored) => boolean,
@@ -407,17 +409,15 @@ export class TwinEngine {
   ): Promise<Stored | undefined> {
     return this.#parts.collections.update(this.#parts.name, resource.key, (items) => {
       const index = items?.findIndex((item) => which(item.value as unknown as Stored)) ?? -1;
-      const id = index === -1 ? '' : (items?.[index]?.value as unknown as Stored).id;
       if (items === undefined || index === -1) return { result: undefined };
       const stored = items[index]?.value as unknown as Stored;
-      if (stored.deleted) throw new Refusal(this.#missing(resource, id));
+      if (stored.deleted) throw new Refusal(this.#missing(resource, stored.id));
       const next = change(structuredClone(stored));
       return { edit: { set: index, item: itemOf(JSON.stringify(next)) }, result: next };
     });
   }
 
   async #update(matched: MatchedOperation, resource: TwinResource, params: TwinParams): Promise<TwinAnswer> {
-    const id = matched.values[resource.idParam] as string;
     const fields = this.#fields(matched);
     let before: unknown;
     const changed = await this.#change(resource, this.#which(matched, resource), (stored) => {
@@ -452,7 +452,12 @@ export class TwinEngine {
       deleted: true,
     }));
     if (removed !== undefined)
-      await this.#emit({ kind: 'deleted', template: resource.template, object: removed.object, values: matched.values });
+      await this.#emit({
+        kind: 'deleted',
+        template: resource.template,
+        object: removed.object,
+        values: matched.values,
+      });
     if (this.#parts.profile.deleted === 'no-content') {
       return removed === undefined && (await this.#stored(resource)) !== undefined
         ? this.#error(this.#missing(resource, id))
@@ -549,7 +554,9 @@ export class TwinEngine {
     const endpoints =
       hooks === undefined
         ? []
-        : ((await this.#stored(hooks)) ?? []).filter((item) => !item.deleted && (item.scope === '' || item.scope === scope));
+        : ((await this.#stored(hooks)) ?? []).filter(
+            (item) => !item.deleted && (item.scope === '' || item.scope === scope),
+          );
     for (const type of types) {
       const event = events.event(type, change.object, this.#tools, change);
       const targets = endpoints.map((item) => item.object).filter((endpoint) => events.subscribes(endpoint, type));
@@ -613,8 +620,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** One more than the largest numeric `id` of `items` (with `scope`: their `number` within it). */
 function nextNumber(items: readonly { value: unknown }[] | undefined, scope?: string): number {
-  const numbers = (items ?? []).map((item) => item.value as Stored).filter((item) => scope === undefined || item.scope === scope);
-  return numbers.reduce((most, item) => Math.max(most, Number(scope === undefined ? item.object.id : item.object.number) || 0), 0) + 1;
+  const numbers = (items ?? [])
+    .map((item) => item.value as Stored)
+    .filter((item) => scope === undefined || item.scope === scope);
+  return (
+    numbers.reduce(
+      (most, item) => Math.max(most, Number(scope === undefined ? item.object.id : item.object.number) || 0),
+      0,
+    ) + 1
+  );
 }
 
 /** Whether a stored item is the live one of `key` in `scope`. */

@@ -114,7 +114,11 @@ export const twinProfileSchema = z
     auth: z
       .object({
         bearerPrefix: z.string().max(64).default(''),
-        schemes: z.array(z.enum(['Bearer', 'Basic', 'token'])).min(1).max(3).default(['Bearer', 'Basic']),
+        schemes: z
+          .array(z.enum(['Bearer', 'Basic', 'token']))
+          .min(1)
+          .max(3)
+          .default(['Bearer', 'Basic']),
       })
       .strict()
       .optional(),
