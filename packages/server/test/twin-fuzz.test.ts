@@ -1,8 +1,9 @@
 // Seeded fuzz of what a request brings to a twin (docs/twins.md) — form fields with brackets,
 // their values, query parameters (expand, limit, starting_after, a search query), path ids and
 // Idempotency-Key values — with random code points, sent to the Stripe twin of the built daemon
-// on 127.0.0.1 (and label names, issue titles and labels to the GitHub twin): every request is answered below 500 with JSON, a refusal's message stays bounded,
-// a customer's fields come back exactly as they were sent, and /api/health answers after.
+// on 127.0.0.1, and label names, issue titles and labels sent to the GitHub twin: every request
+// is answered below 500 with JSON, a refusal's message stays bounded, a customer's fields and a
+// label's name come back exactly as they were sent, and /api/health answers after.
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { assertBuilt, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';

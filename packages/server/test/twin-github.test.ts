@@ -126,6 +126,16 @@ it("answers every operation of its document from the examples, and asks for a to
   expect([unknown.status, Object.keys(await unknown.json()).sort()]).toEqual([404, ['documentation_url', 'message']]);
 });
 
+it('--twin github=0 makes the twin at start and serves it at a port of its own', async () => {
+  const daemon = await startDaemon({ args: ['--memory', '--twin', 'github=0'] });
+  const note = daemon.notes.find((line) => line.startsWith('github served at '));
+  expect(note, daemon.startLine).toBeDefined();
+  const octokit = new Octokit({ auth: 'ghp_1', baseUrl: (note as string).slice('github served at '.length) });
+  const issue = await octokit.rest.issues.create({ owner: 'octo', repo: 'app', title: 'At start' });
+  expect(issue.data).toMatchObject({ number: 1, title: 'At start' });
+  expect((await requestJson(`${daemon.url}/api/endpoints/github/twin`)).body).toMatchObject({ provider: 'github' });
+});
+
 describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/rest (%s)', (store) => {
   it('numbers issues per repository, keeps them exact, updates and closes them', async () => {
     const { octokit } = await githubTwin(store);
