@@ -7,7 +7,7 @@
  * @module
  */
 import { githubEvent, githubEventTypes, githubHeaders, githubSubscribes, githubTarget } from './github-events.js';
-import type { ActionOutcome, TwinFlows } from './twin-flows.js';
+import type { ActionOutcome, FlowError, TwinFlows } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
 
 const ISSUE_LABELS = '/repos/{owner}/{repo}/issues/{issue_number}/labels';
@@ -45,6 +45,30 @@ function addLabels(
   };
 }
 
+/** The fields a create needs, by the collection's last path segment, and GitHub's resource name. */
+const REQUIRED: Record<string, { resource: string; fields: string[] }> = {
+  issues: { resource: 'Issue', fields: ['title'] },
+  pulls: { resource: 'PullRequest', fields: ['head', 'base'] },
+  labels: { resource: 'Label', fields: ['name'] },
+  comments: { resource: 'IssueComment', fields: ['body'] },
+  hooks: { resource: 'Hook', fields: ['config'] },
+};
+
+/** GitHub's `422 Validation Failed`, with an `errors` entry for each field missing or empty. */
+function check(template: string, sent: Record<string, unknown>): FlowError | undefined {
+  const wanted = REQUIRED[template.split('/').at(-1) ?? ''];
+  if (wanted === undefined) return undefined;
+  const missing = wanted.fields.filter((field) => sent[field] === undefined || sent[field] === null || sent[field] === '');
+  if (missing.length === 0) return undefined;
+  return {
+    status: 422,
+    type: 'invalid_request_error',
+    code: 'missing_field',
+    message: 'Validation Failed',
+    extra: { errors: missing.map((field) => ({ resource: wanted.resource, code: 'missing_field', field })) },
+  };
+}
+
 /** A new issue or pull request: open, with the labels sent (names), none else. */
 function created(template: string, object: Record<string, unknown>, sent: Record<string, unknown>): undefined {
   const last = template.split('/').at(-1);
@@ -57,6 +81,7 @@ function created(template: string, object: Record<string, unknown>, sent: Record
 }
 
 export const githubFlows: TwinFlows = {
+  check,
   created,
   events: {
     eventsTemplate: '',

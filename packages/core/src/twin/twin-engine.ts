@@ -305,6 +305,8 @@ export class TwinEngine {
   }
 
   async #create(matched: MatchedOperation, resource: TwinResource, params: TwinParams): Promise<TwinAnswer> {
+    const invalid = this.#parts.flows?.check?.(resource.template, params.body);
+    if (invalid !== undefined) throw new Refusal(invalid);
     const { status, value } = this.#example(matched);
     const object = (isRecord(value) ? value : {}) as Record<string, unknown>;
     this.#apply(object, params.body, this.#fields(matched));

@@ -65,6 +65,8 @@ export interface TwinEvents {
 export interface TwinFlows {
   /** The provider's events and webhooks. */
   events?: TwinEvents;
+  /** Refuses a create before anything is stored (GitHub's `422 Validation Failed` for a missing field). */
+  check?(template: string, sent: Record<string, unknown>): FlowError | undefined;
   /** Sets a new object's state from what was sent, before it is stored; an error refuses the create. */
   created?(
     template: string,
