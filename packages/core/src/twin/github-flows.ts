@@ -58,7 +58,9 @@ const REQUIRED: Record<string, { resource: string; fields: string[] }> = {
 function check(template: string, sent: Record<string, unknown>): FlowError | undefined {
   const wanted = REQUIRED[template.split('/').at(-1) ?? ''];
   if (wanted === undefined) return undefined;
-  const missing = wanted.fields.filter((field) => sent[field] === undefined || sent[field] === null || sent[field] === '');
+  const missing = wanted.fields.filter(
+    (field) => sent[field] === undefined || sent[field] === null || sent[field] === '',
+  );
   if (missing.length === 0) return undefined;
   return {
     status: 422,
