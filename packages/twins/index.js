@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 
 /** The providers shipped here. */
-export const providers = ['stripe'];
+export const providers = ['stripe', 'github'];
 
 const folder = new URL('./', import.meta.url);
 

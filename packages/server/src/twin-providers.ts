@@ -4,4 +4,4 @@
  *
  * @module
  */
-export const TWIN_PROVIDERS: readonly string[] = ['stripe'];
+export const TWIN_PROVIDERS: readonly string[] = ['stripe', 'github'];

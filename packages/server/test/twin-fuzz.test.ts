@@ -1,8 +1,9 @@
 // Seeded fuzz of what a request brings to a twin (docs/twins.md) — form fields with brackets,
 // their values, query parameters (expand, limit, starting_after, a search query), path ids and
 // Idempotency-Key values — with random code points, sent to the Stripe twin of the built daemon
-// on 127.0.0.1: every request is answered below 500 with JSON, a refusal's message stays bounded,
-// a customer's fields come back exactly as they were sent, and /api/health answers after.
+// on 127.0.0.1, and label names, issue titles and labels sent to the GitHub twin: every request
+// is answered below 500 with JSON, a refusal's message stays bounded, a customer's fields and a
+// label's name come back exactly as they were sent, and /api/health answers after.
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { assertBuilt, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
@@ -85,5 +86,52 @@ it(`answers ${CASES} random Stripe requests (seed ${SEED}) below 500, keeps what
   // Both answers and refusals were reached.
   expect(statuses.get(200)).toBeGreaterThan(0);
   expect(statuses.get(400)).toBeGreaterThan(0);
+  expect((await requestJson(`${daemon.url}/api/health`)).status).toBe(200);
+});
+
+it(`answers ${CASES} random GitHub requests (seed ${SEED}) below 500, keeps labels by their exact names, and stays healthy`, async () => {
+  const daemon = await startDaemon({ args: ['--memory'] });
+  const made = await requestJson(`${daemon.url}/api/endpoints/github/twin`, {
+    method: 'PUT',
+    body: { provider: 'github' },
+  });
+  expect(made.status).toBe(200);
+  const base = `${daemon.url}/endpoint/github/repos/octo/app`;
+  const headers = { authorization: 'token ghp_fuzz', 'content-type': 'application/json' };
+  const random = prng(SEED + 1);
+  const statuses = new Map<number, number>();
+  // A hook whose receiver is a random text: refused by the delivery engine, never by the change.
+  await fetch(`${base}/hooks`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ config: { url: randomText(random, 40), secret: randomText(random, 20) }, events: ['*'] }),
+  });
+  for (let i = 0; i < CASES; i++) {
+    const text = randomText(random, 1 + Math.floor(random() * 60)).replace(/[\uD800-\uDFFF]/g, '?');
+    const kind = i % 4;
+    const [method, path, body] =
+      kind === 0
+        ? ['POST', '/labels', JSON.stringify({ name: text, color: 'ededed' })]
+        : kind === 1
+          ? ['POST', '/issues', JSON.stringify({ title: text, labels: [text, randomText(random, 200)] })]
+          : kind === 2
+            ? ['POST', `/issues/${1 + Math.floor(random() * 5)}/labels`, JSON.stringify({ labels: [text] })]
+            : ['GET', `/labels/${encodeURIComponent(text)}`, undefined];
+    const response = await fetch(`${base}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+    const answer = await response.text();
+    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    expect(response.status < 500, `${method} ${path} ${body ?? ''} → ${response.status} ${answer.slice(0, 300)}`).toBe(
+      true,
+    );
+    const parsed = JSON.parse(answer) as { message?: string; name?: string; title?: string };
+    if (parsed.message !== undefined) expect(parsed.message.length).toBeLessThan(400);
+    if (kind === 0 && response.status === 201) {
+      expect(parsed.name).toBe(text);
+      const read = await fetch(`${base}/labels/${encodeURIComponent(text)}`, { headers });
+      expect(((await read.json()) as { name: string }).name).toBe(text);
+    }
+    if (kind === 1 && response.status === 201) expect(parsed.title).toBe(text);
+  }
+  expect(statuses.get(201)).toBeGreaterThan(0);
   expect((await requestJson(`${daemon.url}/api/health`)).status).toBe(200);
 });

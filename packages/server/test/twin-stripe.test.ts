@@ -99,7 +99,7 @@ it('--twin stripe=0 makes the twin at start and serves it at a port of its own; 
   const refused = await runCli({ args: ['--memory', '--port', '0', '--twin', 'paypal=0'] });
   expect([refused.code, refused.stderr.trim()]).toEqual([
     1,
-    'mockpoint: error: --twin: "paypal" is no provider; one of stripe',
+    'mockpoint: error: --twin: "paypal" is no provider; one of stripe, github',
   ]);
 });
 

@@ -346,7 +346,7 @@ export const SETTINGS = {
     arg: '<provider=port>',
     type: 'serveMap',
     defaultText: 'none',
-    help: 'make a twin of a provider (stripe) under its name and serve it at the root of a port of its own, as --serve does (stripe=12111; repeat the flag or give a comma list; port 0 picks a free one; see docs/twins.md)',
+    help: 'make a twin of a provider (stripe, github) under its name and serve it at the root of a port of its own, as --serve does (stripe=12111; repeat the flag or give a comma list; port 0 picks a free one; see docs/twins.md)',
   },
   https: {
     env: 'MOCKPOINT_HTTPS',

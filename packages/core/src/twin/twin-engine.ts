@@ -131,16 +131,17 @@ export class TwinEngine {
     const auth = this.#parts.profile.auth;
     if (auth === undefined) return;
     const given = request.header('authorization') ?? '';
-    const bearer = /^Bearer\s+(\S+)$/i.exec(given)?.[1] ?? /^Basic\s+(\S+)$/i.exec(given)?.[1];
-    let key = bearer ?? '';
-    if (given.toLowerCase().startsWith('basic')) key = (atobSafe(key).split(':')[0] ?? '').trim();
-    if (!key.startsWith(auth.bearerPrefix)) {
+    const [, scheme = '', token = ''] = /^(\S+)\s+(\S+)$/.exec(given) ?? [];
+    const taken = auth.schemes.find((one) => one.toLowerCase() === scheme.toLowerCase());
+    let key = taken === undefined ? '' : token;
+    if (taken === 'Basic') key = (atobSafe(key).split(':')[0] ?? '').trim();
+    if (key === '' || !key.startsWith(auth.bearerPrefix)) {
       throw new Refusal({
         status: 401,
         type: 'invalid_request_error',
         message:
           key === ''
-            ? `You did not provide an API key. Send it as Authorization: Bearer ${auth.bearerPrefix}….`
+            ? `You did not provide an API key. Send it as Authorization: ${auth.schemes[0]} ${auth.bearerPrefix}….`
             : `Invalid API Key provided: keys of this twin start with ${auth.bearerPrefix}.`,
       });
     }
@@ -159,7 +160,7 @@ export class TwinEngine {
     if (error.extra !== undefined) {
       const parsed = JSON.parse(body) as Record<string, unknown>;
       const inner = parsed.error;
-      if (typeof inner === 'object' && inner !== null) Object.assign(inner, error.extra);
+      Object.assign(typeof inner === 'object' && inner !== null ? inner : parsed, error.extra);
       body = JSON.stringify(parsed);
     }
     return { status: error.status, headers: { 'content-type': 'application/json' }, body };
@@ -263,11 +264,13 @@ export class TwinEngine {
     const ctx = this.#ctx();
     const value = schema === undefined ? {} : exampleOf(ctx, liveOption(ctx, schema));
     const last = matched.op.params.at(-1);
-    if (last !== undefined && typeof value === 'object' && value !== null && 'id' in value) {
+    // The field the path's id names: `id`, or the profile's key of the collection (a label's `name`).
+    const field = resource !== undefined && last === resource.idParam ? this.#keyField(resource) : 'id';
+    if (last !== undefined && typeof value === 'object' && value !== null && field in value) {
       // The path's id, as the example's type: a number where the document's ids are numbers.
       const record = value as Record<string, unknown>;
       const given = matched.values[last] as string;
-      record.id = typeof record.id === 'number' && /^-?\d{1,15}$/.test(given) ? Number(given) : given;
+      record[field] = typeof record[field] === 'number' && /^-?\d{1,15}$/.test(given) ? Number(given) : given;
     }
     return { status, value };
   }
@@ -302,6 +305,8 @@ export class TwinEngine {
   }
 
   async #create(matched: MatchedOperation, resource: TwinResource, params: TwinParams): Promise<TwinAnswer> {
+    const invalid = this.#parts.flows?.check?.(resource.template, params.body);
+    if (invalid !== undefined) throw new Refusal(invalid);
     const { status, value } = this.#example(matched);
     const object = (isRecord(value) ? value : {}) as Record<string, unknown>;
     this.#apply(object, params.body, this.#fields(matched));
@@ -321,12 +326,47 @@ export class TwinEngine {
       }
       // A sequence's next number is taken inside the change, so that two creates never share one.
       const kept = sequence ? { ...object, id: nextNumber(items) } : object;
-      const stored: Stored = { id: String(kept.id), scope, deleted: false, object: kept };
+      const keyField = this.#keyField(resource);
+      // GitHub's issue `number` counts per repository (the scope), apart from the global `id`.
+      if (keyField === 'number') kept.number = nextNumber(items, scope);
+      const key = kept[keyField];
+      if (keyField !== 'id' && (items ?? []).some((item) => sameKey(item.value, scope, String(key)))) {
+        throw new Refusal(this.#taken(resource, keyField));
+      }
+      const stored: Stored = { id: String(key), scope, deleted: false, object: kept };
       return { edit: { append: itemOf(JSON.stringify(stored)) }, result: kept };
     });
-    await this.#emit({ kind: 'created', template: resource.template, object: made });
+    await this.#emit({ kind: 'created', template: resource.template, object: made, values: matched.values });
     if (refused !== undefined) throw new Refusal(refused);
     return this.#json(this.#parts.profile.createStatus ?? status, made);
+  }
+
+  /**
+   * Which stored item the path names: its id, and for a collection keyed by another field
+   * (GitHub's issue `number`) also the ids above it.
+   */
+  #which(matched: MatchedOperation, resource: TwinResource): (stored: Stored) => boolean {
+    const id = matched.values[resource.idParam] as string;
+    if (this.#keyField(resource) === 'id') return (stored) => stored.id === id;
+    const scope = this.#scope(matched, resource);
+    return (stored) => stored.id === id && stored.scope === scope;
+  }
+
+  /** The field the path's id of `resource` reads (`id` unless the profile's `ids.keys` says another). */
+  #keyField(resource: TwinResource): string {
+    return this.#parts.profile.ids.keys[resource.template.split('/').at(-1) ?? ''] ?? 'id';
+  }
+
+  #taken(resource: TwinResource, field: string): FlowError {
+    const what = resource.objectName ?? resource.template.split('/').at(-1) ?? 'object';
+    return {
+      status: 422,
+      type: 'invalid_request_error',
+      code: 'already_exists',
+      message: `Validation Failed: a ${what} with this ${field} already exists.`,
+      param: field,
+      extra: { errors: [{ resource: what, code: 'already_exists', field }] },
+    };
   }
 
   /** Whether ids count 1, 2, 3: the profile says so, or (`auto`) the document's id is a number. */
@@ -352,7 +392,8 @@ export class TwinEngine {
 
   async #read(matched: MatchedOperation, resource: TwinResource): Promise<TwinAnswer> {
     const id = matched.values[resource.idParam] as string;
-    const stored = (await this.#stored(resource))?.find((item) => item.id === id);
+    const which = this.#which(matched, resource);
+    const stored = (await this.#stored(resource))?.find(which);
     if (stored === undefined) {
       const { status, value } = this.#example(matched);
       return this.#json(status, value);
@@ -362,22 +403,27 @@ export class TwinEngine {
     throw new Refusal(this.#missing(resource, id));
   }
 
-  /** Changes the stored object `id` of `resource` by `change`; `undefined` when the twin does not hold it. */
-  async #change(resource: TwinResource, id: string, change: (stored: Stored) => Stored): Promise<Stored | undefined> {
+  /** Changes the stored object of `resource` that `which` picks; `undefined` when the twin does not hold it. */
+  async #change(
+    resource: TwinResource,
+    which: (stored: Stored) => boolean,
+    change: (stored: Stored) => Stored,
+  ): Promise<Stored | undefined> {
     return this.#parts.collections.update(this.#parts.name, resource.key, (items) => {
-      const index = items?.findIndex((item) => (item.value as unknown as Stored).id === id) ?? -1;
+      const index = items?.findIndex((item) => which(item.value as unknown as Stored)) ?? -1;
       if (items === undefined || index === -1) return { result: undefined };
       const stored = items[index]?.value as unknown as Stored;
-      if (stored.deleted) throw new Refusal(this.#missing(resource, id));
+      if (stored.deleted) throw new Refusal(this.#missing(resource, stored.id));
       const next = change(structuredClone(stored));
       return { edit: { set: index, item: itemOf(JSON.stringify(next)) }, result: next };
     });
   }
 
   async #update(matched: MatchedOperation, resource: TwinResource, params: TwinParams): Promise<TwinAnswer> {
-    const id = matched.values[resource.idParam] as string;
     const fields = this.#fields(matched);
-    const changed = await this.#change(resource, id, (stored) => {
+    let before: unknown;
+    const changed = await this.#change(resource, this.#which(matched, resource), (stored) => {
+      before = stored.object.state;
       this.#apply(stored.object, params.body, fields);
       for (const field of this.#parts.profile.timestamps.updated) {
         if (field in stored.object) stored.object[field] = this.#stamp();
@@ -385,7 +431,13 @@ export class TwinEngine {
       return stored;
     });
     if (changed !== undefined) {
-      await this.#emit({ kind: 'updated', template: resource.template, object: changed.object });
+      await this.#emit({
+        kind: 'updated',
+        template: resource.template,
+        object: changed.object,
+        before,
+        values: matched.values,
+      });
       return this.#json(200, changed.object);
     }
     const { status, value } = this.#example(matched);
@@ -397,9 +449,17 @@ export class TwinEngine {
 
   async #delete(matched: MatchedOperation, resource: TwinResource): Promise<TwinAnswer> {
     const id = matched.values[resource.idParam] as string;
-    const removed = await this.#change(resource, id, (stored) => ({ ...stored, deleted: true }));
+    const removed = await this.#change(resource, this.#which(matched, resource), (stored) => ({
+      ...stored,
+      deleted: true,
+    }));
     if (removed !== undefined)
-      await this.#emit({ kind: 'deleted', template: resource.template, object: removed.object });
+      await this.#emit({
+        kind: 'deleted',
+        template: resource.template,
+        object: removed.object,
+        values: matched.values,
+      });
     if (this.#parts.profile.deleted === 'no-content') {
       return removed === undefined && (await this.#stored(resource)) !== undefined
         ? this.#error(this.#missing(resource, id))
@@ -450,8 +510,8 @@ export class TwinEngine {
     const flows = this.#parts.flows?.action;
     const owner = this.#ownerOf(matched);
     if (flows !== undefined && owner !== undefined) {
-      const id = matched.values[owner.idParam] as string;
-      const stored = (await this.#stored(owner))?.find((item) => item.id === id && !item.deleted);
+      const which = this.#which(matched, owner);
+      const stored = (await this.#stored(owner))?.find((item) => which(item) && !item.deleted);
       const outcome = flows(
         matched,
         stored === undefined ? undefined : structuredClone(stored.object),
@@ -461,11 +521,19 @@ export class TwinEngine {
       if (outcome !== undefined) {
         if ('object' in outcome) {
           const before = stored?.object.status;
-          await this.#change(owner, id, (kept) => ({ ...kept, object: outcome.object }));
-          await this.#emit({ kind: 'action', template: owner.template, object: outcome.object, before });
+          await this.#change(owner, which, (kept) => ({ ...kept, object: outcome.object }));
+          await this.#emit({
+            kind: 'action',
+            template: owner.template,
+            object: outcome.object,
+            before,
+            values: matched.values,
+            ...(outcome.event === undefined ? {} : { extra: outcome.event }),
+          });
         }
         if (outcome.error !== undefined) throw new Refusal(outcome.error);
-        return this.#json(200, (outcome as { object: unknown }).object);
+        const done = outcome as { object: unknown; answer?: unknown };
+        return this.#json(200, done.answer ?? done.object);
       }
     }
     const { status, value } = this.#example(matched);
@@ -483,11 +551,18 @@ export class TwinEngine {
     if (types.length === 0) return;
     const kept = this.#parts.model.resources.find((resource) => resource.template === events.eventsTemplate);
     const hooks = this.#parts.model.resources.find((resource) => resource.template === events.endpointsTemplate);
-    const endpoints = hooks === undefined ? [] : ((await this.#stored(hooks)) ?? []).filter((item) => !item.deleted);
+    // A hook kept below a path (a repository's) hears only the changes below that path.
+    const scope = hooks === undefined ? '' : this.#scopeOf(hooks, change.values);
+    const endpoints =
+      hooks === undefined
+        ? []
+        : ((await this.#stored(hooks)) ?? []).filter(
+            (item) => !item.deleted && (item.scope === '' || item.scope === scope),
+          );
     for (const type of types) {
-      const event = events.event(type, change.object, this.#tools);
+      const event = events.event(type, change.object, this.#tools, change);
       const targets = endpoints.map((item) => item.object).filter((endpoint) => events.subscribes(endpoint, type));
-      event.pending_webhooks = targets.length;
+      if ('pending_webhooks' in event) event.pending_webhooks = targets.length;
       if (kept !== undefined) {
         const stored: Stored = { id: String(event.id), scope: '', deleted: false, object: event };
         await this.#parts.collections.update(this.#parts.name, kept.key, (items) => {
@@ -496,19 +571,34 @@ export class TwinEngine {
           return { edit: { put: [...(items ?? []).slice(1 - MAX_OBJECTS), item] }, result: undefined };
         });
       }
-      for (const endpoint of targets) await this.#send(endpoint, event, events.scheme);
+      for (const endpoint of targets) {
+        const target = events.target?.(endpoint) ?? { url: endpoint.url, secret: endpoint.secret };
+        await this.#send(target, event, events.scheme, events.headers?.(type));
+      }
     }
   }
 
+  /** The scope `values` give a collection's items (`octo/app` for a repository's hooks). */
+  #scopeOf(resource: TwinResource, values: Record<string, string> | undefined): string {
+    const params = [...resource.template.matchAll(/\{([^}]+)\}/g)].map((found) => found[1] as string);
+    return params.map((param) => values?.[param] ?? '').join('/');
+  }
+
   /** Hands one event to the delivery engine for one subscriber; a refusal (a host not allowed) is the delivery's, not the request's. */
-  async #send(endpoint: Record<string, unknown>, event: Record<string, unknown>, scheme: string): Promise<void> {
+  async #send(
+    target: { url: unknown; secret: unknown },
+    event: Record<string, unknown>,
+    scheme: string,
+    headers: Record<string, string> | undefined,
+  ): Promise<void> {
     if (this.#parts.deliver === undefined) return;
     const members = new Map<string, string>([
-      ['url', JSON.stringify(endpoint.url)],
+      ['url', JSON.stringify(target.url)],
       ['data', JSON.stringify(event)],
-      ['sign', JSON.stringify({ scheme, secret: endpoint.secret })],
+      ['sign', JSON.stringify({ scheme, secret: target.secret })],
       ['retry', JSON.stringify('standard')],
     ]);
+    if (headers !== undefined) members.set('headers', JSON.stringify(headers));
     try {
       await this.#parts.deliver(members);
     } catch {
@@ -530,9 +620,23 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** One more than the largest numeric id of `items`. */
-function nextNumber(items: readonly { value: unknown }[] | undefined): number {
-  return (items ?? []).reduce((most, item) => Math.max(most, Number((item.value as Stored).id) || 0), 0) + 1;
+/** One more than the largest numeric `id` of `items` (with `scope`: their `number` within it). */
+function nextNumber(items: readonly { value: unknown }[] | undefined, scope?: string): number {
+  const numbers = (items ?? [])
+    .map((item) => item.value as Stored)
+    .filter((item) => scope === undefined || item.scope === scope);
+  return (
+    numbers.reduce(
+      (most, item) => Math.max(most, Number(scope === undefined ? item.object.id : item.object.number) || 0),
+      0,
+    ) + 1
+  );
+}
+
+/** Whether a stored item is the live one of `key` in `scope`. */
+function sameKey(value: unknown, scope: string, key: string): boolean {
+  const stored = value as Stored;
+  return !stored.deleted && stored.scope === scope && stored.id === key;
 }
 
 function atobSafe(text: string): string {

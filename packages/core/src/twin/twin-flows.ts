@@ -26,7 +26,9 @@ export interface FlowTools {
 }
 
 /** An action's outcome: the object as it now is (stored when the twin holds it), or an error. */
-export type ActionOutcome = { object: Record<string, unknown>; error?: FlowError } | { error: FlowError };
+export type ActionOutcome =
+  | { object: Record<string, unknown>; error?: FlowError; answer?: unknown; event?: Record<string, unknown> }
+  | { error: FlowError };
 
 /** What a change the twin made was, for its events. */
 export interface TwinChange {
@@ -35,8 +37,12 @@ export interface TwinChange {
   template: string;
   /** The object as it now is (for `deleted`: as it was). */
   object: Record<string, unknown>;
-  /** Its status before an action (`requires_payment_method`). */
+  /** Its status before an action (`requires_payment_method`); its `state` before an update. */
   before?: unknown;
+  /** The path's parameters of the request that made the change (`owner`, `repo`). */
+  values?: Record<string, string>;
+  /** What an action adds to its event (GitHub's `label` of `issues.labeled`). */
+  extra?: Record<string, unknown>;
 }
 
 /** A provider's events: which a change emits, their objects, and who subscribes where. */
@@ -48,13 +54,19 @@ export interface TwinEvents {
   /** The signing scheme of the delivery engine the provider's signatures are (`stripe`). */
   scheme: 'stripe' | 'github' | 'standard';
   types(change: TwinChange): string[];
-  event(type: string, object: Record<string, unknown>, tools: FlowTools): Record<string, unknown>;
+  event(type: string, object: Record<string, unknown>, tools: FlowTools, change?: TwinChange): Record<string, unknown>;
   subscribes(endpoint: Record<string, unknown>, type: string): boolean;
+  /** Where a subscriber takes deliveries and its secret. @default the endpoint's `url` and `secret` */
+  target?(endpoint: Record<string, unknown>): { url: unknown; secret: unknown };
+  /** Headers a delivery of `type` carries besides its signature (GitHub's `X-GitHub-Event`). */
+  headers?(type: string): Record<string, string>;
 }
 
 export interface TwinFlows {
   /** The provider's events and webhooks. */
   events?: TwinEvents;
+  /** Refuses a create before anything is stored (GitHub's `422 Validation Failed` for a missing field). */
+  check?(template: string, sent: Record<string, unknown>): FlowError | undefined;
   /** Sets a new object's state from what was sent, before it is stored; an error refuses the create. */
   created?(
     template: string,

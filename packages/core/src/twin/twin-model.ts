@@ -91,7 +91,8 @@ function resourcesOf(doc: Schema, paths: Record<string, Schema>, profile: TwinPr
   for (const template of Object.keys(paths)) {
     const segments = template.split('/');
     const last = segments.at(-1) ?? '';
-    if (last === '' || last.startsWith('{')) continue;
+    // A profile's alias of '' says a path is no collection (the provider's flows answer it).
+    if (last === '' || last.startsWith('{') || profile.aliases[template] === '') continue;
     const item = Object.keys(paths).find(
       (other) => other.startsWith(`${template}/{`) && /^\{[^}/]+\}$/.test(other.slice(template.length + 1)),
     );
@@ -115,7 +116,8 @@ function actionOf(
   profile: TwinProfile,
 ): { action: TwinAction; resource: TwinResource | undefined } {
   const upper = method.toUpperCase();
-  const collection = resources.get(template);
+  const alias = profile.aliases[template];
+  const collection = resources.get(alias ?? template);
   if (collection !== undefined) {
     if (upper === 'POST') return { action: 'create', resource: collection };
     if (upper === 'GET') return { action: 'list', resource: collection };

@@ -67,6 +67,11 @@ export const twinProfileSchema = z
         length: z.number().int().min(4).max(64).default(24),
         /** A prefix per collection, by its last path segment (`customers` → `cus_`). */
         prefixes: z.record(z.string().max(32), z.string().max(32)).default({}),
+        /**
+         * The field an item's path id reads, by the collection's last path segment
+         * (GitHub's `issues` → `number`, counted 1, 2, 3 per repository; `labels` → `name`).
+         */
+        keys: z.record(z.string().max(32), z.string().max(64)).default({}),
       })
       .strict()
       .prefault({}),
@@ -102,17 +107,35 @@ export const twinProfileSchema = z
       }),
     /** What DELETE answers: `204` no body, or the item's `{ id, object, deleted: true }`. */
     deleted: z.enum(['no-content', 'tombstone']).default('no-content'),
-    /** `Authorization: Bearer <prefix>…` required on every request. */
+    /**
+     * A key required on every request: `Authorization: <scheme> <prefix>…` with one of
+     * `schemes` (Stripe: `Bearer` or `Basic` with the key as the user; GitHub: `token` or `Bearer`).
+     */
     auth: z
-      .object({ bearerPrefix: z.string().min(1).max(64) })
+      .object({
+        bearerPrefix: z.string().max(64).default(''),
+        schemes: z
+          .array(z.enum(['Bearer', 'Basic', 'token']))
+          .min(1)
+          .max(3)
+          .default(['Bearer', 'Basic']),
+      })
       .strict()
       .optional(),
     /** The header whose key replays an earlier answer (same body) or refuses another body. */
     idempotencyHeader: z.string().max(64).optional(),
     /** `expand[]` (Stripe): ids in the answer replaced by the objects they name. */
     expand: z.string().max(64).optional(),
-    /** A provider's built-in flows beside the generic engine (only `stripe` today). */
-    flows: z.enum(['stripe']).optional(),
+    /** A provider's built-in flows beside the generic engine. */
+    flows: z.enum(['stripe', 'github']).optional(),
+    /**
+     * Paths that create and list the items of a collection found elsewhere, by
+     * that collection's path (GitHub's `…/issues/{issue_number}/comments` →
+     * `…/issues/comments`, whose `…/{comment_id}` reads, updates and deletes);
+     * `''` for a path that is no collection although it looks like one (the
+     * provider's flows answer it: GitHub's `…/issues/{issue_number}/labels`).
+     */
+    aliases: z.record(z.string().max(300), z.string().max(300)).default({}),
   })
   .strict();
 

@@ -8,6 +8,7 @@
  */
 import type { CollectionStore } from '../collections/collection-store.js';
 import { MockpointError } from '../registry/errors.js';
+import { githubFlows } from './github-flows.js';
 import { stripeFlows } from './stripe-flows.js';
 import { TwinEngine } from './twin-engine.js';
 import type { TwinFlows } from './twin-flows.js';
@@ -27,7 +28,7 @@ export interface TwinCatalog {
   load(provider: string): Promise<TwinSource>;
 }
 
-const FLOWS: Record<string, TwinFlows> = { stripe: stripeFlows };
+const FLOWS: Record<string, TwinFlows> = { stripe: stripeFlows, github: githubFlows };
 
 /** Most names a table remembers (with a twin or without) before it starts again. */
 const MAX_NAMES = 10_000;

@@ -1,0 +1,116 @@
+/**
+ * GitHub's webhooks (SPEC §2.19): each change the twin makes emits the event
+ * GitHub sends — `issues` opened/edited/closed/reopened/labeled/deleted,
+ * `issue_comment` created/edited/deleted, `pull_request` opened/edited/closed,
+ * `label` created/edited/deleted — with the keys `@octokit/webhooks-examples`
+ * shows for it (`action`, the object, `repository`, `sender`), to every active
+ * hook of the repository (`POST /repos/{owner}/{repo}/hooks`, `config.url`,
+ * `config.secret`, `events` or `*`), with `X-GitHub-Event`, and signed by the
+ * delivery engine's `github` scheme (`X-Hub-Signature-256`, `X-GitHub-Delivery`).
+ *
+ * @module
+ */
+import type { FlowTools, TwinChange } from './twin-flows.js';
+
+/** The event of each collection, by its last path segment. */
+const EVENT_OF: Record<string, string> = {
+  issues: 'issues',
+  comments: 'issue_comment',
+  pulls: 'pull_request',
+  labels: 'label',
+};
+
+/** The member of the payload that holds the object. */
+const MEMBER_OF: Record<string, string> = {
+  issues: 'issue',
+  issue_comment: 'comment',
+  pull_request: 'pull_request',
+  label: 'label',
+};
+
+function updateAction(event: string, change: TwinChange): string {
+  if (event !== 'issues' && event !== 'pull_request') return 'edited';
+  const state = change.object.state;
+  if (state === change.before) return 'edited';
+  if (state === 'closed') return 'closed';
+  return 'reopened';
+}
+
+/** The types (`issues.opened`) of the events a change emits. */
+export function githubEventTypes(change: TwinChange): string[] {
+  const event = EVENT_OF[change.template.split('/').at(-1) ?? ''];
+  if (event === undefined) return [];
+  switch (change.kind) {
+    case 'created':
+      return [`${event}.${event === 'issues' || event === 'pull_request' ? 'opened' : 'created'}`];
+    case 'updated':
+      return [`${event}.${updateAction(event, change)}`];
+    case 'deleted':
+      return [`${event}.deleted`];
+    default:
+      return change.extra?.label === undefined ? [] : [`${event}.labeled`];
+  }
+}
+
+/** The repository of the payload, from the path's owner and name. */
+function repositoryOf(owner: string, name: string): Record<string, unknown> {
+  const url = `https://api.github.com/repos/${owner}/${name}`;
+  return {
+    id: 1,
+    node_id: 'R_kgDOAAAAAQ',
+    name,
+    full_name: `${owner}/${name}`,
+    private: false,
+    owner: { login: owner, id: 1, type: 'User' },
+    html_url: `https://github.com/${owner}/${name}`,
+    url,
+  };
+}
+
+const SENDER = { login: 'octocat', id: 1, node_id: 'MDQ6VXNlcjE=', type: 'User', site_admin: false };
+
+/** A payload of `type` about `object` (`change` gives the repository and what an action adds). */
+export function githubEvent(
+  type: string,
+  object: Record<string, unknown>,
+  tools: FlowTools,
+  change?: TwinChange,
+): Record<string, unknown> {
+  const [event = '', action = ''] = type.split('.');
+  const values = change?.values ?? {};
+  const payload: Record<string, unknown> = { action };
+  if (event === 'pull_request') payload.number = object.number;
+  payload[MEMBER_OF[event] ?? event] = object;
+  if (event === 'issue_comment') payload.issue = { number: Number(values.issue_number) || null };
+  if (action === 'edited') payload.changes = {};
+  Object.assign(payload, change?.extra ?? {});
+  payload.repository = repositoryOf(values.owner ?? 'octocat', values.repo ?? 'hello-world');
+  payload.sender = SENDER;
+  // @octokit/webhooks-examples' `pull_request.closed` comes from an App's installation; GitHub adds it there.
+  payload.installation = { id: 1, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMQ==' };
+  // The event's id is the delivery's (`X-GitHub-Delivery`); kept out of the payload.
+  void tools;
+  return payload;
+}
+
+/** Whether a repository hook takes events of `type` (`issues.opened` by `issues` or `*`). */
+export function githubSubscribes(hook: Record<string, unknown>, type: string): boolean {
+  const { url } = githubTarget(hook);
+  if (hook.active === false || typeof url !== 'string') return false;
+  const events = Array.isArray(hook.events) ? hook.events : ['push'];
+  return events.includes('*') || events.includes(type.split('.')[0]);
+}
+
+/** A hook's receiver and secret, from its `config`. */
+export function githubTarget(hook: Record<string, unknown>): { url: unknown; secret: unknown } {
+  const config = (typeof hook.config === 'object' && hook.config !== null ? hook.config : {}) as Record<
+    string,
+    unknown
+  >;
+  return { url: config.url, secret: config.secret ?? '' };
+}
+
+/** The headers of a delivery of `type`. */
+export function githubHeaders(type: string): Record<string, string> {
+  return { 'x-github-event': type.split('.')[0] ?? type, 'x-github-hook-installation-target-type': 'repository' };
+}
