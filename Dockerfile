@@ -28,7 +28,8 @@ RUN pnpm --filter "@mockpoint/server..." run build
 # (resolved in the lockfile), and should it not, it is installed in a folder of its own,
 # the version the lockfile has for the core. Server error reporting (SERVER_REPORTING_DSN)
 # needs @sentry/node, an optional peer of the server: it is added, in a folder of its
-# own, only when WITH_REPORTING=true.
+# own, only when WITH_REPORTING=true. The providers' twins (@mockpoint/twins, another optional
+# peer: docs/twins.md) are copied in, their published files only.
 ARG WITH_REPORTING=false
 RUN pnpm --filter @mockpoint/server deploy --prod --legacy /out \
  && if [ ! -e /out/node_modules/@redis/client ]; then \
@@ -41,6 +42,9 @@ RUN pnpm --filter @mockpoint/server deploy --prod --legacy /out \
       npm install --prefix /out/reporting --omit=dev --no-audit --no-fund @sentry/node@11 \
       && ln -s ../reporting/node_modules/@sentry /out/node_modules/@sentry; \
     fi \
+ && mkdir -p /out/node_modules/@mockpoint/twins \
+ && (cd packages/twins && cp -r package.json index.js index.d.ts README.md THIRD_PARTY_NOTICES.md stripe github \
+      /out/node_modules/@mockpoint/twins/) \
  && mkdir /out-data
 
 FROM node:20-bookworm-slim

@@ -30,6 +30,8 @@ const SERVER = join(ROOT, 'packages', 'server');
 const ENTRY = join(SERVER, 'dist', 'cli.js');
 const WEB = join(SERVER, 'dist', 'web');
 const STAMP = join(SERVER, 'dist', '.build-stamp');
+/** The providers' twins (@mockpoint/twins): read from disk by the package, embedded in the file here. */
+const TWINS = join(ROOT, 'packages', 'twins');
 
 /** Each target: bun's name for it, the classic-level prebuild it embeds, the file written. */
 /**
@@ -121,8 +123,58 @@ function sha256(bytes) {
 /** What an executable is made from: when this is unchanged, so is the file. */
 function inputsKey(target) {
   return sha256(
-    [target, Bun.version, readFileSync(STAMP, 'utf8'), readFileSync(fileURLToPath(import.meta.url), 'utf8')].join('\n'),
+    [
+      target,
+      Bun.version,
+      readFileSync(STAMP, 'utf8'),
+      readFileSync(fileURLToPath(import.meta.url), 'utf8'),
+      ...twinFiles().map((file) => sha256(readFileSync(file))),
+    ].join('\n'),
   );
+}
+
+/** The files of @mockpoint/twins that a twin reads: each provider's document and profile. */
+function twinFiles() {
+  const { providers } = twinProviders();
+  return providers.flatMap((provider) => [
+    join(TWINS, provider, 'document.json.gz'),
+    join(TWINS, provider, 'profile.json'),
+  ]);
+}
+
+function twinProviders() {
+  const source = readFileSync(join(TWINS, 'index.js'), 'utf8');
+  const list = /export const providers = (\[[^\]]*\]);/.exec(source)?.[1];
+  if (list === undefined) fail('packages/twins/index.js has no `export const providers = [...]`');
+  return { providers: JSON.parse(list.replaceAll("'", '"')) };
+}
+
+/**
+ * @mockpoint/twins as one module with its files inside: the package reads them next to its
+ * index.js, which an executable has no folder for. The same exports, the same answers.
+ */
+function embeddedTwins() {
+  const { providers } = twinProviders();
+  const files = Object.fromEntries(
+    providers.map((provider) => [
+      provider,
+      {
+        document: readFileSync(join(TWINS, provider, 'document.json.gz')).toString('base64'),
+        profile: readFileSync(join(TWINS, provider, 'profile.json'), 'utf8'),
+      },
+    ]),
+  );
+  return [
+    "import { gunzipSync } from 'node:zlib';",
+    `export const providers = ${JSON.stringify(providers)};`,
+    `const files = ${JSON.stringify(files)};`,
+    'export async function load(provider) {',
+    "  if (!providers.includes(provider)) throw new Error('no twin of ' + provider + '; one of ' + providers.join(', '));",
+    '  const { document, profile } = files[provider];',
+    "  return { document: JSON.parse(gunzipSync(Buffer.from(document, 'base64')).toString('utf8')), profile: JSON.parse(profile) };",
+    '}',
+    '',
+  ].join('\n');
 }
 
 async function build(target, out) {
@@ -160,6 +212,12 @@ async function build(target, out) {
             contents: `module.exports = require(${JSON.stringify(addon)});\n`,
             loader: 'js',
           }));
+        },
+      },
+      {
+        name: 'twins-embedded',
+        setup(builder) {
+          builder.onLoad({ filter: /[\\/]twins[\\/]index\.js$/ }, () => ({ contents: embeddedTwins(), loader: 'js' }));
         },
       },
     ],

@@ -132,6 +132,22 @@ async function contract() {
     unchanged.text,
   );
 
+  // The image carries the providers' twins (@mockpoint/twins, which the npm package leaves out).
+  const twin = await call('PUT', `/api/endpoints/${run}-pay/twin`, {
+    body: JSON.stringify({ provider: 'stripe' }),
+    headers: writeHeaders,
+  });
+  check(twin.status === 200, 'a Stripe twin: 200', twin.text);
+  const customer = await call('POST', `/endpoint/${run}-pay/v1/customers`, {
+    body: 'email=jenny%40example.com',
+    headers: { authorization: 'Bearer sk_test_image', 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  check(
+    customer.status === 200 && customer.json?.object === 'customer' && customer.json?.email === 'jenny@example.com',
+    'a Stripe twin: a customer made',
+    customer.text,
+  );
+
   expectError(await add('{not json'), 400, 'INVALID_JSON', 'a body that is not JSON');
   expectError(await add({ name: 'bad name!', data: 1 }), 400, 'INVALID_NAME', 'an invalid name');
   expectError(await add({ name: `${run}-x` }), 400, 'MISSING_DATA', 'missing data');

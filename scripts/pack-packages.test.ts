@@ -72,6 +72,7 @@ describe('pnpm tarballs on a workspace installed for the daemon only', () => {
       expect(readdirSync(dest).sort()).toEqual([
         'mockpoint-core-0.1.0.tgz',
         'mockpoint-server-0.1.0.tgz',
+        'mockpoint-twins-0.1.0.tgz',
         'mockpoint-vitest-0.1.0.tgz',
       ]);
       expect(packed.output).toContain('packing from a temporary copy');

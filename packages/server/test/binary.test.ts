@@ -127,6 +127,26 @@ describe('the linux-x64 executable, alone in an empty folder, without node', () 
     }
   });
 
+  it("carries the providers' twins (@mockpoint/twins, which the npm package leaves out): a Stripe twin answers", async () => {
+    const daemon = await startDaemon({ bin: exe, cwd: folder, args: ['--memory'], env });
+    try {
+      const made = await fetch(`${daemon.url}/api/endpoints/pay/twin`, {
+        method: 'PUT',
+        body: JSON.stringify({ provider: 'stripe' }),
+      });
+      expect(made.status).toBe(200);
+      const customer = await fetch(`${daemon.url}/endpoint/pay/v1/customers`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk_test_binary', 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'email=jenny%40example.com',
+      });
+      expect(customer.status).toBe(200);
+      expect(await customer.json()).toMatchObject({ object: 'customer', email: 'jenny@example.com' });
+    } finally {
+      expect(await daemon.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    }
+  });
+
   it('stores, keeps every acknowledged write through SIGKILL, and locks its data directory', async () => {
     const cwd = await makeTempDir('mockpoint-binary-store-');
     const first = await startDaemon({ bin: exe, cwd, env });

@@ -340,6 +340,51 @@ describe('npm install -g of the core and server tarballs', () => {
       expect(events[0]).toMatchObject({ exception: { values: [{ type: 'Error', value: `disk on fire ${marker}` }] } });
     });
   });
+
+  it(
+    'a twin needs @mockpoint/twins: without it one error naming the package, with its tarball a Stripe twin',
+    async () => {
+      const daemon = await startDaemon({ bin, args: ['--memory'], env: freshEnv(home) });
+      try {
+        const missing = await requestJson(`${daemon.url}/api/endpoints/pay/twin`, {
+          method: 'PUT',
+          body: { provider: 'stripe' },
+        });
+        expect(missing.status).toBe(400);
+        expect(missing.body).toMatchObject({ success: false, error: { code: 'INVALID_TWIN' } });
+        expect(JSON.stringify(missing.body)).toContain('npm install @mockpoint/twins');
+      } finally {
+        await daemon.stop('SIGINT');
+      }
+      // docs/packages.md: the twins' tarball installed beside the daemon.
+      expectSuccess(
+        'npm install -g the twins',
+        await run('npm', ['install', '-g', '--prefix', prefix, `./${packed.twins}`], {
+          cwd: tarballs,
+          env: freshEnv(home),
+          timeoutMs: INSTALL_TIMEOUT,
+        }),
+      );
+      const twinned = await startDaemon({ bin, args: ['--memory'], env: freshEnv(home) });
+      try {
+        const made = await requestJson(`${twinned.url}/api/endpoints/pay/twin`, {
+          method: 'PUT',
+          body: { provider: 'stripe' },
+        });
+        expect(made.status).toBe(200);
+        const customer = await fetch(`${twinned.url}/endpoint/pay/v1/customers`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer sk_test_installed', 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'email=jenny%40example.com',
+        });
+        expect(customer.status).toBe(200);
+        expect(await customer.json()).toMatchObject({ object: 'customer', email: 'jenny@example.com' });
+      } finally {
+        await twinned.stop('SIGINT');
+      }
+    },
+    INSTALL_TIMEOUT,
+  );
 });
 
 describe('pnpm add of the tarballs with the README override', () => {

@@ -63,7 +63,9 @@ export function expectSuccess(what: string, result: RunResult): RunResult {
 }
 
 /** Packs the publishable packages (as the READMEs say) into `dest`; returns the tarball paths by package directory. */
-export async function packTarballs(dest: string): Promise<{ core: string; server: string; vitest: string }> {
+export async function packTarballs(
+  dest: string,
+): Promise<{ core: string; server: string; vitest: string; twins: string }> {
   expectSuccess(
     'pnpm pack',
     await run('npx', [...PNPM, '-r', '--filter', './packages/*', 'pack', '--pack-destination', dest], {
@@ -75,7 +77,7 @@ export async function packTarballs(dest: string): Promise<{ core: string; server
     if (!file) throw new Error(`pnpm pack made no mockpoint-${name}-*.tgz in ${dest}`);
     return file;
   };
-  return { core: find('core'), server: find('server'), vitest: find('vitest') };
+  return { core: find('core'), server: find('server'), vitest: find('vitest'), twins: find('twins') };
 }
 
 /**
