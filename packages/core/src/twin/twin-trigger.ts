@@ -34,7 +34,8 @@ export interface TriggerResult {
 }
 
 const EVENT_TYPE = /^[a-z][a-z0-9_]{0,63}(\.[a-z][a-z0-9_]{0,63}){1,3}$/;
-const REPO = /^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/;
+/** `owner/name` as GitHub names them: neither `.` nor `..`. */
+const REPO = /^(?!\.{1,2}\/)[A-Za-z0-9_.-]{1,100}\/(?!\.{1,2}$)[A-Za-z0-9_.-]{1,100}$/;
 const SECRET = /^[\x21-\x7e]{1,256}$/;
 const FIELDS = ['event', 'to', 'secret', 'repo'];
 

@@ -16,6 +16,7 @@ import { MockpointError } from '../../registry/errors.js';
 import { parseTwinSetting, type TwinSetting } from '../../twin/twin-setting.js';
 import { buildTwin, flowsOf, type TwinTable } from '../../twin/twin-table.js';
 import { parseTrigger, runTrigger, triggerable } from '../../twin/twin-trigger.js';
+import { checkDeliveryTarget } from '../../webhook/delivery-target.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
 import {
@@ -132,6 +133,8 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
     const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes);
     const body = Object.fromEntries([...members].map(([member, text]) => [member, JSON.parse(text)]));
     const trigger = parseTrigger(body);
+    // Refused before the twin changes anything: a receiver the daemon may not reach.
+    if (trigger.to !== undefined) checkDeliveryTarget(trigger.to, options.deliveryAllowHosts);
     const engine = await twins.engine(name);
     if (engine === null) {
       const providers = (twins.catalog?.providers ?? []).join(', ') || '(none)';
