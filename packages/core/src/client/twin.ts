@@ -27,6 +27,8 @@ export interface Twin {
   operations: number;
   /** The collections inferred from its paths (path templates). */
   collections: string[];
+  /** The collection (`getCollections`) each path template keeps its objects in (`/v1/customers` → `v1-customers`). */
+  kept: Record<string, string>;
   /** The events `triggerTwin` sends (none for a twin of a document). */
   triggers: string[];
 }

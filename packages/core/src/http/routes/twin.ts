@@ -43,6 +43,9 @@ const shownSchema = z.object({
   profile: z.record(z.string(), z.unknown()).describe('The profile, its defaults filled.'),
   operations: z.number().int().describe("The document's operations."),
   collections: z.array(z.string()).describe('The collections inferred from its paths (path templates).'),
+  kept: z
+    .record(z.string(), z.string())
+    .describe('The collection (GET /api/endpoints/{name}/collections) each path template keeps its objects in.'),
   triggers: z
     .array(z.string())
     .describe('The events POST /api/endpoints/{name}/twin/trigger sends (none for a twin of a document).'),
@@ -88,6 +91,7 @@ async function shown(setting: TwinSetting, twins: TwinTable): Promise<z.infer<ty
     profile: checked as unknown as Record<string, unknown>,
     operations: model.operations.length,
     collections: model.resources.map((resource) => resource.template),
+    kept: Object.fromEntries(model.resources.map((resource) => [resource.template, resource.key])),
     triggers: triggerable({ model, profile: checked, events: flowsOf(checked.flows)?.events }),
   };
 }
