@@ -6,6 +6,8 @@
 // (stripe.webhooks.constructEvent, @octokit/webhooks verify). Every process listens on 127.0.0.1.
 import { createClient, MockpointError } from '@mockpoint/core';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import Stripe from 'stripe';
@@ -215,4 +217,35 @@ it('refuses what it cannot send with a stable code and a message listing what ex
     .catch((error: unknown) => error);
   expect(thrown).toBeInstanceOf(MockpointError);
   expect((thrown as MockpointError).code).toBe('UNKNOWN_TWIN_EVENT');
+});
+
+it('is the MCP tool trigger_twin_event: an event sent, an unknown one a tool error with its code', async () => {
+  const { daemon, name, port } = await twinDaemon('stripe', 'memory');
+  const client = new Client({ name: 'mockpoint-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${daemon.url}/api/mcp`)));
+  try {
+    const tool = (await client.listTools()).tools.find((one) => one.name === 'trigger_twin_event');
+    const body = (tool?.inputSchema.properties as { body?: { properties?: object } } | undefined)?.body;
+    expect(Object.keys(body?.properties ?? {}).sort()).toEqual(['event', 'repo', 'secret', 'to']);
+    type TextResult = { isError?: boolean; content: { text: string }[] };
+    const sent = (await client.callTool({
+      name: 'trigger_twin_event',
+      arguments: { name, body: { event: 'customer.created' } },
+    })) as TextResult;
+    expect(sent.isError, sent.content[0]?.text).toBeFalsy();
+    const { events } = JSON.parse(sent.content[0]?.text ?? '{}') as { events: { type: string; event: { id: string } }[] };
+    expect(events.map((one) => one.type)).toEqual(['customer.created']);
+    const stripe = new Stripe('sk_test_1', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
+    expect((await stripe.events.retrieve(events[0]?.event.id ?? '')).type).toBe('customer.created');
+    const refused = (await client.callTool({
+      name: 'trigger_twin_event',
+      arguments: { name, body: { event: 'customer.teleported' } },
+    })) as TextResult;
+    expect([refused.isError, JSON.parse(refused.content[0]?.text ?? '{}').error?.code]).toEqual([
+      true,
+      'UNKNOWN_TWIN_EVENT',
+    ]);
+  } finally {
+    await client.close();
+  }
 });

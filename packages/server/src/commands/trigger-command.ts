@@ -28,7 +28,7 @@ ${optionsHelp(
 --to <url>         | one more receiver of the event (loopback, or MOCKPOINT_DELIVERY_ALLOW_HOSTS)
 --secret <secret>  | what the delivery to --to is signed with (default: the secret of the
                    | twin's subscription to that URL, else a new one, printed)
---repo <owner/name>| the repository of a GitHub event (default octocat/hello-world)
+--repo <owner/name> | the repository of a GitHub event (default octocat/hello-world)
 --json             | print the daemon's answer as JSON
 `,
   DAEMON_OPTIONS,
