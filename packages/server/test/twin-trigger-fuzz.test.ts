@@ -17,7 +17,14 @@ afterAll(() => removeTempDirs());
 const SEED = 6565;
 const CASES = 200;
 const EVENTS = ['customer.created', 'payment_intent.succeeded', 'issues.opened', 'issue_comment.created'];
-const CODES = ['INVALID_TRIGGER', 'UNKNOWN_TWIN_EVENT', 'INVALID_DELIVERY_URL', 'DELIVERY_HOST_NOT_ALLOWED', 'INVALID_JSON', 'INVALID_BODY'];
+const CODES = [
+  'INVALID_TRIGGER',
+  'UNKNOWN_TWIN_EVENT',
+  'INVALID_DELIVERY_URL',
+  'DELIVERY_HOST_NOT_ALLOWED',
+  'INVALID_JSON',
+  'INVALID_BODY',
+];
 
 /** A value of a field: usually random text, sometimes a good one with random text in it. */
 function pick(random: () => number, good: string[]): string {
@@ -33,7 +40,9 @@ it(`sends or refuses ${CASES} random triggers (seed ${SEED}) with stable codes, 
   const stripe = await twinDaemon('stripe', 'memory');
   // The GitHub twin on the same daemon: PUT at a second name.
   const { daemon } = stripe;
-  expect((await requestJson(`${daemon.url}/api/endpoints/gh/twin`, { method: 'PUT', body: { provider: 'github' } })).status).toBe(200);
+  expect(
+    (await requestJson(`${daemon.url}/api/endpoints/gh/twin`, { method: 'PUT', body: { provider: 'github' } })).status,
+  ).toBe(200);
   const receiver = await hookReceiver();
   const random = prng(SEED);
   const statuses = new Map<string, number>();
@@ -42,7 +51,11 @@ it(`sends or refuses ${CASES} random triggers (seed ${SEED}) with stable codes, 
     for (let i = 0; i < CASES; i++) {
       const name = i % 2 === 0 ? stripe.name : 'gh';
       const body: Record<string, unknown> = { event: pick(random, EVENTS) };
-      if (random() < 0.5) body.to = pick(random, [receiver.url, `${receiver.url}/${encodeURIComponent(randomText(random, 8).replace(/[\uD800-\uDFFF]/g, '?'))}`]);
+      if (random() < 0.5)
+        body.to = pick(random, [
+          receiver.url,
+          `${receiver.url}/${encodeURIComponent(randomText(random, 8).replace(/[\uD800-\uDFFF]/g, '?'))}`,
+        ]);
       if (random() < 0.5) body.secret = pick(random, ['whsec_fuzz', 'It is a secret']);
       if (random() < 0.4) body.repo = pick(random, ['octo/app', 'a-b/c.d']);
       const answer = await requestJson(`${daemon.url}/api/endpoints/${name}/twin/trigger`, { method: 'POST', body });

@@ -28,12 +28,24 @@ describe.each([
     const shop = `shop-${size.label}`;
     const code = `code-${size.label}`;
     await call(`/api/endpoints/${shop}/twin`, { method: 'PUT', body: '{"provider":"stripe"}' });
-    await call(`/endpoint/${shop}/v1/customers`, { method: 'POST', headers: STRIPE, body: 'email=jenny%40example.com' });
+    await call(`/endpoint/${shop}/v1/customers`, {
+      method: 'POST',
+      headers: STRIPE,
+      body: 'email=jenny%40example.com',
+    });
     await call(`/api/endpoints/${shop}/twin/trigger`, { method: 'POST', body: '{"event":"payment_intent.succeeded"}' });
     await call(`/api/endpoints/${code}/twin`, { method: 'PUT', body: '{"provider":"github"}' });
     const hook = { config: { url: 'http://127.0.0.1:9/hooks', secret: 's' }, events: ['*'] };
-    await call(`/endpoint/${code}/repos/octo/app/hooks`, { method: 'POST', headers: GITHUB, body: JSON.stringify(hook) });
-    await call(`/endpoint/${code}/repos/octo/app/issues`, { method: 'POST', headers: GITHUB, body: '{"title":"Crash"}' });
+    await call(`/endpoint/${code}/repos/octo/app/hooks`, {
+      method: 'POST',
+      headers: GITHUB,
+      body: JSON.stringify(hook),
+    });
+    await call(`/endpoint/${code}/repos/octo/app/issues`, {
+      method: 'POST',
+      headers: GITHUB,
+      body: '{"title":"Crash"}',
+    });
     const plain = `plain-${size.label}`;
     await call('/api/endpoint/add', { method: 'PUT', body: JSON.stringify({ name: plain, data: {} }) });
 
@@ -41,10 +53,14 @@ describe.each([
     await page.goto(`${web.server.url}/#/e/${shop}`);
     const panel = page.getByRole('region', { name: 'Twin', exact: true });
     await poll(() => panel.isVisible()).toBe(true);
-    await poll(() => page.locator('#twin-about').textContent()).toMatch(/^stripe twin: \d+ operations, \d+ collections; mockpoint trigger sends \d+ kinds of event\.$/);
+    await poll(() => page.locator('#twin-about').textContent()).toMatch(
+      /^stripe twin: \d+ operations, \d+ collections; mockpoint trigger sends \d+ kinds of event\.$/,
+    );
     const customers = panel.getByRole('region', { name: '/v1/customers: 1' });
     await poll(() => customers.textContent()).toMatch(/cus_\w+ email: jenny@example\.com/);
-    await poll(() => panel.getByRole('region', { name: '/v1/payment_intents: 1' }).textContent()).toMatch(/status: succeeded/);
+    await poll(() => panel.getByRole('region', { name: '/v1/payment_intents: 1' }).textContent()).toMatch(
+      /status: succeeded/,
+    );
     const events = panel.getByRole('list', { name: 'Events' });
     await poll(() => events.locator('li code').allTextContents()).toEqual([
       'charge.succeeded',
@@ -61,7 +77,9 @@ describe.each([
     await poll(() => panel.getByRole('region', { name: '/repos/{owner}/{repo}/issues: 1' }).textContent()).toMatch(
       /1 in octo\/app title: Crash/,
     );
-    await poll(() => panel.getByRole('list', { name: 'Events' }).textContent()).toMatch(/dlv_\S+ \w+ to http:\/\/127\.0\.0\.1:9\/hooks/);
+    await poll(() => panel.getByRole('list', { name: 'Events' }).textContent()).toMatch(
+      /dlv_\S+ \w+ to http:\/\/127\.0\.0\.1:9\/hooks/,
+    );
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, `twin-${size.label}-github`);
 

@@ -28,8 +28,8 @@ import { QueueView } from './queue-view.js';
 import { report } from './report.js';
 import { RoutesView } from './routes-view.js';
 import { SignatureCheckView } from './signature-view.js';
-import { TwinView } from './twin-view.js';
 import { tokenField } from './token-field.js';
+import { TwinView } from './twin-view.js';
 import { checkName, shellQuote } from './validate.js';
 
 /** What the detail view tells the rest of the page. */

@@ -107,9 +107,12 @@ export class TwinView {
   }
 
   #show(twin: Twin, collections: Record<string, unknown[]>, deliveries: Delivery[]): void {
-    const what = twin.provider === undefined ? `A twin of ${twin.title ?? 'an OpenAPI document'}` : `${twin.provider} twin`;
+    const what =
+      twin.provider === undefined ? `A twin of ${twin.title ?? 'an OpenAPI document'}` : `${twin.provider} twin`;
     this.#about.textContent = `${what}: ${twin.operations} operations, ${twin.collections.length} collections; ${
-      twin.triggers.length === 0 ? 'it sends no events' : `mockpoint trigger sends ${twin.triggers.length} kinds of event`
+      twin.triggers.length === 0
+        ? 'it sends no events'
+        : `mockpoint trigger sends ${twin.triggers.length} kinds of event`
     }.`;
     const eventsAt = twin.provider === 'stripe' ? '/v1/events' : undefined;
     const groups = twin.collections
@@ -145,7 +148,13 @@ export class TwinView {
             { 'aria-labelledby': 'twin-events-title' },
             events.slice(0, MAX_SHOWN).map(({ object = {} }) => {
               const created = typeof object.created === 'number' ? new Date(object.created * 1000).toISOString() : '';
-              return h('li', null, h('code', null, String(object.type)), ` ${String(object.id)} `, h('time', null, created));
+              return h(
+                'li',
+                null,
+                h('code', null, String(object.type)),
+                ` ${String(object.id)} `,
+                h('time', null, created),
+              );
             }),
           ),
       more(events.length),
@@ -168,9 +177,17 @@ export class TwinView {
         : h(
             'ol',
             { 'aria-labelledby': 'twin-events-title' },
-            sent.slice(0, MAX_SHOWN).map((delivery) =>
-              h('li', null, h('code', null, delivery.id), ` ${delivery.state} to ${delivery.url} `, h('time', null, delivery.createdAt)),
-            ),
+            sent
+              .slice(0, MAX_SHOWN)
+              .map((delivery) =>
+                h(
+                  'li',
+                  null,
+                  h('code', null, delivery.id),
+                  ` ${delivery.state} to ${delivery.url} `,
+                  h('time', null, delivery.createdAt),
+                ),
+              ),
           ),
       more(sent.length),
     );
