@@ -118,6 +118,7 @@ const RUNNERS: Record<CommandName, (argv: string[]) => Promise<number>> = {
   verify: async (argv) => (await import('./commands/verify-command.js')).runVerify(argv, IO, process.env),
   coverage: async (argv) => (await import('./commands/coverage-command.js')).runCoverage(argv, IO, process.env),
   import: async (argv) => (await import('./commands/import-command.js')).runImport(argv, IO, process.env),
+  trigger: async (argv) => (await import('./commands/trigger-command.js')).runTrigger(argv, IO, process.env),
   mcp: async (argv) => (await import('./commands/mcp-command.js')).runMcp(argv, IO, process.env, stopSignal()),
 };
 

@@ -2,14 +2,12 @@
 // daemon serving the twin at the root of a port of its own (`--serve`), on LevelDB and on a real
 // redis-server: issues numbered per repository, comments, labels, pull requests, `Link`
 // pagination through `octokit.paginate`, GitHub's errors. Every process listens on 127.0.0.1.
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
-import examples from '@octokit/webhooks-examples/api.github.com/index.json' with { type: 'json' };
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, killAll, makeTempDir, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import { assertBuilt, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import { exampleKeys, hookReceiver, twinDaemon } from './helpers/twin.js';
 
 let redis: TestRedis;
 
@@ -23,73 +21,13 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
-/** Each test's twin has a name of its own: the Redis tests share one redis-server. */
-let twins = 0;
-
 /** A daemon with a GitHub twin served at the root of its own port, and an Octokit for it. */
 async function githubTwin(store: 'level' | 'redis'): Promise<{ octokit: Octokit; root: string }> {
-  const name = `github${++twins}`;
-  const daemon =
-    store === 'level'
-      ? await startDaemon({ args: ['--data-dir', await makeTempDir(), '--serve', `${name}=0`] })
-      : await startDaemon({ args: ['--serve', `${name}=0`], env: { MOCKPOINT_REDIS_URL: redis.socket } });
-  const note = daemon.notes.find((line) => line.startsWith(`${name} served at `));
-  expect(note, daemon.startLine).toBeDefined();
-  const root = (note as string).slice(`${name} served at `.length);
-  const made = await requestJson(`${daemon.url}/api/endpoints/${name}/twin`, {
-    method: 'PUT',
-    body: { provider: 'github' },
-  });
-  expect(made.status).toBe(200);
+  const { root } = await twinDaemon('github', store === 'level' ? 'level' : { redis: redis.socket });
   const quiet = () => undefined;
   const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
   const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
   return { octokit, root };
-}
-
-/**
- * The keys every example of `@octokit/webhooks-examples` has for an event and action (for an
- * action it has no example of, `issues.closed`, those of the event's `opened`).
- */
-function exampleKeys(event: string, action: string): string[] {
-  const found = (examples as { name: string; examples: Record<string, unknown>[] }[]).find((e) => e.name === event);
-  const of = (wanted: string) => (found?.examples ?? []).filter((example) => example.action === wanted);
-  const payloads = of(action).length > 0 ? of(action) : of('opened');
-  expect(payloads.length, `${event}.${action}`).toBeGreaterThan(0);
-  const keys = payloads.map((payload) => Object.keys(payload));
-  return (keys[0] ?? []).filter((key) => keys.every((some) => some.includes(key))).sort();
-}
-
-/** A receiver on 127.0.0.1 that keeps each delivery's body and headers. */
-async function receiver(): Promise<{
-  url: string;
-  received: { body: string; headers: IncomingHttpHeaders }[];
-  until(count: number): Promise<void>;
-  close(): Promise<void>;
-}> {
-  const received: { body: string; headers: IncomingHttpHeaders }[] = [];
-  const waiters: (() => void)[] = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      received.push({ body, headers: request.headers });
-      response.end('ok');
-      for (const wake of waiters.splice(0)) wake();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    received,
-    async until(count) {
-      while (received.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
-    },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
 }
 
 it("answers every operation of its document from the examples, and asks for a token in GitHub's error shape", async () => {
@@ -248,8 +186,8 @@ describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/res
 
   it("sends each change to the repository's hooks as GitHub's event, verified by @octokit/webhooks", async () => {
     const { octokit } = await githubTwin(store);
-    const hooks = await receiver();
-    const other = await receiver();
+    const hooks = await hookReceiver();
+    const other = await hookReceiver();
     try {
       const repo = { owner: 'octo', repo: 'app' };
       const secret = 'It is a secret to everybody';

@@ -12,12 +12,12 @@ import {
   assertBuilt,
   type Daemon,
   killAll,
-  makeTempDir,
   removeTempDirs,
   requestJson,
   runCli,
   startDaemon,
 } from './helpers/daemon.js';
+import { twinDaemon } from './helpers/twin.js';
 
 let redis: TestRedis;
 
@@ -31,28 +31,12 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
-/** Each test's twin has a name of its own: the Redis tests share one redis-server. */
-let twins = 0;
-
 /** A daemon with a Stripe twin served at the root of its own port, and a stripe-node client for it. */
 async function stripeTwin(
   store: 'level' | 'redis',
   key = 'sk_test_123',
 ): Promise<{ daemon: Daemon; stripe: Stripe; root: string }> {
-  const name = `stripe${++twins}`;
-  const daemon =
-    store === 'level'
-      ? await startDaemon({ args: ['--data-dir', await makeTempDir(), '--serve', `${name}=0`] })
-      : await startDaemon({ args: ['--serve', `${name}=0`], env: { MOCKPOINT_REDIS_URL: redis.socket } });
-  const note = daemon.notes.find((line) => line.startsWith(`${name} served at `));
-  expect(note, daemon.startLine).toBeDefined();
-  const root = (note as string).slice(`${name} served at `.length);
-  const made = await requestJson(`${daemon.url}/api/endpoints/${name}/twin`, {
-    method: 'PUT',
-    body: { provider: 'stripe' },
-  });
-  expect(made.status).toBe(200);
-  const { port } = new URL(root);
+  const { daemon, root, port } = await twinDaemon('stripe', store === 'level' ? 'level' : { redis: redis.socket });
   const stripe = new Stripe(key, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
   return { daemon, stripe, root };
 }

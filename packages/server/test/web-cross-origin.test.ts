@@ -108,6 +108,11 @@ const SAMPLES: Record<string, Omit<Write, 'method' | 'path'> & { path: string }>
   },
   'DELETE /api/endpoints/{name}/chaos': { path: '/api/endpoints/victim/chaos', ok: 204 },
   'PUT /api/endpoints/{name}/twin': { path: '/api/endpoints/victim/twin', body: '{"provider":"stripe"}', ok: 200 },
+  'POST /api/endpoints/{name}/twin/trigger': {
+    path: '/api/endpoints/victim/twin/trigger',
+    body: '{"event":"customer.created"}',
+    ok: 200,
+  },
   'DELETE /api/endpoints/{name}/twin': { path: '/api/endpoints/victim/twin', ok: 204 },
   'PUT /api/chaos': { path: '/api/chaos', body: '{"rate":1,"faults":["503"],"seed":1}', ok: 200 },
   'DELETE /api/chaos': { path: '/api/chaos', ok: 204 },

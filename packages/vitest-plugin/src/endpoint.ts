@@ -19,6 +19,8 @@ import type {
   SignatureView,
   Twin,
   TwinInput,
+  TwinTrigger,
+  TwinTriggered,
   WaitOptions,
 } from '@mockpoint/core';
 import { hasShape } from '@mockpoint/core/internal';
@@ -134,6 +136,13 @@ export interface MockApi extends RequestRecorder {
   getTwin(): Promise<Twin>;
   /** Removes the twin (its objects stay in the collections). */
   clearTwin(): Promise<void>;
+  /**
+   * Sends one of the twin's provider events on demand, as `stripe trigger` does
+   * (docs/twins.md#trigger-an-event): kept, delivered to its subscribers, and to `to`.
+   * @throws MockpointError `UNKNOWN_TWIN_EVENT` (listing the events), `TWIN_NOT_FOUND`.
+   * @example await api.triggerTwin({ event: 'payment_intent.succeeded', to: receiverUrl })
+   */
+  triggerTwin(trigger: TwinTrigger): Promise<TwinTriggered>;
   /**
    * The name's scenarios (docs/state.md): every one its routes look at or
    * move, and every one set or moved, at its value (`started` when never moved).
@@ -297,6 +306,10 @@ class ApiHandle extends NameHandle implements MockApi {
 
   clearTwin(): Promise<void> {
     return this.client.clearTwin(this.name);
+  }
+
+  triggerTwin(trigger: TwinTrigger): Promise<TwinTriggered> {
+    return this.client.triggerTwin(this.name, trigger);
   }
 
   removeRoute(id: string): Promise<void> {

@@ -32,6 +32,11 @@ describe('endpoint handle: twin', () => {
     });
     expect(await made.json()).toMatchObject({ id: 1, title: 'a' });
     expect(await (await fetch(notes.urlFor('/notes/1'))).json()).toMatchObject({ id: 1, title: 'a' });
+    // A twin of a document sends no events: a trigger is refused, saying so.
+    await expect(notes.triggerTwin({ event: 'note.created' })).rejects.toMatchObject({
+      code: 'UNKNOWN_TWIN_EVENT',
+      message: expect.stringContaining('sends no events'),
+    });
 
     await notes.clearTwin();
     await expect(notes.getTwin()).rejects.toMatchObject({ code: 'TWIN_NOT_FOUND' });

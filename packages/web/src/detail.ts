@@ -6,7 +6,7 @@
  * what answers besides the record and how requests are checked — queued
  * answers (queue-view.ts), routes (routes-view.ts), what the name remembers
  * (collections and state, memory-view.ts), the signature check
- * (signature-view.ts), the chaos (chaos-view.ts). A name with no record says what it is: one answered by
+ * (signature-view.ts), the chaos (chaos-view.ts), the twin (twin-view.ts). A name with no record says what it is: one answered by
  * its routes is offered a stored response (added in place); one with nothing
  * (mistyped, deleted, not created yet) is offered "create it".
  *
@@ -29,6 +29,7 @@ import { report } from './report.js';
 import { RoutesView } from './routes-view.js';
 import { SignatureCheckView } from './signature-view.js';
 import { tokenField } from './token-field.js';
+import { TwinView } from './twin-view.js';
 import { checkName, shellQuote } from './validate.js';
 
 /** What the detail view tells the rest of the page. */
@@ -101,6 +102,7 @@ export class DetailView {
   readonly #memory: MemoryView;
   readonly #signature: SignatureCheckView;
   readonly #chaos: ChaosView;
+  readonly #twin: TwinView;
   #state: State = { kind: 'loading' };
   #edit = false;
   #form: EndpointForm | undefined;
@@ -122,18 +124,21 @@ export class DetailView {
     this.#memory = new MemoryView(name);
     this.#signature = new SignatureCheckView(name);
     this.#chaos = new ChaosView(name);
+    this.#twin = new TwinView(name);
     // Each panel shows once read (hidden when it cannot be read, e.g. for a name that cannot exist).
     this.#queue.el.hidden = true;
     this.#routes.el.hidden = true;
     this.#memory.el.hidden = true;
     this.#signature.el.hidden = true;
     this.#chaos.el.hidden = true;
+    this.#twin.el.hidden = true;
     this.el = h(
       'div',
       { class: 'detail-view' },
       this.#summary,
       this.#journal.el,
       this.#response,
+      this.#twin.el,
       this.#queue.el,
       this.#routes.el,
       this.#memory.el,
@@ -218,6 +223,7 @@ export class DetailView {
     const memory = this.#memory.load();
     const signature = this.#signature.load();
     const chaos = this.#chaos.load();
+    const twin = this.#twin.load();
     try {
       next = { kind: 'found', record: await api.getExact(this.name) };
     } catch (error) {
@@ -248,7 +254,14 @@ export class DetailView {
     }
     // The panel above the journal has its final height: the journal shows, and the panels below it as they are read.
     this.#journal.el.hidden = false;
-    const [queued, routeCount, held, checked, faulted] = await Promise.all([queue, routes, memory, signature, chaos]);
+    const [queued, routeCount, held, checked, faulted, twinned] = await Promise.all([
+      queue,
+      routes,
+      memory,
+      signature,
+      chaos,
+      twin,
+    ]);
     if (this.#stopped) return;
     this.#queue.el.hidden = queued === undefined;
     this.#routes.el.hidden = routeCount === undefined;
@@ -256,6 +269,7 @@ export class DetailView {
     this.#memory.el.hidden = held === undefined || (held === 0 && this.#memory.el.hidden);
     this.#signature.el.hidden = checked === undefined;
     this.#chaos.el.hidden = faulted === undefined;
+    this.#twin.el.hidden = twinned !== true;
   }
 
   #showError(message: string): void {

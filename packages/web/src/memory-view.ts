@@ -313,7 +313,8 @@ export class MemoryView {
         ? h('p', { class: 'empty' }, 'Empty: the first POST to its resource route adds an item.')
         : h(
             'ol',
-            { class: 'memory-item-list', 'aria-label': `Items of ${collection}, exact JSON` },
+            // Scrolls past 22rem (a twin's events): reachable by keyboard.
+            { class: 'memory-item-list', tabIndex: 0, 'aria-label': `Items of ${collection}, exact JSON` },
             shown.map((text) => h('li', null, h('code', { class: 'memory-item' }, text))),
           ),
       texts.length > shown.length

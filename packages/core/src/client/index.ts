@@ -121,5 +121,5 @@ export {
   type WaitOptions,
 } from './client.js';
 export type { PactRequest } from './contracts.js';
-export type { Twin, TwinInput } from './twin.js';
+export type { Twin, TwinInput, TwinTrigger, TwinTriggered } from './twin.js';
 export type { WatchRequestsOptions } from './watch-requests.js';

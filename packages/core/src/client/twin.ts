@@ -27,6 +27,31 @@ export interface Twin {
   operations: number;
   /** The collections inferred from its paths (path templates). */
   collections: string[];
+  /** The collection (`getCollections`) each path template keeps its objects in (`/v1/customers` → `v1-customers`). */
+  kept: Record<string, string>;
+  /** The events `triggerTwin` sends (none for a twin of a document). */
+  triggers: string[];
+}
+
+/** An event to send on demand (`mockpoint trigger`). */
+export interface TwinTrigger {
+  /** The event's type: `payment_intent.succeeded`, `issues.opened`, … (`Twin.triggers` lists them). */
+  event: string;
+  /** One more receiver of the event, signed the provider's way (loopback or `MOCKPOINT_DELIVERY_ALLOW_HOSTS`). */
+  to?: string;
+  /** The secret `to`'s delivery is signed with. @default its subscription's secret, else a new one (answered) */
+  secret?: string;
+  /** The repository (`owner/name`) a GitHub event is about. @default `octocat/hello-world` */
+  repo?: string;
+}
+
+/** What a trigger sent. */
+export interface TwinTriggered {
+  event: string;
+  /** Every event the trigger's calls emitted (kept, delivered to the subscribers), the one asked for among them. */
+  events: { type: string; event: Record<string, unknown> }[];
+  /** The delivery to `to` (`GET /api/deliveries/{id}`) and the secret it is signed with. */
+  delivery?: { id: string; url: string; secret: string };
 }
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */
@@ -53,6 +78,17 @@ export function twinMethods({ call, json }: Transport) {
     ): Promise<S extends true ? TwinInput : Twin> {
       const query = options?.setting === true ? '?setting=true' : '';
       return json('GET', `/api/endpoints/${seg(name)}/twin${query}`);
+    },
+
+    /**
+     * Sends one of the provider's events on demand, as `stripe trigger` does: the twin
+     * makes the objects it is about through its API, so the event is kept and delivered
+     * to its subscribers; `to` gets one more delivery.
+     * @throws MockpointError `UNKNOWN_TWIN_EVENT` (listing the events), `TWIN_NOT_FOUND`, `INVALID_TRIGGER`.
+     * @example await client.triggerTwin('stripe', { event: 'payment_intent.succeeded', to: 'http://127.0.0.1:3000/hooks' })
+     */
+    triggerTwin(name: string, trigger: TwinTrigger): Promise<TwinTriggered> {
+      return json('POST', `/api/endpoints/${seg(name)}/twin/trigger`, trigger);
     },
 
     /** Removes the twin of `name` (its objects stay in the collections; nothing happens when it had none). */

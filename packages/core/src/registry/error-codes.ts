@@ -53,6 +53,14 @@ export const ERRORS = {
     when: 'the twin setting is not `{ provider }` of a known provider, or `{ document, profile }` whose document has no paths or whose profile breaks the profile format ([twins.md](twins.md#the-profile-format))',
     fix: 'fix the field the message names; `GET /api/twins` lists the providers',
   },
+  INVALID_TRIGGER: {
+    when: 'a trigger (`POST /api/endpoints/{name}/twin/trigger`, `mockpoint trigger`) is not `{ event, to?, secret?, repo? }`: an event type of dotted lowercase words, a `to` of at most 2048 characters, a `secret` of 1–256 printable ASCII characters, a `repo` as `owner/name`',
+    fix: 'fix the field the message names ([twins.md](twins.md#trigger-an-event))',
+  },
+  UNKNOWN_TWIN_EVENT: {
+    when: "the twin has no such event to trigger (the message lists the provider's), or it is a twin of a document, which sends no events",
+    fix: 'pick an event the message lists; `GET /api/endpoints/{name}/twin` lists them all as `triggers`',
+  },
   UNKNOWN_FIELD: {
     when: 'the body has a field the operation does not take (a misspelling, usually)',
     fix: 'remove or correct the field the message names',

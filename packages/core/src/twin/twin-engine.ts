@@ -14,7 +14,7 @@ import { itemOf } from '../collections/item.js';
 import { ParamProblem, readParams, type TwinParams } from './twin-body.js';
 import { type ExampleContext, exampleOf, liveOption, resolve, type Schema } from './twin-example.js';
 import { expandAnswer } from './twin-expand.js';
-import type { FlowError, FlowTools, TwinChange, TwinFlows } from './twin-flows.js';
+import type { FlowError, FlowTools, TwinChange, TwinEvents, TwinFlows } from './twin-flows.js';
 import { IdempotencyKeys } from './twin-idempotency.js';
 import { filterByQuery, matchesSearch, PageProblem, pageOf } from './twin-lists.js';
 import type { MatchedOperation, TwinModel, TwinResource } from './twin-model.js';
@@ -29,7 +29,12 @@ export interface TwinRequest {
   query: string;
   body: string;
   header(name: string): string | undefined;
+  /** Told each event the request's changes emit (`mockpoint trigger` reads what it made). @default none told */
+  onEvent?: EventHeard;
 }
+
+/** Told one event a change emitted: its type and the event (Stripe's `event`, GitHub's payload). */
+export type EventHeard = (type: string, event: Record<string, unknown>) => void;
 
 /** The twin's answer. */
 export interface TwinAnswer {
@@ -88,6 +93,46 @@ export class TwinEngine {
 
   get profile(): TwinProfile {
     return this.#parts.profile;
+  }
+
+  /** The document's model (its collections). */
+  get model(): TwinModel {
+    return this.#parts.model;
+  }
+
+  /** The provider's events (`undefined`: a twin of a document sends none). */
+  get events(): TwinEvents | undefined {
+    return this.#parts.flows?.events;
+  }
+
+  /** The live objects of a collection the twin holds (of every scope). */
+  async storedObjects(resource: TwinResource): Promise<Record<string, unknown>[]> {
+    return ((await this.#stored(resource)) ?? []).filter((item) => !item.deleted).map((item) => item.object);
+  }
+
+  /** A new id in the profile's form (`evt_…`). */
+  newId(prefix: string): string {
+    return this.#newId(prefix);
+  }
+
+  /**
+   * Emits events of `types` about `change` as a change of the twin does (kept,
+   * sent to every subscriber), each told to `heard`: what `mockpoint trigger`
+   * sends of an event no flow of the twin makes.
+   */
+  announce(types: readonly string[], change: TwinChange, heard?: EventHeard): Promise<void> {
+    return this.#emitTypes(types, change, heard);
+  }
+
+  /** Hands one event to the delivery engine for one receiver; its refusal (a host not allowed) is the caller's. */
+  async deliverOne(
+    target: { url: unknown; secret: unknown },
+    type: string,
+    event: Record<string, unknown>,
+  ): Promise<unknown> {
+    const events = this.#parts.flows?.events;
+    if (this.#parts.deliver === undefined || events === undefined) return undefined;
+    return this.#parts.deliver(deliveryMembers(target, event, events.scheme, events.headers?.(type)));
   }
 
   /** Answers one request; never rejects for what the request brings. */
@@ -205,21 +250,21 @@ export class TwinEngine {
     params: TwinParams,
     request: TwinRequest,
   ): Promise<TwinAnswer> {
-    if (resource === undefined) return this.#other(matched, params);
+    if (resource === undefined) return this.#other(matched, params, request.onEvent);
     switch (matched.op.action) {
       case 'create':
-        return this.#create(matched, resource, params);
+        return this.#create(matched, resource, params, request.onEvent);
       case 'read':
         return this.#read(matched, resource);
       case 'update':
-        return this.#update(matched, resource, params);
+        return this.#update(matched, resource, params, request.onEvent);
       case 'delete':
-        return this.#delete(matched, resource);
+        return this.#delete(matched, resource, request.onEvent);
       case 'list':
       case 'search':
         return this.#list(matched, resource, params, request.path);
       default:
-        return this.#other(matched, params);
+        return this.#other(matched, params, request.onEvent);
     }
   }
 
@@ -304,7 +349,12 @@ export class TwinEngine {
     }
   }
 
-  async #create(matched: MatchedOperation, resource: TwinResource, params: TwinParams): Promise<TwinAnswer> {
+  async #create(
+    matched: MatchedOperation,
+    resource: TwinResource,
+    params: TwinParams,
+    heard?: EventHeard,
+  ): Promise<TwinAnswer> {
     const invalid = this.#parts.flows?.check?.(resource.template, params.body);
     if (invalid !== undefined) throw new Refusal(invalid);
     const { status, value } = this.#example(matched);
@@ -336,7 +386,7 @@ export class TwinEngine {
       const stored: Stored = { id: String(key), scope, deleted: false, object: kept };
       return { edit: { append: itemOf(JSON.stringify(stored)) }, result: kept };
     });
-    await this.#emit({ kind: 'created', template: resource.template, object: made, values: matched.values });
+    await this.#emit({ kind: 'created', template: resource.template, object: made, values: matched.values }, heard);
     if (refused !== undefined) throw new Refusal(refused);
     return this.#json(this.#parts.profile.createStatus ?? status, made);
   }
@@ -419,7 +469,12 @@ export class TwinEngine {
     });
   }
 
-  async #update(matched: MatchedOperation, resource: TwinResource, params: TwinParams): Promise<TwinAnswer> {
+  async #update(
+    matched: MatchedOperation,
+    resource: TwinResource,
+    params: TwinParams,
+    heard?: EventHeard,
+  ): Promise<TwinAnswer> {
     const fields = this.#fields(matched);
     let before: unknown;
     const changed = await this.#change(resource, this.#which(matched, resource), (stored) => {
@@ -431,13 +486,10 @@ export class TwinEngine {
       return stored;
     });
     if (changed !== undefined) {
-      await this.#emit({
-        kind: 'updated',
-        template: resource.template,
-        object: changed.object,
-        before,
-        values: matched.values,
-      });
+      await this.#emit(
+        { kind: 'updated', template: resource.template, object: changed.object, before, values: matched.values },
+        heard,
+      );
       return this.#json(200, changed.object);
     }
     const { status, value } = this.#example(matched);
@@ -447,19 +499,17 @@ export class TwinEngine {
     return this.#json(status, value);
   }
 
-  async #delete(matched: MatchedOperation, resource: TwinResource): Promise<TwinAnswer> {
+  async #delete(matched: MatchedOperation, resource: TwinResource, heard?: EventHeard): Promise<TwinAnswer> {
     const id = matched.values[resource.idParam] as string;
     const removed = await this.#change(resource, this.#which(matched, resource), (stored) => ({
       ...stored,
       deleted: true,
     }));
     if (removed !== undefined)
-      await this.#emit({
-        kind: 'deleted',
-        template: resource.template,
-        object: removed.object,
-        values: matched.values,
-      });
+      await this.#emit(
+        { kind: 'deleted', template: resource.template, object: removed.object, values: matched.values },
+        heard,
+      );
     if (this.#parts.profile.deleted === 'no-content') {
       return removed === undefined && (await this.#stored(resource)) !== undefined
         ? this.#error(this.#missing(resource, id))
@@ -506,7 +556,7 @@ export class TwinEngine {
     return this.#json(200, envelope, headers);
   }
 
-  async #other(matched: MatchedOperation, params: TwinParams): Promise<TwinAnswer> {
+  async #other(matched: MatchedOperation, params: TwinParams, heard?: EventHeard): Promise<TwinAnswer> {
     const flows = this.#parts.flows?.action;
     const owner = this.#ownerOf(matched);
     if (flows !== undefined && owner !== undefined) {
@@ -522,14 +572,17 @@ export class TwinEngine {
         if ('object' in outcome) {
           const before = stored?.object.status;
           await this.#change(owner, which, (kept) => ({ ...kept, object: outcome.object }));
-          await this.#emit({
-            kind: 'action',
-            template: owner.template,
-            object: outcome.object,
-            before,
-            values: matched.values,
-            ...(outcome.event === undefined ? {} : { extra: outcome.event }),
-          });
+          await this.#emit(
+            {
+              kind: 'action',
+              template: owner.template,
+              object: outcome.object,
+              before,
+              values: matched.values,
+              ...(outcome.event === undefined ? {} : { extra: outcome.event }),
+            },
+            heard,
+          );
         }
         if (outcome.error !== undefined) throw new Refusal(outcome.error);
         const done = outcome as { object: unknown; answer?: unknown };
@@ -544,11 +597,16 @@ export class TwinEngine {
    * Emits the provider's events of a change: each kept in its events
    * collection and handed to the delivery engine for every subscriber.
    */
-  async #emit(change: TwinChange): Promise<void> {
+  async #emit(change: TwinChange, heard: EventHeard | undefined): Promise<void> {
     const events = this.#parts.flows?.events;
     if (events === undefined) return;
-    const types = events.types(change);
-    if (types.length === 0) return;
+    await this.#emitTypes(events.types(change), change, heard);
+  }
+
+  /** Emits events of `types` about `change`: each kept, sent to its subscribers, told to `heard`. */
+  async #emitTypes(types: readonly string[], change: TwinChange, heard: EventHeard | undefined): Promise<void> {
+    const events = this.#parts.flows?.events;
+    if (events === undefined || types.length === 0) return;
     const kept = this.#parts.model.resources.find((resource) => resource.template === events.eventsTemplate);
     const hooks = this.#parts.model.resources.find((resource) => resource.template === events.endpointsTemplate);
     // A hook kept below a path (a repository's) hears only the changes below that path.
@@ -575,6 +633,7 @@ export class TwinEngine {
         const target = events.target?.(endpoint) ?? { url: endpoint.url, secret: endpoint.secret };
         await this.#send(target, event, events.scheme, events.headers?.(type));
       }
+      heard?.(type, event);
     }
   }
 
@@ -592,15 +651,8 @@ export class TwinEngine {
     headers: Record<string, string> | undefined,
   ): Promise<void> {
     if (this.#parts.deliver === undefined) return;
-    const members = new Map<string, string>([
-      ['url', JSON.stringify(target.url)],
-      ['data', JSON.stringify(event)],
-      ['sign', JSON.stringify({ scheme, secret: target.secret })],
-      ['retry', JSON.stringify('standard')],
-    ]);
-    if (headers !== undefined) members.set('headers', JSON.stringify(headers));
     try {
-      await this.#parts.deliver(members);
+      await this.#parts.deliver(deliveryMembers(target, event, scheme, headers));
     } catch {
       // The delivery engine refused it (its URL, its limit): the change stands; GET /v1/events lists the event.
     }
@@ -614,6 +666,23 @@ export class TwinEngine {
         matched.values[resource.idParam] !== undefined,
     );
   }
+}
+
+/** A delivery of `event` to `target` (`POST /api/deliveries`'s members as JSON texts), signed by `scheme`, retried. */
+function deliveryMembers(
+  target: { url: unknown; secret: unknown },
+  event: Record<string, unknown>,
+  scheme: string,
+  headers: Record<string, string> | undefined,
+): Map<string, string> {
+  const members = new Map<string, string>([
+    ['url', JSON.stringify(target.url)],
+    ['data', JSON.stringify(event)],
+    ['sign', JSON.stringify({ scheme, secret: target.secret })],
+    ['retry', JSON.stringify('standard')],
+  ]);
+  if (headers !== undefined) members.set('headers', JSON.stringify(headers));
+  return members;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -30,6 +30,11 @@ export interface TwinCatalog {
 
 const FLOWS: Record<string, TwinFlows> = { stripe: stripeFlows, github: githubFlows };
 
+/** The flows a profile names (`flows: "stripe"`), none for another. */
+export function flowsOf(name: string | undefined): TwinFlows | undefined {
+  return name === undefined ? undefined : FLOWS[name];
+}
+
 /** Most names a table remembers (with a twin or without) before it starts again. */
 const MAX_NAMES = 10_000;
 
@@ -158,7 +163,7 @@ export class TwinTable {
       name,
       model,
       profile,
-      flows: profile.flows === undefined ? undefined : FLOWS[profile.flows],
+      flows: flowsOf(profile.flows),
       collections: this.#collections,
       now: this.#now,
       ...(this.#deliver === undefined ? {} : { deliver: this.#deliver }),

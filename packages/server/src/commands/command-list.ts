@@ -41,6 +41,10 @@ export const COMMANDS = {
     usage: '--upstream <url> --name <name> [--out <file>]',
     summary: 'record an API through a running daemon',
   },
+  trigger: {
+    usage: '<name> <event> [--to <url>]',
+    summary: "send a twin's provider event, as stripe trigger does",
+  },
   mcp: { usage: '[--url <url>] [--token <t>]', summary: 'an MCP server on stdio for AI assistants' },
   repair: { usage: '--data-dir <dir>', summary: 'repair a damaged LevelDB data directory (daemon stopped)' },
 } as const satisfies Record<string, CommandEntry>;

@@ -90,6 +90,7 @@ const TOOL_NAMES: Readonly<Record<string, string>> = {
   'GET /api/endpoints/{name}/twin': 'get_twin',
   'PUT /api/endpoints/{name}/twin': 'put_twin',
   'DELETE /api/endpoints/{name}/twin': 'delete_twin',
+  'POST /api/endpoints/{name}/twin/trigger': 'trigger_twin_event',
   'GET /api/endpoints/{name}/graphql': 'get_graphql_schema',
   'PUT /api/endpoints/{name}/graphql': 'put_graphql_schema',
   'DELETE /api/endpoints/{name}/graphql': 'delete_graphql_schema',

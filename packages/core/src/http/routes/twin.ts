@@ -4,7 +4,8 @@
  * or of any OpenAPI document (`{ "document", "profile" }`), checked whole before
  * it is kept (the per-name setting `twin`); GET shows it; DELETE removes it (the objects it made stay in the
  * name's collections until the name is reset or deleted). `GET /api/twins`
- * lists the providers this daemon ships.
+ * lists the providers this daemon ships. `POST …/twin/trigger` sends one of the
+ * provider's events on demand (twin-trigger.ts), as `stripe trigger` does.
  *
  * @module
  */
@@ -13,7 +14,9 @@ import { z } from 'zod';
 import { readJsonObjectBody } from '../../codec/body.js';
 import { MockpointError } from '../../registry/errors.js';
 import { parseTwinSetting, type TwinSetting } from '../../twin/twin-setting.js';
-import { buildTwin, type TwinTable } from '../../twin/twin-table.js';
+import { buildTwin, flowsOf, type TwinTable } from '../../twin/twin-table.js';
+import { parseTrigger, runTrigger, triggerable } from '../../twin/twin-trigger.js';
+import { checkDeliveryTarget } from '../../webhook/delivery-target.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
 import {
@@ -40,6 +43,42 @@ const shownSchema = z.object({
   profile: z.record(z.string(), z.unknown()).describe('The profile, its defaults filled.'),
   operations: z.number().int().describe("The document's operations."),
   collections: z.array(z.string()).describe('The collections inferred from its paths (path templates).'),
+  kept: z
+    .record(z.string(), z.string())
+    .describe('The collection (GET /api/endpoints/{name}/collections) each path template keeps its objects in.'),
+  triggers: z
+    .array(z.string())
+    .describe('The events POST /api/endpoints/{name}/twin/trigger sends (none for a twin of a document).'),
+});
+
+const triggerSchema = z
+  .object({
+    event: z.string().max(259).describe('The event type: payment_intent.succeeded, issues.opened, …'),
+    to: z.string().max(2048).optional().describe("One more receiver of the event, signed the provider's way."),
+    secret: z
+      .string()
+      .max(256)
+      .optional()
+      .describe("The secret `to`'s delivery is signed with (default: its subscription's, else a new one)."),
+    repo: z
+      .string()
+      .max(201)
+      .optional()
+      .describe('The repository (owner/name) a GitHub event is about; octocat/hello-world.'),
+  })
+  .describe('An event to send on demand.');
+
+const triggeredSchema = z.object({
+  event: z.string(),
+  events: z
+    .array(z.object({ type: z.string(), event: z.record(z.string(), z.unknown()) }))
+    .describe(
+      "Every event the trigger's calls emitted (kept, delivered to the subscribers), the one asked for among them.",
+    ),
+  delivery: z
+    .object({ id: z.string(), url: z.string(), secret: z.string() })
+    .optional()
+    .describe('The delivery to `to` (GET /api/deliveries/{id}).'),
 });
 
 /** What GET and PUT answer: the setting without its document, and what the engine made of it. */
@@ -52,6 +91,8 @@ async function shown(setting: TwinSetting, twins: TwinTable): Promise<z.infer<ty
     profile: checked as unknown as Record<string, unknown>,
     operations: model.operations.length,
     collections: model.resources.map((resource) => resource.template),
+    kept: Object.fromEntries(model.resources.map((resource) => [resource.template, resource.key])),
+    triggers: triggerable({ model, profile: checked, events: flowsOf(checked.flows)?.events }),
   };
 }
 
@@ -89,6 +130,24 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
     const answer = await shown(setting, twins);
     await changing(name, () => endpoints.store.setSetting('twin', name, setting));
     return c.json(answer);
+  });
+
+  app.post(`${path}/trigger`, async (c) => {
+    const name = pathName(c.req.param('name') ?? '');
+    const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes);
+    const body = Object.fromEntries([...members].map(([member, text]) => [member, JSON.parse(text)]));
+    const trigger = parseTrigger(body);
+    // Refused before the twin changes anything: a receiver the daemon may not reach.
+    if (trigger.to !== undefined) checkDeliveryTarget(trigger.to, options.deliveryAllowHosts);
+    const engine = await twins.engine(name);
+    if (engine === null) {
+      const providers = (twins.catalog?.providers ?? []).join(', ') || '(none)';
+      throw new MockpointError(
+        'TWIN_NOT_FOUND',
+        `"${name}" has no twin to trigger; make one with PUT /api/endpoints/${name}/twin { "provider": one of ${providers} }`,
+      );
+    }
+    return c.json(await runTrigger(engine, trigger));
   });
 
   app.delete(path, async (c) => {
@@ -136,6 +195,27 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
       responses: {
         200: { description: 'Saved; the twin.', schema: shownSchema },
         ...errorResponses(schemas, REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS, 'INVALID_TWIN'),
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/endpoints/{name}/twin/trigger',
+      summary:
+        "Send one of the provider's events on demand, as `stripe trigger` does: the twin makes the objects it is about through its API, so the event is kept (GET /v1/events) and delivered to the subscribers; `to` gets one more delivery, signed the provider's way (docs/twins.md#trigger-an-event).",
+      tag: 'endpoints',
+      params,
+      body: triggerSchema,
+      admin: true,
+      responses: {
+        200: { description: 'Sent; the events emitted.', schema: triggeredSchema },
+        ...errorResponses(schemas, REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS, [
+          'INVALID_TRIGGER',
+          'UNKNOWN_TWIN_EVENT',
+          'TWIN_NOT_FOUND',
+          'INVALID_DELIVERY_URL',
+          'DELIVERY_HOST_NOT_ALLOWED',
+          'TOO_MANY_DELIVERIES',
+        ]),
       },
     },
     clearDoc(

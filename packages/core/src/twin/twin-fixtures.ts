@@ -1,0 +1,119 @@
+/**
+ * What `mockpoint trigger` asks of a provider's twin for each event (SPEC
+ * §2.19), as `stripe trigger` runs its fixtures against the real test mode:
+ * the API calls that make the objects the event is about, so that the twin's
+ * own flows emit the event (kept, listed, delivered) as a client's calls would.
+ * A step's path and body may name what the step before answered: `{id}`,
+ * `{number}`, `{name}`; `{repo}` is the repository a GitHub trigger is about.
+ *
+ * @module
+ */
+
+/** One API call of a fixture. */
+export interface FixtureStep {
+  method: 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  body?: Record<string, string | number | boolean | string[] | Record<string, string>>;
+}
+
+const customer = {
+  method: 'POST',
+  path: '/v1/customers',
+  body: { name: 'Jenny Rosen', email: 'jenny.rosen@example.com' },
+} as const;
+const intent = (extra: Record<string, string | boolean>): FixtureStep => ({
+  method: 'POST',
+  path: '/v1/payment_intents',
+  body: { amount: 2000, currency: 'usd', description: '(created by mockpoint trigger)', ...extra },
+});
+const paid = intent({ payment_method: 'pm_card_visa', confirm: true });
+const declined = intent({ payment_method: 'pm_card_chargeDeclined', confirm: true });
+const product = { method: 'POST', path: '/v1/products', body: { name: 'myproduct' } } as const;
+
+/** Stripe's: the calls `stripe trigger` makes for the same event (its fixtures), in the twin's flows. */
+const STRIPE: Record<string, readonly FixtureStep[]> = {
+  'customer.created': [customer],
+  'customer.updated': [customer, { method: 'POST', path: '/v1/customers/{id}', body: { description: 'updated' } }],
+  'customer.deleted': [customer, { method: 'DELETE', path: '/v1/customers/{id}' }],
+  'payment_intent.created': [intent({})],
+  'payment_intent.succeeded': [paid],
+  'charge.succeeded': [paid],
+  'payment_intent.payment_failed': [declined],
+  'charge.failed': [declined],
+  'payment_intent.requires_action': [intent({ payment_method: 'pm_card_authenticationRequired', confirm: true })],
+  'payment_intent.amount_capturable_updated': [
+    intent({ payment_method: 'pm_card_visa', confirm: true, capture_method: 'manual' }),
+  ],
+  'payment_intent.canceled': [intent({}), { method: 'POST', path: '/v1/payment_intents/{id}/cancel' }],
+  'product.created': [product],
+  'price.created': [
+    product,
+    { method: 'POST', path: '/v1/prices', body: { product: '{id}', unit_amount: 1500, currency: 'usd' } },
+  ],
+};
+
+const issue: FixtureStep = {
+  method: 'POST',
+  path: '/repos/{repo}/issues',
+  body: {
+    title: 'Spelling error in the README file',
+    body: 'It looks like you accidentally spelled "commit" with two "t"s.',
+  },
+};
+const pull: FixtureStep = {
+  method: 'POST',
+  path: '/repos/{repo}/pulls',
+  body: {
+    title: 'Update the README with new information',
+    head: 'changes',
+    base: 'main',
+    body: 'This is a pretty simple change.',
+  },
+};
+const comment: FixtureStep = {
+  method: 'POST',
+  path: '/repos/{repo}/issues/{number}/comments',
+  body: { body: 'You are totally right! I will get this fixed right away.' },
+};
+const close = (what: 'issues' | 'pulls'): FixtureStep => ({
+  method: 'PATCH',
+  path: `/repos/{repo}/${what}/{number}`,
+  body: { state: 'closed' },
+});
+const label: FixtureStep = { method: 'POST', path: '/repos/{repo}/labels', body: { name: '{label}', color: 'd73a4a' } };
+
+/** GitHub's: the calls a person's clicks make, as the events of `@octokit/webhooks-examples` come from them. */
+const GITHUB: Record<string, readonly FixtureStep[]> = {
+  'issues.opened': [issue],
+  'issues.edited': [issue, { method: 'PATCH', path: '/repos/{repo}/issues/{number}', body: { body: 'Edited.' } }],
+  'issues.closed': [issue, close('issues')],
+  'issues.reopened': [
+    issue,
+    close('issues'),
+    { method: 'PATCH', path: '/repos/{repo}/issues/{number}', body: { state: 'open' } },
+  ],
+  'issues.labeled': [
+    issue,
+    { method: 'POST', path: '/repos/{repo}/issues/{number}/labels', body: { labels: ['bug'] } },
+  ],
+  'issue_comment.created': [issue, comment],
+  'issue_comment.edited': [
+    issue,
+    comment,
+    { method: 'PATCH', path: '/repos/{repo}/issues/comments/{id}', body: { body: 'Edited.' } },
+  ],
+  'issue_comment.deleted': [issue, comment, { method: 'DELETE', path: '/repos/{repo}/issues/comments/{id}' }],
+  'pull_request.opened': [pull],
+  'pull_request.edited': [pull, { method: 'PATCH', path: '/repos/{repo}/pulls/{number}', body: { body: 'Edited.' } }],
+  'pull_request.closed': [pull, close('pulls')],
+  'label.created': [label],
+  'label.edited': [label, { method: 'PATCH', path: '/repos/{repo}/labels/{name}', body: { color: '0e8a16' } }],
+  'label.deleted': [label, { method: 'DELETE', path: '/repos/{repo}/labels/{name}' }],
+};
+
+/** The fixtures of the provider whose flows a profile names (`flows: "stripe"`); none for another. */
+export function fixturesOf(flows: string | undefined): Readonly<Record<string, readonly FixtureStep[]>> {
+  if (flows === 'stripe') return STRIPE;
+  if (flows === 'github') return GITHUB;
+  return {};
+}

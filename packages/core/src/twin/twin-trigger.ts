@@ -1,0 +1,227 @@
+/**
+ * `mockpoint trigger` (`POST /api/endpoints/{name}/twin/trigger`, SPEC
+ * §2.19): a provider's event sent on demand, as `stripe trigger` sends one
+ * against the real test mode. The twin makes the objects the event is about
+ * through its own API (twin-fixtures.ts), so the event is emitted by its flows
+ * as a client's calls emit it: kept (`GET /v1/events`), delivered to every
+ * subscribed endpoint. A Stripe event no flow makes (`checkout.session.completed`)
+ * is emitted about the document's example of its object. With `to`, one more
+ * delivery of the event goes to that URL, signed the provider's way.
+ *
+ * @module
+ */
+import { MockpointError } from '../registry/errors.js';
+import type { TwinEngine } from './twin-engine.js';
+import { type FixtureStep, fixturesOf } from './twin-fixtures.js';
+
+/** A trigger as the route takes it. */
+export interface TriggerRequest {
+  /** The event's type (`payment_intent.succeeded`, `issues.opened`). */
+  event: string;
+  /** One more receiver of the event, signed with `secret`. */
+  to?: string;
+  /** The secret `to`'s delivery is signed with. @default the secret of the twin's subscription to `to`, else a new one */
+  secret?: string;
+  /** The repository a GitHub event is about. @default `octocat/hello-world` */
+  repo?: string;
+}
+
+/** What a trigger did: every event it emitted (the one asked for among them) and the delivery to `to`. */
+export interface TriggerResult {
+  event: string;
+  events: { type: string; event: Record<string, unknown> }[];
+  delivery?: { id: string; url: string; secret: string };
+}
+
+const EVENT_TYPE = /^[a-z][a-z0-9_]{0,63}(\.[a-z][a-z0-9_]{0,63}){1,3}$/;
+/** `owner/name` as GitHub names them: neither `.` nor `..`. */
+const REPO = /^(?!\.{1,2}\/)[A-Za-z0-9_.-]{1,100}\/(?!\.{1,2}$)[A-Za-z0-9_.-]{1,100}$/;
+const SECRET = /^[\x21-\x7e]{1,256}$/;
+const FIELDS = ['event', 'to', 'secret', 'repo'];
+
+const invalid = (message: string) => new MockpointError('INVALID_TRIGGER', message);
+
+/** `value` (the route's body) as a trigger, or `INVALID_TRIGGER` naming the field that is wrong. */
+export function parseTrigger(value: Record<string, unknown>): TriggerRequest {
+  const unknown = Object.keys(value).find((key) => !FIELDS.includes(key));
+  if (unknown !== undefined) {
+    throw invalid(`unknown field "${unknown.slice(0, 64)}": a trigger takes ${FIELDS.join(', ')}`);
+  }
+  const { event, to, secret, repo } = value;
+  if (typeof event !== 'string' || !EVENT_TYPE.test(event)) {
+    throw invalid('event: an event type such as payment_intent.succeeded or issues.opened (a-z, 0-9, _ and dots)');
+  }
+  if (to !== undefined && (typeof to !== 'string' || to.length > 2048)) {
+    throw invalid('to: the URL of a receiver, at most 2048 characters');
+  }
+  if (secret !== undefined && (typeof secret !== 'string' || !SECRET.test(secret))) {
+    throw invalid('secret: 1–256 printable ASCII characters, no spaces');
+  }
+  if (repo !== undefined && (typeof repo !== 'string' || !REPO.test(repo))) {
+    throw invalid('repo: owner/name, each 1–100 of A-Z a-z 0-9 _ . -');
+  }
+  return {
+    event,
+    ...(to === undefined ? {} : { to }),
+    ...(secret === undefined ? {} : { secret }),
+    ...(repo === undefined ? {} : { repo }),
+  } as TriggerRequest;
+}
+
+/** What a twin's events are read from: its model, its profile, its provider's events. */
+type TriggerTwin = Pick<TwinEngine, 'model' | 'profile' | 'events'>;
+
+/** The Stripe events the document names (`enabled_events`) whose object is a collection of the twin. */
+function documentEvents(engine: TriggerTwin): Map<string, string> {
+  const events = engine.events;
+  const found = new Map<string, string>();
+  if (events === undefined || events.eventsTemplate === '') return found;
+  const post = (engine.model.doc.paths as Record<string, Record<string, unknown>> | undefined)?.[
+    events.endpointsTemplate
+  ]?.post as { requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> } };
+  const schema = Object.values(post?.requestBody?.content ?? {})[0]?.schema;
+  const enabled = schema?.properties?.enabled_events as { items?: { enum?: unknown[] } } | undefined;
+  for (const type of enabled?.items?.enum ?? []) {
+    if (typeof type !== 'string' || !EVENT_TYPE.test(type)) continue;
+    const object = type.slice(0, type.lastIndexOf('.'));
+    const resource = engine.model.resources.find((one) => one.objectName === object && !one.template.includes('{'));
+    if (resource !== undefined) found.set(type, resource.template);
+  }
+  return found;
+}
+
+/** The events `engine` triggers: its fixtures', then its document's, sorted. */
+export function triggerable(engine: TriggerTwin): string[] {
+  const fixtures = Object.keys(fixturesOf(engine.profile.flows));
+  const more = [...documentEvents(engine).keys()].filter((type) => !fixtures.includes(type));
+  return [...fixtures.sort(), ...more.sort()];
+}
+
+function unknownEvent(engine: TriggerTwin, type: string): MockpointError {
+  const known = Object.keys(fixturesOf(engine.profile.flows)).sort();
+  if (engine.events === undefined) {
+    return new MockpointError(
+      'UNKNOWN_TWIN_EVENT',
+      'this twin is of a document, which sends no events; trigger works on the providers stripe and github',
+    );
+  }
+  const more = triggerable(engine).length - known.length;
+  return new MockpointError(
+    'UNKNOWN_TWIN_EVENT',
+    `event: ${engine.profile.name} has no event "${type}"; one of ${known.join(', ')}${
+      more > 0 ? ` and ${more} more its document names (GET /api/endpoints/{name}/twin lists them all)` : ''
+    }`,
+  );
+}
+
+/** `text` with `{id}`, `{number}`, `{name}` of the last answer, the repository and the label. */
+function filled(text: string, last: Record<string, unknown>, words: Record<string, string>): string {
+  return text.replace(/\{(id|number|name|repo|label)\}/g, (whole, word: string) => {
+    const value = words[word] ?? last[word];
+    return typeof value === 'string' || typeof value === 'number'
+      ? encodeURIComponent(String(value)).replace(/%2F/g, '/')
+      : whole;
+  });
+}
+
+function encoded(
+  engine: TwinEngine,
+  body: FixtureStep['body'],
+  last: Record<string, unknown>,
+  words: Record<string, string>,
+): { body: string; type: string } {
+  const values = JSON.parse(filled(JSON.stringify(body ?? {}), last, words)) as Record<string, unknown>;
+  if (engine.profile.body !== 'form') return { body: JSON.stringify(values), type: 'application/json' };
+  const form = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) form.append(key, String(value));
+  return { body: form.toString(), type: 'application/x-www-form-urlencoded' };
+}
+
+/** Runs a fixture's calls through the twin, each told what it emitted; the last object answered. */
+async function runFixture(
+  engine: TwinEngine,
+  steps: readonly FixtureStep[],
+  words: Record<string, string>,
+  heard: (type: string, event: Record<string, unknown>) => void,
+): Promise<Record<string, unknown>> {
+  const auth = engine.profile.auth;
+  const authorization = auth === undefined ? undefined : `${auth.schemes[0]} ${auth.bearerPrefix}trigger`;
+  let last: Record<string, unknown> = {};
+  for (const step of steps) {
+    const { body, type } = encoded(engine, step.body, last, words);
+    const answer = await engine.handle({
+      method: step.method,
+      path: filled(step.path, last, words),
+      query: '',
+      body: step.method === 'DELETE' ? '' : body,
+      header: (name) => (name === 'authorization' ? authorization : name === 'content-type' ? type : undefined),
+      onEvent: heard,
+    });
+    const value = answer.body === '' ? {} : (JSON.parse(answer.body) as Record<string, unknown>);
+    // A declined card answers its error with the intent in it.
+    const error = value.error as Record<string, unknown> | undefined;
+    const object = (error?.payment_intent ?? value) as Record<string, unknown>;
+    if (step.method !== 'DELETE') last = object;
+  }
+  return last;
+}
+
+/** The secret `to`'s delivery is signed with: the one asked for, a subscription's to that URL, or a new one. */
+async function secretFor(engine: TwinEngine, trigger: TriggerRequest): Promise<string> {
+  if (trigger.secret !== undefined) return trigger.secret;
+  const events = engine.events;
+  const kept = engine.model.resources.find((one) => one.template === events?.endpointsTemplate);
+  const subscribed = kept === undefined ? [] : await engine.storedObjects(kept);
+  for (const endpoint of subscribed) {
+    const target = events?.target?.(endpoint) ?? { url: endpoint.url, secret: endpoint.secret };
+    if (target.url === trigger.to && typeof target.secret === 'string' && target.secret !== '') return target.secret;
+  }
+  return engine.profile.flows === 'stripe' ? `whsec_${engine.newId('')}` : engine.newId('');
+}
+
+/** Sends the event `trigger` names through `engine`; `UNKNOWN_TWIN_EVENT` for one it does not know. */
+export async function runTrigger(engine: TwinEngine, trigger: TriggerRequest): Promise<TriggerResult> {
+  const type = trigger.event;
+  const steps = fixturesOf(engine.profile.flows)[type];
+  const template = documentEvents(engine).get(type);
+  if (engine.events === undefined || (steps === undefined && template === undefined)) throw unknownEvent(engine, type);
+  const events: TriggerResult['events'] = [];
+  const heard = (kind: string, event: Record<string, unknown>) => void events.push({ type: kind, event });
+  const words = { repo: trigger.repo ?? 'octocat/hello-world', label: `triage-${engine.newId('').slice(0, 6)}` };
+  let last: Record<string, unknown> = {};
+  if (steps !== undefined) last = await runFixture(engine, steps, words, heard);
+  if (!events.some((one) => one.type === type)) {
+    // No flow made it (an object only the document describes): its example, read as a client would.
+    if (steps === undefined && template !== undefined) last = await exampleObject(engine, template);
+    const [owner = 'octocat', repo = 'hello-world'] = words.repo.split('/');
+    await engine.announce(
+      [type],
+      { kind: 'action', template: template ?? '', object: last, values: { owner, repo } },
+      heard,
+    );
+  }
+  const result: TriggerResult = { event: type, events };
+  if (trigger.to !== undefined) {
+    const event = events.find((one) => one.type === type)?.event ?? {};
+    const secret = await secretFor(engine, trigger);
+    const made = (await engine.deliverOne({ url: trigger.to, secret }, type, event)) as { id?: unknown } | undefined;
+    result.delivery = { id: String(made?.id ?? ''), url: trigger.to, secret };
+  }
+  return result;
+}
+
+/** The document's example of an object of the collection `template`, under a new id. */
+async function exampleObject(engine: TwinEngine, template: string): Promise<Record<string, unknown>> {
+  const auth = engine.profile.auth;
+  const prefix = engine.model.resources.find((one) => one.template === template)?.prefix ?? '';
+  const answer = await engine.handle({
+    method: 'GET',
+    path: `${template}/${engine.newId(prefix)}`,
+    query: '',
+    body: '',
+    header: (name) =>
+      name === 'authorization' && auth !== undefined ? `${auth.schemes[0]} ${auth.bearerPrefix}trigger` : undefined,
+  });
+  const value = JSON.parse(answer.body) as unknown;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}

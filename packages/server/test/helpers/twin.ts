@@ -1,0 +1,104 @@
+/**
+ * A daemon holding a provider's twin (docs/twins.md) for the twin tests: the built daemon on
+ * LevelDB (a temp data directory), on a redis-server the test started, or in memory, the twin put
+ * at a name of its own (the Redis tests of a file share one redis-server) and served at the root
+ * of a port of its own (`--serve`), where the providers' SDKs point. And a receiver of webhooks on
+ * 127.0.0.1.
+ *
+ * @module
+ */
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import examples from '@octokit/webhooks-examples/api.github.com/index.json' with { type: 'json' };
+import { expect } from 'vitest';
+import { type Daemon, makeTempDir, requestJson, startDaemon } from './daemon.js';
+
+/** Where the daemon keeps its state: LevelDB, the redis-server at a socket, or memory. */
+export type TwinStore = 'level' | 'memory' | { redis: string };
+
+/** A started daemon with a twin. */
+export interface TwinDaemon {
+  daemon: Daemon;
+  /** The name holding the twin. */
+  name: string;
+  /** The root of the port serving the name (`http://127.0.0.1:PORT`). */
+  root: string;
+  /** The port of {@link root}. */
+  port: string;
+}
+
+let names = 0;
+
+/** Starts the built daemon on `store` and makes a twin of `provider` at a new name, served at a port of its own. */
+export async function twinDaemon(provider: 'stripe' | 'github', store: TwinStore): Promise<TwinDaemon> {
+  const name = `${provider}${++names}`;
+  const serve = ['--serve', `${name}=0`];
+  const daemon =
+    store === 'level'
+      ? await startDaemon({ args: ['--data-dir', await makeTempDir(), ...serve] })
+      : store === 'memory'
+        ? await startDaemon({ args: ['--memory', ...serve] })
+        : await startDaemon({ args: serve, env: { MOCKPOINT_REDIS_URL: store.redis } });
+  const note = daemon.notes.find((line) => line.startsWith(`${name} served at `));
+  expect(note, daemon.startLine).toBeDefined();
+  const root = (note as string).slice(`${name} served at `.length);
+  const made = await requestJson(`${daemon.url}/api/endpoints/${name}/twin`, { method: 'PUT', body: { provider } });
+  expect(made.status).toBe(200);
+  return { daemon, name, root, port: new URL(root).port };
+}
+
+/** One delivery a {@link hookReceiver} took. */
+export interface Received {
+  body: string;
+  headers: IncomingHttpHeaders;
+}
+
+/** A receiver on 127.0.0.1 that keeps each delivery's body and headers and answers 200. */
+export async function hookReceiver(): Promise<{
+  url: string;
+  received: Received[];
+  /** Resolves once `count` deliveries have come. */
+  until(count: number): Promise<void>;
+  close(): Promise<void>;
+}> {
+  const received: Received[] = [];
+  const waiters: (() => void)[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      received.push({ body, headers: request.headers });
+      response.end('ok');
+      for (const wake of waiters.splice(0)) wake();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received,
+    async until(count) {
+      while (received.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * The keys every example of `@octokit/webhooks-examples` has for an event and action (for an
+ * action it has no example of, `issues.closed`, those of the event's `opened`).
+ */
+export function exampleKeys(event: string, action: string): string[] {
+  const found = (examples as { name: string; examples: Record<string, unknown>[] }[]).find((e) => e.name === event);
+  const of = (wanted: string) => (found?.examples ?? []).filter((example) => example.action === wanted);
+  const payloads = of(action).length > 0 ? of(action) : of('opened');
+  expect(payloads.length, `${event}.${action}`).toBeGreaterThan(0);
+  const keys = payloads.map((payload) => Object.keys(payload));
+  return (keys[0] ?? []).filter((key) => keys.every((some) => some.includes(key))).sort();
+}

@@ -1,0 +1,278 @@
+// `mockpoint trigger` (docs/twins.md#trigger-an-event): a twin's provider event sent on demand
+// through the built daemon — by the CLI, the client and MCP — on LevelDB and on a real
+// redis-server. The twin makes the objects the event is about through its API, so the event is
+// listed where the provider lists it (Stripe's /v1/events), delivered to the subscribed endpoints
+// and, with --to, to one more receiver; every delivery is accepted by the provider's own verifier
+// (stripe.webhooks.constructEvent, @octokit/webhooks verify). Every process listens on 127.0.0.1.
+import { createClient, MockpointError } from '@mockpoint/core';
+import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Octokit } from '@octokit/rest';
+import { Webhooks } from '@octokit/webhooks';
+import Stripe from 'stripe';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, killAll, removeTempDirs, requestJson, runCli } from './helpers/daemon.js';
+import { exampleKeys, hookReceiver, type TwinStore, twinDaemon } from './helpers/twin.js';
+
+let redis: TestRedis;
+
+beforeAll(async () => {
+  assertBuilt();
+  redis = await startTestRedis();
+});
+afterEach(() => killAll());
+afterAll(async () => {
+  await redis?.dispose();
+  await removeTempDirs();
+});
+
+const storeOf = (store: 'level' | 'redis'): TwinStore => (store === 'level' ? 'level' : { redis: redis.socket });
+
+/** What a Stripe delivery is: its event's type, once constructEvent has checked its signature. */
+function stripeType(stripe: Stripe, delivery: { body: string; headers: Record<string, unknown> }, secret: string) {
+  return stripe.webhooks.constructEvent(delivery.body, String(delivery.headers['stripe-signature']), secret).type;
+}
+
+describe.each(['level', 'redis'] as const)('mockpoint trigger (%s)', (store) => {
+  it('sends a Stripe event as stripe trigger does: made through the API, listed, delivered, and once more --to', async () => {
+    const { daemon, name, port } = await twinDaemon('stripe', storeOf(store));
+    const stripe = new Stripe('sk_test_1', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
+    const subscribed = await hookReceiver();
+    const once = await hookReceiver();
+    try {
+      const endpoint = await stripe.webhookEndpoints.create({ url: subscribed.url, enabled_events: ['*'] });
+      const run = await runCli({
+        args: [
+          'trigger',
+          name,
+          'payment_intent.succeeded',
+          '--to',
+          once.url,
+          '--secret',
+          'whsec_mine',
+          '--url',
+          daemon.url,
+        ],
+      });
+      expect([run.code, run.stderr]).toEqual([0, '']);
+      // One line an event, the one asked for starred, then the delivery to --to.
+      const lines = run.stdout.trimEnd().split('\n');
+      expect(lines.map((line) => line.replace(/evt_\w+/, 'evt_…').replace(/dlv_\S+/, 'dlv_…'))).toEqual([
+        '  payment_intent.created  evt_…',
+        '* payment_intent.succeeded  evt_…',
+        '  charge.succeeded  evt_…',
+        `delivery dlv_… to ${once.url}, signed with whsec_mine`,
+      ]);
+      // As a client's calls make it: the intent is kept, the events listed where Stripe lists them.
+      const intents = await stripe.paymentIntents.list();
+      expect(intents.data.map((intent) => intent.status)).toEqual(['succeeded']);
+      const events = await stripe.events.list();
+      expect(events.data.map((event) => event.type)).toEqual([
+        'charge.succeeded',
+        'payment_intent.succeeded',
+        'payment_intent.created',
+      ]);
+      await subscribed.until(3);
+      const heard = subscribed.received.map((delivery) => stripeType(stripe, delivery, endpoint.secret as string));
+      expect(heard).toEqual(['payment_intent.created', 'payment_intent.succeeded', 'charge.succeeded']);
+      await once.until(1);
+      const sent = stripe.webhooks.constructEvent(
+        once.received[0]?.body ?? '',
+        String(once.received[0]?.headers['stripe-signature']),
+        'whsec_mine',
+      );
+      expect([sent.type, sent.id]).toEqual(['payment_intent.succeeded', events.data[1]?.id]);
+      expect((sent.data.object as Stripe.PaymentIntent).id).toBe(intents.data[0]?.id);
+    } finally {
+      await subscribed.close();
+      await once.close();
+    }
+  });
+
+  it("sends GitHub's events to the repository's hooks and --to, verified by @octokit/webhooks", async () => {
+    const { daemon, name, root } = await twinDaemon('github', storeOf(store));
+    const quiet = () => undefined;
+    const octokit = new Octokit({
+      auth: 'ghp_1',
+      baseUrl: root,
+      log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+    });
+    const hooks = await hookReceiver();
+    const once = await hookReceiver();
+    try {
+      const secret = 'It is a secret to everybody';
+      const repo = { owner: 'octo', repo: 'app' };
+      await octokit.rest.repos.createWebhook({ ...repo, config: { url: hooks.url, secret }, events: ['*'] });
+      const client = createClient({ baseUrl: daemon.url });
+      // Without --secret, `to` is signed with the secret of the repository's hook to that URL.
+      const opened = await client.triggerTwin(name, { event: 'issues.opened', repo: 'octo/app', to: hooks.url });
+      expect(opened.events.map((one) => one.type)).toEqual(['issues.opened']);
+      expect(opened.delivery).toMatchObject({ url: hooks.url, secret });
+      const commented = await client.triggerTwin(name, { event: 'issue_comment.created', repo: 'octo/app' });
+      expect(commented.events.map((one) => one.type)).toEqual(['issues.opened', 'issue_comment.created']);
+      const pulled = await client.triggerTwin(name, { event: 'pull_request.opened', repo: 'octo/app', to: once.url });
+      // The objects are the twin's, as a client's calls would have made them.
+      expect((await octokit.rest.issues.listForRepo(repo)).data.map((issue) => issue.number)).toEqual([1, 2]);
+      expect((await octokit.rest.pulls.list(repo)).data.map((pull) => pull.number)).toEqual([1]);
+
+      // The hook: issues.opened, its copy to `to`, issues.opened, issue_comment.created, pull_request.opened.
+      await hooks.until(5);
+      const verifier = new Webhooks({ secret });
+      for (const { body, headers } of hooks.received) {
+        expect(await verifier.verify(body, String(headers['x-hub-signature-256']))).toBe(true);
+        const payload = JSON.parse(body) as Record<string, unknown>;
+        const event = String(headers['x-github-event']);
+        expect(Object.keys(payload).sort()).toEqual(expect.arrayContaining(exampleKeys(event, String(payload.action))));
+        expect(payload.repository).toMatchObject({ full_name: 'octo/app' });
+      }
+      const kinds = hooks.received.map(
+        ({ body, headers }) => `${headers['x-github-event']}.${JSON.parse(body).action}`,
+      );
+      expect(kinds.sort()).toEqual(
+        ['issues.opened', 'issues.opened', 'issues.opened', 'issue_comment.created', 'pull_request.opened'].sort(),
+      );
+      // No hook of its own: `to` is signed with a new secret, answered.
+      await once.until(1);
+      const fresh = new Webhooks({ secret: pulled.delivery?.secret ?? '' });
+      const [delivery] = once.received;
+      expect(await fresh.verify(delivery?.body ?? '', String(delivery?.headers['x-hub-signature-256']))).toBe(true);
+      expect([delivery?.headers['x-github-event'], JSON.parse(delivery?.body ?? '{}').number]).toEqual([
+        'pull_request',
+        1,
+      ]);
+    } finally {
+      await hooks.close();
+      await once.close();
+    }
+  });
+});
+
+it('sends each Stripe event of the flows, and one only its document describes, listed at /v1/events', async () => {
+  const { daemon, name, port } = await twinDaemon('stripe', 'memory');
+  const stripe = new Stripe('sk_test_1', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
+  const client = createClient({ baseUrl: daemon.url });
+  const wanted = [
+    'customer.created',
+    'payment_intent.succeeded',
+    'payment_intent.payment_failed',
+    'charge.succeeded',
+    'checkout.session.completed',
+  ];
+  const twin = await client.getTwin(name);
+  expect(twin.triggers).toEqual(expect.arrayContaining(wanted));
+  for (const type of wanted) {
+    const sent = await client.triggerTwin(name, { event: type });
+    const event = sent.events.find((one) => one.type === type)?.event as unknown as Stripe.Event;
+    expect(event, type).toMatchObject({ object: 'event', type, api_version: '2024-04-10', livemode: false });
+    // Listed and read where Stripe keeps its events.
+    expect((await stripe.events.retrieve(event.id)).type).toBe(type);
+  }
+  const session = (await stripe.events.list({ type: 'checkout.session.completed' })).data[0];
+  expect((session?.data.object as { object?: string } | undefined)?.object).toBe('checkout.session');
+  const failed = (await stripe.events.list({ type: 'payment_intent.payment_failed' })).data[0];
+  expect((failed?.data.object as Stripe.PaymentIntent | undefined)?.last_payment_error?.code).toBe('card_declined');
+});
+
+it('refuses what it cannot send with a stable code and a message listing what exists', async () => {
+  const { daemon, name } = await twinDaemon('stripe', 'memory');
+  const trigger = (body: unknown, at = name) =>
+    requestJson(`${daemon.url}/api/endpoints/${at}/twin/trigger`, { method: 'POST', body });
+  const codeOf = (answer: { status: number; body: unknown }) => [
+    answer.status,
+    (answer.body as { error: { code: string } }).error.code,
+  ];
+
+  const unknown = await trigger({ event: 'payment_intent.teleported' });
+  expect(codeOf(unknown)).toEqual([400, 'UNKNOWN_TWIN_EVENT']);
+  expect((unknown.body as { error: { message: string } }).error.message).toMatch(
+    /^event: stripe has no event "payment_intent.teleported"; one of charge.failed, charge.succeeded, customer.created, .*payment_intent.succeeded/,
+  );
+  const none = await trigger({ event: 'customer.created' }, 'paypal');
+  expect(codeOf(none)).toEqual([404, 'TWIN_NOT_FOUND']);
+  expect((none.body as { error: { message: string } }).error.message).toContain('one of stripe, github');
+  expect(codeOf(await trigger({ event: 'customer.created', extra: 1 }))).toEqual([400, 'INVALID_TRIGGER']);
+  expect(codeOf(await trigger({ event: 'Customer Created' }))).toEqual([400, 'INVALID_TRIGGER']);
+  expect(codeOf(await trigger({ event: 'issues.opened', repo: '../etc' }))).toEqual([400, 'INVALID_TRIGGER']);
+  // A receiver the daemon may not reach is refused before the twin makes anything.
+  const far = await trigger({ event: 'customer.created', to: 'http://example.com/hooks' });
+  expect(codeOf(far)).toEqual([400, 'DELIVERY_HOST_NOT_ALLOWED']);
+  expect(codeOf(await trigger({ event: 'customer.created', to: 'ftp://127.0.0.1/' }))).toEqual([
+    400,
+    'INVALID_DELIVERY_URL',
+  ]);
+  // None of the refusals made anything: after one trigger sent, the twin holds its customer and event only.
+  expect((await trigger({ event: 'customer.created' })).status).toBe(200);
+  for (const [path, object] of [
+    ['events', 'event'],
+    ['customers', 'customer'],
+  ]) {
+    const listed = await requestJson(`${daemon.url}/endpoint/${name}/v1/${path}`, {
+      headers: { authorization: 'Bearer sk_test_1' },
+    });
+    expect((listed.body as { data: { object: string }[] }).data.map((one) => one.object)).toEqual([object]);
+  }
+
+  // A twin of a document sends no events.
+  const document = {
+    openapi: '3.0.3',
+    info: { title: 'Notes', version: '1' },
+    paths: { '/notes': { get: { responses: { 200: { description: 'ok' } } } } },
+  };
+  expect(
+    (await requestJson(`${daemon.url}/api/endpoints/notes/twin`, { method: 'PUT', body: { document } })).status,
+  ).toBe(200);
+  expect(codeOf(await trigger({ event: 'note.created' }, 'notes'))).toEqual([400, 'UNKNOWN_TWIN_EVENT']);
+
+  // The CLI: one line, exit 1 for what the daemon refused, 2 for a bad argument.
+  const cli = await runCli({ args: ['trigger', name, 'nope.nothing', '--url', daemon.url] });
+  expect([cli.code, cli.stderr.split('\n').length, cli.stderr]).toEqual([
+    1,
+    2,
+    expect.stringMatching(/^mockpoint trigger: error: event: stripe has no event "nope.nothing"; one of /),
+  ]);
+  const bare = await runCli({ args: ['trigger', name, '--url', daemon.url] });
+  expect([bare.code, bare.stderr.trim()]).toEqual([
+    2,
+    'mockpoint trigger: error: give the name holding the twin and an event, e.g. mockpoint trigger stripe customer.created',
+  ]);
+  // The client throws the daemon's code.
+  const thrown = await createClient({ baseUrl: daemon.url })
+    .triggerTwin(name, { event: 'nope.nothing' })
+    .catch((error: unknown) => error);
+  expect(thrown).toBeInstanceOf(MockpointError);
+  expect((thrown as MockpointError).code).toBe('UNKNOWN_TWIN_EVENT');
+});
+
+it('is the MCP tool trigger_twin_event: an event sent, an unknown one a tool error with its code', async () => {
+  const { daemon, name, port } = await twinDaemon('stripe', 'memory');
+  const client = new Client({ name: 'mockpoint-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${daemon.url}/api/mcp`)));
+  try {
+    const tool = (await client.listTools()).tools.find((one) => one.name === 'trigger_twin_event');
+    const body = (tool?.inputSchema.properties as { body?: { properties?: object } } | undefined)?.body;
+    expect(Object.keys(body?.properties ?? {}).sort()).toEqual(['event', 'repo', 'secret', 'to']);
+    type TextResult = { isError?: boolean; content: { text: string }[] };
+    const sent = (await client.callTool({
+      name: 'trigger_twin_event',
+      arguments: { name, body: { event: 'customer.created' } },
+    })) as TextResult;
+    expect(sent.isError, sent.content[0]?.text).toBeFalsy();
+    const { events } = JSON.parse(sent.content[0]?.text ?? '{}') as {
+      events: { type: string; event: { id: string } }[];
+    };
+    expect(events.map((one) => one.type)).toEqual(['customer.created']);
+    const stripe = new Stripe('sk_test_1', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
+    expect((await stripe.events.retrieve(events[0]?.event.id ?? '')).type).toBe('customer.created');
+    const refused = (await client.callTool({
+      name: 'trigger_twin_event',
+      arguments: { name, body: { event: 'customer.teleported' } },
+    })) as TextResult;
+    expect([refused.isError, JSON.parse(refused.content[0]?.text ?? '{}').error?.code]).toEqual([
+      true,
+      'UNKNOWN_TWIN_EVENT',
+    ]);
+  } finally {
+    await client.close();
+  }
+});

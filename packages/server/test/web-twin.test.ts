@@ -1,0 +1,90 @@
+/**
+ * The page's view of a twin (docs/twins.md#on-the-page), in Debian's Chromium: on the page of a
+ * name holding a Stripe twin, its provider, the objects a client made by collection and its
+ * events (as `GET /v1/events` lists them, a triggered one among them); on a GitHub twin's, its
+ * issues in their repository and the deliveries to the repository's hook; none on a name without
+ * a twin. No axe violation at 1280 and 360 px; nothing scrolls sideways on the phone.
+ */
+import { describe, expect, test } from 'vitest';
+import { overflowX } from './web-axe.js';
+import { axeViolations, poll, screenshot, useWebTest } from './web-support.js';
+
+const web = useWebTest();
+
+async function call(path: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}) {
+  const response = await fetch(`${web.server.url}${path}`, init);
+  expect(response.status, `${init.method ?? 'GET'} ${path}: ${await response.clone().text()}`).toBeLessThan(300);
+  return response.json() as Promise<Record<string, unknown>>;
+}
+
+const STRIPE = { authorization: 'Bearer sk_test_page', 'content-type': 'application/x-www-form-urlencoded' };
+const GITHUB = { authorization: 'token ghp_page', 'content-type': 'application/json' };
+
+describe.each([
+  { label: 'wide', width: 1280, height: 900 },
+  { label: 'phone', width: 360, height: 800 },
+])('at $width px', (size) => {
+  test("shows a twin's provider, objects by collection and events; none for a name without one", async () => {
+    const shop = `shop-${size.label}`;
+    const code = `code-${size.label}`;
+    await call(`/api/endpoints/${shop}/twin`, { method: 'PUT', body: '{"provider":"stripe"}' });
+    await call(`/endpoint/${shop}/v1/customers`, {
+      method: 'POST',
+      headers: STRIPE,
+      body: 'email=jenny%40example.com',
+    });
+    await call(`/api/endpoints/${shop}/twin/trigger`, { method: 'POST', body: '{"event":"payment_intent.succeeded"}' });
+    await call(`/api/endpoints/${code}/twin`, { method: 'PUT', body: '{"provider":"github"}' });
+    const hook = { config: { url: 'http://127.0.0.1:9/hooks', secret: 's' }, events: ['*'] };
+    await call(`/endpoint/${code}/repos/octo/app/hooks`, {
+      method: 'POST',
+      headers: GITHUB,
+      body: JSON.stringify(hook),
+    });
+    await call(`/endpoint/${code}/repos/octo/app/issues`, {
+      method: 'POST',
+      headers: GITHUB,
+      body: '{"title":"Crash"}',
+    });
+    const plain = `plain-${size.label}`;
+    await call('/api/endpoint/add', { method: 'PUT', body: JSON.stringify({ name: plain, data: {} }) });
+
+    const { page } = await web.open({ width: size.width, height: size.height });
+    await page.goto(`${web.server.url}/#/e/${shop}`);
+    const panel = page.getByRole('region', { name: 'Twin', exact: true });
+    await poll(() => panel.isVisible()).toBe(true);
+    await poll(() => page.locator('#twin-about').textContent()).toMatch(
+      /^stripe twin: \d+ operations, \d+ collections; mockpoint trigger sends \d+ kinds of event\.$/,
+    );
+    const customers = panel.getByRole('region', { name: '/v1/customers: 1' });
+    await poll(() => customers.textContent()).toMatch(/cus_\w+ email: jenny@example\.com/);
+    await poll(() => panel.getByRole('region', { name: '/v1/payment_intents: 1' }).textContent()).toMatch(
+      /status: succeeded/,
+    );
+    const events = panel.getByRole('list', { name: 'Events' });
+    await poll(() => events.locator('li code').allTextContents()).toEqual([
+      'charge.succeeded',
+      'payment_intent.succeeded',
+      'payment_intent.created',
+      'customer.created',
+    ]);
+    expect(await axeViolations(page)).toEqual([]);
+    if (size.label === 'phone') expect(await overflowX(page)).toBe(0);
+    await panel.scrollIntoViewIfNeeded();
+    await screenshot(page, `twin-${size.label}-stripe`);
+
+    await page.goto(`${web.server.url}/#/e/${code}`);
+    await poll(() => panel.getByRole('region', { name: '/repos/{owner}/{repo}/issues: 1' }).textContent()).toMatch(
+      /1 in octo\/app title: Crash/,
+    );
+    await poll(() => panel.getByRole('list', { name: 'Events' }).textContent()).toMatch(
+      /dlv_\S+ \w+ to http:\/\/127\.0\.0\.1:9\/hooks/,
+    );
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, `twin-${size.label}-github`);
+
+    await page.goto(`${web.server.url}/#/e/${plain}`);
+    await poll(() => page.locator('.chaos-panel').isVisible()).toBe(true);
+    expect(await page.locator('.twin-panel').isVisible()).toBe(false);
+  });
+});
