@@ -311,7 +311,7 @@ describe.each(['level', 'redis'] as const)('the Stripe twin flows through stripe
   it("refuses a create without a parameter the document requires, as Stripe's parameter_missing", async () => {
     const { stripe } = await stripeTwin(store);
     const missing = async (made: Promise<unknown>) => {
-      const error = await made.catch((e) => e);
+      const error = (await made.catch((e) => e)) as Stripe.errors.StripeError;
       expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
       return [error.statusCode, error.code, error.param, error.message];
     };
