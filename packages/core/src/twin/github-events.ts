@@ -86,8 +86,7 @@ export function githubEvent(
   Object.assign(payload, change?.extra ?? {});
   payload.repository = repositoryOf(values.owner ?? 'octocat', values.repo ?? 'hello-world');
   payload.sender = SENDER;
-  // @octokit/webhooks-examples' `pull_request.closed` comes from an App's installation; GitHub adds it there.
-  payload.installation = { id: 1, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMQ==' };
+  // No `installation`: GitHub adds it to an App's deliveries, never to a repository hook's.
   // The event's id is the delivery's (`X-GitHub-Delivery`); kept out of the payload.
   void tools;
   return payload;

@@ -2,7 +2,8 @@
  * GitHub's flows beside the generic engine (SPEC §2.19): labels added to an
  * issue (`POST /repos/{owner}/{repo}/issues/{issue_number}/labels`) are kept on
  * it and emit `issues.labeled`, and every change emits GitHub's webhook event
- * to the repository's hooks (github-events.ts).
+ * to the repository's hooks (github-events.ts); a hook's `config.secret` is
+ * answered masked (`********`), as GitHub answers it.
  *
  * @module
  */
@@ -82,9 +83,18 @@ function created(template: string, object: Record<string, unknown>, sent: Record
   return undefined;
 }
 
+/** A hook as GitHub answers it: its `config.secret` masked (kept whole for signing). */
+function shown(template: string, object: Record<string, unknown>): Record<string, unknown> {
+  const config = object.config;
+  if (!template.endsWith('/hooks') || typeof config !== 'object' || config === null) return object;
+  if ((config as Record<string, unknown>).secret === undefined) return object;
+  return { ...object, config: { ...config, secret: '********' } };
+}
+
 export const githubFlows: TwinFlows = {
   check,
   created,
+  shown,
   events: {
     eventsTemplate: '',
     endpointsTemplate: '/repos/{owner}/{repo}/hooks',

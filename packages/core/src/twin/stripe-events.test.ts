@@ -11,10 +11,13 @@ describe("Stripe's events of a change", () => {
   it.each([
     [{ kind: 'created', object: { object: 'customer' } }, ['customer.created']],
     [{ kind: 'deleted', object: { object: 'customer' } }, ['customer.deleted']],
+    [{ kind: 'created', object: { object: 'subscription' } }, ['customer.subscription.created']],
+    [{ kind: 'created', object: { object: 'checkout.session' } }, []],
     [{ kind: 'created', object: intent('requires_payment_method') }, ['payment_intent.created']],
     [
       { kind: 'created', object: intent('succeeded') },
-      ['payment_intent.created', 'payment_intent.succeeded', 'charge.succeeded'],
+      // `charge.succeeded` is the Charge's own event, written beside the intent.
+      ['payment_intent.created', 'payment_intent.succeeded'],
     ],
     [
       {

@@ -14,7 +14,8 @@ import type { FlowTools, TwinChange } from './twin-flows.js';
 
 /** The events of a PaymentIntent that moved to each status. */
 const MOVED: Record<string, string[]> = {
-  succeeded: ['payment_intent.succeeded', 'charge.succeeded'],
+  // Its `charge.succeeded` is the Charge's own event (stripe-charges.ts).
+  succeeded: ['payment_intent.succeeded'],
   requires_capture: ['payment_intent.amount_capturable_updated'],
   requires_action: ['payment_intent.requires_action'],
   requires_payment_method: ['payment_intent.payment_failed', 'charge.failed'],
@@ -26,7 +27,10 @@ export function stripeEventTypes(change: TwinChange): string[] {
   const { object } = change;
   const name = object.object;
   if (typeof name !== 'string' || name === 'event' || name === 'webhook_endpoint') return [];
-  const own = change.kind === 'action' ? [] : [`${name}.${change.kind}`];
+  // A Subscription's events are `customer.subscription.*`; Stripe sends no `checkout.session.created`.
+  if (name === 'checkout.session' && change.kind === 'created') return [];
+  const own =
+    change.kind === 'action' ? [] : [`${name === 'subscription' ? 'customer.subscription' : name}.${change.kind}`];
   if (name !== 'payment_intent' || change.kind === 'deleted' || change.kind === 'updated') return own;
   // A decline leaves the intent where it was, with its error; an intent not confirmed moved nowhere.
   const status = String(object.status);

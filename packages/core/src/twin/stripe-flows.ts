@@ -4,14 +4,21 @@
  * succeeds (or waits for capture with `capture_method: manual`),
  * `pm_card_chargeDeclined` is declined (`402 card_error`, `card_declined`, the
  * intent back to `requires_payment_method`), `pm_card_authenticationRequired`
- * asks for 3-D Secure (`requires_action`) — and confirm, capture and cancel.
+ * asks for 3-D Secure (`requires_action`) — and confirm, capture and cancel,
+ * each payment's Charge kept; Checkout Sessions (stripe-checkout.ts),
+ * Subscriptions with their first invoice (stripe-billing.ts) and Refunds
+ * (stripe-refunds.ts); a create without a parameter the document requires is
+ * refused (`parameter_missing`).
  *
  * @module
  */
+import { canceledSubscription, createdPrice, creatingSubscription, PRICES, SUBSCRIPTIONS } from './stripe-billing.js';
+import { CHARGES, INTENTS, writeCharge } from './stripe-charges.js';
+import { checkoutPaths, creatingSession, SESSIONS, sessionAction } from './stripe-checkout.js';
 import { stripeEvent, stripeEventTypes, subscribes } from './stripe-events.js';
-import type { ActionOutcome, FlowError, FlowTools, TwinFlows } from './twin-flows.js';
-
-const INTENTS = '/v1/payment_intents';
+import { creatingRefund } from './stripe-refunds.js';
+import type { ActionOutcome, FlowError, FlowKit, TwinFlows } from './twin-flows.js';
+import type { MatchedOperation } from './twin-model.js';
 
 function declined(intent: Record<string, unknown>): FlowError {
   return {
@@ -24,7 +31,7 @@ function declined(intent: Record<string, unknown>): FlowError {
 }
 
 /** Confirms `intent` with its payment method: its new state, and the error a decline answers. */
-function confirm(intent: Record<string, unknown>, tools: FlowTools): FlowError | undefined {
+function confirm(intent: Record<string, unknown>, tools: FlowKit, after: boolean): FlowError | undefined {
   const method = intent.payment_method;
   if (typeof method !== 'string' || method === '') {
     return {
@@ -62,6 +69,7 @@ function confirm(intent: Record<string, unknown>, tools: FlowTools): FlowError |
     intent.status = 'succeeded';
     intent.amount_received = intent.amount;
   }
+  writeCharge(intent, tools, after);
   return undefined;
 }
 
@@ -74,17 +82,17 @@ function unexpected(intent: Record<string, unknown>, verb: string): FlowError {
   };
 }
 
-function act(
+async function act(
   tail: string,
   intent: Record<string, unknown>,
   sent: Record<string, unknown>,
-  tools: FlowTools,
-): ActionOutcome {
+  tools: FlowKit,
+): Promise<ActionOutcome> {
   const next = { ...intent };
   if (tail === 'confirm') {
     if (next.status === 'succeeded' || next.status === 'canceled') return { error: unexpected(next, 'confirmed') };
     if (typeof sent.payment_method === 'string') next.payment_method = sent.payment_method;
-    const error = confirm(next, tools);
+    const error = confirm(next, tools, true);
     return error === undefined ? { object: next } : { object: next, error };
   }
   if (tail === 'capture') {
@@ -92,6 +100,11 @@ function act(
     next.status = 'succeeded';
     next.amount_received = typeof sent.amount_to_capture === 'number' ? sent.amount_to_capture : next.amount;
     next.amount_capturable = 0;
+    const charge = typeof next.latest_charge === 'string' ? await tools.find(next.latest_charge) : undefined;
+    if (charge?.object === 'charge') {
+      const object = { ...charge, captured: true, amount_captured: next.amount_received };
+      tools.write({ kind: 'updated', template: CHARGES, object, events: ['charge.captured'], after: true });
+    }
     return { object: next };
   }
   if (next.status === 'succeeded' || next.status === 'canceled') return { error: unexpected(next, 'canceled') };
@@ -101,7 +114,47 @@ function act(
   return { object: next };
 }
 
+/** The actions of stored objects: a PaymentIntent's, a Checkout Session's, a Subscription's cancel. */
+async function acting(
+  matched: MatchedOperation,
+  stored: Record<string, unknown> | undefined,
+  sent: Record<string, unknown>,
+  kit: FlowKit,
+): Promise<ActionOutcome | undefined> {
+  const { op, values } = matched;
+  const intent = /^\/v1\/payment_intents\/\{intent\}\/(confirm|capture|cancel)$/.exec(op.template);
+  if (intent !== null) {
+    return op.method !== 'POST' || stored === undefined ? undefined : act(intent[1] as string, stored, sent, kit);
+  }
+  if (op.template.includes('checkout/sessions/{session}')) {
+    return sessionAction(op.template, op.method, stored, values.session ?? '', kit);
+  }
+  if (op.template === `${SUBSCRIPTIONS}/{subscription_exposed_id}` && op.method === 'DELETE' && stored !== undefined) {
+    const outcome = canceledSubscription(stored, kit);
+    return 'object' in outcome ? outcome : { error: outcome };
+  }
+  return undefined;
+}
+
+/** A create that reads what the twin holds (a session's prices, a refund's charge). */
+function creating(
+  template: string,
+  object: Record<string, unknown>,
+  sent: Record<string, unknown>,
+  kit: FlowKit,
+): Promise<FlowError | undefined> {
+  if (template === SESSIONS) return creatingSession(object, sent, kit);
+  if (template === SUBSCRIPTIONS) return creatingSubscription(object, sent, kit);
+  if (template === '/v1/refunds') return creatingRefund(object, sent, kit);
+  if (template === PRICES) createdPrice(object, sent, kit);
+  return Promise.resolve(undefined);
+}
+
 export const stripeFlows: TwinFlows = {
+  required: true,
+  paths: checkoutPaths,
+  creating,
+  acting,
   events: {
     eventsTemplate: '/v1/events',
     endpointsTemplate: '/v1/webhook_endpoints',
@@ -124,13 +177,7 @@ export const stripeFlows: TwinFlows = {
     object.next_action = null;
     object.latest_charge = null;
     object.status = typeof sent.payment_method === 'string' ? 'requires_confirmation' : 'requires_payment_method';
-    if (sent.confirm === true) return confirm(object, tools);
+    if (sent.confirm === true) return confirm(object, tools, true);
     return undefined;
-  },
-  action(matched, stored, sent, tools) {
-    const { op } = matched;
-    const found = /^\/v1\/payment_intents\/\{intent\}\/(confirm|capture|cancel)$/.exec(op.template);
-    if (found === null || op.method !== 'POST' || stored === undefined) return undefined;
-    return act(found[1] as string, stored, sent, tools);
   },
 };

@@ -3,7 +3,9 @@
  * and the query, read into one object, its strings turned into the numbers,
  * booleans and arrays the operation's schema declares, and checked against the
  * document: a parameter the operation does not take is refused as the provider
- * refuses it (Stripe: `parameter_unknown`), when its schema closes the object.
+ * refuses it (Stripe: `parameter_unknown`), when its schema closes the object,
+ * and (when the provider's flows ask) one its schema's `required` names and the
+ * request lacks (Stripe: `parameter_missing`).
  *
  * @module
  */
@@ -63,6 +65,35 @@ function coerce(doc: Schema, raw: unknown, value: unknown): unknown {
 function unknownParameter(name: string): ParamProblem {
   const shown = name.slice(0, 200);
   return new ParamProblem(`Received unknown parameter: ${shown}`, shown, 'parameter_unknown');
+}
+
+/**
+ * The first parameter the schema's `required` names that `value` lacks, as
+ * Stripe names it (`amount`, `line_items[0][price_data][currency]`); objects
+ * and lists that were sent are looked into, ten levels at most.
+ */
+function missingParam(doc: Schema, raw: unknown, value: unknown, at: string, depth = 0): string | undefined {
+  if (depth > 10 || typeof value !== 'object' || value === null) return undefined;
+  const schema = resolve(doc, raw);
+  const name = (key: string | number) => (at === '' ? String(key) : `${at}[${key}]`);
+  if (Array.isArray(value)) {
+    for (const [index, member] of value.slice(0, 100).entries()) {
+      const found = missingParam(doc, schema.items, member, name(index), depth + 1);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  const record = value as Record<string, unknown>;
+  const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : [];
+  const lacking = required.find((key) => typeof key === 'string' && (record[key] === undefined || record[key] === ''));
+  if (lacking !== undefined) return name(String(lacking));
+  const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  for (const [key, member] of Object.entries(record)) {
+    if (properties[key] === undefined) continue;
+    const found = missingParam(doc, properties[key], member, name(key), depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** The operation's request body schema (its form or JSON content), if any. */
@@ -125,6 +156,7 @@ export function readParams(
   operation: Schema,
   request: { query: string; body: string; contentType: string },
   form: boolean,
+  required = false,
 ): TwinParams {
   let rawBody: Record<string, unknown>;
   let rawQuery: Record<string, FormValue>;
@@ -148,6 +180,14 @@ export function readParams(
   if (form) {
     const unknown = Object.keys(rawQuery).find((key) => !names.has(key));
     if (unknown !== undefined) throw unknownParameter(unknown);
+  }
+  const lacking = required && schema !== undefined ? missingParam(doc, schema, rawBody, '') : undefined;
+  if (lacking !== undefined) {
+    throw new ParamProblem(
+      `Missing required param: ${lacking.slice(0, 200)}.`,
+      lacking.slice(0, 200),
+      'parameter_missing',
+    );
   }
   const query: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(rawQuery))

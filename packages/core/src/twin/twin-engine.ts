@@ -14,7 +14,16 @@ import { itemOf } from '../collections/item.js';
 import { ParamProblem, readParams, type TwinParams } from './twin-body.js';
 import { type ExampleContext, exampleOf, liveOption, resolve, type Schema } from './twin-example.js';
 import { expandAnswer } from './twin-expand.js';
-import type { FlowError, FlowTools, TwinChange, TwinEvents, TwinFlows } from './twin-flows.js';
+import type {
+  ActionOutcome,
+  FlowEffect,
+  FlowError,
+  FlowKit,
+  FlowTools,
+  TwinChange,
+  TwinEvents,
+  TwinFlows,
+} from './twin-flows.js';
 import { IdempotencyKeys } from './twin-idempotency.js';
 import { filterByQuery, matchesSearch, PageProblem, pageOf } from './twin-lists.js';
 import type { MatchedOperation, TwinModel, TwinResource } from './twin-model.js';
@@ -121,7 +130,7 @@ export class TwinEngine {
    * sends of an event no flow of the twin makes.
    */
   announce(types: readonly string[], change: TwinChange, heard?: EventHeard): Promise<void> {
-    return this.#emitTypes(types, change, heard);
+    return this.#emit({ ...change, events: types }, heard);
   }
 
   /** Hands one event to the delivery engine for one receiver; its refusal (a host not allowed) is the caller's. */
@@ -146,6 +155,7 @@ export class TwinEngine {
         matched.op.operation,
         { query: request.query, body: request.body, contentType: request.header('content-type') ?? '' },
         this.#parts.profile.body === 'form',
+        this.#parts.flows?.required === true,
       );
       const header = this.#parts.profile.idempotencyHeader;
       const key = header === undefined || request.method !== 'POST' ? undefined : request.header(header);
@@ -219,6 +229,65 @@ export class TwinEngine {
     return { doc: this.#parts.model.doc, now: this.#parts.now(), timestamps: this.#parts.profile.timestamps.format };
   }
 
+  /** The tools of one request's flows: the effects it writes are kept in `effects`. */
+  #kit(effects: FlowEffect[]): FlowKit {
+    return {
+      ...this.#tools,
+      find: (id) => this.#find(id),
+      example: (template) => this.#fresh(template),
+      write: (effect) => {
+        if (effects.length < 100) effects.push(effect);
+      },
+    };
+  }
+
+  /** A new object of the collection at `template`, as a create with nothing sent fills it (no id). */
+  #fresh(template: string): Record<string, unknown> {
+    const create = this.#parts.model.operations.find(
+      (op) => op.action === 'create' && op.resource?.template === template,
+    );
+    if (create === undefined) return {};
+    const { value } = this.#example({ op: create, values: {} });
+    const object = isRecord(value) ? value : {};
+    for (const field of this.#parts.profile.timestamps.created) if (field in object) object[field] = this.#stamp();
+    return object;
+  }
+
+  /** Stores the effects a flow wrote (`after` or not) and emits their events, in order. */
+  async #settle(effects: readonly FlowEffect[], after: boolean, heard: EventHeard | undefined): Promise<void> {
+    for (const effect of effects) {
+      if ((effect.after === true) !== after) continue;
+      const resource = this.#parts.model.resources.find((one) => one.template === effect.template);
+      if (resource === undefined) continue;
+      const id = String(effect.object.id);
+      await this.#parts.collections.update(this.#parts.name, resource.key, (items) => {
+        const stored: Stored = { id, scope: '', deleted: false, object: effect.object };
+        const item = itemOf(JSON.stringify(stored));
+        const index =
+          effect.kind === 'updated' ? (items ?? []).findIndex((one) => (one.value as unknown as Stored).id === id) : -1;
+        if (index !== -1) return { edit: { set: index, item }, result: undefined };
+        if ((items?.length ?? 0) >= MAX_OBJECTS) return { result: undefined };
+        return { edit: { append: item }, result: undefined };
+      });
+      await this.#emit(
+        {
+          kind: effect.kind,
+          template: effect.template,
+          object: effect.object,
+          before: effect.before,
+          ...(effect.events === undefined ? {} : { events: effect.events }),
+        },
+        heard,
+      );
+    }
+  }
+
+  /** The object as the provider answers it (the flows' `shown`), a copy when it differs. */
+  #shown(resource: TwinResource, object: Record<string, unknown>): Record<string, unknown> {
+    const shown = this.#parts.flows?.shown;
+    return shown === undefined ? object : shown(resource.template, object);
+  }
+
   #newId(prefix: string): string {
     const bytes = new Uint8Array(this.#parts.profile.ids.length);
     crypto.getRandomValues(bytes);
@@ -259,7 +328,7 @@ export class TwinEngine {
       case 'update':
         return this.#update(matched, resource, params, request.onEvent);
       case 'delete':
-        return this.#delete(matched, resource, request.onEvent);
+        return this.#deleteOrAct(matched, resource, params, request.onEvent);
       case 'list':
       case 'search':
         return this.#list(matched, resource, params, request.path);
@@ -364,7 +433,11 @@ export class TwinEngine {
     object.id = this.#newId(resource.prefix);
     for (const field of this.#parts.profile.timestamps.created) if (field in object) object[field] = this.#stamp();
     for (const field of this.#parts.profile.timestamps.updated) if (field in object) object[field] = this.#stamp();
-    const refused = this.#parts.flows?.created?.(resource.template, object, params.body, this.#tools);
+    const effects: FlowEffect[] = [];
+    const kit = this.#kit(effects);
+    const early = await this.#parts.flows?.creating?.(resource.template, object, params.body, kit);
+    if (early !== undefined) throw new Refusal(early);
+    const refused = this.#parts.flows?.created?.(resource.template, object, params.body, kit);
     const scope = this.#scope(matched, resource);
     const made = await this.#parts.collections.update(this.#parts.name, resource.key, (items) => {
       if ((items?.length ?? 0) >= MAX_OBJECTS) {
@@ -386,9 +459,11 @@ export class TwinEngine {
       const stored: Stored = { id: String(key), scope, deleted: false, object: kept };
       return { edit: { append: itemOf(JSON.stringify(stored)) }, result: kept };
     });
+    await this.#settle(effects, false, heard);
     await this.#emit({ kind: 'created', template: resource.template, object: made, values: matched.values }, heard);
+    await this.#settle(effects, true, heard);
     if (refused !== undefined) throw new Refusal(refused);
-    return this.#json(this.#parts.profile.createStatus ?? status, made);
+    return this.#json(this.#parts.profile.createStatus ?? status, this.#shown(resource, made));
   }
 
   /**
@@ -448,7 +523,7 @@ export class TwinEngine {
       const { status, value } = this.#example(matched);
       return this.#json(status, value);
     }
-    if (!stored.deleted) return this.#json(200, stored.object);
+    if (!stored.deleted) return this.#json(200, this.#shown(resource, stored.object));
     if (this.#parts.profile.deleted === 'tombstone') return this.#json(200, this.#tombstone(resource, stored));
     throw new Refusal(this.#missing(resource, id));
   }
@@ -490,7 +565,7 @@ export class TwinEngine {
         { kind: 'updated', template: resource.template, object: changed.object, before, values: matched.values },
         heard,
       );
-      return this.#json(200, changed.object);
+      return this.#json(200, this.#shown(resource, changed.object));
     }
     const { status, value } = this.#example(matched);
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
@@ -541,6 +616,7 @@ export class TwinEngine {
       if (pages.style === 'cursor') skip.add(pages.before);
       live = filterByQuery(live, params.query, skip);
     }
+    live = live.map((item) => this.#shown(resource, item));
     const page = pageOf(this.#parts.profile, live, params.query, path);
     const headers: Record<string, string> = page.link === undefined ? {} : { link: page.link };
     if (this.#parts.profile.list.style === 'bare') return this.#json(200, page.items, headers);
@@ -557,56 +633,81 @@ export class TwinEngine {
   }
 
   async #other(matched: MatchedOperation, params: TwinParams, heard?: EventHeard): Promise<TwinAnswer> {
-    const flows = this.#parts.flows?.action;
     const owner = this.#ownerOf(matched);
-    if (flows !== undefined && owner !== undefined) {
-      const which = this.#which(matched, owner);
-      const stored = (await this.#stored(owner))?.find((item) => which(item) && !item.deleted);
-      const outcome = flows(
-        matched,
-        stored === undefined ? undefined : structuredClone(stored.object),
-        params.body,
-        this.#tools,
-      );
-      if (outcome !== undefined) {
-        if ('object' in outcome) {
-          const before = stored?.object.status;
-          await this.#change(owner, which, (kept) => ({ ...kept, object: outcome.object }));
-          await this.#emit(
-            {
-              kind: 'action',
-              template: owner.template,
-              object: outcome.object,
-              before,
-              values: matched.values,
-              ...(outcome.event === undefined ? {} : { extra: outcome.event }),
-            },
-            heard,
-          );
-        }
-        if (outcome.error !== undefined) throw new Refusal(outcome.error);
-        const done = outcome as { object: unknown; answer?: unknown };
-        return this.#json(200, done.answer ?? done.object);
-      }
-    }
+    const acted = owner === undefined ? undefined : await this.#act(matched, owner, params, heard);
+    if (acted !== undefined) return acted;
     const { status, value } = this.#example(matched);
     return this.#json(status, value);
   }
 
+  /** A `DELETE` the provider's flows answer as an action (Stripe's canceled Subscription), else a delete. */
+  async #deleteOrAct(
+    matched: MatchedOperation,
+    resource: TwinResource,
+    params: TwinParams,
+    heard?: EventHeard,
+  ): Promise<TwinAnswer> {
+    const acted =
+      this.#parts.flows?.acting === undefined ? undefined : await this.#act(matched, resource, params, heard);
+    return acted ?? this.#delete(matched, resource, heard);
+  }
+
+  /**
+   * Answers an action of the provider's flows on the stored item of `owner`
+   * the path names: the item changed, its effects stored, their events
+   * emitted; `undefined` when no flow takes it.
+   */
+  async #act(
+    matched: MatchedOperation,
+    owner: TwinResource,
+    params: TwinParams,
+    heard: EventHeard | undefined,
+  ): Promise<TwinAnswer | undefined> {
+    const flows = this.#parts.flows;
+    if (flows?.action === undefined && flows?.acting === undefined) return undefined;
+    const which = this.#which(matched, owner);
+    const stored = (await this.#stored(owner))?.find((item) => which(item) && !item.deleted);
+    const given = () => (stored === undefined ? undefined : structuredClone(stored.object));
+    const effects: FlowEffect[] = [];
+    const kit = this.#kit(effects);
+    let outcome: ActionOutcome | undefined = await flows.acting?.(matched, given(), params.body, kit);
+    if (outcome === undefined && matched.op.action !== 'delete') {
+      outcome = flows.action?.(matched, given(), params.body, kit);
+    }
+    if (outcome === undefined) return undefined;
+    if ('object' in outcome) {
+      const done = outcome;
+      await this.#change(owner, which, (kept) => ({ ...kept, object: done.object }));
+      await this.#settle(effects, false, heard);
+      await this.#emit(
+        {
+          kind: 'action',
+          template: owner.template,
+          object: done.object,
+          before: stored?.object.status,
+          values: matched.values,
+          ...(done.event === undefined ? {} : { extra: done.event }),
+          ...(done.events === undefined ? {} : { events: done.events }),
+        },
+        heard,
+      );
+      await this.#settle(effects, true, heard);
+    }
+    if (outcome.error !== undefined) throw new Refusal(outcome.error);
+    const done = outcome as { object: Record<string, unknown>; answer?: unknown };
+    return this.#json(200, done.answer ?? this.#shown(owner, done.object));
+  }
+
   /**
    * Emits the provider's events of a change: each kept in its events
-   * collection and handed to the delivery engine for every subscriber.
+   * collection and handed to the delivery engine for every subscriber, and
+   * told to `heard`.
    */
   async #emit(change: TwinChange, heard: EventHeard | undefined): Promise<void> {
     const events = this.#parts.flows?.events;
     if (events === undefined) return;
-    await this.#emitTypes(events.types(change), change, heard);
-  }
-
-  /** Emits events of `types` about `change`: each kept, sent to its subscribers, told to `heard`. */
-  async #emitTypes(types: readonly string[], change: TwinChange, heard: EventHeard | undefined): Promise<void> {
-    const events = this.#parts.flows?.events;
-    if (events === undefined || types.length === 0) return;
+    const types = change.events ?? events.types(change);
+    if (types.length === 0) return;
     const kept = this.#parts.model.resources.find((resource) => resource.template === events.eventsTemplate);
     const hooks = this.#parts.model.resources.find((resource) => resource.template === events.endpointsTemplate);
     // A hook kept below a path (a repository's) hears only the changes below that path.
@@ -660,6 +761,11 @@ export class TwinEngine {
 
   /** The collection whose item an action's path is below (`/v1/payment_intents/{intent}/confirm`). */
   #ownerOf(matched: MatchedOperation): TwinResource | undefined {
+    const named = matched.op.operation['x-mockpoint-owner'];
+    if (typeof named === 'string') {
+      const found = this.#parts.model.resources.find((resource) => resource.template === named);
+      if (found !== undefined && matched.values[found.idParam] !== undefined) return found;
+    }
     return this.#parts.model.resources.find(
       (resource) =>
         matched.op.template.startsWith(`${resource.template}/{${resource.idParam}}/`) &&

@@ -25,9 +25,47 @@ export interface FlowTools {
   newId(prefix: string): string;
 }
 
+/**
+ * A change a flow makes to another object than the one asked about (the
+ * PaymentIntent a Checkout Session's completion pays, a Charge's refunded
+ * amount): stored in its collection and its events emitted, in the order
+ * written, before the change asked for (or after, with `after`).
+ */
+export interface FlowEffect {
+  /** `created` appends the object; `updated` replaces the stored one of its id (appends it when none). */
+  kind: 'created' | 'updated';
+  /** The collection's path template (`/v1/payment_intents`). */
+  template: string;
+  /** The object whole, its `id` set. */
+  object: Record<string, unknown>;
+  /** Its status before (for its events). */
+  before?: unknown;
+  /** The event types it emits. @default the provider's types of the change */
+  events?: string[];
+  /** Emitted after the change asked for rather than before. */
+  after?: boolean;
+}
+
+/** What the provider's multi-object flows need of the twin besides {@link FlowTools}. */
+export interface FlowKit extends FlowTools {
+  /** A stored object by its id (any collection whose prefix fits), as it now is. */
+  find(id: string): Promise<Record<string, unknown> | undefined>;
+  /** A new object of the collection at `template`, filled from the document as a create fills one. */
+  example(template: string): Record<string, unknown>;
+  /** Records a change to another object, made once the request's own change is. */
+  write(effect: FlowEffect): void;
+}
+
 /** An action's outcome: the object as it now is (stored when the twin holds it), or an error. */
 export type ActionOutcome =
-  | { object: Record<string, unknown>; error?: FlowError; answer?: unknown; event?: Record<string, unknown> }
+  | {
+      object: Record<string, unknown>;
+      error?: FlowError;
+      answer?: unknown;
+      event?: Record<string, unknown>;
+      /** The event types of the change. @default the provider's types of the change */
+      events?: string[];
+    }
   | { error: FlowError };
 
 /** What a change the twin made was, for its events. */
@@ -43,6 +81,8 @@ export interface TwinChange {
   values?: Record<string, string>;
   /** What an action adds to its event (GitHub's `label` of `issues.labeled`). */
   extra?: Record<string, unknown>;
+  /** The event types, when the flow names them (otherwise the provider's `types`). */
+  events?: string[];
 }
 
 /** A provider's events: which a change emits, their objects, and who subscribes where. */
@@ -65,6 +105,36 @@ export interface TwinEvents {
 export interface TwinFlows {
   /** The provider's events and webhooks. */
   events?: TwinEvents;
+  /** Refuses a request missing a parameter the document's `required` names (Stripe's `parameter_missing`). */
+  required?: boolean;
+  /**
+   * Twin-only operations added to the document's paths (Stripe's Checkout test
+   * helper); an operation's `x-mockpoint-owner` names the collection whose item
+   * its path's last id is.
+   */
+  paths?: Record<string, Record<string, unknown>>;
+  /** The object as answered (GitHub masks a hook's `config.secret`); what is stored stays whole. */
+  shown?(template: string, object: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * Sets a new object's state from what was sent and what the twin holds, before
+   * `created`; an error refuses the create with nothing stored or emitted.
+   */
+  creating?(
+    template: string,
+    object: Record<string, unknown>,
+    sent: Record<string, unknown>,
+    kit: FlowKit,
+  ): Promise<FlowError | undefined>;
+  /**
+   * Like `action`, reading what the twin holds, consulted first; also for a
+   * `DELETE` of a stored item (Stripe's canceled Subscription). `undefined`: not its.
+   */
+  acting?(
+    matched: MatchedOperation,
+    stored: Record<string, unknown> | undefined,
+    sent: Record<string, unknown>,
+    kit: FlowKit,
+  ): Promise<ActionOutcome | undefined>;
   /** Refuses a create before anything is stored (GitHub's `422 Validation Failed` for a missing field). */
   check?(template: string, sent: Record<string, unknown>): FlowError | undefined;
   /** Sets a new object's state from what was sent, before it is stored; an error refuses the create. */
@@ -72,7 +142,7 @@ export interface TwinFlows {
     template: string,
     object: Record<string, unknown>,
     sent: Record<string, unknown>,
-    tools: FlowTools,
+    tools: FlowKit,
   ): FlowError | undefined;
   /**
    * Answers an operation that is no create/read/update/delete/list on a stored
@@ -83,6 +153,6 @@ export interface TwinFlows {
     matched: MatchedOperation,
     stored: Record<string, unknown> | undefined,
     sent: Record<string, unknown>,
-    tools: FlowTools,
+    tools: FlowKit,
   ): ActionOutcome | undefined;
 }

@@ -140,11 +140,13 @@ export class TwinModel {
   readonly resources: readonly TwinResource[];
   readonly doc: Schema;
 
-  constructor(doc: Schema, profile: TwinProfile) {
-    const paths = doc.paths as Record<string, Schema> | undefined;
-    if (typeof paths !== 'object' || paths === null || Object.keys(paths).length === 0) {
+  /** `extra`: twin-only operations of the provider's flows, beside the document's. */
+  constructor(doc: Schema, profile: TwinProfile, extra?: Record<string, Schema>) {
+    const own = doc.paths as Record<string, Schema> | undefined;
+    if (typeof own !== 'object' || own === null || Object.keys(own).length === 0) {
       throw new MockpointError('INVALID_TWIN', 'document: an OpenAPI document with at least one path');
     }
+    const paths = extra === undefined ? own : { ...own, ...extra };
     this.doc = doc;
     const resources = resourcesOf(doc, paths, profile);
     this.resources = [...resources.values()];

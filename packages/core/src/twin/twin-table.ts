@@ -35,6 +35,11 @@ export function flowsOf(name: string | undefined): TwinFlows | undefined {
   return name === undefined ? undefined : FLOWS[name];
 }
 
+/** The twin-only operations of a profile's flows. */
+function flowPaths(profile: TwinProfile): Record<string, Record<string, unknown>> | undefined {
+  return flowsOf(profile.flows)?.paths;
+}
+
 /** Most names a table remembers (with a twin or without) before it starts again. */
 const MAX_NAMES = 10_000;
 
@@ -57,7 +62,7 @@ function providerModel(catalog: TwinCatalog, provider: string): Promise<TwinSour
   if (model === undefined) {
     model = catalog.load(provider).then((source) => {
       const checked = checkProfile(source.profile);
-      return { ...source, checked, model: new TwinModel(source.document, checked) };
+      return { ...source, checked, model: new TwinModel(source.document, checked, flowPaths(checked)) };
     });
     model.catch(() => models.delete(provider));
     models.set(provider, model);
@@ -72,10 +77,10 @@ export async function buildTwin(setting: TwinSetting, catalog: TwinCatalog | und
     const shipped = await providerModel(catalog, setting.provider);
     if (setting.profile === undefined) return shipped;
     const checked = checkProfile({ ...shipped.profile, ...setting.profile });
-    return { checked, model: new TwinModel(shipped.document, checked) };
+    return { checked, model: new TwinModel(shipped.document, checked, flowPaths(checked)) };
   }
   const checked = checkProfile(setting.profile ?? { name: 'openapi' });
-  return { checked, model: new TwinModel(setting.document ?? {}, checked) };
+  return { checked, model: new TwinModel(setting.document ?? {}, checked, flowPaths(checked)) };
 }
 
 /** What a table of twins is made of. */

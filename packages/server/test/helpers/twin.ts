@@ -99,6 +99,7 @@ export function exampleKeys(event: string, action: string): string[] {
   const of = (wanted: string) => (found?.examples ?? []).filter((example) => example.action === wanted);
   const payloads = of(action).length > 0 ? of(action) : of('opened');
   expect(payloads.length, `${event}.${action}`).toBeGreaterThan(0);
-  const keys = payloads.map((payload) => Object.keys(payload));
+  // `installation` is an App's: a repository hook's deliveries never carry it.
+  const keys = payloads.map((payload) => Object.keys(payload).filter((key) => key !== 'installation'));
   return (keys[0] ?? []).filter((key) => keys.every((some) => some.includes(key))).sort();
 }

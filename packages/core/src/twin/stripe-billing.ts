@@ -1,0 +1,263 @@
+/**
+ * Stripe Billing as its test mode behaves for a subscription's start: a
+ * recurring Price, a Subscription made `active` with its first Invoice paid at
+ * once by a test card (`customer.subscription.created`, `invoice.created`,
+ * `invoice.finalized`, `invoice.paid`, `invoice.payment_succeeded`), its
+ * `latest_invoice` expandable, and a cancel (`DELETE`) that ends it
+ * (`customer.subscription.deleted`).
+ *
+ * @module
+ */
+import { writePaidIntent } from './stripe-charges.js';
+import { invalidRequest, isFlowError, missingParam } from './stripe-errors.js';
+import type { FlowError, FlowKit } from './twin-flows.js';
+
+export const PRICES = '/v1/prices';
+export const SUBSCRIPTIONS = '/v1/subscriptions';
+const INVOICES = '/v1/invoices';
+const DAY = 86_400;
+const PERIOD: Record<string, number> = { day: DAY, week: 7 * DAY, month: 30 * DAY, year: 365 * DAY };
+
+type Obj = Record<string, unknown>;
+
+function record(value: unknown): Obj | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Obj) : undefined;
+}
+
+/** A Price's `recurring` as Stripe fills it (`null` for a one-time price). */
+function recurringOf(sent: unknown): Obj | null {
+  const given = record(sent);
+  if (given === undefined || typeof given.interval !== 'string') return null;
+  return {
+    aggregate_usage: null,
+    interval: given.interval,
+    interval_count: typeof given.interval_count === 'number' ? given.interval_count : 1,
+    meter: null,
+    trial_period_days: null,
+    usage_type: 'licensed',
+  };
+}
+
+/** A new Price: one-time or recurring by what was sent. */
+export function createdPrice(price: Obj, sent: Obj, kit: FlowKit): void {
+  price.recurring = recurringOf(sent.recurring);
+  price.type = price.recurring === null ? 'one_time' : 'recurring';
+  price.active = sent.active !== false;
+  if (typeof sent.product !== 'string') price.product = kit.newId('prod_');
+}
+
+/**
+ * The Price a line item names (`price`, or `price_data` inline), as the twin
+ * holds it; an id the twin never saw is the document's example price with that
+ * id (as stripe-mock answers one), recurring monthly where `recurring` is wanted.
+ */
+export async function priceOf(item: Obj, at: string, kit: FlowKit, recurring: boolean): Promise<Obj | FlowError> {
+  if (typeof item.price === 'string') {
+    const found = await kit.find(item.price);
+    if (found !== undefined && found.object === 'price') return found;
+    const example = kit.example(PRICES);
+    example.id = item.price;
+    if (recurring && recurringOf(example.recurring) === null) {
+      example.recurring = recurringOf({ interval: 'month' });
+      example.type = 'recurring';
+    }
+    return example;
+  }
+  const data = record(item.price_data);
+  if (data === undefined) return missingParam(`${at}[price]`);
+  const price = kit.example(PRICES);
+  Object.assign(price, {
+    id: kit.newId('price_'),
+    object: 'price',
+    currency: data.currency,
+    unit_amount: typeof data.unit_amount === 'number' ? data.unit_amount : 0,
+    product: typeof data.product === 'string' ? data.product : kit.newId('prod_'),
+  });
+  createdPrice(price, { recurring: data.recurring }, kit);
+  return price;
+}
+
+/** The line of an invoice or subscription item for a price and quantity. */
+function itemLine(price: Obj, quantity: number, kit: FlowKit, subscription: string): Obj {
+  return {
+    id: kit.newId('si_'),
+    object: 'subscription_item',
+    billing_thresholds: null,
+    created: Math.floor(kit.now() / 1000),
+    discounts: [],
+    metadata: {},
+    price,
+    quantity,
+    subscription,
+    tax_rates: [],
+  };
+}
+
+/** What a subscription is made of: its customer, prices and quantities. */
+export interface Subscribing {
+  customer: unknown;
+  items: { price: Obj; quantity: number }[];
+  metadata?: unknown;
+}
+
+/**
+ * Writes an active Subscription and its first Invoice, paid at once, with
+ * their events (the Invoice's and its payment's `after` the Subscription's
+ * own when `asked`: the Subscription is the request's object), and answers it.
+ */
+export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: Obj, asked: boolean): Obj {
+  const now = Math.floor(kit.now() / 1000);
+  const id = String(subscription.id);
+  const first = subscribing.items[0]?.price ?? {};
+  const interval = String(record(first.recurring)?.interval ?? 'month');
+  const lines = subscribing.items.map(({ price, quantity }) => itemLine(price, quantity, kit, id));
+  const total = subscribing.items.reduce(
+    (sum, { price, quantity }) => sum + (Number(price.unit_amount) || 0) * quantity,
+    0,
+  );
+  const invoiceId = kit.newId('in_');
+  const end = now + (PERIOD[interval] ?? 30 * DAY);
+  Object.assign(subscription, {
+    object: 'subscription',
+    billing_cycle_anchor: now,
+    cancel_at: null,
+    cancel_at_period_end: false,
+    canceled_at: null,
+    collection_method: 'charge_automatically',
+    created: now,
+    currency: first.currency ?? 'usd',
+    current_period_end: end,
+    current_period_start: now,
+    customer: subscribing.customer,
+    ended_at: null,
+    items: {
+      object: 'list',
+      data: lines,
+      has_more: false,
+      total_count: lines.length,
+      url: `/v1/subscription_items?subscription=${id}`,
+    },
+    latest_invoice: invoiceId,
+    livemode: false,
+    metadata: record(subscribing.metadata) ?? {},
+    start_date: now,
+    status: 'active',
+    trial_end: null,
+    trial_start: null,
+  });
+  if (!asked) kit.write({ kind: 'created', template: SUBSCRIPTIONS, object: subscription });
+  const intent = writePaidIntent(
+    {
+      amount: total,
+      currency: subscription.currency,
+      customer: subscribing.customer,
+      invoice: invoiceId,
+      description: 'Subscription creation',
+    },
+    kit,
+    asked,
+  );
+  const invoice = kit.example(INVOICES);
+  Object.assign(invoice, {
+    id: invoiceId,
+    object: 'invoice',
+    amount_due: total,
+    amount_paid: total,
+    amount_remaining: 0,
+    attempt_count: 1,
+    attempted: true,
+    billing_reason: 'subscription_create',
+    charge: intent.latest_charge,
+    collection_method: 'charge_automatically',
+    created: now,
+    currency: subscription.currency,
+    customer: subscribing.customer,
+    lines: {
+      object: 'list',
+      data: lines.map((line) => ({
+        id: kit.newId('il_'),
+        object: 'line_item',
+        amount: (Number(record(line.price)?.unit_amount) || 0) * Number(line.quantity),
+        currency: subscription.currency,
+        price: line.price,
+        quantity: line.quantity,
+        subscription: id,
+        subscription_item: line.id,
+        type: 'subscription',
+        period: { start: now, end },
+      })),
+      has_more: false,
+      total_count: lines.length,
+      url: `/v1/invoices/${invoiceId}/lines`,
+    },
+    livemode: false,
+    paid: true,
+    payment_intent: intent.id,
+    period_end: now,
+    period_start: now,
+    status: 'paid',
+    status_transitions: { finalized_at: now, marked_uncollectible_at: null, paid_at: now, voided_at: null },
+    subscription: id,
+    subtotal: total,
+    total,
+  });
+  kit.write({
+    kind: 'created',
+    template: INVOICES,
+    object: invoice,
+    events: ['invoice.created', 'invoice.finalized', 'invoice.paid', 'invoice.payment_succeeded'],
+    after: asked,
+  });
+  return subscription;
+}
+
+/** The items of a create (`items[][price]`, `items[][price_data]`, `quantity`), each price recurring. */
+export async function itemsOf(
+  sent: unknown,
+  param: string,
+  kit: FlowKit,
+): Promise<{ price: Obj; quantity: number }[] | FlowError> {
+  const given = Array.isArray(sent) ? sent.slice(0, 20) : [];
+  if (given.length === 0) return missingParam(param);
+  const items: { price: Obj; quantity: number }[] = [];
+  for (const [index, raw] of given.entries()) {
+    const item = record(raw) ?? {};
+    const price = await priceOf(item, `${param}[${index}]`, kit, true);
+    if (isFlowError(price)) return price;
+    items.push({ price, quantity: typeof item.quantity === 'number' ? item.quantity : 1 });
+  }
+  return items;
+}
+
+/** A Subscription created through `POST /v1/subscriptions`: active, its first invoice paid. */
+export async function creatingSubscription(subscription: Obj, sent: Obj, kit: FlowKit): Promise<FlowError | undefined> {
+  const items = await itemsOf(sent.items, 'items', kit);
+  if (!Array.isArray(items)) return items;
+  const oneTime = items.find(({ price }) => price.type !== 'recurring' && recurringOf(price.recurring) === null);
+  if (oneTime !== undefined) {
+    return invalidRequest(
+      `The price specified is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\`.`,
+      'items[0][price]',
+    );
+  }
+  subscribe({ customer: sent.customer, items, metadata: sent.metadata }, kit, subscription, true);
+  return undefined;
+}
+
+/** A Subscription canceled (`DELETE /v1/subscriptions/{id}`): `canceled`, ended now. */
+export function canceledSubscription(subscription: Obj, kit: FlowKit): { object: Obj; events: string[] } | FlowError {
+  if (subscription.status === 'canceled') {
+    return invalidRequest(`This subscription (${String(subscription.id)}) is already canceled.`);
+  }
+  const now = Math.floor(kit.now() / 1000);
+  return {
+    object: {
+      ...subscription,
+      status: 'canceled',
+      canceled_at: now,
+      ended_at: now,
+      cancellation_details: { comment: null, feedback: null, reason: 'cancellation_requested' },
+    },
+    events: ['customer.subscription.deleted'],
+  };
+}

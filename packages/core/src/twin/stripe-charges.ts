@@ -1,0 +1,98 @@
+/**
+ * The Charge behind a PaymentIntent that succeeded (or waits for capture),
+ * kept in `/v1/charges` so that a refund finds it and `charge.succeeded`
+ * carries it, and a PaymentIntent paid at once by a flow (a Checkout Session's,
+ * a first invoice's).
+ *
+ * @module
+ */
+import type { FlowKit } from './twin-flows.js';
+
+export const CHARGES = '/v1/charges';
+export const INTENTS = '/v1/payment_intents';
+
+/** The Charge of `intent` (its `latest_charge`), captured or held. */
+export function chargeOf(intent: Record<string, unknown>, kit: FlowKit, captured: boolean): Record<string, unknown> {
+  const charge = kit.example(CHARGES);
+  const amount = Number(intent.amount) || 0;
+  const id = String(intent.latest_charge);
+  Object.assign(charge, {
+    id,
+    object: 'charge',
+    amount,
+    amount_captured: captured ? amount : 0,
+    amount_refunded: 0,
+    captured,
+    currency: intent.currency,
+    customer: intent.customer ?? null,
+    description: intent.description ?? null,
+    disputed: false,
+    failure_code: null,
+    failure_message: null,
+    invoice: intent.invoice ?? null,
+    livemode: false,
+    metadata: intent.metadata ?? {},
+    paid: true,
+    payment_intent: intent.id,
+    payment_method: intent.payment_method,
+    refunded: false,
+    status: 'succeeded',
+  });
+  if ('refunds' in charge)
+    charge.refunds = { object: 'list', data: [], has_more: false, total_count: 0, url: `/v1/charges/${id}/refunds` };
+  return charge;
+}
+
+/** Writes the Charge of an intent that was just confirmed, with `charge.succeeded` after the intent's own events. */
+export function writeCharge(intent: Record<string, unknown>, kit: FlowKit, after: boolean): void {
+  const captured = intent.status === 'succeeded';
+  kit.write({
+    kind: 'created',
+    template: CHARGES,
+    object: chargeOf(intent, kit, captured),
+    events: ['charge.succeeded'],
+    after,
+  });
+}
+
+/** What a flow pays at once: the amount, its currency and who pays. */
+export interface Payment {
+  amount: number;
+  currency: unknown;
+  customer: unknown;
+  description?: unknown;
+  metadata?: unknown;
+  invoice?: unknown;
+}
+
+/**
+ * Writes a PaymentIntent that succeeded with a test card and its Charge
+ * (`payment_intent.created`, `payment_intent.succeeded`, `charge.succeeded`), and answers it.
+ */
+export function writePaidIntent(payment: Payment, kit: FlowKit, after = false): Record<string, unknown> {
+  const intent = kit.example(INTENTS);
+  const id = kit.newId('pi_');
+  Object.assign(intent, {
+    id,
+    object: 'payment_intent',
+    amount: payment.amount,
+    amount_capturable: 0,
+    amount_received: payment.amount,
+    capture_method: 'automatic',
+    client_secret: `${id}_secret_${kit.newId('').slice(0, 16)}`,
+    currency: payment.currency,
+    customer: payment.customer ?? null,
+    description: payment.description ?? null,
+    invoice: payment.invoice ?? null,
+    last_payment_error: null,
+    latest_charge: kit.newId('ch_'),
+    livemode: false,
+    metadata: payment.metadata ?? {},
+    next_action: null,
+    payment_method: kit.newId('pm_'),
+    status: 'succeeded',
+  });
+  kit.write({ kind: 'created', template: INTENTS, object: intent, after });
+  writeCharge(intent, kit, after);
+  return intent;
+}
