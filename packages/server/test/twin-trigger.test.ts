@@ -158,6 +158,11 @@ it('sends each Stripe event of the flows, and one only its document describes, l
     'payment_intent.payment_failed',
     'charge.succeeded',
     'checkout.session.completed',
+    'checkout.session.expired',
+    'customer.subscription.created',
+    'invoice.paid',
+    'charge.refunded',
+    'refund.created',
   ];
   const twin = await client.getTwin(name);
   expect(twin.triggers).toEqual(expect.arrayContaining(wanted));
@@ -169,7 +174,16 @@ it('sends each Stripe event of the flows, and one only its document describes, l
     expect((await stripe.events.retrieve(event.id)).type).toBe(type);
   }
   const session = (await stripe.events.list({ type: 'checkout.session.completed' })).data[0];
-  expect((session?.data.object as { object?: string } | undefined)?.object).toBe('checkout.session');
+  // Made by the twin's Checkout flow, completed through its test helper: not the document's example.
+  expect(session?.data.object).toMatchObject({
+    object: 'checkout.session',
+    status: 'complete',
+    payment_status: 'paid',
+  });
+  const invoice = (await stripe.events.list({ type: 'invoice.paid' })).data[0];
+  expect(invoice?.data.object).toMatchObject({ object: 'invoice', status: 'paid', amount_paid: 1500 });
+  const refunded = (await stripe.events.list({ type: 'charge.refunded' })).data[0];
+  expect(refunded?.data.object).toMatchObject({ object: 'charge', refunded: true, amount_refunded: 2000 });
   const failed = (await stripe.events.list({ type: 'payment_intent.payment_failed' })).data[0];
   expect((failed?.data.object as Stripe.PaymentIntent | undefined)?.last_payment_error?.code).toBe('card_declined');
 });
@@ -186,7 +200,7 @@ it('refuses what it cannot send with a stable code and a message listing what ex
   const unknown = await trigger({ event: 'payment_intent.teleported' });
   expect(codeOf(unknown)).toEqual([400, 'UNKNOWN_TWIN_EVENT']);
   expect((unknown.body as { error: { message: string } }).error.message).toMatch(
-    /^event: stripe has no event "payment_intent.teleported"; one of charge.failed, charge.succeeded, customer.created, .*payment_intent.succeeded/,
+    /^event: stripe has no event "payment_intent.teleported"; one of charge.failed, charge.refunded, charge.succeeded, checkout.session.completed, .*payment_intent.succeeded/,
   );
   const none = await trigger({ event: 'customer.created' }, 'paypal');
   expect(codeOf(none)).toEqual([404, 'TWIN_NOT_FOUND']);

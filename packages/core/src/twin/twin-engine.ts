@@ -130,7 +130,7 @@ export class TwinEngine {
    * sends of an event no flow of the twin makes.
    */
   announce(types: readonly string[], change: TwinChange, heard?: EventHeard): Promise<void> {
-    return this.#emit({ ...change, events: types }, heard);
+    return this.#emit({ ...change, events: [...types] }, heard);
   }
 
   /** Hands one event to the delivery engine for one receiver; its refusal (a host not allowed) is the caller's. */

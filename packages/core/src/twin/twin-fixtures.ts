@@ -29,6 +29,28 @@ const intent = (extra: Record<string, string | boolean>): FixtureStep => ({
 const paid = intent({ payment_method: 'pm_card_visa', confirm: true });
 const declined = intent({ payment_method: 'pm_card_chargeDeclined', confirm: true });
 const product = { method: 'POST', path: '/v1/products', body: { name: 'myproduct' } } as const;
+const price = (extra: Record<string, string>): FixtureStep => ({
+  method: 'POST',
+  path: '/v1/prices',
+  body: { product: '{id}', unit_amount: 1500, currency: 'usd', ...extra },
+});
+const session = (mode: 'payment' | 'subscription'): FixtureStep => ({
+  method: 'POST',
+  path: '/v1/checkout/sessions',
+  body: {
+    mode,
+    'line_items[0][price]': '{id}',
+    'line_items[0][quantity]': 1,
+    success_url: 'https://example.com/success',
+  },
+});
+/** A Checkout Session of a new price, completed through the twin's test helper (its payment, or its subscription's first invoice). */
+const checkout = (mode: 'payment' | 'subscription', recurring: Record<string, string>): FixtureStep[] => [
+  product,
+  price(recurring),
+  session(mode),
+  { method: 'POST', path: '/v1/test_helpers/checkout/sessions/{id}/complete' },
+];
 
 /** Stripe's: the calls `stripe trigger` makes for the same event (its fixtures), in the twin's flows. */
 const STRIPE: Record<string, readonly FixtureStep[]> = {
@@ -46,10 +68,21 @@ const STRIPE: Record<string, readonly FixtureStep[]> = {
   ],
   'payment_intent.canceled': [intent({}), { method: 'POST', path: '/v1/payment_intents/{id}/cancel' }],
   'product.created': [product],
-  'price.created': [
+  'price.created': [product, price({})],
+  'checkout.session.completed': checkout('payment', {}),
+  'checkout.session.expired': [
     product,
-    { method: 'POST', path: '/v1/prices', body: { product: '{id}', unit_amount: 1500, currency: 'usd' } },
+    price({}),
+    session('payment'),
+    { method: 'POST', path: '/v1/checkout/sessions/{id}/expire' },
   ],
+  'customer.subscription.created': checkout('subscription', { 'recurring[interval]': 'month' }),
+  'invoice.created': checkout('subscription', { 'recurring[interval]': 'month' }),
+  'invoice.finalized': checkout('subscription', { 'recurring[interval]': 'month' }),
+  'invoice.paid': checkout('subscription', { 'recurring[interval]': 'month' }),
+  'invoice.payment_succeeded': checkout('subscription', { 'recurring[interval]': 'month' }),
+  'charge.refunded': [paid, { method: 'POST', path: '/v1/refunds', body: { payment_intent: '{id}' } }],
+  'refund.created': [paid, { method: 'POST', path: '/v1/refunds', body: { payment_intent: '{id}' } }],
 };
 
 const issue: FixtureStep = {
