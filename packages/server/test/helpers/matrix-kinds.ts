@@ -12,6 +12,7 @@ import {
   grpcNativeCall,
   grpcWebCall,
   httpCall,
+  mcpCall,
   type Result,
   webSocketCall,
 } from './matrix-calls.js';
@@ -198,14 +199,18 @@ export const KINDS: readonly Kind[] = [
     (cell, options) => grpcNativeCall(cell.url, `/${cell.pkg}.M/Get`, ASK, inNamespace(cell, options)),
     framed(ASK),
   ),
-  // A chaos 503/500/429 reaches an MCP client as that HTTP status (the Streamable HTTP transport's
-  // error), not yet as a JSON-RPC error in a 200 as SPEC §2.18 words it.
-  httpKind('MCP', { path: '/mcp' }, () => ({ mcp: { tools: [{ name: 't', result: TEXT }] } }), {
-    subpath: '/mcp',
-    method: 'POST',
-    body: MCP_CALL,
-    headers: { ...JSON_POST, accept: 'application/json, text/event-stream' },
-  }),
+  // A refused MCP call is a JSON-RPC error in a 200 (mcpCall reads it by its code; an HTTP error status is
+  // not MCP's form and reads as `status N`).
+  {
+    ...httpKind('MCP', { path: '/mcp' }, () => ({ mcp: { tools: [{ name: 't', result: TEXT }] } })),
+    body: encoder.encode(MCP_CALL),
+    call: (cell, options) =>
+      mcpCall(
+        endpointUrl(cell, '/mcp'),
+        { method: 'POST', headers: { ...JSON_POST, accept: 'application/json, text/event-stream' }, body: MCP_CALL },
+        inNamespace(cell, options),
+      ),
+  },
   httpKind(
     'LLM (OpenAI JSON)',
     { path: '/chat/completions' },
