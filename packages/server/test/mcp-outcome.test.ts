@@ -2,8 +2,10 @@
 // an enforced signature check, a queued status) get the protocol's own form on the real daemon: a
 // JSON-RPC error for the request's id in a 200 (SPEC §2.18; docs/mcp.md), which the official SDK's
 // client raises as an McpError with the code, the message and `data: { code, status }`. A notification
-// keeps the HTTP form (it has no id to answer), and a reset stays at the connection.
+// keeps the HTTP form (it has no id to answer), and a reset stays at the connection. A fuzz sends random
+// code points as the id, the method and the whole body under chaos.
 import { createHmac } from 'node:crypto';
+import { jsonString, prng, randomText } from '@mockpoint/testkit/random-text';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
@@ -130,5 +132,32 @@ describe('an MCP call refused by the pipeline', () => {
     });
     expect(await rpc('mo-queue')).toMatchObject({ status: 503, text: '{"down":true}' });
     expect(JSON.parse((await rpc('mo-queue')).text)).toMatchObject({ id: 'c-1', result: {} });
+  });
+});
+
+describe('hostile bytes', () => {
+  const SEED = 63;
+  const CASES = 100;
+  it(`answers ${CASES} random ids, methods and bodies (seed ${SEED}) under chaos in a well-formed form, stays healthy`, async () => {
+    await fake('mo-fuzz');
+    await save('mo-fuzz/chaos', { rate: 1, faults: ['503'] });
+    const random = prng(SEED);
+    const { url } = await daemon();
+    for (let i = 0; i < CASES; i++) {
+      const noise = randomText(random, 1 + Math.floor(random() * 40));
+      // The id travels as JSON text with every non-ASCII unit escaped (lone surrogates too).
+      const body = `{"jsonrpc":"2.0","id":${jsonString(noise)},"method":${jsonString(noise)}}`;
+      const answer = await fetch(`${url}/endpoint/mo-fuzz/mcp`, { method: 'POST', headers: HEADERS, body });
+      const text = await answer.text();
+      expect(answer.status, text).toBe(200);
+      const parsed = JSON.parse(text) as { id: unknown; error: { code: number; data: unknown } };
+      expect(parsed.id).toBe(noise);
+      expect(parsed.error).toMatchObject({ code: -32050, data: { code: 'CHAOS_UNAVAILABLE', status: 503 } });
+      // The same noise as the whole body is no JSON-RPC request: the HTTP form.
+      const raw = await fetch(`${url}/endpoint/mo-fuzz/mcp`, { method: 'POST', headers: HEADERS, body: noise });
+      expect(raw.status).toBe(503);
+      await raw.arrayBuffer();
+    }
+    expect((await fetch(`${url}/api/health`)).status).toBe(200);
   });
 });
