@@ -2,7 +2,8 @@
  * One call of each protocol the composition matrix (compose-matrix.test.ts)
  * makes, read into one protocol-neutral {@link Outcome}: HTTP statuses, the
  * Connect protocol's JSON error codes, gRPC-Web's trailers frame, native
- * gRPC's `grpc-status` (over `node:http2`, h2c), a WebSocket handshake; a
+ * gRPC's `grpc-status` (over `node:http2`, h2c), a WebSocket handshake, an MCP
+ * call's JSON-RPC error code (engine/pipeline/mcp-outcome.ts); a
  * connection or stream reset is `reset`, a call still unanswered when the
  * client gives up `timeout`.
  *
