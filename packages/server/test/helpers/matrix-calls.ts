@@ -32,8 +32,8 @@ export interface Result {
   bytes: number;
   /** What the answer said, for a failing assertion's message. */
   said: string;
-  /** An HTTP call's answer: its content type and whole body text. */
-  http?: { status: number; type: string; text: string };
+  /** An HTTP call's answer: its content type, whole body text and bytes. */
+  http?: { status: number; type: string; text: string; body: Uint8Array };
 }
 
 /** How to make one call. */
@@ -103,7 +103,7 @@ export async function httpCall(url: string, init: RequestInit, options: CallOpti
       const code = (JSON.parse(said.length === body.length ? said : '{}') as { code?: string }).code;
       if (code !== undefined && OF_CONNECT[code] !== undefined) outcome = OF_CONNECT[code] as Outcome;
     }
-    const http = { status: response.status, type: response.headers.get('content-type') ?? '', text };
+    const http = { status: response.status, type: response.headers.get('content-type') ?? '', text, body };
     return { outcome, ms: performance.now() - started, bytes: body.length, said: `${response.status} ${said}`, http };
   } catch (error) {
     return { outcome: ofThrown(error), ms: performance.now() - started, bytes: 0, said: String(error) };
@@ -143,6 +143,34 @@ export function framed(bytes: Uint8Array, flag = 0): Uint8Array {
   new DataView(out.buffer).setUint32(1, bytes.length);
   out.set(bytes, 5);
   return out;
+}
+
+/**
+ * A Connect server-streaming call (`application/connect+json`, the enveloped request `body`): `ok`
+ * when its end-stream message (flag 0x02) carries no error, else the error's code; an HTTP error
+ * status by the status.
+ */
+export async function connectStreamCall(url: string, body: Uint8Array, options: CallOptions = {}): Promise<Result> {
+  const headers = { 'content-type': 'application/connect+json', 'connect-protocol-version': '1' };
+  const result = await httpCall(url, { method: 'POST', headers, body: Buffer.from(body) }, options);
+  const { http } = result;
+  if (http === undefined || http.status !== 200) return result;
+  const bytes = http.body;
+  let at = 0;
+  while (at + 5 <= bytes.length) {
+    const length = new DataView(bytes.buffer, bytes.byteOffset + at + 1, 4).getUint32(0);
+    if ((bytes[at] ?? 0) & 0x02) {
+      const end = JSON.parse(new TextDecoder().decode(bytes.subarray(at + 5, at + 5 + length))) as {
+        error?: { code?: string };
+      };
+      const code = end.error?.code;
+      if (code === undefined) return { ...result, outcome: 'ok' };
+      return { ...result, outcome: OF_CONNECT[code] ?? (`status ${0}` as Outcome), said: `${result.said} ${code}` };
+    }
+    at += 5 + length;
+  }
+  // No end-stream message: the stream was cut.
+  return { ...result, outcome: 'reset' };
 }
 
 /** The `grpc-status` of a gRPC-Web answer: in its headers (trailers-only) or its trailers frame (flag 0x80). */
