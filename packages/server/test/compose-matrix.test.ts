@@ -196,16 +196,13 @@ const SETTINGS: readonly Setting[] = [
   },
 ];
 
-/**
- * Cells refused at save, by kind and setting: the message names the setting and the kind. (These
- * refusals predate SETTING_NOT_FOR_KIND and keep the codes they had: INVALID_ANSWER, INVALID_PROXY.)
- */
+/** Cells refused at save, by kind and setting: `400 SETTING_NOT_FOR_KIND`, the message naming the setting and the kind. */
 const REFUSED: Readonly<Record<string, Readonly<Record<string, RegExp>>>> = {
-  MCP: { delay: /INVALID_ANSWER.*an mcp answer .*delay do not apply/ },
-  'collection (REST resource)': { delay: /INVALID_ANSWER.*a resource answer .*delay do not apply/ },
+  MCP: { delay: /SETTING_NOT_FOR_KIND.*delay is not a setting of an mcp answer/ },
+  'collection (REST resource)': { delay: /SETTING_NOT_FOR_KIND.*delay is not a setting of a resource answer/ },
   proxy: {
-    delay: /INVALID_PROXY.*a proxy answer .*delay do not apply/,
-    state: /INVALID_PROXY.*a proxy answer .*setState do not apply/,
+    delay: /SETTING_NOT_FOR_KIND.*delay is not a setting of a proxy answer/,
+    state: /SETTING_NOT_FOR_KIND.*setState is not a setting of a proxy answer/,
   },
 };
 

@@ -11,6 +11,7 @@
 import { isHeaderName } from '../codec/http-header.js';
 import { hostAllowed, normalHost, urlPort } from '../pattern/host-rules.js';
 import { MockpointError } from '../registry/errors.js';
+import { crossCuttingOf, notForKindMessage } from './setting-not-for-kind.js';
 
 /**
  * Forward the request to an upstream; with `record`, keep each distinct request's
@@ -85,7 +86,12 @@ export const DEFAULT_PROXY_TIMEOUT_MS = 30_000;
 /** The largest {@link ProxyAnswer.timeoutMs}. */
 export const MAX_PROXY_TIMEOUT_MS = 600_000;
 
-function refuse(code: 'INVALID_PROXY' | 'PROXY_HOST_NOT_ALLOWED', where: string, message: string, index?: number) {
+function refuse(
+  code: 'INVALID_PROXY' | 'PROXY_HOST_NOT_ALLOWED' | 'SETTING_NOT_FOR_KIND',
+  where: string,
+  message: string,
+  index?: number,
+) {
   return new MockpointError(code, `${where}: ${message}`, index === undefined ? {} : { details: { index } });
 }
 
@@ -117,8 +123,13 @@ export function checkProxyAnswer(
   index?: number,
 ): void {
   const others = Object.keys(answer).filter((key) => key !== 'proxy');
-  if (others.length > 0) {
+  const settings = crossCuttingOf(others);
+  if (others.length > settings.length) {
     throw refuse('INVALID_PROXY', where, `a proxy answer is the upstream's; ${others.join(', ')} do not apply`, index);
+  }
+  if (settings.length > 0) {
+    const message = notForKindMessage(settings, 'a proxy answer', "the upstream's answer, relayed as it comes");
+    throw refuse('SETTING_NOT_FOR_KIND', where, message, index);
   }
   const proxy = answer.proxy as ProxyAnswer;
   if (typeof proxy.url !== 'string' || !URL.canParse(proxy.url)) {

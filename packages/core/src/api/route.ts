@@ -43,6 +43,7 @@ import type { McpAnswer } from './mcp-json.js';
 import type { ProxyAnswer } from './proxy-answer.js';
 import { type RouteRateLimit, rateLimitProblem } from './rate-limit.js';
 import type { RouteValidation } from './route-validation.js';
+import { crossCuttingOf, notForKindMessage } from './setting-not-for-kind.js';
 import { setStateProblem, stateProblem } from './state-json.js';
 
 /** Response headers of an answer: a name maps to a value, or to several (sent as repeated headers). */
@@ -285,7 +286,11 @@ function checkKind(kind: AnswerKind, answer: RouteAnswer, index: number | Answer
     // A queued answer's own fields: which requests take it, and how many.
     const own = typeof index === 'number' || index.list === 'routes' ? [] : ['match', 'times'];
     const others = Object.keys(answer).filter((key) => key !== kind.key && !fields.includes(key) && !own.includes(key));
-    if (others.length > 0) fail('INVALID_ANSWER', index, `${kind.noun} is ${says}; ${others.join(', ')} do not apply`);
+    const settings = crossCuttingOf(others);
+    if (others.length > settings.length) {
+      fail('INVALID_ANSWER', index, `${kind.noun} is ${says}; ${others.join(', ')} do not apply`);
+    }
+    if (settings.length > 0) fail('SETTING_NOT_FOR_KIND', index, notForKindMessage(settings, kind.noun, says));
     if (answer.headers !== undefined && fields.includes('headers')) checkHeaders(answer.headers, index, template);
   }
   const { list = 'routes', index: at } = typeof index === 'number' ? { index } : index;

@@ -28,6 +28,7 @@ import type { EndpointService } from './endpoint-service.js';
 import { chaosStep, withChaos } from './pipeline/chaos-step.js';
 import { Exchange, type PipelineParts } from './pipeline/exchange.js';
 import { graphqlStep } from './pipeline/graphql-step.js';
+import { inMcpForm } from './pipeline/mcp-outcome.js';
 import { queueStep } from './pipeline/queue-step.js';
 import { rateLimitedRouteStep } from './pipeline/rate-limit-step.js';
 import { noRouteStep, recordStep, recordVerdict } from './pipeline/record-step.js';
@@ -49,15 +50,17 @@ export { ENDPOINT_PREFIX } from '../api/endpoint-target.js';
 
 /**
  * The answer pipeline, in order: each step passes or gives the verdict. A new
- * kind of answer is one step (a file in `pipeline/`) and one entry here.
+ * kind of answer is one step (a file in `pipeline/`) and one entry here. The
+ * cross-cutting steps' refusals of an MCP call are written as JSON-RPC errors
+ * (`inMcpForm`, pipeline/mcp-outcome.ts).
  */
 const PIPELINE: readonly Step[] = [
-  signatureStep,
-  chaosStep,
+  inMcpForm(signatureStep),
+  inMcpForm(chaosStep),
   stateStep,
-  queueStep,
+  inMcpForm(queueStep),
   validationStep,
-  rateLimitedRouteStep,
+  inMcpForm(rateLimitedRouteStep),
   twinStep,
   graphqlStep,
   recordStep,

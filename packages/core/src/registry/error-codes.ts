@@ -110,8 +110,8 @@ export const ERRORS = {
     fix: 'correct the option the message names',
   },
   SETTING_NOT_FOR_KIND: {
-    when: 'a setting that cannot mean anything for a kind of answer the name holds: an enforced signature check (a signature over the body) on a name whose gRPC definitions have client-streaming or bidirectional methods, saved either way round; the message names the setting, the kind and the method ([grpc.md](grpc.md))',
-    fix: 'move the streaming methods to another name, or check signatures without `enforce` there',
+    when: 'a setting that cannot mean anything for a kind of answer the name holds: an enforced signature check (a signature over the body) on a name whose gRPC definitions have client-streaming or bidirectional methods, saved either way round (the message names the method, [grpc.md](grpc.md)); `delay` beside an `mcp`, `resource` or `proxy` answer, `setState` beside a `proxy` answer ([routes.md](routes.md)); the message names the setting and the kind',
+    fix: 'move the streaming methods to another name, or check signatures without `enforce` there; slow an answer that takes no `delay` with the name’s chaos latency, and move the state with a queued answer or another route',
   },
   INVALID_ROUTE: {
     when: 'a route is not an object or has no `answer` ([routes.md](routes.md)); `error.details.index` is the route at fault',

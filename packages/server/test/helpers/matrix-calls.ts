@@ -2,7 +2,8 @@
  * One call of each protocol the composition matrix (compose-matrix.test.ts)
  * makes, read into one protocol-neutral {@link Outcome}: HTTP statuses, the
  * Connect protocol's JSON error codes, gRPC-Web's trailers frame, native
- * gRPC's `grpc-status` (over `node:http2`, h2c), a WebSocket handshake; a
+ * gRPC's `grpc-status` (over `node:http2`, h2c), a WebSocket handshake, an MCP
+ * call's JSON-RPC error code (engine/pipeline/mcp-outcome.ts); a
  * connection or stream reset is `reset`, a call still unanswered when the
  * client gives up `timeout`.
  *
@@ -21,7 +22,8 @@ export type Outcome =
   | 'reset'
   | 'timeout'
   | `status ${number}`
-  | `grpc ${number}`;
+  | `grpc ${number}`
+  | `rpc ${number}`;
 
 /** A call's outcome, how long it took, and how many answer bytes arrived. */
 export interface Result {
@@ -30,6 +32,8 @@ export interface Result {
   bytes: number;
   /** What the answer said, for a failing assertion's message. */
   said: string;
+  /** An HTTP call's answer: its content type, whole body text and bytes. */
+  http?: { status: number; type: string; text: string; body: Uint8Array };
 }
 
 /** How to make one call. */
@@ -63,6 +67,14 @@ const OF_CONNECT: Readonly<Record<string, Outcome>> = {
   unauthenticated: 'unauthenticated',
 };
 
+/** The JSON-RPC error codes an MCP call's refusals are written as (engine/pipeline/mcp-outcome.ts). */
+const OF_RPC: Readonly<Record<number, Outcome>> = {
+  [-32050]: 'unavailable',
+  [-32051]: 'exhausted',
+  [-32052]: 'unauthenticated',
+  [-32603]: 'internal',
+};
+
 function ofStatus(status: number): Outcome {
   if (status >= 200 && status < 300) return 'ok';
   return OF_STATUS[status] ?? `status ${status}`;
@@ -84,16 +96,44 @@ export async function httpCall(url: string, init: RequestInit, options: CallOpti
   try {
     const response = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) });
     const body = new Uint8Array(await response.arrayBuffer());
-    const said = new TextDecoder().decode(body).slice(0, 300);
+    const text = new TextDecoder().decode(body);
+    const said = text.slice(0, 300);
     let outcome = ofStatus(response.status);
     if (response.headers.get('content-type')?.startsWith('application/json') === true && response.status >= 400) {
       const code = (JSON.parse(said.length === body.length ? said : '{}') as { code?: string }).code;
       if (code !== undefined && OF_CONNECT[code] !== undefined) outcome = OF_CONNECT[code] as Outcome;
     }
-    return { outcome, ms: performance.now() - started, bytes: body.length, said: `${response.status} ${said}` };
+    const http = { status: response.status, type: response.headers.get('content-type') ?? '', text, body };
+    return { outcome, ms: performance.now() - started, bytes: body.length, said: `${response.status} ${said}`, http };
   } catch (error) {
     return { outcome: ofThrown(error), ms: performance.now() - started, bytes: 0, said: String(error) };
   }
+}
+
+/** The JSON-RPC message of an MCP answer: its JSON body, or the `data:` of its one SSE event. */
+function rpcMessage(text: string, type: string): { result?: unknown; error?: { code?: unknown } } | undefined {
+  const json = type.startsWith('text/event-stream') ? /^data: (.*)$/m.exec(text)?.[1] : text;
+  try {
+    return json === undefined ? undefined : (JSON.parse(json) as { result?: unknown; error?: { code?: unknown } });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An MCP call (a JSON-RPC request over Streamable HTTP): `ok` for a result, a
+ * JSON-RPC error by its code. An HTTP error status is not MCP's form for a
+ * refused call (SPEC §2.18): it reads as `status N`, whatever the status.
+ */
+export async function mcpCall(url: string, init: RequestInit, options: CallOptions = {}): Promise<Result> {
+  const result = await httpCall(url, init, options);
+  const { http } = result;
+  if (http === undefined) return result;
+  if (http.status !== 200) return { ...result, outcome: `status ${http.status}` };
+  const message = rpcMessage(http.text, http.type);
+  const code = message?.error?.code;
+  if (typeof code === 'number') return { ...result, outcome: OF_RPC[code] ?? `rpc ${code}` };
+  return { ...result, outcome: message?.result === undefined ? 'status 200' : 'ok' };
 }
 
 /** `bytes` as one gRPC / gRPC-Web message frame: flag 0, the length, the bytes. */
@@ -103,6 +143,34 @@ export function framed(bytes: Uint8Array, flag = 0): Uint8Array {
   new DataView(out.buffer).setUint32(1, bytes.length);
   out.set(bytes, 5);
   return out;
+}
+
+/**
+ * A Connect server-streaming call (`application/connect+json`, the enveloped request `body`): `ok`
+ * when its end-stream message (flag 0x02) carries no error, else the error's code; an HTTP error
+ * status by the status.
+ */
+export async function connectStreamCall(url: string, body: Uint8Array, options: CallOptions = {}): Promise<Result> {
+  const headers = { 'content-type': 'application/connect+json', 'connect-protocol-version': '1' };
+  const result = await httpCall(url, { method: 'POST', headers, body: Buffer.from(body) }, options);
+  const { http } = result;
+  if (http === undefined || http.status !== 200) return result;
+  const bytes = http.body;
+  let at = 0;
+  while (at + 5 <= bytes.length) {
+    const length = new DataView(bytes.buffer, bytes.byteOffset + at + 1, 4).getUint32(0);
+    if ((bytes[at] ?? 0) & 0x02) {
+      const end = JSON.parse(new TextDecoder().decode(bytes.subarray(at + 5, at + 5 + length))) as {
+        error?: { code?: string };
+      };
+      const code = end.error?.code;
+      if (code === undefined) return { ...result, outcome: 'ok' };
+      return { ...result, outcome: OF_CONNECT[code] ?? (`status ${0}` as Outcome), said: `${result.said} ${code}` };
+    }
+    at += 5 + length;
+  }
+  // No end-stream message: the stream was cut.
+  return { ...result, outcome: 'reset' };
 }
 
 /** The `grpc-status` of a gRPC-Web answer: in its headers (trailers-only) or its trailers frame (flag 0x80). */

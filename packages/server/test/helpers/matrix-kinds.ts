@@ -8,10 +8,12 @@
  */
 import {
   type CallOptions,
+  connectStreamCall,
   framed,
   grpcNativeCall,
   grpcWebCall,
   httpCall,
+  mcpCall,
   type Result,
   webSocketCall,
 } from './matrix-calls.js';
@@ -117,24 +119,27 @@ const GRPC_PROTO = (pkg: string) => `syntax = "proto3";
 package ${pkg};
 message Ask { string text = 1; }
 message Say { string text = 1; }
-service M { rpc Get(Ask) returns (Say); }
+service M { rpc Get(Ask) returns (Say); rpc Many(Ask) returns (stream Say); }
 `;
 
 /** `Ask { text: "a" }` in protobuf's binary form. */
 const ASK = Uint8Array.of(0x0a, 0x01, 0x61);
 
-function grpcKind(id: 'connect' | 'grpc-web' | 'grpc', call: Kind['call'], body: Uint8Array): Kind {
+/** A gRPC-family kind: the unary `Get`, or (`stream`) the server-streaming `Many` answering two messages. */
+function grpcKind(id: string, call: Kind['call'], body: Uint8Array, stream = false): Kind {
+  const half = { message: { text: TEXT.slice(50) } };
   return {
     id: `gRPC ${id}`,
     ...(id === 'grpc' ? { nodeOnly: true as const } : {}),
     places: ['route', 'delay'],
-    queuedReset: { fault: 'reset', grpc: { message: {} } },
+    queuedReset: { fault: 'reset', grpc: stream ? { messages: [] } : { message: {} } },
     body,
     async setup(cell, extra) {
       await must(
         save(cell, `/endpoints/${cell.name}/grpc`, { protos: { [`${cell.pkg}.proto`]: GRPC_PROTO(cell.pkg) } }),
       );
-      return route(cell, extra, { grpc: { method: 'Get' } }, { grpc: { message: { text: TEXT } } });
+      const answer = stream ? { grpc: { messages: [half, half] } } : { grpc: { message: { text: TEXT } } };
+      return route(cell, extra, { grpc: { method: stream ? 'Many' : 'Get' } }, answer);
     },
     call,
   };
@@ -194,18 +199,35 @@ export const KINDS: readonly Kind[] = [
     framed(ASK),
   ),
   grpcKind(
+    'connect (server stream)',
+    (cell, options) =>
+      connectStreamCall(`${cell.url}/${cell.pkg}.M/Many`, framed(CONNECT_BODY), inNamespace(cell, options)),
+    framed(CONNECT_BODY),
+    true,
+  ),
+  grpcKind(
+    'grpc-web (server stream)',
+    (cell, options) => grpcWebCall(cell.url, `/${cell.pkg}.M/Many`, ASK, inNamespace(cell, options)),
+    framed(ASK),
+    true,
+  ),
+  grpcKind(
     'grpc',
     (cell, options) => grpcNativeCall(cell.url, `/${cell.pkg}.M/Get`, ASK, inNamespace(cell, options)),
     framed(ASK),
   ),
-  // A chaos 503/500/429 reaches an MCP client as that HTTP status (the Streamable HTTP transport's
-  // error), not yet as a JSON-RPC error in a 200 as SPEC §2.18 words it.
-  httpKind('MCP', { path: '/mcp' }, () => ({ mcp: { tools: [{ name: 't', result: TEXT }] } }), {
-    subpath: '/mcp',
-    method: 'POST',
-    body: MCP_CALL,
-    headers: { ...JSON_POST, accept: 'application/json, text/event-stream' },
-  }),
+  // A refused MCP call is a JSON-RPC error in a 200 (mcpCall reads it by its code; an HTTP error status is
+  // not MCP's form and reads as `status N`).
+  {
+    ...httpKind('MCP', { path: '/mcp' }, () => ({ mcp: { tools: [{ name: 't', result: TEXT }] } })),
+    body: encoder.encode(MCP_CALL),
+    call: (cell, options) =>
+      mcpCall(
+        endpointUrl(cell, '/mcp'),
+        { method: 'POST', headers: { ...JSON_POST, accept: 'application/json, text/event-stream' }, body: MCP_CALL },
+        inNamespace(cell, options),
+      ),
+  },
   httpKind(
     'LLM (OpenAI JSON)',
     { path: '/chat/completions' },

@@ -55,7 +55,7 @@ function rpcError(code: number, message: string): Reply {
 }
 
 /** The JSON-RPC message text for `reply`; a result is exact JSON text already. */
-function messageText(id: Id, reply: Reply): string {
+export function mcpMessageText(id: Id, reply: Reply): string {
   const idText = JSON.stringify(id);
   if ('result' in reply) return `{"jsonrpc":"2.0","id":${idText},"result":${reply.result}}`;
   const error = typeof reply.error === 'string' ? reply.error : JSON.stringify(reply.error);
@@ -258,7 +258,7 @@ function answerOf(
 }
 
 /** One JSON-RPC message as a JSON body, or as one SSE event when that is what is sent. */
-function sent(
+export function sentToMcp(
   exchange: Exchange,
   mcp: McpAnswer,
   status: number,
@@ -285,11 +285,11 @@ export function mcpVerdict(exchange: Exchange, hit: RouteHit, mcp: McpAnswer): V
   const view = exchange.view;
   const message = view.bodyTruncated ? NOT_JSON : view.json;
   if (message === NOT_JSON) {
-    return { answer: sent(exchange, mcp, 400, messageText(null, rpcError(PARSE_ERROR, 'Parse error'))), mark };
+    return { answer: sentToMcp(exchange, mcp, 400, mcpMessageText(null, rpcError(PARSE_ERROR, 'Parse error'))), mark };
   }
   if (typeof message !== 'object' || message === null || Array.isArray(message)) {
     const why = Array.isArray(message) ? 'Invalid Request: batches are not supported' : 'Invalid Request';
-    return { answer: sent(exchange, mcp, 400, messageText(null, rpcError(INVALID_REQUEST, why))), mark };
+    return { answer: sentToMcp(exchange, mcp, 400, mcpMessageText(null, rpcError(INVALID_REQUEST, why))), mark };
   }
   const { id, method: rpcMethod, params: rpcParams } = message as { id?: unknown; method?: unknown; params?: unknown };
   const validId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
@@ -300,7 +300,7 @@ export function mcpVerdict(exchange: Exchange, hit: RouteHit, mcp: McpAnswer): V
   if (!validId || typeof rpcMethod !== 'string') {
     const replyId = validId ? (id as string | number) : null;
     return {
-      answer: sent(exchange, mcp, 400, messageText(replyId, rpcError(INVALID_REQUEST, 'Invalid Request'))),
+      answer: sentToMcp(exchange, mcp, 400, mcpMessageText(replyId, rpcError(INVALID_REQUEST, 'Invalid Request'))),
       mark,
     };
   }
@@ -313,5 +313,5 @@ export function mcpVerdict(exchange: Exchange, hit: RouteHit, mcp: McpAnswer): V
   }
   const extra: Record<string, string> =
     rpcMethod === 'initialize' && 'result' in answered ? { 'mcp-session-id': crypto.randomUUID() } : {};
-  return { answer: sent(exchange, mcp, 200, messageText(id as string | number, answered), extra), mark };
+  return { answer: sentToMcp(exchange, mcp, 200, mcpMessageText(id as string | number, answered), extra), mark };
 }

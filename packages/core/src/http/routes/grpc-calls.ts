@@ -60,6 +60,37 @@ function afterBody(response: Response, done: () => void): Response {
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
+/**
+ * A streaming call's answer once its first chunk is there (its first message, or its end), or
+ * `undefined` when the call was reset before it (a chaos `reset`, a route's or queued `reset` with no
+ * message before it): then nothing is sent, as for a unary call. Without this wait the headers went
+ * out first, and Node's Fetch layer answered a body that broke before its first byte with a 500 text.
+ */
+async function firstChunk(response: Response, call: GrpcCall): Promise<Response | undefined> {
+  if (response.body === null) return response;
+  const reader = response.body.getReader();
+  let first: Awaited<ReturnType<typeof reader.read>>;
+  try {
+    first = await reader.read();
+  } catch (error) {
+    if (call.reset === true) return undefined;
+    throw error;
+  }
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (first.done) controller.close();
+      else controller.enqueue(first.value);
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 export function registerGrpcCalls(
   app: Hono,
   ctx: Pick<AppContext, 'endpoints' | 'handler' | 'journal' | 'options'>,
@@ -90,6 +121,11 @@ export function registerGrpcCalls(
       // (or HTTP/2 stream) is reset, nothing sent, as an HTTP request's reset.
       return call.reset === true ? resetResponse() : response;
     }
-    return afterBody(response, done);
+    const started = await firstChunk(response, call);
+    if (started === undefined) {
+      done();
+      return resetResponse();
+    }
+    return afterBody(started, done);
   });
 }
