@@ -1,9 +1,25 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 import { NODE_BUILD } from '../../scripts/tsup-options.mjs';
 
 /** A bundled package (a devDependency): its files are in the clone's node_modules. */
 const BUNDLED_DEPENDENCY = /\/node_modules\/zod\//;
+
+/**
+ * zod's `z` namespace re-exports every locale (`z.locales`, 64 modules, 0.37 MB of the bundle's
+ * source). mockpoint reads only English, which zod's schemas import themselves
+ * (`classic/schemas.js`), and never hands `z` to a user: the locale index is built empty. Each
+ * locale's source otherwise stays in memory in every process that loads core's chunks.
+ */
+const noZodLocales: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'no-zod-locales',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/].*zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+      contents: 'export {};',
+      loader: 'js',
+    }));
+  },
+};
 
 /**
  * After the build: escapes what non-ASCII text is left in `dist/*.js` after `charset: 'ascii'`
@@ -59,4 +75,5 @@ export default defineConfig({
   // (its `z` namespace imports every locale, 64 modules, which the bundle leaves out), about 3 MB
   // less RSS at a daemon's start (docs/performance.md). THIRD_PARTY_NOTICES.md has its license.
   noExternal: ['zod'],
+  esbuildPlugins: [noZodLocales],
 });

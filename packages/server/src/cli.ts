@@ -12,6 +12,7 @@ import { VERSION } from '@mockpoint/core/defaults';
 import { isOwnError } from '@mockpoint/core/internal';
 import { type CommandName, closestCommand, isCommand } from './commands/command-list.js';
 import { ConfigError, HELP, resolveConfig } from './config.js';
+import { holdYoungGeneration } from './lean-start.js';
 
 /** Signals within this long of the first are copies of it (see `shutdown`). */
 const RELAYED_SIGNAL_MS = 1000;
@@ -176,11 +177,14 @@ async function main(): Promise<void> {
   // A closed terminal or a supervisor's reload signal: stop cleanly, never abruptly.
   process.on('SIGHUP', shutdown);
 
+  // The young generation held at its first size while the modules load (lean-start.ts).
+  const letYoungGenerationGrow = holdYoungGeneration();
   const { startServer } = await import('./start-server.js');
   // Every file the daemon writes (LevelDB's tables and logs, the CA) is its owner's alone, whatever
   // the umask it was started with (docs/safety.md#files-on-disk).
   process.umask(0o077);
   server = await startServer(config);
+  letYoungGenerationGrow();
   if (signals > 0) {
     await server.close();
     process.exit(0);

@@ -25,6 +25,7 @@ import { notFoundAnswer, registerRoutes } from './app-routes.js';
 import { type AppNamespace, apiAuth } from './auth.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
 import { endpointFetch } from './endpoint-fetch.js';
+import { registerOnFirstUse } from './first-use.js';
 import { HeldWork } from './held-work.js';
 import { namespaceDispatch } from './namespace-dispatch.js';
 import { unlessNamespaceGone } from './namespace-gone.js';
@@ -168,7 +169,9 @@ export interface CreateAppOptions extends LimitOptions, Partial<BackendParts> {
   /**
    * Adds to the app what this package does not make (routes, middleware), and
    * to every namespace's app alike: the daemon adds its MCP route and the web
-   * page, so that `/ns/{ns}/` serves the page of that namespace.
+   * page, so that `/ns/{ns}/` serves the page of that namespace. Called on the
+   * app's first use (a request, a route added, its routes read), after the API's
+   * routes are registered (first-use.ts).
    * @default undefined
    * @example createApp({ extend: (app) => app.get('/hello', (c) => c.text('hi')) })
    */
@@ -367,9 +370,6 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   const errorResponse = appErrorResponse(options);
   app.onError((error, c) => errorResponse(error, c.req.raw));
   app.notFound(notFoundAnswer(ctx));
-  useMiddleware(app, ctx, namespaces, options);
-  registerRoutes(app, ctx, namespaces, options.namespace);
-
   const made: MockpointApp = Object.assign(app, {
     mockpoint: {
       backend,
@@ -392,6 +392,12 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       fetchEndpoint: endpointFetch(ctx, namespaces, errorResponse),
     },
   });
-  options.extend?.(made);
+  // The API (and what `extend` adds after it) on the app's first use: a daemon serving stored
+  // endpoints, and a namespace's app, may never need it (first-use.ts).
+  registerOnFirstUse(app, () => {
+    useMiddleware(app, ctx, namespaces, options);
+    registerRoutes(app, ctx, namespaces, options.namespace);
+    options.extend?.(made);
+  });
   return made;
 }

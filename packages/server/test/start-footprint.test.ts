@@ -1,0 +1,87 @@
+// The idle-RSS budget of a plain start (issue #64, docs/performance.md "A plain start's young
+// generation"): a daemon on a LevelDB directory that holds one endpoint, started, asked for that
+// endpoint once (the first stub answered), then measured. Its resident memory is read from
+// /proc, V8's heap spaces from a preloaded probe (fixtures/heap-probe.mjs) at the same moment.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, killAll, makeTempDir, ON_BUN, removeTempDirs, startDaemon } from './helpers/daemon.js';
+
+const PROBE = fileURLToPath(new URL('./fixtures/heap-probe.mjs', import.meta.url));
+
+/**
+ * The budget. The goal is under 70 MB (#64; a bare `node:http` server is 44 MB, of which the
+ * `node` binary's own pages are about 35). This build reads 68–73 MB here on Node 20 (mostly the
+ * binary's pages, 40 MB, and V8's heap, 18 MB); before the young generation was held at start it
+ * read 76–80 MB. The budget is the goal with 5 MB for what varies from start to start (the
+ * allocator's pages, a scavenge more or less): it fails when the young generation grows at start
+ * again (8 MB more) or a start-up cost of that size comes back.
+ */
+const RSS_BUDGET_MB = 75;
+
+/**
+ * V8's young generation: two 1 MB semi-spaces, held at that size while the modules load
+ * (lean-start.ts), then free to grow again, so the first request may grow it once (4 MB).
+ * Grown while loading, as before, it is 16 MB at this point.
+ */
+const YOUNG_GENERATION_MB = 4;
+
+afterAll(async () => {
+  await killAll();
+  await removeTempDirs();
+});
+
+/** Resident memory of process `pid` in MB, from /proc (Linux). */
+async function residentMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
+  if (kb === undefined) throw new Error(`no VmRSS in /proc/${pid}/status`);
+  return Number(kb) / 1024;
+}
+
+interface HeapReading {
+  spaces: Record<string, number>;
+  memory: NodeJS.MemoryUsage;
+}
+
+// Not on Bun (its heap is JavaScriptCore's) and only where /proc tells a process's RSS.
+describe.skipIf(ON_BUN || process.platform !== 'linux')('a plain start', () => {
+  beforeAll(() => assertBuilt());
+
+  it('answers its first stub within the idle-RSS budget, its young generation not grown', async () => {
+    const dir = await makeTempDir('mockpoint-footprint-');
+    const dataDir = join(dir, 'data');
+    // The endpoint is stored by one daemon; the measured one only reads it, as after a restart
+    // (a write through the API would load the admin API's listener, which a plain start has not).
+    const first = await startDaemon({ args: ['--data-dir', dataDir] });
+    const put = await fetch(`${first.url}/api/endpoints/stub`, {
+      method: 'PUT',
+      body: JSON.stringify({ data: { hello: 'world' } }),
+    });
+    expect(put.status).toBe(201);
+    expect((await first.stop()).code).toBe(0);
+
+    const probeFile = join(dir, 'heap.json');
+    const daemon = await startDaemon({
+      args: ['--data-dir', dataDir],
+      nodeArgs: ['--import', PROBE],
+      env: { MOCKPOINT_TEST_HEAP_PROBE: probeFile },
+    });
+    const answer = await fetch(`${daemon.url}/endpoint/stub`);
+    expect(await answer.json()).toEqual({ hello: 'world' });
+
+    const pid = daemon.child.pid as number;
+    const rss = await residentMb(pid);
+    daemon.child.kill('SIGUSR2');
+    await expect.poll(() => existsSync(probeFile), { timeout: 10_000, interval: 5 }).toBe(true);
+    const heap = JSON.parse(await readFile(probeFile, 'utf8')) as HeapReading;
+    expect((await daemon.stop()).code).toBe(0);
+
+    const young = (heap.spaces.new_space ?? 0) / 2 ** 20;
+    const detail = `RSS ${rss.toFixed(1)} MB, heap ${(heap.memory.heapTotal / 2 ** 20).toFixed(1)} MB, young generation ${young.toFixed(1)} MB`;
+    expect(young, detail).toBeLessThanOrEqual(YOUNG_GENERATION_MB);
+    expect(rss, detail).toBeLessThan(RSS_BUDGET_MB);
+  });
+});
