@@ -15,11 +15,12 @@ const PROBE = fileURLToPath(new URL('./fixtures/heap-probe.mjs', import.meta.url
  * The budget. The goal is under 70 MB (#64; a bare `node:http` server is 44 MB, of which the
  * `node` binary's own pages are about 35). This build reads 68–73 MB here on Node 20 (mostly the
  * binary's pages, 40 MB, and V8's heap, 18 MB); before the young generation was held at start it
- * read 76–80 MB. The budget is the goal with 5 MB for what varies from start to start (the
- * allocator's pages, a scavenge more or less): it fails when the young generation grows at start
- * again (8 MB more) or a start-up cost of that size comes back.
+ * read 76–80 MB. One build's starts vary by up to 8 MB (67.7–75.5 MB in five starts on a loaded
+ * machine: the allocator's pages, a scavenge more or less), so the budget is the goal with that
+ * spread (78 MB): it fails when a start-up cost of that size comes back. The young generation's
+ * own check below is the one that fails when it grows at start again (16 MB, as before).
  */
-const RSS_BUDGET_MB = 75;
+const RSS_BUDGET_MB = 78;
 
 /**
  * V8's young generation: two 1 MB semi-spaces, held at that size while the modules load
