@@ -250,7 +250,9 @@ describe('schema mode', () => {
     expect(await viaGet.request(byLogin, { login: 'hubot' })).toEqual({ user: { login: 'hubot', id: 'U_1' } });
     const viewer = await client.request<Viewer>(VIEWER);
     expect(viewer.viewer.repositories).toHaveLength(2);
-    const by = (await api(daemon, 'GET', '/api/endpoints/gh-route/requests')).json.requests.map((entry) => entry.answeredBy);
+    const by = (await api(daemon, 'GET', '/api/endpoints/gh-route/requests')).json.requests.map(
+      (entry) => entry.answeredBy,
+    );
     expect(by).toEqual([{ route: 'octocat' }, { route: 'octocat' }, 'graphql']);
   });
 
