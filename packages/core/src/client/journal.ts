@@ -9,6 +9,33 @@ import { MockpointError } from '../registry/errors.js';
 import type { JournalAnswer, QuietOptions, WaitOptions } from './client.js';
 import { DEFAULT_WAIT_MS, MAX_POLL_MS, seg, type Transport } from './transport.js';
 
+/**
+ * An `after` cursor across several reads of one journal. When the journal
+ * starts anew between reads (another `journalId`: the daemon restarted, ids
+ * begin again at 1), the cursor goes back to 0 (everything in the new journal
+ * is newer than what was seen) and the read that used the old one is stale.
+ */
+function journalCursor(after: number, first?: JournalAnswer) {
+  let journalId = first?.journalId;
+  return {
+    after,
+    /** The journal `after` was read from, once a read said (sent with the next read). */
+    get journalId(): string | undefined {
+      return journalId;
+    },
+    /** Whether `page` was read with a cursor from another journal (then read again). */
+    stale(page: JournalAnswer): boolean {
+      const changed = journalId !== undefined && page.journalId !== journalId;
+      journalId = page.journalId;
+      if (changed && this.after !== 0) {
+        this.after = 0;
+        return true;
+      }
+      return false;
+    },
+  };
+}
+
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */
 export function journalMethods({ call, json }: Transport) {
   /** One journal read; a long-poll when `wait` is given. */
@@ -26,33 +53,6 @@ export function journalMethods({ call, json }: Transport) {
     if (query.match !== undefined) params.set('match', JSON.stringify(query.match));
     const qs = params.size ? `?${params}` : '';
     return json<JournalAnswer>('GET', `/api/endpoints/${seg(name)}/requests${qs}`, undefined, signal);
-  }
-
-  /**
-   * An `after` cursor across several reads of one journal. When the journal
-   * starts anew between reads (another `journalId`: the daemon restarted, ids
-   * begin again at 1), the cursor goes back to 0 (everything in the new journal
-   * is newer than what was seen) and the read that used the old one is stale.
-   */
-  function journalCursor(after: number, first?: JournalAnswer) {
-    let journalId = first?.journalId;
-    return {
-      after,
-      /** The journal `after` was read from, once a read said (sent with the next read). */
-      get journalId(): string | undefined {
-        return journalId;
-      },
-      /** Whether `page` was read with a cursor from another journal (then read again). */
-      stale(page: JournalAnswer): boolean {
-        const changed = journalId !== undefined && page.journalId !== journalId;
-        journalId = page.journalId;
-        if (changed && this.after !== 0) {
-          this.after = 0;
-          return true;
-        }
-        return false;
-      },
-    };
   }
 
   const describeSeen = (requests: JournalEntry[]) => requests.map((r) => `${r.method} ${r.path}`).join(', ') || 'none';
