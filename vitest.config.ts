@@ -6,10 +6,12 @@ export default defineConfig({
   test: {
     // One project per package and per example, and the repo's scripts; each has its own vitest.config.ts.
     // server-bun: the daemon's tests again with the daemon run by Bun (docs/runtimes.md).
+    // server-web: the server's browser files, one Chromium per worker (packages/server/vitest.web.config.ts).
     // clone: the files that change the clone the others run from, alone and last (vitest.shared.ts).
     projects: [
       'packages/*',
       'packages/server/vitest.bun.config.ts',
+      'packages/server/vitest.web.config.ts',
       'examples/*',
       'scripts',
       mergeConfig(

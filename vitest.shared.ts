@@ -34,3 +34,10 @@ export const CLONE_CHANGING = [
   'scripts/pack-packages.test.ts',
   'packages/server/test/installed-package.test.ts',
 ];
+
+/**
+ * The server's test files that drive Chromium, from packages/server: they run in the `server-web`
+ * project (packages/server/vitest.web.config.ts), whose workers each keep one browser for all their
+ * files (test/web-support.ts), and the `server` project leaves them out.
+ */
+export const SERVER_BROWSER_TESTS = ['test/web-*.test.ts', 'test/har.test.ts', 'test/session-carry-e2e.test.ts'];

@@ -1,5 +1,5 @@
 import { defineProject, mergeConfig } from 'vitest/config';
-import { CLONE_CHANGING, sharedProject } from '../../vitest.shared.js';
+import { CLONE_CHANGING, SERVER_BROWSER_TESTS, sharedProject } from '../../vitest.shared.js';
 
 export default mergeConfig(
   sharedProject,
@@ -7,8 +7,9 @@ export default mergeConfig(
     test: {
       name: 'server',
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-      // The files that change the clone run in the root config's `clone` project instead.
-      exclude: CLONE_CHANGING.map((path) => `../../${path}`),
+      // The files that change the clone run in the root config's `clone` project instead, the
+      // browser files in `server-web` (vitest.web.config.ts).
+      exclude: [...CLONE_CHANGING.map((path) => `../../${path}`), ...SERVER_BROWSER_TESTS],
     },
   }),
 );

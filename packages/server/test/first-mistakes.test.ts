@@ -8,15 +8,17 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { describe, expect, it } from 'vitest';
-import { makeTempDir, requestJson, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
+import { makeTempDir, requestJson, runCli, sharedDaemon, useDaemons } from './helpers/daemon.js';
 
 useDaemons();
+// One in-memory daemon for the tests that send it their mistakes (each refused, or under a name of its own).
+const memoryDaemon = sharedDaemon({ args: ['--memory'] });
 
 type ErrorBody = { error: { code: string; message: string } };
 
 describe('the API', () => {
   it('PUT /api/endpoint/add with body and status names them and says data and statusCode', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await memoryDaemon();
     const answer = await requestJson(`${daemon.url}/api/endpoint/add`, {
       method: 'PUT',
       body: { name: 'users', body: { id: 1 }, status: 201 },
@@ -29,7 +31,7 @@ describe('the API', () => {
   });
 
   it('a bare array of routes is told the { "routes": [...] } shape', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await memoryDaemon();
     const answer = await requestJson(`${daemon.url}/api/endpoints/users/routes`, {
       method: 'PUT',
       body: [{ match: { path: '/a' }, answer: { data: 1 } }],
@@ -42,7 +44,7 @@ describe('the API', () => {
   });
 
   it('a route path /users/{id} matches /users/7, as /users/:id does', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await memoryDaemon();
     const put = await requestJson(`${daemon.url}/api/endpoints/api/routes`, {
       method: 'PUT',
       body: {
@@ -68,7 +70,7 @@ describe('the API', () => {
   });
 
   it('random field names beside a missing data: each 400 in one bounded message; health answers after', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await memoryDaemon();
     const random = prng(62);
     for (let i = 0; i < 150; i++) {
       const fields = Object.fromEntries(

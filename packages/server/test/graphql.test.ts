@@ -14,9 +14,12 @@ import { startTestRedis } from '@mockpoint/testkit/redis-server';
 import { buildClientSchema, buildSchema, getIntrospectionQuery, type IntrospectionQuery, printSchema } from 'graphql';
 import { batchRequests, ClientError, GraphQLClient, gql } from 'graphql-request';
 import { describe, expect, it } from 'vitest';
-import { type Daemon, killAll, makeTempDir, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
+import { type Daemon, killAll, makeTempDir, runCli, sharedDaemon, startDaemon, useDaemons } from './helpers/daemon.js';
 
 useDaemons();
+// One in-memory daemon for the tests that only talk to it, each under names of its own; the tests
+// about the process (SIGKILL, replicas, a mock file at start) start their own.
+const memoryDaemon = sharedDaemon({ args: ['--memory'] });
 
 /** An admin answer, loosely typed: the fields these tests read. */
 interface Reply {
@@ -56,7 +59,7 @@ const SAVE = gql`
 
 describe('the graphql filter', () => {
   it('routes, queued answers and waits pick operations by name, type and variables', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await memoryDaemon();
     const routes = [
       {
         id: 'ann',
@@ -70,17 +73,17 @@ describe('the graphql filter', () => {
       },
       { id: 'save', match: { graphql: { operationType: 'mutation' } }, answer: { data: { data: { save: true } } } },
     ];
-    expect((await api(daemon, 'PUT', '/api/endpoints/gql/routes', { routes })).status).toBe(200);
-    const client = new GraphQLClient(`${daemon.url}/endpoint/gql`);
+    expect((await api(daemon, 'PUT', '/api/endpoints/gql-pick/routes', { routes })).status).toBe(200);
+    const client = new GraphQLClient(`${daemon.url}/endpoint/gql-pick`);
     expect(await client.request(GET_USER, { id: '1' })).toEqual({ user: { name: 'Ann' } });
     expect(await client.request(GET_USER, { id: '2' })).toEqual({ user: { name: 'Bob' } });
     expect(await client.request(SAVE, { name: 'x' })).toEqual({ save: true });
     // GET ?query= reads the same document.
-    const viaGet = new GraphQLClient(`${daemon.url}/endpoint/gql`, { method: 'GET' });
+    const viaGet = new GraphQLClient(`${daemon.url}/endpoint/gql-pick`, { method: 'GET' });
     expect(await viaGet.request(GET_USER, { id: '1' })).toEqual({ user: { name: 'Ann' } });
 
     // A queued answer for one operation only: the mutation takes it, the query passes by.
-    const queued = await api(daemon, 'POST', '/api/endpoints/gql/queue', {
+    const queued = await api(daemon, 'POST', '/api/endpoints/gql-pick/queue', {
       answers: [{ match: { graphql: { operationName: 'Save' } }, data: { errors: [{ message: 'try again' }] } }],
     });
     expect(queued.status).toBe(201);
@@ -89,13 +92,13 @@ describe('the graphql filter', () => {
 
     // A journal wait that counts one operation; each entry names its operation.
     const match = encodeURIComponent(JSON.stringify({ graphql: { operationName: 'Save' } }));
-    const page = await api(daemon, 'GET', `/api/endpoints/gql/requests?match=${match}&count=2&wait=5000`);
+    const page = await api(daemon, 'GET', `/api/endpoints/gql-pick/requests?match=${match}&count=2&wait=5000`);
     expect(page.json.complete).toBe(true);
     expect(page.json.requests.map((entry) => entry.graphql)).toEqual([
       { operationName: 'Save', operationType: 'mutation', variables: { name: 'x' } },
       { operationName: 'Save', operationType: 'mutation', variables: { name: 'y' } },
     ]);
-    const all = await api(daemon, 'GET', '/api/endpoints/gql/requests');
+    const all = await api(daemon, 'GET', '/api/endpoints/gql-pick/requests');
     expect(all.json.requests.map((entry) => entry.answeredBy)).toEqual([
       { route: 'ann' },
       { route: 'user' },
@@ -107,20 +110,20 @@ describe('the graphql filter', () => {
   });
 
   it('a batch is matched when one of its operations matches, and journaled with each operation', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await memoryDaemon();
     const routes = [
       {
         match: { graphql: { operationName: 'Save' } },
         answer: { data: [{ data: { user: { name: 'Ann' } } }, { data: { save: true } }] },
       },
     ];
-    expect((await api(daemon, 'PUT', '/api/endpoints/gql/routes', { routes })).status).toBe(200);
-    const answers = await batchRequests(`${daemon.url}/endpoint/gql`, [
+    expect((await api(daemon, 'PUT', '/api/endpoints/gql-batch/routes', { routes })).status).toBe(200);
+    const answers = await batchRequests(`${daemon.url}/endpoint/gql-batch`, [
       { document: GET_USER, variables: { id: '1' } },
       { document: SAVE, variables: { name: 'x' } },
     ]);
     expect(answers.map((answer) => answer.data)).toEqual([{ user: { name: 'Ann' } }, { save: true }]);
-    const [entry] = (await api(daemon, 'GET', '/api/endpoints/gql/requests')).json.requests;
+    const [entry] = (await api(daemon, 'GET', '/api/endpoints/gql-batch/requests')).json.requests;
     expect(entry?.graphql?.batch).toEqual([
       { operationName: 'GetUser', operationType: 'query', variables: { id: '1' } },
       { operationName: 'Save', operationType: 'mutation', variables: { name: 'x' } },
@@ -128,8 +131,8 @@ describe('the graphql filter', () => {
   });
 
   it('refuses a filter with an unknown operation type at save, with a code', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
-    const put = await api(daemon, 'PUT', '/api/endpoints/gql/routes', {
+    const daemon = await memoryDaemon();
+    const put = await api(daemon, 'PUT', '/api/endpoints/gql-refuse/routes', {
       routes: [{ match: { graphql: { operationType: 'select' } }, answer: {} }],
     });
     expect(put.status).toBe(400);
@@ -195,9 +198,9 @@ interface Viewer {
 
 describe('schema mode', () => {
   it('answers a real client with schema-shaped, deterministic data; errors as a server gives them; introspection', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
-    expect(await putSchema(daemon, 'gh', SDL)).toBe(201);
-    const client = new GraphQLClient(`${daemon.url}/endpoint/gh/graphql`);
+    const daemon = await memoryDaemon();
+    expect(await putSchema(daemon, 'gh-schema', SDL)).toBe(201);
+    const client = new GraphQLClient(`${daemon.url}/endpoint/gh-schema/graphql`);
     const first = await client.request<Viewer>(VIEWER);
     expect(typeof first.viewer.login).toBe('string');
     expect(first.viewer.repositories).toHaveLength(2);
@@ -217,14 +220,14 @@ describe('schema mode', () => {
 
     const introspection = await client.request<IntrospectionQuery>(getIntrospectionQuery());
     expect(printSchema(buildClientSchema(introspection))).toBe(printSchema(buildSchema(SDL)));
-    const [entry] = (await api(daemon, 'GET', '/api/endpoints/gh/requests')).json.requests;
+    const [entry] = (await api(daemon, 'GET', '/api/endpoints/gh-schema/requests')).json.requests;
     expect(entry?.answeredBy).toBe('graphql');
     expect(entry?.graphql).toEqual({ operationName: 'Viewer', operationType: 'query' });
   });
 
   it('a route overrides one operation, templated over its variables; the others stay with the schema', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
-    expect(await putSchema(daemon, 'gh', SDL)).toBe(201);
+    const daemon = await memoryDaemon();
+    expect(await putSchema(daemon, 'gh-route', SDL)).toBe(201);
     const routes = [
       {
         id: 'octocat',
@@ -232,8 +235,8 @@ describe('schema mode', () => {
         answer: { template: true, data: { data: { user: { login: '{{variables.login}}', id: 'U_1' } } } },
       },
     ];
-    expect((await api(daemon, 'PUT', '/api/endpoints/gh/routes', { routes })).status).toBe(200);
-    const client = new GraphQLClient(`${daemon.url}/endpoint/gh`);
+    expect((await api(daemon, 'PUT', '/api/endpoints/gh-route/routes', { routes })).status).toBe(200);
+    const client = new GraphQLClient(`${daemon.url}/endpoint/gh-route`);
     const byLogin = gql`
       query UserByLogin($login: String!) {
         user(login: $login) {
@@ -243,11 +246,13 @@ describe('schema mode', () => {
       }
     `;
     expect(await client.request(byLogin, { login: 'monalisa' })).toEqual({ user: { login: 'monalisa', id: 'U_1' } });
-    const viaGet = new GraphQLClient(`${daemon.url}/endpoint/gh`, { method: 'GET' });
+    const viaGet = new GraphQLClient(`${daemon.url}/endpoint/gh-route`, { method: 'GET' });
     expect(await viaGet.request(byLogin, { login: 'hubot' })).toEqual({ user: { login: 'hubot', id: 'U_1' } });
     const viewer = await client.request<Viewer>(VIEWER);
     expect(viewer.viewer.repositories).toHaveLength(2);
-    const by = (await api(daemon, 'GET', '/api/endpoints/gh/requests')).json.requests.map((entry) => entry.answeredBy);
+    const by = (await api(daemon, 'GET', '/api/endpoints/gh-route/requests')).json.requests.map(
+      (entry) => entry.answeredBy,
+    );
     expect(by).toEqual([{ route: 'octocat' }, { route: 'octocat' }, 'graphql']);
   });
 
@@ -303,15 +308,15 @@ describe('schema mode', () => {
   });
 
   it('seeded random code points in schemas, queries, operation names and variables: a code or a GraphQL answer, never a crash', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await memoryDaemon();
     const random = prng(34);
-    expect(await putSchema(daemon, 'gh', SDL)).toBe(201);
+    expect(await putSchema(daemon, 'gh-fuzz', SDL)).toBe(201);
     for (let i = 0; i < 60; i++) {
       const junk = randomText(random, 1 + Math.floor(random() * 40));
       // A schema: the valid one with junk spliced in, or junk alone.
       const cut = Math.floor(random() * SDL.length);
       const sdl = random() < 0.5 ? `${SDL.slice(0, cut)}${junk}${SDL.slice(cut)}` : junk;
-      const put = await fetch(`${daemon.url}/api/endpoints/fz/graphql`, { method: 'PUT', body: sdl });
+      const put = await fetch(`${daemon.url}/api/endpoints/fz-fuzz/graphql`, { method: 'PUT', body: sdl });
       const putBody = (await put.json()) as { schema?: string; error?: { code: string } };
       if (put.status === 400)
         expect(['INVALID_GRAPHQL_SCHEMA', 'INVALID_JSON', 'INVALID_UTF8']).toContain(putBody.error?.code);
@@ -321,7 +326,7 @@ describe('schema mode', () => {
       }
       // An operation: the viewer query with junk spliced in, a junk operation name and junk variables.
       const query = `${VIEWER.slice(0, cut % VIEWER.length)}${junk}${VIEWER.slice(cut % VIEWER.length)}`;
-      const answer = await fetch(`${daemon.url}/endpoint/gh`, {
+      const answer = await fetch(`${daemon.url}/endpoint/gh-fuzz`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ query, operationName: random() < 0.5 ? junk : undefined, variables: { [junk]: junk } }),
@@ -330,13 +335,13 @@ describe('schema mode', () => {
       const result = (await answer.json()) as { data?: unknown; errors?: Array<{ message: string }> };
       expect(result.data !== undefined || (result.errors?.length ?? 0) > 0).toBe(true);
       const viaGet = await fetch(
-        `${daemon.url}/endpoint/gh?query=${percentEncoded(junk)}&variables=${percentEncoded(junk)}`,
+        `${daemon.url}/endpoint/gh-fuzz?query=${percentEncoded(junk)}&variables=${percentEncoded(junk)}`,
       );
       expect([200, 404, 405]).toContain(viaGet.status);
       await viaGet.text();
     }
     expect((await fetch(`${daemon.url}/api/health`)).status).toBe(200);
-    const journal = await api(daemon, 'GET', '/api/endpoints/gh/requests');
+    const journal = await api(daemon, 'GET', '/api/endpoints/gh-fuzz/requests');
     expect(journal.status).toBe(200);
   });
 });

@@ -10,9 +10,12 @@ import { Code, ConnectError, createClient, type Transport } from '@connectrpc/co
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
 import { describe, expect, it } from 'vitest';
 import { type Daemon, useDaemons } from './helpers/daemon.js';
-import { chatDaemon, chatService } from './helpers/grpc.js';
+import { chatService, sharedChatDaemon } from './helpers/grpc.js';
 
 useDaemons();
+// One daemon (in memory, with HTTPS) for the file: everything is deleted after each test, and
+// chat.proto is put anew for the next.
+const chatOnShared = sharedChatDaemon({ args: ['--memory', '--https', '--https-port', '0'] });
 
 interface Say {
   text: string;
@@ -49,7 +52,7 @@ async function put(daemon: Daemon, path: string, body: unknown): Promise<number>
 
 describe('gRPC answers on the daemon', () => {
   it('answers all four kinds of call in schema mode over Connect, and server streaming over gRPC-Web', async () => {
-    const daemon = await chatDaemon();
+    const daemon = await chatOnShared();
     const client = chatClient(createConnectTransport({ baseUrl: daemon.url, httpVersion: '1.1' }));
     expect(typeof (await client.get({ text: 'a' })).text).toBe('string');
     const listened = await all(client.listen({ text: 'a' }));
@@ -73,7 +76,7 @@ describe('gRPC answers on the daemon', () => {
   });
 
   it('answers every kind natively over HTTP/2 with --https (Connect gRPC transport)', async () => {
-    const daemon = await chatDaemon({ args: ['--memory', '--https', '--https-port', '0'] });
+    const daemon = await chatOnShared();
     const https = daemon.notes.find((note) => note.startsWith('https on '))?.match(/https:\/\/\S+/)?.[0] as string;
     const caFile = daemon.notes.find((note) => note.startsWith('local CA '))?.match(/NODE_EXTRA_CA_CERTS=(\S+)/)?.[1];
     const ca = await readFile(caFile as string, 'utf8');
@@ -86,7 +89,7 @@ describe('gRPC answers on the daemon', () => {
   });
 
   it('routes answer native gRPC too: status, details, metadata and trailers; a reset after the messages', async () => {
-    const daemon = await chatDaemon({ args: ['--memory', '--https', '--https-port', '0'] });
+    const daemon = await chatOnShared();
     const https = daemon.notes.find((note) => note.startsWith('https on '))?.match(/https:\/\/\S+/)?.[0] as string;
     const caFile = daemon.notes.find((note) => note.startsWith('local CA '))?.match(/NODE_EXTRA_CA_CERTS=(\S+)/)?.[1];
     const ca = await readFile(caFile as string, 'utf8');
@@ -131,7 +134,7 @@ describe('gRPC answers on the daemon', () => {
   });
 
   it('routes answer: a status with details, metadata and trailers; streams, templates and scripts', async () => {
-    const daemon = await chatDaemon();
+    const daemon = await chatOnShared();
     const routes = [
       {
         id: 'gone',
@@ -201,7 +204,7 @@ describe('gRPC answers on the daemon', () => {
   });
 
   it('faults: a reset cuts a stream after its messages; a delay past the deadline is deadline_exceeded', async () => {
-    const daemon = await chatDaemon();
+    const daemon = await chatOnShared();
     const routes = [
       {
         match: { grpc: { method: 'Listen' } },

@@ -16,9 +16,12 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { describe, expect, it } from 'vitest';
 import { type Daemon, makeTempDir, useDaemons } from './helpers/daemon.js';
-import { CHAT, chatDaemon, chatService, handMadeService, putProtos } from './helpers/grpc.js';
+import { CHAT, chatService, handMadeService, putProtos, sharedChatDaemon } from './helpers/grpc.js';
 
 useDaemons();
+// One daemon for the file: each test settles chaos, routes and signatures on `chat` (and names of
+// its own), so everything is deleted after each test, and chat.proto is put anew for the next.
+const chatOnShared = sharedChatDaemon();
 
 /** A service of unary and server-streaming methods only: a body signature means something on it. */
 const SIG = `syntax = "proto3";
@@ -114,7 +117,7 @@ const PROTOCOLS: Protocol[] = ['connect', 'grpc-web', 'grpc'];
 
 describe.each(PROTOCOLS)('cross-cutting settings on %s calls', (protocol) => {
   it('chaos: a 503 is unavailable, a reset cuts the call, a timeout holds it, latency delays it', async () => {
-    const daemon = await chatDaemon();
+    const daemon = await chatOnShared();
     const client = clientOf(daemon, protocol);
     expect((await client.get({ text: 'a' })).text).toBeTypeOf('string');
 
@@ -154,7 +157,7 @@ describe.each(PROTOCOLS)('cross-cutting settings on %s calls', (protocol) => {
   });
 
   it("a route's rate limit is resource_exhausted; a queued reset cuts the call", async () => {
-    const daemon = await chatDaemon();
+    const daemon = await chatOnShared();
     const client = clientOf(daemon, protocol);
     const route = {
       id: 'limited',
@@ -181,10 +184,12 @@ describe.each(PROTOCOLS)('cross-cutting settings on %s calls', (protocol) => {
   });
 
   it('an enforced signature check: unsigned is unauthenticated, signed over the body as sent passes', async () => {
-    const daemon = await chatDaemon();
-    expect(await putProtos(daemon, 'sig', { 'sig.proto': SIG })).toBe(201);
+    const daemon = await chatOnShared();
+    // A name for each protocol: the daemon remembers a signed body it took (replays), past a delete.
+    const sig = `sig-${protocol}`;
+    expect(await putProtos(daemon, sig, { 'sig.proto': SIG })).toBe(201);
     const settings = { scheme: 'github', secret: 'compose-secret', enforce: true };
-    expect((await send(daemon, 'PUT', '/api/endpoints/sig/signature', settings)).status).toBe(200);
+    expect((await send(daemon, 'PUT', `/api/endpoints/${sig}/signature`, settings)).status).toBe(200);
     const service = sigService();
     const client = clientOf(daemon, protocol, service);
 
@@ -211,17 +216,17 @@ describe.each(PROTOCOLS)('cross-cutting settings on %s calls', (protocol) => {
 
     // Not enforced: the call is answered, and the journal entry carries the outcome as an HTTP request's.
     const recorded = { ...settings, enforce: false };
-    expect((await send(daemon, 'PUT', '/api/endpoints/sig/signature', recorded)).status).toBe(200);
+    expect((await send(daemon, 'PUT', `/api/endpoints/${sig}/signature`, recorded)).status).toBe(200);
     expect((await client.get({ text: 'b' }, { headers: signed('b') })).text).toBeTypeOf('string');
-    expect(await lastCall(daemon, 'sig')).toMatchObject({ signature: { scheme: 'github', status: 'valid' } });
+    expect(await lastCall(daemon, sig)).toMatchObject({ signature: { scheme: 'github', status: 'valid' } });
     expect((await client.get({ text: 'a' })).text).toBeTypeOf('string');
-    expect(await lastCall(daemon, 'sig')).toMatchObject({ signature: { status: 'missing' } });
+    expect(await lastCall(daemon, sig)).toMatchObject({ signature: { status: 'missing' } });
   });
 });
 
 describe('the protocol forms and the refused combination', () => {
   it("a Connect unary call under a 503 fault is HTTP 503 with Connect's JSON error", async () => {
-    const daemon = await chatDaemon();
+    const daemon = await chatOnShared();
     expect((await send(daemon, 'PUT', '/api/endpoints/chat/chaos', { rate: 1, faults: ['503'] })).status).toBe(200);
     const response = await fetch(`${daemon.url}/chat.v1.Chat/Get`, {
       method: 'POST',
@@ -233,7 +238,7 @@ describe('the protocol forms and the refused combination', () => {
   });
 
   it("the namespace's chaos reaches a call of a name without its own", async () => {
-    const daemon = await chatDaemon();
+    const daemon = await chatOnShared();
     const client = clientOf(daemon, 'connect');
     expect((await send(daemon, 'PUT', '/api/chaos', { rate: 1, faults: ['503'] })).status).toBe(200);
     expect((await failure(client.get({ text: 'a' })))?.code).toBe(Code.Unavailable);
@@ -243,7 +248,7 @@ describe('the protocol forms and the refused combination', () => {
   });
 
   it('an enforced signature and streaming requests on one name: 400 SETTING_NOT_FOR_KIND, saved either way', async () => {
-    const daemon = await chatDaemon();
+    const daemon = await chatOnShared();
     const settings = { scheme: 'github', secret: 'compose-secret', enforce: true };
     const onStreams = await send(daemon, 'PUT', '/api/endpoints/chat/signature', settings);
     expect(onStreams.status).toBe(400);
@@ -286,7 +291,7 @@ function grpcJsCode(client: GrpcJsChat): Promise<number> {
 
 describe('grpc-js over h2c (the native fast path)', () => {
   it('reads chaos as UNAVAILABLE and a rate limit as RESOURCE_EXHAUSTED', async () => {
-    const daemon = await chatDaemon();
+    const daemon = await chatOnShared();
     const client = await grpcJsChat(daemon);
     try {
       expect(await grpcJsCode(client)).toBe(grpc.status.OK);

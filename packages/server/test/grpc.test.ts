@@ -26,9 +26,13 @@ import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } f
 import * as grpc from '@grpc/grpc-js';
 import { startTestRedis } from '@mockpoint/testkit/redis-server';
 import { describe, expect, it } from 'vitest';
-import { type Daemon, killAll, makeTempDir, startDaemon, useDaemons } from './helpers/daemon.js';
+import { type Daemon, killAll, makeTempDir, sharedDaemon, startDaemon, useDaemons } from './helpers/daemon.js';
 
 useDaemons();
+// One daemon (in memory, with HTTPS) for the tests that only call it: each puts shop.v1.Orders under
+// `shop`, which one daemon holds once, so everything is deleted after each test. The tests about the
+// process (replicas, SIGKILL) start their own.
+const shopDaemon = sharedDaemon({ args: ['--memory', '--https', '--https-port', '0'] }, { clean: true });
 
 const ORDERS = `// Orders — “quoted”, with CRLF\r
 syntax = "proto3";
@@ -136,7 +140,7 @@ async function putGrpc(
 
 describe('gRPC-family calls on the daemon', () => {
   it('answers Connect (JSON and binary) and gRPC-Web clients alike, deterministically, and journals each call', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await shopDaemon();
     expect((await putGrpc(daemon, 'shop', { protos: { 'shop/v1/orders.proto': ORDERS } })).status).toBe(201);
     const transports = {
       json: createConnectTransport({ baseUrl: daemon.url, httpVersion: '1.1' }),
@@ -183,7 +187,7 @@ describe('gRPC-family calls on the daemon', () => {
   });
 
   it('answers a server-streaming method with two messages, the same for the same request', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await shopDaemon();
     expect((await putGrpc(daemon, 'shop', { protos: { 'shop/v1/orders.proto': ORDERS } })).status).toBe(201);
     const client = ordersClient(createConnectTransport({ baseUrl: daemon.url, httpVersion: '1.1' }));
     const watched = async () => {
@@ -197,7 +201,7 @@ describe('gRPC-family calls on the daemon', () => {
   });
 
   it('serves a descriptor set as it serves sources', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await shopDaemon();
     const service = ordersService();
     const set = create(FileDescriptorSetSchema, { file: [service.file.proto] });
     const descriptorSet = Buffer.from(toBinary(FileDescriptorSetSchema, set)).toString('base64');
@@ -208,7 +212,7 @@ describe('gRPC-family calls on the daemon', () => {
   });
 
   it('refuses a bad file naming file, line and column, and a service another name holds', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await shopDaemon();
     const bad = await putGrpc(daemon, 'shop', {
       protos: { 'shop/v1/orders.proto': ORDERS.replace('int64 total_cents', 'int64 = total_cents') },
     });
@@ -227,7 +231,7 @@ describe('gRPC-family calls on the daemon', () => {
   });
 
   it('refuses at save what protoc refuses: field numbers out of range or reserved, a well-known path', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await shopDaemon();
     for (const number of [0, 536870912, 4294967295, 19500]) {
       const put = await putGrpc(daemon, 'shop', {
         protos: { 'shop/v1/orders.proto': ORDERS.replace('string id = 1;', `string id = ${number};`) },
@@ -254,7 +258,7 @@ describe('gRPC-family calls on the daemon', () => {
   });
 
   it('answers Connect and gRPC-Web over HTTP/2 with --https', async () => {
-    const daemon = await startDaemon({ args: ['--https', '--https-port', '0'] });
+    const daemon = await shopDaemon();
     const https = daemon.notes.find((note) => note.startsWith('https on '))?.match(/https:\/\/\S+/)?.[0] as string;
     const caFile = daemon.notes.find((note) => note.startsWith('local CA '))?.match(/NODE_EXTRA_CA_CERTS=(\S+)/)?.[1];
     const ca = await readFile(caFile as string, 'utf8');
@@ -273,7 +277,7 @@ describe('gRPC-family calls on the daemon', () => {
   });
 
   it('answers native gRPC over HTTP/2 with --https: the gRPC transport of Connect and grpc-js, with trailers', async () => {
-    const daemon = await startDaemon({ args: ['--https', '--https-port', '0'] });
+    const daemon = await shopDaemon();
     const https = daemon.notes.find((note) => note.startsWith('https on '))?.match(/https:\/\/\S+/)?.[0] as string;
     const caFile = daemon.notes.find((note) => note.startsWith('local CA '))?.match(/NODE_EXTRA_CA_CERTS=(\S+)/)?.[1];
     const ca = await readFile(caFile as string, 'utf8');

@@ -10,9 +10,11 @@ import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
-import { makeTempDir, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
+import { makeTempDir, requestJson, sharedDaemon, startDaemon, useDaemons } from './helpers/daemon.js';
 
 useDaemons();
+// One daemon for the tests that put their fake under `fake`: everything is deleted after each test.
+const fakeDaemon = sharedDaemon({}, { clean: true });
 
 const BIG = '12345678901234567890123';
 
@@ -84,7 +86,7 @@ async function rpc(url: string, message: unknown, headers: Record<string, string
 
 describe('a fake MCP server (answer mcp)', () => {
   it('is listed and called by the SDK client: results, errors, templates, resources, prompts', async () => {
-    const daemon = await startDaemon();
+    const daemon = await fakeDaemon();
     expect(await putRoutes(daemon.url, routesBody())).toMatchObject({ status: 200 });
     const client = await connected(daemon.url);
     try {
@@ -160,7 +162,7 @@ describe('a fake MCP server (answer mcp)', () => {
   });
 
   it("takes MCP's own shapes, pasted from a real server: prompt messages with content, resource contents", async () => {
-    const daemon = await startDaemon();
+    const daemon = await fakeDaemon();
     const pasted = {
       prompts: [
         {
@@ -226,7 +228,7 @@ describe('a fake MCP server (answer mcp)', () => {
   });
 
   it('answers the protocol exactly: ids, session header, errors, notifications, SSE', async () => {
-    const daemon = await startDaemon();
+    const daemon = await fakeDaemon();
     expect(await putRoutes(daemon.url, routesBody())).toMatchObject({ status: 200 });
     const init = await rpc(daemon.url, {
       jsonrpc: '2.0',
@@ -278,7 +280,7 @@ describe('a fake MCP server (answer mcp)', () => {
   });
 
   it('is checked when saved, with stable codes', async () => {
-    const daemon = await startDaemon();
+    const daemon = await fakeDaemon();
     const tool = (extra: Record<string, unknown>) => ({ name: 'a', result: 'x', ...extra });
     const cases: [unknown, string][] = [
       [{ tools: [tool({}), tool({})] }, 'INVALID_MCP'],
@@ -339,7 +341,7 @@ describe('hostile bytes', () => {
   const SEED = 36;
   const CASES = 200;
   it(`answers ${CASES} random tool names and arguments (seed ${SEED}) with JSON-RPC, journals them, stays healthy`, async () => {
-    const daemon = await startDaemon();
+    const daemon = await fakeDaemon();
     expect(await putRoutes(daemon.url, routesBody())).toMatchObject({ status: 200 });
     const random = prng(SEED);
     for (let i = 0; i < CASES; i++) {

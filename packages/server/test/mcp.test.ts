@@ -12,13 +12,18 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { curl } from './helpers/curl.js';
-import { CLI_PATH, makeTempDir, ON_BUN, startDaemon, useDaemons } from './helpers/daemon.js';
+import { CLI_PATH, makeTempDir, ON_BUN, sharedDaemon, startDaemon, useDaemons } from './helpers/daemon.js';
 
 const TOKEN = 'mcp-test-token';
 /** A number no double holds: it must come back as these digits. */
 const BIG = '12345678901234567890123';
 
 useDaemons();
+// Two daemons for the tests that only talk to them: one with the admin token (its sessions make the
+// same names, so everything is deleted after each test), one without (each test imports names of its
+// own). The tests about a process (an in-memory daemon of mcp's own, a probe at start) start their own.
+const tokenDaemon = sharedDaemon({ env: { MOCKPOINT_ADMIN_TOKEN: TOKEN } }, { clean: true, token: TOKEN });
+const plainDaemon = sharedDaemon();
 
 interface TextResult {
   content: { type: string; text: string }[];
@@ -153,7 +158,7 @@ function newClient(): Client {
 
 describe('mockpoint mcp (stdio)', () => {
   it('drives a running daemon through --url and --token', async () => {
-    const daemon = await startDaemon({ env: { MOCKPOINT_ADMIN_TOKEN: TOKEN } });
+    const daemon = await tokenDaemon();
     const client = newClient();
     await client.connect(
       new StdioClientTransport({
@@ -202,7 +207,7 @@ describe('mockpoint mcp (stdio)', () => {
 
 describe('/api/mcp (Streamable HTTP)', () => {
   it('serves a whole session with the admin token', async () => {
-    const daemon = await startDaemon({ env: { MOCKPOINT_ADMIN_TOKEN: TOKEN } });
+    const daemon = await tokenDaemon();
     const client = newClient();
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${daemon.url}/api/mcp`), {
@@ -217,7 +222,7 @@ describe('/api/mcp (Streamable HTTP)', () => {
   });
 
   it('refuses a client without the token (401) and a page of a foreign origin (403)', async () => {
-    const daemon = await startDaemon({ env: { MOCKPOINT_ADMIN_TOKEN: TOKEN } });
+    const daemon = await tokenDaemon();
     const anonymous = newClient();
     await expect(
       anonymous.connect(new StreamableHTTPClientTransport(new URL(`${daemon.url}/api/mcp`))),
@@ -310,7 +315,7 @@ describe('call_endpoint', () => {
 
 describe('import_mock_file over /api/mcp', () => {
   it("import_mock_file reads no file of the daemon's machine through an OpenAPI $ref", async () => {
-    const daemon = await startDaemon();
+    const daemon = await plainDaemon();
     const secret = join(await makeTempDir(), 'secret.yaml');
     await writeFile(secret, 'not-for-mcp-clients\n');
     const doc = {
@@ -346,7 +351,7 @@ describe('import_mock_file over /api/mcp', () => {
 
 describe('import_mock_file notes', () => {
   it('name what a HAR, a json-server database and a Pact file left out, as `mockpoint import` does (not [object Object])', async () => {
-    const daemon = await startDaemon();
+    const daemon = await plainDaemon();
     const client = newClient();
     await client.connect(new StreamableHTTPClientTransport(new URL(`${daemon.url}/api/mcp`)));
     try {
@@ -409,7 +414,7 @@ describe('import_mock_file notes', () => {
 
 describe('import_mock_file over /api/mcp: hostile $ref values', () => {
   it('answers 120 seeded random $ref values (seed 38) with a tool error or an import, each message one bounded line; health answers throughout', async () => {
-    const daemon = await startDaemon();
+    const daemon = await plainDaemon();
     const random = prng(38);
     for (let round = 0; round < 120; round++) {
       // Half name a file (a path, a URL, `..`), half point into the document; every one with random code points.

@@ -114,20 +114,33 @@ export async function launchBrowser(): Promise<Browser> {
 let launched: Promise<Browser> | undefined;
 
 /**
- * The test file's browser, launched on first use. Called from each test (or
- * `beforeEach`), so a missing Chromium fails every browser test with the
+ * The worker's browser, launched on first use: the browser files run in the `server-web` project
+ * (packages/server/vitest.web.config.ts), whose workers run file after file without starting a new
+ * process, so one Chromium serves every browser test file of a worker. Each file works in contexts
+ * of its own (fresh storage, cookies and cache), closed after it by {@link closeBrowser}. Playwright
+ * ends the browser when the worker's process ends (it handles the process's exit and SIGTERM).
+ * Called from each test (or `beforeEach`), so a missing Chromium fails every browser test with the
  * install message rather than leaving them skipped.
  */
 export function useBrowser(): Promise<Browser> {
-  launched ??= launchBrowser();
+  launched ??= launchBrowser().then((browser) => {
+    // A browser that crashed or was closed is launched again for the next file.
+    browser.once('disconnected', () => {
+      launched = undefined;
+    });
+    return browser;
+  });
   return launched;
 }
 
-/** Closes the browser {@link useBrowser} launched, if any. */
+/**
+ * Ends the test file's use of the worker's browser ({@link useBrowser}): closes every context it
+ * has (the file's pages and their storage), so the next file starts from none; the browser itself
+ * stays for the worker's next file. Call it after the file's last test.
+ */
 export async function closeBrowser(): Promise<void> {
   const browser = await launched?.catch(() => undefined);
-  launched = undefined;
-  await browser?.close();
+  await Promise.all((browser?.contexts() ?? []).map((context) => context.close()));
 }
 
 /** A page plus every problem it reported (uncaught errors, console errors) and every URL it requested. */

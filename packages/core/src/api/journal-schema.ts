@@ -38,6 +38,12 @@ export function createJournalSchemas<Fault extends z.ZodType>(fault: Fault) {
       .describe(
         'A RequestFilter as JSON, e.g. {"method":"POST","body":{"type":"order.paid"}}: only matching requests are listed and counted.',
       ),
+    journal: z
+      .string()
+      .optional()
+      .describe(
+        'The journalId the `after` cursor was read from: when the journal has started anew since (the daemon restarted), `after` counts as 0, so a wait ends as soon as the new journal holds `count` requests.',
+      ),
   });
   const journalEntry = createJournalEntry(fault);
   const streamQuery = z.object({

@@ -151,6 +151,8 @@ describe('client.expectNoRequests', () => {
   });
 });
 
+// The waits are longer than the test's own timeout (30 s) and the client's longest long-poll (60 s): they
+// pass only when the new journal ends the held poll at its first request, not when the poll runs out.
 describe('client waits across a restarted journal (a new journalId)', () => {
   /** Two apps behind one client: the second stands for the daemon after a restart (ids start again at 1). */
   async function restartable() {
@@ -171,7 +173,7 @@ describe('client waits across a restarted journal (a new journalId)', () => {
     const { before, after, client, restart } = await restartable();
     const last = (await client.requests('hook')).at(-1)?.id ?? 0;
     expect(last).toBe(5);
-    const waiting = client.waitForRequests('hook', { after: last, timeout: 10_000 });
+    const waiting = client.waitForRequests('hook', { after: last, timeout: 120_000 });
     await waiters(before, 1);
     await restart();
     await after.request('/endpoint/hook', { method: 'POST', body: 'new' });
@@ -181,7 +183,7 @@ describe('client waits across a restarted journal (a new journalId)', () => {
 
   it('expectNoRequests notices a request to the new journal, though its id is lower than the cursor', async () => {
     const { before, after, client, restart } = await restartable();
-    const quiet = rejection(client.expectNoRequests('hook', { within: 10_000 }));
+    const quiet = rejection(client.expectNoRequests('hook', { within: 120_000 }));
     await waiters(before, 1);
     await restart();
     await after.request('/endpoint/hook', { method: 'POST', body: 'sent again' });

@@ -9,44 +9,50 @@ import { MockpointError } from '../registry/errors.js';
 import type { JournalAnswer, QuietOptions, WaitOptions } from './client.js';
 import { DEFAULT_WAIT_MS, MAX_POLL_MS, seg, type Transport } from './transport.js';
 
+/**
+ * An `after` cursor across several reads of one journal. When the journal
+ * starts anew between reads (another `journalId`: the daemon restarted, ids
+ * begin again at 1), the cursor goes back to 0 (everything in the new journal
+ * is newer than what was seen) and the read that used the old one is stale.
+ */
+function journalCursor(after: number, first?: JournalAnswer) {
+  let journalId = first?.journalId;
+  return {
+    after,
+    /** The journal `after` was read from, once a read said (sent with the next read). */
+    get journalId(): string | undefined {
+      return journalId;
+    },
+    /** Whether `page` was read with a cursor from another journal (then read again). */
+    stale(page: JournalAnswer): boolean {
+      const changed = journalId !== undefined && page.journalId !== journalId;
+      journalId = page.journalId;
+      if (changed && this.after !== 0) {
+        this.after = 0;
+        return true;
+      }
+      return false;
+    },
+  };
+}
+
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */
 export function journalMethods({ call, json }: Transport) {
   /** One journal read; a long-poll when `wait` is given. */
   function journalPage(
     name: string,
-    query: { count?: number; after?: number; wait?: number; match?: RequestFilter },
+    query: { count?: number; after?: number; journal?: string; wait?: number; match?: RequestFilter },
     signal?: AbortSignal,
   ): Promise<JournalAnswer> {
     const params = new URLSearchParams();
     if (query.count !== undefined) params.set('count', String(query.count));
     if (query.after) params.set('after', String(query.after));
+    // The journal the cursor is from: a restarted daemon's journal then reads from its start at once.
+    if (query.after && query.journal !== undefined) params.set('journal', query.journal);
     if (query.wait !== undefined) params.set('wait', String(query.wait));
     if (query.match !== undefined) params.set('match', JSON.stringify(query.match));
     const qs = params.size ? `?${params}` : '';
     return json<JournalAnswer>('GET', `/api/endpoints/${seg(name)}/requests${qs}`, undefined, signal);
-  }
-
-  /**
-   * An `after` cursor across several reads of one journal. When the journal
-   * starts anew between reads (another `journalId`: the daemon restarted, ids
-   * begin again at 1), the cursor goes back to 0 (everything in the new journal
-   * is newer than what was seen) and the read that used the old one is stale.
-   */
-  function journalCursor(after: number, first?: JournalAnswer) {
-    let journalId = first?.journalId;
-    return {
-      after,
-      /** Whether `page` was read with a cursor from another journal (then read again). */
-      stale(page: JournalAnswer): boolean {
-        const changed = journalId !== undefined && page.journalId !== journalId;
-        journalId = page.journalId;
-        if (changed && this.after !== 0) {
-          this.after = 0;
-          return true;
-        }
-        return false;
-      },
-    };
   }
 
   const describeSeen = (requests: JournalEntry[]) => requests.map((r) => `${r.method} ${r.path}`).join(', ') || 'none';
@@ -97,7 +103,13 @@ export function journalMethods({ call, json }: Transport) {
         const remaining = Math.max(0, deadline - Date.now());
         const page = await journalPage(
           name,
-          { count, after: cursor.after, wait: Math.min(remaining, MAX_POLL_MS), match: wait.match },
+          {
+            count,
+            after: cursor.after,
+            journal: cursor.journalId,
+            wait: Math.min(remaining, MAX_POLL_MS),
+            match: wait.match,
+          },
           wait.signal,
         );
         if (cursor.stale(page)) continue;
@@ -133,7 +145,13 @@ export function journalMethods({ call, json }: Transport) {
         const remaining = Math.max(0, deadline - Date.now());
         const page = await journalPage(
           name,
-          { count: 1, after: cursor.after, wait: Math.min(remaining, MAX_POLL_MS), match: quiet.match },
+          {
+            count: 1,
+            after: cursor.after,
+            journal: cursor.journalId,
+            wait: Math.min(remaining, MAX_POLL_MS),
+            match: quiet.match,
+          },
           quiet.signal,
         );
         if (cursor.stale(page)) continue;

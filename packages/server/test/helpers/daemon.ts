@@ -286,16 +286,33 @@ export function useDaemons(options: { kill?: 'each' | 'file' } = {}): void {
  * One daemon the file's tests share, for tests that do not interfere (each uses names of its own,
  * or leaves what it found): started on the first call of the getter, left running by
  * {@link killAll} after each test, SIGKILLed after the file. Call it after {@link useDaemons}, so
- * that it ends before the temp directories are removed.
+ * that it ends before the temp directories are removed. With `clean`, a test that used it is
+ * followed by `DELETE /api/endpoints` (every name, the journal, hosts and the clock back as a fresh
+ * start has them), for tests that hold the same names (e.g. one gRPC service); `token` is the
+ * daemon's admin token, when it has one.
  */
-export function sharedDaemon(options: CliOptions = {}): () => Promise<Daemon> {
+export function sharedDaemon(
+  options: CliOptions = {},
+  after: { clean?: boolean; token?: string } = {},
+): () => Promise<Daemon> {
   let started: Promise<Daemon> | undefined;
+  let used = false;
+  if (after.clean) {
+    afterEach(async () => {
+      if (!used || started === undefined) return;
+      used = false;
+      const headers: Record<string, string> = after.token ? { authorization: `Bearer ${after.token}` } : {};
+      const response = await fetch(`${(await started).url}/api/endpoints`, { method: 'DELETE', headers });
+      if (response.status !== 204) throw new Error(`DELETE /api/endpoints answered ${response.status}`);
+    });
+  }
   afterAll(async () => {
     const daemon = await started?.catch(() => undefined);
     started = undefined;
     await daemon?.stop('SIGKILL');
   });
   return () => {
+    used = true;
     started ??= startDaemon(options).then((daemon) => {
       live.delete(daemon.child);
       return daemon;

@@ -14,7 +14,7 @@ import {
 } from '@bufbuild/protobuf/wkt';
 import { CHAT_PROTO } from '@mockpoint/testkit/grpc-protos';
 import { expect } from 'vitest';
-import { type CliOptions, type Daemon, startDaemon } from './daemon.js';
+import { type CliOptions, type Daemon, sharedDaemon, startDaemon } from './daemon.js';
 
 export const CHAT = CHAT_PROTO;
 
@@ -117,4 +117,18 @@ export async function grpcDaemon(protos: Record<string, string>, options: GrpcDa
 /** A daemon whose endpoint `chat` holds {@link CHAT}. */
 export function chatDaemon(options: GrpcDaemonOptions = {}): Promise<Daemon> {
   return grpcDaemon({ 'chat.proto': CHAT }, options);
+}
+
+/**
+ * One daemon for a test file's tests ({@link sharedDaemon} with `clean`, `--memory` unless `args`
+ * say otherwise): everything on it is deleted after each test that used it, and the getter puts
+ * {@link CHAT} under `chat` anew (call it once a test).
+ */
+export function sharedChatDaemon(options: CliOptions = {}): () => Promise<Daemon> {
+  const shared = sharedDaemon({ ...options, args: options.args ?? ['--memory'] }, { clean: true });
+  return async () => {
+    const daemon = await shared();
+    expect(await putProtos(daemon, 'chat', { 'chat.proto': CHAT })).toBe(201);
+    return daemon;
+  };
 }

@@ -67,7 +67,9 @@ export function registerJournalRoutes(
         'wait must be a whole number of milliseconds >= 0, count an integer >= 1 and after a request id >= 0',
       );
     }
-    const { wait, count, after } = parsed.data;
+    const { wait, count } = parsed.data;
+    // A cursor from another journal (the daemon restarted: ids start again at 1) covers nothing of this one.
+    const after = parsed.data.journal !== undefined && parsed.data.journal !== journal.id ? 0 : parsed.data.after;
     const match = requestMatcher(schemas, parsed.data.match);
     if (count > options.journalSize) {
       throw new MockpointError(
