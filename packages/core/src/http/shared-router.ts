@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { ParamIndexMap, Params, ParamStash, Result, Router } from 'hono/router';
+import type { ParamIndexMap, ParamStash, Params, Result, Router } from 'hono/router';
 import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { SmartRouter } from 'hono/router/smart-router';
 import { TrieRouter } from 'hono/router/trie-router';
@@ -21,13 +21,12 @@ const SHAPES = new Map<string, Router<number>>();
 
 /** The shared matcher of the route list `key` (each line a method and path), made from `routes` once. */
 function matcherOf(key: string, routes: readonly (readonly [string, string])[]): Router<number> {
-  let matcher = SHAPES.get(key);
-  if (matcher === undefined) {
-    matcher = new SmartRouter<number>({ routers: [new RegExpRouter(), new TrieRouter()] });
-    routes.forEach(([method, path], index) => matcher?.add(method, path, index));
-    if (SHAPES.size >= MAX_SHAPES) SHAPES.delete(SHAPES.keys().next().value as string);
-    SHAPES.set(key, matcher);
-  }
+  const known = SHAPES.get(key);
+  if (known !== undefined) return known;
+  const matcher = new SmartRouter<number>({ routers: [new RegExpRouter(), new TrieRouter()] });
+  for (const [index, [method, path]] of routes.entries()) matcher.add(method, path, index);
+  if (SHAPES.size >= MAX_SHAPES) SHAPES.delete(SHAPES.keys().next().value as string);
+  SHAPES.set(key, matcher);
   return matcher;
 }
 
@@ -59,4 +58,9 @@ export class SharedRouter<T> implements Router<T> {
     }
     return (found.length === 1 ? [mine] : [mine, found[1] as ParamStash]) as Result<T>;
   }
+}
+
+/** How many route lists have a shared matcher now (for tests: every namespace's app shares one). */
+export function sharedMatcherCount(): number {
+  return SHAPES.size;
 }
