@@ -1,6 +1,6 @@
 // What a test session costs per test in a Vitest run, beside the same tests without sessions and
 // with MSW. A project outside the repository (its node_modules linking the built packages of
-// BENCH_REPO, this repository by default, and msw from packages/server/test) runs BENCH_TESTS
+// BENCH_REPO, this repository by default, and msw, installed by npm on first use) runs BENCH_TESTS
 // tests, each adding one endpoint and reading it once, as:
 //   session     mockpoint({ sessions: true }): each test in a namespace of its own (opened,
 //               used, checked for unhandled requests and deleted after the test);
@@ -18,7 +18,16 @@
 //   node bench/session-tests.mjs
 //   BENCH_REPO=/path/to/other/checkout BENCH_TESTS=200 BENCH_ROUNDS=3 node bench/session-tests.mjs
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +37,8 @@ const REPO = resolve(process.env.BENCH_REPO ?? HERE);
 const TESTS = Number(process.env.BENCH_TESTS ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
+/** MSW 2 (3.x needs Node 22; the repository supports Node 20.19). */
+const MSW_VERSION = '2.15.0';
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const KINDS = (process.env.BENCH_KINDS ?? 'session,plain,msw,session-concurrent,plain-concurrent').split(',');
 
@@ -81,6 +92,27 @@ const FILES = {
   'plain-concurrent': [config('mockpoint()'), plainTest('test.concurrent')],
 };
 
+/**
+ * MSW for the msw kind, installed once by npm into node_modules/.cache of this checkout (or
+ * BENCH_MSW_DIR, a directory with node_modules/msw). Not a dependency of the workspace: Vitest
+ * declares msw an optional peer, so pnpm would link it into every Vitest install, `pnpm start`'s
+ * too (scripts/install-scope.test.ts).
+ */
+function mswDir() {
+  const dir = process.env.BENCH_MSW_DIR ?? join(HERE, 'node_modules/.cache/mockpoint-bench-msw');
+  const msw = join(dir, 'node_modules/msw');
+  if (!existsSync(join(msw, 'package.json'))) {
+    mkdirSync(dir, { recursive: true });
+    const npm = spawnSync(
+      'npm',
+      ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `msw@${MSW_VERSION}`],
+      { encoding: 'utf8', stdio: ['ignore', 'inherit', 'inherit'] },
+    );
+    if (npm.status !== 0) throw new Error(`npm could not install msw@${MSW_VERSION} into ${dir}`);
+  }
+  return msw;
+}
+
 function project(kind) {
   const dir = mkdtempSync(join(tmpdir(), `mockpoint-session-bench-${kind}-`));
   const [configText, testText] = FILES[kind];
@@ -91,9 +123,8 @@ function project(kind) {
     '@mockpoint/vitest': join(REPO, 'packages/vitest-plugin'),
     '@mockpoint/core': join(REPO, 'packages/core'),
     vitest: join(REPO, 'node_modules/vitest'),
-    // MSW is a devDependency of the server tests' package (not installed by `pnpm start`); taken from this checkout.
-    msw: join(HERE, 'packages/server/test/node_modules/msw'),
   };
+  if (kind === 'msw') links.msw = mswDir();
   for (const [name, target] of Object.entries(links)) {
     const link = join(dir, 'node_modules', name);
     mkdirSync(dirname(link), { recursive: true });

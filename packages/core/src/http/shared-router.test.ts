@@ -62,7 +62,7 @@ describe('SharedRouter', () => {
         response
           .clone()
           .json()
-          .then((json: { error?: { code: string } }) => json.error?.code)
+          .then((json) => (json as { error?: { code: string } }).error?.code)
           .catch(() => undefined);
       expect(await error(inNamespace)).toBe(await error(plain));
     }
