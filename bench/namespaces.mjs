@@ -3,9 +3,9 @@
 // (POST /api/namespaces, PUT /ns/{ns}/api/endpoints/user, GET /ns/{ns}/endpoint/user,
 // DELETE /api/namespaces/{ns}); the same test without sessions adds, reads and deletes an endpoint
 // of the default namespace (PUT, GET, DELETE /api/endpoints/{name}). BENCH_TESTS rounds one after
-// another, then BENCH_TESTS at once, on a fresh daemon per store (memory, as the Vitest plugin's
+// another, then BENCH_TESTS concurrently, on a fresh daemon per store (memory, as the Vitest plugin's
 // run instance; LevelDB, the daemon's default), 127.0.0.1 only; the two kinds alternate
-// BENCH_ROUNDS times. Reported: the median round (sequential) and the wall time of the batch
+// BENCH_ROUNDS times (BENCH_CONCURRENCY tests at once in the concurrent batch). Reported: the median round (sequential) and the wall time of the batch
 // (concurrent), the daemon's CPU per round, and the session/plain ratio of each (median of the
 // rounds' ratios). Bounded: a few seconds per store.
 //
@@ -21,6 +21,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = process.env.BENCH_CLI ?? join(root, 'packages/server/dist/cli.js');
 const TESTS = Number(process.env.BENCH_TESTS ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/** Tests running at once in the concurrent batch (as Vitest's maxConcurrency bounds test.concurrent). */
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const STORES = (process.env.BENCH_STORES ?? 'memory,level').split(',');
 const work = mkdtempSync(join(tmpdir(), 'mockpoint-bench-namespaces-'));
 
@@ -73,11 +75,15 @@ async function sequential(server, test) {
   return { ms: median(times), cpu: (cpuMs(server.child.pid) - cpuBefore) / TESTS };
 }
 
-/** BENCH_TESTS tests at once: the wall time of the batch, and the daemon's CPU per test. */
+/** BENCH_TESTS tests, BENCH_CONCURRENCY at a time: the wall time of the batch, and the daemon's CPU per test. */
 async function concurrent(server, test) {
   const cpuBefore = cpuMs(server.child.pid);
   const began = performance.now();
-  await Promise.all(Array.from({ length: TESTS }, (_, i) => test(server.url, TESTS + i)));
+  let next = 0;
+  const lane = async () => {
+    while (next < TESTS) await test(server.url, TESTS + next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, TESTS) }, lane));
   return { ms: performance.now() - began, cpu: (cpuMs(server.child.pid) - cpuBefore) / TESTS };
 }
 
@@ -105,7 +111,7 @@ async function measure(store) {
       }
     }
     for (const [kind, list] of Object.entries(rows)) {
-      const what = kind === 'sequential' ? 'median test' : `wall of ${TESTS} at once`;
+      const what = kind === 'sequential' ? 'median test' : `wall of ${TESTS}, ${CONCURRENCY} at once`;
       console.log(
         `  ${store.padEnd(6)} ${kind.padEnd(10)} ${what}: session ${fmt(median(list.map((r) => r.session.ms)))} ms vs plain ${fmt(median(list.map((r) => r.plain.ms)))} ms = ${fmt(median(list.map((r) => r.ratio)))} × (rounds ${list.map((r) => fmt(r.ratio)).join(' ')}); daemon CPU a test ${fmt(median(list.map((r) => r.session.cpu)))} vs ${fmt(median(list.map((r) => r.plain.cpu)))} ms = ${fmt(median(list.map((r) => r.cpuRatio)))} ×`,
       );
