@@ -33,6 +33,7 @@ import { NamespaceTable, sameNamespace } from './namespace-table.js';
 import { originGuard } from './origin-guard.js';
 import { registerGrpcCalls } from './routes/grpc-calls.js';
 import { type Responder, registerMappedHosts } from './routes/read.js';
+import { SharedRouter } from './shared-router.js';
 
 /**
  * Options for {@link createApp}: the {@link LimitOptions}, the state (a `backend`,
@@ -366,7 +367,8 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   const backend = appBackend(options);
   const ctx = buildAppContext(options, resolved, backend);
   const namespaces = namespaceTable(options, resolved, backend, () => ctx.sockets);
-  const app = new Hono();
+  // A namespace's app (one per test session) matches over the matcher every namespace shares.
+  const app = options.namespace === undefined ? new Hono() : new Hono({ router: new SharedRouter() });
   const errorResponse = appErrorResponse(options);
   app.onError((error, c) => errorResponse(error, c.req.raw));
   app.notFound(notFoundAnswer(ctx));

@@ -39,9 +39,20 @@ const RESOURCES: readonly ChaosResource[] = [
   },
 ];
 
+/** The chaos schema of each set of request schemas, built once (a namespace's app is made per test session). */
+const SETTINGS = new WeakMap<AppContext['schemas'], ReturnType<typeof chaosSchemas>['settings']>();
+function settingsSchema(schemas: AppContext['schemas']): ReturnType<typeof chaosSchemas>['settings'] {
+  let schema = SETTINGS.get(schemas);
+  if (schema === undefined) {
+    schema = chaosSchemas(schemas.routeAnswer.shape.latency).settings;
+    SETTINGS.set(schemas, schema);
+  }
+  return schema;
+}
+
 export function registerChaosRoutes(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, options } = ctx;
-  const { settings: schema } = chaosSchemas(schemas.routeAnswer.shape.latency);
+  const schema = settingsSchema(schemas);
 
   for (const { path, key, none } of RESOURCES) {
     app.get(path, async (c) => {

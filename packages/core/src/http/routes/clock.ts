@@ -63,6 +63,13 @@ function view(clock: Clock): Response {
   return new Response(JSON.stringify(json), { headers: { 'content-type': 'application/json; charset=utf-8' } });
 }
 
+/** The clock's schemas, built once: they only describe the routes (a namespace's app is made per test session). */
+let CLOCK_SCHEMAS: ReturnType<typeof createClockSchemas> | undefined;
+function clockSchemas(): ReturnType<typeof createClockSchemas> {
+  CLOCK_SCHEMAS ??= createClockSchemas();
+  return CLOCK_SCHEMAS;
+}
+
 export function registerClockRoutes(
   app: Hono,
   ctx: Pick<AppContext, 'clock' | 'clockSync' | 'docs' | 'options' | 'schemas' | 'timers'>,
@@ -96,7 +103,7 @@ export function registerClockRoutes(
     return c.body(null, 204);
   });
 
-  const { view: viewSchema, change } = createClockSchemas();
+  const { view: viewSchema, change } = clockSchemas();
   ctx.docs.push(
     {
       method: 'get',

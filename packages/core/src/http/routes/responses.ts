@@ -62,6 +62,17 @@ export function describeErrors(codes: readonly ErrorCode[]): string {
  */
 const MADE = new WeakMap<Schemas, Map<string, Readonly<Record<number, ResponseDoc>>>>();
 
+/** Each list of codes given to {@link errorResponses} as its key's text, made once per list. */
+const LIST_TEXT = new WeakMap<readonly ErrorCode[], string>();
+function listText(list: readonly ErrorCode[]): string {
+  let text = LIST_TEXT.get(list);
+  if (text === undefined) {
+    text = `[${list.join(' ')}]`;
+    LIST_TEXT.set(list, text);
+  }
+  return text;
+}
+
 /**
  * The error responses of an operation that may answer `codes` (lists or single
  * codes, duplicates allowed), one per status, each naming its codes.
@@ -71,15 +82,22 @@ export function errorResponses(
   schemas: Schemas,
   ...codes: (ErrorCode | readonly ErrorCode[])[]
 ): Readonly<Record<number, ResponseDoc>> {
-  const unique = [...new Set(codes.flat())];
-  const key = unique.join(' ');
   let made = MADE.get(schemas);
   if (made === undefined) {
     made = new Map();
     MADE.set(schemas, made);
   }
+  // Looked up first by the arguments as given (a constant list's text made once): no list is spread per call.
+  const given = codes.map((code) => (typeof code === 'string' ? code : listText(code))).join(' ');
+  const seen = made.get(given);
+  if (seen !== undefined) return seen;
+  const unique = [...new Set(codes.flat())];
+  const key = unique.join(' ');
   const known = made.get(key);
-  if (known !== undefined) return known;
+  if (known !== undefined) {
+    made.set(given, known);
+    return known;
+  }
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of unique) {
     const status = ERROR_STATUS[code];
@@ -95,6 +113,7 @@ export function errorResponses(
       ]),
   );
   made.set(key, responses);
+  made.set(given, responses);
   return responses;
 }
 

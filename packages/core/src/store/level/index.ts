@@ -274,7 +274,11 @@ export class LevelStore implements EndpointStore {
    */
   async dropNamespace(name: string): Promise<void> {
     const view = this.namespace(name);
-    await view.#clearRange({ gte: view.#prefix, lt: view.#end });
+    const range = { gte: view.#prefix, lt: view.#end };
+    // A namespace that wrote nothing (a new name, a session that only read) costs no clear and no fsync.
+    const any = await this.#read(() => this.#db.keys({ ...range, limit: 1 }).all());
+    if (any.length === 0) return;
+    await view.#clearRange(range);
   }
 
   /**
