@@ -64,6 +64,8 @@ export default mergeConfig(
             'test/llm-sdk.test.ts',
             'test/mcp.test.ts',
             'test/mcp-fake-server.test.ts',
+            'test/mcp-outcome.test.ts',
+            'test/grpc-stream-reset.test.ts',
             'test/mockoon-import.test.ts',
             'test/pass-through.test.ts',
             'test/postman-import.test.ts',
