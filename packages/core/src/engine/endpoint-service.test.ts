@@ -9,7 +9,7 @@ import { MemoryAnswerQueue } from '../store/memory/memory-answer-queue.js';
 import { MemoryCollectionStore } from '../store/memory/memory-collection-store.js';
 import { MemoryStateStore } from '../store/memory/memory-state-store.js';
 import { MemoryStore } from '../store/memory/memory-store.js';
-import type { SettingKind, SettingValue, StoredSetting } from '../store/settings/name-settings.js';
+import type { SettingKind, SettingValue, StoredSetting } from '../settings/name-settings.js';
 import type {
   CountOptions,
   EndpointStore,

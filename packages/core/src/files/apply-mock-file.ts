@@ -225,7 +225,7 @@ export async function applyChanges(previous: MockFile, next: MockFile, target: A
     if (!written.includes(endpoint)) {
       plan.unchanged.push(endpoint.name);
       if (reassert.includes(endpoint)) {
-        plan.moved.push(...(await putHosts(target, endpoint.name, writeBodies(endpoint).hosts as string)));
+        plan.moved.push(...(await putHosts(target, endpoint.name, writeBodies(endpoint).settings.hosts as string)));
       }
       continue;
     }

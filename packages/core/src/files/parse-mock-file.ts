@@ -39,6 +39,7 @@ import {
   ROUTES_BODY_FACTOR,
   routesBodyBytes,
 } from '../registry/limits.js';
+import { NAME_SETTINGS, SETTING_KINDS, type SettingFileValues } from '../settings/name-settings.js';
 import { checkSignatureInput, type SignatureSettings } from '../signing/signature-settings.js';
 import type { TwinSetting } from '../twin/twin-setting.js';
 import { AliasBudget, AliasLimitError } from './alias-budget.js';
@@ -54,8 +55,11 @@ const DEFAULT_COLLECTION_LIMITS = {
   maxCollectionBytes: DEFAULT_LIMITS.maxCollectionBytes,
 };
 
-/** One endpoint of a mock file, checked. */
-export interface MockFileEndpoint {
+/**
+ * One endpoint of a mock file, checked. Besides what is here, each per-name setting its member
+ * (named by its key, as its declaration's export form holds it: settings/name-settings.ts).
+ */
+export interface MockFileEndpoint extends SettingFileValues {
   name: string;
   /** The record, when the file gives `data`, `statusCode` or `delay` (absent fields: null, 200, 0). */
   record?: { data: JsonText; statusCode: number; delay: number };
@@ -65,22 +69,6 @@ export interface MockFileEndpoint {
   queue: QueuedAnswer[];
   /** Collections by name, each its items' exact text as one JSON array (absent: none). */
   collections?: Map<string, JsonText>;
-  /** Hosts that pick this endpoint, as patterns (absent: none). */
-  hosts?: string[];
-  /** The GraphQL schema as its SDL text, exactly (absent: none; docs/graphql.md). */
-  graphql?: string;
-  /**
-   * The protobuf definitions, `.proto` sources by path or a descriptor set in
-   * base64, exactly (absent: none; docs/grpc.md). Checked by the daemon when
-   * applied (`INVALID_PROTO`, naming the .proto file, line and column).
-   */
-  grpc?: GrpcDefinitionsInput;
-  /** The endpoint's chaos, checked as `PUT …/chaos` checks it (absent: none; docs/chaos.md). */
-  chaos?: ChaosSettings;
-  /** The signature check, checked as `PUT …/signature` checks it, secrets in full (absent: none; docs/webhooks.md). */
-  signature?: SignatureSettings;
-  /** The twin, a provider or a document with its profile, as `PUT …/twin` takes it (absent: none; docs/twins.md). */
-  twin?: TwinSetting;
   /** The scenarios' start, as `PUT …/state` sets it (absent or empty: every scenario starts at `started`; docs/state.md). */
   state?: States;
 }
@@ -631,12 +619,7 @@ function checkWriteSizes(
     ['routes', 'PUT', '/routes', bodies.routes],
     ['queue', 'POST', '/queue', bodies.queue],
     ['collections', 'PUT', '/collections', bodies.collections],
-    ['hosts', 'PUT', '/hosts', bodies.hosts],
-    ['graphql', 'PUT', '/graphql', bodies.graphql],
-    ['grpc', 'PUT', '/grpc', bodies.grpc],
-    ['chaos', 'PUT', '/chaos', bodies.chaos],
-    ['signature', 'PUT', '/signature', bodies.signature],
-    ['twin', 'PUT', '/twin', bodies.twin],
+    ...SETTING_KINDS.map((kind) => [kind, 'PUT', `/${NAME_SETTINGS[kind].key}`, bodies.settings[kind]] as const),
     ['state', 'PUT', '/state', bodies.state],
   ] as const;
   for (const [field, method, suffix, body] of writes) {

@@ -24,7 +24,7 @@ import type { AnswerQueue } from '../queue/answer-queue.js';
 import { MockpointError } from '../registry/errors.js';
 import type { StateStore } from '../state/state-store.js';
 import { LocalNameLedger, type NameLedger, storeNames } from './name-ledger.js';
-import { encodeSetting } from './settings/name-settings.js';
+import { encodeSetting } from '../settings/name-settings.js';
 import type { EndpointStore } from './store.js';
 
 function full(max: number): MockpointError {

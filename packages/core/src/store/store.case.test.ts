@@ -13,7 +13,7 @@ import { JsonText, jsonTextOf } from '../codec/json-text.js';
 import type { SignatureSettings } from '../signing/signature-settings.js';
 import { boundedStore } from './bounded-store.js';
 import { storeNames } from './name-ledger.js';
-import { SETTING_KINDS, type SettingKind, type SettingValue } from './settings/name-settings.js';
+import { SETTING_KINDS, type SettingKind, type SettingValue } from '../settings/name-settings.js';
 import type { EndpointStore } from './store.js';
 
 /**

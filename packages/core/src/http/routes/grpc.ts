@@ -10,32 +10,14 @@
  */
 import type { Hono } from 'hono';
 import { createGrpcSchemas } from '../../api/grpc-json.js';
-import { decodeUtf8, parseJsonBody, readDecodedBody } from '../../codec/body.js';
 import { methodsTakingStream, refuseStreamsSigned } from '../../engine/grpc-signature-rule.js';
-import { MockpointError } from '../../registry/errors.js';
+import { NAME_SETTINGS } from '../../settings/name-settings.js';
 import type { AppContext } from '../context.js';
 import { DEFINITION_REFUSALS, registerDefinitions } from './definitions.js';
 import { pathName } from './manage.js';
 import { errorResponses, readDoc } from './responses.js';
 
 const grpcSchemas = createGrpcSchemas();
-
-function definitionsInput(text: string) {
-  const body = parseJsonBody(
-    text,
-    'send { "protos": { "path.proto": "…source…" } } or { "descriptorSet": "…base64…" }',
-  );
-  const parsed = grpcSchemas.input.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue === undefined || issue.path.length === 0 ? '' : ` at ${issue.path.join('.')}`;
-    throw new MockpointError(
-      'INVALID_BODY',
-      `the body must be { "protos": { "path.proto": "…source…", … } } or { "descriptorSet": "…base64…" }${where}: ${issue?.message ?? 'invalid'}`,
-    );
-  }
-  return parsed.data;
-}
 
 export function registerGrpcRoutes(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, options } = ctx;
@@ -50,7 +32,8 @@ export function registerGrpcRoutes(app: Hono, ctx: AppContext): void {
 
   app.put('/api/endpoints/:name/grpc', async (c) => {
     const name = pathName(c.req.param('name'));
-    const input = definitionsInput(decodeUtf8(await readDecodedBody(c.req.raw, options.maxBodyBytes)));
+    // Its input, read and checked by its declaration (settings/grpc-setting.ts); compiled in the proto worker.
+    const input = await NAME_SETTINGS.grpc.input.read(c.req.raw, options, schemas);
     const { checkDefinitions } = await import('../../grpc/definitions.js');
     const checked = await checkDefinitions(input, options.maxGrpcDefinitionsBytes, endpoints.grpc.compiler);
     await refuseStreamsSigned(endpoints, name, methodsTakingStream(checked.registry));

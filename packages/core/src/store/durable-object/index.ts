@@ -19,7 +19,7 @@ import {
   type SettingKind,
   type SettingValue,
   type StoredSetting,
-} from '../settings/name-settings.js';
+} from '../../settings/name-settings.js';
 import type { EndpointStore, ListOptions, RoutedName, RouteNamesOptions, RoutesUpdate } from '../store.js';
 import { inNameRange, KeyedMutex, routeCount } from '../store.js';
 

@@ -30,7 +30,7 @@ import {
   type SettingKind,
   type SettingValue,
   type StoredSetting,
-} from '../settings/name-settings.js';
+} from '../../settings/name-settings.js';
 import type {
   CountOptions,
   EndpointStore,

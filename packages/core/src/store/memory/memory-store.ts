@@ -16,7 +16,7 @@ import {
   type SettingKind,
   type SettingValue,
   type StoredSetting,
-} from '../settings/name-settings.js';
+} from '../../settings/name-settings.js';
 import type { EndpointStore, ListOptions, RoutedName, RouteNamesOptions, RoutesUpdate } from '../store.js';
 import { inNameRange, routeCount } from '../store.js';
 

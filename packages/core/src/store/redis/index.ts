@@ -32,7 +32,7 @@ import {
   type SettingValue,
   type StoredSetting,
   settingHash,
-} from '../settings/name-settings.js';
+} from '../../settings/name-settings.js';
 import {
   type EndpointStore,
   inNameRange,

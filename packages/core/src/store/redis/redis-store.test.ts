@@ -12,7 +12,7 @@ import { MemoryAnswerQueue } from '../memory/memory-answer-queue.js';
 import { MemoryCollectionStore } from '../memory/memory-collection-store.js';
 import { MemoryStateStore } from '../memory/memory-state-store.js';
 import { storeNames } from '../name-ledger.js';
-import { SETTING_KINDS } from '../settings/name-settings.js';
+import { SETTING_KINDS } from '../../settings/name-settings.js';
 import { checkEarlierSettings, EARLIER_SETTINGS } from '../settings/stored-layout.case.test.js';
 import { runStoreContract, SETTING_SAMPLES } from '../store.case.test.js';
 import type { EndpointStore } from '../store.js';
