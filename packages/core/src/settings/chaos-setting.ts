@@ -13,7 +13,7 @@ import {
   parseChaosInput,
 } from '../api/chaos.js';
 import type { Schemas } from '../api/schemas.js';
-import type { NameSetting } from './name-setting.js';
+import { BODY_LIMIT, type NameSetting } from './name-setting.js';
 import { objectBody } from './object-body.js';
 
 const made = new WeakMap<Schemas, z.ZodType>();
@@ -33,6 +33,7 @@ export const chaosSetting: NameSetting<ChaosSettings> = {
   label: 'chaos',
   encode: chaosSettingsJson,
   decode: decodeChaosSettings,
+  limit: BODY_LIMIT,
   input: {
     schema: chaosSchema,
     read: async (request, limits, s) =>

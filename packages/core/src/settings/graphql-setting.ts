@@ -36,6 +36,7 @@ export const graphqlSetting: NameSetting<string> = {
   label: 'GraphQL schema',
   encode: (text) => text,
   decode: (text) => text,
+  limit: { option: 'maxGraphqlSchemaBytes', code: 'GRAPHQL_SCHEMA_TOO_LARGE' },
   input: {
     schema: () => graphqlSchemas.body,
     read: async (request, limits) => sdlOf(decodeUtf8(await readDecodedBody(request, limits.maxBodyBytes))),

@@ -39,6 +39,7 @@ export const grpcSetting: NameSetting<string, GrpcDefinitionsInput> = {
   label: 'protobuf definitions',
   encode: (text) => text,
   decode: (text) => text,
+  limit: { option: 'maxGrpcDefinitionsBytes', code: 'GRPC_DEFINITIONS_TOO_LARGE' },
   input: {
     schema: () => grpcSchemas.input,
     read: async (request, limits) => definitionsInput(decodeUtf8(await readDecodedBody(request, limits.maxBodyBytes))),

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { HostMove } from '../pattern/host-mapping.js';
 import { MockpointError } from '../registry/errors.js';
-import type { NameSetting, SettingFile, SettingInput } from './name-setting.js';
+import { BODY_LIMIT, type NameSetting, type SettingFile, type SettingInput } from './name-setting.js';
 import { objectBody } from './object-body.js';
 
 /** The hosts of a stored text; throws on anything but an array of strings. */
@@ -44,6 +44,7 @@ export const hostsSetting = {
   label: 'hosts',
   encode: (hosts: readonly string[]) => (hosts.length === 0 ? undefined : JSON.stringify(hosts)),
   decode: decodeHosts,
+  limit: BODY_LIMIT,
   input: {
     schema: () => input,
     read: async (request, limits) => hostsOf(await objectBody(request, limits.maxBodyBytes)),

@@ -9,6 +9,7 @@
 import type { z } from 'zod';
 import type { Schemas } from '../api/schemas.js';
 import type { HostMove } from '../pattern/host-mapping.js';
+import type { ErrorCode } from '../registry/errors.js';
 
 /** The limits a setting's input is held to (the daemon's settings). */
 export interface SettingLimits {
@@ -16,7 +17,20 @@ export interface SettingLimits {
   readonly maxBodyBytes: number;
   /** The longest delay (`MOCKPOINT_MAX_DELAY_MS`): a drawn latency's bound. */
   readonly maxDelayMs: number;
+  /** The largest GraphQL schema (`MOCKPOINT_MAX_GRAPHQL_SCHEMA_BYTES`). */
+  readonly maxGraphqlSchemaBytes: number;
+  /** The largest protobuf definitions (`MOCKPOINT_MAX_GRPC_DEFINITIONS_BYTES`). */
+  readonly maxGrpcDefinitionsBytes: number;
 }
+
+/** A setting's size limit: which of the {@link SettingLimits} bounds a value, and the stable code past it. */
+export interface SettingLimit {
+  readonly option: keyof SettingLimits;
+  readonly code: ErrorCode;
+}
+
+/** The size limit of a setting bounded by the request body limit alone. */
+export const BODY_LIMIT: SettingLimit = { option: 'maxBodyBytes', code: 'BODY_TOO_LARGE' };
 
 /** How a `PUT /api/endpoints/{name}/<key>` body becomes the setting's input: read within the body limit, checked. */
 export interface SettingInput<I> {
@@ -78,6 +92,8 @@ export interface NameSetting<V, F = V, I = F> {
   decode(text: string): V;
   /** How a PUT's body becomes its input: its schema and size checked when it is saved, never when read. */
   readonly input: SettingInput<I>;
+  /** Its size limit (a value past it is refused with its code; the body limit bounds every one besides). */
+  readonly limit: SettingLimit;
   /** Its export form. */
   readonly file: SettingFile<F>;
 }

@@ -12,7 +12,7 @@ import {
   signatureSchemas,
   signatureSettingsJson,
 } from '../signing/signature-settings.js';
-import type { NameSetting, SettingGet } from './name-setting.js';
+import { BODY_LIMIT, type NameSetting, type SettingGet } from './name-setting.js';
 import { objectBody } from './object-body.js';
 
 /**
@@ -51,6 +51,7 @@ export const signatureSetting: NameSetting<SignatureSettings> = {
   label: 'signature check',
   encode: signatureSettingsJson,
   decode: decodeSignatureSettings,
+  limit: BODY_LIMIT,
   input: {
     schema: () => signatureSchemas.input,
     read: async (request, limits) => parseSignatureInput(await objectBody(request, limits.maxBodyBytes)),

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { decodeTwinSetting, type TwinSetting, twinSettingJson } from '../twin/twin-setting.js';
-import type { NameSetting } from './name-setting.js';
+import { BODY_LIMIT, type NameSetting } from './name-setting.js';
 import { objectBody } from './object-body.js';
 
 const settingSchema = z
@@ -23,6 +23,7 @@ export const twinSetting: NameSetting<TwinSetting, TwinSetting, Record<string, u
   label: 'twin',
   encode: twinSettingJson,
   decode: decodeTwinSetting,
+  limit: BODY_LIMIT,
   input: {
     schema: () => settingSchema,
     // A document is large: read in event-loop turns from 1 MiB on.

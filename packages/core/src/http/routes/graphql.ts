@@ -33,7 +33,7 @@ export function registerGraphqlRoutes(app: Hono, ctx: AppContext): void {
     // Its input, read and checked by its declaration (settings/graphql-setting.ts).
     const sdl = await NAME_SETTINGS.graphql.input.read(c.req.raw, options, schemas);
     // Checked where schemas are built (the daemon's GraphQL worker thread), off the event loop.
-    await endpoints.graphqlRunner.check(sdl, options.maxGraphqlSchemaBytes);
+    await endpoints.graphqlRunner.check(sdl, options[NAME_SETTINGS.graphql.limit.option]);
     const had = await endpoints.setGraphqlSchema(name, sdl);
     return c.json({ schema: sdl }, had ? 200 : 201);
   });

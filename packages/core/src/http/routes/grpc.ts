@@ -35,7 +35,7 @@ export function registerGrpcRoutes(app: Hono, ctx: AppContext): void {
     // Its input, read and checked by its declaration (settings/grpc-setting.ts); compiled in the proto worker.
     const input = await NAME_SETTINGS.grpc.input.read(c.req.raw, options, schemas);
     const { checkDefinitions } = await import('../../grpc/definitions.js');
-    const checked = await checkDefinitions(input, options.maxGrpcDefinitionsBytes, endpoints.grpc.compiler);
+    const checked = await checkDefinitions(input, options[NAME_SETTINGS.grpc.limit.option], endpoints.grpc.compiler);
     await refuseStreamsSigned(endpoints, name, methodsTakingStream(checked.registry));
     const had = await endpoints.setGrpc(name, { text: checked.text, services: checked.definitions.services });
     return c.body(checked.text, had ? 200 : 201, { 'content-type': 'application/json; charset=utf-8' });
