@@ -6,10 +6,16 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../http/create-app.js';
 import { MemoryStore } from '../store/memory/memory-store.js';
+import type { SettingLimits } from './name-setting.js';
 import { NAME_SETTINGS, SETTING_KINDS, type SettingKind } from './name-settings.js';
 
 /** The small limits the app is given, so a value past each is quick to make. */
-const LIMITS = { maxBodyBytes: 4096, maxGraphqlSchemaBytes: 1024, maxGrpcDefinitionsBytes: 1024 } as const;
+const LIMITS: SettingLimits = {
+  maxBodyBytes: 4096,
+  maxDelayMs: 60_000,
+  maxGraphqlSchemaBytes: 1024,
+  maxGrpcDefinitionsBytes: 1024,
+};
 
 /** A body past `limit` bytes of each setting's own limit, otherwise well formed. */
 const PAST_LIMIT: Record<SettingKind, (limit: number) => string> = {
