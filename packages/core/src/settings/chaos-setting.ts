@@ -13,6 +13,7 @@ import {
   parseChaosInput,
 } from '../api/chaos.js';
 import type { Schemas } from '../api/schemas.js';
+import { DEFAULT_LIMITS } from '../registry/limits.js';
 import { BODY_LIMIT, type NameSetting } from './name-setting.js';
 import { objectBody } from './object-body.js';
 
@@ -46,6 +47,8 @@ export const chaosSetting: NameSetting<ChaosSettings> = {
         .describe(
           'Chaos: a share (rate) of the requests answered with an injected fault (reset, timeout, 500, 503, 429), a drawn latency, a bandwidth, a seed (docs/chaos.md); removed when taken out of the file.',
         ),
+    // Faults each once, latency within the default delay limit.
+    check: (value, file) => parseChaosInput(value, chaosSchema(file.schemas), DEFAULT_LIMITS.maxDelayMs),
     read: async (get) => {
       // 404: no chaos (or a daemon older than chaos).
       const text = await get('chaos');

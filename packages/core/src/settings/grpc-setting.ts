@@ -62,6 +62,8 @@ export const grpcSetting: NameSetting<string, GrpcDefinitionsInput> = {
         .describe(
           'Protobuf definitions (docs/grpc.md): { protos: { "shop/v1/orders.proto": source or { "$file": "./orders.proto" } } } or { descriptorSet: base64 or { "$file": "./set.bin" } }; their services are answered at /{package.Service}/{Method}.',
         ),
+    // Its shape here (the member's schema); the daemon compiles it when it is applied.
+    check: (value) => value as GrpcDefinitionsInput,
     read: async (get) => {
       const text = await get('grpc');
       if (text === undefined) return undefined;

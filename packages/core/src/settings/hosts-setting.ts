@@ -5,9 +5,9 @@
  * @module
  */
 import { z } from 'zod';
-import type { HostMove } from '../pattern/host-mapping.js';
+import { HOST_PATTERN_FORMS, type HostMove, parseHostPattern } from '../pattern/host-mapping.js';
 import { MockpointError } from '../registry/errors.js';
-import { BODY_LIMIT, type NameSetting, type SettingFile, type SettingInput } from './name-setting.js';
+import { BODY_LIMIT, type FileCheck, type NameSetting, type SettingFile, type SettingInput } from './name-setting.js';
 import { objectBody } from './object-body.js';
 
 /** The hosts of a stored text; throws on anything but an array of strings. */
@@ -39,6 +39,31 @@ function hostsOf(body: Record<string, unknown>): string[] {
   return hosts as string[];
 }
 
+/** A file endpoint's `hosts:` as patterns, sorted; a bad one, or one an earlier endpoint of the file has, is refused. */
+function fileHosts(value: unknown, file: FileCheck): string[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const out: string[] = [];
+  value.forEach((host: unknown, k) => {
+    const pattern = typeof host === 'string' ? parseHostPattern(host) : undefined;
+    if (pattern === undefined) {
+      throw new MockpointError(
+        'INVALID_HOSTS',
+        `${JSON.stringify(host)?.slice(0, 200)} is not a host pattern: give ${HOST_PATTERN_FORMS}`,
+        { details: { at: [k] } },
+      );
+    }
+    const other = file.seen.get(pattern);
+    if (other !== undefined && other !== file.endpoint) {
+      throw new MockpointError('HOST_TAKEN', `"${pattern}" is already mapped by endpoints[${other}]`, {
+        details: { at: [k] },
+      });
+    }
+    file.seen.set(pattern, file.endpoint);
+    if (!out.includes(pattern)) out.push(pattern);
+  });
+  return out.sort();
+}
+
 export const hostsSetting = {
   key: 'hosts',
   label: 'hosts',
@@ -57,6 +82,7 @@ export const hostsSetting = {
         .describe(
           'Hosts that pick this endpoint: a request with that Host (or, through the forward proxy, that target) is answered here, its whole path the subpath; api.github.com, *.stripe.com (docs/https.md).',
         ),
+    check: fileHosts,
     read: async (get) => {
       // A daemon older than host mappings answers 404: it holds none.
       const text = await get('hosts');

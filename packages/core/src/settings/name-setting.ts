@@ -46,10 +46,26 @@ export interface SettingInput<I> {
 /** A GET of `/api/endpoints/{name}/<path>` on a daemon: its body text, or `undefined` for a 404. */
 export type SettingGet = (path: string) => Promise<string | undefined>;
 
+/** What checking a mock file's member needs besides its value. */
+export interface FileCheck {
+  /** The API's schemas with the default limits (the file is checked before any daemon is asked). */
+  readonly schemas: Schemas;
+  /** The endpoint's index in the file. */
+  readonly endpoint: number;
+  /** What this setting's members of earlier endpoints claimed, by endpoint index (hosts: each pattern once). */
+  readonly seen: Map<string, number>;
+}
+
 /** A setting's export form: its member of a mock file's endpoint, and how `export` and `apply` move it. */
 export interface SettingFile<F> {
   /** The member's schema in a mock file (named by the setting's key), with its description for editors. */
   member(s: Schemas): z.ZodType;
+  /**
+   * The member as a file gives it (after {@link member}'s schema), checked as its PUT checks it where
+   * that needs no daemon; `undefined` when it holds nothing. A refusal is a `MockpointError` with the
+   * API's code, and `details.at` the path below the member, when it is one part of it.
+   */
+  check(value: unknown, file: FileCheck): F | undefined;
   /** What the name holds on a daemon, read with `get`; `undefined` when it holds none. */
   read(get: SettingGet, name: string): Promise<F | undefined>;
   /** The body of the `PUT …/<key>` that sets `value`, exactly as `apply` sends it. */

@@ -6,6 +6,7 @@
  */
 import { MockpointError } from '../registry/errors.js';
 import {
+  checkSignatureInput,
   decodeSignatureSettings,
   parseSignatureInput,
   type SignatureSettings,
@@ -63,6 +64,8 @@ export const signatureSetting: NameSetting<SignatureSettings> = {
         .describe(
           'The signature check of requests to /endpoint/{name}, as PUT /api/endpoints/{name}/signature takes it: { scheme, secret or secrets, toleranceSec?, enforce?, hmac? } (docs/webhooks.md). The secrets are in the file in full: keep it as you keep them.',
         ),
+    // A secret that does not decode is refused too.
+    check: checkSignatureInput,
     read: readSignature,
     body: signatureSettingsJson,
     // The secrets as stored: a mock file is a fixture, kept like the configuration that holds them (docs/files.md).

@@ -48,6 +48,8 @@ export const twinSetting: NameSetting<TwinSetting, TwinSetting, Record<string, u
         .describe(
           'A stateful twin of a provider ({ provider: stripe }) or of an OpenAPI document ({ document, profile }), as PUT /api/endpoints/{name}/twin takes it (docs/twins.md); its objects are the collections.',
         ),
+    // Its shape here; the daemon checks the rest when it is applied (its providers, the document's paths).
+    check: (value) => value as TwinSetting,
     read: async (get) => {
       // 404: no twin (or a daemon older than twins).
       const text = await get('twin?setting=true');
