@@ -149,6 +149,11 @@ async function readStart(target: AdminTarget, name: string): Promise<States | un
   return text === undefined ? undefined : (JSON.parse(text) as States);
 }
 
+/** Whether `state` holds any per-name setting. */
+export function holdsSetting(state: EndpointState): boolean {
+  return SETTING_KINDS.some((kind) => state[kind] !== undefined);
+}
+
 /** A queued answer as exact JSON text, its fields in the one documented order. */
 function queueFields(answer: QueuedAnswer): JsonText {
   return new JsonText(answerJson(answer));
