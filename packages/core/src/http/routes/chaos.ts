@@ -39,7 +39,10 @@ const RESOURCES: readonly ChaosResource[] = [
   },
 ];
 
-export function registerChaosRoutes(app: Hono, ctx: AppContext): void {
+export function registerChaosRoutes(
+  app: Hono,
+  ctx: Pick<AppContext, 'docs' | 'endpoints' | 'options' | 'schemas'>,
+): void {
   const { schemas, endpoints, options } = ctx;
   const input = NAME_SETTINGS.chaos.input;
   const schema = input.schema(schemas);

@@ -17,7 +17,10 @@ import { errorResponses, readDoc } from './responses.js';
 
 const graphqlSchemas = createGraphqlSchemas();
 
-export function registerGraphqlRoutes(app: Hono, ctx: AppContext): void {
+export function registerGraphqlRoutes(
+  app: Hono,
+  ctx: Pick<AppContext, 'docs' | 'endpoints' | 'options' | 'schemas'>,
+): void {
   const { schemas, endpoints, options } = ctx;
   const { params, deleteDoc } = registerDefinitions(app, ctx, {
     segment: 'graphql',

@@ -19,7 +19,10 @@ import { errorResponses, readDoc } from './responses.js';
 
 const grpcSchemas = createGrpcSchemas();
 
-export function registerGrpcRoutes(app: Hono, ctx: AppContext): void {
+export function registerGrpcRoutes(
+  app: Hono,
+  ctx: Pick<AppContext, 'docs' | 'endpoints' | 'options' | 'schemas'>,
+): void {
   const { schemas, endpoints, options } = ctx;
   const { params, deleteDoc } = registerDefinitions(app, ctx, {
     segment: 'grpc',

@@ -47,7 +47,10 @@ function moveFlag(value: string | undefined): boolean {
   return value === 'true';
 }
 
-export function registerHostRoutes(app: Hono, ctx: AppContext): void {
+export function registerHostRoutes(
+  app: Hono,
+  ctx: Pick<AppContext, 'docs' | 'hosts' | 'options' | 'schemas' | 'storedHosts'>,
+): void {
   const { schemas, hosts, storedHosts, options } = ctx;
 
   app.get('/api/hosts', (c) => c.json({ hosts: hosts.list() }));

@@ -15,7 +15,10 @@ import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';
 
-export function registerSignatureRoutes(app: Hono, ctx: AppContext): void {
+export function registerSignatureRoutes(
+  app: Hono,
+  ctx: Pick<AppContext, 'docs' | 'endpoints' | 'options' | 'schemas'>,
+): void {
   const { schemas, endpoints, options } = ctx;
 
   app.get('/api/endpoints/:name/signature', async (c) => {
