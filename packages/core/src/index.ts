@@ -36,18 +36,18 @@ export { firstMismatch, matchesRequest } from './journal/graphql-filter.js';
 export type { Journal } from './journal/journal.js';
 export type { AnswerQueue } from './queue/answer-queue.js';
 export type { LimitOptions } from './registry/limits.js';
-export type { Backend, BackendParts } from './store/backend.js';
-export { type MemoryBackendOptions, memoryBackend } from './store/memory/backend.js';
-export { MemoryStore } from './store/memory/memory-store.js';
 // What a store of one's own implements its settings methods with (getSetting, setSetting, settingNames).
+export type { NameSetting } from './settings/name-setting.js';
 export {
   NAME_SETTINGS,
-  type NameSetting,
   SETTING_KINDS,
   type SettingKind,
   type SettingValue,
   type StoredSetting,
-} from './store/settings/name-settings.js';
+} from './settings/name-settings.js';
+export type { Backend, BackendParts } from './store/backend.js';
+export { type MemoryBackendOptions, memoryBackend } from './store/memory/backend.js';
+export { MemoryStore } from './store/memory/memory-store.js';
 export type { EndpointStore } from './store/store.js';
 export type { TwinCatalog, TwinSource } from './twin/twin-table.js';
 export {

@@ -41,7 +41,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['answer'],
   // Mock files (mockpoint's, WireMock, Mockoon, HAR, OpenAPI) read into and written from records and routes;
   // routes checked against an OpenAPI document (mockpoint verify).
-  ['files', 'verify'],
+  ['files', 'verify', 'settings'],
   // The backends and their parts: memory, LevelDB, Redis, Durable Object.
   ['store'],
   // The one engine: EndpointService, the pipeline, the response cache, the sinks.

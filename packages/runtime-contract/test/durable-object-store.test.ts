@@ -17,8 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeRoutes, type Route, routesJson } from '../../core/src/api/route.js';
 import type { EndpointRecord, ListPage } from '../../core/src/api/schemas.js';
 import { type ErrorCode, MockpointError } from '../../core/src/registry/errors.js';
+import type { SettingKind, SettingValue, StoredSetting } from '../../core/src/settings/name-settings.js';
 import { decodeRecord, encodeRecord } from '../../core/src/store/record-codec.js';
-import type { SettingKind, SettingValue, StoredSetting } from '../../core/src/store/settings/name-settings.js';
 import { runStoreContract } from '../../core/src/store/store.case.test.js';
 import {
   type EndpointStore,

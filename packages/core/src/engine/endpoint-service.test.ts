@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Route } from '../api/route.js';
 import type { EndpointRecord, ListPage } from '../api/schemas.js';
+import type { SettingKind, SettingValue, StoredSetting } from '../settings/name-settings.js';
 import { LevelStore } from '../store/level/index.js';
 import { MemoryAnswerQueue } from '../store/memory/memory-answer-queue.js';
 import { MemoryCollectionStore } from '../store/memory/memory-collection-store.js';
 import { MemoryStateStore } from '../store/memory/memory-state-store.js';
 import { MemoryStore } from '../store/memory/memory-store.js';
-import type { SettingKind, SettingValue, StoredSetting } from '../store/settings/name-settings.js';
 import type {
   CountOptions,
   EndpointStore,

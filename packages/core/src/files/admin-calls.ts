@@ -8,19 +8,13 @@
 
 import { answerJson, type QueuedAnswer } from '../api/answer-json.js';
 import { type ChaosSettings, chaosSettingsJson, decodeChaosSettings } from '../api/chaos.js';
-import type { GrpcDefinitions } from '../api/grpc-json.js';
 import { decodeRoutes, routesJson } from '../api/route.js';
 import { queueBodyFromMembers } from '../api/schemas.js';
 import type { States } from '../api/state-json.js';
 import { JsonText, scanJson, stringifyExact } from '../codec/json-text.js';
 import type { HostEntry, HostMove } from '../pattern/host-mapping.js';
 import { type ErrorCode, MockpointError } from '../registry/errors.js';
-import {
-  decodeSignatureSettings,
-  type SignatureSettings,
-  signatureSettingsJson,
-} from '../signing/signature-settings.js';
-import { decodeTwinSetting, type TwinSetting, twinSettingJson } from '../twin/twin-setting.js';
+import { NAME_SETTINGS, SETTING_KINDS, settingFile } from '../settings/name-settings.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
 import { collectionsBody, collectionsByName, statesText, writeBodies } from './write-bodies.js';
 
@@ -114,23 +108,18 @@ export async function listHosts(target: AdminTarget): Promise<HostEntry[]> {
   return text === undefined ? [] : (JSON.parse(text) as { hosts: HostEntry[] }).hosts;
 }
 
-/** What `name` holds now: its record (exact), routes and queued answers. */
+/** What `name` holds now: its record (exact), routes, queued answers, collections, every per-name setting and the state's start. */
 export async function readState(target: AdminTarget, name: string): Promise<EndpointState> {
-  const [recordText, routesText, queueText, collectionsText, hostsText, graphqlText, chaosText, grpcText, more] =
-    await Promise.all([
-      call(target, 'GET', `/api/endpoints/${seg(name)}`, undefined, true),
-      call(target, 'GET', `/api/endpoints/${seg(name)}/routes`),
-      call(target, 'GET', `/api/endpoints/${seg(name)}/queue`),
-      call(target, 'GET', `/api/endpoints/${seg(name)}/collections`),
-      // A daemon older than host mappings answers 404: it holds none.
-      call(target, 'GET', `/api/endpoints/${seg(name)}/hosts`, undefined, true),
-      call(target, 'GET', `/api/endpoints/${seg(name)}/graphql`, undefined, true),
-      // 404: no chaos (or a daemon older than chaos).
-      call(target, 'GET', `/api/endpoints/${seg(name)}/chaos`, undefined, true),
-      // 404: no definitions (or a daemon older than gRPC).
-      call(target, 'GET', `/api/endpoints/${seg(name)}/grpc`, undefined, true),
-      Promise.all([readSignature(target, name), readStart(target, name), readTwin(target, name)]),
-    ]);
+  const get = (path: string) => call(target, 'GET', `/api/endpoints/${seg(name)}/${path}`, undefined, true);
+  const [recordText, routesText, queueText, collectionsText, settings, start] = await Promise.all([
+    call(target, 'GET', `/api/endpoints/${seg(name)}`, undefined, true),
+    call(target, 'GET', `/api/endpoints/${seg(name)}/routes`),
+    call(target, 'GET', `/api/endpoints/${seg(name)}/queue`),
+    call(target, 'GET', `/api/endpoints/${seg(name)}/collections`),
+    // Each setting's own read: a 404 is none (or a daemon older than the setting).
+    Promise.all(SETTING_KINDS.map((kind) => settingFile(kind).read(get, name))),
+    readStart(target, name),
+  ]);
   const state: EndpointState = { name, routes: [], queue: [] };
   if (recordText !== undefined) {
     const members = scanJson(recordText).members ?? new Map<string, string>();
@@ -147,65 +136,22 @@ export async function readState(target: AdminTarget, name: string): Promise<Endp
   if (collections.size > 0) {
     state.collections = new Map([...collections].map(([collection, text]) => [collection, new JsonText(text)]));
   }
-  // Those of MOCKPOINT_HOSTS are the daemon's settings, not the endpoint's: a file never holds them.
-  const hosts =
-    hostsText === undefined ? [] : (JSON.parse(hostsText) as { hosts: { host: string; source: string }[] }).hosts;
-  const own = hosts.filter((entry) => entry.source === 'api').map((entry) => entry.host);
-  if (own.length > 0) state.hosts = own.sort();
-  if (graphqlText !== undefined) state.graphql = (JSON.parse(graphqlText) as { schema: string }).schema;
-  if (chaosText !== undefined) state.chaos = decodeChaosSettings(chaosText);
-  if (grpcText !== undefined) {
-    const { services: _services, ...input } = JSON.parse(grpcText) as GrpcDefinitions;
-    state.grpc = input;
-  }
-  const [signature, start, twin] = more;
-  if (signature !== undefined) state.signature = signature;
-  if (twin !== undefined) state.twin = twin;
+  SETTING_KINDS.forEach((kind, i) => {
+    if (settings[i] !== undefined) (state as unknown as Record<string, unknown>)[kind] = settings[i];
+  });
   if (start !== undefined && Object.keys(start).length > 0) state.state = start;
   return state;
-}
-
-/**
- * The signature check of `name` with its secrets (`GET …/signature?secrets=true`, asked only
- * when the name has one: with an admin token set, only that token reads the secrets);
- * `undefined` when it has none, or the daemon is older than signature checks.
- */
-async function readSignature(target: AdminTarget, name: string): Promise<SignatureSettings | undefined> {
-  const path = `/api/endpoints/${seg(name)}/signature`;
-  if ((await call(target, 'GET', path, undefined, true)) === undefined) return undefined;
-  let text: string | undefined;
-  try {
-    text = await call(target, 'GET', `${path}?secrets=true`, undefined, true);
-  } catch (error) {
-    if (!(error instanceof MockpointError) || error.code !== 'UNAUTHORIZED') throw error;
-    throw new MockpointError(
-      'UNAUTHORIZED',
-      `"${name}" checks signatures, and their secrets are read with the admin token only: give it with --token or MOCKPOINT_ADMIN_TOKEN`,
-      { status: 401 },
-    );
-  }
-  if (text === undefined) return undefined;
-  const secrets = (JSON.parse(text) as { secrets?: unknown[] }).secrets;
-  if (!secrets?.every((secret) => typeof secret === 'string')) {
-    // A daemon older than ?secrets=true answers the hints only: the secrets cannot be read back.
-    throw new MockpointError(
-      'UNEXPECTED_RESPONSE',
-      `"${name}" checks signatures, and this daemon does not answer their secrets (GET …/signature?secrets=true): update it to export them`,
-    );
-  }
-  return decodeSignatureSettings(text);
-}
-
-/** The twin of `name` as put (`GET …/twin?setting=true`); `undefined` when it has none (or the daemon is older than twins). */
-async function readTwin(target: AdminTarget, name: string): Promise<TwinSetting | undefined> {
-  const text = await call(target, 'GET', `/api/endpoints/${seg(name)}/twin?setting=true`, undefined, true);
-  return text === undefined ? undefined : decodeTwinSetting(text);
 }
 
 /** The start of `name`'s scenarios (`GET …/state?start=true`): what was put, `{}` when nothing was. */
 async function readStart(target: AdminTarget, name: string): Promise<States | undefined> {
   const text = await call(target, 'GET', `/api/endpoints/${seg(name)}/state?start=true`, undefined, true);
   return text === undefined ? undefined : (JSON.parse(text) as States);
+}
+
+/** Whether `state` holds any per-name setting. */
+export function holdsSetting(state: EndpointState): boolean {
+  return SETTING_KINDS.some((kind) => state[kind] !== undefined);
 }
 
 /** A queued answer as exact JSON text, its fields in the one documented order. */
@@ -221,12 +167,12 @@ export function stateKey(state: EndpointState): string {
     routes: new JsonText(routesJson(state.routes)),
     queue: state.queue.map(queueFields),
     collections: state.collections === undefined ? null : new JsonText(collectionsBody(state.collections)),
-    hosts: state.hosts ?? [],
-    graphql: state.graphql ?? null,
-    grpc: state.grpc ?? null,
-    chaos: state.chaos === undefined ? null : new JsonText(chaosSettingsJson(state.chaos)),
-    signature: state.signature === undefined ? null : new JsonText(signatureSettingsJson(state.signature)),
-    twin: state.twin === undefined ? null : new JsonText(twinSettingJson(state.twin)),
+    ...Object.fromEntries(
+      SETTING_KINDS.map((kind) => {
+        const value = state[kind];
+        return [kind, value === undefined ? null : new JsonText(settingFile(kind).body(value))];
+      }),
+    ),
     state: state.state === undefined ? null : new JsonText(statesText(state.state)),
   });
 }
@@ -243,13 +189,10 @@ export function stateEntry(state: EndpointState): Record<string, unknown> {
   if (state.routes.length > 0) out.routes = decodeRoutes(routesJson(state.routes));
   if (state.queue.length > 0) out.queue = state.queue.map(queueFields);
   if (state.collections !== undefined) out.collections = collectionsByName(state.collections);
-  if (state.hosts !== undefined) out.hosts = state.hosts;
-  if (state.graphql !== undefined) out.graphql = state.graphql;
-  if (state.grpc !== undefined) out.grpc = state.grpc;
-  if (state.chaos !== undefined) out.chaos = JSON.parse(chaosSettingsJson(state.chaos));
-  // The secrets as stored: a mock file is a fixture, kept like the configuration that holds them (docs/files.md).
-  if (state.signature !== undefined) out.signature = JSON.parse(signatureSettingsJson(state.signature));
-  if (state.twin !== undefined) out.twin = JSON.parse(twinSettingJson(state.twin));
+  for (const kind of SETTING_KINDS) {
+    const value = state[kind];
+    if (value !== undefined) out[kind] = settingFile(kind).entry(value);
+  }
   if (state.state !== undefined) out.state = JSON.parse(statesText(state.state));
   return out;
 }
@@ -278,42 +221,37 @@ export async function writeState(
   else if (current === undefined || current.collections !== undefined) {
     await call(target, 'DELETE', `${path}/collections`);
   }
-  // The file wins for its hosts too: one another endpoint holds through the API moves here (those of MOCKPOINT_HOSTS never).
-  let moved: HostMove[] = [];
-  if (bodies.hosts !== undefined) moved = await putHosts(target, desired.name, bodies.hosts);
-  else if (current?.hosts !== undefined) await call(target, 'DELETE', `${path}/hosts`);
-  // After the record: deleting the record above removed the schema with the name.
-  if (bodies.graphql !== undefined) await call(target, 'PUT', `${path}/graphql`, bodies.graphql);
-  else if (current === undefined || current.graphql !== undefined) await call(target, 'DELETE', `${path}/graphql`);
-  // 404: a daemon older than gRPC (which holds none).
-  if (bodies.grpc !== undefined) await call(target, 'PUT', `${path}/grpc`, bodies.grpc);
-  else if (current === undefined || current.grpc !== undefined)
-    await call(target, 'DELETE', `${path}/grpc`, undefined, true);
-  // Last, for the same reason; a PUT starts its sequence of decisions again. 404: a daemon older than chaos.
-  if (bodies.chaos !== undefined) await call(target, 'PUT', `${path}/chaos`, bodies.chaos);
-  else if (current === undefined || current.chaos !== undefined)
-    await call(target, 'DELETE', `${path}/chaos`, undefined, true);
-  await writeChecks(target, path, bodies, current);
+  // After the record: deleting the record above removed the settings with the name.
+  const moved = await writeSettings(target, path, bodies, current);
+  // Putting the start puts every scenario there too; nothing put (`{}`) is no state at all.
+  if (bodies.state !== undefined) await call(target, 'PUT', `${path}/state`, bodies.state);
+  else if (current === undefined || current.state !== undefined) await call(target, 'PUT', `${path}/state`, '{}', true);
   return moved;
 }
 
-/** The signature check and the state's start of one name, as {@link writeState} writes them (the file wins). */
-async function writeChecks(
+/**
+ * Every per-name setting of one name, as {@link writeState} writes them (the file wins), each by its
+ * export form: a PUT of its body, or a DELETE where the name held one. Answers the hosts moved here.
+ */
+async function writeSettings(
   target: AdminTarget,
   path: string,
   bodies: ReturnType<typeof writeBodies>,
   current: EndpointState | undefined,
-): Promise<void> {
-  if (bodies.signature !== undefined) await call(target, 'PUT', `${path}/signature`, bodies.signature);
-  else if (current === undefined || current.signature !== undefined)
-    await call(target, 'DELETE', `${path}/signature`, undefined, true);
-  // 404: a daemon older than twins (which holds none).
-  if (bodies.twin !== undefined) await call(target, 'PUT', `${path}/twin`, bodies.twin);
-  else if (current === undefined || current.twin !== undefined)
-    await call(target, 'DELETE', `${path}/twin`, undefined, true);
-  // Putting the start puts every scenario there too; nothing put (`{}`) is no state at all.
-  if (bodies.state !== undefined) await call(target, 'PUT', `${path}/state`, bodies.state);
-  else if (current === undefined || current.state !== undefined) await call(target, 'PUT', `${path}/state`, '{}', true);
+): Promise<HostMove[]> {
+  const moved: HostMove[] = [];
+  for (const kind of SETTING_KINDS) {
+    const form = settingFile(kind);
+    const at = `${path}/${NAME_SETTINGS[kind].key}`;
+    const body = bodies.settings[kind];
+    if (body !== undefined) {
+      const answer = await call(target, 'PUT', form.put === undefined ? at : `${at}?${form.put.query}`, body);
+      if (form.put !== undefined) moved.push(...form.put.moved(answer as string));
+    } else if (current === undefined ? form.clear.unknown : current[kind] !== undefined) {
+      await call(target, 'DELETE', at, undefined, form.clear.olderOk);
+    }
+  }
+  return moved;
 }
 
 /**
@@ -323,9 +261,9 @@ async function writeChecks(
  * another endpoint held was refused 409 HOST_TAKEN), so nothing moved.
  */
 export async function putHosts(target: AdminTarget, name: string, body: string): Promise<HostMove[]> {
-  const text = await call(target, 'PUT', `/api/endpoints/${seg(name)}/hosts?move=true`, body);
-  const moved = (JSON.parse(text as string) as { moved?: unknown }).moved;
-  return Array.isArray(moved) ? (moved as HostMove[]) : [];
+  const put = NAME_SETTINGS.hosts.file.put as NonNullable<typeof NAME_SETTINGS.hosts.file.put>;
+  const text = await call(target, 'PUT', `/api/endpoints/${seg(name)}/hosts?${put.query}`, body);
+  return put.moved(text as string);
 }
 
 /**

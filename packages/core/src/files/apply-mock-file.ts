@@ -16,6 +16,7 @@ import type { HostMove } from '../pattern/host-mapping.js';
 import { MockpointError } from '../registry/errors.js';
 import {
   type AdminTarget,
+  holdsSetting,
   knowsHostMove,
   listHosts,
   listNames,
@@ -79,11 +80,7 @@ export async function applyMockFile(
       current.routes.length > 0 ||
       current.queue.length > 0 ||
       current.collections !== undefined ||
-      current.hosts !== undefined ||
-      current.graphql !== undefined ||
-      current.grpc !== undefined ||
-      current.chaos !== undefined ||
-      current.signature !== undefined ||
+      holdsSetting(current) ||
       current.state !== undefined;
     if (exists && stateKey(current) === stateKey(desired)) {
       plan.unchanged.push(desired.name);
@@ -225,7 +222,7 @@ export async function applyChanges(previous: MockFile, next: MockFile, target: A
     if (!written.includes(endpoint)) {
       plan.unchanged.push(endpoint.name);
       if (reassert.includes(endpoint)) {
-        plan.moved.push(...(await putHosts(target, endpoint.name, writeBodies(endpoint).hosts as string)));
+        plan.moved.push(...(await putHosts(target, endpoint.name, writeBodies(endpoint).settings.hosts as string)));
       }
       continue;
     }

@@ -7,7 +7,7 @@
 import { parseAnswerJson } from '../api/answer-json.js';
 import { chaosSettingsJson } from '../api/chaos.js';
 import { JsonText, stringifyExact } from '../codec/json-text.js';
-import { type AdminTarget, listNames, readNamespaceChaos, readState, stateEntry } from './admin-calls.js';
+import { type AdminTarget, holdsSetting, listNames, readNamespaceChaos, readState, stateEntry } from './admin-calls.js';
 import { MOCK_FILE_VERSION } from './mock-file-schema.js';
 import { stringifyYamlExact } from './yaml-text.js';
 
@@ -40,8 +40,7 @@ export async function exportMockFile(target: AdminTarget, options: ExportOptions
   for (const name of names) {
     const state = await readState(target, name);
     const empty = state.routes.length === 0 && state.queue.length === 0 && state.collections === undefined;
-    const parts = [state.graphql, state.grpc, state.hosts, state.chaos, state.signature, state.twin, state.state];
-    if (!state.record && empty && parts.every((part) => part === undefined)) continue;
+    if (!state.record && empty && !holdsSetting(state) && state.state === undefined) continue;
     endpoints.push(stateEntry(state));
   }
   // The namespace's chaos goes with a whole export, not with a few names.

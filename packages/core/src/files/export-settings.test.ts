@@ -1,13 +1,13 @@
 /**
  * `mockpoint export` is the whole state: a name holding only one per-name setting, of any kind
- * the registry declares (store/settings/name-settings.ts), is exported with it as the mock
+ * the registry declares (settings/name-settings.ts), is exported with it as the mock
  * file's member of the setting's key, and `apply` writes it back: exported again, the same file.
  * A new setting fails here until export and apply carry it.
  */
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../http/create-app.js';
+import { SETTING_KINDS } from '../settings/name-settings.js';
 import { MemoryStore } from '../store/memory/memory-store.js';
-import { SETTING_KINDS } from '../store/settings/name-settings.js';
 import { SETTING_SAMPLES } from '../store/store.case.test.js';
 import { applyMockFile } from './apply-mock-file.js';
 import { exportMockFile } from './export-mock-file.js';

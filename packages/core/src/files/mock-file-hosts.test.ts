@@ -40,7 +40,7 @@ describe('hosts in a mock file', () => {
     );
     const [github] = file.endpoints;
     expect(github?.hosts).toEqual(['*.githubusercontent.com', 'api.github.com']);
-    expect(writeBodies(github as NonNullable<typeof github>).hosts).toBe(
+    expect(writeBodies(github as NonNullable<typeof github>).settings.hosts).toBe(
       '{"hosts":["*.githubusercontent.com","api.github.com"]}',
     );
   });

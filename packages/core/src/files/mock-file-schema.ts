@@ -7,9 +7,8 @@
  */
 import { z } from 'zod';
 import { chaosSchemas } from '../api/chaos.js';
-import { PROTO_PATH } from '../api/grpc-json.js';
 import { createSchemas, type Schemas } from '../api/schemas.js';
-import { signatureSchemas } from '../signing/signature-settings.js';
+import { NAME_SETTINGS, SETTING_KINDS, settingFile } from '../settings/name-settings.js';
 
 /** The one version of the format there is. */
 export const MOCK_FILE_VERSION = 1;
@@ -31,67 +30,14 @@ export function createMockFileSchema(s: Schemas = createSchemas()) {
         .array(s.queueRequest.shape.answers.element)
         .optional()
         .describe('One-shot answers given before routes and record, first first.'),
-      hosts: z
-        .array(z.string())
-        .optional()
-        .describe(
-          'Hosts that pick this endpoint: a request with that Host (or, through the forward proxy, that target) is answered here, its whole path the subpath; api.github.com, *.stripe.com (docs/https.md).',
-        ),
       collections: z
         .record(s.collectionName, z.unknown())
         .optional()
         .describe(
           'Collections of items by name (each a list of JSON objects, or { "$file": "./users.json" }), also their seed; served by resource routes (docs/state.md).',
         ),
-      graphql: z
-        .union([z.string(), z.strictObject({ $file: z.string() })])
-        .optional()
-        .describe(
-          'A GraphQL schema (SDL text, or { "$file": "./schema.graphql" }): GraphQL requests are answered from it (docs/graphql.md).',
-        ),
-      grpc: z
-        .union([
-          z.strictObject({
-            protos: z
-              .record(
-                z.string().regex(PROTO_PATH, 'a relative path ending in .proto (letters, digits, _ . - /)'),
-                z.union([z.string(), z.strictObject({ $file: z.string() })]),
-              )
-              .refine((protos) => Object.keys(protos).length > 0, 'at least one file'),
-          }),
-          z.strictObject({ descriptorSet: z.union([z.string(), z.strictObject({ $file: z.string() })]) }),
-        ])
-        .optional()
-        .describe(
-          'Protobuf definitions (docs/grpc.md): { protos: { "shop/v1/orders.proto": source or { "$file": "./orders.proto" } } } or { descriptorSet: base64 or { "$file": "./set.bin" } }; their services are answered at /{package.Service}/{Method}.',
-        ),
-      chaos: chaosSchemas(s.routeAnswer.shape.latency)
-        .settings.optional()
-        .describe(
-          'Chaos: a share (rate) of the requests answered with an injected fault (reset, timeout, 500, 503, 429), a drawn latency, a bandwidth, a seed (docs/chaos.md); removed when taken out of the file.',
-        ),
-      signature: signatureSchemas.input
-        .optional()
-        .describe(
-          'The signature check of requests to /endpoint/{name}, as PUT /api/endpoints/{name}/signature takes it: { scheme, secret or secrets, toleranceSec?, enforce?, hmac? } (docs/webhooks.md). The secrets are in the file in full: keep it as you keep them.',
-        ),
-      twin: z
-        .strictObject({
-          provider: z.string().optional().describe('A provider the daemon ships (GET /api/twins): stripe.'),
-          document: z
-            .record(z.string(), z.unknown())
-            .optional()
-            .describe('An OpenAPI 3 document (JSON) made stateful.'),
-          profile: z
-            .record(z.string(), z.unknown())
-            .optional()
-            .describe('Its profile (docs/twins.md#the-profile-format).'),
-        })
-        .refine((twin) => (twin.provider === undefined) !== (twin.document === undefined), 'a provider or a document')
-        .optional()
-        .describe(
-          'A stateful twin of a provider ({ provider: stripe }) or of an OpenAPI document ({ document, profile }), as PUT /api/endpoints/{name}/twin takes it (docs/twins.md); its objects are the collections.',
-        ),
+      // Each per-name setting's member, named by its key, as its declaration's export form holds it.
+      ...Object.fromEntries(SETTING_KINDS.map((kind) => [NAME_SETTINGS[kind].key, settingFile(kind).member(s)])),
       state: s.states
         .optional()
         .describe(

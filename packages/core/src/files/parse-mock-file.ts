@@ -20,7 +20,6 @@ import {
 import type { z } from 'zod';
 import type { QueuedAnswer } from '../api/answer-json.js';
 import { type ChaosSettings, chaosSchemas, parseChaosInput } from '../api/chaos.js';
-import type { GrpcDefinitionsInput } from '../api/grpc-json.js';
 import { checkRoutes, type Route, type RouteInput } from '../api/route.js';
 import { createSchemas, parseQueueBody } from '../api/schemas.js';
 import { type States, stateProblem } from '../api/state-json.js';
@@ -29,8 +28,6 @@ import { JsonSyntaxError, JsonText, scanJson } from '../codec/json-text.js';
 import { utf8Length } from '../codec/utf8-length.js';
 import { parseCollection } from '../collections/collection-input.js';
 import { collectionText } from '../collections/item.js';
-import { buildGraphqlSchema } from '../graphql/graphql-schema.js';
-import { HOST_PATTERN_FORMS, parseHostPattern } from '../pattern/host-mapping.js';
 import { type ErrorCode, MockpointError } from '../registry/errors.js';
 import {
   DEFAULT_LIMITS,
@@ -39,8 +36,13 @@ import {
   ROUTES_BODY_FACTOR,
   routesBodyBytes,
 } from '../registry/limits.js';
-import { checkSignatureInput, type SignatureSettings } from '../signing/signature-settings.js';
-import type { TwinSetting } from '../twin/twin-setting.js';
+import {
+  NAME_SETTINGS,
+  SETTING_KINDS,
+  type SettingFileValues,
+  type SettingKind,
+  settingFile,
+} from '../settings/name-settings.js';
 import { AliasBudget, AliasLimitError } from './alias-budget.js';
 import { exactJsonText, NotJsonError } from './exact-yaml.js';
 import { createMockFileSchema } from './mock-file-schema.js';
@@ -54,8 +56,11 @@ const DEFAULT_COLLECTION_LIMITS = {
   maxCollectionBytes: DEFAULT_LIMITS.maxCollectionBytes,
 };
 
-/** One endpoint of a mock file, checked. */
-export interface MockFileEndpoint {
+/**
+ * One endpoint of a mock file, checked. Besides what is here, each per-name setting its member
+ * (named by its key, as its declaration's export form holds it: settings/name-settings.ts).
+ */
+export interface MockFileEndpoint extends SettingFileValues {
   name: string;
   /** The record, when the file gives `data`, `statusCode` or `delay` (absent fields: null, 200, 0). */
   record?: { data: JsonText; statusCode: number; delay: number };
@@ -65,22 +70,6 @@ export interface MockFileEndpoint {
   queue: QueuedAnswer[];
   /** Collections by name, each its items' exact text as one JSON array (absent: none). */
   collections?: Map<string, JsonText>;
-  /** Hosts that pick this endpoint, as patterns (absent: none). */
-  hosts?: string[];
-  /** The GraphQL schema as its SDL text, exactly (absent: none; docs/graphql.md). */
-  graphql?: string;
-  /**
-   * The protobuf definitions, `.proto` sources by path or a descriptor set in
-   * base64, exactly (absent: none; docs/grpc.md). Checked by the daemon when
-   * applied (`INVALID_PROTO`, naming the .proto file, line and column).
-   */
-  grpc?: GrpcDefinitionsInput;
-  /** The endpoint's chaos, checked as `PUT …/chaos` checks it (absent: none; docs/chaos.md). */
-  chaos?: ChaosSettings;
-  /** The signature check, checked as `PUT …/signature` checks it, secrets in full (absent: none; docs/webhooks.md). */
-  signature?: SignatureSettings;
-  /** The twin, a provider or a document with its profile, as `PUT …/twin` takes it (absent: none; docs/twins.md). */
-  twin?: TwinSetting;
   /** The scenarios' start, as `PUT …/state` sets it (absent or empty: every scenario starts at `started`; docs/state.md). */
   state?: States;
 }
@@ -306,9 +295,8 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxRoutes = options.maxRoutes ?? DEFAULT_MAX_ROUTES;
   const names = new Map<string, number>();
-  const hostsSeen = new Map<string, number>();
   const input = (value as { endpoints: Record<string, unknown>[] }).endpoints;
-  const context: EndpointContext = { at, schemas, maxBodyBytes, maxRoutes, names, hostsSeen };
+  const context: EndpointContext = { at, schemas, maxBodyBytes, maxRoutes, names, seen: new Map() };
   const endpoints = input.map((entry, i) => fileEndpoint(entry, i, context));
   const chaos = (value as { chaos?: unknown }).chaos;
   if (chaos === undefined) return { version: 1, endpoints };
@@ -523,12 +511,13 @@ interface EndpointContext {
   maxBodyBytes: number;
   maxRoutes: number;
   names: Map<string, number>;
-  hostsSeen: Map<string, number>;
+  /** Per setting, what its members of earlier endpoints claimed (hosts: each pattern once). */
+  seen: Map<SettingKind, Map<string, number>>;
 }
 
 /** The endpoint `entry` (the file's `endpoints[i]`), checked as the API would check its writes. */
 function fileEndpoint(entry: Record<string, unknown>, i: number, context: EndpointContext): MockFileEndpoint {
-  const { at, schemas, maxBodyBytes, maxRoutes, names, hostsSeen } = context;
+  const { at, schemas, maxBodyBytes, maxRoutes, names } = context;
   const name = entry.name as string;
   const seen = names.get(name);
   if (seen !== undefined) {
@@ -588,25 +577,7 @@ function fileEndpoint(entry: Record<string, unknown>, i: number, context: Endpoi
       }
     }
   }
-  if (Array.isArray(entry.hosts) && entry.hosts.length > 0) out.hosts = fileHosts(entry.hosts, i, hostsSeen, at);
-  if (entry.graphql !== undefined) {
-    const where = at(['endpoints', i, 'graphql']);
-    if (typeof entry.graphql !== 'string') {
-      throw fileError('MOCK_FILE_INVALID', where, 'graphql must be SDL text or { $file }', 'INVALID_GRAPHQL_SCHEMA');
-    }
-    try {
-      buildGraphqlSchema(entry.graphql, DEFAULT_LIMITS.maxGraphqlSchemaBytes);
-    } catch (error) {
-      if (!(error instanceof MockpointError)) throw error;
-      throw fileError('MOCK_FILE_INVALID', where, error.message, error.code);
-    }
-    out.graphql = entry.graphql;
-  }
-  if (entry.grpc !== undefined) out.grpc = entry.grpc as GrpcDefinitionsInput;
-  if (entry.chaos !== undefined) out.chaos = checkedChaos(entry.chaos, ['endpoints', i, 'chaos'], context);
-  if (entry.signature !== undefined) out.signature = checkedSignature(entry.signature, i, at);
-  // Its shape here; the daemon checks the rest when it is applied (its providers, the document's paths).
-  if (entry.twin !== undefined) out.twin = entry.twin as TwinSetting;
+  for (const kind of SETTING_KINDS) checkedSetting(kind, entry, out, i, context);
   if (entry.state !== undefined) {
     const problem = stateProblem(entry.state as States);
     if (problem !== undefined)
@@ -631,12 +602,7 @@ function checkWriteSizes(
     ['routes', 'PUT', '/routes', bodies.routes],
     ['queue', 'POST', '/queue', bodies.queue],
     ['collections', 'PUT', '/collections', bodies.collections],
-    ['hosts', 'PUT', '/hosts', bodies.hosts],
-    ['graphql', 'PUT', '/graphql', bodies.graphql],
-    ['grpc', 'PUT', '/grpc', bodies.grpc],
-    ['chaos', 'PUT', '/chaos', bodies.chaos],
-    ['signature', 'PUT', '/signature', bodies.signature],
-    ['twin', 'PUT', '/twin', bodies.twin],
+    ...SETTING_KINDS.map((kind) => [kind, 'PUT', `/${NAME_SETTINGS[kind].key}`, bodies.settings[kind]] as const),
     ['state', 'PUT', '/state', bodies.state],
   ] as const;
   for (const [field, method, suffix, body] of writes) {
@@ -654,17 +620,29 @@ function checkWriteSizes(
   }
 }
 
-/** An endpoint's `signature:`, checked as `PUT …/signature` checks it (a secret that does not decode too), at its path. */
-function checkedSignature(
-  signature: unknown,
+/**
+ * The file endpoint's member of setting `kind`, checked by its declaration's export form (as its PUT
+ * checks it, where that needs no daemon) into `out`; refused at its path with the API's code.
+ */
+function checkedSetting(
+  kind: SettingKind,
+  entry: Record<string, unknown>,
+  out: MockFileEndpoint,
   i: number,
-  at: (path: readonly PropertyKey[]) => Where,
-): SignatureSettings {
+  context: EndpointContext,
+): void {
+  const { key } = NAME_SETTINGS[kind];
+  const value = entry[key];
+  if (value === undefined) return;
+  const seen = context.seen.get(kind) ?? new Map<string, number>();
+  context.seen.set(kind, seen);
   try {
-    return checkSignatureInput(signature);
+    const checked = settingFile(kind).check(value, { schemas: context.schemas, endpoint: i, seen });
+    if (checked !== undefined) (out as unknown as Record<string, unknown>)[kind] = checked;
   } catch (error) {
     if (!(error instanceof MockpointError)) throw error;
-    throw fileError('MOCK_FILE_INVALID', at(['endpoints', i, 'signature']), error.message, error.code);
+    const below = Array.isArray(error.details?.at) ? (error.details.at as Path) : [];
+    throw fileError('MOCK_FILE_INVALID', context.at(['endpoints', i, key, ...below]), error.message, error.code);
   }
 }
 
@@ -681,39 +659,6 @@ function checkedChaos(chaos: unknown, path: Path, context: EndpointContext): Cha
     if (!(error instanceof MockpointError)) throw error;
     throw fileError('MOCK_FILE_INVALID', context.at(path), error.message, error.code);
   }
-}
-
-/** An endpoint's `hosts:` as patterns; a bad one, or one another endpoint of the file has, is refused at its path. */
-function fileHosts(
-  hosts: unknown[],
-  i: number,
-  seen: Map<string, number>,
-  at: (path: readonly PropertyKey[]) => Where,
-): string[] {
-  const out: string[] = [];
-  hosts.forEach((host, k) => {
-    const pattern = typeof host === 'string' ? parseHostPattern(host) : undefined;
-    if (pattern === undefined) {
-      throw fileError(
-        'MOCK_FILE_INVALID',
-        at(['endpoints', i, 'hosts', k]),
-        `${JSON.stringify(host)?.slice(0, 200)} is not a host pattern: give ${HOST_PATTERN_FORMS}`,
-        'INVALID_HOSTS',
-      );
-    }
-    const other = seen.get(pattern);
-    if (other !== undefined && other !== i) {
-      throw fileError(
-        'MOCK_FILE_INVALID',
-        at(['endpoints', i, 'hosts', k]),
-        `"${pattern}" is already mapped by endpoints[${other}]`,
-        'HOST_TAKEN',
-      );
-    }
-    seen.set(pattern, i);
-    if (!out.includes(pattern)) out.push(pattern);
-  });
-  return out.sort();
 }
 
 /**

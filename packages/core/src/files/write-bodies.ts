@@ -1,7 +1,9 @@
 /**
  * The admin request bodies that write one endpoint of a mock file: the record
  * (`PUT /api/endpoints/{name}`), the routes (`PUT …/routes`), the queued
- * answers (`POST …/queue`), the collections (`PUT …/collections`), the hosts (`PUT …/hosts`), the GraphQL schema (`PUT …/graphql`), the protobuf definitions (`PUT …/grpc`), the chaos (`PUT …/chaos`), the signature check (`PUT …/signature`), the twin (`PUT …/twin`) and the state's start (`PUT …/state`). `applyMockFile` sends exactly these texts, and
+ * answers (`POST …/queue`), the collections (`PUT …/collections`), each per-name setting
+ * (`PUT …/<key>`, its declaration's `file.body`: settings/name-settings.ts) and the state's start
+ * (`PUT …/state`). `applyMockFile` sends exactly these texts, and
  * `parseMockFile` holds each to the body limit, so `validate`, `apply` and
  * `--config` refuse the same files.
  *
@@ -9,11 +11,9 @@
  */
 
 import { answerJson } from '../api/answer-json.js';
-import { chaosSettingsJson } from '../api/chaos.js';
 import { routesJson } from '../api/route.js';
 import { JsonText, stringifyExact } from '../codec/json-text.js';
-import { signatureSettingsJson } from '../signing/signature-settings.js';
-import { twinSettingJson } from '../twin/twin-setting.js';
+import { SETTING_KINDS, type SettingKind, settingFile } from '../settings/name-settings.js';
 import type { MockFileEndpoint } from './parse-mock-file.js';
 
 /** One endpoint's write bodies (absent: that write sends no body). */
@@ -22,30 +22,24 @@ export interface WriteBodies {
   routes: string;
   queue?: string;
   collections?: string;
-  hosts?: string;
-  graphql?: string;
-  grpc?: string;
-  chaos?: string;
-  signature?: string;
-  twin?: string;
+  /** Each per-name setting the endpoint holds, by kind. */
+  settings: Partial<Record<SettingKind, string>>;
   state?: string;
 }
 
 /** The bodies that make a daemon hold `endpoint`. */
 export function writeBodies(endpoint: MockFileEndpoint): WriteBodies {
   const { record } = endpoint;
-  const bodies: WriteBodies = { routes: `{"routes":${routesJson(endpoint.routes)}}` };
+  const bodies: WriteBodies = { routes: `{"routes":${routesJson(endpoint.routes)}}`, settings: {} };
   if (record) bodies.record = stringifyExact({ data: record.data, statusCode: record.statusCode, delay: record.delay });
   if (endpoint.queue.length > 0) {
     bodies.queue = stringifyExact({ answers: endpoint.queue.map((answer) => new JsonText(answerJson(answer))) });
   }
   if (endpoint.collections !== undefined) bodies.collections = collectionsBody(endpoint.collections);
-  if (endpoint.hosts !== undefined) bodies.hosts = JSON.stringify({ hosts: endpoint.hosts });
-  if (endpoint.graphql !== undefined) bodies.graphql = JSON.stringify({ schema: endpoint.graphql });
-  if (endpoint.grpc !== undefined) bodies.grpc = JSON.stringify(endpoint.grpc);
-  if (endpoint.chaos !== undefined) bodies.chaos = chaosSettingsJson(endpoint.chaos);
-  if (endpoint.signature !== undefined) bodies.signature = signatureSettingsJson(endpoint.signature);
-  if (endpoint.twin !== undefined) bodies.twin = twinSettingJson(endpoint.twin);
+  for (const kind of SETTING_KINDS) {
+    const value = endpoint[kind];
+    if (value !== undefined) bodies.settings[kind] = settingFile(kind).body(value);
+  }
   if (endpoint.state !== undefined) bodies.state = statesText(endpoint.state);
   return bodies;
 }

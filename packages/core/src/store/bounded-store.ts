@@ -22,9 +22,9 @@ import type { EndpointRecord } from '../api/schemas.js';
 import type { CollectionStore } from '../collections/collection-store.js';
 import type { AnswerQueue } from '../queue/answer-queue.js';
 import { MockpointError } from '../registry/errors.js';
+import { encodeSetting } from '../settings/name-settings.js';
 import type { StateStore } from '../state/state-store.js';
 import { LocalNameLedger, type NameLedger, storeNames } from './name-ledger.js';
-import { encodeSetting } from './settings/name-settings.js';
 import type { EndpointStore } from './store.js';
 
 function full(max: number): MockpointError {

@@ -7,7 +7,7 @@
  * @module
  */
 import { NAMESPACE_CHAOS_KEY } from '../api/chaos.js';
-import { SETTING_KINDS } from './settings/name-settings.js';
+import { SETTING_KINDS } from '../settings/name-settings.js';
 import type { EndpointStore } from './store.js';
 
 /** Which names count against a cap. */

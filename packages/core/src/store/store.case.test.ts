@@ -10,10 +10,10 @@ import { type ChaosSettings, NAMESPACE_CHAOS_KEY } from '../api/chaos.js';
 import { type Route, routesJson } from '../api/route.js';
 import type { EndpointRecord } from '../api/schemas.js';
 import { JsonText, jsonTextOf } from '../codec/json-text.js';
+import { SETTING_KINDS, type SettingKind, type SettingValue } from '../settings/name-settings.js';
 import type { SignatureSettings } from '../signing/signature-settings.js';
 import { boundedStore } from './bounded-store.js';
 import { storeNames } from './name-ledger.js';
-import { SETTING_KINDS, type SettingKind, type SettingValue } from './settings/name-settings.js';
 import type { EndpointStore } from './store.js';
 
 /**

@@ -8,8 +8,8 @@
 import type { Route } from '../api/route.js';
 import type { EndpointRecord, ListPage } from '../api/schemas.js';
 import { scanJson } from '../codec/json-text.js';
+import type { SettingKind, SettingValue, StoredSetting } from '../settings/name-settings.js';
 import type { NameLedger } from './name-ledger.js';
-import type { SettingKind, SettingValue, StoredSetting } from './settings/name-settings.js';
 
 /**
  * Computes a name's new route list from its current one; may throw (a limit,

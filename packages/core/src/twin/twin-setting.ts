@@ -2,7 +2,7 @@
  * A name's twin setting (`PUT /api/endpoints/{name}/twin`): a known provider
  * (`{ "provider": "stripe" }`) or a document with its profile (`{ "document",
  * "profile" }`, what `mockpoint import --stateful` sends), checked here and
- * kept as the per-name setting `twin` (store/settings/name-settings.ts): on
+ * kept as the per-name setting `twin` (settings/name-settings.ts): on
  * every store, per namespace, announced to replicas, counted by the name
  * ledger, untouched by a reset of the name's collections, gone with the name.
  *

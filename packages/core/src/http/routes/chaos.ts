@@ -9,9 +9,9 @@
  * @module
  */
 import type { Context, Hono } from 'hono';
-import { type ChaosSettings, chaosSchemas, NAMESPACE_CHAOS_KEY, parseChaosInput } from '../../api/chaos.js';
-import { readJsonObjectBody } from '../../codec/body.js';
+import { type ChaosSettings, NAMESPACE_CHAOS_KEY } from '../../api/chaos.js';
 import { MockpointError } from '../../registry/errors.js';
+import { NAME_SETTINGS } from '../../settings/name-settings.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';
@@ -39,20 +39,13 @@ const RESOURCES: readonly ChaosResource[] = [
   },
 ];
 
-/** The chaos schema of each set of request schemas, built once (a namespace's app is made per test session). */
-const SETTINGS = new WeakMap<AppContext['schemas'], ReturnType<typeof chaosSchemas>['settings']>();
-function settingsSchema(schemas: AppContext['schemas']): ReturnType<typeof chaosSchemas>['settings'] {
-  let schema = SETTINGS.get(schemas);
-  if (schema === undefined) {
-    schema = chaosSchemas(schemas.routeAnswer.shape.latency).settings;
-    SETTINGS.set(schemas, schema);
-  }
-  return schema;
-}
-
-export function registerChaosRoutes(app: Hono, ctx: AppContext): void {
+export function registerChaosRoutes(
+  app: Hono,
+  ctx: Pick<AppContext, 'docs' | 'endpoints' | 'options' | 'schemas'>,
+): void {
   const { schemas, endpoints, options } = ctx;
-  const schema = settingsSchema(schemas);
+  const input = NAME_SETTINGS.chaos.input;
+  const schema = input.schema(schemas);
 
   for (const { path, key, none } of RESOURCES) {
     app.get(path, async (c) => {
@@ -64,10 +57,8 @@ export function registerChaosRoutes(app: Hono, ctx: AppContext): void {
 
     app.put(path, async (c) => {
       const name = key(c);
-      const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes);
-      // fromEntries makes own properties, so a `__proto__` key is reported as unknown.
-      const body = Object.fromEntries([...members].map(([member, text]) => [member, JSON.parse(text)]));
-      const settings = parseChaosInput(body, schema, options.maxDelayMs);
+      // Its input, read and checked by its declaration (settings/chaos-setting.ts); the namespace's too.
+      const settings = await input.read(c.req.raw, options, schemas);
       await endpoints.setChaos(name, settings);
       return c.json(settings);
     });

@@ -33,7 +33,7 @@ export interface DefinitionsResource<T> {
 export const DEFINITION_REFUSALS = [REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS];
 
 /** The `{name}` path parameter of a definition resource. */
-function definitionParams(ctx: AppContext) {
+function definitionParams(ctx: Pick<AppContext, 'schemas'>) {
   return { name: { description: 'Endpoint name (the record need not exist).', schema: ctx.schemas.name } };
 }
 
@@ -51,7 +51,7 @@ function noDefinitions(resource: DefinitionsResource<unknown>, name: string): Mo
  */
 export function registerDefinitions<T>(
   app: Hono,
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'schemas'>,
   resource: DefinitionsResource<T>,
 ): { params: ReturnType<typeof definitionParams>; deleteDoc: RouteDoc } {
   app.get(`/api/endpoints/:name/${resource.segment}`, async (c) => {

@@ -9,8 +9,7 @@
  */
 import type { Hono } from 'hono';
 import { createGraphqlSchemas } from '../../api/graphql-json.js';
-import { decodeUtf8, parseJsonBody, readDecodedBody } from '../../codec/body.js';
-import { MockpointError } from '../../registry/errors.js';
+import { NAME_SETTINGS } from '../../settings/name-settings.js';
 import type { AppContext } from '../context.js';
 import { DEFINITION_REFUSALS, registerDefinitions } from './definitions.js';
 import { pathName } from './manage.js';
@@ -18,25 +17,10 @@ import { errorResponses, readDoc } from './responses.js';
 
 const graphqlSchemas = createGraphqlSchemas();
 
-/**
- * The SDL a PUT body carries: a JSON object `{ "schema": "…" }` when the body
- * starts with `{` (no SDL can: a document starts with a definition, a
- * description or a comment), otherwise the body itself, whatever its Content-Type.
- */
-function sdlOf(text: string): string {
-  if (!text.trimStart().startsWith('{')) return text;
-  const body = parseJsonBody(
-    text,
-    'the body starts with { but is not JSON; send { "schema": "…SDL…" } or the SDL itself',
-  );
-  const parsed = graphqlSchemas.body.safeParse(body);
-  if (!parsed.success) {
-    throw new MockpointError('INVALID_GRAPHQL_SCHEMA', 'a JSON body must be { "schema": "…SDL…" } and nothing else');
-  }
-  return parsed.data.schema;
-}
-
-export function registerGraphqlRoutes(app: Hono, ctx: AppContext): void {
+export function registerGraphqlRoutes(
+  app: Hono,
+  ctx: Pick<AppContext, 'docs' | 'endpoints' | 'options' | 'schemas'>,
+): void {
   const { schemas, endpoints, options } = ctx;
   const { params, deleteDoc } = registerDefinitions(app, ctx, {
     segment: 'graphql',
@@ -49,10 +33,10 @@ export function registerGraphqlRoutes(app: Hono, ctx: AppContext): void {
 
   app.put('/api/endpoints/:name/graphql', async (c) => {
     const name = pathName(c.req.param('name'));
-    const text = decodeUtf8(await readDecodedBody(c.req.raw, options.maxBodyBytes));
-    const sdl = sdlOf(text);
+    // Its input, read and checked by its declaration (settings/graphql-setting.ts).
+    const sdl = await NAME_SETTINGS.graphql.input.read(c.req.raw, options, schemas);
     // Checked where schemas are built (the daemon's GraphQL worker thread), off the event loop.
-    await endpoints.graphqlRunner.check(sdl, options.maxGraphqlSchemaBytes);
+    await endpoints.graphqlRunner.check(sdl, options[NAME_SETTINGS.graphql.limit.option]);
     const had = await endpoints.setGraphqlSchema(name, sdl);
     return c.json({ schema: sdl }, had ? 200 : 201);
   });

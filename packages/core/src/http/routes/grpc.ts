@@ -10,9 +10,8 @@
  */
 import type { Hono } from 'hono';
 import { createGrpcSchemas } from '../../api/grpc-json.js';
-import { decodeUtf8, parseJsonBody, readDecodedBody } from '../../codec/body.js';
 import { methodsTakingStream, refuseStreamsSigned } from '../../engine/grpc-signature-rule.js';
-import { MockpointError } from '../../registry/errors.js';
+import { NAME_SETTINGS } from '../../settings/name-settings.js';
 import type { AppContext } from '../context.js';
 import { DEFINITION_REFUSALS, registerDefinitions } from './definitions.js';
 import { pathName } from './manage.js';
@@ -20,24 +19,10 @@ import { errorResponses, readDoc } from './responses.js';
 
 const grpcSchemas = createGrpcSchemas();
 
-function definitionsInput(text: string) {
-  const body = parseJsonBody(
-    text,
-    'send { "protos": { "path.proto": "…source…" } } or { "descriptorSet": "…base64…" }',
-  );
-  const parsed = grpcSchemas.input.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue === undefined || issue.path.length === 0 ? '' : ` at ${issue.path.join('.')}`;
-    throw new MockpointError(
-      'INVALID_BODY',
-      `the body must be { "protos": { "path.proto": "…source…", … } } or { "descriptorSet": "…base64…" }${where}: ${issue?.message ?? 'invalid'}`,
-    );
-  }
-  return parsed.data;
-}
-
-export function registerGrpcRoutes(app: Hono, ctx: AppContext): void {
+export function registerGrpcRoutes(
+  app: Hono,
+  ctx: Pick<AppContext, 'docs' | 'endpoints' | 'options' | 'schemas'>,
+): void {
   const { schemas, endpoints, options } = ctx;
   const { params, deleteDoc } = registerDefinitions(app, ctx, {
     segment: 'grpc',
@@ -50,9 +35,10 @@ export function registerGrpcRoutes(app: Hono, ctx: AppContext): void {
 
   app.put('/api/endpoints/:name/grpc', async (c) => {
     const name = pathName(c.req.param('name'));
-    const input = definitionsInput(decodeUtf8(await readDecodedBody(c.req.raw, options.maxBodyBytes)));
+    // Its input, read and checked by its declaration (settings/grpc-setting.ts); compiled in the proto worker.
+    const input = await NAME_SETTINGS.grpc.input.read(c.req.raw, options, schemas);
     const { checkDefinitions } = await import('../../grpc/definitions.js');
-    const checked = await checkDefinitions(input, options.maxGrpcDefinitionsBytes, endpoints.grpc.compiler);
+    const checked = await checkDefinitions(input, options[NAME_SETTINGS.grpc.limit.option], endpoints.grpc.compiler);
     await refuseStreamsSigned(endpoints, name, methodsTakingStream(checked.registry));
     const had = await endpoints.setGrpc(name, { text: checked.text, services: checked.definitions.services });
     return c.body(checked.text, had ? 200 : 201, { 'content-type': 'application/json; charset=utf-8' });

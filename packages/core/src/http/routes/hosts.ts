@@ -8,9 +8,9 @@
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { readJsonObjectBody } from '../../codec/body.js';
 import { quoted } from '../../codec/quoted.js';
 import { MockpointError } from '../../registry/errors.js';
+import { NAME_SETTINGS } from '../../settings/name-settings.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc } from './responses.js';
@@ -35,10 +35,6 @@ const putQuery = z.object({
       'true: a host this API (or a mock file) gave another endpoint moves to this one, and `moved` lists each (a mock file applied does this: it wins for its hosts); false (the default): such a host is refused 409 HOST_TAKEN. A host MOCKPOINT_HOSTS maps elsewhere is refused either way.',
   }),
 });
-const input = z.strictObject({
-  hosts: z.array(z.string()).max(100).meta({ description: 'Host patterns: `api.github.com`, `*.stripe.com`.' }),
-});
-
 /** The `move` query of a PUT: `true` takes hosts other endpoints hold through the API. */
 function moveFlag(value: string | undefined): boolean {
   if (value !== undefined && value !== 'true' && value !== 'false') {
@@ -51,25 +47,10 @@ function moveFlag(value: string | undefined): boolean {
   return value === 'true';
 }
 
-/** The body of a PUT: `{ hosts: [...] }` and nothing else. */
-async function readHosts(request: Request, maxBytes: number): Promise<string[]> {
-  const members = await readJsonObjectBody(request, maxBytes);
-  for (const key of members.keys()) {
-    if (key !== 'hosts')
-      throw new MockpointError('UNKNOWN_FIELD', `unknown field "${key.slice(0, 100)}"; give { hosts: [...] }`);
-  }
-  const text = members.get('hosts');
-  const hosts: unknown = text === undefined ? undefined : JSON.parse(text);
-  if (!Array.isArray(hosts) || hosts.some((host) => typeof host !== 'string')) {
-    throw new MockpointError(
-      'INVALID_HOSTS',
-      '`hosts` must be a list of host names, e.g. { "hosts": ["api.github.com"] }',
-    );
-  }
-  return hosts as string[];
-}
-
-export function registerHostRoutes(app: Hono, ctx: AppContext): void {
+export function registerHostRoutes(
+  app: Hono,
+  ctx: Pick<AppContext, 'docs' | 'hosts' | 'options' | 'schemas' | 'storedHosts'>,
+): void {
   const { schemas, hosts, storedHosts, options } = ctx;
 
   app.get('/api/hosts', (c) => c.json({ hosts: hosts.list() }));
@@ -82,7 +63,8 @@ export function registerHostRoutes(app: Hono, ctx: AppContext): void {
   app.put('/api/endpoints/:name/hosts', async (c) => {
     const name = pathName(c.req.param('name'));
     const move = moveFlag(c.req.query('move'));
-    const given = await readHosts(c.req.raw, options.maxBodyBytes);
+    // Its input, read and checked by its declaration (settings/hosts-setting.ts).
+    const given = await NAME_SETTINGS.hosts.input.read(c.req.raw, options, schemas);
     if (move) return c.json(await storedHosts.take(name, given));
     return c.json({ hosts: await storedHosts.set(name, given) });
   });
@@ -117,7 +99,7 @@ export function registerHostRoutes(app: Hono, ctx: AppContext): void {
       tag: 'hosts',
       params,
       query: putQuery,
-      body: input,
+      body: NAME_SETTINGS.hosts.input.schema(schemas),
       admin: true,
       responses: {
         200: { description: "The endpoint's mappings now (and, with move=true, what moved).", schema: moves },

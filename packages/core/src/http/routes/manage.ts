@@ -10,8 +10,8 @@ import { type EndpointRecord, isValidName, parseMembers } from '../../api/schema
 import { readJsonObjectBody } from '../../codec/body.js';
 import { MockpointError } from '../../registry/errors.js';
 import { NAME_RULE } from '../../registry/rules.js';
+import { NAME_SETTINGS, SETTING_KINDS } from '../../settings/name-settings.js';
 import { recordJson, recordSummaryJson } from '../../store/record-codec.js';
-import { NAME_SETTINGS, SETTING_KINDS } from '../../store/settings/name-settings.js';
 import type { AppContext } from '../context.js';
 import { listContaining } from '../list-contains.js';
 import { withMember } from '../list-member.js';

@@ -7,20 +7,18 @@
  * @module
  */
 import type { Hono } from 'hono';
-import { readJsonObjectBody } from '../../codec/body.js';
 import { refuseSignedStreams } from '../../engine/grpc-signature-rule.js';
 import { MockpointError } from '../../registry/errors.js';
-import {
-  parseSignatureInput,
-  signatureSchemas,
-  signatureSettingsJson,
-  signatureView,
-} from '../../signing/signature-settings.js';
+import { NAME_SETTINGS } from '../../settings/name-settings.js';
+import { signatureSchemas, signatureSettingsJson, signatureView } from '../../signing/signature-settings.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';
 
-export function registerSignatureRoutes(app: Hono, ctx: AppContext): void {
+export function registerSignatureRoutes(
+  app: Hono,
+  ctx: Pick<AppContext, 'docs' | 'endpoints' | 'options' | 'schemas'>,
+): void {
   const { schemas, endpoints, options } = ctx;
 
   app.get('/api/endpoints/:name/signature', async (c) => {
@@ -40,10 +38,8 @@ export function registerSignatureRoutes(app: Hono, ctx: AppContext): void {
 
   app.put('/api/endpoints/:name/signature', async (c) => {
     const name = pathName(c.req.param('name'));
-    const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes);
-    // fromEntries makes own properties, so a `__proto__` key is reported as unknown.
-    const body = Object.fromEntries([...members].map(([key, text]) => [key, JSON.parse(text)]));
-    const settings = await parseSignatureInput(body);
+    // Its input, read and checked by its declaration (settings/signature-setting.ts).
+    const settings = await NAME_SETTINGS.signature.input.read(c.req.raw, options, schemas);
     await refuseSignedStreams(endpoints, name, settings, options);
     await endpoints.setSignature(name, settings);
     return c.json(signatureView(settings));
@@ -78,7 +74,7 @@ export function registerSignatureRoutes(app: Hono, ctx: AppContext): void {
         'Check the signature of every request to /endpoint/{name} and its subpaths: each journal entry gets signature { scheme, status, reason }; with enforce, a request whose signature is not valid is answered 401 SIGNATURE_INVALID (and still journaled).',
       tag: 'webhooks',
       params,
-      body: signatureSchemas.input,
+      body: NAME_SETTINGS.signature.input.schema(schemas),
       admin: true,
       responses: {
         200: { description: 'Saved; the check with each secret masked.', schema: signatureSchemas.view },

@@ -13,6 +13,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readJsonObjectBody } from '../../codec/body.js';
 import { MockpointError } from '../../registry/errors.js';
+import { NAME_SETTINGS } from '../../settings/name-settings.js';
 import { parseTwinSetting, type TwinSetting } from '../../twin/twin-setting.js';
 import { buildTwin, flowsOf, type TwinTable } from '../../twin/twin-table.js';
 import { parseTrigger, runTrigger, triggerable } from '../../twin/twin-trigger.js';
@@ -28,14 +29,6 @@ import {
   readDoc,
   STORE_ERRORS,
 } from './responses.js';
-
-const settingSchema = z
-  .object({
-    provider: z.string().optional().describe('A provider this daemon ships (GET /api/twins).'),
-    document: z.record(z.string(), z.unknown()).optional().describe('An OpenAPI 3 document (JSON) to make stateful.'),
-    profile: z.record(z.string(), z.unknown()).optional().describe('Its profile (docs/twins.md#the-profile-format).'),
-  })
-  .describe('A twin: a provider, or a document with its profile.');
 
 const shownSchema = z.object({
   provider: z.string().optional(),
@@ -98,6 +91,7 @@ async function shown(setting: TwinSetting, twins: TwinTable): Promise<z.infer<ty
 
 export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
   const { endpoints, options, twins, schemas } = ctx;
+  const settingSchema = NAME_SETTINGS.twin.input.schema(schemas);
   const path = '/api/endpoints/:name/twin';
   const none = (name: string) =>
     new MockpointError('TWIN_NOT_FOUND', `"${name}" has no twin; make one with PUT /api/endpoints/${name}/twin`);
@@ -124,8 +118,8 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
 
   app.put(path, async (c) => {
     const name = pathName(c.req.param('name') ?? '');
-    const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes, { inTurnsFrom: 1 << 20 });
-    const body = Object.fromEntries([...members].map(([member, text]) => [member, JSON.parse(text)]));
+    // Its input, read by its declaration (settings/twin-setting.ts); checked against the providers it ships here.
+    const body = await NAME_SETTINGS.twin.input.read(c.req.raw, options, schemas);
     const setting = parseTwinSetting(body, twins.catalog?.providers ?? []);
     const answer = await shown(setting, twins);
     await changing(name, () => endpoints.store.setSetting('twin', name, setting));

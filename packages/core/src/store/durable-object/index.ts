@@ -10,7 +10,6 @@
 import { decodeRoutes, type Route, routesJson } from '../../api/route.js';
 import type { EndpointRecord, ListPage } from '../../api/schemas.js';
 import { MockpointError } from '../../registry/errors.js';
-import { decodeRecord, encodeRecord } from '../record-codec.js';
 import {
   decodeSetting,
   encodeSetting,
@@ -19,7 +18,8 @@ import {
   type SettingKind,
   type SettingValue,
   type StoredSetting,
-} from '../settings/name-settings.js';
+} from '../../settings/name-settings.js';
+import { decodeRecord, encodeRecord } from '../record-codec.js';
 import type { EndpointStore, ListOptions, RoutedName, RouteNamesOptions, RoutesUpdate } from '../store.js';
 import { inNameRange, KeyedMutex, routeCount } from '../store.js';
 

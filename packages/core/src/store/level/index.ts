@@ -16,12 +16,6 @@ import { Level } from 'level';
 import { decodeRoutes, decodeRoutesInTurns, type Route, routesJsonInTurns } from '../../api/route.js';
 import type { EndpointRecord, ListPage } from '../../api/schemas.js';
 import { MockpointError } from '../../registry/errors.js';
-import { SLICED_ROUTES_CHARS, TurnBudget } from '../../turns/turn-budget.js';
-import type { WriteLog } from '../change-gate.js';
-import { type CollectionLog, MemoryCollectionStore } from '../memory/memory-collection-store.js';
-import { type DeliveryBackend, MemoryDeliveryStore } from '../memory/memory-delivery-store.js';
-import { MemoryStateStore } from '../memory/memory-state-store.js';
-import { decodeRecord, encodeRecord } from '../record-codec.js';
 import {
   decodeSetting,
   encodeSetting,
@@ -30,7 +24,13 @@ import {
   type SettingKind,
   type SettingValue,
   type StoredSetting,
-} from '../settings/name-settings.js';
+} from '../../settings/name-settings.js';
+import { SLICED_ROUTES_CHARS, TurnBudget } from '../../turns/turn-budget.js';
+import type { WriteLog } from '../change-gate.js';
+import { type CollectionLog, MemoryCollectionStore } from '../memory/memory-collection-store.js';
+import { type DeliveryBackend, MemoryDeliveryStore } from '../memory/memory-delivery-store.js';
+import { MemoryStateStore } from '../memory/memory-state-store.js';
+import { decodeRecord, encodeRecord } from '../record-codec.js';
 import type {
   CountOptions,
   EndpointStore,

@@ -8,7 +8,6 @@ import { decodeRoutes, decodeRoutesInTurns, type Route, routesJsonInTurns } from
 import type { EndpointRecord, ListPage } from '../../api/schemas.js';
 import { JsonText } from '../../codec/json-text.js';
 import { MockpointError } from '../../registry/errors.js';
-import { SLICED_ROUTES_CHARS, TurnBudget } from '../../turns/turn-budget.js';
 import {
   decodeSetting,
   encodeSetting,
@@ -16,7 +15,8 @@ import {
   type SettingKind,
   type SettingValue,
   type StoredSetting,
-} from '../settings/name-settings.js';
+} from '../../settings/name-settings.js';
+import { SLICED_ROUTES_CHARS, TurnBudget } from '../../turns/turn-budget.js';
 import type { EndpointStore, ListOptions, RoutedName, RouteNamesOptions, RoutesUpdate } from '../store.js';
 import { inNameRange, routeCount } from '../store.js';
 

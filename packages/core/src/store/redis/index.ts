@@ -23,7 +23,6 @@ import { ClientClosedError, ClientOfflineError, createClient, type RedisClientOp
 import { decodeRoutes, type Route, routesJson } from '../../api/route.js';
 import type { EndpointRecord, ListPage } from '../../api/schemas.js';
 import { MockpointError } from '../../registry/errors.js';
-import { decodeRecord, encodeRecord } from '../record-codec.js';
 import {
   decodeSetting,
   encodeSetting,
@@ -32,7 +31,8 @@ import {
   type SettingValue,
   type StoredSetting,
   settingHash,
-} from '../settings/name-settings.js';
+} from '../../settings/name-settings.js';
+import { decodeRecord, encodeRecord } from '../record-codec.js';
 import {
   type EndpointStore,
   inNameRange,

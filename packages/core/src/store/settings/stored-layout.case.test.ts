@@ -7,9 +7,9 @@
  * @module
  */
 import { expect } from 'vitest';
+import type { SettingKind } from '../../settings/name-settings.js';
 import { storeNames } from '../name-ledger.js';
 import type { EndpointStore } from '../store.js';
-import type { SettingKind } from './name-settings.js';
 
 /** The settings earlier versions kept (a setting added since was never written by one). */
 type EarlierKind = Extract<SettingKind, 'signature' | 'chaos' | 'graphql' | 'grpc' | 'hosts'>;
