@@ -28,6 +28,7 @@ import { JsonSyntaxError, JsonText, scanJson } from '../codec/json-text.js';
 import { utf8Length } from '../codec/utf8-length.js';
 import { parseCollection } from '../collections/collection-input.js';
 import { collectionText } from '../collections/item.js';
+import { buildGraphqlSchema } from '../graphql/graphql-schema.js';
 import { type ErrorCode, MockpointError } from '../registry/errors.js';
 import {
   DEFAULT_LIMITS,
@@ -637,13 +638,18 @@ function checkedSetting(
   const seen = context.seen.get(kind) ?? new Map<string, number>();
   context.seen.set(kind, seen);
   try {
-    const checked = settingFile(kind).check(value, { schemas: context.schemas, endpoint: i, seen });
+    const checked = settingFile(kind).check(value, { schemas: context.schemas, endpoint: i, seen, buildGraphql });
     if (checked !== undefined) (out as unknown as Record<string, unknown>)[kind] = checked;
   } catch (error) {
     if (!(error instanceof MockpointError)) throw error;
     const below = Array.isArray(error.details?.at) ? (error.details.at as Path) : [];
     throw fileError('MOCK_FILE_INVALID', context.at(['endpoints', i, key, ...below]), error.message, error.code);
   }
+}
+
+/** A mock file's GraphQL schema, built as `PUT …/graphql` builds it, within the default size limit. */
+function buildGraphql(sdl: string): void {
+  buildGraphqlSchema(sdl, DEFAULT_LIMITS.maxGraphqlSchemaBytes);
 }
 
 /**

@@ -36,9 +36,10 @@ export function registerOnFirstUse(app: Hono, register: () => void): void {
     };
   }
   const fetch = app.fetch;
-  app.fetch = (...args) => {
+  // The request named (the function's length 1): Deno.serve gives a handler of length 0 no request.
+  app.fetch = (request, ...rest) => {
     ensure();
-    return fetch(...args);
+    return fetch(request, ...rest);
   };
   let routes = app.routes;
   Object.defineProperty(app, 'routes', {

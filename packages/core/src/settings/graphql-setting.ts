@@ -8,9 +8,7 @@
 import { z } from 'zod';
 import { createGraphqlSchemas } from '../api/graphql-json.js';
 import { decodeUtf8, parseJsonBody, readDecodedBody } from '../codec/body.js';
-import { buildGraphqlSchema } from '../graphql/graphql-schema.js';
 import { MockpointError } from '../registry/errors.js';
-import { DEFAULT_LIMITS } from '../registry/limits.js';
 import type { NameSetting } from './name-setting.js';
 
 const graphqlSchemas = createGraphqlSchemas();
@@ -51,11 +49,11 @@ export const graphqlSetting: NameSetting<string> = {
         .describe(
           'A GraphQL schema (SDL text, or { "$file": "./schema.graphql" }): GraphQL requests are answered from it (docs/graphql.md).',
         ),
-    check: (value) => {
+    check: (value, file) => {
       if (typeof value !== 'string') {
         throw new MockpointError('INVALID_GRAPHQL_SCHEMA', 'graphql must be SDL text or { $file }');
       }
-      buildGraphqlSchema(value, DEFAULT_LIMITS.maxGraphqlSchemaBytes);
+      file.buildGraphql(value);
       return value;
     },
     read: async (get) => {

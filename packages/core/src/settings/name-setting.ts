@@ -54,6 +54,11 @@ export interface FileCheck {
   readonly endpoint: number;
   /** What this setting's members of earlier endpoints claimed, by endpoint index (hosts: each pattern once). */
   readonly seen: Map<string, number>;
+  /**
+   * Builds a GraphQL schema as its PUT does (`INVALID_GRAPHQL_SCHEMA`…), given by the file's parser so
+   * that the `graphql` package loads with the files module, not with every route that reads the settings.
+   */
+  readonly buildGraphql: (sdl: string) => void;
 }
 
 /** A setting's export form: its member of a mock file's endpoint, and how `export` and `apply` move it. */
