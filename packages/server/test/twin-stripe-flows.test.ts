@@ -3,12 +3,11 @@
 // LevelDB and on a real redis-server: Checkout Sessions completed through the twin's test helper,
 // Subscriptions with their first invoice, Refunds, and the parameters the document requires. Every
 // delivered event is checked by `stripe.webhooks.constructEvent`. Every process listens on 127.0.0.1.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import { assertBuilt, killAll, removeTempDirs } from './helpers/daemon.js';
+import { hookReceiver, twinDaemon } from './helpers/twin.js';
 
 let redis: TestRedis;
 
@@ -22,25 +21,9 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
-let twins = 0;
-
 /** A daemon with a Stripe twin at the root of its own port, a stripe-node client, and the root's URL. */
 async function stripeTwin(store: 'level' | 'redis'): Promise<{ stripe: Stripe; root: string }> {
-  const name = `flows${++twins}`;
-  const daemon =
-    store === 'level'
-      ? await startDaemon({ args: ['--data-dir', await makeTempDir(), '--serve', `${name}=0`] })
-      : await startDaemon({ args: ['--serve', `${name}=0`], env: { MOCKPOINT_REDIS_URL: redis.socket } });
-  const note = daemon.notes.find((line) => line.startsWith(`${name} served at `));
-  expect(note, daemon.startLine).toBeDefined();
-  const root = (note as string).slice(`${name} served at `.length);
-  const made = await fetch(`${daemon.url}/api/endpoints/${name}/twin`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ provider: 'stripe' }),
-  });
-  expect(made.status).toBe(200);
-  const { port } = new URL(root);
+  const { root, port } = await twinDaemon('stripe', store === 'level' ? 'level' : { redis: redis.socket });
   return {
     stripe: new Stripe('sk_test_123', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 }),
     root,
@@ -52,34 +35,19 @@ async function webhooks(
   stripe: Stripe,
   events: string[],
 ): Promise<{ until(count: number): Promise<Stripe.Event[]>; close(): Promise<void> }> {
-  const received: { body: string; signature: string }[] = [];
-  const waiters: (() => void)[] = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      received.push({ body, signature: String(request.headers['stripe-signature']) });
-      response.end('ok');
-      for (const wake of waiters.splice(0)) wake();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  const receiver = await hookReceiver();
   const endpoint = await stripe.webhookEndpoints.create({
-    url,
+    url: receiver.url,
     enabled_events: events as Stripe.WebhookEndpointCreateParams.EnabledEvent[],
   });
   return {
     async until(count) {
-      while (received.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
-      return received.map(({ body, signature }) =>
-        stripe.webhooks.constructEvent(body, signature, endpoint.secret as string),
+      await receiver.until(count);
+      return receiver.received.map(({ body, headers }) =>
+        stripe.webhooks.constructEvent(body, String(headers['stripe-signature']), endpoint.secret as string),
       );
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: receiver.close,
   };
 }
 
