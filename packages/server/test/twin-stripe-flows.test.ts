@@ -322,4 +322,14 @@ describe.each(['level', 'redis'] as const)('the Stripe twin flows through stripe
     const kept = await stripe.paymentIntents.create({ amount: 100, currency: 'usd' });
     expect((await stripe.paymentIntents.list()).data.map((intent) => intent.id)).toEqual([kept.id]);
   });
+
+  it("makes a payment Checkout Session without line items, as stripe-node's own example does", async () => {
+    const { stripe } = await stripeTwin(store);
+    const session = await stripe.checkout.sessions.create({
+      mode: 'payment',
+      success_url: 'https://example.com/success',
+      shipping_options: [{ shipping_rate: 'shr_standard' }],
+    });
+    expect(session).toMatchObject({ object: 'checkout.session', status: 'open', amount_total: 0 });
+  });
 });
