@@ -24,6 +24,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+// The list @mockpoint/twins exports (its source of truth; plain JavaScript, nothing to build).
+import { providers as TWIN_PROVIDERS } from '../packages/twins/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER = join(ROOT, 'packages', 'server');
@@ -135,18 +137,10 @@ function inputsKey(target) {
 
 /** The files of @mockpoint/twins that a twin reads: each provider's document and profile. */
 function twinFiles() {
-  const { providers } = twinProviders();
-  return providers.flatMap((provider) => [
+  return TWIN_PROVIDERS.flatMap((provider) => [
     join(TWINS, provider, 'document.json.gz'),
     join(TWINS, provider, 'profile.json'),
   ]);
-}
-
-function twinProviders() {
-  const source = readFileSync(join(TWINS, 'index.js'), 'utf8');
-  const list = /export const providers = (\[[^\]]*\]);/.exec(source)?.[1];
-  if (list === undefined) fail('packages/twins/index.js has no `export const providers = [...]`');
-  return { providers: JSON.parse(list.replaceAll("'", '"')) };
 }
 
 /**
@@ -154,9 +148,8 @@ function twinProviders() {
  * index.js, which an executable has no folder for. The same exports, the same answers.
  */
 function embeddedTwins() {
-  const { providers } = twinProviders();
   const files = Object.fromEntries(
-    providers.map((provider) => [
+    TWIN_PROVIDERS.map((provider) => [
       provider,
       {
         document: readFileSync(join(TWINS, provider, 'document.json.gz')).toString('base64'),
@@ -166,7 +159,7 @@ function embeddedTwins() {
   );
   return [
     "import { gunzipSync } from 'node:zlib';",
-    `export const providers = ${JSON.stringify(providers)};`,
+    `export const providers = ${JSON.stringify(TWIN_PROVIDERS)};`,
     `const files = ${JSON.stringify(files)};`,
     'export async function load(provider) {',
     "  if (!providers.includes(provider)) throw new Error('no twin of ' + provider + '; one of ' + providers.join(', '));",

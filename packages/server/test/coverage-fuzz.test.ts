@@ -8,7 +8,7 @@
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { expect, it } from 'vitest';
 import { requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
-import { watchHealth } from './helpers/watch-health.js';
+import { watchWhileFuzzing } from './helpers/watch-health.js';
 
 useDaemons();
 
@@ -48,7 +48,7 @@ it(`answers ${CASES} random values of each coverage parameter (seed ${SEED}): a 
     200,
   );
   await fetch(`${daemon.url}/endpoint/shop/items`).then((response) => response.arrayBuffer());
-  const health = await watchHealth(daemon.url, daemon.child.pid as number);
+  const health = await watchWhileFuzzing(daemon, 1000);
   const statuses: Record<string, Record<number, number>> = {};
   try {
     for (const param of ['names', 'since', 'until', 'unknown']) {
@@ -76,12 +76,9 @@ it(`answers ${CASES} random values of each coverage parameter (seed ${SEED}): a 
       }
     }
   } finally {
-    const report = await health.stop();
-    console.log(
-      `coverage fuzz (seed ${SEED}): statuses ${JSON.stringify(statuses)}; slowest health ${report.worstMs} ms`,
-    );
-    expect(report.failed).toBe(0);
-    expect(report.worstMs).toBeLessThan(1000);
+    console.log(`coverage fuzz (seed ${SEED}): statuses ${JSON.stringify(statuses)}`);
+    const report = await health.check();
+    console.log(`coverage fuzz (seed ${SEED}): slowest health ${report.worstMs} ms`);
   }
   // Every parameter was refused; names and since/until near valid values were also answered.
   for (const param of ['names', 'since', 'until', 'unknown']) expect(statuses[param]?.[400]).toBeGreaterThan(0);

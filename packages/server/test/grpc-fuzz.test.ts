@@ -15,7 +15,7 @@ import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { expect, it } from 'vitest';
 import { type Daemon, startDaemon, useDaemons } from './helpers/daemon.js';
 import { KINDS_FILE, KINDS_REGISTRY, randomMessage, wellFormed } from './helpers/random-message.js';
-import { watchHealth } from './helpers/watch-health.js';
+import { watchWhileFuzzing } from './helpers/watch-health.js';
 
 useDaemons({ kill: 'file' });
 
@@ -252,7 +252,7 @@ it(`answers random gRPC-family calls (seed ${SEED}, ${CASES} of each kind) well-
     body: JSON.stringify({ descriptorSet }),
   });
   expect(put.status).toBe(201);
-  const health = await watchHealth(daemon.url, daemon.child.pid as number);
+  const health = await watchWhileFuzzing(daemon, 1000);
   const done: Record<string, number> = {};
   try {
     for (const [kind, run] of Object.entries(KINDS)) {
@@ -266,10 +266,9 @@ it(`answers random gRPC-family calls (seed ${SEED}, ${CASES} of each kind) well-
     }
   } finally {
     closeSessions();
-    const { failed, worstMs } = await health.stop();
-    console.log(`grpc fuzz (seed ${SEED}): cases ${JSON.stringify(done)}; slowest health ${Math.round(worstMs)} ms`);
-    expect(failed).toBe(0);
-    expect(worstMs).toBeLessThan(1000);
+    console.log(`grpc fuzz (seed ${SEED}): cases ${JSON.stringify(done)}`);
+    const { worstMs } = await health.check();
+    console.log(`grpc fuzz (seed ${SEED}): slowest health ${Math.round(worstMs)} ms`);
   }
   for (const count of Object.values(done)) expect(count).toBeGreaterThanOrEqual(20);
   const journal = (await (await fetch(`${daemon.url}/api/endpoints/fuzz/requests`)).json()) as { requests: unknown[] };
@@ -305,6 +304,7 @@ function mutate(source: string, random: () => number): string {
 
 it(`answers ${CASES * 2} random .proto sources with 201 or 400 INVALID_PROTO at a file, line and column (seed ${SEED})`, async () => {
   const daemon = await startDaemon({ args: ['--memory'] });
+  const health = await watchWhileFuzzing(daemon);
   const random = prng(SEED);
   const outcomes: Record<string, number> = {};
   const started = Date.now();
@@ -333,6 +333,6 @@ it(`answers ${CASES * 2} random .proto sources with 201 or 400 INVALID_PROTO at 
     expect(typeof body.error?.details?.column, where).toBe('number');
   }
   console.log(`grpc .proto fuzz (seed ${SEED}): ${JSON.stringify(outcomes)}`);
-  expect((await fetch(`${daemon.url}/api/health`)).status).toBe(200);
+  await health.check();
   expect(daemon.stderr).not.toMatch(/error|uncaught|unhandled/i);
 });

@@ -9,6 +9,7 @@ import { connect } from 'node:net';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { expect, it } from 'vitest';
 import { ON_BUN, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
+import { watchWhileFuzzing } from './helpers/watch-health.js';
 
 useDaemons();
 
@@ -34,6 +35,7 @@ function rawRequest(port: number, head: string): Promise<string> {
 // Not on Bun (docs/runtimes.md#tests-not-run-on-bun): Bun's parser answers a target holding a tab with 505.
 it.skipIf(ON_BUN)(`answers ${CASES} random hosts and targets (seed ${SEED}), and stays healthy`, async () => {
   const daemon = await startDaemon({ args: ['--memory', '--hosts', 'api.github.com=github,*.stripe.com=stripe'] });
+  const health = await watchWhileFuzzing(daemon);
   await requestJson(`${daemon.url}/api/endpoints/github`, { method: 'PUT', body: { data: 'gh' } });
   await requestJson(`${daemon.url}/api/endpoints/stripe`, { method: 'PUT', body: { data: 'st' } });
   const random = prng(SEED);
@@ -63,7 +65,7 @@ it.skipIf(ON_BUN)(`answers ${CASES} random hosts and targets (seed ${SEED}), and
   expect(
     await rawRequest(daemon.port, 'GET http://API.github.com./ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
   ).toMatch(/"gh"$/);
-  expect((await requestJson(`${daemon.url}/api/health`)).status).toBe(200);
+  await health.check();
 });
 
 const MOVE_SEED = 37;
@@ -76,6 +78,7 @@ function percentEncoded(text: string): string {
 
 it(`answers ${MOVE_CASES} random move= values of PUT …/hosts (seed ${MOVE_SEED}): 400 INVALID_QUERY in one bounded line, and stays healthy`, async () => {
   const daemon = await startDaemon({ args: ['--memory'] });
+  const health = await watchWhileFuzzing(daemon);
   const random = prng(MOVE_SEED);
   const codes = new Map<number, number>();
   for (let i = 0; i < MOVE_CASES; i++) {
@@ -113,5 +116,5 @@ it(`answers ${MOVE_CASES} random move= values of PUT …/hosts (seed ${MOVE_SEED
     });
     expect(answer.status, value).toBe(200);
   }
-  expect((await requestJson(`${daemon.url}/api/health`)).status).toBe(200);
+  await health.check();
 });

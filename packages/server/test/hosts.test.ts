@@ -127,3 +127,47 @@ describe('a mapped host', () => {
     expect(bad.stderr).toContain('MOCKPOINT_HOSTS: "127.0.0.1=x" is not host=name');
   });
 });
+
+describe('the hosts one endpoint may have', () => {
+  const hostsOf = (count: number) => Array.from({ length: count }, (_, k) => `h${k}.example.test`);
+  /** A mock file with a plain endpoint first, then one with `count` hosts. */
+  async function fileWith(count: number): Promise<string> {
+    const file = join(await makeTempDir(), 'mockpoint.json');
+    const endpoints = [
+      { name: 'plain', data: { ok: true } },
+      { name: 'many', hosts: hostsOf(count) },
+    ];
+    await writeFile(file, JSON.stringify({ version: 1, endpoints }));
+    return file;
+  }
+
+  it('are at most 100: the admin API, validate, apply and --config refuse more at save, naming the limit', async () => {
+    const daemon = await startDaemon({ args: ['--memory'] });
+    const url = `${daemon.url}/api/endpoints/many/hosts`;
+    const refused = await requestJson(url, { method: 'PUT', body: { hosts: hostsOf(101) } });
+    expect(refused.status).toBe(400);
+    const error = (refused.body as { error: { code: string; message: string; details?: unknown } }).error;
+    expect(error.code).toBe('INVALID_HOSTS');
+    expect(error.message).toContain('at most 100 hosts per endpoint; got 101');
+    expect(error.details).toEqual({ limit: 100, count: 101 });
+    expect((await requestJson(url, { method: 'PUT', body: { hosts: hostsOf(100) } })).status).toBe(200);
+    await requestJson(url, { method: 'DELETE' });
+
+    const file = await fileWith(101);
+    const validated = await runCli({ args: ['validate', file] });
+    expect(validated.code).toBe(1);
+    expect(validated.stderr).toContain('endpoints[1].hosts: at most 100 hosts per endpoint; got 101');
+    // Refused before anything of the file is written: the endpoint before it is not made either.
+    const applied = await runCli({ args: ['apply', file, '--url', daemon.url] });
+    expect(applied.code).toBe(1);
+    expect(applied.stderr).toContain('endpoints[1].hosts: at most 100 hosts per endpoint; got 101');
+    expect((await requestJson(`${daemon.url}/api/endpoints`)).body).toMatchObject({ endpoints: [], total: 0 });
+    const started = await runCli({ args: ['--memory', '--port', '0', '--config', file] });
+    expect(started.code).not.toBe(0);
+    expect(started.stderr).toContain('endpoints[1].hosts: at most 100 hosts per endpoint; got 101');
+
+    const fits = await runCli({ args: ['apply', await fileWith(100), '--url', daemon.url] });
+    expect(fits.code).toBe(0);
+    expect((await requestJson(url)).body).toMatchObject({ hosts: { length: 100 } });
+  });
+});

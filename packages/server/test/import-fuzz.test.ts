@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { expect, it } from 'vitest';
 import { makeTempDir, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
+import { watchWhileFuzzing } from './helpers/watch-health.js';
 
 useDaemons();
 
@@ -78,6 +79,7 @@ async function importAndServe(dir: string, file: string, expectedKind: string): 
   const routes = (JSON.parse(await readFile(join(dir, 'mock.json'), 'utf8')).endpoints[0].routes ??
     []) as StoredRoute[];
   const daemon = await startDaemon({ cwd: dir, args: ['--memory', '--config', 'mock.json'] });
+  const health = await watchWhileFuzzing(daemon);
   let checked = 0;
   for (const route of routes) {
     const pattern = pathOf(route.match?.path);
@@ -113,8 +115,7 @@ async function importAndServe(dir: string, file: string, expectedKind: string): 
     }
     checked++;
   }
-  const health = await fetch(`${daemon.url}/api/health`);
-  expect(health.status).toBe(200);
+  await health.check();
   return checked;
 }
 

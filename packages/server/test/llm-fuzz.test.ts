@@ -6,7 +6,8 @@
 import { createClient } from '@mockpoint/core';
 import { jsonString, prng, randomText } from '@mockpoint/testkit/random-text';
 import { expect, it } from 'vitest';
-import { requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
+import { startDaemon, useDaemons } from './helpers/daemon.js';
+import { watchWhileFuzzing } from './helpers/watch-health.js';
 
 useDaemons({ kill: 'file' });
 
@@ -29,6 +30,7 @@ function sseData(text: string): string[] {
 
 it(`answers ${CASES} requests with random model names and messages (seed ${SEED}), exactly`, async () => {
   const daemon = await startDaemon({ args: ['--memory'] });
+  const health = await watchWhileFuzzing(daemon);
   await createClient({ baseUrl: daemon.url }).setRoutes('fuzz', [
     {
       match: { path: '/chat/completions' },
@@ -80,5 +82,5 @@ it(`answers ${CASES} requests with random model names and messages (seed ${SEED}
     const named = anthropic ? parsed[0].message.model : parsed[0].model;
     expect(named, where).toBe(model);
   }
-  expect((await requestJson(`${daemon.url}/api/health`)).status).toBe(200);
+  await health.check();
 });

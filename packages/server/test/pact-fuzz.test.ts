@@ -15,6 +15,7 @@ import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { Verifier } from '@pact-foundation/pact';
 import { expect, it } from 'vitest';
 import { makeTempDir, requestJson, runCli, startDaemon, useDaemons } from './helpers/daemon.js';
+import { watchWhileFuzzing } from './helpers/watch-health.js';
 
 useDaemons();
 
@@ -81,6 +82,7 @@ it('random code points in path, query, bodies and answers: exported to Pact and 
   const cases = Array.from({ length: REQUESTS }, (_, i) => randomCase(random, i));
   const dir = await makeTempDir('mockpoint-pact-fuzz-');
   const first = await startDaemon({ cwd: dir, args: ['--memory', '--journal-size', '200'] });
+  const firstHealth = await watchWhileFuzzing(first);
   expect(
     (await requestJson(`${first.url}/api/endpoint/add`, { method: 'PUT', body: { name: 'fuzz', data: {} } })).status,
   ).toBe(201);
@@ -121,6 +123,7 @@ it('random code points in path, query, bodies and answers: exported to Pact and 
   writeFileSync(file, text);
 
   const second = await startDaemon({ cwd: dir, args: ['--memory'] });
+  const secondHealth = await watchWhileFuzzing(second);
   const imported = await runCli({ args: ['import', file, '--from', 'pact', '--apply', '--url', second.url] });
   expect(imported.code, imported.stderr).toBe(0);
   expect(imported.stderr).not.toContain('left out');
@@ -133,5 +136,5 @@ it('random code points in path, query, bodies and answers: exported to Pact and 
     pactUrls: [file],
     logLevel: 'error',
   }).verifyProvider();
-  for (const daemon of [first, second]) expect((await fetch(`${daemon.url}/api/health`)).status).toBe(200);
+  for (const health of [firstHealth, secondHealth]) await health.check();
 }, 60_000);

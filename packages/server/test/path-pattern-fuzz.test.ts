@@ -8,6 +8,7 @@
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
+import { watchWhileFuzzing } from './helpers/watch-health.js';
 
 useDaemons();
 
@@ -72,6 +73,7 @@ describe('segments with several parameters, made of random code points (seeded f
     const seed = 20261124;
     const random = prng(seed);
     const daemon = await startDaemon({ cwd: await makeTempDir() });
+    const health = await watchWhileFuzzing(daemon);
     const counts = { matched: 0, unmatched: 0, refusedText: 0, refusedAdjacent: 0, refusedLength: 0 };
     const CASES = 240;
     for (let n = 0; n < CASES; n++) {
@@ -155,7 +157,7 @@ describe('segments with several parameters, made of random code points (seeded f
       }
     }
     expect(daemon.child.exitCode, daemon.stderr).toBeNull();
-    expect((await fetch(`${daemon.url}/api/health`)).status).toBe(200);
+    await health.check();
     // The fuzz reached every outcome.
     expect(counts.matched, JSON.stringify(counts)).toBeGreaterThan(50);
     expect(counts.unmatched, JSON.stringify(counts)).toBeGreaterThan(10);

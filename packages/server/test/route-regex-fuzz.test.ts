@@ -6,7 +6,7 @@
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
-import { watchHealth } from './helpers/watch-health.js';
+import { watchWhileFuzzing } from './helpers/watch-health.js';
 
 useDaemons();
 
@@ -26,7 +26,7 @@ describe('route regular expressions made of random code points (seeded fuzz agai
     const seed = 20261125;
     const random = prng(seed);
     const daemon = await startDaemon({ cwd: await makeTempDir() });
-    const health = await watchHealth(daemon.url, daemon.child.pid as number);
+    const health = await watchWhileFuzzing(daemon, 1000);
     const counts = { compiled: 0, refused: 0, quoted: 0 };
     const attack = `${'a'.repeat(60_000)}!`;
     for (let n = 0; n < 150; n++) {
@@ -78,11 +78,9 @@ describe('route regular expressions made of random code points (seeded fuzz agai
       await miss.arrayBuffer();
       counts.quoted++;
     }
-    const report = await health.stop();
+    const report = await health.check();
     expect(counts.compiled, JSON.stringify(counts)).toBeGreaterThan(10);
     expect(counts.refused, JSON.stringify(counts)).toBeGreaterThan(10);
-    expect(report.failed).toBe(0);
-    expect(report.worstMs, JSON.stringify(report)).toBeLessThan(1000);
     expect(report.rssPeak - report.rssStart, JSON.stringify(report)).toBeLessThan(200 * 1024 * 1024);
     console.log(
       `route regex fuzz: ${JSON.stringify(counts)}, health worst ${Math.round(report.worstMs)} ms, RSS ${Math.round(report.rssStart / 1e6)} -> ${Math.round(report.rssPeak / 1e6)} MB`,

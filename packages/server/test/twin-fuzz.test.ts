@@ -7,6 +7,7 @@
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { assertBuilt, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import { watchWhileFuzzing } from './helpers/watch-health.js';
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
@@ -37,6 +38,7 @@ function randomForm(random: () => number): URLSearchParams {
 
 it(`answers ${CASES} random Stripe requests (seed ${SEED}) below 500, keeps what it was sent exact, and stays healthy`, async () => {
   const daemon = await startDaemon({ args: ['--memory'] });
+  const health = await watchWhileFuzzing(daemon);
   const made = await requestJson(`${daemon.url}/api/endpoints/stripe/twin`, {
     method: 'PUT',
     body: { provider: 'stripe' },
@@ -86,11 +88,12 @@ it(`answers ${CASES} random Stripe requests (seed ${SEED}) below 500, keeps what
   // Both answers and refusals were reached.
   expect(statuses.get(200)).toBeGreaterThan(0);
   expect(statuses.get(400)).toBeGreaterThan(0);
-  expect((await requestJson(`${daemon.url}/api/health`)).status).toBe(200);
+  await health.check();
 });
 
 it(`answers ${CASES} random GitHub requests (seed ${SEED}) below 500, keeps labels by their exact names, and stays healthy`, async () => {
   const daemon = await startDaemon({ args: ['--memory'] });
+  const health = await watchWhileFuzzing(daemon);
   const made = await requestJson(`${daemon.url}/api/endpoints/github/twin`, {
     method: 'PUT',
     body: { provider: 'github' },
@@ -133,5 +136,5 @@ it(`answers ${CASES} random GitHub requests (seed ${SEED}) below 500, keeps labe
     if (kind === 1 && response.status === 201) expect(parsed.title).toBe(text);
   }
   expect(statuses.get(201)).toBeGreaterThan(0);
-  expect((await requestJson(`${daemon.url}/api/health`)).status).toBe(200);
+  await health.check();
 });

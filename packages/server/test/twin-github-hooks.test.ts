@@ -3,28 +3,17 @@
 // `config.secret` is answered as `********` (and still signs every delivery, verified by
 // @octokit/webhooks), and a repository hook's deliveries carry no `installation` (an App's do).
 // Every process listens on 127.0.0.1.
-import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, killAll, removeTempDirs } from './helpers/daemon.js';
-import { hookReceiver, twinDaemon } from './helpers/twin.js';
+import { describe, expect, it } from 'vitest';
 
-let redis: TestRedis;
+import { hookReceiver, twinDaemon, useTwinRedis } from './helpers/twin.js';
 
-beforeAll(async () => {
-  assertBuilt();
-  redis = await startTestRedis();
-});
-afterEach(() => killAll());
-afterAll(async () => {
-  await redis?.dispose();
-  await removeTempDirs();
-});
+const twinRedis = useTwinRedis();
 
 /** A daemon with a GitHub twin at the root of its own port, and an Octokit for it. */
 async function githubTwin(store: 'level' | 'redis'): Promise<Octokit> {
-  const { root } = await twinDaemon('github', store === 'level' ? 'level' : { redis: redis.socket });
+  const { root } = await twinDaemon('github', await twinRedis.store(store));
   const quiet = () => undefined;
   const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
   return new Octokit({ auth: 'ghp_test123', baseUrl: root, log });

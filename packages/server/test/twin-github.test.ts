@@ -2,28 +2,17 @@
 // daemon serving the twin at the root of a port of its own (`--serve`), on LevelDB and on a real
 // redis-server: issues numbered per repository, comments, labels, pull requests, `Link`
 // pagination through `octokit.paginate`, GitHub's errors. Every process listens on 127.0.0.1.
-import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
-import { exampleKeys, hookReceiver, twinDaemon } from './helpers/twin.js';
+import { describe, expect, it } from 'vitest';
+import { requestJson, startDaemon } from './helpers/daemon.js';
+import { exampleKeys, hookReceiver, twinDaemon, useTwinRedis } from './helpers/twin.js';
 
-let redis: TestRedis;
-
-beforeAll(async () => {
-  assertBuilt();
-  redis = await startTestRedis();
-});
-afterEach(() => killAll());
-afterAll(async () => {
-  await redis?.dispose();
-  await removeTempDirs();
-});
+const twinRedis = useTwinRedis();
 
 /** A daemon with a GitHub twin served at the root of its own port, and an Octokit for it. */
 async function githubTwin(store: 'level' | 'redis'): Promise<{ octokit: Octokit; root: string }> {
-  const { root } = await twinDaemon('github', store === 'level' ? 'level' : { redis: redis.socket });
+  const { root } = await twinDaemon('github', await twinRedis.store(store));
   const quiet = () => undefined;
   const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
   const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });

@@ -4,27 +4,11 @@
 // on the other, even for a name the other already answered without one, and a removal on either
 // is seen by both. Every process listens on 127.0.0.1.
 import { writeFile } from 'node:fs/promises';
-import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  assertBuilt,
-  type Daemon,
-  killAll,
-  makeTempDir,
-  removeTempDirs,
-  runCli,
-  startDaemon,
-} from './helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { type Daemon, makeTempDir, runCli, startDaemon } from './helpers/daemon.js';
+import { useTwinRedis } from './helpers/twin.js';
 
-let redis: TestRedis | undefined;
-
-beforeAll(() => assertBuilt());
-afterEach(() => killAll());
-afterAll(async () => {
-  await killAll();
-  await redis?.dispose();
-  await removeTempDirs();
-});
+const twinRedis = useTwinRedis();
 
 const DOCUMENT = {
   openapi: '3.0.3',
@@ -100,8 +84,7 @@ describe('the twin as a per-name setting', () => {
   });
 
   it('put on one Redis replica answers on the other, for a name the other served without one too', async () => {
-    redis ??= await startTestRedis();
-    const env = { MOCKPOINT_REDIS_URL: redis.socket };
+    const env = { MOCKPOINT_REDIS_URL: (await twinRedis.redis()).socket };
     const [a, b] = await Promise.all([startDaemon({ env }), startDaemon({ env })]);
     if (a === undefined || b === undefined) throw new Error('two replicas');
     // B answers the name first, while it has no twin.

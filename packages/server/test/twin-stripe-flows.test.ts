@@ -3,27 +3,16 @@
 // LevelDB and on a real redis-server: Checkout Sessions completed through the twin's test helper,
 // Subscriptions with their first invoice, Refunds, and the parameters the document requires. Every
 // delivered event is checked by `stripe.webhooks.constructEvent`. Every process listens on 127.0.0.1.
-import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import Stripe from 'stripe';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, killAll, removeTempDirs } from './helpers/daemon.js';
-import { hookReceiver, twinDaemon } from './helpers/twin.js';
+import { describe, expect, it } from 'vitest';
 
-let redis: TestRedis;
+import { hookReceiver, twinDaemon, useTwinRedis } from './helpers/twin.js';
 
-beforeAll(async () => {
-  assertBuilt();
-  redis = await startTestRedis();
-});
-afterEach(() => killAll());
-afterAll(async () => {
-  await redis?.dispose();
-  await removeTempDirs();
-});
+const twinRedis = useTwinRedis();
 
 /** A daemon with a Stripe twin at the root of its own port, a stripe-node client, and the root's URL. */
 async function stripeTwin(store: 'level' | 'redis'): Promise<{ stripe: Stripe; root: string }> {
-  const { root, port } = await twinDaemon('stripe', store === 'level' ? 'level' : { redis: redis.socket });
+  const { root, port } = await twinDaemon('stripe', await twinRedis.store(store));
   return {
     stripe: new Stripe('sk_test_123', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 }),
     root,

@@ -5,38 +5,19 @@
 // Stripe's errors. Every process listens on 127.0.0.1.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import Stripe from 'stripe';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  assertBuilt,
-  type Daemon,
-  killAll,
-  removeTempDirs,
-  requestJson,
-  runCli,
-  startDaemon,
-} from './helpers/daemon.js';
-import { twinDaemon } from './helpers/twin.js';
+import { describe, expect, it } from 'vitest';
+import { type Daemon, requestJson, runCli, startDaemon } from './helpers/daemon.js';
+import { twinDaemon, useTwinRedis } from './helpers/twin.js';
 
-let redis: TestRedis;
-
-beforeAll(async () => {
-  assertBuilt();
-  redis = await startTestRedis();
-});
-afterEach(() => killAll());
-afterAll(async () => {
-  await redis?.dispose();
-  await removeTempDirs();
-});
+const twinRedis = useTwinRedis();
 
 /** A daemon with a Stripe twin served at the root of its own port, and a stripe-node client for it. */
 async function stripeTwin(
   store: 'level' | 'redis',
   key = 'sk_test_123',
 ): Promise<{ daemon: Daemon; stripe: Stripe; root: string }> {
-  const { daemon, root, port } = await twinDaemon('stripe', store === 'level' ? 'level' : { redis: redis.socket });
+  const { daemon, root, port } = await twinDaemon('stripe', await twinRedis.store(store));
   const stripe = new Stripe(key, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
   return { daemon, stripe, root };
 }

@@ -5,29 +5,16 @@
 // and, with --to, to one more receiver; every delivery is accepted by the provider's own verifier
 // (stripe.webhooks.constructEvent, @octokit/webhooks verify). Every process listens on 127.0.0.1.
 import { createClient, MockpointError } from '@mockpoint/core';
-import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import Stripe from 'stripe';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, killAll, removeTempDirs, requestJson, runCli } from './helpers/daemon.js';
-import { exampleKeys, hookReceiver, type TwinStore, twinDaemon } from './helpers/twin.js';
+import { describe, expect, it } from 'vitest';
+import { requestJson, runCli } from './helpers/daemon.js';
+import { exampleKeys, hookReceiver, twinDaemon, useTwinRedis } from './helpers/twin.js';
 
-let redis: TestRedis;
-
-beforeAll(async () => {
-  assertBuilt();
-  redis = await startTestRedis();
-});
-afterEach(() => killAll());
-afterAll(async () => {
-  await redis?.dispose();
-  await removeTempDirs();
-});
-
-const storeOf = (store: 'level' | 'redis'): TwinStore => (store === 'level' ? 'level' : { redis: redis.socket });
+const twinRedis = useTwinRedis();
 
 /** What a Stripe delivery is: its event's type, once constructEvent has checked its signature. */
 function stripeType(stripe: Stripe, delivery: { body: string; headers: Record<string, unknown> }, secret: string) {
@@ -36,7 +23,7 @@ function stripeType(stripe: Stripe, delivery: { body: string; headers: Record<st
 
 describe.each(['level', 'redis'] as const)('mockpoint trigger (%s)', (store) => {
   it('sends a Stripe event as stripe trigger does: made through the API, listed, delivered, and once more --to', async () => {
-    const { daemon, name, port } = await twinDaemon('stripe', storeOf(store));
+    const { daemon, name, port } = await twinDaemon('stripe', await twinRedis.store(store));
     const stripe = new Stripe('sk_test_1', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
     const subscribed = await hookReceiver();
     const once = await hookReceiver();
@@ -91,7 +78,7 @@ describe.each(['level', 'redis'] as const)('mockpoint trigger (%s)', (store) => 
   });
 
   it("sends GitHub's events to the repository's hooks and --to, verified by @octokit/webhooks", async () => {
-    const { daemon, name, root } = await twinDaemon('github', storeOf(store));
+    const { daemon, name, root } = await twinDaemon('github', await twinRedis.store(store));
     const quiet = () => undefined;
     const octokit = new Octokit({
       auth: 'ghp_1',

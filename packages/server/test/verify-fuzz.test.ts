@@ -12,6 +12,7 @@ import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { assertBuilt, killAll, makeTempDir, removeTempDirs, runCli, startDaemon } from './helpers/daemon.js';
+import { watchWhileFuzzing } from './helpers/watch-health.js';
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
@@ -115,6 +116,7 @@ it('random code points in recorded requests and upstream answers: exit 0 or 1, t
     args: ['--memory'],
     env: { MOCKPOINT_PROXY_ALLOW_HOSTS: `127.0.0.1:${port}` },
   });
+  const health = await watchWhileFuzzing(daemon);
   const routes = [
     { id: 'get', match: { method: 'GET', path: '/items/:id' }, answer: { data: randomJson(random) } },
     {
@@ -173,6 +175,5 @@ it('random code points in recorded requests and upstream answers: exit 0 or 1, t
     expect(report.findings.some((finding) => finding.code === 'REQUEST_SCHEMA_MISMATCH')).toBe(true);
     expect(XMLValidator.validate(readFileSync(join(dir, 'verify.xml'), 'utf8'))).toBe(true);
   }
-  const health = await fetch(`${daemon.url}/api/health`);
-  expect(health.status).toBe(200);
+  await health.check();
 });

@@ -3,7 +3,8 @@
  * name holding a Stripe twin, its provider, the objects a client made by collection and its
  * events (as `GET /v1/events` lists them, a triggered one among them); on a GitHub twin's, its
  * issues in their repository and the deliveries to the repository's hook; none on a name without
- * a twin. No axe violation at 1280 and 360 px; nothing scrolls sideways on the phone.
+ * a twin. No axe violation at 1280 and 360 px; nothing scrolls sideways on the phone. A name
+ * holding only a twin, requested, is in the endpoint list, never under "Mistyped URLs".
  */
 import { describe, expect, test } from 'vitest';
 import { overflowX } from './web-axe.js';
@@ -87,4 +88,18 @@ describe.each([
     await poll(() => page.locator('.chaos-panel').isVisible()).toBe(true);
     expect(await page.locator('.twin-panel').isVisible()).toBe(false);
   });
+});
+
+test('a name holding only a twin, once requested, is in the endpoint list and not under Mistyped URLs', async () => {
+  await call('/api/endpoints/lone-twin/twin', { method: 'PUT', body: '{"provider":"stripe"}' });
+  await call('/endpoint/lone-twin/v1/customers', { method: 'POST', headers: STRIPE, body: 'email=a%40example.com' });
+  // A name that holds nothing, requested after it: the inbox shows (it is hidden while empty), and lists only it.
+  expect((await fetch(`${web.server.url}/endpoint/lone-twn/v1/customers`)).status).toBe(404);
+
+  const { page } = await web.open({ width: 1280, height: 900 });
+  await page.goto(`${web.server.url}/#/`);
+  const inbox = page.getByRole('region', { name: /Mistyped URLs/ });
+  await poll(() => inbox.locator('.inbox-list .name').allTextContents()).toEqual(['lone-twn']);
+  await poll(() => page.locator('.endpoint-list a[data-name="lone-twin"]').isVisible()).toBe(true);
+  expect(await axeViolations(page)).toEqual([]);
 });

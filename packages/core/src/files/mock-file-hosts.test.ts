@@ -49,6 +49,12 @@ describe('hosts in a mock file', () => {
     ['an IP address', '[127.0.0.1]', 'INVALID_HOSTS', 'endpoints[0].hosts[0]'],
     ['a port', '[a.test, "b.test:443"]', 'INVALID_HOSTS', 'endpoints[0].hosts[1]'],
     ['not a list', 'a.test', 'INVALID_HOSTS', 'endpoints[0].hosts'],
+    [
+      'more than 100',
+      `[${Array.from({ length: 101 }, (_, k) => `h${k}.test`).join(', ')}]`,
+      'INVALID_HOSTS',
+      'endpoints[0].hosts',
+    ],
   ])('refuses %s at its path', (_label, hosts, reason, path) => {
     const error = failure(`version: 1\nendpoints:\n  - name: a\n    hosts: ${hosts}\n`);
     expect(error.code).toBe('MOCK_FILE_INVALID');

@@ -9,11 +9,14 @@
  * @module
  */
 
-import { type HostEntry, type HostMapping, hostOfHeader, parseHostPattern } from '../pattern/host-mapping.js';
+import {
+  checkHostCount,
+  type HostEntry,
+  type HostMapping,
+  hostOfHeader,
+  parseHostPattern,
+} from '../pattern/host-mapping.js';
 import { MockpointError } from '../registry/errors.js';
-
-/** Most hosts one endpoint may be given through the API. */
-export const MAX_HOSTS_PER_NAME = 100;
 
 export class HostTable {
   /** Host pattern → entry; a `*.name` pattern is kept under its own text. */
@@ -94,12 +97,7 @@ export class HostTable {
    * settings map elsewhere is still refused.
    */
   check(name: string, hosts: readonly string[], options: { move?: boolean } = {}): string[] {
-    if (hosts.length > MAX_HOSTS_PER_NAME) {
-      throw new MockpointError(
-        'INVALID_HOSTS',
-        `at most ${MAX_HOSTS_PER_NAME} hosts per endpoint; got ${hosts.length}`,
-      );
-    }
+    checkHostCount(hosts.length);
     const patterns: string[] = [];
     for (const host of hosts) {
       const pattern = typeof host === 'string' ? parseHostPattern(host) : undefined;

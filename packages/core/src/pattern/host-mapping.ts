@@ -7,6 +7,7 @@
  * @module
  */
 
+import { MockpointError } from '../registry/errors.js';
 import { isValidName } from '../registry/rules.js';
 import { IPV4 } from './host-rules.js';
 
@@ -33,6 +34,22 @@ export function parseHostPattern(text: string): string | undefined {
   if (name.length === 0 || name.length > MAX_HOST || !NAME.test(name)) return undefined;
   if (IPV4.test(name) || name === 'localhost' || name.endsWith('.localhost')) return undefined;
   return wildcard ? `*.${name}` : name;
+}
+
+/** Most hosts one endpoint may be given through the API or a mock file (`MOCKPOINT_HOSTS` is the daemon's: not bounded per name). */
+export const MAX_HOSTS_PER_NAME = 100;
+
+/**
+ * Refuses a `hosts` list longer than {@link MAX_HOSTS_PER_NAME} with `INVALID_HOSTS`, naming the
+ * limit (`details: { limit, count }`): the same answer from the admin API, a mock file and the table.
+ */
+export function checkHostCount(count: number): void {
+  if (count <= MAX_HOSTS_PER_NAME) return;
+  throw new MockpointError(
+    'INVALID_HOSTS',
+    `at most ${MAX_HOSTS_PER_NAME} hosts per endpoint; got ${count}: map fewer, or a *. pattern for the names below one`,
+    { details: { limit: MAX_HOSTS_PER_NAME, count } },
+  );
 }
 
 /** One mapping: a host pattern and the endpoint it picks. */

@@ -159,7 +159,7 @@ export const ERRORS = {
     fix: 'correct the field the message names ([rate-limits.md](rate-limits.md))',
   },
   INVALID_HOSTS: {
-    when: 'a `hosts` list holds something that is not a host pattern (a name, or `*.` and a name; not an IP address or `localhost`, no port), or more than 100 hosts',
+    when: 'a `hosts` list holds something that is not a host pattern (a name, or `*.` and a name; not an IP address or `localhost`, no port), or more than 100 hosts for one endpoint (the admin API, a mock file: `details` has `{ limit, count }`); nothing is written',
     fix: 'give host names such as `api.github.com` or `*.stripe.com` ([https.md](https.md#hosts-map-to-endpoints))',
   },
   REQUEST_INVALID: {

@@ -5,7 +5,13 @@
  * @module
  */
 import { z } from 'zod';
-import { HOST_PATTERN_FORMS, type HostMove, parseHostPattern } from '../pattern/host-mapping.js';
+import {
+  checkHostCount,
+  HOST_PATTERN_FORMS,
+  type HostMove,
+  MAX_HOSTS_PER_NAME,
+  parseHostPattern,
+} from '../pattern/host-mapping.js';
 import { MockpointError } from '../registry/errors.js';
 import { BODY_LIMIT, type FileCheck, type NameSetting, type SettingFile, type SettingInput } from './name-setting.js';
 import { objectBody } from './object-body.js';
@@ -20,7 +26,10 @@ function decodeHosts(text: string): string[] {
 }
 
 const input = z.strictObject({
-  hosts: z.array(z.string()).max(100).meta({ description: 'Host patterns: `api.github.com`, `*.stripe.com`.' }),
+  hosts: z
+    .array(z.string())
+    .max(MAX_HOSTS_PER_NAME)
+    .meta({ description: `Host patterns: \`api.github.com\`, \`*.stripe.com\`; at most ${MAX_HOSTS_PER_NAME}.` }),
 });
 
 /** The hosts of a PUT body: `{ hosts: [...] }` and nothing else. */
@@ -36,12 +45,15 @@ function hostsOf(body: Record<string, unknown>): string[] {
       '`hosts` must be a list of host names, e.g. { "hosts": ["api.github.com"] }',
     );
   }
+  checkHostCount(hosts.length);
   return hosts as string[];
 }
 
 /** A file endpoint's `hosts:` as patterns, sorted; a bad one, or one an earlier endpoint of the file has, is refused. */
 function fileHosts(value: unknown, file: FileCheck): string[] | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
+  // Refused here, with the rest of the file's checks: before anything of the file is written.
+  checkHostCount(value.length);
   const out: string[] = [];
   value.forEach((host: unknown, k) => {
     const pattern = typeof host === 'string' ? parseHostPattern(host) : undefined;

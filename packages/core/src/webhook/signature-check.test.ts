@@ -365,7 +365,7 @@ describe('enforce', () => {
   it('removing the check stops checking: entries have no signature, enforce no longer refuses', async () => {
     const name = await hook({ scheme: 'github', secret: TEXT_SECRET, enforce: true });
     expect((await post(name, BODY, {})).status).toBe(401);
-    await client.removeSignature(name);
+    await client.clearSignature(name);
     expect((await post(name, BODY, {})).status).toBe(200);
     const entries = await client.requests(name);
     expect(entries[1]).not.toHaveProperty('signature');

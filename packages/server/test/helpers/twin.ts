@@ -1,17 +1,18 @@
 /**
  * A daemon holding a provider's twin (docs/twins.md) for the twin tests: the built daemon on
  * LevelDB (a temp data directory), on a redis-server the test started, or in memory, the twin put
- * at a name of its own (the Redis tests of a file share one redis-server) and served at the root
- * of a port of its own (`--serve`), where the providers' SDKs point. And a receiver of webhooks on
- * 127.0.0.1.
+ * at a name of its own (the Redis tests of a file share one redis-server, {@link useTwinRedis}) and
+ * served at the root of a port of its own (`--serve`), where the providers' SDKs point. And a
+ * receiver of webhooks on 127.0.0.1.
  *
  * @module
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import examples from '@octokit/webhooks-examples/api.github.com/index.json' with { type: 'json' };
-import { expect } from 'vitest';
-import { type Daemon, makeTempDir, requestJson, startDaemon } from './daemon.js';
+import { afterAll, expect } from 'vitest';
+import { type Daemon, makeTempDir, requestJson, startDaemon, useDaemons } from './daemon.js';
 
 /** Where the daemon keeps its state: LevelDB, the redis-server at a socket, or memory. */
 export type TwinStore = 'level' | 'memory' | { redis: string };
@@ -28,6 +29,38 @@ export interface TwinDaemon {
 }
 
 let names = 0;
+
+/** The file's redis-server, from {@link useTwinRedis}. */
+export interface TwinRedis {
+  /** The redis-server, started on the first call (a file whose tests never ask starts none). */
+  redis(): Promise<TestRedis>;
+  /** The store a test of `kind` gives {@link twinDaemon}: LevelDB, or the file's redis-server. */
+  store(kind: 'level' | 'redis'): Promise<TwinStore>;
+}
+
+/**
+ * The hooks of a twin test file that runs on LevelDB and on Redis ({@link useDaemons}: the
+ * processes of a test SIGKILLed after it) and the one redis-server its tests share, removed after
+ * the last test once the daemons are gone. Call it once, at the top level of the file.
+ */
+export function useTwinRedis(): TwinRedis {
+  useDaemons();
+  let started: Promise<TestRedis> | undefined;
+  // Registered after useDaemons' hooks, so it runs before the temp directories go.
+  afterAll(async () => {
+    const redis = await started?.catch(() => undefined);
+    started = undefined;
+    await redis?.dispose();
+  });
+  const redis = () => {
+    started ??= startTestRedis();
+    return started;
+  };
+  return {
+    redis,
+    store: async (kind) => (kind === 'level' ? 'level' : { redis: (await redis()).socket }),
+  };
+}
 
 /** Starts the built daemon on `store` and makes a twin of `provider` at a new name, served at a port of its own. */
 export async function twinDaemon(provider: 'stripe' | 'github', store: TwinStore): Promise<TwinDaemon> {

@@ -3,11 +3,14 @@
  * 200 ms (each ask timed, one at a time, an ask still waiting at the end
  * counted by how long it has waited) and reads the process's resident memory
  * (`VmRSS` of /proc/<pid>/status, Linux) as often. {@link HealthWatch.stop}
- * gives the worst latency and the RSS at the start and at its peak.
+ * gives the worst latency and the RSS at the start and at its peak. A fuzz test
+ * uses {@link watchWhileFuzzing}: the watch, and a check that fails the test
+ * when health did not answer within a bound.
  *
  * @module
  */
 import { readFile } from 'node:fs/promises';
+import { expect, onTestFinished } from 'vitest';
 
 /** What a {@link HealthWatch} saw. */
 export interface HealthReport {
@@ -84,6 +87,51 @@ export async function watchHealth(url: string, pid: number, intervalMs = 200): P
       await loop;
       report.rssPeak = Math.max(report.rssPeak, await rssOf(pid));
       report.cpuMs = (await cpuOf(pid)) - cpuStart;
+      return report;
+    },
+  };
+}
+
+/**
+ * How long `/api/health` may take while a fuzz test attacks the daemon: generous, for a machine
+ * whose cores other tests share; what it catches is a daemon stuck or gone, not a slow one.
+ */
+export const FUZZ_HEALTH_BOUND_MS = 2_000;
+
+/** A {@link watchHealth} of a fuzz test, from {@link watchWhileFuzzing}. */
+export interface FuzzHealth {
+  /**
+   * Stops watching and fails the test unless health was asked, every ask answered 200, and the
+   * slowest (or one still waiting) within the bound. Returns what was seen.
+   */
+  check(): Promise<HealthReport>;
+}
+
+/**
+ * Asks the daemon's `/api/health` all through a fuzz test (every 200 ms, {@link watchHealth}), not
+ * only after it: call it once the daemon is up, fuzz, then {@link FuzzHealth.check}. A test that
+ * fails before its check still stops the watch when it ends.
+ */
+export async function watchWhileFuzzing(
+  daemon: { url: string; child: { pid?: number | undefined } },
+  boundMs = FUZZ_HEALTH_BOUND_MS,
+): Promise<FuzzHealth> {
+  const watch = await watchHealth(daemon.url, daemon.child.pid as number);
+  let stopped: Promise<HealthReport> | undefined;
+  const stop = () => {
+    stopped ??= watch.stop();
+    return stopped;
+  };
+  onTestFinished(async () => {
+    await stop();
+  });
+  return {
+    async check() {
+      const report = await stop();
+      const seen = `health while fuzzing: ${JSON.stringify(report)}`;
+      expect(report.asked, seen).toBeGreaterThan(0);
+      expect(report.failed, seen).toBe(0);
+      expect(report.worstMs, seen).toBeLessThan(boundMs);
       return report;
     },
   };

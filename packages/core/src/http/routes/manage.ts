@@ -141,7 +141,7 @@ const LISTED_PARTS = ['collections', 'state', 'queue'] as const;
  * The names (with `prefix`) holding any per-name setting (settings/name-settings.ts), collections,
  * state or queued answers, in name order: what each holds (each setting by its key, then the parts).
  */
-async function partNames(
+export async function partNames(
   endpoints: AppContext['endpoints'],
   states: AppContext['backend']['states'],
   prefix: string | undefined,

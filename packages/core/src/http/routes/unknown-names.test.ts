@@ -47,6 +47,22 @@ describe('GET /api/requests/unknown', () => {
     expect((await inbox(app)).map(({ name }) => name)).toEqual(['gj']);
   });
 
+  // A twin needs the providers the daemon ships: test/web-twin.test.ts has a twin-only name.
+  it('does not list a name that holds only chaos or a collection: the endpoint list shows it', async () => {
+    const app = createApp();
+    const writes = [
+      { method: 'PUT', path: '/api/endpoints/flaky/chaos', body: '{"rate":0,"faults":["500"]}' },
+      { method: 'POST', path: '/api/endpoints/users/collections/people/items', body: '{"id":"1"}' },
+    ];
+    for (const { method, path, body } of writes) {
+      expect((await app.request(path, { method, body })).status, path).toBeLessThan(300);
+    }
+    for (const name of ['flaky', 'users', 'flakey']) await app.request(`/endpoint/${name}/people`);
+    expect((await inbox(app)).map(({ name }) => name)).toEqual(['flakey']);
+    const listed = (await (await app.request('/api/endpoints')).json()) as { endpoints: { name: string }[] };
+    expect(listed.endpoints.map(({ name }) => name)).toEqual(['flaky', 'users']);
+  });
+
   it(`lists at most ${MAX_UNKNOWN_NAMES} names, the most recently requested`, async () => {
     const app = createApp();
     for (let i = 0; i < MAX_UNKNOWN_NAMES + 5; i++) await app.request(`/endpoint/n-${i}`);

@@ -1,7 +1,9 @@
 /**
  * `GET /api/requests/unknown`: the mistyped-name inbox — names that received
- * requests (still in the journal) but have neither a record nor routes, newest
- * first, so a page can offer to create each with one click.
+ * requests (still in the journal) but hold nothing (no record, no routes, no
+ * per-name setting such as a twin or a GraphQL schema, no collections, state or
+ * queued answers: the endpoint list shows those), newest first, so a page can
+ * offer to create each with one click.
  *
  * @module
  */
@@ -11,6 +13,7 @@ import { jsonResponse } from '../../answer/read-response.js';
 import { isValidName } from '../../api/schemas.js';
 import { readJournalPaged } from '../../journal/journal.js';
 import type { AppContext } from '../context.js';
+import { partNames } from './manage.js';
 import { errorResponses, HOST_ERRORS, STORE_ERRORS } from './responses.js';
 
 /** Names listed at most (the most recently requested). */
@@ -39,13 +42,17 @@ const unknownNamesSchema = z.object({
 
 export function registerUnknownNameRoutes(
   app: Hono,
-  ctx: Pick<AppContext, 'docs' | 'endpoints' | 'journal' | 'schemas'>,
+  ctx: Pick<AppContext, 'backend' | 'docs' | 'endpoints' | 'journal' | 'schemas'>,
 ): void {
   const { journal, endpoints, schemas } = ctx;
 
   app.get('/api/requests/unknown', async () => {
-    const routed = await endpoints.store.routeNames();
-    const withRoutes = new Set(routed.map((entry) => entry.name));
+    const [routed, parts] = await Promise.all([
+      endpoints.store.routeNames(),
+      partNames(endpoints, ctx.backend.states, undefined),
+    ]);
+    // A name with routes, or only a twin, a schema, chaos, collections…, is listed as an endpoint: no mistyped one.
+    const held = new Set([...routed.map((entry) => entry.name), ...parts.map(([name]) => name)]);
     // Oldest first, a page at a time (the event loop runs between pages): a later entry of a name is newer.
     const byName = new Map<string, UnknownName & { newestId: number }>();
     await readJournalPaged(journal, 0, undefined, (since) => {
@@ -56,7 +63,7 @@ export function registerUnknownNameRoutes(
           seen.newestId = entry.id;
           seen.lastReceivedAt = entry.receivedAt;
           seen.lastMethod = entry.method;
-        } else if (isValidName(name) && !withRoutes.has(name)) {
+        } else if (isValidName(name) && !held.has(name)) {
           byName.set(name, {
             name,
             requests: 1,
@@ -72,9 +79,7 @@ export function registerUnknownNameRoutes(
     const names: UnknownName[] = [];
     for (const { newestId: _, ...candidate } of newestFirst) {
       if (names.length >= MAX_UNKNOWN_NAMES) break;
-      // A name with only a GraphQL schema is no mistyped one: its schema answers.
-      const [record, sdl] = await Promise.all([endpoints.get(candidate.name), endpoints.graphqlSchema(candidate.name)]);
-      if (record === undefined && sdl === undefined) names.push(candidate);
+      if ((await endpoints.get(candidate.name)) === undefined) names.push(candidate);
     }
     return jsonResponse({ names });
   });
@@ -82,7 +87,7 @@ export function registerUnknownNameRoutes(
   ctx.docs.push({
     method: 'get',
     path: '/api/requests/unknown',
-    summary: `Names that received requests (still in the journal) but have no record and no routes: mistyped names, newest first (at most ${MAX_UNKNOWN_NAMES}).`,
+    summary: `Names that received requests (still in the journal) but hold nothing (no record, routes, per-name setting such as a twin, collections, state or queued answers): mistyped names, newest first (at most ${MAX_UNKNOWN_NAMES}).`,
     tag: 'journal',
     responses: {
       200: { description: 'The names, newest first.', schema: unknownNamesSchema },
