@@ -2,8 +2,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { defineConfig, type Options } from 'tsup';
 import { NODE_BUILD } from '../../scripts/tsup-options.mjs';
 
-/** A bundled package (a devDependency): its files are in the clone's node_modules. */
-const BUNDLED_DEPENDENCY = /\/node_modules\/zod\//;
+/** A bundled package (see `noExternal`): its files are in the clone's node_modules. */
+const BUNDLED_DEPENDENCY = /\/node_modules\/(?:zod|hono|@cfworker\/json-schema)\//;
 
 /**
  * zod's `z` namespace re-exports every locale (`z.locales`, 64 modules, 0.37 MB of the bundle's
@@ -73,7 +73,10 @@ export default defineConfig({
   onSuccess: afterBuild,
   // zod is a devDependency bundled into the chunks (its declarations carried in dist/types/vendor), not 95 modules
   // (its `z` namespace imports every locale, 64 modules, which the bundle leaves out), about 3 MB
-  // less RSS at a daemon's start (docs/performance.md). THIRD_PARTY_NOTICES.md has its license.
-  noExternal: ['zod'],
+  // less RSS at a daemon's start (docs/performance.md). hono (about 35 modules) and @cfworker/json-schema
+  // (9) are bundled likewise, though still dependencies (hono's types are the app's): each module a
+  // start loads costs it a resolution, a read and a compile (docs/performance.md, "ready").
+  // THIRD_PARTY_NOTICES.md has their licenses.
+  noExternal: ['zod', 'hono', '@cfworker/json-schema'],
   esbuildPlugins: [noZodLocales],
 });

@@ -8,10 +8,11 @@
  * @module
  */
 import { writeSync } from 'node:fs';
+import type { Backend } from '@mockpoint/core';
 import { VERSION } from '@mockpoint/core/defaults';
 import { isOwnError } from '@mockpoint/core/internal';
 import { type CommandName, closestCommand, isCommand } from './commands/command-list.js';
-import { ConfigError, HELP, resolveConfig } from './config.js';
+import { ConfigError, HELP, resolveConfig, type ServerConfig } from './config.js';
 import { holdYoungGeneration } from './lean-start.js';
 
 /** Signals within this long of the first are copies of it (see `shutdown`). */
@@ -123,6 +124,20 @@ const RUNNERS: Record<CommandName, (argv: string[]) => Promise<number>> = {
   mcp: async (argv) => (await import('./commands/mcp-command.js')).runMcp(argv, IO, process.env, stopSignal()),
 };
 
+/**
+ * Loads the store's modules (LevelDB's: most of core's) and starts opening it, before the daemon's
+ * other modules are imported: LevelDB reads its files on a thread of its own while they load.
+ * `startServer` takes the opening over (and says what went wrong in it, if anything did).
+ */
+async function openStore(config: ServerConfig): Promise<{ opening: Promise<Backend> }> {
+  const { prepareBackend } = await import('./open-backend.js');
+  const opening = (await prepareBackend(config))();
+  // Awaited by startServer; until then a failed open is no unhandled rejection.
+  opening.catch(() => {});
+  // In an object: an async function's promise would wait for the one it returns.
+  return { opening };
+}
+
 async function main(): Promise<void> {
   const sub = process.argv[2];
   if (sub !== undefined && isCommand(sub)) {
@@ -179,11 +194,13 @@ async function main(): Promise<void> {
 
   // The young generation held at its first size while the modules load (lean-start.ts).
   const letYoungGenerationGrow = holdYoungGeneration();
-  const { startServer } = await import('./start-server.js');
   // Every file the daemon writes (LevelDB's tables and logs, the CA) is its owner's alone, whatever
   // the umask it was started with (docs/safety.md#files-on-disk).
   process.umask(0o077);
-  server = await startServer(config);
+  // The store opens (LevelDB's files read on its own thread) while the rest of the modules load.
+  const { opening } = await openStore(config);
+  const { startServer } = await import('./start-server.js');
+  server = await startServer(config, opening);
   letYoungGenerationGrow();
   if (signals > 0) {
     await server.close();

@@ -1,13 +1,14 @@
 /**
  * `openBackend()`: the daemon's state, chosen by its settings — `redisUrl`,
  * `memory`, or else the LevelDB `dataDir` — by a lookup on the kind. The LevelDB
- * and Redis entries are imported only when chosen.
+ * and Redis entries (and the memory one) are imported only when chosen, so the CLI
+ * starts opening the store before the rest of the daemon's modules have loaded.
  *
  * @module
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type Backend, memoryBackend } from '@mockpoint/core';
+import type { Backend } from '@mockpoint/core';
 import { type LimitOptions, SETTINGS } from '@mockpoint/core/defaults';
 import { isOwnError } from '@mockpoint/core/internal';
 import { DEFAULTS, type ServerConfig } from './config.js';
@@ -73,9 +74,17 @@ async function loadRedisStore(): Promise<typeof import('@mockpoint/core/redis')>
   }
 }
 
-/** How each kind is opened. */
-const OPENERS: Record<BackendKind, (settings: BackendSettings) => Promise<Backend>> = {
-  memory: async (settings) => memoryBackend(bounds(settings)),
+/** What opens a backend of one kind, once its modules are loaded. */
+type Open = () => Promise<Backend>;
+
+/** How each kind is opened: its modules loaded (and its directory made), then what opens it. */
+const OPENERS: Record<BackendKind, (settings: BackendSettings) => Promise<Open>> = {
+  // Imported here, not at the top: the CLI imports this module to open LevelDB before core's main
+  // entry (most of the daemon's modules) loads (cli.ts).
+  memory: async (settings) => {
+    const { memoryBackend } = await import('@mockpoint/core');
+    return async () => memoryBackend(bounds(settings));
+  },
   level: async (settings) => {
     const dir = settings.dataDir ?? DEFAULTS.dataDir;
     try {
@@ -99,23 +108,27 @@ const OPENERS: Record<BackendKind, (settings: BackendSettings) => Promise<Backen
         error,
       );
     }
-    try {
-      return await level.levelBackend({ ...bounds(settings), dir });
-    } catch (error) {
-      throw isOwnError(error) && error.code === 'DATA_DIR_LOCKED' ? dataDirLocked(dir, error) : error;
-    }
+    return async () => {
+      try {
+        return await level.levelBackend({ ...bounds(settings), dir });
+      } catch (error) {
+        throw isOwnError(error) && error.code === 'DATA_DIR_LOCKED' ? dataDirLocked(dir, error) : error;
+      }
+    };
   },
   redis: async (settings) => {
     const { redisBackend } = await loadRedisStore();
-    try {
-      return await redisBackend({
-        ...bounds(settings),
-        url: settings.redisUrl as string,
-        connectTimeoutMs: settings.redisConnectTimeoutMs,
-      });
-    } catch (error) {
-      throw new StartError('REDIS_UNREACHABLE', `${SETTINGS.redisUrl.env}: ${(error as Error).message}`, error);
-    }
+    return async () => {
+      try {
+        return await redisBackend({
+          ...bounds(settings),
+          url: settings.redisUrl as string,
+          connectTimeoutMs: settings.redisConnectTimeoutMs,
+        });
+      } catch (error) {
+        throw new StartError('REDIS_UNREACHABLE', `${SETTINGS.redisUrl.env}: ${(error as Error).message}`, error);
+      }
+    };
   },
 };
 
@@ -126,11 +139,23 @@ export function backendKind(settings: BackendSettings): BackendKind {
 }
 
 /**
+ * Loads the modules of the backend the settings choose (and makes the data directory); returns what
+ * opens it. The CLI calls it before the daemon's other modules are imported, and has the store open
+ * while they load (LevelDB reads its files on a thread of its own).
+ * @throws StartError `DATA_DIR_UNUSABLE` (the data directory cannot be made),
+ *   `LEVELDB_UNAVAILABLE` (its native addon cannot be loaded), `REDIS_CLIENT_MISSING`
+ * @example const open = await prepareBackend(config); const opening = open();
+ */
+export function prepareBackend(settings: BackendSettings): Promise<() => Promise<Backend>> {
+  return OPENERS[backendKind(settings)](settings);
+}
+
+/**
  * Opens the backend the settings choose.
  * @throws StartError `DATA_DIR_UNUSABLE` (the data directory cannot be made),
  *   `LEVELDB_UNAVAILABLE` (its native addon cannot be loaded), `REDIS_CLIENT_MISSING` or `REDIS_UNREACHABLE`; MockpointError as the LevelDB store's open does.
  * @example const backend = await openBackend({ memory: true })
  */
-export function openBackend(settings: BackendSettings): Promise<Backend> {
-  return OPENERS[backendKind(settings)](settings);
+export async function openBackend(settings: BackendSettings): Promise<Backend> {
+  return (await prepareBackend(settings))();
 }

@@ -218,15 +218,26 @@ async function listen(
 }
 
 /**
- * Starts the daemon.
+ * Starts the daemon. `opening` is the backend `openBackend(options)` is already opening, made the
+ * server's as one it opened itself: the CLI starts opening the store while the daemon's modules
+ * still load (cli.ts).
  * @example const server = await startServer({ port: 0, memory: true }); await server.close()
  */
-export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+export async function startServer(
+  options: StartServerOptions = {},
+  opening?: Promise<Backend>,
+): Promise<RunningServer> {
   const port = options.port ?? DEFAULTS.port;
   const host = options.host;
-  // The reporter first, so that a failure to load it leaves no backend open.
-  const reporter = await createReporter(options.serverReportingDsn, VERSION);
-  const backend = await openServerBackend(options);
+  // The reporter first, so that a failure to load it leaves no backend open (one already opening is closed).
+  const reporter = await createReporter(options.serverReportingDsn, VERSION).catch(async (error: unknown) => {
+    await opening?.then(
+      (backend) => backend.close(),
+      () => {},
+    );
+    throw error;
+  });
+  const backend = await (opening ?? openServerBackend(options));
   // Schemas are built and their operations answered in a worker thread, started by the first of them.
   const graphqlRunner = graphqlWorker({ log: (line) => process.stderr.write(`${line}\n`) });
   // .proto sources are parsed in another, started by the first of them (docs/grpc.md).

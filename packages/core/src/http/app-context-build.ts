@@ -143,7 +143,11 @@ export function buildAppContext(options: CreateAppOptions, resolved: ResolvedApp
     clockSync,
     timers,
     deliveries,
-    schemas: schemasFor(resolved.maxDelayMs),
+    // Built on the first read (the API's routes, registered on the app's first use): a daemon
+    // that only serves stored endpoints never builds them (docs/performance.md, "ready").
+    get schemas() {
+      return schemasFor(resolved.maxDelayMs);
+    },
     docs: [],
   };
 }

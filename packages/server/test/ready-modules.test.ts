@@ -1,0 +1,78 @@
+// What a plain start loads before its first stub is answered, and in which order (issue #64,
+// `ready`; docs/performance.md "Ready: spawn to the first stub"). Each module loaded costs a start
+// its resolution, read and compile: hono's and @cfworker/json-schema's are bundled into core's
+// chunks (about 45 files fewer). And the store's modules load first, so that LevelDB opens (its
+// files read on a thread of its own) while the rest of the daemon's modules load. The probe
+// (fixtures/module-probe.mjs) records every module the process loads, in order.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, killAll, makeTempDir, ON_BUN, removeTempDirs, startDaemon } from './helpers/daemon.js';
+
+const PROBE = fileURLToPath(new URL('./fixtures/module-probe.mjs', import.meta.url));
+
+/**
+ * The files (not `node:` builtins) a plain start may load through its module loader until its
+ * first stub is answered. This build loads 72 (and, through `require`, the CommonJS files of
+ * LevelDB's packages and graphql's parser, which the probe does not see); the build before loaded
+ * 108, 29 of them hono's and 9 @cfworker/json-schema's.
+ */
+const MAX_FILES = 90;
+
+afterAll(async () => {
+  await killAll();
+  await removeTempDirs();
+});
+
+/** A data directory holding one endpoint, `stub`, stored by a daemon that has stopped since. */
+async function dataDirWithStub(dir: string): Promise<string> {
+  const dataDir = join(dir, 'data');
+  const first = await startDaemon({ args: ['--data-dir', dataDir] });
+  const put = await fetch(`${first.url}/api/endpoints/stub`, { method: 'PUT', body: '{"data":{"hello":"world"}}' });
+  expect(put.status).toBe(201);
+  expect((await first.stop()).code).toBe(0);
+  return dataDir;
+}
+
+/** Starts a daemon on `dataDir` with the probe, answers the stub once; the URLs it loaded until then, in order. */
+async function modulesUntilFirstStub(dir: string, dataDir: string): Promise<string[]> {
+  const probeFile = join(dir, 'loaded.txt');
+  const daemon = await startDaemon({
+    args: ['--data-dir', dataDir],
+    nodeArgs: ['--import', PROBE],
+    env: { MOCKPOINT_TEST_MODULE_PROBE: probeFile },
+  });
+  const answer = await fetch(`${daemon.url}/endpoint/stub`);
+  expect(await answer.json()).toEqual({ hello: 'world' });
+  const loaded = existsSync(probeFile) ? (await readFile(probeFile, 'utf8')).split('\n').filter(Boolean) : [];
+  expect((await daemon.stop()).code).toBe(0);
+  return loaded;
+}
+
+// Not on Bun (docs/runtimes.md#tests-not-run-on-bun): the probe is a Node `--import` hook.
+describe.skipIf(ON_BUN)('a plain start until its first stub', () => {
+  let loaded: string[];
+
+  beforeAll(async () => {
+    assertBuilt();
+    const dir = await makeTempDir('mockpoint-ready-');
+    loaded = await modulesUntilFirstStub(dir, await dataDirWithStub(dir));
+  });
+
+  it('loads at most 90 files, none of them hono’s or @cfworker/json-schema’s own', () => {
+    const files = loaded.filter((url) => url.startsWith('file:'));
+    expect(files.filter((url) => /\/node_modules\/(?:hono|@cfworker\/json-schema)\//.test(url))).toEqual([]);
+    expect(files.length, files.join('\n')).toBeLessThanOrEqual(MAX_FILES);
+  });
+
+  it('loads the LevelDB store (and starts opening it) before the daemon’s other modules', () => {
+    const index = (pattern: RegExp) => loaded.findIndex((url) => pattern.test(url));
+    const level = index(/\/node_modules\/(?:\.pnpm\/level@[^/]+\/node_modules\/)?level\/index\.js$/);
+    const startServer = index(/\/server\/dist\/start-server-[A-Z0-9]+\.js$/);
+    expect(level, loaded.join('\n')).toBeGreaterThan(-1);
+    expect(startServer, loaded.join('\n')).toBeGreaterThan(-1);
+    expect(level).toBeLessThan(startServer);
+  });
+});
