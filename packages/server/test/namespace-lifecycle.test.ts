@@ -12,7 +12,7 @@ import * as grpc from '@grpc/grpc-js';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { type Daemon, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
+import { type Daemon, requestJson, sharedDaemon, startDaemon, useDaemons } from './helpers/daemon.js';
 import { CHAT } from './helpers/grpc.js';
 
 useDaemons();
@@ -210,12 +210,15 @@ describe('held work is use (ttlMs)', () => {
 });
 
 describe.each(STORES)('idle namespaces are unloaded (%s)', (_store, args) => {
+  // One daemon for the three: each uses namespaces of its own names.
+  const daemonOf = sharedDaemon({ args: [...args] });
+
   it('an unloaded namespace comes back whole on its next request: data, queued answer, frozen clock, journal', async () => {
-    await comesBackWhole(await startDaemon({ args: [...args] }));
+    await comesBackWhole(await daemonOf());
   });
 
   it('a namespace whose rate limit is drained stays loaded: its bucket is not refilled by unloading', async () => {
-    const daemon = await startDaemon({ args: [...args] });
+    const daemon = await daemonOf();
     await makeNamespace(daemon, { name: 'limited' });
     await makeNamespace(daemon, { name: 'calm' });
     await put(daemon, '/ns/limited/api/endpoints/api/routes', {
@@ -244,17 +247,17 @@ describe.each(STORES)('idle namespaces are unloaded (%s)', (_store, args) => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = receiver.address() as AddressInfo;
-      const daemon = await startDaemon({ args: [...args] });
+      const daemon = await daemonOf();
       await makeNamespace(daemon, { name: 'sender' });
-      await makeNamespace(daemon, { name: 'calm' });
+      await makeNamespace(daemon, { name: 'quiet' });
       const sent = await requestJson(`${daemon.url}/ns/sender/api/deliveries`, {
         method: 'POST',
         body: { url: `http://127.0.0.1:${port}/hook`, data: { paid: true }, retry: { delaysMs: [4000] } },
       });
       expect(sent.status).toBe(202);
       // Used after the delivery was made: once this one is unloaded, the sender has been idle as long.
-      expect((await fetch(`${daemon.url}/ns/calm/endpoint/x`)).status).toBe(404);
-      await expect.poll(async () => (await info(daemon, 'calm'))?.loaded, { timeout: 10_000 }).toBe(false);
+      expect((await fetch(`${daemon.url}/ns/quiet/endpoint/x`)).status).toBe(404);
+      await expect.poll(async () => (await info(daemon, 'quiet'))?.loaded, { timeout: 10_000 }).toBe(false);
       expect((await info(daemon, 'sender'))?.loaded).toBe(true);
       // The retry, 4 s after the first attempt, reaches the receiver with no request to the namespace.
       await second;
