@@ -144,9 +144,8 @@ let shared: Promise<string> | undefined;
 
 /**
  * The file's daemon, as a fresh start has it: one for every page (a daemon's start was most of a
- * short page), with `DELETE /api/endpoints` before each page after the first (every name, the
- * journal, hosts and the clock back as a fresh start has them). The pages' namespaces have names of
- * their own, and each page deletes what it made.
+ * short page), with `DELETE /api/endpoints` (every name, the journal, hosts, chaos and the clock
+ * back as a fresh start has them) and every namespace deleted before each page after the first.
  */
 async function freshDaemon(): Promise<string> {
   if (shared === undefined) {
@@ -156,6 +155,11 @@ async function freshDaemon(): Promise<string> {
   const url = await shared;
   const reset = await fetch(`${url}/api/endpoints`, { method: 'DELETE' });
   if (reset.status !== 204) throw new Error(`DELETE /api/endpoints answered ${reset.status}`);
+  const { namespaces } = (await (await fetch(`${url}/api/namespaces`)).json()) as { namespaces: { name: string }[] };
+  for (const { name } of namespaces) {
+    const gone = await fetch(`${url}/api/namespaces/${encodeURIComponent(name)}`, { method: 'DELETE' });
+    if (gone.status !== 204) throw new Error(`DELETE /api/namespaces/${name} answered ${gone.status}`);
+  }
   return url;
 }
 
