@@ -1,5 +1,5 @@
 // Every shell snippet of README.md and docs/*.md runs as written, against a daemon this test
-// spawns (the built CLI, in memory, on a free port): each page's snippets in order, in a
+// spawns (the built CLI, in memory, on a free port; one for the file, reset before each page): each page's snippets in order, in a
 // folder of their own, `localhost:16540` pointed at the daemon, `mockpoint` on PATH as the
 // built CLI with MOCKPOINT_URL set. Each command must exit 0, and each HTTP answer of 400 or
 // more must be one the snippet names in its text (e.g. `# 404 NO_ROUTE_MATCHED`). A snippet that
@@ -140,6 +140,29 @@ async function startDaemon(): Promise<string> {
   });
 }
 
+let shared: Promise<string> | undefined;
+
+/**
+ * The file's daemon, as a fresh start has it: one for every page (a daemon's start was most of a
+ * short page), with `DELETE /api/endpoints` (every name, the journal, hosts, chaos and the clock
+ * back as a fresh start has them) and every namespace deleted before each page after the first.
+ */
+async function freshDaemon(): Promise<string> {
+  if (shared === undefined) {
+    shared = startDaemon();
+    return shared;
+  }
+  const url = await shared;
+  const reset = await fetch(`${url}/api/endpoints`, { method: 'DELETE' });
+  if (reset.status !== 204) throw new Error(`DELETE /api/endpoints answered ${reset.status}`);
+  const { namespaces } = (await (await fetch(`${url}/api/namespaces`)).json()) as { namespaces: { name: string }[] };
+  for (const { name } of namespaces) {
+    const gone = await fetch(`${url}/api/namespaces/${encodeURIComponent(name)}`, { method: 'DELETE' });
+    if (gone.status !== 204) throw new Error(`DELETE /api/namespaces/${name} answered ${gone.status}`);
+  }
+  return url;
+}
+
 /**
  * `mockpoint` as the snippets call it: a command runs as it is; the daemon (no command: no
  * argument, or flags only) starts in the background on the snippet's ports (SNIPPET_PORT,
@@ -154,7 +177,14 @@ case "$1" in
 esac
 for arg in "$@"; do case "$arg" in -h|--help|-v|--version) exec ${cli} "$@" ;; esac; done
 if [ -z "$SNIPPET_PORT" ]; then echo "a snippet that starts a daemon must be run with SNIPPET_PORT" >&2; exit 2; fi
-if [ -s "$SNIPPET_PIDS" ]; then kill $(cat "$SNIPPET_PIDS") 2>/dev/null; sleep 0.3; fi
+if [ -s "$SNIPPET_PIDS" ]; then
+  old=$(cat "$SNIPPET_PIDS"); kill $old 2>/dev/null
+  # Until its ports are let go (neither answers), not a fixed pause; at most 6 s.
+  tries=0
+  while { /usr/bin/curl -s -o /dev/null "http://127.0.0.1:$SNIPPET_PORT/api/health" || /usr/bin/curl -sk -o /dev/null "https://127.0.0.1:$SNIPPET_HTTPS_PORT/api/health"; } && [ $tries -lt 300 ]; do
+    tries=$((tries + 1)); sleep 0.02
+  done
+fi
 MOCKPOINT_PORT=$SNIPPET_PORT MOCKPOINT_HTTPS_PORT=$SNIPPET_HTTPS_PORT MOCKPOINT_HOST=127.0.0.1 ${cli} "$@" >"$SNIPPET_PIDS.log" 2>&1 &
 echo $! >"$SNIPPET_PIDS"
 tries=0
@@ -253,7 +283,7 @@ describe('the docs’ shell snippets run as written', () => {
     const runnable = snippets(page).filter((snippet) => notRunKey(snippet) === undefined);
     if (runnable.length === 0) continue;
     it(`${page}: ${runnable.length} snippet(s), in order`, async () => {
-      const url = await startDaemon();
+      const url = await freshDaemon();
       const cwd = mkdtempSync(join(tmpdir(), 'mockpoint-snippets-'));
       temps.push(cwd);
       mkdirSync(cwd, { recursive: true });

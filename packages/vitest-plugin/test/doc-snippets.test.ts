@@ -16,12 +16,14 @@
  * Before, only the WebSocket test snippets ran; the others were never compiled (`https.get(…, …)`
  * did not parse, `@mockpoint/vitest` has no `createMockServer` plugin option, …).
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs script without type declarations
+import { isBuilt } from '../../../scripts/build-state.mjs';
 import { runVitest } from './run-vitest.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -162,6 +164,16 @@ function linkLibraries(dir: string): void {
   }
 }
 
+/** `node <file>` in `cwd`, killed after 60 s: its exit status and output. */
+function runNode(file: string, cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [file], { cwd, encoding: 'utf8', timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error !== null && typeof error.code !== 'number' && !error.killed) reject(error);
+      else resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
+    });
+  });
+}
+
 const TSCONFIG = {
   compilerOptions: {
     strict: true,
@@ -253,7 +265,7 @@ describe('the docs’ TypeScript snippets', { timeout: 300_000 }, () => {
     expect(failed, `Node ${process.version}`).toEqual([]);
   });
 
-  it('the library snippets (createMockServer outside a test) run in plain Node as written', () => {
+  it('the library snippets (createMockServer outside a test) run in plain Node as written', async () => {
     const library = all.filter(isLibrary);
     expect(library.map((block) => block.page)).toEqual(expect.arrayContaining(['README.md', 'docs/https.md']));
     const dir = join(ROOT, 'run');
@@ -263,10 +275,15 @@ describe('the docs’ TypeScript snippets', { timeout: 300_000 }, () => {
       join(dir, 'mockpoint.yaml'),
       'version: 1\nendpoints:\n  - name: greeting\n    data: { hello: yaml }\n',
     );
-    for (const block of library) {
-      const file = join(dir, fileOf(block).replace(/\.(ts|js)$/, '.mjs'));
-      writeFileSync(file, asJavaScript(block));
-      const run = spawnSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    // At once: each is a Node process of its own, mostly waiting on its start.
+    const runs = await Promise.all(
+      library.map(async (block) => {
+        const file = join(dir, fileOf(block).replace(/\.(ts|js)$/, '.mjs'));
+        writeFileSync(file, asJavaScript(block));
+        return { block, run: await runNode(file, dir) };
+      }),
+    );
+    for (const { block, run } of runs) {
       expect(run.status, `${block.page}:${block.line}\n${run.stdout}${run.stderr}`).toBe(0);
       if (block.page === 'README.md') expect(run.stdout).toContain("{ event: 'paid' }");
     }
@@ -275,6 +292,10 @@ describe('the docs’ TypeScript snippets', { timeout: 300_000 }, () => {
   it('each whole test file runs, in one child Vitest with the docs’ configs', async () => {
     const tests = all.filter(isTest);
     expect(tests.length).toBeGreaterThanOrEqual(5);
+    // They run on the packages' dist/ (below): built from the sources as they are now.
+    expect(isBuilt(join(REPO, 'packages/vitest-plugin')), 'dist/ is older than the sources: run `pnpm build`').toBe(
+      true,
+    );
     const plugin: string[] = [];
     const sessions: string[] = [];
     for (const block of tests) {
@@ -295,20 +316,21 @@ describe('the docs’ TypeScript snippets', { timeout: 300_000 }, () => {
         "import { mockpoint } from '@mockpoint/vitest/plugin';",
         "import { defineConfig } from 'vitest/config';",
         // The docs' two configs (README: setupFiles; docs/vitest.md: the plugin), reading the
-        // packages from their sources in this repository.
-        "const ssr = { resolve: { conditions: ['@mockpoint/source'] } };",
+        // packages as a user's project does: their exports' built files (dist/, which `pnpm test`
+        // builds first; the library snippets above run on them too). Vite transformed the packages'
+        // TypeScript sources once per project and file before: a third of the child's CPU.
         'export default defineConfig({',
         '  test: {',
         '    projects: [',
-        `      { ssr, test: { name: 'setup', include: ${JSON.stringify(setup.map((file) => `tests/${file}`))}, setupFiles: ['@mockpoint/vitest/setup'], testTimeout: 30_000 } },`,
+        `      { test: { name: 'setup', include: ${JSON.stringify(setup.map((file) => `tests/${file}`))}, setupFiles: ['@mockpoint/vitest/setup'], testTimeout: 30_000 } },`,
         ...plugin.map(
           (file) =>
-            `      { ssr, plugins: [mockpoint()], test: { name: '${file}', include: ['tests/${file}'], testTimeout: 30_000 } },`,
+            `      { plugins: [mockpoint()], test: { name: '${file}', include: ['tests/${file}'], testTimeout: 30_000 } },`,
         ),
         ...(sessions.length === 0
           ? []
           : [
-              `      { ssr, plugins: [mockpoint({ sessions: true })], test: { name: 'sessions', include: ${JSON.stringify(sessions.map((file) => `tests/${file}`))}, testTimeout: 30_000 } },`,
+              `      { plugins: [mockpoint({ sessions: true })], test: { name: 'sessions', include: ${JSON.stringify(sessions.map((file) => `tests/${file}`))}, testTimeout: 30_000 } },`,
             ]),
         '    ],',
         '  },',
