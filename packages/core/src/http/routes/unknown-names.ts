@@ -39,7 +39,7 @@ const unknownNamesSchema = z.object({
 
 export function registerUnknownNameRoutes(
   app: Hono,
-  ctx: Pick<AppContext, 'docs' | 'endpoints' | 'journal' | 'schemas'>,
+  ctx: Pick<AppContext, 'describe' | 'endpoints' | 'journal' | 'schemas'>,
 ): void {
   const { journal, endpoints, schemas } = ctx;
 
@@ -79,7 +79,7 @@ export function registerUnknownNameRoutes(
     return jsonResponse({ names });
   });
 
-  ctx.docs.push({
+  ctx.describe?.push({
     method: 'get',
     path: '/api/requests/unknown',
     summary: `Names that received requests (still in the journal) but have no record and no routes: mistyped names, newest first (at most ${MAX_UNKNOWN_NAMES}).`,
