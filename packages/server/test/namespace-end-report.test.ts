@@ -40,7 +40,9 @@ describe.each([
       headers: admin,
     });
     expect(ended.status).toBe(200);
-    const { requests } = ended.body as { requests: { name: string; method: string; subpath: string; message: string }[] };
+    const { requests } = ended.body as {
+      requests: { name: string; method: string; subpath: string; message: string }[];
+    };
     expect(requests.map(({ method, name, subpath }) => `${method} ${name} ${subpath}`)).toEqual([
       'GET nobody /x',
       'DELETE api /missing',
