@@ -74,6 +74,23 @@ export async function deleteNamespace(api: NamespaceApi, name: string): Promise<
   }
 }
 
+/**
+ * `DELETE /api/namespaces/{ns}?unhandled=true`: deletes it and answers the requests in it that
+ * nothing answered, read just before: a test session's end in one request. One already gone
+ * reports none; a daemon that answers 204 (one from before this query) reports none either.
+ */
+export async function endNamespace(api: NamespaceApi, name: string): Promise<UnhandledRequest[]> {
+  let response: Response;
+  try {
+    response = await call(api, 'DELETE', `/api/namespaces/${encodeURIComponent(name)}?unhandled=true`);
+  } catch (error) {
+    if ((error as MockpointError).status === 404) return [];
+    throw error;
+  }
+  if (response.status === 204) return [];
+  return ((await response.json()) as { requests: UnhandledRequest[] }).requests;
+}
+
 /** `GET /ns/{ns}/api/requests/unhandled`: every request in the namespace that nothing answered, oldest first. */
 export async function unhandledRequests(api: NamespaceApi, name: string, token?: string): Promise<UnhandledRequest[]> {
   const response = await call(api, 'GET', `/ns/${encodeURIComponent(name)}/api/requests/unhandled`, token);

@@ -9,15 +9,19 @@ function fakeDaemon(unhandled: Record<string, unknown[]> = {}) {
   const calls: string[] = [];
   let next = 0;
   const fetch = async (request: Request): Promise<Response> => {
-    const { pathname } = new URL(request.url);
+    const { pathname, search } = new URL(request.url);
     const body = request.method === 'PUT' ? ` ${await request.text()}` : '';
-    calls.push(`${request.method} ${pathname}${body}`);
+    calls.push(`${request.method} ${pathname}${search}${body}`);
     if (request.method === 'POST' && pathname === '/api/namespaces') {
       next += 1;
       return Response.json({ name: `n${next}`, token: `t${next}`, createdAt: 'now' }, { status: 201 });
     }
     const ns = /^\/ns\/([^/]+)\/api\/requests\/unhandled$/.exec(pathname);
     if (ns) return Response.json({ requests: unhandled[ns[1] as string] ?? [] });
+    const ended = /^\/api\/namespaces\/([^/]+)$/.exec(pathname);
+    if (request.method === 'DELETE' && ended && search === '?unhandled=true') {
+      return Response.json({ requests: unhandled[ended[1] as string] ?? [] });
+    }
     if (request.method === 'PUT') return Response.json({ hosts: [] });
     return new Response(null, { status: 204 });
   };
@@ -78,8 +82,8 @@ describe('test sessions', () => {
     // Each: created once, checked and deleted after its test.
     expect(daemon.calls.filter((call) => call.startsWith('POST'))).toHaveLength(2);
     expect(daemon.calls.filter((call) => call.startsWith('DELETE')).sort()).toEqual([
-      'DELETE /api/namespaces/n1',
-      'DELETE /api/namespaces/n2',
+      'DELETE /api/namespaces/n1?unhandled=true',
+      'DELETE /api/namespaces/n2?unhandled=true',
     ]);
   });
 
@@ -106,7 +110,8 @@ describe('test sessions', () => {
       code: 'UNHANDLED_REQUEST',
       message: expect.stringContaining('1. GET users /users/7 → 404: no route matched; nearest: GET /users/:id/orders'),
     });
-    expect(daemon.calls.slice(1)).toEqual(['GET /ns/n1/api/requests/unhandled', 'DELETE /api/namespaces/n1']);
+    // Read and deleted in one request.
+    expect(daemon.calls.slice(1)).toEqual(['DELETE /api/namespaces/n1?unhandled=true']);
   });
 
   it("'warn' prints the same and passes; 'off' does not look", async () => {

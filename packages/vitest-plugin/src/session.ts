@@ -16,6 +16,7 @@ import { MockServerError } from './errors.js';
 import {
   createNamespace,
   deleteNamespace,
+  endNamespace,
   type NamespaceApi,
   type UnhandledRequest,
   unhandledRequests,
@@ -150,25 +151,27 @@ export async function runInSession(settings: SessionSettings, body: () => Promis
   if (failed !== undefined) throw failed.error;
 }
 
-/** Applies `onUnhandledRequest` (when `check`), then deletes the session's namespace whatever happened. */
+/**
+ * Ends a session: its coverage written (when asked), then its namespace deleted whatever happened,
+ * in the same request that reads what nothing answered in it (when `check`): `onUnhandledRequest`
+ * applied to those.
+ */
 async function closeSession(settings: SessionSettings, session: MockSession, check: boolean): Promise<void> {
+  const report = check && settings.onUnhandledRequest !== 'off';
+  let requests: UnhandledRequest[] = [];
   try {
-    if (!check || settings.onUnhandledRequest === 'off') return;
-    const requests = await session.unhandledRequests();
-    if (requests.length === 0) return;
-    const text = describeUnhandled(requests, settings.onUnhandledRequest);
-    if (settings.onUnhandledRequest === 'error') throw new MockServerError('UNHANDLED_REQUEST', text);
-    console.warn(`mockpoint: ${text}`);
-  } finally {
-    try {
-      // Read before the namespace (and its journal) is gone; a test that failed counts too.
-      if (settings.coverageDir !== undefined) {
-        await recordSessionCoverage(settings, settings.coverageDir, session.name, session.token);
-      }
-    } finally {
-      await deleteNamespace(settings, session.name);
+    // Read before the namespace (and its journal) is gone; a test that failed counts too.
+    if (settings.coverageDir !== undefined) {
+      await recordSessionCoverage(settings, settings.coverageDir, session.name, session.token);
     }
+  } finally {
+    if (report) requests = await endNamespace(settings, session.name);
+    else await deleteNamespace(settings, session.name);
   }
+  if (requests.length === 0) return;
+  const text = describeUnhandled(requests, settings.onUnhandledRequest);
+  if (settings.onUnhandledRequest === 'error') throw new MockServerError('UNHANDLED_REQUEST', text);
+  console.warn(`mockpoint: ${text}`);
 }
 
 /** Marks sessions on in this worker (the plugin's setup file does). */

@@ -23,6 +23,7 @@ import { TwinTable } from '../twin/twin-table.js';
 import { DeliveryWorker } from '../webhook/delivery-worker.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
 import type { CreateAppOptions } from './create-app.js';
+import type { RouteDoc } from './openapi.js';
 
 /**
  * The request schemas for a delay limit, built once per limit and shared by
@@ -112,6 +113,7 @@ export function buildAppContext(options: CreateAppOptions, resolved: ResolvedApp
     deliver: (members) => deliveries.create(members),
     follow: (listener) => endpoints.changes.follow(listener),
   });
+  const docs: RouteDoc[] = [];
   return {
     twins,
     proxy,
@@ -148,6 +150,7 @@ export function buildAppContext(options: CreateAppOptions, resolved: ResolvedApp
     get schemas() {
       return schemasFor(resolved.maxDelayMs);
     },
-    docs: [],
+    docs,
+    describe: docs,
   };
 }

@@ -5,9 +5,11 @@
  *
  * @module
  */
+
 import type { MiddlewareHandler } from 'hono';
 import { MockpointError } from '../registry/errors.js';
 import { tokenHash, tokenNamespace } from './namespace-token.js';
+import type { SharedDocs } from './shared-docs.js';
 
 const READ_ONLY = new Set(['GET', 'HEAD', 'OPTIONS']);
 const encoder = new TextEncoder();
@@ -36,6 +38,8 @@ export interface AppNamespace {
    * (namespace-gone.ts). Absent: never asked.
    */
   gone?: () => Promise<boolean>;
+  /** The route docs every namespace's app shares (made once, by the first to register its routes). */
+  docs?: SharedDocs;
 }
 
 /** Options for {@link apiAuth}. */

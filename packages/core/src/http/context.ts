@@ -67,4 +67,10 @@ export interface AppContext {
   twins: TwinTable;
   /** Route documentation collected for the OpenAPI document. */
   docs: RouteDoc[];
+  /**
+   * Where the routes put their documentation as they are registered: `docs` itself, or nothing
+   * (`undefined`) in a namespace's app that shares the docs another one made (shared-docs.ts):
+   * `ctx.describe?.push(…)` then builds none of it.
+   */
+  describe: RouteDoc[] | undefined;
 }

@@ -30,9 +30,11 @@ import { HeldWork } from './held-work.js';
 import { namespaceDispatch } from './namespace-dispatch.js';
 import { unlessNamespaceGone } from './namespace-gone.js';
 import { NamespaceTable, sameNamespace } from './namespace-table.js';
+import type { RouteDoc } from './openapi.js';
 import { originGuard } from './origin-guard.js';
 import { registerGrpcCalls } from './routes/grpc-calls.js';
 import { type Responder, registerMappedHosts } from './routes/read.js';
+import { SharedDocs } from './shared-docs.js';
 import { SharedRouter } from './shared-router.js';
 
 /**
@@ -216,6 +218,8 @@ type MockpointServices = Pick<
   | 'clock'
   | 'timers'
 > & {
+  /** The route docs behind `GET /api/openapi.json`: a namespace's app shares its with every other namespace's (shared-docs.ts). */
+  readonly docs: readonly RouteDoc[];
   /** What the app holds open for its clients now (held-work.ts): a namespace's delete ends it. */
   readonly held: HeldWork;
   /**
@@ -314,6 +318,8 @@ function namespaceTable(
   const shared: CreateAppOptions = { ...options, hosts: undefined };
   for (const part of PART_NAMES) delete shared[part];
   const { registry } = backend.namespaces;
+  // Every namespace's app has the same routes: their docs are made once, by the first (shared-docs.ts).
+  const docs = new SharedDocs();
   return new NamespaceTable(backend.namespaces, {
     max: resolved.maxNamespaces,
     make: (parts, entry) => {
@@ -324,6 +330,7 @@ function namespaceTable(
           name: entry.name,
           tokenHash: entry.tokenHash,
           gone: async () => !sameNamespace(await registry.get(entry.name), entry),
+          docs,
         },
       });
       // Made on a request, after the runtime's serve() set the default app's upgrade.
@@ -387,6 +394,9 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       hosts: ctx.hosts,
       clock: ctx.clock,
       timers: ctx.timers,
+      get docs() {
+        return ctx.docs;
+      },
       held: new HeldWork(options.namespace?.name),
       hostsLoaded: ctx.storedHosts.ready,
       clockLoaded: ctx.clockSync.loaded,
@@ -397,8 +407,10 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   // The API (and what `extend` adds after it) on the app's first use: a daemon serving stored
   // endpoints, and a namespace's app, may never need it (first-use.ts).
   registerOnFirstUse(app, () => {
+    options.namespace?.docs?.lend(ctx);
     useMiddleware(app, ctx, namespaces, options);
     registerRoutes(app, ctx, namespaces, options.namespace);
+    options.namespace?.docs?.keep(ctx);
     options.extend?.(made);
   });
   return made;

@@ -66,7 +66,7 @@ export const ERRORS = {
     fix: 'remove or correct the field the message names',
   },
   INVALID_QUERY: {
-    when: 'bad `limit`/`after`/`prefix` or `wait`/`count`/`match` query parameters',
+    when: 'bad `limit`/`after`/`prefix`, `wait`/`count`/`match` or `unhandled` (deleting a namespace) query parameters',
     fix: 'correct the parameter the message names (see /api/openapi.json)',
   },
   INVALID_UTF8: {

@@ -27,7 +27,7 @@ export function registerAddRoute(app: Hono, ctx: AppContext): void {
     return jsonTextResponse(`{"success":true,${recordJson(record).slice(1)}`, 201);
   });
 
-  ctx.docs.push({
+  ctx.describe?.push({
     method: 'put',
     path: '/api/endpoint/add',
     summary:

@@ -41,7 +41,7 @@ const RESOURCES: readonly ChaosResource[] = [
 
 export function registerChaosRoutes(
   app: Hono,
-  ctx: Pick<AppContext, 'docs' | 'endpoints' | 'options' | 'schemas'>,
+  ctx: Pick<AppContext, 'describe' | 'endpoints' | 'options' | 'schemas'>,
 ): void {
   const { schemas, endpoints, options } = ctx;
   const input = NAME_SETTINGS.chaos.input;
@@ -91,7 +91,7 @@ export function registerChaosRoutes(
   for (const { docPath } of RESOURCES) {
     const { params, read, put, remove } = what[docPath as keyof typeof what];
     const head = params === undefined ? {} : { params };
-    ctx.docs.push(
+    ctx.describe?.push(
       readDoc(
         schemas,
         { path: docPath, summary: read, tag: 'endpoints', ...head },

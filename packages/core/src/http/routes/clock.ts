@@ -72,7 +72,7 @@ function clockSchemas(): ReturnType<typeof createClockSchemas> {
 
 export function registerClockRoutes(
   app: Hono,
-  ctx: Pick<AppContext, 'clock' | 'clockSync' | 'docs' | 'options' | 'schemas' | 'timers'>,
+  ctx: Pick<AppContext, 'clock' | 'clockSync' | 'describe' | 'options' | 'schemas' | 'timers'>,
 ): void {
   const { clock, clockSync, timers, options, schemas } = ctx;
 
@@ -104,7 +104,7 @@ export function registerClockRoutes(
   });
 
   const { view: viewSchema, change } = clockSchemas();
-  ctx.docs.push(
+  ctx.describe?.push(
     {
       method: 'get',
       path: '/api/clock',

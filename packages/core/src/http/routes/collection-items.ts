@@ -116,7 +116,7 @@ export function registerCollectionItemRoutes(app: Hono, ctx: AppContext): void {
       ...errorResponses(schemas, ...refused, ...also, 'COLLECTION_TOO_LARGE'),
     },
   });
-  ctx.docs.push(
+  ctx.describe?.push(
     readDoc(
       schemas,
       {

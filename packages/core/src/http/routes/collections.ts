@@ -140,7 +140,7 @@ function documentCollectionRoutes(ctx: AppContext): void {
     admin: true,
     responses: { 200: { description: 'Saved.', schema }, ...errorResponses(schemas, ...refused, bad) },
   });
-  ctx.docs.push(
+  ctx.describe?.push(
     readDoc(
       schemas,
       {

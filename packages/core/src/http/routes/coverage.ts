@@ -96,7 +96,7 @@ const reportSchema = z.object({
 
 export function registerCoverageRoutes(
   app: Hono,
-  ctx: Pick<AppContext, 'docs' | 'endpoints' | 'journal' | 'schemas'>,
+  ctx: Pick<AppContext, 'describe' | 'endpoints' | 'journal' | 'schemas'>,
 ): void {
   const { endpoints, journal, schemas } = ctx;
 
@@ -122,7 +122,7 @@ export function registerCoverageRoutes(
     );
   });
 
-  ctx.docs.push({
+  ctx.describe?.push({
     method: 'get',
     path: '/api/coverage',
     summary:

@@ -47,7 +47,7 @@ function query<S extends z.ZodObject>(schema: S, values: Record<string, string>,
 
 export function registerDeliveryRoutes(
   app: Hono,
-  ctx: Pick<AppContext, 'deliveries' | 'docs' | 'options' | 'schemas'>,
+  ctx: Pick<AppContext, 'deliveries' | 'describe' | 'options' | 'schemas'>,
 ): void {
   const { deliveries, options, schemas } = ctx;
 
@@ -76,7 +76,7 @@ export function registerDeliveryRoutes(
   app.delete('/api/deliveries/:id', async (c) => jsonResponse(await deliveries.cancel(c.req.param('id'))));
 
   const params = { id: 'The delivery id (dlv_…) returned by POST /api/deliveries.' };
-  ctx.docs.push(
+  ctx.describe?.push(
     {
       method: 'post',
       path: '/api/deliveries',

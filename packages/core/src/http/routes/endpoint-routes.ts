@@ -34,7 +34,7 @@ const ROUTES_BODY = { inTurnsFrom: SLICED_ROUTES_CHARS, shape: '{ "routes": [ { 
 
 export function registerEndpointRoutes(
   app: Hono,
-  ctx: Pick<AppContext, 'schemas' | 'endpoints' | 'options' | 'docs'>,
+  ctx: Pick<AppContext, 'schemas' | 'endpoints' | 'options' | 'describe'>,
 ): void {
   const { schemas, endpoints, options } = ctx;
   const routeSchema = schemas.route;
@@ -104,7 +104,7 @@ export function registerEndpointRoutes(
     return c.body(null, 204);
   });
 
-  ctx.docs.push(...endpointRouteDocs(schemas));
+  ctx.describe?.push(...endpointRouteDocs(schemas));
 }
 
 /** The codes of a route list refused for one bad route: nothing is changed, and error.details.index names it. */

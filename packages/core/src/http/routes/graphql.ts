@@ -19,7 +19,7 @@ const graphqlSchemas = createGraphqlSchemas();
 
 export function registerGraphqlRoutes(
   app: Hono,
-  ctx: Pick<AppContext, 'docs' | 'endpoints' | 'options' | 'schemas'>,
+  ctx: Pick<AppContext, 'describe' | 'endpoints' | 'options' | 'schemas'>,
 ): void {
   const { schemas, endpoints, options } = ctx;
   const { params, deleteDoc } = registerDefinitions(app, ctx, {
@@ -43,7 +43,7 @@ export function registerGraphqlRoutes(
 
   const refused = DEFINITION_REFUSALS;
   const saved = { description: 'The schema as kept, byte for byte.', schema: graphqlSchemas.body };
-  ctx.docs.push(
+  ctx.describe?.push(
     readDoc(
       schemas,
       {

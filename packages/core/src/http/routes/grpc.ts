@@ -21,7 +21,7 @@ const grpcSchemas = createGrpcSchemas();
 
 export function registerGrpcRoutes(
   app: Hono,
-  ctx: Pick<AppContext, 'docs' | 'endpoints' | 'options' | 'schemas'>,
+  ctx: Pick<AppContext, 'describe' | 'endpoints' | 'options' | 'schemas'>,
 ): void {
   const { schemas, endpoints, options } = ctx;
   const { params, deleteDoc } = registerDefinitions(app, ctx, {
@@ -49,7 +49,7 @@ export function registerGrpcRoutes(
     description: 'The definitions as put, exactly, with the full names of the services they declare.',
     schema: grpcSchemas.definitions,
   };
-  ctx.docs.push(
+  ctx.describe?.push(
     readDoc(
       schemas,
       {

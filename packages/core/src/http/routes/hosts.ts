@@ -49,7 +49,7 @@ function moveFlag(value: string | undefined): boolean {
 
 export function registerHostRoutes(
   app: Hono,
-  ctx: Pick<AppContext, 'docs' | 'hosts' | 'options' | 'schemas' | 'storedHosts'>,
+  ctx: Pick<AppContext, 'describe' | 'hosts' | 'options' | 'schemas' | 'storedHosts'>,
 ): void {
   const { schemas, hosts, storedHosts, options } = ctx;
 
@@ -75,7 +75,7 @@ export function registerHostRoutes(
   });
 
   const params = { name: { description: 'Endpoint name (the record need not exist).', schema: schemas.name } };
-  ctx.docs.push(
+  ctx.describe?.push(
     readDoc(
       schemas,
       {

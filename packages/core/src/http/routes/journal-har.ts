@@ -32,7 +32,7 @@ const harDocument = z
   })
   .describe('A HAR 1.2 document (docs/har.md): one entry per recorded request, oldest first.');
 
-export function registerJournalHarRoutes(app: Hono, ctx: Pick<AppContext, 'docs' | 'journal' | 'schemas'>): void {
+export function registerJournalHarRoutes(app: Hono, ctx: Pick<AppContext, 'describe' | 'journal' | 'schemas'>): void {
   const { journal, schemas } = ctx;
 
   app.get('/api/requests.har', (c) => {
@@ -78,7 +78,7 @@ export function registerJournalHarRoutes(app: Hono, ctx: Pick<AppContext, 'docs'
     });
   });
 
-  ctx.docs.push({
+  ctx.describe?.push({
     method: 'get',
     path: '/api/requests.har',
     summary:

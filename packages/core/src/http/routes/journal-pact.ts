@@ -51,7 +51,7 @@ const pactDocument = z
     'A Pact V4 consumer contract (docs/pact.md): one Synchronous/HTTP interaction per distinct request and answer; what was left out in metadata.mockpoint.leftOut.',
   );
 
-export function registerJournalPactRoutes(app: Hono, ctx: Pick<AppContext, 'docs' | 'journal' | 'schemas'>): void {
+export function registerJournalPactRoutes(app: Hono, ctx: Pick<AppContext, 'describe' | 'journal' | 'schemas'>): void {
   const { journal, schemas } = ctx;
 
   app.get('/api/requests.pact', async (c) => {
@@ -105,7 +105,7 @@ export function registerJournalPactRoutes(app: Hono, ctx: Pick<AppContext, 'docs
     });
   });
 
-  ctx.docs.push({
+  ctx.describe?.push({
     method: 'get',
     path: '/api/requests.pact',
     summary:

@@ -33,7 +33,7 @@ function lastEventId(header: string | undefined): number | undefined {
   return Number(value);
 }
 
-export function registerJournalStreamRoutes(app: Hono, ctx: Pick<AppContext, 'docs' | 'feed' | 'schemas'>): void {
+export function registerJournalStreamRoutes(app: Hono, ctx: Pick<AppContext, 'describe' | 'feed' | 'schemas'>): void {
   const { schemas, feed } = ctx;
 
   async function stream(c: Context, name: string | undefined): Promise<Response> {
@@ -62,7 +62,7 @@ export function registerJournalStreamRoutes(app: Hono, ctx: Pick<AppContext, 'do
     },
     ...errorResponses(schemas, REQUEST_ERRORS, 'TOO_MANY_STREAMS', STORE_ERRORS),
   };
-  ctx.docs.push(
+  ctx.describe?.push(
     {
       method: 'get',
       path: '/api/endpoints/{name}/requests/stream',

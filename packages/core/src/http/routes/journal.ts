@@ -54,7 +54,7 @@ export function requestMatcher(
 
 export function registerJournalRoutes(
   app: Hono,
-  ctx: Pick<AppContext, 'docs' | 'journal' | 'options' | 'schemas'>,
+  ctx: Pick<AppContext, 'describe' | 'journal' | 'options' | 'schemas'>,
 ): void {
   const { schemas, journal, options } = ctx;
 
@@ -87,7 +87,7 @@ export function registerJournalRoutes(
   });
 
   const params = JOURNAL_PARAMS;
-  ctx.docs.push(
+  ctx.describe?.push(
     {
       method: 'get',
       path: '/api/endpoints/{name}/requests',

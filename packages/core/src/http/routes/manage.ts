@@ -225,7 +225,7 @@ function registerRecordRoutes(app: Hono, ctx: AppContext): void {
 function documentManageRoutes(ctx: AppContext): void {
   const { schemas } = ctx;
   const params = { name: { description: 'Endpoint name.', schema: schemas.name } };
-  ctx.docs.push(
+  ctx.describe?.push(
     readDoc(
       schemas,
       {

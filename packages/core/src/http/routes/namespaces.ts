@@ -8,12 +8,14 @@
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
+import { jsonResponse } from '../../answer/read-response.js';
 import type { NamespaceRequest } from '../../api/namespace-json.js';
 import { readJsonObjectBody } from '../../codec/body.js';
 import { MockpointError } from '../../registry/errors.js';
 import type { AppContext } from '../context.js';
 import type { NamespaceTable } from '../namespace-table.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
+import { readUnhandled, unhandledSchema } from './unhandled.js';
 
 /** The longest `ttlMs`: 30 days. */
 export const MAX_NAMESPACE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -80,9 +82,16 @@ async function readRequest(request: Request, maxBytes: number): Promise<Namespac
   return out;
 }
 
+/** The delete's `unhandled` query: `true` to answer the namespace's unhandled requests. @throws MockpointError `INVALID_QUERY` */
+function reportWanted(value: string | undefined): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new MockpointError('INVALID_QUERY', '`unhandled` must be true or false');
+}
+
 export function registerNamespaceRoutes(
   app: Hono,
-  ctx: Pick<AppContext, 'docs' | 'options' | 'schemas'>,
+  ctx: Pick<AppContext, 'describe' | 'options' | 'schemas'>,
   table: NamespaceTable,
 ): void {
   const { schemas, options } = ctx;
@@ -95,13 +104,20 @@ export function registerNamespaceRoutes(
   app.get('/api/namespaces', async (c) => c.json({ namespaces: await table.list() }));
   app.get('/api/namespaces/:ns', async (c) => c.json(await table.info(c.req.param('ns'))));
   app.delete('/api/namespaces/:ns', async (c) => {
-    await table.delete(c.req.param('ns'));
-    return c.body(null, 204);
+    const name = c.req.param('ns');
+    if (!reportWanted(c.req.query('unhandled'))) {
+      await table.delete(name);
+      return c.body(null, 204);
+    }
+    // A test session's end in one request: what nothing answered in it, read just before it goes.
+    const requests = await readUnhandled((await table.app(name)).mockpoint.journal);
+    await table.delete(name);
+    return jsonResponse({ requests });
   });
 
   const params = { ns: { description: 'Namespace name.', schema: schemas.name } };
   const notFound = errorResponses(schemas, REQUEST_ERRORS, ADMIN_ERRORS, 'NAMESPACE_NOT_FOUND', STORE_ERRORS);
-  ctx.docs.push(
+  ctx.describe?.push(
     {
       method: 'post',
       path: '/api/namespaces',
@@ -147,11 +163,24 @@ export function registerNamespaceRoutes(
       method: 'delete',
       path: '/api/namespaces/{ns}',
       summary:
-        'Delete a namespace and everything in it: its endpoints, routes, collections, state, queue, journal, hosts and deliveries; its held requests are answered and its WebSockets closed.',
+        'Delete a namespace and everything in it: its endpoints, routes, collections, state, queue, journal, hosts and deliveries; its held requests are answered and its WebSockets closed. With `?unhandled=true`, answers 200 with the requests in it that nothing answered, read just before (what `GET /ns/{ns}/api/requests/unhandled` lists): a test session ends in one request.',
       tag: 'namespaces',
       params,
+      query: z.object({
+        unhandled: z.enum(['true', 'false']).optional().meta({
+          description:
+            'true: answer 200 with the requests in the namespace that nothing answered (default false: 204).',
+        }),
+      }),
       admin: true,
-      responses: { 204: { description: 'Deleted.' }, ...notFound },
+      responses: {
+        200: {
+          description: 'Deleted (`?unhandled=true`); the requests nothing answered, oldest first.',
+          schema: z.object({ requests: z.array(unhandledSchema) }),
+        },
+        204: { description: 'Deleted.' },
+        ...errorResponses(schemas, REQUEST_ERRORS, ADMIN_ERRORS, 'NAMESPACE_NOT_FOUND', 'INVALID_QUERY', STORE_ERRORS),
+      },
     },
   );
 }

@@ -53,7 +53,7 @@ export function registerQueueRoutes(app: Hono, ctx: AppContext): void {
   const params = {
     name: { description: 'Endpoint name (the record need not exist yet).', schema: schemas.name },
   };
-  ctx.docs.push(
+  ctx.describe?.push(
     {
       method: 'post',
       path: '/api/endpoints/{name}/queue',

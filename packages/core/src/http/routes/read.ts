@@ -142,7 +142,7 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
       method === 'HEAD'
         ? { 401: { description: describeErrors(['SIGNATURE_INVALID']) } }
         : errorResponses(ctx.schemas, 'SIGNATURE_INVALID');
-    ctx.docs.push({
+    ctx.describe?.push({
       method: method.toLowerCase() as Lowercase<typeof method>,
       path: '/endpoint/{name}',
       summary: `Answer with a matching queued answer (see /api/endpoints/{name}/queue), else the first matching route (see /api/endpoints/{name}/routes), else the stored data, status and delay (${method}; the request is recorded).`,
@@ -166,7 +166,7 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
         },
       },
     });
-    ctx.docs.push({
+    ctx.describe?.push({
       method: method.toLowerCase() as Lowercase<typeof method>,
       path: '/endpoint/{name}/{subpath}',
       summary: `Answer a path below the endpoint: a matching queued answer, else the first route whose match holds (its status, headers and body) (${method}; the request is recorded with its subpath, params and answeredBy).`,
@@ -228,7 +228,7 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
     });
   }
   for (const path of ['/endpoint/{name}', '/endpoint/{name}/{subpath}']) {
-    ctx.docs.push({
+    ctx.describe?.push({
       method: 'options',
       path,
       summary: 'CORS preflight: every origin, method and header is allowed.',

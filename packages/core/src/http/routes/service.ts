@@ -13,7 +13,7 @@ import { errorResponses, HOST_ERRORS } from './responses.js';
 
 export function registerServiceRoutes(
   app: Hono,
-  ctx: Pick<AppContext, 'backend' | 'docs' | 'journal' | 'options' | 'schemas'>,
+  ctx: Pick<AppContext, 'backend' | 'describe' | 'docs' | 'journal' | 'options' | 'schemas'>,
 ): void {
   const { schemas, backend, journal, options } = ctx;
 
@@ -44,7 +44,7 @@ export function registerServiceRoutes(
     return jsonResponse(fileSchema);
   });
 
-  ctx.docs.push(
+  ctx.describe?.push(
     {
       method: 'get',
       path: '/api/health',

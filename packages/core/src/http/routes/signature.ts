@@ -17,7 +17,7 @@ import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STO
 
 export function registerSignatureRoutes(
   app: Hono,
-  ctx: Pick<AppContext, 'docs' | 'endpoints' | 'options' | 'schemas'>,
+  ctx: Pick<AppContext, 'describe' | 'endpoints' | 'options' | 'schemas'>,
 ): void {
   const { schemas, endpoints, options } = ctx;
 
@@ -54,7 +54,7 @@ export function registerSignatureRoutes(
     name: { description: 'Endpoint name (the record need not exist).', schema: schemas.name },
   };
   const refused = [REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS];
-  ctx.docs.push(
+  ctx.describe?.push(
     readDoc(
       schemas,
       {

@@ -49,7 +49,7 @@ function json(value: unknown): Response {
 
 export function registerSocketRoutes(
   app: Hono,
-  ctx: Pick<AppContext, 'docs' | 'options' | 'schemas' | 'sockets'>,
+  ctx: Pick<AppContext, 'describe' | 'options' | 'schemas' | 'sockets'>,
 ): void {
   const { sockets, schemas, options } = ctx;
 
@@ -118,7 +118,7 @@ export function registerSocketRoutes(
 
   const params = { name: { description: 'Endpoint name.', schema: schemas.name } };
   const errors = ['INVALID_WEBSOCKET', 'SOCKET_NOT_FOUND'] as const;
-  ctx.docs.push(
+  ctx.describe?.push(
     readDoc(
       schemas,
       {

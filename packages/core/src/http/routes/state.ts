@@ -70,7 +70,7 @@ export function registerStateRoutes(app: Hono, ctx: AppContext): void {
   });
 
   const params = { name: { description: 'Endpoint name (the record need not exist).', schema: schemas.name } };
-  ctx.docs.push(
+  ctx.describe?.push(
     readDoc(
       schemas,
       {

@@ -151,7 +151,7 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
   });
 
   const params = { name: { description: 'Endpoint name (the record need not exist).', schema: schemas.name } };
-  ctx.docs.push(
+  ctx.describe?.push(
     readDoc(
       schemas,
       { path: '/api/twins', summary: 'The providers this daemon ships twins of (docs/twins.md).', tag: 'endpoints' },

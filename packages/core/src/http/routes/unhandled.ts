@@ -12,14 +12,15 @@ import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';
 import type { JournalEntry } from '../../api/journal-json.js';
 import type { UnhandledRequest } from '../../api/namespace-json.js';
-import { readJournalPaged } from '../../journal/journal.js';
+import { type Journal, readJournalPaged } from '../../journal/journal.js';
 import type { AppContext } from '../context.js';
 import { errorResponses, HOST_ERRORS, STORE_ERRORS } from './responses.js';
 
 /** Requests listed at most (the oldest first). */
 export const MAX_UNHANDLED = 100;
 
-const unhandledSchema = z.object({
+/** One request nothing answered, as the API lists it. */
+export const unhandledSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   method: z.string(),
@@ -43,31 +44,37 @@ function answeredMessage(entry: JournalEntry): string {
   return `answered ${entry.statusCode}`;
 }
 
-export function registerUnhandledRoutes(app: Hono, ctx: Pick<AppContext, 'docs' | 'journal' | 'schemas'>): void {
+/**
+ * The requests in `journal` that nothing answered, oldest first, at most {@link MAX_UNHANDLED}
+ * (also read by a namespace's delete that reports them: routes/namespaces.ts).
+ */
+export async function readUnhandled(journal: Journal): Promise<UnhandledRequest[]> {
+  const requests: UnhandledRequest[] = [];
+  await readJournalPaged(journal, 0, undefined, (since) => {
+    for (const { name, entry } of since.entries) {
+      if (entry.answeredBy !== 'none' || entry.statusCode !== 404) continue;
+      requests.push({
+        id: entry.id,
+        name,
+        method: entry.method,
+        subpath: entry.subpath,
+        receivedAt: entry.receivedAt,
+        statusCode: entry.statusCode,
+        message: answeredMessage(entry),
+      });
+      if (requests.length >= MAX_UNHANDLED) return false;
+    }
+    return true;
+  });
+  return requests;
+}
+
+export function registerUnhandledRoutes(app: Hono, ctx: Pick<AppContext, 'describe' | 'journal' | 'schemas'>): void {
   const { journal, schemas } = ctx;
 
-  app.get('/api/requests/unhandled', async () => {
-    const requests: UnhandledRequest[] = [];
-    await readJournalPaged(journal, 0, undefined, (since) => {
-      for (const { name, entry } of since.entries) {
-        if (entry.answeredBy !== 'none' || entry.statusCode !== 404) continue;
-        requests.push({
-          id: entry.id,
-          name,
-          method: entry.method,
-          subpath: entry.subpath,
-          receivedAt: entry.receivedAt,
-          statusCode: entry.statusCode,
-          message: answeredMessage(entry),
-        });
-        if (requests.length >= MAX_UNHANDLED) return false;
-      }
-      return true;
-    });
-    return jsonResponse({ requests });
-  });
+  app.get('/api/requests/unhandled', async () => jsonResponse({ requests: await readUnhandled(journal) }));
 
-  ctx.docs.push({
+  ctx.describe?.push({
     method: 'get',
     path: '/api/requests/unhandled',
     summary: `The recorded requests nothing answered (a name with no record and no routes, or no route matched), oldest first, at most ${MAX_UNHANDLED}, each with the message it was answered (the nearest routes).`,

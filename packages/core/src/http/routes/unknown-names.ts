@@ -42,7 +42,7 @@ const unknownNamesSchema = z.object({
 
 export function registerUnknownNameRoutes(
   app: Hono,
-  ctx: Pick<AppContext, 'backend' | 'docs' | 'endpoints' | 'journal' | 'schemas'>,
+  ctx: Pick<AppContext, 'backend' | 'describe' | 'endpoints' | 'journal' | 'schemas'>,
 ): void {
   const { journal, endpoints, schemas } = ctx;
 
@@ -84,7 +84,7 @@ export function registerUnknownNameRoutes(
     return jsonResponse({ names });
   });
 
-  ctx.docs.push({
+  ctx.describe?.push({
     method: 'get',
     path: '/api/requests/unknown',
     summary: `Names that received requests (still in the journal) but hold nothing (no record, routes, per-name setting such as a twin, collections, state or queued answers): mistyped names, newest first (at most ${MAX_UNKNOWN_NAMES}).`,

@@ -197,7 +197,7 @@ export function registerVerifyRoutes(app: Hono, ctx: AppContext): void {
     return jsonResponse(await verifyRoutes(doc, each(), live === undefined ? { journal } : { journal, live }));
   });
 
-  ctx.docs.push({
+  ctx.describe?.push({
     method: 'post',
     path: '/api/verify',
     summary:
