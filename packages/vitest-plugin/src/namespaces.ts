@@ -77,7 +77,8 @@ export async function deleteNamespace(api: NamespaceApi, name: string): Promise<
 /**
  * `DELETE /api/namespaces/{ns}?unhandled=true`: deletes it and answers the requests in it that
  * nothing answered, read just before: a test session's end in one request. One already gone
- * reports none; a daemon that answers 204 (one from before this query) reports none either.
+ * reports none. A daemon from before this query answers 204, and that is an error: it could not
+ * say what went unhandled.
  */
 export async function endNamespace(api: NamespaceApi, name: string): Promise<UnhandledRequest[]> {
   let response: Response;
@@ -87,7 +88,12 @@ export async function endNamespace(api: NamespaceApi, name: string): Promise<Unh
     if ((error as MockpointError).status === 404) return [];
     throw error;
   }
-  if (response.status === 204) return [];
+  if (response.status === 204) {
+    // Reporting none would turn `onUnhandledRequest` off without a word.
+    throw new Error(
+      `mockpoint: the daemon answered 204 to DELETE /api/namespaces/${name}?unhandled=true: it predates that query and cannot report a session's unhandled requests. Run a daemon of the plugin's version (they are released together).`,
+    );
+  }
   return ((await response.json()) as { requests: UnhandledRequest[] }).requests;
 }
 

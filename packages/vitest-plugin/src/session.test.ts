@@ -114,6 +114,18 @@ describe('test sessions', () => {
     expect(daemon.calls.slice(1)).toEqual(['DELETE /api/namespaces/n1?unhandled=true']);
   });
 
+  it('a daemon from before the ending query (204) is an error, not a session with nothing unhandled', async () => {
+    const daemon = fakeDaemon({ n1: [MISSED] });
+    const older = async (request: Request): Promise<Response> => {
+      const answer = await daemon.fetch(request);
+      return request.method === 'DELETE' ? new Response(null, { status: 204 }) : answer;
+    };
+    const run = runInSession(settings(older), async () => {
+      await currentSession();
+    });
+    await expect(run).rejects.toThrow(/answered 204 .*predates that query.*Run a daemon of the plugin's version/);
+  });
+
   it("'warn' prints the same and passes; 'off' does not look", async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
