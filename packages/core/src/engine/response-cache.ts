@@ -18,6 +18,11 @@ export interface CachedResponse {
   bytes: number;
   /** The answers sent for it, built once (they share `body`). */
   answers: PreparedAnswers;
+  /**
+   * The `EndpointChanges.generation` at which its name was found to be
+   * answered by this record alone (engine/plain-read.ts); -1: not known.
+   */
+  plainAt: number;
 }
 
 /** Fixed per-entry overhead added to the body size (map slot, objects, prepared headers). */
@@ -40,6 +45,7 @@ export function toCachedResponse(name: string, data: unknown, statusCode: number
     delay,
     bytes: (body.length + name.length) * 2 + ENTRY_OVERHEAD,
     answers: reused(prepareAnswers(body, statusCode, delay)),
+    plainAt: -1,
   };
 }
 
