@@ -5,7 +5,8 @@
  * the record's prepared answer and journaled, without the answer pipeline's
  * steps. Whether a name is plain is decided once per generation of the
  * endpoints' changes (any change of any name starts a new one) and kept on its
- * cached record, so a cached read asks two questions instead of ten steps; the
+ * cached record (so is a name that is not: one with routes, say, pays one
+ * comparison for it), so a cached read asks two questions instead of ten steps; the
  * queue is asked on every request, as its pending names also move with a
  * shared queue's connection. The answer and the journal entry are the ones the
  * pipeline gives (record-step.ts): the same object, the same mark and status.
@@ -21,24 +22,35 @@ import { JOURNAL_NAME_LIMIT } from '../registry/limits.js';
 import { isValidName } from '../registry/rules.js';
 import type { PipelineParts } from './pipeline/exchange.js';
 
+/** What a lookup of one other source of answers says: absent (`null`), there, or not known yet (`undefined`). */
+function absent(looked: unknown): boolean | undefined {
+  return looked === undefined ? undefined : looked === null;
+}
+
 /**
  * Whether only the record of `name` can answer at its bare URL, by what this
- * process knows now: every other source of an answer known (cached) to be
- * absent. Something not known yet (a first request, a cache that let it go)
- * is not plain: the pipeline looks it up.
+ * process knows now: `true` when every other source of an answer is known
+ * (cached) to be absent, `false` when one is known to be there, `undefined`
+ * when one is not known yet (a first request, a cache that let it go): the
+ * pipeline looks it up, and the next read asks again.
  */
-export function answersAlone(parts: PipelineParts, name: string): boolean {
+export function answersAlone(parts: PipelineParts, name: string): boolean | undefined {
+  if (!isValidName(name) || name.length > JOURNAL_NAME_LIMIT) return false;
   const { endpoints, twins } = parts;
-  return (
-    isValidName(name) &&
-    name.length <= JOURNAL_NAME_LIMIT &&
-    endpoints.signatureChecks.get(name) === null &&
-    endpoints.chaosPlans.get(name) === null &&
-    endpoints.chaosPlans.get(NAMESPACE_CHAOS_KEY) === null &&
-    endpoints.routeTables.get(name) === null &&
-    endpoints.graphqlMocks.get(name) === null &&
-    (twins === undefined || twins.peek(name) === null)
-  );
+  let known = true;
+  for (const looked of [
+    endpoints.signatureChecks.get(name),
+    endpoints.chaosPlans.get(name),
+    endpoints.chaosPlans.get(NAMESPACE_CHAOS_KEY),
+    endpoints.routeTables.get(name),
+    endpoints.graphqlMocks.get(name),
+    twins === undefined ? null : twins.peek(name),
+  ]) {
+    const alone = absent(looked);
+    if (alone === false) return false;
+    if (alone === undefined) known = false;
+  }
+  return known ? true : undefined;
 }
 
 /**
@@ -58,10 +70,12 @@ export function plainRead(
   if (entry === undefined) return undefined;
   const generation = endpoints.changes.generation;
   if (entry.plainAt !== generation) {
-    if (!answersAlone(parts, name)) return undefined;
+    const alone = answersAlone(parts, name);
+    if (alone === undefined) return undefined;
+    entry.plain = alone;
     entry.plainAt = generation;
   }
-  if (endpoints.queue.pending(name)) return undefined;
+  if (!entry.plain || endpoints.queue.pending(name)) return undefined;
   const answer = request.method === 'HEAD' ? entry.answers.head : entry.answers.full;
   answered(request, answer);
   parts.journal.record(name, request, entry.statusCode, BY_RECORD);

@@ -19,10 +19,12 @@ export interface CachedResponse {
   /** The answers sent for it, built once (they share `body`). */
   answers: PreparedAnswers;
   /**
-   * The `EndpointChanges.generation` at which its name was found to be
-   * answered by this record alone (engine/plain-read.ts); -1: not known.
+   * The `EndpointChanges.generation` at which {@link CachedResponse.plain} was
+   * decided (engine/plain-read.ts); -1: not yet.
    */
   plainAt: number;
+  /** Whether its name is answered by this record alone (a plain read), as of {@link CachedResponse.plainAt}. */
+  plain: boolean;
 }
 
 /** Fixed per-entry overhead added to the body size (map slot, objects, prepared headers). */
@@ -46,6 +48,7 @@ export function toCachedResponse(name: string, data: unknown, statusCode: number
     bytes: (body.length + name.length) * 2 + ENTRY_OVERHEAD,
     answers: reused(prepareAnswers(body, statusCode, delay)),
     plainAt: -1,
+    plain: false,
   };
 }
 
