@@ -8,6 +8,7 @@
  */
 
 export class EndpointChanges {
+  /** Moved by every {@link EndpointChanges.changed}. */
   #generation = 0;
   /** One controller per name with someone waiting; dropped when it aborts. */
   readonly #waiting = new Map<string, AbortController>();
