@@ -38,6 +38,7 @@ import { runSteps, type Step, type Verdict } from './pipeline/step.js';
 import { twinStep } from './pipeline/twin-step.js';
 import { validationStep } from './pipeline/validation-step.js';
 import { failedAnswer, heldUntilChange } from './pipeline/verdicts.js';
+import { plainRead } from './plain-read.js';
 import { type RateBucketStore, RateBuckets } from './rate-buckets.js';
 
 /** Methods answered with the stored data at `/endpoint/{name}`. */
@@ -175,6 +176,9 @@ export class EndpointHandler {
         { extra: { allow: ALLOWED } },
       );
     }
+    // A cached record that nothing else answers: no steps (plain-read.ts).
+    const plain = plainRead(this.#parts, target.name, target.subpath, request);
+    if (plain !== undefined) return plain;
     const exchange = new Exchange(this.#parts, target.name, target.subpath, request, wholeBody, gone);
     // A name that cannot exist has nothing to look up; one too long for the journal is not recorded.
     if (!isValidName(target.name)) return this.#journaled(exchange, recordVerdict(exchange, undefined));

@@ -154,6 +154,8 @@ function decideKeep(req: ReadingRequest, state: BodyState): void {
   if (typeof whole === 'boolean') return;
   state.deciding = true;
   state.keep = state.maxBytes;
+  // Only an answer still to come can be held up by a client that hangs up: listened for from here.
+  req.on('error', onAbort);
   req.pause();
   void whole.then((keepWhole) => {
     state.deciding = false;
@@ -193,7 +195,13 @@ function onEnd(this: ReadingRequest): void {
   else if (!state.done) finishBody(this, state);
 }
 
-/** A client that hangs up mid-upload is a normal event: nothing is recorded or answered. */
+/**
+ * A client that hangs up mid-upload is a normal event: nothing is recorded or
+ * answered. Without it the body never ends and nothing is; it is listened for
+ * only while the handler decides whether to keep the body (see
+ * {@link decideKeep}), so a request that is read to its end (the webhook POST)
+ * costs no third listener (Node emits a request's 'error' only to listeners).
+ */
 function onAbort(this: ReadingRequest): void {
   this[BODY].done = true;
 }
@@ -224,7 +232,6 @@ function readBody(
   };
   req.on('data', onData);
   req.on('end', onEnd);
-  req.on('error', onAbort);
 }
 
 /** Options for {@link createNodeListener}. */
