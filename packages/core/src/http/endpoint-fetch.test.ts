@@ -2,7 +2,9 @@
 // request. A server request's body stream and abort signal are made by the runtime when first
 // asked for (Bun: per request, docs/performance.md "The daemon on Bun"), so an answer that needs
 // neither must not ask.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { signatureStep } from '../engine/pipeline/signature-step.js';
+import { twinStep } from '../engine/pipeline/twin-step.js';
 import { createApp, type MockpointApp } from './create-app.js';
 
 /** How often `request`'s body stream and signal are asked for, counted from now on. */
@@ -31,7 +33,14 @@ async function appWith(...endpoints: Array<{ name: string; data: unknown; status
 
 async function journal(app: MockpointApp, name: string) {
   const page = (await (await app.request(`/api/endpoints/${name}/requests`)).json()) as {
-    requests: Array<{ method: string; body: string; bodyTruncated: boolean; statusCode: number; json?: unknown }>;
+    requests: Array<{
+      method: string;
+      body: string;
+      bodyTruncated: boolean;
+      statusCode: number;
+      json?: unknown;
+      answeredBy?: unknown;
+    }>;
   };
   return page.requests;
 }
@@ -84,5 +93,53 @@ describe('fetchEndpoint: what an answer asks of the request', () => {
     const response = await app.mockpoint.fetchEndpoint(request, 'slow', undefined);
     expect(asked.signal).toBeGreaterThan(0);
     expect(response.status).toBe(499);
+  });
+});
+
+describe('fetchEndpoint: a cached plain record', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('is answered without walking the pipeline, and journaled as its walk would', async () => {
+    const app = await appWith({ name: 'plain', data: { ok: 1 }, statusCode: 201 });
+    await app.mockpoint.fetchEndpoint(new Request('http://localhost/endpoint/plain'), 'plain', undefined);
+    const walked = [vi.spyOn(signatureStep, 'run'), vi.spyOn(twinStep, 'run')];
+    const get = app.mockpoint.fetchEndpoint(new Request('http://localhost/endpoint/plain?x=1'), 'plain', undefined);
+    const head = app.mockpoint.fetchEndpoint(
+      new Request('http://localhost/endpoint/plain', { method: 'HEAD' }),
+      'plain',
+      undefined,
+    );
+    expect(walked.map((spy) => spy.mock.calls.length)).toEqual([0, 0]);
+    expect([(get as Response).status, await (get as Response).text()]).toEqual([201, '{"ok":1}']);
+    expect([(head as Response).status, (head as Response).headers.get('content-length')]).toEqual([201, '8']);
+    const entries = await journal(app, 'plain');
+    expect(entries.map((entry) => [entry.method, entry.statusCode])).toEqual([
+      ['GET', 201],
+      ['GET', 201],
+      ['HEAD', 201],
+    ]);
+    expect(entries[1]).toMatchObject({ answeredBy: 'record', path: '/endpoint/plain', query: { x: '1' } });
+  });
+
+  it('walks the pipeline where a step looks at the request: a subpath, a queued answer', async () => {
+    const app = await appWith({ name: 'busy', data: { ok: 1 } });
+    await app.mockpoint.fetchEndpoint(new Request('http://localhost/endpoint/busy'), 'busy', undefined);
+    const queued = await app.request('/api/endpoints/busy/queue', {
+      method: 'POST',
+      body: JSON.stringify({ answers: [{ statusCode: 503, data: { queued: true } }] }),
+    });
+    expect(queued.status).toBe(201);
+    const walked = vi.spyOn(signatureStep, 'run');
+    const first = await app.mockpoint.fetchEndpoint(new Request('http://localhost/endpoint/busy'), 'busy', undefined);
+    expect([first.status, await first.json()]).toEqual([503, { queued: true }]);
+    const next = await app.mockpoint.fetchEndpoint(
+      new Request('http://localhost/endpoint/busy/below'),
+      'busy',
+      undefined,
+    );
+    expect(next.status).toBe(404);
+    expect(walked).toHaveBeenCalledTimes(2);
   });
 });
