@@ -294,14 +294,23 @@ async function benchBun(key, mock) {
   };
   for (const url of Object.values(urls)) load(url, scenario, 2); // warm-up (JIT)
   const runs = { mock: [], bun: [], node: [] };
+  const servers = { mock, bun: bareBun, node: bareNode };
   for (let i = 0; i < ROUNDS; i++) {
     const order = i % 2 === 0 ? ['bun', 'mock', 'node'] : ['node', 'mock', 'bun'];
-    for (const which of order) runs[which].push(load(urls[which], scenario));
+    for (const which of order) {
+      const before = cpuMicros(servers[which]);
+      const r = load(urls[which], scenario);
+      runs[which].push({ ...r, us: (cpuMicros(servers[which]) - before) / r.requests });
+    }
   }
   await stop(bareBun);
   await stop(bareNode);
   const avg = (list, pick) => list.reduce((sum, r) => sum + pick(r), 0) / list.length;
-  const summary = (list) => ({ rps: avg(list, (r) => r.rps), p99Ms: avg(list, (r) => r.p99Ms) });
+  const summary = (list) => ({
+    rps: avg(list, (r) => r.rps),
+    p99Ms: avg(list, (r) => r.p99Ms),
+    us: avg(list, (r) => r.us),
+  });
   return {
     scenario,
     mock: summary(runs.mock),
@@ -549,15 +558,24 @@ try {
     const version = spawnSync(bun, ['--version'], { encoding: 'utf8' }).stdout.trim();
     const onBun = await start([cli, '--memory', '--port', '0', '--host', '127.0.0.1'], {}, undefined, bun);
     const idleOnBun = memory(onBun);
-    console.log(`\nthe daemon run by Bun ${version} (Bun.serve), against a bare Bun.serve and a bare node:http`);
+    console.log(
+      `\nthe daemon run by Bun ${version} (Bun.serve), against a bare Bun.serve and a bare node:http; load average ${fmt(loadavg()[0], 1)}`,
+    );
     for (const key of ['get', 'post', 'delay']) {
       const r = await benchBun(key, onBun);
       console.log(`\n${r.scenario.title}, ${r.scenario.connections} connections`);
-      console.log(`  bare Bun.serve          ${fmt(r.bun.rps).padStart(8)} req/s   p99 ${fmt(r.bun.p99Ms, 2)} ms`);
-      console.log(`  bare node:http          ${fmt(r.node.rps).padStart(8)} req/s   p99 ${fmt(r.node.p99Ms, 2)} ms`);
-      console.log(`  mockpoint on Bun        ${fmt(r.mock.rps).padStart(8)} req/s   p99 ${fmt(r.mock.p99Ms, 2)} ms`);
+      const cpu = (x) => `   CPU ${fmt(x.us, 1)} us/req`;
       console.log(
-        `  ratio                   ${fmt(r.mock.rps / r.bun.rps, 2)} x bare Bun.serve, ${fmt(r.mock.rps / r.node.rps, 2)} x bare node:http (req/s)`,
+        `  bare Bun.serve          ${fmt(r.bun.rps).padStart(8)} req/s   p99 ${fmt(r.bun.p99Ms, 2)} ms${cpu(r.bun)}`,
+      );
+      console.log(
+        `  bare node:http          ${fmt(r.node.rps).padStart(8)} req/s   p99 ${fmt(r.node.p99Ms, 2)} ms${cpu(r.node)}`,
+      );
+      console.log(
+        `  mockpoint on Bun        ${fmt(r.mock.rps).padStart(8)} req/s   p99 ${fmt(r.mock.p99Ms, 2)} ms${cpu(r.mock)}`,
+      );
+      console.log(
+        `  ratio                   ${fmt(r.mock.rps / r.bun.rps, 2)} x bare Bun.serve, ${fmt(r.mock.rps / r.node.rps, 2)} x bare node:http (req/s); CPU/req ${fmt(r.mock.us / r.bun.us, 2)} x bare Bun.serve's`,
       );
       if (r.errors.length) console.log(`  errors: ${r.errors.join(', ')}`);
     }

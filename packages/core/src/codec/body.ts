@@ -36,31 +36,59 @@ export async function readBodyPrefix(
   keepAll?: KeepAll,
   drainMs = Number.POSITIVE_INFINITY,
 ): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  const whole = readDeclaredBody(request, request.headers.get('content-length'), limit, drainLimit, keepAll);
+  if (whole !== undefined) return whole;
   // `request.body` rather than Content-Length: a Request built in-process
   // (`app.request()`, the client's `app` option) carries a body without one.
   if (request.body === null) return { bytes: new Uint8Array(0), truncated: false };
   try {
-    // A body whose Content-Length is within `limit` is read at once by the runtime itself: on
-    // Bun several times less CPU than a stream reader's chunks (docs/performance.md, Bun).
-    const declared = request.headers.get('content-length');
-    if (declared !== null && declared.length <= 9 && Number(declared) <= limit) {
-      const bytes = new Uint8Array(await request.arrayBuffer());
-      // Within `limit` (always, when the Content-Length was true): all of it, without another async step.
-      if (bytes.byteLength <= limit) return { bytes, truncated: false };
-      return prefixOf(bytes, limit, drainLimit, keepAll);
-    }
     return await readStreamPrefix(request.body, limit, drainLimit, keepAll, drainMs);
   } catch (error) {
-    // The body stream fails when the client hangs up mid-upload: a normal event,
-    // answered (to nobody) with a coded error, so it is neither logged nor reported.
-    throw new MockpointError(
-      'REQUEST_ABORTED',
-      'the client closed the connection before the request body was complete',
-      {
-        cause: error,
-      },
-    );
+    throw requestAborted(error);
   }
+}
+
+/**
+ * The body stream fails when the client hangs up mid-upload: a normal event,
+ * answered (to nobody) with a coded error, so it is neither logged nor reported.
+ */
+function requestAborted(error: unknown): MockpointError {
+  return new MockpointError(
+    'REQUEST_ABORTED',
+    'the client closed the connection before the request body was complete',
+    {
+      cause: error,
+    },
+  );
+}
+
+/**
+ * {@link readBodyPrefix} of a body whose Content-Length is within `limit` (and not
+ * 0): read at once by the runtime itself (`arrayBuffer()`), in one asynchronous
+ * step, and without asking for `request.body` (on Bun several times less CPU than
+ * a stream reader's chunks, and a server request's body stream is made only when
+ * asked for: docs/performance.md, Bun). `undefined` for any other body. `declared`: the
+ * request's Content-Length (`null`: none).
+ */
+export function readDeclaredBody(
+  request: Request,
+  declared: string | null | undefined,
+  limit: number,
+  drainLimit: number = limit,
+  keepAll?: KeepAll,
+): Promise<{ bytes: Uint8Array; truncated: boolean }> | undefined {
+  if (declared === null || declared === undefined || declared.length > 9 || declared === '0') return undefined;
+  const length = Number(declared);
+  if (!(length > 0 && length <= limit)) return undefined;
+  return request.arrayBuffer().then((buffer) => {
+    const bytes = new Uint8Array(buffer);
+    // Within `limit` (always, when the Content-Length was true): all of it, without another async step.
+    return bytes.byteLength <= limit ? { bytes, truncated: false } : prefixOf(bytes, limit, drainLimit, keepAll);
+  }, abortedRead);
+}
+
+function abortedRead(error: unknown): never {
+  throw requestAborted(error);
 }
 
 /**

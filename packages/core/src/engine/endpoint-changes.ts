@@ -8,8 +8,6 @@
  */
 
 export class EndpointChanges {
-  /** Moved by every {@link EndpointChanges.changed}. */
-  #generation = 0;
   /** One controller per name with someone waiting; dropped when it aborts. */
   readonly #waiting = new Map<string, AbortController>();
   /** Who hears of every change (a table that caches per name, the twins). */
@@ -30,17 +28,8 @@ export class EndpointChanges {
     return controller.signal;
   }
 
-  /**
-   * How many changes there have been, of any name: a value decided from the
-   * names' settings (engine/plain-read.ts) holds while this has not moved.
-   */
-  get generation(): number {
-    return this.#generation;
-  }
-
   /** `name` changed; `undefined`: every name may have changed. */
   changed(name: string | undefined): void {
-    this.#generation++;
     for (const listener of this.#listeners) listener(name);
     if (name === undefined) {
       const all = [...this.#waiting.values()];

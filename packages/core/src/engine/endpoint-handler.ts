@@ -19,7 +19,7 @@ import { rawHeader } from '../codec/raw-headers.js';
 import type { CollectionLimits } from '../collections/collection-input.js';
 import { answered } from '../journal/answer-record.js';
 import type { Journal } from '../journal/journal.js';
-import type { RecordedRequest } from '../journal/journal-entry.js';
+import { BY_RECORD, type RecordedRequest } from '../journal/journal-entry.js';
 import { DEFAULT_LIMITS, DEFAULT_MAX_BODY_BYTES, JOURNAL_NAME_LIMIT } from '../registry/limits.js';
 import { MAX_TIMED_MOVES, StateTimers } from '../state/state-timers.js';
 import type { TwinTable } from '../twin/twin-table.js';
@@ -38,7 +38,6 @@ import { runSteps, type Step, type Verdict } from './pipeline/step.js';
 import { twinStep } from './pipeline/twin-step.js';
 import { validationStep } from './pipeline/validation-step.js';
 import { failedAnswer, heldUntilChange } from './pipeline/verdicts.js';
-import { plainRead } from './plain-read.js';
 import { type RateBucketStore, RateBuckets } from './rate-buckets.js';
 
 /** Methods answered with the stored data at `/endpoint/{name}`. */
@@ -67,6 +66,9 @@ const PIPELINE: readonly Step[] = [
   recordStep,
   noRouteStep,
 ];
+
+/** The steps before the record's: a cached record answers at once when each of them passes its name. */
+const BEFORE_RECORD = PIPELINE.slice(0, PIPELINE.indexOf(recordStep));
 
 /** Options for {@link EndpointHandler}. */
 export interface EndpointHandlerOptions {
@@ -176,12 +178,14 @@ export class EndpointHandler {
         { extra: { allow: ALLOWED } },
       );
     }
-    // A cached record that nothing else answers: no steps (plain-read.ts).
-    const plain = plainRead(this.#parts, target.name, target.subpath, request);
+    // A name that cannot exist has nothing to look up; one too long for the journal is not recorded.
+    if (!isValidName(target.name)) {
+      const unknown = new Exchange(this.#parts, target.name, target.subpath, request, wholeBody, gone);
+      return this.#journaled(unknown, recordVerdict(unknown, undefined));
+    }
+    const plain = this.#plainRecord(target, request);
     if (plain !== undefined) return plain;
     const exchange = new Exchange(this.#parts, target.name, target.subpath, request, wholeBody, gone);
-    // A name that cannot exist has nothing to look up; one too long for the journal is not recorded.
-    if (!isValidName(target.name)) return this.#journaled(exchange, recordVerdict(exchange, undefined));
     let verdict: Verdict | Promise<Verdict>;
     try {
       verdict = runSteps(PIPELINE, exchange);
@@ -195,6 +199,28 @@ export class EndpointHandler {
       );
     }
     return this.#journaled(exchange, verdict);
+  }
+
+  /**
+   * The cached record's answer, journaled, when it is all that answers: the bare URL
+   * of a name whose other steps are each known now to pass it (their `passes`: no
+   * signature check, chaos, queue, routes, twin nor GraphQL schema). The same answer
+   * and journal entry as the pipeline's walk to the record step, without making its
+   * {@link Exchange}; `undefined` for every other request (it walks the pipeline).
+   */
+  #plainRecord(target: EndpointTarget, request: RecordedRequest): EndpointAnswer | undefined {
+    if (target.subpath !== '/') return undefined;
+    const parts = this.#parts;
+    const { name } = target;
+    for (const step of BEFORE_RECORD) if (step.passes?.(parts, name) !== true) return undefined;
+    const entry = parts.endpoints.cache.get(name);
+    if (entry === undefined) return undefined;
+    const answer = request.method === 'HEAD' ? entry.answers.head : entry.answers.full;
+    if (name.length <= JOURNAL_NAME_LIMIT) {
+      answered(request, answer);
+      parts.journal.record(name, request, entry.statusCode, BY_RECORD);
+    }
+    return answer;
   }
 
   /** The last step: the request journaled as the verdict says; a stream that hangs let go at the name's next change. */

@@ -1,7 +1,10 @@
 /**
  * The {@link AnswerSink} on the Fetch API (Bun, Deno, workerd, and Node's Hono
- * path): every kind of answer as a `Response`. The request's handle is its abort
- * signal, which aborts when its client goes away.
+ * path): every kind of answer as a `Response`. The request's handle is the
+ * request itself ({@link FetchTo}): its abort signal, which aborts when its client
+ * goes away, is asked for only by the answers that wait (a delay, a hang, a
+ * stream), so that a whole answer sent at once never makes one (on Bun, a server
+ * request's signal is made when first asked for).
  *
  * @module
  */
@@ -18,6 +21,11 @@ import {
 import type { OpenStreams, StreamPlayback } from '../answer/stream/open-streams.js';
 import { truncatedBody } from '../codec/truncated-body.js';
 import { type AnswerSink, sendDue } from './sink.js';
+
+/** What the Fetch sink answers: a request (only its abort signal is read, when an answer waits). */
+export interface FetchTo {
+  readonly signal: AbortSignal;
+}
 
 /** Resolves `true` when `release` aborts (a queued hang is cleared), `false` when the client goes away first. */
 function hold(signal: AbortSignal, release: AbortSignal | undefined): Promise<boolean> {
@@ -36,14 +44,14 @@ function hold(signal: AbortSignal, release: AbortSignal | undefined): Promise<bo
   });
 }
 
-function respond(_signal: AbortSignal, answer: RespondAnswer): Response {
+function respond(_to: FetchTo, answer: RespondAnswer): Response {
   return new Response(answer.body as ConstructorParameters<typeof Response>[0], {
     status: answer.status,
     headers: responseHeaders(answer.headers),
   });
 }
 
-function relay(_signal: AbortSignal, answer: RelayAnswer): Response {
+function relay(_to: FetchTo, answer: RelayAnswer): Response {
   return new Response(answer.body, { status: answer.status, headers: responseHeaders(answer.headers) });
 }
 
@@ -81,7 +89,7 @@ export function resetResponse(): Response {
   return fault(undefined, RESET);
 }
 
-function fault(_signal: AbortSignal | undefined, answer: FaultAnswer): Response {
+function fault(_to: FetchTo | undefined, answer: FaultAnswer): Response {
   const sent = answer.fault === 'close' ? truncatedBody(answer.body) : new Uint8Array(0);
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -175,11 +183,12 @@ function gone(): Response {
 
 /** `answer` sent through `sink` after `ms`, or 499 as soon as `signal` aborts (the timer freed). */
 function delay(
-  sink: AnswerSink<AbortSignal, Response>,
-  signal: AbortSignal,
+  sink: AnswerSink<FetchTo, Response>,
+  to: FetchTo,
   ms: number,
   answer: EndpointAnswer,
 ): Promise<Response> {
+  const signal = to.signal;
   if (signal.aborted) return Promise.resolve(gone());
   return new Promise((resolve, reject) => {
     const onAbort = () => {
@@ -192,7 +201,7 @@ function delay(
       signal.removeEventListener('abort', onAbort);
       // The Fetch sink's last resort throws (the runtime answers 500): a rejection here, not from a timer.
       try {
-        resolve(sendDue(sink, signal, answer));
+        resolve(sendDue(sink, to, answer));
       } catch (error) {
         reject(error);
       }
@@ -207,29 +216,29 @@ function delay(
  */
 export function createFetchSink(
   streams: OpenStreams,
-  /** Accepts a WebSocket upgrade for the request of `signal`; absent, or `undefined` from it: 501. */
-  upgradeOf?: (signal: AbortSignal, answer: UpgradeAnswer) => Response | undefined,
-): AnswerSink<AbortSignal, Response> {
-  const sink: AnswerSink<AbortSignal, Response> = {
+  /** Accepts a WebSocket upgrade for `request`; absent, or `undefined` from it: 501. */
+  upgradeOf?: (request: FetchTo, answer: UpgradeAnswer) => Response | undefined,
+): AnswerSink<FetchTo, Response> {
+  const sink: AnswerSink<FetchTo, Response> = {
     respond,
-    stream: (signal, answer) => streamResponse(answer, streams, signal),
+    stream: (to, answer) => streamResponse(answer, streams, to.signal),
     fault,
     relay,
     // Each runtime's own upgrade (Bun.serve, Deno.upgradeWebSocket, WebSocketPair), set by its serve().
-    upgrade: (signal, answer) =>
-      upgradeOf?.(signal, answer) ??
+    upgrade: (to, answer) =>
+      upgradeOf?.(to, answer) ??
       respond(
-        signal,
+        to,
         errorAnswer(
           501,
           'WEBSOCKET_UNSUPPORTED',
           "this server does not accept WebSocket upgrades: serve the app with a runtime entry's serve() (Node, Bun, Deno) or the Workers entry",
         ) as RespondAnswer,
       ),
-    delay: (signal, ms, answer) => delay(sink, signal, ms, answer),
-    hold,
+    delay: (to, ms, answer) => delay(sink, to, ms, answer),
+    hold: (to, release) => hold(to.signal, release),
     gone,
-    fail: (_signal, error) => {
+    fail: (_to, error) => {
       throw error;
     },
   };

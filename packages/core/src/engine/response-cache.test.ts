@@ -4,7 +4,7 @@ import { type CachedResponse, ResponseCache, toCachedResponse } from './response
 
 /** An entry of exactly `bytes` bytes (the cache trusts the entry's own `bytes`). */
 function sized(bytes: number, body = '{}'): CachedResponse {
-  return { body, statusCode: 200, delay: 0, bytes, answers: prepareAnswers(body, 200, 0), plainAt: -1, plain: false };
+  return { body, statusCode: 200, delay: 0, bytes, answers: prepareAnswers(body, 200, 0) };
 }
 
 describe('toCachedResponse', () => {

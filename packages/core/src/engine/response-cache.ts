@@ -18,13 +18,6 @@ export interface CachedResponse {
   bytes: number;
   /** The answers sent for it, built once (they share `body`). */
   answers: PreparedAnswers;
-  /**
-   * The `EndpointChanges.generation` at which {@link CachedResponse.plain} was
-   * decided (engine/plain-read.ts); -1: not yet.
-   */
-  plainAt: number;
-  /** Whether its name is answered by this record alone (a plain read), as of {@link CachedResponse.plainAt}. */
-  plain: boolean;
 }
 
 /** Fixed per-entry overhead added to the body size (map slot, objects, prepared headers). */
@@ -47,8 +40,6 @@ export function toCachedResponse(name: string, data: unknown, statusCode: number
     delay,
     bytes: (body.length + name.length) * 2 + ENTRY_OVERHEAD,
     answers: reused(prepareAnswers(body, statusCode, delay)),
-    plainAt: -1,
-    plain: false,
   };
 }
 

@@ -13,9 +13,9 @@ import type { AnsweredBy, JournalEntry, SocketMark, UpstreamOutcome } from '../a
 import type { ValidationMark } from '../api/route-validation.js';
 import type { StateMark } from '../api/state-json.js';
 import { toBase64 } from '../codec/base64.js';
-import { type KeepAll, readBodyPrefix } from '../codec/body.js';
+import { type KeepAll, readBodyPrefix, readDeclaredBody } from '../codec/body.js';
 import { jsonValueOf } from '../codec/json-value.js';
-import { headerRecord } from '../codec/raw-headers.js';
+import { headerRecord, rawHeader } from '../codec/raw-headers.js';
 import { utf8Text } from '../codec/utf8.js';
 import { graphqlMarkOf } from '../graphql/graphql-mark.js';
 import { JOURNAL_BODY_LIMIT } from '../registry/limits.js';
@@ -200,6 +200,15 @@ function pushHeader(this: string[], value: string, name: string): void {
   this.push(name, value);
 }
 
+/** A GET or HEAD that declares no body: no Content-Length (or 0) and no Transfer-Encoding. */
+function bodiless(method: string, length: string | undefined, rawHeaders: readonly string[]): boolean {
+  return (
+    (method === 'GET' || method === 'HEAD') &&
+    (length === undefined || length === '0') &&
+    rawHeader(rawHeaders, 'transfer-encoding') === undefined
+  );
+}
+
 /**
  * Captures a Fetch-API request: its target (`target` when given, else the URL's:
  * see {@link urlTarget}), headers and the first `bodyLimit` bytes of its body.
@@ -219,9 +228,16 @@ export function captureRequest(
   const rawHeaders: string[] = [];
   request.headers.forEach(pushHeader, rawHeaders);
   const method = request.method;
+  // A body of a declared length within the limit: one asynchronous step, `request.body` never made.
+  const length = rawHeader(rawHeaders, 'content-length');
+  const declared = length === undefined ? undefined : readDeclaredBody(request, length, bodyLimit, drainLimit, keepAll);
   // `request.body` rather than Content-Length: a Request built in-process carries a body without one.
-  if (request.body === null) return { method, target, rawHeaders, body: new Uint8Array(0), bodyTruncated: false };
-  return readBodyPrefix(request, bodyLimit, drainLimit, keepAll).then(({ bytes, truncated }) => ({
+  // A GET or HEAD with neither Content-Length nor Transfer-Encoding has none (Fetch allows none on
+  // them): its body stream is not asked for.
+  if (declared === undefined && (bodiless(method, length, rawHeaders) || request.body === null)) {
+    return { method, target, rawHeaders, body: new Uint8Array(0), bodyTruncated: false };
+  }
+  return (declared ?? readBodyPrefix(request, bodyLimit, drainLimit, keepAll)).then(({ bytes, truncated }) => ({
     method,
     target,
     rawHeaders,

@@ -32,8 +32,8 @@ export const TEST_RUNTIME: 'node' | 'bun' = process.env.MOCKPOINT_TEST_RUNTIME =
 export const ON_BUN = TEST_RUNTIME === 'bun';
 
 /** The binary that runs `dist/cli.js`: Node's, or the `bun` package's (a devDependency of runtime-contract). */
-function runtimeBinary(): string {
-  if (TEST_RUNTIME === 'node') return process.execPath;
+function runtimeBinary(runtime: 'node' | 'bun' = TEST_RUNTIME): string {
+  if (runtime === 'node') return process.execPath;
   // The runtime contract's devDependency: not the server's, which `pnpm start` would install (about 100 MB).
   const contract = fileURLToPath(new URL('../../../runtime-contract/package.json', import.meta.url));
   const bun = join(dirname(createRequire(contract).resolve('bun/package.json')), 'bin', 'bun.exe');
@@ -95,6 +95,8 @@ export interface CliOptions {
   deadlineMs?: number;
   /** Give the child a standard input the test writes (`child.stdin`). @default ignored */
   stdin?: 'pipe';
+  /** Run `dist/cli.js` on this runtime, whatever the project's (a test comparing both). @default {@link TEST_RUNTIME} */
+  runtime?: 'node' | 'bun';
 }
 
 /** A spawned CLI process with its collected output. */
@@ -136,12 +138,13 @@ function withDeadline<T>(promise: Promise<T>, ms: number, what: () => string): P
 export async function spawnCli(options: CliOptions = {}): Promise<CliProcess> {
   if (!options.bin) assertBuilt();
   const cwd = options.cwd ?? (await makeTempDir());
-  if (options.nodeArgs !== undefined && TEST_RUNTIME !== 'node') {
-    throw new Error(`nodeArgs (${options.nodeArgs.join(' ')}) need Node: this test cannot run on ${TEST_RUNTIME}`);
+  const runtime = options.runtime ?? TEST_RUNTIME;
+  if (options.nodeArgs !== undefined && runtime !== 'node') {
+    throw new Error(`nodeArgs (${options.nodeArgs.join(' ')}) need Node: this test cannot run on ${runtime}`);
   }
   const [command, argv] = options.bin
     ? [options.bin, options.args ?? []]
-    : [runtimeBinary(), [...(options.nodeArgs ?? []), CLI_PATH, ...(options.args ?? [])]];
+    : [runtimeBinary(runtime), [...(options.nodeArgs ?? []), CLI_PATH, ...(options.args ?? [])]];
   const child = spawn(command, argv, {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...options.env },

@@ -92,6 +92,8 @@ export const chaosStep: Step = {
   name: 'chaos',
   // The endpoint's own chaos wins; a name without any falls to the namespace's.
   run: (exchange) => byPlan(exchange, exchange.name, namespaceChaos),
+  passes: ({ endpoints }, name) =>
+    endpoints.chaosPlans.get(name) === null && endpoints.chaosPlans.get(NAMESPACE_CHAOS_KEY) === null,
 };
 
 /**

@@ -95,6 +95,7 @@ function answered(schema: StoredGraphqlSchema | null, exchange: Exchange): Maybe
 
 export const graphqlStep: Step = {
   name: 'graphql schema',
+  passes: (parts, name) => parts.endpoints.graphqlMocks.get(name) === null,
   run(exchange) {
     const { endpoints } = exchange.parts;
     const cached = endpoints.graphqlMocks.get(exchange.name);

@@ -123,6 +123,7 @@ async function take(exchange: Exchange): Promise<Taken | undefined> {
 
 export const queueStep: Step = {
   name: 'queue',
+  passes: (parts, name) => !parts.endpoints.queue.pending(name),
   run(exchange) {
     // One synchronous Map lookup when no queue is in use; the answer is taken before
     // anything else is awaited, so queued answers go out in the order requests came in.

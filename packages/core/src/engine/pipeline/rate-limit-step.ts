@@ -81,4 +81,6 @@ function limited(table: RouteTable | null, exchange: Exchange): Maybe<Verdict | 
 export const rateLimitedRouteStep: Step = {
   name: 'rate limits, then routes',
   run: (exchange) => after(exchange.routes(), limited, exchange),
+  // No routes: no limit, no route answers.
+  passes: (parts, name) => parts.endpoints.routeTables.get(name) === null,
 };

@@ -23,4 +23,5 @@ function readState(table: RouteTable | null, exchange: Exchange): Maybe<undefine
 export const stateStep: Step = {
   name: 'state',
   run: (exchange) => after(exchange.routes(), readState, exchange),
+  passes: ({ endpoints }, name) => endpoints.routeTables.get(name) === null && !endpoints.queue.pending(name),
 };

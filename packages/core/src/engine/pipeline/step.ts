@@ -11,7 +11,7 @@
 
 import type { EndpointAnswer } from '../../answer/endpoint-answer.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
-import type { Exchange } from './exchange.js';
+import type { Exchange, PipelineParts } from './exchange.js';
 
 /** A value now, or once a store has answered. */
 export type Maybe<T> = T | Promise<T>;
@@ -34,6 +34,13 @@ export interface Step {
   readonly name: string;
   /** The verdict, or `undefined` to let the next step decide. */
   run(exchange: Exchange): Maybe<Verdict | undefined>;
+  /**
+   * True when this step is known now (no lookup to wait for) to pass every request
+   * to `name` (its `run` would give `undefined`): lets a cached plain record be
+   * answered without walking the pipeline (EndpointHandler). Absent or `false`:
+   * the request walks it.
+   */
+  passes?(parts: PipelineParts, name: string): boolean;
 }
 
 /**

@@ -40,6 +40,7 @@ function answered(engine: TwinEngine | null, exchange: Exchange): Maybe<Verdict 
 
 export const twinStep: Step = {
   name: 'twin',
+  passes: ({ twins }, name) => twins === undefined || twins.peek(name) === null,
   run(exchange) {
     const twins = exchange.parts.twins;
     if (twins === undefined) return undefined;

@@ -51,13 +51,13 @@ function handedOver(recorded: RecordedRequest, response: Response): Response {
 
 export function endpointResponder(ctx: Pick<AppContext, 'handler' | 'options' | 'sockets' | 'streams'>): Responder {
   const { handler, options, sockets } = ctx;
-  // The request (and Hono's env: Bun's server) of an upgrade request, by its signal: what the sink's To is.
-  const upgrading = new WeakMap<AbortSignal, { request: Request; env: unknown }>();
-  const sink = createFetchSink(ctx.streams, (signal, answer) => {
+  // Hono's env (Bun's server) of an upgrade request, by the request: what the sink's To is.
+  const upgrading = new WeakMap<Request, unknown>();
+  const sink = createFetchSink(ctx.streams, (to, answer) => {
     const upgrade = sockets.fetchUpgrade;
-    const at = upgrading.get(signal);
-    if (upgrade === undefined || at === undefined || answer.session === undefined) return undefined;
-    return upgrade(at.request, at.env, { ...answer, session: answer.session }, sockets);
+    const request = to as Request;
+    if (upgrade === undefined || !upgrading.has(request) || answer.session === undefined) return undefined;
+    return upgrade(request, upgrading.get(request), { ...answer, session: answer.session }, sockets);
   });
   const answer = (
     request: Request,
@@ -67,7 +67,7 @@ export function endpointResponder(ctx: Pick<AppContext, 'handler' | 'options' | 
   ): Response | Promise<Response> => {
     // The raw list holds the Headers' own (lower-case) names: the same answer as `request.headers.has('upgrade')`.
     if (sockets.fetchUpgrade !== undefined && rawHeader(recorded.rawHeaders, 'upgrade') !== undefined) {
-      upgrading.set(request.signal, { request, env });
+      upgrading.set(request, env);
     }
     let wholeBody: Uint8Array | undefined;
     if (recorded.body.byteLength > JOURNAL_BODY_LIMIT) {
@@ -75,10 +75,11 @@ export function endpointResponder(ctx: Pick<AppContext, 'handler' | 'options' | 
       recorded.body = recorded.body.slice(0, JOURNAL_BODY_LIMIT);
       recorded.bodyTruncated = true;
     }
+    // The request is the sink's handle: its signal is made only by an answer that waits for it.
     const sent = sendAnswer(
       handler.handle(recorded, wholeBody, () => request.signal, split),
       sink,
-      request.signal,
+      request,
     );
     return sent instanceof Promise
       ? sent.then((response) => handedOver(recorded, response))
