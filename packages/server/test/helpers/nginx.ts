@@ -5,6 +5,7 @@
  * @module
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -35,6 +36,9 @@ function accepts(port: number): Promise<boolean> {
  * Starts nginx with `httpBlock` (the inside of `http { … }`) after `listen` lines
  * in it were pointed at `127.0.0.1:<a free port>` by `configure(port)`.
  */
+/** Debian's nginx is in /usr/sbin, which a plain user's PATH (or `env -i`'s) leaves out. */
+const NGINX = process.env.NGINX_PATH ?? (existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx');
+
 export async function startNginx(configure: (port: number) => string): Promise<TestNginx> {
   const dir = await mkdtemp(join(tmpdir(), 'mockpoint-nginx-'));
   const temp = join(dir, 'temp');
@@ -65,7 +69,7 @@ ${configure(port)}
 `,
     );
     const child: ChildProcess = spawn(
-      'nginx',
+      NGINX,
       ['-p', dir, '-c', conf, '-e', join(dir, 'error.log'), '-g', 'daemon off;'],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -78,9 +82,13 @@ ${configure(port)}
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
     });
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.once('error', (error) => {
-      output += String(error);
+    // A binary that cannot be spawned emits 'error' and no 'exit'.
+    const exited = new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.once('error', (error) => {
+        output += String(error);
+        resolve();
+      });
     });
     // nginx prints nothing when it is ready: wait until its port accepts (or it exits).
     const up = await vi
