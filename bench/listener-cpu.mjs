@@ -157,9 +157,7 @@ async function measure(post) {
   return { bare: median(bareNs), mock: median(mockNs) };
 }
 
-console.log(
-  `listener CPU per request, ${repo}, load ${loadavg()[0].toFixed(1)}${POOLED ? ', pooled POST chunk' : ''}`,
-);
+console.log(`listener CPU per request, ${repo}, load ${loadavg()[0].toFixed(1)}${POOLED ? ', pooled POST chunk' : ''}`);
 for (const [title, post] of [
   ['cached GET (~1 KB JSON)', false],
   ['webhook POST (146 bytes)', true],

@@ -34,7 +34,13 @@ describe('RequestJournal', () => {
     const names = ['a', 'b', 'c'];
     for (let i = 0; i < 9; i++) {
       const request = entry('POST', JSON.stringify({ i }));
-      journal.record(names[i % 3] as string, request, 200 + i, i % 2 === 0 ? BY_RECORD : undefined, 1_764_000_000_000 + i);
+      journal.record(
+        names[i % 3] as string,
+        request,
+        200 + i,
+        i % 2 === 0 ? BY_RECORD : undefined,
+        1_764_000_000_000 + i,
+      );
     }
     const whole = (await journal.since(0)).entries;
     expect(whole.map(({ name, entry: e }) => [name, e.id, e.statusCode, e.json])).toEqual(

@@ -376,9 +376,7 @@ export class RequestJournal implements Journal {
     const ring = this.#rings.get(name);
     if (ring === undefined) return [];
     // Formatted on every read and not kept, so the byte bound counts all there is.
-    const entries = ring
-      .toArray(this.size, after)
-      .map(entryOf);
+    const entries = ring.toArray(this.size, after).map(entryOf);
     return match === undefined ? entries : entries.filter(match);
   }
 
