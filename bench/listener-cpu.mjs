@@ -8,12 +8,16 @@
 // Bounded: in-process, no port; 6 rounds of BENCH_REQUESTS (default 100,000) per listener.
 //
 //   BENCH_REPO=/path/to/other/checkout node bench/listener-cpu.mjs   (a built checkout; default this one)
+//   BENCH_ONLY=post (or get): that path alone, e.g. under `node --cpu-prof`
+//   BENCH_CHUNK=pooled: the POST's chunk a slice of a shared pool (see StubRequest.send)
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { invoice } from './payloads.mjs';
 
 const repo = process.env.BENCH_REPO ?? fileURLToPath(new URL('..', import.meta.url));
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100_000);
+const ONLY = process.env.BENCH_ONLY?.split(',');
+const POOLED = process.env.BENCH_CHUNK === 'pooled';
 const core = await import(`${repo}/packages/core/dist/index.js`);
 const nodeAdapter = await import(`${repo}/packages/core/dist/node.js`);
 const webhook = Buffer.from(
@@ -45,11 +49,18 @@ class StubRequest {
   }
   pause() {}
   resume() {}
-  /** The body in one chunk, then its end. */
+  /**
+   * The body in one chunk, then its end. The chunk in a buffer of its own, as Node's HTTP/1
+   * parser hands each one (a copy of the bytes read); BENCH_CHUNK=pooled hands a slice of a
+   * shared 8 KiB pool instead, as this bench did before 2026-11-26 20:00 (the listener copied
+   * it then, which a daemon never does).
+   */
   send() {
+    const chunk = POOLED ? webhook : Buffer.allocUnsafeSlow(webhook.length);
+    if (!POOLED) webhook.copy(chunk);
     for (const wanted of ['data', 'end']) {
       for (let i = 0; i < this.listeners.length; i += 2) {
-        if (this.listeners[i] === wanted) this.listeners[i + 1].call(this, webhook);
+        if (this.listeners[i] === wanted) this.listeners[i + 1].call(this, chunk);
       }
     }
   }
@@ -146,11 +157,12 @@ async function measure(post) {
   return { bare: median(bareNs), mock: median(mockNs) };
 }
 
-console.log(`listener CPU per request, ${repo}, load ${loadavg()[0].toFixed(1)}`);
+console.log(`listener CPU per request, ${repo}, load ${loadavg()[0].toFixed(1)}${POOLED ? ', pooled POST chunk' : ''}`);
 for (const [title, post] of [
   ['cached GET (~1 KB JSON)', false],
   ['webhook POST (146 bytes)', true],
 ]) {
+  if (ONLY !== undefined && !ONLY.includes(post ? 'post' : 'get')) continue;
   const { bare, mock } = await measure(post);
   console.log(
     `  ${title.padEnd(26)} bare ${bare.toFixed(0)} ns, mockpoint ${mock.toFixed(0)} ns: its own work ${(mock - bare).toFixed(0)} ns`,

@@ -14,8 +14,8 @@ const memoryDaemon = sharedDaemon({ args: ['--memory'] });
 const DATE = /\r\nDate: [A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT\r\n/;
 
 /**
- * Sends `count` requests, one after another, on one keep-alive connection and resolves with the
- * bytes of each response (latin1: a character per byte), framed by its Content-Length.
+ * Sends `count` requests (latin1: a character per byte), one after another, on one keep-alive
+ * connection and resolves with the bytes of each response (latin1 too), framed by its Content-Length.
  */
 function rawResponses(url: string, request: string, count: number): Promise<string[]> {
   const { hostname, port } = new URL(url);
@@ -37,9 +37,9 @@ function rawResponses(url: string, request: string, count: number): Promise<stri
       if (responses.length === count) {
         socket.destroy();
         resolve(responses);
-      } else socket.write(request);
+      } else socket.write(request, 'latin1');
     });
-    socket.write(request);
+    socket.write(request, 'latin1');
   });
 }
 
@@ -155,5 +155,73 @@ describe('a plain cached read on the wire', () => {
 
     expect((await requestJson(api, { method: 'PUT', body: { data: { v: 2 }, statusCode: 201 } })).status).toBe(200);
     expect(await get()).toEqual({ status: 201, body: { v: 2 } });
+  });
+});
+
+/**
+ * A POST of `chunks` (latin1: a character per byte) as one body: with Content-Length, or
+ * chunked (Node's parser then hands each chunk as its own 'data').
+ */
+function postOf(name: string, chunks: string[], chunked: boolean): string {
+  const head = `POST /endpoint/${name} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n`;
+  if (!chunked) {
+    const body = chunks.join('');
+    return `${head}Content-Length: ${body.length}\r\n\r\n${body}`;
+  }
+  const framed = chunks.map((chunk) => `${chunk.length.toString(16)}\r\n${chunk}\r\n`).join('');
+  return `${head}Transfer-Encoding: chunked\r\n\r\n${framed}0\r\n\r\n`;
+}
+
+/** The journal entries of `name` without their framing header (Content-Length or Transfer-Encoding). */
+async function unframed(url: string, name: string): Promise<Record<string, unknown>[]> {
+  return (await journalOf(url, name)).map((entry) => {
+    const {
+      'content-length': _length,
+      'transfer-encoding': _chunked,
+      ...headers
+    } = entry.headers as Record<string, string>;
+    return { ...entry, headers };
+  });
+}
+
+describe("a plain POST's body in the journal", () => {
+  it('is the same whether it came in one chunk or in several (a multi-byte character split between two)', async () => {
+    const daemon = await memoryDaemon();
+    const name = 'plain-post-chunks';
+    expect((await addEndpoint(daemon.url, { name, data: { received: true } })).status).toBe(201);
+    const body = JSON.stringify({ id: 'evt_1', note: 'é ✓ 😀', amount: 2000 });
+    const bytes = Buffer.from(body);
+    // Cut inside the emoji's four bytes: each chunk is latin1 text here, one character a byte.
+    const cut = bytes.indexOf(Buffer.from('😀')) + 2;
+    const parts = [bytes.subarray(0, 5), bytes.subarray(5, cut), bytes.subarray(cut)].map((b) => b.toString('latin1'));
+    const whole = bytes.toString('latin1');
+    const answers = [
+      ...(await rawResponses(daemon.url, postOf(name, [whole], false), 2)),
+      ...(await rawResponses(daemon.url, postOf(name, parts, true), 2)),
+    ];
+    for (const answer of answers) expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n\{"received":true\}$/);
+    const journal = await unframed(daemon.url, name);
+    expect(journal).toHaveLength(4);
+    expect(journal[0]).toMatchObject({ body, json: JSON.parse(body), bodyTruncated: false, answeredBy: 'record' });
+    for (const later of journal.slice(1)) expect(later).toEqual(journal[0]);
+  });
+
+  it("keeps the journal's first 64 KiB of a longer body, the same from one chunk as from many", async () => {
+    const daemon = await memoryDaemon();
+    const name = 'plain-post-long';
+    expect((await addEndpoint(daemon.url, { name, data: { received: true } })).status).toBe(201);
+    const limit = 64 * 1024;
+    // 'é' is two bytes: the limit falls inside one (the journal keeps no broken character).
+    const text = `${'a'.repeat(limit - 1)}${'é'.repeat(4000)}`;
+    const latin1 = Buffer.from(text).toString('latin1');
+    const parts = Array.from({ length: Math.ceil(latin1.length / 7000) }, (_, i) =>
+      latin1.slice(i * 7000, (i + 1) * 7000),
+    );
+    await rawResponses(daemon.url, postOf(name, [latin1], false), 1);
+    await rawResponses(daemon.url, postOf(name, parts, true), 1);
+    const journal = await unframed(daemon.url, name);
+    expect(journal).toHaveLength(2);
+    expect(journal[0]).toMatchObject({ body: 'a'.repeat(limit - 1), bodyTruncated: true });
+    expect(journal[1]).toEqual(journal[0]);
   });
 });

@@ -91,6 +91,16 @@ export interface RecordedRequest {
   startedAt?: number;
   firstByteAt?: number;
   doneAt?: number;
+  /**
+   * The in-memory journal's own figures of it, set as it records it
+   * (store/memory/memory-journal.ts): its id, status, time, mark and size, kept
+   * on the request itself so that recording makes no second object.
+   */
+  id?: number;
+  statusCode?: number;
+  receivedAt?: number;
+  mark?: AnswerMark | undefined;
+  bytes?: number;
 }
 
 /**
@@ -121,6 +131,11 @@ export function recordedRequest(
     startedAt: undefined,
     firstByteAt: undefined,
     doneAt: undefined,
+    id: undefined,
+    statusCode: undefined,
+    receivedAt: undefined,
+    mark: undefined,
+    bytes: undefined,
   };
 }
 

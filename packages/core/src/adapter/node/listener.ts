@@ -78,7 +78,10 @@ interface BodyState {
   maxBytes: number;
   /** Bytes kept at most: the journal's copy, or `maxBytes` once the handler wants the whole body. */
   keep: number;
-  chunks: Uint8Array[];
+  /** The first chunk kept: a webhook's whole body comes in one, and then no array is made. */
+  first: Uint8Array | undefined;
+  /** Every chunk kept, from the second one on (`first` included). */
+  chunks: Uint8Array[] | undefined;
   kept: number;
   seen: number;
   done: boolean;
@@ -92,6 +95,7 @@ type ReadingRequest = IncomingMessage & { [BODY]: BodyState };
 
 /** A chunk's buffer this small is kept as it is rather than copied (see {@link keptBytes}). */
 const SMALL_BUFFER = 4096;
+const EMPTY = new Uint8Array(0);
 
 /**
  * The first `length` kept bytes as one array. When one chunk holds them and its whole buffer is
@@ -101,15 +105,16 @@ const SMALL_BUFFER = 4096;
  * read) is retained by the journal.
  */
 function keptBytes(state: BodyState, length: number = state.kept): Uint8Array {
-  const first = state.chunks[0];
-  if (first !== undefined && first.byteLength >= length) {
+  const first = state.first;
+  if (first === undefined) return EMPTY;
+  if (first.byteLength >= length) {
     const held = first.buffer.byteLength;
     if (held <= SMALL_BUFFER && held <= 2 * length + 1024)
       return new Uint8Array(first.buffer, first.byteOffset, length);
   }
   const bytes = new Uint8Array(length);
   let offset = 0;
-  for (const chunk of state.chunks) {
+  for (const chunk of state.chunks ?? [first]) {
     if (offset + chunk.byteLength > length) {
       bytes.set(chunk.subarray(0, length - offset), offset);
       break;
@@ -161,13 +166,21 @@ function decideKeep(req: ReadingRequest, state: BodyState): void {
     state.deciding = false;
     if (!keepWhole) {
       state.keep = JOURNAL_BODY_LIMIT;
-      state.chunks = [keptBytes(state, Math.min(state.kept, JOURNAL_BODY_LIMIT))];
-      state.kept = state.chunks[0]?.byteLength ?? 0;
+      state.first = keptBytes(state, Math.min(state.kept, JOURNAL_BODY_LIMIT));
+      state.chunks = undefined;
+      state.kept = state.first.byteLength;
     }
     if (state.done) return;
     if (state.ended) finishBody(req, state);
     else req.resume();
   });
+}
+
+/** Keeps `chunk`: as `first` when it is the first, else in `chunks` (made at the second). */
+function keepChunk(state: BodyState, chunk: Uint8Array): void {
+  if (state.first === undefined) state.first = chunk;
+  else if (state.chunks === undefined) state.chunks = [state.first, chunk];
+  else state.chunks.push(chunk);
 }
 
 function onData(this: ReadingRequest, chunk: Buffer): void {
@@ -178,7 +191,7 @@ function onData(this: ReadingRequest, chunk: Buffer): void {
   if (before <= JOURNAL_BODY_LIMIT && state.seen > JOURNAL_BODY_LIMIT) decideKeep(this, state);
   if (state.kept < state.keep) {
     const take = Math.min(chunk.byteLength, state.keep - state.kept);
-    state.chunks.push(take === chunk.byteLength ? chunk : chunk.subarray(0, take));
+    keepChunk(state, take === chunk.byteLength ? chunk : chunk.subarray(0, take));
     state.kept += take;
   }
   if (state.seen > state.maxBytes) {
@@ -223,7 +236,8 @@ function readBody(
     host,
     maxBytes,
     keep,
-    chunks: [],
+    first: undefined,
+    chunks: undefined,
     kept: 0,
     seen: 0,
     done: false,

@@ -27,6 +27,48 @@ describe('RequestJournal', () => {
     vi.useRealTimers();
   });
 
+  it('gives the same entries, ids and names from the whole journal, its pages, each name and a follower', async () => {
+    const journal = new RequestJournal();
+    const followed: { name: string; entry: JournalEntry }[] = [];
+    journal.follow({ wants: () => true, entries: (batch) => followed.push(...batch), ended: () => undefined });
+    const names = ['a', 'b', 'c'];
+    for (let i = 0; i < 9; i++) {
+      const request = entry('POST', JSON.stringify({ i }));
+      journal.record(
+        names[i % 3] as string,
+        request,
+        200 + i,
+        i % 2 === 0 ? BY_RECORD : undefined,
+        1_764_000_000_000 + i,
+      );
+    }
+    const whole = (await journal.since(0)).entries;
+    expect(whole.map(({ name, entry: e }) => [name, e.id, e.statusCode, e.json])).toEqual(
+      Array.from({ length: 9 }, (_, i) => [names[i % 3], i + 1, 200 + i, { i }]),
+    );
+    const paged = [];
+    for (let after = 0; ; ) {
+      const page = (await journal.since(after, undefined, 2)).entries;
+      if (page.length === 0) break;
+      paged.push(...page);
+      after = page.at(-1)?.entry.id ?? after;
+    }
+    expect(paged).toEqual(whole);
+    expect(followed).toEqual(whole);
+    for (const name of names) {
+      expect(journal.list(name)).toEqual(whole.filter((e) => e.name === name).map((e) => e.entry));
+      expect((await journal.since(0, name)).entries).toEqual(whole.filter((e) => e.name === name));
+    }
+    // The journal's own figures stay its own: an entry has the API's fields only.
+    expect(Object.keys(whole[0]?.entry ?? {}).sort()).toEqual(
+      ['answeredBy', 'body', 'bodyTruncated', 'headers', 'id', 'json', 'method', 'params', 'path', 'query']
+        .concat(['receivedAt', 'statusCode', 'subpath'])
+        .sort(),
+    );
+    expect(whole[0]?.entry).toMatchObject({ answeredBy: 'record', receivedAt: '2025-11-24T16:00:00.000Z' });
+    expect(whole[1]?.entry.answeredBy).toBe('none');
+  });
+
   it('stays under maxBytes by dropping the oldest entries of the least recently used names', () => {
     const journal = new RequestJournal({ maxBytes: 10_000 });
     const body = 'x'.repeat(2000); // ~2.3 KB per entry with overhead (body bytes count once)

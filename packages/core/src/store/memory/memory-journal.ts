@@ -20,8 +20,8 @@ import { type AnswerMark, type RecordedRequest, toJournalEntry } from '../../jou
 import { MockpointError } from '../../registry/errors.js';
 
 /** Items of several rings (each oldest first) as one list in id order. */
-function byId(a: { id: number }, b: { id: number }): number {
-  return a.id - b.id;
+function byId(a: NamedRecord, b: NamedRecord): number {
+  return a.item.id - b.item.id;
 }
 
 /** Options for {@link RequestJournal}. */
@@ -44,14 +44,25 @@ export interface RequestJournalOptions {
   maxBytes?: number;
 }
 
-interface Recorded {
+/** A recorded request with the journal's figures set on it (one object per entry, the request's own). */
+interface Recorded extends RecordedRequest {
   id: number;
-  request: RecordedRequest;
   statusCode: number;
   receivedAt: number;
   mark: AnswerMark | undefined;
   /** Approximate memory cost, for the byte bound. */
   bytes: number;
+}
+
+/** A recorded request of a ring, with the name it was sent to. */
+interface NamedRecord {
+  name: string;
+  item: Recorded;
+}
+
+/** The entry the API lists for `item`. */
+function entryOf(item: Recorded): JournalEntry {
+  return toJournalEntry(item.id, item, item.statusCode, item.receivedAt, item.mark);
 }
 
 interface Waiter {
@@ -271,14 +282,12 @@ export class RequestJournal implements Journal {
     receivedAt: number = Date.now(),
   ): number {
     const ring = this.#ring(name);
-    const item: Recorded = {
-      id: this.#nextId++,
-      request,
-      statusCode,
-      receivedAt,
-      mark,
-      bytes: requestBytes(request) + markBytes(mark),
-    };
+    const item = request as Recorded;
+    item.id = this.#nextId++;
+    item.statusCode = statusCode;
+    item.receivedAt = receivedAt;
+    item.mark = mark;
+    item.bytes = requestBytes(request) + markBytes(mark);
     this.#bytes += item.bytes;
     const dropped = ring.push(item, this.size);
     if (dropped !== undefined) this.#bytes -= dropped.bytes;
@@ -293,7 +302,7 @@ export class RequestJournal implements Journal {
     let batch: NamedEntry[] | undefined;
     for (const follower of this.#followers) {
       if (!follower.wants(name)) continue;
-      batch ??= [{ name, entry: toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.mark) }];
+      batch ??= [{ name, entry: entryOf(item) }];
       follower.entries(batch, this.id);
     }
   }
@@ -308,10 +317,7 @@ export class RequestJournal implements Journal {
     const rings: Iterable<[string, Ring]> = name === undefined ? this.#rings : one === undefined ? [] : [[name, one]];
     // Only the page asked for is collected and formatted (formatting is what costs).
     const items = Number.isFinite(limit) ? this.#page(rings, after, limit) : this.#all(rings, after);
-    const entries = items.map((item) => ({
-      name: item.name,
-      entry: toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.mark),
-    }));
+    const entries = items.map(({ name: itemName, item }) => ({ name: itemName, entry: entryOf(item) }));
     return { journalId: this.id, newest, entries };
   }
 
@@ -320,10 +326,10 @@ export class RequestJournal implements Journal {
   }
 
   /** Every item past `after` of `rings`, in id order. */
-  #all(rings: Iterable<[string, Ring]>, after: number): (Recorded & { name: string })[] {
-    const items: (Recorded & { name: string })[] = [];
+  #all(rings: Iterable<[string, Ring]>, after: number): NamedRecord[] {
+    const items: NamedRecord[] = [];
     for (const [ringName, ring] of rings) {
-      for (const item of ring.toArray(this.size, after)) items.push({ ...item, name: ringName });
+      for (const item of ring.toArray(this.size, after)) items.push({ name: ringName, item });
     }
     return items.sort(byId);
   }
@@ -335,16 +341,16 @@ export class RequestJournal implements Journal {
    * `after` (a ring without costs one comparison of its newest id) plus its own size
    * times log(names), instead of its size times the number of names.
    */
-  #page(rings: Iterable<[string, Ring]>, after: number, limit: number): (Recorded & { name: string })[] {
+  #page(rings: Iterable<[string, Ring]>, after: number, limit: number): NamedRecord[] {
     const heap = new CursorHeap();
     for (const [ringName, ring] of rings) {
       if (ring.length === 0 || ring.at(this.size, ring.length - 1).id <= after) continue;
       const i = ring.indexAfter(this.size, after);
       heap.push({ name: ringName, ring, i, id: ring.at(this.size, i).id });
     }
-    const items: (Recorded & { name: string })[] = [];
+    const items: NamedRecord[] = [];
     for (let cursor = heap.peek(); items.length < limit && cursor !== undefined; cursor = heap.peek()) {
-      items.push({ ...cursor.ring.at(this.size, cursor.i), name: cursor.name });
+      items.push({ name: cursor.name, item: cursor.ring.at(this.size, cursor.i) });
       if (++cursor.i < cursor.ring.length) {
         cursor.id = cursor.ring.at(this.size, cursor.i).id;
         heap.sift();
@@ -359,7 +365,7 @@ export class RequestJournal implements Journal {
       if (waiter.match === undefined) {
         if (ring.countAfter(this.size, waiter.after) >= waiter.count) waiter.resolve();
       } else {
-        entry ??= toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.mark);
+        entry ??= entryOf(item);
         if (waiter.match(entry) && ++waiter.have >= waiter.count) waiter.resolve();
       }
     }
@@ -370,9 +376,7 @@ export class RequestJournal implements Journal {
     const ring = this.#rings.get(name);
     if (ring === undefined) return [];
     // Formatted on every read and not kept, so the byte bound counts all there is.
-    const entries = ring
-      .toArray(this.size, after)
-      .map((item) => toJournalEntry(item.id, item.request, item.statusCode, item.receivedAt, item.mark));
+    const entries = ring.toArray(this.size, after).map(entryOf);
     return match === undefined ? entries : entries.filter(match);
   }
 
