@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig, defineProject, mergeConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './scripts/vitest-sequencer.js';
 import { CLONE_CHANGING, sharedProject } from './vitest.shared.js';
 
 export default defineConfig({
@@ -31,6 +32,9 @@ export default defineConfig({
     // 2-core machine, where a file mostly waits (a daemon starting, an answer due, a long-poll, a
     // child tsc) and one core stood idle. Three at a time there (docs/development.md#the-tests-time).
     maxWorkers: Math.max(3, availableParallelism() - 1),
+    // The known slow files first, longest first, and `clone` still last (scripts/vitest-sequencer.ts):
+    // a fresh clone has no results cache, and Vitest's own order left a long file for the end.
+    sequence: { sequencer: SlowFirstSequencer },
     // The second prints the "Runtimes" table of docs/runtimes.md after runs that include the runtime contract.
     reporters: ['default', './packages/runtime-contract/table-reporter.ts'],
   },
