@@ -4,7 +4,8 @@
 // host's linux-x64 executable first when it is missing or stale (scripts/binaries.mjs).
 // On a shared, busy machine most of a short run's wall time is waiting for a core:
 // as root, `--version` is also timed under SCHED_FIFO (`chrt -f 10`), which runs it
-// ahead of every ordinary process, as on an idle machine.
+// ahead of every ordinary process, as on an idle machine. Then the serving paths of
+// both under the same wrk load (bench/binary-paths.mjs).
 //
 //   node bench/binary.mjs [--runs 30] [--start-runs 10]
 import { spawn, spawnSync } from 'node:child_process';
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { benchBinaryPaths } from './binary-paths.mjs';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '30' }, 'start-runs': { type: 'string', default: '10' } },
@@ -105,3 +107,4 @@ if (process.getuid?.() === 0 && spawnSync('chrt', ['-f', '10', 'true']).status =
 }
 console.log(`start (LevelDB), the executable:   ${summary(await coldStarts(EXE, []))}`);
 console.log(`start (LevelDB), node dist/cli.js: ${summary(await coldStarts(process.execPath, [CLI]))}`);
+await benchBinaryPaths({ exe: EXE, cli: CLI });

@@ -3,6 +3,10 @@
  * being read. A write to that name (or a clear) withdraws it, and the read
  * fills its cache only while its token stands, so a slow read can never put back
  * what a concurrent write has superseded; writes to other names do not matter.
+ * Reads of a name that come while its load is under way (and its token stands)
+ * share that load: each miss taking a token of its own would withdraw the one
+ * before, so under a steady stream of requests no load would ever fill the cache
+ * (a long route list was parsed again for every request, none cached).
  *
  * @module
  */
@@ -17,6 +21,8 @@ export interface NameCache<T> {
 
 export class ReadTokens<T> {
   readonly #tokens = new Map<string, symbol>();
+  /** The load under way of each name, with the token it took: later misses share it while the token stands. */
+  readonly #loading = new Map<string, { token: symbol; value: Promise<T> }>();
   readonly #cache: NameCache<T>;
   readonly #cacheable: () => boolean;
 
@@ -31,10 +37,18 @@ export class ReadTokens<T> {
    * token: it fills the cache (unless `undefined`) only if no write withdrew the
    * token meanwhile.
    */
-  async read(name: string, load: () => Promise<T>): Promise<T> {
+  read(name: string, load: () => Promise<T>): Promise<T> {
     const hit = this.#cache.get(name);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) return Promise.resolve(hit);
+    const flight = this.#loading.get(name);
+    if (flight !== undefined && this.stands(name, flight.token)) return flight.value;
     const token = this.take(name);
+    const value = this.#load(name, token, load);
+    this.#loading.set(name, { token, value });
+    return value;
+  }
+
+  async #load(name: string, token: symbol, load: () => Promise<T>): Promise<T> {
     try {
       const value = await load();
       if (value !== undefined && this.stands(name, token) && this.#cacheable()) {
@@ -43,6 +57,7 @@ export class ReadTokens<T> {
       return value;
     } finally {
       this.release(name, token);
+      if (this.#loading.get(name)?.token === token) this.#loading.delete(name);
     }
   }
 
