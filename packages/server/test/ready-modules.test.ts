@@ -3,7 +3,10 @@
 // its resolution, read and compile: hono's and @cfworker/json-schema's are bundled into core's
 // chunks (about 45 files fewer). And the store's modules load first, so that LevelDB opens (its
 // files read on a thread of its own) while the rest of the daemon's modules load. The probe
-// (fixtures/module-probe.mjs) records every module the process loads, in order.
+// (fixtures/module-probe.mjs) records every module the process loads, in order. What only some
+// starts use is made on its first use: `node:http2`, `node:https` and `node:tls` (h2c, HTTPS,
+// HTTPS upstreams and deliveries), and the zod schemas of the API, the settings and the route
+// docs (fixtures/zod-schema-probe.mjs counts those built).
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, killAll, makeTempDir, ON_BUN, removeTempDirs, startDaemon } from './helpers/daemon.js';
 
 const PROBE = fileURLToPath(new URL('./fixtures/module-probe.mjs', import.meta.url));
+const ZOD_PROBE = fileURLToPath(new URL('./fixtures/zod-schema-probe.mjs', import.meta.url));
 
 /**
  * The files (not `node:` builtins) a plain start may load through its module loader until its
@@ -20,6 +24,14 @@ const PROBE = fileURLToPath(new URL('./fixtures/module-probe.mjs', import.meta.u
  * 108, 29 of them hono's and 9 @cfworker/json-schema's.
  */
 const MAX_FILES = 90;
+
+/**
+ * The zod schemas (each part of a schema counts: an object, each of its fields) a plain start may
+ * build until it exits after its first stub. This build builds about 300 (the request filter's,
+ * the stored settings' readers); the build before built about 1,400 at its modules' top level
+ * (route docs, twin profiles, deliveries, verify, gRPC and GraphQL inputs four times over).
+ */
+const MAX_ZOD_SCHEMAS = 500;
 
 afterAll(async () => {
   await killAll();
@@ -34,6 +46,19 @@ async function dataDirWithStub(dir: string): Promise<string> {
   expect(put.status).toBe(201);
   expect((await first.stop()).code).toBe(0);
   return dataDir;
+}
+
+/** Starts a daemon on `dataDir` with the zod probe, answers the stub once, stops it; the zod schemas it built. */
+async function zodSchemasUntilFirstStub(dir: string, dataDir: string): Promise<number> {
+  const probeFile = join(dir, 'zod-schemas.txt');
+  const daemon = await startDaemon({
+    args: ['--data-dir', dataDir],
+    nodeArgs: ['--import', ZOD_PROBE],
+    env: { MOCKPOINT_TEST_ZOD_PROBE: probeFile },
+  });
+  expect(await (await fetch(`${daemon.url}/endpoint/stub`)).json()).toEqual({ hello: 'world' });
+  expect((await daemon.stop()).code).toBe(0);
+  return Number(await readFile(probeFile, 'utf8'));
 }
 
 /** Starts a daemon on `dataDir` with the probe, answers the stub once; the URLs it loaded until then, in order. */
@@ -54,17 +79,30 @@ async function modulesUntilFirstStub(dir: string, dataDir: string): Promise<stri
 // Not on Bun (docs/runtimes.md#tests-not-run-on-bun): the probe is a Node `--import` hook.
 describe.skipIf(ON_BUN)('a plain start until its first stub', () => {
   let loaded: string[];
+  let zodSchemas: number;
 
   beforeAll(async () => {
     assertBuilt();
     const dir = await makeTempDir('mockpoint-ready-');
-    loaded = await modulesUntilFirstStub(dir, await dataDirWithStub(dir));
+    const dataDir = await dataDirWithStub(dir);
+    loaded = await modulesUntilFirstStub(dir, dataDir);
+    zodSchemas = await zodSchemasUntilFirstStub(dir, dataDir);
   });
 
   it('loads at most 90 files, none of them hono’s or @cfworker/json-schema’s own', () => {
     const files = loaded.filter((url) => url.startsWith('file:'));
     expect(files.filter((url) => /\/node_modules\/(?:hono|@cfworker\/json-schema)\//.test(url))).toEqual([]);
     expect(files.length, files.join('\n')).toBeLessThanOrEqual(MAX_FILES);
+  });
+
+  it('loads neither node:http2, node:https nor node:tls: it serves HTTP/1.1 only until asked otherwise', () => {
+    expect(loaded, loaded.join('\n')).toContain('node:http');
+    expect(loaded.filter((url) => /^node:(?:http2|https|tls)$/.test(url))).toEqual([]);
+  });
+
+  it(`builds at most ${MAX_ZOD_SCHEMAS} zod schemas, none of them the routes’ docs’ or unused settings’`, () => {
+    expect(zodSchemas).toBeGreaterThan(0);
+    expect(zodSchemas).toBeLessThanOrEqual(MAX_ZOD_SCHEMAS);
   });
 
   it('loads the LevelDB store (and starts opening it) before the daemon’s other modules', () => {

@@ -12,7 +12,7 @@ import { readJsonObjectBody } from '../../codec/body.js';
 import { MockpointError } from '../../registry/errors.js';
 import { MAX_WAIT_MS } from '../../registry/limits.js';
 import type { AppContext } from '../context.js';
-import { deliveryPageSchema, deliveryRequestSchema, deliverySchema } from '../delivery-schema.js';
+import { deliverySchemas } from '../delivery-schema.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, HOST_ERRORS, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
 /** Deliveries `GET /api/deliveries` lists at most. */
@@ -83,10 +83,10 @@ export function registerDeliveryRoutes(
       summary:
         'Send a webhook to a receiver: signed per attempt (fresh timestamp and signature, one webhook-id), retried on its schedule (2xx done, 410 stops, Retry-After honoured), never redirected. Answers at once; attempts follow.',
       tag: 'deliveries',
-      body: deliveryRequestSchema,
+      body: deliverySchemas().deliveryRequestSchema,
       admin: true,
       responses: {
-        202: { description: 'Accepted: stored, first attempt due now.', schema: deliverySchema },
+        202: { description: 'Accepted: stored, first attempt due now.', schema: deliverySchemas().deliverySchema },
         ...errorResponses(
           schemas,
           REQUEST_ERRORS,
@@ -119,7 +119,7 @@ export function registerDeliveryRoutes(
       tag: 'deliveries',
       query: listQuery,
       responses: {
-        200: { description: 'Newest first.', schema: deliveryPageSchema },
+        200: { description: 'Newest first.', schema: deliverySchemas().deliveryPageSchema },
         ...errorResponses(schemas, 'INVALID_QUERY', HOST_ERRORS, STORE_ERRORS),
       },
     },
@@ -131,7 +131,7 @@ export function registerDeliveryRoutes(
       params,
       query: waitQuery,
       responses: {
-        200: { description: 'The delivery.', schema: deliverySchema },
+        200: { description: 'The delivery.', schema: deliverySchemas().deliverySchema },
         ...errorResponses(schemas, 'INVALID_QUERY', HOST_ERRORS, 'DELIVERY_NOT_FOUND', STORE_ERRORS),
       },
     },
@@ -143,7 +143,7 @@ export function registerDeliveryRoutes(
       params,
       admin: true,
       responses: {
-        200: { description: 'Cancelled.', schema: deliverySchema },
+        200: { description: 'Cancelled.', schema: deliverySchemas().deliverySchema },
         ...errorResponses(schemas, ADMIN_ERRORS, 'DELIVERY_NOT_FOUND', 'DELIVERY_FINISHED', STORE_ERRORS),
       },
     },
