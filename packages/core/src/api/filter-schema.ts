@@ -4,7 +4,6 @@
  *
  * @module
  */
-
 import { z } from 'zod';
 import { onFirstUse } from '../cache/on-first-use.js';
 import { valueMatcherProblem } from '../pattern/value-pattern.js';

@@ -131,7 +131,7 @@ function createJournalEntry<Fault extends z.ZodType>(fault: Fault) {
         })
         .optional()
         .describe('Present when a proxy route answered: the upstream and its answer.'),
-      validation: routeValidationSchemas.mark.optional(),
+      validation: routeValidationSchemas().mark.optional(),
       rateLimited: z
         .literal(true)
         .optional()

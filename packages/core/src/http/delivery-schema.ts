@@ -5,7 +5,6 @@
  *
  * @module
  */
-
 import { z } from 'zod';
 import {
   DEFAULT_DELIVERY_TIMEOUT_MS,

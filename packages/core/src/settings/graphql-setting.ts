@@ -5,7 +5,6 @@
  *
  * @module
  */
-
 import { z } from 'zod';
 import { createGraphqlSchemas } from '../api/graphql-json.js';
 import { onFirstUse } from '../cache/on-first-use.js';

@@ -5,7 +5,6 @@
  *
  * @module
  */
-
 import { z } from 'zod';
 import { createGrpcSchemas, type GrpcDefinitions, type GrpcDefinitionsInput, PROTO_PATH } from '../api/grpc-json.js';
 import { onFirstUse } from '../cache/on-first-use.js';

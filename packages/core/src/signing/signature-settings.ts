@@ -6,7 +6,6 @@
  *
  * @module
  */
-
 import { z } from 'zod';
 import { onFirstUse } from '../cache/on-first-use.js';
 import { type ErrorCode, MockpointError } from '../registry/errors.js';

@@ -8,7 +8,6 @@
  *
  * @module
  */
-
 import { z } from 'zod';
 import { onFirstUse } from '../cache/on-first-use.js';
 import { MockpointError } from '../registry/errors.js';

@@ -6,7 +6,6 @@
  *
  * @module
  */
-
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';

@@ -7,7 +7,6 @@
  *
  * @module
  */
-
 import type { Hono } from 'hono';
 import { createGraphqlSchemas } from '../../api/graphql-json.js';
 import { onFirstUse } from '../../cache/on-first-use.js';

@@ -8,7 +8,6 @@
  *
  * @module
  */
-
 import type { Hono } from 'hono';
 import { createGrpcSchemas } from '../../api/grpc-json.js';
 import { onFirstUse } from '../../cache/on-first-use.js';

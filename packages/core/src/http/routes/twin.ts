@@ -9,7 +9,6 @@
  *
  * @module
  */
-
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { onFirstUse } from '../../cache/on-first-use.js';
