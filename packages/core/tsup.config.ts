@@ -3,7 +3,7 @@ import { defineConfig, type Options } from 'tsup';
 import { NODE_BUILD } from '../../scripts/tsup-options.mjs';
 
 /** A bundled package (see `noExternal`): its files are in the clone's node_modules. */
-const BUNDLED_DEPENDENCY = /\/node_modules\/(?:zod|hono|@cfworker\/json-schema)\//;
+const BUNDLED_DEPENDENCY = /\/node_modules\/(?:zod|hono|@cfworker\/json-schema|graphql\/(?:language|error|jsutils))\//;
 
 /**
  * zod's `z` namespace re-exports every locale (`z.locales`, 64 modules, 0.37 MB of the bundle's
@@ -76,7 +76,10 @@ export default defineConfig({
   // less RSS at a daemon's start (docs/performance.md). hono (about 35 modules) and @cfworker/json-schema
   // (9) are bundled likewise, though still dependencies (hono's types are the app's): each module a
   // start loads costs it a resolution, a read and a compile (docs/performance.md, "ready").
+  // graphql's parser and error (18 CommonJS modules, which every start loaded for the request filter)
+  // likewise: through `require` each cost a read and a wrap, and the first three Node's CommonJS lexer's
+  // pass; the whole `graphql` package (bare `graphql`, loaded once a schema is used) stays external.
   // THIRD_PARTY_NOTICES.md has their licenses.
-  noExternal: ['zod', 'hono', '@cfworker/json-schema'],
+  noExternal: ['zod', 'hono', '@cfworker/json-schema', /^graphql\/(?:language|error)\//],
   esbuildPlugins: [noZodLocales],
 });

@@ -25,7 +25,7 @@ const ENTRIES = '(entries)';
 const LAYERS: readonly (readonly string[])[] = [
   // The registries: errors and their codes, settings, limits, the client's rules, the version.
   ['registry'],
-  // Byte and text codecs; long work cut into event-loop turns; seeded draws; a bounded per-name cache.
+  // Byte and text codecs; long work cut into event-loop turns; seeded draws; a bounded per-name cache, values made on first use.
   ['codec', 'turns', 'random', 'cache'],
   // The algorithms: request signatures, templates' placeholders, path, value, schema and host patterns.
   ['signing', 'template', 'pattern'],

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from 'zod';
+import { onFirstUse } from '../cache/on-first-use.js';
 import { valueMatcherProblem } from '../pattern/value-pattern.js';
 import { SIGNATURE_STATUSES } from '../signing/signature-settings.js';
 import { createGraphqlSchemas } from './graphql-json.js';
@@ -13,11 +14,11 @@ import { createMcpFilterSchema } from './mcp-json.js';
 import { createStateSchemas } from './state-json.js';
 
 /** The state's schemas, one set for the filter, the journal and the API. */
-export const stateSchemas = createStateSchemas();
+export const stateSchemas = onFirstUse(createStateSchemas);
 /** The GraphQL schemas, one set for the filter and the journal. */
-export const graphqlSchemas = createGraphqlSchemas();
-const mcpFilter = createMcpFilterSchema();
-const grpcFilter = createGrpcSchemas().filter;
+export const graphqlSchemas = onFirstUse(createGraphqlSchemas);
+const mcpFilter = onFirstUse(createMcpFilterSchema);
+const grpcFilter = onFirstUse(() => createGrpcSchemas().filter);
 
 /** A value matcher (a regular expression over a whole value) and the request filter. */
 export function createFilterSchemas() {
@@ -82,8 +83,8 @@ export function createFilterSchemas() {
         .describe(
           "The outcome of the name's signature check (valid, invalid, missing, stale, replayed); requests to a name without a check never match.",
         ),
-      state: stateSchemas.input
-        .optional()
+      state: stateSchemas()
+        .input.optional()
         .describe(
           'The endpoint\'s state: a value of the "default" scenario, or scenario → value (never moved: "started"). Routes match the state as the request finds it; journal reads the state an entry saw before its answer.',
         ),
@@ -94,9 +95,9 @@ export function createFilterSchemas() {
         })
         .optional()
         .describe('WebSocket messages only (journal entries MESSAGE and CLOSE): their direction and connection.'),
-      graphql: graphqlSchemas.filter.optional(),
-      mcp: mcpFilter.optional(),
-      grpc: grpcFilter.optional(),
+      graphql: graphqlSchemas().filter.optional(),
+      mcp: mcpFilter().optional(),
+      grpc: grpcFilter().optional(),
     })
     .meta({ title: 'RequestFilter', description: 'Which recorded requests count; all given fields must match.' });
   return { valueMatcher, requestFilter };

@@ -6,13 +6,14 @@
  */
 
 import { z } from 'zod';
+import { onFirstUse } from '../cache/on-first-use.js';
 import { signatureSchemas } from '../signing/signature-settings.js';
 import { CHAOS_FAULTS, type ChaosFault } from './chaos.js';
 import { graphqlSchemas, stateSchemas } from './filter-schema.js';
 import { createGrpcSchemas } from './grpc-json.js';
 import { routeValidationSchemas } from './route-validation.js';
 
-const grpcSchemas = createGrpcSchemas();
+const grpcSchemas = onFirstUse(createGrpcSchemas);
 
 /** A journal read's query, a recorded request, its page, and the live stream's query and event. */
 export function createJournalSchemas<Fault extends z.ZodType>(fault: Fault) {
@@ -120,7 +121,7 @@ function createJournalEntry<Fault extends z.ZodType>(fault: Fault) {
       statusCode: z.number().int().describe('The status answered; 0 when a queued reset or hang sent none.'),
       queued: z.literal(true).optional().describe('Present when a queued one-shot answer answered.'),
       fault: fault.optional().describe('The network fault the queued answer gave, if any.'),
-      signature: signatureSchemas.mark.optional(),
+      signature: signatureSchemas().mark.optional(),
       upstream: z
         .object({
           url: z.string().describe('Where the request was forwarded.'),
@@ -130,13 +131,13 @@ function createJournalEntry<Fault extends z.ZodType>(fault: Fault) {
         })
         .optional()
         .describe('Present when a proxy route answered: the upstream and its answer.'),
-      validation: routeValidationSchemas.mark.optional(),
+      validation: routeValidationSchemas().mark.optional(),
       rateLimited: z
         .literal(true)
         .optional()
         .describe("Present when the route's rate limit refused the request with 429 (docs/rate-limits.md)."),
-      state: stateSchemas.mark
-        .optional()
+      state: stateSchemas()
+        .mark.optional()
         .describe(
           'Present when the state was read for the request (its routes or queued answers use it): the scenarios the answering route looked at or moved, before and after; every scenario, unmoved, when it looked at none.',
         ),
@@ -150,8 +151,8 @@ function createJournalEntry<Fault extends z.ZodType>(fault: Fault) {
         .describe(
           'Present on a WebSocket message (method MESSAGE: body is its exact text, or its bytes in base64 for a binary frame) or close (method CLOSE: body is the reason).',
         ),
-      graphql: graphqlSchemas.mark.optional(),
-      grpc: grpcSchemas.mark.optional(),
+      graphql: graphqlSchemas().mark.optional(),
+      grpc: grpcSchemas().mark.optional(),
       host: z
         .string()
         .optional()

@@ -7,6 +7,7 @@
  * @module
  */
 import { z } from 'zod';
+import { onFirstUse } from '../cache/on-first-use.js';
 import { quoted } from '../codec/quoted.js';
 import { NAME_PATTERN } from '../registry/rules.js';
 
@@ -70,29 +71,31 @@ export function rateLimitProblem(rateLimit: RouteRateLimit): string | undefined 
 }
 
 /** The zod schema of a route's `rateLimit` (its numbers checked by {@link rateLimitProblem}, for one message). */
-export const rateLimitSchema = z
-  .strictObject({
-    limit: z
-      .number()
-      .describe(`Tokens the bucket holds when full: requests at once and per window, 1-${MAX_RATE_LIMIT}.`),
-    per: z
-      .union([z.string(), z.number()])
-      .describe(
-        'The window the bucket refills over, evenly: "1m", "1h30m", "500ms" (ms, s, m, h, d) or milliseconds; 1 ms to 31 days.',
-      ),
-    style: z
-      .enum(RATE_LIMIT_STYLES)
-      .optional()
-      .describe(
-        'The headers and the 429 body: ietf (RateLimit, RateLimit-Policy; default), github, github-secondary, openai, stripe.',
-      ),
-    bucket: z
-      .string()
-      .optional()
-      .describe("Routes of the endpoint naming the same bucket share its tokens; default the route's id."),
-  })
-  .meta({
-    title: 'RouteRateLimit',
-    description:
-      "A token bucket per route (or per bucket name within the endpoint): the route answers while tokens remain, then 429 with Retry-After and the style's headers (docs/rate-limits.md).",
-  });
+export const rateLimitSchema = onFirstUse(() =>
+  z
+    .strictObject({
+      limit: z
+        .number()
+        .describe(`Tokens the bucket holds when full: requests at once and per window, 1-${MAX_RATE_LIMIT}.`),
+      per: z
+        .union([z.string(), z.number()])
+        .describe(
+          'The window the bucket refills over, evenly: "1m", "1h30m", "500ms" (ms, s, m, h, d) or milliseconds; 1 ms to 31 days.',
+        ),
+      style: z
+        .enum(RATE_LIMIT_STYLES)
+        .optional()
+        .describe(
+          'The headers and the 429 body: ietf (RateLimit, RateLimit-Policy; default), github, github-secondary, openai, stripe.',
+        ),
+      bucket: z
+        .string()
+        .optional()
+        .describe("Routes of the endpoint naming the same bucket share its tokens; default the route's id."),
+    })
+    .meta({
+      title: 'RouteRateLimit',
+      description:
+        "A token bucket per route (or per bucket name within the endpoint): the route answers while tokens remain, then 429 with Retry-After and the style's headers (docs/rate-limits.md).",
+    }),
+);

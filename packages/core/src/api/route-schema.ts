@@ -72,8 +72,8 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
     .strictObject({
       id: parts.name.optional().describe('Unique within the endpoint (same rule as names); generated when absent.'),
       match: parts.requestFilter.optional().describe('Which requests it answers; absent: every request.'),
-      validate: routeValidationSchemas.validate.optional(),
-      rateLimit: rateLimitSchema.optional(),
+      validate: routeValidationSchemas().validate.optional(),
+      rateLimit: rateLimitSchema().optional(),
       answer: routeAnswer,
     })
     .meta({ title: 'Route', description: 'One route: the first in list order whose match holds answers.' });
@@ -81,8 +81,8 @@ export function createRouteSchemas(parts: RouteSchemaParts) {
     .object({
       id: parts.name,
       match: parts.requestFilter.optional(),
-      validate: routeValidationSchemas.validate.optional(),
-      rateLimit: rateLimitSchema.optional(),
+      validate: routeValidationSchemas().validate.optional(),
+      rateLimit: rateLimitSchema().optional(),
       answer: routeAnswer,
     })
     .meta({ title: 'StoredRoute' });

@@ -10,6 +10,7 @@
  * @module
  */
 import { z } from 'zod';
+import { onFirstUse } from '../cache/on-first-use.js';
 import { schemaProblem } from './schema-check.js';
 
 /**
@@ -118,21 +119,24 @@ export function unresolvedLocalRef(schema: unknown): string | undefined {
   return walk(schema, schema);
 }
 
-const schema = z
-  .union([z.boolean(), z.record(z.string(), z.unknown())])
-  .superRefine((value, ctx) => {
-    const ref = unresolvedLocalRef(value);
-    if (ref !== undefined) {
-      ctx.addIssue({ code: 'custom', message: `$ref "${ref}" points at nothing in this schema` });
-      return;
-    }
-    const problem = schemaProblem(value);
-    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-  })
-  .describe('A JSON Schema (2020-12): an object, or true/false.');
+/** A JSON Schema as a route's `validate` takes it: built on its first use (docs/performance.md, "Ready"). */
+const jsonSchema = onFirstUse(() =>
+  z
+    .union([z.boolean(), z.record(z.string(), z.unknown())])
+    .superRefine((value, ctx) => {
+      const ref = unresolvedLocalRef(value);
+      if (ref !== undefined) {
+        ctx.addIssue({ code: 'custom', message: `$ref "${ref}" points at nothing in this schema` });
+        return;
+      }
+      const problem = schemaProblem(value);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .describe('A JSON Schema (2020-12): an object, or true/false.'),
+);
 
-/** The zod schemas of a route's `validate`, for the API's validation and its OpenAPI document. */
-export const routeValidationSchemas = {
+/** The zod schemas of a route's `validate`, for the API's validation and its OpenAPI document: built on their first use. */
+export const routeValidationSchemas = onFirstUse(() => ({
   validate: z
     .strictObject({
       mode: z
@@ -140,15 +144,15 @@ export const routeValidationSchemas = {
         .describe(
           'report: answer as usual and list the errors in the journal entry (validation.errors); enforce: answer 400 REQUEST_INVALID with them; off: check nothing (the schemas are kept).',
         ),
-      body: schema
+      body: jsonSchema()
         .optional()
         .describe('The schema of the JSON body (sent as another Content-Type, checked only when it parses as JSON).'),
       bodyRequired: z.boolean().optional().describe('Refuse an empty body; default false.'),
-      query: schema
+      query: jsonSchema()
         .optional()
         .describe('The schema of the query as an object; values are read as their property says (integer, …).'),
-      params: schema.optional().describe("The schema of the path pattern's parameters as an object."),
-      headers: schema.optional().describe('The schema of the headers as an object (lower-case names).'),
+      params: jsonSchema().optional().describe("The schema of the path pattern's parameters as an object."),
+      headers: jsonSchema().optional().describe('The schema of the headers as an object (lower-case names).'),
     })
     .meta({
       title: 'RouteValidation',
@@ -168,4 +172,4 @@ export const routeValidationSchemas = {
       total: z.number().int().optional().describe('How many errors in all, when more than listed.'),
     })
     .describe("Present when the route that answered validates requests: the request's errors."),
-};
+}));

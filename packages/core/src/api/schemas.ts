@@ -83,7 +83,7 @@ export function createSchemas(options: SchemaOptions = {}) {
     collectionItems: collections.collectionItems,
     collectionName: collections.collectionName,
     collections: collections.collections,
-    states: stateSchemas.states,
+    states: stateSchemas().states,
     resetQuery: createResetQuery(),
     requestFilter,
     queueRequest: queue.queueRequest,

@@ -16,7 +16,8 @@
  */
 import type { DocumentNode, OperationDefinitionNode } from 'graphql';
 // The parser alone, not graphql's index (which loads validation and execution too): every
-// request filter may need it, so the main entry loads it; the rest loads with a schema.
+// request filter may need it, so the main entry loads it (bundled into core's chunks: tsup.config.ts);
+// the rest loads with a schema.
 import { GraphQLError } from 'graphql/error/GraphQLError.js';
 import { Kind } from 'graphql/language/kinds.js';
 import { parse } from 'graphql/language/parser.js';

@@ -8,6 +8,7 @@
  */
 
 import { z } from 'zod';
+import { onFirstUse } from '../cache/on-first-use.js';
 import { type Random, randomSeed, seededRandom } from './seeded-random.js';
 
 /** A uniform delay from `min` to `max` ms. */
@@ -44,27 +45,29 @@ export type Latency = UniformLatency | NormalLatency | LognormalLatency;
 
 /** The sigmas a distribution without `max` is cut at. */
 const TAIL_SIGMAS = 6;
-const seed = z.int().min(-2147483648).max(4294967295).describe('Seeds the draws, so a run replays; absent: random.');
+const seed = onFirstUse(() =>
+  z.int().min(-2147483648).max(4294967295).describe('Seeds the draws, so a run replays; absent: random.'),
+);
 
 /** The latency schema; `ms` is the delay schema (whole milliseconds within the limit). */
 export function latencySchema(ms: z.ZodNumber) {
   const spread = z.number().min(0).max(1e9);
   return z
     .discriminatedUnion('distribution', [
-      z.strictObject({ distribution: z.literal('uniform'), min: ms, max: ms, seed: seed.optional() }),
+      z.strictObject({ distribution: z.literal('uniform'), min: ms, max: ms, seed: seed().optional() }),
       z.strictObject({
         distribution: z.literal('normal'),
         mean: ms,
         stddev: spread.describe('Milliseconds.'),
         max: ms.optional().describe('The largest delay drawn; default mean + 6 stddev.'),
-        seed: seed.optional(),
+        seed: seed().optional(),
       }),
       z.strictObject({
         distribution: z.literal('lognormal'),
         median: ms,
         sigma: z.number().min(0).max(10).describe('Standard deviation of the logarithm: 0.5 is a moderate tail.'),
         max: ms.optional().describe('The largest delay drawn; default median × e^(6 sigma).'),
-        seed: seed.optional(),
+        seed: seed().optional(),
       }),
     ])
     .meta({

@@ -7,11 +7,12 @@
  */
 import { z } from 'zod';
 import { createGraphqlSchemas } from '../api/graphql-json.js';
+import { onFirstUse } from '../cache/on-first-use.js';
 import { decodeUtf8, parseJsonBody, readDecodedBody } from '../codec/body.js';
 import { MockpointError } from '../registry/errors.js';
 import type { NameSetting } from './name-setting.js';
 
-const graphqlSchemas = createGraphqlSchemas();
+const graphqlSchemas = onFirstUse(createGraphqlSchemas);
 
 /**
  * The SDL a PUT body carries: a JSON object `{ "schema": "…" }` when the body
@@ -24,7 +25,7 @@ function sdlOf(text: string): string {
     text,
     'the body starts with { but is not JSON; send { "schema": "…SDL…" } or the SDL itself',
   );
-  const parsed = graphqlSchemas.body.safeParse(body);
+  const parsed = graphqlSchemas().body.safeParse(body);
   if (!parsed.success) {
     throw new MockpointError('INVALID_GRAPHQL_SCHEMA', 'a JSON body must be { "schema": "…SDL…" } and nothing else');
   }
@@ -38,7 +39,7 @@ export const graphqlSetting: NameSetting<string> = {
   decode: (text) => text,
   limit: { option: 'maxGraphqlSchemaBytes', code: 'GRAPHQL_SCHEMA_TOO_LARGE' },
   input: {
-    schema: () => graphqlSchemas.body,
+    schema: () => graphqlSchemas().body,
     read: async (request, limits) => sdlOf(decodeUtf8(await readDecodedBody(request, limits.maxBodyBytes))),
   },
   file: {

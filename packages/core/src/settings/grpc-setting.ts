@@ -7,11 +7,12 @@
  */
 import { z } from 'zod';
 import { createGrpcSchemas, type GrpcDefinitions, type GrpcDefinitionsInput, PROTO_PATH } from '../api/grpc-json.js';
+import { onFirstUse } from '../cache/on-first-use.js';
 import { decodeUtf8, parseJsonBody, readDecodedBody } from '../codec/body.js';
 import { MockpointError } from '../registry/errors.js';
 import type { NameSetting } from './name-setting.js';
 
-const grpcSchemas = createGrpcSchemas();
+const grpcSchemas = onFirstUse(createGrpcSchemas);
 
 /** The definitions of a PUT body's text; `400 INVALID_BODY` naming where it is not. */
 function definitionsInput(text: string): GrpcDefinitionsInput {
@@ -19,7 +20,7 @@ function definitionsInput(text: string): GrpcDefinitionsInput {
     text,
     'send { "protos": { "path.proto": "…source…" } } or { "descriptorSet": "…base64…" }',
   );
-  const parsed = grpcSchemas.input.safeParse(body);
+  const parsed = grpcSchemas().input.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue === undefined || issue.path.length === 0 ? '' : ` at ${issue.path.join('.')}`;
@@ -41,7 +42,7 @@ export const grpcSetting: NameSetting<string, GrpcDefinitionsInput> = {
   decode: (text) => text,
   limit: { option: 'maxGrpcDefinitionsBytes', code: 'GRPC_DEFINITIONS_TOO_LARGE' },
   input: {
-    schema: () => grpcSchemas.input,
+    schema: () => grpcSchemas().input,
     read: async (request, limits) => definitionsInput(decodeUtf8(await readDecodedBody(request, limits.maxBodyBytes))),
   },
   file: {

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from 'zod';
+import { onFirstUse } from '../cache/on-first-use.js';
 import {
   checkHostCount,
   HOST_PATTERN_FORMS,
@@ -25,12 +26,14 @@ function decodeHosts(text: string): string[] {
   return value as string[];
 }
 
-const input = z.strictObject({
-  hosts: z
-    .array(z.string())
-    .max(MAX_HOSTS_PER_NAME)
-    .meta({ description: `Host patterns: \`api.github.com\`, \`*.stripe.com\`; at most ${MAX_HOSTS_PER_NAME}.` }),
-});
+const input = onFirstUse(() =>
+  z.strictObject({
+    hosts: z
+      .array(z.string())
+      .max(MAX_HOSTS_PER_NAME)
+      .meta({ description: `Host patterns: \`api.github.com\`, \`*.stripe.com\`; at most ${MAX_HOSTS_PER_NAME}.` }),
+  }),
+);
 
 /** The hosts of a PUT body: `{ hosts: [...] }` and nothing else. */
 function hostsOf(body: Record<string, unknown>): string[] {
@@ -83,7 +86,7 @@ export const hostsSetting = {
   decode: decodeHosts,
   limit: BODY_LIMIT,
   input: {
-    schema: () => input,
+    schema: () => input(),
     read: async (request, limits) => hostsOf(await objectBody(request, limits.maxBodyBytes)),
   } satisfies SettingInput<string[]> as SettingInput<string[]>,
   file: {

@@ -54,13 +54,13 @@ export const signatureSetting: NameSetting<SignatureSettings> = {
   decode: decodeSignatureSettings,
   limit: BODY_LIMIT,
   input: {
-    schema: () => signatureSchemas.input,
+    schema: () => signatureSchemas().input,
     read: async (request, limits) => parseSignatureInput(await objectBody(request, limits.maxBodyBytes)),
   },
   file: {
     member: () =>
-      signatureSchemas.input
-        .optional()
+      signatureSchemas()
+        .input.optional()
         .describe(
           'The signature check of requests to /endpoint/{name}, as PUT /api/endpoints/{name}/signature takes it: { scheme, secret or secrets, toleranceSec?, enforce?, hmac? } (docs/webhooks.md). The secrets are in the file in full: keep it as you keep them.',
         ),

@@ -6,17 +6,20 @@
  * @module
  */
 import { z } from 'zod';
+import { onFirstUse } from '../cache/on-first-use.js';
 import { decodeTwinSetting, type TwinSetting, twinSettingJson } from '../twin/twin-setting.js';
 import { BODY_LIMIT, type NameSetting } from './name-setting.js';
 import { objectBody } from './object-body.js';
 
-const settingSchema = z
-  .object({
-    provider: z.string().optional().describe('A provider this daemon ships (GET /api/twins).'),
-    document: z.record(z.string(), z.unknown()).optional().describe('An OpenAPI 3 document (JSON) to make stateful.'),
-    profile: z.record(z.string(), z.unknown()).optional().describe('Its profile (docs/twins.md#the-profile-format).'),
-  })
-  .describe('A twin: a provider, or a document with its profile.');
+const settingSchema = onFirstUse(() =>
+  z
+    .object({
+      provider: z.string().optional().describe('A provider this daemon ships (GET /api/twins).'),
+      document: z.record(z.string(), z.unknown()).optional().describe('An OpenAPI 3 document (JSON) to make stateful.'),
+      profile: z.record(z.string(), z.unknown()).optional().describe('Its profile (docs/twins.md#the-profile-format).'),
+    })
+    .describe('A twin: a provider, or a document with its profile.'),
+);
 
 export const twinSetting: NameSetting<TwinSetting, TwinSetting, Record<string, unknown>> = {
   key: 'twin',
@@ -25,7 +28,7 @@ export const twinSetting: NameSetting<TwinSetting, TwinSetting, Record<string, u
   decode: decodeTwinSetting,
   limit: BODY_LIMIT,
   input: {
-    schema: () => settingSchema,
+    schema: () => settingSchema(),
     // A document is large: read in event-loop turns from 1 MiB on.
     read: (request, limits) => objectBody(request, limits.maxBodyBytes, { inTurnsFrom: 1 << 20 }),
   },

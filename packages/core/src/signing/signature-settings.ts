@@ -7,6 +7,7 @@
  * @module
  */
 import { z } from 'zod';
+import { onFirstUse } from '../cache/on-first-use.js';
 import { type ErrorCode, MockpointError } from '../registry/errors.js';
 import { HMAC_ALGORITHMS } from './hmac.js';
 import { checkSigningSettings, DEFAULT_TOLERANCE_SEC, SIGNATURE_SCHEMES, type SignatureScheme } from './signature.js';
@@ -79,65 +80,69 @@ export interface SignatureMark {
   reason: string;
 }
 
-const secret = z.string().min(1).max(MAX_SECRET_LENGTH);
-const algorithm = z.enum(Object.keys(HMAC_ALGORITHMS) as [keyof typeof HMAC_ALGORITHMS]);
-const encoding = z.enum(['hex', 'base64']);
+/** The zod schemas of the signature routes, for validation and the OpenAPI document: built on their first use (docs/performance.md, "Ready"). */
+export const signatureSchemas = onFirstUse(() => {
+  const secret = z.string().min(1).max(MAX_SECRET_LENGTH);
+  const algorithm = z.enum(Object.keys(HMAC_ALGORITHMS) as [keyof typeof HMAC_ALGORITHMS]);
+  const encoding = z.enum(['hex', 'base64']);
 
-/** The zod schemas of the signature routes, for validation and the OpenAPI document. */
-export const signatureSchemas = {
-  input: z
-    .strictObject({
-      scheme: z.enum(SIGNATURE_SCHEMES).describe('standard (Standard Webhooks / Svix), stripe, github, slack or hmac.'),
-      secret: secret.optional().describe('The signing secret (standard: whsec_<base64>). Give this or secrets.'),
-      secrets: z
-        .array(secret)
-        .min(1)
-        .max(MAX_SIGNATURE_SECRETS)
-        .optional()
-        .describe('Several secrets, any of which may sign (key rotation). Give this or secret.'),
-      toleranceSec: z
-        .number()
-        .int()
-        .min(0)
-        .max(MAX_TOLERANCE_SEC)
-        .optional()
-        .describe(
-          'Seconds a signed timestamp may be from now (either way); also how long ids are remembered. Default 300.',
-        ),
-      enforce: z
-        .boolean()
-        .optional()
-        .describe(
-          'Answer 401 SIGNATURE_INVALID to requests whose signature is not valid (they are still journaled). Default false.',
-        ),
-      hmac: z
-        .strictObject({
-          header: z.string().min(1).max(256).describe('The header carrying the signature, e.g. X-Signature.'),
-          algorithm: algorithm.optional().describe('Default sha256.'),
-          encoding: encoding.optional().describe('Default hex.'),
-          prefix: z.string().max(64).optional().describe('Text before the signature, e.g. sha256=. Default none.'),
-        })
-        .optional()
-        .describe('Only with scheme hmac (and required there).'),
-    })
-    .describe('How requests to /endpoint/{name} are checked.'),
-  view: z
-    .object({
-      scheme: z.enum(SIGNATURE_SCHEMES),
-      secrets: z.array(z.object({ hint: z.string() })).describe('Each secret masked: never answered in full.'),
-      toleranceSec: z.number().int(),
-      enforce: z.boolean(),
-      hmac: z.object({ header: z.string(), algorithm, encoding, prefix: z.string() }).optional(),
-    })
-    .describe('The signature check of this name; secrets masked.'),
-  mark: z
-    .object({
-      scheme: z.enum(SIGNATURE_SCHEMES),
-      status: z.enum(SIGNATURE_STATUSES),
-      reason: z.string().describe('What was found or what differed; never a secret.'),
-    })
-    .describe('Present when the name checks signatures: the outcome for this request.'),
-};
+  return {
+    input: z
+      .strictObject({
+        scheme: z
+          .enum(SIGNATURE_SCHEMES)
+          .describe('standard (Standard Webhooks / Svix), stripe, github, slack or hmac.'),
+        secret: secret.optional().describe('The signing secret (standard: whsec_<base64>). Give this or secrets.'),
+        secrets: z
+          .array(secret)
+          .min(1)
+          .max(MAX_SIGNATURE_SECRETS)
+          .optional()
+          .describe('Several secrets, any of which may sign (key rotation). Give this or secret.'),
+        toleranceSec: z
+          .number()
+          .int()
+          .min(0)
+          .max(MAX_TOLERANCE_SEC)
+          .optional()
+          .describe(
+            'Seconds a signed timestamp may be from now (either way); also how long ids are remembered. Default 300.',
+          ),
+        enforce: z
+          .boolean()
+          .optional()
+          .describe(
+            'Answer 401 SIGNATURE_INVALID to requests whose signature is not valid (they are still journaled). Default false.',
+          ),
+        hmac: z
+          .strictObject({
+            header: z.string().min(1).max(256).describe('The header carrying the signature, e.g. X-Signature.'),
+            algorithm: algorithm.optional().describe('Default sha256.'),
+            encoding: encoding.optional().describe('Default hex.'),
+            prefix: z.string().max(64).optional().describe('Text before the signature, e.g. sha256=. Default none.'),
+          })
+          .optional()
+          .describe('Only with scheme hmac (and required there).'),
+      })
+      .describe('How requests to /endpoint/{name} are checked.'),
+    view: z
+      .object({
+        scheme: z.enum(SIGNATURE_SCHEMES),
+        secrets: z.array(z.object({ hint: z.string() })).describe('Each secret masked: never answered in full.'),
+        toleranceSec: z.number().int(),
+        enforce: z.boolean(),
+        hmac: z.object({ header: z.string(), algorithm, encoding, prefix: z.string() }).optional(),
+      })
+      .describe('The signature check of this name; secrets masked.'),
+    mark: z
+      .object({
+        scheme: z.enum(SIGNATURE_SCHEMES),
+        status: z.enum(SIGNATURE_STATUSES),
+        reason: z.string().describe('What was found or what differed; never a secret.'),
+      })
+      .describe('Present when the name checks signatures: the outcome for this request.'),
+  };
+});
 
 /** The code for an invalid field of the input. */
 const FIELD_CODES: Record<string, ErrorCode> = {
@@ -171,7 +176,7 @@ export function checkSignatureInput(body: unknown): SignatureSettings {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new MockpointError('INVALID_BODY', 'request body must be a JSON object: { "scheme": …, "secret": … }');
   }
-  const result = signatureSchemas.input.safeParse(body);
+  const result = signatureSchemas().input.safeParse(body);
   if (!result.success) {
     const issue = result.error.issues[0];
     if (issue?.code === 'unrecognized_keys') {

@@ -9,142 +9,147 @@
  * @module
  */
 import { z } from 'zod';
+import { onFirstUse } from '../cache/on-first-use.js';
 import { MockpointError } from '../registry/errors.js';
 
-const placeholderText = z.string().max(1000);
+/** The schemas of this module, built on their first use: a start that never uses them does not build them (docs/performance.md, "Ready"). */
+const profileSchemas = onFirstUse(() => {
+  const placeholderText = z.string().max(1000);
 
-const cursorPages = z
-  .object({
-    style: z.literal('cursor'),
-    /** The query parameters: page size, the id to start after, the id to end before. */
-    limit: z.string().max(64).default('limit'),
-    after: z.string().max(64).default('starting_after'),
-    before: z.string().max(64).default('ending_before'),
-    defaultLimit: z.number().int().min(1).max(1000).default(10),
-    maxLimit: z.number().int().min(1).max(1000).default(100),
-  })
-  .strict();
+  const cursorPages = z
+    .object({
+      style: z.literal('cursor'),
+      /** The query parameters: page size, the id to start after, the id to end before. */
+      limit: z.string().max(64).default('limit'),
+      after: z.string().max(64).default('starting_after'),
+      before: z.string().max(64).default('ending_before'),
+      defaultLimit: z.number().int().min(1).max(1000).default(10),
+      maxLimit: z.number().int().min(1).max(1000).default(100),
+    })
+    .strict();
 
-const numberedPages = z
-  .object({
-    style: z.literal('page'),
-    /** The query parameters: page size and page number (from 1); answered with a `Link` header. */
-    limit: z.string().max(64).default('per_page'),
-    page: z.string().max(64).default('page'),
-    defaultLimit: z.number().int().min(1).max(1000).default(30),
-    maxLimit: z.number().int().min(1).max(1000).default(100),
-  })
-  .strict();
+  const numberedPages = z
+    .object({
+      style: z.literal('page'),
+      /** The query parameters: page size and page number (from 1); answered with a `Link` header. */
+      limit: z.string().max(64).default('per_page'),
+      page: z.string().max(64).default('page'),
+      defaultLimit: z.number().int().min(1).max(1000).default(30),
+      maxLimit: z.number().int().min(1).max(1000).default(100),
+    })
+    .strict();
 
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
+  function isJson(text: string): boolean {
+    try {
+      JSON.parse(text);
+      return true;
+    } catch {
+      return false;
+    }
   }
-}
 
-/** The profile format, checked when a twin is made. */
-export const twinProfileSchema = z
-  .object({
-    /** What the twin is called in messages (`stripe`, `petstore`). */
-    name: z.string().min(1).max(64),
-    /** How request bodies come: JSON, or form-encoded with nested brackets (`a[b][0]=x`). */
-    body: z.enum(['json', 'form']).default('json'),
-    /** The verb that updates an item at its own path (`POST` for Stripe, `PATCH` for GitHub). */
-    update: z.enum(['POST', 'PUT', 'PATCH']).default('PATCH'),
-    /** The status of a successful create. @default the document's success status of the operation */
-    createStatus: z.number().int().min(200).max(299).optional(),
-    ids: z
-      .object({
-        /**
-         * `random`: a prefix and random letters and digits; `sequence`: 1, 2, 3, … per
-         * collection; `auto`: a sequence where the document's ids are integers, else random.
-         */
-        style: z.enum(['auto', 'random', 'sequence']).default('auto'),
-        /** Random letters after the prefix. */
-        length: z.number().int().min(4).max(64).default(24),
-        /** A prefix per collection, by its last path segment (`customers` → `cus_`). */
-        prefixes: z.record(z.string().max(32), z.string().max(32)).default({}),
-        /**
-         * The field an item's path id reads, by the collection's last path segment
-         * (GitHub's `issues` → `number`, counted 1, 2, 3 per repository; `labels` → `name`).
-         */
-        keys: z.record(z.string().max(32), z.string().max(64)).default({}),
-      })
-      .strict()
-      .prefault({}),
-    pagination: z.discriminatedUnion('style', [cursorPages, numberedPages]).prefault({ style: 'page' }),
-    /**
-     * A list's answer: `bare` (an array) or an envelope whose `data` member holds
-     * the page (Stripe's `{ object: "list", data, has_more, url }`).
-     */
-    list: z
-      .object({
-        style: z.enum(['bare', 'envelope']).default('bare'),
-        order: z.enum(['newest', 'oldest']).default('oldest'),
-      })
-      .strict()
-      .prefault({}),
-    /** Timestamps the clock writes: field names, and as Unix seconds or ISO 8601 text. */
-    timestamps: z
-      .object({
-        format: z.enum(['unix', 'iso']).default('iso'),
-        created: z.array(z.string().max(64)).max(8).default(['created_at']),
-        updated: z.array(z.string().max(64)).max(8).default(['updated_at']),
-      })
-      .strict()
-      .prefault({}),
-    /**
-     * The error body, as JSON text with `{type}`, `{code}`, `{message}` and
-     * `{param}` in it (each replaced, JSON-escaped, inside its string).
-     */
-    error: placeholderText
-      .default('{"message":"{message}"}')
-      .refine((text) => isJson(text.replace(/\{(type|code|message|param)\}/g, 'x')), {
-        message: 'the error template is JSON once its {type}, {code}, {message} and {param} are filled',
-      }),
-    /** What DELETE answers: `204` no body, or the item's `{ id, object, deleted: true }`. */
-    deleted: z.enum(['no-content', 'tombstone']).default('no-content'),
-    /**
-     * A key required on every request: `Authorization: <scheme> <prefix>…` with one of
-     * `schemes` (Stripe: `Bearer` or `Basic` with the key as the user; GitHub: `token` or `Bearer`).
-     */
-    auth: z
-      .object({
-        bearerPrefix: z.string().max(64).default(''),
-        schemes: z
-          .array(z.enum(['Bearer', 'Basic', 'token']))
-          .min(1)
-          .max(3)
-          .default(['Bearer', 'Basic']),
-      })
-      .strict()
-      .optional(),
-    /** The header whose key replays an earlier answer (same body) or refuses another body. */
-    idempotencyHeader: z.string().max(64).optional(),
-    /** `expand[]` (Stripe): ids in the answer replaced by the objects they name. */
-    expand: z.string().max(64).optional(),
-    /** A provider's built-in flows beside the generic engine. */
-    flows: z.enum(['stripe', 'github']).optional(),
-    /**
-     * Paths that create and list the items of a collection found elsewhere, by
-     * that collection's path (GitHub's `…/issues/{issue_number}/comments` →
-     * `…/issues/comments`, whose `…/{comment_id}` reads, updates and deletes);
-     * `''` for a path that is no collection although it looks like one (the
-     * provider's flows answer it: GitHub's `…/issues/{issue_number}/labels`).
-     */
-    aliases: z.record(z.string().max(300), z.string().max(300)).default({}),
-  })
-  .strict();
+  /** The profile format, checked when a twin is made. */
+  const twinProfileSchema = z
+    .object({
+      /** What the twin is called in messages (`stripe`, `petstore`). */
+      name: z.string().min(1).max(64),
+      /** How request bodies come: JSON, or form-encoded with nested brackets (`a[b][0]=x`). */
+      body: z.enum(['json', 'form']).default('json'),
+      /** The verb that updates an item at its own path (`POST` for Stripe, `PATCH` for GitHub). */
+      update: z.enum(['POST', 'PUT', 'PATCH']).default('PATCH'),
+      /** The status of a successful create. @default the document's success status of the operation */
+      createStatus: z.number().int().min(200).max(299).optional(),
+      ids: z
+        .object({
+          /**
+           * `random`: a prefix and random letters and digits; `sequence`: 1, 2, 3, … per
+           * collection; `auto`: a sequence where the document's ids are integers, else random.
+           */
+          style: z.enum(['auto', 'random', 'sequence']).default('auto'),
+          /** Random letters after the prefix. */
+          length: z.number().int().min(4).max(64).default(24),
+          /** A prefix per collection, by its last path segment (`customers` → `cus_`). */
+          prefixes: z.record(z.string().max(32), z.string().max(32)).default({}),
+          /**
+           * The field an item's path id reads, by the collection's last path segment
+           * (GitHub's `issues` → `number`, counted 1, 2, 3 per repository; `labels` → `name`).
+           */
+          keys: z.record(z.string().max(32), z.string().max(64)).default({}),
+        })
+        .strict()
+        .prefault({}),
+      pagination: z.discriminatedUnion('style', [cursorPages, numberedPages]).prefault({ style: 'page' }),
+      /**
+       * A list's answer: `bare` (an array) or an envelope whose `data` member holds
+       * the page (Stripe's `{ object: "list", data, has_more, url }`).
+       */
+      list: z
+        .object({
+          style: z.enum(['bare', 'envelope']).default('bare'),
+          order: z.enum(['newest', 'oldest']).default('oldest'),
+        })
+        .strict()
+        .prefault({}),
+      /** Timestamps the clock writes: field names, and as Unix seconds or ISO 8601 text. */
+      timestamps: z
+        .object({
+          format: z.enum(['unix', 'iso']).default('iso'),
+          created: z.array(z.string().max(64)).max(8).default(['created_at']),
+          updated: z.array(z.string().max(64)).max(8).default(['updated_at']),
+        })
+        .strict()
+        .prefault({}),
+      /**
+       * The error body, as JSON text with `{type}`, `{code}`, `{message}` and
+       * `{param}` in it (each replaced, JSON-escaped, inside its string).
+       */
+      error: placeholderText
+        .default('{"message":"{message}"}')
+        .refine((text) => isJson(text.replace(/\{(type|code|message|param)\}/g, 'x')), {
+          message: 'the error template is JSON once its {type}, {code}, {message} and {param} are filled',
+        }),
+      /** What DELETE answers: `204` no body, or the item's `{ id, object, deleted: true }`. */
+      deleted: z.enum(['no-content', 'tombstone']).default('no-content'),
+      /**
+       * A key required on every request: `Authorization: <scheme> <prefix>…` with one of
+       * `schemes` (Stripe: `Bearer` or `Basic` with the key as the user; GitHub: `token` or `Bearer`).
+       */
+      auth: z
+        .object({
+          bearerPrefix: z.string().max(64).default(''),
+          schemes: z
+            .array(z.enum(['Bearer', 'Basic', 'token']))
+            .min(1)
+            .max(3)
+            .default(['Bearer', 'Basic']),
+        })
+        .strict()
+        .optional(),
+      /** The header whose key replays an earlier answer (same body) or refuses another body. */
+      idempotencyHeader: z.string().max(64).optional(),
+      /** `expand[]` (Stripe): ids in the answer replaced by the objects they name. */
+      expand: z.string().max(64).optional(),
+      /** A provider's built-in flows beside the generic engine. */
+      flows: z.enum(['stripe', 'github']).optional(),
+      /**
+       * Paths that create and list the items of a collection found elsewhere, by
+       * that collection's path (GitHub's `…/issues/{issue_number}/comments` →
+       * `…/issues/comments`, whose `…/{comment_id}` reads, updates and deletes);
+       * `''` for a path that is no collection although it looks like one (the
+       * provider's flows answer it: GitHub's `…/issues/{issue_number}/labels`).
+       */
+      aliases: z.record(z.string().max(300), z.string().max(300)).default({}),
+    })
+    .strict();
+  return { twinProfileSchema };
+});
 
 /** A checked profile, its defaults filled. */
-export type TwinProfile = z.output<typeof twinProfileSchema>;
+export type TwinProfile = z.output<ReturnType<typeof profileSchemas>['twinProfileSchema']>;
 
 /** `value` as a profile, or `INVALID_TWIN` naming the first field that breaks the format. */
 export function checkProfile(value: unknown): TwinProfile {
-  const parsed = twinProfileSchema.safeParse(value ?? {});
+  const parsed = profileSchemas().twinProfileSchema.safeParse(value ?? {});
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? `profile.${issue.path.join('.')}` : 'profile';

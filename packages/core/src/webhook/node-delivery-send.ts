@@ -13,9 +13,10 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpsAgent } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { ATTEMPT_BODY_BYTES } from '../api/delivery-json.js';
+import { nodeBuiltin } from '../cache/on-first-use.js';
 import {
   ATTEMPT_DRAIN_BYTES,
   type DeliverySend,
@@ -43,7 +44,12 @@ export interface NodeDeliverySend extends DeliverySend {
 export function nodeDeliverySend(options: NodeDeliverySendOptions = {}): NodeDeliverySend {
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 50 };
   const http = new HttpAgent(agentOptions);
-  const https = new HttpsAgent(agentOptions);
+  // node:https (and TLS) loaded by the first HTTPS delivery, not at start.
+  let agent: HttpsAgent | undefined;
+  const https = () => {
+    agent ??= new (nodeBuiltin('node:https').Agent)(agentOptions);
+    return agent;
+  };
   const send = async (request: SendRequest): Promise<SendAnswer> => {
     try {
       return await sendOnce(request, http, https);
@@ -59,7 +65,7 @@ export function nodeDeliverySend(options: NodeDeliverySendOptions = {}): NodeDel
   return Object.assign(send, {
     close() {
       http.destroy();
-      https.destroy();
+      agent?.destroy();
     },
   });
 }
@@ -95,7 +101,7 @@ export function loopbackOnlyLookup(resolve: typeof dnsLookup = dnsLookup): Looku
 
 const LOOPBACK_ONLY = loopbackOnlyLookup();
 
-function sendOnce(request: SendRequest, http: HttpAgent, https: HttpsAgent): Promise<SendAnswer> {
+function sendOnce(request: SendRequest, http: HttpAgent, https: () => HttpsAgent): Promise<SendAnswer> {
   const { signal } = request;
   return new Promise<SendAnswer>((resolve, reject) => {
     if (signal.aborted) {
@@ -118,12 +124,12 @@ function sendOnce(request: SendRequest, http: HttpAgent, https: HttpsAgent): Pro
     };
     const headers: Record<string, string> = { ...request.headers, 'content-length': String(request.body.byteLength) };
     const hostname = new URL(request.url).hostname.toLowerCase().replace(/\.$/, '');
-    const req = (secure ? httpsRequest : httpRequest)(
+    const req = (secure ? nodeBuiltin('node:https').request : httpRequest)(
       request.url,
       {
         method: request.method,
         headers,
-        agent: secure ? https : http,
+        agent: secure ? https() : http,
         ...(hostname === 'localhost' ? { lookup: LOOPBACK_ONLY } : {}),
       },
       (res) => {

@@ -29,11 +29,12 @@ export function isH2Preface(head: Uint8Array): boolean | undefined {
 type ConnectionListener = (this: Server, socket: Socket) => void;
 
 /**
- * Makes `server` hand connections that open with the HTTP/2 preface to `h2c`
- * (see the module comment). Call it before adding other `connection`
+ * Makes `server` hand connections that open with the HTTP/2 preface to the
+ * `http2` server `makeH2c` makes on the first of them (see the module comment). Call it before adding other `connection`
  * listeners: those added later see every connection at once, as before.
  */
-export function sniffH2c(server: Server, h2c: Http2Server, firstByteMs: number): void {
+export function sniffH2c(server: Server, makeH2c: () => Http2Server, firstByteMs: number): void {
+  let h2c: Http2Server | undefined;
   const http1 = server.listeners('connection') as ConnectionListener[];
   server.removeAllListeners('connection');
   const toHttp1 = (socket: Socket) => {
@@ -47,8 +48,10 @@ export function sniffH2c(server: Server, h2c: Http2Server, firstByteMs: number):
       socket.off('error', onError);
       socket.pause();
       if (head !== undefined) socket.unshift(head);
-      if (isH2) h2c.emit('connection', socket);
-      else {
+      if (isH2) {
+        h2c ??= makeH2c();
+        h2c.emit('connection', socket);
+      } else {
         toHttp1(socket);
         socket.resume();
       }

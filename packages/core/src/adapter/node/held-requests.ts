@@ -9,7 +9,8 @@
  * @module
  */
 import type { RequestListener, ServerResponse } from 'node:http';
-import { constants, type Http2ServerResponse } from 'node:http2';
+import type { Http2ServerResponse } from 'node:http2';
+import { nodeBuiltin } from '../../cache/on-first-use.js';
 import type { HeldWork } from '../../http/held-work.js';
 
 /** The message of a request ended by its namespace's delete. */
@@ -29,7 +30,7 @@ function endDeleted(res: ServerResponse, name: string): void {
   res.on('error', () => undefined);
   const stream = (res as unknown as Partial<Http2ServerResponse>).stream;
   if (res.headersSent) {
-    if (stream !== undefined) stream.close(constants.NGHTTP2_CANCEL);
+    if (stream !== undefined) stream.close(nodeBuiltin('node:http2').constants.NGHTTP2_CANCEL);
     else res.destroy();
     return;
   }

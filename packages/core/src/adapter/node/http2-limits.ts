@@ -15,13 +15,8 @@
  *
  * @module
  */
-import {
-  constants,
-  type Http2SecureServer,
-  type Http2Server,
-  type Http2Session,
-  type ServerHttp2Stream,
-} from 'node:http2';
+import type { Http2SecureServer, Http2Server, Http2Session, ServerHttp2Stream } from 'node:http2';
+import { nodeBuiltin, onFirstUse } from '../../cache/on-first-use.js';
 
 /** Streams one HTTP/2 session may have open at once (RFC 9113 advises at least 100; Node's default is unlimited). */
 export const MAX_CONCURRENT_STREAMS = 100;
@@ -33,14 +28,19 @@ export interface RequestTimeouts {
   connectionsCheckingInterval: number;
 }
 
-const OPEN = new Set([constants.NGHTTP2_STREAM_STATE_OPEN, constants.NGHTTP2_STREAM_STATE_HALF_CLOSED_LOCAL]);
+/** `node:http2`'s constants, read once an HTTP/2 server exists (it loaded the module). */
+const http2Constants = onFirstUse(() => nodeBuiltin('node:http2').constants);
+/** The stream states in which a request may still be arriving. */
+const openStates = onFirstUse(
+  () => new Set([http2Constants().NGHTTP2_STREAM_STATE_OPEN, http2Constants().NGHTTP2_STREAM_STATE_HALF_CLOSED_LOCAL]),
+);
 
 /** Resets `stream` when the client has not sent its whole request within `ms`. */
 function limitStream(stream: ServerHttp2Stream, ms: number): void {
   const timer = setTimeout(() => {
-    if (stream.destroyed || !OPEN.has(stream.state.state as number)) return;
+    if (stream.destroyed || !openStates().has(stream.state.state as number)) return;
     if (!stream.headersSent) stream.respond({ ':status': 408 }, { endStream: true });
-    stream.close(constants.NGHTTP2_CANCEL);
+    stream.close(http2Constants().NGHTTP2_CANCEL);
   }, ms);
   stream.once('close', () => clearTimeout(timer));
 }

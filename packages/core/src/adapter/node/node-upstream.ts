@@ -8,11 +8,11 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import { checkUpstreamHost, type Upstream, type UpstreamRequest } from '../../answer/proxy/upstream.js';
 import { checkUpstreamAddress } from '../../answer/proxy/upstream-address.js';
+import { nodeBuiltin } from '../../cache/on-first-use.js';
 import { headerLines } from '../../codec/raw-headers.js';
 import { urlPort } from '../../pattern/host-rules.js';
 
@@ -52,7 +52,8 @@ export const nodeUpstream: Upstream = (request) =>
   new Promise((resolve, reject) => {
     const url = new URL(request.url);
     checkUpstreamHost(url, request.allowHosts);
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    // node:https (and TLS) loaded by the first HTTPS upstream, not at start.
+    const send = url.protocol === 'https:' ? nodeBuiltin('node:https').request : httpRequest;
     const outgoing = send(url, {
       method: request.method,
       headers: outgoingHeaders(request.headers),

@@ -5,17 +5,11 @@
  * @module
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import {
-  createServer as createH2cServer,
-  createSecureServer,
-  type Http2SecureServer,
-  type Http2ServerRequest,
-  type Http2ServerResponse,
-  type Http2Session,
-} from 'node:http2';
+import type { Http2SecureServer, Http2ServerRequest, Http2ServerResponse, Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { createSecureContext, type SecureContext } from 'node:tls';
+import type { SecureContext } from 'node:tls';
 import { socketShareOf } from '../../answer/websocket/open-sockets.js';
+import { nodeBuiltin } from '../../cache/on-first-use.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../registry/limits.js';
 import { type CloseOptions, DEFAULT_HOST, type RuntimeServedApp, servedApp } from '../lifecycle.js';
@@ -94,7 +88,7 @@ function sniCallback(
       try {
         const pair = certificateFor(name);
         if (pair !== undefined) {
-          context = byPair.get(pair) ?? createSecureContext(pair);
+          context = byPair.get(pair) ?? nodeBuiltin('node:tls').createSecureContext(pair);
           byPair.set(pair, context);
         }
       } catch (error) {
@@ -136,14 +130,15 @@ function http2Listener(listener: RequestListener) {
   };
 }
 
-/** The HTTP/2 sessions a server holds, to end them when it stops. */
-function trackSessions(server: { on(event: 'session', listener: (session: Http2Session) => void): unknown }) {
-  const sessions = new Set<Http2Session>();
+/** Keeps in `sessions` the HTTP/2 sessions `server` holds, to end them when it stops. */
+function trackSessions(
+  server: { on(event: 'session', listener: (session: Http2Session) => void): unknown },
+  sessions: Set<Http2Session>,
+): void {
   server.on('session', (session) => {
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
   });
-  return sessions;
 }
 
 /** A listening app, with its `node:http` server. */
@@ -186,7 +181,7 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
   const server = (
     options.tls === undefined
       ? createServer({ ...timeouts, IncomingMessage: MockpointIncomingMessage }, listener)
-      : createSecureServer(
+      : nodeBuiltin('node:http2').createSecureServer(
           {
             cert: options.tls.cert,
             key: options.tls.key,
@@ -199,19 +194,30 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
           http2Listener(listener),
         )
   ) as Server;
-  let sessions: Set<Http2Session>;
+  const sessions = new Set<Http2Session>();
   // Over TLS the timeouts are set on the http2 server, for HTTP/1.1 and HTTP/2 (adapter/node/http2-limits.ts).
   if (options.tls !== undefined) {
     limitSecureServer(server as unknown as Http2SecureServer, timeouts);
-    sessions = trackSessions(server as unknown as Http2SecureServer);
-  } else {
-    // HTTP/2 with prior knowledge (native gRPC) on the same port: adapter/node/h2c-sniff.ts.
-    const h2c = createH2cServer({ settings: { maxConcurrentStreams } }, http2Listener(listener));
-    limitHttp2Streams(h2c, requestTimeout);
-    sessions = trackSessions(h2c);
+    trackSessions(server as unknown as Http2SecureServer, sessions);
+  } else if (process.versions.bun === undefined) {
+    // HTTP/2 with prior knowledge (native gRPC) on the same port: adapter/node/h2c-sniff.ts. Its
+    // server (and node:http2) is made on the first connection that opens with the preface: a
+    // start that serves HTTP/1.1 only never loads it (docs/performance.md, "Ready").
     // Not on Bun: its node:http parses connections natively, so the bytes read here never reach it
     // as Node's would (a CONNECT tunnel then broke). No h2c there (docs/grpc.md).
-    if (process.versions.bun === undefined) sniffH2c(server, h2c, headersTimeout);
+    sniffH2c(
+      server,
+      () => {
+        const h2c = nodeBuiltin('node:http2').createServer(
+          { settings: { maxConcurrentStreams } },
+          http2Listener(listener),
+        );
+        limitHttp2Streams(h2c, requestTimeout);
+        trackSessions(h2c, sessions);
+        return h2c;
+      },
+      headersTimeout,
+    );
   }
   // WebSocket upgrades go through the same pipeline and routing (adapter/node/upgrade.ts); any
   // other request offering an upgrade (h2c) is answered by the same listener over HTTP/1.1.

@@ -6,7 +6,7 @@
  */
 
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { constants, type ServerHttp2Stream } from 'node:http2';
+import type { ServerHttp2Stream } from 'node:http2';
 import {
   errorAnswer,
   type FaultAnswer,
@@ -15,6 +15,7 @@ import {
   type StreamAnswer,
 } from '../../answer/endpoint-answer.js';
 import type { OpenStreams } from '../../answer/stream/open-streams.js';
+import { nodeBuiltin } from '../../cache/on-first-use.js';
 import { truncatedBody } from '../../codec/truncated-body.js';
 import { type AnswerSink, sendDue } from '../../engine/sink.js';
 import { relayedChunk } from '../../journal/answer-record.js';
@@ -108,7 +109,7 @@ export function lastResort(res: ServerResponse, report: NodeSinkOptions['report'
 export function resetConnection(res: ServerResponse): void {
   const stream = (res as { stream?: ServerHttp2Stream }).stream;
   if (stream === undefined) res.socket?.resetAndDestroy();
-  else stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+  else stream.close(nodeBuiltin('node:http2').constants.NGHTTP2_INTERNAL_ERROR);
 }
 
 /**
@@ -132,7 +133,7 @@ function fault(res: ServerResponse, answer: FaultAnswer): void {
   if (part.byteLength > 0) res.write(part, () => res.destroy());
   else if (stream !== undefined) {
     res.flushHeaders();
-    stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+    stream.close(nodeBuiltin('node:http2').constants.NGHTTP2_INTERNAL_ERROR);
   } else {
     res.flushHeaders();
     res.socket?.end();

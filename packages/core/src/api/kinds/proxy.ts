@@ -6,6 +6,7 @@
  */
 
 import { z } from 'zod';
+import { onFirstUse } from '../../cache/on-first-use.js';
 import { answerKind } from '../answer-kind.js';
 import { checkProxyAnswer, MAX_PROXY_TIMEOUT_MS } from '../proxy-answer.js';
 
@@ -45,13 +46,13 @@ function createProxySchema() {
     });
 }
 
-const proxySchema = createProxySchema();
+const proxySchema = onFirstUse(() => createProxySchema());
 
 export const proxyKind = answerKind({
   key: 'proxy',
   noun: 'a proxy answer',
   code: 'INVALID_PROXY',
-  schema: () => proxySchema,
+  schema: () => proxySchema(),
   describe: 'Forward to an upstream instead (the whole answer: no other field beside it).',
   readsBody: true,
   // checkProxyAnswer refuses what stands beside it, and queued answers.

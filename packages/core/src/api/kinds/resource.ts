@@ -6,6 +6,7 @@
  */
 
 import { z } from 'zod';
+import { onFirstUse } from '../../cache/on-first-use.js';
 import { answerKind } from '../answer-kind.js';
 
 /** A resource answer (a collection served as REST). */
@@ -28,12 +29,12 @@ function createResourceSchema() {
 const RESOURCE_DESCRIPTION =
   "Serve REST over one of the endpoint's collections below the route's path, in json-server's conventions (routes only; see docs/state.md).";
 
-const resourceSchema = createResourceSchema();
+const resourceSchema = onFirstUse(() => createResourceSchema());
 
 export const resourceKind = answerKind({
   key: 'resource',
   noun: 'a resource answer',
-  schema: () => resourceSchema,
+  schema: () => resourceSchema(),
   describe:
     'Serve a collection as REST below the route\'s path: "users" or { collection, idField }. Beside it only setState, and headers added to its successful answers (with template: true, rendered with {{item.field}}, the item answered).',
   beside: {

@@ -12,6 +12,7 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { jsonTextResponse } from '../../answer/read-response.js';
+import { onFirstUse } from '../../cache/on-first-use.js';
 import { decodeUtf8, readDecodedBody } from '../../codec/body.js';
 import { collectionName, parseItemBody } from '../../collections/collection-input.js';
 import { createItem, getItem, type ItemPlace, removeItem, updateItem } from '../../collections/collection-writes.js';
@@ -22,18 +23,22 @@ import { pathName } from './manage.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';
 
 /** The `idField` query, held to what a resource route's `idField` may be. */
-const itemQuery = z.object({
-  idField: z
-    .string()
-    .min(1)
-    .max(64)
-    .optional()
-    .describe('The field that holds each item\'s id (1-64 characters), as a resource route\'s idField; default "id".'),
-});
+const itemQuery = onFirstUse(() =>
+  z.object({
+    idField: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe(
+        'The field that holds each item\'s id (1-64 characters), as a resource route\'s idField; default "id".',
+      ),
+  }),
+);
 
 /** The `idField` query of `c`, checked. @throws MockpointError `INVALID_QUERY` */
 function idFieldOf(c: Context): string {
-  const parsed = itemQuery.safeParse({ idField: c.req.query('idField') });
+  const parsed = itemQuery().safeParse({ idField: c.req.query('idField') });
   if (!parsed.success) {
     throw new MockpointError(
       'INVALID_QUERY',
@@ -108,7 +113,7 @@ export function registerCollectionItemRoutes(app: Hono, ctx: AppContext): void {
     summary,
     tag: 'collections',
     params: method === 'post' ? params : one,
-    query: itemQuery,
+    query: itemQuery(),
     body: item,
     admin: true,
     responses: {
@@ -124,7 +129,7 @@ export function registerCollectionItemRoutes(app: Hono, ctx: AppContext): void {
         summary: 'One item of a collection, as its exact JSON text.',
         tag: 'collections',
         params: one,
-        query: itemQuery,
+        query: itemQuery(),
       },
       { description: 'The item.', schema: item },
       'INVALID_COLLECTION',
@@ -149,7 +154,7 @@ export function registerCollectionItemRoutes(app: Hono, ctx: AppContext): void {
       summary: 'Remove an item. The seed stays.',
       tag: 'collections',
       params: one,
-      query: itemQuery,
+      query: itemQuery(),
       admin: true,
       responses: {
         204: { description: 'Removed.' },

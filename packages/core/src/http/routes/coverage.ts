@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';
 import { type CoverageQuery, MAX_COVERAGE_SAMPLE } from '../../api/coverage-json.js';
 import { isValidName } from '../../api/schemas.js';
+import { onFirstUse } from '../../cache/on-first-use.js';
 import { isoTimeMs } from '../../codec/iso-time.js';
 import { quoted } from '../../codec/quoted.js';
 import { readJournalPaged } from '../../journal/journal.js';
@@ -61,37 +62,41 @@ function parseCoverageQuery(query: Record<string, string>): { asked: CoverageQue
   return { asked, window };
 }
 
-const routeSchema = z.object({ id: z.string(), index: z.number().int(), match: z.string() });
+/** The schemas of this module, built on their first use: a start that never uses them does not build them (docs/performance.md, "Ready"). */
+const coverageSchemas = onFirstUse(() => {
+  const routeSchema = z.object({ id: z.string(), index: z.number().int(), match: z.string() });
 
-const reportSchema = z.object({
-  window: z.object({ since: z.string().optional(), until: z.string().optional() }),
-  requests: z.number().int().describe('Requests in the window that were counted.'),
-  endpoints: z.array(
-    z.object({
-      name: z.string(),
-      routes: z.array(routeSchema.extend({ hits: z.number().int() })),
-      dead: z.array(routeSchema).describe('The routes no request of the window hit.'),
-      unmatched: z.object({
-        count: z.number().int(),
-        byRecord: z.number().int(),
-        unhandled: z.number().int(),
-        sample: z
-          .array(
-            z.object({
-              method: z.string(),
-              subpath: z.string(),
-              statusCode: z.number().int(),
-              answeredBy: z.enum(['record', 'none']),
-              receivedAt: z.string(),
-            }),
-          )
-          .describe(`The oldest, at most ${MAX_COVERAGE_SAMPLE}.`),
+  const reportSchema = z.object({
+    window: z.object({ since: z.string().optional(), until: z.string().optional() }),
+    requests: z.number().int().describe('Requests in the window that were counted.'),
+    endpoints: z.array(
+      z.object({
+        name: z.string(),
+        routes: z.array(routeSchema.extend({ hits: z.number().int() })),
+        dead: z.array(routeSchema).describe('The routes no request of the window hit.'),
+        unmatched: z.object({
+          count: z.number().int(),
+          byRecord: z.number().int(),
+          unhandled: z.number().int(),
+          sample: z
+            .array(
+              z.object({
+                method: z.string(),
+                subpath: z.string(),
+                statusCode: z.number().int(),
+                answeredBy: z.enum(['record', 'none']),
+                receivedAt: z.string(),
+              }),
+            )
+            .describe(`The oldest, at most ${MAX_COVERAGE_SAMPLE}.`),
+        }),
+        other: z.number().int().describe('Answered by a queued answer, chaos, or a GraphQL or gRPC schema.'),
+        goneRouteHits: z.number().int().describe('Answered by a route the endpoint no longer has.'),
       }),
-      other: z.number().int().describe('Answered by a queued answer, chaos, or a GraphQL or gRPC schema.'),
-      goneRouteHits: z.number().int().describe('Answered by a route the endpoint no longer has.'),
-    }),
-  ),
-  totals: z.object({ routes: z.number().int(), dead: z.number().int(), unmatched: z.number().int() }),
+    ),
+    totals: z.object({ routes: z.number().int(), dead: z.number().int(), unmatched: z.number().int() }),
+  });
+  return { reportSchema };
 });
 
 export function registerCoverageRoutes(
@@ -137,7 +142,7 @@ export function registerCoverageRoutes(
       until: z.string().optional().describe('Only requests received before this ISO 8601 time.'),
     }),
     responses: {
-      200: { description: 'The coverage, endpoints by name.', schema: reportSchema },
+      200: { description: 'The coverage, endpoints by name.', schema: coverageSchemas().reportSchema },
       ...errorResponses(schemas, HOST_ERRORS, STORE_ERRORS, ['INVALID_COVERAGE_QUERY']),
     },
   });

@@ -8,36 +8,41 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';
+import { onFirstUse } from '../../cache/on-first-use.js';
 import { readJsonObjectBody } from '../../codec/body.js';
 import { MockpointError } from '../../registry/errors.js';
 import { MAX_WAIT_MS } from '../../registry/limits.js';
 import type { AppContext } from '../context.js';
-import { deliveryPageSchema, deliveryRequestSchema, deliverySchema } from '../delivery-schema.js';
+import { deliverySchemas } from '../delivery-schema.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, HOST_ERRORS, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
 /** Deliveries `GET /api/deliveries` lists at most. */
 const MAX_LIST = 1000;
 
-const listQuery = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_LIST)
-    .optional()
-    .describe(`How many, newest first (1-${MAX_LIST}). Default 100.`),
-});
-const waitQuery = z.object({
-  wait: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(MAX_WAIT_MS)
-    .optional()
-    .describe(
-      `Wait up to this many milliseconds (at most ${MAX_WAIT_MS}) for the delivery to finish; answers as it is then.`,
-    ),
-});
+const listQuery = onFirstUse(() =>
+  z.object({
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_LIST)
+      .optional()
+      .describe(`How many, newest first (1-${MAX_LIST}). Default 100.`),
+  }),
+);
+const waitQuery = onFirstUse(() =>
+  z.object({
+    wait: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_WAIT_MS)
+      .optional()
+      .describe(
+        `Wait up to this many milliseconds (at most ${MAX_WAIT_MS}) for the delivery to finish; answers as it is then.`,
+      ),
+  }),
+);
 
 function query<S extends z.ZodObject>(schema: S, values: Record<string, string>, rule: string): z.output<S> {
   const parsed = schema.safeParse(values);
@@ -58,13 +63,13 @@ export function registerDeliveryRoutes(
   });
 
   app.get('/api/deliveries', async (c) => {
-    const { limit } = query(listQuery, c.req.query(), `limit must be a whole number from 1 to ${MAX_LIST}`);
+    const { limit } = query(listQuery(), c.req.query(), `limit must be a whole number from 1 to ${MAX_LIST}`);
     return jsonResponse(await deliveries.list(limit ?? 100));
   });
 
   app.get('/api/deliveries/:id', async (c) => {
     const { wait } = query(
-      waitQuery,
+      waitQuery(),
       c.req.query(),
       `wait must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}`,
     );
@@ -83,10 +88,10 @@ export function registerDeliveryRoutes(
       summary:
         'Send a webhook to a receiver: signed per attempt (fresh timestamp and signature, one webhook-id), retried on its schedule (2xx done, 410 stops, Retry-After honoured), never redirected. Answers at once; attempts follow.',
       tag: 'deliveries',
-      body: deliveryRequestSchema,
+      body: deliverySchemas().deliveryRequestSchema,
       admin: true,
       responses: {
-        202: { description: 'Accepted: stored, first attempt due now.', schema: deliverySchema },
+        202: { description: 'Accepted: stored, first attempt due now.', schema: deliverySchemas().deliverySchema },
         ...errorResponses(
           schemas,
           REQUEST_ERRORS,
@@ -117,9 +122,9 @@ export function registerDeliveryRoutes(
       path: '/api/deliveries',
       summary: 'Recent deliveries with their attempts, newest first (secrets are never listed).',
       tag: 'deliveries',
-      query: listQuery,
+      query: listQuery(),
       responses: {
-        200: { description: 'Newest first.', schema: deliveryPageSchema },
+        200: { description: 'Newest first.', schema: deliverySchemas().deliveryPageSchema },
         ...errorResponses(schemas, 'INVALID_QUERY', HOST_ERRORS, STORE_ERRORS),
       },
     },
@@ -129,9 +134,9 @@ export function registerDeliveryRoutes(
       summary: 'One delivery with every attempt; with wait, long-polls until it is no longer pending.',
       tag: 'deliveries',
       params,
-      query: waitQuery,
+      query: waitQuery(),
       responses: {
-        200: { description: 'The delivery.', schema: deliverySchema },
+        200: { description: 'The delivery.', schema: deliverySchemas().deliverySchema },
         ...errorResponses(schemas, 'INVALID_QUERY', HOST_ERRORS, 'DELIVERY_NOT_FOUND', STORE_ERRORS),
       },
     },
@@ -143,7 +148,7 @@ export function registerDeliveryRoutes(
       params,
       admin: true,
       responses: {
-        200: { description: 'Cancelled.', schema: deliverySchema },
+        200: { description: 'Cancelled.', schema: deliverySchemas().deliverySchema },
         ...errorResponses(schemas, ADMIN_ERRORS, 'DELIVERY_NOT_FOUND', 'DELIVERY_FINISHED', STORE_ERRORS),
       },
     },

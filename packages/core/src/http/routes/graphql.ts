@@ -9,13 +9,14 @@
  */
 import type { Hono } from 'hono';
 import { createGraphqlSchemas } from '../../api/graphql-json.js';
+import { onFirstUse } from '../../cache/on-first-use.js';
 import { NAME_SETTINGS } from '../../settings/name-settings.js';
 import type { AppContext } from '../context.js';
 import { DEFINITION_REFUSALS, registerDefinitions } from './definitions.js';
 import { pathName } from './manage.js';
 import { errorResponses, readDoc } from './responses.js';
 
-const graphqlSchemas = createGraphqlSchemas();
+const graphqlSchemas = onFirstUse(createGraphqlSchemas);
 
 export function registerGraphqlRoutes(
   app: Hono,
@@ -42,7 +43,7 @@ export function registerGraphqlRoutes(
   });
 
   const refused = DEFINITION_REFUSALS;
-  const saved = { description: 'The schema as kept, byte for byte.', schema: graphqlSchemas.body };
+  const saved = { description: 'The schema as kept, byte for byte.', schema: graphqlSchemas().body };
   ctx.describe?.push(
     readDoc(
       schemas,
@@ -62,11 +63,11 @@ export function registerGraphqlRoutes(
         'Put the GraphQL schema that answers GraphQL requests to /endpoint/{name} and its subpaths (schema mode: deterministic data shaped by the schema, GraphQL errors, introspection; routes matching match.graphql answer first). The body is { "schema": "…SDL…" }, or the SDL itself (any body that does not start with {). Checked with buildSchema and validateSchema.',
       tag: 'graphql',
       params,
-      body: graphqlSchemas.body,
+      body: graphqlSchemas().body,
       admin: true,
       responses: {
         200: { ...saved, description: 'Replaced.' },
-        201: { description: 'Created.', schema: graphqlSchemas.body },
+        201: { description: 'Created.', schema: graphqlSchemas().body },
         ...errorResponses(
           schemas,
           ...refused,

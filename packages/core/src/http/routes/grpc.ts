@@ -10,6 +10,7 @@
  */
 import type { Hono } from 'hono';
 import { createGrpcSchemas } from '../../api/grpc-json.js';
+import { onFirstUse } from '../../cache/on-first-use.js';
 import { methodsTakingStream, refuseStreamsSigned } from '../../engine/grpc-signature-rule.js';
 import { NAME_SETTINGS } from '../../settings/name-settings.js';
 import type { AppContext } from '../context.js';
@@ -17,7 +18,7 @@ import { DEFINITION_REFUSALS, registerDefinitions } from './definitions.js';
 import { pathName } from './manage.js';
 import { errorResponses, readDoc } from './responses.js';
 
-const grpcSchemas = createGrpcSchemas();
+const grpcSchemas = onFirstUse(createGrpcSchemas);
 
 export function registerGrpcRoutes(
   app: Hono,
@@ -47,7 +48,7 @@ export function registerGrpcRoutes(
   const refused = DEFINITION_REFUSALS;
   const saved = {
     description: 'The definitions as put, exactly, with the full names of the services they declare.',
-    schema: grpcSchemas.definitions,
+    schema: grpcSchemas().definitions,
   };
   ctx.describe?.push(
     readDoc(
@@ -68,7 +69,7 @@ export function registerGrpcRoutes(
         'Put the protobuf definitions whose services this endpoint answers at /{package.Service}/{Method} (Connect and gRPC-Web; schema mode: a deterministic message of each unary method\'s output type). The body is { "protos": { "path.proto": "…" } } (files that may import each other and the well-known types) or { "descriptorSet": "…base64…" }. A service belongs to one endpoint.',
       tag: 'grpc',
       params,
-      body: grpcSchemas.input,
+      body: grpcSchemas().input,
       admin: true,
       responses: {
         200: { ...saved, description: 'Replaced.' },

@@ -8,6 +8,7 @@
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
+import { onFirstUse } from '../../cache/on-first-use.js';
 import { quoted } from '../../codec/quoted.js';
 import { MockpointError } from '../../registry/errors.js';
 import { NAME_SETTINGS } from '../../settings/name-settings.js';
@@ -15,26 +16,32 @@ import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc } from './responses.js';
 
-const entry = z.object({
-  host: z.string().meta({ description: 'A host name, or `*.` and a name for every name below it.' }),
-  name: z.string(),
-  source: z
-    .enum(['settings', 'api'])
-    .meta({ description: '`settings`: MOCKPOINT_HOSTS (fixed); `api`: this API or a mock file (kept in the store).' }),
-});
-const table = z.object({ hosts: z.array(entry) });
-const moves = table.extend({
-  moved: z
-    .array(z.object({ host: z.string(), from: z.string(), to: z.string() }))
-    .optional()
-    .meta({ description: 'With move=true: each host taken from the endpoint that held it (`from`).' }),
-});
-const putQuery = z.object({
-  move: z.enum(['true', 'false']).optional().meta({
-    description:
-      'true: a host this API (or a mock file) gave another endpoint moves to this one, and `moved` lists each (a mock file applied does this: it wins for its hosts); false (the default): such a host is refused 409 HOST_TAKEN. A host MOCKPOINT_HOSTS maps elsewhere is refused either way.',
+const entry = onFirstUse(() =>
+  z.object({
+    host: z.string().meta({ description: 'A host name, or `*.` and a name for every name below it.' }),
+    name: z.string(),
+    source: z.enum(['settings', 'api']).meta({
+      description: '`settings`: MOCKPOINT_HOSTS (fixed); `api`: this API or a mock file (kept in the store).',
+    }),
   }),
-});
+);
+const table = onFirstUse(() => z.object({ hosts: z.array(entry()) }));
+const moves = onFirstUse(() =>
+  table().extend({
+    moved: z
+      .array(z.object({ host: z.string(), from: z.string(), to: z.string() }))
+      .optional()
+      .meta({ description: 'With move=true: each host taken from the endpoint that held it (`from`).' }),
+  }),
+);
+const putQuery = onFirstUse(() =>
+  z.object({
+    move: z.enum(['true', 'false']).optional().meta({
+      description:
+        'true: a host this API (or a mock file) gave another endpoint moves to this one, and `moved` lists each (a mock file applied does this: it wins for its hosts); false (the default): such a host is refused 409 HOST_TAKEN. A host MOCKPOINT_HOSTS maps elsewhere is refused either way.',
+    }),
+  }),
+);
 /** The `move` query of a PUT: `true` takes hosts other endpoints hold through the API. */
 function moveFlag(value: string | undefined): boolean {
   if (value !== undefined && value !== 'true' && value !== 'false') {
@@ -84,12 +91,12 @@ export function registerHostRoutes(
           'Every host mapped to an endpoint: a request with that Host (or through the forward proxy, that target) is answered by the endpoint, its whole path the subpath.',
         tag: 'hosts',
       },
-      { description: 'The mappings, in host order.', schema: table },
+      { description: 'The mappings, in host order.', schema: table() },
     ),
     readDoc(
       schemas,
       { path: '/api/endpoints/{name}/hosts', summary: 'The hosts mapped to this endpoint.', tag: 'hosts', params },
-      { description: 'Its mappings (none: an empty list).', schema: table },
+      { description: 'Its mappings (none: an empty list).', schema: table() },
     ),
     {
       method: 'put',
@@ -98,11 +105,11 @@ export function registerHostRoutes(
         'Replace the hosts this API maps to the endpoint (those of MOCKPOINT_HOSTS stay). Kept in the store (acknowledged once written there) until removed, with the endpoint, or by DELETE /api/endpoints. A host another endpoint holds is refused 409 HOST_TAKEN, unless move=true.',
       tag: 'hosts',
       params,
-      query: putQuery,
+      query: putQuery(),
       body: NAME_SETTINGS.hosts.input.schema(schemas),
       admin: true,
       responses: {
-        200: { description: "The endpoint's mappings now (and, with move=true, what moved).", schema: moves },
+        200: { description: "The endpoint's mappings now (and, with move=true, what moved).", schema: moves() },
         ...errorResponses(schemas, REQUEST_ERRORS, BODY_ERRORS, ADMIN_ERRORS, 'INVALID_HOSTS', 'HOST_TAKEN'),
       },
     },

@@ -10,6 +10,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { isValidName } from '../../api/schemas.js';
+import { onFirstUse } from '../../cache/on-first-use.js';
 import { harEntry, harFrame } from '../../journal/har.js';
 import { JOURNAL_READ_PAGE } from '../../journal/journal.js';
 import { VERSION } from '../../registry/version.js';
@@ -17,20 +18,24 @@ import type { AppContext } from '../context.js';
 import { journalName } from './journal.js';
 import { errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
-const harQuery = z.object({
-  name: z.string().optional().describe('Only the requests to this name (default: every name).'),
-});
+const harQuery = onFirstUse(() =>
+  z.object({
+    name: z.string().optional().describe('Only the requests to this name (default: every name).'),
+  }),
+);
 
-const harDocument = z
-  .object({
-    log: z.object({
-      version: z.literal('1.2'),
-      creator: z.object({ name: z.literal('mockpoint'), version: z.string() }),
-      pages: z.array(z.never()),
-      entries: z.array(z.record(z.string(), z.unknown())),
-    }),
-  })
-  .describe('A HAR 1.2 document (docs/har.md): one entry per recorded request, oldest first.');
+const harDocument = onFirstUse(() =>
+  z
+    .object({
+      log: z.object({
+        version: z.literal('1.2'),
+        creator: z.object({ name: z.literal('mockpoint'), version: z.string() }),
+        pages: z.array(z.never()),
+        entries: z.array(z.record(z.string(), z.unknown())),
+      }),
+    })
+    .describe('A HAR 1.2 document (docs/har.md): one entry per recorded request, oldest first.'),
+);
 
 export function registerJournalHarRoutes(app: Hono, ctx: Pick<AppContext, 'describe' | 'journal' | 'schemas'>): void {
   const { journal, schemas } = ctx;
@@ -84,9 +89,9 @@ export function registerJournalHarRoutes(app: Hono, ctx: Pick<AppContext, 'descr
     summary:
       'The request journal as HAR 1.2, for browsers’ devtools and other tools: every name (or one, with name), oldest first, up to the newest request when the export began. Each request is exact (bodies that are not UTF-8 as base64 with _encoding); the journal keeps no answers, so each response holds only the status sent.',
     tag: 'journal',
-    query: harQuery,
+    query: harQuery(),
     responses: {
-      200: { description: 'The HAR document (sent as an attachment).', schema: harDocument },
+      200: { description: 'The HAR document (sent as an attachment).', schema: harDocument() },
       ...errorResponses(schemas, REQUEST_ERRORS, STORE_ERRORS),
     },
   });

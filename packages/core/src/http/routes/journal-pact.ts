@@ -9,6 +9,7 @@
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
+import { onFirstUse } from '../../cache/on-first-use.js';
 import { JOURNAL_READ_PAGE, type NamedEntry } from '../../journal/journal.js';
 import { pactContract } from '../../journal/pact-contract.js';
 import { MockpointError } from '../../registry/errors.js';
@@ -18,44 +19,48 @@ import { journalName } from './journal.js';
 import { errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
 const PARTY_RULE = 'consumer and provider are each 1-200 characters';
-const party = z.string().min(1).max(200);
+const party = onFirstUse(() => z.string().min(1).max(200));
 
-const pactQuery = z.object({
-  consumer: party.describe('The consumer’s name (the code under test), as the contract names it.'),
-  provider: party.describe('The provider’s name (the API the mocks stand for).'),
-  names: z.string().optional().describe('Only the requests to these names, comma-separated (default: every name).'),
-  secrets: z
-    .enum(['true', 'false'])
-    .optional()
-    .describe('true: keep Authorization, Cookie, Set-Cookie and API-key headers (left out by default).'),
-  types: z
-    .enum(['true', 'false'])
-    .optional()
-    .describe('true: JSON answers are checked by type, not value (a Pact type matcher on each JSON body).'),
-});
+const pactQuery = onFirstUse(() =>
+  z.object({
+    consumer: party().describe('The consumer’s name (the code under test), as the contract names it.'),
+    provider: party().describe('The provider’s name (the API the mocks stand for).'),
+    names: z.string().optional().describe('Only the requests to these names, comma-separated (default: every name).'),
+    secrets: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe('true: keep Authorization, Cookie, Set-Cookie and API-key headers (left out by default).'),
+    types: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe('true: JSON answers are checked by type, not value (a Pact type matcher on each JSON body).'),
+  }),
+);
 
-const pactDocument = z
-  .object({
-    consumer: z.object({ name: z.string() }),
-    provider: z.object({ name: z.string() }),
-    interactions: z.array(z.record(z.string(), z.unknown())),
-    metadata: z.object({
-      pactSpecification: z.object({ version: z.literal('4.0') }),
-      mockpoint: z.object({
-        version: z.string(),
-        leftOut: z.array(z.object({ what: z.string(), why: z.string() })),
+const pactDocument = onFirstUse(() =>
+  z
+    .object({
+      consumer: z.object({ name: z.string() }),
+      provider: z.object({ name: z.string() }),
+      interactions: z.array(z.record(z.string(), z.unknown())),
+      metadata: z.object({
+        pactSpecification: z.object({ version: z.literal('4.0') }),
+        mockpoint: z.object({
+          version: z.string(),
+          leftOut: z.array(z.object({ what: z.string(), why: z.string() })),
+        }),
       }),
-    }),
-  })
-  .describe(
-    'A Pact V4 consumer contract (docs/pact.md): one Synchronous/HTTP interaction per distinct request and answer; what was left out in metadata.mockpoint.leftOut.',
-  );
+    })
+    .describe(
+      'A Pact V4 consumer contract (docs/pact.md): one Synchronous/HTTP interaction per distinct request and answer; what was left out in metadata.mockpoint.leftOut.',
+    ),
+);
 
 export function registerJournalPactRoutes(app: Hono, ctx: Pick<AppContext, 'describe' | 'journal' | 'schemas'>): void {
   const { journal, schemas } = ctx;
 
   app.get('/api/requests.pact', async (c) => {
-    const parsed = pactQuery.safeParse(c.req.query());
+    const parsed = pactQuery().safeParse(c.req.query());
     if (!parsed.success) {
       throw new MockpointError(
         'INVALID_QUERY',
@@ -111,9 +116,9 @@ export function registerJournalPactRoutes(app: Hono, ctx: Pick<AppContext, 'desc
     summary:
       'The request journal as a Pact V4 consumer contract: what the code under test sent and what the mocks answered, one interaction per distinct request and answer (every name, or those of names), for Pact’s verifier to check against the real provider. Secrets are left out unless secrets=true; what cannot be an interaction is listed in metadata.mockpoint.leftOut.',
     tag: 'journal',
-    query: pactQuery,
+    query: pactQuery(),
     responses: {
-      200: { description: 'The Pact file (sent as an attachment).', schema: pactDocument },
+      200: { description: 'The Pact file (sent as an attachment).', schema: pactDocument() },
       ...errorResponses(schemas, REQUEST_ERRORS, STORE_ERRORS),
     },
   });

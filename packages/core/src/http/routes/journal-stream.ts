@@ -7,7 +7,7 @@
 import type { Context, Hono } from 'hono';
 import { MockpointError } from '../../registry/errors.js';
 import type { AppContext } from '../context.js';
-import { JOURNAL_PARAMS, journalName, requestMatcher } from './journal.js';
+import { journalName, journalParams, requestMatcher } from './journal.js';
 import { errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
 /**
@@ -69,7 +69,7 @@ export function registerJournalStreamRoutes(app: Hono, ctx: Pick<AppContext, 'de
       summary:
         'Requests to /endpoint/{name} as server-sent events, as they are recorded. Resumes after Last-Event-ID (or after) without a gap or a duplicate; with match, only matching requests are sent.',
       tag: 'journal',
-      params: JOURNAL_PARAMS,
+      params: journalParams(),
       query: schemas.streamQuery,
       responses,
     },

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';
 import type { JournalEntry, RequestFilter } from '../../api/journal-json.js';
 import type { Schemas } from '../../api/schemas.js';
+import { onFirstUse } from '../../cache/on-first-use.js';
 import { matchesRequest } from '../../journal/graphql-filter.js';
 import { MockpointError } from '../../registry/errors.js';
 import { JOURNAL_NAME_LIMIT, MAX_WAIT_MS } from '../../registry/limits.js';
@@ -16,21 +17,21 @@ import { clearDoc, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './respon
 
 const NAME_RULE = `name must be 1-${JOURNAL_NAME_LIMIT} characters`;
 // Requests to unknown (even invalid) names are recorded, so any recorded name is readable.
-const journalNameSchema = z.string().min(1, NAME_RULE).max(JOURNAL_NAME_LIMIT, NAME_RULE);
+const journalNameSchema = onFirstUse(() => z.string().min(1, NAME_RULE).max(JOURNAL_NAME_LIMIT, NAME_RULE));
 
 /** `name` when it can be a journal's name; `INVALID_NAME` otherwise. */
 export function journalName(name: string): string {
-  if (!journalNameSchema.safeParse(name).success) throw new MockpointError('INVALID_NAME', NAME_RULE);
+  if (!journalNameSchema().safeParse(name).success) throw new MockpointError('INVALID_NAME', NAME_RULE);
   return name;
 }
 
-/** The documented `{name}` of every journal route. */
-export const JOURNAL_PARAMS = {
+/** The documented `{name}` of every journal route, made on its first use. */
+export const journalParams = onFirstUse(() => ({
   name: {
     description: 'Endpoint name (need not exist: requests to unknown names are recorded too).',
-    schema: journalNameSchema,
+    schema: journalNameSchema(),
   },
-};
+}));
 
 const FILTER_RULE =
   'match must be JSON of { method?, path?, query?, headers?, body?, signature? } (query and headers map names to strings; body is a JSON subset; signature is valid, invalid, missing, stale or replayed)';
@@ -86,7 +87,7 @@ export function registerJournalRoutes(
     return c.body(null, 204);
   });
 
-  const params = JOURNAL_PARAMS;
+  const params = journalParams();
   ctx.describe?.push(
     {
       method: 'get',

@@ -10,6 +10,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';
 import type { NamespaceRequest } from '../../api/namespace-json.js';
+import { onFirstUse } from '../../cache/on-first-use.js';
 import { readJsonObjectBody } from '../../codec/body.js';
 import { MockpointError } from '../../registry/errors.js';
 import type { AppContext } from '../context.js';
@@ -22,36 +23,42 @@ export const MAX_NAMESPACE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** The shortest `ttlMs`: one second (the sweep runs once a second). */
 export const MIN_NAMESPACE_TTL_MS = 1000;
 
-const info = z.object({
-  name: z.string(),
-  ttlMs: z.number().int().optional().meta({ description: 'Deleted after this many milliseconds without a request.' }),
-  createdAt: z.string().meta({ description: 'When it was made (ISO 8601).' }),
-  usedAt: z.string().meta({ description: 'When a request last reached it, to within a second (ISO 8601).' }),
-  loaded: z.boolean().optional().meta({
-    description:
-      'GET of one namespace only: whether its app is made in the process that answered (an idle one is unloaded, its data kept, and made again on its next request).',
+const info = onFirstUse(() =>
+  z.object({
+    name: z.string(),
+    ttlMs: z.number().int().optional().meta({ description: 'Deleted after this many milliseconds without a request.' }),
+    createdAt: z.string().meta({ description: 'When it was made (ISO 8601).' }),
+    usedAt: z.string().meta({ description: 'When a request last reached it, to within a second (ISO 8601).' }),
+    loaded: z.boolean().optional().meta({
+      description:
+        'GET of one namespace only: whether its app is made in the process that answered (an idle one is unloaded, its data kept, and made again on its next request).',
+    }),
+    held: z.number().int().optional().meta({
+      description:
+        'GET of one namespace only: requests (a delay, a long-poll, a gRPC call) and WebSockets it holds open in the process that answered.',
+    }),
   }),
-  held: z.number().int().optional().meta({
-    description:
-      'GET of one namespace only: requests (a delay, a long-poll, a gRPC call) and WebSockets it holds open in the process that answered.',
+);
+const created = onFirstUse(() =>
+  info().extend({
+    token: z.string().meta({
+      description:
+        'Bearer token that manages this namespace only (shown this once: only its hash is kept). Another namespace, or the default namespace, answers it 403 FORBIDDEN_NAMESPACE.',
+    }),
   }),
-});
-const created = info.extend({
-  token: z.string().meta({
-    description:
-      'Bearer token that manages this namespace only (shown this once: only its hash is kept). Another namespace, or the default namespace, answers it 403 FORBIDDEN_NAMESPACE.',
+);
+const input = onFirstUse(() =>
+  z.strictObject({
+    name: z.string().optional().meta({ description: 'Its name (A-Z a-z 0-9 _ -, 1-64); a random one when absent.' }),
+    ttlMs: z
+      .number()
+      .int()
+      .min(MIN_NAMESPACE_TTL_MS)
+      .max(MAX_NAMESPACE_TTL_MS)
+      .optional()
+      .meta({ description: 'Delete it after this many milliseconds without a request (a test session: minutes).' }),
   }),
-});
-const input = z.strictObject({
-  name: z.string().optional().meta({ description: 'Its name (A-Z a-z 0-9 _ -, 1-64); a random one when absent.' }),
-  ttlMs: z
-    .number()
-    .int()
-    .min(MIN_NAMESPACE_TTL_MS)
-    .max(MAX_NAMESPACE_TTL_MS)
-    .optional()
-    .meta({ description: 'Delete it after this many milliseconds without a request (a test session: minutes).' }),
-});
+);
 
 /** The body of a POST: `{ name?, ttlMs? }` and nothing else. */
 async function readRequest(request: Request, maxBytes: number): Promise<NamespaceRequest> {
@@ -124,10 +131,10 @@ export function registerNamespaceRoutes(
       summary:
         'Make a namespace: a whole mockpoint of its own at /ns/{ns}/… (or with the header mockpoint-session: {ns}), invisible to every other, with a token that manages it alone. ttlMs deletes it after that long without a request.',
       tag: 'namespaces',
-      body: input,
+      body: input(),
       admin: true,
       responses: {
-        201: { description: 'Made: its name and its token (shown this once).', schema: created },
+        201: { description: 'Made: its name and its token (shown this once).', schema: created() },
         ...errorResponses(
           schemas,
           REQUEST_ERRORS,
@@ -146,7 +153,7 @@ export function registerNamespaceRoutes(
       tag: 'namespaces',
       admin: true,
       responses: {
-        200: { description: 'The namespaces.', schema: z.object({ namespaces: z.array(info) }) },
+        200: { description: 'The namespaces.', schema: z.object({ namespaces: z.array(info()) }) },
         ...errorResponses(schemas, REQUEST_ERRORS, ADMIN_ERRORS, STORE_ERRORS),
       },
     },
@@ -157,7 +164,7 @@ export function registerNamespaceRoutes(
       tag: 'namespaces',
       params,
       admin: true,
-      responses: { 200: { description: 'The namespace.', schema: info }, ...notFound },
+      responses: { 200: { description: 'The namespace.', schema: info() }, ...notFound },
     },
     {
       method: 'delete',
@@ -176,7 +183,7 @@ export function registerNamespaceRoutes(
       responses: {
         200: {
           description: 'Deleted (`?unhandled=true`); the requests nothing answered, oldest first.',
-          schema: z.object({ requests: z.array(unhandledSchema) }),
+          schema: z.object({ requests: z.array(unhandledSchema()) }),
         },
         204: { description: 'Deleted.' },
         ...errorResponses(schemas, REQUEST_ERRORS, ADMIN_ERRORS, 'NAMESPACE_NOT_FOUND', 'INVALID_QUERY', STORE_ERRORS),

@@ -64,7 +64,7 @@ export function registerSignatureRoutes(
         tag: 'webhooks',
         params,
       },
-      { description: 'The check.', schema: signatureSchemas.view },
+      { description: 'The check.', schema: signatureSchemas().view },
       'NOT_FOUND',
     ),
     {
@@ -77,7 +77,7 @@ export function registerSignatureRoutes(
       body: NAME_SETTINGS.signature.input.schema(schemas),
       admin: true,
       responses: {
-        200: { description: 'Saved; the check with each secret masked.', schema: signatureSchemas.view },
+        200: { description: 'Saved; the check with each secret masked.', schema: signatureSchemas().view },
         ...errorResponses(
           schemas,
           ...refused,

@@ -11,6 +11,7 @@
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
+import { onFirstUse } from '../../cache/on-first-use.js';
 import { readJsonObjectBody } from '../../codec/body.js';
 import { MockpointError } from '../../registry/errors.js';
 import { NAME_SETTINGS } from '../../settings/name-settings.js';
@@ -30,52 +31,59 @@ import {
   STORE_ERRORS,
 } from './responses.js';
 
-const shownSchema = z.object({
-  provider: z.string().optional(),
-  title: z.string().optional().describe("The document's title."),
-  profile: z.record(z.string(), z.unknown()).describe('The profile, its defaults filled.'),
-  operations: z.number().int().describe("The document's operations."),
-  collections: z.array(z.string()).describe('The collections inferred from its paths (path templates).'),
-  kept: z
-    .record(z.string(), z.string())
-    .describe('The collection (GET /api/endpoints/{name}/collections) each path template keeps its objects in.'),
-  triggers: z
-    .array(z.string())
-    .describe('The events POST /api/endpoints/{name}/twin/trigger sends (none for a twin of a document).'),
-});
+/** The schemas of this module, built on their first use: a start that never uses them does not build them (docs/performance.md, "Ready"). */
+const twinSchemas = onFirstUse(() => {
+  const shownSchema = z.object({
+    provider: z.string().optional(),
+    title: z.string().optional().describe("The document's title."),
+    profile: z.record(z.string(), z.unknown()).describe('The profile, its defaults filled.'),
+    operations: z.number().int().describe("The document's operations."),
+    collections: z.array(z.string()).describe('The collections inferred from its paths (path templates).'),
+    kept: z
+      .record(z.string(), z.string())
+      .describe('The collection (GET /api/endpoints/{name}/collections) each path template keeps its objects in.'),
+    triggers: z
+      .array(z.string())
+      .describe('The events POST /api/endpoints/{name}/twin/trigger sends (none for a twin of a document).'),
+  });
 
-const triggerSchema = z
-  .object({
-    event: z.string().max(259).describe('The event type: payment_intent.succeeded, issues.opened, …'),
-    to: z.string().max(2048).optional().describe("One more receiver of the event, signed the provider's way."),
-    secret: z
-      .string()
-      .max(256)
-      .optional()
-      .describe("The secret `to`'s delivery is signed with (default: its subscription's, else a new one)."),
-    repo: z
-      .string()
-      .max(201)
-      .optional()
-      .describe('The repository (owner/name) a GitHub event is about; octocat/hello-world.'),
-  })
-  .describe('An event to send on demand.');
+  const triggerSchema = z
+    .object({
+      event: z.string().max(259).describe('The event type: payment_intent.succeeded, issues.opened, …'),
+      to: z.string().max(2048).optional().describe("One more receiver of the event, signed the provider's way."),
+      secret: z
+        .string()
+        .max(256)
+        .optional()
+        .describe("The secret `to`'s delivery is signed with (default: its subscription's, else a new one)."),
+      repo: z
+        .string()
+        .max(201)
+        .optional()
+        .describe('The repository (owner/name) a GitHub event is about; octocat/hello-world.'),
+    })
+    .describe('An event to send on demand.');
 
-const triggeredSchema = z.object({
-  event: z.string(),
-  events: z
-    .array(z.object({ type: z.string(), event: z.record(z.string(), z.unknown()) }))
-    .describe(
-      "Every event the trigger's calls emitted (kept, delivered to the subscribers), the one asked for among them.",
-    ),
-  delivery: z
-    .object({ id: z.string(), url: z.string(), secret: z.string() })
-    .optional()
-    .describe('The delivery to `to` (GET /api/deliveries/{id}).'),
+  const triggeredSchema = z.object({
+    event: z.string(),
+    events: z
+      .array(z.object({ type: z.string(), event: z.record(z.string(), z.unknown()) }))
+      .describe(
+        "Every event the trigger's calls emitted (kept, delivered to the subscribers), the one asked for among them.",
+      ),
+    delivery: z
+      .object({ id: z.string(), url: z.string(), secret: z.string() })
+      .optional()
+      .describe('The delivery to `to` (GET /api/deliveries/{id}).'),
+  });
+  return { shownSchema, triggerSchema, triggeredSchema };
 });
 
 /** What GET and PUT answer: the setting without its document, and what the engine made of it. */
-async function shown(setting: TwinSetting, twins: TwinTable): Promise<z.infer<typeof shownSchema>> {
+async function shown(
+  setting: TwinSetting,
+  twins: TwinTable,
+): Promise<z.infer<ReturnType<typeof twinSchemas>['shownSchema']>> {
   const { model, checked } = await buildTwin(setting, twins.catalog);
   const info = model.doc.info as { title?: unknown } | undefined;
   return {
@@ -173,7 +181,7 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
       },
       {
         description: 'The twin (with ?setting=true: provider, document, profile as put).',
-        schema: z.union([shownSchema, settingSchema]),
+        schema: z.union([twinSchemas().shownSchema, settingSchema]),
       },
       'TWIN_NOT_FOUND',
     ),
@@ -187,7 +195,7 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
       body: settingSchema,
       admin: true,
       responses: {
-        200: { description: 'Saved; the twin.', schema: shownSchema },
+        200: { description: 'Saved; the twin.', schema: twinSchemas().shownSchema },
         ...errorResponses(schemas, REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS, 'INVALID_TWIN'),
       },
     },
@@ -198,10 +206,10 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
         "Send one of the provider's events on demand, as `stripe trigger` does: the twin makes the objects it is about through its API, so the event is kept (GET /v1/events) and delivered to the subscribers; `to` gets one more delivery, signed the provider's way (docs/twins.md#trigger-an-event).",
       tag: 'endpoints',
       params,
-      body: triggerSchema,
+      body: twinSchemas().triggerSchema,
       admin: true,
       responses: {
-        200: { description: 'Sent; the events emitted.', schema: triggeredSchema },
+        200: { description: 'Sent; the events emitted.', schema: twinSchemas().triggeredSchema },
         ...errorResponses(schemas, REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS, [
           'INVALID_TRIGGER',
           'UNKNOWN_TWIN_EVENT',

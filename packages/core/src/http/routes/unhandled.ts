@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';
 import type { JournalEntry } from '../../api/journal-json.js';
 import type { UnhandledRequest } from '../../api/namespace-json.js';
+import { onFirstUse } from '../../cache/on-first-use.js';
 import { type Journal, readJournalPaged } from '../../journal/journal.js';
 import type { AppContext } from '../context.js';
 import { errorResponses, HOST_ERRORS, STORE_ERRORS } from './responses.js';
@@ -20,15 +21,17 @@ import { errorResponses, HOST_ERRORS, STORE_ERRORS } from './responses.js';
 export const MAX_UNHANDLED = 100;
 
 /** One request nothing answered, as the API lists it. */
-export const unhandledSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  method: z.string(),
-  subpath: z.string(),
-  receivedAt: z.string().meta({ description: 'ISO 8601.' }),
-  statusCode: z.number().int(),
-  message: z.string().meta({ description: 'What mockpoint answered: why nothing matched, and the nearest routes.' }),
-});
+export const unhandledSchema = onFirstUse(() =>
+  z.object({
+    id: z.number().int(),
+    name: z.string(),
+    method: z.string(),
+    subpath: z.string(),
+    receivedAt: z.string().meta({ description: 'ISO 8601.' }),
+    statusCode: z.number().int(),
+    message: z.string().meta({ description: 'What mockpoint answered: why nothing matched, and the nearest routes.' }),
+  }),
+);
 
 /** The `error.message` of the answer the journal kept, or the status when it kept none. */
 function answeredMessage(entry: JournalEntry): string {
@@ -82,7 +85,7 @@ export function registerUnhandledRoutes(app: Hono, ctx: Pick<AppContext, 'descri
     responses: {
       200: {
         description: 'The requests, oldest first.',
-        schema: z.object({ requests: z.array(unhandledSchema) }),
+        schema: z.object({ requests: z.array(unhandledSchema()) }),
       },
       ...errorResponses(schemas, HOST_ERRORS, STORE_ERRORS),
     },

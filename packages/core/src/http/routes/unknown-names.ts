@@ -11,6 +11,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { jsonResponse } from '../../answer/read-response.js';
 import { isValidName } from '../../api/schemas.js';
+import { onFirstUse } from '../../cache/on-first-use.js';
 import { readJournalPaged } from '../../journal/journal.js';
 import type { AppContext } from '../context.js';
 import { partNames } from './manage.js';
@@ -30,15 +31,19 @@ export interface UnknownName {
   lastMethod: string;
 }
 
-const unknownNameSchema = z.object({
-  name: z.string(),
-  requests: z.number().int().min(1).describe('Requests to this name the journal still holds.'),
-  lastReceivedAt: z.string().describe('When the newest of them arrived (ISO 8601).'),
-  lastMethod: z.string().describe("The newest one's method."),
-});
-const unknownNamesSchema = z.object({
-  names: z.array(unknownNameSchema).describe(`Newest first, at most ${MAX_UNKNOWN_NAMES}.`),
-});
+const unknownNameSchema = onFirstUse(() =>
+  z.object({
+    name: z.string(),
+    requests: z.number().int().min(1).describe('Requests to this name the journal still holds.'),
+    lastReceivedAt: z.string().describe('When the newest of them arrived (ISO 8601).'),
+    lastMethod: z.string().describe("The newest one's method."),
+  }),
+);
+const unknownNamesSchema = onFirstUse(() =>
+  z.object({
+    names: z.array(unknownNameSchema()).describe(`Newest first, at most ${MAX_UNKNOWN_NAMES}.`),
+  }),
+);
 
 export function registerUnknownNameRoutes(
   app: Hono,
@@ -90,7 +95,7 @@ export function registerUnknownNameRoutes(
     summary: `Names that received requests (still in the journal) but hold nothing (no record, routes, per-name setting such as a twin, collections, state or queued answers): mistyped names, newest first (at most ${MAX_UNKNOWN_NAMES}).`,
     tag: 'journal',
     responses: {
-      200: { description: 'The names, newest first.', schema: unknownNamesSchema },
+      200: { description: 'The names, newest first.', schema: unknownNamesSchema() },
       ...errorResponses(schemas, HOST_ERRORS, STORE_ERRORS),
     },
   });

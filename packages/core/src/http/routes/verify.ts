@@ -18,6 +18,7 @@ import {
   MAX_VERIFY_TOTAL_MS,
   VERIFY_FINDING_CODES,
 } from '../../api/verify-json.js';
+import { onFirstUse } from '../../cache/on-first-use.js';
 import { readJsonObjectBody } from '../../codec/body.js';
 import { parseJsonInTurns } from '../../codec/json-text.js';
 import { quoted } from '../../codec/quoted.js';
@@ -28,78 +29,90 @@ import type { VerifyEndpoint } from '../../verify/verify-routes.js';
 import type { AppContext } from '../context.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, STORE_ERRORS } from './responses.js';
 
-const routeRef = z.object({ id: z.string(), index: z.number().int().min(0) });
-const entryRef = z
-  .object({ id: z.number().int(), receivedAt: z.string(), method: z.string(), path: z.string() })
-  .describe("A journal finding's recorded request.");
+/** The schemas of this module, built on their first use: a start that never uses them does not build them (docs/performance.md, "Ready"). */
+const verifySchemas = onFirstUse(() => {
+  const routeRef = z.object({ id: z.string(), index: z.number().int().min(0) });
+  const entryRef = z
+    .object({ id: z.number().int(), receivedAt: z.string(), method: z.string(), path: z.string() })
+    .describe("A journal finding's recorded request.");
 
-const reportSchema = z.object({
-  ok: z.boolean().describe('No finding: the routes fit the document.'),
-  document: z.object({ title: z.string(), version: z.string(), openapi: z.string() }).optional(),
-  upstream: z.string().optional().describe('The live API replayed against.'),
-  checked: z.object({
-    endpoints: z.number().int(),
-    routes: z.number().int(),
-    requests: z.number().int().optional().describe('journal: recorded requests checked.'),
-    replayed: z.number().int().optional().describe('upstream: routes replayed.'),
-    unreached: z.number().int().optional().describe('upstream: routes whose request failed or was not sent in time.'),
-  }),
-  findings: z
-    .array(
-      z.object({
-        code: z.enum(VERIFY_FINDING_CODES),
-        endpoint: z.string(),
-        route: routeRef.optional(),
-        entry: entryRef.optional(),
-        operation: z.string().describe('`METHOD /path` as the route matches (a journal finding: as sent).'),
-        path: z.string().describe('Where: `body/items/0/id`, `headers/x-rate-limit`, `status`, `path`, `method`.'),
-        expected: z.string(),
-        found: z.string(),
-        message: z.string(),
-      }),
-    )
-    .describe(`At most ${MAX_VERIFY_FINDINGS}; moreFindings counts the rest.`),
-  moreFindings: z.number().int().min(0),
-  notes: z.array(
-    z.object({ endpoint: z.string(), route: routeRef.optional(), entry: entryRef.optional(), note: z.string() }),
-  ),
-  moreNotes: z.number().int().min(0),
-  endpoints: z.array(
-    z.object({
-      name: z.string(),
-      routes: z.array(z.object({ id: z.string(), index: z.number().int(), operation: z.string() })),
+  const reportSchema = z.object({
+    ok: z.boolean().describe('No finding: the routes fit the document.'),
+    document: z.object({ title: z.string(), version: z.string(), openapi: z.string() }).optional(),
+    upstream: z.string().optional().describe('The live API replayed against.'),
+    checked: z.object({
+      endpoints: z.number().int(),
+      routes: z.number().int(),
+      requests: z.number().int().optional().describe('journal: recorded requests checked.'),
+      replayed: z.number().int().optional().describe('upstream: routes replayed.'),
+      unreached: z.number().int().optional().describe('upstream: routes whose request failed or was not sent in time.'),
     }),
-  ),
-});
+    findings: z
+      .array(
+        z.object({
+          code: z.enum(VERIFY_FINDING_CODES),
+          endpoint: z.string(),
+          route: routeRef.optional(),
+          entry: entryRef.optional(),
+          operation: z.string().describe('`METHOD /path` as the route matches (a journal finding: as sent).'),
+          path: z.string().describe('Where: `body/items/0/id`, `headers/x-rate-limit`, `status`, `path`, `method`.'),
+          expected: z.string(),
+          found: z.string(),
+          message: z.string(),
+        }),
+      )
+      .describe(`At most ${MAX_VERIFY_FINDINGS}; moreFindings counts the rest.`),
+    moreFindings: z.number().int().min(0),
+    notes: z.array(
+      z.object({ endpoint: z.string(), route: routeRef.optional(), entry: entryRef.optional(), note: z.string() }),
+    ),
+    moreNotes: z.number().int().min(0),
+    endpoints: z.array(
+      z.object({
+        name: z.string(),
+        routes: z.array(z.object({ id: z.string(), index: z.number().int(), operation: z.string() })),
+      }),
+    ),
+  });
 
-const requestSchema = z.object({
-  openapi: z
-    .union([z.string(), z.record(z.string(), z.unknown())])
-    .optional()
-    .describe('The OpenAPI 3.0 or 3.1 document: the object, or its JSON or YAML text (openapi, upstream or both).'),
-  names: z.array(z.string()).optional().describe('Only these endpoints (default: every endpoint with routes).'),
-  journal: z
-    .boolean()
-    .optional()
-    .describe("Also check each endpoint's recorded requests against the operation's request schemas (needs openapi)."),
-  upstream: z
-    .object({
-      url: z
-        .string()
-        .describe("The live API's base URL; only hosts MOCKPOINT_PROXY_ALLOW_HOSTS allows, with its SSRF rules."),
-      ignore: z.array(z.string()).optional().describe('Shape paths not compared: body.updatedAt, body.items.*.id.'),
-      headers: z
-        .record(z.string(), z.string())
-        .optional()
-        .describe('Headers sent with every replayed request (recorded secrets never are).'),
-      unsafe: z.boolean().optional().describe('Also replay POST, PUT, PATCH, DELETE, …: they may change the live API.'),
-      har: z.record(z.string(), z.unknown()).optional().describe("A HAR document whose requests are routes' examples."),
-      concurrency: z.number().int().min(1).max(MAX_VERIFY_CONCURRENCY).optional(),
-      timeoutMs: z.number().int().min(1).max(MAX_VERIFY_TIMEOUT_MS).optional(),
-      totalMs: z.number().int().min(1).max(MAX_VERIFY_TOTAL_MS).optional(),
-    })
-    .optional()
-    .describe("Replay each route's example request against the live API and compare the answers' shapes."),
+  const requestSchema = z.object({
+    openapi: z
+      .union([z.string(), z.record(z.string(), z.unknown())])
+      .optional()
+      .describe('The OpenAPI 3.0 or 3.1 document: the object, or its JSON or YAML text (openapi, upstream or both).'),
+    names: z.array(z.string()).optional().describe('Only these endpoints (default: every endpoint with routes).'),
+    journal: z
+      .boolean()
+      .optional()
+      .describe(
+        "Also check each endpoint's recorded requests against the operation's request schemas (needs openapi).",
+      ),
+    upstream: z
+      .object({
+        url: z
+          .string()
+          .describe("The live API's base URL; only hosts MOCKPOINT_PROXY_ALLOW_HOSTS allows, with its SSRF rules."),
+        ignore: z.array(z.string()).optional().describe('Shape paths not compared: body.updatedAt, body.items.*.id.'),
+        headers: z
+          .record(z.string(), z.string())
+          .optional()
+          .describe('Headers sent with every replayed request (recorded secrets never are).'),
+        unsafe: z
+          .boolean()
+          .optional()
+          .describe('Also replay POST, PUT, PATCH, DELETE, …: they may change the live API.'),
+        har: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe("A HAR document whose requests are routes' examples."),
+        concurrency: z.number().int().min(1).max(MAX_VERIFY_CONCURRENCY).optional(),
+        timeoutMs: z.number().int().min(1).max(MAX_VERIFY_TIMEOUT_MS).optional(),
+        totalMs: z.number().int().min(1).max(MAX_VERIFY_TOTAL_MS).optional(),
+      })
+      .optional()
+      .describe("Replay each route's example request against the live API and compare the answers' shapes."),
+  });
+  return { reportSchema, requestSchema };
 });
 
 function invalidBody(message: string): MockpointError {
@@ -203,10 +216,10 @@ export function registerVerifyRoutes(app: Hono, ctx: AppContext): void {
     summary:
       "Check the endpoints' routes against an OpenAPI 3.0 or 3.1 document: each route's path and method an operation, each answer's status declared and its headers and body valid against the response's schema; with journal, each recorded request against the request schemas; with upstream, each route replayed against the live API and the answers' shapes compared. Changes nothing; ok is false when they drifted.",
     tag: 'routes',
-    body: requestSchema,
+    body: verifySchemas().requestSchema,
     admin: true,
     responses: {
-      200: { description: 'The report (findings capped, the rest counted).', schema: reportSchema },
+      200: { description: 'The report (findings capped, the rest counted).', schema: verifySchemas().reportSchema },
       ...errorResponses(schemas, REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS, [
         'INVALID_JSON',
         'INVALID_BODY',
