@@ -42,7 +42,8 @@ describe('a namespace answering before its API is registered (seeded fuzz agains
       expect(
         (await requestJson(`${daemon.url}/api/namespaces`, { method: 'POST', body: { name: early } })).status,
       ).toBe(201);
-      const name = random() < 0.7 ? `n${n}${segment(random, randomText(random, 1 + Math.floor(random() * 6)))}` : `ok${n}`;
+      const name =
+        random() < 0.7 ? `n${n}${segment(random, randomText(random, 1 + Math.floor(random() * 6)))}` : `ok${n}`;
       const body =
         random() < 0.8
           ? JSON.stringify({ data: { text: randomText(random, 1 + Math.floor(random() * 20)) } })

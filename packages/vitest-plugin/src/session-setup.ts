@@ -19,8 +19,8 @@ import {
   type SessionsProvided,
   TOKEN_KEY,
 } from './provided.js';
-import { NamespacePool } from './session-pool.js';
 import { enableSessions, runInSession, type SessionSettings, sessionOfRequest } from './session.js';
+import { NamespacePool } from './session-pool.js';
 
 // The plugin's own calls (making, reading and deleting sessions, the session client) go by the
 // fetch this file found, before the hooks below: they name their namespace already, and skip the

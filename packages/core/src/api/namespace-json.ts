@@ -42,7 +42,6 @@ export interface NamespaceRequest {
   count?: number;
 }
 
-
 /** One request nothing answered (`GET /api/requests/unhandled`). */
 export interface UnhandledRequest {
   /** Its id in the journal. */

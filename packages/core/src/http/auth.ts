@@ -8,8 +8,8 @@
 
 import type { MiddlewareHandler } from 'hono';
 import { MockpointError } from '../registry/errors.js';
-import { tokenHash, tokenNamespace } from './namespace-token.js';
 import type { NamespaceEarly } from './namespace-early.js';
+import { tokenHash, tokenNamespace } from './namespace-token.js';
 import type { SharedDocs } from './shared-docs.js';
 
 const READ_ONLY = new Set(['GET', 'HEAD', 'OPTIONS']);

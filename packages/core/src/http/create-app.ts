@@ -28,8 +28,8 @@ import { endpointFetch } from './endpoint-fetch.js';
 import { type EarlyAnswer, registerOnFirstUse } from './first-use.js';
 import { HeldWork } from './held-work.js';
 import { namespaceDispatch } from './namespace-dispatch.js';
-import { unlessNamespaceGone } from './namespace-gone.js';
 import { NamespaceEarly } from './namespace-early.js';
+import { unlessNamespaceGone } from './namespace-gone.js';
 import { NamespaceTable, sameNamespace } from './namespace-table.js';
 import type { RouteDoc } from './openapi.js';
 import { originGuard } from './origin-guard.js';
@@ -428,12 +428,16 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   });
   // The API (and what `extend` adds after it) on the app's first use: a daemon serving stored
   // endpoints, and a namespace's app, may never need it (first-use.ts).
-  registerOnFirstUse(app, () => {
-    options.namespace?.docs?.lend(ctx);
-    useMiddleware(app, ctx, namespaces, options);
-    registerRoutes(app, ctx, namespaces, options.namespace);
-    options.namespace?.docs?.keep(ctx);
-    options.extend?.(made);
-  }, earlyAnswer(ctx, options, errorResponse));
+  registerOnFirstUse(
+    app,
+    () => {
+      options.namespace?.docs?.lend(ctx);
+      useMiddleware(app, ctx, namespaces, options);
+      registerRoutes(app, ctx, namespaces, options.namespace);
+      options.namespace?.docs?.keep(ctx);
+      options.extend?.(made);
+    },
+    earlyAnswer(ctx, options, errorResponse),
+  );
   return made;
 }

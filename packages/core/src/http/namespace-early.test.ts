@@ -50,7 +50,9 @@ describe('a namespace’s app before its API is registered', () => {
     expect(await (await app.request('/ns/early/endpoint/user')).json()).toEqual({ id: 2 });
     expect(await registered(app, 'early')).toBe(false);
     // The first other API request registers it; what was added and requested is there.
-    const journal = (await (await app.request('/ns/early/api/endpoints/user/requests')).json()) as { requests: unknown[] };
+    const journal = (await (await app.request('/ns/early/api/endpoints/user/requests')).json()) as {
+      requests: unknown[];
+    };
     expect(journal.requests).toHaveLength(1);
     expect(await registered(app, 'early')).toBe(true);
     expect((await app.request('/api/endpoints/user')).status).toBe(404); // not the default namespace's

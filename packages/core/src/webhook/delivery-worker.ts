@@ -162,7 +162,8 @@ export class DeliveryWorker {
       const left = end - Date.now();
       if (current.state !== 'pending' || left <= 0 || signal?.aborted || this.#closed) return deliveryJson(current);
       // Woken by a change made here; with a shared store, another replica's change is seen by looking again.
-      const closing = (this.#abort ??= new AbortController()).signal;
+      this.#abort ??= new AbortController();
+      const closing = this.#abort.signal;
       await new Promise<void>((resolve) => {
         const waiters = this.#waiters.get(id) ?? new Set();
         this.#waiters.set(id, waiters);

@@ -216,7 +216,10 @@ export async function putEndpoint(
   if (bodyNameText !== undefined) {
     const bodyName: unknown = JSON.parse(bodyNameText);
     if (bodyName !== name) {
-      throw new MockpointError('INVALID_NAME', `name in the body ("${String(bodyName)}") differs from the URL ("${name}")`);
+      throw new MockpointError(
+        'INVALID_NAME',
+        `name in the body ("${String(bodyName)}") differs from the URL ("${name}")`,
+      );
     }
     members.delete('name');
   }

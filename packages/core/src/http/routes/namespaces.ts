@@ -53,16 +53,10 @@ const input = z.strictObject({
     .max(MAX_NAMESPACE_TTL_MS)
     .optional()
     .meta({ description: 'Delete it after this many milliseconds without a request (a test session: minutes).' }),
-  count: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_NAMESPACE_BATCH)
-    .optional()
-    .meta({
-      description:
-        'Make this many, each with a random name, in one request (a test run opening its sessions in batches); answered { namespaces }. Not with name. All or none are made.',
-    }),
+  count: z.number().int().min(1).max(MAX_NAMESPACE_BATCH).optional().meta({
+    description:
+      'Make this many, each with a random name, in one request (a test run opening its sessions in batches); answered { namespaces }. Not with name. All or none are made.',
+  }),
 });
 
 /** The body of a POST: `{ name?, ttlMs? }` and nothing else. */
