@@ -56,6 +56,38 @@ describe('sessions opened in batches (real server)', () => {
     expect(await namespacesLeft()).toEqual([]);
   });
 
+  it('deletes a namespace that waited half its ttlMs in the pool instead of handing it out', async () => {
+    let now = 0;
+    const settings: SessionSettings = {
+      url: mock.url,
+      token: ADMIN,
+      ttlMs: 60_000,
+      onUnhandledRequest: 'error',
+      hosts: {},
+    };
+    const pool = new NamespacePool(settings, settings.ttlMs, () => now);
+    const first = await pool.take(); // a batch of one
+    const second = await pool.take(); // a batch of two: one waits
+    const names = (await namespacesLeft()).map((ns) => (ns as { name: string }).name);
+    const waiting = names.find((name) => name !== first.name && name !== second.name);
+    expect(names).toHaveLength(3);
+    now += 30_000;
+    const third = await pool.take();
+    expect(third.name).not.toBe(waiting);
+    // The stale one goes (its delete is not awaited by take): gone once the list no longer has it.
+    await expect
+      .poll(async () => (await namespacesLeft()).map((ns) => (ns as { name: string }).name))
+      .not.toContain(waiting);
+    await pool.drain();
+    for (const { name } of [first, second, third]) {
+      await fetch(`${mock.url}/api/namespaces/${name}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${ADMIN}` },
+      });
+    }
+    expect(await namespacesLeft()).toEqual([]);
+  });
+
   it('refuses a batch past the cap as a whole, leaving none of it', async () => {
     const capped = await createMockServer({ adminToken: ADMIN, maxNamespaces: 3 });
     try {
