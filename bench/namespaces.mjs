@@ -11,6 +11,7 @@
 //
 //   BENCH_TESTS=200 BENCH_ROUNDS=5 BENCH_STORES=memory,level node bench/namespaces.mjs
 //   BENCH_CLI=/path/to/other/packages/server/dist/cli.js node bench/namespaces.mjs   (another build)
+//   BENCH_BATCH=8 node bench/namespaces.mjs   (sessions opened 8 at a time, as the Vitest plugin does)
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,13 +34,44 @@ async function expectStatus(response, status, what) {
 
 /** One test in a session: make a namespace, add and read an endpoint in it, delete it. */
 async function sessionTest(url, i) {
-  const made = await expectStatus(await fetch(`${url}/api/namespaces`, { method: 'POST', body: '{}' }), 201, 'create');
-  const { name } = await made.json();
+  let name;
+  if (BATCH > 0) name = await takeNamespace(url);
+  else {
+    const made = await expectStatus(
+      await fetch(`${url}/api/namespaces`, { method: 'POST', body: '{}' }),
+      201,
+      'create',
+    );
+    ({ name } = await made.json());
+  }
   const base = `${url}/ns/${name}`;
   const body = JSON.stringify({ data: { i } });
   await (await expectStatus(await fetch(`${base}/api/endpoints/user`, { method: 'PUT', body }), 201, 'add')).text();
   await (await expectStatus(await fetch(`${base}/endpoint/user`), 200, 'read')).text();
   await expectStatus(await fetch(`${url}/api/namespaces/${name}`, { method: 'DELETE' }), 204, 'delete');
+}
+
+/**
+ * BENCH_BATCH=n (a build with `count`): the test in a session takes its namespace from a pool
+ * opened n at a time (`POST /api/namespaces { count }`), as the Vitest plugin opens a file's
+ * sessions (batches of up to 8): a request per n tests instead of one each.
+ */
+const BATCH = Number(process.env.BENCH_BATCH ?? 0);
+const pool = [];
+let filling;
+async function takeNamespace(url) {
+  for (;;) {
+    const ready = pool.shift();
+    if (ready !== undefined) return ready;
+    filling ??= (async () => {
+      const body = JSON.stringify({ count: BATCH });
+      const made = await expectStatus(await fetch(`${url}/api/namespaces`, { method: 'POST', body }), 201, 'create');
+      pool.push(...(await made.json()).namespaces.map((ns) => ns.name));
+    })().finally(() => {
+      filling = undefined;
+    });
+    await filling;
+  }
 }
 
 /** The same test without sessions: add, read and delete an endpoint of its own name. */
@@ -116,6 +148,8 @@ async function measure(store) {
         `  ${store.padEnd(6)} ${kind.padEnd(10)} ${what}: session ${fmt(median(list.map((r) => r.session.ms)))} ms vs plain ${fmt(median(list.map((r) => r.plain.ms)))} ms = ${fmt(median(list.map((r) => r.ratio)))} × (rounds ${list.map((r) => fmt(r.ratio)).join(' ')}); daemon CPU a test ${fmt(median(list.map((r) => r.session.cpu)))} vs ${fmt(median(list.map((r) => r.plain.cpu)))} ms = ${fmt(median(list.map((r) => r.cpuRatio)))} ×`,
       );
     }
+    // What the pool holds still is not a test's: deleted before the check.
+    for (const name of pool.splice(0)) await fetch(`${server.url}/api/namespaces/${name}`, { method: 'DELETE' });
     const namespaces = await (await fetch(`${server.url}/api/namespaces`)).json();
     if (namespaces.namespaces.length !== 0) throw new Error(`${namespaces.namespaces.length} namespaces left`);
   } finally {
@@ -125,7 +159,7 @@ async function measure(store) {
 
 try {
   console.log(
-    `\nnamespaces: a test in a session (make, add, read, delete a namespace) vs the same test on a plain endpoint, ${TESTS} tests, ${ROUNDS} rounds (load ${loadavg()[0].toFixed(1)}, ${cli})`,
+    `\nnamespaces: a test in a session (make, add, read, delete a namespace) vs the same test on a plain endpoint, ${TESTS} tests, ${ROUNDS} rounds${BATCH > 0 ? `, namespaces opened ${BATCH} at a time` : ''} (load ${loadavg()[0].toFixed(1)}, ${cli})`,
   );
   for (const store of STORES) await measure(store);
 } finally {

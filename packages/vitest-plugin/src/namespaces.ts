@@ -64,6 +64,15 @@ export async function createNamespace(
   return (await response.json()) as CreatedNamespace;
 }
 
+/** `POST /api/namespaces` with `count`: that many fresh namespaces in one request (a file's pool: session-pool.ts). */
+export async function createNamespaces(
+  api: NamespaceApi,
+  options: { ttlMs?: number; count: number },
+): Promise<CreatedNamespace[]> {
+  const response = await call(api, 'POST', '/api/namespaces', undefined, options);
+  return ((await response.json()) as { namespaces: CreatedNamespace[] }).namespaces;
+}
+
 /** `DELETE /api/namespaces/{ns}` (with the admin token, when there is one); one already gone counts as deleted. */
 export async function deleteNamespace(api: NamespaceApi, name: string): Promise<void> {
   try {

@@ -20,6 +20,7 @@ import {
   TOKEN_KEY,
 } from './provided.js';
 import { enableSessions, runInSession, type SessionSettings, sessionOfRequest } from './session.js';
+import { NamespacePool } from './session-pool.js';
 
 // The plugin's own calls (making, reading and deleting sessions, the session client) go by the
 // fetch this file found, before the hooks below: they name their namespace already, and skip the
@@ -35,6 +36,8 @@ const mockFile = inject(MOCK_FILE_KEY as never) as string | undefined;
 if (mockFile !== undefined) settings.mockFile = loadMockFile(mockFile);
 const coverageDir = inject(COVERAGE_DIR_KEY as never) as string | undefined;
 if (coverageDir !== undefined) settings.coverageDir = coverageDir;
+// The file's sessions are opened in batches; what no test took is deleted after the file.
+settings.pool = new NamespacePool(settings, settings.ttlMs);
 enableSessions();
 
 aroundEach(async (runTest) => {
@@ -47,4 +50,7 @@ beforeAll(() => {
   stopCarrying = carrySessionToDaemon(settings.url, async () => (await sessionOfRequest())?.name);
 });
 
-afterAll(() => stopCarrying?.());
+afterAll(async () => {
+  stopCarrying?.();
+  await settings.pool?.drain();
+});

@@ -22,6 +22,7 @@ import {
   unhandledRequests,
 } from './namespaces.js';
 import type { OnUnhandledRequest } from './provided.js';
+import type { NamespacePool } from './session-pool.js';
 import { describeUnhandled } from './unhandled.js';
 
 /** The header (also a W3C `baggage` entry) that puts a request in a session. */
@@ -59,6 +60,8 @@ export interface SessionSettings extends NamespaceApi {
   mockFile?: MockFile;
   /** The folder each session's coverage is written to before it is deleted (the plugin's `coverage`). */
   coverageDir?: string;
+  /** The file's namespaces opened in batches (session-pool.ts); absent: one request per session. */
+  pool?: NamespacePool;
 }
 
 /** One test's claim on a session, opened on first use. */
@@ -84,7 +87,7 @@ const registry: Registry = ((globalThis as Record<symbol, unknown>)[KEY] as Regi
 
 /** Opens a namespace for one test, with the run's host mappings and mock file, and a client acting in it. */
 export async function openSession(settings: SessionSettings): Promise<MockSession> {
-  const created = await createNamespace(settings, { ttlMs: settings.ttlMs });
+  const created = await (settings.pool?.take() ?? createNamespace(settings, { ttlMs: settings.ttlMs }));
   const daemonUrl = settings.url.replace(/\/+$/, '');
   const client = connectMockServer({
     url: `${daemonUrl}/ns/${encodeURIComponent(created.name)}`,

@@ -35,6 +35,11 @@ export interface NamespaceRequest {
   name?: string;
   /** Delete it after this many milliseconds without a request (1000 to 30 days). */
   ttlMs?: number;
+  /**
+   * Make this many (1 to 100), each with a random name, in one request: answered
+   * `{ namespaces: [...] }` (a test run's pool of sessions). Not with `name`.
+   */
+  count?: number;
 }
 
 /** One request nothing answered (`GET /api/requests/unhandled`). */

@@ -17,7 +17,7 @@ export function namespaceMethods({ call, json }: Transport) {
      * @example const { name, token } = await client.createNamespace({ ttlMs: 600_000 })
      * const session = createClient({ baseUrl: `${client.baseUrl}/ns/${name}`, token })
      */
-    async createNamespace(request: NamespaceRequest = {}): Promise<CreatedNamespace> {
+    async createNamespace(request: Omit<NamespaceRequest, 'count'> = {}): Promise<CreatedNamespace> {
       return json<CreatedNamespace>('POST', '/api/namespaces', request);
     },
 

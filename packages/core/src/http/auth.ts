@@ -8,6 +8,7 @@
 
 import type { MiddlewareHandler } from 'hono';
 import { MockpointError } from '../registry/errors.js';
+import type { NamespaceEarly } from './namespace-early.js';
 import { tokenHash, tokenNamespace } from './namespace-token.js';
 import type { SharedDocs } from './shared-docs.js';
 
@@ -40,6 +41,8 @@ export interface AppNamespace {
   gone?: () => Promise<boolean>;
   /** The route docs every namespace's app shares (made once, by the first to register its routes). */
   docs?: SharedDocs;
+  /** What every namespace's app answers before its API is registered (namespace-early.ts). */
+  early?: NamespaceEarly;
 }
 
 /** Options for {@link apiAuth}. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import type { Upstream } from '../answer/proxy/upstream.js';
 import type { OpenSockets } from '../answer/websocket/open-sockets.js';
 import type { GraphqlRunner } from '../graphql/graphql-runner.js';
@@ -25,15 +25,16 @@ import { notFoundAnswer, registerRoutes } from './app-routes.js';
 import { type AppNamespace, apiAuth } from './auth.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
 import { endpointFetch } from './endpoint-fetch.js';
-import { registerOnFirstUse } from './first-use.js';
+import { type EarlyAnswer, registerOnFirstUse } from './first-use.js';
 import { HeldWork } from './held-work.js';
 import { namespaceDispatch } from './namespace-dispatch.js';
+import { NamespaceEarly } from './namespace-early.js';
 import { unlessNamespaceGone } from './namespace-gone.js';
 import { NamespaceTable, sameNamespace } from './namespace-table.js';
 import type { RouteDoc } from './openapi.js';
 import { originGuard } from './origin-guard.js';
 import { registerGrpcCalls } from './routes/grpc-calls.js';
-import { type Responder, registerMappedHosts } from './routes/read.js';
+import { endpointResponder, type Responder, registerMappedHosts } from './routes/read.js';
 import { SharedDocs } from './shared-docs.js';
 import { SharedRouter } from './shared-router.js';
 
@@ -320,6 +321,7 @@ function namespaceTable(
   const { registry } = backend.namespaces;
   // Every namespace's app has the same routes: their docs are made once, by the first (shared-docs.ts).
   const docs = new SharedDocs();
+  const early = new NamespaceEarly({ ...resolved, apiEncoders: options.apiEncoders });
   return new NamespaceTable(backend.namespaces, {
     max: resolved.maxNamespaces,
     make: (parts, entry) => {
@@ -331,6 +333,7 @@ function namespaceTable(
           tokenHash: entry.tokenHash,
           gone: async () => !sameNamespace(await registry.get(entry.name), entry),
           docs,
+          early,
         },
       });
       // Made on a request, after the runtime's serve() set the default app's upgrade.
@@ -361,6 +364,25 @@ function mappedHostOf(ctx: Pick<AppContext, 'hosts' | 'storedHosts'>): (request:
     if (ctx.hosts.size === 0) return false;
     return ctx.hosts.lookup(request.headers.get('host') ?? new URL(request.url).host) !== undefined;
   };
+}
+
+/** A namespace's answers before its API is registered (namespace-early.ts); none for the default namespace. */
+function earlyAnswer(
+  ctx: AppContext,
+  options: CreateAppOptions,
+  errorResponse: (error: unknown, request: Request) => Response | Promise<Response>,
+): EarlyAnswer | undefined {
+  const { namespace } = options;
+  if (namespace?.early === undefined) return undefined;
+  const early = namespace.early;
+  let auth: MiddlewareHandler | undefined;
+  let respond: Responder | undefined;
+  return (request, env, full) =>
+    early.answer(request, env, () => {
+      auth ??= apiAuth({ adminToken: ctx.options.adminToken, namespace });
+      respond ??= endpointResponder(ctx);
+      return { ctx, auth, respond, errorResponse, full };
+    });
 }
 
 /**
@@ -406,12 +428,16 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   });
   // The API (and what `extend` adds after it) on the app's first use: a daemon serving stored
   // endpoints, and a namespace's app, may never need it (first-use.ts).
-  registerOnFirstUse(app, () => {
-    options.namespace?.docs?.lend(ctx);
-    useMiddleware(app, ctx, namespaces, options);
-    registerRoutes(app, ctx, namespaces, options.namespace);
-    options.namespace?.docs?.keep(ctx);
-    options.extend?.(made);
-  });
+  registerOnFirstUse(
+    app,
+    () => {
+      options.namespace?.docs?.lend(ctx);
+      useMiddleware(app, ctx, namespaces, options);
+      registerRoutes(app, ctx, namespaces, options.namespace);
+      options.namespace?.docs?.keep(ctx);
+      options.extend?.(made);
+    },
+    earlyAnswer(ctx, options, errorResponse),
+  );
   return made;
 }

@@ -16,11 +16,19 @@ const ADDING = ['get', 'post', 'put', 'delete', 'patch', 'options', 'all', 'on',
 
 type Method = (...args: unknown[]) => unknown;
 
+/** Answers a request without the API, or `undefined` when the API must (a namespace's: namespace-early.ts). */
+export type EarlyAnswer = (
+  request: Request,
+  env: unknown,
+  full: (request: Request) => Response | Promise<Response>,
+) => Response | Promise<Response> | undefined;
+
 /**
- * Calls `register` (once) on `app`'s first use, before that use goes on.
+ * Calls `register` (once) on `app`'s first use, before that use goes on. A request that `early`
+ * answers before then is not a use.
  * @example registerOnFirstUse(app, () => registerRoutes(app, ctx, namespaces, namespace))
  */
-export function registerOnFirstUse(app: Hono, register: () => void): void {
+export function registerOnFirstUse(app: Hono, register: () => void, early?: EarlyAnswer): void {
   let registered = false;
   const ensure = (): void => {
     if (registered) return;
@@ -38,6 +46,13 @@ export function registerOnFirstUse(app: Hono, register: () => void): void {
   const fetch = app.fetch;
   // The request named (the function's length 1): Deno.serve gives a handler of length 0 no request.
   app.fetch = (request, ...rest) => {
+    if (!registered && early !== undefined) {
+      const answer = early(request, rest[0], (again) => {
+        ensure();
+        return fetch(again, ...rest);
+      });
+      if (answer !== undefined) return answer;
+    }
     ensure();
     return fetch(request, ...rest);
   };

@@ -147,6 +147,21 @@ export class NamespaceTable {
     return { ...infoOf(entry), token };
   }
 
+  /**
+   * Makes `count` namespaces with random names (one request of a test run's pool): all of them,
+   * or none (those made are deleted when one fails). @throws MockpointError as {@link create}.
+   */
+  async createMany(request: Omit<NamespaceRequest, 'name' | 'count'>, count: number): Promise<CreatedNamespace[]> {
+    const made: CreatedNamespace[] = [];
+    try {
+      for (let i = 0; i < count; i++) made.push(await this.create(request));
+    } catch (error) {
+      await Promise.allSettled(made.map(({ name }) => this.delete(name)));
+      throw error;
+    }
+    return made;
+  }
+
   /** Every namespace, by name. */
   async list(): Promise<NamespaceInfo[]> {
     const entries = await this.#namespaces.registry.list();

@@ -77,7 +77,8 @@ export class DeliveryWorker {
   #retiming = false;
   #retimeAgain = false;
   readonly #inFlight = new Set<Promise<void>>();
-  readonly #abort = new AbortController();
+  /** Made by the first wait: aborting one costs a DOMException, which a worker that never waited (a test session's) skips. */
+  #abort: AbortController | undefined;
   /** One per attempt in flight, aborted by close() (not listeners on one shared signal: 50 in flight would be 50 of them). */
   readonly #stops = new Set<AbortController>();
   /** Waiters per delivery id, woken by every change this process makes. */
@@ -161,6 +162,8 @@ export class DeliveryWorker {
       const left = end - Date.now();
       if (current.state !== 'pending' || left <= 0 || signal?.aborted || this.#closed) return deliveryJson(current);
       // Woken by a change made here; with a shared store, another replica's change is seen by looking again.
+      this.#abort ??= new AbortController();
+      const closing = this.#abort.signal;
       await new Promise<void>((resolve) => {
         const waiters = this.#waiters.get(id) ?? new Set();
         this.#waiters.set(id, waiters);
@@ -169,13 +172,13 @@ export class DeliveryWorker {
           waiters.delete(done);
           if (waiters.size === 0 && this.#waiters.get(id) === waiters) this.#waiters.delete(id);
           signal?.removeEventListener('abort', done);
-          this.#abort.signal.removeEventListener('abort', done);
+          closing.removeEventListener('abort', done);
           resolve();
         };
         const timer = setTimeout(done, this.store.shared ? Math.min(left, this.#options.pollMs) : left);
         waiters.add(done);
         signal?.addEventListener('abort', done);
-        this.#abort.signal.addEventListener('abort', done);
+        closing.addEventListener('abort', done);
       });
     }
   }
@@ -213,7 +216,7 @@ export class DeliveryWorker {
     this.#closed = true;
     this.#unfollowClock();
     clearTimeout(this.#timer);
-    this.#abort.abort();
+    this.#abort?.abort();
     for (const stop of this.#stops) stop.abort();
     await Promise.all([...this.#inFlight]);
   }

@@ -91,12 +91,17 @@ async function firstChunk(response: Response, call: GrpcCall): Promise<Response 
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
+/** Lets the app's gRPC servers answer by the endpoints' routes (before anything is stored through the API). */
+export function routeGrpcCalls(ctx: Pick<AppContext, 'endpoints' | 'handler'>): void {
+  ctx.endpoints.grpc.routing ??= (name) => grpcRouting(ctx.handler.parts, name);
+}
+
 export function registerGrpcCalls(
   app: Hono,
   ctx: Pick<AppContext, 'endpoints' | 'handler' | 'journal' | 'options'>,
 ): void {
   const { endpoints, journal, options } = ctx;
-  endpoints.grpc.routing = (name) => grpcRouting(ctx.handler.parts, name);
+  routeGrpcCalls(ctx);
   app.use('*', async (c, next) => {
     if (c.req.method !== 'POST') return next();
     const found = await findGrpcCall(endpoints, c.req.path, options);

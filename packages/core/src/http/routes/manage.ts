@@ -167,7 +167,7 @@ export async function partNames(
 
 /** Delete everything, and read, create-or-replace and delete one record. */
 function registerRecordRoutes(app: Hono, ctx: AppContext): void {
-  const { schemas, endpoints, journal, options } = ctx;
+  const { endpoints, journal } = ctx;
 
   app.delete('/api/endpoints', async (c) => {
     await endpoints.clear();
@@ -185,30 +185,7 @@ function registerRecordRoutes(app: Hono, ctx: AppContext): void {
     return jsonTextResponse(recordJson(record));
   });
 
-  app.put('/api/endpoints/:name', async (c) => {
-    const name = pathName(c.req.param('name'));
-    const members = await readJsonObjectBody(c.req.raw, options.maxBodyBytes);
-    // A record read from GET may be sent back as it is: a `name` equal to the
-    // path's is accepted, a different one is refused.
-    const bodyNameText = members.get('name');
-    if (bodyNameText !== undefined) {
-      const bodyName: unknown = JSON.parse(bodyNameText);
-      if (bodyName !== name) {
-        throw new MockpointError(
-          'INVALID_NAME',
-          `name in the body ("${String(bodyName)}") differs from the URL ("${name}")`,
-        );
-      }
-      members.delete('name');
-    }
-    const definition = parseMembers(schemas.replaceRequest, members, options.maxDelayMs) as Omit<
-      EndpointRecord,
-      'name'
-    >;
-    const record: EndpointRecord = { name, ...definition };
-    const { created } = await endpoints.put(record);
-    return jsonTextResponse(recordJson(record), created ? 201 : 200);
-  });
+  app.put('/api/endpoints/:name', (c) => putEndpoint(ctx, c.req.param('name'), c.req.raw));
 
   app.delete('/api/endpoints/:name', async (c) => {
     const name = pathName(c.req.param('name'));
@@ -219,6 +196,37 @@ function registerRecordRoutes(app: Hono, ctx: AppContext): void {
     if (!deleted) throw notFound(name);
     return c.body(null, 204);
   });
+}
+
+/**
+ * `PUT /api/endpoints/{name}`: creates or replaces the record, from the parts of the app given (a
+ * namespace's app not yet registered answers it too: namespace-early.ts).
+ */
+export async function putEndpoint(
+  ctx: Pick<AppContext, 'schemas' | 'endpoints' | 'options'>,
+  pathParam: string,
+  request: Request,
+): Promise<Response> {
+  const { schemas, endpoints, options } = ctx;
+  const name = pathName(pathParam);
+  const members = await readJsonObjectBody(request, options.maxBodyBytes);
+  // A record read from GET may be sent back as it is: a `name` equal to the
+  // path's is accepted, a different one is refused.
+  const bodyNameText = members.get('name');
+  if (bodyNameText !== undefined) {
+    const bodyName: unknown = JSON.parse(bodyNameText);
+    if (bodyName !== name) {
+      throw new MockpointError(
+        'INVALID_NAME',
+        `name in the body ("${String(bodyName)}") differs from the URL ("${name}")`,
+      );
+    }
+    members.delete('name');
+  }
+  const definition = parseMembers(schemas.replaceRequest, members, options.maxDelayMs) as Omit<EndpointRecord, 'name'>;
+  const record: EndpointRecord = { name, ...definition };
+  const { created } = await endpoints.put(record);
+  return jsonTextResponse(recordJson(record), created ? 201 : 200);
 }
 
 /** The OpenAPI documentation of the routes above. */

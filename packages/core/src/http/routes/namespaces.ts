@@ -22,6 +22,8 @@ import { readUnhandled, unhandledSchema } from './unhandled.js';
 export const MAX_NAMESPACE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** The shortest `ttlMs`: one second (the sweep runs once a second). */
 export const MIN_NAMESPACE_TTL_MS = 1000;
+/** The most namespaces one `POST /api/namespaces` makes (`count`). */
+export const MAX_NAMESPACE_BATCH = 100;
 
 const info = onFirstUse(() =>
   z.object({
@@ -57,6 +59,10 @@ const input = onFirstUse(() =>
       .max(MAX_NAMESPACE_TTL_MS)
       .optional()
       .meta({ description: 'Delete it after this many milliseconds without a request (a test session: minutes).' }),
+    count: z.number().int().min(1).max(MAX_NAMESPACE_BATCH).optional().meta({
+      description:
+        'Make this many, each with a random name, in one request (a test run opening its sessions in batches); answered { namespaces }. Not with name. All or none are made.',
+    }),
   }),
 );
 
@@ -82,9 +88,17 @@ async function readRequest(request: Request, maxBytes: number): Promise<Namespac
         );
       }
       out.ttlMs = value;
+    } else if (key === 'count') {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_NAMESPACE_BATCH) {
+        throw new MockpointError('INVALID_BODY', `\`count\` must be a whole number, 1–${MAX_NAMESPACE_BATCH}`);
+      }
+      out.count = value;
     } else {
-      throw new MockpointError('UNKNOWN_FIELD', `unknown field "${key.slice(0, 100)}"; give { name?, ttlMs? }`);
+      throw new MockpointError('UNKNOWN_FIELD', `unknown field "${key.slice(0, 100)}"; give { name?, ttlMs?, count? }`);
     }
+  }
+  if (out.count !== undefined && out.name !== undefined) {
+    throw new MockpointError('INVALID_BODY', 'give `name` or `count`, not both: a batch gets random names');
   }
   return out;
 }
@@ -104,7 +118,9 @@ export function registerNamespaceRoutes(
   const { schemas, options } = ctx;
 
   app.post('/api/namespaces', async (c) => {
-    const made = await table.create(await readRequest(c.req.raw, options.maxBodyBytes));
+    const request = await readRequest(c.req.raw, options.maxBodyBytes);
+    if (request.count !== undefined) return c.json({ namespaces: await table.createMany(request, request.count) }, 201);
+    const made = await table.create(request);
     c.header('location', `/api/namespaces/${made.name}`);
     return c.json(made, 201);
   });
@@ -134,7 +150,11 @@ export function registerNamespaceRoutes(
       body: input(),
       admin: true,
       responses: {
-        201: { description: 'Made: its name and its token (shown this once).', schema: created() },
+        201: {
+          description:
+            'Made: its name and its token (shown this once); with `count`, `{ namespaces }`, each with its token.',
+          schema: z.union([created(), z.object({ namespaces: z.array(created()) })]),
+        },
         ...errorResponses(
           schemas,
           REQUEST_ERRORS,
