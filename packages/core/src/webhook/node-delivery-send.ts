@@ -16,7 +16,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import type { Agent as HttpsAgent } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { ATTEMPT_BODY_BYTES } from '../api/delivery-json.js';
-import { nodeBuiltin } from '../cache/on-first-use.js';
+import { nodeBuiltin } from '../cache/node-builtin.js';
 import {
   ATTEMPT_DRAIN_BYTES,
   type DeliverySend,

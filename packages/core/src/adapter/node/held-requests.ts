@@ -10,7 +10,7 @@
  */
 import type { RequestListener, ServerResponse } from 'node:http';
 import type { Http2ServerResponse } from 'node:http2';
-import { nodeBuiltin } from '../../cache/on-first-use.js';
+import { nodeBuiltin } from '../../cache/node-builtin.js';
 import type { HeldWork } from '../../http/held-work.js';
 
 /** The message of a request ended by its namespace's delete. */

@@ -12,7 +12,7 @@ import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import { checkUpstreamHost, type Upstream, type UpstreamRequest } from '../../answer/proxy/upstream.js';
 import { checkUpstreamAddress } from '../../answer/proxy/upstream-address.js';
-import { nodeBuiltin } from '../../cache/on-first-use.js';
+import { nodeBuiltin } from '../../cache/node-builtin.js';
 import { headerLines } from '../../codec/raw-headers.js';
 import { urlPort } from '../../pattern/host-rules.js';
 

@@ -9,7 +9,7 @@ import type { Http2SecureServer, Http2ServerRequest, Http2ServerResponse, Http2S
 import type { AddressInfo } from 'node:net';
 import type { SecureContext } from 'node:tls';
 import { socketShareOf } from '../../answer/websocket/open-sockets.js';
-import { nodeBuiltin } from '../../cache/on-first-use.js';
+import { nodeBuiltin } from '../../cache/node-builtin.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../registry/limits.js';
 import { type CloseOptions, DEFAULT_HOST, type RuntimeServedApp, servedApp } from '../lifecycle.js';

@@ -15,7 +15,7 @@ import {
   type StreamAnswer,
 } from '../../answer/endpoint-answer.js';
 import type { OpenStreams } from '../../answer/stream/open-streams.js';
-import { nodeBuiltin } from '../../cache/on-first-use.js';
+import { nodeBuiltin } from '../../cache/node-builtin.js';
 import { truncatedBody } from '../../codec/truncated-body.js';
 import { type AnswerSink, sendDue } from '../../engine/sink.js';
 import { relayedChunk } from '../../journal/answer-record.js';
