@@ -16,8 +16,8 @@
  * @module
  */
 import type { Http2SecureServer, Http2Server, Http2Session, ServerHttp2Stream } from 'node:http2';
-import { onFirstUse } from '../../cache/on-first-use.js';
 import { nodeBuiltin } from '../../cache/node-builtin.js';
+import { onFirstUse } from '../../cache/on-first-use.js';
 
 /** Streams one HTTP/2 session may have open at once (RFC 9113 advises at least 100; Node's default is unlimited). */
 export const MAX_CONCURRENT_STREAMS = 100;
