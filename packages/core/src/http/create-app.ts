@@ -9,7 +9,6 @@ import type { Upstream } from '../answer/proxy/upstream.js';
 import type { OpenSockets } from '../answer/websocket/open-sockets.js';
 import type { GraphqlRunner } from '../graphql/graphql-runner.js';
 import type { ProtoCompiler } from '../grpc/proto-compiler.js';
-import { hostGuard } from '../hosts/host-guard.js';
 import type { JournalFeedOptions } from '../journal/journal-feed.js';
 import { isMockpointError, MockpointError } from '../registry/errors.js';
 import { type LimitOptions, resolveLimits } from '../registry/limits.js';
@@ -19,7 +18,8 @@ import { boundedParts } from '../store/bounded-store.js';
 import { memoryBackend } from '../store/memory/backend.js';
 import type { TwinCatalog } from '../twin/twin-table.js';
 import type { DeliverySend } from '../webhook/delivery-send.js';
-import { type ApiEncoders, apiEncoding } from './api-encoding.js';
+import type { ApiEncoders } from './api-encoding.js';
+import { useApiGuards } from './api-guards.js';
 import { buildAppContext } from './app-context-build.js';
 import { notFoundAnswer, registerRoutes } from './app-routes.js';
 import { type AppNamespace, apiAuth } from './auth.js';
@@ -32,7 +32,6 @@ import { NamespaceEarly } from './namespace-early.js';
 import { unlessNamespaceGone } from './namespace-gone.js';
 import { NamespaceTable, sameNamespace } from './namespace-table.js';
 import type { RouteDoc } from './openapi.js';
-import { originGuard } from './origin-guard.js';
 import { registerGrpcCalls } from './routes/grpc-calls.js';
 import { endpointResponder, type Responder, registerMappedHosts } from './routes/read.js';
 import { SharedDocs } from './shared-docs.js';
@@ -351,10 +350,12 @@ function useMiddleware(app: Hono, ctx: AppContext, namespaces: NamespaceTable | 
   if (namespaces !== undefined) app.use('*', namespaceDispatch(namespaces, mappedHostOf(ctx)));
   registerGrpcCalls(app, ctx);
   registerMappedHosts(app, ctx);
-  app.use('*', hostGuard(resolved.allowedHosts));
-  app.use('/api/*', originGuard(resolved.allowedOrigins));
-  app.use('/api/*', apiAuth({ adminToken: resolved.adminToken, namespace: options.namespace }));
-  app.use('/api/*', apiEncoding({ encoders: options.apiEncoders }));
+  useApiGuards(
+    app,
+    resolved,
+    apiAuth({ adminToken: resolved.adminToken, namespace: options.namespace }),
+    options.apiEncoders,
+  );
 }
 
 /** Whether a request's host is mapped to an endpoint here, as registerMappedHosts reads it. */

@@ -14,11 +14,10 @@
  * @module
  */
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import { hostGuard } from '../hosts/host-guard.js';
-import { type ApiEncoders, apiEncoding } from './api-encoding.js';
+import type { ApiEncoders } from './api-encoding.js';
+import { useApiGuards } from './api-guards.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
 import type { ErrorResponder } from './endpoint-fetch.js';
-import { originGuard } from './origin-guard.js';
 import { routeGrpcCalls } from './routes/grpc-calls.js';
 import { putEndpoint } from './routes/manage.js';
 import type { Responder } from './routes/read.js';
@@ -85,11 +84,8 @@ export class NamespaceEarly {
   #made(): Hono {
     if (this.#app !== undefined) return this.#app;
     const app = new Hono();
-    // The middleware of the full API (create-app.ts useMiddleware), in its order.
-    app.use('*', hostGuard(this.#options.allowedHosts));
-    app.use('/api/*', originGuard(this.#options.allowedOrigins));
-    app.use('/api/*', (c, next) => this.#partsOf(c).auth(c, next));
-    app.use('/api/*', apiEncoding({ encoders: this.#options.apiEncoders }));
+    // The full API's guards (create-app.ts), in their order; the token check the namespace's.
+    useApiGuards(app, this.#options, (c, next) => this.#partsOf(c).auth(c, next), this.#options.apiEncoders);
     app.put('/api/endpoints/:name', (c) => {
       const { ctx } = this.#partsOf(c);
       routeGrpcCalls(ctx);
