@@ -11,9 +11,10 @@
  */
 import type { CollectionStore } from '../collections/collection-store.js';
 import { itemOf } from '../collections/item.js';
+import { DEFAULT_LIMITS } from '../registry/limits.js';
 import { ParamProblem, readParams, type TwinParams } from './twin-body.js';
 import { type ExampleContext, exampleOf, liveOption, resolve, type Schema } from './twin-example.js';
-import { expandAnswer } from './twin-expand.js';
+import { checkExpand, ExpandProblem, expandAnswer } from './twin-expand.js';
 import type {
   ActionOutcome,
   FlowEffect,
@@ -25,9 +26,10 @@ import type {
   TwinFlows,
 } from './twin-flows.js';
 import { IdempotencyKeys } from './twin-idempotency.js';
-import { filterByQuery, matchesSearch, PageProblem, pageOf } from './twin-lists.js';
+import { filterByQuery, PageProblem, pageOf } from './twin-lists.js';
 import type { MatchedOperation, TwinModel, TwinResource } from './twin-model.js';
 import { errorBody, type TwinProfile } from './twin-profile.js';
+import { matchesSearch, parseSearch, SearchProblem } from './twin-search.js';
 
 /** One request, as the twin reads it. */
 export interface TwinRequest {
@@ -72,6 +74,8 @@ export interface TwinParts {
   flows: TwinFlows | undefined;
   collections: CollectionStore;
   now: () => number;
+  /** The most JSON an answer with `expand` may hold, in bytes. @default `DEFAULT_LIMITS.maxCollectionBytes` */
+  maxAnswerBytes?: number;
   /** Hands a delivery (`POST /api/deliveries`'s members as JSON texts) to the delivery engine. @default events kept, none sent */
   deliver?: (members: ReadonlyMap<string, string>) => Promise<unknown>;
 }
@@ -168,6 +172,17 @@ export class TwinEngine {
       );
     } catch (error) {
       if (error instanceof Refusal) return this.#error(error.error);
+      if (error instanceof SearchProblem || error instanceof ExpandProblem) {
+        const param = error instanceof SearchProblem ? 'query' : 'expand';
+        const code = error instanceof SearchProblem ? error.code : undefined;
+        return this.#error({
+          status: 400,
+          type: 'invalid_request_error',
+          message: error.message,
+          param,
+          ...(code === undefined ? {} : { code }),
+        });
+      }
       if (error instanceof ParamProblem || error instanceof PageProblem) {
         const code = error instanceof ParamProblem ? error.code : 'parameter_invalid_integer';
         return this.#error({
@@ -304,12 +319,15 @@ export class TwinEngine {
   async #answer(matched: MatchedOperation, params: TwinParams, request: TwinRequest): Promise<TwinAnswer> {
     const { op } = matched;
     const resource = op.resource;
-    const answer = await this.#dispatch(matched, resource, params, request);
     const expand = this.#parts.profile.expand;
     const asked = expand === undefined ? undefined : (params.query[expand] ?? params.body[expand]);
+    // Refused before anything changes: too many paths, or one too deep.
+    if (Array.isArray(asked)) checkExpand(asked.map(String));
+    const answer = await this.#dispatch(matched, resource, params, request);
     if (answer.status >= 300 || !Array.isArray(asked) || asked.length === 0) return answer;
     const value = JSON.parse(answer.body) as unknown;
-    await expandAnswer(value, asked.map(String).slice(0, 20), (id) => this.#find(id));
+    const maxBytes = this.#parts.maxAnswerBytes ?? DEFAULT_LIMITS.maxCollectionBytes;
+    await expandAnswer(value, asked.map(String), (id) => this.#find(id), maxBytes, answer.body.length);
     return { ...answer, body: JSON.stringify(value) };
   }
 
@@ -601,6 +619,10 @@ export class TwinEngine {
     params: TwinParams,
     path: string,
   ): Promise<TwinAnswer> {
+    const search =
+      matched.op.action === 'search'
+        ? parseSearch(typeof params.query.query === 'string' ? params.query.query : '')
+        : undefined;
     const all = await this.#stored(resource);
     const { status, value } = this.#example(matched);
     if (all === undefined) return this.#json(status, value);
@@ -608,9 +630,8 @@ export class TwinEngine {
     let live = all.filter((item) => !item.deleted && item.scope === scope).map((item) => item.object);
     if (this.#parts.profile.list.order === 'newest') live = live.reverse();
     const pages = this.#parts.profile.pagination;
-    if (matched.op.action === 'search') {
-      const query = typeof params.query.query === 'string' ? params.query.query : '';
-      live = live.filter((item) => matchesSearch(item, query));
+    if (search !== undefined) {
+      live = live.filter((item) => matchesSearch(item, search));
     } else {
       const skip = new Set([pages.limit, 'expand', 'page', pages.style === 'cursor' ? pages.after : pages.page]);
       if (pages.style === 'cursor') skip.add(pages.before);

@@ -2,17 +2,60 @@
  * `expand[]` (Stripe): in an answer, the ids at the paths asked for
  * (`customer`, `latest_charge`, `data.customer` through a list's page) are
  * replaced by the objects the twin holds with those ids. An id the twin does
- * not hold stays as it is. At most 4 levels deep, as Stripe allows.
+ * not hold stays as it is.
+ *
+ * Bounded before anything is built: at most {@link MAX_EXPAND_DEPTH} levels
+ * below a list's `data` (Stripe's limit) and {@link MAX_EXPAND_PATHS} paths; and
+ * the answer, with every object spliced in counted at its JSON size (each id's
+ * size measured once), at most the limit the twin is given
+ * (`MOCKPOINT_MAX_COLLECTION_BYTES`, as for a resource route's `_expand`). Past
+ * any of them, an {@link ExpandProblem} and nothing built.
  *
  * @module
  */
 
+/** Stripe's limit on the levels one expansion may go down. */
+export const MAX_EXPAND_DEPTH = 4;
+/** The most `expand[]` paths one request may name. */
+export const MAX_EXPAND_PATHS = 20;
+
+/** An expansion refused: too deep, too many paths, or an answer too large. */
+export class ExpandProblem extends Error {}
+
 /** Finds a stored object by id. */
 type Finder = (id: string) => Promise<Record<string, unknown> | undefined>;
 
-async function expandPath(node: unknown, parts: readonly string[], find: Finder): Promise<void> {
+/** The sizes of what is spliced in, measured once per id, against the answer's budget. */
+class Budget {
+  readonly #sizes = new Map<string, number>();
+  #left: number;
+
+  constructor(
+    readonly limit: number,
+    used: number,
+  ) {
+    this.#left = limit - used;
+  }
+
+  /** Counts one copy of `found` (id `id`); an {@link ExpandProblem} when the answer would pass the limit. */
+  take(id: string, found: Record<string, unknown>): void {
+    let size = this.#sizes.get(id);
+    if (size === undefined) {
+      size = JSON.stringify(found).length;
+      this.#sizes.set(id, size);
+    }
+    this.#left -= size;
+    if (this.#left < 0) {
+      throw new ExpandProblem(
+        `The answer with these expansions would be more than ${this.limit} bytes of JSON (MOCKPOINT_MAX_COLLECTION_BYTES): ask for fewer objects (a smaller limit) or fewer expansions.`,
+      );
+    }
+  }
+}
+
+async function expandPath(node: unknown, parts: readonly string[], find: Finder, budget: Budget): Promise<void> {
   if (Array.isArray(node)) {
-    for (const member of node) await expandPath(member, parts, find);
+    for (const member of node) await expandPath(member, parts, find, budget);
     return;
   }
   if (typeof node !== 'object' || node === null || parts.length === 0) return;
@@ -20,25 +63,43 @@ async function expandPath(node: unknown, parts: readonly string[], find: Finder)
   const [head, ...rest] = parts as [string, ...string[]];
   if (!Object.hasOwn(record, head)) return;
   const value = record[head];
-  if (rest.length === 0) {
-    if (typeof value === 'string') {
-      const found = await find(value);
-      if (found !== undefined) record[head] = structuredClone(found);
-    }
-    return;
-  }
   if (typeof value === 'string') {
     const found = await find(value);
     if (found === undefined) return;
+    budget.take(value, found);
     record[head] = structuredClone(found);
   }
-  await expandPath(record[head], rest, find);
+  if (rest.length > 0) await expandPath(record[head], rest, find, budget);
 }
 
-/** Expands `paths` (dotted) in `answer`, in place. */
-export async function expandAnswer(answer: unknown, paths: readonly string[], find: Finder): Promise<void> {
-  for (const path of paths) {
-    const parts = path.split('.').slice(0, 5);
-    await expandPath(answer, parts, find);
+/** Checks `paths` against Stripe's bounds before anything is looked up. */
+export function checkExpand(paths: readonly string[]): void {
+  if (paths.length > MAX_EXPAND_PATHS) {
+    throw new ExpandProblem(`At most ${MAX_EXPAND_PATHS} expand[] paths may be asked for in one request.`);
   }
+  for (const path of paths) {
+    const parts = path.split('.');
+    const levels = parts[0] === 'data' ? parts.length - 1 : parts.length;
+    if (levels > MAX_EXPAND_DEPTH) {
+      throw new ExpandProblem(
+        `You cannot expand more than ${MAX_EXPAND_DEPTH} levels of a property. Property: ${path.slice(0, 200)}`,
+      );
+    }
+  }
+}
+
+/**
+ * Expands `paths` (dotted) in `answer`, in place; `answerBytes` is the answer's
+ * size before, `maxBytes` the most it may reach.
+ */
+export async function expandAnswer(
+  answer: unknown,
+  paths: readonly string[],
+  find: Finder,
+  maxBytes: number,
+  answerBytes: number,
+): Promise<void> {
+  checkExpand(paths);
+  const budget = new Budget(maxBytes, answerBytes);
+  for (const path of paths) await expandPath(answer, path.split('.'), find, budget);
 }

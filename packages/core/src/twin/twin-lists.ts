@@ -36,31 +36,6 @@ function sizeOf(value: unknown, param: string, fallback: number, max: number): n
   return size;
 }
 
-/** Whether `item` matches a search query such as `email:"a@b.c" AND metadata['order']:'6735'`. */
-export function matchesSearch(item: Record<string, unknown>, query: string): boolean {
-  const clauses = query.split(/\s+OR\s+/i).map((part) => part.split(/\s+AND\s+/i));
-  return clauses.some((all) =>
-    all.every((clause) => {
-      const found = /^\s*(-?)([A-Za-z0-9_.]+)(?:\[['"]([^'"]*)['"]\])?\s*(:|~|>=|<=|>|<)\s*['"]?([^'"]*)['"]?\s*$/.exec(
-        clause,
-      );
-      if (found === null) return false;
-      const [, negate, field, key, operator, wanted] = found as unknown as string[];
-      let value = item[field as string];
-      if (key !== undefined) value = (value as Record<string, unknown> | null | undefined)?.[key];
-      const text = value === null || value === undefined ? '' : String(value);
-      let hit: boolean;
-      if (operator === '~') hit = text.toLowerCase().includes((wanted as string).toLowerCase());
-      else if (operator === ':') hit = text.toLowerCase() === (wanted as string).toLowerCase();
-      else {
-        const [a, b] = [Number(text), Number(wanted)];
-        hit = operator === '>' ? a > b : operator === '<' ? a < b : operator === '>=' ? a >= b : a <= b;
-      }
-      return negate === '-' ? !hit : hit;
-    }),
-  );
-}
-
 /** Keeps the items whose top-level scalar fields equal the query's plain parameters that they have. */
 export function filterByQuery(
   items: Record<string, unknown>[],

@@ -91,6 +91,8 @@ export interface TwinTableOptions {
   catalog: TwinCatalog | undefined;
   /** The app's clock, in ms. */
   now: () => number;
+  /** The most JSON an answer with `expand` may hold (`MOCKPOINT_MAX_COLLECTION_BYTES`). @default 16 MiB */
+  maxAnswerBytes?: number;
   /** Hands a twin's webhook to the delivery engine. @default none sent */
   deliver?: (members: ReadonlyMap<string, string>) => Promise<unknown>;
   /**
@@ -105,6 +107,7 @@ export class TwinTable {
   readonly #setting: TwinTableOptions['setting'];
   readonly #catalog: TwinCatalog | undefined;
   readonly #now: () => number;
+  readonly #maxAnswerBytes: number | undefined;
   readonly #deliver: TwinTableOptions['deliver'];
   readonly #engines = new Map<string, Promise<TwinEngine | null>>();
   /** The engines made already (`null`: the name has no twin), for a synchronous answer. */
@@ -115,6 +118,7 @@ export class TwinTable {
     this.#setting = options.setting;
     this.#catalog = options.catalog;
     this.#now = options.now;
+    this.#maxAnswerBytes = options.maxAnswerBytes;
     this.#deliver = options.deliver;
     // A twin put or removed (here or on another replica), the name deleted, every name cleared.
     options.follow?.((name) => this.forget(name));
@@ -171,6 +175,7 @@ export class TwinTable {
       flows: flowsOf(profile.flows),
       collections: this.#collections,
       now: this.#now,
+      ...(this.#maxAnswerBytes === undefined ? {} : { maxAnswerBytes: this.#maxAnswerBytes }),
       ...(this.#deliver === undefined ? {} : { deliver: this.#deliver }),
     });
   }

@@ -1,0 +1,87 @@
+// The Stripe twin's hostile inputs (#71's S1 and S3) against the built daemon on memory, LevelDB
+// and a real redis-server: a search query made to backtrack, a long OR chain, and an expansion
+// that would copy one 4 MB customer into a hundred PaymentIntents are each refused at once in
+// Stripe's 400 form, while /api/health keeps answering within a second and the daemon's RSS grows
+// by less than 200 MB. What stays in bounds still answers.
+import { describe, expect, it } from 'vitest';
+import { type TwinStore, twinDaemon, useTwinRedis } from './helpers/twin.js';
+import { watchHealth } from './helpers/watch-health.js';
+
+const files = useTwinRedis();
+const AUTH = { authorization: 'Bearer sk_test_bounds', 'content-type': 'application/x-www-form-urlencoded' };
+const MB = 1024 * 1024;
+
+/** What these tests read of an answer: a list's data, an object's id, an error. */
+interface Answer {
+  id?: string;
+  data: { email?: string; customer: { id: string } }[];
+  error: { type: string; param?: string; message: string };
+}
+
+async function stripe(root: string, method: string, path: string, form?: Record<string, string>) {
+  const response = await fetch(`${root}${path}`, {
+    method,
+    headers: AUTH,
+    ...(form === undefined ? {} : { body: new URLSearchParams(form).toString() }),
+  });
+  return { status: response.status, body: (await response.json()) as Answer };
+}
+
+const stores: ['memory' | 'level' | 'redis'][] = [['memory'], ['level'], ['redis']];
+
+describe.each(stores)('on %s', (kind) => {
+  const storeOf = async (): Promise<TwinStore> => (kind === 'memory' ? 'memory' : files.store(kind));
+
+  it('refuses a search query that would backtrack or run long, and stays healthy', async () => {
+    const { daemon, root } = await twinDaemon('stripe', await storeOf());
+    expect((await stripe(root, 'POST', '/v1/customers', { email: 'jenny@example.com' })).status).toBe(200);
+    const watch = await watchHealth(daemon.url, daemon.child.pid as number);
+    const search = (query: string) => stripe(root, 'GET', `/v1/customers/search?query=${encodeURIComponent(query)}`);
+    for (const spaces of [900, 2000, 4000]) {
+      const answer = await search(`email:${' '.repeat(spaces)}'x'y`);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+      expect(answer.body.error).toMatchObject({ type: 'invalid_request_error', param: 'query' });
+    }
+    const chain = Array.from({ length: 200 }, (_, i) => `email:'c${i}@example.com'`).join(' OR ');
+    const long = await search(chain);
+    expect(long.status).toBe(400);
+    expect(long.body.error.message).toMatch(/at most/);
+    const eleven = await search(Array.from({ length: 11 }, (_, i) => `amount:${i}`).join(' OR '));
+    expect(eleven.status).toBe(400);
+    expect(eleven.body.error.message).toMatch(/at most 10 clauses/);
+    const found = await search("email:'jenny@example.com' OR email:'other@example.com'");
+    expect(found.status).toBe(200);
+    expect(found.body.data.map((c) => c.email)).toEqual(['jenny@example.com']);
+    const report = await watch.stop();
+    expect(report.failed, JSON.stringify(report)).toBe(0);
+    expect(report.worstMs, JSON.stringify(report)).toBeLessThan(1000);
+  });
+
+  it('refuses an expansion past the answer bound or four levels before building it', async () => {
+    const { daemon, root } = await twinDaemon('stripe', await storeOf());
+    const big = await stripe(root, 'POST', '/v1/customers', { description: 'x'.repeat(4 * MB) });
+    expect(big.status).toBe(200);
+    const customer = big.body.id as string;
+    // A hundred as the probe; five on Redis, whose every write of a name's collections rewrites
+    // them whole (100 writes beside a 4 MB customer take ~30 s there): five copies already pass 16 MiB.
+    for (let i = 0; i < (kind === 'redis' ? 5 : 100); i++) {
+      const made = await stripe(root, 'POST', '/v1/payment_intents', { amount: '1000', currency: 'usd', customer });
+      expect(made.status).toBe(200);
+    }
+    const watch = await watchHealth(daemon.url, daemon.child.pid as number);
+    const all = await stripe(root, 'GET', '/v1/payment_intents?limit=100&expand[]=data.customer');
+    expect(all.status).toBe(400);
+    expect(all.body.error).toMatchObject({ type: 'invalid_request_error', param: 'expand' });
+    expect(all.body.error.message).toMatch(/MOCKPOINT_MAX_COLLECTION_BYTES/);
+    const deep = await stripe(root, 'GET', '/v1/payment_intents?expand[]=data.a.b.c.d.e');
+    expect(deep.status).toBe(400);
+    expect(deep.body.error.message).toMatch(/more than 4 levels/);
+    const one = await stripe(root, 'GET', '/v1/payment_intents?limit=2&expand[]=data.customer');
+    expect(one.status).toBe(200);
+    expect(one.body.data[0]?.customer.id).toBe(customer);
+    const report = await watch.stop();
+    expect(report.failed, JSON.stringify(report)).toBe(0);
+    expect(report.worstMs, JSON.stringify(report)).toBeLessThan(1000);
+    expect(report.rssPeak - report.rssStart, JSON.stringify(report)).toBeLessThan(200 * MB);
+  });
+});
