@@ -98,6 +98,75 @@ async function comesBackWhole(daemon: Daemon): Promise<void> {
   expect((journal.body as { requests: unknown[] }).requests).toHaveLength(3);
 }
 
+/**
+ * #71 M1: after an idle unload, the namespace's waits wait as in one never unloaded (the unload
+ * used to release the journal and queue for good, and the app made next reuses them): a journal
+ * long-poll, a journal SSE stream and a queued `hang` are all still held until what they wait
+ * for comes, then answered with it.
+ */
+async function waitsAfterUnload(daemon: Daemon): Promise<void> {
+  await makeNamespace(daemon, { name: 'waits' });
+  await put(daemon, '/ns/waits/api/endpoints/hook', { data: { ok: true } });
+  await put(daemon, '/ns/waits/api/endpoints/stuck', { data: { ok: true } });
+  await expect.poll(async () => (await info(daemon, 'waits'))?.loaded, { timeout: 10_000 }).toBe(false);
+
+  const settled: string[] = [];
+  const poll = requestJson(`${daemon.url}/ns/waits/api/endpoints/hook/requests?wait=20000&count=1`).finally(() =>
+    settled.push('poll'),
+  );
+  const stream = await fetch(`${daemon.url}/ns/waits/api/endpoints/hook/requests/stream`);
+  expect(stream.status).toBe(200);
+  const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+  let streamed = '';
+  const streamDone = (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      streamed += Buffer.from(value).toString('utf8');
+      if (streamed.includes('event: request')) break;
+    }
+    settled.push('stream');
+  })();
+  expect(
+    (
+      await requestJson(`${daemon.url}/ns/waits/api/endpoints/stuck/queue`, {
+        method: 'POST',
+        body: { answers: [{ fault: 'hang' }] },
+      })
+    ).status,
+  ).toBe(201);
+  const hung = fetch(`${daemon.url}/ns/waits/endpoint/stuck`).then(
+    (r) => {
+      settled.push('hang');
+      return r.status;
+    },
+    () => {
+      settled.push('hang');
+      return 0;
+    },
+  );
+  // The long-poll and the hang at least are held by the namespace (the stream may be counted too), none answered.
+  await expect
+    .poll(async () => (await info(daemon, 'waits'))?.held ?? 0, { timeout: 10_000 })
+    .toBeGreaterThanOrEqual(2);
+  expect(settled).toEqual([]);
+
+  expect((await fetch(`${daemon.url}/ns/waits/endpoint/hook`)).status).toBe(200);
+  const polled = await poll;
+  expect(polled.status).toBe(200);
+  expect((polled.body as { requests: unknown[] }).requests).toHaveLength(1);
+  await streamDone;
+  expect(streamed).toContain('"path":"/endpoint/hook"');
+  await reader.cancel();
+  expect(settled).not.toContain('hang');
+  // The hang is released when its queue is cleared, as in a namespace never unloaded.
+  expect((await fetch(`${daemon.url}/ns/waits/api/endpoints/stuck/queue`, { method: 'DELETE' })).status).toBeLessThan(
+    300,
+  );
+  await hung;
+  expect(settled).toContain('hang');
+}
+
 describe.each(STORES)("a namespace's delete ends what it holds (%s)", (_store, args) => {
   it('a route delay and a chaos timeout are answered 404 NAMESPACE_NOT_FOUND, gRPC calls end, within a second', async () => {
     const daemon = await startDaemon({ args: [...args] });
@@ -217,6 +286,10 @@ describe.each(STORES)('idle namespaces are unloaded (%s)', (_store, args) => {
     await comesBackWhole(await daemonOf());
   });
 
+  it('an unloaded namespace waits as before: a long-poll, a journal stream and a queued hang are held', async () => {
+    await waitsAfterUnload(await daemonOf());
+  });
+
   it('a namespace whose rate limit is drained stays loaded: its bucket is not refilled by unloading', async () => {
     const daemon = await daemonOf();
     await makeNamespace(daemon, { name: 'limited' });
@@ -324,5 +397,10 @@ describe('idle namespaces are unloaded (Redis)', () => {
   it('an unloaded namespace comes back whole: data, queued answer, the shared clock, journal', async () => {
     redis = await startTestRedis();
     await comesBackWhole(await startDaemon({ env: { MOCKPOINT_REDIS_URL: redis.socket } }));
+  });
+
+  it('an unloaded namespace waits as before: a long-poll, a journal stream and a queued hang are held', async () => {
+    redis ??= await startTestRedis();
+    await waitsAfterUnload(await startDaemon({ env: { MOCKPOINT_REDIS_URL: redis.socket } }));
   });
 });

@@ -255,7 +255,7 @@ export class NamespaceTable {
     this.#sweep = undefined;
     await this.#sweeping?.catch(() => undefined);
     await Promise.allSettled([...this.#opening.values()]);
-    await Promise.all([...this.#live.keys()].map((name) => this.#letGo(name, false)));
+    await Promise.all([...this.#live.keys()].map((name) => this.#letGo(name, 'close')));
   }
 
   /** Runs `step` once the create or delete of `name` running before it here has ended. */
@@ -311,17 +311,21 @@ export class NamespaceTable {
 
   /**
    * Closes a namespace's app here: held requests answered, sockets and deliveries
-   * stopped, its parts closed. `deleted`: the namespace is gone, so what it still
-   * holds (a delay, a chaos timeout, a gRPC call) ends now; else (the server
-   * closing) that is left to the server's grace.
+   * stopped, its parts closed. `delete`: the namespace is gone, so what it still
+   * holds (a delay, a chaos timeout, a gRPC call) ends now; `close` (the server
+   * closing): that is left to the server's grace; `unload` (idle, nothing held):
+   * nothing is released, since its journal and queue outlive the app (memory keeps
+   * the same ones for the app made next) and releasing them ends every later wait
+   * at once.
    */
-  async #letGo(name: string, deleted = true): Promise<void> {
+  async #letGo(name: string, how: 'delete' | 'close' | 'unload' = 'delete'): Promise<void> {
+    const deleted = how === 'delete';
     await this.#opening.get(name)?.catch(() => undefined);
     const live = this.#live.get(name);
     if (live === undefined) return;
     this.#live.delete(name);
     const { mockpoint } = live.app;
-    releaseAppHeld(live.app);
+    if (how !== 'unload') releaseAppHeld(live.app);
     // The released answers go out first; then whatever is still held (a delay, a chaos timeout, a call) ends.
     // Nothing held (a test session's usual end): no turn to wait for.
     if (deleted && mockpoint.held.size > 0) {
@@ -349,7 +353,7 @@ export class NamespaceTable {
       const { clock } = live.app.mockpoint;
       if (!clock.real && live.backend.clock === undefined)
         this.#clocks.set(name, { state: clock.state(), of: live.entry });
-      const unloading = this.#letGo(name, false);
+      const unloading = this.#letGo(name, 'unload');
       this.#unloading.set(name, unloading);
       await unloading.finally(() => this.#unloading.delete(name));
     }

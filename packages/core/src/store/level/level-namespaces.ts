@@ -112,8 +112,9 @@ async function openNamespace(
     warnings,
     describe: () => `level at ${store.dir}, namespace ${name}`,
     close: async () => {
-      // Long-polls on its journal end now; a later open finds its journal and queue as they were.
-      parts.journal.releaseWaiters();
+      // Its journal and queue are kept for a later open, as they are: never released here, or every
+      // wait on them after an idle unload would end at once. What waits on them is answered by the
+      // app that lets go of them when the namespace is deleted or the server closes (release-held.ts).
       await view.close();
     },
   };
