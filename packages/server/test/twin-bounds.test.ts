@@ -2,7 +2,9 @@
 // and a real redis-server: a search query made to backtrack, a long OR chain, and an expansion
 // that would copy one 4 MB customer into a hundred PaymentIntents are each refused at once in
 // Stripe's 400 form, while /api/health keeps answering within a second and the daemon's RSS grows
-// by less than 200 MB. What stays in bounds still answers.
+// by less than 200 MB. What stays in bounds still answers. And #71's M2: the twin's
+// read-modify-write flows run at once (one Idempotency-Key, refunds of one charge, completes and
+// expires of one Checkout Session) act once, as on Stripe, on every store.
 import { describe, expect, it } from 'vitest';
 import { type TwinStore, twinDaemon, useTwinRedis } from './helpers/twin.js';
 import { watchHealth } from './helpers/watch-health.js';
@@ -14,14 +16,22 @@ const MB = 1024 * 1024;
 /** What these tests read of an answer: a list's data, an object's id, an error. */
 interface Answer {
   id?: string;
-  data: { email?: string; customer: { id: string } }[];
+  data: { email?: string; customer: { id: string }; type?: string }[];
+  latest_charge?: string;
+  amount_refunded?: number;
   error: { type: string; param?: string; message: string };
 }
 
-async function stripe(root: string, method: string, path: string, form?: Record<string, string>) {
+async function stripe(
+  root: string,
+  method: string,
+  path: string,
+  form?: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(`${root}${path}`, {
     method,
-    headers: AUTH,
+    headers: { ...AUTH, ...headers },
     ...(form === undefined ? {} : { body: new URLSearchParams(form).toString() }),
   });
   return { status: response.status, body: (await response.json()) as Answer };
@@ -83,5 +93,64 @@ describe.each(stores)('on %s', (kind) => {
     expect(report.failed, JSON.stringify(report)).toBe(0);
     expect(report.worstMs, JSON.stringify(report)).toBeLessThan(1000);
     expect(report.rssPeak - report.rssStart, JSON.stringify(report)).toBeLessThan(200 * MB);
+  });
+
+  it('runs concurrent flows once: one Idempotency-Key, refunds of one charge, completes of one session', async () => {
+    const { root } = await twinDaemon('stripe', await storeOf());
+    const keyed = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        stripe(root, 'POST', '/v1/customers', { email: 'once@example.com' }, { 'idempotency-key': 'k-1' }),
+      ),
+    );
+    expect(new Set(keyed.map((answer) => answer.body.id)).size).toBe(1);
+    expect((await stripe(root, 'GET', '/v1/customers?limit=100')).body.data).toHaveLength(1);
+
+    const paid = await stripe(root, 'POST', '/v1/payment_intents', {
+      amount: '1000',
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      confirm: 'true',
+    });
+    const charge = paid.body.latest_charge as string;
+    const refunds = await Promise.all(
+      Array.from({ length: 10 }, () => stripe(root, 'POST', '/v1/refunds', { charge, amount: '600' })),
+    );
+    expect(refunds.map((answer) => answer.status).sort()).toEqual([200, ...Array(9).fill(400)]);
+    expect((await stripe(root, 'GET', `/v1/charges/${charge}`)).body.amount_refunded).toBe(600);
+
+    const price = await stripe(root, 'POST', '/v1/prices', {
+      currency: 'usd',
+      unit_amount: '700',
+      'product_data[name]': 'Tee',
+    });
+    const session = (
+      await stripe(root, 'POST', '/v1/checkout/sessions', {
+        mode: 'payment',
+        'line_items[0][price]': price.body.id as string,
+        'line_items[0][quantity]': '1',
+        success_url: 'https://example.com/ok',
+      })
+    ).body.id as string;
+    const intentsBefore = (await stripe(root, 'GET', '/v1/payment_intents?limit=100')).body.data.length;
+    const helper = `/v1/test_helpers/checkout/sessions/${session}`;
+    const completes = await Promise.all(Array.from({ length: 5 }, () => stripe(root, 'POST', `${helper}/complete`)));
+    expect(completes.map((answer) => answer.status).sort()).toEqual([200, 400, 400, 400, 400]);
+    expect((await stripe(root, 'GET', '/v1/payment_intents?limit=100')).body.data.length).toBe(intentsBefore + 1);
+    const events = (await stripe(root, 'GET', '/v1/events?limit=100')).body.data;
+    expect(events.filter((event) => event.type === 'checkout.session.completed')).toHaveLength(1);
+
+    const other = (
+      await stripe(root, 'POST', '/v1/checkout/sessions', {
+        mode: 'payment',
+        'line_items[0][price]': price.body.id as string,
+        'line_items[0][quantity]': '1',
+        success_url: 'https://example.com/ok',
+      })
+    ).body.id as string;
+    const both = await Promise.all([
+      stripe(root, 'POST', `/v1/test_helpers/checkout/sessions/${other}/complete`),
+      stripe(root, 'POST', `/v1/checkout/sessions/${other}/expire`),
+    ]);
+    expect(both.map((answer) => answer.status).sort()).toEqual([200, 400]);
   });
 });

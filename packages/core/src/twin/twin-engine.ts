@@ -76,6 +76,8 @@ export interface TwinParts {
   now: () => number;
   /** The most JSON an answer with `expand` may hold, in bytes. @default `DEFAULT_LIMITS.maxCollectionBytes` */
   maxAnswerBytes?: number;
+  /** Runs a change in its turn: one change of the name at a time. @default run at once */
+  inTurn?: <T>(run: () => Promise<T>) => Promise<T>;
   /** Hands a delivery (`POST /api/deliveries`'s members as JSON texts) to the delivery engine. @default events kept, none sent */
   deliver?: (members: ReadonlyMap<string, string>) => Promise<unknown>;
 }
@@ -148,8 +150,19 @@ export class TwinEngine {
     return this.#parts.deliver(deliveryMembers(target, event, events.scheme, events.headers?.(type)));
   }
 
-  /** Answers one request; never rejects for what the request brings. */
-  async handle(request: TwinRequest): Promise<TwinAnswer> {
+  /**
+   * Answers one request; never rejects for what the request brings. A request
+   * that may change something (any method but GET and HEAD) runs in its turn,
+   * after the name's change before it: read-modify-write flows, idempotency keys
+   * and refunds are atomic on every store.
+   */
+  handle(request: TwinRequest): Promise<TwinAnswer> {
+    const inTurn = this.#parts.inTurn;
+    if (inTurn === undefined || request.method === 'GET' || request.method === 'HEAD') return this.#handle(request);
+    return inTurn(() => this.#handle(request));
+  }
+
+  async #handle(request: TwinRequest): Promise<TwinAnswer> {
     try {
       this.#checkAuth(request);
       const matched = this.#parts.model.match(request.method, request.path);

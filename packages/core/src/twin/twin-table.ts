@@ -110,6 +110,8 @@ export class TwinTable {
   readonly #maxAnswerBytes: number | undefined;
   readonly #deliver: TwinTableOptions['deliver'];
   readonly #engines = new Map<string, Promise<TwinEngine | null>>();
+  /** Per name, the end of the change under way: a twin's changes run one after another (#71 M2). */
+  readonly #changing = new Map<string, Promise<unknown>>();
   /** The engines made already (`null`: the name has no twin), for a synchronous answer. */
   readonly #made = new Map<string, TwinEngine | null>();
 
@@ -164,6 +166,23 @@ export class TwinTable {
     this.#made.delete(name);
   }
 
+  /**
+   * Runs `run` once the change of `name` before it has ended: a flow reads, then
+   * writes several collections (and an idempotency key), with awaits between
+   * that a store's I/O makes real, so two at once would both read the same state.
+   * Kept here, not in the engine, so that an engine made again meanwhile shares it.
+   */
+  #inTurn<T>(name: string, run: () => Promise<T>): Promise<T> {
+    const before = this.#changing.get(name);
+    const result = before === undefined ? run() : before.then(run, run);
+    const done = result.catch(() => undefined);
+    this.#changing.set(name, done);
+    void done.then(() => {
+      if (this.#changing.get(name) === done) this.#changing.delete(name);
+    });
+    return result;
+  }
+
   async #make(name: string): Promise<TwinEngine | null> {
     const setting = await this.#setting(name);
     if (setting === undefined) return null;
@@ -175,6 +194,7 @@ export class TwinTable {
       flows: flowsOf(profile.flows),
       collections: this.#collections,
       now: this.#now,
+      inTurn: (run) => this.#inTurn(name, run),
       ...(this.#maxAnswerBytes === undefined ? {} : { maxAnswerBytes: this.#maxAnswerBytes }),
       ...(this.#deliver === undefined ? {} : { deliver: this.#deliver }),
     });
