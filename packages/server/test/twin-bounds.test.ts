@@ -39,6 +39,47 @@ async function stripe(
 
 const stores: ['memory' | 'level' | 'redis'][] = [['memory'], ['level'], ['redis']];
 
+/**
+ * #71 S5's documents (8 KB in all): `/fan` a 20-level `allOf` of two branches each (2^20 walks
+ * before), `/wide` objects of 12 long-named properties 6 levels deep (~35 MB answered before),
+ * `/self` a schema whose `allOf` is itself (a 500, stack overflow, before).
+ */
+function explodingDocument(): Record<string, unknown> {
+  const schemas: Record<string, unknown> = {};
+  for (let i = 0; i < 20; i++)
+    schemas[`F${i}`] = {
+      allOf: [{ $ref: `#/components/schemas/F${i + 1}` }, { $ref: `#/components/schemas/F${i + 1}` }],
+    };
+  schemas.F20 = { type: 'object', properties: { leaf: { type: 'string' } } };
+  const name = (i: number) => `property_with_a_rather_long_name_${i}`;
+  for (let i = 0; i < 6; i++) {
+    schemas[`W${i}`] = {
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: 12 }, (_, j) => [name(j), { $ref: `#/components/schemas/W${i + 1}` }]),
+      ),
+    };
+  }
+  schemas.W6 = { type: 'string' };
+  schemas.Self = { allOf: [{ $ref: '#/components/schemas/Self' }] };
+  const get = (schema: string) => ({
+    get: {
+      responses: {
+        200: {
+          description: 'ok',
+          content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+        },
+      },
+    },
+  });
+  return {
+    openapi: '3.0.3',
+    info: { title: 'exploding', version: '1' },
+    paths: { '/fan': get('F0'), '/wide': get('W0'), '/self': get('Self') },
+    components: { schemas },
+  };
+}
+
 describe.each(stores)('on %s', (kind) => {
   const storeOf = async (): Promise<TwinStore> => (kind === 'memory' ? 'memory' : files.store(kind));
 
@@ -152,5 +193,29 @@ describe.each(stores)('on %s', (kind) => {
       stripe(root, 'POST', `/v1/checkout/sessions/${other}/expire`),
     ]);
     expect(both.map((answer) => answer.status).sort()).toEqual([200, 400]);
+  });
+
+  it('answers a document whose examples would explode within a budget, and a self-reference as an object', async () => {
+    const { daemon } = await twinDaemon('stripe', await storeOf());
+    const document = explodingDocument();
+    expect(JSON.stringify(document).length).toBeLessThan(8000);
+    const put = await fetch(`${daemon.url}/api/endpoints/doc/twin`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ document }),
+    });
+    expect(put.status).toBe(200);
+    const watch = await watchHealth(daemon.url, daemon.child.pid as number);
+    for (const path of ['/fan', '/wide', '/self', '/fan', '/wide']) {
+      const response = await fetch(`${daemon.url}/endpoint/doc${path}`);
+      const text = await response.text();
+      expect(response.status, `${path}: ${text.slice(0, 200)}`).toBe(200);
+      expect(text.length, path).toBeLessThan(2 * MB);
+      if (path === '/self') expect(JSON.parse(text)).toEqual({});
+    }
+    const report = await watch.stop();
+    expect(report.failed, JSON.stringify(report)).toBe(0);
+    expect(report.worstMs, JSON.stringify(report)).toBeLessThan(1000);
+    expect(report.rssPeak - report.rssStart, JSON.stringify(report)).toBeLessThan(200 * MB);
   });
 });

@@ -4,7 +4,11 @@
  * and format (`unix-time` and `date-time` read the clock). Expandable fields
  * (`anyOf: [string, object]`) take their id form; nullable fields are `null`;
  * a list's `data` holds one example item, as stripe-mock's fixtures do. Bounded
- * in depth and by a guard against schemas that refer to themselves.
+ * in depth, by a guard against schemas that refer to themselves (through
+ * `allOf`, `anyOf` and `oneOf` too: such a self-reference answers as an empty
+ * object), and by a budget of {@link MAX_EXAMPLE_VALUES} schemas looked at per
+ * answer, past which every value is `null`: however a document fans out, one
+ * answer costs a bounded time and size.
  *
  * @module
  */
@@ -34,6 +38,14 @@ export interface ExampleContext {
 }
 
 const MAX_DEPTH = 5;
+/** The most schemas one example looks at (each property, branch and item counts one). */
+export const MAX_EXAMPLE_VALUES = 20_000;
+
+/** One example's walk: the schemas on the way down, and how many more may be looked at. */
+interface Walk {
+  seen: Set<Schema>;
+  left: number;
+}
 
 function options(schema: Schema): Schema[] | undefined {
   const list = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
@@ -69,7 +81,7 @@ function numberExample(ctx: ExampleContext, schema: Schema): number {
   return 0;
 }
 
-function objectExample(ctx: ExampleContext, schema: Schema, depth: number, seen: Set<Schema>): unknown {
+function objectExample(ctx: ExampleContext, schema: Schema, depth: number, walk: Walk): unknown {
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   // Every property, so that a client's field has its place and the object looks whole (as a provider's
   // fixtures do); an optional object that cannot be null is left out (Stripe's `error` of a query run
@@ -81,27 +93,32 @@ function objectExample(ctx: ExampleContext, schema: Schema, depth: number, seen:
     const optionalObject =
       resolved.nullable !== true && (resolved.type === 'object' || resolved.properties !== undefined);
     if (!required.has(key) && optionalObject) continue;
-    out[key] = sampleOf(ctx, property, key, depth + 1, seen);
+    out[key] = sampleOf(ctx, property, key, depth + 1, walk);
   }
   const data = out.data;
   if (Array.isArray(data) && 'total_count' in out) out.total_count = data.length;
   return out;
 }
 
-function sampleOf(ctx: ExampleContext, raw: unknown, field: string, depth: number, seen: Set<Schema>): unknown {
+function sampleOf(ctx: ExampleContext, raw: unknown, field: string, depth: number, walk: Walk): unknown {
+  if (--walk.left < 0) return null;
   const schema = resolve(ctx.doc, raw);
   if (schema.example !== undefined) return structuredClone(schema.example);
   if (schema.nullable === true && depth > 0) return null;
+  const { seen } = walk;
   if (seen.has(schema) || depth > MAX_DEPTH) return schema.type === 'array' ? [] : null;
-  const list = options(schema);
-  if (list !== undefined) return sampleOf(ctx, list[0], field, depth, seen);
-  if (Array.isArray(schema.allOf)) {
-    const merged: Record<string, unknown> = {};
-    for (const part of schema.allOf) Object.assign(merged, sampleOf(ctx, part, field, depth, seen) as object);
-    return merged;
-  }
   seen.add(schema);
   try {
+    const list = options(schema);
+    if (list !== undefined) return sampleOf(ctx, list[0], field, depth, walk);
+    if (Array.isArray(schema.allOf)) {
+      const merged: Record<string, unknown> = {};
+      for (const part of schema.allOf) {
+        const value = sampleOf(ctx, part, field, depth + 1, walk);
+        if (typeof value === 'object' && value !== null && !Array.isArray(value)) Object.assign(merged, value);
+      }
+      return merged;
+    }
     switch (schema.type) {
       case 'string':
         return stringExample(ctx, schema, field);
@@ -112,9 +129,9 @@ function sampleOf(ctx: ExampleContext, raw: unknown, field: string, depth: numbe
         return false;
       case 'array':
         // The page of a list (a top-level array, or a list's `data`) holds one example item.
-        return depth <= 1 && (field === '' || field === 'data') ? [sampleOf(ctx, schema.items, '', depth, seen)] : [];
+        return depth <= 1 && (field === '' || field === 'data') ? [sampleOf(ctx, schema.items, '', depth, walk)] : [];
       default:
-        return schema.properties === undefined ? {} : objectExample(ctx, schema, depth, seen);
+        return schema.properties === undefined ? {} : objectExample(ctx, schema, depth, walk);
     }
   } finally {
     seen.delete(schema);
@@ -123,5 +140,5 @@ function sampleOf(ctx: ExampleContext, raw: unknown, field: string, depth: numbe
 
 /** One example value of `schema` (a top-level answer: a list's page gets one item). */
 export function exampleOf(ctx: ExampleContext, schema: unknown): unknown {
-  return sampleOf(ctx, schema, '', 0, new Set());
+  return sampleOf(ctx, schema, '', 0, { seen: new Set(), left: MAX_EXAMPLE_VALUES });
 }
