@@ -11,6 +11,10 @@
 //   which stalled over 5 minutes and ignored SIGTERM. Now parsed in a worker thread, its work
 //   counted first (400 GRPC_DEFINITIONS_TOO_COMPLEX past a message of 4,000 fields), health
 //   answering throughout, SIGTERM honoured.
+// - long field names (#71 S6): a 12 KB proto of ten 1,000-character string fields in a leaf under
+//   three levels of repeated messages holds 47,000 values (under the bound) but 41 MB of JSON;
+//   main's build answered a Connect `{}` with 200 and all of it. Now refused at once with
+//   RESOURCE_EXHAUSTED naming the 4 MiB bound of characters, in each protocol's form.
 // - 9,000 string fields in an `extend B` block of a proto2 `B` (286 KB): the count above skipped
 //   extend blocks (scored 0), so the PUT was parsed and kept: 200 after 12.3 s, 11.7 s of daemon
 //   CPU (in the worker). Now counted as B's fields: 400 GRPC_DEFINITIONS_TOO_COMPLEX in 76-160 ms.
@@ -36,6 +40,27 @@ function nodeProto(n: number): string {
     `  string label = ${2 * n + 1};`,
   ];
   return `syntax = "proto3";\npackage demo.v1;\nmessage Node {\n${fields.join('\n')}\n}\nmessage GetRequest {}\nservice Tree { rpc Get(GetRequest) returns (Node); }\n`;
+}
+
+/** A leaf of ten string fields of 1,000-character names under three levels of 8 repeated messages: `Deep.Get` answers it. */
+function longNamesProto(): string {
+  const leaf = Array.from(
+    { length: 10 },
+    (_, i) => `  string ${'n'.repeat(990)}${String(i).padStart(10, 'x')} = ${i + 1};`,
+  );
+  const level = (name: string, of: string) =>
+    `message ${name} {\n${Array.from({ length: 8 }, (_, i) => `  repeated ${of} items_${i} = ${i + 1};`).join('\n')}\n}`;
+  return [
+    'syntax = "proto3";',
+    'package deep.v1;',
+    `message Leaf {\n${leaf.join('\n')}\n}`,
+    level('Mid', 'Leaf'),
+    level('Top', 'Mid'),
+    level('Root', 'Top'),
+    'message GetRequest {}',
+    'service Deep { rpc Get(GetRequest) returns (Root); }',
+    '',
+  ].join('\n');
 }
 
 /** A request that may take long (a build before the bound took 38 s): its status, headers and text, or what went wrong. */
@@ -133,6 +158,40 @@ describe('gRPC schema mode under amplifying definitions (daemon)', () => {
     const native = await nativeCall(daemon.url, path);
     expect(native).toMatchObject({ status: '8', bytes: 0 });
     expect(native.message).toContain('more than 100000 values');
+
+    // Long field names: under the bound of values, past the one of characters (41 MB of JSON).
+    const long = longNamesProto();
+    expect(await putProtos(daemon, 'deep', { 'deep/v1/deep.proto': long })).toBe(201);
+    const deep = '/deep.v1.Deep/Get';
+    const longWatch = await watchHealth(daemon.url, pid);
+    const longStarted = performance.now();
+    const longAnswer = await send(`${daemon.url}${deep}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const longTook = performance.now() - longStarted;
+    const longReport = await longWatch.stop();
+    console.log(
+      `${line(`long names (${long.length} bytes) Connect call`, longReport)}; ${longAnswer.status}, ${longAnswer.text.length} bytes in ${Math.round(longTook)} ms`,
+    );
+    expect(longReport.failed).toBe(0);
+    expect(longReport.worstMs).toBeLessThan(1_000);
+    expect(longReport.rssPeak - longReport.rssStart).toBeLessThan(200 * MiB);
+    expect(longAnswer.status, longAnswer.text.slice(0, 200)).toBe(429);
+    const longError = JSON.parse(longAnswer.text) as { code: string; message: string };
+    expect(longError).toMatchObject({ code: 'resource_exhausted' });
+    expect(longError.message).toContain('deep.v1.Root would be more than 4194304 characters');
+    const longWeb = await send(`${daemon.url}${deep}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/grpc-web+proto' },
+      body: new Uint8Array(5),
+    });
+    expect(longWeb.headers?.get('grpc-status') ?? /grpc-status:\s*(\d+)/.exec(longWeb.text)?.[1]).toBe('8');
+    expect(longWeb.text.length).toBeLessThan(4_096);
+    const longNative = await nativeCall(daemon.url, deep);
+    expect(longNative).toMatchObject({ status: '8', bytes: 0 });
+    expect(longNative.message).toContain('4194304 characters');
   });
 });
 

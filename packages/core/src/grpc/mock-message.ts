@@ -7,7 +7,10 @@
  * their JSON forms. The whole message holds at most {@link MAX_MESSAGE_VALUES}
  * values, like GraphQL's schema-mode answer: a type of many message fields
  * (each list of them doubling) would otherwise grow as breadth to the fourth;
- * past the bound, {@link MessageTooLarge} is thrown, having made no more.
+ * and about {@link MAX_MESSAGE_CHARS} characters of JSON, counted as it is made
+ * (each field's name and value): long field names bound no values but make
+ * bytes (a 12 KB .proto made 196 MB). Past either bound,
+ * {@link MessageTooLarge} is thrown, having made no more.
  *
  * @module
  */
@@ -25,28 +28,43 @@ const LIST_LENGTH = 2;
 /** The most values (scalars, enums, messages, list items, map entries) one schema-mode message may hold. */
 const MAX_MESSAGE_VALUES = 100_000;
 
-/** Thrown when a message would hold more than its bound of values. */
+/** About the most characters of proto3 JSON one schema-mode message may hold (4 MiB). */
+export const MAX_MESSAGE_CHARS = 1 << 22;
+
+/** Thrown when a message would hold more than its bound of values (or of characters: `chars`). */
 export class MessageTooLarge extends Error {
   constructor(
     readonly typeName: string,
     readonly limit: number,
+    readonly chars?: number,
   ) {
     super(
-      `schema mode's message of ${typeName} would hold more than ${limit} values (each list and map has 2 entries and messages nest 4 deep, so every message field multiplies them); answer this method with a route, or give the type fewer message fields`,
+      chars === undefined
+        ? `schema mode's message of ${typeName} would hold more than ${limit} values (each list and map has 2 entries and messages nest 4 deep, so every message field multiplies them); answer this method with a route, or give the type fewer message fields`
+        : `schema mode's message of ${typeName} would be more than ${chars} characters of JSON (its field names are long, and lists, maps and nested messages repeat them); answer this method with a route, or give the type shorter names or fewer message fields`,
     );
   }
 }
 
-/** What one message may still make: values left, and the type it was asked for (named when it is over). */
+/** What one message may still make: values and characters left, and the type it was asked for (named when it is over). */
 interface Budget {
   left: number;
+  chars: number;
   readonly typeName: string;
   readonly limit: number;
+  readonly charLimit: number;
 }
 
-/** Counts one value against `budget`; throws {@link MessageTooLarge} past it. */
-function spend(budget: Budget): void {
+/** Counts one value of about `chars` characters against `budget`; throws {@link MessageTooLarge} past it. */
+function spend(budget: Budget, chars = 0): void {
   if (--budget.left < 0) throw new MessageTooLarge(budget.typeName, budget.limit);
+  spendChars(budget, chars);
+}
+
+/** Counts `chars` characters (a name, a key) against `budget`; throws {@link MessageTooLarge} past it. */
+function spendChars(budget: Budget, chars: number): void {
+  budget.chars -= chars;
+  if (budget.chars < 0) throw new MessageTooLarge(budget.typeName, budget.limit, budget.charLimit);
 }
 
 function scalar(type: ScalarType, random: SeededRandom): unknown {
@@ -124,14 +142,32 @@ function messageValue(message: DescMessage, random: SeededRandom, depth: number,
   for (const field of message.fields) {
     // Of a oneof, only its first member is set.
     if (field.oneof !== undefined && field.oneof.fields[0] !== field) continue;
+    // Its name and quotes, before its value is made.
+    spendChars(budget, field.jsonName.length + 4);
     const value = fieldValue(field, random, depth, budget);
     if (value !== undefined) out[field.jsonName] = value;
   }
   return out;
 }
 
+/** The longest value name of each enum, measured once. */
+const ENUM_CHARS = new WeakMap<object, number>();
+
+/** About the characters of a scalar or enum value of `field`'s kind: its longest enum name, or 32. */
+function valueChars(field: { enum?: { values: readonly { name: string }[] } | undefined }): number {
+  const described = field.enum;
+  if (described === undefined) return 32;
+  let longest = ENUM_CHARS.get(described);
+  if (longest === undefined) {
+    longest = 0;
+    for (const value of described.values) longest = Math.max(longest, value.name.length);
+    ENUM_CHARS.set(described, longest);
+  }
+  return longest + 2;
+}
+
 function single(field: DescField, random: SeededRandom, depth: number, budget: Budget): unknown {
-  if (field.fieldKind !== 'message') spend(budget);
+  if (field.fieldKind !== 'message') spend(budget, field.fieldKind === 'enum' ? valueChars(field) : 32);
   switch (field.fieldKind) {
     case 'scalar':
       return scalar(field.scalar, random);
@@ -149,7 +185,7 @@ function fieldValue(field: DescField, random: SeededRandom, depth: number, budge
     spend(budget);
     const items: unknown[] = [];
     for (let i = 0; i < LIST_LENGTH; i++) {
-      if (field.listKind !== 'message') spend(budget);
+      if (field.listKind !== 'message') spend(budget, field.listKind === 'enum' ? valueChars(field) : 32);
       const item =
         field.listKind === 'scalar'
           ? scalar(field.scalar, random)
@@ -164,7 +200,9 @@ function fieldValue(field: DescField, random: SeededRandom, depth: number, budge
     spend(budget);
     const entries: Record<string, unknown> = {};
     for (let i = 0; i < LIST_LENGTH; i++) {
-      if (field.mapKind !== 'message') spend(budget);
+      // Its key (a string or number) and, unless a message, its value.
+      if (field.mapKind !== 'message') spend(budget, 34 + (field.mapKind === 'enum' ? valueChars(field) : 32));
+      else spendChars(budget, 34);
       const key = field.mapKey === ScalarType.BOOL ? String(i === 0) : String(scalar(field.mapKey, random));
       const value =
         field.mapKind === 'scalar'
@@ -187,6 +225,8 @@ export function mockMessageJson(
   message: DescMessage,
   random: SeededRandom,
   limit: number = MAX_MESSAGE_VALUES,
+  charLimit: number = MAX_MESSAGE_CHARS,
 ): unknown {
-  return messageValue(message, random, 0, { left: limit, typeName: message.typeName, limit }) ?? {};
+  const budget = { left: limit, chars: charLimit, typeName: message.typeName, limit, charLimit };
+  return messageValue(message, random, 0, budget) ?? {};
 }

@@ -49,16 +49,49 @@ export function parseTwinSetting(value: unknown, providers: readonly string[]): 
   return { document, ...(profile === undefined ? {} : { profile }) };
 }
 
-/** The stored text of a setting (a removal for none). */
-export function twinSettingJson(setting: TwinSetting): string {
-  return JSON.stringify(setting);
+/** Most settings {@link DECODED} keeps, and the most characters of their texts. */
+const MAX_DECODED = 16;
+const MAX_DECODED_CHARS = 64 << 20;
+
+/**
+ * Settings by their stored text, newest last, shared by every name and namespace that keeps the same
+ * text: a document of 12,000 paths is parsed (and its model built, twin-table.ts) once, not after every
+ * namespace's idle unload or on every GET of the twin. Bounded by count and by characters.
+ */
+const DECODED = new Map<string, TwinSetting>();
+let decodedChars = 0;
+
+function remember(text: string, setting: TwinSetting): void {
+  if (DECODED.delete(text)) decodedChars -= text.length;
+  if (text.length > MAX_DECODED_CHARS) return;
+  DECODED.set(text, setting);
+  decodedChars += text.length;
+  for (const [oldest] of DECODED) {
+    if (DECODED.size <= MAX_DECODED && decodedChars <= MAX_DECODED_CHARS) break;
+    DECODED.delete(oldest);
+    decodedChars -= oldest.length;
+  }
 }
 
-/** The setting kept as `text`; throws on text that is not one (damaged storage). */
+/** The stored text of a setting (a removal for none). */
+export function twinSettingJson(setting: TwinSetting): string {
+  const text = JSON.stringify(setting);
+  // What is read back from the store is this very setting (its document's model already built).
+  remember(text, setting);
+  return text;
+}
+
+/** The setting kept as `text` (the one object for one text, while remembered); throws on text that is not one (damaged storage). */
 export function decodeTwinSetting(text: string): TwinSetting {
+  const known = DECODED.get(text);
+  if (known !== undefined) {
+    remember(text, known);
+    return known;
+  }
   const value: unknown = JSON.parse(text);
   if (!isObject(value) || (typeof value.provider !== 'string' && !isObject(value.document))) {
     throw new TypeError('a stored twin is an object with a provider or a document');
   }
+  remember(text, value as TwinSetting);
   return value as TwinSetting;
 }

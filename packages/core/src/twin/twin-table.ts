@@ -70,17 +70,41 @@ function providerModel(catalog: TwinCatalog, provider: string): Promise<TwinSour
   return model;
 }
 
+/**
+ * Models by document (the object a setting holds: one per stored text, twin-setting.ts) and by the
+ * profile's JSON: a document's model is built once, shared by every name and namespace that uses it,
+ * by `GET …/twin` and after an idle unload.
+ */
+const MODELS = new WeakMap<object, Map<string, Built>>();
+/** Most profiles one document's models are kept for. */
+const MAX_PROFILES = 8;
+
+function modelOf(document: Record<string, unknown>, profile: Record<string, unknown>): Built {
+  let byProfile = MODELS.get(document);
+  if (byProfile === undefined) {
+    byProfile = new Map();
+    MODELS.set(document, byProfile);
+  }
+  const key = JSON.stringify(profile);
+  let built = byProfile.get(key);
+  if (built === undefined) {
+    const checked = checkProfile(profile);
+    built = { checked, model: new TwinModel(document, checked, flowPaths(checked)) };
+    if (byProfile.size >= MAX_PROFILES) byProfile.clear();
+    byProfile.set(key, built);
+  }
+  return built;
+}
+
 /** Checks a setting whole (its profile, its document's paths) as it is made: `INVALID_TWIN` when it is not one. */
 export async function buildTwin(setting: TwinSetting, catalog: TwinCatalog | undefined): Promise<Built> {
   if (setting.provider !== undefined) {
     if (catalog === undefined) throw new MockpointError('INVALID_TWIN', 'provider: this daemon ships no providers');
     const shipped = await providerModel(catalog, setting.provider);
     if (setting.profile === undefined) return shipped;
-    const checked = checkProfile({ ...shipped.profile, ...setting.profile });
-    return { checked, model: new TwinModel(shipped.document, checked, flowPaths(checked)) };
+    return modelOf(shipped.document, { ...shipped.profile, ...setting.profile });
   }
-  const checked = checkProfile(setting.profile ?? { name: 'openapi' });
-  return { checked, model: new TwinModel(setting.document ?? {}, checked, flowPaths(checked)) };
+  return modelOf(setting.document ?? {}, setting.profile ?? { name: 'openapi' });
 }
 
 /** What a table of twins is made of. */
