@@ -98,6 +98,66 @@ async function comesBackWhole(daemon: Daemon): Promise<void> {
   expect((journal.body as { requests: unknown[] }).requests).toHaveLength(3);
 }
 
+/** Reads `body` until its text so far includes `text`; `false` when it ends first. */
+async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, seen: { text: string }, text: string) {
+  const decoder = new TextDecoder();
+  while (!seen.text.includes(text)) {
+    const { done, value } = await reader.read();
+    if (done) return false;
+    seen.text += decoder.decode(value, { stream: true });
+  }
+  return true;
+}
+
+/**
+ * Unloads namespace `ns` of `daemon` (idle), then checks that it waits as one never unloaded
+ * (issue #71 M1: the unload used to release its journal and queue for good): a journal long-poll
+ * waits for its count, a journal stream stays open and gets the next request, a queued `hang`
+ * holds until the queue is cleared.
+ */
+async function waitsAfterUnload(daemon: Daemon, ns: string): Promise<void> {
+  await makeNamespace(daemon, { name: ns });
+  await put(daemon, `/ns/${ns}/api/endpoints/user`, { data: { id: 1 } });
+  await expect.poll(async () => (await info(daemon, ns))?.loaded, { timeout: 10_000 }).toBe(false);
+
+  const settled = { poll: false, hang: false };
+  const polled = requestJson(`${daemon.url}/ns/${ns}/api/endpoints/user/requests?wait=8000&count=2`).finally(() => {
+    settled.poll = true;
+  });
+  const stream = await fetch(`${daemon.url}/ns/${ns}/api/endpoints/user/requests/stream`);
+  expect(stream.status).toBe(200);
+  const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+  const seen = { text: '' };
+  try {
+    expect(await readUntil(reader, seen, 'event: journal')).toBe(true);
+    const queued = await requestJson(`${daemon.url}/ns/${ns}/api/endpoints/user/queue`, {
+      method: 'POST',
+      body: { answers: [{ fault: 'hang' }] },
+    });
+    expect(queued.status).toBe(201);
+    const hang = fetch(`${daemon.url}/ns/${ns}/endpoint/user`)
+      .then((res) => res.text())
+      .catch(() => 'reset')
+      .finally(() => {
+        settled.hang = true;
+      });
+    // The long-poll and the hang are held (the unload used to answer both at once).
+    await expect.poll(async () => (await info(daemon, ns))?.held, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+    expect((await requestJson(`${daemon.url}/ns/${ns}/endpoint/user`)).body).toEqual({ id: 1 });
+    expect(await readUntil(reader, seen, 'event: request')).toBe(true);
+    expect(seen.text).not.toContain('event: end');
+    // One request journaled of the two asked for: the long-poll still waits, the hang still holds.
+    expect(settled).toEqual({ poll: false, hang: false });
+    const cleared = await fetch(`${daemon.url}/ns/${ns}/api/endpoints/user/queue`, { method: 'DELETE' });
+    expect(cleared.status).toBeLessThan(300);
+    await hang;
+    const page = (await polled).body as { requests: unknown[] };
+    expect(page.requests).toHaveLength(2);
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
 describe.each(STORES)("a namespace's delete ends what it holds (%s)", (_store, args) => {
   it('a route delay and a chaos timeout are answered 404 NAMESPACE_NOT_FOUND, gRPC calls end, within a second', async () => {
     const daemon = await startDaemon({ args: [...args] });
@@ -217,6 +277,10 @@ describe.each(STORES)('idle namespaces are unloaded (%s)', (_store, args) => {
     await comesBackWhole(await daemonOf());
   });
 
+  it('an unloaded namespace waits as one never unloaded: long-poll, journal stream, queued hang', async () => {
+    await waitsAfterUnload(await daemonOf(), 'waits');
+  });
+
   it('a namespace whose rate limit is drained stays loaded: its bucket is not refilled by unloading', async () => {
     const daemon = await daemonOf();
     await makeNamespace(daemon, { name: 'limited' });
@@ -321,8 +385,10 @@ describe('idle namespaces are unloaded (Redis)', () => {
   let redis: TestRedis | undefined;
   afterAll(() => redis?.dispose());
 
-  it('an unloaded namespace comes back whole: data, queued answer, the shared clock, journal', async () => {
+  it('an unloaded namespace comes back whole (data, queued answer, the shared clock, journal) and waits as before', async () => {
     redis = await startTestRedis();
-    await comesBackWhole(await startDaemon({ env: { MOCKPOINT_REDIS_URL: redis.socket } }));
-  });
+    const daemon = await startDaemon({ env: { MOCKPOINT_REDIS_URL: redis.socket } });
+    await comesBackWhole(daemon);
+    await waitsAfterUnload(daemon, 'waits');
+  }, 30_000);
 });

@@ -293,6 +293,9 @@ export class NamespaceTable {
     let app: MockpointApp;
     try {
       app = this.#options.make(backend, entry);
+      // Its journal and queue may be those an unload released (kept from one open to the next): they wait again.
+      app.mockpoint.journal.reopen();
+      app.mockpoint.endpoints.queue.reopen();
       await Promise.all([app.mockpoint.hostsLoaded, app.mockpoint.clockLoaded]);
       const clock = this.#clocks.get(name);
       if (clock !== undefined && sameNamespace(entry, clock.of)) app.mockpoint.clock.adopt(clock.state);
