@@ -337,6 +337,8 @@ function namespaceTable(
       });
       // Made on a request, after the runtime's serve() set the default app's upgrade.
       app.mockpoint.sockets.fetchUpgrade = rootSockets().fetchUpgrade;
+      // Its WebSockets count against the server's share of the connection cap, with the default app's.
+      app.mockpoint.sockets.shareTotal(rootSockets());
       return app;
     },
     report: (error) => options.onUnexpectedError?.(error, { method: 'SWEEP', url: '/api/namespaces' }),

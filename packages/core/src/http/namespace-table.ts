@@ -94,6 +94,8 @@ export class NamespaceTable {
   #sweeping: Promise<void> | undefined;
   #serving = false;
   #closed = false;
+  /** Room reserved by the batches under way here ({@link createMany}), not made yet. */
+  #reserved = 0;
 
   constructor(namespaces: BackendNamespaces, options: NamespaceTableOptions) {
     this.#namespaces = namespaces;
@@ -112,7 +114,12 @@ export class NamespaceTable {
   }
 
   /** Makes a namespace and its token. @throws MockpointError `NAMESPACE_EXISTS`, `TOO_MANY_NAMESPACES`, `INVALID_NAME`. */
-  async create(request: NamespaceRequest): Promise<CreatedNamespace> {
+  create(request: NamespaceRequest): Promise<CreatedNamespace> {
+    return this.#create(request, 0);
+  }
+
+  /** {@link create}, for a batch that holds `held` of the reserved room ({@link createMany}). */
+  async #create(request: NamespaceRequest, held: number): Promise<CreatedNamespace> {
     this.#open();
     const name = request.name ?? randomName();
     if (!isValidName(name)) throw new MockpointError('INVALID_NAME', `namespace "${name}": ${NAME_RULE}`);
@@ -123,7 +130,9 @@ export class NamespaceTable {
     const max = this.#options.max;
     // One name's create and delete run one after the other here: a delete's drop must not wipe a new namespace.
     const created = await this.#serial(name, async () => {
-      const made = await this.#namespaces.registry.create(entry, max);
+      // Room reserved by batches under way here is not this create's (unless it is of that batch).
+      const room = max === 0 ? 0 : Math.max(0, max - (this.#reserved - held));
+      const made = room === 0 ? 'full' : await this.#namespaces.registry.create(entry, room);
       if (made !== 'created') return made;
       // An app of an earlier namespace of this name (deleted by another replica) holds its old token and parts.
       this.#clocks.delete(name);
@@ -152,12 +161,34 @@ export class NamespaceTable {
    * or none (those made are deleted when one fails). @throws MockpointError as {@link create}.
    */
   async createMany(request: Omit<NamespaceRequest, 'name' | 'count'>, count: number): Promise<CreatedNamespace[]> {
+    this.#open();
+    // The batch's room is reserved at once (concurrent batches and creates here leave it alone), or it is
+    // refused before it makes one: batches share the room as one create at a time would (issue #71 M3).
+    const max = this.#options.max;
+    const existing = (await this.#namespaces.registry.list()).length;
+    if (max === 0 || existing + this.#reserved + count > max) {
+      throw new MockpointError(
+        'TOO_MANY_NAMESPACES',
+        max === 0
+          ? 'namespaces are off on this server (MOCKPOINT_MAX_NAMESPACES=0)'
+          : `${max} namespaces exist or are being made already, no room for ${count} more (MOCKPOINT_MAX_NAMESPACES); delete some first`,
+      );
+    }
+    this.#reserved += count;
+    let held = count;
     const made: CreatedNamespace[] = [];
     try {
-      for (let i = 0; i < count; i++) made.push(await this.create(request));
+      for (let i = 0; i < count; i++) {
+        made.push(await this.#create(request, held));
+        // Made: it counts in the registry now, not in the reservation.
+        held--;
+        this.#reserved--;
+      }
     } catch (error) {
       await Promise.allSettled(made.map(({ name }) => this.delete(name)));
       throw error;
+    } finally {
+      this.#reserved -= held;
     }
     return made;
   }
@@ -293,6 +324,9 @@ export class NamespaceTable {
     let app: MockpointApp;
     try {
       app = this.#options.make(backend, entry);
+      // Its journal and queue may be those an unload released (kept from one open to the next): they wait again.
+      app.mockpoint.journal.reopen();
+      app.mockpoint.endpoints.queue.reopen();
       await Promise.all([app.mockpoint.hostsLoaded, app.mockpoint.clockLoaded]);
       const clock = this.#clocks.get(name);
       if (clock !== undefined && sameNamespace(entry, clock.of)) app.mockpoint.clock.adopt(clock.state);

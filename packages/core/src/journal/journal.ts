@@ -72,6 +72,11 @@ export class Followers implements Iterable<JournalFollower> {
     this.#set.clear();
     for (const follower of followers) follower.ended();
   }
+
+  /** Undoes {@link end}: followers that arrive from now on are kept. */
+  reopen(): void {
+    this.#ended = false;
+  }
 }
 
 /**
@@ -113,6 +118,11 @@ export interface Journal {
   waitersFor(name: string): number;
   /** Answers every pending wait now, and every later one at once (for shutting down); followers are told they ended. */
   releaseWaiters(): void;
+  /**
+   * Undoes {@link releaseWaiters}: later waits and followers are held again (a
+   * namespace's app made again after an idle unload waits as one never unloaded).
+   */
+  reopen(): void;
   /**
    * Hands every entry recorded from now on to `follower` (of the names it wants),
    * in id order, each once, on whichever replica it was recorded. Returns the

@@ -81,6 +81,11 @@ export interface AnswerQueue {
    */
   releaseHangs(): void;
   /**
+   * Undoes {@link releaseHangs}: hangs taken from now on wait for a clear again
+   * (a namespace's app made again after an idle unload).
+   */
+  reopen(): void;
+  /**
    * Calls `listener` after each change of a name's queue: a push or a clear
    * (`undefined`: every queue was cleared, or changes may have been missed).
    * A shared queue announces the changes made by every process sharing it, each

@@ -78,16 +78,31 @@ function limitSession(session: Http2Session, ms: number): void {
   idle();
 }
 
-/** Applies the request timeouts to an HTTP/2 server with `allowHTTP1`, for both protocols (see the module comment). */
-export function limitSecureServer(server: Http2SecureServer, timeouts: RequestTimeouts): void {
+/**
+ * Applies the request timeouts to an HTTP/2 server with `allowHTTP1`, for both protocols (see the
+ * module comment). `sessionIdleMs`: the request timeout as set (`timeouts.requestTimeout` is raised
+ * to the headers timeout, which Node's HTTP/1.1 code requires; an idle HTTP/2 session is not).
+ */
+export function limitSecureServer(
+  server: Http2SecureServer,
+  timeouts: RequestTimeouts,
+  sessionIdleMs = timeouts.requestTimeout,
+): void {
   Object.assign(server, timeouts);
-  limitHttp2Streams(server, timeouts.requestTimeout);
+  limitHttp2Streams(server, timeouts.requestTimeout, sessionIdleMs);
 }
 
-/** Applies the HTTP/2 request timeout to the streams and sessions of `server` (TLS or cleartext). */
-export function limitHttp2Streams(server: Http2SecureServer | Http2Server, requestTimeout: number): void {
+/**
+ * Applies the HTTP/2 request timeout to the streams and sessions of `server` (TLS or cleartext):
+ * a session with no stream open for `sessionIdleMs` (the `--request-timeout-ms` as set) is closed.
+ */
+export function limitHttp2Streams(
+  server: Http2SecureServer | Http2Server,
+  requestTimeout: number,
+  sessionIdleMs = requestTimeout,
+): void {
   // The two servers' `on` overloads differ only in their types; the events are the same.
   const http2 = server as unknown as Http2Server;
-  http2.on('session', (session: Http2Session) => limitSession(session, requestTimeout));
+  http2.on('session', (session: Http2Session) => limitSession(session, sessionIdleMs));
   http2.on('stream', (stream: ServerHttp2Stream) => limitStream(stream, requestTimeout));
 }

@@ -168,10 +168,10 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
   // Created unbound so that a listen error can be awaited and reported.
   const maxConnections = options.maxConnections ?? DEFAULT_CONNECTION_LIMITS.maxConnections;
   const headersTimeout = options.headersTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.headersTimeoutMs;
-  const requestTimeout = Math.max(
-    headersTimeout,
-    options.requestTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.requestTimeoutMs,
-  );
+  // An HTTP/2 session with no stream open this long is closed: the setting as given (issue #71).
+  const sessionIdleMs = options.requestTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.requestTimeoutMs;
+  // Node's HTTP/1.1 code requires a request timeout at least the headers timeout.
+  const requestTimeout = Math.max(headersTimeout, sessionIdleMs);
   const listener = createNodeListener(app, options);
   // Streams one HTTP/2 connection may open: at least 100, and at least the gRPC calls it may hold.
   const maxConcurrentStreams = Math.max(MAX_CONCURRENT_STREAMS, app.mockpoint.options.maxGrpcStreams);
@@ -197,7 +197,7 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
   const sessions = new Set<Http2Session>();
   // Over TLS the timeouts are set on the http2 server, for HTTP/1.1 and HTTP/2 (adapter/node/http2-limits.ts).
   if (options.tls !== undefined) {
-    limitSecureServer(server as unknown as Http2SecureServer, timeouts);
+    limitSecureServer(server as unknown as Http2SecureServer, timeouts, sessionIdleMs);
     trackSessions(server as unknown as Http2SecureServer, sessions);
   } else if (process.versions.bun === undefined) {
     // HTTP/2 with prior knowledge (native gRPC) on the same port: adapter/node/h2c-sniff.ts. Its
@@ -212,7 +212,7 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
           { settings: { maxConcurrentStreams } },
           http2Listener(listener),
         );
-        limitHttp2Streams(h2c, requestTimeout);
+        limitHttp2Streams(h2c, requestTimeout, sessionIdleMs);
         trackSessions(h2c, sessions);
         return h2c;
       },

@@ -520,6 +520,10 @@ export class OpenSockets {
   readonly idleTimeoutMs: number;
   readonly messageTimeoutMs: number;
   #total = 0;
+  /** Connections open in all the apps counted together (one server's: the default namespace's and its namespaces'). */
+  #all = { open: 0 };
+  /** The app whose total this one's connections count into ({@link shareTotal}). */
+  #root: OpenSockets | undefined;
   #heldTotal = 0;
   readonly graphqlEvents: number;
   readonly graphqlIntervalMs: number;
@@ -547,7 +551,23 @@ export class OpenSockets {
 
   /** Connections all names may hold open together. */
   get maxTotal(): number {
-    return this.#maxTotal;
+    return this.#root === undefined ? this.#maxTotal : this.#root.maxTotal;
+  }
+
+  /**
+   * Counts this app's connections into `root`'s, under `root`'s {@link maxTotal}: a namespace's app
+   * shares the server's connections with the default one, so together they never take more than
+   * their share of the cap (each with a share of its own, they locked the API out).
+   */
+  shareTotal(root: OpenSockets): void {
+    if (root === this) return;
+    this.#root = root;
+    this.#all = root.#all;
+  }
+
+  /** Connections open in all the apps sharing this one's total ({@link shareTotal}). */
+  get sizeAll(): number {
+    return this.#all.open;
   }
 
   /** Lowers {@link maxTotal} to `max` (a server that listens with a smaller connection cap than the app's). */
@@ -585,11 +605,12 @@ export class OpenSockets {
     }
     named.set(connection.id, connection);
     this.#total++;
+    this.#all.open++;
     if (named.size > this.maxPerName) {
       connection.limitClose(1013, 'too many connections for this name');
       return connection.events;
     }
-    if (this.#total > this.#maxTotal) {
+    if (this.#all.open > this.maxTotal) {
       connection.limitClose(1013, 'too many WebSocket connections on this server');
       return connection.events;
     }
@@ -604,6 +625,7 @@ export class OpenSockets {
     if (named?.get(connection.id) !== connection) return;
     named.delete(connection.id);
     this.#total--;
+    this.#all.open--;
     if (named.size === 0) this.#byName.delete(connection.session.name);
   }
 

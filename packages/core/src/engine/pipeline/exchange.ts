@@ -47,8 +47,8 @@ export interface PipelineParts {
   readonly sockets?: {
     count(name: string): number;
     readonly maxPerName: number;
-    /** Connections open in all, and how many all names may hold together. */
-    readonly size: number;
+    /** Connections open in all (this app's and those sharing its total), and how many all names may hold together. */
+    readonly sizeAll: number;
     readonly maxTotal: number;
     /** Events a graphql-ws subscription gets from the schema, and the ms before each (`MOCKPOINT_GRAPHQL_SUBSCRIPTION_*`). */
     readonly graphqlEvents?: number;

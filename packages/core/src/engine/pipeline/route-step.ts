@@ -103,7 +103,7 @@ export function socketsFull(exchange: Exchange): EndpointAnswer | undefined {
       `${exchange.name} holds ${sockets.maxPerName} WebSocket connections open already (MOCKPOINT_MAX_SOCKETS_PER_NAME)`,
     );
   }
-  if (sockets.size < sockets.maxTotal) return undefined;
+  if (sockets.sizeAll < sockets.maxTotal) return undefined;
   return errorAnswer(
     503,
     'TOO_MANY_SOCKETS',

@@ -163,6 +163,10 @@ export class MemoryAnswerQueue implements AnswerQueue {
     this.#clearing.clear();
   }
 
+  reopen(): void {
+    this.#released = false;
+  }
+
   #snapshot(queue: Held[]): QueuedAnswer[] {
     return queue.map((held) => ({ ...held.answer }));
   }

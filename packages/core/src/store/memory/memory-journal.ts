@@ -431,6 +431,11 @@ export class RequestJournal implements Journal {
     this.#followers.end();
   }
 
+  reopen(): void {
+    this.#closed = false;
+    this.#followers.reopen();
+  }
+
   /** Removes the entries for `name` (waiters stay). */
   clear(name: string): void {
     const ring = this.#rings.get(name);

@@ -561,6 +561,10 @@ export class RedisAnswerQueue implements AnswerQueue {
     this.#hangs.clear();
   }
 
+  reopen(): void {
+    this.#released = false;
+  }
+
   /** A message on the queue channel: `<origin> p <seq> <name>` (a push) or `<origin> c <clears> <name or *>`. */
   #notice(message: string): void {
     const [origin, op, n] = message.split(' ', 3) as [string, string, string];

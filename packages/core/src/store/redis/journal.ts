@@ -509,6 +509,11 @@ export class RedisJournal implements Journal {
     this.#followers.end();
   }
 
+  reopen(): void {
+    this.#released = false;
+    this.#followers.reopen();
+  }
+
   follow(follower: JournalFollower): () => void {
     return this.#followers.add(follower);
   }
