@@ -584,7 +584,7 @@ function paramRegexFilters(path: string, modifier: string, ignoreCase: boolean, 
     return `${shown}: only a regex without groups nor alternation, that cannot match a /, is carried over for a route parameter (docs/import.md)`;
   }
   const form = caseless(path);
-  if (typeof form === 'string' || !form.matches.includes(`(?<${modifier}>[^/]+?)`)) {
+  if (typeof form === 'string' || !('matches' in form) || !form.matches.includes(`(?<${modifier}>[^/]+?)`)) {
     return `${shown}: the route's path has no regex form here (no letter in its literal segments)`;
   }
   const narrowed: ValueMatcher = {
