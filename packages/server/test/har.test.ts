@@ -438,6 +438,49 @@ describe('HAR import and export', () => {
     expect(response.headers.get('authorization')).toBeNull();
     expect(sent.filter(([, value]) => value.includes('redacted'))).toEqual([]);
   }, 60_000);
+  it('a bearer token sent in a header never reaches the mock file: not under another header name, not in the query', async () => {
+    const dir = await makeTempDir('mockpoint-har-');
+    const entry = {
+      startedDateTime: '2026-11-25T08:00:00.000Z',
+      time: 1,
+      request: {
+        method: 'GET',
+        url: 'https://api.example.com/me?auth=tok-secret-1&x=1',
+        httpVersion: 'HTTP/1.1',
+        headers: [{ name: 'Authorization', value: 'Bearer tok-secret-1' }],
+      },
+      response: {
+        status: 200,
+        statusText: 'OK',
+        httpVersion: 'HTTP/1.1',
+        headers: [
+          { name: 'Content-Type', value: 'text/plain' },
+          { name: 'X-Upstream-Auth', value: 'Bearer tok-secret-2' },
+          { name: 'X-Echo', value: 'seen tok-secret-1' },
+          { name: 'X-Request-Id', value: 'r-1' },
+        ],
+        content: { size: 2, mimeType: 'text/plain', text: 'me' },
+      },
+      cache: {},
+      timings: { send: 0, wait: 0, receive: 0 },
+    };
+    writeFileSync(
+      join(dir, 'me.har'),
+      JSON.stringify({ log: { version: '1.2', creator: { name: 't', version: '1' }, entries: [entry] } }),
+    );
+    const imported = await runCli({ cwd: dir, args: ['import', 'me.har', '--name', 'api', '--out', 'api.json'] });
+    expect(imported.code, imported.stderr).toBe(0);
+    // Before: "x-upstream-auth": "Bearer tok-secret-2", "x-echo" and the query's auth=tok-secret-1 were written.
+    expect(readFileSync(join(dir, 'api.json'), 'utf8')).not.toContain('tok-secret');
+    expect(imported.stderr).toContain('"X-Upstream-Auth": its value is a credential (Bearer, Basic, …): never written');
+    const daemon = await startDaemon({ cwd: dir, args: ['--memory', '--config', 'api.json'] });
+    // The token in the query is matched by presence: a replay with another token is answered.
+    const response = await fetch(`${daemon.url}/endpoint/api/me?auth=tok-other-9&x=1`);
+    expect([response.status, await response.text()]).toEqual([200, 'me']);
+    expect(response.headers.get('x-request-id')).toBe('r-1');
+    expect(response.headers.get('x-upstream-auth')).toBeNull();
+    expect(response.headers.get('x-echo')).toBeNull();
+  }, 60_000);
   it('a binary POST with a bearer token, exported as HAR and imported again, answers its 201; no token is written', async () => {
     const dir = await makeTempDir('mockpoint-har-');
     const daemon = await startDaemon({ cwd: dir, args: ['--memory'] });

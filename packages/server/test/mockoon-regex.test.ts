@@ -3,7 +3,7 @@
 // `p/old`, its rule-matched 410 included), `:id?` is an optional parameter, and `regex` /
 // `regex_i` rules find their pattern anywhere in a value. `mockpoint import` carries these over
 // (the path and the rules as the filter's regex form), and the same requests get the same status
-// and body from both, a path with `:params` ignoring case in its literal segments too (its parameters
+// and body from both (a regex rule on a route parameter, `^9\d+$` -> 410, too), a path with `:params` ignoring case in its literal segments too (its parameters
 // read by templates as sent). Every process on 127.0.0.1.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -67,6 +67,14 @@ const ROUTES = [
     response(201, 'has digits', [{ target: 'body', modifier: '', value: '[0-9]{3}', operator: 'regex' }]),
     response(200, 'no digits', [], true),
   ]),
+  route('get', 'orders/:id', [
+    response(410, 'order gone', [{ target: 'params', modifier: 'id', value: '^9\\d+$', operator: 'regex' }]),
+    response(200, 'order', [], true),
+  ]),
+  route('get', 'tags/:tag', [
+    response(200, 'beta tag', [{ target: 'params', modifier: 'tag', value: 'b.ta', operator: 'regex_i' }]),
+    response(200, 'tag', [], true),
+  ]),
   route('get', 'ahead', [
     response(200, 'ahead', [{ target: 'query', modifier: 'q', value: 'a(?=b)', operator: 'regex' }]),
     response(200, 'plain', [], true),
@@ -90,6 +98,13 @@ const REQUESTS: { method: string; path: string; headers?: Record<string, string>
   { method: 'GET', path: '/agent' },
   { method: 'POST', path: '/echo', headers: { 'content-type': 'text/plain' }, body: 'order 123 ok' },
   { method: 'POST', path: '/ECHO', headers: { 'content-type': 'text/plain' }, body: 'order 12 ok' },
+  { method: 'GET', path: '/orders/912' },
+  { method: 'GET', path: '/ORDERS/95/' },
+  { method: 'GET', path: '/orders/19' },
+  { method: 'GET', path: '/orders/9' },
+  { method: 'GET', path: '/orders/9x1' },
+  { method: 'GET', path: '/tags/xBETAy' },
+  { method: 'GET', path: '/tags/bet' },
   { method: 'GET', path: '/ahead?q=xyz' },
   { method: 'GET', path: '/nothing' },
 ];
@@ -142,6 +157,9 @@ describe('Mockoon paths and regex rules, side by side with the Mockoon CLI 9.9.0
       }
       expect(seen.mockpoint).toEqual(seen.mockoon);
       expect(seen.mockoon[1]).toBe('GET /P/old?v=12 -> 410 gone');
+      // A regex rule on a route parameter (issue #71): the rule's response, not the route's other one.
+      expect(seen.mockpoint).toContain('GET /orders/912 -> 410 order gone');
+      expect(seen.mockpoint).toContain('GET /tags/xBETAy -> 200 beta tag');
       // Left out, the lookahead's response answers nothing: a request it would take gets the default here.
     } finally {
       await peer.stop();

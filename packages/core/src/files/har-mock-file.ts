@@ -19,6 +19,7 @@
 import { exactBody, FRESH_HEADERS, literalPattern, redactedNames, redactedQuery } from '../answer/proxy/recording.js';
 import { BODILESS_STATUS } from '../answer/read-response.js';
 import type { RequestFilter } from '../api/journal-json.js';
+import { REDACTED_QUERY } from '../api/proxy-answer.js';
 import { type AnswerHeaders, FORBIDDEN_HEADERS, type Route, type RouteAnswer } from '../api/route.js';
 import { base64Bytes, isBase64, toBase64 } from '../codec/base64.js';
 import { headerNameProblem, headerValueProblem } from '../codec/http-header.js';
@@ -69,7 +70,12 @@ interface HarPair {
 }
 
 interface HarEntry {
-  request?: { method?: unknown; url?: unknown; postData?: { text?: unknown; _encoding?: unknown; encoding?: unknown } };
+  request?: {
+    method?: unknown;
+    url?: unknown;
+    headers?: HarPair[];
+    postData?: { text?: unknown; _encoding?: unknown; encoding?: unknown };
+  };
   response?: {
     status?: unknown;
     headers?: HarPair[];
@@ -88,6 +94,38 @@ interface Group {
 
 /** Headers that described the bytes on the wire, not the decoded content a HAR holds. */
 const WIRE_ENCODING = new Set(['content-encoding', 'content-length', 'transfer-encoding']);
+/** A header value that is a credential by its scheme (`Bearer …`, `Basic …`), whatever the header's name. */
+const CREDENTIAL_VALUE = /^\s*(?:bearer|basic|digest|token|bot|apikey|aws4-hmac-sha256)\s+\S/i;
+/** Headers whose `Bearer realm="…"` is a challenge, not a credential. */
+const CHALLENGES = new Set(['www-authenticate', 'proxy-authenticate']);
+/** A secret shorter than this is not looked for elsewhere (`1` would be found everywhere). */
+const MIN_SECRET_LENGTH = 8;
+
+/**
+ * The secrets one request sent: the values of its redacted headers (a `Bearer` token alone too, and
+ * each cookie's value) and of its credential query parameters. Found elsewhere in the entry (another
+ * query parameter, an answer's header), they are not written either.
+ */
+function secretsOf(entry: HarEntry, url: URL, redacted: ReadonlySet<string>): string[] {
+  const found = new Set<string>();
+  const add = (value: string) => {
+    const trimmed = value.trim();
+    if (trimmed.length >= MIN_SECRET_LENGTH) found.add(trimmed);
+  };
+  for (const pair of entry.request?.headers ?? []) {
+    if (typeof pair?.name !== 'string' || typeof pair.value !== 'string') continue;
+    const lower = pair.name.toLowerCase();
+    if (!redacted.has(lower) && !CREDENTIAL_VALUE.test(pair.value)) continue;
+    add(pair.value);
+    if (CREDENTIAL_VALUE.test(pair.value)) add(pair.value.trim().replace(/^\S+\s+/, ''));
+    if (lower === 'cookie') for (const cookie of pair.value.split(';')) add(cookie.slice(cookie.indexOf('=') + 1));
+  }
+  for (const [key, value] of url.searchParams) {
+    if (REDACTED_QUERY.includes(key.toLowerCase()) || redacted.has(key.toLowerCase())) add(value);
+  }
+  return [...found];
+}
+
 /** Routes one import writes at most (the daemon's default route limit). */
 const MAX_ROUTES = 10_000;
 
@@ -152,6 +190,8 @@ function answerOf(
   method: string,
   redacted: Set<string>,
   bound: number,
+  secrets: readonly string[],
+  note: (what: string, why: string) => void,
 ): RouteAnswer | string {
   const status = response?.status;
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 599) {
@@ -165,6 +205,22 @@ function answerOf(
     if (lower.startsWith(':') || FORBIDDEN_HEADERS.has(lower) || WIRE_ENCODING.has(lower)) continue;
     // A secret is left out, as a recording leaves it out (never written, never served).
     if (redacted.has(lower)) continue;
+    // A credential under another name (`X-Upstream-Auth: Bearer …`), or a token the request sent: not written either.
+    if (!CHALLENGES.has(lower) && CREDENTIAL_VALUE.test(pair.value)) {
+      note(
+        `its answer's header ${JSON.stringify(pair.name.slice(0, 64))}`,
+        'its value is a credential (Bearer, Basic, …): never written',
+      );
+      continue;
+    }
+    const text = pair.value;
+    if (secrets.some((secret) => text.includes(secret))) {
+      note(
+        `its answer's header ${JSON.stringify(pair.name.slice(0, 64))}`,
+        'its value holds a credential the request sent: never written',
+      );
+      continue;
+    }
     // The moment of that answer (`Date`, `Age`): a replay sends its own.
     if (FRESH_HEADERS.has(lower)) continue;
     // A header no route can carry (CR/LF, a control character, a name that is no token): this entry only is left out.
@@ -190,11 +246,20 @@ function matchOf(
   method: string,
   bound: number,
   redacted: ReadonlySet<string>,
+  secrets: readonly string[],
 ): RequestFilter | string {
   const subpath = typeof entry._mockpoint?.subpath === 'string' ? entry._mockpoint.subpath : url.pathname;
   const match: RequestFilter = { method, path: literalPattern(subpath) };
   // Credentials in the query (access_token, api_key, …) by presence: their values are never written.
-  if (url.search.length > 1) match.query = redactedQuery(parseQuery(url.searchParams), redacted);
+  if (url.search.length > 1) {
+    const query = redactedQuery(parseQuery(url.searchParams), redacted);
+    // A token the request also sent in a header (`?auth=<the bearer token>`): by presence too.
+    for (const [key, value] of Object.entries(query)) {
+      const values = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+      if (values.some((one) => secrets.some((secret) => one.includes(secret)))) query[key] = { matches: '(?s).*' };
+    }
+    match.query = query;
+  }
   const post = entry.request?.postData;
   if (typeof post?.text === 'string' && post.text !== '') {
     const base64 = post._encoding === 'base64' || post.encoding === 'base64';
@@ -262,12 +327,15 @@ export async function harMockFile(text: string, options: HarImportOptions): Prom
       otherHost++;
       continue;
     }
-    const match = matchOf(entry, url, method, bound, redacted);
+    const secrets = secretsOf(entry, url, redacted);
+    const match = matchOf(entry, url, method, bound, redacted, secrets);
     if (typeof match === 'string') {
       skipped.push({ what: where, why: match });
       continue;
     }
-    const answer = answerOf(entry.response, method, redacted, bound);
+    const answer = answerOf(entry.response, method, redacted, bound, secrets, (what, why) =>
+      skipped.push({ what: `${where}: ${what}`, why }),
+    );
     if (typeof answer === 'string') {
       skipped.push({ what: where, why: answer });
       continue;

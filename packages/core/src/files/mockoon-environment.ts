@@ -430,6 +430,9 @@ function ruleFilters(rule: MockoonRule, path: string): RuleFilters {
     return 'an inverted rule (invert) has no equivalent: a route matches what is, not what is not';
   if (operator === 'regex' || operator === 'regex_i') {
     const literal = operator === 'regex' && value !== undefined ? literalRegex(value) : undefined;
+    if (literal === undefined && target === 'params') {
+      return paramRegexFilters(path, modifier, operator === 'regex_i', value ?? '');
+    }
     if (literal === undefined) return regexRuleFilters(target, modifier, operator === 'regex_i', value ?? '');
     value = literal;
   } else if (operator !== 'equals') {
@@ -518,6 +521,78 @@ function regexRuleFilters(target: string, modifier: string, ignoreCase: boolean,
     default:
       return `operator regex ${shown} on ${target || '(none)'}: only query, header and whole-body regexes are carried over`;
   }
+}
+
+/**
+ * The part of a `params` regex a path segment holds: `source` without groups nor alternation, its
+ * `^` / `$` anchors kept as the segment's ends, every `.` as `[^/]`; `undefined` when it could match
+ * a `/` (a negated class, `\\D \\W \\S \\p`, a class with `/`) or has a construct this subset leaves out.
+ */
+function segmentRegex(source: string): string | undefined {
+  let inner = source;
+  const start = inner.startsWith('^');
+  if (start) inner = inner.slice(1);
+  const end = inner.endsWith('$') && (/(\\*)\$$/.exec(inner)?.[1]?.length ?? 0) % 2 === 0;
+  if (end) inner = inner.slice(0, -1);
+  if (inner === '') return undefined;
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < inner.length; i++) {
+    const ch = inner[i] as string;
+    if (ch === '\\') {
+      // \d \w \s, and an escaped punctuation character other than `/`.
+      const next = inner[i + 1] ?? '';
+      if (!/^[dws.\-\\^$*+?()[\]{}|]$/.test(next)) return undefined;
+      out += ch + next;
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (ch === '/' || ch === '[' || ch === '&') return undefined;
+      if (ch === '-' && inner[i + 1] !== ']' && inner[i - 1] !== '[') {
+        const low = (inner[i - 1] ?? '').charCodeAt(0);
+        const high = (inner[i + 1] ?? '').charCodeAt(0);
+        if (low <= 0x2f && high >= 0x2f) return undefined;
+      }
+      if (ch === ']') inClass = false;
+      out += ch;
+      continue;
+    }
+    if (ch === '[') {
+      if (inner[i + 1] === '^' || inner[i + 1] === ']') return undefined;
+      inClass = true;
+      out += ch;
+    } else if (ch === '.') out += '[^/]';
+    else if ('()|^$/'.includes(ch)) return undefined;
+    else out += ch;
+  }
+  if (inClass) return undefined;
+  return `${start ? '' : '[^/]*?'}${out}${end ? '' : '[^/]*?'}`;
+}
+
+/**
+ * A `regex` / `regex_i` rule on a route parameter (`^9\\d+$`) as the route's case-insensitive path
+ * with that parameter's group narrowed: `(?<id>(?-is:9\\d+))` (`(?is:` for `regex_i`). Mockoon tests
+ * the decoded value; here the value as sent is, the same for the characters a client sends as they are.
+ */
+function paramRegexFilters(path: string, modifier: string, ignoreCase: boolean, source: string): RuleFilters {
+  const shown = `operator regex (${JSON.stringify(source.slice(0, 80))}) on the route parameter ${JSON.stringify(modifier)}`;
+  if (/\{\{/.test(source) || /\{\{/.test(modifier)) return 'a templated rule value or modifier is not carried over';
+  if (!path.split('/').includes(`:${modifier}`)) return `${shown}: the route's path has no whole segment :${modifier}`;
+  const segment = segmentRegex(source);
+  if (segment === undefined) {
+    return `${shown}: only a regex without groups nor alternation, that cannot match a /, is carried over for a route parameter (docs/import.md)`;
+  }
+  const form = caseless(path);
+  if (typeof form === 'string' || !('matches' in form) || !form.matches.includes(`(?<${modifier}>[^/]+?)`)) {
+    return `${shown}: the route's path has no regex form here (no letter in its literal segments)`;
+  }
+  const narrowed: ValueMatcher = {
+    matches: form.matches.replace(`(?<${modifier}>[^/]+?)`, `(?<${modifier}>(?${ignoreCase ? '' : '-'}is:${segment}))`),
+  };
+  const problem = valueMatcherProblem(narrowed);
+  if (problem !== undefined) return `${shown}: ${problem}`;
+  return [{ path: narrowed }];
 }
 
 function decodeOr(segment: string): string {

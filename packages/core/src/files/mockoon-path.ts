@@ -88,16 +88,22 @@ export function pinParam(form: ValueMatcher, name: string, value: string): Value
 }
 
 /**
+ * A named group pinned to a value ({@link pinParam}) or narrowed by a `params` regex rule
+ * (`(?<id>(?-is:9\\d+))`, `(?is:` ignoring case): what {@link mergePins} merges.
+ */
+const ANY_PIN = /\(\?<(\w+)>\(\?(?:-i|-?is):((?:\\.|[^\\)])*)\)\)/g;
+
+/**
  * Two pinned forms of one route path as one (both pins hold), or `undefined`
  * when they pin one parameter to two values or are not of one path.
  */
 export function mergePins(a: ValueMatcher, b: ValueMatcher): ValueMatcher | undefined {
   if (!('matches' in a) || !('matches' in b)) return undefined;
-  const open = (source: string) => source.replace(PINNED_GROUP, (_, name: string) => `(?<${name}>[^/]+?)`);
+  const open = (source: string) => source.replace(ANY_PIN, (_, name: string) => `(?<${name}>[^/]+?)`);
   if (open(a.matches) !== open(b.matches)) return undefined;
   let merged = a.matches;
-  for (const [group, name] of b.matches.matchAll(PINNED_GROUP)) {
-    const mine = [...merged.matchAll(PINNED_GROUP)].find((pin) => pin[1] === name);
+  for (const [group, name] of b.matches.matchAll(ANY_PIN)) {
+    const mine = [...merged.matchAll(ANY_PIN)].find((pin) => pin[1] === name);
     if (mine !== undefined && mine[0] !== group) return undefined;
     merged = merged.replace(`(?<${name}>[^/]+?)`, group);
   }
