@@ -239,7 +239,9 @@ it('refuses what it cannot send with a stable code and a message listing what ex
   const push = await runCli({ args: ['trigger', 'hub', 'push', '--url', daemon.url] });
   expect([push.code, push.stderr]).toEqual([
     1,
-    expect.stringMatching(/^mockpoint trigger: error: event: github has no event "push"; one of issue_comment.created, /),
+    expect.stringMatching(
+      /^mockpoint trigger: error: event: github has no event "push"; one of issue_comment.created, /,
+    ),
   ]);
   expect(push.stderr).not.toContain('payment_intent');
   const bare = await runCli({ args: ['trigger', name, '--url', daemon.url] });

@@ -50,7 +50,9 @@ export function parseTrigger(value: Record<string, unknown>): TriggerRequest {
   }
   const { event, to, secret, repo } = value;
   if (typeof event !== 'string' || !EVENT_TYPE.test(event)) {
-    throw invalid('event: an event type such as payment_intent.succeeded (Stripe) or issues.opened (GitHub): a-z, 0-9, _ and dots');
+    throw invalid(
+      'event: an event type such as payment_intent.succeeded (Stripe) or issues.opened (GitHub): a-z, 0-9, _ and dots',
+    );
   }
   if (to !== undefined && (typeof to !== 'string' || to.length > 2048)) {
     throw invalid('to: the URL of a receiver, at most 2048 characters');
