@@ -65,6 +65,8 @@ const CORE_PEERS = ['level@^10'];
 /** Optional peers whose import is guarded, and the test below that proves the guard. */
 const GUARDED_OPTIONAL_PEERS: Record<string, string[]> = {
   '@mockpoint/server': ['@sentry/node', '@redis/client', '@mockpoint/twins'],
+  // createMockServer()'s setTwin({ provider }): vitest-plugin/test/twin.test.ts, and its message without it.
+  '@mockpoint/vitest': ['@mockpoint/twins'],
 };
 /**
  * Bundled into the package's own JavaScript (a devDependency, never installed by a user): the MCP SDK is

@@ -12,6 +12,7 @@ import { connectMockServer, type MockServerClient } from './connect.js';
 import { MockServerError } from './errors.js';
 import { type InterceptUnmatched, startIntercept } from './intercept.js';
 import { type MockStoreKind, openStore } from './open-store.js';
+import { twinCatalog } from './twin-catalog.js';
 
 /** Options for {@link createMockServer}: core's {@link LimitOptions} and the server's own. */
 export interface CreateMockServerOptions extends LimitOptions {
@@ -155,6 +156,8 @@ export async function createMockServer(options: CreateMockServerOptions = {}): P
     deliveryAllowHosts: options.deliveryAllowHosts,
     proxyAllowHosts: options.proxyAllowHosts,
     hosts: options.hosts,
+    // The providers' twins (setTwin({ provider })), @mockpoint/twins imported on first use.
+    twins: twinCatalog,
     onUnexpectedError: (error) => console.error('mockpoint: unexpected error:', error),
   });
   let served: ServedApp;

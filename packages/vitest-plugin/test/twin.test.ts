@@ -42,4 +42,22 @@ describe('endpoint handle: twin', () => {
     await expect(notes.getTwin()).rejects.toMatchObject({ code: 'TWIN_NOT_FOUND' });
     await expect(notes.setTwin({ provider: 'nope' })).rejects.toMatchObject({ code: 'INVALID_TWIN' });
   });
+
+  // Issue 71: createMockServer() answered "this daemon ships no providers"; with @mockpoint/twins
+  // installed (a devDependency here) it makes a provider's twin as the daemon does.
+  it("setTwin({ provider: 'stripe' }) with @mockpoint/twins installed: a Stripe call answered", async () => {
+    const stripe = await mock.add({ name: 'stripe', data: {} });
+    expect(await stripe.setTwin({ provider: 'stripe' })).toMatchObject({ profile: { name: 'stripe' } });
+    const made = await fetch(stripe.urlFor('/v1/customers'), {
+      method: 'POST',
+      headers: { authorization: 'Bearer sk_test_1', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=a%40example.com',
+    });
+    expect(made.status).toBe(200);
+    const customer = (await made.json()) as { id: string; object: string; email: string };
+    expect(customer).toMatchObject({ object: 'customer', email: 'a@example.com' });
+    expect(customer.id).toMatch(/^cus_/);
+    const listed = await fetch(stripe.urlFor('/v1/customers'), { headers: { authorization: 'Bearer sk_test_1' } });
+    expect(((await listed.json()) as { data: { id: string }[] }).data.map((one) => one.id)).toEqual([customer.id]);
+  });
 });

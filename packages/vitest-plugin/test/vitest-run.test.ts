@@ -2,9 +2,10 @@
  * The plugin, fixture and matchers inside a real Vitest: each case runs the
  * repository's Vitest on a fixture project (test/fixtures/*) in a child process.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FIXTURES, runVitest } from './run-vitest.js';
 
@@ -41,6 +42,46 @@ describe('Vitest integration (child Vitest on fixture projects)', { timeout: 90_
     const run = await runVitest(join(FIXTURES, 'intercept'));
     expect(run.output).toMatch(/Tests\s+1 passed \(1\)/);
     expect(run.code, run.output).toBe(0);
+  });
+
+  it('the plugin as the tarball ships it (dist/ without its maps): no "Failed to load source map" (issue 71)', async () => {
+    // A project whose @mockpoint/vitest holds what `files` packs: dist/ less **/*.map and the
+    // published exports (no source condition); its dependencies linked from the clone.
+    const plugin = fileURLToPath(new URL('..', import.meta.url));
+    const project = await mkdtemp(join(tmpdir(), 'mockpoint-shipped-'));
+    try {
+      const installed = join(project, 'node_modules', '@mockpoint', 'vitest');
+      await mkdir(installed, { recursive: true });
+      await cp(join(plugin, 'dist'), join(installed, 'dist'), {
+        recursive: true,
+        filter: (file) => !file.endsWith('.map') && !file.endsWith('.build-stamp'),
+      });
+      const manifest = JSON.parse(await readFile(join(plugin, 'package.json'), 'utf8'));
+      await writeFile(join(installed, 'package.json'), JSON.stringify({ ...manifest, ...manifest.publishConfig }));
+      for (const [name, from] of [
+        ['@mockpoint/core', join(plugin, '..', 'core')],
+        ['@mswjs/interceptors', join(plugin, 'node_modules', '@mswjs', 'interceptors')],
+        ['vitest', join(plugin, 'node_modules', 'vitest')],
+      ] as const) {
+        await mkdir(join(project, 'node_modules', name, '..'), { recursive: true });
+        await symlink(from, join(project, 'node_modules', name), 'dir');
+      }
+      await writeFile(
+        join(project, 'vitest.config.mjs'),
+        "import { mockpoint } from '@mockpoint/vitest/plugin';\n" +
+          "export default { plugins: [mockpoint({ intercept: ['https://api.github.com'] })], test: { include: ['*.test.mjs'] } };\n",
+      );
+      await writeFile(
+        join(project, 'shipped.test.mjs'),
+        "import { expect, test } from 'vitest';\ntest('runs', () => expect(1).toBe(1));\n",
+      );
+      const run = await runVitest(project);
+      expect(run.code, run.output).toBe(0);
+      expect(run.output).toMatch(/Tests\s+1 passed \(1\)/);
+      expect(run.output).not.toContain('source map');
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
   });
 
   it('a failing matcher reports the requests the endpoint received', async () => {

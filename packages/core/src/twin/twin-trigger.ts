@@ -33,7 +33,8 @@ export interface TriggerResult {
   delivery?: { id: string; url: string; secret: string };
 }
 
-const EVENT_TYPE = /^[a-z][a-z0-9_]{0,63}(\.[a-z][a-z0-9_]{0,63}){1,3}$/;
+/** An event's type: `push` (GitHub's events without an action) or dotted, as `payment_intent.succeeded`. */
+const EVENT_TYPE = /^[a-z][a-z0-9_]{0,63}(\.[a-z][a-z0-9_]{0,63}){0,3}$/;
 /** `owner/name` as GitHub names them: neither `.` nor `..`. */
 const REPO = /^(?!\.{1,2}\/)[A-Za-z0-9_.-]{1,100}\/(?!\.{1,2}$)[A-Za-z0-9_.-]{1,100}$/;
 const SECRET = /^[\x21-\x7e]{1,256}$/;
@@ -49,7 +50,9 @@ export function parseTrigger(value: Record<string, unknown>): TriggerRequest {
   }
   const { event, to, secret, repo } = value;
   if (typeof event !== 'string' || !EVENT_TYPE.test(event)) {
-    throw invalid('event: an event type such as payment_intent.succeeded or issues.opened (a-z, 0-9, _ and dots)');
+    throw invalid(
+      'event: an event type such as payment_intent.succeeded (Stripe) or issues.opened (GitHub): a-z, 0-9, _ and dots',
+    );
   }
   if (to !== undefined && (typeof to !== 'string' || to.length > 2048)) {
     throw invalid('to: the URL of a receiver, at most 2048 characters');
@@ -82,7 +85,7 @@ function documentEvents(engine: TriggerTwin): Map<string, string> {
   const schema = Object.values(post?.requestBody?.content ?? {})[0]?.schema;
   const enabled = schema?.properties?.enabled_events as { items?: { enum?: unknown[] } } | undefined;
   for (const type of enabled?.items?.enum ?? []) {
-    if (typeof type !== 'string' || !EVENT_TYPE.test(type)) continue;
+    if (typeof type !== 'string' || !EVENT_TYPE.test(type) || !type.includes('.')) continue;
     const object = type.slice(0, type.lastIndexOf('.'));
     const resource = engine.model.resources.find((one) => one.objectName === object && !one.template.includes('{'));
     if (resource !== undefined) found.set(type, resource.template);
