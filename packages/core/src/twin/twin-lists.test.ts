@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesSearch, PageProblem, pageOf } from './twin-lists.js';
+import { filterByQuery, matchesSearch, PageProblem, pageOf } from './twin-lists.js';
 import { checkProfile } from './twin-profile.js';
 
 const items = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id }));
@@ -42,5 +42,16 @@ describe("Stripe's search query", () => {
     ['not a query', false],
   ])('%s matches: %s', (query, hit) => {
     expect(matchesSearch(customer, query)).toBe(hit);
+  });
+});
+
+describe('filters by the query', () => {
+  const kept = [{ id: 'cus_a', email: 'a@example.com' }, { id: 'cus_b', email: null }, { id: 'cus_c' }];
+  it('never matches an absent or null field', () => {
+    const ids = (query: Record<string, unknown>) => filterByQuery(kept, query, new Set()).map((item) => item.id);
+    expect(ids({ email: 'anything@example.com' })).toEqual([]);
+    expect(ids({ email: 'a@example.com' })).toEqual(['cus_a']);
+    // A parameter no item has (GitHub's `sort`) is no filter.
+    expect(ids({ sort: 'created' })).toEqual(['cus_a', 'cus_b', 'cus_c']);
   });
 });

@@ -169,6 +169,7 @@ export class TwinTable {
       model,
       profile,
       flows: flowsOf(profile.flows),
+      unseen: setting.unseen ?? 'missing',
       collections: this.#collections,
       now: this.#now,
       ...(this.#deliver === undefined ? {} : { deliver: this.#deliver }),
