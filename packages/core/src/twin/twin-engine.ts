@@ -511,13 +511,18 @@ export class TwinEngine {
     return style === 'sequence' || (style === 'auto' && typeof example.id === 'number');
   }
 
+  /**
+   * The provider's 404 of an id it does not hold: Stripe's `No such customer: 'cus_x'` where its
+   * error carries a code, else the HTTP reason (GitHub's `Not Found`).
+   */
   #missing(resource: TwinResource, id: string): FlowError {
     const what = resource.objectName ?? resource.template.split('/').at(-1) ?? 'object';
+    const coded = this.#parts.profile.error.includes('{code}');
     return {
       status: 404,
       type: 'invalid_request_error',
       code: 'resource_missing',
-      message: `No such ${what}: '${id.slice(0, 200)}'`,
+      message: coded ? `No such ${what}: '${id.slice(0, 200)}'` : 'Not Found',
       param: 'id',
     };
   }
