@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { type Daemon, requestJson, runCli, startDaemon } from './helpers/daemon.js';
+import { type Daemon, makeTempDir, requestJson, runCli, startDaemon } from './helpers/daemon.js';
 import { twinDaemon, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
@@ -114,6 +114,20 @@ it('--twin stripe=0 makes the twin at start and serves it at a port of its own; 
     1,
     'mockpoint: error: --twin: "paypal" is no provider; one of stripe, github',
   ]);
+});
+
+it('--twin stripe=0 on LevelDB keeps the unseen the twin was given before the restart', async () => {
+  const dir = await makeTempDir();
+  const args = ['--data-dir', dir, '--twin', 'stripe=0'];
+  const first = await startDaemon({ args });
+  const put = await requestJson(`${first.url}/api/endpoints/stripe/twin`, {
+    method: 'PUT',
+    body: { provider: 'stripe', unseen: 'examples' },
+  });
+  expect(put.status).toBe(200);
+  await first.stop();
+  const again = await startDaemon({ args });
+  expect((await requestJson(`${again.url}/api/endpoints/stripe/twin`)).body).toMatchObject({ unseen: 'examples' });
 });
 
 describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node (%s)', (store) => {
