@@ -245,8 +245,11 @@ export async function startServer(
   const threads = { close: async () => void (await Promise.all([graphqlRunner.close(), protoCompiler.close()])) };
   const app = serverApp(options, backend, { graphqlRunner, protoCompiler }, reporter);
   // `--twin stripe=12111`: the provider's twin under its name, before the first request (docs/twins.md).
+  // A twin kept from before (LevelDB, Redis) keeps its `unseen` choice (PUT …/twin with "unseen": "examples").
   for (const provider of Object.keys(options.twin ?? {})) {
-    await backend.store.setSetting('twin', provider, { provider });
+    const kept = await backend.store.getSetting('twin', provider);
+    const unseen = kept?.provider === provider ? kept.unseen : undefined;
+    await backend.store.setSetting('twin', provider, { provider, ...(unseen === undefined ? {} : { unseen }) });
   }
 
   await storedPartsLoaded(app);

@@ -11,16 +11,16 @@ import { exampleKeys, hookReceiver, twinDaemon, useTwinRedis } from './helpers/t
 const twinRedis = useTwinRedis();
 
 /** A daemon with a GitHub twin served at the root of its own port, and an Octokit for it. */
-async function githubTwin(store: 'level' | 'redis'): Promise<{ octokit: Octokit; root: string }> {
-  const { root } = await twinDaemon('github', await twinRedis.store(store));
+async function githubTwin(store: 'level' | 'redis', unseen?: 'examples'): Promise<{ octokit: Octokit; root: string }> {
+  const { root } = await twinDaemon('github', await twinRedis.store(store), unseen ? { unseen } : {});
   const quiet = () => undefined;
   const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
   const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
   return { octokit, root };
 }
 
-it("answers every operation of its document from the examples, and asks for a token in GitHub's error shape", async () => {
-  const { root } = await githubTwin('level');
+it("answers every operation of its document from the examples (unseen: examples), and asks for a token in GitHub's error shape", async () => {
+  const { root } = await githubTwin('level', 'examples');
   const { load } = await import('@mockpoint/twins');
   const { document } = await load('github');
   const operations = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
@@ -68,6 +68,16 @@ it('--twin github=0 makes the twin at start and serves it at a port of its own',
   const issue = await octokit.rest.issues.create({ owner: 'octo', repo: 'app', title: 'At start' });
   expect(issue.data).toMatchObject({ number: 1, title: 'At start' });
   expect((await requestJson(`${daemon.url}/api/endpoints/github/twin`)).body).toMatchObject({ provider: 'github' });
+  // An issue it never made is GitHub's 404; a repository's issues are only those made (SPEC §2.20).
+  const missing = await octokit.rest.issues.get({ owner: 'octo', repo: 'app', issue_number: 9999 }).catch((e) => e);
+  // Octokit's RequestError (by its name: @octokit/request-error is no direct dependency here).
+  expect(missing.name).toBe('HttpError');
+  expect([missing.status, missing.response.data]).toEqual([
+    404,
+    { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' },
+  ]);
+  const listed = await octokit.rest.issues.listForRepo({ owner: 'octo', repo: 'other' });
+  expect(listed.data).toEqual([]);
 });
 
 describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/rest (%s)', (store) => {
@@ -119,8 +129,9 @@ describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/res
   it('keeps labels by name, refuses a second of one name with 422, and answers 404 for one deleted', async () => {
     const { octokit } = await githubTwin(store);
     const repo = { owner: 'octo', repo: 'app' };
-    // A label the twin never saw answers the document's, named as asked.
-    expect((await octokit.rest.issues.getLabel({ ...repo, name: 'wontfix' })).data.name).toBe('wontfix');
+    // A label the twin never saw is GitHub's 404.
+    const never = await octokit.rest.issues.getLabel({ ...repo, name: 'wontfix' }).catch((e) => e);
+    expect([never.status, never.response.data.message]).toEqual([404, 'Not Found']);
     const bug = await octokit.rest.issues.createLabel({ ...repo, name: 'bug', color: 'd73a4a' });
     expect(bug.data).toMatchObject({ name: 'bug', color: 'd73a4a' });
     expect((await octokit.rest.issues.getLabel({ ...repo, name: 'bug' })).data).toEqual(bug.data);

@@ -100,8 +100,11 @@ describe('mockpoint import --stateful', () => {
       status: 404,
       body: { message: "No such notes: '1'", code: 'resource_missing' },
     });
-    // An id the twin never saw, and an operation outside its collections: the document's examples.
-    expect((await send(daemon, 'GET', '/endpoint/notes/notes/42')).body).toMatchObject({ id: 42, title: 'Groceries' });
+    // An id the twin never saw is the document's 404 (SPEC §2.20); an operation outside its collections, its example.
+    expect(await send(daemon, 'GET', '/endpoint/notes/notes/42')).toMatchObject({
+      status: 404,
+      body: { message: "No such notes: '42'", code: 'resource_missing' },
+    });
     expect((await send(daemon, 'GET', '/endpoint/notes/health')).body).toEqual({ status: 'up' });
     const journal = await requestJson(`${daemon.url}/api/endpoints/notes/requests`);
     expect(

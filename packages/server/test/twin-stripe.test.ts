@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { type Daemon, requestJson, runCli, startDaemon } from './helpers/daemon.js';
+import { type Daemon, makeTempDir, requestJson, runCli, startDaemon } from './helpers/daemon.js';
 import { twinDaemon, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
@@ -16,14 +16,15 @@ const twinRedis = useTwinRedis();
 async function stripeTwin(
   store: 'level' | 'redis',
   key = 'sk_test_123',
+  unseen?: 'examples',
 ): Promise<{ daemon: Daemon; stripe: Stripe; root: string }> {
-  const { daemon, root, port } = await twinDaemon('stripe', await twinRedis.store(store));
+  const { daemon, root, port } = await twinDaemon('stripe', await twinRedis.store(store), unseen ? { unseen } : {});
   const stripe = new Stripe(key, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
   return { daemon, stripe, root };
 }
 
-it("answers every operation of Stripe's 2024-04-10 document from its examples, the path's ids reflected", async () => {
-  const { stripe, root } = await stripeTwin('level');
+it("answers every operation of Stripe's 2024-04-10 document from its examples, the path's ids reflected (unseen: examples)", async () => {
+  const { stripe, root } = await stripeTwin('level', 'sk_test_123', 'examples');
   const { load } = await import('@mockpoint/twins');
   const { document } = await load('stripe');
   const operations = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
@@ -81,12 +82,54 @@ it('--twin stripe=0 makes the twin at start and serves it at a port of its own; 
   const stripe = new Stripe('sk_test_1', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
   const customer = await stripe.customers.create({ email: 'start@example.com' });
   expect(await stripe.customers.retrieve(customer.id)).toMatchObject({ email: 'start@example.com' });
-  expect((await requestJson(`${daemon.url}/api/endpoints/stripe/twin`)).body).toMatchObject({ provider: 'stripe' });
+  expect((await requestJson(`${daemon.url}/api/endpoints/stripe/twin`)).body).toMatchObject({
+    provider: 'stripe',
+    unseen: 'missing',
+  });
+  // In memory: an unknown id is Stripe's 404, a fresh list holds only what exists.
+  const unknown = await stripe.customers.retrieve('cus_doesnotexist123').catch((e: unknown) => e);
+  expect(unknown).toMatchObject({ statusCode: 404, code: 'resource_missing' });
+  expect((await stripe.customers.list({ email: 'x@example.com' })).data).toEqual([]);
+  // In a namespace, the same; with `unseen: "examples"` the document's examples, as stripe-mock answers.
+  expect((await requestJson(`${daemon.url}/api/namespaces`, { method: 'POST', body: { name: 'one' } })).status).toBe(
+    201,
+  );
+  const twin = `${daemon.url}/ns/one/api/endpoints/s/twin`;
+  expect((await requestJson(twin, { method: 'PUT', body: { provider: 'stripe' } })).status).toBe(200);
+  const get = (path: string) =>
+    fetch(`${daemon.url}/ns/one/endpoint/s${path}`, { headers: { authorization: 'Bearer sk_test_1' } }).then(
+      async (response) => ({ status: response.status, body: (await response.json()) as Record<string, unknown> }),
+    );
+  expect(await get('/v1/customers/cus_x')).toMatchObject({
+    status: 404,
+    body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: "No such customer: 'cus_x'" } },
+  });
+  expect(await get('/v1/customers?email=a%40b.c')).toMatchObject({ status: 200, body: { data: [] } });
+  const examples = await requestJson(twin, { method: 'PUT', body: { provider: 'stripe', unseen: 'examples' } });
+  expect(examples).toMatchObject({ status: 200, body: { unseen: 'examples' } });
+  expect(await get('/v1/customers/cus_x')).toMatchObject({ status: 200, body: { id: 'cus_x', object: 'customer' } });
+  expect(((await get('/v1/customers')).body.data as unknown[]).length).toBe(1);
+  const wrong = await requestJson(twin, { method: 'PUT', body: { provider: 'stripe', unseen: 'sometimes' } });
+  expect(wrong).toMatchObject({ status: 400, body: { error: { code: 'INVALID_TWIN' } } });
   const refused = await runCli({ args: ['--memory', '--port', '0', '--twin', 'paypal=0'] });
   expect([refused.code, refused.stderr.trim()]).toEqual([
     1,
     'mockpoint: error: --twin: "paypal" is no provider; one of stripe, github',
   ]);
+});
+
+it('--twin stripe=0 on LevelDB keeps the unseen the twin was given before the restart', async () => {
+  const dir = await makeTempDir();
+  const args = ['--data-dir', dir, '--twin', 'stripe=0'];
+  const first = await startDaemon({ args });
+  const put = await requestJson(`${first.url}/api/endpoints/stripe/twin`, {
+    method: 'PUT',
+    body: { provider: 'stripe', unseen: 'examples' },
+  });
+  expect(put.status).toBe(200);
+  await first.stop();
+  const again = await startDaemon({ args });
+  expect((await requestJson(`${again.url}/api/endpoints/stripe/twin`)).body).toMatchObject({ unseen: 'examples' });
 });
 
 describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node (%s)', (store) => {
@@ -130,8 +173,34 @@ describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node 
     expect(await stripe.customers.del(first.id)).toEqual({ id: first.id, object: 'customer', deleted: true });
     expect(await stripe.customers.retrieve(first.id)).toMatchObject({ id: first.id, deleted: true });
     expect((await stripe.customers.list()).data.length).toBe(2);
-    // An id the twin never saw answers from the document, the id reflected (as stripe-mock does).
-    expect(await stripe.customers.retrieve('cus_123')).toMatchObject({ id: 'cus_123', object: 'customer' });
+    // An id the twin never saw is Stripe's 404 (SPEC §2.20), as stripe-node reads it.
+    const unknown = await stripe.customers.retrieve('cus_doesnotexist123').catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect(unknown).toMatchObject({
+      statusCode: 404,
+      code: 'resource_missing',
+      param: 'id',
+      message: "No such customer: 'cus_doesnotexist123'",
+    });
+    for (const write of [
+      () => stripe.customers.update('cus_doesnotexist123', { name: 'x' }),
+      () => stripe.customers.del('cus_doesnotexist123'),
+    ]) {
+      expect(await write().catch((e: unknown) => e)).toMatchObject({ statusCode: 404, code: 'resource_missing' });
+    }
+  });
+
+  it('lists nothing it never made, and a filter never matches a customer without the field', async () => {
+    const { stripe } = await stripeTwin(store);
+    // A fresh twin lists nothing (it answered the document's example customer "id").
+    expect((await stripe.customers.list({ email: 'jenny@example.com' })).data).toEqual([]);
+    expect((await stripe.customers.list()).data).toEqual([]);
+    expect((await stripe.charges.list()).data).toEqual([]);
+    const noEmail = await stripe.customers.create({ name: 'No Email' });
+    expect(noEmail.email).toBeNull();
+    const jenny = await stripe.customers.create({ email: 'jenny@example.com' });
+    expect((await stripe.customers.list({ email: 'anything@example.com' })).data).toEqual([]);
+    expect((await stripe.customers.list({ email: 'jenny@example.com' })).data.map((c) => c.id)).toEqual([jenny.id]);
   });
 
   it('answers an idempotent retry with the first answer, and refuses the key with other parameters', async () => {

@@ -11,12 +11,16 @@ import { decodeTwinSetting, type TwinSetting, twinSettingJson } from '../twin/tw
 import { BODY_LIMIT, type NameSetting } from './name-setting.js';
 import { objectBody } from './object-body.js';
 
+const UNSEEN_TEXT =
+  "What an id or list the twin never made answers: missing (default), the provider's 404 and empty lists; examples, the document's examples with the path's ids (as stripe-mock, for an SDK's own generated tests).";
+
 const settingSchema = onFirstUse(() =>
   z
     .object({
       provider: z.string().optional().describe('A provider this daemon ships (GET /api/twins).'),
       document: z.record(z.string(), z.unknown()).optional().describe('An OpenAPI 3 document (JSON) to make stateful.'),
       profile: z.record(z.string(), z.unknown()).optional().describe('Its profile (docs/twins.md#the-profile-format).'),
+      unseen: z.enum(['missing', 'examples']).optional().describe(UNSEEN_TEXT),
     })
     .describe('A twin: a provider, or a document with its profile.'),
 );
@@ -45,6 +49,7 @@ export const twinSetting: NameSetting<TwinSetting, TwinSetting, Record<string, u
             .record(z.string(), z.unknown())
             .optional()
             .describe('Its profile (docs/twins.md#the-profile-format).'),
+          unseen: z.enum(['missing', 'examples']).optional().describe(UNSEEN_TEXT),
         })
         .refine((twin) => (twin.provider === undefined) !== (twin.document === undefined), 'a provider or a document')
         .optional()

@@ -1,9 +1,12 @@
 /**
  * The generic stateful engine over an OpenAPI document (SPEC §2.19,
  * docs/twins.md): one request in, one answer out. What the twin created,
- * changed or deleted answers as it now is; an id it never saw, a list it never
- * wrote and every operation outside its collections answer from the document's
- * examples, the path's ids reflected (as stripe-mock does). Objects live in
+ * changed or deleted answers as it now is; what it never made answers as the
+ * provider answers it (SPEC §2.20): an id it never saw is the provider's 404, a
+ * list holds only what exists. With the setting's `unseen: "examples"` an id it
+ * never saw and a list it never wrote answer from the document's examples, the
+ * path's ids reflected (as stripe-mock does); every operation outside its
+ * collections answers from the examples either way. Objects live in
  * the backend's collections (one collection a resource, per name, so per
  * namespace and on every store); the clock writes the timestamps.
  *
@@ -30,6 +33,7 @@ import { filterByQuery, PageProblem, pageOf } from './twin-lists.js';
 import type { MatchedOperation, TwinModel, TwinResource } from './twin-model.js';
 import { errorBody, type TwinProfile } from './twin-profile.js';
 import { matchesSearch, parseSearch, SearchProblem } from './twin-search.js';
+import type { TwinUnseen } from './twin-setting.js';
 
 /** One request, as the twin reads it. */
 export interface TwinRequest {
@@ -72,6 +76,8 @@ export interface TwinParts {
   model: TwinModel;
   profile: TwinProfile;
   flows: TwinFlows | undefined;
+  /** What an id or list the twin never made answers (the setting's `unseen`). @default 'missing' */
+  unseen?: TwinUnseen;
   collections: CollectionStore;
   now: () => number;
   /** The most JSON an answer with `expand` may hold, in bytes. @default `DEFAULT_LIMITS.maxCollectionBytes` */
@@ -104,6 +110,11 @@ export class TwinEngine {
     this.#parts = parts;
     this.#keys = new IdempotencyKeys(parts.collections, parts.name);
     this.#tools = { now: parts.now, newId: (prefix) => this.#newId(prefix) };
+  }
+
+  /** Whether what the twin never made answers from the document's examples (`unseen: "examples"`). */
+  get #examples(): boolean {
+    return this.#parts.unseen === 'examples';
   }
 
   get profile(): TwinProfile {
@@ -531,13 +542,18 @@ export class TwinEngine {
     return style === 'sequence' || (style === 'auto' && typeof example.id === 'number');
   }
 
+  /**
+   * The provider's 404 of an id it does not hold: Stripe's `No such customer: 'cus_x'` where its
+   * error carries a code, else the HTTP reason (GitHub's `Not Found`).
+   */
   #missing(resource: TwinResource, id: string): FlowError {
     const what = resource.objectName ?? resource.template.split('/').at(-1) ?? 'object';
+    const coded = this.#parts.profile.error.includes('{code}');
     return {
       status: 404,
       type: 'invalid_request_error',
       code: 'resource_missing',
-      message: `No such ${what}: '${id.slice(0, 200)}'`,
+      message: coded ? `No such ${what}: '${id.slice(0, 200)}'` : 'Not Found',
       param: 'id',
     };
   }
@@ -551,6 +567,7 @@ export class TwinEngine {
     const which = this.#which(matched, resource);
     const stored = (await this.#stored(resource))?.find(which);
     if (stored === undefined) {
+      if (!this.#examples) throw new Refusal(this.#missing(resource, id));
       const { status, value } = this.#example(matched);
       return this.#json(status, value);
     }
@@ -598,6 +615,7 @@ export class TwinEngine {
       );
       return this.#json(200, this.#shown(resource, changed.object));
     }
+    if (!this.#examples) throw new Refusal(this.#missing(resource, matched.values[resource.idParam] as string));
     const { status, value } = this.#example(matched);
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
       this.#apply(value as Record<string, unknown>, params.body, fields);
@@ -616,6 +634,7 @@ export class TwinEngine {
         { kind: 'deleted', template: resource.template, object: removed.object, values: matched.values },
         heard,
       );
+    if (removed === undefined && !this.#examples) return this.#error(this.#missing(resource, id));
     if (this.#parts.profile.deleted === 'no-content') {
       return removed === undefined && (await this.#stored(resource)) !== undefined
         ? this.#error(this.#missing(resource, id))
@@ -636,7 +655,8 @@ export class TwinEngine {
       matched.op.action === 'search'
         ? parseSearch(typeof params.query.query === 'string' ? params.query.query : '')
         : undefined;
-    const all = await this.#stored(resource);
+    // A list the twin never wrote: empty, or (`unseen: "examples"`) the document's example.
+    const all = (await this.#stored(resource)) ?? (this.#examples ? undefined : []);
     const { status, value } = this.#example(matched);
     if (all === undefined) return this.#json(status, value);
     const scope = this.#scope(matched, resource);

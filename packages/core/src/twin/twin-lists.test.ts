@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PageProblem, pageOf } from './twin-lists.js';
+import { filterByQuery, PageProblem, pageOf } from './twin-lists.js';
 import { checkProfile } from './twin-profile.js';
 
 const items = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id }));
@@ -27,5 +27,16 @@ describe('pages', () => {
     expect(second.link).toBe(
       '</repos/a/b/issues?per_page=2&page=1>; rel="prev", </repos/a/b/issues?per_page=2&page=1>; rel="first", </repos/a/b/issues?per_page=2&page=3>; rel="next", </repos/a/b/issues?per_page=2&page=3>; rel="last"',
     );
+  });
+});
+
+describe('filters by the query', () => {
+  const kept = [{ id: 'cus_a', email: 'a@example.com' }, { id: 'cus_b', email: null }, { id: 'cus_c' }];
+  it('never matches an absent or null field', () => {
+    const ids = (query: Record<string, unknown>) => filterByQuery(kept, query, new Set()).map((item) => item.id);
+    expect(ids({ email: 'anything@example.com' })).toEqual([]);
+    expect(ids({ email: 'a@example.com' })).toEqual(['cus_a']);
+    // A parameter no item has (GitHub's `sort`) is no filter.
+    expect(ids({ sort: 'created' })).toEqual(['cus_a', 'cus_b', 'cus_c']);
   });
 });

@@ -36,7 +36,11 @@ function sizeOf(value: unknown, param: string, fallback: number, max: number): n
   return size;
 }
 
-/** Keeps the items whose top-level scalar fields equal the query's plain parameters that they have. */
+/**
+ * Keeps the items whose top-level scalar fields equal the query's plain
+ * parameters. A parameter no item has as a field (`sort`, `direction`) is no
+ * filter; a filter never matches an item whose field is absent or null (SPEC §2.20).
+ */
 export function filterByQuery(
   items: Record<string, unknown>[],
   query: Record<string, unknown>,
@@ -44,10 +48,14 @@ export function filterByQuery(
 ): Record<string, unknown>[] {
   const wanted = Object.entries(query).filter(
     ([key, value]) =>
-      !skip.has(key) && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'),
+      !skip.has(key) &&
+      (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') &&
+      items.some((item) => key in item),
   );
   return items.filter((item) =>
-    wanted.every(([key, value]) => !(key in item) || item[key] === null || String(item[key]) === String(value)),
+    wanted.every(
+      ([key, value]) => item[key] !== null && item[key] !== undefined && String(item[key]) === String(value),
+    ),
   );
 }
 

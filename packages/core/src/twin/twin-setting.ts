@@ -18,7 +18,19 @@ export interface TwinSetting {
   document?: Record<string, unknown>;
   /** The profile of `document` (docs/twins.md#the-profile-format); its defaults when absent. */
   profile?: Record<string, unknown>;
+  /**
+   * What an id, list or object the twin never made answers (SPEC §2.20): `missing`, the provider's
+   * 404 and empty lists (as the provider answers); `examples`, the document's examples with the path's
+   * ids reflected (as stripe-mock does, for an SDK's own generated tests). @default 'missing'
+   */
+  unseen?: TwinUnseen;
 }
+
+/** What the twin answers of what it never made. */
+export type TwinUnseen = 'missing' | 'examples';
+
+/** The values of `unseen`. */
+export const TWIN_UNSEEN: readonly TwinUnseen[] = ['missing', 'examples'];
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -27,13 +39,20 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 export function parseTwinSetting(value: unknown, providers: readonly string[]): TwinSetting {
   if (!isObject(value))
     throw new MockpointError('INVALID_TWIN', 'a twin is { "provider": "stripe" } or { "document", "profile" }');
-  const unknown = Object.keys(value).find((key) => key !== 'provider' && key !== 'document' && key !== 'profile');
+  const unknown = Object.keys(value).find((key) => !['provider', 'document', 'profile', 'unseen'].includes(key));
   if (unknown !== undefined)
     throw new MockpointError(
       'INVALID_TWIN',
-      `unknown field "${unknown.slice(0, 64)}": a twin takes provider, document, profile`,
+      `unknown field "${unknown.slice(0, 64)}": a twin takes provider, document, profile, unseen`,
     );
-  const { provider, document, profile } = value;
+  const { provider, document, profile, unseen } = value;
+  if (unseen !== undefined && !TWIN_UNSEEN.includes(unseen as TwinUnseen)) {
+    throw new MockpointError(
+      'INVALID_TWIN',
+      'unseen: "missing" (an id the twin never made is the provider\'s 404, the default) or "examples" (answered from the document\'s examples)',
+    );
+  }
+  const kept = unseen === undefined ? {} : { unseen: unseen as TwinUnseen };
   if (provider !== undefined) {
     if (document !== undefined) throw new MockpointError('INVALID_TWIN', 'provider or document: one or the other');
     if (typeof provider !== 'string' || !providers.includes(provider)) {
@@ -42,11 +61,11 @@ export function parseTwinSetting(value: unknown, providers: readonly string[]): 
         `provider: one of ${providers.length === 0 ? '(none: this daemon ships no providers)' : providers.join(', ')}`,
       );
     }
-    return { provider, ...(isObject(profile) ? { profile } : {}) };
+    return { provider, ...(isObject(profile) ? { profile } : {}), ...kept };
   }
   if (!isObject(document)) throw new MockpointError('INVALID_TWIN', 'document: an OpenAPI document as a JSON object');
   if (profile !== undefined && !isObject(profile)) throw new MockpointError('INVALID_TWIN', 'profile: a JSON object');
-  return { document, ...(profile === undefined ? {} : { profile }) };
+  return { document, ...(profile === undefined ? {} : { profile }), ...kept };
 }
 
 /** Most settings {@link DECODED} keeps, and the most characters of their texts. */

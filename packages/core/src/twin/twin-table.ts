@@ -216,6 +216,7 @@ export class TwinTable {
       model,
       profile,
       flows: flowsOf(profile.flows),
+      unseen: setting.unseen ?? 'missing',
       collections: this.#collections,
       now: this.#now,
       inTurn: (run) => this.#inTurn(name, run),

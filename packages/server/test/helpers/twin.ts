@@ -62,8 +62,15 @@ export function useTwinRedis(): TwinRedis {
   };
 }
 
-/** Starts the built daemon on `store` and makes a twin of `provider` at a new name, served at a port of its own. */
-export async function twinDaemon(provider: 'stripe' | 'github', store: TwinStore): Promise<TwinDaemon> {
+/**
+ * Starts the built daemon on `store` and makes a twin of `provider` at a new name, served at a port of its own;
+ * `unseen: 'examples'` answers what it never made from the document's examples (as stripe-mock).
+ */
+export async function twinDaemon(
+  provider: 'stripe' | 'github',
+  store: TwinStore,
+  setting: { unseen?: 'missing' | 'examples' } = {},
+): Promise<TwinDaemon> {
   const name = `${provider}${++names}`;
   const serve = ['--serve', `${name}=0`];
   const daemon =
@@ -75,7 +82,10 @@ export async function twinDaemon(provider: 'stripe' | 'github', store: TwinStore
   const note = daemon.notes.find((line) => line.startsWith(`${name} served at `));
   expect(note, daemon.startLine).toBeDefined();
   const root = (note as string).slice(`${name} served at `.length);
-  const made = await requestJson(`${daemon.url}/api/endpoints/${name}/twin`, { method: 'PUT', body: { provider } });
+  const made = await requestJson(`${daemon.url}/api/endpoints/${name}/twin`, {
+    method: 'PUT',
+    body: { provider, ...setting },
+  });
   expect(made.status).toBe(200);
   return { daemon, name, root, port: new URL(root).port };
 }

@@ -35,6 +35,11 @@ import {
 const twinSchemas = onFirstUse(() => {
   const shownSchema = z.object({
     provider: z.string().optional(),
+    unseen: z
+      .enum(['missing', 'examples'])
+      .describe(
+        "What an id or list the twin never made answers: the provider's 404 and empty lists, or the document's examples.",
+      ),
     title: z.string().optional().describe("The document's title."),
     profile: z.record(z.string(), z.unknown()).describe('The profile, its defaults filled.'),
     operations: z.number().int().describe("The document's operations."),
@@ -88,6 +93,7 @@ async function shown(
   const info = model.doc.info as { title?: unknown } | undefined;
   return {
     ...(setting.provider === undefined ? {} : { provider: setting.provider }),
+    unseen: setting.unseen ?? 'missing',
     ...(typeof info?.title === 'string' ? { title: info.title.slice(0, 200) } : {}),
     profile: checked as unknown as Record<string, unknown>,
     operations: model.operations.length,
