@@ -110,6 +110,7 @@ export function buildAppContext(options: CreateAppOptions, resolved: ResolvedApp
     setting: (name) => backend.store.getSetting('twin', name),
     catalog: options.twins,
     now: () => clock.now(),
+    limits: { maxCollectionItems: resolved.maxCollectionItems, maxCollectionBytes: resolved.maxCollectionBytes },
     deliver: (members) => deliveries.create(members),
     follow: (listener) => endpoints.changes.follow(listener),
   });

@@ -9,8 +9,10 @@
  *
  * @module
  */
+import { type CollectionLimits, checkCollectionSize } from '../collections/collection-input.js';
 import type { CollectionStore } from '../collections/collection-store.js';
-import { itemOf } from '../collections/item.js';
+import { type Item, itemOf } from '../collections/item.js';
+import { MockpointError } from '../registry/errors.js';
 import { ParamProblem, readParams, type TwinParams } from './twin-body.js';
 import { type ExampleContext, exampleOf, liveOption, resolve, type Schema } from './twin-example.js';
 import { expandAnswer } from './twin-expand.js';
@@ -24,7 +26,7 @@ import type {
   TwinEvents,
   TwinFlows,
 } from './twin-flows.js';
-import { IdempotencyKeys } from './twin-idempotency.js';
+import { IdempotencyKeys, rolling } from './twin-idempotency.js';
 import { filterByQuery, matchesSearch, PageProblem, pageOf } from './twin-lists.js';
 import type { MatchedOperation, TwinModel, TwinResource } from './twin-model.js';
 import { errorBody, type TwinProfile } from './twin-profile.js';
@@ -72,6 +74,8 @@ export interface TwinParts {
   flows: TwinFlows | undefined;
   collections: CollectionStore;
   now: () => number;
+  /** The limits every collection write is held to (`--max-collection-items`, `--max-collection-bytes`). @default none */
+  limits?: CollectionLimits;
   /** Hands a delivery (`POST /api/deliveries`'s members as JSON texts) to the delivery engine. @default events kept, none sent */
   deliver?: (members: ReadonlyMap<string, string>) => Promise<unknown>;
 }
@@ -93,10 +97,12 @@ export class TwinEngine {
   readonly #parts: TwinParts;
   readonly #keys: IdempotencyKeys;
   readonly #tools: FlowTools;
+  /** The writes of this name, one after another: a flow's read, its checks and its writes are one step on every store. */
+  #writes: Promise<unknown> = Promise.resolve();
 
   constructor(parts: TwinParts) {
     this.#parts = parts;
-    this.#keys = new IdempotencyKeys(parts.collections, parts.name);
+    this.#keys = new IdempotencyKeys(parts.collections, parts.name, parts.limits);
     this.#tools = { now: parts.now, newId: (prefix) => this.#newId(prefix) };
   }
 
@@ -144,8 +150,41 @@ export class TwinEngine {
     return this.#parts.deliver(deliveryMembers(target, event, events.scheme, events.headers?.(type)));
   }
 
-  /** Answers one request; never rejects for what the request brings. */
-  async handle(request: TwinRequest): Promise<TwinAnswer> {
+  /**
+   * Answers one request; never rejects for what the request brings. Reads run
+   * at once; writes (every method but GET and HEAD) run one after another, so
+   * that a flow's read-modify-write (an idempotency key, a refund against its
+   * charge, a Checkout Session completed) is atomic on every store.
+   */
+  handle(request: TwinRequest): Promise<TwinAnswer> {
+    if (request.method === 'GET' || request.method === 'HEAD') return this.#handle(request);
+    const run = this.#writes.then(() => this.#handle(request));
+    this.#writes = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Refuses a write that would take `collection` past the limits of a
+   * collection write, in the provider's own error form (Stripe's `400`
+   * `invalid_request_error`, GitHub's `422`).
+   */
+  #fits(collection: string, items: readonly Item[] | undefined, replace: { at: number; item: Item }): void {
+    const limits = this.#parts.limits;
+    if (limits === undefined) return;
+    try {
+      checkCollectionSize(collection, items ?? [], limits, replace);
+    } catch (error) {
+      if (!(error instanceof MockpointError)) throw error;
+      throw new Refusal({
+        status: this.#parts.profile.name === 'github' ? 422 : 400,
+        type: 'invalid_request_error',
+        code: 'collection_too_large',
+        message: `This twin keeps its objects in the name's collections, held to the daemon's limits: ${error.message}. Send less, or raise --max-collection-bytes / --max-collection-items.`,
+      });
+    }
+  }
+
+  async #handle(request: TwinRequest): Promise<TwinAnswer> {
     try {
       this.#checkAuth(request);
       const matched = this.#parts.model.match(request.method, request.path);
@@ -265,8 +304,12 @@ export class TwinEngine {
         const item = itemOf(JSON.stringify(stored));
         const index =
           effect.kind === 'updated' ? (items ?? []).findIndex((one) => (one.value as unknown as Stored).id === id) : -1;
-        if (index !== -1) return { edit: { set: index, item }, result: undefined };
+        if (index !== -1) {
+          this.#fits(resource.key, items, { at: index, item });
+          return { edit: { set: index, item }, result: undefined };
+        }
         if ((items?.length ?? 0) >= MAX_OBJECTS) return { result: undefined };
+        this.#fits(resource.key, items, { at: -1, item });
         return { edit: { append: item }, result: undefined };
       });
       await this.#emit(
@@ -457,7 +500,9 @@ export class TwinEngine {
         throw new Refusal(this.#taken(resource, keyField));
       }
       const stored: Stored = { id: String(key), scope, deleted: false, object: kept };
-      return { edit: { append: itemOf(JSON.stringify(stored)) }, result: kept };
+      const item = itemOf(JSON.stringify(stored));
+      this.#fits(resource.key, items, { at: -1, item });
+      return { edit: { append: item }, result: kept };
     });
     await this.#settle(effects, false, heard);
     await this.#emit({ kind: 'created', template: resource.template, object: made, values: matched.values }, heard);
@@ -540,7 +585,9 @@ export class TwinEngine {
       const stored = items[index]?.value as unknown as Stored;
       if (stored.deleted) throw new Refusal(this.#missing(resource, stored.id));
       const next = change(structuredClone(stored));
-      return { edit: { set: index, item: itemOf(JSON.stringify(next)) }, result: next };
+      const item = itemOf(JSON.stringify(next));
+      this.#fits(resource.key, items, { at: index, item });
+      return { edit: { set: index, item }, result: next };
     });
   }
 
@@ -724,11 +771,10 @@ export class TwinEngine {
       if ('pending_webhooks' in event) event.pending_webhooks = targets.length;
       if (kept !== undefined) {
         const stored: Stored = { id: String(event.id), scope: '', deleted: false, object: event };
-        await this.#parts.collections.update(this.#parts.name, kept.key, (items) => {
-          const item = itemOf(JSON.stringify(stored));
-          if ((items?.length ?? 0) < MAX_OBJECTS) return { edit: { append: item }, result: undefined };
-          return { edit: { put: [...(items ?? []).slice(1 - MAX_OBJECTS), item] }, result: undefined };
-        });
+        const item = itemOf(JSON.stringify(stored));
+        await this.#parts.collections.update(this.#parts.name, kept.key, (items) =>
+          rolling(items, item, MAX_OBJECTS, this.#parts.limits),
+        );
       }
       for (const endpoint of targets) {
         const target = events.target?.(endpoint) ?? { url: endpoint.url, secret: endpoint.secret };

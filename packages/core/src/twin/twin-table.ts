@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { CollectionLimits } from '../collections/collection-input.js';
 import type { CollectionStore } from '../collections/collection-store.js';
 import { MockpointError } from '../registry/errors.js';
 import { githubFlows } from './github-flows.js';
@@ -91,6 +92,8 @@ export interface TwinTableOptions {
   catalog: TwinCatalog | undefined;
   /** The app's clock, in ms. */
   now: () => number;
+  /** The limits a collection write is held to, which every twin write is held to too. @default none */
+  limits?: CollectionLimits;
   /** Hands a twin's webhook to the delivery engine. @default none sent */
   deliver?: (members: ReadonlyMap<string, string>) => Promise<unknown>;
   /**
@@ -106,6 +109,7 @@ export class TwinTable {
   readonly #catalog: TwinCatalog | undefined;
   readonly #now: () => number;
   readonly #deliver: TwinTableOptions['deliver'];
+  readonly #limits: CollectionLimits | undefined;
   readonly #engines = new Map<string, Promise<TwinEngine | null>>();
   /** The engines made already (`null`: the name has no twin), for a synchronous answer. */
   readonly #made = new Map<string, TwinEngine | null>();
@@ -116,6 +120,7 @@ export class TwinTable {
     this.#catalog = options.catalog;
     this.#now = options.now;
     this.#deliver = options.deliver;
+    this.#limits = options.limits;
     // A twin put or removed (here or on another replica), the name deleted, every name cleared.
     options.follow?.((name) => this.forget(name));
   }
@@ -171,6 +176,7 @@ export class TwinTable {
       flows: flowsOf(profile.flows),
       collections: this.#collections,
       now: this.#now,
+      ...(this.#limits === undefined ? {} : { limits: this.#limits }),
       ...(this.#deliver === undefined ? {} : { deliver: this.#deliver }),
     });
   }

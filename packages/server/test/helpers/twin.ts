@@ -63,9 +63,13 @@ export function useTwinRedis(): TwinRedis {
 }
 
 /** Starts the built daemon on `store` and makes a twin of `provider` at a new name, served at a port of its own. */
-export async function twinDaemon(provider: 'stripe' | 'github', store: TwinStore): Promise<TwinDaemon> {
+export async function twinDaemon(
+  provider: 'stripe' | 'github',
+  store: TwinStore,
+  args: readonly string[] = [],
+): Promise<TwinDaemon> {
   const name = `${provider}${++names}`;
-  const serve = ['--serve', `${name}=0`];
+  const serve = ['--serve', `${name}=0`, ...args];
   const daemon =
     store === 'level'
       ? await startDaemon({ args: ['--data-dir', await makeTempDir(), ...serve] })
