@@ -111,6 +111,7 @@ export function buildAppContext(options: CreateAppOptions, resolved: ResolvedApp
     catalog: options.twins,
     now: () => clock.now(),
     maxAnswerBytes: resolved.maxCollectionBytes,
+    limits: { maxCollectionItems: resolved.maxCollectionItems, maxCollectionBytes: resolved.maxCollectionBytes },
     deliver: (members) => deliveries.create(members),
     follow: (listener) => endpoints.changes.follow(listener),
   });

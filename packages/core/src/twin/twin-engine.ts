@@ -12,8 +12,10 @@
  *
  * @module
  */
+import { type CollectionLimits, checkCollectionSize } from '../collections/collection-input.js';
 import type { CollectionStore } from '../collections/collection-store.js';
-import { itemOf } from '../collections/item.js';
+import { type Item, itemOf } from '../collections/item.js';
+import { MockpointError } from '../registry/errors.js';
 import { DEFAULT_LIMITS } from '../registry/limits.js';
 import { ParamProblem, readParams, type TwinParams } from './twin-body.js';
 import { type ExampleContext, exampleOf, liveOption, resolve, type Schema } from './twin-example.js';
@@ -28,7 +30,7 @@ import type {
   TwinEvents,
   TwinFlows,
 } from './twin-flows.js';
-import { IdempotencyKeys } from './twin-idempotency.js';
+import { IdempotencyKeys, rolling } from './twin-idempotency.js';
 import { filterByQuery, PageProblem, pageOf } from './twin-lists.js';
 import type { MatchedOperation, TwinModel, TwinResource } from './twin-model.js';
 import { errorBody, type TwinProfile } from './twin-profile.js';
@@ -84,6 +86,8 @@ export interface TwinParts {
   maxAnswerBytes?: number;
   /** Runs a change in its turn: one change of the name at a time. @default run at once */
   inTurn?: <T>(run: () => Promise<T>) => Promise<T>;
+  /** The limits every collection write is held to (`--max-collection-items`, `--max-collection-bytes`). @default none */
+  limits?: CollectionLimits;
   /** Hands a delivery (`POST /api/deliveries`'s members as JSON texts) to the delivery engine. @default events kept, none sent */
   deliver?: (members: ReadonlyMap<string, string>) => Promise<unknown>;
 }
@@ -108,7 +112,7 @@ export class TwinEngine {
 
   constructor(parts: TwinParts) {
     this.#parts = parts;
-    this.#keys = new IdempotencyKeys(parts.collections, parts.name);
+    this.#keys = new IdempotencyKeys(parts.collections, parts.name, parts.limits);
     this.#tools = { now: parts.now, newId: (prefix) => this.#newId(prefix) };
   }
 
@@ -171,6 +175,27 @@ export class TwinEngine {
     const inTurn = this.#parts.inTurn;
     if (inTurn === undefined || request.method === 'GET' || request.method === 'HEAD') return this.#handle(request);
     return inTurn(() => this.#handle(request));
+  }
+
+  /**
+   * Refuses a write that would take `collection` past the limits of a
+   * collection write, in the provider's own error form (Stripe's `400`
+   * `invalid_request_error`, GitHub's `422`).
+   */
+  #fits(collection: string, items: readonly Item[] | undefined, replace: { at: number; item: Item }): void {
+    const limits = this.#parts.limits;
+    if (limits === undefined) return;
+    try {
+      checkCollectionSize(collection, items ?? [], limits, replace);
+    } catch (error) {
+      if (!(error instanceof MockpointError)) throw error;
+      throw new Refusal({
+        status: this.#parts.profile.name === 'github' ? 422 : 400,
+        type: 'invalid_request_error',
+        code: 'collection_too_large',
+        message: `This twin keeps its objects in the name's collections, held to the daemon's limits: ${error.message}. Send less, or raise --max-collection-bytes / --max-collection-items.`,
+      });
+    }
   }
 
   async #handle(request: TwinRequest): Promise<TwinAnswer> {
@@ -304,8 +329,12 @@ export class TwinEngine {
         const item = itemOf(JSON.stringify(stored));
         const index =
           effect.kind === 'updated' ? (items ?? []).findIndex((one) => (one.value as unknown as Stored).id === id) : -1;
-        if (index !== -1) return { edit: { set: index, item }, result: undefined };
+        if (index !== -1) {
+          this.#fits(resource.key, items, { at: index, item });
+          return { edit: { set: index, item }, result: undefined };
+        }
         if ((items?.length ?? 0) >= MAX_OBJECTS) return { result: undefined };
+        this.#fits(resource.key, items, { at: -1, item });
         return { edit: { append: item }, result: undefined };
       });
       await this.#emit(
@@ -499,7 +528,9 @@ export class TwinEngine {
         throw new Refusal(this.#taken(resource, keyField));
       }
       const stored: Stored = { id: String(key), scope, deleted: false, object: kept };
-      return { edit: { append: itemOf(JSON.stringify(stored)) }, result: kept };
+      const item = itemOf(JSON.stringify(stored));
+      this.#fits(resource.key, items, { at: -1, item });
+      return { edit: { append: item }, result: kept };
     });
     await this.#settle(effects, false, heard);
     await this.#emit({ kind: 'created', template: resource.template, object: made, values: matched.values }, heard);
@@ -588,7 +619,9 @@ export class TwinEngine {
       const stored = items[index]?.value as unknown as Stored;
       if (stored.deleted) throw new Refusal(this.#missing(resource, stored.id));
       const next = change(structuredClone(stored));
-      return { edit: { set: index, item: itemOf(JSON.stringify(next)) }, result: next };
+      const item = itemOf(JSON.stringify(next));
+      this.#fits(resource.key, items, { at: index, item });
+      return { edit: { set: index, item }, result: next };
     });
   }
 
@@ -778,11 +811,10 @@ export class TwinEngine {
       if ('pending_webhooks' in event) event.pending_webhooks = targets.length;
       if (kept !== undefined) {
         const stored: Stored = { id: String(event.id), scope: '', deleted: false, object: event };
-        await this.#parts.collections.update(this.#parts.name, kept.key, (items) => {
-          const item = itemOf(JSON.stringify(stored));
-          if ((items?.length ?? 0) < MAX_OBJECTS) return { edit: { append: item }, result: undefined };
-          return { edit: { put: [...(items ?? []).slice(1 - MAX_OBJECTS), item] }, result: undefined };
-        });
+        const item = itemOf(JSON.stringify(stored));
+        await this.#parts.collections.update(this.#parts.name, kept.key, (items) =>
+          rolling(items, item, MAX_OBJECTS, this.#parts.limits),
+        );
       }
       for (const endpoint of targets) {
         const target = events.target?.(endpoint) ?? { url: endpoint.url, secret: endpoint.secret };

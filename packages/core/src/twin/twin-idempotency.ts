@@ -7,8 +7,9 @@
  *
  * @module
  */
+import type { CollectionLimits } from '../collections/collection-input.js';
 import type { CollectionStore } from '../collections/collection-store.js';
-import { itemOf } from '../collections/item.js';
+import { collectionBytes, type Item, itemBytes, itemOf } from '../collections/item.js';
 import type { TwinAnswer } from './twin-engine.js';
 
 const COLLECTION = '_idempotency';
@@ -24,10 +25,12 @@ interface KeptAnswer {
 export class IdempotencyKeys {
   readonly #collections: CollectionStore;
   readonly #name: string;
+  readonly #limits: CollectionLimits | undefined;
 
-  constructor(collections: CollectionStore, name: string) {
+  constructor(collections: CollectionStore, name: string, limits?: CollectionLimits) {
     this.#collections = collections;
     this.#name = name;
+    this.#limits = limits;
   }
 
   /** The kept answer of `key` for `request`, or `run()`'s, kept. */
@@ -49,14 +52,40 @@ export class IdempotencyKeys {
     const answer = await run();
     if (answer.status >= 500) return answer;
     const entry: KeptAnswer = { key, request, answer };
-    await this.#collections.update(this.#name, COLLECTION, (items) => {
-      const item = itemOf(JSON.stringify(entry));
-      if ((items?.length ?? 0) < MAX_KEYS) return { edit: { append: item }, result: undefined };
-      return { edit: { put: [...(items ?? []).slice(1 - MAX_KEYS), item] }, result: undefined };
-    });
+    const item = itemOf(JSON.stringify(entry));
+    await this.#collections.update(this.#name, COLLECTION, (items) => rolling(items, item, MAX_KEYS, this.#limits));
     return answer;
   }
 }
 
 const REUSED =
   'Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than the one used in the original request.';
+
+/**
+ * The change that keeps `item` as the newest of a rolling collection (events,
+ * idempotency answers): the oldest dropped past `most` items or past the
+ * limits' bytes; an item larger than the limits alone is not kept.
+ */
+export function rolling(
+  items: readonly Item[] | undefined,
+  item: Item,
+  most: number,
+  limits: CollectionLimits | undefined,
+): { edit?: { append: Item } | { put: Item[] }; result: undefined } {
+  const all = items ?? [];
+  const cap = Math.min(most, limits?.maxCollectionItems ?? most);
+  const budget = limits?.maxCollectionBytes ?? Number.POSITIVE_INFINITY;
+  const own = itemBytes(item) + 2;
+  if (own > budget) return { result: undefined };
+  if (all.length < cap && collectionBytes(all) + own <= budget) return { edit: { append: item }, result: undefined };
+  // Newest first, kept while they fit.
+  let bytes = own;
+  let from = all.length;
+  while (from > 0 && all.length - from < cap - 1) {
+    const size = itemBytes(all[from - 1] as Item) + 1;
+    if (bytes + size > budget) break;
+    bytes += size;
+    from--;
+  }
+  return { edit: { put: [...all.slice(from), item] }, result: undefined };
+}

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { CollectionLimits } from '../collections/collection-input.js';
 import type { CollectionStore } from '../collections/collection-store.js';
 import { MockpointError } from '../registry/errors.js';
 import { githubFlows } from './github-flows.js';
@@ -117,6 +118,8 @@ export interface TwinTableOptions {
   now: () => number;
   /** The most JSON an answer with `expand` may hold (`MOCKPOINT_MAX_COLLECTION_BYTES`). @default 16 MiB */
   maxAnswerBytes?: number;
+  /** The limits a collection write is held to, which every twin write is held to too. @default none */
+  limits?: CollectionLimits;
   /** Hands a twin's webhook to the delivery engine. @default none sent */
   deliver?: (members: ReadonlyMap<string, string>) => Promise<unknown>;
   /**
@@ -133,6 +136,7 @@ export class TwinTable {
   readonly #now: () => number;
   readonly #maxAnswerBytes: number | undefined;
   readonly #deliver: TwinTableOptions['deliver'];
+  readonly #limits: CollectionLimits | undefined;
   readonly #engines = new Map<string, Promise<TwinEngine | null>>();
   /** Per name, the end of the change under way: a twin's changes run one after another (#71 M2). */
   readonly #changing = new Map<string, Promise<unknown>>();
@@ -146,6 +150,7 @@ export class TwinTable {
     this.#now = options.now;
     this.#maxAnswerBytes = options.maxAnswerBytes;
     this.#deliver = options.deliver;
+    this.#limits = options.limits;
     // A twin put or removed (here or on another replica), the name deleted, every name cleared.
     options.follow?.((name) => this.forget(name));
   }
@@ -221,6 +226,7 @@ export class TwinTable {
       now: this.#now,
       inTurn: (run) => this.#inTurn(name, run),
       ...(this.#maxAnswerBytes === undefined ? {} : { maxAnswerBytes: this.#maxAnswerBytes }),
+      ...(this.#limits === undefined ? {} : { limits: this.#limits }),
       ...(this.#deliver === undefined ? {} : { deliver: this.#deliver }),
     });
   }

@@ -63,16 +63,18 @@ export function useTwinRedis(): TwinRedis {
 }
 
 /**
- * Starts the built daemon on `store` and makes a twin of `provider` at a new name, served at a port of its own;
+ * Starts the built daemon on `store` and makes a twin of `provider` at a new name, served at a port of its own (`args` more of its
+ * arguments);
  * `unseen: 'examples'` answers what it never made from the document's examples (as stripe-mock).
  */
 export async function twinDaemon(
   provider: 'stripe' | 'github',
   store: TwinStore,
   setting: { unseen?: 'missing' | 'examples' } = {},
+  args: readonly string[] = [],
 ): Promise<TwinDaemon> {
   const name = `${provider}${++names}`;
-  const serve = ['--serve', `${name}=0`];
+  const serve = ['--serve', `${name}=0`, ...args];
   const daemon =
     store === 'level'
       ? await startDaemon({ args: ['--data-dir', await makeTempDir(), ...serve] })

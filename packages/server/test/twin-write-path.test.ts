@@ -1,0 +1,77 @@
+// The twin's write path (issue #71 S2, M2) against the built daemon on memory, LevelDB and a real
+// redis-server: concurrent writes of one flow are one step each (one object per Idempotency-Key,
+// refunds never past the charge), and every twin write is held to --max-collection-bytes, refused
+// in Stripe's own error form. Every process listens on 127.0.0.1.
+import { describe, expect, it } from 'vitest';
+
+import { requestJson } from './helpers/daemon.js';
+import { twinDaemon, useTwinRedis } from './helpers/twin.js';
+
+const twinRedis = useTwinRedis();
+const AUTH = { authorization: 'Bearer sk_test_123', 'content-type': 'application/x-www-form-urlencoded' };
+
+async function post(root: string, path: string, body: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${root}${path}`, { method: 'POST', headers: { ...AUTH, ...headers }, body });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+async function get(root: string, path: string): Promise<Record<string, unknown>> {
+  const response = await fetch(`${root}${path}`, { headers: AUTH });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+describe.each(['memory', 'level', 'redis'] as const)('the Stripe twin write path (%s)', (kind) => {
+  it('makes one object per Idempotency-Key and never refunds past the charge under concurrency', async () => {
+    const store = kind === 'memory' ? 'memory' : await twinRedis.store(kind);
+    const { root } = await twinDaemon('stripe', store);
+    const creates = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        post(root, '/v1/customers', 'email=a%40example.com', { 'idempotency-key': 'one-key' }),
+      ),
+    );
+    expect(creates.map((one) => one.status)).toEqual(Array(10).fill(200));
+    expect(new Set(creates.map((one) => one.body.id)).size).toBe(1);
+    const customers = await get(root, '/v1/customers?limit=100');
+    expect((customers.data as unknown[]).length).toBe(1);
+
+    const paid = await post(
+      root,
+      '/v1/payment_intents',
+      'amount=1000&currency=usd&payment_method=pm_card_visa&confirm=true',
+    );
+    expect(paid.status).toBe(200);
+    const refunds = await Promise.all(
+      Array.from({ length: 10 }, () => post(root, '/v1/refunds', `payment_intent=${paid.body.id}&amount=600`)),
+    );
+    expect(refunds.filter((one) => one.status === 200).length).toBe(1);
+    const charge = await get(root, `/v1/charges/${paid.body.latest_charge}`);
+    expect(charge.amount_refunded).toBe(600);
+  });
+
+  it('holds twin objects, events and idempotency answers to --max-collection-bytes', async () => {
+    const store = kind === 'memory' ? 'memory' : await twinRedis.store(kind);
+    const { root, daemon, name } = await twinDaemon('stripe', store, {}, ['--max-collection-bytes', '1048576']);
+    const big = 'x'.repeat(300_000);
+    const answers = [];
+    for (let i = 0; i < 5; i++) {
+      answers.push(await post(root, '/v1/customers', `description=${big}`, { 'idempotency-key': `k${i}` }));
+    }
+    expect(answers.slice(0, 2).map((one) => one.status)).toEqual([200, 200]);
+    const refused = answers.at(-1) as { status: number; body: Record<string, unknown> };
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      error: { type: 'invalid_request_error', code: 'collection_too_large' },
+    });
+    expect(String((refused.body.error as { message: string }).message)).toContain('--max-collection-bytes');
+    const health = await requestJson(`${daemon.url}/api/health`);
+    expect(health.status).toBe(200);
+    // Every collection of the name, the events and idempotency answers included, stays within the limit.
+    const held = await fetch(`${daemon.url}/api/endpoints/${name}/collections`);
+    expect(held.status).toBe(200);
+    const collections = JSON.parse(await held.text()) as Record<string, unknown[]>;
+    for (const [collection, items] of Object.entries(collections)) {
+      expect(JSON.stringify(items).length, collection).toBeLessThanOrEqual(1_048_576);
+    }
+    expect(Object.keys(collections)).toEqual(expect.arrayContaining(['_idempotency']));
+  });
+});
